@@ -1,0 +1,31 @@
+# Shared set-up for every bats suite: bats-support, bats-assert, the build
+# under test ($PHYS_BIN) first on PATH, and small numeric helpers.
+load /usr/lib/bats/bats-support/load.bash
+load /usr/lib/bats/bats-assert/load.bash
+
+: "${PHYS_BIN:=$BATS_TEST_DIRNAME/../build}"
+PATH="$PHYS_BIN:$PATH"
+WORLDS="$BATS_TEST_DIRNAME/../worlds"
+REF="$BATS_TEST_DIRNAME/../../shared/reference"
+export GAZEBO_MODEL_PATH="$REF/gazebo-models"
+# Sanitizer builds: leaks are checked, and any report fails the command.
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# near ACTUAL EXPECTED TOL: succeed when |actual - expected| <= tol.
+near() {
+	awk -v a="$1" -v e="$2" -v t="$3" 'BEGIN {
+		d = a - e; if (d < 0) d = -d
+		if (d <= t) exit 0
+		printf "expected %s within %s of %s (off by %g)\n", a, t, e, d > "/dev/stderr"
+		exit 1 }'
+}
+
+# rel ACTUAL EXPECTED FRACTION: succeed when within that relative error.
+rel() {
+	awk -v a="$1" -v e="$2" -v f="$3" 'BEGIN {
+		d = a - e; if (d < 0) d = -d; m = e < 0 ? -e : e
+		if (d <= f * m) exit 0
+		printf "expected %s within %s relative of %s (off by %g)\n", a, f, e, d / m > "/dev/stderr"
+		exit 1 }'
+}
