@@ -1,0 +1,177 @@
+/* ref.c - parameter instances addressed by name. */
+#include "ref.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int
+unknown_param(phys_scope s, const char *entity, const char *name)
+{
+	const struct phys_param *near[3];
+	size_t n = phys_param_suggest(s, name, near, 3), i;
+	struct phys_buf b = { 0 };
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		buf_puts(&b, i ? ", " : " (did you mean ");
+		buf_puts(&b, near[i]->name);
+	}
+	if (n)
+		buf_puts(&b, "?)");
+	rc = entity ? phys_fail("%s: no %s parameter '%s'%s", entity,
+	    phys_scope_name(s), name, n ? b.s : "") :
+	    phys_fail("unknown parameter '%s'%s", name, n ? b.s : "");
+	buf_free(&b);
+	return rc;
+}
+
+/* The closest scoped entity name, for "did you mean". */
+static const char *
+closest_entity(const struct phys_world *w, const char *name)
+{
+	const char *best = NULL;
+	size_t bestd = (size_t)-1, d;
+	phys_scope s;
+	size_t i;
+
+	for (s = PHYS_S_LINK; s <= PHYS_S_JOINT; s++)
+		for (i = 0; i < phys_entity_count(w, s); i++) {
+			d = phys_edit_distance(name,
+			    phys_entity_name(w, s, (int)i));
+			if (d < bestd) {
+				bestd = d;
+				best = phys_entity_name(w, s, (int)i);
+			}
+		}
+	return bestd <= 3 + strlen(name) / 4 ? best : NULL;
+}
+
+static int
+resolve_entity(struct phys_world *w, const char *name, const char *slash,
+    struct phys_ref *out)
+{
+	char *entity = xstrndup(name, (size_t)(slash - name));
+	enum phys_kind kind;
+	const char *near;
+	int idx = phys_world_entity(w, entity, &kind), rc = 0;
+
+	if (idx < 0) {
+		near = closest_entity(w, entity);
+		rc = near ? phys_fail("no entity named '%s' (did you mean %s?)",
+		    entity, near) : phys_fail("no entity named '%s'", entity);
+	} else if (kind == PHYS_K_MODEL) {
+		rc = phys_fail("'%s' is a model: parameters belong to its "
+		    "links, collisions and joints", entity);
+	} else {
+		out->scope = (phys_scope)kind;
+		out->idx = idx;
+		out->p = phys_param_find(out->scope, slash + 1);
+		if (!out->p)
+			rc = unknown_param(out->scope, entity, slash + 1);
+	}
+	free(entity);
+	return rc;
+}
+
+int
+phys_ref_resolve(struct phys_world *w, const char *name, int profile,
+    struct phys_ref *out)
+{
+	const char *slash = strchr(name, '/');
+
+	memset(out, 0, sizeof *out);
+	if (slash)
+		return resolve_entity(w, name, slash, out);
+	out->p = phys_param_find(PHYS_S_PHYSICS, name);
+	out->scope = PHYS_S_PHYSICS;
+	out->idx = profile;
+	if (!out->p) {
+		out->p = phys_param_find(PHYS_S_WORLD, name);
+		out->scope = PHYS_S_WORLD;
+		out->idx = 0;
+	}
+	if (!out->p)
+		return unknown_param(PHYS_S_PHYSICS, NULL, name);
+	return 0;
+}
+
+struct phys_value *
+phys_ref_value(struct phys_world *w, const struct phys_ref *r)
+{
+	struct phys_value *vals = phys_entity_values(w, r->scope, r->idx);
+
+	return &vals[phys_param_index[r->p->id]];
+}
+
+char *
+phys_ref_name(const struct phys_world *w, const struct phys_ref *r)
+{
+	if (r->scope == PHYS_S_PHYSICS || r->scope == PHYS_S_WORLD)
+		return xstrdup(r->p->name);
+	return xasprintf("%s/%s", phys_entity_name(w, r->scope, r->idx),
+	    r->p->name);
+}
+
+int
+phys_ref_set_text(struct phys_world *w, const struct phys_ref *r,
+    const char *text)
+{
+	struct phys_value v = { 0 }, *dst;
+
+	if (phys_value_parse(r->p, text, &v) < 0)
+		return -1;
+	dst = phys_ref_value(w, r);
+	phys_value_free(dst);
+	*dst = v;
+	dst->given = true;
+	return 0;
+}
+
+static int
+each_in_scope(struct phys_world *w, phys_scope s, int idx, const char *pat,
+    phys_ref_cb cb, void *ctx, int *count)
+{
+	const char *ename = s >= PHYS_S_LINK ? phys_entity_name(w, s, idx) : NULL;
+	struct phys_ref r = { NULL, s, idx };
+	char *full;
+	size_t i;
+	bool hit;
+
+	for (i = 0; i < phys_scope_count(s); i++) {
+		r.p = phys_scope_param(s, i);
+		full = ename ? xasprintf("%s/%s", ename, r.p->name) :
+		    xstrdup(r.p->name);
+		hit = phys_glob(pat, full) ||
+		    (!ename && r.p->alias && strcmp(pat, r.p->alias) == 0);
+		free(full);
+		if (!hit)
+			continue;
+		(*count)++;
+		if (cb && cb(w, &r, ctx) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+phys_ref_each(struct phys_world *w, const char *pattern, int profile,
+    phys_ref_cb cb, void *ctx)
+{
+	int count = 0;
+	size_t i, first = profile < 0 ? 0 : (size_t)profile;
+	size_t last = profile < 0 ? w->nprofiles : (size_t)profile + 1;
+	phys_scope s;
+
+	for (i = first; i < last; i++)
+		if (each_in_scope(w, PHYS_S_PHYSICS, (int)i, pattern, cb, ctx,
+		    &count) < 0)
+			return -1;
+	if (each_in_scope(w, PHYS_S_WORLD, 0, pattern, cb, ctx, &count) < 0)
+		return -1;
+	for (s = PHYS_S_LINK; s <= PHYS_S_JOINT; s++)
+		for (i = 0; i < phys_entity_count(w, s); i++)
+			if (each_in_scope(w, s, (int)i, pattern, cb, ctx,
+			    &count) < 0)
+				return -1;
+	return count;
+}

@@ -1,0 +1,42 @@
+/*
+ * ref.h - parameter instances: a registry row bound to the profile or
+ * entity it belongs to, addressed by the names of DESIGN's Names section:
+ * "ode.solver.iters" (or an alias), "gravity",
+ * "box::link/inertial.mass", "box::link::collision/surface.friction.ode.mu".
+ */
+#ifndef PHYS_REF_H
+#define PHYS_REF_H
+
+#include "param.h"
+#include "world.h"
+
+struct phys_ref {
+	const struct phys_param *p;
+	phys_scope scope;
+	int idx;	/* profile index (PHYSICS), entity index, 0 (WORLD) */
+};
+
+/* Resolve one name; physics parameters belong to profile. On failure
+ * phys_error() explains and suggests close names. */
+int phys_ref_resolve(struct phys_world *w, const char *name, int profile,
+    struct phys_ref *out);
+struct phys_value *phys_ref_value(struct phys_world *w,
+    const struct phys_ref *r);
+/* The canonical full name; caller frees. */
+char *phys_ref_name(const struct phys_world *w, const struct phys_ref *r);
+
+/*
+ * Every instance whose canonical name matches pattern (a glob, or a plain
+ * name or alias); physics rows of one profile, or of every profile when
+ * profile < 0. Returns how many matched, -1 if cb failed.
+ */
+typedef int (*phys_ref_cb)(struct phys_world *w, const struct phys_ref *r,
+    void *ctx);
+int phys_ref_each(struct phys_world *w, const char *pattern, int profile,
+    phys_ref_cb cb, void *ctx);
+
+/* Parse text as the instance's type and store it; marks it given. */
+int phys_ref_set_text(struct phys_world *w, const struct phys_ref *r,
+    const char *text);
+
+#endif

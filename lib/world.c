@@ -1,0 +1,1411 @@
+/* world.c - build the world model from an SDF document. */
+#include "world.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_INCLUDE_DEPTH 16
+
+/* ---- scoped name index: open addressing, names owned by the entities ---- */
+
+struct phys_name_slot {
+	const char *name;
+	int kind, idx;
+};
+
+struct phys_name_index {
+	struct phys_name_slot *slots;
+	size_t cap, n;
+};
+
+static uint64_t
+hash_name(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void index_put(struct phys_name_index *ix, const char *name, int kind,
+    int idx);
+
+static void
+index_grow(struct phys_name_index *ix)
+{
+	struct phys_name_slot *old = ix->slots;
+	size_t i, oldcap = ix->cap;
+
+	ix->cap = oldcap ? oldcap * 2 : 256;
+	ix->slots = xcalloc(ix->cap, sizeof *ix->slots);
+	ix->n = 0;
+	for (i = 0; i < oldcap; i++)
+		if (old[i].name)
+			index_put(ix, old[i].name, old[i].kind, old[i].idx);
+	free(old);
+}
+
+/* Returns false when the name is already taken. */
+static bool
+index_add(struct phys_name_index *ix, const char *name, int kind, int idx)
+{
+	size_t i;
+
+	if ((ix->n + 1) * 2 > ix->cap)
+		index_grow(ix);
+	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
+	    i = (i + 1) & (ix->cap - 1))
+		if (strcmp(ix->slots[i].name, name) == 0)
+			return false;
+	ix->slots[i].name = name;
+	ix->slots[i].kind = kind;
+	ix->slots[i].idx = idx;
+	ix->n++;
+	return true;
+}
+
+static void
+index_put(struct phys_name_index *ix, const char *name, int kind, int idx)
+{
+	(void)index_add(ix, name, kind, idx);
+}
+
+static const struct phys_name_slot *
+index_get(const struct phys_name_index *ix, const char *name)
+{
+	size_t i;
+
+	if (!ix || !ix->cap)
+		return NULL;
+	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
+	    i = (i + 1) & (ix->cap - 1))
+		if (strcmp(ix->slots[i].name, name) == 0)
+			return &ix->slots[i];
+	return NULL;
+}
+
+/* ---- loader state ---- */
+
+struct loader {
+	struct phys_world *w;
+	const struct phys_load_options *opt;
+	size_t capmodels, caplinks, capcols, capjoints, capvisuals;
+	int depth;
+};
+
+#define GROW(arr, n, cap) do { \
+	if ((n) == (cap)) { \
+		(cap) = (cap) ? (cap) * 2 : 16; \
+		(arr) = xrealloc((arr), (cap) * sizeof *(arr)); \
+	} \
+} while (0)
+
+static int
+fail_node(struct phys_doc *d, xmlNodePtr n, const char *fmt, const char *arg)
+{
+	return phys_failat(d->name, phys_node_line(n), fmt, arg);
+}
+
+static void
+warn_node(struct loader *L, struct phys_doc *d, xmlNodePtr n, const char *msg,
+    const char *arg)
+{
+	char text[512];
+
+	if (L->opt->quiet)
+		return;
+	snprintf(text, sizeof text, msg, arg);
+	phys_warnat(d->name, phys_node_line(n), "%s", text);
+}
+
+/*
+ * Read every parameter of a scope under owner. Rows sharing an absent
+ * first element (no <surface>, say) are skipped together: large worlds
+ * load in one pass over a few elements per entity.
+ */
+static int
+read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
+    struct phys_value *vals)
+{
+	char first[64], absent[64] = "";
+	size_t i, n = phys_scope_count(s), len;
+	const struct phys_param *p;
+	struct phys_value v;
+	xmlNodePtr e;
+	char *text;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		p = phys_scope_param(s, i);
+		len = strcspn(p->name, ".");
+		if (len >= sizeof first)
+			continue;
+		memcpy(first, p->name, len);
+		first[len] = '\0';
+		if (strcmp(first, absent) == 0)
+			continue;
+		if (p->name[len] && !phys_child(owner, first)) {
+			memcpy(absent, first, len + 1);
+			continue;
+		}
+		e = phys_path_find(owner, p->name);
+		if (!e)
+			continue;
+		text = phys_node_text(e);
+		memset(&v, 0, sizeof v);
+		rc = phys_value_parse(p, text, &v);
+		free(text);
+		if (rc == 0) {
+			phys_value_free(&vals[i]);
+			vals[i] = v;
+		} else {
+			char *why = xstrdup(phys_error());
+
+			phys_failat(d->name, phys_node_line(e), "%s", why);
+			free(why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* ---- profiles ---- */
+
+int
+phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
+    xmlNodePtr node)
+{
+	char *def;
+	bool b = false;
+
+	memset(p, 0, sizeof *p);
+	p->doc = doc;
+	p->node = node;
+	p->vals = phys_values_new(PHYS_S_PHYSICS);
+	p->name = node ? phys_node_attr(node, "name") : NULL;
+	if (!p->name)
+		p->name = xstrdup("default_physics");
+	p->type = node ? phys_node_attr(node, "type") : NULL;
+	if (!p->type)
+		p->type = xstrdup("ode");
+	if (!node)
+		return 0;
+	def = phys_node_attr(node, "default");
+	if (def && !phys_parse_bool(def, &b)) {
+		free(def);
+		return fail_node(doc, node,
+		    "<physics name=\"%s\">: default is not true or false",
+		    p->name);
+	}
+	free(def);
+	p->marked_default = b;
+	return read_values(doc, node, PHYS_S_PHYSICS, p->vals);
+}
+
+void
+phys_profile_free(struct phys_profile *p)
+{
+	phys_values_free(PHYS_S_PHYSICS, p->vals);
+	free(p->name);
+	free(p->type);
+	memset(p, 0, sizeof *p);
+}
+
+/* SDF before 1.6 kept gravity inside <physics>; later files at <world>. */
+static int
+read_legacy_gravity(struct phys_world *w)
+{
+	const struct phys_param *g = &phys_params[PHYS_P_WORLD_gravity];
+	struct phys_profile *p = &w->profiles[w->start];
+	xmlNodePtr e;
+	char *text;
+	int rc;
+
+	if (PV(w->vals, WORLD_gravity)->given || !p->node)
+		return 0;
+	e = phys_child(p->node, "gravity");
+	if (!e)
+		return 0;
+	text = phys_node_text(e);
+	phys_value_free(PV(w->vals, WORLD_gravity));
+	rc = phys_value_parse(g, text, PV(w->vals, WORLD_gravity));
+	free(text);
+	if (rc < 0)
+		return fail_node(&w->doc, e, "%s", "<gravity>: not 3 numbers");
+	return 0;
+}
+
+static int
+choose_start(struct phys_world *w, const struct phys_load_options *opt)
+{
+	size_t i;
+
+	w->start = 0;
+	for (i = 0; i < w->nprofiles; i++)
+		if (w->profiles[i].marked_default)
+			break;
+	if (i == w->nprofiles)
+		return 0;
+	w->start = (int)i;
+	for (i++; i < w->nprofiles; i++)
+		if (w->profiles[i].marked_default && !opt->quiet)
+			phys_warnat(w->doc.name,
+			    phys_node_line(w->profiles[i].node),
+			    "profile '%s' is also marked default; '%s', the "
+			    "first so marked, is the default",
+			    w->profiles[i].name, w->profiles[w->start].name);
+	return 0;
+}
+
+static int
+read_profiles(struct phys_world *w, const struct phys_load_options *opt)
+{
+	struct phys_profile *p;
+	xmlNodePtr n;
+	size_t i;
+
+	for (n = phys_child(w->node, "physics"); n; n = phys_next(n, "physics")) {
+		w->profiles = xrealloc(w->profiles,
+		    (w->nprofiles + 1) * sizeof *w->profiles);
+		p = &w->profiles[w->nprofiles++];
+		if (phys_profile_read(p, &w->doc, n) < 0)
+			return -1;
+		for (i = 0; i + 1 < w->nprofiles; i++)
+			if (strcmp(w->profiles[i].name, p->name) == 0)
+				return fail_node(&w->doc, n, p->node &&
+				    !xmlHasProp(n, (const xmlChar *)"name") ?
+				    "a second unnamed <physics> block ('%s')" :
+				    "a second <physics> profile named '%s'",
+				    p->name);
+	}
+	if (w->nprofiles == 0) {
+		w->profiles = xcalloc(1, sizeof *w->profiles);
+		w->nprofiles = 1;
+		phys_profile_read(&w->profiles[0], &w->doc, NULL);
+	}
+	return choose_start(w, opt);
+}
+
+int
+phys_world_profile(const struct phys_world *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->nprofiles; i++)
+		if (strcmp(w->profiles[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+char *
+phys_world_profile_names(const struct phys_world *w)
+{
+	struct phys_buf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < w->nprofiles; i++) {
+		if (i)
+			buf_puts(&b, ", ");
+		buf_puts(&b, w->profiles[i].name);
+	}
+	buf_reserve(&b, 0);
+	return b.s;
+}
+
+/* ---- poses and frames ---- */
+
+/* A frame a pose may be relative to, within one model's scope. */
+struct frame {
+	const char *name;
+	xmlNodePtr node;	/* the element owning the <pose> */
+	char *relative_to;	/* NULL: the element's default */
+	double raw[6];
+	int state;		/* 0 new, 1 resolving, 2 done */
+	phys_pose world;
+};
+
+struct scope {
+	struct loader *L;
+	struct phys_doc *doc;
+	int model;		/* index in w->models */
+	struct frame *frames;
+	size_t nframes;
+};
+
+static int
+read_pose(struct phys_doc *d, xmlNodePtr owner, double raw[6], char **rel)
+{
+	xmlNodePtr e = phys_child(owner, "pose");
+	char *text;
+	int n;
+
+	memset(raw, 0, 6 * sizeof *raw);
+	if (rel)
+		*rel = NULL;
+	if (!e)
+		return 0;
+	text = phys_node_text(e);
+	n = phys_parse_doubles(text, raw, 6);
+	free(text);
+	if (n != 6 && n != 0)
+		return fail_node(d, e, "%s", "<pose>: expected 6 numbers "
+		    "(x y z roll pitch yaw)");
+	if (rel)
+		*rel = phys_node_attr(e, "relative_to");
+	return 0;
+}
+
+static struct frame *
+scope_frame(struct scope *sc, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nframes; i++)
+		if (strcmp(sc->frames[i].name, name) == 0)
+			return &sc->frames[i];
+	return NULL;
+}
+
+static const char *
+default_relative_to(xmlNodePtr n, char **owned)
+{
+	*owned = NULL;
+	if (phys_node_is(n, "joint")) {
+		*owned = phys_node_text(phys_child(n, "child"));
+		return *owned;
+	}
+	if (phys_node_is(n, "frame")) {
+		*owned = phys_node_attr(n, "attached_to");
+		if (*owned && **owned)
+			return *owned;
+	}
+	return "__model__";
+}
+
+static int resolve_frame(struct scope *sc, struct frame *f, phys_pose *out);
+
+/* The world pose of a frame named in this model's scope. */
+static int
+resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
+{
+	struct phys_world *w = sc->L->w;
+	const struct phys_name_slot *slot;
+	struct frame *f;
+	char *scoped;
+
+	if (strcmp(name, "__model__") == 0 || *name == '\0') {
+		*out = w->models[sc->model].pose;
+		return 0;
+	}
+	if ((f = scope_frame(sc, name)))
+		return resolve_frame(sc, f, out);
+	/* "nested::link" names a frame of an already loaded nested model. */
+	scoped = xasprintf("%s::%s", w->models[sc->model].name, name);
+	slot = index_get(w->index, scoped);
+	free(scoped);
+	if (slot && slot->kind == PHYS_K_LINK) {
+		*out = w->links[slot->idx].pose;
+		return 0;
+	}
+	if (slot && slot->kind == PHYS_K_MODEL) {
+		*out = w->models[slot->idx].pose;
+		return 0;
+	}
+	return fail_node(sc->doc, at, "no frame named '%s' in this model", name);
+}
+
+static int
+resolve_frame(struct scope *sc, struct frame *f, phys_pose *out)
+{
+	const char *rel;
+	char *owned;
+	phys_pose base;
+	int rc;
+
+	if (f->state == 2) {
+		*out = f->world;
+		return 0;
+	}
+	if (f->state == 1)
+		return fail_node(sc->doc, f->node,
+		    "pose of '%s' is relative to itself (a cycle)", f->name);
+	f->state = 1;
+	rel = f->relative_to ? f->relative_to : default_relative_to(f->node,
+	    &owned);
+	if (f->relative_to)
+		owned = NULL;
+	rc = strcmp(rel, f->name) == 0 && !phys_node_is(f->node, "joint") ?
+	    fail_node(sc->doc, f->node, "pose of '%s' is relative to itself",
+	    f->name) : resolve_name(sc, rel, f->node, &base);
+	free(owned);
+	if (rc < 0)
+		return -1;
+	f->world = pose_mul(base, pose_from6(f->raw));
+	f->state = 2;
+	*out = f->world;
+	return 0;
+}
+
+static int
+add_frames(struct scope *sc, const char *element)
+{
+	xmlNodePtr n;
+	struct frame *f;
+
+	for (n = phys_child(sc->L->w->models[sc->model].node, element); n;
+	    n = phys_next(n, element)) {
+		sc->frames = xrealloc(sc->frames,
+		    (sc->nframes + 1) * sizeof *sc->frames);
+		f = &sc->frames[sc->nframes++];
+		memset(f, 0, sizeof *f);
+		f->node = n;
+		f->name = (const char *)xmlGetProp(n, (const xmlChar *)"name");
+		if (!f->name)
+			return fail_node(sc->doc, n, "<%s> has no name", element);
+		if (read_pose(sc->doc, n, f->raw, &f->relative_to) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+scope_free(struct scope *sc)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nframes; i++) {
+		xmlFree((xmlChar *)sc->frames[i].name);
+		free(sc->frames[i].relative_to);
+	}
+	free(sc->frames);
+}
+
+/* ---- entities ---- */
+
+static char *
+scoped_name(const char *parent, const char *name)
+{
+	return parent ? xasprintf("%s::%s", parent, name) : xstrdup(name);
+}
+
+static int
+register_name(struct loader *L, struct phys_doc *d, xmlNodePtr n,
+    const char *name, int kind, int idx)
+{
+	if (!index_add(L->w->index, name, kind, idx))
+		return fail_node(d, n, "duplicate name '%s'", name);
+	return 0;
+}
+
+static int
+read_numbers(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
+    int n, bool signed_ok)
+{
+	xmlNodePtr e = phys_child(g, what);
+	char *text;
+	int k;
+
+	if (!e)
+		return fail_node(d, g, "geometry has no <%s>", what);
+	text = phys_node_text(e);
+	k = phys_parse_doubles(text, out, n);
+	free(text);
+	if (k != n)
+		return fail_node(d, e, "<%s>: wrong number of values", what);
+	for (k = 0; k < n && !signed_ok; k++)
+		if (out[k] < 0)
+			return fail_node(d, e, "<%s>: negative size", what);
+	return 0;
+}
+
+static int
+geometry_size(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
+    int n)
+{
+	return read_numbers(d, g, what, out, n, false);
+}
+
+/*
+ * Returns 1 when the collision is kept, 0 when skipped (with a warning),
+ * -1 on error.
+ */
+static int
+read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
+    xmlNodePtr cn)
+{
+	xmlNodePtr g = phys_child(cn, "geometry"), s;
+	double v[3];
+
+	s = phys_child(g, NULL);
+	if (!g || !s)
+		return fail_node(d, cn, "collision '%s' has no geometry",
+		    c->name);
+	if (phys_node_is(s, "box")) {
+		c->shape = PHYS_SHAPE_BOX;
+		return geometry_size(d, s, "size", c->size, 3) < 0 ? -1 : 1;
+	}
+	if (phys_node_is(s, "sphere")) {
+		c->shape = PHYS_SHAPE_SPHERE;
+		return geometry_size(d, s, "radius", c->size, 1) < 0 ? -1 : 1;
+	}
+	if (phys_node_is(s, "cylinder") || phys_node_is(s, "capsule")) {
+		c->shape = phys_node_is(s, "cylinder") ? PHYS_SHAPE_CYLINDER :
+		    PHYS_SHAPE_CAPSULE;
+		if (geometry_size(d, s, "radius", &c->size[0], 1) < 0 ||
+		    geometry_size(d, s, "length", &c->size[1], 1) < 0)
+			return -1;
+		return 1;
+	}
+	if (phys_node_is(s, "ellipsoid")) {
+		c->shape = PHYS_SHAPE_ELLIPSOID;
+		return geometry_size(d, s, "radii", c->size, 3) < 0 ? -1 : 1;
+	}
+	if (phys_node_is(s, "plane")) {
+		c->shape = PHYS_SHAPE_PLANE;
+		c->normal = v3(0, 0, 1);
+		if (phys_child(s, "normal")) {
+			if (read_numbers(d, s, "normal", v, 3, true) < 0)
+				return -1;
+			if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+				return fail_node(d, s, "%s",
+				    "plane normal is zero");
+			c->normal = v3_normalize(v3(v[0], v[1], v[2]));
+		}
+		return 1;
+	}
+	if (phys_node_is(s, "empty"))
+		return 0;
+	if (!L->opt->skip_unsupported)
+		return phys_failat(d->name, phys_node_line(s),
+		    "collision '%s': <%s> geometry is not supported "
+		    "(--skip-unsupported skips such collisions)", c->name,
+		    (const char *)s->name);
+	warn_node(L, d, s, "skipping collision with unsupported geometry: %s",
+	    c->name);
+	return 0;
+}
+
+/* A collision's pose may name another frame of the model (SDF 1.7+). */
+static int
+collision_pose(struct scope *sc, const struct phys_link *l,
+    const char *link_local, xmlNodePtr cn, phys_pose *out)
+{
+	double raw[6];
+	char *rel;
+	phys_pose base;
+	int rc = 0;
+
+	if (read_pose(sc->doc, cn, raw, &rel) < 0)
+		return -1;
+	*out = pose_from6(raw);
+	if (rel && *rel && strcmp(rel, link_local) != 0) {
+		rc = resolve_name(sc, rel, cn, &base);
+		if (rc == 0)
+			*out = pose_mul(pose_inv(l->pose), pose_mul(base, *out));
+	}
+	free(rel);
+	return rc;
+}
+
+static int
+read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
+{
+	struct loader *L = sc->L;
+	struct phys_world *w = L->w;
+	struct phys_collision c;
+	char *local;
+	int kept;
+
+	memset(&c, 0, sizeof c);
+	local = phys_node_attr(cn, "name");
+	if (!local)
+		return fail_node(sc->doc, cn, "%s", "<collision> has no name");
+	c.name = scoped_name(w->links[li].name, local);
+	free(local);
+	c.link = li;
+	c.node = cn;
+	c.doc = sc->doc;
+	kept = read_geometry(L, sc->doc, &c, cn);
+	if (kept <= 0) {
+		free(c.name);
+		return kept;
+	}
+	c.vals = phys_values_new(PHYS_S_COLLISION);
+	if (collision_pose(sc, &w->links[li], link_local, cn, &c.pose) < 0 ||
+	    read_values(sc->doc, cn, PHYS_S_COLLISION, c.vals) < 0) {
+		free(c.name);
+		phys_values_free(PHYS_S_COLLISION, c.vals);
+		return -1;
+	}
+	GROW(w->collisions, w->ncollisions, L->capcols);
+	w->collisions[w->ncollisions] = c;
+	if (register_name(L, sc->doc, cn, c.name, PHYS_K_COLLISION,
+	    (int)w->ncollisions) < 0) {
+		free(c.name);
+		phys_values_free(PHYS_S_COLLISION, c.vals);
+		return -1;
+	}
+	w->ncollisions++;
+	return 1;
+}
+
+static int
+read_visual(struct scope *sc, int li, const char *link_local, xmlNodePtr vn)
+{
+	struct loader *L = sc->L;
+	struct phys_world *w = L->w;
+	struct phys_visual v;
+	char *local = phys_node_attr(vn, "name");
+
+	if (!local)
+		return fail_node(sc->doc, vn, "%s", "<visual> has no name");
+	v.name = scoped_name(w->links[li].name, local);
+	free(local);
+	v.link = li;
+	if (collision_pose(sc, &w->links[li], link_local, vn, &v.pose) < 0) {
+		free(v.name);
+		return -1;
+	}
+	GROW(w->visuals, w->nvisuals, L->capvisuals);
+	w->visuals[w->nvisuals++] = v;
+	return 0;
+}
+
+static int
+read_link(struct scope *sc, struct frame *f)
+{
+	struct loader *L = sc->L;
+	struct phys_world *w = L->w;
+	struct phys_link *l;
+	xmlNodePtr cn;
+	int li;
+
+	GROW(w->links, w->nlinks, L->caplinks);
+	li = (int)w->nlinks;
+	l = &w->links[li];
+	memset(l, 0, sizeof *l);
+	l->name = scoped_name(w->models[sc->model].name, f->name);
+	l->model = sc->model;
+	l->node = f->node;
+	l->doc = sc->doc;
+	l->vals = phys_values_new(PHYS_S_LINK);
+	w->nlinks++;
+	if (register_name(L, sc->doc, f->node, l->name, PHYS_K_LINK, li) < 0 ||
+	    resolve_frame(sc, f, &l->pose) < 0 ||
+	    read_values(sc->doc, f->node, PHYS_S_LINK, l->vals) < 0)
+		return -1;
+	l->first_collision = (int)w->ncollisions;
+	for (cn = phys_child(f->node, "collision"); cn;
+	    cn = phys_next(cn, "collision"))
+		if (read_collision(sc, li, f->name, cn) < 0)
+			return -1;
+	w->links[li].ncollisions = (int)w->ncollisions -
+	    w->links[li].first_collision;
+	for (cn = phys_child(f->node, "visual"); cn; cn = phys_next(cn, "visual"))
+		if (read_visual(sc, li, f->name, cn) < 0)
+			return -1;
+	return 0;
+}
+
+static const struct {
+	const char *sdf;
+	enum phys_joint_type type;
+} joint_types[] = {
+	{ "revolute", PHYS_JOINT_REVOLUTE },
+	{ "continuous", PHYS_JOINT_REVOLUTE },	/* a revolute without stops */
+	{ "prismatic", PHYS_JOINT_PRISMATIC },
+	{ "fixed", PHYS_JOINT_FIXED },
+	{ "ball", PHYS_JOINT_BALL },
+	{ "universal", PHYS_JOINT_UNIVERSAL },
+	{ "revolute2", PHYS_JOINT_REVOLUTE2 },
+};
+
+static int
+joint_type(struct phys_doc *d, xmlNodePtr jn, enum phys_joint_type *out)
+{
+	char *t = phys_node_attr(jn, "type");
+	size_t i;
+	int rc;
+
+	for (i = 0; t && i < sizeof joint_types / sizeof *joint_types; i++)
+		if (strcmp(t, joint_types[i].sdf) == 0) {
+			*out = joint_types[i].type;
+			free(t);
+			return 0;
+		}
+	rc = t ? fail_node(d, jn, "unknown joint type '%s' (supported: "
+	    "revolute, continuous, prismatic, fixed, ball, universal, "
+	    "revolute2)", t) : fail_node(d, jn, "%s", "<joint> has no type");
+	free(t);
+	return rc;
+}
+
+/* Link index of a joint's parent or child: -1 for the world. */
+static int
+joint_link(struct scope *sc, xmlNodePtr jn, const char *which, int *out)
+{
+	struct phys_world *w = sc->L->w;
+	const struct phys_name_slot *slot;
+	xmlNodePtr e = phys_child(jn, which);
+	char *name, *scoped;
+	int rc = 0;
+
+	if (!e)
+		return fail_node(sc->doc, jn, "joint has no <%s>", which);
+	name = phys_node_text(e);
+	if (strcmp(name, "world") == 0) {
+		*out = -1;
+		free(name);
+		return 0;
+	}
+	scoped = scoped_name(w->models[sc->model].name, name);
+	slot = index_get(w->index, scoped);
+	if (!slot || slot->kind != PHYS_K_LINK)
+		slot = index_get(w->index, name);	/* a fully scoped name */
+	if (slot && slot->kind == PHYS_K_LINK)
+		*out = slot->idx;
+	else
+		rc = fail_node(sc->doc, e, "no link named '%s'", name);
+	free(scoped);
+	free(name);
+	return rc;
+}
+
+/*
+ * The frame an axis is expressed in: SDF 1.4 used the parent model frame,
+ * 1.5-1.6 the joint frame unless <use_parent_model_frame>, 1.7+ the frame
+ * named by expressed_in (the joint frame by default).
+ */
+static int
+joint_axis(struct scope *sc, struct phys_joint *j, const char *elem,
+    phys_vec3 *out)
+{
+	struct phys_model *m = &sc->L->w->models[sc->model];
+	xmlNodePtr axis = phys_child(j->node, elem), xyz;
+	phys_quat frame = j->pose.q;
+	phys_pose base;
+	double v[3] = { 0, 0, 1 };
+	char *in, *text;
+	bool parent_model = sc->doc->minor <= 4;
+
+	xyz = phys_child(axis, "xyz");
+	if (xyz && read_numbers(sc->doc, axis, "xyz", v, 3, true) < 0)
+		return -1;
+	if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+		return fail_node(sc->doc, axis ? axis : j->node,
+		    "joint '%s': axis is zero", j->name);
+	if (phys_child(axis, "use_parent_model_frame")) {
+		text = phys_node_text(phys_child(axis,
+		    "use_parent_model_frame"));
+		phys_parse_bool(text, &parent_model);
+		free(text);
+	}
+	if (parent_model)
+		frame = m->pose.q;
+	in = xyz ? phys_node_attr(xyz, "expressed_in") : NULL;
+	if (in && *in) {
+		if (resolve_name(sc, in, xyz, &base) < 0) {
+			free(in);
+			return -1;
+		}
+		frame = base.q;
+	}
+	free(in);
+	*out = v3_normalize(quat_rotate(frame, v3(v[0], v[1], v[2])));
+	return 0;
+}
+
+static int
+read_joint(struct scope *sc, struct frame *f)
+{
+	struct loader *L = sc->L;
+	struct phys_world *w = L->w;
+	struct phys_joint *j;
+	int ji;
+
+	GROW(w->joints, w->njoints, L->capjoints);
+	ji = (int)w->njoints;
+	j = &w->joints[ji];
+	memset(j, 0, sizeof *j);
+	j->name = scoped_name(w->models[sc->model].name, f->name);
+	j->model = sc->model;
+	j->node = f->node;
+	j->doc = sc->doc;
+	j->vals = phys_values_new(PHYS_S_JOINT);
+	w->njoints++;
+	if (register_name(L, sc->doc, f->node, j->name, PHYS_K_JOINT, ji) < 0 ||
+	    joint_type(sc->doc, f->node, &j->type) < 0 ||
+	    joint_link(sc, f->node, "parent", &j->parent) < 0 ||
+	    joint_link(sc, f->node, "child", &j->child) < 0 ||
+	    resolve_frame(sc, f, &j->pose) < 0 ||
+	    read_values(sc->doc, f->node, PHYS_S_JOINT, j->vals) < 0 ||
+	    joint_axis(sc, j, "axis", &j->axis[0]) < 0 ||
+	    joint_axis(sc, j, "axis2", &j->axis[1]) < 0)
+		return -1;
+	if (j->child == -1)
+		return fail_node(sc->doc, f->node,
+		    "joint '%s': the child cannot be the world", j->name);
+	if (j->parent == j->child)
+		return fail_node(sc->doc, f->node,
+		    "joint '%s': parent and child are the same link", j->name);
+	return 0;
+}
+
+/* Gazebo's InitialVelocityPlugin: <linear> and <angular> for every link. */
+static int
+read_plugins(struct scope *sc)
+{
+	struct phys_model *m = &sc->L->w->models[sc->model];
+	xmlNodePtr n;
+	double v[3];
+	char *file;
+	bool ours;
+
+	for (n = phys_child(m->node, "plugin"); n; n = phys_next(n, "plugin")) {
+		file = phys_node_attr(n, "filename");
+		ours = file && strstr(file, "InitialVelocityPlugin");
+		free(file);
+		if (!ours)
+			continue;
+		m->has_init_vel = true;
+		if (phys_child(n, "linear")) {
+			if (read_numbers(sc->doc, n, "linear", v, 3, true) < 0)
+				return -1;
+			m->init_linear = v3(v[0], v[1], v[2]);
+		}
+		if (phys_child(n, "angular")) {
+			if (read_numbers(sc->doc, n, "angular", v, 3, true) < 0)
+				return -1;
+			m->init_angular = v3(v[0], v[1], v[2]);
+		}
+	}
+	return 0;
+}
+
+struct model_override {
+	const char *name;	/* <include><name> */
+	bool has_pose;
+	double pose[6];
+	int is_static;		/* -1 unset */
+};
+
+static int read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn,
+    int parent, const struct model_override *ov);
+static int read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in,
+    int parent);
+
+static bool
+static_flag(xmlNodePtr owner)
+{
+	xmlNodePtr e = phys_child(owner, "static");
+	bool b = false;
+	char *t;
+
+	if (!e)
+		return false;
+	t = phys_node_text(e);
+	phys_parse_bool(t, &b);
+	free(t);
+	return b;
+}
+
+static int
+new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
+    const struct model_override *ov)
+{
+	struct phys_world *w = L->w;
+	struct phys_model *m;
+	char *local = ov && ov->name ? xstrdup(ov->name) :
+	    phys_node_attr(mn, "name");
+	int mi;
+
+	if (!local)
+		return fail_node(d, mn, "%s", "<model> has no name");
+	GROW(w->models, w->nmodels, L->capmodels);
+	mi = (int)w->nmodels;
+	m = &w->models[mi];
+	memset(m, 0, sizeof *m);
+	m->name = scoped_name(parent >= 0 ? w->models[parent].name : NULL,
+	    local);
+	free(local);
+	m->parent = parent;
+	m->node = mn;
+	m->doc = d;
+	m->is_static = static_flag(mn) ||
+	    (parent >= 0 && w->models[parent].is_static);
+	if (ov && ov->is_static >= 0)
+		m->is_static = ov->is_static || m->is_static;
+	w->nmodels++;
+	if (register_name(L, d, mn, m->name, PHYS_K_MODEL, mi) < 0)
+		return -1;
+	return mi;
+}
+
+static int
+model_pose(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
+    const struct model_override *ov)
+{
+	struct phys_model *m = &L->w->models[mi];
+	struct frame *f;
+	double raw[6];
+	char *rel = NULL;
+
+	if (parent) {	/* nested: a frame of the parent's scope */
+		phys_pose base = L->w->models[m->parent].pose;
+
+		if (ov && ov->has_pose) {
+			m->pose = pose_mul(base, pose_from6(ov->pose));
+			return 0;
+		}
+		f = scope_frame(parent, strrchr(m->name, ':') + 1);
+		if (f)
+			return resolve_frame(parent, f, &m->pose);
+		if (read_pose(d, m->node, raw, &rel) < 0)
+			return -1;
+		free(rel);
+		m->pose = pose_mul(base, pose_from6(raw));
+		return 0;
+	}
+	if (ov && ov->has_pose) {
+		m->pose = pose_from6(ov->pose);
+		return 0;
+	}
+	if (read_pose(d, m->node, raw, &rel) < 0)
+		return -1;
+	free(rel);
+	m->pose = pose_from6(raw);
+	return 0;
+}
+
+/* Load links first (joints and nested models may be relative to them). */
+static int
+read_model_body(struct loader *L, struct scope *sc)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr n;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < sc->nframes && rc == 0; i++)
+		if (phys_node_is(sc->frames[i].node, "link"))
+			rc = read_link(sc, &sc->frames[i]);
+	for (n = phys_child(w->models[sc->model].node, NULL); n && rc == 0;
+	    n = phys_next(n, NULL)) {
+		if (phys_node_is(n, "model"))
+			rc = read_model(L, sc->doc, n, sc->model, NULL);
+		else if (phys_node_is(n, "include"))
+			rc = read_include(L, sc->doc, n, sc->model);
+	}
+	for (i = 0; i < sc->nframes && rc == 0; i++)
+		if (phys_node_is(sc->frames[i].node, "joint"))
+			rc = read_joint(sc, &sc->frames[i]);
+	if (rc == 0)
+		rc = read_plugins(sc);
+	return rc;
+}
+
+/* The scope of the model being read, for nested models' poses. */
+static struct scope *current_scope;
+
+static int
+read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
+    const struct model_override *ov)
+{
+	struct scope sc, *outer = current_scope;
+	int mi, rc;
+
+	if (++L->depth > MAX_INCLUDE_DEPTH * 4)
+		return fail_node(d, mn, "%s", "models nested too deeply");
+	mi = new_model(L, d, mn, parent, ov);
+	if (mi < 0)
+		return -1;
+	if (model_pose(L, d, mi, parent >= 0 ? outer : NULL, ov) < 0)
+		return -1;
+	memset(&sc, 0, sizeof sc);
+	sc.L = L;
+	sc.doc = d;
+	sc.model = mi;
+	rc = add_frames(&sc, "link");
+	if (rc == 0)
+		rc = add_frames(&sc, "joint");
+	if (rc == 0)
+		rc = add_frames(&sc, "frame");
+	if (rc == 0)
+		rc = add_frames(&sc, "model");
+	current_scope = &sc;
+	if (rc == 0)
+		rc = read_model_body(L, &sc);
+	current_scope = outer;
+	scope_free(&sc);
+	L->depth--;
+	return rc;
+}
+
+/* ---- <include> of model:// URIs ---- */
+
+static bool
+is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A model directory named by uri, searched in GAZEBO_MODEL_PATH and SDF_PATH. */
+static char *
+find_model_dir(const char *uri, const char *world_path)
+{
+	const char *vars[] = { "GAZEBO_MODEL_PATH", "SDF_PATH" };
+	const char *name = uri, *list, *p;
+	char *dir, *base;
+	size_t i, len;
+
+	if (strncmp(uri, "model://", 8) == 0)
+		name = uri + 8;
+	else if (strncmp(uri, "file://", 7) == 0)
+		name = uri + 7;
+	if (name[0] == '/' || strncmp(uri, "model://", 8) != 0) {
+		if (name[0] == '/' || !world_path)
+			return is_dir(name) ? xstrdup(name) : NULL;
+		base = xstrdup(world_path);
+		if (strrchr(base, '/'))
+			*strrchr(base, '/') = '\0';
+		else
+			strcpy(base, ".");
+		dir = xasprintf("%s/%s", base, name);
+		free(base);
+		if (is_dir(dir))
+			return dir;
+		free(dir);
+		return NULL;
+	}
+	for (i = 0; i < 2; i++) {
+		for (list = getenv(vars[i]); list && *list; list = p + (*p != 0)) {
+			p = list + strcspn(list, ":");
+			len = (size_t)(p - list);
+			if (len == 0)
+				continue;
+			dir = xasprintf("%.*s/%s", (int)len, list, name);
+			if (is_dir(dir))
+				return dir;
+			free(dir);
+		}
+	}
+	return NULL;
+}
+
+/* model.config names the SDF file per version; take the newest we read. */
+static char *
+model_file(const char *dir)
+{
+	char *cfg = xasprintf("%s/model.config", dir), *best = NULL, *v, *t;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr n;
+	double bestv = -1, ver;
+
+	if (access(cfg, R_OK) == 0)
+		doc = xmlReadFile(cfg, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+		    XML_PARSE_NOWARNING);
+	free(cfg);
+	for (n = doc ? phys_child(xmlDocGetRootElement(doc), "sdf") : NULL; n;
+	    n = phys_next(n, "sdf")) {
+		v = phys_node_attr(n, "version");
+		ver = v && phys_parse_double(v, &ver) ? ver : 0;
+		free(v);
+		if (ver > bestv && ver < 1.95) {
+			t = phys_node_text(n);
+			free(best);
+			best = t;
+			bestv = ver;
+		}
+	}
+	if (doc)
+		xmlFreeDoc(doc);
+	if (!best)
+		best = xstrdup("model.sdf");
+	t = xasprintf("%s/%s", dir, best);
+	free(best);
+	return t;
+}
+
+static int
+include_override(struct phys_doc *d, xmlNodePtr in, struct model_override *ov,
+    char **name)
+{
+	xmlNodePtr e;
+
+	memset(ov, 0, sizeof *ov);
+	ov->is_static = -1;
+	*name = (e = phys_child(in, "name")) ? phys_node_text(e) : NULL;
+	ov->name = *name;
+	if (phys_child(in, "pose")) {
+		char *rel;
+
+		if (read_pose(d, in, ov->pose, &rel) < 0)
+			return -1;
+		free(rel);
+		ov->has_pose = true;
+	}
+	if (phys_child(in, "static"))
+		ov->is_static = static_flag(in);
+	return 0;
+}
+
+static int
+read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
+{
+	struct phys_world *w = L->w;
+	struct model_override ov;
+	struct phys_doc *inc;
+	xmlNodePtr uri = phys_child(in, "uri"), mn;
+	char *u, *dir, *file, *name;
+	int rc;
+
+	if (!uri)
+		return fail_node(d, in, "%s", "<include> has no <uri>");
+	if (L->depth >= MAX_INCLUDE_DEPTH)
+		return fail_node(d, in, "%s", "includes nested too deeply");
+	u = phys_node_text(uri);
+	dir = find_model_dir(u, d->path);
+	if (!dir) {
+		rc = fail_node(d, uri, "cannot find model '%s' (searched "
+		    "GAZEBO_MODEL_PATH and SDF_PATH)", u);
+		free(u);
+		return rc;
+	}
+	free(u);
+	file = model_file(dir);
+	free(dir);
+	inc = xcalloc(1, sizeof *inc);
+	w->includes = xrealloc(w->includes,
+	    (w->nincludes + 1) * sizeof *w->includes);
+	w->includes[w->nincludes++] = inc;
+	rc = phys_doc_load(inc, file);
+	free(file);
+	if (rc < 0)
+		return -1;
+	mn = phys_child(inc->root, "model");
+	if (!mn)
+		return fail_node(inc, inc->root, "%s",
+		    "the included file has no <model>");
+	if (include_override(d, in, &ov, &name) < 0)
+		return -1;
+	L->depth++;
+	rc = read_model(L, inc, mn, parent, &ov);
+	L->depth--;
+	free(name);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- the world ---- */
+
+void
+phys_load_options_default(struct phys_load_options *o)
+{
+	memset(o, 0, sizeof *o);
+}
+
+static int
+read_world(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr n;
+	int rc = 0;
+
+	w->node = phys_child(w->doc.root, "world");
+	if (!w->node)
+		return phys_failat(w->doc.name, phys_node_line(w->doc.root),
+		    "no <world> element");
+	w->name = phys_node_attr(w->node, "name");
+	if (!w->name)
+		w->name = xstrdup("default");
+	w->vals = phys_values_new(PHYS_S_WORLD);
+	w->index = xcalloc(1, sizeof *w->index);
+	if (read_values(&w->doc, w->node, PHYS_S_WORLD, w->vals) < 0 ||
+	    read_profiles(w, L->opt) < 0 || read_legacy_gravity(w) < 0)
+		return -1;
+	for (n = phys_child(w->node, NULL); n && rc == 0; n = phys_next(n, NULL))
+		if (phys_node_is(n, "model"))
+			rc = read_model(L, &w->doc, n, -1, NULL);
+		else if (phys_node_is(n, "include"))
+			rc = read_include(L, &w->doc, n, -1);
+	return rc;
+}
+
+int
+phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
+{
+	struct phys_load_options dflt;
+	struct loader L;
+
+	if (!opt) {
+		phys_load_options_default(&dflt);
+		opt = &dflt;
+	}
+	memset(&L, 0, sizeof L);
+	L.w = w;
+	L.opt = opt;
+	return read_world(&L);
+}
+
+int
+phys_world_load(struct phys_world *w, const char *path,
+    const struct phys_load_options *opt)
+{
+	memset(w, 0, sizeof *w);
+	if (phys_doc_load(&w->doc, path) < 0)
+		return -1;
+	return phys_world_load_doc(w, opt);
+}
+
+void
+phys_world_free(struct phys_world *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nprofiles; i++)
+		phys_profile_free(&w->profiles[i]);
+	for (i = 0; i < w->nmodels; i++)
+		free(w->models[i].name);
+	for (i = 0; i < w->nlinks; i++) {
+		free(w->links[i].name);
+		phys_values_free(PHYS_S_LINK, w->links[i].vals);
+	}
+	for (i = 0; i < w->ncollisions; i++) {
+		free(w->collisions[i].name);
+		phys_values_free(PHYS_S_COLLISION, w->collisions[i].vals);
+	}
+	for (i = 0; i < w->njoints; i++) {
+		free(w->joints[i].name);
+		phys_values_free(PHYS_S_JOINT, w->joints[i].vals);
+	}
+	for (i = 0; i < w->nvisuals; i++)
+		free(w->visuals[i].name);
+	free(w->visuals);
+	for (i = 0; i < w->nincludes; i++) {
+		phys_doc_free(w->includes[i]);
+		free(w->includes[i]);
+	}
+	if (w->vals)
+		phys_values_free(PHYS_S_WORLD, w->vals);
+	if (w->index)
+		free(w->index->slots);
+	free(w->index);
+	free(w->includes);
+	free(w->profiles);
+	free(w->models);
+	free(w->links);
+	free(w->collisions);
+	free(w->joints);
+	free(w->name);
+	phys_doc_free(&w->doc);
+	memset(w, 0, sizeof *w);
+}
+
+int
+phys_world_entity(const struct phys_world *w, const char *name,
+    enum phys_kind *kind)
+{
+	const struct phys_name_slot *slot = index_get(w->index, name);
+
+	if (!slot)
+		return -1;
+	*kind = (enum phys_kind)slot->kind;
+	return slot->idx;
+}
+
+struct phys_value *
+phys_entity_values(struct phys_world *w, phys_scope s, int idx)
+{
+	switch (s) {
+	case PHYS_S_PHYSICS:
+		return w->profiles[idx].vals;
+	case PHYS_S_WORLD:
+		return w->vals;
+	case PHYS_S_LINK:
+		return w->links[idx].vals;
+	case PHYS_S_COLLISION:
+		return w->collisions[idx].vals;
+	case PHYS_S_JOINT:
+		return w->joints[idx].vals;
+	default:
+		return NULL;
+	}
+}
+
+const char *
+phys_entity_name(const struct phys_world *w, phys_scope s, int idx)
+{
+	switch (s) {
+	case PHYS_S_PHYSICS:
+		return w->profiles[idx].name;
+	case PHYS_S_WORLD:
+		return w->name;
+	case PHYS_S_LINK:
+		return w->links[idx].name;
+	case PHYS_S_COLLISION:
+		return w->collisions[idx].name;
+	case PHYS_S_JOINT:
+		return w->joints[idx].name;
+	default:
+		return NULL;
+	}
+}
+
+xmlNodePtr
+phys_entity_node(const struct phys_world *w, phys_scope s, int idx)
+{
+	switch (s) {
+	case PHYS_S_PHYSICS:
+		return w->profiles[idx].node;
+	case PHYS_S_WORLD:
+		return w->node;
+	case PHYS_S_LINK:
+		return w->links[idx].node;
+	case PHYS_S_COLLISION:
+		return w->collisions[idx].node;
+	case PHYS_S_JOINT:
+		return w->joints[idx].node;
+	default:
+		return NULL;
+	}
+}
+
+struct phys_doc *
+phys_entity_doc(struct phys_world *w, phys_scope s, int idx)
+{
+	switch (s) {
+	case PHYS_S_LINK:
+		return w->links[idx].doc;
+	case PHYS_S_COLLISION:
+		return w->collisions[idx].doc;
+	case PHYS_S_JOINT:
+		return w->joints[idx].doc;
+	default:
+		return &w->doc;
+	}
+}
+
+size_t
+phys_entity_count(const struct phys_world *w, phys_scope s)
+{
+	switch (s) {
+	case PHYS_S_PHYSICS:
+		return w->nprofiles;
+	case PHYS_S_WORLD:
+		return 1;
+	case PHYS_S_LINK:
+		return w->nlinks;
+	case PHYS_S_COLLISION:
+		return w->ncollisions;
+	case PHYS_S_JOINT:
+		return w->njoints;
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,163 @@
+/*
+ * world.h - the world model read from SDF: profiles, models, links,
+ * collisions and joints, with every parameter held in registry values.
+ *
+ * Entities live in flat arrays and refer to each other by index. Poses
+ * are resolved to the world frame at load time; each entity keeps its
+ * element so parameters can be edited in place.
+ */
+#ifndef PHYS_WORLD_H
+#define PHYS_WORLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "geom.h"
+#include "param.h"
+#include "sdf.h"
+
+enum phys_shape {
+	PHYS_SHAPE_BOX,		/* size[0..2]: full lengths x y z */
+	PHYS_SHAPE_SPHERE,	/* size[0]: radius */
+	PHYS_SHAPE_CYLINDER,	/* size[0]: radius, size[1]: length along z */
+	PHYS_SHAPE_CAPSULE,	/* size[0]: radius, size[1]: cylinder length */
+	PHYS_SHAPE_ELLIPSOID,	/* size[0..2]: semi-axes */
+	PHYS_SHAPE_PLANE	/* normal; size[0..1]: extent (unused by ODE) */
+};
+
+enum phys_joint_type {
+	PHYS_JOINT_REVOLUTE,
+	PHYS_JOINT_PRISMATIC,
+	PHYS_JOINT_FIXED,
+	PHYS_JOINT_BALL,
+	PHYS_JOINT_UNIVERSAL,
+	PHYS_JOINT_REVOLUTE2
+};
+
+/* Entity kinds share the registry's scope numbering where they have one. */
+enum phys_kind {
+	PHYS_K_LINK = PHYS_S_LINK,
+	PHYS_K_COLLISION = PHYS_S_COLLISION,
+	PHYS_K_JOINT = PHYS_S_JOINT,
+	PHYS_K_MODEL = PHYS_NSCOPES
+};
+
+struct phys_profile {
+	char *name;		/* "default_physics" when unnamed */
+	char *type;		/* engine: ode, bullet, simbody, dart */
+	bool marked_default;	/* default="true" */
+	xmlNodePtr node;	/* NULL for the implicit profile */
+	struct phys_doc *doc;
+	struct phys_value *vals;	/* PHYS_S_PHYSICS values */
+};
+
+struct phys_model {
+	char *name;		/* scoped: "robot::arm" */
+	int parent;		/* enclosing model, -1 at top level */
+	bool is_static;
+	phys_pose pose;		/* model frame in world */
+	bool has_init_vel;	/* Gazebo's InitialVelocityPlugin */
+	phys_vec3 init_linear, init_angular;
+	xmlNodePtr node;
+	struct phys_doc *doc;	/* the file it came from (includes differ) */
+};
+
+struct phys_link {
+	char *name;		/* scoped: "robot::arm::link" */
+	int model;
+	phys_pose pose;		/* link frame in world */
+	int first_collision, ncollisions;
+	xmlNodePtr node;
+	struct phys_doc *doc;
+	struct phys_value *vals;	/* PHYS_S_LINK values */
+};
+
+struct phys_collision {
+	char *name;		/* scoped: "box::link::collision" */
+	int link;
+	phys_pose pose;		/* in the link frame */
+	enum phys_shape shape;
+	double size[3];
+	phys_vec3 normal;	/* planes */
+	xmlNodePtr node;
+	struct phys_doc *doc;
+	struct phys_value *vals;	/* PHYS_S_COLLISION values */
+};
+
+/* Visuals matter only for their poses (an introspection item). */
+struct phys_visual {
+	char *name;		/* scoped: "box::link::visual" */
+	int link;
+	phys_pose pose;		/* in the link frame */
+};
+
+struct phys_joint {
+	char *name;		/* scoped: "robot::elbow" */
+	int model;
+	enum phys_joint_type type;
+	int parent, child;	/* link indices; -1 is the world */
+	phys_pose pose;		/* joint frame in world */
+	phys_vec3 axis[2];	/* unit axes in the world frame */
+	xmlNodePtr node;
+	struct phys_doc *doc;
+	struct phys_value *vals;	/* PHYS_S_JOINT values */
+};
+
+struct phys_load_options {
+	bool skip_unsupported;	/* mesh/heightmap/...: warn and skip */
+	bool quiet;		/* no warnings on stderr */
+};
+
+struct phys_world {
+	struct phys_doc doc;		/* the world file, editable */
+	struct phys_doc **includes;	/* documents of <include>d models */
+	size_t nincludes;
+	char *name;
+	xmlNodePtr node;		/* <world> */
+	struct phys_value *vals;	/* PHYS_S_WORLD values */
+
+	struct phys_profile *profiles;
+	size_t nprofiles;
+	int start;			/* the profile a run starts in */
+
+	struct phys_model *models;
+	struct phys_link *links;
+	struct phys_collision *collisions;
+	struct phys_joint *joints;
+	struct phys_visual *visuals;
+	size_t nmodels, nlinks, ncollisions, njoints, nvisuals;
+
+	struct phys_name_index *index;	/* scoped name -> entity */
+};
+
+void phys_load_options_default(struct phys_load_options *o);
+/* Load a world file ("-" or NULL: stdin). On failure phys_error() says
+ * "file:line: what" and the world is left empty (safe to free). */
+int phys_world_load(struct phys_world *w, const char *path,
+    const struct phys_load_options *opt);
+int phys_world_load_doc(struct phys_world *w,
+    const struct phys_load_options *opt);
+void phys_world_free(struct phys_world *w);
+
+/* Profile index by name, -1 when there is none. */
+int phys_world_profile(const struct phys_world *w, const char *name);
+/* "a, b, c": the profile names, for messages; caller frees. */
+char *phys_world_profile_names(const struct phys_world *w);
+/* Entity by scoped name: its index, and its kind in *kind; -1 if none. */
+int phys_world_entity(const struct phys_world *w, const char *name,
+    enum phys_kind *kind);
+
+/* Read a whole <physics> element into a profile (used by load and import). */
+int phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
+    xmlNodePtr node);
+void phys_profile_free(struct phys_profile *p);
+
+/* The values array of an entity of a parameter scope. */
+struct phys_value *phys_entity_values(struct phys_world *w, phys_scope s,
+    int idx);
+const char *phys_entity_name(const struct phys_world *w, phys_scope s, int idx);
+xmlNodePtr phys_entity_node(const struct phys_world *w, phys_scope s, int idx);
+struct phys_doc *phys_entity_doc(struct phys_world *w, phys_scope s, int idx);
+size_t phys_entity_count(const struct phys_world *w, phys_scope s);
+
+#endif
