@@ -1190,6 +1190,9 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	if (rc < 0)
 		return -1;
 	mn = phys_child(inc->root, "model");
+	if (!mn && (phys_child(inc->root, "light") ||
+	    phys_child(inc->root, "actor")))
+		return 0;	/* lights and actors take no part in dynamics */
 	if (!mn)
 		return fail_node(inc, inc->root, "%s",
 		    "the included file has no <model>");

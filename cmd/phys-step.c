@@ -1,0 +1,173 @@
+/* phys-step - simulate an SDF world with ODE and write state lines. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "world.h"
+
+static const char usage_text[] =
+    "usage: phys-step [-c FILE] [-e N] [-i GLOB]... [-n STEPS] [-p PRESET]\n"
+    "                 [-r HZ] [-s NAME=VALUE]... [-t SECONDS] [--realtime]\n"
+    "                 [--skip-unsupported] [WORLD | -]\n";
+
+static const char help_text[] =
+    "Simulate an SDF world with the ODE engine; write one JSON state line\n"
+    "per sample on standard output.\n"
+    "\n"
+    "  -c, --control FILE       apply control lines from FILE at their times\n"
+    "  -e, --every N            write every Nth step (default 1)\n"
+    "  -i, --items GLOB         items to write (repeatable; default: each\n"
+    "                           link's pose, sim_time and iterations)\n"
+    "  -n, --steps N            take N steps\n"
+    "  -p, --preset NAME        start in physics profile NAME\n"
+    "  -r, --rate HZ            write at HZ samples per simulated second\n"
+    "  -s, --set NAME=VALUE     override a parameter (repeatable)\n"
+    "  -t, --duration SECONDS   simulate SECONDS (default 1)\n"
+    "      --realtime           pace the run by real_time_factor\n"
+    "      --skip-unsupported   skip mesh, heightmap and other unsupported\n"
+    "                           collisions with a warning\n"
+    "      --help               show this help\n"
+    "      --version            show the version\n";
+
+enum { OPT_REALTIME = 256, OPT_SKIP, OPT_HELP, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "control", required_argument, NULL, 'c' },
+	{ "duration", required_argument, NULL, 't' },
+	{ "every", required_argument, NULL, 'e' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "items", required_argument, NULL, 'i' },
+	{ "preset", required_argument, NULL, 'p' },
+	{ "rate", required_argument, NULL, 'r' },
+	{ "realtime", no_argument, NULL, OPT_REALTIME },
+	{ "set", required_argument, NULL, 's' },
+	{ "skip-unsupported", no_argument, NULL, OPT_SKIP },
+	{ "steps", required_argument, NULL, 'n' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+static _Noreturn void
+usage(void)
+{
+	fputs(usage_text, stderr);
+	exit(PHYS_EXIT_USAGE);
+}
+
+static double
+positive_number(const char *opt, const char *s, bool allow_zero)
+{
+	double v;
+
+	if (!phys_parse_double(s, &v) || v < 0 || (!allow_zero && v == 0))
+		phys_die(PHYS_EXIT_USAGE, "%s: '%s' is not a %s number", opt, s,
+		    allow_zero ? "non-negative" : "positive");
+	return v;
+}
+
+static long
+count(const char *opt, const char *s, long min)
+{
+	long v;
+
+	if (!phys_parse_long(s, &v) || v < min)
+		phys_die(PHYS_EXIT_USAGE, "%s: '%s' is not a whole number >= %ld",
+		    opt, s, min);
+	return v;
+}
+
+static void
+push(char ***list, size_t *n, char *s)
+{
+	*list = xrealloc(*list, (*n + 1) * sizeof **list);
+	(*list)[(*n)++] = s;
+}
+
+static void
+parse_options(int argc, char **argv, struct phys_run_options *o)
+{
+	int c;
+
+	while ((c = getopt_long(argc, argv, "c:e:i:n:p:r:s:t:", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			o->control = optarg;
+			break;
+		case 'e':
+			o->every = count("--every", optarg, 1);
+			break;
+		case 'i':
+			push(&o->items, &o->nitems, optarg);
+			break;
+		case 'n':
+			o->steps = count("--steps", optarg, 0);
+			break;
+		case 'p':
+			o->preset = optarg;
+			break;
+		case 'r':
+			o->rate = positive_number("--rate", optarg, false);
+			break;
+		case 's':
+			push(&o->sets, &o->nsets, optarg);
+			break;
+		case 't':
+			o->duration = positive_number("--duration", optarg, true);
+			o->steps = -1;
+			break;
+		case OPT_REALTIME:
+			o->realtime = true;
+			break;
+		case OPT_SKIP:
+			o->skip_unsupported = true;
+			break;
+		case OPT_HELP:
+			fputs(usage_text, stdout);
+			fputs(help_text, stdout);
+			exit(phys_close_stdout());
+		case OPT_VERSION:
+			printf("phys-step %s\n", PHYS_VERSION);
+			exit(phys_close_stdout());
+		default:
+			usage();
+		}
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct phys_load_options lo;
+	struct phys_run_options o;
+	struct phys_world w;
+	int rc;
+
+	phys_setprog(argv[0]);
+	phys_stdout_init();
+	phys_run_options_default(&o);
+	parse_options(argc, argv, &o);
+	if (argc - optind > 1)
+		usage();
+	if (o.control && strcmp(o.control, "-") == 0 && (optind == argc ||
+	    strcmp(argv[optind], "-") == 0))
+		phys_die(PHYS_EXIT_USAGE, "the world and the control lines "
+		    "cannot both come from standard input");
+	o.progress = phys_stderr_is_tty();
+	phys_load_options_default(&lo);
+	lo.skip_unsupported = o.skip_unsupported;
+	if (phys_world_load(&w, optind < argc ? argv[optind] : "-", &lo) < 0) {
+		phys_report();
+		phys_world_free(&w);
+		return PHYS_EXIT_FAIL;
+	}
+	rc = phys_run(&w, &o, stdout);
+	phys_world_free(&w);
+	free(o.items);
+	free(o.sets);
+	if (phys_close_stdout() != PHYS_EXIT_OK && rc == PHYS_EXIT_OK)
+		rc = PHYS_EXIT_FAIL;
+	return rc;
+}

@@ -1,0 +1,1096 @@
+/*
+ * engine_ode.c - the ODE engine. Every ODE call in phys lives here.
+ *
+ * ODE puts a body's origin at its centre of mass, so each dynamic link is
+ * a body at link_pose * inertial_pose, and each collision geometry is
+ * offset from it by inverse(inertial_pose) * collision_pose.
+ *
+ * Contact parameters that stock ODE only has globally (surface layer,
+ * maximum correcting velocity) or not at all (kp/kd per surface) are
+ * computed per contact: the depth handed to ODE is max(depth - min_depth, 0)
+ * and the contact's ERP is lowered so that erp * depth / h <= max_vel,
+ * which is exactly what ODE's own cap does with the global values.
+ */
+#include "engine.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ode/ode.h>
+
+#define MAX_PAIR_CONTACTS 64
+
+enum friction_model { FRICTION_PYRAMID, FRICTION_BOX, FRICTION_CONE };
+
+struct ode_link {
+	dBodyID body;		/* NULL for static links */
+	phys_pose inertial;	/* centre-of-mass frame in the link frame */
+};
+
+struct ode_joint {
+	dJointID joint;		/* NULL when both sides are static */
+	dJointFeedback fb;
+};
+
+struct phys_engine {
+	struct phys_world *w;
+	dWorldID world;
+	dSpaceID space;
+	dJointGroupID contacts;
+	struct ode_link *links;
+	dGeomID *geoms;		/* per collision, NULL when skipped */
+	struct ode_joint *joints;
+
+	/* The current profile, as applied. */
+	bool quick;
+	int iters;
+	double step, sor, cfm, erp;
+	double max_correcting_vel, surface_layer;
+	int max_contacts;
+	enum friction_model friction;
+
+	/* Time is base_time + (iterations - base_iter) * step, so it prints
+	 * exactly (0.3, not 0.30000000000000004) and survives step changes. */
+	double base_time;
+	long base_iter, iterations;
+	int ncontacts;
+};
+
+static bool ode_ready;
+static const struct phys_engine *stepping;	/* for ODE's fatal messages */
+
+/*
+ * ODE aborts on internal faults (a quaternion that cannot be normalized,
+ * say), which only a diverging simulation reaches. Say so the way a
+ * divergence is reported, after the last complete line, and exit.
+ */
+static void
+ode_fatal(int num, const char *msg, va_list ap)
+{
+	char text[512];
+
+	vsnprintf(text, sizeof text, msg, ap);
+	fflush(stdout);
+	if (stepping)
+		phys_warn("simulation diverged at t=%.9g: ODE stopped: %s",
+		    phys_engine_time(stepping), text);
+	else
+		phys_warn("ODE stopped: %s", text);
+	exit(PHYS_EXIT_FAIL);
+}
+
+static void
+ode_init(void)
+{
+	if (!ode_ready) {
+		dInitODE2(0);
+		dSetErrorHandler(ode_fatal);
+		dSetDebugHandler(ode_fatal);
+		dSetMessageHandler(NULL);
+		ode_ready = true;
+	}
+}
+
+static void
+to_dquat(phys_quat q, dQuaternion out)
+{
+	out[0] = q.w, out[1] = q.x, out[2] = q.y, out[3] = q.z;
+}
+
+static phys_quat
+from_dquat(const dReal *q)
+{
+	phys_quat r = { q[0], q[1], q[2], q[3] };
+
+	return r;
+}
+
+static phys_pose
+body_pose(dBodyID b)
+{
+	const dReal *p = dBodyGetPosition(b);
+	phys_pose out;
+
+	out.p = v3(p[0], p[1], p[2]);
+	out.q = from_dquat(dBodyGetQuaternion(b));
+	return out;
+}
+
+static void
+set_body_pose(dBodyID b, phys_pose p)
+{
+	dQuaternion q;
+
+	to_dquat(p.q, q);
+	dBodySetPosition(b, p.p.x, p.p.y, p.p.z);
+	dBodySetQuaternion(b, q);
+}
+
+/* Sylvester's criterion: every leading minor positive. */
+static bool
+positive_definite(double a, double b, double c, double xy, double xz,
+    double yz)
+{
+	double m2 = a * b - xy * xy;
+	double m3 = a * (b * c - yz * yz) - xy * (xy * c - yz * xz) +
+	    xz * (xy * yz - b * xz);
+
+	return a > 0 && m2 > 0 && m3 > 0;
+}
+
+static int
+link_mass(struct phys_engine *e, int li, dMass *m)
+{
+	struct phys_link *l = &e->w->links[li];
+	struct phys_value *v = l->vals;
+	double mass = PVD(v, LINK_inertial_mass);
+	double ixx = PVD(v, LINK_inertial_inertia_ixx);
+	double iyy = PVD(v, LINK_inertial_inertia_iyy);
+	double izz = PVD(v, LINK_inertial_inertia_izz);
+	double ixy = PVD(v, LINK_inertial_inertia_ixy);
+	double ixz = PVD(v, LINK_inertial_inertia_ixz);
+	double iyz = PVD(v, LINK_inertial_inertia_iyz);
+	long line = phys_node_line(phys_path_find(l->node, "inertial"));
+
+	if (!line)
+		line = phys_node_line(l->node);
+	if (!(mass > 0))
+		return phys_failat(l->doc->name, line,
+		    "link '%s': mass must be positive, not %g", l->name, mass);
+	if (!positive_definite(ixx, iyy, izz, ixy, ixz, iyz))
+		return phys_failat(l->doc->name, line,
+		    "link '%s': inertia is not positive definite "
+		    "(phys-inertia check explains, phys-inertia fix repairs)",
+		    l->name);
+	dMassSetZero(m);
+	dMassSetParameters(m, mass, 0, 0, 0, ixx, iyy, izz, ixy, ixz, iyz);
+	return 0;
+}
+
+static phys_pose
+inertial_pose(const struct phys_link *l)
+{
+	return pose_from6(PV(l->vals, LINK_inertial_pose)->u.pose);
+}
+
+static void
+set_geom_offset(dGeomID g, phys_pose off)
+{
+	dQuaternion q;
+
+	to_dquat(off.q, q);
+	dGeomSetOffsetPosition(g, off.p.x, off.p.y, off.p.z);
+	dGeomSetOffsetQuaternion(g, q);
+}
+
+static dGeomID
+make_shape(struct phys_engine *e, const struct phys_collision *c)
+{
+	switch (c->shape) {
+	case PHYS_SHAPE_BOX:
+		return dCreateBox(e->space, c->size[0], c->size[1], c->size[2]);
+	case PHYS_SHAPE_SPHERE:
+		return dCreateSphere(e->space, c->size[0]);
+	case PHYS_SHAPE_CYLINDER:
+		return dCreateCylinder(e->space, c->size[0], c->size[1]);
+	case PHYS_SHAPE_CAPSULE:
+		return dCreateCapsule(e->space, c->size[0], c->size[1]);
+	default:
+		return NULL;
+	}
+}
+
+static int
+make_plane(struct phys_engine *e, int ci, phys_pose world)
+{
+	struct phys_collision *c = &e->w->collisions[ci];
+	phys_vec3 n = quat_rotate(world.q, c->normal);
+
+	if (e->links[c->link].body)
+		return phys_failat(c->doc->name, phys_node_line(c->node),
+		    "collision '%s': a plane must belong to a static model",
+		    c->name);
+	e->geoms[ci] = dCreatePlane(e->space, n.x, n.y, n.z,
+	    v3_dot(n, world.p));
+	dGeomSetData(e->geoms[ci], (void *)(intptr_t)(ci + 1));
+	return 0;
+}
+
+static int
+make_geom(struct phys_engine *e, int ci, const struct phys_engine_options *opt)
+{
+	struct phys_collision *c = &e->w->collisions[ci];
+	struct ode_link *ol = &e->links[c->link];
+	phys_pose world = pose_mul(e->w->links[c->link].pose, c->pose);
+	dQuaternion q;
+	dGeomID g;
+
+	if (c->shape == PHYS_SHAPE_PLANE)
+		return make_plane(e, ci, world);
+	g = make_shape(e, c);
+	if (!g) {
+		if (!opt->skip_unsupported)
+			return phys_failat(c->doc->name,
+			    phys_node_line(c->node), "collision '%s': the ODE "
+			    "engine has no ellipsoid shape "
+			    "(--skip-unsupported skips it)", c->name);
+		phys_warnat(c->doc->name, phys_node_line(c->node),
+		    "skipping ellipsoid collision '%s'", c->name);
+		return 0;
+	}
+	dGeomSetData(g, (void *)(intptr_t)(ci + 1));
+	if (ol->body) {
+		dGeomSetBody(g, ol->body);
+		set_geom_offset(g, pose_mul(pose_inv(ol->inertial), c->pose));
+	} else {
+		to_dquat(world.q, q);
+		dGeomSetPosition(g, world.p.x, world.p.y, world.p.z);
+		dGeomSetQuaternion(g, q);
+	}
+	e->geoms[ci] = g;
+	return 0;
+}
+
+static void
+apply_link_flags(struct phys_engine *e, int li)
+{
+	struct phys_link *l = &e->w->links[li];
+	dBodyID b = e->links[li].body;
+
+	dBodySetGravityMode(b, PVB(l->vals, LINK_gravity));
+	dBodySetLinearDamping(b, PVD(l->vals, LINK_velocity_decay_linear));
+	dBodySetAngularDamping(b, PVD(l->vals, LINK_velocity_decay_angular));
+	if (PVB(l->vals, LINK_kinematic))
+		dBodySetKinematic(b);
+	else
+		dBodySetDynamic(b);
+}
+
+static bool
+link_is_static(const struct phys_world *w, int li)
+{
+	return w->models[w->links[li].model].is_static;
+}
+
+static int
+make_body(struct phys_engine *e, int li)
+{
+	struct phys_link *l = &e->w->links[li];
+	struct phys_model *m = &e->w->models[l->model];
+	struct ode_link *ol = &e->links[li];
+	dMass mass;
+
+	ol->inertial = inertial_pose(l);
+	if (link_is_static(e->w, li))
+		return 0;
+	if (link_mass(e, li, &mass) < 0)
+		return -1;
+	ol->body = dBodyCreate(e->world);
+	dBodySetData(ol->body, (void *)(intptr_t)(li + 1));
+	dBodySetMass(ol->body, &mass);
+	set_body_pose(ol->body, pose_mul(l->pose, ol->inertial));
+	dBodySetAutoDisableFlag(ol->body, 0);
+	apply_link_flags(e, li);
+	if (m->has_init_vel)
+		phys_engine_set_link_vel(e, li, &m->init_linear,
+		    &m->init_angular);
+	return 0;
+}
+
+/* ---- joints ---- */
+
+static dBodyID
+joint_body(struct phys_engine *e, int link)
+{
+	return link < 0 ? NULL : e->links[link].body;
+}
+
+static void
+set_axis_params(struct phys_engine *e, dJointID jid, int type,
+    const struct phys_joint *j, int axis)
+{
+	struct phys_value *v = j->vals;
+	/* Parameter numbers of the second axis are offset by dParamGroup. */
+	int off = axis ? dParamGroup : 0;
+	double lo = axis ? PVD(v, JOINT_axis2_limit_lower) :
+	    PVD(v, JOINT_axis_limit_lower);
+	double hi = axis ? PVD(v, JOINT_axis2_limit_upper) :
+	    PVD(v, JOINT_axis_limit_upper);
+	double friction = axis ? PVD(v, JOINT_axis2_dynamics_friction) :
+	    PVD(v, JOINT_axis_dynamics_friction);
+	void (*set)(dJointID, int, dReal);
+	bool angular = type != PHYS_JOINT_PRISMATIC;
+
+	switch (type) {
+	case PHYS_JOINT_REVOLUTE:
+		set = dJointSetHingeParam;
+		break;
+	case PHYS_JOINT_PRISMATIC:
+		set = dJointSetSliderParam;
+		break;
+	case PHYS_JOINT_UNIVERSAL:
+		set = dJointSetUniversalParam;
+		break;
+	case PHYS_JOINT_REVOLUTE2:
+		set = dJointSetHinge2Param;
+		break;
+	default:
+		return;
+	}
+	/* Reset first: ODE refuses a low stop above the current high one. */
+	set(jid, dParamLoStop + off, -dInfinity);
+	set(jid, dParamHiStop + off, dInfinity);
+	/* ODE's angular stops only work within [-pi, pi]. */
+	if (lo > -1e15 && (!angular || lo >= -M_PI))
+		set(jid, dParamLoStop + off, lo);
+	else if (lo > -1e15)
+		phys_warn_once("joint '%s': lower limit %g is beyond -pi; "
+		    "ODE cannot stop a revolute axis there", j->name, lo);
+	if (hi < 1e15 && (!angular || hi <= M_PI))
+		set(jid, dParamHiStop + off, hi);
+	else if (hi < 1e15)
+		phys_warn_once("joint '%s': upper limit %g is beyond pi; "
+		    "ODE cannot stop a revolute axis there", j->name, hi);
+	/* Coulomb joint friction: a motor driving to rest with bounded force. */
+	set(jid, dParamVel + off, 0);
+	set(jid, dParamFMax + off, friction);
+	set(jid, dParamStopERP + off, PVD(v, JOINT_physics_ode_limit_erp));
+	set(jid, dParamStopCFM + off, PVD(v, JOINT_physics_ode_limit_cfm));
+	set(jid, dParamBounce + off, PVD(v, JOINT_physics_ode_bounce));
+	set(jid, dParamFudgeFactor + off, PVD(v, JOINT_physics_ode_fudge_factor));
+	set(jid, dParamCFM + off, PVD(v, JOINT_physics_ode_cfm) > 0 ?
+	    PVD(v, JOINT_physics_ode_cfm) : dWorldGetCFM(e->world));
+	if (type == PHYS_JOINT_REVOLUTE2 && axis == 0) {
+		set(jid, dParamSuspensionERP,
+		    PVD(v, JOINT_physics_ode_suspension_erp));
+		set(jid, dParamSuspensionCFM,
+		    PVD(v, JOINT_physics_ode_suspension_cfm));
+	}
+}
+
+static void
+configure_joint(struct phys_engine *e, int ji)
+{
+	struct phys_joint *j = &e->w->joints[ji];
+	dJointID jid = e->joints[ji].joint;
+	phys_vec3 a = j->axis[0], b = j->axis[1], p = j->pose.p;
+	dReal a1[3] = { a.x, a.y, a.z }, a2[3] = { b.x, b.y, b.z };
+
+	switch (j->type) {
+	case PHYS_JOINT_REVOLUTE:
+		dJointSetHingeAnchor(jid, p.x, p.y, p.z);
+		dJointSetHingeAxis(jid, a.x, a.y, a.z);
+		break;
+	case PHYS_JOINT_PRISMATIC:
+		dJointSetSliderAxis(jid, a.x, a.y, a.z);
+		break;
+	case PHYS_JOINT_FIXED:
+		dJointSetFixed(jid);
+		break;
+	case PHYS_JOINT_BALL:
+		dJointSetBallAnchor(jid, p.x, p.y, p.z);
+		break;
+	case PHYS_JOINT_UNIVERSAL:
+		dJointSetUniversalAnchor(jid, p.x, p.y, p.z);
+		dJointSetUniversalAxis1(jid, a.x, a.y, a.z);
+		dJointSetUniversalAxis2(jid, b.x, b.y, b.z);
+		break;
+	case PHYS_JOINT_REVOLUTE2:
+		dJointSetHinge2Anchor(jid, p.x, p.y, p.z);
+		dJointSetHinge2Axes(jid, a1, a2);
+		break;
+	}
+	set_axis_params(e, jid, j->type, j, 0);
+	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
+		set_axis_params(e, jid, j->type, j, 1);
+}
+
+static void
+make_joint(struct phys_engine *e, int ji)
+{
+	struct phys_joint *j = &e->w->joints[ji];
+	dBodyID child = joint_body(e, j->child), parent = joint_body(e, j->parent);
+	dJointID jid = NULL;
+
+	if (!child && !parent)
+		return;
+	switch (j->type) {
+	case PHYS_JOINT_REVOLUTE:
+		jid = dJointCreateHinge(e->world, NULL);
+		break;
+	case PHYS_JOINT_PRISMATIC:
+		jid = dJointCreateSlider(e->world, NULL);
+		break;
+	case PHYS_JOINT_FIXED:
+		jid = dJointCreateFixed(e->world, NULL);
+		break;
+	case PHYS_JOINT_BALL:
+		jid = dJointCreateBall(e->world, NULL);
+		break;
+	case PHYS_JOINT_UNIVERSAL:
+		jid = dJointCreateUniversal(e->world, NULL);
+		break;
+	case PHYS_JOINT_REVOLUTE2:
+		jid = dJointCreateHinge2(e->world, NULL);
+		break;
+	}
+	/* Child first, as Gazebo does: positions grow with the child's motion. */
+	if (child)
+		dJointAttach(jid, child, parent);
+	else
+		dJointAttach(jid, parent, NULL);
+	dJointSetFeedback(jid, &e->joints[ji].fb);
+	e->joints[ji].joint = jid;
+	configure_joint(e, ji);
+}
+
+int
+phys_engine_apply_joint(struct phys_engine *e, int ji)
+{
+	struct phys_joint *j = &e->w->joints[ji];
+
+	if (!e->joints[ji].joint)
+		return 0;
+	set_axis_params(e, e->joints[ji].joint, j->type, j, 0);
+	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
+		set_axis_params(e, e->joints[ji].joint, j->type, j, 1);
+	return 0;
+}
+
+int
+phys_engine_joint_state(const struct phys_engine *e, int ji, double pos[2],
+    double vel[2])
+{
+	dJointID j = e->joints[ji].joint;
+
+	pos[0] = pos[1] = vel[0] = vel[1] = 0;
+	if (!j)
+		return 0;
+	switch (e->w->joints[ji].type) {
+	case PHYS_JOINT_REVOLUTE:
+		pos[0] = dJointGetHingeAngle(j);
+		vel[0] = dJointGetHingeAngleRate(j);
+		return 1;
+	case PHYS_JOINT_PRISMATIC:
+		pos[0] = dJointGetSliderPosition(j);
+		vel[0] = dJointGetSliderPositionRate(j);
+		return 1;
+	case PHYS_JOINT_UNIVERSAL:
+		pos[0] = dJointGetUniversalAngle1(j);
+		pos[1] = dJointGetUniversalAngle2(j);
+		vel[0] = dJointGetUniversalAngle1Rate(j);
+		vel[1] = dJointGetUniversalAngle2Rate(j);
+		return 2;
+	case PHYS_JOINT_REVOLUTE2:
+		pos[0] = dJointGetHinge2Angle1(j);
+		pos[1] = dJointGetHinge2Angle2(j);
+		vel[0] = dJointGetHinge2Angle1Rate(j);
+		vel[1] = dJointGetHinge2Angle2Rate(j);
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* Springs and viscous damping as explicit generalized forces. */
+static void
+joint_forces(struct phys_engine *e, int ji)
+{
+	struct phys_joint *j = &e->w->joints[ji];
+	struct phys_value *v = j->vals;
+	double pos[2], vel[2], f[2] = { 0, 0 };
+	int n = phys_engine_joint_state(e, ji, pos, vel), k;
+	dJointID jid = e->joints[ji].joint;
+
+	for (k = 0; k < n; k++) {
+		double damping = k ? PVD(v, JOINT_axis2_dynamics_damping) :
+		    PVD(v, JOINT_axis_dynamics_damping);
+		double stiff = k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
+		    PVD(v, JOINT_axis_dynamics_spring_stiffness);
+		double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
+		    PVD(v, JOINT_axis_dynamics_spring_reference);
+
+		f[k] = -damping * vel[k] - stiff * (pos[k] - ref);
+	}
+	if (n == 0 || (f[0] == 0 && (n < 2 || f[1] == 0)))
+		return;
+	switch (j->type) {
+	case PHYS_JOINT_REVOLUTE:
+		dJointAddHingeTorque(jid, f[0]);
+		break;
+	case PHYS_JOINT_PRISMATIC:
+		dJointAddSliderForce(jid, f[0]);
+		break;
+	case PHYS_JOINT_UNIVERSAL:
+		dJointAddUniversalTorques(jid, f[0], f[1]);
+		break;
+	case PHYS_JOINT_REVOLUTE2:
+		dJointAddHinge2Torques(jid, f[0], f[1]);
+		break;
+	default:
+		break;
+	}
+}
+
+/* ---- contacts ---- */
+
+static int
+geom_collision(dGeomID g)
+{
+	return (int)(intptr_t)dGeomGetData(g) - 1;
+}
+
+/* A surface's contact stiffness as ERP and CFM for step h. */
+struct softness {
+	double erp, cfm;
+	double kp, kd;
+	bool soft;	/* given as soft_erp/soft_cfm rather than kp/kd */
+};
+
+static struct softness
+surface_softness(const struct phys_value *v, double h)
+{
+	struct softness s;
+
+	s.kp = PVD(v, COLLISION_surface_contact_ode_kp);
+	s.kd = PVD(v, COLLISION_surface_contact_ode_kd);
+	s.soft = (PV(v, COLLISION_surface_contact_ode_soft_cfm)->given ||
+	    PV(v, COLLISION_surface_contact_ode_soft_erp)->given) &&
+	    !PV(v, COLLISION_surface_contact_ode_kp)->given &&
+	    !PV(v, COLLISION_surface_contact_ode_kd)->given;
+	if (s.soft) {
+		s.erp = PVD(v, COLLISION_surface_contact_ode_soft_erp);
+		s.cfm = PVD(v, COLLISION_surface_contact_ode_soft_cfm);
+	} else {
+		s.erp = h * s.kp / (h * s.kp + s.kd);
+		s.cfm = 1 / (h * s.kp + s.kd);
+	}
+	return s;
+}
+
+/*
+ * Two surfaces in contact: springs in series, dampers in parallel; when
+ * either surface is given as soft_erp/soft_cfm, compliances add and the
+ * smaller ERP wins.
+ */
+static void
+contact_softness(const struct phys_value *a, const struct phys_value *b,
+    double h, double *erp, double *cfm)
+{
+	struct softness sa = surface_softness(a, h), sb = surface_softness(b, h);
+	double kp, kd;
+
+	if (!sa.soft && !sb.soft) {
+		kp = 1 / (1 / sa.kp + 1 / sb.kp);
+		kd = sa.kd + sb.kd;
+		*erp = h * kp / (h * kp + kd);
+		*cfm = 1 / (h * kp + kd);
+		return;
+	}
+	*erp = fmin(sa.erp, sb.erp);
+	*cfm = sa.cfm + sb.cfm;
+}
+
+static phys_vec3
+geom_fdir(dGeomID g, const struct phys_value *v)
+{
+	phys_vec3 d = PVV(v, COLLISION_surface_friction_ode_fdir1);
+	dQuaternion q;
+
+	if (v3_norm(d) == 0 || dGeomGetClass(g) == dPlaneClass)
+		return d;
+	dGeomGetQuaternion(g, q);
+	return v3_normalize(quat_rotate(from_dquat(q), d));
+}
+
+static phys_vec3
+point_vel(dBodyID b, const dReal *pos)
+{
+	dVector3 v = { 0, 0, 0 };
+
+	if (b)
+		dBodyGetPointVel(b, pos[0], pos[1], pos[2], v);
+	return v3(v[0], v[1], v[2]);
+}
+
+static void
+set_friction(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
+    const struct phys_value *a, const struct phys_value *b)
+{
+	phys_vec3 fd = geom_fdir(g1, a), n, rel;
+
+	c->surface.mu = fmin(PVD(a, COLLISION_surface_friction_ode_mu),
+	    PVD(b, COLLISION_surface_friction_ode_mu));
+	c->surface.mu2 = fmin(PVD(a, COLLISION_surface_friction_ode_mu2),
+	    PVD(b, COLLISION_surface_friction_ode_mu2));
+	c->surface.mode |= dContactMu2;
+	if (e->friction != FRICTION_BOX)
+		c->surface.mode |= dContactApprox1;
+	if (v3_norm(fd) == 0)
+		fd = geom_fdir(g2, b);
+	if (e->friction == FRICTION_CONE) {
+		/* Align the first direction with the sliding velocity, so the
+		 * friction force opposes it exactly: |f| <= mu N, a cone. */
+		n = v3(c->geom.normal[0], c->geom.normal[1], c->geom.normal[2]);
+		rel = v3_sub(point_vel(dGeomGetBody(g1), c->geom.pos),
+		    point_vel(dGeomGetBody(g2), c->geom.pos));
+		rel = v3_sub(rel, v3_scale(n, v3_dot(rel, n)));
+		fd = v3_norm(rel) > 1e-9 ? v3_normalize(rel) : fd;
+		c->surface.mu2 = c->surface.mu;
+	}
+	if (v3_norm(fd) > 0) {
+		c->surface.mode |= dContactFDir1;
+		c->fdir1[0] = fd.x, c->fdir1[1] = fd.y, c->fdir1[2] = fd.z;
+	}
+	c->surface.slip1 = fmax(PVD(a, COLLISION_surface_friction_ode_slip1),
+	    PVD(b, COLLISION_surface_friction_ode_slip1));
+	c->surface.slip2 = fmax(PVD(a, COLLISION_surface_friction_ode_slip2),
+	    PVD(b, COLLISION_surface_friction_ode_slip2));
+	if (c->surface.slip1 > 0)
+		c->surface.mode |= dContactSlip1;
+	if (c->surface.slip2 > 0)
+		c->surface.mode |= dContactSlip2;
+}
+
+static void
+set_contact(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
+    const struct phys_value *a, const struct phys_value *b)
+{
+	double h = e->step, erp, cfm, min_depth, max_vel, depth;
+
+	c->surface.mode = dContactSoftERP | dContactSoftCFM;
+	set_friction(e, c, g1, g2, a, b);
+	contact_softness(a, b, h, &erp, &cfm);
+	min_depth = fmin(e->surface_layer, fmin(
+	    PVD(a, COLLISION_surface_contact_ode_min_depth),
+	    PVD(b, COLLISION_surface_contact_ode_min_depth)));
+	max_vel = fmin(e->max_correcting_vel, fmin(
+	    PVD(a, COLLISION_surface_contact_ode_max_vel),
+	    PVD(b, COLLISION_surface_contact_ode_max_vel)));
+	depth = fmax(c->geom.depth - fmax(min_depth, 0), 0);
+	c->geom.depth = depth;
+	if (depth > 0 && erp * depth / h > max_vel)
+		erp = max_vel * h / depth;
+	c->surface.soft_erp = erp;
+	c->surface.soft_cfm = cfm;
+	c->surface.bounce = fmax(
+	    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
+	    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
+	c->surface.bounce_vel = fmin(PVD(a, COLLISION_surface_bounce_threshold),
+	    PVD(b, COLLISION_surface_bounce_threshold));
+	if (c->surface.bounce > 0)
+		c->surface.mode |= dContactBounce;
+}
+
+/* Links of one model collide only when one of them asks to (self_collide). */
+static bool
+pair_excluded(struct phys_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
+{
+	struct phys_world *w = e->w;
+	const struct phys_link *l1 = &w->links[w->collisions[c1].link];
+	const struct phys_link *l2 = &w->links[w->collisions[c2].link];
+	long cat1, cat2, col1, col2;
+
+	if (!b1 && !b2)
+		return true;
+	if (b1 == b2)
+		return true;
+	if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact))
+		return true;
+	if (l1->model == l2->model && !PVB(l1->vals, LINK_self_collide) &&
+	    !PVB(l2->vals, LINK_self_collide))
+		return true;
+	cat1 = PVI(w->collisions[c1].vals,
+	    COLLISION_surface_contact_category_bitmask);
+	cat2 = PVI(w->collisions[c2].vals,
+	    COLLISION_surface_contact_category_bitmask);
+	col1 = PVI(w->collisions[c1].vals,
+	    COLLISION_surface_contact_collide_bitmask);
+	col2 = PVI(w->collisions[c2].vals,
+	    COLLISION_surface_contact_collide_bitmask);
+	return (cat1 & col2) == 0 && (cat2 & col1) == 0;
+}
+
+static bool
+without_contact(const struct phys_value *a, const struct phys_value *b)
+{
+	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
+	    PVB(b, COLLISION_surface_contact_collide_without_contact);
+}
+
+static void
+near_callback(void *data, dGeomID g1, dGeomID g2)
+{
+	struct phys_engine *e = data;
+	dContactGeom geoms[MAX_PAIR_CONTACTS];
+	int c1 = geom_collision(g1), c2 = geom_collision(g2), n, i, limit;
+	dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
+	const struct phys_value *a, *b;
+	dContact contact;
+
+	if (c1 < 0 || c2 < 0 || pair_excluded(e, c1, c2, b1, b2))
+		return;
+	a = e->w->collisions[c1].vals;
+	b = e->w->collisions[c2].vals;
+	limit = e->max_contacts;
+	if (PVI(a, COLLISION_max_contacts) < limit)
+		limit = (int)PVI(a, COLLISION_max_contacts);
+	if (PVI(b, COLLISION_max_contacts) < limit)
+		limit = (int)PVI(b, COLLISION_max_contacts);
+	if (limit > MAX_PAIR_CONTACTS)
+		limit = MAX_PAIR_CONTACTS;
+	if (limit <= 0)
+		return;
+	n = dCollide(g1, g2, limit, geoms, sizeof *geoms);
+	e->ncontacts += n;
+	if (without_contact(a, b))
+		return;
+	for (i = 0; i < n; i++) {
+		memset(&contact, 0, sizeof contact);
+		contact.geom = geoms[i];
+		set_contact(e, &contact, g1, g2, a, b);
+		dJointAttach(dJointCreateContact(e->world, e->contacts,
+		    &contact), b1, b2);
+	}
+}
+
+/* ---- the engine ---- */
+
+static int
+build(struct phys_engine *e, const struct phys_engine_options *opt)
+{
+	struct phys_world *w = e->w;
+	size_t i;
+
+	for (i = 0; i < w->nlinks; i++)
+		if (make_body(e, (int)i) < 0)
+			return -1;
+	for (i = 0; i < w->ncollisions; i++)
+		if (make_geom(e, (int)i, opt) < 0)
+			return -1;
+	for (i = 0; i < w->njoints; i++)
+		make_joint(e, (int)i);
+	return 0;
+}
+
+struct phys_engine *
+phys_engine_new(struct phys_world *w, const struct phys_engine_options *opt)
+{
+	struct phys_engine_options dflt = { 0 };
+	struct phys_engine *e = xcalloc(1, sizeof *e);
+
+	ode_init();
+	e->w = w;
+	e->world = dWorldCreate();
+	e->space = dHashSpaceCreate(NULL);
+	e->contacts = dJointGroupCreate(0);
+	e->links = xcalloc(w->nlinks, sizeof *e->links);
+	e->geoms = xcalloc(w->ncollisions, sizeof *e->geoms);
+	e->joints = xcalloc(w->njoints, sizeof *e->joints);
+	/* Surface layer and correcting velocity are applied per contact. */
+	dWorldSetContactSurfaceLayer(e->world, 0);
+	dWorldSetContactMaxCorrectingVel(e->world, dInfinity);
+	dWorldSetAutoDisableFlag(e->world, 0);
+	if (phys_engine_apply_profile(e, w->profiles[w->start].vals) < 0 ||
+	    build(e, opt ? opt : &dflt) < 0) {
+		phys_engine_free(e);
+		return NULL;
+	}
+	phys_engine_apply_world(e);
+	return e;
+}
+
+void
+phys_engine_free(struct phys_engine *e)
+{
+	if (!e)
+		return;
+	dJointGroupDestroy(e->contacts);
+	dSpaceDestroy(e->space);
+	dWorldDestroy(e->world);
+	free(e->links);
+	free(e->geoms);
+	free(e->joints);
+	free(e);
+}
+
+static enum friction_model
+friction_model(const char *s)
+{
+	if (strcmp(s, "box_model") == 0)
+		return FRICTION_BOX;
+	if (strcmp(s, "cone_model") == 0)
+		return FRICTION_CONE;
+	return FRICTION_PYRAMID;
+}
+
+int
+phys_engine_apply_profile(struct phys_engine *e, const struct phys_value *v)
+{
+	size_t i;
+
+	if (!(PVD(v, PHYSICS_max_step_size) > 0))
+		return phys_fail("max_step_size must be positive");
+	e->base_time = phys_engine_time(e);
+	e->base_iter = e->iterations;
+	e->step = PVD(v, PHYSICS_max_step_size);
+	e->quick = strcmp(PVS(v, PHYSICS_ode_solver_type), "world") != 0;
+	e->iters = (int)PVI(v, PHYSICS_ode_solver_iters);
+	e->sor = PVD(v, PHYSICS_ode_solver_sor);
+	e->cfm = PVD(v, PHYSICS_ode_constraints_cfm);
+	e->erp = PVD(v, PHYSICS_ode_constraints_erp);
+	e->max_correcting_vel =
+	    PVD(v, PHYSICS_ode_constraints_contact_max_correcting_vel);
+	e->surface_layer = PVD(v, PHYSICS_ode_constraints_contact_surface_layer);
+	e->max_contacts = (int)PVI(v, PHYSICS_max_contacts);
+	e->friction = friction_model(PVS(v, PHYSICS_ode_solver_friction_model));
+	dWorldSetQuickStepNumIterations(e->world, e->iters);
+	dWorldSetQuickStepW(e->world, e->sor);
+	dWorldSetCFM(e->world, e->cfm);
+	dWorldSetERP(e->world, e->erp);
+	/* Joint CFM defaults follow the world's. */
+	for (i = 0; e->joints && i < e->w->njoints; i++)
+		phys_engine_apply_joint(e, (int)i);
+	return 0;
+}
+
+void
+phys_engine_apply_world(struct phys_engine *e)
+{
+	phys_vec3 g = PVV(e->w->vals, WORLD_gravity);
+
+	dWorldSetGravity(e->world, g.x, g.y, g.z);
+}
+
+int
+phys_engine_apply_link(struct phys_engine *e, int li)
+{
+	struct phys_link *l = &e->w->links[li];
+	struct ode_link *ol = &e->links[li];
+	phys_pose link, old_inertial = ol->inertial;
+	phys_vec3 lin, ang;
+	dMass mass;
+	size_t c;
+
+	if (!ol->body)
+		return 0;
+	if (link_mass(e, li, &mass) < 0)
+		return -1;
+	/* Keep the link frame where it is while its centre of mass moves. */
+	phys_engine_link_pose(e, li, &link);
+	phys_engine_link_vel(e, li, &lin, &ang);
+	ol->inertial = inertial_pose(l);
+	dBodySetMass(ol->body, &mass);
+	set_body_pose(ol->body, pose_mul(link, ol->inertial));
+	for (c = (size_t)l->first_collision;
+	    c < (size_t)(l->first_collision + l->ncollisions); c++)
+		if (e->geoms[c] && dGeomGetBody(e->geoms[c]))
+			set_geom_offset(e->geoms[c], pose_mul(
+			    pose_inv(ol->inertial), e->w->collisions[c].pose));
+	phys_engine_set_link_vel(e, li, &lin, &ang);
+	apply_link_flags(e, li);
+	(void)old_inertial;
+	return 0;
+}
+
+static int
+check_finite(struct phys_engine *e)
+{
+	const dReal *p, *q, *v, *w;
+	size_t i;
+
+	for (i = 0; i < e->w->nlinks; i++) {
+		dBodyID b = e->links[i].body;
+
+		if (!b)
+			continue;
+		p = dBodyGetPosition(b);
+		q = dBodyGetQuaternion(b);
+		v = dBodyGetLinearVel(b);
+		w = dBodyGetAngularVel(b);
+		if (!isfinite(p[0] + p[1] + p[2] + q[0] + q[1] + q[2] + q[3] +
+		    v[0] + v[1] + v[2] + w[0] + w[1] + w[2]) ||
+		    fabs(p[0]) + fabs(p[1]) + fabs(p[2]) > 1e15)
+			return phys_fail("simulation diverged: body '%s' has a "
+			    "non-finite state at t=%.9g",
+			    e->w->links[i].name, phys_engine_time(e));
+	}
+	return 0;
+}
+
+int
+phys_engine_step(struct phys_engine *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->w->njoints; i++)
+		if (e->joints[i].joint)
+			joint_forces(e, (int)i);
+	e->ncontacts = 0;
+	stepping = e;
+	dSpaceCollide(e->space, e, near_callback);
+	if (e->quick)
+		dWorldQuickStep(e->world, e->step);
+	else
+		dWorldStep(e->world, e->step);
+	dJointGroupEmpty(e->contacts);
+	stepping = NULL;
+	e->iterations++;
+	return check_finite(e);
+}
+
+double
+phys_engine_time(const struct phys_engine *e)
+{
+	double n = (double)(e->iterations - e->base_iter), rate = 1 / e->step;
+
+	/* A step of 1/1000 s: dividing by 1000 gives 0.7 where multiplying
+	 * by 0.001 gives 0.7000000000000001. */
+	if (fabs(rate - round(rate)) < 1e-9 * rate)
+		return e->base_time + n / round(rate);
+	return e->base_time + n * e->step;
+}
+
+long
+phys_engine_iterations(const struct phys_engine *e)
+{
+	return e->iterations;
+}
+
+void
+phys_engine_config(const struct phys_engine *e, struct phys_engine_config *c)
+{
+	static const char *models[] = { "pyramid_model", "box_model",
+	    "cone_model" };
+	dVector3 g;
+
+	c->solver = e->quick ? "quick" : "world";
+	c->iters = dWorldGetQuickStepNumIterations(e->world);
+	c->sor = dWorldGetQuickStepW(e->world);
+	c->cfm = dWorldGetCFM(e->world);
+	c->erp = dWorldGetERP(e->world);
+	c->step = e->step;
+	c->max_correcting_vel = e->max_correcting_vel;
+	c->surface_layer = e->surface_layer;
+	c->max_contacts = e->max_contacts;
+	c->friction_model = models[e->friction];
+	dWorldGetGravity(e->world, g);
+	c->gravity = v3(g[0], g[1], g[2]);
+}
+
+void
+phys_engine_link_pose(const struct phys_engine *e, int li, phys_pose *out)
+{
+	const struct ode_link *ol = &e->links[li];
+
+	if (!ol->body) {
+		*out = e->w->links[li].pose;
+		return;
+	}
+	*out = pose_mul(body_pose(ol->body), pose_inv(ol->inertial));
+}
+
+void
+phys_engine_link_vel(const struct phys_engine *e, int li, phys_vec3 *lin,
+    phys_vec3 *ang)
+{
+	const struct ode_link *ol = &e->links[li];
+	phys_pose link;
+	const dReal *w;
+	dVector3 v;
+
+	if (!ol->body) {
+		*lin = *ang = v3(0, 0, 0);
+		return;
+	}
+	phys_engine_link_pose(e, li, &link);
+	dBodyGetPointVel(ol->body, link.p.x, link.p.y, link.p.z, v);
+	w = dBodyGetAngularVel(ol->body);
+	*lin = v3(v[0], v[1], v[2]);
+	*ang = v3(w[0], w[1], w[2]);
+}
+
+void
+phys_engine_link_com(const struct phys_engine *e, int li, phys_vec3 *com,
+    phys_vec3 *com_vel)
+{
+	const struct ode_link *ol = &e->links[li];
+	const dReal *v;
+
+	if (!ol->body) {
+		*com = pose_apply(e->w->links[li].pose, ol->inertial.p);
+		*com_vel = v3(0, 0, 0);
+		return;
+	}
+	*com = body_pose(ol->body).p;
+	v = dBodyGetLinearVel(ol->body);
+	*com_vel = v3(v[0], v[1], v[2]);
+}
+
+bool
+phys_engine_link_dynamic(const struct phys_engine *e, int li)
+{
+	return e->links[li].body != NULL;
+}
+
+int
+phys_engine_set_link_pose(struct phys_engine *e, int li, phys_pose p)
+{
+	struct ode_link *ol = &e->links[li];
+
+	if (!ol->body)
+		return phys_fail("link '%s' is static: its pose cannot change",
+		    e->w->links[li].name);
+	set_body_pose(ol->body, pose_mul(p, ol->inertial));
+	return 0;
+}
+
+/* Velocities are those of the link origin: the centre of mass moves with
+ * lin + ang x (com - origin). */
+int
+phys_engine_set_link_vel(struct phys_engine *e, int li, const phys_vec3 *lin,
+    const phys_vec3 *ang)
+{
+	struct ode_link *ol = &e->links[li];
+	phys_vec3 l, a, r;
+	phys_pose link;
+
+	if (!ol->body)
+		return phys_fail("link '%s' is static: it cannot move",
+		    e->w->links[li].name);
+	phys_engine_link_vel(e, li, &l, &a);
+	if (lin)
+		l = *lin;
+	if (ang)
+		a = *ang;
+	phys_engine_link_pose(e, li, &link);
+	r = v3_sub(body_pose(ol->body).p, link.p);
+	l = v3_add(l, v3_cross(a, r));
+	dBodySetLinearVel(ol->body, l.x, l.y, l.z);
+	dBodySetAngularVel(ol->body, a.x, a.y, a.z);
+	return 0;
+}
+
+void
+phys_engine_joint_wrench(const struct phys_engine *e, int ji, phys_vec3 *force,
+    phys_vec3 *torque)
+{
+	const dJointFeedback *fb = &e->joints[ji].fb;
+
+	if (!e->joints[ji].joint) {
+		*force = *torque = v3(0, 0, 0);
+		return;
+	}
+	*force = v3(fb->f1[0], fb->f1[1], fb->f1[2]);
+	*torque = v3(fb->t1[0], fb->t1[1], fb->t1[2]);
+}
+
+int
+phys_engine_contact_count(const struct phys_engine *e)
+{
+	return e->ncontacts;
+}

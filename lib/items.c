@@ -1,0 +1,169 @@
+/* items.c - the item table and the items of a world. */
+#include "items.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const struct phys_item_def phys_item_defs[PHYS_NITEM_KINDS] = {
+#define I(id, owner, prop, type, units, doc) \
+	{ PHYS_ITEM_##id, PHYS_IO_##owner, prop, PHYS_IT_##type, units, doc },
+	PHYS_ITEM_TABLE
+#undef I
+};
+
+static const char *const scalar_fields[] = { NULL };
+static const char *const vec3_fields[] = { "x", "y", "z", NULL };
+static const char *const pose_fields[] = { "x", "y", "z", "roll", "pitch",
+	"yaw", NULL };
+static const char *const axes_fields[] = { "0", "1", NULL };
+
+const char *const *
+phys_item_fields(enum phys_item_type t)
+{
+	switch (t) {
+	case PHYS_IT_VEC3:
+		return vec3_fields;
+	case PHYS_IT_POSE:
+		return pose_fields;
+	case PHYS_IT_AXES:
+		return axes_fields;
+	default:
+		return scalar_fields;
+	}
+}
+
+const char *
+phys_item_type_name(enum phys_item_type t)
+{
+	static const char *names[] = { "double", "vector3", "pose", "axes" };
+
+	return names[t];
+}
+
+static size_t
+owner_count(const struct phys_world *w, enum phys_item_owner o)
+{
+	switch (o) {
+	case PHYS_IO_WORLD:
+		return 1;
+	case PHYS_IO_MODEL:
+		return w->nmodels;
+	case PHYS_IO_LINK:
+		return w->nlinks;
+	case PHYS_IO_COLLISION:
+		return w->ncollisions;
+	case PHYS_IO_VISUAL:
+		return w->nvisuals;
+	case PHYS_IO_JOINT:
+		return w->njoints;
+	}
+	return 0;
+}
+
+static const char *
+owner_name(const struct phys_world *w, enum phys_item_owner o, size_t i)
+{
+	switch (o) {
+	case PHYS_IO_MODEL:
+		return w->models[i].name;
+	case PHYS_IO_LINK:
+		return w->links[i].name;
+	case PHYS_IO_COLLISION:
+		return w->collisions[i].name;
+	case PHYS_IO_VISUAL:
+		return w->visuals[i].name;
+	case PHYS_IO_JOINT:
+		return w->joints[i].name;
+	default:
+		return NULL;
+	}
+}
+
+static void
+push(struct phys_item_list *l, size_t *cap, enum phys_item_kind k, size_t i,
+    char *name)
+{
+	if (l->n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		l->v = xrealloc(l->v, *cap * sizeof *l->v);
+	}
+	l->v[l->n].kind = k;
+	l->v[l->n].entity = (int)i;
+	l->v[l->n].name = name;
+	l->n++;
+}
+
+static char *
+item_name(const struct phys_world *w, enum phys_item_kind k, size_t i)
+{
+	const struct phys_item_def *d = &phys_item_defs[k];
+
+	if (d->owner == PHYS_IO_WORLD)
+		return xstrdup(d->prop);
+	return xasprintf("%s/%s", owner_name(w, d->owner, i), d->prop);
+}
+
+/* Owners in model order, each owner's kinds together: stable and readable. */
+void
+phys_items_all(const struct phys_world *w, struct phys_item_list *out)
+{
+	enum phys_item_owner o;
+	size_t cap = 0, i;
+	int k;
+
+	memset(out, 0, sizeof *out);
+	for (o = PHYS_IO_WORLD; o <= PHYS_IO_JOINT; o++)
+		for (i = 0; i < owner_count(w, o); i++)
+			for (k = 0; k < PHYS_NITEM_KINDS; k++)
+				if (phys_item_defs[k].owner == o)
+					push(out, &cap, (enum phys_item_kind)k,
+					    i, item_name(w, k, i));
+}
+
+int
+phys_items_select(const struct phys_world *w, char **patterns,
+    size_t npatterns, struct phys_item_list *out)
+{
+	struct phys_item_list all;
+	size_t cap = 0, i, j, *hits;
+	bool keep;
+	int rc = 0;
+
+	phys_items_all(w, &all);
+	memset(out, 0, sizeof *out);
+	hits = xcalloc(npatterns + 1, sizeof *hits);
+	for (i = 0; i < all.n; i++) {
+		enum phys_item_kind k = all.v[i].kind;
+
+		keep = npatterns == 0 && (k == PHYS_ITEM_SIM_TIME ||
+		    k == PHYS_ITEM_ITERATIONS || k == PHYS_ITEM_LINK_POSE);
+		for (j = 0; j < npatterns; j++)
+			if (phys_glob(patterns[j], all.v[i].name)) {
+				keep = true;
+				hits[j]++;
+			}
+		if (keep) {
+			push(out, &cap, k, (size_t)all.v[i].entity,
+			    all.v[i].name);
+			all.v[i].name = NULL;
+		}
+	}
+	for (j = 0; j < npatterns && rc == 0; j++)
+		if (!hits[j])
+			rc = phys_fail("no item matches '%s' (phys-introspect "
+			    "items lists them)", patterns[j]);
+	free(hits);
+	phys_items_free(&all);
+	return rc;
+}
+
+void
+phys_items_free(struct phys_item_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+	memset(l, 0, sizeof *l);
+}

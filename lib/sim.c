@@ -1,0 +1,1007 @@
+/* sim.c - run a world: profiles, overrides, control lines, state lines. */
+#include "sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "engine.h"
+#include "items.h"
+#include "ref.h"
+
+/* A control line: a parameter or state change, or a profile switch. */
+struct control {
+	double t;
+	long line;
+	int profile;		/* >= 0: switch to this profile */
+	struct phys_ref ref;	/* otherwise a parameter ... */
+	int state_kind;		/* ... or link/model state: an item kind */
+	int entity;
+	char *text;		/* the value as SDF text */
+};
+
+struct run {
+	struct phys_world *w;
+	const struct phys_run_options *o;
+	struct phys_engine *e;
+	FILE *out;
+	int profile;			/* current profile */
+	struct phys_value *cur;		/* its values, with overrides */
+	bool announce;			/* next line says profile and engine */
+	struct control *ctl;
+	size_t nctl, next;
+	const char *ctlname;
+	struct phys_item_list items;
+	bool need_accel;
+	phys_vec3 *lin, *ang, *acc, *angacc;	/* per link, last step */
+	phys_vec3 *comv, *mom;			/* COM velocity, angular momentum */
+	phys_vec3 *force, *torque;
+	phys_pose *link0, *model0;		/* per model: reference poses */
+	int *canon;				/* per model: its first link */
+	struct timespec start;
+	struct phys_buf line;
+};
+
+void
+phys_run_options_default(struct phys_run_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->steps = -1;
+	o->duration = 1;
+	o->every = 1;
+}
+
+/* ---- values from JSON ---- */
+
+int
+phys_json_to_text(const json_t *v, struct phys_buf *b)
+{
+	static const char *pose_keys[] = { "x", "y", "z", "roll", "pitch",
+		"yaw" };
+	char num[40];
+	size_t i, n;
+
+	if (json_is_integer(v)) {
+		buf_printf(b, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		phys_fmt_double(num, sizeof num, json_real_value(v));
+		buf_puts(b, num);
+	} else if (json_is_boolean(v)) {
+		buf_puts(b, json_is_true(v) ? "true" : "false");
+	} else if (json_is_string(v)) {
+		buf_puts(b, json_string_value(v));
+	} else if (json_is_array(v)) {
+		for (i = 0; i < json_array_size(v); i++) {
+			if (i)
+				buf_putc(b, ' ');
+			if (!json_is_number(json_array_get(v, i)) ||
+			    phys_json_to_text(json_array_get(v, i), b) < 0)
+				return phys_fail("arrays must hold numbers");
+		}
+	} else if (json_is_object(v)) {
+		n = json_object_get(v, "roll") ? 6 : 3;
+		if (json_object_size(v) != n)
+			return phys_fail("expected {\"x\",\"y\",\"z\"} or a pose "
+			    "{\"x\",\"y\",\"z\",\"roll\",\"pitch\",\"yaw\"}");
+		for (i = 0; i < n; i++) {
+			json_t *f = json_object_get(v, pose_keys[i]);
+
+			if (!json_is_number(f))
+				return phys_fail("field \"%s\" is missing or "
+				    "not a number", pose_keys[i]);
+			if (i)
+				buf_putc(b, ' ');
+			phys_json_to_text(f, b);
+		}
+	} else {
+		return phys_fail("null is not a value");
+	}
+	return 0;
+}
+
+/* ---- state that control lines may set ---- */
+
+/* "box::link/linear_vel" and friends: an item kind and its entity. */
+static int
+state_target(struct phys_world *w, const char *name, int *kind, int *entity)
+{
+	static const struct {
+		const char *prop;
+		int link_kind, model_kind;
+	} props[] = {
+		{ "pose", PHYS_ITEM_LINK_POSE, PHYS_ITEM_MODEL_POSE },
+		{ "linear_vel", PHYS_ITEM_LINK_LINVEL, PHYS_ITEM_MODEL_LINVEL },
+		{ "angular_vel", PHYS_ITEM_LINK_ANGVEL, PHYS_ITEM_MODEL_ANGVEL },
+	};
+	const char *slash = strrchr(name, '/');
+	enum phys_kind k;
+	char *ent;
+	size_t i;
+	int idx;
+
+	if (!slash)
+		return -1;
+	for (i = 0; i < sizeof props / sizeof *props; i++)
+		if (strcmp(slash + 1, props[i].prop) == 0)
+			break;
+	if (i == sizeof props / sizeof *props)
+		return -1;
+	ent = xstrndup(name, (size_t)(slash - name));
+	idx = phys_world_entity(w, ent, &k);
+	free(ent);
+	if (idx < 0 || (k != PHYS_K_LINK && k != PHYS_K_MODEL))
+		return -1;
+	*kind = k == PHYS_K_LINK ? props[i].link_kind : props[i].model_kind;
+	*entity = idx;
+	return 0;
+}
+
+static int
+parse_control_value(struct run *r, struct control *c, json_t *obj)
+{
+	json_t *name = json_object_get(obj, "name");
+	json_t *value = json_object_get(obj, "value");
+	struct phys_buf b = { 0 };
+	struct phys_value tmp = { 0 };
+
+	if (!json_is_string(name) || !value)
+		return phys_fail("a control line needs \"name\" and \"value\", "
+		    "or \"preset\"");
+	if (phys_json_to_text(value, &b) < 0) {
+		buf_free(&b);
+		return -1;
+	}
+	c->text = b.s ? b.s : xstrdup("");
+	c->state_kind = -1;
+	if (state_target(r->w, json_string_value(name), &c->state_kind,
+	    &c->entity) == 0) {
+		double v[6];
+		int want = strstr(json_string_value(name), "/pose") ? 6 : 3;
+
+		if (phys_parse_doubles(c->text, v, 6) != want)
+			return phys_fail("%s: expected %d numbers",
+			    json_string_value(name), want);
+		return 0;
+	}
+	if (phys_ref_resolve(r->w, json_string_value(name), 0, &c->ref) < 0)
+		return -1;
+	/* Check the value now: a bad one is refused before the run starts. */
+	if (phys_value_parse(c->ref.p, c->text, &tmp) < 0)
+		return -1;
+	phys_value_free(&tmp);
+	return 0;
+}
+
+static int
+parse_control(struct run *r, struct control *c, json_t *obj)
+{
+	json_t *t = json_object_get(obj, "t"), *p = json_object_get(obj, "preset");
+
+	if (!json_is_number(t) || !isfinite(json_number_value(t)) ||
+	    json_number_value(t) < 0)
+		return phys_fail("\"t\" must be a time in seconds, >= 0");
+	c->t = json_number_value(t);
+	c->profile = -1;
+	if (!p)
+		return parse_control_value(r, c, obj);
+	if (!json_is_string(p))
+		return phys_fail("\"preset\" must be a profile name");
+	c->profile = phys_world_profile(r->w, json_string_value(p));
+	if (c->profile < 0) {
+		char *names = phys_world_profile_names(r->w);
+
+		phys_fail("no profile named '%s' (there are: %s)",
+		    json_string_value(p), names);
+		free(names);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+control_order(const void *a, const void *b)
+{
+	const struct control *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int
+read_one_control(struct run *r, const char *text, long lineno)
+{
+	json_error_t jerr;
+	json_t *obj;
+	struct control *c;
+	int rc;
+
+	obj = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!obj || !json_is_object(obj)) {
+		json_decref(obj);
+		return phys_failat(r->ctlname, lineno, "not a JSON object%s%s",
+		    obj ? "" : ": ", obj ? "" : jerr.text);
+	}
+	r->ctl = xrealloc(r->ctl, (r->nctl + 1) * sizeof *r->ctl);
+	c = &r->ctl[r->nctl++];
+	memset(c, 0, sizeof *c);
+	c->line = lineno;
+	rc = parse_control(r, c, obj);
+	json_decref(obj);
+	if (rc < 0) {
+		char *why = xstrdup(phys_error());
+
+		phys_failat(r->ctlname, lineno, "%s", why);
+		free(why);
+	}
+	return rc;
+}
+
+static int
+read_controls(struct run *r)
+{
+	char *text, *line, *nl;
+	long lineno = 0;
+	int rc = 0;
+
+	if (!r->o->control)
+		return 0;
+	r->ctlname = phys_display_name(r->o->control);
+	text = phys_read_file(r->o->control, NULL);
+	if (!text)
+		return -1;
+	for (line = text; *line && rc == 0; line = nl) {
+		nl = line + strcspn(line, "\n");
+		if (*nl)
+			*nl++ = '\0';
+		lineno++;
+		if (line[strspn(line, " \t\r")] == '\0' ||
+		    line[strspn(line, " \t")] == '#')
+			continue;
+		rc = read_one_control(r, line, lineno);
+	}
+	free(text);
+	if (rc == 0)
+		qsort(r->ctl, r->nctl, sizeof *r->ctl, control_order);
+	return rc;
+}
+
+/* ---- applying changes ---- */
+
+static void
+warn_inert(phys_scope s, const struct phys_value *vals, const char *owner)
+{
+	struct phys_value def;
+	size_t i;
+
+	for (i = 0; i < phys_scope_count(s); i++) {
+		const struct phys_param *p = phys_scope_param(s, i);
+
+		if (p->ode != PHYS_ODE_INERT)
+			continue;
+		phys_value_default(p, &def);
+		if (!phys_value_equal(p, &def, &vals[i]))
+			phys_warn_once("%s%s%s is set but has no effect with "
+			    "ODE (kept as given)", owner ? owner : "",
+			    owner ? " " : "", p->name);
+		phys_value_free(&def);
+	}
+}
+
+static void
+warn_inert_world(struct phys_world *w)
+{
+	phys_scope s;
+	size_t i;
+
+	warn_inert(PHYS_S_WORLD, w->vals, NULL);
+	for (s = PHYS_S_LINK; s <= PHYS_S_JOINT; s++)
+		for (i = 0; i < phys_entity_count(w, s); i++)
+			warn_inert(s, phys_entity_values(w, s, (int)i),
+			    phys_scope_name(s));
+}
+
+static int
+check_engine_type(struct run *r, int profile)
+{
+	const struct phys_profile *p = &r->w->profiles[profile];
+
+	if (strcmp(p->type, "ode") == 0)
+		return 0;
+	return phys_fail("profile '%s' is for the %s engine; phys-step runs "
+	    "only ode", p->name, p->type);
+}
+
+static int
+switch_profile(struct run *r, int profile)
+{
+	if (check_engine_type(r, profile) < 0)
+		return -1;
+	r->profile = profile;
+	phys_values_copy(PHYS_S_PHYSICS, r->cur, r->w->profiles[profile].vals);
+	warn_inert(PHYS_S_PHYSICS, r->cur, NULL);
+	r->announce = true;
+	return r->e ? phys_engine_apply_profile(r->e, r->cur) : 0;
+}
+
+/* A parameter change at run time reaches the engine at once. */
+static int
+apply_param(struct run *r, const struct phys_ref *ref, const char *text)
+{
+	struct phys_value v = { 0 }, *dst;
+
+	if (phys_value_parse(ref->p, text, &v) < 0)
+		return -1;
+	dst = ref->scope == PHYS_S_PHYSICS ?
+	    &r->cur[phys_param_index[ref->p->id]] : phys_ref_value(r->w, ref);
+	phys_value_free(dst);
+	*dst = v;
+	if (ref->p->ode == PHYS_ODE_INERT)
+		phys_warn_once("%s has no effect with ODE (kept as given)",
+		    ref->p->name);
+	if (!r->e)
+		return 0;
+	switch (ref->scope) {
+	case PHYS_S_PHYSICS:
+		r->announce = true;
+		return phys_engine_apply_profile(r->e, r->cur);
+	case PHYS_S_WORLD:
+		r->announce = true;
+		phys_engine_apply_world(r->e);
+		return 0;
+	case PHYS_S_LINK:
+		return phys_engine_apply_link(r->e, ref->idx);
+	case PHYS_S_JOINT:
+		return phys_engine_apply_joint(r->e, ref->idx);
+	default:	/* collision values are read at every contact */
+		return 0;
+	}
+}
+
+static void model_links(struct run *r, int model, int *out, size_t *n);
+
+static int
+apply_state(struct run *r, const struct control *c)
+{
+	double v[6];
+	phys_vec3 vec;
+	phys_pose p, delta, lp;
+	int *links, rc = 0;
+	size_t n, i;
+
+	phys_parse_doubles(c->text, v, 6);
+	vec = v3(v[0], v[1], v[2]);
+	switch (c->state_kind) {
+	case PHYS_ITEM_LINK_POSE:
+		return phys_engine_set_link_pose(r->e, c->entity, pose_from6(v));
+	case PHYS_ITEM_LINK_LINVEL:
+		return phys_engine_set_link_vel(r->e, c->entity, &vec, NULL);
+	case PHYS_ITEM_LINK_ANGVEL:
+		return phys_engine_set_link_vel(r->e, c->entity, NULL, &vec);
+	}
+	links = xcalloc(r->w->nlinks, sizeof *links);
+	model_links(r, c->entity, links, &n);
+	if (c->state_kind == PHYS_ITEM_MODEL_POSE) {
+		/* Move the model rigidly: every link by the same transform. */
+		p = pose_from6(v);
+		phys_engine_link_pose(r->e, r->canon[c->entity], &lp);
+		delta = pose_mul(p, pose_inv(pose_mul(lp, pose_mul(
+		    pose_inv(r->link0[c->entity]), r->model0[c->entity]))));
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (!phys_engine_link_dynamic(r->e, links[i]))
+			continue;
+		if (c->state_kind == PHYS_ITEM_MODEL_POSE) {
+			phys_engine_link_pose(r->e, links[i], &lp);
+			rc = phys_engine_set_link_pose(r->e, links[i],
+			    pose_mul(delta, lp));
+		} else {
+			rc = phys_engine_set_link_vel(r->e, links[i],
+			    c->state_kind == PHYS_ITEM_MODEL_LINVEL ? &vec :
+			    NULL, c->state_kind == PHYS_ITEM_MODEL_ANGVEL ?
+			    &vec : NULL);
+		}
+	}
+	free(links);
+	return rc;
+}
+
+static int
+apply_control(struct run *r, const struct control *c)
+{
+	int rc;
+
+	if (c->profile >= 0)
+		rc = switch_profile(r, c->profile);
+	else if (c->state_kind >= 0)
+		rc = apply_state(r, c);
+	else
+		rc = apply_param(r, &c->ref, c->text);
+	if (rc < 0) {
+		char *why = xstrdup(phys_error());
+
+		phys_failat(r->ctlname, c->line, "%s", why);
+		free(why);
+	}
+	return rc;
+}
+
+/* Control lines due before the step that starts at the current time. */
+static int
+apply_due(struct run *r)
+{
+	double now = phys_engine_time(r->e);
+	double h = PVD(r->cur, PHYSICS_max_step_size);
+
+	while (r->next < r->nctl && r->ctl[r->next].t <= now + h / 2)
+		if (apply_control(r, &r->ctl[r->next++]) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+apply_sets(struct run *r)
+{
+	struct phys_ref ref;
+	char *name, *eq;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < r->o->nsets && rc == 0; i++) {
+		name = xstrdup(r->o->sets[i]);
+		eq = strchr(name, '=');
+		if (!eq)
+			rc = phys_fail("--set %s: expected NAME=VALUE", name);
+		else
+			*eq = '\0';
+		if (rc == 0)
+			rc = phys_ref_resolve(r->w, name, r->profile, &ref);
+		if (rc == 0)
+			rc = apply_param(r, &ref, eq + 1);
+		free(name);
+	}
+	return rc;
+}
+
+/* ---- sampling ---- */
+
+static bool
+is_descendant(const struct phys_world *w, int model, int ancestor)
+{
+	for (; model >= 0; model = w->models[model].parent)
+		if (model == ancestor)
+			return true;
+	return false;
+}
+
+static void
+model_links(struct run *r, int model, int *out, size_t *n)
+{
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < r->w->nlinks; i++)
+		if (is_descendant(r->w, r->w->links[i].model, model))
+			out[(*n)++] = (int)i;
+}
+
+static void
+init_models(struct run *r)
+{
+	struct phys_world *w = r->w;
+	size_t m, i;
+
+	r->link0 = xcalloc(w->nmodels, sizeof *r->link0);
+	r->model0 = xcalloc(w->nmodels, sizeof *r->model0);
+	r->canon = xcalloc(w->nmodels, sizeof *r->canon);
+	for (m = 0; m < w->nmodels; m++) {
+		r->canon[m] = -1;
+		r->model0[m] = w->models[m].pose;
+		for (i = 0; i < w->nlinks && r->canon[m] < 0; i++)
+			if (is_descendant(w, w->links[i].model, (int)m))
+				r->canon[m] = (int)i;
+		if (r->canon[m] >= 0)
+			phys_engine_link_pose(r->e, r->canon[m], &r->link0[m]);
+	}
+}
+
+static phys_mat3
+world_inertia(const struct phys_link *l, phys_quat body)
+{
+	const struct phys_value *v = l->vals;
+	phys_mat3 i = { { { PVD(v, LINK_inertial_inertia_ixx),
+		PVD(v, LINK_inertial_inertia_ixy), PVD(v, LINK_inertial_inertia_ixz) },
+		{ PVD(v, LINK_inertial_inertia_ixy), PVD(v, LINK_inertial_inertia_iyy),
+		PVD(v, LINK_inertial_inertia_iyz) },
+		{ PVD(v, LINK_inertial_inertia_ixz), PVD(v, LINK_inertial_inertia_iyz),
+		PVD(v, LINK_inertial_inertia_izz) } } };
+	phys_mat3 rm = quat_to_mat3(body);
+
+	return mat3_mul(mat3_mul(rm, i), mat3_transpose(rm));
+}
+
+static phys_quat
+com_orientation(struct run *r, int li)
+{
+	phys_pose lp;
+
+	phys_engine_link_pose(r->e, li, &lp);
+	return pose_mul(lp, pose_from6(PV(r->w->links[li].vals,
+	    LINK_inertial_pose)->u.pose)).q;
+}
+
+/* Velocities now, and accelerations over the step just taken. */
+static void
+track(struct run *r, bool first)
+{
+	struct phys_world *w = r->w;
+	double h = PVD(r->cur, PHYSICS_max_step_size);
+	phys_vec3 lin, ang, com, comv, mom;
+	size_t i;
+
+	for (i = 0; i < w->nlinks; i++) {
+		phys_engine_link_vel(r->e, (int)i, &lin, &ang);
+		phys_engine_link_com(r->e, (int)i, &com, &comv);
+		mom = mat3_apply(world_inertia(&w->links[i],
+		    com_orientation(r, (int)i)), ang);
+		if (!first && phys_engine_link_dynamic(r->e, (int)i)) {
+			r->acc[i] = v3_scale(v3_sub(lin, r->lin[i]), 1 / h);
+			r->angacc[i] = v3_scale(v3_sub(ang, r->ang[i]), 1 / h);
+			r->force[i] = v3_scale(v3_sub(comv, r->comv[i]),
+			    PVD(w->links[i].vals, LINK_inertial_mass) / h);
+			r->torque[i] = v3_scale(v3_sub(mom, r->mom[i]), 1 / h);
+		}
+		r->lin[i] = lin;
+		r->ang[i] = ang;
+		r->comv[i] = comv;
+		r->mom[i] = mom;
+	}
+}
+
+static void
+put_vec3(struct phys_buf *b, phys_vec3 v)
+{
+	buf_puts(b, "{\"x\":");
+	buf_double(b, v.x);
+	buf_puts(b, ",\"y\":");
+	buf_double(b, v.y);
+	buf_puts(b, ",\"z\":");
+	buf_double(b, v.z);
+	buf_putc(b, '}');
+}
+
+static void
+put_pose(struct phys_buf *b, phys_pose p)
+{
+	double v[6];
+
+	pose_to6(p, v);
+	buf_puts(b, "{\"x\":");
+	buf_double(b, v[0]);
+	buf_puts(b, ",\"y\":");
+	buf_double(b, v[1]);
+	buf_puts(b, ",\"z\":");
+	buf_double(b, v[2]);
+	buf_puts(b, ",\"roll\":");
+	buf_double(b, v[3]);
+	buf_puts(b, ",\"pitch\":");
+	buf_double(b, v[4]);
+	buf_puts(b, ",\"yaw\":");
+	buf_double(b, v[5]);
+	buf_putc(b, '}');
+}
+
+static double
+elapsed(const struct run *r)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - r->start.tv_sec) +
+	    (double)(now.tv_nsec - r->start.tv_nsec) * 1e-9;
+}
+
+static void
+model_energy(struct run *r, int m, double *ke, double *pe)
+{
+	struct phys_world *w = r->w;
+	phys_vec3 g = PVV(w->vals, WORLD_gravity), com, comv;
+	double mass;
+	size_t i;
+
+	*ke = *pe = 0;
+	for (i = 0; i < w->nlinks; i++) {
+		if (!is_descendant(w, w->links[i].model, m))
+			continue;
+		mass = PVD(w->links[i].vals, LINK_inertial_mass);
+		phys_engine_link_com(r->e, (int)i, &com, &comv);
+		if (!phys_engine_link_dynamic(r->e, (int)i))
+			continue;
+		*ke += 0.5 * mass * v3_dot(comv, comv) +
+		    0.5 * v3_dot(r->ang[i], r->mom[i]);
+		*pe -= mass * v3_dot(g, com);
+	}
+}
+
+static phys_pose
+model_pose(struct run *r, int m)
+{
+	phys_pose lp;
+
+	if (r->canon[m] < 0)
+		return r->model0[m];
+	phys_engine_link_pose(r->e, r->canon[m], &lp);
+	return pose_mul(lp, pose_mul(pose_inv(r->link0[m]), r->model0[m]));
+}
+
+static void
+put_axes(struct phys_buf *b, const double *v, int n)
+{
+	int k;
+
+	buf_putc(b, '[');
+	for (k = 0; k < n; k++) {
+		if (k)
+			buf_putc(b, ',');
+		buf_double(b, v[k]);
+	}
+	buf_putc(b, ']');
+}
+
+static void
+put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
+{
+	struct phys_world *w = r->w;
+	int i = it->entity, n;
+	phys_pose p;
+	phys_vec3 a, c;
+	double pos[2], vel[2], ke, pe, t;
+
+	switch (it->kind) {
+	case PHYS_ITEM_SIM_TIME:
+		buf_double(b, phys_engine_time(r->e));
+		break;
+	case PHYS_ITEM_REAL_TIME:
+		buf_double(b, elapsed(r));
+		break;
+	case PHYS_ITEM_ITERATIONS:
+		buf_printf(b, "%ld", phys_engine_iterations(r->e));
+		break;
+	case PHYS_ITEM_RTF:
+		t = elapsed(r);
+		buf_double(b, t > 0 ? phys_engine_time(r->e) / t : 0);
+		break;
+	case PHYS_ITEM_CONTACTS:
+		buf_printf(b, "%d", phys_engine_contact_count(r->e));
+		break;
+	case PHYS_ITEM_MODEL_POSE:
+		put_pose(b, model_pose(r, i));
+		break;
+	case PHYS_ITEM_MODEL_LINVEL:
+	case PHYS_ITEM_MODEL_ANGVEL:
+		/* The model frame moves rigidly with its first link. */
+		a = c = v3(0, 0, 0);
+		if (r->canon[i] >= 0) {
+			phys_pose lp;
+
+			phys_engine_link_vel(r->e, r->canon[i], &a, &c);
+			phys_engine_link_pose(r->e, r->canon[i], &lp);
+			p = model_pose(r, i);
+			a = v3_add(a, v3_cross(c, v3_sub(p.p, lp.p)));
+		}
+		put_vec3(b, it->kind == PHYS_ITEM_MODEL_LINVEL ? a : c);
+		break;
+	case PHYS_ITEM_MODEL_KE:
+	case PHYS_ITEM_MODEL_PE:
+		model_energy(r, i, &ke, &pe);
+		buf_double(b, it->kind == PHYS_ITEM_MODEL_KE ? ke : pe);
+		break;
+	case PHYS_ITEM_LINK_POSE:
+		phys_engine_link_pose(r->e, i, &p);
+		put_pose(b, p);
+		break;
+	case PHYS_ITEM_LINK_LINVEL:
+		put_vec3(b, r->lin[i]);
+		break;
+	case PHYS_ITEM_LINK_ANGVEL:
+		put_vec3(b, r->ang[i]);
+		break;
+	case PHYS_ITEM_LINK_LINACC:
+		put_vec3(b, r->acc[i]);
+		break;
+	case PHYS_ITEM_LINK_ANGACC:
+		put_vec3(b, r->angacc[i]);
+		break;
+	case PHYS_ITEM_LINK_FORCE:
+		put_vec3(b, r->force[i]);
+		break;
+	case PHYS_ITEM_LINK_TORQUE:
+		put_vec3(b, r->torque[i]);
+		break;
+	case PHYS_ITEM_LINK_INERTIAL_POSE:
+		phys_engine_link_pose(r->e, i, &p);
+		put_pose(b, pose_mul(p, pose_from6(PV(w->links[i].vals,
+		    LINK_inertial_pose)->u.pose)));
+		break;
+	case PHYS_ITEM_COLLISION_POSE:
+		phys_engine_link_pose(r->e, w->collisions[i].link, &p);
+		put_pose(b, pose_mul(p, w->collisions[i].pose));
+		break;
+	case PHYS_ITEM_VISUAL_POSE:
+		phys_engine_link_pose(r->e, w->visuals[i].link, &p);
+		put_pose(b, pose_mul(p, w->visuals[i].pose));
+		break;
+	case PHYS_ITEM_JOINT_POSITION:
+	case PHYS_ITEM_JOINT_VELOCITY:
+		n = phys_engine_joint_state(r->e, i, pos, vel);
+		put_axes(b, it->kind == PHYS_ITEM_JOINT_POSITION ? pos : vel, n);
+		break;
+	case PHYS_ITEM_JOINT_FORCE:
+	case PHYS_ITEM_JOINT_TORQUE:
+		phys_engine_joint_wrench(r->e, i, &a, &c);
+		put_vec3(b, it->kind == PHYS_ITEM_JOINT_FORCE ? a : c);
+		break;
+	default:
+		buf_puts(b, "null");
+	}
+}
+
+static void
+put_engine(struct run *r, struct phys_buf *b)
+{
+	struct phys_engine_config c;
+
+	phys_engine_config(r->e, &c);
+	buf_puts(b, ",\"preset\":");
+	buf_json_string(b, r->w->profiles[r->profile].name);
+	buf_puts(b, ",\"engine\":{\"solver\":");
+	buf_json_string(b, c.solver);
+	buf_printf(b, ",\"iters\":%d,\"sor\":", c.iters);
+	buf_double(b, c.sor);
+	buf_puts(b, ",\"cfm\":");
+	buf_double(b, c.cfm);
+	buf_puts(b, ",\"erp\":");
+	buf_double(b, c.erp);
+	buf_puts(b, ",\"max_step_size\":");
+	buf_double(b, c.step);
+	buf_puts(b, ",\"contact_max_correcting_vel\":");
+	buf_double(b, c.max_correcting_vel);
+	buf_puts(b, ",\"contact_surface_layer\":");
+	buf_double(b, c.surface_layer);
+	buf_printf(b, ",\"max_contacts\":%d,\"friction_model\":",
+	    c.max_contacts);
+	buf_json_string(b, c.friction_model);
+	buf_puts(b, ",\"gravity\":");
+	put_vec3(b, c.gravity);
+	buf_putc(b, '}');
+}
+
+static int
+write_line(struct run *r)
+{
+	struct phys_buf *b = &r->line;
+	size_t i;
+
+	buf_clear(b);
+	buf_puts(b, "{\"t\":");
+	buf_double(b, phys_engine_time(r->e));
+	buf_printf(b, ",\"iter\":%ld", phys_engine_iterations(r->e));
+	if (r->announce)
+		put_engine(r, b);
+	r->announce = false;
+	buf_puts(b, ",\"items\":{");
+	for (i = 0; i < r->items.n; i++) {
+		if (i)
+			buf_putc(b, ',');
+		buf_json_string(b, r->items.v[i].name);
+		buf_putc(b, ':');
+		put_item(r, &r->items.v[i], b);
+	}
+	buf_puts(b, "}}\n");
+	/* One write per line: a reader never sees half of one. */
+	if (fwrite(b->s, 1, b->len, r->out) != b->len)
+		return phys_fail("write error: %s", strerror(errno));
+	return 0;
+}
+
+/* ---- the loop ---- */
+
+static void
+pace(struct run *r)
+{
+	double rtf = PVD(r->cur, PHYSICS_real_time_factor), ahead;
+	struct timespec ts;
+
+	if (!r->o->realtime || !(rtf > 0))
+		return;
+	ahead = phys_engine_time(r->e) / rtf - elapsed(r);
+	if (ahead <= 0)
+		return;
+	fflush(r->out);
+	ts.tv_sec = (time_t)ahead;
+	ts.tv_nsec = (long)((ahead - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+static void
+progress(struct run *r, double *last)
+{
+	double now;
+
+	if (!r->o->progress)
+		return;
+	now = elapsed(r);
+	if (now - *last < 0.25)
+		return;
+	*last = now;
+	fprintf(stderr, "\r%s: t=%.3f s", phys_progname,
+	    phys_engine_time(r->e));
+}
+
+static bool
+sample_due(struct run *r, long step, double *next_sample)
+{
+	double t = phys_engine_time(r->e);
+
+	if (r->o->rate <= 0)
+		return step % r->o->every == 0;
+	if (t + 1e-9 < *next_sample)
+		return false;
+	*next_sample = ceil((t + 1e-9) * r->o->rate) / r->o->rate;
+	if (*next_sample <= t + 1e-12)
+		*next_sample += 1 / r->o->rate;
+	return true;
+}
+
+static bool
+finished(struct run *r, long step)
+{
+	double h = PVD(r->cur, PHYSICS_max_step_size);
+
+	if (r->o->steps >= 0)
+		return step >= r->o->steps;
+	return phys_engine_time(r->e) >= r->o->duration - h / 2;
+}
+
+static int
+loop(struct run *r)
+{
+	double next_sample = 0, shown = 0;
+	long step = 0;
+
+	if (apply_due(r) < 0)
+		return -1;
+	track(r, true);
+	if (sample_due(r, 0, &next_sample) && write_line(r) < 0)
+		return -1;
+	while (!finished(r, step)) {
+		if (phys_engine_step(r->e) < 0)
+			return -1;
+		step++;
+		track(r, false);
+		if (apply_due(r) < 0)
+			return -1;
+		if (sample_due(r, step, &next_sample) && write_line(r) < 0)
+			return -1;
+		pace(r);
+		progress(r, &shown);
+	}
+	if (r->o->progress)
+		fputc('\n', stderr);
+	return 0;
+}
+
+static int
+start_profile(struct run *r)
+{
+	char *names;
+
+	r->profile = r->w->start;
+	if (r->o->preset) {
+		r->profile = phys_world_profile(r->w, r->o->preset);
+		if (r->profile < 0) {
+			names = phys_world_profile_names(r->w);
+			phys_fail("no profile named '%s' (there are: %s)",
+			    r->o->preset, names);
+			free(names);
+			return -2;
+		}
+	}
+	return switch_profile(r, r->profile);
+}
+
+static void
+run_free(struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nctl; i++)
+		free(r->ctl[i].text);
+	free(r->ctl);
+	phys_engine_free(r->e);
+	if (r->cur)
+		phys_values_free(PHYS_S_PHYSICS, r->cur);
+	phys_items_free(&r->items);
+	free(r->lin);
+	free(r->ang);
+	free(r->acc);
+	free(r->angacc);
+	free(r->comv);
+	free(r->mom);
+	free(r->force);
+	free(r->torque);
+	free(r->link0);
+	free(r->model0);
+	free(r->canon);
+	buf_free(&r->line);
+}
+
+static void
+alloc_tracking(struct run *r)
+{
+	size_t n = r->w->nlinks;
+
+	r->lin = xcalloc(n, sizeof *r->lin);
+	r->ang = xcalloc(n, sizeof *r->ang);
+	r->acc = xcalloc(n, sizeof *r->acc);
+	r->angacc = xcalloc(n, sizeof *r->angacc);
+	r->comv = xcalloc(n, sizeof *r->comv);
+	r->mom = xcalloc(n, sizeof *r->mom);
+	r->force = xcalloc(n, sizeof *r->force);
+	r->torque = xcalloc(n, sizeof *r->torque);
+}
+
+static int
+prepare(struct run *r)
+{
+	struct phys_engine_options eo = { r->o->skip_unsupported };
+	int rc;
+
+	r->cur = phys_values_new(PHYS_S_PHYSICS);
+	if ((rc = start_profile(r)) < 0)
+		return rc;
+	if (apply_sets(r) < 0)
+		return -2;
+	if (read_controls(r) < 0)
+		return -1;
+	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
+		return -2;
+	warn_inert_world(r->w);
+	/* The engine starts from the starting profile with its overrides. */
+	phys_values_copy(PHYS_S_PHYSICS, r->w->profiles[r->profile].vals,
+	    r->cur);
+	r->w->start = r->profile;
+	r->e = phys_engine_new(r->w, &eo);
+	if (!r->e)
+		return -1;
+	alloc_tracking(r);
+	init_models(r);
+	r->announce = true;
+	return 0;
+}
+
+int
+phys_run(struct phys_world *w, const struct phys_run_options *o, FILE *out)
+{
+	struct run r;
+	int rc;
+
+	memset(&r, 0, sizeof r);
+	r.w = w;
+	r.o = o;
+	r.out = out;
+	clock_gettime(CLOCK_MONOTONIC, &r.start);
+	rc = prepare(&r);
+	if (rc == 0)
+		rc = loop(&r);
+	if (rc < 0)
+		phys_report();
+	run_free(&r);
+	if (rc == -2)
+		return PHYS_EXIT_USAGE;
+	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+}

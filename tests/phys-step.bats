@@ -1,0 +1,280 @@
+#!/usr/bin/env bats
+# phys-step: simulation checked against closed-form answers.
+
+load helper
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# field FILE ITEM FIELD: "t value" per state line.
+field() {
+	jq -r --arg i "$2" --arg f "$3" '[.t, (.items[$i] | if type == "array" then .[($f|tonumber)] elif type == "object" then .[$f] else . end)] | @tsv' "$1"
+}
+
+# Mean time between downward zero crossings of the second column.
+period() {
+	awk 'NR > 1 && p > 0 && $2 <= 0 {
+		tc = pt + (0 - p) * ($1 - pt) / ($2 - p)
+		if (first == "") first = tc; else { last = tc; n++ } }
+		{ pt = $1; p = $2 }
+		END { if (n < 1) exit 1; printf "%.9g\n", (last - first) / n }'
+}
+
+@test "free fall matches z0 - g t^2 / 2 within the integrator's error" {
+	phys-step -t 1 -e 100 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > "$TMP/out"
+	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	# Semi-implicit Euler is off by g h t / 2 = 0.0049 m at most.
+	near "$z" "$(awk 'BEGIN { print 10 - 9.81 / 2 }')" 0.0050
+	# ... and agrees exactly with its own closed form z0 - g h^2 n (n+1) / 2.
+	near "$z" "$(awk 'BEGIN { printf "%.15f", 10 - 9.81 * 1e-6 * 1000 * 1001 / 2 }')" 1e-9
+}
+
+@test "a pendulum's period is 2 pi sqrt(I / (m g d)) within 1%" {
+	phys-step -t 6 -r 200 -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" > "$TMP/out"
+	T=$(field "$TMP/out" pendulum::bob/pose roll | period)
+	rel "$T" "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(0.26 / (9.81 * 0.5)) }')" 0.01
+}
+
+@test "the world step keeps a frictionless pendulum's energy within 1% over 10 s" {
+	phys-step -p world -t 10 -r 20 -i 'pendulum/*_energy' "$WORLDS/pendulum.sdf" > "$TMP/out"
+	jq -r '.items["pendulum/kinetic_energy"] + .items["pendulum/potential_energy"]' "$TMP/out" > "$TMP/e"
+	e0=$(head -1 "$TMP/e")
+	while read -r e; do rel "$e" "$e0" 0.01; done < "$TMP/e"
+	# The swing really happens: kinetic energy reaches the drop in height.
+	max_ke=$(jq -r '.items["pendulum/kinetic_energy"]' "$TMP/out" | sort -g | tail -1)
+	rel "$max_ke" "$(awk 'BEGIN { print 9.81 * 0.5 * (1 - cos(0.05)) }')" 0.05
+}
+
+@test "the quick step runs the same pendulum to the same period" {
+	phys-step -p quick -t 4 -r 200 -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" > "$TMP/q"
+	phys-step -p world -t 4 -r 200 -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" > "$TMP/w"
+	grep -q '"solver":"quick"' "$TMP/q"
+	grep -q '"solver":"world"' "$TMP/w"
+	rel "$(field "$TMP/q" pendulum::bob/pose roll | period)" \
+	    "$(field "$TMP/w" pendulum::bob/pose roll | period)" 0.005
+}
+
+@test "a box given a speed by a control line slides v^2 / (2 mu g) (pyramid)" {
+	echo '{"t":0.2,"name":"box::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > "$TMP/ctl"
+	phys-step -p pyramid -t 1.5 -e 100 -c "$TMP/ctl" -i 'box::link/pose' "$WORLDS/sliding_box.sdf" > "$TMP/out"
+	x0=$(field "$TMP/out" box::link/pose x | awk '$1 == 0.2 { print $2 }')
+	x1=$(field "$TMP/out" box::link/pose x | tail -1 | cut -f2)
+	d=$(awk -v a="$x0" -v b="$x1" 'BEGIN { print b - a }')
+	rel "$d" "$(awk 'BEGIN { print 4 / (2 * 0.5 * 9.81) }')" 0.05
+}
+
+@test "box_model uses mu as a force in newtons per contact" {
+	echo '{"t":0.2,"name":"box::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > "$TMP/ctl"
+	phys-step -p box -t 1.5 -e 100 -c "$TMP/ctl" -i 'box::link/pose' -i contacts "$WORLDS/sliding_box.sdf" > "$TMP/out"
+	n=$(jq -r '.items.contacts' "$TMP/out" | tail -1)
+	[ "$n" -eq 4 ]
+	x0=$(field "$TMP/out" box::link/pose x | awk '$1 == 0.2 { print $2 }')
+	x1=$(field "$TMP/out" box::link/pose x | tail -1 | cut -f2)
+	d=$(awk -v a="$x0" -v b="$x1" 'BEGIN { print b - a }')
+	# Four contacts each resist with 0.5 N: a = 2 m/s^2 on 1 kg.
+	rel "$d" "$(awk -v n="$n" 'BEGIN { print 4 / (2 * n * 0.5 / 1) }')" 0.05
+}
+
+@test "a resting sphere sinks m g / kp plus min_depth" {
+	phys-step -t 1 -e 1000 -i 'ball::link/pose' "$WORLDS/resting_sphere.sdf" > "$TMP/out"
+	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	depth=$(awk -v z="$z" 'BEGIN { print 0.1 - z }')
+	# Springs in series: 10000 and 10000 N/m make 5000 N/m.
+	rel "$depth" "$(awk 'BEGIN { print 9.81 / 5000 + 0.002 }')" 0.01
+}
+
+@test "a stiffer contact sinks less: kp set from the command line" {
+	phys-step -t 1 -e 1000 -i 'ball::link/pose' \
+	    -s 'ball::link::collision/surface.contact.ode.kp=40000' \
+	    -s 'ground::link::collision/surface.contact.ode.kp=40000' \
+	    -s 'ball::link::collision/surface.contact.ode.min_depth=0' \
+	    "$WORLDS/resting_sphere.sdf" > "$TMP/out"
+	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	rel "$(awk -v z="$z" 'BEGIN { print 0.1 - z }')" "$(awk 'BEGIN { print 9.81 / 20000 }')" 0.01
+}
+
+@test "max_vel limits how fast a buried sphere is pushed out" {
+	phys-step -t 0.3 -e 100 -i 'ball::link/pose' "$WORLDS/buried_sphere.sdf" > "$TMP/out"
+	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	near "$z" "$(awk 'BEGIN { print 0.05 + 0.1 * 0.3 }')" 1e-4
+	# The smaller of the two surfaces wins.
+	phys-step -t 0.3 -e 100 -i 'ball::link/pose' \
+	    -s 'ground::link::collision/surface.contact.ode.max_vel=0.02' \
+	    "$WORLDS/buried_sphere.sdf" > "$TMP/out"
+	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	near "$z" "$(awk 'BEGIN { print 0.05 + 0.02 * 0.3 }')" 1e-4
+	# ... and the global contact_max_correcting_vel caps both.
+	phys-step -t 0.3 -e 100 -i 'ball::link/pose' -s contact_max_correcting_vel=0.05 \
+	    "$WORLDS/buried_sphere.sdf" > "$TMP/out"
+	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	near "$z" "$(awk 'BEGIN { print 0.05 + 0.05 * 0.3 }')" 1e-4
+}
+
+@test "friction_pyramid.world: cone_model slides every box radially" {
+	phys-step -t 3 -e 3000 -s friction_model=cone_model -i 'boxes::*/pose' \
+	    "$REF/gazebo-worlds/friction_pyramid.world" > "$TMP/out"
+	phys-step -n 0 -i 'boxes::*/pose' "$REF/gazebo-worlds/friction_pyramid.world" > "$TMP/start"
+	jq -r '.items | to_entries[] | [.key, .value.x, .value.y] | @tsv' "$TMP/start" | sort > "$TMP/a0"
+	tail -1 "$TMP/out" | jq -r '.items | to_entries[] | [.key, .value.x, .value.y] | @tsv' | sort > "$TMP/a1"
+	[ "$(wc -l < "$TMP/a0")" -ge 8 ]
+	join "$TMP/a0" "$TMP/a1" | awk '{
+		a0 = atan2($3, $2); a1 = atan2($5, $4); d = a1 - a0
+		d = atan2(sin(d), cos(d)); if (d < 0) d = -d
+		if (d > 0.002) { print "box " $1 " turned by " d " rad"; bad = 1 } }
+		END { exit bad }'
+}
+
+@test "friction_pyramid.world: pyramid_model turns boxes off the 0/45/90 degree lines toward an axis" {
+	phys-step -t 3 -e 3000 -i 'boxes::*/pose' \
+	    "$REF/gazebo-worlds/friction_pyramid.world" > "$TMP/out"
+	phys-step -n 0 -i 'boxes::*/pose' "$REF/gazebo-worlds/friction_pyramid.world" > "$TMP/start"
+	jq -r '.items | to_entries[] | [.key, .value.x, .value.y] | @tsv' "$TMP/start" | sort > "$TMP/a0"
+	tail -1 "$TMP/out" | jq -r '.items | to_entries[] | [.key, .value.x, .value.y] | @tsv' | sort > "$TMP/a1"
+	join "$TMP/a0" "$TMP/a1" | awk '
+	function fold(a) { a = a * 180 / 3.141592653589793; while (a < 0) a += 90; while (a >= 90) a -= 90; return a }
+	{	a0 = fold(atan2($3, $2)); a1 = fold(atan2($5, $4))
+		on_line = (a0 < 0.01 || a0 > 89.99 || (a0 > 44.99 && a0 < 45.01))
+		if (on_line) { d = a1 - a0; if (d < 0) d = -d; if (d > 0.1 && d < 89.9) { print "line box " $1 " turned"; bad = 1 } }
+		else if (a0 < 45 && !(a1 < a0 - 1)) { print "box " $1 " at " a0 " did not turn toward 0: " a1; bad = 1 }
+		else if (a0 > 45 && !(a1 > a0 + 1)) { print "box " $1 " at " a0 " did not turn toward 90: " a1; bad = 1 }
+		else n++ }
+	END { if (n < 4) { print "too few off-line boxes: " n; bad = 1 }; exit bad }'
+}
+
+@test "two runs give byte-identical output" {
+	phys-step -t 0.5 -i 'box::*' -i sim_time "$WORLDS/sliding_box.sdf" > "$TMP/a"
+	phys-step -t 0.5 -i 'box::*' -i sim_time "$WORLDS/sliding_box.sdf" > "$TMP/b"
+	[ -s "$TMP/a" ]
+	cmp "$TMP/a" "$TMP/b"
+}
+
+@test "malformed XML is an error with file and line, exit 1" {
+	printf '<sdf version="1.7">\n<world name="w">\n<model name="m">\n</world>\n</sdf>\n' > "$TMP/bad.sdf"
+	run phys-step "$TMP/bad.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ ^phys-step:\ $TMP/bad.sdf:[0-9]+:\ malformed\ XML ]]
+	[ "$(phys-step "$TMP/bad.sdf" 2>/dev/null | wc -c)" -eq 0 ]
+}
+
+@test "a negative mass is an error naming the line" {
+	sed 's|<mass>1</mass>|<mass>-2</mass>|' "$WORLDS/falling_sphere.sdf" > "$TMP/neg.sdf"
+	line=$(grep -n '<mass>-2' "$TMP/neg.sdf" | cut -d: -f1)
+	run phys-step "$TMP/neg.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "phys-step: $TMP/neg.sdf:$line: "*"-2 is below the minimum 0"* ]]
+}
+
+@test "an unknown joint type is an error naming the line" {
+	sed 's|type="revolute"|type="screwy"|' "$WORLDS/pendulum.sdf" > "$TMP/j.sdf"
+	line=$(grep -n 'screwy' "$TMP/j.sdf" | cut -d: -f1)
+	run phys-step "$TMP/j.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "phys-step: $TMP/j.sdf:$line: unknown joint type 'screwy'"* ]]
+}
+
+@test "a mesh collision is an error unless skipped with a warning" {
+	python3 - "$WORLDS/falling_sphere.sdf" "$TMP/mesh.sdf" <<'EOF'
+import sys
+s = open(sys.argv[1]).read()
+i = s.index('<collision')
+j = s.index('<sphere>', i)
+k = s.index('</sphere>', j) + len('</sphere>')
+open(sys.argv[2], 'w').write(s[:j] + '<mesh><uri>model://x/x.dae</uri></mesh>' + s[k:])
+EOF
+	run phys-step -n 1 "$TMP/mesh.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ phys-step:\ .*mesh.sdf:[0-9]+:\ collision\ \'ball::link::collision\':\ \<mesh\>\ geometry\ is\ not\ supported ]]
+	run phys-step -n 1 --skip-unsupported "$TMP/mesh.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ skipping\ collision ]]
+}
+
+@test "NaN and huge numbers in the world are refused" {
+	sed 's|<mass>1</mass>|<mass>nan</mass>|' "$WORLDS/falling_sphere.sdf" > "$TMP/nan.sdf"
+	run phys-step "$TMP/nan.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ "inertial.mass: \"nan\" is not a number" ]]
+	sed 's|<mass>1</mass>|<mass>1e999</mass>|' "$WORLDS/falling_sphere.sdf" > "$TMP/huge.sdf"
+	run phys-step "$TMP/huge.sdf"
+	[ "$status" -eq 1 ]
+}
+
+@test "external entities are never loaded" {
+	cat > "$TMP/xxe.sdf" <<EOF
+<?xml version="1.0"?>
+<!DOCTYPE sdf [ <!ENTITY x SYSTEM "file:///etc/passwd"> ]>
+<sdf version="1.7"><world name="w"><model name="m"><static>&x;</static></model></world></sdf>
+EOF
+	run phys-step -n 1 "$TMP/xxe.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ "entity declarations are not allowed" ]]
+	[[ ! "$output" =~ root: ]]
+}
+
+@test "an unknown preset exits 2 and lists the profiles" {
+	run phys-step -p nope "$WORLDS/pendulum.sdf"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no profile named 'nope' (there are: quick, world)"* ]]
+}
+
+@test "--set with an alias and a full name reaches the engine" {
+	phys-step -n 0 -s iters=77 -s ode.constraints.erp=0.4 "$WORLDS/pendulum.sdf" > "$TMP/out"
+	[ "$(jq '.engine.iters' "$TMP/out")" -eq 77 ]
+	[ "$(jq '.engine.erp' "$TMP/out")" = 0.4 ]
+	run phys-step -n 0 -s iter=77 "$WORLDS/pendulum.sdf"
+	[ "$status" -eq 2 ]
+	[[ "$output" =~ "did you mean" ]]
+}
+
+@test "reads the world from standard input" {
+	phys-step -n 10 < "$WORLDS/falling_sphere.sdf" > "$TMP/a"
+	phys-step -n 10 - < "$WORLDS/falling_sphere.sdf" > "$TMP/b"
+	phys-step -n 10 "$WORLDS/falling_sphere.sdf" > "$TMP/c"
+	cmp "$TMP/a" "$TMP/c"
+	cmp "$TMP/b" "$TMP/c"
+}
+
+@test "a closed pipe ends the run quietly" {
+	run bash -c "phys-step -t 100 '$WORLDS/falling_sphere.sdf' 2>'$TMP/err' | head -1"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[ ! -s "$TMP/err" ]
+}
+
+@test "--every and --rate choose the samples" {
+	phys-step -t 0.1 -e 20 "$WORLDS/falling_sphere.sdf" | jq -r .t | tr '\n' ' ' > "$TMP/t"
+	[ "$(cat "$TMP/t")" = "0 0.02 0.04 0.06 0.08 0.1 " ]
+	phys-step -t 0.1 -r 25 "$WORLDS/falling_sphere.sdf" | jq -r .t | tr '\n' ' ' > "$TMP/t"
+	[ "$(cat "$TMP/t")" = "0 0.04 0.08 " ]
+}
+
+@test "a diverging simulation stops with an error naming the body" {
+	echo '{"t":0.01,"name":"ball::link/linear_vel","value":{"x":1e300,"y":0,"z":0}}' > "$TMP/ctl"
+	run phys-step -t 1 -c "$TMP/ctl" "$WORLDS/falling_sphere.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ "simulation diverged: body 'ball::link' has a non-finite state at t=0.011" ]]
+	# ODE's own faults end the same way, after the last complete line.
+	echo '{"t":0.01,"name":"ball::link/angular_vel","value":{"x":1e300,"y":1e300,"z":0}}' > "$TMP/ctl"
+	run phys-step -t 1 -c "$TMP/ctl" "$WORLDS/falling_sphere.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ "simulation diverged at t=0.01" ]]
+	phys-step -t 1 -c "$TMP/ctl" "$WORLDS/falling_sphere.sdf" 2>/dev/null > "$TMP/out" || true
+	[ "$(wc -l < "$TMP/out")" -eq 11 ]
+	jq -c . "$TMP/out" > /dev/null
+}
+
+@test "--help and --version" {
+	run phys-step --help
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "usage: phys-step "* ]]
+	run phys-step --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^phys-step\ [0-9] ]]
+	run phys-step --bogus
+	[ "$status" -eq 2 ]
+}
