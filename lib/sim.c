@@ -323,6 +323,12 @@ switch_profile(struct run *r, int profile)
 		return -1;
 	r->profile = profile;
 	phys_values_copy(PHYS_S_PHYSICS, r->cur, r->w->profiles[profile].vals);
+	if (r->w->profiles[profile].has_gravity &&
+	    !PV(r->w->vals, WORLD_gravity)->given) {
+		PVV(r->w->vals, WORLD_gravity) = r->w->profiles[profile].gravity;
+		if (r->e)
+			phys_engine_apply_world(r->e);
+	}
 	warn_inert(PHYS_S_PHYSICS, r->cur, NULL);
 	r->announce = true;
 	return r->e ? phys_engine_apply_profile(r->e, r->cur) : 0;

@@ -176,6 +176,8 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 
 /* ---- profiles ---- */
 
+static int read_profile_gravity(struct phys_profile *p);
+
 int
 phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
     xmlNodePtr node)
@@ -204,6 +206,8 @@ phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
 	}
 	free(def);
 	p->marked_default = b;
+	if (read_profile_gravity(p) < 0)
+		return -1;
 	return read_values(doc, node, PHYS_S_PHYSICS, p->vals);
 }
 
@@ -218,26 +222,33 @@ phys_profile_free(struct phys_profile *p)
 
 /* SDF before 1.6 kept gravity inside <physics>; later files at <world>. */
 static int
-read_legacy_gravity(struct phys_world *w)
+read_profile_gravity(struct phys_profile *p)
 {
-	const struct phys_param *g = &phys_params[PHYS_P_WORLD_gravity];
-	struct phys_profile *p = &w->profiles[w->start];
-	xmlNodePtr e;
+	xmlNodePtr e = phys_child(p->node, "gravity");
+	double v[3];
 	char *text;
-	int rc;
+	int n;
 
-	if (PV(w->vals, WORLD_gravity)->given || !p->node)
-		return 0;
-	e = phys_child(p->node, "gravity");
 	if (!e)
 		return 0;
 	text = phys_node_text(e);
-	phys_value_free(PV(w->vals, WORLD_gravity));
-	rc = phys_value_parse(g, text, PV(w->vals, WORLD_gravity));
+	n = phys_parse_doubles(text, v, 3);
 	free(text);
-	if (rc < 0)
-		return fail_node(&w->doc, e, "%s", "<gravity>: not 3 numbers");
+	if (n != 3)
+		return fail_node(p->doc, e, "%s", "<gravity>: expected 3 numbers");
+	p->has_gravity = true;
+	p->gravity = v3(v[0], v[1], v[2]);
 	return 0;
+}
+
+static void
+read_legacy_gravity(struct phys_world *w)
+{
+	struct phys_profile *p = &w->profiles[w->start];
+
+	if (PV(w->vals, WORLD_gravity)->given || !p->has_gravity)
+		return;
+	PVV(w->vals, WORLD_gravity) = p->gravity;
 }
 
 static int
@@ -1230,8 +1241,9 @@ read_world(struct loader *L)
 	w->vals = phys_values_new(PHYS_S_WORLD);
 	w->index = xcalloc(1, sizeof *w->index);
 	if (read_values(&w->doc, w->node, PHYS_S_WORLD, w->vals) < 0 ||
-	    read_profiles(w, L->opt) < 0 || read_legacy_gravity(w) < 0)
+	    read_profiles(w, L->opt) < 0)
 		return -1;
+	read_legacy_gravity(w);
 	for (n = phys_child(w->node, NULL); n && rc == 0; n = phys_next(n, NULL))
 		if (phys_node_is(n, "model"))
 			rc = read_model(L, &w->doc, n, -1, NULL);

@@ -46,6 +46,8 @@ struct phys_profile {
 	char *name;		/* "default_physics" when unnamed */
 	char *type;		/* engine: ode, bullet, simbody, dart */
 	bool marked_default;	/* default="true" */
+	bool has_gravity;	/* SDF 1.4/1.5 kept gravity in <physics> */
+	phys_vec3 gravity;
 	xmlNodePtr node;	/* NULL for the implicit profile */
 	struct phys_doc *doc;
 	struct phys_value *vals;	/* PHYS_S_PHYSICS values */

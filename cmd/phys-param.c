@@ -1,0 +1,541 @@
+/* phys-param - list, document, get and set named, typed parameters. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "paramio.h"
+#include "sim.h"
+
+static const char usage_text[] =
+    "usage: phys-param list [--doc] [WORLD [GLOB...]]\n"
+    "       phys-param get [--doc] [-p PRESET] NAME... WORLD\n"
+    "       phys-param set [-i] [-p PRESET] [--from FILE] [NAME=VALUE...] WORLD\n"
+    "       phys-param doc\n";
+
+static const char help_text[] =
+    "\n"
+    "Every physics, world, link, collision and joint parameter, by name.\n"
+    "Names: ode.solver.iters (alias iters), gravity, box::link/inertial.mass,\n"
+    "box::link::collision/surface.friction.ode.mu; globs select many.\n"
+    "\n"
+    "  list            the registry, or every parameter of WORLD with its value\n"
+    "  get             parameter lines with the current values\n"
+    "  set             the world with new values, on stdout or in place\n"
+    "  doc             the registry as a manual page (phys-params(7))\n"
+    "\n"
+    "  -d, --doc           add units, default, range and doc to each line\n"
+    "  -f, --from FILE     read parameter lines (- for stdin) to set\n"
+    "  -i, --in-place      replace WORLD (via a temporary file)\n"
+    "  -p, --preset NAME   the physics profile (default: the starting one)\n"
+    "      --help          show this help\n"
+    "      --version       show the version\n";
+
+enum { OPT_HELP = 256, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "doc", no_argument, NULL, 'd' },
+	{ "from", required_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "in-place", no_argument, NULL, 'i' },
+	{ "preset", required_argument, NULL, 'p' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct opts {
+	bool doc, in_place;
+	const char *from, *preset;
+};
+
+static struct phys_buf out;
+
+static _Noreturn void
+usage(void)
+{
+	fputs(usage_text, stderr);
+	exit(PHYS_EXIT_USAGE);
+}
+
+static void
+flush_out(void)
+{
+	if (out.len && fwrite(out.s, 1, out.len, stdout) != out.len)
+		phys_die(PHYS_EXIT_FAIL, "write error");
+	buf_clear(&out);
+}
+
+static void
+parse_options(int argc, char **argv, const char *optstring, struct opts *o)
+{
+	int c;
+
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
+		switch (c) {
+		case 'd':
+			o->doc = true;
+			break;
+		case 'f':
+			o->from = optarg;
+			break;
+		case 'i':
+			o->in_place = true;
+			break;
+		case 'p':
+			o->preset = optarg;
+			break;
+		case OPT_HELP:
+			fputs(usage_text, stdout);
+			fputs(help_text, stdout);
+			exit(phys_close_stdout());
+		case OPT_VERSION:
+			printf("phys-param %s\n", PHYS_VERSION);
+			exit(phys_close_stdout());
+		default:
+			usage();
+		}
+}
+
+static void
+load_world(struct phys_world *w, const char *path)
+{
+	struct phys_load_options lo;
+
+	phys_load_options_default(&lo);
+	lo.quiet = true;
+	lo.skip_unsupported = true;
+	if (phys_world_load(w, path, &lo) < 0) {
+		phys_report();
+		exit(PHYS_EXIT_FAIL);
+	}
+}
+
+static int
+profile_of(struct phys_world *w, const char *preset)
+{
+	int p;
+	char *names;
+
+	if (!preset)
+		return w->start;
+	p = phys_world_profile(w, preset);
+	if (p >= 0)
+		return p;
+	names = phys_world_profile_names(w);
+	phys_die(PHYS_EXIT_USAGE, "no profile named '%s' (there are: %s)",
+	    preset, names);
+}
+
+/* ---- list ---- */
+
+struct list_ctx {
+	unsigned flags;
+};
+
+static int
+print_instance(struct phys_world *w, const struct phys_ref *r, void *ctx)
+{
+	const struct list_ctx *lc = ctx;
+
+	phys_param_line(&out, w, r, phys_ref_value(w, r), lc->flags);
+	if (out.len > 65536)
+		flush_out();
+	return 0;
+}
+
+static int
+list_registry(const struct opts *o, int argc, char **argv)
+{
+	size_t i;
+	int k, hits = 0;
+
+	for (i = 0; i < PHYS_NPARAMS; i++) {
+		const struct phys_param *p = &phys_params[i];
+		bool keep = argc == 0;
+
+		for (k = 0; k < argc && !keep; k++)
+			keep = phys_glob(argv[k], p->name) ||
+			    (p->alias && strcmp(argv[k], p->alias) == 0);
+		if (!keep)
+			continue;
+		hits++;
+		phys_param_line_registry(&out, p);
+	}
+	flush_out();
+	if (argc && !hits)
+		phys_die(PHYS_EXIT_FAIL, "no parameter matches");
+	return PHYS_EXIT_OK;
+}
+
+/* WORLD is the first operand when it names a file (or is "-"). */
+static bool
+is_world_operand(const char *s)
+{
+	return strcmp(s, "-") == 0 || access(s, F_OK) == 0;
+}
+
+static int
+cmd_list(const struct opts *o, int argc, char **argv)
+{
+	struct list_ctx lc = { PHYS_PL_PRESET | (o->doc ? PHYS_PL_DOC : 0) };
+	struct phys_world w;
+	int k, n;
+
+	if (argc == 0 || !is_world_operand(argv[0]))
+		return list_registry(o, argc, argv);
+	load_world(&w, argv[0]);
+	if (argc == 1)
+		n = phys_ref_each(&w, "*", -1, print_instance, &lc);
+	for (k = 1; k < argc; k++) {
+		n = phys_ref_each(&w, argv[k], -1, print_instance, &lc);
+		if (n == 0)
+			phys_die(PHYS_EXIT_FAIL, "%s: no parameter matches '%s'",
+			    w.doc.name, argv[k]);
+	}
+	(void)n;
+	flush_out();
+	phys_world_free(&w);
+	return PHYS_EXIT_OK;
+}
+
+/* ---- get ---- */
+
+static int
+get_one(struct phys_world *w, const char *name, int profile, unsigned flags)
+{
+	struct list_ctx lc = { flags };
+	struct phys_ref r;
+
+	if (phys_has_glob(name)) {
+		if (phys_ref_each(w, name, profile, print_instance, &lc) > 0)
+			return 0;
+		return phys_fail("no parameter matches '%s'", name);
+	}
+	if (phys_ref_resolve(w, name, profile, &r) < 0)
+		return -1;
+	return print_instance(w, &r, &lc);
+}
+
+static int
+cmd_get(const struct opts *o, int argc, char **argv)
+{
+	unsigned flags = PHYS_PL_PRESET | (o->doc ? PHYS_PL_DOC : 0);
+	struct phys_world w;
+	int k, profile;
+
+	if (argc < 2)
+		usage();
+	load_world(&w, argv[argc - 1]);
+	profile = profile_of(&w, o->preset);
+	for (k = 0; k < argc - 1; k++)
+		if (get_one(&w, argv[k], profile, flags) < 0) {
+			phys_report();
+			phys_world_free(&w);
+			return PHYS_EXIT_FAIL;
+		}
+	flush_out();
+	phys_world_free(&w);
+	return PHYS_EXIT_OK;
+}
+
+/* ---- set ---- */
+
+struct edit {
+	struct phys_ref ref;
+	char *text;
+};
+
+struct edits {
+	struct edit *v;
+	size_t n;
+};
+
+static void
+add_edit(struct edits *e, const struct phys_ref *r, const char *text)
+{
+	e->v = xrealloc(e->v, (e->n + 1) * sizeof *e->v);
+	e->v[e->n].ref = *r;
+	e->v[e->n].text = xstrdup(text);
+	e->n++;
+}
+
+struct glob_ctx {
+	struct edits *e;
+	const char *text;
+};
+
+static int
+add_glob_edit(struct phys_world *w, const struct phys_ref *r, void *ctx)
+{
+	struct glob_ctx *g = ctx;
+
+	add_edit(g->e, r, g->text);
+	return 0;
+}
+
+static int
+collect(struct phys_world *w, const char *name, const char *text, int profile,
+    struct edits *e)
+{
+	struct glob_ctx g = { e, text };
+	struct phys_ref r;
+
+	if (phys_has_glob(name)) {
+		if (phys_ref_each(w, name, profile, add_glob_edit, &g) > 0)
+			return 0;
+		return phys_fail("no parameter matches '%s'", name);
+	}
+	if (phys_ref_resolve(w, name, profile, &r) < 0)
+		return -1;
+	add_edit(e, &r, text);
+	return 0;
+}
+
+static int
+collect_assignment(struct phys_world *w, const char *arg, int profile,
+    struct edits *e)
+{
+	char *name = xstrdup(arg), *eq = strchr(name, '=');
+	int rc;
+
+	if (!eq) {
+		free(name);
+		return phys_fail("'%s': expected NAME=VALUE", arg);
+	}
+	*eq = '\0';
+	rc = collect(w, name, eq + 1, profile, e);
+	free(name);
+	return rc;
+}
+
+static int
+collect_line(struct phys_world *w, json_t *obj, int profile, struct edits *e)
+{
+	json_t *name = json_object_get(obj, "name");
+	json_t *preset = json_object_get(obj, "preset");
+	struct phys_buf text = { 0 };
+	int rc;
+
+	if (!json_is_string(name) || !json_object_get(obj, "value"))
+		return phys_fail("a parameter line needs \"name\" and \"value\"");
+	if (json_is_string(preset)) {
+		profile = phys_world_profile(w, json_string_value(preset));
+		if (profile < 0)
+			return phys_fail("no profile named '%s'",
+			    json_string_value(preset));
+	}
+	if (phys_json_to_text(json_object_get(obj, "value"), &text) < 0)
+		return -1;
+	rc = collect(w, json_string_value(name), text.s ? text.s : "", profile,
+	    e);
+	buf_free(&text);
+	return rc;
+}
+
+static int
+collect_from(struct phys_world *w, const char *path, int profile,
+    struct edits *e)
+{
+	const char *shown = phys_display_name(path);
+	char *text = phys_read_file(path, NULL), *line, *nl;
+	json_error_t jerr;
+	long lineno = 0;
+	json_t *obj;
+	int rc = 0;
+
+	if (!text)
+		return -1;
+	for (line = text; *line && rc == 0; line = nl) {
+		nl = line + strcspn(line, "\n");
+		if (*nl)
+			*nl++ = '\0';
+		lineno++;
+		if (line[strspn(line, " \t\r")] == '\0')
+			continue;
+		obj = json_loads(line, JSON_REJECT_DUPLICATES, &jerr);
+		if (!json_is_object(obj))
+			rc = phys_failat(shown, lineno, "not a JSON object");
+		else if (collect_line(w, obj, profile, e) < 0) {
+			char *why = xstrdup(phys_error());
+
+			rc = phys_failat(shown, lineno, "%s", why);
+			free(why);
+		}
+		json_decref(obj);
+	}
+	free(text);
+	return rc;
+}
+
+/* Every value is parsed before any is written: all or nothing. */
+static int
+apply_edits(struct phys_world *w, struct edits *e)
+{
+	struct phys_value v;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < e->n && rc == 0; i++) {
+		memset(&v, 0, sizeof v);
+		rc = phys_value_parse(e->v[i].ref.p, e->v[i].text, &v);
+		if (rc == 0)
+			rc = phys_world_edit(w, &e->v[i].ref, &v);
+		phys_value_free(&v);
+	}
+	return rc;
+}
+
+static void
+free_edits(struct edits *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->n; i++)
+		free(e->v[i].text);
+	free(e->v);
+}
+
+static int
+cmd_set(const struct opts *o, int argc, char **argv)
+{
+	struct edits e = { 0 };
+	struct phys_world w;
+	int k, profile, rc = 0;
+
+	if (argc < 1 || (argc < 2 && !o->from))
+		usage();
+	if (o->from && strcmp(o->from, "-") == 0 &&
+	    strcmp(argv[argc - 1], "-") == 0)
+		phys_die(PHYS_EXIT_USAGE, "the world and --from cannot both be "
+		    "standard input");
+	load_world(&w, argv[argc - 1]);
+	profile = profile_of(&w, o->preset);
+	for (k = 0; k < argc - 1 && rc == 0; k++)
+		rc = collect_assignment(&w, argv[k], profile, &e);
+	if (rc == 0 && o->from)
+		rc = collect_from(&w, o->from, profile, &e);
+	if (rc == 0)
+		rc = apply_edits(&w, &e);
+	if (rc == 0)
+		rc = phys_world_write(&w, o->in_place);
+	if (rc < 0)
+		phys_report();
+	free_edits(&e);
+	phys_world_free(&w);
+	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+}
+
+/* ---- doc: the registry as a manual page ---- */
+
+static void
+roff_escape(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\e", stdout);
+		else if (*s == '-')
+			fputs("\\-", stdout);
+		else
+			putchar(*s);
+	}
+}
+
+static int
+cmd_doc(void)
+{
+	phys_scope s = PHYS_NSCOPES;
+	struct phys_value def;
+	struct phys_buf b = { 0 };
+	size_t i;
+
+	fputs(".\\\" Generated by phys-param doc from lib/params.def.\n"
+	    ".TH PHYS-PARAMS 7 \"\" \"phys " PHYS_VERSION "\" \"phys\"\n"
+	    ".SH NAME\nphys-params \\- every parameter phys knows\n"
+	    ".SH DESCRIPTION\nOne entry per parameter: its name (and Gazebo "
+	    "alias), type, units, the specification's default, the allowed "
+	    "range, the engines it applies to and how the ODE engine treats it "
+	    "(native: passed to ODE; emulated: computed by phys; inert: kept "
+	    "and documented, warned about when set; other: another engine's).\n"
+	    "Entity parameters are written after the entity and a slash, e.g.\n"
+	    ".BR box::link/inertial.mass .\n", stdout);
+	for (i = 0; i < PHYS_NPARAMS; i++) {
+		const struct phys_param *p = &phys_params[i];
+
+		if (p->scope != s) {
+			s = p->scope;
+			printf(".SH %s PARAMETERS\n", s == PHYS_S_PHYSICS ?
+			    "PHYSICS PROFILE" : s == PHYS_S_WORLD ? "WORLD" :
+			    s == PHYS_S_LINK ? "LINK" : s == PHYS_S_COLLISION ?
+			    "COLLISION" : "JOINT");
+		}
+		phys_value_default(p, &def);
+		buf_clear(&b);
+		phys_value_sdf(p, &def, &b);
+		phys_value_free(&def);
+		fputs(".TP\n.B ", stdout);
+		roff_escape(p->name);
+		if (p->alias) {
+			fputs(" \\fR(", stdout);
+			roff_escape(p->alias);
+			fputs(")\\fP", stdout);
+		}
+		printf("\n%s", phys_type_name(p->type));
+		if (*p->units)
+			printf(", %s", p->units);
+		fputs(", default ", stdout);
+		roff_escape(b.s ? b.s : "");
+		if (p->values) {
+			fputs(", one of ", stdout);
+			roff_escape(p->values);
+		}
+		if (p->min > -1e308 || p->max < 1e308)
+			printf(", range [%g, %g]", p->min, p->max);
+		printf("; ODE: %s.\n.br\n", p->ode == PHYS_ODE_NATIVE ? "native" :
+		    p->ode == PHYS_ODE_EMULATED ? "emulated" :
+		    p->ode == PHYS_ODE_INERT ? "inert" : "another engine's");
+		roff_escape(p->doc);
+		fputs(".\n", stdout);
+	}
+	fputs(".SH SEE ALSO\n.BR phys-param (1),\n.BR phys (7)\n", stdout);
+	buf_free(&b);
+	return PHYS_EXIT_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	const char *cmd;
+	int rc;
+
+	phys_setprog(argv[0]);
+	phys_stdout_init();
+	parse_options(argc, argv, "+df:ip:", &o);
+	if (optind >= argc)
+		usage();
+	/* Options may also follow the command, among its operands. */
+	cmd = argv[optind];
+	argc -= optind;
+	argv += optind;
+	optind = 0;
+	parse_options(argc, argv, "df:ip:", &o);
+	argc -= optind;
+	argv += optind;
+	if (strcmp(cmd, "list") == 0)
+		rc = cmd_list(&o, argc, argv);
+	else if (strcmp(cmd, "get") == 0)
+		rc = cmd_get(&o, argc, argv);
+	else if (strcmp(cmd, "set") == 0)
+		rc = cmd_set(&o, argc, argv);
+	else if (strcmp(cmd, "doc") == 0 && argc == 0)
+		rc = cmd_doc();
+	else
+		usage();
+	buf_free(&out);
+	if (phys_close_stdout() != PHYS_EXIT_OK && rc == PHYS_EXIT_OK)
+		rc = PHYS_EXIT_FAIL;
+	return rc;
+}

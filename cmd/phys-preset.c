@@ -1,0 +1,311 @@
+/* phys-preset - manage the named <physics> profiles of a world. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paramio.h"
+#include "preset.h"
+
+static const char usage_text[] =
+    "usage: phys-preset list [-1] WORLD\n"
+    "       phys-preset show NAME WORLD\n"
+    "       phys-preset use [-i] NAME WORLD\n"
+    "       phys-preset add [-i] [--from PRESET] NAME [NAME=VALUE...] WORLD\n"
+    "       phys-preset remove [-i] NAME WORLD\n"
+    "       phys-preset rename [-i] OLD NEW WORLD\n"
+    "       phys-preset export NAME WORLD\n"
+    "       phys-preset import [-i] FILE WORLD\n"
+    "       phys-preset diff A B WORLD\n";
+
+static const char help_text[] =
+    "\n"
+    "List, show, switch, add, remove, rename, export, import and compare\n"
+    "the physics profiles (<physics> blocks) of an SDF world. Commands that\n"
+    "change the world write it on stdout, or in place with -i.\n"
+    "\n"
+    "  -1                  list bare profile names, one a line\n"
+    "  -f, --from PRESET   copy the new profile from PRESET\n"
+    "  -i, --in-place      replace WORLD (via a temporary file)\n"
+    "      --help          show this help\n"
+    "      --version       show the version\n";
+
+enum { OPT_HELP = 256, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "from", required_argument, NULL, 'f' },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "in-place", no_argument, NULL, 'i' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct opts {
+	bool bare, in_place;
+	const char *from;
+};
+
+static struct phys_world world;
+
+static _Noreturn void
+usage(void)
+{
+	fputs(usage_text, stderr);
+	exit(PHYS_EXIT_USAGE);
+}
+
+static void
+parse_options(int argc, char **argv, const char *optstring, struct opts *o)
+{
+	int c;
+
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
+		switch (c) {
+		case '1':
+			o->bare = true;
+			break;
+		case 'f':
+			o->from = optarg;
+			break;
+		case 'i':
+			o->in_place = true;
+			break;
+		case OPT_HELP:
+			fputs(usage_text, stdout);
+			fputs(help_text, stdout);
+			exit(phys_close_stdout());
+		case OPT_VERSION:
+			printf("phys-preset %s\n", PHYS_VERSION);
+			exit(phys_close_stdout());
+		default:
+			usage();
+		}
+}
+
+static void
+load(const char *path)
+{
+	struct phys_load_options lo;
+
+	phys_load_options_default(&lo);
+	lo.skip_unsupported = true;
+	if (phys_world_load(&world, path, &lo) < 0) {
+		phys_report();
+		phys_world_free(&world);
+		exit(PHYS_EXIT_FAIL);
+	}
+}
+
+/* A named profile, or exit 2 listing the names there are. */
+static int
+profile(const char *name)
+{
+	int p = phys_world_profile(&world, name);
+	char *names;
+
+	if (p >= 0)
+		return p;
+	names = phys_world_profile_names(&world);
+	phys_die(PHYS_EXIT_USAGE, "no profile named '%s' (there are: %s)", name,
+	    names);
+}
+
+static int
+done(int rc, const struct opts *o, bool writes)
+{
+	if (rc >= 0 && writes)
+		rc = phys_world_write(&world, o->in_place);
+	if (rc < 0)
+		phys_report();
+	phys_world_free(&world);
+	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+}
+
+static int
+cmd_list(const struct opts *o, int argc, char **argv)
+{
+	struct phys_buf b = { 0 };
+	size_t i;
+
+	if (argc != 1)
+		usage();
+	load(argv[0]);
+	for (i = 0; i < world.nprofiles; i++) {
+		struct phys_profile *p = &world.profiles[i];
+
+		if (o->bare) {
+			buf_puts(&b, p->name);
+			buf_putc(&b, '\n');
+			continue;
+		}
+		buf_puts(&b, "{\"name\":");
+		buf_json_string(&b, p->name);
+		buf_puts(&b, ",\"type\":");
+		buf_json_string(&b, p->type);
+		buf_printf(&b, ",\"default\":%s,\"start\":%s}\n",
+		    p->marked_default ? "true" : "false",
+		    (int)i == world.start ? "true" : "false");
+	}
+	fwrite(b.s ? b.s : "", 1, b.len, stdout);
+	buf_free(&b);
+	return done(0, o, false);
+}
+
+/* Parameters that matter to the profile's engine: shared ones and its own. */
+static bool
+relevant(const struct phys_param *p, unsigned engine)
+{
+	return p->engines == PHYS_E_ALL || (p->engines & engine);
+}
+
+static int
+cmd_show(const struct opts *o, int argc, char **argv)
+{
+	struct phys_buf b = { 0 };
+	struct phys_ref r;
+	unsigned engine;
+	size_t i;
+
+	if (argc != 2)
+		usage();
+	load(argv[1]);
+	r.idx = profile(argv[0]);
+	r.scope = PHYS_S_PHYSICS;
+	engine = phys_engine_bit(world.profiles[r.idx].type);
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
+		r.p = phys_scope_param(PHYS_S_PHYSICS, i);
+		if (relevant(r.p, engine ? engine : PHYS_E_ALL))
+			phys_param_line(&b, &world, &r,
+			    &world.profiles[r.idx].vals[i], PHYS_PL_PRESET);
+	}
+	fwrite(b.s ? b.s : "", 1, b.len, stdout);
+	buf_free(&b);
+	return done(0, o, false);
+}
+
+static int
+cmd_diff(const struct opts *o, int argc, char **argv)
+{
+	struct phys_buf b = { 0 };
+	struct phys_profile *pa, *pb;
+	const struct phys_param *p;
+	unsigned engines;
+	size_t i;
+
+	if (argc != 3)
+		usage();
+	load(argv[2]);
+	pa = &world.profiles[profile(argv[0])];
+	pb = &world.profiles[profile(argv[1])];
+	if (strcmp(pa->type, pb->type) != 0) {
+		buf_puts(&b, "{\"name\":\"type\",\"type\":\"string\",\"values\":{");
+		buf_json_string(&b, pa->name);
+		buf_putc(&b, ':');
+		buf_json_string(&b, pa->type);
+		buf_putc(&b, ',');
+		buf_json_string(&b, pb->name);
+		buf_putc(&b, ':');
+		buf_json_string(&b, pb->type);
+		buf_puts(&b, "}}\n");
+	}
+	engines = phys_engine_bit(pa->type) | phys_engine_bit(pb->type);
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
+		p = phys_scope_param(PHYS_S_PHYSICS, i);
+		if (!relevant(p, engines) ||
+		    phys_value_equal(p, &pa->vals[i], &pb->vals[i]))
+			continue;
+		buf_puts(&b, "{\"name\":");
+		buf_json_string(&b, p->name);
+		buf_puts(&b, ",\"type\":");
+		buf_json_string(&b, phys_type_name(p->type));
+		buf_puts(&b, ",\"values\":{");
+		buf_json_string(&b, pa->name);
+		buf_putc(&b, ':');
+		phys_value_json(p, &pa->vals[i], &b);
+		buf_putc(&b, ',');
+		buf_json_string(&b, pb->name);
+		buf_putc(&b, ':');
+		phys_value_json(p, &pb->vals[i], &b);
+		buf_puts(&b, "}}\n");
+	}
+	fwrite(b.s ? b.s : "", 1, b.len, stdout);
+	buf_free(&b);
+	return done(0, o, false);
+}
+
+static int
+cmd_export(const struct opts *o, int argc, char **argv)
+{
+	char *text;
+
+	if (argc != 2)
+		usage();
+	load(argv[1]);
+	text = phys_preset_export(&world, profile(argv[0]));
+	if (text)
+		printf("%s\n", text);
+	free(text);
+	return done(text ? 0 : -1, o, false);
+}
+
+static int
+cmd_edit(const char *cmd, const struct opts *o, int argc, char **argv)
+{
+	int rc;
+
+	if (argc < 2)
+		usage();
+	if (strcmp(cmd, "import") == 0 && strcmp(argv[0], "-") == 0 &&
+	    strcmp(argv[argc - 1], "-") == 0)
+		phys_die(PHYS_EXIT_USAGE, "FILE and WORLD cannot both be "
+		    "standard input");
+	load(argv[argc - 1]);
+	if (strcmp(cmd, "use") == 0 && argc == 2)
+		rc = phys_preset_use(&world, profile(argv[0]));
+	else if (strcmp(cmd, "remove") == 0 && argc == 2)
+		rc = phys_preset_remove(&world, profile(argv[0]));
+	else if (strcmp(cmd, "rename") == 0 && argc == 3)
+		rc = phys_preset_rename(&world, profile(argv[0]), argv[1]);
+	else if (strcmp(cmd, "import") == 0 && argc == 2)
+		rc = phys_preset_import(&world, argv[0]);
+	else if (strcmp(cmd, "add") == 0)
+		rc = phys_preset_add(&world, argv[0],
+		    o->from ? profile(o->from) : -1, argv + 1,
+		    (size_t)(argc - 2));
+	else
+		usage();
+	return done(rc, o, true);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	const char *cmd;
+
+	phys_setprog(argv[0]);
+	phys_stdout_init();
+	parse_options(argc, argv, "+1f:i", &o);
+	if (optind >= argc)
+		usage();
+	cmd = argv[optind];
+	argc -= optind;
+	argv += optind;
+	optind = 0;
+	parse_options(argc, argv, "1f:i", &o);
+	argc -= optind;
+	argv += optind;
+	if (strcmp(cmd, "list") == 0)
+		return cmd_list(&o, argc, argv) | phys_close_stdout();
+	if (strcmp(cmd, "show") == 0)
+		return cmd_show(&o, argc, argv) | phys_close_stdout();
+	if (strcmp(cmd, "diff") == 0)
+		return cmd_diff(&o, argc, argv) | phys_close_stdout();
+	if (strcmp(cmd, "export") == 0)
+		return cmd_export(&o, argc, argv) | phys_close_stdout();
+	if (strcmp(cmd, "use") == 0 || strcmp(cmd, "add") == 0 ||
+	    strcmp(cmd, "remove") == 0 || strcmp(cmd, "rename") == 0 ||
+	    strcmp(cmd, "import") == 0)
+		return cmd_edit(cmd, &o, argc, argv) | phys_close_stdout();
+	usage();
+}

@@ -1,0 +1,209 @@
+/* paramio.c - parameter lines, and writing edited worlds. */
+#include "paramio.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *
+ode_support_name(phys_ode_support s)
+{
+	static const char *names[] = { "native", "emulated", "inert", "other" };
+
+	return names[s];
+}
+
+static void
+put_engines(struct phys_buf *b, unsigned e)
+{
+	static const char *names[] = { "ode", "bullet", "simbody", "dart" };
+	bool first = true;
+	int i;
+
+	buf_putc(b, '[');
+	for (i = 0; i < 4; i++)
+		if (e & (1u << i)) {
+			if (!first)
+				buf_putc(b, ',');
+			buf_json_string(b, names[i]);
+			first = false;
+		}
+	buf_putc(b, ']');
+}
+
+static void
+put_values(struct phys_buf *b, const char *values)
+{
+	const char *p = values, *bar;
+
+	buf_putc(b, '[');
+	for (;;) {
+		bar = strchr(p, '|');
+		buf_putc(b, '"');
+		buf_putn(b, p, bar ? (size_t)(bar - p) : strlen(p));
+		buf_putc(b, '"');
+		if (!bar)
+			break;
+		buf_putc(b, ',');
+		p = bar + 1;
+	}
+	buf_putc(b, ']');
+}
+
+static void
+put_facts(struct phys_buf *b, const struct phys_param *p)
+{
+	struct phys_value def;
+
+	if (p->alias) {
+		buf_puts(b, ",\"alias\":");
+		buf_json_string(b, p->alias);
+	}
+	buf_puts(b, ",\"scope\":");
+	buf_json_string(b, phys_scope_name(p->scope));
+	buf_puts(b, ",\"units\":");
+	buf_json_string(b, p->units);
+	phys_value_default(p, &def);
+	buf_puts(b, ",\"default\":");
+	phys_value_json(p, &def, b);
+	phys_value_free(&def);
+	if (isfinite(p->min)) {
+		buf_puts(b, ",\"min\":");
+		buf_double(b, p->min);
+	}
+	if (isfinite(p->max)) {
+		buf_puts(b, ",\"max\":");
+		buf_double(b, p->max);
+	}
+	if (p->values) {
+		buf_puts(b, ",\"values\":");
+		put_values(b, p->values);
+	}
+	buf_puts(b, ",\"engines\":");
+	put_engines(b, p->engines);
+	buf_puts(b, ",\"ode\":");
+	buf_json_string(b, ode_support_name(p->ode));
+	buf_puts(b, ",\"doc\":");
+	buf_json_string(b, p->doc);
+}
+
+void
+phys_param_line_registry(struct phys_buf *b, const struct phys_param *p)
+{
+	buf_puts(b, "{\"name\":");
+	buf_json_string(b, p->name);
+	buf_puts(b, ",\"type\":");
+	buf_json_string(b, phys_type_name(p->type));
+	put_facts(b, p);
+	buf_puts(b, "}\n");
+}
+
+void
+phys_param_line(struct phys_buf *b, struct phys_world *w,
+    const struct phys_ref *r, const struct phys_value *v, unsigned flags)
+{
+	char *name = phys_ref_name(w, r);
+
+	buf_puts(b, "{\"name\":");
+	buf_json_string(b, name);
+	free(name);
+	buf_puts(b, ",\"type\":");
+	buf_json_string(b, phys_type_name(r->p->type));
+	buf_puts(b, ",\"value\":");
+	phys_value_json(r->p, v, b);
+	if (!v->given)
+		buf_puts(b, ",\"is_default\":true");
+	if ((flags & PHYS_PL_PRESET) && r->scope == PHYS_S_PHYSICS) {
+		buf_puts(b, ",\"preset\":");
+		buf_json_string(b, w->profiles[r->idx].name);
+	}
+	if (flags & PHYS_PL_DOC)
+		put_facts(b, r->p);
+	buf_puts(b, "}\n");
+}
+
+int
+phys_param_rank(const void *ctx, xmlNodePtr owner, const char *path)
+{
+	phys_scope s = (phys_scope)(intptr_t)ctx;
+	size_t i, n, len;
+
+	if (s == PHYS_S_WORLD && strncmp(path, "physics.", 8) == 0) {
+		s = PHYS_S_PHYSICS;
+		path += 8;
+	}
+	len = strlen(path);
+	n = phys_scope_count(s);
+	for (i = 0; i < n; i++) {
+		const char *name = phys_scope_param(s, i)->name;
+
+		if (strncmp(name, path, len) == 0 &&
+		    (name[len] == '\0' || name[len] == '.'))
+			return (int)i;
+	}
+	return -1;
+}
+
+int
+phys_world_edit(struct phys_world *w, const struct phys_ref *r,
+    const struct phys_value *v)
+{
+	struct phys_doc *doc = phys_entity_doc(w, r->scope, r->idx);
+	xmlNodePtr owner = phys_entity_node(w, r->scope, r->idx);
+	struct phys_buf text = { 0 };
+	char *path = NULL;
+	int rc;
+
+	if (doc != &w->doc)
+		return phys_fail("%s is defined in the included file %s; edit "
+		    "that file instead", phys_entity_name(w, r->scope, r->idx),
+		    doc->name);
+	phys_value_sdf(r->p, v, &text);
+	if (r->scope == PHYS_S_PHYSICS && !owner) {
+		/* The implicit profile becomes a real <physics> element. */
+		path = xasprintf("physics.%s", r->p->name);
+		rc = phys_doc_set_text(doc, w->node, path, text.s,
+		    phys_param_rank, (void *)(intptr_t)PHYS_S_WORLD);
+		w->profiles[r->idx].node = phys_child(w->node, "physics");
+	} else {
+		rc = phys_doc_set_text(doc, owner, r->p->name, text.s,
+		    phys_param_rank, (void *)(intptr_t)r->scope);
+	}
+	free(path);
+	buf_free(&text);
+	return rc;
+}
+
+int
+phys_world_write(struct phys_world *w, bool in_place)
+{
+	struct phys_atomic a;
+	size_t len;
+	char *text;
+	int rc = 0;
+
+	if (in_place && !w->doc.path)
+		return phys_fail("-i needs a world file, not standard input");
+	text = phys_doc_render(&w->doc, &len);
+	if (!text)
+		return -1;
+	if (!in_place) {
+		if (fwrite(text, 1, len, stdout) != len)
+			rc = phys_fail("write error: %s", strerror(errno));
+		free(text);
+		return rc;
+	}
+	if (phys_atomic_open(&a, w->doc.path) < 0) {
+		free(text);
+		return -1;
+	}
+	if (fwrite(text, 1, len, a.fp) != len) {
+		phys_atomic_abort(&a);
+		free(text);
+		return phys_failat(w->doc.path, 0, "write error");
+	}
+	free(text);
+	return phys_atomic_commit(&a);
+}

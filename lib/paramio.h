@@ -1,0 +1,46 @@
+/*
+ * paramio.h - parameter lines in and out, and writing edited worlds.
+ *
+ * A parameter line: {"name":"ode.solver.iters","type":"int","value":50}
+ * with, as asked, "preset", "is_default" (true when the element is absent
+ * and the value is the specification's), and the registry's "units",
+ * "default", "min", "max", "values", "alias", "engines", "ode" and "doc".
+ */
+#ifndef PHYS_PARAMIO_H
+#define PHYS_PARAMIO_H
+
+#include <stdbool.h>
+
+#include "ref.h"
+#include "world.h"
+
+enum {
+	PHYS_PL_DOC = 1,	/* registry facts and the doc line */
+	PHYS_PL_PRESET = 2	/* "preset" for physics parameters */
+};
+
+/* The registry row itself (no value): name, type, units, default, range... */
+void phys_param_line_registry(struct phys_buf *b, const struct phys_param *p);
+/* An instance with its value. */
+void phys_param_line(struct phys_buf *b, struct phys_world *w,
+    const struct phys_ref *r, const struct phys_value *v, unsigned flags);
+
+/* Rank of an element path among its siblings for the SDF editor: the
+ * position of the first registry row at or below it; ctx is a phys_scope
+ * cast to a pointer. */
+int phys_param_rank(const void *ctx, xmlNodePtr owner, const char *path);
+
+/*
+ * Record an edit setting r to the SDF text of v in the world document.
+ * Physics parameters of the implicit profile create a <physics> element.
+ * Entities from included files cannot be edited here: an error says which
+ * file to edit.
+ */
+int phys_world_edit(struct phys_world *w, const struct phys_ref *r,
+    const struct phys_value *v);
+
+/* Write the edited world to stdout, or replace path in place (temporary
+ * file, then rename). */
+int phys_world_write(struct phys_world *w, bool in_place);
+
+#endif

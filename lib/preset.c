@@ -1,0 +1,291 @@
+/* preset.c - editing the <physics> profiles of a world document. */
+#include "preset.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "paramio.h"
+#include "ref.h"
+
+unsigned
+phys_engine_bit(const char *type)
+{
+	static const char *names[] = { "ode", "bullet", "simbody", "dart" };
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if (strcmp(type, names[i]) == 0)
+			return 1u << i;
+	return 0;
+}
+
+static xmlNodePtr
+last_physics(const struct phys_world *w)
+{
+	xmlNodePtr n, last = NULL;
+
+	for (n = phys_child(w->node, "physics"); n; n = phys_next(n, "physics"))
+		last = n;
+	return last;
+}
+
+static int
+check_new_name(const struct phys_world *w, const char *name)
+{
+	if (!*name)
+		return phys_fail("a profile name cannot be empty");
+	if (phys_world_profile(w, name) >= 0)
+		return phys_fail("there is already a profile named '%s'", name);
+	return 0;
+}
+
+int
+phys_preset_use(struct phys_world *w, int p)
+{
+	size_t i;
+	int rc = 0;
+
+	if (!w->profiles[p].node)	/* the implicit profile is the start */
+		return 0;
+	for (i = 0; i < w->nprofiles && rc == 0; i++) {
+		if ((int)i == p)
+			rc = phys_doc_set_attr(&w->doc, w->profiles[i].node,
+			    "default", "true");
+		else if (w->profiles[i].marked_default)
+			rc = phys_doc_set_attr(&w->doc, w->profiles[i].node,
+			    "default", NULL);
+	}
+	return rc;
+}
+
+/* Insert a standalone <physics> block among the world's profiles. */
+static int
+insert_block(struct phys_world *w, const char *block)
+{
+	xmlNodePtr after = last_physics(w);
+
+	if (after)
+		return phys_doc_insert_after(&w->doc, after, block);
+	return phys_doc_append_child(&w->doc, w->node, block);
+}
+
+/* A block of the specification's required elements, at their defaults. */
+static char *
+default_block(const char *name)
+{
+	struct phys_buf b = { 0 };
+
+	buf_puts(&b, "<physics name=\"");
+	buf_puts(&b, name);
+	buf_puts(&b, "\" type=\"ode\">\n"
+	    "  <max_step_size>0.001</max_step_size>\n"
+	    "  <real_time_factor>1</real_time_factor>\n"
+	    "  <real_time_update_rate>1000</real_time_update_rate>\n"
+	    "</physics>");
+	return b.s;
+}
+
+/* The block as a one-profile SDF document, to edit it on its own. */
+static int
+block_doc(struct phys_doc *d, const char *block, int minor)
+{
+	char *text = xasprintf("<sdf version=\"1.%d\">\n%s\n</sdf>\n", minor,
+	    block);
+	int rc = phys_doc_load_text(d, "<profile>", text, strlen(text));
+
+	free(text);
+	return rc;
+}
+
+static int
+apply_sets(struct phys_doc *d, xmlNodePtr node, char **sets, size_t nsets)
+{
+	const struct phys_param *p;
+	struct phys_value v;
+	struct phys_buf text = { 0 };
+	char *name, *eq;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < nsets && rc == 0; i++) {
+		name = xstrdup(sets[i]);
+		eq = strchr(name, '=');
+		if (!eq) {
+			rc = phys_fail("'%s': expected NAME=VALUE", sets[i]);
+			free(name);
+			break;
+		}
+		*eq = '\0';
+		p = phys_param_find(PHYS_S_PHYSICS, name);
+		memset(&v, 0, sizeof v);
+		if (!p)
+			rc = phys_fail("unknown profile parameter '%s'", name);
+		else if ((rc = phys_value_parse(p, eq + 1, &v)) == 0) {
+			buf_clear(&text);
+			phys_value_sdf(p, &v, &text);
+			rc = phys_doc_set_text(d, node, p->name, text.s,
+			    phys_param_rank, (void *)(intptr_t)PHYS_S_PHYSICS);
+		}
+		phys_value_free(&v);
+		free(name);
+	}
+	buf_free(&text);
+	return rc;
+}
+
+/* Copy (or defaults) renamed, not default, with overrides: as text. */
+static char *
+new_block(struct phys_world *w, const char *name, int from, char **sets,
+    size_t nsets)
+{
+	char *src = from >= 0 && w->profiles[from].node ?
+	    phys_doc_node_text(&w->doc, w->profiles[from].node) :
+	    default_block(name);
+	struct phys_doc d;
+	xmlNodePtr node;
+	char *out = NULL;
+
+	if (!src)
+		return NULL;
+	if (block_doc(&d, src, w->doc.minor) == 0) {
+		node = phys_child(d.root, "physics");
+		if (phys_doc_set_attr(&d, node, "name", name) == 0 &&
+		    (!xmlHasProp(node, (const xmlChar *)"default") ||
+		    phys_doc_set_attr(&d, node, "default", NULL) == 0) &&
+		    apply_sets(&d, node, sets, nsets) == 0)
+			out = phys_doc_node_text(&d, node);
+	}
+	phys_doc_free(&d);
+	free(src);
+	return out;
+}
+
+int
+phys_preset_add(struct phys_world *w, const char *name, int from, char **sets,
+    size_t nsets)
+{
+	char *block;
+	int rc;
+
+	if (check_new_name(w, name) < 0)
+		return -1;
+	block = new_block(w, name, from, sets, nsets);
+	if (!block)
+		return -1;
+	rc = insert_block(w, block);
+	free(block);
+	return rc;
+}
+
+int
+phys_preset_remove(struct phys_world *w, int p)
+{
+	if (!w->profiles[p].node)
+		return phys_fail("'%s' is the implicit profile of a world "
+		    "without <physics>; there is nothing to remove",
+		    w->profiles[p].name);
+	return phys_doc_remove(&w->doc, w->profiles[p].node);
+}
+
+int
+phys_preset_rename(struct phys_world *w, int p, const char *name)
+{
+	if (check_new_name(w, name) < 0)
+		return -1;
+	if (!w->profiles[p].node)
+		return phys_fail("'%s' is the implicit profile; add a real one "
+		    "with phys-preset add", w->profiles[p].name);
+	return phys_doc_set_attr(&w->doc, w->profiles[p].node, "name", name);
+}
+
+char *
+phys_preset_export(struct phys_world *w, int p)
+{
+	if (!w->profiles[p].node)
+		return default_block(w->profiles[p].name);
+	return phys_doc_node_text(&w->doc, w->profiles[p].node);
+}
+
+/* A file of <physics> elements: a snippet (one element, or several at the
+ * top level) or a whole SDF world. Snippets are wrapped to be loaded. */
+static int
+load_profiles_file(struct phys_doc *d, const char *path, int minor)
+{
+	size_t len;
+	char *text = phys_read_file(path, &len), *body, *wrapped;
+	int rc;
+
+	if (!text)
+		return -1;
+	body = text;
+	if (strncmp(body + strspn(body, " \t\r\n"), "<?xml", 5) == 0) {
+		body = strstr(body, "?>");
+		body = body ? body + 2 : text;
+	}
+	if (strstr(body, "<sdf")) {
+		rc = phys_doc_load_text(d, phys_display_name(path), text, len);
+	} else {
+		wrapped = xasprintf("<sdf version=\"1.%d\">%s</sdf>", minor, body);
+		rc = phys_doc_load_text(d, phys_display_name(path), wrapped,
+		    strlen(wrapped));
+		free(wrapped);
+	}
+	free(text);
+	return rc;
+}
+
+static int
+import_from(struct phys_world *w, struct phys_doc *src, xmlNodePtr parent,
+    char ***names, size_t *n)
+{
+	xmlNodePtr p;
+	char *name, *block;
+	size_t i;
+	int rc = 0;
+
+	for (p = phys_child(parent, "physics"); p && rc == 0;
+	    p = phys_next(p, "physics")) {
+		name = phys_node_attr(p, "name");
+		if (!name)
+			name = xstrdup("default_physics");
+		rc = check_new_name(w, name);
+		for (i = 0; i < *n && rc == 0; i++)
+			if (strcmp((*names)[i], name) == 0)
+				rc = phys_fail("%s: two profiles named '%s'",
+				    src->name, name);
+		if (rc == 0 && (block = phys_doc_node_text(src, p))) {
+			rc = insert_block(w, block);
+			free(block);
+		}
+		*names = xrealloc(*names, (*n + 1) * sizeof **names);
+		(*names)[(*n)++] = name;
+	}
+	return rc;
+}
+
+int
+phys_preset_import(struct phys_world *w, const char *path)
+{
+	struct phys_doc src;
+	char **names = NULL;
+	size_t n = 0, i;
+	xmlNodePtr world;
+	int rc;
+
+	if (load_profiles_file(&src, path, w->doc.minor) < 0) {
+		phys_doc_free(&src);
+		return -1;
+	}
+	rc = import_from(w, &src, src.root, &names, &n);
+	for (world = phys_child(src.root, "world"); world && rc == 0;
+	    world = phys_next(world, "world"))
+		rc = import_from(w, &src, world, &names, &n);
+	if (rc == 0 && n == 0)
+		rc = phys_fail("%s: no <physics> element", src.name);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	phys_doc_free(&src);
+	return rc < 0 ? -1 : (int)n;
+}

@@ -1,0 +1,30 @@
+/*
+ * preset.h - editing the <physics> profiles of a world document.
+ *
+ * Each operation records edits on the world's document (see sdf.h) and
+ * touches nothing but the profiles it names; phys_world_write() writes
+ * the result.
+ */
+#ifndef PHYS_PRESET_H
+#define PHYS_PRESET_H
+
+#include "world.h"
+
+/* The engine bit (PHYS_E_*) of a profile type; 0 when unknown. */
+unsigned phys_engine_bit(const char *type);
+
+/* Make profile p the one default="true" profile. */
+int phys_preset_use(struct phys_world *w, int p);
+/* A new profile NAME copied from profile from (or the specification's
+ * defaults when from < 0), with NAME=VALUE overrides. */
+int phys_preset_add(struct phys_world *w, const char *name, int from,
+    char **sets, size_t nsets);
+int phys_preset_remove(struct phys_world *w, int p);
+int phys_preset_rename(struct phys_world *w, int p, const char *name);
+/* The profile as a standalone <physics> element; caller frees. */
+char *phys_preset_export(struct phys_world *w, int p);
+/* Add the <physics> blocks of an SDF snippet or world file; returns how
+ * many were added. */
+int phys_preset_import(struct phys_world *w, const char *path);
+
+#endif

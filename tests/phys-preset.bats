@@ -1,0 +1,249 @@
+#!/usr/bin/env bats
+# phys-preset: profiles in one world, and switching them in phys-step.
+# Engine values are read back from what ODE received (the "engine" record
+# phys-step writes when a profile is applied), not from the stored profile.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	TMP=$(mktemp -d)
+	P="$REF/gazebo-worlds/presets.world"
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# engine WORLD [phys-step options]: the first line's engine record.
+engine() {
+	local w=$1
+	shift
+	phys-step -n 0 "$@" "$w" 2>/dev/null | jq -c .engine
+}
+
+@test "list: name, engine, default mark and the starting profile" {
+	run --separate-stderr phys-preset list "$P"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = '{"name":"preset_1","type":"ode","default":true,"start":true}' ]
+	[ "${lines[1]}" = '{"name":"preset_2","type":"ode","default":false,"start":false}' ]
+	[ "${lines[2]}" = '{"name":"unused","type":"ode","default":true,"start":false}' ]
+	# The second default="true" is reported with its line.
+	[[ "$(phys-preset list "$P" 2>&1 >/dev/null)" == *"presets.world:59: profile 'unused' is also marked default"* ]]
+}
+
+@test "list -1 prints bare names; with none marked the first starts" {
+	run phys-preset list -1 "$REF/gazebo-worlds/presets_nodefault.world"
+	[ "$output" = "$(printf 'preset_1\npreset_2\nunused')" ]
+	run phys-preset list "$REF/gazebo-worlds/presets_nodefault.world"
+	[[ "${lines[0]}" == *'"start":true}' ]]
+	[[ "${lines[2]}" == *'"default":false,"start":false}' ]]
+}
+
+@test "1. a world with several profiles starts with the default profile's values" {
+	e=$(engine "$P")
+	[ "$(jq -r .max_step_size <<<"$e")" = 0.01 ]
+	[ "$(jq -r .iters <<<"$e")" = 50 ]
+	[ "$(jq -r .sor <<<"$e")" = 1.4 ]
+	[ "$(jq -r .cfm <<<"$e")" = 0.01 ]
+	[ "$(jq -r .erp <<<"$e")" = 0.3 ]
+	[ "$(jq -r .contact_max_correcting_vel <<<"$e")" = 200 ]
+	[ "$(jq -r .contact_surface_layer <<<"$e")" = 0.002 ]
+	# presets_nodefault.world: the first profile.
+	[ "$(engine "$REF/gazebo-worlds/presets_nodefault.world" | jq -r .iters)" = 50 ]
+	# preset_example_sdf1_6.world marks its second profile default.
+	[ "$(engine "$REF/gazebo-worlds/preset_example_sdf1_6.world" | jq -r .iters)" = 200 ]
+}
+
+@test "2. setting one parameter of the current profile changes it and no other" {
+	echo '{"t":0.05,"name":"iters","value":77}' > "$TMP/ctl"
+	phys-step -t 0.1 -c "$TMP/ctl" "$P" 2>/dev/null | jq -c 'select(.engine) | .engine' > "$TMP/e"
+	[ "$(wc -l < "$TMP/e")" -eq 2 ]
+	before=$(head -1 "$TMP/e")
+	after=$(tail -1 "$TMP/e")
+	[ "$(jq -r .iters <<<"$after")" = 77 ]
+	[ "$(jq -c 'del(.iters)' <<<"$before")" = "$(jq -c 'del(.iters)' <<<"$after")" ]
+}
+
+@test "3. switching profile makes the engine report the other profile's values, solver type included" {
+	echo '{"t":0.1,"preset":"world"}' > "$TMP/ctl"
+	phys-step -t 0.2 -c "$TMP/ctl" "$WORLDS/pendulum.sdf" | jq -c 'select(.engine) | [.t, .preset, .engine.solver]' > "$TMP/e"
+	[ "$(sed -n 1p "$TMP/e")" = '[0,"quick","quick"]' ]
+	[ "$(sed -n 2p "$TMP/e")" = '[0.1,"world","world"]' ]
+	# presets.world: every value of preset_2 arrives at once.
+	echo '{"t":0.05,"preset":"preset_2"}' > "$TMP/ctl"
+	e=$(phys-step -t 0.1 -c "$TMP/ctl" "$P" 2>/dev/null | jq -c 'select(.preset == "preset_2") | .engine')
+	[ "$(jq -c '[.max_step_size, .iters, .sor, .cfm, .erp]' <<<"$e")" = '[0.02,100,1.5,0.02,0.6]' ]
+}
+
+@test "-p starts in a profile; an engine phys-step does not have is refused" {
+	[ "$(engine "$P" -p unused | jq -c '[.iters, .erp]')" = '[200,0.7]' ]
+	phys-preset add bul "$P" | sed 's/name="bul" type="ode"/name="bul" type="bullet"/' > "$TMP/b.world"
+	run phys-step -n 1 -p bul "$TMP/b.world"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"profile 'bul' is for the bullet engine; phys-step runs only ode"* ]]
+	echo '{"t":0.01,"preset":"bul"}' > "$TMP/ctl"
+	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/b.world"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bullet engine"* ]]
+}
+
+@test "4. a profile imported from a snippet, then switched to, reaches the engine" {
+	cat > "$TMP/snippet.xml" <<'EOF'
+<physics name="imported" type="ode">
+  <max_step_size>0.004</max_step_size>
+  <ode>
+    <solver>
+      <type>world</type>
+      <iters>33</iters>
+    </solver>
+    <constraints>
+      <cfm>0.001</cfm>
+      <erp>0.45</erp>
+    </constraints>
+  </ode>
+</physics>
+EOF
+	phys-preset import "$TMP/snippet.xml" "$WORLDS/pendulum.sdf" > "$TMP/w.sdf"
+	[ "$(phys-preset list -1 "$TMP/w.sdf" | tail -1)" = imported ]
+	echo '{"t":0.1,"preset":"imported"}' > "$TMP/ctl"
+	e=$(phys-step -t 0.2 -c "$TMP/ctl" "$TMP/w.sdf" | jq -c 'select(.preset == "imported") | .engine')
+	[ "$(jq -c '[.solver, .max_step_size, .iters, .cfm, .erp]' <<<"$e")" = '["world",0.004,33,0.001,0.45]' ]
+}
+
+@test "5. one unnamed <physics>, and none at all, run as default_physics" {
+	[ "$(phys-preset list -1 "$WORLDS/legacy_physics.sdf")" = default_physics ]
+	[ "$(phys-preset list -1 "$WORLDS/no_physics.sdf")" = default_physics ]
+	phys-step -n 0 "$WORLDS/legacy_physics.sdf" > "$TMP/a"
+	[ "$(jq -c '[.preset, .engine.solver, .engine.iters, .engine.gravity.z]' "$TMP/a")" = '["default_physics","world",40,-3.7]' ]
+	phys-step -n 0 "$WORLDS/no_physics.sdf" > "$TMP/b"
+	[ "$(jq -c '[.preset, .engine.solver, .engine.iters, .engine.max_step_size, .engine.gravity.z]' "$TMP/b")" = '["default_physics","quick",50,0.001,-9.8]' ]
+}
+
+@test "two unnamed <physics> blocks are an error; so is a duplicate name" {
+	sed 's|<physics name="world" type="ode">|<physics type="ode">|; s|<physics name="quick" type="ode" default="true">|<physics type="ode">|' \
+	    "$WORLDS/pendulum.sdf" > "$TMP/two.sdf"
+	run phys-preset list "$TMP/two.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"two.sdf:"*": a second unnamed <physics> block"* ]]
+	sed 's|<physics name="world"|<physics name="quick"|' "$WORLDS/pendulum.sdf" > "$TMP/dup.sdf"
+	run phys-step -n 1 "$TMP/dup.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"a second <physics> profile named 'quick'"* ]]
+}
+
+@test "switching from 5 to 200 iterations mid-run reduces a stack's penetration" {
+	echo '{"t":1.5,"preset":"accurate"}' > "$TMP/ctl"
+	phys-step -t 3 -r 50 -c "$TMP/ctl" -i 'box*::link/pose' "$WORLDS/box_stack.sdf" |
+	    jq -r '[.t, ([.items | to_entries[] | ((.key | ltrimstr("box") | split(":")[0] | tonumber) * 0.2 + 0.1 - .value.z) | fabs] | max)] | @tsv' > "$TMP/err"
+	before=$(awk '$1 > 0.5 && $1 <= 1.5 { s += $2; n++ } END { print s / n }' "$TMP/err")
+	after=$(awk '$1 > 2 && $1 <= 3 { s += $2; n++ } END { print s / n }' "$TMP/err")
+	# millimetres before, a hundredth of that after
+	awk -v b="$before" -v a="$after" 'BEGIN { exit !(b > 5e-4 && a < b / 10) }'
+}
+
+@test "gravity and step size of the new profile take effect at the switch" {
+	cat > "$TMP/legacy.sdf" <<'EOF'
+<sdf version="1.5">
+  <world name="w">
+    <physics name="earth" type="ode"><gravity>0 0 -9.8</gravity><max_step_size>0.001</max_step_size></physics>
+    <physics name="moon" type="ode"><gravity>0 0 -1.6</gravity><max_step_size>0.002</max_step_size></physics>
+    <model name="ball"><pose>0 0 10 0 0 0</pose><link name="link"><inertial><mass>1</mass></inertial></link></model>
+  </world>
+</sdf>
+EOF
+	echo '{"t":0.5,"preset":"moon"}' > "$TMP/ctl"
+	phys-step -t 1 -r 4 -c "$TMP/ctl" -i 'ball::link/linear_vel' "$TMP/legacy.sdf" |
+	    jq -r '[.t, .iter, .items["ball::link/linear_vel"].z] | @tsv' > "$TMP/v"
+	# 500 steps of 1 ms, then 250 of 2 ms
+	[ "$(awk '$1 == 1 { print $2 }' "$TMP/v")" = 750 ]
+	near "$(awk '$1 == 0.5 { print $3 }' "$TMP/v")" -4.9 1e-9
+	near "$(awk '$1 == 1 { print $3 }' "$TMP/v")" "$(awk 'BEGIN { print -4.9 - 1.6 * 0.5 }')" 1e-9
+}
+
+@test "show: the profile's values, defaults marked" {
+	run phys-preset show preset_2 "$P"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'{"name":"ode.solver.iters","type":"int","value":100,"preset":"preset_2"}'* ]]
+	[[ "$output" == *'{"name":"ode.solver.type","type":"string","value":"quick","is_default":true,"preset":"preset_2"}'* ]]
+	# bullet rows are not an ode profile's business
+	[[ "$output" != *bullet* ]]
+}
+
+@test "use: one default profile, nothing else changed" {
+	phys-preset use preset_2 "$P" > "$TMP/u.world"
+	diff "$P" "$TMP/u.world" > "$TMP/d" || true
+	[ "$(grep -c '^[<>]' "$TMP/d")" -eq 6 ]
+	[ "$(phys-preset list "$TMP/u.world" 2>&1 | grep -c '"default":true')" -eq 1 ]
+	[ "$(engine "$TMP/u.world" | jq -r .iters)" = 100 ]
+}
+
+@test "add: a copy with overrides, or the specification's defaults" {
+	phys-preset add fast --from preset_2 iters=10 cfm=0.5 "$P" > "$TMP/a.world"
+	diff "$P" "$TMP/a.world" | grep '^>' > "$TMP/added" || true
+	[ "$(head -1 "$TMP/added")" = '>     <physics name="fast" type="ode">' ]
+	[ "$(phys-param get -p fast iters cfm erp "$TMP/a.world" | jq -c .value | tr '\n' ' ')" = "10 0.5 0.6 " ]
+	phys-preset add plain "$WORLDS/pendulum.sdf" > "$TMP/p.sdf"
+	[ "$(phys-param get -p plain max_step_size iters "$TMP/p.sdf" | jq -c .value | tr '\n' ' ')" = "0.001 50 " ]
+	run phys-preset add quick "$WORLDS/pendulum.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"already a profile named 'quick'"* ]]
+	run phys-preset add x iters=abc "$WORLDS/pendulum.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"is not an int"* ]]
+}
+
+@test "remove the default: the first remaining profile starts" {
+	phys-preset remove preset_1 "$P" > "$TMP/r.world"
+	[ "$(phys-preset list -1 "$TMP/r.world" | tr '\n' ' ')" = "preset_2 unused " ]
+	# 'unused' is now the only one marked default
+	[ "$(engine "$TMP/r.world" | jq -r .iters)" = 200 ]
+	phys-preset remove unused "$TMP/r.world" | phys-preset remove preset_2 - > "$TMP/none.world"
+	[ "$(phys-preset list -1 "$TMP/none.world")" = default_physics ]
+	phys-preset remove preset_2 "$REF/gazebo-worlds/presets_nodefault.world" > "$TMP/n.world"
+	[ "$(engine "$TMP/n.world" | jq -r .iters)" = 50 ]
+}
+
+@test "rename, and unknown names exit 2 listing the profiles" {
+	phys-preset rename preset_2 slow "$P" > "$TMP/n.world"
+	[ "$(phys-preset list -1 "$TMP/n.world" | tr '\n' ' ')" = "preset_1 slow unused " ]
+	run phys-preset rename nope x "$P"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no profile named 'nope' (there are: preset_1, preset_2, unused)"* ]]
+}
+
+@test "export then import round-trips exactly" {
+	phys-preset export preset_2 "$P" > "$TMP/p2.xml"
+	[ "$(head -1 "$TMP/p2.xml")" = '<physics name="preset_2" type="ode">' ]
+	phys-preset remove preset_2 "$P" > "$TMP/w.world"
+	phys-preset import "$TMP/p2.xml" "$TMP/w.world" > "$TMP/back.world"
+	phys-preset export preset_2 "$TMP/back.world" | cmp - "$TMP/p2.xml"
+	# the block reads back the same in its new place
+	[ "$(phys-preset show preset_2 "$TMP/back.world" | md5sum)" = "$(phys-preset show preset_2 "$P" | md5sum)" ]
+	# importing a whole world takes all its profiles; a clash is an error
+	phys-preset import "$WORLDS/pendulum.sdf" "$P" > "$TMP/both.world"
+	[ "$(phys-preset list -1 "$TMP/both.world" | tr '\n' ' ')" = "preset_1 preset_2 unused quick world " ]
+	run phys-preset import "$P" "$P"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"already a profile named 'preset_1'"* ]]
+}
+
+@test "diff: the parameters whose values differ, with both values" {
+	run --separate-stderr phys-preset diff preset_1 preset_2 "$P"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == '{"name":"max_step_size","type":"double","values":{"preset_1":0.01,"preset_2":0.02}}' ]]
+	[[ "$output" == *'{"name":"ode.solver.iters","type":"int","values":{"preset_1":50,"preset_2":100}}'* ]]
+	[[ "$output" != *'"real_time_factor"'* ]]
+	[ -z "$(phys-preset diff preset_1 preset_1 "$P")" ]
+}
+
+@test "-i edits in place through a temporary file; a failure leaves the file alone" {
+	cp "$WORLDS/pendulum.sdf" "$TMP/w.sdf"
+	phys-preset use -i world "$TMP/w.sdf"
+	[ "$(phys-preset list "$TMP/w.sdf" | jq -r 'select(.start) | .name')" = world ]
+	cp "$TMP/w.sdf" "$TMP/before.sdf"
+	run phys-preset add -i x iters=-5 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	cmp "$TMP/w.sdf" "$TMP/before.sdf"
+	[ "$(ls -A "$TMP" | grep -c '^\.')" -eq 0 ]
+}
