@@ -267,11 +267,19 @@ struct glob_ctx {
 	const char *text;
 };
 
+/* A glob reaches into included models too: their files are not ours to
+ * edit here, so those matches are skipped and counted. */
+static size_t skipped_included;
+
 static int
 add_glob_edit(struct phys_world *w, const struct phys_ref *r, void *ctx)
 {
 	struct glob_ctx *g = ctx;
 
+	if (phys_entity_doc(w, r->scope, r->idx) != &w->doc) {
+		skipped_included++;
+		return 0;
+	}
 	add_edit(g->e, r, g->text);
 	return 0;
 }
@@ -321,12 +329,11 @@ collect_line(struct phys_world *w, json_t *obj, int profile, struct edits *e)
 
 	if (!json_is_string(name) || !json_object_get(obj, "value"))
 		return phys_fail("a parameter line needs \"name\" and \"value\"");
-	if (json_is_string(preset)) {
+	/* Lines from another world may name a profile this one lacks: then
+	 * the values go to the chosen (or starting) profile. */
+	if (json_is_string(preset) &&
+	    phys_world_profile(w, json_string_value(preset)) >= 0)
 		profile = phys_world_profile(w, json_string_value(preset));
-		if (profile < 0)
-			return phys_fail("no profile named '%s'",
-			    json_string_value(preset));
-	}
 	if (phys_json_to_text(json_object_get(obj, "value"), &text) < 0)
 		return -1;
 	rc = collect(w, json_string_value(name), text.s ? text.s : "", profile,
@@ -417,6 +424,12 @@ cmd_set(const struct opts *o, int argc, char **argv)
 		rc = collect_assignment(&w, argv[k], profile, &e);
 	if (rc == 0 && o->from)
 		rc = collect_from(&w, o->from, profile, &e);
+	if (rc == 0 && e.n == 0 && skipped_included)
+		rc = phys_fail("every match is in an included file");
+	if (rc == 0 && skipped_included)
+		phys_warn("skipped %zu parameter%s of included models (edit "
+		    "their own files)", skipped_included,
+		    skipped_included == 1 ? "" : "s");
 	if (rc == 0)
 		rc = apply_edits(&w, &e);
 	if (rc == 0)

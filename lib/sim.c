@@ -449,10 +449,41 @@ apply_due(struct run *r)
 	return 0;
 }
 
+struct set_ctx {
+	struct run *r;
+	const char *text;
+};
+
+static int
+apply_set_match(struct phys_world *w, const struct phys_ref *ref, void *ctx)
+{
+	struct set_ctx *sc = ctx;
+
+	return apply_param(sc->r, ref, sc->text);
+}
+
+/* NAME=VALUE, where NAME may be a glob matching many parameters. */
+static int
+apply_set(struct run *r, char *name, const char *text)
+{
+	struct set_ctx sc = { r, text };
+	struct phys_ref ref;
+	int n;
+
+	if (!phys_has_glob(name)) {
+		if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
+			return -1;
+		return apply_param(r, &ref, text);
+	}
+	n = phys_ref_each(r->w, name, r->profile, apply_set_match, &sc);
+	if (n == 0)
+		return phys_fail("no parameter matches '%s'", name);
+	return n < 0 ? -1 : 0;
+}
+
 static int
 apply_sets(struct run *r)
 {
-	struct phys_ref ref;
 	char *name, *eq;
 	size_t i;
 	int rc = 0;
@@ -460,14 +491,12 @@ apply_sets(struct run *r)
 	for (i = 0; i < r->o->nsets && rc == 0; i++) {
 		name = xstrdup(r->o->sets[i]);
 		eq = strchr(name, '=');
-		if (!eq)
+		if (!eq) {
 			rc = phys_fail("--set %s: expected NAME=VALUE", name);
-		else
+		} else {
 			*eq = '\0';
-		if (rc == 0)
-			rc = phys_ref_resolve(r->w, name, r->profile, &ref);
-		if (rc == 0)
-			rc = apply_param(r, &ref, eq + 1);
+			rc = apply_set(r, name, eq + 1);
+		}
 		free(name);
 	}
 	return rc;

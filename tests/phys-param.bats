@@ -1,0 +1,201 @@
+#!/usr/bin/env bats
+# phys-param: the registry, lossless edits, and parameters changed at run time.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	TMP=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+@test "list without a world: every registry row with units, default, range and doc" {
+	phys-param list > "$TMP/reg"
+	[ "$(wc -l < "$TMP/reg")" -eq "$(grep -c '^P(' "$BATS_TEST_DIRNAME/../lib/params.def")" ]
+	row() { jq -e -s --arg n "$1" "map(select(.name == \$n))[0] | $2" "$TMP/reg"; }
+	row ode.solver.iters '.alias == "iters" and .type == "int" and .default == 50 and .min == 1 and .ode == "native"'
+	row ode.constraints.erp '.min == 0 and .max == 1 and .units == "1"'
+	row ode.solver.friction_model '.values == ["pyramid_model","box_model","cone_model"]'
+	row ode.solver.precon_iters '.ode == "inert"'
+	row bullet.solver.iters '.engines == ["bullet"]'
+	! row ode.solver.iters '.ode == "inert"' 
+	# every row documents itself
+	[ "$(jq -r 'select(.doc == "" or .units == null) | .name' "$TMP/reg" | wc -l)" -eq 0 ]
+	# globs and aliases select
+	[ "$(phys-param list 'ode.constraints.*' | wc -l)" -eq 4 ]
+	[ "$(phys-param list cfm | jq -r .name)" = ode.constraints.cfm ]
+}
+
+@test "list WORLD GLOB: instances with values; --doc adds the docs" {
+	run phys-param list "$WORLDS/sliding_box.sdf" '*::link/inertial.*'
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 16 ]
+	[[ "$output" == *'{"name":"box::link/inertial.mass","type":"double","value":1}'* ]]
+	[[ "$output" == *'{"name":"box::link/inertial.inertia.ixx","type":"double","value":0.006666666666666667}'* ]]
+	[ "$(phys-param list "$WORLDS/pendulum.sdf" iters | jq -c '[.preset, .value]' | tr '\n' ' ')" = '["quick",100] ["world",50] ' ]
+	phys-param list --doc "$WORLDS/sliding_box.sdf" 'box::link::collision/surface.friction.ode.mu' > "$TMP/l"
+	jq -e -s '.[0] | .value == 0.5 and .units == "1" and .min == 0 and (.doc | length) > 10' "$TMP/l"
+}
+
+@test "get: current values, the specification's default marked" {
+	run phys-param get iters sor 'box::link::collision/surface.friction.ode.mu' \
+	    'box::link::collision/surface.contact.ode.kp' gravity "$WORLDS/sliding_box.sdf"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = '{"name":"ode.solver.iters","type":"int","value":50,"preset":"pyramid"}' ]
+	[ "${lines[1]}" = '{"name":"ode.solver.sor","type":"double","value":1.3,"is_default":true,"preset":"pyramid"}' ]
+	[ "${lines[2]}" = '{"name":"box::link::collision/surface.friction.ode.mu","type":"double","value":0.5}' ]
+	[ "${lines[3]}" = '{"name":"box::link::collision/surface.contact.ode.kp","type":"double","value":1000000000000,"is_default":true}' ]
+	[ "${lines[4]}" = '{"name":"gravity","type":"vector3","value":{"x":0,"y":0,"z":-9.81}}' ]
+	[ "$(phys-param get -p box friction_model "$WORLDS/sliding_box.sdf" | jq -r .value)" = box_model ]
+}
+
+@test "set: only the changed lines change" {
+	phys-param set iters=80 'box::link/inertial.mass=2.5' "$WORLDS/sliding_box.sdf" > "$TMP/o.sdf"
+	diff "$WORLDS/sliding_box.sdf" "$TMP/o.sdf" > "$TMP/d" || true
+	[ "$(grep -c '^<' "$TMP/d")" -eq 2 ]
+	[ "$(grep -c '^>' "$TMP/d")" -eq 2 ]
+	grep -q '^>           <iters>80</iters>$' "$TMP/d"
+	grep -q '^>           <mass>2.5</mass>$' "$TMP/d"
+	# the first profile was the starting one; the other is untouched
+	[ "$(phys-param get -p box iters "$TMP/o.sdf" | jq .value)" -eq 50 ]
+}
+
+@test "set: an absent element is inserted where the specification places it" {
+	phys-param set sor=1.1 contact_surface_layer=0.003 "$WORLDS/pendulum.sdf" > "$TMP/o.sdf"
+	# <sor> after <iters>; a new <constraints> block after <solver>
+	awk '/<physics name="quick"/, /<\/physics>/' "$TMP/o.sdf" > "$TMP/p"
+	cat > "$TMP/want" <<'EOF'
+    <physics name="quick" type="ode" default="true">
+      <max_step_size>0.001</max_step_size>
+      <ode>
+        <solver>
+          <type>quick</type>
+          <iters>100</iters>
+          <sor>1.1</sor>
+        </solver>
+        <constraints>
+          <contact_surface_layer>0.003</contact_surface_layer>
+        </constraints>
+      </ode>
+    </physics>
+EOF
+	diff "$TMP/want" "$TMP/p"
+	[ "$(phys-param get sor contact_surface_layer "$TMP/o.sdf" | jq -c .value | tr '\n' ' ')" = "1.1 0.003 " ]
+}
+
+@test "set with a glob changes every match; comments and quoting survive" {
+	run --separate-stderr phys-param set '*::collision/surface.friction.ode.mu=0.8' "$REF/gazebo-worlds/friction_pyramid.world"
+	[ "$status" -eq 0 ]
+	# the ground plane comes from an included file: skipped, and said so
+	[[ "$stderr" == *"skipped 1 parameter of included models"* ]]
+	printf '%s\n' "$output" > "$TMP/o.world"
+	n=$(diff "$REF/gazebo-worlds/friction_pyramid.world" "$TMP/o.world" | grep -c '^>')
+	[ "$n" -eq "$(grep -c '<mu>0.3</mu>' "$REF/gazebo-worlds/friction_pyramid.world")" ]
+	head -2 "$TMP/o.world" | cmp - <(head -2 "$REF/gazebo-worlds/friction_pyramid.world")
+	[ "$(phys-param get 'boxes::box_3::link_1::collision/surface.friction.ode.mu' "$TMP/o.world" | jq .value)" = 0.8 ]
+}
+
+@test "get | set --from - copies values between worlds" {
+	phys-param get iters 'ode.constraints.*' "$REF/gazebo-worlds/presets.world" 2>/dev/null |
+	    phys-param set --from - "$WORLDS/pendulum.sdf" > "$TMP/o.sdf"
+	[ "$(phys-param get iters cfm erp contact_max_correcting_vel "$TMP/o.sdf" | jq -c .value | tr '\n' ' ')" = "50 0.01 0.3 200 " ]
+}
+
+@test "errors: wrong type, out of range, unknown name, missing entity — exit 1, file untouched" {
+	cp "$WORLDS/pendulum.sdf" "$TMP/w.sdf"
+	cp "$TMP/w.sdf" "$TMP/orig.sdf"
+	run --separate-stderr phys-param set -i iters=lots "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = 'phys-param: ode.solver.iters: "lots" is not an int' ]
+	run --separate-stderr phys-param set -i erp=1.5 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"1.5 is above the maximum 1"* ]]
+	run --separate-stderr phys-param set -i 'pendulum::bob/inertial.mas=3' "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"no link parameter 'inertial.mas' (did you mean inertial.mass"* ]]
+	run --separate-stderr phys-param set -i 'pendulum::bbo/inertial.mass=3' "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"no entity named 'pendulum::bbo' (did you mean pendulum::bob?)"* ]]
+	run --separate-stderr phys-param set -i iters=3 'gravity=0 0' "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	cmp "$TMP/w.sdf" "$TMP/orig.sdf"
+	[ "$(ls -A "$TMP" | grep -c '^\.')" -eq 0 ]
+	phys-param set -i iters=3 "$TMP/w.sdf"
+	[ "$(phys-param get iters "$TMP/w.sdf" | jq .value)" -eq 3 ]
+}
+
+@test "an entity from an included file is refused with the file to edit" {
+	run --separate-stderr phys-param set 'ground_plane::link::collision/surface.friction.ode.mu=1' "$REF/gazebo-worlds/presets.world"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"is defined in the included file"*"ground_plane/model.sdf"* ]]
+}
+
+@test "doc: the generated manual page is the one shipped" {
+	phys-param doc > "$TMP/p.7"
+	grep -q '^\.B ode\\.solver\\.iters' "$TMP/p.7" || grep -q 'ode.solver.iters' "$TMP/p.7"
+	[ "$(grep -c '^\.TP' "$TMP/p.7")" -eq "$(grep -c '^P(' "$BATS_TEST_DIRNAME/../lib/params.def")" ]
+}
+
+# ---- at run time: the change reaches ODE and shows physically ----
+
+@test "more damping, set by a control line, slows a pendulum's swing" {
+	phys-step -t 4 -r 1000 -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" |
+	    jq -r '[.t, .items["pendulum::bob/pose"].roll] | @tsv' > "$TMP/free"
+	echo '{"t":1,"name":"pendulum::pivot/axis.dynamics.damping","value":0.05}' > "$TMP/ctl"
+	phys-step -t 4 -r 1000 -c "$TMP/ctl" -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" |
+	    jq -r '[.t, .items["pendulum::bob/pose"].roll] | @tsv' > "$TMP/damped"
+	# |roll| at each turning point after t
+	peaks() { awk -v t0="$2" '{ v = $2 < 0 ? -$2 : $2 } NR > 2 && $1 > t0 && pv >= ppv && pv > v { print pv } { ppv = pv; pv = v }' "$1"; }
+	[ "$(peaks "$TMP/free" 0 | head -1)" = "$(peaks "$TMP/damped" 0 | head -1)" ]
+	# undamped: every swing as wide as the first
+	peaks "$TMP/free" 1 | while read -r a; do rel "$a" 0.05 0.002; done
+	# damped: each half swing shrinks by exp(-c T / (4 I)), c = 0.05, I = 0.26
+	ratio=$(awk 'BEGIN { print exp(-0.05 * 1.4466 / (4 * 0.26)) }')
+	peaks "$TMP/damped" 1.1 | awk 'NR > 1 { print $1 / p } { p = $1 }' > "$TMP/r"
+	[ "$(wc -l < "$TMP/r")" -ge 3 ]
+	while read -r q; do rel "$q" "$ratio" 0.01; done < "$TMP/r"
+}
+
+@test "lower mu lengthens a slide in proportion" {
+	echo '{"t":0.2,"name":"box::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > "$TMP/ctl"
+	slide() {
+		phys-step -t 2 -e 100 -c "$TMP/ctl" -i 'box::link/pose' "$@" "$WORLDS/sliding_box.sdf" |
+		    jq -r '.items["box::link/pose"].x' | sed -n '3p;$p' | tr '\n' ' ' | awk '{ print $2 - $1 }'
+	}
+	d1=$(slide)
+	# mu and mu2 of every collision: the slide runs along one of the two
+	d2=$(slide -s '*::collision/surface.friction.ode.mu*=0.25')
+	rel "$d2" "$(awk -v d="$d1" 'BEGIN { print 2 * d }')" 0.05
+	rel "$d2" "$(awk 'BEGIN { print 4 / (2 * 0.25 * 9.81) }')" 0.05
+}
+
+@test "changing gravity mid-run changes the fall at that time" {
+	echo '{"t":0.5,"name":"gravity","value":{"x":0,"y":0,"z":-1.62}}' > "$TMP/ctl"
+	phys-step -t 1 -r 4 -c "$TMP/ctl" -i 'ball::link/linear_vel' "$WORLDS/falling_sphere.sdf" |
+	    jq -r '[.t, .items["ball::link/linear_vel"].z] | @tsv' > "$TMP/v"
+	near "$(awk '$1 == 0.5 { print $2 }' "$TMP/v")" -4.905 1e-9
+	near "$(awk '$1 == 1 { print $2 }' "$TMP/v")" "$(awk 'BEGIN { print -4.905 - 1.62 * 0.5 }')" 1e-9
+}
+
+@test "every kind of settable value is accepted by -s and control lines, and read back" {
+	cat > "$TMP/ctl" <<'EOF'
+{"t":0,"name":"pendulum::bob/inertial.mass","value":2}
+{"t":0,"name":"pendulum::bob/inertial.pose","value":{"x":0,"y":0,"z":0.1,"roll":0,"pitch":0,"yaw":0}}
+{"t":0,"name":"pendulum::bob::collision/surface.contact.ode.kd","value":3}
+{"t":0,"name":"pendulum::pivot/axis.limit.upper","value":1.2}
+{"t":0,"name":"friction_model","value":"cone_model"}
+{"t":0,"name":"pendulum::bob/gravity","value":true}
+EOF
+	run phys-step -n 2 -c "$TMP/ctl" "$WORLDS/pendulum.sdf"
+	[ "$status" -eq 0 ]
+	echo '{"t":0,"name":"friction_model","value":"cone"}' > "$TMP/bad"
+	run phys-step -n 2 -c "$TMP/bad" "$WORLDS/pendulum.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bad:1: ode.solver.friction_model: \"cone\" is not one of pyramid_model, box_model, cone_model"* ]]
+	run phys-step -n 2 -s 'pendulum::bob/inertial.mass=-1' "$WORLDS/pendulum.sdf"
+	[ "$status" -eq 2 ]
+}
