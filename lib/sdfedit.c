@@ -33,6 +33,10 @@
  * same, otherwise it is written inline. One level of indentation is taken
  * from the document (default two spaces), the newline style too (LF, CRLF).
  *
+ * Removed elements are kept (readable, but refused by further edits) until
+ * the edits are freed. An edit inside an element that is removed later is
+ * simply dropped with it.
+ *
  * The tree and the text agree while edits are pending. After
  * phys_doc_edits_free() the tree keeps its changes but the text does not:
  * a later edit matches the tree to the text again and fails when elements
@@ -88,6 +92,8 @@ struct src {
 	char *own;		/* the text, when the source owns it */
 	struct rec *recs;
 	size_t nrecs;
+	uint32_t *lines;	/* document: offsets of its newlines */
+	size_t nlines;
 	bool block;		/* inserted text (not the original document) */
 	bool line;		/* block: starts with a newline, ends a line */
 	char *base;		/* block: indentation of the line it starts on */
@@ -105,6 +111,7 @@ struct phys_sdf_edit {
 	char nl[3];		/* "\n" or "\r\n" */
 	char *unit;		/* one level of indentation */
 	unsigned gen;		/* render generation, for block cursors */
+	xmlDocPtr attic;	/* holds removed elements; shares the dict */
 };
 
 /* ---- small helpers ---- */
@@ -566,15 +573,53 @@ head_to(const struct rec *r)
 	return p;
 }
 
+/* Index the newlines of the document, so a line start is found in
+ * O(log n) even on a document written on one long line. */
+static void
+index_lines(struct src *s)
+{
+	const char *p = s->text, *end = s->text + s->len;
+	size_t cap = 0;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p)))) {
+		if (s->nlines == cap) {
+			cap = cap ? cap * 2 : 1024;
+			s->lines = xrealloc(s->lines, cap * sizeof *s->lines);
+		}
+		s->lines[s->nlines++] = (uint32_t)(p - s->text);
+		p++;
+	}
+}
+
+static size_t
+line_start(const struct src *s, size_t pos)
+{
+	size_t lo = 0, hi = s->nlines, ls = pos;
+
+	if (s->block) {
+		while (ls > 0 && s->text[ls - 1] != '\n')
+			ls--;
+		return ls;
+	}
+	/* the last newline before pos */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->lines[mid] < pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (size_t)s->lines[lo - 1] + 1 : 0;
+}
+
 /* The indentation of the line holding byte pos of s, as a new string. */
 static char *
 indent_at(const struct src *s, size_t pos)
 {
 	const char *t = s->text;
-	size_t ls = pos, e;
+	size_t ls = line_start(s, pos), e;
 
-	while (ls > 0 && t[ls - 1] != '\n')
-		ls--;
 	if (ls == 0 && s->block)
 		return xstrdup(s->base ? s->base : "");
 	for (e = ls; e < s->len && is_blank(t[e]); e++)
@@ -588,7 +633,21 @@ indent_of(const struct rec *r)
 	return indent_at(r->src, r->start);
 }
 
-/* True when the line after r's line is blank (siblings spaced out). */
+/* True when the line before r's line is blank. */
+static bool
+blank_line_before(const struct rec *r)
+{
+	const char *t = r->src->text;
+	size_t q = lead_from(r);
+
+	if (q == r->start)
+		return false;
+	while (q > 0 && is_blank(t[q - 1]))
+		q--;
+	return q > 0 && t[q - 1] == '\n';
+}
+
+/* True when the line after r's line is blank. */
 static bool
 blank_line_after(const struct rec *r)
 {
@@ -613,7 +672,7 @@ remove_range(const struct rec *r, size_t *from, size_t *to)
 	const char *t = s->text;
 	size_t f = lead_from(r), e = tail_to(r), q, u;
 
-	if (f == r->start || e >= s->len || !is_nl(t[e])) {
+	if (f == r->start || !ends_line(r)) {
 		*from = r->start;
 		*to = e;
 		return;
@@ -622,7 +681,7 @@ remove_range(const struct rec *r, size_t *from, size_t *to)
 	q = f;
 	while (q > 0 && is_blank(t[q - 1]))
 		q--;
-	u = e + (t[e] == '\r') + 1;
+	u = e < s->len ? e + (t[e] == '\r') + 1 : e;
 	while (u < s->len && is_blank(t[u]))
 		u++;
 	if (q > 0 && t[q - 1] == '\n' && u < s->len && is_nl(t[u])) {
@@ -630,6 +689,13 @@ remove_range(const struct rec *r, size_t *from, size_t *to)
 		if (q > 0 && t[q - 1] == '\r')
 			q--;
 		f = q;
+	}
+	/* an inserted block's first element takes the block's blank lead */
+	if (s->block && r->parent < 0) {
+		for (q = 0; q < f && is_ws(t[q]); q++)
+			;
+		if (q == f)
+			f = 0;
 	}
 	*from = f;
 	*to = e;
@@ -659,6 +725,7 @@ src_free(struct src *s)
 		free(x);
 	}
 	free(s->recs);
+	free(s->lines);
 	free(s->own);
 	free(s->base);
 	free(s);
@@ -679,6 +746,9 @@ session_free(struct phys_sdf_edit *st)
 {
 	size_t i;
 
+	/* the attic's nodes use its own dict reference, not the document */
+	if (st->attic)
+		xmlFreeDoc(st->attic);
 	for (i = 0; i < st->nsrcs; i++)
 		src_free(st->srcs[i]);
 	free(st->srcs);
@@ -757,6 +827,7 @@ session(struct phys_doc *d)
 		    why ? why : "its text and its elements do not match");
 		return NULL;
 	}
+	index_lines(s);
 	nl = memchr(d->text, '\n', d->len);
 	strcpy(st->nl, nl && nl > d->text && nl[-1] == '\r' ? "\r\n" : "\n");
 	st->unit = infer_unit(s);
@@ -767,9 +838,19 @@ session(struct phys_doc *d)
 static struct rec *
 edit_rec(struct phys_doc *d, xmlNodePtr n, const char *what)
 {
+	struct phys_sdf_edit *st = d->edits;
 	struct rec *r = rec_of(n);
+	xmlNodePtr p;
 
-	if (!n || n->type != XML_ELEMENT_NODE || n->doc != d->xml || !r) {
+	if (n && st && st->attic && n->doc == st->attic) {
+		phys_failat(d->name, phys_node_line(n), "%s: <%s> was removed",
+		    what, (const char *)n->name);
+		return NULL;
+	}
+	for (p = n; p && p != d->root; p = p->parent)
+		;
+	if (!n || n->type != XML_ELEMENT_NODE || n->doc != d->xml || !r ||
+	    !p) {
 		phys_failat(d->name, 0, "%s: not an element of this document",
 		    what);
 		return NULL;
@@ -1203,7 +1284,9 @@ make_place(struct phys_doc *d, struct phys_sdf_edit *st, xmlNodePtr parent,
 		pl->line = starts_line(r) && ends_line(r);
 		pl->indent = indent_of(r);
 		pl->base = indent_at(r->src, r->end);
-		pl->blank = pl->line && blank_line_after(r);
+		/* siblings spaced out by blank lines */
+		pl->blank = pl->line && blank_line_after(r) &&
+		    (r->next_sib >= 0 || blank_line_before(r));
 	} else if (next) {
 		if (!(r = edit_rec(d, next, "insert")))
 			return -1;
@@ -1495,8 +1578,24 @@ phys_doc_remove(struct phys_doc *d, xmlNodePtr n)
 		    "cannot remove the root element");
 	r->flags |= F_REMOVED;
 	mark_dirty(parent);
+	/*
+	 * The node is kept until the edits are freed, so pointers to it stay
+	 * readable and edits of it fail cleanly. It moves to a document of
+	 * its own sharing the dictionary its names live in, as d->xml may be
+	 * freed first (phys_doc_free).
+	 */
+	if (!st->attic) {
+		st->attic = xmlNewDoc(NULL);
+		if (!st->attic)
+			phys_die(PHYS_EXIT_FAIL, "out of memory");
+		if (d->xml->dict) {
+			st->attic->dict = d->xml->dict;
+			xmlDictReference(st->attic->dict);
+		}
+	}
 	xmlUnlinkNode(n);
-	xmlFreeNode(n);
+	xmlSetTreeDoc(n, st->attic);
+	xmlAddChild((xmlNodePtr)st->attic, n);
 	d->nedits++;
 	return 0;
 }

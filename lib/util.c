@@ -464,6 +464,7 @@ phys_read_file(const char *path, size_t *lenp)
 	if (!is_stdin)
 		fclose(fp);
 	buf_reserve(&b, 0);
+	b.s[b.len] = '\0';	/* an empty file still reads as "" */
 	if (lenp)
 		*lenp = b.len;
 	return b.s;
