@@ -167,3 +167,22 @@ phys_items_free(struct phys_item_list *l)
 	free(l->v);
 	memset(l, 0, sizeof *l);
 }
+
+const char *
+phys_item_unit(const char *item, const char *field)
+{
+	const char *slash = strrchr(item, '/'), *prop = slash ? slash + 1 : item;
+	int k;
+
+	for (k = 0; k < PHYS_NITEM_KINDS; k++) {
+		const struct phys_item_def *d = &phys_item_defs[k];
+
+		if (strcmp(d->prop, prop) != 0 ||
+		    (d->owner == PHYS_IO_WORLD) != (slash == NULL))
+			continue;
+		if (d->type == PHYS_IT_POSE && field)
+			return strchr("xyz", field[0]) && !field[1] ? "m" : "rad";
+		return *d->units ? d->units : NULL;
+	}
+	return NULL;
+}

@@ -175,3 +175,32 @@ phys_ref_each(struct phys_world *w, const char *pattern, int profile,
 				return -1;
 	return count;
 }
+
+int
+phys_get_value(struct phys_world *w, const char *name, int profile,
+    struct phys_value *out)
+{
+	struct phys_ref r;
+
+	if (phys_ref_resolve(w, name, profile, &r) < 0)
+		return -1;
+	phys_value_copy(out, phys_ref_value(w, &r));
+	return 0;
+}
+
+int
+phys_set_value(struct phys_world *w, const char *name, int profile,
+    const struct phys_value *v)
+{
+	struct phys_value *dst;
+	struct phys_ref r;
+
+	if (phys_ref_resolve(w, name, profile, &r) < 0 ||
+	    phys_value_check(r.p, v) < 0)
+		return -1;
+	dst = phys_ref_value(w, &r);
+	phys_value_free(dst);
+	phys_value_copy(dst, v);
+	dst->given = true;
+	return 0;
+}

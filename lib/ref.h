@@ -35,6 +35,16 @@ typedef int (*phys_ref_cb)(struct phys_world *w, const struct phys_ref *r,
 int phys_ref_each(struct phys_world *w, const char *pattern, int profile,
     phys_ref_cb cb, void *ctx);
 
+/*
+ * Typed access by name: get copies the current value into out (free it with
+ * phys_value_free); set checks the value against the parameter's range or
+ * set of values and stores it (marked given). Both -1 with phys_error().
+ */
+int phys_get_value(struct phys_world *w, const char *name, int profile,
+    struct phys_value *out);
+int phys_set_value(struct phys_world *w, const char *name, int profile,
+    const struct phys_value *v);
+
 /* Parse text as the instance's type and store it; marks it given. */
 int phys_ref_set_text(struct phys_world *w, const struct phys_ref *r,
     const char *text);

@@ -36,6 +36,7 @@ struct run {
 	size_t nctl, next;
 	const char *ctlname;
 	struct phys_item_list items;
+	char **keys;			/* per item: ',"name":' ready to write */
 	bool need_accel;
 	phys_vec3 *lin, *ang, *acc, *angacc;	/* per link, last step */
 	phys_vec3 *comv, *mom;			/* COM velocity, angular momentum */
@@ -569,7 +570,8 @@ com_orientation(struct run *r, int li)
 	    LINK_inertial_pose)->u.pose)).q;
 }
 
-/* Velocities now, and accelerations over the step just taken. */
+/* Velocities now, and accelerations over the step just taken: kept only
+ * when an item needs them, as they cost a little every step. */
 static void
 track(struct run *r, bool first)
 {
@@ -578,6 +580,8 @@ track(struct run *r, bool first)
 	phys_vec3 lin, ang, com, comv, mom;
 	size_t i;
 
+	if (!r->need_accel)
+		return;
 	for (i = 0; i < w->nlinks; i++) {
 		phys_engine_link_vel(r->e, (int)i, &lin, &ang);
 		phys_engine_link_com(r->e, (int)i, &com, &comv);
@@ -644,20 +648,21 @@ static void
 model_energy(struct run *r, int m, double *ke, double *pe)
 {
 	struct phys_world *w = r->w;
-	phys_vec3 g = PVV(w->vals, WORLD_gravity), com, comv;
+	phys_vec3 g = PVV(w->vals, WORLD_gravity), com, comv, lin, ang;
 	double mass;
 	size_t i;
 
 	*ke = *pe = 0;
 	for (i = 0; i < w->nlinks; i++) {
-		if (!is_descendant(w, w->links[i].model, m))
+		if (!is_descendant(w, w->links[i].model, m) ||
+		    !phys_engine_link_dynamic(r->e, (int)i))
 			continue;
 		mass = PVD(w->links[i].vals, LINK_inertial_mass);
 		phys_engine_link_com(r->e, (int)i, &com, &comv);
-		if (!phys_engine_link_dynamic(r->e, (int)i))
-			continue;
-		*ke += 0.5 * mass * v3_dot(comv, comv) +
-		    0.5 * v3_dot(r->ang[i], r->mom[i]);
+		phys_engine_link_vel(r->e, (int)i, &lin, &ang);
+		*ke += 0.5 * mass * v3_dot(comv, comv) + 0.5 * v3_dot(ang,
+		    mat3_apply(world_inertia(&w->links[i],
+		    com_orientation(r, (int)i)), ang));
 		*pe -= mass * v3_dot(g, com);
 	}
 }
@@ -740,10 +745,9 @@ put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
 		put_pose(b, p);
 		break;
 	case PHYS_ITEM_LINK_LINVEL:
-		put_vec3(b, r->lin[i]);
-		break;
 	case PHYS_ITEM_LINK_ANGVEL:
-		put_vec3(b, r->ang[i]);
+		phys_engine_link_vel(r->e, i, &a, &c);
+		put_vec3(b, it->kind == PHYS_ITEM_LINK_LINVEL ? a : c);
 		break;
 	case PHYS_ITEM_LINK_LINACC:
 		put_vec3(b, r->acc[i]);
@@ -830,10 +834,7 @@ write_line(struct run *r)
 	r->announce = false;
 	buf_puts(b, ",\"items\":{");
 	for (i = 0; i < r->items.n; i++) {
-		if (i)
-			buf_putc(b, ',');
-		buf_json_string(b, r->items.v[i].name);
-		buf_putc(b, ':');
+		buf_puts(b, r->keys[i]);
 		put_item(r, &r->items.v[i], b);
 	}
 	buf_puts(b, "}}\n");
@@ -960,6 +961,9 @@ run_free(struct run *r)
 	phys_engine_free(r->e);
 	if (r->cur)
 		phys_values_free(PHYS_S_PHYSICS, r->cur);
+	for (i = 0; r->keys && i < r->items.n; i++)
+		free(r->keys[i]);
+	free(r->keys);
 	phys_items_free(&r->items);
 	free(r->lin);
 	free(r->ang);
@@ -973,6 +977,43 @@ run_free(struct run *r)
 	free(r->model0);
 	free(r->canon);
 	buf_free(&r->line);
+}
+
+/* Item names are escaped once, not on every line. */
+static void
+make_keys(struct run *r)
+{
+	struct phys_buf b = { 0 };
+	size_t i;
+
+	r->keys = xcalloc(r->items.n, sizeof *r->keys);
+	for (i = 0; i < r->items.n; i++) {
+		buf_clear(&b);
+		if (i)
+			buf_putc(&b, ',');
+		buf_json_string(&b, r->items.v[i].name);
+		buf_putc(&b, ':');
+		r->keys[i] = xstrdup(b.s);
+	}
+	buf_free(&b);
+}
+
+static bool
+needs_history(const struct phys_item_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		switch (l->v[i].kind) {
+		case PHYS_ITEM_LINK_LINACC:
+		case PHYS_ITEM_LINK_ANGACC:
+		case PHYS_ITEM_LINK_FORCE:
+		case PHYS_ITEM_LINK_TORQUE:
+			return true;
+		default:
+			break;
+		}
+	return false;
 }
 
 static void
@@ -1015,6 +1056,8 @@ prepare(struct run *r)
 		return -1;
 	alloc_tracking(r);
 	init_models(r);
+	r->need_accel = needs_history(&r->items);
+	make_keys(r);
 	r->announce = true;
 	return 0;
 }

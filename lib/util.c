@@ -249,16 +249,173 @@ phys_parse_doubles(const char *s, double *out, int n)
 	}
 }
 
-int
-phys_fmt_double(char *buf, size_t size, double v)
+/* The slow, general path: printf at rising precision until it reads back. */
+static int
+fmt_double_printf(char *buf, size_t size, double v)
 {
 	int prec, n = 0;
 
-	if (v == 0)		/* also turns -0 into 0 for stable output */
-		return snprintf(buf, size, "0");
 	for (prec = 15; prec <= 17; prec++) {
 		n = snprintf(buf, size, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return n;
+}
+
+typedef unsigned __int128 u128;
+
+/*
+ * The 17 significant digits of |v| (10^16 <= *digits < 10^17), correctly
+ * rounded, and the decimal exponent of the first: exact integer arithmetic
+ * on v = m 2^e, possible when m 5^s fits in 127 bits (1e-15 <= |v| < 1e17).
+ */
+static bool
+digits17(double v, uint64_t *digits, int *exp10, int *dir)
+{
+	static const uint64_t p10_16 = 10000000000000000ULL;
+	int e2, e10, s, shift, tries;
+	uint64_t m;
+	u128 x, d, half, rem;
+
+	m = (uint64_t)ldexp(frexp(fabs(v), &e2), 53);
+	e2 -= 53;
+	e10 = (int)floor(log10(fabs(v)));
+	for (tries = 0; tries < 3; tries++) {
+		s = 16 - e10;
+		if (s < 0 || s > 31 || m >= (1ULL << 53))
+			return false;
+		for (x = m; s-- > 0;)
+			x *= 5;
+		s = 16 - e10;
+		shift = s + e2;		/* d = x 2^shift */
+		*dir = 0;
+		if (shift >= 0) {
+			if (shift > 10 || x >> (127 - shift))
+				return false;
+			d = x << shift;
+		} else if (-shift >= 127) {
+			return false;
+		} else {
+			d = x >> -shift;
+			rem = x & (((u128)1 << -shift) - 1);
+			half = (u128)1 << (-shift - 1);
+			*dir = rem ? -1 : 0;
+			if (rem > half || (rem == half && (d & 1))) {
+				d++;
+				*dir = 1;
+			}
+		}
+		if (d >= 10 * (u128)p10_16)
+			e10++;
+		else if (d < p10_16)
+			e10--;
+		else {
+			*digits = (uint64_t)d;
+			*exp10 = e10;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Write sign, p significant digits of d and exponent in %g's style. */
+static int
+fmt_digits(char *buf, size_t size, bool neg, uint64_t d, int p, int e10)
+{
+	char dig[24], out[48];
+	int n = 0, i, len = 0;
+	uint64_t t;
+
+	for (t = d; t; t /= 10)
+		len++;
+	for (i = len - 1, t = d; i >= 0; i--, t /= 10)
+		dig[i] = (char)('0' + t % 10);
+	if (len == 0)
+		dig[len++] = '0';
+	while (len > 1 && dig[len - 1] == '0')	/* %g drops trailing zeros */
+		len--;
+	if (neg)
+		out[n++] = '-';
+	if (e10 < -4 || e10 >= p) {
+		out[n++] = dig[0];
+		if (len > 1) {
+			out[n++] = '.';
+			for (i = 1; i < len; i++)
+				out[n++] = dig[i];
+		}
+		out[n++] = 'e';
+		out[n++] = e10 < 0 ? '-' : '+';
+		i = e10 < 0 ? -e10 : e10;
+		if (i >= 100)
+			out[n++] = (char)('0' + i / 100);
+		out[n++] = (char)('0' + i / 10 % 10);
+		out[n++] = (char)('0' + i % 10);
+	} else if (e10 < 0) {
+		out[n++] = '0';
+		out[n++] = '.';
+		for (i = -1; i > e10; i--)
+			out[n++] = '0';
+		for (i = 0; i < len; i++)
+			out[n++] = dig[i];
+	} else {
+		for (i = 0; i <= e10; i++)
+			out[n++] = i < len ? dig[i] : '0';
+		if (len > e10 + 1) {
+			out[n++] = '.';
+			for (i = e10 + 1; i < len; i++)
+				out[n++] = dig[i];
+		}
+	}
+	out[n] = '\0';
+	if ((size_t)n >= size)
+		return snprintf(buf, size, "%s", out);
+	memcpy(buf, out, (size_t)n + 1);
+	return n;
+}
+
+/*
+ * d (17 digits) rounded to p digits as the exact value would round, half
+ * to even: dir says whether d itself was rounded up (1), down (-1) or is
+ * exact (0), which decides a dropped part of exactly one half.
+ */
+static uint64_t
+round_digits(uint64_t d, int dir, int p, int *e10)
+{
+	uint64_t div = 1, q, r;
+	int i;
+
+	for (i = p; i < 17; i++)
+		div *= 10;
+	q = d / div;
+	r = d % div;
+	if (r > div / 2 || (r == div / 2 && (dir < 0 || (dir == 0 && (q & 1)))))
+		q++;
+	for (i = 0, div = 1; i < p; i++)
+		div *= 10;
+	if (q == div) {		/* 9.99..9 rounded up to 10.0..0 */
+		q /= 10;
+		(*e10)++;
+	}
+	return q;
+}
+
+int
+phys_fmt_double(char *buf, size_t size, double v)
+{
+	uint64_t d, q;
+	int e10, e, p, dir, n = 0;
+
+	if (v == 0)		/* also turns -0 into 0 for stable output */
+		return snprintf(buf, size, "0");
+	if (!digits17(v, &d, &e10, &dir))
+		return fmt_double_printf(buf, size, v);
+	/* The shortest of 15, 16 and 17 digits that reads back exactly. */
+	for (p = 15; p <= 17; p++) {
+		e = e10;
+		q = p == 17 ? d : round_digits(d, dir, p, &e);
+		n = fmt_digits(buf, size, v < 0, q, p, e);
+		if (p == 17 || strtod(buf, NULL) == v)
 			break;
 	}
 	return n;

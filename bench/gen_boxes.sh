@@ -1,0 +1,27 @@
+#!/bin/sh
+# gen_boxes.sh N: a world of N boxes of 0.1 m over a ground plane, in a
+# square grid 0.3 m apart, dropped from 0.3 m (quick step, 50 iterations).
+n=${1:-100}
+awk -v n="$n" 'BEGIN {
+	side = int(sqrt(n)); if (side * side < n) side++
+	print "<?xml version=\"1.0\"?>"
+	print "<sdf version=\"1.7\">"
+	print "  <world name=\"boxes\">"
+	print "    <physics type=\"ode\">"
+	print "      <max_step_size>0.001</max_step_size>"
+	print "      <ode><solver><type>quick</type><iters>50</iters></solver></ode>"
+	print "    </physics>"
+	print "    <model name=\"ground\"><static>true</static><link name=\"link\">"
+	print "      <collision name=\"collision\"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>"
+	print "    </link></model>"
+	for (i = 0; i < n; i++) {
+		x = (i % side) * 0.3; y = int(i / side) * 0.3
+		printf "    <model name=\"box%d\"><pose>%g %g 0.3 0 0 0</pose><link name=\"link\">\n", i, x, y
+		print "      <inertial><mass>1</mass><inertia><ixx>0.0016667</ixx><iyy>0.0016667</iyy><izz>0.0016667</izz></inertia></inertial>"
+		print "      <collision name=\"collision\"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision>"
+		print "      <visual name=\"visual\"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></visual>"
+		print "    </link></model>"
+	}
+	print "  </world>"
+	print "</sdf>"
+}'

@@ -1,0 +1,554 @@
+/* phys-introspect - choose, derive, compare and plot fields of state lines. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "introspect.h"
+#include "util.h"
+
+/* Also the SYNOPSIS of phys-introspect(1): keep the two the same. */
+static const char usage_text[] =
+    "usage: phys-introspect filter [OPTION]... SELECTOR...\n"
+    "       phys-introspect derive [OPTION]... [SELECTOR]... NAME=EXPR...\n"
+    "       phys-introspect at [OPTION]... T [SELECTOR]...\n"
+    "       phys-introspect delta [OPTION]... T1 T2 [SELECTOR]...\n"
+    "       phys-introspect diff [OPTION]... A B [SELECTOR]...\n"
+    "       phys-introspect plot [OPTION]... SELECTOR...\n"
+    "       phys-introspect --help | --version\n";
+
+static const char options_text[] =
+    "\n"
+    "Options, with the commands they apply to:\n"
+    "  --csv                  CSV with a header line (filter derive at delta)\n"
+    "  --every N              keep the first line and every Nth after it\n"
+    "                         (filter derive plot)\n"
+    "  -f, --file FILE        read a run from FILE, '-' for stdin;\n"
+    "                         repeatable; default stdin\n"
+    "                         (filter derive at delta plot)\n"
+    "  --from T               drop lines before sim time T\n"
+    "                         (filter derive plot)\n"
+    "  -h, --help             show this help and exit\n"
+    "  --keep                 derive: write the input items too\n"
+    "  -o, --output FILE      plot: write FILE.png or FILE.svg\n"
+    "  --rate HZ              keep a line each 1/HZ s of sim time\n"
+    "                         (filter derive plot)\n"
+    "  --rel-tolerance R      diff: also allow R times the larger magnitude\n"
+    "  --save-selection FILE  write the selectors to FILE (all)\n"
+    "  --selection FILE       read selectors from FILE, one a line (all)\n"
+    "  --to T                 drop lines after sim time T\n"
+    "                         (filter derive plot)\n"
+    "  --tolerance TOL        diff: largest difference that is no change\n"
+    "  --tsv                  like --csv, with tabs (filter derive at delta)\n"
+    "  -V, --version          show the version and exit\n"
+    "  --window N             keep only the last N lines, written at the end\n"
+    "                         (filter derive plot)\n"
+    "\n"
+    "A SELECTOR names an item (box::link/pose) or a field (box::link/pose.z);\n"
+    "'*', '?' and [...] match any part of a name. See phys-introspect(1).\n";
+
+/* Options as bits, to check each against the command it is given to. */
+enum {
+	O_CSV = 1 << 0,
+	O_EVERY = 1 << 1,
+	O_FILE = 1 << 2,
+	O_FROM = 1 << 3,
+	O_KEEP = 1 << 4,
+	O_OUTPUT = 1 << 5,
+	O_RATE = 1 << 6,
+	O_RELTOL = 1 << 7,
+	O_SAVESEL = 1 << 8,
+	O_SEL = 1 << 9,
+	O_TO = 1 << 10,
+	O_TOL = 1 << 11,
+	O_TSV = 1 << 12,
+	O_WINDOW = 1 << 13
+};
+#define O_SAMPLING (O_EVERY | O_FROM | O_RATE | O_TO | O_WINDOW)
+#define O_TABLE (O_CSV | O_TSV)
+#define O_SELECTION (O_SEL | O_SAVESEL)
+
+/* getopt_long values of the long-only options. */
+enum {
+	L_CSV = 256, L_EVERY, L_FROM, L_KEEP, L_RATE, L_RELTOL, L_SAVESEL,
+	L_SEL, L_TO, L_TOL, L_TSV, L_WINDOW
+};
+
+static const struct option longopts[] = {
+	{ "csv", no_argument, NULL, L_CSV },
+	{ "every", required_argument, NULL, L_EVERY },
+	{ "file", required_argument, NULL, 'f' },
+	{ "from", required_argument, NULL, L_FROM },
+	{ "help", no_argument, NULL, 'h' },
+	{ "keep", no_argument, NULL, L_KEEP },
+	{ "output", required_argument, NULL, 'o' },
+	{ "rate", required_argument, NULL, L_RATE },
+	{ "rel-tolerance", required_argument, NULL, L_RELTOL },
+	{ "save-selection", required_argument, NULL, L_SAVESEL },
+	{ "selection", required_argument, NULL, L_SEL },
+	{ "to", required_argument, NULL, L_TO },
+	{ "tolerance", required_argument, NULL, L_TOL },
+	{ "tsv", no_argument, NULL, L_TSV },
+	{ "version", no_argument, NULL, 'V' },
+	{ "window", required_argument, NULL, L_WINDOW },
+	{ NULL, 0, NULL, 0 }
+};
+
+struct cmdline {
+	struct ist_opts o;
+	unsigned given;		/* O_* bits */
+	const char *selfile, *savefile;
+	char **args;		/* operands after the command */
+	int nargs;
+};
+
+struct command {
+	const char *name;
+	int (*run)(struct cmdline *c);
+	unsigned opts;		/* O_* bits it accepts */
+	int nfixed;		/* operands before the selectors */
+	bool need_sel;		/* at least one selector */
+};
+
+static _Noreturn void
+usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static _Noreturn void
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", phys_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%s", usage_text);
+	exit(PHYS_EXIT_USAGE);
+}
+
+static double
+opt_double(const char *opt, const char *arg)
+{
+	double v;
+
+	if (!phys_parse_double(arg, &v))
+		usage_error("%s: '%s' is not a number", opt, arg);
+	return v;
+}
+
+static long
+opt_count(const char *opt, const char *arg)
+{
+	long v;
+
+	if (!phys_parse_long(arg, &v) || v < 1)
+		usage_error("%s: '%s' is not a whole number of at least 1",
+		    opt, arg);
+	return v;
+}
+
+static double
+opt_nonneg(const char *opt, const char *arg)
+{
+	double v = opt_double(opt, arg);
+
+	if (v < 0)
+		usage_error("%s: '%s' is negative", opt, arg);
+	return v;
+}
+
+/* ---- the commands ---------------------------------------------------- */
+
+static int
+cmd_filter(struct cmdline *c)
+{
+	return ist_filter(&c->o);
+}
+
+static int
+cmd_derive(struct cmdline *c)
+{
+	return ist_derive(&c->o);
+}
+
+static double
+time_operand(const char *s)
+{
+	double t;
+
+	if (!phys_parse_double(s, &t))
+		usage_error("'%s' is not a time in seconds", s);
+	return t;
+}
+
+static int
+cmd_at(struct cmdline *c)
+{
+	double t = time_operand(c->args[0]);
+
+	return ist_at(&c->o, &t, 1);
+}
+
+static int
+cmd_delta(struct cmdline *c)
+{
+	double t[2];
+
+	t[0] = time_operand(c->args[0]);
+	t[1] = time_operand(c->args[1]);
+	return ist_at(&c->o, t, 2);
+}
+
+static int
+cmd_diff(struct cmdline *c)
+{
+	bool differ;
+
+	if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0)
+		usage_error("diff: standard input can be only one of the runs");
+	if (ist_diff(&c->o, c->args[0], c->args[1], &differ) < 0)
+		return -1;
+	return differ ? 1 : 0;
+}
+
+static int
+cmd_plot(struct cmdline *c)
+{
+	const char *out = c->o.output;
+	size_t n = out ? strlen(out) : 0;
+
+	if (out && (n < 5 || (strcasecmp(out + n - 4, ".png") != 0 &&
+	    strcasecmp(out + n - 4, ".svg") != 0)))
+		usage_error("plot: -o %s: the name must end in .png or .svg",
+		    out);
+	if (!out && !isatty(STDOUT_FILENO))
+		usage_error("plot: standard output is not a terminal: give "
+		    "-o FILE.png or -o FILE.svg");
+	return ist_plot(&c->o);
+}
+
+/* Lists a world's plottable items; it waits for the world model. */
+static int
+cmd_items(struct cmdline *c)
+{
+	return phys_fail("items: listing a world's items is not available "
+	    "in this version");
+}
+
+static const struct command commands[] = {
+	{ "filter", cmd_filter, O_FILE | O_TABLE | O_SAMPLING | O_SELECTION,
+	    0, true },
+	{ "derive", cmd_derive, O_FILE | O_TABLE | O_SAMPLING | O_SELECTION |
+	    O_KEEP, 0, false },
+	{ "at", cmd_at, O_FILE | O_TABLE | O_SELECTION, 1, false },
+	{ "delta", cmd_delta, O_FILE | O_TABLE | O_SELECTION, 2, false },
+	{ "diff", cmd_diff, O_RELTOL | O_TOL | O_SELECTION, 2, false },
+	{ "plot", cmd_plot, O_FILE | O_OUTPUT | O_SAMPLING | O_SELECTION, 0,
+	    true },
+	{ "items", cmd_items, 0, 1, false },
+};
+
+static const struct command *
+find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+/* ---- command line ---------------------------------------------------- */
+
+static void
+add_input(struct cmdline *c, const char *path)
+{
+	c->o.inputs = xrealloc(c->o.inputs, (c->o.ninputs + 1) *
+	    sizeof *c->o.inputs);
+	c->o.inputs[c->o.ninputs++] = path;
+}
+
+static void
+parse_options(struct cmdline *c, int argc, char **argv)
+{
+	struct ist_sampling *s = &c->o.samp;
+	int ch;
+
+	while ((ch = getopt_long(argc, argv, "f:ho:V", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			c->given |= O_FILE;
+			add_input(c, optarg);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			fputs(options_text, stdout);
+			exit(phys_close_stdout());
+		case 'o':
+			c->given |= O_OUTPUT;
+			c->o.output = optarg;
+			break;
+		case 'V':
+			printf("phys-introspect %s\n", PHYS_VERSION);
+			exit(phys_close_stdout());
+		case L_CSV:
+			c->given |= O_CSV;
+			break;
+		case L_TSV:
+			c->given |= O_TSV;
+			break;
+		case L_KEEP:
+			c->given |= O_KEEP;
+			c->o.keep = true;
+			break;
+		case L_EVERY:
+			c->given |= O_EVERY;
+			s->every = opt_count("--every", optarg);
+			break;
+		case L_WINDOW:
+			c->given |= O_WINDOW;
+			s->window = opt_count("--window", optarg);
+			break;
+		case L_FROM:
+			c->given |= O_FROM;
+			s->has_from = true;
+			s->from = opt_double("--from", optarg);
+			break;
+		case L_TO:
+			c->given |= O_TO;
+			s->has_to = true;
+			s->to = opt_double("--to", optarg);
+			break;
+		case L_RATE:
+			c->given |= O_RATE;
+			s->rate = opt_double("--rate", optarg);
+			if (s->rate <= 0)
+				usage_error("--rate: '%s' is not above 0",
+				    optarg);
+			break;
+		case L_TOL:
+			c->given |= O_TOL;
+			c->o.tol = opt_nonneg("--tolerance", optarg);
+			break;
+		case L_RELTOL:
+			c->given |= O_RELTOL;
+			c->o.reltol = opt_nonneg("--rel-tolerance", optarg);
+			break;
+		case L_SEL:
+			c->given |= O_SEL;
+			c->selfile = optarg;
+			break;
+		case L_SAVESEL:
+			c->given |= O_SAVESEL;
+			c->savefile = optarg;
+			break;
+		default:
+			fprintf(stderr, "%s", usage_text);
+			exit(PHYS_EXIT_USAGE);
+		}
+	}
+}
+
+/* The first given option that cmd does not take, or NULL. */
+static const char *
+stray_option(const struct command *cmd, unsigned given)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+		{ O_CSV, "--csv" }, { O_EVERY, "--every" }, { O_FILE, "-f" },
+		{ O_FROM, "--from" }, { O_KEEP, "--keep" },
+		{ O_OUTPUT, "-o" }, { O_RATE, "--rate" },
+		{ O_RELTOL, "--rel-tolerance" },
+		{ O_SAVESEL, "--save-selection" }, { O_SEL, "--selection" },
+		{ O_TO, "--to" }, { O_TOL, "--tolerance" }, { O_TSV, "--tsv" },
+		{ O_WINDOW, "--window" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if ((given & names[i].bit) && !(cmd->opts & names[i].bit))
+			return names[i].name;
+	return NULL;
+}
+
+static void
+check_inputs(struct cmdline *c)
+{
+	size_t i, stdins = 0;
+
+	if (c->o.ninputs == 0)
+		add_input(c, "-");
+	for (i = 0; i < c->o.ninputs; i++)
+		stdins += strcmp(c->o.inputs[i], "-") == 0;
+	if (stdins > 1)
+		usage_error("standard input can be read only once");
+}
+
+/* Shows where in NAME=EXPR the expression went wrong. */
+static _Noreturn void
+expression_error(size_t k, const char *text, const struct expr_error *err)
+{
+	const char *p;
+	size_t i;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: expression %zu, column %zu: %s\n  ",
+	    phys_progname, k, err->column, err->msg);
+	for (p = text; *p; p++)
+		fputc((unsigned char)*p < ' ' ? ' ' : *p, stderr);
+	fputs("\n  ", stderr);
+	for (i = 1; i < err->column; i++)
+		fputc(' ', stderr);
+	fputs("^\n", stderr);
+	exit(PHYS_EXIT_USAGE);
+}
+
+static void
+add_def(struct cmdline *c, const char *text)
+{
+	struct expr_error err;
+	struct ist_def d;
+	size_t i;
+
+	if (ist_def_parse(&d, text, &err) < 0)
+		expression_error(c->o.ndefs + 1, text, &err);
+	for (i = 0; i < c->o.ndefs; i++)
+		if (strcmp(c->o.defs[i].name, d.name) == 0)
+			usage_error("expression %zu: '%s' is defined already "
+			    "by expression %zu", c->o.ndefs + 1, d.name, i + 1);
+	c->o.defs = xrealloc(c->o.defs, (c->o.ndefs + 1) * sizeof *c->o.defs);
+	c->o.defs[c->o.ndefs++] = d;
+}
+
+/* A selector, or for derive NAME=EXPR. */
+static void
+add_operand(struct cmdline *c, const struct command *cmd, const char *s)
+{
+	if (cmd->run == cmd_derive && strchr(s, '='))
+		add_def(c, s);
+	else if (!*s)
+		usage_error("an empty selector");
+	else
+		ist_sel_add(&c->o.sel, s);
+}
+
+static int
+load_selection(struct cmdline *c, const struct command *cmd)
+{
+	struct ist_sel file = { 0 };
+	size_t i;
+
+	if (!c->selfile)
+		return 0;
+	if (ist_sel_load(&file, c->selfile) < 0)
+		return -1;
+	/* Definitions saved by derive are of no use to the others. */
+	for (i = 0; i < file.n; i++)
+		if (cmd->run == cmd_derive || !strchr(file.pat[i], '='))
+			add_operand(c, cmd, file.pat[i]);
+	ist_sel_free(&file);
+	return 0;
+}
+
+static int
+save_selection(struct cmdline *c)
+{
+	struct ist_sel all = { 0 };
+	size_t i;
+	int rc;
+
+	if (!c->savefile)
+		return 0;
+	for (i = 0; i < c->o.sel.n; i++)
+		ist_sel_add(&all, c->o.sel.pat[i]);
+	for (i = 0; i < c->o.ndefs; i++)
+		ist_sel_add(&all, c->o.defs[i].text);
+	rc = ist_sel_save(&all, c->savefile);
+	ist_sel_free(&all);
+	return rc;
+}
+
+static void
+check_usage(struct cmdline *c, const struct command *cmd)
+{
+	const char *stray = stray_option(cmd, c->given);
+	struct ist_sampling *s = &c->o.samp;
+
+	if (stray)
+		usage_error("%s: %s does not apply", cmd->name, stray);
+	if ((c->given & O_CSV) && (c->given & O_TSV))
+		usage_error("--csv and --tsv exclude each other");
+	c->o.format = c->given & O_CSV ? IST_CSV : c->given & O_TSV ?
+	    IST_TSV : IST_JSON;
+	if (s->has_from && s->has_to && s->from > s->to)
+		usage_error("--from %g is after --to %g", s->from, s->to);
+	if (c->nargs < cmd->nfixed)
+		usage_error("%s: needs %s", cmd->name, cmd->nfixed == 1 ?
+		    (cmd->run == cmd_items ? "WORLD" : "a time T") :
+		    cmd->run == cmd_diff ? "two runs A and B" :
+		    "two times T1 and T2");
+}
+
+static void
+cmdline_free(struct cmdline *c)
+{
+	size_t i;
+
+	ist_sel_free(&c->o.sel);
+	for (i = 0; i < c->o.ndefs; i++)
+		ist_def_free(&c->o.defs[i]);
+	free(c->o.defs);
+	free(c->o.inputs);
+}
+
+static int
+run_command(struct cmdline *c, const struct command *cmd)
+{
+	if (load_selection(c, cmd) < 0)
+		return -1;
+	if (cmd->need_sel && c->o.sel.n == 0)
+		usage_error("%s: no SELECTOR given", cmd->name);
+	if (cmd->run == cmd_derive && c->o.ndefs == 0)
+		usage_error("derive: no NAME=EXPR given");
+	check_inputs(c);
+	if (save_selection(c) < 0)
+		return -1;
+	return cmd->run(c);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct command *cmd;
+	struct cmdline c;
+	int i, rc;
+
+	phys_setprog(argv[0]);
+	phys_stdout_init();
+	memset(&c, 0, sizeof c);
+	c.o.out = stdout;
+	parse_options(&c, argc, argv);
+	if (optind >= argc)
+		usage_error("no command given");
+	if (!(cmd = find_command(argv[optind])))
+		usage_error("unknown command '%s'", argv[optind]);
+	c.args = argv + optind + 1;
+	c.nargs = argc - optind - 1;
+	check_usage(&c, cmd);
+	for (i = cmd->nfixed; i < c.nargs; i++)
+		add_operand(&c, cmd, c.args[i]);
+	rc = run_command(&c, cmd);
+	if (rc < 0)
+		phys_report();
+	rc = rc != 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+	if (phys_close_stdout() != PHYS_EXIT_OK)
+		rc = PHYS_EXIT_FAIL;
+	cmdline_free(&c);
+	return rc;
+}
