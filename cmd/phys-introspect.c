@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "introspect.h"
+#include "items.h"
 #include "util.h"
 
 /* Also the SYNOPSIS of phys-introspect(1): keep the two the same. */
@@ -17,6 +18,7 @@ static const char usage_text[] =
     "       phys-introspect delta [OPTION]... T1 T2 [SELECTOR]...\n"
     "       phys-introspect diff [OPTION]... A B [SELECTOR]...\n"
     "       phys-introspect plot [OPTION]... SELECTOR...\n"
+    "       phys-introspect items WORLD [GLOB]...\n"
     "       phys-introspect --help | --version\n";
 
 static const char options_text[] =
@@ -230,12 +232,38 @@ cmd_plot(struct cmdline *c)
 	return ist_plot(&c->o);
 }
 
-/* Lists a world's plottable items; it waits for the world model. */
+/* Every item a run of the world can produce, or those the globs select. */
 static int
 cmd_items(struct cmdline *c)
 {
-	return phys_fail("items: listing a world's items is not available "
-	    "in this version");
+	struct phys_load_options lo;
+	struct phys_item_list l;
+	struct phys_world w;
+	struct phys_buf b = { 0 };
+	size_t i;
+	int rc;
+
+	phys_load_options_default(&lo);
+	lo.quiet = true;
+	lo.skip_unsupported = true;
+	if (phys_world_load(&w, c->args[0], &lo) < 0) {
+		phys_world_free(&w);
+		return -1;
+	}
+	if (c->nargs > 1)
+		rc = phys_items_select(&w, c->args + 1, (size_t)c->nargs - 1, &l);
+	else {
+		phys_items_all(&w, &l);
+		rc = 0;
+	}
+	for (i = 0; rc == 0 && i < l.n; i++)
+		phys_item_line(&w, &l.v[i], &b);
+	if (rc == 0 && b.len && fwrite(b.s, 1, b.len, stdout) != b.len)
+		rc = phys_fail("write error");
+	buf_free(&b);
+	phys_items_free(&l);
+	phys_world_free(&w);
+	return rc;
 }
 
 static const struct command commands[] = {

@@ -186,3 +186,44 @@ phys_item_unit(const char *item, const char *field)
 	}
 	return NULL;
 }
+
+/* Joints have as many axis values as they have axes. */
+static int
+axis_count(const struct phys_world *w, int joint)
+{
+	switch (w->joints[joint].type) {
+	case PHYS_JOINT_REVOLUTE:
+	case PHYS_JOINT_PRISMATIC:
+		return 1;
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+void
+phys_item_line(const struct phys_world *w, const struct phys_item *it,
+    struct phys_buf *b)
+{
+	const struct phys_item_def *d = &phys_item_defs[it->kind];
+	const char *const *f = phys_item_fields(d->type);
+	int i, n = d->type == PHYS_IT_AXES ? axis_count(w, it->entity) : 99;
+
+	buf_puts(b, "{\"name\":");
+	buf_json_string(b, it->name);
+	buf_puts(b, ",\"type\":");
+	buf_json_string(b, phys_item_type_name(d->type));
+	buf_puts(b, ",\"units\":");
+	buf_json_string(b, d->units);
+	buf_puts(b, ",\"fields\":[");
+	for (i = 0; f[i] && i < n; i++) {
+		if (i)
+			buf_putc(b, ',');
+		buf_json_string(b, f[i]);
+	}
+	buf_puts(b, "],\"doc\":");
+	buf_json_string(b, d->doc);
+	buf_puts(b, "}\n");
+}

@@ -96,6 +96,9 @@ void phys_items_free(struct phys_item_list *l);
 /* "x y z" style field list of a type, NULL-terminated. */
 const char *const *phys_item_fields(enum phys_item_type t);
 const char *phys_item_type_name(enum phys_item_type t);
+/* {"name","type","units","fields":[...],"doc"} and a newline. */
+void phys_item_line(const struct phys_world *w, const struct phys_item *it,
+    struct phys_buf *b);
 /* Units of an item ("box::link/pose", "sim_time") or of one of its fields
  * ("x" of a pose is m, "yaw" rad); NULL when the name is no known item. */
 const char *phys_item_unit(const char *item, const char *field);

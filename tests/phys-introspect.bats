@@ -391,3 +391,46 @@ EOF
 	b=$(phys-introspect filter '*' --csv -f "$RUN")
 	assert_equal "$a" "$b"
 }
+
+# ---- items of a world, and derived quantities checked physically ----
+
+@test "items: every item of a world with type, units and fields" {
+	run phys-introspect items "$WORLDS/pendulum.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'{"name":"sim_time","type":"double","units":"s","fields":[]'* ]]
+	[[ "$output" == *'{"name":"pendulum::bob/pose","type":"pose","units":"m, rad","fields":["x","y","z","roll","pitch","yaw"]'* ]]
+	[[ "$output" == *'{"name":"pendulum::pivot/position","type":"axes","units":"rad or m","fields":["0"]'* ]]
+	[[ "$output" == *'"name":"pendulum/kinetic_energy","type":"double","units":"J"'* ]]
+	# phys-step can produce every one of them
+	names=$(phys-introspect items "$WORLDS/pendulum.sdf" | jq -r .name | sort)
+	args=$(printf -- "-i %s " $names)
+	phys-step -n 3 $args "$WORLDS/pendulum.sdf" | tail -1 | jq -r '.items | keys[]' | sort > "$TMP/got"
+	[ "$names" = "$(cat "$TMP/got")" ]
+	# globs select; an unmatched glob is an error
+	[ "$(phys-introspect items "$WORLDS/pendulum.sdf" '*/position' | jq -r .name)" = pendulum::pivot/position ]
+	run phys-introspect items "$WORLDS/pendulum.sdf" 'nothing*'
+	[ "$status" -eq 1 ]
+}
+
+@test "a free-falling link reports linear_accel.z = -g and force = m a" {
+	phys-step -t 0.5 -r 4 -i 'ball::link/linear_accel' -i 'ball::link/force' "$WORLDS/falling_sphere.sdf" |
+	    phys-introspect filter --csv 'ball::link/linear_accel.z' 'ball::link/force.z' > "$TMP/a.csv"
+	[ "$(head -1 "$TMP/a.csv")" = 'sim_time,ball::link/linear_accel.z,ball::link/force.z' ]
+	tail -n +3 "$TMP/a.csv" | while IFS=, read -r t a f; do
+		near "$a" -9.81 1e-9
+		near "$f" -9.81 1e-9
+	done
+}
+
+@test "a body resting on a plane reports a net force near zero and a contact" {
+	phys-step -t 1 -r 4 -i 'ball::link/force' -i contacts "$WORLDS/resting_sphere.sdf" > "$TMP/r"
+	fz=$(phys-introspect at 1 'ball::link/force.z' < "$TMP/r" | jq '.items["ball::link/force.z"] // .items["ball::link/force"].z')
+	near "$fz" 0 1e-6
+	[ "$(phys-introspect at 1 contacts < "$TMP/r" | jq '.items.contacts')" -ge 1 ]
+}
+
+@test "derive: a pendulum's height from its pose follows its potential energy" {
+	phys-step -t 1 -r 10 -i 'pendulum::bob/pose' -i 'pendulum/potential_energy' "$WORLDS/pendulum.sdf" |
+	    phys-introspect derive 'pe=9.81 * 1 * pendulum::bob/pose.z' 'd=pe - pendulum/potential_energy' --csv > "$TMP/d"
+	tail -n +2 "$TMP/d" | while IFS=, read -r t pe d; do near "$d" 0 1e-9; done
+}
