@@ -61,6 +61,10 @@ void phys_engine_link_vel(const struct phys_engine *e, int link,
 void phys_engine_link_com(const struct phys_engine *e, int link,
     phys_vec3 *com, phys_vec3 *com_vel);
 bool phys_engine_link_dynamic(const struct phys_engine *e, int link);
+/* Mass and inertia about the centre of mass (ixx iyy izz ixy ixz iyz, in
+ * the inertial frame) as the engine holds them; the model's for statics. */
+void phys_engine_link_mass(const struct phys_engine *e, int link,
+    double *mass, double inertia[6]);
 int phys_engine_set_link_pose(struct phys_engine *e, int link, phys_pose p);
 int phys_engine_set_link_vel(struct phys_engine *e, int link,
     const phys_vec3 *lin, const phys_vec3 *ang);

@@ -31,9 +31,17 @@ struct ode_link {
 	phys_pose inertial;	/* centre-of-mass frame in the link frame */
 };
 
+/*
+ * A joint's frame and axes are fixed in its child link's frame; ODE's
+ * zero position is wherever the joint was last set up, so offset holds
+ * the position it had then.
+ */
 struct ode_joint {
 	dJointID joint;		/* NULL when both sides are static */
 	dJointFeedback fb;
+	phys_pose in_child;	/* joint frame in the child link frame */
+	phys_vec3 axis_child[2];
+	double offset[2];
 };
 
 struct phys_engine {
@@ -142,8 +150,10 @@ positive_definite(double a, double b, double c, double xy, double xz,
 	return a > 0 && m2 > 0 && m3 > 0;
 }
 
+/* At load an error names the SDF line; later, the change that caused it
+ * is the place to point at, and the caller adds it. */
 static int
-link_mass(struct phys_engine *e, int li, dMass *m)
+link_mass(struct phys_engine *e, int li, dMass *m, bool at_load)
 {
 	struct phys_link *l = &e->w->links[li];
 	struct phys_value *v = l->vals;
@@ -158,11 +168,13 @@ link_mass(struct phys_engine *e, int li, dMass *m)
 
 	if (!line)
 		line = phys_node_line(l->node);
+	if (!at_load)
+		line = -1;
 	if (!(mass > 0))
-		return phys_failat(l->doc->name, line,
+		return phys_failat(line < 0 ? NULL : l->doc->name, line,
 		    "link '%s': mass must be positive, not %g", l->name, mass);
 	if (!positive_definite(ixx, iyy, izz, ixy, ixz, iyz))
-		return phys_failat(l->doc->name, line,
+		return phys_failat(line < 0 ? NULL : l->doc->name, line,
 		    "link '%s': inertia is not positive definite "
 		    "(phys-inertia check explains, phys-inertia fix repairs)",
 		    l->name);
@@ -287,7 +299,7 @@ make_body(struct phys_engine *e, int li)
 	ol->inertial = inertial_pose(l);
 	if (link_is_static(e->w, li))
 		return 0;
-	if (link_mass(e, li, &mass) < 0)
+	if (link_mass(e, li, &mass, true) < 0)
 		return -1;
 	ol->body = dBodyCreate(e->world);
 	dBodySetData(ol->body, (void *)(intptr_t)(li + 1));
@@ -324,6 +336,8 @@ set_axis_params(struct phys_engine *e, dJointID jid, int type,
 	    PVD(v, JOINT_axis_dynamics_friction);
 	void (*set)(dJointID, int, dReal);
 	bool angular = type != PHYS_JOINT_PRISMATIC;
+	/* ODE measures from where the joint was last set up. */
+	double zero = e->joints[j - e->w->joints].offset[axis];
 
 	switch (type) {
 	case PHYS_JOINT_REVOLUTE:
@@ -346,12 +360,12 @@ set_axis_params(struct phys_engine *e, dJointID jid, int type,
 	set(jid, dParamHiStop + off, dInfinity);
 	/* ODE's angular stops only work within [-pi, pi]. */
 	if (lo > -1e15 && (!angular || lo >= -M_PI))
-		set(jid, dParamLoStop + off, lo);
+		set(jid, dParamLoStop + off, lo - zero);
 	else if (lo > -1e15)
 		phys_warn_once("joint '%s': lower limit %g is beyond -pi; "
 		    "ODE cannot stop a revolute axis there", j->name, lo);
 	if (hi < 1e15 && (!angular || hi <= M_PI))
-		set(jid, dParamHiStop + off, hi);
+		set(jid, dParamHiStop + off, hi - zero);
 	else if (hi < 1e15)
 		phys_warn_once("joint '%s': upper limit %g is beyond pi; "
 		    "ODE cannot stop a revolute axis there", j->name, hi);
@@ -376,9 +390,19 @@ static void
 configure_joint(struct phys_engine *e, int ji)
 {
 	struct phys_joint *j = &e->w->joints[ji];
-	dJointID jid = e->joints[ji].joint;
-	phys_vec3 a = j->axis[0], b = j->axis[1], p = j->pose.p;
-	dReal a1[3] = { a.x, a.y, a.z }, a2[3] = { b.x, b.y, b.z };
+	struct ode_joint *oj = &e->joints[ji];
+	dJointID jid = oj->joint;
+	phys_pose child, jw;
+	phys_vec3 a, b, p;
+	dReal a1[3], a2[3];
+
+	phys_engine_link_pose(e, j->child, &child);
+	jw = pose_mul(child, oj->in_child);
+	p = jw.p;
+	a = quat_rotate(child.q, oj->axis_child[0]);
+	b = quat_rotate(child.q, oj->axis_child[1]);
+	a1[0] = a.x, a1[1] = a.y, a1[2] = a.z;
+	a2[0] = b.x, a2[1] = b.y, a2[2] = b.z;
 
 	switch (j->type) {
 	case PHYS_JOINT_REVOLUTE:
@@ -445,6 +469,12 @@ make_joint(struct phys_engine *e, int ji)
 		dJointAttach(jid, parent, NULL);
 	dJointSetFeedback(jid, &e->joints[ji].fb);
 	e->joints[ji].joint = jid;
+	e->joints[ji].in_child = pose_mul(pose_inv(e->w->links[j->child].pose),
+	    j->pose);
+	e->joints[ji].axis_child[0] = quat_rotate(quat_conj(
+	    e->w->links[j->child].pose.q), j->axis[0]);
+	e->joints[ji].axis_child[1] = quat_rotate(quat_conj(
+	    e->w->links[j->child].pose.q), j->axis[1]);
 	configure_joint(e, ji);
 }
 
@@ -461,8 +491,22 @@ phys_engine_apply_joint(struct phys_engine *e, int ji)
 	return 0;
 }
 
+static int ode_joint_state(const struct phys_engine *e, int ji, double pos[2],
+    double vel[2]);
+
 int
 phys_engine_joint_state(const struct phys_engine *e, int ji, double pos[2],
+    double vel[2])
+{
+	int n = ode_joint_state(e, ji, pos, vel), k;
+
+	for (k = 0; k < n; k++)
+		pos[k] += e->joints[ji].offset[k];
+	return n;
+}
+
+static int
+ode_joint_state(const struct phys_engine *e, int ji, double pos[2],
     double vel[2])
 {
 	dJointID j = e->joints[ji].joint;
@@ -866,6 +910,30 @@ phys_engine_apply_world(struct phys_engine *e)
 	dWorldSetGravity(e->world, g.x, g.y, g.z);
 }
 
+/*
+ * ODE keeps joint anchors in body coordinates: after a body moves under
+ * its link (a new centre of mass), set the joints up again where their
+ * frames are, carrying their positions over as offsets.
+ */
+static void
+reanchor_joints(struct phys_engine *e, int li)
+{
+	double pos[2], vel[2];
+	size_t j;
+	int n, k;
+
+	for (j = 0; j < e->w->njoints; j++) {
+		struct phys_joint *jt = &e->w->joints[j];
+
+		if (!e->joints[j].joint || (jt->child != li && jt->parent != li))
+			continue;
+		n = phys_engine_joint_state(e, (int)j, pos, vel);
+		for (k = 0; k < n; k++)
+			e->joints[j].offset[k] = pos[k];
+		configure_joint(e, (int)j);
+	}
+}
+
 int
 phys_engine_apply_link(struct phys_engine *e, int li)
 {
@@ -878,7 +946,7 @@ phys_engine_apply_link(struct phys_engine *e, int li)
 
 	if (!ol->body)
 		return 0;
-	if (link_mass(e, li, &mass) < 0)
+	if (link_mass(e, li, &mass, false) < 0)
 		return -1;
 	/* Keep the link frame where it is while its centre of mass moves. */
 	phys_engine_link_pose(e, li, &link);
@@ -893,7 +961,14 @@ phys_engine_apply_link(struct phys_engine *e, int li)
 			    pose_inv(ol->inertial), e->w->collisions[c].pose));
 	phys_engine_set_link_vel(e, li, &lin, &ang);
 	apply_link_flags(e, li);
-	(void)old_inertial;
+	if (old_inertial.p.x != ol->inertial.p.x ||
+	    old_inertial.p.y != ol->inertial.p.y ||
+	    old_inertial.p.z != ol->inertial.p.z ||
+	    old_inertial.q.w != ol->inertial.q.w ||
+	    old_inertial.q.x != ol->inertial.q.x ||
+	    old_inertial.q.y != ol->inertial.q.y ||
+	    old_inertial.q.z != ol->inertial.q.z)
+		reanchor_joints(e, li);
 	return 0;
 }
 
@@ -1029,6 +1104,33 @@ phys_engine_link_com(const struct phys_engine *e, int li, phys_vec3 *com,
 	*com = body_pose(ol->body).p;
 	v = dBodyGetLinearVel(ol->body);
 	*com_vel = v3(v[0], v[1], v[2]);
+}
+
+void
+phys_engine_link_mass(const struct phys_engine *e, int li, double *mass,
+    double inertia[6])
+{
+	const struct phys_value *v = e->w->links[li].vals;
+	dMass m;
+
+	if (!e->links[li].body) {
+		*mass = PVD(v, LINK_inertial_mass);
+		inertia[0] = PVD(v, LINK_inertial_inertia_ixx);
+		inertia[1] = PVD(v, LINK_inertial_inertia_iyy);
+		inertia[2] = PVD(v, LINK_inertial_inertia_izz);
+		inertia[3] = PVD(v, LINK_inertial_inertia_ixy);
+		inertia[4] = PVD(v, LINK_inertial_inertia_ixz);
+		inertia[5] = PVD(v, LINK_inertial_inertia_iyz);
+		return;
+	}
+	dBodyGetMass(e->links[li].body, &m);
+	*mass = m.mass;
+	inertia[0] = m.I[0];
+	inertia[1] = m.I[5];
+	inertia[2] = m.I[10];
+	inertia[3] = m.I[1];
+	inertia[4] = m.I[2];
+	inertia[5] = m.I[6];
 }
 
 bool

@@ -16,6 +16,8 @@ static const char *const vec3_fields[] = { "x", "y", "z", NULL };
 static const char *const pose_fields[] = { "x", "y", "z", "roll", "pitch",
 	"yaw", NULL };
 static const char *const axes_fields[] = { "0", "1", NULL };
+static const char *const inertia_fields[] = { "ixx", "iyy", "izz", "ixy",
+	"ixz", "iyz", NULL };
 
 const char *const *
 phys_item_fields(enum phys_item_type t)
@@ -27,6 +29,8 @@ phys_item_fields(enum phys_item_type t)
 		return pose_fields;
 	case PHYS_IT_AXES:
 		return axes_fields;
+	case PHYS_IT_INERTIA:
+		return inertia_fields;
 	default:
 		return scalar_fields;
 	}
@@ -35,7 +39,8 @@ phys_item_fields(enum phys_item_type t)
 const char *
 phys_item_type_name(enum phys_item_type t)
 {
-	static const char *names[] = { "double", "vector3", "pose", "axes" };
+	static const char *names[] = { "double", "vector3", "pose", "axes",
+		"inertia" };
 
 	return names[t];
 }

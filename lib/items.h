@@ -23,7 +23,8 @@ enum phys_item_type {
 	PHYS_IT_SCALAR,		/* a number */
 	PHYS_IT_VEC3,		/* {"x","y","z"} */
 	PHYS_IT_POSE,		/* {"x","y","z","roll","pitch","yaw"} */
-	PHYS_IT_AXES		/* [axis 0, axis 1]: one number per joint axis */
+	PHYS_IT_AXES,		/* [axis 0, axis 1]: one number per joint axis */
+	PHYS_IT_INERTIA		/* {"ixx","iyy","izz","ixy","ixz","iyz"} */
 };
 
 /*
@@ -50,6 +51,8 @@ enum phys_item_type {
 	I(LINK_FORCE, LINK, "force", VEC3, "N", "net force on the link: mass times centre-of-mass acceleration over the last step") \
 	I(LINK_TORQUE, LINK, "torque", VEC3, "N m", "net torque about the centre of mass: rate of change of angular momentum over the last step") \
 	I(LINK_INERTIAL_POSE, LINK, "inertial_pose", POSE, "m, rad", "centre-of-mass frame in the world") \
+	I(LINK_MASS, LINK, "mass", SCALAR, "kg", "mass as the engine has it") \
+	I(LINK_INERTIA, LINK, "inertia", INERTIA, "kg m^2", "inertia tensor about the centre of mass, in the inertial frame, as the engine has it") \
 	I(COLLISION_POSE, COLLISION, "pose", POSE, "m, rad", "collision frame in the world") \
 	I(VISUAL_POSE, VISUAL, "pose", POSE, "m, rad", "visual frame in the world") \
 	I(JOINT_POSITION, JOINT, "position", AXES, "rad or m", "joint coordinate per axis, from where it was built") \

@@ -679,6 +679,20 @@ model_pose(struct run *r, int m)
 }
 
 static void
+put_inertia(struct phys_buf *b, const double in[6])
+{
+	static const char *keys[] = { "{\"ixx\":", ",\"iyy\":", ",\"izz\":",
+		",\"ixy\":", ",\"ixz\":", ",\"iyz\":" };
+	int k;
+
+	for (k = 0; k < 6; k++) {
+		buf_puts(b, keys[k]);
+		buf_double(b, in[k]);
+	}
+	buf_putc(b, '}');
+}
+
+static void
 put_axes(struct phys_buf *b, const double *v, int n)
 {
 	int k;
@@ -699,7 +713,7 @@ put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
 	int i = it->entity, n;
 	phys_pose p;
 	phys_vec3 a, c;
-	double pos[2], vel[2], ke, pe, t;
+	double pos[2], vel[2], ke, pe, t, inertia[6];
 
 	switch (it->kind) {
 	case PHYS_ITEM_SIM_TIME:
@@ -765,6 +779,14 @@ put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
 		phys_engine_link_pose(r->e, i, &p);
 		put_pose(b, pose_mul(p, pose_from6(PV(w->links[i].vals,
 		    LINK_inertial_pose)->u.pose)));
+		break;
+	case PHYS_ITEM_LINK_MASS:
+		phys_engine_link_mass(r->e, i, &ke, inertia);
+		buf_double(b, ke);
+		break;
+	case PHYS_ITEM_LINK_INERTIA:
+		phys_engine_link_mass(r->e, i, &ke, inertia);
+		put_inertia(b, inertia);
 		break;
 	case PHYS_ITEM_COLLISION_POSE:
 		phys_engine_link_pose(r->e, w->collisions[i].link, &p);
