@@ -273,8 +273,17 @@ read_controls(struct run *r)
 
 /* ---- applying changes ---- */
 
+/* One wording, said once, however the value arrived. */
 static void
-warn_inert(phys_scope s, const struct phys_value *vals, const char *owner)
+warn_inert_param(const struct phys_param *p)
+{
+	phys_warn_once("%s%s%s is set but has no effect with ODE (kept as given)",
+	    p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) : "",
+	    p->scope >= PHYS_S_LINK ? " " : "", p->name);
+}
+
+static void
+warn_inert(phys_scope s, const struct phys_value *vals)
 {
 	struct phys_value def;
 	size_t i;
@@ -286,9 +295,7 @@ warn_inert(phys_scope s, const struct phys_value *vals, const char *owner)
 			continue;
 		phys_value_default(p, &def);
 		if (!phys_value_equal(p, &def, &vals[i]))
-			phys_warn_once("%s%s%s is set but has no effect with "
-			    "ODE (kept as given)", owner ? owner : "",
-			    owner ? " " : "", p->name);
+			warn_inert_param(p);
 		phys_value_free(&def);
 	}
 }
@@ -299,11 +306,10 @@ warn_inert_world(struct phys_world *w)
 	phys_scope s;
 	size_t i;
 
-	warn_inert(PHYS_S_WORLD, w->vals, NULL);
+	warn_inert(PHYS_S_WORLD, w->vals);
 	for (s = PHYS_S_LINK; s <= PHYS_S_JOINT; s++)
 		for (i = 0; i < phys_entity_count(w, s); i++)
-			warn_inert(s, phys_entity_values(w, s, (int)i),
-			    phys_scope_name(s));
+			warn_inert(s, phys_entity_values(w, s, (int)i));
 }
 
 static int
@@ -330,7 +336,7 @@ switch_profile(struct run *r, int profile)
 		if (r->e)
 			phys_engine_apply_world(r->e);
 	}
-	warn_inert(PHYS_S_PHYSICS, r->cur, NULL);
+	warn_inert(PHYS_S_PHYSICS, r->cur);
 	r->announce = true;
 	return r->e ? phys_engine_apply_profile(r->e, r->cur) : 0;
 }
@@ -347,9 +353,14 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 	    &r->cur[phys_param_index[ref->p->id]] : phys_ref_value(r->w, ref);
 	phys_value_free(dst);
 	*dst = v;
-	if (ref->p->ode == PHYS_ODE_INERT)
-		phys_warn_once("%s has no effect with ODE (kept as given)",
-		    ref->p->name);
+	if (ref->p->ode == PHYS_ODE_INERT) {
+		struct phys_value def;
+
+		phys_value_default(ref->p, &def);
+		if (!phys_value_equal(ref->p, &def, dst))
+			warn_inert_param(ref->p);
+		phys_value_free(&def);
+	}
 	if (!r->e)
 		return 0;
 	switch (ref->scope) {

@@ -1,0 +1,125 @@
+#!/usr/bin/env bats
+# The world model: frames and relative_to, nested models, includes with
+# overrides, joint axes per SDF version, and every joint type, checked by
+# where bodies are and how they move.
+
+load helper
+
+setup() {
+	TMP=$(mktemp -d)
+	export SDF_PATH="$WORLDS/models"
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# pose ITEM FIELDS... from the line at time T of file F
+at() {
+	jq -r --arg i "$2" '.items[$i] | [.x, .y, .z, .roll, .pitch, .yaw] | map(. * 1e9 | round / 1e9) | @tsv' "$1"
+}
+
+@test "frames: relative_to, <frame>, nested models and include overrides" {
+	phys-step -n 0 -i '*/pose' "$WORLDS/frames.sdf" > "$TMP/o"
+	# model turned 90 degrees at x = 1; mount 1 m along its y: the origin
+	[ "$(at "$TMP/o" robot::base/pose | cut -f1-3)" = "$(printf '0\t0\t0.5')" ]
+	near "$(at "$TMP/o" robot::base/pose | cut -f6)" 1.5707963267948966 1e-9
+	[ "$(at "$TMP/o" robot::arm::tip/pose | cut -f1-3)" = "$(printf '0\t0\t1.5')" ]
+	[ "$(at "$TMP/o" robot::arm/pose | cut -f1-3)" = "$(printf '0\t0\t1.5')" ]
+	# included twice under new names, with new poses; the link is 0.2 m up
+	[ "$(at "$TMP/o" crate_a::link/pose | cut -f1-3)" = "$(printf '5\t0\t0.2')" ]
+	[ "$(at "$TMP/o" crate_b::link/pose | cut -f1-3)" = "$(printf '7\t0\t3.2')" ]
+}
+
+@test "include: model.config picks the newest SDF; static is overridden" {
+	phys-step -t 0.5 -e 500 -i 'crate_*::link/pose' "$WORLDS/frames.sdf" | tail -1 > "$TMP/o"
+	# crate_a was made static, crate_b falls freely
+	[ "$(at "$TMP/o" crate_a::link/pose | cut -f3)" = 0.2 ]
+	near "$(at "$TMP/o" crate_b::link/pose | cut -f3)" "$(awk 'BEGIN { printf "%.12f", 3.2 - 9.81 * 1e-6 * 500 * 501 / 2 }')" 1e-6
+	# the 1.6 edition's model is named old_crate: not the one loaded
+	[ -z "$(phys-introspect items "$WORLDS/frames.sdf" | grep old_crate)" ]
+	unset SDF_PATH
+	run phys-step -n 0 "$WORLDS/frames.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"frames.sdf:"*": cannot find model 'model://crate'"* ]]
+}
+
+@test "1.7 axes expressed in the model frame" {
+	# model x is world y: gravity along -z does not move the slider
+	phys-step -t 0.5 -e 500 -i 'robot::base/pose' "$WORLDS/frames.sdf" | tail -1 > "$TMP/o"
+	[ "$(at "$TMP/o" robot::base/pose | cut -f1-3)" = "$(printf '0\t0\t0.5')" ]
+	run phys-step -n 0 -s 'gravity=0 -2 0' -t 0.5 -e 500 -i 'robot::base/pose' "$WORLDS/frames.sdf"
+}
+
+@test "1.5 axes: use_parent_model_frame, or the joint frame" {
+	phys-step -t 0.5 -e 500 -i 'm::*/pose' "$WORLDS/axes_1_5.sdf" | tail -1 > "$TMP/o"
+	# along world y under the profile's gravity of 2 m/s^2 in -y
+	near "$(at "$TMP/o" m::a/pose | cut -f2)" "$(awk 'BEGIN { printf "%.12f", -2 * 1e-6 * 500 * 501 / 2 }')" 1e-9
+	near "$(at "$TMP/o" m::a/pose | cut -f3)" 1 1e-9
+	# along world -z: a free fall from 1.5 m
+	near "$(at "$TMP/o" m::b/pose | cut -f3)" "$(awk 'BEGIN { printf "%.12f", 1.5 - 9.81 * 1e-6 * 500 * 501 / 2 }')" 1e-9
+	near "$(at "$TMP/o" m::b/pose | cut -f2)" 0 1e-9
+}
+
+@test "ball and universal joints swing as 1 m pendulums; a fixed joint holds" {
+	phys-step -t 4.2 -r 500 -i '*::bob/pose' -i 'fixed::body/pose' "$WORLDS/joints.sdf" > "$TMP/o"
+	for m in ball cardan; do
+		T=$(jq -r --arg i "$m::bob/pose" '[.t, .items[$i].roll] | @tsv' "$TMP/o" | awk '
+			NR > 1 && p > 0 && $2 <= 0 { tc = pt - p * ($1 - pt) / ($2 - p); if (f == "") f = tc; else { l = tc; n++ } }
+			{ pt = $1; p = $2 } END { print (l - f) / n }')
+		# a point mass 1 m out, plus the bob's own 0.001 kg m^2
+		rel "$T" "$(awk 'BEGIN { print 2 * 3.141592653589793 * sqrt(1.001 / 9.81) }')" 0.01
+	done
+	tail -1 "$TMP/o" > "$TMP/last"
+	[ "$(at "$TMP/last" fixed::body/pose | cut -f1-3)" = "$(printf '2\t0\t3')" ]
+}
+
+@test "a revolute joint's lower stop holds the falling bob at -0.3 rad" {
+	phys-step -t 2 -r 10 -i 'hinge::j/position' "$WORLDS/joints.sdf" | tail -1 > "$TMP/o"
+	near "$(jq '.items["hinge::j/position"][0]' "$TMP/o")" -0.3 0.005
+	phys-step -t 2 -r 10 -s 'hinge::j/axis.limit.lower=-0.1' -i 'hinge::j/position' "$WORLDS/joints.sdf" | tail -1 > "$TMP/o"
+	near "$(jq '.items["hinge::j/position"][0]' "$TMP/o")" -0.1 0.005
+}
+
+@test "link flags: gravity off floats, kinematic ignores forces" {
+	phys-step -t 0.5 -e 500 -s 'ball::link/gravity=false' -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" | tail -1 > "$TMP/o"
+	[ "$(at "$TMP/o" ball::link/pose | cut -f3)" = 10 ]
+	echo '{"t":0,"name":"ball::link/linear_vel","value":{"x":1,"y":0,"z":0}}' > "$TMP/c"
+	phys-step -t 0.5 -e 500 -c "$TMP/c" -s 'ball::link/kinematic=true' -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" | tail -1 > "$TMP/o"
+	[ "$(at "$TMP/o" ball::link/pose | cut -f1,3)" = "$(printf '0.5\t10')" ]
+}
+
+@test "self_collide: links of one model pass through each other unless asked" {
+	cat > "$TMP/two.sdf" <<'XML'
+<sdf version="1.7"><world name="w"><gravity>0 0 0</gravity>
+<model name="m">
+ <link name="a"><pose>0 0 0 0 0 0</pose><inertial><mass>1</mass></inertial>
+  <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link>
+ <link name="b"><pose>0.5 0 0 0 0 0</pose><inertial><mass>1</mass></inertial>
+  <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link>
+</model></world></sdf>
+XML
+	echo '{"t":0,"name":"m::a/linear_vel","value":{"x":1,"y":0,"z":0}}' > "$TMP/c"
+	phys-step -t 1 -e 1000 -c "$TMP/c" -i 'm::*/pose' "$TMP/two.sdf" | tail -1 > "$TMP/o"
+	near "$(at "$TMP/o" m::a/pose | cut -f1)" 1 1e-9
+	near "$(at "$TMP/o" m::b/pose | cut -f1)" 0.5 1e-9
+	# with it, a strikes b, which moves off
+	phys-step -t 1 -e 1000 -c "$TMP/c" -s 'm::a/self_collide=true' -i 'm::*/pose' "$TMP/two.sdf" | tail -1 > "$TMP/o"
+	awk -v a="$(at "$TMP/o" m::a/pose | cut -f1)" -v b="$(at "$TMP/o" m::b/pose | cut -f1)" 'BEGIN { exit !(a < 0.9 && b > 0.6 && b - a >= 0.2 - 1e-3) }'
+}
+
+@test "ODE-inert parameters are kept and warned about once" {
+	run phys-step -n 1 -s precon_iters=5 -s 'ball::link::collision/surface.friction.torsional.coefficient=2' "$WORLDS/falling_sphere.sdf"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c 'ode.solver.precon_iters is set but has no effect with ODE' <<<"$output")" -eq 1 ]
+	[[ "$output" == *"torsional.coefficient is set but has no effect"* ]]
+	run phys-step -n 1 -s precon_iters=0 "$WORLDS/falling_sphere.sdf"
+	[[ "$output" != *"no effect"* ]]
+}
+
+@test "Gazebo's own worlds load and run" {
+	for w in "$REF"/gazebo-worlds/*.world; do
+		run phys-step -t 0.05 -e 50 "$w"
+		[ "$status" -eq 0 ] || { echo "$w: $output"; false; }
+	done
+}
