@@ -75,13 +75,13 @@ install: all
 	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	for c in $(CMDS); do install -m 644 completions/phys.bash $(DESTDIR)$(BASHCOMPDIR)/$$c; done
 	install -m 644 completions/_phys $(DESTDIR)$(ZSHCOMPDIR)/_phys
-	install -m 644 completions/phys.fish $(DESTDIR)$(FISHCOMPDIR)/phys.fish
+	for c in $(CMDS); do install -m 644 completions/phys.fish $(DESTDIR)$(FISHCOMPDIR)/$$c.fish; done
 
 uninstall:
 	for c in $(CMDS); do rm -f $(DESTDIR)$(BINDIR)/$$c $(DESTDIR)$(MANDIR)/man1/$$c.1 \
-		$(DESTDIR)$(BASHCOMPDIR)/$$c; done
-	rm -f $(DESTDIR)$(MANDIR)/man7/phys.7 $(DESTDIR)$(ZSHCOMPDIR)/_phys \
-		$(DESTDIR)$(FISHCOMPDIR)/phys.fish
+		$(DESTDIR)$(BASHCOMPDIR)/$$c $(DESTDIR)$(FISHCOMPDIR)/$$c.fish; done
+	rm -f $(DESTDIR)$(MANDIR)/man7/phys.7 $(DESTDIR)$(MANDIR)/man7/phys-params.7 \
+		$(DESTDIR)$(ZSHCOMPDIR)/_phys
 
 clean:
 	rm -rf build

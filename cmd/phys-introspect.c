@@ -558,6 +558,7 @@ main(int argc, char **argv)
 	int i, rc;
 
 	phys_setprog(argv[0]);
+	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
 	phys_stdout_init();
 	memset(&c, 0, sizeof c);
 	c.o.out = stdout;

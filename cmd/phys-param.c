@@ -170,11 +170,16 @@ list_registry(const struct opts *o, int argc, char **argv)
 	return PHYS_EXIT_OK;
 }
 
-/* WORLD is the first operand when it names a file (or is "-"). */
+/* WORLD is the first operand when it names a file, is "-", or looks like
+ * a world file (so a missing one is reported as missing). */
 static bool
 is_world_operand(const char *s)
 {
-	return strcmp(s, "-") == 0 || access(s, F_OK) == 0;
+	size_t n = strlen(s);
+
+	return strcmp(s, "-") == 0 || access(s, F_OK) == 0 ||
+	    (n > 4 && (strcmp(s + n - 4, ".sdf") == 0 ||
+	    (n > 6 && strcmp(s + n - 6, ".world") == 0)));
 }
 
 static int
@@ -504,8 +509,16 @@ cmd_doc(void)
 			fputs(", one of ", stdout);
 			roff_escape(p->values);
 		}
-		if (p->min > -1e308 || p->max < 1e308)
-			printf(", range [%g, %g]", p->min, p->max);
+		if (p->min > -1e308 && p->max < 1e308)
+			printf(", from %g to %g", p->min, p->max);
+		else if (p->min > -1e308)
+			printf(", at least %g", p->min);
+		else if (p->max < 1e308)
+			printf(", at most %g", p->max);
+		printf("; %s", p->engines == PHYS_E_ALL ? "all engines" :
+		    p->engines == PHYS_E_ODE ? "ode" :
+		    p->engines == PHYS_E_BULLET ? "bullet" :
+		    p->engines == PHYS_E_SIMBODY ? "simbody" : "dart");
 		printf("; ODE: %s.\n.br\n", p->ode == PHYS_ODE_NATIVE ? "native" :
 		    p->ode == PHYS_ODE_EMULATED ? "emulated" :
 		    p->ode == PHYS_ODE_INERT ? "inert" : "another engine's");
@@ -517,6 +530,22 @@ cmd_doc(void)
 	return PHYS_EXIT_OK;
 }
 
+/* An option a command does not take is a mistake worth saying. */
+static void
+check_options(const char *cmd, const struct opts *o)
+{
+	bool list = strcmp(cmd, "list") == 0, get = strcmp(cmd, "get") == 0;
+	bool set = strcmp(cmd, "set") == 0;
+
+	if (o->doc && !list && !get)
+		phys_die(PHYS_EXIT_USAGE, "%s: --doc does not apply", cmd);
+	if (o->preset && !get && !set)
+		phys_die(PHYS_EXIT_USAGE, "%s: --preset does not apply", cmd);
+	if ((o->in_place || o->from) && !set)
+		phys_die(PHYS_EXIT_USAGE, "%s: %s does not apply", cmd,
+		    o->in_place ? "--in-place" : "--from");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -525,6 +554,7 @@ main(int argc, char **argv)
 	int rc;
 
 	phys_setprog(argv[0]);
+	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
 	phys_stdout_init();
 	parse_options(argc, argv, "+df:ip:", &o);
 	if (optind >= argc)
@@ -537,6 +567,7 @@ main(int argc, char **argv)
 	parse_options(argc, argv, "df:ip:", &o);
 	argc -= optind;
 	argv += optind;
+	check_options(cmd, &o);
 	if (strcmp(cmd, "list") == 0)
 		rc = cmd_list(&o, argc, argv);
 	else if (strcmp(cmd, "get") == 0)

@@ -284,6 +284,7 @@ main(int argc, char **argv)
 	const char *cmd;
 
 	phys_setprog(argv[0]);
+	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
 	phys_stdout_init();
 	parse_options(argc, argv, "+1f:i", &o);
 	if (optind >= argc)

@@ -13,6 +13,7 @@ static const char usage_text[] =
     "                 [--skip-unsupported] [WORLD | -]\n";
 
 static const char help_text[] =
+    "\n"
     "Simulate an SDF world with the ODE engine; write one JSON state line\n"
     "per sample on standard output.\n"
     "\n"
@@ -146,6 +147,7 @@ main(int argc, char **argv)
 	int rc;
 
 	phys_setprog(argv[0]);
+	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
 	phys_stdout_init();
 	phys_run_options_default(&o);
 	parse_options(argc, argv, &o);

@@ -22,7 +22,8 @@
 
 #include <ode/ode.h>
 
-#define MAX_PAIR_CONTACTS 64
+/* ODE's own contact arrays are this size; more per pair is never useful. */
+#define MAX_PAIR_CONTACTS 256
 
 enum friction_model { FRICTION_PYRAMID, FRICTION_BOX, FRICTION_CONE };
 
@@ -41,6 +42,7 @@ struct ode_joint {
 	dJointFeedback fb;
 	phys_pose in_child;	/* joint frame in the child link frame */
 	phys_vec3 axis_child[2];
+	phys_vec3 xyz[2];	/* the axis values the axes came from */
 	double offset[2];
 };
 
@@ -475,7 +477,44 @@ make_joint(struct phys_engine *e, int ji)
 	    e->w->links[j->child].pose.q), j->axis[0]);
 	e->joints[ji].axis_child[1] = quat_rotate(quat_conj(
 	    e->w->links[j->child].pose.q), j->axis[1]);
+	e->joints[ji].xyz[0] = PVV(j->vals, JOINT_axis_xyz);
+	e->joints[ji].xyz[1] = PVV(j->vals, JOINT_axis2_xyz);
 	configure_joint(e, ji);
+}
+
+static bool
+v3_equal(phys_vec3 a, phys_vec3 b)
+{
+	return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+/* A new axis.xyz at run time is taken in the joint frame (SDF 1.7's
+ * default); the joint is set up again along it. */
+static int
+new_axes(struct phys_engine *e, int ji)
+{
+	struct phys_joint *j = &e->w->joints[ji];
+	struct ode_joint *oj = &e->joints[ji];
+	phys_vec3 xyz[2] = { PVV(j->vals, JOINT_axis_xyz),
+		PVV(j->vals, JOINT_axis2_xyz) };
+	double pos[2], vel[2];
+	int k, n;
+
+	if (v3_equal(xyz[0], oj->xyz[0]) && v3_equal(xyz[1], oj->xyz[1]))
+		return 0;
+	for (k = 0; k < 2; k++)
+		if (v3_norm(xyz[k]) == 0)
+			return phys_fail("joint '%s': axis is zero", j->name);
+	n = phys_engine_joint_state(e, ji, pos, vel);
+	for (k = 0; k < n; k++)
+		oj->offset[k] = pos[k];
+	for (k = 0; k < 2; k++) {
+		oj->axis_child[k] = v3_normalize(quat_rotate(oj->in_child.q,
+		    xyz[k]));
+		oj->xyz[k] = xyz[k];
+	}
+	configure_joint(e, ji);
+	return 0;
 }
 
 int
@@ -485,6 +524,8 @@ phys_engine_apply_joint(struct phys_engine *e, int ji)
 
 	if (!e->joints[ji].joint)
 		return 0;
+	if (new_axes(e, ji) < 0)
+		return -1;
 	set_axis_params(e, e->joints[ji].joint, j->type, j, 0);
 	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
 		set_axis_params(e, e->joints[ji].joint, j->type, j, 1);
@@ -790,9 +831,14 @@ near_callback(void *data, dGeomID g1, dGeomID g2)
 	if (limit <= 0)
 		return;
 	n = dCollide(g1, g2, limit, geoms, sizeof *geoms);
-	e->ncontacts += n;
-	if (without_contact(a, b))
+	if (without_contact(a, b)) {
+		/* Reported, never pushed apart; the masks filter the report. */
+		if (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
+		    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))
+			e->ncontacts += n;
 		return;
+	}
+	e->ncontacts += n;
 	for (i = 0; i < n; i++) {
 		memset(&contact, 0, sizeof contact);
 		contact.geom = geoms[i];

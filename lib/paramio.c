@@ -124,12 +124,33 @@ phys_param_line(struct phys_buf *b, struct phys_world *w,
 	buf_puts(b, "}\n");
 }
 
+/* <world>'s children in the specification's order; models and includes
+ * share a place, as worlds mix them. */
+static int
+world_rank(const char *name)
+{
+	static const char *order[] = { "audio", "wind", "gravity",
+		"magnetic_field", "atmosphere", "gui", "physics", "scene",
+		"light", "frame", "model", "actor", "plugin", "road",
+		"spherical_coordinates", "state", "population" };
+	size_t i;
+
+	if (strcmp(name, "include") == 0)
+		name = "model";
+	for (i = 0; i < sizeof order / sizeof *order; i++)
+		if (strcmp(order[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
 int
 phys_param_rank(const void *ctx, xmlNodePtr owner, const char *path)
 {
 	phys_scope s = (phys_scope)(intptr_t)ctx;
 	size_t i, n, len;
 
+	if (s == PHYS_S_WORLD && !strchr(path, '.'))
+		return world_rank(path);
 	if (s == PHYS_S_WORLD && strncmp(path, "physics.", 8) == 0) {
 		s = PHYS_S_PHYSICS;
 		path += 8;
@@ -167,6 +188,9 @@ phys_world_edit(struct phys_world *w, const struct phys_ref *r,
 		rc = phys_doc_set_text(doc, w->node, path, text.s,
 		    phys_param_rank, (void *)(intptr_t)PHYS_S_WORLD);
 		w->profiles[r->idx].node = phys_child(w->node, "physics");
+		if (rc == 0)	/* required by the specification */
+			rc = phys_doc_set_attr(doc, w->profiles[r->idx].node,
+			    "type", "ode");
 	} else {
 		rc = phys_doc_set_text(doc, owner, r->p->name, text.s,
 		    phys_param_rank, (void *)(intptr_t)r->scope);

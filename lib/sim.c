@@ -187,7 +187,9 @@ parse_control(struct run *r, struct control *c, json_t *obj)
 		return phys_fail("\"t\" must be a time in seconds, >= 0");
 	c->t = json_number_value(t);
 	c->profile = -1;
-	if (!p)
+	/* A parameter line may say which profile its value came from (as
+	 * phys-param get writes); only a line without a name switches. */
+	if (!p || json_object_get(obj, "name"))
 		return parse_control_value(r, c, obj);
 	if (!json_is_string(p))
 		return phys_fail("\"preset\" must be a profile name");
@@ -448,16 +450,24 @@ apply_control(struct run *r, const struct control *c)
 	return rc;
 }
 
-/* Control lines due before the step that starts at the current time. */
+static void track(struct run *r, bool first);
+
+/* Control lines due before the step that starts at the current time. A
+ * state set by hand is no acceleration: the history restarts from it. */
 static int
 apply_due(struct run *r)
 {
 	double now = phys_engine_time(r->e);
 	double h = PVD(r->cur, PHYSICS_max_step_size);
+	bool moved = false;
 
-	while (r->next < r->nctl && r->ctl[r->next].t <= now + h / 2)
+	while (r->next < r->nctl && r->ctl[r->next].t <= now + h / 2) {
+		moved |= r->ctl[r->next].state_kind >= 0;
 		if (apply_control(r, &r->ctl[r->next++]) < 0)
 			return -1;
+	}
+	if (moved)
+		track(r, true);
 	return 0;
 }
 

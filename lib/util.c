@@ -630,13 +630,16 @@ phys_read_file(const char *path, size_t *lenp)
 int
 phys_atomic_open(struct phys_atomic *a, const char *path)
 {
-	char *dir = xstrdup(path);
+	char *real = realpath(path, NULL);	/* replace a link's target */
+	char *dir;
 	struct stat st;
 	int fd;
 
-	a->path = xstrdup(path);
+	a->path = real ? real : xstrdup(path);
+	dir = xstrdup(a->path);
 	a->tmp = xasprintf("%s/.%s.XXXXXX", dirname(dir), basename(a->path));
 	free(dir);
+	path = a->path;
 	fd = mkstemp(a->tmp);
 	if (fd < 0) {
 		phys_failat(path, 0, "cannot create temporary file: %s",

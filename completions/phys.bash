@@ -1,0 +1,493 @@
+# bash completion for phys-step, phys-preset, phys-param, phys-inertia and
+# phys-introspect.
+#
+# Profile, parameter and item names come from the commands themselves, for
+# the world file (*.sdf, *.world) already on the command line; when a
+# command is missing or fails, nothing is offered and nothing is printed.
+
+# Words of the line up to the cursor, split at blanks only, so that
+# "box::link/pose" and "iters=5" stay whole: sets _phys_words, _phys_cword,
+# _phys_after (the words after the cursor), cur and prev.
+_phys_split()
+{
+	local line
+	_phys_after=()
+	if [[ -n ${COMP_LINE-} && -n ${COMP_POINT-} ]]; then
+		line=${COMP_LINE:0:COMP_POINT}
+		read -r -a _phys_words <<< "$line"
+		if [[ ${#_phys_words[@]} -eq 0 || $line == *[[:blank:]] ]]; then
+			_phys_words+=("")
+		fi
+		read -r -a _phys_after <<< "${COMP_LINE:COMP_POINT}"
+		_phys_split_line=1
+	else
+		_phys_words=("${COMP_WORDS[@]}")
+		if [[ ${#_phys_words[@]} -le ${COMP_CWORD:-0} ]]; then
+			_phys_words+=("")
+		fi
+		_phys_after=("${_phys_words[@]:COMP_CWORD+1}")
+		_phys_words=("${_phys_words[@]:0:COMP_CWORD+1}")
+		_phys_split_line=0
+	fi
+	_phys_cword=$((${#_phys_words[@]} - 1))
+	cur=${_phys_words[_phys_cword]}
+	prev=
+	if [[ $_phys_cword -gt 0 ]]; then
+		prev=${_phys_words[_phys_cword - 1]}
+	fi
+}
+
+# The first readable world file named on the line, other than the word
+# being completed.
+_phys_world()
+{
+	local w
+	for w in "${_phys_words[@]:1:_phys_cword-1}" "${_phys_after[@]}"; do
+		w=${w//\"/}
+		w=${w//\'/}
+		# shellcheck disable=SC2088 # a literal ~/ typed on the line
+		[[ $w == "~/"* ]] && w=$HOME/${w#\~/}
+		case $w in
+		*.sdf | *.world)
+			if [[ -f $w && -r $w ]]; then
+				printf '%s\n' "$w"
+				return 0
+			fi
+			;;
+		esac
+	done
+	return 1
+}
+
+# Add the lines of standard input that start with $cur to COMPREPLY.
+_phys_add()
+{
+	local c
+	while IFS= read -r c; do
+		[[ -n $c && $c == "$cur"* ]] && COMPREPLY+=("$c")
+	done
+	return 0
+}
+
+_phys_words_add()
+{
+	_phys_add < <(printf '%s\n' "$@")
+}
+
+# Run a phys command quietly; nothing when it is missing or fails.
+_phys_run()
+{
+	command -v "$1" > /dev/null 2>&1 || return 0
+	"$@" < /dev/null 2> /dev/null
+}
+
+_phys_profiles()
+{
+	local world
+	world=$(_phys_world) || return 0
+	_phys_add < <(_phys_run phys-preset list -1 "$world")
+}
+
+# Parameter names: those of the world on the line, else the registry's
+# names and aliases. With an argument, each name gets it as a suffix.
+_phys_param_names()
+{
+	local world
+	if world=$(_phys_world); then
+		_phys_run phys-param list "$world" |
+		    sed -n 's/^.*"name":"\([^"]*\)".*$/\1/p'
+		_phys_run phys-param list |
+		    sed -n 's/^.*"alias":"\([^"]*\)","scope":"physics".*$/\1/p'
+	else
+		_phys_run phys-param list | sed -n -e h \
+		    -e 's/^{"name":"\([^"]*\)".*$/\1/p' -e g \
+		    -e 's/^.*,"alias":"\([^"]*\)".*$/\1/p'
+	fi
+}
+
+_phys_params()
+{
+	_phys_add < <(_phys_param_names |
+	    awk -v s="${1-}" '!seen[$0]++ { print $0 s }')
+}
+
+_phys_items()
+{
+	local world
+	world=$(_phys_world) || return 0
+	_phys_add < <(_phys_run phys-introspect items "$world" |
+	    sed -n 's/^.*"name":"\([^"]*\)".*$/\1/p')
+}
+
+# Files: world files (*.sdf, *.world) with "world", any file otherwise;
+# directories always.
+_phys_files()
+{
+	local f
+	compopt -o filenames 2> /dev/null
+	while IFS= read -r f; do
+		if [[ -d $f ]]; then
+			COMPREPLY+=("$f")
+		elif [[ $1 != world || $f == *.sdf || $f == *.world ]]; then
+			COMPREPLY+=("$f")
+		fi
+	done < <(compgen -f -- "$cur" 2> /dev/null)
+	return 0
+}
+
+# The first operand after the command name, skipping options and the
+# values of the options in $1 (a |-separated list); sets _phys_sub and
+# _phys_subi (0 when there is none yet).
+_phys_subcommand()
+{
+	local i w skip=0
+	_phys_sub='' _phys_subi=0
+	for ((i = 1; i < _phys_cword; i++)); do
+		w=${_phys_words[i]}
+		if ((skip)); then
+			skip=0
+			continue
+		fi
+		case $w in
+		--*=*) continue ;;
+		-*)
+			[[ "|$1|" == *"|$w|"* ]] && skip=1
+			continue
+			;;
+		esac
+		_phys_sub=$w _phys_subi=$i
+		return 0
+	done
+	return 0
+}
+
+# With --opt=value, complete the value as for "--opt value".
+_phys_long_value()
+{
+	local opt=${cur%%=*} save=$cur n
+	[[ $cur == --*=* ]] || return 1
+	cur=${cur#*=}
+	n=${#COMPREPLY[@]}
+	"$@" "$opt"
+	local i
+	for ((i = n; i < ${#COMPREPLY[@]}; i++)); do
+		COMPREPLY[i]=$opt=${COMPREPLY[i]}
+	done
+	cur=$save
+	return 0
+}
+
+# Bash completes only the part of a word after its last COMP_WORDBREAKS
+# character (':' and '=' among them): cut that much from each candidate.
+_phys_trim()
+{
+	local k pre='' i
+	((_phys_split_line)) || return 0
+	for ((k = ${#cur} - 1; k >= 0; k--)); do
+		if [[ ${COMP_WORDBREAKS-} == *"${cur:k:1}"* ]]; then
+			pre=${cur:0:k+1}
+			break
+		fi
+	done
+	[[ -n $pre ]] || return 0
+	for i in "${!COMPREPLY[@]}"; do
+		COMPREPLY[i]=${COMPREPLY[i]#"$pre"}
+	done
+}
+
+_phys_nospace_if_eq()
+{
+	local c
+	for c in "${COMPREPLY[@]}"; do
+		if [[ $c == *= ]]; then
+			compopt -o nospace 2> /dev/null
+			return 0
+		fi
+	done
+	return 0
+}
+
+# ---- phys-step ----
+
+_phys_step_value()
+{
+	case $1 in
+	-c | --control) _phys_files any ;;
+	-p | --preset) _phys_profiles ;;
+	-i | --items) _phys_items ;;
+	-s | --set) [[ $cur == *=* ]] || _phys_params '=' ;;
+	esac
+}
+
+_phys_step()
+{
+	case $prev in
+	-c | --control | -p | --preset | -i | --items | -s | --set)
+		_phys_step_value "$prev"
+		return
+		;;
+	-e | --every | -n | --steps | -r | --rate | -t | --duration)
+		return
+		;;
+	esac
+	_phys_long_value _phys_step_value && return
+	if [[ $cur == -* ]]; then
+		_phys_words_add -c --control -e --every -i --items -n --steps \
+		    -p --preset -r --rate -s --set -t --duration --realtime \
+		    --skip-unsupported --help --version
+		return
+	fi
+	_phys_files world
+}
+
+# ---- phys-preset ----
+
+# How many operands precede the word being completed, after the command,
+# not counting world files.
+_phys_operand_index()
+{
+	local i n=0 skip=0 w
+	for ((i = _phys_subi + 1; i < _phys_cword; i++)); do
+		w=${_phys_words[i]}
+		if ((skip)); then
+			skip=0
+			continue
+		fi
+		case $w in
+		--*=* | *.sdf | *.world) ;;
+		-*) [[ "|$1|" == *"|$w|"* ]] && skip=1 ;;
+		*) n=$((n + 1)) ;;
+		esac
+	done
+	printf '%s\n' "$n"
+}
+
+_phys_preset()
+{
+	local n
+	case $prev in
+	-f | --from)
+		_phys_profiles
+		return
+		;;
+	esac
+	if [[ $cur == --from=* ]]; then
+		_phys_long_value _phys_profiles
+		return
+	fi
+	_phys_subcommand '-f|--from'
+	if [[ $cur == -* ]]; then
+		case $_phys_sub in
+		'') _phys_words_add --help --version ;;
+		list) _phys_words_add -1 --help ;;
+		add) _phys_words_add -i --in-place -f --from --help ;;
+		use | remove | rename | import)
+			_phys_words_add -i --in-place --help ;;
+		*) _phys_words_add --help ;;
+		esac
+		return
+	fi
+	n=$(_phys_operand_index '-f|--from')
+	case $_phys_sub in
+	'')
+		_phys_words_add list show use add remove rename export \
+		    import diff
+		;;
+	list) _phys_files world ;;
+	show | use | remove | export)
+		((n == 0)) && _phys_profiles
+		_phys_files world
+		;;
+	rename)
+		((n == 0)) && _phys_profiles
+		((n != 1)) && _phys_files world
+		;;
+	diff)
+		((n < 2)) && _phys_profiles
+		_phys_files world
+		;;
+	add)
+		if ((n > 0)) && [[ $cur != *=* ]]; then
+			_phys_params '='
+			_phys_files world
+		fi
+		;;
+	import)
+		if ((n == 0)); then
+			_phys_files any
+		else
+			_phys_files world
+		fi
+		;;
+	esac
+}
+
+# ---- phys-param ----
+
+_phys_param_value()
+{
+	case $1 in
+	-p | --preset) _phys_profiles ;;
+	-f | --from) _phys_files any ;;
+	esac
+}
+
+_phys_param()
+{
+	case $prev in
+	-p | --preset | -f | --from)
+		_phys_param_value "$prev"
+		return
+		;;
+	esac
+	_phys_long_value _phys_param_value && return
+	_phys_subcommand '-p|--preset|-f|--from'
+	if [[ $cur == -* ]]; then
+		case $_phys_sub in
+		list) _phys_words_add -d --doc --help ;;
+		get) _phys_words_add -d --doc -p --preset --help ;;
+		set) _phys_words_add -i --in-place -p --preset -f --from --help ;;
+		doc) _phys_words_add --help ;;
+		*) _phys_words_add -d --doc -f --from -i --in-place -p \
+		    --preset --help --version ;;
+		esac
+		return
+	fi
+	case $_phys_sub in
+	'') _phys_words_add list get set doc ;;
+	list)
+		if _phys_world > /dev/null; then
+			_phys_params
+		else
+			[[ -n $cur ]] && _phys_params
+			_phys_files world
+		fi
+		;;
+	get)
+		_phys_params
+		_phys_files world
+		;;
+	set)
+		if [[ $cur != *=* ]]; then
+			_phys_params '='
+			_phys_files world
+		fi
+		;;
+	esac
+}
+
+# ---- phys-inertia ----
+
+_phys_inertia()
+{
+	local shapes=(box sphere cylinder capsule ellipsoid hollow-sphere
+	    hollow-cylinder)
+	case $prev in
+	--density | --mass | --density-factor | --mass-factor | --size | \
+	    --ixx | --ixy | --ixz | --iyy | --iyz | --izz)
+		return
+		;;
+	esac
+	if [[ $_phys_cword -eq 1 ]]; then
+		if [[ $cur == -* ]]; then
+			_phys_words_add --help --version
+		else
+			_phys_words_add "${shapes[@]}" principal box-equivalent scale \
+			    check fix
+		fi
+		return
+	fi
+	case ${_phys_words[1]} in
+	box | sphere | cylinder | capsule | ellipsoid | hollow-sphere | \
+	    hollow-cylinder)
+		[[ $cur == -* ]] && _phys_words_add --density --mass --help
+		;;
+	principal | box-equivalent)
+		if [[ $cur == -* ]]; then
+			_phys_words_add --ixx --ixy --ixz --iyy --iyz --izz \
+			    --mass --help
+		else
+			_phys_files any
+		fi
+		;;
+	scale)
+		if [[ $cur == -* ]]; then
+			_phys_words_add --density-factor --fixed-density --mass \
+			    --mass-factor --size --help
+		else
+			_phys_files any
+		fi
+		;;
+	check | fix)
+		if [[ $cur == -* ]]; then
+			_phys_words_add --help
+		else
+			_phys_files world
+		fi
+		;;
+	esac
+}
+
+# ---- phys-introspect ----
+
+_phys_introspect()
+{
+	local valued='-f|--file|-o|--output|--every|--from|--rate|--to|--window|--tolerance|--rel-tolerance|--selection|--save-selection'
+	case $prev in
+	-f | --file | -o | --output | --selection | --save-selection)
+		_phys_files any
+		return
+		;;
+	--every | --from | --rate | --to | --window | --tolerance | \
+	    --rel-tolerance)
+		return
+		;;
+	esac
+	case $cur in
+	--file=* | --output=* | --selection=* | --save-selection=*)
+		_phys_long_value _phys_files any
+		return
+		;;
+	esac
+	_phys_subcommand "$valued"
+	if [[ $cur == -* ]]; then
+		local sel=(--selection --save-selection)
+		local samp=(--every --from --rate --to --window)
+		case $_phys_sub in
+		filter) _phys_words_add -f --file --csv --tsv "${samp[@]}" "${sel[@]}" ;;
+		derive) _phys_words_add -f --file --csv --tsv --keep "${samp[@]}" \
+		    "${sel[@]}" ;;
+		at | delta) _phys_words_add -f --file --csv --tsv "${sel[@]}" ;;
+		diff) _phys_words_add --tolerance --rel-tolerance "${sel[@]}" ;;
+		plot) _phys_words_add -f --file -o --output "${samp[@]}" "${sel[@]}" ;;
+		items) ;;
+		*) _phys_words_add -h --help -V --version ;;
+		esac
+		return
+	fi
+	case $_phys_sub in
+	'') _phys_words_add items filter derive at delta diff plot ;;
+	items) ((_phys_cword == _phys_subi + 1)) && _phys_files world ;;
+	diff) ((_phys_cword <= _phys_subi + 2)) && _phys_files any ;;
+	esac
+}
+
+_phys()
+{
+	local cur prev _phys_words _phys_cword _phys_after _phys_split_line
+	local _phys_sub _phys_subi
+	COMPREPLY=()
+	_phys_split
+	case ${_phys_words[0]##*/} in
+	phys-step) _phys_step ;;
+	phys-preset) _phys_preset ;;
+	phys-param) _phys_param ;;
+	phys-inertia) _phys_inertia ;;
+	phys-introspect) _phys_introspect ;;
+	esac
+	_phys_nospace_if_eq
+	_phys_trim
+	return 0
+}
+
+complete -F _phys phys-step phys-preset phys-param phys-inertia phys-introspect

@@ -1,0 +1,256 @@
+# fish completion for phys-step, phys-preset, phys-param, phys-inertia and
+# phys-introspect.
+#
+# Profile, parameter and item names come from the commands themselves, for
+# the world file (*.sdf, *.world) already on the command line; when a
+# command is missing or fails, nothing is offered and nothing is printed.
+
+# The first readable world file on the line, other than the current token.
+function __phys_world
+    set -l current (commandline -ct)
+    for w in (commandline -o)[2..-1]
+        set w (string trim -c '\'"' -- $w)
+        set w (string replace -r '^~/' "$HOME/" -- $w)
+        if test "$w" != "$current"; and string match -qr '\.(sdf|world)$' -- $w
+            if test -f "$w" -a -r "$w"
+                echo $w
+                return 0
+            end
+        end
+    end
+    return 1
+end
+
+# Run a phys command quietly; nothing when it is missing or fails.
+function __phys_run
+    type -q $argv[1]; or return 0
+    command $argv </dev/null 2>/dev/null
+end
+
+function __phys_world_files
+    __fish_complete_suffix .sdf
+    __fish_complete_suffix .world
+end
+
+function __phys_profiles
+    set -l world (__phys_world); or return 0
+    __phys_run phys-preset list -1 $world
+end
+
+# Parameter names: those of the world on the line, else the registry's
+# names and aliases. With an argument, each name gets it as a suffix.
+function __phys_params
+    set -l suffix $argv[1]
+    set -l world (__phys_world)
+    begin
+        if test -n "$world"
+            __phys_run phys-param list $world |
+                sed -n 's/^.*"name":"\([^"]*\)".*$/\1/p'
+            __phys_run phys-param list |
+                sed -n 's/^.*"alias":"\([^"]*\)","scope":"physics".*$/\1/p'
+        else
+            __phys_run phys-param list | sed -n -e h \
+                -e 's/^{"name":"\([^"]*\)".*$/\1/p' -e g \
+                -e 's/^.*,"alias":"\([^"]*\)".*$/\1/p'
+        end
+    end | awk -v s="$suffix" '!seen[$0]++ { print $0 s }'
+end
+
+function __phys_items
+    set -l world (__phys_world); or return 0
+    __phys_run phys-introspect items $world |
+        sed -n 's/^.*"name":"\([^"]*\)".*$/\1/p'
+end
+
+# The command's first operand (its subcommand), skipping options and the
+# values of the options given as arguments.
+function __phys_subcommand
+    set -l skip 0
+    for w in (commandline -opc)[2..-1]
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        switch $w
+            case '--*=*'
+                continue
+            case '-*'
+                contains -- $w $argv; and set skip 1
+                continue
+        end
+        echo $w
+        return 0
+    end
+    return 1
+end
+
+# True when the subcommand is one of $argv (none given: when there is none).
+function __phys_sub_is
+    set -l cmd (commandline -opc)[1]
+    set -l valued
+    switch $cmd
+        case phys-param
+            set valued -p --preset -f --from
+        case phys-preset
+            set valued -f --from
+        case phys-introspect
+            set valued -f --file -o --output --every --from --rate --to \
+                --window --tolerance --rel-tolerance --selection \
+                --save-selection
+    end
+    set -l sub (__phys_subcommand $valued)
+    if test (count $argv) -eq 0
+        test -z "$sub"
+        return
+    end
+    contains -- "$sub" $argv
+end
+
+# Operands after the subcommand, before the current token, world files not
+# counted.
+function __phys_operands
+    set -l n 0
+    set -l seen 0
+    set -l skip 0
+    for w in (commandline -opc)[2..-1]
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        switch $w
+            case '--*=*' '*.sdf' '*.world'
+                continue
+            case '-f' '--from'
+                set skip 1
+                continue
+            case '-*'
+                continue
+        end
+        if test $seen -eq 0
+            set seen 1
+        else
+            set n (math $n + 1)
+        end
+    end
+    echo $n
+end
+
+function __phys_operands_lt
+    test (__phys_operands) -lt $argv[1]
+end
+
+# ---- phys-step ----
+
+complete -c phys-step -f
+complete -c phys-step -s c -l control -r -F -d 'Apply control lines from FILE at their times'
+complete -c phys-step -s e -l every -x -d 'Write every Nth step'
+complete -c phys-step -s i -l items -x -a '(__phys_items)' -d 'Items to write'
+complete -c phys-step -s n -l steps -x -d 'Take N steps'
+complete -c phys-step -s p -l preset -x -a '(__phys_profiles)' -d 'Start in physics profile NAME'
+complete -c phys-step -s r -l rate -x -d 'Write at HZ samples per simulated second'
+complete -c phys-step -s s -l set -x -a '(__phys_params =)' -d 'Override a parameter'
+complete -c phys-step -s t -l duration -x -d 'Simulate SECONDS'
+complete -c phys-step -l realtime -d 'Pace the run by real_time_factor'
+complete -c phys-step -l skip-unsupported -d 'Skip unsupported collisions with a warning'
+complete -c phys-step -l help -d 'Show the help'
+complete -c phys-step -l version -d 'Show the version'
+complete -c phys-step -k -a '(__phys_world_files)'
+
+# ---- phys-preset ----
+
+complete -c phys-preset -f
+complete -c phys-preset -n '__phys_sub_is' -a list -d 'List the profiles'
+complete -c phys-preset -n '__phys_sub_is' -a show -d 'Show one profile'
+complete -c phys-preset -n '__phys_sub_is' -a use -d 'Make a profile the default'
+complete -c phys-preset -n '__phys_sub_is' -a add -d 'Add a profile'
+complete -c phys-preset -n '__phys_sub_is' -a remove -d 'Remove a profile'
+complete -c phys-preset -n '__phys_sub_is' -a rename -d 'Rename a profile'
+complete -c phys-preset -n '__phys_sub_is' -a export -d 'Write one profile'
+complete -c phys-preset -n '__phys_sub_is' -a import -d 'Add a profile from a file'
+complete -c phys-preset -n '__phys_sub_is' -a diff -d 'Compare two profiles'
+complete -c phys-preset -n '__phys_sub_is list' -s 1 -d 'Bare profile names, one a line'
+complete -c phys-preset -n '__phys_sub_is add' -s f -l from -x -a '(__phys_profiles)' -d 'Copy the new profile from PRESET'
+complete -c phys-preset -n '__phys_sub_is use add remove rename import' -s i -l in-place -d 'Replace WORLD'
+complete -c phys-preset -l help -d 'Show the help'
+complete -c phys-preset -n '__phys_sub_is' -l version -d 'Show the version'
+complete -c phys-preset -n '__phys_sub_is show use remove export rename; and __phys_operands_lt 1' -a '(__phys_profiles)' -d 'Profile'
+complete -c phys-preset -n '__phys_sub_is diff; and __phys_operands_lt 2' -a '(__phys_profiles)' -d 'Profile'
+complete -c phys-preset -n '__phys_sub_is add; and not __phys_operands_lt 1' -a '(__phys_params =)' -d 'Parameter'
+complete -c phys-preset -n '__phys_sub_is import; and __phys_operands_lt 1' -F
+complete -c phys-preset -n 'not __phys_sub_is' -k -a '(__phys_world_files)'
+
+# ---- phys-param ----
+
+complete -c phys-param -f
+complete -c phys-param -n '__phys_sub_is' -a list -d 'The registry, or every parameter of a world'
+complete -c phys-param -n '__phys_sub_is' -a get -d 'Parameter lines with the current values'
+complete -c phys-param -n '__phys_sub_is' -a set -d 'The world with new values'
+complete -c phys-param -n '__phys_sub_is' -a doc -d 'The registry as a manual page'
+complete -c phys-param -n '__phys_sub_is list get' -s d -l doc -d 'Add units, default, range and doc'
+complete -c phys-param -n '__phys_sub_is set' -s f -l from -r -F -d 'Read parameter lines to set'
+complete -c phys-param -n '__phys_sub_is set' -s i -l in-place -d 'Replace WORLD'
+complete -c phys-param -n '__phys_sub_is get set' -s p -l preset -x -a '(__phys_profiles)' -d 'The physics profile'
+complete -c phys-param -l help -d 'Show the help'
+complete -c phys-param -n '__phys_sub_is' -l version -d 'Show the version'
+complete -c phys-param -n '__phys_sub_is list get' -a '(__phys_params)' -d 'Parameter'
+complete -c phys-param -n '__phys_sub_is set' -a '(__phys_params =)' -d 'Parameter'
+complete -c phys-param -n '__phys_sub_is list get set' -k -a '(__phys_world_files)'
+
+# ---- phys-inertia ----
+
+set -l __phys_shapes box sphere cylinder capsule ellipsoid hollow-sphere hollow-cylinder
+complete -c phys-inertia -f
+complete -c phys-inertia -n '__fish_use_subcommand' -a box -d 'Inertia of a solid box X Y Z'
+complete -c phys-inertia -n '__fish_use_subcommand' -a sphere -d 'Inertia of a solid sphere R'
+complete -c phys-inertia -n '__fish_use_subcommand' -a cylinder -d 'Inertia of a solid cylinder R L along z'
+complete -c phys-inertia -n '__fish_use_subcommand' -a capsule -d 'Inertia of a capsule R L along z'
+complete -c phys-inertia -n '__fish_use_subcommand' -a ellipsoid -d 'Inertia of a solid ellipsoid A B C'
+complete -c phys-inertia -n '__fish_use_subcommand' -a hollow-sphere -d 'Inertia of a thin spherical shell R'
+complete -c phys-inertia -n '__fish_use_subcommand' -a hollow-cylinder -d 'Inertia of a thin tube R L along z'
+complete -c phys-inertia -n '__fish_use_subcommand' -a principal -d 'Principal moments and axes'
+complete -c phys-inertia -n '__fish_use_subcommand' -a box-equivalent -d 'The uniform box of the same inertia'
+complete -c phys-inertia -n '__fish_use_subcommand' -a scale -d 'The inertia resized or of another mass'
+complete -c phys-inertia -n '__fish_use_subcommand' -a check -d 'Check the inertias of a world'
+complete -c phys-inertia -n '__fish_use_subcommand' -a fix -d 'Repair the inertias of a world'
+complete -c phys-inertia -l help -d 'Show the help'
+complete -c phys-inertia -n '__fish_use_subcommand' -l version -d 'Show the version'
+complete -c phys-inertia -n "__fish_seen_subcommand_from $__phys_shapes" -l density -x -d 'Density (kg/m^3; kg/m^2 for shells)'
+complete -c phys-inertia -n "__fish_seen_subcommand_from $__phys_shapes principal box-equivalent scale" -l mass -x -d 'Mass (kg)'
+for m in ixx ixy ixz iyy iyz izz
+    complete -c phys-inertia -n '__fish_seen_subcommand_from principal box-equivalent' -l $m -x -d 'Tensor element (kg m^2)'
+end
+complete -c phys-inertia -n '__fish_seen_subcommand_from scale' -l density-factor -x -d 'Density times K'
+complete -c phys-inertia -n '__fish_seen_subcommand_from scale' -l fixed-density -d 'Same density'
+complete -c phys-inertia -n '__fish_seen_subcommand_from scale' -l mass-factor -x -d 'Mass times K'
+complete -c phys-inertia -n '__fish_seen_subcommand_from scale' -l size -x -d 'Resize by S or SX,SY,SZ'
+complete -c phys-inertia -n '__fish_seen_subcommand_from principal box-equivalent scale' -F
+complete -c phys-inertia -n '__fish_seen_subcommand_from check fix' -k -a '(__phys_world_files)'
+
+# ---- phys-introspect ----
+
+complete -c phys-introspect -f
+complete -c phys-introspect -n '__phys_sub_is' -a items -d 'The plottable items of a world'
+complete -c phys-introspect -n '__phys_sub_is' -a filter -d 'Choose items and fields of state lines'
+complete -c phys-introspect -n '__phys_sub_is' -a derive -d 'Add fields computed from others'
+complete -c phys-introspect -n '__phys_sub_is' -a at -d 'The values at a time'
+complete -c phys-introspect -n '__phys_sub_is' -a delta -d 'The change between two times'
+complete -c phys-introspect -n '__phys_sub_is' -a diff -d 'Compare two runs'
+complete -c phys-introspect -n '__phys_sub_is' -a plot -d 'Plot fields over time'
+complete -c phys-introspect -s h -l help -d 'Show the help'
+complete -c phys-introspect -s V -l version -d 'Show the version'
+complete -c phys-introspect -n '__phys_sub_is filter derive at delta' -l csv -d 'CSV with a header line'
+complete -c phys-introspect -n '__phys_sub_is filter derive at delta' -l tsv -d 'Like --csv, with tabs'
+complete -c phys-introspect -n '__phys_sub_is filter derive plot' -l every -x -d 'Keep the first line and every Nth after it'
+complete -c phys-introspect -n '__phys_sub_is filter derive at delta plot' -s f -l file -r -F -d 'Read a run from FILE'
+complete -c phys-introspect -n '__phys_sub_is filter derive plot' -l from -x -d 'Drop lines before sim time T'
+complete -c phys-introspect -n '__phys_sub_is derive' -l keep -d 'Write the input items too'
+complete -c phys-introspect -n '__phys_sub_is plot' -s o -l output -r -F -d 'Write FILE.png or FILE.svg'
+complete -c phys-introspect -n '__phys_sub_is filter derive plot' -l rate -x -d 'Keep a line each 1/HZ s of sim time'
+complete -c phys-introspect -n '__phys_sub_is diff' -l rel-tolerance -x -d 'Also allow R times the larger magnitude'
+complete -c phys-introspect -n 'not __phys_sub_is; and not __phys_sub_is items' -l save-selection -r -F -d 'Write the selectors to FILE'
+complete -c phys-introspect -n 'not __phys_sub_is; and not __phys_sub_is items' -l selection -r -F -d 'Read selectors from FILE'
+complete -c phys-introspect -n '__phys_sub_is filter derive plot' -l to -x -d 'Drop lines after sim time T'
+complete -c phys-introspect -n '__phys_sub_is diff' -l tolerance -x -d 'Largest difference that is no change'
+complete -c phys-introspect -n '__phys_sub_is filter derive plot' -l window -x -d 'Keep only the last N lines'
+complete -c phys-introspect -n '__phys_sub_is items; and __phys_operands_lt 1' -k -a '(__phys_world_files)'
+complete -c phys-introspect -n '__phys_sub_is diff; and __phys_operands_lt 2' -F
