@@ -347,39 +347,35 @@ collect_line(struct phys_world *w, json_t *obj, int profile, struct edits *e)
 	return rc;
 }
 
+struct from_ctx {
+	struct phys_world *w;
+	int profile;
+	struct edits *e;
+};
+
+static int
+collect_json_line(char *line, long lineno, void *ctx)
+{
+	struct from_ctx *fc = ctx;
+	json_error_t jerr;
+	json_t *obj = json_loads(line, JSON_REJECT_DUPLICATES, &jerr);
+	int rc;
+
+	if (!json_is_object(obj))
+		rc = phys_fail("not a JSON object");
+	else
+		rc = collect_line(fc->w, obj, fc->profile, fc->e);
+	json_decref(obj);
+	return rc;
+}
+
 static int
 collect_from(struct phys_world *w, const char *path, int profile,
     struct edits *e)
 {
-	const char *shown = phys_display_name(path);
-	char *text = phys_read_file(path, NULL), *line, *nl;
-	json_error_t jerr;
-	long lineno = 0;
-	json_t *obj;
-	int rc = 0;
+	struct from_ctx fc = { w, profile, e };
 
-	if (!text)
-		return -1;
-	for (line = text; *line && rc == 0; line = nl) {
-		nl = line + strcspn(line, "\n");
-		if (*nl)
-			*nl++ = '\0';
-		lineno++;
-		if (line[strspn(line, " \t\r")] == '\0')
-			continue;
-		obj = json_loads(line, JSON_REJECT_DUPLICATES, &jerr);
-		if (!json_is_object(obj))
-			rc = phys_failat(shown, lineno, "not a JSON object");
-		else if (collect_line(w, obj, profile, e) < 0) {
-			char *why = xstrdup(phys_error());
-
-			rc = phys_failat(shown, lineno, "%s", why);
-			free(why);
-		}
-		json_decref(obj);
-	}
-	free(text);
-	return rc;
+	return phys_each_line(path, collect_json_line, &fc);
 }
 
 /* Every value is parsed before any is written: all or nothing. */

@@ -578,24 +578,6 @@ phys_value_sdf(const struct phys_param *p, const struct phys_value *v,
 	}
 }
 
-/* {"k0":x0,"k1":x1,...} */
-static void
-put_json_fields(struct phys_buf *b, const char *const *keys,
-    const double *x, int n)
-{
-	int i;
-
-	buf_putc(b, '{');
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			buf_putc(b, ',');
-		buf_json_string(b, keys[i]);
-		buf_putc(b, ':');
-		buf_double(b, x[i]);
-	}
-	buf_putc(b, '}');
-}
-
 void
 phys_value_json(const struct phys_param *p, const struct phys_value *v,
     struct phys_buf *b)
@@ -622,10 +604,10 @@ phys_value_json(const struct phys_param *p, const struct phys_value *v,
 		xyz[0] = v->u.v.x;
 		xyz[1] = v->u.v.y;
 		xyz[2] = v->u.v.z;
-		put_json_fields(b, keys, xyz, 3);
+		buf_json_numbers(b, keys, xyz, 3);
 		break;
 	case PHYS_T_POSE:
-		put_json_fields(b, keys, v->u.pose, 6);
+		buf_json_numbers(b, keys, v->u.pose, 6);
 		break;
 	}
 }

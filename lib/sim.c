@@ -216,8 +216,9 @@ control_order(const void *a, const void *b)
 }
 
 static int
-read_one_control(struct run *r, const char *text, long lineno)
+read_one_control(char *text, long lineno, void *ctx)
 {
+	struct run *r = ctx;
 	json_error_t jerr;
 	json_t *obj;
 	struct control *c;
@@ -226,8 +227,8 @@ read_one_control(struct run *r, const char *text, long lineno)
 	obj = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
 	if (!obj || !json_is_object(obj)) {
 		json_decref(obj);
-		return phys_failat(r->ctlname, lineno, "not a JSON object%s%s",
-		    obj ? "" : ": ", obj ? "" : jerr.text);
+		return phys_fail("not a JSON object%s%s", obj ? "" : ": ",
+		    obj ? "" : jerr.text);
 	}
 	r->ctl = xrealloc(r->ctl, (r->nctl + 1) * sizeof *r->ctl);
 	c = &r->ctl[r->nctl++];
@@ -235,42 +236,19 @@ read_one_control(struct run *r, const char *text, long lineno)
 	c->line = lineno;
 	rc = parse_control(r, c, obj);
 	json_decref(obj);
-	if (rc < 0) {
-		char *why = xstrdup(phys_error());
-
-		phys_failat(r->ctlname, lineno, "%s", why);
-		free(why);
-	}
 	return rc;
 }
 
 static int
 read_controls(struct run *r)
 {
-	char *text, *line, *nl;
-	long lineno = 0;
-	int rc = 0;
-
 	if (!r->o->control)
 		return 0;
 	r->ctlname = phys_display_name(r->o->control);
-	text = phys_read_file(r->o->control, NULL);
-	if (!text)
+	if (phys_each_line(r->o->control, read_one_control, r) < 0)
 		return -1;
-	for (line = text; *line && rc == 0; line = nl) {
-		nl = line + strcspn(line, "\n");
-		if (*nl)
-			*nl++ = '\0';
-		lineno++;
-		if (line[strspn(line, " \t\r")] == '\0' ||
-		    line[strspn(line, " \t")] == '#')
-			continue;
-		rc = read_one_control(r, line, lineno);
-	}
-	free(text);
-	if (rc == 0)
-		qsort(r->ctl, r->nctl, sizeof *r->ctl, control_order);
-	return rc;
+	qsort(r->ctl, r->nctl, sizeof *r->ctl, control_order);
+	return 0;
 }
 
 /* ---- applying changes ---- */
@@ -622,16 +600,15 @@ track(struct run *r, bool first)
 	}
 }
 
+static const char *const pose_keys[] = { "x", "y", "z", "roll", "pitch",
+	"yaw" };
+
 static void
 put_vec3(struct phys_buf *b, phys_vec3 v)
 {
-	buf_puts(b, "{\"x\":");
-	buf_double(b, v.x);
-	buf_puts(b, ",\"y\":");
-	buf_double(b, v.y);
-	buf_puts(b, ",\"z\":");
-	buf_double(b, v.z);
-	buf_putc(b, '}');
+	double x[3] = { v.x, v.y, v.z };
+
+	buf_json_numbers(b, pose_keys, x, 3);
 }
 
 static void
@@ -640,19 +617,7 @@ put_pose(struct phys_buf *b, phys_pose p)
 	double v[6];
 
 	pose_to6(p, v);
-	buf_puts(b, "{\"x\":");
-	buf_double(b, v[0]);
-	buf_puts(b, ",\"y\":");
-	buf_double(b, v[1]);
-	buf_puts(b, ",\"z\":");
-	buf_double(b, v[2]);
-	buf_puts(b, ",\"roll\":");
-	buf_double(b, v[3]);
-	buf_puts(b, ",\"pitch\":");
-	buf_double(b, v[4]);
-	buf_puts(b, ",\"yaw\":");
-	buf_double(b, v[5]);
-	buf_putc(b, '}');
+	buf_json_numbers(b, pose_keys, v, 6);
 }
 
 static double

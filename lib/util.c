@@ -510,6 +510,23 @@ buf_json_string(struct phys_buf *b, const char *s)
 }
 
 void
+buf_json_numbers(struct phys_buf *b, const char *const *keys, const double *x,
+    int n)
+{
+	int i;
+
+	buf_putc(b, '{');
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_putc(b, ',');
+		buf_json_string(b, keys[i]);
+		buf_putc(b, ':');
+		buf_double(b, x[i]);
+	}
+	buf_putc(b, '}');
+}
+
+void
 buf_clear(struct phys_buf *b)
 {
 	b->len = 0;
@@ -625,6 +642,34 @@ phys_read_file(const char *path, size_t *lenp)
 	if (lenp)
 		*lenp = b.len;
 	return b.s;
+}
+
+int
+phys_each_line(const char *path, int (*fn)(char *line, long lineno, void *ctx),
+    void *ctx)
+{
+	char *text = phys_read_file(path, NULL), *line, *nl, *why;
+	long lineno = 0;
+	int rc = 0;
+
+	if (!text)
+		return -1;
+	for (line = text; *line && rc == 0; line = nl) {
+		nl = line + strcspn(line, "\n");
+		if (*nl)
+			*nl++ = '\0';
+		lineno++;
+		if (line[strspn(line, " \t\r")] == '\0' ||
+		    line[strspn(line, " \t")] == '#')
+			continue;
+		if ((rc = fn(line, lineno, ctx)) < 0) {
+			why = xstrdup(phys_error());
+			phys_failat(phys_display_name(path), lineno, "%s", why);
+			free(why);
+		}
+	}
+	free(text);
+	return rc;
 }
 
 int

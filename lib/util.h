@@ -66,6 +66,9 @@ void buf_printf(struct phys_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void buf_double(struct phys_buf *b, double v);	/* JSON number */
 void buf_json_string(struct phys_buf *b, const char *s);
+/* {"k0":x0,"k1":x1,...} with numbers as buf_double writes them. */
+void buf_json_numbers(struct phys_buf *b, const char *const *keys,
+    const double *x, int n);
 void buf_clear(struct phys_buf *b);
 void buf_free(struct phys_buf *b);
 
@@ -79,6 +82,13 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Whole file ("-" or NULL is stdin) into memory; NULL and phys_error() on failure. */
 char *phys_read_file(const char *path, size_t *len);
+/*
+ * Call fn for each line of a file ("-": stdin) that is not blank or a
+ * '#' comment, with its number. A failure of fn stops the loop, and its
+ * message gains the position: "file:line: message".
+ */
+int phys_each_line(const char *path, int (*fn)(char *line, long lineno,
+    void *ctx), void *ctx);
 /* The name to use in messages for path ("-"/NULL is "<stdin>"). */
 const char *phys_display_name(const char *path);
 
