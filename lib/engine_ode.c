@@ -205,13 +205,13 @@ static dGeomID
 make_shape(struct phys_engine *e, const struct phys_collision *c)
 {
 	switch (c->shape) {
-	case PHYS_SHAPE_BOX:
+	case PHYS_GEOM_BOX:
 		return dCreateBox(e->space, c->size[0], c->size[1], c->size[2]);
-	case PHYS_SHAPE_SPHERE:
+	case PHYS_GEOM_SPHERE:
 		return dCreateSphere(e->space, c->size[0]);
-	case PHYS_SHAPE_CYLINDER:
+	case PHYS_GEOM_CYLINDER:
 		return dCreateCylinder(e->space, c->size[0], c->size[1]);
-	case PHYS_SHAPE_CAPSULE:
+	case PHYS_GEOM_CAPSULE:
 		return dCreateCapsule(e->space, c->size[0], c->size[1]);
 	default:
 		return NULL;
@@ -243,7 +243,7 @@ make_geom(struct phys_engine *e, int ci, const struct phys_engine_options *opt)
 	dQuaternion q;
 	dGeomID g;
 
-	if (c->shape == PHYS_SHAPE_PLANE)
+	if (c->shape == PHYS_GEOM_PLANE)
 		return make_plane(e, ci, world);
 	g = make_shape(e, c);
 	if (!g) {

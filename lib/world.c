@@ -557,27 +557,27 @@ read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 		return fail_node(d, cn, "collision '%s' has no geometry",
 		    c->name);
 	if (phys_node_is(s, "box")) {
-		c->shape = PHYS_SHAPE_BOX;
+		c->shape = PHYS_GEOM_BOX;
 		return geometry_size(d, s, "size", c->size, 3) < 0 ? -1 : 1;
 	}
 	if (phys_node_is(s, "sphere")) {
-		c->shape = PHYS_SHAPE_SPHERE;
+		c->shape = PHYS_GEOM_SPHERE;
 		return geometry_size(d, s, "radius", c->size, 1) < 0 ? -1 : 1;
 	}
 	if (phys_node_is(s, "cylinder") || phys_node_is(s, "capsule")) {
-		c->shape = phys_node_is(s, "cylinder") ? PHYS_SHAPE_CYLINDER :
-		    PHYS_SHAPE_CAPSULE;
+		c->shape = phys_node_is(s, "cylinder") ? PHYS_GEOM_CYLINDER :
+		    PHYS_GEOM_CAPSULE;
 		if (geometry_size(d, s, "radius", &c->size[0], 1) < 0 ||
 		    geometry_size(d, s, "length", &c->size[1], 1) < 0)
 			return -1;
 		return 1;
 	}
 	if (phys_node_is(s, "ellipsoid")) {
-		c->shape = PHYS_SHAPE_ELLIPSOID;
+		c->shape = PHYS_GEOM_ELLIPSOID;
 		return geometry_size(d, s, "radii", c->size, 3) < 0 ? -1 : 1;
 	}
 	if (phys_node_is(s, "plane")) {
-		c->shape = PHYS_SHAPE_PLANE;
+		c->shape = PHYS_GEOM_PLANE;
 		c->normal = v3(0, 0, 1);
 		if (phys_child(s, "normal")) {
 			if (read_numbers(d, s, "normal", v, 3, true) < 0)

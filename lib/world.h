@@ -16,13 +16,13 @@
 #include "param.h"
 #include "sdf.h"
 
-enum phys_shape {
-	PHYS_SHAPE_BOX,		/* size[0..2]: full lengths x y z */
-	PHYS_SHAPE_SPHERE,	/* size[0]: radius */
-	PHYS_SHAPE_CYLINDER,	/* size[0]: radius, size[1]: length along z */
-	PHYS_SHAPE_CAPSULE,	/* size[0]: radius, size[1]: cylinder length */
-	PHYS_SHAPE_ELLIPSOID,	/* size[0..2]: semi-axes */
-	PHYS_SHAPE_PLANE	/* normal; size[0..1]: extent (unused by ODE) */
+enum phys_geometry {
+	PHYS_GEOM_BOX,		/* size[0..2]: full lengths x y z */
+	PHYS_GEOM_SPHERE,	/* size[0]: radius */
+	PHYS_GEOM_CYLINDER,	/* size[0]: radius, size[1]: length along z */
+	PHYS_GEOM_CAPSULE,	/* size[0]: radius, size[1]: cylinder length */
+	PHYS_GEOM_ELLIPSOID,	/* size[0..2]: semi-axes */
+	PHYS_GEOM_PLANE	/* normal; size[0..1]: extent (unused by ODE) */
 };
 
 enum phys_joint_type {
@@ -78,7 +78,7 @@ struct phys_collision {
 	char *name;		/* scoped: "box::link::collision" */
 	int link;
 	phys_pose pose;		/* in the link frame */
-	enum phys_shape shape;
+	enum phys_geometry shape;
 	double size[3];
 	phys_vec3 normal;	/* planes */
 	xmlNodePtr node;
