@@ -56,8 +56,7 @@ static struct phys_buf out;
 static _Noreturn void
 usage(void)
 {
-	fputs(usage_text, stderr);
-	exit(PHYS_EXIT_USAGE);
+	phys_usage(usage_text);
 }
 
 static void
@@ -88,12 +87,9 @@ parse_options(int argc, char **argv, const char *optstring, struct opts *o)
 			o->preset = optarg;
 			break;
 		case OPT_HELP:
-			fputs(usage_text, stdout);
-			fputs(help_text, stdout);
-			exit(phys_close_stdout());
+			phys_help(usage_text, help_text);
 		case OPT_VERSION:
-			printf("phys-param %s\n", PHYS_VERSION);
-			exit(phys_close_stdout());
+			phys_version();
 		default:
 			usage();
 		}

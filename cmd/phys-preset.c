@@ -50,8 +50,7 @@ static struct phys_world world;
 static _Noreturn void
 usage(void)
 {
-	fputs(usage_text, stderr);
-	exit(PHYS_EXIT_USAGE);
+	phys_usage(usage_text);
 }
 
 static void
@@ -71,12 +70,9 @@ parse_options(int argc, char **argv, const char *optstring, struct opts *o)
 			o->in_place = true;
 			break;
 		case OPT_HELP:
-			fputs(usage_text, stdout);
-			fputs(help_text, stdout);
-			exit(phys_close_stdout());
+			phys_help(usage_text, help_text);
 		case OPT_VERSION:
-			printf("phys-preset %s\n", PHYS_VERSION);
-			exit(phys_close_stdout());
+			phys_version();
 		default:
 			usage();
 		}

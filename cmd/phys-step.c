@@ -53,8 +53,7 @@ static const struct option longopts[] = {
 static _Noreturn void
 usage(void)
 {
-	fputs(usage_text, stderr);
-	exit(PHYS_EXIT_USAGE);
+	phys_usage(usage_text);
 }
 
 static double
@@ -126,12 +125,9 @@ parse_options(int argc, char **argv, struct phys_run_options *o)
 			o->skip_unsupported = true;
 			break;
 		case OPT_HELP:
-			fputs(usage_text, stdout);
-			fputs(help_text, stdout);
-			exit(phys_close_stdout());
+			phys_help(usage_text, help_text);
 		case OPT_VERSION:
-			printf("phys-step %s\n", PHYS_VERSION);
-			exit(phys_close_stdout());
+			phys_version();
 		default:
 			usage();
 		}

@@ -790,6 +790,29 @@ phys_edit_distance(const char *a, const char *b)
 	return best;
 }
 
+void
+phys_help(const char *usage, const char *help)
+{
+	fputs(usage, stdout);
+	fputs(help, stdout);
+	exit(phys_close_stdout());
+}
+
+void
+phys_version(void)
+{
+	printf("%s %s\n", phys_progname, PHYS_VERSION);
+	exit(phys_close_stdout());
+}
+
+void
+phys_usage(const char *usage)
+{
+	fflush(stdout);
+	fputs(usage, stderr);
+	exit(PHYS_EXIT_USAGE);
+}
+
 bool
 phys_stderr_is_tty(void)
 {

@@ -118,6 +118,11 @@ bool phys_has_glob(const char *s);
 /* Levenshtein distance, for "did you mean" suggestions. */
 size_t phys_edit_distance(const char *a, const char *b);
 
+/* What every command does for --help, --version and a bad command line. */
+_Noreturn void phys_help(const char *usage, const char *help);
+_Noreturn void phys_version(void);
+_Noreturn void phys_usage(const char *usage);
+
 /* True when standard error is a terminal (progress may be shown). */
 bool phys_stderr_is_tty(void);
 
