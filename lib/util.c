@@ -408,6 +408,8 @@ phys_fmt_double(char *buf, size_t size, double v)
 
 	if (v == 0)		/* also turns -0 into 0 for stable output */
 		return snprintf(buf, size, "0");
+	if (!isfinite(v))
+		return snprintf(buf, size, "%g", v);
 	if (!digits17(v, &d, &e10, &dir))
 		return fmt_double_printf(buf, size, v);
 	/* The shortest of 15, 16 and 17 digits that reads back exactly. */

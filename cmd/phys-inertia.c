@@ -1,0 +1,665 @@
+/* phys-inertia - shape inertia, principal axes, equivalent box, scaling. */
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inertia.h"
+#include "util.h"
+
+/*
+ * The usage block, line by line; the man page's SYNOPSIS repeats it and
+ * the test suite compares the two. Shape lines come from the shape table.
+ */
+static const char *const usage_tail[] = {
+	"phys-inertia principal [FILE | TENSOR]",
+	"phys-inertia box-equivalent [FILE | TENSOR]",
+	"phys-inertia scale [--density-factor K | --fixed-density | --mass M |",
+	"                    --mass-factor K] [--size S[,S,S]] [FILE]",
+	"phys-inertia --help | --version",
+	"TENSOR: --ixx I [--ixy I] [--ixz I] --iyy I [--iyz I] --izz I --mass M",
+	NULL
+};
+
+static const char help_text[] =
+    "\n"
+    "Commands:\n"
+    "  box sphere cylinder capsule ellipsoid\n"
+    "                   inertia of a uniform solid about its centre of mass\n"
+    "  hollow-sphere hollow-cylinder\n"
+    "                   the same for a thin shell (--density in kg/m^2)\n"
+    "  principal        principal moments, ascending, and axes\n"
+    "  box-equivalent   the uniform box of the same mass and inertia\n"
+    "  scale            the inertia of the body resized, or of another mass\n"
+    "\n"
+    "Inertia lines, one JSON object a line, are read from FILE or standard\n"
+    "input and written to standard output:\n"
+    "  {\"mass\":M,\"ixx\":I,\"iyy\":I,\"izz\":I,\"ixy\":I,\"ixz\":I,\"iyz\":I}\n"
+    "optionally with \"pose\":{\"x\",\"y\",\"z\",\"roll\",\"pitch\",\"yaw\"}.\n"
+    "'phys-inertia COMMAND --help' describes one command; see phys-inertia(1).\n";
+
+static const char shape_help[] =
+    "\n"
+    "Prints the inertia line of a uniform body about its centre of mass;\n"
+    "cylinders and capsules lie along z, L is the length of the straight\n"
+    "part, A B C are semi-axes.\n"
+    "  --density RHO   kg/m^3; kg/m^2 for the hollow shapes (thin shells)\n"
+    "  --mass M        kg\n";
+
+static const char principal_help[] =
+    "\n"
+    "For each inertia line: {\"mass\",\"moments\":[I1,I2,I3],\"quat\",\"rpy\"},\n"
+    "moments ascending, I = R diag(moments) R^T with R's columns the axes.\n"
+    "A line with a pose also gets the pose of the principal frame.\n"
+    "  --ixx I ... --mass M   one tensor from the command line\n";
+
+static const char box_equivalent_help[] =
+    "\n"
+    "For each inertia line: {\"mass\",\"size\":{\"x\",\"y\",\"z\"},\"quat\",\"rpy\"},\n"
+    "the box along the principal axes, longest side first. Fails on a mass\n"
+    "<= 0 or a tensor that is not positive definite or breaks the triangle\n"
+    "inequality (tolerance 1e-9 of the largest moment).\n"
+    "  --ixx I ... --mass M   one tensor from the command line\n";
+
+static const char scale_help[] =
+    "\n"
+    "For each inertia line, the inertia line of the body resized along the\n"
+    "link frame's axes and given a new mass (default: the same mass).\n"
+    "  --density-factor K   density times K (mass follows volume and K)\n"
+    "  --fixed-density      same density: mass times the volume ratio\n"
+    "  --mass M             new mass M\n"
+    "  --mass-factor K      mass times K\n"
+    "  --size S[,S,S]       resize by S, or by SX,SY,SZ along x, y, z\n";
+
+struct command {
+	const char *name;
+	int (*run)(const struct command *, int, char **);
+	int usage[2];		/* its lines of usage_tail */
+	const char *help;
+};
+
+/* The command being run, whose usage a usage error shows. */
+static const struct command *current;
+
+static int run_shape(const struct command *, int, char **);
+static int run_principal(const struct command *, int, char **);
+static int run_box_equivalent(const struct command *, int, char **);
+static int run_scale(const struct command *, int, char **);
+
+static const struct command commands[] = {
+	{ "principal", run_principal, { 0, 5 }, principal_help },
+	{ "box-equivalent", run_box_equivalent, { 1, 5 }, box_equivalent_help },
+	{ "scale", run_scale, { 2, 3 }, scale_help },
+};
+
+/* "phys-inertia box X Y Z (--density RHO | --mass M)" */
+static void
+shape_usage(struct phys_buf *b, phys_shape_kind kind)
+{
+	const struct phys_shape_info *info = phys_shape_info(kind);
+	int i;
+
+	buf_printf(b, "phys-inertia %s", info->name);
+	for (i = 0; i < info->ndims; i++)
+		buf_printf(b, " %s", info->dims[i]);
+	buf_puts(b, " (--density RHO | --mass M)\n");
+}
+
+static void
+usage_prefix(struct phys_buf *b, int n)
+{
+	buf_puts(b, n == 0 ? "usage: " : "       ");
+}
+
+/* The usage block of cmd, or of every command when cmd is NULL. */
+static const char *
+usage_text(const struct command *cmd)
+{
+	static struct phys_buf b;
+	int k, n = 0, kind = cmd ? phys_shape_lookup(cmd->name) : -1;
+
+	buf_clear(&b);
+	if (cmd && kind < 0) {
+		for (k = 0; k < 2; k++) {
+			usage_prefix(&b, k);
+			buf_printf(&b, "%s\n", usage_tail[cmd->usage[k]]);
+		}
+		return b.s;
+	}
+	for (k = 0; k < PHYS_NSHAPES; k++) {
+		if (cmd && k != kind)
+			continue;
+		usage_prefix(&b, n++);
+		shape_usage(&b, k);
+	}
+	for (k = 0; !cmd && usage_tail[k]; k++) {
+		usage_prefix(&b, n++);
+		buf_printf(&b, "%s\n", usage_tail[k]);
+	}
+	return b.s;
+}
+
+/* "phys-inertia: what is wrong", then the usage; exit 2. */
+static _Noreturn void
+usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+usage_error(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	phys_warn("%s", msg);
+	phys_usage(usage_text(current));
+}
+
+/* getopt_long's complaint c (':' or '?'), in our words. */
+static _Noreturn void
+bad_option(int c, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (c == ':')
+		usage_error("option %s needs a value", arg);
+	if (strncmp(arg, "--", 2) != 0)
+		usage_error("unknown option -%c", optopt);
+	if (optopt && strchr(arg, '='))
+		usage_error("option %s takes no value", arg);
+	usage_error("unknown option %s", arg);
+}
+
+static double
+number_arg(const char *what, const char *s)
+{
+	double v;
+
+	if (!phys_parse_double(s, &v))
+		usage_error("%s: not a number: '%s'", what, s);
+	return v;
+}
+
+static double
+positive_arg(const char *what, const char *s)
+{
+	double v = number_arg(what, s);
+
+	if (v <= 0)
+		usage_error("%s must be positive (got %s)", what, s);
+	return v;
+}
+
+static int
+all_finite(const double *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!isfinite(v[i]))
+			return phys_fail("result out of range");
+	return 0;
+}
+
+/*
+ * ,"quat":{..},"rpy":{..} of R relative to the inertial frame, and when
+ * the line has a pose, ,"pose":{..} of the new frame in the link frame.
+ */
+static int
+put_rotation(struct phys_buf *b, const phys_inertia *in, phys_mat3 R)
+{
+	static const char *const qkeys[] = { "w", "x", "y", "z" };
+	static const char *const rkeys[] = { "roll", "pitch", "yaw" };
+	static const char *const pkeys[] = {
+		"x", "y", "z", "roll", "pitch", "yaw"
+	};
+	phys_quat q = mat3_to_quat(R), qp;
+	double qv[4] = { q.w, q.x, q.y, q.z }, rpy[3], pose[6];
+
+	/* The angles follow the printed quaternion, so both say the same. */
+	mat3_to_rpy(quat_to_mat3(q), &rpy[0], &rpy[1], &rpy[2]);
+	if (in->has_pose) {
+		qp = quat_mul(quat_from_rpy(in->pose[3], in->pose[4],
+		    in->pose[5]), q);
+		memcpy(pose, in->pose, 3 * sizeof *pose);
+		mat3_to_rpy(quat_to_mat3(quat_normalize(qp)), &pose[3],
+		    &pose[4], &pose[5]);
+		if (all_finite(pose, 6) < 0)
+			return -1;
+	}
+	if (all_finite(qv, 4) < 0 || all_finite(rpy, 3) < 0)
+		return -1;
+	buf_puts(b, ",\"quat\":");
+	buf_json_numbers(b, qkeys, qv, 4);
+	buf_puts(b, ",\"rpy\":");
+	buf_json_numbers(b, rkeys, rpy, 3);
+	if (in->has_pose) {
+		buf_puts(b, ",\"pose\":");
+		buf_json_numbers(b, pkeys, pose, 6);
+	}
+	return 0;
+}
+
+/* The work done on one inertia line: append the output line to b. */
+typedef int (*line_fn)(const phys_inertia *in, struct phys_buf *b,
+    const void *ctx);
+
+struct filter {
+	line_fn fn;
+	const void *ctx;
+	struct phys_buf out;
+};
+
+/* Each output line is complete before any of it is written. */
+static int
+filter_line(char *line, long lineno, void *arg)
+{
+	struct filter *f = arg;
+	phys_inertia in;
+
+	buf_clear(&f->out);
+	if (phys_inertia_parse_json(line, strlen(line), &in) < 0 ||
+	    f->fn(&in, &f->out, f->ctx) < 0)
+		return -1;
+	buf_putc(&f->out, '\n');
+	fwrite(f->out.s, 1, f->out.len, stdout);
+	return 0;
+}
+
+/* Each line of path through fn; stops at the first bad line. */
+static int
+filter_lines(const char *path, line_fn fn, const void *ctx)
+{
+	struct filter f = { fn, ctx, { 0 } };
+	int rc = phys_each_line(path, filter_line, &f);
+
+	buf_free(&f.out);
+	if (rc < 0) {
+		phys_report();
+		return PHYS_EXIT_FAIL;
+	}
+	return PHYS_EXIT_OK;
+}
+
+/* One inertia given as options rather than lines. */
+struct tensor_opts {
+	double v[7];		/* mass ixx iyy izz ixy ixz iyz */
+	bool set[7];
+};
+
+enum {
+	OPT_MASS = 1,		/* OPT_MASS + k sets tensor_opts.v[k] */
+	OPT_HELP = 16,
+	OPT_VERSION,
+	OPT_DENSITY,
+	OPT_DENSITY_FACTOR,
+	OPT_FIXED_DENSITY,
+	OPT_MASS_FACTOR,
+	OPT_SIZE
+};
+
+static const char *const tensor_names[7] = {
+	"--mass", "--ixx", "--iyy", "--izz", "--ixy", "--ixz", "--iyz"
+};
+
+/* Lines from FILE through fn, or the one inertia the options give. */
+static int
+run_lines(const struct command *cmd, int argc, char **argv, line_fn fn)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "ixx", required_argument, NULL, OPT_MASS + 1 },
+		{ "ixy", required_argument, NULL, OPT_MASS + 4 },
+		{ "ixz", required_argument, NULL, OPT_MASS + 5 },
+		{ "iyy", required_argument, NULL, OPT_MASS + 2 },
+		{ "iyz", required_argument, NULL, OPT_MASS + 6 },
+		{ "izz", required_argument, NULL, OPT_MASS + 3 },
+		{ "mass", required_argument, NULL, OPT_MASS },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct tensor_opts t = { { 0 }, { false } };
+	struct phys_buf out = { 0 };
+	phys_inertia in;
+	bool any = false;
+	int c, k;
+
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		if (c == OPT_HELP)
+			phys_help(usage_text(cmd), cmd->help);
+		else if (c == OPT_VERSION)
+			phys_version();
+		else if (c >= OPT_MASS && c < OPT_MASS + 7) {
+			k = c - OPT_MASS;
+			t.v[k] = number_arg(tensor_names[k], optarg);
+			t.set[k] = any = true;
+		} else {
+			bad_option(c, argv);
+		}
+	}
+	if (!any) {
+		if (argc - optind > 1)
+			usage_error("too many operands");
+		return filter_lines(optind < argc ? argv[optind] : NULL, fn,
+		    NULL);
+	}
+	if (optind < argc)
+		usage_error("give FILE or the tensor options, not both");
+	for (k = 0; k < 4; k++)
+		if (!t.set[k])
+			usage_error("%s is missing", tensor_names[k]);
+	in = phys_inertia_make(t.v[0], t.v[1], t.v[2], t.v[3], t.v[4],
+	    t.v[5], t.v[6]);
+	if (fn(&in, &out, NULL) < 0) {
+		phys_report();
+		buf_free(&out);
+		return PHYS_EXIT_FAIL;
+	}
+	puts(out.s);
+	buf_free(&out);
+	return PHYS_EXIT_OK;
+}
+
+static int
+principal_line(const phys_inertia *in, struct phys_buf *b, const void *ctx)
+{
+	double mo[3];
+	phys_mat3 R;
+
+	if (phys_inertia_principal(in->I, mo, &R) < 0)
+		return -1;
+	buf_puts(b, "{\"mass\":");
+	buf_double(b, in->mass);
+	buf_puts(b, ",\"moments\":[");
+	buf_double(b, mo[0]);
+	buf_putc(b, ',');
+	buf_double(b, mo[1]);
+	buf_putc(b, ',');
+	buf_double(b, mo[2]);
+	buf_putc(b, ']');
+	if (put_rotation(b, in, R) < 0)
+		return -1;
+	buf_putc(b, '}');
+	return 0;
+}
+
+static int
+run_principal(const struct command *cmd, int argc, char **argv)
+{
+	return run_lines(cmd, argc, argv, principal_line);
+}
+
+static int
+box_equivalent_line(const phys_inertia *in, struct phys_buf *b,
+    const void *ctx)
+{
+	static const char *const keys[] = { "x", "y", "z" };
+	phys_vec3 size;
+	phys_mat3 R;
+	double v[3];
+
+	if (phys_inertia_box_equivalent(in, &size, &R) < 0)
+		return -1;
+	v[0] = size.x, v[1] = size.y, v[2] = size.z;
+	buf_puts(b, "{\"mass\":");
+	buf_double(b, in->mass);
+	buf_puts(b, ",\"size\":");
+	buf_json_numbers(b, keys, v, 3);
+	if (put_rotation(b, in, R) < 0)
+		return -1;
+	buf_putc(b, '}');
+	return 0;
+}
+
+static int
+run_box_equivalent(const struct command *cmd, int argc, char **argv)
+{
+	return run_lines(cmd, argc, argv, box_equivalent_line);
+}
+
+/* How scale sets the new mass. */
+enum mass_mode { KEEP_MASS, FIXED_DENSITY, DENSITY_FACTOR, MASS_FACTOR,
+    NEW_MASS };
+
+struct scale_opts {
+	phys_vec3 size;
+	enum mass_mode mode;
+	double value;		/* the factor or the mass */
+};
+
+static int
+scale_line(const phys_inertia *in, struct phys_buf *b, const void *ctx)
+{
+	const struct scale_opts *o = ctx;
+	double volume = o->size.x * o->size.y * o->size.z, k = 1;
+	char num[40];
+	phys_inertia out;
+
+	switch (o->mode) {
+	case KEEP_MASS:
+		break;
+	case FIXED_DENSITY:
+		k = volume;
+		break;
+	case DENSITY_FACTOR:
+		k = o->value * volume;
+		break;
+	case MASS_FACTOR:
+		k = o->value;
+		break;
+	case NEW_MASS:
+		if (!(in->mass > 0)) {
+			phys_fmt_double(num, sizeof num, in->mass);
+			return phys_fail("mass must be positive to be changed "
+			    "(got %s)", num);
+		}
+		k = o->value / in->mass;
+		break;
+	}
+	if (phys_inertia_scale(in, o->size, k, &out) < 0)
+		return -1;
+	if (o->mode == NEW_MASS)
+		out.mass = o->value;	/* exact, however m * (M/m) rounds */
+	return phys_inertia_write(b, &out);
+}
+
+static phys_vec3
+size_arg(const char *s)
+{
+	double f[3];
+	char *copy = xstrdup(s), *p;
+	int n;
+
+	/* "2" or "1,2,3": commas become blanks for the strict parser. */
+	for (p = copy; *p; p++)
+		if (*p == ',')
+			*p = ' ';
+		else if (*p == ' ' || *p == '\t')
+			*p = '#';
+	n = phys_parse_doubles(copy, f, 3);
+	free(copy);
+	if (n != 1 && n != 3)
+		usage_error("--size: expected S or SX,SY,SZ: '%s'", s);
+	if (n == 1)
+		f[1] = f[2] = f[0];
+	for (n = 0; n < 3; n++)
+		if (f[n] <= 0)
+			usage_error("--size: factors must be positive: '%s'",
+			    s);
+	return v3(f[0], f[1], f[2]);
+}
+
+static int
+run_scale(const struct command *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "density-factor", required_argument, NULL,
+		    OPT_DENSITY_FACTOR },
+		{ "fixed-density", no_argument, NULL, OPT_FIXED_DENSITY },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "mass", required_argument, NULL, OPT_MASS },
+		{ "mass-factor", required_argument, NULL, OPT_MASS_FACTOR },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct scale_opts o = { { 1, 1, 1 }, KEEP_MASS, 1 };
+	int c, modes = 0;
+
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_HELP:
+			phys_help(usage_text(cmd), cmd->help);
+		case OPT_VERSION:
+			phys_version();
+		case OPT_DENSITY_FACTOR:
+			o.mode = DENSITY_FACTOR;
+			o.value = positive_arg("--density-factor", optarg);
+			modes++;
+			break;
+		case OPT_FIXED_DENSITY:
+			o.mode = FIXED_DENSITY;
+			modes++;
+			break;
+		case OPT_MASS:
+			o.mode = NEW_MASS;
+			o.value = positive_arg("--mass", optarg);
+			modes++;
+			break;
+		case OPT_MASS_FACTOR:
+			o.mode = MASS_FACTOR;
+			o.value = positive_arg("--mass-factor", optarg);
+			modes++;
+			break;
+		case OPT_SIZE:
+			o.size = size_arg(optarg);
+			break;
+		default:
+			bad_option(c, argv);
+		}
+	}
+	if (modes > 1)
+		usage_error("give only one of --density-factor, "
+		    "--fixed-density, --mass and --mass-factor");
+	if (argc - optind > 1)
+		usage_error("too many operands");
+	return filter_lines(optind < argc ? argv[optind] : NULL, scale_line,
+	    &o);
+}
+
+static int
+run_shape(const struct command *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "density", required_argument, NULL, OPT_DENSITY },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "mass", required_argument, NULL, OPT_MASS },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct phys_shape_info *info;
+	struct phys_buf out = { 0 };
+	double mass = 0, density = 0, measure;
+	phys_inertia in;
+	phys_shape s;
+	int c, i;
+
+	memset(&s, 0, sizeof s);
+	s.kind = phys_shape_lookup(cmd->name);
+	info = phys_shape_info(s.kind);
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_HELP:
+			phys_help(usage_text(cmd), cmd->help);
+		case OPT_VERSION:
+			phys_version();
+		case OPT_DENSITY:
+			density = positive_arg("--density", optarg);
+			break;
+		case OPT_MASS:
+			mass = positive_arg("--mass", optarg);
+			break;
+		default:
+			bad_option(c, argv);
+		}
+	}
+	if (argc - optind != info->ndims)
+		usage_error("%s: expected %d operand%s, got %d", info->name,
+		    info->ndims, info->ndims == 1 ? "" : "s", argc - optind);
+	for (i = 0; i < info->ndims; i++)
+		s.dim[i] = number_arg(info->dims[i], argv[optind + i]);
+	if (phys_shape_check(&s) < 0)
+		usage_error("%s", phys_error());
+	if ((mass > 0) == (density > 0))
+		usage_error("give exactly one of --density and --mass");
+	if (density > 0) {
+		measure = phys_shape_measure(&s);
+		if (measure == 0 && info->ndims == 2 && s.dim[1] == 0)
+			usage_error("%s: L = 0 has no %s to take a density",
+			    info->name, info->shell ? "area" : "volume");
+		mass = density * measure;
+		if (!isfinite(mass) || mass <= 0) {
+			phys_warn("%s: --density gives a mass out of range "
+			    "(%s %g m^%d)", info->name, info->shell ? "area" :
+			    "volume", measure, info->shell ? 2 : 3);
+			return PHYS_EXIT_FAIL;
+		}
+	}
+	if (phys_shape_inertia(&s, mass, &in) < 0 ||
+	    phys_inertia_write(&out, &in) < 0) {
+		phys_report();
+		buf_free(&out);
+		return PHYS_EXIT_FAIL;
+	}
+	puts(out.s);
+	buf_free(&out);
+	return PHYS_EXIT_OK;
+}
+
+/* The shapes share one runner; they take their names from the table. */
+static const struct command *
+find_command(const char *name)
+{
+	static struct command shape_cmds[PHYS_NSHAPES];
+	size_t k;
+	int kind;
+
+	for (k = 0; k < sizeof commands / sizeof commands[0]; k++)
+		if (strcmp(commands[k].name, name) == 0)
+			return &commands[k];
+	kind = phys_shape_lookup(name);
+	if (kind < 0)
+		return NULL;
+	shape_cmds[kind].name = phys_shape_info(kind)->name;
+	shape_cmds[kind].run = run_shape;
+	shape_cmds[kind].help = shape_help;
+	return &shape_cmds[kind];
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct command *cmd;
+	int rc, rc2;
+
+	phys_setprog("phys-inertia");
+	phys_stdout_init();
+	opterr = 0;
+	if (argc < 2)
+		usage_error("missing command");
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		phys_help(usage_text(NULL), help_text);
+	if (strcmp(argv[1], "--version") == 0)
+		phys_version();
+	if (argv[1][0] == '-')
+		usage_error("unknown option %s", argv[1]);
+	if (!(cmd = find_command(argv[1])))
+		usage_error("unknown command '%s'", argv[1]);
+	current = cmd;
+	rc = cmd->run(cmd, argc - 1, argv + 1);
+	rc2 = phys_close_stdout();
+	return rc ? rc : rc2;
+}

@@ -1,0 +1,591 @@
+# phys-inertia: shape formulas, principal axes, equivalent box, scaling,
+# input errors and the command line.
+load helper
+bats_require_minimum_version 1.5.0
+
+MAN="$BATS_TEST_DIRNAME/../man/phys-inertia.1"
+
+# jq definitions: 3x3 matrices as arrays of rows, built independently of
+# the program (SDF rpy: R = Rz(yaw) Ry(pitch) Rx(roll)).
+JQLIB='
+def mmul($a; $b): [range(3) as $i | [range(3) as $j |
+	[range(3) as $k | $a[$i][$k] * $b[$k][$j]] | add]];
+def tp($a): [range(3) as $i | [range(3) as $j | $a[$j][$i]]];
+def diag($v): [range(3) as $i | [range(3) as $j |
+	if $i == $j then $v[$i] else 0 end]];
+def rot($r; $p; $y): ($r|cos) as $cr | ($r|sin) as $sr | ($p|cos) as $cp |
+	($p|sin) as $sp | ($y|cos) as $cy | ($y|sin) as $sy |
+	[[$cy*$cp, $cy*$sp*$sr - $sy*$cr, $cy*$sp*$cr + $sy*$sr],
+	 [$sy*$cp, $sy*$sp*$sr + $cy*$cr, $sy*$sp*$cr - $cy*$sr],
+	 [-$sp, $cp*$sr, $cp*$cr]];
+def rpymat($o): rot($o.roll; $o.pitch; $o.yaw);
+def qmat($q): $q.w as $w | $q.x as $x | $q.y as $y | $q.z as $z |
+	[[1 - 2*($y*$y + $z*$z), 2*($x*$y - $w*$z), 2*($x*$z + $w*$y)],
+	 [2*($x*$y + $w*$z), 1 - 2*($x*$x + $z*$z), 2*($y*$z - $w*$x)],
+	 [2*($x*$z - $w*$y), 2*($y*$z + $w*$x), 1 - 2*($x*$x + $y*$y)]];
+def tensor($l): [[$l.ixx, $l.ixy, $l.ixz], [$l.ixy, $l.iyy, $l.iyz],
+	[$l.ixz, $l.iyz, $l.izz]];
+def line($m; $t): {mass: $m, ixx: $t[0][0], iyy: $t[1][1], izz: $t[2][2],
+	ixy: $t[0][1], ixz: $t[0][2], iyz: $t[1][2]};
+def sandwich($r; $a): mmul(mmul($r; $a); tp($r));
+def maxabs($a): [$a[][] | fabs] | max;
+def relerr($a; $b): maxabs([range(3) as $i | [range(3) as $j |
+	$a[$i][$j] - $b[$i][$j]]]) / maxabs($a);
+def recon($o): sandwich(qmat($o.quat); diag($o.moments));
+def recon_rpy($o): sandwich(rpymat($o.rpy); diag($o.moments));
+def qnorm($q): ($q.w*$q.w + $q.x*$q.x + $q.y*$q.y + $q.z*$q.z) | sqrt;
+'
+
+# rotated ROLL PITCH YAW I1 I2 I3: the line of diag(I1, I2, I3) turned by rpy.
+rotated() {
+	jq -nc --argjson r "$1" --argjson p "$2" --argjson y "$3" \
+	    --argjson a "$4" --argjson b "$5" --argjson c "$6" \
+	    "$JQLIB"'line(1; sandwich(rot($r; $p; $y); diag([$a, $b, $c])))'
+}
+
+# jqcalc IN OUT EXPR: EXPR over the lines $i and $o.
+jqcalc() {
+	jq -n --argjson i "$1" --argjson o "$2" "$JQLIB$3"
+}
+
+# check_principal LINE: the output rebuilds the line to 1e-12 of its largest
+# element, through the quaternion and through the angles, with the moments
+# ascending and a unit quaternion.
+check_principal() {
+	local out
+	out=$(printf '%s\n' "$1" | phys-inertia principal)
+	near "$(jqcalc "$1" "$out" 'relerr(tensor($i); recon($o))')" 0 1e-12
+	near "$(jqcalc "$1" "$out" 'relerr(tensor($i); recon_rpy($o))')" 0 1e-12
+	near "$(jqcalc "$1" "$out" 'qnorm($o.quat)')" 1 1e-15
+	[ "$(jqcalc "$1" "$out" '$o.moments | . == sort')" = true ]
+}
+
+field() {
+	jq -r "$1" <<<"$2"
+}
+
+# --- shapes -----------------------------------------------------------
+
+@test "box: m (y^2 + z^2) / 12 and its permutations, in the fixed key order" {
+	run phys-inertia box 1 2 3 --mass 12
+	assert_success
+	assert_output '{"mass":12,"ixx":13,"iyy":10,"izz":5,"ixy":0,"ixz":0,"iyz":0}'
+	run phys-inertia box 0.1 0.2 0.3 --mass 2
+	assert_success
+	rel "$(field .ixx "$output")" "$(awk 'BEGIN { printf "%.17g", 2 * (0.04 + 0.09) / 12 }')" 1e-15
+	rel "$(field .iyy "$output")" "$(awk 'BEGIN { printf "%.17g", 2 * (0.01 + 0.09) / 12 }')" 1e-15
+	rel "$(field .izz "$output")" "$(awk 'BEGIN { printf "%.17g", 2 * (0.01 + 0.04) / 12 }')" 1e-15
+}
+
+@test "sphere: 2/5 m r^2" {
+	run phys-inertia sphere 0.3 --mass 2
+	assert_success
+	rel "$(field .ixx "$output")" 0.072 1e-15
+	rel "$(field .iyy "$output")" 0.072 1e-15
+	rel "$(field .izz "$output")" 0.072 1e-15
+	[ "$(field '[.ixy, .ixz, .iyz] | map(. == 0) | all' "$output")" = true ]
+}
+
+@test "hollow sphere: 2/3 m r^2" {
+	run phys-inertia hollow-sphere 0.3 --mass 2
+	assert_success
+	rel "$(field .ixx "$output")" 0.12 1e-15
+	rel "$(field .izz "$output")" 0.12 1e-15
+}
+
+@test "cylinder along z: m (3r^2 + l^2) / 12 and m r^2 / 2" {
+	run phys-inertia cylinder 0.5 2 --mass 3
+	assert_success
+	rel "$(field .ixx "$output")" 1.1875 1e-15
+	rel "$(field .iyy "$output")" 1.1875 1e-15
+	rel "$(field .izz "$output")" 0.375 1e-15
+}
+
+@test "hollow cylinder: m (6r^2 + l^2) / 12 and m r^2" {
+	run phys-inertia hollow-cylinder 1 3 --mass 2
+	assert_success
+	rel "$(field .ixx "$output")" 2.5 1e-15
+	rel "$(field .izz "$output")" 2 1e-15
+}
+
+@test "capsule: cylinder plus two hemispheres, against hand-computed values" {
+	# R = 1, L = 2, m = 1: volumes 2 pi and 4 pi / 3, so the cylinder has
+	# 0.6 and the caps 0.4. ixx = 0.6 (3 + 4) / 12 + 0.4 (2/5 + 1 + 3/4)
+	# = 0.35 + 0.86; izz = 0.6 / 2 + 0.4 * 2/5.
+	run phys-inertia capsule 1 2 --mass 1
+	assert_success
+	rel "$(field .ixx "$output")" 1.21 1e-15
+	rel "$(field .iyy "$output")" 1.21 1e-15
+	rel "$(field .izz "$output")" 0.46 1e-15
+	# R = 0.5, L = 1, m = 2: shares 1.2 and 0.8; ixx = 1.2 * 1.75 / 12 +
+	# 0.8 (0.1 + 0.25 + 0.1875) = 0.605; izz = 1.2 / 8 + 0.8 * 0.1 = 0.23.
+	run phys-inertia capsule 0.5 1 --mass 2
+	assert_success
+	rel "$(field .ixx "$output")" 0.605 1e-15
+	rel "$(field .izz "$output")" 0.23 1e-15
+}
+
+@test "capsule of length 0 is a sphere" {
+	run phys-inertia capsule 0.3 0 --mass 2
+	assert_success
+	rel "$(field .ixx "$output")" 0.072 1e-15
+	rel "$(field .izz "$output")" 0.072 1e-15
+}
+
+@test "ellipsoid: m (b^2 + c^2) / 5 and its permutations" {
+	run phys-inertia ellipsoid 1 2 3 --mass 5
+	assert_success
+	rel "$(field .ixx "$output")" 13 1e-15
+	rel "$(field .iyy "$output")" 10 1e-15
+	rel "$(field .izz "$output")" 5 1e-15
+}
+
+@test "density: mass is density times volume, or area for the shells" {
+	run phys-inertia box 1 2 3 --density 10
+	assert_success
+	rel "$(field .mass "$output")" 60 1e-15
+	rel "$(field .ixx "$output")" 65 1e-15
+	run phys-inertia sphere 0.5 --density 1000
+	rel "$(field .mass "$output")" "$(awk 'BEGIN { printf "%.17g", 4 * atan2(0, -1) * 0.125 / 3 * 1000 }')" 1e-14
+	run phys-inertia cylinder 0.5 2 --density 3
+	rel "$(field .mass "$output")" "$(awk 'BEGIN { printf "%.17g", atan2(0, -1) * 0.25 * 2 * 3 }')" 1e-14
+	run phys-inertia capsule 1 2 --density 1
+	rel "$(field .mass "$output")" "$(awk 'BEGIN { printf "%.17g", atan2(0, -1) * 10 / 3 }')" 1e-14
+	run phys-inertia ellipsoid 1 2 3 --density 1
+	rel "$(field .mass "$output")" "$(awk 'BEGIN { printf "%.17g", 8 * atan2(0, -1) }')" 1e-14
+	run phys-inertia hollow-sphere 1 --density 2
+	rel "$(field .mass "$output")" "$(awk 'BEGIN { printf "%.17g", 8 * atan2(0, -1) }')" 1e-14
+	run phys-inertia hollow-cylinder 1 3 --density 1
+	rel "$(field .mass "$output")" "$(awk 'BEGIN { printf "%.17g", 6 * atan2(0, -1) }')" 1e-14
+}
+
+@test "shapes refuse bad dimensions and mass options with exit 2" {
+	run phys-inertia box 1 2 3
+	assert_failure 2
+	run phys-inertia box 1 2 3 --mass 1 --density 2
+	assert_failure 2
+	run phys-inertia box 1 2 --mass 1
+	assert_failure 2
+	run phys-inertia sphere 0 --mass 1
+	assert_failure 2
+	assert_output --partial 'phys-inertia: sphere: R must be positive'
+	run phys-inertia cylinder 1 -- -1 --mass 1
+	assert_failure 2
+	run phys-inertia sphere 1 --mass -2
+	assert_failure 2
+	run phys-inertia sphere abc --mass 1
+	assert_failure 2
+	run phys-inertia sphere 1 --mass nan
+	assert_failure 2
+	run phys-inertia cylinder 1 0 --density 1
+	assert_failure 2
+	assert_output --partial 'no volume'
+}
+
+# --- principal --------------------------------------------------------
+
+@test "principal: a box rotated by known angles has the box's moments" {
+	in=$(phys-inertia box 1 2 3 --mass 12 |
+	    jq -c "$JQLIB"'line(.mass; sandwich(rot(0.3; -0.7; 1.1); tensor(.)))')
+	run phys-inertia principal <<<"$in"
+	assert_success
+	near "$(field '.moments[0]' "$output")" 5 1e-13
+	near "$(field '.moments[1]' "$output")" 10 1e-13
+	near "$(field '.moments[2]' "$output")" 13 1e-13
+	[ "$(field .mass "$output")" = 12 ]
+	# Each principal axis is the rotated box axis of that moment: z, y, x.
+	near "$(jqcalc "$in" "$output" 'mmul(tp(rot(0.3; -0.7; 1.1)); qmat($o.quat)) |
+	    [(.[2][0] | fabs), (.[1][1] | fabs), (.[0][2] | fabs)] | min')" 1 1e-13
+	# Turning the tensor back by R^T gives the diagonal of moments.
+	near "$(jqcalc "$in" "$output" 'sandwich(tp(qmat($o.quat)); tensor($i)) as $d |
+	    [$d[0][1], $d[0][2], $d[1][2], $d[0][0] - 5, $d[1][1] - 10, $d[2][2] - 13] |
+	    map(fabs) | max')" 0 1e-13
+	check_principal "$in"
+}
+
+@test "principal: a diagonal tensor stays put when already ascending" {
+	run phys-inertia principal <<<'{"mass":2,"ixx":1,"iyy":2,"izz":3,"ixy":0,"ixz":0,"iyz":0}'
+	assert_success
+	assert_output '{"mass":2,"moments":[1,2,3],"quat":{"w":1,"x":0,"y":0,"z":0},"rpy":{"roll":0,"pitch":0,"yaw":0}}'
+	run phys-inertia principal <<<'{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}'
+	assert_output --partial '"moments":[1,1,1],"quat":{"w":1,"x":0,"y":0,"z":0}'
+}
+
+@test "principal: repeated and nearly repeated moments rebuild to 1e-12" {
+	check_principal '{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":1e-14,"ixz":0,"iyz":0}'
+	check_principal '{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":1e-14,"ixz":-3e-15,"iyz":2e-16}'
+	check_principal "$(rotated 0.4 1.2 -2.5 1 1.000000000001 2)"
+	check_principal "$(rotated 0.4 1.2 -2.5 2 2 5)"
+	check_principal "$(rotated -1 0.2 0.7 3 3 3)"
+	check_principal "$(rotated 0 1.5707963267948966 0 1 2 3)"
+	check_principal "$(rotated 2.9 -1.5707963 0.3 1 2 2.0000000001)"
+}
+
+@test "principal: nearly repeated moments are told apart" {
+	run phys-inertia principal <<<"$(rotated 0.4 1.2 -2.5 1 1.000000000001 2)"
+	assert_success
+	near "$(field '.moments[1] - .moments[0]' "$output")" 1e-12 1e-14
+	near "$(field '.moments[2]' "$output")" 2 1e-14
+}
+
+@test "principal: nearly diagonal tensors rebuild to 1e-12" {
+	check_principal '{"mass":1,"ixx":3,"iyy":2,"izz":1,"ixy":1e-17,"ixz":0,"iyz":-1e-300}'
+	check_principal '{"mass":1,"ixx":1,"iyy":2,"izz":3,"ixy":1e-9,"ixz":1e-10,"iyz":1e-11}'
+	check_principal "$(rotated 1e-9 -2e-10 3e-11 0.1 0.25 0.3)"
+}
+
+@test "principal: tensors scaled by 1e-9 and 1e6 rebuild to 1e-12" {
+	local s
+	for s in 1e-9 1e6; do
+		check_principal "$(rotated 0.4 1.2 -2.5 1 1.000000000001 2 | jq -c --argjson s $s \
+		    '.ixx *= $s | .iyy *= $s | .izz *= $s | .ixy *= $s | .ixz *= $s | .iyz *= $s')"
+		check_principal "$(rotated 0.3 -0.7 1.1 1e-9 2e-9 2.5e-9 | jq -c --argjson s $s \
+		    '.ixx *= $s | .iyy *= $s | .izz *= $s | .ixy *= $s | .ixz *= $s | .iyz *= $s')"
+		check_principal "$(rotated 2 0.1 -0.2 1e-9 1 1e6 | jq -c --argjson s $s \
+		    '.ixx *= $s | .iyy *= $s | .izz *= $s | .ixy *= $s | .ixz *= $s | .iyz *= $s')"
+	done
+}
+
+@test "principal: 500 random tensors with clustered moments rebuild to 1e-12" {
+	awk 'BEGIN {
+		srand(7)
+		for (n = 0; n < 500; n++) {
+			# A random rotation from a random quaternion.
+			w = rand() - .5; x = rand() - .5; y = rand() - .5; z = rand() - .5
+			q = sqrt(w*w + x*x + y*y + z*z); w /= q; x /= q; y /= q; z /= q
+			R[0,0] = 1-2*(y*y+z*z); R[0,1] = 2*(x*y-w*z); R[0,2] = 2*(x*z+w*y)
+			R[1,0] = 2*(x*y+w*z); R[1,1] = 1-2*(x*x+z*z); R[1,2] = 2*(y*z-w*x)
+			R[2,0] = 2*(x*z-w*y); R[2,1] = 2*(y*z+w*x); R[2,2] = 1-2*(x*x+y*y)
+			d[0] = rand(); d[1] = rand(); d[2] = rand()
+			k = n % 5
+			if (k == 1) d[1] = d[0] * (1 + 1e-12 * rand())
+			if (k == 2) d[1] = d[2] = d[0]
+			if (k == 3) d[0] = 1e-9
+			if (k == 4) d[1] = d[0] + 1e-15
+			s = 10 ^ (-9 + 15 * rand())
+			for (i = 0; i < 3; i++)
+				for (j = 0; j < 3; j++) {
+					t = 0
+					for (l = 0; l < 3; l++)
+						t += R[i,l] * d[l] * R[j,l]
+					T[i,j] = t * s
+				}
+			printf "{\"mass\":1,\"ixx\":%.17g,\"iyy\":%.17g,\"izz\":%.17g,", T[0,0], T[1,1], T[2,2]
+			printf "\"ixy\":%.17g,\"ixz\":%.17g,\"iyz\":%.17g}\n", T[0,1], T[0,2], T[1,2]
+		}
+	}' >"$BATS_TEST_TMPDIR/in"
+	phys-inertia principal "$BATS_TEST_TMPDIR/in" >"$BATS_TEST_TMPDIR/out"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/out")" -eq 500 ]
+	worst=$(jq -n --slurpfile i "$BATS_TEST_TMPDIR/in" --slurpfile o "$BATS_TEST_TMPDIR/out" \
+	    "$JQLIB"'[range($i | length) as $k |
+	    relerr(tensor($i[$k]); recon($o[$k])), relerr(tensor($i[$k]); recon_rpy($o[$k]))] | max')
+	near "$worst" 0 1e-12
+	[ "$(jq -s 'map(.moments | . == sort) | all' "$BATS_TEST_TMPDIR/out")" = true ]
+	# The sign rule: the first two axes have their largest component
+	# positive, the first of those equal to rounding (45 degree turns).
+	[ "$(jq -s "$JQLIB"'map(qmat(.quat) as $r | [0, 1] | map(. as $j |
+	    [$r[0][$j], $r[1][$j], $r[2][$j]] | (map(fabs) | max) as $m |
+	    map(select(fabs >= $m - 1e-12)) | .[0] > 0) | all) | all' "$BATS_TEST_TMPDIR/out")" = true ]
+}
+
+@test "principal: the zero tensor and an indefinite one are decomposed too" {
+	run phys-inertia principal <<<'{"mass":0,"ixx":0,"iyy":0,"izz":0,"ixy":0,"ixz":0,"iyz":0}'
+	assert_success
+	assert_output --partial '"moments":[0,0,0],"quat":{"w":1,"x":0,"y":0,"z":0}'
+	check_principal "$(rotated 0.5 0.5 0.5 -1 2 3)"
+}
+
+@test "principal: the tensor options give the same line as standard input" {
+	a=$(phys-inertia principal --mass 2 --ixx 2 --iyy 2 --izz 1 --ixy 0.5)
+	b=$(echo '{"mass":2,"ixx":2,"iyy":2,"izz":1,"ixy":0.5,"ixz":0,"iyz":0}' | phys-inertia principal)
+	[ "$a" = "$b" ]
+	run phys-inertia principal --mass 2 --ixx 2 --iyy 2
+	assert_failure 2
+	assert_output --partial -- '--izz is missing'
+}
+
+@test "principal: a line with a pose gets the principal frame's pose" {
+	in='{"mass":1,"ixx":2,"iyy":2,"izz":1,"ixy":0.5,"ixz":0.1,"iyz":0,"pose":{"x":1,"y":2,"z":3,"roll":0.1,"pitch":0.2,"yaw":0.3}}'
+	run phys-inertia principal <<<"$in"
+	assert_success
+	[ "$(field '[.pose.x, .pose.y, .pose.z]' "$output" | jq -c .)" = '[1,2,3]' ]
+	# The new frame's rotation is the pose's rotation followed by R.
+	near "$(jqcalc "$in" "$output" 'relerr(mmul(rpymat($i.pose); qmat($o.quat)); rpymat($o.pose))')" 0 1e-14
+}
+
+@test "principal: identical input gives identical bytes" {
+	in="$(rotated 0.3 -0.7 1.1 1 2 3)"
+	a=$(printf '%s\n%s\n' "$in" "$in" | phys-inertia principal)
+	[ "$(sed -n 1p <<<"$a")" = "$(sed -n 2p <<<"$a")" ]
+	[ "$a" = "$(printf '%s\n%s\n' "$in" "$in" | phys-inertia principal)" ]
+}
+
+# --- box-equivalent ---------------------------------------------------
+
+@test "box-equivalent: a box's inertia gives back that box" {
+	run sh -c 'phys-inertia box 0.4 0.2 0.1 --mass 3 | phys-inertia box-equivalent'
+	assert_success
+	rel "$(field .size.x "$output")" 0.4 1e-14
+	rel "$(field .size.y "$output")" 0.2 1e-14
+	rel "$(field .size.z "$output")" 0.1 1e-14
+	[ "$(field .mass "$output")" = 3 ]
+	[ "$(field .quat.w "$output")" = 1 ]
+}
+
+@test "box-equivalent: a rotated box gives its size, longest first, and its axes" {
+	in=$(phys-inertia box 0.1 0.4 0.2 --mass 3 |
+	    jq -c "$JQLIB"'line(.mass; sandwich(rot(-0.4; 0.9; 2.2); tensor(.)))')
+	run phys-inertia box-equivalent <<<"$in"
+	assert_success
+	rel "$(field .size.x "$output")" 0.4 1e-13
+	rel "$(field .size.y "$output")" 0.2 1e-13
+	rel "$(field .size.z "$output")" 0.1 1e-13
+	# The equivalent box's x is the rotated box's y, its y the box's z.
+	near "$(jqcalc "$in" "$output" 'mmul(tp(rot(-0.4; 0.9; 2.2)); qmat($o.quat)) |
+	    [(.[1][0] | fabs), (.[2][1] | fabs), (.[0][2] | fabs)] | min')" 1 1e-13
+}
+
+@test "box-equivalent: a flat plate sits on the triangle inequality and is a box of height 0" {
+	run sh -c 'echo "{\"mass\":12,\"ixx\":1,\"iyy\":4,\"izz\":5,\"ixy\":0,\"ixz\":0,\"iyz\":0}" |
+	    phys-inertia box-equivalent'
+	assert_success
+	rel "$(field .size.x "$output")" 2 1e-15
+	rel "$(field .size.y "$output")" 1 1e-15
+	[ "$(field .size.z "$output")" = 0 ]
+}
+
+@test "box-equivalent: a broken triangle inequality fails on its line" {
+	run --separate-stderr phys-inertia box-equivalent <<'EOF'
+{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}
+{"mass":1,"ixx":1,"iyy":1,"izz":3,"ixy":0,"ixz":0,"iyz":0}
+{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}
+EOF
+	assert_failure 1
+	[ "$stderr" = 'phys-inertia: <stdin>:2: triangle inequality broken: I1 + I2 < I3 (1 + 1 < 3)' ]
+	[ "$(wc -l <<<"$output")" -eq 1 ]
+	[ "$(field .size.x "$output")" = "$(field .size.y "$output")" ]
+}
+
+@test "box-equivalent: not positive definite and mass <= 0 fail on their line" {
+	run --separate-stderr phys-inertia box-equivalent <<<"$(rotated 0.1 0.2 0.3 -1 2 2)"
+	assert_failure 1
+	[[ "$stderr" == 'phys-inertia: <stdin>:1: not positive definite: '* ]]
+	[ -z "$output" ]
+	run --separate-stderr phys-inertia box-equivalent <<'EOF'
+
+{"mass":0,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}
+EOF
+	assert_failure 1
+	[ "$stderr" = 'phys-inertia: <stdin>:2: mass must be positive (got 0)' ]
+	run --separate-stderr phys-inertia box-equivalent <<<'{"mass":1,"ixx":0,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}'
+	assert_failure 1
+	[[ "$stderr" == *'not positive definite'* ]]
+}
+
+@test "box-equivalent: the tolerance is 1e-9 of the largest moment" {
+	# Short by half the tolerance: accepted, a box of height 0.
+	run phys-inertia box-equivalent <<<'{"mass":1,"ixx":1,"iyy":1,"izz":2.000000001,"ixy":0,"ixz":0,"iyz":0}'
+	assert_success
+	[ "$(field .size.z "$output")" = 0 ]
+	# Short by five times the tolerance: refused.
+	run phys-inertia box-equivalent <<<'{"mass":1,"ixx":1,"iyy":1,"izz":2.00000001,"ixy":0,"ixz":0,"iyz":0}'
+	assert_failure 1
+	assert_output --partial 'triangle inequality broken'
+	# Relative, not absolute: the same at other magnitudes.
+	run phys-inertia box-equivalent <<<'{"mass":1,"ixx":1e6,"iyy":1e6,"izz":2.000000001e6,"ixy":0,"ixz":0,"iyz":0}'
+	assert_success
+	run phys-inertia box-equivalent <<<'{"mass":1,"ixx":1e-6,"iyy":1e-6,"izz":2.00000001e-6,"ixy":0,"ixz":0,"iyz":0}'
+	assert_failure 1
+	# A smallest moment of 1e-8 of the largest is positive, 1e-10 is not.
+	run phys-inertia box-equivalent <<<'{"mass":1,"ixx":1e-8,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}'
+	assert_success
+	run phys-inertia box-equivalent <<<'{"mass":1,"ixx":1e-10,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}'
+	assert_failure 1
+	assert_output --partial 'not positive definite'
+}
+
+# --- scale ------------------------------------------------------------
+
+@test "scale: a mass factor k multiplies the tensor by k" {
+	in="$(rotated 0.3 -0.7 1.1 1 2 2.5)"
+	run phys-inertia scale --mass-factor 3 <<<"$in"
+	assert_success
+	[ "$(field .mass "$output")" = 3 ]
+	near "$(jqcalc "$in" "$output" 'relerr(tensor($i) | map(map(. * 3)); tensor($o))')" 0 1e-15
+	run phys-inertia scale --mass 7 <<<"$(jq -c '.mass = 3' <<<"$in")"
+	assert_success
+	[ "$(field .mass "$output")" = 7 ]
+	near "$(jqcalc "$in" "$output" 'relerr(tensor($i) | map(map(. * 7 / 3)); tensor($o))')" 0 1e-15
+}
+
+@test "scale: a uniform size s gives s^2 I at fixed mass, s^5 I at fixed density" {
+	in="$(rotated 0.3 -0.7 1.1 1 2 2.5)"
+	run phys-inertia scale --size 2 <<<"$in"
+	assert_success
+	[ "$(field .mass "$output")" = 1 ]
+	near "$(jqcalc "$in" "$output" 'relerr(tensor($i) | map(map(. * 4)); tensor($o))')" 0 1e-15
+	run phys-inertia scale --size 2 --fixed-density <<<"$in"
+	[ "$(field .mass "$output")" = 8 ]
+	near "$(jqcalc "$in" "$output" 'relerr(tensor($i) | map(map(. * 32)); tensor($o))')" 0 1e-15
+	run phys-inertia scale --size 2 --density-factor 0.5 <<<"$in"
+	[ "$(field .mass "$output")" = 4 ]
+	near "$(jqcalc "$in" "$output" 'relerr(tensor($i) | map(map(. * 16)); tensor($o))')" 0 1e-15
+}
+
+@test "scale: resizing a box along x, y, z gives the resized box" {
+	a=$(phys-inertia box 1 1 1 --mass 1 | phys-inertia scale --size 2,3,0.5)
+	b=$(phys-inertia box 2 3 0.5 --mass 1)
+	near "$(jqcalc "$a" "$b" 'relerr(tensor($i); tensor($o))')" 0 1e-15
+	a=$(phys-inertia box 1 1 1 --mass 1 | phys-inertia scale --size 2,3,0.5 --fixed-density)
+	b=$(phys-inertia box 2 3 0.5 --mass 3)
+	[ "$(field .mass "$a")" = 3 ]
+	near "$(jqcalc "$a" "$b" 'relerr(tensor($i); tensor($o))')" 0 1e-15
+}
+
+@test "scale: point masses resized along the link axes, through a turned inertial frame" {
+	# Four point masses; their inertia computed directly before and after
+	# moving every point to D p, with the line's inertial frame turned.
+	pm='
+	def body($ps): ($ps | map(.m) | add) as $m |
+		[range(3) as $k | ($ps | map(.m * .p[$k]) | add) / $m] as $c |
+		[range(3) as $i | [range(3) as $j | $ps | map(.m as $w |
+			[range(3) as $k | .p[$k] - $c[$k]] as $r |
+			$w * ((if $i == $j then $r | map(. * .) | add else 0 end) -
+			$r[$i] * $r[$j])) | add]] as $t |
+		{m: $m, c: $c, t: $t};
+	def pts: [{m: 1, p: [0.3, -0.2, 0.5]}, {m: 2, p: [-0.4, 0.1, 0.2]},
+		{m: 3, p: [0.1, 0.6, -0.3]}, {m: 1.5, p: [0.2, -0.5, -0.1]}];
+	def frame: rot(0.5; -0.3; 1.2);
+	def asline($b): line($b.m; sandwich(tp(frame); $b.t)) + {pose: {x: $b.c[0],
+		y: $b.c[1], z: $b.c[2], roll: 0.5, pitch: -0.3, yaw: 1.2}};
+	'
+	in=$(jq -nc "$JQLIB$pm"'asline(body(pts))')
+	want=$(jq -nc "$JQLIB$pm"'asline(body(pts | map(.p |= [.[0] * 2, .[1] * 0.5, .[2] * 3])))')
+	run phys-inertia scale --size 2,0.5,3 <<<"$in"
+	assert_success
+	near "$(jqcalc "$want" "$output" 'relerr(tensor($i); tensor($o))')" 0 1e-13
+	near "$(jqcalc "$want" "$output" '[$i.pose.x - $o.pose.x, $i.pose.y - $o.pose.y,
+	    $i.pose.z - $o.pose.z] | map(fabs) | max')" 0 1e-15
+	[ "$(field '.pose | [.roll, .pitch, .yaw]' "$output" | jq -c .)" = '[0.5,-0.3,1.2]' ]
+}
+
+@test "scale: the mass options exclude one another, and sizes must be positive" {
+	in='{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}'
+	run phys-inertia scale --mass 2 --mass-factor 2 <<<"$in"
+	assert_failure 2
+	run phys-inertia scale --fixed-density --density-factor 2 <<<"$in"
+	assert_failure 2
+	run phys-inertia scale --size 0 <<<"$in"
+	assert_failure 2
+	run phys-inertia scale --size 1,2 <<<"$in"
+	assert_failure 2
+	run phys-inertia scale --size 1,-2,3 <<<"$in"
+	assert_failure 2
+	run phys-inertia scale --size 1,2,3,4 <<<"$in"
+	assert_failure 2
+	run --separate-stderr phys-inertia scale --mass 2 <<<'{"mass":0,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}'
+	assert_failure 1
+	[[ "$stderr" == 'phys-inertia: <stdin>:1: mass must be positive'* ]]
+}
+
+# --- input errors -----------------------------------------------------
+
+@test "bad lines: NaN, 1e999, malformed JSON, missing keys, strings fail with the line" {
+	good='{"mass":1,"ixx":1,"iyy":2,"izz":2,"ixy":0,"ixz":0,"iyz":0}'
+	for bad in \
+	    '{"mass":1,"ixx":NaN,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}' \
+	    '{"mass":1,"ixx":1e999,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}' \
+	    '{"mass":1,"ixx":1,"iyy":1,' \
+	    '{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0}' \
+	    '{"mass":1,"ixx":"1","iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}' \
+	    '{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0,"iyy":2}' \
+	    '{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0,"Pose":{}}' \
+	    '{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0,"pose":{"x":0}}' \
+	    '[1,2,3]' \
+	    '{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0} x'; do
+		for cmd in principal box-equivalent scale; do
+			first=$(phys-inertia $cmd <<<"$good")
+			run --separate-stderr phys-inertia $cmd <<<"$good
+$bad
+$good"
+			assert_failure 1
+			[[ "$stderr" == 'phys-inertia: <stdin>:2: '* ]]
+			[ "$(wc -l <<<"$stderr")" -eq 1 ]
+			[ "$output" = "$first" ]
+		done
+	done
+}
+
+@test "bad lines: the messages say what is wrong" {
+	run --separate-stderr phys-inertia principal <<<'{"mass":1,"ixx":1e999,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}'
+	assert_failure 1
+	[[ "$stderr" == *overflow* ]]
+	run --separate-stderr phys-inertia principal <<<'{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0}'
+	[ "$stderr" = 'phys-inertia: <stdin>:1: missing key "iyz"' ]
+	run --separate-stderr phys-inertia principal <<<'{"mass":1,"ixx":true,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}'
+	[ "$stderr" = 'phys-inertia: <stdin>:1: "ixx" is not a number' ]
+	run --separate-stderr phys-inertia principal <<<'{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0,"pose":{"x":0,"y":0,"z":0,"roll":0,"pitch":0}}'
+	[ "$stderr" = 'phys-inertia: <stdin>:1: missing key "pose.yaw"' ]
+}
+
+@test "bad lines: a file operand is named in the message" {
+	printf '%s\n' '{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}' '{' >"$BATS_TEST_TMPDIR/lines"
+	run --separate-stderr phys-inertia principal "$BATS_TEST_TMPDIR/lines"
+	assert_failure 1
+	[[ "$stderr" == "phys-inertia: $BATS_TEST_TMPDIR/lines:2: invalid JSON"* ]]
+	run --separate-stderr phys-inertia principal "$BATS_TEST_TMPDIR/nonexistent"
+	assert_failure 1
+	[[ "$stderr" == 'phys-inertia: '*nonexistent* ]]
+}
+
+@test "- is standard input; blank lines and # comments are skipped" {
+	run --separate-stderr phys-inertia principal - <<'EOF'
+
+# a comment
+{"mass":1,"ixx":1,"iyy":2,"izz":3,"ixy":0,"ixz":0,"iyz":0}
+
+{
+EOF
+	assert_failure 1
+	[ "$(wc -l <<<"$output")" -eq 1 ]
+	[[ "$stderr" == 'phys-inertia: <stdin>:5: '* ]]
+}
+
+# --- command line -----------------------------------------------------
+
+@test "usage errors exit 2 with the usage and print nothing on stdout" {
+	for args in "" "frobnicate" "--frobnicate" "principal --frobnicate" \
+	    "principal a b" "scale --size" "box-equivalent --ixx 1 file" \
+	    "box 1 2 3 --mass"; do
+		run --separate-stderr phys-inertia $args </dev/null
+		assert_failure 2
+		[ -z "$output" ]
+		[[ "$stderr" == 'phys-inertia: '* ]]
+		[[ "$stderr" == *'usage: phys-inertia'* ]]
+	done
+}
+
+@test "--help prints the usage and exits 0; so does each command's" {
+	run phys-inertia --help
+	assert_success
+	assert_line --index 0 'usage: phys-inertia box X Y Z (--density RHO | --mass M)'
+	assert_output --partial 'phys-inertia principal [FILE | TENSOR]'
+	assert_output --partial 'phys-inertia scale [--density-factor K'
+	for cmd in box sphere capsule hollow-cylinder principal box-equivalent scale; do
+		run phys-inertia $cmd --help
+		assert_success
+		assert_line --index 0 --partial "usage: phys-inertia $cmd "
+	done
+	run phys-inertia --version
+	assert_success
+	assert_output --regexp '^phys-inertia [0-9]+\.[0-9]+\.[0-9]+$'
+}
+
+@test "the man page's SYNOPSIS is the usage block" {
+	command -v groff >/dev/null || skip "groff is not installed"
+	help=$(phys-inertia --help | sed -n '1,/^$/p' | sed -e 's/^usage: //' -e 's/^ *//' -e '/^$/d')
+	man=$(groff -man -Tascii -P-cbou -rLL=200n "$MAN" 2>/dev/null |
+	    sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | sed -e '1d' -e '$d' -e 's/^ *//' -e '/^$/d')
+	[ -n "$help" ]
+	[ "$help" = "$man" ]
+}
