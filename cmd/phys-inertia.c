@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "inertia.h"
+#include "inertia_world.h"
+#include "paramio.h"
 #include "util.h"
 
 /*
@@ -18,6 +20,8 @@ static const char *const usage_tail[] = {
 	"phys-inertia box-equivalent [FILE | TENSOR]",
 	"phys-inertia scale [--density-factor K | --fixed-density | --mass M |",
 	"                    --mass-factor K] [--size S[,S,S]] [FILE]",
+	"phys-inertia check [--ratio R] WORLD",
+	"phys-inertia fix [-i] [--density RHO | --keep-mass] WORLD [GLOB...]",
 	"phys-inertia --help | --version",
 	"TENSOR: --ixx I [--ixy I] [--ixz I] --iyy I [--iyz I] --izz I --mass M",
 	NULL
@@ -73,6 +77,26 @@ static const char scale_help[] =
     "  --mass-factor K      mass times K\n"
     "  --size S[,S,S]       resize by S, or by SX,SY,SZ along x, y, z\n";
 
+static const char check_help[] =
+    "\n"
+    "One line per link of WORLD: its mass, whether its inertia is valid\n"
+    "(mass > 0, positive definite, triangle inequality; tolerance 1e-9 of\n"
+    "the largest moment), principal moments, equivalent box, the box its\n"
+    "collision geometry spans and the density that implies, and warnings\n"
+    "for mass or inertia ratios above R (default 10) across a joint.\n"
+    "Exit status 1 when any link is invalid.\n"
+    "  --ratio R   the ratio across a joint worth a warning\n";
+
+static const char fix_help[] =
+    "\n"
+    "WORLD with each selected link's inertial (mass, centre of mass,\n"
+    "tensor) computed from its collision geometry as uniform solids,\n"
+    "written on stdout or in place. GLOBs select links (default: all links\n"
+    "of models that are not static and have collision geometry).\n"
+    "  --density RHO   kg/m^3 (default 1000)\n"
+    "  -i, --in-place  replace WORLD (via a temporary file)\n"
+    "  --keep-mass     keep each link's mass; share it by volume\n";
+
 struct command {
 	const char *name;
 	int (*run)(const struct command *, int, char **);
@@ -87,11 +111,15 @@ static int run_shape(const struct command *, int, char **);
 static int run_principal(const struct command *, int, char **);
 static int run_box_equivalent(const struct command *, int, char **);
 static int run_scale(const struct command *, int, char **);
+static int run_check(const struct command *, int, char **);
+static int run_fix(const struct command *, int, char **);
 
 static const struct command commands[] = {
 	{ "principal", run_principal, { 0, 5 }, principal_help },
 	{ "box-equivalent", run_box_equivalent, { 1, 5 }, box_equivalent_help },
 	{ "scale", run_scale, { 2, 3 }, scale_help },
+	{ "check", run_check, { 4, 4 }, check_help },
+	{ "fix", run_fix, { 5, 5 }, fix_help },
 };
 
 /* "phys-inertia box X Y Z (--density RHO | --mass M)" */
@@ -298,7 +326,9 @@ enum {
 	OPT_DENSITY_FACTOR,
 	OPT_FIXED_DENSITY,
 	OPT_MASS_FACTOR,
-	OPT_SIZE
+	OPT_SIZE,
+	OPT_RATIO,
+	OPT_KEEP_MASS
 };
 
 static const char *const tensor_names[7] = {
@@ -617,6 +647,318 @@ run_shape(const struct command *cmd, int argc, char **argv)
 	puts(out.s);
 	buf_free(&out);
 	return PHYS_EXIT_OK;
+}
+
+/* ---- check and fix: every link of a world ---- */
+
+static int
+load_world(struct phys_world *w, const char *path)
+{
+	struct phys_load_options lo;
+
+	phys_load_options_default(&lo);
+	lo.quiet = true;
+	lo.skip_unsupported = true;
+	if (phys_world_load(w, path, &lo) == 0)
+		return 0;
+	phys_report();
+	phys_world_free(w);
+	return -1;
+}
+
+static double
+largest_moment(const phys_inertia *in)
+{
+	double m[3];
+	phys_mat3 R;
+
+	if (phys_inertia_principal(in->I, m, &R) < 0)
+		return NAN;
+	return fmax(fabs(m[0]), fmax(fabs(m[1]), fabs(m[2])));
+}
+
+/* Ratios across joints between moving links: the quick-step solver
+ * converges poorly when neighbours differ by orders of magnitude. */
+static void
+joint_warnings(struct phys_world *w, int li, double limit, struct phys_buf *b)
+{
+	phys_inertia a, o;
+	double mr, ir;
+	char msg[512];
+	size_t j;
+	int other, n = 0;
+
+	for (j = 0; j < w->njoints; j++) {
+		const struct phys_joint *jt = &w->joints[j];
+
+		other = jt->child == li ? jt->parent : jt->parent == li ?
+		    jt->child : -2;
+		if (other < 0 || w->models[w->links[other].model].is_static ||
+		    w->models[w->links[li].model].is_static)
+			continue;
+		phys_link_inertia(&w->links[li], &a);
+		phys_link_inertia(&w->links[other], &o);
+		mr = a.mass > o.mass ? a.mass / o.mass : o.mass / a.mass;
+		ir = largest_moment(&a) / largest_moment(&o);
+		ir = ir < 1 ? 1 / ir : ir;
+		if (!(mr > limit) && !(ir > limit))
+			continue;
+		snprintf(msg, sizeof msg, "%s ratio %.3g across joint '%s' "
+		    "(with '%s'): the quick-step solver converges poorly above "
+		    "%g", mr > limit ? "mass" : "inertia", mr > limit ? mr : ir,
+		    jt->name, w->links[other].name, limit);
+		buf_puts(b, n++ ? "," : ",\"warnings\":[");
+		buf_json_string(b, msg);
+	}
+	if (n)
+		buf_putc(b, ']');
+}
+
+static void
+put_size(struct phys_buf *b, const char *key, phys_vec3 s)
+{
+	static const char *const xyz[] = { "x", "y", "z" };
+	double v[3] = { s.x, s.y, s.z };
+
+	buf_printf(b, ",\"%s\":", key);
+	buf_json_numbers(b, xyz, v, 3);
+}
+
+/* The equivalent box and the geometry's box, compared by sorted sides. */
+static void
+check_geometry(struct phys_world *w, int li, const phys_inertia *in,
+    bool valid, struct phys_buf *b)
+{
+	phys_vec3 lo, hi, size, box;
+	double vol, a[3], g[3], t, worst = 1;
+	phys_mat3 R;
+	int i, j;
+
+	if (!phys_link_geometry_box(w, li, &lo, &hi, &vol))
+		return;
+	box = v3_sub(hi, lo);
+	put_size(b, "geometry_box", box);
+	if (vol > 0) {
+		buf_puts(b, ",\"density\":");
+		buf_double(b, in->mass / vol);
+	}
+	if (!valid || phys_inertia_box_equivalent(in, &size, &R) < 0)
+		return;
+	a[0] = size.x, a[1] = size.y, a[2] = size.z;
+	g[0] = box.x, g[1] = box.y, g[2] = box.z;
+	for (i = 0; i < 3; i++)		/* both longest first */
+		for (j = i + 1; j < 3; j++)
+			if (g[j] > g[i])
+				t = g[i], g[i] = g[j], g[j] = t;
+	for (i = 0; i < 3; i++) {
+		t = g[i] > 0 && a[i] > 0 ? a[i] / g[i] : 0;
+		if (t > 0 && fabs(log(t)) > fabs(log(worst)))
+			worst = t;
+	}
+	buf_puts(b, ",\"box_ratio\":");
+	buf_double(b, worst);
+}
+
+static bool
+check_link(struct phys_world *w, int li, double limit, struct phys_buf *b)
+{
+	struct phys_inertia_verdict v;
+	phys_inertia in;
+	phys_vec3 size;
+	phys_mat3 R;
+	bool valid;
+
+	phys_link_inertia(&w->links[li], &in);
+	valid = phys_inertia_validate(&in, &v) == PHYS_INERTIA_VALID;
+	buf_puts(b, "{\"link\":");
+	buf_json_string(b, w->links[li].name);
+	buf_puts(b, ",\"mass\":");
+	buf_double(b, in.mass);
+	buf_printf(b, ",\"valid\":%s", valid ? "true" : "false");
+	if (!valid) {
+		buf_puts(b, ",\"reason\":");
+		buf_json_string(b, v.reason);
+	}
+	buf_puts(b, ",\"tolerance\":");
+	buf_double(b, v.tol);
+	buf_puts(b, ",\"moments\":[");
+	buf_double(b, v.moments[0]);
+	buf_putc(b, ',');
+	buf_double(b, v.moments[1]);
+	buf_putc(b, ',');
+	buf_double(b, v.moments[2]);
+	buf_putc(b, ']');
+	if (valid && phys_inertia_box_equivalent(&in, &size, &R) == 0)
+		put_size(b, "box", size);
+	check_geometry(w, li, &in, valid, b);
+	if (w->models[w->links[li].model].is_static)
+		buf_puts(b, ",\"static\":true");
+	joint_warnings(w, li, limit, b);
+	buf_puts(b, "}\n");
+	return valid;
+}
+
+static int
+run_check(const struct command *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "ratio", required_argument, NULL, OPT_RATIO },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct phys_buf b = { 0 };
+	struct phys_world w;
+	double limit = 10;
+	size_t i;
+	int c, bad = 0;
+
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+		switch (c) {
+		case OPT_HELP:
+			phys_help(usage_text(cmd), cmd->help);
+		case OPT_VERSION:
+			phys_version();
+		case OPT_RATIO:
+			limit = positive_arg("--ratio", optarg);
+			break;
+		default:
+			bad_option(c, argv);
+		}
+	if (argc - optind != 1)
+		usage_error("check needs one WORLD");
+	if (load_world(&w, argv[optind]) < 0)
+		return PHYS_EXIT_FAIL;
+	for (i = 0; i < w.nlinks; i++)
+		bad += !check_link(&w, (int)i, limit, &b);
+	if (b.len && fwrite(b.s, 1, b.len, stdout) != b.len)
+		bad++;
+	buf_free(&b);
+	phys_world_free(&w);
+	return bad ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+}
+
+static bool
+selected(const struct phys_world *w, int li, int n, char **globs)
+{
+	int k;
+
+	if (n == 0)
+		return !w->models[w->links[li].model].is_static;
+	for (k = 0; k < n; k++)
+		if (phys_glob(globs[k], w->links[li].name))
+			return true;
+	return false;
+}
+
+/* Record the edits that give link li the inertia in. */
+static int
+write_inertial(struct phys_world *w, int li, const phys_inertia *in)
+{
+	static const enum phys_param_id ids[] = { PHYS_P_LINK_inertial_mass,
+		PHYS_P_LINK_inertial_pose, PHYS_P_LINK_inertial_inertia_ixx,
+		PHYS_P_LINK_inertial_inertia_ixy, PHYS_P_LINK_inertial_inertia_ixz,
+		PHYS_P_LINK_inertial_inertia_iyy, PHYS_P_LINK_inertial_inertia_iyz,
+		PHYS_P_LINK_inertial_inertia_izz };
+	const double t[6] = { in->I.m[0][0], in->I.m[0][1], in->I.m[0][2],
+		in->I.m[1][1], in->I.m[1][2], in->I.m[2][2] };
+	struct phys_ref r = { NULL, PHYS_S_LINK, li };
+	struct phys_value v;
+	size_t k;
+
+	for (k = 0; k < sizeof ids / sizeof *ids; k++) {
+		memset(&v, 0, sizeof v);
+		r.p = &phys_params[ids[k]];
+		if (k == 0)
+			v.u.d = in->mass;
+		else if (k == 1)
+			memcpy(v.u.pose, in->pose, sizeof v.u.pose);
+		else
+			v.u.d = t[k - 2];
+		/* Only what changes: an absent element stays absent when its
+		 * default is already right. */
+		if (phys_value_equal(r.p, &v, phys_ref_value(w, &r)))
+			continue;
+		if (phys_world_edit(w, &r, &v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+fix_link(struct phys_world *w, int li, double density, bool keep)
+{
+	phys_inertia in;
+	int n;
+
+	n = phys_link_geometry_inertia(w, li, keep ? 0 : density,
+	    PVD(w->links[li].vals, LINK_inertial_mass), &in);
+	if (n < 0)
+		return -1;
+	if (n == 0) {
+		phys_warn("link '%s' has no collision geometry to compute "
+		    "from; left as it is", w->links[li].name);
+		return 0;
+	}
+	if (w->links[li].doc != &w->doc) {
+		phys_warn("link '%s' is in the included file %s; left as it "
+		    "is", w->links[li].name, w->links[li].doc->name);
+		return 0;
+	}
+	return write_inertial(w, li, &in);
+}
+
+static int
+run_fix(const struct command *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "density", required_argument, NULL, OPT_DENSITY },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "in-place", no_argument, NULL, 'i' },
+		{ "keep-mass", no_argument, NULL, OPT_KEEP_MASS },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct phys_world w;
+	double density = 1000;
+	bool keep = false, in_place = false, given = false;
+	size_t i;
+	int c, rc = 0;
+
+	while ((c = getopt_long(argc, argv, ":i", longopts, NULL)) != -1)
+		switch (c) {
+		case OPT_HELP:
+			phys_help(usage_text(cmd), cmd->help);
+		case OPT_VERSION:
+			phys_version();
+		case OPT_DENSITY:
+			density = positive_arg("--density", optarg);
+			given = true;
+			break;
+		case OPT_KEEP_MASS:
+			keep = true;
+			break;
+		case 'i':
+			in_place = true;
+			break;
+		default:
+			bad_option(c, argv);
+		}
+	if (keep && given)
+		usage_error("give --density or --keep-mass, not both");
+	if (argc - optind < 1)
+		usage_error("fix needs a WORLD");
+	if (load_world(&w, argv[optind]) < 0)
+		return PHYS_EXIT_FAIL;
+	for (i = 0; i < w.nlinks && rc == 0; i++)
+		if (selected(&w, (int)i, argc - optind - 1, argv + optind + 1))
+			rc = fix_link(&w, (int)i, density, keep);
+	if (rc == 0)
+		rc = phys_world_write(&w, in_place);
+	if (rc < 0)
+		phys_report();
+	phys_world_free(&w);
+	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
 /* The shapes share one runner; they take their names from the table. */

@@ -589,3 +589,92 @@ EOF
 	[ -n "$help" ]
 	[ "$help" = "$man" ]
 }
+
+# ---- check and fix: the links of a world ----
+
+@test "check: a valid cube, a broken triangle inequality, a rod's shape mismatch, a mass ratio" {
+	run --separate-stderr phys-inertia check "$WORLDS/bad_inertia.sdf"
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 4 ]
+	good=$(jq -c 'select(.link == "plausible::link")' <<<"$output")
+	[ "$(jq -c '[.valid, .box_ratio, .density]' <<<"$good")" = '[true,1,125.00000000000003]' ] ||
+	    [ "$(jq -c '[.valid, (.box_ratio * 1e9 | round), (.density | round)]' <<<"$good")" = '[true,1000000000,125]' ]
+	[[ "$(jq -r '.warnings[0]' <<<"$good")" == "mass ratio 100 across joint 'plausible::hang' (with 'plausible::block')"* ]]
+	bad=$(jq -c 'select(.link == "impossible::link")' <<<"$output")
+	[ "$(jq -r .valid <<<"$bad")" = false ]
+	[[ "$(jq -r .reason <<<"$bad")" == *triangle* ]]
+	rod=$(jq -c 'select(.link == "swapped::link")' <<<"$output")
+	[ "$(jq -c .geometry_box <<<"$rod")" = '{"x":1,"y":0.1,"z":0.1}' ]
+	# a cube's moments make a 0.55 m cube: 5.5 times the rod's thickness
+	near "$(jq .box_ratio <<<"$rod")" "$(awk 'BEGIN { OFMT = "%.17g"; print sqrt(6 / 2 * 0.1) / 0.1 }')" 1e-12
+}
+
+@test "check: Gazebo's worlds; inertia_ratio_pendulum's 125:1 ratio is reported" {
+	for w in "$REF"/gazebo-worlds/*.world; do
+		run --separate-stderr phys-inertia check "$w"
+		[ "$status" -eq 0 ] || { echo "$w: $output $stderr"; false; }
+		[ "$(jq -s 'map(select(.valid != true)) | length' <<<"$output")" -eq 0 ]
+	done
+	run --separate-stderr phys-inertia check "$REF/gazebo-worlds/inertia_ratio_pendulum.world"
+	[[ "$output" == *'"warnings":["mass ratio 125 across joint '* ]]
+	run --separate-stderr phys-inertia check --ratio 5000 "$REF/gazebo-worlds/inertia_ratio_pendulum.world"
+	[[ "$output" != *warnings* ]]
+}
+
+@test "fix: a box's inertial from its geometry and density, the closed form" {
+	phys-inertia fix --density 500 "$WORLDS/bad_inertia.sdf" 'impossible::*' > "$TMP/f.sdf"
+	phys-param get 'impossible::link/inertial.*' "$TMP/f.sdf" > "$TMP/v"
+	m=$(jq -r 'select(.name | endswith("inertial.mass")) | .value' "$TMP/v")
+	near "$m" 4 1e-12
+	for a in ixx iyy izz; do
+		near "$(jq -r --arg a "$a" 'select(.name | endswith("inertia." + $a)) | .value' "$TMP/v")" "$(awk 'BEGIN { OFMT = "%.17g"; print 4 * (0.04 + 0.04) / 12 }')" 1e-12
+	done
+	# only that link changed, and only its inertial values
+	diff "$WORLDS/bad_inertia.sdf" "$TMP/f.sdf" | grep '^>' > "$TMP/d" || true
+	[ "$(wc -l < "$TMP/d")" -eq 4 ]
+	phys-inertia check "$TMP/f.sdf" | jq -e -s 'map(select(.link == "impossible::link"))[0].valid'
+}
+
+@test "fix --keep-mass: an offset rod's centre of mass and the parallel-axis theorem" {
+	phys-inertia fix --keep-mass "$WORLDS/bad_inertia.sdf" 'swapped::*' > "$TMP/f.sdf"
+	phys-param get 'swapped::link/inertial.*' "$TMP/f.sdf" > "$TMP/v"
+	v() { jq -r --arg a "$1" 'select(.name | endswith($a)) | .value' "$TMP/v"; }
+	near "$(v inertial.mass)" 2 0
+	[ "$(jq -c 'select(.name | endswith("inertial.pose")) | .value | [.x, .y, .z]' "$TMP/v")" = '[0.5,0,0]' ]
+	# about the centre of mass: the rod's own moments
+	near "$(v inertia.ixx)" "$(awk 'BEGIN { OFMT = "%.17g"; print 2 * (0.01 + 0.01) / 12 }')" 1e-12
+	near "$(v inertia.iyy)" "$(awk 'BEGIN { OFMT = "%.17g"; print 2 * (1 + 0.01) / 12 }')" 1e-12
+	# and it now passes check with a ratio of 1
+	phys-inertia check "$TMP/f.sdf" | jq -e -s 'map(select(.link == "swapped::link"))[0] | (.box_ratio - 1 | fabs) < 1e-9'
+}
+
+@test "fix: two shapes combine about their joint centre of mass" {
+	cat > "$TMP/dumbbell.sdf" <<'XML'
+<sdf version="1.7"><world name="w"><model name="d"><link name="l">
+<collision name="a"><pose>-0.5 0 0 0 0 0</pose><geometry><sphere><radius>0.1</radius></sphere></geometry></collision>
+<collision name="b"><pose>0.5 0 0 0 0 0</pose><geometry><sphere><radius>0.1</radius></sphere></geometry></collision>
+</link></model></world></sdf>
+XML
+	phys-inertia fix --density 1000 "$TMP/dumbbell.sdf" > "$TMP/f.sdf"
+	phys-param get 'd::l/inertial.*' "$TMP/f.sdf" > "$TMP/v"
+	v() { jq -r --arg a "$1" 'select(.name | endswith($a)) | .value' "$TMP/v"; }
+	m1=$(awk 'BEGIN { OFMT = "%.17g"; print 1000 * 4 / 3 * 3.141592653589793 * 0.001 }')
+	near "$(v inertial.mass)" "$(awk -v m="$m1" 'BEGIN { OFMT = "%.17g"; print 2 * m }')" 1e-9
+	# each sphere 2/5 m r^2, plus m d^2 about y and z
+	near "$(v inertia.ixx)" "$(awk -v m="$m1" 'BEGIN { printf "%.15f", 2 * 0.4 * m * 0.01 }')" 1e-12
+	near "$(v inertia.iyy)" "$(awk -v m="$m1" 'BEGIN { printf "%.15f", 2 * (0.4 * m * 0.01 + m * 0.25) }')" 1e-12
+	# the fixed world runs
+	phys-step -n 10 "$TMP/f.sdf" > /dev/null
+}
+
+@test "fix -i: in place through a temporary file; a world that fails to load is untouched" {
+	cp "$WORLDS/bad_inertia.sdf" "$TMP/w.sdf"
+	phys-inertia fix -i "$TMP/w.sdf"
+	phys-inertia check "$TMP/w.sdf" > /dev/null
+	printf '<sdf version="1.7"><world name="w">' > "$TMP/bad.sdf"
+	cp "$TMP/bad.sdf" "$TMP/bad.orig"
+	run phys-inertia fix -i "$TMP/bad.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "phys-inertia: $TMP/bad.sdf:"* ]]
+	cmp "$TMP/bad.sdf" "$TMP/bad.orig"
+}

@@ -1,0 +1,35 @@
+/*
+ * inertia_world.h - the inertia of a world's links: as written, and as
+ * their collision geometry implies.
+ */
+#ifndef PHYS_INERTIA_WORLD_H
+#define PHYS_INERTIA_WORLD_H
+
+#include <stdbool.h>
+
+#include "inertia.h"
+#include "world.h"
+
+/* The link's <inertial>: mass, tensor and pose in the link frame. */
+void phys_link_inertia(const struct phys_link *l, phys_inertia *out);
+
+/*
+ * The box spanned by the link's collision geometry in the link frame
+ * (planes left out), and the summed volume of its shapes. False when the
+ * link has no such geometry.
+ */
+bool phys_link_geometry_box(const struct phys_world *w, int link,
+    phys_vec3 *min, phys_vec3 *max, double *volume);
+
+/*
+ * The inertia of the link's collision geometry as uniform solids, each at
+ * its collision pose, combined with the parallel-axis theorem (overlaps
+ * count twice). With density > 0 each shape weighs density times its
+ * volume; otherwise the total is mass, shared by volume. The result's
+ * pose has the centre of mass and no rotation; the tensor is in link axes.
+ * Returns the number of shapes used (0: none), or -1.
+ */
+int phys_link_geometry_inertia(const struct phys_world *w, int link,
+    double density, double mass, phys_inertia *out);
+
+#endif
