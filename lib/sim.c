@@ -253,13 +253,21 @@ read_controls(struct run *r)
 
 /* ---- applying changes ---- */
 
-/* One wording, said once, however the value arrived. */
+/* One wording, said once, however the value arrived: values ODE cannot
+ * honour, and values for another engine, are kept but do nothing. */
 static void
 warn_inert_param(const struct phys_param *p)
 {
-	phys_warn_once("%s%s%s is set but has no effect with ODE (kept as given)",
-	    p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) : "",
-	    p->scope >= PHYS_S_LINK ? " " : "", p->name);
+	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
+	    "";
+
+	if (p->ode == PHYS_ODE_OTHER)
+		phys_warn_once("%s%s%.*s parameters are for another engine and "
+		    "have no effect with ODE (kept as given)", scope,
+		    *scope ? " " : "", (int)strcspn(p->name, "."), p->name);
+	else
+		phys_warn_once("%s%s%s is set but has no effect with ODE (kept "
+		    "as given)", scope, *scope ? " " : "", p->name);
 }
 
 static void
@@ -271,7 +279,7 @@ warn_inert(phys_scope s, const struct phys_value *vals)
 	for (i = 0; i < phys_scope_count(s); i++) {
 		const struct phys_param *p = phys_scope_param(s, i);
 
-		if (p->ode != PHYS_ODE_INERT)
+		if (p->ode != PHYS_ODE_INERT && p->ode != PHYS_ODE_OTHER)
 			continue;
 		phys_value_default(p, &def);
 		if (!phys_value_equal(p, &def, &vals[i]))
@@ -333,7 +341,7 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 	    &r->cur[phys_param_index[ref->p->id]] : phys_ref_value(r->w, ref);
 	phys_value_free(dst);
 	*dst = v;
-	if (ref->p->ode == PHYS_ODE_INERT) {
+	if (ref->p->ode == PHYS_ODE_INERT || ref->p->ode == PHYS_ODE_OTHER) {
 		struct phys_value def;
 
 		phys_value_default(ref->p, &def);

@@ -48,7 +48,11 @@ at() {
 	# model x is world y: gravity along -z does not move the slider
 	phys-step -t 0.5 -e 500 -i 'robot::base/pose' "$WORLDS/frames.sdf" | tail -1 > "$TMP/o"
 	[ "$(at "$TMP/o" robot::base/pose | cut -f1-3)" = "$(printf '0\t0\t0.5')" ]
-	run phys-step -n 0 -s 'gravity=0 -2 0' -t 0.5 -e 500 -i 'robot::base/pose' "$WORLDS/frames.sdf"
+	# gravity along -y drives it: a free fall along world y
+	phys-step -s 'gravity=0 -2 0' -t 0.5 -e 500 -i 'robot::base/pose' "$WORLDS/frames.sdf" | tail -1 > "$TMP/o"
+	near "$(at "$TMP/o" robot::base/pose | cut -f2)" "$(awk 'BEGIN { printf "%.12f", -2 * 1e-6 * 500 * 501 / 2 }')" 1e-9
+	near "$(at "$TMP/o" robot::base/pose | cut -f1)" 0 1e-9
+	near "$(at "$TMP/o" robot::base/pose | cut -f3)" 0.5 1e-9
 }
 
 @test "1.5 axes: use_parent_model_frame, or the joint frame" {
@@ -115,6 +119,9 @@ XML
 	[[ "$output" == *"torsional.coefficient is set but has no effect"* ]]
 	run phys-step -n 1 -s precon_iters=0 "$WORLDS/falling_sphere.sdf"
 	[[ "$output" != *"no effect"* ]]
+	# another engine's block: one line for the block
+	run phys-step -n 1 -s bullet.solver.iters=9 -s bullet.constraints.cfm=0.1 "$WORLDS/falling_sphere.sdf"
+	[ "$(grep -c 'bullet parameters are for another engine' <<<"$output")" -eq 1 ]
 }
 
 @test "Gazebo's own worlds load and run" {
