@@ -183,20 +183,17 @@ cmd_list(const struct opts *o, int argc, char **argv)
 {
 	struct list_ctx lc = { PHYS_PL_PRESET | (o->doc ? PHYS_PL_DOC : 0) };
 	struct phys_world w;
-	int k, n;
+	int k;
 
 	if (argc == 0 || !is_world_operand(argv[0]))
 		return list_registry(o, argc, argv);
 	load_world(&w, argv[0]);
 	if (argc == 1)
-		n = phys_ref_each(&w, "*", -1, print_instance, &lc);
-	for (k = 1; k < argc; k++) {
-		n = phys_ref_each(&w, argv[k], -1, print_instance, &lc);
-		if (n == 0)
+		phys_ref_each(&w, "*", -1, print_instance, &lc);
+	for (k = 1; k < argc; k++)
+		if (phys_ref_each(&w, argv[k], -1, print_instance, &lc) == 0)
 			phys_die(PHYS_EXIT_FAIL, "%s: no parameter matches '%s'",
 			    w.doc.name, argv[k]);
-	}
-	(void)n;
 	flush_out();
 	phys_world_free(&w);
 	return PHYS_EXIT_OK;

@@ -473,37 +473,6 @@ phys_inertia_principal(phys_mat3 I, double moments[3], phys_mat3 *R)
 	return 0;
 }
 
-static bool
-is_identity(phys_mat3 r)
-{
-	int i, j;
-
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 3; j++)
-			if (r.m[i][j] != (i == j))
-				return false;
-	return true;
-}
-
-int
-phys_inertia_principal_frame(const phys_inertia *in, phys_inertia *out)
-{
-	double mo[3];
-	phys_mat3 R;
-
-	if (phys_inertia_principal(in->I, mo, &R) < 0)
-		return -1;
-	*out = *in;
-	out->I = diag3(mo[0], mo[1], mo[2]);
-	if (is_identity(R))
-		return 0;
-	if (has_rotation(in))
-		R = mat3_mul(pose_rotation(in), R);
-	mat3_to_rpy(R, &out->pose[3], &out->pose[4], &out->pose[5]);
-	out->has_pose = true;
-	return 0;
-}
-
 /* The verdict, and the principal axes when the tensor is finite. */
 static enum phys_inertia_fault
 judge(const phys_inertia *in, struct phys_inertia_verdict *v, phys_mat3 *R)

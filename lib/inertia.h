@@ -104,8 +104,6 @@ int phys_inertia_combine(const phys_inertia *parts, size_t n,
  * component positive (the first such on ties). Fails when not finite.
  */
 int phys_inertia_principal(phys_mat3 I, double moments[3], phys_mat3 *R);
-/* The same inertia in its principal frame: diagonal, the pose turned. */
-int phys_inertia_principal_frame(const phys_inertia *in, phys_inertia *out);
 
 enum phys_inertia_fault {
 	PHYS_INERTIA_VALID,

@@ -112,21 +112,6 @@ phys_ref_name(const struct phys_world *w, const struct phys_ref *r)
 	    r->p->name);
 }
 
-int
-phys_ref_set_text(struct phys_world *w, const struct phys_ref *r,
-    const char *text)
-{
-	struct phys_value v = { 0 }, *dst;
-
-	if (phys_value_parse(r->p, text, &v) < 0)
-		return -1;
-	dst = phys_ref_value(w, r);
-	phys_value_free(dst);
-	*dst = v;
-	dst->given = true;
-	return 0;
-}
-
 static int
 each_in_scope(struct phys_world *w, phys_scope s, int idx, const char *pat,
     phys_ref_cb cb, void *ctx, int *count)

@@ -45,8 +45,4 @@ int phys_get_value(struct phys_world *w, const char *name, int profile,
 int phys_set_value(struct phys_world *w, const char *name, int profile,
     const struct phys_value *v);
 
-/* Parse text as the instance's type and store it; marks it given. */
-int phys_ref_set_text(struct phys_world *w, const struct phys_ref *r,
-    const char *text);
-
 #endif
