@@ -278,3 +278,10 @@ EOF
 	run phys-step --bogus
 	[ "$status" -eq 2 ]
 }
+
+@test "--realtime paces the run but changes nothing in it" {
+	phys-step -t 0.2 -e 50 "$WORLDS/falling_sphere.sdf" > "$TMP/a"
+	phys-step --realtime -s real_time_factor=1000 -t 0.2 -e 50 "$WORLDS/falling_sphere.sdf" > "$TMP/b"
+	[ "$(jq -s 'map(.engine) | map(select(.)) | length' "$TMP/b")" -eq 1 ]
+	diff <(jq -c 'del(.engine)' "$TMP/a") <(jq -c 'del(.engine)' "$TMP/b")
+}
