@@ -442,6 +442,8 @@ check_double(const struct phys_param *p, double x)
 	if (!isfinite(x))
 		return phys_fail("%s: the value is not a finite number",
 		    p->name);
+	if (x >= p->min && x <= p->max)	/* the text is for the message */
+		return 0;
 	phys_fmt_double(xs, sizeof xs, x);
 	return check_range(p, x, xs);
 }
@@ -451,6 +453,8 @@ check_int(const struct phys_param *p, long x)
 {
 	char xs[24];
 
+	if ((double)x >= p->min && (double)x <= p->max)
+		return 0;
 	snprintf(xs, sizeof xs, "%ld", x);
 	return check_range(p, (double)x, xs);
 }

@@ -50,10 +50,18 @@ static int
 resolve_entity(struct phys_world *w, const char *name, const char *slash,
     struct phys_ref *out)
 {
-	char *entity = xstrndup(name, (size_t)(slash - name));
+	/* Names are short: no allocation on this path, which is hot. */
+	char buf[256], *entity = buf;
+	size_t len = (size_t)(slash - name);
 	enum phys_kind kind;
 	const char *near;
-	int idx = phys_world_entity(w, entity, &kind), rc = 0;
+	int idx, rc = 0;
+
+	if (len >= sizeof buf)
+		entity = xmalloc(len + 1);
+	memcpy(entity, name, len);
+	entity[len] = '\0';
+	idx = phys_world_entity(w, entity, &kind);
 
 	if (idx < 0) {
 		near = closest_entity(w, entity);
@@ -69,7 +77,8 @@ resolve_entity(struct phys_world *w, const char *name, const char *slash,
 		if (!out->p)
 			rc = unknown_param(out->scope, entity, slash + 1);
 	}
-	free(entity);
+	if (entity != buf)
+		free(entity);
 	return rc;
 }
 
