@@ -75,6 +75,11 @@ int phys_engine_joint_state(const struct phys_engine *e, int joint,
 /* Force and torque the joint applies to its child, world frame. */
 void phys_engine_joint_wrench(const struct phys_engine *e, int joint,
     phys_vec3 *force, phys_vec3 *torque);
+/* Generalized force along each joint axis (N m or N) in the last step:
+ * the constraint's, limits and friction included, plus springs and
+ * damping. Returns the number of axes. */
+int phys_engine_joint_effort(const struct phys_engine *e, int joint,
+    double effort[2]);
 /* Contacts found in the last step. */
 int phys_engine_contact_count(const struct phys_engine *e);
 

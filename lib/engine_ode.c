@@ -44,6 +44,7 @@ struct ode_joint {
 	phys_vec3 axis_child[2];
 	phys_vec3 xyz[2];	/* the axis values the axes came from */
 	double offset[2];
+	double applied[2];	/* spring and damping force, last step */
 };
 
 struct phys_engine {
@@ -600,6 +601,7 @@ joint_forces(struct phys_engine *e, int ji)
 		    PVD(v, JOINT_axis_dynamics_spring_reference);
 
 		f[k] = -damping * vel[k] - stiff * (pos[k] - ref);
+		e->joints[ji].applied[k] = f[k];
 	}
 	if (n == 0 || (f[0] == 0 && (n < 2 || f[1] == 0)))
 		return;
@@ -1235,6 +1237,37 @@ phys_engine_joint_wrench(const struct phys_engine *e, int ji, phys_vec3 *force,
 	}
 	*force = v3(fb->f1[0], fb->f1[1], fb->f1[2]);
 	*torque = v3(fb->t1[0], fb->t1[1], fb->t1[2]);
+}
+
+/* The constraint's share along each axis, on the child, plus what the
+ * springs and dampers applied there. */
+int
+phys_engine_joint_effort(const struct phys_engine *e, int ji, double eff[2])
+{
+	const struct ode_joint *oj = &e->joints[ji];
+	const struct phys_joint *j = &e->w->joints[ji];
+	phys_vec3 f, t, axis;
+	phys_pose child;
+	double pos[2], vel[2];
+	int n = phys_engine_joint_state(e, ji, pos, vel), k;
+
+	eff[0] = eff[1] = 0;
+	if (n == 0)
+		return 0;
+	phys_engine_joint_wrench(e, ji, &f, &t);
+	phys_engine_link_pose(e, j->child, &child);
+	/* ODE gives the torque about the child's centre of mass; the axis
+	 * passes through the anchor. */
+	if (e->links[j->child].body)
+		t = v3_add(t, v3_cross(v3_sub(body_pose(
+		    e->links[j->child].body).p, pose_mul(child,
+		    oj->in_child).p), f));
+	for (k = 0; k < n; k++) {
+		axis = quat_rotate(child.q, oj->axis_child[k]);
+		eff[k] = v3_dot(j->type == PHYS_JOINT_PRISMATIC ? f : t, axis) +
+		    oj->applied[k];
+	}
+	return n;
 }
 
 int

@@ -57,6 +57,7 @@ enum phys_item_type {
 	I(VISUAL_POSE, VISUAL, "pose", POSE, "m, rad", "visual frame in the world") \
 	I(JOINT_POSITION, JOINT, "position", AXES, "rad or m", "joint coordinate per axis, from where it was built") \
 	I(JOINT_VELOCITY, JOINT, "velocity", AXES, "rad/s or m/s", "joint rate per axis") \
+	I(JOINT_EFFORT, JOINT, "effort", AXES, "N m or N", "generalized force along each axis: the constraint's (limits and friction included) plus springs and damping") \
 	I(JOINT_FORCE, JOINT, "force", VEC3, "N", "constraint force the joint applies to its child, world frame") \
 	I(JOINT_TORQUE, JOINT, "torque", VEC3, "N m", "constraint torque the joint applies to its child, world frame")
 

@@ -795,6 +795,10 @@ put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
 		n = phys_engine_joint_state(r->e, i, pos, vel);
 		put_axes(b, it->kind == PHYS_ITEM_JOINT_POSITION ? pos : vel, n);
 		break;
+	case PHYS_ITEM_JOINT_EFFORT:
+		n = phys_engine_joint_effort(r->e, i, pos);
+		put_axes(b, pos, n);
+		break;
 	case PHYS_ITEM_JOINT_FORCE:
 	case PHYS_ITEM_JOINT_TORQUE:
 		phys_engine_joint_wrench(r->e, i, &a, &c);

@@ -130,3 +130,12 @@ XML
 		[ "$status" -eq 0 ] || { echo "$w: $output"; false; }
 	done
 }
+
+@test "joint effort: a stop holds m g L cos(theta); damping gives -c omega" {
+	phys-step -t 2 -r 2 -i 'hinge::j/effort' "$WORLDS/joints.sdf" | tail -1 > "$TMP/o"
+	rel "$(jq '.items["hinge::j/effort"][0]' "$TMP/o")" "$(awk 'BEGIN { OFMT = "%.17g"; print 1 * 9.81 * 1 * cos(0.3) }')" 1e-6
+	echo '{"t":0,"name":"pendulum::pivot/axis.dynamics.damping","value":0.5}' > "$TMP/c"
+	phys-step -t 1.5 -r 20 -c "$TMP/c" -i 'pendulum::pivot/*' "$WORLDS/pendulum.sdf" |
+	    jq -r '.items | [.["pendulum::pivot/velocity"][0], .["pendulum::pivot/effort"][0]] | @tsv' | tail -n +2 |
+	    awk '{ e = -0.5 * $1; d = $2 - e; if (d < 0) d = -d; if (d > 0.05 * 0.5 * 0.3 + 0.002) { print "effort " $2 " vs " e; bad = 1 } } END { exit bad }'
+}
