@@ -199,6 +199,37 @@ cmd_list(const struct opts *o, int argc, char **argv)
 	return PHYS_EXIT_OK;
 }
 
+/*
+ * The world may come first or last among the operands (DESIGN writes
+ * "set -i world.sdf iters=200"): move it last. For set it is the one
+ * operand without '='; for get, the last operand unless only the first
+ * names an existing file.
+ */
+static void
+world_last(int argc, char **argv, bool assignments)
+{
+	char *w;
+	int k, at = argc - 1, found = 0;
+
+	if (assignments) {
+		for (k = 0; k < argc; k++)
+			if (!strchr(argv[k], '=')) {
+				at = k;
+				found++;
+			}
+		if (found > 1)
+			phys_die(PHYS_EXIT_USAGE, "set: give one WORLD and "
+			    "NAME=VALUE pairs");
+	} else if (argc > 1 && access(argv[argc - 1], F_OK) != 0 &&
+	    strcmp(argv[argc - 1], "-") != 0 && access(argv[0], F_OK) == 0) {
+		at = 0;
+	}
+	w = argv[at];
+	for (k = at; k < argc - 1; k++)
+		argv[k] = argv[k + 1];
+	argv[argc - 1] = w;
+}
+
 /* ---- get ---- */
 
 static int
@@ -226,6 +257,7 @@ cmd_get(const struct opts *o, int argc, char **argv)
 
 	if (argc < 2)
 		usage();
+	world_last(argc, argv, false);
 	load_world(&w, argv[argc - 1]);
 	profile = profile_of(&w, o->preset);
 	for (k = 0; k < argc - 1; k++)
@@ -408,6 +440,7 @@ cmd_set(const struct opts *o, int argc, char **argv)
 
 	if (argc < 1 || (argc < 2 && !o->from))
 		usage();
+	world_last(argc, argv, true);
 	if (o->from && strcmp(o->from, "-") == 0 &&
 	    strcmp(argv[argc - 1], "-") == 0)
 		phys_die(PHYS_EXIT_USAGE, "the world and --from cannot both be "

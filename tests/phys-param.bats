@@ -199,3 +199,12 @@ EOF
 	run phys-step -n 2 -s 'pendulum::bob/inertial.mass=-1' "$WORLDS/pendulum.sdf"
 	[ "$status" -eq 2 ]
 }
+
+@test "the world may come first, as in phys(7)'s example" {
+	cp "$WORLDS/pendulum.sdf" "$TMP/w.sdf"
+	phys-param set -i "$TMP/w.sdf" ode.solver.iters=200
+	[ "$(phys-param get "$TMP/w.sdf" iters | jq .value)" -eq 200 ]
+	[ "$(phys-param get iters "$TMP/w.sdf" | jq .value)" -eq 200 ]
+	run phys-param set iters=1 "$TMP/w.sdf" "$TMP/w.sdf"
+	[ "$status" -eq 2 ]
+}
