@@ -56,13 +56,15 @@ phys_run_options_default(struct phys_run_options *o)
 	o->every = 1;
 }
 
+/* The fields of vectors and poses, in JSON and in SDF order. */
+static const char *const pose_keys[] = { "x", "y", "z", "roll", "pitch",
+	"yaw" };
+
 /* ---- values from JSON ---- */
 
 int
 phys_json_to_text(const json_t *v, struct phys_buf *b)
 {
-	static const char *pose_keys[] = { "x", "y", "z", "roll", "pitch",
-		"yaw" };
 	char num[40];
 	size_t i, n;
 
@@ -608,9 +610,6 @@ track(struct run *r, bool first)
 	}
 }
 
-static const char *const pose_keys[] = { "x", "y", "z", "roll", "pitch",
-	"yaw" };
-
 static void
 put_vec3(struct phys_buf *b, phys_vec3 v)
 {
@@ -675,15 +674,7 @@ model_pose(struct run *r, int m)
 static void
 put_inertia(struct phys_buf *b, const double in[6])
 {
-	static const char *keys[] = { "{\"ixx\":", ",\"iyy\":", ",\"izz\":",
-		",\"ixy\":", ",\"ixz\":", ",\"iyz\":" };
-	int k;
-
-	for (k = 0; k < 6; k++) {
-		buf_puts(b, keys[k]);
-		buf_double(b, in[k]);
-	}
-	buf_putc(b, '}');
+	buf_json_numbers(b, phys_item_fields(PHYS_IT_INERTIA), in, 6);
 }
 
 static void
