@@ -957,6 +957,55 @@ new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	return mi;
 }
 
+/*
+ * A frame named at world level (SDF 1.7+): a <frame> of the world, or a
+ * top-level model read before. Frames may be relative to frames.
+ */
+static int
+world_frame(struct loader *L, struct phys_doc *d, const char *name,
+    xmlNodePtr at, int depth, phys_pose *out)
+{
+	struct phys_world *w = L->w;
+	const struct phys_name_slot *slot = index_get(w->index, name);
+	double raw[6];
+	char *fname, *rel, *attached;
+	xmlNodePtr f;
+	int rc = -2;
+
+	if (depth > 32)
+		return fail_node(d, at, "frame '%s' is relative to itself "
+		    "(a cycle)", name);
+	if (slot && slot->kind == PHYS_K_MODEL) {
+		*out = w->models[slot->idx].pose;
+		return 0;
+	}
+	for (f = phys_child(w->node, "frame"); f && rc == -2;
+	    f = phys_next(f, "frame")) {
+		fname = phys_node_attr(f, "name");
+		if (fname && strcmp(fname, name) == 0) {
+			rc = read_pose(d, f, raw, &rel);
+			attached = phys_node_attr(f, "attached_to");
+			if (rc == 0 && (!rel || !*rel)) {
+				free(rel);
+				rel = attached;
+				attached = NULL;
+			}
+			*out = PHYS_POSE_IDENTITY;
+			if (rc == 0 && rel && *rel && strcmp(rel, "world") != 0)
+				rc = world_frame(L, d, rel, f, depth + 1, out);
+			if (rc == 0)
+				*out = pose_mul(*out, pose_from6(raw));
+			free(rel);
+			free(attached);
+		}
+		free(fname);
+	}
+	if (rc == -2)
+		return fail_node(d, at, "no frame or model named '%s' in the "
+		    "world (models are known once read)", name);
+	return rc;
+}
+
 static int
 model_pose(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
     const struct model_override *ov)
@@ -988,8 +1037,18 @@ model_pose(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
 	}
 	if (read_pose(d, m->node, raw, &rel) < 0)
 		return -1;
-	free(rel);
 	m->pose = pose_from6(raw);
+	if (rel && *rel && strcmp(rel, "world") != 0) {
+		phys_pose base;
+		int rc = world_frame(L, d, rel, m->node, 0, &base);
+
+		free(rel);
+		if (rc < 0)
+			return -1;
+		m->pose = pose_mul(base, m->pose);
+		return 0;
+	}
+	free(rel);
 	return 0;
 }
 
@@ -1249,6 +1308,9 @@ read_world(struct loader *L)
 			rc = read_model(L, &w->doc, n, -1, NULL);
 		else if (phys_node_is(n, "include"))
 			rc = read_include(L, &w->doc, n, -1);
+		else if (phys_node_is(n, "population"))
+			warn_node(L, &w->doc, n, "%s", "<population> is not "
+			    "supported: its models are not loaded");
 	return rc;
 }
 

@@ -139,3 +139,21 @@ XML
 	    jq -r '.items | [.["pendulum::pivot/velocity"][0], .["pendulum::pivot/effort"][0]] | @tsv' | tail -n +2 |
 	    awk '{ e = -0.5 * $1; d = $2 - e; if (d < 0) d = -d; if (d > 0.05 * 0.5 * 0.3 + 0.002) { print "effort " $2 " vs " e; bad = 1 } } END { exit bad }'
 }
+
+@test "world frames: a model relative_to a <frame> or to another model" {
+	cat > "$TMP/wf.sdf" <<'XML'
+<sdf version="1.8"><world name="w">
+<frame name="table"><pose>2 0 1 0 0 1.5707963267948966</pose></frame>
+<frame name="corner" attached_to="table"><pose>0.5 0 0 0 0 0</pose></frame>
+<model name="a"><static>true</static><pose relative_to="corner">0 0 0.1 0 0 0</pose><link name="l"/></model>
+<model name="b"><static>true</static><pose relative_to="a">1 0 0 0 0 0</pose><link name="l"/></model>
+</world></sdf>
+XML
+	phys-step -n 0 -i '[ab]/pose' "$TMP/wf.sdf" > "$TMP/o"
+	[ "$(at "$TMP/o" a/pose | cut -f1-3)" = "$(printf '2\t0.5\t1.1')" ]
+	[ "$(at "$TMP/o" b/pose | cut -f1-3)" = "$(printf '2\t1.5\t1.1')" ]
+	sed -i 's|relative_to="a"|relative_to="ghost"|' "$TMP/wf.sdf"
+	run phys-step -n 0 "$TMP/wf.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"wf.sdf:5: no frame or model named 'ghost'"* ]]
+}
