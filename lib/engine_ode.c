@@ -773,7 +773,8 @@ set_contact(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 		c->surface.mode |= dContactBounce;
 }
 
-/* Links of one model collide only when one of them asks to (self_collide). */
+/* Links of one model collide only when one of them, or the model, asks
+ * to (self_collide). */
 static bool
 pair_excluded(struct phys_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
 {
@@ -789,7 +790,7 @@ pair_excluded(struct phys_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
 	if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact))
 		return true;
 	if (l1->model == l2->model && !PVB(l1->vals, LINK_self_collide) &&
-	    !PVB(l2->vals, LINK_self_collide))
+	    !PVB(l2->vals, LINK_self_collide) && !w->models[l1->model].self_collide)
 		return true;
 	cat1 = PVI(w->collisions[c1].vals,
 	    COLLISION_surface_contact_category_bitmask);

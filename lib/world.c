@@ -911,9 +911,9 @@ static int read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in,
     int parent);
 
 static bool
-static_flag(xmlNodePtr owner)
+bool_flag(xmlNodePtr owner, const char *name)
 {
-	xmlNodePtr e = phys_child(owner, "static");
+	xmlNodePtr e = phys_child(owner, name);
 	bool b = false;
 	char *t;
 
@@ -947,7 +947,8 @@ new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	m->parent = parent;
 	m->node = mn;
 	m->doc = d;
-	m->is_static = static_flag(mn) ||
+	m->self_collide = bool_flag(mn, "self_collide");
+	m->is_static = bool_flag(mn, "static") ||
 	    (parent >= 0 && w->models[parent].is_static);
 	if (ov && ov->is_static >= 0)
 		m->is_static = ov->is_static || m->is_static;
@@ -1222,7 +1223,7 @@ include_override(struct phys_doc *d, xmlNodePtr in, struct model_override *ov,
 		ov->has_pose = true;
 	}
 	if (phys_child(in, "static"))
-		ov->is_static = static_flag(in);
+		ov->is_static = bool_flag(in, "static");
 	return 0;
 }
 

@@ -57,6 +57,7 @@ struct phys_model {
 	char *name;		/* scoped: "robot::arm" */
 	int parent;		/* enclosing model, -1 at top level */
 	bool is_static;
+	bool self_collide;	/* SDF 1.6+: all its links collide */
 	phys_pose pose;		/* model frame in world */
 	bool has_init_vel;	/* Gazebo's InitialVelocityPlugin */
 	phys_vec3 init_linear, init_angular;

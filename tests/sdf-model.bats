@@ -157,3 +157,18 @@ XML
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"wf.sdf:5: no frame or model named 'ghost'"* ]]
 }
+
+@test "a model's own self_collide makes all its links collide" {
+	cat > "$TMP/two.sdf" <<'XML'
+<sdf version="1.7"><world name="w"><gravity>0 0 0</gravity>
+<model name="m"><self_collide>true</self_collide>
+ <link name="a"><inertial><mass>1</mass></inertial>
+  <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link>
+ <link name="b"><pose>0.5 0 0 0 0 0</pose><inertial><mass>1</mass></inertial>
+  <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link>
+</model></world></sdf>
+XML
+	echo '{"t":0,"name":"m::a/linear_vel","value":{"x":1,"y":0,"z":0}}' > "$TMP/c"
+	phys-step -t 1 -e 1000 -c "$TMP/c" -i 'm::*/pose' "$TMP/two.sdf" | tail -1 > "$TMP/o"
+	awk -v b="$(at "$TMP/o" m::b/pose | cut -f1)" 'BEGIN { exit !(b > 0.6) }'
+}
