@@ -170,21 +170,7 @@ usage_text(const struct command *cmd)
 }
 
 /* "phys-inertia: what is wrong", then the usage; exit 2. */
-static _Noreturn void
-usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void
-usage_error(const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	phys_warn("%s", msg);
-	phys_usage(usage_text(current));
-}
+#define usage_error(...) phys_usage_error(usage_text(current), __VA_ARGS__)
 
 /* getopt_long's complaint c (':' or '?'), in our words. */
 static _Noreturn void
@@ -204,21 +190,13 @@ bad_option(int c, char **argv)
 static double
 number_arg(const char *what, const char *s)
 {
-	double v;
-
-	if (!phys_parse_double(s, &v))
-		usage_error("%s: not a number: '%s'", what, s);
-	return v;
+	return phys_arg_number(usage_text(current), what, s, -HUGE_VAL, true);
 }
 
 static double
 positive_arg(const char *what, const char *s)
 {
-	double v = number_arg(what, s);
-
-	if (v <= 0)
-		usage_error("%s must be positive (got %s)", what, s);
-	return v;
+	return phys_arg_number(usage_text(current), what, s, 0, false);
 }
 
 static int
@@ -651,21 +629,6 @@ run_shape(const struct command *cmd, int argc, char **argv)
 
 /* ---- check and fix: every link of a world ---- */
 
-static int
-load_world(struct phys_world *w, const char *path)
-{
-	struct phys_load_options lo;
-
-	phys_load_options_default(&lo);
-	lo.quiet = true;
-	lo.skip_unsupported = true;
-	if (phys_world_load(w, path, &lo) == 0)
-		return 0;
-	phys_report();
-	phys_world_free(w);
-	return -1;
-}
-
 static double
 largest_moment(const phys_inertia *in)
 {
@@ -827,7 +790,7 @@ run_check(const struct command *cmd, int argc, char **argv)
 		}
 	if (argc - optind != 1)
 		usage_error("check needs one WORLD");
-	if (load_world(&w, argv[optind]) < 0)
+	if (phys_world_open(&w, argv[optind], false) < 0)
 		return PHYS_EXIT_FAIL;
 	for (i = 0; i < w.nlinks; i++)
 		bad += !check_link(&w, (int)i, limit, &b);
@@ -948,7 +911,7 @@ run_fix(const struct command *cmd, int argc, char **argv)
 		usage_error("give --density or --keep-mass, not both");
 	if (argc - optind < 1)
 		usage_error("fix needs a WORLD");
-	if (load_world(&w, argv[optind]) < 0)
+	if (phys_world_open(&w, argv[optind], false) < 0)
 		return PHYS_EXIT_FAIL;
 	for (i = 0; i < w.nlinks && rc == 0; i++)
 		if (selected(&w, (int)i, argc - optind - 1, argv + optind + 1))

@@ -1,5 +1,6 @@
 /* phys-introspect - choose, derive, compare and plot fields of state lines. */
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,52 +115,25 @@ struct command {
 	bool need_sel;		/* at least one selector */
 };
 
-static _Noreturn void
-usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static _Noreturn void
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fprintf(stderr, "%s: ", phys_progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n%s", usage_text);
-	exit(PHYS_EXIT_USAGE);
-}
+/* A usage error: the message, then the usage; exit 2. */
+#define usage_error(...) phys_usage_error(usage_text, __VA_ARGS__)
 
 static double
 opt_double(const char *opt, const char *arg)
 {
-	double v;
-
-	if (!phys_parse_double(arg, &v))
-		usage_error("%s: '%s' is not a number", opt, arg);
-	return v;
+	return phys_arg_number(usage_text, opt, arg, -HUGE_VAL, true);
 }
 
 static long
 opt_count(const char *opt, const char *arg)
 {
-	long v;
-
-	if (!phys_parse_long(arg, &v) || v < 1)
-		usage_error("%s: '%s' is not a whole number of at least 1",
-		    opt, arg);
-	return v;
+	return phys_arg_count(usage_text, opt, arg, 1);
 }
 
 static double
 opt_nonneg(const char *opt, const char *arg)
 {
-	double v = opt_double(opt, arg);
-
-	if (v < 0)
-		usage_error("%s: '%s' is negative", opt, arg);
-	return v;
+	return phys_arg_number(usage_text, opt, arg, 0, true);
 }
 
 /* ---- the commands ---------------------------------------------------- */
@@ -236,20 +210,14 @@ cmd_plot(struct cmdline *c)
 static int
 cmd_items(struct cmdline *c)
 {
-	struct phys_load_options lo;
 	struct phys_item_list l;
 	struct phys_world w;
 	struct phys_buf b = { 0 };
 	size_t i;
 	int rc;
 
-	phys_load_options_default(&lo);
-	lo.quiet = true;
-	lo.skip_unsupported = true;
-	if (phys_world_load(&w, c->args[0], &lo) < 0) {
-		phys_world_free(&w);
-		return -1;
-	}
+	if (phys_world_open(&w, c->args[0], false) < 0)
+		exit(PHYS_EXIT_FAIL);
 	if (c->nargs > 1)
 		rc = phys_items_select(&w, c->args + 1, (size_t)c->nargs - 1, &l);
 	else {

@@ -68,8 +68,9 @@ flush_out(void)
 }
 
 static void
-parse_options(int argc, char **argv, const char *optstring, struct opts *o)
+parse_options(int argc, char **argv, const char *optstring, void *ctx)
 {
+	struct opts *o = ctx;
 	int c;
 
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
@@ -98,15 +99,8 @@ parse_options(int argc, char **argv, const char *optstring, struct opts *o)
 static void
 load_world(struct phys_world *w, const char *path)
 {
-	struct phys_load_options lo;
-
-	phys_load_options_default(&lo);
-	lo.quiet = true;
-	lo.skip_unsupported = true;
-	if (phys_world_load(w, path, &lo) < 0) {
-		phys_report();
+	if (phys_world_open(w, path, false) < 0)
 		exit(PHYS_EXIT_FAIL);
-	}
 }
 
 static int
@@ -578,17 +572,9 @@ main(int argc, char **argv)
 	phys_setprog(argv[0]);
 	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
 	phys_stdout_init();
-	parse_options(argc, argv, "+df:ip:", &o);
-	if (optind >= argc)
+	if (!(cmd = phys_split_command(&argc, &argv, "df:ip:", parse_options,
+	    &o)))
 		usage();
-	/* Options may also follow the command, among its operands. */
-	cmd = argv[optind];
-	argc -= optind;
-	argv += optind;
-	optind = 0;
-	parse_options(argc, argv, "df:ip:", &o);
-	argc -= optind;
-	argv += optind;
 	check_options(cmd, &o);
 	if (strcmp(cmd, "list") == 0)
 		rc = cmd_list(&o, argc, argv);

@@ -54,8 +54,9 @@ usage(void)
 }
 
 static void
-parse_options(int argc, char **argv, const char *optstring, struct opts *o)
+parse_options(int argc, char **argv, const char *optstring, void *ctx)
 {
+	struct opts *o = ctx;
 	int c;
 
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
@@ -81,15 +82,8 @@ parse_options(int argc, char **argv, const char *optstring, struct opts *o)
 static void
 load(const char *path)
 {
-	struct phys_load_options lo;
-
-	phys_load_options_default(&lo);
-	lo.skip_unsupported = true;
-	if (phys_world_load(&world, path, &lo) < 0) {
-		phys_report();
-		phys_world_free(&world);
+	if (phys_world_open(&world, path, true) < 0)
 		exit(PHYS_EXIT_FAIL);
-	}
 }
 
 /* A named profile, or exit 2 listing the names there are. */
@@ -282,16 +276,9 @@ main(int argc, char **argv)
 	phys_setprog(argv[0]);
 	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
 	phys_stdout_init();
-	parse_options(argc, argv, "+1f:i", &o);
-	if (optind >= argc)
+	if (!(cmd = phys_split_command(&argc, &argv, "1f:i", parse_options,
+	    &o)))
 		usage();
-	cmd = argv[optind];
-	argc -= optind;
-	argv += optind;
-	optind = 0;
-	parse_options(argc, argv, "1f:i", &o);
-	argc -= optind;
-	argv += optind;
 	if (strcmp(cmd, "list") == 0)
 		return cmd_list(&o, argc, argv) | phys_close_stdout();
 	if (strcmp(cmd, "show") == 0)

@@ -59,23 +59,13 @@ usage(void)
 static double
 positive_number(const char *opt, const char *s, bool allow_zero)
 {
-	double v;
-
-	if (!phys_parse_double(s, &v) || v < 0 || (!allow_zero && v == 0))
-		phys_die(PHYS_EXIT_USAGE, "%s: '%s' is not a %s number", opt, s,
-		    allow_zero ? "non-negative" : "positive");
-	return v;
+	return phys_arg_number(usage_text, opt, s, 0, allow_zero);
 }
 
 static long
 count(const char *opt, const char *s, long min)
 {
-	long v;
-
-	if (!phys_parse_long(s, &v) || v < min)
-		phys_die(PHYS_EXIT_USAGE, "%s: '%s' is not a whole number >= %ld",
-		    opt, s, min);
-	return v;
+	return phys_arg_count(usage_text, opt, s, min);
 }
 
 static void

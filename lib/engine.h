@@ -31,9 +31,10 @@ struct phys_engine_options {
 	bool skip_unsupported;	/* unsupported shapes: warn and skip */
 };
 
-/* Build bodies, geometry and joints; NULL with phys_error() on failure. */
+/* Build bodies, geometry and joints, set up with the values of a
+ * <physics> profile; NULL with phys_error() on failure. */
 struct phys_engine *phys_engine_new(struct phys_world *w,
-    const struct phys_engine_options *opt);
+    const struct phys_value *profile, const struct phys_engine_options *opt);
 void phys_engine_free(struct phys_engine *e);
 
 /* Apply every parameter of a <physics> profile (solver type included). */

@@ -871,7 +871,8 @@ build(struct phys_engine *e, const struct phys_engine_options *opt)
 }
 
 struct phys_engine *
-phys_engine_new(struct phys_world *w, const struct phys_engine_options *opt)
+phys_engine_new(struct phys_world *w, const struct phys_value *profile,
+    const struct phys_engine_options *opt)
 {
 	struct phys_engine_options dflt = { 0 };
 	struct phys_engine *e = xcalloc(1, sizeof *e);
@@ -888,7 +889,7 @@ phys_engine_new(struct phys_world *w, const struct phys_engine_options *opt)
 	dWorldSetContactSurfaceLayer(e->world, 0);
 	dWorldSetContactMaxCorrectingVel(e->world, dInfinity);
 	dWorldSetAutoDisableFlag(e->world, 0);
-	if (phys_engine_apply_profile(e, w->profiles[w->start].vals) < 0 ||
+	if (phys_engine_apply_profile(e, profile) < 0 ||
 	    build(e, opt ? opt : &dflt) < 0) {
 		phys_engine_free(e);
 		return NULL;

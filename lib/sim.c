@@ -31,6 +31,8 @@ struct run {
 	FILE *out;
 	int profile;			/* current profile */
 	struct phys_value *cur;		/* its values, with overrides */
+	int start_profile;		/* the starting profile ... */
+	struct phys_value *start_vals;	/* ... with the -s overrides */
 	bool announce;			/* next line says profile and engine */
 	struct control *ctl;
 	size_t nctl, next;
@@ -108,39 +110,50 @@ phys_json_to_text(const json_t *v, struct phys_buf *b)
 
 /* ---- state that control lines may set ---- */
 
+/* The items a control line may set: a link's or model's pose and
+ * velocities. */
+static bool
+settable(enum phys_item_kind k)
+{
+	switch (k) {
+	case PHYS_ITEM_LINK_POSE:
+	case PHYS_ITEM_LINK_LINVEL:
+	case PHYS_ITEM_LINK_ANGVEL:
+	case PHYS_ITEM_MODEL_POSE:
+	case PHYS_ITEM_MODEL_LINVEL:
+	case PHYS_ITEM_MODEL_ANGVEL:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* "box::link/linear_vel" and friends: an item kind and its entity. */
 static int
 state_target(struct phys_world *w, const char *name, int *kind, int *entity)
 {
-	static const struct {
-		const char *prop;
-		int link_kind, model_kind;
-	} props[] = {
-		{ "pose", PHYS_ITEM_LINK_POSE, PHYS_ITEM_MODEL_POSE },
-		{ "linear_vel", PHYS_ITEM_LINK_LINVEL, PHYS_ITEM_MODEL_LINVEL },
-		{ "angular_vel", PHYS_ITEM_LINK_ANGVEL, PHYS_ITEM_MODEL_ANGVEL },
-	};
 	const char *slash = strrchr(name, '/');
+	enum phys_item_owner owner;
 	enum phys_kind k;
 	char *ent;
-	size_t i;
-	int idx;
+	int idx, i;
 
 	if (!slash)
-		return -1;
-	for (i = 0; i < sizeof props / sizeof *props; i++)
-		if (strcmp(slash + 1, props[i].prop) == 0)
-			break;
-	if (i == sizeof props / sizeof *props)
 		return -1;
 	ent = xstrndup(name, (size_t)(slash - name));
 	idx = phys_world_entity(w, ent, &k);
 	free(ent);
 	if (idx < 0 || (k != PHYS_K_LINK && k != PHYS_K_MODEL))
 		return -1;
-	*kind = k == PHYS_K_LINK ? props[i].link_kind : props[i].model_kind;
-	*entity = idx;
-	return 0;
+	owner = k == PHYS_K_LINK ? PHYS_IO_LINK : PHYS_IO_MODEL;
+	for (i = 0; i < PHYS_NITEM_KINDS; i++)
+		if (phys_item_defs[i].owner == owner && settable(i) &&
+		    strcmp(phys_item_defs[i].prop, slash + 1) == 0) {
+			*kind = i;
+			*entity = idx;
+			return 0;
+		}
+	return -1;
 }
 
 static int
@@ -319,7 +332,8 @@ switch_profile(struct run *r, int profile)
 	if (check_engine_type(r, profile) < 0)
 		return -1;
 	r->profile = profile;
-	phys_values_copy(PHYS_S_PHYSICS, r->cur, r->w->profiles[profile].vals);
+	phys_values_copy(PHYS_S_PHYSICS, r->cur, profile == r->start_profile &&
+	    r->start_vals ? r->start_vals : r->w->profiles[profile].vals);
 	if (r->w->profiles[profile].has_gravity &&
 	    !PV(r->w->vals, WORLD_gravity)->given) {
 		PVV(r->w->vals, WORLD_gravity) = r->w->profiles[profile].gravity;
@@ -972,6 +986,8 @@ run_free(struct run *r)
 	phys_engine_free(r->e);
 	if (r->cur)
 		phys_values_free(PHYS_S_PHYSICS, r->cur);
+	if (r->start_vals)
+		phys_values_free(PHYS_S_PHYSICS, r->start_vals);
 	for (i = 0; r->keys && i < r->items.n; i++)
 		free(r->keys[i]);
 	free(r->keys);
@@ -1058,11 +1074,11 @@ prepare(struct run *r)
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
 		return -2;
 	warn_inert_world(r->w);
-	/* The engine starts from the starting profile with its overrides. */
-	phys_values_copy(PHYS_S_PHYSICS, r->w->profiles[r->profile].vals,
-	    r->cur);
-	r->w->start = r->profile;
-	r->e = phys_engine_new(r->w, &eo);
+	/* Switching back to the starting profile brings the overrides too. */
+	r->start_profile = r->profile;
+	r->start_vals = phys_values_new(PHYS_S_PHYSICS);
+	phys_values_copy(PHYS_S_PHYSICS, r->start_vals, r->cur);
+	r->e = phys_engine_new(r->w, r->cur, &eo);
 	if (!r->e)
 		return -1;
 	alloc_tracking(r);

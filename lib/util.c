@@ -815,6 +815,70 @@ phys_usage(const char *usage)
 	exit(PHYS_EXIT_USAGE);
 }
 
+void
+phys_usage_error(const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", phys_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (usage)
+		fputs(usage, stderr);
+	exit(PHYS_EXIT_USAGE);
+}
+
+double
+phys_arg_number(const char *usage, const char *opt, const char *s,
+    double min, bool min_ok)
+{
+	double v;
+
+	if (!phys_parse_double(s, &v))
+		phys_usage_error(usage, "%s: '%s' is not a number", opt, s);
+	if (v < min || (v == min && !min_ok))
+		phys_usage_error(usage, "%s: '%s' must be %s %g", opt, s,
+		    min_ok ? "at least" : "above", min);
+	return v;
+}
+
+long
+phys_arg_count(const char *usage, const char *opt, const char *s, long min)
+{
+	long v;
+
+	if (!phys_parse_long(s, &v) || v < min)
+		phys_usage_error(usage, "%s: '%s' is not a whole number of at "
+		    "least %ld", opt, s, min);
+	return v;
+}
+
+const char *
+phys_split_command(int *argc, char ***argv, const char *optstring,
+    void (*parse)(int, char **, const char *, void *), void *ctx)
+{
+	char *before = xasprintf("+%s", optstring);
+	const char *cmd;
+
+	parse(*argc, *argv, before, ctx);
+	free(before);
+	if (optind >= *argc)
+		return NULL;
+	/* The command takes the place of the program name for the second
+	 * pass, which reorders options after it to the front. */
+	cmd = (*argv)[optind];
+	*argc -= optind;
+	*argv += optind;
+	optind = 0;
+	parse(*argc, *argv, optstring, ctx);
+	*argc -= optind;
+	*argv += optind;
+	return cmd;
+}
+
 bool
 phys_stderr_is_tty(void)
 {

@@ -122,6 +122,24 @@ size_t phys_edit_distance(const char *a, const char *b);
 _Noreturn void phys_help(const char *usage, const char *help);
 _Noreturn void phys_version(void);
 _Noreturn void phys_usage(const char *usage);
+/* "prog: message", then the usage (when not NULL); exit 2. */
+_Noreturn void phys_usage_error(const char *usage, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* An option's number: at least min (above it when !min_ok), or a usage
+ * error naming opt; -HUGE_VAL for any number. */
+double phys_arg_number(const char *usage, const char *opt, const char *s,
+    double min, bool min_ok);
+/* An option's whole number, at least min, or a usage error. */
+long phys_arg_count(const char *usage, const char *opt, const char *s,
+    long min);
+/*
+ * "prog [OPTION]... COMMAND [OPTION | OPERAND]...": options may come on
+ * both sides of the command. parse(argc, argv, optstring, ctx) runs
+ * getopt_long over each side; the command is returned and *argc, *argv
+ * become its operands. NULL when there is no command.
+ */
+const char *phys_split_command(int *argc, char ***argv, const char *optstring,
+    void (*parse)(int, char **, const char *, void *), void *ctx);
 
 /* True when standard error is a terminal (progress may be shown). */
 bool phys_stderr_is_tty(void);

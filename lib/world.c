@@ -1341,6 +1341,21 @@ phys_world_load(struct phys_world *w, const char *path,
 	return phys_world_load_doc(w, opt);
 }
 
+int
+phys_world_open(struct phys_world *w, const char *path, bool warn)
+{
+	struct phys_load_options lo;
+
+	phys_load_options_default(&lo);
+	lo.quiet = !warn;
+	lo.skip_unsupported = true;
+	if (phys_world_load(w, path, &lo) == 0)
+		return 0;
+	phys_report();
+	phys_world_free(w);
+	return -1;
+}
+
 void
 phys_world_free(struct phys_world *w)
 {

@@ -140,6 +140,10 @@ int phys_world_load(struct phys_world *w, const char *path,
     const struct phys_load_options *opt);
 int phys_world_load_doc(struct phys_world *w,
     const struct phys_load_options *opt);
+/* For the commands that read and edit worlds without running them:
+ * unsupported collisions skipped, warnings only when asked; a failure is
+ * reported on stderr and leaves the world empty. */
+int phys_world_open(struct phys_world *w, const char *path, bool warn);
 void phys_world_free(struct phys_world *w);
 
 /* Profile index by name, -1 when there is none. */

@@ -247,3 +247,12 @@ EOF
 	cmp "$TMP/w.sdf" "$TMP/before.sdf"
 	[ "$(ls -A "$TMP" | grep -c '^\.')" -eq 0 ]
 }
+
+@test "-s overrides belong to the starting profile: they come back with it" {
+	printf '%s\n' '{"t":0.1,"preset":"world"}' '{"t":0.2,"preset":"quick"}' > "$TMP/ctl"
+	phys-step -t 0.3 -s iters=77 -c "$TMP/ctl" "$WORLDS/pendulum.sdf" |
+	    jq -c 'select(.engine) | [.t, .preset, .engine.iters]' > "$TMP/e"
+	[ "$(tr '\n' ' ' < "$TMP/e")" = '[0,"quick",77] [0.1,"world",50] [0.2,"quick",77] ' ]
+	# the world file itself is unchanged by the run
+	[ "$(phys-param get -p quick iters "$WORLDS/pendulum.sdf" | jq .value)" -eq 100 ]
+}

@@ -93,17 +93,23 @@ at() {
 	[ "$(at "$TMP/o" ball::link/pose | cut -f1,3)" = "$(printf '0.5\t10')" ]
 }
 
-@test "self_collide: links of one model pass through each other unless asked" {
-	cat > "$TMP/two.sdf" <<'XML'
+# Two spheres of one model 0.5 m apart, no gravity; sphere a is launched
+# at b at 1 m/s. $1 goes into the model element.
+two_spheres() {
+	cat <<XML
 <sdf version="1.7"><world name="w"><gravity>0 0 0</gravity>
-<model name="m">
- <link name="a"><pose>0 0 0 0 0 0</pose><inertial><mass>1</mass></inertial>
+<model name="m">$1
+ <link name="a"><inertial><mass>1</mass></inertial>
   <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link>
  <link name="b"><pose>0.5 0 0 0 0 0</pose><inertial><mass>1</mass></inertial>
   <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link>
 </model></world></sdf>
 XML
 	echo '{"t":0,"name":"m::a/linear_vel","value":{"x":1,"y":0,"z":0}}' > "$TMP/c"
+}
+
+@test "self_collide: links of one model pass through each other unless asked" {
+	two_spheres "" > "$TMP/two.sdf"
 	phys-step -t 1 -e 1000 -c "$TMP/c" -i 'm::*/pose' "$TMP/two.sdf" | tail -1 > "$TMP/o"
 	near "$(at "$TMP/o" m::a/pose | cut -f1)" 1 1e-9
 	near "$(at "$TMP/o" m::b/pose | cut -f1)" 0.5 1e-9
@@ -159,16 +165,7 @@ XML
 }
 
 @test "a model's own self_collide makes all its links collide" {
-	cat > "$TMP/two.sdf" <<'XML'
-<sdf version="1.7"><world name="w"><gravity>0 0 0</gravity>
-<model name="m"><self_collide>true</self_collide>
- <link name="a"><inertial><mass>1</mass></inertial>
-  <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link>
- <link name="b"><pose>0.5 0 0 0 0 0</pose><inertial><mass>1</mass></inertial>
-  <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link>
-</model></world></sdf>
-XML
-	echo '{"t":0,"name":"m::a/linear_vel","value":{"x":1,"y":0,"z":0}}' > "$TMP/c"
+	two_spheres '<self_collide>true</self_collide>' > "$TMP/two.sdf"
 	phys-step -t 1 -e 1000 -c "$TMP/c" -i 'm::*/pose' "$TMP/two.sdf" | tail -1 > "$TMP/o"
 	awk -v b="$(at "$TMP/o" m::b/pose | cut -f1)" 'BEGIN { exit !(b > 0.6) }'
 }
