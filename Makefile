@@ -16,14 +16,22 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 CC ?= cc
+PKG_CONFIG ?= pkg-config
+# The libraries phys links with, by pkg-config name: add new ones here.
 PKGS = libxml-2.0 jansson ode
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lxml2 -ljansson -lode)
+# Asked of pkg-config when a rule runs, not when make reads this file, so
+# that "make deps" has installed pkg-config and the -dev packages first.
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
 	-Wstrict-prototypes -Wmissing-prototypes
-ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Ilib $(PKG_CFLAGS)
+# CPPFLAGS, CFLAGS and LDFLAGS are the user's (Debian's build flags pass
+# them); ours come first so the user's can override them.
+ALL_CPPFLAGS = -Ilib $(PKG_CFLAGS) $(CPPFLAGS)
+ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS)
+ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
 LDLIBS = $(PKG_LIBS) -lm
 
 B ?= build
@@ -38,18 +46,18 @@ all: $(BINS)
 
 $(B)/obj/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/obj/cmd_%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/libphys.a: $(LIB_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/%: $(B)/obj/cmd_%.o $(B)/libphys.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libphys.a $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(B)/libphys.a $(LDLIBS)
 
 deps:
 	@sh tools/deps.sh
@@ -58,13 +66,16 @@ check: deps
 	@$(MAKE) --no-print-directory all EXTRA_CFLAGS=-Werror
 	@$(MAKE) --no-print-directory all B=build/asan OPT=-O1 \
 		EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		LDFLAGS="-fsanitize=address,undefined"
+		EXTRA_LDFLAGS="-fsanitize=address,undefined"
 	@sh tests/run build build/asan
 
-demo: deps all
+# deps first, then a new make for the build: never both at once under -j.
+demo: deps
+	@$(MAKE) --no-print-directory all
 	$(B)/phys-step -t 1 -e 100 worlds/falling_sphere.sdf
 
-bench: deps all
+bench: deps
+	@$(MAKE) --no-print-directory all
 	@sh bench/run
 
 install: all
