@@ -2,7 +2,13 @@
 # Install the Debian packages phys needs, only when some are missing.
 # Runs apt-get as root, or through sudo.
 set -e
-pkgs="build-essential pkg-config jq libxml2-dev libjansson-dev libode-dev bats bats-support bats-assert gnuplot-nox time"
+# build: compiler, pkg-config and the libraries' -dev packages
+pkgs="build-essential pkg-config libxml2-dev libjansson-dev libode-dev"
+# tests: bats, jq to read JSON lines, gnuplot for plots, the shells whose
+# completions are checked, mandoc and groff to lint and render the manuals
+pkgs="$pkgs bats bats-support bats-assert jq gnuplot-nox zsh fish mandoc groff-base"
+# bench: GNU time for peak memory
+pkgs="$pkgs time"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
