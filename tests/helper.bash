@@ -6,8 +6,20 @@ load /usr/lib/bats/bats-assert/load.bash
 : "${PHYS_BIN:=$BATS_TEST_DIRNAME/../build}"
 PATH="$PHYS_BIN:$PATH"
 WORLDS="$BATS_TEST_DIRNAME/../worlds"
-REF="$BATS_TEST_DIRNAME/../../shared/reference"
+# Every test writes only below $TMP: its own directory, unless the suite's
+# setup makes another. Never empty, so "$TMP/x" cannot mean "/x".
+TMP=${BATS_TEST_TMPDIR:-$BATS_RUN_TMPDIR}
+# The reference corpus (SDFormat spec files, Gazebo's worlds and models) is
+# not part of the project: beside the clone, or where PHYS_REFERENCE says.
+REF=${PHYS_REFERENCE:-$BATS_TEST_DIRNAME/../../shared/reference}
 export GAZEBO_MODEL_PATH="$REF/gazebo-models"
+# the project's own models, for <include><uri>model://NAME</uri></include>
+export SDF_PATH="$WORLDS/models"
+
+# need_reference: skip a test that reads the reference corpus when it is absent.
+need_reference() {
+	[ -d "$REF/gazebo-worlds" ] || skip "no reference corpus at $REF (PHYS_REFERENCE)"
+}
 # Sanitizer builds: leaks are checked, and any report fails the command.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
