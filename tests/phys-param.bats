@@ -86,20 +86,31 @@ EOF
 	[ "$(phys-param get sor contact_surface_layer "$TMP/o.sdf" | jq -c .value | tr '\n' ' ')" = "1.1 0.003 " ]
 }
 
-@test "set with a glob changes every match; comments and quoting survive" {
-	run --separate-stderr phys-param set '*::collision/surface.friction.ode.mu=0.8' "$REF/gazebo-worlds/friction_pyramid.world"
+# glob_set_changes_each_mu WORLD BOX: setting every collision's mu edits
+# each <mu>0.3</mu> line of WORLD and no other; BOX's reads back 0.8.
+glob_set_changes_each_mu() {
+	run --separate-stderr phys-param set '*::collision/surface.friction.ode.mu=0.8' "$1"
 	[ "$status" -eq 0 ]
-	# the ground plane comes from an included file: skipped, and said so
+	# the ground comes from an included file: skipped, and said so
 	[[ "$stderr" == *"skipped 1 parameter of included models"* ]]
 	printf '%s\n' "$output" > "$TMP/o.world"
-	n=$(diff "$REF/gazebo-worlds/friction_pyramid.world" "$TMP/o.world" | grep -c '^>')
-	[ "$n" -eq "$(grep -c '<mu>0.3</mu>' "$REF/gazebo-worlds/friction_pyramid.world")" ]
-	head -2 "$TMP/o.world" | cmp - <(head -2 "$REF/gazebo-worlds/friction_pyramid.world")
-	[ "$(phys-param get 'boxes::box_3::link_1::collision/surface.friction.ode.mu' "$TMP/o.world" | jq .value)" = 0.8 ]
+	n=$(diff "$1" "$TMP/o.world" | grep -c '^>')
+	[ "$n" -eq "$(grep -c '<mu>0.3</mu>' "$1")" ]
+	head -2 "$TMP/o.world" | cmp - <(head -2 "$1")
+	[ "$(phys-param get "$2/surface.friction.ode.mu" "$TMP/o.world" | jq .value)" = 0.8 ]
+}
+
+@test "set with a glob changes every match; comments and quoting survive" {
+	glob_set_changes_each_mu "$WORLDS/friction_pyramid.sdf" 'boxes::box_3::link::collision'
+}
+
+@test "set with a glob on Gazebo's friction_pyramid.world" {
+	need_reference
+	glob_set_changes_each_mu "$REF/gazebo-worlds/friction_pyramid.world" 'boxes::box_3::link_1::collision'
 }
 
 @test "get | set --from - copies values between worlds" {
-	phys-param get iters 'ode.constraints.*' "$REF/gazebo-worlds/presets.world" 2>/dev/null |
+	phys-param get iters 'ode.constraints.*' "$WORLDS/presets.sdf" 2>/dev/null |
 	    phys-param set --from - "$WORLDS/pendulum.sdf" > "$TMP/o.sdf"
 	[ "$(phys-param get iters cfm erp contact_max_correcting_vel "$TMP/o.sdf" | jq -c .value | tr '\n' ' ')" = "50 0.01 0.3 200 " ]
 }
@@ -129,9 +140,9 @@ EOF
 }
 
 @test "an entity from an included file is refused with the file to edit" {
-	run --separate-stderr phys-param set 'ground_plane::link::collision/surface.friction.ode.mu=1' "$REF/gazebo-worlds/presets.world"
+	run --separate-stderr phys-param set 'floor::link::collision/surface.friction.ode.mu=2' "$WORLDS/friction_pyramid.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$stderr" == *"is defined in the included file"*"ground_plane/model.sdf"* ]]
+	[[ "$stderr" == *"is defined in the included file"*"floor/model.sdf"* ]]
 }
 
 @test "doc: the generated manual page is the one shipped" {

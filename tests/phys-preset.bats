@@ -8,7 +8,9 @@ bats_require_minimum_version 1.5.0
 
 setup() {
 	TMP=$(mktemp -d)
-	P="$REF/gazebo-worlds/presets.world"
+	P="$WORLDS/presets.sdf"
+	# the same world with no profile marked default
+	sed 's/ default="true"//' "$P" > "$TMP/nodefault.sdf"
 }
 
 teardown() {
@@ -29,13 +31,13 @@ engine() {
 	[ "${lines[1]}" = '{"name":"preset_2","type":"ode","default":false,"start":false}' ]
 	[ "${lines[2]}" = '{"name":"unused","type":"ode","default":true,"start":false}' ]
 	# The second default="true" is reported with its line.
-	[[ "$(phys-preset list "$P" 2>&1 >/dev/null)" == *"presets.world:59: profile 'unused' is also marked default"* ]]
+	[[ "$(phys-preset list "$P" 2>&1 >/dev/null)" == *"presets.sdf:56: profile 'unused' is also marked default"* ]]
 }
 
 @test "list -1 prints bare names; with none marked the first starts" {
-	run phys-preset list -1 "$REF/gazebo-worlds/presets_nodefault.world"
+	run phys-preset list -1 "$TMP/nodefault.sdf"
 	[ "$output" = "$(printf 'preset_1\npreset_2\nunused')" ]
-	run phys-preset list "$REF/gazebo-worlds/presets_nodefault.world"
+	run phys-preset list "$TMP/nodefault.sdf"
 	[[ "${lines[0]}" == *'"start":true}' ]]
 	[[ "${lines[2]}" == *'"default":false,"start":false}' ]]
 }
@@ -49,7 +51,13 @@ engine() {
 	[ "$(jq -r .erp <<<"$e")" = 0.3 ]
 	[ "$(jq -r .contact_max_correcting_vel <<<"$e")" = 200 ]
 	[ "$(jq -r .contact_surface_layer <<<"$e")" = 0.002 ]
-	# presets_nodefault.world: the first profile.
+	# with none marked default: the first profile.
+	[ "$(engine "$TMP/nodefault.sdf" | jq -r .iters)" = 50 ]
+}
+
+@test "Gazebo's preset worlds start with their default profile" {
+	need_reference
+	[ "$(engine "$REF/gazebo-worlds/presets.world" | jq -r .iters)" = 50 ]
 	[ "$(engine "$REF/gazebo-worlds/presets_nodefault.world" | jq -r .iters)" = 50 ]
 	# preset_example_sdf1_6.world marks its second profile default.
 	[ "$(engine "$REF/gazebo-worlds/preset_example_sdf1_6.world" | jq -r .iters)" = 200 ]
@@ -70,7 +78,7 @@ engine() {
 	phys-step -t 0.2 -c "$TMP/ctl" "$WORLDS/pendulum.sdf" | jq -c 'select(.engine) | [.t, .preset, .engine.solver]' > "$TMP/e"
 	[ "$(sed -n 1p "$TMP/e")" = '[0,"quick","quick"]' ]
 	[ "$(sed -n 2p "$TMP/e")" = '[0.1,"world","world"]' ]
-	# presets.world: every value of preset_2 arrives at once.
+	# presets.sdf: every value of preset_2 arrives at once.
 	echo '{"t":0.05,"preset":"preset_2"}' > "$TMP/ctl"
 	e=$(phys-step -t 0.1 -c "$TMP/ctl" "$P" 2>/dev/null | jq -c 'select(.preset == "preset_2") | .engine')
 	[ "$(jq -c '[.max_step_size, .iters, .sor, .cfm, .erp]' <<<"$e")" = '[0.02,100,1.5,0.02,0.6]' ]
@@ -200,7 +208,7 @@ EOF
 	[ "$(engine "$TMP/r.world" | jq -r .iters)" = 200 ]
 	phys-preset remove unused "$TMP/r.world" | phys-preset remove preset_2 - > "$TMP/none.world"
 	[ "$(phys-preset list -1 "$TMP/none.world")" = default_physics ]
-	phys-preset remove preset_2 "$REF/gazebo-worlds/presets_nodefault.world" > "$TMP/n.world"
+	phys-preset remove preset_2 "$TMP/nodefault.sdf" > "$TMP/n.world"
 	[ "$(engine "$TMP/n.world" | jq -r .iters)" = 50 ]
 }
 

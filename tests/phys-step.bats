@@ -115,10 +115,11 @@ period() {
 	near "$z" "$(awk 'BEGIN { print 0.05 + 0.05 * 0.3 }')" 1e-4
 }
 
-@test "friction_pyramid.world: cone_model slides every box radially" {
-	phys-step -t 3 -e 3000 -s friction_model=cone_model -i 'boxes::*/pose' \
-	    "$REF/gazebo-worlds/friction_pyramid.world" > "$TMP/out"
-	phys-step -n 0 -i 'boxes::*/pose' "$REF/gazebo-worlds/friction_pyramid.world" > "$TMP/start"
+# radial_under_cone WORLD: with cone_model every box of WORLD's ring slides
+# straight out, its bearing from the centre unchanged.
+radial_under_cone() {
+	phys-step -t 3 -e 3000 -s friction_model=cone_model -i 'boxes::*/pose' "$1" > "$TMP/out"
+	phys-step -n 0 -i 'boxes::*/pose' "$1" > "$TMP/start"
 	jq -r '.items | to_entries[] | [.key, .value.x, .value.y] | @tsv' "$TMP/start" | sort > "$TMP/a0"
 	tail -1 "$TMP/out" | jq -r '.items | to_entries[] | [.key, .value.x, .value.y] | @tsv' | sort > "$TMP/a1"
 	[ "$(wc -l < "$TMP/a0")" -ge 8 ]
@@ -129,10 +130,11 @@ period() {
 		END { exit bad }'
 }
 
-@test "friction_pyramid.world: pyramid_model turns boxes off the 0/45/90 degree lines toward an axis" {
-	phys-step -t 3 -e 3000 -i 'boxes::*/pose' \
-	    "$REF/gazebo-worlds/friction_pyramid.world" > "$TMP/out"
-	phys-step -n 0 -i 'boxes::*/pose' "$REF/gazebo-worlds/friction_pyramid.world" > "$TMP/start"
+# turned_by_pyramid WORLD: with pyramid_model boxes off the 0/45/90 degree
+# lines turn toward the nearer axis; boxes on them go straight.
+turned_by_pyramid() {
+	phys-step -t 3 -e 3000 -i 'boxes::*/pose' "$1" > "$TMP/out"
+	phys-step -n 0 -i 'boxes::*/pose' "$1" > "$TMP/start"
 	jq -r '.items | to_entries[] | [.key, .value.x, .value.y] | @tsv' "$TMP/start" | sort > "$TMP/a0"
 	tail -1 "$TMP/out" | jq -r '.items | to_entries[] | [.key, .value.x, .value.y] | @tsv' | sort > "$TMP/a1"
 	join "$TMP/a0" "$TMP/a1" | awk '
@@ -144,6 +146,40 @@ period() {
 		else if (a0 > 45 && !(a1 > a0 + 1)) { print "box " $1 " at " a0 " did not turn toward 90: " a1; bad = 1 }
 		else n++ }
 	END { if (n < 4) { print "too few off-line boxes: " n; bad = 1 }; exit bad }'
+}
+
+@test "friction_pyramid.sdf: cone_model slides every box radially" {
+	radial_under_cone "$WORLDS/friction_pyramid.sdf"
+}
+
+@test "friction_pyramid.sdf: pyramid_model turns boxes off the 0/45/90 degree lines toward an axis" {
+	turned_by_pyramid "$WORLDS/friction_pyramid.sdf"
+}
+
+@test "friction_pyramid.sdf: each box stops where mu g deceleration puts it" {
+	# cone: |a| = mu g along the path, so a box slides v^2 / (2 mu g).
+	# pyramid: mu g along x and along y apart, each stopping on its own.
+	for model in cone_model pyramid_model; do
+		phys-step -n 0 -i 'boxes::*::link/pose' "$WORLDS/friction_pyramid.sdf" |
+		    jq -r '.items | to_entries[] | [.key, .value.x, .value.y] | @tsv' | sort > "$TMP/p0"
+		phys-step -t 2 -e 2000 -s friction_model=$model -i 'boxes::*::link/pose' "$WORLDS/friction_pyramid.sdf" | tail -1 |
+		    jq -r '.items | to_entries[] | [.key, .value.x, .value.y] | @tsv' | sort > "$TMP/p1"
+		[ "$(wc -l < "$TMP/p1")" -eq 16 ]
+		# every box starts at 3 m/s straight out from the origin; mu = 0.3
+		join "$TMP/p0" "$TMP/p1" | awk -v model=$model '{
+			r = sqrt($2 * $2 + $3 * $3); vx = 3 * $2 / r; vy = 3 * $3 / r; a = 0.3 * 9.81
+			if (model == "cone_model") { ex = $2 + vx * 3 / (2 * a); ey = $3 + vy * 3 / (2 * a) }
+			else { ex = $2 + vx * (vx < 0 ? -vx : vx) / (2 * a); ey = $3 + vy * (vy < 0 ? -vy : vy) / (2 * a) }
+			d = sqrt(($4 - ex) ^ 2 + ($5 - ey) ^ 2)
+			if (d > 0.005) { print model ": " $1 " stopped at " $4 ", " $5 ", not " ex ", " ey; bad = 1 } }
+			END { exit bad }'
+	done
+}
+
+@test "Gazebo's friction_pyramid.world: the same under both friction models" {
+	need_reference
+	radial_under_cone "$REF/gazebo-worlds/friction_pyramid.world"
+	turned_by_pyramid "$REF/gazebo-worlds/friction_pyramid.world"
 }
 
 @test "two runs give byte-identical output" {
