@@ -15,6 +15,8 @@ enum {
 };
 
 #define PHYS_VERSION "0.1.0"
+/* The date of this version, on every manual page's .TH line. */
+#define PHYS_DATE "2026-11-23"
 
 /* The program name used as the prefix of every message. */
 extern const char *phys_progname;
