@@ -1,0 +1,76 @@
+#!/usr/bin/env bats
+# The project itself: manual pages that lint clean and say which version
+# they describe, and a Makefile that builds on a new machine with the
+# user's compiler flags.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+ROOT="$BATS_TEST_DIRNAME/.."
+
+@test "every manual page passes mandoc -Tlint without warnings" {
+	command -v mandoc > /dev/null || skip "mandoc is not installed"
+	run mandoc -Tlint -W warning "$ROOT"/man/*.[17]
+	[ "$status" -eq 0 ] || fail "$output"
+	[ -z "$output" ] || fail "$output"
+}
+
+@test "every manual page's .TH line has one date and the version --version prints" {
+	version=$(phys-step --version | cut -d' ' -f2)
+	[ -n "$version" ]
+	for page in "$ROOT"/man/*.[17]; do
+		# .TH TITLE SECTION "date" "phys VERSION" ...
+		th=$(grep -m1 '^\.TH ' "$page")
+		[[ "$th" =~ ^\.TH\ [A-Z-]+\ [17]\ \"([0-9]{4}-[0-9]{2}-[0-9]{2})\"\ \"phys\ ([^\"]*)\" ]] ||
+			fail "$page: $th"
+		[ "${BASH_REMATCH[2]}" = "$version" ] || fail "$page: version ${BASH_REMATCH[2]}, not $version"
+		dates="$dates ${BASH_REMATCH[1]}"
+	done
+	[ "$(tr ' ' '\n' <<<"$dates" | sed '/^$/d' | sort -u | wc -l)" -eq 1 ] || fail "dates:$dates"
+}
+
+# make, not seeing the make that may be running the tests
+bare_make() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"
+}
+
+# A stand-in for pkg-config that notes each call and answers with marks.
+fake_pkg_config() {
+	cat > "$TMP/pkg-config" <<EOF
+#!/bin/sh
+echo "\$*" >> "$TMP/pkg-config.calls"
+case \$1 in --cflags) echo -DFAKE_PKG_CFLAGS ;; --libs) echo -lfake_pkg_libs ;; esac
+EOF
+	chmod +x "$TMP/pkg-config"
+}
+
+@test "make asks pkg-config for flags only when it builds, so deps can install it first" {
+	fake_pkg_config
+	cd "$ROOT"
+	# reading the Makefile and running deps does not ask
+	run bare_make -n PKG_CONFIG="$TMP/pkg-config" deps
+	[ "$status" -eq 0 ]
+	[ ! -e "$TMP/pkg-config.calls" ]
+	# building does, and what it says reaches the compiler and the linker
+	run bare_make -n -B PKG_CONFIG="$TMP/pkg-config" B="$TMP/b" all
+	[ "$status" -eq 0 ]
+	[ -s "$TMP/pkg-config.calls" ]
+	grep -q -- '-DFAKE_PKG_CFLAGS.* -c ' <<<"$output"
+	grep -q -- "-o $TMP/b/phys-step .*-lfake_pkg_libs" <<<"$output"
+}
+
+@test "make honours the user's CPPFLAGS, CFLAGS and LDFLAGS, as Debian's builds pass them" {
+	fake_pkg_config
+	cd "$ROOT"
+	run bare_make -n -B PKG_CONFIG="$TMP/pkg-config" B="$TMP/b" \
+	    CPPFLAGS='-D_FORTIFY_SOURCE=2 -DUSER_CPP' CFLAGS='-g -O1 -DUSER_C' LDFLAGS='-Wl,-z,relro' all
+	[ "$status" -eq 0 ]
+	compiles=$(grep -- ' -c ' <<<"$output")
+	links=$(grep -- "-o $TMP/b/phys-" <<<"$output")
+	[ "$(wc -l <<<"$links")" -ge 5 ]
+	# every compile has the user's flags, after ours, and not our -O2
+	[ -z "$(grep -v -- '-DFAKE_PKG_CFLAGS.*-DUSER_CPP' <<<"$compiles")" ]
+	[ -z "$(grep -v -- '-DUSER_C' <<<"$compiles")" ]
+	[ -z "$(grep -- '-O2' <<<"$compiles")" ]
+	[ -z "$(grep -v -- '-Wl,-z,relro' <<<"$links")" ]
+}
