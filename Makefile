@@ -76,7 +76,7 @@ demo: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory all
-	@sh bench/run
+	@PKGS="$(PKGS)" sh bench/run
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
