@@ -1067,8 +1067,10 @@ prepare(struct run *r)
 	r->cur = phys_values_new(PHYS_S_PHYSICS);
 	if ((rc = start_profile(r)) < 0)
 		return rc;
+	/* A name or value the world does not take is bad input (1), as it
+	 * is in every command; see phys(7). */
 	if (apply_sets(r) < 0)
-		return -2;
+		return -1;
 	if (read_controls(r) < 0)
 		return -1;
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)

@@ -230,7 +230,7 @@ EOF
 
 @test "diff: the parameters whose values differ, with both values" {
 	run --separate-stderr phys-preset diff preset_1 preset_2 "$P"
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]
 	[[ "${lines[0]}" == '{"name":"max_step_size","type":"double","values":{"preset_1":0.01,"preset_2":0.02}}' ]]
 	[[ "$output" == *'{"name":"ode.solver.iters","type":"int","values":{"preset_1":50,"preset_2":100}}'* ]]
 	[[ "$output" != *'"real_time_factor"'* ]]

@@ -227,7 +227,7 @@ EOF
 	[ "$(jq '.engine.iters' "$TMP/out")" -eq 77 ]
 	[ "$(jq '.engine.erp' "$TMP/out")" = 0.4 ]
 	run phys-step -n 0 -s iter=77 "$WORLDS/pendulum.sdf"
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 1 ]
 	[[ "$output" =~ "did you mean" ]]
 }
 
