@@ -144,6 +144,8 @@ main(int argc, char **argv)
 		phys_die(PHYS_EXIT_USAGE, "the world and the control lines "
 		    "cannot both come from standard input");
 	o.progress = phys_stderr_is_tty();
+	if (optind == argc || strcmp(argv[optind], "-") == 0)
+		phys_stdin_hint("an SDF world");
 	phys_load_options_default(&lo);
 	lo.skip_unsupported = o.skip_unsupported;
 	if (phys_world_load(&w, optind < argc ? argv[optind] : "-", &lo) < 0) {
