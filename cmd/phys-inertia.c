@@ -172,21 +172,6 @@ usage_text(const struct command *cmd)
 /* "phys-inertia: what is wrong", then the usage; exit 2. */
 #define usage_error(...) phys_usage_error(usage_text(current), __VA_ARGS__)
 
-/* getopt_long's complaint c (':' or '?'), in our words. */
-static _Noreturn void
-bad_option(int c, char **argv)
-{
-	const char *arg = argv[optind - 1];
-
-	if (c == ':')
-		usage_error("option %s needs a value", arg);
-	if (strncmp(arg, "--", 2) != 0)
-		usage_error("unknown option -%c", optopt);
-	if (optopt && strchr(arg, '='))
-		usage_error("option %s takes no value", arg);
-	usage_error("unknown option %s", arg);
-}
-
 static double
 number_arg(const char *what, const char *s)
 {
@@ -298,15 +283,15 @@ struct tensor_opts {
 
 enum {
 	OPT_MASS = 1,		/* OPT_MASS + k sets tensor_opts.v[k] */
-	OPT_HELP = 16,
-	OPT_VERSION,
+	OPT_VERSION = 16,
 	OPT_DENSITY,
 	OPT_DENSITY_FACTOR,
 	OPT_FIXED_DENSITY,
 	OPT_MASS_FACTOR,
 	OPT_SIZE,
 	OPT_RATIO,
-	OPT_KEEP_MASS
+	OPT_KEEP_MASS,
+	OPT_HELP = 'h'		/* -h and --help */
 };
 
 static const char *const tensor_names[7] = {
@@ -335,7 +320,7 @@ run_lines(const struct command *cmd, int argc, char **argv, line_fn fn)
 	bool any = false;
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == OPT_HELP)
 			phys_help(usage_text(cmd), cmd->help);
 		else if (c == OPT_VERSION)
@@ -345,7 +330,7 @@ run_lines(const struct command *cmd, int argc, char **argv, line_fn fn)
 			t.v[k] = number_arg(tensor_names[k], optarg);
 			t.set[k] = any = true;
 		} else {
-			bad_option(c, argv);
+			phys_option_error(c, argv, longopts);
 		}
 	}
 	if (!any) {
@@ -517,7 +502,7 @@ run_scale(const struct command *cmd, int argc, char **argv)
 	struct scale_opts o = { { 1, 1, 1 }, KEEP_MASS, 1 };
 	int c, modes = 0;
 
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
 			phys_help(usage_text(cmd), cmd->help);
@@ -546,7 +531,7 @@ run_scale(const struct command *cmd, int argc, char **argv)
 			o.size = size_arg(optarg);
 			break;
 		default:
-			bad_option(c, argv);
+			phys_option_error(c, argv, longopts);
 		}
 	}
 	if (modes > 1)
@@ -578,7 +563,7 @@ run_shape(const struct command *cmd, int argc, char **argv)
 	memset(&s, 0, sizeof s);
 	s.kind = phys_shape_lookup(cmd->name);
 	info = phys_shape_info(s.kind);
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
 			phys_help(usage_text(cmd), cmd->help);
@@ -591,7 +576,7 @@ run_shape(const struct command *cmd, int argc, char **argv)
 			mass = positive_arg("--mass", optarg);
 			break;
 		default:
-			bad_option(c, argv);
+			phys_option_error(c, argv, longopts);
 		}
 	}
 	if (argc - optind != info->ndims)
@@ -776,7 +761,7 @@ run_check(const struct command *cmd, int argc, char **argv)
 	size_t i;
 	int c, bad = 0;
 
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1)
 		switch (c) {
 		case OPT_HELP:
 			phys_help(usage_text(cmd), cmd->help);
@@ -786,7 +771,7 @@ run_check(const struct command *cmd, int argc, char **argv)
 			limit = positive_arg("--ratio", optarg);
 			break;
 		default:
-			bad_option(c, argv);
+			phys_option_error(c, argv, longopts);
 		}
 	if (argc - optind != 1)
 		usage_error("check needs one WORLD");
@@ -888,7 +873,7 @@ run_fix(const struct command *cmd, int argc, char **argv)
 	size_t i;
 	int c, rc = 0;
 
-	while ((c = getopt_long(argc, argv, ":i", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, ":hi", longopts, NULL)) != -1)
 		switch (c) {
 		case OPT_HELP:
 			phys_help(usage_text(cmd), cmd->help);
@@ -905,7 +890,7 @@ run_fix(const struct command *cmd, int argc, char **argv)
 			in_place = true;
 			break;
 		default:
-			bad_option(c, argv);
+			phys_option_error(c, argv, longopts);
 		}
 	if (keep && given)
 		usage_error("give --density or --keep-mass, not both");
@@ -944,27 +929,52 @@ find_command(const char *name)
 	return &shape_cmds[kind];
 }
 
+/* Exit 2 naming the commands closest to name. */
+static _Noreturn void
+unknown_command(const char *name)
+{
+	const char *names[PHYS_NSHAPES + sizeof commands / sizeof commands[0] + 1];
+	size_t k, n = 0;
+
+	for (k = 0; k < PHYS_NSHAPES; k++)
+		names[n++] = phys_shape_info((int)k)->name;
+	for (k = 0; k < sizeof commands / sizeof commands[0]; k++)
+		names[n++] = commands[k].name;
+	names[n] = NULL;
+	phys_unknown_command(name, names);
+}
+
 int
 main(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
 	const struct command *cmd;
-	int rc, rc2;
+	int c, rc, rc2;
 
 	phys_setprog("phys-inertia");
 	phys_stdout_init();
 	opterr = 0;
-	if (argc < 2)
-		usage_error("missing command");
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+	/* Options before the command: only --help and --version. */
+	c = getopt_long(argc, argv, "+:h", longopts, NULL);
+	if (c == OPT_HELP)
 		phys_help(usage_text(NULL), help_text);
-	if (strcmp(argv[1], "--version") == 0)
+	if (c == OPT_VERSION)
 		phys_version();
-	if (argv[1][0] == '-')
-		usage_error("unknown option %s", argv[1]);
-	if (!(cmd = find_command(argv[1])))
-		usage_error("unknown command '%s'", argv[1]);
+	if (c != -1)
+		phys_option_error(c, argv, longopts);
+	if (optind >= argc)
+		usage_error("missing command");
+	if (!(cmd = find_command(argv[optind])))
+		unknown_command(argv[optind]);
 	current = cmd;
-	rc = cmd->run(cmd, argc - 1, argv + 1);
+	argc -= optind;
+	argv += optind;
+	optind = 0;	/* the command's own options, from its name on */
+	rc = cmd->run(cmd, argc, argv);
 	rc2 = phys_close_stdout();
 	return rc ? rc : rc2;
 }

@@ -258,6 +258,19 @@ find_command(const char *name)
 	return NULL;
 }
 
+/* Exit 2 naming the commands closest to name. */
+static _Noreturn void
+unknown_command(const char *name)
+{
+	const char *names[sizeof commands / sizeof commands[0] + 1];
+	size_t i;
+
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		names[i] = commands[i].name;
+	names[i] = NULL;
+	phys_unknown_command(name, names);
+}
+
 /* ---- command line ---------------------------------------------------- */
 
 static void
@@ -274,7 +287,7 @@ parse_options(struct cmdline *c, int argc, char **argv)
 	struct ist_sampling *s = &c->o.samp;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "f:ho:V", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":f:ho:V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
 			c->given |= O_FILE;
@@ -343,8 +356,7 @@ parse_options(struct cmdline *c, int argc, char **argv)
 			c->savefile = optarg;
 			break;
 		default:
-			fprintf(stderr, "%s", usage_text);
-			exit(PHYS_EXIT_USAGE);
+			phys_option_error(ch, argv, longopts);
 		}
 	}
 }
@@ -491,6 +503,15 @@ check_usage(struct cmdline *c, const struct command *cmd)
 		    "two times T1 and T2");
 }
 
+/* diff answers as diff(1) does: 0 the same, 1 different, 2 trouble. */
+static int
+exit_status(const struct command *cmd, int rc)
+{
+	if (cmd->run == cmd_diff && rc < 0)
+		return PHYS_EXIT_USAGE;
+	return rc != 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+}
+
 static void
 cmdline_free(struct cmdline *c)
 {
@@ -526,7 +547,7 @@ main(int argc, char **argv)
 	int i, rc;
 
 	phys_setprog(argv[0]);
-	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
+	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
 	memset(&c, 0, sizeof c);
 	c.o.out = stdout;
@@ -534,7 +555,7 @@ main(int argc, char **argv)
 	if (optind >= argc)
 		usage_error("no command given");
 	if (!(cmd = find_command(argv[optind])))
-		usage_error("unknown command '%s'", argv[optind]);
+		unknown_command(argv[optind]);
 	c.args = argv + optind + 1;
 	c.nargs = argc - optind - 1;
 	check_usage(&c, cmd);
@@ -543,9 +564,9 @@ main(int argc, char **argv)
 	rc = run_command(&c, cmd);
 	if (rc < 0)
 		phys_report();
-	rc = rc != 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 	if (phys_close_stdout() != PHYS_EXIT_OK)
-		rc = PHYS_EXIT_FAIL;
+		rc = -1;
+	rc = exit_status(cmd, rc);
 	cmdline_free(&c);
 	return rc;
 }

@@ -31,20 +31,22 @@ static const char help_text[] =
     "  -f, --from FILE     read parameter lines (- for stdin) to set\n"
     "  -i, --in-place      replace WORLD (via a temporary file)\n"
     "  -p, --preset NAME   the physics profile (default: the starting one)\n"
-    "      --help          show this help\n"
+    "  -h, --help          show this help\n"
     "      --version       show the version\n";
 
-enum { OPT_HELP = 256, OPT_VERSION };
+enum { OPT_VERSION = 256 };
 
 static const struct option longopts[] = {
 	{ "doc", no_argument, NULL, 'd' },
 	{ "from", required_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, OPT_HELP },
+	{ "help", no_argument, NULL, 'h' },
 	{ "in-place", no_argument, NULL, 'i' },
 	{ "preset", required_argument, NULL, 'p' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
 };
+
+static const char *const commands[] = { "list", "get", "set", "doc", NULL };
 
 struct opts {
 	bool doc, in_place;
@@ -87,12 +89,12 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		case 'p':
 			o->preset = optarg;
 			break;
-		case OPT_HELP:
+		case 'h':
 			phys_help(usage_text, help_text);
 		case OPT_VERSION:
 			phys_version();
 		default:
-			usage();
+			phys_option_error(c, argv, longopts);
 		}
 }
 
@@ -546,6 +548,17 @@ cmd_doc(void)
 	return PHYS_EXIT_OK;
 }
 
+static void
+check_known(const char *cmd)
+{
+	size_t i;
+
+	for (i = 0; commands[i]; i++)
+		if (strcmp(cmd, commands[i]) == 0)
+			return;
+	phys_unknown_command(cmd, commands);
+}
+
 /* An option a command does not take is a mistake worth saying. */
 static void
 check_options(const char *cmd, const struct opts *o)
@@ -570,11 +583,12 @@ main(int argc, char **argv)
 	int rc;
 
 	phys_setprog(argv[0]);
-	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
+	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	if (!(cmd = phys_split_command(&argc, &argv, "df:ip:", parse_options,
+	if (!(cmd = phys_split_command(&argc, &argv, ":hdf:ip:", parse_options,
 	    &o)))
 		usage();
+	check_known(cmd);
 	check_options(cmd, &o);
 	if (strcmp(cmd, "list") == 0)
 		rc = cmd_list(&o, argc, argv);
@@ -582,7 +596,7 @@ main(int argc, char **argv)
 		rc = cmd_get(&o, argc, argv);
 	else if (strcmp(cmd, "set") == 0)
 		rc = cmd_set(&o, argc, argv);
-	else if (strcmp(cmd, "doc") == 0 && argc == 0)
+	else if (argc == 0)
 		rc = cmd_doc();
 	else
 		usage();

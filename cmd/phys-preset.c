@@ -27,17 +27,22 @@ static const char help_text[] =
     "  -1                  list bare profile names, one a line\n"
     "  -f, --from PRESET   copy the new profile from PRESET\n"
     "  -i, --in-place      replace WORLD (via a temporary file)\n"
-    "      --help          show this help\n"
+    "  -h, --help          show this help\n"
     "      --version       show the version\n";
 
-enum { OPT_HELP = 256, OPT_VERSION };
+enum { OPT_VERSION = 256 };
 
 static const struct option longopts[] = {
 	{ "from", required_argument, NULL, 'f' },
-	{ "help", no_argument, NULL, OPT_HELP },
+	{ "help", no_argument, NULL, 'h' },
 	{ "in-place", no_argument, NULL, 'i' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
+};
+
+static const char *const commands[] = {
+	"list", "show", "use", "add", "remove", "rename", "export", "import",
+	"diff", NULL
 };
 
 struct opts {
@@ -46,6 +51,9 @@ struct opts {
 };
 
 static struct phys_world world;
+/* The exit status of a world that cannot be read: diff, like diff(1),
+ * keeps 1 for "they differ" and exits 2 on trouble. */
+static int trouble = PHYS_EXIT_FAIL;
 
 static _Noreturn void
 usage(void)
@@ -70,12 +78,12 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		case 'i':
 			o->in_place = true;
 			break;
-		case OPT_HELP:
+		case 'h':
 			phys_help(usage_text, help_text);
 		case OPT_VERSION:
 			phys_version();
 		default:
-			usage();
+			phys_option_error(c, argv, longopts);
 		}
 }
 
@@ -83,7 +91,7 @@ static void
 load(const char *path)
 {
 	if (phys_world_open(&world, path, true) < 0)
-		exit(PHYS_EXIT_FAIL);
+		exit(trouble);
 }
 
 /* A named profile, or exit 2 listing the names there are. */
@@ -181,9 +189,11 @@ cmd_diff(const struct opts *o, int argc, char **argv)
 	const struct phys_param *p;
 	unsigned engines;
 	size_t i;
+	bool differ;
 
 	if (argc != 3)
 		usage();
+	trouble = PHYS_EXIT_USAGE;
 	load(argv[2]);
 	pa = &world.profiles[profile(argv[0])];
 	pb = &world.profiles[profile(argv[1])];
@@ -219,8 +229,11 @@ cmd_diff(const struct opts *o, int argc, char **argv)
 		buf_puts(&b, "}}\n");
 	}
 	fwrite(b.s ? b.s : "", 1, b.len, stdout);
+	differ = b.len > 0;
 	buf_free(&b);
-	return done(0, o, false);
+	if (done(0, o, false) != PHYS_EXIT_OK)
+		return PHYS_EXIT_USAGE;
+	return differ ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
 static int
@@ -272,24 +285,28 @@ main(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	const char *cmd;
+	int rc;
 
 	phys_setprog(argv[0]);
-	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
+	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	if (!(cmd = phys_split_command(&argc, &argv, "1f:i", parse_options,
+	if (!(cmd = phys_split_command(&argc, &argv, ":h1f:i", parse_options,
 	    &o)))
 		usage();
 	if (strcmp(cmd, "list") == 0)
 		return cmd_list(&o, argc, argv) | phys_close_stdout();
 	if (strcmp(cmd, "show") == 0)
 		return cmd_show(&o, argc, argv) | phys_close_stdout();
-	if (strcmp(cmd, "diff") == 0)
-		return cmd_diff(&o, argc, argv) | phys_close_stdout();
+	if (strcmp(cmd, "diff") == 0) {
+		rc = cmd_diff(&o, argc, argv);
+		return phys_close_stdout() == PHYS_EXIT_OK ? rc :
+		    PHYS_EXIT_USAGE;
+	}
 	if (strcmp(cmd, "export") == 0)
 		return cmd_export(&o, argc, argv) | phys_close_stdout();
 	if (strcmp(cmd, "use") == 0 || strcmp(cmd, "add") == 0 ||
 	    strcmp(cmd, "remove") == 0 || strcmp(cmd, "rename") == 0 ||
 	    strcmp(cmd, "import") == 0)
 		return cmd_edit(cmd, &o, argc, argv) | phys_close_stdout();
-	usage();
+	phys_unknown_command(cmd, commands);
 }

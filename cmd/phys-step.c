@@ -29,16 +29,16 @@ static const char help_text[] =
     "      --realtime           pace the run by real_time_factor\n"
     "      --skip-unsupported   skip mesh, heightmap and other unsupported\n"
     "                           collisions with a warning\n"
-    "      --help               show this help\n"
+    "  -h, --help               show this help\n"
     "      --version            show the version\n";
 
-enum { OPT_REALTIME = 256, OPT_SKIP, OPT_HELP, OPT_VERSION };
+enum { OPT_REALTIME = 256, OPT_SKIP, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "control", required_argument, NULL, 'c' },
 	{ "duration", required_argument, NULL, 't' },
 	{ "every", required_argument, NULL, 'e' },
-	{ "help", no_argument, NULL, OPT_HELP },
+	{ "help", no_argument, NULL, 'h' },
 	{ "items", required_argument, NULL, 'i' },
 	{ "preset", required_argument, NULL, 'p' },
 	{ "rate", required_argument, NULL, 'r' },
@@ -80,7 +80,7 @@ parse_options(int argc, char **argv, struct phys_run_options *o)
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:e:i:n:p:r:s:t:", longopts,
+	while ((c = getopt_long(argc, argv, ":c:e:hi:n:p:r:s:t:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'c':
@@ -114,12 +114,12 @@ parse_options(int argc, char **argv, struct phys_run_options *o)
 		case OPT_SKIP:
 			o->skip_unsupported = true;
 			break;
-		case OPT_HELP:
+		case 'h':
 			phys_help(usage_text, help_text);
 		case OPT_VERSION:
 			phys_version();
 		default:
-			usage();
+			phys_option_error(c, argv, longopts);
 		}
 	}
 }
@@ -133,7 +133,7 @@ main(int argc, char **argv)
 	int rc;
 
 	phys_setprog(argv[0]);
-	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
+	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
 	phys_run_options_default(&o);
 	parse_options(argc, argv, &o);
@@ -144,6 +144,8 @@ main(int argc, char **argv)
 		phys_die(PHYS_EXIT_USAGE, "the world and the control lines "
 		    "cannot both come from standard input");
 	o.progress = phys_stderr_is_tty();
+	if (optind == argc || strcmp(argv[optind], "-") == 0)
+		phys_stdin_hint("an SDF world");
 	phys_load_options_default(&lo);
 	lo.skip_unsupported = o.skip_unsupported;
 	if (phys_world_load(&w, optind < argc ? argv[optind] : "-", &lo) < 0) {

@@ -46,10 +46,14 @@ read_version(struct phys_doc *d)
 		return phys_failat(d->name, phys_node_line(d->root),
 		    "<sdf> has no version attribute");
 	n = sscanf(v, "%d.%d", &d->major, &d->minor);
+	if (n != 2 || d->major != 1 || d->minor < 0) {
+		phys_failat(d->name, phys_node_line(d->root),
+		    "unsupported SDF version '%.40s' (supported: 1.4 to 1.9)",
+		    v);
+		free(v);
+		return -1;
+	}
 	free(v);
-	if (n != 2 || d->major != 1 || d->minor < 0)
-		return phys_failat(d->name, phys_node_line(d->root),
-		    "unsupported SDF version");
 	if (d->minor < 4 || d->minor > 9)
 		phys_warnat(d->name, phys_node_line(d->root),
 		    "SDF version 1.%d is outside 1.4-1.9; read as the nearest",

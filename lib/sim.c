@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -34,6 +36,7 @@ struct run {
 	int start_profile;		/* the starting profile ... */
 	struct phys_value *start_vals;	/* ... with the -s overrides */
 	bool announce;			/* next line says profile and engine */
+	bool status_on_out;		/* progress shares stdout's terminal */
 	struct control *ctl;
 	size_t nctl, next;
 	const char *ctlname;
@@ -863,6 +866,8 @@ write_line(struct run *r)
 		put_item(r, &r->items.v[i], b);
 	}
 	buf_puts(b, "}}\n");
+	if (r->status_on_out)	/* the line must not run into progress */
+		phys_status_clear();
 	/* One write per line: a reader never sees half of one. */
 	if (fwrite(b->s, 1, b->len, r->out) != b->len)
 		return phys_fail("write error: %s", strerror(errno));
@@ -888,10 +893,21 @@ pace(struct run *r)
 	nanosleep(&ts, NULL);
 }
 
-static void
-progress(struct run *r, double *last)
+/* The simulated seconds the run will cover. */
+static double
+run_total(struct run *r)
 {
-	double now;
+	if (r->o->steps >= 0)
+		return (double)r->o->steps * PVD(r->cur, PHYSICS_max_step_size);
+	return r->o->duration;
+}
+
+/* "t=0.250/1.000 s  25%  ETA 3 s" on the terminal, four times a second;
+ * the estimate assumes the rest runs at the speed so far. */
+static void
+progress(struct run *r, double started, double *last)
+{
+	double now, t, total, left;
 
 	if (!r->o->progress)
 		return;
@@ -899,8 +915,29 @@ progress(struct run *r, double *last)
 	if (now - *last < 0.25)
 		return;
 	*last = now;
-	fprintf(stderr, "\r%s: t=%.3f s", phys_progname,
-	    phys_engine_time(r->e));
+	t = phys_engine_time(r->e);
+	total = run_total(r);
+	if (!(t > 0) || !(total >= t))
+		return;
+	left = (now - started) * (total - t) / t;
+	if (left < 60)
+		phys_status("%s: t=%.3f/%.3f s  %3.0f%%  ETA %.0f s",
+		    phys_progname, t, total, 100 * t / total, ceil(left));
+	else
+		phys_status("%s: t=%.3f/%.3f s  %3.0f%%  ETA %.0f:%02.0f",
+		    phys_progname, t, total, 100 * t / total,
+		    floor(left / 60), floor(fmod(left, 60)));
+}
+
+/* Progress goes to stderr; when stdout is the same terminal, each data
+ * line first erases it. */
+static bool
+same_terminal(int a, int b)
+{
+	struct stat sa, sb;
+
+	return isatty(a) && isatty(b) && fstat(a, &sa) == 0 &&
+	    fstat(b, &sb) == 0 && sa.st_rdev == sb.st_rdev;
 }
 
 static bool
@@ -931,7 +968,7 @@ finished(struct run *r, long step)
 static int
 loop(struct run *r)
 {
-	double next_sample = 0, shown = 0;
+	double next_sample = 0, started = elapsed(r), shown = started;
 	long step = 0;
 
 	if (apply_due(r) < 0)
@@ -949,10 +986,8 @@ loop(struct run *r)
 		if (sample_due(r, step, &next_sample) && write_line(r) < 0)
 			return -1;
 		pace(r);
-		progress(r, &shown);
+		progress(r, started, &shown);
 	}
-	if (r->o->progress)
-		fputc('\n', stderr);
 	return 0;
 }
 
@@ -1067,8 +1102,10 @@ prepare(struct run *r)
 	r->cur = phys_values_new(PHYS_S_PHYSICS);
 	if ((rc = start_profile(r)) < 0)
 		return rc;
+	/* A name or value the world does not take is bad input (1), as it
+	 * is in every command; see phys(7). */
 	if (apply_sets(r) < 0)
-		return -2;
+		return -1;
 	if (read_controls(r) < 0)
 		return -1;
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
@@ -1100,9 +1137,12 @@ phys_run(struct phys_world *w, const struct phys_run_options *o, FILE *out)
 	r.o = o;
 	r.out = out;
 	clock_gettime(CLOCK_MONOTONIC, &r.start);
+	r.status_on_out = o->progress && same_terminal(fileno(out),
+	    STDERR_FILENO);
 	rc = prepare(&r);
 	if (rc == 0)
 		rc = loop(&r);
+	phys_status_clear();
 	if (rc < 0)
 		phys_report();
 	run_free(&r);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <getopt.h>
 #include <libgen.h>
 #include <math.h>
 #include <signal.h>
@@ -71,6 +72,7 @@ phys_error(void)
 void
 phys_report(void)
 {
+	phys_status_clear();
 	fflush(stdout);
 	fprintf(stderr, "%s: %s\n", phys_progname, phys_error());
 }
@@ -78,6 +80,7 @@ phys_report(void)
 static void
 vwarn(const char *file, long line, const char *fmt, va_list ap)
 {
+	phys_status_clear();
 	fflush(stdout);
 	fprintf(stderr, "%s: ", phys_progname);
 	if (file && line > 0)
@@ -815,6 +818,131 @@ phys_usage(const char *usage)
 	exit(PHYS_EXIT_USAGE);
 }
 
+/* How far name is from word; a beginning counts as a match, so that
+ * "hollow" suggests both hollow-sphere and hollow-cylinder. */
+static size_t
+name_distance(const char *word, const char *name)
+{
+	size_t len = strlen(word);
+
+	if (len && strncmp(name, word, len) == 0)
+		return 0;
+	return phys_edit_distance(word, name);
+}
+
+void
+phys_suggest(struct phys_buf *b, const char *word, const char *const *names,
+    const char *prefix)
+{
+	size_t i, d, best = (size_t)-1, len = strlen(word), found = 0, total;
+	size_t limit = len < 3 ? 1 : (len + 2) / 3;
+
+	for (i = 0; names[i]; i++)
+		if ((d = name_distance(word, names[i])) < best)
+			best = d;
+	if (best > limit)
+		return;
+	for (i = total = 0; names[i]; i++)
+		total += name_distance(word, names[i]) == best;
+	for (i = 0; names[i]; i++) {
+		if (name_distance(word, names[i]) != best)
+			continue;
+		found++;
+		if (found > 1)
+			buf_puts(b, found == total ? " or " : ", ");
+		buf_printf(b, "%s%s", prefix, names[i]);
+	}
+}
+
+void
+phys_unknown_command(const char *word, const char *const *names)
+{
+	struct phys_buf b = { 0 };
+
+	phys_suggest(&b, word, names, "");
+	fflush(stdout);
+	if (b.len)
+		fprintf(stderr, "%s: unknown command '%s'; did you mean %s?\n",
+		    phys_progname, word, b.s);
+	else
+		fprintf(stderr, "%s: unknown command '%s' (see %s --help)\n",
+		    phys_progname, word, phys_progname);
+	buf_free(&b);
+	exit(PHYS_EXIT_USAGE);
+}
+
+/* The long option named by arg ("--name" or "--name=value"), or NULL. */
+static const struct option *
+long_option(const char *arg, const struct option *longopts)
+{
+	size_t n = strcspn(arg + 2, "=");
+
+	for (; longopts->name; longopts++)
+		if (strlen(longopts->name) == n &&
+		    strncmp(longopts->name, arg + 2, n) == 0)
+			return longopts;
+	return NULL;
+}
+
+/* "--name" of arg into b; the names of the long options that resemble it
+ * into hint; true when arg is an abbreviation of more than one. */
+static bool
+long_option_hint(const char *arg, const struct option *longopts,
+    struct phys_buf *b, struct phys_buf *hint)
+{
+	const char **names;
+	size_t n, i, k = 0, len = strcspn(arg + 2, "=");
+	char *word = xstrndup(arg + 2, len);
+
+	for (n = 0; longopts[n].name; n++)
+		;
+	names = xcalloc(n + 1, sizeof *names);
+	for (i = 0; i < n; i++)
+		names[i] = longopts[i].name;
+	for (i = 0; i < n; i++)
+		k += len && strncmp(names[i], word, len) == 0;
+	buf_printf(b, "--%s", word);
+	phys_suggest(hint, word, names, "--");
+	free(names);
+	free(word);
+	return k > 1;
+}
+
+void
+phys_option_error(int c, char *const *argv, const struct option *longopts)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	const struct option *o = NULL;
+	struct phys_buf name = { 0 }, hint = { 0 };
+	const char *what = "unknown option";
+	bool is_long = strncmp(arg, "--", 2) == 0 && arg[2];
+
+	/* A known long option given a value it does not take sets optopt to
+	 * its val; an unknown one, to 0; a bad short option, to itself. */
+	if (c != ':' && optopt != 0 && is_long) {
+		o = long_option(arg, longopts);
+		is_long = o && o->has_arg == no_argument && o->val == optopt &&
+		    strchr(arg, '=');
+	}
+	if (is_long && long_option_hint(arg, longopts, &name, &hint) &&
+	    c != ':' && !o)
+		what = "ambiguous option";
+	if (!is_long)
+		buf_printf(&name, "-%c", optopt);
+	if (c == ':')
+		what = "missing value for option";
+	else if (o && is_long)
+		what = "no value is taken by option";
+	fflush(stdout);
+	fprintf(stderr, "%s: %s '%s'", phys_progname, what, name.s);
+	if (hint.len && c != ':' && !(o && is_long))
+		fprintf(stderr, "; did you mean %s?", hint.s);
+	fprintf(stderr, " (see %s --help)\n", phys_progname);
+	buf_free(&name);
+	buf_free(&hint);
+	exit(PHYS_EXIT_USAGE);
+}
+
 void
 phys_usage_error(const char *usage, const char *fmt, ...)
 {
@@ -883,4 +1011,40 @@ bool
 phys_stderr_is_tty(void)
 {
 	return isatty(STDERR_FILENO);
+}
+
+/* Whether a status line is on the terminal now, to be erased. */
+static bool status_shown;
+
+void
+phys_status(const char *fmt, ...)
+{
+	va_list ap;
+
+	/* Back to the start of the line, the new text, then erase what is
+	 * left of a longer old one. */
+	fputc('\r', stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\033[K", stderr);
+	status_shown = true;
+}
+
+void
+phys_status_clear(void)
+{
+	if (!status_shown)
+		return;
+	fputs("\r\033[K", stderr);
+	status_shown = false;
+}
+
+void
+phys_stdin_hint(const char *what)
+{
+	if (isatty(STDIN_FILENO))
+		fprintf(stderr, "%s: reading %s from standard input "
+		    "(end it with ^D; see %s --help)\n", phys_progname, what,
+		    phys_progname);
 }

@@ -124,6 +124,23 @@ size_t phys_edit_distance(const char *a, const char *b);
 _Noreturn void phys_help(const char *usage, const char *help);
 _Noreturn void phys_version(void);
 _Noreturn void phys_usage(const char *usage);
+/*
+ * getopt_long's complaint, as one line with the closest long options and
+ * a pointer to --help: c is what getopt_long returned ('?', or ':' for a
+ * missing value when the option string starts with ':'), with opterr 0.
+ */
+struct option;
+_Noreturn void phys_option_error(int c, char *const *argv,
+    const struct option *longopts);
+/*
+ * "prog: unknown command 'WORD'; did you mean NAME?" with the closest of
+ * names (NULL-terminated), or a pointer to --help when none is close;
+ * exit 2.
+ */
+_Noreturn void phys_unknown_command(const char *word, const char *const *names);
+/* The names closest to word, "a, b or c" (empty when none is close). */
+void phys_suggest(struct phys_buf *b, const char *word,
+    const char *const *names, const char *prefix);
 /* "prog: message", then the usage (when not NULL); exit 2. */
 _Noreturn void phys_usage_error(const char *usage, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -145,5 +162,17 @@ const char *phys_split_command(int *argc, char ***argv, const char *optstring,
 
 /* True when standard error is a terminal (progress may be shown). */
 bool phys_stderr_is_tty(void);
+/*
+ * A status line (progress) on standard error, redrawn in place. Messages
+ * on standard error and phys_status_clear() erase it first, so nothing
+ * runs into it; callers draw it only when stderr is a terminal.
+ */
+void phys_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void phys_status_clear(void);
+/*
+ * When standard input is a terminal, say on standard error that what
+ * is read from it (e.g. "an SDF world") is expected, ending with ^D.
+ */
+void phys_stdin_hint(const char *what);
 
 #endif

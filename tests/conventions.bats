@@ -53,6 +53,7 @@ check_version() {
 	[ -z "$stderr" ]
 }
 
+# An unknown option: one line on stderr that points to --help, exit 2.
 check_unknown_option() {
 	local opt
 
@@ -60,8 +61,7 @@ check_unknown_option() {
 	for opt in --no-such-option -Z; do
 		run -2 --separate-stderr "$1" "$opt"
 		[ -z "$output" ] || fail "$1 $opt wrote on standard output: $output"
-		printf '%s\n' "$stderr" | grep -q '^usage: ' ||
-		    fail "$1 $opt gave no usage message: $stderr"
+		assert_equal "$stderr" "$1: unknown option '$opt' (see $1 --help)"
 	done
 }
 
@@ -175,23 +175,23 @@ complete_line() {
 
 # ---- unknown options ----
 
-@test "phys-step: an unknown option exits 2 with the usage on stderr only" {
+@test "phys-step: an unknown option exits 2 with one line on stderr only" {
 	check_unknown_option phys-step
 }
 
-@test "phys-preset: an unknown option exits 2 with the usage on stderr only" {
+@test "phys-preset: an unknown option exits 2 with one line on stderr only" {
 	check_unknown_option phys-preset
 }
 
-@test "phys-param: an unknown option exits 2 with the usage on stderr only" {
+@test "phys-param: an unknown option exits 2 with one line on stderr only" {
 	check_unknown_option phys-param
 }
 
-@test "phys-inertia: an unknown option exits 2 with the usage on stderr only" {
+@test "phys-inertia: an unknown option exits 2 with one line on stderr only" {
 	check_unknown_option phys-inertia
 }
 
-@test "phys-introspect: an unknown option exits 2 with the usage on stderr only" {
+@test "phys-introspect: an unknown option exits 2 with one line on stderr only" {
 	check_unknown_option phys-introspect
 }
 
@@ -312,4 +312,200 @@ complete_line() {
 	run diff -u "$ROOT/man/phys-params.7" "$BATS_TEST_TMPDIR/phys-params.7"
 	[ "$status" -eq 0 ] || fail "man/phys-params.7 is stale (phys-param doc > man/phys-params.7):
 $output"
+}
+
+# ---- conventions every command keeps (the commands the Makefile builds) ----
+
+# The commands, one a line, as the Makefile's CMDS names them.
+commands() {
+	sed -n 's/^CMDS *= *//p' "$ROOT/Makefile" | tr -s ' \t' '\n' | sed '/^$/d'
+}
+
+# The subcommands CMD --help shows: the word after CMD on its usage lines.
+subcommands() {
+	"$1" --help | awk 'NF == 0 { exit } { print }' |
+	    sed -n "s/^\(usage:\)\{0,1\} *$1 \([a-z][a-z-]*\).*/\2/p" | sort -u
+}
+
+@test "the command list is known" {
+	[ "$(commands | wc -l)" -ge 5 ] || fail "no CMDS in the Makefile"
+	commands | grep -qx phys-step
+	commands | grep -qx phys-introspect
+}
+
+@test "-h prints what --help prints, on every command" {
+	local cmd
+
+	for cmd in $(commands); do
+		[ -x "$PHYS_BIN/$cmd" ] || fail "$cmd is not built"
+		run -0 --separate-stderr "$cmd" --help
+		local long=$output
+		[[ "$long" == "usage: $cmd"* ]] || fail "$cmd --help: $long"
+		run -0 --separate-stderr "$cmd" -h
+		assert_equal "$output" "$long"
+		[ -z "$stderr" ] || fail "$cmd -h: $stderr"
+	done
+}
+
+@test "a mistyped long option: one line, the closest option, a pointer to --help" {
+	local cmd
+
+	for cmd in $(commands); do
+		run -2 --separate-stderr "$cmd" --hepl
+		[ -z "$output" ] || fail "$cmd --hepl wrote on stdout: $output"
+		assert_equal "$stderr" "$cmd: unknown option '--hepl'; did you mean --help? (see $cmd --help)"
+		run -2 --separate-stderr "$cmd" --versoin
+		assert_equal "$stderr" "$cmd: unknown option '--versoin'; did you mean --version? (see $cmd --help)"
+	done
+	run -2 --separate-stderr phys-step --stpes 3 "$WORLDS/pendulum.sdf"
+	assert_equal "$stderr" "phys-step: unknown option '--stpes'; did you mean --steps? (see phys-step --help)"
+	run -2 --separate-stderr phys-introspect diff --tolerence 1 a b
+	assert_equal "$stderr" "phys-introspect: unknown option '--tolerence'; did you mean --tolerance? (see phys-introspect --help)"
+	run -2 --separate-stderr phys-inertia sphere 1 --mas 1 --dnesity 2
+	assert_equal "$stderr" "phys-inertia: unknown option '--dnesity'; did you mean --density? (see phys-inertia --help)"
+}
+
+@test "an ambiguous, valueless or missing option value is one line too" {
+	run -2 --separate-stderr phys-step --r 5 "$WORLDS/pendulum.sdf"
+	assert_equal "$stderr" "phys-step: ambiguous option '--r'; did you mean --rate or --realtime? (see phys-step --help)"
+	run -2 --separate-stderr phys-step --realtime=yes "$WORLDS/pendulum.sdf"
+	assert_equal "$stderr" "phys-step: no value is taken by option '--realtime' (see phys-step --help)"
+	run -2 --separate-stderr phys-step "$WORLDS/pendulum.sdf" --duration
+	assert_equal "$stderr" "phys-step: missing value for option '--duration' (see phys-step --help)"
+	run -2 --separate-stderr phys-step "$WORLDS/pendulum.sdf" -t
+	assert_equal "$stderr" "phys-step: missing value for option '-t' (see phys-step --help)"
+	run -2 --separate-stderr phys-step --realtime -Zn1 "$WORLDS/pendulum.sdf"
+	assert_equal "$stderr" "phys-step: unknown option '-Z' (see phys-step --help)"
+}
+
+@test "a mistyped subcommand gets the closest ones, in one line" {
+	local cmd sub subs
+
+	run -2 --separate-stderr phys-param lst
+	assert_equal "$stderr" "phys-param: unknown command 'lst'; did you mean list?"
+	[ -z "$output" ]
+	run -2 --separate-stderr phys-preset shwo "$WORLDS/pendulum.sdf"
+	assert_equal "$stderr" "phys-preset: unknown command 'shwo'; did you mean show?"
+	run -2 --separate-stderr phys-inertia hollow 1
+	assert_equal "$stderr" "phys-inertia: unknown command 'hollow'; did you mean hollow-sphere or hollow-cylinder?"
+	run -2 --separate-stderr phys-introspect fitler x
+	assert_equal "$stderr" "phys-introspect: unknown command 'fitler'; did you mean filter?"
+	run -2 --separate-stderr phys-param frobnicate
+	assert_equal "$stderr" "phys-param: unknown command 'frobnicate' (see phys-param --help)"
+	# every subcommand of every command, with its last letter dropped
+	for cmd in $(commands); do
+		subs=$(subcommands "$cmd")
+		for sub in $subs; do
+			[ "${#sub}" -ge 4 ] || continue
+			run -2 --separate-stderr "$cmd" "${sub%?}x"
+			[ "${#lines[@]}" -eq 0 ] || fail "$cmd ${sub%?}x wrote on stdout"
+			[[ "$stderr" == "$cmd: unknown command '${sub%?}x'; did you mean "*"$sub"*"?" ]] ||
+			    fail "$cmd ${sub%?}x: $stderr"
+			[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] || fail "$stderr"
+		done
+	done
+}
+
+# ---- exit status: diff(1)'s where a command compares ----
+
+@test "phys-introspect diff exits 0 when the runs agree, 1 when they differ, 2 on trouble" {
+	local run="$BATS_TEST_DIRNAME/data/introspect-run.jsonl"
+
+	run -0 phys-introspect diff "$run" "$run"
+	sed 's/"z":0\.5/"z":0.625/' "$run" > "$BATS_TEST_TMPDIR/changed.jsonl"
+	! cmp -s "$run" "$BATS_TEST_TMPDIR/changed.jsonl"
+	run -1 phys-introspect diff "$run" "$BATS_TEST_TMPDIR/changed.jsonl"
+	run -2 --separate-stderr phys-introspect diff "$run" "$BATS_TEST_TMPDIR/missing.jsonl"
+	[[ "$stderr" == *"missing.jsonl: No such file or directory" ]]
+	run -2 --separate-stderr phys-introspect diff "$run" "$BATS_TEST_DIRNAME/data/introspect-bad.jsonl"
+	[[ "$stderr" == *"introspect-bad.jsonl:3: bad JSON"* ]]
+	run -2 phys-introspect diff "$run"
+}
+
+@test "phys-preset diff exits 0 for the same values, 1 when they differ, 2 on trouble" {
+	run -0 phys-preset diff quick quick "$WORLDS/pendulum.sdf"
+	[ -z "$output" ]
+	run -1 --separate-stderr phys-preset diff quick world "$WORLDS/pendulum.sdf"
+	assert_line '{"name":"ode.solver.type","type":"string","values":{"quick":"quick","world":"world"}}'
+	[ -z "$stderr" ]
+	run -2 phys-preset diff quick nope "$WORLDS/pendulum.sdf"
+	run -2 phys-preset diff quick world "$BATS_TEST_TMPDIR/missing.sdf"
+	printf '<sdf version="1.7"><world name="w">' > "$BATS_TEST_TMPDIR/bad.sdf"
+	run -2 phys-preset diff a b "$BATS_TEST_TMPDIR/bad.sdf"
+}
+
+@test "an unknown parameter name exits 1 in every command that takes one" {
+	local w="$WORLDS/pendulum.sdf" ctl="$BATS_TEST_TMPDIR/ctl"
+
+	echo '{"t":0,"name":"no_such_param","value":1}' > "$ctl"
+	for args in "phys-step -n 1 -s no_such_param=1 $w" \
+	    "phys-step -n 1 -c $ctl $w" \
+	    "phys-param get no_such_param $w" \
+	    "phys-param set no_such_param=1 $w" \
+	    "phys-param set --from $ctl $w" \
+	    "phys-param list $w no_such_param" \
+	    "phys-param list no_such_param" \
+	    "phys-preset add p no_such_param=1 $w"; do
+		run --separate-stderr $args
+		[ "$status" -eq 1 ] || fail "$args: status $status: $stderr"
+		[[ "$stderr" == *no_such_param* || "$stderr" == *"no parameter matches"* ]] ||
+		    fail "$args: $stderr"
+		[ -z "$output" ] || fail "$args wrote $output"
+	done
+}
+
+@test "unsupported SDF version names the versions that are supported" {
+	printf '<sdf version="2.0"><world name="w"/></sdf>\n' > "$BATS_TEST_TMPDIR/v2.sdf"
+	run -1 --separate-stderr phys-step "$BATS_TEST_TMPDIR/v2.sdf"
+	assert_equal "$stderr" "phys-step: $BATS_TEST_TMPDIR/v2.sdf:1: unsupported SDF version '2.0' (supported: 1.4 to 1.9)"
+}
+
+# ---- terminals: a hint for standard input, progress on stderr only ----
+
+# on_tty COMMAND: run the shell command with a pseudo-terminal for its
+# standard input, output and error; $output is what the terminal got.
+on_tty() {
+	command -v script > /dev/null || skip "script(1) is not installed"
+	run timeout 60 script -qfec "$1" /dev/null < /dev/null
+}
+
+@test "phys-step with no operand on a terminal says it reads a world from stdin" {
+	on_tty "$PHYS_BIN/phys-step -n 0"
+	[[ "$output" == "phys-step: reading an SDF world from standard input"* ]] ||
+	    fail "no hint: $output"
+	on_tty "$PHYS_BIN/phys-step -n 0 -"
+	[[ "$output" == "phys-step: reading an SDF world from standard input"* ]]
+	# not when standard input is a file
+	run -0 --separate-stderr phys-step -n 0 - < "$WORLDS/pendulum.sdf"
+	[ -z "$stderr" ] || fail "$stderr"
+}
+
+@test "progress: on a terminal's stderr, with the total and an ETA, erased before data" {
+	local p='phys-step: t=[0-9.]+/1\.200 s +[0-9]+% +ETA [0-9]+ s'
+
+	on_tty "$PHYS_BIN/phys-step --realtime -t 1.2 -r 2 -i sim_time $WORLDS/falling_sphere.sdf"
+	[ "$status" -eq 0 ] || fail "$output"
+	printf '%s' "$output" > "$BATS_TEST_TMPDIR/tty"
+	# drawn at least three times, in place: CR, the text, erase to the end
+	[ "$(grep -aEo "$p" "$BATS_TEST_TMPDIR/tty" | wc -l)" -ge 3 ]
+	# each drawing is erased (CR, erase line) before anything else comes
+	perl -0777 -ne '
+		my $n = () = /\rphys-step: t=[^\r\n]*\e\[K/g;
+		my $bad = () = /\rphys-step: t=[^\r\n]*\e\[K(?!\r\e\[K|\rphys-step: t=)/g;
+		exit($n >= 3 && $bad == 0 ? 0 : 1)' "$BATS_TEST_TMPDIR/tty" ||
+	    fail "progress not erased before data: $(od -c "$BATS_TEST_TMPDIR/tty" | head -40)"
+	# what the terminal shows: each line from its last CR, erasures done;
+	# every data line is there whole
+	sed 's/\r$//' "$BATS_TEST_TMPDIR/tty" | awk -F'\r' '{ print $NF }' |
+	    sed 's/^\x1b\[K//' > "$BATS_TEST_TMPDIR/shown"
+	[ "$(grep -c '^{"t":[0-9.]*,"iter":[0-9]*,.*}}$' "$BATS_TEST_TMPDIR/shown")" -eq 3 ]
+}
+
+@test "progress: nothing of it when stderr is not a terminal" {
+	on_tty "$PHYS_BIN/phys-step --realtime -t 0.8 -r 2 $WORLDS/falling_sphere.sdf 2> $BATS_TEST_TMPDIR/err"
+	[ "$status" -eq 0 ]
+	[ ! -s "$BATS_TEST_TMPDIR/err" ] || fail "$(cat "$BATS_TEST_TMPDIR/err")"
+	[[ "$output" != *ETA* ]]
+	run -0 --separate-stderr phys-step --realtime -t 0.6 "$WORLDS/falling_sphere.sdf"
+	[ -z "$stderr" ]
 }

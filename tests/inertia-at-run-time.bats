@@ -17,9 +17,22 @@ pitch() {	# control file, time: the plank's pitch then
 	    jq -r --argjson t "$2" 'select(.t == $t) | .items["seesaw::plank/pose"].pitch'
 }
 
-@test "the balanced seesaw stays level" {
-	p=$(pitch "" 2)
-	near "$p" 0 1e-3
+@test "a cube made heavier tips the plank with the angular acceleration torque / inertia" {
+	# At t=0.5 cube_plus goes from 1 to 3 kg. About the hinge: torque
+	# g * 1.8 * (3 - 1); inertia: the plank's iyy 2.66708, each cube's
+	# own 0.0066667 and m (1.8^2 + 0.125^2) for each cube (3 + 1 kg).
+	# From rest, pitch = alpha (t - 0.5)^2 / 2 while the angle is small.
+	echo '{"t":0.5,"name":"cube_plus::link/inertial.mass","value":3}' > "$TMP/c"
+	phys-step -t 0.7 -r 10 -c "$TMP/c" -i 'seesaw::plank/pose' "$WORLDS/seesaw.sdf" |
+	    jq -r '[.t, .items["seesaw::plank/pose"].pitch] | @tsv' > "$TMP/p"
+	alpha=$(awk 'BEGIN { OFMT = "%.12g"
+		i = 2.6670833333333337 + 2 * 0.006666666666666668 + (3 + 1) * (1.8 ^ 2 + 0.125 ^ 2)
+		print 9.81 * 1.8 * (3 - 1) / i }')
+	near "$(awk '$1 == 0.5 { print $2 }' "$TMP/p")" 0 1e-5
+	for t in 0.6 0.7; do
+		rel "$(awk -v t=$t '$1 == t { print $2 }' "$TMP/p")" \
+		    "$(awk -v a="$alpha" -v t=$t 'BEGIN { print a * (t - 0.5) ^ 2 / 2 }')" 0.01
+	done
 }
 
 @test "a heavier cube on one end tips the plank toward it" {

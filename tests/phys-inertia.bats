@@ -561,7 +561,10 @@ EOF
 		assert_failure 2
 		[ -z "$output" ]
 		[[ "$stderr" == 'phys-inertia: '* ]]
-		[[ "$stderr" == *'usage: phys-inertia'* ]]
+		# the usage, or one line that points to it
+		[[ "$stderr" == *'usage: phys-inertia'* ||
+		    "$stderr" == *'(see phys-inertia --help)' ||
+		    "$stderr" == *'did you mean '*'?' ]]
 	done
 }
 

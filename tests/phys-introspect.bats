@@ -351,7 +351,7 @@ EOF
 	run -2 phys-introspect
 	assert_line --index 0 "phys-introspect: no command given"
 	run -2 phys-introspect filtre x
-	assert_line --index 0 "phys-introspect: unknown command 'filtre'"
+	assert_line --index 0 "phys-introspect: unknown command 'filtre'; did you mean filter?"
 	run -2 phys-introspect filter --bogus x
 	run -2 phys-introspect filter -f "$RUN"
 	assert_line --index 0 "phys-introspect: filter: no SELECTOR given"

@@ -234,8 +234,13 @@ turned_by_pyramid() {
 	[ "$status" -eq 1 ]
 	[[ "$output" =~ "inertial.mass: \"nan\" is not a number" ]]
 	sed 's|<mass>1</mass>|<mass>1e999</mass>|' "$WORLDS/falling_sphere.sdf" > "$TMP/huge.sdf"
-	run phys-step "$TMP/huge.sdf"
-	[ "$status" -eq 1 ]
+	line=$(grep -n '<mass>1e999</mass>' "$TMP/huge.sdf" | cut -d: -f1)
+	rc=0
+	phys-step "$TMP/huge.sdf" > "$TMP/out" 2> "$TMP/err" || rc=$?
+	[ "$rc" -eq 1 ]
+	# refused where it is written, before any state line
+	[ "$(cat "$TMP/err")" = "phys-step: $TMP/huge.sdf:$line: inertial.mass: \"1e999\" is not a number" ]
+	[ ! -s "$TMP/out" ]
 }
 
 @test "external entities are never loaded" {
@@ -261,7 +266,7 @@ EOF
 	[ "$(jq '.engine.iters' "$TMP/out")" -eq 77 ]
 	[ "$(jq '.engine.erp' "$TMP/out")" = 0.4 ]
 	run phys-step -n 0 -s iter=77 "$WORLDS/pendulum.sdf"
-	[ "$status" -eq 2 ]
+	[ "$status" -eq 1 ]
 	[[ "$output" =~ "did you mean" ]]
 }
 
@@ -318,4 +323,27 @@ EOF
 	phys-step --realtime -s real_time_factor=1000 -t 0.2 -e 50 "$WORLDS/falling_sphere.sdf" > "$TMP/b"
 	[ "$(jq -s 'map(.engine) | map(select(.)) | length' "$TMP/b")" -eq 1 ]
 	diff <(jq -c 'del(.engine)' "$TMP/a") <(jq -c 'del(.engine)' "$TMP/b")
+}
+
+# arrivals RTF SECONDS: run --realtime and print, for each state line as
+# it reaches the reader, its sim time and the wall time since the start.
+arrivals() {
+	local start=$EPOCHREALTIME line
+	phys-step --realtime -s "real_time_factor=$1" -t "$2" -r 4 -i sim_time \
+	    "$WORLDS/falling_sphere.sdf" | while IFS= read -r line; do
+		line=${line#'{"t":'}
+		printf '%s %s\n' "${line%%,*}" "$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')"
+	done
+}
+
+@test "--realtime: no line arrives before its sim time divided by real_time_factor" {
+	# A loaded machine can only make a run slower: the bounds are lower ones.
+	arrivals 1 1 > "$TMP/rt1"
+	[ "$(wc -l < "$TMP/rt1")" -eq 5 ]
+	awk '$2 < $1 - 0.002 { print "t=" $1 " arrived at " $2 " s"; bad = 1 } END { exit bad }' "$TMP/rt1"
+	awk 'END { exit !($1 == 1 && $2 >= 0.95) }' "$TMP/rt1"
+	# half speed: 0.5 s of sim time take at least 1 s
+	arrivals 0.5 0.5 > "$TMP/rt05"
+	awk '$2 < 2 * $1 - 0.002 { print "t=" $1 " arrived at " $2 " s"; bad = 1 } END { exit bad }' "$TMP/rt05"
+	awk 'END { exit !($1 == 0.5 && $2 >= 0.95) }' "$TMP/rt05"
 }
