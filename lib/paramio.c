@@ -201,6 +201,18 @@ phys_world_edit(struct phys_world *w, const struct phys_ref *r,
 }
 
 int
+phys_world_open_edit(struct phys_world *w, const char *path, bool in_place,
+    bool warn)
+{
+	if (in_place && phys_edit_lock(path) < 0) {
+		phys_report();
+		memset(w, 0, sizeof *w);
+		return -1;
+	}
+	return phys_world_open(w, path, warn);
+}
+
+int
 phys_world_write(struct phys_world *w, bool in_place)
 {
 	struct phys_atomic a;
