@@ -236,9 +236,12 @@ phys_world_write(struct phys_world *w, bool in_place)
 		return -1;
 	}
 	if (fwrite(text, 1, len, a.fp) != len) {
+		int err = errno;
+
 		phys_atomic_abort(&a);
 		free(text);
-		return phys_failat(w->doc.path, 0, "write error");
+		return phys_failat(w->doc.path, 0, "write failed: %s",
+		    strerror(err));
 	}
 	free(text);
 	return phys_atomic_commit(&a);
