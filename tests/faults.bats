@@ -167,14 +167,18 @@ signum() {
 }
 
 @test "a world past the size limit is refused, from a file before reading it, from a pipe at the limit" {
-	local rss
+	local rss limit
 	truncate -s 65M "$TMP/huge.sdf"
 	rss=$(max_rss_kb phys-step -n 1 "$TMP/huge.sdf")
 	[ "$(cat "$TMP/err")" = "phys-step: $TMP/huge.sdf: file too large (limit 64 MB)" ]
 	[ "$rss" -lt 65536 ] || fail "peak RSS $rss kB"
-	rss=$(max_rss_kb timeout 60 sh -c 'yes "<!-- padding -->" | head -c 200M | phys-param list -')
+	# 400 MB offered, 64 MB read: the sanitizer build keeps freed blocks
+	# for a while, so it is allowed more
+	limit=196608
+	ldd "$PHYS_BIN/phys-param" | grep -q libasan && limit=327680
+	rss=$(max_rss_kb timeout 60 sh -c 'yes "<!-- padding -->" | head -c 400M | phys-param list -')
 	[ "$(cat "$TMP/err")" = "phys-param: <stdin>: file too large (limit 64 MB)" ]
-	[ "$rss" -lt 196608 ] || fail "peak RSS $rss kB"
+	[ "$rss" -lt "$limit" ] || fail "peak RSS $rss kB"
 }
 
 @test "a line without end stops at the line limit, for state, inertia and parameter lines" {
