@@ -846,6 +846,7 @@ phys_read_file(const char *path, size_t *lenp)
 int
 phys_lines_open(struct phys_lines *l, const char *path, size_t max_total)
 {
+	struct stat st;
 	bool may_block;
 
 	memset(l, 0, sizeof *l);
@@ -855,6 +856,11 @@ phys_lines_open(struct phys_lines *l, const char *path, size_t max_total)
 	if (l->fd < 0)
 		return -1;
 	l->may_block = may_block;
+	if (max_total && fstat(l->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uintmax_t)st.st_size > max_total) {
+		phys_lines_close(l);
+		return too_large(phys_display_name(path));
+	}
 	return 0;
 }
 

@@ -172,6 +172,11 @@ signum() {
 	rss=$(max_rss_kb phys-step -n 1 "$TMP/huge.sdf")
 	[ "$(cat "$TMP/err")" = "phys-step: $TMP/huge.sdf: file too large (limit 64 MB)" ]
 	[ "$rss" -lt 65536 ] || fail "peak RSS $rss kB"
+	run -1 --separate-stderr phys-step -c "$TMP/huge.sdf" "$W"
+	[ "$stderr" = "phys-step: $TMP/huge.sdf: file too large (limit 64 MB)" ]
+	run -1 --separate-stderr phys-param set -i --from "$TMP/huge.sdf" "$W"
+	[ "$stderr" = "phys-param: $TMP/huge.sdf: file too large (limit 64 MB)" ]
+	unchanged
 	# 400 MB offered, 64 MB read: the sanitizer build keeps freed blocks
 	# for a while, so it is allowed more
 	limit=196608
