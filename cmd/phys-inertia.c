@@ -265,7 +265,7 @@ static int
 filter_lines(const char *path, line_fn fn, const void *ctx)
 {
 	struct filter f = { fn, ctx, { 0 } };
-	int rc = phys_each_line(path, filter_line, &f);
+	int rc = phys_each_stream_line(path, filter_line, &f);
 
 	buf_free(&f.out);
 	if (rc < 0) {
@@ -896,7 +896,7 @@ run_fix(const struct command *cmd, int argc, char **argv)
 		usage_error("give --density or --keep-mass, not both");
 	if (argc - optind < 1)
 		usage_error("fix needs a WORLD");
-	if (phys_world_open(&w, argv[optind], false) < 0)
+	if (phys_world_open_edit(&w, argv[optind], in_place, false) < 0)
 		return PHYS_EXIT_FAIL;
 	for (i = 0; i < w.nlinks && rc == 0; i++)
 		if (selected(&w, (int)i, argc - optind - 1, argv + optind + 1))

@@ -441,7 +441,8 @@ cmd_set(const struct opts *o, int argc, char **argv)
 	    strcmp(argv[argc - 1], "-") == 0)
 		phys_die(PHYS_EXIT_USAGE, "the world and --from cannot both be "
 		    "standard input");
-	load_world(&w, argv[argc - 1]);
+	if (phys_world_open_edit(&w, argv[argc - 1], o->in_place, false) < 0)
+		exit(PHYS_EXIT_FAIL);
 	profile = profile_of(&w, o->preset);
 	for (k = 0; k < argc - 1 && rc == 0; k++)
 		rc = collect_assignment(&w, argv[k], profile, &e);

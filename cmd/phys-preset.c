@@ -262,7 +262,8 @@ cmd_edit(const char *cmd, const struct opts *o, int argc, char **argv)
 	    strcmp(argv[argc - 1], "-") == 0)
 		phys_die(PHYS_EXIT_USAGE, "FILE and WORLD cannot both be "
 		    "standard input");
-	load(argv[argc - 1]);
+	if (phys_world_open_edit(&world, argv[argc - 1], o->in_place, true) < 0)
+		exit(PHYS_EXIT_FAIL);
 	if (strcmp(cmd, "use") == 0 && argc == 2)
 		rc = phys_preset_use(&world, profile(argv[0]));
 	else if (strcmp(cmd, "remove") == 0 && argc == 2)

@@ -512,11 +512,7 @@ ist_open(struct ist_reader *r, const char *path)
 	init_tables();
 	r->path = path;
 	r->name = phys_display_name(path);
-	if (strcmp(path, "-") == 0)
-		r->fp = stdin;
-	else if (!(r->fp = fopen(path, "r")))
-		return phys_failat(r->name, 0, "%s", strerror(errno));
-	return 0;
+	return phys_lines_open(&r->in, path, 0);
 }
 
 static bool
@@ -531,42 +527,33 @@ blank_line(const char *s, size_t n)
 int
 ist_read(struct ist_reader *r)
 {
-	ssize_t n;
+	size_t n;
+	int rc;
 
 	for (;;) {
 		if (r->doc) {
 			json_decref(r->doc);
 			r->doc = NULL;
 		}
-		errno = 0;
-		n = getline(&r->line, &r->cap, r->fp);
-		if (n < 0) {
-			if (ferror(r->fp))
-				return phys_failat(r->name, 0, "read error: %s",
-				    strerror(errno));
-			return 0;
-		}
-		r->lineno++;
-		if (n > 0 && r->line[n - 1] == '\n')
-			r->line[--n] = '\0';
-		if (blank_line(r->line, (size_t)n))
+		if ((rc = phys_lines_next(&r->in, &r->line, &n)) <= 0)
+			return rc;
+		r->lineno = r->in.lineno;
+		if (blank_line(r->line, n))
 			continue;
 		frame_reset(&r->f);
 		r->f.line = r->lineno;
 		if (fast_line(&r->f, r->line, r->line + n))
 			return 1;
-		return slow_line(r, r->line, (size_t)n) < 0 ? -1 : 1;
+		return slow_line(r, r->line, n) < 0 ? -1 : 1;
 	}
 }
 
 void
 ist_close(struct ist_reader *r)
 {
-	if (r->fp && r->fp != stdin)
-		fclose(r->fp);
+	phys_lines_close(&r->in);
 	if (r->doc)
 		json_decref(r->doc);
-	free(r->line);
 	frame_free(&r->f);
 	buf_free(&r->arena);
 	memset(r, 0, sizeof *r);
@@ -593,28 +580,24 @@ ist_sel_free(struct ist_sel *s)
 	s->n = 0;
 }
 
+static int
+add_selector_line(char *line, long lineno, void *ctx)
+{
+	char *end;
+
+	line += strspn(line, " \t");
+	end = line + strlen(line);
+	while (end > line && (end[-1] == ' ' || end[-1] == '\t' ||
+	    end[-1] == '\r'))
+		*--end = '\0';
+	ist_sel_add(ctx, line);
+	return 0;
+}
+
 int
 ist_sel_load(struct ist_sel *s, const char *path)
 {
-	char *text, *line, *next, *end;
-
-	if (!(text = phys_read_file(path, NULL)))
-		return -1;
-	for (line = text; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		while (*line == ' ' || *line == '\t')
-			line++;
-		end = line + strlen(line);
-		while (end > line && (end[-1] == ' ' || end[-1] == '\t' ||
-		    end[-1] == '\r'))
-			*--end = '\0';
-		if (*line && *line != '#')
-			ist_sel_add(s, line);
-	}
-	free(text);
-	return 0;
+	return phys_each_line(path, add_selector_line, s);
 }
 
 int

@@ -58,11 +58,10 @@ struct ist_frame {
 double ist_value(struct ist_field *f);
 
 struct ist_reader {
-	FILE *fp;
+	struct phys_lines in;	/* a stream: only the line length is bounded */
 	const char *path;	/* as given; "-" is stdin */
 	const char *name;	/* for messages */
 	char *line;
-	size_t cap;
 	long lineno;
 	struct ist_frame f;
 	void *doc;		/* jansson document behind f, if any */

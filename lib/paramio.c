@@ -201,6 +201,18 @@ phys_world_edit(struct phys_world *w, const struct phys_ref *r,
 }
 
 int
+phys_world_open_edit(struct phys_world *w, const char *path, bool in_place,
+    bool warn)
+{
+	if (in_place && phys_edit_lock(path) < 0) {
+		phys_report();
+		memset(w, 0, sizeof *w);
+		return -1;
+	}
+	return phys_world_open(w, path, warn);
+}
+
+int
 phys_world_write(struct phys_world *w, bool in_place)
 {
 	struct phys_atomic a;
@@ -224,9 +236,12 @@ phys_world_write(struct phys_world *w, bool in_place)
 		return -1;
 	}
 	if (fwrite(text, 1, len, a.fp) != len) {
+		int err = errno;
+
 		phys_atomic_abort(&a);
 		free(text);
-		return phys_failat(w->doc.path, 0, "write error");
+		return phys_failat(w->doc.path, 0, "write failed: %s",
+		    strerror(err));
 	}
 	free(text);
 	return phys_atomic_commit(&a);

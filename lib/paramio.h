@@ -39,6 +39,14 @@ int phys_param_rank(const void *ctx, xmlNodePtr owner, const char *path);
 int phys_world_edit(struct phys_world *w, const struct phys_ref *r,
     const struct phys_value *v);
 
+/*
+ * phys_world_open for a world that will be written back: in place, the
+ * file is first locked against other editors (phys_edit_lock), so that
+ * the read, the edit and the rename are one step for them.
+ */
+int phys_world_open_edit(struct phys_world *w, const char *path,
+    bool in_place, bool warn);
+
 /* Write the edited world to stdout, or replace path in place (temporary
  * file, then rename). */
 int phys_world_write(struct phys_world *w, bool in_place);

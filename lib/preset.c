@@ -30,11 +30,32 @@ last_physics(const struct phys_world *w)
 	return last;
 }
 
+/* Names are written in SDF and listed one a line: printable text only. */
+static bool
+printable_name(const char *name)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)name; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return false;
+	return phys_xml_text_ok(name);
+}
+
 static int
 check_new_name(const struct phys_world *w, const char *name)
 {
+	struct phys_buf shown = { 0 };
+
 	if (!*name)
 		return phys_fail("a profile name cannot be empty");
+	if (!printable_name(name)) {
+		buf_json_string(&shown, name);
+		phys_fail("profile name %s: only printable UTF-8 text can "
+		    "name a profile", shown.s);
+		buf_free(&shown);
+		return -1;
+	}
 	if (phys_world_profile(w, name) >= 0)
 		return phys_fail("there is already a profile named '%s'", name);
 	return 0;
@@ -77,7 +98,7 @@ default_block(const char *name)
 	struct phys_buf b = { 0 };
 
 	buf_puts(&b, "<physics name=\"");
-	buf_puts(&b, name);
+	phys_buf_xml_attr(&b, name);
 	buf_puts(&b, "\" type=\"ode\">\n"
 	    "  <max_step_size>0.001</max_step_size>\n"
 	    "  <real_time_factor>1</real_time_factor>\n"
@@ -213,10 +234,11 @@ static int
 load_profiles_file(struct phys_doc *d, const char *path, int minor)
 {
 	size_t len;
-	char *text = phys_read_file(path, &len), *body, *wrapped;
+	char *text, *body, *wrapped;
 	int rc;
 
-	if (!text)
+	memset(d, 0, sizeof *d);	/* freed by the caller even on failure */
+	if (!(text = phys_read_file(path, &len)))
 		return -1;
 	body = text;
 	if (strncmp(body + strspn(body, " \t\r\n"), "<?xml", 5) == 0) {

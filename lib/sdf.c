@@ -9,9 +9,6 @@
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
-/* Large worlds are tens of megabytes; anything past this is not SDF. */
-#define PHYS_SDF_MAX_BYTES (1024L * 1024 * 1024)
-
 /* libxml2 would print its own messages; the first error is reported instead. */
 static void
 quiet_errors(void *ctx, const char *msg, ...)
@@ -72,8 +69,9 @@ phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
 
 	memset(d, 0, sizeof *d);
 	d->name = xstrdup(name);
-	if (len > PHYS_SDF_MAX_BYTES || len > (size_t)2147483647)
-		return phys_failat(name, 0, "file too large");
+	if (len > PHYS_MAX_FILE_BYTES + 4096)	/* a wrapped snippet's tags */
+		return phys_failat(name, 0, "file too large (limit %d MB)",
+		    PHYS_MAX_FILE_MB);
 	d->text = xstrndup(text, len);
 	d->len = len;
 	xmlSetGenericErrorFunc(NULL, quiet_errors);

@@ -87,6 +87,11 @@ int phys_doc_append_child(struct phys_doc *d, xmlNodePtr parent,
 char *phys_doc_render(struct phys_doc *d, size_t *len);
 /* Forget every recorded edit (also done by phys_doc_free). */
 void phys_doc_edits_free(struct phys_doc *d);
+/* True when XML can hold s: UTF-8 without control characters other than
+ * tab, newline and carriage return. Edits refuse other text. */
+bool phys_xml_text_ok(const char *s);
+/* s escaped for an attribute value in double quotes. */
+void phys_buf_xml_attr(struct phys_buf *b, const char *s);
 /* An element and its contents as it appears in the (original) text,
  * re-indented so its own line starts at column 0; caller frees. */
 char *phys_doc_node_text(struct phys_doc *d, xmlNodePtr n);

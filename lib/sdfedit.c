@@ -186,6 +186,63 @@ valid_name(const char *s, size_t n)
 	return true;
 }
 
+/* Length of the UTF-8 sequence at s that XML 1.0 can hold, 0 if none:
+ * no NUL or other control character but tab, newline and return, no
+ * surrogate, nothing past U+10FFFF, not U+FFFE or U+FFFF. */
+static size_t
+xml_char_len(const unsigned char *s)
+{
+	unsigned long c;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return s[0] >= 0x20 || s[0] == '\t' || s[0] == '\n' ||
+		    s[0] == '\r';
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 ||
+	    c > 0x10ffff)) || (c >= 0xd800 && c <= 0xdfff) || c == 0xfffe ||
+	    c == 0xffff)
+		return 0;
+	return n;
+}
+
+bool
+phys_xml_text_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	for (; *p; p += n)
+		if (!(n = xml_char_len(p)))
+			return false;
+	return true;
+}
+
+static int
+refuse_text(const char *what, const char *s)
+{
+	struct phys_buf shown = { 0 };
+	int rc;
+
+	buf_json_string(&shown, s);	/* controls made visible */
+	rc = phys_fail("%s %s cannot be written in SDF: it is not UTF-8 text "
+	    "or holds a control character", what, shown.s);
+	buf_free(&shown);
+	return rc;
+}
+
 static void
 put_text_escaped(struct phys_buf *b, const char *s)
 {
@@ -218,6 +275,12 @@ put_attr_escaped(struct phys_buf *b, const char *s, char q)
 		default: buf_putc(b, *s);
 		}
 	}
+}
+
+void
+phys_buf_xml_attr(struct phys_buf *b, const char *s)
+{
+	put_attr_escaped(b, s, '"');
 }
 
 /* ---- tokenizer ---- */
@@ -1614,6 +1677,8 @@ phys_doc_set_attr(struct phys_doc *d, xmlNodePtr n, const char *name,
 	if (!name || !valid_name(name, strlen(name)))
 		return phys_fail("invalid attribute name '%s'",
 		    name ? name : "");
+	if (value && !phys_xml_text_ok(value))
+		return refuse_text("the value", value);
 	x = recx(r);
 	if (!(ed = find_attr(x, name, strlen(name)))) {
 		x->attrs = xrealloc(x->attrs, (x->nattrs + 1) *
@@ -1767,6 +1832,8 @@ phys_doc_set_text(struct phys_doc *d, xmlNodePtr owner, const char *path,
 		return -1;
 	if (!text || !path)
 		return phys_fail("set text: no %s", text ? "path" : "text");
+	if (!phys_xml_text_ok(text))
+		return refuse_text("the value", text);
 	copy = xstrdup(path);
 	for (p = copy; *p;) {
 		const char *dot = strchr(p, '.');

@@ -985,6 +985,7 @@ loop(struct run *r)
 			return -1;
 		if (sample_due(r, step, &next_sample) && write_line(r) < 0)
 			return -1;
+		phys_signal_check();	/* SIGTERM and the like end it here */
 		pace(r);
 		progress(r, started, &shown);
 	}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -617,128 +618,99 @@ phys_display_name(const char *path)
 	return (!path || strcmp(path, "-") == 0) ? "<stdin>" : path;
 }
 
-char *
-phys_read_file(const char *path, size_t *lenp)
-{
-	bool is_stdin = !path || strcmp(path, "-") == 0;
-	FILE *fp = is_stdin ? stdin : fopen(path, "rb");
-	struct phys_buf b = { 0 };
-	char chunk[65536];
-	size_t n;
+/* ---- signals: stop between lines, never inside one ---- */
 
-	if (!fp) {
-		phys_failat(path, 0, "%s", strerror(errno));
-		return NULL;
-	}
-	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
-		buf_putn(&b, chunk, n);
-	if (ferror(fp)) {
-		phys_failat(phys_display_name(path), 0, "read error: %s",
-		    strerror(errno));
-		if (!is_stdin)
-			fclose(fp);
-		buf_free(&b);
-		return NULL;
-	}
-	if (!is_stdin)
-		fclose(fp);
-	buf_reserve(&b, 0);
-	b.s[b.len] = '\0';	/* an empty file still reads as "" */
-	if (lenp)
-		*lenp = b.len;
-	return b.s;
+static volatile sig_atomic_t caught_signal;	/* to raise again, at a boundary */
+static volatile sig_atomic_t waiting;	/* blocked on input or a lock */
+static char *volatile pending_tmp;	/* a temporary file not yet renamed */
+static bool stdout_closed;
+
+/* Async-signal-safe: remove the temporary file, then die by sig. */
+static _Noreturn void
+die_by_signal(int sig)
+{
+	sigset_t set;
+
+	if (pending_tmp)
+		unlink(pending_tmp);
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
 }
 
-int
-phys_each_line(const char *path, int (*fn)(char *line, long lineno, void *ctx),
-    void *ctx)
+/* While the program waits, everything written is flushed and whole: it
+ * can stop at once. Otherwise it stops at the next line boundary. */
+static void
+on_signal(int sig)
 {
-	char *text = phys_read_file(path, NULL), *line, *nl, *why;
-	long lineno = 0;
-	int rc = 0;
-
-	if (!text)
-		return -1;
-	for (line = text; *line && rc == 0; line = nl) {
-		nl = line + strcspn(line, "\n");
-		if (*nl)
-			*nl++ = '\0';
-		lineno++;
-		if (line[strspn(line, " \t\r")] == '\0' ||
-		    line[strspn(line, " \t")] == '#')
-			continue;
-		if ((rc = fn(line, lineno, ctx)) < 0) {
-			why = xstrdup(phys_error());
-			phys_failat(phys_display_name(path), lineno, "%s", why);
-			free(why);
-		}
-	}
-	free(text);
-	return rc;
-}
-
-int
-phys_atomic_open(struct phys_atomic *a, const char *path)
-{
-	char *real = realpath(path, NULL);	/* replace a link's target */
-	char *dir;
-	struct stat st;
-	int fd;
-
-	a->path = real ? real : xstrdup(path);
-	dir = xstrdup(a->path);
-	a->tmp = xasprintf("%s/.%s.XXXXXX", dirname(dir), basename(a->path));
-	free(dir);
-	path = a->path;
-	fd = mkstemp(a->tmp);
-	if (fd < 0) {
-		phys_failat(path, 0, "cannot create temporary file: %s",
-		    strerror(errno));
-		free(a->tmp);
-		free(a->path);
-		return -1;
-	}
-	if (stat(path, &st) == 0)	/* keep the original's permissions */
-		(void)fchmod(fd, st.st_mode & 07777);
-	a->fp = fdopen(fd, "w");
-	return 0;
-}
-
-int
-phys_atomic_commit(struct phys_atomic *a)
-{
-	int bad = fflush(a->fp) != 0 || ferror(a->fp);
-
-	bad |= fsync(fileno(a->fp)) != 0;
-	bad |= fclose(a->fp) != 0;
-	a->fp = NULL;
-	if (bad || rename(a->tmp, a->path) != 0) {
-		phys_failat(a->path, 0, "write failed: %s", strerror(errno));
-		unlink(a->tmp);
-		free(a->tmp);
-		free(a->path);
-		return -1;
-	}
-	free(a->tmp);
-	free(a->path);
-	return 0;
+	caught_signal = sig;
+	if (waiting)
+		die_by_signal(sig);
 }
 
 void
-phys_atomic_abort(struct phys_atomic *a)
+phys_signal_check(void)
 {
-	if (a->fp)
-		fclose(a->fp);
-	unlink(a->tmp);
-	free(a->tmp);
-	free(a->path);
-	a->fp = NULL;
+	int sig = caught_signal;
+
+	if (!sig)
+		return;
+	if (!stdout_closed)
+		fflush(stdout);
+	die_by_signal(sig);
+}
+
+/* Around a call that may block for ever (a pipe, a terminal, a lock). */
+static void
+wait_begin(void)
+{
+	if (!stdout_closed)
+		fflush(stdout);
+	waiting = 1;
+	phys_signal_check();	/* one that came before waiting began */
+}
+
+static void
+wait_end(void)
+{
+	waiting = 0;
+}
+
+/* A program that was asked to stop says so by its exit status. */
+static void
+stop_at_exit(void)
+{
+	phys_signal_check();
+}
+
+static void
+catch_stop_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGHUP, SIGINT };
+	struct sigaction sa, old;
+	size_t i;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART | SA_RESETHAND;	/* a second one kills */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)	/* nohup, background jobs */
+			sigaction(sigs[i], &sa, NULL);
+	atexit(stop_at_exit);
 }
 
 void
 phys_stdout_init(void)
 {
 	signal(SIGPIPE, SIG_DFL);
+	catch_stop_signals();
 }
 
 int
@@ -748,12 +720,508 @@ phys_close_stdout(void)
 
 	if (fclose(stdout) != 0)
 		bad = 1;
+	stdout_closed = true;
 	if (!bad)
 		return PHYS_EXIT_OK;
 	if (errno == EPIPE)
 		return PHYS_EXIT_OK;
 	phys_warn("write error: %s", strerror(errno));
 	return PHYS_EXIT_FAIL;
+}
+
+/* ---- reading: bounded, a buffer at a time ---- */
+
+enum { READ_CHUNK = 65536 };
+
+static bool
+is_stdin(const char *path)
+{
+	return !path || strcmp(path, "-") == 0;
+}
+
+static void
+close_input(int fd)
+{
+	if (fd >= 0 && fd != STDIN_FILENO)
+		close(fd);
+}
+
+/* A descriptor for path; *may_block when reads can wait for ever. */
+static int
+open_input(const char *path, bool *may_block)
+{
+	const char *name = phys_display_name(path);
+	struct stat st;
+	int fd;
+
+	wait_begin();		/* opening a FIFO waits for its writer */
+	fd = is_stdin(path) ? STDIN_FILENO :
+	    open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	wait_end();
+	if (fd < 0)
+		return phys_failat(name, 0, "%s", strerror(errno));
+	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+		int err = errno;
+
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+			err = EISDIR;
+		close_input(fd);
+		return phys_failat(name, 0, "%s", strerror(err));
+	}
+	*may_block = !S_ISREG(st.st_mode);
+	return fd;
+}
+
+static ssize_t
+read_some(int fd, char *buf, size_t n, bool may_block)
+{
+	ssize_t got;
+
+	if (may_block)
+		wait_begin();
+	do
+		got = read(fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	if (may_block)
+		wait_end();
+	return got;
+}
+
+static int
+too_large(const char *name)
+{
+	return phys_failat(name, 0, "file too large (limit %d MB)",
+	    PHYS_MAX_FILE_MB);
+}
+
+static int
+nul_byte(const char *name, long line)
+{
+	return phys_failat(name, line, "not a text file (a NUL byte)");
+}
+
+char *
+phys_read_file(const char *path, size_t *lenp)
+{
+	const char *name = phys_display_name(path);
+	struct phys_buf b = { 0 };
+	struct stat st;
+	bool may_block;
+	ssize_t got;
+	size_t room;
+	int fd = open_input(path, &may_block), rc = 0;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
+		if ((uintmax_t)st.st_size > PHYS_MAX_FILE_BYTES)
+			rc = too_large(name);
+		else
+			buf_reserve(&b, (size_t)st.st_size);
+	}
+	while (rc == 0) {
+		room = PHYS_MAX_FILE_BYTES + 1 - b.len;
+		buf_reserve(&b, room < READ_CHUNK ? room : READ_CHUNK);
+		room = b.cap - 1 - b.len;
+		got = read_some(fd, b.s + b.len, room, may_block);
+		if (got < 0)
+			rc = phys_failat(name, 0, "read error: %s",
+			    strerror(errno));
+		else if (got == 0)
+			break;
+		else if (memchr(b.s + b.len, '\0', (size_t)got))
+			rc = nul_byte(name, 0);
+		else if ((b.len += (size_t)got) > PHYS_MAX_FILE_BYTES)
+			rc = too_large(name);
+	}
+	close_input(fd);
+	if (rc < 0) {
+		buf_free(&b);
+		return NULL;
+	}
+	buf_reserve(&b, 0);
+	b.s[b.len] = '\0';	/* an empty file still reads as "" */
+	if (lenp)
+		*lenp = b.len;
+	return b.s;
+}
+
+int
+phys_lines_open(struct phys_lines *l, const char *path, size_t max_total)
+{
+	struct stat st;
+	bool may_block;
+
+	memset(l, 0, sizeof *l);
+	l->name = phys_display_name(path);
+	l->max_total = max_total;
+	l->fd = open_input(path, &may_block);
+	if (l->fd < 0)
+		return -1;
+	l->may_block = may_block;
+	if (max_total && fstat(l->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uintmax_t)st.st_size > max_total) {
+		phys_lines_close(l);
+		return too_large(phys_display_name(path));
+	}
+	return 0;
+}
+
+static int
+line_too_long(const struct phys_lines *l)
+{
+	return phys_failat(l->name, l->lineno + 1, "line too long (limit %d "
+	    "MB)", PHYS_MAX_LINE_MB);
+}
+
+/* More bytes after the unread ones; room for a line of the limit. */
+static int
+fill(struct phys_lines *l)
+{
+	size_t want, have = l->end - l->start;
+	const char *nul;
+	ssize_t got;
+
+	if (l->start > 0) {
+		memmove(l->buf, l->buf + l->start, have);
+		l->start = 0;
+		l->end = have;
+	}
+	if (l->cap - l->end < READ_CHUNK + 1) {
+		want = l->cap ? l->cap * 2 : READ_CHUNK + 1;
+		if (want > PHYS_MAX_LINE_BYTES + READ_CHUNK + 2)
+			want = PHYS_MAX_LINE_BYTES + READ_CHUNK + 2;
+		l->buf = xrealloc(l->buf, want);
+		l->cap = want;
+	}
+	got = read_some(l->fd, l->buf + l->end, l->cap - 1 - l->end,
+	    l->may_block);
+	if (got < 0)
+		return phys_failat(l->name, 0, "read error: %s",
+		    strerror(errno));
+	if (got == 0) {
+		l->eof = true;
+		return 0;
+	}
+	if ((nul = memchr(l->buf + l->end, '\0', (size_t)got))) {
+		long line = l->lineno + 1;
+		const char *p;
+
+		for (p = l->buf; p < nul; p++)
+			line += *p == '\n';
+		return nul_byte(l->name, line);
+	}
+	l->end += (size_t)got;
+	l->total += (size_t)got;
+	if (l->max_total && l->total > l->max_total)
+		return too_large(l->name);
+	return 0;
+}
+
+int
+phys_lines_next(struct phys_lines *l, char **line, size_t *lenp)
+{
+	size_t scanned = 0, len;
+	char *s, *nl;
+
+	phys_signal_check();
+	for (;;) {
+		s = l->buf + l->start;
+		nl = l->buf ? memchr(s + scanned, '\n', l->end - l->start -
+		    scanned) : NULL;
+		len = nl ? (size_t)(nl - s) : l->end - l->start;
+		if (len > PHYS_MAX_LINE_BYTES)
+			return line_too_long(l);
+		if (nl || (l->eof && len > 0)) {
+			s[len] = '\0';
+			l->start += len + (nl != NULL);
+			l->lineno++;
+			*line = s;
+			if (lenp)
+				*lenp = len;
+			return 1;
+		}
+		if (l->eof)
+			return 0;
+		scanned = len;
+		if (fill(l) < 0)
+			return -1;
+	}
+}
+
+void
+phys_lines_close(struct phys_lines *l)
+{
+	close_input(l->fd);
+	free(l->buf);
+	memset(l, 0, sizeof *l);
+	l->fd = -1;
+}
+
+static bool
+blank_or_comment(const char *line)
+{
+	return line[strspn(line, " \t\r")] == '\0' ||
+	    line[strspn(line, " \t")] == '#';
+}
+
+static int
+each_line(const char *path, size_t max_total,
+    int (*fn)(char *line, long lineno, void *ctx), void *ctx)
+{
+	struct phys_lines l;
+	char *line, *why;
+	int rc;
+
+	if (phys_lines_open(&l, path, max_total) < 0)
+		return -1;
+	while ((rc = phys_lines_next(&l, &line, NULL)) > 0) {
+		if (blank_or_comment(line))
+			continue;
+		if ((rc = fn(line, l.lineno, ctx)) == 0)
+			continue;
+		if (rc < 0) {	/* fn's message gains the position */
+			why = xstrdup(phys_error());
+			phys_failat(l.name, l.lineno, "%s", why);
+			free(why);
+		}
+		break;
+	}
+	phys_lines_close(&l);
+	return rc;
+}
+
+int
+phys_each_line(const char *path, int (*fn)(char *line, long lineno, void *ctx),
+    void *ctx)
+{
+	return each_line(path, PHYS_MAX_FILE_BYTES, fn, ctx);
+}
+
+int
+phys_each_stream_line(const char *path, int (*fn)(char *line, long lineno,
+    void *ctx), void *ctx)
+{
+	return each_line(path, 0, fn, ctx);
+}
+
+/* ---- writing: whole files replaced, or nothing ---- */
+
+/*
+ * The regular file a write to path replaces, symbolic links followed; a
+ * path where nothing exists names a new file (*exists false).
+ */
+static int
+resolve_target(const char *path, char **real, struct stat *st, bool *exists)
+{
+	struct stat lst;
+
+	*exists = false;
+	*real = NULL;
+	if (lstat(path, &lst) < 0) {
+		if (errno != ENOENT)
+			return phys_failat(path, 0, "%s", strerror(errno));
+		*real = xstrdup(path);
+		return 0;
+	}
+	if (!(*real = realpath(path, NULL)))
+		return phys_failat(path, 0, "%s%s", S_ISLNK(lst.st_mode) ?
+		    "cannot follow the symbolic link: " : "", strerror(errno));
+	if (stat(*real, st) < 0)
+		phys_failat(path, 0, "%s", strerror(errno));
+	else if (!S_ISREG(st->st_mode))
+		phys_failat(path, 0, "not a regular file (only a regular file "
+		    "is replaced)");
+	else
+		*exists = true;
+	if (!*exists) {
+		free(*real);
+		*real = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The replacement is the original's: owner, group, mode. */
+static void
+keep_attributes(int fd, const char *path, const struct stat *st)
+{
+	if (fchown(fd, st->st_uid, st->st_gid) < 0 &&
+	    fchown(fd, (uid_t)-1, st->st_gid) < 0 && st->st_gid != getegid())
+		phys_warn("%s: cannot keep the group %lu: %s", path,
+		    (unsigned long)st->st_gid, strerror(errno));
+	if (st->st_uid != geteuid() && geteuid() != 0)
+		phys_warn("%s: the new file is owned by you, not by user %lu",
+		    path, (unsigned long)st->st_uid);
+	(void)fchmod(fd, st->st_mode & 07777);	/* after chown, which clears
+						 * set-id bits */
+	if (st->st_nlink > 1)
+		phys_warn("%s: replaced; its %lu other hard link%s keep%s the "
+		    "old text", path, (unsigned long)st->st_nlink - 1,
+		    st->st_nlink == 2 ? "" : "s", st->st_nlink == 2 ? "s" : "");
+}
+
+static void
+new_file_mode(int fd)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+}
+
+int
+phys_atomic_open(struct phys_atomic *a, const char *path)
+{
+	struct stat st;
+	bool exists;
+	char *dir;
+	int fd;
+
+	memset(a, 0, sizeof *a);
+	if (resolve_target(path, &a->path, &st, &exists) < 0)
+		return -1;
+	dir = xstrdup(a->path);
+	a->tmp = xasprintf("%s/.%s.XXXXXX", dirname(dir), basename(a->path));
+	free(dir);
+	fd = mkstemp(a->tmp);
+	if (fd < 0) {
+		phys_failat(path, 0, "cannot create temporary file: %s",
+		    strerror(errno));
+		free(a->tmp);
+		free(a->path);
+		return -1;
+	}
+	pending_tmp = a->tmp;
+	if (exists)
+		keep_attributes(fd, path, &st);
+	else
+		new_file_mode(fd);
+	if (!(a->fp = fdopen(fd, "w"))) {
+		close(fd);
+		phys_failat(path, 0, "%s", strerror(errno));
+		phys_atomic_abort(a);
+		return -1;
+	}
+	return 0;
+}
+
+/* The rename itself lasts once the directory is on disk. */
+static void
+sync_dir(const char *path)
+{
+	char *copy = xstrdup(path);
+	int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(copy);
+}
+
+static void
+atomic_free(struct phys_atomic *a)
+{
+	pending_tmp = NULL;
+	free(a->tmp);
+	free(a->path);
+	a->tmp = a->path = NULL;
+	a->fp = NULL;
+}
+
+int
+phys_atomic_commit(struct phys_atomic *a)
+{
+	int err = 0;
+
+	if (fflush(a->fp) != 0 || ferror(a->fp))
+		err = errno ? errno : EIO;
+	if (fsync(fileno(a->fp)) != 0 && !err)
+		err = errno;
+	if (fclose(a->fp) != 0 && !err)
+		err = errno;
+	a->fp = NULL;
+	if (!err)
+		phys_signal_check();	/* a stop now keeps the original */
+	if (!err && rename(a->tmp, a->path) != 0)
+		err = errno;
+	if (err) {
+		phys_failat(a->path, 0, "write failed: %s", strerror(err));
+		unlink(a->tmp);
+		atomic_free(a);
+		return -1;
+	}
+	sync_dir(a->path);
+	atomic_free(a);
+	return 0;
+}
+
+void
+phys_atomic_abort(struct phys_atomic *a)
+{
+	if (a->fp)
+		fclose(a->fp);
+	if (a->tmp)
+		unlink(a->tmp);
+	atomic_free(a);
+}
+
+/* Held to the end: closing it would let another editor in too early. */
+static int edit_lock_fd = -1;
+
+static bool
+same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+int
+phys_edit_lock(const char *path)
+{
+	struct stat st, now;
+	bool exists;
+	char *real;
+	int fd, rc;
+
+	if (is_stdin(path))
+		return phys_fail("-i needs a world file, not standard input");
+	for (;;) {
+		if (resolve_target(path, &real, &st, &exists) < 0)
+			return -1;
+		if (!exists) {
+			free(real);
+			return phys_failat(path, 0, "%s", strerror(ENOENT));
+		}
+		fd = open(real, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+		if (fd < 0) {
+			free(real);
+			return phys_failat(path, 0, "%s", strerror(errno));
+		}
+		wait_begin();
+		do
+			rc = flock(fd, LOCK_EX);
+		while (rc < 0 && errno == EINTR);
+		wait_end();
+		if (rc < 0) {
+			phys_failat(path, 0, "cannot lock: %s", strerror(errno));
+			close(fd);
+			free(real);
+			return -1;
+		}
+		/* Another editor may have renamed a new file over this one
+		 * while we waited: then the lock is on the old one. */
+		rc = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    stat(real, &now) == 0 && same_file(&st, &now);
+		free(real);
+		if (rc) {
+			if (edit_lock_fd >= 0)
+				close(edit_lock_fd);
+			edit_lock_fd = fd;
+			return 0;
+		}
+		close(fd);
+	}
 }
 
 bool

@@ -82,21 +82,61 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Whole file ("-" or NULL is stdin) into memory; NULL and phys_error() on failure. */
+/*
+ * Input limits, far above any real world or run, so that /dev/zero or a
+ * runaway producer costs bounded memory: a file read whole (a world, a
+ * selection, control or parameter lines) stops at PHYS_MAX_FILE_MB, one
+ * line of any line file at PHYS_MAX_LINE_MB. Text never holds a NUL byte.
+ */
+#define PHYS_MAX_FILE_MB 64
+#define PHYS_MAX_LINE_MB 16
+#define PHYS_MAX_FILE_BYTES ((size_t)PHYS_MAX_FILE_MB << 20)
+#define PHYS_MAX_LINE_BYTES ((size_t)PHYS_MAX_LINE_MB << 20)
+
+/* Whole text file ("-" or NULL is stdin) into memory, at most
+ * PHYS_MAX_FILE_BYTES; NULL and phys_error() on failure. */
 char *phys_read_file(const char *path, size_t *len);
+
+/*
+ * A line file read a buffer at a time: a line is held only while it is
+ * the current one. max_total bounds the bytes of the whole file (0: a
+ * stream without end, like state lines on a pipe).
+ */
+struct phys_lines {
+	const char *name;	/* for messages */
+	int fd;
+	char *buf;
+	size_t cap, start, end;	/* unread bytes are buf[start..end) */
+	size_t total, max_total;
+	long lineno;
+	bool eof, may_block;
+};
+int phys_lines_open(struct phys_lines *l, const char *path, size_t max_total);
+/* The next line, without its newline, NUL-terminated in *line (valid to
+ * the next call), and its length: 1, 0 at the end, -1 on error. */
+int phys_lines_next(struct phys_lines *l, char **line, size_t *len);
+void phys_lines_close(struct phys_lines *l);
+
 /*
  * Call fn for each line of a file ("-": stdin) that is not blank or a
  * '#' comment, with its number. A failure of fn stops the loop, and its
- * message gains the position: "file:line: message".
+ * message gains the position: "file:line: message". phys_each_line is for
+ * files a command holds (limited to PHYS_MAX_FILE_BYTES);
+ * phys_each_stream_line for streams without end.
  */
 int phys_each_line(const char *path, int (*fn)(char *line, long lineno,
     void *ctx), void *ctx);
+int phys_each_stream_line(const char *path, int (*fn)(char *line,
+    long lineno, void *ctx), void *ctx);
 /* The name to use in messages for path ("-"/NULL is "<stdin>"). */
 const char *phys_display_name(const char *path);
 
 /*
  * Output that is never half-written. An in-place edit writes a temporary
  * file beside the target and renames it over the target only on commit.
+ * A symbolic link is followed (its target is replaced, the link kept);
+ * anything but a regular file is refused. The replacement keeps the
+ * original's owner, group and mode; a new file gets 0666 less the umask.
  */
 struct phys_atomic {
 	FILE *fp;
@@ -107,11 +147,26 @@ int phys_atomic_commit(struct phys_atomic *a);	/* flush, fsync, rename */
 void phys_atomic_abort(struct phys_atomic *a);
 
 /*
+ * Before reading a file to edit it in place: refuse anything but a
+ * regular file, and take an exclusive lock that serialises phys editors
+ * of that file from before the read to after the rename (it is held until
+ * the program exits).
+ */
+int phys_edit_lock(const char *path);
+
+/*
  * Standard output: SIGPIPE keeps its default action so a closed pipe ends
  * the program quietly; phys_close_stdout() checks every write at exit.
+ * SIGTERM, SIGHUP and SIGINT stop the program at the next line boundary
+ * (phys_signal_check), or at once while it waits for input or a lock;
+ * complete lines are flushed, a pending temporary file is removed, and
+ * the signal is raised again so the parent sees it. A second signal
+ * stops the program at once.
  */
 void phys_stdout_init(void);
 int phys_close_stdout(void);	/* 0, or reports and returns PHYS_EXIT_FAIL */
+/* At a line boundary: stop here if one of those signals came. */
+void phys_signal_check(void);
 
 /* Shell-style match of a name ('*', '?', '[...]'); '*' also crosses "::" and "/". */
 bool phys_glob(const char *pattern, const char *name);
