@@ -54,9 +54,11 @@ static const char shape_help[] =
 
 static const char principal_help[] =
     "\n"
-    "For each inertia line: {\"mass\",\"moments\":[I1,I2,I3],\"quat\",\"rpy\"},\n"
-    "moments ascending, I = R diag(moments) R^T with R's columns the axes.\n"
-    "A line with a pose also gets the pose of the principal frame.\n"
+    "For each inertia line: {\"mass\",\"valid\",\"moments\":[I1,I2,I3],\"quat\",\n"
+    "\"rpy\"}, moments ascending, I = R diag(moments) R^T with R's columns the\n"
+    "axes. A line with a pose also gets the pose of the principal frame.\n"
+    "An invalid inertia (as check says) gets \"valid\":false and a \"reason\",\n"
+    "and makes the exit status 1.\n"
     "  --ixx I ... --mass M   one tensor from the command line\n";
 
 static const char box_equivalent_help[] =
@@ -234,7 +236,11 @@ put_rotation(struct phys_buf *b, const phys_inertia *in, phys_mat3 R)
 	return 0;
 }
 
-/* The work done on one inertia line: append the output line to b. */
+/*
+ * The work done on one inertia line: append the output line to b. -1 is
+ * an error that stops the input; 1 a line written that says the inertia
+ * is invalid, which makes the exit status 1.
+ */
 typedef int (*line_fn)(const phys_inertia *in, struct phys_buf *b,
     const void *ctx);
 
@@ -242,6 +248,7 @@ struct filter {
 	line_fn fn;
 	const void *ctx;
 	struct phys_buf out;
+	bool invalid;
 };
 
 /* Each output line is complete before any of it is written. */
@@ -250,11 +257,14 @@ filter_line(char *line, long lineno, void *arg)
 {
 	struct filter *f = arg;
 	phys_inertia in;
+	int rc;
 
 	buf_clear(&f->out);
 	if (phys_inertia_parse_json(line, strlen(line), &in) < 0 ||
-	    f->fn(&in, &f->out, f->ctx) < 0)
+	    (rc = f->fn(&in, &f->out, f->ctx)) < 0)
 		return -1;
+	if (rc > 0)
+		f->invalid = true;
 	buf_putc(&f->out, '\n');
 	fwrite(f->out.s, 1, f->out.len, stdout);
 	return 0;
@@ -264,7 +274,7 @@ filter_line(char *line, long lineno, void *arg)
 static int
 filter_lines(const char *path, line_fn fn, const void *ctx)
 {
-	struct filter f = { fn, ctx, { 0 } };
+	struct filter f = { fn, ctx, { 0 }, false };
 	int rc = phys_each_stream_line(path, filter_line, &f);
 
 	buf_free(&f.out);
@@ -272,7 +282,7 @@ filter_lines(const char *path, line_fn fn, const void *ctx)
 		phys_report();
 		return PHYS_EXIT_FAIL;
 	}
-	return PHYS_EXIT_OK;
+	return f.invalid ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
 /* One inertia given as options rather than lines. */
@@ -346,26 +356,35 @@ run_lines(const struct command *cmd, int argc, char **argv, line_fn fn)
 			usage_error("%s is missing", tensor_names[k]);
 	in = phys_inertia_make(t.v[0], t.v[1], t.v[2], t.v[3], t.v[4],
 	    t.v[5], t.v[6]);
-	if (fn(&in, &out, NULL) < 0) {
+	if ((c = fn(&in, &out, NULL)) < 0) {
 		phys_report();
 		buf_free(&out);
 		return PHYS_EXIT_FAIL;
 	}
 	puts(out.s);
 	buf_free(&out);
-	return PHYS_EXIT_OK;
+	return c > 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
+/* Decomposed whatever it is, and judged as check judges a link. */
 static int
 principal_line(const phys_inertia *in, struct phys_buf *b, const void *ctx)
 {
+	struct phys_inertia_verdict v;
 	double mo[3];
 	phys_mat3 R;
+	bool valid;
 
 	if (phys_inertia_principal(in->I, mo, &R) < 0)
 		return -1;
+	valid = phys_inertia_validate(in, &v) == PHYS_INERTIA_VALID;
 	buf_puts(b, "{\"mass\":");
 	buf_double(b, in->mass);
+	buf_printf(b, ",\"valid\":%s", valid ? "true" : "false");
+	if (!valid) {
+		buf_puts(b, ",\"reason\":");
+		buf_json_string(b, v.reason);
+	}
 	buf_puts(b, ",\"moments\":[");
 	buf_double(b, mo[0]);
 	buf_putc(b, ',');
@@ -376,7 +395,7 @@ principal_line(const phys_inertia *in, struct phys_buf *b, const void *ctx)
 	if (put_rotation(b, in, R) < 0)
 		return -1;
 	buf_putc(b, '}');
-	return 0;
+	return valid ? 0 : 1;
 }
 
 static int

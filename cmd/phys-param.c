@@ -279,13 +279,22 @@ struct edits {
 	size_t n;
 };
 
-static void
+/* The value is checked as it is collected, so that an error in a --from
+ * file names its line. */
+static int
 add_edit(struct edits *e, const struct phys_ref *r, const char *text)
 {
+	struct phys_value v;
+
+	memset(&v, 0, sizeof v);
+	if (phys_value_parse(r->p, text, &v) < 0)
+		return -1;
+	phys_value_free(&v);
 	e->v = xrealloc(e->v, (e->n + 1) * sizeof *e->v);
 	e->v[e->n].ref = *r;
 	e->v[e->n].text = xstrdup(text);
 	e->n++;
+	return 0;
 }
 
 struct glob_ctx {
@@ -306,8 +315,7 @@ add_glob_edit(struct phys_world *w, const struct phys_ref *r, void *ctx)
 		skipped_included++;
 		return 0;
 	}
-	add_edit(g->e, r, g->text);
-	return 0;
+	return add_edit(g->e, r, g->text);
 }
 
 static int
@@ -318,14 +326,15 @@ collect(struct phys_world *w, const char *name, const char *text, int profile,
 	struct phys_ref r;
 
 	if (phys_has_glob(name)) {
-		if (phys_ref_each(w, name, profile, add_glob_edit, &g) > 0)
-			return 0;
+		int n = phys_ref_each(w, name, profile, add_glob_edit, &g);
+
+		if (n != 0)
+			return n < 0 ? -1 : 0;
 		return phys_fail("no parameter matches '%s'", name);
 	}
 	if (phys_ref_resolve(w, name, profile, &r) < 0)
 		return -1;
-	add_edit(e, &r, text);
-	return 0;
+	return add_edit(e, &r, text);
 }
 
 static int
@@ -528,12 +537,14 @@ cmd_doc(void)
 			fputs(", one of ", stdout);
 			roff_escape(p->values);
 		}
-		if (p->min > -1e308 && p->max < 1e308)
-			printf(", from %g to %g", p->min, p->max);
+		if (PHYS_MIN_ABOVE_ZERO(p))
+			fputs(", above 0", stdout);
+		else if (p->min > -1e308 && p->max < 1e308)
+			printf(", from %.15g to %.15g", p->min, p->max);
 		else if (p->min > -1e308)
-			printf(", at least %g", p->min);
+			printf(", at least %.15g", p->min);
 		else if (p->max < 1e308)
-			printf(", at most %g", p->max);
+			printf(", at most %.15g", p->max);
 		printf("; %s", p->engines == PHYS_E_ALL ? "all engines" :
 		    p->engines == PHYS_E_ODE ? "ode" :
 		    p->engines == PHYS_E_BULLET ? "bullet" :

@@ -1,6 +1,7 @@
 /* expr.c - compile arithmetic expressions to postfix code and run it. */
 #include "expr.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -52,7 +53,8 @@ struct func {
 	funcimpl *fn;
 };
 
-#define VARIADIC 64
+/* max() and min() take any number of arguments from two on. */
+#define VARIADIC INT_MAX
 
 static const struct func funcs[] = {
 	{ "abs", 1, 1, f_abs }, { "acos", 1, 1, f_acos },
@@ -66,7 +68,12 @@ static const struct func funcs[] = {
 };
 #define NFUNCS (sizeof funcs / sizeof funcs[0])
 
-/* Parentheses deeper than this are refused rather than recursed into. */
+/*
+ * Every recursion of the parser passes through parse_unary(): parentheses,
+ * call arguments, signs and the right side of '^'. Nesting deeper than
+ * this is refused there rather than recursed into, so no input can
+ * exhaust the stack.
+ */
 #define MAXNEST 200
 
 struct parser {
@@ -323,10 +330,6 @@ parse_primary(struct parser *ps)
 			emit(ps, OP_REF, ref_index(ps, s,
 			    (size_t)(name_end(s) - s), s), 0, 0);
 	} else if (*s == '(') {
-		if (++ps->nest > MAXNEST) {
-			fail(ps, s, "parentheses nested too deeply");
-			return;
-		}
 		ps->p++;
 		parse_expr(ps);
 		skip_blanks(ps);
@@ -338,7 +341,6 @@ parse_primary(struct parser *ps)
 			return;
 		}
 		ps->p++;
-		ps->nest--;
 	} else if (*s == '\0') {
 		fail(ps, s, "expression ends too soon");
 	} else {
@@ -363,24 +365,32 @@ parse_power(struct parser *ps)
 }
 
 static void
+parse_signed(struct parser *ps)
+{
+	bool neg;
+
+	skip_blanks(ps);
+	if (*ps->p != '-' && *ps->p != '+') {
+		parse_power(ps);
+		return;
+	}
+	neg = *ps->p == '-';
+	ps->p++;
+	parse_unary(ps);
+	if (neg && !ps->failed)
+		emit(ps, OP_NEG, 0, 0, 0);
+}
+
+static void
 parse_unary(struct parser *ps)
 {
 	skip_blanks(ps);
-	if (*ps->p == '-' || *ps->p == '+') {
-		bool neg = *ps->p == '-';
-
-		if (++ps->nest > MAXNEST) {
-			fail(ps, ps->p, "too many signs in a row");
-			return;
-		}
-		ps->p++;
-		parse_unary(ps);
-		ps->nest--;
-		if (neg)
-			emit(ps, OP_NEG, 0, 0, 0);
+	if (++ps->nest > MAXNEST) {
+		fail(ps, ps->p, "expression nested too deeply");
 		return;
 	}
-	parse_power(ps);
+	parse_signed(ps);
+	ps->nest--;
 }
 
 static void

@@ -468,8 +468,14 @@ phys_inertia_principal(phys_mat3 I, double moments[3], phys_mat3 *R)
 	if (det3(*R) < 0)
 		for (i = 0; i < 3; i++)
 			R->m[i][2] = -R->m[i][2];
-	for (i = 0; i < 3; i++)
+	/* Scaled back, a moment up to twice the largest element can pass
+	 * the largest double. */
+	for (i = 0; i < 3; i++) {
 		moments[i] = ldexp(d[i], e);
+		if (!isfinite(moments[i]))
+			return phys_fail("inertia tensor too large: a principal "
+			    "moment is beyond the largest double");
+	}
 	return 0;
 }
 
@@ -486,8 +492,8 @@ judge(const phys_inertia *in, struct phys_inertia_verdict *v, phys_mat3 *R)
 		return v->fault = PHYS_INERTIA_BAD_MASS;
 	}
 	if (phys_inertia_principal(in->I, mo, R) < 0) {
-		snprintf(v->reason, sizeof v->reason,
-		    "inertia tensor is not finite");
+		snprintf(v->reason, sizeof v->reason, "%s", phys_error());
+		mo[0] = mo[1] = mo[2] = 0;
 		return v->fault = PHYS_INERTIA_NOT_FINITE;
 	}
 	v->tol = PHYS_INERTIA_RTOL * fmax(fabs(mo[0]), fabs(mo[2]));

@@ -101,14 +101,15 @@ int phys_inertia_combine(const phys_inertia *parts, size_t n,
  * triangle read), by cyclic Jacobi rotations: accurate for repeated and
  * nearly repeated moments at any scale. R's columns are the axes; it is
  * a proper rotation, and each of its first two columns has its largest
- * component positive (the first such on ties). Fails when not finite.
+ * component positive (the first such on ties). Fails when an element is
+ * not finite or a moment would overflow.
  */
 int phys_inertia_principal(phys_mat3 I, double moments[3], phys_mat3 *R);
 
 enum phys_inertia_fault {
 	PHYS_INERTIA_VALID,
 	PHYS_INERTIA_BAD_MASS,		/* not finite, or <= 0 */
-	PHYS_INERTIA_NOT_FINITE,	/* a tensor element */
+	PHYS_INERTIA_NOT_FINITE,	/* a tensor element, or a moment */
 	PHYS_INERTIA_NOT_POSITIVE,	/* smallest moment <= tol */
 	PHYS_INERTIA_TRIANGLE		/* I1 + I2 < I3 - tol */
 };

@@ -362,6 +362,28 @@ parse_numbers(const struct phys_param *p, const char *text, double *out,
 	    "a pose (six numbers: x y z roll pitch yaw)");
 }
 
+static int check_range(const struct phys_param *p, double x, const char *xs);
+
+/* Digits too many for a long are still a number out of range, and the
+ * message should say so rather than that they are not an int. */
+static int
+fail_int(const struct phys_param *p, const char *text)
+{
+	size_t n;
+	const char *s = trim(text, &n);
+	char xs[40];
+	double d;
+
+	if (n > 0 && n < sizeof xs && strspn(s, "+-0123456789") == n &&
+	    phys_parse_double(text, &d)) {
+		memcpy(xs, s, n);
+		xs[n] = '\0';
+		if (check_range(p, d, xs) < 0)
+			return -1;
+	}
+	return fail_text(p, text, "an int");
+}
+
 static int
 parse_text(const struct phys_param *p, const char *text,
     struct phys_value *v)
@@ -375,7 +397,7 @@ parse_text(const struct phys_param *p, const char *text,
 		return 0;
 	case PHYS_T_INT:
 		if (!phys_parse_long(text, &v->u.i))
-			return fail_text(p, text, "an int");
+			return fail_int(p, text);
 		return 0;
 	case PHYS_T_BOOL:
 		if (!phys_parse_bool(text, &v->u.b))
@@ -421,6 +443,8 @@ check_range(const struct phys_param *p, double x, const char *xs)
 {
 	char bs[40];
 
+	if (x < p->min && PHYS_MIN_ABOVE_ZERO(p))
+		return phys_fail("%s: %s must be above 0", p->name, xs);
 	if (x < p->min) {
 		phys_fmt_double(bs, sizeof bs, p->min);
 		return phys_fail("%s: %s is below the minimum %s", p->name,
@@ -512,6 +536,10 @@ defaults_build(void)
 	size_t i;
 
 	for (i = 0; i < PHYS_NPARAMS; i++) {
+		if (phys_params[i].type == PHYS_T_INT &&
+		    !(phys_params[i].max <= 4294967295.0))
+			phys_die(PHYS_EXIT_FAIL, "params.def: %s: an int needs "
+			    "a finite MAX", phys_params[i].name);
 		if (phys_value_parse(&phys_params[i], phys_params[i].def,
 		    &defaults[i]) < 0)
 			phys_die(PHYS_EXIT_FAIL, "params.def: bad default: %s",

@@ -7,6 +7,7 @@
 #ifndef PHYS_PARAM_H
 #define PHYS_PARAM_H
 
+#include <float.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -51,6 +52,14 @@ typedef enum {
 
 #define PHYS_NOMIN (-1.0 / 0.0)
 #define PHYS_NOMAX (1.0 / 0.0)
+/* MIN of a value that must exceed 0 (a mass): the smallest positive double,
+ * so the inclusive check is "> 0"; printed as "above 0". */
+#define PHYS_POSITIVE DBL_TRUE_MIN
+/* Every int parameter has a finite MAX: the engine stores C ints. */
+#define PHYS_INTMAX 2147483647.0
+/* Solver iterations per step: beyond this one step of a small world takes
+ * seconds and a run never ends; far above what any solver converges with. */
+#define PHYS_MAXITERS 1000000.0
 
 /*
  * X-macro row:
@@ -62,7 +71,8 @@ typedef enum {
  *   TYPE     DOUBLE, INT, BOOL, STRING, VEC3 or POSE
  *   DEFAULT  the specification's default, as SDF text
  *   UNITS    SI units ("s", "m", "N/m", "1" for dimensionless, "" for none)
- *   MIN/MAX  inclusive numeric range (PHYS_NOMIN/PHYS_NOMAX when open)
+ *   MIN/MAX  inclusive numeric range (PHYS_NOMIN/PHYS_NOMAX when open;
+ *            MIN PHYS_POSITIVE for "above 0"); an INT's MAX is finite
  *   VALUES   closed set "a|b|c" for strings, or NULL
  *   ENGINES  PHYS_E_* bits
  *   ODE      NATIVE, EMULATED, INERT or OTHER
@@ -113,6 +123,9 @@ const char *phys_type_name(phys_type t);
 const char *phys_scope_name(phys_scope s);
 size_t phys_scope_count(phys_scope s);
 const struct phys_param *phys_scope_param(phys_scope s, size_t index);
+
+/* True when p's minimum is exclusive: the value must be above 0. */
+#define PHYS_MIN_ABOVE_ZERO(p) ((p)->min == PHYS_POSITIVE)
 
 /* By full name or alias within a scope; NULL when unknown. */
 const struct phys_param *phys_param_find(phys_scope s, const char *name);

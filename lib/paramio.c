@@ -69,7 +69,9 @@ put_facts(struct phys_buf *b, const struct phys_param *p)
 	buf_puts(b, ",\"default\":");
 	phys_value_json(p, &def, b);
 	phys_value_free(&def);
-	if (isfinite(p->min)) {
+	if (PHYS_MIN_ABOVE_ZERO(p)) {
+		buf_puts(b, ",\"exclusive_min\":0");
+	} else if (isfinite(p->min)) {
 		buf_puts(b, ",\"min\":");
 		buf_double(b, p->min);
 	}

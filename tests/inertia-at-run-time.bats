@@ -89,5 +89,5 @@ JSON
 	echo '{"t":0.01,"name":"pendulum::bob/inertial.mass","value":0}' > "$TMP/z"
 	run phys-step -n 20 -c "$TMP/z" "$WORLDS/pendulum.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"z:1: link 'pendulum::bob': mass must be positive"* ]]
+	[[ "$output" == *"z:1: inertial.mass: 0 must be above 0"* ]]
 }

@@ -202,7 +202,7 @@ turned_by_pyramid() {
 	line=$(grep -n '<mass>-2' "$TMP/neg.sdf" | cut -d: -f1)
 	run phys-step "$TMP/neg.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" == "phys-step: $TMP/neg.sdf:$line: "*"-2 is below the minimum 0"* ]]
+	[[ "$output" == "phys-step: $TMP/neg.sdf:$line: "*"inertial.mass: -2 must be above 0"* ]]
 }
 
 @test "an unknown joint type is an error naming the line" {

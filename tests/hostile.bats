@@ -1,0 +1,185 @@
+#!/usr/bin/env bats
+# Hostile input: values out of range, deep expressions, duplicate keys,
+# overflowing and invalid inertia. Each case failed before it was fixed;
+# the fuzz harnesses in fuzz/ keep looking for more.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	TMP="$BATS_TEST_TMPDIR"
+}
+
+# first_engine WORLD ARGS...: the engine settings of a run's first line.
+first_engine() {
+	phys-step -n 1 "$@" | head -1 | jq -c .engine
+}
+
+# ---- issue 10 item 3: integer and step ranges, one rule on every path --
+
+@test "iters above INT_MAX is refused in SDF, -s, control lines and phys-param set" {
+	sed 's|<iters>50</iters>|<iters>2147483648</iters>|' "$WORLDS/falling_sphere.sdf" > "$TMP/w.sdf"
+	line=$(grep -n 2147483648 "$TMP/w.sdf" | cut -d: -f1)
+	want="ode.solver.iters: 2147483648 is above the maximum 1000000"
+	run timeout 20 phys-step -n 1 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	assert_output "phys-step: $TMP/w.sdf:$line: $want"
+	run timeout 20 phys-step -n 1 -s iters=2147483648 "$WORLDS/falling_sphere.sdf"
+	[ "$status" -eq 2 ]	# an option's value: a usage error
+	assert_output "phys-step: $want"
+	echo '{"t":0,"name":"iters","value":4294967297}' > "$TMP/c"
+	run timeout 20 phys-step -n 1 -c "$TMP/c" "$WORLDS/falling_sphere.sdf"
+	[ "$status" -eq 1 ]
+	assert_output "phys-step: $TMP/c:1: ode.solver.iters: 4294967297 is above the maximum 1000000"
+	run phys-param set "$WORLDS/falling_sphere.sdf" ode.solver.iters=2147483648
+	[ "$status" -eq 1 ]
+	assert_output "phys-param: $want"
+	printf '%s\n' '{"name":"iters","value":1}' '{"name":"iters","value":2147483648}' > "$TMP/p"
+	run phys-param set --from "$TMP/p" "$WORLDS/falling_sphere.sdf"
+	[ "$status" -eq 1 ]
+	assert_output "phys-param: $TMP/p:2: $want"
+	# digits beyond a long are out of range too, not "not an int"
+	run phys-step -n 1 -s iters=99999999999999999999999 "$WORLDS/falling_sphere.sdf"
+	assert_output "phys-step: ode.solver.iters: 99999999999999999999999 is above the maximum 1000000"
+}
+
+@test "the largest iters reaches the engine unchanged; every int has a maximum" {
+	[ "$(first_engine -s iters=1000000 "$WORLDS/falling_sphere.sdf" | jq .iters)" = 1000000 ]
+	[ "$(first_engine -s max_contacts=2147483647 "$WORLDS/falling_sphere.sdf" | jq .max_contacts)" = 2147483647 ]
+	run phys-step -n 1 -s max_contacts=2147483648 "$WORLDS/falling_sphere.sdf"
+	[ "$status" -eq 2 ]
+	assert_output "phys-step: max_contacts: 2147483648 is above the maximum 2147483647"
+	# the registry states the maximum of every int parameter
+	run sh -c "phys-param list --doc | jq -r 'select(.type == \"int\" and .max == null) | .name'"
+	[ "$status" -eq 0 ]
+	assert_output ""
+}
+
+@test "max_step_size 0 or 1e-300 is refused; 1e-6 s is the documented bound" {
+	for h in 0 1e-300 9.99e-07; do
+		run timeout 20 phys-step -n 1 -s max_step_size=$h "$WORLDS/falling_sphere.sdf"
+		[ "$status" -eq 2 ]
+		assert_output "phys-step: max_step_size: $h is below the minimum 1e-06"
+		run phys-param set "$WORLDS/falling_sphere.sdf" max_step_size=$h
+		[ "$status" -eq 1 ]
+	done
+	# the bound itself runs: two steps of 1 microsecond
+	[ "$(phys-step -n 2 -s max_step_size=1e-6 "$WORLDS/falling_sphere.sdf" | tail -1 | jq .t)" = 2e-06 ]
+	grep -q 'default 0.001, at least 1e-06' "$BATS_TEST_DIRNAME/../man/phys-params.7"
+}
+
+@test "a mass of 0 is refused by phys-param set, as phys-step refuses it" {
+	cp "$WORLDS/falling_sphere.sdf" "$TMP/w.sdf"
+	run phys-param set -i "$TMP/w.sdf" ball::link/inertial.mass=0
+	[ "$status" -eq 1 ]
+	assert_output "phys-param: inertial.mass: 0 must be above 0"
+	cmp "$TMP/w.sdf" "$WORLDS/falling_sphere.sdf"
+	# a glob stops at the first bad value and writes nothing
+	run phys-param set -i "$TMP/w.sdf" '*/inertial.mass=-1'
+	[ "$status" -eq 1 ]
+	cmp "$TMP/w.sdf" "$WORLDS/falling_sphere.sdf"
+	# the same rule at load and in control lines
+	sed 's|<mass>1</mass>|<mass>0</mass>|' "$WORLDS/falling_sphere.sdf" > "$TMP/z.sdf"
+	run phys-step -n 1 "$TMP/z.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"inertial.mass: 0 must be above 0" ]]
+	# the smallest positive mass is a mass
+	run phys-param set "$WORLDS/falling_sphere.sdf" ball::link/inertial.mass=1e-9
+	[ "$status" -eq 0 ]
+	phys-param list --doc "$WORLDS/falling_sphere.sdf" 'ball::link/inertial.mass' | jq -e '.exclusive_min == 0 and .min == null'
+}
+
+# ---- item 7: every recursive path of the expression parser is bounded --
+
+# derive_deep EXPR: derive on a 1 MiB stack, where the unbounded parser
+# crashed long before 60000 levels.
+derive_deep() {
+	run bash -c 'ulimit -s 1024; exec phys-introspect derive "$1" < "$2"' _ "$1" \
+	    "$BATS_TEST_DIRNAME/data/introspect-run.jsonl"
+}
+
+@test "derive refuses a long a^a^a chain and deep signs, calls and parentheses" {
+	local e
+	for e in "$(printf 'sim_time^%.0s' $(seq 12000))1" \
+	    "$(printf -- '-%.0s' $(seq 60000))1" \
+	    "$(printf -- '-(%.0s' $(seq 30000))1$(printf ')%.0s' $(seq 30000))" \
+	    "$(printf 'abs(%.0s' $(seq 20000))1$(printf ')%.0s' $(seq 20000))" \
+	    "$(printf '(%.0s' $(seq 60000))1$(printf ')%.0s' $(seq 60000))" \
+	    "$(printf '2^-%.0s' $(seq 30000))1"; do
+		derive_deep "x=$e"
+		[ "$status" -eq 2 ]
+		[[ "${lines[0]}" == "phys-introspect: expression 1, column "*": expression nested too deeply" ]]
+	done
+}
+
+@test "nesting up to the limit still computes: 199 parentheses, 60 signs, 60 powers" {
+	derive_deep "x=$(printf '(%.0s' $(seq 199))sim_time+1$(printf ')%.0s' $(seq 199))"
+	[ "$status" -eq 0 ]
+	[ "$(jq -s -c 'map(.items.x)' <<<"$output")" = "$(jq -s -c 'map(.items.sim_time + 1)' "$BATS_TEST_DIRNAME/data/introspect-run.jsonl")" ]
+	# 60 minus signs are an even number: the value itself
+	derive_deep "x=$(printf -- '-%.0s' $(seq 60))2"
+	[ "$(jq -r .items.x <<<"${lines[0]}")" = 2 ]
+	# 1^1^...^2 is 1 whatever the association; 2^1^1^... is 2
+	derive_deep "x=2$(printf '^1%.0s' $(seq 60))"
+	[ "$(jq -r .items.x <<<"${lines[0]}")" = 2 ]
+}
+
+# ---- item 11: max() and min() of many arguments, overflowing moments --
+
+@test "max and min take any number of arguments from two on" {
+	args=$(seq -s, 0 99)
+	run phys-introspect derive "a=max($args)" "b=min($args)" "c=max(sim_time,$args,-5)" \
+	    < "$BATS_TEST_DIRNAME/data/introspect-run.jsonl"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.items.a, .items.b, .items.c]' <<<"${lines[0]}")" = '[99,0,99]' ]
+	run phys-introspect derive 'a=max(1)' < "$BATS_TEST_DIRNAME/data/introspect-run.jsonl"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "phys-introspect: expression 1, column 3: max takes at least 2 arguments" ]
+}
+
+@test "principal: moments beyond the largest double are an error, not null" {
+	run --separate-stderr phys-inertia principal <<<'{"mass":1,"ixx":1e308,"iyy":1e308,"izz":1e308,"ixy":1e308,"ixz":1e308,"iyz":1e308}'
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[ "$stderr" = "phys-inertia: <stdin>:1: inertia tensor too large: a principal moment is beyond the largest double" ]
+	# moments 1e308, 1e308 and 1.6e308: still doubles
+	run phys-inertia principal <<<'{"mass":1,"ixx":1.2e308,"iyy":1.2e308,"izz":1.2e308,"ixy":2e307,"ixz":2e307,"iyz":2e307}'
+	[ "$status" -eq 0 ]
+	rel "$(jq '.moments[2]' <<<"$output")" 1.6e308 1e-12
+}
+
+# ---- item 12: principal says when an inertia is physically invalid ----
+
+@test "principal: bad mass, zero or negative moments, the triangle inequality and indefinite tensors are invalid" {
+	local l
+	while IFS='|' read -r l reason; do
+		run phys-inertia principal <<<"$l"
+		[ "$status" -eq 1 ]
+		[ "$(jq -r .valid <<<"$output")" = false ]
+		[[ "$(jq -r .reason <<<"$output")" == "$reason"* ]]
+	done <<'LINES'
+{"mass":0,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}|mass must be positive (got 0)
+{"mass":-2,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}|mass must be positive (got -2)
+{"mass":1,"ixx":0,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}|not positive definite: principal moments 0, 1, 1
+{"mass":1,"ixx":-1,"iyy":2,"izz":2,"ixy":0,"ixz":0,"iyz":0}|not positive definite: principal moments -1, 2, 2
+{"mass":1,"ixx":1,"iyy":1,"izz":3,"ixy":0,"ixz":0,"iyz":0}|triangle inequality broken: I1 + I2 < I3 (1 + 1 < 3)
+{"mass":1,"ixx":1,"iyy":1,"izz":1,"ixy":2,"ixz":0,"iyz":0}|not positive definite: principal moments -1, 1, 3
+LINES
+	# a flat plate sits on the triangle inequality and is valid
+	run phys-inertia principal --mass 1 --ixx 1 --iyy 2 --izz 3
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.valid, .reason]' <<<"$output")" = '[true,null]' ]
+}
+
+@test "principal: every line is written, the invalid ones marked, and the status is 1" {
+	printf '%s\n' '{"mass":1,"ixx":1,"iyy":2,"izz":2.5,"ixy":0,"ixz":0,"iyz":0}' \
+	    '{"mass":1,"ixx":1,"iyy":1,"izz":3,"ixy":0,"ixz":0,"iyz":0}' \
+	    '{"mass":2,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}' > "$TMP/in"
+	run --separate-stderr phys-inertia principal "$TMP/in"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "" ]
+	[ "$(jq -s -c 'map(.valid)' <<<"$output")" = '[true,false,true]' ]
+	# as check says of the same tensor in a world
+	run phys-inertia principal --mass 1 --ixx 1 --iyy 1 --izz 3
+	[ "$status" -eq 1 ]
+}
