@@ -2,6 +2,7 @@
 #include "world.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,7 +336,7 @@ struct frame {
 	const char *name;
 	xmlNodePtr node;	/* the element owning the <pose> */
 	char *relative_to;	/* NULL: the element's default */
-	double raw[6];
+	phys_pose local;	/* as written, relative to relative_to */
 	int state;		/* 0 new, 1 resolving, 2 done */
 	phys_pose world;
 };
@@ -348,24 +349,71 @@ struct scope {
 	size_t nframes;
 };
 
+/*
+ * A <pose> as a transform: x y z roll pitch yaw in radians, or in degrees
+ * with degrees="true" (SDF 1.9+), or x y z qx qy qz qw with
+ * rotation_format="quat_xyzw". An empty <pose> is the identity.
+ */
 static int
-read_pose(struct phys_doc *d, xmlNodePtr owner, double raw[6], char **rel)
+pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
+{
+	char *fmt = phys_node_attr(e, "rotation_format");
+	char *deg = phys_node_attr(e, "degrees");
+	bool quat = fmt && strcmp(fmt, "quat_xyzw") == 0, degrees = false;
+	double v[7];
+	char *text;
+	int n, want = quat ? 7 : 6, rc = 0;
+
+	*out = PHYS_POSE_IDENTITY;
+	if (fmt && !quat && strcmp(fmt, "euler_rpy") != 0)
+		rc = fail_node(d, e, "<pose>: unknown rotation_format '%s' "
+		    "(euler_rpy or quat_xyzw)", fmt);
+	else if (deg && !phys_parse_bool(deg, &degrees))
+		rc = fail_node(d, e, "<pose>: degrees is '%s', not true or "
+		    "false", deg);
+	else if (quat && degrees)
+		rc = fail_node(d, e, "%s", "<pose>: degrees=\"true\" does not "
+		    "apply to rotation_format=\"quat_xyzw\"");
+	free(fmt);
+	free(deg);
+	if (rc < 0)
+		return -1;
+	text = phys_node_text(e);
+	n = phys_parse_doubles(text, v, want);
+	free(text);
+	if (n == 0)
+		return 0;
+	if (n != want)
+		return fail_node(d, e, "%s", quat ? "<pose>: expected 7 numbers "
+		    "(x y z qx qy qz qw)" : "<pose>: expected 6 numbers "
+		    "(x y z roll pitch yaw)");
+	if (!quat) {
+		for (n = 3; n < 6 && degrees; n++)
+			v[n] *= M_PI / 180;
+		*out = pose_from6(v);
+		return 0;
+	}
+	out->p = v3(v[0], v[1], v[2]);
+	out->q.x = v[3], out->q.y = v[4], out->q.z = v[5], out->q.w = v[6];
+	if (v[3] == 0 && v[4] == 0 && v[5] == 0 && v[6] == 0)
+		return fail_node(d, e, "%s", "<pose>: the quaternion is zero");
+	out->q = quat_normalize(out->q);
+	return 0;
+}
+
+/* The <pose> child of owner and its relative_to (NULL when not given). */
+static int
+read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 {
 	xmlNodePtr e = phys_child(owner, "pose");
-	char *text;
-	int n;
 
-	memset(raw, 0, 6 * sizeof *raw);
+	*out = PHYS_POSE_IDENTITY;
 	if (rel)
 		*rel = NULL;
 	if (!e)
 		return 0;
-	text = phys_node_text(e);
-	n = phys_parse_doubles(text, raw, 6);
-	free(text);
-	if (n != 6 && n != 0)
-		return fail_node(d, e, "%s", "<pose>: expected 6 numbers "
-		    "(x y z roll pitch yaw)");
+	if (pose_element(d, e, out) < 0)
+		return -1;
 	if (rel)
 		*rel = phys_node_attr(e, "relative_to");
 	return 0;
@@ -456,7 +504,7 @@ resolve_frame(struct scope *sc, struct frame *f, phys_pose *out)
 	free(owned);
 	if (rc < 0)
 		return -1;
-	f->world = pose_mul(base, pose_from6(f->raw));
+	f->world = pose_mul(base, f->local);
 	f->state = 2;
 	*out = f->world;
 	return 0;
@@ -478,7 +526,7 @@ add_frames(struct scope *sc, const char *element)
 		f->name = (const char *)xmlGetProp(n, (const xmlChar *)"name");
 		if (!f->name)
 			return fail_node(sc->doc, n, "<%s> has no name", element);
-		if (read_pose(sc->doc, n, f->raw, &f->relative_to) < 0)
+		if (read_pose(sc->doc, n, &f->local, &f->relative_to) < 0)
 			return -1;
 	}
 	return 0;
@@ -606,14 +654,12 @@ static int
 collision_pose(struct scope *sc, const struct phys_link *l,
     const char *link_local, xmlNodePtr cn, phys_pose *out)
 {
-	double raw[6];
 	char *rel;
 	phys_pose base;
 	int rc = 0;
 
-	if (read_pose(sc->doc, cn, raw, &rel) < 0)
+	if (read_pose(sc->doc, cn, out, &rel) < 0)
 		return -1;
-	*out = pose_from6(raw);
 	if (rel && *rel && strcmp(rel, link_local) != 0) {
 		rc = resolve_name(sc, rel, cn, &base);
 		if (rc == 0)
@@ -901,7 +947,10 @@ read_plugins(struct scope *sc)
 struct model_override {
 	const char *name;	/* <include><name> */
 	bool has_pose;
-	double pose[6];
+	phys_pose pose;
+	char *rel;		/* the pose's relative_to, or NULL */
+	struct phys_doc *doc;	/* where the <include> is, for messages */
+	xmlNodePtr at;
 	int is_static;		/* -1 unset */
 };
 
@@ -968,7 +1017,7 @@ world_frame(struct loader *L, struct phys_doc *d, const char *name,
 {
 	struct phys_world *w = L->w;
 	const struct phys_name_slot *slot = index_get(w->index, name);
-	double raw[6];
+	phys_pose local;
 	char *fname, *rel, *attached;
 	xmlNodePtr f;
 	int rc = -2;
@@ -984,7 +1033,7 @@ world_frame(struct loader *L, struct phys_doc *d, const char *name,
 	    f = phys_next(f, "frame")) {
 		fname = phys_node_attr(f, "name");
 		if (fname && strcmp(fname, name) == 0) {
-			rc = read_pose(d, f, raw, &rel);
+			rc = read_pose(d, f, &local, &rel);
 			attached = phys_node_attr(f, "attached_to");
 			if (rc == 0 && (!rel || !*rel)) {
 				free(rel);
@@ -995,7 +1044,7 @@ world_frame(struct loader *L, struct phys_doc *d, const char *name,
 			if (rc == 0 && rel && *rel && strcmp(rel, "world") != 0)
 				rc = world_frame(L, d, rel, f, depth + 1, out);
 			if (rc == 0)
-				*out = pose_mul(*out, pose_from6(raw));
+				*out = pose_mul(*out, local);
 			free(rel);
 			free(attached);
 		}
@@ -1007,50 +1056,50 @@ world_frame(struct loader *L, struct phys_doc *d, const char *name,
 	return rc;
 }
 
+/* The frame a model's pose is relative to: rel, or by default the
+ * enclosing model (nested) or the world (top level). */
+static int
+model_base(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
+    const char *rel, xmlNodePtr at, phys_pose *out)
+{
+	struct phys_model *m = &L->w->models[mi];
+
+	*out = parent ? L->w->models[m->parent].pose : PHYS_POSE_IDENTITY;
+	if (!rel || !*rel)
+		return 0;
+	if (parent)
+		return resolve_name(parent, rel, at, out);
+	if (strcmp(rel, "world") == 0)
+		return 0;
+	return world_frame(L, d, rel, at, 0, out);
+}
+
 static int
 model_pose(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
     const struct model_override *ov)
 {
 	struct phys_model *m = &L->w->models[mi];
+	phys_pose local, base;
 	struct frame *f;
-	double raw[6];
-	char *rel = NULL;
+	char *name, *rel = NULL;
+	int rc;
 
+	if (ov && ov->has_pose)
+		return model_base(L, ov->doc, mi, parent, ov->rel, ov->at,
+		    &base) < 0 ? -1 : (m->pose = pose_mul(base, ov->pose), 0);
 	if (parent) {	/* nested: a frame of the parent's scope */
-		phys_pose base = L->w->models[m->parent].pose;
-
-		if (ov && ov->has_pose) {
-			m->pose = pose_mul(base, pose_from6(ov->pose));
-			return 0;
-		}
-		f = scope_frame(parent, strrchr(m->name, ':') + 1);
-		if (f)
+		name = phys_node_attr(m->node, "name");
+		f = name ? scope_frame(parent, name) : NULL;
+		free(name);
+		if (f && f->node == m->node)
 			return resolve_frame(parent, f, &m->pose);
-		if (read_pose(d, m->node, raw, &rel) < 0)
-			return -1;
-		free(rel);
-		m->pose = pose_mul(base, pose_from6(raw));
-		return 0;
 	}
-	if (ov && ov->has_pose) {
-		m->pose = pose_from6(ov->pose);
-		return 0;
-	}
-	if (read_pose(d, m->node, raw, &rel) < 0)
+	if (read_pose(d, m->node, &local, &rel) < 0)
 		return -1;
-	m->pose = pose_from6(raw);
-	if (rel && *rel && strcmp(rel, "world") != 0) {
-		phys_pose base;
-		int rc = world_frame(L, d, rel, m->node, 0, &base);
-
-		free(rel);
-		if (rc < 0)
-			return -1;
-		m->pose = pose_mul(base, m->pose);
-		return 0;
-	}
+	rc = model_base(L, d, mi, parent, rel, m->node, &base);
 	free(rel);
-	return 0;
+	m->pose = pose_mul(base, local);
+	return rc;
 }
 
 /* Load links first (joints and nested models may be relative to them). */
@@ -1140,10 +1189,10 @@ find_model_dir(const char *uri, const char *world_path)
 		name = uri + 8;
 	else if (strncmp(uri, "file://", 7) == 0)
 		name = uri + 7;
-	if (name[0] == '/' || strncmp(uri, "model://", 8) != 0) {
-		if (name[0] == '/' || !world_path)
-			return is_dir(name) ? xstrdup(name) : NULL;
-		base = xstrdup(world_path);
+	if (name[0] == '/')
+		return is_dir(name) ? xstrdup(name) : NULL;
+	if (strncmp(uri, "model://", 8) != 0) {
+		base = xstrdup(world_path ? world_path : ".");
 		if (strrchr(base, '/'))
 			*strrchr(base, '/') = '\0';
 		else
@@ -1153,7 +1202,9 @@ find_model_dir(const char *uri, const char *world_path)
 		if (is_dir(dir))
 			return dir;
 		free(dir);
-		return NULL;
+		if (strstr(uri, "://"))
+			return NULL;
+		/* libsdformat looks a bare name up on the model paths too */
 	}
 	for (i = 0; i < 2; i++) {
 		for (list = getenv(vars[i]); list && *list; list = p + (*p != 0)) {
@@ -1214,12 +1265,11 @@ include_override(struct phys_doc *d, xmlNodePtr in, struct model_override *ov,
 	ov->is_static = -1;
 	*name = (e = phys_child(in, "name")) ? phys_node_text(e) : NULL;
 	ov->name = *name;
+	ov->doc = d;
+	ov->at = in;
 	if (phys_child(in, "pose")) {
-		char *rel;
-
-		if (read_pose(d, in, ov->pose, &rel) < 0)
+		if (read_pose(d, in, &ov->pose, &ov->rel) < 0)
 			return -1;
-		free(rel);
 		ov->has_pose = true;
 	}
 	if (phys_child(in, "static"))
@@ -1267,12 +1317,14 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	if (!mn)
 		return fail_node(inc, inc->root, "%s",
 		    "the included file has no <model>");
-	if (include_override(d, in, &ov, &name) < 0)
-		return -1;
-	L->depth++;
-	rc = read_model(L, inc, mn, parent, &ov);
-	L->depth--;
+	rc = include_override(d, in, &ov, &name);
+	if (rc == 0) {
+		L->depth++;
+		rc = read_model(L, inc, mn, parent, &ov);
+		L->depth--;
+	}
 	free(name);
+	free(ov.rel);
 	return rc < 0 ? -1 : 0;
 }
 
