@@ -51,9 +51,14 @@ index_grow(struct phys_name_index *ix)
 	free(old);
 }
 
-/* Returns false when the name is already taken. */
+/*
+ * Returns false when the name is already taken: by any entity, or with
+ * per_kind (SDF up to 1.6, where a link and a joint may share a name) by
+ * an entity of the same kind.
+ */
 static bool
-index_add(struct phys_name_index *ix, const char *name, int kind, int idx)
+index_add_kind(struct phys_name_index *ix, const char *name, int kind, int idx,
+    bool per_kind)
 {
 	size_t i;
 
@@ -61,7 +66,8 @@ index_add(struct phys_name_index *ix, const char *name, int kind, int idx)
 		index_grow(ix);
 	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
 	    i = (i + 1) & (ix->cap - 1))
-		if (strcmp(ix->slots[i].name, name) == 0)
+		if (strcmp(ix->slots[i].name, name) == 0 &&
+		    (!per_kind || ix->slots[i].kind == kind))
 			return false;
 	ix->slots[i].name = name;
 	ix->slots[i].kind = kind;
@@ -73,7 +79,23 @@ index_add(struct phys_name_index *ix, const char *name, int kind, int idx)
 static void
 index_put(struct phys_name_index *ix, const char *name, int kind, int idx)
 {
-	(void)index_add(ix, name, kind, idx);
+	(void)index_add_kind(ix, name, kind, idx, true);
+}
+
+/* The entity of a kind with that name (names may repeat across kinds). */
+static const struct phys_name_slot *
+index_get_kind(const struct phys_name_index *ix, const char *name, int kind)
+{
+	size_t i;
+
+	if (!ix || !ix->cap)
+		return NULL;
+	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
+	    i = (i + 1) & (ix->cap - 1))
+		if (strcmp(ix->slots[i].name, name) == 0 &&
+		    ix->slots[i].kind == kind)
+			return &ix->slots[i];
+	return NULL;
 }
 
 static const struct phys_name_slot *
@@ -124,6 +146,28 @@ warn_node(struct loader *L, struct phys_doc *d, xmlNodePtr n, const char *msg,
 	phys_warnat(d->name, phys_node_line(n), "%s", text);
 }
 
+static int pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out);
+
+static bool
+pose_has_attributes(xmlNodePtr e)
+{
+	return xmlHasProp(e, (const xmlChar *)"degrees") ||
+	    xmlHasProp(e, (const xmlChar *)"rotation_format");
+}
+
+/* A pose parameter written in degrees or as a quaternion, as six numbers. */
+static int
+pose_value(struct phys_doc *d, xmlNodePtr e, struct phys_value *v)
+{
+	phys_pose p;
+
+	if (pose_element(d, e, &p) < 0)
+		return -1;
+	pose_to6(p, v->u.pose);
+	v->given = true;
+	return 0;
+}
+
 /*
  * Read every parameter of a scope under owner. Rows sharing an absent
  * first element (no <surface>, say) are skipped together: large worlds
@@ -157,10 +201,16 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 		e = phys_path_find(owner, p->name);
 		if (!e)
 			continue;
-		text = phys_node_text(e);
 		memset(&v, 0, sizeof v);
-		rc = phys_value_parse(p, text, &v);
-		free(text);
+		if (p->type == PHYS_T_POSE && pose_has_attributes(e)) {
+			rc = pose_value(d, e, &v);
+			if (rc < 0)
+				return -1;
+		} else {
+			text = phys_node_text(e);
+			rc = phys_value_parse(p, text, &v);
+			free(text);
+		}
 		if (rc == 0) {
 			phys_value_free(&vals[i]);
 			vals[i] = v;
@@ -556,7 +606,10 @@ static int
 register_name(struct loader *L, struct phys_doc *d, xmlNodePtr n,
     const char *name, int kind, int idx)
 {
-	if (!index_add(L->w->index, name, kind, idx))
+	/* Up to SDF 1.6 names are unique per kind only. */
+	bool per_kind = d->major == 1 && d->minor <= 6;
+
+	if (!index_add_kind(L->w->index, name, kind, idx, per_kind))
 		return fail_node(d, n, "duplicate name '%s'", name);
 	return 0;
 }
@@ -780,6 +833,8 @@ static const struct {
 	{ "ball", PHYS_JOINT_BALL },
 	{ "universal", PHYS_JOINT_UNIVERSAL },
 	{ "revolute2", PHYS_JOINT_REVOLUTE2 },
+	{ "screw", PHYS_JOINT_SCREW },
+	{ "gearbox", PHYS_JOINT_GEARBOX },
 };
 
 static int
@@ -797,8 +852,83 @@ joint_type(struct phys_doc *d, xmlNodePtr jn, enum phys_joint_type *out)
 		}
 	rc = t ? fail_node(d, jn, "unknown joint type '%s' (supported: "
 	    "revolute, continuous, prismatic, fixed, ball, universal, "
-	    "revolute2)", t) : fail_node(d, jn, "%s", "<joint> has no type");
+	    "revolute2, screw, gearbox)", t) : fail_node(d, jn, "%s", "<joint> has no type");
 	free(t);
+	return rc;
+}
+
+/* The first link of a model: the one its frame is attached to. */
+static int
+canonical_link(struct phys_world *w, int mi)
+{
+	char *name = phys_node_attr(w->models[mi].node, "canonical_link");
+	char *scoped;
+	size_t i;
+	int li = -1;
+
+	if (name && *name) {
+		scoped = scoped_name(w->models[mi].name, name);
+		li = phys_world_entity_of(w, scoped, PHYS_K_LINK);
+		free(scoped);
+	}
+	free(name);
+	for (i = 0; li < 0 && i < w->nlinks; i++)
+		if (w->links[i].model == mi)
+			li = (int)i;
+	return li;
+}
+
+/*
+ * The link a frame named in this model's scope is attached to (SDF 1.7+
+ * lets a joint's parent or child name any frame): a link, a <frame>
+ * through its attached_to, a joint through its child, a nested model or
+ * __model__ through its canonical link. -1 for the world.
+ */
+static int
+frame_link(struct scope *sc, const char *name, xmlNodePtr at, int depth,
+    int *out)
+{
+	struct phys_world *w = sc->L->w;
+	const struct phys_name_slot *slot;
+	struct frame *f;
+	char *scoped, *next;
+	int rc = 0;
+
+	if (strcmp(name, "world") == 0) {
+		*out = -1;
+		return 0;
+	}
+	if (depth > 64)
+		return fail_node(sc->doc, at, "frame '%s' is attached to itself "
+		    "(a cycle)", name);
+	scoped = scoped_name(w->models[sc->model].name, name);
+	*out = phys_world_entity_of(w, scoped, PHYS_K_LINK);
+	if (*out < 0)
+		*out = phys_world_entity_of(w, name, PHYS_K_LINK);
+	slot = *out < 0 ? index_get_kind(w->index, scoped, PHYS_K_MODEL) : NULL;
+	free(scoped);
+	if (*out >= 0)
+		return 0;
+	if (strcmp(name, "__model__") == 0 || *name == '\0' || slot) {
+		*out = canonical_link(w, slot ? slot->idx : sc->model);
+		return *out >= 0 ? 0 : fail_node(sc->doc, at, "model '%s' has "
+		    "no link to attach to", slot ? w->models[slot->idx].name :
+		    w->models[sc->model].name);
+	}
+	f = scope_frame(sc, name);
+	if (!f)
+		return fail_node(sc->doc, at, "no link or frame named '%s'", name);
+	if (phys_node_is(f->node, "joint"))
+		next = phys_node_text(phys_child(f->node, "child"));
+	else
+		next = phys_node_attr(f->node, "attached_to");
+	if (next && strcmp(next, name) == 0)
+		rc = fail_node(sc->doc, f->node, "frame '%s' is attached to "
+		    "itself", name);
+	else
+		rc = frame_link(sc, next ? next : "__model__", f->node,
+		    depth + 1, out);
+	free(next);
 	return rc;
 }
 
@@ -806,29 +936,14 @@ joint_type(struct phys_doc *d, xmlNodePtr jn, enum phys_joint_type *out)
 static int
 joint_link(struct scope *sc, xmlNodePtr jn, const char *which, int *out)
 {
-	struct phys_world *w = sc->L->w;
-	const struct phys_name_slot *slot;
 	xmlNodePtr e = phys_child(jn, which);
-	char *name, *scoped;
-	int rc = 0;
+	char *name;
+	int rc;
 
 	if (!e)
 		return fail_node(sc->doc, jn, "joint has no <%s>", which);
 	name = phys_node_text(e);
-	if (strcmp(name, "world") == 0) {
-		*out = -1;
-		free(name);
-		return 0;
-	}
-	scoped = scoped_name(w->models[sc->model].name, name);
-	slot = index_get(w->index, scoped);
-	if (!slot || slot->kind != PHYS_K_LINK)
-		slot = index_get(w->index, name);	/* a fully scoped name */
-	if (slot && slot->kind == PHYS_K_LINK)
-		*out = slot->idx;
-	else
-		rc = fail_node(sc->doc, e, "no link named '%s'", name);
-	free(scoped);
+	rc = frame_link(sc, name, e, 0, out);
 	free(name);
 	return rc;
 }
@@ -877,6 +992,42 @@ joint_axis(struct scope *sc, struct phys_joint *j, const char *elem,
 	return 0;
 }
 
+/* What screw and gearbox joints need beyond the common elements. */
+static int
+joint_kind_checks(struct scope *sc, struct phys_joint *j)
+{
+	xmlNodePtr e;
+	char *name;
+	int rc;
+
+	j->reference = -1;
+	if (j->type == PHYS_JOINT_SCREW) {
+		e = phys_child(j->node, "thread_pitch");
+		if (e && PVD(j->vals, JOINT_thread_pitch) == 0)
+			return fail_node(sc->doc, e, "joint '%s': thread_pitch "
+			    "is zero (no travel per turn is a revolute joint)",
+			    j->name);
+		e = phys_child(j->node, "screw_thread_pitch");
+		if (e && sc->doc->minor < 10)
+			warn_node(sc->L, sc->doc, e, "<screw_thread_pitch> is "
+			    "SDF 1.10's; read it in this %s file too", "older");
+		return 0;
+	}
+	if (j->type != PHYS_JOINT_GEARBOX)
+		return 0;
+	e = phys_child(j->node, "gearbox_reference_body");
+	if (!e)
+		return fail_node(sc->doc, j->node, "gearbox joint '%s' has no "
+		    "<gearbox_reference_body>", j->name);
+	name = phys_node_text(e);
+	rc = frame_link(sc, name, e, 0, &j->reference);
+	free(name);
+	if (rc == 0 && (j->reference == j->parent || j->reference == j->child))
+		rc = fail_node(sc->doc, e, "gearbox joint '%s': the reference "
+		    "body is one of the geared links", j->name);
+	return rc;
+}
+
 static int
 read_joint(struct scope *sc, struct frame *f)
 {
@@ -903,6 +1054,8 @@ read_joint(struct scope *sc, struct frame *f)
 	    read_values(sc->doc, f->node, PHYS_S_JOINT, j->vals) < 0 ||
 	    joint_axis(sc, j, "axis", &j->axis[0]) < 0 ||
 	    joint_axis(sc, j, "axis2", &j->axis[1]) < 0)
+		return -1;
+	if (joint_kind_checks(sc, j) < 0)
 		return -1;
 	if (j->child == -1)
 		return fail_node(sc->doc, f->node,
@@ -1450,6 +1603,16 @@ phys_world_free(struct phys_world *w)
 	free(w->name);
 	phys_doc_free(&w->doc);
 	memset(w, 0, sizeof *w);
+}
+
+int
+phys_world_entity_of(const struct phys_world *w, const char *name,
+    enum phys_kind kind)
+{
+	const struct phys_name_slot *slot = index_get_kind(w->index, name,
+	    (int)kind);
+
+	return slot ? slot->idx : -1;
 }
 
 int

@@ -148,3 +148,101 @@ $(static_model b '<pose>0 0 0 0 1.5707963 0</pose>')" > "$TMP/w.sdf"
 	near "$(jq '.items["b/pose"].pitch' "$TMP/o")" 1.5707963 1e-15
 	near "$(jq '.items["b/pose"].roll' "$TMP/o")" 0 1e-15
 }
+
+# a nut of 1 kg, izz 0.01 kg m^2, on a vertical screw; PITCH_XML sets its
+# thread
+nut_world() {
+	cat <<SDF
+<?xml version="1.0"?>
+<sdf version="$1">
+<world name="w">
+  <gravity>0 0 -9.8</gravity>
+  <model name="m">
+    <link name="nut"><pose>0 0 5 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.02</ixx><iyy>0.02</iyy><izz>0.01</izz></inertia></inertial>
+    </link>
+    <joint name="s" type="screw"><parent>world</parent><child>nut</child>
+      $2<axis><xyz>0 0 1</xyz></axis></joint>
+  </model>
+</world>
+</sdf>
+SDF
+}
+
+@test "screw: x = lead * theta, and the nut falls at g m / (m + J / lead^2)" {
+	# thread_pitch -10 rad/m: 0.1 m per radian, a right-hand thread
+	nut_world 1.9 '<thread_pitch>-10</thread_pitch>' > "$TMP/w.sdf"
+	phys-step -t 10 -r 1 -i 'm::nut/pose' -i 'm::s/position' "$TMP/w.sdf" > "$TMP/o"
+	# every second: travel is 0.1 m per radian of turn, to 1e-9 m
+	jq -r '.items["m::s/position"] | .[1] - 0.1 * .[0] | fabs < 1e-9' "$TMP/o" | sort -u | grep -qx true
+	[ "$(jq -r '.items["m::s/position"] | .[1] - 0.1 * .[0] | fabs < 1e-9' "$TMP/o" | sort -u)" = true ]
+	# J / lead^2 = 1 kg: half of g, integrated the way the step does it
+	tail -1 "$TMP/o" > "$TMP/last"
+	near "$(jq '.items["m::nut/pose"].z' "$TMP/last")" "$(awk 'BEGIN { printf "%.12f", 5 - 4.9 * 1e-6 * 10000 * 10001 / 2 }')" 1e-6
+	# right-hand: going down, it turns clockwise seen from above
+	near "$(jq '.items["m::s/position"][1]' "$TMP/last")" "$(awk 'BEGIN { printf "%.12f", -4.9 * 1e-6 * 10000 * 10001 / 2 }')" 1e-6
+	sed -n 2p "$TMP/o" > "$TMP/one"
+	near "$(jq '.items["m::nut/pose"].yaw' "$TMP/one")" "$(jq '.items["m::s/position"][0] | . - 6.283185307179586 * ((. / 6.283185307179586) | round)' "$TMP/one")" 1e-9
+	[ "$(jq '.items["m::s/position"][0] < -20' "$TMP/one")" = true ]
+}
+
+@test "screw: thread_pitch > 0 is a left-hand thread; SDF 1.10's screw_thread_pitch is m per turn, right-hand" {
+	nut_world 1.9 '<thread_pitch>10</thread_pitch>' > "$TMP/w.sdf"
+	phys-step -t 1 -r 1 -i 'm::s/position' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	near "$(jq '.items["m::s/position"] | .[1] + 0.1 * .[0]' "$TMP/o")" 0 1e-9
+	[ "$(jq '.items["m::s/position"][0] > 20' "$TMP/o")" = true ]
+	# 0.2 pi m per turn is 0.1 m per radian
+	nut_world 1.10 '<screw_thread_pitch>0.6283185307179586</screw_thread_pitch>' > "$TMP/w.sdf"
+	phys-step -t 1 -r 1 -i 'm::s/position' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	near "$(jq '.items["m::s/position"] | .[1] - 0.1 * .[0]' "$TMP/o")" 0 1e-9
+	[ "$(jq '.items["m::s/position"][0] < -20' "$TMP/o")" = true ]
+	run phys-step -n 0 <(nut_world 1.9 '<thread_pitch>0</thread_pitch>')
+	[ "$status" -eq 1 ]
+	[[ "$output" == *":10: joint 'm::s': thread_pitch is zero"* ]]
+}
+
+@test "gearbox: theta2 = -ratio * theta1, and the pair swings with J1 + ratio^2 J2" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <model name="m">
+    <link name="base"><pose>0 0 1 0 0 0</pose></link>
+    <link name="g1"><pose>0 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+    <link name="g2"><pose>1 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.05</ixx><iyy>0.05</iyy><izz>0.05</izz></inertia></inertial></link>
+    <joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
+    <joint name="h1" type="revolute"><parent>base</parent><child>g1</child>
+      <axis><xyz>0 0 1</xyz><dynamics><spring_reference>1</spring_reference><spring_stiffness>3</spring_stiffness></dynamics></axis></joint>
+    <joint name="h2" type="revolute"><parent>base</parent><child>g2</child>
+      <axis><xyz>0 0 1</xyz></axis></joint>
+    <joint name="gear" type="gearbox"><parent>g1</parent><child>g2</child>
+      <gearbox_reference_body>base</gearbox_reference_body>
+      <gearbox_ratio>2</gearbox_ratio>
+      <axis><xyz>0 0 1</xyz></axis><axis2><xyz>0 0 1</xyz></axis2></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -t 10 -r 100 -i 'm::h*/velocity' -i 'm::h1/position' "$TMP/w.sdf" > "$TMP/o"
+	# the rates keep the ratio: |w2 + 2 w1| small against |w1| up to 3 rad/s
+	jq -r '.items | (.["m::h2/velocity"][0] + 2 * .["m::h1/velocity"][0]) | fabs' "$TMP/o" |
+	    awk '$1 > m { m = $1 } END { if (m > 1e-3) { print "gear slip " m; exit 1 } }'
+	# the spring of 3 N m/rad against 0.1 + 4 * 0.05 kg m^2: sqrt(10) rad/s,
+	# theta1 = 1 - cos(sqrt(10) t)
+	jq -r '[.t, .items["m::h1/position"][0]] | @tsv' "$TMP/o" | awk '
+	    { e = 1 - cos(sqrt(10) * $1); d = $2 - e; if (d < 0) d = -d; if (d > m) m = d }
+	    END { if (m > 0.03) { print "theta1 off by " m; exit 1 } }'
+	run phys-step -n 0 <(sed 's|<gearbox_reference_body>base</gearbox_reference_body>||' "$TMP/w.sdf")
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"gearbox joint 'm::gear' has no <gearbox_reference_body>"* ]]
+}
+
+@test "screw and gearbox worlds load in every command" {
+	nut_world 1.9 '<thread_pitch>-10</thread_pitch>' > "$TMP/w.sdf"
+	phys-param list "$TMP/w.sdf" | jq -r .name | grep -qx 'm::s/thread_pitch'
+	phys-preset list "$TMP/w.sdf" | jq -r .name | grep -qx default_physics
+	phys-inertia check "$TMP/w.sdf" | jq -e 'select(.link == "m::nut") | .valid' > /dev/null
+	phys-introspect items "$TMP/w.sdf" | grep -q 'm::s/position'
+}
