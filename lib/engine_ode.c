@@ -59,6 +59,7 @@ struct phys_engine {
 	struct ode_link *links;
 	dGeomID *geoms;		/* per collision, NULL when skipped */
 	struct ode_joint *joints;
+	dBodyID ground;		/* NULL until a joint needs it */
 
 	/* The current profile, as applied. */
 	bool quick;
@@ -449,6 +450,17 @@ configure_joint(struct phys_engine *e, int ji)
 
 static void make_gearbox(struct phys_engine *e, int ji);
 
+/* A kinematic body at rest: the world, for joints that need two bodies. */
+static dBodyID
+ground_body(struct phys_engine *e)
+{
+	if (!e->ground) {
+		e->ground = dBodyCreate(e->world);
+		dBodySetKinematic(e->ground);
+	}
+	return e->ground;
+}
+
 static void
 make_joint(struct phys_engine *e, int ji)
 {
@@ -489,6 +501,12 @@ make_joint(struct phys_engine *e, int ji)
 		break;
 	case PHYS_JOINT_GEARBOX:
 		return;
+	}
+	/* ODE's hinge2 needs two bodies: the world is a body that stays put. */
+	if (j->type == PHYS_JOINT_REVOLUTE2 && (!child || !parent)) {
+		if (!child)
+			child = parent;
+		parent = ground_body(e);
 	}
 	/* Child first, as Gazebo does: positions grow with the child's motion. */
 	if (child)

@@ -722,6 +722,28 @@ collision_pose(struct scope *sc, const struct phys_link *l,
 	return rc;
 }
 
+/*
+ * ODE's collision space files geometry in cells of 1/8 m and up, counted
+ * in ints: past 2^31 / 8 m from the origin it stops on an assertion.
+ */
+#define PHYS_COLLISION_REACH 2.6e8
+
+static int
+collision_in_reach(struct scope *sc, const struct phys_link *l,
+    const struct phys_collision *c)
+{
+	phys_vec3 p = pose_mul(l->pose, c->pose).p;
+
+	if (c->shape == PHYS_GEOM_PLANE || (fabs(p.x) <= PHYS_COLLISION_REACH &&
+	    fabs(p.y) <= PHYS_COLLISION_REACH &&
+	    fabs(p.z) <= PHYS_COLLISION_REACH))
+		return 0;
+	return phys_failat(sc->doc->name, phys_node_line(c->node),
+	    "collision '%s' is %.3g m from the origin; ODE collides "
+	    "geometry only within %.2g m", c->name,
+	    v3_norm(p), PHYS_COLLISION_REACH);
+}
+
 static int
 read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 {
@@ -747,6 +769,7 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 	}
 	c.vals = phys_values_new(PHYS_S_COLLISION);
 	if (collision_pose(sc, &w->links[li], link_local, cn, &c.pose) < 0 ||
+	    collision_in_reach(sc, &w->links[li], &c) < 0 ||
 	    read_values(sc->doc, cn, PHYS_S_COLLISION, c.vals) < 0) {
 		free(c.name);
 		phys_values_free(PHYS_S_COLLISION, c.vals);
@@ -1057,6 +1080,12 @@ read_joint(struct scope *sc, struct frame *f)
 		return -1;
 	if (joint_kind_checks(sc, j) < 0)
 		return -1;
+	if ((j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2) &&
+	    v3_norm(v3_cross(j->axis[0], j->axis[1])) < 1e-6)
+		return fail_node(sc->doc, f->node, "joint '%s': axis and axis2 "
+		    "are parallel; the joint needs two different axes",
+		    j->name);
 	if (j->child == -1)
 		return fail_node(sc->doc, f->node,
 		    "joint '%s': the child cannot be the world", j->name);
@@ -1282,6 +1311,62 @@ read_model_body(struct loader *L, struct scope *sc)
 	return rc;
 }
 
+/* Whether name is a frame of this model's scope (after its body is read). */
+static bool
+scope_knows(struct scope *sc, const char *name)
+{
+	struct phys_world *w = sc->L->w;
+	char *scoped;
+	bool known;
+
+	if (strcmp(name, "__model__") == 0 || scope_frame(sc, name))
+		return true;
+	scoped = scoped_name(w->models[sc->model].name, name);
+	known = index_get(w->index, scoped) != NULL;
+	free(scoped);
+	return known;
+}
+
+/* libsdformat refuses a frame attached to nothing, to itself, or to a
+ * chain of frames that comes back to it. */
+static int
+check_attachments(struct scope *sc)
+{
+	struct frame *f, *g;
+	char *to, *next;
+	size_t i, steps;
+	int rc = 0;
+
+	for (i = 0; i < sc->nframes && rc == 0; i++) {
+		f = &sc->frames[i];
+		if (!phys_node_is(f->node, "frame"))
+			continue;
+		to = phys_node_attr(f->node, "attached_to");
+		if (!to || !*to)
+			rc = 0;
+		else if (strcmp(to, f->name) == 0)
+			rc = fail_node(sc->doc, f->node, "frame '%s' is attached "
+			    "to itself", f->name);
+		else if (!scope_knows(sc, to))
+			rc = phys_failat(sc->doc->name, phys_node_line(f->node),
+			    "frame '%s' is attached to '%s', which this model "
+			    "does not have", f->name, to);
+		for (steps = 0; rc == 0 && to && (g = scope_frame(sc, to)) &&
+		    phys_node_is(g->node, "frame"); steps++) {
+			if (steps > sc->nframes) {
+				rc = fail_node(sc->doc, f->node, "frame '%s' is "
+				    "attached to a cycle of frames", f->name);
+				break;
+			}
+			next = phys_node_attr(g->node, "attached_to");
+			free(to);
+			to = next;
+		}
+		free(to);
+	}
+	return rc;
+}
+
 /* The scope of the model being read, for nested models' poses. */
 static struct scope *current_scope;
 
@@ -1313,6 +1398,8 @@ read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	current_scope = &sc;
 	if (rc == 0)
 		rc = read_model_body(L, &sc);
+	if (rc == 0)
+		rc = check_attachments(&sc);
 	current_scope = outer;
 	scope_free(&sc);
 	L->depth--;
@@ -1490,6 +1577,129 @@ phys_load_options_default(struct phys_load_options *o)
 }
 
 static int
+loop_root(int *up, int i)
+{
+	while (up[i] != i)
+		i = up[i] = up[up[i]];
+	return i;
+}
+
+/*
+ * A joint whose two links are already joined closes a kinematic loop.
+ * libsdformat and Gazebo accept loops (a four-bar linkage is one) and so
+ * does ODE, as one more constraint; say so, since a loop is as often a
+ * mistake.
+ */
+static void
+warn_joint_loops(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	int *up = xmalloc((w->nlinks + 1) * sizeof *up), a, b;
+	size_t i;
+
+	for (i = 0; i <= w->nlinks; i++)
+		up[i] = (int)i;
+	for (i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+
+		if (j->type == PHYS_JOINT_GEARBOX)
+			continue;
+		a = loop_root(up, j->parent < 0 ? (int)w->nlinks : j->parent);
+		b = loop_root(up, j->child);
+		if (a == b)
+			warn_node(L, j->doc, j->node, "joint '%s' closes a "
+			    "kinematic loop (ODE solves it as one more "
+			    "constraint)", j->name);
+		up[a] = b;
+	}
+	free(up);
+}
+
+/* A <frame> of the world by name, or NULL. */
+static xmlNodePtr
+world_frame_node(struct phys_world *w, const char *name)
+{
+	xmlNodePtr f;
+	char *fname;
+	bool same;
+
+	for (f = phys_child(w->node, "frame"); f; f = phys_next(f, "frame")) {
+		fname = phys_node_attr(f, "name");
+		same = fname && strcmp(fname, name) == 0;
+		free(fname);
+		if (same)
+			return f;
+	}
+	return NULL;
+}
+
+/* World frames: attached to the world, a world frame or a model; no
+ * cycles (checked once every model is read). */
+static int
+check_world_frames(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr f, g;
+	char *name, *to, *next;
+	int steps, rc = 0;
+
+	for (f = phys_child(w->node, "frame"); f && rc == 0;
+	    f = phys_next(f, "frame")) {
+		name = phys_node_attr(f, "name");
+		to = phys_node_attr(f, "attached_to");
+		if (!name)
+			rc = fail_node(&w->doc, f, "%s", "<frame> has no name");
+		for (steps = 0; rc == 0 && to && *to &&
+		    strcmp(to, "world") != 0; steps++) {
+			g = world_frame_node(w, to);
+			if (strcmp(to, name) == 0 || steps > 1000)
+				rc = fail_node(&w->doc, f, steps ? "frame '%s' "
+				    "is attached to a cycle of frames" :
+				    "frame '%s' is attached to itself", name);
+			else if (!g && !index_get_kind(w->index, to,
+			    PHYS_K_MODEL))
+				rc = phys_failat(w->doc.name, phys_node_line(f),
+				    "frame '%s' is attached to '%s', which the "
+				    "world does not have", name, to);
+			if (!g || rc < 0)
+				break;
+			next = phys_node_attr(g, "attached_to");
+			free(to);
+			to = next;
+		}
+		free(name);
+		free(to);
+	}
+	return rc;
+}
+
+/* libsdformat reads several worlds; Gazebo runs the first. */
+static int
+other_worlds(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr n;
+	char *name;
+	int rc = 0;
+
+	for (n = phys_next(w->node, "world"); n && rc == 0;
+	    n = phys_next(n, "world")) {
+		name = phys_node_attr(n, "name");
+		if (!name || !*name)
+			rc = fail_node(&w->doc, n, "%s", "<world> has no name "
+			    "(SDF requires one)");
+		else if (strcmp(name, w->name) == 0)
+			rc = fail_node(&w->doc, n, "a second world named '%s'",
+			    name);
+		else
+			warn_node(L, &w->doc, n, "only the first world is run; "
+			    "world '%s' is not loaded", name);
+		free(name);
+	}
+	return rc;
+}
+
+static int
 read_world(struct loader *L)
 {
 	struct phys_world *w = L->w;
@@ -1501,8 +1711,11 @@ read_world(struct loader *L)
 		return phys_failat(w->doc.name, phys_node_line(w->doc.root),
 		    "no <world> element");
 	w->name = phys_node_attr(w->node, "name");
-	if (!w->name)
-		w->name = xstrdup("default");
+	if (!w->name || !*w->name)
+		return fail_node(&w->doc, w->node, "%s",
+		    "<world> has no name (SDF requires one)");
+	if (other_worlds(L) < 0)
+		return -1;
 	w->vals = phys_values_new(PHYS_S_WORLD);
 	w->index = xcalloc(1, sizeof *w->index);
 	if (read_values(&w->doc, w->node, PHYS_S_WORLD, w->vals) < 0 ||
@@ -1517,7 +1730,9 @@ read_world(struct loader *L)
 		else if (phys_node_is(n, "population"))
 			warn_node(L, &w->doc, n, "%s", "<population> is not "
 			    "supported: its models are not loaded");
-	return rc;
+	if (rc == 0)
+		warn_joint_loops(L);
+	return rc < 0 ? rc : check_world_frames(L);
 }
 
 int

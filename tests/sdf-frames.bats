@@ -246,3 +246,150 @@ SDF
 	phys-inertia check "$TMP/w.sdf" | jq -e 'select(.link == "m::nut") | .valid' > /dev/null
 	phys-introspect items "$TMP/w.sdf" | grep -q 'm::s/position'
 }
+
+@test "SDF 1.6: a link and a joint may share a name; 1.7 refuses it" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <model name="m">
+    <link name="arm"><pose>1 0 2 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial></link>
+    <joint name="arm" type="revolute"><pose>-1 0 0 0 0 0</pose><parent>world</parent><child>arm</child>
+      <axis><xyz>0 1 0</xyz><dynamics><damping>0.5</damping></dynamics></axis></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -t 0.3 -r 10 -i 'm::arm/pose' -i 'm::arm/position' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	# a 1 m pendulum about the pivot at (0, 0, 2); its angle is the pitch
+	near "$(jq '.items["m::arm/pose"] | (.x * .x + (.z - 2) * (.z - 2))' "$TMP/o")" 1 1e-3
+	near "$(jq '.items["m::arm/position"][0]' "$TMP/o")" "$(jq '.items["m::arm/pose"].pitch' "$TMP/o")" 1e-9
+	[ "$(phys-param get "$TMP/w.sdf" m::arm/axis.dynamics.damping | jq .value)" = 0.5 ]
+	[ "$(phys-param get "$TMP/w.sdf" m::arm/inertial.mass | jq .value)" = 1 ]
+	sed -i 's/version="1.6"/version="1.7"/' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:7: duplicate name 'm::arm'"* ]]
+}
+
+@test "a joint's parent and child may name frames (SDF 1.7+)" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+<world name="w">
+  <model name="m">
+    <link name="bob"><pose>1 0 2 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial></link>
+    <frame name="tip" attached_to="bob"><pose>0.5 0 0 0 0 0</pose></frame>
+    <frame name="tip2" attached_to="tip"/>
+    <joint name="j" type="revolute"><pose relative_to="__model__">0 0 2 0 0 0</pose>
+      <parent>world</parent><child>tip2</child><axis><xyz>0 1 0</xyz></axis></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -t 0.3 -r 10 -i 'm::bob/pose' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	# the frame's link swings about the pivot at (0, 0, 2)
+	near "$(jq '.items["m::bob/pose"] | (.x * .x + (.z - 2) * (.z - 2))' "$TMP/o")" 1 1e-3
+	[ "$(jq '.items["m::bob/pose"].z < 1.9' "$TMP/o")" = true ]
+	sed -i 's|attached_to="tip"/>|attached_to="tip2"/>|' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:8: frame 'tip2' is attached to itself"* ]]
+}
+
+@test "worlds: a name is required, a second world is reported, a repeated name refused" {
+	printf '<sdf version="1.7">\n<world>\n</world>\n</sdf>\n' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:2: <world> has no name"* ]]
+	printf '<sdf version="1.7">\n<world name="a">\n</world>\n<world name="b">\n</world>\n</sdf>\n' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"w.sdf:4: only the first world is run; world 'b' is not loaded"* ]]
+	sed -i 's/name="b"/name="a"/' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:4: a second world named 'a'"* ]]
+}
+
+@test "frames attached to nothing, to themselves or in a cycle are refused" {
+	for case in 'f|ghost|frame '"'"'f'"'"' is attached to '"'"'ghost'"'"', which this model does not have' \
+	    'f|f|frame '"'"'f'"'"' is attached to itself' \
+	    'f|g|frame '"'"'f'"'"' is attached to a cycle of frames'; do
+		IFS='|' read -r name to msg <<<"$case"
+		world 1.7 "<model name=\"m\"><link name=\"l\"/>
+<frame name=\"$name\" attached_to=\"$to\"/>
+<frame name=\"g\" attached_to=\"f\"/></model>" > "$TMP/w.sdf"
+		run phys-step -n 0 "$TMP/w.sdf"
+		[ "$status" -eq 1 ] || { echo "$case: $output"; false; }
+		[[ "$output" == *"w.sdf:5: $msg"* ]] || { echo "$case: $output"; false; }
+	done
+	world 1.7 '<frame name="a" attached_to="b"/>
+<frame name="b" attached_to="a"/>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:4: frame 'a' is attached to a cycle of frames"* ]]
+	world 1.7 '<frame name="a" attached_to="nobody"/>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[[ "$output" == *"w.sdf:4: frame 'a' is attached to 'nobody', which the world does not have"* ]]
+}
+
+@test "a joint loop runs with a warning; ODE closes it" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <model name="m">
+    <link name="a"><pose>0 0 1 0 0 0</pose></link>
+    <link name="b"><pose>1 0 1 0 0 0</pose></link>
+    <joint name="ja" type="ball"><parent>world</parent><child>a</child></joint>
+    <joint name="ab" type="fixed"><parent>a</parent><child>b</child></joint>
+    <joint name="bw" type="ball"><pose>0 0 0 0 0 0</pose><parent>world</parent><child>b</child></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	run phys-step -t 0.5 -r 2 -i 'm::b/pose' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"w.sdf:9: joint 'm::bw' closes a kinematic loop"* ]]
+	# pinned at both ends, the bar can only turn about the line through
+	# them, which gravity does not drive: it stays
+	near "$(tail -1 <<<"$output" | jq '.items["m::b/pose"].z')" 1 1e-3
+}
+
+@test "input ODE would stop on is refused with file:line, or run" {
+	# revolute2 to the world: ODE's hinge2 needs two bodies; it runs
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <model name="m">
+    <link name="a"><pose>0 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial></link>
+    <joint name="j" type="revolute2"><pose>0 1 0 0 0 0</pose><parent>world</parent><child>a</child>
+      <axis><xyz>0 0 1</xyz></axis><axis2><xyz>1 0 0</xyz></axis2></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -t 0.3 -r 10 -i 'm::a/pose' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	# swings about x through (0, 1, 1), 1 m away
+	near "$(jq '.items["m::a/pose"] | ((.y - 1) * (.y - 1) + (.z - 1) * (.z - 1))' "$TMP/o")" 1 1e-3
+	[ "$(jq '.items["m::a/pose"].z < 0.9' "$TMP/o")" = true ]
+	# universal or revolute2 with parallel axes
+	sed -i 's|<xyz>1 0 0</xyz>|<xyz>0 0 2</xyz>|' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:7: joint 'm::j': axis and axis2 are parallel"* ]]
+	sed -i 's|revolute2|universal|' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[[ "$output" == *"w.sdf:7: joint 'm::j': axis and axis2 are parallel"* ]]
+	# a collision beyond ODE's collision space
+	world 1.6 '<model name="m"><pose>0 0 8.9e9 0 0 0</pose><link name="l">
+<collision name="c"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision></link></model>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:5: collision 'm::l::c' is 8.9e+09 m from the origin"* ]]
+}
