@@ -906,6 +906,41 @@ is_gearbox_live(const struct phys_engine *e, int ji)
 	    e->links[j->child].body);
 }
 
+/* The motion along a revolute or prismatic joint's axis, weighted c. */
+static void
+axis_term(struct phys_engine *e, int ji, double c, struct coupling_term *t)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	phys_pose child;
+
+	memset(t, 0, sizeof *t);
+	phys_engine_link_pose(e, j->child, &child);
+	t->plus = joint_body(e, j->child);
+	t->minus = joint_body(e, j->parent);
+	t->axis = quat_rotate(child.q, e->joints[ji].axis_child[0]);
+	t->anchor = pose_mul(child, e->joints[ji].in_child).p;
+	t->linear = j->type == PHYS_JOINT_PRISMATIC;
+	t->c = c;
+}
+
+/* follower = multiplier * (leader - reference) + offset */
+static void
+couple_mimic(struct phys_engine *e, int ji)
+{
+	const struct phys_mimic *m = &e->w->joints[ji].mimic[0];
+	struct coupling_term t[2];
+	double pf[2], pl[2], v[2], gap;
+
+	if (!e->joints[ji].joint || !e->joints[m->leader].joint)
+		return;
+	axis_term(e, ji, 1, &t[0]);
+	axis_term(e, m->leader, -m->multiplier, &t[1]);
+	phys_engine_joint_state(e, ji, pf, v);
+	phys_engine_joint_state(e, m->leader, pl, v);
+	gap = pf[0] - m->multiplier * (pl[0] - m->reference) - m->offset;
+	solve_coupling(e, t, 2, -e->erp * gap / e->step);
+}
+
 static void
 couple_joints(struct phys_engine *e)
 {
@@ -917,6 +952,8 @@ couple_joints(struct phys_engine *e)
 			couple_screw(e, (int)i);
 		else if (is_gearbox_live(e, (int)i))
 			couple_gearbox(e, (int)i);
+		else if (e->w->joints[i].mimic[0].on)
+			couple_mimic(e, (int)i);
 }
 
 static double

@@ -50,9 +50,11 @@ read_version(struct phys_doc *d)
 	if (n != 2 || d->major != 1 || d->minor < 0)
 		return phys_failat(d->name, phys_node_line(d->root),
 		    "unsupported SDF version");
-	if (d->minor < 4 || d->minor > 9)
+	/* 1.10-1.12 are gz-sim's: what changed is read where it matters
+	 * (screw_thread_pitch, limits of inf, mimic, inertial auto). */
+	if (d->minor < 4 || d->minor > 12)
 		phys_warnat(d->name, phys_node_line(d->root),
-		    "SDF version 1.%d is outside 1.4-1.9; read as the nearest",
+		    "SDF version 1.%d is outside 1.4-1.12; read as the nearest",
 		    d->minor);
 	return 0;
 }

@@ -148,6 +148,23 @@ warn_node(struct loader *L, struct phys_doc *d, xmlNodePtr n, const char *msg,
 
 static int pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out);
 
+/*
+ * SDF 1.10 writes an absent joint limit as inf (-inf for lower); 1.9
+ * wrote -1e16, 1e16 and -1, which are still the defaults here and mean
+ * the same: no limit.
+ */
+static const char *
+no_limit_text(const struct phys_param *p, const char *text)
+{
+	const char *t = text + (*text == '+' || *text == '-');
+
+	if (strstr(p->name, ".limit.") && (strcmp(t, "inf") == 0 ||
+	    strcmp(t, "infinity") == 0) &&
+	    (strstr(p->name, ".limit.lower") ? *text == '-' : *text != '-'))
+		return p->def;
+	return text;
+}
+
 static bool
 pose_has_attributes(xmlNodePtr e)
 {
@@ -208,7 +225,7 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 				return -1;
 		} else {
 			text = phys_node_text(e);
-			rc = phys_value_parse(p, text, &v);
+			rc = phys_value_parse(p, no_limit_text(p, text), &v);
 			free(text);
 		}
 		if (rc == 0) {
@@ -809,6 +826,28 @@ read_visual(struct scope *sc, int li, const char *link_local, xmlNodePtr vn)
 	return 0;
 }
 
+/* SDF 1.11 computes the inertial from the collisions when auto="true";
+ * reading it as the default 1 kg would be silently wrong. */
+static int
+refuse_auto_inertial(struct scope *sc, const struct phys_link *l)
+{
+	xmlNodePtr e = phys_child(l->node, "inertial");
+	char *a = e ? phys_node_attr(e, "auto") : NULL;
+	bool on = false;
+
+	if (a && !phys_parse_bool(a, &on)) {
+		free(a);
+		return fail_node(sc->doc, e, "%s",
+		    "<inertial auto>: not true or false");
+	}
+	free(a);
+	if (on)
+		return fail_node(sc->doc, e, "link '%s': <inertial auto=\"true\"> "
+		    "is not supported yet; write the mass and inertia (phys-inertia "
+		    "fix computes them from the geometry)", l->name);
+	return 0;
+}
+
 static int
 read_link(struct scope *sc, struct frame *f)
 {
@@ -829,6 +868,7 @@ read_link(struct scope *sc, struct frame *f)
 	l->vals = phys_values_new(PHYS_S_LINK);
 	w->nlinks++;
 	if (register_name(L, sc->doc, f->node, l->name, PHYS_K_LINK, li) < 0 ||
+	    refuse_auto_inertial(sc, l) < 0 ||
 	    resolve_frame(sc, f, &l->pose) < 0 ||
 	    read_values(sc->doc, f->node, PHYS_S_LINK, l->vals) < 0)
 		return -1;
@@ -1095,6 +1135,86 @@ read_joint(struct scope *sc, struct frame *f)
 	return 0;
 }
 
+/* A number under e, or def when absent. */
+static int
+mimic_number(struct phys_doc *d, xmlNodePtr e, const char *what, double def,
+    double *out)
+{
+	xmlNodePtr n = phys_child(e, what);
+	char *text;
+	bool ok;
+
+	*out = def;
+	if (!n)
+		return 0;
+	text = phys_node_text(n);
+	ok = phys_parse_double(text, out);
+	free(text);
+	return ok ? 0 : fail_node(d, n, "<%s>: not a number", what);
+}
+
+static bool
+one_axis_joint(const struct phys_joint *j)
+{
+	return j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_PRISMATIC;
+}
+
+/*
+ * SDF 1.11's <mimic joint="leader" axis="axis">: this axis follows
+ * multiplier * (leader - reference) + offset. Read once every joint of
+ * the model is known; revolute and prismatic joints only.
+ */
+static int
+read_mimic(struct scope *sc, struct phys_joint *j, int k, xmlNodePtr e)
+{
+	struct phys_world *w = sc->L->w;
+	struct phys_mimic *m = &j->mimic[k];
+	char *leader = phys_node_attr(e, "joint"), *axis, *scoped;
+	int rc = 0;
+
+	if (!leader || !*leader) {
+		free(leader);
+		return fail_node(sc->doc, e, "%s", "<mimic> names no joint");
+	}
+	scoped = scoped_name(w->models[sc->model].name, leader);
+	m->leader = phys_world_entity_of(w, scoped, PHYS_K_JOINT);
+	free(scoped);
+	axis = phys_node_attr(e, "axis");
+	m->leader_axis = axis && strcmp(axis, "axis2") == 0;
+	if (m->leader < 0)
+		rc = fail_node(sc->doc, e, "<mimic>: no joint named '%s' in this "
+		    "model", leader);
+	else if (!one_axis_joint(j) || !one_axis_joint(&w->joints[m->leader]) ||
+	    m->leader_axis || k)
+		rc = fail_node(sc->doc, e, "%s", "<mimic> is supported between "
+		    "the axes of revolute, continuous and prismatic joints");
+	else if (&w->joints[m->leader] == j)
+		rc = fail_node(sc->doc, e, "joint '%s' mimics itself", j->name);
+	free(axis);
+	free(leader);
+	if (rc == 0)
+		rc = mimic_number(sc->doc, e, "multiplier", 1, &m->multiplier) |
+		    mimic_number(sc->doc, e, "offset", 0, &m->offset) |
+		    mimic_number(sc->doc, e, "reference", 0, &m->reference);
+	m->on = rc == 0;
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+read_mimics(struct scope *sc, struct phys_joint *j)
+{
+	static const char *axes[] = { "axis", "axis2" };
+	xmlNodePtr e;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		e = phys_child(phys_child(j->node, axes[k]), "mimic");
+		if (e && read_mimic(sc, j, k, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Gazebo's InitialVelocityPlugin: <linear> and <angular> for every link. */
 static int
 read_plugins(struct scope *sc)
@@ -1290,7 +1410,7 @@ read_model_body(struct loader *L, struct scope *sc)
 {
 	struct phys_world *w = L->w;
 	xmlNodePtr n;
-	size_t i;
+	size_t i, first_joint;
 	int rc = 0;
 
 	for (i = 0; i < sc->nframes && rc == 0; i++)
@@ -1303,9 +1423,12 @@ read_model_body(struct loader *L, struct scope *sc)
 		else if (phys_node_is(n, "include"))
 			rc = read_include(L, sc->doc, n, sc->model);
 	}
+	first_joint = w->njoints;
 	for (i = 0; i < sc->nframes && rc == 0; i++)
 		if (phys_node_is(sc->frames[i].node, "joint"))
 			rc = read_joint(sc, &sc->frames[i]);
+	for (i = first_joint; i < w->njoints && rc == 0; i++)
+		rc = read_mimics(sc, &w->joints[i]);
 	if (rc == 0)
 		rc = read_plugins(sc);
 	return rc;
@@ -1517,6 +1640,18 @@ include_override(struct phys_doc *d, xmlNodePtr in, struct model_override *ov,
 	return 0;
 }
 
+static bool
+merged_include(xmlNodePtr in)
+{
+	char *m = phys_node_attr(in, "merge");
+	bool on = false;
+
+	if (m)
+		phys_parse_bool(m, &on);
+	free(m);
+	return on;
+}
+
 static int
 read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 {
@@ -1558,6 +1693,9 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 		return fail_node(inc, inc->root, "%s",
 		    "the included file has no <model>");
 	rc = include_override(d, in, &ov, &name);
+	if (rc == 0 && merged_include(in))
+		warn_node(L, d, in, "%s", "<include merge=\"true\">: the model "
+		    "is loaded nested, its entities keep its name as a scope");
 	if (rc == 0) {
 		L->depth++;
 		rc = read_model(L, inc, mn, parent, &ov);
@@ -1730,6 +1868,9 @@ read_world(struct loader *L)
 		else if (phys_node_is(n, "population"))
 			warn_node(L, &w->doc, n, "%s", "<population> is not "
 			    "supported: its models are not loaded");
+		else if (phys_node_is(n, "joint"))	/* SDF 1.12 */
+			rc = fail_node(&w->doc, n, "%s", "a <joint> of the world "
+			    "(SDF 1.12) is not supported yet; put it in a model");
 	if (rc == 0)
 		warn_joint_loops(L);
 	return rc < 0 ? rc : check_world_frames(L);

@@ -104,6 +104,11 @@ struct phys_joint {
 	phys_pose pose;		/* joint frame in world */
 	phys_vec3 axis[2];	/* unit axes in the world frame */
 	int reference;		/* gearbox_reference_body: link, -1 world */
+	struct phys_mimic {	/* SDF 1.11 <mimic> of each axis */
+		bool on;
+		int leader, leader_axis;	/* joint index, 0 or 1 */
+		double multiplier, offset, reference;
+	} mimic[2];
 	xmlNodePtr node;
 	struct phys_doc *doc;
 	struct phys_value *vals;	/* PHYS_S_JOINT values */

@@ -5,6 +5,7 @@
 # refusals. Every pose is compared with one computed by hand.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 setup() {
 	TMP=$(mktemp -d)
@@ -392,4 +393,79 @@ SDF
 	run phys-step -n 0 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"w.sdf:5: collision 'm::l::c' is 8.9e+09 m from the origin"* ]]
+}
+
+@test "SDF 1.10-1.12 load without a version warning; limits of inf mean no limit" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.12">
+<world name="w">
+  <model name="m">
+    <link name="b"><pose>0 0 1 0 0 0</pose></link>
+    <joint name="j" type="prismatic"><parent>world</parent><child>b</child>
+      <axis><xyz>0 0 1</xyz><limit><lower>-inf</lower><upper>inf</upper><effort>inf</effort><velocity>inf</velocity></limit></axis></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	run --separate-stderr phys-step -t 0.5 -e 500 -i 'm::b/pose' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	# no stop: a free fall along the slider
+	near "$(tail -1 <<<"$output" | jq '.items["m::b/pose"].z')" "$(awk 'BEGIN { printf "%.12f", 1 - 9.8 * 1e-6 * 500 * 501 / 2 }')" 1e-9
+	[ "$(phys-param get "$TMP/w.sdf" m::j/axis.limit.lower | jq .value)" = -1e+16 ]
+	sed -i 's/1.12/1.13/' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[[ "$output" == *"w.sdf:2: SDF version 1.13 is outside 1.4-1.12"* ]]
+}
+
+@test "SDF 1.11 mimic: follower = multiplier * (leader - reference) + offset" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.11">
+<world name="w">
+  <model name="m">
+    <link name="a"><pose>0 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+    <link name="b"><pose>2 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+    <joint name="ja" type="revolute"><parent>world</parent><child>a</child>
+      <axis><xyz>0 0 1</xyz><dynamics><spring_reference>1</spring_reference><spring_stiffness>3</spring_stiffness></dynamics></axis></joint>
+    <joint name="jb" type="prismatic"><parent>world</parent><child>b</child>
+      <axis><xyz>1 0 0</xyz>
+        <mimic joint="ja" axis="axis"><multiplier>0.5</multiplier><offset>0</offset><reference>0</reference></mimic>
+      </axis></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -t 3 -r 100 -i 'm::j*/position' "$TMP/w.sdf" > "$TMP/o"
+	jq -r '.items | (.["m::jb/position"][0] - 0.5 * .["m::ja/position"][0]) | fabs' "$TMP/o" |
+	    awk '$1 > m { m = $1 } END { if (m > 1e-6) { print "mimic off by " m; exit 1 } }'
+	# the slider's 1 kg moves at half the rate: 0.1 + 0.25 kg m^2 against
+	# 3 N m/rad, theta = 1 - cos(sqrt(3 / 0.35) t)
+	jq -r '[.t, .items["m::ja/position"][0]] | @tsv' "$TMP/o" | awk '
+	    { e = 1 - cos(sqrt(3 / 0.35) * $1); d = $2 - e; if (d < 0) d = -d; if (d > m) m = d }
+	    END { if (m > 0.03) { print "theta off by " m; exit 1 } }'
+	sed -i 's/joint="ja"/joint="nobody"/' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:13: <mimic>: no joint named 'nobody' in this model"* ]]
+}
+
+@test "SDF 1.11+ elements phys cannot honour yet are refused or reported" {
+	world 1.11 '<model name="m"><link name="l"><inertial auto="true"/>
+<collision name="c"><density>500</density><geometry><box><size>1 1 1</size></box></geometry></collision></link></model>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:4: link 'm::l': <inertial auto=\"true\"> is not supported yet"* ]]
+	world 1.12 '<model name="a"><link name="l"/></model><model name="b"><link name="l"/></model>
+<joint name="j" type="fixed"><parent>a::l</parent><child>b::l</child></joint>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:5: a <joint> of the world (SDF 1.12) is not supported yet"* ]]
+	world 1.9 '<model name="m"><include merge="true"><uri>model://crate</uri></include></model>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"w.sdf:4: <include merge=\"true\">: the model is loaded nested"* ]]
 }
