@@ -1115,6 +1115,16 @@ set_friction(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 		c->surface.mode |= dContactSlip2;
 }
 
+/* Gazebo reads a negative max_vel as "the global
+ * contact_max_correcting_vel" (ODELink::UpdateSurface). */
+static double
+surface_max_vel(const struct phys_value *v)
+{
+	double m = PVD(v, COLLISION_surface_contact_ode_max_vel);
+
+	return m < 0 ? INFINITY : m;
+}
+
 static void
 set_contact(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
     const struct phys_value *a, const struct phys_value *b)
@@ -1128,8 +1138,7 @@ set_contact(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 	    PVD(a, COLLISION_surface_contact_ode_min_depth),
 	    PVD(b, COLLISION_surface_contact_ode_min_depth)));
 	max_vel = fmin(e->max_correcting_vel, fmin(
-	    PVD(a, COLLISION_surface_contact_ode_max_vel),
-	    PVD(b, COLLISION_surface_contact_ode_max_vel)));
+	    surface_max_vel(a), surface_max_vel(b)));
 	depth = fmax(c->geom.depth - fmax(min_depth, 0), 0);
 	c->geom.depth = depth;
 	if (depth > 0 && erp * depth / h > max_vel)

@@ -185,6 +185,43 @@ pose_value(struct phys_doc *d, xmlNodePtr e, struct phys_value *v)
 	return 0;
 }
 
+/* Warnings of the loader: on unless the load is quiet. */
+static bool loader_warns = true;
+
+/*
+ * A surface or joint value outside phys's range that the specification
+ * does not forbid (collide_bitmask 65536, max_vel -1 in Gazebo's own
+ * worlds) is kept as written, with a warning: libsdformat loads such
+ * files, and the engine does what Gazebo does with them.
+ */
+static int
+out_of_range_kept(struct phys_doc *d, xmlNodePtr e, const struct phys_param *p,
+    struct phys_value *v)
+{
+	struct phys_param open = *p;
+	char *text, *why;
+
+	if (p->scope != PHYS_S_COLLISION && p->scope != PHYS_S_JOINT)
+		return -1;
+	if (open.type != PHYS_T_DOUBLE && open.type != PHYS_T_INT)
+		return -1;
+	open.min = PHYS_NOMIN;
+	open.max = PHYS_NOMAX;
+	text = phys_node_text(e);
+	memset(v, 0, sizeof *v);
+	if (phys_value_parse(&open, text, v) < 0) {
+		free(text);
+		return -1;
+	}
+	why = xasprintf("<%s> %s is outside %g..%g; kept as written",
+	    (const char *)e->name, text, p->min, p->max);
+	if (loader_warns)
+		phys_warnat(d->name, phys_node_line(e), "%s", why);
+	free(why);
+	free(text);
+	return 0;
+}
+
 /*
  * Read every parameter of a scope under owner. Rows sharing an absent
  * first element (no <surface>, say) are skipped together: large worlds
@@ -228,6 +265,8 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 			rc = phys_value_parse(p, no_limit_text(p, text), &v);
 			free(text);
 		}
+		if (rc < 0 && out_of_range_kept(d, e, p, &v) == 0)
+			rc = 0;
 		if (rc == 0) {
 			phys_value_free(&vals[i]);
 			vals[i] = v;
@@ -1889,6 +1928,7 @@ phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
 	memset(&L, 0, sizeof L);
 	L.w = w;
 	L.opt = opt;
+	loader_warns = !opt->quiet;
 	return read_world(&L);
 }
 

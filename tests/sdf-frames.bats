@@ -469,3 +469,48 @@ SDF
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"w.sdf:4: <include merge=\"true\">: the model is loaded nested"* ]]
 }
+
+@test "XML details libsdformat accepts: blank lines before <?xml, -- in comments, undeclared prefixes" {
+	printf '\n\n<?xml version="1.0"?>\n<!-- a -- comment --->\n<sdf version="1.6">\n<world name="w">\n<ignition:plugin name="p"><x/></ignition:plugin>\n<model name="m"><pose>0 0 1 0 0 0</pose><link name="l"/></model>\n</world>\n</sdf>\n' > "$TMP/w.sdf"
+	phys-step -n 0 -i 'm/pose' "$TMP/w.sdf" > "$TMP/o"
+	[ "$(pose "$TMP/o" m/pose | cut -f3)" = 1 ]
+	# lines are the file's own, and an edit changes only its line
+	phys-param set "$TMP/w.sdf" m::l/inertial.mass=3 > "$TMP/e.sdf"
+	[ "$(diff "$TMP/w.sdf" "$TMP/e.sdf" | grep -c '^[<>]')" -eq 2 ]
+	sed -i 's|<link name="l"/>|<link name="l"><bad></link>|' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:8: malformed XML"* ]]
+	# the security limits hold: no entity declarations
+	printf '<?xml version="1.0"?>\n<!DOCTYPE sdf [<!ENTITY x "y">]>\n<sdf version="1.6"><world name="w"/></sdf>\n' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"entity declarations are not allowed"* ]]
+}
+
+@test "surface values outside phys's range load with a warning and act as in Gazebo" {
+	sed 's|<max_vel>0.1</max_vel>|<max_vel>-1</max_vel>|' "$WORLDS/buried_sphere.sdf" > "$TMP/w.sdf"
+	run --separate-stderr phys-step -t 0.05 -e 50 -s contact_max_correcting_vel=0.5 -i 'ball::link/pose' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"w.sdf:33: <max_vel> -1 is outside 0..inf; kept as written"* ]]
+	# a negative max_vel is the global one: out at 0.5 m/s
+	near "$(tail -1 <<<"$output" | jq '.items["ball::link/pose"].z')" "$(awk 'BEGIN { print 0.05 + 0.5 * 0.05 }')" 1e-4
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <model name="ground"><static>true</static><link name="l"><collision name="c">
+    <geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+  <model name="ball"><pose>0 0 0.2 0 0 0</pose><link name="l"><collision name="c">
+    <geometry><sphere><radius>0.1</radius></sphere></geometry>
+    <surface><contact><collide_bitmask>65536</collide_bitmask><category_bitmask>65536</category_bitmask></contact></surface>
+  </collision></link></model>
+</world>
+</sdf>
+SDF
+	run --separate-stderr phys-step -t 0.5 -e 500 -i 'ball::l/pose' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"w.sdf:8: <collide_bitmask> 65536 is outside 0..65535; kept as written"* ]]
+	# bit 16 shares nothing with the ground's 0xffff: it falls through
+	near "$(tail -1 <<<"$output" | jq '.items["ball::l/pose"].z')" "$(awk 'BEGIN { printf "%.12f", 0.2 - 9.8 * 1e-6 * 500 * 501 / 2 }')" 1e-9
+}
