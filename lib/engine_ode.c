@@ -45,6 +45,10 @@ struct ode_joint {
 	phys_vec3 xyz[2];	/* the axis values the axes came from */
 	double offset[2];
 	double applied[2];	/* spring and damping force, last step */
+	/* Screw: angle[0] is the turn, unwrapped (ODE's wraps at pi).
+	 * Gearbox: the two angles from the reference body, integrated. */
+	double angle[2], raw_angle;
+	phys_vec3 axis_ref[2];	/* gearbox axes in the reference frame */
 };
 
 struct phys_engine {
@@ -55,6 +59,7 @@ struct phys_engine {
 	struct ode_link *links;
 	dGeomID *geoms;		/* per collision, NULL when skipped */
 	struct ode_joint *joints;
+	dBodyID ground;		/* NULL until a joint needs it */
 
 	/* The current profile, as applied. */
 	bool quick;
@@ -430,10 +435,30 @@ configure_joint(struct phys_engine *e, int ji)
 		dJointSetHinge2Anchor(jid, p.x, p.y, p.z);
 		dJointSetHinge2Axes(jid, a1, a2);
 		break;
+	case PHYS_JOINT_SCREW:	/* a cylinder joint; the coupling is ours */
+		dJointSetPistonAnchor(jid, p.x, p.y, p.z);
+		dJointSetPistonAxis(jid, a.x, a.y, a.z);
+		oj->raw_angle = dJointGetPistonAngle(jid);
+		break;
+	case PHYS_JOINT_GEARBOX:
+		break;
 	}
 	set_axis_params(e, jid, j->type, j, 0);
 	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
 		set_axis_params(e, jid, j->type, j, 1);
+}
+
+static void make_gearbox(struct phys_engine *e, int ji);
+
+/* A kinematic body at rest: the world, for joints that need two bodies. */
+static dBodyID
+ground_body(struct phys_engine *e)
+{
+	if (!e->ground) {
+		e->ground = dBodyCreate(e->world);
+		dBodySetKinematic(e->ground);
+	}
+	return e->ground;
 }
 
 static void
@@ -445,6 +470,10 @@ make_joint(struct phys_engine *e, int ji)
 
 	if (!child && !parent)
 		return;
+	if (j->type == PHYS_JOINT_GEARBOX) {
+		make_gearbox(e, ji);
+		return;
+	}
 	switch (j->type) {
 	case PHYS_JOINT_REVOLUTE:
 		jid = dJointCreateHinge(e->world, NULL);
@@ -464,6 +493,20 @@ make_joint(struct phys_engine *e, int ji)
 	case PHYS_JOINT_REVOLUTE2:
 		jid = dJointCreateHinge2(e->world, NULL);
 		break;
+	case PHYS_JOINT_SCREW:
+		jid = dJointCreatePiston(e->world, NULL);
+		/* ODE's first-order rotation update turns a fast nut less
+		 * than its rate says, which the coupling would then fight */
+		dBodySetFiniteRotationMode(child ? child : parent, 1);
+		break;
+	case PHYS_JOINT_GEARBOX:
+		return;
+	}
+	/* ODE's hinge2 needs two bodies: the world is a body that stays put. */
+	if (j->type == PHYS_JOINT_REVOLUTE2 && (!child || !parent)) {
+		if (!child)
+			child = parent;
+		parent = ground_body(e);
 	}
 	/* Child first, as Gazebo does: positions grow with the child's motion. */
 	if (child)
@@ -480,6 +523,8 @@ make_joint(struct phys_engine *e, int ji)
 	    e->w->links[j->child].pose.q), j->axis[1]);
 	e->joints[ji].xyz[0] = PVV(j->vals, JOINT_axis_xyz);
 	e->joints[ji].xyz[1] = PVV(j->vals, JOINT_axis2_xyz);
+	if (j->type == PHYS_JOINT_SCREW)	/* turn and travel share it */
+		e->joints[ji].axis_child[1] = e->joints[ji].axis_child[0];
 	configure_joint(e, ji);
 }
 
@@ -577,6 +622,12 @@ ode_joint_state(const struct phys_engine *e, int ji, double pos[2],
 		vel[0] = dJointGetHinge2Angle1Rate(j);
 		vel[1] = dJointGetHinge2Angle2Rate(j);
 		return 2;
+	case PHYS_JOINT_SCREW:	/* Gazebo's order: the turn, then travel */
+		pos[0] = e->joints[ji].angle[0];
+		pos[1] = dJointGetPistonPosition(j);
+		vel[0] = dJointGetPistonAngleRate(j);
+		vel[1] = dJointGetPistonPositionRate(j);
+		return 2;
 	default:
 		return 0;
 	}
@@ -620,6 +671,327 @@ joint_forces(struct phys_engine *e, int ji)
 		break;
 	default:
 		break;
+	}
+}
+
+/*
+ * ---- coupled joints: screw and gearbox ----
+ *
+ * Stock ODE has neither. A screw is ODE's piston (a cylinder joint: travel
+ * and turn about one axis) whose two motions phys couples; a gearbox
+ * couples the turns of two links about their axes, measured from a
+ * reference body. Each coupling is one row, sum(c_i * rate_i) = target,
+ * over relative rates between two bodies along an axis. Before each step
+ * phys predicts the rates the step would reach without the coupling
+ * (velocities plus applied forces and gravity over the step) and adds the
+ * force that makes the row hold, computed with each body's inertia along
+ * its coupled motion; a Baumgarte term (the profile's ERP) pulls the
+ * positions back onto the coupling.
+ */
+
+struct coupling_term {
+	dBodyID plus, minus;	/* rate = rate(plus) - rate(minus) */
+	phys_vec3 axis;		/* world frame */
+	phys_vec3 anchor;	/* a point of the axis, for turns */
+	bool linear;
+	double c;
+};
+
+/* Inverse inertia of a body against a force along (or turn about) axis. */
+static double
+body_inverse_inertia(dBodyID b, const struct coupling_term *t)
+{
+	dMass m;
+	phys_quat q;
+	phys_vec3 a, r;
+	double j;
+
+	if (!b || dBodyIsKinematic(b))
+		return 0;
+	dBodyGetMass(b, &m);
+	if (t->linear)
+		return 1 / m.mass;
+	q = from_dquat(dBodyGetQuaternion(b));
+	a = quat_rotate(quat_conj(q), t->axis);	/* in the body frame */
+	j = a.x * (m.I[0] * a.x + m.I[1] * a.y + m.I[2] * a.z) +
+	    a.y * (m.I[4] * a.x + m.I[5] * a.y + m.I[6] * a.z) +
+	    a.z * (m.I[8] * a.x + m.I[9] * a.y + m.I[10] * a.z);
+	r = v3_sub(body_pose(b).p, t->anchor);
+	j += m.mass * v3_dot(v3_cross(r, t->axis), v3_cross(r, t->axis));
+	return 1 / j;
+}
+
+/* The rate one body would reach along the term by the end of the step. */
+static double
+predicted_rate(struct phys_engine *e, dBodyID b, const struct coupling_term *t)
+{
+	const dReal *v, *f, *tq;
+	phys_vec3 force, torque, r;
+	dVector3 g;
+	dMass m;
+
+	if (!b)
+		return 0;
+	v = t->linear ? dBodyGetLinearVel(b) : dBodyGetAngularVel(b);
+	if (dBodyIsKinematic(b))
+		return v3_dot(v3(v[0], v[1], v[2]), t->axis);
+	f = dBodyGetForce(b);
+	tq = dBodyGetTorque(b);
+	dBodyGetMass(b, &m);
+	dWorldGetGravity(e->world, g);
+	force = v3(f[0], f[1], f[2]);
+	if (dBodyGetGravityMode(b))
+		force = v3_add(force, v3_scale(v3(g[0], g[1], g[2]), m.mass));
+	if (t->linear)
+		return v3_dot(v3(v[0], v[1], v[2]), t->axis) +
+		    e->step * v3_dot(force, t->axis) / m.mass;
+	r = v3_sub(body_pose(b).p, t->anchor);
+	torque = v3_add(v3(tq[0], tq[1], tq[2]), v3_cross(r, force));
+	return v3_dot(v3(v[0], v[1], v[2]), t->axis) + e->step *
+	    v3_dot(torque, t->axis) * body_inverse_inertia(b, t);
+}
+
+static void
+push_body(dBodyID b, const struct coupling_term *t, double f)
+{
+	if (!b || dBodyIsKinematic(b))
+		return;
+	if (t->linear)
+		dBodyAddForce(b, f * t->axis.x, f * t->axis.y, f * t->axis.z);
+	else
+		dBodyAddTorque(b, f * t->axis.x, f * t->axis.y, f * t->axis.z);
+}
+
+/* Make sum(c_i * rate_i) reach target by the end of the step. */
+static void
+solve_coupling(struct phys_engine *e, const struct coupling_term *t, int n,
+    double target)
+{
+	double rate = 0, w = 0, lambda;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		rate += t[i].c * (predicted_rate(e, t[i].plus, &t[i]) -
+		    predicted_rate(e, t[i].minus, &t[i]));
+		w += t[i].c * t[i].c * (body_inverse_inertia(t[i].plus, &t[i]) +
+		    body_inverse_inertia(t[i].minus, &t[i]));
+	}
+	if (w <= 0)
+		return;
+	lambda = (target - rate) / w / e->step;	/* a force over the step */
+	for (i = 0; i < n; i++) {
+		push_body(t[i].plus, &t[i], lambda * t[i].c);
+		push_body(t[i].minus, &t[i], -lambda * t[i].c);
+	}
+}
+
+/*
+ * Travel per radian of turn. SDF 1.10's screw_thread_pitch is metres per
+ * revolution, positive for a right-hand thread; the older thread_pitch is
+ * radians per metre, positive for a left-hand thread (Gazebo classic's
+ * reading), so x = -theta / thread_pitch.
+ */
+static double
+screw_lead(const struct phys_joint *j)
+{
+	if (PV(j->vals, JOINT_screw_thread_pitch)->given)
+		return PVD(j->vals, JOINT_screw_thread_pitch) / (2 * M_PI);
+	return -1 / PVD(j->vals, JOINT_thread_pitch);
+}
+
+static void
+couple_screw(struct phys_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	struct ode_joint *oj = &e->joints[ji];
+	struct coupling_term t[2];
+	double lead = screw_lead(j), x;
+	phys_pose child;
+	dVector3 p;
+
+	phys_engine_link_pose(e, j->child, &child);
+	dJointGetPistonAnchor(oj->joint, p);
+	memset(t, 0, sizeof t);
+	t[0].plus = t[1].plus = joint_body(e, j->child);
+	t[0].minus = t[1].minus = joint_body(e, j->parent);
+	t[0].axis = t[1].axis = quat_rotate(child.q, oj->axis_child[0]);
+	t[0].anchor = t[1].anchor = v3(p[0], p[1], p[2]);
+	t[0].linear = true;
+	t[0].c = 1;
+	t[1].c = -lead;
+	x = dJointGetPistonPosition(oj->joint);
+	solve_coupling(e, t, 2, -e->erp * (x - lead * oj->angle[0]) / e->step);
+}
+
+/* A revolute joint between the reference and a geared link: its anchor. */
+static phys_vec3
+gear_anchor(struct phys_engine *e, int ref, int link)
+{
+	const struct phys_joint *j;
+	phys_pose child;
+	size_t i;
+
+	for (i = 0; i < e->w->njoints; i++) {
+		j = &e->w->joints[i];
+		if (j->type != PHYS_JOINT_REVOLUTE || !e->joints[i].joint ||
+		    !((j->parent == ref && j->child == link) ||
+		    (j->parent == link && j->child == ref)))
+			continue;
+		phys_engine_link_pose(e, j->child, &child);
+		return pose_mul(child, e->joints[i].in_child).p;
+	}
+	return body_pose(e->links[link].body).p;
+}
+
+static phys_quat
+reference_rotation(struct phys_engine *e, int ref)
+{
+	phys_pose p = PHYS_POSE_IDENTITY;
+
+	if (ref >= 0)
+		phys_engine_link_pose(e, ref, &p);
+	return p.q;
+}
+
+static void
+gear_terms(struct phys_engine *e, int ji, struct coupling_term t[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	phys_quat q = reference_rotation(e, j->reference);
+	int k, link;
+
+	memset(t, 0, 2 * sizeof *t);
+	for (k = 0; k < 2; k++) {
+		link = k ? j->child : j->parent;
+		t[k].plus = link >= 0 ? e->links[link].body : NULL;
+		t[k].minus = joint_body(e, j->reference);
+		t[k].axis = quat_rotate(q, e->joints[ji].axis_ref[k]);
+		t[k].anchor = link >= 0 && t[k].plus ?
+		    gear_anchor(e, j->reference, link) : v3(0, 0, 0);
+	}
+	/* theta_2 = -ratio * theta_1 */
+	t[0].c = PVD(j->vals, JOINT_gearbox_ratio);
+	t[1].c = 1;
+}
+
+static void
+couple_gearbox(struct phys_engine *e, int ji)
+{
+	struct ode_joint *oj = &e->joints[ji];
+	struct coupling_term t[2];
+
+	gear_terms(e, ji, t);
+	solve_coupling(e, t, 2, -e->erp * (t[0].c * oj->angle[0] +
+	    oj->angle[1]) / e->step);
+}
+
+static void
+make_gearbox(struct phys_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	phys_quat q = quat_conj(j->reference >= 0 ?
+	    e->w->links[j->reference].pose.q : PHYS_QUAT_IDENTITY);
+
+	e->joints[ji].axis_ref[0] = quat_rotate(q, j->axis[0]);
+	e->joints[ji].axis_ref[1] = quat_rotate(q, j->axis[1]);
+}
+
+static bool
+is_gearbox_live(const struct phys_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+
+	return j->type == PHYS_JOINT_GEARBOX &&
+	    ((j->parent >= 0 && e->links[j->parent].body) ||
+	    e->links[j->child].body);
+}
+
+/* The motion along a revolute or prismatic joint's axis, weighted c. */
+static void
+axis_term(struct phys_engine *e, int ji, double c, struct coupling_term *t)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	phys_pose child;
+
+	memset(t, 0, sizeof *t);
+	phys_engine_link_pose(e, j->child, &child);
+	t->plus = joint_body(e, j->child);
+	t->minus = joint_body(e, j->parent);
+	t->axis = quat_rotate(child.q, e->joints[ji].axis_child[0]);
+	t->anchor = pose_mul(child, e->joints[ji].in_child).p;
+	t->linear = j->type == PHYS_JOINT_PRISMATIC;
+	t->c = c;
+}
+
+/* follower = multiplier * (leader - reference) + offset */
+static void
+couple_mimic(struct phys_engine *e, int ji)
+{
+	const struct phys_mimic *m = &e->w->joints[ji].mimic[0];
+	struct coupling_term t[2];
+	double pf[2], pl[2], v[2], gap;
+
+	if (!e->joints[ji].joint || !e->joints[m->leader].joint)
+		return;
+	axis_term(e, ji, 1, &t[0]);
+	axis_term(e, m->leader, -m->multiplier, &t[1]);
+	phys_engine_joint_state(e, ji, pf, v);
+	phys_engine_joint_state(e, m->leader, pl, v);
+	gap = pf[0] - m->multiplier * (pl[0] - m->reference) - m->offset;
+	solve_coupling(e, t, 2, -e->erp * gap / e->step);
+}
+
+static void
+couple_joints(struct phys_engine *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->w->njoints; i++)
+		if (e->w->joints[i].type == PHYS_JOINT_SCREW &&
+		    e->joints[i].joint)
+			couple_screw(e, (int)i);
+		else if (is_gearbox_live(e, (int)i))
+			couple_gearbox(e, (int)i);
+		else if (e->w->joints[i].mimic[0].on)
+			couple_mimic(e, (int)i);
+}
+
+static double
+rate_along(dBodyID b, phys_vec3 axis)
+{
+	const dReal *w;
+
+	if (!b)
+		return 0;
+	w = dBodyGetAngularVel(b);
+	return v3_dot(v3(w[0], w[1], w[2]), axis);
+}
+
+/* After a step: unwrap the screws' turns, integrate the gear angles
+ * (ODE moves bodies with the velocities the step ends with). */
+static void
+track_coupled_angles(struct phys_engine *e)
+{
+	struct coupling_term t[2];
+	struct ode_joint *oj;
+	double raw, d;
+	size_t i;
+	int k;
+
+	for (i = 0; i < e->w->njoints; i++) {
+		oj = &e->joints[i];
+		if (e->w->joints[i].type == PHYS_JOINT_SCREW && oj->joint) {
+			raw = dJointGetPistonAngle(oj->joint);
+			d = remainder(raw - oj->raw_angle, 2 * M_PI);
+			oj->angle[0] += d;
+			oj->raw_angle = raw;
+		} else if (is_gearbox_live(e, (int)i)) {
+			gear_terms(e, (int)i, t);
+			for (k = 0; k < 2; k++)
+				oj->angle[k] += e->step * (rate_along(t[k].plus,
+				    t[k].axis) - rate_along(t[k].minus,
+				    t[k].axis));
+		}
 	}
 }
 
@@ -743,6 +1115,16 @@ set_friction(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 		c->surface.mode |= dContactSlip2;
 }
 
+/* Gazebo reads a negative max_vel as "the global
+ * contact_max_correcting_vel" (ODELink::UpdateSurface). */
+static double
+surface_max_vel(const struct phys_value *v)
+{
+	double m = PVD(v, COLLISION_surface_contact_ode_max_vel);
+
+	return m < 0 ? INFINITY : m;
+}
+
 static void
 set_contact(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
     const struct phys_value *a, const struct phys_value *b)
@@ -756,8 +1138,7 @@ set_contact(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 	    PVD(a, COLLISION_surface_contact_ode_min_depth),
 	    PVD(b, COLLISION_surface_contact_ode_min_depth)));
 	max_vel = fmin(e->max_correcting_vel, fmin(
-	    PVD(a, COLLISION_surface_contact_ode_max_vel),
-	    PVD(b, COLLISION_surface_contact_ode_max_vel)));
+	    surface_max_vel(a), surface_max_vel(b)));
 	depth = fmax(c->geom.depth - fmax(min_depth, 0), 0);
 	c->geom.depth = depth;
 	if (depth > 0 && erp * depth / h > max_vel)
@@ -1055,6 +1436,7 @@ phys_engine_step(struct phys_engine *e)
 	for (i = 0; i < e->w->njoints; i++)
 		if (e->joints[i].joint)
 			joint_forces(e, (int)i);
+	couple_joints(e);
 	e->ncontacts = 0;
 	stepping = e;
 	dSpaceCollide(e->space, e, near_callback);
@@ -1065,6 +1447,7 @@ phys_engine_step(struct phys_engine *e)
 	dJointGroupEmpty(e->contacts);
 	stepping = NULL;
 	e->iterations++;
+	track_coupled_angles(e);
 	return check_finite(e);
 }
 
@@ -1266,7 +1649,8 @@ phys_engine_joint_effort(const struct phys_engine *e, int ji, double eff[2])
 		    oj->in_child).p), f));
 	for (k = 0; k < n; k++) {
 		axis = quat_rotate(child.q, oj->axis_child[k]);
-		eff[k] = v3_dot(j->type == PHYS_JOINT_PRISMATIC ? f : t, axis) +
+		eff[k] = v3_dot(j->type == PHYS_JOINT_PRISMATIC ||
+		    (j->type == PHYS_JOINT_SCREW && k == 1) ? f : t, axis) +
 		    oj->applied[k];
 	}
 	return n;

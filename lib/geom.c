@@ -75,10 +75,14 @@ void
 quat_to_rpy(phys_quat q, double *roll, double *pitch, double *yaw)
 {
 	double sp = 2 * (q.w * q.y - q.z * q.x);
+	/* cos(pitch) from the first column, not sqrt(1 - sp^2): near
+	 * pi/2 the sine rounds to 1 and asin would lose the last 1e-8. */
+	double cp = hypot(1 - 2 * (q.y * q.y + q.z * q.z),
+	    2 * (q.x * q.y + q.w * q.z));
 
 	*roll = atan2(2 * (q.w * q.x + q.y * q.z),
 	    1 - 2 * (q.x * q.x + q.y * q.y));
-	*pitch = fabs(sp) >= 1 ? copysign(M_PI / 2, sp) : asin(sp);
+	*pitch = atan2(sp, cp);
 	*yaw = atan2(2 * (q.w * q.z + q.x * q.y),
 	    1 - 2 * (q.y * q.y + q.z * q.z));
 }

@@ -202,6 +202,7 @@ axis_count(const struct phys_world *w, int joint)
 		return 1;
 	case PHYS_JOINT_UNIVERSAL:
 	case PHYS_JOINT_REVOLUTE2:
+	case PHYS_JOINT_SCREW:	/* the turn, then the travel */
 		return 2;
 	default:
 		return 0;

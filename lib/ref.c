@@ -74,6 +74,13 @@ resolve_entity(struct phys_world *w, const char *name, const char *slash,
 		out->scope = (phys_scope)kind;
 		out->idx = idx;
 		out->p = phys_param_find(out->scope, slash + 1);
+		/* SDF 1.6 and before: a joint may share its link's name */
+		if (!out->p && kind == PHYS_K_LINK &&
+		    (idx = phys_world_entity_of(w, entity, PHYS_K_JOINT)) >= 0 &&
+		    (out->p = phys_param_find(PHYS_S_JOINT, slash + 1))) {
+			out->scope = PHYS_S_JOINT;
+			out->idx = idx;
+		}
 		if (!out->p)
 			rc = unknown_param(out->scope, entity, slash + 1);
 	}

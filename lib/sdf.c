@@ -15,6 +15,22 @@ quiet_errors(void *ctx, const char *msg, ...)
 {
 }
 
+/* The first fatal error names the place; later ones follow from it. */
+struct first_error {
+	char *message;
+	int line;
+};
+
+static void
+keep_first_fatal(void *ctx, xmlErrorPtr e)
+{
+	struct first_error *f = ctx;
+
+	if (!f->message && e && e->level == XML_ERR_FATAL)
+		f->message = xstrdup(e->message ? e->message :
+		    "not well-formed XML"), f->line = e->line;
+}
+
 static void
 trim_message(char *msg)
 {
@@ -45,17 +61,82 @@ read_version(struct phys_doc *d)
 	n = sscanf(v, "%d.%d", &d->major, &d->minor);
 	if (n != 2 || d->major != 1 || d->minor < 0) {
 		phys_failat(d->name, phys_node_line(d->root),
-		    "unsupported SDF version '%.40s' (supported: 1.4 to 1.9)",
+		    "unsupported SDF version '%.40s' (supported: 1.4 to 1.12)",
 		    v);
 		free(v);
 		return -1;
 	}
 	free(v);
-	if (d->minor < 4 || d->minor > 9)
+	/* 1.10-1.12 are gz-sim's: what changed is read where it matters
+	 * (screw_thread_pitch, limits of inf, mimic, inertial auto). */
+	if (d->minor < 4 || d->minor > 12)
 		phys_warnat(d->name, phys_node_line(d->root),
-		    "SDF version 1.%d is outside 1.4-1.9; read as the nearest",
+		    "SDF version 1.%d is outside 1.4-1.12; read as the nearest",
 		    d->minor);
 	return 0;
+}
+
+static bool
+starts_with(const char *s, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(end - s) >= n && memcmp(s, prefix, n) == 0;
+}
+
+/* Blank lines before <?xml: the declaration moves to the first byte and
+ * the blanks follow it, so every later byte keeps its offset and line. */
+static void
+declaration_first(char *t, size_t len)
+{
+	size_t blank = 0, decl;
+	const char *close;
+	char *moved;
+
+	while (blank < len && isspace((unsigned char)t[blank]))
+		blank++;
+	if (blank == 0 || !starts_with(t + blank, t + len, "<?xml") ||
+	    !(close = memmem(t + blank, len - blank, "?>", 2)))
+		return;
+	decl = (size_t)(close + 2 - (t + blank));
+	moved = xmalloc(blank);
+	memcpy(moved, t, blank);
+	memmove(t, t + blank, decl);
+	memcpy(t + decl, moved, blank);
+	free(moved);
+}
+
+/* "--" inside a comment: a blank in place of its first dash ("--->" ends
+ * the comment as "-->"). Comments carry no meaning SDF reads. */
+static void
+comment_dashes(char *t, size_t len)
+{
+	char *p = t, *end = t + len;
+
+	while ((p = memmem(p, (size_t)(end - p), "<!--", 4))) {
+		for (p += 4; p + 1 < end; p++) {
+			if (p[0] != '-' || p[1] != '-')
+				continue;
+			if (p + 2 < end && p[2] == '>')
+				break;
+			*p = ' ';
+		}
+	}
+}
+
+/*
+ * The text libxml2 parses: the file's, with what libsdformat tolerates
+ * and libxml2 calls fatal made harmless, byte for byte in place so lines
+ * and offsets stay the file's.
+ */
+static char *
+tolerant_copy(const char *text, size_t len)
+{
+	char *t = xstrndup(text, len);
+
+	declaration_first(t, len);
+	comment_dashes(t, len);
+	return t;
 }
 
 int
@@ -66,6 +147,8 @@ phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
 	int opts = XML_PARSE_NONET;
 	xmlParserCtxtPtr ctxt;
 	const xmlError *e;
+	struct first_error first = { NULL, 0 };
+	char *parsed;
 
 	memset(d, 0, sizeof *d);
 	d->name = xstrdup(name);
@@ -78,18 +161,26 @@ phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
 	ctxt = xmlNewParserCtxt();
 	if (!ctxt)
 		return phys_failat(name, 0, "out of memory");
-	d->xml = xmlCtxtReadMemory(ctxt, d->text, (int)len, NULL, NULL, opts);
+	parsed = tolerant_copy(d->text, len);
+	xmlSetStructuredErrorFunc(&first, keep_first_fatal);
+	d->xml = xmlCtxtReadMemory(ctxt, parsed, (int)len, NULL, NULL, opts);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	free(parsed);
 	e = xmlCtxtGetLastError(ctxt);
-	if (!d->xml || (e && e->level >= XML_ERR_ERROR)) {
-		char *msg = xstrdup(e && e->message ? e->message :
-		    "not well-formed XML");
+	/* Namespace errors (an undeclared prefix, as in <ignition:...>) leave
+	 * the document well-formed; libsdformat reads such files. */
+	if (!d->xml || !ctxt->wellFormed) {
+		char *msg = first.message ? first.message :
+		    xstrdup(e && e->message ? e->message : "not well-formed XML");
 
 		trim_message(msg);
-		phys_failat(name, e ? e->line : 0, "malformed XML: %s", msg);
+		phys_failat(name, first.message ? first.line : e ? e->line : 0,
+		    "malformed XML: %s", msg);
 		free(msg);
 		xmlFreeParserCtxt(ctxt);
 		return -1;
 	}
+	free(first.message);
 	xmlFreeParserCtxt(ctxt);
 	if (has_entity_declarations(d->xml))
 		return phys_failat(name, 1,

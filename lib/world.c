@@ -2,6 +2,7 @@
 #include "world.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,9 +51,14 @@ index_grow(struct phys_name_index *ix)
 	free(old);
 }
 
-/* Returns false when the name is already taken. */
+/*
+ * Returns false when the name is already taken: by any entity, or with
+ * per_kind (SDF up to 1.6, where a link and a joint may share a name) by
+ * an entity of the same kind.
+ */
 static bool
-index_add(struct phys_name_index *ix, const char *name, int kind, int idx)
+index_add_kind(struct phys_name_index *ix, const char *name, int kind, int idx,
+    bool per_kind)
 {
 	size_t i;
 
@@ -60,7 +66,8 @@ index_add(struct phys_name_index *ix, const char *name, int kind, int idx)
 		index_grow(ix);
 	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
 	    i = (i + 1) & (ix->cap - 1))
-		if (strcmp(ix->slots[i].name, name) == 0)
+		if (strcmp(ix->slots[i].name, name) == 0 &&
+		    (!per_kind || ix->slots[i].kind == kind))
 			return false;
 	ix->slots[i].name = name;
 	ix->slots[i].kind = kind;
@@ -72,7 +79,23 @@ index_add(struct phys_name_index *ix, const char *name, int kind, int idx)
 static void
 index_put(struct phys_name_index *ix, const char *name, int kind, int idx)
 {
-	(void)index_add(ix, name, kind, idx);
+	(void)index_add_kind(ix, name, kind, idx, true);
+}
+
+/* The entity of a kind with that name (names may repeat across kinds). */
+static const struct phys_name_slot *
+index_get_kind(const struct phys_name_index *ix, const char *name, int kind)
+{
+	size_t i;
+
+	if (!ix || !ix->cap)
+		return NULL;
+	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
+	    i = (i + 1) & (ix->cap - 1))
+		if (strcmp(ix->slots[i].name, name) == 0 &&
+		    ix->slots[i].kind == kind)
+			return &ix->slots[i];
+	return NULL;
 }
 
 static const struct phys_name_slot *
@@ -123,6 +146,82 @@ warn_node(struct loader *L, struct phys_doc *d, xmlNodePtr n, const char *msg,
 	phys_warnat(d->name, phys_node_line(n), "%s", text);
 }
 
+static int pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out);
+
+/*
+ * SDF 1.10 writes an absent joint limit as inf (-inf for lower); 1.9
+ * wrote -1e16, 1e16 and -1, which are still the defaults here and mean
+ * the same: no limit.
+ */
+static const char *
+no_limit_text(const struct phys_param *p, const char *text)
+{
+	const char *t = text + (*text == '+' || *text == '-');
+
+	if (strstr(p->name, ".limit.") && (strcmp(t, "inf") == 0 ||
+	    strcmp(t, "infinity") == 0) &&
+	    (strstr(p->name, ".limit.lower") ? *text == '-' : *text != '-'))
+		return p->def;
+	return text;
+}
+
+static bool
+pose_has_attributes(xmlNodePtr e)
+{
+	return xmlHasProp(e, (const xmlChar *)"degrees") ||
+	    xmlHasProp(e, (const xmlChar *)"rotation_format");
+}
+
+/* A pose parameter written in degrees or as a quaternion, as six numbers. */
+static int
+pose_value(struct phys_doc *d, xmlNodePtr e, struct phys_value *v)
+{
+	phys_pose p;
+
+	if (pose_element(d, e, &p) < 0)
+		return -1;
+	pose_to6(p, v->u.pose);
+	v->given = true;
+	return 0;
+}
+
+/* Warnings of the loader: on unless the load is quiet. */
+static bool loader_warns = true;
+
+/*
+ * A surface or joint value outside phys's range that the specification
+ * does not forbid (collide_bitmask 65536, max_vel -1 in Gazebo's own
+ * worlds) is kept as written, with a warning: libsdformat loads such
+ * files, and the engine does what Gazebo does with them.
+ */
+static int
+out_of_range_kept(struct phys_doc *d, xmlNodePtr e, const struct phys_param *p,
+    struct phys_value *v)
+{
+	struct phys_param open = *p;
+	char *text, *why;
+
+	if (p->scope != PHYS_S_COLLISION && p->scope != PHYS_S_JOINT)
+		return -1;
+	if (open.type != PHYS_T_DOUBLE && open.type != PHYS_T_INT)
+		return -1;
+	open.min = PHYS_NOMIN;
+	open.max = PHYS_NOMAX;
+	text = phys_node_text(e);
+	memset(v, 0, sizeof *v);
+	if (phys_value_parse(&open, text, v) < 0) {
+		free(text);
+		return -1;
+	}
+	why = xasprintf("<%s> %s is outside %g..%g; kept as written",
+	    (const char *)e->name, text, p->min, p->max);
+	if (loader_warns)
+		phys_warnat(d->name, phys_node_line(e), "%s", why);
+	free(why);
+	free(text);
+	return 0;
+}
+
 /*
  * Read every parameter of a scope under owner. Rows sharing an absent
  * first element (no <surface>, say) are skipped together: large worlds
@@ -156,10 +255,18 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 		e = phys_path_find(owner, p->name);
 		if (!e)
 			continue;
-		text = phys_node_text(e);
 		memset(&v, 0, sizeof v);
-		rc = phys_value_parse(p, text, &v);
-		free(text);
+		if (p->type == PHYS_T_POSE && pose_has_attributes(e)) {
+			rc = pose_value(d, e, &v);
+			if (rc < 0)
+				return -1;
+		} else {
+			text = phys_node_text(e);
+			rc = phys_value_parse(p, no_limit_text(p, text), &v);
+			free(text);
+		}
+		if (rc < 0 && out_of_range_kept(d, e, p, &v) == 0)
+			rc = 0;
 		if (rc == 0) {
 			phys_value_free(&vals[i]);
 			vals[i] = v;
@@ -335,7 +442,7 @@ struct frame {
 	const char *name;
 	xmlNodePtr node;	/* the element owning the <pose> */
 	char *relative_to;	/* NULL: the element's default */
-	double raw[6];
+	phys_pose local;	/* as written, relative to relative_to */
 	int state;		/* 0 new, 1 resolving, 2 done */
 	phys_pose world;
 };
@@ -348,24 +455,71 @@ struct scope {
 	size_t nframes;
 };
 
+/*
+ * A <pose> as a transform: x y z roll pitch yaw in radians, or in degrees
+ * with degrees="true" (SDF 1.9+), or x y z qx qy qz qw with
+ * rotation_format="quat_xyzw". An empty <pose> is the identity.
+ */
 static int
-read_pose(struct phys_doc *d, xmlNodePtr owner, double raw[6], char **rel)
+pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
+{
+	char *fmt = phys_node_attr(e, "rotation_format");
+	char *deg = phys_node_attr(e, "degrees");
+	bool quat = fmt && strcmp(fmt, "quat_xyzw") == 0, degrees = false;
+	double v[7];
+	char *text;
+	int n, want = quat ? 7 : 6, rc = 0;
+
+	*out = PHYS_POSE_IDENTITY;
+	if (fmt && !quat && strcmp(fmt, "euler_rpy") != 0)
+		rc = fail_node(d, e, "<pose>: unknown rotation_format '%s' "
+		    "(euler_rpy or quat_xyzw)", fmt);
+	else if (deg && !phys_parse_bool(deg, &degrees))
+		rc = fail_node(d, e, "<pose>: degrees is '%s', not true or "
+		    "false", deg);
+	else if (quat && degrees)
+		rc = fail_node(d, e, "%s", "<pose>: degrees=\"true\" does not "
+		    "apply to rotation_format=\"quat_xyzw\"");
+	free(fmt);
+	free(deg);
+	if (rc < 0)
+		return -1;
+	text = phys_node_text(e);
+	n = phys_parse_doubles(text, v, want);
+	free(text);
+	if (n == 0)
+		return 0;
+	if (n != want)
+		return fail_node(d, e, "%s", quat ? "<pose>: expected 7 numbers "
+		    "(x y z qx qy qz qw)" : "<pose>: expected 6 numbers "
+		    "(x y z roll pitch yaw)");
+	if (!quat) {
+		for (n = 3; n < 6 && degrees; n++)
+			v[n] *= M_PI / 180;
+		*out = pose_from6(v);
+		return 0;
+	}
+	out->p = v3(v[0], v[1], v[2]);
+	out->q.x = v[3], out->q.y = v[4], out->q.z = v[5], out->q.w = v[6];
+	if (v[3] == 0 && v[4] == 0 && v[5] == 0 && v[6] == 0)
+		return fail_node(d, e, "%s", "<pose>: the quaternion is zero");
+	out->q = quat_normalize(out->q);
+	return 0;
+}
+
+/* The <pose> child of owner and its relative_to (NULL when not given). */
+static int
+read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 {
 	xmlNodePtr e = phys_child(owner, "pose");
-	char *text;
-	int n;
 
-	memset(raw, 0, 6 * sizeof *raw);
+	*out = PHYS_POSE_IDENTITY;
 	if (rel)
 		*rel = NULL;
 	if (!e)
 		return 0;
-	text = phys_node_text(e);
-	n = phys_parse_doubles(text, raw, 6);
-	free(text);
-	if (n != 6 && n != 0)
-		return fail_node(d, e, "%s", "<pose>: expected 6 numbers "
-		    "(x y z roll pitch yaw)");
+	if (pose_element(d, e, out) < 0)
+		return -1;
 	if (rel)
 		*rel = phys_node_attr(e, "relative_to");
 	return 0;
@@ -456,7 +610,7 @@ resolve_frame(struct scope *sc, struct frame *f, phys_pose *out)
 	free(owned);
 	if (rc < 0)
 		return -1;
-	f->world = pose_mul(base, pose_from6(f->raw));
+	f->world = pose_mul(base, f->local);
 	f->state = 2;
 	*out = f->world;
 	return 0;
@@ -478,7 +632,7 @@ add_frames(struct scope *sc, const char *element)
 		f->name = (const char *)xmlGetProp(n, (const xmlChar *)"name");
 		if (!f->name)
 			return fail_node(sc->doc, n, "<%s> has no name", element);
-		if (read_pose(sc->doc, n, f->raw, &f->relative_to) < 0)
+		if (read_pose(sc->doc, n, &f->local, &f->relative_to) < 0)
 			return -1;
 	}
 	return 0;
@@ -508,7 +662,10 @@ static int
 register_name(struct loader *L, struct phys_doc *d, xmlNodePtr n,
     const char *name, int kind, int idx)
 {
-	if (!index_add(L->w->index, name, kind, idx))
+	/* Up to SDF 1.6 names are unique per kind only. */
+	bool per_kind = d->major == 1 && d->minor <= 6;
+
+	if (!index_add_kind(L->w->index, name, kind, idx, per_kind))
 		return fail_node(d, n, "duplicate name '%s'", name);
 	return 0;
 }
@@ -606,14 +763,12 @@ static int
 collision_pose(struct scope *sc, const struct phys_link *l,
     const char *link_local, xmlNodePtr cn, phys_pose *out)
 {
-	double raw[6];
 	char *rel;
 	phys_pose base;
 	int rc = 0;
 
-	if (read_pose(sc->doc, cn, raw, &rel) < 0)
+	if (read_pose(sc->doc, cn, out, &rel) < 0)
 		return -1;
-	*out = pose_from6(raw);
 	if (rel && *rel && strcmp(rel, link_local) != 0) {
 		rc = resolve_name(sc, rel, cn, &base);
 		if (rc == 0)
@@ -621,6 +776,28 @@ collision_pose(struct scope *sc, const struct phys_link *l,
 	}
 	free(rel);
 	return rc;
+}
+
+/*
+ * ODE's collision space files geometry in cells of 1/8 m and up, counted
+ * in ints: past 2^31 / 8 m from the origin it stops on an assertion.
+ */
+#define PHYS_COLLISION_REACH 2.6e8
+
+static int
+collision_in_reach(struct scope *sc, const struct phys_link *l,
+    const struct phys_collision *c)
+{
+	phys_vec3 p = pose_mul(l->pose, c->pose).p;
+
+	if (c->shape == PHYS_GEOM_PLANE || (fabs(p.x) <= PHYS_COLLISION_REACH &&
+	    fabs(p.y) <= PHYS_COLLISION_REACH &&
+	    fabs(p.z) <= PHYS_COLLISION_REACH))
+		return 0;
+	return phys_failat(sc->doc->name, phys_node_line(c->node),
+	    "collision '%s' is %.3g m from the origin; ODE collides "
+	    "geometry only within %.2g m", c->name,
+	    v3_norm(p), PHYS_COLLISION_REACH);
 }
 
 static int
@@ -648,6 +825,7 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 	}
 	c.vals = phys_values_new(PHYS_S_COLLISION);
 	if (collision_pose(sc, &w->links[li], link_local, cn, &c.pose) < 0 ||
+	    collision_in_reach(sc, &w->links[li], &c) < 0 ||
 	    read_values(sc->doc, cn, PHYS_S_COLLISION, c.vals) < 0) {
 		free(c.name);
 		phys_values_free(PHYS_S_COLLISION, c.vals);
@@ -687,6 +865,28 @@ read_visual(struct scope *sc, int li, const char *link_local, xmlNodePtr vn)
 	return 0;
 }
 
+/* SDF 1.11 computes the inertial from the collisions when auto="true";
+ * reading it as the default 1 kg would be silently wrong. */
+static int
+refuse_auto_inertial(struct scope *sc, const struct phys_link *l)
+{
+	xmlNodePtr e = phys_child(l->node, "inertial");
+	char *a = e ? phys_node_attr(e, "auto") : NULL;
+	bool on = false;
+
+	if (a && !phys_parse_bool(a, &on)) {
+		free(a);
+		return fail_node(sc->doc, e, "%s",
+		    "<inertial auto>: not true or false");
+	}
+	free(a);
+	if (on)
+		return fail_node(sc->doc, e, "link '%s': <inertial auto=\"true\"> "
+		    "is not supported yet; write the mass and inertia (phys-inertia "
+		    "fix computes them from the geometry)", l->name);
+	return 0;
+}
+
 static int
 read_link(struct scope *sc, struct frame *f)
 {
@@ -707,6 +907,7 @@ read_link(struct scope *sc, struct frame *f)
 	l->vals = phys_values_new(PHYS_S_LINK);
 	w->nlinks++;
 	if (register_name(L, sc->doc, f->node, l->name, PHYS_K_LINK, li) < 0 ||
+	    refuse_auto_inertial(sc, l) < 0 ||
 	    resolve_frame(sc, f, &l->pose) < 0 ||
 	    read_values(sc->doc, f->node, PHYS_S_LINK, l->vals) < 0)
 		return -1;
@@ -734,6 +935,8 @@ static const struct {
 	{ "ball", PHYS_JOINT_BALL },
 	{ "universal", PHYS_JOINT_UNIVERSAL },
 	{ "revolute2", PHYS_JOINT_REVOLUTE2 },
+	{ "screw", PHYS_JOINT_SCREW },
+	{ "gearbox", PHYS_JOINT_GEARBOX },
 };
 
 static int
@@ -751,8 +954,83 @@ joint_type(struct phys_doc *d, xmlNodePtr jn, enum phys_joint_type *out)
 		}
 	rc = t ? fail_node(d, jn, "unknown joint type '%s' (supported: "
 	    "revolute, continuous, prismatic, fixed, ball, universal, "
-	    "revolute2)", t) : fail_node(d, jn, "%s", "<joint> has no type");
+	    "revolute2, screw, gearbox)", t) : fail_node(d, jn, "%s", "<joint> has no type");
 	free(t);
+	return rc;
+}
+
+/* The first link of a model: the one its frame is attached to. */
+static int
+canonical_link(struct phys_world *w, int mi)
+{
+	char *name = phys_node_attr(w->models[mi].node, "canonical_link");
+	char *scoped;
+	size_t i;
+	int li = -1;
+
+	if (name && *name) {
+		scoped = scoped_name(w->models[mi].name, name);
+		li = phys_world_entity_of(w, scoped, PHYS_K_LINK);
+		free(scoped);
+	}
+	free(name);
+	for (i = 0; li < 0 && i < w->nlinks; i++)
+		if (w->links[i].model == mi)
+			li = (int)i;
+	return li;
+}
+
+/*
+ * The link a frame named in this model's scope is attached to (SDF 1.7+
+ * lets a joint's parent or child name any frame): a link, a <frame>
+ * through its attached_to, a joint through its child, a nested model or
+ * __model__ through its canonical link. -1 for the world.
+ */
+static int
+frame_link(struct scope *sc, const char *name, xmlNodePtr at, int depth,
+    int *out)
+{
+	struct phys_world *w = sc->L->w;
+	const struct phys_name_slot *slot;
+	struct frame *f;
+	char *scoped, *next;
+	int rc = 0;
+
+	if (strcmp(name, "world") == 0) {
+		*out = -1;
+		return 0;
+	}
+	if (depth > 64)
+		return fail_node(sc->doc, at, "frame '%s' is attached to itself "
+		    "(a cycle)", name);
+	scoped = scoped_name(w->models[sc->model].name, name);
+	*out = phys_world_entity_of(w, scoped, PHYS_K_LINK);
+	if (*out < 0)
+		*out = phys_world_entity_of(w, name, PHYS_K_LINK);
+	slot = *out < 0 ? index_get_kind(w->index, scoped, PHYS_K_MODEL) : NULL;
+	free(scoped);
+	if (*out >= 0)
+		return 0;
+	if (strcmp(name, "__model__") == 0 || *name == '\0' || slot) {
+		*out = canonical_link(w, slot ? slot->idx : sc->model);
+		return *out >= 0 ? 0 : fail_node(sc->doc, at, "model '%s' has "
+		    "no link to attach to", slot ? w->models[slot->idx].name :
+		    w->models[sc->model].name);
+	}
+	f = scope_frame(sc, name);
+	if (!f)
+		return fail_node(sc->doc, at, "no link or frame named '%s'", name);
+	if (phys_node_is(f->node, "joint"))
+		next = phys_node_text(phys_child(f->node, "child"));
+	else
+		next = phys_node_attr(f->node, "attached_to");
+	if (next && strcmp(next, name) == 0)
+		rc = fail_node(sc->doc, f->node, "frame '%s' is attached to "
+		    "itself", name);
+	else
+		rc = frame_link(sc, next ? next : "__model__", f->node,
+		    depth + 1, out);
+	free(next);
 	return rc;
 }
 
@@ -760,29 +1038,14 @@ joint_type(struct phys_doc *d, xmlNodePtr jn, enum phys_joint_type *out)
 static int
 joint_link(struct scope *sc, xmlNodePtr jn, const char *which, int *out)
 {
-	struct phys_world *w = sc->L->w;
-	const struct phys_name_slot *slot;
 	xmlNodePtr e = phys_child(jn, which);
-	char *name, *scoped;
-	int rc = 0;
+	char *name;
+	int rc;
 
 	if (!e)
 		return fail_node(sc->doc, jn, "joint has no <%s>", which);
 	name = phys_node_text(e);
-	if (strcmp(name, "world") == 0) {
-		*out = -1;
-		free(name);
-		return 0;
-	}
-	scoped = scoped_name(w->models[sc->model].name, name);
-	slot = index_get(w->index, scoped);
-	if (!slot || slot->kind != PHYS_K_LINK)
-		slot = index_get(w->index, name);	/* a fully scoped name */
-	if (slot && slot->kind == PHYS_K_LINK)
-		*out = slot->idx;
-	else
-		rc = fail_node(sc->doc, e, "no link named '%s'", name);
-	free(scoped);
+	rc = frame_link(sc, name, e, 0, out);
 	free(name);
 	return rc;
 }
@@ -831,6 +1094,42 @@ joint_axis(struct scope *sc, struct phys_joint *j, const char *elem,
 	return 0;
 }
 
+/* What screw and gearbox joints need beyond the common elements. */
+static int
+joint_kind_checks(struct scope *sc, struct phys_joint *j)
+{
+	xmlNodePtr e;
+	char *name;
+	int rc;
+
+	j->reference = -1;
+	if (j->type == PHYS_JOINT_SCREW) {
+		e = phys_child(j->node, "thread_pitch");
+		if (e && PVD(j->vals, JOINT_thread_pitch) == 0)
+			return fail_node(sc->doc, e, "joint '%s': thread_pitch "
+			    "is zero (no travel per turn is a revolute joint)",
+			    j->name);
+		e = phys_child(j->node, "screw_thread_pitch");
+		if (e && sc->doc->minor < 10)
+			warn_node(sc->L, sc->doc, e, "<screw_thread_pitch> is "
+			    "SDF 1.10's; read it in this %s file too", "older");
+		return 0;
+	}
+	if (j->type != PHYS_JOINT_GEARBOX)
+		return 0;
+	e = phys_child(j->node, "gearbox_reference_body");
+	if (!e)
+		return fail_node(sc->doc, j->node, "gearbox joint '%s' has no "
+		    "<gearbox_reference_body>", j->name);
+	name = phys_node_text(e);
+	rc = frame_link(sc, name, e, 0, &j->reference);
+	free(name);
+	if (rc == 0 && (j->reference == j->parent || j->reference == j->child))
+		rc = fail_node(sc->doc, e, "gearbox joint '%s': the reference "
+		    "body is one of the geared links", j->name);
+	return rc;
+}
+
 static int
 read_joint(struct scope *sc, struct frame *f)
 {
@@ -858,12 +1157,100 @@ read_joint(struct scope *sc, struct frame *f)
 	    joint_axis(sc, j, "axis", &j->axis[0]) < 0 ||
 	    joint_axis(sc, j, "axis2", &j->axis[1]) < 0)
 		return -1;
+	if (joint_kind_checks(sc, j) < 0)
+		return -1;
+	if ((j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2) &&
+	    v3_norm(v3_cross(j->axis[0], j->axis[1])) < 1e-6)
+		return fail_node(sc->doc, f->node, "joint '%s': axis and axis2 "
+		    "are parallel; the joint needs two different axes",
+		    j->name);
 	if (j->child == -1)
 		return fail_node(sc->doc, f->node,
 		    "joint '%s': the child cannot be the world", j->name);
 	if (j->parent == j->child)
 		return fail_node(sc->doc, f->node,
 		    "joint '%s': parent and child are the same link", j->name);
+	return 0;
+}
+
+/* A number under e, or def when absent. */
+static int
+mimic_number(struct phys_doc *d, xmlNodePtr e, const char *what, double def,
+    double *out)
+{
+	xmlNodePtr n = phys_child(e, what);
+	char *text;
+	bool ok;
+
+	*out = def;
+	if (!n)
+		return 0;
+	text = phys_node_text(n);
+	ok = phys_parse_double(text, out);
+	free(text);
+	return ok ? 0 : fail_node(d, n, "<%s>: not a number", what);
+}
+
+static bool
+one_axis_joint(const struct phys_joint *j)
+{
+	return j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_PRISMATIC;
+}
+
+/*
+ * SDF 1.11's <mimic joint="leader" axis="axis">: this axis follows
+ * multiplier * (leader - reference) + offset. Read once every joint of
+ * the model is known; revolute and prismatic joints only.
+ */
+static int
+read_mimic(struct scope *sc, struct phys_joint *j, int k, xmlNodePtr e)
+{
+	struct phys_world *w = sc->L->w;
+	struct phys_mimic *m = &j->mimic[k];
+	char *leader = phys_node_attr(e, "joint"), *axis, *scoped;
+	int rc = 0;
+
+	if (!leader || !*leader) {
+		free(leader);
+		return fail_node(sc->doc, e, "%s", "<mimic> names no joint");
+	}
+	scoped = scoped_name(w->models[sc->model].name, leader);
+	m->leader = phys_world_entity_of(w, scoped, PHYS_K_JOINT);
+	free(scoped);
+	axis = phys_node_attr(e, "axis");
+	m->leader_axis = axis && strcmp(axis, "axis2") == 0;
+	if (m->leader < 0)
+		rc = fail_node(sc->doc, e, "<mimic>: no joint named '%s' in this "
+		    "model", leader);
+	else if (!one_axis_joint(j) || !one_axis_joint(&w->joints[m->leader]) ||
+	    m->leader_axis || k)
+		rc = fail_node(sc->doc, e, "%s", "<mimic> is supported between "
+		    "the axes of revolute, continuous and prismatic joints");
+	else if (&w->joints[m->leader] == j)
+		rc = fail_node(sc->doc, e, "joint '%s' mimics itself", j->name);
+	free(axis);
+	free(leader);
+	if (rc == 0)
+		rc = mimic_number(sc->doc, e, "multiplier", 1, &m->multiplier) |
+		    mimic_number(sc->doc, e, "offset", 0, &m->offset) |
+		    mimic_number(sc->doc, e, "reference", 0, &m->reference);
+	m->on = rc == 0;
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+read_mimics(struct scope *sc, struct phys_joint *j)
+{
+	static const char *axes[] = { "axis", "axis2" };
+	xmlNodePtr e;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		e = phys_child(phys_child(j->node, axes[k]), "mimic");
+		if (e && read_mimic(sc, j, k, e) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -901,7 +1288,10 @@ read_plugins(struct scope *sc)
 struct model_override {
 	const char *name;	/* <include><name> */
 	bool has_pose;
-	double pose[6];
+	phys_pose pose;
+	char *rel;		/* the pose's relative_to, or NULL */
+	struct phys_doc *doc;	/* where the <include> is, for messages */
+	xmlNodePtr at;
 	int is_static;		/* -1 unset */
 };
 
@@ -968,7 +1358,7 @@ world_frame(struct loader *L, struct phys_doc *d, const char *name,
 {
 	struct phys_world *w = L->w;
 	const struct phys_name_slot *slot = index_get(w->index, name);
-	double raw[6];
+	phys_pose local;
 	char *fname, *rel, *attached;
 	xmlNodePtr f;
 	int rc = -2;
@@ -984,7 +1374,7 @@ world_frame(struct loader *L, struct phys_doc *d, const char *name,
 	    f = phys_next(f, "frame")) {
 		fname = phys_node_attr(f, "name");
 		if (fname && strcmp(fname, name) == 0) {
-			rc = read_pose(d, f, raw, &rel);
+			rc = read_pose(d, f, &local, &rel);
 			attached = phys_node_attr(f, "attached_to");
 			if (rc == 0 && (!rel || !*rel)) {
 				free(rel);
@@ -995,7 +1385,7 @@ world_frame(struct loader *L, struct phys_doc *d, const char *name,
 			if (rc == 0 && rel && *rel && strcmp(rel, "world") != 0)
 				rc = world_frame(L, d, rel, f, depth + 1, out);
 			if (rc == 0)
-				*out = pose_mul(*out, pose_from6(raw));
+				*out = pose_mul(*out, local);
 			free(rel);
 			free(attached);
 		}
@@ -1007,50 +1397,50 @@ world_frame(struct loader *L, struct phys_doc *d, const char *name,
 	return rc;
 }
 
+/* The frame a model's pose is relative to: rel, or by default the
+ * enclosing model (nested) or the world (top level). */
+static int
+model_base(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
+    const char *rel, xmlNodePtr at, phys_pose *out)
+{
+	struct phys_model *m = &L->w->models[mi];
+
+	*out = parent ? L->w->models[m->parent].pose : PHYS_POSE_IDENTITY;
+	if (!rel || !*rel)
+		return 0;
+	if (parent)
+		return resolve_name(parent, rel, at, out);
+	if (strcmp(rel, "world") == 0)
+		return 0;
+	return world_frame(L, d, rel, at, 0, out);
+}
+
 static int
 model_pose(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
     const struct model_override *ov)
 {
 	struct phys_model *m = &L->w->models[mi];
+	phys_pose local, base;
 	struct frame *f;
-	double raw[6];
-	char *rel = NULL;
+	char *name, *rel = NULL;
+	int rc;
 
+	if (ov && ov->has_pose)
+		return model_base(L, ov->doc, mi, parent, ov->rel, ov->at,
+		    &base) < 0 ? -1 : (m->pose = pose_mul(base, ov->pose), 0);
 	if (parent) {	/* nested: a frame of the parent's scope */
-		phys_pose base = L->w->models[m->parent].pose;
-
-		if (ov && ov->has_pose) {
-			m->pose = pose_mul(base, pose_from6(ov->pose));
-			return 0;
-		}
-		f = scope_frame(parent, strrchr(m->name, ':') + 1);
-		if (f)
+		name = phys_node_attr(m->node, "name");
+		f = name ? scope_frame(parent, name) : NULL;
+		free(name);
+		if (f && f->node == m->node)
 			return resolve_frame(parent, f, &m->pose);
-		if (read_pose(d, m->node, raw, &rel) < 0)
-			return -1;
-		free(rel);
-		m->pose = pose_mul(base, pose_from6(raw));
-		return 0;
 	}
-	if (ov && ov->has_pose) {
-		m->pose = pose_from6(ov->pose);
-		return 0;
-	}
-	if (read_pose(d, m->node, raw, &rel) < 0)
+	if (read_pose(d, m->node, &local, &rel) < 0)
 		return -1;
-	m->pose = pose_from6(raw);
-	if (rel && *rel && strcmp(rel, "world") != 0) {
-		phys_pose base;
-		int rc = world_frame(L, d, rel, m->node, 0, &base);
-
-		free(rel);
-		if (rc < 0)
-			return -1;
-		m->pose = pose_mul(base, m->pose);
-		return 0;
-	}
+	rc = model_base(L, d, mi, parent, rel, m->node, &base);
 	free(rel);
-	return 0;
+	m->pose = pose_mul(base, local);
+	return rc;
 }
 
 /* Load links first (joints and nested models may be relative to them). */
@@ -1059,7 +1449,7 @@ read_model_body(struct loader *L, struct scope *sc)
 {
 	struct phys_world *w = L->w;
 	xmlNodePtr n;
-	size_t i;
+	size_t i, first_joint;
 	int rc = 0;
 
 	for (i = 0; i < sc->nframes && rc == 0; i++)
@@ -1072,11 +1462,70 @@ read_model_body(struct loader *L, struct scope *sc)
 		else if (phys_node_is(n, "include"))
 			rc = read_include(L, sc->doc, n, sc->model);
 	}
+	first_joint = w->njoints;
 	for (i = 0; i < sc->nframes && rc == 0; i++)
 		if (phys_node_is(sc->frames[i].node, "joint"))
 			rc = read_joint(sc, &sc->frames[i]);
+	for (i = first_joint; i < w->njoints && rc == 0; i++)
+		rc = read_mimics(sc, &w->joints[i]);
 	if (rc == 0)
 		rc = read_plugins(sc);
+	return rc;
+}
+
+/* Whether name is a frame of this model's scope (after its body is read). */
+static bool
+scope_knows(struct scope *sc, const char *name)
+{
+	struct phys_world *w = sc->L->w;
+	char *scoped;
+	bool known;
+
+	if (strcmp(name, "__model__") == 0 || scope_frame(sc, name))
+		return true;
+	scoped = scoped_name(w->models[sc->model].name, name);
+	known = index_get(w->index, scoped) != NULL;
+	free(scoped);
+	return known;
+}
+
+/* libsdformat refuses a frame attached to nothing, to itself, or to a
+ * chain of frames that comes back to it. */
+static int
+check_attachments(struct scope *sc)
+{
+	struct frame *f, *g;
+	char *to, *next;
+	size_t i, steps;
+	int rc = 0;
+
+	for (i = 0; i < sc->nframes && rc == 0; i++) {
+		f = &sc->frames[i];
+		if (!phys_node_is(f->node, "frame"))
+			continue;
+		to = phys_node_attr(f->node, "attached_to");
+		if (!to || !*to)
+			rc = 0;
+		else if (strcmp(to, f->name) == 0)
+			rc = fail_node(sc->doc, f->node, "frame '%s' is attached "
+			    "to itself", f->name);
+		else if (!scope_knows(sc, to))
+			rc = phys_failat(sc->doc->name, phys_node_line(f->node),
+			    "frame '%s' is attached to '%s', which this model "
+			    "does not have", f->name, to);
+		for (steps = 0; rc == 0 && to && (g = scope_frame(sc, to)) &&
+		    phys_node_is(g->node, "frame"); steps++) {
+			if (steps > sc->nframes) {
+				rc = fail_node(sc->doc, f->node, "frame '%s' is "
+				    "attached to a cycle of frames", f->name);
+				break;
+			}
+			next = phys_node_attr(g->node, "attached_to");
+			free(to);
+			to = next;
+		}
+		free(to);
+	}
 	return rc;
 }
 
@@ -1111,6 +1560,8 @@ read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	current_scope = &sc;
 	if (rc == 0)
 		rc = read_model_body(L, &sc);
+	if (rc == 0)
+		rc = check_attachments(&sc);
 	current_scope = outer;
 	scope_free(&sc);
 	L->depth--;
@@ -1140,10 +1591,10 @@ find_model_dir(const char *uri, const char *world_path)
 		name = uri + 8;
 	else if (strncmp(uri, "file://", 7) == 0)
 		name = uri + 7;
-	if (name[0] == '/' || strncmp(uri, "model://", 8) != 0) {
-		if (name[0] == '/' || !world_path)
-			return is_dir(name) ? xstrdup(name) : NULL;
-		base = xstrdup(world_path);
+	if (name[0] == '/')
+		return is_dir(name) ? xstrdup(name) : NULL;
+	if (strncmp(uri, "model://", 8) != 0) {
+		base = xstrdup(world_path ? world_path : ".");
 		if (strrchr(base, '/'))
 			*strrchr(base, '/') = '\0';
 		else
@@ -1153,7 +1604,9 @@ find_model_dir(const char *uri, const char *world_path)
 		if (is_dir(dir))
 			return dir;
 		free(dir);
-		return NULL;
+		if (strstr(uri, "://"))
+			return NULL;
+		/* libsdformat looks a bare name up on the model paths too */
 	}
 	for (i = 0; i < 2; i++) {
 		for (list = getenv(vars[i]); list && *list; list = p + (*p != 0)) {
@@ -1214,17 +1667,28 @@ include_override(struct phys_doc *d, xmlNodePtr in, struct model_override *ov,
 	ov->is_static = -1;
 	*name = (e = phys_child(in, "name")) ? phys_node_text(e) : NULL;
 	ov->name = *name;
+	ov->doc = d;
+	ov->at = in;
 	if (phys_child(in, "pose")) {
-		char *rel;
-
-		if (read_pose(d, in, ov->pose, &rel) < 0)
+		if (read_pose(d, in, &ov->pose, &ov->rel) < 0)
 			return -1;
-		free(rel);
 		ov->has_pose = true;
 	}
 	if (phys_child(in, "static"))
 		ov->is_static = bool_flag(in, "static");
 	return 0;
+}
+
+static bool
+merged_include(xmlNodePtr in)
+{
+	char *m = phys_node_attr(in, "merge");
+	bool on = false;
+
+	if (m)
+		phys_parse_bool(m, &on);
+	free(m);
+	return on;
 }
 
 static int
@@ -1267,12 +1731,17 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	if (!mn)
 		return fail_node(inc, inc->root, "%s",
 		    "the included file has no <model>");
-	if (include_override(d, in, &ov, &name) < 0)
-		return -1;
-	L->depth++;
-	rc = read_model(L, inc, mn, parent, &ov);
-	L->depth--;
+	rc = include_override(d, in, &ov, &name);
+	if (rc == 0 && merged_include(in))
+		warn_node(L, d, in, "%s", "<include merge=\"true\">: the model "
+		    "is loaded nested, its entities keep its name as a scope");
+	if (rc == 0) {
+		L->depth++;
+		rc = read_model(L, inc, mn, parent, &ov);
+		L->depth--;
+	}
 	free(name);
+	free(ov.rel);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -1282,6 +1751,129 @@ void
 phys_load_options_default(struct phys_load_options *o)
 {
 	memset(o, 0, sizeof *o);
+}
+
+static int
+loop_root(int *up, int i)
+{
+	while (up[i] != i)
+		i = up[i] = up[up[i]];
+	return i;
+}
+
+/*
+ * A joint whose two links are already joined closes a kinematic loop.
+ * libsdformat and Gazebo accept loops (a four-bar linkage is one) and so
+ * does ODE, as one more constraint; say so, since a loop is as often a
+ * mistake.
+ */
+static void
+warn_joint_loops(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	int *up = xmalloc((w->nlinks + 1) * sizeof *up), a, b;
+	size_t i;
+
+	for (i = 0; i <= w->nlinks; i++)
+		up[i] = (int)i;
+	for (i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+
+		if (j->type == PHYS_JOINT_GEARBOX)
+			continue;
+		a = loop_root(up, j->parent < 0 ? (int)w->nlinks : j->parent);
+		b = loop_root(up, j->child);
+		if (a == b)
+			warn_node(L, j->doc, j->node, "joint '%s' closes a "
+			    "kinematic loop (ODE solves it as one more "
+			    "constraint)", j->name);
+		up[a] = b;
+	}
+	free(up);
+}
+
+/* A <frame> of the world by name, or NULL. */
+static xmlNodePtr
+world_frame_node(struct phys_world *w, const char *name)
+{
+	xmlNodePtr f;
+	char *fname;
+	bool same;
+
+	for (f = phys_child(w->node, "frame"); f; f = phys_next(f, "frame")) {
+		fname = phys_node_attr(f, "name");
+		same = fname && strcmp(fname, name) == 0;
+		free(fname);
+		if (same)
+			return f;
+	}
+	return NULL;
+}
+
+/* World frames: attached to the world, a world frame or a model; no
+ * cycles (checked once every model is read). */
+static int
+check_world_frames(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr f, g;
+	char *name, *to, *next;
+	int steps, rc = 0;
+
+	for (f = phys_child(w->node, "frame"); f && rc == 0;
+	    f = phys_next(f, "frame")) {
+		name = phys_node_attr(f, "name");
+		to = phys_node_attr(f, "attached_to");
+		if (!name)
+			rc = fail_node(&w->doc, f, "%s", "<frame> has no name");
+		for (steps = 0; rc == 0 && to && *to &&
+		    strcmp(to, "world") != 0; steps++) {
+			g = world_frame_node(w, to);
+			if (strcmp(to, name) == 0 || steps > 1000)
+				rc = fail_node(&w->doc, f, steps ? "frame '%s' "
+				    "is attached to a cycle of frames" :
+				    "frame '%s' is attached to itself", name);
+			else if (!g && !index_get_kind(w->index, to,
+			    PHYS_K_MODEL))
+				rc = phys_failat(w->doc.name, phys_node_line(f),
+				    "frame '%s' is attached to '%s', which the "
+				    "world does not have", name, to);
+			if (!g || rc < 0)
+				break;
+			next = phys_node_attr(g, "attached_to");
+			free(to);
+			to = next;
+		}
+		free(name);
+		free(to);
+	}
+	return rc;
+}
+
+/* libsdformat reads several worlds; Gazebo runs the first. */
+static int
+other_worlds(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr n;
+	char *name;
+	int rc = 0;
+
+	for (n = phys_next(w->node, "world"); n && rc == 0;
+	    n = phys_next(n, "world")) {
+		name = phys_node_attr(n, "name");
+		if (!name || !*name)
+			rc = fail_node(&w->doc, n, "%s", "<world> has no name "
+			    "(SDF requires one)");
+		else if (strcmp(name, w->name) == 0)
+			rc = fail_node(&w->doc, n, "a second world named '%s'",
+			    name);
+		else
+			warn_node(L, &w->doc, n, "only the first world is run; "
+			    "world '%s' is not loaded", name);
+		free(name);
+	}
+	return rc;
 }
 
 static int
@@ -1296,8 +1888,11 @@ read_world(struct loader *L)
 		return phys_failat(w->doc.name, phys_node_line(w->doc.root),
 		    "no <world> element");
 	w->name = phys_node_attr(w->node, "name");
-	if (!w->name)
-		w->name = xstrdup("default");
+	if (!w->name || !*w->name)
+		return fail_node(&w->doc, w->node, "%s",
+		    "<world> has no name (SDF requires one)");
+	if (other_worlds(L) < 0)
+		return -1;
 	w->vals = phys_values_new(PHYS_S_WORLD);
 	w->index = xcalloc(1, sizeof *w->index);
 	if (read_values(&w->doc, w->node, PHYS_S_WORLD, w->vals) < 0 ||
@@ -1312,7 +1907,12 @@ read_world(struct loader *L)
 		else if (phys_node_is(n, "population"))
 			warn_node(L, &w->doc, n, "%s", "<population> is not "
 			    "supported: its models are not loaded");
-	return rc;
+		else if (phys_node_is(n, "joint"))	/* SDF 1.12 */
+			rc = fail_node(&w->doc, n, "%s", "a <joint> of the world "
+			    "(SDF 1.12) is not supported yet; put it in a model");
+	if (rc == 0)
+		warn_joint_loops(L);
+	return rc < 0 ? rc : check_world_frames(L);
 }
 
 int
@@ -1328,6 +1928,7 @@ phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
 	memset(&L, 0, sizeof L);
 	L.w = w;
 	L.opt = opt;
+	loader_warns = !opt->quiet;
 	return read_world(&L);
 }
 
@@ -1398,6 +1999,16 @@ phys_world_free(struct phys_world *w)
 	free(w->name);
 	phys_doc_free(&w->doc);
 	memset(w, 0, sizeof *w);
+}
+
+int
+phys_world_entity_of(const struct phys_world *w, const char *name,
+    enum phys_kind kind)
+{
+	const struct phys_name_slot *slot = index_get_kind(w->index, name,
+	    (int)kind);
+
+	return slot ? slot->idx : -1;
 }
 
 int

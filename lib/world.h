@@ -31,7 +31,9 @@ enum phys_joint_type {
 	PHYS_JOINT_FIXED,
 	PHYS_JOINT_BALL,
 	PHYS_JOINT_UNIVERSAL,
-	PHYS_JOINT_REVOLUTE2
+	PHYS_JOINT_REVOLUTE2,
+	PHYS_JOINT_SCREW,	/* axis: turning and sliding, coupled */
+	PHYS_JOINT_GEARBOX	/* couples two revolute motions */
 };
 
 /* Entity kinds share the registry's scope numbering where they have one. */
@@ -101,6 +103,12 @@ struct phys_joint {
 	int parent, child;	/* link indices; -1 is the world */
 	phys_pose pose;		/* joint frame in world */
 	phys_vec3 axis[2];	/* unit axes in the world frame */
+	int reference;		/* gearbox_reference_body: link, -1 world */
+	struct phys_mimic {	/* SDF 1.11 <mimic> of each axis */
+		bool on;
+		int leader, leader_axis;	/* joint index, 0 or 1 */
+		double multiplier, offset, reference;
+	} mimic[2];
 	xmlNodePtr node;
 	struct phys_doc *doc;
 	struct phys_value *vals;	/* PHYS_S_JOINT values */
@@ -153,6 +161,10 @@ char *phys_world_profile_names(const struct phys_world *w);
 /* Entity by scoped name: its index, and its kind in *kind; -1 if none. */
 int phys_world_entity(const struct phys_world *w, const char *name,
     enum phys_kind *kind);
+/* The entity of one kind by scoped name (up to SDF 1.6 a link and a
+ * joint may share a name; phys_world_entity finds the link). */
+int phys_world_entity_of(const struct phys_world *w, const char *name,
+    enum phys_kind kind);
 
 /* Read a whole <physics> element into a profile (used by load and import). */
 int phys_profile_read(struct phys_profile *p, struct phys_doc *doc,

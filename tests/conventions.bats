@@ -457,7 +457,7 @@ subcommands() {
 @test "unsupported SDF version names the versions that are supported" {
 	printf '<sdf version="2.0"><world name="w"/></sdf>\n' > "$BATS_TEST_TMPDIR/v2.sdf"
 	run -1 --separate-stderr phys-step "$BATS_TEST_TMPDIR/v2.sdf"
-	assert_equal "$stderr" "phys-step: $BATS_TEST_TMPDIR/v2.sdf:1: unsupported SDF version '2.0' (supported: 1.4 to 1.9)"
+	assert_equal "$stderr" "phys-step: $BATS_TEST_TMPDIR/v2.sdf:1: unsupported SDF version '2.0' (supported: 1.4 to 1.12)"
 }
 
 # ---- terminals: a hint for standard input, progress on stderr only ----

@@ -1,0 +1,516 @@
+#!/usr/bin/env bats
+# Exact frames: pose attributes (degrees, quaternions), include poses and
+# flattened names relative to frames, every digit of a pose kept; SDF
+# versions, joint kinds and names, tolerant parsing and the loader's
+# refusals. Every pose is compared with one computed by hand.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	TMP=$(mktemp -d)
+	export SDF_PATH="$WORLDS/models"
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# pose ITEM at the first line of file F, fields x y z roll pitch yaw
+pose() {
+	jq -r --arg i "$2" '.items[$i] | [.x, .y, .z, .roll, .pitch, .yaw] | map(. * 1e9 | round / 1e9) | @tsv' "$1" | head -1
+}
+
+# world VERSION BODY: a world file of that SDF version around BODY
+world() {
+	printf '<?xml version="1.0"?>\n<sdf version="%s">\n<world name="w">\n%s\n</world>\n</sdf>\n' "$1" "$2"
+}
+
+# a static model NAME at POSE (pose element text given whole)
+static_model() {
+	printf '<model name="%s"><static>true</static>%s<link name="l"/></model>\n' "$1" "$2"
+}
+
+@test "pose degrees=\"true\" and rotation_format=\"quat_xyzw\"" {
+	world 1.9 "$(static_model d '<pose degrees="true">0 0 1 90 0 -45</pose>')
+$(static_model q '<pose rotation_format="quat_xyzw">1 2 3 0 0 0.7071067811865476 0.7071067811865476</pose>')
+$(static_model r '<pose rotation_format="euler_rpy" degrees="false">0 0 0 0.5 0 0</pose>')" > "$TMP/w.sdf"
+	phys-step -n 0 -i '*/pose' "$TMP/w.sdf" > "$TMP/o"
+	[ "$(pose "$TMP/o" d::l/pose)" = "$(printf '0\t0\t1\t1.570796327\t0\t-0.785398163')" ]
+	# a quarter turn about z, as a unit quaternion
+	[ "$(pose "$TMP/o" q::l/pose)" = "$(printf '1\t2\t3\t0\t0\t1.570796327')" ]
+	[ "$(pose "$TMP/o" r::l/pose | cut -f4)" = 0.5 ]
+}
+
+@test "degrees and quaternions in links, collisions, frames, joints and includes" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9">
+<world name="w">
+  <frame name="F"><pose degrees="true">0 0 0 0 0 90</pose></frame>
+  <model name="m">
+    <frame name="f"><pose rotation_format="quat_xyzw">0 0 0 0 0 1 0</pose></frame>
+    <link name="a"><pose relative_to="f">1 0 0 0 0 0</pose>
+      <collision name="c"><pose degrees="true">0 0 0 180 0 0</pose>
+        <geometry><sphere><radius>0.1</radius></sphere></geometry></collision>
+    </link>
+    <joint name="j" type="revolute"><pose degrees="true">1 0 0 0 0 90</pose>
+      <parent>world</parent><child>a</child><axis><xyz>1 0 0</xyz></axis></joint>
+  </model>
+  <include><uri>crate</uri><name>k</name>
+    <pose relative_to="F" rotation_format="quat_xyzw">1 0 0 0 0 0 1</pose></include>
+</world>
+</sdf>
+SDF
+	phys-step -n 0 -i '*/pose' -i 'm::a::c/pose' "$TMP/w.sdf" > "$TMP/o"
+	# f turns half a turn about z: 1 m along its x is -1 m along world x
+	[ "$(pose "$TMP/o" m::a/pose | cut -f1-3)" = "$(printf -- '-1\t0\t0')" ]
+	# the collision is turned half a turn about the link's x
+	near "$(jq '.items["m::a::c/pose"].roll | fabs' "$TMP/o")" 3.141592654 1e-9
+	# the crate's link is 0.2 m up; F turns 1 m along x into world y
+	[ "$(pose "$TMP/o" k::link/pose | cut -f1-3)" = "$(printf '0\t1\t0.2')" ]
+	# the pivot is 1 m along the link's x (world -x) and its axis x turned
+	# 90 degrees is world -y: the link swings down in the xz plane
+	phys-step -t 0.2 -i 'm::a/pose' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	near "$(jq '.items["m::a/pose"].y' "$TMP/o")" 0 1e-9
+	[ "$(jq '.items["m::a/pose"].z < -0.01' "$TMP/o")" = true ]
+}
+
+@test "pose attributes that make no sense are refused with file:line" {
+	world 1.9 "$(static_model d '<pose rotation_format="quat_xyzw" degrees="true">0 0 0 0 0 0 1</pose>')" > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:4: <pose>: degrees=\"true\" does not apply"* ]]
+	world 1.9 "$(static_model d '<pose rotation_format="quat_xyzw">0 0 0 0 0 0 0</pose>')" > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[[ "$output" == *"w.sdf:4: <pose>: the quaternion is zero"* ]]
+	world 1.9 "$(static_model d '<pose rotation_format="quat_xyzw">0 0 0 0 0 0</pose>')" > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[[ "$output" == *"w.sdf:4: <pose>: expected 7 numbers"* ]]
+}
+
+@test "an include's pose relative to a world frame" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+<world name="w">
+  <frame name="F"><pose>5 0 5 0 0 0</pose></frame>
+  <include><uri>model://crate</uri><name>M1</name><pose relative_to="F"/></include>
+  <model name="outer"><pose>0 0 10 0 0 0</pose>
+    <frame name="G"><pose>0 3 0 0 0 0</pose></frame>
+    <include><uri>model://crate</uri><name>M2</name><pose relative_to="G">1 0 0 0 0 0</pose></include>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -n 0 -i '*/pose' "$TMP/w.sdf" > "$TMP/o"
+	[ "$(pose "$TMP/o" M1/pose | cut -f1-3)" = "$(printf '5\t0\t5')" ]
+	[ "$(pose "$TMP/o" outer::M2/pose | cut -f1-3)" = "$(printf '1\t3\t10')" ]
+	sed -i 's/relative_to="F"/relative_to="nowhere"/' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:5: no frame or model named 'nowhere'"* ]]
+}
+
+@test "flattened nested names keep their relative_to" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+<world name="w">
+  <model name="P"><static>true</static>
+    <frame name="M1::__model__" attached_to="M1::L1">
+      <pose relative_to="__model__">10 0 0 0 0 1.5707963267948966</pose>
+    </frame>
+    <frame name="M1::F1" attached_to="M1::__model__">
+      <pose>0 0 0 1.5707963267948966 0 0</pose>
+    </frame>
+    <link name="M1::L1"><pose relative_to="M1::F1"/></link>
+    <model name="M1::M2">
+      <pose relative_to="M1::F1">1 0 0 0 0 0</pose>
+      <link name="L5"><pose>1 0 0 0 0 0</pose></link>
+    </model>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -n 0 -i '*/pose' "$TMP/w.sdf" > "$TMP/o"
+	# 10 0 0, turned 90 degrees about z, then about x: 2 m along x is +y
+	[ "$(pose "$TMP/o" P::M1::M2::L5/pose | cut -f1-3)" = "$(printf '10\t2\t0')" ]
+	[ "$(pose "$TMP/o" P::M1::M2/pose | cut -f1-3)" = "$(printf '10\t1\t0')" ]
+	[ "$(pose "$TMP/o" P::M1::L1/pose | cut -f1-3)" = "$(printf '10\t0\t0')" ]
+}
+
+@test "a pose keeps every digit the file gives" {
+	world 1.6 "$(static_model a '<pose>0 0 0 0 1.57079633 0</pose>')
+$(static_model b '<pose>0 0 0 0 1.5707963 0</pose>')" > "$TMP/w.sdf"
+	phys-step -n 0 -i '*/pose' "$TMP/w.sdf" > "$TMP/o"
+	# past pi/2 the same rotation reads roll = yaw = pi, pitch = pi - p
+	near "$(jq '.items["a/pose"].pitch' "$TMP/o")" "$(awk 'BEGIN { printf "%.17g", 3.141592653589793 - 1.57079633 }')" 1e-15
+	near "$(jq '.items["b/pose"].pitch' "$TMP/o")" 1.5707963 1e-15
+	near "$(jq '.items["b/pose"].roll' "$TMP/o")" 0 1e-15
+}
+
+# a nut of 1 kg, izz 0.01 kg m^2, on a vertical screw; PITCH_XML sets its
+# thread
+nut_world() {
+	cat <<SDF
+<?xml version="1.0"?>
+<sdf version="$1">
+<world name="w">
+  <gravity>0 0 -9.8</gravity>
+  <model name="m">
+    <link name="nut"><pose>0 0 5 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.02</ixx><iyy>0.02</iyy><izz>0.01</izz></inertia></inertial>
+    </link>
+    <joint name="s" type="screw"><parent>world</parent><child>nut</child>
+      $2<axis><xyz>0 0 1</xyz></axis></joint>
+  </model>
+</world>
+</sdf>
+SDF
+}
+
+@test "screw: x = lead * theta, and the nut falls at g m / (m + J / lead^2)" {
+	# thread_pitch -10 rad/m: 0.1 m per radian, a right-hand thread
+	nut_world 1.9 '<thread_pitch>-10</thread_pitch>' > "$TMP/w.sdf"
+	phys-step -t 10 -r 1 -i 'm::nut/pose' -i 'm::s/position' "$TMP/w.sdf" > "$TMP/o"
+	# every second: travel is 0.1 m per radian of turn, to 1e-9 m
+	jq -r '.items["m::s/position"] | .[1] - 0.1 * .[0] | fabs < 1e-9' "$TMP/o" | sort -u | grep -qx true
+	[ "$(jq -r '.items["m::s/position"] | .[1] - 0.1 * .[0] | fabs < 1e-9' "$TMP/o" | sort -u)" = true ]
+	# J / lead^2 = 1 kg: half of g, integrated the way the step does it
+	tail -1 "$TMP/o" > "$TMP/last"
+	near "$(jq '.items["m::nut/pose"].z' "$TMP/last")" "$(awk 'BEGIN { printf "%.12f", 5 - 4.9 * 1e-6 * 10000 * 10001 / 2 }')" 1e-6
+	# right-hand: going down, it turns clockwise seen from above
+	near "$(jq '.items["m::s/position"][1]' "$TMP/last")" "$(awk 'BEGIN { printf "%.12f", -4.9 * 1e-6 * 10000 * 10001 / 2 }')" 1e-6
+	sed -n 2p "$TMP/o" > "$TMP/one"
+	near "$(jq '.items["m::nut/pose"].yaw' "$TMP/one")" "$(jq '.items["m::s/position"][0] | . - 6.283185307179586 * ((. / 6.283185307179586) | round)' "$TMP/one")" 1e-9
+	[ "$(jq '.items["m::s/position"][0] < -20' "$TMP/one")" = true ]
+}
+
+@test "screw: thread_pitch > 0 is a left-hand thread; SDF 1.10's screw_thread_pitch is m per turn, right-hand" {
+	nut_world 1.9 '<thread_pitch>10</thread_pitch>' > "$TMP/w.sdf"
+	phys-step -t 1 -r 1 -i 'm::s/position' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	near "$(jq '.items["m::s/position"] | .[1] + 0.1 * .[0]' "$TMP/o")" 0 1e-9
+	[ "$(jq '.items["m::s/position"][0] > 20' "$TMP/o")" = true ]
+	# 0.2 pi m per turn is 0.1 m per radian
+	nut_world 1.10 '<screw_thread_pitch>0.6283185307179586</screw_thread_pitch>' > "$TMP/w.sdf"
+	phys-step -t 1 -r 1 -i 'm::s/position' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	near "$(jq '.items["m::s/position"] | .[1] - 0.1 * .[0]' "$TMP/o")" 0 1e-9
+	[ "$(jq '.items["m::s/position"][0] < -20' "$TMP/o")" = true ]
+	run phys-step -n 0 <(nut_world 1.9 '<thread_pitch>0</thread_pitch>')
+	[ "$status" -eq 1 ]
+	[[ "$output" == *":10: joint 'm::s': thread_pitch is zero"* ]]
+}
+
+@test "gearbox: theta2 = -ratio * theta1, and the pair swings with J1 + ratio^2 J2" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <model name="m">
+    <link name="base"><pose>0 0 1 0 0 0</pose></link>
+    <link name="g1"><pose>0 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+    <link name="g2"><pose>1 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.05</ixx><iyy>0.05</iyy><izz>0.05</izz></inertia></inertial></link>
+    <joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
+    <joint name="h1" type="revolute"><parent>base</parent><child>g1</child>
+      <axis><xyz>0 0 1</xyz><dynamics><spring_reference>1</spring_reference><spring_stiffness>3</spring_stiffness></dynamics></axis></joint>
+    <joint name="h2" type="revolute"><parent>base</parent><child>g2</child>
+      <axis><xyz>0 0 1</xyz></axis></joint>
+    <joint name="gear" type="gearbox"><parent>g1</parent><child>g2</child>
+      <gearbox_reference_body>base</gearbox_reference_body>
+      <gearbox_ratio>2</gearbox_ratio>
+      <axis><xyz>0 0 1</xyz></axis><axis2><xyz>0 0 1</xyz></axis2></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -t 10 -r 100 -i 'm::h*/velocity' -i 'm::h1/position' "$TMP/w.sdf" > "$TMP/o"
+	# the rates keep the ratio: |w2 + 2 w1| small against |w1| up to 3 rad/s
+	jq -r '.items | (.["m::h2/velocity"][0] + 2 * .["m::h1/velocity"][0]) | fabs' "$TMP/o" |
+	    awk '$1 > m { m = $1 } END { if (m > 1e-3) { print "gear slip " m; exit 1 } }'
+	# the spring of 3 N m/rad against 0.1 + 4 * 0.05 kg m^2: sqrt(10) rad/s,
+	# theta1 = 1 - cos(sqrt(10) t)
+	jq -r '[.t, .items["m::h1/position"][0]] | @tsv' "$TMP/o" | awk '
+	    { e = 1 - cos(sqrt(10) * $1); d = $2 - e; if (d < 0) d = -d; if (d > m) m = d }
+	    END { if (m > 0.03) { print "theta1 off by " m; exit 1 } }'
+	run phys-step -n 0 <(sed 's|<gearbox_reference_body>base</gearbox_reference_body>||' "$TMP/w.sdf")
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"gearbox joint 'm::gear' has no <gearbox_reference_body>"* ]]
+}
+
+@test "screw and gearbox worlds load in every command" {
+	nut_world 1.9 '<thread_pitch>-10</thread_pitch>' > "$TMP/w.sdf"
+	phys-param list "$TMP/w.sdf" | jq -r .name | grep -qx 'm::s/thread_pitch'
+	phys-preset list "$TMP/w.sdf" | jq -r .name | grep -qx default_physics
+	phys-inertia check "$TMP/w.sdf" | jq -e 'select(.link == "m::nut") | .valid' > /dev/null
+	phys-introspect items "$TMP/w.sdf" | grep -q 'm::s/position'
+}
+
+@test "SDF 1.6: a link and a joint may share a name; 1.7 refuses it" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <model name="m">
+    <link name="arm"><pose>1 0 2 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial></link>
+    <joint name="arm" type="revolute"><pose>-1 0 0 0 0 0</pose><parent>world</parent><child>arm</child>
+      <axis><xyz>0 1 0</xyz><dynamics><damping>0.5</damping></dynamics></axis></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -t 0.3 -r 10 -i 'm::arm/pose' -i 'm::arm/position' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	# a 1 m pendulum about the pivot at (0, 0, 2); its angle is the pitch
+	near "$(jq '.items["m::arm/pose"] | (.x * .x + (.z - 2) * (.z - 2))' "$TMP/o")" 1 1e-3
+	near "$(jq '.items["m::arm/position"][0]' "$TMP/o")" "$(jq '.items["m::arm/pose"].pitch' "$TMP/o")" 1e-9
+	[ "$(phys-param get "$TMP/w.sdf" m::arm/axis.dynamics.damping | jq .value)" = 0.5 ]
+	[ "$(phys-param get "$TMP/w.sdf" m::arm/inertial.mass | jq .value)" = 1 ]
+	sed -i 's/version="1.6"/version="1.7"/' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:7: duplicate name 'm::arm'"* ]]
+}
+
+@test "a joint's parent and child may name frames (SDF 1.7+)" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+<world name="w">
+  <model name="m">
+    <link name="bob"><pose>1 0 2 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial></link>
+    <frame name="tip" attached_to="bob"><pose>0.5 0 0 0 0 0</pose></frame>
+    <frame name="tip2" attached_to="tip"/>
+    <joint name="j" type="revolute"><pose relative_to="__model__">0 0 2 0 0 0</pose>
+      <parent>world</parent><child>tip2</child><axis><xyz>0 1 0</xyz></axis></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -t 0.3 -r 10 -i 'm::bob/pose' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	# the frame's link swings about the pivot at (0, 0, 2)
+	near "$(jq '.items["m::bob/pose"] | (.x * .x + (.z - 2) * (.z - 2))' "$TMP/o")" 1 1e-3
+	[ "$(jq '.items["m::bob/pose"].z < 1.9' "$TMP/o")" = true ]
+	sed -i 's|attached_to="tip"/>|attached_to="tip2"/>|' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:8: frame 'tip2' is attached to itself"* ]]
+}
+
+@test "worlds: a name is required, a second world is reported, a repeated name refused" {
+	printf '<sdf version="1.7">\n<world>\n</world>\n</sdf>\n' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:2: <world> has no name"* ]]
+	printf '<sdf version="1.7">\n<world name="a">\n</world>\n<world name="b">\n</world>\n</sdf>\n' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"w.sdf:4: only the first world is run; world 'b' is not loaded"* ]]
+	sed -i 's/name="b"/name="a"/' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:4: a second world named 'a'"* ]]
+}
+
+@test "frames attached to nothing, to themselves or in a cycle are refused" {
+	for case in 'f|ghost|frame '"'"'f'"'"' is attached to '"'"'ghost'"'"', which this model does not have' \
+	    'f|f|frame '"'"'f'"'"' is attached to itself' \
+	    'f|g|frame '"'"'f'"'"' is attached to a cycle of frames'; do
+		IFS='|' read -r name to msg <<<"$case"
+		world 1.7 "<model name=\"m\"><link name=\"l\"/>
+<frame name=\"$name\" attached_to=\"$to\"/>
+<frame name=\"g\" attached_to=\"f\"/></model>" > "$TMP/w.sdf"
+		run phys-step -n 0 "$TMP/w.sdf"
+		[ "$status" -eq 1 ] || { echo "$case: $output"; false; }
+		[[ "$output" == *"w.sdf:5: $msg"* ]] || { echo "$case: $output"; false; }
+	done
+	world 1.7 '<frame name="a" attached_to="b"/>
+<frame name="b" attached_to="a"/>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:4: frame 'a' is attached to a cycle of frames"* ]]
+	world 1.7 '<frame name="a" attached_to="nobody"/>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[[ "$output" == *"w.sdf:4: frame 'a' is attached to 'nobody', which the world does not have"* ]]
+}
+
+@test "a joint loop runs with a warning; ODE closes it" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <model name="m">
+    <link name="a"><pose>0 0 1 0 0 0</pose></link>
+    <link name="b"><pose>1 0 1 0 0 0</pose></link>
+    <joint name="ja" type="ball"><parent>world</parent><child>a</child></joint>
+    <joint name="ab" type="fixed"><parent>a</parent><child>b</child></joint>
+    <joint name="bw" type="ball"><pose>0 0 0 0 0 0</pose><parent>world</parent><child>b</child></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	run phys-step -t 0.5 -r 2 -i 'm::b/pose' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"w.sdf:9: joint 'm::bw' closes a kinematic loop"* ]]
+	# pinned at both ends, the bar can only turn about the line through
+	# them, which gravity does not drive: it stays
+	near "$(tail -1 <<<"$output" | jq '.items["m::b/pose"].z')" 1 1e-3
+}
+
+@test "input ODE would stop on is refused with file:line, or run" {
+	# revolute2 to the world: ODE's hinge2 needs two bodies; it runs
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <model name="m">
+    <link name="a"><pose>0 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial></link>
+    <joint name="j" type="revolute2"><pose>0 1 0 0 0 0</pose><parent>world</parent><child>a</child>
+      <axis><xyz>0 0 1</xyz></axis><axis2><xyz>1 0 0</xyz></axis2></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -t 0.3 -r 10 -i 'm::a/pose' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	# swings about x through (0, 1, 1), 1 m away
+	near "$(jq '.items["m::a/pose"] | ((.y - 1) * (.y - 1) + (.z - 1) * (.z - 1))' "$TMP/o")" 1 1e-3
+	[ "$(jq '.items["m::a/pose"].z < 0.9' "$TMP/o")" = true ]
+	# universal or revolute2 with parallel axes
+	sed -i 's|<xyz>1 0 0</xyz>|<xyz>0 0 2</xyz>|' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:7: joint 'm::j': axis and axis2 are parallel"* ]]
+	sed -i 's|revolute2|universal|' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[[ "$output" == *"w.sdf:7: joint 'm::j': axis and axis2 are parallel"* ]]
+	# a collision beyond ODE's collision space
+	world 1.6 '<model name="m"><pose>0 0 8.9e9 0 0 0</pose><link name="l">
+<collision name="c"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision></link></model>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:5: collision 'm::l::c' is 8.9e+09 m from the origin"* ]]
+}
+
+@test "SDF 1.10-1.12 load without a version warning; limits of inf mean no limit" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.12">
+<world name="w">
+  <model name="m">
+    <link name="b"><pose>0 0 1 0 0 0</pose></link>
+    <joint name="j" type="prismatic"><parent>world</parent><child>b</child>
+      <axis><xyz>0 0 1</xyz><limit><lower>-inf</lower><upper>inf</upper><effort>inf</effort><velocity>inf</velocity></limit></axis></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	run --separate-stderr phys-step -t 0.5 -e 500 -i 'm::b/pose' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	# no stop: a free fall along the slider
+	near "$(tail -1 <<<"$output" | jq '.items["m::b/pose"].z')" "$(awk 'BEGIN { printf "%.12f", 1 - 9.8 * 1e-6 * 500 * 501 / 2 }')" 1e-9
+	[ "$(phys-param get "$TMP/w.sdf" m::j/axis.limit.lower | jq .value)" = -1e+16 ]
+	sed -i 's/1.12/1.13/' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[[ "$output" == *"w.sdf:2: SDF version 1.13 is outside 1.4-1.12"* ]]
+}
+
+@test "SDF 1.11 mimic: follower = multiplier * (leader - reference) + offset" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.11">
+<world name="w">
+  <model name="m">
+    <link name="a"><pose>0 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+    <link name="b"><pose>2 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+    <joint name="ja" type="revolute"><parent>world</parent><child>a</child>
+      <axis><xyz>0 0 1</xyz><dynamics><spring_reference>1</spring_reference><spring_stiffness>3</spring_stiffness></dynamics></axis></joint>
+    <joint name="jb" type="prismatic"><parent>world</parent><child>b</child>
+      <axis><xyz>1 0 0</xyz>
+        <mimic joint="ja" axis="axis"><multiplier>0.5</multiplier><offset>0</offset><reference>0</reference></mimic>
+      </axis></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	phys-step -t 3 -r 100 -i 'm::j*/position' "$TMP/w.sdf" > "$TMP/o"
+	jq -r '.items | (.["m::jb/position"][0] - 0.5 * .["m::ja/position"][0]) | fabs' "$TMP/o" |
+	    awk '$1 > m { m = $1 } END { if (m > 1e-6) { print "mimic off by " m; exit 1 } }'
+	# the slider's 1 kg moves at half the rate: 0.1 + 0.25 kg m^2 against
+	# 3 N m/rad, theta = 1 - cos(sqrt(3 / 0.35) t)
+	jq -r '[.t, .items["m::ja/position"][0]] | @tsv' "$TMP/o" | awk '
+	    { e = 1 - cos(sqrt(3 / 0.35) * $1); d = $2 - e; if (d < 0) d = -d; if (d > m) m = d }
+	    END { if (m > 0.03) { print "theta off by " m; exit 1 } }'
+	sed -i 's/joint="ja"/joint="nobody"/' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:13: <mimic>: no joint named 'nobody' in this model"* ]]
+}
+
+@test "SDF 1.11+ elements phys cannot honour yet are refused or reported" {
+	world 1.11 '<model name="m"><link name="l"><inertial auto="true"/>
+<collision name="c"><density>500</density><geometry><box><size>1 1 1</size></box></geometry></collision></link></model>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:4: link 'm::l': <inertial auto=\"true\"> is not supported yet"* ]]
+	world 1.12 '<model name="a"><link name="l"/></model><model name="b"><link name="l"/></model>
+<joint name="j" type="fixed"><parent>a::l</parent><child>b::l</child></joint>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:5: a <joint> of the world (SDF 1.12) is not supported yet"* ]]
+	world 1.9 '<model name="m"><include merge="true"><uri>model://crate</uri></include></model>' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"w.sdf:4: <include merge=\"true\">: the model is loaded nested"* ]]
+}
+
+@test "XML details libsdformat accepts: blank lines before <?xml, -- in comments, undeclared prefixes" {
+	printf '\n\n<?xml version="1.0"?>\n<!-- a -- comment --->\n<sdf version="1.6">\n<world name="w">\n<ignition:plugin name="p"><x/></ignition:plugin>\n<model name="m"><pose>0 0 1 0 0 0</pose><link name="l"/></model>\n</world>\n</sdf>\n' > "$TMP/w.sdf"
+	phys-step -n 0 -i 'm/pose' "$TMP/w.sdf" > "$TMP/o"
+	[ "$(pose "$TMP/o" m/pose | cut -f3)" = 1 ]
+	# lines are the file's own, and an edit changes only its line
+	phys-param set "$TMP/w.sdf" m::l/inertial.mass=3 > "$TMP/e.sdf"
+	[ "$(diff "$TMP/w.sdf" "$TMP/e.sdf" | grep -c '^[<>]')" -eq 2 ]
+	sed -i 's|<link name="l"/>|<link name="l"><bad></link>|' "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:8: malformed XML"* ]]
+	# the security limits hold: no entity declarations
+	printf '<?xml version="1.0"?>\n<!DOCTYPE sdf [<!ENTITY x "y">]>\n<sdf version="1.6"><world name="w"/></sdf>\n' > "$TMP/w.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"entity declarations are not allowed"* ]]
+}
+
+@test "surface values outside phys's range load with a warning and act as in Gazebo" {
+	sed 's|<max_vel>0.1</max_vel>|<max_vel>-1</max_vel>|' "$WORLDS/buried_sphere.sdf" > "$TMP/w.sdf"
+	run --separate-stderr phys-step -t 0.05 -e 50 -s contact_max_correcting_vel=0.5 -i 'ball::link/pose' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"w.sdf:33: <max_vel> -1 is outside 0..inf; kept as written"* ]]
+	# a negative max_vel is the global one: out at 0.5 m/s
+	near "$(tail -1 <<<"$output" | jq '.items["ball::link/pose"].z')" "$(awk 'BEGIN { print 0.05 + 0.5 * 0.05 }')" 1e-4
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <model name="ground"><static>true</static><link name="l"><collision name="c">
+    <geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+  <model name="ball"><pose>0 0 0.2 0 0 0</pose><link name="l"><collision name="c">
+    <geometry><sphere><radius>0.1</radius></sphere></geometry>
+    <surface><contact><collide_bitmask>65536</collide_bitmask><category_bitmask>65536</category_bitmask></contact></surface>
+  </collision></link></model>
+</world>
+</sdf>
+SDF
+	run --separate-stderr phys-step -t 0.5 -e 500 -i 'ball::l/pose' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"w.sdf:8: <collide_bitmask> 65536 is outside 0..65535; kept as written"* ]]
+	# bit 16 shares nothing with the ground's 0xffff: it falls through
+	near "$(tail -1 <<<"$output" | jq '.items["ball::l/pose"].z')" "$(awk 'BEGIN { printf "%.12f", 0.2 - 9.8 * 1e-6 * 500 * 501 / 2 }')" 1e-9
+}
