@@ -508,9 +508,18 @@ static int
 register_name(struct loader *L, struct phys_doc *d, xmlNodePtr n,
     const char *name, int kind, int idx)
 {
-	if (!index_add(L->w->index, name, kind, idx))
-		return fail_node(d, n, "duplicate name '%s'", name);
-	return 0;
+	const struct phys_name_slot *taken;
+
+	if (index_add(L->w->index, name, kind, idx))
+		return 0;
+	/* Up to SDF 1.6 links and joints were named apart (links come first). */
+	taken = index_get(L->w->index, name);
+	if (d->minor <= 6 && kind == PHYS_K_JOINT && taken->kind == PHYS_K_LINK) {
+		warn_node(L, d, n, "a joint and a link are both named '%s' "
+		    "(SDF 1.6 allows it); the name addresses the link", name);
+		return 0;
+	}
+	return fail_node(d, n, "duplicate name '%s'", name);
 }
 
 static int
