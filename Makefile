@@ -29,7 +29,7 @@ ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Ilib $(PKG_CFLAGS)
 LDLIBS = $(PKG_LIBS) -lm
 
 B ?= build
-CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect
+CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf
 LIB_SRC := $(sort $(wildcard lib/*.c))
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/%.o)
 CMD_SRC := $(wildcard $(CMDS:%=cmd/%.c))
