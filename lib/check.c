@@ -12,6 +12,7 @@
 
 #include "inertia_world.h"
 #include "param.h"
+#include "sdfprint.h"
 #include "spec.h"
 #include "world.h"
 
@@ -675,46 +676,65 @@ entity_name(xmlNodePtr n)
 	return phys_node_attr(n, "name");
 }
 
-/* Is b's name taken by an earlier sibling it shares a namespace with? */
-static xmlNodePtr
-earlier_namesake(xmlNodePtr parent, xmlNodePtr b, const char *name,
-    const char *const *kinds, bool shared)
-{
-	xmlNodePtr a;
-	const char *kind = kind_of(b, kinds), *akind;
-	char *an;
-	bool same;
+struct named {
+	char *name;
+	const char *kind;	/* NULL when all kinds share the namespace */
+	xmlNodePtr node;
+	size_t order;
+};
 
-	for (a = phys_child(parent, NULL); a && a != b; a = phys_next(a, NULL)) {
-		akind = kind_of(a, kinds);
-		if (!akind || (!shared && akind != kind))
-			continue;
-		an = entity_name(a);
-		same = an && strcmp(an, name) == 0;
-		free(an);
-		if (same)
-			return a;
-	}
-	return NULL;
+static int
+by_name(const void *pa, const void *pb)
+{
+	const struct named *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+
+	if (c == 0 && a->kind != b->kind)
+		c = strcmp(a->kind, b->kind);
+	if (c == 0)
+		c = a->order < b->order ? -1 : a->order > b->order;
+	return c;
 }
 
+/* Siblings sorted by namespace and name: a name taken is one that equals
+ * the first of its run, in any number of siblings. */
 static void
 check_names(struct checker *ck, xmlNodePtr parent, const char *const *kinds,
     bool shared)
 {
-	xmlNodePtr a, b;
+	struct named *v = NULL;
+	size_t n = 0, cap = 0, i, first = 0;
+	xmlNodePtr c;
 	char *name;
 
-	for (b = phys_child(parent, NULL); b; b = phys_next(b, NULL)) {
-		if (!kind_of(b, kinds) || !(name = entity_name(b)))
+	for (c = phys_child(parent, NULL); c; c = phys_next(c, NULL)) {
+		if (!kind_of(c, kinds) || !(name = entity_name(c)))
 			continue;
-		a = earlier_namesake(parent, b, name, kinds, shared);
-		if (a)
-			finding(ck, b, PHYS_SEV_ERROR, "<%s> name '%s' is taken "
-			    "by the <%s> at line %ld", (const char *)b->name,
-			    name, (const char *)a->name, phys_node_line(a));
-		free(name);
+		if (n == cap) {
+			cap = cap ? cap * 2 : 16;
+			v = xrealloc(v, cap * sizeof *v);
+		}
+		v[n].name = name;
+		v[n].kind = shared ? "" : kind_of(c, kinds);
+		v[n].node = c;
+		v[n].order = n;
+		n++;
 	}
+	qsort(v, n, sizeof *v, by_name);
+	for (i = 1; i < n; i++) {
+		if (strcmp(v[first].name, v[i].name) != 0 ||
+		    strcmp(v[first].kind, v[i].kind) != 0) {
+			first = i;
+			continue;
+		}
+		finding(ck, v[i].node, PHYS_SEV_ERROR, "<%s> name '%s' is taken "
+		    "by the <%s> at line %ld", (const char *)v[i].node->name,
+		    v[i].name, (const char *)v[first].node->name,
+		    phys_node_line(v[first].node));
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
 }
 
 static void
@@ -815,6 +835,14 @@ collect_warning(const char *file, long line, const char *message, void *ctx)
 	free(text);
 }
 
+static void
+collect_frame_error(const char *why, void *ctx)
+{
+	struct sink_ctx *s = ctx;
+
+	add_message(s->out, s->file, PHYS_SEV_ERROR, why);
+}
+
 static xmlNodePtr
 inertial_node(const struct phys_link *l)
 {
@@ -894,21 +922,35 @@ free_finding(struct phys_finding *x)
  * twice).
  */
 static bool
-redundant(const struct phys_finding *v, size_t n, size_t i, bool from_loader,
+is_loader(const struct phys_finding *x, size_t loader_first,
+    size_t loader_end)
+{
+	return x->seq >= loader_first && x->seq < loader_end;
+}
+
+static bool
+same_place(const struct phys_finding *a, const struct phys_finding *b)
+{
+	return a->file_rank == b->file_rank && a->line == b->line &&
+	    strcmp(a->file, b->file) == 0;
+}
+
+/* v is sorted by place: only the findings around i can share its place. */
+static bool
+redundant(const struct phys_finding *v, size_t n, size_t i,
     size_t loader_first, size_t loader_end)
 {
-	size_t j;
-	bool other_loader;
+	bool from_loader = is_loader(&v[i], loader_first, loader_end);
+	size_t lo = i, j;
 
-	for (j = 0; j < n; j++) {
-		if (j == i || v[j].line < 0 || v[j].line != v[i].line ||
-		    strcmp(v[j].file, v[i].file) != 0)
+	while (lo > 0 && same_place(&v[lo - 1], &v[i]))
+		lo--;
+	for (j = lo; j < n && same_place(&v[j], &v[i]); j++) {
+		if (j == i || v[j].line < 0)
 			continue;
 		if (j < i && strcmp(v[j].message, v[i].message) == 0)
 			return true;
-		other_loader = v[j].seq >= loader_first &&
-		    v[j].seq < loader_end;
-		if (from_loader && !other_loader &&
+		if (from_loader && !is_loader(&v[j], loader_first, loader_end) &&
 		    v[i].severity == PHYS_SEV_ERROR &&
 		    v[j].severity == PHYS_SEV_ERROR)
 			return true;
@@ -921,20 +963,18 @@ sort_and_dedupe(struct phys_findings *f, size_t loader_first,
     size_t loader_end)
 {
 	size_t i, n = 0;
-	bool from_loader;
+	bool *gone = xcalloc(f->n ? f->n : 1, sizeof *gone);
 
 	qsort(f->v, f->n, sizeof *f->v, by_place);
 	f->nerrors = f->nwarnings = 0;
-	for (i = 0; i < f->n; i++) {
-		from_loader = f->v[i].seq >= loader_first &&
-		    f->v[i].seq < loader_end;
-		if (redundant(f->v, f->n, i, from_loader, loader_first,
-		    loader_end)) {
+	for (i = 0; i < f->n; i++)
+		gone[i] = redundant(f->v, f->n, i, loader_first, loader_end);
+	for (i = 0; i < f->n; i++)
+		if (gone[i]) {
 			free_finding(&f->v[i]);
-			f->v[i].line = -1;	/* gone */
-			continue;
+			f->v[i].line = -1;
 		}
-	}
+	free(gone);
 	for (i = 0; i < f->n; i++) {
 		if (f->v[i].line < 0)
 			continue;
@@ -966,8 +1006,10 @@ phys_check_world(const char *path, struct phys_findings *out)
 	if (rc < 0)
 		add_message(out, sink.file, PHYS_SEV_ERROR, phys_error());
 	loader_end = out->n;
-	if (rc == 0)
+	if (rc == 0) {
+		phys_frames_check(&w, collect_frame_error, &sink);
 		check_inertia(out, &w);
+	}
 	check_doc(out, &w.doc, 0);
 	for (i = 0; i < w.nincludes; i++)
 		check_doc(out, w.includes[i], (int)i + 1);

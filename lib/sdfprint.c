@@ -222,7 +222,8 @@ resolve_name(struct printer *pr, int model, const char *name, xmlNodePtr at,
 	if (found)
 		return 0;
 	return phys_failat(d->name, phys_node_line(at),
-	    "no frame named '%s' to express this pose in", name);
+	    "no frame named '%s' in this %s", name, model >= 0 ? "model" :
+	    "world");
 }
 
 /* ---- rewriting the entities ---- */
@@ -391,6 +392,48 @@ rewrite_frames(struct printer *pr, int model, struct phys_doc *d)
 	}
 	free(poses);
 	return 0;
+}
+
+/* Each frame of an owner resolved through relative_to and attached_to
+ * both, which the loader only follows for frames something refers to. */
+static int
+check_owner_frames(struct printer *pr, int model, struct phys_doc *d,
+    void (*fn)(const char *why, void *ctx), void *ctx)
+{
+	xmlNodePtr owner = model >= 0 ? pr->w->models[model].node :
+	    pr->w->node, f;
+	phys_pose p;
+	char *attached;
+	int bad = 0;
+
+	for (f = phys_child(owner, "frame"); f; f = phys_next(f, "frame")) {
+		attached = phys_node_attr(f, "attached_to");
+		if (frame_pose(pr, model, f, d, 0, &p) < 0 || (attached &&
+		    *attached && resolve_name(pr, model, attached, f, d, 1,
+		    &p) < 0)) {
+			fn(phys_error(), ctx);
+			bad++;
+		}
+		free(attached);
+	}
+	return bad;
+}
+
+int
+phys_frames_check(struct phys_world *w, void (*fn)(const char *why,
+    void *ctx), void *ctx)
+{
+	struct printer pr;
+	size_t i;
+	int bad;
+
+	memset(&pr, 0, sizeof pr);
+	pr.w = w;
+	bad = check_owner_frames(&pr, -1, &w->doc, fn, ctx);
+	for (i = 0; i < w->nmodels; i++)
+		bad += check_owner_frames(&pr, (int)i, w->models[i].doc, fn,
+		    ctx);
+	return bad;
 }
 
 static int

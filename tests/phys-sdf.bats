@@ -190,6 +190,21 @@ findings() {
 	findings <<< "$output" > "$TMP/f"
 	run cat "$TMP/f"
 	assert_output --regexp "^(5|6) error no frame named 'ghost' in this model$"
+	# Frames nothing refers to are resolved too, at world and model level.
+	world 1.7 '    <frame name="wf" attached_to="nobody"/>
+    <model name="m">
+      <link name="a"/>
+      <frame name="f" attached_to="ghost"/>
+      <frame name="g"><pose relative_to="phantom">0 0 0 0 0 0</pose></frame>
+      <frame name="h" attached_to="a"><pose relative_to="__model__">0 0 0 0 0 0</pose></frame>
+    </model>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_line --index 0 "4 error no frame named 'nobody' in this world"
+	assert_line --index 1 "7 error no frame named 'ghost' in this model"
+	assert_line --index 2 "8 error no frame named 'phantom' in this model"
+	[ "${#lines[@]}" -eq 3 ]
 }
 
 @test "plugins and foreign namespaces are free-form" {
