@@ -11,6 +11,7 @@
  */
 #include "sdfprint.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,7 @@
 
 struct printer {
 	struct phys_world *w;
-	int out_minor;		/* the version written: the newest read */
+	int out_minor;		/* the version written: the world's */
 	size_t next_include;	/* w->includes, in the loader's order */
 };
 
@@ -29,18 +30,20 @@ static int resolve_name(struct printer *pr, int model, const char *name,
 
 /* ---- poses ---- */
 
+/*
+ * Rewritten numbers come from products of rotations: 15 significant
+ * digits and nothing below 1e-12 (a picometre, a picoradian) keep them
+ * readable, 0.2 rather than 0.20000000000000018, at no cost in accuracy.
+ */
 static void
 put_numbers(struct phys_buf *b, const double *v, int n)
 {
-	char num[40];
+	double x;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		/* -0 reads the same and prints as a surprise */
-		phys_fmt_double(num, sizeof num, v[i] == 0 ? 0 : v[i]);
-		if (i)
-			buf_putc(b, ' ');
-		buf_puts(b, num);
+		x = fabs(v[i]) < 1e-12 ? 0 : v[i];
+		buf_printf(b, i ? " %.15g" : "%.15g", x);
 	}
 }
 
@@ -547,25 +550,12 @@ inline_includes(struct printer *pr, xmlNodePtr owner)
 
 /* ---- the document ---- */
 
-static int
-newest_minor(const struct phys_world *w)
-{
-	int minor = w->doc.minor;
-	size_t i;
-
-	for (i = 0; i < w->nincludes; i++)
-		if (w->includes[i]->minor > minor)
-			minor = w->includes[i]->minor;
-	return minor;
-}
-
 int
 phys_sdf_print(const char *path, struct phys_buf *b)
 {
 	struct phys_world w;
 	struct printer pr;
 	xmlChar *mem = NULL;
-	char version[32];
 	int len = 0, rc;
 
 	struct phys_load_options lo;
@@ -578,14 +568,12 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 	}
 	memset(&pr, 0, sizeof pr);
 	pr.w = &w;
-	pr.out_minor = newest_minor(&w);
+	/* The world's version: its own elements stay valid, and Gazebo reads
+	 * newer elements of included models as it reads any old file. */
+	pr.out_minor = w.doc.minor;
 	rc = rewrite_entities(&pr);
 	if (rc == 0) {
 		inline_includes(&pr, w.node);
-		snprintf(version, sizeof version, "%d.%d", w.doc.major,
-		    pr.out_minor);
-		xmlSetProp(w.doc.root, (const xmlChar *)"version",
-		    (const xmlChar *)version);
 		xmlDocDumpMemoryEnc(w.doc.xml, &mem, &len, "UTF-8");
 		if (mem)
 			buf_putn(b, (const char *)mem, (size_t)len);

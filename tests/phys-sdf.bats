@@ -447,3 +447,45 @@ poses() {
 	[ -z "$output" ]
 	[[ "$stderr" == "phys-sdf: $TMP/w.sdf:4: no frame named 'ghost'"* ]]
 }
+
+@test "print: an SDF 1.4 model's axis (in its model's frame) rewritten for a 1.6 world" {
+	mkdir -p "$TMP/models/hinge"
+	# The arm is turned 90 degrees about z, so its x is world y; its centre
+	# of mass is 0.5 m along its x. SDF 1.4 reads the axis in the model
+	# frame: world x, about which gravity swings the arm. Read in the
+	# joint frame it would be world y, through the centre of mass.
+	cat > "$TMP/models/hinge/model.sdf" <<-'EOF2'
+	<?xml version="1.0"?>
+	<sdf version="1.4">
+	  <model name="hinge">
+	    <link name="arm">
+	      <pose>0 0 2 0 0 1.5707963267948966</pose>
+	      <inertial>
+	        <pose>0.5 0 0 0 0 0</pose>
+	        <mass>1</mass>
+	        <inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia>
+	      </inertial>
+	    </link>
+	    <joint name="pin" type="revolute">
+	      <parent>world</parent>
+	      <child>arm</child>
+	      <axis><xyz>1 0 0</xyz></axis>
+	    </joint>
+	  </model>
+	</sdf>
+	EOF2
+	world 1.6 '    <include><uri>model://hinge</uri></include>'
+	export GAZEBO_MODEL_PATH="$TMP/models"
+	phys-sdf print "$TMP/w.sdf" > "$TMP/printed.sdf"
+	grep -q '<sdf version="1.6">' "$TMP/printed.sdf"
+	grep -q '<xyz>0 -1 0</xyz>' "$TMP/printed.sdf"
+	for f in w printed; do
+		phys-step -t 0.3 -e 300 -i 'hinge::arm/pose' "$TMP/$f.sdf" |
+		    tail -1 | jq -r '.items["hinge::arm/pose"].pitch' > "$TMP/$f.end"
+	done
+	# The same swing in both; about world x, which turns the arm's
+	# (yawed) frame in pitch. About world y it would not move at all.
+	near "$(cat "$TMP/printed.end")" "$(cat "$TMP/w.end")" 1e-9
+	awk -v p="$(cat "$TMP/w.end")" 'BEGIN { exit !(p > 0.5) }' ||
+	    fail "pitch $(cat "$TMP/w.end"): the arm did not swing"
+}
