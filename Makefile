@@ -6,6 +6,8 @@
 #   make demo       run a shipped world
 #   make bench      speed measurements (never part of the tests)
 #   make deps       install the Debian packages the project needs
+#   make spec       regenerate lib/spec_table.c from the SDFormat description
+#                   files (Debian's sdformat-sdf; SPEC_EXTRA adds versions)
 #   make install PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -35,7 +37,7 @@ ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
 LDLIBS = $(PKG_LIBS) -lm
 
 B ?= build
-CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect
+CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf
 LIB_SRC := $(sort $(wildcard lib/*.c))
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/%.o)
 CMD_SRC := $(wildcard $(CMDS:%=cmd/%.c))
@@ -74,6 +76,15 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	$(B)/phys-step -t 1 -e 100 worlds/falling_sphere.sdf
 
+# Versions Debian's sdformat-sdf lacks (1.10-1.12), from a checkout of the
+# SDFormat repository's sdf/ directory when one is at hand.
+SPEC_DIR ?= ../shared/reference
+SPEC_EXTRA ?= $(foreach v,1.10 1.11 1.12,$(if $(wildcard $(SPEC_DIR)/sdformat-$(v)/root.sdf),$(v)=$(SPEC_DIR)/sdformat-$(v)))
+
+spec:
+	tools/gen-spec $(SPEC_EXTRA) > lib/spec_table.c.tmp
+	mv lib/spec_table.c.tmp lib/spec_table.c
+
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@PKGS="$(PKGS)" sh bench/run
@@ -97,5 +108,5 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all deps check demo bench install uninstall clean
+.PHONY: all deps check demo bench install uninstall clean spec
 .SECONDARY:

@@ -1,5 +1,5 @@
-# bash completion for phys-step, phys-preset, phys-param, phys-inertia and
-# phys-introspect.
+# bash completion for phys-step, phys-preset, phys-param, phys-inertia,
+# phys-introspect and phys-sdf.
 #
 # Profile, parameter and item names come from the commands themselves, for
 # the world file (*.sdf, *.world) already on the command line; when a
@@ -472,6 +472,21 @@ _phys_introspect()
 	esac
 }
 
+# ---- phys-sdf ----
+
+_phys_sdf()
+{
+	_phys_subcommand ''
+	if [[ $cur == -* ]]; then
+		_phys_words_add --help --version
+		return
+	fi
+	case $_phys_sub in
+	'') _phys_words_add check print ;;
+	check | print) ((_phys_cword == _phys_subi + 1)) && _phys_files world ;;
+	esac
+}
+
 _phys()
 {
 	local cur prev _phys_words _phys_cword _phys_after _phys_split_line
@@ -484,10 +499,11 @@ _phys()
 	phys-param) _phys_param ;;
 	phys-inertia) _phys_inertia ;;
 	phys-introspect) _phys_introspect ;;
+	phys-sdf) _phys_sdf ;;
 	esac
 	_phys_nospace_if_eq
 	_phys_trim
 	return 0
 }
 
-complete -F _phys phys-step phys-preset phys-param phys-inertia phys-introspect
+complete -F _phys phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf

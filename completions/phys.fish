@@ -1,5 +1,5 @@
-# fish completion for phys-step, phys-preset, phys-param, phys-inertia and
-# phys-introspect.
+# fish completion for phys-step, phys-preset, phys-param, phys-inertia,
+# phys-introspect and phys-sdf.
 #
 # Profile, parameter and item names come from the commands themselves, for
 # the world file (*.sdf, *.world) already on the command line; when a
@@ -254,3 +254,12 @@ complete -c phys-introspect -n '__phys_sub_is diff' -l tolerance -x -d 'Largest 
 complete -c phys-introspect -n '__phys_sub_is filter derive plot' -l window -x -d 'Keep only the last N lines'
 complete -c phys-introspect -n '__phys_sub_is items; and __phys_operands_lt 1' -k -a '(__phys_world_files)'
 complete -c phys-introspect -n '__phys_sub_is diff; and __phys_operands_lt 2' -F
+
+# ---- phys-sdf ----
+
+complete -c phys-sdf -f
+complete -c phys-sdf -n '__phys_sub_is' -a check -d 'Report what is wrong with a world'
+complete -c phys-sdf -n '__phys_sub_is' -a print -d 'Write the world whole, poses in one frame'
+complete -c phys-sdf -l help -d 'Show the help'
+complete -c phys-sdf -l version -d 'Show the version'
+complete -c phys-sdf -n '__phys_sub_is check print; and __phys_operands_lt 1' -k -a '(__phys_world_files)'

@@ -78,9 +78,27 @@ phys_report(void)
 	fprintf(stderr, "%s: %s\n", phys_progname, phys_error());
 }
 
+static void (*warning_sink)(const char *, long, const char *, void *);
+static void *warning_sink_ctx;
+
+void
+phys_set_warning_sink(void (*sink)(const char *file, long line,
+    const char *message, void *ctx), void *ctx)
+{
+	warning_sink = sink;
+	warning_sink_ctx = ctx;
+}
+
 static void
 vwarn(const char *file, long line, const char *fmt, va_list ap)
 {
+	char msg[1024];
+
+	if (warning_sink) {
+		vsnprintf(msg, sizeof msg, fmt, ap);
+		warning_sink(file, line, msg, warning_sink_ctx);
+		return;
+	}
 	phys_status_clear();
 	fflush(stdout);
 	fprintf(stderr, "%s: ", phys_progname);

@@ -37,6 +37,10 @@ void phys_report(void);	/* "prog: <last error>" on stderr */
 void phys_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void phys_warnat(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Send warnings to sink instead of stderr (NULL: back to stderr); a
+ * checker collects the loader's warnings as findings this way. */
+void phys_set_warning_sink(void (*sink)(const char *file, long line,
+    const char *message, void *ctx), void *ctx);
 /* Same, but only the first time this exact message is given. */
 void phys_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void phys_die(int status, const char *fmt, ...)

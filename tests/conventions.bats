@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Conventions the five commands share: --help repeats the man page's
+# Conventions the six commands share: --help repeats the man page's
 # SYNOPSIS, --version, usage errors, closed pipes; the shell completions;
 # phys-params(7) is what phys-param doc prints.
 
@@ -141,6 +141,10 @@ complete_line() {
 	check_synopsis phys-introspect
 }
 
+@test "phys-sdf --help starts with the SYNOPSIS of phys-sdf(1)" {
+	check_synopsis phys-sdf
+}
+
 # ---- --version ----
 
 @test "phys-step --version prints its name and the version" {
@@ -161,6 +165,10 @@ complete_line() {
 
 @test "phys-introspect --version prints its name and the version" {
 	check_version phys-introspect
+}
+
+@test "phys-sdf --version prints its name and the version" {
+	check_version phys-sdf
 }
 
 @test "every man page names the version the commands print" {
@@ -195,6 +203,10 @@ complete_line() {
 	check_unknown_option phys-introspect
 }
 
+@test "phys-sdf: an unknown option exits 2 with the usage on stderr only" {
+	check_unknown_option phys-sdf
+}
+
 # ---- closed pipes ----
 
 @test "phys-step ends quietly on a closed pipe" {
@@ -218,12 +230,16 @@ complete_line() {
 	    "$BATS_TEST_DIRNAME/data/introspect-run.jsonl" '*'
 }
 
+@test "phys-sdf ends quietly on a closed pipe" {
+	check_closed_pipe phys-sdf print "$WORLDS/pendulum.sdf"
+}
+
 # ---- completions ----
 
-@test "bash completion loads quietly and covers the five commands" {
+@test "bash completion loads quietly and covers the six commands" {
 	run --separate-stderr bash -c 'source "$1" || exit 1
 		for c in phys-step phys-preset phys-param phys-inertia \
-		    phys-introspect; do
+		    phys-introspect phys-sdf; do
 			complete -p "$c" || exit 1
 		done' _ "$ROOT/completions/phys.bash"
 	[ "$status" -eq 0 ]
@@ -242,7 +258,7 @@ complete_line() {
 	assert_equal "$output" "quick"
 }
 
-@test "bash completion: subcommands of phys-preset, phys-param, phys-inertia, phys-introspect" {
+@test "bash completion: subcommands of phys-preset, phys-param, phys-inertia, phys-introspect, phys-sdf" {
 	complete_words phys-param ''
 	assert_equal "$output" "$(printf '%s\n' list get set doc)"
 	complete_words phys-preset ''
@@ -255,6 +271,8 @@ complete_line() {
 	complete_words phys-introspect ''
 	assert_equal "$output" "$(printf '%s\n' items filter derive at delta \
 	    diff plot)"
+	complete_words phys-sdf ''
+	assert_equal "$output" "$(printf '%s\n' check print)"
 	complete_words phys-step --pre
 	assert_equal "$output" "--preset"
 }
@@ -295,7 +313,7 @@ complete_line() {
 	run zsh -n "$ROOT/completions/_phys"
 	[ "$status" -eq 0 ] || fail "$output"
 	run head -n 1 "$ROOT/completions/_phys"
-	assert_output "#compdef phys-step phys-preset phys-param phys-inertia phys-introspect"
+	assert_output "#compdef phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf"
 }
 
 @test "fish completion parses" {

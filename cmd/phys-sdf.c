@@ -1,0 +1,115 @@
+/* phys-sdf - check a world against the specification, or print it whole. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "sdfprint.h"
+
+static const char usage_text[] =
+    "usage: phys-sdf check [WORLD | -]\n"
+    "       phys-sdf print [WORLD | -]\n";
+
+static const char help_text[] =
+    "\n"
+    "check: report what is wrong with an SDF world and the models it\n"
+    "includes, one JSON line per finding, in file order: elements and\n"
+    "attributes the specification of the file's version does not know,\n"
+    "values of the wrong type or out of range, missing required elements,\n"
+    "duplicate names, dangling references and impossible inertia. Exit 1\n"
+    "when there is an error; warnings alone exit 0.\n"
+    "\n"
+    "print: write the world as one SDF file: includes resolved, and every\n"
+    "pose relative to its parent model (or the world).\n"
+    "\n"
+    "      --help          show this help\n"
+    "      --version       show the version\n";
+
+enum { OPT_HELP = 256, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+static _Noreturn void
+usage(void)
+{
+	phys_usage(usage_text);
+}
+
+static void
+parse_options(int argc, char **argv, const char *optstring, void *ctx)
+{
+	int c;
+
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
+		switch (c) {
+		case OPT_HELP:
+			phys_help(usage_text, help_text);
+		case OPT_VERSION:
+			phys_version();
+		default:
+			usage();
+		}
+}
+
+static int
+cmd_check(const char *path)
+{
+	struct phys_findings f;
+	struct phys_buf b = { 0 };
+	int rc;
+
+	phys_check_world(path, &f);
+	phys_findings_json(&f, &b);
+	if (b.len)
+		fwrite(b.s, 1, b.len, stdout);
+	rc = f.nerrors ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+	buf_free(&b);
+	phys_findings_free(&f);
+	return rc;
+}
+
+static int
+cmd_print(const char *path)
+{
+	struct phys_buf b = { 0 };
+	int rc = PHYS_EXIT_OK;
+
+	if (phys_sdf_print(path, &b) < 0) {
+		phys_report();
+		rc = PHYS_EXIT_FAIL;
+	} else {
+		fwrite(b.s, 1, b.len, stdout);
+	}
+	buf_free(&b);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *cmd, *path;
+	int rc;
+
+	phys_setprog(argv[0]);
+	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
+	phys_stdout_init();
+	if (!(cmd = phys_split_command(&argc, &argv, "", parse_options, NULL)))
+		usage();
+	if (argc > 1)
+		phys_usage_error(usage_text, "%s takes one WORLD", cmd);
+	path = argc == 1 ? argv[0] : "-";
+	if (strcmp(cmd, "check") == 0)
+		rc = cmd_check(path);
+	else if (strcmp(cmd, "print") == 0)
+		rc = cmd_print(path);
+	else
+		phys_usage_error(usage_text, "unknown command '%s'", cmd);
+	if (phys_close_stdout() != PHYS_EXIT_OK)
+		rc = PHYS_EXIT_FAIL;
+	return rc;
+}

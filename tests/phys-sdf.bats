@@ -1,0 +1,491 @@
+#!/usr/bin/env bats
+# phys-sdf: checking worlds against the SDFormat specification and the
+# loader, and printing them whole with every pose in its parent's frame.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	TMP="$BATS_TEST_TMPDIR"
+}
+
+# world VERSION BODY: a world file of that version around BODY, at $TMP/w.sdf.
+world() {
+	printf '<?xml version="1.0"?>\n<sdf version="%s">\n  <world name="w">\n%s\n  </world>\n</sdf>\n' \
+	    "$1" "$2" > "$TMP/w.sdf"
+}
+
+# The findings of a check as "line severity message" lines.
+findings() {
+	jq -r '"\(.line) \(.severity) \(.message)"' "$@"
+}
+
+@test "a misspelt element: its file and line, and the name it was meant to be" {
+	world 1.7 '    <physics name="p" type="ode">
+      <ode>
+        <solver>
+          <itres>50</itres>
+        </solver>
+      </ode>
+    </physics>'
+	run -1 --separate-stderr phys-sdf check "$TMP/w.sdf"
+	[ -z "$stderr" ] || fail "$stderr"
+	[ "${#lines[@]}" -eq 1 ] || fail "$output"
+	assert_equal "$(jq -r .file <<< "$output")" "$TMP/w.sdf"
+	assert_equal "$(jq -r .line <<< "$output")" 7
+	assert_equal "$(jq -r .severity <<< "$output")" error
+	assert_equal "$(jq -r .element <<< "$output")" itres
+	assert_equal "$(jq -c .suggest <<< "$output")" '["iters"]'
+	[[ "$(jq -r .message <<< "$output")" == *"<itres>"*"did you mean <iters>"* ]]
+}
+
+@test "an unknown attribute, with the attribute meant" {
+	world 1.7 '    <model name="m">
+      <link name="a">
+        <pose relatve_to="__model__">0 0 1 0 0 0</pose>
+      </link>
+    </model>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	[ "${#lines[@]}" -eq 1 ] || fail "$output"
+	assert_equal "$(jq -r .line <<< "$output")" 6
+	assert_equal "$(jq -c .suggest <<< "$output")" '["relative_to"]'
+	[[ "$(jq -r .message <<< "$output")" == *"no attribute 'relatve_to'"* ]]
+}
+
+@test "values of the wrong type or out of the parameter's range" {
+	world 1.7 '    <physics name="p" type="ode">
+      <max_contacts>many</max_contacts>
+      <ode>
+        <solver>
+          <iters>abc</iters>
+          <sor>-1</sor>
+        </solver>
+      </ode>
+    </physics>
+    <gravity>0 0</gravity>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_line --index 0 --regexp '^5 error <max_contacts>many</max_contacts>: expected an integer$'
+	assert_line --index 1 --regexp '^8 error <iters>abc</iters>: expected an integer$'
+	assert_line --index 2 --regexp '^9 error <sor>: .*-1 is below the minimum 0'
+	assert_line --index 3 --regexp '^13 error <gravity>0 0</gravity>: expected 3 numbers'
+	[ "${#lines[@]}" -eq 4 ]
+}
+
+@test "required elements and attributes missing" {
+	world 1.7 '    <model name="m">
+      <link name="a"/>
+      <link/>
+      <joint name="j" type="revolute">
+        <parent>a</parent>
+      </joint>
+    </model>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_line --index 0 "6 error <link> has no 'name' attribute (required)"
+	assert_line --index 1 "7 error <joint> has no <child> (required)"
+}
+
+@test "physically impossible inertia and masses that are not positive" {
+	world 1.7 '    <model name="m">
+      <link name="triangle">
+        <inertial>
+          <mass>1</mass>
+          <inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.05</izz></inertia>
+        </inertial>
+      </link>
+      <link name="indefinite">
+        <inertial>
+          <mass>1</mass>
+          <inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz><ixy>2</ixy></inertia>
+        </inertial>
+      </link>
+      <link name="weightless">
+        <inertial><mass>0</mass></inertial>
+      </link>
+      <link name="negative">
+        <inertial><mass>-2</mass></inertial>
+      </link>
+      <link name="fine">
+        <inertial><mass>1</mass></inertial>
+      </link>
+    </model>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	# The loader stops at the negative mass; the walk still sees the rest.
+	assert_line --index 0 --regexp "^21 error <mass>: .*-2 is below the minimum 0"
+	[ "${#lines[@]}" -eq 1 ]
+	# Without it, the inertia checks run on every link.
+	sed -i 's|<mass>-2</mass>|<mass>2</mass>|' "$TMP/w.sdf"
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_line --index 0 --regexp "^6 error link 'm::triangle': triangle inequality"
+	assert_line --index 1 --regexp "^12 error link 'm::indefinite': .*positive definite"
+	assert_line --index 2 --regexp "^18 error link 'm::weightless': .*mass"
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "a static model's impossible inertia is a warning only" {
+	world 1.7 '    <model name="m">
+      <static>true</static>
+      <link name="l">
+        <inertial><mass>0</mass></inertial>
+      </link>
+    </model>'
+	run -0 phys-sdf check "$TMP/w.sdf"
+	assert_equal "$(jq -r .severity <<< "$output")" warning
+	[[ "$(jq -r .message <<< "$output")" == *"static"* ]]
+}
+
+@test "duplicate names per kind; up to SDF 1.6 a link and a joint may share one" {
+	local body='    <model name="m">
+      <link name="a">
+        <visual name="v"/>
+        <visual name="v"/>
+      </link>
+      <link name="b"/>
+      <joint name="b" type="revolute"><parent>a</parent><child>b</child></joint>
+    </model>'
+	world 1.6 "$body"
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_line --index 0 "7 error <visual> name 'v' is taken by the <visual> at line 6"
+	assert_line --index 1 --regexp "^10 warning a joint and a link are both named 'm::b'"
+	[ "${#lines[@]}" -eq 2 ]
+	world 1.7 "$body"
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_line --index 0 "7 error <visual> name 'v' is taken by the <visual> at line 6"
+	assert_line --index 1 "10 error <joint> name 'b' is taken by the <link> at line 9"
+	[ "${#lines[@]}" -eq 2 ]
+}
+
+@test "dangling joint parents and children, frames and relative_to" {
+	world 1.7 '    <model name="m">
+      <link name="a"/>
+      <joint name="j" type="revolute"><parent>a</parent><child>nowhere</child></joint>
+    </model>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_output "6 error no link named 'nowhere'"
+	world 1.7 '    <model name="m">
+      <link name="a"><pose relative_to="ghost">0 0 1 0 0 0</pose></link>
+    </model>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_output "5 error no frame named 'ghost' in this model"
+	world 1.7 '    <model name="m">
+      <frame name="f" attached_to="ghost"/>
+      <link name="a"><pose relative_to="f">0 0 1 0 0 0</pose></link>
+    </model>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_output --regexp "^(5|6) error no frame named 'ghost' in this model$"
+	# Frames nothing refers to are resolved too, at world and model level.
+	world 1.7 '    <frame name="wf" attached_to="nobody"/>
+    <model name="m">
+      <link name="a"/>
+      <frame name="f" attached_to="ghost"/>
+      <frame name="g"><pose relative_to="phantom">0 0 0 0 0 0</pose></frame>
+      <frame name="h" attached_to="a"><pose relative_to="__model__">0 0 0 0 0 0</pose></frame>
+    </model>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_line --index 0 "4 error no frame named 'nobody' in this world"
+	assert_line --index 1 "7 error no frame named 'ghost' in this model"
+	assert_line --index 2 "8 error no frame named 'phantom' in this model"
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "plugins and foreign namespaces are free-form" {
+	world 1.7 '    <plugin name="p" filename="libx.so">
+      <anything><goes>here</goes></anything>
+    </plugin>
+    <model name="m" xmlns:gz="http://gazebosim.org/schema">
+      <gz:extension>1</gz:extension>
+      <link name="a" gz:flag="1"/>
+    </model>'
+	run -0 --separate-stderr phys-sdf check "$TMP/w.sdf"
+	assert_output ""
+}
+
+@test "an element only a later version describes is a warning" {
+	world 1.5 '    <physics type="ode">
+      <dart><solver><solver_type>dantzig</solver_type></solver></dart>
+    </physics>'
+	run -0 phys-sdf check "$TMP/w.sdf"
+	[[ "$(jq -r .message <<< "$output")" == *"<dart> in <physics> is from SDF 1.6, not SDF 1.5"* ]]
+	assert_equal "$(jq -r .severity <<< "$output")" warning
+}
+
+@test "findings in file order, byte-identical from run to run, stdin as -" {
+	world 1.7 '    <model name="m">
+      <link name="a"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>5</izz></inertia></inertial></link>
+      <link name="b"><colour/></link>
+      <link name="a"/>
+    </model>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	local first=$output
+	jq -r .line <<< "$output" > "$TMP/lines"
+	sort -n "$TMP/lines" | diff - "$TMP/lines"
+	[ "$(wc -l < "$TMP/lines")" -ge 2 ]
+	run -1 phys-sdf check "$TMP/w.sdf"
+	assert_equal "$output" "$first"
+	run -1 phys-sdf check - < "$TMP/w.sdf"
+	assert_equal "$output" "${first//$TMP\/w.sdf/<stdin>}"
+}
+
+@test "malformed XML, /dev/null and a missing file are findings or errors, never a crash" {
+	printf '<sdf version="1.7"><world name="w"><model>' > "$TMP/bad.sdf"
+	run -1 phys-sdf check "$TMP/bad.sdf"
+	assert_equal "$(jq -r .severity <<< "$output")" error
+	[[ "$(jq -r .message <<< "$output")" == *"malformed XML"* ]]
+	run -1 phys-sdf check /dev/null
+	run -1 phys-sdf check "$TMP/missing.sdf"
+	[[ "$output" == *"missing.sdf"* ]]
+}
+
+@test "usage: no command, an unknown command, two worlds" {
+	run -2 --separate-stderr phys-sdf
+	[[ "$stderr" == usage:* ]]
+	run -2 --separate-stderr phys-sdf verify x.sdf
+	[[ "$stderr" == *"unknown command 'verify'"* ]]
+	run -2 --separate-stderr phys-sdf check a.sdf b.sdf
+	[ -z "$output" ]
+}
+
+@test "every world under worlds/ checks without errors" {
+	local f
+	export GAZEBO_MODEL_PATH="$WORLDS/models"
+	for f in "$WORLDS"/*.sdf; do
+		case $f in
+		*/bad_inertia.sdf) continue ;;	# broken on purpose, below
+		esac
+		run phys-sdf check "$f"
+		[ "$status" -eq 0 ] || fail "$f: $output"
+		[ -z "$(jq -r 'select(.severity == "error")' <<< "$output")" ] ||
+		    fail "$f: $output"
+	done
+	# bad_inertia.sdf's broken link, and nothing else.
+	run -1 phys-sdf check "$WORLDS/bad_inertia.sdf"
+	assert_equal "$(jq -c '[select(.severity == "error") | .message |
+	    startswith("link '"'impossible::link'"': ")]' <<< "$output")" '[true]'
+}
+
+@test "Gazebo's own worlds check without errors" {
+	[ -d "$REF/gazebo-worlds" ] || skip "../shared/reference is not here"
+	local f
+	export GAZEBO_MODEL_PATH="$REF/gazebo-models"
+	for f in "$REF"/gazebo-worlds/*.world; do
+		run phys-sdf check "$f"
+		[ "$status" -eq 0 ] || fail "$f: $output"
+	done
+}
+
+# ---- print ----
+
+# A world with an included model (model:// and relative), nested models,
+# frames at world and model level, relative_to everywhere and an axis
+# expressed in the model frame.
+print_world() {
+	mkdir -p "$TMP/models/widget"
+	cat > "$TMP/models/widget/model.config" <<-'EOF'
+	<?xml version="1.0"?>
+	<model><name>widget</name><sdf version="1.7">model.sdf</sdf></model>
+	EOF
+	cat > "$TMP/models/widget/model.sdf" <<-'EOF'
+	<?xml version="1.0"?>
+	<sdf version="1.7">
+	  <model name="widget">
+	    <pose>0 0 9 0 0 0</pose>
+	    <frame name="top"><pose>0 0 0.5 0 0 0</pose></frame>
+	    <link name="body">
+	      <pose relative_to="top">0.1 0 0 0 0 0</pose>
+	      <collision name="c">
+	        <pose relative_to="top">0 0 0 0 0 0.3</pose>
+	        <geometry><box><size>0.1 0.1 0.1</size></box></geometry>
+	      </collision>
+	    </link>
+	  </model>
+	</sdf>
+	EOF
+	cat > "$TMP/world.sdf" <<-'EOF'
+	<?xml version="1.0"?>
+	<sdf version="1.7">
+	  <world name="w">
+	    <gravity>0 -5 -9.81</gravity>
+	    <frame name="base"><pose>1 2 0 0 0 1.5707963267948966</pose></frame>
+	    <model name="robot">
+	      <pose relative_to="base">1 0 0 0 0 0</pose>
+	      <frame name="f1" attached_to="arm"><pose>0 0 1 0 0 0</pose></frame>
+	      <link name="arm"><pose>0.5 0 0 0 0 0</pose></link>
+	      <link name="hand">
+	        <pose relative_to="f1">0 1 0 0 0 0</pose>
+	        <visual name="v"><pose relative_to="arm">0 0 0 0 0 0</pose></visual>
+	      </link>
+	      <joint name="slide" type="prismatic">
+	        <pose relative_to="arm">0 0 0 0 0 0</pose>
+	        <parent>world</parent>
+	        <child>hand</child>
+	        <axis><xyz expressed_in="__model__">1 0 0</xyz></axis>
+	      </joint>
+	      <model name="inner">
+	        <pose relative_to="hand">0 0 1 0 0 0</pose>
+	        <link name="l"/>
+	      </model>
+	      <include>
+	        <uri>model://widget</uri>
+	        <name>w1</name>
+	        <pose>2 0 0 0 0 0</pose>
+	      </include>
+	    </model>
+	    <include>
+	      <uri>models/widget</uri>
+	      <name>w2</name>
+	      <pose>0 0 3 0 0 0</pose>
+	      <static>true</static>
+	    </include>
+	  </world>
+	</sdf>
+	EOF
+	export GAZEBO_MODEL_PATH="$TMP/models"
+}
+
+# Every item of the first state line, one "name value" a line, numbers
+# rounded to 1e-9 so that rounding in the last digit does not count.
+poses() {
+	phys-step -n 0 -i '*/pose' "$1" | head -1 |
+	    jq -r '.items | to_entries[] | .key as $k | .value |
+		to_entries[] | "\($k).\(.key) \(.value * 1e9 | round / 1e9)"' |
+	    sed 's/ -0$/ 0/' | sort
+}
+
+@test "print: includes resolved, no relative_to left, every link where it was" {
+	print_world
+	run -0 --separate-stderr phys-sdf print "$TMP/world.sdf"
+	printf '%s\n' "$output" > "$TMP/printed.sdf"
+	[ -z "$stderr" ] || fail "$stderr"
+	run -1 grep -q '<include' "$TMP/printed.sdf"
+	run -1 grep -q 'expressed_in' "$TMP/printed.sdf"
+	# Only frames, which keep attached_to, still name the frame they are in.
+	run grep -c 'relative_to' "$TMP/printed.sdf"
+	assert_output 1
+	grep -q '<frame name="f1" attached_to="arm"><pose relative_to="__model__">' "$TMP/printed.sdf"
+	poses "$TMP/world.sdf" > "$TMP/before"
+	poses "$TMP/printed.sdf" > "$TMP/after"
+	[ "$(wc -l < "$TMP/before")" -ge 8 ]
+	diff "$TMP/before" "$TMP/after"
+	# The printed world needs no model path.
+	GAZEBO_MODEL_PATH= phys-step -n 0 "$TMP/printed.sdf" > /dev/null
+	phys-sdf check "$TMP/printed.sdf"
+}
+
+@test "print: poses computed by hand" {
+	print_world
+	phys-sdf print "$TMP/world.sdf" > "$TMP/printed.sdf"
+	poses "$TMP/printed.sdf" > "$TMP/p"
+	# robot: base (1 2 0, yaw 90) then 1 along base x: (1 3 0).
+	# arm: 0.5 along robot x (world y): (1 3.5 0); f1 1 above it;
+	# hand: 1 along f1's y (world -x): (0 3.5 1), yaw 90.
+	grep -qx 'robot::hand/pose.x 0' "$TMP/p"
+	grep -qx 'robot::hand/pose.y 3.5' "$TMP/p"
+	grep -qx 'robot::hand/pose.z 1' "$TMP/p"
+	grep -qx 'robot::hand/pose.yaw 1.570796327' "$TMP/p"
+	# w1: 2 along robot x (world y): (1 5 0); body 0.1 along x, 0.5 up in
+	# w1's axes: (1 5.1 0.5).
+	grep -qx 'robot::w1::body/pose.x 1' "$TMP/p"
+	grep -qx 'robot::w1::body/pose.y 5.1' "$TMP/p"
+	grep -qx 'robot::w1::body/pose.z 0.5' "$TMP/p"
+	# w2 at the world's 0 0 3, static as its include says.
+	grep -qx 'w2::body/pose.z 3.5' "$TMP/p"
+	grep -q '<static>true</static>' "$TMP/printed.sdf"
+}
+
+@test "print: the joint axis keeps its direction (the hand slides along world y)" {
+	print_world
+	phys-sdf print "$TMP/world.sdf" > "$TMP/printed.sdf"
+	# The axis was model x, which is world y: written in the joint frame.
+	grep -q '<xyz>1 0 0</xyz>' "$TMP/printed.sdf"
+	for f in world printed; do
+		phys-step -t 0.5 -e 500 -i 'robot::hand/pose' "$TMP/$f.sdf" |
+		    tail -1 | jq -r '.items["robot::hand/pose"] | "\(.x) \(.y) \(.z)"' > "$TMP/$f.end"
+	done
+	read -r x y z < "$TMP/printed.end"
+	near "$x" 0 1e-9
+	near "$z" 1 1e-9
+	# Semi-implicit Euler: y = 3.5 - g dt^2 n (n + 1) / 2 with g = 5.
+	near "$y" 2.87375 1e-6
+	read -r x y z < "$TMP/world.end"
+	near "$y" 2.87375 1e-6
+}
+
+@test "print: the output is byte-identical from run to run, and reads stdin" {
+	print_world
+	phys-sdf print "$TMP/world.sdf" > "$TMP/a"
+	phys-sdf print "$TMP/world.sdf" > "$TMP/b"
+	cmp "$TMP/a" "$TMP/b"
+	# From stdin, relative includes have no directory to be relative to.
+	sed -i 's|<uri>models/widget</uri>|<uri>model://widget</uri>|' "$TMP/world.sdf"
+	phys-sdf print - < "$TMP/world.sdf" > "$TMP/c"
+	phys-sdf print "$TMP/world.sdf" > "$TMP/d"
+	cmp "$TMP/c" "$TMP/d"
+}
+
+@test "print: a world that does not load is an error, not a half-written file" {
+	world 1.7 '    <model name="m"><link name="a"><pose relative_to="ghost"/></link></model>'
+	run -1 --separate-stderr phys-sdf print "$TMP/w.sdf"
+	[ -z "$output" ]
+	[[ "$stderr" == "phys-sdf: $TMP/w.sdf:4: no frame named 'ghost'"* ]]
+}
+
+@test "print: an SDF 1.4 model's axis (in its model's frame) rewritten for a 1.6 world" {
+	mkdir -p "$TMP/models/hinge"
+	# The arm is turned 90 degrees about z, so its x is world y; its centre
+	# of mass is 0.5 m along its x. SDF 1.4 reads the axis in the model
+	# frame: world x, about which gravity swings the arm. Read in the
+	# joint frame it would be world y, through the centre of mass.
+	cat > "$TMP/models/hinge/model.sdf" <<-'EOF2'
+	<?xml version="1.0"?>
+	<sdf version="1.4">
+	  <model name="hinge">
+	    <link name="arm">
+	      <pose>0 0 2 0 0 1.5707963267948966</pose>
+	      <inertial>
+	        <pose>0.5 0 0 0 0 0</pose>
+	        <mass>1</mass>
+	        <inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia>
+	      </inertial>
+	    </link>
+	    <joint name="pin" type="revolute">
+	      <parent>world</parent>
+	      <child>arm</child>
+	      <axis><xyz>1 0 0</xyz></axis>
+	    </joint>
+	  </model>
+	</sdf>
+	EOF2
+	world 1.6 '    <include><uri>model://hinge</uri></include>'
+	export GAZEBO_MODEL_PATH="$TMP/models"
+	phys-sdf print "$TMP/w.sdf" > "$TMP/printed.sdf"
+	grep -q '<sdf version="1.6">' "$TMP/printed.sdf"
+	grep -q '<xyz>0 -1 0</xyz>' "$TMP/printed.sdf"
+	for f in w printed; do
+		phys-step -t 0.3 -e 300 -i 'hinge::arm/pose' "$TMP/$f.sdf" |
+		    tail -1 | jq -r '.items["hinge::arm/pose"].pitch' > "$TMP/$f.end"
+	done
+	# The same swing in both; about world x, which turns the arm's
+	# (yawed) frame in pitch. About world y it would not move at all.
+	near "$(cat "$TMP/printed.end")" "$(cat "$TMP/w.end")" 1e-9
+	awk -v p="$(cat "$TMP/w.end")" 'BEGIN { exit !(p > 0.5) }' ||
+	    fail "pitch $(cat "$TMP/w.end"): the arm did not swing"
+}
