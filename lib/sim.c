@@ -1221,6 +1221,20 @@ phys_sim_set(struct phys_sim *s, const char *name, const char *text)
 }
 
 int
+phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out)
+{
+	struct run *r = &s->run;
+	struct phys_ref ref;
+
+	if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
+		return -2;
+	phys_value_sdf(ref.p, ref.scope == PHYS_S_PHYSICS ?
+	    &r->cur[phys_param_index[ref.p->id]] : phys_ref_value(r->w, &ref),
+	    out);
+	return 0;
+}
+
+int
 phys_sim_use_profile(struct phys_sim *s, const char *name)
 {
 	int profile = find_profile(s->run.w, name);

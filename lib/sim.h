@@ -56,6 +56,9 @@ int phys_sim_item_values(struct phys_sim *s, const struct phys_item *it,
  * glob, as phys-step -s), from SDF text, at once: 0, -1 for a bad value,
  * -2 when nothing has that name. */
 int phys_sim_set(struct phys_sim *s, const char *name, const char *text);
+/* A parameter's value now, as SDF text: 0, or -2 when there is none so
+ * named. */
+int phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out);
 /* Switch to a physics profile: 0, -1, or -2 when there is none so named. */
 int phys_sim_use_profile(struct phys_sim *s, const char *name);
 

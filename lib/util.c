@@ -75,9 +75,34 @@ phys_report(void)
 	fprintf(stderr, "%s: %s\n", phys_progname, phys_error());
 }
 
+/* Where warnings go instead of stderr, when a program embedding the
+ * library says so. */
+static void (*warning_sink)(const char *msg, void *ctx);
+static void *warning_ctx;
+
+void
+phys_set_warning_sink(void (*sink)(const char *msg, void *ctx), void *ctx)
+{
+	warning_sink = sink;
+	warning_ctx = ctx;
+}
+
 static void
 vwarn(const char *file, long line, const char *fmt, va_list ap)
 {
+	char msg[2048];
+	int n = 0;
+
+	if (warning_sink) {
+		if (file)
+			n = line > 0 ? snprintf(msg, sizeof msg, "%s:%ld: ",
+			    file, line) : snprintf(msg, sizeof msg, "%s: ", file);
+		if (n < 0 || (size_t)n >= sizeof msg)
+			n = 0;
+		vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+		warning_sink(msg, warning_ctx);
+		return;
+	}
 	fflush(stdout);
 	fprintf(stderr, "%s: ", phys_progname);
 	if (file && line > 0)

@@ -37,6 +37,10 @@ void phys_warnat(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* Same, but only the first time this exact message is given. */
 void phys_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Send warnings to sink (the message without the program name) instead
+ * of stderr; NULL: back to stderr. */
+void phys_set_warning_sink(void (*sink)(const char *msg, void *ctx),
+    void *ctx);
 _Noreturn void phys_die(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
