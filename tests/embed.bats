@@ -210,3 +210,16 @@ same_numbers() {
 	run grep -E '#include <(libxml|jansson|ode)|xml[A-Z]|json_t|dWorld' "$d/usr/include/phys.h"
 	assert_failure
 }
+
+@test "libphys(3) documents every function of phys.h and is mandoc -Tlint clean" {
+	local page="$ROOT/man/libphys.3" fn
+	run mandoc -Tlint "$page"
+	assert_output ""
+	for fn in $(grep -v '^typedef' "$ROOT/lib/phys.h" |
+	    grep -o '^[a-z].*[ *]phys_[a-z0-9_]*(' | grep -o 'phys_[a-z0-9_]*(' |
+	    tr -d '('); do
+		grep -q "^\.BI* \"[^\"]*[ *]$fn(" "$page" ||
+		    fail "$fn is not in the SYNOPSIS"
+		grep -q "^\.BR $fn ()" "$page" || fail "$fn is not described"
+	done
+}
