@@ -211,10 +211,15 @@ same_numbers() {
 	assert_failure
 }
 
-@test "libphys(3) documents every function of phys.h and is mandoc -Tlint clean" {
-	local page="$ROOT/man/libphys.3" fn
-	run mandoc -Tlint "$page"
+@test "libphys(3) is mandoc -Tlint clean" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	run mandoc -Tlint "$ROOT/man/libphys.3"
+	assert_success
 	assert_output ""
+}
+
+@test "libphys(3) documents every function of phys.h" {
+	local page="$ROOT/man/libphys.3" fn
 	for fn in $(grep -v '^typedef' "$ROOT/lib/phys.h" |
 	    grep -o '^[a-z].*[ *]phys_[a-z0-9_]*(' | grep -o 'phys_[a-z0-9_]*(' |
 	    tr -d '('); do
