@@ -228,3 +228,76 @@ same_numbers() {
 		grep -q "^\.BR $fn ()" "$page" || fail "$fn is not described"
 	done
 }
+
+@test "the API's contract: counts, cut text, codes, one run per world" {
+	local d="$BATS_TEST_TMPDIR/root"
+	make -s -C "$ROOT" install DESTDIR="$d" PREFIX=/usr >/dev/null
+	export PKG_CONFIG_PATH="$d/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$d"
+	cat >"$BATS_TEST_TMPDIR/contract.c" <<-'EOF2'
+	#include <math.h>
+	#include <stdio.h>
+	#include <string.h>
+	#include <phys.h>
+
+	static int fails;
+	#define CHECK(c) do { if (!(c)) { fails++; printf("line %d: %s (%s)\n", \
+	    __LINE__, #c, phys_errmsg()); } } while (0)
+
+	static const char bad[] = "<sdf version='1.7'>\n<world name='w'>\n"
+	    "<model name='m'>\n</world></sdf>\n";
+	static const char good[] = "<sdf version='1.7'><world name='w'>"
+	    "<model name='m'><pose>0 0 2 0 0 0</pose><link name='l'><inertial>"
+	    "<mass>2</mass></inertial></link></model></world></sdf>";
+
+	int
+	main(void)
+	{
+		double v[6] = { 0 }, vel[3] = { 1, 0, 0 }, zero[3] = { 0 };
+		char text[8];
+		phys_world *w;
+		phys_run *r;
+
+		CHECK(!phys_open_world_text("bad.sdf", bad, strlen(bad), NULL));
+		CHECK(!strncmp(phys_errmsg(), "bad.sdf:", 8) && strstr(phys_errmsg(), "malformed XML"));
+		CHECK(!phys_open_world(NULL, NULL));
+		w = phys_open_world_text("good.sdf", good, strlen(good), NULL);
+		CHECK(w && (r = phys_create_run(w, NULL)));
+		if (!w || !r)
+			return 1;
+		CHECK(!phys_create_run(w, NULL) && strstr(phys_errmsg(), "already"));
+		CHECK(phys_run_read(r, "m::l/pose", NULL, 0) == 6);
+		CHECK(phys_run_read(r, "m::l/pose", v, 3) == 6 && v[2] == 2 && v[3] == 0);
+		CHECK(phys_run_read(r, "m::l/pose.z", v, 1) == 1 && v[0] == 2);
+		CHECK(phys_run_read(r, "m::l/pose.zz", v, 1) == PHYS_ENAME);
+		CHECK(phys_run_step(r, -1) == PHYS_EUSE);
+		CHECK(phys_run_until(r, NAN) == PHYS_EVALUE);
+		CHECK(phys_run_set_numbers(r, "gravity", zero, 3) == PHYS_OK);
+		CHECK(phys_run_set_numbers(r, "m::l/linear_vel", vel, 3) == PHYS_OK);
+		CHECK(phys_run_set_numbers(r, "m::l/linear_vel", vel, 2) == PHYS_EVALUE);
+		/* No gravity: 500 steps of the default 1 ms at 1 m/s. */
+		CHECK(phys_run_step(r, 500) == PHYS_OK);
+		CHECK(fabs(phys_run_time(r) - 0.5) < 1e-12);
+		CHECK(phys_run_read(r, "m::l/pose.x", v, 1) == 1 && fabs(v[0] - 0.5) < 1e-12);
+		CHECK(phys_run_read(r, "m/kinetic_energy", v, 1) == 1 && fabs(v[0] - 1) < 1e-12);
+		CHECK(phys_run_get(r, "iters", text, sizeof text) == 2 && !strcmp(text, "50"));
+		CHECK(phys_run_get(r, "gravity", text, 4) == 5 && !strcmp(text, "0 0"));
+		CHECK(phys_run_set(r, "iters", "-3") == PHYS_EVALUE);
+		CHECK(phys_run_set(r, "no_such", "1") == PHYS_ENAME && strstr(phys_errmsg(), "no_such"));
+		CHECK(phys_run_use_profile(r, "nope") == PHYS_ENAME);
+		CHECK(phys_run_read(NULL, "sim_time", v, 1) == PHYS_EUSE);
+		phys_free_run(r);
+		CHECK((r = phys_create_run(w, NULL)) && phys_run_time(r) == 0);
+		CHECK(phys_run_read(r, "m::l/pose.x", v, 1) == 1 && v[0] == 0);
+		phys_free_run(r);
+		phys_free_world(w);
+		printf("%d failed\n", fails);
+		return fails != 0;
+	}
+	EOF2
+	run cc -std=c99 -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/contract" \
+	    "$BATS_TEST_TMPDIR/contract.c" $(pkg-config --cflags --libs --static libphys)
+	assert_success
+	run "$BATS_TEST_TMPDIR/contract"
+	assert_output "0 failed"
+	assert_success
+}
