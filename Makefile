@@ -110,3 +110,56 @@ clean:
 
 .PHONY: all deps check demo bench install uninstall clean spec
 .SECONDARY:
+
+# ---- Embedding: libphys.a, phys.h and libphys.pc for C programs, and
+# the programs in examples/ (built with every build, run by the tests) ----
+INCLUDEDIR ?= $(PREFIX)/include
+LIBDIR ?= $(PREFIX)/lib
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+OBJCOPY ?= objcopy
+VERSION := $(shell sed -n 's/^\#define PHYS_VERSION "\(.*\)"/\1/p' lib/util.h)
+EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+PUBLIB = $(B)/pub/libphys.a
+
+all: $(PUBLIB) $(B)/libphys.pc $(EXAMPLES)
+
+# The functions phys.h declares: the only global names of the installed
+# library, so that a program's own xmalloc or buf_puts never clashes.
+$(B)/pub/phys.syms: lib/phys.h
+	@mkdir -p $(@D)
+	sed -n '/^typedef/d; s/^[a-z_ ]*[ *]\(phys_[a-z0-9_]*\)(.*/\1/p' lib/phys.h >$@
+
+$(PUBLIB): $(LIB_OBJ) $(B)/pub/phys.syms
+	$(LD) -r -o $(B)/pub/phys.o $(LIB_OBJ)
+	$(OBJCOPY) --keep-global-symbols=$(B)/pub/phys.syms $(B)/pub/phys.o
+	@rm -f $@
+	$(AR) rcs $@ $(B)/pub/phys.o
+
+# Rewritten when PREFIX or LIBDIR change, so install gets the right paths.
+$(B)/libphys.pc: lib/libphys.pc.in FORCE
+	@mkdir -p $(@D)
+	@sed -e 's|@PREFIX@|$(PREFIX)|' \
+		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+		-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
+		-e 's|@VERSION@|$(VERSION)|' lib/libphys.pc.in >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(B)/examples/%: examples/%.c lib/phys.h $(PUBLIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(PUBLIB) $(LDLIBS)
+
+install: install-lib
+install-lib: $(PUBLIB) $(B)/libphys.pc
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man3
+	install -m 644 $(PUBLIB) $(DESTDIR)$(LIBDIR)/libphys.a
+	install -m 644 lib/phys.h $(DESTDIR)$(INCLUDEDIR)/phys.h
+	install -m 644 $(B)/libphys.pc $(DESTDIR)$(PKGCONFIGDIR)/libphys.pc
+	install -m 644 man/libphys.3 $(DESTDIR)$(MANDIR)/man3/libphys.3
+
+uninstall: uninstall-lib
+uninstall-lib:
+	rm -f $(DESTDIR)$(LIBDIR)/libphys.a $(DESTDIR)$(INCLUDEDIR)/phys.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/libphys.pc $(DESTDIR)$(MANDIR)/man3/libphys.3
+
+.PHONY: install-lib uninstall-lib FORCE

@@ -153,7 +153,7 @@ main(int argc, char **argv)
 		phys_world_free(&w);
 		return PHYS_EXIT_FAIL;
 	}
-	rc = phys_run(&w, &o, stdout);
+	rc = phys_sim_run(&w, &o, stdout);
 	phys_world_free(&w);
 	free(o.items);
 	free(o.sets);

@@ -159,6 +159,18 @@ state_target(struct phys_world *w, const char *name, int *kind, int *entity)
 	return -1;
 }
 
+/* A pose is six numbers, a velocity three. */
+static int
+check_state_text(const char *name, const char *text)
+{
+	double v[6];
+	int want = strstr(name, "/pose") ? 6 : 3;
+
+	if (phys_parse_doubles(text, v, 6) != want)
+		return phys_fail("%s: expected %d numbers", name, want);
+	return 0;
+}
+
 static int
 parse_control_value(struct run *r, struct control *c, json_t *obj)
 {
@@ -177,15 +189,8 @@ parse_control_value(struct run *r, struct control *c, json_t *obj)
 	c->text = b.s ? b.s : xstrdup("");
 	c->state_kind = -1;
 	if (state_target(r->w, json_string_value(name), &c->state_kind,
-	    &c->entity) == 0) {
-		double v[6];
-		int want = strstr(json_string_value(name), "/pose") ? 6 : 3;
-
-		if (phys_parse_doubles(c->text, v, 6) != want)
-			return phys_fail("%s: expected %d numbers",
-			    json_string_value(name), want);
-		return 0;
-	}
+	    &c->entity) == 0)
+		return check_state_text(json_string_value(name), c->text);
 	if (phys_ref_resolve(r->w, json_string_value(name), 0, &c->ref) < 0)
 		return -1;
 	/* Check the value now: a bad one is refused before the run starts. */
@@ -193,6 +198,21 @@ parse_control_value(struct run *r, struct control *c, json_t *obj)
 		return -1;
 	phys_value_free(&tmp);
 	return 0;
+}
+
+/* A profile by name, or -1 with a message listing the profiles. */
+static int
+find_profile(struct phys_world *w, const char *name)
+{
+	int profile = phys_world_profile(w, name);
+	char *names;
+
+	if (profile < 0) {
+		names = phys_world_profile_names(w);
+		phys_fail("no profile named '%s' (there are: %s)", name, names);
+		free(names);
+	}
+	return profile;
 }
 
 static int
@@ -211,16 +231,8 @@ parse_control(struct run *r, struct control *c, json_t *obj)
 		return parse_control_value(r, c, obj);
 	if (!json_is_string(p))
 		return phys_fail("\"preset\" must be a profile name");
-	c->profile = phys_world_profile(r->w, json_string_value(p));
-	if (c->profile < 0) {
-		char *names = phys_world_profile_names(r->w);
-
-		phys_fail("no profile named '%s' (there are: %s)",
-		    json_string_value(p), names);
-		free(names);
-		return -1;
-	}
-	return 0;
+	c->profile = find_profile(r->w, json_string_value(p));
+	return c->profile < 0 ? -1 : 0;
 }
 
 static int
@@ -489,9 +501,10 @@ apply_set_match(struct phys_world *w, const struct phys_ref *ref, void *ctx)
 	return apply_param(sc->r, ref, sc->text);
 }
 
-/* NAME=VALUE, where NAME may be a glob matching many parameters. */
+/* NAME=VALUE, where NAME may be a glob matching many parameters: 0, -1
+ * for a bad value, -2 when no parameter has that name. */
 static int
-apply_set(struct run *r, char *name, const char *text)
+apply_set(struct run *r, const char *name, const char *text)
 {
 	struct set_ctx sc = { r, text };
 	struct phys_ref ref;
@@ -499,12 +512,14 @@ apply_set(struct run *r, char *name, const char *text)
 
 	if (!phys_has_glob(name)) {
 		if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
-			return -1;
+			return -2;
 		return apply_param(r, &ref, text);
 	}
 	n = phys_ref_each(r->w, name, r->profile, apply_set_match, &sc);
-	if (n == 0)
-		return phys_fail("no parameter matches '%s'", name);
+	if (n == 0) {
+		phys_fail("no parameter matches '%s'", name);
+		return -2;
+	}
 	return n < 0 ? -1 : 0;
 }
 
@@ -635,15 +650,6 @@ put_vec3(struct phys_buf *b, phys_vec3 v)
 	buf_json_numbers(b, pose_keys, x, 3);
 }
 
-static void
-put_pose(struct phys_buf *b, phys_pose p)
-{
-	double v[6];
-
-	pose_to6(p, v);
-	buf_json_numbers(b, pose_keys, v, 6);
-}
-
 static double
 elapsed(const struct run *r)
 {
@@ -709,34 +715,43 @@ put_axes(struct phys_buf *b, const double *v, int n)
 }
 
 static void
-put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
+set3(double *v, phys_vec3 a)
+{
+	v[0] = a.x;
+	v[1] = a.y;
+	v[2] = a.z;
+}
+
+/* An item's numbers now, in the order of its fields: how many there are. */
+static int
+item_values(struct run *r, const struct phys_item *it, double v[6])
 {
 	struct phys_world *w = r->w;
-	int i = it->entity, n;
+	int i = it->entity, n, k;
 	phys_pose p;
 	phys_vec3 a, c;
-	double pos[2], vel[2], ke, pe, t, inertia[6];
+	double pos[2], vel[2], ke, pe, t;
 
 	switch (it->kind) {
 	case PHYS_ITEM_SIM_TIME:
-		buf_double(b, phys_engine_time(r->e));
-		break;
+		v[0] = phys_engine_time(r->e);
+		return 1;
 	case PHYS_ITEM_REAL_TIME:
-		buf_double(b, elapsed(r));
-		break;
+		v[0] = elapsed(r);
+		return 1;
 	case PHYS_ITEM_ITERATIONS:
-		buf_printf(b, "%ld", phys_engine_iterations(r->e));
-		break;
+		v[0] = (double)phys_engine_iterations(r->e);
+		return 1;
 	case PHYS_ITEM_RTF:
 		t = elapsed(r);
-		buf_double(b, t > 0 ? phys_engine_time(r->e) / t : 0);
-		break;
+		v[0] = t > 0 ? phys_engine_time(r->e) / t : 0;
+		return 1;
 	case PHYS_ITEM_CONTACTS:
-		buf_printf(b, "%d", phys_engine_contact_count(r->e));
-		break;
+		v[0] = phys_engine_contact_count(r->e);
+		return 1;
 	case PHYS_ITEM_MODEL_POSE:
-		put_pose(b, model_pose(r, i));
-		break;
+		pose_to6(model_pose(r, i), v);
+		return 6;
 	case PHYS_ITEM_MODEL_LINVEL:
 	case PHYS_ITEM_MODEL_ANGVEL:
 		/* The model frame moves rigidly with its first link. */
@@ -749,71 +764,103 @@ put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
 			p = model_pose(r, i);
 			a = v3_add(a, v3_cross(c, v3_sub(p.p, lp.p)));
 		}
-		put_vec3(b, it->kind == PHYS_ITEM_MODEL_LINVEL ? a : c);
-		break;
+		set3(v, it->kind == PHYS_ITEM_MODEL_LINVEL ? a : c);
+		return 3;
 	case PHYS_ITEM_MODEL_KE:
 	case PHYS_ITEM_MODEL_PE:
 		model_energy(r, i, &ke, &pe);
-		buf_double(b, it->kind == PHYS_ITEM_MODEL_KE ? ke : pe);
-		break;
+		v[0] = it->kind == PHYS_ITEM_MODEL_KE ? ke : pe;
+		return 1;
 	case PHYS_ITEM_LINK_POSE:
 		phys_engine_link_pose(r->e, i, &p);
-		put_pose(b, p);
-		break;
+		pose_to6(p, v);
+		return 6;
 	case PHYS_ITEM_LINK_LINVEL:
 	case PHYS_ITEM_LINK_ANGVEL:
 		phys_engine_link_vel(r->e, i, &a, &c);
-		put_vec3(b, it->kind == PHYS_ITEM_LINK_LINVEL ? a : c);
-		break;
+		set3(v, it->kind == PHYS_ITEM_LINK_LINVEL ? a : c);
+		return 3;
 	case PHYS_ITEM_LINK_LINACC:
-		put_vec3(b, r->acc[i]);
-		break;
+		set3(v, r->acc[i]);
+		return 3;
 	case PHYS_ITEM_LINK_ANGACC:
-		put_vec3(b, r->angacc[i]);
-		break;
+		set3(v, r->angacc[i]);
+		return 3;
 	case PHYS_ITEM_LINK_FORCE:
-		put_vec3(b, r->force[i]);
-		break;
+		set3(v, r->force[i]);
+		return 3;
 	case PHYS_ITEM_LINK_TORQUE:
-		put_vec3(b, r->torque[i]);
-		break;
+		set3(v, r->torque[i]);
+		return 3;
 	case PHYS_ITEM_LINK_INERTIAL_POSE:
 		phys_engine_link_pose(r->e, i, &p);
-		put_pose(b, pose_mul(p, pose_from6(PV(w->links[i].vals,
-		    LINK_inertial_pose)->u.pose)));
-		break;
+		pose_to6(pose_mul(p, pose_from6(PV(w->links[i].vals,
+		    LINK_inertial_pose)->u.pose)), v);
+		return 6;
 	case PHYS_ITEM_LINK_MASS:
-		phys_engine_link_mass(r->e, i, &ke, inertia);
-		buf_double(b, ke);
-		break;
+		phys_engine_link_mass(r->e, i, &ke, v);
+		v[0] = ke;
+		return 1;
 	case PHYS_ITEM_LINK_INERTIA:
-		phys_engine_link_mass(r->e, i, &ke, inertia);
-		put_inertia(b, inertia);
-		break;
+		phys_engine_link_mass(r->e, i, &ke, v);
+		return 6;
 	case PHYS_ITEM_COLLISION_POSE:
 		phys_engine_link_pose(r->e, w->collisions[i].link, &p);
-		put_pose(b, pose_mul(p, w->collisions[i].pose));
-		break;
+		pose_to6(pose_mul(p, w->collisions[i].pose), v);
+		return 6;
 	case PHYS_ITEM_VISUAL_POSE:
 		phys_engine_link_pose(r->e, w->visuals[i].link, &p);
-		put_pose(b, pose_mul(p, w->visuals[i].pose));
-		break;
+		pose_to6(pose_mul(p, w->visuals[i].pose), v);
+		return 6;
 	case PHYS_ITEM_JOINT_POSITION:
 	case PHYS_ITEM_JOINT_VELOCITY:
 		n = phys_engine_joint_state(r->e, i, pos, vel);
-		put_axes(b, it->kind == PHYS_ITEM_JOINT_POSITION ? pos : vel, n);
-		break;
+		for (k = 0; k < n; k++)
+			v[k] = it->kind == PHYS_ITEM_JOINT_POSITION ? pos[k] :
+			    vel[k];
+		return n;
 	case PHYS_ITEM_JOINT_EFFORT:
-		n = phys_engine_joint_effort(r->e, i, pos);
-		put_axes(b, pos, n);
-		break;
+		return phys_engine_joint_effort(r->e, i, v);
 	case PHYS_ITEM_JOINT_FORCE:
 	case PHYS_ITEM_JOINT_TORQUE:
 		phys_engine_joint_wrench(r->e, i, &a, &c);
-		put_vec3(b, it->kind == PHYS_ITEM_JOINT_FORCE ? a : c);
-		break;
+		set3(v, it->kind == PHYS_ITEM_JOINT_FORCE ? a : c);
+		return 3;
 	default:
+		return -1;
+	}
+}
+
+static void
+put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
+{
+	double v[6];
+	int n = item_values(r, it, v);
+
+	if (n < 0) {
 		buf_puts(b, "null");
+		return;
+	}
+	switch (phys_item_defs[it->kind].type) {
+	case PHYS_IT_SCALAR:
+		if (it->kind == PHYS_ITEM_ITERATIONS ||
+		    it->kind == PHYS_ITEM_CONTACTS)
+			buf_printf(b, "%ld", (long)v[0]);
+		else
+			buf_double(b, v[0]);
+		break;
+	case PHYS_IT_VEC3:
+		buf_json_numbers(b, pose_keys, v, 3);
+		break;
+	case PHYS_IT_POSE:
+		buf_json_numbers(b, pose_keys, v, 6);
+		break;
+	case PHYS_IT_AXES:
+		put_axes(b, v, n);
+		break;
+	case PHYS_IT_INERTIA:
+		put_inertia(b, v);
+		break;
 	}
 }
 
@@ -965,24 +1012,28 @@ finished(struct run *r, long step)
 	return phys_engine_time(r->e) >= r->o->duration - h / 2;
 }
 
+/* One step of the engine, then the control lines due before the next. */
+static int
+step_once(struct run *r)
+{
+	if (phys_engine_step(r->e) < 0)
+		return -1;
+	track(r, false);
+	return apply_due(r);
+}
+
 static int
 loop(struct run *r)
 {
 	double next_sample = 0, started = elapsed(r), shown = started;
 	long step = 0;
 
-	if (apply_due(r) < 0)
-		return -1;
-	track(r, true);
 	if (sample_due(r, 0, &next_sample) && write_line(r) < 0)
 		return -1;
 	while (!finished(r, step)) {
-		if (phys_engine_step(r->e) < 0)
+		if (step_once(r) < 0)
 			return -1;
 		step++;
-		track(r, false);
-		if (apply_due(r) < 0)
-			return -1;
 		if (sample_due(r, step, &next_sample) && write_line(r) < 0)
 			return -1;
 		phys_signal_check();	/* SIGTERM and the like end it here */
@@ -995,18 +1046,11 @@ loop(struct run *r)
 static int
 start_profile(struct run *r)
 {
-	char *names;
-
 	r->profile = r->w->start;
 	if (r->o->preset) {
-		r->profile = phys_world_profile(r->w, r->o->preset);
-		if (r->profile < 0) {
-			names = phys_world_profile_names(r->w);
-			phys_fail("no profile named '%s' (there are: %s)",
-			    r->o->preset, names);
-			free(names);
+		r->profile = find_profile(r->w, r->o->preset);
+		if (r->profile < 0)
 			return -2;
-		}
 	}
 	return switch_profile(r, r->profile);
 }
@@ -1124,29 +1168,136 @@ prepare(struct run *r)
 	r->need_accel = needs_history(&r->items);
 	make_keys(r);
 	r->announce = true;
+	/* Control lines for time zero act before the first state is read. */
+	if (apply_due(r) < 0)
+		return -1;
+	track(r, true);
+	return 0;
+}
+
+/* ---- a run as the library's callers see it ---- */
+
+struct phys_sim {
+	struct run run;
+};
+
+int
+phys_sim_new(struct phys_sim **out, struct phys_world *w,
+    const struct phys_run_options *o)
+{
+	struct phys_sim *s = xcalloc(1, sizeof *s);
+	int rc;
+
+	s->run.w = w;
+	s->run.o = o;
+	clock_gettime(CLOCK_MONOTONIC, &s->run.start);
+	rc = prepare(&s->run);
+	if (rc < 0) {
+		phys_sim_free(s);
+		s = NULL;
+	}
+	*out = s;
+	return rc;
+}
+
+void
+phys_sim_free(struct phys_sim *s)
+{
+	if (!s)
+		return;
+	run_free(&s->run);
+	free(s);
+}
+
+int
+phys_sim_step(struct phys_sim *s)
+{
+	return step_once(&s->run);
+}
+
+double
+phys_sim_time(const struct phys_sim *s)
+{
+	return phys_engine_time(s->run.e);
+}
+
+double
+phys_sim_step_size(const struct phys_sim *s)
+{
+	return PVD(s->run.cur, PHYSICS_max_step_size);
+}
+
+const struct phys_item_list *
+phys_sim_items(const struct phys_sim *s)
+{
+	return &s->run.items;
+}
+
+int
+phys_sim_item_values(struct phys_sim *s, const struct phys_item *it,
+    double v[6])
+{
+	return item_values(&s->run, it, v);
+}
+
+int
+phys_sim_set(struct phys_sim *s, const char *name, const char *text)
+{
+	struct run *r = &s->run;
+	struct control c = { .profile = -1 };
+	int rc;
+
+	if (state_target(r->w, name, &c.state_kind, &c.entity) < 0)
+		return apply_set(r, name, text);
+	if (check_state_text(name, text) < 0)
+		return -1;
+	c.text = xstrdup(text);
+	rc = apply_state(r, &c);
+	free(c.text);
+	track(r, true);
+	return rc;
+}
+
+int
+phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out)
+{
+	struct run *r = &s->run;
+	struct phys_ref ref;
+
+	if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
+		return -2;
+	phys_value_sdf(ref.p, ref.scope == PHYS_S_PHYSICS ?
+	    &r->cur[phys_param_index[ref.p->id]] : phys_ref_value(r->w, &ref),
+	    out);
 	return 0;
 }
 
 int
-phys_run(struct phys_world *w, const struct phys_run_options *o, FILE *out)
+phys_sim_use_profile(struct phys_sim *s, const char *name)
 {
-	struct run r;
+	int profile = find_profile(s->run.w, name);
+
+	return profile < 0 ? -2 : switch_profile(&s->run, profile);
+}
+
+int
+phys_sim_run(struct phys_world *w, const struct phys_run_options *o,
+    FILE *out)
+{
+	struct phys_sim *s;
 	int rc;
 
-	memset(&r, 0, sizeof r);
-	r.w = w;
-	r.o = o;
-	r.out = out;
-	clock_gettime(CLOCK_MONOTONIC, &r.start);
-	r.status_on_out = o->progress && same_terminal(fileno(out),
-	    STDERR_FILENO);
-	rc = prepare(&r);
-	if (rc == 0)
-		rc = loop(&r);
+	rc = phys_sim_new(&s, w, o);
+	if (rc == 0) {
+		s->run.out = out;
+		s->run.status_on_out = o->progress &&
+		    same_terminal(fileno(out), STDERR_FILENO);
+		rc = loop(&s->run);
+	}
 	phys_status_clear();
 	if (rc < 0)
 		phys_report();
-	run_free(&r);
+	phys_sim_free(s);
 	if (rc == -2)
 		return PHYS_EXIT_USAGE;
 	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;

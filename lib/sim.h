@@ -28,9 +28,44 @@ struct phys_run_options {
 
 void phys_run_options_default(struct phys_run_options *o);
 
-/* Run and write state lines to out. Returns a PHYS_EXIT_* status; the
- * error has been reported on stderr when it is not PHYS_EXIT_OK. */
-int phys_run(struct phys_world *w, const struct phys_run_options *o,
+/*
+ * A run, stepped by its caller. phys_sim_new sets up the starting profile
+ * with its overrides, the control lines and the engine, and applies the
+ * control lines for time zero: 0, or -1 with phys_error(), or -2 when
+ * the fault is a name the caller gave (profile, override, item). The
+ * run keeps o and w: both must outlive it. Values a run sets are written
+ * into w.
+ */
+struct phys_sim;
+struct phys_item;
+struct phys_item_list;
+int phys_sim_new(struct phys_sim **out, struct phys_world *w,
+    const struct phys_run_options *o);
+void phys_sim_free(struct phys_sim *s);
+/* One step, then the control lines due before the next: 0 or -1 (the
+ * state stopped being finite, or a control line failed). */
+int phys_sim_step(struct phys_sim *s);
+double phys_sim_time(const struct phys_sim *s);		/* s */
+double phys_sim_step_size(const struct phys_sim *s);	/* s, of the next step */
+/* The run's items (o->items), and one item's numbers now in the order of
+ * its fields: how many (an axes item has one per joint axis). */
+const struct phys_item_list *phys_sim_items(const struct phys_sim *s);
+int phys_sim_item_values(struct phys_sim *s, const struct phys_item *it,
+    double v[6]);
+/* Set a link's or model's pose or velocity, or parameters (NAME may be a
+ * glob, as phys-step -s), from SDF text, at once: 0, -1 for a bad value,
+ * -2 when nothing has that name. */
+int phys_sim_set(struct phys_sim *s, const char *name, const char *text);
+/* A parameter's value now, as SDF text: 0, or -2 when there is none so
+ * named. */
+int phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out);
+/* Switch to a physics profile: 0, -1, or -2 when there is none so named. */
+int phys_sim_use_profile(struct phys_sim *s, const char *name);
+
+/* Run w as o says and write state lines to out. Returns a PHYS_EXIT_*
+ * status; the error has been reported on stderr when it is not
+ * PHYS_EXIT_OK. */
+int phys_sim_run(struct phys_world *w, const struct phys_run_options *o,
     FILE *out);
 
 /* Turn a JSON value into SDF text for a parameter or state value

@@ -1,0 +1,303 @@
+#!/usr/bin/env bats
+# Embedding: phys.h driven from C. The programs are examples/*.c, built
+# with every build ($PHYS_BIN/examples); the install test builds one again
+# against an installed copy found through pkg-config.
+
+load helper
+
+ROOT="$BATS_TEST_DIRNAME/.."
+EX="$PHYS_BIN/examples"
+
+# The numbers of one item after T seconds, one per line, as the API
+# reads them ...
+api_values() {
+	"$EX/drive" "${@:4}" "$1" until "$2" read "$3" | tr ' ' '\n' | tail -n +2
+}
+
+# ... and as phys-step writes them (fields in the order of the line).
+step_values() {
+	phys-step -t "$2" -i "$3" "${@:4}" "$1" | tail -n 1 |
+		jq -r --arg i "$3" '.items[$i] | if type == "object" then .[]
+			elif type == "array" then .[] else . end'
+}
+
+# Succeed when two lists of numbers are equal as doubles, in full.
+same_numbers() {
+	[ -n "$1" ] || fail "no numbers"
+	paste <(printf '%s\n' "$1") <(printf '%s\n' "$2") | awk '
+		NF != 2 || $1 + 0 != $2 + 0 { bad = 1; print "differ: " $0 > "/dev/stderr" }
+		END { exit bad }'
+}
+
+@test "drop: the example's ball falls as free fall says" {
+	run "$EX/drop"
+	assert_success
+	z=$(awk '$1 == "z" { print $2 }' <<<"$output")
+	t=$(awk '$1 == "t" { print $2 }' <<<"$output")
+	near "$t" 1 1e-12
+	# 1000 semi-implicit Euler steps of h = 1 ms from rest at 10 m:
+	# z = 10 - g h^2 n (n + 1) / 2, and within g h t / 2 of 10 - g t^2 / 2.
+	near "$z" "$(awk 'BEGIN { printf "%.17g", 10 - 9.81 * 1e-6 * 1000 * 1001 / 2 }')" 1e-9
+	near "$z" 5.095 "$(awk 'BEGIN { print 9.81 * 0.001 / 2 + 1e-9 }')"
+}
+
+@test "drop: a world from a file gives the same fall" {
+	run "$EX/drop" "$WORLDS/falling_sphere.sdf"
+	assert_success
+	assert_line "z 5.09009500000003"
+}
+
+@test "the API and phys-step give identical numbers for the same world" {
+	local w item
+	for w in pendulum:pendulum::bob/pose pendulum:pendulum::pivot/position \
+	    pendulum:pendulum/kinetic_energy box_stack:box2::link/pose \
+	    box_stack:box0::link/linear_vel sliding_box:box::link/pose \
+	    joints:contacts; do
+		item=${w#*:}
+		w="$WORLDS/${w%%:*}.sdf"
+		same_numbers "$(api_values "$w" 0.7 "$item")" \
+		    "$(step_values "$w" 0.7 "$item")"
+	done
+	# A time between steps: the last step overshoots by half a step at most.
+	for t in 0.0104 0.0096 0.0105; do
+		same_numbers "$(api_values "$WORLDS/pendulum.sdf" $t iterations)" \
+		    "$(step_values "$WORLDS/pendulum.sdf" $t iterations)"
+	done
+}
+
+@test "the API and phys-step agree on accelerations and forces over a step" {
+	local w="$WORLDS/box_stack.sdf" item
+	for item in box1::link/linear_accel box1::link/force box1::link/torque; do
+		same_numbers "$(api_values "$w" 0.3 "$item")" \
+		    "$(step_values "$w" 0.3 "$item")"
+	done
+}
+
+@test "the API and phys-step apply the same control lines and profiles" {
+	local w="$WORLDS/sliding_box.sdf" ctl="$BATS_TEST_TMPDIR/ctl.jsonl"
+	cat >"$ctl" <<-'EOF2'
+	{"t":0.2,"name":"box::link/linear_vel","value":{"x":2,"y":0,"z":0}}
+	{"t":0.3,"preset":"box"}
+	{"t":0.4,"name":"gravity","value":{"x":0,"y":0,"z":-5}}
+	EOF2
+	same_numbers "$(api_values "$w" 0.6 box::link/pose -c "$ctl")" \
+	    "$(step_values "$w" 0.6 box::link/pose -c "$ctl")"
+	# The same changes made by calls instead of control lines.
+	run "$EX/drive" "$w" until 0.2 set box::link/linear_vel "2 0 0" \
+	    until 0.3 profile box until 0.4 set gravity "0 0 -5" until 0.6 \
+	    read box::link/pose
+	assert_success
+	same_numbers "$(tr ' ' '\n' <<<"$output" | tail -n +2)" \
+	    "$(step_values "$w" 0.6 box::link/pose -c "$ctl")"
+}
+
+@test "a profile switch by the API is phys-step's -p from the switch on" {
+	local w="$WORLDS/pendulum.sdf"
+	# Started in "world" or switched to it at t = 0: the same run.
+	same_numbers "$("$EX/drive" "$w" profile world until 0.5 read pendulum::bob/pose |
+	    tr ' ' '\n' | tail -n +2)" "$(step_values "$w" 0.5 pendulum::bob/pose -p world)"
+	run "$EX/drive" -p world "$w" get ode.solver.type
+	assert_output "ode.solver.type world"
+}
+
+@test "a state set by the API: a ball thrown up at g/2 m/s is back after 1 s" {
+	run "$EX/drive" "$WORLDS/falling_sphere.sdf" \
+	    set ball::link/linear_vel "0 0 4.905" until 1 read ball::link/pose.z \
+	    read ball::link/linear_vel.z
+	assert_success
+	z=$(awk '/pose.z/ { print $2 }' <<<"$output")
+	vz=$(awk '/linear_vel.z/ { print $2 }' <<<"$output")
+	# Semi-implicit Euler: z = 10 + v0 t - g h^2 n (n + 1) / 2.
+	near "$z" "$(awk 'BEGIN { printf "%.17g", 10 + 4.905 - 9.81e-6 * 1000 * 1001 / 2 }')" 1e-9
+	near "$vz" -4.905 1e-9
+}
+
+@test "parameters set by the API reach the engine and read back" {
+	run "$EX/drive" "$WORLDS/falling_sphere.sdf" set iters 20 get ode.solver.iters \
+	    set gravity "0 0 -1.62" until 1 read ball::link/pose.z
+	assert_success
+	assert_line "ode.solver.iters 20"
+	z=$(awk '/pose.z/ { print $2 }' <<<"$output")
+	near "$z" "$(awk 'BEGIN { printf "%.17g", 10 - 1.62e-6 * 1000 * 1001 / 2 }')" 1e-9
+}
+
+@test "every run of a world starts from the world as opened" {
+	run "$EX/drive" "$WORLDS/falling_sphere.sdf" set gravity "0 0 -1" \
+	    set ball::link/inertial.mass 3 until 0.5 restart get gravity \
+	    get ball::link/inertial.mass read sim_time until 1 read ball::link/pose.z
+	assert_success
+	assert_line "gravity 0 0 -9.81"
+	assert_line "ball::link/inertial.mass 1"
+	assert_line "sim_time 0"
+	assert_line "ball::link/pose.z 5.09009500000003"
+}
+
+@test "errors: a bad name or value returns its code and a message naming it" {
+	local w="$WORLDS/falling_sphere.sdf"
+	run "$EX/drive" "$w" set ode.solver.no_such_thing 3
+	assert_failure 1
+	assert_output --partial "PHYS_ENAME"
+	assert_output --partial "ode.solver.no_such_thing"
+	run "$EX/drive" "$w" set iters many
+	assert_failure 1
+	assert_output --partial "PHYS_EVALUE"
+	assert_output --partial "ode.solver.iters"
+	run "$EX/drive" "$w" read ball::link/pose.w
+	assert_failure 1
+	assert_output --partial "PHYS_ENAME"
+	assert_output --partial "ball::link/pose.w"
+	run "$EX/drive" "$w" profile nope
+	assert_failure 1
+	assert_output --partial "PHYS_ENAME"
+	assert_output --partial "nope"
+	run "$EX/drive" "$w" set ball::link/pose "1 2 3"
+	assert_failure 1
+	assert_output --partial "PHYS_EVALUE"
+	run "$EX/drive" "$BATS_TEST_TMPDIR/missing.sdf"
+	assert_failure 1
+	assert_output --partial "missing.sdf"
+}
+
+@test "errors: a diverging run stops with PHYS_ERUN naming the body" {
+	run "$EX/drive" "$WORLDS/falling_sphere.sdf" set gravity "0 0 -1e308" step 5
+	assert_failure 1
+	assert_output --partial "PHYS_ERUN"
+	assert_output --partial "ball::link"
+}
+
+@test "warnings go to the program's handler, not to stderr as phys" {
+	run "$EX/drive" "$WORLDS/falling_sphere.sdf" set precon_iters 3 step 1
+	assert_success
+	assert_output "drive: warning: ode.solver.precon_iters is set but has no effect with ODE (kept as given)"
+}
+
+@test "make install: phys.h, libphys.a and libphys.pc build a program with pkg-config" {
+	local d="$BATS_TEST_TMPDIR/root"
+	run make -s -C "$ROOT" install DESTDIR="$d" PREFIX=/usr
+	assert_success
+	[ -f "$d/usr/include/phys.h" ] || fail "no phys.h"
+	[ -f "$d/usr/lib/libphys.a" ] || fail "no libphys.a"
+	[ -f "$d/usr/lib/pkgconfig/libphys.pc" ] || fail "no libphys.pc"
+	[ -f "$d/usr/share/man/man3/libphys.3" ] || fail "no libphys(3)"
+	grep -qx 'prefix=/usr' "$d/usr/lib/pkgconfig/libphys.pc"
+	export PKG_CONFIG_PATH="$d/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$d"
+	flags=$(pkg-config --cflags --libs --static libphys)
+	# Only the installed copy: the sources are copied away from lib/.
+	cp "$ROOT/examples/drop.c" "$BATS_TEST_TMPDIR/"
+	run cc -std=c99 -Wall -Wextra -Werror -pedantic -o "$BATS_TEST_TMPDIR/drop" \
+	    "$BATS_TEST_TMPDIR/drop.c" $flags
+	assert_success
+	run "$BATS_TEST_TMPDIR/drop"
+	assert_success
+	assert_line "z 5.09009500000003"
+	# The header is also C++.
+	printf '#include <phys.h>\nint main() { phys_run_def d = phys_default_run_def(); return d.profile != 0; }\n' >"$BATS_TEST_TMPDIR/t.cc"
+	run c++ -fsyntax-only $(pkg-config --cflags libphys) "$BATS_TEST_TMPDIR/t.cc"
+	assert_success
+}
+
+@test "the installed library defines phys.h's functions and no other name" {
+	local d="$BATS_TEST_TMPDIR/root"
+	make -s -C "$ROOT" install DESTDIR="$d" PREFIX=/usr >/dev/null
+	declared=$(grep -v '^typedef' "$d/usr/include/phys.h" |
+		grep -o '^[a-z].*[ *]phys_[a-z0-9_]*(' | grep -o 'phys_[a-z0-9_]*(' |
+		tr -d '(' | sort)
+	defined=$(nm -g --defined-only "$d/usr/lib/libphys.a" | awk 'NF == 3 { print $3 }' | sort)
+	[ "$(wc -l <<<"$declared")" -ge 15 ] || fail "too few declarations: $declared"
+	run diff <(echo "$declared") <(echo "$defined")
+	assert_success
+	# Nothing of libxml2, jansson or ODE shows in the header.
+	run grep -E '#include <(libxml|jansson|ode)|xml[A-Z]|json_t|dWorld' "$d/usr/include/phys.h"
+	assert_failure
+}
+
+@test "libphys(3) is mandoc -Tlint clean" {
+	command -v mandoc >/dev/null || skip "mandoc is not installed"
+	run mandoc -Tlint "$ROOT/man/libphys.3"
+	assert_success
+	assert_output ""
+}
+
+@test "libphys(3) documents every function of phys.h" {
+	local page="$ROOT/man/libphys.3" fn
+	for fn in $(grep -v '^typedef' "$ROOT/lib/phys.h" |
+	    grep -o '^[a-z].*[ *]phys_[a-z0-9_]*(' | grep -o 'phys_[a-z0-9_]*(' |
+	    tr -d '('); do
+		grep -q "^\.BI* \"[^\"]*[ *]$fn(" "$page" ||
+		    fail "$fn is not in the SYNOPSIS"
+		grep -q "^\.BR $fn ()" "$page" || fail "$fn is not described"
+	done
+}
+
+@test "the API's contract: counts, cut text, codes, one run per world" {
+	local d="$BATS_TEST_TMPDIR/root"
+	make -s -C "$ROOT" install DESTDIR="$d" PREFIX=/usr >/dev/null
+	export PKG_CONFIG_PATH="$d/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$d"
+	cat >"$BATS_TEST_TMPDIR/contract.c" <<-'EOF2'
+	#include <math.h>
+	#include <stdio.h>
+	#include <string.h>
+	#include <phys.h>
+
+	static int fails;
+	#define CHECK(c) do { if (!(c)) { fails++; printf("line %d: %s (%s)\n", \
+	    __LINE__, #c, phys_errmsg()); } } while (0)
+
+	static const char bad[] = "<sdf version='1.7'>\n<world name='w'>\n"
+	    "<model name='m'>\n</world></sdf>\n";
+	static const char good[] = "<sdf version='1.7'><world name='w'>"
+	    "<model name='m'><pose>0 0 2 0 0 0</pose><link name='l'><inertial>"
+	    "<mass>2</mass></inertial></link></model></world></sdf>";
+
+	int
+	main(void)
+	{
+		double v[6] = { 0 }, vel[3] = { 1, 0, 0 }, zero[3] = { 0 };
+		char text[8];
+		phys_world *w;
+		phys_run *r;
+
+		CHECK(!phys_open_world_text("bad.sdf", bad, strlen(bad), NULL));
+		CHECK(!strncmp(phys_errmsg(), "bad.sdf:", 8) && strstr(phys_errmsg(), "malformed XML"));
+		CHECK(!phys_open_world(NULL, NULL));
+		w = phys_open_world_text("good.sdf", good, strlen(good), NULL);
+		CHECK(w && (r = phys_create_run(w, NULL)));
+		if (!w || !r)
+			return 1;
+		CHECK(!phys_create_run(w, NULL) && strstr(phys_errmsg(), "already"));
+		CHECK(phys_run_read(r, "m::l/pose", NULL, 0) == 6);
+		CHECK(phys_run_read(r, "m::l/pose", v, 3) == 6 && v[2] == 2 && v[3] == 0);
+		CHECK(phys_run_read(r, "m::l/pose.z", v, 1) == 1 && v[0] == 2);
+		CHECK(phys_run_read(r, "m::l/pose.zz", v, 1) == PHYS_ENAME);
+		CHECK(phys_run_step(r, -1) == PHYS_EUSE);
+		CHECK(phys_run_until(r, NAN) == PHYS_EVALUE);
+		CHECK(phys_run_set_numbers(r, "gravity", zero, 3) == PHYS_OK);
+		CHECK(phys_run_set_numbers(r, "m::l/linear_vel", vel, 3) == PHYS_OK);
+		CHECK(phys_run_set_numbers(r, "m::l/linear_vel", vel, 2) == PHYS_EVALUE);
+		/* No gravity: 500 steps of the default 1 ms at 1 m/s. */
+		CHECK(phys_run_step(r, 500) == PHYS_OK);
+		CHECK(fabs(phys_run_time(r) - 0.5) < 1e-12);
+		CHECK(phys_run_read(r, "m::l/pose.x", v, 1) == 1 && fabs(v[0] - 0.5) < 1e-12);
+		CHECK(phys_run_read(r, "m/kinetic_energy", v, 1) == 1 && fabs(v[0] - 1) < 1e-12);
+		CHECK(phys_run_get(r, "iters", text, sizeof text) == 2 && !strcmp(text, "50"));
+		CHECK(phys_run_get(r, "gravity", text, 4) == 5 && !strcmp(text, "0 0"));
+		CHECK(phys_run_set(r, "iters", "-3") == PHYS_EVALUE);
+		CHECK(phys_run_set(r, "no_such", "1") == PHYS_ENAME && strstr(phys_errmsg(), "no_such"));
+		CHECK(phys_run_use_profile(r, "nope") == PHYS_ENAME);
+		CHECK(phys_run_read(NULL, "sim_time", v, 1) == PHYS_EUSE);
+		phys_free_run(r);
+		CHECK((r = phys_create_run(w, NULL)) && phys_run_time(r) == 0);
+		CHECK(phys_run_read(r, "m::l/pose.x", v, 1) == 1 && v[0] == 0);
+		phys_free_run(r);
+		phys_free_world(w);
+		printf("%d failed\n", fails);
+		return fails != 0;
+	}
+	EOF2
+	run cc -std=c99 -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/contract" \
+	    "$BATS_TEST_TMPDIR/contract.c" $(pkg-config --cflags --libs --static libphys)
+	assert_success
+	run "$BATS_TEST_TMPDIR/contract"
+	assert_output "0 failed"
+	assert_success
+}
