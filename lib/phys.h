@@ -24,11 +24,17 @@ extern "C" {
 /* What a failing function returns; phys_errmsg() has the details. */
 enum phys_status {
 	PHYS_OK = 0,
-	PHYS_EINPUT = -1,	/* a file unreadable, or not a valid world or control file */
-	PHYS_ENAME = -2,	/* no item, parameter, entity or profile of that name */
-	PHYS_EVALUE = -3,	/* a value of the wrong type, count or range */
-	PHYS_ERUN = -4,		/* the run cannot go on: the state stopped being finite, or a control line failed */
-	PHYS_EUSE = -5		/* a NULL or negative argument, or a world that already has a run */
+	/* A file unreadable, or not a valid world or control file. */
+	PHYS_EINPUT = -1,
+	/* No item, parameter, entity or profile of that name. */
+	PHYS_ENAME = -2,
+	/* A value of the wrong type, count or range. */
+	PHYS_EVALUE = -3,
+	/* The run cannot go on: its state stopped being finite, or a
+	 * control line failed. */
+	PHYS_ERUN = -4,
+	/* A NULL or negative argument, or a world that already has a run. */
+	PHYS_EUSE = -5
 };
 
 /* A world loaded from SDF, and a simulation run of it. Opaque. */
@@ -37,14 +43,21 @@ typedef struct phys_api_run phys_run;
 
 /* How to open a world. Start from phys_default_world_def(). */
 typedef struct phys_world_def {
-	int skip_unsupported;	/* nonzero: leave out collisions ODE cannot build (meshes, heightmaps), with a warning; 0 (default): refuse the world */
-	int quiet;		/* nonzero: no warnings on stderr while loading; 0 (default): warn */
+	/* Nonzero: leave out collisions ODE cannot build (meshes,
+	 * heightmaps), with a warning. 0 (default): refuse the world. */
+	int skip_unsupported;
+	/* Nonzero: no warnings while loading. 0 (default): warn. */
+	int quiet;
 } phys_world_def;
 
 /* How to start a run. Start from phys_default_run_def(). */
 typedef struct phys_run_def {
-	const char *profile;	/* physics profile to start in; NULL (default): the world's starting one */
-	const char *control;	/* file of control lines to apply at their times (phys(7)); NULL (default): none */
+	/* Physics profile to start in. NULL (default): the world's
+	 * starting profile. */
+	const char *profile;
+	/* File of control lines (phys(7)) to apply at their times.
+	 * NULL (default): none. */
+	const char *control;
 } phys_run_def;
 
 phys_world_def phys_default_world_def(void);
@@ -94,7 +107,8 @@ int phys_run_read(phys_run *r, const char *item, double *v, int n);
  * Set a parameter, as phys-step -s NAME=VALUE does, or a link's or model's
  * pose, linear_vel or angular_vel, as a control line does; it acts from
  * the next step. value is SDF text ("0 0 -9.81", "50", "quick", "true");
- * name may be an alias ("iters") or a glob ("*::collision/surface.friction.ode.mu").
+ * name may be an alias ("iters") or a glob
+ * ("*::collision/surface.friction.ode.mu").
  */
 int phys_run_set(phys_run *r, const char *name, const char *value);
 /* The same with n numbers (a vector3 is 3, a pose 6, a scalar 1). */
