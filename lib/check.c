@@ -726,7 +726,8 @@ check_names(struct checker *ck, xmlNodePtr parent, const char *const *kinds,
 		v[n].order = n;
 		n++;
 	}
-	qsort(v, n, sizeof *v, by_name);
+	if (n > 1)	/* qsort wants an array, even of none */
+		qsort(v, n, sizeof *v, by_name);
 	for (i = 1; i < n; i++) {
 		if (strcmp(v[first].name, v[i].name) != 0 ||
 		    strcmp(v[first].kind, v[i].kind) != 0) {
@@ -971,7 +972,8 @@ sort_and_dedupe(struct phys_findings *f, size_t loader_first,
 	size_t i, n = 0;
 	bool *gone = xcalloc(f->n ? f->n : 1, sizeof *gone);
 
-	qsort(f->v, f->n, sizeof *f->v, by_place);
+	if (f->n > 1)
+		qsort(f->v, f->n, sizeof *f->v, by_place);
 	f->nerrors = f->nwarnings = 0;
 	for (i = 0; i < f->n; i++)
 		gone[i] = redundant(f->v, f->n, i, loader_first, loader_end);

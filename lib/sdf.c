@@ -78,7 +78,10 @@ phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
 		return phys_failat(name, 0, "out of memory");
 	d->xml = xmlCtxtReadMemory(ctxt, d->text, (int)len, NULL, NULL, opts);
 	e = xmlCtxtGetLastError(ctxt);
-	if (!d->xml || (e && e->level >= XML_ERR_ERROR)) {
+	/* Undeclared prefixes (<gz:...>, <ignition:...>) are common in real
+	 * worlds and harmless: libsdformat takes them as they are. */
+	if (!d->xml || (e && e->level >= XML_ERR_ERROR &&
+	    e->domain != XML_FROM_NAMESPACE)) {
 		char *msg = xstrdup(e && e->message ? e->message :
 		    "not well-formed XML");
 
