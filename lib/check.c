@@ -20,7 +20,7 @@ static int version_index(const struct phys_spec_version *sv);
 
 /* ---- findings ---- */
 
-#define MAX_VERSIONS 32
+#define MAX_VERSIONS 32		/* the table holds 12 */
 
 struct checker {
 	struct phys_findings *out;
@@ -39,6 +39,14 @@ struct checker {
 struct places {
 	int ei[MAX_VERSIONS];
 };
+
+/* The versions a walk follows (a longer table would need MAX_VERSIONS). */
+static int
+nversions(void)
+{
+	return phys_spec_nversions < MAX_VERSIONS ? phys_spec_nversions :
+	    MAX_VERSIONS;
+}
 
 static struct phys_finding *
 add_finding(struct phys_findings *f, const char *file, long line,
@@ -238,7 +246,7 @@ phys_spec_find(int major, int minor, bool *exact)
 	const struct phys_spec_version *best = &phys_spec_versions[0], *v;
 	int i;
 
-	for (i = 0; i < phys_spec_nversions; i++) {
+	for (i = 0; i < nversions(); i++) {
 		v = &phys_spec_versions[i];
 		if (v->major < major || (v->major == major && v->minor <= minor))
 			best = v;
@@ -309,7 +317,7 @@ later_attr(const struct checker *ck, const struct places *pl, const char *name)
 	struct checker tmp;
 	int v;
 
-	for (v = version_index(ck->spec) + 1; v < phys_spec_nversions; v++) {
+	for (v = version_index(ck->spec) + 1; v < nversions(); v++) {
 		if (pl->ei[v] < 0)
 			continue;
 		tmp.spec = &phys_spec_versions[v];
@@ -414,9 +422,8 @@ param_descend(const struct param_at *up, xmlNodePtr n, struct param_at *down)
 
 	down->scope = s;
 	down->path[0] = '\0';
-	if (s >= 0 || up->scope < 0) {
+	if (s >= 0 || up->scope < 0)
 		return;
-	}
 	down->scope = up->scope;
 	len = snprintf(down->path, sizeof down->path, "%s%s%s", up->path,
 	    up->path[0] ? "." : "", (const char *)n->name);
@@ -449,7 +456,6 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 	}
 	free(text);
 }
-
 
 static void
 unknown_element(struct checker *ck, xmlNodePtr parent,
@@ -542,7 +548,7 @@ descend(const struct places *up, int from, const char *name,
 	struct checker tmp;
 	int v, k, first = -1;
 
-	for (v = 0; v < phys_spec_nversions; v++) {
+	for (v = 0; v < nversions(); v++) {
 		down->ei[v] = -1;
 		if (v < from || up->ei[v] < 0)
 			continue;
@@ -571,7 +577,7 @@ later_allows_many(const struct places *pl, int self, const char *name)
 	struct checker tmp;
 	int v, k;
 
-	for (v = self + 1; v < phys_spec_nversions; v++) {
+	for (v = self + 1; v < nversions(); v++) {
 		if (pl->ei[v] < 0)
 			continue;
 		sv = tmp.spec = &phys_spec_versions[v];
@@ -720,7 +726,8 @@ check_names(struct checker *ck, xmlNodePtr parent, const char *const *kinds,
 		v[n].order = n;
 		n++;
 	}
-	qsort(v, n, sizeof *v, by_name);
+	if (n > 1)	/* qsort wants an array, even of none */
+		qsort(v, n, sizeof *v, by_name);
 	for (i = 1; i < n; i++) {
 		if (strcmp(v[first].name, v[i].name) != 0 ||
 		    strcmp(v[first].kind, v[i].kind) != 0) {
@@ -786,7 +793,7 @@ check_doc(struct phys_findings *out, struct phys_doc *d, int rank)
 		    "described here; checked against SDF %d.%d", d->major,
 		    d->minor, ck.spec->major, ck.spec->minor);
 	base = version_index(ck.spec);
-	for (v = 0; v < phys_spec_nversions && v < MAX_VERSIONS; v++)
+	for (v = 0; v < nversions(); v++)
 		pl.ei[v] = v >= base ? phys_spec_versions[v].root : -1;
 	walk_at(&ck, d->root, &pl, base, &top);
 }
@@ -965,7 +972,8 @@ sort_and_dedupe(struct phys_findings *f, size_t loader_first,
 	size_t i, n = 0;
 	bool *gone = xcalloc(f->n ? f->n : 1, sizeof *gone);
 
-	qsort(f->v, f->n, sizeof *f->v, by_place);
+	if (f->n > 1)
+		qsort(f->v, f->n, sizeof *f->v, by_place);
 	f->nerrors = f->nwarnings = 0;
 	for (i = 0; i < f->n; i++)
 		gone[i] = redundant(f->v, f->n, i, loader_first, loader_end);

@@ -489,3 +489,35 @@ poses() {
 	awk -v p="$(cat "$TMP/w.end")" 'BEGIN { exit !(p > 0.5) }' ||
 	    fail "pitch $(cat "$TMP/w.end"): the arm did not swing"
 }
+
+@test "prefixes nobody declared (<gz:...>, ignition:) are taken as they are" {
+	world 1.7 '    <model name="m">
+      <ignition:extension>1</ignition:extension>
+      <link name="a" gz:flag="1"/>
+    </model>'
+	run -0 --separate-stderr phys-sdf check "$TMP/w.sdf"
+	assert_output ""
+	run -0 phys-step -n 0 -i 'm::a/pose' "$TMP/w.sdf"
+}
+
+@test "included files are checked too, after the world, under their own names" {
+	mkdir -p "$TMP/models/box"
+	cat > "$TMP/models/box/model.sdf" <<-'EOF2'
+	<?xml version="1.0"?>
+	<sdf version="1.6">
+	  <model name="box">
+	    <link name="link">
+	      <inertial><mas>1</mas></inertial>
+	    </link>
+	  </model>
+	</sdf>
+	EOF2
+	world 1.7 '    <include><uri>model://box</uri></include>
+    <model name="m"><link name="a"><colour/></link></model>'
+	export GAZEBO_MODEL_PATH="$TMP/models"
+	run -1 phys-sdf check "$TMP/w.sdf"
+	[ "${#lines[@]}" -eq 2 ] || fail "$output"
+	assert_equal "$(jq -r '"\(.file):\(.line) \(.element)"' <<< "${lines[0]}")" "$TMP/w.sdf:5 colour"
+	assert_equal "$(jq -r '"\(.file):\(.line) \(.element)"' <<< "${lines[1]}")" "$TMP/models/box/model.sdf:5 mas"
+	assert_equal "$(jq -c .suggest <<< "${lines[1]}")" '["mass"]'
+}
