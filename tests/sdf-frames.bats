@@ -514,3 +514,33 @@ SDF
 	# bit 16 shares nothing with the ground's 0xffff: it falls through
 	near "$(tail -1 <<<"$output" | jq '.items["ball::l/pose"].z')" "$(awk 'BEGIN { printf "%.12f", 0.2 - 9.8 * 1e-6 * 500 * 501 / 2 }')" 1e-9
 }
+
+@test "zero inertia runs as a point mass, broken triangle inequality runs, both with a warning" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <gravity>0 0 -9.81</gravity>
+  <model name="m">
+    <link name="bob"><pose>1 0 2 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial></link>
+    <joint name="j" type="revolute"><pose>-1 0 0 0 0 0</pose><parent>world</parent><child>bob</child>
+      <axis><xyz>0 1 0</xyz></axis></joint>
+  </model>
+  <model name="odd"><pose>5 0 1 0 0 0</pose>
+    <link name="l"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia></inertial></link>
+  </model>
+</world>
+</sdf>
+SDF
+	run --separate-stderr phys-step -s ode.solver.type=world -t 6 -r 500 -i 'm::j/position' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"w.sdf:7: link 'm::bob': inertia not positive definite"*"ode.solver.type=world"* ]]
+	[[ "$stderr" == *"w.sdf:12: link 'odd::l': inertia triangle inequality broken"* ]]
+	# a 1 m pendulum of a point mass let go horizontally: its period is
+	# 4 sqrt(L/g) K(sin(pi/4)), K(1/sqrt 2) = 1.8540746773013719
+	T=$(jq -r '[.t, .items["m::j/position"][0]] | @tsv' <<<"$output" | awk '
+		NR > 1 && p < 1.5708 && $2 >= 1.5708 { tc = pt + ($1 - pt) * (1.5708 - p) / ($2 - p); if (f == "") f = tc; else { l = tc; n++ } }
+		{ pt = $1; p = $2 } END { print (l - f) / n }')
+	rel "$T" "$(awk 'BEGIN { print 4 * sqrt(1 / 9.81) * 1.8540746773013719 }')" 0.01
+}
