@@ -76,6 +76,15 @@ SDF
 	[ "$(jq '.items["m::a/pose"].z < -0.01' "$TMP/o")" = true ]
 }
 
+@test "an inertial pose in degrees is read, and written back in radians" {
+	world 1.9 '<model name="m"><link name="l"><inertial><pose degrees="true">0 0 0 0 0 90</pose><mass>1</mass></inertial></link></model>' > "$TMP/w.sdf"
+	near "$(phys-param get "$TMP/w.sdf" m::l/inertial.pose | jq .value.yaw)" 1.5707963267948966 1e-12
+	# the attribute would misread the radians now written: it goes
+	phys-param set "$TMP/w.sdf" 'm::l/inertial.pose=0 0 0 0 0 0.5' > "$TMP/e.sdf"
+	grep -q '<pose>0 0 0 0 0 0.5</pose>' "$TMP/e.sdf"
+	near "$(phys-param get "$TMP/e.sdf" m::l/inertial.pose | jq .value.yaw)" 0.5 1e-12
+}
+
 @test "pose attributes that make no sense are refused with file:line" {
 	world 1.9 "$(static_model d '<pose rotation_format="quat_xyzw" degrees="true">0 0 0 0 0 0 1</pose>')" > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
