@@ -12,6 +12,7 @@
  * which is exactly what ODE's own cap does with the global values.
  */
 #include "engine.h"
+#include "inertia.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -158,6 +159,63 @@ positive_definite(double a, double b, double c, double xy, double xz,
 	return a > 0 && m2 > 0 && m3 > 0;
 }
 
+/*
+ * The smallest principal moment ODE is given: a 1 mm radius of gyration.
+ * libsdformat loads links with zero inertia (a point mass, a massless
+ * connector); ODE cannot invert such a tensor, so phys raises each
+ * principal moment to this floor and says so.
+ */
+#define PHYS_MIN_GYRATION 1e-3
+
+static void
+floor_moments(dMass *m)
+{
+	phys_mat3 I, R, D = { { { 0 } } };
+	double mo[3], floor = m->mass * PHYS_MIN_GYRATION * PHYS_MIN_GYRATION;
+	int i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			I.m[i][j] = m->I[i * 4 + j];
+	if (phys_inertia_principal(I, mo, &R) < 0)
+		return;
+	for (i = 0; i < 3; i++)
+		D.m[i][i] = fmax(mo[i], floor);
+	I = mat3_mul(mat3_mul(R, D), mat3_transpose(R));
+	dMassSetParameters(m, m->mass, 0, 0, 0, I.m[0][0], I.m[1][1],
+	    I.m[2][2], I.m[0][1], I.m[0][2], I.m[1][2]);
+}
+
+/* A tensor no rigid body has still runs, as in Gazebo, with a warning. */
+static int
+loaded_inertia(const struct phys_link *l, long line, dMass *m)
+{
+	phys_inertia in = phys_inertia_make(m->mass, m->I[0], m->I[5],
+	    m->I[10], m->I[1], m->I[2], m->I[6]);
+	struct phys_inertia_verdict v;
+
+	switch (phys_inertia_validate(&in, &v)) {
+	case PHYS_INERTIA_NOT_POSITIVE:
+		floor_moments(m);
+		phys_warnat(l->doc->name, line, "link '%s': inertia %s; run "
+		    "with each principal moment at least mass * (%g m)^2 "
+		    "(ODE's quick solver may not converge on it: "
+		    "-s ode.solver.type=world solves it exactly)",
+		    l->name, v.reason, PHYS_MIN_GYRATION);
+		return 0;
+	case PHYS_INERTIA_TRIANGLE:
+		phys_warnat(l->doc->name, line, "link '%s': inertia %s: no "
+		    "rigid body has it; run as written (phys-inertia fix "
+		    "repairs it)", l->name, v.reason);
+		return 0;
+	case PHYS_INERTIA_NOT_FINITE:
+		return phys_failat(l->doc->name, line, "link '%s': %s",
+		    l->name, v.reason);
+	default:
+		return 0;
+	}
+}
+
 /* At load an error names the SDF line; later, the change that caused it
  * is the place to point at, and the caller adds it. */
 static int
@@ -180,14 +238,16 @@ link_mass(struct phys_engine *e, int li, dMass *m, bool at_load)
 		line = -1;
 	if (!(mass > 0))
 		return phys_failat(line < 0 ? NULL : l->doc->name, line,
-		    "link '%s': mass must be positive, not %g", l->name, mass);
-	if (!positive_definite(ixx, iyy, izz, ixy, ixz, iyz))
-		return phys_failat(line < 0 ? NULL : l->doc->name, line,
-		    "link '%s': inertia is not positive definite "
-		    "(phys-inertia check explains, phys-inertia fix repairs)",
-		    l->name);
+		    "link '%s': mass must be positive, not %g (Gazebo refuses "
+		    "it too)", l->name, mass);
+	if (!positive_definite(ixx, iyy, izz, ixy, ixz, iyz) && !at_load)
+		return phys_failat(NULL, -1, "link '%s': inertia is not "
+		    "positive definite (phys-inertia check explains, "
+		    "phys-inertia fix repairs)", l->name);
 	dMassSetZero(m);
 	dMassSetParameters(m, mass, 0, 0, 0, ixx, iyy, izz, ixy, ixz, iyz);
+	if (at_load)
+		return loaded_inertia(l, line, m);
 	return 0;
 }
 

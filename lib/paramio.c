@@ -169,6 +169,20 @@ phys_param_rank(const void *ctx, xmlNodePtr owner, const char *path)
 	return -1;
 }
 
+/* A pose is written as six numbers in radians: attributes that said
+ * degrees or a quaternion would misread them. */
+static int
+plain_pose_attrs(struct phys_doc *doc, xmlNodePtr e)
+{
+	if (e && xmlHasProp(e, (const xmlChar *)"degrees") &&
+	    phys_doc_set_attr(doc, e, "degrees", NULL) < 0)
+		return -1;
+	if (e && xmlHasProp(e, (const xmlChar *)"rotation_format") &&
+	    phys_doc_set_attr(doc, e, "rotation_format", NULL) < 0)
+		return -1;
+	return 0;
+}
+
 int
 phys_world_edit(struct phys_world *w, const struct phys_ref *r,
     const struct phys_value *v)
@@ -196,6 +210,9 @@ phys_world_edit(struct phys_world *w, const struct phys_ref *r,
 	} else {
 		rc = phys_doc_set_text(doc, owner, r->p->name, text.s,
 		    phys_param_rank, (void *)(intptr_t)r->scope);
+		if (rc == 0 && r->p->type == PHYS_T_POSE)
+			rc = plain_pose_attrs(doc, phys_path_find(owner,
+			    r->p->name));
 	}
 	free(path);
 	buf_free(&text);

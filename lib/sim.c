@@ -335,10 +335,19 @@ check_engine_type(struct run *r, int profile)
 {
 	const struct phys_profile *p = &r->w->profiles[profile];
 
+	size_t i;
+
 	if (strcmp(p->type, "ode") == 0)
 		return 0;
+	for (i = 0; i < r->w->nprofiles; i++)
+		if (strcmp(r->w->profiles[i].type, "ode") == 0)
+			return phys_fail("profile '%s' is for the %s engine; "
+			    "phys-step runs only ode: -p %s runs the world's "
+			    "ODE profile '%s' instead", p->name, p->type,
+			    r->w->profiles[i].name, r->w->profiles[i].name);
 	return phys_fail("profile '%s' is for the %s engine; phys-step runs "
-	    "only ode", p->name, p->type);
+	    "only ode, and the world has no ODE profile (phys-preset add "
+	    "makes one)", p->name, p->type);
 }
 
 static int

@@ -76,6 +76,15 @@ SDF
 	[ "$(jq '.items["m::a/pose"].z < -0.01' "$TMP/o")" = true ]
 }
 
+@test "an inertial pose in degrees is read, and written back in radians" {
+	world 1.9 '<model name="m"><link name="l"><inertial><pose degrees="true">0 0 0 0 0 90</pose><mass>1</mass></inertial></link></model>' > "$TMP/w.sdf"
+	near "$(phys-param get "$TMP/w.sdf" m::l/inertial.pose | jq .value.yaw)" 1.5707963267948966 1e-12
+	# the attribute would misread the radians now written: it goes
+	phys-param set "$TMP/w.sdf" 'm::l/inertial.pose=0 0 0 0 0 0.5' > "$TMP/e.sdf"
+	grep -q '<pose>0 0 0 0 0 0.5</pose>' "$TMP/e.sdf"
+	near "$(phys-param get "$TMP/e.sdf" m::l/inertial.pose | jq .value.yaw)" 0.5 1e-12
+}
+
 @test "pose attributes that make no sense are refused with file:line" {
 	world 1.9 "$(static_model d '<pose rotation_format="quat_xyzw" degrees="true">0 0 0 0 0 0 1</pose>')" > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
@@ -513,4 +522,50 @@ SDF
 	[[ "$stderr" == *"w.sdf:8: <collide_bitmask> 65536 is outside 0..65535; kept as written"* ]]
 	# bit 16 shares nothing with the ground's 0xffff: it falls through
 	near "$(tail -1 <<<"$output" | jq '.items["ball::l/pose"].z')" "$(awk 'BEGIN { printf "%.12f", 0.2 - 9.8 * 1e-6 * 500 * 501 / 2 }')" 1e-9
+}
+
+@test "zero inertia runs as a point mass, broken triangle inequality runs, both with a warning" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <gravity>0 0 -9.81</gravity>
+  <model name="m">
+    <link name="bob"><pose>1 0 2 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial></link>
+    <joint name="j" type="revolute"><pose>-1 0 0 0 0 0</pose><parent>world</parent><child>bob</child>
+      <axis><xyz>0 1 0</xyz></axis></joint>
+  </model>
+  <model name="odd"><pose>5 0 1 0 0 0</pose>
+    <link name="l"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>3</izz></inertia></inertial></link>
+  </model>
+</world>
+</sdf>
+SDF
+	run --separate-stderr phys-step -s ode.solver.type=world -t 6 -r 500 -i 'm::j/position' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"w.sdf:7: link 'm::bob': inertia not positive definite"*"ode.solver.type=world"* ]]
+	[[ "$stderr" == *"w.sdf:12: link 'odd::l': inertia triangle inequality broken"* ]]
+	# a 1 m pendulum of a point mass let go horizontally: its period is
+	# 4 sqrt(L/g) K(sin(pi/4)), K(1/sqrt 2) = 1.8540746773013719
+	T=$(jq -r '[.t, .items["m::j/position"][0]] | @tsv' <<<"$output" | awk '
+		NR > 1 && p < 1.5708 && $2 >= 1.5708 { tc = pt + ($1 - pt) * (1.5708 - p) / ($2 - p); if (f == "") f = tc; else { l = tc; n++ } }
+		{ pt = $1; p = $2 } END { print (l - f) / n }')
+	rel "$T" "$(awk 'BEGIN { print 4 * sqrt(1 / 9.81) * 1.8540746773013719 }')" 0.01
+}
+
+@test "other engines' profiles: an ODE start runs; another start names the ODE profile and -p" {
+	world 1.6 '<physics name="fast" type="ode"><max_step_size>0.002</max_step_size></physics>
+<physics name="bul" type="bullet"><max_step_size>0.001</max_step_size></physics>
+<physics name="sim" type="simbody"><max_step_size>0.001</max_step_size></physics>
+<physics name="dar" type="dart"><max_step_size>0.001</max_step_size></physics>
+<model name="m"><link name="l"/></model>' > "$TMP/w.sdf"
+	phys-step -n 10 -i 'm::l/pose' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	# ten steps of 2 ms in free fall
+	near "$(jq '.items["m::l/pose"].z' "$TMP/o")" "$(awk 'BEGIN { printf "%.12f", -9.8 * 4e-6 * 10 * 11 / 2 }')" 1e-12
+	sed -i 's/name="bul" type="bullet"/name="bul" type="bullet" default="true"/' "$TMP/w.sdf"
+	run phys-step -n 1 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"profile 'bul' is for the bullet engine; phys-step runs only ode: -p fast runs the world's ODE profile 'fast' instead"* ]]
+	phys-step -n 10 -p fast -i 'm::l/pose' "$TMP/w.sdf" | tail -1 | cmp - "$TMP/o"
 }
