@@ -16,9 +16,9 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 CC ?= cc
-PKGS = libxml-2.0 jansson ode
+PKGS = libxml-2.0 jansson ode assimp gdal
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lxml2 -ljansson -lode)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lxml2 -ljansson -lode -lassimp -lgdal)
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
 WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \

@@ -177,18 +177,18 @@ period() {
 	[[ "$output" == "phys-step: $TMP/j.sdf:$line: unknown joint type 'screwy'"* ]]
 }
 
-@test "a mesh collision is an error unless skipped with a warning" {
+@test "an image collision is an error unless skipped with a warning" {
 	python3 - "$WORLDS/falling_sphere.sdf" "$TMP/mesh.sdf" <<'EOF'
 import sys
 s = open(sys.argv[1]).read()
 i = s.index('<collision')
 j = s.index('<sphere>', i)
 k = s.index('</sphere>', j) + len('</sphere>')
-open(sys.argv[2], 'w').write(s[:j] + '<mesh><uri>model://x/x.dae</uri></mesh>' + s[k:])
+open(sys.argv[2], 'w').write(s[:j] + '<image><uri>x.png</uri><height>1</height></image>' + s[k:])
 EOF
 	run phys-step -n 1 "$TMP/mesh.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" =~ phys-step:\ .*mesh.sdf:[0-9]+:\ collision\ \'ball::link::collision\':\ \<mesh\>\ geometry\ is\ not\ supported ]]
+	[[ "$output" =~ phys-step:\ .*mesh.sdf:[0-9]+:\ collision\ \'ball::link::collision\':\ \<image\>\ geometry\ is\ not\ supported ]]
 	run phys-step -n 1 --skip-unsupported "$TMP/mesh.sdf"
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ skipping\ collision ]]
