@@ -1,6 +1,8 @@
 /* world.c - build the world model from an SDF document. */
 #include "world.h"
 
+#include "inertia_world.h"
+
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -895,6 +897,20 @@ read_visual(struct scope *sc, int li, const char *link_local, xmlNodePtr vn)
 	return 0;
 }
 
+/* SDF 1.11 <inertial auto="true">: from the collisions and densities. */
+static int
+auto_inertia(struct phys_doc *d, struct phys_world *w, int li)
+{
+	xmlNodePtr in = phys_child(w->links[li].node, "inertial");
+	double density;
+
+	if (read_density(d, in, &density) < 0)
+		return -1;
+	if (phys_link_auto_inertia(w, li, density > 0 ? density : 1000) < 0)
+		return fail_at_element(d, in);
+	return 0;
+}
+
 static int
 read_link(struct scope *sc, struct frame *f)
 {
@@ -925,6 +941,9 @@ read_link(struct scope *sc, struct frame *f)
 			return -1;
 	w->links[li].ncollisions = (int)w->ncollisions -
 	    w->links[li].first_collision;
+	if (phys_link_auto_inertial(&w->links[li]) &&
+	    auto_inertia(sc->doc, w, li) < 0)
+		return -1;
 	for (cn = phys_child(f->node, "visual"); cn; cn = phys_next(cn, "visual"))
 		if (read_visual(sc, li, f->name, cn) < 0)
 			return -1;

@@ -8,6 +8,7 @@ PATH="$PHYS_BIN:$PATH"
 WORLDS="$BATS_TEST_DIRNAME/../worlds"
 REF="$BATS_TEST_DIRNAME/../../shared/reference"
 export GAZEBO_MODEL_PATH="$REF/gazebo-models"
+export GAZEBO_RESOURCE_PATH="$REF/gazebo-resources"
 # Sanitizer builds: leaks are checked, and any report fails the command.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
