@@ -135,9 +135,13 @@ unit_solid(const struct phys_collision *c, double *volume, phys_inertia *out)
 	phys_mat3 I;
 
 	if (c->shape == PHYS_GEOM_MESH) {
-		if (phys_mesh_mass(c->mesh, volume, &com, &I) < 0)
-			return phys_fail("collision '%s': %s", c->name,
-			    phys_error());
+		if (phys_mesh_mass(c->mesh, volume, &com, &I) < 0) {
+			char *why = xstrdup(phys_error());
+			int rc = phys_fail("collision '%s': %s", c->name, why);
+
+			free(why);
+			return rc;
+		}
 		memset(out, 0, sizeof *out);
 		out->mass = *volume;
 		out->I = I;
