@@ -216,6 +216,11 @@ EOF
 	z=$(last ball_probe::link/pose z)
 	# centre height 127/254 * 10 = 5; the slope there is ~ 10/129 per m
 	near "$z" 5.1 0.1
+	# the image seen from above: row 0 at +y, column 0 at -x. Pixel
+	# (32, 32) is 64 of 254 (2.52 m); mirrored in x or y it would be 190
+	sed -i 's|<pose>0.5 0.5 8 0 0 0</pose>|<pose>-32 32 4 0 0 0</pose>|' "$TMP/models/ball_probe/model.sdf"
+	GAZEBO_MODEL_PATH="$GAZEBO_MODEL_PATH:$TMP/models" phys-step -t 1.2 -r 1 -i 'ball_probe::link/pose' "$TMP/h.world" > "$TMP/out" 2>/dev/null
+	near "$(last ball_probe::link/pose z)" "$(awk 'BEGIN { print 64 / 254 * 10 + 0.1 }')" 0.15
 }
 
 # drop_on MODEL X Y R Z: a sphere of radius R dropped from height Z on the
