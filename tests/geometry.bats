@@ -269,3 +269,22 @@ EOF
 	awk -v z="$z" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(z > lo && z < hi + 0.2) }'
 	near "$(last probe::link/pose x)" -3 0.05
 }
+
+@test "fix --auto writes inertial auto=\"true\" that loads to the closed form" {
+	world "$TMP/w.sdf" "$(body b '0 0 0.5 0 0 0' '<box><size>0.2 0.2 0.2</size></box>')"
+	run --separate-stderr phys-inertia fix --auto --density 125 "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	echo "$output" > "$TMP/auto.sdf"
+	grep -q '<inertial auto="true">' "$TMP/auto.sdf"
+	grep -q '<density>125</density>' "$TMP/auto.sdf"
+	! grep -q '<ixx>' "$TMP/auto.sdf"
+	phys-param get "$TMP/auto.sdf" 'b::link/inertial.mass' 'b::link/inertial.inertia.ixx' > "$TMP/got"
+	rel "$(jq -s '.[0].value' "$TMP/got")" 1 1e-12
+	rel "$(jq -s '.[1].value' "$TMP/got")" 0.0066666666666666671 1e-12
+	# check reads it as computed; a plain fix leaves it automatic
+	run --separate-stderr phys-inertia check "$TMP/auto.sdf"
+	[ "$status" -eq 0 ]
+	rel "$(jq -s '.[1].mass' <<<"$output")" 1 1e-12
+	run --separate-stderr phys-inertia fix "$TMP/auto.sdf"
+	[ "$output" = "$(cat "$TMP/auto.sdf")" ]
+}
