@@ -149,10 +149,11 @@ phys_heightmap_load(const char *path, const double size[3], bool has_size,
 	bool image;
 
 	GDALAllRegister();
+	/* GDAL's own messages stay quiet: failures are reported here. */
 	CPLPushErrorHandler(CPLQuietErrorHandler);
 	ds = GDALOpen(path, GA_ReadOnly);
-	CPLPopErrorHandler();
 	if (!ds) {
+		CPLPopErrorHandler();
 		phys_fail("%s: cannot read the heightmap (not an image or "
 		    "raster GDAL knows)", path);
 		return NULL;
@@ -161,10 +162,12 @@ phys_heightmap_load(const char *path, const double size[3], bool has_size,
 	ny = (size_t)GDALGetRasterYSize(ds);
 	image = is_image(ds);
 	if (check_grid(path, ds, nx, ny, sampling) < 0) {
+		CPLPopErrorHandler();
 		GDALClose(ds);
 		return NULL;
 	}
 	raw = read_band(ds, nx, ny, &lo, &hi);
+	CPLPopErrorHandler();
 	if (!raw) {
 		GDALClose(ds);
 		phys_fail("%s: cannot read the heightmap's samples", path);

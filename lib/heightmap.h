@@ -13,7 +13,7 @@ struct phys_heightmap {
 	double *h;		/* heights, row-major; row 0 is the +y edge,
 				 * column 0 the -x edge */
 	double size[3];		/* extent along x and y; height range */
-	double pos[3];		/* offset; pos[2] is the lowest height */
+	double pos[3];		/* offset; pos[2] is the height of a zero */
 	double lo, hi;		/* lowest and highest height */
 };
 

@@ -702,6 +702,9 @@ read_heightmap(struct phys_doc *d, struct phys_collision *c, xmlNodePtr s)
 	    (phys_child(s, "sampling") &&
 	    read_numbers(d, s, "sampling", &v, 1, false) < 0))
 		return -1;
+	if (has_size && !(size[0] > 0 && size[1] > 0))
+		return fail_node(d, phys_child(s, "size"), "%s",
+		    "<size>: the extent along x and y must be positive");
 	if (v != floor(v) || v < 1 || v > 16)
 		return fail_node(d, phys_child(s, "sampling"), "%s",
 		    "<sampling>: a whole number from 1 to 16");
