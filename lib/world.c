@@ -658,8 +658,8 @@ read_polylines(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 		height = h;
 		for (pt = phys_child(p, "point"); pt && rc == 0;
 		    pt = phys_next(pt, "point")) {
-			if (np[n - 1] >= 100000)
-				rc = fail_node(d, pt, "%s", "too many points");
+			if (np[n - 1] >= 10000)	/* ear clipping is quadratic */
+				rc = fail_node(d, pt, "%s", "more than 10000 points");
 			xy[n - 1] = xrealloc(xy[n - 1],
 			    (np[n - 1] + 1) * 2 * sizeof **xy);
 			if (rc == 0) {
