@@ -20,7 +20,7 @@ FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 # The libraries phys links with, by pkg-config name: add new ones here.
-PKGS = libxml-2.0 jansson ode
+PKGS = libxml-2.0 jansson ode assimp gdal
 # Asked of pkg-config when a rule runs, not when make reads this file, so
 # that "make deps" has installed pkg-config and the -dev packages first.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))

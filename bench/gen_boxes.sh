@@ -1,8 +1,9 @@
 #!/bin/sh
-# gen_boxes.sh N: a world of N boxes of 0.1 m over a ground plane, in a
-# square grid 0.3 m apart, dropped from 0.3 m (quick step, 50 iterations).
+# gen_boxes.sh N [MESH]: a world of N boxes of 0.1 m over a ground plane (or
+# the static mesh file MESH), in a square grid 0.3 m apart, dropped from
+# 0.3 m (quick step, 50 iterations).
 n=${1:-100}
-awk -v n="$n" 'BEGIN {
+awk -v n="$n" -v mesh="$2" 'BEGIN {
 	side = int(sqrt(n)); if (side * side < n) side++
 	print "<?xml version=\"1.0\"?>"
 	print "<sdf version=\"1.7\">"
@@ -12,7 +13,10 @@ awk -v n="$n" 'BEGIN {
 	print "      <ode><solver><type>quick</type><iters>50</iters></solver></ode>"
 	print "    </physics>"
 	print "    <model name=\"ground\"><static>true</static><link name=\"link\">"
-	print "      <collision name=\"collision\"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>"
+	if (mesh != "")
+		print "      <collision name=\"collision\"><geometry><mesh><uri>" mesh "</uri></mesh></geometry></collision>"
+	else
+		print "      <collision name=\"collision\"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>"
 	print "    </link></model>"
 	for (i = 0; i < n; i++) {
 		x = (i % side) * 0.3; y = int(i / side) * 0.3

@@ -5,7 +5,9 @@
  * contacts with the same surface values phys-step gives them by default
  * (mu 1, kp 1e12 and kd 1 per surface, max_vel 0.01, up to 10 contacts a
  * pair). It prints the final height of the first box, so the work cannot
- * be optimized away and the two programs can be compared.
+ * be optimized away and the two programs can be compared. With a third
+ * argument, an OBJ file of "v" and "f" lines (bench/gen_ground.sh), the
+ * ground is that static triangle mesh instead of the plane.
  */
 #include <math.h>
 #include <stdio.h>
@@ -41,6 +43,41 @@ near(void *data, dGeomID g1, dGeomID g2)
 	}
 }
 
+/* The OBJ ground as an ODE triangle mesh; the arrays live to the end. */
+static void
+mesh_ground(dSpaceID space, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	double *v = NULL, x, y, z;
+	dTriIndex *t = NULL;
+	size_t nv = 0, nt = 0;
+	unsigned a, b, c;
+	char line[256];
+	dTriMeshDataID d = dGeomTriMeshDataCreate();
+
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	while (fgets(line, sizeof line, f)) {
+		if (sscanf(line, "v %lf %lf %lf", &x, &y, &z) == 3) {
+			v = realloc(v, (nv + 1) * 3 * sizeof *v);
+			v[3 * nv] = x, v[3 * nv + 1] = y, v[3 * nv + 2] = z;
+			nv++;
+		} else if (sscanf(line, "f %u %u %u", &a, &b, &c) == 3) {
+			t = realloc(t, (nt + 1) * 3 * sizeof *t);
+			t[3 * nt] = a - 1, t[3 * nt + 1] = b - 1, t[3 * nt + 2] = c - 1;
+			nt++;
+		}
+	}
+	fclose(f);
+	dGeomTriMeshDataBuildDouble(d, v, 3 * sizeof *v, (int)nv, t,
+	    (int)(3 * nt), 3 * sizeof *t);
+	dGeomTriMeshDataPreprocess2(d,
+	    1U << dTRIDATAPREPROCESS_BUILD_FACE_ANGLES, NULL);
+	dCreateTriMesh(space, d, NULL, NULL, NULL);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -63,7 +100,10 @@ main(int argc, char **argv)
 	dWorldSetContactSurfaceLayer(world, 0);
 	dWorldSetContactMaxCorrectingVel(world, 0.01);
 	dWorldSetAutoDisableFlag(world, 0);
-	dCreatePlane(space, 0, 0, 1, 0);
+	if (argc > 3)
+		mesh_ground(space, argv[3]);
+	else
+		dCreatePlane(space, 0, 0, 1, 0);
 	for (i = 0; i < n; i++) {
 		bodies[i] = dBodyCreate(world);
 		dMassSetParameters(&m, 1, 0, 0, 0, 0.0016667, 0.0016667,

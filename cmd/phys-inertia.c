@@ -21,7 +21,7 @@ static const char *const usage_tail[] = {
 	"phys-inertia scale [--density-factor K | --fixed-density | --mass M |",
 	"                    --mass-factor K] [--size S[,S,S]] [FILE]",
 	"phys-inertia check [--ratio R] WORLD",
-	"phys-inertia fix [-i] [--density RHO | --keep-mass] WORLD [GLOB...]",
+	"phys-inertia fix [-i] [--auto] [--density RHO | --keep-mass] WORLD [GLOB...]",
 	"phys-inertia --help | --version",
 	"TENSOR: --ixx I [--ixy I] [--ixz I] --iyy I [--iyz I] --izz I --mass M",
 	NULL
@@ -95,6 +95,9 @@ static const char fix_help[] =
     "tensor) computed from its collision geometry as uniform solids,\n"
     "written on stdout or in place. GLOBs select links (default: all links\n"
     "of models that are not static and have collision geometry).\n"
+    "  --auto          write SDF 1.11 <inertial auto=\"true\"> instead of\n"
+    "                  numbers (and <density> when given); links already\n"
+    "                  automatic are computed as the loader does\n"
     "  --density RHO   kg/m^3 (default 1000)\n"
     "  -i, --in-place  replace WORLD (via a temporary file)\n"
     "  --keep-mass     keep each link's mass; share it by volume\n";
@@ -301,6 +304,7 @@ enum {
 	OPT_SIZE,
 	OPT_RATIO,
 	OPT_KEEP_MASS,
+	OPT_AUTO,
 	OPT_HELP = 'h'		/* -h and --help */
 };
 
@@ -852,12 +856,52 @@ write_inertial(struct phys_world *w, int li, const phys_inertia *in)
 	return 0;
 }
 
+/*
+ * SDF 1.11's automatic inertia in place of numbers: auto="true", the
+ * computed elements (pose, tensor; mass unless kept) removed, and the
+ * density written when one was given.
+ */
 static int
-fix_link(struct phys_world *w, int li, double density, bool keep)
+write_auto(struct phys_world *w, int li, double density, bool keep)
+{
+	struct phys_doc *d = w->links[li].doc;
+	xmlNodePtr in = phys_child(w->links[li].node, "inertial"), e;
+	char num[64], *text;
+	int rc;
+
+	if (!in)
+		return phys_doc_append_child(d, w->links[li].node,
+		    "<inertial auto=\"true\"/>") < 0 ? -1 :
+		    (density > 0 ? write_auto(w, li, density, keep) : 0);
+	if (phys_doc_set_attr(d, in, "auto", "true") < 0)
+		return -1;
+	if ((e = phys_child(in, "pose")) && phys_doc_remove(d, e) < 0)
+		return -1;
+	if ((e = phys_child(in, "inertia")) && phys_doc_remove(d, e) < 0)
+		return -1;
+	if (!keep && (e = phys_child(in, "mass")) && phys_doc_remove(d, e) < 0)
+		return -1;
+	if (!(density > 0))
+		return 0;
+	if ((e = phys_child(in, "density")) && phys_doc_remove(d, e) < 0)
+		return -1;
+	phys_fmt_double(num, sizeof num, density);
+	text = xasprintf("<density>%s</density>", num);
+	rc = phys_doc_append_child(d, in, text);
+	free(text);
+	return rc;
+}
+
+static int
+fix_link(struct phys_world *w, int li, double density, bool keep,
+    bool automatic, bool density_given)
 {
 	phys_inertia in;
 	int n;
 
+	/* The loader computed an automatic link's inertia: nothing to fix. */
+	if (phys_link_auto_inertial(&w->links[li]) && !automatic)
+		return 0;
 	n = phys_link_geometry_inertia(w, li, keep ? 0 : density,
 	    PVD(w->links[li].vals, LINK_inertial_mass), &in);
 	if (n < 0)
@@ -872,6 +916,8 @@ fix_link(struct phys_world *w, int li, double density, bool keep)
 		    "is", w->links[li].name, w->links[li].doc->name);
 		return 0;
 	}
+	if (automatic)
+		return write_auto(w, li, density_given ? density : 0, keep);
 	return write_inertial(w, li, &in);
 }
 
@@ -879,6 +925,7 @@ static int
 run_fix(const struct command *cmd, int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "auto", no_argument, NULL, OPT_AUTO },
 		{ "density", required_argument, NULL, OPT_DENSITY },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "in-place", no_argument, NULL, 'i' },
@@ -888,7 +935,7 @@ run_fix(const struct command *cmd, int argc, char **argv)
 	};
 	struct phys_world w;
 	double density = 1000;
-	bool keep = false, in_place = false, given = false;
+	bool keep = false, in_place = false, given = false, automatic = false;
 	size_t i;
 	int c, rc = 0;
 
@@ -905,6 +952,9 @@ run_fix(const struct command *cmd, int argc, char **argv)
 		case OPT_KEEP_MASS:
 			keep = true;
 			break;
+		case OPT_AUTO:
+			automatic = true;
+			break;
 		case 'i':
 			in_place = true;
 			break;
@@ -919,7 +969,8 @@ run_fix(const struct command *cmd, int argc, char **argv)
 		return PHYS_EXIT_FAIL;
 	for (i = 0; i < w.nlinks && rc == 0; i++)
 		if (selected(&w, (int)i, argc - optind - 1, argv + optind + 1))
-			rc = fix_link(&w, (int)i, density, keep);
+			rc = fix_link(&w, (int)i, density, keep, automatic,
+			    given);
 	if (rc == 0)
 		rc = phys_world_write(&w, in_place);
 	if (rc < 0)

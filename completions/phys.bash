@@ -383,7 +383,7 @@ _phys_inertia()
 	local shapes=(box sphere cylinder capsule ellipsoid hollow-sphere
 	    hollow-cylinder)
 	case $prev in
-	--density | --mass | --density-factor | --mass-factor | --size | \
+	--density | --mass | --density-factor | --mass-factor | --size | --ratio | \
 	    --ixx | --ixy | --ixz | --iyy | --iyz | --izz)
 		return
 		;;
@@ -421,6 +421,11 @@ _phys_inertia()
 	check | fix)
 		if [[ $cur == -* ]]; then
 			_phys_words_add --help
+			if [[ ${_phys_words[1]} == check ]]; then
+				_phys_words_add --ratio
+			else
+				_phys_words_add --auto --density --keep-mass -i --in-place
+			fi
 		else
 			_phys_files world
 		fi

@@ -225,6 +225,11 @@ complete -c phys-inertia -n '__fish_seen_subcommand_from scale' -l mass-factor -
 complete -c phys-inertia -n '__fish_seen_subcommand_from scale' -l size -x -d 'Resize by S or SX,SY,SZ'
 complete -c phys-inertia -n '__fish_seen_subcommand_from principal box-equivalent scale' -F
 complete -c phys-inertia -n '__fish_seen_subcommand_from check fix' -k -a '(__phys_world_files)'
+complete -c phys-inertia -n '__fish_seen_subcommand_from check' -l ratio -x -d 'Ratio across a joint worth a warning'
+complete -c phys-inertia -n '__fish_seen_subcommand_from fix' -l auto -d 'Write inertial auto="true" instead of numbers'
+complete -c phys-inertia -n '__fish_seen_subcommand_from fix' -l density -x -d 'Density (kg/m^3)'
+complete -c phys-inertia -n '__fish_seen_subcommand_from fix' -l keep-mass -d 'Keep each link mass'
+complete -c phys-inertia -n '__fish_seen_subcommand_from fix' -s i -l in-place -d 'Replace the world file'
 
 # ---- phys-introspect ----
 

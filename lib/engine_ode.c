@@ -61,6 +61,13 @@ struct phys_engine {
 	dGeomID *geoms;		/* per collision, NULL when skipped */
 	struct ode_joint *joints;
 	dBodyID ground;		/* NULL until a joint needs it */
+	/* ODE's data of each mesh (shared by the geoms using it) and of
+	 * each heightmap. */
+	const struct phys_mesh **meshes;
+	dTriMeshDataID *mesh_data;
+	size_t nmeshes;
+	dHeightfieldDataID *terrain;
+	size_t nterrain;
 
 	/* The current profile, as applied. */
 	bool quick;
@@ -267,6 +274,69 @@ set_geom_offset(dGeomID g, phys_pose off)
 	dGeomSetOffsetQuaternion(g, q);
 }
 
+_Static_assert(sizeof(dTriIndex) == sizeof(unsigned),
+    "phys meshes hold unsigned vertex indices");
+
+/* One ODE trimesh data per mesh, however many geoms use it. The world
+ * keeps the vertices and triangles it points to. */
+static dTriMeshDataID
+mesh_data(struct phys_engine *e, const struct phys_mesh *m)
+{
+	dTriMeshDataID d;
+	size_t i;
+
+	for (i = 0; i < e->nmeshes; i++)
+		if (e->meshes[i] == m)
+			return e->mesh_data[i];
+	d = dGeomTriMeshDataCreate();
+	dGeomTriMeshDataBuildDouble(d, m->v, 3 * sizeof *m->v, (int)m->nv,
+	    m->tri, (int)(3 * m->ntri), 3 * sizeof *m->tri);
+	dGeomTriMeshDataPreprocess2(d, 1U << dTRIDATAPREPROCESS_BUILD_FACE_ANGLES,
+	    NULL);
+	e->meshes = xrealloc(e->meshes, (e->nmeshes + 1) * sizeof *e->meshes);
+	e->mesh_data = xrealloc(e->mesh_data,
+	    (e->nmeshes + 1) * sizeof *e->mesh_data);
+	e->meshes[e->nmeshes] = m;
+	e->mesh_data[e->nmeshes++] = d;
+	return d;
+}
+
+/*
+ * ODE's heightfield has y up, samples along its x (width) and z (depth),
+ * centred on its origin. Turned +90 degrees about x, its y becomes the
+ * world's z and its z the world's -y: sample row 0 (the heightmap's +y
+ * edge) is at depth -size.y/2, as ODE's rows run.
+ */
+static int
+make_heightfield(struct phys_engine *e, int ci, phys_pose world)
+{
+	struct phys_collision *c = &e->w->collisions[ci];
+	const struct phys_heightmap *hm = c->heightmap;
+	phys_pose at = pose_mul(world, (phys_pose){ { hm->pos[0], hm->pos[1],
+	    0 }, quat_from_rpy(M_PI / 2, 0, 0) });
+	dHeightfieldDataID d;
+	dQuaternion q;
+	dGeomID g;
+
+	if (e->links[c->link].body)
+		return phys_failat(c->doc->name, phys_node_line(c->node),
+		    "collision '%s': a heightmap must belong to a static model",
+		    c->name);
+	d = dGeomHeightfieldDataCreate();
+	dGeomHeightfieldDataBuildDouble(d, hm->h, 0, hm->size[0], hm->size[1],
+	    (int)hm->nx, (int)hm->ny, 1, 0, 1 + (hm->hi - hm->lo), 0);
+	dGeomHeightfieldDataSetBounds(d, hm->lo, hm->hi);
+	e->terrain = xrealloc(e->terrain, (e->nterrain + 1) * sizeof *e->terrain);
+	e->terrain[e->nterrain++] = d;
+	g = dCreateHeightfield(e->space, d, 1);
+	to_dquat(at.q, q);
+	dGeomSetPosition(g, at.p.x, at.p.y, at.p.z);
+	dGeomSetQuaternion(g, q);
+	dGeomSetData(g, (void *)(intptr_t)(ci + 1));
+	e->geoms[ci] = g;
+	return 0;
+}
+
 static dGeomID
 make_shape(struct phys_engine *e, const struct phys_collision *c)
 {
@@ -279,6 +349,10 @@ make_shape(struct phys_engine *e, const struct phys_collision *c)
 		return dCreateCylinder(e->space, c->size[0], c->size[1]);
 	case PHYS_GEOM_CAPSULE:
 		return dCreateCapsule(e->space, c->size[0], c->size[1]);
+	case PHYS_GEOM_MESH:
+	case PHYS_GEOM_ELLIPSOID:
+		return dCreateTriMesh(e->space, mesh_data(e, c->mesh), NULL, NULL,
+		    NULL);
 	default:
 		return NULL;
 	}
@@ -311,15 +385,17 @@ make_geom(struct phys_engine *e, int ci, const struct phys_engine_options *opt)
 
 	if (c->shape == PHYS_GEOM_PLANE)
 		return make_plane(e, ci, world);
+	if (c->shape == PHYS_GEOM_HEIGHTMAP)
+		return make_heightfield(e, ci, world);
 	g = make_shape(e, c);
 	if (!g) {
 		if (!opt->skip_unsupported)
 			return phys_failat(c->doc->name,
 			    phys_node_line(c->node), "collision '%s': the ODE "
-			    "engine has no ellipsoid shape "
+			    "engine has no such shape "
 			    "(--skip-unsupported skips it)", c->name);
 		phys_warnat(c->doc->name, phys_node_line(c->node),
-		    "skipping ellipsoid collision '%s'", c->name);
+		    "skipping collision '%s': no such ODE shape", c->name);
 		return 0;
 	}
 	dGeomSetData(g, (void *)(intptr_t)(ci + 1));
@@ -1347,6 +1423,13 @@ phys_engine_free(struct phys_engine *e)
 	dJointGroupDestroy(e->contacts);
 	dSpaceDestroy(e->space);
 	dWorldDestroy(e->world);
+	while (e->nmeshes > 0)
+		dGeomTriMeshDataDestroy(e->mesh_data[--e->nmeshes]);
+	while (e->nterrain > 0)
+		dGeomHeightfieldDataDestroy(e->terrain[--e->nterrain]);
+	free(e->meshes);
+	free(e->mesh_data);
+	free(e->terrain);
 	free(e->links);
 	free(e->geoms);
 	free(e->joints);

@@ -2,6 +2,7 @@
 #include "inertia_world.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void
@@ -75,7 +76,7 @@ phys_link_geometry_box(const struct phys_world *w, int li, phys_vec3 *min,
 	const struct phys_link *l = &w->links[li];
 	bool any = false;
 	phys_shape s;
-	phys_vec3 h, p;
+	phys_vec3 p;
 	int c, k;
 
 	*volume = 0;
@@ -83,13 +84,23 @@ phys_link_geometry_box(const struct phys_world *w, int li, phys_vec3 *min,
 	    c++) {
 		const struct phys_collision *col = &w->collisions[c];
 
-		if (!body_shape(col, &s))
+		phys_vec3 lo, hi, com;
+		phys_mat3 I;
+		double v;
+
+		if (col->shape == PHYS_GEOM_MESH) {
+			lo = col->mesh->lo, hi = col->mesh->hi;
+			if (phys_mesh_mass(col->mesh, &v, &com, &I) == 0)
+				*volume += v;	/* an open mesh has none */
+		} else if (body_shape(col, &s)) {
+			*volume += phys_shape_measure(&s);
+			hi = half_extents(col);
+			lo = v3_scale(hi, -1);
+		} else
 			continue;
-		*volume += phys_shape_measure(&s);
-		h = half_extents(col);
 		for (k = 0; k < 8; k++) {	/* the corners, in the link frame */
-			p = pose_apply(col->pose, v3(k & 1 ? h.x : -h.x,
-			    k & 2 ? h.y : -h.y, k & 4 ? h.z : -h.z));
+			p = pose_apply(col->pose, v3(k & 1 ? hi.x : lo.x,
+			    k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z));
 			if (!any) {
 				*min = *max = p;
 				any = true;
@@ -102,45 +113,146 @@ phys_link_geometry_box(const struct phys_world *w, int li, phys_vec3 *min,
 	return any;
 }
 
+static phys_mat3
+mat3_scaled(phys_mat3 a, double k)
+{
+	int i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			a.m[i][j] *= k;
+	return a;
+}
+
+/* A collision's solid at unit density: its volume, and its inertia
+ * (mass = volume) posed in the link frame. 0 for planes and heightmaps,
+ * which bound no volume; -1 on an open mesh or a bad shape. */
+static int
+unit_solid(const struct phys_collision *c, double *volume, phys_inertia *out)
+{
+	phys_shape s;
+	phys_vec3 com;
+	phys_mat3 I;
+
+	if (c->shape == PHYS_GEOM_MESH) {
+		if (phys_mesh_mass(c->mesh, volume, &com, &I) < 0) {
+			char *why = xstrdup(phys_error());
+			int rc = phys_fail("collision '%s': %s", c->name, why);
+
+			free(why);
+			return rc;
+		}
+		memset(out, 0, sizeof *out);
+		out->mass = *volume;
+		out->I = I;
+		pose_to6(pose_mul(c->pose, (phys_pose){ com,
+		    PHYS_QUAT_IDENTITY }), out->pose);
+		out->has_pose = true;
+		return 1;
+	}
+	if (!body_shape(c, &s))
+		return 0;
+	if (phys_shape_check(&s) < 0)
+		return -1;
+	*volume = phys_shape_measure(&s);
+	if (phys_shape_inertia(&s, *volume, out) < 0)
+		return -1;
+	pose_to6(c->pose, out->pose);
+	out->has_pose = true;
+	return 1;
+}
+
+/* The parts scaled to their masses and combined: by density (each
+ * collision's own when per_collision and it has one), or sharing mass
+ * by volume when density <= 0. */
+static int
+solids_inertia(const struct phys_world *w, int li, double density,
+    bool per_collision, double mass, phys_inertia *out)
+{
+	const struct phys_link *l = &w->links[li];
+	phys_inertia *parts;
+	double volume = 0, weighted = 0, *v, rho, k;
+	int c, n = 0, rc, i;
+
+	parts = xmalloc(((size_t)l->ncollisions + 1) * sizeof *parts);
+	v = xmalloc(((size_t)l->ncollisions + 1) * sizeof *v);
+	for (c = l->first_collision; c < l->first_collision + l->ncollisions;
+	    c++) {
+		const struct phys_collision *col = &w->collisions[c];
+
+		rc = unit_solid(col, &v[n], &parts[n]);
+		if (rc < 0)
+			goto out;
+		if (rc == 0)
+			continue;
+		volume += v[n];
+		rho = per_collision && col->density > 0 ? col->density :
+		    density > 0 ? density : 1;
+		weighted += rho * v[n];
+		/* the density rides in mass until the total is known */
+		parts[n].mass = rho;
+		n++;
+	}
+	rc = n;
+	if (n > 0 && !(volume > 0))
+		rc = phys_fail("link '%s': its geometry has no volume", l->name);
+	for (i = 0; i < n && rc > 0; i++) {
+		k = density > 0 ? parts[i].mass : parts[i].mass * mass / weighted;
+		parts[i].mass = k * v[i];
+		parts[i].I = mat3_scaled(parts[i].I, k);
+	}
+	if (rc > 0 && phys_inertia_combine(parts, (size_t)n, out) < 0)
+		rc = -1;
+out:
+	free(parts);
+	free(v);
+	return rc;
+}
+
 int
 phys_link_geometry_inertia(const struct phys_world *w, int li, double density,
     double mass, phys_inertia *out)
 {
-	const struct phys_link *l = &w->links[li];
-	phys_inertia parts[64];
-	double volume = 0, v[64];
-	phys_shape s;
-	int c, n = 0, k;
+	return solids_inertia(w, li, density, false, mass, out);
+}
 
-	for (c = l->first_collision; c < l->first_collision + l->ncollisions &&
-	    n < 64; c++) {
-		if (!body_shape(&w->collisions[c], &s))
-			continue;
-		if (phys_shape_check(&s) < 0)
-			return -1;
-		v[n] = phys_shape_measure(&s);
-		volume += v[n];
-		pose_to6(w->collisions[c].pose, parts[n].pose);
-		parts[n].has_pose = true;
-		n++;
-	}
+bool
+phys_link_auto_inertial(const struct phys_link *l)
+{
+	xmlNodePtr n = phys_child(l->node, "inertial");
+	char *a = n ? phys_node_attr(n, "auto") : NULL;
+	bool on = false;
+
+	if (a && !phys_parse_bool(a, &on))
+		on = false;
+	free(a);
+	return on;
+}
+
+int
+phys_link_auto_inertia(struct phys_world *w, int li, double density)
+{
+	struct phys_link *l = &w->links[li];
+	struct phys_value *mass = PV(l->vals, LINK_inertial_mass);
+	phys_inertia in;
+	int n;
+
+	n = solids_inertia(w, li, mass->given ? 0 : density, true,
+	    mass->u.d, &in);
+	if (n < 0)
+		return -1;
 	if (n == 0)
-		return 0;
-	if (!(volume > 0))
-		return phys_fail("link '%s': its geometry has no volume",
-		    l->name);
-	for (k = 0, c = l->first_collision; k < n; c++) {
-		double pose[6];
-
-		if (!body_shape(&w->collisions[c], &s))
-			continue;
-		memcpy(pose, parts[k].pose, sizeof pose);
-		if (phys_shape_inertia(&s, density > 0 ? density * v[k] :
-		    mass * v[k] / volume, &parts[k]) < 0)
-			return -1;
-		memcpy(parts[k].pose, pose, sizeof pose);
-		parts[k].has_pose = true;
-		k++;
-	}
-	return phys_inertia_combine(parts, (size_t)n, out) < 0 ? -1 : n;
+		return phys_fail("link '%s': automatic inertia needs collision "
+		    "geometry with a volume", l->name);
+	mass->u.d = in.mass;
+	memcpy(PV(l->vals, LINK_inertial_pose)->u.pose, in.pose,
+	    sizeof in.pose);
+	PV(l->vals, LINK_inertial_pose)->given = true;
+	PV(l->vals, LINK_inertial_inertia_ixx)->u.d = in.I.m[0][0];
+	PV(l->vals, LINK_inertial_inertia_iyy)->u.d = in.I.m[1][1];
+	PV(l->vals, LINK_inertial_inertia_izz)->u.d = in.I.m[2][2];
+	PV(l->vals, LINK_inertial_inertia_ixy)->u.d = in.I.m[0][1];
+	PV(l->vals, LINK_inertial_inertia_ixz)->u.d = in.I.m[0][2];
+	PV(l->vals, LINK_inertial_inertia_iyz)->u.d = in.I.m[1][2];
+	return 0;
 }

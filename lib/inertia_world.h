@@ -32,4 +32,14 @@ bool phys_link_geometry_box(const struct phys_world *w, int link,
 int phys_link_geometry_inertia(const struct phys_world *w, int link,
     double density, double mass, phys_inertia *out);
 
+/* SDF 1.11: does the link's <inertial> say auto="true"? */
+bool phys_link_auto_inertial(const struct phys_link *l);
+/*
+ * Automatic inertia: the link's inertial values (mass, pose, tensor) from
+ * its collision geometry, meshes included, each collision at its own
+ * <density> or else density. A mass the link gives is kept: the
+ * densities are scaled to it.
+ */
+int phys_link_auto_inertia(struct phys_world *w, int link, double density);
+
 #endif

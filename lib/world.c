@@ -1,6 +1,8 @@
 /* world.c - build the world model from an SDF document. */
 #include "world.h"
 
+#include "inertia_world.h"
+
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
@@ -698,6 +700,182 @@ geometry_size(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
 	return read_numbers(d, g, what, out, n, false);
 }
 
+/* ---- meshes, polylines, ellipsoids and heightmaps ---- */
+
+static char *find_resource(const char *uri, const char *doc_path,
+    bool want_dir);
+
+/* The file a geometry's <uri> names, or an error at the <uri>. */
+static char *
+geometry_file(struct phys_doc *d, xmlNodePtr s)
+{
+	xmlNodePtr e = phys_child(s, "uri");
+	char *uri, *path;
+
+	if (!e) {
+		fail_node(d, s, "<%s> has no <uri>", (const char *)s->name);
+		return NULL;
+	}
+	uri = phys_node_text(e);
+	path = find_resource(uri, d->path, false);
+	if (!path)
+		phys_failat(d->name, phys_node_line(e), "cannot find '%s' "
+		    "(searched next to the file, then GAZEBO_MODEL_PATH, "
+		    "SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH "
+		    "and GAZEBO_RESOURCE_PATH)", uri);
+	free(uri);
+	return path;
+}
+
+/* A library failure (no position) placed at element n. */
+static int
+fail_at_element(struct phys_doc *d, xmlNodePtr n)
+{
+	char *why = xstrdup(phys_error());
+	int rc = phys_failat(d->name, phys_node_line(n), "%s", why);
+
+	free(why);
+	return rc;
+}
+
+static bool
+child_flag(xmlNodePtr n, const char *name)
+{
+	xmlNodePtr e = phys_child(n, name);
+	char *t;
+	bool b = false;
+
+	if (!e)
+		return false;
+	t = phys_node_text(e);
+	if (!phys_parse_bool(t, &b))
+		b = false;
+	free(t);
+	return b;
+}
+
+static int
+read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
+    xmlNodePtr s)
+{
+	struct phys_mesh_spec spec = { 0 };
+	xmlNodePtr sub = phys_child(s, "submesh"), e;
+	double scale[3] = { 1, 1, 1 };
+	char *name = NULL, *path;
+
+	if (phys_child(s, "scale") &&
+	    read_numbers(d, s, "scale", scale, 3, true) < 0)
+		return -1;
+	if (scale[0] == 0 || scale[1] == 0 || scale[2] == 0)
+		return fail_node(d, phys_child(s, "scale"), "%s",
+		    "<scale>: a zero factor flattens the mesh");
+	if (sub && (e = phys_child(sub, "name")))
+		name = phys_node_text(e);
+	path = geometry_file(d, s);
+	if (!path) {
+		free(name);
+		return -1;
+	}
+	spec.path = path;
+	spec.submesh = name;
+	spec.center = sub && child_flag(sub, "center");
+	spec.scale = v3(scale[0], scale[1], scale[2]);
+	c->shape = PHYS_GEOM_MESH;
+	c->mesh = phys_mesh_cache_get(&L->w->meshes, &spec);
+	free(path);
+	free(name);
+	return c->mesh ? 1 : fail_at_element(d, s);
+}
+
+/* Every <polyline> of the geometry, extruded: they share one height. */
+static int
+read_polylines(struct loader *L, struct phys_doc *d, struct phys_collision *c,
+    xmlNodePtr s)
+{
+	double **xy = NULL, height = 1, h;
+	size_t *np = NULL, n = 0, i;
+	struct phys_mesh *m = NULL;
+	xmlNodePtr p, pt;
+	int rc = 0;
+
+	for (p = s; p && rc == 0; p = phys_next(p, "polyline")) {
+		xy = xrealloc(xy, (n + 1) * sizeof *xy);
+		np = xrealloc(np, (n + 1) * sizeof *np);
+		xy[n] = NULL;
+		np[n] = 0;
+		n++;
+		h = 1;
+		if (phys_child(p, "height") &&
+		    read_numbers(d, p, "height", &h, 1, false) < 0)
+			rc = -1;
+		else if (n > 1 && h != height)
+			rc = fail_node(d, p, "%s", "the polylines of one "
+			    "geometry must share one height");
+		height = h;
+		for (pt = phys_child(p, "point"); pt && rc == 0;
+		    pt = phys_next(pt, "point")) {
+			if (np[n - 1] >= 10000)	/* ear clipping is quadratic */
+				rc = fail_node(d, pt, "%s", "more than 10000 points");
+			xy[n - 1] = xrealloc(xy[n - 1],
+			    (np[n - 1] + 1) * 2 * sizeof **xy);
+			if (rc == 0) {
+				char *t = phys_node_text(pt);
+
+				if (phys_parse_doubles(t, xy[n - 1] +
+				    2 * np[n - 1], 2) != 2)
+					rc = fail_node(d, pt, "%s", "<point>: "
+					    "two numbers wanted");
+				free(t);
+			}
+			np[n - 1]++;
+		}
+	}
+	if (rc == 0) {
+		m = phys_mesh_extrude((const double *const *)xy, np, n, height);
+		rc = m ? 0 : fail_at_element(d, s);
+	}
+	for (i = 0; i < n; i++)
+		free(xy[i]);
+	free(xy);
+	free(np);
+	if (rc < 0)
+		return -1;
+	c->shape = PHYS_GEOM_MESH;
+	c->mesh = phys_mesh_cache_keep(&L->w->meshes, m);
+	return 1;
+}
+
+static int
+read_heightmap(struct phys_doc *d, struct phys_collision *c, xmlNodePtr s)
+{
+	double size[3] = { 1, 1, 1 }, pos[3] = { 0, 0, 0 }, v = 1;
+	bool has_size = phys_child(s, "size") != NULL;
+	char *path;
+
+	if ((has_size && read_numbers(d, s, "size", size, 3, false) < 0) ||
+	    (phys_child(s, "pos") &&
+	    read_numbers(d, s, "pos", pos, 3, true) < 0) ||
+	    (phys_child(s, "sampling") &&
+	    read_numbers(d, s, "sampling", &v, 1, false) < 0))
+		return -1;
+	if (has_size && !(size[0] > 0 && size[1] > 0))
+		return fail_node(d, phys_child(s, "size"), "%s",
+		    "<size>: the extent along x and y must be positive");
+	if (v != floor(v) || v < 1 || v > 16)
+		return fail_node(d, phys_child(s, "sampling"), "%s",
+		    "<sampling>: a whole number from 1 to 16");
+	path = geometry_file(d, s);
+	if (!path)
+		return -1;
+	c->heightmap = phys_heightmap_load(path, size, has_size, pos, (int)v);
+	free(path);
+	if (!c->heightmap)
+		return fail_at_element(d, s);
+	c->shape = PHYS_GEOM_HEIGHTMAP;
+	memcpy(c->size, c->heightmap->size, sizeof c->size);
+	return 1;
+}
+
 /*
  * Returns 1 when the collision is kept, 0 when skipped (with a warning),
  * -1 on error.
@@ -731,8 +909,21 @@ read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	}
 	if (phys_node_is(s, "ellipsoid")) {
 		c->shape = PHYS_GEOM_ELLIPSOID;
-		return geometry_size(d, s, "radii", c->size, 3) < 0 ? -1 : 1;
+		if (geometry_size(d, s, "radii", c->size, 3) < 0)
+			return -1;
+		if (!(c->size[0] > 0 && c->size[1] > 0 && c->size[2] > 0))
+			return fail_node(d, s, "%s", "<radii> must be positive");
+		/* ODE has no ellipsoid: it collides as a polyhedron. */
+		c->mesh = phys_mesh_cache_keep(&L->w->meshes,
+		    phys_mesh_ellipsoid(c->size[0], c->size[1], c->size[2]));
+		return 1;
 	}
+	if (phys_node_is(s, "mesh"))
+		return read_mesh(L, d, c, s);
+	if (phys_node_is(s, "polyline"))
+		return read_polylines(L, d, c, s);
+	if (phys_node_is(s, "heightmap"))
+		return read_heightmap(d, c, s);
 	if (phys_node_is(s, "plane")) {
 		c->shape = PHYS_GEOM_PLANE;
 		c->normal = v3(0, 0, 1);
@@ -755,6 +946,21 @@ read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 		    (const char *)s->name);
 	warn_node(L, d, s, "skipping collision with unsupported geometry: %s",
 	    c->name);
+	return 0;
+}
+
+/* SDF 1.11 <density> of a collision or an inertial: 0 when absent. */
+static int
+read_density(struct phys_doc *d, xmlNodePtr n, double *out)
+{
+	*out = 0;
+	if (!phys_child(n, "density"))
+		return 0;
+	if (read_numbers(d, n, "density", out, 1, false) < 0)
+		return -1;
+	if (!(*out > 0))
+		return fail_node(d, phys_child(n, "density"), "%s",
+		    "<density> must be positive");
 	return 0;
 }
 
@@ -819,6 +1025,10 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 	c.node = cn;
 	c.doc = sc->doc;
 	kept = read_geometry(L, sc->doc, &c, cn);
+	if (kept > 0 && read_density(sc->doc, cn, &c.density) < 0) {
+		phys_heightmap_free(c.heightmap);
+		kept = -1;
+	}
 	if (kept <= 0) {
 		free(c.name);
 		return kept;
@@ -828,6 +1038,7 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 	    collision_in_reach(sc, &w->links[li], &c) < 0 ||
 	    read_values(sc->doc, cn, PHYS_S_COLLISION, c.vals) < 0) {
 		free(c.name);
+		phys_heightmap_free(c.heightmap);
 		phys_values_free(PHYS_S_COLLISION, c.vals);
 		return -1;
 	}
@@ -836,6 +1047,7 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 	if (register_name(L, sc->doc, cn, c.name, PHYS_K_COLLISION,
 	    (int)w->ncollisions) < 0) {
 		free(c.name);
+		phys_heightmap_free(c.heightmap);
 		phys_values_free(PHYS_S_COLLISION, c.vals);
 		return -1;
 	}
@@ -865,25 +1077,17 @@ read_visual(struct scope *sc, int li, const char *link_local, xmlNodePtr vn)
 	return 0;
 }
 
-/* SDF 1.11 computes the inertial from the collisions when auto="true";
- * reading it as the default 1 kg would be silently wrong. */
+/* SDF 1.11 <inertial auto="true">: from the collisions and densities. */
 static int
-refuse_auto_inertial(struct scope *sc, const struct phys_link *l)
+auto_inertia(struct phys_doc *d, struct phys_world *w, int li)
 {
-	xmlNodePtr e = phys_child(l->node, "inertial");
-	char *a = e ? phys_node_attr(e, "auto") : NULL;
-	bool on = false;
+	xmlNodePtr in = phys_child(w->links[li].node, "inertial");
+	double density;
 
-	if (a && !phys_parse_bool(a, &on)) {
-		free(a);
-		return fail_node(sc->doc, e, "%s",
-		    "<inertial auto>: not true or false");
-	}
-	free(a);
-	if (on)
-		return fail_node(sc->doc, e, "link '%s': <inertial auto=\"true\"> "
-		    "is not supported yet; write the mass and inertia (phys-inertia "
-		    "fix computes them from the geometry)", l->name);
+	if (read_density(d, in, &density) < 0)
+		return -1;
+	if (phys_link_auto_inertia(w, li, density > 0 ? density : 1000) < 0)
+		return fail_at_element(d, in);
 	return 0;
 }
 
@@ -907,7 +1111,6 @@ read_link(struct scope *sc, struct frame *f)
 	l->vals = phys_values_new(PHYS_S_LINK);
 	w->nlinks++;
 	if (register_name(L, sc->doc, f->node, l->name, PHYS_K_LINK, li) < 0 ||
-	    refuse_auto_inertial(sc, l) < 0 ||
 	    resolve_frame(sc, f, &l->pose) < 0 ||
 	    read_values(sc->doc, f->node, PHYS_S_LINK, l->vals) < 0)
 		return -1;
@@ -918,6 +1121,9 @@ read_link(struct scope *sc, struct frame *f)
 			return -1;
 	w->links[li].ncollisions = (int)w->ncollisions -
 	    w->links[li].first_collision;
+	if (phys_link_auto_inertial(&w->links[li]) &&
+	    auto_inertia(sc->doc, w, li) < 0)
+		return -1;
 	for (cn = phys_child(f->node, "visual"); cn; cn = phys_next(cn, "visual"))
 		if (read_visual(sc, li, f->name, cn) < 0)
 			return -1;
@@ -1578,48 +1784,81 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* A model directory named by uri, searched in GAZEBO_MODEL_PATH and SDF_PATH. */
-static char *
-find_model_dir(const char *uri, const char *world_path)
+static bool
+is_file(const char *path)
 {
-	const char *vars[] = { "GAZEBO_MODEL_PATH", "SDF_PATH" };
-	const char *name = uri, *list, *p;
-	char *dir, *base;
-	size_t i, len;
+	struct stat st;
 
-	if (strncmp(uri, "model://", 8) == 0)
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool
+is_resource(const char *path, bool want_dir)
+{
+	return want_dir ? is_dir(path) : is_file(path);
+}
+
+/* rel found in one of the colon-separated directories of variable var. */
+static char *
+search_path_var(const char *var, const char *rel, bool want_dir)
+{
+	const char *list, *p;
+	char *path;
+	size_t len;
+
+	for (list = getenv(var); list && *list; list = p + (*p != 0)) {
+		p = list + strcspn(list, ":");
+		len = (size_t)(p - list);
+		if (len == 0)
+			continue;
+		path = xasprintf("%.*s/%s", (int)len, list, rel);
+		if (is_resource(path, want_dir))
+			return path;
+		free(path);
+	}
+	return NULL;
+}
+
+/*
+ * A model directory (want_dir) or a file named by uri: model://NAME/...
+ * in the model paths (GAZEBO_MODEL_PATH, SDF_PATH, then Gazebo Sim's
+ * GZ_SIM_RESOURCE_PATH and IGN_GAZEBO_RESOURCE_PATH); an absolute path
+ * as it is; relative and file:// ones next to the document, then in the
+ * same paths and GAZEBO_RESOURCE_PATH (file://media/... is Gazebo's).
+ */
+static char *
+find_resource(const char *uri, const char *doc_path, bool want_dir)
+{
+	static const char *const vars[] = { "GAZEBO_MODEL_PATH", "SDF_PATH",
+		"GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH",
+		"GAZEBO_RESOURCE_PATH" };
+	bool model = strncmp(uri, "model://", 8) == 0;
+	const char *name = uri;
+	char *path, *base;
+	size_t i;
+
+	if (model)
 		name = uri + 8;
 	else if (strncmp(uri, "file://", 7) == 0)
 		name = uri + 7;
 	if (name[0] == '/')
-		return is_dir(name) ? xstrdup(name) : NULL;
-	if (strncmp(uri, "model://", 8) != 0) {
-		base = xstrdup(world_path ? world_path : ".");
+		return is_resource(name, want_dir) ? xstrdup(name) : NULL;
+	if (!model && doc_path) {
+		base = xstrdup(doc_path);
 		if (strrchr(base, '/'))
 			*strrchr(base, '/') = '\0';
 		else
 			strcpy(base, ".");
-		dir = xasprintf("%s/%s", base, name);
+		path = xasprintf("%s/%s", base, name);
 		free(base);
-		if (is_dir(dir))
-			return dir;
-		free(dir);
-		if (strstr(uri, "://"))
-			return NULL;
-		/* libsdformat looks a bare name up on the model paths too */
+		if (is_resource(path, want_dir))
+			return path;
+		free(path);
 	}
-	for (i = 0; i < 2; i++) {
-		for (list = getenv(vars[i]); list && *list; list = p + (*p != 0)) {
-			p = list + strcspn(list, ":");
-			len = (size_t)(p - list);
-			if (len == 0)
-				continue;
-			dir = xasprintf("%.*s/%s", (int)len, list, name);
-			if (is_dir(dir))
-				return dir;
-			free(dir);
-		}
-	}
+	/* model:// looks in model paths; a relative name anywhere. */
+	for (i = 0; i < sizeof vars / sizeof *vars - model; i++)
+		if ((path = search_path_var(vars[i], name, want_dir)))
+			return path;
 	return NULL;
 }
 
@@ -1706,10 +1945,11 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	if (L->depth >= MAX_INCLUDE_DEPTH)
 		return fail_node(d, in, "%s", "includes nested too deeply");
 	u = phys_node_text(uri);
-	dir = find_model_dir(u, d->path);
+	dir = find_resource(u, d->path, true);
 	if (!dir) {
 		rc = fail_node(d, uri, "cannot find model '%s' (searched "
-		    "GAZEBO_MODEL_PATH and SDF_PATH)", u);
+		    "GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH and "
+		    "IGN_GAZEBO_RESOURCE_PATH)", u);
 		free(u);
 		return rc;
 	}
@@ -1972,6 +2212,7 @@ phys_world_free(struct phys_world *w)
 	}
 	for (i = 0; i < w->ncollisions; i++) {
 		free(w->collisions[i].name);
+		phys_heightmap_free(w->collisions[i].heightmap);
 		phys_values_free(PHYS_S_COLLISION, w->collisions[i].vals);
 	}
 	for (i = 0; i < w->njoints; i++) {
@@ -1995,6 +2236,7 @@ phys_world_free(struct phys_world *w)
 	free(w->models);
 	free(w->links);
 	free(w->collisions);
+	phys_mesh_cache_free(&w->meshes);
 	free(w->joints);
 	free(w->name);
 	phys_doc_free(&w->doc);

@@ -13,6 +13,8 @@
 #include <stddef.h>
 
 #include "geom.h"
+#include "heightmap.h"
+#include "mesh.h"
 #include "param.h"
 #include "sdf.h"
 
@@ -22,7 +24,9 @@ enum phys_geometry {
 	PHYS_GEOM_CYLINDER,	/* size[0]: radius, size[1]: length along z */
 	PHYS_GEOM_CAPSULE,	/* size[0]: radius, size[1]: cylinder length */
 	PHYS_GEOM_ELLIPSOID,	/* size[0..2]: semi-axes */
-	PHYS_GEOM_PLANE	/* normal; size[0..1]: extent (unused by ODE) */
+	PHYS_GEOM_PLANE,	/* normal; size[0..1]: extent (unused by ODE) */
+	PHYS_GEOM_MESH,		/* mesh: <mesh> or <polyline> triangles */
+	PHYS_GEOM_HEIGHTMAP	/* heightmap; size[0..2]: its extent */
 };
 
 enum phys_joint_type {
@@ -84,6 +88,11 @@ struct phys_collision {
 	enum phys_geometry shape;
 	double size[3];
 	phys_vec3 normal;	/* planes */
+	/* Triangles of meshes, polylines and (for ODE) ellipsoids, held by
+	 * the world's mesh cache; the terrain of a heightmap. */
+	const struct phys_mesh *mesh;
+	struct phys_heightmap *heightmap;
+	double density;		/* SDF 1.11 <density>, kg/m^3; 0: none */
 	xmlNodePtr node;
 	struct phys_doc *doc;
 	struct phys_value *vals;	/* PHYS_S_COLLISION values */
@@ -139,6 +148,7 @@ struct phys_world {
 	size_t nmodels, nlinks, ncollisions, njoints, nvisuals;
 
 	struct phys_name_index *index;	/* scoped name -> entity */
+	struct phys_mesh_cache meshes;	/* each mesh file loaded once */
 };
 
 void phys_load_options_default(struct phys_load_options *o);

@@ -13,6 +13,7 @@ TMP=${BATS_TEST_TMPDIR:-$BATS_RUN_TMPDIR}
 # not part of the project: beside the clone, or where PHYS_REFERENCE says.
 REF=${PHYS_REFERENCE:-$BATS_TEST_DIRNAME/../../shared/reference}
 export GAZEBO_MODEL_PATH="$REF/gazebo-models"
+export GAZEBO_RESOURCE_PATH="$REF/gazebo-resources"
 # the project's own models, for <include><uri>model://NAME</uri></include>
 export SDF_PATH="$WORLDS/models"
 

@@ -213,16 +213,16 @@ turned_by_pyramid() {
 	[[ "$output" == "phys-step: $TMP/j.sdf:$line: unknown joint type 'screwy'"* ]]
 }
 
-@test "a mesh collision is an error unless skipped with a warning" {
-	# the collision's sphere (not the visual's) becomes a mesh
+@test "an image collision is an error unless skipped with a warning" {
+	# the collision's sphere (not the visual's) becomes an image
 	sed '/<collision/,/<\/collision>/{
 		/<sphere>/,/<\/sphere>/d
-		s|<geometry>|<geometry><mesh><uri>model://x/x.dae</uri></mesh>|
+		s|<geometry>|<geometry><image><uri>x.png</uri><height>1</height></image>|
 	}' "$WORLDS/falling_sphere.sdf" > "$TMP/mesh.sdf"
-	grep -q '<geometry><mesh>' "$TMP/mesh.sdf"
+	grep -q '<geometry><image>' "$TMP/mesh.sdf"
 	run phys-step -n 1 "$TMP/mesh.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" =~ phys-step:\ .*mesh.sdf:[0-9]+:\ collision\ \'ball::link::collision\':\ \<mesh\>\ geometry\ is\ not\ supported ]]
+	[[ "$output" =~ phys-step:\ .*mesh.sdf:[0-9]+:\ collision\ \'ball::link::collision\':\ \<image\>\ geometry\ is\ not\ supported ]]
 	run phys-step -n 1 --skip-unsupported "$TMP/mesh.sdf"
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ skipping\ collision ]]

@@ -3,7 +3,7 @@
 # Runs apt-get as root, or through sudo.
 set -e
 # build: compiler, pkg-config and the libraries' -dev packages
-pkgs="build-essential pkg-config libxml2-dev libjansson-dev libode-dev"
+pkgs="build-essential pkg-config libxml2-dev libjansson-dev libode-dev libassimp-dev libgdal-dev"
 # tests: bats, jq to read JSON lines, gnuplot for plots, the shells whose
 # completions are checked, mandoc and groff to lint and render the manuals
 pkgs="$pkgs bats bats-support bats-assert jq gnuplot-nox zsh fish mandoc groff-base"

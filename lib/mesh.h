@@ -1,0 +1,72 @@
+/*
+ * mesh.h - triangle meshes for collision geometry: loaded from Collada,
+ * STL and OBJ files (through assimp), extruded from polylines or
+ * tessellated from ellipsoids; and their volume, centre of mass and
+ * inertia by the divergence theorem.
+ *
+ * Functions return NULL or -1 with the reason in phys_error().
+ */
+#ifndef PHYS_MESH_H
+#define PHYS_MESH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "geom.h"
+
+struct phys_mesh {
+	double *v;		/* xyz per vertex, in the collision frame */
+	size_t nv;
+	unsigned *tri;		/* three vertex indices per triangle */
+	size_t ntri;
+	phys_vec3 lo, hi;	/* bounding box */
+	bool closed;		/* every edge shared by two triangles,
+				 * oriented consistently and outwards */
+};
+
+/* What a <mesh> element asks for. */
+struct phys_mesh_spec {
+	const char *path;	/* resolved file */
+	const char *submesh;	/* NULL: the whole scene */
+	bool center;		/* submesh centred on its bounding box */
+	phys_vec3 scale;
+};
+
+/* Every mesh a world loads, each once (keyed by path, submesh and scale). */
+struct phys_mesh_cache {
+	struct phys_mesh_entry *e;
+	size_t n, cap;
+};
+
+const struct phys_mesh *phys_mesh_cache_get(struct phys_mesh_cache *c,
+    const struct phys_mesh_spec *spec);
+/* Takes ownership of m (from the generators below). */
+const struct phys_mesh *phys_mesh_cache_keep(struct phys_mesh_cache *c,
+    struct phys_mesh *m);
+void phys_mesh_cache_free(struct phys_mesh_cache *c);
+
+struct phys_mesh *phys_mesh_load(const struct phys_mesh_spec *spec);
+
+/*
+ * Polygons (n points each, x y pairs) extruded from z = 0 to z = height
+ * into one closed mesh per polygon: ear clipping, so concave ones too.
+ * Polygons must be simple and may not nest (no holes).
+ */
+struct phys_mesh *phys_mesh_extrude(const double *const *xy,
+    const size_t *npoints, size_t npolygons, double height);
+
+/* A closed polyhedron inscribed in the ellipsoid of semi-axes a b c,
+ * with vertices on its axes' ends. */
+struct phys_mesh *phys_mesh_ellipsoid(double a, double b, double c);
+
+void phys_mesh_free(struct phys_mesh *m);
+
+/*
+ * Of the solid the closed mesh bounds: volume, centre of mass, and the
+ * inertia tensor about the centre of mass at unit density (multiply by
+ * the density). Fails on an open mesh, saying so.
+ */
+int phys_mesh_mass(const struct phys_mesh *m, double *volume, phys_vec3 *com,
+    phys_mat3 *I);
+
+#endif

@@ -1,0 +1,214 @@
+/*
+ * geomgen.c - writes the meshes and terrains tests/geometry.bats uses,
+ * into the directory given: one unit cube (edges 1 m, centred on the
+ * origin) as ASCII STL, binary STL, OBJ and Collada (in centimetres,
+ * under a node transform), a unit right tetrahedron, and a bowl terrain
+ * h = ((x/R)^2 + (y/R)^2) / 2 as a 33x33 PNG and as a GeoTIFF, plus a
+ * 30x30 PNG no heightmap may use.
+ *
+ *	cc geomgen.c $(pkg-config --cflags --libs gdal) -lm -o geomgen
+ *	./geomgen DIR
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gdal.h>
+
+static const double cube_v[8][3] = {
+	{ -.5, -.5, -.5 }, { .5, -.5, -.5 }, { .5, .5, -.5 }, { -.5, .5, -.5 },
+	{ -.5, -.5, .5 }, { .5, -.5, .5 }, { .5, .5, .5 }, { -.5, .5, .5 },
+};
+/* Counter-clockwise seen from outside. */
+static const int cube_t[12][3] = {
+	{ 0, 2, 1 }, { 0, 3, 2 }, { 4, 5, 6 }, { 4, 6, 7 },
+	{ 0, 1, 5 }, { 0, 5, 4 }, { 1, 2, 6 }, { 1, 6, 5 },
+	{ 2, 3, 7 }, { 2, 7, 6 }, { 3, 0, 4 }, { 3, 4, 7 },
+};
+static const double tet_v[4][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 },
+	{ 0, 0, 1 } };
+static const int tet_t[4][3] = { { 0, 2, 1 }, { 0, 1, 3 }, { 0, 3, 2 },
+	{ 1, 2, 3 } };
+
+static FILE *
+open_in(const char *dir, const char *name, const char *mode)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, mode);
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	return f;
+}
+
+static void
+ascii_stl(const char *dir, const char *name, const double (*v)[3],
+    const int (*t)[3], int nt)
+{
+	FILE *f = open_in(dir, name, "w");
+	int i, k;
+
+	fprintf(f, "solid %s\n", name);
+	for (i = 0; i < nt; i++) {
+		fprintf(f, " facet normal 0 0 0\n  outer loop\n");
+		for (k = 0; k < 3; k++)
+			fprintf(f, "   vertex %g %g %g\n", v[t[i][k]][0],
+			    v[t[i][k]][1], v[t[i][k]][2]);
+		fprintf(f, "  endloop\n endfacet\n");
+	}
+	fprintf(f, "endsolid %s\n", name);
+	fclose(f);
+}
+
+static void
+put_f32(FILE *f, double x)
+{
+	float v = (float)x;
+	unsigned char b[4];
+	uint32_t u;
+
+	memcpy(&u, &v, sizeof u);
+	b[0] = u & 255, b[1] = u >> 8 & 255, b[2] = u >> 16 & 255;
+	b[3] = u >> 24 & 255;
+	fwrite(b, 1, 4, f);
+}
+
+static void
+binary_stl(const char *dir)
+{
+	FILE *f = open_in(dir, "cube_binary.stl", "wb");
+	unsigned char header[80] = "binary cube", n[4] = { 12, 0, 0, 0 },
+	    attr[2] = { 0, 0 };
+	int i, k;
+
+	fwrite(header, 1, sizeof header, f);
+	fwrite(n, 1, 4, f);
+	for (i = 0; i < 12; i++) {
+		for (k = 0; k < 3; k++)
+			put_f32(f, 0);
+		for (k = 0; k < 9; k++)
+			put_f32(f, cube_v[cube_t[i][k / 3]][k % 3]);
+		fwrite(attr, 1, 2, f);
+	}
+	fclose(f);
+}
+
+static void
+obj(const char *dir)
+{
+	FILE *f = open_in(dir, "cube.obj", "w");
+	int i;
+
+	for (i = 0; i < 8; i++)
+		fprintf(f, "v %g %g %g\n", cube_v[i][0], cube_v[i][1],
+		    cube_v[i][2]);
+	for (i = 0; i < 12; i++)
+		fprintf(f, "f %d %d %d\n", cube_t[i][0] + 1, cube_t[i][1] + 1,
+		    cube_t[i][2] + 1);
+	fclose(f);
+}
+
+/*
+ * The cube in centimetres (<unit meter="0.01">), its vertices shifted
+ * by -50 cm in z and turned -90 degrees about z; the node turns them
+ * back and lifts them 50 cm: the same unit cube once both apply.
+ */
+static void
+collada(const char *dir)
+{
+	FILE *f = open_in(dir, "cube.dae", "w");
+	int i;
+
+	fprintf(f, "<?xml version=\"1.0\"?>\n"
+	    "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" "
+	    "version=\"1.4.1\">\n<asset><unit meter=\"0.01\" name=\"cm\"/>"
+	    "<up_axis>Z_UP</up_axis></asset>\n<library_geometries>"
+	    "<geometry id=\"cube\" name=\"cube\"><mesh>\n"
+	    "<source id=\"p\"><float_array id=\"pa\" count=\"24\">");
+	for (i = 0; i < 8; i++)	/* (x, y) turned -90 degrees: (y, -x) */
+		fprintf(f, " %g %g %g", 100 * cube_v[i][1],
+		    -100 * cube_v[i][0], 100 * cube_v[i][2] - 50);
+	fprintf(f, "</float_array><technique_common><accessor source=\"#pa\" "
+	    "count=\"8\" stride=\"3\"><param name=\"X\" type=\"float\"/>"
+	    "<param name=\"Y\" type=\"float\"/><param name=\"Z\" "
+	    "type=\"float\"/></accessor></technique_common></source>\n"
+	    "<vertices id=\"v\"><input semantic=\"POSITION\" source=\"#p\"/>"
+	    "</vertices>\n<triangles count=\"12\"><input semantic=\"VERTEX\" "
+	    "source=\"#v\" offset=\"0\"/><p>");
+	for (i = 0; i < 12; i++)
+		fprintf(f, " %d %d %d", cube_t[i][0], cube_t[i][1],
+		    cube_t[i][2]);
+	fprintf(f, "</p></triangles>\n</mesh></geometry></library_geometries>\n"
+	    "<library_visual_scenes><visual_scene id=\"s\">"
+	    "<node id=\"n\" name=\"box_node\"><translate>0 0 50</translate>"
+	    "<rotate>0 0 1 90</rotate><instance_geometry url=\"#cube\"/>"
+	    "</node></visual_scene></library_visual_scenes>\n"
+	    "<scene><instance_visual_scene url=\"#s\"/></scene>\n"
+	    "</COLLADA>\n");
+	fclose(f);
+}
+
+/* The bowl over [-1, 1]^2 in pixels: 0 at the centre, 1 at the edges'
+ * middles; images scale it to 0..255 (its largest value, at the corners,
+ * is 2: 255 there). */
+static double
+bowl(int i, int j, int n)
+{
+	double x = 2.0 * i / (n - 1) - 1, y = 2.0 * j / (n - 1) - 1;
+
+	return (x * x + y * y) / 2;
+}
+
+static void
+raster(const char *dir, const char *name, const char *driver, int n,
+    GDALDataType type, double scale)
+{
+	GDALDriverH mem = GDALGetDriverByName("MEM");
+	GDALDriverH out = GDALGetDriverByName(driver);
+	GDALDatasetH ds = GDALCreate(mem, "", n, n, 1, type, NULL), copy;
+	double *d = malloc(sizeof *d * (size_t)n * (size_t)n);
+	double gt[6] = { 1000, 0.25, 0, 2000, 0, -0.25 };
+	char path[4096];
+	int i, j;
+
+	for (j = 0; j < n; j++)
+		for (i = 0; i < n; i++)
+			d[j * n + i] = type == GDT_Byte ?
+			    round(scale * bowl(i, j, n)) : scale * bowl(i, j, n);
+	if (GDALRasterIO(GDALGetRasterBand(ds, 1), GF_Write, 0, 0, n, n, d, n,
+	    n, GDT_Float64, 0, 0) != CE_None)
+		exit(1);
+	GDALSetGeoTransform(ds, gt);
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	copy = GDALCreateCopy(out, path, ds, 0, NULL, NULL, NULL);
+	if (!copy)
+		exit(1);
+	GDALClose(copy);
+	GDALClose(ds);
+	free(d);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: geomgen DIR\n");
+		return 2;
+	}
+	ascii_stl(argv[1], "cube.stl", cube_v, cube_t, 12);
+	ascii_stl(argv[1], "tetra.stl", tet_v, tet_t, 4);
+	binary_stl(argv[1]);
+	obj(argv[1]);
+	collada(argv[1]);
+	GDALAllRegister();
+	raster(argv[1], "bowl.png", "PNG", 33, GDT_Byte, 127.5);
+	raster(argv[1], "bowl.tif", "GTiff", 33, GDT_Float32, 100);
+	raster(argv[1], "bad.png", "PNG", 30, GDT_Byte, 127.5);
+	return 0;
+}
