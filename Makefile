@@ -5,6 +5,7 @@
 #                   under AddressSanitizer+UndefinedBehaviorSanitizer
 #   make demo       run a shipped world
 #   make bench      speed measurements (never part of the tests)
+#   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 600)
 #   make deps       install the Debian packages the project needs
 #   make install PREFIX=/usr/local DESTDIR=
 
@@ -60,6 +61,27 @@ check: deps
 		EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined"
 	@sh tests/run build build/asan
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+
+# libFuzzer harnesses (fuzz/), built by clang with the library instrumented
+# into build/fuzz; fuzz/run seeds them, replays fuzz/regress and fuzzes.
+FUZZ_SECONDS ?= 600
+FUZZERS = sdf state control param inertia expr
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+FUZZ_HELPERS = fuzz/fuzz.c fuzz/small_world.c
+
+$(B)/fuzz-%: fuzz/%.c $(FUZZ_HELPERS) fuzz/fuzz.h fuzz/small_world.h $(B)/libphys.a
+	$(CC) $(ALL_CFLAGS) -Ifuzz -fsanitize=fuzzer $(LDFLAGS) -o $@ $< \
+		$(FUZZ_HELPERS) $(B)/libphys.a $(LDLIBS)
+
+fuzz-bins: $(FUZZERS:%=$(B)/fuzz-%)
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-bins B=build/fuzz CC=clang OPT=-O1 \
+		EXTRA_CFLAGS="-Werror -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+		LDFLAGS="$(FUZZ_SAN)"
+	@sh fuzz/run build/fuzz $(FUZZ_SECONDS) $(FUZZERS)
 
 demo: deps all
 	$(B)/phys-step -t 1 -e 100 worlds/falling_sphere.sdf
@@ -86,5 +108,5 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all deps check demo bench install uninstall clean
+.PHONY: all deps check demo bench install uninstall clean fuzz fuzz-bins
 .SECONDARY:

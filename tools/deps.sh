@@ -2,7 +2,7 @@
 # Install the Debian packages phys needs, only when some are missing.
 # Runs apt-get as root, or through sudo.
 set -e
-pkgs="build-essential pkg-config jq libxml2-dev libjansson-dev libode-dev bats bats-support bats-assert gnuplot-nox time"
+pkgs="build-essential pkg-config jq libxml2-dev libjansson-dev libode-dev bats bats-support bats-assert gnuplot-nox time clang libclang-rt-14-dev llvm"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
