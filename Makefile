@@ -5,6 +5,7 @@
 #                   under AddressSanitizer+UndefinedBehaviorSanitizer
 #   make demo       run a shipped world
 #   make bench      speed measurements (never part of the tests)
+#   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 600)
 #   make deps       install the Debian packages the project needs
 #   make spec       regenerate lib/spec_table.c from the SDFormat description
 #                   files (Debian's sdformat-sdf; SPEC_EXTRA adds versions)
@@ -70,6 +71,27 @@ check: deps
 		EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		EXTRA_LDFLAGS="-fsanitize=address,undefined"
 	@sh tests/run build build/asan
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+
+# libFuzzer harnesses (fuzz/), built by clang with the library instrumented
+# into build/fuzz; fuzz/run seeds them, replays fuzz/regress and fuzzes.
+FUZZ_SECONDS ?= 600
+FUZZERS = sdf state control param inertia expr
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+FUZZ_HELPERS = fuzz/fuzz.c fuzz/small_world.c
+
+$(B)/fuzz-%: fuzz/%.c $(FUZZ_HELPERS) fuzz/fuzz.h fuzz/small_world.h $(B)/libphys.a
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Ifuzz -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $< \
+		$(FUZZ_HELPERS) $(B)/libphys.a $(LDLIBS)
+
+fuzz-bins: $(FUZZERS:%=$(B)/fuzz-%)
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-bins B=build/fuzz CC=clang OPT=-O1 \
+		EXTRA_CFLAGS="-Werror -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+		EXTRA_LDFLAGS="$(FUZZ_SAN)"
+	@sh fuzz/run build/fuzz $(FUZZ_SECONDS) $(FUZZERS)
 
 # deps first, then a new make for the build: never both at once under -j.
 demo: deps
@@ -108,7 +130,7 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all deps check demo bench install uninstall clean spec
+.PHONY: all deps check demo bench install uninstall clean spec fuzz fuzz-bins
 .SECONDARY:
 
 # ---- Embedding: libphys.a, phys.h and libphys.pc for C programs, and

@@ -216,10 +216,42 @@ fast_number(const char *p)
 	return p - s > 32 ? NULL : p;
 }
 
+/*
+ * Duplicate keys are refused by jansson (JSON_REJECT_DUPLICATES), which
+ * says where; the scanner sends any line with one to it rather than
+ * letting readers pick different copies. Keys of one object are compared
+ * pairwise up to MAXKEYS; a larger object also goes to jansson.
+ */
+#define MAXKEYS 16
+
+struct keys {
+	const char *s[MAXKEYS];
+	size_t len[MAXKEYS], n;
+};
+
+/* Adds a key; false when it is there already or there are too many. */
+static bool
+key_add(struct keys *k, const char *s, size_t len)
+{
+	size_t i;
+
+	if (k->n == MAXKEYS)
+		return false;
+	for (i = 0; i < k->n; i++)
+		if (k->len[i] == len && memcmp(k->s[i], s, len) == 0)
+			return false;
+	k->s[k->n] = s;
+	k->len[k->n++] = len;
+	return true;
+}
+
 /* Any JSON value, for members copied through unchanged. */
 static const char *
 fast_skip(const char *p, int depth)
 {
+	struct keys k;
+	const char *q;
+
 	if (depth > 32)
 		return NULL;
 	switch (*p) {
@@ -229,9 +261,11 @@ fast_skip(const char *p, int depth)
 	case '{':
 		if (*++p == '}')
 			return p + 1;
+		k.n = 0;
 		for (;;) {
-			if (*p != '"' || !(p = fast_string(p + 1)) ||
-			    *++p != ':' || !(p = fast_skip(p + 1, depth + 1)))
+			if (*p != '"' || !(q = fast_string(p + 1)) ||
+			    !key_add(&k, p + 1, (size_t)(q - p - 1)) ||
+			    q[1] != ':' || !(p = fast_skip(q + 2, depth + 1)))
 				return NULL;
 			if (*p == '}')
 				return p + 1;
@@ -265,14 +299,17 @@ fast_value(struct ist_frame *f, const char *name, size_t nlen, const char *p)
 {
 	struct ist_field *fl;
 	const char *k, *q;
+	struct keys seen;
 
 	if (*p == '{') {
 		push_item(f, name, nlen, IST_OBJECT);
 		if (*++p == '}')
 			return p + 1;
+		seen.n = 0;
 		for (;;) {
 			if (*p != '"' || !(q = fast_string(p + 1)) ||
-			    q[1] != ':')
+			    q[1] != ':' ||
+			    !key_add(&seen, p + 1, (size_t)(q - p - 1)))
 				return NULL;
 			k = p + 1;
 			fl = push_field(f, k, (size_t)(q - k));
@@ -330,11 +367,58 @@ fast_items(struct ist_frame *f, const char *p)
 	}
 }
 
+/* FNV-1a of an item name, for items_unique(). */
+static size_t
+name_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* No two items share a name: an open-addressing set of item indices,
+ * at most half full. The table is kept from line to line. */
+static bool
+items_unique(const struct ist_frame *f)
+{
+	static size_t *slot, cap;
+	const struct ist_item *it, *o;
+	size_t size = 16, mask, i, h;
+
+	if (f->nitems < 2)
+		return true;
+	while (size < 2 * f->nitems)
+		size *= 2;
+	if (size > cap) {
+		free(slot);
+		slot = xcalloc(size, sizeof *slot);
+		cap = size;
+	} else {
+		memset(slot, 0, size * sizeof *slot);
+	}
+	mask = size - 1;
+	for (i = 0; i < f->nitems; i++) {
+		it = &f->items[i];
+		for (h = name_hash(it->name, it->nlen) & mask; slot[h];
+		    h = (h + 1) & mask) {
+			o = &f->items[slot[h] - 1];
+			if (o->nlen == it->nlen &&
+			    memcmp(o->name, it->name, it->nlen) == 0)
+				return false;
+		}
+		slot[h] = i + 1;	/* 0 is an empty slot */
+	}
+	return true;
+}
+
 static bool
 fast_line(struct ist_frame *f, const char *p, const char *end)
 {
 	const char *key, *q;
 	bool seen_t = false, seen_items = false;
+	struct keys others = { .n = 0 };
 	size_t klen;
 
 	if (*p++ != '{')
@@ -357,7 +441,8 @@ fast_line(struct ist_frame *f, const char *p, const char *end)
 			seen_items = true;
 			push_top(f, IST_TOP_ITEMS, NULL, 0);
 		} else {
-			if (!(p = fast_skip(q + 2, 0)))
+			if (!key_add(&others, key + 1, klen) ||
+			    !(p = fast_skip(q + 2, 0)))
 				return false;
 			push_top(f, IST_TOP_OTHER, key, (size_t)(p - key));
 		}
@@ -366,7 +451,7 @@ fast_line(struct ist_frame *f, const char *p, const char *end)
 		if (*p++ != ',')
 			return false;
 	}
-	return p + 1 == end && seen_t && seen_items;
+	return p + 1 == end && seen_t && seen_items && items_unique(f);
 }
 
 /* ---- slow path: jansson --------------------------------------------- */

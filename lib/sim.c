@@ -277,7 +277,8 @@ read_controls(struct run *r)
 	r->ctlname = phys_display_name(r->o->control);
 	if (phys_each_line(r->o->control, read_one_control, r) < 0)
 		return -1;
-	qsort(r->ctl, r->nctl, sizeof *r->ctl, control_order);
+	if (r->nctl > 1)	/* qsort must not be given NULL, even for 0 */
+		qsort(r->ctl, r->nctl, sizeof *r->ctl, control_order);
 	return 0;
 }
 

@@ -183,3 +183,31 @@ LINES
 	run phys-inertia principal --mass 1 --ixx 1 --iyy 1 --izz 3
 	[ "$status" -eq 1 ]
 }
+
+# ---- item 9: duplicate keys in state lines, on the fast path too -------
+
+@test "state lines with a duplicate key are refused with line and column by every reader" {
+	local l col
+	while IFS='|' read -r col l; do
+		printf '%s\n' '{"t":0,"items":{"a":1,"b":{"x":1}}}' "$l" > "$TMP/s"
+		for cmd in "filter --csv a" "filter a" "derive z=a" "at 5 a"; do
+			run phys-introspect $cmd < "$TMP/s"
+			[ "$status" -eq 1 ] || fail "$cmd accepted $l"
+			assert_output --partial "phys-introspect: <stdin>:2: bad JSON at column $col: duplicate object key"
+		done
+	done <<'LINES'
+31|{"t":0,"items":{"a":1,"b":2,"a":3}}
+36|{"t":0,"items":{"a":{"x":1,"y":2,"x":3}}}
+22|{"t":0,"iter":1,"iter":2,"items":{"a":1}}
+31|{"t":0,"engine":{"g":{"x":1,"x":2}},"items":{"a":1}}
+26|{"t":0,"items":{"a":1},"t":1}
+LINES
+}
+
+@test "items that differ only past a hash collision or in kind are still told apart" {
+	# a thousand items, and an object and a scalar with distinct names
+	jq -nc '{t: 0, items: ([range(1000) | {key: "m\(.)::link/x", value: .}] | from_entries + {"o": {"x": 1, "y": 2}})}' > "$TMP/s"
+	run phys-introspect filter --csv 'm999::link/x' 'o.y' < "$TMP/s"
+	[ "$status" -eq 0 ]
+	[ "${lines[1]}" = "0,999,2" ]
+}

@@ -7,6 +7,8 @@ pkgs="build-essential pkg-config libxml2-dev libjansson-dev libode-dev libassimp
 # tests: bats, jq to read JSON lines, gnuplot for plots, the shells whose
 # completions are checked, mandoc and groff to lint and render the manuals
 pkgs="$pkgs bats bats-support bats-assert jq gnuplot-nox zsh fish mandoc groff-base"
+# fuzzing: clang with its libFuzzer and sanitizer runtimes
+pkgs="$pkgs clang libclang-rt-14-dev llvm"
 # bench: GNU time for peak memory
 pkgs="$pkgs time"
 missing=

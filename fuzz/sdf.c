@@ -1,0 +1,58 @@
+/*
+ * sdf.c - fuzz the SDF loader: a world from memory, its parameters listed
+ * and one edit rendered back, as phys-param does.
+ */
+#include <stdlib.h>
+
+#include "fuzz.h"
+#include "paramio.h"
+#include "ref.h"
+#include "world.h"
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	fuzz_isolate();
+	return 0;
+}
+
+/* Each parameter's line, built and dropped. */
+static int
+list_one(struct phys_world *w, const struct phys_ref *r, void *ctx)
+{
+	struct phys_buf *b = ctx;
+
+	buf_clear(b);
+	phys_param_line(b, w, r, phys_ref_value(w, r), PHYS_PL_PRESET);
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct phys_load_options lo;
+	struct phys_world w = { 0 };
+	struct phys_buf b = { 0 };
+	struct phys_value v;
+	struct phys_ref r;
+	size_t len;
+	char *text;
+
+	phys_load_options_default(&lo);
+	lo.quiet = true;
+	lo.skip_unsupported = true;
+	if (phys_doc_load_text(&w.doc, "fuzz.sdf", (const char *)data, size) == 0 &&
+	    phys_world_load_doc(&w, &lo) == 0) {
+		phys_ref_each(&w, "*", -1, list_one, &b);
+		if (phys_ref_resolve(&w, "gravity", w.start, &r) == 0 &&
+		    phys_value_parse(r.p, "0 0 -1.62", &v) == 0) {
+			if (phys_world_edit(&w, &r, &v) == 0 &&
+			    (text = phys_doc_render(&w.doc, &len)))
+				free(text);
+			phys_value_free(&v);
+		}
+	}
+	buf_free(&b);
+	phys_world_free(&w);
+	return 0;
+}

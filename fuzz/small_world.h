@@ -1,0 +1,14 @@
+/*
+ * small_world.h - the world the line harnesses work on: a box resting on
+ * a plane and a pendulum, so parameter and control lines find links,
+ * collisions, joints and two profiles to name.
+ */
+#ifndef PHYS_FUZZ_WORLD_H
+#define PHYS_FUZZ_WORLD_H
+
+#include "world.h"
+
+/* Loads it into w, or aborts: the harness is broken without it. */
+void fuzz_world(struct phys_world *w);
+
+#endif

@@ -1,0 +1,29 @@
+/*
+ * state.c - fuzz the state-line reader: every line read, every field's
+ * value converted, as phys-introspect's commands read runs.
+ */
+#include "fuzz.h"
+#include "introspect.h"
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	return 0;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ist_reader r;
+	struct fuzz_file f;
+	size_t i;
+
+	fuzz_file_open(&f, data, size);
+	if (ist_open(&r, f.path) == 0)
+		while (ist_read(&r) > 0)
+			for (i = 0; i < r.f.nfields; i++)
+				ist_value(&r.f.fields[i]);
+	ist_close(&r);
+	fuzz_file_close(&f);
+	return 0;
+}
