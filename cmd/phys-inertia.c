@@ -278,7 +278,11 @@ static int
 filter_lines(const char *path, line_fn fn, const void *ctx)
 {
 	struct filter f = { fn, ctx, { 0 }, false };
-	int rc = phys_each_stream_line(path, filter_line, &f);
+	int rc;
+
+	if (!path || strcmp(path, "-") == 0)
+		phys_stdin_hint("inertia lines");
+	rc = phys_each_stream_line(path, filter_line, &f);
 
 	buf_free(&f.out);
 	if (rc < 0) {

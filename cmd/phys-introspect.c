@@ -386,7 +386,7 @@ stray_option(const struct command *cmd, unsigned given)
 }
 
 static void
-check_inputs(struct cmdline *c)
+check_inputs(struct cmdline *c, const struct command *cmd)
 {
 	size_t i, stdins = 0;
 
@@ -396,6 +396,17 @@ check_inputs(struct cmdline *c)
 		stdins += strcmp(c->o.inputs[i], "-") == 0;
 	if (stdins > 1)
 		usage_error("standard input can be read only once");
+	/* items reads a world, and diff its two operands, not the inputs */
+	if (cmd->run == cmd_items) {
+		if (strcmp(c->args[0], "-") == 0)
+			phys_stdin_hint("an SDF world");
+		return;
+	}
+	if (cmd->run == cmd_diff)
+		stdins = strcmp(c->args[0], "-") == 0 ||
+		    strcmp(c->args[1], "-") == 0;
+	if (stdins)
+		phys_stdin_hint("state lines");
 }
 
 /* Shows where in NAME=EXPR the expression went wrong. */
@@ -533,7 +544,7 @@ run_command(struct cmdline *c, const struct command *cmd)
 		usage_error("%s: no SELECTOR given", cmd->name);
 	if (cmd->run == cmd_derive && c->o.ndefs == 0)
 		usage_error("derive: no NAME=EXPR given");
-	check_inputs(c);
+	check_inputs(c, cmd);
 	if (save_selection(c) < 0)
 		return -1;
 	return cmd->run(c);

@@ -151,6 +151,8 @@ main(int argc, char **argv)
 	if (phys_world_load(&w, optind < argc ? argv[optind] : "-", &lo) < 0) {
 		phys_report();
 		phys_world_free(&w);
+		free(o.items);
+		free(o.sets);
 		return PHYS_EXIT_FAIL;
 	}
 	rc = phys_sim_run(&w, &o, stdout);

@@ -487,7 +487,7 @@ on_tty() {
 	run timeout 60 script -qfec "$1" /dev/null < /dev/null
 }
 
-@test "phys-step with no operand on a terminal says it reads a world from stdin" {
+@test "reading standard input from a terminal is said on stderr, not waited on silently" {
 	on_tty "$PHYS_BIN/phys-step -n 0"
 	[[ "$output" == "phys-step: reading an SDF world from standard input"* ]] ||
 	    fail "no hint: $output"
@@ -495,6 +495,15 @@ on_tty() {
 	[[ "$output" == "phys-step: reading an SDF world from standard input"* ]]
 	# not when standard input is a file
 	run -0 --separate-stderr phys-step -n 0 - < "$WORLDS/pendulum.sdf"
+	[ -z "$stderr" ] || fail "$stderr"
+	# the filters that read lines say so too
+	on_tty "$PHYS_BIN/phys-introspect filter sim_time"
+	[[ "$output" == "phys-introspect: reading state lines from standard input"* ]] ||
+	    fail "no hint: $output"
+	on_tty "$PHYS_BIN/phys-inertia principal"
+	[[ "$output" == "phys-inertia: reading inertia lines from standard input"* ]] ||
+	    fail "no hint: $output"
+	run -0 --separate-stderr phys-introspect filter sim_time < "$BATS_TEST_DIRNAME/data/introspect-run.jsonl"
 	[ -z "$stderr" ] || fail "$stderr"
 }
 
