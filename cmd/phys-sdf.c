@@ -23,13 +23,15 @@ static const char help_text[] =
     "print: write the world as one SDF file: includes resolved, and every\n"
     "pose relative to its parent model (or the world).\n"
     "\n"
-    "      --help          show this help\n"
+    "  -h, --help          show this help\n"
     "      --version       show the version\n";
 
-enum { OPT_HELP = 256, OPT_VERSION };
+enum { OPT_VERSION = 256 };
+
+static const char *const commands[] = { "check", "print", NULL };
 
 static const struct option longopts[] = {
-	{ "help", no_argument, NULL, OPT_HELP },
+	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
 };
@@ -47,12 +49,12 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
 		switch (c) {
-		case OPT_HELP:
+		case 'h':
 			phys_help(usage_text, help_text);
 		case OPT_VERSION:
 			phys_version();
 		default:
-			usage();
+			phys_option_error(c, argv, longopts);
 		}
 }
 
@@ -96,19 +98,21 @@ main(int argc, char **argv)
 	int rc;
 
 	phys_setprog(argv[0]);
-	argv[0] = (char *)phys_progname;	/* getopt names us in errors */
+	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	if (!(cmd = phys_split_command(&argc, &argv, "", parse_options, NULL)))
+	if (!(cmd = phys_split_command(&argc, &argv, ":h", parse_options, NULL)))
 		usage();
+	if (strcmp(cmd, "check") != 0 && strcmp(cmd, "print") != 0)
+		phys_unknown_command(cmd, commands);
 	if (argc > 1)
 		phys_usage_error(usage_text, "%s takes one WORLD", cmd);
 	path = argc == 1 ? argv[0] : "-";
+	if (strcmp(path, "-") == 0)
+		phys_stdin_hint("an SDF world");
 	if (strcmp(cmd, "check") == 0)
 		rc = cmd_check(path);
-	else if (strcmp(cmd, "print") == 0)
-		rc = cmd_print(path);
 	else
-		phys_usage_error(usage_text, "unknown command '%s'", cmd);
+		rc = cmd_print(path);
 	if (phys_close_stdout() != PHYS_EXIT_OK)
 		rc = PHYS_EXIT_FAIL;
 	return rc;
