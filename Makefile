@@ -163,7 +163,8 @@ $(B)/libphys.pc: lib/libphys.pc.in FORCE
 	@sed -e 's|@PREFIX@|$(PREFIX)|' \
 		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
 		-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
-		-e 's|@VERSION@|$(VERSION)|' lib/libphys.pc.in >$@.tmp
+		-e 's|@VERSION@|$(VERSION)|' -e 's|@REQUIRES@|$(PKGS)|' \
+		lib/libphys.pc.in >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
 $(B)/examples/%: examples/%.c lib/phys.h $(PUBLIB)

@@ -21,7 +21,7 @@
  * closed form by more than the integrator's known error g h t / 2.
  *
  * Build against an installed libphys:
- *   cc -o drop drop.c $(pkg-config --cflags --libs --static libphys)
+ *   cc -o drop drop.c $(pkg-config --cflags --libs libphys)
  */
 #include <math.h>
 #include <stdio.h>

@@ -181,7 +181,7 @@ same_numbers() {
 	[ -f "$d/usr/share/man/man3/libphys.3" ] || fail "no libphys(3)"
 	grep -qx 'prefix=/usr' "$d/usr/lib/pkgconfig/libphys.pc"
 	export PKG_CONFIG_PATH="$d/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$d"
-	flags=$(pkg-config --cflags --libs --static libphys)
+	flags=$(pkg-config --cflags --libs libphys)
 	# Only the installed copy: the sources are copied away from lib/.
 	cp "$ROOT/examples/drop.c" "$BATS_TEST_TMPDIR/"
 	run cc -std=c99 -Wall -Wextra -Werror -pedantic -o "$BATS_TEST_TMPDIR/drop" \
@@ -295,7 +295,7 @@ same_numbers() {
 	}
 	EOF2
 	run cc -std=c99 -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/contract" \
-	    "$BATS_TEST_TMPDIR/contract.c" $(pkg-config --cflags --libs --static libphys)
+	    "$BATS_TEST_TMPDIR/contract.c" $(pkg-config --cflags --libs libphys)
 	assert_success
 	run "$BATS_TEST_TMPDIR/contract"
 	assert_output "0 failed"
