@@ -30,7 +30,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	phys_run_options_default(&o);
 	o.steps = 10;
 	o.control = f.path;
-	phys_run(&w, &o, sink);
+	phys_sim_run(&w, &o, sink);
 	fuzz_file_close(&f);
 	phys_world_free(&w);
 	return 0;

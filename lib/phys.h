@@ -43,8 +43,8 @@ typedef struct phys_api_run phys_run;
 
 /* How to open a world. Start from phys_default_world_def(). */
 typedef struct phys_world_def {
-	/* Nonzero: leave out collisions ODE cannot build (meshes,
-	 * heightmaps), with a warning. 0 (default): refuse the world. */
+	/* Nonzero: leave out collisions phys cannot build yet (such as
+	 * <image>), with a warning. 0 (default): refuse the world. */
 	int skip_unsupported;
 	/* Nonzero: no warnings while loading. 0 (default): warn. */
 	int quiet;

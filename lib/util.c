@@ -944,8 +944,9 @@ phys_lines_next(struct phys_lines *l, char **line, size_t *lenp)
 
 	phys_signal_check();
 	for (;;) {
-		s = l->buf + l->start;
-		nl = l->buf ? memchr(s + scanned, '\n', l->end - l->start -
+		/* before the first read there is no buffer: NULL + 0 is UB */
+		s = l->buf ? l->buf + l->start : NULL;
+		nl = s ? memchr(s + scanned, '\n', l->end - l->start -
 		    scanned) : NULL;
 		len = nl ? (size_t)(nl - s) : l->end - l->start;
 		if (len > PHYS_MAX_LINE_BYTES)
