@@ -4,14 +4,6 @@
 
 load helper
 
-setup() {
-	TMP=$(mktemp -d)
-}
-
-teardown() {
-	rm -rf "$TMP"
-}
-
 pitch() {	# control file, time: the plank's pitch then
 	phys-step -t 2 -r 10 ${1:+-c "$1"} -i 'seesaw::plank/pose' "$WORLDS/seesaw.sdf" |
 	    jq -r --argjson t "$2" 'select(.t == $t) | .items["seesaw::plank/pose"].pitch'

@@ -4,14 +4,6 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-setup() {
-	TMP=$(mktemp -d)
-}
-
-teardown() {
-	rm -rf "$TMP"
-}
-
 @test "list without a world: every registry row with units, default, range and doc" {
 	phys-param list > "$TMP/reg"
 	# physics, world, link, collision and joint parameters, each scope's

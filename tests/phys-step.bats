@@ -3,14 +3,6 @@
 
 load helper
 
-setup() {
-	TMP=$(mktemp -d)
-}
-
-teardown() {
-	rm -rf "$TMP"
-}
-
 # field FILE ITEM FIELD: "t value" per state line.
 field() {
 	jq -r --arg i "$2" --arg f "$3" '[.t, (.items[$i] | if type == "array" then .[($f|tonumber)] elif type == "object" then .[$f] else . end)] | @tsv' "$1"

@@ -7,15 +7,6 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-setup() {
-	TMP=$(mktemp -d)
-	export SDF_PATH="$WORLDS/models"
-}
-
-teardown() {
-	rm -rf "$TMP"
-}
-
 # pose ITEM at the first line of file F, fields x y z roll pitch yaw
 pose() {
 	jq -r --arg i "$2" '.items[$i] | [.x, .y, .z, .roll, .pitch, .yaw] | map(. * 1e9 | round / 1e9) | @tsv' "$1" | head -1

@@ -5,15 +5,6 @@
 
 load helper
 
-setup() {
-	TMP=$(mktemp -d)
-	export SDF_PATH="$WORLDS/models"
-}
-
-teardown() {
-	rm -rf "$TMP"
-}
-
 # pose ITEM FIELDS... from the line at time T of file F
 at() {
 	jq -r --arg i "$2" '.items[$i] | [.x, .y, .z, .roll, .pitch, .yaw] | map(. * 1e9 | round / 1e9) | @tsv' "$1"
