@@ -5,7 +5,8 @@
 #                   under AddressSanitizer+UndefinedBehaviorSanitizer
 #   make demo       run a shipped world
 #   make bench      speed measurements (never part of the tests)
-#   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 600)
+#   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 600);
+#                   an input slower than FUZZ_TIMEOUT (10) s is a hang
 #   make deps       install the Debian packages the project needs
 #   make spec       regenerate lib/spec_table.c from the SDFormat description
 #                   files (Debian's sdformat-sdf; SPEC_EXTRA adds versions)
@@ -76,6 +77,9 @@ check: deps
 # libFuzzer harnesses (fuzz/), built by clang with the library instrumented
 # into build/fuzz; fuzz/run seeds them, replays fuzz/regress and fuzzes.
 FUZZ_SECONDS ?= 600
+# Seconds one input may take before it counts as a hang; raise it on a
+# machine so loaded that a normal input waits longer for the CPU.
+FUZZ_TIMEOUT ?= 10
 FUZZERS = sdf state control param inertia expr
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
@@ -91,7 +95,7 @@ fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-bins B=build/fuzz CC=clang OPT=-O1 \
 		EXTRA_CFLAGS="-Werror -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 		EXTRA_LDFLAGS="$(FUZZ_SAN)"
-	@sh fuzz/run build/fuzz $(FUZZ_SECONDS) $(FUZZERS)
+	@FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh fuzz/run build/fuzz $(FUZZ_SECONDS) $(FUZZERS)
 
 # deps first, then a new make for the build: never both at once under -j.
 demo: deps
