@@ -569,6 +569,36 @@ set_axis_params(struct phys_engine *e, dJointID jid, int type,
 	}
 }
 
+/*
+ * The joint's own physics.ode.cfm and erp (Gazebo's per-joint override).
+ * Stock ODE softens the constraint rows themselves only on ball and fixed
+ * joints (dParamCFM, dParamERP); on the others its dParamCFM is the axis
+ * row's, set with the axis, and there is no per-joint ERP: said once.
+ */
+static void
+set_joint_softness(struct phys_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	void (*set)(dJointID, int, dReal) = NULL;
+	const struct phys_value *cfm = PV(j->vals, JOINT_physics_ode_cfm);
+	const struct phys_value *erp = PV(j->vals, JOINT_physics_ode_erp);
+
+	if (j->type == PHYS_JOINT_BALL)
+		set = dJointSetBallParam;
+	else if (j->type == PHYS_JOINT_FIXED)
+		set = dJointSetFixedParam;
+	if (set) {
+		set(e->joints[ji].joint, dParamCFM, cfm->given ?
+		    cfm->u.d : dWorldGetCFM(e->world));
+		set(e->joints[ji].joint, dParamERP, erp->given ?
+		    erp->u.d : dWorldGetERP(e->world));
+	} else if (erp->given) {
+		phys_warn_once("joint '%s': physics.ode.erp is kept but inert: "
+		    "stock ODE has per-joint ERP only on ball and fixed joints "
+		    "(the profile's erp applies)", j->name);
+	}
+}
+
 static void
 configure_joint(struct phys_engine *e, int ji)
 {
@@ -621,6 +651,7 @@ configure_joint(struct phys_engine *e, int ji)
 	set_axis_params(e, jid, j->type, j, 0);
 	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
 		set_axis_params(e, jid, j->type, j, 1);
+	set_joint_softness(e, ji);
 }
 
 static void make_gearbox(struct phys_engine *e, int ji);
@@ -750,6 +781,7 @@ phys_engine_apply_joint(struct phys_engine *e, int ji)
 	set_axis_params(e, e->joints[ji].joint, j->type, j, 0);
 	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
 		set_axis_params(e, e->joints[ji].joint, j->type, j, 1);
+	set_joint_softness(e, ji);
 	return 0;
 }
 

@@ -79,3 +79,62 @@ slide() {
 	run grep -c "ODE Message" "$TMP/err"
 	assert_output 0
 }
+
+# hanging TYPE PHYSICS: a 1 kg, 0.1 m cube at z = 1 held to the world by a
+# TYPE joint at its centre (a prismatic one along z, its lower stop at the
+# start), PHYSICS being the joint's <physics><ode> content.
+hanging() {
+	cat <<SDF
+<?xml version="1.0"?>
+<sdf version="1.7"><world name="hanging"><gravity>0 0 -9.81</gravity>
+<physics name="p" type="ode"><max_step_size>0.001</max_step_size>
+<ode><solver><type>world</type></solver></ode></physics>
+<model name="m"><pose>0 0 1 0 0 0</pose>
+<link name="box"><inertial><mass>1</mass><inertia><ixx>0.0016666666666666668</ixx>
+<iyy>0.0016666666666666668</iyy><izz>0.0016666666666666668</izz></inertia></inertial></link>
+<joint name="j" type="$1"><parent>world</parent><child>box</child>
+<axis><xyz>0 0 1</xyz><limit><lower>0</lower><upper>1</upper></limit></axis>
+<physics><ode>$2</ode></physics></joint>
+</model></world></sdf>
+SDF
+}
+
+# sag TYPE PHYSICS: how far below its start the cube rests after 3 s.
+sag() {
+	hanging "$1" "$2" > "$TMP/hanging.sdf"
+	phys-step -t 3 -e 3000 -i 'm::box/pose' "$TMP/hanging.sdf" 2> "$TMP/err" |
+	    tail -1 | jq -r '1 - .items["m::box/pose"].z'
+}
+
+# m g / k with k = erp / (h cfm): the spring an ERP/CFM constraint is.
+spring_sag() {
+	awk -v erp="$1" -v cfm="$2" 'BEGIN { print 9.81 * 0.001 * cfm / erp }'
+}
+
+@test "a soft stop (limit cfm 0.1) gives way by m g h cfm / erp; a stiff one holds" {
+	s=$(sag prismatic '<limit><cfm>0.1</cfm><erp>0.2</erp></limit>')
+	rel "$s" "$(spring_sag 0.2 0.1)" 0.01
+	s=$(sag prismatic '<limit><cfm>0</cfm><erp>0.2</erp></limit>')
+	near "$s" 0 1e-6
+}
+
+@test "a fixed joint's own cfm and erp soften it as the spring they stand for" {
+	s=$(sag fixed '<cfm>0.1</cfm><erp>0.2</erp>')
+	rel "$s" "$(spring_sag 0.2 0.1)" 0.01
+	s=$(sag fixed '<cfm>0.1</cfm><erp>0.4</erp>')
+	rel "$s" "$(spring_sag 0.4 0.1)" 0.01
+	s=$(sag fixed '')
+	near "$s" 0 1e-6
+	! grep -q . "$TMP/err"
+}
+
+@test "a ball joint's own cfm and erp soften it as the spring they stand for" {
+	s=$(sag ball '<cfm>0.05</cfm><erp>0.5</erp>')
+	rel "$s" "$(spring_sag 0.5 0.05)" 0.01
+}
+
+@test "a revolute joint's own erp, which stock ODE cannot take, is said once" {
+	s=$(sag revolute '<erp>0.5</erp>')
+	run grep -c "joint 'm::j': physics.ode.erp is kept but inert" "$TMP/err"
+	assert_output 1
+}
