@@ -11,7 +11,8 @@ static const char usage_text[] =
     "usage: phys-preset list [-1] WORLD\n"
     "       phys-preset show NAME WORLD\n"
     "       phys-preset use [-i] NAME WORLD\n"
-    "       phys-preset add [-i] [--from PRESET] NAME [NAME=VALUE...] WORLD\n"
+    "       phys-preset add [-i] [--engine ENGINE] [--from PRESET] NAME\n"
+    "                       [NAME=VALUE...] WORLD\n"
     "       phys-preset remove [-i] NAME WORLD\n"
     "       phys-preset rename [-i] OLD NEW WORLD\n"
     "       phys-preset export NAME WORLD\n"
@@ -25,6 +26,9 @@ static const char help_text[] =
     "change the world write it on stdout, or in place with -i.\n"
     "\n"
     "  -1                  list bare profile names, one a line\n"
+    "  -e, --engine ENGINE add a profile for ENGINE (ode, bullet, simbody,\n"
+    "                      dart), carrying over from PRESET what means the\n"
+    "                      same there\n"
     "  -f, --from PRESET   copy the new profile from PRESET\n"
     "  -i, --in-place      replace WORLD (via a temporary file)\n"
     "  -h, --help          show this help\n"
@@ -33,6 +37,7 @@ static const char help_text[] =
 enum { OPT_VERSION = 256 };
 
 static const struct option longopts[] = {
+	{ "engine", required_argument, NULL, 'e' },
 	{ "from", required_argument, NULL, 'f' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "in-place", no_argument, NULL, 'i' },
@@ -47,7 +52,7 @@ static const char *const commands[] = {
 
 struct opts {
 	bool bare, in_place;
-	const char *from;
+	const char *from, *engine;
 };
 
 static struct phys_world world;
@@ -71,6 +76,9 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		switch (c) {
 		case '1':
 			o->bare = true;
+			break;
+		case 'e':
+			o->engine = optarg;
 			break;
 		case 'f':
 			o->from = optarg;
@@ -274,7 +282,7 @@ cmd_edit(const char *cmd, const struct opts *o, int argc, char **argv)
 		rc = phys_preset_import(&world, argv[0]);
 	else if (strcmp(cmd, "add") == 0)
 		rc = phys_preset_add(&world, argv[0],
-		    o->from ? profile(o->from) : -1, argv + 1,
+		    o->from ? profile(o->from) : -1, o->engine, argv + 1,
 		    (size_t)(argc - 2));
 	else
 		usage();
@@ -291,7 +299,7 @@ main(int argc, char **argv)
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	if (!(cmd = phys_split_command(&argc, &argv, ":h1f:i", parse_options,
+	if (!(cmd = phys_split_command(&argc, &argv, ":h1e:f:i", parse_options,
 	    &o)))
 		usage();
 	if (strcmp(cmd, "list") == 0)

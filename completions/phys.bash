@@ -270,24 +270,28 @@ _phys_preset()
 		_phys_profiles
 		return
 		;;
+	-e | --engine)
+		_phys_words_add ode bullet simbody dart
+		return
+		;;
 	esac
 	if [[ $cur == --from=* ]]; then
 		_phys_long_value _phys_profiles
 		return
 	fi
-	_phys_subcommand '-f|--from'
+	_phys_subcommand '-f|--from|-e|--engine'
 	if [[ $cur == -* ]]; then
 		case $_phys_sub in
 		'') _phys_words_add --help --version ;;
 		list) _phys_words_add -1 --help ;;
-		add) _phys_words_add -i --in-place -f --from --help ;;
+		add) _phys_words_add -i --in-place -e --engine -f --from --help ;;
 		use | remove | rename | import)
 			_phys_words_add -i --in-place --help ;;
 		*) _phys_words_add --help ;;
 		esac
 		return
 	fi
-	n=$(_phys_operand_index '-f|--from')
+	n=$(_phys_operand_index '-f|--from|-e|--engine')
 	case $_phys_sub in
 	'')
 		_phys_words_add list show use add remove rename export \

@@ -93,13 +93,15 @@ insert_block(struct phys_world *w, const char *block)
 
 /* A block of the specification's required elements, at their defaults. */
 static char *
-default_block(const char *name)
+default_block(const char *name, const char *type)
 {
 	struct phys_buf b = { 0 };
 
 	buf_puts(&b, "<physics name=\"");
 	phys_buf_xml_attr(&b, name);
-	buf_puts(&b, "\" type=\"ode\">\n"
+	buf_puts(&b, "\" type=\"");
+	phys_buf_xml_attr(&b, type);
+	buf_puts(&b, "\">\n"
 	    "  <max_step_size>0.001</max_step_size>\n"
 	    "  <real_time_factor>1</real_time_factor>\n"
 	    "  <real_time_update_rate>1000</real_time_update_rate>\n"
@@ -155,14 +157,105 @@ apply_sets(struct phys_doc *d, xmlNodePtr node, char **sets, size_t nsets)
 	return rc;
 }
 
+/* An engine's own parameter without its engine: "solver.iters" for
+ * "ode.solver.iters"; NULL for shared ones and other engines'. */
+static const char *
+engine_part(const struct phys_param *p, const char *engine)
+{
+	size_t n = strlen(engine);
+
+	if (p->engines == PHYS_E_ALL || strncmp(p->name, engine, n) != 0 ||
+	    p->name[n] != '.')
+		return NULL;
+	return p->name + n + 1;
+}
+
+/*
+ * The parameter of engine to that means what p of engine from means: the
+ * one of the same name under to's block, of the same type and, for named
+ * values, the same set (ODE's quick|world solver type is not Bullet's
+ * sequential_impulse). Shared parameters are their own counterparts.
+ */
+static const struct phys_param *
+counterpart(const struct phys_param *p, const char *from, const char *to)
+{
+	const char *part = engine_part(p, from);
+	const struct phys_param *q;
+	char *name;
+
+	if (p->engines == PHYS_E_ALL)
+		return p;
+	if (!part)
+		return NULL;
+	name = xasprintf("%s.%s", to, part);
+	q = phys_param_find(PHYS_S_PHYSICS, name);
+	free(name);
+	if (!q || q->type != p->type || ((p->values || q->values) &&
+	    (!p->values || !q->values || strcmp(p->values, q->values) != 0)))
+		return NULL;
+	return q;
+}
+
+/*
+ * Write into a new block of engine to every value of profile src that
+ * has a counterpart there; name on standard error the ones src writes
+ * that have none.
+ */
+static int
+carry_over(struct phys_doc *d, xmlNodePtr node, const struct phys_profile *src,
+    const char *to)
+{
+	struct phys_buf text = { 0 }, lost = { 0 };
+	const struct phys_param *p, *q;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS) && rc == 0; i++) {
+		p = phys_scope_param(PHYS_S_PHYSICS, i);
+		if (p->engines != PHYS_E_ALL && !engine_part(p, src->type))
+			continue;
+		if (!(q = counterpart(p, src->type, to))) {
+			if (src->vals[i].given)
+				buf_printf(&lost, "%s%s", lost.len ? ", " : "",
+				    p->name);
+			continue;
+		}
+		buf_clear(&text);
+		phys_value_sdf(q, &src->vals[i], &text);
+		rc = phys_doc_set_text(d, node, q->name, text.s,
+		    phys_param_rank, (void *)(intptr_t)PHYS_S_PHYSICS);
+	}
+	if (rc == 0 && lost.len)
+		phys_warn("profile '%s': no %s counterpart, not carried over: %s",
+		    src->name, to, lost.s);
+	buf_free(&text);
+	buf_free(&lost);
+	return rc;
+}
+
+/*
+ * The text the new block starts from: profile from's, or, for another
+ * engine or without from, the specification's required elements.
+ */
+static char *
+source_block(struct phys_world *w, const char *name, int from,
+    const char *engine)
+{
+	if (from >= 0 && w->profiles[from].node &&
+	    (!engine || strcmp(engine, w->profiles[from].type) == 0))
+		return phys_doc_node_text(&w->doc, w->profiles[from].node);
+	return default_block(name, engine ? engine : from >= 0 ?
+	    w->profiles[from].type : "ode");
+}
+
 /* Copy (or defaults) renamed, not default, with overrides: as text. */
 static char *
-new_block(struct phys_world *w, const char *name, int from, char **sets,
-    size_t nsets)
+new_block(struct phys_world *w, const char *name, int from,
+    const char *engine, char **sets, size_t nsets)
 {
-	char *src = from >= 0 && w->profiles[from].node ?
-	    phys_doc_node_text(&w->doc, w->profiles[from].node) :
-	    default_block(name);
+	char *src = source_block(w, name, from, engine);
+	bool convert = from >= 0 && engine &&
+	    strcmp(engine, w->profiles[from].type) != 0;
 	struct phys_doc d;
 	xmlNodePtr node;
 	char *out = NULL;
@@ -174,6 +267,8 @@ new_block(struct phys_world *w, const char *name, int from, char **sets,
 		if (phys_doc_set_attr(&d, node, "name", name) == 0 &&
 		    (!xmlHasProp(node, (const xmlChar *)"default") ||
 		    phys_doc_set_attr(&d, node, "default", NULL) == 0) &&
+		    (!convert || carry_over(&d, node, &w->profiles[from],
+		    engine) == 0) &&
 		    apply_sets(&d, node, sets, nsets) == 0)
 			out = phys_doc_node_text(&d, node);
 	}
@@ -183,15 +278,18 @@ new_block(struct phys_world *w, const char *name, int from, char **sets,
 }
 
 int
-phys_preset_add(struct phys_world *w, const char *name, int from, char **sets,
-    size_t nsets)
+phys_preset_add(struct phys_world *w, const char *name, int from,
+    const char *engine, char **sets, size_t nsets)
 {
 	char *block;
 	int rc;
 
 	if (check_new_name(w, name) < 0)
 		return -1;
-	block = new_block(w, name, from, sets, nsets);
+	if (engine && phys_engine_bit(engine) == 0)
+		return phys_fail("unknown engine '%s' (ode, bullet, simbody, "
+		    "dart)", engine);
+	block = new_block(w, name, from, engine, sets, nsets);
 	if (!block)
 		return -1;
 	rc = insert_block(w, block);
@@ -224,7 +322,7 @@ char *
 phys_preset_export(struct phys_world *w, int p)
 {
 	if (!w->profiles[p].node)
-		return default_block(w->profiles[p].name);
+		return default_block(w->profiles[p].name, "ode");
 	return phys_doc_node_text(&w->doc, w->profiles[p].node);
 }
 

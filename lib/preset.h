@@ -16,9 +16,12 @@ unsigned phys_engine_bit(const char *type);
 /* Make profile p the one default="true" profile. */
 int phys_preset_use(struct phys_world *w, int p);
 /* A new profile NAME copied from profile from (or the specification's
- * defaults when from < 0), with NAME=VALUE overrides. */
+ * defaults when from < 0), with NAME=VALUE overrides. With engine (not
+ * NULL) the profile is for that engine: from another engine's profile,
+ * it carries the values that mean the same there and names on standard
+ * error those that have no counterpart. */
 int phys_preset_add(struct phys_world *w, const char *name, int from,
-    char **sets, size_t nsets);
+    const char *engine, char **sets, size_t nsets);
 int phys_preset_remove(struct phys_world *w, int p);
 int phys_preset_rename(struct phys_world *w, int p, const char *name);
 /* The profile as a standalone <physics> element; caller frees. */

@@ -276,3 +276,59 @@ ode.constraints.contact_surface_layer=0.001'
 	# the world file itself is unchanged by the run
 	[ "$(phys-param get -p quick iters "$WORLDS/pendulum.sdf" | jq .value)" -eq 100 ]
 }
+
+# mapped A B: the values each profile of "$TMP/c.sdf" gives its engine's
+# solver and constraint parameters, and the shared ones, as one line.
+mapped() {
+	local p e
+	for p in "$1:$2" "$3:$4"; do
+		e=${p#*:}
+		phys-param get -p "${p%%:*}" max_step_size real_time_factor \
+		    max_contacts "$e.solver.min_step_size" "$e.solver.iters" \
+		    "$e.solver.sor" "$e.constraints.cfm" "$e.constraints.erp" \
+		    "$e.constraints.contact_surface_layer" "$TMP/c.sdf" |
+		    jq -r .value | tr '\n' ' '
+		echo
+	done
+}
+
+@test "add --engine bullet --from an ODE profile carries what means the same and names the rest" {
+	phys-preset add --engine bullet --from preset_1 bul "$P" > "$TMP/c.sdf" 2> "$TMP/err"
+	[ "$(phys-preset list "$TMP/c.sdf" 2> /dev/null | jq -r 'select(.name == "bul") | .type')" = bullet ]
+	mapped preset_1 ode bul bullet > "$TMP/v"
+	[ "$(sed -n 1p "$TMP/v")" = "$(sed -n 2p "$TMP/v")" ]
+	# preset_1's own values, not the defaults: 0.01 s, sor 1.4, cfm 0.01, layer 0.002
+	[ "$(sed -n 2p "$TMP/v")" = "0.01 1 20 0.001 50 1.4 0.01 0.3 0.002 " ]
+	run grep -c "profile 'preset_1': no bullet counterpart, not carried over: ode.constraints.contact_max_correcting_vel" "$TMP/err"
+	assert_output 1
+	# nothing else in the world changed
+	diff "$P" "$TMP/c.sdf" | grep -v '^>' | grep -qv '^[0-9a-f,]*a[0-9,]*$' && false
+	# and back: an ODE profile from the Bullet one, with an override
+	phys-preset add -e ode -f bul back iters=7 "$TMP/c.sdf" > "$TMP/d.sdf" 2> "$TMP/err"
+	mv "$TMP/d.sdf" "$TMP/c.sdf"
+	mapped bul bullet back ode > "$TMP/v"
+	[ "$(sed -n 2p "$TMP/v")" = "0.01 1 20 0.001 7 1.4 0.01 0.3 0.002 " ]
+	! grep -q counterpart "$TMP/err"
+}
+
+@test "add --engine: the solver type is no counterpart; a Bullet profile's own ones are named going back" {
+	phys-preset add -f preset_2 w ode.solver.type=world "$P" 2> /dev/null |
+	    phys-preset add -e bullet -f w b bullet.constraints.split_impulse=false - > "$TMP/c.sdf" 2> "$TMP/err"
+	grep -q "profile 'w': no bullet counterpart, not carried over: ode.solver.type$" "$TMP/err"
+	[ "$(phys-param get -p b bullet.solver.type "$TMP/c.sdf" 2> /dev/null | jq -r .value)" = sequential_impulse ]
+	phys-preset add -e ode -f b o "$TMP/c.sdf" 2> "$TMP/err" > /dev/null
+	grep -q "profile 'b': no ode counterpart, not carried over: bullet.constraints.split_impulse$" "$TMP/err"
+}
+
+@test "add --engine: an unknown engine is refused; -i leaves the file alone on failure" {
+	cp "$P" "$TMP/w.sdf"
+	run phys-preset add -i -e havok -f preset_1 h "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"unknown engine 'havok'"* ]]
+	run phys-preset add -i -e bullet -f preset_1 h bullet.solver.iters=-5 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	cmp "$P" "$TMP/w.sdf"
+	[ "$(ls -A "$TMP" | grep -c '^\.')" -eq 0 ]
+	phys-preset add -i -e bullet -f preset_1 h "$TMP/w.sdf" 2> /dev/null
+	[ "$(phys-preset list "$TMP/w.sdf" 2> /dev/null | jq -r 'select(.name == "h") | .type')" = bullet ]
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env bats
+# ODE's two solvers against closed forms on box-plane friction, where a
+# box's four coplanar contacts make the contact problem redundant.
+
+load helper
+
+# incline DEG MU: a 1 kg, 0.2 m cube resting on a plane tilted DEG about y
+# (downhill is +x), both surfaces with friction coefficient MU.
+incline() {
+	awk -v deg="$1" -v mu="$2" 'BEGIN {
+		th = deg * atan2(0, -1) / 180; s = sin(th); c = cos(th)
+		fr = "<surface><friction><ode><mu>" mu "</mu><mu2>" mu "</mu2></ode></friction></surface>"
+		print "<?xml version=\"1.0\"?>"
+		print "<sdf version=\"1.7\"><world name=\"incline\"><gravity>0 0 -9.81</gravity>"
+		print "<physics name=\"p\" type=\"ode\"><max_step_size>0.001</max_step_size>"
+		print "<ode><solver><type>quick</type><iters>50</iters></solver></ode></physics>"
+		printf "<model name=\"ground\"><static>true</static><link name=\"link\"><collision name=\"c\">"
+		printf "<geometry><plane><normal>%.17g 0 %.17g</normal></plane></geometry>%s", s, c, fr
+		print "</collision></link></model>"
+		printf "<model name=\"box\"><pose>%.17g 0 %.17g 0 %.17g 0</pose><link name=\"link\">", 0.1 * s, 0.1 * c, th
+		printf "<inertial><mass>1</mass><inertia><ixx>0.006666666666666667</ixx>"
+		printf "<iyy>0.006666666666666667</iyy><izz>0.006666666666666667</izz></inertia></inertial>"
+		printf "<collision name=\"c\"><geometry><box><size>0.2 0.2 0.2</size></box></geometry>%s", fr
+		print "</collision></link></model></world></sdf>" }'
+}
+
+# slope SOLVER DEG: distance slid down the slope in 1 s, from rest.
+slope() {
+	incline "$2" 0.5 > "$TMP/incline.sdf"
+	phys-step -s ode.solver.type="$1" -t 1 -e 1000 -i 'box::link/pose' \
+	    "$TMP/incline.sdf" 2> "$TMP/err" | tail -1 |
+	    jq -r '.items["box::link/pose"] | [.x, .z] | @tsv' |
+	    awk -v d="$2" '{ th = d * atan2(0, -1) / 180
+		printf "%.9g\n", ($1 - 0.1 * sin(th)) * cos(th) - ($2 - 0.1 * cos(th)) * sin(th) }'
+}
+
+# a t^2 / 2 at t = 1 with a = g (sin - mu cos), mu = 0.5
+slope_closed() {
+	awk -v d="$1" 'BEGIN { th = d * atan2(0, -1) / 180
+		printf "%.9g\n", 9.81 * (sin(th) - 0.5 * cos(th)) / 2 }'
+}
+
+# slide SOLVER: distance the sliding_box cube slides from 2 m/s.
+slide() {
+	echo '{"t":0.2,"name":"box::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > "$TMP/ctl"
+	phys-step -p pyramid -s ode.solver.type="$1" -t 1.5 -e 1500 -c "$TMP/ctl" \
+	    -i 'box::link/pose' "$WORLDS/sliding_box.sdf" 2> "$TMP/err" |
+	    tail -1 | jq -r '.items["box::link/pose"].x'
+}
+
+@test "quick: a box given 2 m/s slides v^2 / (2 mu g) within 0.3%" {
+	rel "$(slide quick)" "$(awk 'BEGIN { print 4 / (2 * 0.5 * 9.81) }')" 0.003
+}
+
+@test "world: a box given 2 m/s slides v^2 / (2 mu g) within 2% (was 29% off)" {
+	rel "$(slide world)" "$(awk 'BEGIN { print 4 / (2 * 0.5 * 9.81) }')" 0.02
+}
+
+@test "quick: a box on 35 and 50 degree inclines (mu 0.5) moves g (sin - mu cos) t^2 / 2 within 0.3%" {
+	for deg in 35 50; do
+		rel "$(slope quick $deg)" "$(slope_closed $deg)" 0.003
+	done
+}
+
+@test "quick: a box on a 20 degree incline, below the friction angle, stays put" {
+	near "$(slope quick 20)" 0 1e-4
+}
+
+@test "world: a box on a 50 degree incline moves g (sin - mu cos) t^2 / 2 within 2% (was 5.6% off)" {
+	rel "$(slope world 50)" "$(slope_closed 50)" 0.02
+}
+
+@test "world: where Dantzig gives up on the redundant contacts, phys says so once" {
+	s=$(slope world 35)
+	# within 5% of the closed form (3.2% measured), and the user is told
+	rel "$s" "$(slope_closed 35)" 0.05
+	run grep -c "world solver could not solve" "$TMP/err"
+	assert_output 1
+	run grep -c "ODE Message" "$TMP/err"
+	assert_output 0
+}
+
+# hanging TYPE PHYSICS: a 1 kg, 0.1 m cube at z = 1 held to the world by a
+# TYPE joint at its centre (a prismatic one along z, its lower stop at the
+# start), PHYSICS being the joint's <physics><ode> content.
+hanging() {
+	cat <<SDF
+<?xml version="1.0"?>
+<sdf version="1.7"><world name="hanging"><gravity>0 0 -9.81</gravity>
+<physics name="p" type="ode"><max_step_size>0.001</max_step_size>
+<ode><solver><type>world</type></solver></ode></physics>
+<model name="m"><pose>0 0 1 0 0 0</pose>
+<link name="box"><inertial><mass>1</mass><inertia><ixx>0.0016666666666666668</ixx>
+<iyy>0.0016666666666666668</iyy><izz>0.0016666666666666668</izz></inertia></inertial></link>
+<joint name="j" type="$1"><parent>world</parent><child>box</child>
+<axis><xyz>0 0 1</xyz><limit><lower>0</lower><upper>1</upper></limit></axis>
+<physics><ode>$2</ode></physics></joint>
+</model></world></sdf>
+SDF
+}
+
+# sag TYPE PHYSICS: how far below its start the cube rests after 3 s.
+sag() {
+	hanging "$1" "$2" > "$TMP/hanging.sdf"
+	phys-step -t 3 -e 3000 -i 'm::box/pose' "$TMP/hanging.sdf" 2> "$TMP/err" |
+	    tail -1 | jq -r '1 - .items["m::box/pose"].z'
+}
+
+# m g / k with k = erp / (h cfm): the spring an ERP/CFM constraint is.
+spring_sag() {
+	awk -v erp="$1" -v cfm="$2" 'BEGIN { print 9.81 * 0.001 * cfm / erp }'
+}
+
+@test "a soft stop (limit cfm 0.1) gives way by m g h cfm / erp; a stiff one holds" {
+	s=$(sag prismatic '<limit><cfm>0.1</cfm><erp>0.2</erp></limit>')
+	rel "$s" "$(spring_sag 0.2 0.1)" 0.01
+	s=$(sag prismatic '<limit><cfm>0</cfm><erp>0.2</erp></limit>')
+	near "$s" 0 1e-6
+}
+
+@test "a fixed joint's own cfm and erp soften it as the spring they stand for" {
+	s=$(sag fixed '<cfm>0.1</cfm><erp>0.2</erp>')
+	rel "$s" "$(spring_sag 0.2 0.1)" 0.01
+	s=$(sag fixed '<cfm>0.1</cfm><erp>0.4</erp>')
+	rel "$s" "$(spring_sag 0.4 0.1)" 0.01
+	s=$(sag fixed '')
+	near "$s" 0 1e-6
+	! grep -q . "$TMP/err"
+}
+
+@test "a ball joint's own cfm and erp soften it as the spring they stand for" {
+	s=$(sag ball '<cfm>0.05</cfm><erp>0.5</erp>')
+	rel "$s" "$(spring_sag 0.5 0.05)" 0.01
+}
+
+@test "a revolute joint's own erp, which stock ODE cannot take, is said once" {
+	s=$(sag revolute '<erp>0.5</erp>')
+	run grep -c "joint 'm::j': physics.ode.erp is kept but inert" "$TMP/err"
+	assert_output 1
+}
