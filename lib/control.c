@@ -8,6 +8,8 @@
 #include <jansson.h>
 
 #include "items.h"
+#include "paramio.h"
+#include "preset.h"
 #include "sim.h"
 
 /* ---- values from JSON ---- */
@@ -157,16 +159,37 @@ phys_control_find_profile(struct phys_world *w, const char *name)
 	return profile;
 }
 
+/* {"save":"NAME"}: the run's physics values become a new profile. */
+static int
+parse_save(struct phys_controls *r, struct phys_control *c, json_t *name)
+{
+	if (!json_is_string(name) || !*json_string_value(name))
+		return phys_fail("\"save\" must be a profile name");
+	if (!r->can_save)
+		return phys_fail("a \"save\" line needs --save-to WORLD, the "
+		    "world file to store the profile in");
+	c->save = true;
+	c->text = xstrdup(json_string_value(name));
+	return 0;
+}
+
 static int
 parse_control(struct phys_controls *r, struct phys_control *c, json_t *obj)
 {
 	json_t *t = json_object_get(obj, "t"), *p = json_object_get(obj, "preset");
+	json_t *save = json_object_get(obj, "save");
 
-	if (!json_is_number(t) || !isfinite(json_number_value(t)) ||
-	    json_number_value(t) < 0)
-		return phys_fail("\"t\" must be a time in seconds, >= 0");
-	c->t = json_number_value(t);
+	c->t = NAN;	/* a stream's line without "t": at the next step */
 	c->profile = -1;
+	c->state_kind = -1;
+	if (t || !r->lines.may_block) {
+		if (!json_is_number(t) || !isfinite(json_number_value(t)) ||
+		    json_number_value(t) < 0)
+			return phys_fail("\"t\" must be a time in seconds, >= 0");
+		c->t = json_number_value(t);
+	}
+	if (save)
+		return parse_save(r, c, save);
 	/* A parameter line may say which profile its value came from (as
 	 * phys-param get writes); only a line without a name switches. */
 	if (!p || json_object_get(obj, "name"))
@@ -187,41 +210,162 @@ control_order(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+/* One line into c (its t may still be NAN): 0, or -1 with the message
+ * naming file and line. */
 static int
-read_one_control(char *text, long lineno, void *ctx)
+parse_line(struct phys_controls *r, const char *text, struct phys_control *c)
 {
-	struct phys_controls *r = ctx;
 	json_error_t jerr;
 	json_t *obj;
-	struct phys_control *c;
+	char *why;
 	int rc;
 
-	obj = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-	if (!obj || !json_is_object(obj)) {
-		json_decref(obj);
-		return phys_fail("not a JSON object%s%s", obj ? "" : ": ",
-		    obj ? "" : jerr.text);
-	}
-	r->v = xrealloc(r->v, (r->n + 1) * sizeof *r->v);
-	c = &r->v[r->n++];
 	memset(c, 0, sizeof *c);
-	c->line = lineno;
-	rc = parse_control(r, c, obj);
+	c->line = r->lines.lineno;
+	obj = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!obj || !json_is_object(obj))
+		rc = phys_fail("not a JSON object%s%s", obj ? "" : ": ",
+		    obj ? "" : jerr.text);
+	else
+		rc = parse_control(r, c, obj);
 	json_decref(obj);
+	if (rc < 0) {
+		free(c->text);
+		c->text = NULL;
+		why = xstrdup(phys_error());
+		phys_failat(r->name, c->line, "%s", why);
+		free(why);
+	}
 	return rc;
 }
 
+/* A regular file: every line now, sorted by time (then by line). */
+static int
+read_all(struct phys_controls *r)
+{
+	struct phys_control c;
+	char *line;
+	int rc;
+
+	while ((rc = phys_lines_next(&r->lines, &line, NULL)) > 0) {
+		if (phys_blank_or_comment(line))
+			continue;
+		if (parse_line(r, line, &c) < 0)
+			return -1;
+		r->v = xrealloc(r->v, (r->n + 1) * sizeof *r->v);
+		r->v[r->n++] = c;
+	}
+	if (rc < 0)
+		return -1;
+	if (r->n > 1)	/* qsort must not be given NULL, even for 0 */
+		qsort(r->v, r->n, sizeof *r->v, control_order);
+	phys_lines_close(&r->lines);
+	return 0;
+}
+
 int
-phys_controls_read(struct phys_controls *c, struct phys_world *w,
-    const char *path)
+phys_controls_open(struct phys_controls *c, struct phys_world *w,
+    const char *path, bool can_save)
 {
 	memset(c, 0, sizeof *c);
 	c->w = w;
+	c->can_save = can_save;
+	c->lines.fd = -1;
+	if (!path)
+		return 0;
 	c->name = phys_display_name(path);
-	if (phys_each_line(path, read_one_control, c) < 0)
+	if (phys_lines_open(&c->lines, path, PHYS_MAX_FILE_BYTES) < 0)
 		return -1;
-	if (c->n > 1)	/* qsort must not be given NULL, even for 0 */
-		qsort(c->v, c->n, sizeof *c->v, control_order);
+	if (!c->lines.may_block)
+		return read_all(c);
+	c->lines.max_total = 0;	/* a stream may go on as long as the run */
+	c->stream = true;
+	return 0;
+}
+
+/* Drop the lines already applied from the front of a stream's queue. */
+static void
+compact(struct phys_controls *r)
+{
+	size_t i;
+
+	if (r->next == 0)
+		return;
+	for (i = 0; i < r->next; i++)
+		free(r->v[i].text);
+	memmove(r->v, r->v + r->next, (r->n - r->next) * sizeof *r->v);
+	r->n -= r->next;
+	r->next = 0;
+}
+
+/* Queue c by time, after the lines of the same time. */
+static void
+enqueue(struct phys_controls *r, const struct phys_control *c)
+{
+	size_t at = r->n;
+
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 16;
+		r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+	}
+	while (at > r->next && r->v[at - 1].t > c->t)
+		at--;
+	memmove(r->v + at + 1, r->v + at, (r->n - at) * sizeof *r->v);
+	r->v[at] = *c;
+	r->n++;
+}
+
+/*
+ * The lines that have arrived on a stream, without waiting for more. A
+ * line without "t" is for now; one whose time has passed is an error.
+ * Reading stops while PHYS_CONTROL_QUEUE lines wait for their time: the
+ * writer then waits instead of the run's memory growing.
+ */
+static int
+poll_stream(struct phys_controls *r, double now, double h)
+{
+	struct phys_control c;
+	char *line;
+	int rc;
+
+	compact(r);
+	while (!r->lines.eof && r->n < PHYS_CONTROL_QUEUE) {
+		rc = phys_lines_poll(&r->lines, &line, NULL);
+		if (rc < 0)
+			return -1;
+		if (rc != 1)
+			break;
+		if (phys_blank_or_comment(line))
+			continue;
+		if (parse_line(r, line, &c) < 0)
+			return -1;
+		if (isnan(c.t)) {
+			c.t = now;
+		} else if (c.t < now - h / 2) {
+			free(c.text);
+			return phys_failat(r->name, c.line, "t=%g has passed: "
+			    "the line arrived when the run was at t=%g", c.t,
+			    now);
+		}
+		enqueue(r, &c);
+	}
+	return 0;
+}
+
+int
+phys_controls_poll(struct phys_controls *c, double now, double h)
+{
+	return c->stream ? poll_stream(c, now, h) : 0;
+}
+
+int
+phys_controls_due(struct phys_controls *c, double now, double h,
+    const struct phys_control **out)
+{
+	if (c->next < c->n && c->v[c->next].t <= now + h / 2) {
+		*out = &c->v[c->next++];
+		return 1;
+	}
 	return 0;
 }
 
@@ -233,5 +377,74 @@ phys_controls_free(struct phys_controls *c)
 	for (i = 0; i < c->n; i++)
 		free(c->v[i].text);
 	free(c->v);
+	if (c->lines.fd >= 0 || c->lines.buf)
+		phys_lines_close(&c->lines);
 	memset(c, 0, sizeof *c);
+}
+
+/* "NAME=VALUE" for each physics value of vals that differs from base's
+ * (the specification's defaults when base is NULL). */
+static size_t
+changed_values(const struct phys_value *vals, const struct phys_value *base,
+    char ***sets)
+{
+	struct phys_value def;
+	struct phys_buf text = { 0 };
+	size_t i, n = 0;
+
+	*sets = xcalloc(phys_scope_count(PHYS_S_PHYSICS), sizeof **sets);
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
+		const struct phys_param *p = phys_scope_param(PHYS_S_PHYSICS, i);
+		bool same;
+
+		if (base) {
+			same = phys_value_equal(p, &base[i], &vals[i]);
+		} else {
+			phys_value_default(p, &def);
+			same = phys_value_equal(p, &def, &vals[i]);
+			phys_value_free(&def);
+		}
+		if (same)
+			continue;
+		buf_clear(&text);
+		buf_printf(&text, "%s=", p->name);
+		phys_value_sdf(p, &vals[i], &text);
+		(*sets)[n++] = xstrdup(text.s);
+	}
+	buf_free(&text);
+	return n;
+}
+
+int
+phys_control_save(const char *path, const char *name, const char *from,
+    const struct phys_value *vals)
+{
+	struct phys_world ed;
+	char **sets;
+	size_t n, i;
+	int base, rc;
+
+	/* phys_world_open_edit's steps, leaving the report to the run */
+	memset(&ed, 0, sizeof ed);
+	if (phys_edit_lock(path) < 0)
+		return -1;
+	if (phys_world_open(&ed, path, false) < 0) {
+		phys_world_free(&ed);
+		return -1;
+	}
+	/* The profile the run started from, when the file has it: the new
+	 * one is a copy of it, changed where the run changed it. */
+	base = phys_world_profile(&ed, from);
+	if (base >= 0 && strcmp(ed.profiles[base].type, "ode") != 0)
+		base = -1;
+	n = changed_values(vals, base >= 0 ? ed.profiles[base].vals : NULL,
+	    &sets);
+	rc = phys_preset_add(&ed, name, base, sets, n);
+	if (rc == 0)
+		rc = phys_world_write(&ed, true);
+	for (i = 0; i < n; i++)
+		free(sets[i]);
+	free(sets);
+	phys_world_free(&ed);
+	return rc;
 }

@@ -231,7 +231,10 @@ apply_control(struct run *r, const struct phys_control *c)
 {
 	int rc;
 
-	if (c->profile >= 0)
+	if (c->save)
+		rc = phys_control_save(r->o->save_to, c->text,
+		    r->w->profiles[r->profile].name, r->cur);
+	else if (c->profile >= 0)
 		rc = switch_profile(r, c->profile);
 	else if (c->state_kind >= 0)
 		rc = apply_state(r, c);
@@ -256,10 +259,13 @@ apply_due(struct run *r)
 	double now = phys_engine_time(r->e);
 	double h = PVD(r->cur, PHYSICS_max_step_size);
 	bool moved = false;
+	const struct phys_control *c;
 
-	while (r->ctl.next < r->ctl.n && r->ctl.v[r->ctl.next].t <= now + h / 2) {
-		moved |= r->ctl.v[r->ctl.next].state_kind >= 0;
-		if (apply_control(r, &r->ctl.v[r->ctl.next++]) < 0)
+	if (phys_controls_poll(&r->ctl, now, h) < 0)
+		return -1;
+	while (phys_controls_due(&r->ctl, now, h, &c) > 0) {
+		moved |= c->state_kind >= 0;
+		if (apply_control(r, c) < 0)
 			return -1;
 	}
 	if (moved)
@@ -928,8 +934,8 @@ prepare(struct run *r)
 	 * is in every command; see phys(7). */
 	if (apply_sets(r) < 0)
 		return -1;
-	if (r->o->control && phys_controls_read(&r->ctl, r->w,
-	    r->o->control) < 0)
+	if (phys_controls_open(&r->ctl, r->w, r->o->control,
+	    r->o->save_to != NULL) < 0)
 		return -1;
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
 		return -2;

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -892,6 +893,15 @@ line_too_long(const struct phys_lines *l)
 	    "MB)", PHYS_MAX_LINE_MB);
 }
 
+/* Whether a read of l would wait: nothing has arrived on its pipe. */
+static bool
+would_wait(const struct phys_lines *l)
+{
+	struct pollfd p = { .fd = l->fd, .events = POLLIN };
+
+	return l->may_block && poll(&p, 1, 0) == 0;
+}
+
 /* More bytes after the unread ones; room for a line of the limit. */
 static int
 fill(struct phys_lines *l)
@@ -936,8 +946,10 @@ fill(struct phys_lines *l)
 	return 0;
 }
 
-int
-phys_lines_next(struct phys_lines *l, char **line, size_t *lenp)
+/* The next line as phys_lines_next; with !wait, 2 when none is complete
+ * and reading more would wait. */
+static int
+next_line(struct phys_lines *l, char **line, size_t *lenp, bool wait)
 {
 	size_t scanned = 0, len;
 	char *s, *nl;
@@ -963,9 +975,23 @@ phys_lines_next(struct phys_lines *l, char **line, size_t *lenp)
 		if (l->eof)
 			return 0;
 		scanned = len;
+		if (!wait && would_wait(l))
+			return 2;
 		if (fill(l) < 0)
 			return -1;
 	}
+}
+
+int
+phys_lines_next(struct phys_lines *l, char **line, size_t *lenp)
+{
+	return next_line(l, line, lenp, true);
+}
+
+int
+phys_lines_poll(struct phys_lines *l, char **line, size_t *lenp)
+{
+	return next_line(l, line, lenp, false);
 }
 
 void
@@ -977,8 +1003,8 @@ phys_lines_close(struct phys_lines *l)
 	l->fd = -1;
 }
 
-static bool
-blank_or_comment(const char *line)
+bool
+phys_blank_or_comment(const char *line)
 {
 	return line[strspn(line, " \t\r")] == '\0' ||
 	    line[strspn(line, " \t")] == '#';
@@ -995,7 +1021,7 @@ each_line(const char *path, size_t max_total,
 	if (phys_lines_open(&l, path, max_total) < 0)
 		return -1;
 	while ((rc = phys_lines_next(&l, &line, NULL)) > 0) {
-		if (blank_or_comment(line))
+		if (phys_blank_or_comment(line))
 			continue;
 		if ((rc = fn(line, l.lineno, ctx)) == 0)
 			continue;

@@ -119,6 +119,10 @@ int phys_lines_open(struct phys_lines *l, const char *path, size_t max_total);
 /* The next line, without its newline, NUL-terminated in *line (valid to
  * the next call), and its length: 1, 0 at the end, -1 on error. */
 int phys_lines_next(struct phys_lines *l, char **line, size_t *len);
+/* The same without waiting on a pipe: 2 when no whole line has arrived. */
+int phys_lines_poll(struct phys_lines *l, char **line, size_t *len);
+/* A line of blanks or a '#' comment, which line files may hold. */
+bool phys_blank_or_comment(const char *line);
 void phys_lines_close(struct phys_lines *l);
 
 /*
