@@ -31,6 +31,7 @@ struct run {
 	bool need_accel;
 	phys_vec3 *lin, *ang, *acc, *angacc;	/* per link, last step */
 	phys_vec3 *comv, *mom;			/* COM velocity, angular momentum */
+	phys_vec3 *comacc;			/* COM acceleration */
 	phys_vec3 *force, *torque;
 	phys_pose *link0, *model0;		/* per model: reference poses */
 	int *canon;				/* per model: its first link */
@@ -416,8 +417,9 @@ track(struct run *r, bool first)
 		if (!first && phys_engine_link_dynamic(r->e, (int)i)) {
 			r->acc[i] = v3_scale(v3_sub(lin, r->lin[i]), 1 / h);
 			r->angacc[i] = v3_scale(v3_sub(ang, r->ang[i]), 1 / h);
-			r->force[i] = v3_scale(v3_sub(comv, r->comv[i]),
-			    PVD(w->links[i].vals, LINK_inertial_mass) / h);
+			r->comacc[i] = v3_scale(v3_sub(comv, r->comv[i]), 1 / h);
+			r->force[i] = v3_scale(r->comacc[i],
+			    PVD(w->links[i].vals, LINK_inertial_mass));
 			r->torque[i] = v3_scale(v3_sub(mom, r->mom[i]), 1 / h);
 		}
 		r->lin[i] = lin;
@@ -477,6 +479,23 @@ model_pose(struct run *r, int m)
 		return r->model0[m];
 	phys_engine_link_pose(r->e, r->canon[m], &lp);
 	return pose_mul(lp, pose_mul(pose_inv(r->link0[m]), r->model0[m]));
+}
+
+/* The joint frame is fixed in its child link (in its parent when the
+ * child is the world): it moves as that link moved from where it was
+ * built. */
+static phys_pose
+joint_pose(struct run *r, int j)
+{
+	const struct phys_joint *jt = &r->w->joints[j];
+	int link = jt->child >= 0 ? jt->child : jt->parent;
+	phys_pose lp;
+
+	if (link < 0)
+		return jt->pose;
+	phys_engine_link_pose(r->e, link, &lp);
+	return pose_mul(lp, pose_mul(pose_inv(r->w->links[link].pose),
+	    jt->pose));
 }
 
 static void
@@ -582,6 +601,20 @@ item_values(struct run *r, const struct phys_item *it, double v[6])
 		pose_to6(pose_mul(p, pose_from6(PV(w->links[i].vals,
 		    LINK_inertial_pose)->u.pose)), v);
 		return 6;
+	case PHYS_ITEM_LINK_COM_LINVEL:
+		phys_engine_link_com(r->e, i, &a, &c);
+		set3(v, c);
+		return 3;
+	case PHYS_ITEM_LINK_COM_ANGVEL:	/* one rigid body: the link's */
+		phys_engine_link_vel(r->e, i, &a, &c);
+		set3(v, c);
+		return 3;
+	case PHYS_ITEM_LINK_COM_LINACC:
+		set3(v, r->comacc[i]);
+		return 3;
+	case PHYS_ITEM_LINK_COM_ANGACC:
+		set3(v, r->angacc[i]);
+		return 3;
 	case PHYS_ITEM_LINK_MASS:
 		phys_engine_link_mass(r->e, i, &ke, v);
 		v[0] = ke;
@@ -596,6 +629,9 @@ item_values(struct run *r, const struct phys_item *it, double v[6])
 	case PHYS_ITEM_VISUAL_POSE:
 		phys_engine_link_pose(r->e, w->visuals[i].link, &p);
 		pose_to6(pose_mul(p, w->visuals[i].pose), v);
+		return 6;
+	case PHYS_ITEM_JOINT_POSE:
+		pose_to6(joint_pose(r, i), v);
 		return 6;
 	case PHYS_ITEM_JOINT_POSITION:
 	case PHYS_ITEM_JOINT_VELOCITY:
@@ -860,6 +896,7 @@ run_free(struct run *r)
 	free(r->acc);
 	free(r->angacc);
 	free(r->comv);
+	free(r->comacc);
 	free(r->mom);
 	free(r->force);
 	free(r->torque);
@@ -899,6 +936,8 @@ needs_history(const struct phys_item_list *l)
 		case PHYS_ITEM_LINK_ANGACC:
 		case PHYS_ITEM_LINK_FORCE:
 		case PHYS_ITEM_LINK_TORQUE:
+		case PHYS_ITEM_LINK_COM_LINACC:
+		case PHYS_ITEM_LINK_COM_ANGACC:
 			return true;
 		default:
 			break;
@@ -916,6 +955,7 @@ alloc_tracking(struct run *r)
 	r->acc = xcalloc(n, sizeof *r->acc);
 	r->angacc = xcalloc(n, sizeof *r->angacc);
 	r->comv = xcalloc(n, sizeof *r->comv);
+	r->comacc = xcalloc(n, sizeof *r->comacc);
 	r->mom = xcalloc(n, sizeof *r->mom);
 	r->force = xcalloc(n, sizeof *r->force);
 	r->torque = xcalloc(n, sizeof *r->torque);
