@@ -72,7 +72,8 @@ void buf_printf(struct phys_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void buf_double(struct phys_buf *b, double v);	/* JSON number */
 void buf_json_string(struct phys_buf *b, const char *s);
-/* {"k0":x0,"k1":x1,...} with numbers as buf_double writes them. */
+/* {"k0":x0,"k1":x1,...} with numbers as buf_double writes them; the keys
+ * are plain names, written as they are. */
 void buf_json_numbers(struct phys_buf *b, const char *const *keys,
     const double *x, int n);
 void buf_clear(struct phys_buf *b);

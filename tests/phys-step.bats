@@ -403,3 +403,21 @@ offset_com_world() {
 	    while read -r a b; do near "$a" "$b" 1e-12; done
 	[ "$(jq -r '.items["pendulum::pivot/pose"].roll' "$TMP/out" | sort -g | head -1 | cut -c1)" = - ]
 }
+
+@test "the number writer gives the text of the first of %.15g, %.16g, %.17g that reads back, on millions of doubles" {
+	# tests/data/fmtcheck.c: random bits, every decade the exact integer
+	# path takes, decimals of 15 to 17 digits and their neighbours, powers
+	# of two and ten; against printf and strtod.
+	san=
+	if nm "$PHYS_BIN/libphys.a" 2>/dev/null | grep -q __asan_; then
+		san="-fsanitize=address,undefined"
+	fi
+	n=1000000
+	[ -z "$san" ] || n=100000
+	cc -O2 -std=c11 -D_GNU_SOURCE $san -I"$BATS_TEST_DIRNAME/../lib" -o "$TMP/fmtcheck" \
+	    "$BATS_TEST_DIRNAME/data/fmtcheck.c" "$PHYS_BIN/libphys.a" \
+	    $(pkg-config --libs libxml-2.0 jansson ode assimp gdal) -lm
+	run "$TMP/fmtcheck" "$n"
+	assert_success
+	[ "$output" -ge $((3 * n)) ]
+}
