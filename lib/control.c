@@ -79,7 +79,8 @@ settable(enum phys_item_kind k)
 }
 
 int
-phys_control_state_target(struct phys_world *w, const char *name, int *kind, int *entity)
+phys_control_state_target(struct phys_world *w, const char *name, int *kind,
+    int *entity)
 {
 	const char *slash = strrchr(name, '/');
 	enum phys_item_owner owner;
@@ -117,7 +118,8 @@ phys_control_check_state(const char *name, const char *text)
 }
 
 static int
-parse_control_value(struct phys_controls *r, struct phys_control *c, json_t *obj)
+parse_control_value(struct phys_controls *r, struct phys_control *c,
+    json_t *obj)
 {
 	json_t *name = json_object_get(obj, "name");
 	json_t *value = json_object_get(obj, "value");
