@@ -10,14 +10,15 @@
 static const char usage_text[] =
     "usage: phys-step [-c FILE] [-e N] [-i GLOB]... [-n STEPS] [-p PRESET]\n"
     "                 [-r HZ] [-s NAME=VALUE]... [-t SECONDS] [--realtime]\n"
-    "                 [--skip-unsupported] [WORLD | -]\n";
+    "                 [--save-to WORLD] [--skip-unsupported] [WORLD | -]\n";
 
 static const char help_text[] =
     "\n"
     "Simulate an SDF world with the ODE engine; write one JSON state line\n"
     "per sample on standard output.\n"
     "\n"
-    "  -c, --control FILE       apply control lines from FILE at their times\n"
+    "  -c, --control FILE       apply control lines from FILE at their times;\n"
+    "                           from a pipe, FIFO or terminal as they arrive\n"
     "  -e, --every N            write every Nth step (default 1)\n"
     "  -i, --items GLOB         items to write (repeatable; default: each\n"
     "                           link's pose, sim_time and iterations)\n"
@@ -27,12 +28,14 @@ static const char help_text[] =
     "  -s, --set NAME=VALUE     override a parameter (repeatable)\n"
     "  -t, --duration SECONDS   simulate SECONDS (default 1)\n"
     "      --realtime           pace the run by real_time_factor\n"
+    "      --save-to WORLD      world file that \"save\" control lines add\n"
+    "                           profiles to\n"
     "      --skip-unsupported   skip mesh, heightmap and other unsupported\n"
     "                           collisions with a warning\n"
     "  -h, --help               show this help\n"
     "      --version            show the version\n";
 
-enum { OPT_REALTIME = 256, OPT_SKIP, OPT_VERSION };
+enum { OPT_REALTIME = 256, OPT_SAVE_TO, OPT_SKIP, OPT_VERSION };
 
 static const struct option longopts[] = {
 	{ "control", required_argument, NULL, 'c' },
@@ -43,6 +46,7 @@ static const struct option longopts[] = {
 	{ "preset", required_argument, NULL, 'p' },
 	{ "rate", required_argument, NULL, 'r' },
 	{ "realtime", no_argument, NULL, OPT_REALTIME },
+	{ "save-to", required_argument, NULL, OPT_SAVE_TO },
 	{ "set", required_argument, NULL, 's' },
 	{ "skip-unsupported", no_argument, NULL, OPT_SKIP },
 	{ "steps", required_argument, NULL, 'n' },
@@ -110,6 +114,9 @@ parse_options(int argc, char **argv, struct phys_run_options *o)
 			break;
 		case OPT_REALTIME:
 			o->realtime = true;
+			break;
+		case OPT_SAVE_TO:
+			o->save_to = optarg;
 			break;
 		case OPT_SKIP:
 			o->skip_unsupported = true;

@@ -213,6 +213,7 @@ _phys_step_value()
 {
 	case $1 in
 	-c | --control) _phys_files any ;;
+	--save-to) _phys_files world ;;
 	-p | --preset) _phys_profiles ;;
 	-i | --items) _phys_items ;;
 	-s | --set) [[ $cur == *=* ]] || _phys_params '=' ;;
@@ -222,7 +223,7 @@ _phys_step_value()
 _phys_step()
 {
 	case $prev in
-	-c | --control | -p | --preset | -i | --items | -s | --set)
+	-c | --control | -p | --preset | -i | --items | -s | --set | --save-to)
 		_phys_step_value "$prev"
 		return
 		;;
@@ -234,7 +235,7 @@ _phys_step()
 	if [[ $cur == -* ]]; then
 		_phys_words_add -c --control -e --every -i --items -n --steps \
 		    -p --preset -r --rate -s --set -t --duration --realtime \
-		    --skip-unsupported --help --version
+		    --save-to --skip-unsupported --help --version
 		return
 	fi
 	_phys_files world

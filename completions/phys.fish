@@ -151,6 +151,7 @@ complete -c phys-step -s r -l rate -x -d 'Write at HZ samples per simulated seco
 complete -c phys-step -s s -l set -x -a '(__phys_params =)' -d 'Override a parameter'
 complete -c phys-step -s t -l duration -x -d 'Simulate SECONDS'
 complete -c phys-step -l realtime -d 'Pace the run by real_time_factor'
+complete -c phys-step -l save-to -r -F -d 'World file that save control lines add profiles to'
 complete -c phys-step -l skip-unsupported -d 'Skip unsupported collisions with a warning'
 complete -c phys-step -s h -l help -d 'Show the help'
 complete -c phys-step -l version -d 'Show the version'

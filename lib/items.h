@@ -51,10 +51,15 @@ enum phys_item_type {
 	I(LINK_FORCE, LINK, "force", VEC3, "N", "net force on the link: mass times centre-of-mass acceleration over the last step") \
 	I(LINK_TORQUE, LINK, "torque", VEC3, "N m", "net torque about the centre of mass: rate of change of angular momentum over the last step") \
 	I(LINK_INERTIAL_POSE, LINK, "inertial_pose", POSE, "m, rad", "centre-of-mass frame in the world") \
+	I(LINK_COM_LINVEL, LINK, "inertial_linear_vel", VEC3, "m/s", "velocity of the centre of mass, world frame") \
+	I(LINK_COM_ANGVEL, LINK, "inertial_angular_vel", VEC3, "rad/s", "angular velocity of the centre-of-mass frame (the link's), world frame") \
+	I(LINK_COM_LINACC, LINK, "inertial_linear_accel", VEC3, "m/s^2", "acceleration of the centre of mass over the last step") \
+	I(LINK_COM_ANGACC, LINK, "inertial_angular_accel", VEC3, "rad/s^2", "angular acceleration of the centre-of-mass frame over the last step") \
 	I(LINK_MASS, LINK, "mass", SCALAR, "kg", "mass as the engine has it") \
 	I(LINK_INERTIA, LINK, "inertia", INERTIA, "kg m^2", "inertia tensor about the centre of mass, in the inertial frame, as the engine has it") \
 	I(COLLISION_POSE, COLLISION, "pose", POSE, "m, rad", "collision frame in the world") \
 	I(VISUAL_POSE, VISUAL, "pose", POSE, "m, rad", "visual frame in the world") \
+	I(JOINT_POSE, JOINT, "pose", POSE, "m, rad", "joint frame in the world: it moves with the child link (with the parent when the child is the world)") \
 	I(JOINT_POSITION, JOINT, "position", AXES, "rad or m", "joint coordinate per axis, from where it was built") \
 	I(JOINT_VELOCITY, JOINT, "velocity", AXES, "rad/s or m/s", "joint rate per axis") \
 	I(JOINT_EFFORT, JOINT, "effort", AXES, "N m or N", "generalized force along each axis: the constraint's (limits and friction included) plus springs and damping") \

@@ -9,22 +9,10 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include <jansson.h>
-
+#include "control.h"
 #include "engine.h"
 #include "items.h"
 #include "ref.h"
-
-/* A control line: a parameter or state change, or a profile switch. */
-struct control {
-	double t;
-	long line;
-	int profile;		/* >= 0: switch to this profile */
-	struct phys_ref ref;	/* otherwise a parameter ... */
-	int state_kind;		/* ... or link/model state: an item kind */
-	int entity;
-	char *text;		/* the value as SDF text */
-};
 
 struct run {
 	struct phys_world *w;
@@ -37,14 +25,13 @@ struct run {
 	struct phys_value *start_vals;	/* ... with the -s overrides */
 	bool announce;			/* next line says profile and engine */
 	bool status_on_out;		/* progress shares stdout's terminal */
-	struct control *ctl;
-	size_t nctl, next;
-	const char *ctlname;
+	struct phys_controls ctl;
 	struct phys_item_list items;
 	char **keys;			/* per item: ',"name":' ready to write */
 	bool need_accel;
 	phys_vec3 *lin, *ang, *acc, *angacc;	/* per link, last step */
 	phys_vec3 *comv, *mom;			/* COM velocity, angular momentum */
+	phys_vec3 *comacc;			/* COM acceleration */
 	phys_vec3 *force, *torque;
 	phys_pose *link0, *model0;		/* per model: reference poses */
 	int *canon;				/* per model: its first link */
@@ -64,223 +51,6 @@ phys_run_options_default(struct phys_run_options *o)
 /* The fields of vectors and poses, in JSON and in SDF order. */
 static const char *const pose_keys[] = { "x", "y", "z", "roll", "pitch",
 	"yaw" };
-
-/* ---- values from JSON ---- */
-
-int
-phys_json_to_text(const json_t *v, struct phys_buf *b)
-{
-	char num[40];
-	size_t i, n;
-
-	if (json_is_integer(v)) {
-		buf_printf(b, "%lld", (long long)json_integer_value(v));
-	} else if (json_is_real(v)) {
-		phys_fmt_double(num, sizeof num, json_real_value(v));
-		buf_puts(b, num);
-	} else if (json_is_boolean(v)) {
-		buf_puts(b, json_is_true(v) ? "true" : "false");
-	} else if (json_is_string(v)) {
-		buf_puts(b, json_string_value(v));
-	} else if (json_is_array(v)) {
-		for (i = 0; i < json_array_size(v); i++) {
-			if (i)
-				buf_putc(b, ' ');
-			if (!json_is_number(json_array_get(v, i)) ||
-			    phys_json_to_text(json_array_get(v, i), b) < 0)
-				return phys_fail("arrays must hold numbers");
-		}
-	} else if (json_is_object(v)) {
-		n = json_object_get(v, "roll") ? 6 : 3;
-		if (json_object_size(v) != n)
-			return phys_fail("expected {\"x\",\"y\",\"z\"} or a pose "
-			    "{\"x\",\"y\",\"z\",\"roll\",\"pitch\",\"yaw\"}");
-		for (i = 0; i < n; i++) {
-			json_t *f = json_object_get(v, pose_keys[i]);
-
-			if (!json_is_number(f))
-				return phys_fail("field \"%s\" is missing or "
-				    "not a number", pose_keys[i]);
-			if (i)
-				buf_putc(b, ' ');
-			phys_json_to_text(f, b);
-		}
-	} else {
-		return phys_fail("null is not a value");
-	}
-	return 0;
-}
-
-/* ---- state that control lines may set ---- */
-
-/* The items a control line may set: a link's or model's pose and
- * velocities. */
-static bool
-settable(enum phys_item_kind k)
-{
-	switch (k) {
-	case PHYS_ITEM_LINK_POSE:
-	case PHYS_ITEM_LINK_LINVEL:
-	case PHYS_ITEM_LINK_ANGVEL:
-	case PHYS_ITEM_MODEL_POSE:
-	case PHYS_ITEM_MODEL_LINVEL:
-	case PHYS_ITEM_MODEL_ANGVEL:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* "box::link/linear_vel" and friends: an item kind and its entity. */
-static int
-state_target(struct phys_world *w, const char *name, int *kind, int *entity)
-{
-	const char *slash = strrchr(name, '/');
-	enum phys_item_owner owner;
-	enum phys_kind k;
-	char *ent;
-	int idx, i;
-
-	if (!slash)
-		return -1;
-	ent = xstrndup(name, (size_t)(slash - name));
-	idx = phys_world_entity(w, ent, &k);
-	free(ent);
-	if (idx < 0 || (k != PHYS_K_LINK && k != PHYS_K_MODEL))
-		return -1;
-	owner = k == PHYS_K_LINK ? PHYS_IO_LINK : PHYS_IO_MODEL;
-	for (i = 0; i < PHYS_NITEM_KINDS; i++)
-		if (phys_item_defs[i].owner == owner && settable(i) &&
-		    strcmp(phys_item_defs[i].prop, slash + 1) == 0) {
-			*kind = i;
-			*entity = idx;
-			return 0;
-		}
-	return -1;
-}
-
-/* A pose is six numbers, a velocity three. */
-static int
-check_state_text(const char *name, const char *text)
-{
-	double v[6];
-	int want = strstr(name, "/pose") ? 6 : 3;
-
-	if (phys_parse_doubles(text, v, 6) != want)
-		return phys_fail("%s: expected %d numbers", name, want);
-	return 0;
-}
-
-static int
-parse_control_value(struct run *r, struct control *c, json_t *obj)
-{
-	json_t *name = json_object_get(obj, "name");
-	json_t *value = json_object_get(obj, "value");
-	struct phys_buf b = { 0 };
-	struct phys_value tmp = { 0 };
-
-	if (!json_is_string(name) || !value)
-		return phys_fail("a control line needs \"name\" and \"value\", "
-		    "or \"preset\"");
-	if (phys_json_to_text(value, &b) < 0) {
-		buf_free(&b);
-		return -1;
-	}
-	c->text = b.s ? b.s : xstrdup("");
-	c->state_kind = -1;
-	if (state_target(r->w, json_string_value(name), &c->state_kind,
-	    &c->entity) == 0)
-		return check_state_text(json_string_value(name), c->text);
-	if (phys_ref_resolve(r->w, json_string_value(name), 0, &c->ref) < 0)
-		return -1;
-	/* Check the value now: a bad one is refused before the run starts. */
-	if (phys_value_parse(c->ref.p, c->text, &tmp) < 0)
-		return -1;
-	phys_value_free(&tmp);
-	return 0;
-}
-
-/* A profile by name, or -1 with a message listing the profiles. */
-static int
-find_profile(struct phys_world *w, const char *name)
-{
-	int profile = phys_world_profile(w, name);
-	char *names;
-
-	if (profile < 0) {
-		names = phys_world_profile_names(w);
-		phys_fail("no profile named '%s' (there are: %s)", name, names);
-		free(names);
-	}
-	return profile;
-}
-
-static int
-parse_control(struct run *r, struct control *c, json_t *obj)
-{
-	json_t *t = json_object_get(obj, "t"), *p = json_object_get(obj, "preset");
-
-	if (!json_is_number(t) || !isfinite(json_number_value(t)) ||
-	    json_number_value(t) < 0)
-		return phys_fail("\"t\" must be a time in seconds, >= 0");
-	c->t = json_number_value(t);
-	c->profile = -1;
-	/* A parameter line may say which profile its value came from (as
-	 * phys-param get writes); only a line without a name switches. */
-	if (!p || json_object_get(obj, "name"))
-		return parse_control_value(r, c, obj);
-	if (!json_is_string(p))
-		return phys_fail("\"preset\" must be a profile name");
-	c->profile = find_profile(r->w, json_string_value(p));
-	return c->profile < 0 ? -1 : 0;
-}
-
-static int
-control_order(const void *a, const void *b)
-{
-	const struct control *x = a, *y = b;
-
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
-}
-
-static int
-read_one_control(char *text, long lineno, void *ctx)
-{
-	struct run *r = ctx;
-	json_error_t jerr;
-	json_t *obj;
-	struct control *c;
-	int rc;
-
-	obj = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-	if (!obj || !json_is_object(obj)) {
-		json_decref(obj);
-		return phys_fail("not a JSON object%s%s", obj ? "" : ": ",
-		    obj ? "" : jerr.text);
-	}
-	r->ctl = xrealloc(r->ctl, (r->nctl + 1) * sizeof *r->ctl);
-	c = &r->ctl[r->nctl++];
-	memset(c, 0, sizeof *c);
-	c->line = lineno;
-	rc = parse_control(r, c, obj);
-	json_decref(obj);
-	return rc;
-}
-
-static int
-read_controls(struct run *r)
-{
-	if (!r->o->control)
-		return 0;
-	r->ctlname = phys_display_name(r->o->control);
-	if (phys_each_line(r->o->control, read_one_control, r) < 0)
-		return -1;
-	if (r->nctl > 1)	/* qsort must not be given NULL, even for 0 */
-		qsort(r->ctl, r->nctl, sizeof *r->ctl, control_order);
-	return 0;
-}
 
 /* ---- applying changes ---- */
 
@@ -412,7 +182,7 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 static void model_links(struct run *r, int model, int *out, size_t *n);
 
 static int
-apply_state(struct run *r, const struct control *c)
+apply_state(struct run *r, const struct phys_control *c)
 {
 	double v[6];
 	phys_vec3 vec;
@@ -458,11 +228,14 @@ apply_state(struct run *r, const struct control *c)
 }
 
 static int
-apply_control(struct run *r, const struct control *c)
+apply_control(struct run *r, const struct phys_control *c)
 {
 	int rc;
 
-	if (c->profile >= 0)
+	if (c->save)
+		rc = phys_control_save(r->o->save_to, c->text,
+		    r->w->profiles[r->profile].name, r->cur);
+	else if (c->profile >= 0)
 		rc = switch_profile(r, c->profile);
 	else if (c->state_kind >= 0)
 		rc = apply_state(r, c);
@@ -471,7 +244,7 @@ apply_control(struct run *r, const struct control *c)
 	if (rc < 0) {
 		char *why = xstrdup(phys_error());
 
-		phys_failat(r->ctlname, c->line, "%s", why);
+		phys_failat(r->ctl.name, c->line, "%s", why);
 		free(why);
 	}
 	return rc;
@@ -487,10 +260,13 @@ apply_due(struct run *r)
 	double now = phys_engine_time(r->e);
 	double h = PVD(r->cur, PHYSICS_max_step_size);
 	bool moved = false;
+	const struct phys_control *c;
 
-	while (r->next < r->nctl && r->ctl[r->next].t <= now + h / 2) {
-		moved |= r->ctl[r->next].state_kind >= 0;
-		if (apply_control(r, &r->ctl[r->next++]) < 0)
+	if (phys_controls_poll(&r->ctl, now, h) < 0)
+		return -1;
+	while (phys_controls_due(&r->ctl, now, h, &c) > 0) {
+		moved |= c->state_kind >= 0;
+		if (apply_control(r, c) < 0)
 			return -1;
 	}
 	if (moved)
@@ -641,8 +417,9 @@ track(struct run *r, bool first)
 		if (!first && phys_engine_link_dynamic(r->e, (int)i)) {
 			r->acc[i] = v3_scale(v3_sub(lin, r->lin[i]), 1 / h);
 			r->angacc[i] = v3_scale(v3_sub(ang, r->ang[i]), 1 / h);
-			r->force[i] = v3_scale(v3_sub(comv, r->comv[i]),
-			    PVD(w->links[i].vals, LINK_inertial_mass) / h);
+			r->comacc[i] = v3_scale(v3_sub(comv, r->comv[i]), 1 / h);
+			r->force[i] = v3_scale(r->comacc[i],
+			    PVD(w->links[i].vals, LINK_inertial_mass));
 			r->torque[i] = v3_scale(v3_sub(mom, r->mom[i]), 1 / h);
 		}
 		r->lin[i] = lin;
@@ -702,6 +479,23 @@ model_pose(struct run *r, int m)
 		return r->model0[m];
 	phys_engine_link_pose(r->e, r->canon[m], &lp);
 	return pose_mul(lp, pose_mul(pose_inv(r->link0[m]), r->model0[m]));
+}
+
+/* The joint frame is fixed in its child link (in its parent when the
+ * child is the world): it moves as that link moved from where it was
+ * built. */
+static phys_pose
+joint_pose(struct run *r, int j)
+{
+	const struct phys_joint *jt = &r->w->joints[j];
+	int link = jt->child >= 0 ? jt->child : jt->parent;
+	phys_pose lp;
+
+	if (link < 0)
+		return jt->pose;
+	phys_engine_link_pose(r->e, link, &lp);
+	return pose_mul(lp, pose_mul(pose_inv(r->w->links[link].pose),
+	    jt->pose));
 }
 
 static void
@@ -807,6 +601,20 @@ item_values(struct run *r, const struct phys_item *it, double v[6])
 		pose_to6(pose_mul(p, pose_from6(PV(w->links[i].vals,
 		    LINK_inertial_pose)->u.pose)), v);
 		return 6;
+	case PHYS_ITEM_LINK_COM_LINVEL:
+		phys_engine_link_com(r->e, i, &a, &c);
+		set3(v, c);
+		return 3;
+	case PHYS_ITEM_LINK_COM_ANGVEL:	/* one rigid body: the link's */
+		phys_engine_link_vel(r->e, i, &a, &c);
+		set3(v, c);
+		return 3;
+	case PHYS_ITEM_LINK_COM_LINACC:
+		set3(v, r->comacc[i]);
+		return 3;
+	case PHYS_ITEM_LINK_COM_ANGACC:
+		set3(v, r->angacc[i]);
+		return 3;
 	case PHYS_ITEM_LINK_MASS:
 		phys_engine_link_mass(r->e, i, &ke, v);
 		v[0] = ke;
@@ -821,6 +629,9 @@ item_values(struct run *r, const struct phys_item *it, double v[6])
 	case PHYS_ITEM_VISUAL_POSE:
 		phys_engine_link_pose(r->e, w->visuals[i].link, &p);
 		pose_to6(pose_mul(p, w->visuals[i].pose), v);
+		return 6;
+	case PHYS_ITEM_JOINT_POSE:
+		pose_to6(joint_pose(r, i), v);
 		return 6;
 	case PHYS_ITEM_JOINT_POSITION:
 	case PHYS_ITEM_JOINT_VELOCITY:
@@ -1058,7 +869,7 @@ start_profile(struct run *r)
 {
 	r->profile = r->w->start;
 	if (r->o->preset) {
-		r->profile = find_profile(r->w, r->o->preset);
+		r->profile = phys_control_find_profile(r->w, r->o->preset);
 		if (r->profile < 0)
 			return -2;
 	}
@@ -1070,9 +881,7 @@ run_free(struct run *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nctl; i++)
-		free(r->ctl[i].text);
-	free(r->ctl);
+	phys_controls_free(&r->ctl);
 	phys_engine_free(r->e);
 	if (r->cur)
 		phys_values_free(PHYS_S_PHYSICS, r->cur);
@@ -1087,6 +896,7 @@ run_free(struct run *r)
 	free(r->acc);
 	free(r->angacc);
 	free(r->comv);
+	free(r->comacc);
 	free(r->mom);
 	free(r->force);
 	free(r->torque);
@@ -1126,6 +936,8 @@ needs_history(const struct phys_item_list *l)
 		case PHYS_ITEM_LINK_ANGACC:
 		case PHYS_ITEM_LINK_FORCE:
 		case PHYS_ITEM_LINK_TORQUE:
+		case PHYS_ITEM_LINK_COM_LINACC:
+		case PHYS_ITEM_LINK_COM_ANGACC:
 			return true;
 		default:
 			break;
@@ -1143,6 +955,7 @@ alloc_tracking(struct run *r)
 	r->acc = xcalloc(n, sizeof *r->acc);
 	r->angacc = xcalloc(n, sizeof *r->angacc);
 	r->comv = xcalloc(n, sizeof *r->comv);
+	r->comacc = xcalloc(n, sizeof *r->comacc);
 	r->mom = xcalloc(n, sizeof *r->mom);
 	r->force = xcalloc(n, sizeof *r->force);
 	r->torque = xcalloc(n, sizeof *r->torque);
@@ -1161,7 +974,8 @@ prepare(struct run *r)
 	 * is in every command; see phys(7). */
 	if (apply_sets(r) < 0)
 		return -1;
-	if (read_controls(r) < 0)
+	if (phys_controls_open(&r->ctl, r->w, r->o->control,
+	    r->o->save_to != NULL) < 0)
 		return -1;
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
 		return -2;
@@ -1254,12 +1068,12 @@ int
 phys_sim_set(struct phys_sim *s, const char *name, const char *text)
 {
 	struct run *r = &s->run;
-	struct control c = { .profile = -1 };
+	struct phys_control c = { .profile = -1 };
 	int rc;
 
-	if (state_target(r->w, name, &c.state_kind, &c.entity) < 0)
+	if (phys_control_state_target(r->w, name, &c.state_kind, &c.entity) < 0)
 		return apply_set(r, name, text);
-	if (check_state_text(name, text) < 0)
+	if (phys_control_check_state(name, text) < 0)
 		return -1;
 	c.text = xstrdup(text);
 	rc = apply_state(r, &c);
@@ -1285,7 +1099,7 @@ phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out)
 int
 phys_sim_use_profile(struct phys_sim *s, const char *name)
 {
-	int profile = find_profile(s->run.w, name);
+	int profile = phys_control_find_profile(s->run.w, name);
 
 	return profile < 0 ? -2 : switch_profile(&s->run, profile);
 }

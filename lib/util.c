@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -288,57 +289,138 @@ fmt_double_printf(char *buf, size_t size, double v)
 typedef unsigned __int128 u128;
 
 /*
- * The 17 significant digits of |v| (10^16 <= *digits < 10^17), correctly
- * rounded, and the decimal exponent of the first: exact integer arithmetic
- * on v = m 2^e, possible when m 5^s fits in 127 bits (1e-15 <= |v| < 1e17).
+ * |v| as exact integers: v 10^s = x 2^shift with x = m 5^s, taken apart
+ * as d + rem / 2^-shift (rem = 0 when shift >= 0), where d has the 17
+ * digits of |v| truncated (10^16 <= d < 10^17); e10 is the decimal
+ * exponent of the first digit.
  */
+struct exact {
+	uint64_t m;		/* the 53-bit significand */
+	int e10, s, shift;
+	u128 p5;		/* 5^s */
+	uint64_t d;
+	u128 rem;
+};
+
+/* 5^0 .. 5^27: each fits in 64 bits. */
+static uint64_t
+pow5(int s)
+{
+	static const uint64_t t[28] = { 1ULL, 5ULL, 25ULL, 125ULL, 625ULL,
+		3125ULL, 15625ULL, 78125ULL, 390625ULL, 1953125ULL,
+		9765625ULL, 48828125ULL, 244140625ULL, 1220703125ULL,
+		6103515625ULL, 30517578125ULL, 152587890625ULL,
+		762939453125ULL, 3814697265625ULL, 19073486328125ULL,
+		95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
+		11920928955078125ULL, 59604644775390625ULL,
+		298023223876953125ULL, 1490116119384765625ULL,
+		7450580596923828125ULL };
+
+	return t[s];
+}
+
+/* Possible when m 5^s fits in 125 bits and d in 64: 1e-15 <= |v| < 1e17,
+ * normal numbers only. */
 static bool
-digits17(double v, uint64_t *digits, int *exp10, int *dir)
+exact_digits(double v, struct exact *x)
 {
 	static const uint64_t p10_16 = 10000000000000000ULL;
-	int e2, e10, s, shift, tries;
-	uint64_t m;
-	u128 x, d, half, rem;
+	uint64_t bits;
+	int e2, tries;
+	u128 t;
 
-	m = (uint64_t)ldexp(frexp(fabs(v), &e2), 53);
-	e2 -= 53;
-	e10 = (int)floor(log10(fabs(v)));
+	memcpy(&bits, &v, sizeof bits);
+	e2 = (int)(bits >> 52 & 0x7ff);
+	if (e2 == 0 || e2 == 0x7ff)
+		return false;
+	x->m = (bits & ((1ULL << 52) - 1)) | 1ULL << 52;
+	e2 -= 1075;		/* |v| = m 2^e2 */
+	/* floor(log10(2^(e2 + 52))), then corrected by d */
+	x->e10 = (int)(((int64_t)(e2 + 52) * 78913) >> 18);
 	for (tries = 0; tries < 3; tries++) {
-		s = 16 - e10;
-		if (s < 0 || s > 31 || m >= (1ULL << 53))
+		x->s = 16 - x->e10;
+		if (x->s < 0 || x->s > 31)
 			return false;
-		for (x = m; s-- > 0;)
-			x *= 5;
-		s = 16 - e10;
-		shift = s + e2;		/* d = x 2^shift */
-		*dir = 0;
-		if (shift >= 0) {
-			if (shift > 10 || x >> (127 - shift))
+		x->p5 = x->s <= 27 ? pow5(x->s) :
+		    (u128)pow5(27) * pow5(x->s - 27);
+		t = x->p5 * x->m;
+		x->shift = x->s + e2;
+		x->rem = 0;
+		if (x->shift >= 0) {
+			if (x->shift > 10 || t >> (120 - x->shift))
 				return false;
-			d = x << shift;
-		} else if (-shift >= 127) {
-			return false;
+			t <<= x->shift;
 		} else {
-			d = x >> -shift;
-			rem = x & (((u128)1 << -shift) - 1);
-			half = (u128)1 << (-shift - 1);
-			*dir = rem ? -1 : 0;
-			if (rem > half || (rem == half && (d & 1))) {
-				d++;
-				*dir = 1;
-			}
+			if (-x->shift >= 120)
+				return false;
+			x->rem = t & (((u128)1 << -x->shift) - 1);
+			t >>= -x->shift;
 		}
-		if (d >= 10 * (u128)p10_16)
-			e10++;
-		else if (d < p10_16)
-			e10--;
-		else {
-			*digits = (uint64_t)d;
-			*exp10 = e10;
+		if (t >= 10 * (u128)p10_16) {
+			x->e10++;
+		} else if (t < p10_16) {
+			x->e10--;
+		} else {
+			x->d = (uint64_t)t;
 			return true;
 		}
 	}
 	return false;
+}
+
+/*
+ * d rounded to p digits (p <= 17) as the exact value rounds, half to
+ * even: the candidate's digits, and in *c its value on d's scale (a
+ * multiple of 10^(17 - p), 10^17 when all nines rounded up).
+ */
+static uint64_t
+round_exact(const struct exact *x, int p, uint64_t *c)
+{
+	static const uint64_t p10[] = { 1, 10, 100 };
+	uint64_t div = p10[17 - p], q = x->d / div, r = x->d % div;
+	u128 half;
+	bool above;
+
+	if (p == 17) {	/* the remainder alone decides */
+		half = x->shift < 0 ? (u128)1 << (-x->shift - 1) : 0;
+		above = x->shift < 0 && (x->rem > half || (x->rem == half &&
+		    (q & 1)));
+	} else {
+		above = r > div / 2 || (r == div / 2 && (x->rem > 0 ||
+		    (q & 1)));
+	}
+	q += above;
+	*c = q * div;
+	return q;
+}
+
+/*
+ * Whether the decimal c (on d's scale) reads back as v: within half a
+ * unit in the last place of v (a quarter below a power of two, whose
+ * lower neighbour is closer), a tie going to the even significand. In
+ * units of 2^-(g + 1), g = max(-shift, 0): c - v is 2 (c - d) 2^g - 2 rem
+ * and half a unit is 5^s 2^max(shift, 0).
+ */
+static bool
+reads_back(const struct exact *x, uint64_t c)
+{
+	int g = x->shift < 0 ? -x->shift : 0;
+	int64_t delta = (int64_t)(c - x->d);
+	u128 dist, half = x->p5 << (x->shift > 0 ? x->shift : 0);
+	bool below;
+
+	if (delta > 1000 || delta < -1000)
+		return false;
+	if (delta > 0) {
+		dist = ((u128)delta << (g + 1)) - 2 * x->rem;
+		below = false;
+	} else {
+		dist = ((u128)-delta << (g + 1)) + 2 * x->rem;
+		below = dist != 0;
+	}
+	if (below && x->m == 1ULL << 52)
+		dist *= 2;
+	return dist < half || (dist == half && !(x->m & 1));
 }
 
 /* Write sign, p significant digits of d and exponent in %g's style. */
@@ -396,53 +478,32 @@ fmt_digits(char *buf, size_t size, bool neg, uint64_t d, int p, int e10)
 	return n;
 }
 
-/*
- * d (17 digits) rounded to p digits as the exact value would round, half
- * to even: dir says whether d itself was rounded up (1), down (-1) or is
- * exact (0), which decides a dropped part of exactly one half.
- */
-static uint64_t
-round_digits(uint64_t d, int dir, int p, int *e10)
-{
-	uint64_t div = 1, q, r;
-	int i;
-
-	for (i = p; i < 17; i++)
-		div *= 10;
-	q = d / div;
-	r = d % div;
-	if (r > div / 2 || (r == div / 2 && (dir < 0 || (dir == 0 && (q & 1)))))
-		q++;
-	for (i = 0, div = 1; i < p; i++)
-		div *= 10;
-	if (q == div) {		/* 9.99..9 rounded up to 10.0..0 */
-		q /= 10;
-		(*e10)++;
-	}
-	return q;
-}
-
 int
 phys_fmt_double(char *buf, size_t size, double v)
 {
-	uint64_t d, q;
-	int e10, e, p, dir, n = 0;
+	struct exact x;
+	uint64_t q, c;
+	int p, e;
 
 	if (v == 0)		/* also turns -0 into 0 for stable output */
 		return snprintf(buf, size, "0");
 	if (!isfinite(v))
 		return snprintf(buf, size, "%g", v);
-	if (!digits17(v, &d, &e10, &dir))
+	if (!exact_digits(v, &x))
 		return fmt_double_printf(buf, size, v);
-	/* The shortest of 15, 16 and 17 digits that reads back exactly. */
-	for (p = 15; p <= 17; p++) {
-		e = e10;
-		q = p == 17 ? d : round_digits(d, dir, p, &e);
-		n = fmt_digits(buf, size, v < 0, q, p, e);
-		if (p == 17 || strtod(buf, NULL) == v)
+	/* The shortest of 15, 16 and 17 digits that reads back exactly,
+	 * as fmt_double_printf finds with printf and strtod. */
+	for (p = 15;; p++) {
+		q = round_exact(&x, p, &c);
+		if (p == 17 || reads_back(&x, c))
 			break;
 	}
-	return n;
+	e = x.e10;
+	if (c == 100000000000000000ULL) {	/* 9.99..9 rounded up */
+		q /= 10;
+		e++;
+	}
+	return fmt_digits(buf, size, v < 0, q, p, e);
 }
 
 void
@@ -537,15 +598,30 @@ void
 buf_json_numbers(struct phys_buf *b, const char *const *keys, const double *x,
     int n)
 {
+	size_t klen;
+	char *p;
 	int i;
 
+	/* Keys are plain names ("x", "roll", "ixx"): no escaping; one
+	 * reservation for the whole object, numbers written in place. */
 	buf_putc(b, '{');
 	for (i = 0; i < n; i++) {
+		klen = strlen(keys[i]);
+		buf_reserve(b, klen + 48);
+		p = b->s + b->len;
 		if (i > 0)
-			buf_putc(b, ',');
-		buf_json_string(b, keys[i]);
-		buf_putc(b, ':');
-		buf_double(b, x[i]);
+			*p++ = ',';
+		*p++ = '"';
+		memcpy(p, keys[i], klen);
+		p += klen;
+		*p++ = '"';
+		*p++ = ':';
+		if (isfinite(x[i]))
+			p += phys_fmt_double(p, 40, x[i]);
+		else
+			p = memcpy(p, "null", 4) + 4;
+		*p = '\0';
+		b->len = (size_t)(p - b->s);
 	}
 	buf_putc(b, '}');
 }
@@ -892,6 +968,15 @@ line_too_long(const struct phys_lines *l)
 	    "MB)", PHYS_MAX_LINE_MB);
 }
 
+/* Whether a read of l would wait: nothing has arrived on its pipe. */
+static bool
+would_wait(const struct phys_lines *l)
+{
+	struct pollfd p = { .fd = l->fd, .events = POLLIN };
+
+	return l->may_block && poll(&p, 1, 0) == 0;
+}
+
 /* More bytes after the unread ones; room for a line of the limit. */
 static int
 fill(struct phys_lines *l)
@@ -936,8 +1021,10 @@ fill(struct phys_lines *l)
 	return 0;
 }
 
-int
-phys_lines_next(struct phys_lines *l, char **line, size_t *lenp)
+/* The next line as phys_lines_next; with !wait, 2 when none is complete
+ * and reading more would wait. */
+static int
+next_line(struct phys_lines *l, char **line, size_t *lenp, bool wait)
 {
 	size_t scanned = 0, len;
 	char *s, *nl;
@@ -963,9 +1050,23 @@ phys_lines_next(struct phys_lines *l, char **line, size_t *lenp)
 		if (l->eof)
 			return 0;
 		scanned = len;
+		if (!wait && would_wait(l))
+			return 2;
 		if (fill(l) < 0)
 			return -1;
 	}
+}
+
+int
+phys_lines_next(struct phys_lines *l, char **line, size_t *lenp)
+{
+	return next_line(l, line, lenp, true);
+}
+
+int
+phys_lines_poll(struct phys_lines *l, char **line, size_t *lenp)
+{
+	return next_line(l, line, lenp, false);
 }
 
 void
@@ -977,8 +1078,8 @@ phys_lines_close(struct phys_lines *l)
 	l->fd = -1;
 }
 
-static bool
-blank_or_comment(const char *line)
+bool
+phys_blank_or_comment(const char *line)
 {
 	return line[strspn(line, " \t\r")] == '\0' ||
 	    line[strspn(line, " \t")] == '#';
@@ -995,7 +1096,7 @@ each_line(const char *path, size_t max_total,
 	if (phys_lines_open(&l, path, max_total) < 0)
 		return -1;
 	while ((rc = phys_lines_next(&l, &line, NULL)) > 0) {
-		if (blank_or_comment(line))
+		if (phys_blank_or_comment(line))
 			continue;
 		if ((rc = fn(line, l.lineno, ctx)) == 0)
 			continue;

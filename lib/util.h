@@ -72,7 +72,8 @@ void buf_printf(struct phys_buf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void buf_double(struct phys_buf *b, double v);	/* JSON number */
 void buf_json_string(struct phys_buf *b, const char *s);
-/* {"k0":x0,"k1":x1,...} with numbers as buf_double writes them. */
+/* {"k0":x0,"k1":x1,...} with numbers as buf_double writes them; the keys
+ * are plain names, written as they are. */
 void buf_json_numbers(struct phys_buf *b, const char *const *keys,
     const double *x, int n);
 void buf_clear(struct phys_buf *b);
@@ -119,6 +120,10 @@ int phys_lines_open(struct phys_lines *l, const char *path, size_t max_total);
 /* The next line, without its newline, NUL-terminated in *line (valid to
  * the next call), and its length: 1, 0 at the end, -1 on error. */
 int phys_lines_next(struct phys_lines *l, char **line, size_t *len);
+/* The same without waiting on a pipe: 2 when no whole line has arrived. */
+int phys_lines_poll(struct phys_lines *l, char **line, size_t *len);
+/* A line of blanks or a '#' comment, which line files may hold. */
+bool phys_blank_or_comment(const char *line);
 void phys_lines_close(struct phys_lines *l);
 
 /*

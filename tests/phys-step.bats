@@ -339,3 +339,85 @@ arrivals() {
 	awk '$2 < 2 * $1 - 0.002 { print "t=" $1 " arrived at " $2 " s"; bad = 1 } END { exit bad }' "$TMP/rt05"
 	awk 'END { exit !($1 == 0.5 && $2 >= 0.95) }' "$TMP/rt05"
 }
+
+# A 1 kg link whose centre of mass is 0.2 m off its origin along x.
+offset_com_world() {
+	cat > "$1" <<-'END'
+	<?xml version="1.0"?>
+	<sdf version="1.7">
+	  <world name="spin">
+	    <gravity>0 0 -9.81</gravity>
+	    <model name="m">
+	      <pose>0 0 5 0 0 0</pose>
+	      <link name="link">
+	        <inertial>
+	          <pose>0.2 0 0 0 0 0</pose>
+	          <mass>1</mass>
+	          <inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia>
+	        </inertial>
+	      </link>
+	    </model>
+	  </world>
+	</sdf>
+	END
+}
+
+@test "centre-of-mass motion: v_com = v + omega x r, and it falls at g while the origin circles it" {
+	offset_com_world "$TMP/w.sdf"
+	# spin at 2 rad/s about the vertical through the centre of mass:
+	# the origin, 0.2 m from it, moves at omega x (-r) = (0, -0.4, 0)
+	cat > "$TMP/ctl" <<-'END'
+	{"t":0,"name":"m::link/angular_vel","value":{"x":0,"y":0,"z":2}}
+	{"t":0,"name":"m::link/linear_vel","value":{"x":0,"y":-0.4,"z":0}}
+	END
+	phys-step -t 1 -e 50 -c "$TMP/ctl" -i 'm::link/*' "$TMP/w.sdf" > "$TMP/out"
+	jq -r '.items as $i | ($i["m::link/pose"]) as $p | ($i["m::link/inertial_pose"]) as $c |
+	    ($i["m::link/linear_vel"]) as $v | ($i["m::link/angular_vel"]) as $w |
+	    ($i["m::link/inertial_linear_vel"]) as $vc |
+	    ($c.x - $p.x) as $rx | ($c.y - $p.y) as $ry | ($c.z - $p.z) as $rz |
+	    [$vc.x - ($v.x + $w.y * $rz - $w.z * $ry),
+	     $vc.y - ($v.y + $w.z * $rx - $w.x * $rz),
+	     $vc.z - ($v.z + $w.x * $ry - $w.y * $rx),
+	     $i["m::link/inertial_angular_vel"].z - $w.z] | map(fabs) | max' "$TMP/out" |
+	    while read -r d; do near "$d" 0 1e-12; done
+	# the centre of mass stands still sideways and falls freely ...
+	jq -r 'select(.t > 0) | .items["m::link/inertial_linear_vel"] | [.x, .y] | .[]' "$TMP/out" |
+	    while read -r v; do near "$v" 0 1e-9; done
+	jq -r 'select(.t > 0) | .items["m::link/inertial_linear_accel"] | .x, .y, .z' "$TMP/out" |
+	    paste - - - | while read -r x y z; do near "$x" 0 1e-9; near "$y" 0 1e-9; near "$z" -9.81 1e-9; done
+	# ... and does not turn: no angular acceleration
+	jq -r 'select(.t > 0) | .items["m::link/inertial_angular_accel"] | .x, .y, .z' "$TMP/out" |
+	    while read -r a; do near "$a" 0 1e-9; done
+	# while the origin circles it: centripetal omega^2 r = 0.8 m/s^2 sideways
+	jq -r 'select(.t > 0) | .items["m::link/linear_accel"] | sqrt(.x * .x + .y * .y)' "$TMP/out" |
+	    while read -r a; do rel "$a" 0.8 0.002; done
+}
+
+@test "a pendulum's joint frame stays at the pivot and turns with the bob" {
+	phys-step -t 1.5 -e 50 -i 'pendulum::pivot/pose' -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" > "$TMP/out"
+	# the pivot is 0.5 m above the bob's centre, at (0, 0, 2) in the world
+	jq -r '.items["pendulum::pivot/pose"] | .x, .y, .z - 2' "$TMP/out" |
+	    while read -r d; do near "$d" 0 1e-4; done
+	# its frame is the bob's turned by nothing: same roll, which swings
+	jq -r '[.items["pendulum::pivot/pose"].roll, .items["pendulum::bob/pose"].roll] | @tsv' "$TMP/out" |
+	    while read -r a b; do near "$a" "$b" 1e-12; done
+	[ "$(jq -r '.items["pendulum::pivot/pose"].roll' "$TMP/out" | sort -g | head -1 | cut -c1)" = - ]
+}
+
+@test "the number writer gives the text of the first of %.15g, %.16g, %.17g that reads back, on millions of doubles" {
+	# tests/data/fmtcheck.c: random bits, every decade the exact integer
+	# path takes, decimals of 15 to 17 digits and their neighbours, powers
+	# of two and ten; against printf and strtod.
+	san=
+	if nm "$PHYS_BIN/libphys.a" 2>/dev/null | grep -q __asan_; then
+		san="-fsanitize=address,undefined"
+	fi
+	n=1000000
+	[ -z "$san" ] || n=100000
+	cc -O2 -std=c11 -D_GNU_SOURCE $san -I"$BATS_TEST_DIRNAME/../lib" -o "$TMP/fmtcheck" \
+	    "$BATS_TEST_DIRNAME/data/fmtcheck.c" "$PHYS_BIN/libphys.a" \
+	    $(pkg-config --libs libxml-2.0 jansson ode assimp gdal) -lm
+	run "$TMP/fmtcheck" "$n"
+	assert_success
+	[ "$output" -ge $((3 * n)) ]
+}

@@ -1,0 +1,72 @@
+/*
+ * control.h - control lines: the changes a run applies at given times (a
+ * parameter, a link's or model's state, a profile switch), read from a
+ * file of JSON lines (see phys-step(1)).
+ */
+#ifndef PHYS_CONTROL_H
+#define PHYS_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ref.h"
+#include "world.h"
+
+/* One control line. */
+struct phys_control {
+	double t;		/* s */
+	long line;
+	int profile;		/* >= 0: switch to this profile */
+	bool save;		/* store the run's values as profile text */
+	struct phys_ref ref;	/* otherwise a parameter ... */
+	int state_kind;		/* ... or link/model state: an item kind */
+	int entity;
+	char *text;		/* the value as SDF text */
+};
+
+/* Lines of a stream read ahead of their time, at most. */
+#define PHYS_CONTROL_QUEUE 1024
+
+/*
+ * The control lines of a run. From a regular file they are all read at
+ * once and sorted by time (a line's order breaks ties); from a pipe, a
+ * FIFO or a terminal they are read as they arrive, between steps, and a
+ * line may leave out "t" to apply at the next step.
+ */
+struct phys_controls {
+	struct phys_world *w;
+	const char *name;	/* for messages */
+	struct phys_control *v;	/* a file's lines, or a stream's queue */
+	size_t n, cap, next;	/* v[next] is the next to apply */
+	bool stream, can_save;
+	struct phys_lines lines;
+};
+
+/* Open path (NULL: no control lines); can_save allows "save" lines: 0, or
+ * -1 with phys_error() naming file and line. */
+int phys_controls_open(struct phys_controls *c, struct phys_world *w,
+    const char *path, bool can_save);
+/* Take in what a stream has sent, without waiting, when the run is at
+ * time now with steps of h: 0, or -1 (a bad line, or one whose time has
+ * passed). */
+int phys_controls_poll(struct phys_controls *c, double now, double h);
+/* The next line due before the step from now: 1 with *out (valid until
+ * the next poll), or 0. */
+int phys_controls_due(struct phys_controls *c, double now, double h,
+    const struct phys_control **out);
+void phys_controls_free(struct phys_controls *c);
+/* "box::link/linear_vel" and friends, the state a control line may set:
+ * 0 with the item kind and entity, or -1. */
+int phys_control_state_target(struct phys_world *w, const char *name,
+    int *kind, int *entity);
+/* A pose is six numbers, a velocity three: 0, or -1 with phys_error(). */
+int phys_control_check_state(const char *name, const char *text);
+/* Store vals (a run's physics values) as a new profile name in the world
+ * file path, a copy of its profile from (when it has one) with the values
+ * that differ: edited in place, locked, as phys-preset add does. */
+int phys_control_save(const char *path, const char *name, const char *from,
+    const struct phys_value *vals);
+/* A profile by name, or -1 with a message listing the profiles. */
+int phys_control_find_profile(struct phys_world *w, const char *name);
+
+#endif
