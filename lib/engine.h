@@ -28,7 +28,10 @@ struct phys_engine_field {
 /* An engine as the rest of phys knows it without making one. */
 struct phys_engine_info {
 	const char *type;	/* as <physics type="..."> names it */
-	/* What it does with a parameter: NATIVE, EMULATED, INERT, OTHER. */
+	const char *name;	/* as messages and manuals name it */
+	/* What it does with each parameter (params.def's ODE column has
+	 * ODE's): NATIVE, EMULATED, INERT (kept, warned about when set) or
+	 * OTHER (another engine's block; warned about too). */
 	phys_ode_support (*support)(const struct phys_param *p);
 	/* The "engine" record of a state line: the run's value of each
 	 * field's parameter, in this order. */

@@ -1827,5 +1827,5 @@ static const struct phys_engine_field ode_record[] = {
 };
 
 const struct phys_engine_info phys_engine_ode = {
-	"ode", ode_support, ode_record, sizeof ode_record / sizeof *ode_record
+	"ode", "ODE", ode_support, ode_record, sizeof ode_record / sizeof *ode_record
 };

@@ -30,6 +30,7 @@ struct run {
 	const struct phys_world *w;	/* as loaded: a run never changes it */
 	const struct phys_run_options *o;
 	struct phys_run_values vals;	/* the run's values, its engine's too */
+	const struct phys_engine_info *engine;	/* the current profile's */
 	struct phys_engine *e;
 	FILE *out;
 	int profile;			/* current profile */
@@ -285,39 +286,43 @@ read_controls(struct run *r)
 
 /* ---- applying changes ---- */
 
-/* One wording, said once, however the value arrived: values ODE cannot
- * honour, and values for another engine, are kept but do nothing. */
+/* One wording, said once, however the value arrived: values the engine
+ * cannot honour, and values for another engine, are kept but do nothing. */
 static void
-warn_inert_param(const struct phys_param *p)
+warn_if_inert(const struct run *r, const struct phys_param *p,
+    const struct phys_value *v)
 {
 	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
 	    "";
+	phys_ode_support how = r->engine->support(p);
+	struct phys_value def;
+	bool inert;
 
-	if (p->ode == PHYS_ODE_OTHER)
+	if (how != PHYS_ODE_INERT && how != PHYS_ODE_OTHER)
+		return;
+	phys_value_default(p, &def);
+	inert = !phys_value_equal(p, &def, v);
+	phys_value_free(&def);
+	if (!inert)
+		return;
+	if (how == PHYS_ODE_OTHER)
 		phys_warn_once("%s%s%.*s parameters are for another engine and "
-		    "have no effect with ODE (kept as given)", scope,
-		    *scope ? " " : "", (int)strcspn(p->name, "."), p->name);
+		    "have no effect with %s (kept as given)", scope,
+		    *scope ? " " : "", (int)strcspn(p->name, "."), p->name,
+		    r->engine->name);
 	else
-		phys_warn_once("%s%s%s is set but has no effect with ODE (kept "
-		    "as given)", scope, *scope ? " " : "", p->name);
+		phys_warn_once("%s%s%s is set but has no effect with %s (kept "
+		    "as given)", scope, *scope ? " " : "", p->name,
+		    r->engine->name);
 }
 
 static void
-warn_inert(phys_scope s, const struct phys_value *vals)
+warn_inert(const struct run *r, phys_scope s, const struct phys_value *vals)
 {
-	struct phys_value def;
 	size_t i;
 
-	for (i = 0; i < phys_scope_count(s); i++) {
-		const struct phys_param *p = phys_scope_param(s, i);
-
-		if (p->ode != PHYS_ODE_INERT && p->ode != PHYS_ODE_OTHER)
-			continue;
-		phys_value_default(p, &def);
-		if (!phys_value_equal(p, &def, &vals[i]))
-			warn_inert_param(p);
-		phys_value_free(&def);
-	}
+	for (i = 0; i < phys_scope_count(s); i++)
+		warn_if_inert(r, phys_scope_param(s, i), &vals[i]);
 }
 
 static void
@@ -328,7 +333,7 @@ warn_inert_world(struct run *r)
 
 	for (s = PHYS_S_WORLD; s <= PHYS_S_JOINT; s++)
 		for (i = 0; i < r->vals.n[s]; i++)
-			warn_inert(s, phys_run_values_get(&r->vals, s, (int)i));
+			warn_inert(r, s, phys_run_values_get(&r->vals, s, (int)i));
 }
 
 static int
@@ -357,9 +362,10 @@ switch_profile(struct run *r, int profile)
 	if (check_engine_type(r, profile) < 0)
 		return -1;
 	r->profile = profile;
+	r->engine = phys_engine_find(r->w->profiles[profile].type);
 	phys_run_values_use(&r->vals, r->w, profile,
 	    profile == r->start_profile ? r->start_vals : NULL);
-	warn_inert(PHYS_S_PHYSICS, r->cur);
+	warn_inert(r, PHYS_S_PHYSICS, r->cur);
 	r->announce = true;
 	if (!r->e)
 		return 0;
@@ -379,14 +385,7 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 	    ref->idx)[phys_param_index[ref->p->id]];
 	phys_value_free(dst);
 	*dst = v;
-	if (ref->p->ode == PHYS_ODE_INERT || ref->p->ode == PHYS_ODE_OTHER) {
-		struct phys_value def;
-
-		phys_value_default(ref->p, &def);
-		if (!phys_value_equal(ref->p, &def, dst))
-			warn_inert_param(ref->p);
-		phys_value_free(&def);
-	}
+	warn_if_inert(r, ref->p, dst);
 	if (!r->e)
 		return 0;
 	switch (ref->scope) {
@@ -865,8 +864,7 @@ put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
 static void
 put_engine(struct run *r, struct phys_buf *b)
 {
-	const struct phys_engine_info *ei =
-	    phys_engine_find(r->w->profiles[r->profile].type);
+	const struct phys_engine_info *ei = r->engine;
 	const struct phys_param *p;
 	size_t i;
 
