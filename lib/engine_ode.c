@@ -479,7 +479,8 @@ static void
 set_axis_params(struct phys_engine *e, dJointID jid, int type,
     const struct phys_joint *j, int axis)
 {
-	const struct phys_value *v = vals(e, PHYS_S_JOINT, (int)(j - e->w->joints));
+	const struct phys_value *v = vals(e, PHYS_S_JOINT,
+	    (int)(j - e->w->joints));
 	/* Parameter numbers of the second axis are offset by dParamGroup. */
 	int off = axis ? dParamGroup : 0;
 	double lo = axis ? PVD(v, JOINT_axis2_limit_lower) :
@@ -1318,10 +1319,11 @@ pair_excluded(struct phys_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
 		return true;
 	if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact))
 		return true;
-	if (l1->model == l2->model &&
-	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c1].link), LINK_self_collide) &&
-	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c2].link), LINK_self_collide) &&
-	    !w->models[l1->model].self_collide)
+	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
+	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c1].link),
+	    LINK_self_collide) &&
+	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c2].link),
+	    LINK_self_collide))
 		return true;
 	cat1 = PVI(vals(e, PHYS_S_COLLISION, c1),
 	    COLLISION_surface_contact_category_bitmask);
@@ -1827,5 +1829,6 @@ static const struct phys_engine_field ode_record[] = {
 };
 
 const struct phys_engine_info phys_engine_ode = {
-	"ode", "ODE", ode_support, ode_record, sizeof ode_record / sizeof *ode_record
+	"ode", "ODE", ode_support, ode_record,
+	sizeof ode_record / sizeof *ode_record
 };

@@ -333,7 +333,8 @@ warn_inert_world(struct run *r)
 
 	for (s = PHYS_S_WORLD; s <= PHYS_S_JOINT; s++)
 		for (i = 0; i < r->vals.n[s]; i++)
-			warn_inert(r, s, phys_run_values_get(&r->vals, s, (int)i));
+			warn_inert(r, s,
+			    phys_run_values_get(&r->vals, s, (int)i));
 }
 
 static int
