@@ -1,13 +1,16 @@
 /*
  * engine.h - the small interface every physics engine implements.
  *
- * An engine reads two things and writes neither: the loaded world (const:
- * its links, collisions and joints, their shapes, poses and frames) and
- * the run's values (every parameter of the current profile, the world,
- * links, collisions and joints; struct phys_run_values). The run owns both
- * and tells the engine, through the apply functions, when it changed a
- * value. Poses are link frames (not centres of mass); velocities are those
- * of the link frame's origin, in the world frame.
+ * An engine reads two things and writes neither. From the loaded world
+ * (const) it takes what a run cannot change: models, links, collisions
+ * and joints, their names, shapes, meshes, terrains, poses, axes and
+ * frames. From the run's values (struct phys_run_values) it takes every
+ * parameter: the current profile's, the world's and each link's,
+ * collision's and joint's; never the world's own value arrays, which hold
+ * the values as loaded. The run owns both and calls an apply function
+ * when it has changed a value. Poses are link frames (not centres of
+ * mass); velocities are those of the link frame's origin, in the world
+ * frame.
  */
 #ifndef PHYS_ENGINE_H
 #define PHYS_ENGINE_H
