@@ -79,7 +79,7 @@ settable(enum phys_item_kind k)
 }
 
 int
-phys_control_state_target(struct phys_world *w, const char *name, int *kind,
+phys_control_state_target(const struct phys_world *w, const char *name, int *kind,
     int *entity)
 {
 	const char *slash = strrchr(name, '/');
@@ -148,7 +148,7 @@ parse_control_value(struct phys_controls *r, struct phys_control *c,
 }
 
 int
-phys_control_find_profile(struct phys_world *w, const char *name)
+phys_control_find_profile(const struct phys_world *w, const char *name)
 {
 	int profile = phys_world_profile(w, name);
 	char *names;
@@ -266,7 +266,7 @@ read_all(struct phys_controls *r)
 }
 
 int
-phys_controls_open(struct phys_controls *c, struct phys_world *w,
+phys_controls_open(struct phys_controls *c, const struct phys_world *w,
     const char *path, bool can_save)
 {
 	memset(c, 0, sizeof *c);
@@ -419,7 +419,7 @@ changed_values(const struct phys_value *vals, const struct phys_value *base,
 
 int
 phys_control_save(const char *path, const char *name, const char *from,
-    const struct phys_value *vals)
+    const char *type, const struct phys_value *vals)
 {
 	struct phys_world ed;
 	char **sets;
@@ -437,11 +437,11 @@ phys_control_save(const char *path, const char *name, const char *from,
 	/* The profile the run started from, when the file has it: the new
 	 * one is a copy of it, changed where the run changed it. */
 	base = phys_world_profile(&ed, from);
-	if (base >= 0 && strcmp(ed.profiles[base].type, "ode") != 0)
+	if (base >= 0 && strcmp(ed.profiles[base].type, type) != 0)
 		base = -1;
 	n = changed_values(vals, base >= 0 ? ed.profiles[base].vals : NULL,
 	    &sets);
-	rc = phys_preset_add(&ed, name, base, sets, n);
+	rc = phys_preset_add(&ed, name, base, type, sets, n);
 	if (rc == 0)
 		rc = phys_world_write(&ed, true);
 	for (i = 0; i < n; i++)

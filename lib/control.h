@@ -34,7 +34,7 @@ struct phys_control {
  * line may leave out "t" to apply at the next step.
  */
 struct phys_controls {
-	struct phys_world *w;
+	const struct phys_world *w;
 	const char *name;	/* for messages */
 	struct phys_control *v;	/* a file's lines, or a stream's queue */
 	size_t n, cap, next;	/* v[next] is the next to apply */
@@ -44,7 +44,7 @@ struct phys_controls {
 
 /* Open path (NULL: no control lines); can_save allows "save" lines: 0, or
  * -1 with phys_error() naming file and line. */
-int phys_controls_open(struct phys_controls *c, struct phys_world *w,
+int phys_controls_open(struct phys_controls *c, const struct phys_world *w,
     const char *path, bool can_save);
 /* Take in what a stream has sent, without waiting, when the run is at
  * time now with steps of h: 0, or -1 (a bad line, or one whose time has
@@ -57,16 +57,17 @@ int phys_controls_due(struct phys_controls *c, double now, double h,
 void phys_controls_free(struct phys_controls *c);
 /* "box::link/linear_vel" and friends, the state a control line may set:
  * 0 with the item kind and entity, or -1. */
-int phys_control_state_target(struct phys_world *w, const char *name,
+int phys_control_state_target(const struct phys_world *w, const char *name,
     int *kind, int *entity);
 /* A pose is six numbers, a velocity three: 0, or -1 with phys_error(). */
 int phys_control_check_state(const char *name, const char *text);
-/* Store vals (a run's physics values) as a new profile name in the world
- * file path, a copy of its profile from (when it has one) with the values
- * that differ: edited in place, locked, as phys-preset add does. */
+/* Store vals (a run's physics values, for engine type) as a new profile
+ * name in the world file path, a copy of its profile from (when it has
+ * one of that type) with the values that differ: edited in place, locked,
+ * as phys-preset add does. */
 int phys_control_save(const char *path, const char *name, const char *from,
-    const struct phys_value *vals);
+    const char *type, const struct phys_value *vals);
 /* A profile by name, or -1 with a message listing the profiles. */
-int phys_control_find_profile(struct phys_world *w, const char *name);
+int phys_control_find_profile(const struct phys_world *w, const char *name);
 
 #endif

@@ -15,12 +15,14 @@
 #include "ref.h"
 
 struct run {
-	struct phys_world *w;
+	const struct phys_world *w;	/* as loaded: a run never changes it */
 	const struct phys_run_options *o;
+	struct phys_run_values vals;	/* the run's values, its engine's too */
+	const struct phys_engine_info *engine;	/* the current profile's */
 	struct phys_engine *e;
 	FILE *out;
 	int profile;			/* current profile */
-	struct phys_value *cur;		/* its values, with overrides */
+	struct phys_value *cur;		/* its values in vals, with overrides */
 	int start_profile;		/* the starting profile ... */
 	struct phys_value *start_vals;	/* ... with the -s overrides */
 	bool announce;			/* next line says profile and engine */
@@ -54,51 +56,55 @@ static const char *const pose_keys[] = { "x", "y", "z", "roll", "pitch",
 
 /* ---- applying changes ---- */
 
-/* One wording, said once, however the value arrived: values ODE cannot
- * honour, and values for another engine, are kept but do nothing. */
+/* One wording, said once, however the value arrived: values the engine
+ * cannot honour, and values for another engine, are kept but do nothing. */
 static void
-warn_inert_param(const struct phys_param *p)
+warn_if_inert(const struct run *r, const struct phys_param *p,
+    const struct phys_value *v)
 {
 	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
 	    "";
+	phys_ode_support how = r->engine->support(p);
+	struct phys_value def;
+	bool inert;
 
-	if (p->ode == PHYS_ODE_OTHER)
+	if (how != PHYS_ODE_INERT && how != PHYS_ODE_OTHER)
+		return;
+	phys_value_default(p, &def);
+	inert = !phys_value_equal(p, &def, v);
+	phys_value_free(&def);
+	if (!inert)
+		return;
+	if (how == PHYS_ODE_OTHER)
 		phys_warn_once("%s%s%.*s parameters are for another engine and "
-		    "have no effect with ODE (kept as given)", scope,
-		    *scope ? " " : "", (int)strcspn(p->name, "."), p->name);
+		    "have no effect with %s (kept as given)", scope,
+		    *scope ? " " : "", (int)strcspn(p->name, "."), p->name,
+		    r->engine->name);
 	else
-		phys_warn_once("%s%s%s is set but has no effect with ODE (kept "
-		    "as given)", scope, *scope ? " " : "", p->name);
+		phys_warn_once("%s%s%s is set but has no effect with %s (kept "
+		    "as given)", scope, *scope ? " " : "", p->name,
+		    r->engine->name);
 }
 
 static void
-warn_inert(phys_scope s, const struct phys_value *vals)
+warn_inert(const struct run *r, phys_scope s, const struct phys_value *vals)
 {
-	struct phys_value def;
 	size_t i;
 
-	for (i = 0; i < phys_scope_count(s); i++) {
-		const struct phys_param *p = phys_scope_param(s, i);
-
-		if (p->ode != PHYS_ODE_INERT && p->ode != PHYS_ODE_OTHER)
-			continue;
-		phys_value_default(p, &def);
-		if (!phys_value_equal(p, &def, &vals[i]))
-			warn_inert_param(p);
-		phys_value_free(&def);
-	}
+	for (i = 0; i < phys_scope_count(s); i++)
+		warn_if_inert(r, phys_scope_param(s, i), &vals[i]);
 }
 
 static void
-warn_inert_world(struct phys_world *w)
+warn_inert_world(struct run *r)
 {
 	phys_scope s;
 	size_t i;
 
-	warn_inert(PHYS_S_WORLD, w->vals);
-	for (s = PHYS_S_LINK; s <= PHYS_S_JOINT; s++)
-		for (i = 0; i < phys_entity_count(w, s); i++)
-			warn_inert(s, phys_entity_values(w, s, (int)i));
+	for (s = PHYS_S_WORLD; s <= PHYS_S_JOINT; s++)
+		for (i = 0; i < r->vals.n[s]; i++)
+			warn_inert(r, s,
+			    phys_run_values_get(&r->vals, s, (int)i));
 }
 
 static int
@@ -108,7 +114,7 @@ check_engine_type(struct run *r, int profile)
 
 	size_t i;
 
-	if (strcmp(p->type, "ode") == 0)
+	if (phys_engine_find(p->type))
 		return 0;
 	for (i = 0; i < r->w->nprofiles; i++)
 		if (strcmp(r->w->profiles[i].type, "ode") == 0)
@@ -127,17 +133,15 @@ switch_profile(struct run *r, int profile)
 	if (check_engine_type(r, profile) < 0)
 		return -1;
 	r->profile = profile;
-	phys_values_copy(PHYS_S_PHYSICS, r->cur, profile == r->start_profile &&
-	    r->start_vals ? r->start_vals : r->w->profiles[profile].vals);
-	if (r->w->profiles[profile].has_gravity &&
-	    !PV(r->w->vals, WORLD_gravity)->given) {
-		PVV(r->w->vals, WORLD_gravity) = r->w->profiles[profile].gravity;
-		if (r->e)
-			phys_engine_apply_world(r->e);
-	}
-	warn_inert(PHYS_S_PHYSICS, r->cur);
+	r->engine = phys_engine_find(r->w->profiles[profile].type);
+	phys_run_values_use(&r->vals, r->w, profile,
+	    profile == r->start_profile ? r->start_vals : NULL);
+	warn_inert(r, PHYS_S_PHYSICS, r->cur);
 	r->announce = true;
-	return r->e ? phys_engine_apply_profile(r->e, r->cur) : 0;
+	if (!r->e)
+		return 0;
+	phys_engine_apply_world(r->e);	/* a profile may bring gravity */
+	return phys_engine_apply_profile(r->e);
 }
 
 /* A parameter change at run time reaches the engine at once. */
@@ -148,24 +152,17 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 
 	if (phys_value_parse(ref->p, text, &v) < 0)
 		return -1;
-	dst = ref->scope == PHYS_S_PHYSICS ?
-	    &r->cur[phys_param_index[ref->p->id]] : phys_ref_value(r->w, ref);
+	dst = &phys_run_values_at(&r->vals, ref->scope,
+	    ref->idx)[phys_param_index[ref->p->id]];
 	phys_value_free(dst);
 	*dst = v;
-	if (ref->p->ode == PHYS_ODE_INERT || ref->p->ode == PHYS_ODE_OTHER) {
-		struct phys_value def;
-
-		phys_value_default(ref->p, &def);
-		if (!phys_value_equal(ref->p, &def, dst))
-			warn_inert_param(ref->p);
-		phys_value_free(&def);
-	}
+	warn_if_inert(r, ref->p, dst);
 	if (!r->e)
 		return 0;
 	switch (ref->scope) {
 	case PHYS_S_PHYSICS:
 		r->announce = true;
-		return phys_engine_apply_profile(r->e, r->cur);
+		return phys_engine_apply_profile(r->e);
 	case PHYS_S_WORLD:
 		r->announce = true;
 		phys_engine_apply_world(r->e);
@@ -234,7 +231,8 @@ apply_control(struct run *r, const struct phys_control *c)
 
 	if (c->save)
 		rc = phys_control_save(r->o->save_to, c->text,
-		    r->w->profiles[r->profile].name, r->cur);
+		    r->w->profiles[r->profile].name,
+		    r->w->profiles[r->profile].type, r->cur);
 	else if (c->profile >= 0)
 		rc = switch_profile(r, c->profile);
 	else if (c->state_kind >= 0)
@@ -274,39 +272,29 @@ apply_due(struct run *r)
 	return 0;
 }
 
-struct set_ctx {
-	struct run *r;
-	const char *text;
-};
-
-static int
-apply_set_match(struct phys_world *w, const struct phys_ref *ref, void *ctx)
-{
-	struct set_ctx *sc = ctx;
-
-	return apply_param(sc->r, ref, sc->text);
-}
-
 /* NAME=VALUE, where NAME may be a glob matching many parameters: 0, -1
  * for a bad value, -2 when no parameter has that name. */
 static int
 apply_set(struct run *r, const char *name, const char *text)
 {
-	struct set_ctx sc = { r, text };
-	struct phys_ref ref;
-	int n;
+	struct phys_ref ref, *refs;
+	size_t i, n;
+	int rc = 0;
 
 	if (!phys_has_glob(name)) {
 		if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
 			return -2;
 		return apply_param(r, &ref, text);
 	}
-	n = phys_ref_each(r->w, name, r->profile, apply_set_match, &sc);
+	n = phys_ref_match(r->w, name, r->profile, &refs);
 	if (n == 0) {
 		phys_fail("no parameter matches '%s'", name);
-		return -2;
+		rc = -2;
 	}
-	return n < 0 ? -1 : 0;
+	for (i = 0; i < n && rc == 0; i++)
+		rc = apply_param(r, &refs[i], text);
+	free(refs);
+	return rc < 0 ? -1 : rc;
 }
 
 static int
@@ -355,7 +343,7 @@ model_links(struct run *r, int model, int *out, size_t *n)
 static void
 init_models(struct run *r)
 {
-	struct phys_world *w = r->w;
+	const struct phys_world *w = r->w;
 	size_t m, i;
 
 	r->link0 = xcalloc(w->nmodels, sizeof *r->link0);
@@ -372,10 +360,16 @@ init_models(struct run *r)
 	}
 }
 
-static phys_mat3
-world_inertia(const struct phys_link *l, phys_quat body)
+/* A link's values in this run. */
+static const struct phys_value *
+link_vals(const struct run *r, int li)
 {
-	const struct phys_value *v = l->vals;
+	return phys_run_values_get(&r->vals, PHYS_S_LINK, li);
+}
+
+static phys_mat3
+world_inertia(const struct phys_value *v, phys_quat body)
+{
 	phys_mat3 i = { { { PVD(v, LINK_inertial_inertia_ixx),
 		PVD(v, LINK_inertial_inertia_ixy), PVD(v, LINK_inertial_inertia_ixz) },
 		{ PVD(v, LINK_inertial_inertia_ixy), PVD(v, LINK_inertial_inertia_iyy),
@@ -393,7 +387,7 @@ com_orientation(struct run *r, int li)
 	phys_pose lp;
 
 	phys_engine_link_pose(r->e, li, &lp);
-	return pose_mul(lp, pose_from6(PV(r->w->links[li].vals,
+	return pose_mul(lp, pose_from6(PV(link_vals(r, li),
 	    LINK_inertial_pose)->u.pose)).q;
 }
 
@@ -402,7 +396,7 @@ com_orientation(struct run *r, int li)
 static void
 track(struct run *r, bool first)
 {
-	struct phys_world *w = r->w;
+	const struct phys_world *w = r->w;
 	double h = PVD(r->cur, PHYSICS_max_step_size);
 	phys_vec3 lin, ang, com, comv, mom;
 	size_t i;
@@ -412,14 +406,14 @@ track(struct run *r, bool first)
 	for (i = 0; i < w->nlinks; i++) {
 		phys_engine_link_vel(r->e, (int)i, &lin, &ang);
 		phys_engine_link_com(r->e, (int)i, &com, &comv);
-		mom = mat3_apply(world_inertia(&w->links[i],
+		mom = mat3_apply(world_inertia(link_vals(r, (int)i),
 		    com_orientation(r, (int)i)), ang);
 		if (!first && phys_engine_link_dynamic(r->e, (int)i)) {
 			r->acc[i] = v3_scale(v3_sub(lin, r->lin[i]), 1 / h);
 			r->angacc[i] = v3_scale(v3_sub(ang, r->ang[i]), 1 / h);
 			r->comacc[i] = v3_scale(v3_sub(comv, r->comv[i]), 1 / h);
 			r->force[i] = v3_scale(r->comacc[i],
-			    PVD(w->links[i].vals, LINK_inertial_mass));
+			    PVD(link_vals(r, (int)i), LINK_inertial_mass));
 			r->torque[i] = v3_scale(v3_sub(mom, r->mom[i]), 1 / h);
 		}
 		r->lin[i] = lin;
@@ -427,14 +421,6 @@ track(struct run *r, bool first)
 		r->comv[i] = comv;
 		r->mom[i] = mom;
 	}
-}
-
-static void
-put_vec3(struct phys_buf *b, phys_vec3 v)
-{
-	double x[3] = { v.x, v.y, v.z };
-
-	buf_json_numbers(b, pose_keys, x, 3);
 }
 
 static double
@@ -450,8 +436,9 @@ elapsed(const struct run *r)
 static void
 model_energy(struct run *r, int m, double *ke, double *pe)
 {
-	struct phys_world *w = r->w;
-	phys_vec3 g = PVV(w->vals, WORLD_gravity), com, comv, lin, ang;
+	const struct phys_world *w = r->w;
+	phys_vec3 g = PVV(phys_run_values_get(&r->vals, PHYS_S_WORLD, 0),
+	    WORLD_gravity), com, comv, lin, ang;
 	double mass;
 	size_t i;
 
@@ -460,11 +447,11 @@ model_energy(struct run *r, int m, double *ke, double *pe)
 		if (!is_descendant(w, w->links[i].model, m) ||
 		    !phys_engine_link_dynamic(r->e, (int)i))
 			continue;
-		mass = PVD(w->links[i].vals, LINK_inertial_mass);
+		mass = PVD(link_vals(r, (int)i), LINK_inertial_mass);
 		phys_engine_link_com(r->e, (int)i, &com, &comv);
 		phys_engine_link_vel(r->e, (int)i, &lin, &ang);
 		*ke += 0.5 * mass * v3_dot(comv, comv) + 0.5 * v3_dot(ang,
-		    mat3_apply(world_inertia(&w->links[i],
+		    mat3_apply(world_inertia(link_vals(r, (int)i),
 		    com_orientation(r, (int)i)), ang));
 		*pe -= mass * v3_dot(g, com);
 	}
@@ -530,7 +517,7 @@ set3(double *v, phys_vec3 a)
 static int
 item_values(struct run *r, const struct phys_item *it, double v[6])
 {
-	struct phys_world *w = r->w;
+	const struct phys_world *w = r->w;
 	int i = it->entity, n, k;
 	phys_pose p;
 	phys_vec3 a, c;
@@ -598,7 +585,7 @@ item_values(struct run *r, const struct phys_item *it, double v[6])
 		return 3;
 	case PHYS_ITEM_LINK_INERTIAL_POSE:
 		phys_engine_link_pose(r->e, i, &p);
-		pose_to6(pose_mul(p, pose_from6(PV(w->links[i].vals,
+		pose_to6(pose_mul(p, pose_from6(PV(link_vals(r, i),
 		    LINK_inertial_pose)->u.pose)), v);
 		return 6;
 	case PHYS_ITEM_LINK_COM_LINVEL:
@@ -685,33 +672,24 @@ put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
 	}
 }
 
+/* The record of what the engine runs with: the run's values of the
+ * parameters its engine reports, under the engine's keys. */
 static void
 put_engine(struct run *r, struct phys_buf *b)
 {
-	struct phys_engine_config c;
+	const struct phys_engine_info *ei = r->engine;
+	const struct phys_param *p;
+	size_t i;
 
-	phys_engine_config(r->e, &c);
 	buf_puts(b, ",\"preset\":");
 	buf_json_string(b, r->w->profiles[r->profile].name);
-	buf_puts(b, ",\"engine\":{\"solver\":");
-	buf_json_string(b, c.solver);
-	buf_printf(b, ",\"iters\":%d,\"sor\":", c.iters);
-	buf_double(b, c.sor);
-	buf_puts(b, ",\"cfm\":");
-	buf_double(b, c.cfm);
-	buf_puts(b, ",\"erp\":");
-	buf_double(b, c.erp);
-	buf_puts(b, ",\"max_step_size\":");
-	buf_double(b, c.step);
-	buf_puts(b, ",\"contact_max_correcting_vel\":");
-	buf_double(b, c.max_correcting_vel);
-	buf_puts(b, ",\"contact_surface_layer\":");
-	buf_double(b, c.surface_layer);
-	buf_printf(b, ",\"max_contacts\":%d,\"friction_model\":",
-	    c.max_contacts);
-	buf_json_string(b, c.friction_model);
-	buf_puts(b, ",\"gravity\":");
-	put_vec3(b, c.gravity);
+	buf_puts(b, ",\"engine\":{");
+	for (i = 0; i < ei->nrecord; i++) {
+		p = &phys_params[ei->record[i].id];
+		buf_printf(b, "%s\"%s\":", i ? "," : "", ei->record[i].key);
+		phys_value_json(p, &phys_run_values_get(&r->vals, p->scope,
+		    0)[phys_param_index[p->id]], b);
+	}
 	buf_putc(b, '}');
 }
 
@@ -883,8 +861,7 @@ run_free(struct run *r)
 
 	phys_controls_free(&r->ctl);
 	phys_engine_free(r->e);
-	if (r->cur)
-		phys_values_free(PHYS_S_PHYSICS, r->cur);
+	phys_run_values_free(&r->vals);
 	if (r->start_vals)
 		phys_values_free(PHYS_S_PHYSICS, r->start_vals);
 	for (i = 0; r->keys && i < r->items.n; i++)
@@ -967,7 +944,8 @@ prepare(struct run *r)
 	struct phys_engine_options eo = { r->o->skip_unsupported };
 	int rc;
 
-	r->cur = phys_values_new(PHYS_S_PHYSICS);
+	phys_run_values_init(&r->vals, r->w, r->w->start);
+	r->cur = phys_run_values_at(&r->vals, PHYS_S_PHYSICS, 0);
 	if ((rc = start_profile(r)) < 0)
 		return rc;
 	/* A name or value the world does not take is bad input (1), as it
@@ -979,12 +957,12 @@ prepare(struct run *r)
 		return -1;
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
 		return -2;
-	warn_inert_world(r->w);
+	warn_inert_world(r);
 	/* Switching back to the starting profile brings the overrides too. */
 	r->start_profile = r->profile;
 	r->start_vals = phys_values_new(PHYS_S_PHYSICS);
 	phys_values_copy(PHYS_S_PHYSICS, r->start_vals, r->cur);
-	r->e = phys_engine_new(r->w, r->cur, &eo);
+	r->e = phys_engine_new(r->w, &r->vals, &eo);
 	if (!r->e)
 		return -1;
 	alloc_tracking(r);
@@ -1006,7 +984,7 @@ struct phys_sim {
 };
 
 int
-phys_sim_new(struct phys_sim **out, struct phys_world *w,
+phys_sim_new(struct phys_sim **out, const struct phys_world *w,
     const struct phys_run_options *o)
 {
 	struct phys_sim *s = xcalloc(1, sizeof *s);
@@ -1090,9 +1068,8 @@ phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out)
 
 	if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
 		return -2;
-	phys_value_sdf(ref.p, ref.scope == PHYS_S_PHYSICS ?
-	    &r->cur[phys_param_index[ref.p->id]] : phys_ref_value(r->w, &ref),
-	    out);
+	phys_value_sdf(ref.p, &phys_run_values_at(&r->vals, ref.scope,
+	    ref.idx)[phys_param_index[ref.p->id]], out);
 	return 0;
 }
 
@@ -1105,7 +1082,7 @@ phys_sim_use_profile(struct phys_sim *s, const char *name)
 }
 
 int
-phys_sim_run(struct phys_world *w, const struct phys_run_options *o,
+phys_sim_run(const struct phys_world *w, const struct phys_run_options *o,
     FILE *out)
 {
 	struct phys_sim *s;

@@ -271,3 +271,39 @@ EOF
 	run phys-param set iters=1 "$TMP/w.sdf" "$TMP/w.sdf"
 	[ "$status" -eq 2 ]
 }
+
+@test "what each engine does with a profile parameter, as --doc says, is what a run does" {
+	# One run given a value other than the default for every physics
+	# parameter: it warns of each one ODE keeps without effect (inert, or
+	# another engine's block) and of none it honours (native, emulated).
+	phys-param list --doc | jq -r 'select(.scope == "physics") |
+	    [.name, .type, (.default | tostring), (.max // "" | tostring),
+	     ((.values // []) | join(" ")), .ode] | join("|")' > "$TMP/rows"
+	sets=() names=()
+	while IFS='|' read -r name type def max values how; do
+		case $type in
+		bool) v=$([ "$def" = true ] && echo false || echo true) ;;
+		int) v=$((def + 1)) ;;
+		double) v=$(awk -v d="$def" -v m="$max" 'BEGIN {
+			printf "%.17g", m != "" ? (d + m) / 2 : d + 1 }') ;;
+		string) v=$(tr ' ' '\n' <<<"$values" | grep -vx -- "$def" | head -1) ;;
+		esac
+		[ -n "$v" ] && [ "$v" != "$def" ] || continue
+		sets+=(-s "$name=$v")
+		names+=("$name|$how")
+	done < "$TMP/rows"
+	[ "${#names[@]}" -gt 30 ]
+	phys-step -n 1 "${sets[@]}" "$WORLDS/falling_sphere.sdf" 2> "$TMP/err" > /dev/null ||
+	    fail "$(cat "$TMP/err")"
+	for nh in "${names[@]}"; do
+		name=${nh%|*} how=${nh#*|}
+		case $how in
+		inert) grep -qF "$name is set but has no effect with ODE" "$TMP/err" ||
+			fail "$name ($how) set without a warning" ;;
+		other) grep -qF "${name%%.*} parameters are for another engine and have no effect with ODE" "$TMP/err" ||
+			fail "$name ($how) set without a warning" ;;
+		*) ! grep -qF "$name " "$TMP/err" ||
+			fail "$name ($how) warned: $(cat "$TMP/err")" ;;
+		esac
+	done
+}
