@@ -320,29 +320,44 @@ sample_axis(struct axis *a, long n, enum sample sample)
 	free(perm);
 }
 
-/* A name must mean something in the world before a thousand runs fail on
- * it: a glob must match, a plain name resolve. */
+/* A name must mean something in the world, and each of its values must
+ * suit it, before a thousand runs fail on it: a glob must match, a plain
+ * name resolve, and the value parse for every parameter it names. */
 static int
-count_match(struct phys_world *w, const struct phys_ref *r, void *ctx)
+check_value(struct phys_world *w, const struct phys_ref *r, void *ctx)
 {
-	return 0;
+	struct phys_value v;
+	int rc;
+
+	memset(&v, 0, sizeof v);
+	rc = phys_value_parse(r->p, ctx, &v);
+	phys_value_free(&v);
+	return rc;
 }
 
 static void
-check_name(struct phys_world *w, const char *name, int profile)
+check_values(struct phys_world *w, const char *name, int profile,
+    char *const *vals, size_t n)
 {
 	struct phys_ref r;
+	size_t i;
+	int rc = 0;
 
-	if (phys_has_glob(name)) {
-		if (phys_ref_each(w, name, profile, count_match, NULL) <= 0)
-			phys_die(PHYS_EXIT_FAIL, "no parameter matches '%s'",
-			    name);
-		return;
+	for (i = 0; i < n && rc == 0; i++) {
+		if (phys_has_glob(name)) {
+			rc = phys_ref_each(w, name, profile, check_value,
+			    vals[i]);
+			if (rc == 0)
+				phys_die(PHYS_EXIT_FAIL, "no parameter matches "
+				    "'%s'", name);
+			rc = rc < 0 ? -1 : 0;
+		} else if ((rc = phys_ref_resolve(w, name, profile, &r)) == 0) {
+			rc = check_value(w, &r, vals[i]);
+		}
 	}
-	if (phys_ref_resolve(w, name, profile, &r) < 0) {
-		phys_report();
-		exit(PHYS_EXIT_FAIL);
-	}
+	if (rc < 0)
+		phys_die(PHYS_EXIT_FAIL, "%s=%s: %s", name, vals[i - 1],
+		    phys_error());
 }
 
 struct list_ctx {
@@ -471,16 +486,19 @@ cmd_plan(struct opts *o, int argc, char **argv)
 	if (o->preset && (profile = phys_world_profile(&w, o->preset)) < 0)
 		phys_die(PHYS_EXIT_FAIL, "no profile named '%s' (there are: %s)",
 		    o->preset, phys_world_profile_names(&w));
-	for (i = 0; i < nax; i++)
-		check_name(&w, ax[i].name, profile);
-	json_array_foreach(lc.lines, k, fixed)
-		json_object_foreach(fixed, name, v)
-			check_name(&w, name, profile);
-	phys_world_free(&w);
 	rng_state = o->seed;
 	if (o->sample != GRID)
 		for (i = 0; i < nax; i++)
 			sample_axis(&ax[i], o->nsample, o->sample);
+	for (i = 0; i < nax; i++)
+		check_values(&w, ax[i].name, profile, ax[i].vals, ax[i].n);
+	json_array_foreach(lc.lines, k, fixed)
+		json_object_foreach(fixed, name, v) {
+			char *text = (char *)json_string_value(v);
+
+			check_values(&w, name, profile, &text, 1);
+		}
+	phys_world_free(&w);
 	base = run_base(o, argv[0]);
 	pick = xcalloc(nax + 1, sizeof *pick);
 	json_array_foreach(lc.lines, k, fixed) {
@@ -568,8 +586,10 @@ plan_line(char *line, long lineno, void *ctx)
 }
 
 static void
-plan_load(struct plan *p, const char *path)
+plan_load(struct plan *p, const char *path, const char *what)
 {
+	if (strcmp(path, "-") == 0)
+		phys_stdin_hint(what);
 	memset(p, 0, sizeof *p);
 	p->name = path;
 	if (phys_each_line(path, plan_line, p) < 0) {
@@ -965,7 +985,7 @@ cmd_run(struct opts *o, int argc, char **argv)
 
 	if (argc > 1)
 		usage();
-	plan_load(&p, argc ? argv[0] : "-");
+	plan_load(&p, argc ? argv[0] : "-", "run lines");
 	want = xcalloc(p.n + 1, sizeof *want);
 	for (size_t r = 0; r < p.n; r++)
 		want[r] = true;
@@ -992,7 +1012,7 @@ cmd_run_one(struct opts *o, int argc, char **argv)
 
 	if (argc < 2)
 		usage();
-	plan_load(&p, argv[0]);
+	plan_load(&p, argv[0], "run lines");
 	want = xcalloc(p.n + 1, sizeof *want);
 	for (int k = 1; k < argc; k++) {
 		if (!phys_parse_long(argv[k], &id) || id < 0)
@@ -1202,7 +1222,7 @@ cmd_score(struct opts *o, int argc, char **argv)
 	score_parse(&s, argv[0]);
 	for (k = 2; k < argc; k++)
 		ist_sel_add(&s.sel, argv[k]);
-	plan_load(&p, argv[1]);
+	plan_load(&p, argv[1], "run lines");
 	for (size_t i = 0; i < p.n; i++) {
 		path = state_path(dir, p.runs[i]);
 		if (access(path, F_OK) != 0) {
@@ -1349,7 +1369,7 @@ cmd_best(struct opts *o, int argc, char **argv)
 	    strcmp(argv[1], "-") == 0)
 		phys_die(PHYS_EXIT_USAGE, "SCORES and WORLD cannot both be "
 		    "standard input");
-	plan_load(&p, argc ? argv[0] : "-");
+	plan_load(&p, argc ? argv[0] : "-", "scored run lines");
 	if (p.n == 0)
 		phys_die(PHYS_EXIT_FAIL, "%s: no scored runs",
 		    phys_display_name(p.name));
@@ -1451,7 +1471,7 @@ cmd_plot(struct opts *o, int argc, char **argv)
 
 	if (argc > 1)
 		usage();
-	plan_load(&p, argc ? argv[0] : "-");
+	plan_load(&p, argc ? argv[0] : "-", "scored run lines");
 	if (p.n == 0)
 		phys_die(PHYS_EXIT_FAIL, "%s: no scored runs",
 		    phys_display_name(p.name));

@@ -18,9 +18,10 @@ fit_setup() {
 	phys-sweep plan -c push.jsonl -t 1.5 -e 50 -I 'box::link/pose' sliding_box.sdf "$MU=0.1:0.9:17" > plan.jsonl
 }
 
-# Every state file of DIR, named and summed, to compare sweeps.
+# The state files 0 .. LAST (default 16) of DIR, named and summed, to
+# compare sweeps: digest DIR [LAST].
 digest() {
-	(cd "$1" && for i in $(seq 0 16); do printf '%s ' "$i"; cksum < "$i.jsonl"; done)
+	(cd "$1" && for i in $(seq 0 "${2:-16}"); do printf '%s ' "$i"; cksum < "$i.jsonl"; done)
 }
 
 @test "plan: a grid is every combination, the first name slowest, values as given" {
@@ -50,6 +51,14 @@ digest() {
 	[[ $stderr == *itres* ]]
 	run -2 --separate-stderr phys-sweep plan "$WORLDS/pendulum.sdf" erp=0.1:0.9
 	[[ $stderr == *LO:HI:N* ]]
+	# a value the parameter cannot take: 200 values from 10 to 200 are not
+	# whole numbers of iterations; a negative mass matched by a glob
+	run -1 --separate-stderr phys-sweep plan "$WORLDS/pendulum.sdf" iters=10:200:200
+	[ -z "$output" ]
+	assert_equal "$stderr" 'phys-sweep: iters=10.9547738693: ode.solver.iters: "10.9547738693" is not an int'
+	run -1 --separate-stderr phys-sweep plan "$WORLDS/pendulum.sdf" '*/inertial.mass=1,-2'
+	[ -z "$output" ]
+	[[ $stderr == *"mass=-2: "* ]]
 }
 
 @test "a sweep over mu finds the reference's 0.37 to within the grid step, and the saved profile reproduces the run" {
@@ -194,6 +203,9 @@ start_sshd() {
 	  StrictHostKeyChecking no
 	  UserKnownHostsFile $S/known_hosts
 	  LogLevel ERROR
+	  ControlMaster auto
+	  ControlPath $S/cm-%C
+	  ControlPersist 60
 	CONF
 	/usr/sbin/sshd -f "$S/sshd_config" -E "$S/sshd.log" ||
 	    skip "sshd cannot start: $(cat "$S/sshd.log")"
@@ -204,7 +216,9 @@ start_sshd() {
 	skip "sshd started but takes no login: $(cat "$S/sshd.log")"
 }
 
+# The shared connection first (it would outlive the test), then sshd.
 stop_sshd() {
+	ssh -F "$TMP/ssh/ssh_config" -O exit sweephost 2> /dev/null || true
 	[ -s "$TMP/ssh/sshd.pid" ] && kill "$(cat "$TMP/ssh/sshd.pid")" || true
 }
 
@@ -220,9 +234,10 @@ stop_sshd() {
 	    --return 'runs/{}.jsonl' --cleanup \
 	    phys-sweep run-one plan.jsonl {} 2> parallel.err || { stop_sshd; fail "$(cat parallel.err)"; }
 	stop_sshd
-	# the runs were made in the remote directory and brought back
-	grep -q '"id":16' "$TMP/remote/runs/log.jsonl" 2> /dev/null ||
-	    [ ! -e "$TMP/remote/runs" ] # --cleanup removed what it sent
+	# every run was made in the remote directory (its log stays there)
+	# and its state file brought back here, where nothing ran
+	[ "$(jq -r 'select(.status == 0) | .id' "$TMP/remote/runs/log.jsonl" | sort -un | wc -l)" -eq 17 ]
+	[ ! -e runs/log.jsonl ]
 	assert_equal "$(digest runs)" "$(digest local)"
 	mu=$(phys-sweep score diff:ref.jsonl plan.jsonl 'box::link/pose.x' | phys-sweep best | jq -r '.set[]')
 	near "$mu" 0.37 0.05
@@ -231,16 +246,18 @@ stop_sshd() {
 @test "GNU parallel --transferfile sends one plan a run and returns its state" {
 	start_sshd
 	fit_setup
+	# four runs: each job costs several ssh round trips
+	sed -i 4q plan.jsonl
 	phys-sweep run -j 2 -o local plan.jsonl 2> /dev/null
 	mkdir -p one runs
-	for i in $(seq 0 16); do sed -n "$((i + 1))p" plan.jsonl > "one/$i.jsonl"; done
+	for i in $(seq 0 3); do sed -n "$((i + 1))p" plan.jsonl > "one/$i.jsonl"; done
 	ls one/*.jsonl | parallel --ssh "ssh -F $S/ssh_config" --sshlogin 2/sweephost \
 	    --env PATH --env SDF_PATH --wd "$TMP/remote" \
 	    --basefile sliding_box.sdf --basefile push.jsonl \
 	    --transferfile {} --return 'runs/{/.}.jsonl' --cleanup \
 	    phys-sweep run-one {} {/.} 2> parallel.err || { stop_sshd; fail "$(cat parallel.err)"; }
 	stop_sshd
-	assert_equal "$(digest runs)" "$(digest local)"
+	assert_equal "$(digest runs 3)" "$(digest local 3)"
 }
 
 # A one-node Slurm: slurmctld and slurmd on localhost with a configuration
