@@ -1487,7 +1487,7 @@ cmd_plot(struct opts *o, int argc, char **argv)
 		phys_usage_error(usage_text, "-o %s: the name must end in "
 		    ".png or .svg", o->output);
 	if (!o->output)
-		buf_puts(&b, "set terminal dumb 79 24\n");
+		buf_printf(&b, "set terminal dumb 79 %zu\n", 24 * n);
 	else
 		buf_printf(&b, "set terminal %s size 640,%zu\nset output ",
 		    strcmp(ext, ".png") == 0 ? "pngcairo" : "svg", 360 * n);
@@ -1495,8 +1495,9 @@ cmd_plot(struct opts *o, int argc, char **argv)
 		quote(&b, o->output);
 		buf_putc(&b, '\n');
 	}
-	buf_printf(&b, "set multiplot layout %zu,1\nset ylabel \"score\"\n",
-	    n);
+	/* a margin, so that the points at the ends of a range are seen */
+	buf_printf(&b, "set multiplot layout %zu,1\nset ylabel \"score\"\n"
+	    "set offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n", n);
 	for (i = 0; i < n; i++) {
 		buf_puts(&b, "set xlabel ");
 		quote(&b, names[i]);
