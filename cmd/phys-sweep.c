@@ -1278,51 +1278,53 @@ by_score(const void *a, const void *b)
 	return run_id(ra) < run_id(rb) ? -1 : run_id(ra) > run_id(rb);
 }
 
-struct edit_ctx {
+/*
+ * A run's value for every parameter its name matches: a physics parameter
+ * goes into the new profile (the profile it started from is left as it
+ * was); a world or entity parameter, which a <physics> block cannot hold,
+ * is written where it lives.
+ */
+struct save_ctx {
 	const char *text;
-	int rc;
+	char **sets;		/* NAME=VALUE of the new profile */
+	size_t nsets;
+	int matched;
 };
 
 static int
-edit_one(struct phys_world *w, const struct phys_ref *r, void *ctx)
+save_one(struct phys_world *w, const struct phys_ref *r, void *ctx)
 {
-	struct edit_ctx *e = ctx;
+	struct save_ctx *c = ctx;
 	struct phys_value v;
+	char *name;
+	int rc;
 
+	c->matched++;
+	if (r->scope == PHYS_S_PHYSICS) {
+		name = phys_ref_name(w, r);
+		c->sets = xrealloc(c->sets, (c->nsets + 1) * sizeof *c->sets);
+		c->sets[c->nsets++] = xasprintf("%s=%s", name, c->text);
+		free(name);
+		return 0;
+	}
 	if (phys_entity_doc(w, r->scope, r->idx) != &w->doc)
 		return phys_fail("cannot save a value of an included model: "
 		    "edit its own file");
 	memset(&v, 0, sizeof v);
-	if (phys_value_parse(r->p, e->text, &v) == 0 &&
-	    phys_world_edit(w, r, &v) == 0)
-		e->rc++;
-	else
-		e->rc = -1;
+	rc = phys_value_parse(r->p, c->text, &v);
+	if (rc == 0)
+		rc = phys_world_edit(w, r, &v);
 	phys_value_free(&v);
-	return e->rc < 0 ? -1 : 0;
-}
-
-/* Is NAME a parameter of the profile (it goes into the new <physics>) or
- * of the world and its entities (it is written where it lives)? */
-static bool
-is_profile_param(struct phys_world *w, const char *name, int profile)
-{
-	struct phys_ref r;
-
-	if (phys_has_glob(name))
-		return false;
-	return phys_ref_resolve(w, name, profile, &r) == 0 &&
-	    r.scope == PHYS_S_PHYSICS;
+	return rc;
 }
 
 static int
 save_best(const struct opts *o, json_t *run, const char *path)
 {
 	struct phys_world w;
+	struct save_ctx c = { 0 };
 	json_t *set = json_object_get(run, "set"), *v;
 	const char *k, *preset = str_member(run, "preset");
-	char **sets = xcalloc(json_object_size(set) + 1, sizeof *sets);
-	size_t n = 0;
 	int from, rc = 0;
 
 	if (phys_world_open_edit(&w, path, o->in_place, false) < 0)
@@ -1331,27 +1333,24 @@ save_best(const struct opts *o, json_t *run, const char *path)
 	if (from < 0)
 		rc = phys_fail("%s has no profile '%s'", path, preset);
 	json_object_foreach(set, k, v) {
-		struct edit_ctx e = { json_string_value(v), 0 };
-
 		if (rc < 0)
 			break;
-		if (is_profile_param(&w, k, from)) {
-			sets[n++] = xasprintf("%s=%s", k, e.text);
-			continue;
-		}
-		if (phys_ref_each(&w, k, from, edit_one, &e) < 0 || e.rc <= 0)
-			rc = e.rc == 0 ? phys_fail("no parameter matches '%s'",
-			    k) : -1;
+		c.text = json_string_value(v);
+		c.matched = 0;
+		if (phys_ref_each(&w, k, from, save_one, &c) < 0)
+			rc = -1;
+		else if (c.matched == 0)
+			rc = phys_fail("no parameter matches '%s'", k);
 	}
 	if (rc == 0)
-		rc = phys_preset_add(&w, o->save_as, from, sets, n);
+		rc = phys_preset_add(&w, o->save_as, from, c.sets, c.nsets);
 	if (rc == 0)
 		rc = phys_world_write(&w, o->in_place);
 	if (rc < 0)
 		phys_report();
-	while (n > 0)
-		free(sets[--n]);
-	free(sets);
+	while (c.nsets > 0)
+		free(c.sets[--c.nsets]);
+	free(c.sets);
 	phys_world_free(&w);
 	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
