@@ -33,6 +33,18 @@ digest() {
 	jq -e '.world and .duration == 1' <<<"${lines[0]}" > /dev/null
 }
 
+@test "plan: runs from a list of JSON objects, crossed with a grid; a uniform sample stays in its range" {
+	printf '%s\n' '{"gravity":{"x":0,"y":0,"z":-9.81}}' '# the Moon' \
+	    '{"gravity":{"x":0,"y":0,"z":-1.62}}' > "$TMP/list"
+	run -0 phys-sweep plan -l "$TMP/list" "$WORLDS/pendulum.sdf" iters=10,20
+	assert_equal "$(jq -r '[.id, .set.gravity, .set.iters] | join(",")' <<<"$output" | tr '\n' ' ')" \
+	    "0,0 0 -9.81,10 1,0 0 -9.81,20 2,0 0 -1.62,10 3,0 0 -1.62,20 "
+	run -0 phys-sweep plan --random 50 --seed 3 "$WORLDS/pendulum.sdf" erp=0.1:0.2
+	[ "${#lines[@]}" -eq 50 ]
+	jq -r '.set.erp' <<<"$output" | awk '$1 < 0.1 || $1 >= 0.2 { exit 1 }'
+	[ "$(jq -r '.set.erp' <<<"$output" | sort -u | wc -l)" -eq 50 ]
+}
+
 @test "plan: a Latin-hypercube sample puts one value in each stratum of each axis, the same for a seed" {
 	run -0 phys-sweep plan --lhs 8 --seed 7 "$WORLDS/pendulum.sdf" erp=0:1 cfm=0:0.8
 	[ "${#lines[@]}" -eq 8 ]
