@@ -825,8 +825,8 @@ progress(const struct tally *t)
 	double eta = ended ? spent * (double)(t->todo - ended) / (double)ended
 	    : 0;
 
-	phys_status("%zu/%zu runs, %zu failed, %.0f s left", ended, t->todo,
-	    t->failed, eta);
+	phys_status("%s: %zu/%zu runs, %zu failed, ETA %.0f s", phys_progname,
+	    ended, t->todo, t->failed, eta);
 }
 
 static void

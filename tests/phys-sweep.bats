@@ -135,6 +135,20 @@ digest() {
 	[ "$(jq -c 'select(.run == 3) | del(.run)' stream.jsonl)" = "$(cat one/3.jsonl)" ]
 }
 
+@test "progress: on a terminal only, erased before the summary" {
+	command -v script > /dev/null || skip "script(1) is not installed"
+	cd "$TMP"
+	phys-sweep plan -n 20 "$WORLDS/pendulum.sdf" iters=10:50:5 > plan.jsonl
+	run timeout 60 script -qfec "$PHYS_BIN/phys-sweep run -j 2 -o tty plan.jsonl" /dev/null < /dev/null
+	[ "$status" -eq 0 ]
+	[[ $output == *$'\r'"phys-sweep: 5/5 runs, 0 failed, ETA "* ]] || fail "no progress: $output"
+	# what the terminal shows at the end is the summary alone
+	assert_equal "$(printf '%s' "$output" | sed 's/\r$//' | tail -1 | awk -F'\r' '{ print $NF }' |
+	    sed 's/^\x1b\[K//; s/ ([0-9.]* s)$//')" "phys-sweep: 5 runs: 5 done, 0 failed, 0 already done"
+	run -0 phys-sweep run -j 2 -o file plan.jsonl
+	assert_equal "$(sed 's/ ([0-9.]* s)$//' <<<"$output")" "phys-sweep: 5 runs: 5 done, 0 failed, 0 already done"
+}
+
 @test "a run that fails is reported and counted; the others finish" {
 	fit_setup
 	sed -i '4s/"0.25"/"-1"/' plan.jsonl
