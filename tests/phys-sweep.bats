@@ -132,6 +132,8 @@ digest() {
 	phys-sweep run -j 1 -o one plan.jsonl 2> /dev/null
 	phys-sweep run -j 2 -o two --stream plan.jsonl > stream.jsonl 2> /dev/null
 	assert_equal "$(digest one)" "$(digest two)"
+	# and a run is what phys-step gives for the same options
+	phys-step -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' -s "$MU=0.25" sliding_box.sdf | cmp - one/3.jsonl
 	[ "$(jq -c 'select(.run == 3) | del(.run)' stream.jsonl)" = "$(cat one/3.jsonl)" ]
 }
 
