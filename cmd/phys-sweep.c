@@ -639,8 +639,11 @@ finished(const char *dir, json_t *run)
 /*
  * Each run is a child forked from this process after the world is loaded,
  * calling phys_sim_run: no exec, no dynamic linking and no SDF parsing per
- * run, so short runs cost what their steps cost (make bench measures it);
- * and a run that crashes or is killed takes only its own process down.
+ * run, so short runs cost what their steps cost (exec'ing phys-step per
+ * run spends most of a short run loading the program and its libraries,
+ * assimp and GDAL among them; make bench measures the sweep); and a run
+ * that crashes, diverges or is killed takes only its own process down,
+ * which a loop of runs in one process would not give.
  * The child writes a hidden temporary file and renames it into place when
  * the run is complete, so a state file that exists is a finished run:
  * that is what resuming trusts.
