@@ -39,7 +39,7 @@ ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
 LDLIBS = $(PKG_LIBS) -lm
 
 B ?= build
-CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf
+CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep
 LIB_SRC := $(sort $(wildcard lib/*.c))
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/%.o)
 CMD_SRC := $(wildcard $(CMDS:%=cmd/%.c))

@@ -1,5 +1,5 @@
 # bash completion for phys-step, phys-preset, phys-param, phys-inertia,
-# phys-introspect and phys-sdf.
+# phys-introspect, phys-sdf and phys-sweep.
 #
 # Profile, parameter and item names come from the commands themselves, for
 # the world file (*.sdf, *.world) already on the command line; when a
@@ -497,6 +497,35 @@ _phys_sdf()
 	esac
 }
 
+# ---- phys-sweep ----
+
+_phys_sweep()
+{
+	local valued='-c|--control|-e|--every|-I|--items|-j|--jobs|-k|--keep|-l|--list|-n|--steps|-o|--output|-p|--preset|-s|--save-as|-t|--duration|--lhs|--random|--seed'
+	_phys_subcommand "$valued"
+	case $prev in
+	-c | --control | -l | --list | -o | --output) _phys_files any; return ;;
+	-e | --every | -I | --items | -j | --jobs | -k | --keep | -n | --steps | -s | --save-as | -t | --duration | --lhs | --random | --seed) return ;;
+	-p | --preset) _phys_add < <(_phys_run phys-preset list -1 "$(_phys_world)"); return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		case $_phys_sub in
+		plan) _phys_words_add --control --every --items --list --lhs --steps --preset --random --seed --duration ;;
+		run) _phys_words_add --jobs --output --stream ;;
+		run-one | score) _phys_words_add --output ;;
+		best) _phys_words_add --keep --maximize --save-as --in-place ;;
+		plot) _phys_words_add --output ;;
+		esac
+		_phys_words_add --help --version
+		return
+	fi
+	case $_phys_sub in
+	'') _phys_words_add plan run run-one score best plot ;;
+	plan) ((_phys_cword == _phys_subi + 1)) && _phys_files world ;;
+	*) _phys_files any ;;
+	esac
+}
+
 _phys()
 {
 	local cur prev _phys_words _phys_cword _phys_after _phys_split_line
@@ -510,10 +539,11 @@ _phys()
 	phys-inertia) _phys_inertia ;;
 	phys-introspect) _phys_introspect ;;
 	phys-sdf) _phys_sdf ;;
+	phys-sweep) _phys_sweep ;;
 	esac
 	_phys_nospace_if_eq
 	_phys_trim
 	return 0
 }
 
-complete -F _phys phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf
+complete -F _phys phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep

@@ -1,5 +1,5 @@
 # fish completion for phys-step, phys-preset, phys-param, phys-inertia,
-# phys-introspect and phys-sdf.
+# phys-introspect, phys-sdf and phys-sweep.
 #
 # Profile, parameter and item names come from the commands themselves, for
 # the world file (*.sdf, *.world) already on the command line; when a
@@ -97,6 +97,10 @@ function __phys_sub_is
             set valued -f --file -o --output --every --from --rate --to \
                 --window --tolerance --rel-tolerance --selection \
                 --save-selection
+        case phys-sweep
+            set valued -c --control -e --every -I --items -j --jobs -k --keep \
+                -l --list -n --steps -o --output -p --preset -s --save-as \
+                -t --duration --lhs --random --seed
     end
     set -l sub (__phys_subcommand $valued)
     if test (count $argv) -eq 0
@@ -270,3 +274,34 @@ complete -c phys-sdf -n '__phys_sub_is' -a print -d 'Write the world whole, pose
 complete -c phys-sdf -l help -d 'Show the help'
 complete -c phys-sdf -l version -d 'Show the version'
 complete -c phys-sdf -n '__phys_sub_is check print; and __phys_operands_lt 1' -k -a '(__phys_world_files)'
+
+# ---- phys-sweep ----
+
+complete -c phys-sweep -f
+complete -c phys-sweep -n '__phys_sub_is' -a plan -d 'Expand a grid, a sample or a list into run lines'
+complete -c phys-sweep -n '__phys_sub_is' -a run -d 'Run a plan on local workers, resuming'
+complete -c phys-sweep -n '__phys_sub_is' -a run-one -d 'Run the runs of a plan with the given ids'
+complete -c phys-sweep -n '__phys_sub_is' -a score -d 'Score each finished run'
+complete -c phys-sweep -n '__phys_sub_is' -a best -d 'Rank scored runs, or save the best as a profile'
+complete -c phys-sweep -n '__phys_sub_is' -a plot -d 'Plot the score against each swept parameter'
+complete -c phys-sweep -s h -l help -d 'Show the help'
+complete -c phys-sweep -l version -d 'Show the version'
+complete -c phys-sweep -n '__phys_sub_is plan' -s c -l control -r -F -d 'Control lines for every run'
+complete -c phys-sweep -n '__phys_sub_is plan' -s e -l every -x -d 'Write every Nth step'
+complete -c phys-sweep -n '__phys_sub_is plan' -s I -l items -x -d 'Items to write'
+complete -c phys-sweep -n '__phys_sub_is plan' -s l -l list -r -F -d 'Runs from a file of JSON objects'
+complete -c phys-sweep -n '__phys_sub_is plan' -l lhs -x -d 'A Latin-hypercube sample of N runs'
+complete -c phys-sweep -n '__phys_sub_is plan' -s n -l steps -x -d 'Steps of each run'
+complete -c phys-sweep -n '__phys_sub_is plan' -s p -l preset -x -d 'Starting profile'
+complete -c phys-sweep -n '__phys_sub_is plan' -l random -x -d 'N runs drawn uniformly'
+complete -c phys-sweep -n '__phys_sub_is plan' -l seed -x -d 'Seed of the sample'
+complete -c phys-sweep -n '__phys_sub_is plan' -s t -l duration -x -d 'Simulated seconds'
+complete -c phys-sweep -n '__phys_sub_is run' -s j -l jobs -x -d 'Runs at a time'
+complete -c phys-sweep -n '__phys_sub_is run' -l stream -d 'Write every run on stdout too'
+complete -c phys-sweep -n '__phys_sub_is run run-one score plot' -s o -l output -r -F -d 'Run directory, or plot image'
+complete -c phys-sweep -n '__phys_sub_is best' -s k -l keep -x -d 'Print the N best runs'
+complete -c phys-sweep -n '__phys_sub_is best' -l maximize -d 'A higher score is better'
+complete -c phys-sweep -n '__phys_sub_is best' -s s -l save-as -x -d 'Name of the new profile'
+complete -c phys-sweep -n '__phys_sub_is best' -s i -l in-place -d 'Replace the world'
+complete -c phys-sweep -n '__phys_sub_is plan; and __phys_operands_lt 1' -k -a '(__phys_world_files)'
+complete -c phys-sweep -n '__phys_sub_is run run-one score best plot' -F

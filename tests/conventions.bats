@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Conventions the six commands share: --help repeats the man page's
+# Conventions the seven commands share: --help repeats the man page's
 # SYNOPSIS, --version, usage errors, closed pipes; the shell completions;
 # phys-params(7) is what phys-param doc prints.
 
@@ -145,6 +145,10 @@ complete_line() {
 	check_synopsis phys-sdf
 }
 
+@test "phys-sweep --help starts with the SYNOPSIS of phys-sweep(1)" {
+	check_synopsis phys-sweep
+}
+
 # ---- --version ----
 
 @test "phys-step --version prints its name and the version" {
@@ -169,6 +173,10 @@ complete_line() {
 
 @test "phys-sdf --version prints its name and the version" {
 	check_version phys-sdf
+}
+
+@test "phys-sweep --version prints its name and the version" {
+	check_version phys-sweep
 }
 
 @test "every man page names the version the commands print" {
@@ -207,6 +215,10 @@ complete_line() {
 	check_unknown_option phys-sdf
 }
 
+@test "phys-sweep: an unknown option exits 2 with one line on stderr only" {
+	check_unknown_option phys-sweep
+}
+
 # ---- closed pipes ----
 
 @test "phys-step ends quietly on a closed pipe" {
@@ -234,12 +246,16 @@ complete_line() {
 	check_closed_pipe phys-sdf print "$WORLDS/pendulum.sdf"
 }
 
+@test "phys-sweep ends quietly on a closed pipe" {
+	check_closed_pipe phys-sweep plan "$WORLDS/pendulum.sdf" iters=1:100:100
+}
+
 # ---- completions ----
 
-@test "bash completion loads quietly and covers the six commands" {
+@test "bash completion loads quietly and covers the seven commands" {
 	run --separate-stderr bash -c 'source "$1" || exit 1
 		for c in phys-step phys-preset phys-param phys-inertia \
-		    phys-introspect phys-sdf; do
+		    phys-introspect phys-sdf phys-sweep; do
 			complete -p "$c" || exit 1
 		done' _ "$ROOT/completions/phys.bash"
 	[ "$status" -eq 0 ]
@@ -258,7 +274,7 @@ complete_line() {
 	assert_equal "$output" "quick"
 }
 
-@test "bash completion: subcommands of phys-preset, phys-param, phys-inertia, phys-introspect, phys-sdf" {
+@test "bash completion: subcommands of phys-preset, phys-param, phys-inertia, phys-introspect, phys-sdf, phys-sweep" {
 	complete_words phys-param ''
 	assert_equal "$output" "$(printf '%s\n' list get set doc)"
 	complete_words phys-preset ''
@@ -273,6 +289,10 @@ complete_line() {
 	    diff plot)"
 	complete_words phys-sdf ''
 	assert_equal "$output" "$(printf '%s\n' check print)"
+	complete_words phys-sweep ''
+	assert_equal "$output" "$(printf '%s\n' plan run run-one score best plot)"
+	complete_words phys-sweep run --j
+	assert_equal "$output" "--jobs"
 	complete_words phys-step --pre
 	assert_equal "$output" "--preset"
 }
@@ -313,7 +333,7 @@ complete_line() {
 	run zsh -n "$ROOT/completions/_phys"
 	[ "$status" -eq 0 ] || fail "$output"
 	run head -n 1 "$ROOT/completions/_phys"
-	assert_output "#compdef phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf"
+	assert_output "#compdef phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep"
 }
 
 @test "fish completion parses" {

@@ -8,6 +8,10 @@ pkgs="build-essential pkg-config libxml2-dev libjansson-dev libode-dev libassimp
 # completions are checked, mandoc and groff to lint and render the manuals,
 # the SDFormat specification the parameter table is checked against
 pkgs="$pkgs bats bats-support bats-assert jq libxml2-utils gnuplot-nox zsh fish mandoc groff-base sdformat-sdf"
+# sweeps: phys-sweep hands its run list to GNU parallel (over ssh, so the
+# tests start their own sshd on localhost) and to Slurm job arrays (the
+# tests start a one-node slurmctld + slurmd; parallel moves files with rsync)
+pkgs="$pkgs parallel rsync openssh-server openssh-client slurm-wlm"
 # fuzzing: clang with its libFuzzer and sanitizer runtimes
 pkgs="$pkgs clang libclang-rt-14-dev llvm"
 # bench: GNU time for peak memory

@@ -1,0 +1,384 @@
+#!/usr/bin/env bats
+# phys-sweep: plans that cover what they say, a fit of friction to a
+# reference run, the same results on one worker, two, GNU parallel over ssh
+# and a Slurm job array, and resuming a killed sweep without rerunning.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+MU='*::collision/surface.friction.ode.mu*'
+
+# The sliding box given 2 m/s along x at t = 0.2 s; a reference run made
+# with mu = 0.37, and a plan sweeping mu over 0.1 .. 0.9 in steps of 0.05
+# (or over LO:HI:N as given).
+fit_setup() {
+	cd "$TMP"
+	cp "$WORLDS/sliding_box.sdf" .
+	echo '{"t":0.2,"name":"box::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > push.jsonl
+	phys-step -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' -s "$MU=0.37" sliding_box.sdf > ref.jsonl
+	phys-sweep plan -c push.jsonl -t 1.5 -e 50 -I 'box::link/pose' sliding_box.sdf "$MU=${1:-0.1:0.9:17}" > plan.jsonl
+}
+
+# The state files 0 .. LAST (default 16) of DIR, named and summed, to
+# compare sweeps: digest DIR [LAST].
+digest() {
+	(cd "$1" && for i in $(seq 0 "${2:-16}"); do printf '%s ' "$i"; cksum < "$i.jsonl"; done)
+}
+
+@test "plan: a grid is every combination, the first name slowest, values as given" {
+	run -0 phys-sweep plan "$WORLDS/pendulum.sdf" iters=10,20 erp=0.1:0.9:5
+	[ "${#lines[@]}" -eq 10 ]
+	assert_equal "$(jq -r '[.id, .set.iters, .set.erp] | join(" ")' <<<"$output" | tr '\n' ,)" \
+	    "0 10 0.1,1 10 0.3,2 10 0.5,3 10 0.7,4 10 0.9,5 20 0.1,6 20 0.3,7 20 0.5,8 20 0.7,9 20 0.9,"
+	jq -e '.world and .duration == 1' <<<"${lines[0]}" > /dev/null
+}
+
+@test "plan: runs from a list of JSON objects, crossed with a grid; a uniform sample stays in its range" {
+	printf '%s\n' '{"gravity":{"x":0,"y":0,"z":-9.81}}' '# the Moon' \
+	    '{"gravity":{"x":0,"y":0,"z":-1.62}}' > "$TMP/list"
+	run -0 phys-sweep plan -l "$TMP/list" "$WORLDS/pendulum.sdf" iters=10,20
+	assert_equal "$(jq -r '[.id, .set.gravity, .set.iters] | join(",")' <<<"$output" | tr '\n' ' ')" \
+	    "0,0 0 -9.81,10 1,0 0 -9.81,20 2,0 0 -1.62,10 3,0 0 -1.62,20 "
+	run -0 phys-sweep plan --random 50 --seed 3 "$WORLDS/pendulum.sdf" erp=0.1:0.2
+	[ "${#lines[@]}" -eq 50 ]
+	jq -r '.set.erp' <<<"$output" | awk '$1 < 0.1 || $1 >= 0.2 { exit 1 }'
+	[ "$(jq -r '.set.erp' <<<"$output" | sort -u | wc -l)" -eq 50 ]
+}
+
+@test "plan: a Latin-hypercube sample puts one value in each stratum of each axis, the same for a seed" {
+	run -0 phys-sweep plan --lhs 8 --seed 7 "$WORLDS/pendulum.sdf" erp=0:1 cfm=0:0.8
+	[ "${#lines[@]}" -eq 8 ]
+	# floor(8 * erp) and floor(8 * cfm / 0.8) are each 0..7 once
+	assert_equal "$(jq -r '.set.erp | tonumber * 8 | floor' <<<"$output" | sort -n | tr -d '\n')" 01234567
+	assert_equal "$(jq -r '.set.cfm | tonumber * 10 | floor' <<<"$output" | sort -n | tr -d '\n')" 01234567
+	first=$output
+	run -0 phys-sweep plan --lhs 8 --seed 7 "$WORLDS/pendulum.sdf" erp=0:1 cfm=0:0.8
+	assert_equal "$output" "$first"
+	run -0 phys-sweep plan --lhs 8 --seed 8 "$WORLDS/pendulum.sdf" erp=0:1 cfm=0:0.8
+	[ "$output" != "$first" ]
+}
+
+@test "plan: a name the world does not have fails before any run is planned" {
+	run -1 --separate-stderr phys-sweep plan "$WORLDS/pendulum.sdf" itres=10,20
+	[ -z "$output" ]
+	[[ $stderr == *itres* ]]
+	run -2 --separate-stderr phys-sweep plan "$WORLDS/pendulum.sdf" erp=0.1:0.9
+	[[ $stderr == *LO:HI:N* ]]
+	# a value the parameter cannot take: 200 values from 10 to 200 are not
+	# whole numbers of iterations; a negative mass matched by a glob
+	run -1 --separate-stderr phys-sweep plan "$WORLDS/pendulum.sdf" iters=10:200:200
+	[ -z "$output" ]
+	assert_equal "$stderr" 'phys-sweep: iters=10.9547738693: ode.solver.iters: "10.9547738693" is not an int'
+	run -1 --separate-stderr phys-sweep plan "$WORLDS/pendulum.sdf" '*/inertial.mass=1,-2'
+	[ -z "$output" ]
+	[[ $stderr == *"mass=-2: "* ]]
+}
+
+@test "a sweep over mu finds the reference's 0.37 to within the grid step, and the saved profile reproduces the run" {
+	fit_setup
+	run -0 phys-sweep run -j 2 plan.jsonl
+	[[ $output == *"17 runs: 17 done, 0 failed"* ]]
+	phys-sweep score diff:ref.jsonl plan.jsonl 'box::link/pose.x' > scores.jsonl
+	[ "$(wc -l < scores.jsonl)" -eq 17 ]
+	mu=$(phys-sweep best scores.jsonl | jq -r '.set[]')
+	near "$mu" 0.37 0.05
+	# the slide of the best run is the closed form's for its mu: v^2 / (2 mu g)
+	id=$(phys-sweep best scores.jsonl | jq -r .id)
+	x=$(tail -1 "runs/$id.jsonl" | jq '.items["box::link/pose"].x')
+	rel "$x" "$(awk -v m="$mu" 'BEGIN { print 4 / (2 * m * 9.81) }')" 0.02
+	phys-sweep best --save-as fitted -i scores.jsonl sliding_box.sdf
+	phys-preset list -1 sliding_box.sdf | grep -qx fitted
+	phys-step -p fitted -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' sliding_box.sdf > again.jsonl
+	# byte for byte but for the profile's name on the first line
+	cmp <(tail -n +2 again.jsonl) <(tail -n +2 "runs/$id.jsonl")
+	cmp <(head -1 again.jsonl | jq -c 'del(.preset)') <(head -1 "runs/$id.jsonl" | jq -c 'del(.preset)')
+	# nothing else in the world changed: the old values are the only differences
+	[ "$(diff "$WORLDS/sliding_box.sdf" sliding_box.sdf | grep -c '^<')" -eq 4 ]
+}
+
+@test "best --save-as: physics values go into the new profile only, world values where they live" {
+	cd "$TMP"
+	cp "$WORLDS/pendulum.sdf" .
+	phys-sweep plan -n 10 pendulum.sdf 'ode.solver.ite*=33' 'gravity=0 0 -9' |
+	    jq -c '. + {score: 1}' > scores.jsonl
+	phys-sweep best --save-as tuned -i scores.jsonl pendulum.sdf
+	assert_equal "$(phys-param get -p tuned ode.solver.iters pendulum.sdf | jq .value)" 33
+	# the profile it was copied from keeps its value
+	assert_equal "$(phys-param get -p quick ode.solver.iters pendulum.sdf | jq .value)" \
+	    "$(phys-param get -p quick ode.solver.iters "$WORLDS/pendulum.sdf" | jq .value)"
+	assert_equal "$(phys-param get gravity pendulum.sdf | jq -c .value)" '{"x":0,"y":0,"z":-9}'
+	run -1 --separate-stderr phys-sweep best --save-as tuned scores.jsonl pendulum.sdf
+	[[ $stderr == *tuned* ]]
+}
+
+@test "score final and max read fields through expressions; best --maximize ranks the other way" {
+	fit_setup
+	phys-sweep run -j 2 plan.jsonl 2> /dev/null
+	phys-sweep score 'final:box::link/pose.x' plan.jsonl > far.jsonl
+	run -0 phys-sweep best --maximize far.jsonl
+	assert_equal "$(jq -r '.set[]' <<<"$output")" 0.1
+	run -0 phys-sweep best -k 3 far.jsonl
+	assert_equal "$(jq -r '.set[]' <<<"$output" | tr '\n' ' ')" "0.9 0.85 0.8 "
+	phys-sweep score 'final:2 * box::link/pose.x' plan.jsonl > twice.jsonl
+	paste <(jq .score far.jsonl) <(jq .score twice.jsonl) |
+	    awk '{ d = $2 - 2 * $1; if (d > 1e-12 || d < -1e-12) exit 1 }'
+	# the largest x is at least the last, and the lowest z at most the last
+	phys-sweep score 'max:box::link/pose.x' plan.jsonl > max.jsonl
+	paste <(jq .score far.jsonl) <(jq .score max.jsonl) | awk '{ if ($2 < $1) exit 1 }'
+}
+
+@test "one worker and two give the same state files; --stream tags each line with its run" {
+	fit_setup
+	phys-sweep run -j 1 -o one plan.jsonl 2> /dev/null
+	phys-sweep run -j 2 -o two --stream plan.jsonl > stream.jsonl 2> /dev/null
+	assert_equal "$(digest one)" "$(digest two)"
+	# and a run is what phys-step gives for the same options
+	phys-step -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' -s "$MU=0.25" sliding_box.sdf | cmp - one/3.jsonl
+	[ "$(jq -c 'select(.run == 3) | del(.run)' stream.jsonl)" = "$(cat one/3.jsonl)" ]
+}
+
+@test "progress: on a terminal only, erased before the summary" {
+	command -v script > /dev/null || skip "script(1) is not installed"
+	cd "$TMP"
+	phys-sweep plan -n 20 "$WORLDS/pendulum.sdf" iters=10:50:5 > plan.jsonl
+	run timeout 60 script -qfec "$PHYS_BIN/phys-sweep run -j 2 -o tty plan.jsonl" /dev/null < /dev/null
+	[ "$status" -eq 0 ]
+	[[ $output == *$'\r'"phys-sweep: 5/5 runs, 0 failed, ETA "* ]] || fail "no progress: $output"
+	# what the terminal shows at the end is the summary alone
+	assert_equal "$(printf '%s' "$output" | sed 's/\r$//' | tail -1 | awk -F'\r' '{ print $NF }' |
+	    sed 's/^\x1b\[K//; s/ ([0-9.]* s)$//')" "phys-sweep: 5 runs: 5 done, 0 failed, 0 already done"
+	run -0 phys-sweep run -j 2 -o file plan.jsonl
+	assert_equal "$(sed 's/ ([0-9.]* s)$//' <<<"$output")" "phys-sweep: 5 runs: 5 done, 0 failed, 0 already done"
+}
+
+@test "a run that fails is reported and counted; the others finish" {
+	fit_setup
+	sed -i '4s/"0.25"/"-1"/' plan.jsonl
+	run -1 phys-sweep run -j 2 plan.jsonl
+	[[ $output == *"run 3 failed"* ]]
+	[[ $output == *"16 done, 1 failed"* ]]
+	[ ! -e runs/3.jsonl ]
+	[ -z "$(ls -A runs | grep part)" ]
+}
+
+# kill_midway SIGNAL: start a sweep of 40 runs, kill it with SIGNAL once
+# some have finished, and check that resuming runs only the others.
+kill_midway() {
+	cd "$TMP"
+	cp "$WORLDS/sliding_box.sdf" .
+	phys-sweep plan -t 1 -e 100 sliding_box.sdf "$MU=0.1:0.9:40" > plan.jsonl
+	phys-sweep run -j 2 plan.jsonl 2> /dev/null &
+	pid=$!
+	for _ in $(seq 200); do
+		[ "$(cat runs/log.jsonl 2> /dev/null | wc -l)" -ge 6 ] && break
+		sleep 0.05
+	done
+	kill -"$1" "$pid"
+	wait "$pid" || true
+	sleep 0.2
+	before=$(ls runs | grep -c '^[0-9]*\.jsonl$')
+	[ "$before" -ge 6 ] && [ "$before" -lt 40 ] || fail "$before runs finished before the kill"
+	stamps=$(cd runs && stat -c '%n %Y.%y' [0-9]*.jsonl)
+	logged=$(wc -l < runs/log.jsonl)
+	run -0 phys-sweep run -j 2 plan.jsonl
+	[[ $output == *"$((40 - before)) done, 0 failed, $before already done"* ]] || fail "$output"
+	# the resumed sweep ran exactly the runs without a state file, once
+	# each, and left the files of the others untouched
+	ran=$(tail -n +"$((logged + 1))" runs/log.jsonl | jq -r .id | sort -n)
+	assert_equal "$(comm -23 <(seq 0 39 | sort) <(cut -d' ' -f1 <<<"$stamps" | sed 's/\.jsonl$//' | sort) | sort -n)" "$ran"
+	assert_equal "$(cd runs && stat -c '%n %Y.%y' $(cut -d' ' -f1 <<<"$stamps"))" "$stamps"
+	[ "$(ls runs | grep -c '^[0-9]*\.jsonl$')" -eq 40 ]
+	[ -z "$(ls -A runs | grep part)" ]
+}
+
+@test "a sweep killed with SIGTERM resumes where it stopped" {
+	kill_midway TERM
+}
+
+@test "a sweep killed with SIGKILL resumes where it stopped" {
+	kill_midway KILL
+}
+
+@test "plot draws the score against the swept parameter" {
+	fit_setup
+	phys-sweep run plan.jsonl 2> /dev/null
+	phys-sweep score diff:ref.jsonl plan.jsonl 'box::link/pose.x' > scores.jsonl
+	phys-sweep plot -o landscape.png scores.jsonl
+	[ "$(head -c 8 landscape.png | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]
+	run -0 phys-sweep plot scores.jsonl
+	[[ $output == *"surface.friction.ode.mu"* ]]
+}
+
+# ---- schedulers: GNU parallel over ssh, Slurm ----
+
+# Whatever a test started is stopped, even when it failed half-way.
+teardown() {
+	[ -z "${S-}" ] || stop_sshd
+	[ -z "${D-}" ] || stop_slurm
+}
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# An sshd of our own on a free localhost port, with its own host key, that
+# lets in a key made here.
+start_sshd() {
+	command -v /usr/sbin/sshd > /dev/null || skip "sshd is not installed (openssh-server)"
+	command -v parallel > /dev/null || skip "GNU parallel is not installed"
+	S=$TMP/ssh
+	mkdir -p "$S" /run/sshd
+	ssh-keygen -q -t ed25519 -N '' -f "$S/host_key"
+	ssh-keygen -q -t ed25519 -N '' -f "$S/user_key"
+	cp "$S/user_key.pub" "$S/authorized_keys"
+	port=$(free_port)
+	cat > "$S/sshd_config" <<-CONF
+	Port $port
+	ListenAddress 127.0.0.1
+	HostKey $S/host_key
+	AuthorizedKeysFile $S/authorized_keys
+	PidFile $S/sshd.pid
+	StrictModes no
+	PermitRootLogin prohibit-password
+	PasswordAuthentication no
+	UsePAM no
+	CONF
+	cat > "$S/ssh_config" <<-CONF
+	Host sweephost
+	  HostName 127.0.0.1
+	  Port $port
+	  User $(id -un)
+	  IdentityFile $S/user_key
+	  IdentitiesOnly yes
+	  StrictHostKeyChecking no
+	  UserKnownHostsFile $S/known_hosts
+	  LogLevel ERROR
+	  ControlMaster auto
+	  ControlPath $S/cm-%C
+	  ControlPersist 60
+	CONF
+	/usr/sbin/sshd -f "$S/sshd_config" -E "$S/sshd.log" ||
+	    skip "sshd cannot start: $(cat "$S/sshd.log")"
+	for _ in $(seq 50); do
+		ssh -F "$S/ssh_config" sweephost true 2> /dev/null && return 0
+		sleep 0.1
+	done
+	skip "sshd started but takes no login: $(cat "$S/sshd.log")"
+}
+
+# The shared connection first (it would outlive the test), then sshd.
+stop_sshd() {
+	ssh -F "$TMP/ssh/ssh_config" -O exit sweephost 2> /dev/null || true
+	[ -s "$TMP/ssh/sshd.pid" ] && kill "$(cat "$TMP/ssh/sshd.pid")" || true
+}
+
+@test "GNU parallel over ssh runs the plan's runs remotely and returns the same state files" {
+	start_sshd
+	# five runs around the answer, same step: each job costs several ssh
+	# round trips, and the machine may be busy
+	fit_setup 0.3:0.5:5
+	phys-sweep run -j 2 -o local plan.jsonl 2> /dev/null
+	echo "2/sweephost" > hosts
+	mkdir -p runs remote
+	jq -r .id plan.jsonl | parallel --ssh "ssh -F $S/ssh_config" --sshloginfile hosts \
+	    --env PATH --env SDF_PATH --wd "$TMP/remote" \
+	    --basefile plan.jsonl --basefile sliding_box.sdf --basefile push.jsonl \
+	    --return 'runs/{}.jsonl' --cleanup \
+	    phys-sweep run-one plan.jsonl {} 2> parallel.err || { stop_sshd; fail "$(cat parallel.err)"; }
+	stop_sshd
+	# every run was made in the remote directory (its log stays there)
+	# and its state file brought back here, where nothing ran
+	[ "$(jq -r 'select(.status == 0) | .id' "$TMP/remote/runs/log.jsonl" | sort -un | wc -l)" -eq 5 ]
+	[ ! -e runs/log.jsonl ]
+	assert_equal "$(digest runs 4)" "$(digest local 4)"
+	mu=$(phys-sweep score diff:ref.jsonl plan.jsonl 'box::link/pose.x' | phys-sweep best | jq -r '.set[]')
+	near "$mu" 0.37 0.05
+}
+
+@test "GNU parallel --transferfile sends one plan a run and returns its state" {
+	start_sshd
+	fit_setup
+	sed -i 2q plan.jsonl
+	phys-sweep run -j 2 -o local plan.jsonl 2> /dev/null
+	mkdir -p one runs
+	for i in 0 1; do sed -n "$((i + 1))p" plan.jsonl > "one/$i.jsonl"; done
+	ls one/*.jsonl | parallel --ssh "ssh -F $S/ssh_config" --sshlogin 2/sweephost \
+	    --env PATH --env SDF_PATH --wd "$TMP/remote" \
+	    --basefile sliding_box.sdf --basefile push.jsonl \
+	    --transferfile {} --return 'runs/{/.}.jsonl' --cleanup \
+	    phys-sweep run-one {} {/.} 2> parallel.err || { stop_sshd; fail "$(cat parallel.err)"; }
+	stop_sshd
+	assert_equal "$(digest runs 1)" "$(digest local 1)"
+}
+
+# A one-node Slurm: slurmctld and slurmd on localhost with a configuration
+# of our own (no munge: auth/none, as the daemons and the client are this
+# one machine and user).
+start_slurm() {
+	command -v slurmctld > /dev/null && command -v slurmd > /dev/null &&
+	    command -v sbatch > /dev/null || skip "Slurm is not installed (slurm-wlm)"
+	[ "$(id -u)" -eq 0 ] || skip "slurmd runs jobs as their user only as root"
+	D=$TMP/slurm
+	mkdir -p "$D/state" "$D/spool"
+	host=$(hostname -s)
+	cat > "$D/slurm.conf" <<-CONF
+	ClusterName=physsweep
+	SlurmctldHost=$host(127.0.0.1)
+	SlurmctldPort=$(free_port)
+	SlurmdPort=$(free_port)
+	AuthType=auth/none
+	CredType=cred/none
+	SlurmUser=root
+	SlurmdUser=root
+	StateSaveLocation=$D/state
+	SlurmdSpoolDir=$D/spool
+	SlurmctldPidFile=$D/slurmctld.pid
+	SlurmdPidFile=$D/slurmd.pid
+	SlurmctldLogFile=$D/slurmctld.log
+	SlurmdLogFile=$D/slurmd.log
+	ProctrackType=proctrack/linuxproc
+	TaskPlugin=task/none
+	SelectType=select/cons_tres
+	SelectTypeParameters=CR_Core
+	MpiDefault=none
+	ReturnToService=2
+	SchedulerType=sched/builtin
+	JobCompType=jobcomp/none
+	AccountingStorageType=accounting_storage/none
+	NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
+	PartitionName=sweep Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+	CONF
+	export SLURM_CONF=$D/slurm.conf
+	slurmctld -f "$SLURM_CONF" -i || skip "slurmctld cannot start: $(tail -3 "$D/slurmctld.log")"
+	slurmd -f "$SLURM_CONF" || { stop_slurm; skip "slurmd cannot start: $(tail -3 "$D/slurmd.log")"; }
+	for _ in $(seq 100); do
+		sinfo -h -o %t 2> /dev/null | grep -qx idle && return 0
+		sleep 0.1
+	done
+	stop_slurm
+	skip "the Slurm node never came up: $(tail -3 "$D/slurmd.log")"
+}
+
+stop_slurm() {
+	local f pid
+	for f in slurmd slurmctld; do
+		[ -s "$D/$f.pid" ] || continue
+		pid=$(cat "$D/$f.pid")
+		kill "$pid" 2> /dev/null || continue
+		for _ in $(seq 50); do kill -0 "$pid" 2> /dev/null || break; sleep 0.1; done
+	done
+}
+
+@test "a Slurm job array runs the plan's runs and gives the same state files" {
+	start_slurm
+	fit_setup
+	phys-sweep run -j 2 -o local plan.jsonl 2> /dev/null
+	# two array tasks, each a share of the ids: short runs, few jobs
+	sbatch --wait -Q -o "$TMP/slurm-%a.out" --array=0-1 --wrap \
+	    'phys-sweep run-one plan.jsonl $(seq $SLURM_ARRAY_TASK_ID 2 16)' || {
+		stop_slurm; fail "sbatch failed: $(cat "$TMP"/slurm-*.out)"; }
+	stop_slurm
+	assert_equal "$(digest runs)" "$(digest local)"
+	mu=$(phys-sweep score diff:ref.jsonl plan.jsonl 'box::link/pose.x' | phys-sweep best | jq -r '.set[]')
+	near "$mu" 0.37 0.05
+}
