@@ -1,9 +1,12 @@
 /*
  * engine.h - the small interface every physics engine implements.
  *
- * The engine reads parameters from the world model's registry values and
- * owns nothing of the model. Poses are link frames (not centres of mass);
- * velocities are those of the link frame's origin, in the world frame.
+ * A profile's type picks the engine (lib/engine.c dispatches): "ode" runs
+ * lib/engine_ode.c, "bullet" lib/engine_bullet.cc. The engine reads
+ * parameters from the world model's registry values and owns nothing of
+ * the model. Poses are link frames (not centres of mass); velocities are
+ * those of the link frame's origin, in the world frame; every query means
+ * the same under every engine.
  */
 #ifndef PHYS_ENGINE_H
 #define PHYS_ENGINE_H
@@ -11,13 +14,14 @@
 #include <stdbool.h>
 
 #include "geom.h"
+#include "param.h"
 #include "world.h"
 
 struct phys_engine;
 
 /* What the engine actually runs with, read back from it. */
 struct phys_engine_config {
-	const char *solver;	/* "world" or "quick" */
+	const char *solver;	/* "world", "quick" or "sequential_impulse" */
 	int iters;
 	double sor, cfm, erp;
 	double step;		/* s */
@@ -31,11 +35,26 @@ struct phys_engine_options {
 	bool skip_unsupported;	/* unsupported shapes: warn and skip */
 };
 
-/* Build bodies, geometry and joints, set up with the values of a
- * <physics> profile; NULL with phys_error() on failure. */
-struct phys_engine *phys_engine_new(struct phys_world *w,
+/* Whether phys runs profiles of this type ("ode", "bullet"). */
+bool phys_engine_runs(const char *type);
+/* How the engine of that type treats a parameter: passed to it, emulated,
+ * inert (kept, warned about) or another engine's. */
+phys_ode_support phys_engine_support(const char *type,
+    const struct phys_param *p);
+/* "ODE", "Bullet": the engine's name in messages. */
+const char *phys_engine_title(const char *type);
+
+/* Build bodies, geometry and joints in the engine of type, set up with
+ * the values of a <physics> profile; NULL with phys_error() on failure. */
+struct phys_engine *phys_engine_new(struct phys_world *w, const char *type,
     const struct phys_value *profile, const struct phys_engine_options *opt);
 void phys_engine_free(struct phys_engine *e);
+const char *phys_engine_type(const struct phys_engine *e);
+/* Run a profile of type from now on: the same engine applies it; another
+ * engine is built in its place, taking over the clock and every link's
+ * pose and velocity (joint positions follow from the poses). */
+int phys_engine_use(struct phys_engine *e, const char *type,
+    const struct phys_value *vals);
 
 /* Apply every parameter of a <physics> profile (solver type included). */
 int phys_engine_apply_profile(struct phys_engine *e,

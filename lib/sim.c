@@ -284,25 +284,43 @@ read_controls(struct run *r)
 
 /* ---- applying changes ---- */
 
-/* One wording, said once, however the value arrived: values ODE cannot
- * honour, and values for another engine, are kept but do nothing. */
+/* The engine type of the profile a run is in. */
+static const char *
+run_engine(const struct run *r)
+{
+	return r->w->profiles[r->profile].type;
+}
+
+/* Whether the running engine keeps the parameter without using it. */
+static bool
+is_inert(const struct run *r, const struct phys_param *p)
+{
+	phys_ode_support s = phys_engine_support(run_engine(r), p);
+
+	return s == PHYS_ODE_INERT || s == PHYS_ODE_OTHER;
+}
+
+/* One wording, said once, however the value arrived: values the engine
+ * cannot honour, and values for another engine, are kept but do nothing. */
 static void
-warn_inert_param(const struct phys_param *p)
+warn_inert_param(const struct run *r, const struct phys_param *p)
 {
 	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
 	    "";
+	const char *title = phys_engine_title(run_engine(r));
 
-	if (p->ode == PHYS_ODE_OTHER)
+	if (phys_engine_support(run_engine(r), p) == PHYS_ODE_OTHER)
 		phys_warn_once("%s%s%.*s parameters are for another engine and "
-		    "have no effect with ODE (kept as given)", scope,
-		    *scope ? " " : "", (int)strcspn(p->name, "."), p->name);
+		    "have no effect with %s (kept as given)", scope,
+		    *scope ? " " : "", (int)strcspn(p->name, "."), p->name,
+		    title);
 	else
-		phys_warn_once("%s%s%s is set but has no effect with ODE (kept "
-		    "as given)", scope, *scope ? " " : "", p->name);
+		phys_warn_once("%s%s%s is set but has no effect with %s (kept "
+		    "as given)", scope, *scope ? " " : "", p->name, title);
 }
 
 static void
-warn_inert(phys_scope s, const struct phys_value *vals)
+warn_inert(const struct run *r, phys_scope s, const struct phys_value *vals)
 {
 	struct phys_value def;
 	size_t i;
@@ -310,25 +328,26 @@ warn_inert(phys_scope s, const struct phys_value *vals)
 	for (i = 0; i < phys_scope_count(s); i++) {
 		const struct phys_param *p = phys_scope_param(s, i);
 
-		if (p->ode != PHYS_ODE_INERT && p->ode != PHYS_ODE_OTHER)
+		if (!is_inert(r, p))
 			continue;
 		phys_value_default(p, &def);
 		if (!phys_value_equal(p, &def, &vals[i]))
-			warn_inert_param(p);
+			warn_inert_param(r, p);
 		phys_value_free(&def);
 	}
 }
 
 static void
-warn_inert_world(struct phys_world *w)
+warn_inert_world(const struct run *r)
 {
+	struct phys_world *w = r->w;
 	phys_scope s;
 	size_t i;
 
-	warn_inert(PHYS_S_WORLD, w->vals);
+	warn_inert(r, PHYS_S_WORLD, w->vals);
 	for (s = PHYS_S_LINK; s <= PHYS_S_JOINT; s++)
 		for (i = 0; i < phys_entity_count(w, s); i++)
-			warn_inert(s, phys_entity_values(w, s, (int)i));
+			warn_inert(r, s, phys_entity_values(w, s, (int)i));
 }
 
 static int
@@ -338,17 +357,19 @@ check_engine_type(struct run *r, int profile)
 
 	size_t i;
 
-	if (strcmp(p->type, "ode") == 0)
+	if (phys_engine_runs(p->type))
 		return 0;
 	for (i = 0; i < r->w->nprofiles; i++)
-		if (strcmp(r->w->profiles[i].type, "ode") == 0)
+		if (phys_engine_runs(r->w->profiles[i].type))
 			return phys_fail("profile '%s' is for the %s engine; "
-			    "phys-step runs only ode: -p %s runs the world's "
-			    "ODE profile '%s' instead", p->name, p->type,
-			    r->w->profiles[i].name, r->w->profiles[i].name);
+			    "phys-step runs ode and bullet: -p %s runs the "
+			    "world's %s profile '%s' instead", p->name, p->type,
+			    r->w->profiles[i].name,
+			    phys_engine_title(r->w->profiles[i].type),
+			    r->w->profiles[i].name);
 	return phys_fail("profile '%s' is for the %s engine; phys-step runs "
-	    "only ode, and the world has no ODE profile (phys-preset add "
-	    "makes one)", p->name, p->type);
+	    "ode and bullet, and the world has no profile for either "
+	    "(phys-preset add makes one)", p->name, p->type);
 }
 
 static int
@@ -365,9 +386,11 @@ switch_profile(struct run *r, int profile)
 		if (r->e)
 			phys_engine_apply_world(r->e);
 	}
-	warn_inert(PHYS_S_PHYSICS, r->cur);
+	warn_inert(r, PHYS_S_PHYSICS, r->cur);
+	if (r->e && strcmp(phys_engine_type(r->e), run_engine(r)) != 0)
+		warn_inert_world(r);	/* what the new engine leaves aside */
 	r->announce = true;
-	return r->e ? phys_engine_apply_profile(r->e, r->cur) : 0;
+	return r->e ? phys_engine_use(r->e, run_engine(r), r->cur) : 0;
 }
 
 /* A parameter change at run time reaches the engine at once. */
@@ -382,12 +405,12 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 	    &r->cur[phys_param_index[ref->p->id]] : phys_ref_value(r->w, ref);
 	phys_value_free(dst);
 	*dst = v;
-	if (ref->p->ode == PHYS_ODE_INERT || ref->p->ode == PHYS_ODE_OTHER) {
+	if (is_inert(r, ref->p)) {
 		struct phys_value def;
 
 		phys_value_default(ref->p, &def);
 		if (!phys_value_equal(ref->p, &def, dst))
-			warn_inert_param(ref->p);
+			warn_inert_param(r, ref->p);
 		phys_value_free(&def);
 	}
 	if (!r->e)
@@ -1165,12 +1188,12 @@ prepare(struct run *r)
 		return -1;
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
 		return -2;
-	warn_inert_world(r->w);
+	warn_inert_world(r);
 	/* Switching back to the starting profile brings the overrides too. */
 	r->start_profile = r->profile;
 	r->start_vals = phys_values_new(PHYS_S_PHYSICS);
 	phys_values_copy(PHYS_S_PHYSICS, r->start_vals, r->cur);
-	r->e = phys_engine_new(r->w, r->cur, &eo);
+	r->e = phys_engine_new(r->w, run_engine(r), r->cur, &eo);
 	if (!r->e)
 		return -1;
 	alloc_tracking(r);
