@@ -211,3 +211,34 @@ spring() {
 	done
 	[ "$n" -eq 2 ]
 }
+
+@test "Bullet geometry: a moving mesh cube, a static polyline, an ellipsoid and a heightmap bowl" {
+	cc "$BATS_TEST_DIRNAME/data/geomgen.c" $(pkg-config --cflags --libs gdal) -lm -o "$TMP/geomgen"
+	mkdir "$TMP/gen" && "$TMP/geomgen" "$TMP/gen"
+	local in='<inertial><mass>1</mass><inertia><ixx>0.1667</ixx><iyy>0.1667</iyy><izz>0.1667</izz></inertia></inertial>'
+	cat > "$TMP/g.sdf" <<SDF
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+<physics name="bullet" type="bullet"><max_step_size>0.001</max_step_size></physics>
+<model name="ground"><static>true</static><link name="link"><collision name="c">
+<geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+<model name="cube"><pose>0 0 0.7 0 0 0</pose><link name="link">$in
+<collision name="c"><geometry><mesh><uri>$TMP/gen/cube.stl</uri></mesh></geometry></collision></link></model>
+<model name="l"><pose>5 0 0 0 0 0</pose><static>true</static><link name="link"><collision name="c"><geometry><polyline><point>0 0</point><point>2 0</point><point>2 1</point><point>1 1</point><point>1 2</point><point>0 2</point><height>0.3</height></polyline></geometry></collision></link></model>
+<model name="b"><pose>5.5 1.5 1 0 0 0</pose><link name="link">$in<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model>
+<model name="notch"><pose>6.5 1.5 1 0 0 0</pose><link name="link">$in<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model>
+<model name="e"><pose>-5 0 1 0 0 0</pose><link name="link"><inertial auto="true"/><collision name="c"><geometry><ellipsoid><radii>0.3 0.2 0.1</radii></ellipsoid></geometry></collision></link></model>
+<model name="t"><pose>20 0 0 0 0 0</pose><static>true</static><link name="link"><collision name="c"><geometry><heightmap><uri>$TMP/gen/bowl.tif</uri><size>8 8 2</size><pos>0 0 0.5</pos></heightmap></geometry></collision></link></model>
+<model name="s"><pose>21.5 -1 3 0 0 0</pose><link name="link"><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial><collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry><surface><friction><bullet><rolling_friction>0</rolling_friction></bullet></friction></surface></collision></link></model>
+</world></sdf>
+SDF
+	phys-step -t 6 -r 100 -i '*::link/pose' "$TMP/g.sdf" > "$TMP/o"
+	# resting on their lowest faces, sunk at most the surface layer (1 mm)
+	near "$(at "$TMP/o" 6 cube::link/pose z)" 0.4995 0.0006
+	near "$(at "$TMP/o" 6 b::link/pose z)" 0.3995 0.0006
+	near "$(at "$TMP/o" 6 notch::link/pose z)" 0.0995 0.0006
+	near "$(at "$TMP/o" 6 e::link/pose z)" 0.0995 0.0006
+	# the ball rolls through the bowl's bottom (pos.z, a radius below it)
+	series "$TMP/o" s::link/pose z | awk '$1 > 1 && (m == "" || $2 < m) { m = $2 } END { print m }' > "$TMP/min"
+	near "$(cat "$TMP/min")" 0.6 0.01
+}
