@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "engine.h"
 #include "paramio.h"
 #include "sim.h"
 
@@ -489,6 +490,22 @@ roff_escape(const char *s)
 	}
 }
 
+/* "; ODE: native" for each engine phys runs, then the end of the line. */
+static void
+put_support(const struct phys_param *p)
+{
+	size_t i;
+	phys_ode_support how;
+
+	for (i = 0; phys_engines[i]; i++) {
+		how = phys_engines[i]->support(p);
+		printf("; %s: %s", phys_engines[i]->name,
+		    how == PHYS_ODE_OTHER ? "another engine's" :
+		    phys_support_name(how));
+	}
+	fputs(".\n.br\n", stdout);
+}
+
 static int
 cmd_doc(void)
 {
@@ -502,9 +519,10 @@ cmd_doc(void)
 	    ".SH NAME\nphys-params \\- every parameter phys knows\n"
 	    ".SH DESCRIPTION\nOne entry per parameter: its name (and Gazebo "
 	    "alias), type, units, the specification's default, the allowed "
-	    "range, the engines it applies to and how the ODE engine treats it "
-	    "(native: passed to ODE; emulated: computed by phys; inert: kept "
-	    "and documented, warned about when set; other: another engine's).\n"
+	    "range, the engines it applies to and how each engine phys runs "
+	    "treats it (native: passed to the engine; emulated: computed by "
+	    "phys; inert: kept and documented, warned about when set; other: "
+	    "another engine's).\n"
 	    "Entity parameters are written after the entity and a slash, e.g.\n"
 	    ".BR box::link/inertial.mass .\n", stdout);
 	for (i = 0; i < PHYS_NPARAMS; i++) {
@@ -549,9 +567,7 @@ cmd_doc(void)
 		    p->engines == PHYS_E_ODE ? "ode" :
 		    p->engines == PHYS_E_BULLET ? "bullet" :
 		    p->engines == PHYS_E_SIMBODY ? "simbody" : "dart");
-		printf("; ODE: %s.\n.br\n", p->ode == PHYS_ODE_NATIVE ? "native" :
-		    p->ode == PHYS_ODE_EMULATED ? "emulated" :
-		    p->ode == PHYS_ODE_INERT ? "inert" : "another engine's");
+		put_support(p);
 		roff_escape(p->doc);
 		fputs(".\n", stdout);
 	}

@@ -20,20 +20,12 @@ struct phys_api_world {
 	bool running;		/* a run of it exists */
 };
 
-/* The entity scopes whose values a run may change in its world. */
-#define FIRST_SAVED PHYS_S_WORLD
-#define NSAVED (PHYS_S_JOINT - PHYS_S_WORLD + 1)
-
 struct phys_api_run {
 	phys_world *world;
 	struct phys_sim *sim;
 	struct phys_run_options o;
 	char *items[1];		/* every item: any may be read */
 	char *profile, *control;
-	/* A run writes the values it sets into its world: they are copied
-	 * here at the start and put back at the end, so that every run
-	 * starts from the world as it was opened. */
-	struct phys_value **saved[NSAVED];
 	bool failed;		/* a step failed: the run cannot go on */
 	struct phys_buf text;
 };
@@ -155,51 +147,6 @@ phys_free_world(phys_world *w)
 	free(w);
 }
 
-/* ---- the world's values, kept across a run ---- */
-
-static size_t
-saved_count(const struct phys_world *w, phys_scope s)
-{
-	return s == PHYS_S_WORLD ? 1 : phys_entity_count(w, s);
-}
-
-static void
-save_values(phys_run *r)
-{
-	struct phys_world *w = &r->world->w;
-	phys_scope s;
-	size_t i, n;
-
-	for (s = FIRST_SAVED; s < FIRST_SAVED + NSAVED; s++) {
-		n = saved_count(w, s);
-		r->saved[s - FIRST_SAVED] = xcalloc(n ? n : 1, sizeof(void *));
-		for (i = 0; i < n; i++) {
-			r->saved[s - FIRST_SAVED][i] = phys_values_new(s);
-			phys_values_copy(s, r->saved[s - FIRST_SAVED][i],
-			    phys_entity_values(w, s, (int)i));
-		}
-	}
-}
-
-static void
-restore_values(phys_run *r)
-{
-	struct phys_world *w = &r->world->w;
-	phys_scope s;
-	size_t i;
-
-	for (s = FIRST_SAVED; s < FIRST_SAVED + NSAVED; s++) {
-		if (!r->saved[s - FIRST_SAVED])
-			continue;
-		for (i = 0; i < saved_count(w, s); i++) {
-			phys_values_copy(s, phys_entity_values(w, s, (int)i),
-			    r->saved[s - FIRST_SAVED][i]);
-			phys_values_free(s, r->saved[s - FIRST_SAVED][i]);
-		}
-		free(r->saved[s - FIRST_SAVED]);
-	}
-}
-
 /* ---- runs ---- */
 
 static char *
@@ -235,7 +182,6 @@ phys_create_run(phys_world *w, const phys_run_def *def)
 	r->o.preset = r->profile;
 	r->o.control = r->control;
 	r->o.skip_unsupported = w->skip_unsupported;
-	save_values(r);
 	w->running = true;
 	rc = phys_sim_new(&r->sim, &w->w, &r->o);
 	if (rc < 0) {
@@ -251,7 +197,6 @@ phys_free_run(phys_run *r)
 	if (!r)
 		return;
 	phys_sim_free(r->sim);
-	restore_values(r);
 	r->world->running = false;
 	free(r->profile);
 	free(r->control);

@@ -11,7 +11,8 @@
 #include <string.h>
 
 struct phys_engine {
-	struct phys_world *w;
+	const struct phys_world *w;
+	const struct phys_run_values *v;
 	struct phys_engine_options opt;
 	/* Exactly one is set: the engine running. */
 	struct ode_engine *ode;
@@ -37,51 +38,46 @@ phys_engine_clock(double base, long n, double h)
 	return base + (double)n * h;
 }
 
-static bool
-is_bullet(const char *type)
+const struct phys_engine_info *const phys_engines[] = {
+	&phys_engine_ode,
+	&phys_engine_bullet,
+	NULL
+};
+
+const struct phys_engine_info *
+phys_engine_find(const char *type)
 {
-	return strcmp(type, "bullet") == 0;
+	size_t i;
+
+	for (i = 0; phys_engines[i]; i++)
+		if (strcmp(phys_engines[i]->type, type) == 0)
+			return phys_engines[i];
+	return NULL;
 }
 
-bool
-phys_engine_runs(const char *type)
-{
-	return strcmp(type, "ode") == 0 || is_bullet(type);
-}
-
-const char *
-phys_engine_title(const char *type)
-{
-	return is_bullet(type) ? "Bullet" : "ODE";
-}
-
-phys_ode_support
-phys_engine_support(const char *type, const struct phys_param *p)
-{
-	return is_bullet(type) ? bullet_engine_support(p) : p->ode;
-}
-
-/* Build the engine of type; e->ode and e->bullet are both unset. */
+/* Build the engine; e->ode and e->bullet are both unset. */
 static int
-build(struct phys_engine *e, const char *type, const struct phys_value *vals)
+build(struct phys_engine *e, const struct phys_engine_info *engine)
 {
-	if (is_bullet(type))
-		e->bullet = bullet_engine_new(e->w, vals, &e->opt);
+	if (engine == &phys_engine_bullet)
+		e->bullet = bullet_engine_new(e->w, e->v, &e->opt);
 	else
-		e->ode = ode_engine_new(e->w, vals, &e->opt);
+		e->ode = ode_engine_new(e->w, e->v, &e->opt);
 	return e->ode || e->bullet ? 0 : -1;
 }
 
 struct phys_engine *
-phys_engine_new(struct phys_world *w, const char *type,
-    const struct phys_value *profile, const struct phys_engine_options *opt)
+phys_engine_new(const struct phys_world *w,
+    const struct phys_engine_info *engine, const struct phys_run_values *v,
+    const struct phys_engine_options *opt)
 {
 	struct phys_engine *e = xcalloc(1, sizeof *e);
 
 	e->w = w;
+	e->v = v;
 	if (opt)
 		e->opt = *opt;
-	if (build(e, type, profile) < 0) {
+	if (build(e, engine) < 0) {
 		free(e);
 		return NULL;
 	}
@@ -98,10 +94,10 @@ phys_engine_free(struct phys_engine *e)
 	free(e);
 }
 
-const char *
-phys_engine_type(const struct phys_engine *e)
+const struct phys_engine_info *
+phys_engine_running(const struct phys_engine *e)
 {
-	return e->bullet ? "bullet" : "ode";
+	return e->bullet ? &phys_engine_bullet : &phys_engine_ode;
 }
 
 /*
@@ -110,19 +106,18 @@ phys_engine_type(const struct phys_engine *e)
  * the clock and each dynamic link's pose and velocity.
  */
 int
-phys_engine_use(struct phys_engine *e, const char *type,
-    const struct phys_value *vals)
+phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 {
 	struct phys_engine old = *e;
 	phys_pose p;
 	phys_vec3 lin, ang;
 	size_t i;
 
-	if (strcmp(type, phys_engine_type(e)) == 0)
-		return phys_engine_apply_profile(e, vals);
+	if (engine == phys_engine_running(e))
+		return phys_engine_apply_profile(e);
 	e->ode = NULL;
 	e->bullet = NULL;
-	if (build(e, type, vals) < 0) {
+	if (build(e, engine) < 0) {
 		*e = old;
 		return -1;
 	}
@@ -142,9 +137,9 @@ phys_engine_use(struct phys_engine *e, const char *type,
 }
 
 int
-phys_engine_apply_profile(struct phys_engine *e, const struct phys_value *vals)
+phys_engine_apply_profile(struct phys_engine *e)
 {
-	return CALL(e, apply_profile, vals);
+	return CALL0(e, apply_profile);
 }
 
 void
@@ -181,12 +176,6 @@ long
 phys_engine_iterations(const struct phys_engine *e)
 {
 	return CALL0(e, iterations);
-}
-
-void
-phys_engine_config(const struct phys_engine *e, struct phys_engine_config *c)
-{
-	CALL(e, config, c);
 }
 
 void

@@ -2,11 +2,19 @@
  * engine.h - the small interface every physics engine implements.
  *
  * A profile's type picks the engine (lib/engine.c dispatches): "ode" runs
- * lib/engine_ode.c, "bullet" lib/engine_bullet.cc. The engine reads
- * parameters from the world model's registry values and owns nothing of
- * the model. Poses are link frames (not centres of mass); velocities are
- * those of the link frame's origin, in the world frame; every query means
- * the same under every engine.
+ * lib/engine_ode.c, "bullet" lib/engine_bullet.cc; every query means the
+ * same under each.
+ *
+ * An engine reads two things and writes neither. From the loaded world
+ * (const) it takes what a run cannot change: models, links, collisions
+ * and joints, their names, shapes, meshes, terrains, poses, axes and
+ * frames. From the run's values (struct phys_run_values) it takes every
+ * parameter: the current profile's, the world's and each link's,
+ * collision's and joint's; never the world's own value arrays, which hold
+ * the values as loaded. The run owns both and calls an apply function
+ * when it has changed a value. Poses are link frames (not centres of
+ * mass); velocities are those of the link frame's origin, in the world
+ * frame.
  */
 #ifndef PHYS_ENGINE_H
 #define PHYS_ENGINE_H
@@ -14,54 +22,58 @@
 #include <stdbool.h>
 
 #include "geom.h"
-#include "param.h"
 #include "world.h"
 
 struct phys_engine;
 
-/* What the engine actually runs with, read back from it. */
-struct phys_engine_config {
-	const char *solver;	/* "world", "quick" or "sequential_impulse" */
-	int iters;
-	double sor, cfm, erp;
-	double step;		/* s */
-	double max_correcting_vel, surface_layer;
-	int max_contacts;
-	const char *friction_model;
-	phys_vec3 gravity;
+/* A parameter an engine's state lines report, under its own key. */
+struct phys_engine_field {
+	const char *key;
+	enum phys_param_id id;
 };
+
+/* An engine as the rest of phys knows it without making one. */
+struct phys_engine_info {
+	const char *type;	/* as <physics type="..."> names it */
+	const char *name;	/* as messages and manuals name it */
+	/* What it does with each parameter (params.def's ODE column has
+	 * ODE's): NATIVE, EMULATED, INERT (kept, warned about when set) or
+	 * OTHER (another engine's block; warned about too). */
+	phys_ode_support (*support)(const struct phys_param *p);
+	/* The "engine" record of a state line: the run's value of each
+	 * field's parameter, in this order. */
+	const struct phys_engine_field *record;
+	size_t nrecord;
+};
+
+/* Every engine phys has, NULL-terminated; and one by type, or NULL. */
+extern const struct phys_engine_info phys_engine_ode, phys_engine_bullet;
+extern const struct phys_engine_info *const phys_engines[];
+const struct phys_engine_info *phys_engine_find(const char *type);
 
 struct phys_engine_options {
 	bool skip_unsupported;	/* unsupported shapes: warn and skip */
 };
 
-/* Whether phys runs profiles of this type ("ode", "bullet"). */
-bool phys_engine_runs(const char *type);
-/* How the engine of that type treats a parameter: passed to it, emulated,
- * inert (kept, warned about) or another engine's. */
-phys_ode_support phys_engine_support(const char *type,
-    const struct phys_param *p);
-/* "ODE", "Bullet": the engine's name in messages. */
-const char *phys_engine_title(const char *type);
-
-/* Build bodies, geometry and joints in the engine of type, set up with
- * the values of a <physics> profile; NULL with phys_error() on failure. */
-struct phys_engine *phys_engine_new(struct phys_world *w, const char *type,
-    const struct phys_value *profile, const struct phys_engine_options *opt);
+/* Build bodies, geometry and joints of w, set up with the values v (its
+ * current profile's included); NULL with phys_error() on failure. Both
+ * must outlive the engine. */
+struct phys_engine *phys_engine_new(const struct phys_world *w,
+    const struct phys_engine_info *engine, const struct phys_run_values *v,
+    const struct phys_engine_options *opt);
 void phys_engine_free(struct phys_engine *e);
-const char *phys_engine_type(const struct phys_engine *e);
-/* Run a profile of type from now on: the same engine applies it; another
- * engine is built in its place, taking over the clock and every link's
- * pose and velocity (joint positions follow from the poses). */
-int phys_engine_use(struct phys_engine *e, const char *type,
-    const struct phys_value *vals);
+const struct phys_engine_info *phys_engine_running(const struct phys_engine *e);
+/* Run the values' current profile, of engine, from now on: the same
+ * engine applies it; another is built in its place, taking over the clock
+ * and every link's pose and velocity (joint positions follow from the
+ * poses). */
+int phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine);
 
-/* Apply every parameter of a <physics> profile (solver type included). */
-int phys_engine_apply_profile(struct phys_engine *e,
-    const struct phys_value *vals);
-/* Apply the world's gravity (and other world values). */
+/* Re-read a scope's values after the run changed them: the current
+ * profile's (solver type included), the world's, one link's or joint's.
+ * Collision values are read at every contact. */
+int phys_engine_apply_profile(struct phys_engine *e);
 void phys_engine_apply_world(struct phys_engine *e);
-/* Re-read one entity's registry values after a change. */
 int phys_engine_apply_link(struct phys_engine *e, int link);
 int phys_engine_apply_joint(struct phys_engine *e, int joint);
 
@@ -70,8 +82,6 @@ int phys_engine_apply_joint(struct phys_engine *e, int joint);
 int phys_engine_step(struct phys_engine *e);
 double phys_engine_time(const struct phys_engine *e);
 long phys_engine_iterations(const struct phys_engine *e);
-void phys_engine_config(const struct phys_engine *e,
-    struct phys_engine_config *c);
 
 void phys_engine_link_pose(const struct phys_engine *e, int link,
     phys_pose *out);

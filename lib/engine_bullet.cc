@@ -83,6 +83,15 @@ is_identity(phys_pose p)
 	    p.q.y == 0 && p.q.z == 0;
 }
 
+}	/* namespace */
+
+struct bullet_engine;
+
+namespace {
+
+const struct phys_value *vals(const struct bullet_engine *e, phys_scope s,
+    int idx);
+
 struct blink {
 	btRigidBody *body = nullptr;	/* null for static links */
 	phys_pose com = PHYS_POSE_IDENTITY;	/* body frame in the link frame */
@@ -107,7 +116,8 @@ class World;
 }	/* namespace */
 
 struct bullet_engine {
-	struct phys_world *w;
+	const struct phys_world *w;
+	const struct phys_run_values *v;	/* the run's: every parameter */
 	btDefaultCollisionConfiguration config;
 	btCollisionDispatcher dispatcher{ &config };
 	btDbvtBroadphase broadphase;
@@ -128,10 +138,19 @@ struct bullet_engine {
 	long base_iter = 0, iterations = 0;
 	int ncontacts = 0;
 
-	bullet_engine(struct phys_world *world_) : w(world_) {}
+	bullet_engine(const struct phys_world *world_,
+	    const struct phys_run_values *v_) : w(world_), v(v_) {}
 };
 
 namespace {
+
+/* The run's values of a scope (idx: the entity): every parameter the
+ * engine reads comes from here, never from the loaded world. */
+const struct phys_value *
+vals(const struct bullet_engine *e, phys_scope s, int idx)
+{
+	return phys_run_values_get(e->v, s, idx);
+}
 
 /* Bullet's world, with phys's look at the contacts between collision
  * detection and the solver. */
@@ -298,8 +317,8 @@ int
 link_mass(bullet_engine *e, int li, bool at_load, double *mass,
     phys_pose *com, btVector3 *moments)
 {
-	struct phys_link *l = &e->w->links[li];
-	struct phys_value *v = l->vals;
+	const struct phys_link *l = &e->w->links[li];
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	blink &bl = e->links[(size_t)li];
 	phys_inertia in;
 	struct phys_inertia_verdict verdict;
@@ -414,12 +433,12 @@ attach_shapes(bullet_engine *e, int li, const struct phys_engine_options *opt)
 void
 apply_link_flags(bullet_engine *e, int li)
 {
-	struct phys_link *l = &e->w->links[li];
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	blink &bl = e->links[(size_t)li];
 	btRigidBody *b = bl.body;
 	int flags = b->getFlags();
 
-	if (PVB(l->vals, LINK_gravity)) {
+	if (PVB(v, LINK_gravity)) {
 		flags &= ~BT_DISABLE_WORLD_GRAVITY;
 		b->setFlags(flags);
 		b->setGravity(e->world->getGravity());
@@ -427,9 +446,9 @@ apply_link_flags(bullet_engine *e, int li)
 		b->setFlags(flags | BT_DISABLE_WORLD_GRAVITY);
 		b->setGravity(btVector3(0, 0, 0));
 	}
-	b->setDamping(PVD(l->vals, LINK_velocity_decay_linear),
-	    PVD(l->vals, LINK_velocity_decay_angular));
-	bl.kinematic = PVB(l->vals, LINK_kinematic);
+	b->setDamping(PVD(v, LINK_velocity_decay_linear),
+	    PVD(v, LINK_velocity_decay_angular));
+	bl.kinematic = PVB(v, LINK_kinematic);
 	if (bl.kinematic)
 		b->setCollisionFlags(b->getCollisionFlags() |
 		    btCollisionObject::CF_KINEMATIC_OBJECT);
@@ -449,7 +468,7 @@ set_mass(bullet_engine *e, int li, bool at_load)
 	if (link_mass(e, li, at_load, &mass, &bl.com, &mo) < 0)
 		return -1;
 	bl.mass = mass;
-	if (PVB(e->w->links[li].vals, LINK_kinematic))
+	if (PVB(vals(e, PHYS_S_LINK, li), LINK_kinematic))
 		bl.body->setMassProps(0, btVector3(0, 0, 0));
 	else
 		bl.body->setMassProps(mass, mo);
@@ -460,12 +479,13 @@ set_mass(bullet_engine *e, int li, bool at_load)
 int
 make_body(bullet_engine *e, int li, const struct phys_engine_options *opt)
 {
-	struct phys_link *l = &e->w->links[li];
-	struct phys_model *m = &e->w->models[l->model];
+	const struct phys_link *l = &e->w->links[li];
+	const struct phys_model *m = &e->w->models[l->model];
 	blink &bl = e->links[(size_t)li];
 
 	if (m->is_static) {
-		bl.com = pose_from6(PV(l->vals, LINK_inertial_pose)->u.pose);
+		bl.com = pose_from6(PV(vals(e, PHYS_S_LINK, li),
+		    LINK_inertial_pose)->u.pose);
 		return make_static(e, li, opt);
 	}
 	btRigidBody::btRigidBodyConstructionInfo ci(1, nullptr, nullptr);
@@ -544,7 +564,7 @@ set_limits(bullet_engine *e, int ji)
 	const struct phys_joint *j = &e->w->joints[ji];
 	auto *c = static_cast<btGeneric6DofSpring2Constraint *>(
 	    e->joints[(size_t)ji].c);
-	struct phys_value *v = j->vals;
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	double lo[2] = { PVD(v, JOINT_axis_limit_lower),
 		PVD(v, JOINT_axis2_limit_lower) };
 	double hi[2] = { PVD(v, JOINT_axis_limit_upper),
@@ -646,7 +666,7 @@ make_joint(bullet_engine *e, int ji)
 const struct phys_value *
 surface(const bullet_engine *e, int ci)
 {
-	return e->w->collisions[ci].vals;
+	return vals(e, PHYS_S_COLLISION, ci);
 }
 
 bool
@@ -657,8 +677,11 @@ pair_excluded(const bullet_engine *e, int c1, int c2)
 	const struct phys_link *l2 = &w->links[w->collisions[c2].link];
 	const struct phys_value *a = surface(e, c1), *b = surface(e, c2);
 
-	if (l1->model == l2->model && !PVB(l1->vals, LINK_self_collide) &&
-	    !PVB(l2->vals, LINK_self_collide) && !w->models[l1->model].self_collide)
+	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
+	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c1].link),
+	    LINK_self_collide) &&
+	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c2].link),
+	    LINK_self_collide))
 		return true;
 	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
 	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
@@ -884,8 +907,11 @@ world_axis(phys_pose parent, const bjoint &bj, int k, double t1)
 
 extern "C" {
 
-phys_ode_support
-bullet_engine_support(const struct phys_param *p)
+/* What Bullet does with each parameter: its own block's are passed to it
+ * but for the few it has no counterpart for; the shared ones as under
+ * ODE; other engines' blocks are another engine's. */
+static phys_ode_support
+bullet_support(const struct phys_param *p)
 {
 	if (!(p->engines & PHYS_E_BULLET))
 		return PHYS_ODE_OTHER;
@@ -906,10 +932,10 @@ bullet_engine_support(const struct phys_param *p)
 }
 
 struct bullet_engine *
-bullet_engine_new(struct phys_world *w, const struct phys_value *profile,
+bullet_engine_new(const struct phys_world *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt)
 {
-	auto *e = new bullet_engine(w);
+	auto *e = new bullet_engine(w, v);
 	struct phys_engine_options dflt = { false };
 
 	if (!opt)
@@ -922,7 +948,7 @@ bullet_engine_new(struct phys_world *w, const struct phys_value *profile,
 	e->world.reset(new World(e));
 	e->links.resize(w->nlinks);
 	e->joints.resize(w->njoints);
-	if (bullet_engine_apply_profile(e, profile) < 0) {
+	if (bullet_engine_apply_profile(e) < 0) {
 		bullet_engine_free(e);
 		return nullptr;
 	}
@@ -937,7 +963,7 @@ bullet_engine_new(struct phys_world *w, const struct phys_value *profile,
 			bullet_engine_free(e);
 			return nullptr;
 		}
-	bullet_engine_apply_profile(e, profile);
+	bullet_engine_apply_profile(e);
 	bullet_engine_apply_world(e);
 	return e;
 }
@@ -964,9 +990,10 @@ bullet_engine_set_clock(struct bullet_engine *e, double t, long iter)
 }
 
 int
-bullet_engine_apply_profile(struct bullet_engine *e, const struct phys_value *v)
+bullet_engine_apply_profile(struct bullet_engine *e)
 {
 	btContactSolverInfo &si = e->world->getSolverInfo();
+	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
 
 	if (!(PVD(v, PHYSICS_max_step_size) > 0))
 		return phys_fail("max_step_size must be positive");
@@ -998,7 +1025,7 @@ bullet_engine_apply_profile(struct bullet_engine *e, const struct phys_value *v)
 void
 bullet_engine_apply_world(struct bullet_engine *e)
 {
-	phys_vec3 g = PVV(e->w->vals, WORLD_gravity);
+	phys_vec3 g = PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity);
 
 	e->world->setGravity(bt(g));
 	for (size_t i = 0; i < e->links.size(); i++)
@@ -1036,7 +1063,7 @@ bullet_engine_apply_joint(struct bullet_engine *e, int ji)
 
 	if (!e->joints[(size_t)ji].c || j->type == PHYS_JOINT_BALL)
 		return 0;
-	if (!(v3_norm(PVV(j->vals, JOINT_axis_xyz)) > 0))
+	if (!(v3_norm(PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis_xyz)) > 0))
 		return phys_fail("joint '%s': axis is zero", j->name);
 	set_limits(e, ji);
 	return 0;
@@ -1048,7 +1075,7 @@ static void
 joint_forces(struct bullet_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
-	struct phys_value *v = j->vals;
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	bjoint &bj = e->joints[(size_t)ji];
 	double pos[2], vel[2];
 	int n = bullet_engine_joint_state(e, ji, pos, vel);
@@ -1152,24 +1179,6 @@ bullet_engine_iterations(const struct bullet_engine *e)
 }
 
 void
-bullet_engine_config(const struct bullet_engine *e, struct phys_engine_config *c)
-{
-	const btContactSolverInfo &si = e->world->getSolverInfo();
-
-	c->solver = "sequential_impulse";
-	c->iters = si.m_numIterations;
-	c->sor = si.m_sor;
-	c->cfm = si.m_globalCfm;
-	c->erp = si.m_erp;
-	c->step = e->step;
-	c->max_correcting_vel = INFINITY;
-	c->surface_layer = si.m_linearSlop;
-	c->max_contacts = e->max_contacts;
-	c->friction_model = "pyramid_model";
-	c->gravity = from_bt(e->world->getGravity());
-}
-
-void
 bullet_engine_link_pose(const struct bullet_engine *e, int li, phys_pose *out)
 {
 	const blink &bl = e->links[(size_t)li];
@@ -1227,7 +1236,7 @@ void
 bullet_engine_link_mass(const struct bullet_engine *e, int li, double *mass,
     double inertia[6])
 {
-	const struct phys_value *v = e->w->links[li].vals;
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	const blink &bl = e->links[(size_t)li];
 
 	if (!bl.body) {
@@ -1389,5 +1398,27 @@ bullet_engine_contact_count(const struct bullet_engine *e)
 {
 	return e->ncontacts;
 }
+
+/* What a state line reports of the values Bullet runs with. */
+static const struct phys_engine_field bullet_record[] = {
+	{ "solver", PHYS_P_PHYSICS_bullet_solver_type },
+	{ "iters", PHYS_P_PHYSICS_bullet_solver_iters },
+	{ "sor", PHYS_P_PHYSICS_bullet_solver_sor },
+	{ "cfm", PHYS_P_PHYSICS_bullet_constraints_cfm },
+	{ "erp", PHYS_P_PHYSICS_bullet_constraints_erp },
+	{ "max_step_size", PHYS_P_PHYSICS_max_step_size },
+	{ "contact_surface_layer",
+	    PHYS_P_PHYSICS_bullet_constraints_contact_surface_layer },
+	{ "split_impulse", PHYS_P_PHYSICS_bullet_constraints_split_impulse },
+	{ "split_impulse_penetration_threshold",
+	    PHYS_P_PHYSICS_bullet_constraints_split_impulse_penetration_threshold },
+	{ "max_contacts", PHYS_P_PHYSICS_max_contacts },
+	{ "gravity", PHYS_P_WORLD_gravity }
+};
+
+const struct phys_engine_info phys_engine_bullet = {
+	"bullet", "Bullet", bullet_support, bullet_record,
+	sizeof bullet_record / sizeof *bullet_record
+};
 
 }	/* extern "C" */

@@ -17,19 +17,18 @@ extern "C" {
 double phys_engine_clock(double base, long n, double h);
 
 #define PHYS_ENGINE_FUNCTIONS(E)					\
-struct E *E##_new(struct phys_world *w, const struct phys_value *profile, \
-    const struct phys_engine_options *opt);				\
+struct E *E##_new(const struct phys_world *w,				\
+    const struct phys_run_values *v, const struct phys_engine_options *opt); \
 void E##_free(struct E *e);						\
 /* The clock from now on: time t after iteration iter. */		\
 void E##_set_clock(struct E *e, double t, long iter);			\
-int E##_apply_profile(struct E *e, const struct phys_value *vals);	\
+int E##_apply_profile(struct E *e);					\
 void E##_apply_world(struct E *e);					\
 int E##_apply_link(struct E *e, int link);				\
 int E##_apply_joint(struct E *e, int joint);				\
 int E##_step(struct E *e);						\
 double E##_time(const struct E *e);					\
 long E##_iterations(const struct E *e);					\
-void E##_config(const struct E *e, struct phys_engine_config *c);	\
 void E##_link_pose(const struct E *e, int link, phys_pose *out);	\
 void E##_link_vel(const struct E *e, int link, phys_vec3 *lin,		\
     phys_vec3 *ang);							\
@@ -50,9 +49,6 @@ int E##_contact_count(const struct E *e);
 
 PHYS_ENGINE_FUNCTIONS(ode_engine)
 PHYS_ENGINE_FUNCTIONS(bullet_engine)
-
-/* How Bullet treats a parameter (ODE's is the table's own column). */
-phys_ode_support bullet_engine_support(const struct phys_param *p);
 
 #ifdef __cplusplus
 }

@@ -53,7 +53,8 @@ struct ode_joint {
 };
 
 struct ode_engine {
-	struct phys_world *w;
+	const struct phys_world *w;
+	const struct phys_run_values *v;	/* the run's: every parameter */
 	dWorldID world;
 	dSpaceID space;
 	dJointGroupID contacts;
@@ -85,6 +86,14 @@ struct ode_engine {
 };
 
 static bool ode_ready;
+
+/* The run's values of a scope (idx: the entity): every parameter the
+ * engine reads comes from here, never from the loaded world. */
+static const struct phys_value *
+vals(const struct ode_engine *e, phys_scope s, int idx)
+{
+	return phys_run_values_get(e->v, s, idx);
+}
 static const struct ode_engine *stepping;	/* for ODE's fatal messages */
 
 /*
@@ -228,8 +237,8 @@ loaded_inertia(const struct phys_link *l, long line, dMass *m)
 static int
 link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 {
-	struct phys_link *l = &e->w->links[li];
-	struct phys_value *v = l->vals;
+	const struct phys_link *l = &e->w->links[li];
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	double mass = PVD(v, LINK_inertial_mass);
 	double ixx = PVD(v, LINK_inertial_inertia_ixx);
 	double iyy = PVD(v, LINK_inertial_inertia_iyy);
@@ -259,9 +268,10 @@ link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 }
 
 static phys_pose
-inertial_pose(const struct phys_link *l)
+inertial_pose(const struct ode_engine *e, int li)
 {
-	return pose_from6(PV(l->vals, LINK_inertial_pose)->u.pose);
+	return pose_from6(PV(vals(e, PHYS_S_LINK, li),
+	    LINK_inertial_pose)->u.pose);
 }
 
 static void
@@ -310,7 +320,7 @@ mesh_data(struct ode_engine *e, const struct phys_mesh *m)
 static int
 make_heightfield(struct ode_engine *e, int ci, phys_pose world)
 {
-	struct phys_collision *c = &e->w->collisions[ci];
+	const struct phys_collision *c = &e->w->collisions[ci];
 	const struct phys_heightmap *hm = c->heightmap;
 	phys_pose at = pose_mul(world, (phys_pose){ { hm->pos[0], hm->pos[1],
 	    0 }, quat_from_rpy(M_PI / 2, 0, 0) });
@@ -361,7 +371,7 @@ make_shape(struct ode_engine *e, const struct phys_collision *c)
 static int
 make_plane(struct ode_engine *e, int ci, phys_pose world)
 {
-	struct phys_collision *c = &e->w->collisions[ci];
+	const struct phys_collision *c = &e->w->collisions[ci];
 	phys_vec3 n = quat_rotate(world.q, c->normal);
 
 	if (e->links[c->link].body)
@@ -377,7 +387,7 @@ make_plane(struct ode_engine *e, int ci, phys_pose world)
 static int
 make_geom(struct ode_engine *e, int ci, const struct phys_engine_options *opt)
 {
-	struct phys_collision *c = &e->w->collisions[ci];
+	const struct phys_collision *c = &e->w->collisions[ci];
 	struct ode_link *ol = &e->links[c->link];
 	phys_pose world = pose_mul(e->w->links[c->link].pose, c->pose);
 	dQuaternion q;
@@ -414,13 +424,13 @@ make_geom(struct ode_engine *e, int ci, const struct phys_engine_options *opt)
 static void
 apply_link_flags(struct ode_engine *e, int li)
 {
-	struct phys_link *l = &e->w->links[li];
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	dBodyID b = e->links[li].body;
 
-	dBodySetGravityMode(b, PVB(l->vals, LINK_gravity));
-	dBodySetLinearDamping(b, PVD(l->vals, LINK_velocity_decay_linear));
-	dBodySetAngularDamping(b, PVD(l->vals, LINK_velocity_decay_angular));
-	if (PVB(l->vals, LINK_kinematic))
+	dBodySetGravityMode(b, PVB(v, LINK_gravity));
+	dBodySetLinearDamping(b, PVD(v, LINK_velocity_decay_linear));
+	dBodySetAngularDamping(b, PVD(v, LINK_velocity_decay_angular));
+	if (PVB(v, LINK_kinematic))
 		dBodySetKinematic(b);
 	else
 		dBodySetDynamic(b);
@@ -435,12 +445,12 @@ link_is_static(const struct phys_world *w, int li)
 static int
 make_body(struct ode_engine *e, int li)
 {
-	struct phys_link *l = &e->w->links[li];
-	struct phys_model *m = &e->w->models[l->model];
+	const struct phys_link *l = &e->w->links[li];
+	const struct phys_model *m = &e->w->models[l->model];
 	struct ode_link *ol = &e->links[li];
 	dMass mass;
 
-	ol->inertial = inertial_pose(l);
+	ol->inertial = inertial_pose(e, li);
 	if (link_is_static(e->w, li))
 		return 0;
 	if (link_mass(e, li, &mass, true) < 0)
@@ -469,7 +479,8 @@ static void
 set_axis_params(struct ode_engine *e, dJointID jid, int type,
     const struct phys_joint *j, int axis)
 {
-	struct phys_value *v = j->vals;
+	const struct phys_value *v = vals(e, PHYS_S_JOINT,
+	    (int)(j - e->w->joints));
 	/* Parameter numbers of the second axis are offset by dParamGroup. */
 	int off = axis ? dParamGroup : 0;
 	double lo = axis ? PVD(v, JOINT_axis2_limit_lower) :
@@ -533,7 +544,7 @@ set_axis_params(struct ode_engine *e, dJointID jid, int type,
 static void
 configure_joint(struct ode_engine *e, int ji)
 {
-	struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_joint *j = &e->w->joints[ji];
 	struct ode_joint *oj = &e->joints[ji];
 	dJointID jid = oj->joint;
 	phys_pose child, jw;
@@ -600,7 +611,7 @@ ground_body(struct ode_engine *e)
 static void
 make_joint(struct ode_engine *e, int ji)
 {
-	struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_joint *j = &e->w->joints[ji];
 	dBodyID child = joint_body(e, j->child), parent = joint_body(e, j->parent);
 	dJointID jid = NULL;
 
@@ -657,8 +668,8 @@ make_joint(struct ode_engine *e, int ji)
 	    e->w->links[j->child].pose.q), j->axis[0]);
 	e->joints[ji].axis_child[1] = quat_rotate(quat_conj(
 	    e->w->links[j->child].pose.q), j->axis[1]);
-	e->joints[ji].xyz[0] = PVV(j->vals, JOINT_axis_xyz);
-	e->joints[ji].xyz[1] = PVV(j->vals, JOINT_axis2_xyz);
+	e->joints[ji].xyz[0] = PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis_xyz);
+	e->joints[ji].xyz[1] = PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis2_xyz);
 	if (j->type == PHYS_JOINT_SCREW)	/* turn and travel share it */
 		e->joints[ji].axis_child[1] = e->joints[ji].axis_child[0];
 	configure_joint(e, ji);
@@ -675,10 +686,10 @@ v3_equal(phys_vec3 a, phys_vec3 b)
 static int
 new_axes(struct ode_engine *e, int ji)
 {
-	struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_joint *j = &e->w->joints[ji];
 	struct ode_joint *oj = &e->joints[ji];
-	phys_vec3 xyz[2] = { PVV(j->vals, JOINT_axis_xyz),
-		PVV(j->vals, JOINT_axis2_xyz) };
+	phys_vec3 xyz[2] = { PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis_xyz),
+		PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis2_xyz) };
 	double pos[2], vel[2];
 	int k, n;
 
@@ -702,7 +713,7 @@ new_axes(struct ode_engine *e, int ji)
 int
 ode_engine_apply_joint(struct ode_engine *e, int ji)
 {
-	struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_joint *j = &e->w->joints[ji];
 
 	if (!e->joints[ji].joint)
 		return 0;
@@ -773,8 +784,8 @@ ode_joint_state(const struct ode_engine *e, int ji, double pos[2],
 static void
 joint_forces(struct ode_engine *e, int ji)
 {
-	struct phys_joint *j = &e->w->joints[ji];
-	struct phys_value *v = j->vals;
+	const struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	double pos[2], vel[2], f[2] = { 0, 0 };
 	int n = ode_engine_joint_state(e, ji, pos, vel), k;
 	dJointID jid = e->joints[ji].joint;
@@ -928,11 +939,13 @@ solve_coupling(struct ode_engine *e, const struct coupling_term *t, int n,
  * reading), so x = -theta / thread_pitch.
  */
 static double
-screw_lead(const struct phys_joint *j)
+screw_lead(const struct ode_engine *e, int ji)
 {
-	if (PV(j->vals, JOINT_screw_thread_pitch)->given)
-		return PVD(j->vals, JOINT_screw_thread_pitch) / (2 * M_PI);
-	return -1 / PVD(j->vals, JOINT_thread_pitch);
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+
+	if (PV(v, JOINT_screw_thread_pitch)->given)
+		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
+	return -1 / PVD(v, JOINT_thread_pitch);
 }
 
 static void
@@ -941,7 +954,7 @@ couple_screw(struct ode_engine *e, int ji)
 	const struct phys_joint *j = &e->w->joints[ji];
 	struct ode_joint *oj = &e->joints[ji];
 	struct coupling_term t[2];
-	double lead = screw_lead(j), x;
+	double lead = screw_lead(e, ji), x;
 	phys_pose child;
 	dVector3 p;
 
@@ -1006,7 +1019,7 @@ gear_terms(struct ode_engine *e, int ji, struct coupling_term t[2])
 		    gear_anchor(e, j->reference, link) : v3(0, 0, 0);
 	}
 	/* theta_2 = -ratio * theta_1 */
-	t[0].c = PVD(j->vals, JOINT_gearbox_ratio);
+	t[0].c = PVD(vals(e, PHYS_S_JOINT, ji), JOINT_gearbox_ratio);
 	t[1].c = 1;
 }
 
@@ -1295,7 +1308,7 @@ set_contact(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 static bool
 pair_excluded(struct ode_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
 {
-	struct phys_world *w = e->w;
+	const struct phys_world *w = e->w;
 	const struct phys_link *l1 = &w->links[w->collisions[c1].link];
 	const struct phys_link *l2 = &w->links[w->collisions[c2].link];
 	long cat1, cat2, col1, col2;
@@ -1306,16 +1319,19 @@ pair_excluded(struct ode_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
 		return true;
 	if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact))
 		return true;
-	if (l1->model == l2->model && !PVB(l1->vals, LINK_self_collide) &&
-	    !PVB(l2->vals, LINK_self_collide) && !w->models[l1->model].self_collide)
+	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
+	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c1].link),
+	    LINK_self_collide) &&
+	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c2].link),
+	    LINK_self_collide))
 		return true;
-	cat1 = PVI(w->collisions[c1].vals,
+	cat1 = PVI(vals(e, PHYS_S_COLLISION, c1),
 	    COLLISION_surface_contact_category_bitmask);
-	cat2 = PVI(w->collisions[c2].vals,
+	cat2 = PVI(vals(e, PHYS_S_COLLISION, c2),
 	    COLLISION_surface_contact_category_bitmask);
-	col1 = PVI(w->collisions[c1].vals,
+	col1 = PVI(vals(e, PHYS_S_COLLISION, c1),
 	    COLLISION_surface_contact_collide_bitmask);
-	col2 = PVI(w->collisions[c2].vals,
+	col2 = PVI(vals(e, PHYS_S_COLLISION, c2),
 	    COLLISION_surface_contact_collide_bitmask);
 	return (cat1 & col2) == 0 && (cat2 & col1) == 0;
 }
@@ -1339,8 +1355,8 @@ near_callback(void *data, dGeomID g1, dGeomID g2)
 
 	if (c1 < 0 || c2 < 0 || pair_excluded(e, c1, c2, b1, b2))
 		return;
-	a = e->w->collisions[c1].vals;
-	b = e->w->collisions[c2].vals;
+	a = vals(e, PHYS_S_COLLISION, c1);
+	b = vals(e, PHYS_S_COLLISION, c2);
 	limit = e->max_contacts;
 	if (PVI(a, COLLISION_max_contacts) < limit)
 		limit = (int)PVI(a, COLLISION_max_contacts);
@@ -1373,7 +1389,7 @@ near_callback(void *data, dGeomID g1, dGeomID g2)
 static int
 build(struct ode_engine *e, const struct phys_engine_options *opt)
 {
-	struct phys_world *w = e->w;
+	const struct phys_world *w = e->w;
 	size_t i;
 
 	for (i = 0; i < w->nlinks; i++)
@@ -1388,7 +1404,7 @@ build(struct ode_engine *e, const struct phys_engine_options *opt)
 }
 
 struct ode_engine *
-ode_engine_new(struct phys_world *w, const struct phys_value *profile,
+ode_engine_new(const struct phys_world *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt)
 {
 	struct phys_engine_options dflt = { 0 };
@@ -1396,6 +1412,7 @@ ode_engine_new(struct phys_world *w, const struct phys_value *profile,
 
 	ode_init();
 	e->w = w;
+	e->v = v;
 	e->world = dWorldCreate();
 	e->space = dHashSpaceCreate(NULL);
 	e->contacts = dJointGroupCreate(0);
@@ -1406,7 +1423,7 @@ ode_engine_new(struct phys_world *w, const struct phys_value *profile,
 	dWorldSetContactSurfaceLayer(e->world, 0);
 	dWorldSetContactMaxCorrectingVel(e->world, dInfinity);
 	dWorldSetAutoDisableFlag(e->world, 0);
-	if (ode_engine_apply_profile(e, profile) < 0 ||
+	if (ode_engine_apply_profile(e) < 0 ||
 	    build(e, opt ? opt : &dflt) < 0) {
 		ode_engine_free(e);
 		return NULL;
@@ -1447,8 +1464,9 @@ friction_model(const char *s)
 }
 
 int
-ode_engine_apply_profile(struct ode_engine *e, const struct phys_value *v)
+ode_engine_apply_profile(struct ode_engine *e)
 {
+	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
 	size_t i;
 
 	if (!(PVD(v, PHYSICS_max_step_size) > 0))
@@ -1479,7 +1497,7 @@ ode_engine_apply_profile(struct ode_engine *e, const struct phys_value *v)
 void
 ode_engine_apply_world(struct ode_engine *e)
 {
-	phys_vec3 g = PVV(e->w->vals, WORLD_gravity);
+	phys_vec3 g = PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity);
 
 	dWorldSetGravity(e->world, g.x, g.y, g.z);
 }
@@ -1497,7 +1515,7 @@ reanchor_joints(struct ode_engine *e, int li)
 	int n, k;
 
 	for (j = 0; j < e->w->njoints; j++) {
-		struct phys_joint *jt = &e->w->joints[j];
+		const struct phys_joint *jt = &e->w->joints[j];
 
 		if (!e->joints[j].joint || (jt->child != li && jt->parent != li))
 			continue;
@@ -1511,7 +1529,7 @@ reanchor_joints(struct ode_engine *e, int li)
 int
 ode_engine_apply_link(struct ode_engine *e, int li)
 {
-	struct phys_link *l = &e->w->links[li];
+	const struct phys_link *l = &e->w->links[li];
 	struct ode_link *ol = &e->links[li];
 	phys_pose link, old_inertial = ol->inertial;
 	phys_vec3 lin, ang;
@@ -1525,7 +1543,7 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 	/* Keep the link frame where it is while its centre of mass moves. */
 	ode_engine_link_pose(e, li, &link);
 	ode_engine_link_vel(e, li, &lin, &ang);
-	ol->inertial = inertial_pose(l);
+	ol->inertial = inertial_pose(e, li);
 	dBodySetMass(ol->body, &mass);
 	set_body_pose(ol->body, pose_mul(link, ol->inertial));
 	for (c = (size_t)l->first_collision;
@@ -1615,27 +1633,6 @@ ode_engine_iterations(const struct ode_engine *e)
 }
 
 void
-ode_engine_config(const struct ode_engine *e, struct phys_engine_config *c)
-{
-	static const char *models[] = { "pyramid_model", "box_model",
-	    "cone_model" };
-	dVector3 g;
-
-	c->solver = e->quick ? "quick" : "world";
-	c->iters = dWorldGetQuickStepNumIterations(e->world);
-	c->sor = dWorldGetQuickStepW(e->world);
-	c->cfm = dWorldGetCFM(e->world);
-	c->erp = dWorldGetERP(e->world);
-	c->step = e->step;
-	c->max_correcting_vel = e->max_correcting_vel;
-	c->surface_layer = e->surface_layer;
-	c->max_contacts = e->max_contacts;
-	c->friction_model = models[e->friction];
-	dWorldGetGravity(e->world, g);
-	c->gravity = v3(g[0], g[1], g[2]);
-}
-
-void
 ode_engine_link_pose(const struct ode_engine *e, int li, phys_pose *out)
 {
 	const struct ode_link *ol = &e->links[li];
@@ -1688,7 +1685,7 @@ void
 ode_engine_link_mass(const struct ode_engine *e, int li, double *mass,
     double inertia[6])
 {
-	const struct phys_value *v = e->w->links[li].vals;
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	dMass m;
 
 	if (!e->links[li].body) {
@@ -1806,3 +1803,34 @@ ode_engine_contact_count(const struct ode_engine *e)
 {
 	return e->ncontacts;
 }
+
+/* ---- ODE as phys knows it ---- */
+
+/* The ODE column of the parameter table says what ODE does with each. */
+static phys_ode_support
+ode_support(const struct phys_param *p)
+{
+	return p->ode;
+}
+
+/* What a state line reports of the values ODE runs with. */
+static const struct phys_engine_field ode_record[] = {
+	{ "solver", PHYS_P_PHYSICS_ode_solver_type },
+	{ "iters", PHYS_P_PHYSICS_ode_solver_iters },
+	{ "sor", PHYS_P_PHYSICS_ode_solver_sor },
+	{ "cfm", PHYS_P_PHYSICS_ode_constraints_cfm },
+	{ "erp", PHYS_P_PHYSICS_ode_constraints_erp },
+	{ "max_step_size", PHYS_P_PHYSICS_max_step_size },
+	{ "contact_max_correcting_vel",
+	    PHYS_P_PHYSICS_ode_constraints_contact_max_correcting_vel },
+	{ "contact_surface_layer",
+	    PHYS_P_PHYSICS_ode_constraints_contact_surface_layer },
+	{ "max_contacts", PHYS_P_PHYSICS_max_contacts },
+	{ "friction_model", PHYS_P_PHYSICS_ode_solver_friction_model },
+	{ "gravity", PHYS_P_WORLD_gravity }
+};
+
+const struct phys_engine_info phys_engine_ode = {
+	"ode", "ODE", ode_support, ode_record,
+	sizeof ode_record / sizeof *ode_record
+};

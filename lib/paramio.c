@@ -7,12 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *
-ode_support_name(phys_ode_support s)
+#include "engine.h"
+
+const char *
+phys_support_name(phys_ode_support s)
 {
 	static const char *names[] = { "native", "emulated", "inert", "other" };
 
 	return names[s];
+}
+
+/* ,"ode":"native" and so on: what each engine does with it. */
+static void
+put_support(struct phys_buf *b, const struct phys_param *p)
+{
+	size_t i;
+
+	for (i = 0; phys_engines[i]; i++) {
+		buf_printf(b, ",\"%s\":", phys_engines[i]->type);
+		buf_json_string(b, phys_support_name(phys_engines[i]->support(p)));
+	}
 }
 
 static void
@@ -85,8 +99,7 @@ put_facts(struct phys_buf *b, const struct phys_param *p)
 	}
 	buf_puts(b, ",\"engines\":");
 	put_engines(b, p->engines);
-	buf_puts(b, ",\"ode\":");
-	buf_json_string(b, ode_support_name(p->ode));
+	put_support(b, p);
 	buf_puts(b, ",\"doc\":");
 	buf_json_string(b, p->doc);
 }

@@ -4,7 +4,9 @@
  * A parameter line: {"name":"ode.solver.iters","type":"int","value":50}
  * with, as asked, "preset", "is_default" (true when the element is absent
  * and the value is the specification's), and the registry's "units",
- * "default", "min", "max", "values", "alias", "engines", "ode" and "doc".
+ * "default", "min", "max", "values", "alias", "engines", and for each
+ * engine phys runs, under its type ("ode"), what it does with the
+ * parameter; then "doc".
  */
 #ifndef PHYS_PARAMIO_H
 #define PHYS_PARAMIO_H
@@ -20,6 +22,8 @@ enum {
 };
 
 /* The registry row itself (no value): name, type, units, default, range... */
+/* "native", "emulated", "inert" or "other". */
+const char *phys_support_name(phys_ode_support s);
 void phys_param_line_registry(struct phys_buf *b, const struct phys_param *p);
 /* An instance with its value. */
 void phys_param_line(struct phys_buf *b, struct phys_world *w,

@@ -47,7 +47,7 @@ closest_entity(const struct phys_world *w, const char *name)
 }
 
 static int
-resolve_entity(struct phys_world *w, const char *name, const char *slash,
+resolve_entity(const struct phys_world *w, const char *name, const char *slash,
     struct phys_ref *out)
 {
 	/* Names are short: no allocation on this path, which is hot. */
@@ -90,7 +90,7 @@ resolve_entity(struct phys_world *w, const char *name, const char *slash,
 }
 
 int
-phys_ref_resolve(struct phys_world *w, const char *name, int profile,
+phys_ref_resolve(const struct phys_world *w, const char *name, int profile,
     struct phys_ref *out)
 {
 	const char *slash = strchr(name, '/');
@@ -128,9 +128,14 @@ phys_ref_name(const struct phys_world *w, const struct phys_ref *r)
 	    r->p->name);
 }
 
-static int
-each_in_scope(struct phys_world *w, phys_scope s, int idx, const char *pat,
-    phys_ref_cb cb, void *ctx, int *count)
+struct matches {
+	struct phys_ref *v;
+	size_t n;
+};
+
+static void
+match_in_scope(const struct phys_world *w, phys_scope s, int idx,
+    const char *pat, struct matches *m)
 {
 	const char *ename = s >= PHYS_S_LINK ? phys_entity_name(w, s, idx) : NULL;
 	struct phys_ref r = { NULL, s, idx };
@@ -147,34 +152,43 @@ each_in_scope(struct phys_world *w, phys_scope s, int idx, const char *pat,
 		free(full);
 		if (!hit)
 			continue;
-		(*count)++;
-		if (cb && cb(w, &r, ctx) < 0)
-			return -1;
+		m->v = xrealloc(m->v, (m->n + 1) * sizeof *m->v);
+		m->v[m->n++] = r;
 	}
-	return 0;
+}
+
+size_t
+phys_ref_match(const struct phys_world *w, const char *pattern, int profile,
+    struct phys_ref **out)
+{
+	struct matches m = { NULL, 0 };
+	size_t i, first = profile < 0 ? 0 : (size_t)profile;
+	size_t last = profile < 0 ? w->nprofiles : (size_t)profile + 1;
+	phys_scope s;
+
+	for (i = first; i < last; i++)
+		match_in_scope(w, PHYS_S_PHYSICS, (int)i, pattern, &m);
+	match_in_scope(w, PHYS_S_WORLD, 0, pattern, &m);
+	for (s = PHYS_S_LINK; s <= PHYS_S_JOINT; s++)
+		for (i = 0; i < phys_entity_count(w, s); i++)
+			match_in_scope(w, s, (int)i, pattern, &m);
+	*out = m.v;
+	return m.n;
 }
 
 int
 phys_ref_each(struct phys_world *w, const char *pattern, int profile,
     phys_ref_cb cb, void *ctx)
 {
-	int count = 0;
-	size_t i, first = profile < 0 ? 0 : (size_t)profile;
-	size_t last = profile < 0 ? w->nprofiles : (size_t)profile + 1;
-	phys_scope s;
+	struct phys_ref *refs;
+	size_t i, n = phys_ref_match(w, pattern, profile, &refs);
+	int rc = (int)n;
 
-	for (i = first; i < last; i++)
-		if (each_in_scope(w, PHYS_S_PHYSICS, (int)i, pattern, cb, ctx,
-		    &count) < 0)
-			return -1;
-	if (each_in_scope(w, PHYS_S_WORLD, 0, pattern, cb, ctx, &count) < 0)
-		return -1;
-	for (s = PHYS_S_LINK; s <= PHYS_S_JOINT; s++)
-		for (i = 0; i < phys_entity_count(w, s); i++)
-			if (each_in_scope(w, s, (int)i, pattern, cb, ctx,
-			    &count) < 0)
-				return -1;
-	return count;
+	for (i = 0; i < n && rc >= 0 && cb; i++)
+		if (cb(w, &refs[i], ctx) < 0)
+			rc = -1;
+	free(refs);
+	return rc;
 }
 
 int

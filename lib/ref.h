@@ -18,7 +18,7 @@ struct phys_ref {
 
 /* Resolve one name; physics parameters belong to profile. On failure
  * phys_error() explains and suggests close names. */
-int phys_ref_resolve(struct phys_world *w, const char *name, int profile,
+int phys_ref_resolve(const struct phys_world *w, const char *name, int profile,
     struct phys_ref *out);
 struct phys_value *phys_ref_value(struct phys_world *w,
     const struct phys_ref *r);
@@ -34,6 +34,9 @@ typedef int (*phys_ref_cb)(struct phys_world *w, const struct phys_ref *r,
     void *ctx);
 int phys_ref_each(struct phys_world *w, const char *pattern, int profile,
     phys_ref_cb cb, void *ctx);
+/* The same instances, into *out (the caller frees it): how many. */
+size_t phys_ref_match(const struct phys_world *w, const char *pattern,
+    int profile, struct phys_ref **out);
 
 /*
  * Typed access by name: get copies the current value into out (free it with

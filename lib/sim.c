@@ -27,12 +27,14 @@ struct control {
 };
 
 struct run {
-	struct phys_world *w;
+	const struct phys_world *w;	/* as loaded: a run never changes it */
 	const struct phys_run_options *o;
+	struct phys_run_values vals;	/* the run's values, its engine's too */
+	const struct phys_engine_info *engine;	/* the current profile's */
 	struct phys_engine *e;
 	FILE *out;
 	int profile;			/* current profile */
-	struct phys_value *cur;		/* its values, with overrides */
+	struct phys_value *cur;		/* its values in vals, with overrides */
 	int start_profile;		/* the starting profile ... */
 	struct phys_value *start_vals;	/* ... with the -s overrides */
 	bool announce;			/* next line says profile and engine */
@@ -133,7 +135,7 @@ settable(enum phys_item_kind k)
 
 /* "box::link/linear_vel" and friends: an item kind and its entity. */
 static int
-state_target(struct phys_world *w, const char *name, int *kind, int *entity)
+state_target(const struct phys_world *w, const char *name, int *kind, int *entity)
 {
 	const char *slash = strrchr(name, '/');
 	enum phys_item_owner owner;
@@ -202,7 +204,7 @@ parse_control_value(struct run *r, struct control *c, json_t *obj)
 
 /* A profile by name, or -1 with a message listing the profiles. */
 static int
-find_profile(struct phys_world *w, const char *name)
+find_profile(const struct phys_world *w, const char *name)
 {
 	int profile = phys_world_profile(w, name);
 	char *names;
@@ -284,70 +286,55 @@ read_controls(struct run *r)
 
 /* ---- applying changes ---- */
 
-/* The engine type of the profile a run is in. */
-static const char *
-run_engine(const struct run *r)
-{
-	return r->w->profiles[r->profile].type;
-}
-
-/* Whether the running engine keeps the parameter without using it. */
-static bool
-is_inert(const struct run *r, const struct phys_param *p)
-{
-	phys_ode_support s = phys_engine_support(run_engine(r), p);
-
-	return s == PHYS_ODE_INERT || s == PHYS_ODE_OTHER;
-}
-
 /* One wording, said once, however the value arrived: values the engine
  * cannot honour, and values for another engine, are kept but do nothing. */
 static void
-warn_inert_param(const struct run *r, const struct phys_param *p)
+warn_if_inert(const struct run *r, const struct phys_param *p,
+    const struct phys_value *v)
 {
 	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
 	    "";
-	const char *title = phys_engine_title(run_engine(r));
+	phys_ode_support how = r->engine->support(p);
+	struct phys_value def;
+	bool inert;
 
-	if (phys_engine_support(run_engine(r), p) == PHYS_ODE_OTHER)
+	if (how != PHYS_ODE_INERT && how != PHYS_ODE_OTHER)
+		return;
+	phys_value_default(p, &def);
+	inert = !phys_value_equal(p, &def, v);
+	phys_value_free(&def);
+	if (!inert)
+		return;
+	if (how == PHYS_ODE_OTHER)
 		phys_warn_once("%s%s%.*s parameters are for another engine and "
 		    "have no effect with %s (kept as given)", scope,
 		    *scope ? " " : "", (int)strcspn(p->name, "."), p->name,
-		    title);
+		    r->engine->name);
 	else
 		phys_warn_once("%s%s%s is set but has no effect with %s (kept "
-		    "as given)", scope, *scope ? " " : "", p->name, title);
+		    "as given)", scope, *scope ? " " : "", p->name,
+		    r->engine->name);
 }
 
 static void
 warn_inert(const struct run *r, phys_scope s, const struct phys_value *vals)
 {
-	struct phys_value def;
 	size_t i;
 
-	for (i = 0; i < phys_scope_count(s); i++) {
-		const struct phys_param *p = phys_scope_param(s, i);
-
-		if (!is_inert(r, p))
-			continue;
-		phys_value_default(p, &def);
-		if (!phys_value_equal(p, &def, &vals[i]))
-			warn_inert_param(r, p);
-		phys_value_free(&def);
-	}
+	for (i = 0; i < phys_scope_count(s); i++)
+		warn_if_inert(r, phys_scope_param(s, i), &vals[i]);
 }
 
 static void
-warn_inert_world(const struct run *r)
+warn_inert_world(struct run *r)
 {
-	struct phys_world *w = r->w;
 	phys_scope s;
 	size_t i;
 
-	warn_inert(r, PHYS_S_WORLD, w->vals);
-	for (s = PHYS_S_LINK; s <= PHYS_S_JOINT; s++)
-		for (i = 0; i < phys_entity_count(w, s); i++)
-			warn_inert(r, s, phys_entity_values(w, s, (int)i));
+	for (s = PHYS_S_WORLD; s <= PHYS_S_JOINT; s++)
+		for (i = 0; i < r->vals.n[s]; i++)
+			warn_inert(r, s,
+			    phys_run_values_get(&r->vals, s, (int)i));
 }
 
 static int
@@ -357,15 +344,15 @@ check_engine_type(struct run *r, int profile)
 
 	size_t i;
 
-	if (phys_engine_runs(p->type))
+	if (phys_engine_find(p->type))
 		return 0;
 	for (i = 0; i < r->w->nprofiles; i++)
-		if (phys_engine_runs(r->w->profiles[i].type))
+		if (phys_engine_find(r->w->profiles[i].type))
 			return phys_fail("profile '%s' is for the %s engine; "
 			    "phys-step runs ode and bullet: -p %s runs the "
 			    "world's %s profile '%s' instead", p->name, p->type,
 			    r->w->profiles[i].name,
-			    phys_engine_title(r->w->profiles[i].type),
+			    phys_engine_find(r->w->profiles[i].type)->name,
 			    r->w->profiles[i].name);
 	return phys_fail("profile '%s' is for the %s engine; phys-step runs "
 	    "ode and bullet, and the world has no profile for either "
@@ -378,19 +365,19 @@ switch_profile(struct run *r, int profile)
 	if (check_engine_type(r, profile) < 0)
 		return -1;
 	r->profile = profile;
-	phys_values_copy(PHYS_S_PHYSICS, r->cur, profile == r->start_profile &&
-	    r->start_vals ? r->start_vals : r->w->profiles[profile].vals);
-	if (r->w->profiles[profile].has_gravity &&
-	    !PV(r->w->vals, WORLD_gravity)->given) {
-		PVV(r->w->vals, WORLD_gravity) = r->w->profiles[profile].gravity;
-		if (r->e)
-			phys_engine_apply_world(r->e);
-	}
+	r->engine = phys_engine_find(r->w->profiles[profile].type);
+	phys_run_values_use(&r->vals, r->w, profile,
+	    profile == r->start_profile ? r->start_vals : NULL);
 	warn_inert(r, PHYS_S_PHYSICS, r->cur);
-	if (r->e && strcmp(phys_engine_type(r->e), run_engine(r)) != 0)
-		warn_inert_world(r);	/* what the new engine leaves aside */
 	r->announce = true;
-	return r->e ? phys_engine_use(r->e, run_engine(r), r->cur) : 0;
+	if (!r->e)
+		return 0;
+	if (r->engine != phys_engine_running(r->e)) {
+		warn_inert_world(r);	/* what the new engine leaves aside */
+		return phys_engine_use(r->e, r->engine);
+	}
+	phys_engine_apply_world(r->e);	/* a profile may bring gravity */
+	return phys_engine_apply_profile(r->e);
 }
 
 /* A parameter change at run time reaches the engine at once. */
@@ -401,24 +388,17 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 
 	if (phys_value_parse(ref->p, text, &v) < 0)
 		return -1;
-	dst = ref->scope == PHYS_S_PHYSICS ?
-	    &r->cur[phys_param_index[ref->p->id]] : phys_ref_value(r->w, ref);
+	dst = &phys_run_values_at(&r->vals, ref->scope,
+	    ref->idx)[phys_param_index[ref->p->id]];
 	phys_value_free(dst);
 	*dst = v;
-	if (is_inert(r, ref->p)) {
-		struct phys_value def;
-
-		phys_value_default(ref->p, &def);
-		if (!phys_value_equal(ref->p, &def, dst))
-			warn_inert_param(r, ref->p);
-		phys_value_free(&def);
-	}
+	warn_if_inert(r, ref->p, dst);
 	if (!r->e)
 		return 0;
 	switch (ref->scope) {
 	case PHYS_S_PHYSICS:
 		r->announce = true;
-		return phys_engine_apply_profile(r->e, r->cur);
+		return phys_engine_apply_profile(r->e);
 	case PHYS_S_WORLD:
 		r->announce = true;
 		phys_engine_apply_world(r->e);
@@ -521,39 +501,29 @@ apply_due(struct run *r)
 	return 0;
 }
 
-struct set_ctx {
-	struct run *r;
-	const char *text;
-};
-
-static int
-apply_set_match(struct phys_world *w, const struct phys_ref *ref, void *ctx)
-{
-	struct set_ctx *sc = ctx;
-
-	return apply_param(sc->r, ref, sc->text);
-}
-
 /* NAME=VALUE, where NAME may be a glob matching many parameters: 0, -1
  * for a bad value, -2 when no parameter has that name. */
 static int
 apply_set(struct run *r, const char *name, const char *text)
 {
-	struct set_ctx sc = { r, text };
-	struct phys_ref ref;
-	int n;
+	struct phys_ref ref, *refs;
+	size_t i, n;
+	int rc = 0;
 
 	if (!phys_has_glob(name)) {
 		if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
 			return -2;
 		return apply_param(r, &ref, text);
 	}
-	n = phys_ref_each(r->w, name, r->profile, apply_set_match, &sc);
+	n = phys_ref_match(r->w, name, r->profile, &refs);
 	if (n == 0) {
 		phys_fail("no parameter matches '%s'", name);
-		return -2;
+		rc = -2;
 	}
-	return n < 0 ? -1 : 0;
+	for (i = 0; i < n && rc == 0; i++)
+		rc = apply_param(r, &refs[i], text);
+	free(refs);
+	return rc < 0 ? -1 : rc;
 }
 
 static int
@@ -602,7 +572,7 @@ model_links(struct run *r, int model, int *out, size_t *n)
 static void
 init_models(struct run *r)
 {
-	struct phys_world *w = r->w;
+	const struct phys_world *w = r->w;
 	size_t m, i;
 
 	r->link0 = xcalloc(w->nmodels, sizeof *r->link0);
@@ -619,10 +589,16 @@ init_models(struct run *r)
 	}
 }
 
-static phys_mat3
-world_inertia(const struct phys_link *l, phys_quat body)
+/* A link's values in this run. */
+static const struct phys_value *
+link_vals(const struct run *r, int li)
 {
-	const struct phys_value *v = l->vals;
+	return phys_run_values_get(&r->vals, PHYS_S_LINK, li);
+}
+
+static phys_mat3
+world_inertia(const struct phys_value *v, phys_quat body)
+{
 	phys_mat3 i = { { { PVD(v, LINK_inertial_inertia_ixx),
 		PVD(v, LINK_inertial_inertia_ixy), PVD(v, LINK_inertial_inertia_ixz) },
 		{ PVD(v, LINK_inertial_inertia_ixy), PVD(v, LINK_inertial_inertia_iyy),
@@ -640,7 +616,7 @@ com_orientation(struct run *r, int li)
 	phys_pose lp;
 
 	phys_engine_link_pose(r->e, li, &lp);
-	return pose_mul(lp, pose_from6(PV(r->w->links[li].vals,
+	return pose_mul(lp, pose_from6(PV(link_vals(r, li),
 	    LINK_inertial_pose)->u.pose)).q;
 }
 
@@ -649,7 +625,7 @@ com_orientation(struct run *r, int li)
 static void
 track(struct run *r, bool first)
 {
-	struct phys_world *w = r->w;
+	const struct phys_world *w = r->w;
 	double h = PVD(r->cur, PHYSICS_max_step_size);
 	phys_vec3 lin, ang, com, comv, mom;
 	size_t i;
@@ -659,13 +635,13 @@ track(struct run *r, bool first)
 	for (i = 0; i < w->nlinks; i++) {
 		phys_engine_link_vel(r->e, (int)i, &lin, &ang);
 		phys_engine_link_com(r->e, (int)i, &com, &comv);
-		mom = mat3_apply(world_inertia(&w->links[i],
+		mom = mat3_apply(world_inertia(link_vals(r, (int)i),
 		    com_orientation(r, (int)i)), ang);
 		if (!first && phys_engine_link_dynamic(r->e, (int)i)) {
 			r->acc[i] = v3_scale(v3_sub(lin, r->lin[i]), 1 / h);
 			r->angacc[i] = v3_scale(v3_sub(ang, r->ang[i]), 1 / h);
 			r->force[i] = v3_scale(v3_sub(comv, r->comv[i]),
-			    PVD(w->links[i].vals, LINK_inertial_mass) / h);
+			    PVD(link_vals(r, (int)i), LINK_inertial_mass) / h);
 			r->torque[i] = v3_scale(v3_sub(mom, r->mom[i]), 1 / h);
 		}
 		r->lin[i] = lin;
@@ -673,14 +649,6 @@ track(struct run *r, bool first)
 		r->comv[i] = comv;
 		r->mom[i] = mom;
 	}
-}
-
-static void
-put_vec3(struct phys_buf *b, phys_vec3 v)
-{
-	double x[3] = { v.x, v.y, v.z };
-
-	buf_json_numbers(b, pose_keys, x, 3);
 }
 
 static double
@@ -696,8 +664,9 @@ elapsed(const struct run *r)
 static void
 model_energy(struct run *r, int m, double *ke, double *pe)
 {
-	struct phys_world *w = r->w;
-	phys_vec3 g = PVV(w->vals, WORLD_gravity), com, comv, lin, ang;
+	const struct phys_world *w = r->w;
+	phys_vec3 g = PVV(phys_run_values_get(&r->vals, PHYS_S_WORLD, 0),
+	    WORLD_gravity), com, comv, lin, ang;
 	double mass;
 	size_t i;
 
@@ -706,11 +675,11 @@ model_energy(struct run *r, int m, double *ke, double *pe)
 		if (!is_descendant(w, w->links[i].model, m) ||
 		    !phys_engine_link_dynamic(r->e, (int)i))
 			continue;
-		mass = PVD(w->links[i].vals, LINK_inertial_mass);
+		mass = PVD(link_vals(r, (int)i), LINK_inertial_mass);
 		phys_engine_link_com(r->e, (int)i, &com, &comv);
 		phys_engine_link_vel(r->e, (int)i, &lin, &ang);
 		*ke += 0.5 * mass * v3_dot(comv, comv) + 0.5 * v3_dot(ang,
-		    mat3_apply(world_inertia(&w->links[i],
+		    mat3_apply(world_inertia(link_vals(r, (int)i),
 		    com_orientation(r, (int)i)), ang));
 		*pe -= mass * v3_dot(g, com);
 	}
@@ -759,7 +728,7 @@ set3(double *v, phys_vec3 a)
 static int
 item_values(struct run *r, const struct phys_item *it, double v[6])
 {
-	struct phys_world *w = r->w;
+	const struct phys_world *w = r->w;
 	int i = it->entity, n, k;
 	phys_pose p;
 	phys_vec3 a, c;
@@ -827,7 +796,7 @@ item_values(struct run *r, const struct phys_item *it, double v[6])
 		return 3;
 	case PHYS_ITEM_LINK_INERTIAL_POSE:
 		phys_engine_link_pose(r->e, i, &p);
-		pose_to6(pose_mul(p, pose_from6(PV(w->links[i].vals,
+		pose_to6(pose_mul(p, pose_from6(PV(link_vals(r, i),
 		    LINK_inertial_pose)->u.pose)), v);
 		return 6;
 	case PHYS_ITEM_LINK_MASS:
@@ -897,33 +866,24 @@ put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
 	}
 }
 
+/* The record of what the engine runs with: the run's values of the
+ * parameters its engine reports, under the engine's keys. */
 static void
 put_engine(struct run *r, struct phys_buf *b)
 {
-	struct phys_engine_config c;
+	const struct phys_engine_info *ei = r->engine;
+	const struct phys_param *p;
+	size_t i;
 
-	phys_engine_config(r->e, &c);
 	buf_puts(b, ",\"preset\":");
 	buf_json_string(b, r->w->profiles[r->profile].name);
-	buf_puts(b, ",\"engine\":{\"solver\":");
-	buf_json_string(b, c.solver);
-	buf_printf(b, ",\"iters\":%d,\"sor\":", c.iters);
-	buf_double(b, c.sor);
-	buf_puts(b, ",\"cfm\":");
-	buf_double(b, c.cfm);
-	buf_puts(b, ",\"erp\":");
-	buf_double(b, c.erp);
-	buf_puts(b, ",\"max_step_size\":");
-	buf_double(b, c.step);
-	buf_puts(b, ",\"contact_max_correcting_vel\":");
-	buf_double(b, c.max_correcting_vel);
-	buf_puts(b, ",\"contact_surface_layer\":");
-	buf_double(b, c.surface_layer);
-	buf_printf(b, ",\"max_contacts\":%d,\"friction_model\":",
-	    c.max_contacts);
-	buf_json_string(b, c.friction_model);
-	buf_puts(b, ",\"gravity\":");
-	put_vec3(b, c.gravity);
+	buf_puts(b, ",\"engine\":{");
+	for (i = 0; i < ei->nrecord; i++) {
+		p = &phys_params[ei->record[i].id];
+		buf_printf(b, "%s\"%s\":", i ? "," : "", ei->record[i].key);
+		phys_value_json(p, &phys_run_values_get(&r->vals, p->scope,
+		    0)[phys_param_index[p->id]], b);
+	}
 	buf_putc(b, '}');
 }
 
@@ -1097,8 +1057,7 @@ run_free(struct run *r)
 		free(r->ctl[i].text);
 	free(r->ctl);
 	phys_engine_free(r->e);
-	if (r->cur)
-		phys_values_free(PHYS_S_PHYSICS, r->cur);
+	phys_run_values_free(&r->vals);
 	if (r->start_vals)
 		phys_values_free(PHYS_S_PHYSICS, r->start_vals);
 	for (i = 0; r->keys && i < r->items.n; i++)
@@ -1177,7 +1136,8 @@ prepare(struct run *r)
 	struct phys_engine_options eo = { r->o->skip_unsupported };
 	int rc;
 
-	r->cur = phys_values_new(PHYS_S_PHYSICS);
+	phys_run_values_init(&r->vals, r->w, r->w->start);
+	r->cur = phys_run_values_at(&r->vals, PHYS_S_PHYSICS, 0);
 	if ((rc = start_profile(r)) < 0)
 		return rc;
 	/* A name or value the world does not take is bad input (1), as it
@@ -1193,7 +1153,7 @@ prepare(struct run *r)
 	r->start_profile = r->profile;
 	r->start_vals = phys_values_new(PHYS_S_PHYSICS);
 	phys_values_copy(PHYS_S_PHYSICS, r->start_vals, r->cur);
-	r->e = phys_engine_new(r->w, run_engine(r), r->cur, &eo);
+	r->e = phys_engine_new(r->w, r->engine, &r->vals, &eo);
 	if (!r->e)
 		return -1;
 	alloc_tracking(r);
@@ -1215,7 +1175,7 @@ struct phys_sim {
 };
 
 int
-phys_sim_new(struct phys_sim **out, struct phys_world *w,
+phys_sim_new(struct phys_sim **out, const struct phys_world *w,
     const struct phys_run_options *o)
 {
 	struct phys_sim *s = xcalloc(1, sizeof *s);
@@ -1299,9 +1259,8 @@ phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out)
 
 	if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
 		return -2;
-	phys_value_sdf(ref.p, ref.scope == PHYS_S_PHYSICS ?
-	    &r->cur[phys_param_index[ref.p->id]] : phys_ref_value(r->w, &ref),
-	    out);
+	phys_value_sdf(ref.p, &phys_run_values_at(&r->vals, ref.scope,
+	    ref.idx)[phys_param_index[ref.p->id]], out);
 	return 0;
 }
 
@@ -1314,7 +1273,7 @@ phys_sim_use_profile(struct phys_sim *s, const char *name)
 }
 
 int
-phys_sim_run(struct phys_world *w, const struct phys_run_options *o,
+phys_sim_run(const struct phys_world *w, const struct phys_run_options *o,
     FILE *out)
 {
 	struct phys_sim *s;

@@ -33,13 +33,14 @@ void phys_run_options_default(struct phys_run_options *o);
  * with its overrides, the control lines and the engine, and applies the
  * control lines for time zero: 0, or -1 with phys_error(), or -2 when
  * the fault is a name the caller gave (profile, override, item). The
- * run keeps o and w: both must outlive it. Values a run sets are written
- * into w.
+ * run keeps o and w: both must outlive it. The run copies w's values when
+ * it starts and changes only its copy: w stays as loaded, and several runs
+ * may share it.
  */
 struct phys_sim;
 struct phys_item;
 struct phys_item_list;
-int phys_sim_new(struct phys_sim **out, struct phys_world *w,
+int phys_sim_new(struct phys_sim **out, const struct phys_world *w,
     const struct phys_run_options *o);
 void phys_sim_free(struct phys_sim *s);
 /* One step, then the control lines due before the next: 0 or -1 (the
@@ -65,7 +66,7 @@ int phys_sim_use_profile(struct phys_sim *s, const char *name);
 /* Run w as o says and write state lines to out. Returns a PHYS_EXIT_*
  * status; the error has been reported on stderr when it is not
  * PHYS_EXIT_OK. */
-int phys_sim_run(struct phys_world *w, const struct phys_run_options *o,
+int phys_sim_run(const struct phys_world *w, const struct phys_run_options *o,
     FILE *out);
 
 /* Turn a JSON value into SDF text for a parameter or state value

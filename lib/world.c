@@ -350,14 +350,15 @@ read_profile_gravity(struct phys_profile *p)
 	return 0;
 }
 
+/* The one rule for it: a profile's <gravity> applies while the world
+ * gives none of its own. The loaded world shows its starting profile's;
+ * a run's values follow the profile the run is in. */
 static void
-read_legacy_gravity(struct phys_world *w)
+fold_legacy_gravity(const struct phys_profile *p, struct phys_value *world)
 {
-	struct phys_profile *p = &w->profiles[w->start];
-
-	if (PV(w->vals, WORLD_gravity)->given || !p->has_gravity)
+	if (PV(world, WORLD_gravity)->given || !p->has_gravity)
 		return;
-	PVV(w->vals, WORLD_gravity) = p->gravity;
+	PVV(world, WORLD_gravity) = p->gravity;
 }
 
 static int
@@ -2138,7 +2139,7 @@ read_world(struct loader *L)
 	if (read_values(&w->doc, w->node, PHYS_S_WORLD, w->vals) < 0 ||
 	    read_profiles(w, L->opt) < 0)
 		return -1;
-	read_legacy_gravity(w);
+	fold_legacy_gravity(&w->profiles[w->start], w->vals);
 	for (n = phys_child(w->node, NULL); n && rc == 0; n = phys_next(n, NULL))
 		if (phys_node_is(n, "model"))
 			rc = read_model(L, &w->doc, n, -1, NULL);
@@ -2354,4 +2355,68 @@ phys_entity_count(const struct phys_world *w, phys_scope s)
 	default:
 		return 0;
 	}
+}
+
+/* ---- a run's values ---- */
+
+static const struct phys_value *
+entity_values(const struct phys_world *w, phys_scope s, int idx)
+{
+	return phys_entity_values((struct phys_world *)w, s, idx);
+}
+
+void
+phys_run_values_init(struct phys_run_values *rv, const struct phys_world *w,
+    int profile)
+{
+	phys_scope s;
+	size_t i;
+
+	memset(rv, 0, sizeof *rv);
+	for (s = 0; s < PHYS_NSCOPES; s++) {
+		rv->n[s] = s <= PHYS_S_WORLD ? 1 : phys_entity_count(w, s);
+		rv->v[s] = xcalloc(rv->n[s] ? rv->n[s] : 1, sizeof *rv->v[s]);
+		for (i = 0; i < rv->n[s]; i++) {
+			rv->v[s][i] = phys_values_new(s);
+			phys_values_copy(s, rv->v[s][i], s == PHYS_S_PHYSICS ?
+			    w->profiles[profile].vals :
+			    entity_values(w, s, (int)i));
+		}
+	}
+	fold_legacy_gravity(&w->profiles[profile], rv->v[PHYS_S_WORLD][0]);
+}
+
+void
+phys_run_values_free(struct phys_run_values *rv)
+{
+	phys_scope s;
+	size_t i;
+
+	for (s = 0; s < PHYS_NSCOPES; s++) {
+		for (i = 0; rv->v[s] && i < rv->n[s]; i++)
+			phys_values_free(s, rv->v[s][i]);
+		free(rv->v[s]);
+	}
+	memset(rv, 0, sizeof *rv);
+}
+
+void
+phys_run_values_use(struct phys_run_values *rv, const struct phys_world *w,
+    int profile, const struct phys_value *vals)
+{
+	phys_values_copy(PHYS_S_PHYSICS, rv->v[PHYS_S_PHYSICS][0],
+	    vals ? vals : w->profiles[profile].vals);
+	fold_legacy_gravity(&w->profiles[profile], rv->v[PHYS_S_WORLD][0]);
+}
+
+struct phys_value *
+phys_run_values_at(struct phys_run_values *rv, phys_scope s, int idx)
+{
+	return rv->v[s][s <= PHYS_S_WORLD ? 0 : idx];
+}
+
+const struct phys_value *
+phys_run_values_get(const struct phys_run_values *rv, phys_scope s, int idx)
+{
+	return rv->v[s][s <= PHYS_S_WORLD ? 0 : idx];
 }

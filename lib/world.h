@@ -189,4 +189,34 @@ xmlNodePtr phys_entity_node(const struct phys_world *w, phys_scope s, int idx);
 struct phys_doc *phys_entity_doc(struct phys_world *w, phys_scope s, int idx);
 size_t phys_entity_count(const struct phys_world *w, phys_scope s);
 
+/*
+ * The values of a run (a model's data beside the loaded world's const
+ * model): a copy of every scope's parameter values taken when the run
+ * starts. A run writes its changes here only, and its engine reads its
+ * parameters from here only, so the loaded world stays as it was loaded.
+ */
+struct phys_run_values {
+	/* [PHYS_S_PHYSICS]: the current profile's values, one array;
+	 * [PHYS_S_WORLD]: the world's, one array; entity scopes: one array
+	 * per entity, n[s] of them. */
+	struct phys_value **v[PHYS_NSCOPES];
+	size_t n[PHYS_NSCOPES];
+};
+
+/* Copy w's values, with profile's as the physics values (its legacy
+ * gravity folded in). */
+void phys_run_values_init(struct phys_run_values *rv,
+    const struct phys_world *w, int profile);
+void phys_run_values_free(struct phys_run_values *rv);
+/* Make profile's values, or vals when not NULL, the current physics
+ * values, and fold the profile's legacy gravity into the world's. */
+void phys_run_values_use(struct phys_run_values *rv,
+    const struct phys_world *w, int profile, const struct phys_value *vals);
+/* One scope's value array (idx: the entity; ignored for PHYSICS and
+ * WORLD). */
+struct phys_value *phys_run_values_at(struct phys_run_values *rv,
+    phys_scope s, int idx);
+const struct phys_value *phys_run_values_get(const struct phys_run_values *rv,
+    phys_scope s, int idx);
+
 #endif

@@ -132,6 +132,35 @@ same_numbers() {
 	assert_line "ball::link/pose.z 5.09009500000003"
 }
 
+@test "a run's control lines change that run only: the next starts from the file" {
+	cat > "$BATS_TEST_TMPDIR/ctl" <<'EOF'
+{"t":0.5,"name":"gravity","value":{"x":0,"y":0,"z":-1}}
+{"t":0.5,"name":"ball::link/inertial.mass","value":3}
+{"t":0.5,"name":"ball::link/velocity_decay.linear","value":0.5}
+{"t":0.5,"name":"iters","value":7}
+{"t":0.5,"name":"max_step_size","value":0.002}
+EOF
+	run "$EX/drive" -c "$BATS_TEST_TMPDIR/ctl" "$WORLDS/falling_sphere.sdf" \
+	    until 1 read ball::link/pose.z get gravity get max_step_size restart \
+	    get gravity get iters get max_step_size get ball::link/inertial.mass \
+	    get ball::link/velocity_decay.linear until 0.5 read ball::link/pose.z \
+	    until 1 read ball::link/pose.z
+	assert_success
+	# the first run ran with its changes ...
+	[ "${lines[1]}" = "gravity 0 0 -1" ]
+	[ "${lines[2]}" = "max_step_size 0.002" ]
+	# ... and the second starts from the file's values
+	[ "${lines[3]}" = "gravity 0 0 -9.81" ]
+	[ "${lines[4]}" = "iters 50" ]
+	[ "${lines[5]}" = "max_step_size 0.001" ]
+	[ "${lines[6]}" = "ball::link/inertial.mass 1" ]
+	[ "${lines[7]}" = "ball::link/velocity_decay.linear 0" ]
+	# free fall at g = 9.81 up to the change: z = 10 - g h^2 n (n + 1) / 2
+	near "${lines[8]#* }" "$(awk 'BEGIN { printf "%.17g", 10 - 9.81e-6 * 500 * 501 / 2 }')" 1e-9
+	# and the same end as the first run, to the last digit
+	[ "${lines[9]}" = "${lines[0]}" ]
+}
+
 @test "errors: a bad name or value returns its code and a message naming it" {
 	local w="$WORLDS/falling_sphere.sdf"
 	run "$EX/drive" "$w" set ode.solver.no_such_thing 3

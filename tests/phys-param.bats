@@ -146,13 +146,16 @@ glob_set_changes_each_mu() {
 	# SDFormat defaults and ranges, and the bounds that keep a run finite:
 	# at most 10^6 solver iterations, a mass above 0)
 	grep -A1 -Fx '.B ode.solver.iters \fR(iters)\fP' "$TMP/p.7" | tail -1 |
-	    grep -Fx 'int, default 50, from 1 to 1000000; ode; ODE: native.'
+	    grep -Fx 'int, default 50, from 1 to 1000000; ode; ODE: native; Bullet: another engine'\''s.'
 	grep -A1 -Fx '.B ode.constraints.erp \fR(erp)\fP' "$TMP/p.7" | tail -1 |
-	    grep -Fx 'double, 1, default 0.2, from 0 to 1; ode; ODE: native.'
+	    grep -Fx 'double, 1, default 0.2, from 0 to 1; ode; ODE: native; Bullet: another engine'\''s.'
 	grep -A1 -Fx '.B ode.solver.precon_iters \fR(precon_iters)\fP' "$TMP/p.7" | tail -1 |
-	    grep -Fx 'int, default 0, from 0 to 1000000; ode; ODE: inert.'
+	    grep -Fx 'int, default 0, from 0 to 1000000; ode; ODE: inert; Bullet: another engine'\''s.'
+	grep -A1 -Fx '.B bullet.solver.iters' "$TMP/p.7" | tail -1 |
+	    grep -Fx 'int, default 50, from 1 to 1000000; bullet; ODE: another engine'\''s; Bullet: native.'
+	grep -A1 -Fx '.B surface.friction.bullet.friction2' "$TMP/p.7" | tail -1 | grep -q 'Bullet: inert\.$'
 	grep -A1 -Fx '.B inertial.mass' "$TMP/p.7" | tail -1 |
-	    grep -Fx 'double, kg, default 1, above 0; all engines; ODE: native.'
+	    grep -Fx 'double, kg, default 1, above 0; all engines; ODE: native; Bullet: native.'
 	# one entry per parameter phys-param list knows, none twice in a scope
 	[ "$(grep -c '^\.TP' "$TMP/p.7")" -eq "$(phys-param list | wc -l)" ]
 	[ -z "$(phys-param list | jq -r '"\(.scope) \(.name)"' | sort | uniq -d)" ]
@@ -270,4 +273,40 @@ EOF
 	[ "$(phys-param get iters "$TMP/w.sdf" | jq .value)" -eq 200 ]
 	run phys-param set iters=1 "$TMP/w.sdf" "$TMP/w.sdf"
 	[ "$status" -eq 2 ]
+}
+
+@test "what each engine does with a profile parameter, as --doc says, is what a run does" {
+	# One run given a value other than the default for every physics
+	# parameter: it warns of each one ODE keeps without effect (inert, or
+	# another engine's block) and of none it honours (native, emulated).
+	phys-param list --doc | jq -r 'select(.scope == "physics") |
+	    [.name, .type, (.default | tostring), (.max // "" | tostring),
+	     ((.values // []) | join(" ")), .ode] | join("|")' > "$TMP/rows"
+	sets=() names=()
+	while IFS='|' read -r name type def max values how; do
+		case $type in
+		bool) v=$([ "$def" = true ] && echo false || echo true) ;;
+		int) v=$((def + 1)) ;;
+		double) v=$(awk -v d="$def" -v m="$max" 'BEGIN {
+			printf "%.17g", m != "" ? (d + m) / 2 : d + 1 }') ;;
+		string) v=$(tr ' ' '\n' <<<"$values" | grep -vx -- "$def" | head -1) ;;
+		esac
+		[ -n "$v" ] && [ "$v" != "$def" ] || continue
+		sets+=(-s "$name=$v")
+		names+=("$name|$how")
+	done < "$TMP/rows"
+	[ "${#names[@]}" -gt 30 ]
+	phys-step -n 1 "${sets[@]}" "$WORLDS/falling_sphere.sdf" 2> "$TMP/err" > /dev/null ||
+	    fail "$(cat "$TMP/err")"
+	for nh in "${names[@]}"; do
+		name=${nh%|*} how=${nh#*|}
+		case $how in
+		inert) grep -qF "$name is set but has no effect with ODE" "$TMP/err" ||
+			fail "$name ($how) set without a warning" ;;
+		other) grep -qF "${name%%.*} parameters are for another engine and have no effect with ODE" "$TMP/err" ||
+			fail "$name ($how) set without a warning" ;;
+		*) ! grep -qF "$name " "$TMP/err" ||
+			fail "$name ($how) warned: $(cat "$TMP/err")" ;;
+		esac
+	done
 }
