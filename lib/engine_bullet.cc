@@ -327,13 +327,7 @@ link_mass(bullet_engine *e, int li, bool at_load, double *mass,
 	long line = at_load ? phys_node_line(l->node) : -1;
 	const char *file = at_load ? l->doc->name : nullptr;
 
-	*mass = PVD(v, LINK_inertial_mass);
-	bl.inertia[0] = PVD(v, LINK_inertial_inertia_ixx);
-	bl.inertia[1] = PVD(v, LINK_inertial_inertia_iyy);
-	bl.inertia[2] = PVD(v, LINK_inertial_inertia_izz);
-	bl.inertia[3] = PVD(v, LINK_inertial_inertia_ixy);
-	bl.inertia[4] = PVD(v, LINK_inertial_inertia_ixz);
-	bl.inertia[5] = PVD(v, LINK_inertial_inertia_iyz);
+	phys_link_values_mass(v, mass, bl.inertia);
 	if (!(*mass > 0))
 		return phys_failat(file, line, "link '%s': mass must be "
 		    "positive, not %g (Gazebo refuses it too)", l->name, *mass);
@@ -1082,13 +1076,7 @@ joint_forces(struct bullet_engine *e, int ji)
 	phys_pose pp = body_pose(e, j->parent);
 
 	for (int k = 0; k < n; k++) {
-		double damping = k ? PVD(v, JOINT_axis2_dynamics_damping) :
-		    PVD(v, JOINT_axis_dynamics_damping);
-		double stiff = k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
-		    PVD(v, JOINT_axis_dynamics_spring_stiffness);
-		double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
-		    PVD(v, JOINT_axis_dynamics_spring_reference);
-		double f = -damping * vel[k] - stiff * (pos[k] - ref);
+		double f = phys_joint_spring_damper(v, k, pos[k], vel[k]);
 		phys_vec3 axis;
 
 		bj.applied[k] = f;
@@ -1240,13 +1228,7 @@ bullet_engine_link_mass(const struct bullet_engine *e, int li, double *mass,
 	const blink &bl = e->links[(size_t)li];
 
 	if (!bl.body) {
-		*mass = PVD(v, LINK_inertial_mass);
-		inertia[0] = PVD(v, LINK_inertial_inertia_ixx);
-		inertia[1] = PVD(v, LINK_inertial_inertia_iyy);
-		inertia[2] = PVD(v, LINK_inertial_inertia_izz);
-		inertia[3] = PVD(v, LINK_inertial_inertia_ixy);
-		inertia[4] = PVD(v, LINK_inertial_inertia_ixz);
-		inertia[5] = PVD(v, LINK_inertial_inertia_iyz);
+		phys_link_values_mass(v, mass, inertia);
 		return;
 	}
 	*mass = bl.mass;

@@ -16,6 +16,16 @@ extern "C" {
  * not 0.7000000000000001), which every engine's clock uses. */
 double phys_engine_clock(double base, long n, double h);
 
+/* The spring and viscous damping force along axis k (0 or 1) of a joint
+ * with values v at position pos and rate vel: every engine applies it as
+ * an explicit generalized force. */
+double phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
+    double vel);
+/* A link's mass and inertia (ixx iyy izz ixy ixz iyz) as its values give
+ * them. */
+void phys_link_values_mass(const struct phys_value *v, double *mass,
+    double inertia[6]);
+
 #define PHYS_ENGINE_FUNCTIONS(E)					\
 struct E *E##_new(const struct phys_world *w,				\
     const struct phys_run_values *v, const struct phys_engine_options *opt); \

@@ -791,14 +791,7 @@ joint_forces(struct ode_engine *e, int ji)
 	dJointID jid = e->joints[ji].joint;
 
 	for (k = 0; k < n; k++) {
-		double damping = k ? PVD(v, JOINT_axis2_dynamics_damping) :
-		    PVD(v, JOINT_axis_dynamics_damping);
-		double stiff = k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
-		    PVD(v, JOINT_axis_dynamics_spring_stiffness);
-		double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
-		    PVD(v, JOINT_axis_dynamics_spring_reference);
-
-		f[k] = -damping * vel[k] - stiff * (pos[k] - ref);
+		f[k] = phys_joint_spring_damper(v, k, pos[k], vel[k]);
 		e->joints[ji].applied[k] = f[k];
 	}
 	if (n == 0 || (f[0] == 0 && (n < 2 || f[1] == 0)))
@@ -1689,13 +1682,7 @@ ode_engine_link_mass(const struct ode_engine *e, int li, double *mass,
 	dMass m;
 
 	if (!e->links[li].body) {
-		*mass = PVD(v, LINK_inertial_mass);
-		inertia[0] = PVD(v, LINK_inertial_inertia_ixx);
-		inertia[1] = PVD(v, LINK_inertial_inertia_iyy);
-		inertia[2] = PVD(v, LINK_inertial_inertia_izz);
-		inertia[3] = PVD(v, LINK_inertial_inertia_ixy);
-		inertia[4] = PVD(v, LINK_inertial_inertia_ixz);
-		inertia[5] = PVD(v, LINK_inertial_inertia_iyz);
+		phys_link_values_mass(v, mass, inertia);
 		return;
 	}
 	dBodyGetMass(e->links[li].body, &m);
