@@ -20,9 +20,12 @@ ZSHCOMPDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 
 CC ?= cc
+CXX ?= c++
 PKG_CONFIG ?= pkg-config
 # The libraries phys links with, by pkg-config name: add new ones here.
-PKGS = libxml-2.0 jansson ode assimp gdal
+# bullet-float64 is Debian libbullet-dev's double-precision build (the
+# single-precision "bullet" cannot keep positions to 1e-9).
+PKGS = libxml-2.0 jansson ode assimp gdal bullet-float64
 # Asked of pkg-config when a rule runs, not when make reads this file, so
 # that "make deps" has installed pkg-config and the -dev packages first.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS))
@@ -35,13 +38,21 @@ WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
 # them); ours come first so the user's can override them.
 ALL_CPPFLAGS = -Ilib $(PKG_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS)
+# The Bullet engine is C++ (lib/*.cc) behind a C interface; the libraries'
+# headers are system headers, so their warnings are not ours.
+CXXWARN = -std=c++17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+	-Wno-missing-field-initializers
+ALL_CXXFLAGS = $(CXXWARN) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
+CXX_CPPFLAGS = -Ilib $(subst -I/,-isystem /,$(PKG_CFLAGS)) $(CPPFLAGS)
 ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
-LDLIBS = $(PKG_LIBS) -lm
+# Linked by $(CC): the C++ runtime the Bullet engine needs is named here.
+LDLIBS = $(PKG_LIBS) -lstdc++ -lm
 
 B ?= build
 CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep
 LIB_SRC := $(sort $(wildcard lib/*.c))
-LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/%.o)
+LIB_CXX_SRC := $(sort $(wildcard lib/*.cc))
+LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/%.o) $(LIB_CXX_SRC:lib/%.cc=$(B)/obj/%.o)
 CMD_SRC := $(wildcard $(CMDS:%=cmd/%.c))
 BINS := $(CMD_SRC:cmd/%.c=$(B)/%)
 HEADERS := $(wildcard lib/*.h lib/*.def)
@@ -51,6 +62,10 @@ all: $(BINS)
 $(B)/obj/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/obj/%.o: lib/%.cc $(HEADERS)
+	@mkdir -p $(@D)
+	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) -c -o $@ $<
 
 $(B)/obj/cmd_%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -92,7 +107,7 @@ $(B)/fuzz-%: fuzz/%.c $(FUZZ_HELPERS) fuzz/fuzz.h fuzz/small_world.h $(B)/libphy
 fuzz-bins: $(FUZZERS:%=$(B)/fuzz-%)
 
 fuzz: deps
-	@$(MAKE) --no-print-directory fuzz-bins B=build/fuzz CC=clang OPT=-O1 \
+	@$(MAKE) --no-print-directory fuzz-bins B=build/fuzz CC=clang CXX=clang++ OPT=-O1 \
 		EXTRA_CFLAGS="-Werror -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 		EXTRA_LDFLAGS="$(FUZZ_SAN)"
 	@FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh fuzz/run build/fuzz $(FUZZ_SECONDS) $(FUZZERS)

@@ -1,6 +1,10 @@
 /*
  * engine.h - the small interface every physics engine implements.
  *
+ * A profile's type picks the engine (lib/engine.c dispatches): "ode" runs
+ * lib/engine_ode.c, "bullet" lib/engine_bullet.cc; every query means the
+ * same under each.
+ *
  * An engine reads two things and writes neither. From the loaded world
  * (const) it takes what a run cannot change: models, links, collisions
  * and joints, their names, shapes, meshes, terrains, poses, axes and
@@ -43,7 +47,7 @@ struct phys_engine_info {
 };
 
 /* Every engine phys has, NULL-terminated; and one by type, or NULL. */
-extern const struct phys_engine_info phys_engine_ode;
+extern const struct phys_engine_info phys_engine_ode, phys_engine_bullet;
 extern const struct phys_engine_info *const phys_engines[];
 const struct phys_engine_info *phys_engine_find(const char *type);
 
@@ -55,8 +59,15 @@ struct phys_engine_options {
  * current profile's included); NULL with phys_error() on failure. Both
  * must outlive the engine. */
 struct phys_engine *phys_engine_new(const struct phys_world *w,
-    const struct phys_run_values *v, const struct phys_engine_options *opt);
+    const struct phys_engine_info *engine, const struct phys_run_values *v,
+    const struct phys_engine_options *opt);
 void phys_engine_free(struct phys_engine *e);
+const struct phys_engine_info *phys_engine_running(const struct phys_engine *e);
+/* Run the values' current profile, of engine, from now on: the same
+ * engine applies it; another is built in its place, taking over the clock
+ * and every link's pose and velocity (joint positions follow from the
+ * poses). */
+int phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine);
 
 /* Re-read a scope's values after the run changed them: the current
  * profile's (solver type included), the world's, one link's or joint's.

@@ -11,7 +11,7 @@
  * and the contact's ERP is lowered so that erp * depth / h <= max_vel,
  * which is exactly what ODE's own cap does with the global values.
  */
-#include "engine.h"
+#include "engine_impl.h"
 #include "inertia.h"
 
 #include <math.h>
@@ -67,7 +67,7 @@ struct ode_joint {
 	phys_vec3 axis_ref[2];	/* gearbox axes in the reference frame */
 };
 
-struct phys_engine {
+struct ode_engine {
 	const struct phys_world *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
 	dWorldID world;
@@ -108,11 +108,11 @@ static bool ode_ready;
 /* The run's values of a scope (idx: the entity): every parameter the
  * engine reads comes from here, never from the loaded world. */
 static const struct phys_value *
-vals(const struct phys_engine *e, phys_scope s, int idx)
+vals(const struct ode_engine *e, phys_scope s, int idx)
 {
 	return phys_run_values_get(e->v, s, idx);
 }
-static const struct phys_engine *stepping;	/* for ODE's fatal messages */
+static const struct ode_engine *stepping;	/* for ODE's fatal messages */
 
 /*
  * ODE aborts on internal faults (a quaternion that cannot be normalized,
@@ -128,7 +128,7 @@ ode_fatal(int num, const char *msg, va_list ap)
 	fflush(stdout);
 	if (stepping)
 		phys_warn("simulation diverged at t=%.9g: ODE stopped: %s",
-		    phys_engine_time(stepping), text);
+		    ode_engine_time(stepping), text);
 	else
 		phys_warn("ODE stopped: %s", text);
 	exit(PHYS_EXIT_FAIL);
@@ -274,7 +274,7 @@ loaded_inertia(const struct phys_link *l, long line, dMass *m)
 /* At load an error names the SDF line; later, the change that caused it
  * is the place to point at, and the caller adds it. */
 static int
-link_mass(struct phys_engine *e, int li, dMass *m, bool at_load)
+link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 {
 	const struct phys_link *l = &e->w->links[li];
 	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
@@ -307,7 +307,7 @@ link_mass(struct phys_engine *e, int li, dMass *m, bool at_load)
 }
 
 static phys_pose
-inertial_pose(const struct phys_engine *e, int li)
+inertial_pose(const struct ode_engine *e, int li)
 {
 	return pose_from6(PV(vals(e, PHYS_S_LINK, li),
 	    LINK_inertial_pose)->u.pose);
@@ -329,7 +329,7 @@ _Static_assert(sizeof(dTriIndex) == sizeof(unsigned),
 /* One ODE trimesh data per mesh, however many geoms use it. The world
  * keeps the vertices and triangles it points to. */
 static dTriMeshDataID
-mesh_data(struct phys_engine *e, const struct phys_mesh *m)
+mesh_data(struct ode_engine *e, const struct phys_mesh *m)
 {
 	dTriMeshDataID d;
 	size_t i;
@@ -357,7 +357,7 @@ mesh_data(struct phys_engine *e, const struct phys_mesh *m)
  * edge) is at depth -size.y/2, as ODE's rows run.
  */
 static int
-make_heightfield(struct phys_engine *e, int ci, phys_pose world)
+make_heightfield(struct ode_engine *e, int ci, phys_pose world)
 {
 	const struct phys_collision *c = &e->w->collisions[ci];
 	const struct phys_heightmap *hm = c->heightmap;
@@ -387,7 +387,7 @@ make_heightfield(struct phys_engine *e, int ci, phys_pose world)
 }
 
 static dGeomID
-make_shape(struct phys_engine *e, const struct phys_collision *c)
+make_shape(struct ode_engine *e, const struct phys_collision *c)
 {
 	switch (c->shape) {
 	case PHYS_GEOM_BOX:
@@ -408,7 +408,7 @@ make_shape(struct phys_engine *e, const struct phys_collision *c)
 }
 
 static int
-make_plane(struct phys_engine *e, int ci, phys_pose world)
+make_plane(struct ode_engine *e, int ci, phys_pose world)
 {
 	const struct phys_collision *c = &e->w->collisions[ci];
 	phys_vec3 n = quat_rotate(world.q, c->normal);
@@ -424,7 +424,7 @@ make_plane(struct phys_engine *e, int ci, phys_pose world)
 }
 
 static int
-make_geom(struct phys_engine *e, int ci, const struct phys_engine_options *opt)
+make_geom(struct ode_engine *e, int ci, const struct phys_engine_options *opt)
 {
 	const struct phys_collision *c = &e->w->collisions[ci];
 	struct ode_link *ol = &e->links[c->link];
@@ -461,7 +461,7 @@ make_geom(struct phys_engine *e, int ci, const struct phys_engine_options *opt)
 }
 
 static void
-apply_link_flags(struct phys_engine *e, int li)
+apply_link_flags(struct ode_engine *e, int li)
 {
 	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	dBodyID b = e->links[li].body;
@@ -482,7 +482,7 @@ link_is_static(const struct phys_world *w, int li)
 }
 
 static int
-make_body(struct phys_engine *e, int li)
+make_body(struct ode_engine *e, int li)
 {
 	const struct phys_link *l = &e->w->links[li];
 	const struct phys_model *m = &e->w->models[l->model];
@@ -501,7 +501,7 @@ make_body(struct phys_engine *e, int li)
 	dBodySetAutoDisableFlag(ol->body, 0);
 	apply_link_flags(e, li);
 	if (m->has_init_vel)
-		phys_engine_set_link_vel(e, li, &m->init_linear,
+		ode_engine_set_link_vel(e, li, &m->init_linear,
 		    &m->init_angular);
 	return 0;
 }
@@ -509,13 +509,13 @@ make_body(struct phys_engine *e, int li)
 /* ---- joints ---- */
 
 static dBodyID
-joint_body(struct phys_engine *e, int link)
+joint_body(struct ode_engine *e, int link)
 {
 	return link < 0 ? NULL : e->links[link].body;
 }
 
 static void
-set_axis_params(struct phys_engine *e, dJointID jid, int type,
+set_axis_params(struct ode_engine *e, dJointID jid, int type,
     const struct phys_joint *j, int axis)
 {
 	const struct phys_value *v = vals(e, PHYS_S_JOINT,
@@ -587,7 +587,7 @@ set_axis_params(struct phys_engine *e, dJointID jid, int type,
  * row's, set with the axis, and there is no per-joint ERP: said once.
  */
 static void
-set_joint_softness(struct phys_engine *e, int ji)
+set_joint_softness(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	void (*set)(dJointID, int, dReal) = NULL;
@@ -611,7 +611,7 @@ set_joint_softness(struct phys_engine *e, int ji)
 }
 
 static void
-configure_joint(struct phys_engine *e, int ji)
+configure_joint(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	struct ode_joint *oj = &e->joints[ji];
@@ -620,7 +620,7 @@ configure_joint(struct phys_engine *e, int ji)
 	phys_vec3 a, b, p;
 	dReal a1[3], a2[3];
 
-	phys_engine_link_pose(e, j->child, &child);
+	ode_engine_link_pose(e, j->child, &child);
 	jw = pose_mul(child, oj->in_child);
 	p = jw.p;
 	a = quat_rotate(child.q, oj->axis_child[0]);
@@ -665,11 +665,11 @@ configure_joint(struct phys_engine *e, int ji)
 	set_joint_softness(e, ji);
 }
 
-static void make_gearbox(struct phys_engine *e, int ji);
+static void make_gearbox(struct ode_engine *e, int ji);
 
 /* A kinematic body at rest: the world, for joints that need two bodies. */
 static dBodyID
-ground_body(struct phys_engine *e)
+ground_body(struct ode_engine *e)
 {
 	if (!e->ground) {
 		e->ground = dBodyCreate(e->world);
@@ -679,7 +679,7 @@ ground_body(struct phys_engine *e)
 }
 
 static void
-make_joint(struct phys_engine *e, int ji)
+make_joint(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	dBodyID child = joint_body(e, j->child), parent = joint_body(e, j->parent);
@@ -754,7 +754,7 @@ v3_equal(phys_vec3 a, phys_vec3 b)
 /* A new axis.xyz at run time is taken in the joint frame (SDF 1.7's
  * default); the joint is set up again along it. */
 static int
-new_axes(struct phys_engine *e, int ji)
+new_axes(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	struct ode_joint *oj = &e->joints[ji];
@@ -768,7 +768,7 @@ new_axes(struct phys_engine *e, int ji)
 	for (k = 0; k < 2; k++)
 		if (v3_norm(xyz[k]) == 0)
 			return phys_fail("joint '%s': axis is zero", j->name);
-	n = phys_engine_joint_state(e, ji, pos, vel);
+	n = ode_engine_joint_state(e, ji, pos, vel);
 	for (k = 0; k < n; k++)
 		oj->offset[k] = pos[k];
 	for (k = 0; k < 2; k++) {
@@ -781,7 +781,7 @@ new_axes(struct phys_engine *e, int ji)
 }
 
 int
-phys_engine_apply_joint(struct phys_engine *e, int ji)
+ode_engine_apply_joint(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 
@@ -796,11 +796,11 @@ phys_engine_apply_joint(struct phys_engine *e, int ji)
 	return 0;
 }
 
-static int ode_joint_state(const struct phys_engine *e, int ji, double pos[2],
+static int ode_joint_state(const struct ode_engine *e, int ji, double pos[2],
     double vel[2]);
 
 int
-phys_engine_joint_state(const struct phys_engine *e, int ji, double pos[2],
+ode_engine_joint_state(const struct ode_engine *e, int ji, double pos[2],
     double vel[2])
 {
 	int n = ode_joint_state(e, ji, pos, vel), k;
@@ -811,7 +811,7 @@ phys_engine_joint_state(const struct phys_engine *e, int ji, double pos[2],
 }
 
 static int
-ode_joint_state(const struct phys_engine *e, int ji, double pos[2],
+ode_joint_state(const struct ode_engine *e, int ji, double pos[2],
     double vel[2])
 {
 	dJointID j = e->joints[ji].joint;
@@ -853,23 +853,16 @@ ode_joint_state(const struct phys_engine *e, int ji, double pos[2],
 
 /* Springs and viscous damping as explicit generalized forces. */
 static void
-joint_forces(struct phys_engine *e, int ji)
+joint_forces(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	double pos[2], vel[2], f[2] = { 0, 0 };
-	int n = phys_engine_joint_state(e, ji, pos, vel), k;
+	int n = ode_engine_joint_state(e, ji, pos, vel), k;
 	dJointID jid = e->joints[ji].joint;
 
 	for (k = 0; k < n; k++) {
-		double damping = k ? PVD(v, JOINT_axis2_dynamics_damping) :
-		    PVD(v, JOINT_axis_dynamics_damping);
-		double stiff = k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
-		    PVD(v, JOINT_axis_dynamics_spring_stiffness);
-		double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
-		    PVD(v, JOINT_axis_dynamics_spring_reference);
-
-		f[k] = -damping * vel[k] - stiff * (pos[k] - ref);
+		f[k] = phys_joint_spring_damper(v, k, pos[k], vel[k]);
 		e->joints[ji].applied[k] = f[k];
 	}
 	if (n == 0 || (f[0] == 0 && (n < 2 || f[1] == 0)))
@@ -941,7 +934,7 @@ body_inverse_inertia(dBodyID b, const struct coupling_term *t)
 
 /* The rate one body would reach along the term by the end of the step. */
 static double
-predicted_rate(struct phys_engine *e, dBodyID b, const struct coupling_term *t)
+predicted_rate(struct ode_engine *e, dBodyID b, const struct coupling_term *t)
 {
 	const dReal *v, *f, *tq;
 	phys_vec3 force, torque, r;
@@ -982,7 +975,7 @@ push_body(dBodyID b, const struct coupling_term *t, double f)
 
 /* Make sum(c_i * rate_i) reach target by the end of the step. */
 static void
-solve_coupling(struct phys_engine *e, const struct coupling_term *t, int n,
+solve_coupling(struct ode_engine *e, const struct coupling_term *t, int n,
     double target)
 {
 	double rate = 0, w = 0, lambda;
@@ -1010,7 +1003,7 @@ solve_coupling(struct phys_engine *e, const struct coupling_term *t, int n,
  * reading), so x = -theta / thread_pitch.
  */
 static double
-screw_lead(const struct phys_engine *e, int ji)
+screw_lead(const struct ode_engine *e, int ji)
 {
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 
@@ -1020,7 +1013,7 @@ screw_lead(const struct phys_engine *e, int ji)
 }
 
 static void
-couple_screw(struct phys_engine *e, int ji)
+couple_screw(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	struct ode_joint *oj = &e->joints[ji];
@@ -1029,7 +1022,7 @@ couple_screw(struct phys_engine *e, int ji)
 	phys_pose child;
 	dVector3 p;
 
-	phys_engine_link_pose(e, j->child, &child);
+	ode_engine_link_pose(e, j->child, &child);
 	dJointGetPistonAnchor(oj->joint, p);
 	memset(t, 0, sizeof t);
 	t[0].plus = t[1].plus = joint_body(e, j->child);
@@ -1045,7 +1038,7 @@ couple_screw(struct phys_engine *e, int ji)
 
 /* A revolute joint between the reference and a geared link: its anchor. */
 static phys_vec3
-gear_anchor(struct phys_engine *e, int ref, int link)
+gear_anchor(struct ode_engine *e, int ref, int link)
 {
 	const struct phys_joint *j;
 	phys_pose child;
@@ -1057,24 +1050,24 @@ gear_anchor(struct phys_engine *e, int ref, int link)
 		    !((j->parent == ref && j->child == link) ||
 		    (j->parent == link && j->child == ref)))
 			continue;
-		phys_engine_link_pose(e, j->child, &child);
+		ode_engine_link_pose(e, j->child, &child);
 		return pose_mul(child, e->joints[i].in_child).p;
 	}
 	return body_pose(e->links[link].body).p;
 }
 
 static phys_quat
-reference_rotation(struct phys_engine *e, int ref)
+reference_rotation(struct ode_engine *e, int ref)
 {
 	phys_pose p = PHYS_POSE_IDENTITY;
 
 	if (ref >= 0)
-		phys_engine_link_pose(e, ref, &p);
+		ode_engine_link_pose(e, ref, &p);
 	return p.q;
 }
 
 static void
-gear_terms(struct phys_engine *e, int ji, struct coupling_term t[2])
+gear_terms(struct ode_engine *e, int ji, struct coupling_term t[2])
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	phys_quat q = reference_rotation(e, j->reference);
@@ -1095,7 +1088,7 @@ gear_terms(struct phys_engine *e, int ji, struct coupling_term t[2])
 }
 
 static void
-couple_gearbox(struct phys_engine *e, int ji)
+couple_gearbox(struct ode_engine *e, int ji)
 {
 	struct ode_joint *oj = &e->joints[ji];
 	struct coupling_term t[2];
@@ -1106,7 +1099,7 @@ couple_gearbox(struct phys_engine *e, int ji)
 }
 
 static void
-make_gearbox(struct phys_engine *e, int ji)
+make_gearbox(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	phys_quat q = quat_conj(j->reference >= 0 ?
@@ -1117,7 +1110,7 @@ make_gearbox(struct phys_engine *e, int ji)
 }
 
 static bool
-is_gearbox_live(const struct phys_engine *e, int ji)
+is_gearbox_live(const struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 
@@ -1128,13 +1121,13 @@ is_gearbox_live(const struct phys_engine *e, int ji)
 
 /* The motion along a revolute or prismatic joint's axis, weighted c. */
 static void
-axis_term(struct phys_engine *e, int ji, double c, struct coupling_term *t)
+axis_term(struct ode_engine *e, int ji, double c, struct coupling_term *t)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	phys_pose child;
 
 	memset(t, 0, sizeof *t);
-	phys_engine_link_pose(e, j->child, &child);
+	ode_engine_link_pose(e, j->child, &child);
 	t->plus = joint_body(e, j->child);
 	t->minus = joint_body(e, j->parent);
 	t->axis = quat_rotate(child.q, e->joints[ji].axis_child[0]);
@@ -1145,7 +1138,7 @@ axis_term(struct phys_engine *e, int ji, double c, struct coupling_term *t)
 
 /* follower = multiplier * (leader - reference) + offset */
 static void
-couple_mimic(struct phys_engine *e, int ji)
+couple_mimic(struct ode_engine *e, int ji)
 {
 	const struct phys_mimic *m = &e->w->joints[ji].mimic[0];
 	struct coupling_term t[2];
@@ -1155,14 +1148,14 @@ couple_mimic(struct phys_engine *e, int ji)
 		return;
 	axis_term(e, ji, 1, &t[0]);
 	axis_term(e, m->leader, -m->multiplier, &t[1]);
-	phys_engine_joint_state(e, ji, pf, v);
-	phys_engine_joint_state(e, m->leader, pl, v);
+	ode_engine_joint_state(e, ji, pf, v);
+	ode_engine_joint_state(e, m->leader, pl, v);
 	gap = pf[0] - m->multiplier * (pl[0] - m->reference) - m->offset;
 	solve_coupling(e, t, 2, -e->erp * gap / e->step);
 }
 
 static void
-couple_joints(struct phys_engine *e)
+couple_joints(struct ode_engine *e)
 {
 	size_t i;
 
@@ -1190,7 +1183,7 @@ rate_along(dBodyID b, phys_vec3 axis)
 /* After a step: unwrap the screws' turns, integrate the gear angles
  * (ODE moves bodies with the velocities the step ends with). */
 static void
-track_coupled_angles(struct phys_engine *e)
+track_coupled_angles(struct ode_engine *e)
 {
 	struct coupling_term t[2];
 	struct ode_joint *oj;
@@ -1297,7 +1290,7 @@ point_vel(dBodyID b, const dReal *pos)
 }
 
 static void
-set_friction(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
+set_friction(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
     const struct phys_value *a, const struct phys_value *b)
 {
 	phys_vec3 fd = geom_fdir(g1, a), n, rel;
@@ -1346,7 +1339,7 @@ surface_max_vel(const struct phys_value *v)
 }
 
 static void
-set_contact(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
+set_contact(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
     const struct phys_value *a, const struct phys_value *b)
 {
 	double h = e->step, erp, cfm, min_depth, max_vel, depth;
@@ -1377,7 +1370,7 @@ set_contact(struct phys_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 /* Links of one model collide only when one of them, or the model, asks
  * to (self_collide). */
 static bool
-pair_excluded(struct phys_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
+pair_excluded(struct ode_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
 {
 	const struct phys_world *w = e->w;
 	const struct phys_link *l1 = &w->links[w->collisions[c1].link];
@@ -1414,13 +1407,13 @@ without_contact(const struct phys_value *a, const struct phys_value *b)
 	    PVB(b, COLLISION_surface_contact_collide_without_contact);
 }
 
-static void add_pending(struct phys_engine *e, const dContact *c,
+static void add_pending(struct ode_engine *e, const dContact *c,
     dBodyID b1, dBodyID b2);
 
 static void
 near_callback(void *data, dGeomID g1, dGeomID g2)
 {
-	struct phys_engine *e = data;
+	struct ode_engine *e = data;
 	dContactGeom geoms[MAX_PAIR_CONTACTS];
 	int c1 = geom_collision(g1), c2 = geom_collision(g2), n, i, limit;
 	dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
@@ -1458,7 +1451,7 @@ near_callback(void *data, dGeomID g1, dGeomID g2)
 }
 
 static void
-add_pending(struct phys_engine *e, const dContact *c, dBodyID b1, dBodyID b2)
+add_pending(struct ode_engine *e, const dContact *c, dBodyID b1, dBodyID b2)
 {
 	struct pending_contact *pc;
 
@@ -1482,7 +1475,7 @@ add_pending(struct phys_engine *e, const dContact *c, dBodyID b1, dBodyID b2)
 /* This step's contacts as ODE joints; with feedback, each reports the
  * force it applied. */
 static void
-make_contacts(struct phys_engine *e, bool feedback)
+make_contacts(struct ode_engine *e, bool feedback)
 {
 	struct pending_contact *pc;
 	dJointID j;
@@ -1519,7 +1512,7 @@ make_contacts(struct phys_engine *e, bool feedback)
 #define FRICTION_LOAD_TOL 1e-3
 
 static bool
-has_load_friction(const struct phys_engine *e)
+has_load_friction(const struct ode_engine *e)
 {
 	size_t i;
 
@@ -1553,13 +1546,13 @@ restore_body(dBodyID b, const struct body_state *s)
 
 /* Every body of the world: the links', then the ground's. */
 static dBodyID
-nth_body(const struct phys_engine *e, size_t i)
+nth_body(const struct ode_engine *e, size_t i)
 {
 	return i < e->w->nlinks ? e->links[i].body : e->ground;
 }
 
 static void
-save_bodies(struct phys_engine *e)
+save_bodies(struct ode_engine *e)
 {
 	size_t i;
 
@@ -1571,7 +1564,7 @@ save_bodies(struct phys_engine *e)
 }
 
 static void
-restore_bodies(struct phys_engine *e)
+restore_bodies(struct ode_engine *e)
 {
 	size_t i;
 
@@ -1586,7 +1579,7 @@ restore_bodies(struct phys_engine *e)
  * total (the bounds have settled).
  */
 static bool
-update_friction_bounds(struct phys_engine *e, bool first)
+update_friction_bounds(struct ode_engine *e, bool first)
 {
 	struct pending_contact *pc;
 	const dReal *n;
@@ -1611,7 +1604,7 @@ update_friction_bounds(struct phys_engine *e, bool first)
 }
 
 static void
-world_step(struct phys_engine *e)
+world_step(struct ode_engine *e)
 {
 	int pass;
 
@@ -1636,7 +1629,7 @@ world_step(struct phys_engine *e)
 /* ---- the engine ---- */
 
 static int
-build(struct phys_engine *e, const struct phys_engine_options *opt)
+build(struct ode_engine *e, const struct phys_engine_options *opt)
 {
 	const struct phys_world *w = e->w;
 	size_t i;
@@ -1652,12 +1645,12 @@ build(struct phys_engine *e, const struct phys_engine_options *opt)
 	return 0;
 }
 
-struct phys_engine *
-phys_engine_new(const struct phys_world *w, const struct phys_run_values *v,
+struct ode_engine *
+ode_engine_new(const struct phys_world *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt)
 {
 	struct phys_engine_options dflt = { 0 };
-	struct phys_engine *e = xcalloc(1, sizeof *e);
+	struct ode_engine *e = xcalloc(1, sizeof *e);
 
 	ode_init();
 	e->w = w;
@@ -1672,17 +1665,17 @@ phys_engine_new(const struct phys_world *w, const struct phys_run_values *v,
 	dWorldSetContactSurfaceLayer(e->world, 0);
 	dWorldSetContactMaxCorrectingVel(e->world, dInfinity);
 	dWorldSetAutoDisableFlag(e->world, 0);
-	if (phys_engine_apply_profile(e) < 0 ||
+	if (ode_engine_apply_profile(e) < 0 ||
 	    build(e, opt ? opt : &dflt) < 0) {
-		phys_engine_free(e);
+		ode_engine_free(e);
 		return NULL;
 	}
-	phys_engine_apply_world(e);
+	ode_engine_apply_world(e);
 	return e;
 }
 
 void
-phys_engine_free(struct phys_engine *e)
+ode_engine_free(struct ode_engine *e)
 {
 	if (!e)
 		return;
@@ -1715,14 +1708,14 @@ friction_model(const char *s)
 }
 
 int
-phys_engine_apply_profile(struct phys_engine *e)
+ode_engine_apply_profile(struct ode_engine *e)
 {
 	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
 	size_t i;
 
 	if (!(PVD(v, PHYSICS_max_step_size) > 0))
 		return phys_fail("max_step_size must be positive");
-	e->base_time = phys_engine_time(e);
+	e->base_time = ode_engine_time(e);
 	e->base_iter = e->iterations;
 	e->step = PVD(v, PHYSICS_max_step_size);
 	e->quick = strcmp(PVS(v, PHYSICS_ode_solver_type), "world") != 0;
@@ -1741,12 +1734,12 @@ phys_engine_apply_profile(struct phys_engine *e)
 	dWorldSetERP(e->world, e->erp);
 	/* Joint CFM defaults follow the world's. */
 	for (i = 0; e->joints && i < e->w->njoints; i++)
-		phys_engine_apply_joint(e, (int)i);
+		ode_engine_apply_joint(e, (int)i);
 	return 0;
 }
 
 void
-phys_engine_apply_world(struct phys_engine *e)
+ode_engine_apply_world(struct ode_engine *e)
 {
 	phys_vec3 g = PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity);
 
@@ -1759,7 +1752,7 @@ phys_engine_apply_world(struct phys_engine *e)
  * frames are, carrying their positions over as offsets.
  */
 static void
-reanchor_joints(struct phys_engine *e, int li)
+reanchor_joints(struct ode_engine *e, int li)
 {
 	double pos[2], vel[2];
 	size_t j;
@@ -1770,7 +1763,7 @@ reanchor_joints(struct phys_engine *e, int li)
 
 		if (!e->joints[j].joint || (jt->child != li && jt->parent != li))
 			continue;
-		n = phys_engine_joint_state(e, (int)j, pos, vel);
+		n = ode_engine_joint_state(e, (int)j, pos, vel);
 		for (k = 0; k < n; k++)
 			e->joints[j].offset[k] = pos[k];
 		configure_joint(e, (int)j);
@@ -1778,7 +1771,7 @@ reanchor_joints(struct phys_engine *e, int li)
 }
 
 int
-phys_engine_apply_link(struct phys_engine *e, int li)
+ode_engine_apply_link(struct ode_engine *e, int li)
 {
 	const struct phys_link *l = &e->w->links[li];
 	struct ode_link *ol = &e->links[li];
@@ -1792,8 +1785,8 @@ phys_engine_apply_link(struct phys_engine *e, int li)
 	if (link_mass(e, li, &mass, false) < 0)
 		return -1;
 	/* Keep the link frame where it is while its centre of mass moves. */
-	phys_engine_link_pose(e, li, &link);
-	phys_engine_link_vel(e, li, &lin, &ang);
+	ode_engine_link_pose(e, li, &link);
+	ode_engine_link_vel(e, li, &lin, &ang);
 	ol->inertial = inertial_pose(e, li);
 	dBodySetMass(ol->body, &mass);
 	set_body_pose(ol->body, pose_mul(link, ol->inertial));
@@ -1802,7 +1795,7 @@ phys_engine_apply_link(struct phys_engine *e, int li)
 		if (e->geoms[c] && dGeomGetBody(e->geoms[c]))
 			set_geom_offset(e->geoms[c], pose_mul(
 			    pose_inv(ol->inertial), e->w->collisions[c].pose));
-	phys_engine_set_link_vel(e, li, &lin, &ang);
+	ode_engine_set_link_vel(e, li, &lin, &ang);
 	apply_link_flags(e, li);
 	if (old_inertial.p.x != ol->inertial.p.x ||
 	    old_inertial.p.y != ol->inertial.p.y ||
@@ -1816,7 +1809,7 @@ phys_engine_apply_link(struct phys_engine *e, int li)
 }
 
 static int
-check_finite(struct phys_engine *e)
+check_finite(struct ode_engine *e)
 {
 	const dReal *p, *q, *v, *w;
 	size_t i;
@@ -1835,13 +1828,13 @@ check_finite(struct phys_engine *e)
 		    fabs(p[0]) + fabs(p[1]) + fabs(p[2]) > 1e15)
 			return phys_fail("simulation diverged: body '%s' has a "
 			    "non-finite state at t=%.9g",
-			    e->w->links[i].name, phys_engine_time(e));
+			    e->w->links[i].name, ode_engine_time(e));
 	}
 	return 0;
 }
 
 int
-phys_engine_step(struct phys_engine *e)
+ode_engine_step(struct ode_engine *e)
 {
 	size_t i;
 
@@ -1867,25 +1860,27 @@ phys_engine_step(struct phys_engine *e)
 }
 
 double
-phys_engine_time(const struct phys_engine *e)
+ode_engine_time(const struct ode_engine *e)
 {
-	double n = (double)(e->iterations - e->base_iter), rate = 1 / e->step;
+	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
+	    e->step);
+}
 
-	/* A step of 1/1000 s: dividing by 1000 gives 0.7 where multiplying
-	 * by 0.001 gives 0.7000000000000001. */
-	if (fabs(rate - round(rate)) < 1e-9 * rate)
-		return e->base_time + n / round(rate);
-	return e->base_time + n * e->step;
+void
+ode_engine_set_clock(struct ode_engine *e, double t, long iter)
+{
+	e->base_time = t;
+	e->base_iter = e->iterations = iter;
 }
 
 long
-phys_engine_iterations(const struct phys_engine *e)
+ode_engine_iterations(const struct ode_engine *e)
 {
 	return e->iterations;
 }
 
 void
-phys_engine_link_pose(const struct phys_engine *e, int li, phys_pose *out)
+ode_engine_link_pose(const struct ode_engine *e, int li, phys_pose *out)
 {
 	const struct ode_link *ol = &e->links[li];
 
@@ -1897,7 +1892,7 @@ phys_engine_link_pose(const struct phys_engine *e, int li, phys_pose *out)
 }
 
 void
-phys_engine_link_vel(const struct phys_engine *e, int li, phys_vec3 *lin,
+ode_engine_link_vel(const struct ode_engine *e, int li, phys_vec3 *lin,
     phys_vec3 *ang)
 {
 	const struct ode_link *ol = &e->links[li];
@@ -1909,7 +1904,7 @@ phys_engine_link_vel(const struct phys_engine *e, int li, phys_vec3 *lin,
 		*lin = *ang = v3(0, 0, 0);
 		return;
 	}
-	phys_engine_link_pose(e, li, &link);
+	ode_engine_link_pose(e, li, &link);
 	dBodyGetPointVel(ol->body, link.p.x, link.p.y, link.p.z, v);
 	w = dBodyGetAngularVel(ol->body);
 	*lin = v3(v[0], v[1], v[2]);
@@ -1917,7 +1912,7 @@ phys_engine_link_vel(const struct phys_engine *e, int li, phys_vec3 *lin,
 }
 
 void
-phys_engine_link_com(const struct phys_engine *e, int li, phys_vec3 *com,
+ode_engine_link_com(const struct ode_engine *e, int li, phys_vec3 *com,
     phys_vec3 *com_vel)
 {
 	const struct ode_link *ol = &e->links[li];
@@ -1934,20 +1929,14 @@ phys_engine_link_com(const struct phys_engine *e, int li, phys_vec3 *com,
 }
 
 void
-phys_engine_link_mass(const struct phys_engine *e, int li, double *mass,
+ode_engine_link_mass(const struct ode_engine *e, int li, double *mass,
     double inertia[6])
 {
 	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	dMass m;
 
 	if (!e->links[li].body) {
-		*mass = PVD(v, LINK_inertial_mass);
-		inertia[0] = PVD(v, LINK_inertial_inertia_ixx);
-		inertia[1] = PVD(v, LINK_inertial_inertia_iyy);
-		inertia[2] = PVD(v, LINK_inertial_inertia_izz);
-		inertia[3] = PVD(v, LINK_inertial_inertia_ixy);
-		inertia[4] = PVD(v, LINK_inertial_inertia_ixz);
-		inertia[5] = PVD(v, LINK_inertial_inertia_iyz);
+		phys_link_values_mass(v, mass, inertia);
 		return;
 	}
 	dBodyGetMass(e->links[li].body, &m);
@@ -1961,13 +1950,13 @@ phys_engine_link_mass(const struct phys_engine *e, int li, double *mass,
 }
 
 bool
-phys_engine_link_dynamic(const struct phys_engine *e, int li)
+ode_engine_link_dynamic(const struct ode_engine *e, int li)
 {
 	return e->links[li].body != NULL;
 }
 
 int
-phys_engine_set_link_pose(struct phys_engine *e, int li, phys_pose p)
+ode_engine_set_link_pose(struct ode_engine *e, int li, phys_pose p)
 {
 	struct ode_link *ol = &e->links[li];
 
@@ -1981,7 +1970,7 @@ phys_engine_set_link_pose(struct phys_engine *e, int li, phys_pose p)
 /* Velocities are those of the link origin: the centre of mass moves with
  * lin + ang x (com - origin). */
 int
-phys_engine_set_link_vel(struct phys_engine *e, int li, const phys_vec3 *lin,
+ode_engine_set_link_vel(struct ode_engine *e, int li, const phys_vec3 *lin,
     const phys_vec3 *ang)
 {
 	struct ode_link *ol = &e->links[li];
@@ -1991,12 +1980,12 @@ phys_engine_set_link_vel(struct phys_engine *e, int li, const phys_vec3 *lin,
 	if (!ol->body)
 		return phys_fail("link '%s' is static: it cannot move",
 		    e->w->links[li].name);
-	phys_engine_link_vel(e, li, &l, &a);
+	ode_engine_link_vel(e, li, &l, &a);
 	if (lin)
 		l = *lin;
 	if (ang)
 		a = *ang;
-	phys_engine_link_pose(e, li, &link);
+	ode_engine_link_pose(e, li, &link);
 	r = v3_sub(body_pose(ol->body).p, link.p);
 	l = v3_add(l, v3_cross(a, r));
 	dBodySetLinearVel(ol->body, l.x, l.y, l.z);
@@ -2005,7 +1994,7 @@ phys_engine_set_link_vel(struct phys_engine *e, int li, const phys_vec3 *lin,
 }
 
 void
-phys_engine_joint_wrench(const struct phys_engine *e, int ji, phys_vec3 *force,
+ode_engine_joint_wrench(const struct ode_engine *e, int ji, phys_vec3 *force,
     phys_vec3 *torque)
 {
 	const dJointFeedback *fb = &e->joints[ji].fb;
@@ -2021,20 +2010,20 @@ phys_engine_joint_wrench(const struct phys_engine *e, int ji, phys_vec3 *force,
 /* The constraint's share along each axis, on the child, plus what the
  * springs and dampers applied there. */
 int
-phys_engine_joint_effort(const struct phys_engine *e, int ji, double eff[2])
+ode_engine_joint_effort(const struct ode_engine *e, int ji, double eff[2])
 {
 	const struct ode_joint *oj = &e->joints[ji];
 	const struct phys_joint *j = &e->w->joints[ji];
 	phys_vec3 f, t, axis;
 	phys_pose child;
 	double pos[2], vel[2];
-	int n = phys_engine_joint_state(e, ji, pos, vel), k;
+	int n = ode_engine_joint_state(e, ji, pos, vel), k;
 
 	eff[0] = eff[1] = 0;
 	if (n == 0)
 		return 0;
-	phys_engine_joint_wrench(e, ji, &f, &t);
-	phys_engine_link_pose(e, j->child, &child);
+	ode_engine_joint_wrench(e, ji, &f, &t);
+	ode_engine_link_pose(e, j->child, &child);
 	/* ODE gives the torque about the child's centre of mass; the axis
 	 * passes through the anchor. */
 	if (e->links[j->child].body)
@@ -2051,7 +2040,7 @@ phys_engine_joint_effort(const struct phys_engine *e, int ji, double eff[2])
 }
 
 int
-phys_engine_contact_count(const struct phys_engine *e)
+ode_engine_contact_count(const struct ode_engine *e)
 {
 	return e->ncontacts;
 }

@@ -117,14 +117,16 @@ check_engine_type(struct run *r, int profile)
 	if (phys_engine_find(p->type))
 		return 0;
 	for (i = 0; i < r->w->nprofiles; i++)
-		if (strcmp(r->w->profiles[i].type, "ode") == 0)
+		if (phys_engine_find(r->w->profiles[i].type))
 			return phys_fail("profile '%s' is for the %s engine; "
-			    "phys-step runs only ode: -p %s runs the world's "
-			    "ODE profile '%s' instead", p->name, p->type,
-			    r->w->profiles[i].name, r->w->profiles[i].name);
+			    "phys-step runs ode and bullet: -p %s runs the "
+			    "world's %s profile '%s' instead", p->name, p->type,
+			    r->w->profiles[i].name,
+			    phys_engine_find(r->w->profiles[i].type)->name,
+			    r->w->profiles[i].name);
 	return phys_fail("profile '%s' is for the %s engine; phys-step runs "
-	    "only ode, and the world has no ODE profile (phys-preset add "
-	    "makes one)", p->name, p->type);
+	    "ode and bullet, and the world has no profile for either "
+	    "(phys-preset add makes one)", p->name, p->type);
 }
 
 static int
@@ -140,6 +142,10 @@ switch_profile(struct run *r, int profile)
 	r->announce = true;
 	if (!r->e)
 		return 0;
+	if (r->engine != phys_engine_running(r->e)) {
+		warn_inert_world(r);	/* what the new engine leaves aside */
+		return phys_engine_use(r->e, r->engine);
+	}
 	phys_engine_apply_world(r->e);	/* a profile may bring gravity */
 	return phys_engine_apply_profile(r->e);
 }
@@ -962,7 +968,7 @@ prepare(struct run *r)
 	r->start_profile = r->profile;
 	r->start_vals = phys_values_new(PHYS_S_PHYSICS);
 	phys_values_copy(PHYS_S_PHYSICS, r->start_vals, r->cur);
-	r->e = phys_engine_new(r->w, &r->vals, &eo);
+	r->e = phys_engine_new(r->w, r->engine, &r->vals, &eo);
 	if (!r->e)
 		return -1;
 	alloc_tracking(r);

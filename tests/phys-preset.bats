@@ -86,14 +86,14 @@ engine() {
 
 @test "-p starts in a profile; an engine phys-step does not have is refused" {
 	[ "$(engine "$P" -p unused | jq -c '[.iters, .erp]')" = '[200,0.7]' ]
-	phys-preset add bul "$P" | sed 's/name="bul" type="ode"/name="bul" type="bullet"/' > "$TMP/b.world"
-	run phys-step -n 1 -p bul "$TMP/b.world"
+	phys-preset add dar "$P" | sed 's/name="dar" type="ode"/name="dar" type="dart"/' > "$TMP/b.world"
+	run phys-step -n 1 -p dar "$TMP/b.world"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"profile 'bul' is for the bullet engine; phys-step runs only ode"* ]]
-	echo '{"t":0.01,"preset":"bul"}' > "$TMP/ctl"
+	[[ "$output" == *"profile 'dar' is for the dart engine; phys-step runs ode and bullet"* ]]
+	echo '{"t":0.01,"preset":"dar"}' > "$TMP/ctl"
 	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/b.world"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"bullet engine"* ]]
+	[[ "$output" == *"dart engine"* ]]
 }
 
 @test "4. a profile imported from a snippet, then switched to, reaches the engine" {

@@ -540,7 +540,7 @@ SDF
 	rel "$T" "$(awk 'BEGIN { print 4 * sqrt(1 / 9.81) * 1.8540746773013719 }')" 0.01
 }
 
-@test "other engines' profiles: an ODE start runs; another start names the ODE profile and -p" {
+@test "other engines' profiles: an ODE start runs; another start names a profile phys-step runs and -p" {
 	world 1.6 '<physics name="fast" type="ode"><max_step_size>0.002</max_step_size></physics>
 <physics name="bul" type="bullet"><max_step_size>0.001</max_step_size></physics>
 <physics name="sim" type="simbody"><max_step_size>0.001</max_step_size></physics>
@@ -549,9 +549,9 @@ SDF
 	phys-step -n 10 -i 'm::l/pose' "$TMP/w.sdf" | tail -1 > "$TMP/o"
 	# ten steps of 2 ms in free fall
 	near "$(jq '.items["m::l/pose"].z' "$TMP/o")" "$(awk 'BEGIN { printf "%.12f", -9.8 * 4e-6 * 10 * 11 / 2 }')" 1e-12
-	sed -i 's/name="bul" type="bullet"/name="bul" type="bullet" default="true"/' "$TMP/w.sdf"
+	sed -i 's/name="dar" type="dart"/name="dar" type="dart" default="true"/' "$TMP/w.sdf"
 	run phys-step -n 1 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"profile 'bul' is for the bullet engine; phys-step runs only ode: -p fast runs the world's ODE profile 'fast' instead"* ]]
+	[[ "$output" == *"profile 'dar' is for the dart engine; phys-step runs ode and bullet: -p fast runs the world's ODE profile 'fast' instead"* ]]
 	phys-step -n 10 -p fast -i 'm::l/pose' "$TMP/w.sdf" | tail -1 | cmp - "$TMP/o"
 }

@@ -2,8 +2,9 @@
 # Install the Debian packages phys needs, only when some are missing.
 # Runs apt-get as root, or through sudo.
 set -e
-# build: compiler, pkg-config and the libraries' -dev packages
-pkgs="build-essential pkg-config libxml2-dev libjansson-dev libode-dev libassimp-dev libgdal-dev"
+# build: compilers (g++ for the Bullet engine), pkg-config and the libraries'
+# -dev packages (libbullet-dev: Bullet 3, with its double-precision build)
+pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libassimp-dev libgdal-dev libbullet-dev"
 # tests: bats, jq to read JSON lines, xmllint to check SDF we write, gnuplot for plots, the shells whose
 # completions are checked, mandoc and groff to lint and render the manuals,
 # the SDFormat specification the parameter table is checked against
