@@ -191,6 +191,27 @@ pose_value(struct phys_doc *d, xmlNodePtr e, struct phys_value *v)
 static bool loader_warns = true;
 
 /*
+ * A link's mass of 0 is valid SDF (libsdformat needs mass >= 0): the file
+ * keeps it and the engine, which cannot move a body without mass, says
+ * once what it runs instead. A user who sets 0 is still refused.
+ */
+static int
+zero_mass_kept(xmlNodePtr e, struct phys_value *v)
+{
+	char *text = phys_node_text(e);
+	double x;
+	int rc = -1;
+
+	if (phys_parse_double(text, &x) && x == 0) {
+		memset(v, 0, sizeof *v);
+		v->given = true;
+		rc = 0;
+	}
+	free(text);
+	return rc;
+}
+
+/*
  * A surface or joint value outside phys's range that the specification
  * does not forbid (collide_bitmask 65536, max_vel -1 in Gazebo's own
  * worlds) is kept as written, with a warning: libsdformat loads such
@@ -203,6 +224,8 @@ out_of_range_kept(struct phys_doc *d, xmlNodePtr e, const struct phys_param *p,
 	struct phys_param open = *p;
 	char *text, *why;
 
+	if (p->id == PHYS_P_LINK_inertial_mass)
+		return zero_mass_kept(e, v);
 	if (p->scope != PHYS_S_COLLISION && p->scope != PHYS_S_JOINT)
 		return -1;
 	if (open.type != PHYS_T_DOUBLE && open.type != PHYS_T_INT)
