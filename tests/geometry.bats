@@ -288,3 +288,24 @@ EOF
 	run --separate-stderr phys-inertia fix "$TMP/auto.sdf"
 	[ "$output" = "$(cat "$TMP/auto.sdf")" ]
 }
+
+# opens WORLD MESH: how many times loading WORLD opens the file MESH.
+opens() {
+	strace -f -e trace=openat -o "$TMP/trace" phys-step -n 1 "$1" > /dev/null
+	grep -c "\"$2\"" "$TMP/trace" || true
+}
+
+@test "a mesh used by 50 links is read once; another scale is another mesh" {
+	command -v strace > /dev/null || skip "strace is not installed (tools/deps.sh)"
+	strace -o /dev/null true 2> /dev/null || skip "strace cannot trace here"
+	link() { echo "<model name=\"m$1\"><pose>$((2 * $1)) 0 1 0 0 0</pose><link name=\"l\"><collision name=\"c\"><geometry><mesh><uri>$GEN/cube.stl</uri>$2</mesh></geometry></collision></link></model>"; }
+	world "$TMP/one.sdf" "$(link 0)"
+	world "$TMP/many.sdf" "$(for i in $(seq 50); do link "$i"; done)"
+	world "$TMP/two.sdf" "$(link 0; link 1 '<scale>2 2 2</scale>')"
+	one=$(opens "$TMP/one.sdf" "$GEN/cube.stl")
+	[ "$one" -ge 1 ]
+	[ "$(opens "$TMP/many.sdf" "$GEN/cube.stl")" -eq "$one" ]
+	[ "$(opens "$TMP/two.sdf" "$GEN/cube.stl")" -eq $((2 * one)) ]
+	# and the 50 boxes all stand on the ground, each on its own copy
+	phys-step -t 1 -r 1 "$TMP/many.sdf" | tail -1 | jq -e '[.items | to_entries[] | select(.key | test("^m[0-9]+::l/pose$")) | .value.z] | length == 50 and all(. > 0.49 and . < 0.51)'
+}
