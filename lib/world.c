@@ -1100,13 +1100,43 @@ read_visual(struct scope *sc, int li, const char *link_local, xmlNodePtr vn)
 	return 0;
 }
 
-/* SDF 1.11 <inertial auto="true">: from the collisions and densities. */
+/* The first <auto_inertia_params> of a link (its inertial's, then its
+ * collisions') that holds a parameter; NULL when none does. */
+static xmlNodePtr
+calculator_params(xmlNodePtr link)
+{
+	xmlNodePtr c, p = phys_child(phys_child(link, "inertial"),
+	    "auto_inertia_params");
+
+	if (p && xmlFirstElementChild(p))
+		return p;
+	for (c = phys_child(link, "collision"); c; c = phys_next(c,
+	    "collision")) {
+		p = phys_child(c, "auto_inertia_params");
+		if (p && xmlFirstElementChild(p))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * SDF 1.11 <inertial auto="true">: from the collisions and densities.
+ * <auto_inertia_params> feeds a custom calculator libsdformat's user may
+ * register (gz-sim's own reads none): phys integrates every shape
+ * exactly, so the parameters are kept in the file and have no effect.
+ */
 static int
 auto_inertia(struct phys_doc *d, struct phys_world *w, int li)
 {
 	xmlNodePtr in = phys_child(w->links[li].node, "inertial");
+	xmlNodePtr params = calculator_params(w->links[li].node);
 	double density;
 
+	if (params && loader_warns)
+		phys_warnat(d->name, phys_node_line(params), "link '%s': "
+		    "<auto_inertia_params> has no effect: phys computes "
+		    "the inertia of meshes and shapes exactly, with no "
+		    "calculator parameters", w->links[li].name);
 	if (read_density(d, in, &density) < 0)
 		return -1;
 	if (phys_link_auto_inertia(w, li, density > 0 ? density : 1000) < 0)

@@ -143,6 +143,31 @@ body() {
 	near "$(last b::link/pose z)" 0.1 0.002
 }
 
+@test "auto_inertia_params change nothing: a 0.2 m cube mesh at density 125 still weighs 1 kg, with a warning" {
+	params='<auto_inertia_params><gz:voxel_size>0.05</gz:voxel_size></auto_inertia_params>'
+	cat > "$TMP/w.sdf" <<EOF
+<?xml version="1.0"?>
+<sdf version="1.11"><world name="w">
+<model name="a"><link name="l"><inertial auto="true"><density>125</density>$params</inertial>
+<collision name="c"><geometry><mesh><uri>$GEN/cube.stl</uri><scale>0.2 0.2 0.2</scale></mesh></geometry></collision></link></model>
+<model name="b"><link name="l"><inertial auto="true"><density>125</density></inertial>
+<collision name="c">$params<geometry><mesh><uri>$GEN/cube.stl</uri><scale>0.2 0.2 0.2</scale></mesh></geometry></collision></link></model>
+<model name="c"><link name="l"><inertial auto="true"><density>125</density><auto_inertia_params/></inertial>
+<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model>
+</world></sdf>
+EOF
+	run --separate-stderr phys-step -n 1 -i '*::l/mass' -i '*::l/inertia' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	for m in a b c; do
+		rel "$(tail -1 <<<"$output" | jq --arg k "$m::l/mass" '.items[$k]')" 1 1e-12
+		rel "$(tail -1 <<<"$output" | jq --arg k "$m::l/inertia" '.items[$k].ixx')" 0.0066666666666666671 1e-12
+	done
+	# one warning for each link whose parameters hold something
+	[ "$(grep -c 'has no effect' <<<"$stderr")" -eq 2 ]
+	[[ "$stderr" == *"w.sdf:3: link 'a::l': <auto_inertia_params> has no effect"* ]]
+	[[ "$stderr" == *"w.sdf:6: link 'b::l': <auto_inertia_params> has no effect"* ]]
+}
+
 @test "an open mesh has no inertia: the error says so" {
 	head -n -8 "$GEN/cube.stl" > "$TMP/open.stl"
 	echo 'endsolid' >> "$TMP/open.stl"
