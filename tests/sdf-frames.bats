@@ -7,6 +7,14 @@
 load helper
 bats_require_minimum_version 1.5.0
 
+# period: the mean period of m::j, from state lines on stdin, timed by its
+# upward crossings of pi/2 (a pendulum let go horizontally).
+period() {
+	jq -r '[.t, .items["m::j/position"][0]] | @tsv' | awk '
+		NR > 1 && p < 1.5708 && $2 >= 1.5708 { tc = pt + ($1 - pt) * (1.5708 - p) / ($2 - p); if (f == "") f = tc; else { l = tc; n++ } }
+		{ pt = $1; p = $2 } END { print (l - f) / n }'
+}
+
 # pose ITEM at the first line of file F, fields x y z roll pitch yaw
 pose() {
 	jq -r --arg i "$2" '.items[$i] | [.x, .y, .z, .roll, .pitch, .yaw] | map(. * 1e9 | round / 1e9) | @tsv' "$1" | head -1
@@ -534,9 +542,7 @@ SDF
 	[[ "$stderr" == *"w.sdf:12: link 'odd::l': inertia triangle inequality broken"* ]]
 	# a 1 m pendulum of a point mass let go horizontally: its period is
 	# 4 sqrt(L/g) K(sin(pi/4)), K(1/sqrt 2) = 1.8540746773013719
-	T=$(jq -r '[.t, .items["m::j/position"][0]] | @tsv' <<<"$output" | awk '
-		NR > 1 && p < 1.5708 && $2 >= 1.5708 { tc = pt + ($1 - pt) * (1.5708 - p) / ($2 - p); if (f == "") f = tc; else { l = tc; n++ } }
-		{ pt = $1; p = $2 } END { print (l - f) / n }')
+	T=$(period <<<"$output")
 	rel "$T" "$(awk 'BEGIN { print 4 * sqrt(1 / 9.81) * 1.8540746773013719 }')" 0.01
 }
 
@@ -584,9 +590,7 @@ SDF
 	# the bob swings as the 1 m point-mass pendulum it is: 4 sqrt(L/g)
 	# K(1/sqrt 2) from horizontal. Had the sensor the SDF default of 1 kg,
 	# 2 m out, the period would be about 1.3 times that.
-	T=$(jq -r '[.t, .items["m::j/position"][0]] | @tsv' <<<"$output" | awk '
-		NR > 1 && p < 1.5708 && $2 >= 1.5708 { tc = pt + ($1 - pt) * (1.5708 - p) / ($2 - p); if (f == "") f = tc; else { l = tc; n++ } }
-		{ pt = $1; p = $2 } END { print (l - f) / n }')
+	T=$(period <<<"$output")
 	rel "$T" "$(awk 'BEGIN { print 4 * sqrt(1 / 9.81) * 1.8540746773013719 }')" 0.01
 	# what the user writes must make a run possible
 	run phys-step -n 1 -s 'm::bob/inertial.mass=0' "$TMP/w.sdf"
