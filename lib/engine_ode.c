@@ -283,12 +283,14 @@ link_mass(struct phys_engine *e, int li, dMass *m, bool at_load)
 		line = phys_node_line(l->node);
 	if (!at_load)
 		line = -1;
-	if (mass == 0 && at_load) {
+	/* Only a file gives 0: a user's 0 is refused before it gets here. */
+	if (mass == 0) {
 		mass = massless_mass(e->w, li);
-		phys_warnat(l->doc->name, line, "link '%s': mass 0, which "
-		    "Gazebo refuses on a moving link; run with mass %g kg "
-		    "(1/1000 of its model's lightest link, or of 1 kg)",
-		    l->name, mass);
+		if (at_load)
+			phys_warnat(l->doc->name, line, "link '%s': mass 0, "
+			    "which Gazebo refuses on a moving link; run with "
+			    "mass %g kg (1/1000 of its model's lightest link, "
+			    "or of 1 kg)", l->name, mass);
 	}
 	if (!(mass > 0))
 		return phys_failat(line < 0 ? NULL : l->doc->name, line,
