@@ -7,7 +7,9 @@
  * pair). It prints the final height of the first box, so the work cannot
  * be optimized away and the two programs can be compared. With a third
  * argument, an OBJ file of "v" and "f" lines (bench/gen_ground.sh), the
- * ground is that static triangle mesh instead of the plane.
+ * ground is that static triangle mesh instead of the plane: the same
+ * 20,000 triangles phys-step reads from the file through assimp, with the
+ * same preprocessing (face angles), in the same hash space.
  */
 #include <math.h>
 #include <stdio.h>

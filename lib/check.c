@@ -431,6 +431,14 @@ param_descend(const struct param_at *up, xmlNodePtr n, struct param_at *down)
 		down->scope = -1;
 }
 
+static bool
+zero_text(const char *text)
+{
+	double x;
+
+	return phys_parse_double(text, &x) && x == 0;
+}
+
 /* Ranges and closed sets the parameter table knows beyond the spec. */
 static void
 check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
@@ -447,7 +455,12 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 		return;
 	text = phys_node_text(n);
 	memset(&v, 0, sizeof v);
-	if (phys_value_parse(p, text, &v) < 0) {
+	if (p->id == PHYS_P_LINK_inertial_mass && zero_text(text)) {
+		/* valid SDF, run by phys-step with a stand-in mass */
+		finding(ck, n, PHYS_SEV_WARNING, "<%s>: a mass of 0 runs, on "
+		    "a moving link, with 1/1000 of its model's lightest mass",
+		    (const char *)n->name);
+	} else if (phys_value_parse(p, text, &v) < 0) {
 		why = phys_error();
 		finding(ck, n, PHYS_SEV_ERROR, "<%s>: %s", (const char *)n->name,
 		    why);
@@ -869,7 +882,9 @@ check_inertia(struct phys_findings *out, struct phys_world *w)
 
 	for (i = 0; i < w->nlinks; i++) {
 		phys_link_inertia(&w->links[i], &in);
-		if (phys_inertia_validate(&in, &v) == PHYS_INERTIA_VALID)
+		/* a massless link is warned about at its <mass> */
+		if (phys_inertia_validate(&in, &v) == PHYS_INERTIA_VALID ||
+		    (v.fault == PHYS_INERTIA_BAD_MASS && in.mass == 0))
 			continue;
 		is_static = w->models[w->links[i].model].is_static;
 		snprintf(msg, sizeof msg, "link '%s': %s%s", w->links[i].name,

@@ -271,6 +271,46 @@ loaded_inertia(const struct phys_link *l, long line, dMass *m)
 	}
 }
 
+/*
+ * A massless link (mass 0 is valid SDF) runs with this share of the mass
+ * of the lightest link of its model that has one, or with this many kg
+ * when none has: light enough to leave its model's motion as it is,
+ * heavy enough for ODE, which divides by the mass.
+ */
+#define PHYS_MASSLESS_SHARE 1e-3
+
+static double
+massless_mass(const struct phys_world *w, int li)
+{
+	double m, least = 0;
+	size_t i;
+
+	for (i = 0; i < w->nlinks; i++) {
+		if (w->links[i].model != w->links[li].model)
+			continue;
+		m = PVD(w->links[i].vals, LINK_inertial_mass);
+		if (m > 0 && (least == 0 || m < least))
+			least = m;
+	}
+	return PHYS_MASSLESS_SHARE * (least > 0 ? least : 1);
+}
+
+/* dMassSetParameters prints ODE's complaint on stderr when the tensor is
+ * not positive definite; loaded_inertia says it better, once. */
+static void
+mass_unchecked(dMass *m, double mass, double ixx, double iyy, double izz,
+    double ixy, double ixz, double iyz)
+{
+	dMassSetZero(m);
+	m->mass = mass;
+	m->I[0] = ixx;
+	m->I[5] = iyy;
+	m->I[10] = izz;
+	m->I[1] = m->I[4] = ixy;
+	m->I[2] = m->I[8] = ixz;
+	m->I[6] = m->I[9] = iyz;
+}
+
 /* At load an error names the SDF line; later, the change that caused it
  * is the place to point at, and the caller adds it. */
 static int
@@ -291,6 +331,15 @@ link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 		line = phys_node_line(l->node);
 	if (!at_load)
 		line = -1;
+	/* Only a file gives 0: a user's 0 is refused before it gets here. */
+	if (mass == 0) {
+		mass = massless_mass(e->w, li);
+		if (at_load)
+			phys_warnat(l->doc->name, line, "link '%s': mass 0, "
+			    "which Gazebo refuses on a moving link; run with "
+			    "mass %g kg (1/1000 of its model's lightest link, "
+			    "or of 1 kg)", l->name, mass);
+	}
 	if (!(mass > 0))
 		return phys_failat(line < 0 ? NULL : l->doc->name, line,
 		    "link '%s': mass must be positive, not %g (Gazebo refuses "
@@ -299,8 +348,7 @@ link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 		return phys_failat(NULL, -1, "link '%s': inertia is not "
 		    "positive definite (phys-inertia check explains, "
 		    "phys-inertia fix repairs)", l->name);
-	dMassSetZero(m);
-	dMassSetParameters(m, mass, 0, 0, 0, ixx, iyy, izz, ixy, ixz, iyz);
+	mass_unchecked(m, mass, ixx, iyy, izz, ixy, ixz, iyz);
 	if (at_load)
 		return loaded_inertia(l, line, m);
 	return 0;

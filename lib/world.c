@@ -191,6 +191,27 @@ pose_value(struct phys_doc *d, xmlNodePtr e, struct phys_value *v)
 static bool loader_warns = true;
 
 /*
+ * A link's mass of 0 is valid SDF (libsdformat needs mass >= 0): the file
+ * keeps it and the engine, which cannot move a body without mass, says
+ * once what it runs instead. A user who sets 0 is still refused.
+ */
+static int
+zero_mass_kept(xmlNodePtr e, struct phys_value *v)
+{
+	char *text = phys_node_text(e);
+	double x;
+	int rc = -1;
+
+	if (phys_parse_double(text, &x) && x == 0) {
+		memset(v, 0, sizeof *v);
+		v->given = true;
+		rc = 0;
+	}
+	free(text);
+	return rc;
+}
+
+/*
  * A surface or joint value outside phys's range that the specification
  * does not forbid (collide_bitmask 65536, max_vel -1 in Gazebo's own
  * worlds) is kept as written, with a warning: libsdformat loads such
@@ -203,6 +224,8 @@ out_of_range_kept(struct phys_doc *d, xmlNodePtr e, const struct phys_param *p,
 	struct phys_param open = *p;
 	char *text, *why;
 
+	if (p->id == PHYS_P_LINK_inertial_mass)
+		return zero_mass_kept(e, v);
 	if (p->scope != PHYS_S_COLLISION && p->scope != PHYS_S_JOINT)
 		return -1;
 	if (open.type != PHYS_T_DOUBLE && open.type != PHYS_T_INT)
@@ -658,7 +681,19 @@ scope_free(struct scope *sc)
 static char *
 scoped_name(const char *parent, const char *name)
 {
-	return parent ? xasprintf("%s::%s", parent, name) : xstrdup(name);
+	size_t a, b;
+	char *s;
+
+	/* by hand: printf's cost shows on worlds of 10,000 models */
+	if (!parent)
+		return xstrdup(name);
+	a = strlen(parent);
+	b = strlen(name);
+	s = xmalloc(a + b + 3);
+	memcpy(s, parent, a);
+	memcpy(s + a, "::", 2);
+	memcpy(s + a + 2, name, b + 1);
+	return s;
 }
 
 static int
@@ -1078,13 +1113,43 @@ read_visual(struct scope *sc, int li, const char *link_local, xmlNodePtr vn)
 	return 0;
 }
 
-/* SDF 1.11 <inertial auto="true">: from the collisions and densities. */
+/* The first <auto_inertia_params> of a link (its inertial's, then its
+ * collisions') that holds a parameter; NULL when none does. */
+static xmlNodePtr
+calculator_params(xmlNodePtr link)
+{
+	xmlNodePtr c, p = phys_child(phys_child(link, "inertial"),
+	    "auto_inertia_params");
+
+	if (p && xmlFirstElementChild(p))
+		return p;
+	for (c = phys_child(link, "collision"); c; c = phys_next(c,
+	    "collision")) {
+		p = phys_child(c, "auto_inertia_params");
+		if (p && xmlFirstElementChild(p))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * SDF 1.11 <inertial auto="true">: from the collisions and densities.
+ * <auto_inertia_params> feeds a custom calculator libsdformat's user may
+ * register (gz-sim's own reads none): phys integrates every shape
+ * exactly, so the parameters are kept in the file and have no effect.
+ */
 static int
 auto_inertia(struct phys_doc *d, struct phys_world *w, int li)
 {
 	xmlNodePtr in = phys_child(w->links[li].node, "inertial");
+	xmlNodePtr params = calculator_params(w->links[li].node);
 	double density;
 
+	if (params && loader_warns)
+		phys_warnat(d->name, phys_node_line(params), "link '%s': "
+		    "<auto_inertia_params> has no effect: phys computes "
+		    "the inertia of meshes and shapes exactly, with no "
+		    "calculator parameters", w->links[li].name);
 	if (read_density(d, in, &density) < 0)
 		return -1;
 	if (phys_link_auto_inertia(w, li, density > 0 ? density : 1000) < 0)
@@ -1947,7 +2012,9 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 		return fail_node(d, in, "%s", "includes nested too deeply");
 	u = phys_node_text(uri);
 	dir = find_resource(u, d->path, true);
-	if (!dir) {
+	/* as libsdformat: a URI may name the model's SDF file itself */
+	file = dir ? model_file(dir) : find_resource(u, d->path, false);
+	if (!file) {
 		rc = fail_node(d, uri, "cannot find model '%s' (searched "
 		    "GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH and "
 		    "IGN_GAZEBO_RESOURCE_PATH)", u);
@@ -1955,7 +2022,6 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 		return rc;
 	}
 	free(u);
-	file = model_file(dir);
 	free(dir);
 	inc = xcalloc(1, sizeof *inc);
 	w->includes = xrealloc(w->includes,

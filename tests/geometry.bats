@@ -143,6 +143,31 @@ body() {
 	near "$(last b::link/pose z)" 0.1 0.002
 }
 
+@test "auto_inertia_params change nothing: a 0.2 m cube mesh at density 125 still weighs 1 kg, with a warning" {
+	params='<auto_inertia_params><gz:voxel_size>0.05</gz:voxel_size></auto_inertia_params>'
+	cat > "$TMP/w.sdf" <<EOF
+<?xml version="1.0"?>
+<sdf version="1.11"><world name="w">
+<model name="a"><link name="l"><inertial auto="true"><density>125</density>$params</inertial>
+<collision name="c"><geometry><mesh><uri>$GEN/cube.stl</uri><scale>0.2 0.2 0.2</scale></mesh></geometry></collision></link></model>
+<model name="b"><link name="l"><inertial auto="true"><density>125</density></inertial>
+<collision name="c">$params<geometry><mesh><uri>$GEN/cube.stl</uri><scale>0.2 0.2 0.2</scale></mesh></geometry></collision></link></model>
+<model name="c"><link name="l"><inertial auto="true"><density>125</density><auto_inertia_params/></inertial>
+<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model>
+</world></sdf>
+EOF
+	run --separate-stderr phys-step -n 1 -i '*::l/mass' -i '*::l/inertia' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	for m in a b c; do
+		rel "$(tail -1 <<<"$output" | jq --arg k "$m::l/mass" '.items[$k]')" 1 1e-12
+		rel "$(tail -1 <<<"$output" | jq --arg k "$m::l/inertia" '.items[$k].ixx')" 0.0066666666666666671 1e-12
+	done
+	# one warning for each link whose parameters hold something
+	[ "$(grep -c 'has no effect' <<<"$stderr")" -eq 2 ]
+	[[ "$stderr" == *"w.sdf:3: link 'a::l': <auto_inertia_params> has no effect"* ]]
+	[[ "$stderr" == *"w.sdf:6: link 'b::l': <auto_inertia_params> has no effect"* ]]
+}
+
 @test "an open mesh has no inertia: the error says so" {
 	head -n -8 "$GEN/cube.stl" > "$TMP/open.stl"
 	echo 'endsolid' >> "$TMP/open.stl"
@@ -287,4 +312,25 @@ EOF
 	rel "$(jq -s '.[1].mass' <<<"$output")" 1 1e-12
 	run --separate-stderr phys-inertia fix "$TMP/auto.sdf"
 	[ "$output" = "$(cat "$TMP/auto.sdf")" ]
+}
+
+# opens WORLD MESH: how many times loading WORLD opens the file MESH.
+opens() {
+	strace -f -e trace=openat -o "$TMP/trace" phys-step -n 1 "$1" > /dev/null
+	grep -c "\"$2\"" "$TMP/trace" || true
+}
+
+@test "a mesh used by 50 links is read once; another scale is another mesh" {
+	command -v strace > /dev/null || skip "strace is not installed (tools/deps.sh)"
+	strace -o /dev/null true 2> /dev/null || skip "strace cannot trace here"
+	link() { echo "<model name=\"m$1\"><pose>$((2 * $1)) 0 1 0 0 0</pose><link name=\"l\"><collision name=\"c\"><geometry><mesh><uri>$GEN/cube.stl</uri>$2</mesh></geometry></collision></link></model>"; }
+	world "$TMP/one.sdf" "$(link 0)"
+	world "$TMP/many.sdf" "$(for i in $(seq 50); do link "$i"; done)"
+	world "$TMP/two.sdf" "$(link 0; link 1 '<scale>2 2 2</scale>')"
+	one=$(opens "$TMP/one.sdf" "$GEN/cube.stl")
+	[ "$one" -ge 1 ]
+	[ "$(opens "$TMP/many.sdf" "$GEN/cube.stl")" -eq "$one" ]
+	[ "$(opens "$TMP/two.sdf" "$GEN/cube.stl")" -eq $((2 * one)) ]
+	# and the 50 boxes all stand on the ground, each on its own copy
+	phys-step -t 1 -r 1 "$TMP/many.sdf" | tail -1 | jq -e '[.items | to_entries[] | select(.key | test("^m[0-9]+::l/pose$")) | .value.z] | length == 50 and all(. > 0.49 and . < 0.51)'
 }

@@ -7,6 +7,14 @@
 load helper
 bats_require_minimum_version 1.5.0
 
+# period: the mean period of m::j, from state lines on stdin, timed by its
+# upward crossings of pi/2 (a pendulum let go horizontally).
+period() {
+	jq -r '[.t, .items["m::j/position"][0]] | @tsv' | awk '
+		NR > 1 && p < 1.5708 && $2 >= 1.5708 { tc = pt + ($1 - pt) * (1.5708 - p) / ($2 - p); if (f == "") f = tc; else { l = tc; n++ } }
+		{ pt = $1; p = $2 } END { print (l - f) / n }'
+}
+
 # pose ITEM at the first line of file F, fields x y z roll pitch yaw
 pose() {
 	jq -r --arg i "$2" '.items[$i] | [.x, .y, .z, .roll, .pitch, .yaw] | map(. * 1e9 | round / 1e9) | @tsv' "$1" | head -1
@@ -534,9 +542,7 @@ SDF
 	[[ "$stderr" == *"w.sdf:12: link 'odd::l': inertia triangle inequality broken"* ]]
 	# a 1 m pendulum of a point mass let go horizontally: its period is
 	# 4 sqrt(L/g) K(sin(pi/4)), K(1/sqrt 2) = 1.8540746773013719
-	T=$(jq -r '[.t, .items["m::j/position"][0]] | @tsv' <<<"$output" | awk '
-		NR > 1 && p < 1.5708 && $2 >= 1.5708 { tc = pt + ($1 - pt) * (1.5708 - p) / ($2 - p); if (f == "") f = tc; else { l = tc; n++ } }
-		{ pt = $1; p = $2 } END { print (l - f) / n }')
+	T=$(period <<<"$output")
 	rel "$T" "$(awk 'BEGIN { print 4 * sqrt(1 / 9.81) * 1.8540746773013719 }')" 0.01
 }
 
@@ -554,4 +560,40 @@ SDF
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"profile 'dar' is for the dart engine; phys-step runs ode and bullet: -p fast runs the world's ODE profile 'fast' instead"* ]]
 	phys-step -n 10 -p fast -i 'm::l/pose' "$TMP/w.sdf" | tail -1 | cmp - "$TMP/o"
+}
+
+@test "a massless link runs with 1/1000 of its model's lightest mass, with a warning; a user's mass 0 is refused" {
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+<world name="w">
+  <gravity>0 0 -9.81</gravity>
+  <model name="m">
+    <link name="bob"><pose>1 0 2 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>1e-6</ixx><iyy>1e-6</iyy><izz>1e-6</izz></inertia></inertial></link>
+    <link name="sensor"><pose>2 0 2 0 0 0</pose>
+      <inertial><mass>0</mass><inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial></link>
+    <joint name="j" type="revolute"><pose>-1 0 0 0 0 0</pose><parent>world</parent><child>bob</child>
+      <axis><xyz>0 1 0</xyz></axis></joint>
+    <joint name="weld" type="fixed"><parent>bob</parent><child>sensor</child></joint>
+  </model>
+  <model name="wall"><static>true</static>
+    <link name="l"><inertial><mass>0</mass></inertial></link></model>
+</world>
+</sdf>
+SDF
+	run --separate-stderr phys-step -s ode.solver.type=world -t 6 -r 500 -i 'm::j/position' -i 'm::sensor/mass' "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"w.sdf:9: link 'm::sensor': mass 0, which Gazebo refuses on a moving link; run with mass 0.001 kg"* ]]
+	[ "$(grep -c 'mass 0' <<<"$stderr")" -eq 1 ]	# once; the static wall has no body
+	[ "$(tail -1 <<<"$output" | jq '.items["m::sensor/mass"]')" = 0.001 ]
+	# the bob swings as the 1 m point-mass pendulum it is: 4 sqrt(L/g)
+	# K(1/sqrt 2) from horizontal. Had the sensor the SDF default of 1 kg,
+	# 2 m out, the period would be about 1.3 times that.
+	T=$(period <<<"$output")
+	rel "$T" "$(awk 'BEGIN { print 4 * sqrt(1 / 9.81) * 1.8540746773013719 }')" 0.01
+	# what the user writes must make a run possible
+	run phys-step -n 1 -s 'm::bob/inertial.mass=0' "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"inertial.mass: 0 must be above 0"* ]]
 }

@@ -35,6 +35,30 @@ at() {
 	[[ "$output" == *"frames.sdf:"*": cannot find model 'model://crate'"* ]]
 }
 
+@test "include: a URI naming the model's SDF file itself, absolute or beside the world" {
+	mkdir -p "$TMP/m"
+	cat > "$TMP/m/ball.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6"><model name="ball"><link name="link"><pose>0 0 1 0 0 0</pose>
+<collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model></sdf>
+SDF
+	cat > "$TMP/w.sdf" <<SDF
+<?xml version="1.0"?>
+<sdf version="1.6"><world name="w">
+<include><uri>$TMP/m/ball.sdf</uri><name>a</name></include>
+<include><uri>m/ball.sdf</uri><name>b</name><pose>2 0 0 0 0 0</pose></include>
+</world></sdf>
+SDF
+	phys-step -n 0 -i '*::link/pose' "$TMP/w.sdf" > "$TMP/o"
+	[ "$(at "$TMP/o" a::link/pose | cut -f1,3)" = "$(printf '0\t1')" ]
+	[ "$(at "$TMP/o" b::link/pose | cut -f1,3)" = "$(printf '2\t1')" ]
+	run phys-step -n 0 "$TMP/w.sdf" <<< ''
+	rm "$TMP/m/ball.sdf"
+	run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"w.sdf:3: cannot find model '$TMP/m/ball.sdf'"* ]]
+}
+
 @test "1.7 axes expressed in the model frame" {
 	# model x is world y: gravity along -z does not move the slider
 	phys-step -t 0.5 -e 500 -i 'robot::base/pose' "$WORLDS/frames.sdf" | tail -1 > "$TMP/o"
