@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "introspect.h"
+#include "plot.h"
 #include "items.h"
 #include "util.h"
 
