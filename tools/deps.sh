@@ -6,8 +6,9 @@ set -e
 pkgs="build-essential pkg-config libxml2-dev libjansson-dev libode-dev libassimp-dev libgdal-dev"
 # tests: bats, jq to read JSON lines, xmllint to check SDF we write, gnuplot for plots, the shells whose
 # completions are checked, mandoc and groff to lint and render the manuals,
-# the SDFormat specification the parameter table is checked against
-pkgs="$pkgs bats bats-support bats-assert jq libxml2-utils gnuplot-nox zsh fish mandoc groff-base sdformat-sdf"
+# the SDFormat specification the parameter table is checked against, tmux
+# for a real terminal that live plots draw on
+pkgs="$pkgs bats bats-support bats-assert jq libxml2-utils gnuplot-nox zsh fish mandoc groff-base sdformat-sdf tmux"
 # fuzzing: clang with its libFuzzer and sanitizer runtimes
 pkgs="$pkgs clang libclang-rt-14-dev llvm"
 # bench: GNU time for peak memory
