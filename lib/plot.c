@@ -538,12 +538,48 @@ put_script(struct phys_buf *b, const struct table *tbs, size_t ntb,
 
 /* ---- gnuplot --------------------------------------------------------- */
 
+/*
+ * gnuplot reads commands from a pipe, but a script of data from a file:
+ * from its standard input it takes megabytes of data blocks many times
+ * slower than with "load", so each script goes into a temporary file
+ * that the pipe tells it to load.
+ */
 struct gnuplot {
 	pid_t pid;
-	int in;			/* its standard input: the script */
+	int in;			/* its standard input: commands */
 	int out;		/* its standard output, or -1: ours */
 	FILE *err;		/* its standard error, or NULL: ours */
+	char *script;		/* the temporary script file, or NULL */
+	int sfd;
 };
+
+/* Hands gnuplot a script through the temporary file; -1 and errno. */
+static int
+gp_send(struct gnuplot *gp, const struct phys_buf *script)
+{
+	struct phys_buf cmd = { 0 };
+	const char *dir = getenv("TMPDIR");
+	int rc;
+
+	if (!gp->script) {
+		gp->script = xasprintf("%s/phys-plot.XXXXXX", dir && *dir ?
+		    dir : "/tmp");
+		if ((gp->sfd = mkstemp(gp->script)) < 0) {
+			free(gp->script);
+			gp->script = NULL;
+			return -1;
+		}
+	}
+	if (ftruncate(gp->sfd, 0) < 0 || lseek(gp->sfd, 0, SEEK_SET) < 0 ||
+	    write_all(gp->sfd, script->s ? script->s : "", script->len) < 0)
+		return -1;
+	buf_puts(&cmd, "load ");
+	put_gpstr(&cmd, gp->script);
+	buf_putc(&cmd, '\n');
+	rc = write_all(gp->in, cmd.s, cmd.len);
+	buf_free(&cmd);
+	return rc;
+}
 
 /*
  * gnuplot reading from a pipe; with capture, writing into another and its
@@ -556,6 +592,7 @@ gp_start(struct gnuplot *gp, const char *prog, bool capture)
 	int in[2], out[2] = { -1, -1 };
 
 	gp->err = NULL;
+	gp->script = NULL;
 	if (pipe(in) < 0 || (capture && pipe(out) < 0) ||
 	    (capture && !(gp->err = tmpfile())))
 		return phys_fail("cannot run gnuplot: %s", strerror(errno));
@@ -605,7 +642,7 @@ gp_last_error(struct gnuplot *gp, char *msg, size_t size)
 static int
 gp_finish(struct gnuplot *gp, const char *prog, char *err, size_t errsize)
 {
-	int status;
+	int status, w;
 
 	if (gp->in >= 0)
 		close(gp->in);
@@ -615,12 +652,18 @@ gp_finish(struct gnuplot *gp, const char *prog, char *err, size_t errsize)
 	if (gp->err)
 		fclose(gp->err);
 	gp->err = NULL;
-	while (waitpid(gp->pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			snprintf(err, errsize, "gnuplot: %s", strerror(errno));
-			return -1;
-		}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+	while ((w = waitpid(gp->pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	/* only now: gnuplot may still be loading it */
+	if (gp->script) {
+		close(gp->sfd);
+		unlink(gp->script);
+		free(gp->script);
+		gp->script = NULL;
+	}
+	if (w < 0)
+		snprintf(err, errsize, "gnuplot: %s", strerror(errno));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		snprintf(err, errsize, "cannot run %s", prog);
 	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		snprintf(err, errsize, "gnuplot failed (%s %d)",
@@ -632,7 +675,7 @@ gp_finish(struct gnuplot *gp, const char *prog, char *err, size_t errsize)
 	return -1;
 }
 
-/* gnuplot reads the script on its standard input and ends. */
+/* gnuplot runs the script and ends. */
 static int
 run_gnuplot(const char *prog, const struct phys_buf *script)
 {
@@ -645,7 +688,7 @@ run_gnuplot(const char *prog, const struct phys_buf *script)
 		return -1;
 	/* A gnuplot that stops early must not kill us with SIGPIPE. */
 	old = signal(SIGPIPE, SIG_IGN);
-	bad = write_all(gp.in, script->s, script->len);
+	bad = gp_send(&gp, script);
 	if (bad)
 		werr = errno;
 	close(gp.in);
@@ -911,7 +954,7 @@ draw_frame(struct live *lv)
 	buf_clear(&lv->script);
 	put_script(&lv->script, &lv->snap, 1, lv->p, &lv->tg);
 	buf_puts(&lv->script, "set print '-'\nprint '" FRAME_DONE "'\n");
-	if (write_all(lv->gp.in, lv->script.s, lv->script.len) < 0 ||
+	if (gp_send(&lv->gp, &lv->script) < 0 ||
 	    gp_read_frame(&lv->gp, &lv->frame) < 0) {
 		char why[200];
 
