@@ -1094,6 +1094,10 @@ live_init(struct live *lv)
 	lv->tb.window = lv->o->samp.window > 0 ? (size_t)lv->o->samp.window :
 	    LIVE_WINDOW;
 	live_target(lv);
+	if (lv->tg.kind == T_TEXT && !isatty(STDOUT_FILENO))
+		return phys_fail("plot --live: gnuplot has no window terminal "
+		    "(qt, wxt, x11) and standard output is not a terminal: "
+		    "give -o FILE");
 	return gp_start(&lv->gp, lv->prog, true);
 }
 

@@ -92,6 +92,11 @@ data_rows() {
 	assert_line --index 0 --partial "logarithmic y axis needs a range above 0"
 	run -2 phys-introspect filter -f "$RUN" --title x 'box::link/pose.z'
 	assert_line --index 0 "phys-introspect: filter: --title does not apply"
+	# where DISPLAY is set but gnuplot has no window, a pipe is no terminal
+	if ! gnuplot -e 'print GPVAL_TERMINALS' 2>&1 | grep -qw 'qt\|wxt\|x11'; then
+		run -1 env DISPLAY=:99 "$PHYS_BIN/phys-introspect" plot --live -f "$RUN" 'box::link/pose.z'
+		assert_output --partial "standard output is not a terminal: give -o FILE"
+	fi
 	run -1 phys-introspect plot -f "$RUN" --script s.gp --color 'ball*=red' 'box::link/pose.z'
 	assert_output "phys-introspect: --color ball*=red: no plotted field matches 'ball*'"
 	[ ! -e s.gp ]
