@@ -951,7 +951,9 @@ draw_frame(struct live *lv)
 		}
 		lv->tg.path = a.tmp;
 	}
+	/* Each frame from a clean slate: nothing of the last one carries over. */
 	buf_clear(&lv->script);
+	buf_puts(&lv->script, "reset\n");
 	put_script(&lv->script, &lv->snap, 1, lv->p, &lv->tg);
 	buf_puts(&lv->script, "set print '-'\nprint '" FRAME_DONE "'\n");
 	if (gp_send(&lv->gp, &lv->script) < 0 ||
