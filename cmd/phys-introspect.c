@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "introspect.h"
+#include "plot.h"
 #include "items.h"
 #include "util.h"
 
@@ -25,6 +26,10 @@ static const char usage_text[] =
 static const char options_text[] =
     "\n"
     "Options, with the commands they apply to:\n"
+    "  --background COLOR     plot: the image's background; 'none' for\n"
+    "                         transparent (default white)\n"
+    "  --color SELECTOR=COLOR plot: draw the fields SELECTOR matches in\n"
+    "                         COLOR (a name or #RRGGBB); repeatable\n"
     "  --csv                  CSV with a header line (filter derive at delta)\n"
     "  --every N              keep the first line and every Nth after it\n"
     "                         (filter derive plot)\n"
@@ -33,21 +38,35 @@ static const char options_text[] =
     "                         (filter derive at delta plot)\n"
     "  --from T               drop lines before sim time T\n"
     "                         (filter derive plot)\n"
+    "  --format png|svg|pdf   plot: the image format (default: -o's\n"
+    "                         extension)\n"
     "  -h, --help             show this help and exit\n"
+    "  --interval SECONDS     plot --live: redraw at most this often\n"
+    "                         (default 1)\n"
     "  --keep                 derive: write the input items too\n"
-    "  -o, --output FILE      plot: write FILE.png or FILE.svg\n"
+    "  --live                 plot: redraw while lines come in: on the\n"
+    "                         terminal, in a window where DISPLAY is set,\n"
+    "                         or rewriting -o FILE\n"
+    "  --logscale x|y         plot: a logarithmic axis; repeatable\n"
+    "  -o, --output FILE      plot: write FILE.png, FILE.svg or FILE.pdf\n"
     "  --rate HZ              keep a line each 1/HZ s of sim time\n"
     "                         (filter derive plot)\n"
     "  --rel-tolerance R      diff: also allow R times the larger magnitude\n"
     "  --save-selection FILE  write the selectors to FILE (all)\n"
+    "  --script FILE          plot: write the gnuplot script to FILE\n"
+    "                         instead of running gnuplot\n"
     "  --selection FILE       read selectors from FILE, one a line (all)\n"
+    "  --size WxH             plot: image size in pixels (default 1024x640)\n"
+    "  --title TEXT           plot: a title above the plot\n"
     "  --to T                 drop lines after sim time T\n"
     "                         (filter derive plot)\n"
     "  --tolerance TOL        diff: largest difference that is no change\n"
     "  --tsv                  like --csv, with tabs (filter derive at delta)\n"
     "  -V, --version          show the version and exit\n"
-    "  --window N             keep only the last N lines, written at the end\n"
-    "                         (filter derive plot)\n"
+    "  --window N             keep only the last N lines (filter derive\n"
+    "                         plot; plot --live keeps 1000 by default)\n"
+    "  --xmin X, --xmax X     plot: the time axis' range\n"
+    "  --ymin Y, --ymax Y     plot: the range of every value axis\n"
     "\n"
     "A SELECTOR names an item (box::link/pose) or a field (box::link/pose.z);\n"
     "'*', '?' and [...] match any part of a name. See phys-introspect(1).\n";
@@ -67,7 +86,8 @@ enum {
 	O_TO = 1 << 10,
 	O_TOL = 1 << 11,
 	O_TSV = 1 << 12,
-	O_WINDOW = 1 << 13
+	O_WINDOW = 1 << 13,
+	O_PLOT = 1 << 14	/* any of plot's own settings */
 };
 #define O_SAMPLING (O_EVERY | O_FROM | O_RATE | O_TO | O_WINDOW)
 #define O_TABLE (O_CSV | O_TSV)
@@ -76,32 +96,51 @@ enum {
 /* getopt_long values of the long-only options. */
 enum {
 	L_CSV = 256, L_EVERY, L_FROM, L_KEEP, L_RATE, L_RELTOL, L_SAVESEL,
-	L_SEL, L_TO, L_TOL, L_TSV, L_WINDOW
+	L_SEL, L_TO, L_TOL, L_TSV, L_WINDOW,
+	/* plot's settings */
+	L_BACKGROUND, L_COLOR, L_FORMAT, L_INTERVAL, L_LIVE, L_LOGSCALE,
+	L_SCRIPT, L_SIZE, L_TITLE, L_XMIN, L_XMAX, L_YMIN, L_YMAX
 };
 
 static const struct option longopts[] = {
+	{ "background", required_argument, NULL, L_BACKGROUND },
+	{ "color", required_argument, NULL, L_COLOR },
 	{ "csv", no_argument, NULL, L_CSV },
 	{ "every", required_argument, NULL, L_EVERY },
 	{ "file", required_argument, NULL, 'f' },
+	{ "format", required_argument, NULL, L_FORMAT },
 	{ "from", required_argument, NULL, L_FROM },
 	{ "help", no_argument, NULL, 'h' },
+	{ "interval", required_argument, NULL, L_INTERVAL },
 	{ "keep", no_argument, NULL, L_KEEP },
+	{ "live", no_argument, NULL, L_LIVE },
+	{ "logscale", required_argument, NULL, L_LOGSCALE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "rate", required_argument, NULL, L_RATE },
 	{ "rel-tolerance", required_argument, NULL, L_RELTOL },
 	{ "save-selection", required_argument, NULL, L_SAVESEL },
+	{ "script", required_argument, NULL, L_SCRIPT },
 	{ "selection", required_argument, NULL, L_SEL },
+	{ "size", required_argument, NULL, L_SIZE },
+	{ "title", required_argument, NULL, L_TITLE },
 	{ "to", required_argument, NULL, L_TO },
 	{ "tolerance", required_argument, NULL, L_TOL },
 	{ "tsv", no_argument, NULL, L_TSV },
 	{ "version", no_argument, NULL, 'V' },
 	{ "window", required_argument, NULL, L_WINDOW },
+	{ "xmax", required_argument, NULL, L_XMAX },
+	{ "xmin", required_argument, NULL, L_XMIN },
+	{ "ymax", required_argument, NULL, L_YMAX },
+	{ "ymin", required_argument, NULL, L_YMIN },
 	{ NULL, 0, NULL, 0 }
 };
 
 struct cmdline {
 	struct ist_opts o;
+	struct ist_plotopts p;
 	unsigned given;		/* O_* bits */
+	const char *plotopt;	/* the first of plot's settings given */
+	bool has_interval;
 	const char *selfile, *savefile;
 	char **args;		/* operands after the command */
 	int nargs;
@@ -190,20 +229,47 @@ cmd_diff(struct cmdline *c)
 	return differ ? 1 : 0;
 }
 
+static void
+check_ranges(const struct ist_plotopts *p)
+{
+	if (p->has_xmin && p->has_xmax && p->xmin >= p->xmax)
+		usage_error("plot: --xmin %g is not below --xmax %g", p->xmin,
+		    p->xmax);
+	if (p->has_ymin && p->has_ymax && p->ymin >= p->ymax)
+		usage_error("plot: --ymin %g is not below --ymax %g", p->ymin,
+		    p->ymax);
+	if (p->logx && ((p->has_xmin && p->xmin <= 0) ||
+	    (p->has_xmax && p->xmax <= 0)))
+		usage_error("plot: a logarithmic x axis needs a range above 0");
+	if (p->logy && ((p->has_ymin && p->ymin <= 0) ||
+	    (p->has_ymax && p->ymax <= 0)))
+		usage_error("plot: a logarithmic y axis needs a range above 0");
+}
+
 static int
 cmd_plot(struct cmdline *c)
 {
+	struct ist_plotopts *p = &c->p;
 	const char *out = c->o.output;
-	size_t n = out ? strlen(out) : 0;
 
-	if (out && (n < 5 || (strcasecmp(out + n - 4, ".png") != 0 &&
-	    strcasecmp(out + n - 4, ".svg") != 0)))
-		usage_error("plot: -o %s: the name must end in .png or .svg",
-		    out);
-	if (!out && !isatty(STDOUT_FILENO))
+	if (out && p->format == IST_PLOT_AUTO &&
+	    (p->format = ist_plot_format_of(out)) == IST_PLOT_AUTO)
+		usage_error("plot: -o %s: the name must end in .png, .svg or "
+		    ".pdf, or give --format", out);
+	if (!out && p->format != IST_PLOT_AUTO)
+		usage_error("plot: --format needs -o FILE");
+	if (c->has_interval && !p->live)
+		usage_error("plot: --interval needs --live");
+	if (p->live && p->script)
+		usage_error("plot: --live and --script exclude each other");
+	if (p->live && c->o.ninputs > 1)
+		usage_error("plot: --live draws one run");
+	if (!out && !p->script && !isatty(STDOUT_FILENO) && !(p->live &&
+	    getenv("DISPLAY") && *getenv("DISPLAY")))
 		usage_error("plot: standard output is not a terminal: give "
-		    "-o FILE.png or -o FILE.svg");
-	return ist_plot(&c->o);
+		    "-o FILE.png, -o FILE.svg or -o FILE.pdf");
+	check_ranges(p);
+	return ist_plot(&c->o, p);
 }
 
 /* Every item a run of the world can produce, or those the globs select. */
@@ -242,8 +308,8 @@ static const struct command commands[] = {
 	{ "at", cmd_at, O_FILE | O_TABLE | O_SELECTION, 1, false },
 	{ "delta", cmd_delta, O_FILE | O_TABLE | O_SELECTION, 2, false },
 	{ "diff", cmd_diff, O_RELTOL | O_TOL | O_SELECTION, 2, false },
-	{ "plot", cmd_plot, O_FILE | O_OUTPUT | O_SAMPLING | O_SELECTION, 0,
-	    true },
+	{ "plot", cmd_plot, O_FILE | O_OUTPUT | O_SAMPLING | O_SELECTION |
+	    O_PLOT, 0, true },
 	{ "items", cmd_items, 0, 1, false },
 };
 
@@ -279,6 +345,117 @@ add_input(struct cmdline *c, const char *path)
 	c->o.inputs = xrealloc(c->o.inputs, (c->o.ninputs + 1) *
 	    sizeof *c->o.inputs);
 	c->o.inputs[c->o.ninputs++] = path;
+}
+
+/* --color SELECTOR=COLOR; COLOR is a name or #RRGGBB (#AARRGGBB). */
+static void
+add_color(struct ist_plotopts *p, char *arg)
+{
+	char *eq = strrchr(arg, '='), *col;
+	size_t n;
+
+	if (!eq || eq == arg || !eq[1])
+		usage_error("--color: '%s' is not SELECTOR=COLOR", arg);
+	col = eq + 1;
+	n = strlen(col);
+	if (col[0] == '#' ? (n != 7 && n != 9) ||
+	    strspn(col + 1, "0123456789abcdefABCDEF") != n - 1 :
+	    strspn(col, "abcdefghijklmnopqrstuvwxyz0123456789-") != n)
+		usage_error("--color: '%s' is not a colour: give a name "
+		    "(red, dark-green) or #RRGGBB", col);
+	p->colors = xrealloc(p->colors, (p->ncolors + 1) * sizeof *p->colors);
+	p->colors[p->ncolors].sel = xstrndup(arg, (size_t)(eq - arg));
+	p->colors[p->ncolors++].color = xstrdup(col);
+}
+
+static void
+parse_size(struct ist_plotopts *p, const char *arg)
+{
+	char *x = strchr(arg, 'x'), *w;
+	long a, b;
+
+	w = x ? xstrndup(arg, (size_t)(x - arg)) : NULL;
+	if (!x || !phys_parse_long(w, &a) || !phys_parse_long(x + 1, &b) ||
+	    a < 16 || b < 16 || a > 20000 || b > 20000) {
+		free(w);
+		usage_error("--size: '%s' is not WIDTHxHEIGHT in pixels, "
+		    "16 to 20000 each", arg);
+	}
+	free(w);
+	p->width = (int)a;
+	p->height = (int)b;
+}
+
+static void
+plot_option(struct cmdline *c, int ch, char *arg)
+{
+	struct ist_plotopts *p = &c->p;
+
+	const struct option *lo;
+	char ext[8];
+
+	c->given |= O_PLOT;
+	for (lo = longopts; !c->plotopt && lo->name; lo++)
+		if (lo->val == ch)
+			c->plotopt = xasprintf("--%s", lo->name);
+	switch (ch) {
+	case L_BACKGROUND:
+		p->background = arg;
+		break;
+	case L_COLOR:
+		add_color(p, arg);
+		break;
+	case L_FORMAT:
+		snprintf(ext, sizeof ext, ".%s", arg);
+		if (strlen(arg) > 3 || (p->format = ist_plot_format_of(ext)) ==
+		    IST_PLOT_AUTO)
+			usage_error("--format: '%s' is none of png, svg, pdf",
+			    arg);
+		break;
+	case L_INTERVAL:
+		c->has_interval = true;
+		p->interval = opt_double("--interval", arg);
+		if (!(p->interval > 0) || p->interval > 3600)
+			usage_error("--interval: '%s' is not above 0 and at "
+			    "most 3600", arg);
+		break;
+	case L_LIVE:
+		p->live = true;
+		break;
+	case L_LOGSCALE:
+		if (strcmp(arg, "x") == 0)
+			p->logx = true;
+		else if (strcmp(arg, "y") == 0)
+			p->logy = true;
+		else
+			usage_error("--logscale: '%s' is neither x nor y", arg);
+		break;
+	case L_SCRIPT:
+		p->script = arg;
+		break;
+	case L_SIZE:
+		parse_size(p, arg);
+		break;
+	case L_TITLE:
+		p->title = arg;
+		break;
+	case L_XMIN:
+		p->has_xmin = true;
+		p->xmin = opt_double("--xmin", arg);
+		break;
+	case L_XMAX:
+		p->has_xmax = true;
+		p->xmax = opt_double("--xmax", arg);
+		break;
+	case L_YMIN:
+		p->has_ymin = true;
+		p->ymin = opt_double("--ymin", arg);
+		break;
+	case L_YMAX:
+		p->has_ymax = true;
+		p->ymax = opt_double("--ymax", arg);
+		break;
+	}
 }
 
 static void
@@ -355,6 +532,12 @@ parse_options(struct cmdline *c, int argc, char **argv)
 			c->given |= O_SAVESEL;
 			c->savefile = optarg;
 			break;
+		case L_BACKGROUND: case L_COLOR: case L_FORMAT:
+		case L_INTERVAL: case L_LIVE: case L_LOGSCALE: case L_SCRIPT:
+		case L_SIZE: case L_TITLE: case L_XMIN: case L_XMAX:
+		case L_YMIN: case L_YMAX:
+			plot_option(c, ch, optarg);
+			break;
 		default:
 			phys_option_error(ch, argv, longopts);
 		}
@@ -363,7 +546,8 @@ parse_options(struct cmdline *c, int argc, char **argv)
 
 /* The first given option that cmd does not take, or NULL. */
 static const char *
-stray_option(const struct command *cmd, unsigned given)
+stray_option(const struct command *cmd, unsigned given,
+    const char *plotopt)
 {
 	static const struct {
 		unsigned bit;
@@ -375,13 +559,13 @@ stray_option(const struct command *cmd, unsigned given)
 		{ O_RELTOL, "--rel-tolerance" },
 		{ O_SAVESEL, "--save-selection" }, { O_SEL, "--selection" },
 		{ O_TO, "--to" }, { O_TOL, "--tolerance" }, { O_TSV, "--tsv" },
-		{ O_WINDOW, "--window" },
+		{ O_WINDOW, "--window" }, { O_PLOT, NULL },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof names / sizeof names[0]; i++)
 		if ((given & names[i].bit) && !(cmd->opts & names[i].bit))
-			return names[i].name;
+			return names[i].name ? names[i].name : plotopt;
 	return NULL;
 }
 
@@ -496,7 +680,7 @@ save_selection(struct cmdline *c)
 static void
 check_usage(struct cmdline *c, const struct command *cmd)
 {
-	const char *stray = stray_option(cmd, c->given);
+	const char *stray = stray_option(cmd, c->given, c->plotopt);
 	struct ist_sampling *s = &c->o.samp;
 
 	if (stray)
@@ -533,6 +717,12 @@ cmdline_free(struct cmdline *c)
 		ist_def_free(&c->o.defs[i]);
 	free(c->o.defs);
 	free(c->o.inputs);
+	for (i = 0; i < c->p.ncolors; i++) {
+		free((char *)c->p.colors[i].sel);
+		free(c->p.colors[i].color);
+	}
+	free(c->p.colors);
+	free((char *)c->plotopt);
 }
 
 static int
@@ -562,6 +752,7 @@ main(int argc, char **argv)
 	phys_stdout_init();
 	memset(&c, 0, sizeof c);
 	c.o.out = stdout;
+	c.p.interval = 1;
 	parse_options(&c, argc, argv);
 	if (optind >= argc)
 		usage_error("no command given");

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "introspect.h"
+#include "plot.h"
 #include "paramio.h"
 #include "preset.h"
 #include "ref.h"
@@ -1121,9 +1122,9 @@ score_expr(struct score *s, struct ist_reader *r, double *out)
 
 	while ((got = ist_read(r)) > 0) {
 		for (k = 0; k < n; k++) {
-			if (!(f = find_field(s, &r->f, expr_ref_name(s->e, k)))) {
+			if (!(f = find_field(s, ist_frame(r), expr_ref_name(s->e, k)))) {
 				free(refs);
-				return phys_failat(r->name, r->f.line, "no "
+				return phys_failat(ist_name(r), ist_frame(r)->line, "no "
 				    "field '%s'", expr_ref_name(s->e, k));
 			}
 			refs[k] = ist_value(f);
@@ -1137,7 +1138,7 @@ score_expr(struct score *s, struct ist_reader *r, double *out)
 	if (got < 0)
 		return -1;
 	if (isnan(acc))
-		return phys_fail("%s: no state lines", r->name);
+		return phys_fail("%s: no state lines", ist_name(r));
 	*out = acc;
 	return 0;
 }
@@ -1147,17 +1148,18 @@ score_expr(struct score *s, struct ist_reader *r, double *out)
 static int
 score_diff(struct score *s, struct ist_reader *r, double *out)
 {
-	struct ist_reader ref;
+	struct ist_reader *ref;
+	struct ist_frame *rf, *ff;
 	struct ist_field *f;
 	double sum = 0, d;
 	long n = 0;
 	int ga, gb, rc = 0;
 
-	if (ist_open(&ref, s->ref) < 0)
+	if (!(ref = ist_open(s->ref)))
 		return -1;
 	for (;;) {
 		ga = ist_read(r);
-		gb = ist_read(&ref);
+		gb = ist_read(ref);
 		if (ga < 0 || gb < 0) {
 			rc = -1;
 			break;
@@ -1165,29 +1167,31 @@ score_diff(struct score *s, struct ist_reader *r, double *out)
 		if (ga == 0 || gb == 0) {
 			if (ga != gb)
 				rc = phys_fail("%s has %s state lines than %s",
-				    r->name, ga ? "more" : "fewer", ref.name);
+				    ist_name(r), ga ? "more" : "fewer", ist_name(ref));
 			break;
 		}
-		if (fabs(r->f.t - ref.f.t) > 1e-9) {
-			rc = phys_failat(r->name, r->f.line, "t=%g where %s "
-			    "has t=%g", r->f.t, ref.name, ref.f.t);
+		rf = ist_frame(r);
+		ff = ist_frame(ref);
+		if (fabs(rf->t - ff->t) > 1e-9) {
+			rc = phys_failat(ist_name(r), rf->line, "t=%g where %s "
+			    "has t=%g", rf->t, ist_name(ref), ff->t);
 			break;
 		}
-		for (size_t i = 0; i < r->f.nitems && rc == 0; i++) {
-			struct ist_item *it = &r->f.items[i];
+		for (size_t i = 0; i < rf->nitems && rc == 0; i++) {
+			struct ist_item *it = &rf->items[i];
 			char *item = xstrndup(it->name, it->nlen);
 
 			for (size_t j = 0; j < it->n && rc == 0; j++) {
 				char *name = xstrdup(field_name(s, it,
-				    &r->f.fields[it->first + j]));
+				    &rf->fields[it->first + j]));
 
 				if (selected(s, item, name)) {
-					if (!(f = find_field(s, &ref.f, name)))
-						rc = phys_failat(ref.name,
-						    ref.f.line, "no field '%s'",
+					if (!(f = find_field(s, ff, name)))
+						rc = phys_failat(ist_name(ref),
+						    ff->line, "no field '%s'",
 						    name);
 					else {
-						d = ist_value(&r->f.fields[
+						d = ist_value(&rf->fields[
 						    it->first + j]) -
 						    ist_value(f);
 						sum += d * d;
@@ -1201,9 +1205,9 @@ score_diff(struct score *s, struct ist_reader *r, double *out)
 		if (rc < 0)
 			break;
 	}
-	ist_close(&ref);
+	ist_close(ref);
 	if (rc == 0 && n == 0)
-		rc = phys_fail("no field of %s is selected", r->name);
+		rc = phys_fail("no field of %s is selected", ist_name(r));
 	if (rc == 0)
 		*out = sqrt(sum / (double)n);
 	return rc;
@@ -1214,7 +1218,7 @@ cmd_score(struct opts *o, int argc, char **argv)
 {
 	const char *dir = o->output ? o->output : "runs";
 	struct score s = { 0 };
-	struct ist_reader r;
+	struct ist_reader *r;
 	struct plan p;
 	double v = NAN;
 	char *path;
@@ -1232,14 +1236,14 @@ cmd_score(struct opts *o, int argc, char **argv)
 			phys_warn("run %lld has no state file %s (not run yet, "
 			    "or failed)", run_id(p.runs[i]), path);
 			rc = PHYS_EXIT_FAIL;
-		} else if (ist_open(&r, path) < 0 ||
-		    (s.kind == S_DIFF ? score_diff(&s, &r, &v) :
-		    score_expr(&s, &r, &v)) < 0) {
+		} else if (!(r = ist_open(path)) ||
+		    (s.kind == S_DIFF ? score_diff(&s, r, &v) :
+		    score_expr(&s, r, &v)) < 0) {
 			phys_report();
 			rc = PHYS_EXIT_FAIL;
-			ist_close(&r);
+			ist_close(r);
 		} else {
-			ist_close(&r);
+			ist_close(r);
 			json_object_set_new(p.runs[i], "score", isfinite(v) ?
 			    json_real(v) : json_null());
 			print_json(p.runs[i]);

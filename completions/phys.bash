@@ -442,19 +442,28 @@ _phys_inertia()
 
 _phys_introspect()
 {
-	local valued='-f|--file|-o|--output|--every|--from|--rate|--to|--window|--tolerance|--rel-tolerance|--selection|--save-selection'
+	local valued='-f|--file|-o|--output|--every|--from|--rate|--to|--window|--tolerance|--rel-tolerance|--selection|--save-selection|--background|--color|--format|--interval|--logscale|--script|--size|--title|--xmin|--xmax|--ymin|--ymax'
 	case $prev in
-	-f | --file | -o | --output | --selection | --save-selection)
+	-f | --file | -o | --output | --selection | --save-selection | --script)
 		_phys_files any
 		return
 		;;
+	--format)
+		_phys_words_add png svg pdf
+		return
+		;;
+	--logscale)
+		_phys_words_add x y
+		return
+		;;
 	--every | --from | --rate | --to | --window | --tolerance | \
-	    --rel-tolerance)
+	    --rel-tolerance | --background | --color | --interval | --size | \
+	    --title | --xmin | --xmax | --ymin | --ymax)
 		return
 		;;
 	esac
 	case $cur in
-	--file=* | --output=* | --selection=* | --save-selection=*)
+	--file=* | --output=* | --selection=* | --save-selection=* | --script=*)
 		_phys_long_value _phys_files any
 		return
 		;;
@@ -469,7 +478,9 @@ _phys_introspect()
 		    "${sel[@]}" ;;
 		at | delta) _phys_words_add -f --file --csv --tsv "${sel[@]}" ;;
 		diff) _phys_words_add --tolerance --rel-tolerance "${sel[@]}" ;;
-		plot) _phys_words_add -f --file -o --output "${samp[@]}" "${sel[@]}" ;;
+		plot) _phys_words_add -f --file -o --output "${samp[@]}" "${sel[@]}" \
+		    --live --interval --xmin --xmax --ymin --ymax --title --size \
+		    --logscale --color --format --background --script ;;
 		items) ;;
 		*) _phys_words_add -h --help -V --version ;;
 		esac

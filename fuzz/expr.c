@@ -6,7 +6,7 @@
 
 #include "expr.h"
 #include "fuzz.h"
-#include "introspect.h"
+#include "derive.h"
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)

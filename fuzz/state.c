@@ -3,7 +3,7 @@
  * value converted, as phys-introspect's commands read runs.
  */
 #include "fuzz.h"
-#include "introspect.h"
+#include "statein.h"
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -14,16 +14,19 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ist_reader r;
+	struct ist_reader *r;
+	struct ist_frame *fr;
 	struct fuzz_file f;
 	size_t i;
 
 	fuzz_file_open(&f, data, size);
-	if (ist_open(&r, f.path) == 0)
-		while (ist_read(&r) > 0)
-			for (i = 0; i < r.f.nfields; i++)
-				ist_value(&r.f.fields[i]);
-	ist_close(&r);
+	if ((r = ist_open(f.path))) {
+		fr = ist_frame(r);
+		while (ist_read(r) > 0)
+			for (i = 0; i < fr->nfields; i++)
+				ist_value(&fr->fields[i]);
+	}
+	ist_close(r);
 	fuzz_file_close(&f);
 	return 0;
 }

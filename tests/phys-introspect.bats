@@ -304,7 +304,10 @@ EOF
 		-f a.jsonl -f b.jsonl
 	run -0 grep -c '<svg' z.svg
 	run -0 grep -c 'b.jsonl: box::link/linear_vel.z' z.svg
-	run -0 grep -c 'value \[m, m/s\]' z.svg
+	# two units, two axes: never one axis labelled "value [m, m/s]"
+	run -0 grep -c 'pose.z \[m\]' z.svg
+	run -0 grep -c 'linear_vel.z \[m/s\]' z.svg
+	run -1 grep -c 'value \[' z.svg
 	run -0 grep -c 'sim time \[s\]' z.svg
 	run -0 ls -A
 	assert_output "$(printf 'a.jsonl\nb.jsonl\nz.png\nz.svg')"
@@ -328,9 +331,9 @@ EOF
 
 @test "plot: no -o off a terminal, or another extension, is a usage error" {
 	run -2 phys-introspect plot 'box::link/pose.z' -f "$RUN"
-	assert_line --index 0 "phys-introspect: plot: standard output is not a terminal: give -o FILE.png or -o FILE.svg"
-	run -2 phys-introspect plot -o z.pdf 'box::link/pose.z' -f "$RUN"
-	assert_line --index 0 --partial "must end in .png or .svg"
+	assert_line --index 0 "phys-introspect: plot: standard output is not a terminal: give -o FILE.png, -o FILE.svg or -o FILE.pdf"
+	run -2 phys-introspect plot -o z.gif 'box::link/pose.z' -f "$RUN"
+	assert_line --index 0 --partial "must end in .png, .svg or .pdf, or give --format"
 }
 
 @test "a malformed line: exit 1 with file and line, whole lines before it" {

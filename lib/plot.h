@@ -1,0 +1,42 @@
+/*
+ * plot.h - phys-introspect plot: chosen fields of runs drawn by gnuplot,
+ * once at the end of the input or again and again while it streams in.
+ */
+#ifndef PHYS_PLOT_H
+#define PHYS_PLOT_H
+
+#include "introspect.h"
+
+enum ist_plot_format { IST_PLOT_AUTO, IST_PLOT_PNG, IST_PLOT_SVG,
+	IST_PLOT_PDF };
+
+/* --color SELECTOR=COLOR */
+struct ist_color {
+	const char *sel;	/* a glob over field names */
+	char *color;		/* a gnuplot colour name or #RRGGBB */
+};
+
+struct ist_plotopts {
+	bool live;		/* redraw while lines come in */
+	double interval;	/* live: seconds between redraws at most */
+	bool has_xmin, has_xmax, has_ymin, has_ymax;
+	double xmin, xmax, ymin, ymax;
+	const char *title;
+	int width, height;	/* pixels; 0: 1024x640 */
+	bool logx, logy;
+	struct ist_color *colors;
+	size_t ncolors;
+	enum ist_plot_format format;	/* AUTO: from -o's extension */
+	const char *background;	/* SVG, PNG, PDF; NULL: white */
+	const char *script;	/* write the gnuplot script there instead */
+};
+
+/* IST_PLOT_AUTO when the name's extension is none of png, svg, pdf. */
+enum ist_plot_format ist_plot_format_of(const char *path);
+
+int ist_plot(const struct ist_opts *o, const struct ist_plotopts *p);
+
+/* Full path of an executable found on PATH, or NULL; caller frees. */
+char *ist_find_program(const char *prog);
+
+#endif
