@@ -13,8 +13,9 @@ pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libas
 pkgs="$pkgs bats bats-support bats-assert jq libxml2-utils gnuplot-nox zsh fish mandoc groff-base sdformat-sdf strace tmux"
 # sweeps: phys-sweep hands its run list to GNU parallel (over ssh, so the
 # tests start their own sshd on localhost) and to Slurm job arrays (the
-# tests start a one-node slurmctld + slurmd; parallel moves files with rsync)
-pkgs="$pkgs parallel rsync openssh-server openssh-client slurm-wlm"
+# tests start a one-node slurmctld + slurmd; parallel moves files with rsync;
+# python3 asks the kernel for free localhost ports for both)
+pkgs="$pkgs parallel rsync openssh-server openssh-client slurm-wlm python3"
 # fuzzing: clang with its libFuzzer and sanitizer runtimes
 pkgs="$pkgs clang libclang-rt-14-dev llvm"
 # bench: GNU time for peak memory
