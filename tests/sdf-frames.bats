@@ -270,9 +270,13 @@ SDF
 </world>
 </sdf>
 SDF
-	phys-step -t 0.3 -r 10 -i 'm::arm/pose' -i 'm::arm/position' "$TMP/w.sdf" | tail -1 > "$TMP/o"
+	phys-step -t 0.3 -r 10 -i 'm::arm*/pose' -i 'm::arm/position' "$TMP/w.sdf" | tail -1 > "$TMP/o"
 	# a 1 m pendulum about the pivot at (0, 0, 2); its angle is the pitch
 	near "$(jq '.items["m::arm/pose"] | (.x * .x + (.z - 2) * (.z - 2))' "$TMP/o")" 1 1e-3
+	# the joint's own pose item, keyed apart from the link's, stays at the
+	# pivot and turns with the arm
+	near "$(jq '.items["m::arm(joint)/pose"] | (.x * .x + (.z - 2) * (.z - 2))' "$TMP/o")" 0 1e-6
+	near "$(jq '.items["m::arm(joint)/pose"].pitch' "$TMP/o")" "$(jq '.items["m::arm/pose"].pitch' "$TMP/o")" 1e-9
 	near "$(jq '.items["m::arm/position"][0]' "$TMP/o")" "$(jq '.items["m::arm/pose"].pitch' "$TMP/o")" 1e-9
 	[ "$(phys-param get "$TMP/w.sdf" m::arm/axis.dynamics.damping | jq .value)" = 0.5 ]
 	[ "$(phys-param get "$TMP/w.sdf" m::arm/inertial.mass | jq .value)" = 1 ]
