@@ -9,8 +9,8 @@ pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libas
 # completions are checked, mandoc and groff to lint and render the manuals,
 # the SDFormat specification the parameter table is checked against,
 # strace to count the files a load opens (a mesh used by many links), tmux
-# for a real terminal that live plots draw on
-pkgs="$pkgs bats bats-support bats-assert jq libxml2-utils gnuplot-nox zsh fish mandoc groff-base sdformat-sdf strace tmux"
+# for a real terminal that live plots draw on, file to tell what an image is
+pkgs="$pkgs bats bats-support bats-assert jq libxml2-utils gnuplot-nox zsh fish mandoc groff-base sdformat-sdf strace tmux file"
 # sweeps: phys-sweep hands its run list to GNU parallel (over ssh, so the
 # tests start their own sshd on localhost) and to Slurm job arrays (the
 # tests start a one-node slurmctld + slurmd; parallel moves files with rsync;
