@@ -117,7 +117,7 @@ fuzz-bins: $(FUZZERS:%=$(B)/fuzz-%)
 fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-bins B=build/fuzz CC=clang CXX=clang++ OPT=-O1 \
 		EXTRA_CFLAGS="-Werror -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
-		EXTRA_LDFLAGS="$(FUZZ_SAN)"
+		EXTRA_LDFLAGS="$(FUZZ_SAN) -fsanitize-link-c++-runtime"
 	@FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh fuzz/run build/fuzz $(FUZZ_SECONDS) $(FUZZERS)
 
 # deps first, then a new make for the build: never both at once under -j.
