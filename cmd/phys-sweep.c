@@ -1395,39 +1395,6 @@ cmd_best(struct opts *o, int argc, char **argv)
 
 /* ---- plot: score against each swept parameter ---- */
 
-static int
-run_gnuplot(const char *prog, const struct phys_buf *script)
-{
-	int fds[2], status;
-	pid_t pid;
-	FILE *fp;
-
-	if (pipe(fds) < 0)
-		return phys_fail("cannot run gnuplot: %s", strerror(errno));
-	fflush(stdout);
-	if ((pid = fork()) < 0)
-		return phys_fail("cannot run gnuplot: %s", strerror(errno));
-	if (pid == 0) {
-		dup2(fds[0], STDIN_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execl(prog, "gnuplot", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[0]);
-	signal(SIGPIPE, SIG_IGN);
-	fp = fdopen(fds[1], "w");
-	fwrite(script->s, 1, script->len, fp);
-	fclose(fp);
-	signal(SIGPIPE, SIG_DFL);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return phys_fail("gnuplot: %s", strerror(errno));
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return phys_fail("gnuplot failed");
-	return 0;
-}
-
 /* The swept names whose values are numbers, in the first run's order. */
 static size_t
 numeric_names(struct plan *p, const char ***out)
@@ -1521,7 +1488,7 @@ cmd_plot(struct opts *o, int argc, char **argv)
 		buf_puts(&b, "e\n");
 	}
 	buf_puts(&b, "unset multiplot\n");
-	rc = run_gnuplot(prog, &b);
+	rc = ist_run_gnuplot(prog, &b);
 	if (rc < 0)
 		phys_report();
 	buf_free(&b);

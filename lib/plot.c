@@ -675,9 +675,8 @@ gp_finish(struct gnuplot *gp, const char *prog, char *err, size_t errsize)
 	return -1;
 }
 
-/* gnuplot runs the script and ends. */
-static int
-run_gnuplot(const char *prog, const struct phys_buf *script)
+int
+ist_run_gnuplot(const char *prog, const struct phys_buf *script)
 {
 	struct gnuplot gp;
 	void (*old)(int);
@@ -823,7 +822,7 @@ plot_tables(const struct ist_opts *o, const struct ist_plotopts *p,
 	if (o->output)
 		tg.path = a.tmp;
 	put_script(&script, tbs, ntb, p, &tg);
-	rc = run_gnuplot(prog, &script);
+	rc = ist_run_gnuplot(prog, &script);
 	buf_free(&script);
 	if (!o->output)
 		return rc;

@@ -38,5 +38,8 @@ int ist_plot(const struct ist_opts *o, const struct ist_plotopts *p);
 
 /* Full path of an executable found on PATH, or NULL; caller frees. */
 char *ist_find_program(const char *prog);
+/* gnuplot (at prog) runs the script, drawing where the script says, and
+ * ends: 0, or -1 with phys_error() giving gnuplot's own complaint. */
+int ist_run_gnuplot(const char *prog, const struct phys_buf *script);
 
 #endif
