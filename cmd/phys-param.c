@@ -110,16 +110,15 @@ static int
 profile_of(struct phys_world *w, const char *preset)
 {
 	int p;
-	char *names;
 
 	if (!preset)
 		return w->start;
-	p = phys_world_profile(w, preset);
-	if (p >= 0)
-		return p;
-	names = phys_world_profile_names(w);
-	phys_die(PHYS_EXIT_USAGE, "no profile named '%s' (there are: %s)",
-	    preset, names);
+	p = phys_world_find_profile(w, preset);
+	if (p < 0) {
+		phys_report();
+		exit(PHYS_EXIT_USAGE);
+	}
+	return p;
 }
 
 /* ---- list ---- */

@@ -106,14 +106,13 @@ load(const char *path)
 static int
 profile(const char *name)
 {
-	int p = phys_world_profile(&world, name);
-	char *names;
+	int p = phys_world_find_profile(&world, name);
 
-	if (p >= 0)
-		return p;
-	names = phys_world_profile_names(&world);
-	phys_die(PHYS_EXIT_USAGE, "no profile named '%s' (there are: %s)", name,
-	    names);
+	if (p < 0) {
+		phys_report();
+		exit(PHYS_EXIT_USAGE);
+	}
+	return p;
 }
 
 static int

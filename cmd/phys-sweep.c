@@ -483,10 +483,11 @@ cmd_plan(struct opts *o, int argc, char **argv)
 		json_array_append_new(lc.lines, json_object());
 	if (phys_world_open(&w, argv[0], false) < 0)
 		return PHYS_EXIT_FAIL;
-	profile = w.start;
-	if (o->preset && (profile = phys_world_profile(&w, o->preset)) < 0)
-		phys_die(PHYS_EXIT_FAIL, "no profile named '%s' (there are: %s)",
-		    o->preset, phys_world_profile_names(&w));
+	profile = o->preset ? phys_world_find_profile(&w, o->preset) : w.start;
+	if (profile < 0) {
+		phys_report();
+		return PHYS_EXIT_USAGE;
+	}
 	rng_state = o->seed;
 	if (o->sample != GRID)
 		for (i = 0; i < nax; i++)

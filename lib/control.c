@@ -147,20 +147,6 @@ parse_control_value(struct phys_controls *r, struct phys_control *c,
 	return 0;
 }
 
-int
-phys_control_find_profile(const struct phys_world *w, const char *name)
-{
-	int profile = phys_world_profile(w, name);
-	char *names;
-
-	if (profile < 0) {
-		names = phys_world_profile_names(w);
-		phys_fail("no profile named '%s' (there are: %s)", name, names);
-		free(names);
-	}
-	return profile;
-}
-
 /* {"save":"NAME"}: the run's physics values become a new profile. */
 static int
 parse_save(struct phys_controls *r, struct phys_control *c, json_t *name)
@@ -198,7 +184,7 @@ parse_control(struct phys_controls *r, struct phys_control *c, json_t *obj)
 		return parse_control_value(r, c, obj);
 	if (!json_is_string(p))
 		return phys_fail("\"preset\" must be a profile name");
-	c->profile = phys_control_find_profile(r->w, json_string_value(p));
+	c->profile = phys_world_find_profile(r->w, json_string_value(p));
 	return c->profile < 0 ? -1 : 0;
 }
 

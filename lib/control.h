@@ -67,7 +67,5 @@ int phys_control_check_state(const char *name, const char *text);
  * as phys-preset add does. */
 int phys_control_save(const char *path, const char *name, const char *from,
     const char *type, const struct phys_value *vals);
-/* A profile by name, or -1 with a message listing the profiles. */
-int phys_control_find_profile(const struct phys_world *w, const char *name);
 
 #endif

@@ -853,7 +853,7 @@ start_profile(struct run *r)
 {
 	r->profile = r->w->start;
 	if (r->o->preset) {
-		r->profile = phys_control_find_profile(r->w, r->o->preset);
+		r->profile = phys_world_find_profile(r->w, r->o->preset);
 		if (r->profile < 0)
 			return -2;
 	}
@@ -1082,7 +1082,7 @@ phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out)
 int
 phys_sim_use_profile(struct phys_sim *s, const char *name)
 {
-	int profile = phys_control_find_profile(s->run.w, name);
+	int profile = phys_world_find_profile(s->run.w, name);
 
 	return profile < 0 ? -2 : switch_profile(&s->run, profile);
 }

@@ -446,8 +446,9 @@ phys_world_profile(const struct phys_world *w, const char *name)
 	return -1;
 }
 
-char *
-phys_world_profile_names(const struct phys_world *w)
+/* "a, b, c": the profile names, for messages; caller frees. */
+static char *
+profile_names(const struct phys_world *w)
 {
 	struct phys_buf b = { 0 };
 	size_t i;
@@ -459,6 +460,20 @@ phys_world_profile_names(const struct phys_world *w)
 	}
 	buf_reserve(&b, 0);
 	return b.s;
+}
+
+int
+phys_world_find_profile(const struct phys_world *w, const char *name)
+{
+	int profile = phys_world_profile(w, name);
+	char *names;
+
+	if (profile < 0) {
+		names = profile_names(w);
+		phys_fail("no profile named '%s' (there are: %s)", name, names);
+		free(names);
+	}
+	return profile;
 }
 
 /* ---- poses and frames ---- */

@@ -166,8 +166,8 @@ void phys_world_free(struct phys_world *w);
 
 /* Profile index by name, -1 when there is none. */
 int phys_world_profile(const struct phys_world *w, const char *name);
-/* "a, b, c": the profile names, for messages; caller frees. */
-char *phys_world_profile_names(const struct phys_world *w);
+/* Profile index by name, or -1 with a message listing the profiles. */
+int phys_world_find_profile(const struct phys_world *w, const char *name);
 /* Entity by scoped name: its index, and its kind in *kind; -1 if none. */
 int phys_world_entity(const struct phys_world *w, const char *name,
     enum phys_kind *kind);

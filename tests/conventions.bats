@@ -416,6 +416,23 @@ subcommands() {
 	assert_equal "$stderr" "phys-step: unknown option '-Z' (see phys-step --help)"
 }
 
+@test "a profile the world lacks is a bad option value: exit 2 on every command, the profiles named" {
+	local w="$WORLDS/pendulum.sdf"
+	local want="no profile named 'nope' (there are: quick, world)"
+
+	run -2 --separate-stderr phys-step -n 1 -p nope "$w"
+	assert_equal "$stderr" "phys-step: $want"
+	run -2 --separate-stderr phys-param get -p nope iters "$w"
+	assert_equal "$stderr" "phys-param: $want"
+	run -2 --separate-stderr phys-preset show nope "$w"
+	assert_equal "$stderr" "phys-preset: $want"
+	run -2 --separate-stderr phys-sweep plan -p nope "$w" iters=1,2
+	assert_equal "$stderr" "phys-sweep: $want"
+	[ -z "$output" ]
+	run -2 --separate-stderr phys-step -n 1 -i 'nope/pose' "$w"
+	assert_equal "$stderr" "phys-step: no item matches 'nope/pose' (phys-introspect items lists them)"
+}
+
 @test "a mistyped subcommand gets the closest ones, in one line" {
 	local cmd sub subs
 
