@@ -489,6 +489,24 @@ roff_escape(const char *s)
 	}
 }
 
+/* "; all engines" or "; ode" (or "; bullet, dart"): whose parameter it is. */
+static void
+put_doc_engines(unsigned engines)
+{
+	const char *sep = "; ";
+	unsigned bit;
+
+	if (engines == PHYS_E_ALL) {
+		fputs("; all engines", stdout);
+		return;
+	}
+	for (bit = 1; bit <= PHYS_E_ALL; bit <<= 1)
+		if (engines & bit) {
+			printf("%s%s", sep, phys_engine_type_name(bit));
+			sep = ", ";
+		}
+}
+
 /* "; ODE: native" for each engine phys runs, then the end of the line. */
 static void
 put_support(const struct phys_param *p)
@@ -562,10 +580,7 @@ cmd_doc(void)
 			printf(", at least %.15g", p->min);
 		else if (p->max < 1e308)
 			printf(", at most %.15g", p->max);
-		printf("; %s", p->engines == PHYS_E_ALL ? "all engines" :
-		    p->engines == PHYS_E_ODE ? "ode" :
-		    p->engines == PHYS_E_BULLET ? "bullet" :
-		    p->engines == PHYS_E_SIMBODY ? "simbody" : "dart");
+		put_doc_engines(p->engines);
 		put_support(p);
 		roff_escape(p->doc);
 		fputs(".\n", stdout);

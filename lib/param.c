@@ -98,6 +98,32 @@ phys_type_name(phys_type t)
 	return names[t];
 }
 
+/* The <physics type> of each engine bit, bit i naming 1 << i. */
+static const char *const engine_types[] = { "ode", "bullet", "simbody", "dart" };
+#define N_ENGINE_TYPES (sizeof engine_types / sizeof engine_types[0])
+
+const char *
+phys_engine_type_name(unsigned bit)
+{
+	unsigned i;
+
+	for (i = 0; i < N_ENGINE_TYPES; i++)
+		if (bit == 1u << i)
+			return engine_types[i];
+	return NULL;
+}
+
+unsigned
+phys_engine_bit(const char *type)
+{
+	unsigned i;
+
+	for (i = 0; i < N_ENGINE_TYPES; i++)
+		if (strcmp(type, engine_types[i]) == 0)
+			return 1u << i;
+	return 0;
+}
+
 const char *
 phys_scope_name(phys_scope s)
 {

@@ -121,6 +121,10 @@ extern int phys_param_index[PHYS_NPARAMS];
 
 const char *phys_type_name(phys_type t);
 const char *phys_scope_name(phys_scope s);
+/* An engine's <physics type> from its PHYS_E_ bit, NULL for anything but
+ * one bit; and back, 0 for a type no engine has. */
+const char *phys_engine_type_name(unsigned bit);
+unsigned phys_engine_bit(const char *type);
 size_t phys_scope_count(phys_scope s);
 const struct phys_param *phys_scope_param(phys_scope s, size_t index);
 

@@ -32,16 +32,15 @@ put_support(struct phys_buf *b, const struct phys_param *p)
 static void
 put_engines(struct phys_buf *b, unsigned e)
 {
-	static const char *names[] = { "ode", "bullet", "simbody", "dart" };
 	bool first = true;
-	int i;
+	unsigned bit;
 
 	buf_putc(b, '[');
-	for (i = 0; i < 4; i++)
-		if (e & (1u << i)) {
+	for (bit = 1; bit <= PHYS_E_ALL; bit <<= 1)
+		if (e & bit) {
 			if (!first)
 				buf_putc(b, ',');
-			buf_json_string(b, names[i]);
+			buf_json_string(b, phys_engine_type_name(bit));
 			first = false;
 		}
 	buf_putc(b, ']');

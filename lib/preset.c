@@ -8,18 +8,6 @@
 #include "paramio.h"
 #include "ref.h"
 
-unsigned
-phys_engine_bit(const char *type)
-{
-	static const char *names[] = { "ode", "bullet", "simbody", "dart" };
-	unsigned i;
-
-	for (i = 0; i < 4; i++)
-		if (strcmp(type, names[i]) == 0)
-			return 1u << i;
-	return 0;
-}
-
 static xmlNodePtr
 last_physics(const struct phys_world *w)
 {

@@ -10,9 +10,6 @@
 
 #include "world.h"
 
-/* The engine bit (PHYS_E_*) of a profile type; 0 when unknown. */
-unsigned phys_engine_bit(const char *type);
-
 /* Make profile p the one default="true" profile. */
 int phys_preset_use(struct phys_world *w, int p);
 /* A new profile NAME copied from profile from (or the specification's
