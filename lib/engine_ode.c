@@ -1477,8 +1477,11 @@ near_callback(void *data, dGeomID g1, dGeomID g2)
 		limit = (int)PVI(a, COLLISION_max_contacts);
 	if (PVI(b, COLLISION_max_contacts) < limit)
 		limit = (int)PVI(b, COLLISION_max_contacts);
-	if (limit > MAX_PAIR_CONTACTS)
+	if (limit > MAX_PAIR_CONTACTS) {
+		phys_warn_once("max_contacts %d: at most %d contact points "
+		    "are kept per colliding pair", limit, MAX_PAIR_CONTACTS);
 		limit = MAX_PAIR_CONTACTS;
+	}
 	if (limit <= 0)
 		return;
 	n = dCollide(g1, g2, limit, geoms, sizeof *geoms);

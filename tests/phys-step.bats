@@ -2,6 +2,7 @@
 # phys-step: simulation checked against closed-form answers.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 # field FILE ITEM FIELD: "t value" per state line.
 field() {
@@ -78,6 +79,16 @@ period() {
 	depth=$(awk -v z="$z" 'BEGIN { print 0.1 - z }')
 	# Springs in series: 10000 and 10000 N/m make 5000 N/m.
 	rel "$depth" "$(awk 'BEGIN { print 9.81 / 5000 + 0.002 }')" 0.01
+}
+
+@test "a contact limit above the per-pair cap is warned about once, and the sphere still rests" {
+	run -0 --separate-stderr phys-step -t 1 -e 1000 -i 'ball::link/pose' \
+	    -s max_contacts=1000 -s '*::link::collision/max_contacts=1000' \
+	    "$WORLDS/resting_sphere.sdf"
+	assert_equal "$stderr" "phys-step: max_contacts 1000: at most 256 contact points are kept per colliding pair"
+	printf '%s\n' "$output" > "$TMP/out"
+	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	rel "$(awk -v z="$z" 'BEGIN { print 0.1 - z }')" "$(awk 'BEGIN { print 9.81 / 5000 + 0.002 }')" 0.01
 }
 
 @test "a stiffer contact sinks less: kp set from the command line" {
