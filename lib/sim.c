@@ -373,18 +373,23 @@ link_vals(const struct run *r, int li)
 	return phys_run_values_get(&r->vals, PHYS_S_LINK, li);
 }
 
-static phys_mat3
-world_inertia(const struct phys_value *v, phys_quat body)
-{
-	phys_mat3 i = { { { PVD(v, LINK_inertial_inertia_ixx),
-		PVD(v, LINK_inertial_inertia_ixy), PVD(v, LINK_inertial_inertia_ixz) },
-		{ PVD(v, LINK_inertial_inertia_ixy), PVD(v, LINK_inertial_inertia_iyy),
-		PVD(v, LINK_inertial_inertia_iyz) },
-		{ PVD(v, LINK_inertial_inertia_ixz), PVD(v, LINK_inertial_inertia_iyz),
-		PVD(v, LINK_inertial_inertia_izz) } } };
-	phys_mat3 rm = quat_to_mat3(body);
+static phys_quat com_orientation(struct run *r, int li);
 
-	return mat3_mul(mat3_mul(rm, i), mat3_transpose(rm));
+/* The mass and the world inertia about the centre of mass the engine
+ * simulates: a stand-in for a file's mass 0, or a resized link's new
+ * values, are what energies and momenta must use, not the file's. */
+static double
+link_mass_inertia(struct run *r, int li, phys_mat3 *world)
+{
+	double mass, in[6];	/* ixx iyy izz ixy ixz iyz */
+	phys_mat3 i, rm;
+
+	phys_engine_link_mass(r->e, li, &mass, in);
+	i = (phys_mat3){ { { in[0], in[3], in[4] }, { in[3], in[1], in[5] },
+	    { in[4], in[5], in[2] } } };
+	rm = quat_to_mat3(com_orientation(r, li));
+	*world = mat3_mul(mat3_mul(rm, i), mat3_transpose(rm));
+	return mass;
 }
 
 static phys_quat
@@ -405,6 +410,8 @@ track(struct run *r, bool first)
 	const struct phys_world *w = r->w;
 	double h = PVD(r->cur, PHYSICS_max_step_size);
 	phys_vec3 lin, ang, com, comv, mom;
+	phys_mat3 inertia;
+	double mass;
 	size_t i;
 
 	if (!r->need_accel)
@@ -412,14 +419,13 @@ track(struct run *r, bool first)
 	for (i = 0; i < w->nlinks; i++) {
 		phys_engine_link_vel(r->e, (int)i, &lin, &ang);
 		phys_engine_link_com(r->e, (int)i, &com, &comv);
-		mom = mat3_apply(world_inertia(link_vals(r, (int)i),
-		    com_orientation(r, (int)i)), ang);
+		mass = link_mass_inertia(r, (int)i, &inertia);
+		mom = mat3_apply(inertia, ang);
 		if (!first && phys_engine_link_dynamic(r->e, (int)i)) {
 			r->acc[i] = v3_scale(v3_sub(lin, r->lin[i]), 1 / h);
 			r->angacc[i] = v3_scale(v3_sub(ang, r->ang[i]), 1 / h);
 			r->comacc[i] = v3_scale(v3_sub(comv, r->comv[i]), 1 / h);
-			r->force[i] = v3_scale(r->comacc[i],
-			    PVD(link_vals(r, (int)i), LINK_inertial_mass));
+			r->force[i] = v3_scale(r->comacc[i], mass);
 			r->torque[i] = v3_scale(v3_sub(mom, r->mom[i]), 1 / h);
 		}
 		r->lin[i] = lin;
@@ -445,6 +451,7 @@ model_energy(struct run *r, int m, double *ke, double *pe)
 	const struct phys_world *w = r->w;
 	phys_vec3 g = PVV(phys_run_values_get(&r->vals, PHYS_S_WORLD, 0),
 	    WORLD_gravity), com, comv, lin, ang;
+	phys_mat3 inertia;
 	double mass;
 	size_t i;
 
@@ -453,12 +460,11 @@ model_energy(struct run *r, int m, double *ke, double *pe)
 		if (!is_descendant(w, w->links[i].model, m) ||
 		    !phys_engine_link_dynamic(r->e, (int)i))
 			continue;
-		mass = PVD(link_vals(r, (int)i), LINK_inertial_mass);
+		mass = link_mass_inertia(r, (int)i, &inertia);
 		phys_engine_link_com(r->e, (int)i, &com, &comv);
 		phys_engine_link_vel(r->e, (int)i, &lin, &ang);
-		*ke += 0.5 * mass * v3_dot(comv, comv) + 0.5 * v3_dot(ang,
-		    mat3_apply(world_inertia(link_vals(r, (int)i),
-		    com_orientation(r, (int)i)), ang));
+		*ke += 0.5 * mass * v3_dot(comv, comv) +
+		    0.5 * v3_dot(ang, mat3_apply(inertia, ang));
 		*pe -= mass * v3_dot(g, com);
 	}
 }

@@ -586,11 +586,13 @@ SDF
 </world>
 </sdf>
 SDF
-	run --separate-stderr phys-step -s ode.solver.type=world -t 6 -r 500 -i 'm::j/position' -i 'm::sensor/mass' "$TMP/w.sdf"
+	run --separate-stderr phys-step -s ode.solver.type=world -t 6 -r 500 -i 'm::j/position' -i 'm::sensor/mass' -i 'm/potential_energy' "$TMP/w.sdf"
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *"w.sdf:9: link 'm::sensor': mass 0, which Gazebo refuses on a moving link; run with mass 0.001 kg"* ]]
 	[ "$(grep -c 'mass 0' <<<"$stderr")" -eq 1 ]	# once; the static wall has no body
 	[ "$(tail -1 <<<"$output" | jq '.items["m::sensor/mass"]')" = 0.001 ]
+	# energies count the mass that runs: both links 2 m up at the start
+	near "$(head -1 <<<"$output" | jq '.items["m/potential_energy"]')" "$(awk 'BEGIN { printf "%.12g", 1.001 * 9.81 * 2 }')" 1e-9
 	# the bob swings as the 1 m point-mass pendulum it is: 4 sqrt(L/g)
 	# K(1/sqrt 2) from horizontal. Had the sensor the SDF default of 1 kg,
 	# 2 m out, the period would be about 1.3 times that.
