@@ -714,10 +714,9 @@ gp_start(struct gnuplot *gp, const char *prog, bool capture)
 		}
 		close(in[0]);
 		close(in[1]);
-		if (capture) {
-			close(out[0]);
-			close(out[1]);
-		}
+		/* Nothing else of ours: a window gnuplot leaves open after
+		 * it ends must not hold our caller's pipes open. */
+		closefrom(STDERR_FILENO + 1);
 		execl(prog, "gnuplot", (char *)NULL);
 		_exit(127);
 	}
