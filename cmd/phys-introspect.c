@@ -560,7 +560,7 @@ parse_options(struct cmdline *c, int argc, char **argv)
 			break;
 		case L_BACKGROUND: case L_COLOR: case L_FORMAT:
 		case L_INTERVAL: case L_LIVE: case L_LOGSCALE: case L_SCRIPT:
-		case L_SIZE: case L_TITLE: case L_XMIN: case L_XMAX:
+		case L_SIZE: case L_TERMINAL: case L_TITLE: case L_XMIN: case L_XMAX:
 		case L_YMIN: case L_YMAX:
 			plot_option(c, ch, optarg);
 			break;

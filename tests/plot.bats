@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # phys-introspect plot: the settings' effects on the gnuplot script and on
 # the images, axes by unit, the text plot on a terminal, and live plots
-# that redraw while the run goes (in tmux, and into a file fed slowly).
+# that redraw while the run goes: in tmux, into a file fed slowly, as
+# sixel images on a pseudo-terminal that answers as a sixel terminal, and
+# in a window on an X server of the test's own (Xvfb).
 #
 # introspect-run.jsonl: t = 0, 0.25, 0.5, 0.75, 1; box::link/pose.z =
 # 2 - 2 t^2 (m), box::link/linear_vel.z = -4 t (m/s),
@@ -97,6 +99,16 @@ data_rows() {
 		run -1 env DISPLAY=:99 "$PHYS_BIN/phys-introspect" plot --live -f "$RUN" 'box::link/pose.z'
 		assert_output --partial "standard output is not a terminal: give -o FILE"
 	fi
+	run -2 phys-introspect plot -f "$RUN" --terminal tty 'box::link/pose.z'
+	assert_line --index 0 "phys-introspect: --terminal: 'tty' is none of text, sixel, window"
+	run -2 phys-introspect plot -f "$RUN" --terminal text -o z.png 'box::link/pose.z'
+	assert_line --index 0 "phys-introspect: plot: --terminal and -o exclude each other"
+	run -2 phys-introspect plot -f "$RUN" --terminal sixel --script s.gp 'box::link/pose.z'
+	assert_line --index 0 "phys-introspect: plot: --terminal and --script exclude each other"
+	run -2 phys-introspect plot -f "$RUN" --terminal sixel 'box::link/pose.z'
+	assert_line --index 0 --partial "standard output is not a terminal"
+	run -1 env -u DISPLAY "$PHYS_BIN/phys-introspect" plot -f "$RUN" --terminal window 'box::link/pose.z'
+	assert_output "phys-introspect: plot --terminal window: DISPLAY is not set"
 	run -1 phys-introspect plot -f "$RUN" --script s.gp --color 'ball*=red' 'box::link/pose.z'
 	assert_output "phys-introspect: --color ball*=red: no plotted field matches 'ball*'"
 	[ ! -e s.gp ]
@@ -363,4 +375,9 @@ on_display() {
 	for i in $(seq 50); do [ -z "$(on_display)" ] && break; sleep 0.1; done
 	[ -z "$(on_display)" ] || fail "left running: $(on_display)"
 	! xwininfo -id "$wid" >/dev/null 2>&1
+	# without --live, the same: drawn, and kept after the command ends
+	run -0 phys-introspect plot --terminal window -f run.jsonl 'ball::link/pose.z'
+	wid=$(plot_window) || fail "no window"
+	[ -n "$(on_display)" ]
+	xkill -id "$wid" >/dev/null
 }
