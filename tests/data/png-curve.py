@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""png-curve.py PNG RRGGBB
+"""png-curve.py RRGGBB PNG...
 
-Where a curve of colour RRGGBB lies in an 8-bit RGB or RGBA PNG (what
-sixel2png writes): the first line is "WIDTH HEIGHT", then one line
-"COLUMN ROW" for each column holding the colour above the plot's bottom
-border (the lowest row that is more than half dark), ROW being the mean
-row of those pixels. Pixel (0, 0) is the top left.
+Where a curve of colour RRGGBB lies in each 8-bit RGB or RGBA PNG (what
+sixel2png writes), written to PNG.curve: the first line is "WIDTH
+HEIGHT", then one line "COLUMN ROW" for each column holding the colour
+above the plot's bottom border (the lowest row that is more than half
+dark), ROW being the mean row of those pixels. Pixel (0, 0) is the top
+left.
 """
 import struct
 import sys
@@ -51,16 +52,22 @@ def read_png(path):
     return w, h, rows
 
 
-def main(path, color):
-    want = tuple(int(color[i:i + 2], 16) for i in (0, 2, 4))
+def curve(path, want, out):
     w, h, rows = read_png(path)
     dark = [y for y in range(h) if sum(sum(p) < 150 for p in rows[y]) > w // 2]
     bottom = dark[-1] if dark else h
-    print(w, h)
+    print(w, h, file=out)
     for x in range(w):
         ys = [y for y in range(bottom) if rows[y][x] == want]
         if ys:
-            print(x, sum(ys) / len(ys))
+            print(x, sum(ys) / len(ys), file=out)
+
+
+def main(color, *paths):
+    want = tuple(int(color[i:i + 2], 16) for i in (0, 2, 4))
+    for path in paths:
+        with open(path + ".curve", "w") as out:
+            curve(path, want, out)
 
 
 if __name__ == "__main__":
