@@ -57,6 +57,11 @@ static const char options_text[] =
     "                         instead of running gnuplot\n"
     "  --selection FILE       read selectors from FILE, one a line (all)\n"
     "  --size WxH             plot: image size in pixels (default 1024x640)\n"
+    "  --terminal text|sixel|window\n"
+    "                         plot: draw without -o as text or sixel on\n"
+    "                         the terminal or in a window (default: sixel\n"
+    "                         where the terminal has it; --live: a window\n"
+    "                         where DISPLAY is set)\n"
     "  --title TEXT           plot: a title above the plot\n"
     "  --to T                 drop lines after sim time T\n"
     "                         (filter derive plot)\n"
@@ -99,7 +104,7 @@ enum {
 	L_SEL, L_TO, L_TOL, L_TSV, L_WINDOW,
 	/* plot's settings */
 	L_BACKGROUND, L_COLOR, L_FORMAT, L_INTERVAL, L_LIVE, L_LOGSCALE,
-	L_SCRIPT, L_SIZE, L_TITLE, L_XMIN, L_XMAX, L_YMIN, L_YMAX
+	L_SCRIPT, L_SIZE, L_TERMINAL, L_TITLE, L_XMIN, L_XMAX, L_YMIN, L_YMAX
 };
 
 static const struct option longopts[] = {
@@ -122,6 +127,7 @@ static const struct option longopts[] = {
 	{ "script", required_argument, NULL, L_SCRIPT },
 	{ "selection", required_argument, NULL, L_SEL },
 	{ "size", required_argument, NULL, L_SIZE },
+	{ "terminal", required_argument, NULL, L_TERMINAL },
 	{ "title", required_argument, NULL, L_TITLE },
 	{ "to", required_argument, NULL, L_TO },
 	{ "tolerance", required_argument, NULL, L_TOL },
@@ -264,8 +270,13 @@ cmd_plot(struct cmdline *c)
 		usage_error("plot: --live and --script exclude each other");
 	if (p->live && c->o.ninputs > 1)
 		usage_error("plot: --live draws one run");
-	if (!out && !p->script && !isatty(STDOUT_FILENO) && !(p->live &&
-	    getenv("DISPLAY") && *getenv("DISPLAY")))
+	if (p->term != IST_TERM_AUTO && (out || p->script))
+		usage_error("plot: --terminal and %s exclude each other",
+		    out ? "-o" : "--script");
+	if (!out && !p->script && !isatty(STDOUT_FILENO) &&
+	    p->term != IST_TERM_WINDOW && !(p->live &&
+	    p->term == IST_TERM_AUTO && getenv("DISPLAY") &&
+	    *getenv("DISPLAY")))
 		usage_error("plot: standard output is not a terminal: give "
 		    "-o FILE.png, -o FILE.svg or -o FILE.pdf");
 	check_ranges(p);
@@ -386,6 +397,18 @@ parse_size(struct ist_plotopts *p, const char *arg)
 	p->height = (int)b;
 }
 
+static enum ist_plot_term
+terminal_of(const char *arg)
+{
+	if (strcmp(arg, "text") == 0)
+		return IST_TERM_TEXT;
+	if (strcmp(arg, "sixel") == 0)
+		return IST_TERM_SIXEL;
+	if (strcmp(arg, "window") == 0)
+		return IST_TERM_WINDOW;
+	usage_error("--terminal: '%s' is none of text, sixel, window", arg);
+}
+
 static void
 plot_option(struct cmdline *c, int ch, char *arg)
 {
@@ -435,6 +458,9 @@ plot_option(struct cmdline *c, int ch, char *arg)
 		break;
 	case L_SIZE:
 		parse_size(p, arg);
+		break;
+	case L_TERMINAL:
+		p->term = terminal_of(arg);
 		break;
 	case L_TITLE:
 		p->title = arg;
@@ -534,7 +560,7 @@ parse_options(struct cmdline *c, int argc, char **argv)
 			break;
 		case L_BACKGROUND: case L_COLOR: case L_FORMAT:
 		case L_INTERVAL: case L_LIVE: case L_LOGSCALE: case L_SCRIPT:
-		case L_SIZE: case L_TITLE: case L_XMIN: case L_XMAX:
+		case L_SIZE: case L_TERMINAL: case L_TITLE: case L_XMIN: case L_XMAX:
 		case L_YMIN: case L_YMAX:
 			plot_option(c, ch, optarg);
 			break;

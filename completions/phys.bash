@@ -442,7 +442,7 @@ _phys_inertia()
 
 _phys_introspect()
 {
-	local valued='-f|--file|-o|--output|--every|--from|--rate|--to|--window|--tolerance|--rel-tolerance|--selection|--save-selection|--background|--color|--format|--interval|--logscale|--script|--size|--title|--xmin|--xmax|--ymin|--ymax'
+	local valued='-f|--file|-o|--output|--every|--from|--rate|--to|--window|--tolerance|--rel-tolerance|--selection|--save-selection|--background|--color|--format|--interval|--logscale|--script|--size|--terminal|--title|--xmin|--xmax|--ymin|--ymax'
 	case $prev in
 	-f | --file | -o | --output | --selection | --save-selection | --script)
 		_phys_files any
@@ -454,6 +454,10 @@ _phys_introspect()
 		;;
 	--logscale)
 		_phys_words_add x y
+		return
+		;;
+	--terminal)
+		_phys_words_add text sixel window
 		return
 		;;
 	--every | --from | --rate | --to | --window | --tolerance | \
@@ -480,7 +484,8 @@ _phys_introspect()
 		diff) _phys_words_add --tolerance --rel-tolerance "${sel[@]}" ;;
 		plot) _phys_words_add -f --file -o --output "${samp[@]}" "${sel[@]}" \
 		    --live --interval --xmin --xmax --ymin --ymax --title --size \
-		    --logscale --color --format --background --script ;;
+		    --logscale --color --format --background --script \
+		    --terminal ;;
 		items) ;;
 		*) _phys_words_add -h --help -V --version ;;
 		esac

@@ -264,6 +264,7 @@ complete -c phys-introspect -n '__phys_sub_is plot' -l live -d 'Redraw while lin
 complete -c phys-introspect -n '__phys_sub_is plot' -l logscale -x -a 'x y' -d 'A logarithmic axis'
 complete -c phys-introspect -n '__phys_sub_is plot' -l script -r -F -d 'Write the gnuplot script to FILE'
 complete -c phys-introspect -n '__phys_sub_is plot' -l size -x -d 'Image size WxH in pixels'
+complete -c phys-introspect -n '__phys_sub_is plot' -l terminal -x -a 'text sixel window' -d 'Draw without -o as text, sixel or in a window'
 complete -c phys-introspect -n '__phys_sub_is plot' -l title -x -d 'A title above the plot'
 complete -c phys-introspect -n '__phys_sub_is plot' -l xmin -x -d 'Time axis start'
 complete -c phys-introspect -n '__phys_sub_is plot' -l xmax -x -d 'Time axis end'

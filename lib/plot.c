@@ -3,6 +3,10 @@
  * in a window, or into an image file; once at the end of the input, or
  * (--live) again and again while it streams in.
  *
+ * Without -o, a plot goes to the terminal: as sixel graphics when it
+ * answers the Primary Device Attributes query with the sixel feature, as
+ * text otherwise; a live one goes to a window where DISPLAY is set.
+ *
  * A live plot reads on one thread and draws on another: the reader only
  * adds rows to a bounded ring under a lock, and the drawer, at most every
  * --interval, copies the ring, hands one long-lived gnuplot the frame
@@ -13,12 +17,15 @@
 #include "items.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <termios.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -30,6 +37,12 @@
 #define LIVE_WINDOW 1000
 #define DEFAULT_W 1024
 #define DEFAULT_H 640
+/* How long a terminal has to answer the device attributes query. */
+#define DA_TIMEOUT_MS 500
+/* A sixel terminal's character cell when it does not tell its pixels: the
+ * VT340's, which sixel terminals emulate. */
+#define CELL_W 10
+#define CELL_H 20
 /* What gnuplot prints after each live frame. */
 #define FRAME_DONE "phys-introspect: frame done"
 
@@ -71,8 +84,12 @@ put_gpnum(struct phys_buf *b, double v)
 		buf_puts(b, "NaN");	/* a gap in the line */
 }
 
+/*
+ * The terminal's columns and rows, less one row for the prompt; with px,
+ * the pixels of those (0 when the terminal does not tell).
+ */
 static void
-terminal_size(int *w, int *h)
+terminal_size(int *w, int *h, int *px_w, int *px_h)
 {
 	struct winsize ws;
 	const char *c = getenv("COLUMNS"), *l = getenv("LINES");
@@ -80,17 +97,28 @@ terminal_size(int *w, int *h)
 
 	*w = 80;
 	*h = 24;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+	if (px_w)
+		*px_w = *px_h = 0;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
+	    ws.ws_row > 0) {
 		*w = ws.ws_col;
 		*h = ws.ws_row;
+		if (px_w && ws.ws_xpixel > 0 && ws.ws_ypixel > 0) {
+			*px_w = ws.ws_xpixel;
+			*px_h = ws.ws_ypixel;
+		}
 	} else {
 		if (c && phys_parse_long(c, &v) && v > 20 && v < 1000)
 			*w = (int)v;
 		if (l && phys_parse_long(l, &v) && v > 5 && v < 1000)
 			*h = (int)v;
 	}
-	if (*h > 6)
-		(*h)--;		/* room for the prompt */
+	if (*h > 6) {
+		/* room for the prompt */
+		if (px_w)
+			*px_h -= *px_h / *h;
+		(*h)--;
+	}
 }
 
 char *
@@ -132,6 +160,66 @@ write_all(int fd, const char *s, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * The terminal's answer to ESC [ c, up to its final 'c', or what came
+ * before DA_TIMEOUT_MS passed; its length.
+ */
+static size_t
+read_da_reply(int fd, char *buf, size_t size)
+{
+	double end = now_seconds() + DA_TIMEOUT_MS / 1000.0, left;
+	struct pollfd pfd = { fd, POLLIN, 0 };
+	const char *p;
+	size_t n = 0;
+	ssize_t r;
+
+	while (n < size && (left = end - now_seconds()) > 0) {
+		if (poll(&pfd, 1, (int)ceil(left * 1000)) <= 0)
+			continue;	/* EINTR, or the time is up */
+		if ((r = read(fd, buf + n, size - n)) <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		n += (size_t)r;
+		buf[n] = '\0';
+		/* the whole answer: ESC [ ? Ps ; ... c */
+		if ((p = strstr(buf, "\033[?")) && strchr(p, 'c'))
+			break;
+	}
+	return n;
+}
+
+/* Whether the answer ESC [ ? 62 ; 4 ; 22 c lists 4, sixel graphics. */
+static bool
+da_has_sixel(const char *reply)
+{
+	const char *p = strstr(reply, "\033[?");
+	long v;
+	char *e;
+
+	if (!p)
+		return false;
+	for (p += 3;; p = e + 1) {
+		v = strtol(p, &e, 10);
+		if (e == p)
+			return false;
+		if (v == 4 && (*e == ';' || *e == 'c'))
+			return true;
+		if (*e != ';')
+			return false;
+	}
 }
 
 enum ist_plot_format
@@ -301,7 +389,7 @@ axes_free(struct axes *ax)
 
 /* ---- the gnuplot script ---------------------------------------------- */
 
-enum target_kind { T_TEXT, T_WINDOW, T_FILE };
+enum target_kind { T_TEXT, T_SIXEL, T_WINDOW, T_FILE };
 
 /* Where a frame goes. */
 struct target {
@@ -310,30 +398,40 @@ struct target {
 	const char *path;	/* T_FILE: the file gnuplot writes */
 	enum ist_plot_format format;
 	int cols, rows;		/* T_TEXT: the terminal's size */
+	int width, height;	/* T_SIXEL, T_FILE: the image's pixels */
 };
+
+/* The size and background of an image (transparent: its keyword). */
+static void
+put_image_opts(struct phys_buf *opts, const struct ist_plotopts *p,
+    const struct target *tg, const char *transparent)
+{
+	const char *bg = p->background ? p->background : "white";
+
+	/* pdfcairo measures in inches: 96 pixels to the inch */
+	if (tg->kind == T_FILE && tg->format == IST_PLOT_PDF)
+		buf_printf(opts, "noenhanced size %.4gin,%.4gin",
+		    tg->width / 96.0, tg->height / 96.0);
+	else
+		buf_printf(opts, "noenhanced size %d,%d", tg->width,
+		    tg->height);
+	if (strcmp(bg, "none") == 0) {
+		if (transparent)
+			buf_printf(opts, " %s", transparent);
+	} else {
+		buf_puts(opts, " background ");
+		put_gpstr(opts, bg);
+	}
+}
 
 static void
 put_file_terminal(struct phys_buf *b, const struct ist_plotopts *p,
     const struct target *tg)
 {
-	int w = p->width ? p->width : DEFAULT_W;
-	int h = p->height ? p->height : DEFAULT_H;
-	const char *bg = p->background ? p->background : "white";
 	struct phys_buf opts = { 0 };
 
-	/* pdfcairo measures in inches: 96 pixels to the inch */
-	if (tg->format == IST_PLOT_PDF)
-		buf_printf(&opts, "noenhanced size %.4gin,%.4gin", w / 96.0,
-		    h / 96.0);
-	else
-		buf_printf(&opts, "noenhanced size %d,%d", w, h);
-	if (strcmp(bg, "none") == 0) {
-		if (tg->format == IST_PLOT_PNG)
-			buf_puts(&opts, " transparent");
-	} else {
-		buf_puts(&opts, " background ");
-		put_gpstr(&opts, bg);
-	}
+	put_image_opts(&opts, p, tg, tg->format == IST_PLOT_PNG ?
+	    "transparent" : NULL);
 	if (tg->format == IST_PLOT_SVG)
 		buf_printf(b, "set terminal svg %s\n", opts.s);
 	else if (tg->format == IST_PLOT_PDF)
@@ -357,8 +455,16 @@ put_terminal(struct phys_buf *b, const struct ist_plotopts *p,
 		buf_printf(b, "set terminal dumb noenhanced nofeed size "
 		    "%d,%d\n", tg->cols, tg->rows);
 		break;
+	case T_SIXEL:
+		buf_puts(b, "set terminal sixelgd ");
+		put_image_opts(b, p, tg, "transparent");
+		buf_putc(b, '\n');
+		break;
 	case T_WINDOW:
-		buf_printf(b, "set terminal %s noenhanced noraise\n", tg->term);
+		/* persist: the window outlives gnuplot, showing the last
+		 * frame until it is closed */
+		buf_printf(b, "set terminal %s noenhanced noraise persist\n",
+		    tg->term);
 		break;
 	case T_FILE:
 		put_file_terminal(b, p, tg);
@@ -608,10 +714,9 @@ gp_start(struct gnuplot *gp, const char *prog, bool capture)
 		}
 		close(in[0]);
 		close(in[1]);
-		if (capture) {
-			close(out[0]);
-			close(out[1]);
-		}
+		/* Nothing else of ours: a window gnuplot leaves open after
+		 * it ends must not hold our caller's pipes open. */
+		closefrom(STDERR_FILENO + 1);
 		execl(prog, "gnuplot", (char *)NULL);
 		_exit(127);
 	}
@@ -756,11 +861,153 @@ table_load(struct table *tb, const struct ist_opts *o, const char *path)
 	return 0;
 }
 
+/* A window terminal gnuplot has, where DISPLAY is set, or NULL. */
+static const char *
+window_terminal(const char *prog)
+{
+	static const char *const terms[] = { "qt", "wxt", "x11" };
+	struct phys_buf out = { 0 };
+	struct gnuplot gp;
+	const char *found = NULL;
+	char err[200];
+	size_t i;
+	static const char ask[] = "set print '-'\nprint GPVAL_TERMINALS\n"
+	    "print '" FRAME_DONE "'\n";
+
+	if (!getenv("DISPLAY") || !*getenv("DISPLAY"))
+		return NULL;
+	if (gp_start(&gp, prog, true) < 0)
+		return NULL;
+	if (write_all(gp.in, ask, sizeof ask - 1) == 0 &&
+	    gp_read_frame(&gp, &out) == 0)
+		for (i = 0; i < sizeof terms / sizeof terms[0] && !found; i++)
+			if (out.s && strstr(out.s, terms[i]))
+				found = terms[i];
+	(void)gp_finish(&gp, prog, err, sizeof err);
+	buf_free(&out);
+	return found;
+}
+
+/*
+ * Whether the terminal on standard output draws sixel graphics: asked with
+ * the Primary Device Attributes query (ESC [ c), whose answer ESC [ ? ...
+ * c lists the terminal's features, 4 among them for sixel. The answer
+ * comes on the terminal's input, read raw from the terminal opened anew
+ * (standard input may be a pipe); a terminal that does not answer within
+ * DA_TIMEOUT_MS has none. Only a process in the foreground of its own
+ * terminal asks, and the signals that would end it wait until the
+ * terminal is restored.
+ */
+static bool
+sixel_terminal(void)
+{
+	const char *name = ttyname(STDOUT_FILENO);
+	struct termios saved, raw;
+	sigset_t block, old;
+	char reply[256];
+	size_t n = 0;
+	int fd;
+
+	if (!name || (fd = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0)
+		return false;
+	if (tcgetpgrp(fd) != getpgrp() || tcgetattr(fd, &saved) < 0) {
+		close(fd);
+		return false;
+	}
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigaddset(&block, SIGTSTP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	raw = saved;
+	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	raw.c_cc[VMIN] = 0;
+	raw.c_cc[VTIME] = 0;
+	if (tcsetattr(fd, TCSANOW, &raw) == 0) {
+		if (write_all(fd, "\033[c", 3) == 0)
+			n = read_da_reply(fd, reply, sizeof reply - 1);
+		tcsetattr(fd, TCSANOW, &saved);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(fd);
+	reply[n] = '\0';
+	return da_has_sixel(reply);
+}
+
 static void
 text_target(struct target *tg)
 {
 	tg->kind = T_TEXT;
-	terminal_size(&tg->cols, &tg->rows);
+	terminal_size(&tg->cols, &tg->rows, NULL, NULL);
+}
+
+/*
+ * Sixel images as large as the terminal less a row for the prompt (so a
+ * frame redrawn at the top never scrolls), or --size.
+ */
+static void
+sixel_target(struct target *tg, const struct ist_plotopts *p)
+{
+	int cols, rows, w, h;
+
+	tg->kind = T_SIXEL;
+	terminal_size(&cols, &rows, &w, &h);
+	if (w == 0) {
+		w = cols * CELL_W;
+		h = rows * CELL_H;
+	}
+	tg->width = p->width ? p->width : w < 16 ? 16 : w > 20000 ? 20000 : w;
+	tg->height = p->height ? p->height : h < 16 ? 16 : h > 20000 ?
+	    20000 : h;
+}
+
+/*
+ * Where a plot goes: -o's file; a window for --terminal window, or for
+ * --live where DISPLAY is set and gnuplot has one; the terminal as sixel
+ * or text.
+ */
+static int
+choose_target(const struct ist_opts *o, const struct ist_plotopts *p,
+    const char *prog, struct target *tg)
+{
+	memset(tg, 0, sizeof *tg);
+	if (o->output) {
+		tg->kind = T_FILE;
+		tg->format = p->format;
+		tg->path = o->output;
+		tg->width = p->width ? p->width : DEFAULT_W;
+		tg->height = p->height ? p->height : DEFAULT_H;
+		return 0;
+	}
+	if (p->script) {
+		text_target(tg);	/* for any terminal, later */
+		return 0;
+	}
+	if (p->term == IST_TERM_WINDOW ||
+	    (p->term == IST_TERM_AUTO && p->live)) {
+		if ((tg->term = window_terminal(prog))) {
+			tg->kind = T_WINDOW;
+			return 0;
+		}
+		if (p->term == IST_TERM_WINDOW)
+			return phys_fail("plot --terminal window: %s",
+			    getenv("DISPLAY") && *getenv("DISPLAY") ?
+			    "gnuplot has no window terminal (qt, wxt, x11): "
+			    "install gnuplot-x11 or gnuplot-qt" :
+			    "DISPLAY is not set");
+		if (!isatty(STDOUT_FILENO))
+			return phys_fail("plot --live: gnuplot has no window "
+			    "terminal (qt, wxt, x11) and standard output is "
+			    "not a terminal: give -o FILE");
+	}
+	if (p->term == IST_TERM_SIXEL ||
+	    (p->term == IST_TERM_AUTO && sixel_terminal()))
+		sixel_target(tg, p);
+	else
+		text_target(tg);
+	return 0;
 }
 
 /* Each --color must colour something. */
@@ -804,13 +1051,9 @@ plot_tables(const struct ist_opts *o, const struct ist_plotopts *p,
 	struct phys_atomic a;
 	int rc;
 
-	if (check_colors(p, tbs, ntb) < 0)
+	if (check_colors(p, tbs, ntb) < 0 ||
+	    choose_target(o, p, prog, &tg) < 0)
 		return -1;
-	if (!o->output)
-		text_target(&tg);
-	tg.kind = o->output ? T_FILE : T_TEXT;
-	tg.format = p->format;
-	tg.path = o->output;
 	if (p->script) {
 		put_script(&script, tbs, ntb, p, &tg);
 		rc = write_script(p->script, &script);
@@ -873,15 +1116,6 @@ struct live {
 	unsigned long frames;
 };
 
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /* Wait on lv->cv until the monotonic time `until`. */
 static void
 wait_until(struct live *lv, double until)
@@ -894,36 +1128,12 @@ wait_until(struct live *lv, double until)
 	pthread_cond_timedwait(&lv->cv, &lv->mu, &ts);
 }
 
-/* A window terminal gnuplot has, where DISPLAY is set, or NULL. */
-static const char *
-window_terminal(const char *prog)
-{
-	static const char *const terms[] = { "qt", "wxt", "x11" };
-	struct phys_buf out = { 0 };
-	struct gnuplot gp;
-	const char *found = NULL;
-	char err[200];
-	size_t i;
-	static const char ask[] = "set print '-'\nprint GPVAL_TERMINALS\n"
-	    "print '" FRAME_DONE "'\n";
-
-	if (!getenv("DISPLAY") || !*getenv("DISPLAY"))
-		return NULL;
-	if (gp_start(&gp, prog, true) < 0)
-		return NULL;
-	if (write_all(gp.in, ask, sizeof ask - 1) == 0 &&
-	    gp_read_frame(&gp, &out) == 0)
-		for (i = 0; i < sizeof terms / sizeof terms[0] && !found; i++)
-			if (out.s && strstr(out.s, terms[i]))
-				found = terms[i];
-	(void)gp_finish(&gp, prog, err, sizeof err);
-	buf_free(&out);
-	return found;
-}
-
-/* Shows one text frame in place: home, the frame, clear what is left. */
+/*
+ * Shows one frame, text or sixel, in place: home, the frame, clear what
+ * is left.
+ */
 static int
-show_text_frame(struct live *lv)
+show_frame(struct live *lv)
 {
 	struct phys_buf b = { 0 };
 	int rc;
@@ -973,7 +1183,8 @@ draw_frame(struct live *lv)
 		snprintf(lv->err, sizeof lv->err, "%s", phys_error());
 		return -1;
 	}
-	if (lv->tg.kind == T_TEXT && show_text_frame(lv) < 0) {
+	if ((lv->tg.kind == T_TEXT || lv->tg.kind == T_SIXEL) &&
+	    show_frame(lv) < 0) {
 		snprintf(lv->err, sizeof lv->err, "write error: %s",
 		    strerror(errno));
 		return -1;
@@ -1065,22 +1276,6 @@ live_read(struct live *lv, struct ist_src *s)
 	return rc < 0 ? -1 : 0;
 }
 
-static void
-live_target(struct live *lv)
-{
-	const char *win;
-
-	if (lv->o->output) {
-		lv->tg.kind = T_FILE;
-		lv->tg.format = lv->p->format;
-	} else if ((win = window_terminal(lv->prog))) {
-		lv->tg.kind = T_WINDOW;
-		lv->tg.term = win;
-	} else {
-		text_target(&lv->tg);
-	}
-}
-
 static int
 live_init(struct live *lv)
 {
@@ -1094,11 +1289,8 @@ live_init(struct live *lv)
 	lv->tb.name = phys_display_name(lv->o->inputs[0]);
 	lv->tb.window = lv->o->samp.window > 0 ? (size_t)lv->o->samp.window :
 	    LIVE_WINDOW;
-	live_target(lv);
-	if (lv->tg.kind == T_TEXT && !isatty(STDOUT_FILENO))
-		return phys_fail("plot --live: gnuplot has no window terminal "
-		    "(qt, wxt, x11) and standard output is not a terminal: "
-		    "give -o FILE");
+	if (choose_target(lv->o, lv->p, lv->prog, &lv->tg) < 0)
+		return -1;
 	return gp_start(&lv->gp, lv->prog, true);
 }
 
@@ -1152,7 +1344,7 @@ plot_live(const struct ist_opts *o, const struct ist_plotopts *p,
 		rc = phys_fail("%s", lv.err);
 	else if (rc == 0 && lv.added == 0)
 		rc = phys_failat(lv.tb.name, 0, "no state lines to plot");
-	else if (rc == 0 && lv.tg.kind == T_TEXT)
+	else if (rc == 0 && (lv.tg.kind == T_TEXT || lv.tg.kind == T_SIXEL))
 		fputc('\n', stdout);
 	live_free(&lv);
 	return rc;

@@ -10,6 +10,10 @@
 enum ist_plot_format { IST_PLOT_AUTO, IST_PLOT_PNG, IST_PLOT_SVG,
 	IST_PLOT_PDF };
 
+/* --terminal: where a plot without -o is drawn */
+enum ist_plot_term { IST_TERM_AUTO, IST_TERM_TEXT, IST_TERM_SIXEL,
+	IST_TERM_WINDOW };
+
 /* --color SELECTOR=COLOR */
 struct ist_color {
 	const char *sel;	/* a glob over field names */
@@ -29,6 +33,7 @@ struct ist_plotopts {
 	enum ist_plot_format format;	/* AUTO: from -o's extension */
 	const char *background;	/* SVG, PNG, PDF; NULL: white */
 	const char *script;	/* write the gnuplot script there instead */
+	enum ist_plot_term term;	/* AUTO: asks the terminal, DISPLAY */
 };
 
 /* IST_PLOT_AUTO when the name's extension is none of png, svg, pdf. */

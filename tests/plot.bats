@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # phys-introspect plot: the settings' effects on the gnuplot script and on
 # the images, axes by unit, the text plot on a terminal, and live plots
-# that redraw while the run goes (in tmux, and into a file fed slowly).
+# that redraw while the run goes: in tmux, into a file fed slowly, as
+# sixel images on a pseudo-terminal that answers as a sixel terminal, and
+# in a window on an X server of the test's own (Xvfb).
 #
 # introspect-run.jsonl: t = 0, 0.25, 0.5, 0.75, 1; box::link/pose.z =
 # 2 - 2 t^2 (m), box::link/linear_vel.z = -4 t (m/s),
@@ -97,6 +99,16 @@ data_rows() {
 		run -1 env DISPLAY=:99 "$PHYS_BIN/phys-introspect" plot --live -f "$RUN" 'box::link/pose.z'
 		assert_output --partial "standard output is not a terminal: give -o FILE"
 	fi
+	run -2 phys-introspect plot -f "$RUN" --terminal tty 'box::link/pose.z'
+	assert_line --index 0 "phys-introspect: --terminal: 'tty' is none of text, sixel, window"
+	run -2 phys-introspect plot -f "$RUN" --terminal text -o z.png 'box::link/pose.z'
+	assert_line --index 0 "phys-introspect: plot: --terminal and -o exclude each other"
+	run -2 phys-introspect plot -f "$RUN" --terminal sixel --script s.gp 'box::link/pose.z'
+	assert_line --index 0 "phys-introspect: plot: --terminal and --script exclude each other"
+	run -2 phys-introspect plot -f "$RUN" --terminal sixel 'box::link/pose.z'
+	assert_line --index 0 --partial "standard output is not a terminal"
+	run -1 env -u DISPLAY "$PHYS_BIN/phys-introspect" plot -f "$RUN" --terminal window 'box::link/pose.z'
+	assert_output "phys-introspect: plot --terminal window: DISPLAY is not set"
 	run -1 phys-introspect plot -f "$RUN" --script s.gp --color 'ball*=red' 'box::link/pose.z'
 	assert_output "phys-introspect: --color ball*=red: no plotted field matches 'ball*'"
 	[ ! -e s.gp ]
@@ -178,4 +190,193 @@ next_screen() {
 		<(sed 's/stroke="black"/stroke="currentColor"/g' all.svg)
 	run -2 phys-introspect plot --live -o w.svg -f run.jsonl -f run.jsonl 'ball::link/pose.z'
 	assert_line --index 0 "phys-introspect: plot: --live draws one run"
+}
+
+# ---- sixel: a pseudo-terminal that answers as a sixel terminal ----
+
+# sixel_frames FILE: each sixel image (ESC P ... ESC \) of FILE into
+# frame1.six, frame2.six, ...; prints their number.
+sixel_frames() {
+	awk 'BEGIN { RS = "\033\\\\" } (i = index($0, "\033P")) {
+		f = "frame" ++n ".six"; printf "%s\033\\", substr($0, i) > f; close(f)
+	} END { print n + 0 }' "$1"
+}
+
+# The terminal is back as it was: line editing and echo on.
+terminal_restored() {
+	grep -qw icanon "$1" && grep -qw echo "$1"
+	! grep -qw -- '-icanon\|-echo' "$1"
+}
+
+@test "plot --live on a sixel terminal: frames in place, sized to the terminal, the ball falls as it should" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	command -v sixel2png >/dev/null || skip "sixel2png is not installed (libsixel-bin)"
+	# 60 x 20 characters of 480 x 400 pixels: images of 480 x 380, a row
+	# left for the prompt. Both axes fixed, so that all frames share them.
+	python3 "$BATS_TEST_DIRNAME/data/sixel-term.py" 60x20 480x400 screen \
+		"env -u DISPLAY '$PHYS_BIN/phys-step' --realtime -t 1.2 -e 20 -i 'ball::link/pose' \
+		'$WORLDS/falling_sphere.sdf' 2>/dev/null | env -u DISPLAY '$PHYS_BIN/phys-introspect' \
+		plot --live --interval 0.25 --xmin 0 --xmax 1.2 --ymin 0 --ymax 11 \
+		--color 'ball*=#ff0000' 'ball::link/pose.z' 2>err; echo \$? > rc; stty -a > stty"
+	[ "$(cat rc)" = 0 ] || fail "$(cat err)"
+	terminal_restored stty
+	# each frame drawn from the top left of the screen
+	run -0 grep -c $'\e\\[H\eP' screen
+	n=$(sixel_frames screen)
+	[ "$n" -ge 3 ] || fail "$n frames"
+	sixel2png -i frame2.six -o early.png
+	sixel2png -i "frame$n.six" -o last.png
+	run -0 file -b early.png
+	assert_output "PNG image data, 480 x 380, 8-bit/color RGB, non-interlaced"
+	run -0 file -b last.png
+	assert_output "PNG image data, 480 x 380, 8-bit/color RGB, non-interlaced"
+	! cmp -s early.png last.png
+	# the curve's pixels: column and row of each column it crosses
+	python3 "$BATS_TEST_DIRNAME/data/png-curve.py" ff0000 early.png last.png
+	sed 1d early.png.curve > early
+	sed 1d last.png.curve > last
+	read -r c0 r0 < early
+	read -r c1 r1 < last
+	read -r ce re < <(tail -1 early)
+	read -r cl rl < <(tail -1 last)
+	# both start at (0 s, 10 m), the same pixel
+	near "$c1" "$c0" 1
+	near "$r1" "$r0" 1.5
+	# later in time, lower: the ball has fallen on
+	[ "$cl" -gt $((ce + 100)) ]
+	awk -v a="$rl" -v b="$re" 'BEGIN { exit !(a > b + 100) }'
+	# a free fall: the drop grows as the square of the time, so at half
+	# the last frame's time the curve has dropped a quarter as far
+	cm=$(( (c1 + cl) / 2 ))
+	rm=$(awk -v c="$cm" '$1 == c { print $2 }' last)
+	rel "$(awk -v m="$rm" -v a="$r1" 'BEGIN { print m - a }')" \
+		"$(awk -v l="$rl" -v a="$r1" 'BEGIN { print (l - a) / 4 }')" 0.06
+}
+
+@test "plot on a terminal that does not answer the query: the text plot, within the timeout" {
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	python3 "$BATS_TEST_DIRNAME/data/sixel-term.py" --mute 80x24 800x480 screen \
+		"s=\$(date +%s%N); '$PHYS_BIN/phys-introspect' plot -f '$RUN' 'box::link/pose.z' 2>err;
+		echo \$? > rc; echo \$(( (\$(date +%s%N) - s) / 1000000 )) > ms; stty -a > stty"
+	[ "$(cat rc)" = 0 ] || fail "$(cat err)"
+	terminal_restored stty
+	run -0 grep -c $'\e\\[c' screen		# asked once
+	assert_output 1
+	run -0 grep -c 'pose.z \[m\]' screen	# and drew text
+	run -1 grep -c $'\eP' screen
+	# the answer is waited for half a second, then gnuplot draws
+	[ "$(cat ms)" -lt 4000 ] || fail "took $(cat ms) ms"
+	# --terminal sixel draws sixel without asking, at --size
+	python3 "$BATS_TEST_DIRNAME/data/sixel-term.py" --mute 80x24 800x480 screen \
+		"'$PHYS_BIN/phys-introspect' plot --terminal sixel --size 320x200 -f '$RUN' 'box::link/pose.z'"
+	run -1 grep -c $'\e\\[c' screen
+	[ "$(sixel_frames screen)" = 1 ]
+	command -v sixel2png >/dev/null || skip "sixel2png is not installed (libsixel-bin)"
+	sixel2png -i frame1.six -o one.png
+	run -0 file one.png
+	assert_output --partial "PNG image data, 320 x 200"
+	# and --terminal text on a sixel terminal, text
+	python3 "$BATS_TEST_DIRNAME/data/sixel-term.py" 80x24 800x480 screen \
+		"'$PHYS_BIN/phys-introspect' plot --terminal text -f '$RUN' 'box::link/pose.z'"
+	run -1 grep -c $'\e\\[c\|\eP' screen
+	run -0 grep -c 'pose.z \[m\]' screen
+}
+
+# ---- a window, on an X server of the test's own ----
+
+# The id of gnuplot's plot window on $DISPLAY, once there is one.
+plot_window() {
+	local i id
+	for i in $(seq 100); do
+		id=$(xwininfo -root -children 2>/dev/null |
+			awk '$2 ~ /^"Gnuplot/ { print $1; exit }')
+		[ -n "$id" ] && { echo "$id"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+# xwd_until_new ID OLD NEW: a picture of window ID into NEW once it
+# differs from OLD and stays so for 0.3 s, a frame drawn whole (at most
+# 10 s).
+xwd_until_new() {
+	local i
+	for i in $(seq 30); do
+		xwd -silent -id "$1" -out "$3" 2>/dev/null && ! cmp -s "$2" "$3" &&
+			sleep 0.3 && xwd -silent -id "$1" -out "$3.again" &&
+			cmp -s "$3" "$3.again" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+stop_x() {
+	if [ -n "${XPID:-}" ]; then
+		kill "$XPID" 2>/dev/null
+		wait "$XPID" 2>/dev/null || true
+	fi
+	XPID=
+}
+
+teardown() {
+	stop_x
+}
+
+# The processes started with DISPLAY=$DISPLAY, our display only (read by
+# the shell itself: a command started for it would be one of them).
+on_display() {
+	local f e pid
+	for f in /proc/[0-9]*/environ; do
+		pid=${f#/proc/}
+		pid=${pid%/environ}
+		while IFS= read -r -d '' e; do
+			[[ $e == "DISPLAY=$DISPLAY" ]] && { echo "$pid"; break; }
+		done 2>/dev/null < "$f"
+	done
+	return 0
+}
+
+@test "plot --live in a window (Xvfb): redrawn while the run goes; the last frame stays after the input ends" {
+	for t in Xvfb xwininfo xwd xkill; do
+		command -v "$t" >/dev/null || skip "$t is not installed (xvfb, x11-utils, x11-apps)"
+	done
+	gnuplot -e 'print GPVAL_TERMINALS' 2>&1 | grep -qw 'qt\|wxt\|x11' ||
+		skip "gnuplot has no window terminal (gnuplot-x11)"
+	# a display number of its own: Xvfb picks a free one and tells it
+	Xvfb -displayfd 3 -screen 0 800x600x24 -nolisten tcp 3>display 2>xvfb.err &
+	XPID=$!
+	for i in $(seq 100); do [ -s display ] && break; sleep 0.1; done
+	export DISPLAY=":$(cat display)"
+	[ "$DISPLAY" != ":" ] || { stop_x; fail "Xvfb: $(cat xvfb.err)"; }
+	mkfifo in
+	phys-introspect plot --live --interval 0.1 -f in 'ball::link/pose.z' > out 2>err &
+	pid=$!
+	exec 5>in
+	"$PHYS_BIN/phys-step" -t 1 -e 10 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
+	head -30 run.jsonl >&5
+	wid=$(plot_window) || { stop_x; fail "no window: $(cat err)"; }
+	: > none
+	xwd_until_new "$wid" none first || { stop_x; fail "no picture"; }
+	sed -n '31,70p' run.jsonl >&5
+	xwd_until_new "$wid" first second || { stop_x; fail "the window was not redrawn"; }
+	kill -0 "$pid"		# still drawing: the input is open
+	sed -n '71,$p' run.jsonl >&5
+	exec 5>&-
+	wait "$pid" || { stop_x; fail "$(cat err)"; }
+	# the input ended: phys-introspect and its gnuplot are done, the window
+	# shows the last frame until it is closed
+	[ ! -s out ]
+	xwd_until_new "$wid" second last || { stop_x; fail "no last frame"; }
+	keeper=$(on_display)
+	[ -n "$keeper" ] || fail "nothing keeps the window"
+	# closing the window ends what kept it
+	xkill -id "$wid" >/dev/null
+	for i in $(seq 50); do [ -z "$(on_display)" ] && break; sleep 0.1; done
+	[ -z "$(on_display)" ] || fail "left running: $(on_display)"
+	! xwininfo -id "$wid" >/dev/null 2>&1
+	# without --live, the same: drawn, and kept after the command ends
+	run -0 phys-introspect plot --terminal window -f run.jsonl 'ball::link/pose.z'
+	wid=$(plot_window) || fail "no window"
+	[ -n "$(on_display)" ]
+	xkill -id "$wid" >/dev/null
 }

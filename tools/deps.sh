@@ -5,12 +5,19 @@ set -e
 # build: compilers (g++ for the Bullet engine), pkg-config and the libraries'
 # -dev packages (libbullet-dev: Bullet 3, with its double-precision build)
 pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libassimp-dev libgdal-dev libbullet-dev"
-# tests: bats, jq to read JSON lines, xmllint to check SDF we write, gnuplot for plots, the shells whose
+# tests: bats, jq to read JSON lines, xmllint to check SDF we write, the shells whose
 # completions are checked, mandoc and groff to lint and render the manuals,
 # the SDFormat specification the parameter table is checked against,
 # strace to count the files a load opens (a mesh used by many links), tmux
 # for a real terminal that live plots draw on, file to tell what an image is
-pkgs="$pkgs bats bats-support bats-assert jq libxml2-utils gnuplot-nox zsh fish mandoc groff-base sdformat-sdf strace tmux file"
+pkgs="$pkgs bats bats-support bats-assert jq libxml2-utils zsh fish mandoc groff-base sdformat-sdf strace tmux file"
+# plots: gnuplot-x11 is gnuplot with every terminal of gnuplot-nox (text,
+# PNG, SVG, PDF, sixel) and the window ones (x11, wxt) besides; it replaces
+# gnuplot-nox, the two cannot be installed together. libsixel-bin's
+# sixel2png decodes the sixel frames a live plot draws on a sixel terminal;
+# xvfb is the X server the window test starts, where x11-utils' xwininfo
+# finds gnuplot's window and x11-apps' xwd takes pictures of it
+pkgs="$pkgs gnuplot-x11 libsixel-bin xvfb x11-utils x11-apps"
 # sweeps: phys-sweep hands its run list to GNU parallel (over ssh, so the
 # tests start their own sshd on localhost) and to Slurm job arrays (the
 # tests start a one-node slurmctld + slurmd; parallel moves files with rsync;
