@@ -1546,6 +1546,37 @@ phys_engine_apply_link(struct phys_engine *e, int li)
 	return 0;
 }
 
+int
+phys_engine_apply_collision(struct phys_engine *e, int ci)
+{
+	const struct phys_collision *c = &e->w->collisions[ci];
+	dGeomID g = e->geoms[ci];
+
+	if (!g)
+		return 0;
+	switch (c->shape) {
+	case PHYS_GEOM_BOX:
+		dGeomBoxSetLengths(g, c->size[0], c->size[1], c->size[2]);
+		break;
+	case PHYS_GEOM_SPHERE:
+		dGeomSphereSetRadius(g, c->size[0]);
+		break;
+	case PHYS_GEOM_CYLINDER:
+		dGeomCylinderSetParams(g, c->size[0], c->size[1]);
+		break;
+	case PHYS_GEOM_CAPSULE:
+		dGeomCapsuleSetParams(g, c->size[0], c->size[1]);
+		break;
+	case PHYS_GEOM_MESH:
+	case PHYS_GEOM_ELLIPSOID:
+		dGeomTriMeshSetData(g, mesh_data(e, c->mesh));
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
 static int
 check_finite(struct phys_engine *e)
 {

@@ -124,11 +124,9 @@ mat3_scaled(phys_mat3 a, double k)
 	return a;
 }
 
-/* A collision's solid at unit density: its volume, and its inertia
- * (mass = volume) posed in the link frame. 0 for planes and heightmaps,
- * which bound no volume; -1 on an open mesh or a bad shape. */
-static int
-unit_solid(const struct phys_collision *c, double *volume, phys_inertia *out)
+int
+phys_collision_solid(const struct phys_collision *c, double *volume,
+    phys_inertia *out)
 {
 	phys_shape s;
 	phys_vec3 com;
@@ -180,7 +178,7 @@ solids_inertia(const struct phys_world *w, int li, double density,
 	    c++) {
 		const struct phys_collision *col = &w->collisions[c];
 
-		rc = unit_solid(col, &v[n], &parts[n]);
+		rc = phys_collision_solid(col, &v[n], &parts[n]);
 		if (rc < 0)
 			goto out;
 		if (rc == 0)

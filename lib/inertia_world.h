@@ -32,6 +32,12 @@ bool phys_link_geometry_box(const struct phys_world *w, int link,
 int phys_link_geometry_inertia(const struct phys_world *w, int link,
     double density, double mass, phys_inertia *out);
 
+/* A collision's solid at unit density: its volume, and its inertia
+ * (mass = volume) posed in the link frame. 0 for planes and heightmaps,
+ * which bound no volume; -1 on an open mesh or a bad shape. */
+int phys_collision_solid(const struct phys_collision *c, double *volume,
+    phys_inertia *out);
+
 /* SDF 1.11: does the link's <inertial> say auto="true"? */
 bool phys_link_auto_inertial(const struct phys_link *l);
 /*

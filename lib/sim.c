@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "engine.h"
+#include "inertia_follow.h"
 #include "items.h"
 #include "ref.h"
 
@@ -375,13 +376,18 @@ static int
 apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 {
 	struct phys_value v = { 0 }, *dst;
+	int link = -1;
 
 	if (phys_value_parse(ref->p, text, &v) < 0)
 		return -1;
-	dst = ref->scope == PHYS_S_PHYSICS ?
-	    &r->cur[phys_param_index[ref->p->id]] : phys_ref_value(r->w, ref);
-	phys_value_free(dst);
-	*dst = v;
+	if (ref->scope == PHYS_S_PHYSICS) {
+		dst = &r->cur[phys_param_index[ref->p->id]];
+		phys_value_free(dst);
+		*dst = v;
+	} else if (phys_world_assign(r->w, ref, &v, &link) < 0)
+		return -1;
+	else
+		dst = phys_ref_value(r->w, ref);
 	if (ref->p->ode == PHYS_ODE_INERT || ref->p->ode == PHYS_ODE_OTHER) {
 		struct phys_value def;
 
@@ -404,8 +410,10 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 		return phys_engine_apply_link(r->e, ref->idx);
 	case PHYS_S_JOINT:
 		return phys_engine_apply_joint(r->e, ref->idx);
-	default:	/* collision values are read at every contact */
-		return 0;
+	default:	/* other collision values are read at every contact */
+		if (phys_engine_apply_collision(r->e, ref->idx) < 0)
+			return -1;
+		return link >= 0 ? phys_engine_apply_link(r->e, link) : 0;
 	}
 }
 
