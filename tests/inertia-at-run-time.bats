@@ -84,3 +84,134 @@ JSON
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"z:1: inertial.mass: 0 must be above 0"* ]]
 }
+
+# ---- shape sizes: the inertia and the collision follow a resize ----
+
+# A 0.4 m cube of 1 kg on a plane, its inertia its own: m (a^2 + a^2) / 12.
+# Contacts correct at 0.5 m/s, so a resized box rises out of the plane
+# without being thrown.
+resting_box() {
+	cat > "$TMP/box.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+  <world name="w">
+    <gravity>0 0 -9.81</gravity>
+    <model name="ground">
+      <static>true</static>
+      <link name="link">
+        <collision name="c">
+          <geometry><plane><normal>0 0 1</normal></plane></geometry>
+          <surface><contact><ode><max_vel>0.5</max_vel></ode></contact></surface>
+        </collision>
+      </link>
+    </model>
+    <model name="box">
+      <pose>0 0 0.2 0 0 0</pose>
+      <link name="link">
+        <inertial>
+          <mass>1</mass>
+          <inertia><ixx>0.026666666666666668</ixx><iyy>0.026666666666666668</iyy><izz>0.026666666666666668</izz></inertia>
+        </inertial>
+        <collision name="collision">
+          <geometry><box><size>0.4 0.4 0.4</size></box></geometry>
+          <surface><contact><ode><max_vel>0.5</max_vel></ode></contact></surface>
+        </collision>
+      </link>
+    </model>
+  </world>
+</sdf>
+SDF
+}
+
+# mass and ixx, iyy, izz the engine holds at the end of a run with control file $1
+held() {
+	phys-step -n 20 -e 20 -c "$1" "${@:2}" -i 'box::link/mass' -i 'box::link/inertia' "$TMP/box.sdf" | tail -1 |
+	    jq -r '.items | [.["box::link/mass"], .["box::link/inertia"].ixx, .["box::link/inertia"].iyy, .["box::link/inertia"].izz] | @tsv'
+}
+
+@test "doubling a box's size at run time gives 8 times its mass and 32 times its inertia (density kept)" {
+	resting_box
+	echo '{"t":0.005,"name":"box::link::collision/geometry.box.size","value":{"x":0.8,"y":0.8,"z":0.8}}' > "$TMP/c"
+	held "$TMP/c" | { read -r m ixx iyy izz
+		rel "$m" 8 1e-12 &&
+		for i in "$ixx" "$iyy" "$izz"; do rel "$i" 0.8533333333333334 1e-12 || exit 1; done; }
+}
+
+@test "with inertia.follow=mass a doubled box keeps its mass and gets 4 times its inertia" {
+	resting_box
+	printf '%s\n' '{"t":0.002,"name":"box::link/inertia.follow","value":"mass"}' \
+	    '{"t":0.005,"name":"box::link::collision/geometry.box.size","value":{"x":0.8,"y":0.8,"z":0.8}}' > "$TMP/c"
+	held "$TMP/c" | { read -r m ixx iyy izz
+		rel "$m" 1 1e-12 &&
+		for i in "$ixx" "$iyy" "$izz"; do rel "$i" 0.10666666666666667 1e-12 || exit 1; done; }
+}
+
+@test "with inertia.follow=none a resize leaves the inertial; a non-uniform resize follows per axis" {
+	resting_box
+	echo '{"t":0.005,"name":"box::link::collision/geometry.box.size","value":{"x":0.8,"y":0.8,"z":0.8}}' > "$TMP/c"
+	held "$TMP/c" -s 'box::link/inertia.follow=none' | { read -r m ixx iyy izz
+		[ "$m" = 1 ] && near "$ixx" 0.026666666666666668 1e-17 && near "$izz" 0.026666666666666668 1e-17; }
+	# three times as tall at 15.625 kg/m^3: m = 3, ixx = m (y^2 + z^2) / 12
+	echo '{"t":0.005,"name":"box::link::collision/geometry.box.size","value":{"x":0.4,"y":0.4,"z":1.2}}' > "$TMP/c"
+	held "$TMP/c" | { read -r m ixx iyy izz
+		rel "$m" 3 1e-12 && rel "$ixx" 0.4 1e-12 && rel "$iyy" 0.4 1e-12 &&
+		    rel "$izz" 0.08 1e-12; }
+}
+
+@test "a new mass scales the tensor with it, unless inertia.follow=none" {
+	resting_box
+	echo '{"t":0.005,"name":"box::link/inertial.mass","value":3}' > "$TMP/c"
+	held "$TMP/c" | { read -r m ixx iyy izz; [ "$m" = 3 ] && rel "$ixx" 0.08 1e-12; }
+	held "$TMP/c" -s 'box::link/inertia.follow=none' | { read -r m ixx iyy izz; [ "$m" = 3 ] && near "$ixx" 0.026666666666666668 1e-17; }
+}
+
+@test "a resized box's collision changes with it: resting on a plane, its centre rises to half the new size" {
+	resting_box
+	echo '{"t":0.5,"name":"box::link::collision/geometry.box.size","value":{"x":0.8,"y":0.8,"z":0.8}}' > "$TMP/c"
+	phys-step -t 2.5 -r 2 -c "$TMP/c" -i 'box::link/pose' "$TMP/box.sdf" |
+	    jq -r '[.t, .items["box::link/pose"].z] | @tsv' > "$TMP/z"
+	near "$(awk '$1 == 0.5 { print $2 }' "$TMP/z")" 0.2 1e-6
+	near "$(awk '$1 == 2.5 { print $2 }' "$TMP/z")" 0.4 1e-6
+	# the sphere of the other shapes: -s sets a size before the run
+	run phys-step -n 1 -s 'box::link::collision/geometry.sphere.radius=1' "$TMP/box.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"box::link::collision: no geometry.sphere.radius: the collision is a box"* ]]
+}
+
+@test "a pendulum's frequency after its bob is doubled at run time is sqrt(m g d / I) / 2 pi" {
+	# a 0.4 m cube of 1 kg, 0.5 m below a hinge on x: I = m a^2 / 6 + m d^2
+	cat > "$TMP/p.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+  <world name="w">
+    <gravity>0 0 -9.81</gravity>
+    <physics name="p" type="ode"><max_step_size>0.001</max_step_size>
+      <ode><solver><type>world</type></solver></ode></physics>
+    <model name="pendulum">
+      <link name="bob">
+        <pose>0 0.024989584635339165 1.5006248698025169 0.05 0 0</pose>
+        <inertial>
+          <mass>1</mass>
+          <inertia><ixx>0.026666666666666668</ixx><iyy>0.026666666666666668</iyy><izz>0.026666666666666668</izz></inertia>
+        </inertial>
+        <collision name="collision">
+          <geometry><box><size>0.4 0.4 0.4</size></box></geometry>
+        </collision>
+      </link>
+      <joint name="pivot" type="revolute">
+        <parent>world</parent>
+        <child>bob</child>
+        <pose>0 0 0.5 0 0 0</pose>
+        <axis><xyz>1 0 0</xyz></axis>
+      </joint>
+    </model>
+  </world>
+</sdf>
+SDF
+	echo '{"t":4.5,"name":"pendulum::bob::collision/geometry.box.size","value":{"x":0.8,"y":0.8,"z":0.8}}' > "$TMP/c"
+	phys-step -t 12 -r 500 -c "$TMP/c" -i 'pendulum::bob/pose' "$TMP/p.sdf" |
+	    jq -r '[.t, .items["pendulum::bob/pose"].roll] | @tsv' > "$TMP/roll"
+	pi=3.141592653589793
+	rel "$(freq "$TMP/roll" 0 4.5)" "$(awk -v pi=$pi 'BEGIN { print sqrt(1 * 9.81 * 0.5 / (0.16 / 6 + 0.25)) / (2 * pi) }')" 0.01
+	rel "$(freq "$TMP/roll" 5 12)" "$(awk -v pi=$pi 'BEGIN { print sqrt(8 * 9.81 * 0.5 / (8 * 0.64 / 6 + 8 * 0.25)) / (2 * pi) }')" 0.01
+}
