@@ -254,3 +254,29 @@ phys_link_auto_inertia(struct phys_world *w, int li, double density)
 	PV(l->vals, LINK_inertial_inertia_iyz)->u.d = in.I.m[1][2];
 	return 0;
 }
+
+double
+phys_link_box_ratio(const struct phys_world *w, int li, const phys_inertia *in)
+{
+	phys_vec3 lo, hi, size, box;
+	double vol, a[3], g[3], t, worst = 1;
+	phys_mat3 R;
+	int i, j;
+
+	if (!phys_link_geometry_box(w, li, &lo, &hi, &vol) ||
+	    phys_inertia_box_equivalent(in, &size, &R) < 0)
+		return 0;
+	box = v3_sub(hi, lo);
+	a[0] = size.x, a[1] = size.y, a[2] = size.z;
+	g[0] = box.x, g[1] = box.y, g[2] = box.z;
+	for (i = 0; i < 3; i++)		/* both longest first */
+		for (j = i + 1; j < 3; j++)
+			if (g[j] > g[i])
+				t = g[i], g[i] = g[j], g[j] = t;
+	for (i = 0; i < 3; i++) {
+		t = g[i] > 0 && a[i] > 0 ? a[i] / g[i] : 0;
+		if (t > 0 && fabs(log(t)) > fabs(log(worst)))
+			worst = t;
+	}
+	return worst;
+}
