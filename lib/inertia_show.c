@@ -10,25 +10,29 @@
 
 #define CIRCLE_SEGMENTS 48
 
-/* One segment, from a to b, in the world. */
+/* "x y z" of a point in the world, a line. */
+static void
+point(struct phys_buf *b, phys_vec3 p)
+{
+	double v[3] = { p.x, p.y, p.z };
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		buf_double(b, v[k]);
+		buf_putc(b, k < 2 ? ' ' : '\n');
+	}
+}
+
+/* One segment, from a to c: its two points and a blank line. */
 static void
 segment(struct phys_buf *b, phys_vec3 a, phys_vec3 c)
 {
-	buf_double(b, a.x);
-	buf_putc(b, ' ');
-	buf_double(b, a.y);
-	buf_putc(b, ' ');
-	buf_double(b, a.z);
+	point(b, a);
+	point(b, c);
 	buf_putc(b, '\n');
-	buf_double(b, c.x);
-	buf_putc(b, ' ');
-	buf_double(b, c.y);
-	buf_putc(b, ' ');
-	buf_double(b, c.z);
-	buf_puts(b, "\n\n");
 }
 
-/* The twelve edges of a box of half sides h about the frame f. */
+/* The twelve edges of the box from lo to hi in the frame f. */
 static void
 box_edges(struct phys_buf *b, phys_pose f, phys_vec3 lo, phys_vec3 hi)
 {
