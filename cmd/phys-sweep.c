@@ -1346,7 +1346,7 @@ save_best(const struct opts *o, json_t *run, const char *path)
 			rc = phys_fail("no parameter matches '%s'", k);
 	}
 	if (rc == 0)
-		rc = phys_preset_add(&w, o->save_as, from, c.sets, c.nsets);
+		rc = phys_preset_add(&w, o->save_as, from, NULL, c.sets, c.nsets);
 	if (rc == 0)
 		rc = phys_world_write(&w, o->in_place);
 	if (rc < 0)

@@ -65,6 +65,8 @@ int phys_engine_apply_profile(struct phys_engine *e);
 void phys_engine_apply_world(struct phys_engine *e);
 int phys_engine_apply_link(struct phys_engine *e, int link);
 int phys_engine_apply_joint(struct phys_engine *e, int joint);
+/* Re-read a collision's size (its shape stays): after a resize. */
+int phys_engine_apply_collision(struct phys_engine *e, int collision);
 
 /* One step of the profile's max_step_size. Returns -1 with phys_error()
  * naming the body when the state stops being finite. */
