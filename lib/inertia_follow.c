@@ -167,13 +167,26 @@ take_vec3(const struct phys_collision *c, const struct phys_value *vals,
 		dst[0] = s.x, dst[1] = s.y, dst[2] = s.z;
 }
 
+/* c's triangles at the scale s (c's own scale is its values'). */
+static int
+scaled_mesh(const struct phys_collision *c, phys_vec3 s,
+    struct phys_mesh **mesh)
+{
+	phys_vec3 s0 = c->vals[phys_param_index[SIZE(mesh_scale)]].u.v;
+
+	if (s.x == 0 || s.y == 0 || s.z == 0)
+		return phys_fail("%s: a zero factor flattens the mesh",
+		    phys_params[SIZE(mesh_scale)].name);
+	*mesh = phys_mesh_scaled(c->mesh, v3(s.x / s0.x, s.y / s0.y,
+	    s.z / s0.z));
+	return 0;
+}
+
 int
 phys_collision_sized(const struct phys_collision *c,
     const struct phys_value *vals, struct phys_collision *out,
     struct phys_mesh **mesh)
 {
-	phys_vec3 s, s0;
-
 	*out = *c;
 	*mesh = NULL;
 	switch (c->shape) {
@@ -199,15 +212,9 @@ phys_collision_sized(const struct phys_collision *c,
 		    out->size[2]);
 		break;
 	case PHYS_GEOM_MESH:
-		if (!changed(c, vals, SIZE(mesh_scale)))
-			break;
-		s = vals[phys_param_index[SIZE(mesh_scale)]].u.v;
-		s0 = c->vals[phys_param_index[SIZE(mesh_scale)]].u.v;
-		if (s.x == 0 || s.y == 0 || s.z == 0)
-			return phys_fail("%s: a zero factor flattens the "
-			    "mesh", phys_params[SIZE(mesh_scale)].name);
-		*mesh = phys_mesh_scaled(c->mesh, v3(s.x / s0.x, s.y / s0.y,
-		    s.z / s0.z));
+		if (changed(c, vals, SIZE(mesh_scale)) && scaled_mesh(c,
+		    vals[phys_param_index[SIZE(mesh_scale)]].u.v, mesh) < 0)
+			return -1;
 		break;
 	default:
 		break;
@@ -364,7 +371,6 @@ resized(const struct phys_collision *c, const struct phys_collision *old,
     const struct phys_param *p, const struct phys_value *v,
     struct phys_collision *out, struct phys_mesh **mesh)
 {
-	const struct phys_value *s0 = &c->vals[phys_param_index[p->id]];
 	phys_vec3 s = v->u.v;
 
 	*out = *old;
@@ -386,11 +392,8 @@ resized(const struct phys_collision *c, const struct phys_collision *old,
 		out->size[1] = v->u.d;
 		break;
 	case PHYS_P_COLLISION_geometry_mesh_scale:
-		if (s.x == 0 || s.y == 0 || s.z == 0)
-			return phys_fail("%s: a zero factor flattens the "
-			    "mesh", p->name);
-		*mesh = phys_mesh_scaled(c->mesh, v3(s.x / s0->u.v.x,
-		    s.y / s0->u.v.y, s.z / s0->u.v.z));
+		if (scaled_mesh(c, s, mesh) < 0)
+			return -1;
 		break;
 	default:
 		return phys_fail("%s: not a size", p->name);
