@@ -1063,6 +1063,15 @@ bullet_engine_apply_joint(struct bullet_engine *e, int ji)
 	return 0;
 }
 
+/* A resize during a run: not yet under Bullet, and never ignored. */
+int
+bullet_engine_apply_collision(struct bullet_engine *e, int ci)
+{
+	return phys_fail("collision '%s': the Bullet engine cannot resize a "
+	    "shape during a run (run it under an ODE profile)",
+	    e->w->collisions[ci].name);
+}
+
 /* Springs and viscous damping as explicit generalized forces, as under
  * ODE. */
 static void
