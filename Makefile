@@ -125,6 +125,10 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	$(B)/phys-step -t 1 -e 100 worlds/falling_sphere.sdf
 
+# The README's picture of inertia, from a shipped world.
+doc/inertia.png: worlds/inertia_show.sdf $(B)/phys-inertia
+	$(B)/phys-inertia show -o $@ worlds/inertia_show.sdf
+
 # Versions Debian's sdformat-sdf lacks (1.10-1.12), from a checkout of the
 # SDFormat repository's sdf/ directory when one is at hand.
 SPEC_DIR ?= ../shared/reference

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "inertia.h"
+#include "inertia_show.h"
 #include "inertia_world.h"
 #include "paramio.h"
 #include "util.h"
@@ -22,6 +24,7 @@ static const char *const usage_tail[] = {
 	"                    --mass-factor K] [--size S[,S,S]] [FILE]",
 	"phys-inertia check [--ratio R] WORLD",
 	"phys-inertia fix [-i] [--auto] [--density RHO | --keep-mass] WORLD [GLOB...]",
+	"phys-inertia show [--ratio R] [--script FILE] -o FILE.png|FILE.svg WORLD",
 	"phys-inertia --help | --version",
 	"TENSOR: --ixx I [--ixy I] [--ixz I] --iyy I [--iyz I] --izz I --mass M",
 	NULL
@@ -102,6 +105,17 @@ static const char fix_help[] =
     "  -i, --in-place  replace WORLD (via a temporary file)\n"
     "  --keep-mass     keep each link's mass; share it by volume\n";
 
+static const char show_help[] =
+    "\n"
+    "Draws each link's collision shapes and its box of equivalent inertia\n"
+    "(pink), along its principal axes, in three views through gnuplot,\n"
+    "into a PNG or SVG image (by -o's extension). A link whose box is more\n"
+    "than R times larger or smaller than its shapes' is drawn in red, named\n"
+    "in the legend and on standard error.\n"
+    "  -o, --output FILE   the image: FILE.png or FILE.svg\n"
+    "  --ratio R           what stands out (default 2)\n"
+    "  --script FILE       write the gnuplot script to FILE instead\n";
+
 struct command {
 	const char *name;
 	int (*run)(const struct command *, int, char **);
@@ -118,6 +132,7 @@ static int run_box_equivalent(const struct command *, int, char **);
 static int run_scale(const struct command *, int, char **);
 static int run_check(const struct command *, int, char **);
 static int run_fix(const struct command *, int, char **);
+static int run_show(const struct command *, int, char **);
 
 static const struct command commands[] = {
 	{ "principal", run_principal, { 0, 5 }, principal_help },
@@ -125,6 +140,7 @@ static const struct command commands[] = {
 	{ "scale", run_scale, { 2, 3 }, scale_help },
 	{ "check", run_check, { 4, 4 }, check_help },
 	{ "fix", run_fix, { 5, 5 }, fix_help },
+	{ "show", run_show, { 6, 6 }, show_help },
 };
 
 /* "phys-inertia box X Y Z (--density RHO | --mass M)" */
@@ -309,6 +325,7 @@ enum {
 	OPT_RATIO,
 	OPT_KEEP_MASS,
 	OPT_AUTO,
+	OPT_SCRIPT,
 	OPT_HELP = 'h'		/* -h and --help */
 };
 
@@ -699,39 +716,25 @@ put_size(struct phys_buf *b, const char *key, phys_vec3 s)
 	buf_json_numbers(b, xyz, v, 3);
 }
 
-/* The equivalent box and the geometry's box, compared by sorted sides. */
+/* The geometry's box and density, and how the equivalent box compares. */
 static void
 check_geometry(struct phys_world *w, int li, const phys_inertia *in,
     bool valid, struct phys_buf *b)
 {
-	phys_vec3 lo, hi, size, box;
-	double vol, a[3], g[3], t, worst = 1;
-	phys_mat3 R;
-	int i, j;
+	phys_vec3 lo, hi;
+	double vol;
 
 	if (!phys_link_geometry_box(w, li, &lo, &hi, &vol))
 		return;
-	box = v3_sub(hi, lo);
-	put_size(b, "geometry_box", box);
+	put_size(b, "geometry_box", v3_sub(hi, lo));
 	if (vol > 0) {
 		buf_puts(b, ",\"density\":");
 		buf_double(b, in->mass / vol);
 	}
-	if (!valid || phys_inertia_box_equivalent(in, &size, &R) < 0)
+	if (!valid || phys_link_box_ratio(w, li, in) == 0)
 		return;
-	a[0] = size.x, a[1] = size.y, a[2] = size.z;
-	g[0] = box.x, g[1] = box.y, g[2] = box.z;
-	for (i = 0; i < 3; i++)		/* both longest first */
-		for (j = i + 1; j < 3; j++)
-			if (g[j] > g[i])
-				t = g[i], g[i] = g[j], g[j] = t;
-	for (i = 0; i < 3; i++) {
-		t = g[i] > 0 && a[i] > 0 ? a[i] / g[i] : 0;
-		if (t > 0 && fabs(log(t)) > fabs(log(worst)))
-			worst = t;
-	}
 	buf_puts(b, ",\"box_ratio\":");
-	buf_double(b, worst);
+	buf_double(b, phys_link_box_ratio(w, li, in));
 }
 
 static bool
@@ -980,6 +983,138 @@ run_fix(const struct command *cmd, int argc, char **argv)
 	if (rc < 0)
 		phys_report();
 	phys_world_free(&w);
+	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+}
+
+/* ---- show ---- */
+
+static const char *
+image_terminal(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (dot && strcmp(dot, ".png") == 0)
+		return "pngcairo";
+	if (dot && strcmp(dot, ".svg") == 0)
+		return "svg";
+	usage_error("-o: '%s' is neither .png nor .svg", path);
+}
+
+/* New images get the usual permissions, not mkstemp's 0600. */
+static void
+umask_mode(FILE *fp)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	(void)fchmod(fileno(fp), 0666 & ~mask);
+}
+
+/* gnuplot draws into the temporary file, renamed when it succeeded. */
+static int
+draw(const struct phys_world *w, const struct phys_show_options *o)
+{
+	struct phys_show_options tmp;
+	struct phys_buf script = { 0 };
+	struct phys_atomic a;
+	FILE *gp;
+	int rc;
+
+	if (phys_atomic_open(&a, o->output) < 0)
+		return -1;
+	umask_mode(a.fp);
+	/* the script names the temporary file */
+	tmp = *o;
+	tmp.output = a.tmp;
+	phys_inertia_show_script(w, &tmp, &script);
+	fflush(stdout);
+	gp = popen("gnuplot", "w");
+	if (!gp) {
+		phys_atomic_abort(&a);
+		buf_free(&script);
+		return phys_fail("cannot run gnuplot (Debian: gnuplot-nox)");
+	}
+	rc = fwrite(script.s, 1, script.len, gp) == script.len ? 0 : -1;
+	if (pclose(gp) != 0 || rc < 0) {
+		phys_atomic_abort(&a);
+		buf_free(&script);
+		return phys_fail("gnuplot failed drawing %s", o->output);
+	}
+	buf_free(&script);
+	return phys_atomic_commit(&a);
+}
+
+static int
+write_script(const struct phys_world *w, const struct phys_show_options *o,
+    const char *path)
+{
+	struct phys_buf script = { 0 };
+	struct phys_atomic a;
+	int rc;
+
+	phys_inertia_show_script(w, o, &script);
+	if (phys_atomic_open(&a, path) < 0) {
+		buf_free(&script);
+		return -1;
+	}
+	umask_mode(a.fp);
+	rc = fwrite(script.s, 1, script.len, a.fp) == script.len ? 0 : -1;
+	buf_free(&script);
+	if (rc < 0) {
+		phys_atomic_abort(&a);
+		return phys_fail("%s: write failed", path);
+	}
+	return phys_atomic_commit(&a);
+}
+
+static int
+run_show(const struct command *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, OPT_HELP },
+		{ "output", required_argument, NULL, 'o' },
+		{ "ratio", required_argument, NULL, OPT_RATIO },
+		{ "script", required_argument, NULL, OPT_SCRIPT },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct phys_show_options o = { NULL, NULL, NULL, 2 };
+	const char *script = NULL;
+	struct phys_world w;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1)
+		switch (c) {
+		case OPT_HELP:
+			phys_help(usage_text(cmd), cmd->help);
+		case OPT_VERSION:
+			phys_version();
+		case 'o':
+			o.output = optarg;
+			break;
+		case OPT_RATIO:
+			o.ratio = positive_arg("--ratio", optarg);
+			if (!(o.ratio > 1))
+				usage_error("--ratio must be above 1");
+			break;
+		case OPT_SCRIPT:
+			script = optarg;
+			break;
+		default:
+			phys_option_error(c, argv, longopts);
+		}
+	if (!o.output)
+		usage_error("show needs -o FILE.png or -o FILE.svg");
+	if (argc - optind != 1)
+		usage_error("show needs one WORLD");
+	o.terminal = image_terminal(o.output);
+	if (phys_world_open(&w, argv[optind], false) < 0)
+		return PHYS_EXIT_FAIL;
+	o.title = phys_display_name(argv[optind]);
+	rc = script ? write_script(&w, &o, script) : draw(&w, &o);
+	phys_world_free(&w);
+	if (rc < 0)
+		phys_report();
 	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 

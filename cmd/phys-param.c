@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "engine.h"
+#include "inertia_follow.h"
 #include "paramio.h"
 #include "sim.h"
 
@@ -408,6 +409,28 @@ collect_from(struct phys_world *w, const char *path, int profile,
 	return phys_each_line(path, collect_json_line, &fc);
 }
 
+/* One value into the model (a resize moves the inertial with it) and
+ * into the document. inertia.follow is phys's own: it governs the
+ * assignments after it and is never written. */
+static int
+apply_edit(struct phys_world *w, const struct phys_ref *r,
+    const struct phys_value *v)
+{
+	struct phys_value copy = { 0 };
+	int link;
+
+	if (r->scope == PHYS_S_PHYSICS || r->scope == PHYS_S_WORLD)
+		return phys_world_edit(w, r, v);
+	phys_value_copy(&copy, v);
+	if (phys_world_assign(w, r, &copy, &link) < 0)
+		return -1;
+	if (r->p->id == PHYS_P_LINK_inertia_follow)
+		return 0;
+	if (phys_world_edit(w, r, v) < 0)
+		return -1;
+	return link >= 0 ? phys_world_edit_inertial(w, link) : 0;
+}
+
 /* Every value is parsed before any is written: all or nothing. */
 static int
 apply_edits(struct phys_world *w, struct edits *e)
@@ -420,7 +443,7 @@ apply_edits(struct phys_world *w, struct edits *e)
 		memset(&v, 0, sizeof v);
 		rc = phys_value_parse(e->v[i].ref.p, e->v[i].text, &v);
 		if (rc == 0)
-			rc = phys_world_edit(w, &e->v[i].ref, &v);
+			rc = apply_edit(w, &e->v[i].ref, &v);
 		phys_value_free(&v);
 	}
 	return rc;
@@ -541,7 +564,32 @@ cmd_doc(void)
 	    "phys; inert: kept and documented, warned about when set; other: "
 	    "another engine's).\n"
 	    "Entity parameters are written after the entity and a slash, e.g.\n"
-	    ".BR box::link/inertial.mass .\n", stdout);
+	    ".BR box::link/inertial.mass .\n"
+	    ".SS Shape sizes and the inertia that follows\n"
+	    "A collision's geometry rows apply to its own shape only: a "
+	    "sphere has\n.BR geometry.sphere.radius ,\nno\n"
+	    ".BR geometry.box.size .\n"
+	    "Setting a size resizes the collision, in a file\n"
+	    ".RB ( phys\\-param\\ set )\n"
+	    "as in a run\n.RB ( phys\\-step\\ \\-s ,\ncontrol lines), "
+	    "and moves the link's inertial as its\n.B inertia.follow\n"
+	    "says.\nIn a run, ODE and Bullet alike collide the new size and "
+	    "weigh the new inertial from the next step on.\nThe resized shape's share of the inertial, a uniform solid "
+	    "at the link's density (the collision's\n.BR <density> ,\n"
+	    "or the link's mass over the volume of its shapes), is taken out "
+	    "at the old size and put back at the new one, by mass, first and "
+	    "second moments about the link origin, so the mass, the centre of "
+	    "mass and the whole tensor follow; a file gets the new size and "
+	    "inertial in one write.\n"
+	    ".B density\n(the default) keeps the density: twice a box's size "
+	    "gives 8 times its mass and 32 times its inertia;\n.B mass\n"
+	    "keeps the mass (4 times the inertia);\n.B none\n"
+	    "leaves the inertial as it is.\nA new\n.B inertial.mass\n"
+	    "scales the tensor by the same ratio unless\n"
+	    ".B inertia.follow\nis\n.BR none .\n"
+	    ".B inertia.follow\nis phys's own and never written to a file: "
+	    "in\n.B phys\\-param set\nit governs the assignments after "
+	    "it.\n", stdout);
 	for (i = 0; i < PHYS_NPARAMS; i++) {
 		const struct phys_param *p = &phys_params[i];
 

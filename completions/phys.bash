@@ -392,13 +392,17 @@ _phys_inertia()
 	    --ixx | --ixy | --ixz | --iyy | --iyz | --izz)
 		return
 		;;
+	-o | --output | --script)
+		_phys_files any
+		return
+		;;
 	esac
 	if [[ $_phys_cword -eq 1 ]]; then
 		if [[ $cur == -* ]]; then
 			_phys_words_add --help --version
 		else
 			_phys_words_add "${shapes[@]}" principal box-equivalent scale \
-			    check fix
+			    check fix show
 		fi
 		return
 	fi
@@ -423,11 +427,13 @@ _phys_inertia()
 			_phys_files any
 		fi
 		;;
-	check | fix)
+	check | fix | show)
 		if [[ $cur == -* ]]; then
 			_phys_words_add --help
 			if [[ ${_phys_words[1]} == check ]]; then
 				_phys_words_add --ratio
+			elif [[ ${_phys_words[1]} == show ]]; then
+				_phys_words_add -o --output --ratio --script
 			else
 				_phys_words_add --auto --density --keep-mass -i --in-place
 			fi

@@ -188,6 +188,12 @@ phys_engine_apply_joint(struct phys_engine *e, int joint)
 }
 
 int
+phys_engine_apply_collision(struct phys_engine *e, int collision)
+{
+	return CALL(e, apply_collision, collision);
+}
+
+int
 phys_engine_step(struct phys_engine *e)
 {
 	return CALL0(e, step);

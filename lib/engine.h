@@ -11,7 +11,10 @@
  * frames. From the run's values (struct phys_run_values) it takes every
  * parameter: the current profile's, the world's and each link's,
  * collision's and joint's; never the world's own value arrays, which hold
- * the values as loaded. The run owns both and calls an apply function
+ * the values as loaded. A shape's sizes are parameters too: the engine
+ * sizes each collision from the run's values (phys_collision_sized), and
+ * triangles of a rescaled mesh or an ellipsoid of new radii are its own,
+ * freed with it. The run owns both and calls an apply function
  * when it has changed a value. Poses are link frames (not centres of
  * mass); velocities are those of the link frame's origin, in the world
  * frame.
@@ -71,11 +74,14 @@ int phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine
 
 /* Re-read a scope's values after the run changed them: the current
  * profile's (solver type included), the world's, one link's or joint's.
- * Collision values are read at every contact. */
+ * A collision's other values are read at every contact. */
 int phys_engine_apply_profile(struct phys_engine *e);
 void phys_engine_apply_world(struct phys_engine *e);
 int phys_engine_apply_link(struct phys_engine *e, int link);
 int phys_engine_apply_joint(struct phys_engine *e, int joint);
+/* Re-read a collision's sizes from the run's values (its shape stays):
+ * after a resize. */
+int phys_engine_apply_collision(struct phys_engine *e, int collision);
 
 /* One step of the profile's max_step_size. Returns -1 with phys_error()
  * naming the body when the state stops being finite. */

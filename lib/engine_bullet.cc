@@ -38,6 +38,8 @@
 extern "C" {
 #include "engine_impl.h"
 #include "inertia.h"
+#include "inertia_follow.h"
+#include "mesh.h"
 }
 #undef _Noreturn
 
@@ -92,12 +94,26 @@ namespace {
 const struct phys_value *vals(const struct bullet_engine *e, phys_scope s,
     int idx);
 
+struct mesh_free {
+	void operator()(struct phys_mesh *m) const { phys_mesh_free(m); }
+};
+
+/* What Bullet collides for one collision at its run's sizes, owned by the
+ * engine until the collision is resized or the engine goes (members in the
+ * order each depends on the one before). */
+struct bshape {
+	std::unique_ptr<struct phys_mesh, mesh_free> own;	/* rescaled triangles */
+	std::unique_ptr<btTriangleIndexVertexArray> tris;
+	std::unique_ptr<btCollisionShape> shape;
+};
+
 struct blink {
 	btRigidBody *body = nullptr;	/* null for static links */
 	phys_pose com = PHYS_POSE_IDENTITY;	/* body frame in the link frame */
 	double mass = 0, inertia[6] = { 0, 0, 0, 0, 0, 0 };
 	std::vector<int> child_collision;	/* compound child -> collision */
 	int single = -1;	/* the collision when the shape is not compound */
+	std::unique_ptr<btCompoundShape> compound;	/* when there is one */
 	bool kinematic = false;
 };
 
@@ -123,14 +139,15 @@ struct bullet_engine {
 	btDbvtBroadphase broadphase;
 	btSequentialImpulseConstraintSolver solver;
 	std::unique_ptr<World> world;
-	std::vector<std::unique_ptr<btCollisionShape>> shapes;
-	std::vector<std::unique_ptr<btTriangleIndexVertexArray>> meshes;
+	std::vector<bshape> shapes;	/* per collision */
 	std::vector<std::vector<double>> terrain;
 	std::vector<std::unique_ptr<btCollisionObject>> objects;
 	std::vector<std::unique_ptr<btTypedConstraint>> constraints;
 	std::vector<blink> links;
 	std::vector<bjoint> joints;
-	std::vector<int> static_collision;	/* static object -> collision */
+	/* Per collision of a static link: its object, null when skipped. */
+	std::vector<btCollisionObject *> static_object;
+	bool skip_unsupported = false;
 
 	double step = 0.001;
 	int max_contacts = 20;
@@ -182,25 +199,21 @@ collision_of(const bullet_engine *e, const btCollisionObject *o, int child)
 }
 
 btCollisionShape *
-keep(bullet_engine *e, btCollisionShape *s)
+mesh_shape(bshape &out, const struct phys_mesh *m, bool moving)
 {
-	e->shapes.emplace_back(s);
-	return s;
-}
-
-btCollisionShape *
-mesh_shape(bullet_engine *e, const struct phys_mesh *m, bool moving)
-{
-	auto *arr = new btTriangleIndexVertexArray((int)m->ntri,
+	out.tris.reset(new btTriangleIndexVertexArray((int)m->ntri,
 	    (int *)m->tri, 3 * (int)sizeof(unsigned), (int)m->nv, m->v,
-	    3 * (int)sizeof(double));
-	e->meshes.emplace_back(arr);
+	    3 * (int)sizeof(double)));
 	if (!moving)
-		return keep(e, new btBvhTriangleMeshShape(arr, true));
-	auto *g = new btGImpactMeshShape(arr);
-	g->setMargin(0);
-	g->updateBound();
-	return keep(e, g);
+		out.shape.reset(new btBvhTriangleMeshShape(out.tris.get(), true));
+	else {
+		auto *g = new btGImpactMeshShape(out.tris.get());
+
+		out.shape.reset(g);
+		g->setMargin(0);
+		g->updateBound();
+	}
+	return out.shape.get();
 }
 
 /*
@@ -208,7 +221,8 @@ mesh_shape(bullet_engine *e, const struct phys_mesh *m, bool moving)
  * highest sample, rows along +y; the heightmap's row 0 is its +y edge.
  */
 btCollisionShape *
-terrain_shape(bullet_engine *e, const struct phys_heightmap *hm, phys_pose *at)
+terrain_shape(bullet_engine *e, bshape &out, const struct phys_heightmap *hm,
+    phys_pose *at)
 {
 	std::vector<double> h(hm->nx * hm->ny);
 	size_t i, j;
@@ -219,38 +233,61 @@ terrain_shape(bullet_engine *e, const struct phys_heightmap *hm, phys_pose *at)
 	e->terrain.push_back(std::move(h));
 	auto *s = new btHeightfieldTerrainShape((int)hm->nx, (int)hm->ny,
 	    e->terrain.back().data(), hm->lo, hm->hi, 2, false);
+	out.shape.reset(s);
 	s->setLocalScaling(btVector3(hm->size[0] / (double)(hm->nx - 1),
 	    hm->size[1] / (double)(hm->ny - 1), 1));
 	*at = pose_mul(*at, phys_pose{ { hm->pos[0], hm->pos[1],
 	    (hm->lo + hm->hi) / 2 }, PHYS_QUAT_IDENTITY });
-	return keep(e, s);
+	return s;
 }
 
-/* The shape of a collision, centred on its frame (a heightmap's may move
- * the frame); null when Bullet has none. */
+/* The shape of a collision c, sized as c says, centred on its frame (a
+ * heightmap's may move the frame), in out; null when Bullet has none. */
 btCollisionShape *
-make_shape(bullet_engine *e, const struct phys_collision *c, bool moving,
-    phys_pose *at)
+make_shape(bullet_engine *e, bshape &out, const struct phys_collision *c,
+    bool moving, phys_pose *at)
 {
 	switch (c->shape) {
 	case PHYS_GEOM_BOX:
-		return keep(e, new btBoxShape(btVector3(c->size[0] / 2,
+		out.shape.reset(new btBoxShape(btVector3(c->size[0] / 2,
 		    c->size[1] / 2, c->size[2] / 2)));
+		break;
 	case PHYS_GEOM_SPHERE:
-		return keep(e, new btSphereShape(c->size[0]));
+		out.shape.reset(new btSphereShape(c->size[0]));
+		break;
 	case PHYS_GEOM_CYLINDER:
-		return keep(e, new btCylinderShapeZ(btVector3(c->size[0],
+		out.shape.reset(new btCylinderShapeZ(btVector3(c->size[0],
 		    c->size[0], c->size[1] / 2)));
+		break;
 	case PHYS_GEOM_CAPSULE:
-		return keep(e, new btCapsuleShapeZ(c->size[0], c->size[1]));
+		out.shape.reset(new btCapsuleShapeZ(c->size[0], c->size[1]));
+		break;
 	case PHYS_GEOM_MESH:
 	case PHYS_GEOM_ELLIPSOID:
-		return mesh_shape(e, c->mesh, moving);
+		return mesh_shape(out, c->mesh, moving);
 	case PHYS_GEOM_HEIGHTMAP:
-		return terrain_shape(e, c->heightmap, at);
+		return terrain_shape(e, out, c->heightmap, at);
 	default:
-		return nullptr;
+		break;
 	}
+	return out.shape.get();
+}
+
+/* Collision ci at the sizes the run's values hold (-s and resizes), in
+ * out: a rescaled mesh or an ellipsoid of other radii gets triangles of
+ * its own. -1 with phys_error() when they cannot be made. */
+int
+sized_shape(bullet_engine *e, int ci, bool moving, phys_pose *at, bshape &out)
+{
+	struct phys_collision c;
+	struct phys_mesh *m;
+
+	if (phys_collision_sized(&e->w->collisions[ci],
+	    vals(e, PHYS_S_COLLISION, ci), &c, &m) < 0)
+		return -1;
+	out.own.reset(m);
+	make_shape(e, out, &c, moving, at);
+	return 0;
 }
 
 int
@@ -273,9 +310,24 @@ add_object(bullet_engine *e, btCollisionObject *o, int link)
 		e->world->addCollisionObject(o, group, mask);
 }
 
+/* A collision Bullet has no shape for: refused, or skipped with a
+ * warning at load under --skip-unsupported. */
+int
+unsupported(const bullet_engine *e, const struct phys_collision *c,
+    bool at_load)
+{
+	if (!e->skip_unsupported)
+		return refuse_shape(c, "the Bullet engine has no such shape "
+		    "(--skip-unsupported skips it)");
+	if (at_load)
+		phys_warnat(c->doc->name, phys_node_line(c->node),
+		    "skipping collision '%s': no such Bullet shape", c->name);
+	return 0;
+}
+
 /* A static link: one fixed object per collision, at its world pose. */
 int
-make_static(bullet_engine *e, int li, const struct phys_engine_options *opt)
+make_static(bullet_engine *e, int li)
 {
 	const struct phys_link *l = &e->w->links[li];
 
@@ -283,29 +335,27 @@ make_static(bullet_engine *e, int li, const struct phys_engine_options *opt)
 	    ci++) {
 		const struct phys_collision *c = &e->w->collisions[ci];
 		phys_pose at = pose_mul(l->pose, c->pose);
-		btCollisionShape *s;
+		bshape &bs = e->shapes[(size_t)ci];
 
 		if (c->shape == PHYS_GEOM_PLANE) {
 			phys_vec3 n = quat_rotate(at.q, c->normal);
 
-			s = keep(e, new btStaticPlaneShape(bt(n), v3_dot(n,
+			bs.shape.reset(new btStaticPlaneShape(bt(n), v3_dot(n,
 			    at.p)));
 			at = PHYS_POSE_IDENTITY;
-		} else if (!(s = make_shape(e, c, false, &at))) {
-			if (!opt->skip_unsupported)
-				return refuse_shape(c, "the Bullet engine has "
-				    "no such shape (--skip-unsupported skips "
-				    "it)");
-			phys_warnat(c->doc->name, phys_node_line(c->node),
-			    "skipping collision '%s': no such Bullet shape",
-			    c->name);
+		} else if (sized_shape(e, ci, false, &at, bs) < 0)
+			return -1;
+		if (!bs.shape) {
+			if (unsupported(e, c, true) < 0)
+				return -1;
 			continue;
 		}
 		auto *o = new btCollisionObject();
-		o->setCollisionShape(s);
+		o->setCollisionShape(bs.shape.get());
 		o->setWorldTransform(bt(at));
 		o->setUserIndex2(ci);
 		e->objects.emplace_back(o);
+		e->static_object[(size_t)ci] = o;
 		add_object(e, o, -1);
 	}
 	return 0;
@@ -374,53 +424,67 @@ link_mass(bullet_engine *e, int li, bool at_load, double *mass,
 	return 0;
 }
 
-/* The body's shape: its collisions in the centre-of-mass frame. */
+/*
+ * The body's shape: its collisions, at the run's sizes, in the
+ * centre-of-mass frame; a compound unless one collision sits exactly at
+ * it. The shapes it had are let go of only once the new ones are all
+ * made and set: on failure the body keeps them. The body is out of the
+ * world (no pair or contact holds the old shapes).
+ */
 int
-attach_shapes(bullet_engine *e, int li, const struct phys_engine_options *opt)
+attach_shapes(bullet_engine *e, int li, bool at_load)
 {
 	const struct phys_link *l = &e->w->links[li];
 	blink &bl = e->links[(size_t)li];
-	btCompoundShape *compound = nullptr;
-	btCollisionShape *s;
+	std::vector<bshape> made((size_t)l->ncollisions);
+	std::unique_ptr<btCompoundShape> compound;
+	std::vector<int> children;
+	int first = l->first_collision, single = -1;
 
-	bl.child_collision.clear();
-	bl.single = -1;
 	if (l->ncollisions == 1) {
-		const struct phys_collision *c = &e->w->collisions[l->first_collision];
+		const struct phys_collision *c = &e->w->collisions[first];
 		phys_pose off = pose_mul(pose_inv(bl.com), c->pose);
 
 		if (is_identity(off) && c->shape != PHYS_GEOM_PLANE &&
-		    c->shape != PHYS_GEOM_HEIGHTMAP && (s = make_shape(e, c,
-		    true, &off))) {
-			bl.single = l->first_collision;
-			bl.body->setCollisionShape(s);
-			return 0;
+		    c->shape != PHYS_GEOM_HEIGHTMAP) {
+			if (sized_shape(e, first, true, &off, made[0]) < 0)
+				return -1;
+			if (made[0].shape)
+				single = first;
 		}
 	}
-	compound = new btCompoundShape();
-	keep(e, compound);
-	for (int ci = l->first_collision; ci < l->first_collision + l->ncollisions;
-	    ci++) {
-		const struct phys_collision *c = &e->w->collisions[ci];
-		phys_pose off = pose_mul(pose_inv(bl.com), c->pose);
+	if (single < 0) {
+		compound.reset(new btCompoundShape());
+		for (int k = 0; k < l->ncollisions; k++) {
+			const struct phys_collision *c = &e->w->collisions[first + k];
+			phys_pose off = pose_mul(pose_inv(bl.com), c->pose);
 
-		if (c->shape == PHYS_GEOM_PLANE)
-			return refuse_shape(c, "a plane must belong to a "
-			    "static model");
-		if (c->shape == PHYS_GEOM_HEIGHTMAP)
-			return refuse_shape(c, "a heightmap must belong to a "
-			    "static model");
-		if (!(s = make_shape(e, c, true, &off))) {
-			if (!opt || !opt->skip_unsupported)
-				return refuse_shape(c, "the Bullet engine has "
-				    "no such shape (--skip-unsupported skips "
-				    "it)");
-			continue;
+			if (c->shape == PHYS_GEOM_PLANE)
+				return refuse_shape(c, "a plane must belong to "
+				    "a static model");
+			if (c->shape == PHYS_GEOM_HEIGHTMAP)
+				return refuse_shape(c, "a heightmap must belong "
+				    "to a static model");
+			if (sized_shape(e, first + k, true, &off,
+			    made[(size_t)k]) < 0)
+				return -1;
+			if (!made[(size_t)k].shape) {
+				if (unsupported(e, c, at_load) < 0)
+					return -1;
+				continue;
+			}
+			compound->addChildShape(bt(off),
+			    made[(size_t)k].shape.get());
+			children.push_back(first + k);
 		}
-		compound->addChildShape(bt(off), s);
-		bl.child_collision.push_back(ci);
 	}
-	bl.body->setCollisionShape(compound);
+	bl.body->setCollisionShape(single >= 0 ? made[0].shape.get() :
+	    compound.get());
+	for (int k = 0; k < l->ncollisions; k++)
+		e->shapes[(size_t)(first + k)] = std::move(made[(size_t)k]);
+	bl.compound = std::move(compound);
+	bl.child_collision = std::move(children);
+	bl.single = single;
 	return 0;
 }
 
@@ -471,7 +535,7 @@ set_mass(bullet_engine *e, int li, bool at_load)
 }
 
 int
-make_body(bullet_engine *e, int li, const struct phys_engine_options *opt)
+make_body(bullet_engine *e, int li)
 {
 	const struct phys_link *l = &e->w->links[li];
 	const struct phys_model *m = &e->w->models[l->model];
@@ -480,12 +544,12 @@ make_body(bullet_engine *e, int li, const struct phys_engine_options *opt)
 	if (m->is_static) {
 		bl.com = pose_from6(PV(vals(e, PHYS_S_LINK, li),
 		    LINK_inertial_pose)->u.pose);
-		return make_static(e, li, opt);
+		return make_static(e, li);
 	}
 	btRigidBody::btRigidBodyConstructionInfo ci(1, nullptr, nullptr);
 	bl.body = new btRigidBody(ci);
 	e->objects.emplace_back(bl.body);
-	if (set_mass(e, li, true) < 0 || attach_shapes(e, li, opt) < 0)
+	if (set_mass(e, li, true) < 0 || attach_shapes(e, li, true) < 0)
 		return -1;
 	bl.body->setWorldTransform(bt(pose_mul(l->pose, bl.com)));
 	bl.body->setActivationState(DISABLE_DEACTIVATION);
@@ -940,15 +1004,18 @@ bullet_engine_new(const struct phys_world *w, const struct phys_run_values *v,
 	e->config.setConvexConvexMultipointIterations(3, 3);
 	btGImpactCollisionAlgorithm::registerAlgorithm(&e->dispatcher);
 	e->world.reset(new World(e));
+	e->skip_unsupported = opt->skip_unsupported;
 	e->links.resize(w->nlinks);
 	e->joints.resize(w->njoints);
+	e->shapes.resize(w->ncollisions);
+	e->static_object.resize(w->ncollisions);
 	if (bullet_engine_apply_profile(e) < 0) {
 		bullet_engine_free(e);
 		return nullptr;
 	}
 	bullet_engine_apply_world(e);
 	for (size_t i = 0; i < w->nlinks; i++)
-		if (make_body(e, (int)i, opt) < 0) {
+		if (make_body(e, (int)i) < 0) {
 			bullet_engine_free(e);
 			return nullptr;
 		}
@@ -1039,7 +1106,7 @@ bullet_engine_apply_link(struct bullet_engine *e, int li)
 	bullet_engine_link_pose(e, li, &link);
 	bullet_engine_link_vel(e, li, &lin, &ang);
 	e->world->removeRigidBody(bl.body);
-	if (set_mass(e, li, false) < 0 || attach_shapes(e, li, nullptr) < 0) {
+	if (set_mass(e, li, false) < 0 || attach_shapes(e, li, false) < 0) {
 		add_object(e, bl.body, li);
 		return -1;
 	}
@@ -1061,6 +1128,44 @@ bullet_engine_apply_joint(struct bullet_engine *e, int ji)
 		return phys_fail("joint '%s': axis is zero", j->name);
 	set_limits(e, ji);
 	return 0;
+}
+
+/* A static collision resized: its object gets the new shape. */
+static int
+reshape_static(struct bullet_engine *e, int ci)
+{
+	const struct phys_collision *c = &e->w->collisions[ci];
+	btCollisionObject *o = e->static_object[(size_t)ci];
+	phys_pose at = pose_mul(e->w->links[c->link].pose, c->pose);
+	bshape bs;
+
+	if (!o || c->shape == PHYS_GEOM_PLANE || c->shape == PHYS_GEOM_HEIGHTMAP)
+		return 0;	/* skipped at load, or no sizes to change */
+	if (sized_shape(e, ci, false, &at, bs) < 0)
+		return -1;
+	e->world->removeCollisionObject(o);
+	o->setCollisionShape(bs.shape.get());
+	e->shapes[(size_t)ci] = std::move(bs);
+	add_object(e, o, -1);
+	return 0;
+}
+
+/* A resize: the collision's shape is made again at its new sizes (a
+ * compound is made again with every child where it was); a moving link
+ * keeps its pose and velocity. */
+int
+bullet_engine_apply_collision(struct bullet_engine *e, int ci)
+{
+	int li = e->w->collisions[ci].link;
+	blink &bl = e->links[(size_t)li];
+	int rc;
+
+	if (!bl.body)
+		return reshape_static(e, ci);
+	e->world->removeRigidBody(bl.body);
+	rc = attach_shapes(e, li, false);
+	add_object(e, bl.body, li);
+	return rc;
 }
 
 /* Springs and viscous damping as explicit generalized forces, as under

@@ -36,6 +36,7 @@ int E##_apply_profile(struct E *e);					\
 void E##_apply_world(struct E *e);					\
 int E##_apply_link(struct E *e, int link);				\
 int E##_apply_joint(struct E *e, int joint);				\
+int E##_apply_collision(struct E *e, int collision);			\
 int E##_step(struct E *e);						\
 double E##_time(const struct E *e);					\
 long E##_iterations(const struct E *e);					\

@@ -13,6 +13,7 @@
  */
 #include "engine_impl.h"
 #include "inertia.h"
+#include "inertia_follow.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -82,6 +83,11 @@ struct ode_engine {
 	const struct phys_mesh **meshes;
 	dTriMeshDataID *mesh_data;
 	size_t nmeshes;
+	/* Per collision: triangles of the run's own (a mesh rescaled, an
+	 * ellipsoid of new radii), with their ODE data; NULL when the
+	 * world's are the run's. */
+	struct phys_mesh **own_mesh;
+	dTriMeshDataID *own_data;
 	dHeightfieldDataID *terrain;
 	size_t nterrain;
 
@@ -374,6 +380,18 @@ set_geom_offset(dGeomID g, phys_pose off)
 _Static_assert(sizeof(dTriIndex) == sizeof(unsigned),
     "phys meshes hold unsigned vertex indices");
 
+static dTriMeshDataID
+trimesh_data(const struct phys_mesh *m)
+{
+	dTriMeshDataID d = dGeomTriMeshDataCreate();
+
+	dGeomTriMeshDataBuildDouble(d, m->v, 3 * sizeof *m->v, (int)m->nv,
+	    m->tri, (int)(3 * m->ntri), 3 * sizeof *m->tri);
+	dGeomTriMeshDataPreprocess2(d, 1U << dTRIDATAPREPROCESS_BUILD_FACE_ANGLES,
+	    NULL);
+	return d;
+}
+
 /* One ODE trimesh data per mesh, however many geoms use it. The world
  * keeps the vertices and triangles it points to. */
 static dTriMeshDataID
@@ -385,11 +403,7 @@ mesh_data(struct ode_engine *e, const struct phys_mesh *m)
 	for (i = 0; i < e->nmeshes; i++)
 		if (e->meshes[i] == m)
 			return e->mesh_data[i];
-	d = dGeomTriMeshDataCreate();
-	dGeomTriMeshDataBuildDouble(d, m->v, 3 * sizeof *m->v, (int)m->nv,
-	    m->tri, (int)(3 * m->ntri), 3 * sizeof *m->tri);
-	dGeomTriMeshDataPreprocess2(d, 1U << dTRIDATAPREPROCESS_BUILD_FACE_ANGLES,
-	    NULL);
+	d = trimesh_data(m);
 	e->meshes = xrealloc(e->meshes, (e->nmeshes + 1) * sizeof *e->meshes);
 	e->mesh_data = xrealloc(e->mesh_data,
 	    (e->nmeshes + 1) * sizeof *e->mesh_data);
@@ -434,8 +448,45 @@ make_heightfield(struct ode_engine *e, int ci, phys_pose world)
 	return 0;
 }
 
+/*
+ * Collision ci at the run's sizes, in *out. Triangles that differ from
+ * the world's become the engine's own for ci (their data kept apart from
+ * mesh_data's, whose list is by address); *old_mesh and *old_data get
+ * the ones they replace, to release once the geom has let go of them.
+ */
+static int
+run_shape(struct ode_engine *e, int ci, struct phys_collision *out,
+    struct phys_mesh **old_mesh, dTriMeshDataID *old_data)
+{
+	struct phys_mesh *m;
+
+	if (phys_collision_sized(&e->w->collisions[ci],
+	    vals(e, PHYS_S_COLLISION, ci), out, &m) < 0)
+		return -1;
+	*old_mesh = e->own_mesh[ci];
+	*old_data = e->own_data[ci];
+	e->own_mesh[ci] = m;
+	e->own_data[ci] = m ? trimesh_data(m) : NULL;
+	return 0;
+}
+
+static void
+release_shape(struct phys_mesh *m, dTriMeshDataID d)
+{
+	if (d)
+		dGeomTriMeshDataDestroy(d);
+	phys_mesh_free(m);
+}
+
+/* The triangles ODE collides for collision ci, sized as in c. */
+static dTriMeshDataID
+shape_data(struct ode_engine *e, int ci, const struct phys_collision *c)
+{
+	return e->own_data[ci] ? e->own_data[ci] : mesh_data(e, c->mesh);
+}
+
 static dGeomID
-make_shape(struct ode_engine *e, const struct phys_collision *c)
+make_shape(struct ode_engine *e, int ci, const struct phys_collision *c)
 {
 	switch (c->shape) {
 	case PHYS_GEOM_BOX:
@@ -448,8 +499,8 @@ make_shape(struct ode_engine *e, const struct phys_collision *c)
 		return dCreateCapsule(e->space, c->size[0], c->size[1]);
 	case PHYS_GEOM_MESH:
 	case PHYS_GEOM_ELLIPSOID:
-		return dCreateTriMesh(e->space, mesh_data(e, c->mesh), NULL, NULL,
-		    NULL);
+		return dCreateTriMesh(e->space, shape_data(e, ci, c), NULL,
+		    NULL, NULL);
 	default:
 		return NULL;
 	}
@@ -477,6 +528,9 @@ make_geom(struct ode_engine *e, int ci, const struct phys_engine_options *opt)
 	const struct phys_collision *c = &e->w->collisions[ci];
 	struct ode_link *ol = &e->links[c->link];
 	phys_pose world = pose_mul(e->w->links[c->link].pose, c->pose);
+	struct phys_collision sized;
+	struct phys_mesh *old_mesh;
+	dTriMeshDataID old_data;
 	dQuaternion q;
 	dGeomID g;
 
@@ -484,7 +538,10 @@ make_geom(struct ode_engine *e, int ci, const struct phys_engine_options *opt)
 		return make_plane(e, ci, world);
 	if (c->shape == PHYS_GEOM_HEIGHTMAP)
 		return make_heightfield(e, ci, world);
-	g = make_shape(e, c);
+	if (run_shape(e, ci, &sized, &old_mesh, &old_data) < 0)
+		return -1;
+	release_shape(old_mesh, old_data);	/* none yet: a new engine */
+	g = make_shape(e, ci, &sized);
 	if (!g) {
 		if (!opt->skip_unsupported)
 			return phys_failat(c->doc->name,
@@ -1711,6 +1768,8 @@ ode_engine_new(const struct phys_world *w, const struct phys_run_values *v,
 	e->contacts = dJointGroupCreate(0);
 	e->links = xcalloc(w->nlinks, sizeof *e->links);
 	e->geoms = xcalloc(w->ncollisions, sizeof *e->geoms);
+	e->own_mesh = xcalloc(w->ncollisions, sizeof *e->own_mesh);
+	e->own_data = xcalloc(w->ncollisions, sizeof *e->own_data);
 	e->joints = xcalloc(w->njoints, sizeof *e->joints);
 	/* Surface layer and correcting velocity are applied per contact. */
 	dWorldSetContactSurfaceLayer(e->world, 0);
@@ -1728,6 +1787,8 @@ ode_engine_new(const struct phys_world *w, const struct phys_run_values *v,
 void
 ode_engine_free(struct ode_engine *e)
 {
+	size_t i;
+
 	if (!e)
 		return;
 	dJointGroupDestroy(e->contacts);
@@ -1735,6 +1796,10 @@ ode_engine_free(struct ode_engine *e)
 	dWorldDestroy(e->world);
 	while (e->nmeshes > 0)
 		dGeomTriMeshDataDestroy(e->mesh_data[--e->nmeshes]);
+	for (i = 0; i < e->w->ncollisions; i++)
+		release_shape(e->own_mesh[i], e->own_data[i]);
+	free(e->own_mesh);
+	free(e->own_data);
 	while (e->nterrain > 0)
 		dGeomHeightfieldDataDestroy(e->terrain[--e->nterrain]);
 	free(e->meshes);
@@ -1856,6 +1921,42 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 	    old_inertial.q.y != ol->inertial.q.y ||
 	    old_inertial.q.z != ol->inertial.q.z)
 		reanchor_joints(e, li);
+	return 0;
+}
+
+int
+ode_engine_apply_collision(struct ode_engine *e, int ci)
+{
+	struct phys_collision c;
+	struct phys_mesh *old_mesh;
+	dTriMeshDataID old_data;
+	dGeomID g = e->geoms[ci];
+
+	if (!g)
+		return 0;
+	if (run_shape(e, ci, &c, &old_mesh, &old_data) < 0)
+		return -1;
+	switch (c.shape) {
+	case PHYS_GEOM_BOX:
+		dGeomBoxSetLengths(g, c.size[0], c.size[1], c.size[2]);
+		break;
+	case PHYS_GEOM_SPHERE:
+		dGeomSphereSetRadius(g, c.size[0]);
+		break;
+	case PHYS_GEOM_CYLINDER:
+		dGeomCylinderSetParams(g, c.size[0], c.size[1]);
+		break;
+	case PHYS_GEOM_CAPSULE:
+		dGeomCapsuleSetParams(g, c.size[0], c.size[1]);
+		break;
+	case PHYS_GEOM_MESH:
+	case PHYS_GEOM_ELLIPSOID:
+		dGeomTriMeshSetData(g, shape_data(e, ci, &c));
+		break;
+	default:
+		break;
+	}
+	release_shape(old_mesh, old_data);
 	return 0;
 }
 

@@ -124,11 +124,9 @@ mat3_scaled(phys_mat3 a, double k)
 	return a;
 }
 
-/* A collision's solid at unit density: its volume, and its inertia
- * (mass = volume) posed in the link frame. 0 for planes and heightmaps,
- * which bound no volume; -1 on an open mesh or a bad shape. */
-static int
-unit_solid(const struct phys_collision *c, double *volume, phys_inertia *out)
+int
+phys_collision_solid(const struct phys_collision *c, double *volume,
+    phys_inertia *out)
 {
 	phys_shape s;
 	phys_vec3 com;
@@ -180,7 +178,7 @@ solids_inertia(const struct phys_world *w, int li, double density,
 	    c++) {
 		const struct phys_collision *col = &w->collisions[c];
 
-		rc = unit_solid(col, &v[n], &parts[n]);
+		rc = phys_collision_solid(col, &v[n], &parts[n]);
 		if (rc < 0)
 			goto out;
 		if (rc == 0)
@@ -255,4 +253,30 @@ phys_link_auto_inertia(struct phys_world *w, int li, double density)
 	PV(l->vals, LINK_inertial_inertia_ixz)->u.d = in.I.m[0][2];
 	PV(l->vals, LINK_inertial_inertia_iyz)->u.d = in.I.m[1][2];
 	return 0;
+}
+
+double
+phys_link_box_ratio(const struct phys_world *w, int li, const phys_inertia *in)
+{
+	phys_vec3 lo, hi, size, box;
+	double vol, a[3], g[3], t, worst = 1;
+	phys_mat3 R;
+	int i, j;
+
+	if (!phys_link_geometry_box(w, li, &lo, &hi, &vol) ||
+	    phys_inertia_box_equivalent(in, &size, &R) < 0)
+		return 0;
+	box = v3_sub(hi, lo);
+	a[0] = size.x, a[1] = size.y, a[2] = size.z;
+	g[0] = box.x, g[1] = box.y, g[2] = box.z;
+	for (i = 0; i < 3; i++)		/* both longest first */
+		for (j = i + 1; j < 3; j++)
+			if (g[j] > g[i])
+				t = g[i], g[i] = g[j], g[j] = t;
+	for (i = 0; i < 3; i++) {
+		t = g[i] > 0 && a[i] > 0 ? a[i] / g[i] : 0;
+		if (t > 0 && fabs(log(t)) > fabs(log(worst)))
+			worst = t;
+	}
+	return worst;
 }

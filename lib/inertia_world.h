@@ -32,6 +32,20 @@ bool phys_link_geometry_box(const struct phys_world *w, int link,
 int phys_link_geometry_inertia(const struct phys_world *w, int link,
     double density, double mass, phys_inertia *out);
 
+/* A collision's solid at unit density: its volume, and its inertia
+ * (mass = volume) posed in the link frame. 0 for planes and heightmaps,
+ * which bound no volume; -1 on an open mesh or a bad shape. */
+int phys_collision_solid(const struct phys_collision *c, double *volume,
+    phys_inertia *out);
+
+/*
+ * The side of the box of equivalent inertia over the geometry box's, both
+ * sorted longest first, that is furthest from 1: near 1 for a uniform
+ * solid. 0 when the link has no geometry or its inertia is not valid.
+ */
+double phys_link_box_ratio(const struct phys_world *w, int link,
+    const phys_inertia *in);
+
 /* SDF 1.11: does the link's <inertial> say auto="true"? */
 bool phys_link_auto_inertial(const struct phys_link *l);
 /*

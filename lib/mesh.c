@@ -190,6 +190,34 @@ bounds(struct phys_mesh *m)
 	}
 }
 
+/* A copy stretched by s along x, y, z: a mirroring (an odd number of
+ * negative factors) turns the triangles over so they still face out. */
+struct phys_mesh *
+phys_mesh_scaled(const struct phys_mesh *m, phys_vec3 s)
+{
+	struct phys_mesh *out = xcalloc(1, sizeof *out);
+	bool flip = s.x * s.y * s.z < 0;
+	size_t i;
+
+	out->nv = m->nv;
+	out->ntri = m->ntri;
+	out->closed = m->closed;
+	out->v = xmalloc((m->nv ? m->nv : 1) * 3 * sizeof *out->v);
+	out->tri = xmalloc((m->ntri ? m->ntri : 1) * 3 * sizeof *out->tri);
+	for (i = 0; i < m->nv; i++) {
+		out->v[3 * i] = m->v[3 * i] * s.x;
+		out->v[3 * i + 1] = m->v[3 * i + 1] * s.y;
+		out->v[3 * i + 2] = m->v[3 * i + 2] * s.z;
+	}
+	for (i = 0; i < m->ntri; i++) {
+		out->tri[3 * i] = m->tri[3 * i];
+		out->tri[3 * i + 1] = m->tri[3 * i + (flip ? 2 : 1)];
+		out->tri[3 * i + 2] = m->tri[3 * i + (flip ? 1 : 2)];
+	}
+	bounds(out);
+	return out;
+}
+
 /* Signed volume, about the box centre for accuracy far from the origin. */
 static double
 signed_volume(const struct phys_mesh *m)

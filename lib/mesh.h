@@ -59,6 +59,9 @@ struct phys_mesh *phys_mesh_extrude(const double *const *xy,
  * with vertices on its axes' ends. */
 struct phys_mesh *phys_mesh_ellipsoid(double a, double b, double c);
 
+/* A copy of m with every vertex multiplied by s (no factor 0). */
+struct phys_mesh *phys_mesh_scaled(const struct phys_mesh *m, phys_vec3 s);
+
 void phys_mesh_free(struct phys_mesh *m);
 
 /*

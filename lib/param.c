@@ -521,6 +521,20 @@ check_finite(const struct phys_param *p, const double *x, int n)
 	return 0;
 }
 
+/* Finite, and each component in the range when there is one (sizes). */
+static int
+check_vec3(const struct phys_param *p, const double xyz[3])
+{
+	int i;
+
+	if (check_finite(p, xyz, 3) < 0)
+		return -1;
+	for (i = 0; i < 3; i++)
+		if (check_double(p, xyz[i]) < 0)
+			return -1;
+	return 0;
+}
+
 int
 phys_value_check(const struct phys_param *p, const struct phys_value *v)
 {
@@ -543,7 +557,7 @@ phys_value_check(const struct phys_param *p, const struct phys_value *v)
 		xyz[0] = v->u.v.x;
 		xyz[1] = v->u.v.y;
 		xyz[2] = v->u.v.z;
-		return check_finite(p, xyz, 3);
+		return check_vec3(p, xyz);
 	case PHYS_T_POSE:
 		return check_finite(p, v->u.pose, 6);
 	}

@@ -1,6 +1,8 @@
 /* ref.c - parameter instances addressed by name. */
 #include "ref.h"
 
+#include "inertia_follow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +85,10 @@ resolve_entity(const struct phys_world *w, const char *name, const char *slash,
 		}
 		if (!out->p)
 			rc = unknown_param(out->scope, entity, slash + 1);
+		else if (!phys_param_applies(w, out->scope, out->idx, out->p))
+			rc = phys_fail("%s: no %s: the collision is a %s",
+			    entity, out->p->name,
+			    phys_collision_shape(w, out->idx));
 	}
 	if (entity != buf)
 		free(entity);
@@ -145,6 +151,8 @@ match_in_scope(const struct phys_world *w, phys_scope s, int idx,
 
 	for (i = 0; i < phys_scope_count(s); i++) {
 		r.p = phys_scope_param(s, i);
+		if (!phys_param_applies(w, s, idx, r.p))
+			continue;
 		full = ename ? xasprintf("%s/%s", ename, r.p->name) :
 		    xstrdup(r.p->name);
 		hit = phys_glob(pat, full) ||

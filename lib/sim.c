@@ -11,6 +11,7 @@
 
 #include "control.h"
 #include "engine.h"
+#include "inertia_follow.h"
 #include "items.h"
 #include "ref.h"
 
@@ -150,18 +151,31 @@ switch_profile(struct run *r, int profile)
 	return phys_engine_apply_profile(r->e);
 }
 
-/* A parameter change at run time reaches the engine at once. */
+static struct phys_value *
+run_values(void *ctx, phys_scope s, int idx)
+{
+	return phys_run_values_at(ctx, s, idx);
+}
+
+/* A parameter change at run time reaches the engine at once: it changes
+ * the run's values only (a resize and the inertia that follows too). */
 static int
 apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 {
 	struct phys_value v = { 0 }, *dst;
+	int link = -1;
 
 	if (phys_value_parse(ref->p, text, &v) < 0)
 		return -1;
+	if (ref->scope == PHYS_S_PHYSICS) {
+		dst = &r->cur[phys_param_index[ref->p->id]];
+		phys_value_free(dst);
+		*dst = v;
+	} else if (phys_values_assign(r->w, &(struct phys_values_at){
+	    run_values, &r->vals }, ref, &v, &link) < 0)
+		return -1;
 	dst = &phys_run_values_at(&r->vals, ref->scope,
 	    ref->idx)[phys_param_index[ref->p->id]];
-	phys_value_free(dst);
-	*dst = v;
 	warn_if_inert(r, ref->p, dst);
 	if (!r->e)
 		return 0;
@@ -177,8 +191,11 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 		return phys_engine_apply_link(r->e, ref->idx);
 	case PHYS_S_JOINT:
 		return phys_engine_apply_joint(r->e, ref->idx);
-	default:	/* collision values are read at every contact */
-		return 0;
+	default:	/* other collision values are read at every contact */
+		if (phys_param_is_size(ref->p) &&
+		    phys_engine_apply_collision(r->e, ref->idx) < 0)
+			return -1;
+		return link >= 0 ? phys_engine_apply_link(r->e, link) : 0;
 	}
 }
 

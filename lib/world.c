@@ -228,7 +228,9 @@ out_of_range_kept(struct phys_doc *d, xmlNodePtr e, const struct phys_param *p,
 		return zero_mass_kept(e, v);
 	if (p->scope != PHYS_S_COLLISION && p->scope != PHYS_S_JOINT)
 		return -1;
-	if (open.type != PHYS_T_DOUBLE && open.type != PHYS_T_INT)
+	/* vectors: a shape's size of 0, which ODE takes */
+	if (open.type != PHYS_T_DOUBLE && open.type != PHYS_T_INT &&
+	    open.type != PHYS_T_VEC3)
 		return -1;
 	open.min = PHYS_NOMIN;
 	open.max = PHYS_NOMAX;
@@ -238,7 +240,9 @@ out_of_range_kept(struct phys_doc *d, xmlNodePtr e, const struct phys_param *p,
 		free(text);
 		return -1;
 	}
-	why = xasprintf("<%s> %s is outside %g..%g; kept as written",
+	why = PHYS_MIN_ABOVE_ZERO(p) ? xasprintf("<%s> %s is not above 0; "
+	    "kept as written", (const char *)e->name, text) :
+	    xasprintf("<%s> %s is outside %g..%g; kept as written",
 	    (const char *)e->name, text, p->min, p->max);
 	if (loader_warns)
 		phys_warnat(d->name, phys_node_line(e), "%s", why);

@@ -283,7 +283,7 @@ complete_line() {
 	complete_words phys-inertia ''
 	assert_equal "$output" "$(printf '%s\n' box sphere cylinder capsule \
 	    ellipsoid hollow-sphere hollow-cylinder principal box-equivalent \
-	    scale check fix)"
+	    scale check fix show)"
 	complete_words phys-introspect ''
 	assert_equal "$output" "$(printf '%s\n' items filter derive at delta \
 	    diff plot)"

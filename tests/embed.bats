@@ -161,6 +161,28 @@ EOF
 	[ "${lines[9]}" = "${lines[0]}" ]
 }
 
+@test "a box resized by one run: the next run of the world starts at the file's size and mass" {
+	local b=box::link
+	# a 0.4 m cube of 1 kg resting on a plane
+	run "$EX/drive" "$WORLDS/resting_box.sdf" \
+	    set $b::collision/geometry.box.size "0.8 0.8 0.8" \
+	    get $b/inertial.mass get $b/inertial.inertia.ixx \
+	    until 2 read $b/pose.z restart \
+	    get $b::collision/geometry.box.size get $b/inertial.mass \
+	    get $b/inertial.inertia.ixx until 2 read $b/pose.z
+	assert_success
+	# the first run: twice the size at the same density is 8 times the
+	# mass, 32 times the inertia, and the box rests at half its new size
+	near "${lines[0]#* }" 8 1e-12
+	near "${lines[1]#* }" "$(awk 'BEGIN { printf "%.17g", 8 * 0.8 * 0.8 / 6 }')" 1e-12
+	near "${lines[2]#* }" 0.4 1e-6
+	# the second: the file's size, mass and inertia, resting at 0.2
+	[ "${lines[3]}" = "$b::collision/geometry.box.size 0.4 0.4 0.4" ]
+	[ "${lines[4]}" = "$b/inertial.mass 1" ]
+	near "${lines[5]#"$b/inertial.inertia.ixx "}" 0.026666666666666668 1e-15
+	near "${lines[6]#* }" 0.2 1e-6
+}
+
 @test "errors: a bad name or value returns its code and a message naming it" {
 	local w="$WORLDS/falling_sphere.sdf"
 	run "$EX/drive" "$w" set ode.solver.no_such_thing 3

@@ -41,13 +41,6 @@ period() {
 		END { if (n < 1) exit 1; printf "%.9g\n", (last - first) / n }'
 }
 
-for_both() {
-	local p
-	for p in ode bullet; do
-		"$@" "$p" || fail "under the $p profile"
-	done
-}
-
 fall() {
 	run_case "$1" 1
 	# Both integrate semi-implicitly: exactly z0 - g h^2 n (n + 1) / 2.

@@ -334,3 +334,44 @@ opens() {
 	# and the 50 boxes all stand on the ground, each on its own copy
 	phys-step -t 1 -r 1 "$TMP/many.sdf" | tail -1 | jq -e '[.items | to_entries[] | select(.key | test("^m[0-9]+::l/pose$")) | .value.z] | length == 50 and all(. > 0.49 and . < 0.51)'
 }
+
+# Two profiles for a world(): ODE's, the default, and Bullet's.
+PROFILES='<physics name="ode" type="ode" default="true"/><physics name="bullet" type="bullet"/>'
+
+# resized_run BODY PARAM VALUE PROFILE: a resize at t = 0.5; ODE's contacts
+# correct at 0.5 m/s, so the body rises out of the ground rather than
+# being thrown (Bullet's split impulse moves it without a velocity).
+resized_run() {
+	echo "{\"t\":0.5,\"name\":\"$1::link::c/$2\",\"value\":$3}" > "$TMP/ctl"
+	phys-step -p "$4" -t 2.5 -r 2 -c "$TMP/ctl" -s "$1::link::c/surface.contact.ode.max_vel=0.5" \
+	    -s 'ground::link::c/surface.contact.ode.max_vel=0.5' \
+	    -i "$1::link/pose" -i "$1::link/mass" -i "$1::link/inertia" "$TMP/w.sdf" > "$TMP/out"
+}
+
+# The cube at rest before and after, to the engine's surface layer (1 mm
+# under Bullet).
+scaled_mesh() {
+	resized_run cube geometry.mesh.scale '{"x":2,"y":2,"z":2}' "$1"
+	near "$(jq -r 'select(.t == 0.5) | .items["cube::link/pose"].z' "$TMP/out")" 0.5 0.002
+	near "$(last cube::link/pose z)" 1 0.002
+	rel "$(tail -1 "$TMP/out" | jq '.items["cube::link/mass"]')" 8 1e-12
+	rel "$(last cube::link/inertia ixx)" "$(awk 'BEGIN { printf "%.17g", 32 / 6 }')" 1e-9
+}
+@test "a cube mesh scaled twice at run time rests at its new half side, 8 times as heavy, under ODE and Bullet" {
+	world "$TMP/w.sdf" "$PROFILES" "$(body cube '0 0 0.5 0 0 0' "<mesh><uri>$GEN/cube.stl</uri></mesh>" \
+	    '<inertial><mass>1</mass><inertia><ixx>0.16666666666666666</ixx><iyy>0.16666666666666666</iyy><izz>0.16666666666666666</izz></inertia></inertial>')"
+	for_both scaled_mesh
+}
+
+new_radii() {
+	resized_run e geometry.ellipsoid.radii '{"x":0.3,"y":0.3,"z":0.3}' "$1"
+	near "$(last e::link/pose z)" 0.3 0.002
+	# three times the volume at the same density
+	rel "$(tail -1 "$TMP/out" | jq '.items["e::link/mass"]')" 3 1e-12
+	rel "$(last e::link/inertia ixx)" "$(awk 'BEGIN { printf "%.17g", 3 * (0.09 + 0.09) / 5 }')" 1e-12
+}
+@test "an ellipsoid given new radii at run time rests on its new semi-axis, its inertia m (b^2 + c^2) / 5, under ODE and Bullet" {
+	world "$TMP/w.sdf" "$PROFILES" "$(body e '0 0 0.1 0 0 0' '<ellipsoid><radii>0.3 0.3 0.1</radii></ellipsoid>' \
+	    '<inertial><mass>1</mass><inertia><ixx>0.02</ixx><iyy>0.02</iyy><izz>0.036</izz></inertia></inertial>')"
+	for_both new_radii
+}

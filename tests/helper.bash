@@ -42,3 +42,26 @@ rel() {
 		printf "expected %s within %s relative of %s (off by %g)\n", a, f, e, d / m > "/dev/stderr"
 		exit 1 }'
 }
+
+# for_both CMD ARGS...: CMD ARGS PROFILE for the world's "ode" profile and
+# its "bullet" one (worlds/closed_forms.sdf, worlds/resting_box.sdf). Not
+# as "CMD || fail", which would turn off set -e inside CMD and let all its
+# checks but the last pass unseen: the output of a failing test shows the
+# profile last named.
+for_both() {
+	local p
+	for p in ode bullet; do
+		echo "under the $p profile"
+		"$@" "$p"
+	done
+}
+
+# freq FILE FROM TO: the frequency over a time window of the second
+# column ("t value" lines), from its upward zero crossings.
+freq() {
+	awk -v a="$2" -v b="$3" '$1 >= a && $1 <= b && NR > 1 && p < 0 && $2 >= 0 {
+		tc = pt + (0 - p) * ($1 - pt) / ($2 - p)
+		if (first == "") first = tc; else { last = tc; n++ } }
+		{ pt = $1; p = $2 }
+		END { printf "%.9g\n", n / (last - first) }' "$1"
+}

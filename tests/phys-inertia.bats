@@ -696,3 +696,93 @@ XML
 	[[ "$output" == "phys-inertia: $TMP/bad.sdf:"* ]]
 	cmp "$TMP/bad.sdf" "$TMP/bad.orig"
 }
+
+# ---- show ----
+
+# "fits": a 12 kg box of 1 x 2 x 3 m with its own inertia, turned 90
+# degrees about z at (1, 2, 3); "rod": a 1 m rod with the inertia of a
+# 0.1 m cube (its box of equivalent inertia 10 times too small).
+show_world() {
+	cat > "$TMP/show.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+  <world name="w">
+    <model name="fits">
+      <pose>1 2 3 0 0 1.5707963267948966</pose>
+      <link name="link">
+        <inertial><mass>12</mass>
+          <inertia><ixx>13</ixx><iyy>10</iyy><izz>5</izz></inertia></inertial>
+        <collision name="c"><geometry><box><size>1 2 3</size></box></geometry></collision>
+      </link>
+    </model>
+    <model name="rod">
+      <pose>5 0 0 0 0 0</pose>
+      <link name="link">
+        <inertial><mass>1</mass>
+          <inertia><ixx>0.0016666666666666668</ixx><iyy>0.0016666666666666668</iyy><izz>0.0016666666666666668</izz></inertia></inertial>
+        <collision name="c"><geometry><box><size>1 0.1 0.1</size></box></geometry></collision>
+      </link>
+    </model>
+  </world>
+</sdf>
+SDF
+}
+
+# the points of data block $1 of script $2, "x y z" a line
+block() {
+	awk -v b="\$$1" '$1 == b && $2 == "<<" { on = 1; next } $1 == "EOD" { on = 0 } on && NF == 3' "$2"
+}
+
+@test "show: the pink box is the box of equivalent inertia, in the world, along the principal axes" {
+	show_world
+	run -0 phys-inertia show --script "$TMP/s.gp" -o "$TMP/i.png" "$TMP/show.sdf"
+	[ ! -e "$TMP/i.png" ]
+	# the first link's box: 12 edges; sides 1 2 3 along the link's x y z,
+	# which the 90 degree turn lays along world y, -x and z
+	block boxes "$TMP/s.gp" | head -24 > "$TMP/fits"
+	[ "$(wc -l < "$TMP/fits")" -eq 24 ]
+	for k in 1 2 3; do
+		sort -g -k$k,$k "$TMP/fits" | head -1 | cut -d' ' -f$k > "$TMP/lo"
+		sort -g -k$k,$k "$TMP/fits" | tail -1 | cut -d' ' -f$k > "$TMP/hi"
+		lo=(0 0 1.5 1.5); hi=(0 2 2.5 4.5)
+		near "$(cat "$TMP/lo")" "${lo[$k]}" 1e-12
+		near "$(cat "$TMP/hi")" "${hi[$k]}" 1e-12
+	done
+	# its corners are the collision box's: the box fits
+	corners() {
+		awk '{ for (k = 1; k <= 3; k++) { c = sprintf("%.9f", $k); if (c == "-0.000000000") c = "0.000000000"; printf "%s%s", c, k < 3 ? " " : "\n" } }' | sort -u
+	}
+	[ "$(corners < "$TMP/fits" | wc -l)" -eq 8 ]
+	[ "$(corners < "$TMP/fits")" = "$(block shapes "$TMP/s.gp" | head -24 | corners)" ]
+}
+
+@test "show: a link whose box is far from its shapes stands out in the image and on stderr" {
+	show_world
+	run --separate-stderr -0 phys-inertia show -o "$TMP/i.svg" "$TMP/show.sdf"
+	[ "$stderr" = "phys-inertia: rod::link: its box of equivalent inertia is 0.1 times its shapes' (beyond 2)" ]
+	grep -q 'rod::link: box 0.1 x its shapes' "$TMP/i.svg"
+	! grep -q 'fits::link' "$TMP/i.svg"
+	# its box is drawn again: a red data block of the 0.1 m cube
+	phys-inertia show --script "$TMP/s.gp" -o "$TMP/i.svg" "$TMP/show.sdf" 2> /dev/null
+	set -- $(block flag0 "$TMP/s.gp" | awk '{ print $1 }' | sort -g | sed -n '1p;$p')
+	near "$1" 4.95 1e-12
+	near "$2" 5.05 1e-12
+	# a looser --ratio lets it pass
+	run --separate-stderr -0 phys-inertia show --ratio 20 -o "$TMP/j.svg" "$TMP/show.sdf"
+	[ -z "$stderr" ]
+	! grep -q 'rod::link' "$TMP/j.svg"
+}
+
+@test "show: a PNG by extension; other extensions and missing operands are usage errors" {
+	show_world
+	phys-inertia show -o "$TMP/i.png" "$TMP/show.sdf" 2> /dev/null
+	[ "$(head -c 4 "$TMP/i.png" | od -An -c | tr -d ' ')" = '211PNG' ]
+	run phys-inertia show -o "$TMP/i.pdf" "$TMP/show.sdf"
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == *"neither .png nor .svg"* ]]
+	run phys-inertia show "$TMP/show.sdf"
+	[ "$status" -eq 2 ]
+	run phys-inertia show -o "$TMP/i.png" "$TMP/missing.sdf"
+	[ "$status" -eq 1 ]
+	[ ! -e "$TMP/i.pdf" ]
+}
