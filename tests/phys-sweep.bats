@@ -199,6 +199,39 @@ kill_midway() {
 	kill_midway KILL
 }
 
+@test "a worker killed in a run fails that run alone; a new worker takes the rest" {
+	cd "$TMP"
+	cp "$WORLDS/sliding_box.sdf" .
+	phys-sweep plan -t 1 -e 100 sliding_box.sdf "$MU=0.1:0.9:30" > plan.jsonl
+	phys-sweep run -j 1 -o ref plan.jsonl 2> /dev/null
+	phys-sweep run -j 1 plan.jsonl 2> err &
+	pid=$!
+	# the one worker, once it has finished some runs: kill it in its next
+	for _ in $(seq 200); do
+		[ "$(cat runs/log.jsonl 2> /dev/null | wc -l)" -ge 3 ] && break
+		sleep 0.02
+	done
+	worker=$(pgrep -P "$pid")
+	[ -n "$worker" ] || fail "no worker"
+	kill -KILL "$worker"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 1 ] || fail "exit status $st: $(cat err)"
+	killed=$(jq -r 'select(.status == 137) | .id' runs/log.jsonl)
+	[ "$(wc -w <<<"$killed")" -eq 1 ] || fail "$(cat err)"
+	grep -q "run $killed failed (signal 9)" err
+	grep -q "30 runs: 29 done, 1 failed" err
+	[ ! -e "runs/$killed.jsonl" ] && [ -z "$(ls -A runs | grep part)" ]
+	# the runs after it were made by another worker, and are the same
+	rm "ref/$killed.jsonl"
+	assert_equal "$(cd runs && cksum [0-9]*.jsonl)" "$(cd ref && cksum [0-9]*.jsonl)"
+	# an empty state file (left by a system crash) is not a finished run
+	: > runs/0.jsonl
+	run -0 phys-sweep run -j 1 plan.jsonl
+	[[ $output == *"30 runs: 2 done, 0 failed, 28 already done"* ]] || fail "$output"
+	assert_equal "$(tail -2 runs/log.jsonl | jq -r .id | sort -n)" "$(printf '%s\n' 0 "$killed")"
+}
+
 @test "plot draws the score against the swept parameter" {
 	fit_setup
 	phys-sweep run plan.jsonl 2> /dev/null
