@@ -33,7 +33,7 @@ static const char usage_text[] =
     "       phys-sweep score [-o DIR] SCORE PLAN [SELECTOR]...\n"
     "       phys-sweep best [-k N] [--maximize] [SCORES | -]\n"
     "       phys-sweep best --save-as NAME [-i] [--maximize] SCORES WORLD\n"
-    "       phys-sweep plot [-o FILE] [SCORES | -]\n";
+    "       phys-sweep plot [-o FILE] [--script FILE] [SCORES | -]\n";
 
 static const char help_text[] =
     "\n"
@@ -61,6 +61,8 @@ static const char help_text[] =
     "                       image, FILE.png or FILE.svg (default: terminal)\n"
     "      --stream         also write every run's state lines on stdout,\n"
     "                       each with its \"run\" id, in plan order\n"
+    "      --script FILE    plot: write the gnuplot script, data included,\n"
+    "                       to FILE instead of running gnuplot\n"
     "SCORE is final:EXPR, max:EXPR, min:EXPR or diff:REF (the RMS difference\n"
     "of the selected fields from the run REF); EXPR as phys-introspect\n"
     "derive's.\n"
@@ -75,7 +77,7 @@ static const char help_text[] =
 
 enum {
 	OPT_VERSION = 256, OPT_LHS, OPT_RANDOM, OPT_SEED, OPT_STREAM,
-	OPT_MAXIMIZE
+	OPT_MAXIMIZE, OPT_SCRIPT
 };
 
 static const struct option longopts[] = {
@@ -94,6 +96,7 @@ static const struct option longopts[] = {
 	{ "preset", required_argument, NULL, 'p' },
 	{ "random", required_argument, NULL, OPT_RANDOM },
 	{ "save-as", required_argument, NULL, 's' },
+	{ "script", required_argument, NULL, OPT_SCRIPT },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "steps", required_argument, NULL, 'n' },
 	{ "stream", no_argument, NULL, OPT_STREAM },
@@ -119,7 +122,7 @@ struct opts {
 	unsigned long long seed;
 	/* run, score, plot */
 	long jobs;
-	const char *output;
+	const char *output, *script;
 	bool stream;
 	/* best */
 	long keep;
@@ -202,6 +205,9 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 			break;
 		case OPT_MAXIMIZE:
 			o->maximize = true;
+			break;
+		case OPT_SCRIPT:
+			o->script = optarg;
 			break;
 		case 'h':
 			phys_help(usage_text, help_text);
@@ -1634,16 +1640,42 @@ numeric_names(struct plan *p, const char ***out)
 	return n;
 }
 
+/* The gnuplot script: one panel a name, its points the runs' (value,
+ * score) pairs, drawn into FILE (-o) or as text. */
 static void
-quote(struct phys_buf *b, const char *s)
+put_landscape(struct phys_buf *b, const char *output, struct plan *p,
+    const char **names, size_t n)
 {
-	buf_putc(b, '"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			buf_putc(b, '\\');
-		buf_putc(b, *s);
+	const char *ext = output ? strrchr(output, '.') : NULL;
+
+	if (!output)
+		buf_printf(b, "set terminal dumb 79 %zu\n", 24 * n);
+	else {
+		buf_printf(b, "set terminal %s size 640,%zu\nset output ",
+		    strcmp(ext, ".png") == 0 ? "pngcairo" : "svg", 360 * n);
+		ist_put_gpstr(b, output);
+		buf_putc(b, '\n');
 	}
-	buf_putc(b, '"');
+	/* a margin, so that the points at the ends of a range are seen */
+	buf_printf(b, "set multiplot layout %zu,1\nset ylabel \"score\"\n"
+	    "set offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n", n);
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(b, "set xlabel ");
+		ist_put_gpstr(b, names[i]);
+		buf_puts(b, " noenhanced\nplot '-' using 1:2 with points pt 7 "
+		    "notitle\n");
+		for (size_t r = 0; r < p->n; r++) {
+			double x = 0, y = score_of(p->runs[r]);
+
+			if (isnan(y))
+				continue;
+			phys_parse_double(json_string_value(json_object_get(
+			    json_object_get(p->runs[r], "set"), names[i])), &x);
+			buf_printf(b, "%.17g %.17g\n", x, y);
+		}
+		buf_puts(b, "e\n");
+	}
+	buf_puts(b, "unset multiplot\n");
 }
 
 static int
@@ -1652,57 +1684,30 @@ cmd_plot(struct opts *o, int argc, char **argv)
 	struct phys_buf b = { 0 };
 	const char **names, *ext;
 	struct plan p;
-	char *prog;
-	size_t n, i, r;
+	char *prog = NULL;
+	size_t n;
 	int rc;
 
 	if (argc > 1)
 		usage();
-	plan_load(&p, argc ? argv[0] : "-", "scored run lines");
-	if (p.n == 0)
-		phys_die(PHYS_EXIT_FAIL, "%s: no scored runs",
-		    phys_display_name(p.name));
-	if (!(prog = ist_find_program("gnuplot")))
-		phys_die(PHYS_EXIT_FAIL, "gnuplot not found: install the "
-		    "Debian package gnuplot-nox");
-	if (!(n = numeric_names(&p, &names)))
-		phys_die(PHYS_EXIT_FAIL, "no swept parameter has numbers to "
-		    "plot against");
 	ext = o->output ? strrchr(o->output, '.') : NULL;
 	if (o->output && (!ext || (strcmp(ext, ".png") != 0 &&
 	    strcmp(ext, ".svg") != 0)))
 		phys_usage_error(usage_text, "-o %s: the name must end in "
 		    ".png or .svg", o->output);
-	if (!o->output)
-		buf_printf(&b, "set terminal dumb 79 %zu\n", 24 * n);
-	else
-		buf_printf(&b, "set terminal %s size 640,%zu\nset output ",
-		    strcmp(ext, ".png") == 0 ? "pngcairo" : "svg", 360 * n);
-	if (o->output) {
-		quote(&b, o->output);
-		buf_putc(&b, '\n');
-	}
-	/* a margin, so that the points at the ends of a range are seen */
-	buf_printf(&b, "set multiplot layout %zu,1\nset ylabel \"score\"\n"
-	    "set offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n", n);
-	for (i = 0; i < n; i++) {
-		buf_puts(&b, "set xlabel ");
-		quote(&b, names[i]);
-		buf_puts(&b, " noenhanced\nplot '-' using 1:2 with points pt 7 "
-		    "notitle\n");
-		for (r = 0; r < p.n; r++) {
-			double x = 0, y = score_of(p.runs[r]);
-
-			if (isnan(y))
-				continue;
-			phys_parse_double(json_string_value(json_object_get(
-			    json_object_get(p.runs[r], "set"), names[i])), &x);
-			buf_printf(&b, "%.17g %.17g\n", x, y);
-		}
-		buf_puts(&b, "e\n");
-	}
-	buf_puts(&b, "unset multiplot\n");
-	rc = ist_run_gnuplot(prog, &b);
+	plan_load(&p, argc ? argv[0] : "-", "scored run lines");
+	if (p.n == 0)
+		phys_die(PHYS_EXIT_FAIL, "%s: no scored runs",
+		    phys_display_name(p.name));
+	if (!o->script && !(prog = ist_find_program("gnuplot")))
+		phys_die(PHYS_EXIT_FAIL, "gnuplot not found: install the "
+		    "Debian package gnuplot-nox");
+	if (!(n = numeric_names(&p, &names)))
+		phys_die(PHYS_EXIT_FAIL, "no swept parameter has numbers to "
+		    "plot against");
+	put_landscape(&b, o->output, &p, names, n);
+	rc = o->script ? ist_write_script(o->script, &b) :
+	    ist_run_gnuplot(prog, &b);
 	if (rc < 0)
 		phys_report();
 	buf_free(&b);
