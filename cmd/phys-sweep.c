@@ -112,12 +112,9 @@ enum sample { GRID, RANDOM, LHS };
 
 struct opts {
 	/* plan */
-	const char *control, *list, *preset;
-	char **items;
-	size_t nitems;
-	long every, steps, nsample;
-	double duration;
-	bool has_duration;
+	struct phys_run_options run;	/* -c -e -I -n -p -t, as phys-step's */
+	const char *list;
+	long nsample;
 	enum sample sample;
 	unsigned long long seed;
 	/* run, score, plot */
@@ -142,22 +139,12 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 	struct opts *o = ctx;
 	int c;
 
-	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		if (phys_run_option(c, 'I', optarg, usage_text, &o->run))
+			continue;
 		switch (c) {
-		case 'c':
-			o->control = optarg;
-			break;
-		case 'e':
-			o->every = phys_arg_count(usage_text, "--every", optarg,
-			    1);
-			break;
 		case 'i':
 			o->in_place = true;
-			break;
-		case 'I':
-			o->items = xrealloc(o->items, (o->nitems + 1) *
-			    sizeof *o->items);
-			o->items[o->nitems++] = optarg;
 			break;
 		case 'j':
 			o->jobs = phys_arg_count(usage_text, "--jobs", optarg,
@@ -170,25 +157,11 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		case 'l':
 			o->list = optarg;
 			break;
-		case 'n':
-			o->steps = phys_arg_count(usage_text, "--steps", optarg,
-			    0);
-			o->has_duration = false;
-			break;
 		case 'o':
 			o->output = optarg;
 			break;
-		case 'p':
-			o->preset = optarg;
-			break;
 		case 's':
 			o->save_as = optarg;
-			break;
-		case 't':
-			o->duration = phys_arg_number(usage_text, "--duration",
-			    optarg, 0, true);
-			o->has_duration = true;
-			o->steps = -1;
 			break;
 		case OPT_LHS:
 		case OPT_RANDOM:
@@ -216,6 +189,7 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		default:
 			phys_option_error(c, argv, longopts);
 		}
+	}
 }
 
 /* ---- plan: values of each swept name, combined into runs ---- */
@@ -405,7 +379,7 @@ list_line(char *line, long lineno, void *ctx)
 
 /* The run line's fixed part: everything but its id and values. */
 static json_t *
-run_base(const struct opts *o, const char *world)
+run_base(const struct phys_run_options *o, const char *world)
 {
 	json_t *base = json_object(), *items;
 	size_t i;
@@ -491,9 +465,10 @@ cmd_plan(struct opts *o, int argc, char **argv)
 	if (phys_world_open(&w, argv[0], false) < 0)
 		return PHYS_EXIT_FAIL;
 	profile = w.start;
-	if (o->preset && (profile = phys_world_profile(&w, o->preset)) < 0)
+	if (o->run.preset && (profile = phys_world_profile(&w,
+	    o->run.preset)) < 0)
 		phys_die(PHYS_EXIT_FAIL, "no profile named '%s' (there are: %s)",
-		    o->preset, phys_world_profile_names(&w));
+		    o->run.preset, phys_world_profile_names(&w));
 	rng_state = o->seed;
 	if (o->sample != GRID)
 		for (i = 0; i < nax; i++)
@@ -507,7 +482,7 @@ cmd_plan(struct opts *o, int argc, char **argv)
 			check_values(&w, name, profile, &text, 1);
 		}
 	phys_world_free(&w);
-	base = run_base(o, argv[0]);
+	base = run_base(&o->run, argv[0]);
 	pick = xcalloc(nax + 1, sizeof *pick);
 	json_array_foreach(lc.lines, k, fixed) {
 		if (o->sample != GRID) {
@@ -1728,8 +1703,7 @@ main(int argc, char **argv)
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	o.steps = -1;
-	o.duration = 1;
+	phys_run_options_default(&o.run);
 	o.seed = 1;
 	o.jobs = cores > 0 ? cores : 1;
 	if (!(cmd = phys_split_command(&argc, &argv,
@@ -1749,7 +1723,7 @@ main(int argc, char **argv)
 		rc = cmd_plot(&o, argc, argv);
 	else
 		phys_unknown_command(cmd, commands);
-	free(o.items);
+	free(o.run.items);
 	if (cur_world_path) {
 		phys_world_free(&cur_world);
 		free(cur_world_path);
