@@ -782,27 +782,42 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The sweep waits for its workers with signals that interrupt the wait,
- * so that a stop request ends the workers first. */
+static const int stop_sigs[] = { SIGTERM, SIGHUP, SIGINT };
+
+static void
+stop_mask(int how)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof stop_sigs / sizeof *stop_sigs; i++)
+		sigaddset(&set, stop_sigs[i]);
+	sigprocmask(how, &set, NULL);
+}
+
+/* The sweep takes a stop request only while it waits for its workers
+ * (ppoll lets it in), so that it is never missed just before the wait,
+ * and ends the workers first. */
 static void
 catch_stop(void)
 {
-	static const int sigs[] = { SIGTERM, SIGHUP, SIGINT };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof stop_sigs / sizeof *stop_sigs; i++)
+		sigaction(stop_sigs[i], &sa, NULL);
+	stop_mask(SIG_BLOCK);
 }
 
+/* A stop request that came is taken (or comes) as the signal itself. */
 static void
 default_stop(void)
 {
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
+	for (size_t i = 0; i < sizeof stop_sigs / sizeof *stop_sigs; i++)
+		signal(stop_sigs[i], SIG_DFL);
+	stop_mask(SIG_UNBLOCK);
 }
 
 /* A worker's life: runs until the sweep closes its task pipe. Messages
@@ -1004,6 +1019,7 @@ collect(struct sweep *s)
 	struct pollfd *fds = xcalloc((size_t)s->jobs, sizeof *fds);
 	struct result res;
 	struct worker *w;
+	sigset_t open;
 	ssize_t n;
 	char *tmp;
 	int status;
@@ -1013,7 +1029,10 @@ collect(struct sweep *s)
 		    s->wk[i].done : -1;
 		fds[i].events = POLLIN;
 	}
-	if (poll(fds, (nfds_t)s->jobs, -1) < 0) {
+	sigprocmask(SIG_SETMASK, NULL, &open);
+	for (size_t k = 0; k < sizeof stop_sigs / sizeof *stop_sigs; k++)
+		sigdelset(&open, stop_sigs[k]);
+	if (ppoll(fds, (nfds_t)s->jobs, NULL, &open) < 0) {
 		free(fds);
 		return;		/* EINTR: a stop request */
 	}
