@@ -66,12 +66,6 @@ positive_number(const char *opt, const char *s, bool allow_zero)
 	return phys_arg_number(usage_text, opt, s, 0, allow_zero);
 }
 
-static long
-count(const char *opt, const char *s, long min)
-{
-	return phys_arg_count(usage_text, opt, s, min);
-}
-
 static void
 push(char ***list, size_t *n, char *s)
 {
@@ -86,31 +80,14 @@ parse_options(int argc, char **argv, struct phys_run_options *o)
 
 	while ((c = getopt_long(argc, argv, ":c:e:hi:n:p:r:s:t:", longopts,
 	    NULL)) != -1) {
+		if (phys_run_option(c, 'i', optarg, usage_text, o))
+			continue;
 		switch (c) {
-		case 'c':
-			o->control = optarg;
-			break;
-		case 'e':
-			o->every = count("--every", optarg, 1);
-			break;
-		case 'i':
-			push(&o->items, &o->nitems, optarg);
-			break;
-		case 'n':
-			o->steps = count("--steps", optarg, 0);
-			break;
-		case 'p':
-			o->preset = optarg;
-			break;
 		case 'r':
 			o->rate = positive_number("--rate", optarg, false);
 			break;
 		case 's':
 			push(&o->sets, &o->nsets, optarg);
-			break;
-		case 't':
-			o->duration = positive_number("--duration", optarg, true);
-			o->steps = -1;
 			break;
 		case OPT_REALTIME:
 			o->realtime = true;

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@ static const char usage_text[] =
     "       phys-sweep score [-o DIR] SCORE PLAN [SELECTOR]...\n"
     "       phys-sweep best [-k N] [--maximize] [SCORES | -]\n"
     "       phys-sweep best --save-as NAME [-i] [--maximize] SCORES WORLD\n"
-    "       phys-sweep plot [-o FILE] [SCORES | -]\n";
+    "       phys-sweep plot [-o FILE] [--script FILE] [SCORES | -]\n";
 
 static const char help_text[] =
     "\n"
@@ -60,6 +61,8 @@ static const char help_text[] =
     "                       image, FILE.png or FILE.svg (default: terminal)\n"
     "      --stream         also write every run's state lines on stdout,\n"
     "                       each with its \"run\" id, in plan order\n"
+    "      --script FILE    plot: write the gnuplot script, data included,\n"
+    "                       to FILE instead of running gnuplot\n"
     "SCORE is final:EXPR, max:EXPR, min:EXPR or diff:REF (the RMS difference\n"
     "of the selected fields from the run REF); EXPR as phys-introspect\n"
     "derive's.\n"
@@ -74,7 +77,7 @@ static const char help_text[] =
 
 enum {
 	OPT_VERSION = 256, OPT_LHS, OPT_RANDOM, OPT_SEED, OPT_STREAM,
-	OPT_MAXIMIZE
+	OPT_MAXIMIZE, OPT_SCRIPT
 };
 
 static const struct option longopts[] = {
@@ -93,6 +96,7 @@ static const struct option longopts[] = {
 	{ "preset", required_argument, NULL, 'p' },
 	{ "random", required_argument, NULL, OPT_RANDOM },
 	{ "save-as", required_argument, NULL, 's' },
+	{ "script", required_argument, NULL, OPT_SCRIPT },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "steps", required_argument, NULL, 'n' },
 	{ "stream", no_argument, NULL, OPT_STREAM },
@@ -108,17 +112,14 @@ enum sample { GRID, RANDOM, LHS };
 
 struct opts {
 	/* plan */
-	const char *control, *list, *preset;
-	char **items;
-	size_t nitems;
-	long every, steps, nsample;
-	double duration;
-	bool has_duration;
+	struct phys_run_options run;	/* -c -e -I -n -p -t, as phys-step's */
+	const char *list;
+	long nsample;
 	enum sample sample;
 	unsigned long long seed;
 	/* run, score, plot */
 	long jobs;
-	const char *output;
+	const char *output, *script;
 	bool stream;
 	/* best */
 	long keep;
@@ -138,22 +139,12 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 	struct opts *o = ctx;
 	int c;
 
-	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		if (phys_run_option(c, 'I', optarg, usage_text, &o->run))
+			continue;
 		switch (c) {
-		case 'c':
-			o->control = optarg;
-			break;
-		case 'e':
-			o->every = phys_arg_count(usage_text, "--every", optarg,
-			    1);
-			break;
 		case 'i':
 			o->in_place = true;
-			break;
-		case 'I':
-			o->items = xrealloc(o->items, (o->nitems + 1) *
-			    sizeof *o->items);
-			o->items[o->nitems++] = optarg;
 			break;
 		case 'j':
 			o->jobs = phys_arg_count(usage_text, "--jobs", optarg,
@@ -166,25 +157,11 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		case 'l':
 			o->list = optarg;
 			break;
-		case 'n':
-			o->steps = phys_arg_count(usage_text, "--steps", optarg,
-			    0);
-			o->has_duration = false;
-			break;
 		case 'o':
 			o->output = optarg;
 			break;
-		case 'p':
-			o->preset = optarg;
-			break;
 		case 's':
 			o->save_as = optarg;
-			break;
-		case 't':
-			o->duration = phys_arg_number(usage_text, "--duration",
-			    optarg, 0, true);
-			o->has_duration = true;
-			o->steps = -1;
 			break;
 		case OPT_LHS:
 		case OPT_RANDOM:
@@ -202,6 +179,9 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		case OPT_MAXIMIZE:
 			o->maximize = true;
 			break;
+		case OPT_SCRIPT:
+			o->script = optarg;
+			break;
 		case 'h':
 			phys_help(usage_text, help_text);
 		case OPT_VERSION:
@@ -209,6 +189,7 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		default:
 			phys_option_error(c, argv, longopts);
 		}
+	}
 }
 
 /* ---- plan: values of each swept name, combined into runs ---- */
@@ -398,7 +379,7 @@ list_line(char *line, long lineno, void *ctx)
 
 /* The run line's fixed part: everything but its id and values. */
 static json_t *
-run_base(const struct opts *o, const char *world)
+run_base(const struct phys_run_options *o, const char *world)
 {
 	json_t *base = json_object(), *items;
 	size_t i;
@@ -483,7 +464,8 @@ cmd_plan(struct opts *o, int argc, char **argv)
 		json_array_append_new(lc.lines, json_object());
 	if (phys_world_open(&w, argv[0], false) < 0)
 		return PHYS_EXIT_FAIL;
-	profile = o->preset ? phys_world_find_profile(&w, o->preset) : w.start;
+	profile = o->run.preset ? phys_world_find_profile(&w, o->run.preset) :
+	    w.start;
 	if (profile < 0) {
 		phys_report();
 		return PHYS_EXIT_USAGE;
@@ -501,7 +483,7 @@ cmd_plan(struct opts *o, int argc, char **argv)
 			check_values(&w, name, profile, &text, 1);
 		}
 	phys_world_free(&w);
-	base = run_base(o, argv[0]);
+	base = run_base(&o->run, argv[0]);
 	pick = xcalloc(nax + 1, sizeof *pick);
 	json_array_foreach(lc.lines, k, fixed) {
 		if (o->sample != GRID) {
@@ -626,29 +608,36 @@ state_path(const char *dir, json_t *run)
 	return xasprintf("%s/%lld.jsonl", dir, run_id(run));
 }
 
+/* A state file that exists and is not empty is a finished run. (Files
+ * are renamed into place without waiting for the disk, which the sweep
+ * syncs once at its end: after a system crash in a sweep, a renamed file
+ * can be empty, and that one is run again.) */
 static bool
 finished(const char *dir, json_t *run)
 {
 	char *path = state_path(dir, run);
-	bool done = access(path, F_OK) == 0;
+	struct stat st;
+	bool done = stat(path, &st) == 0 && st.st_size > 0;
 
 	free(path);
 	return done;
 }
 
-/* ---- running: one forked worker per run ---- */
+/* ---- running: a few forked workers, each many runs ---- */
 
 /*
- * Each run is a child forked from this process after the world is loaded,
- * calling phys_sim_run: no exec, no dynamic linking and no SDF parsing per
- * run, so short runs cost what their steps cost (exec'ing phys-step per
- * run spends most of a short run loading the program and its libraries,
- * assimp and GDAL among them; make bench measures the sweep); and a run
- * that crashes, diverges or is killed takes only its own process down,
- * which a loop of runs in one process would not give.
- * The child writes a hidden temporary file and renames it into place when
- * the run is complete, so a state file that exists is a finished run:
- * that is what resuming trusts.
+ * The sweep forks its workers once, after the world is loaded: each takes
+ * run after run from the sweep through a pipe and calls phys_sim_run, and
+ * says through another pipe how each ended. No exec, no dynamic linking,
+ * no SDF parsing and no fork per run, so short runs cost what their steps
+ * cost (exec'ing phys-step per run spends most of a short run loading the
+ * program and its libraries; a fork per run copied the loaded program's
+ * page tables and took its pages again one fault at a time; make bench
+ * measures the sweep). A run that crashes or is killed takes only its
+ * worker down: the sweep counts that run failed and forks another worker.
+ * A run writes a hidden temporary file and renames it into place when it
+ * is complete, so a state file that exists is a finished run: that is
+ * what resuming trusts.
  */
 static struct phys_world cur_world;
 static char *cur_world_path;
@@ -706,40 +695,75 @@ run_options(json_t *run, struct phys_run_options *o)
 		o->sets[o->nsets++] = xasprintf("%s=%s", k, json_string_value(v));
 }
 
-/* In the child: the run into DIR/.ID.part, renamed to DIR/ID.jsonl. */
-static _Noreturn void
-child_run(const char *dir, json_t *run)
+static void
+run_options_free(struct phys_run_options *o)
+{
+	while (o->nsets > 0)
+		free(o->sets[--o->nsets]);
+	free(o->sets);
+	free(o->items);
+}
+
+static char *
+part_path(const char *dir, json_t *run)
+{
+	return xasprintf("%s/.%lld.part", dir, run_id(run));
+}
+
+/* In a worker: one run into DIR/.ID.part, renamed to DIR/ID.jsonl. */
+static int
+do_run(const char *dir, json_t *run)
 {
 	struct phys_run_options o;
-	char *path = state_path(dir, run);
-	char *tmp = xasprintf("%s/.%lld.part", dir, run_id(run));
-	FILE *fp = fopen(tmp, "w");
+	char *path, *tmp;
+	FILE *fp;
 	int rc;
 
-	if (!fp) {
+	if (world_for(run) < 0)
+		return PHYS_EXIT_FAIL;
+	path = state_path(dir, run);
+	tmp = part_path(dir, run);
+	if (!(fp = fopen(tmp, "w"))) {
 		phys_warn("%s: %s", tmp, strerror(errno));
-		_exit(PHYS_EXIT_FAIL);
+		free(path);
+		free(tmp);
+		return PHYS_EXIT_FAIL;
 	}
 	run_options(run, &o);
 	rc = phys_sim_run(&cur_world, &o, fp);
-	if (fflush(fp) != 0 || fsync(fileno(fp)) != 0 || ferror(fp)) {
+	run_options_free(&o);
+	if (fflush(fp) != 0 || ferror(fp)) {
 		phys_warn("%s: %s", tmp, strerror(errno));
 		rc = PHYS_EXIT_FAIL;
 	}
-	fclose(fp);
+	if (fclose(fp) != 0 && rc == PHYS_EXIT_OK) {
+		phys_warn("%s: %s", tmp, strerror(errno));
+		rc = PHYS_EXIT_FAIL;
+	}
 	if (rc == PHYS_EXIT_OK && rename(tmp, path) != 0) {
 		phys_warn("%s: %s", path, strerror(errno));
 		rc = PHYS_EXIT_FAIL;
 	}
 	if (rc != PHYS_EXIT_OK)
 		unlink(tmp);
-	_exit(rc);
+	free(path);
+	free(tmp);
+	return rc;
 }
 
+/* What a worker says of each run it was given. */
+struct result {
+	size_t run;	/* index in the plan */
+	int status;	/* PHYS_EXIT_* */
+	double seconds;
+};
+
 struct worker {
-	pid_t pid;
-	size_t run;
-	double start;
+	pid_t pid;	/* 0: none */
+	int task;	/* the sweep writes run indexes here */
+	int done;	/* and reads a struct result a run here */
+	bool busy;
+	size_t run;	/* the run it was given, while busy */
 };
 
 static volatile sig_atomic_t stop_signal;
@@ -759,46 +783,119 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The parent waits for its workers with signals that interrupt the wait,
- * so that a stop request ends the workers first. */
+static const int stop_sigs[] = { SIGTERM, SIGHUP, SIGINT };
+
+static void
+stop_mask(int how)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof stop_sigs / sizeof *stop_sigs; i++)
+		sigaddset(&set, stop_sigs[i]);
+	sigprocmask(how, &set, NULL);
+}
+
+/* The sweep takes a stop request only while it waits for its workers
+ * (ppoll lets it in), so that it is never missed just before the wait,
+ * and ends the workers first. */
 static void
 catch_stop(void)
 {
-	static const int sigs[] = { SIGTERM, SIGHUP, SIGINT };
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_stop;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (size_t i = 0; i < sizeof stop_sigs / sizeof *stop_sigs; i++)
+		sigaction(stop_sigs[i], &sa, NULL);
+	stop_mask(SIG_BLOCK);
 }
 
+/* A stop request that came is taken (or comes) as the signal itself. */
 static void
 default_stop(void)
 {
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
-	signal(SIGINT, SIG_DFL);
+	for (size_t i = 0; i < sizeof stop_sigs / sizeof *stop_sigs; i++)
+		signal(stop_sigs[i], SIG_DFL);
+	stop_mask(SIG_UNBLOCK);
 }
 
-static pid_t
-start_worker(const char *dir, json_t *run, pid_t parent)
+/* A worker's life: runs until the sweep closes its task pipe. Messages
+ * are a few bytes, so each read and write is whole (PIPE_BUF). */
+static _Noreturn void
+worker_loop(const char *dir, struct plan *p, int task, int done)
 {
-	pid_t pid;
+	struct result res;
+	ssize_t n;
+	double start;
 
+	memset(&res, 0, sizeof res);
+	for (;;) {
+		n = read(task, &res.run, sizeof res.run);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n == 0)
+			_exit(PHYS_EXIT_OK);
+		if (n != sizeof res.run || res.run >= p->n)
+			_exit(PHYS_EXIT_FAIL);
+		start = now();
+		res.status = do_run(dir, p->runs[res.run]);
+		res.seconds = now() - start;
+		if (write(done, &res, sizeof res) != sizeof res)
+			_exit(PHYS_EXIT_FAIL);
+	}
+}
+
+static void
+start_worker(struct worker *wk, long jobs, long i, const char *dir,
+    struct plan *p, pid_t parent)
+{
+	int task[2], done[2];
+
+	if (pipe(task) < 0 || pipe(done) < 0)
+		phys_die(PHYS_EXIT_FAIL, "pipe: %s", strerror(errno));
 	fflush(stdout);
 	fflush(stderr);
-	pid = fork();
-	if (pid != 0)
-		return pid;
-	default_stop();
-	/* A worker dies with its sweep: no orphan writes a run a resumed
-	 * sweep is also writing. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(PHYS_EXIT_FAIL);
-	child_run(dir, run);
+	if ((wk[i].pid = fork()) < 0)
+		phys_die(PHYS_EXIT_FAIL, "fork: %s", strerror(errno));
+	if (wk[i].pid == 0) {
+		default_stop();
+		/* A worker dies with its sweep: no orphan writes a run a
+		 * resumed sweep is also writing. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(PHYS_EXIT_FAIL);
+		/* The other workers' pipes are theirs: a copy held here
+		 * would hide their end from them and from the sweep. */
+		for (long j = 0; j < jobs; j++)
+			if (wk[j].pid > 0 && j != i) {
+				close(wk[j].task);
+				close(wk[j].done);
+			}
+		close(task[1]);
+		close(done[0]);
+		worker_loop(dir, p, task[0], done[1]);
+	}
+	close(task[0]);
+	close(done[1]);
+	wk[i].task = task[1];
+	wk[i].done = done[0];
+	wk[i].busy = false;
+}
+
+/* After the worker's end of its pipe closed: how it ended. */
+static int
+reap(struct worker *w)
+{
+	int status;
+
+	close(w->task);
+	close(w->done);
+	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	w->pid = 0;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /* One line a finished run to DIR/log.jsonl: which runs ran, how they
@@ -817,138 +914,255 @@ log_run(int logfd, json_t *run, int status, double seconds)
 		phys_warn_once("cannot write the run log: %s", strerror(errno));
 }
 
-struct tally {
+struct sweep {
+	const char *dir;
+	struct plan *p;
+	const bool *want;
+	struct worker *wk;
+	long jobs;
+	size_t next;	/* the next run to look at */
+	int logfd;
+	bool tty;
 	size_t todo, done, failed, skipped;
 	double start;
 };
 
 static void
-progress(const struct tally *t)
+progress(const struct sweep *s)
 {
-	double spent = now() - t->start;
-	size_t ended = t->done + t->failed;
-	double eta = ended ? spent * (double)(t->todo - ended) / (double)ended
+	double spent = now() - s->start;
+	size_t ended = s->done + s->failed;
+	double eta = ended ? spent * (double)(s->todo - ended) / (double)ended
 	    : 0;
 
 	phys_status("%s: %zu/%zu runs, %zu failed, ETA %.0f s", phys_progname,
-	    ended, t->todo, t->failed, eta);
+	    ended, s->todo, s->failed, eta);
 }
 
 static void
-stop_workers(struct worker *wk, long jobs, const char *dir, struct plan *p)
+ended(struct sweep *s, size_t run, int status, double seconds)
 {
-	for (long i = 0; i < jobs; i++)
-		if (wk[i].pid > 0)
-			kill(wk[i].pid, SIGTERM);
-	for (long i = 0; i < jobs; i++)
-		if (wk[i].pid > 0) {
-			char *tmp = xasprintf("%s/.%lld.part", dir,
-			    run_id(p->runs[wk[i].run]));
+	log_run(s->logfd, s->p->runs[run], status, seconds);
+	if (status == 0) {
+		s->done++;
+	} else {
+		s->failed++;
+		phys_warn("run %lld failed (%s %d)", run_id(s->p->runs[run]),
+		    status > 128 ? "signal" : "exit status", status > 128 ?
+		    status - 128 : status);
+	}
+	if (s->tty)
+		progress(s);
+}
 
-			while (waitpid(wk[i].pid, NULL, 0) < 0 && errno == EINTR)
-				;
-			unlink(tmp);
+/* The next run to give a worker, or p->n. A world that cannot be loaded
+ * fails its runs here (said once each), without a worker. */
+static size_t
+next_run(struct sweep *s)
+{
+	size_t r;
+
+	while ((r = s->next) < s->p->n) {
+		s->next++;
+		if (!s->want[r] || finished(s->dir, s->p->runs[r]))
+			continue;
+		if (world_for(s->p->runs[r]) == 0)
+			return r;
+		s->failed++;
+		log_run(s->logfd, s->p->runs[r], PHYS_EXIT_FAIL, 0);
+	}
+	return r;
+}
+
+/* Run r to worker i, forked now if it has none (yet, or any more: one
+ * that died between runs leaves a pipe no one reads). */
+static void
+give(struct sweep *s, long i, size_t r, pid_t self)
+{
+	struct worker *w = &s->wk[i];
+
+	if (w->pid > 0 && write(w->task, &r, sizeof r) != sizeof r)
+		reap(w);
+	else if (w->pid > 0)
+		goto given;
+	start_worker(s->wk, s->jobs, i, s->dir, s->p, self);
+	if (write(w->task, &r, sizeof r) != sizeof r)
+		phys_die(PHYS_EXIT_FAIL, "cannot give a run to a worker: %s",
+		    strerror(errno));
+given:
+	w->busy = true;
+	w->run = r;
+}
+
+/* Give every idle worker a run, forking workers up to -j while there
+ * are runs: how many workers are busy. */
+static long
+dispatch(struct sweep *s, pid_t self)
+{
+	long busy = 0, i;
+	size_t r;
+
+	for (i = 0; i < s->jobs; i++) {
+		if (!stop_signal && !(s->wk[i].pid > 0 && s->wk[i].busy) &&
+		    (r = next_run(s)) < s->p->n) {
+			give(s, i, r, self);
+			s->wk[i].run = r;
+		}
+		busy += s->wk[i].pid > 0 && s->wk[i].busy;
+	}
+	return busy;
+}
+
+/* Wait until a worker reports a run, or dies in one. */
+static void
+collect(struct sweep *s)
+{
+	struct pollfd *fds = xcalloc((size_t)s->jobs, sizeof *fds);
+	struct result res;
+	struct worker *w;
+	sigset_t open;
+	ssize_t n;
+	char *tmp;
+	int status;
+
+	for (long i = 0; i < s->jobs; i++) {
+		fds[i].fd = s->wk[i].pid > 0 && s->wk[i].busy ?
+		    s->wk[i].done : -1;
+		fds[i].events = POLLIN;
+	}
+	sigprocmask(SIG_SETMASK, NULL, &open);
+	for (size_t k = 0; k < sizeof stop_sigs / sizeof *stop_sigs; k++)
+		sigdelset(&open, stop_sigs[k]);
+	if (ppoll(fds, (nfds_t)s->jobs, NULL, &open) < 0) {
+		free(fds);
+		return;		/* EINTR: a stop request */
+	}
+	for (long i = 0; i < s->jobs; i++) {
+		w = &s->wk[i];
+		if (fds[i].fd < 0 || !fds[i].revents)
+			continue;
+		n = read(w->done, &res, sizeof res);
+		if (n < 0 && errno == EINTR)
+			continue;
+		w->busy = false;
+		if (n == sizeof res && res.run == w->run) {
+			ended(s, res.run, res.status, res.seconds);
+			continue;
+		}
+		/* Dead in the middle of a run (or gone astray: ended
+		 * here): its file goes, and a new worker takes the next
+		 * run. */
+		kill(w->pid, SIGKILL);
+		tmp = part_path(s->dir, s->p->runs[w->run]);
+		unlink(tmp);
+		free(tmp);
+		status = reap(w);
+		ended(s, w->run, status ? status : PHYS_EXIT_FAIL, 0);
+	}
+	free(fds);
+}
+
+/* On a stop request: the workers end, and so do their partial files. */
+static void
+stop_workers(struct sweep *s)
+{
+	for (long i = 0; i < s->jobs; i++)
+		if (s->wk[i].pid > 0)
+			kill(s->wk[i].pid, SIGTERM);
+	for (long i = 0; i < s->jobs; i++)
+		if (s->wk[i].pid > 0) {
+			bool busy = s->wk[i].busy;
+			char *tmp = part_path(s->dir, s->p->runs[s->wk[i].run]);
+
+			reap(&s->wk[i]);
+			if (busy)
+				unlink(tmp);
 			free(tmp);
 		}
+}
+
+/* The end: idle workers read the end of their pipe and exit. */
+static void
+end_workers(struct sweep *s)
+{
+	for (long i = 0; i < s->jobs; i++)
+		if (s->wk[i].pid > 0)
+			reap(&s->wk[i]);
+}
+
+/* The state files on the disk, with one sync for the whole sweep rather
+ * than one a run. */
+static void
+sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || syncfs(fd) < 0)
+		phys_warn("%s: %s", dir, strerror(errno));
+	if (fd >= 0)
+		close(fd);
 }
 
 static int
 run_plan(const struct opts *o, struct plan *p, const bool *want)
 {
-	const char *dir = o->output ? o->output : "runs";
-	struct tally t = { 0 };
-	long jobs = o->jobs, busy = 0, i;
-	struct worker *wk;
-	size_t next = 0;
+	struct sweep s = { 0 };
+	void (*pipe_was)(int);
 	char *logpath;
-	int logfd, status, sig;
-	pid_t pid, self = getpid();
-	bool tty = phys_stderr_is_tty();
+	int sig;
+	pid_t self = getpid();
 
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		phys_die(PHYS_EXIT_FAIL, "%s: %s", dir, strerror(errno));
-	logpath = xasprintf("%s/log.jsonl", dir);
-	logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-	if (logfd < 0)
+	s.dir = o->output ? o->output : "runs";
+	s.p = p;
+	s.want = want;
+	s.jobs = o->jobs;
+	s.tty = phys_stderr_is_tty();
+	if (mkdir(s.dir, 0777) < 0 && errno != EEXIST)
+		phys_die(PHYS_EXIT_FAIL, "%s: %s", s.dir, strerror(errno));
+	logpath = xasprintf("%s/log.jsonl", s.dir);
+	s.logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+	    0666);
+	if (s.logfd < 0)
 		phys_warn("%s: %s", logpath, strerror(errno));
 	free(logpath);
 	for (size_t r = 0; r < p->n; r++)
 		if (want[r]) {
-			if (finished(dir, p->runs[r]))
-				t.skipped++;
+			if (finished(s.dir, p->runs[r]))
+				s.skipped++;
 			else
-				t.todo++;
+				s.todo++;
 		}
-	wk = xcalloc((size_t)jobs, sizeof *wk);
-	t.start = now();
+	s.wk = xcalloc((size_t)s.jobs, sizeof *s.wk);
+	s.start = now();
 	catch_stop();
-	for (;;) {
-		while (busy < jobs && next < p->n && !stop_signal) {
-			if (!want[next] || finished(dir, p->runs[next])) {
-				next++;
-				continue;
-			}
-			if (world_for(p->runs[next]) < 0) {
-				t.failed++;
-				log_run(logfd, p->runs[next], PHYS_EXIT_FAIL, 0);
-				next++;
-				continue;
-			}
-			for (i = 0; wk[i].pid > 0; i++)
-				;
-			wk[i].run = next;
-			wk[i].start = now();
-			wk[i].pid = start_worker(dir, p->runs[next++], self);
-			if (wk[i].pid < 0)
-				phys_die(PHYS_EXIT_FAIL, "fork: %s",
-				    strerror(errno));
-			busy++;
-		}
-		if (stop_signal || busy == 0)
-			break;
-		pid = waitpid(-1, &status, 0);
-		if (pid < 0)
-			continue;	/* EINTR: a stop request */
-		for (i = 0; i < jobs && wk[i].pid != pid; i++)
-			;
-		if (i == jobs)
-			continue;
-		wk[i].pid = 0;
-		busy--;
-		status = WIFEXITED(status) ? WEXITSTATUS(status) :
-		    128 + WTERMSIG(status);
-		log_run(logfd, p->runs[wk[i].run], status, now() - wk[i].start);
-		if (status == 0) {
-			t.done++;
-		} else {
-			t.failed++;
-			phys_warn("run %lld failed (%s %d)",
-			    run_id(p->runs[wk[i].run]), status > 128 ?
-			    "signal" : "exit status", status > 128 ?
-			    status - 128 : status);
-		}
-		if (tty)
-			progress(&t);
-	}
+	/* a worker that has gone leaves a pipe no one reads: an error
+	 * (see give), not a signal */
+	pipe_was = signal(SIGPIPE, SIG_IGN);
+	while (dispatch(&s, self) > 0 && !stop_signal)
+		collect(&s);
 	if (stop_signal) {
 		sig = stop_signal;
-		stop_workers(wk, jobs, dir, p);
+		stop_workers(&s);
+		sync_dir(s.dir);
 		phys_status_clear();
 		phys_warn("stopped: %zu runs done, %zu to go (run again to "
-		    "resume)", t.done, t.todo - t.done - t.failed);
+		    "resume)", s.done, s.todo - s.done - s.failed);
 		default_stop();
 		raise(sig);
 	}
+	end_workers(&s);
+	sync_dir(s.dir);
 	default_stop();
-	if (tty)
+	signal(SIGPIPE, pipe_was);
+	if (s.tty)
 		phys_status_clear();
 	phys_warn("%zu runs: %zu done, %zu failed, %zu already done "
-	    "(%.1f s)", t.todo + t.skipped, t.done, t.failed, t.skipped,
-	    now() - t.start);
-	if (logfd >= 0)
-		close(logfd);
-	free(wk);
-	return t.failed ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+	    "(%.1f s)", s.todo + s.skipped, s.done, s.failed, s.skipped,
+	    now() - s.start);
+	if (s.logfd >= 0)
+		close(s.logfd);
+	free(s.wk);
+	return s.failed ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
 /* --stream: every finished run's lines, in plan order, with "run". */
@@ -1421,16 +1635,42 @@ numeric_names(struct plan *p, const char ***out)
 	return n;
 }
 
+/* The gnuplot script: one panel a name, its points the runs' (value,
+ * score) pairs, drawn into FILE (-o) or as text. */
 static void
-quote(struct phys_buf *b, const char *s)
+put_landscape(struct phys_buf *b, const char *output, struct plan *p,
+    const char **names, size_t n)
 {
-	buf_putc(b, '"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			buf_putc(b, '\\');
-		buf_putc(b, *s);
+	const char *ext = output ? strrchr(output, '.') : NULL;
+
+	if (!output)
+		buf_printf(b, "set terminal dumb 79 %zu\n", 24 * n);
+	else {
+		buf_printf(b, "set terminal %s size 640,%zu\nset output ",
+		    strcmp(ext, ".png") == 0 ? "pngcairo" : "svg", 360 * n);
+		ist_put_gpstr(b, output);
+		buf_putc(b, '\n');
 	}
-	buf_putc(b, '"');
+	/* a margin, so that the points at the ends of a range are seen */
+	buf_printf(b, "set multiplot layout %zu,1\nset ylabel \"score\"\n"
+	    "set offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n", n);
+	for (size_t i = 0; i < n; i++) {
+		buf_puts(b, "set xlabel ");
+		ist_put_gpstr(b, names[i]);
+		buf_puts(b, " noenhanced\nplot '-' using 1:2 with points pt 7 "
+		    "notitle\n");
+		for (size_t r = 0; r < p->n; r++) {
+			double x = 0, y = score_of(p->runs[r]);
+
+			if (isnan(y))
+				continue;
+			phys_parse_double(json_string_value(json_object_get(
+			    json_object_get(p->runs[r], "set"), names[i])), &x);
+			buf_printf(b, "%.17g %.17g\n", x, y);
+		}
+		buf_puts(b, "e\n");
+	}
+	buf_puts(b, "unset multiplot\n");
 }
 
 static int
@@ -1439,57 +1679,30 @@ cmd_plot(struct opts *o, int argc, char **argv)
 	struct phys_buf b = { 0 };
 	const char **names, *ext;
 	struct plan p;
-	char *prog;
-	size_t n, i, r;
+	char *prog = NULL;
+	size_t n;
 	int rc;
 
 	if (argc > 1)
 		usage();
-	plan_load(&p, argc ? argv[0] : "-", "scored run lines");
-	if (p.n == 0)
-		phys_die(PHYS_EXIT_FAIL, "%s: no scored runs",
-		    phys_display_name(p.name));
-	if (!(prog = ist_find_program("gnuplot")))
-		phys_die(PHYS_EXIT_FAIL, "gnuplot not found: install the "
-		    "Debian package gnuplot-nox");
-	if (!(n = numeric_names(&p, &names)))
-		phys_die(PHYS_EXIT_FAIL, "no swept parameter has numbers to "
-		    "plot against");
 	ext = o->output ? strrchr(o->output, '.') : NULL;
 	if (o->output && (!ext || (strcmp(ext, ".png") != 0 &&
 	    strcmp(ext, ".svg") != 0)))
 		phys_usage_error(usage_text, "-o %s: the name must end in "
 		    ".png or .svg", o->output);
-	if (!o->output)
-		buf_printf(&b, "set terminal dumb 79 %zu\n", 24 * n);
-	else
-		buf_printf(&b, "set terminal %s size 640,%zu\nset output ",
-		    strcmp(ext, ".png") == 0 ? "pngcairo" : "svg", 360 * n);
-	if (o->output) {
-		quote(&b, o->output);
-		buf_putc(&b, '\n');
-	}
-	/* a margin, so that the points at the ends of a range are seen */
-	buf_printf(&b, "set multiplot layout %zu,1\nset ylabel \"score\"\n"
-	    "set offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n", n);
-	for (i = 0; i < n; i++) {
-		buf_puts(&b, "set xlabel ");
-		quote(&b, names[i]);
-		buf_puts(&b, " noenhanced\nplot '-' using 1:2 with points pt 7 "
-		    "notitle\n");
-		for (r = 0; r < p.n; r++) {
-			double x = 0, y = score_of(p.runs[r]);
-
-			if (isnan(y))
-				continue;
-			phys_parse_double(json_string_value(json_object_get(
-			    json_object_get(p.runs[r], "set"), names[i])), &x);
-			buf_printf(&b, "%.17g %.17g\n", x, y);
-		}
-		buf_puts(&b, "e\n");
-	}
-	buf_puts(&b, "unset multiplot\n");
-	rc = ist_run_gnuplot(prog, &b);
+	plan_load(&p, argc ? argv[0] : "-", "scored run lines");
+	if (p.n == 0)
+		phys_die(PHYS_EXIT_FAIL, "%s: no scored runs",
+		    phys_display_name(p.name));
+	if (!o->script && !(prog = ist_find_program("gnuplot")))
+		phys_die(PHYS_EXIT_FAIL, "gnuplot not found: install the "
+		    "Debian package gnuplot-nox");
+	if (!(n = numeric_names(&p, &names)))
+		phys_die(PHYS_EXIT_FAIL, "no swept parameter has numbers to "
+		    "plot against");
+	put_landscape(&b, o->output, &p, names, n);
+	rc = o->script ? ist_write_script(o->script, &b) :
+	    ist_run_gnuplot(prog, &b);
 	if (rc < 0)
 		phys_report();
 	buf_free(&b);
@@ -1510,8 +1723,7 @@ main(int argc, char **argv)
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	o.steps = -1;
-	o.duration = 1;
+	phys_run_options_default(&o.run);
 	o.seed = 1;
 	o.jobs = cores > 0 ? cores : 1;
 	if (!(cmd = phys_split_command(&argc, &argv,
@@ -1531,7 +1743,7 @@ main(int argc, char **argv)
 		rc = cmd_plot(&o, argc, argv);
 	else
 		phys_unknown_command(cmd, commands);
-	free(o.items);
+	free(o.run.items);
 	if (cur_world_path) {
 		phys_world_free(&cur_world);
 		free(cur_world_path);

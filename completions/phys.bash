@@ -523,10 +523,10 @@ _phys_sdf()
 
 _phys_sweep()
 {
-	local valued='-c|--control|-e|--every|-I|--items|-j|--jobs|-k|--keep|-l|--list|-n|--steps|-o|--output|-p|--preset|-s|--save-as|-t|--duration|--lhs|--random|--seed'
+	local valued='-c|--control|-e|--every|-I|--items|-j|--jobs|-k|--keep|-l|--list|-n|--steps|-o|--output|-p|--preset|-s|--save-as|-t|--duration|--lhs|--random|--script|--seed'
 	_phys_subcommand "$valued"
 	case $prev in
-	-c | --control | -l | --list | -o | --output) _phys_files any; return ;;
+	-c | --control | -l | --list | -o | --output | --script) _phys_files any; return ;;
 	-e | --every | -I | --items | -j | --jobs | -k | --keep | -n | --steps | -s | --save-as | -t | --duration | --lhs | --random | --seed) return ;;
 	-p | --preset) _phys_add < <(_phys_run phys-preset list -1 "$(_phys_world)"); return ;;
 	esac
@@ -536,7 +536,7 @@ _phys_sweep()
 		run) _phys_words_add --jobs --output --stream ;;
 		run-one | score) _phys_words_add --output ;;
 		best) _phys_words_add --keep --maximize --save-as --in-place ;;
-		plot) _phys_words_add --output ;;
+		plot) _phys_words_add --output --script ;;
 		esac
 		_phys_words_add --help --version
 		return

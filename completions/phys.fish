@@ -317,6 +317,7 @@ complete -c phys-sweep -n '__phys_sub_is plan' -s t -l duration -x -d 'Simulated
 complete -c phys-sweep -n '__phys_sub_is run' -s j -l jobs -x -d 'Runs at a time'
 complete -c phys-sweep -n '__phys_sub_is run' -l stream -d 'Write every run on stdout too'
 complete -c phys-sweep -n '__phys_sub_is run run-one score plot' -s o -l output -r -F -d 'Run directory, or plot image'
+complete -c phys-sweep -n '__phys_sub_is plot' -l script -r -F -d 'Write the gnuplot script to a file'
 complete -c phys-sweep -n '__phys_sub_is best' -s k -l keep -x -d 'Print the N best runs'
 complete -c phys-sweep -n '__phys_sub_is best' -l maximize -d 'A higher score is better'
 complete -c phys-sweep -n '__phys_sub_is best' -s s -l save-as -x -d 'Name of the new profile'

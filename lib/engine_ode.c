@@ -161,6 +161,11 @@ ode_message(int num, const char *msg, va_list ap)
 		phys_warn_once("ODE message %d: %s", num, text);
 }
 
+/* Called by every new engine. ODE's quick solver reorders the
+ * constraints with one process-wide random generator: each engine starts
+ * it from the same seed, so that a run's result does not depend on the
+ * runs made before it in the same process (phys-sweep's workers make
+ * many). */
 static void
 ode_init(void)
 {
@@ -171,6 +176,7 @@ ode_init(void)
 		dSetMessageHandler(ode_message);
 		ode_ready = true;
 	}
+	dRandSetSeed(0);
 }
 
 static void

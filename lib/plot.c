@@ -1363,3 +1363,17 @@ ist_plot(const struct ist_opts *o, const struct ist_plotopts *p)
 	free(prog);
 	return rc;
 }
+
+/* For the other commands' plots (phys-sweep's): the same quoting, and
+ * the same --script output. */
+void
+ist_put_gpstr(struct phys_buf *b, const char *s)
+{
+	put_gpstr(b, s);
+}
+
+int
+ist_write_script(const char *path, const struct phys_buf *script)
+{
+	return write_script(path, script);
+}

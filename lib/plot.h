@@ -46,5 +46,9 @@ char *ist_find_program(const char *prog);
 /* gnuplot (at prog) runs the script, drawing where the script says, and
  * ends: 0, or -1 with phys_error() giving gnuplot's own complaint. */
 int ist_run_gnuplot(const char *prog, const struct phys_buf *script);
+/* s as a gnuplot string. */
+void ist_put_gpstr(struct phys_buf *b, const char *s);
+/* --script: the script into path (atomically): 0, or -1 with phys_error(). */
+int ist_write_script(const char *path, const struct phys_buf *script);
 
 #endif

@@ -199,14 +199,61 @@ kill_midway() {
 	kill_midway KILL
 }
 
-@test "plot draws the score against the swept parameter" {
-	fit_setup
+@test "a worker killed in a run fails that run alone; a new worker takes the rest" {
+	cd "$TMP"
+	cp "$WORLDS/sliding_box.sdf" .
+	phys-sweep plan -t 1 -e 100 sliding_box.sdf "$MU=0.1:0.9:30" > plan.jsonl
+	phys-sweep run -j 1 -o ref plan.jsonl 2> /dev/null
+	phys-sweep run -j 1 plan.jsonl 2> err &
+	pid=$!
+	# the one worker, once it has finished some runs: kill it in its next
+	for _ in $(seq 200); do
+		[ "$(cat runs/log.jsonl 2> /dev/null | wc -l)" -ge 3 ] && break
+		sleep 0.02
+	done
+	worker=$(pgrep -P "$pid")
+	[ -n "$worker" ] || fail "no worker"
+	kill -KILL "$worker"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 1 ] || fail "exit status $st: $(cat err)"
+	killed=$(jq -r 'select(.status == 137) | .id' runs/log.jsonl)
+	[ "$(wc -w <<<"$killed")" -eq 1 ] || fail "$(cat err)"
+	grep -q "run $killed failed (signal 9)" err
+	grep -q "30 runs: 29 done, 1 failed" err
+	[ ! -e "runs/$killed.jsonl" ] && [ -z "$(ls -A runs | grep part)" ]
+	# the runs after it were made by another worker, and are the same
+	rm "ref/$killed.jsonl"
+	assert_equal "$(cd runs && cksum [0-9]*.jsonl)" "$(cd ref && cksum [0-9]*.jsonl)"
+	# an empty state file (left by a system crash) is not a finished run
+	: > runs/0.jsonl
+	run -0 phys-sweep run -j 1 plan.jsonl
+	[[ $output == *"30 runs: 2 done, 0 failed, 28 already done"* ]] || fail "$output"
+	assert_equal "$(tail -2 runs/log.jsonl | jq -r .id | sort -n)" "$(printf '%s\n' 0 "$killed")"
+}
+
+@test "plot: each point is a run's (mu, score), the lowest at the mu the sweep found" {
+	fit_setup 0.1:0.9:9
 	phys-sweep run plan.jsonl 2> /dev/null
 	phys-sweep score diff:ref.jsonl plan.jsonl 'box::link/pose.x' > scores.jsonl
-	phys-sweep plot -o landscape.png scores.jsonl
-	[ "$(head -c 8 landscape.png | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]
-	run -0 phys-sweep plot scores.jsonl
-	[[ $output == *"surface.friction.ode.mu"* ]]
+	phys-sweep plot --script landscape.gp -o landscape.png scores.jsonl
+	[ ! -e landscape.png ]
+	# one panel, labelled with the swept name; its points are the lines
+	# between "plot '-'" and "e", and they are the runs' pairs
+	assert_equal "$(grep -c "^plot '-'" landscape.gp)" 1
+	grep -qF "set xlabel '$MU'" landscape.gp
+	points=$(awk '/^plot /{ p = 1; next } /^e$/{ p = 0 } p' landscape.gp)
+	paste <(sort -g <<<"$points") <(jq -r '"\(.set[] | tonumber) \(.score)"' scores.jsonl | sort -g) |
+	    awk 'NF != 4 || $1 != $3 || $2 != $4 { bad = 1 } END { exit bad || NR != 9 }' ||
+	    fail "plotted: $points"
+	lowest=$(sort -g -k2 <<<"$points" | head -1 | cut -d' ' -f1)
+	best=$(phys-sweep best scores.jsonl | jq -r '.set[]')
+	awk -v a="$lowest" -v b="$best" 'BEGIN { exit !(a == b) }' || fail "lowest at $lowest, best $best"
+	near "$lowest" 0.37 0.1
+	# gnuplot draws the script into the image it names
+	command -v gnuplot > /dev/null || skip "gnuplot is not installed"
+	gnuplot landscape.gp
+	[[ $(file -b landscape.png) == "PNG image data, 640 x 360,"* ]] || fail "$(file -b landscape.png)"
 }
 
 # ---- schedulers: GNU parallel over ssh, Slurm ----
