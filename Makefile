@@ -25,16 +25,19 @@ PKG_CONFIG ?= pkg-config
 # The libraries phys links with, by pkg-config name: add new ones here.
 # bullet-float64 is Debian libbullet-dev's double-precision build (the
 # single-precision "bullet" cannot keep positions to 1e-9).
-PKGS = libxml-2.0 jansson ode assimp bullet-float64
+PKGS = libxml-2.0 jansson ode bullet-float64
 # Asked of pkg-config when a rule runs, not when make reads this file, so
 # that "make deps" has installed pkg-config and the -dev packages first.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) $(DLOPEN_PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
-# Compiled against, opened at run time by name (dlopen), not linked:
+# Compiled against, opened at run time by name (lib/dl.h), not linked:
 # libgdal alone pulls in over a hundred libraries, whose loading cost every
-# command 0.15 s of processor time (lib/heightmap.c opens it for terrain).
-DLOPEN_PKGS = gdal
-GDAL_SONAME = $(shell objdump -p "$$($(CC) -print-file-name=libgdal.so)" | \
+# command 0.15 s of processor time (lib/heightmap.c opens it for terrain),
+# and assimp a third of a command's start-up (lib/mesh.c, for meshes).
+DLOPEN_PKGS = gdal assimp
+# The name the loader knows a library by: its SONAME, read from the
+# library the linker would take for -lNAME.
+soname = $(shell objdump -p "$$($(CC) -print-file-name=lib$(1).so)" | \
 	sed -n 's/^ *SONAME *//p')
 OPT ?= -O2
 CFLAGS ?= $(OPT) -g
@@ -69,7 +72,8 @@ $(B)/obj/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/obj/heightmap.o: ALL_CPPFLAGS += -DPHYS_GDAL_SONAME='"$(GDAL_SONAME)"'
+$(B)/obj/heightmap.o: ALL_CPPFLAGS += -DPHYS_GDAL_SONAME='"$(call soname,gdal)"'
+$(B)/obj/mesh.o: ALL_CPPFLAGS += -DPHYS_ASSIMP_SONAME='"$(call soname,assimp)"'
 
 $(B)/obj/%.o: lib/%.cc $(HEADERS)
 	@mkdir -p $(@D)

@@ -7,7 +7,6 @@
  */
 #include "heightmap.h"
 
-#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,13 +15,13 @@
 #include <cpl_error.h>
 #include <gdal.h>
 
+#include "dl.h"
 #include "util.h"
 
 /*
- * GDAL is opened when the first heightmap is read (dlopen), not linked:
- * its library pulls in over a hundred others, and loading them cost every
+ * GDAL is opened when the first heightmap is read (dl.h), not linked: its
+ * library pulls in over a hundred others, and loading them cost every
  * command about 0.15 s of processor time at start-up, terrain or not.
- * gdal.h still declares every call, so each pointer has GDAL's own type.
  */
 #ifndef PHYS_GDAL_SONAME
 #define PHYS_GDAL_SONAME "libgdal.so"
@@ -32,36 +31,21 @@
 	X(GDALGetRasterXSize) X(GDALGetRasterYSize) X(GDALGetRasterBand) \
 	X(GDALRasterIO) X(GDALGetRasterNoDataValue) X(GDALGetGeoTransform) \
 	X(CPLPushErrorHandler) X(CPLPopErrorHandler) X(CPLQuietErrorHandler)
-static struct {
-#define DECLARE(f) __typeof__(f) *f;
-	GDAL_CALLS(DECLARE)
-#undef DECLARE
-} gd;
+static struct { GDAL_CALLS(PHYS_DL_POINTER) } gd;
+static const char *const gd_names[] = { GDAL_CALLS(PHYS_DL_NAME) };
 
 /* 0, or -1 with phys_error() saying why GDAL cannot be used. */
 static int
 gdal_load(void)
 {
-	static int state;	/* 0: not tried, 1: loaded, -1: failed */
-	static char why[256];
-	void *lib;
+	static struct phys_dl_state st;
+	bool first = st.state == 0;
 
-	if (state == 0) {
-		lib = dlopen(PHYS_GDAL_SONAME, RTLD_NOW | RTLD_LOCAL);
-		state = lib ? 1 : -1;
-#define RESOLVE(f) \
-		if (state > 0 && !(gd.f = (__typeof__(gd.f))dlsym(lib, #f))) \
-			state = -1;
-		GDAL_CALLS(RESOLVE)
-#undef RESOLVE
-		if (state < 0)
-			snprintf(why, sizeof why, "%s", dlerror());
-		else
-			gd.GDALAllRegister();
-	}
-	if (state < 0)
-		return phys_fail("heightmaps need GDAL, which could not be "
-		    "loaded: %s", why);
+	if (phys_dl_load(&st, PHYS_GDAL_SONAME, gd_names, (void **)&gd,
+	    sizeof gd / sizeof(void *), "heightmaps need GDAL") < 0)
+		return -1;
+	if (first)
+		gd.GDALAllRegister();
 	return 0;
 }
 

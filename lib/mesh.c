@@ -14,7 +14,22 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include "dl.h"
 #include "util.h"
+
+/*
+ * assimp is opened when the first mesh is read (dl.h), not linked: with
+ * the libraries it pulls in (draco, minizip) it cost every command about
+ * a third of its start-up, meshes or not.
+ */
+#ifndef PHYS_ASSIMP_SONAME
+#define PHYS_ASSIMP_SONAME "libassimp.so"
+#endif
+#define ASSIMP_CALLS(X) X(aiCreatePropertyStore) \
+	X(aiSetImportPropertyInteger) X(aiImportFileExWithProperties) \
+	X(aiReleasePropertyStore) X(aiGetErrorString) X(aiReleaseImport)
+static struct { ASSIMP_CALLS(PHYS_DL_POINTER) } ai;
+static const char *const ai_names[] = { ASSIMP_CALLS(PHYS_DL_NAME) };
 
 /* Bounds that keep every index an unsigned and every size_t product safe. */
 #define MAX_VERTICES 50000000u
@@ -384,29 +399,34 @@ phys_mesh_load(const struct phys_mesh_spec *spec)
 {
 	static const struct aiMatrix4x4 identity = { 1, 0, 0, 0, 0, 1, 0, 0,
 		0, 0, 1, 0, 0, 0, 0, 1 };
-	struct aiPropertyStore *props = aiCreatePropertyStore();
+	static struct phys_dl_state st;
+	struct aiPropertyStore *props;
 	const struct aiScene *sc;
 	struct loading ld;
 
+	if (phys_dl_load(&st, PHYS_ASSIMP_SONAME, ai_names, (void **)&ai,
+	    sizeof ai / sizeof(void *), "meshes need assimp") < 0)
+		return NULL;
+	props = ai.aiCreatePropertyStore();
 	/* Gazebo's worlds are z-up and take a Collada file's coordinates as
 	 * they are; its <unit> scale and node transforms do apply. */
-	aiSetImportPropertyInteger(props,
+	ai.aiSetImportPropertyInteger(props,
 	    AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
-	sc = aiImportFileExWithProperties(spec->path, aiProcess_Triangulate,
+	sc = ai.aiImportFileExWithProperties(spec->path, aiProcess_Triangulate,
 	    NULL, props);
-	aiReleasePropertyStore(props);
+	ai.aiReleasePropertyStore(props);
 	if (!sc || !sc->mRootNode) {
 		phys_fail("%s: cannot read mesh: %s", spec->path,
-		    aiGetErrorString());
+		    ai.aiGetErrorString());
 		if (sc)
-			aiReleaseImport(sc);
+			ai.aiReleaseImport(sc);
 		return NULL;
 	}
 	memset(&ld, 0, sizeof ld);
 	ld.spec = spec;
 	ld.m = xcalloc(1, sizeof *ld.m);
 	walk(&ld, sc, sc->mRootNode, &identity, 0);
-	aiReleaseImport(sc);
+	ai.aiReleaseImport(sc);
 	if (!ld.err && spec->submesh && !ld.matched)
 		ld.err = phys_fail("%s: no submesh named '%s'", spec->path,
 		    spec->submesh);
