@@ -306,6 +306,20 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 	return 0;
 }
 
+/*
+ * An entity's values, in the world's arena: a large world's 20,000
+ * arrays cost no allocation each, and are freed with the world at once.
+ */
+static struct phys_value *
+entity_values_new(struct phys_world *w, phys_scope s)
+{
+	struct phys_value *v = phys_arena_alloc(&w->values,
+	    phys_scope_count(s) * sizeof *v);
+
+	phys_values_init(s, v, NULL);
+	return v;
+}
+
 /* ---- profiles ---- */
 
 static int read_profile_gravity(struct phys_profile *p);
@@ -1069,13 +1083,13 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 		free(c.name);
 		return kept;
 	}
-	c.vals = phys_values_new(PHYS_S_COLLISION);
+	c.vals = entity_values_new(w, PHYS_S_COLLISION);
 	if (collision_pose(sc, &w->links[li], link_local, cn, &c.pose) < 0 ||
 	    collision_in_reach(sc, &w->links[li], &c) < 0 ||
 	    read_values(sc->doc, cn, PHYS_S_COLLISION, c.vals) < 0) {
 		free(c.name);
 		phys_heightmap_free(c.heightmap);
-		phys_values_free(PHYS_S_COLLISION, c.vals);
+		phys_values_clear(PHYS_S_COLLISION, c.vals);
 		return -1;
 	}
 	GROW(w->collisions, w->ncollisions, L->capcols);
@@ -1084,7 +1098,7 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 	    (int)w->ncollisions) < 0) {
 		free(c.name);
 		phys_heightmap_free(c.heightmap);
-		phys_values_free(PHYS_S_COLLISION, c.vals);
+		phys_values_clear(PHYS_S_COLLISION, c.vals);
 		return -1;
 	}
 	w->ncollisions++;
@@ -1174,7 +1188,7 @@ read_link(struct scope *sc, struct frame *f)
 	l->model = sc->model;
 	l->node = f->node;
 	l->doc = sc->doc;
-	l->vals = phys_values_new(PHYS_S_LINK);
+	l->vals = entity_values_new(w, PHYS_S_LINK);
 	w->nlinks++;
 	if (register_name(L, sc->doc, f->node, l->name, PHYS_K_LINK, li) < 0 ||
 	    resolve_frame(sc, f, &l->pose) < 0 ||
@@ -1418,7 +1432,7 @@ read_joint(struct scope *sc, struct frame *f)
 	j->model = sc->model;
 	j->node = f->node;
 	j->doc = sc->doc;
-	j->vals = phys_values_new(PHYS_S_JOINT);
+	j->vals = entity_values_new(w, PHYS_S_JOINT);
 	w->njoints++;
 	if (register_name(L, sc->doc, f->node, j->name, PHYS_K_JOINT, ji) < 0 ||
 	    joint_type(sc->doc, f->node, &j->type) < 0 ||
@@ -2275,16 +2289,17 @@ phys_world_free(struct phys_world *w)
 		free(w->models[i].name);
 	for (i = 0; i < w->nlinks; i++) {
 		free(w->links[i].name);
-		phys_values_free(PHYS_S_LINK, w->links[i].vals);
+		phys_values_clear(PHYS_S_LINK, w->links[i].vals);
 	}
 	for (i = 0; i < w->ncollisions; i++) {
 		free(w->collisions[i].name);
 		phys_heightmap_free(w->collisions[i].heightmap);
-		phys_values_free(PHYS_S_COLLISION, w->collisions[i].vals);
+		phys_values_clear(PHYS_S_COLLISION,
+		    w->collisions[i].vals);
 	}
 	for (i = 0; i < w->njoints; i++) {
 		free(w->joints[i].name);
-		phys_values_free(PHYS_S_JOINT, w->joints[i].vals);
+		phys_values_clear(PHYS_S_JOINT, w->joints[i].vals);
 	}
 	for (i = 0; i < w->nvisuals; i++)
 		free(w->visuals[i].name);
@@ -2306,6 +2321,7 @@ phys_world_free(struct phys_world *w)
 	phys_mesh_cache_free(&w->meshes);
 	free(w->joints);
 	free(w->name);
+	phys_arena_free(&w->values);
 	phys_doc_free(&w->doc);
 	memset(w, 0, sizeof *w);
 }
@@ -2443,8 +2459,9 @@ phys_run_values_init(struct phys_run_values *rv, const struct phys_world *w,
 		rv->n[s] = s <= PHYS_S_WORLD ? 1 : phys_entity_count(w, s);
 		rv->v[s] = xcalloc(rv->n[s] ? rv->n[s] : 1, sizeof *rv->v[s]);
 		for (i = 0; i < rv->n[s]; i++) {
-			rv->v[s][i] = phys_values_new(s);
-			phys_values_copy(s, rv->v[s][i], s == PHYS_S_PHYSICS ?
+			rv->v[s][i] = phys_arena_alloc(&rv->arena,
+			    phys_scope_count(s) * sizeof *rv->v[s][i]);
+			phys_values_init(s, rv->v[s][i], s == PHYS_S_PHYSICS ?
 			    w->profiles[profile].vals :
 			    entity_values(w, s, (int)i));
 		}
@@ -2460,9 +2477,10 @@ phys_run_values_free(struct phys_run_values *rv)
 
 	for (s = 0; s < PHYS_NSCOPES; s++) {
 		for (i = 0; rv->v[s] && i < rv->n[s]; i++)
-			phys_values_free(s, rv->v[s][i]);
+			phys_values_clear(s, rv->v[s][i]);
 		free(rv->v[s]);
 	}
+	phys_arena_free(&rv->arena);
 	memset(rv, 0, sizeof *rv);
 }
 
