@@ -330,14 +330,44 @@ phys_path_find(xmlNodePtr owner, const char *path)
 	return owner;
 }
 
+/*
+ * The content of an element holding one text node (or nothing), trimmed,
+ * where it is: what nearly every element SDF reads holds, and what
+ * xmlNodeGetContent would copy first. False for anything else.
+ */
+static bool
+plain_text(xmlNodePtr n, const char **s, size_t *len)
+{
+	xmlNodePtr c = n ? n->children : NULL;
+	const char *t;
+	size_t k;
+
+	if (!n || n->type != XML_ELEMENT_NODE ||
+	    (c && (c->next || c->type != XML_TEXT_NODE)))
+		return false;
+	t = c && c->content ? (const char *)c->content : "";
+	while (isspace((unsigned char)*t))
+		t++;
+	k = strlen(t);
+	while (k > 0 && isspace((unsigned char)t[k - 1]))
+		k--;
+	*s = t;
+	*len = k;
+	return true;
+}
+
 char *
 phys_node_text(xmlNodePtr n)
 {
-	xmlChar *raw = xmlNodeGetContent(n);
-	const char *s = raw ? (const char *)raw : "";
+	xmlChar *raw;
+	const char *s;
 	size_t len;
 	char *out;
 
+	if (plain_text(n, &s, &len))
+		return xstrndup(s, len);
+	raw = xmlNodeGetContent(n);
+	s = raw ? (const char *)raw : "";
 	while (isspace((unsigned char)*s))
 		s++;
 	len = strlen(s);
@@ -348,11 +378,41 @@ phys_node_text(xmlNodePtr n)
 	return out;
 }
 
+const char *
+phys_node_text_tmp(xmlNodePtr n, struct phys_text *t)
+{
+	const char *s;
+	size_t len;
+
+	t->heap = NULL;
+	if (plain_text(n, &s, &len) && len < sizeof t->buf) {
+		memcpy(t->buf, s, len);
+		t->buf[len] = '\0';
+		return t->buf;
+	}
+	return t->heap = phys_node_text(n);
+}
+
+void
+phys_text_done(struct phys_text *t)
+{
+	free(t->heap);
+	t->heap = NULL;
+}
+
 char *
 phys_node_attr(xmlNodePtr n, const char *name)
 {
-	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+	xmlAttrPtr a = xmlHasProp(n, (const xmlChar *)name);
+	xmlChar *v;
 	char *out;
+
+	/* a value of one text node (nearly all) is copied once, not twice */
+	if (a && a->type == XML_ATTRIBUTE_NODE && a->children &&
+	    !a->children->next && a->children->type == XML_TEXT_NODE &&
+	    a->children->content)
+		return xstrdup((const char *)a->children->content);
+	v = xmlGetProp(n, (const xmlChar *)name);
 
 	if (!v)
 		return NULL;

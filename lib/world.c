@@ -256,12 +256,13 @@ static int
 read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
     struct phys_value *vals)
 {
-	char first[64], absent[64] = "";
-	size_t i, n = phys_scope_count(s), len;
+	char first[64];
+	const char *group = "";	/* first element of the rows before */
+	size_t i, n = phys_scope_count(s), len, group_len = 0;
 	const struct phys_param *p;
 	struct phys_value v;
-	xmlNodePtr e;
-	char *text;
+	struct phys_text t;
+	xmlNodePtr e, at = NULL;	/* at: the group's element */
 	int rc;
 
 	for (i = 0; i < n; i++) {
@@ -269,15 +270,19 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 		len = strcspn(p->name, ".");
 		if (len >= sizeof first)
 			continue;
-		memcpy(first, p->name, len);
-		first[len] = '\0';
-		if (strcmp(first, absent) == 0)
-			continue;
-		if (p->name[len] && !phys_child(owner, first)) {
-			memcpy(absent, first, len + 1);
-			continue;
+		if (p->name[len]) {
+			/* the group's element is looked up once, not per row */
+			if (len != group_len || memcmp(p->name, group, len)) {
+				memcpy(first, p->name, len);
+				first[len] = '\0';
+				group = p->name;
+				group_len = len;
+				at = phys_child(owner, first);
+			}
+			e = at ? phys_path_find(at, p->name + len + 1) : NULL;
+		} else {
+			e = phys_path_find(owner, p->name);
 		}
-		e = phys_path_find(owner, p->name);
 		if (!e)
 			continue;
 		memset(&v, 0, sizeof v);
@@ -286,9 +291,9 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 			if (rc < 0)
 				return -1;
 		} else {
-			text = phys_node_text(e);
-			rc = phys_value_parse(p, no_limit_text(p, text), &v);
-			free(text);
+			rc = phys_value_parse(p, no_limit_text(p,
+			    phys_node_text_tmp(e, &t)), &v);
+			phys_text_done(&t);
 		}
 		if (rc < 0 && out_of_range_kept(d, e, p, &v) == 0)
 			rc = 0;
@@ -503,11 +508,12 @@ struct scope {
 static int
 pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
 {
-	char *fmt = phys_node_attr(e, "rotation_format");
-	char *deg = phys_node_attr(e, "degrees");
+	bool attrs = pose_has_attributes(e);	/* seldom: no copies else */
+	char *fmt = attrs ? phys_node_attr(e, "rotation_format") : NULL;
+	char *deg = attrs ? phys_node_attr(e, "degrees") : NULL;
 	bool quat = fmt && strcmp(fmt, "quat_xyzw") == 0, degrees = false;
 	double v[7];
-	char *text;
+	struct phys_text t;
 	int n, want = quat ? 7 : 6, rc = 0;
 
 	*out = PHYS_POSE_IDENTITY;
@@ -524,9 +530,8 @@ pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
 	free(deg);
 	if (rc < 0)
 		return -1;
-	text = phys_node_text(e);
-	n = phys_parse_doubles(text, v, want);
-	free(text);
+	n = phys_parse_doubles(phys_node_text_tmp(e, &t), v, want);
+	phys_text_done(&t);
 	if (n == 0)
 		return 0;
 	if (n != want)
@@ -727,14 +732,13 @@ read_numbers(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
     int n, bool signed_ok)
 {
 	xmlNodePtr e = phys_child(g, what);
-	char *text;
+	struct phys_text t;
 	int k;
 
 	if (!e)
 		return fail_node(d, g, "geometry has no <%s>", what);
-	text = phys_node_text(e);
-	k = phys_parse_doubles(text, out, n);
-	free(text);
+	k = phys_parse_doubles(phys_node_text_tmp(e, &t), out, n);
+	phys_text_done(&t);
 	if (k != n)
 		return fail_node(d, e, "<%s>: wrong number of values", what);
 	for (k = 0; k < n && !signed_ok; k++)
