@@ -313,18 +313,22 @@ phys_next(xmlNodePtr n, const char *name)
 xmlNodePtr
 phys_path_find(xmlNodePtr owner, const char *path)
 {
-	char part[128];
 	const char *dot;
 	size_t len;
+	xmlNodePtr c;
 
 	while (owner && *path) {
 		dot = strchr(path, '.');
 		len = dot ? (size_t)(dot - path) : strlen(path);
-		if (len >= sizeof part)
+		if (len >= 128)		/* no element name is that long */
 			return NULL;
-		memcpy(part, path, len);
-		part[len] = '\0';
-		owner = phys_child(owner, part);
+		/* each part compared where it is, not copied first */
+		for (c = owner->children; c; c = c->next)
+			if (c->type == XML_ELEMENT_NODE &&
+			    strncmp((const char *)c->name, path, len) == 0 &&
+			    c->name[len] == '\0')
+				break;
+		owner = c;
 		path += len + (dot != NULL);
 	}
 	return owner;

@@ -257,7 +257,7 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
     struct phys_value *vals)
 {
 	char first[64];
-	const char *group = "";	/* first element of the rows before */
+	const char *group = NULL;	/* first element of the rows before */
 	size_t i, n = phys_scope_count(s), len, group_len = 0;
 	const struct phys_param *p;
 	struct phys_value v;
@@ -267,21 +267,27 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 
 	for (i = 0; i < n; i++) {
 		p = phys_scope_param(s, i);
-		len = strcspn(p->name, ".");
-		if (len >= sizeof first)
-			continue;
-		if (p->name[len]) {
-			/* the group's element is looked up once, not per row */
-			if (len != group_len || memcmp(p->name, group, len)) {
+		/* a group's rows are consecutive: its element is looked up
+		 * once, not per row */
+		if (group_len && strncmp(p->name, group, group_len) == 0 &&
+		    p->name[group_len] == '.') {
+			e = at ? phys_path_find(at, p->name + group_len + 1) :
+			    NULL;
+		} else {
+			len = strcspn(p->name, ".");
+			if (len >= sizeof first)
+				continue;
+			if (!p->name[len]) {
+				e = phys_path_find(owner, p->name);
+			} else {
 				memcpy(first, p->name, len);
 				first[len] = '\0';
 				group = p->name;
 				group_len = len;
 				at = phys_child(owner, first);
+				e = at ? phys_path_find(at, p->name + len + 1) :
+				    NULL;
 			}
-			e = at ? phys_path_find(at, p->name + len + 1) : NULL;
-		} else {
-			e = phys_path_find(owner, p->name);
 		}
 		if (!e)
 			continue;
