@@ -2,11 +2,14 @@
 #include "sdf.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <libxml/parser.h>
+#include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 
 /* libxml2 would print its own messages; the first error is reported instead. */
@@ -178,6 +181,28 @@ close_nothing(void *ctx)
 	return 0;
 }
 
+/*
+ * libxml2 keeps an element's line in 16 bits: from line 65535 on, every
+ * element said 65535. The start of each element is seen here: past that
+ * line its exact line (the one libxml2 would store below it: where the
+ * start tag ends) goes to the node's psvi, which nothing else uses, and
+ * phys_node_line reads it there.
+ */
+static void
+start_element(void *ctx, const xmlChar *name, const xmlChar *prefix,
+    const xmlChar *uri, int nns, const xmlChar **ns, int nattrs,
+    int ndefaulted, const xmlChar **attrs)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	xmlNodePtr parent = ctxt->node;
+
+	xmlSAX2StartElementNs(ctx, name, prefix, uri, nns, ns, nattrs,
+	    ndefaulted, attrs);
+	if (ctxt->node && ctxt->node != parent && ctxt->input &&
+	    ctxt->node->line == USHRT_MAX)
+		ctxt->node->psvi = (void *)(intptr_t)ctxt->input->line;
+}
+
 /* Parse the text d owns (d->text, d->len). */
 static int
 parse_owned(struct phys_doc *d)
@@ -197,6 +222,7 @@ parse_owned(struct phys_doc *d)
 	ctxt = xmlNewParserCtxt();
 	if (!ctxt)
 		return phys_failat(name, 0, "out of memory");
+	ctxt->sax->startElementNs = start_element;
 	declaration_first(&t);
 	comment_dashes(&t);
 	xmlSetStructuredErrorFunc(&first, keep_first_fatal);
@@ -278,6 +304,9 @@ phys_doc_load(struct phys_doc *d, const char *path)
 long
 phys_node_line(xmlNodePtr n)
 {
+	if (n && n->type == XML_ELEMENT_NODE && n->line == USHRT_MAX &&
+	    n->psvi)
+		return (long)(intptr_t)n->psvi;	/* see start_element */
 	return n ? xmlGetLineNo(n) : 0;
 }
 
