@@ -727,27 +727,48 @@ phys_value_free(struct phys_value *v)
 	v->s = NULL;
 }
 
+void
+phys_values_init(phys_scope s, struct phys_value *vals,
+    const struct phys_value *src)
+{
+	size_t i, n = phys_scope_count(s);
+
+	if (!src) {
+		if (!defaults_built)
+			defaults_build();
+		src = &defaults[scope_first[s]];
+	}
+	/* one copy of the array, then its few strings */
+	memcpy(vals, src, n * sizeof *vals);
+	for (i = 0; i < n; i++)
+		if (vals[i].s)
+			vals[i].s = xstrdup(vals[i].s);
+}
+
 struct phys_value *
 phys_values_new(phys_scope s)
 {
-	struct phys_value *vals;
+	struct phys_value *vals = xmalloc(phys_scope_count(s) * sizeof *vals);
+
+	phys_values_init(s, vals, NULL);
+	return vals;
+}
+
+void
+phys_values_clear(phys_scope s, struct phys_value *vals)
+{
 	size_t i, n = phys_scope_count(s);
 
-	vals = xcalloc(n, sizeof *vals);
 	for (i = 0; i < n; i++)
-		phys_value_default(&phys_params[scope_first[s] + i], &vals[i]);
-	return vals;
+		phys_value_free(&vals[i]);
 }
 
 void
 phys_values_free(phys_scope s, struct phys_value *vals)
 {
-	size_t i, n = phys_scope_count(s);
-
 	if (!vals)
 		return;
-	for (i = 0; i < n; i++)
-		phys_value_free(&vals[i]);
+	phys_values_clear(s, vals);
 	free(vals);
 }
 

@@ -156,6 +156,12 @@ void phys_value_free(struct phys_value *v);
 /* A value array for every parameter of a scope, all at their defaults. */
 struct phys_value *phys_values_new(phys_scope s);
 void phys_values_free(phys_scope s, struct phys_value *vals);
+/* The same in an array the caller provides (phys_scope_count(s) values,
+ * from an arena, say): a copy of src, or the defaults when src is NULL.
+ * phys_values_clear() releases what such an array holds, not the array. */
+void phys_values_init(phys_scope s, struct phys_value *vals,
+    const struct phys_value *src);
+void phys_values_clear(phys_scope s, struct phys_value *vals);
 void phys_values_copy(phys_scope s, struct phys_value *dst,
     const struct phys_value *src);
 

@@ -2,11 +2,14 @@
 #include "sdf.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <libxml/parser.h>
+#include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 
 /* libxml2 would print its own messages; the first error is reported instead. */
@@ -84,34 +87,60 @@ starts_with(const char *s, const char *end, const char *prefix)
 	return (size_t)(end - s) >= n && memcmp(s, prefix, n) == 0;
 }
 
+/*
+ * The text libxml2 parses: the file's own, or, when it holds what
+ * libsdformat tolerates and libxml2 calls fatal, a copy with that made
+ * harmless byte for byte in place, so lines and offsets stay the file's.
+ * The copy is made on the first change only: most files need none, and
+ * a large world's text would otherwise be copied (and paged in) twice.
+ */
+struct tolerant {
+	const char *text;	/* the original */
+	char *copy;		/* NULL until a byte must change */
+	size_t len;
+};
+
+static char *
+writable(struct tolerant *t)
+{
+	if (!t->copy)
+		t->copy = xstrndup(t->text, t->len);
+	return t->copy;
+}
+
+static const char *
+parsed_text(const struct tolerant *t)
+{
+	return t->copy ? t->copy : t->text;
+}
+
 /* Blank lines before <?xml: the declaration moves to the first byte and
  * the blanks follow it, so every later byte keeps its offset and line. */
 static void
-declaration_first(char *t, size_t len)
+declaration_first(struct tolerant *t)
 {
-	size_t blank = 0, decl;
+	const char *s = t->text;
+	size_t blank = 0, decl, len = t->len;
 	const char *close;
-	char *moved;
+	char *c;
 
-	while (blank < len && isspace((unsigned char)t[blank]))
+	while (blank < len && isspace((unsigned char)s[blank]))
 		blank++;
-	if (blank == 0 || !starts_with(t + blank, t + len, "<?xml") ||
-	    !(close = memmem(t + blank, len - blank, "?>", 2)))
+	if (blank == 0 || !starts_with(s + blank, s + len, "<?xml") ||
+	    !(close = memmem(s + blank, len - blank, "?>", 2)))
 		return;
-	decl = (size_t)(close + 2 - (t + blank));
-	moved = xmalloc(blank);
-	memcpy(moved, t, blank);
-	memmove(t, t + blank, decl);
-	memcpy(t + decl, moved, blank);
-	free(moved);
+	decl = (size_t)(close + 2 - (s + blank));
+	c = writable(t);
+	memcpy(c, s + blank, decl);
+	memcpy(c + decl, s, blank);	/* the original still holds them */
 }
 
 /* "--" inside a comment: a blank in place of its first dash ("--->" ends
  * the comment as "-->"). Comments carry no meaning SDF reads. */
 static void
-comment_dashes(char *t, size_t len)
+comment_dashes(struct tolerant *t)
 {
-	char *p = t, *end = t + len;
+	const char *base = parsed_text(t), *end = base + t->len, *p = base;
 
 	while ((p = memmem(p, (size_t)(end - p), "<!--", 4))) {
 		for (p += 4; p + 1 < end; p++) {
@@ -119,53 +148,90 @@ comment_dashes(char *t, size_t len)
 				continue;
 			if (p + 2 < end && p[2] == '>')
 				break;
-			*p = ' ';
+			writable(t)[p - base] = ' ';
 		}
 	}
 }
 
 /*
- * The text libxml2 parses: the file's, with what libsdformat tolerates
- * and libxml2 calls fatal made harmless, byte for byte in place so lines
- * and offsets stay the file's.
+ * libxml2 reads the text through a callback, a block at a time, into a
+ * buffer it keeps small by dropping what it has parsed:
+ * xmlCtxtReadMemory would first copy all of it into a buffer of its own.
  */
-static char *
-tolerant_copy(const char *text, size_t len)
-{
-	char *t = xstrndup(text, len);
+struct reader {
+	const char *p;
+	size_t left;
+};
 
-	declaration_first(t, len);
-	comment_dashes(t, len);
-	return t;
+static int
+read_block(void *ctx, char *out, int size)
+{
+	struct reader *r = ctx;
+	size_t n = r->left < (size_t)size ? r->left : (size_t)size;
+
+	memcpy(out, r->p, n);
+	r->p += n;
+	r->left -= n;
+	return (int)n;
 }
 
-int
-phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
-    size_t len)
+static int
+close_nothing(void *ctx)
 {
-	/* No NOENT (entities stay unexpanded), no DTDLOAD, no HUGE. */
-	int opts = XML_PARSE_NONET;
+	return 0;
+}
+
+/*
+ * libxml2 keeps an element's line in 16 bits: from line 65535 on, every
+ * element said 65535. The start of each element is seen here: past that
+ * line its exact line (the one libxml2 would store below it: where the
+ * start tag ends) goes to the node's psvi, which nothing else uses, and
+ * phys_node_line reads it there.
+ */
+static void
+start_element(void *ctx, const xmlChar *name, const xmlChar *prefix,
+    const xmlChar *uri, int nns, const xmlChar **ns, int nattrs,
+    int ndefaulted, const xmlChar **attrs)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	xmlNodePtr parent = ctxt->node;
+
+	xmlSAX2StartElementNs(ctx, name, prefix, uri, nns, ns, nattrs,
+	    ndefaulted, attrs);
+	if (ctxt->node && ctxt->node != parent && ctxt->input &&
+	    ctxt->node->line == USHRT_MAX)
+		ctxt->node->psvi = (void *)(intptr_t)ctxt->input->line;
+}
+
+/* Parse the text d owns (d->text, d->len). */
+static int
+parse_owned(struct phys_doc *d)
+{
+	/* No NOENT (entities stay unexpanded), no DTDLOAD, no HUGE.
+	 * COMPACT: a text shorter than 16 bytes (most numbers) is kept
+	 * inside its node rather than in an allocation of its own. */
+	int opts = XML_PARSE_NONET | XML_PARSE_COMPACT;
+	const char *name = d->name;
+	struct tolerant t = { d->text, NULL, d->len };
 	xmlParserCtxtPtr ctxt;
 	const xmlError *e;
 	struct first_error first = { NULL, 0 };
-	char *parsed;
+	struct reader r;
 
-	memset(d, 0, sizeof *d);
-	d->name = xstrdup(name);
-	if (len > PHYS_MAX_FILE_BYTES + 4096)	/* a wrapped snippet's tags */
-		return phys_failat(name, 0, "file too large (limit %d MB)",
-		    PHYS_MAX_FILE_MB);
-	d->text = xstrndup(text, len);
-	d->len = len;
 	xmlSetGenericErrorFunc(NULL, quiet_errors);
 	ctxt = xmlNewParserCtxt();
 	if (!ctxt)
 		return phys_failat(name, 0, "out of memory");
-	parsed = tolerant_copy(d->text, len);
+	ctxt->sax->startElementNs = start_element;
+	declaration_first(&t);
+	comment_dashes(&t);
 	xmlSetStructuredErrorFunc(&first, keep_first_fatal);
-	d->xml = xmlCtxtReadMemory(ctxt, parsed, (int)len, NULL, NULL, opts);
+	r.p = parsed_text(&t);
+	r.left = d->len;
+	d->xml = xmlCtxtReadIO(ctxt, read_block, close_nothing, &r, NULL, NULL,
+	    opts);
 	xmlSetStructuredErrorFunc(NULL, NULL);
-	free(parsed);
+	free(t.copy);
 	e = xmlCtxtGetLastError(ctxt);
 	/* Namespace errors (an undeclared prefix, as in <ignition:...>) leave
 	 * the document well-formed; libsdformat reads such files. */
@@ -192,6 +258,31 @@ phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
 	return read_version(d);
 }
 
+/* Load text (NUL-terminated at len), which d takes over. */
+static int
+load_owned(struct phys_doc *d, const char *name, char *text, size_t len)
+{
+	memset(d, 0, sizeof *d);
+	d->name = xstrdup(name);
+	if (len > PHYS_MAX_FILE_BYTES + 4096) {	/* a wrapped snippet's tags */
+		free(text);
+		return phys_failat(name, 0, "file too large (limit %d MB)",
+		    PHYS_MAX_FILE_MB);
+	}
+	d->text = text;
+	d->len = len;
+	return parse_owned(d);
+}
+
+int
+phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
+    size_t len)
+{
+	if (len > PHYS_MAX_FILE_BYTES + 4096)
+		return load_owned(d, name, NULL, len);
+	return load_owned(d, name, xstrndup(text, len), len);
+}
+
 int
 phys_doc_load(struct phys_doc *d, const char *path)
 {
@@ -204,8 +295,7 @@ phys_doc_load(struct phys_doc *d, const char *path)
 		memset(d, 0, sizeof *d);
 		return -1;
 	}
-	rc = phys_doc_load_text(d, name, text, len);
-	free(text);
+	rc = load_owned(d, name, text, len);	/* the file's buffer, not a copy */
 	if (path && strcmp(path, "-") != 0)
 		d->path = xstrdup(path);
 	return rc;
@@ -214,6 +304,9 @@ phys_doc_load(struct phys_doc *d, const char *path)
 long
 phys_node_line(xmlNodePtr n)
 {
+	if (n && n->type == XML_ELEMENT_NODE && n->line == USHRT_MAX &&
+	    n->psvi)
+		return (long)(intptr_t)n->psvi;	/* see start_element */
 	return n ? xmlGetLineNo(n) : 0;
 }
 
@@ -249,31 +342,65 @@ phys_next(xmlNodePtr n, const char *name)
 xmlNodePtr
 phys_path_find(xmlNodePtr owner, const char *path)
 {
-	char part[128];
 	const char *dot;
 	size_t len;
+	xmlNodePtr c;
 
 	while (owner && *path) {
 		dot = strchr(path, '.');
 		len = dot ? (size_t)(dot - path) : strlen(path);
-		if (len >= sizeof part)
+		if (len >= 128)		/* no element name is that long */
 			return NULL;
-		memcpy(part, path, len);
-		part[len] = '\0';
-		owner = phys_child(owner, part);
+		/* each part compared where it is, not copied first */
+		for (c = owner->children; c; c = c->next)
+			if (c->type == XML_ELEMENT_NODE &&
+			    strncmp((const char *)c->name, path, len) == 0 &&
+			    c->name[len] == '\0')
+				break;
+		owner = c;
 		path += len + (dot != NULL);
 	}
 	return owner;
 }
 
+/*
+ * The content of an element holding one text node (or nothing), trimmed,
+ * where it is: what nearly every element SDF reads holds, and what
+ * xmlNodeGetContent would copy first. False for anything else.
+ */
+static bool
+plain_text(xmlNodePtr n, const char **s, size_t *len)
+{
+	xmlNodePtr c = n ? n->children : NULL;
+	const char *t;
+	size_t k;
+
+	if (!n || n->type != XML_ELEMENT_NODE ||
+	    (c && (c->next || c->type != XML_TEXT_NODE)))
+		return false;
+	t = c && c->content ? (const char *)c->content : "";
+	while (isspace((unsigned char)*t))
+		t++;
+	k = strlen(t);
+	while (k > 0 && isspace((unsigned char)t[k - 1]))
+		k--;
+	*s = t;
+	*len = k;
+	return true;
+}
+
 char *
 phys_node_text(xmlNodePtr n)
 {
-	xmlChar *raw = xmlNodeGetContent(n);
-	const char *s = raw ? (const char *)raw : "";
+	xmlChar *raw;
+	const char *s;
 	size_t len;
 	char *out;
 
+	if (plain_text(n, &s, &len))
+		return xstrndup(s, len);
+	raw = xmlNodeGetContent(n);
+	s = raw ? (const char *)raw : "";
 	while (isspace((unsigned char)*s))
 		s++;
 	len = strlen(s);
@@ -284,11 +411,41 @@ phys_node_text(xmlNodePtr n)
 	return out;
 }
 
+const char *
+phys_node_text_tmp(xmlNodePtr n, struct phys_text *t)
+{
+	const char *s;
+	size_t len;
+
+	t->heap = NULL;
+	if (plain_text(n, &s, &len) && len < sizeof t->buf) {
+		memcpy(t->buf, s, len);
+		t->buf[len] = '\0';
+		return t->buf;
+	}
+	return t->heap = phys_node_text(n);
+}
+
+void
+phys_text_done(struct phys_text *t)
+{
+	free(t->heap);
+	t->heap = NULL;
+}
+
 char *
 phys_node_attr(xmlNodePtr n, const char *name)
 {
-	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+	xmlAttrPtr a = xmlHasProp(n, (const xmlChar *)name);
+	xmlChar *v;
 	char *out;
+
+	/* a value of one text node (nearly all) is copied once, not twice */
+	if (a && a->type == XML_ATTRIBUTE_NODE && a->children &&
+	    !a->children->next && a->children->type == XML_TEXT_NODE &&
+	    a->children->content)
+		return xstrdup((const char *)a->children->content);
+	v = xmlGetProp(n, (const xmlChar *)name);
 
 	if (!v)
 		return NULL;

@@ -49,6 +49,14 @@ xmlNodePtr phys_next(xmlNodePtr n, const char *name);
 xmlNodePtr phys_path_find(xmlNodePtr owner, const char *path);
 /* Text content with surrounding blanks trimmed; caller frees. */
 char *phys_node_text(xmlNodePtr n);
+/* The same for reading at once, without an allocation when it is short:
+ * valid until phys_text_done(t). */
+struct phys_text {
+	char buf[256];
+	char *heap;	/* a longer text */
+};
+const char *phys_node_text_tmp(xmlNodePtr n, struct phys_text *t);
+void phys_text_done(struct phys_text *t);
 /* Attribute value or NULL; caller frees. */
 char *phys_node_attr(xmlNodePtr n, const char *name);
 /* True when the element name is name. */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -177,14 +178,71 @@ static bool
 plain_number(const char *s)
 {
 	for (; *s && !isspace((unsigned char)*s); s++)
-		if (!strchr("0123456789+-.eE", *s))
+		if (!(*s >= '0' && *s <= '9') && *s != '+' && *s != '-' &&
+		    *s != '.' && *s != 'e' && *s != 'E')
 			return false;
+	return true;
+}
+
+/*
+ * Most numbers in SDF are short decimals ("0.0016667", "-9.8", "1e-5").
+ * A decimal of at most 19 digits whose value m is below 2^53, scaled by
+ * 10^k with |k| <= 22, is m * 10^k or m / 10^k computed in double: both
+ * operands are exact and IEEE arithmetic rounds the one operation
+ * correctly, so the result is strtod's, bit for bit, at a fraction of its
+ * cost. Anything else (more digits, larger exponents, odd forms) is left
+ * to strtod: false here, and *end untouched.
+ */
+static bool
+short_decimal(const char *s, double *out, const char **end)
+{
+	static const double pow10[] = {
+		1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+		1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+		1e21, 1e22
+	};
+	uint64_t m = 0;
+	int digits = 0, scale = 0, e = 0, esign = 1, edigits = 0;
+	bool neg = false, any = false;
+
+	if (*s == '+' || *s == '-')
+		neg = *s++ == '-';
+	for (; *s >= '0' && *s <= '9'; s++, any = true)
+		if (m || *s != '0') {
+			m = m * 10 + (uint64_t)(*s - '0');
+			digits++;
+		}
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++, any = true, scale--)
+			if (m || *s != '0') {
+				m = m * 10 + (uint64_t)(*s - '0');
+				digits++;
+			}
+	if (!any || digits > 19)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			esign = *s++ == '-' ? -1 : 1;
+		for (; *s >= '0' && *s <= '9' && edigits < 4; s++, edigits++)
+			e = e * 10 + (*s - '0');
+		if (edigits == 0 || (*s >= '0' && *s <= '9'))
+			return false;
+	}
+	e = esign * e + scale;
+	if (m > ((uint64_t)1 << 53) || e < -22 || e > 22)
+		return false;
+	*out = e < 0 ? (double)m / pow10[-e] : (double)m * pow10[e];
+	if (neg)
+		*out = -*out;
+	*end = s;
 	return true;
 }
 
 bool
 phys_parse_double(const char *s, double *out)
 {
+	const char *fast;
 	char *end;
 	double v;
 
@@ -193,6 +251,12 @@ phys_parse_double(const char *s, double *out)
 	s = skip_blanks(s);
 	if (!*s || !plain_number(s))
 		return false;
+	if (short_decimal(s, &v, &fast)) {
+		if (*skip_blanks(fast))
+			return false;
+		*out = v;
+		return true;
+	}
 	errno = 0;
 	v = strtod(s, &end);
 	if (end == s || errno == ERANGE || !isfinite(v))
@@ -704,6 +768,72 @@ xasprintf(const char *fmt, ...)
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return s;
+}
+
+/* ---- arenas --------------------------------------------------------- */
+
+struct phys_arena_block {
+	struct phys_arena_block *next;
+	max_align_t data[];
+};
+
+#define ARENA_FIRST ((size_t)64 << 10)
+#define ARENA_MAX ((size_t)64 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *
+phys_arena_alloc(struct phys_arena *a, size_t n)
+{
+	const size_t align = sizeof(max_align_t);
+	struct phys_arena_block *b;
+	size_t size;
+	void *p;
+
+	n = (n + align - 1) / align * align;
+	if (!a->head || a->cap - a->used < n) {
+		/* Each block as large as all before it: few blocks, and
+		 * at most half of the memory unused. */
+		size = a->total ? a->total : ARENA_FIRST;
+		if (size > ARENA_MAX)
+			size = ARENA_MAX;
+		while (size - sizeof *b < n)
+			size *= 2;
+		/*
+		 * A block of whole huge pages asks for them: the values of
+		 * a world of 10,000 models fill 35 MB, and a page fault for
+		 * every 4 KB of them took longer than reading them. Only
+		 * advice: where the kernel gives none, pages stay small.
+		 */
+		if (size >= HUGE_PAGE) {
+			b = aligned_alloc(HUGE_PAGE, size);
+			if (b)
+				(void)madvise(b, size, MADV_HUGEPAGE);
+		} else {
+			b = malloc(size);
+		}
+		if (!b)
+			phys_die(PHYS_EXIT_FAIL, "out of memory");
+		b->next = a->head;
+		a->head = b;
+		a->used = offsetof(struct phys_arena_block, data);
+		a->cap = size;
+		a->total += size;
+	}
+	p = (char *)a->head + a->used;
+	a->used += n;
+	return p;
+}
+
+void
+phys_arena_free(struct phys_arena *a)
+{
+	struct phys_arena_block *b, *next;
+
+	for (b = a->head; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	memset(a, 0, sizeof *a);
 }
 
 const char *

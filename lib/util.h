@@ -88,6 +88,20 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * An arena: the many small arrays of one owner (a world's parameter
+ * values) cut from a few large blocks and freed together. Zero-initialise
+ * it; memory is aligned for any type and not cleared.
+ */
+struct phys_arena_block;
+struct phys_arena {
+	struct phys_arena_block *head;
+	size_t used, cap;	/* bytes of head */
+	size_t total;		/* bytes of all blocks */
+};
+void *phys_arena_alloc(struct phys_arena *a, size_t n);
+void phys_arena_free(struct phys_arena *a);
+
+/*
  * Input limits, far above any real world or run, so that /dev/zero or a
  * runaway producer costs bounded memory: a file read whole (a world, a
  * selection, control or parameter lines) stops at PHYS_MAX_FILE_MB, one

@@ -260,28 +260,39 @@ static int
 read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
     struct phys_value *vals)
 {
-	char first[64], absent[64] = "";
-	size_t i, n = phys_scope_count(s), len;
+	char first[64];
+	const char *group = NULL;	/* first element of the rows before */
+	size_t i, n = phys_scope_count(s), len, group_len = 0;
 	const struct phys_param *p;
 	struct phys_value v;
-	xmlNodePtr e;
-	char *text;
+	struct phys_text t;
+	xmlNodePtr e, at = NULL;	/* at: the group's element */
 	int rc;
 
 	for (i = 0; i < n; i++) {
 		p = phys_scope_param(s, i);
-		len = strcspn(p->name, ".");
-		if (len >= sizeof first)
-			continue;
-		memcpy(first, p->name, len);
-		first[len] = '\0';
-		if (strcmp(first, absent) == 0)
-			continue;
-		if (p->name[len] && !phys_child(owner, first)) {
-			memcpy(absent, first, len + 1);
-			continue;
+		/* a group's rows are consecutive: its element is looked up
+		 * once, not per row */
+		if (group_len && strncmp(p->name, group, group_len) == 0 &&
+		    p->name[group_len] == '.') {
+			e = at ? phys_path_find(at, p->name + group_len + 1) :
+			    NULL;
+		} else {
+			len = strcspn(p->name, ".");
+			if (len >= sizeof first)
+				continue;
+			if (!p->name[len]) {
+				e = phys_path_find(owner, p->name);
+			} else {
+				memcpy(first, p->name, len);
+				first[len] = '\0';
+				group = p->name;
+				group_len = len;
+				at = phys_child(owner, first);
+				e = at ? phys_path_find(at, p->name + len + 1) :
+				    NULL;
+			}
 		}
-		e = phys_path_find(owner, p->name);
 		if (!e)
 			continue;
 		memset(&v, 0, sizeof v);
@@ -290,9 +301,9 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 			if (rc < 0)
 				return -1;
 		} else {
-			text = phys_node_text(e);
-			rc = phys_value_parse(p, no_limit_text(p, text), &v);
-			free(text);
+			rc = phys_value_parse(p, no_limit_text(p,
+			    phys_node_text_tmp(e, &t)), &v);
+			phys_text_done(&t);
 		}
 		if (rc < 0 && out_of_range_kept(d, e, p, &v) == 0)
 			rc = 0;
@@ -308,6 +319,20 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 		}
 	}
 	return 0;
+}
+
+/*
+ * An entity's values, in the world's arena: a large world's 20,000
+ * arrays cost no allocation each, and are freed with the world at once.
+ */
+static struct phys_value *
+entity_values_new(struct phys_world *w, phys_scope s)
+{
+	struct phys_value *v = phys_arena_alloc(&w->values,
+	    phys_scope_count(s) * sizeof *v);
+
+	phys_values_init(s, v, NULL);
+	return v;
 }
 
 /* ---- profiles ---- */
@@ -508,11 +533,12 @@ struct scope {
 static int
 pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
 {
-	char *fmt = phys_node_attr(e, "rotation_format");
-	char *deg = phys_node_attr(e, "degrees");
+	bool attrs = pose_has_attributes(e);	/* seldom: no copies else */
+	char *fmt = attrs ? phys_node_attr(e, "rotation_format") : NULL;
+	char *deg = attrs ? phys_node_attr(e, "degrees") : NULL;
 	bool quat = fmt && strcmp(fmt, "quat_xyzw") == 0, degrees = false;
 	double v[7];
-	char *text;
+	struct phys_text t;
 	int n, want = quat ? 7 : 6, rc = 0;
 
 	*out = PHYS_POSE_IDENTITY;
@@ -529,9 +555,8 @@ pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
 	free(deg);
 	if (rc < 0)
 		return -1;
-	text = phys_node_text(e);
-	n = phys_parse_doubles(text, v, want);
-	free(text);
+	n = phys_parse_doubles(phys_node_text_tmp(e, &t), v, want);
+	phys_text_done(&t);
 	if (n == 0)
 		return 0;
 	if (n != want)
@@ -732,14 +757,13 @@ read_numbers(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
     int n, bool signed_ok)
 {
 	xmlNodePtr e = phys_child(g, what);
-	char *text;
+	struct phys_text t;
 	int k;
 
 	if (!e)
 		return fail_node(d, g, "geometry has no <%s>", what);
-	text = phys_node_text(e);
-	k = phys_parse_doubles(text, out, n);
-	free(text);
+	k = phys_parse_doubles(phys_node_text_tmp(e, &t), out, n);
+	phys_text_done(&t);
 	if (k != n)
 		return fail_node(d, e, "<%s>: wrong number of values", what);
 	for (k = 0; k < n && !signed_ok; k++)
@@ -1088,13 +1112,13 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 		free(c.name);
 		return kept;
 	}
-	c.vals = phys_values_new(PHYS_S_COLLISION);
+	c.vals = entity_values_new(w, PHYS_S_COLLISION);
 	if (collision_pose(sc, &w->links[li], link_local, cn, &c.pose) < 0 ||
 	    collision_in_reach(sc, &w->links[li], &c) < 0 ||
 	    read_values(sc->doc, cn, PHYS_S_COLLISION, c.vals) < 0) {
 		free(c.name);
 		phys_heightmap_free(c.heightmap);
-		phys_values_free(PHYS_S_COLLISION, c.vals);
+		phys_values_clear(PHYS_S_COLLISION, c.vals);
 		return -1;
 	}
 	GROW(w->collisions, w->ncollisions, L->capcols);
@@ -1103,7 +1127,7 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 	    (int)w->ncollisions) < 0) {
 		free(c.name);
 		phys_heightmap_free(c.heightmap);
-		phys_values_free(PHYS_S_COLLISION, c.vals);
+		phys_values_clear(PHYS_S_COLLISION, c.vals);
 		return -1;
 	}
 	w->ncollisions++;
@@ -1193,7 +1217,7 @@ read_link(struct scope *sc, struct frame *f)
 	l->model = sc->model;
 	l->node = f->node;
 	l->doc = sc->doc;
-	l->vals = phys_values_new(PHYS_S_LINK);
+	l->vals = entity_values_new(w, PHYS_S_LINK);
 	w->nlinks++;
 	if (register_name(L, sc->doc, f->node, l->name, PHYS_K_LINK, li) < 0 ||
 	    resolve_frame(sc, f, &l->pose) < 0 ||
@@ -1437,7 +1461,7 @@ read_joint(struct scope *sc, struct frame *f)
 	j->model = sc->model;
 	j->node = f->node;
 	j->doc = sc->doc;
-	j->vals = phys_values_new(PHYS_S_JOINT);
+	j->vals = entity_values_new(w, PHYS_S_JOINT);
 	w->njoints++;
 	if (register_name(L, sc->doc, f->node, j->name, PHYS_K_JOINT, ji) < 0 ||
 	    joint_type(sc->doc, f->node, &j->type) < 0 ||
@@ -2294,16 +2318,17 @@ phys_world_free(struct phys_world *w)
 		free(w->models[i].name);
 	for (i = 0; i < w->nlinks; i++) {
 		free(w->links[i].name);
-		phys_values_free(PHYS_S_LINK, w->links[i].vals);
+		phys_values_clear(PHYS_S_LINK, w->links[i].vals);
 	}
 	for (i = 0; i < w->ncollisions; i++) {
 		free(w->collisions[i].name);
 		phys_heightmap_free(w->collisions[i].heightmap);
-		phys_values_free(PHYS_S_COLLISION, w->collisions[i].vals);
+		phys_values_clear(PHYS_S_COLLISION,
+		    w->collisions[i].vals);
 	}
 	for (i = 0; i < w->njoints; i++) {
 		free(w->joints[i].name);
-		phys_values_free(PHYS_S_JOINT, w->joints[i].vals);
+		phys_values_clear(PHYS_S_JOINT, w->joints[i].vals);
 	}
 	for (i = 0; i < w->nvisuals; i++)
 		free(w->visuals[i].name);
@@ -2325,6 +2350,7 @@ phys_world_free(struct phys_world *w)
 	phys_mesh_cache_free(&w->meshes);
 	free(w->joints);
 	free(w->name);
+	phys_arena_free(&w->values);
 	phys_doc_free(&w->doc);
 	memset(w, 0, sizeof *w);
 }
@@ -2462,8 +2488,9 @@ phys_run_values_init(struct phys_run_values *rv, const struct phys_world *w,
 		rv->n[s] = s <= PHYS_S_WORLD ? 1 : phys_entity_count(w, s);
 		rv->v[s] = xcalloc(rv->n[s] ? rv->n[s] : 1, sizeof *rv->v[s]);
 		for (i = 0; i < rv->n[s]; i++) {
-			rv->v[s][i] = phys_values_new(s);
-			phys_values_copy(s, rv->v[s][i], s == PHYS_S_PHYSICS ?
+			rv->v[s][i] = phys_arena_alloc(&rv->arena,
+			    phys_scope_count(s) * sizeof *rv->v[s][i]);
+			phys_values_init(s, rv->v[s][i], s == PHYS_S_PHYSICS ?
 			    w->profiles[profile].vals :
 			    entity_values(w, s, (int)i));
 		}
@@ -2479,9 +2506,10 @@ phys_run_values_free(struct phys_run_values *rv)
 
 	for (s = 0; s < PHYS_NSCOPES; s++) {
 		for (i = 0; rv->v[s] && i < rv->n[s]; i++)
-			phys_values_free(s, rv->v[s][i]);
+			phys_values_clear(s, rv->v[s][i]);
 		free(rv->v[s]);
 	}
+	phys_arena_free(&rv->arena);
 	memset(rv, 0, sizeof *rv);
 }
 

@@ -149,6 +149,7 @@ struct phys_world {
 
 	struct phys_name_index *index;	/* scoped name -> entity */
 	struct phys_mesh_cache meshes;	/* each mesh file loaded once */
+	struct phys_arena values;	/* the entities' value arrays */
 };
 
 void phys_load_options_default(struct phys_load_options *o);
@@ -201,6 +202,7 @@ struct phys_run_values {
 	 * per entity, n[s] of them. */
 	struct phys_value **v[PHYS_NSCOPES];
 	size_t n[PHYS_NSCOPES];
+	struct phys_arena arena;	/* where the arrays are */
 };
 
 /* Copy w's values, with profile's as the physics values (its legacy

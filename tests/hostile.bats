@@ -215,3 +215,21 @@ LINES
 	[ "$status" -eq 0 ]
 	[ "${lines[1]}" = "0,999,2" ]
 }
+
+@test "an error past line 65535 names its element's own line, not 65535" {
+	{
+		echo '<?xml version="1.0"?>'
+		echo '<sdf version="1.7"><world name="w">'
+		awk 'BEGIN { for (i = 0; i < 70000; i++) print "" }'
+		echo '<model name="m"><pose>1 2</pose><link name="l"/></model>'
+		echo '<model name="m"><link name="l"/></model>'
+		echo '</world></sdf>'
+	} > "$TMP/w.sdf"
+	run phys-param get iters "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	assert_output "phys-param: $TMP/w.sdf:70003: <pose>: expected 6 numbers (x y z roll pitch yaw)"
+	sed -i 's|<pose>1 2</pose>||' "$TMP/w.sdf"
+	run phys-param get iters "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "phys-param: $TMP/w.sdf:70004: "* ]]
+}
