@@ -468,7 +468,7 @@ cmd_plan(struct opts *o, int argc, char **argv)
 	    w.start;
 	if (profile < 0) {
 		phys_report();
-		return PHYS_EXIT_USAGE;
+		exit(PHYS_EXIT_USAGE);
 	}
 	rng_state = o->seed;
 	if (o->sample != GRID)
