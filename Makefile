@@ -1,8 +1,9 @@
 # phys - rigid-body physics worlds from the command line.
 #
 #   make            build libphys.a and the commands into build/
-#   make check      build with -Werror, run every bats suite, then again
-#                   under AddressSanitizer+UndefinedBehaviorSanitizer
+#   make check      build with -Werror, run every bats suite on that build
+#                   and under AddressSanitizer+UndefinedBehaviorSanitizer,
+#                   then each fuzz harness for 10 s
 #   make demo       run a shipped world
 #   make bench      speed measurements (never part of the tests)
 #   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 600);
@@ -93,13 +94,17 @@ $(B)/%: $(B)/obj/cmd_%.o $(B)/libphys.a
 deps:
 	@sh tools/deps.sh
 
+# The check's builds use every core unless make was given -j: a clean
+# clone builds three times (plain, sanitized, fuzz) within the check's time.
+CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
+
 check: deps
-	@$(MAKE) --no-print-directory all EXTRA_CFLAGS=-Werror
-	@$(MAKE) --no-print-directory all B=build/asan OPT=-O1 \
+	@$(MAKE) --no-print-directory $(CHECK_JOBS) all EXTRA_CFLAGS=-Werror
+	@$(MAKE) --no-print-directory $(CHECK_JOBS) all B=build/asan OPT=-O1 \
 		EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		EXTRA_LDFLAGS="-fsanitize=address,undefined"
 	@sh tests/run build build/asan
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+	@$(MAKE) --no-print-directory $(CHECK_JOBS) fuzz FUZZ_SECONDS=10
 
 # libFuzzer harnesses (fuzz/), built by clang with the library instrumented
 # into build/fuzz; fuzz/run seeds them, replays fuzz/regress and fuzzes.
