@@ -774,15 +774,6 @@ on_stop(int sig)
 	stop_signal = sig;
 }
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static const int stop_sigs[] = { SIGTERM, SIGHUP, SIGINT };
 
 static void
@@ -839,9 +830,9 @@ worker_loop(const char *dir, struct plan *p, int task, int done)
 			_exit(PHYS_EXIT_OK);
 		if (n != sizeof res.run || res.run >= p->n)
 			_exit(PHYS_EXIT_FAIL);
-		start = now();
+		start = phys_seconds();
 		res.status = do_run(dir, p->runs[res.run]);
-		res.seconds = now() - start;
+		res.seconds = phys_seconds() - start;
 		if (write(done, &res, sizeof res) != sizeof res)
 			_exit(PHYS_EXIT_FAIL);
 	}
@@ -930,7 +921,7 @@ struct sweep {
 static void
 progress(const struct sweep *s)
 {
-	double spent = now() - s->start;
+	double spent = phys_seconds() - s->start;
 	size_t ended = s->done + s->failed;
 	double eta = ended ? spent * (double)(s->todo - ended) / (double)ended
 	    : 0;
@@ -1133,7 +1124,7 @@ run_plan(const struct opts *o, struct plan *p, const bool *want)
 				s.todo++;
 		}
 	s.wk = xcalloc((size_t)s.jobs, sizeof *s.wk);
-	s.start = now();
+	s.start = phys_seconds();
 	catch_stop();
 	/* a worker that has gone leaves a pipe no one reads: an error
 	 * (see give), not a signal */
@@ -1158,7 +1149,7 @@ run_plan(const struct opts *o, struct plan *p, const bool *want)
 		phys_status_clear();
 	phys_warn("%zu runs: %zu done, %zu failed, %zu already done "
 	    "(%.1f s)", s.todo + s.skipped, s.done, s.failed, s.skipped,
-	    now() - s.start);
+	    phys_seconds() - s.start);
 	if (s.logfd >= 0)
 		close(s.logfd);
 	free(s.wk);

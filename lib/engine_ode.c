@@ -97,6 +97,7 @@ struct ode_engine {
 	double step, sor, cfm, erp;
 	double max_correcting_vel, surface_layer;
 	int max_contacts;
+	bool contact_cap_said;	/* a limit above MAX_PAIR_CONTACTS was warned of */
 	enum friction_model friction;
 
 	/* Time is base_time + (iterations - base_iter) * step, so it prints
@@ -1541,8 +1542,12 @@ near_callback(void *data, dGeomID g1, dGeomID g2)
 	if (PVI(b, COLLISION_max_contacts) < limit)
 		limit = (int)PVI(b, COLLISION_max_contacts);
 	if (limit > MAX_PAIR_CONTACTS) {
-		phys_warn_once("max_contacts %d: at most %d contact points "
-		    "are kept per colliding pair", limit, MAX_PAIR_CONTACTS);
+		/* a flag, not phys_warn_once: this runs for every pair */
+		if (!e->contact_cap_said)
+			phys_warn("max_contacts %d: at most %d contact points "
+			    "are kept per colliding pair", limit,
+			    MAX_PAIR_CONTACTS);
+		e->contact_cap_said = true;
 		limit = MAX_PAIR_CONTACTS;
 	}
 	if (limit <= 0)

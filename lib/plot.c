@@ -162,15 +162,6 @@ write_all(int fd, const char *s, size_t n)
 	return 0;
 }
 
-static double
-now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 /*
  * The terminal's answer to ESC [ c, up to its final 'c', or what came
  * before DA_TIMEOUT_MS passed; its length.
@@ -178,13 +169,13 @@ now_seconds(void)
 static size_t
 read_da_reply(int fd, char *buf, size_t size)
 {
-	double end = now_seconds() + DA_TIMEOUT_MS / 1000.0, left;
+	double end = phys_seconds() + DA_TIMEOUT_MS / 1000.0, left;
 	struct pollfd pfd = { fd, POLLIN, 0 };
 	const char *p;
 	size_t n = 0;
 	ssize_t r;
 
-	while (n < size && (left = end - now_seconds()) > 0) {
+	while (n < size && (left = end - phys_seconds()) > 0) {
 		if (poll(&pfd, 1, (int)ceil(left * 1000)) <= 0)
 			continue;	/* EINTR, or the time is up */
 		if ((r = read(fd, buf + n, size - n)) <= 0) {
@@ -1204,7 +1195,7 @@ next_snapshot(struct live *lv, unsigned long *drawn, double *last,
 	for (;;) {
 		*end = lv->done;
 		if (lv->added != *drawn &&
-		    (lv->done || now_seconds() >= *last + lv->p->interval))
+		    (lv->done || phys_seconds() >= *last + lv->p->interval))
 			break;
 		if (lv->done)
 			break;
@@ -1233,7 +1224,7 @@ drawer(void *arg)
 
 	while (rc == 0 && !end)
 		if (next_snapshot(lv, &drawn, &last, &end)) {
-			last = now_seconds();
+			last = phys_seconds();
 			rc = draw_frame(lv);
 		}
 	if (rc < 0) {

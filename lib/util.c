@@ -16,6 +16,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 const char *phys_progname = "phys";
@@ -135,6 +136,15 @@ phys_warnat(const char *file, long line, const char *fmt, ...)
 /* Messages already given by phys_warn_once: a short list suffices. */
 static char **warned;
 static size_t nwarned;
+
+double
+phys_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 void
 phys_warn_once(const char *fmt, ...)

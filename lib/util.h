@@ -42,6 +42,8 @@ void phys_warnat(const char *file, long line, const char *fmt, ...)
 void phys_set_warning_sink(void (*sink)(const char *file, long line,
     const char *message, void *ctx), void *ctx);
 /* Same, but only the first time this exact message is given. */
+/* Seconds on the monotonic clock, for intervals. */
+double phys_seconds(void);
 void phys_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 _Noreturn void phys_die(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
