@@ -9,7 +9,7 @@
 #   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 600);
 #                   an input slower than FUZZ_TIMEOUT (10) s is a hang
 #   make deps       install the Debian packages the project needs
-#   make spec       regenerate lib/spec_table.c from the SDFormat description
+#   make spec       regenerate lib/table/spec_table.c from the SDFormat description
 #                   files (Debian's sdformat-sdf; SPEC_EXTRA adds versions)
 #   make install PREFIX=/usr/local DESTDIR=
 
@@ -31,10 +31,10 @@ PKGS = libxml-2.0 jansson ode bullet-float64
 # that "make deps" has installed pkg-config and the -dev packages first.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) $(DLOPEN_PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
-# Compiled against, opened at run time by name (lib/dl.h), not linked:
+# Compiled against, opened at run time by name (lib/base/dl.h), not linked:
 # libgdal alone pulls in over a hundred libraries, whose loading cost every
-# command 0.15 s of processor time (lib/heightmap.c opens it for terrain),
-# and assimp a third of a command's start-up (lib/mesh.c, for meshes).
+# command 0.15 s of processor time (lib/assets/heightmap.c opens it for terrain),
+# and assimp a third of a command's start-up (lib/assets/mesh.c, for meshes).
 DLOPEN_PKGS = gdal assimp
 # The name the loader knows a library by: its SONAME, read from the
 # library the linker would take for -lNAME.
@@ -46,26 +46,30 @@ WARN = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wshadow -Wno-unused-parameter \
 	-Wstrict-prototypes -Wmissing-prototypes
 # CPPFLAGS, CFLAGS and LDFLAGS are the user's (Debian's build flags pass
 # them); ours come first so the user's can override them.
-ALL_CPPFLAGS = -Ilib $(PKG_CFLAGS) $(CPPFLAGS)
+# lib/ is a folder per part (lib/README); a header is included by its
+# bare name, found on this path.
+LIB_PARTS = base table assets model engine run analysis inertia sweep api
+LIB_INC = $(LIB_PARTS:%=-Ilib/%)
+ALL_CPPFLAGS = $(LIB_INC) $(PKG_CFLAGS) $(CPPFLAGS)
 ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS)
-# The Bullet engine is C++ (lib/*.cc) behind a C interface; the libraries'
+# The Bullet engine is C++ (lib/engine/*.cc) behind a C interface; the libraries'
 # headers are system headers, so their warnings are not ours.
 CXXWARN = -std=c++17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers
 ALL_CXXFLAGS = $(CXXWARN) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
-CXX_CPPFLAGS = -Ilib $(subst -I/,-isystem /,$(PKG_CFLAGS)) $(CPPFLAGS)
+CXX_CPPFLAGS = $(LIB_INC) $(subst -I/,-isystem /,$(PKG_CFLAGS)) $(CPPFLAGS)
 ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
 # Linked by $(CC): the C++ runtime the Bullet engine needs is named here.
 LDLIBS = $(PKG_LIBS) -lstdc++ -lm
 
 B ?= build
 CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep
-LIB_SRC := $(sort $(wildcard lib/*.c))
-LIB_CXX_SRC := $(sort $(wildcard lib/*.cc))
+LIB_SRC := $(sort $(wildcard lib/*/*.c))
+LIB_CXX_SRC := $(sort $(wildcard lib/*/*.cc))
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/%.o) $(LIB_CXX_SRC:lib/%.cc=$(B)/obj/%.o)
 CMD_SRC := $(wildcard $(CMDS:%=cmd/%.c))
 BINS := $(CMD_SRC:cmd/%.c=$(B)/%)
-HEADERS := $(wildcard lib/*.h lib/*.def)
+HEADERS := $(wildcard lib/*/*.h lib/*/*.def)
 
 all: $(BINS)
 
@@ -73,8 +77,8 @@ $(B)/obj/%.o: lib/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
-$(B)/obj/heightmap.o: ALL_CPPFLAGS += -DPHYS_GDAL_SONAME='"$(call soname,gdal)"'
-$(B)/obj/mesh.o: ALL_CPPFLAGS += -DPHYS_ASSIMP_SONAME='"$(call soname,assimp)"'
+$(B)/obj/assets/heightmap.o: ALL_CPPFLAGS += -DPHYS_GDAL_SONAME='"$(call soname,gdal)"'
+$(B)/obj/assets/mesh.o: ALL_CPPFLAGS += -DPHYS_ASSIMP_SONAME='"$(call soname,assimp)"'
 
 $(B)/obj/%.o: lib/%.cc $(HEADERS)
 	@mkdir -p $(@D)
@@ -144,8 +148,8 @@ SPEC_DIR ?= ../shared/reference
 SPEC_EXTRA ?= $(foreach v,1.10 1.11 1.12,$(if $(wildcard $(SPEC_DIR)/sdformat-$(v)/root.sdf),$(v)=$(SPEC_DIR)/sdformat-$(v)))
 
 spec:
-	tools/gen-spec $(SPEC_EXTRA) > lib/spec_table.c.tmp
-	mv lib/spec_table.c.tmp lib/spec_table.c
+	tools/gen-spec $(SPEC_EXTRA) > lib/table/spec_table.c.tmp
+	mv lib/table/spec_table.c.tmp lib/table/spec_table.c
 
 bench: deps
 	@$(MAKE) --no-print-directory all
@@ -179,7 +183,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 LIBDIR ?= $(PREFIX)/lib
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 OBJCOPY ?= objcopy
-VERSION := $(shell sed -n 's/^\#define PHYS_VERSION "\(.*\)"/\1/p' lib/util.h)
+VERSION := $(shell sed -n 's/^\#define PHYS_VERSION "\(.*\)"/\1/p' lib/base/cli.h)
 EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 PUBLIB = $(B)/pub/libphys.a
 
@@ -187,9 +191,9 @@ all: $(PUBLIB) $(B)/libphys.pc $(EXAMPLES)
 
 # The functions phys.h declares: the only global names of the installed
 # library, so that a program's own xmalloc or buf_puts never clashes.
-$(B)/pub/phys.syms: lib/phys.h
+$(B)/pub/phys.syms: lib/api/phys.h
 	@mkdir -p $(@D)
-	sed -n '/^typedef/d; s/^[a-z_ ]*[ *]\(phys_[a-z0-9_]*\)(.*/\1/p' lib/phys.h >$@
+	sed -n '/^typedef/d; s/^[a-z_ ]*[ *]\(phys_[a-z0-9_]*\)(.*/\1/p' lib/api/phys.h >$@
 
 $(PUBLIB): $(LIB_OBJ) $(B)/pub/phys.syms
 	$(LD) -r -o $(B)/pub/phys.o $(LIB_OBJ)
@@ -198,16 +202,16 @@ $(PUBLIB): $(LIB_OBJ) $(B)/pub/phys.syms
 	$(AR) rcs $@ $(B)/pub/phys.o
 
 # Rewritten when PREFIX or LIBDIR change, so install gets the right paths.
-$(B)/libphys.pc: lib/libphys.pc.in FORCE
+$(B)/libphys.pc: lib/api/libphys.pc.in FORCE
 	@mkdir -p $(@D)
 	@sed -e 's|@PREFIX@|$(PREFIX)|' \
 		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
 		-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
 		-e 's|@VERSION@|$(VERSION)|' -e 's|@REQUIRES@|$(PKGS)|' \
-		lib/libphys.pc.in >$@.tmp
+		lib/api/libphys.pc.in >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/examples/%: examples/%.c lib/phys.h $(PUBLIB)
+$(B)/examples/%: examples/%.c lib/api/phys.h $(PUBLIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(PUBLIB) $(LDLIBS)
 
@@ -216,7 +220,7 @@ install-lib: $(PUBLIB) $(B)/libphys.pc
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man3
 	install -m 644 $(PUBLIB) $(DESTDIR)$(LIBDIR)/libphys.a
-	install -m 644 lib/phys.h $(DESTDIR)$(INCLUDEDIR)/phys.h
+	install -m 644 lib/api/phys.h $(DESTDIR)$(INCLUDEDIR)/phys.h
 	install -m 644 $(B)/libphys.pc $(DESTDIR)$(PKGCONFIGDIR)/libphys.pc
 	install -m 644 man/libphys.3 $(DESTDIR)$(MANDIR)/man3/libphys.3
 

@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "mesh.h"
-#include "util.h"
+#include "base.h"
 
 static double
 now(void)

@@ -11,7 +11,7 @@
 #include "inertia_show.h"
 #include "inertia_world.h"
 #include "paramio.h"
-#include "util.h"
+#include "base.h"
 
 /*
  * The usage block, line by line; the man page's SYNOPSIS repeats it and
@@ -150,16 +150,16 @@ shape_usage(struct phys_buf *b, phys_shape_kind kind)
 	const struct phys_shape_info *info = phys_shape_info(kind);
 	int i;
 
-	buf_printf(b, "phys-inertia %s", info->name);
+	phys_buf_printf(b, "phys-inertia %s", info->name);
 	for (i = 0; i < info->ndims; i++)
-		buf_printf(b, " %s", info->dims[i]);
-	buf_puts(b, " (--density RHO | --mass M)\n");
+		phys_buf_printf(b, " %s", info->dims[i]);
+	phys_buf_puts(b, " (--density RHO | --mass M)\n");
 }
 
 static void
 usage_prefix(struct phys_buf *b, int n)
 {
-	buf_puts(b, n == 0 ? "usage: " : "       ");
+	phys_buf_puts(b, n == 0 ? "usage: " : "       ");
 }
 
 /* The usage block of cmd, or of every command when cmd is NULL. */
@@ -169,11 +169,11 @@ usage_text(const struct command *cmd)
 	static struct phys_buf b;
 	int k, n = 0, kind = cmd ? phys_shape_lookup(cmd->name) : -1;
 
-	buf_clear(&b);
+	phys_buf_clear(&b);
 	if (cmd && kind < 0) {
 		for (k = 0; k < 2; k++) {
 			usage_prefix(&b, k);
-			buf_printf(&b, "%s\n", usage_tail[cmd->usage[k]]);
+			phys_buf_printf(&b, "%s\n", usage_tail[cmd->usage[k]]);
 		}
 		return b.s;
 	}
@@ -185,7 +185,7 @@ usage_text(const struct command *cmd)
 	}
 	for (k = 0; !cmd && usage_tail[k]; k++) {
 		usage_prefix(&b, n++);
-		buf_printf(&b, "%s\n", usage_tail[k]);
+		phys_buf_printf(&b, "%s\n", usage_tail[k]);
 	}
 	return b.s;
 }
@@ -228,29 +228,29 @@ put_rotation(struct phys_buf *b, const phys_inertia *in, phys_mat3 R)
 	static const char *const pkeys[] = {
 		"x", "y", "z", "roll", "pitch", "yaw"
 	};
-	phys_quat q = mat3_to_quat(R), qp;
+	phys_quat q = phys_mat3_to_quat(R), qp;
 	double qv[4] = { q.w, q.x, q.y, q.z }, rpy[3], pose[6];
 
 	/* The angles follow the printed quaternion, so both say the same. */
-	mat3_to_rpy(quat_to_mat3(q), &rpy[0], &rpy[1], &rpy[2]);
+	phys_mat3_to_rpy(phys_quat_to_mat3(q), &rpy[0], &rpy[1], &rpy[2]);
 	if (in->has_pose) {
-		qp = quat_mul(quat_from_rpy(in->pose[3], in->pose[4],
+		qp = phys_quat_mul(phys_quat_from_rpy(in->pose[3], in->pose[4],
 		    in->pose[5]), q);
 		memcpy(pose, in->pose, 3 * sizeof *pose);
-		mat3_to_rpy(quat_to_mat3(quat_normalize(qp)), &pose[3],
+		phys_mat3_to_rpy(phys_quat_to_mat3(phys_quat_normalize(qp)), &pose[3],
 		    &pose[4], &pose[5]);
 		if (all_finite(pose, 6) < 0)
 			return -1;
 	}
 	if (all_finite(qv, 4) < 0 || all_finite(rpy, 3) < 0)
 		return -1;
-	buf_puts(b, ",\"quat\":");
-	buf_json_numbers(b, qkeys, qv, 4);
-	buf_puts(b, ",\"rpy\":");
-	buf_json_numbers(b, rkeys, rpy, 3);
+	phys_buf_puts(b, ",\"quat\":");
+	phys_buf_json_numbers(b, qkeys, qv, 4);
+	phys_buf_puts(b, ",\"rpy\":");
+	phys_buf_json_numbers(b, rkeys, rpy, 3);
 	if (in->has_pose) {
-		buf_puts(b, ",\"pose\":");
-		buf_json_numbers(b, pkeys, pose, 6);
+		phys_buf_puts(b, ",\"pose\":");
+		phys_buf_json_numbers(b, pkeys, pose, 6);
 	}
 	return 0;
 }
@@ -278,13 +278,13 @@ filter_line(char *line, long lineno, void *arg)
 	phys_inertia in;
 	int rc;
 
-	buf_clear(&f->out);
+	phys_buf_clear(&f->out);
 	if (phys_inertia_parse_json(line, strlen(line), &in) < 0 ||
 	    (rc = f->fn(&in, &f->out, f->ctx)) < 0)
 		return -1;
 	if (rc > 0)
 		f->invalid = true;
-	buf_putc(&f->out, '\n');
+	phys_buf_putc(&f->out, '\n');
 	fwrite(f->out.s, 1, f->out.len, stdout);
 	return 0;
 }
@@ -300,7 +300,7 @@ filter_lines(const char *path, line_fn fn, const void *ctx)
 		phys_stdin_hint("inertia lines");
 	rc = phys_each_stream_line(path, filter_line, &f);
 
-	buf_free(&f.out);
+	phys_buf_free(&f.out);
 	if (rc < 0) {
 		phys_report();
 		return PHYS_EXIT_FAIL;
@@ -383,11 +383,11 @@ run_lines(const struct command *cmd, int argc, char **argv, line_fn fn)
 	    t.v[5], t.v[6]);
 	if ((c = fn(&in, &out, NULL)) < 0) {
 		phys_report();
-		buf_free(&out);
+		phys_buf_free(&out);
 		return PHYS_EXIT_FAIL;
 	}
 	puts(out.s);
-	buf_free(&out);
+	phys_buf_free(&out);
 	return c > 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
@@ -403,23 +403,23 @@ principal_line(const phys_inertia *in, struct phys_buf *b, const void *ctx)
 	if (phys_inertia_principal(in->I, mo, &R) < 0)
 		return -1;
 	valid = phys_inertia_validate(in, &v) == PHYS_INERTIA_VALID;
-	buf_puts(b, "{\"mass\":");
-	buf_double(b, in->mass);
-	buf_printf(b, ",\"valid\":%s", valid ? "true" : "false");
+	phys_buf_puts(b, "{\"mass\":");
+	phys_buf_double(b, in->mass);
+	phys_buf_printf(b, ",\"valid\":%s", valid ? "true" : "false");
 	if (!valid) {
-		buf_puts(b, ",\"reason\":");
-		buf_json_string(b, v.reason);
+		phys_buf_puts(b, ",\"reason\":");
+		phys_buf_json_string(b, v.reason);
 	}
-	buf_puts(b, ",\"moments\":[");
-	buf_double(b, mo[0]);
-	buf_putc(b, ',');
-	buf_double(b, mo[1]);
-	buf_putc(b, ',');
-	buf_double(b, mo[2]);
-	buf_putc(b, ']');
+	phys_buf_puts(b, ",\"moments\":[");
+	phys_buf_double(b, mo[0]);
+	phys_buf_putc(b, ',');
+	phys_buf_double(b, mo[1]);
+	phys_buf_putc(b, ',');
+	phys_buf_double(b, mo[2]);
+	phys_buf_putc(b, ']');
 	if (put_rotation(b, in, R) < 0)
 		return -1;
-	buf_putc(b, '}');
+	phys_buf_putc(b, '}');
 	return valid ? 0 : 1;
 }
 
@@ -441,13 +441,13 @@ box_equivalent_line(const phys_inertia *in, struct phys_buf *b,
 	if (phys_inertia_box_equivalent(in, &size, &R) < 0)
 		return -1;
 	v[0] = size.x, v[1] = size.y, v[2] = size.z;
-	buf_puts(b, "{\"mass\":");
-	buf_double(b, in->mass);
-	buf_puts(b, ",\"size\":");
-	buf_json_numbers(b, keys, v, 3);
+	phys_buf_puts(b, "{\"mass\":");
+	phys_buf_double(b, in->mass);
+	phys_buf_puts(b, ",\"size\":");
+	phys_buf_json_numbers(b, keys, v, 3);
 	if (put_rotation(b, in, R) < 0)
 		return -1;
-	buf_putc(b, '}');
+	phys_buf_putc(b, '}');
 	return 0;
 }
 
@@ -507,7 +507,7 @@ static phys_vec3
 size_arg(const char *s)
 {
 	double f[3];
-	char *copy = xstrdup(s), *p;
+	char *copy = phys_xstrdup(s), *p;
 	int n;
 
 	/* "2" or "1,2,3": commas become blanks for the strict parser. */
@@ -648,11 +648,11 @@ run_shape(const struct command *cmd, int argc, char **argv)
 	if (phys_shape_inertia(&s, mass, &in) < 0 ||
 	    phys_inertia_write(&out, &in) < 0) {
 		phys_report();
-		buf_free(&out);
+		phys_buf_free(&out);
 		return PHYS_EXIT_FAIL;
 	}
 	puts(out.s);
-	buf_free(&out);
+	phys_buf_free(&out);
 	return PHYS_EXIT_OK;
 }
 
@@ -699,11 +699,11 @@ joint_warnings(struct phys_world *w, int li, double limit, struct phys_buf *b)
 		    "(with '%s'): the quick-step solver converges poorly above "
 		    "%g", mr > limit ? "mass" : "inertia", mr > limit ? mr : ir,
 		    jt->name, w->links[other].name, limit);
-		buf_puts(b, n++ ? "," : ",\"warnings\":[");
-		buf_json_string(b, msg);
+		phys_buf_puts(b, n++ ? "," : ",\"warnings\":[");
+		phys_buf_json_string(b, msg);
 	}
 	if (n)
-		buf_putc(b, ']');
+		phys_buf_putc(b, ']');
 }
 
 static void
@@ -712,8 +712,8 @@ put_size(struct phys_buf *b, const char *key, phys_vec3 s)
 	static const char *const xyz[] = { "x", "y", "z" };
 	double v[3] = { s.x, s.y, s.z };
 
-	buf_printf(b, ",\"%s\":", key);
-	buf_json_numbers(b, xyz, v, 3);
+	phys_buf_printf(b, ",\"%s\":", key);
+	phys_buf_json_numbers(b, xyz, v, 3);
 }
 
 /* The geometry's box and density, and how the equivalent box compares. */
@@ -728,13 +728,13 @@ check_geometry(struct phys_world *w, int li, const phys_inertia *in,
 		return;
 	put_size(b, "geometry_box", v3_sub(hi, lo));
 	if (vol > 0) {
-		buf_puts(b, ",\"density\":");
-		buf_double(b, in->mass / vol);
+		phys_buf_puts(b, ",\"density\":");
+		phys_buf_double(b, in->mass / vol);
 	}
 	if (!valid || phys_link_box_ratio(w, li, in) == 0)
 		return;
-	buf_puts(b, ",\"box_ratio\":");
-	buf_double(b, phys_link_box_ratio(w, li, in));
+	phys_buf_puts(b, ",\"box_ratio\":");
+	phys_buf_double(b, phys_link_box_ratio(w, li, in));
 }
 
 static bool
@@ -748,31 +748,31 @@ check_link(struct phys_world *w, int li, double limit, struct phys_buf *b)
 
 	phys_link_inertia(&w->links[li], &in);
 	valid = phys_inertia_validate(&in, &v) == PHYS_INERTIA_VALID;
-	buf_puts(b, "{\"link\":");
-	buf_json_string(b, w->links[li].name);
-	buf_puts(b, ",\"mass\":");
-	buf_double(b, in.mass);
-	buf_printf(b, ",\"valid\":%s", valid ? "true" : "false");
+	phys_buf_puts(b, "{\"link\":");
+	phys_buf_json_string(b, w->links[li].name);
+	phys_buf_puts(b, ",\"mass\":");
+	phys_buf_double(b, in.mass);
+	phys_buf_printf(b, ",\"valid\":%s", valid ? "true" : "false");
 	if (!valid) {
-		buf_puts(b, ",\"reason\":");
-		buf_json_string(b, v.reason);
+		phys_buf_puts(b, ",\"reason\":");
+		phys_buf_json_string(b, v.reason);
 	}
-	buf_puts(b, ",\"tolerance\":");
-	buf_double(b, v.tol);
-	buf_puts(b, ",\"moments\":[");
-	buf_double(b, v.moments[0]);
-	buf_putc(b, ',');
-	buf_double(b, v.moments[1]);
-	buf_putc(b, ',');
-	buf_double(b, v.moments[2]);
-	buf_putc(b, ']');
+	phys_buf_puts(b, ",\"tolerance\":");
+	phys_buf_double(b, v.tol);
+	phys_buf_puts(b, ",\"moments\":[");
+	phys_buf_double(b, v.moments[0]);
+	phys_buf_putc(b, ',');
+	phys_buf_double(b, v.moments[1]);
+	phys_buf_putc(b, ',');
+	phys_buf_double(b, v.moments[2]);
+	phys_buf_putc(b, ']');
 	if (valid && phys_inertia_box_equivalent(&in, &size, &R) == 0)
 		put_size(b, "box", size);
 	check_geometry(w, li, &in, valid, b);
 	if (w->models[w->links[li].model].is_static)
-		buf_puts(b, ",\"static\":true");
+		phys_buf_puts(b, ",\"static\":true");
 	joint_warnings(w, li, limit, b);
-	buf_puts(b, "}\n");
+	phys_buf_puts(b, "}\n");
 	return valid;
 }
 
@@ -811,7 +811,7 @@ run_check(const struct command *cmd, int argc, char **argv)
 		bad += !check_link(&w, (int)i, limit, &b);
 	if (b.len && fwrite(b.s, 1, b.len, stdout) != b.len)
 		bad++;
-	buf_free(&b);
+	phys_buf_free(&b);
 	phys_world_free(&w);
 	return bad ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
@@ -893,7 +893,7 @@ write_auto(struct phys_world *w, int li, double density, bool keep)
 	if ((e = phys_child(in, "density")) && phys_doc_remove(d, e) < 0)
 		return -1;
 	phys_fmt_double(num, sizeof num, density);
-	text = xasprintf("<density>%s</density>", num);
+	text = phys_xasprintf("<density>%s</density>", num);
 	rc = phys_doc_append_child(d, in, text);
 	free(text);
 	return rc;
@@ -1031,16 +1031,16 @@ draw(const struct phys_world *w, const struct phys_show_options *o)
 	gp = popen("gnuplot", "w");
 	if (!gp) {
 		phys_atomic_abort(&a);
-		buf_free(&script);
+		phys_buf_free(&script);
 		return phys_fail("cannot run gnuplot (Debian: gnuplot-nox)");
 	}
 	rc = fwrite(script.s, 1, script.len, gp) == script.len ? 0 : -1;
 	if (pclose(gp) != 0 || rc < 0) {
 		phys_atomic_abort(&a);
-		buf_free(&script);
+		phys_buf_free(&script);
 		return phys_fail("gnuplot failed drawing %s", o->output);
 	}
-	buf_free(&script);
+	phys_buf_free(&script);
 	return phys_atomic_commit(&a);
 }
 
@@ -1054,12 +1054,12 @@ write_script(const struct phys_world *w, const struct phys_show_options *o,
 
 	phys_inertia_show_script(w, o, &script);
 	if (phys_atomic_open(&a, path) < 0) {
-		buf_free(&script);
+		phys_buf_free(&script);
 		return -1;
 	}
 	umask_mode(a.fp);
 	rc = fwrite(script.s, 1, script.len, a.fp) == script.len ? 0 : -1;
-	buf_free(&script);
+	phys_buf_free(&script);
 	if (rc < 0) {
 		phys_atomic_abort(&a);
 		return phys_fail("%s: write failed", path);

@@ -10,7 +10,7 @@
 #include "introspect.h"
 #include "plot.h"
 #include "items.h"
-#include "util.h"
+#include "base.h"
 
 /* Also the SYNOPSIS of phys-introspect(1): keep the two the same. */
 static const char usage_text[] =
@@ -142,8 +142,8 @@ static const struct option longopts[] = {
 };
 
 struct cmdline {
-	struct ist_opts o;
-	struct ist_plotopts p;
+	struct phys_ist_opts o;
+	struct phys_ist_plotopts p;
 	unsigned given;		/* O_* bits */
 	const char *plotopt;	/* the first of plot's settings given */
 	bool has_interval;
@@ -186,13 +186,13 @@ opt_nonneg(const char *opt, const char *arg)
 static int
 cmd_filter(struct cmdline *c)
 {
-	return ist_filter(&c->o);
+	return phys_ist_filter(&c->o);
 }
 
 static int
 cmd_derive(struct cmdline *c)
 {
-	return ist_derive(&c->o);
+	return phys_ist_derive(&c->o);
 }
 
 static double
@@ -210,7 +210,7 @@ cmd_at(struct cmdline *c)
 {
 	double t = time_operand(c->args[0]);
 
-	return ist_at(&c->o, &t, 1);
+	return phys_ist_at(&c->o, &t, 1);
 }
 
 static int
@@ -220,7 +220,7 @@ cmd_delta(struct cmdline *c)
 
 	t[0] = time_operand(c->args[0]);
 	t[1] = time_operand(c->args[1]);
-	return ist_at(&c->o, t, 2);
+	return phys_ist_at(&c->o, t, 2);
 }
 
 static int
@@ -230,13 +230,13 @@ cmd_diff(struct cmdline *c)
 
 	if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0)
 		usage_error("diff: standard input can be only one of the runs");
-	if (ist_diff(&c->o, c->args[0], c->args[1], &differ) < 0)
+	if (phys_ist_diff(&c->o, c->args[0], c->args[1], &differ) < 0)
 		return -1;
 	return differ ? 1 : 0;
 }
 
 static void
-check_ranges(const struct ist_plotopts *p)
+check_ranges(const struct phys_ist_plotopts *p)
 {
 	if (p->has_xmin && p->has_xmax && p->xmin >= p->xmax)
 		usage_error("plot: --xmin %g is not below --xmax %g", p->xmin,
@@ -255,11 +255,11 @@ check_ranges(const struct ist_plotopts *p)
 static int
 cmd_plot(struct cmdline *c)
 {
-	struct ist_plotopts *p = &c->p;
+	struct phys_ist_plotopts *p = &c->p;
 	const char *out = c->o.output;
 
 	if (out && p->format == IST_PLOT_AUTO &&
-	    (p->format = ist_plot_format_of(out)) == IST_PLOT_AUTO)
+	    (p->format = phys_ist_plot_format_of(out)) == IST_PLOT_AUTO)
 		usage_error("plot: -o %s: the name must end in .png, .svg or "
 		    ".pdf, or give --format", out);
 	if (!out && p->format != IST_PLOT_AUTO)
@@ -280,7 +280,7 @@ cmd_plot(struct cmdline *c)
 		usage_error("plot: standard output is not a terminal: give "
 		    "-o FILE.png, -o FILE.svg or -o FILE.pdf");
 	check_ranges(p);
-	return ist_plot(&c->o, p);
+	return phys_ist_plot(&c->o, p);
 }
 
 /* Every item a run of the world can produce, or those the globs select. */
@@ -305,7 +305,7 @@ cmd_items(struct cmdline *c)
 		phys_item_line(&w, &l.v[i], &b);
 	if (rc == 0 && b.len && fwrite(b.s, 1, b.len, stdout) != b.len)
 		rc = phys_fail("write error");
-	buf_free(&b);
+	phys_buf_free(&b);
 	phys_items_free(&l);
 	phys_world_free(&w);
 	return rc;
@@ -353,14 +353,14 @@ unknown_command(const char *name)
 static void
 add_input(struct cmdline *c, const char *path)
 {
-	c->o.inputs = xrealloc(c->o.inputs, (c->o.ninputs + 1) *
+	c->o.inputs = phys_xrealloc(c->o.inputs, (c->o.ninputs + 1) *
 	    sizeof *c->o.inputs);
 	c->o.inputs[c->o.ninputs++] = path;
 }
 
 /* --color SELECTOR=COLOR; COLOR is a name or #RRGGBB (#AARRGGBB). */
 static void
-add_color(struct ist_plotopts *p, char *arg)
+add_color(struct phys_ist_plotopts *p, char *arg)
 {
 	char *eq = strrchr(arg, '='), *col;
 	size_t n;
@@ -374,18 +374,18 @@ add_color(struct ist_plotopts *p, char *arg)
 	    strspn(col, "abcdefghijklmnopqrstuvwxyz0123456789-") != n)
 		usage_error("--color: '%s' is not a colour: give a name "
 		    "(red, dark-green) or #RRGGBB", col);
-	p->colors = xrealloc(p->colors, (p->ncolors + 1) * sizeof *p->colors);
-	p->colors[p->ncolors].sel = xstrndup(arg, (size_t)(eq - arg));
-	p->colors[p->ncolors++].color = xstrdup(col);
+	p->colors = phys_xrealloc(p->colors, (p->ncolors + 1) * sizeof *p->colors);
+	p->colors[p->ncolors].sel = phys_xstrndup(arg, (size_t)(eq - arg));
+	p->colors[p->ncolors++].color = phys_xstrdup(col);
 }
 
 static void
-parse_size(struct ist_plotopts *p, const char *arg)
+parse_size(struct phys_ist_plotopts *p, const char *arg)
 {
 	char *x = strchr(arg, 'x'), *w;
 	long a, b;
 
-	w = x ? xstrndup(arg, (size_t)(x - arg)) : NULL;
+	w = x ? phys_xstrndup(arg, (size_t)(x - arg)) : NULL;
 	if (!x || !phys_parse_long(w, &a) || !phys_parse_long(x + 1, &b) ||
 	    a < 16 || b < 16 || a > 20000 || b > 20000) {
 		free(w);
@@ -397,7 +397,7 @@ parse_size(struct ist_plotopts *p, const char *arg)
 	p->height = (int)b;
 }
 
-static enum ist_plot_term
+static enum phys_ist_plot_term
 terminal_of(const char *arg)
 {
 	if (strcmp(arg, "text") == 0)
@@ -412,7 +412,7 @@ terminal_of(const char *arg)
 static void
 plot_option(struct cmdline *c, int ch, char *arg)
 {
-	struct ist_plotopts *p = &c->p;
+	struct phys_ist_plotopts *p = &c->p;
 
 	const struct option *lo;
 	char ext[8];
@@ -420,7 +420,7 @@ plot_option(struct cmdline *c, int ch, char *arg)
 	c->given |= O_PLOT;
 	for (lo = longopts; !c->plotopt && lo->name; lo++)
 		if (lo->val == ch)
-			c->plotopt = xasprintf("--%s", lo->name);
+			c->plotopt = phys_xasprintf("--%s", lo->name);
 	switch (ch) {
 	case L_BACKGROUND:
 		p->background = arg;
@@ -430,7 +430,7 @@ plot_option(struct cmdline *c, int ch, char *arg)
 		break;
 	case L_FORMAT:
 		snprintf(ext, sizeof ext, ".%s", arg);
-		if (strlen(arg) > 3 || (p->format = ist_plot_format_of(ext)) ==
+		if (strlen(arg) > 3 || (p->format = phys_ist_plot_format_of(ext)) ==
 		    IST_PLOT_AUTO)
 			usage_error("--format: '%s' is none of png, svg, pdf",
 			    arg);
@@ -487,7 +487,7 @@ plot_option(struct cmdline *c, int ch, char *arg)
 static void
 parse_options(struct cmdline *c, int argc, char **argv)
 {
-	struct ist_sampling *s = &c->o.samp;
+	struct phys_ist_sampling *s = &c->o.samp;
 	int ch;
 
 	while ((ch = getopt_long(argc, argv, ":f:ho:V", longopts, NULL)) != -1) {
@@ -621,7 +621,7 @@ check_inputs(struct cmdline *c, const struct command *cmd)
 
 /* Shows where in NAME=EXPR the expression went wrong. */
 static _Noreturn void
-expression_error(size_t k, const char *text, const struct expr_error *err)
+expression_error(size_t k, const char *text, const struct phys_expr_error *err)
 {
 	const char *p;
 	size_t i;
@@ -641,17 +641,17 @@ expression_error(size_t k, const char *text, const struct expr_error *err)
 static void
 add_def(struct cmdline *c, const char *text)
 {
-	struct expr_error err;
-	struct ist_def d;
+	struct phys_expr_error err;
+	struct phys_ist_def d;
 	size_t i;
 
-	if (ist_def_parse(&d, text, &err) < 0)
+	if (phys_ist_def_parse(&d, text, &err) < 0)
 		expression_error(c->o.ndefs + 1, text, &err);
 	for (i = 0; i < c->o.ndefs; i++)
 		if (strcmp(c->o.defs[i].name, d.name) == 0)
 			usage_error("expression %zu: '%s' is defined already "
 			    "by expression %zu", c->o.ndefs + 1, d.name, i + 1);
-	c->o.defs = xrealloc(c->o.defs, (c->o.ndefs + 1) * sizeof *c->o.defs);
+	c->o.defs = phys_xrealloc(c->o.defs, (c->o.ndefs + 1) * sizeof *c->o.defs);
 	c->o.defs[c->o.ndefs++] = d;
 }
 
@@ -664,42 +664,42 @@ add_operand(struct cmdline *c, const struct command *cmd, const char *s)
 	else if (!*s)
 		usage_error("an empty selector");
 	else
-		ist_sel_add(&c->o.sel, s);
+		phys_ist_sel_add(&c->o.sel, s);
 }
 
 static int
 load_selection(struct cmdline *c, const struct command *cmd)
 {
-	struct ist_sel file = { 0 };
+	struct phys_ist_sel file = { 0 };
 	size_t i;
 
 	if (!c->selfile)
 		return 0;
-	if (ist_sel_load(&file, c->selfile) < 0)
+	if (phys_ist_sel_load(&file, c->selfile) < 0)
 		return -1;
 	/* Definitions saved by derive are of no use to the others. */
 	for (i = 0; i < file.n; i++)
 		if (cmd->run == cmd_derive || !strchr(file.pat[i], '='))
 			add_operand(c, cmd, file.pat[i]);
-	ist_sel_free(&file);
+	phys_ist_sel_free(&file);
 	return 0;
 }
 
 static int
 save_selection(struct cmdline *c)
 {
-	struct ist_sel all = { 0 };
+	struct phys_ist_sel all = { 0 };
 	size_t i;
 	int rc;
 
 	if (!c->savefile)
 		return 0;
 	for (i = 0; i < c->o.sel.n; i++)
-		ist_sel_add(&all, c->o.sel.pat[i]);
+		phys_ist_sel_add(&all, c->o.sel.pat[i]);
 	for (i = 0; i < c->o.ndefs; i++)
-		ist_sel_add(&all, c->o.defs[i].text);
-	rc = ist_sel_save(&all, c->savefile);
-	ist_sel_free(&all);
+		phys_ist_sel_add(&all, c->o.defs[i].text);
+	rc = phys_ist_sel_save(&all, c->savefile);
+	phys_ist_sel_free(&all);
 	return rc;
 }
 
@@ -707,7 +707,7 @@ static void
 check_usage(struct cmdline *c, const struct command *cmd)
 {
 	const char *stray = stray_option(cmd, c->given, c->plotopt);
-	struct ist_sampling *s = &c->o.samp;
+	struct phys_ist_sampling *s = &c->o.samp;
 
 	if (stray)
 		usage_error("%s: %s does not apply", cmd->name, stray);
@@ -738,9 +738,9 @@ cmdline_free(struct cmdline *c)
 {
 	size_t i;
 
-	ist_sel_free(&c->o.sel);
+	phys_ist_sel_free(&c->o.sel);
 	for (i = 0; i < c->o.ndefs; i++)
-		ist_def_free(&c->o.defs[i]);
+		phys_ist_def_free(&c->o.defs[i]);
 	free(c->o.defs);
 	free(c->o.inputs);
 	for (i = 0; i < c->p.ncolors; i++) {

@@ -68,7 +68,7 @@ flush_out(void)
 {
 	if (out.len && fwrite(out.s, 1, out.len, stdout) != out.len)
 		phys_die(PHYS_EXIT_FAIL, "write error");
-	buf_clear(&out);
+	phys_buf_clear(&out);
 }
 
 static void
@@ -291,9 +291,9 @@ add_edit(struct edits *e, const struct phys_ref *r, const char *text)
 	if (phys_value_parse(r->p, text, &v) < 0)
 		return -1;
 	phys_value_free(&v);
-	e->v = xrealloc(e->v, (e->n + 1) * sizeof *e->v);
+	e->v = phys_xrealloc(e->v, (e->n + 1) * sizeof *e->v);
 	e->v[e->n].ref = *r;
-	e->v[e->n].text = xstrdup(text);
+	e->v[e->n].text = phys_xstrdup(text);
 	e->n++;
 	return 0;
 }
@@ -342,7 +342,7 @@ static int
 collect_assignment(struct phys_world *w, const char *arg, int profile,
     struct edits *e)
 {
-	char *name = xstrdup(arg), *eq = strchr(name, '=');
+	char *name = phys_xstrdup(arg), *eq = strchr(name, '=');
 	int rc;
 
 	if (!eq) {
@@ -374,7 +374,7 @@ collect_line(struct phys_world *w, json_t *obj, int profile, struct edits *e)
 		return -1;
 	rc = collect(w, json_string_value(name), text.s ? text.s : "", profile,
 	    e);
-	buf_free(&text);
+	phys_buf_free(&text);
 	return rc;
 }
 
@@ -601,7 +601,7 @@ cmd_doc(void)
 			    "COLLISION" : "JOINT");
 		}
 		phys_value_default(p, &def);
-		buf_clear(&b);
+		phys_buf_clear(&b);
 		phys_value_sdf(p, &def, &b);
 		phys_value_free(&def);
 		fputs(".TP\n.B ", stdout);
@@ -634,7 +634,7 @@ cmd_doc(void)
 		fputs(".\n", stdout);
 	}
 	fputs(".SH SEE ALSO\n.BR phys-param (1),\n.BR phys (7)\n", stdout);
-	buf_free(&b);
+	phys_buf_free(&b);
 	return PHYS_EXIT_OK;
 }
 
@@ -690,7 +690,7 @@ main(int argc, char **argv)
 		rc = cmd_doc();
 	else
 		usage();
-	buf_free(&out);
+	phys_buf_free(&out);
 	if (phys_close_stdout() != PHYS_EXIT_OK && rc == PHYS_EXIT_OK)
 		rc = PHYS_EXIT_FAIL;
 	return rc;

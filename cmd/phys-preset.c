@@ -139,20 +139,20 @@ cmd_list(const struct opts *o, int argc, char **argv)
 		struct phys_profile *p = &world.profiles[i];
 
 		if (o->bare) {
-			buf_puts(&b, p->name);
-			buf_putc(&b, '\n');
+			phys_buf_puts(&b, p->name);
+			phys_buf_putc(&b, '\n');
 			continue;
 		}
-		buf_puts(&b, "{\"name\":");
-		buf_json_string(&b, p->name);
-		buf_puts(&b, ",\"type\":");
-		buf_json_string(&b, p->type);
-		buf_printf(&b, ",\"default\":%s,\"start\":%s}\n",
+		phys_buf_puts(&b, "{\"name\":");
+		phys_buf_json_string(&b, p->name);
+		phys_buf_puts(&b, ",\"type\":");
+		phys_buf_json_string(&b, p->type);
+		phys_buf_printf(&b, ",\"default\":%s,\"start\":%s}\n",
 		    p->marked_default ? "true" : "false",
 		    (int)i == world.start ? "true" : "false");
 	}
 	fwrite(b.s ? b.s : "", 1, b.len, stdout);
-	buf_free(&b);
+	phys_buf_free(&b);
 	return done(0, o, false);
 }
 
@@ -184,7 +184,7 @@ cmd_show(const struct opts *o, int argc, char **argv)
 			    &world.profiles[r.idx].vals[i], PHYS_PL_PRESET);
 	}
 	fwrite(b.s ? b.s : "", 1, b.len, stdout);
-	buf_free(&b);
+	phys_buf_free(&b);
 	return done(0, o, false);
 }
 
@@ -205,15 +205,15 @@ cmd_diff(const struct opts *o, int argc, char **argv)
 	pa = &world.profiles[profile(argv[0])];
 	pb = &world.profiles[profile(argv[1])];
 	if (strcmp(pa->type, pb->type) != 0) {
-		buf_puts(&b, "{\"name\":\"type\",\"type\":\"string\",\"values\":{");
-		buf_json_string(&b, pa->name);
-		buf_putc(&b, ':');
-		buf_json_string(&b, pa->type);
-		buf_putc(&b, ',');
-		buf_json_string(&b, pb->name);
-		buf_putc(&b, ':');
-		buf_json_string(&b, pb->type);
-		buf_puts(&b, "}}\n");
+		phys_buf_puts(&b, "{\"name\":\"type\",\"type\":\"string\",\"values\":{");
+		phys_buf_json_string(&b, pa->name);
+		phys_buf_putc(&b, ':');
+		phys_buf_json_string(&b, pa->type);
+		phys_buf_putc(&b, ',');
+		phys_buf_json_string(&b, pb->name);
+		phys_buf_putc(&b, ':');
+		phys_buf_json_string(&b, pb->type);
+		phys_buf_puts(&b, "}}\n");
 	}
 	engines = phys_engine_bit(pa->type) | phys_engine_bit(pb->type);
 	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
@@ -221,23 +221,23 @@ cmd_diff(const struct opts *o, int argc, char **argv)
 		if (!relevant(p, engines) ||
 		    phys_value_equal(p, &pa->vals[i], &pb->vals[i]))
 			continue;
-		buf_puts(&b, "{\"name\":");
-		buf_json_string(&b, p->name);
-		buf_puts(&b, ",\"type\":");
-		buf_json_string(&b, phys_type_name(p->type));
-		buf_puts(&b, ",\"values\":{");
-		buf_json_string(&b, pa->name);
-		buf_putc(&b, ':');
+		phys_buf_puts(&b, "{\"name\":");
+		phys_buf_json_string(&b, p->name);
+		phys_buf_puts(&b, ",\"type\":");
+		phys_buf_json_string(&b, phys_type_name(p->type));
+		phys_buf_puts(&b, ",\"values\":{");
+		phys_buf_json_string(&b, pa->name);
+		phys_buf_putc(&b, ':');
 		phys_value_json(p, &pa->vals[i], &b);
-		buf_putc(&b, ',');
-		buf_json_string(&b, pb->name);
-		buf_putc(&b, ':');
+		phys_buf_putc(&b, ',');
+		phys_buf_json_string(&b, pb->name);
+		phys_buf_putc(&b, ':');
 		phys_value_json(p, &pb->vals[i], &b);
-		buf_puts(&b, "}}\n");
+		phys_buf_puts(&b, "}}\n");
 	}
 	fwrite(b.s ? b.s : "", 1, b.len, stdout);
 	differ = b.len > 0;
-	buf_free(&b);
+	phys_buf_free(&b);
 	if (done(0, o, false) != PHYS_EXIT_OK)
 		return PHYS_EXIT_USAGE;
 	return differ ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;

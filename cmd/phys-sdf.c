@@ -70,7 +70,7 @@ cmd_check(const char *path)
 	if (b.len)
 		fwrite(b.s, 1, b.len, stdout);
 	rc = f.nerrors ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
-	buf_free(&b);
+	phys_buf_free(&b);
 	phys_findings_free(&f);
 	return rc;
 }
@@ -87,7 +87,7 @@ cmd_print(const char *path)
 	} else {
 		fwrite(b.s, 1, b.len, stdout);
 	}
-	buf_free(&b);
+	phys_buf_free(&b);
 	return rc;
 }
 

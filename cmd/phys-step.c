@@ -69,7 +69,7 @@ positive_number(const char *opt, const char *s, bool allow_zero)
 static void
 push(char ***list, size_t *n, char *s)
 {
-	*list = xrealloc(*list, (*n + 1) * sizeof **list);
+	*list = phys_xrealloc(*list, (*n + 1) * sizeof **list);
 	(*list)[(*n)++] = s;
 }
 

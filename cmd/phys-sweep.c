@@ -204,7 +204,7 @@ struct axis {
 static void
 axis_push(struct axis *a, char *text)
 {
-	a->vals = xrealloc(a->vals, (a->n + 1) * sizeof *a->vals);
+	a->vals = phys_xrealloc(a->vals, (a->n + 1) * sizeof *a->vals);
 	a->vals[a->n++] = text;
 }
 
@@ -215,7 +215,7 @@ grid_value(double lo, double hi, long i, long n)
 {
 	double v = n == 1 ? lo : lo + (hi - lo) * (double)i / (double)(n - 1);
 
-	return xasprintf("%.12g", v);
+	return phys_xasprintf("%.12g", v);
 }
 
 static void
@@ -228,8 +228,8 @@ parse_axis(struct axis *a, const char *arg, enum sample sample)
 	if (!eq || eq == arg)
 		phys_usage_error(usage_text, "'%s': expected NAME=VALUES", arg);
 	memset(a, 0, sizeof *a);
-	a->name = xstrndup(arg, (size_t)(eq - arg));
-	spec = xstrdup(eq + 1);
+	a->name = phys_xstrndup(arg, (size_t)(eq - arg));
+	spec = phys_xstrdup(eq + 1);
 	p = strchr(spec, ':');
 	if (sample != GRID || (p && !strchr(spec, ','))) {
 		if (!p)
@@ -253,7 +253,7 @@ parse_axis(struct axis *a, const char *arg, enum sample sample)
 	for (p = spec; (r = strsep(&p, ",")) != NULL;) {
 		if (!*r)
 			phys_usage_error(usage_text, "'%s': an empty value", arg);
-		axis_push(a, xstrdup(r));
+		axis_push(a, phys_xstrdup(r));
 	}
 	free(spec);
 }
@@ -283,7 +283,7 @@ rng_unit(void)	/* [0, 1) */
 static void
 sample_axis(struct axis *a, long n, enum sample sample)
 {
-	long *perm = xcalloc((size_t)n, sizeof *perm), i, j, t;
+	long *perm = phys_xcalloc((size_t)n, sizeof *perm), i, j, t;
 	double u;
 
 	for (i = 0; i < n; i++)
@@ -297,7 +297,7 @@ sample_axis(struct axis *a, long n, enum sample sample)
 	for (i = 0; i < n; i++) {
 		u = sample == LHS ? ((double)perm[i] + rng_unit()) / (double)n :
 		    rng_unit();
-		axis_push(a, xasprintf("%.10g", a->lo + (a->hi - a->lo) * u));
+		axis_push(a, phys_xasprintf("%.10g", a->lo + (a->hi - a->lo) * u));
 	}
 	free(perm);
 }
@@ -362,16 +362,16 @@ list_line(char *line, long lineno, void *ctx)
 	}
 	set = json_object();
 	json_object_foreach(obj, k, v) {
-		buf_clear(&text);
+		phys_buf_clear(&text);
 		if (phys_json_to_text(v, &text) < 0) {
 			json_decref(set);
 			json_decref(obj);
-			buf_free(&text);
+			phys_buf_free(&text);
 			return -1;
 		}
 		json_object_set_new(set, k, json_string(text.s ? text.s : ""));
 	}
-	buf_free(&text);
+	phys_buf_free(&text);
 	json_decref(obj);
 	json_array_append_new(lc->lines, set);
 	return 0;
@@ -453,7 +453,7 @@ cmd_plan(struct opts *o, int argc, char **argv)
 	if (o->sample != GRID && nax == 0)
 		phys_usage_error(usage_text, "--random and --lhs need "
 		    "NAME=LO:HI operands");
-	ax = xcalloc(nax + 1, sizeof *ax);
+	ax = phys_xcalloc(nax + 1, sizeof *ax);
 	for (i = 0; i < nax; i++)
 		parse_axis(&ax[i], argv[i + 1], o->sample);
 	if (o->list && phys_each_line(o->list, list_line, &lc) < 0) {
@@ -484,7 +484,7 @@ cmd_plan(struct opts *o, int argc, char **argv)
 		}
 	phys_world_free(&w);
 	base = run_base(&o->run, argv[0]);
-	pick = xcalloc(nax + 1, sizeof *pick);
+	pick = phys_xcalloc(nax + 1, sizeof *pick);
 	json_array_foreach(lc.lines, k, fixed) {
 		if (o->sample != GRID) {
 			for (long s = 0; s < o->nsample; s++) {
@@ -564,7 +564,7 @@ plan_line(char *line, long lineno, void *ctx)
 			    (long long)json_integer_value(json_object_get(obj,
 			    "id")));
 		}
-	p->runs = xrealloc(p->runs, (p->n + 1) * sizeof *p->runs);
+	p->runs = phys_xrealloc(p->runs, (p->n + 1) * sizeof *p->runs);
 	p->runs[p->n++] = obj;
 	return 0;
 }
@@ -605,7 +605,7 @@ str_member(json_t *run, const char *key)
 static char *
 state_path(const char *dir, json_t *run)
 {
-	return xasprintf("%s/%lld.jsonl", dir, run_id(run));
+	return phys_xasprintf("%s/%lld.jsonl", dir, run_id(run));
 }
 
 /* A state file that exists and is not empty is a finished run. (Files
@@ -660,7 +660,7 @@ world_for(json_t *run)
 		phys_world_free(&cur_world);
 		return -1;
 	}
-	cur_world_path = xstrdup(path);
+	cur_world_path = phys_xstrdup(path);
 	return 0;
 }
 
@@ -685,14 +685,14 @@ run_options(json_t *run, struct phys_run_options *o)
 		o->every = json_integer_value(json_object_get(run, "every"));
 	items = json_object_get(run, "items");
 	if (json_is_array(items)) {
-		o->items = xcalloc(json_array_size(items) + 1, sizeof *o->items);
+		o->items = phys_xcalloc(json_array_size(items) + 1, sizeof *o->items);
 		json_array_foreach(items, i, v)
 			if (json_is_string(v))
 				o->items[o->nitems++] = (char *)json_string_value(v);
 	}
-	o->sets = xcalloc(json_object_size(set) + 1, sizeof *o->sets);
+	o->sets = phys_xcalloc(json_object_size(set) + 1, sizeof *o->sets);
 	json_object_foreach(set, k, v)
-		o->sets[o->nsets++] = xasprintf("%s=%s", k, json_string_value(v));
+		o->sets[o->nsets++] = phys_xasprintf("%s=%s", k, json_string_value(v));
 }
 
 static void
@@ -707,7 +707,7 @@ run_options_free(struct phys_run_options *o)
 static char *
 part_path(const char *dir, json_t *run)
 {
-	return xasprintf("%s/.%lld.part", dir, run_id(run));
+	return phys_xasprintf("%s/.%lld.part", dir, run_id(run));
 }
 
 /* In a worker: one run into DIR/.ID.part, renamed to DIR/ID.jsonl. */
@@ -1008,7 +1008,7 @@ dispatch(struct sweep *s, pid_t self)
 static void
 collect(struct sweep *s)
 {
-	struct pollfd *fds = xcalloc((size_t)s->jobs, sizeof *fds);
+	struct pollfd *fds = phys_xcalloc((size_t)s->jobs, sizeof *fds);
 	struct result res;
 	struct worker *w;
 	sigset_t open;
@@ -1110,7 +1110,7 @@ run_plan(const struct opts *o, struct plan *p, const bool *want)
 	s.tty = phys_stderr_is_tty();
 	if (mkdir(s.dir, 0777) < 0 && errno != EEXIST)
 		phys_die(PHYS_EXIT_FAIL, "%s: %s", s.dir, strerror(errno));
-	logpath = xasprintf("%s/log.jsonl", s.dir);
+	logpath = phys_xasprintf("%s/log.jsonl", s.dir);
 	s.logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
 	    0666);
 	if (s.logfd < 0)
@@ -1123,7 +1123,7 @@ run_plan(const struct opts *o, struct plan *p, const bool *want)
 			else
 				s.todo++;
 		}
-	s.wk = xcalloc((size_t)s.jobs, sizeof *s.wk);
+	s.wk = phys_xcalloc((size_t)s.jobs, sizeof *s.wk);
 	s.start = phys_seconds();
 	catch_stop();
 	/* a worker that has gone leaves a pipe no one reads: an error
@@ -1196,7 +1196,7 @@ cmd_run(struct opts *o, int argc, char **argv)
 	if (argc > 1)
 		usage();
 	plan_load(&p, argc ? argv[0] : "-", "run lines");
-	want = xcalloc(p.n + 1, sizeof *want);
+	want = phys_xcalloc(p.n + 1, sizeof *want);
 	for (size_t r = 0; r < p.n; r++)
 		want[r] = true;
 	rc = run_plan(o, &p, want);
@@ -1223,7 +1223,7 @@ cmd_run_one(struct opts *o, int argc, char **argv)
 	if (argc < 2)
 		usage();
 	plan_load(&p, argv[0], "run lines");
-	want = xcalloc(p.n + 1, sizeof *want);
+	want = phys_xcalloc(p.n + 1, sizeof *want);
 	for (int k = 1; k < argc; k++) {
 		if (!phys_parse_long(argv[k], &id) || id < 0)
 			phys_usage_error(usage_text, "'%s' is not a run id",
@@ -1250,7 +1250,7 @@ struct score {
 	enum score_kind kind;
 	struct expr *e;
 	const char *ref;
-	struct ist_sel sel;
+	struct phys_ist_sel sel;
 	struct phys_buf name;	/* scratch: a field's full name */
 };
 
@@ -1259,7 +1259,7 @@ score_parse(struct score *s, const char *spec)
 {
 	static const char *const kinds[] = { "final:", "max:", "min:",
 	    "diff:" };
-	struct expr_error err;
+	struct phys_expr_error err;
 	size_t i;
 
 	for (i = 0; i < 4 && strncmp(spec, kinds[i], strlen(kinds[i])); i++)
@@ -1273,21 +1273,21 @@ score_parse(struct score *s, const char *spec)
 		s->ref = spec;
 		return;
 	}
-	if (!(s->e = expr_compile(spec, &err)))
+	if (!(s->e = phys_expr_compile(spec, &err)))
 		phys_usage_error(usage_text, "'%s': column %zu: %s", spec,
 		    err.column, err.msg);
 }
 
 /* The full name of field j of item it: ITEM, or ITEM.FIELD. */
 static const char *
-field_name(struct score *s, const struct ist_item *it, const struct
-    ist_field *f)
+field_name(struct score *s, const struct phys_ist_item *it, const struct
+    phys_ist_field *f)
 {
-	buf_clear(&s->name);
-	buf_putn(&s->name, it->name, it->nlen);
+	phys_buf_clear(&s->name);
+	phys_buf_putn(&s->name, it->name, it->nlen);
 	if (f->nlen) {
-		buf_putc(&s->name, '.');
-		buf_putn(&s->name, f->name, f->nlen);
+		phys_buf_putc(&s->name, '.');
+		phys_buf_putn(&s->name, f->name, f->nlen);
 	}
 	return s->name.s;
 }
@@ -1304,11 +1304,11 @@ selected(const struct score *s, const char *item, const char *field)
 	return false;
 }
 
-static struct ist_field *
-find_field(struct score *s, struct ist_frame *f, const char *name)
+static struct phys_ist_field *
+find_field(struct score *s, struct phys_ist_frame *f, const char *name)
 {
 	for (size_t i = 0; i < f->nitems; i++) {
-		struct ist_item *it = &f->items[i];
+		struct phys_ist_item *it = &f->items[i];
 
 		for (size_t j = 0; j < it->n; j++)
 			if (strcmp(field_name(s, it, &f->fields[it->first + j]),
@@ -1319,23 +1319,23 @@ find_field(struct score *s, struct ist_frame *f, const char *name)
 }
 
 static int
-score_expr(struct score *s, struct ist_reader *r, double *out)
+score_expr(struct score *s, struct phys_ist_reader *r, double *out)
 {
-	size_t n = expr_nrefs(s->e), k;
-	double *refs = xcalloc(n + 1, sizeof *refs), v, acc = NAN;
-	struct ist_field *f;
+	size_t n = phys_expr_nrefs(s->e), k;
+	double *refs = phys_xcalloc(n + 1, sizeof *refs), v, acc = NAN;
+	struct phys_ist_field *f;
 	int got;
 
-	while ((got = ist_read(r)) > 0) {
+	while ((got = phys_ist_read(r)) > 0) {
 		for (k = 0; k < n; k++) {
-			if (!(f = find_field(s, ist_frame(r), expr_ref_name(s->e, k)))) {
+			if (!(f = find_field(s, phys_ist_frame(r), phys_expr_ref_name(s->e, k)))) {
 				free(refs);
-				return phys_failat(ist_name(r), ist_frame(r)->line, "no "
-				    "field '%s'", expr_ref_name(s->e, k));
+				return phys_failat(phys_ist_name(r), phys_ist_frame(r)->line, "no "
+				    "field '%s'", phys_expr_ref_name(s->e, k));
 			}
-			refs[k] = ist_value(f);
+			refs[k] = phys_ist_value(f);
 		}
-		v = expr_eval(s->e, refs);
+		v = phys_expr_eval(s->e, refs);
 		if (s->kind == S_FINAL || isnan(acc) ||
 		    (s->kind == S_MAX ? v > acc : v < acc))
 			acc = v;
@@ -1344,7 +1344,7 @@ score_expr(struct score *s, struct ist_reader *r, double *out)
 	if (got < 0)
 		return -1;
 	if (isnan(acc))
-		return phys_fail("%s: no state lines", ist_name(r));
+		return phys_fail("%s: no state lines", phys_ist_name(r));
 	*out = acc;
 	return 0;
 }
@@ -1352,20 +1352,20 @@ score_expr(struct score *s, struct ist_reader *r, double *out)
 /* The RMS difference of the selected fields, line by line at the same
  * times, from the reference run. */
 static int
-score_diff(struct score *s, struct ist_reader *r, double *out)
+score_diff(struct score *s, struct phys_ist_reader *r, double *out)
 {
-	struct ist_reader *ref;
-	struct ist_frame *rf, *ff;
-	struct ist_field *f;
+	struct phys_ist_reader *ref;
+	struct phys_ist_frame *rf, *ff;
+	struct phys_ist_field *f;
 	double sum = 0, d;
 	long n = 0;
 	int ga, gb, rc = 0;
 
-	if (!(ref = ist_open(s->ref)))
+	if (!(ref = phys_ist_open(s->ref)))
 		return -1;
 	for (;;) {
-		ga = ist_read(r);
-		gb = ist_read(ref);
+		ga = phys_ist_read(r);
+		gb = phys_ist_read(ref);
 		if (ga < 0 || gb < 0) {
 			rc = -1;
 			break;
@@ -1373,33 +1373,33 @@ score_diff(struct score *s, struct ist_reader *r, double *out)
 		if (ga == 0 || gb == 0) {
 			if (ga != gb)
 				rc = phys_fail("%s has %s state lines than %s",
-				    ist_name(r), ga ? "more" : "fewer", ist_name(ref));
+				    phys_ist_name(r), ga ? "more" : "fewer", phys_ist_name(ref));
 			break;
 		}
-		rf = ist_frame(r);
-		ff = ist_frame(ref);
+		rf = phys_ist_frame(r);
+		ff = phys_ist_frame(ref);
 		if (fabs(rf->t - ff->t) > 1e-9) {
-			rc = phys_failat(ist_name(r), rf->line, "t=%g where %s "
-			    "has t=%g", rf->t, ist_name(ref), ff->t);
+			rc = phys_failat(phys_ist_name(r), rf->line, "t=%g where %s "
+			    "has t=%g", rf->t, phys_ist_name(ref), ff->t);
 			break;
 		}
 		for (size_t i = 0; i < rf->nitems && rc == 0; i++) {
-			struct ist_item *it = &rf->items[i];
-			char *item = xstrndup(it->name, it->nlen);
+			struct phys_ist_item *it = &rf->items[i];
+			char *item = phys_xstrndup(it->name, it->nlen);
 
 			for (size_t j = 0; j < it->n && rc == 0; j++) {
-				char *name = xstrdup(field_name(s, it,
+				char *name = phys_xstrdup(field_name(s, it,
 				    &rf->fields[it->first + j]));
 
 				if (selected(s, item, name)) {
 					if (!(f = find_field(s, ff, name)))
-						rc = phys_failat(ist_name(ref),
+						rc = phys_failat(phys_ist_name(ref),
 						    ff->line, "no field '%s'",
 						    name);
 					else {
-						d = ist_value(&rf->fields[
+						d = phys_ist_value(&rf->fields[
 						    it->first + j]) -
-						    ist_value(f);
+						    phys_ist_value(f);
 						sum += d * d;
 						n++;
 					}
@@ -1411,9 +1411,9 @@ score_diff(struct score *s, struct ist_reader *r, double *out)
 		if (rc < 0)
 			break;
 	}
-	ist_close(ref);
+	phys_ist_close(ref);
 	if (rc == 0 && n == 0)
-		rc = phys_fail("no field of %s is selected", ist_name(r));
+		rc = phys_fail("no field of %s is selected", phys_ist_name(r));
 	if (rc == 0)
 		*out = sqrt(sum / (double)n);
 	return rc;
@@ -1424,7 +1424,7 @@ cmd_score(struct opts *o, int argc, char **argv)
 {
 	const char *dir = o->output ? o->output : "runs";
 	struct score s = { 0 };
-	struct ist_reader *r;
+	struct phys_ist_reader *r;
 	struct plan p;
 	double v = NAN;
 	char *path;
@@ -1434,7 +1434,7 @@ cmd_score(struct opts *o, int argc, char **argv)
 		usage();
 	score_parse(&s, argv[0]);
 	for (k = 2; k < argc; k++)
-		ist_sel_add(&s.sel, argv[k]);
+		phys_ist_sel_add(&s.sel, argv[k]);
 	plan_load(&p, argv[1], "run lines");
 	for (size_t i = 0; i < p.n; i++) {
 		path = state_path(dir, p.runs[i]);
@@ -1442,14 +1442,14 @@ cmd_score(struct opts *o, int argc, char **argv)
 			phys_warn("run %lld has no state file %s (not run yet, "
 			    "or failed)", run_id(p.runs[i]), path);
 			rc = PHYS_EXIT_FAIL;
-		} else if (!(r = ist_open(path)) ||
+		} else if (!(r = phys_ist_open(path)) ||
 		    (s.kind == S_DIFF ? score_diff(&s, r, &v) :
 		    score_expr(&s, r, &v)) < 0) {
 			phys_report();
 			rc = PHYS_EXIT_FAIL;
-			ist_close(r);
+			phys_ist_close(r);
 		} else {
-			ist_close(r);
+			phys_ist_close(r);
 			json_object_set_new(p.runs[i], "score", isfinite(v) ?
 			    json_real(v) : json_null());
 			print_json(p.runs[i]);
@@ -1457,9 +1457,9 @@ cmd_score(struct opts *o, int argc, char **argv)
 		free(path);
 	}
 	if (s.e)
-		expr_free(s.e);
-	ist_sel_free(&s.sel);
-	buf_free(&s.name);
+		phys_expr_free(s.e);
+	phys_ist_sel_free(&s.sel);
+	phys_buf_free(&s.name);
 	plan_free(&p);
 	return rc;
 }
@@ -1515,8 +1515,8 @@ save_one(struct phys_world *w, const struct phys_ref *r, void *ctx)
 	c->matched++;
 	if (r->scope == PHYS_S_PHYSICS) {
 		name = phys_ref_name(w, r);
-		c->sets = xrealloc(c->sets, (c->nsets + 1) * sizeof *c->sets);
-		c->sets[c->nsets++] = xasprintf("%s=%s", name, c->text);
+		c->sets = phys_xrealloc(c->sets, (c->nsets + 1) * sizeof *c->sets);
+		c->sets[c->nsets++] = phys_xasprintf("%s=%s", name, c->text);
 		free(name);
 		return 0;
 	}
@@ -1610,7 +1610,7 @@ numeric_names(struct plan *p, const char ***out)
 	size_t n = 0;
 	double x;
 
-	*out = xcalloc(json_object_size(json_object_get(p->runs[0], "set")) +
+	*out = phys_xcalloc(json_object_size(json_object_get(p->runs[0], "set")) +
 	    1, sizeof **out);
 	json_object_foreach(json_object_get(p->runs[0], "set"), k, v) {
 		bool all = true;
@@ -1635,20 +1635,20 @@ put_landscape(struct phys_buf *b, const char *output, struct plan *p,
 	const char *ext = output ? strrchr(output, '.') : NULL;
 
 	if (!output)
-		buf_printf(b, "set terminal dumb 79 %zu\n", 24 * n);
+		phys_buf_printf(b, "set terminal dumb 79 %zu\n", 24 * n);
 	else {
-		buf_printf(b, "set terminal %s size 640,%zu\nset output ",
+		phys_buf_printf(b, "set terminal %s size 640,%zu\nset output ",
 		    strcmp(ext, ".png") == 0 ? "pngcairo" : "svg", 360 * n);
-		ist_put_gpstr(b, output);
-		buf_putc(b, '\n');
+		phys_ist_put_gpstr(b, output);
+		phys_buf_putc(b, '\n');
 	}
 	/* a margin, so that the points at the ends of a range are seen */
-	buf_printf(b, "set multiplot layout %zu,1\nset ylabel \"score\"\n"
+	phys_buf_printf(b, "set multiplot layout %zu,1\nset ylabel \"score\"\n"
 	    "set offsets graph 0.05, graph 0.05, graph 0.1, graph 0.1\n", n);
 	for (size_t i = 0; i < n; i++) {
-		buf_puts(b, "set xlabel ");
-		ist_put_gpstr(b, names[i]);
-		buf_puts(b, " noenhanced\nplot '-' using 1:2 with points pt 7 "
+		phys_buf_puts(b, "set xlabel ");
+		phys_ist_put_gpstr(b, names[i]);
+		phys_buf_puts(b, " noenhanced\nplot '-' using 1:2 with points pt 7 "
 		    "notitle\n");
 		for (size_t r = 0; r < p->n; r++) {
 			double x = 0, y = score_of(p->runs[r]);
@@ -1657,11 +1657,11 @@ put_landscape(struct phys_buf *b, const char *output, struct plan *p,
 				continue;
 			phys_parse_double(json_string_value(json_object_get(
 			    json_object_get(p->runs[r], "set"), names[i])), &x);
-			buf_printf(b, "%.17g %.17g\n", x, y);
+			phys_buf_printf(b, "%.17g %.17g\n", x, y);
 		}
-		buf_puts(b, "e\n");
+		phys_buf_puts(b, "e\n");
 	}
-	buf_puts(b, "unset multiplot\n");
+	phys_buf_puts(b, "unset multiplot\n");
 }
 
 static int
@@ -1685,18 +1685,18 @@ cmd_plot(struct opts *o, int argc, char **argv)
 	if (p.n == 0)
 		phys_die(PHYS_EXIT_FAIL, "%s: no scored runs",
 		    phys_display_name(p.name));
-	if (!o->script && !(prog = ist_find_program("gnuplot")))
+	if (!o->script && !(prog = phys_ist_find_program("gnuplot")))
 		phys_die(PHYS_EXIT_FAIL, "gnuplot not found: install the "
 		    "Debian package gnuplot-nox");
 	if (!(n = numeric_names(&p, &names)))
 		phys_die(PHYS_EXIT_FAIL, "no swept parameter has numbers to "
 		    "plot against");
 	put_landscape(&b, o->output, &p, names, n);
-	rc = o->script ? ist_write_script(o->script, &b) :
-	    ist_run_gnuplot(prog, &b);
+	rc = o->script ? phys_ist_write_script(o->script, &b) :
+	    phys_ist_run_gnuplot(prog, &b);
 	if (rc < 0)
 		phys_report();
-	buf_free(&b);
+	phys_buf_free(&b);
 	free(prog);
 	free(names);
 	plan_free(&p);

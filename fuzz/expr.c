@@ -18,19 +18,19 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *text = fuzz_text(data, size);
-	struct expr_error err;
-	struct ist_def d;
+	struct phys_expr_error err;
+	struct phys_ist_def d;
 	double *refs;
 	size_t i, n;
 
-	if (ist_def_parse(&d, text, &err) == 0) {
-		n = expr_nrefs(d.e);
+	if (phys_ist_def_parse(&d, text, &err) == 0) {
+		n = phys_expr_nrefs(d.e);
 		refs = malloc((n + 1) * sizeof *refs);
 		for (i = 0; i < n; i++)
 			refs[i] = 1.5;
-		expr_eval(d.e, refs);
+		phys_expr_eval(d.e, refs);
 		free(refs);
-		ist_def_free(&d);
+		phys_ist_def_free(&d);
 	}
 	free(text);
 	return 0;

@@ -7,12 +7,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "base.h"
 
 char *
 fuzz_text(const uint8_t *data, size_t size)
 {
-	char *s = xmalloc(size + 1);
+	char *s = phys_xmalloc(size + 1);
 
 	memcpy(s, data, size);
 	s[size] = '\0';

@@ -35,7 +35,7 @@ set_line(struct phys_world *w, const char *line)
 		phys_world_edit(w, &r, &v);
 		phys_value_free(&v);
 	}
-	buf_free(&text);
+	phys_buf_free(&text);
 	json_decref(obj);
 }
 

@@ -22,7 +22,7 @@ list_one(struct phys_world *w, const struct phys_ref *r, void *ctx)
 {
 	struct phys_buf *b = ctx;
 
-	buf_clear(b);
+	phys_buf_clear(b);
 	phys_param_line(b, w, r, phys_ref_value(w, r), PHYS_PL_PRESET);
 	return 0;
 }
@@ -52,7 +52,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			phys_value_free(&v);
 		}
 	}
-	buf_free(&b);
+	phys_buf_free(&b);
 	phys_world_free(&w);
 	return 0;
 }

@@ -14,19 +14,19 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct ist_reader *r;
-	struct ist_frame *fr;
+	struct phys_ist_reader *r;
+	struct phys_ist_frame *fr;
 	struct fuzz_file f;
 	size_t i;
 
 	fuzz_file_open(&f, data, size);
-	if ((r = ist_open(f.path))) {
-		fr = ist_frame(r);
-		while (ist_read(r) > 0)
+	if ((r = phys_ist_open(f.path))) {
+		fr = phys_ist_frame(r);
+		while (phys_ist_read(r) > 0)
 			for (i = 0; i < fr->nfields; i++)
-				ist_value(&fr->fields[i]);
+				phys_ist_value(&fr->fields[i]);
 	}
-	ist_close(r);
+	phys_ist_close(r);
 	fuzz_file_close(&f);
 	return 0;
 }

@@ -14,7 +14,7 @@ need() {
 }
 
 version() {
-	sed -n 's/^#define PHYS_VERSION "\(.*\)"$/\1/p' "$ROOT/lib/util.h"
+	sed -n 's/^#define PHYS_VERSION "\(.*\)"$/\1/p' "$ROOT/lib/base/cli.h"
 }
 
 # The SYNOPSIS of a man page as text. The SYNOPSIS is written as text lines

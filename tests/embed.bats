@@ -271,7 +271,7 @@ EOF
 
 @test "libphys(3) documents every function of phys.h" {
 	local page="$ROOT/man/libphys.3" fn
-	for fn in $(grep -v '^typedef' "$ROOT/lib/phys.h" |
+	for fn in $(grep -v '^typedef' "$ROOT/lib/api/phys.h" |
 	    grep -o '^[a-z].*[ *]phys_[a-z0-9_]*(' | grep -o 'phys_[a-z0-9_]*(' |
 	    tr -d '('); do
 		grep -q "^\.BI* \"[^\"]*[ *]$fn(" "$page" ||

@@ -425,7 +425,7 @@ offset_com_world() {
 	fi
 	n=1000000
 	[ -z "$san" ] || n=100000
-	cc -O2 -std=c11 -D_GNU_SOURCE $san -I"$BATS_TEST_DIRNAME/../lib" -o "$TMP/fmtcheck" \
+	cc -O2 -std=c11 -D_GNU_SOURCE $san $(printf -- '-I%s ' "$BATS_TEST_DIRNAME"/../lib/*/) -o "$TMP/fmtcheck" \
 	    "$BATS_TEST_DIRNAME/data/fmtcheck.c" "$PHYS_BIN/libphys.a" \
 	    $(pkg-config --libs libxml-2.0 jansson ode assimp gdal) -lm
 	run "$TMP/fmtcheck" "$n"

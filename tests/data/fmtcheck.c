@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base.h"
 
 static uint64_t state = 0x9e3779b97f4a7c15ULL;
 

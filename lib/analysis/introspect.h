@@ -1,0 +1,43 @@
+/*
+ * introspect.h - the phys-introspect commands over runs of state lines:
+ * filter, derive, at, delta and diff (plot is in plot.h).
+ */
+#ifndef PHYS_INTROSPECT_H
+#define PHYS_INTROSPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "derive.h"
+#include "select.h"
+
+enum phys_ist_format { IST_JSON, IST_CSV, IST_TSV };
+
+struct phys_ist_opts {
+	enum phys_ist_format format;
+	struct phys_ist_sampling samp;
+	bool keep;		/* derive: keep input items too */
+	double tol, reltol;	/* diff */
+	const char *output;	/* plot: FILE.png or FILE.svg; NULL: terminal */
+	const char **inputs;	/* runs; "-" is stdin */
+	size_t ninputs;
+	struct phys_ist_sel sel;
+	struct phys_ist_def *defs;
+	size_t ndefs;
+	FILE *out;
+};
+
+/*
+ * The commands. Each returns 0, or -1 with phys_error() set after writing
+ * only whole lines.
+ */
+int phys_ist_filter(const struct phys_ist_opts *o);
+int phys_ist_derive(const struct phys_ist_opts *o);
+/* One time: values at it; two: value(times[1]) - value(times[0]). */
+int phys_ist_at(const struct phys_ist_opts *o, const double *times, size_t ntimes);
+/* *differ is set when the runs part by more than the tolerance. */
+int phys_ist_diff(const struct phys_ist_opts *o, const char *a, const char *b,
+    bool *differ);
+
+#endif

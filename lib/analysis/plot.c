@@ -1,0 +1,1370 @@
+/*
+ * plot.c - runs of state lines drawn by gnuplot: on the terminal as text,
+ * in a window, or into an image file; once at the end of the input, or
+ * (--live) again and again while it streams in.
+ *
+ * Without -o, a plot goes to the terminal: as sixel graphics when it
+ * answers the Primary Device Attributes query with the sixel feature, as
+ * text otherwise; a live one goes to a window where DISPLAY is set.
+ *
+ * A live plot reads on one thread and draws on another: the reader only
+ * adds rows to a bounded ring under a lock, and the drawer, at most every
+ * --interval, copies the ring, hands one long-lived gnuplot the frame
+ * through a pipe and waits for gnuplot to say it is done. A slow gnuplot
+ * thus makes frames rarer, never the reading slower.
+ */
+#include "plot.h"
+#include "item.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <termios.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Rows a live plot keeps when --window is not given. */
+#define LIVE_WINDOW 1000
+#define DEFAULT_W 1024
+#define DEFAULT_H 640
+/* How long a terminal has to answer the device attributes query. */
+#define DA_TIMEOUT_MS 500
+/* A sixel terminal's character cell when it does not tell its pixels: the
+ * VT340's, which sixel terminals emulate. */
+#define CELL_W 10
+#define CELL_H 20
+/* What gnuplot prints after each live frame. */
+#define FRAME_DONE "phys-introspect: frame done"
+
+/* Units come from the item table: "box::link/pose.z" is in m. */
+static const char *
+phys_ist_unit(const char *name)
+{
+	const char *dot = strrchr(name, '.'), *slash = strrchr(name, '/');
+	char *item;
+	const char *u;
+
+	if (!dot || (slash && dot < slash))
+		return phys_item_unit(name, NULL);
+	item = phys_xstrndup(name, (size_t)(dot - name));
+	u = phys_item_unit(item, dot + 1);
+	free(item);
+	return u;
+}
+
+/* A gnuplot single-quoted string: only the quote itself is special. */
+static void
+put_gpstr(struct phys_buf *b, const char *s)
+{
+	phys_buf_putc(b, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			phys_buf_putc(b, '\'');
+		phys_buf_putc(b, *s == '\n' ? ' ' : *s);
+	}
+	phys_buf_putc(b, '\'');
+}
+
+static void
+put_gpnum(struct phys_buf *b, double v)
+{
+	if (isfinite(v))
+		phys_buf_double(b, v);
+	else
+		phys_buf_puts(b, "NaN");	/* a gap in the line */
+}
+
+/*
+ * The terminal's columns and rows, less one row for the prompt; with px,
+ * the pixels of those (0 when the terminal does not tell).
+ */
+static void
+terminal_size(int *w, int *h, int *px_w, int *px_h)
+{
+	struct winsize ws;
+	const char *c = getenv("COLUMNS"), *l = getenv("LINES");
+	long v;
+
+	*w = 80;
+	*h = 24;
+	if (px_w)
+		*px_w = *px_h = 0;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 &&
+	    ws.ws_row > 0) {
+		*w = ws.ws_col;
+		*h = ws.ws_row;
+		if (px_w && ws.ws_xpixel > 0 && ws.ws_ypixel > 0) {
+			*px_w = ws.ws_xpixel;
+			*px_h = ws.ws_ypixel;
+		}
+	} else {
+		if (c && phys_parse_long(c, &v) && v > 20 && v < 1000)
+			*w = (int)v;
+		if (l && phys_parse_long(l, &v) && v > 5 && v < 1000)
+			*h = (int)v;
+	}
+	if (*h > 6) {
+		/* room for the prompt */
+		if (px_w)
+			*px_h -= *px_h / *h;
+		(*h)--;
+	}
+}
+
+char *
+phys_ist_find_program(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	struct stat st;
+	char *cand;
+
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0 ? phys_xstrdup(prog) : NULL;
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path;; p = e + 1) {
+		e = strchrnul(p, ':');
+		cand = e == p ? phys_xasprintf("./%s", prog) :
+		    phys_xasprintf("%.*s/%s", (int)(e - p), p, prog);
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(cand, X_OK) == 0)
+			return cand;
+		free(cand);
+		if (!*e)
+			return NULL;
+	}
+}
+
+static int
+write_all(int fd, const char *s, size_t n)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		w = write(fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		s += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * The terminal's answer to ESC [ c, up to its final 'c', or what came
+ * before DA_TIMEOUT_MS passed; its length.
+ */
+static size_t
+read_da_reply(int fd, char *buf, size_t size)
+{
+	double end = phys_seconds() + DA_TIMEOUT_MS / 1000.0, left;
+	struct pollfd pfd = { fd, POLLIN, 0 };
+	const char *p;
+	size_t n = 0;
+	ssize_t r;
+
+	while (n < size && (left = end - phys_seconds()) > 0) {
+		if (poll(&pfd, 1, (int)ceil(left * 1000)) <= 0)
+			continue;	/* EINTR, or the time is up */
+		if ((r = read(fd, buf + n, size - n)) <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			break;
+		}
+		n += (size_t)r;
+		buf[n] = '\0';
+		/* the whole answer: ESC [ ? Ps ; ... c */
+		if ((p = strstr(buf, "\033[?")) && strchr(p, 'c'))
+			break;
+	}
+	return n;
+}
+
+/* Whether the answer ESC [ ? 62 ; 4 ; 22 c lists 4, sixel graphics. */
+static bool
+da_has_sixel(const char *reply)
+{
+	const char *p = strstr(reply, "\033[?");
+	long v;
+	char *e;
+
+	if (!p)
+		return false;
+	for (p += 3;; p = e + 1) {
+		v = strtol(p, &e, 10);
+		if (e == p)
+			return false;
+		if (v == 4 && (*e == ';' || *e == 'c'))
+			return true;
+		if (*e != ';')
+			return false;
+	}
+}
+
+enum phys_ist_plot_format
+phys_ist_plot_format_of(const char *path)
+{
+	const char *dot = path ? strrchr(path, '.') : NULL;
+
+	if (!dot || strchr(dot, '/'))
+		return IST_PLOT_AUTO;
+	if (strcasecmp(dot, ".png") == 0)
+		return IST_PLOT_PNG;
+	if (strcasecmp(dot, ".svg") == 0)
+		return IST_PLOT_SVG;
+	if (strcasecmp(dot, ".pdf") == 0)
+		return IST_PLOT_PDF;
+	return IST_PLOT_AUTO;
+}
+
+/* ---- rows: a ring of the last --window rows of a run ----------------- */
+
+struct table {
+	struct phys_ist_cols cols;
+	const char *name;
+	size_t window;		/* rows kept; 0: all */
+	double *t, *v;		/* row r at slot (start + r) % cap */
+	size_t nrows, cap, start;
+};
+
+static void
+table_add(struct table *tb, double t, const double *v)
+{
+	size_t n = tb->cols.n, slot, ncap;
+
+	if (tb->window > 0 && tb->nrows == tb->window) {
+		slot = tb->start;
+		tb->start = (tb->start + 1) % tb->cap;
+	} else {
+		if (tb->nrows == tb->cap) {
+			ncap = tb->cap ? 2 * tb->cap : 1024;
+			if (tb->window > 0 && ncap > tb->window)
+				ncap = tb->window;
+			tb->t = phys_xrealloc(tb->t, ncap * sizeof *tb->t);
+			tb->v = phys_xrealloc(tb->v, ncap * (n ? n : 1) *
+			    sizeof *tb->v);
+			tb->cap = ncap;
+		}
+		slot = tb->nrows++;	/* start is 0 until the ring is full */
+	}
+	tb->t[slot] = t;
+	memcpy(tb->v + slot * n, v, n * sizeof *v);
+}
+
+static size_t
+table_slot(const struct table *tb, size_t r)
+{
+	return (tb->start + r) % tb->cap;
+}
+
+/* dst (empty or an earlier copy) gets src's rows in order. */
+static void
+table_copy(struct table *dst, const struct table *src)
+{
+	size_t n = src->cols.n, r, s;
+
+	if (dst->cols.n != n || !dst->name) {
+		phys_ist_cols_free(&dst->cols);
+		phys_ist_cols_copy(&dst->cols, &src->cols);
+		dst->name = src->name;
+	}
+	if (dst->cap < src->nrows) {
+		dst->cap = src->nrows;
+		dst->t = phys_xrealloc(dst->t, dst->cap * sizeof *dst->t);
+		dst->v = phys_xrealloc(dst->v, dst->cap * (n ? n : 1) *
+		    sizeof *dst->v);
+	}
+	for (r = 0; r < src->nrows; r++) {
+		s = table_slot(src, r);
+		dst->t[r] = src->t[s];
+		memcpy(dst->v + r * n, src->v + s * n, n * sizeof *dst->v);
+	}
+	dst->nrows = src->nrows;
+	dst->start = 0;
+}
+
+static void
+table_free(struct table *tb)
+{
+	phys_ist_cols_free(&tb->cols);
+	free(tb->t);
+	free(tb->v);
+	memset(tb, 0, sizeof *tb);
+}
+
+/* ---- axes: one a unit ------------------------------------------------ */
+
+/* The series of all runs, grouped by unit: y, y2, then stacked panels. */
+struct axes {
+	size_t nseries;
+	size_t *group;		/* per series, runs one after the other */
+	char **label;		/* per group: "TAIL [UNIT]" or "value" */
+	size_t ngroups;
+};
+
+/* The label of the fields of one unit: their common tail and the unit. */
+static char *
+group_label(const struct table *tbs, size_t ntb, const struct axes *ax,
+    size_t g, const char *unit)
+{
+	const char *tail = NULL, *t, *name;
+	size_t k, i, s = 0;
+	bool same = true;
+
+	for (k = 0; k < ntb; k++)
+		for (i = 0; i < tbs[k].cols.n; i++, s++) {
+			if (ax->group[s] != g)
+				continue;
+			name = tbs[k].cols.v[i].name;
+			t = strrchr(name, '/');
+			t = t ? t + 1 : name;
+			if (tail && strcmp(tail, t) != 0)
+				same = false;
+			tail = t;
+		}
+	return phys_xasprintf("%s%s%s%s", same && tail ? tail : "value",
+	    *unit ? " [" : "", unit, *unit ? "]" : "");
+}
+
+static void
+axes_build(struct axes *ax, const struct table *tbs, size_t ntb)
+{
+	const char **units;
+	const char *u;
+	size_t k, i, g, s = 0;
+
+	memset(ax, 0, sizeof *ax);
+	for (k = 0; k < ntb; k++)
+		ax->nseries += tbs[k].cols.n;
+	ax->group = phys_xcalloc(ax->nseries + 1, sizeof *ax->group);
+	units = phys_xcalloc(ax->nseries + 1, sizeof *units);
+	for (k = 0; k < ntb; k++)
+		for (i = 0; i < tbs[k].cols.n; i++, s++) {
+			u = phys_ist_unit(tbs[k].cols.v[i].name);
+			u = u ? u : "";
+			for (g = 0; g < ax->ngroups; g++)
+				if (strcmp(units[g], u) == 0)
+					break;
+			if (g == ax->ngroups)
+				units[ax->ngroups++] = u;
+			ax->group[s] = g;
+		}
+	ax->label = phys_xcalloc(ax->ngroups + 1, sizeof *ax->label);
+	for (g = 0; g < ax->ngroups; g++)
+		ax->label[g] = group_label(tbs, ntb, ax, g, units[g]);
+	free(units);
+}
+
+static void
+axes_free(struct axes *ax)
+{
+	size_t g;
+
+	for (g = 0; g < ax->ngroups; g++)
+		free(ax->label[g]);
+	free(ax->label);
+	free(ax->group);
+}
+
+/* ---- the gnuplot script ---------------------------------------------- */
+
+enum target_kind { T_TEXT, T_SIXEL, T_WINDOW, T_FILE };
+
+/* Where a frame goes. */
+struct target {
+	enum target_kind kind;
+	const char *term;	/* T_WINDOW: qt, wxt or x11 */
+	const char *path;	/* T_FILE: the file gnuplot writes */
+	enum phys_ist_plot_format format;
+	int cols, rows;		/* T_TEXT: the terminal's size */
+	int width, height;	/* T_SIXEL, T_FILE: the image's pixels */
+};
+
+/* The size and background of an image (transparent: its keyword). */
+static void
+put_image_opts(struct phys_buf *opts, const struct phys_ist_plotopts *p,
+    const struct target *tg, const char *transparent)
+{
+	const char *bg = p->background ? p->background : "white";
+
+	/* pdfcairo measures in inches: 96 pixels to the inch */
+	if (tg->kind == T_FILE && tg->format == IST_PLOT_PDF)
+		phys_buf_printf(opts, "noenhanced size %.4gin,%.4gin",
+		    tg->width / 96.0, tg->height / 96.0);
+	else
+		phys_buf_printf(opts, "noenhanced size %d,%d", tg->width,
+		    tg->height);
+	if (strcmp(bg, "none") == 0) {
+		if (transparent)
+			phys_buf_printf(opts, " %s", transparent);
+	} else {
+		phys_buf_puts(opts, " background ");
+		put_gpstr(opts, bg);
+	}
+}
+
+static void
+put_file_terminal(struct phys_buf *b, const struct phys_ist_plotopts *p,
+    const struct target *tg)
+{
+	struct phys_buf opts = { 0 };
+
+	put_image_opts(&opts, p, tg, tg->format == IST_PLOT_PNG ?
+	    "transparent" : NULL);
+	if (tg->format == IST_PLOT_SVG)
+		phys_buf_printf(b, "set terminal svg %s\n", opts.s);
+	else if (tg->format == IST_PLOT_PDF)
+		phys_buf_printf(b, "set terminal pdfcairo %s\n", opts.s);
+	else
+		phys_buf_printf(b, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) "
+		    "{\n  set terminal pngcairo %s\n} else {\n  set terminal "
+		    "png %s\n}\n", opts.s, opts.s);
+	phys_buf_free(&opts);
+	phys_buf_puts(b, "set output ");
+	put_gpstr(b, tg->path);
+	phys_buf_putc(b, '\n');
+}
+
+static void
+put_terminal(struct phys_buf *b, const struct phys_ist_plotopts *p,
+    const struct target *tg)
+{
+	switch (tg->kind) {
+	case T_TEXT:
+		phys_buf_printf(b, "set terminal dumb noenhanced nofeed size "
+		    "%d,%d\n", tg->cols, tg->rows);
+		break;
+	case T_SIXEL:
+		phys_buf_puts(b, "set terminal sixelgd ");
+		put_image_opts(b, p, tg, "transparent");
+		phys_buf_putc(b, '\n');
+		break;
+	case T_WINDOW:
+		/* persist: the window outlives gnuplot, showing the last
+		 * frame until it is closed */
+		phys_buf_printf(b, "set terminal %s noenhanced noraise persist\n",
+		    tg->term);
+		break;
+	case T_FILE:
+		put_file_terminal(b, p, tg);
+		break;
+	}
+}
+
+static void
+put_range(struct phys_buf *b, const char *axis, bool has_lo, double lo,
+    bool has_hi, double hi)
+{
+	phys_buf_printf(b, "set %srange [", axis);
+	if (has_lo)
+		put_gpnum(b, lo);
+	else
+		phys_buf_putc(b, '*');
+	phys_buf_putc(b, ':');
+	if (has_hi)
+		put_gpnum(b, hi);
+	else
+		phys_buf_putc(b, '*');
+	phys_buf_puts(b, "]\n");
+}
+
+/*
+ * The y axis label. Text plots cannot turn text on its side, so there it
+ * stands above the axis.
+ */
+static void
+put_ylabel(struct phys_buf *b, const struct target *tg, const char *label,
+    bool y2)
+{
+	if (tg->kind != T_TEXT) {
+		phys_buf_puts(b, y2 ? "set y2label " : "set ylabel ");
+		put_gpstr(b, label);
+		phys_buf_putc(b, '\n');
+		return;
+	}
+	phys_buf_printf(b, "set label %d ", y2 ? 2 : 1);
+	put_gpstr(b, label);
+	phys_buf_puts(b, y2 ? " at graph 1, graph 1 offset character 6, "
+	    "character 1 right\n" : " at graph 0, graph 1 offset character "
+	    "-4, character 1 left\n");
+}
+
+static void
+put_settings(struct phys_buf *b, const struct phys_ist_plotopts *p,
+    const struct target *tg)
+{
+	if (p->title) {
+		phys_buf_puts(b, "set title ");
+		put_gpstr(b, p->title);
+		phys_buf_putc(b, '\n');
+	}
+	phys_buf_puts(b, "set xlabel 'sim time [s]'\nset grid\n");
+	/* Text plots: each entry on its own, title then sample. */
+	phys_buf_puts(b, tg->kind == T_TEXT ? "set key below width 3\n"
+	    "set tmargin 2\n" : "set key below\n");
+	put_range(b, "x", p->has_xmin, p->xmin, p->has_xmax, p->xmax);
+	if (p->logx)
+		phys_buf_puts(b, "set logscale x\n");
+}
+
+static void
+put_data(struct phys_buf *b, const struct table *tbs, size_t ntb)
+{
+	size_t k, r, i, n;
+
+	for (k = 0; k < ntb; k++) {
+		n = tbs[k].cols.n;
+		phys_buf_printf(b, "$run%zu << EOD\n", k + 1);
+		for (r = 0; r < tbs[k].nrows; r++) {
+			const double *v = tbs[k].v + table_slot(&tbs[k], r) * n;
+
+			put_gpnum(b, tbs[k].t[table_slot(&tbs[k], r)]);
+			for (i = 0; i < n; i++) {
+				phys_buf_putc(b, ' ');
+				put_gpnum(b, v[i]);
+			}
+			phys_buf_putc(b, '\n');
+		}
+		phys_buf_puts(b, "EOD\n");
+	}
+}
+
+/* The first --color whose selector matches name, or NULL. */
+static const char *
+color_of(const struct phys_ist_plotopts *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->ncolors; i++)
+		if (phys_glob(p->colors[i].sel, name))
+			return p->colors[i].color;
+	return NULL;
+}
+
+/* plot ... for the series of groups lo and hi (hi on y2 when apart). */
+static void
+put_plot(struct phys_buf *b, const struct table *tbs, size_t ntb,
+    const struct phys_ist_plotopts *p, const struct axes *ax, size_t lo,
+    size_t hi)
+{
+	const char *name, *color;
+	size_t k, i, s = 0;
+	bool first = true;
+	char *title;
+
+	phys_buf_puts(b, "plot");
+	for (k = 0; k < ntb; k++)
+		for (i = 0; i < tbs[k].cols.n; i++, s++) {
+			if (ax->group[s] != lo && ax->group[s] != hi)
+				continue;
+			name = tbs[k].cols.v[i].name;
+			title = ntb > 1 ? phys_xasprintf("%s: %s", tbs[k].name,
+			    name) : phys_xstrdup(name);
+			phys_buf_printf(b, "%s $run%zu using 1:%zu with lines axes "
+			    "x1y%d", first ? "" : ",", k + 1, i + 2,
+			    ax->group[s] == hi && hi != lo ? 2 : 1);
+			if ((color = color_of(p, name))) {
+				phys_buf_puts(b, " linecolor rgb ");
+				put_gpstr(b, color);
+			}
+			phys_buf_puts(b, " title ");
+			put_gpstr(b, title);
+			free(title);
+			first = false;
+		}
+	phys_buf_putc(b, '\n');
+}
+
+static void
+put_yaxis(struct phys_buf *b, const struct phys_ist_plotopts *p, const char *y)
+{
+	put_range(b, y, p->has_ymin, p->ymin, p->has_ymax, p->ymax);
+	if (p->logy)
+		phys_buf_printf(b, "set logscale %s\n", y);
+}
+
+/*
+ * One unit: one y axis. Two: y and y2. More: a panel a unit, stacked,
+ * sharing the time axis.
+ */
+static void
+put_script(struct phys_buf *b, const struct table *tbs, size_t ntb,
+    const struct phys_ist_plotopts *p, const struct target *tg)
+{
+	struct axes ax;
+	size_t g;
+
+	axes_build(&ax, tbs, ntb);
+	put_terminal(b, p, tg);
+	put_settings(b, p, tg);
+	put_data(b, tbs, ntb);
+	put_yaxis(b, p, "y");
+	if (ax.ngroups <= 1) {
+		put_ylabel(b, tg, ax.ngroups ? ax.label[0] : "value", false);
+		put_plot(b, tbs, ntb, p, &ax, 0, 0);
+	} else if (ax.ngroups == 2) {
+		put_ylabel(b, tg, ax.label[0], false);
+		put_ylabel(b, tg, ax.label[1], true);
+		phys_buf_puts(b, "set ytics nomirror\nset y2tics\n");
+		put_yaxis(b, p, "y2");
+		put_plot(b, tbs, ntb, p, &ax, 0, 1);
+	} else {
+		phys_buf_printf(b, "set multiplot layout %zu,1\n", ax.ngroups);
+		for (g = 0; g < ax.ngroups; g++) {
+			put_ylabel(b, tg, ax.label[g], false);
+			put_plot(b, tbs, ntb, p, &ax, g, g);
+		}
+		phys_buf_puts(b, "unset multiplot\n");
+	}
+	if (tg->kind == T_FILE)
+		phys_buf_puts(b, "unset output\n");
+	axes_free(&ax);
+}
+
+/* ---- gnuplot --------------------------------------------------------- */
+
+/*
+ * gnuplot reads commands from a pipe, but a script of data from a file:
+ * from its standard input it takes megabytes of data blocks many times
+ * slower than with "load", so each script goes into a temporary file
+ * that the pipe tells it to load.
+ */
+struct gnuplot {
+	pid_t pid;
+	int in;			/* its standard input: commands */
+	int out;		/* its standard output, or -1: ours */
+	FILE *err;		/* its standard error, or NULL: ours */
+	char *script;		/* the temporary script file, or NULL */
+	int sfd;
+};
+
+/* Hands gnuplot a script through the temporary file; -1 and errno. */
+static int
+gp_send(struct gnuplot *gp, const struct phys_buf *script)
+{
+	struct phys_buf cmd = { 0 };
+	const char *dir = getenv("TMPDIR");
+	int rc;
+
+	if (!gp->script) {
+		gp->script = phys_xasprintf("%s/phys-plot.XXXXXX", dir && *dir ?
+		    dir : "/tmp");
+		if ((gp->sfd = mkstemp(gp->script)) < 0) {
+			free(gp->script);
+			gp->script = NULL;
+			return -1;
+		}
+	}
+	if (ftruncate(gp->sfd, 0) < 0 || lseek(gp->sfd, 0, SEEK_SET) < 0 ||
+	    write_all(gp->sfd, script->s ? script->s : "", script->len) < 0)
+		return -1;
+	phys_buf_puts(&cmd, "load ");
+	put_gpstr(&cmd, gp->script);
+	phys_buf_putc(&cmd, '\n');
+	rc = write_all(gp->in, cmd.s, cmd.len);
+	phys_buf_free(&cmd);
+	return rc;
+}
+
+/*
+ * gnuplot reading from a pipe; with capture, writing into another and its
+ * messages into a file, so that a frame's warnings ("empty y range") do
+ * not stream by: the last of them is told when gnuplot fails.
+ */
+static int
+gp_start(struct gnuplot *gp, const char *prog, bool capture)
+{
+	int in[2], out[2] = { -1, -1 };
+
+	gp->err = NULL;
+	gp->script = NULL;
+	if (pipe(in) < 0 || (capture && pipe(out) < 0) ||
+	    (capture && !(gp->err = tmpfile())))
+		return phys_fail("cannot run gnuplot: %s", strerror(errno));
+	fflush(stdout);
+	fflush(stderr);
+	if ((gp->pid = fork()) < 0)
+		return phys_fail("cannot run gnuplot: %s", strerror(errno));
+	if (gp->pid == 0) {
+		dup2(in[0], STDIN_FILENO);
+		if (capture) {
+			dup2(out[1], STDOUT_FILENO);
+			dup2(fileno(gp->err), STDERR_FILENO);
+		}
+		close(in[0]);
+		close(in[1]);
+		/* Nothing else of ours: a window gnuplot leaves open after
+		 * it ends must not hold our caller's pipes open. */
+		closefrom(STDERR_FILENO + 1);
+		execl(prog, "gnuplot", (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	if (capture)
+		close(out[1]);
+	gp->in = in[1];
+	gp->out = out[0];
+	return 0;
+}
+
+/* The last line gnuplot wrote on its standard error, or "". */
+static void
+gp_last_error(struct gnuplot *gp, char *msg, size_t size)
+{
+	char line[512];
+
+	msg[0] = '\0';
+	if (!gp->err || fseek(gp->err, 0, SEEK_SET) != 0)
+		return;
+	while (fgets(line, sizeof line, gp->err))
+		if (line[strspn(line, " \t\n^")])
+			snprintf(msg, size, "%.*s", (int)strcspn(line, "\n"),
+			    line);
+}
+
+/* Close its input and wait: 0 when it ended well; the message in err. */
+static int
+gp_finish(struct gnuplot *gp, const char *prog, char *err, size_t errsize)
+{
+	int status, w;
+
+	if (gp->in >= 0)
+		close(gp->in);
+	if (gp->out >= 0)
+		close(gp->out);
+	gp->in = gp->out = -1;
+	if (gp->err)
+		fclose(gp->err);
+	gp->err = NULL;
+	while ((w = waitpid(gp->pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	/* only now: gnuplot may still be loading it */
+	if (gp->script) {
+		close(gp->sfd);
+		unlink(gp->script);
+		free(gp->script);
+		gp->script = NULL;
+	}
+	if (w < 0)
+		snprintf(err, errsize, "gnuplot: %s", strerror(errno));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		snprintf(err, errsize, "cannot run %s", prog);
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		snprintf(err, errsize, "gnuplot failed (%s %d)",
+		    WIFEXITED(status) ? "exit status" : "signal",
+		    WIFEXITED(status) ? WEXITSTATUS(status) :
+		    WTERMSIG(status));
+	else
+		return 0;
+	return -1;
+}
+
+int
+phys_ist_run_gnuplot(const char *prog, const struct phys_buf *script)
+{
+	struct gnuplot gp;
+	void (*old)(int);
+	char err[200];
+	int bad, werr = 0;
+
+	if (gp_start(&gp, prog, false) < 0)
+		return -1;
+	/* A gnuplot that stops early must not kill us with SIGPIPE. */
+	old = signal(SIGPIPE, SIG_IGN);
+	bad = gp_send(&gp, script);
+	if (bad)
+		werr = errno;
+	close(gp.in);
+	gp.in = -1;
+	signal(SIGPIPE, old);
+	if (gp_finish(&gp, prog, err, sizeof err) < 0)
+		return phys_fail("%s", err);
+	if (bad)
+		return phys_fail("cannot write to gnuplot: %s",
+		    strerror(werr));
+	return 0;
+}
+
+/* Bytes from gnuplot up to its FRAME_DONE line, which is cut off. */
+static int
+gp_read_frame(struct gnuplot *gp, struct phys_buf *frame)
+{
+	static const char mark[] = FRAME_DONE "\n";
+	const size_t mlen = sizeof mark - 1;
+	char chunk[8192];
+	ssize_t n;
+
+	phys_buf_clear(frame);
+	for (;;) {
+		if (frame->len >= mlen && memcmp(frame->s + frame->len - mlen,
+		    mark, mlen) == 0) {
+			frame->len -= mlen;
+			return 0;
+		}
+		n = read(gp->out, chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		phys_buf_putn(frame, chunk, (size_t)n);
+	}
+}
+
+/* ---- a plot at the end of the input ---------------------------------- */
+
+static int
+table_load(struct table *tb, const struct phys_ist_opts *o, const char *path)
+{
+	struct phys_ist_sampler sm = { &o->samp, 0, false, 0 };
+	struct phys_ist_src s;
+	int rc;
+
+	memset(tb, 0, sizeof *tb);
+	tb->name = phys_display_name(path);
+	tb->window = o->samp.window > 0 ? (size_t)o->samp.window : 0;
+	if (phys_ist_src_open(&s, path, NULL) < 0) {
+		phys_ist_src_close(&s);
+		return -1;
+	}
+	while ((rc = phys_ist_src_next(&s, &o->sel, 0)) > 0) {
+		if (!tb->cols.v && s.cols.n)
+			phys_ist_cols_copy(&tb->cols, &s.cols);
+		if (phys_ist_sample(&sm, s.t))
+			table_add(tb, s.t, s.v);
+	}
+	phys_ist_src_close(&s);
+	if (rc < 0)
+		return -1;
+	if (tb->nrows == 0)
+		return phys_failat(tb->name, 0, "no state lines to plot");
+	return 0;
+}
+
+/* A window terminal gnuplot has, where DISPLAY is set, or NULL. */
+static const char *
+window_terminal(const char *prog)
+{
+	static const char *const terms[] = { "qt", "wxt", "x11" };
+	struct phys_buf out = { 0 };
+	struct gnuplot gp;
+	const char *found = NULL;
+	char err[200];
+	size_t i;
+	static const char ask[] = "set print '-'\nprint GPVAL_TERMINALS\n"
+	    "print '" FRAME_DONE "'\n";
+
+	if (!getenv("DISPLAY") || !*getenv("DISPLAY"))
+		return NULL;
+	if (gp_start(&gp, prog, true) < 0)
+		return NULL;
+	if (write_all(gp.in, ask, sizeof ask - 1) == 0 &&
+	    gp_read_frame(&gp, &out) == 0)
+		for (i = 0; i < sizeof terms / sizeof terms[0] && !found; i++)
+			if (out.s && strstr(out.s, terms[i]))
+				found = terms[i];
+	(void)gp_finish(&gp, prog, err, sizeof err);
+	phys_buf_free(&out);
+	return found;
+}
+
+/*
+ * Whether the terminal on standard output draws sixel graphics: asked with
+ * the Primary Device Attributes query (ESC [ c), whose answer ESC [ ? ...
+ * c lists the terminal's features, 4 among them for sixel. The answer
+ * comes on the terminal's input, read raw from the terminal opened anew
+ * (standard input may be a pipe); a terminal that does not answer within
+ * DA_TIMEOUT_MS has none. Only a process in the foreground of its own
+ * terminal asks, and the signals that would end it wait until the
+ * terminal is restored.
+ */
+static bool
+sixel_terminal(void)
+{
+	const char *name = ttyname(STDOUT_FILENO);
+	struct termios saved, raw;
+	sigset_t block, old;
+	char reply[256];
+	size_t n = 0;
+	int fd;
+
+	if (!name || (fd = open(name, O_RDWR | O_NOCTTY | O_CLOEXEC)) < 0)
+		return false;
+	if (tcgetpgrp(fd) != getpgrp() || tcgetattr(fd, &saved) < 0) {
+		close(fd);
+		return false;
+	}
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigaddset(&block, SIGTSTP);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	raw = saved;
+	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	raw.c_cc[VMIN] = 0;
+	raw.c_cc[VTIME] = 0;
+	if (tcsetattr(fd, TCSANOW, &raw) == 0) {
+		if (write_all(fd, "\033[c", 3) == 0)
+			n = read_da_reply(fd, reply, sizeof reply - 1);
+		tcsetattr(fd, TCSANOW, &saved);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(fd);
+	reply[n] = '\0';
+	return da_has_sixel(reply);
+}
+
+static void
+text_target(struct target *tg)
+{
+	tg->kind = T_TEXT;
+	terminal_size(&tg->cols, &tg->rows, NULL, NULL);
+}
+
+/*
+ * Sixel images as large as the terminal less a row for the prompt (so a
+ * frame redrawn at the top never scrolls), or --size.
+ */
+static void
+sixel_target(struct target *tg, const struct phys_ist_plotopts *p)
+{
+	int cols, rows, w, h;
+
+	tg->kind = T_SIXEL;
+	terminal_size(&cols, &rows, &w, &h);
+	if (w == 0) {
+		w = cols * CELL_W;
+		h = rows * CELL_H;
+	}
+	tg->width = p->width ? p->width : w < 16 ? 16 : w > 20000 ? 20000 : w;
+	tg->height = p->height ? p->height : h < 16 ? 16 : h > 20000 ?
+	    20000 : h;
+}
+
+/*
+ * Where a plot goes: -o's file; a window for --terminal window, or for
+ * --live where DISPLAY is set and gnuplot has one; the terminal as sixel
+ * or text.
+ */
+static int
+choose_target(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
+    const char *prog, struct target *tg)
+{
+	memset(tg, 0, sizeof *tg);
+	if (o->output) {
+		tg->kind = T_FILE;
+		tg->format = p->format;
+		tg->path = o->output;
+		tg->width = p->width ? p->width : DEFAULT_W;
+		tg->height = p->height ? p->height : DEFAULT_H;
+		return 0;
+	}
+	if (p->script) {
+		text_target(tg);	/* for any terminal, later */
+		return 0;
+	}
+	if (p->term == IST_TERM_WINDOW ||
+	    (p->term == IST_TERM_AUTO && p->live)) {
+		if ((tg->term = window_terminal(prog))) {
+			tg->kind = T_WINDOW;
+			return 0;
+		}
+		if (p->term == IST_TERM_WINDOW)
+			return phys_fail("plot --terminal window: %s",
+			    getenv("DISPLAY") && *getenv("DISPLAY") ?
+			    "gnuplot has no window terminal (qt, wxt, x11): "
+			    "install gnuplot-x11 or gnuplot-qt" :
+			    "DISPLAY is not set");
+		if (!isatty(STDOUT_FILENO))
+			return phys_fail("plot --live: gnuplot has no window "
+			    "terminal (qt, wxt, x11) and standard output is "
+			    "not a terminal: give -o FILE");
+	}
+	if (p->term == IST_TERM_SIXEL ||
+	    (p->term == IST_TERM_AUTO && sixel_terminal()))
+		sixel_target(tg, p);
+	else
+		text_target(tg);
+	return 0;
+}
+
+/* Each --color must colour something. */
+static int
+check_colors(const struct phys_ist_plotopts *p, const struct table *tbs,
+    size_t ntb)
+{
+	size_t c, k, i;
+
+	for (c = 0; c < p->ncolors; c++) {
+		for (k = 0; k < ntb; k++)
+			for (i = 0; i < tbs[k].cols.n; i++)
+				if (phys_glob(p->colors[c].sel,
+				    tbs[k].cols.v[i].name))
+					goto next;
+		return phys_fail("--color %s=%s: no plotted field matches "
+		    "'%s'", p->colors[c].sel, p->colors[c].color,
+		    p->colors[c].sel);
+next:		;
+	}
+	return 0;
+}
+
+static int
+write_script(const char *path, const struct phys_buf *script)
+{
+	struct phys_atomic a;
+
+	if (phys_atomic_open(&a, path) < 0)
+		return -1;
+	fwrite(script->s, 1, script->len, a.fp);
+	return phys_atomic_commit(&a);
+}
+
+static int
+plot_tables(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
+    const char *prog, const struct table *tbs, size_t ntb)
+{
+	struct phys_buf script = { 0 };
+	struct target tg = { 0 };
+	struct phys_atomic a;
+	int rc;
+
+	if (check_colors(p, tbs, ntb) < 0 ||
+	    choose_target(o, p, prog, &tg) < 0)
+		return -1;
+	if (p->script) {
+		put_script(&script, tbs, ntb, p, &tg);
+		rc = write_script(p->script, &script);
+		phys_buf_free(&script);
+		return rc;
+	}
+	if (o->output && phys_atomic_open(&a, o->output) < 0)
+		return -1;
+	if (o->output)
+		tg.path = a.tmp;
+	put_script(&script, tbs, ntb, p, &tg);
+	rc = phys_ist_run_gnuplot(prog, &script);
+	phys_buf_free(&script);
+	if (!o->output)
+		return rc;
+	if (rc < 0) {
+		phys_atomic_abort(&a);
+		return -1;
+	}
+	return phys_atomic_commit(&a);
+}
+
+static int
+plot_once(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
+    const char *prog)
+{
+	struct table *tbs = phys_xcalloc(o->ninputs, sizeof *tbs);
+	size_t k, n = 0;
+	int rc = 0;
+
+	for (k = 0; k < o->ninputs && rc == 0; k++, n++)
+		rc = table_load(&tbs[k], o, o->inputs[k]);
+	if (rc == 0)
+		rc = plot_tables(o, p, prog, tbs, o->ninputs);
+	for (k = 0; k < n; k++)
+		table_free(&tbs[k]);
+	free(tbs);
+	return rc;
+}
+
+/* ---- a live plot ----------------------------------------------------- */
+
+struct live {
+	const struct phys_ist_opts *o;
+	const struct phys_ist_plotopts *p;
+	const char *prog;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	/* under mu */
+	struct table tb;	/* rows so far, added by the reader */
+	unsigned long added;	/* rows added so far */
+	bool done;		/* the input ended or failed */
+	bool failed;		/* the drawer stopped; err says why */
+	char err[256];
+	/* the drawer's own */
+	struct table snap;
+	struct gnuplot gp;
+	struct target tg;
+	struct phys_buf script, frame;
+	unsigned long frames;
+};
+
+/* Wait on lv->cv until the monotonic time `until`. */
+static void
+wait_until(struct live *lv, double until)
+{
+	struct timespec ts;
+	double whole = floor(until);
+
+	ts.tv_sec = (time_t)whole;
+	ts.tv_nsec = (long)((until - whole) * 1e9);
+	pthread_cond_timedwait(&lv->cv, &lv->mu, &ts);
+}
+
+/*
+ * Shows one frame, text or sixel, in place: home, the frame, clear what
+ * is left.
+ */
+static int
+show_frame(struct live *lv)
+{
+	struct phys_buf b = { 0 };
+	int rc;
+
+	phys_buf_puts(&b, lv->frames == 0 ? "\033[H\033[2J" : "\033[H");
+	phys_buf_putn(&b, lv->frame.s ? lv->frame.s : "", lv->frame.len);
+	phys_buf_puts(&b, "\033[J");
+	rc = write_all(STDOUT_FILENO, b.s, b.len);
+	phys_buf_free(&b);
+	return rc;
+}
+
+/* One frame of the drawer's snapshot; -1 with lv->err set. */
+static int
+draw_frame(struct live *lv)
+{
+	struct phys_atomic a;
+	bool file = lv->tg.kind == T_FILE;
+
+	if (file) {
+		if (phys_atomic_open(&a, lv->o->output) < 0) {
+			snprintf(lv->err, sizeof lv->err, "%s", phys_error());
+			return -1;
+		}
+		lv->tg.path = a.tmp;
+	}
+	/* Each frame from a clean slate: nothing of the last one carries over. */
+	phys_buf_clear(&lv->script);
+	phys_buf_puts(&lv->script, "reset\n");
+	put_script(&lv->script, &lv->snap, 1, lv->p, &lv->tg);
+	phys_buf_puts(&lv->script, "set print '-'\nprint '" FRAME_DONE "'\n");
+	if (gp_send(&lv->gp, &lv->script) < 0 ||
+	    gp_read_frame(&lv->gp, &lv->frame) < 0) {
+		char why[200];
+
+		if (file)
+			phys_atomic_abort(&a);
+		gp_last_error(&lv->gp, why, sizeof why);
+		snprintf(lv->err, sizeof lv->err, "gnuplot stopped drawing%s%s",
+		    *why ? ": " : "", why);
+		return -1;
+	}
+	/* Its warnings matter only until a frame is done. */
+	if (ftruncate(fileno(lv->gp.err), 0) == 0)
+		lseek(fileno(lv->gp.err), 0, SEEK_SET);
+	if (file && phys_atomic_commit(&a) < 0) {
+		snprintf(lv->err, sizeof lv->err, "%s", phys_error());
+		return -1;
+	}
+	if ((lv->tg.kind == T_TEXT || lv->tg.kind == T_SIXEL) &&
+	    show_frame(lv) < 0) {
+		snprintf(lv->err, sizeof lv->err, "write error: %s",
+		    strerror(errno));
+		return -1;
+	}
+	lv->frames++;
+	return 0;
+}
+
+/* Takes a copy of the rows when there are new ones and it is time. */
+static bool
+next_snapshot(struct live *lv, unsigned long *drawn, double *last,
+    bool *end)
+{
+	bool take;
+
+	pthread_mutex_lock(&lv->mu);
+	for (;;) {
+		*end = lv->done;
+		if (lv->added != *drawn &&
+		    (lv->done || phys_seconds() >= *last + lv->p->interval))
+			break;
+		if (lv->done)
+			break;
+		if (lv->added == *drawn)
+			pthread_cond_wait(&lv->cv, &lv->mu);
+		else
+			wait_until(lv, *last + lv->p->interval);
+	}
+	take = lv->added != *drawn && lv->tb.nrows > 0;
+	if (take) {
+		table_copy(&lv->snap, &lv->tb);
+		*drawn = lv->added;
+	}
+	pthread_mutex_unlock(&lv->mu);
+	return take;
+}
+
+static void *
+drawer(void *arg)
+{
+	struct live *lv = arg;
+	unsigned long drawn = 0;
+	double last = -HUGE_VAL;
+	bool end = false;
+	int rc = 0;
+
+	while (rc == 0 && !end)
+		if (next_snapshot(lv, &drawn, &last, &end)) {
+			last = phys_seconds();
+			rc = draw_frame(lv);
+		}
+	if (rc < 0) {
+		pthread_mutex_lock(&lv->mu);
+		lv->failed = true;
+		pthread_mutex_unlock(&lv->mu);
+	}
+	return NULL;
+}
+
+/* The reader's side: rows into the ring until the input ends. */
+static int
+live_read(struct live *lv, struct phys_ist_src *s)
+{
+	struct phys_ist_sampler sm = { &lv->o->samp, 0, false, 0 };
+	bool stop = false;
+	int rc = 0;
+
+	while (!stop && (rc = phys_ist_src_next(s, &lv->o->sel, 0)) > 0) {
+		if (!phys_ist_sample(&sm, s->t))
+			continue;
+		pthread_mutex_lock(&lv->mu);
+		if (!lv->tb.cols.v && s->cols.n) {
+			phys_ist_cols_copy(&lv->tb.cols, &s->cols);
+			if (check_colors(lv->p, &lv->tb, 1) < 0) {
+				rc = -1;
+				stop = true;
+			}
+		}
+		table_add(&lv->tb, s->t, s->v);
+		lv->added++;
+		stop = stop || lv->failed;
+		pthread_cond_signal(&lv->cv);
+		pthread_mutex_unlock(&lv->mu);
+	}
+	pthread_mutex_lock(&lv->mu);
+	lv->done = true;
+	pthread_cond_signal(&lv->cv);
+	pthread_mutex_unlock(&lv->mu);
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+live_init(struct live *lv)
+{
+	pthread_condattr_t ca;
+
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&lv->cv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&lv->mu, NULL);
+	lv->tb.name = phys_display_name(lv->o->inputs[0]);
+	lv->tb.window = lv->o->samp.window > 0 ? (size_t)lv->o->samp.window :
+	    LIVE_WINDOW;
+	if (choose_target(lv->o, lv->p, lv->prog, &lv->tg) < 0)
+		return -1;
+	return gp_start(&lv->gp, lv->prog, true);
+}
+
+static void
+live_free(struct live *lv)
+{
+	pthread_mutex_destroy(&lv->mu);
+	pthread_cond_destroy(&lv->cv);
+	table_free(&lv->tb);
+	table_free(&lv->snap);
+	phys_buf_free(&lv->script);
+	phys_buf_free(&lv->frame);
+}
+
+static int
+plot_live(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
+    const char *prog)
+{
+	struct live lv;
+	struct phys_ist_src s;
+	pthread_t th;
+	void (*old)(int);
+	char err[200];
+	int rc;
+
+	memset(&lv, 0, sizeof lv);
+	lv.o = o;
+	lv.p = p;
+	lv.prog = prog;
+	if (phys_ist_src_open(&s, o->inputs[0], NULL) < 0) {
+		phys_ist_src_close(&s);
+		return -1;
+	}
+	/* A gnuplot that stops early must not kill us with SIGPIPE. */
+	old = signal(SIGPIPE, SIG_IGN);
+	if ((rc = live_init(&lv)) == 0) {
+		if (pthread_create(&th, NULL, drawer, &lv) != 0) {
+			rc = phys_fail("cannot start drawing: %s",
+			    strerror(errno));
+		} else {
+			rc = live_read(&lv, &s);
+			pthread_join(th, NULL);
+		}
+		if (gp_finish(&lv.gp, prog, err, sizeof err) < 0 &&
+		    !lv.failed)
+			snprintf(lv.err, sizeof lv.err, "%s", err);
+	}
+	signal(SIGPIPE, old);
+	phys_ist_src_close(&s);
+	if (rc == 0 && lv.failed)
+		rc = phys_fail("%s", lv.err);
+	else if (rc == 0 && lv.added == 0)
+		rc = phys_failat(lv.tb.name, 0, "no state lines to plot");
+	else if (rc == 0 && (lv.tg.kind == T_TEXT || lv.tg.kind == T_SIXEL))
+		fputc('\n', stdout);
+	live_free(&lv);
+	return rc;
+}
+
+int
+phys_ist_plot(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p)
+{
+	char *prog = NULL;
+	int rc;
+
+	if (!p->script && !(prog = phys_ist_find_program("gnuplot")))
+		return phys_fail("gnuplot not found: install the Debian "
+		    "package gnuplot-nox");
+	rc = p->live ? plot_live(o, p, prog) : plot_once(o, p, prog);
+	free(prog);
+	return rc;
+}
+
+/* For the other commands' plots (phys-sweep's): the same quoting, and
+ * the same --script output. */
+void
+phys_ist_put_gpstr(struct phys_buf *b, const char *s)
+{
+	put_gpstr(b, s);
+}
+
+int
+phys_ist_write_script(const char *path, const struct phys_buf *script)
+{
+	return write_script(path, script);
+}

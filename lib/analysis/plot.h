@@ -1,0 +1,54 @@
+/*
+ * plot.h - phys-introspect plot: chosen fields of runs drawn by gnuplot,
+ * once at the end of the input or again and again while it streams in.
+ */
+#ifndef PHYS_PLOT_H
+#define PHYS_PLOT_H
+
+#include "introspect.h"
+
+enum phys_ist_plot_format { IST_PLOT_AUTO, IST_PLOT_PNG, IST_PLOT_SVG,
+	IST_PLOT_PDF };
+
+/* --terminal: where a plot without -o is drawn */
+enum phys_ist_plot_term { IST_TERM_AUTO, IST_TERM_TEXT, IST_TERM_SIXEL,
+	IST_TERM_WINDOW };
+
+/* --color SELECTOR=COLOR */
+struct phys_ist_color {
+	const char *sel;	/* a glob over field names */
+	char *color;		/* a gnuplot colour name or #RRGGBB */
+};
+
+struct phys_ist_plotopts {
+	bool live;		/* redraw while lines come in */
+	double interval;	/* live: seconds between redraws at most */
+	bool has_xmin, has_xmax, has_ymin, has_ymax;
+	double xmin, xmax, ymin, ymax;
+	const char *title;
+	int width, height;	/* pixels; 0: 1024x640 */
+	bool logx, logy;
+	struct phys_ist_color *colors;
+	size_t ncolors;
+	enum phys_ist_plot_format format;	/* AUTO: from -o's extension */
+	const char *background;	/* SVG, PNG, PDF; NULL: white */
+	const char *script;	/* write the gnuplot script there instead */
+	enum phys_ist_plot_term term;	/* AUTO: asks the terminal, DISPLAY */
+};
+
+/* IST_PLOT_AUTO when the name's extension is none of png, svg, pdf. */
+enum phys_ist_plot_format phys_ist_plot_format_of(const char *path);
+
+int phys_ist_plot(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p);
+
+/* Full path of an executable found on PATH, or NULL; caller frees. */
+char *phys_ist_find_program(const char *prog);
+/* gnuplot (at prog) runs the script, drawing where the script says, and
+ * ends: 0, or -1 with phys_error() giving gnuplot's own complaint. */
+int phys_ist_run_gnuplot(const char *prog, const struct phys_buf *script);
+/* s as a gnuplot string. */
+void phys_ist_put_gpstr(struct phys_buf *b, const char *s);
+/* --script: the script into path (atomically): 0, or -1 with phys_error(). */
+int phys_ist_write_script(const char *path, const struct phys_buf *script);
+
+#endif

@@ -1,0 +1,133 @@
+/*
+ * select.h - which fields of state lines a command works on.
+ *
+ * A field is named ITEM.FIELD ("box::link/pose.z", "robot::elbow/position.0");
+ * a scalar item is a field named by the item alone ("sim_time"). Selectors
+ * are glob patterns over item names and field names.
+ */
+#ifndef PHYS_SELECT_H
+#define PHYS_SELECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "statein.h"
+#include "base.h"
+
+struct phys_ist_sel {
+	char **pat;
+	size_t n;
+};
+void phys_ist_sel_add(struct phys_ist_sel *s, const char *pat);
+void phys_ist_sel_free(struct phys_ist_sel *s);
+/* One selector a line, blank lines and '#' comments skipped. */
+int phys_ist_sel_load(struct phys_ist_sel *s, const char *path);
+int phys_ist_sel_save(const struct phys_ist_sel *s, const char *path);
+/* Whether a selector matches name; counts the hits per selector. */
+bool phys_ist_sel_match(const struct phys_ist_sel *s, const char *name, size_t *hits);
+/* " (did you mean 'X'?)" for the name in f closest to want, or ""; freed
+ * by the caller. */
+char *phys_ist_suggest(const struct phys_ist_frame *f, const char *want);
+
+/* ---- columns: fields addressed by name, found fast line after line --- */
+
+struct phys_ist_col {
+	char *name;		/* ITEM or ITEM.FIELD */
+	size_t itemlen;		/* length of ITEM */
+	size_t flen;		/* length of FIELD; 0 for a scalar */
+	size_t item, field;	/* where it was last time: tried first */
+};
+
+struct phys_ist_cols {
+	struct phys_ist_col *v;
+	size_t n;
+};
+
+#define IST_COLS_LAX 1		/* a selector matching nothing is no error */
+#define IST_COLS_CSV 2		/* sim_time is the first column already */
+
+/*
+ * The fields the selectors choose in f, in line order; with no selectors,
+ * every field. hits_out, if given, gets the fields per selector.
+ */
+int phys_ist_cols_build(struct phys_ist_cols *c, const struct phys_ist_frame *f,
+    const struct phys_ist_sel *s, unsigned flags, const char *file,
+    size_t *hits_out);
+void phys_ist_cols_free(struct phys_ist_cols *c);
+void phys_ist_cols_copy(struct phys_ist_cols *dst, const struct phys_ist_cols *src);
+ssize_t phys_ist_cols_index(const struct phys_ist_cols *c, const char *name);
+/* The field of f that c names, or NULL; remembers where it was. */
+struct phys_ist_field *phys_ist_col_find(struct phys_ist_col *c, struct phys_ist_frame *f);
+/*
+ * A column for a name typed by the user.
+ * 0: found; -1: no such field; -2: it is an object or array item.
+ */
+int phys_ist_col_resolve(struct phys_ist_col *c, const struct phys_ist_frame *f,
+    const char *name);
+
+/* ---- which items a JSON line keeps, decided once per line layout ------ */
+
+enum { IST_SEL_NONE, IST_SEL_WHOLE, IST_SEL_SOME };
+
+struct phys_ist_plan {
+	bool valid;
+	struct phys_buf names;	/* the layout decided for, back to back */
+	size_t *itoff, *ftoff;	/* name offsets in names */
+	struct phys_ist_item *items;	/* copies; name fields unused */
+	size_t *flen;
+	unsigned char *imode, *fsel;
+	size_t nitems, nfields;
+};
+
+/* Whether p was built for a line laid out as f. */
+bool phys_ist_plan_same(const struct phys_ist_plan *p, const struct phys_ist_frame *f);
+void phys_ist_plan_build(struct phys_ist_plan *p, const struct phys_ist_frame *f,
+    const struct phys_ist_sel *s);
+void phys_ist_plan_free(struct phys_ist_plan *p);
+/* The kept items of f, as members of an "items" object. */
+void phys_ist_put_plan_items(struct phys_buf *b, struct phys_ist_frame *f,
+    const struct phys_ist_plan *p, bool *first);
+
+/* ---- sampling: which lines to keep ----------------------------------- */
+
+/* every, window and rate are 0 when not used. */
+struct phys_ist_sampling {
+	bool has_from, has_to;
+	double from, to;
+	long every, window;
+	double rate;
+};
+
+struct phys_ist_sampler {
+	const struct phys_ist_sampling *o;
+	long seen;
+	bool started;
+	double nextk;
+};
+
+/* Whether the line at time t is kept (--from, --to, --every, --rate). */
+bool phys_ist_sample(struct phys_ist_sampler *s, double t);
+
+/* ---- rows: chosen fields as numbers, line after line ----------------- */
+
+struct phys_ist_src {
+	struct phys_ist_reader *r;
+	const char *name;	/* the run, for messages */
+	struct phys_ist_cols cols;
+	size_t *hits;		/* per selector: fields chosen */
+	bool built;
+	double *v;		/* the row's values, one a column */
+	double t, first_t;
+	long n;			/* rows read */
+};
+
+/* given: the columns to read, or NULL for those the selectors choose. */
+int phys_ist_src_open(struct phys_ist_src *s, const char *path,
+    const struct phys_ist_cols *given);
+/* 1 with s->t and s->v set, 0 at the end, -1 on error. */
+int phys_ist_src_next(struct phys_ist_src *s, const struct phys_ist_sel *sel,
+    unsigned flags);
+void phys_ist_src_close(struct phys_ist_src *s);
+
+#endif

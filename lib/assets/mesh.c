@@ -1,0 +1,772 @@
+/*
+ * mesh.c - triangle meshes: loading (assimp's C API), polyline extrusion,
+ * ellipsoid tessellation, closedness and mass properties.
+ */
+#include "mesh.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <assimp/cimport.h>
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+
+#include "dl.h"
+#include "base.h"
+
+/*
+ * assimp is opened when the first mesh is read (dl.h), not linked: with
+ * the libraries it pulls in (draco, minizip) it cost every command about
+ * a third of its start-up, meshes or not.
+ */
+#ifndef PHYS_ASSIMP_SONAME
+#define PHYS_ASSIMP_SONAME "libassimp.so"
+#endif
+#define ASSIMP_CALLS(X) X(aiCreatePropertyStore) \
+	X(aiSetImportPropertyInteger) X(aiImportFileExWithProperties) \
+	X(aiReleasePropertyStore) X(aiGetErrorString) X(aiReleaseImport)
+static struct { ASSIMP_CALLS(PHYS_DL_POINTER) } ai;
+static const char *const ai_names[] = { ASSIMP_CALLS(PHYS_DL_NAME) };
+
+/* Bounds that keep every index an unsigned and every size_t product safe. */
+#define MAX_VERTICES 50000000u
+#define MAX_TRIANGLES 50000000u
+
+struct phys_mesh_entry {
+	char *key;
+	struct phys_mesh *mesh;
+};
+
+/* ---- building ---- */
+
+static void
+add_vertex(struct phys_mesh *m, size_t *cap, phys_vec3 p)
+{
+	if (m->nv == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		m->v = phys_xrealloc(m->v, *cap * 3 * sizeof *m->v);
+	}
+	m->v[3 * m->nv] = p.x;
+	m->v[3 * m->nv + 1] = p.y;
+	m->v[3 * m->nv + 2] = p.z;
+	m->nv++;
+}
+
+static void
+add_triangle(struct phys_mesh *m, size_t *cap, size_t a, size_t b, size_t c)
+{
+	if (m->ntri == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		m->tri = phys_xrealloc(m->tri, *cap * 3 * sizeof *m->tri);
+	}
+	m->tri[3 * m->ntri] = (unsigned)a;
+	m->tri[3 * m->ntri + 1] = (unsigned)b;
+	m->tri[3 * m->ntri + 2] = (unsigned)c;
+	m->ntri++;
+}
+
+static phys_vec3
+vertex(const struct phys_mesh *m, unsigned i)
+{
+	return v3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
+}
+
+void
+phys_mesh_free(struct phys_mesh *m)
+{
+	if (!m)
+		return;
+	free(m->v);
+	free(m->tri);
+	free(m);
+}
+
+/* ---- welding, closedness, orientation ---- */
+
+static const double *weld_v;
+
+static int
+cmp_position(const void *a, const void *b)
+{
+	const double *p = weld_v + 3 * *(const unsigned *)a;
+	const double *q = weld_v + 3 * *(const unsigned *)b;
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (p[k] != q[k])
+			return p[k] < q[k] ? -1 : 1;
+	return *(const unsigned *)a < *(const unsigned *)b ? -1 : 1;
+}
+
+/*
+ * Files repeat a vertex per face (STL always, others per normal or
+ * texture seam): one vertex per position lets edges be matched.
+ * Triangles that collapse are dropped.
+ */
+static void
+weld(struct phys_mesh *m)
+{
+	unsigned *order = phys_xmalloc((m->nv + 1) * sizeof *order);
+	unsigned *remap = phys_xmalloc((m->nv + 1) * sizeof *remap);
+	double *v = phys_xmalloc((m->nv + 1) * 3 * sizeof *v);
+	size_t i, n = 0, t, k = 0;
+
+	for (i = 0; i < m->nv; i++)
+		order[i] = (unsigned)i;
+	weld_v = m->v;
+	qsort(order, m->nv, sizeof *order, cmp_position);
+	for (i = 0; i < m->nv; i++) {
+		if (i == 0 || memcmp(m->v + 3 * order[i], m->v +
+		    3 * order[i - 1], 3 * sizeof *v) != 0) {
+			memcpy(v + 3 * n, m->v + 3 * order[i], 3 * sizeof *v);
+			n++;
+		}
+		remap[order[i]] = (unsigned)(n - 1);
+	}
+	for (t = 0; t < m->ntri; t++) {
+		unsigned a = remap[m->tri[3 * t]], b = remap[m->tri[3 * t + 1]],
+		    c = remap[m->tri[3 * t + 2]];
+
+		if (a == b || b == c || a == c)
+			continue;
+		m->tri[3 * k] = a, m->tri[3 * k + 1] = b, m->tri[3 * k + 2] = c;
+		k++;
+	}
+	free(m->v);
+	free(order);
+	free(remap);
+	m->v = v;
+	m->nv = n;
+	m->ntri = k;
+}
+
+struct edge {
+	unsigned lo, hi;
+	int forward;		/* 1 when the triangle runs lo -> hi */
+};
+
+static int
+cmp_edge(const void *a, const void *b)
+{
+	const struct edge *p = a, *q = b;
+
+	if (p->lo != q->lo)
+		return p->lo < q->lo ? -1 : 1;
+	if (p->hi != q->hi)
+		return p->hi < q->hi ? -1 : 1;
+	return p->forward - q->forward;
+}
+
+/* Closed and consistently oriented: each edge used exactly twice, once
+ * in each direction. */
+static bool
+is_closed(const struct phys_mesh *m)
+{
+	struct edge *e;
+	size_t i, n = 3 * m->ntri;
+	bool ok = m->ntri >= 4;
+
+	if (!ok)
+		return false;
+	e = phys_xmalloc(n * sizeof *e);
+	for (i = 0; i < n; i++) {
+		unsigned a = m->tri[i], b = m->tri[i % 3 == 2 ? i - 2 : i + 1];
+
+		e[i].lo = a < b ? a : b;
+		e[i].hi = a < b ? b : a;
+		e[i].forward = a < b;
+	}
+	qsort(e, n, sizeof *e, cmp_edge);
+	for (i = 0; i < n && ok; i += 2)
+		ok = i + 1 < n && e[i].lo == e[i + 1].lo &&
+		    e[i].hi == e[i + 1].hi && e[i].forward == 0 &&
+		    e[i + 1].forward == 1 && (i + 2 >= n ||
+		    e[i + 2].lo != e[i].lo || e[i + 2].hi != e[i].hi);
+	free(e);
+	return ok;
+}
+
+static void
+bounds(struct phys_mesh *m)
+{
+	size_t i;
+
+	m->lo = m->hi = m->nv ? vertex(m, 0) : v3(0, 0, 0);
+	for (i = 1; i < m->nv; i++) {
+		phys_vec3 p = vertex(m, (unsigned)i);
+
+		m->lo = v3(fmin(m->lo.x, p.x), fmin(m->lo.y, p.y),
+		    fmin(m->lo.z, p.z));
+		m->hi = v3(fmax(m->hi.x, p.x), fmax(m->hi.y, p.y),
+		    fmax(m->hi.z, p.z));
+	}
+}
+
+/* A copy stretched by s along x, y, z: a mirroring (an odd number of
+ * negative factors) turns the triangles over so they still face out. */
+struct phys_mesh *
+phys_mesh_scaled(const struct phys_mesh *m, phys_vec3 s)
+{
+	struct phys_mesh *out = phys_xcalloc(1, sizeof *out);
+	bool flip = s.x * s.y * s.z < 0;
+	size_t i;
+
+	out->nv = m->nv;
+	out->ntri = m->ntri;
+	out->closed = m->closed;
+	out->v = phys_xmalloc((m->nv ? m->nv : 1) * 3 * sizeof *out->v);
+	out->tri = phys_xmalloc((m->ntri ? m->ntri : 1) * 3 * sizeof *out->tri);
+	for (i = 0; i < m->nv; i++) {
+		out->v[3 * i] = m->v[3 * i] * s.x;
+		out->v[3 * i + 1] = m->v[3 * i + 1] * s.y;
+		out->v[3 * i + 2] = m->v[3 * i + 2] * s.z;
+	}
+	for (i = 0; i < m->ntri; i++) {
+		out->tri[3 * i] = m->tri[3 * i];
+		out->tri[3 * i + 1] = m->tri[3 * i + (flip ? 2 : 1)];
+		out->tri[3 * i + 2] = m->tri[3 * i + (flip ? 1 : 2)];
+	}
+	bounds(out);
+	return out;
+}
+
+/* Signed volume, about the box centre for accuracy far from the origin. */
+static double
+signed_volume(const struct phys_mesh *m)
+{
+	phys_vec3 o = v3_scale(v3_add(m->lo, m->hi), 0.5);
+	double vol = 0;
+	size_t t;
+
+	for (t = 0; t < m->ntri; t++) {
+		phys_vec3 a = v3_sub(vertex(m, m->tri[3 * t]), o);
+		phys_vec3 b = v3_sub(vertex(m, m->tri[3 * t + 1]), o);
+		phys_vec3 c = v3_sub(vertex(m, m->tri[3 * t + 2]), o);
+
+		vol += v3_dot(a, v3_cross(b, c)) / 6;
+	}
+	return vol;
+}
+
+/* Weld, bound, and for a closed mesh make the triangles face outwards
+ * (files with inward windings are common; ODE needs them outwards). */
+static void
+finish(struct phys_mesh *m)
+{
+	size_t t;
+	unsigned s;
+
+	weld(m);
+	bounds(m);
+	m->closed = is_closed(m);
+	if (m->closed && signed_volume(m) < 0)
+		for (t = 0; t < m->ntri; t++) {
+			s = m->tri[3 * t + 1];
+			m->tri[3 * t + 1] = m->tri[3 * t + 2];
+			m->tri[3 * t + 2] = s;
+		}
+}
+
+/* ---- loading through assimp ---- */
+
+struct loading {
+	const struct phys_mesh_spec *spec;
+	struct phys_mesh *m;
+	size_t capv, capt;
+	bool matched;
+	int err;
+};
+
+static phys_vec3
+transform(const struct aiMatrix4x4 *t, const struct aiVector3D *p)
+{
+	return v3(t->a1 * p->x + t->a2 * p->y + t->a3 * p->z + t->a4,
+	    t->b1 * p->x + t->b2 * p->y + t->b3 * p->z + t->b4,
+	    t->c1 * p->x + t->c2 * p->y + t->c3 * p->z + t->c4);
+}
+
+static void
+matrix_mul(struct aiMatrix4x4 *out, const struct aiMatrix4x4 *a,
+    const struct aiMatrix4x4 *b)
+{
+	const float *p = &a->a1, *q = &b->a1;
+	float r[16];
+	int i, j, k;
+
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < 4; j++) {
+			r[4 * i + j] = 0;
+			for (k = 0; k < 4; k++)
+				r[4 * i + j] += p[4 * i + k] * q[4 * k + j];
+		}
+	memcpy(&out->a1, r, sizeof r);
+}
+
+static void
+add_ai_mesh(struct loading *ld, const struct aiMesh *am,
+    const struct aiMatrix4x4 *t)
+{
+	struct phys_mesh *m = ld->m;
+	size_t base = m->nv, f, k;
+
+	if (m->nv + am->mNumVertices > MAX_VERTICES ||
+	    m->ntri + am->mNumFaces > MAX_TRIANGLES) {
+		ld->err = phys_fail("%s: more than %u vertices or triangles",
+		    ld->spec->path, MAX_VERTICES);
+		return;
+	}
+	for (k = 0; k < am->mNumVertices; k++)
+		add_vertex(m, &ld->capv, transform(t, &am->mVertices[k]));
+	for (f = 0; f < am->mNumFaces; f++) {
+		const struct aiFace *face = &am->mFaces[f];
+
+		if (face->mNumIndices != 3)
+			continue;	/* points and lines bound no volume */
+		if (face->mIndices[0] >= am->mNumVertices ||
+		    face->mIndices[1] >= am->mNumVertices ||
+		    face->mIndices[2] >= am->mNumVertices)
+			continue;
+		add_triangle(m, &ld->capt, base + face->mIndices[0],
+		    base + face->mIndices[1], base + face->mIndices[2]);
+	}
+}
+
+static bool
+name_is(const struct aiString *s, const char *name)
+{
+	return strlen(name) == s->length && memcmp(s->data, name, s->length) == 0;
+}
+
+/* A node's meshes with its transform; a submesh is chosen by the name of
+ * its mesh or of the node holding it. */
+static void
+walk(struct loading *ld, const struct aiScene *sc, const struct aiNode *node,
+    const struct aiMatrix4x4 *parent, int depth)
+{
+	struct aiMatrix4x4 t;
+	const char *want = ld->spec->submesh;
+	unsigned i;
+
+	if (depth > 256 || ld->err)
+		return;
+	matrix_mul(&t, parent, &node->mTransformation);
+	for (i = 0; i < node->mNumMeshes && !ld->err; i++) {
+		const struct aiMesh *am;
+
+		if (node->mMeshes[i] >= sc->mNumMeshes)
+			continue;
+		am = sc->mMeshes[node->mMeshes[i]];
+		if (want && !name_is(&am->mName, want) &&
+		    !name_is(&node->mName, want))
+			continue;
+		ld->matched = true;
+		add_ai_mesh(ld, am, &t);
+	}
+	for (i = 0; i < node->mNumChildren; i++)
+		walk(ld, sc, node->mChildren[i], &t, depth + 1);
+}
+
+static void
+center_and_scale(struct phys_mesh *m, const struct phys_mesh_spec *spec)
+{
+	phys_vec3 c = v3(0, 0, 0), s = spec->scale;
+	size_t i;
+
+	if (spec->center && spec->submesh) {
+		bounds(m);
+		c = v3_scale(v3_add(m->lo, m->hi), 0.5);
+	}
+	for (i = 0; i < m->nv; i++) {
+		m->v[3 * i] = (m->v[3 * i] - c.x) * s.x;
+		m->v[3 * i + 1] = (m->v[3 * i + 1] - c.y) * s.y;
+		m->v[3 * i + 2] = (m->v[3 * i + 2] - c.z) * s.z;
+	}
+	/* A mirroring scale turns the triangles inside out. */
+	if (s.x * s.y * s.z < 0)
+		for (i = 0; i < m->ntri; i++) {
+			unsigned t = m->tri[3 * i + 1];
+
+			m->tri[3 * i + 1] = m->tri[3 * i + 2];
+			m->tri[3 * i + 2] = t;
+		}
+}
+
+struct phys_mesh *
+phys_mesh_load(const struct phys_mesh_spec *spec)
+{
+	static const struct aiMatrix4x4 identity = { 1, 0, 0, 0, 0, 1, 0, 0,
+		0, 0, 1, 0, 0, 0, 0, 1 };
+	static struct phys_dl_state st;
+	struct aiPropertyStore *props;
+	const struct aiScene *sc;
+	struct loading ld;
+
+	if (phys_dl_load(&st, PHYS_ASSIMP_SONAME, ai_names, (void **)&ai,
+	    sizeof ai / sizeof(void *), "meshes need assimp") < 0)
+		return NULL;
+	props = ai.aiCreatePropertyStore();
+	/* Gazebo's worlds are z-up and take a Collada file's coordinates as
+	 * they are; its <unit> scale and node transforms do apply. */
+	ai.aiSetImportPropertyInteger(props,
+	    AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+	sc = ai.aiImportFileExWithProperties(spec->path, aiProcess_Triangulate,
+	    NULL, props);
+	ai.aiReleasePropertyStore(props);
+	if (!sc || !sc->mRootNode) {
+		phys_fail("%s: cannot read mesh: %s", spec->path,
+		    ai.aiGetErrorString());
+		if (sc)
+			ai.aiReleaseImport(sc);
+		return NULL;
+	}
+	memset(&ld, 0, sizeof ld);
+	ld.spec = spec;
+	ld.m = phys_xcalloc(1, sizeof *ld.m);
+	walk(&ld, sc, sc->mRootNode, &identity, 0);
+	ai.aiReleaseImport(sc);
+	if (!ld.err && spec->submesh && !ld.matched)
+		ld.err = phys_fail("%s: no submesh named '%s'", spec->path,
+		    spec->submesh);
+	if (!ld.err && ld.m->ntri == 0)
+		ld.err = phys_fail("%s: the mesh has no triangles", spec->path);
+	if (ld.err) {
+		phys_mesh_free(ld.m);
+		return NULL;
+	}
+	center_and_scale(ld.m, spec);
+	finish(ld.m);
+	return ld.m;
+}
+
+/* ---- polylines: ear clipping and extrusion ---- */
+
+static double
+cross2(const double *o, const double *a, const double *b)
+{
+	return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+}
+
+static bool
+inside_triangle(const double *p, const double *a, const double *b,
+    const double *c)
+{
+	return cross2(a, b, p) >= 0 && cross2(b, c, p) >= 0 &&
+	    cross2(c, a, p) >= 0;
+}
+
+/* Winding-number test: is p inside the polygon? */
+static bool
+inside_polygon(const double *p, const double *xy, size_t n)
+{
+	size_t i, j;
+	bool in = false;
+
+	for (i = 0, j = n - 1; i < n; j = i++)
+		if ((xy[2 * i + 1] > p[1]) != (xy[2 * j + 1] > p[1]) &&
+		    p[0] < (xy[2 * j] - xy[2 * i]) * (p[1] - xy[2 * i + 1]) /
+		    (xy[2 * j + 1] - xy[2 * i + 1]) + xy[2 * i])
+			in = !in;
+	return in;
+}
+
+/*
+ * Triangulates the counter-clockwise polygon idx[0..n) (indices into xy)
+ * by clipping ears: a convex corner whose triangle holds no other
+ * corner. Appends triangles of polygon indices; -1 when no ear is left
+ * (the polygon crosses itself).
+ */
+static int
+ear_clip(const double *xy, size_t *idx, size_t n, size_t *out)
+{
+	size_t k = 0, i, j, guard = 0;
+
+	while (n > 3) {
+		bool found = false;
+
+		for (i = 0; i < n && !found; i++) {
+			size_t a = idx[(i + n - 1) % n], b = idx[i],
+			    c = idx[(i + 1) % n];
+
+			if (cross2(xy + 2 * a, xy + 2 * b, xy + 2 * c) <= 0)
+				continue;
+			found = true;
+			for (j = 0; j < n && found; j++) {
+				size_t p = idx[j];
+
+				if (p != a && p != b && p != c &&
+				    inside_triangle(xy + 2 * p, xy + 2 * a,
+				    xy + 2 * b, xy + 2 * c))
+					found = false;
+			}
+			if (found) {
+				out[k++] = a, out[k++] = b, out[k++] = c;
+				memmove(idx + i, idx + i + 1,
+				    (n - i - 1) * sizeof *idx);
+				n--;
+			}
+		}
+		if (!found || ++guard > 1000000)
+			return -1;
+	}
+	out[k++] = idx[0], out[k++] = idx[1], out[k++] = idx[2];
+	return (int)(k / 3);
+}
+
+static int
+extrude_one(struct phys_mesh *m, size_t *capv, size_t *capt, const double *pts,
+    size_t n, double height)
+{
+	double *xy = phys_xmalloc(2 * n * sizeof *xy), area = 0;
+	size_t *idx = phys_xmalloc(n * sizeof *idx), *tri, i, k = 0, base = m->nv;
+	int nt;
+
+	/* Drop repeated points, the closing one included. */
+	for (i = 0; i < n; i++)
+		if (k == 0 || pts[2 * i] != xy[2 * k - 2] ||
+		    pts[2 * i + 1] != xy[2 * k - 1]) {
+			xy[2 * k] = pts[2 * i], xy[2 * k + 1] = pts[2 * i + 1];
+			k++;
+		}
+	while (k > 1 && xy[0] == xy[2 * k - 2] && xy[1] == xy[2 * k - 1])
+		k--;
+	/* Points on a straight stretch are no corners: no ear has them. */
+	for (i = 0; k > 3 && i < k;)
+		if (cross2(xy + 2 * ((i + k - 1) % k), xy + 2 * i,
+		    xy + 2 * ((i + 1) % k)) == 0) {
+			memmove(xy + 2 * i, xy + 2 * i + 2,
+			    2 * (k - i - 1) * sizeof *xy);
+			k--;
+		} else
+			i++;
+	n = k;
+	for (i = 0; i < n; i++)
+		area += xy[2 * i] * xy[2 * ((i + 1) % n) + 1] -
+		    xy[2 * ((i + 1) % n)] * xy[2 * i + 1];
+	if (n < 3 || area == 0) {
+		free(xy);
+		free(idx);
+		return phys_fail("%s", "a polyline needs three points "
+		    "enclosing an area");
+	}
+	for (i = 0; i < n; i++)	/* counter-clockwise */
+		idx[i] = area > 0 ? i : n - 1 - i;
+	tri = phys_xmalloc(3 * n * sizeof *tri);
+	nt = ear_clip(xy, idx, n, tri);
+	if (nt < 0) {
+		free(xy);
+		free(idx);
+		free(tri);
+		return phys_fail("%s", "a polyline crosses itself");
+	}
+	for (i = 0; i < n; i++)
+		add_vertex(m, capv, v3(xy[2 * i], xy[2 * i + 1], 0));
+	for (i = 0; i < n; i++)
+		add_vertex(m, capv, v3(xy[2 * i], xy[2 * i + 1], height));
+	for (i = 0; i < (size_t)nt; i++) {
+		size_t a = tri[3 * i], b = tri[3 * i + 1], c = tri[3 * i + 2];
+
+		add_triangle(m, capt, base + n + a, base + n + b, base + n + c);
+		add_triangle(m, capt, base + a, base + c, base + b);
+	}
+	for (i = 0; i < n; i++) {	/* sides, each edge walked counter-clockwise */
+		size_t a = area > 0 ? i : (i + 1) % n;
+		size_t b = area > 0 ? (i + 1) % n : i;
+
+		add_triangle(m, capt, base + a, base + b, base + n + b);
+		add_triangle(m, capt, base + a, base + n + b, base + n + a);
+	}
+	free(xy);
+	free(idx);
+	free(tri);
+	return 0;
+}
+
+struct phys_mesh *
+phys_mesh_extrude(const double *const *xy, const size_t *npoints,
+    size_t npolygons, double height)
+{
+	struct phys_mesh *m;
+	size_t capv = 0, capt = 0, i, j;
+
+	if (!(height > 0) || !isfinite(height)) {
+		phys_fail("%s", "a polyline's height must be positive");
+		return NULL;
+	}
+	for (i = 0; i < npolygons; i++)
+		for (j = 0; j < npolygons; j++)
+			if (i != j && npoints[j] >= 3 && npoints[i] >= 1 &&
+			    inside_polygon(xy[i], xy[j], npoints[j])) {
+				phys_fail("%s", "nested polylines (holes) are "
+				    "not supported");
+				return NULL;
+			}
+	m = phys_xcalloc(1, sizeof *m);
+	for (i = 0; i < npolygons; i++)
+		if (extrude_one(m, &capv, &capt, xy[i], npoints[i], height) < 0) {
+			phys_mesh_free(m);
+			return NULL;
+		}
+	finish(m);
+	return m;
+}
+
+/* ---- ellipsoids ---- */
+
+enum { ELLIPSOID_STACKS = 16, ELLIPSOID_SLICES = 32 };
+
+struct phys_mesh *
+phys_mesh_ellipsoid(double a, double b, double c)
+{
+	struct phys_mesh *m = phys_xcalloc(1, sizeof *m);
+	size_t capv = 0, capt = 0, i, j, top, bottom, ring;
+
+	add_vertex(m, &capv, v3(0, 0, c));
+	for (i = 1; i < ELLIPSOID_STACKS; i++) {
+		double th = M_PI * (double)i / ELLIPSOID_STACKS;
+
+		for (j = 0; j < ELLIPSOID_SLICES; j++) {
+			double ph = 2 * M_PI * (double)j / ELLIPSOID_SLICES;
+
+			add_vertex(m, &capv, v3(a * sin(th) * cos(ph),
+			    b * sin(th) * sin(ph), c * cos(th)));
+		}
+	}
+	add_vertex(m, &capv, v3(0, 0, -c));
+	top = 0;
+	bottom = m->nv - 1;
+	for (j = 0; j < ELLIPSOID_SLICES; j++) {
+		size_t j1 = (j + 1) % ELLIPSOID_SLICES;
+
+		add_triangle(m, &capt, top, 1 + j, 1 + j1);
+		ring = 1 + (ELLIPSOID_STACKS - 2) * ELLIPSOID_SLICES;
+		add_triangle(m, &capt, bottom, ring + j1, ring + j);
+		for (i = 0; i + 2 < ELLIPSOID_STACKS; i++) {
+			size_t u = 1 + i * ELLIPSOID_SLICES, d = u +
+			    ELLIPSOID_SLICES;
+
+			add_triangle(m, &capt, u + j, d + j, d + j1);
+			add_triangle(m, &capt, u + j, d + j1, u + j1);
+		}
+	}
+	finish(m);
+	return m;
+}
+
+/* ---- mass properties ---- */
+
+int
+phys_mesh_mass(const struct phys_mesh *m, double *volume, phys_vec3 *com,
+    phys_mat3 *I)
+{
+	phys_vec3 o = v3_scale(v3_add(m->lo, m->hi), 0.5), c = v3(0, 0, 0);
+	double vol = 0, S[3][3] = { { 0 } }, tr;
+	size_t t;
+	int i, j;
+
+	if (!m->closed)
+		return phys_fail("%s", "the mesh is open (not watertight: some "
+		    "edge does not join exactly two consistently wound "
+		    "triangles), so it bounds no volume");
+	/*
+	 * Divergence theorem over the signed tetrahedra (o, a, b, c): each
+	 * has volume d/6, d = a.(b x c), centroid (a+b+c)/4 and second
+	 * moments d/120 (sum v v^T + (sum v)(sum v)^T).
+	 */
+	for (t = 0; t < m->ntri; t++) {
+		phys_vec3 v[3], s;
+		double d;
+		int k;
+
+		for (k = 0; k < 3; k++)
+			v[k] = v3_sub(vertex(m, m->tri[3 * t + k]), o);
+		d = v3_dot(v[0], v3_cross(v[1], v[2]));
+		s = v3_add(v3_add(v[0], v[1]), v[2]);
+		vol += d / 6;
+		c = v3_add(c, v3_scale(s, d / 24));
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 3; j++) {
+				double si = (&s.x)[i], sj = (&s.x)[j], vv = 0;
+
+				for (k = 0; k < 3; k++)
+					vv += (&v[k].x)[i] * (&v[k].x)[j];
+				S[i][j] += d / 120 * (vv + si * sj);
+			}
+	}
+	if (!(vol > 0))
+		return phys_fail("%s", "the mesh bounds no volume");
+	c = v3_scale(c, 1 / vol);
+	for (i = 0; i < 3; i++)		/* second moments about the centre */
+		for (j = 0; j < 3; j++)
+			S[i][j] -= vol * (&c.x)[i] * (&c.x)[j];
+	tr = S[0][0] + S[1][1] + S[2][2];
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			I->m[i][j] = (i == j ? tr : 0) - S[i][j];
+	*volume = vol;
+	*com = v3_add(c, o);
+	return 0;
+}
+
+/* ---- the cache ---- */
+
+static char *
+spec_key(const struct phys_mesh_spec *s)
+{
+	return phys_xasprintf("%s\n%s\n%d\n%.17g %.17g %.17g", s->path,
+	    s->submesh ? s->submesh : "", s->center, s->scale.x, s->scale.y,
+	    s->scale.z);
+}
+
+static const struct phys_mesh *
+keep(struct phys_mesh_cache *c, char *key, struct phys_mesh *m)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 8;
+		c->e = phys_xrealloc(c->e, c->cap * sizeof *c->e);
+	}
+	c->e[c->n].key = key;
+	c->e[c->n].mesh = m;
+	return c->e[c->n++].mesh;
+}
+
+const struct phys_mesh *
+phys_mesh_cache_get(struct phys_mesh_cache *c, const struct phys_mesh_spec *spec)
+{
+	char *key = spec_key(spec);
+	struct phys_mesh *m;
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->e[i].key && strcmp(c->e[i].key, key) == 0) {
+			free(key);
+			return c->e[i].mesh;
+		}
+	m = phys_mesh_load(spec);
+	if (!m) {
+		free(key);
+		return NULL;
+	}
+	return keep(c, key, m);
+}
+
+const struct phys_mesh *
+phys_mesh_cache_keep(struct phys_mesh_cache *c, struct phys_mesh *m)
+{
+	return keep(c, NULL, m);
+}
+
+void
+phys_mesh_cache_free(struct phys_mesh_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		free(c->e[i].key);
+		phys_mesh_free(c->e[i].mesh);
+	}
+	free(c->e);
+	memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,320 @@
+/* file.c - reading files and line streams, with bounds. */
+#include "base.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *
+phys_display_name(const char *path)
+{
+	return (!path || strcmp(path, "-") == 0) ? "<stdin>" : path;
+}
+
+/* ---- reading: bounded, a buffer at a time ---- */
+
+enum { READ_CHUNK = 65536 };
+
+bool
+phys_path_is_stdin(const char *path)
+{
+	return !path || strcmp(path, "-") == 0;
+}
+
+static void
+close_input(int fd)
+{
+	if (fd >= 0 && fd != STDIN_FILENO)
+		close(fd);
+}
+
+/* A descriptor for path; *may_block when reads can wait for ever. */
+static int
+open_input(const char *path, bool *may_block)
+{
+	const char *name = phys_display_name(path);
+	struct stat st;
+	int fd;
+
+	phys_wait_begin();		/* opening a FIFO waits for its writer */
+	fd = phys_path_is_stdin(path) ? STDIN_FILENO :
+	    open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	phys_wait_end();
+	if (fd < 0)
+		return phys_failat(name, 0, "%s", strerror(errno));
+	if (fstat(fd, &st) < 0 || S_ISDIR(st.st_mode)) {
+		int err = errno;
+
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+			err = EISDIR;
+		close_input(fd);
+		return phys_failat(name, 0, "%s", strerror(err));
+	}
+	*may_block = !S_ISREG(st.st_mode);
+	return fd;
+}
+
+static ssize_t
+read_some(int fd, char *buf, size_t n, bool may_block)
+{
+	ssize_t got;
+
+	if (may_block)
+		phys_wait_begin();
+	do
+		got = read(fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	if (may_block)
+		phys_wait_end();
+	return got;
+}
+
+static int
+too_large(const char *name)
+{
+	return phys_failat(name, 0, "file too large (limit %d MB)",
+	    PHYS_MAX_FILE_MB);
+}
+
+static int
+nul_byte(const char *name, long line)
+{
+	return phys_failat(name, line, "not a text file (a NUL byte)");
+}
+
+char *
+phys_read_file(const char *path, size_t *lenp)
+{
+	const char *name = phys_display_name(path);
+	struct phys_buf b = { 0 };
+	struct stat st;
+	bool may_block;
+	ssize_t got;
+	size_t room;
+	int fd = open_input(path, &may_block), rc = 0;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
+		if ((uintmax_t)st.st_size > PHYS_MAX_FILE_BYTES)
+			rc = too_large(name);
+		else
+			phys_buf_reserve(&b, (size_t)st.st_size);
+	}
+	while (rc == 0) {
+		room = PHYS_MAX_FILE_BYTES + 1 - b.len;
+		phys_buf_reserve(&b, room < READ_CHUNK ? room : READ_CHUNK);
+		room = b.cap - 1 - b.len;
+		got = read_some(fd, b.s + b.len, room, may_block);
+		if (got < 0)
+			rc = phys_failat(name, 0, "read error: %s",
+			    strerror(errno));
+		else if (got == 0)
+			break;
+		else if (memchr(b.s + b.len, '\0', (size_t)got))
+			rc = nul_byte(name, 0);
+		else if ((b.len += (size_t)got) > PHYS_MAX_FILE_BYTES)
+			rc = too_large(name);
+	}
+	close_input(fd);
+	if (rc < 0) {
+		phys_buf_free(&b);
+		return NULL;
+	}
+	phys_buf_reserve(&b, 0);
+	b.s[b.len] = '\0';	/* an empty file still reads as "" */
+	if (lenp)
+		*lenp = b.len;
+	return b.s;
+}
+
+int
+phys_lines_open(struct phys_lines *l, const char *path, size_t max_total)
+{
+	struct stat st;
+	bool may_block;
+
+	memset(l, 0, sizeof *l);
+	l->name = phys_display_name(path);
+	l->max_total = max_total;
+	l->fd = open_input(path, &may_block);
+	if (l->fd < 0)
+		return -1;
+	l->may_block = may_block;
+	if (max_total && fstat(l->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uintmax_t)st.st_size > max_total) {
+		phys_lines_close(l);
+		return too_large(phys_display_name(path));
+	}
+	return 0;
+}
+
+static int
+line_too_long(const struct phys_lines *l)
+{
+	return phys_failat(l->name, l->lineno + 1, "line too long (limit %d "
+	    "MB)", PHYS_MAX_LINE_MB);
+}
+
+/* Whether a read of l would wait: nothing has arrived on its pipe. */
+static bool
+would_wait(const struct phys_lines *l)
+{
+	struct pollfd p = { .fd = l->fd, .events = POLLIN };
+
+	return l->may_block && poll(&p, 1, 0) == 0;
+}
+
+/* More bytes after the unread ones; room for a line of the limit. */
+static int
+fill(struct phys_lines *l)
+{
+	size_t want, have = l->end - l->start;
+	const char *nul;
+	ssize_t got;
+
+	if (l->start > 0) {
+		memmove(l->buf, l->buf + l->start, have);
+		l->start = 0;
+		l->end = have;
+	}
+	if (l->cap - l->end < READ_CHUNK + 1) {
+		want = l->cap ? l->cap * 2 : READ_CHUNK + 1;
+		if (want > PHYS_MAX_LINE_BYTES + READ_CHUNK + 2)
+			want = PHYS_MAX_LINE_BYTES + READ_CHUNK + 2;
+		l->buf = phys_xrealloc(l->buf, want);
+		l->cap = want;
+	}
+	got = read_some(l->fd, l->buf + l->end, l->cap - 1 - l->end,
+	    l->may_block);
+	if (got < 0)
+		return phys_failat(l->name, 0, "read error: %s",
+		    strerror(errno));
+	if (got == 0) {
+		l->eof = true;
+		return 0;
+	}
+	if ((nul = memchr(l->buf + l->end, '\0', (size_t)got))) {
+		long line = l->lineno + 1;
+		const char *p;
+
+		for (p = l->buf; p < nul; p++)
+			line += *p == '\n';
+		return nul_byte(l->name, line);
+	}
+	l->end += (size_t)got;
+	l->total += (size_t)got;
+	if (l->max_total && l->total > l->max_total)
+		return too_large(l->name);
+	return 0;
+}
+
+/* The next line as phys_lines_next; with !wait, 2 when none is complete
+ * and reading more would wait. */
+static int
+next_line(struct phys_lines *l, char **line, size_t *lenp, bool wait)
+{
+	size_t scanned = 0, len;
+	char *s, *nl;
+
+	phys_signal_check();
+	for (;;) {
+		/* before the first read there is no buffer: NULL + 0 is UB */
+		s = l->buf ? l->buf + l->start : NULL;
+		nl = s ? memchr(s + scanned, '\n', l->end - l->start -
+		    scanned) : NULL;
+		len = nl ? (size_t)(nl - s) : l->end - l->start;
+		if (len > PHYS_MAX_LINE_BYTES)
+			return line_too_long(l);
+		if (nl || (l->eof && len > 0)) {
+			s[len] = '\0';
+			l->start += len + (nl != NULL);
+			l->lineno++;
+			*line = s;
+			if (lenp)
+				*lenp = len;
+			return 1;
+		}
+		if (l->eof)
+			return 0;
+		scanned = len;
+		if (!wait && would_wait(l))
+			return 2;
+		if (fill(l) < 0)
+			return -1;
+	}
+}
+
+int
+phys_lines_next(struct phys_lines *l, char **line, size_t *lenp)
+{
+	return next_line(l, line, lenp, true);
+}
+
+int
+phys_lines_poll(struct phys_lines *l, char **line, size_t *lenp)
+{
+	return next_line(l, line, lenp, false);
+}
+
+void
+phys_lines_close(struct phys_lines *l)
+{
+	close_input(l->fd);
+	free(l->buf);
+	memset(l, 0, sizeof *l);
+	l->fd = -1;
+}
+
+bool
+phys_blank_or_comment(const char *line)
+{
+	return line[strspn(line, " \t\r")] == '\0' ||
+	    line[strspn(line, " \t")] == '#';
+}
+
+static int
+each_line(const char *path, size_t max_total,
+    int (*fn)(char *line, long lineno, void *ctx), void *ctx)
+{
+	struct phys_lines l;
+	char *line, *why;
+	int rc;
+
+	if (phys_lines_open(&l, path, max_total) < 0)
+		return -1;
+	while ((rc = phys_lines_next(&l, &line, NULL)) > 0) {
+		if (phys_blank_or_comment(line))
+			continue;
+		if ((rc = fn(line, l.lineno, ctx)) == 0)
+			continue;
+		if (rc < 0) {	/* fn's message gains the position */
+			why = phys_xstrdup(phys_error());
+			phys_failat(l.name, l.lineno, "%s", why);
+			free(why);
+		}
+		break;
+	}
+	phys_lines_close(&l);
+	return rc;
+}
+
+int
+phys_each_line(const char *path, int (*fn)(char *line, long lineno, void *ctx),
+    void *ctx)
+{
+	return each_line(path, PHYS_MAX_FILE_BYTES, fn, ctx);
+}
+
+int
+phys_each_stream_line(const char *path, int (*fn)(char *line, long lineno,
+    void *ctx), void *ctx)
+{
+	return each_line(path, 0, fn, ctx);
+}

@@ -1,0 +1,44 @@
+/* msg.h - errors and messages: what the library records and what commands print. */
+#ifndef PHYS_BASE_MSG_H
+#define PHYS_BASE_MSG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+/* Exit status shared by every command. */
+enum {
+	PHYS_EXIT_OK = 0,	/* success */
+	PHYS_EXIT_FAIL = 1,	/* bad input, failed check, I/O error */
+	PHYS_EXIT_USAGE = 2	/* bad command line */
+};
+
+/* The program name used as the prefix of every message. */
+extern const char *phys_progname;
+void phys_setprog(const char *argv0);
+
+/*
+ * Library functions never print or exit: they record one error message
+ * ("file:line: what" when a position is known) and return -1 or NULL.
+ * Commands print it with phys_report().
+ */
+int phys_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int phys_failat(const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+const char *phys_error(void);
+void phys_report(void);	/* "prog: <last error>" on stderr */
+
+/* "prog: message" on stderr. */
+void phys_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void phys_warnat(const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Send warnings to sink instead of stderr (NULL: back to stderr); a
+ * checker collects the loader's warnings as findings this way. */
+void phys_set_warning_sink(void (*sink)(const char *file, long line,
+    const char *message, void *ctx), void *ctx);
+
+/* Same, but only the first time this exact message is given. */
+void phys_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void phys_die(int status, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,81 @@
+/* names.c - names: shell-style matching and did-you-mean suggestions. */
+#include "base.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool
+phys_glob(const char *pattern, const char *name)
+{
+	return fnmatch(pattern, name, 0) == 0;
+}
+
+bool
+phys_has_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+size_t
+phys_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, *row, prev, tmp, best;
+
+	row = phys_xmalloc((lb + 1) * sizeof *row);
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			best = prev + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	best = row[lb];
+	free(row);
+	return best;
+}
+
+/* How far name is from word; a beginning counts as a match, so that
+ * "hollow" suggests both hollow-sphere and hollow-cylinder. */
+static size_t
+name_distance(const char *word, const char *name)
+{
+	size_t len = strlen(word);
+
+	if (len && strncmp(name, word, len) == 0)
+		return 0;
+	return phys_edit_distance(word, name);
+}
+
+void
+phys_suggest(struct phys_buf *b, const char *word, const char *const *names,
+    const char *prefix)
+{
+	size_t i, d, best = (size_t)-1, len = strlen(word), found = 0, total;
+	size_t limit = len < 3 ? 1 : (len + 2) / 3;
+
+	for (i = 0; names[i]; i++)
+		if ((d = name_distance(word, names[i])) < best)
+			best = d;
+	if (best > limit)
+		return;
+	for (i = total = 0; names[i]; i++)
+		total += name_distance(word, names[i]) == best;
+	for (i = 0; names[i]; i++) {
+		if (name_distance(word, names[i]) != best)
+			continue;
+		found++;
+		if (found > 1)
+			phys_buf_puts(b, found == total ? " or " : ", ");
+		phys_buf_printf(b, "%s%s", prefix, names[i]);
+	}
+}

@@ -1,0 +1,17 @@
+/* num.h - strict number parsing. */
+#ifndef PHYS_BASE_NUM_H
+#define PHYS_BASE_NUM_H
+
+#include <stdbool.h>
+
+/*
+ * Strict parsing: the whole string (surrounding blanks allowed) must be one
+ * finite number in range. NaN, inf, overflow and trailing junk are refused.
+ */
+bool phys_parse_double(const char *s, double *out);
+bool phys_parse_long(const char *s, long *out);	/* decimal or 0x hex */
+bool phys_parse_bool(const char *s, bool *out);	/* true/false/1/0 */
+/* Up to n blank-separated doubles; returns how many were read, -1 on junk. */
+int phys_parse_doubles(const char *s, double *out, int n);
+
+#endif

@@ -1,0 +1,285 @@
+/*
+ * engine.c - the engine a profile's type picks, and switching engines in
+ * the middle of a run. Each engine's calls live in its own module
+ * (engine_ode.c, engine_bullet.cc); this file only forwards to the one
+ * running.
+ */
+#include "engine_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct phys_engine {
+	const struct phys_world *w;
+	const struct phys_run_values *v;
+	struct phys_engine_options opt;
+	/* Exactly one is set: the engine running. */
+	struct ode_engine *ode;
+	struct bullet_engine *bullet;
+};
+
+/* Forward to the engine running: CALL(e, f, args) for functions with
+ * arguments after the engine, CALL0(e, f) for those without. */
+#define CALL(e, f, ...) ((e)->bullet ? bullet_engine_##f((e)->bullet, \
+    __VA_ARGS__) : ode_engine_##f((e)->ode, __VA_ARGS__))
+#define CALL0(e, f) ((e)->bullet ? bullet_engine_##f((e)->bullet) : \
+    ode_engine_##f((e)->ode))
+
+double
+phys_engine_clock(double base, long n, double h)
+{
+	double rate = 1 / h;
+
+	/* A step of 1/1000 s: dividing by 1000 gives 0.7 where multiplying
+	 * by 0.001 gives 0.7000000000000001. */
+	if (fabs(rate - round(rate)) < 1e-9 * rate)
+		return base + (double)n / round(rate);
+	return base + (double)n * h;
+}
+
+double
+phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
+    double vel)
+{
+	double damping = k ? PVD(v, JOINT_axis2_dynamics_damping) :
+	    PVD(v, JOINT_axis_dynamics_damping);
+	double stiff = k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
+	    PVD(v, JOINT_axis_dynamics_spring_stiffness);
+	double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
+	    PVD(v, JOINT_axis_dynamics_spring_reference);
+
+	return -damping * vel - stiff * (pos - ref);
+}
+
+void
+phys_link_values_mass(const struct phys_value *v, double *mass,
+    double inertia[6])
+{
+	*mass = PVD(v, LINK_inertial_mass);
+	inertia[0] = PVD(v, LINK_inertial_inertia_ixx);
+	inertia[1] = PVD(v, LINK_inertial_inertia_iyy);
+	inertia[2] = PVD(v, LINK_inertial_inertia_izz);
+	inertia[3] = PVD(v, LINK_inertial_inertia_ixy);
+	inertia[4] = PVD(v, LINK_inertial_inertia_ixz);
+	inertia[5] = PVD(v, LINK_inertial_inertia_iyz);
+}
+
+const struct phys_engine_info *const phys_engines[] = {
+	&phys_engine_ode,
+	&phys_engine_bullet,
+	NULL
+};
+
+const struct phys_engine_info *
+phys_engine_find(const char *type)
+{
+	size_t i;
+
+	for (i = 0; phys_engines[i]; i++)
+		if (strcmp(phys_engines[i]->type, type) == 0)
+			return phys_engines[i];
+	return NULL;
+}
+
+/* Build the engine; e->ode and e->bullet are both unset. */
+static int
+build(struct phys_engine *e, const struct phys_engine_info *engine)
+{
+	if (engine == &phys_engine_bullet)
+		e->bullet = bullet_engine_new(e->w, e->v, &e->opt);
+	else
+		e->ode = ode_engine_new(e->w, e->v, &e->opt);
+	return e->ode || e->bullet ? 0 : -1;
+}
+
+struct phys_engine *
+phys_engine_new(const struct phys_world *w,
+    const struct phys_engine_info *engine, const struct phys_run_values *v,
+    const struct phys_engine_options *opt)
+{
+	struct phys_engine *e = phys_xcalloc(1, sizeof *e);
+
+	e->w = w;
+	e->v = v;
+	if (opt)
+		e->opt = *opt;
+	if (build(e, engine) < 0) {
+		free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void
+phys_engine_free(struct phys_engine *e)
+{
+	if (!e)
+		return;
+	ode_engine_free(e->ode);
+	bullet_engine_free(e->bullet);
+	free(e);
+}
+
+const struct phys_engine_info *
+phys_engine_running(const struct phys_engine *e)
+{
+	return e->bullet ? &phys_engine_bullet : &phys_engine_ode;
+}
+
+/*
+ * A new engine starts from the world as loaded (its joints measure from
+ * the loaded configuration, as the old engine's did) and then takes over
+ * the clock and each dynamic link's pose and velocity.
+ */
+int
+phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
+{
+	struct phys_engine old = *e;
+	phys_pose p;
+	phys_vec3 lin, ang;
+	size_t i;
+
+	if (engine == phys_engine_running(e))
+		return phys_engine_apply_profile(e);
+	e->ode = NULL;
+	e->bullet = NULL;
+	if (build(e, engine) < 0) {
+		*e = old;
+		return -1;
+	}
+	CALL(e, set_clock, phys_engine_time(&old),
+	    phys_engine_iterations(&old));
+	for (i = 0; i < e->w->nlinks; i++) {
+		if (!phys_engine_link_dynamic(&old, (int)i))
+			continue;
+		phys_engine_link_pose(&old, (int)i, &p);
+		phys_engine_link_vel(&old, (int)i, &lin, &ang);
+		phys_engine_set_link_pose(e, (int)i, p);
+		phys_engine_set_link_vel(e, (int)i, &lin, &ang);
+	}
+	ode_engine_free(old.ode);
+	bullet_engine_free(old.bullet);
+	return 0;
+}
+
+int
+phys_engine_apply_profile(struct phys_engine *e)
+{
+	return CALL0(e, apply_profile);
+}
+
+void
+phys_engine_apply_world(struct phys_engine *e)
+{
+	CALL0(e, apply_world);
+}
+
+int
+phys_engine_apply_link(struct phys_engine *e, int link)
+{
+	return CALL(e, apply_link, link);
+}
+
+int
+phys_engine_apply_joint(struct phys_engine *e, int joint)
+{
+	return CALL(e, apply_joint, joint);
+}
+
+int
+phys_engine_apply_collision(struct phys_engine *e, int collision)
+{
+	return CALL(e, apply_collision, collision);
+}
+
+int
+phys_engine_step(struct phys_engine *e)
+{
+	return CALL0(e, step);
+}
+
+double
+phys_engine_time(const struct phys_engine *e)
+{
+	return CALL0(e, time);
+}
+
+long
+phys_engine_iterations(const struct phys_engine *e)
+{
+	return CALL0(e, iterations);
+}
+
+void
+phys_engine_link_pose(const struct phys_engine *e, int link, phys_pose *out)
+{
+	CALL(e, link_pose, link, out);
+}
+
+void
+phys_engine_link_vel(const struct phys_engine *e, int link, phys_vec3 *lin,
+    phys_vec3 *ang)
+{
+	CALL(e, link_vel, link, lin, ang);
+}
+
+void
+phys_engine_link_com(const struct phys_engine *e, int link, phys_vec3 *com,
+    phys_vec3 *com_vel)
+{
+	CALL(e, link_com, link, com, com_vel);
+}
+
+bool
+phys_engine_link_dynamic(const struct phys_engine *e, int link)
+{
+	return CALL(e, link_dynamic, link);
+}
+
+void
+phys_engine_link_mass(const struct phys_engine *e, int link, double *mass,
+    double inertia[6])
+{
+	CALL(e, link_mass, link, mass, inertia);
+}
+
+int
+phys_engine_set_link_pose(struct phys_engine *e, int link, phys_pose p)
+{
+	return CALL(e, set_link_pose, link, p);
+}
+
+int
+phys_engine_set_link_vel(struct phys_engine *e, int link, const phys_vec3 *lin,
+    const phys_vec3 *ang)
+{
+	return CALL(e, set_link_vel, link, lin, ang);
+}
+
+int
+phys_engine_joint_state(const struct phys_engine *e, int joint, double pos[2],
+    double vel[2])
+{
+	return CALL(e, joint_state, joint, pos, vel);
+}
+
+void
+phys_engine_joint_wrench(const struct phys_engine *e, int joint,
+    phys_vec3 *force, phys_vec3 *torque)
+{
+	CALL(e, joint_wrench, joint, force, torque);
+}
+
+int
+phys_engine_joint_effort(const struct phys_engine *e, int joint,
+    double effort[2])
+{
+	return CALL(e, joint_effort, joint, effort);
+}
+
+int
+phys_engine_contact_count(const struct phys_engine *e)
+{
+	return CALL0(e, contact_count);
+}

@@ -1,0 +1,1511 @@
+/*
+ * engine_bullet.cc - the Bullet engine (libbullet, double precision). Every
+ * Bullet call in phys lives here, behind the C functions of engine_impl.h.
+ *
+ * Bullet puts a body's origin at its centre of mass with the inertia
+ * diagonal, so each dynamic link is a body at link_pose * inertial_pose *
+ * principal axes (the "com" frame below); its collisions hang off that
+ * frame, in a compound shape unless there is one collision sitting exactly
+ * at it. Static links get one static object per collision.
+ *
+ * Meaning is kept the same as under ODE: joint positions are measured from
+ * the loaded configuration and computed from the link poses; springs,
+ * viscous damping and Coulomb friction act as under ODE (explicit forces,
+ * and a motor of bounded force driving the rate to zero); joints are
+ * Bullet's generalized 6-DOF constraint (a point-to-point one for balls),
+ * with the parent as body A so that a universal joint's first axis stays
+ * with the parent. Contacts get their surfaces' values each step, before
+ * Bullet solves them: friction the smaller of the two surfaces', rolling
+ * friction likewise, restitution the larger when the approach is faster
+ * than both thresholds, and kp/kd or soft_erp/soft_cfm when given.
+ */
+#include <btBulletDynamicsCommon.h>
+#include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
+#include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
+#include <BulletCollision/Gimpact/btGImpactShape.h>
+#include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+/* The C headers phys's own pull in, which guard themselves, first. */
+#include <libxml/tree.h>
+
+/* C11's _Noreturn in phys's headers is C++'s attribute. */
+#define _Noreturn [[noreturn]]
+extern "C" {
+#include "engine_impl.h"
+#include "inertia.h"
+#include "inertia_follow.h"
+#include "mesh.h"
+}
+#undef _Noreturn
+
+namespace {
+
+/* The smallest principal moment Bullet is given, as under ODE: a 1 mm
+ * radius of gyration. */
+const double MIN_GYRATION = 1e-3;
+
+btVector3
+bt(phys_vec3 v)
+{
+	return btVector3(v.x, v.y, v.z);
+}
+
+phys_vec3
+from_bt(const btVector3 &v)
+{
+	return v3(v.x(), v.y(), v.z());
+}
+
+btTransform
+bt(phys_pose p)
+{
+	return btTransform(btQuaternion(p.q.x, p.q.y, p.q.z, p.q.w), bt(p.p));
+}
+
+phys_pose
+from_bt(const btTransform &t)
+{
+	btQuaternion q = t.getRotation();
+	phys_pose p;
+
+	p.p = from_bt(t.getOrigin());
+	p.q.w = q.w(), p.q.x = q.x(), p.q.y = q.y(), p.q.z = q.z();
+	return p;
+}
+
+bool
+is_identity(phys_pose p)
+{
+	return p.p.x == 0 && p.p.y == 0 && p.p.z == 0 && p.q.x == 0 &&
+	    p.q.y == 0 && p.q.z == 0;
+}
+
+}	/* namespace */
+
+struct bullet_engine;
+
+namespace {
+
+const struct phys_value *vals(const struct bullet_engine *e, phys_scope s,
+    int idx);
+
+struct mesh_free {
+	void operator()(struct phys_mesh *m) const { phys_mesh_free(m); }
+};
+
+/* What Bullet collides for one collision at its run's sizes, owned by the
+ * engine until the collision is resized or the engine goes (members in the
+ * order each depends on the one before). */
+struct bshape {
+	std::unique_ptr<struct phys_mesh, mesh_free> own;	/* rescaled triangles */
+	std::unique_ptr<btTriangleIndexVertexArray> tris;
+	std::unique_ptr<btCollisionShape> shape;
+};
+
+struct blink {
+	btRigidBody *body = nullptr;	/* null for static links */
+	phys_pose com = PHYS_POSE_IDENTITY;	/* body frame in the link frame */
+	double mass = 0, inertia[6] = { 0, 0, 0, 0, 0, 0 };
+	std::vector<int> child_collision;	/* compound child -> collision */
+	int single = -1;	/* the collision when the shape is not compound */
+	std::unique_ptr<btCompoundShape> compound;	/* when there is one */
+	bool kinematic = false;
+};
+
+struct bjoint {
+	btTypedConstraint *c = nullptr;	/* null when both sides are static */
+	btJointFeedback fb;
+	phys_pose in_child = PHYS_POSE_IDENTITY;	/* joint frame, child link frame */
+	phys_pose in_parent = PHYS_POSE_IDENTITY;	/* at load, parent link frame */
+	phys_vec3 axis_parent[2];	/* axes at load, in the parent link frame */
+	phys_quat rel0 = PHYS_QUAT_IDENTITY;	/* parent^-1 child rotation at load */
+	double applied[2] = { 0, 0 };	/* spring and damping, last step */
+};
+
+class World;
+
+}	/* namespace */
+
+struct bullet_engine {
+	const struct phys_world *w;
+	const struct phys_run_values *v;	/* the run's: every parameter */
+	btDefaultCollisionConfiguration config;
+	btCollisionDispatcher dispatcher{ &config };
+	btDbvtBroadphase broadphase;
+	btSequentialImpulseConstraintSolver solver;
+	std::unique_ptr<World> world;
+	std::vector<bshape> shapes;	/* per collision */
+	std::vector<std::vector<double>> terrain;
+	std::vector<std::unique_ptr<btCollisionObject>> objects;
+	std::vector<std::unique_ptr<btTypedConstraint>> constraints;
+	std::vector<blink> links;
+	std::vector<bjoint> joints;
+	/* Per collision of a static link: its object, null when skipped. */
+	std::vector<btCollisionObject *> static_object;
+	bool skip_unsupported = false;
+
+	double step = 0.001;
+	int max_contacts = 20;
+	double base_time = 0;
+	long base_iter = 0, iterations = 0;
+	int ncontacts = 0;
+
+	bullet_engine(const struct phys_world *world_,
+	    const struct phys_run_values *v_) : w(world_), v(v_) {}
+};
+
+namespace {
+
+/* The run's values of a scope (idx: the entity): every parameter the
+ * engine reads comes from here, never from the loaded world. */
+const struct phys_value *
+vals(const struct bullet_engine *e, phys_scope s, int idx)
+{
+	return phys_run_values_get(e->v, s, idx);
+}
+
+/* Bullet's world, with phys's look at the contacts between collision
+ * detection and the solver. */
+class World : public btDiscreteDynamicsWorld {
+public:
+	World(bullet_engine *e) : btDiscreteDynamicsWorld(&e->dispatcher,
+	    &e->broadphase, &e->solver, &e->config), eng(e) {}
+protected:
+	void solveConstraints(btContactSolverInfo &info) override;
+private:
+	bullet_engine *eng;
+};
+
+/* ---- bodies and shapes ---- */
+
+int
+collision_of(const bullet_engine *e, const btCollisionObject *o, int child)
+{
+	int link = o->getUserIndex();
+
+	if (link < 0)
+		return o->getUserIndex2();
+	const blink &bl = e->links[(size_t)link];
+	if (bl.single >= 0)
+		return bl.single;
+	if (child < 0 || (size_t)child >= bl.child_collision.size())
+		return -1;
+	return bl.child_collision[(size_t)child];
+}
+
+btCollisionShape *
+mesh_shape(bshape &out, const struct phys_mesh *m, bool moving)
+{
+	out.tris.reset(new btTriangleIndexVertexArray((int)m->ntri,
+	    (int *)m->tri, 3 * (int)sizeof(unsigned), (int)m->nv, m->v,
+	    3 * (int)sizeof(double)));
+	if (!moving)
+		out.shape.reset(new btBvhTriangleMeshShape(out.tris.get(), true));
+	else {
+		auto *g = new btGImpactMeshShape(out.tris.get());
+
+		out.shape.reset(g);
+		g->setMargin(0);
+		g->updateBound();
+	}
+	return out.shape.get();
+}
+
+/*
+ * Bullet's terrain is centred on its origin halfway between the lowest and
+ * highest sample, rows along +y; the heightmap's row 0 is its +y edge.
+ */
+btCollisionShape *
+terrain_shape(bullet_engine *e, bshape &out, const struct phys_heightmap *hm,
+    phys_pose *at)
+{
+	std::vector<double> h(hm->nx * hm->ny);
+	size_t i, j;
+
+	for (j = 0; j < hm->ny; j++)
+		for (i = 0; i < hm->nx; i++)
+			h[j * hm->nx + i] = hm->h[(hm->ny - 1 - j) * hm->nx + i];
+	e->terrain.push_back(std::move(h));
+	auto *s = new btHeightfieldTerrainShape((int)hm->nx, (int)hm->ny,
+	    e->terrain.back().data(), hm->lo, hm->hi, 2, false);
+	out.shape.reset(s);
+	s->setLocalScaling(btVector3(hm->size[0] / (double)(hm->nx - 1),
+	    hm->size[1] / (double)(hm->ny - 1), 1));
+	*at = phys_pose_mul(*at, phys_pose{ { hm->pos[0], hm->pos[1],
+	    (hm->lo + hm->hi) / 2 }, PHYS_QUAT_IDENTITY });
+	return s;
+}
+
+/* The shape of a collision c, sized as c says, centred on its frame (a
+ * heightmap's may move the frame), in out; null when Bullet has none. */
+btCollisionShape *
+make_shape(bullet_engine *e, bshape &out, const struct phys_collision *c,
+    bool moving, phys_pose *at)
+{
+	switch (c->shape) {
+	case PHYS_GEOM_BOX:
+		out.shape.reset(new btBoxShape(btVector3(c->size[0] / 2,
+		    c->size[1] / 2, c->size[2] / 2)));
+		break;
+	case PHYS_GEOM_SPHERE:
+		out.shape.reset(new btSphereShape(c->size[0]));
+		break;
+	case PHYS_GEOM_CYLINDER:
+		out.shape.reset(new btCylinderShapeZ(btVector3(c->size[0],
+		    c->size[0], c->size[1] / 2)));
+		break;
+	case PHYS_GEOM_CAPSULE:
+		out.shape.reset(new btCapsuleShapeZ(c->size[0], c->size[1]));
+		break;
+	case PHYS_GEOM_MESH:
+	case PHYS_GEOM_ELLIPSOID:
+		return mesh_shape(out, c->mesh, moving);
+	case PHYS_GEOM_HEIGHTMAP:
+		return terrain_shape(e, out, c->heightmap, at);
+	default:
+		break;
+	}
+	return out.shape.get();
+}
+
+/* Collision ci at the sizes the run's values hold (-s and resizes), in
+ * out: a rescaled mesh or an ellipsoid of other radii gets triangles of
+ * its own. -1 with phys_error() when they cannot be made. */
+int
+sized_shape(bullet_engine *e, int ci, bool moving, phys_pose *at, bshape &out)
+{
+	struct phys_collision c;
+	struct phys_mesh *m;
+
+	if (phys_collision_sized(&e->w->collisions[ci],
+	    vals(e, PHYS_S_COLLISION, ci), &c, &m) < 0)
+		return -1;
+	out.own.reset(m);
+	make_shape(e, out, &c, moving, at);
+	return 0;
+}
+
+int
+refuse_shape(const struct phys_collision *c, const char *why)
+{
+	return phys_failat(c->doc->name, phys_node_line(c->node),
+	    "collision '%s': %s", c->name, why);
+}
+
+void
+add_object(bullet_engine *e, btCollisionObject *o, int link)
+{
+	int group = btBroadphaseProxy::DefaultFilter, mask =
+	    btBroadphaseProxy::AllFilter;
+
+	o->setUserIndex(link);
+	if (auto *rb = btRigidBody::upcast(o))
+		e->world->addRigidBody(rb, group, mask);
+	else
+		e->world->addCollisionObject(o, group, mask);
+}
+
+/* A collision Bullet has no shape for: refused, or skipped with a
+ * warning at load under --skip-unsupported. */
+int
+unsupported(const bullet_engine *e, const struct phys_collision *c,
+    bool at_load)
+{
+	if (!e->skip_unsupported)
+		return refuse_shape(c, "the Bullet engine has no such shape "
+		    "(--skip-unsupported skips it)");
+	if (at_load)
+		phys_warnat(c->doc->name, phys_node_line(c->node),
+		    "skipping collision '%s': no such Bullet shape", c->name);
+	return 0;
+}
+
+/* A static link: one fixed object per collision, at its world pose. */
+int
+make_static(bullet_engine *e, int li)
+{
+	const struct phys_link *l = &e->w->links[li];
+
+	for (int ci = l->first_collision; ci < l->first_collision + l->ncollisions;
+	    ci++) {
+		const struct phys_collision *c = &e->w->collisions[ci];
+		phys_pose at = phys_pose_mul(l->pose, c->pose);
+		bshape &bs = e->shapes[(size_t)ci];
+
+		if (c->shape == PHYS_GEOM_PLANE) {
+			phys_vec3 n = phys_quat_rotate(at.q, c->normal);
+
+			bs.shape.reset(new btStaticPlaneShape(bt(n), v3_dot(n,
+			    at.p)));
+			at = PHYS_POSE_IDENTITY;
+		} else if (sized_shape(e, ci, false, &at, bs) < 0)
+			return -1;
+		if (!bs.shape) {
+			if (unsupported(e, c, true) < 0)
+				return -1;
+			continue;
+		}
+		auto *o = new btCollisionObject();
+		o->setCollisionShape(bs.shape.get());
+		o->setWorldTransform(bt(at));
+		o->setUserIndex2(ci);
+		e->objects.emplace_back(o);
+		e->static_object[(size_t)ci] = o;
+		add_object(e, o, -1);
+	}
+	return 0;
+}
+
+/* Mass, and the principal frame and moments of the link's inertia; a
+ * tensor no rigid body has runs as under ODE, with the same warnings. */
+int
+link_mass(bullet_engine *e, int li, bool at_load, double *mass,
+    phys_pose *com, btVector3 *moments)
+{
+	const struct phys_link *l = &e->w->links[li];
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
+	blink &bl = e->links[(size_t)li];
+	phys_inertia in;
+	struct phys_inertia_verdict verdict;
+	phys_mat3 I, R;
+	double mo[3];
+	long line = at_load ? phys_node_line(l->node) : -1;
+	const char *file = at_load ? l->doc->name : nullptr;
+
+	phys_link_values_mass(v, mass, bl.inertia);
+	if (!(*mass > 0))
+		return phys_failat(file, line, "link '%s': mass must be "
+		    "positive, not %g (Gazebo refuses it too)", l->name, *mass);
+	in = phys_inertia_make(*mass, bl.inertia[0], bl.inertia[1],
+	    bl.inertia[2], bl.inertia[3], bl.inertia[4], bl.inertia[5]);
+	switch (phys_inertia_validate(&in, &verdict)) {
+	case PHYS_INERTIA_NOT_FINITE:
+		return phys_failat(file, line, "link '%s': %s", l->name,
+		    verdict.reason);
+	case PHYS_INERTIA_NOT_POSITIVE:
+		if (!at_load)
+			return phys_fail("link '%s': inertia is not positive "
+			    "definite (phys-inertia check explains, "
+			    "phys-inertia fix repairs)", l->name);
+		phys_warnat(file, line, "link '%s': inertia %s; run with each "
+		    "principal moment at least mass * (%g m)^2", l->name,
+		    verdict.reason, MIN_GYRATION);
+		break;
+	case PHYS_INERTIA_TRIANGLE:
+		if (at_load)
+			phys_warnat(file, line, "link '%s': inertia %s: no "
+			    "rigid body has it; run as written (phys-inertia "
+			    "fix repairs it)", l->name, verdict.reason);
+		break;
+	default:
+		break;
+	}
+	*com = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
+	if (bl.inertia[3] == 0 && bl.inertia[4] == 0 && bl.inertia[5] == 0) {
+		/* Already principal: keep the inertial frame as it is. */
+		mo[0] = bl.inertia[0], mo[1] = bl.inertia[1], mo[2] = bl.inertia[2];
+	} else {
+		I = { { { bl.inertia[0], bl.inertia[3], bl.inertia[4] },
+			{ bl.inertia[3], bl.inertia[1], bl.inertia[5] },
+			{ bl.inertia[4], bl.inertia[5], bl.inertia[2] } } };
+		if (phys_inertia_principal(I, mo, &R) < 0)
+			return phys_failat(file, line, "link '%s': inertia "
+			    "has no principal axes", l->name);
+		com->q = phys_quat_normalize(phys_quat_mul(com->q, phys_mat3_to_quat(R)));
+	}
+	for (int k = 0; k < 3; k++)
+		mo[k] = fmax(mo[k], *mass * MIN_GYRATION * MIN_GYRATION);
+	*moments = btVector3(mo[0], mo[1], mo[2]);
+	return 0;
+}
+
+/*
+ * The body's shape: its collisions, at the run's sizes, in the
+ * centre-of-mass frame; a compound unless one collision sits exactly at
+ * it. The shapes it had are let go of only once the new ones are all
+ * made and set: on failure the body keeps them. The body is out of the
+ * world (no pair or contact holds the old shapes).
+ */
+int
+attach_shapes(bullet_engine *e, int li, bool at_load)
+{
+	const struct phys_link *l = &e->w->links[li];
+	blink &bl = e->links[(size_t)li];
+	std::vector<bshape> made((size_t)l->ncollisions);
+	std::unique_ptr<btCompoundShape> compound;
+	std::vector<int> children;
+	int first = l->first_collision, single = -1;
+
+	if (l->ncollisions == 1) {
+		const struct phys_collision *c = &e->w->collisions[first];
+		phys_pose off = phys_pose_mul(phys_pose_inv(bl.com), c->pose);
+
+		if (is_identity(off) && c->shape != PHYS_GEOM_PLANE &&
+		    c->shape != PHYS_GEOM_HEIGHTMAP) {
+			if (sized_shape(e, first, true, &off, made[0]) < 0)
+				return -1;
+			if (made[0].shape)
+				single = first;
+		}
+	}
+	if (single < 0) {
+		compound.reset(new btCompoundShape());
+		for (int k = 0; k < l->ncollisions; k++) {
+			const struct phys_collision *c = &e->w->collisions[first + k];
+			phys_pose off = phys_pose_mul(phys_pose_inv(bl.com), c->pose);
+
+			if (c->shape == PHYS_GEOM_PLANE)
+				return refuse_shape(c, "a plane must belong to "
+				    "a static model");
+			if (c->shape == PHYS_GEOM_HEIGHTMAP)
+				return refuse_shape(c, "a heightmap must belong "
+				    "to a static model");
+			if (sized_shape(e, first + k, true, &off,
+			    made[(size_t)k]) < 0)
+				return -1;
+			if (!made[(size_t)k].shape) {
+				if (unsupported(e, c, at_load) < 0)
+					return -1;
+				continue;
+			}
+			compound->addChildShape(bt(off),
+			    made[(size_t)k].shape.get());
+			children.push_back(first + k);
+		}
+	}
+	bl.body->setCollisionShape(single >= 0 ? made[0].shape.get() :
+	    compound.get());
+	for (int k = 0; k < l->ncollisions; k++)
+		e->shapes[(size_t)(first + k)] = std::move(made[(size_t)k]);
+	bl.compound = std::move(compound);
+	bl.child_collision = std::move(children);
+	bl.single = single;
+	return 0;
+}
+
+void
+apply_link_flags(bullet_engine *e, int li)
+{
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
+	blink &bl = e->links[(size_t)li];
+	btRigidBody *b = bl.body;
+	int flags = b->getFlags();
+
+	if (PVB(v, LINK_gravity)) {
+		flags &= ~BT_DISABLE_WORLD_GRAVITY;
+		b->setFlags(flags);
+		b->setGravity(e->world->getGravity());
+	} else {
+		b->setFlags(flags | BT_DISABLE_WORLD_GRAVITY);
+		b->setGravity(btVector3(0, 0, 0));
+	}
+	b->setDamping(PVD(v, LINK_velocity_decay_linear),
+	    PVD(v, LINK_velocity_decay_angular));
+	bl.kinematic = PVB(v, LINK_kinematic);
+	if (bl.kinematic)
+		b->setCollisionFlags(b->getCollisionFlags() |
+		    btCollisionObject::CF_KINEMATIC_OBJECT);
+	else
+		b->setCollisionFlags(b->getCollisionFlags() &
+		    ~btCollisionObject::CF_KINEMATIC_OBJECT);
+}
+
+/* Mass properties; a kinematic body has infinite mass for the solver. */
+int
+set_mass(bullet_engine *e, int li, bool at_load)
+{
+	blink &bl = e->links[(size_t)li];
+	btVector3 mo;
+	double mass;
+
+	if (link_mass(e, li, at_load, &mass, &bl.com, &mo) < 0)
+		return -1;
+	bl.mass = mass;
+	if (PVB(vals(e, PHYS_S_LINK, li), LINK_kinematic))
+		bl.body->setMassProps(0, btVector3(0, 0, 0));
+	else
+		bl.body->setMassProps(mass, mo);
+	bl.body->updateInertiaTensor();
+	return 0;
+}
+
+int
+make_body(bullet_engine *e, int li)
+{
+	const struct phys_link *l = &e->w->links[li];
+	const struct phys_model *m = &e->w->models[l->model];
+	blink &bl = e->links[(size_t)li];
+
+	if (m->is_static) {
+		bl.com = phys_pose_from6(PV(vals(e, PHYS_S_LINK, li),
+		    LINK_inertial_pose)->u.pose);
+		return make_static(e, li);
+	}
+	btRigidBody::btRigidBodyConstructionInfo ci(1, nullptr, nullptr);
+	bl.body = new btRigidBody(ci);
+	e->objects.emplace_back(bl.body);
+	if (set_mass(e, li, true) < 0 || attach_shapes(e, li, true) < 0)
+		return -1;
+	bl.body->setWorldTransform(bt(phys_pose_mul(l->pose, bl.com)));
+	bl.body->setActivationState(DISABLE_DEACTIVATION);
+	bl.body->setFriction(1);
+	bl.body->setRollingFriction(0);
+	bl.body->setRestitution(0);
+	add_object(e, bl.body, li);
+	apply_link_flags(e, li);
+	if (m->has_init_vel)
+		bullet_engine_set_link_vel(e, li, &m->init_linear,
+		    &m->init_angular);
+	return 0;
+}
+
+/* ---- joints ---- */
+
+btRigidBody &
+joint_body(bullet_engine *e, int link)
+{
+	if (link >= 0 && e->links[(size_t)link].body)
+		return *e->links[(size_t)link].body;
+	return btTypedConstraint::getFixedBody();
+}
+
+phys_pose
+body_pose(const bullet_engine *e, int link)
+{
+	phys_pose p;
+
+	if (link < 0)
+		return PHYS_POSE_IDENTITY;
+	bullet_engine_link_pose(e, link, &p);
+	return p;
+}
+
+/* The frame of a joint in a body: origin at the anchor, x along the
+ * first axis, y along the second (made orthogonal to the first). */
+btTransform
+joint_frame(const bullet_engine *e, const struct phys_joint *j, int link)
+{
+	phys_vec3 x = v3_normalize(j->axis[0]), y = j->axis[1], z;
+	phys_pose body = PHYS_POSE_IDENTITY, f;
+	phys_mat3 r;
+
+	y = v3_sub(y, v3_scale(x, v3_dot(x, y)));
+	if (v3_norm(y) < 1e-9)
+		y = fabs(x.x) < 0.9 ? v3_cross(x, v3(1, 0, 0)) :
+		    v3_cross(x, v3(0, 1, 0));
+	y = v3_normalize(y);
+	z = v3_cross(x, y);
+	r = { { { x.x, y.x, z.x }, { x.y, y.y, z.y }, { x.z, y.z, z.z } } };
+	f.p = j->pose.p;
+	f.q = phys_mat3_to_quat(r);
+	if (link >= 0 && e->links[(size_t)link].body)
+		body = phys_pose_mul(e->w->links[link].pose, e->links[(size_t)link].com);
+	return bt(phys_pose_mul(phys_pose_inv(body), f));
+}
+
+int
+refuse_joint(const struct phys_joint *j, const char *why)
+{
+	return phys_failat(j->doc->name, phys_node_line(j->node),
+	    "joint '%s': %s", j->name, why);
+}
+
+/* Limits in the joint's rows: lower > upper leaves a row free. */
+void
+set_limits(bullet_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	auto *c = static_cast<btGeneric6DofSpring2Constraint *>(
+	    e->joints[(size_t)ji].c);
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	double lo[2] = { PVD(v, JOINT_axis_limit_lower),
+		PVD(v, JOINT_axis2_limit_lower) };
+	double hi[2] = { PVD(v, JOINT_axis_limit_upper),
+		PVD(v, JOINT_axis2_limit_upper) };
+	double fr[2] = { PVD(v, JOINT_axis_dynamics_friction),
+		PVD(v, JOINT_axis2_dynamics_friction) };
+	btVector3 llo(0, 0, 0), lhi(0, 0, 0), alo(0, 0, 0), ahi(0, 0, 0);
+	bool angular = j->type != PHYS_JOINT_PRISMATIC;
+	int free_axes = j->type == PHYS_JOINT_FIXED ? 0 :
+	    j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2 ?
+	    2 : 1;
+
+	for (int k = 0; k < free_axes; k++) {
+		double l = lo[k] > -1e15 ? lo[k] : 1, h = hi[k] < 1e15 ? hi[k] : -1;
+
+		/* Bullet's angles, like ODE's, stay within [-pi, pi]. */
+		if (angular && (lo[k] < -M_PI || hi[k] > M_PI) &&
+		    (lo[k] > -1e15 || hi[k] < 1e15)) {
+			phys_warn_once("joint '%s': limits beyond pi; Bullet "
+			    "cannot stop a revolute axis there", j->name);
+			l = 1, h = -1;
+		}
+		if (lo[k] <= -1e15 || hi[k] >= 1e15)
+			l = 1, h = -1;	/* one open side: free */
+		(angular ? alo : llo)[k] = l;
+		(angular ? ahi : lhi)[k] = h;
+		int row = (angular ? 3 : 0) + k;
+		c->enableMotor(row, fr[k] > 0);
+		c->setTargetVelocity(row, 0);
+		c->setMaxMotorForce(row, fr[k]);
+	}
+	c->setLinearLowerLimit(llo);
+	c->setLinearUpperLimit(lhi);
+	c->setAngularLowerLimit(alo);
+	c->setAngularUpperLimit(ahi);
+}
+
+/* The profile's ERP and CFM on every row of the joint. */
+void
+set_softness(btTypedConstraint *c, double erp, double cfm)
+{
+	for (int row = 0; row < 6; row++) {
+		c->setParam(BT_CONSTRAINT_STOP_ERP, erp, row);
+		c->setParam(BT_CONSTRAINT_STOP_CFM, cfm, row);
+	}
+}
+
+int
+make_joint(bullet_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	bjoint &bj = e->joints[(size_t)ji];
+	btRigidBody &child = joint_body(e, j->child);
+	btRigidBody &parent = joint_body(e, j->parent);
+	phys_pose cp = body_pose(e, j->child), pp = body_pose(e, j->parent);
+	btTypedConstraint *c;
+
+	if (j->mimic[0].on || j->mimic[1].on)
+		return refuse_joint(j, "the Bullet engine has no mimic "
+		    "constraint (run it under an ODE profile)");
+	switch (j->type) {
+	case PHYS_JOINT_SCREW:
+	case PHYS_JOINT_GEARBOX:
+		return refuse_joint(j, "the Bullet engine runs no screw or "
+		    "gearbox joint (run it under an ODE profile)");
+	default:
+		break;
+	}
+	bj.in_child = phys_pose_mul(phys_pose_inv(cp), j->pose);
+	bj.in_parent = phys_pose_mul(phys_pose_inv(pp), j->pose);
+	bj.rel0 = phys_quat_mul(phys_quat_conj(pp.q), cp.q);
+	for (int k = 0; k < 2; k++)
+		bj.axis_parent[k] = phys_quat_rotate(phys_quat_conj(pp.q), j->axis[k]);
+	if (child.isStaticOrKinematicObject() && parent.isStaticOrKinematicObject()
+	    && !(j->child >= 0 && e->links[(size_t)j->child].body) &&
+	    !(j->parent >= 0 && e->links[(size_t)j->parent].body))
+		return 0;
+	if (j->type == PHYS_JOINT_BALL) {
+		btTransform fp = joint_frame(e, j, j->parent);
+		btTransform fc = joint_frame(e, j, j->child);
+		c = new btPoint2PointConstraint(parent, child, fp.getOrigin(),
+		    fc.getOrigin());
+	} else {
+		c = new btGeneric6DofSpring2Constraint(parent, child,
+		    joint_frame(e, j, j->parent), joint_frame(e, j, j->child),
+		    RO_XYZ);
+	}
+	c->setJointFeedback(&bj.fb);
+	bj.c = c;
+	e->constraints.emplace_back(c);
+	e->world->addConstraint(c, true);
+	if (j->type != PHYS_JOINT_BALL)
+		set_limits(e, ji);
+	return 0;
+}
+
+/* ---- contacts ---- */
+
+const struct phys_value *
+surface(const bullet_engine *e, int ci)
+{
+	return vals(e, PHYS_S_COLLISION, ci);
+}
+
+bool
+pair_excluded(const bullet_engine *e, int c1, int c2)
+{
+	const struct phys_world *w = e->w;
+	const struct phys_link *l1 = &w->links[w->collisions[c1].link];
+	const struct phys_link *l2 = &w->links[w->collisions[c2].link];
+	const struct phys_value *a = surface(e, c1), *b = surface(e, c2);
+
+	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
+	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c1].link),
+	    LINK_self_collide) &&
+	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c2].link),
+	    LINK_self_collide))
+		return true;
+	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
+	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
+	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
+	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
+}
+
+/* Contact stiffness from kp/kd (springs in series, dampers in parallel)
+ * or soft_erp/soft_cfm, as under ODE; false when neither surface gives
+ * any, and the profile's ERP and CFM apply. */
+bool
+contact_softness(const struct phys_value *a, const struct phys_value *b,
+    double h, double *erp, double *cfm)
+{
+	const struct phys_value *s[2] = { a, b };
+	double kp = 0, kd = 0, serp = 1, scfm = 0;
+	bool spring = false, soft = false;
+
+	for (auto *v : s) {
+		bool k = PV(v, COLLISION_surface_contact_bullet_kp)->given ||
+		    PV(v, COLLISION_surface_contact_bullet_kd)->given;
+		bool sf = PV(v, COLLISION_surface_contact_bullet_soft_erp)->given ||
+		    PV(v, COLLISION_surface_contact_bullet_soft_cfm)->given;
+
+		spring |= k;
+		soft |= sf && !k;
+	}
+	if (!spring && !soft)
+		return false;
+	if (!soft) {
+		for (auto *v : s) {
+			kp += 1 / PVD(v, COLLISION_surface_contact_bullet_kp);
+			kd += PVD(v, COLLISION_surface_contact_bullet_kd);
+		}
+		kp = 1 / kp;
+		*erp = h * kp / (h * kp + kd);
+		*cfm = 1 / (h * kp + kd);
+		return true;
+	}
+	for (auto *v : s) {
+		serp = fmin(serp, PVD(v, COLLISION_surface_contact_bullet_soft_erp));
+		scfm += PVD(v, COLLISION_surface_contact_bullet_soft_cfm);
+	}
+	*erp = serp, *cfm = scfm;
+	return true;
+}
+
+phys_vec3
+fdir(const btCollisionObject *o, const struct phys_value *v, int ci,
+    const bullet_engine *e)
+{
+	phys_vec3 d = PVV(v, COLLISION_surface_friction_bullet_fdir1);
+	phys_pose link;
+
+	if (v3_norm(d) == 0)
+		return d;
+	/* In the collision frame. */
+	link = body_pose(e, e->w->collisions[ci].link);
+	(void)o;
+	return v3_normalize(phys_quat_rotate(phys_pose_mul(link,
+	    e->w->collisions[ci].pose).q, d));
+}
+
+/* The surfaces' values on one contact point. */
+void
+set_point(const bullet_engine *e, btManifoldPoint &p,
+    const btCollisionObject *o0, const btCollisionObject *o1, int c0, int c1)
+{
+	const struct phys_value *a = surface(e, c0), *b = surface(e, c1);
+	const btRigidBody *b0 = btRigidBody::upcast(o0), *b1 = btRigidBody::upcast(o1);
+	btVector3 v(0, 0, 0);
+	double erp, cfm, approach, gap;
+	phys_vec3 d, n = from_bt(p.m_normalWorldOnB);
+
+	p.m_combinedFriction = fmin(
+	    PVD(a, COLLISION_surface_friction_bullet_friction),
+	    PVD(b, COLLISION_surface_friction_bullet_friction));
+	p.m_combinedRollingFriction = fmin(
+	    PVD(a, COLLISION_surface_friction_bullet_rolling_friction),
+	    PVD(b, COLLISION_surface_friction_bullet_rolling_friction));
+	p.m_combinedSpinningFriction = 0;
+	/* Restitution when approaching faster than both thresholds, as
+	 * under ODE. */
+	if (b0)
+		v += b0->getVelocityInLocalPoint(p.getPositionWorldOnA() -
+		    b0->getCenterOfMassPosition());
+	if (b1)
+		v -= b1->getVelocityInLocalPoint(p.getPositionWorldOnB() -
+		    b1->getCenterOfMassPosition());
+	approach = -v.dot(p.m_normalWorldOnB);
+	p.m_combinedRestitution = 0;
+	if (approach > fmin(PVD(a, COLLISION_surface_bounce_threshold),
+	    PVD(b, COLLISION_surface_bounce_threshold)))
+		p.m_combinedRestitution = fmax(
+		    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
+		    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
+	/* A point still apart by gap (Bullet's speculative contact) lets the
+	 * bodies close it this step and takes gap / h off the velocity it
+	 * leaves with: ask for that much more, so that they leave at e times
+	 * the speed they came in with. */
+	gap = p.getDistance() + e->world->getSolverInfo().m_linearSlop;
+	if (p.m_combinedRestitution > 0 && approach > 0 && gap > 0)
+		p.m_combinedRestitution += gap / (e->step * approach);
+	p.m_contactPointFlags &= ~(BT_CONTACT_FLAG_HAS_CONTACT_ERP |
+	    BT_CONTACT_FLAG_HAS_CONTACT_CFM |
+	    BT_CONTACT_FLAG_CONTACT_STIFFNESS_DAMPING |
+	    BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED);
+	if (contact_softness(a, b, e->step, &erp, &cfm)) {
+		p.m_contactERP = erp;
+		p.m_contactCFM = cfm;
+		p.m_contactPointFlags |= BT_CONTACT_FLAG_HAS_CONTACT_ERP |
+		    BT_CONTACT_FLAG_HAS_CONTACT_CFM;
+	}
+	d = fdir(o0, a, c0, e);
+	if (v3_norm(d) == 0)
+		d = fdir(o1, b, c1, e);
+	d = v3_sub(d, v3_scale(n, v3_dot(d, n)));
+	if (v3_norm(d) > 1e-9) {
+		d = v3_normalize(d);
+		p.m_lateralFrictionDir1 = bt(d);
+		p.m_lateralFrictionDir2 = bt(v3_cross(n, d));
+		p.m_contactPointFlags |= BT_CONTACT_FLAG_LATERAL_FRICTION_INITIALIZED;
+	}
+}
+
+bool
+without_contact(const struct phys_value *a, const struct phys_value *b)
+{
+	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
+	    PVB(b, COLLISION_surface_contact_collide_without_contact);
+}
+
+/* One pair's points: filtered, limited, given their surfaces' values. */
+void
+prepare_manifold(bullet_engine *e, btPersistentManifold *m)
+{
+	const btCollisionObject *o0 = m->getBody0(), *o1 = m->getBody1();
+	int limit = e->max_contacts, kept = 0;
+
+	for (int i = m->getNumContacts() - 1; i >= 0; i--) {
+		btManifoldPoint &p = m->getContactPoint(i);
+		int c0 = collision_of(e, o0, p.m_index0);
+		int c1 = collision_of(e, o1, p.m_index1);
+		const struct phys_value *a, *b;
+		int lim = limit;
+
+		if (c0 < 0 || c1 < 0 || pair_excluded(e, c0, c1)) {
+			m->removeContactPoint(i);
+			continue;
+		}
+		a = surface(e, c0), b = surface(e, c1);
+		lim = std::min<long>(lim, std::min(PVI(a, COLLISION_max_contacts),
+		    PVI(b, COLLISION_max_contacts)));
+		if (kept >= lim) {
+			m->removeContactPoint(i);
+			continue;
+		}
+		kept++;
+		if (p.getDistance() <= 0 && (!without_contact(a, b) ||
+		    (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
+		    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))))
+			e->ncontacts++;
+		if (without_contact(a, b)) {
+			m->removeContactPoint(i);	/* reported, never pushed */
+			continue;
+		}
+		set_point(e, p, o0, o1, c0, c1);
+	}
+}
+
+void
+World::solveConstraints(btContactSolverInfo &info)
+{
+	btDispatcher *d = getDispatcher();
+
+	eng->ncontacts = 0;
+	for (int i = 0; i < d->getNumManifolds(); i++)
+		prepare_manifold(eng, d->getManifoldByIndexInternal(i));
+	btDiscreteDynamicsWorld::solveConstraints(info);
+}
+
+/* ---- joint state: from the link poses, as the loaded configuration's
+ * displacement; the same numbers whichever engine moved the links ---- */
+
+double
+angle_about(phys_quat q, phys_vec3 axis)
+{
+	return 2 * atan2(v3_dot(v3(q.x, q.y, q.z), axis), q.w);
+}
+
+phys_quat
+rotation(phys_vec3 axis, double angle)
+{
+	double s = sin(angle / 2);
+
+	return phys_quat{ cos(angle / 2), axis.x * s, axis.y * s, axis.z * s };
+}
+
+/* atan2 of the turn from u to w about axis (all unit, u and w normal to
+ * axis or nearly). */
+double
+turn(phys_vec3 u, phys_vec3 w, phys_vec3 axis)
+{
+	return atan2(v3_dot(axis, v3_cross(u, w)), v3_dot(u, w));
+}
+
+/* Axis k in the world: the first turns with the parent, the second with
+ * the child (after the first axis's turn t1). */
+phys_vec3
+world_axis(phys_pose parent, const bjoint &bj, int k, double t1)
+{
+	phys_vec3 a1 = bj.axis_parent[0];
+
+	if (k == 0)
+		return phys_quat_rotate(parent.q, a1);
+	return phys_quat_rotate(parent.q, phys_quat_rotate(rotation(a1, t1),
+	    v3_normalize(bj.axis_parent[1])));
+}
+
+}	/* namespace */
+
+/* ---- the C interface ---- */
+
+extern "C" {
+
+/* What Bullet does with each parameter: its own block's are passed to it
+ * but for the few it has no counterpart for; the shared ones as under
+ * ODE; other engines' blocks are another engine's. */
+static phys_ode_support
+bullet_support(const struct phys_param *p)
+{
+	if (!(p->engines & PHYS_E_BULLET))
+		return PHYS_ODE_OTHER;
+	switch (p->id) {
+	/* Bullet has one friction coefficient for both directions, split
+	 * impulse only for the whole world, and a fixed step. */
+	case PHYS_P_COLLISION_surface_friction_bullet_friction2:
+	case PHYS_P_COLLISION_surface_contact_bullet_split_impulse:
+	case PHYS_P_COLLISION_surface_contact_bullet_split_impulse_penetration_threshold:
+	case PHYS_P_PHYSICS_bullet_solver_min_step_size:
+		return PHYS_ODE_INERT;
+	default:
+		break;
+	}
+	if (p->engines == PHYS_E_BULLET)
+		return PHYS_ODE_NATIVE;
+	return p->ode;	/* shared: honoured as under ODE */
+}
+
+struct bullet_engine *
+bullet_engine_new(const struct phys_world *w, const struct phys_run_values *v,
+    const struct phys_engine_options *opt)
+{
+	auto *e = new bullet_engine(w, v);
+	struct phys_engine_options dflt = { false };
+
+	if (!opt)
+		opt = &dflt;
+	/* A box on a plane gets its four corners at once, as under ODE,
+	 * rather than one more point per step. */
+	e->config.setPlaneConvexMultipointIterations(3, 3);
+	e->config.setConvexConvexMultipointIterations(3, 3);
+	btGImpactCollisionAlgorithm::registerAlgorithm(&e->dispatcher);
+	e->world.reset(new World(e));
+	e->skip_unsupported = opt->skip_unsupported;
+	e->links.resize(w->nlinks);
+	e->joints.resize(w->njoints);
+	e->shapes.resize(w->ncollisions);
+	e->static_object.resize(w->ncollisions);
+	if (bullet_engine_apply_profile(e) < 0) {
+		bullet_engine_free(e);
+		return nullptr;
+	}
+	bullet_engine_apply_world(e);
+	for (size_t i = 0; i < w->nlinks; i++)
+		if (make_body(e, (int)i) < 0) {
+			bullet_engine_free(e);
+			return nullptr;
+		}
+	for (size_t i = 0; i < w->njoints; i++)
+		if (make_joint(e, (int)i) < 0) {
+			bullet_engine_free(e);
+			return nullptr;
+		}
+	bullet_engine_apply_profile(e);
+	bullet_engine_apply_world(e);
+	return e;
+}
+
+void
+bullet_engine_free(struct bullet_engine *e)
+{
+	if (!e)
+		return;
+	for (auto &c : e->constraints)
+		e->world->removeConstraint(c.get());
+	for (auto &o : e->objects)
+		e->world->removeCollisionObject(o.get());
+	e->constraints.clear();
+	e->world.reset();
+	delete e;
+}
+
+void
+bullet_engine_set_clock(struct bullet_engine *e, double t, long iter)
+{
+	e->base_time = t;
+	e->base_iter = e->iterations = iter;
+}
+
+int
+bullet_engine_apply_profile(struct bullet_engine *e)
+{
+	btContactSolverInfo &si = e->world->getSolverInfo();
+	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
+
+	if (!(PVD(v, PHYSICS_max_step_size) > 0))
+		return phys_fail("max_step_size must be positive");
+	e->base_time = bullet_engine_time(e);
+	e->base_iter = e->iterations;
+	e->step = PVD(v, PHYSICS_max_step_size);
+	e->max_contacts = (int)PVI(v, PHYSICS_max_contacts);
+	si.m_numIterations = (int)PVI(v, PHYSICS_bullet_solver_iters);
+	si.m_sor = PVD(v, PHYSICS_bullet_solver_sor);
+	si.m_globalCfm = PVD(v, PHYSICS_bullet_constraints_cfm);
+	si.m_erp = PVD(v, PHYSICS_bullet_constraints_erp);
+	si.m_erp2 = si.m_erp;
+	si.m_linearSlop = PVD(v, PHYSICS_bullet_constraints_contact_surface_layer);
+	si.m_splitImpulse = PVB(v, PHYSICS_bullet_constraints_split_impulse);
+	si.m_splitImpulsePenetrationThreshold =
+	    PVD(v, PHYSICS_bullet_constraints_split_impulse_penetration_threshold);
+	/* The bounce thresholds are the surfaces' (set per contact). */
+	si.m_restitutionVelocityThreshold = 0;
+	/* A friction pyramid of two directions; fdir1 when a surface gives
+	 * one (each point's direction is set again every step). */
+	si.m_solverMode |= SOLVER_USE_2_FRICTION_DIRECTIONS |
+	    SOLVER_ENABLE_FRICTION_DIRECTION_CACHING;
+	for (size_t i = 0; i < e->joints.size(); i++)
+		if (e->joints[i].c)
+			set_softness(e->joints[i].c, si.m_erp, si.m_globalCfm);
+	return 0;
+}
+
+void
+bullet_engine_apply_world(struct bullet_engine *e)
+{
+	phys_vec3 g = PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity);
+
+	e->world->setGravity(bt(g));
+	for (size_t i = 0; i < e->links.size(); i++)
+		if (e->links[i].body)
+			apply_link_flags(e, (int)i);
+}
+
+int
+bullet_engine_apply_link(struct bullet_engine *e, int li)
+{
+	blink &bl = e->links[(size_t)li];
+	phys_pose link;
+	phys_vec3 lin, ang;
+
+	if (!bl.body)
+		return 0;
+	bullet_engine_link_pose(e, li, &link);
+	bullet_engine_link_vel(e, li, &lin, &ang);
+	e->world->removeRigidBody(bl.body);
+	if (set_mass(e, li, false) < 0 || attach_shapes(e, li, false) < 0) {
+		add_object(e, bl.body, li);
+		return -1;
+	}
+	add_object(e, bl.body, li);
+	apply_link_flags(e, li);
+	bl.body->setWorldTransform(bt(phys_pose_mul(link, bl.com)));
+	bullet_engine_set_link_vel(e, li, &lin, &ang);
+	return 0;
+}
+
+int
+bullet_engine_apply_joint(struct bullet_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+
+	if (!e->joints[(size_t)ji].c || j->type == PHYS_JOINT_BALL)
+		return 0;
+	if (!(v3_norm(PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis_xyz)) > 0))
+		return phys_fail("joint '%s': axis is zero", j->name);
+	set_limits(e, ji);
+	return 0;
+}
+
+/* A static collision resized: its object gets the new shape. */
+static int
+reshape_static(struct bullet_engine *e, int ci)
+{
+	const struct phys_collision *c = &e->w->collisions[ci];
+	btCollisionObject *o = e->static_object[(size_t)ci];
+	phys_pose at = phys_pose_mul(e->w->links[c->link].pose, c->pose);
+	bshape bs;
+
+	if (!o || c->shape == PHYS_GEOM_PLANE || c->shape == PHYS_GEOM_HEIGHTMAP)
+		return 0;	/* skipped at load, or no sizes to change */
+	if (sized_shape(e, ci, false, &at, bs) < 0)
+		return -1;
+	e->world->removeCollisionObject(o);
+	o->setCollisionShape(bs.shape.get());
+	e->shapes[(size_t)ci] = std::move(bs);
+	add_object(e, o, -1);
+	return 0;
+}
+
+/* A resize: the collision's shape is made again at its new sizes (a
+ * compound is made again with every child where it was); a moving link
+ * keeps its pose and velocity. */
+int
+bullet_engine_apply_collision(struct bullet_engine *e, int ci)
+{
+	int li = e->w->collisions[ci].link;
+	blink &bl = e->links[(size_t)li];
+	int rc;
+
+	if (!bl.body)
+		return reshape_static(e, ci);
+	e->world->removeRigidBody(bl.body);
+	rc = attach_shapes(e, li, false);
+	add_object(e, bl.body, li);
+	return rc;
+}
+
+/* Springs and viscous damping as explicit generalized forces, as under
+ * ODE. */
+static void
+joint_forces(struct bullet_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	bjoint &bj = e->joints[(size_t)ji];
+	double pos[2], vel[2];
+	int n = bullet_engine_joint_state(e, ji, pos, vel);
+	phys_pose pp = body_pose(e, j->parent);
+
+	for (int k = 0; k < n; k++) {
+		double f = phys_joint_spring_damper(v, k, pos[k], vel[k]);
+		phys_vec3 axis;
+
+		bj.applied[k] = f;
+		if (f == 0)
+			continue;
+		axis = world_axis(pp, bj, k, pos[0]);
+		btVector3 F = bt(v3_scale(axis, f));
+		btRigidBody *c = e->links[(size_t)j->child].body;
+		btRigidBody *p = j->parent >= 0 ?
+		    e->links[(size_t)j->parent].body : nullptr;
+		if (j->type == PHYS_JOINT_PRISMATIC) {
+			if (c)
+				c->applyCentralForce(F);
+			if (p)
+				p->applyCentralForce(-F);
+		} else {
+			if (c)
+				c->applyTorque(F);
+			if (p)
+				p->applyTorque(-F);
+		}
+	}
+}
+
+/* Kinematic links move with their velocities, untouched by forces. */
+static void
+move_kinematic(struct bullet_engine *e)
+{
+	for (auto &bl : e->links) {
+		btTransform t;
+
+		if (!bl.body || !bl.kinematic)
+			continue;
+		btTransformUtil::integrateTransform(bl.body->getWorldTransform(),
+		    bl.body->getLinearVelocity(), bl.body->getAngularVelocity(),
+		    e->step, t);
+		bl.body->setWorldTransform(t);
+		bl.body->setInterpolationWorldTransform(t);
+	}
+}
+
+static int
+check_finite(struct bullet_engine *e)
+{
+	for (size_t i = 0; i < e->links.size(); i++) {
+		btRigidBody *b = e->links[i].body;
+
+		if (!b)
+			continue;
+		const btVector3 &p = b->getCenterOfMassPosition();
+		btQuaternion q = b->getOrientation();
+		const btVector3 &v = b->getLinearVelocity();
+		const btVector3 &w = b->getAngularVelocity();
+		if (!std::isfinite(p.x() + p.y() + p.z() + q.x() + q.y() + q.z() +
+		    q.w() + v.x() + v.y() + v.z() + w.x() + w.y() + w.z()) ||
+		    fabs(p.x()) + fabs(p.y()) + fabs(p.z()) > 1e15)
+			return phys_fail("simulation diverged: body '%s' has a "
+			    "non-finite state at t=%.9g", e->w->links[i].name,
+			    bullet_engine_time(e));
+	}
+	return 0;
+}
+
+int
+bullet_engine_step(struct bullet_engine *e)
+{
+	for (size_t i = 0; i < e->joints.size(); i++)
+		if (e->joints[i].c)
+			joint_forces(e, (int)i);
+	move_kinematic(e);
+	/* One step of exactly max_step_size: no substeps, no interpolation. */
+	e->world->stepSimulation(e->step, 0, e->step);
+	e->iterations++;
+	return check_finite(e);
+}
+
+double
+bullet_engine_time(const struct bullet_engine *e)
+{
+	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
+	    e->step);
+}
+
+long
+bullet_engine_iterations(const struct bullet_engine *e)
+{
+	return e->iterations;
+}
+
+void
+bullet_engine_link_pose(const struct bullet_engine *e, int li, phys_pose *out)
+{
+	const blink &bl = e->links[(size_t)li];
+
+	if (!bl.body) {
+		*out = e->w->links[li].pose;
+		return;
+	}
+	*out = phys_pose_mul(from_bt(bl.body->getWorldTransform()),
+	    phys_pose_inv(bl.com));
+}
+
+void
+bullet_engine_link_vel(const struct bullet_engine *e, int li, phys_vec3 *lin,
+    phys_vec3 *ang)
+{
+	const blink &bl = e->links[(size_t)li];
+	phys_pose link;
+
+	if (!bl.body) {
+		*lin = *ang = v3(0, 0, 0);
+		return;
+	}
+	bullet_engine_link_pose(e, li, &link);
+	*lin = from_bt(bl.body->getVelocityInLocalPoint(bt(link.p) -
+	    bl.body->getCenterOfMassPosition()));
+	*ang = from_bt(bl.body->getAngularVelocity());
+}
+
+void
+bullet_engine_link_com(const struct bullet_engine *e, int li, phys_vec3 *com,
+    phys_vec3 *com_vel)
+{
+	const blink &bl = e->links[(size_t)li];
+
+	if (!bl.body) {
+		*com = phys_pose_apply(e->w->links[li].pose, bl.com.p);
+		*com_vel = v3(0, 0, 0);
+		return;
+	}
+	*com = from_bt(bl.body->getCenterOfMassPosition());
+	*com_vel = from_bt(bl.body->getLinearVelocity());
+}
+
+bool
+bullet_engine_link_dynamic(const struct bullet_engine *e, int li)
+{
+	return e->links[(size_t)li].body != nullptr;
+}
+
+/* The tensor as the model gives it, about the centre of mass in the
+ * inertial frame: Bullet holds the same one in principal axes (raised to
+ * the floor only for a tensor no body has). */
+void
+bullet_engine_link_mass(const struct bullet_engine *e, int li, double *mass,
+    double inertia[6])
+{
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
+	const blink &bl = e->links[(size_t)li];
+
+	if (!bl.body) {
+		phys_link_values_mass(v, mass, inertia);
+		return;
+	}
+	*mass = bl.mass;
+	memcpy(inertia, bl.inertia, sizeof bl.inertia);
+}
+
+int
+bullet_engine_set_link_pose(struct bullet_engine *e, int li, phys_pose p)
+{
+	blink &bl = e->links[(size_t)li];
+	btTransform t;
+
+	if (!bl.body)
+		return phys_fail("link '%s' is static: its pose cannot change",
+		    e->w->links[li].name);
+	t = bt(phys_pose_mul(p, bl.com));
+	bl.body->setWorldTransform(t);
+	bl.body->setInterpolationWorldTransform(t);
+	return 0;
+}
+
+/* Velocities are those of the link origin: the centre of mass moves with
+ * lin + ang x (com - origin). */
+int
+bullet_engine_set_link_vel(struct bullet_engine *e, int li,
+    const phys_vec3 *lin, const phys_vec3 *ang)
+{
+	blink &bl = e->links[(size_t)li];
+	phys_vec3 l, a, r;
+	phys_pose link;
+
+	if (!bl.body)
+		return phys_fail("link '%s' is static: it cannot move",
+		    e->w->links[li].name);
+	bullet_engine_link_vel(e, li, &l, &a);
+	if (lin)
+		l = *lin;
+	if (ang)
+		a = *ang;
+	bullet_engine_link_pose(e, li, &link);
+	r = v3_sub(from_bt(bl.body->getCenterOfMassPosition()), link.p);
+	l = v3_add(l, v3_cross(a, r));
+	bl.body->setLinearVelocity(bt(l));
+	bl.body->setAngularVelocity(bt(a));
+	bl.body->setInterpolationLinearVelocity(bt(l));
+	bl.body->setInterpolationAngularVelocity(bt(a));
+	return 0;
+}
+
+int
+bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
+    double vel[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const bjoint &bj = e->joints[(size_t)ji];
+	phys_pose pp, cp;
+	phys_vec3 lp, lc, wp, wc, rel, a1, a2;
+	phys_quat d;
+
+	pos[0] = pos[1] = vel[0] = vel[1] = 0;
+	if (!bj.c || j->type == PHYS_JOINT_FIXED || j->type == PHYS_JOINT_BALL)
+		return 0;
+	pp = body_pose(e, j->parent);
+	cp = body_pose(e, j->child);
+	if (j->parent >= 0)
+		bullet_engine_link_vel(e, j->parent, &lp, &wp);
+	else
+		lp = wp = v3(0, 0, 0);
+	bullet_engine_link_vel(e, j->child, &lc, &wc);
+	/* The child's turn since load, in the parent's frame. */
+	d = phys_quat_mul(phys_quat_mul(phys_quat_conj(pp.q), cp.q), phys_quat_conj(bj.rel0));
+	a1 = bj.axis_parent[0];
+	switch (j->type) {
+	case PHYS_JOINT_REVOLUTE:
+		pos[0] = angle_about(d, a1);
+		vel[0] = v3_dot(v3_sub(wc, wp), phys_quat_rotate(pp.q, a1));
+		return 1;
+	case PHYS_JOINT_PRISMATIC: {
+		phys_vec3 anchor = phys_pose_mul(cp, bj.in_child).p;
+		phys_vec3 r = v3_sub(anchor, phys_pose_mul(pp, bj.in_parent).p);
+		phys_vec3 axis = phys_quat_rotate(pp.q, a1);
+		phys_vec3 va = v3_add(lc, v3_cross(wc, v3_sub(anchor, cp.p)));
+		phys_vec3 vp = v3_add(lp, v3_cross(wp, v3_sub(anchor, pp.p)));
+
+		pos[0] = v3_dot(r, axis);
+		vel[0] = v3_dot(v3_sub(va, vp), axis);
+		return 1;
+	}
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2:
+		/* d = turn(a1, t1) * turn(a2, t2), a1 with the parent. */
+		a2 = v3_normalize(bj.axis_parent[1]);
+		pos[0] = turn(a2, phys_quat_rotate(d, a2), a1);
+		rel = phys_quat_rotate(phys_quat_mul(phys_quat_conj(rotation(a1, pos[0])), d),
+		    a1);
+		pos[1] = turn(a1, rel, a2);
+		rel = v3_sub(wc, wp);
+		vel[0] = v3_dot(rel, world_axis(pp, bj, 0, pos[0]));
+		vel[1] = v3_dot(rel, world_axis(pp, bj, 1, pos[0]));
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+void
+bullet_engine_joint_wrench(const struct bullet_engine *e, int ji,
+    phys_vec3 *force, phys_vec3 *torque)
+{
+	const bjoint &bj = e->joints[(size_t)ji];
+
+	if (!bj.c) {
+		*force = *torque = v3(0, 0, 0);
+		return;
+	}
+	/* The child is body B; the torque is about its centre of mass. */
+	*force = from_bt(bj.fb.m_appliedForceBodyB);
+	*torque = from_bt(bj.fb.m_appliedTorqueBodyB);
+}
+
+int
+bullet_engine_joint_effort(const struct bullet_engine *e, int ji, double eff[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const bjoint &bj = e->joints[(size_t)ji];
+	phys_vec3 f, t, com, comv, axis[2];
+	phys_pose pp = body_pose(e, j->parent), cp;
+	double pos[2], vel[2];
+	int n = bullet_engine_joint_state(e, ji, pos, vel);
+
+	eff[0] = eff[1] = 0;
+	if (n == 0)
+		return 0;
+	bullet_engine_joint_wrench(e, ji, &f, &t);
+	bullet_engine_link_pose(e, j->child, &cp);
+	bullet_engine_link_com(e, j->child, &com, &comv);
+	/* About the anchor, where the axis passes. */
+	t = v3_add(t, v3_cross(v3_sub(com, phys_pose_mul(cp, bj.in_child).p), f));
+	axis[0] = world_axis(pp, bj, 0, pos[0]);
+	axis[1] = world_axis(pp, bj, 1, pos[0]);
+	for (int k = 0; k < n; k++)
+		eff[k] = v3_dot(j->type == PHYS_JOINT_PRISMATIC ? f : t,
+		    axis[k]) + bj.applied[k];
+	return n;
+}
+
+int
+bullet_engine_contact_count(const struct bullet_engine *e)
+{
+	return e->ncontacts;
+}
+
+/* What a state line reports of the values Bullet runs with. */
+static const struct phys_engine_field bullet_record[] = {
+	{ "solver", PHYS_P_PHYSICS_bullet_solver_type },
+	{ "iters", PHYS_P_PHYSICS_bullet_solver_iters },
+	{ "sor", PHYS_P_PHYSICS_bullet_solver_sor },
+	{ "cfm", PHYS_P_PHYSICS_bullet_constraints_cfm },
+	{ "erp", PHYS_P_PHYSICS_bullet_constraints_erp },
+	{ "max_step_size", PHYS_P_PHYSICS_max_step_size },
+	{ "contact_surface_layer",
+	    PHYS_P_PHYSICS_bullet_constraints_contact_surface_layer },
+	{ "split_impulse", PHYS_P_PHYSICS_bullet_constraints_split_impulse },
+	{ "split_impulse_penetration_threshold",
+	    PHYS_P_PHYSICS_bullet_constraints_split_impulse_penetration_threshold },
+	{ "max_contacts", PHYS_P_PHYSICS_max_contacts },
+	{ "gravity", PHYS_P_WORLD_gravity }
+};
+
+const struct phys_engine_info phys_engine_bullet = {
+	"bullet", "Bullet", bullet_support, bullet_record,
+	sizeof bullet_record / sizeof *bullet_record
+};
+
+}	/* extern "C" */

@@ -1,0 +1,29 @@
+/*
+ * inertia_show.h - a picture of a world's inertia: each link's collision
+ * shapes and its box of equivalent inertia (pink), along its principal
+ * axes, in three views, as a gnuplot script.
+ */
+#ifndef PHYS_INERTIA_SHOW_H
+#define PHYS_INERTIA_SHOW_H
+
+#include "base.h"
+#include "world.h"
+
+struct phys_show_options {
+	const char *terminal;	/* "pngcairo" or "svg" */
+	const char *output;	/* the file gnuplot writes */
+	const char *title;	/* the world's file name */
+	double ratio;		/* a box this much larger or smaller stands out */
+};
+
+/*
+ * The script into b. Data blocks: $shapes (collision edges), $boxes
+ * (equivalent boxes), then one $flagN per link standing out, each a line
+ * segment per pair of "x y z" lines, blank lines between segments. Each
+ * link standing out is also warned about on stderr. Returns how many
+ * stand out.
+ */
+int phys_inertia_show_script(const struct phys_world *w,
+    const struct phys_show_options *o, struct phys_buf *b);
+
+#endif

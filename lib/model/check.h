@@ -1,0 +1,49 @@
+/*
+ * check.h - check a world against the SDFormat specification of its
+ * version and against what the loader and the inertia checks accept.
+ *
+ * A finding is one problem at a place: file, line, severity and message,
+ * with the element it is about and, for a misspelt name, the closest
+ * names the specification knows.
+ */
+#ifndef PHYS_CHECK_H
+#define PHYS_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base.h"
+
+enum phys_severity {
+	PHYS_SEV_ERROR,
+	PHYS_SEV_WARNING
+};
+
+struct phys_finding {
+	char *file;
+	long line;		/* 0 when the whole file is meant */
+	enum phys_severity severity;
+	char *message;
+	char *element;		/* NULL when none */
+	char *suggest[3];	/* closest known names, NULL-terminated */
+	int file_rank;		/* the world 0, included files after it */
+	size_t seq;		/* the order of discovery, for ties */
+};
+
+struct phys_findings {
+	struct phys_finding *v;
+	size_t n, cap;
+	size_t nerrors, nwarnings;
+};
+
+/*
+ * Check the world file at path ("-" or NULL: stdin) and every file it
+ * includes. Findings come out sorted in file order; identical findings
+ * appear once.
+ */
+void phys_check_world(const char *path, struct phys_findings *out);
+/* One JSON line per finding. */
+void phys_findings_json(const struct phys_findings *f, struct phys_buf *b);
+void phys_findings_free(struct phys_findings *f);
+
+#endif

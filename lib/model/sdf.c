@@ -1,0 +1,467 @@
+/* sdf.c - secure loading of SDF documents and element lookup. */
+#include "sdf.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/SAX2.h>
+#include <libxml/xmlerror.h>
+
+/* libxml2 would print its own messages; the first error is reported instead. */
+static void
+quiet_errors(void *ctx, const char *msg, ...)
+{
+}
+
+/* The first fatal error names the place; later ones follow from it. */
+struct first_error {
+	char *message;
+	int line;
+};
+
+static void
+keep_first_fatal(void *ctx, xmlErrorPtr e)
+{
+	struct first_error *f = ctx;
+
+	if (!f->message && e && e->level == XML_ERR_FATAL)
+		f->message = phys_xstrdup(e->message ? e->message :
+		    "not well-formed XML"), f->line = e->line;
+}
+
+static void
+trim_message(char *msg)
+{
+	size_t n = strlen(msg);
+
+	while (n > 0 && isspace((unsigned char)msg[n - 1]))
+		msg[--n] = '\0';
+}
+
+/* Entity declarations are the door to expansion bombs and external files. */
+static bool
+has_entity_declarations(xmlDocPtr doc)
+{
+	xmlDtdPtr dtd = doc->intSubset;
+
+	return (dtd && dtd->entities) || doc->extSubset;
+}
+
+static int
+read_version(struct phys_doc *d)
+{
+	char *v = phys_node_attr(d->root, "version");
+	int n;
+
+	if (!v)
+		return phys_failat(d->name, phys_node_line(d->root),
+		    "<sdf> has no version attribute");
+	n = sscanf(v, "%d.%d", &d->major, &d->minor);
+	if (n != 2 || d->major != 1 || d->minor < 0) {
+		phys_failat(d->name, phys_node_line(d->root),
+		    "unsupported SDF version '%.40s' (supported: 1.4 to 1.12)",
+		    v);
+		free(v);
+		return -1;
+	}
+	free(v);
+	/* 1.10-1.12 are gz-sim's: what changed is read where it matters
+	 * (screw_thread_pitch, limits of inf, mimic, inertial auto). */
+	if (d->minor < 4 || d->minor > 12)
+		phys_warnat(d->name, phys_node_line(d->root),
+		    "SDF version 1.%d is outside 1.4-1.12; read as the nearest",
+		    d->minor);
+	return 0;
+}
+
+static bool
+starts_with(const char *s, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(end - s) >= n && memcmp(s, prefix, n) == 0;
+}
+
+/*
+ * The text libxml2 parses: the file's own, or, when it holds what
+ * libsdformat tolerates and libxml2 calls fatal, a copy with that made
+ * harmless byte for byte in place, so lines and offsets stay the file's.
+ * The copy is made on the first change only: most files need none, and
+ * a large world's text would otherwise be copied (and paged in) twice.
+ */
+struct tolerant {
+	const char *text;	/* the original */
+	char *copy;		/* NULL until a byte must change */
+	size_t len;
+};
+
+static char *
+writable(struct tolerant *t)
+{
+	if (!t->copy)
+		t->copy = phys_xstrndup(t->text, t->len);
+	return t->copy;
+}
+
+static const char *
+parsed_text(const struct tolerant *t)
+{
+	return t->copy ? t->copy : t->text;
+}
+
+/* Blank lines before <?xml: the declaration moves to the first byte and
+ * the blanks follow it, so every later byte keeps its offset and line. */
+static void
+declaration_first(struct tolerant *t)
+{
+	const char *s = t->text;
+	size_t blank = 0, decl, len = t->len;
+	const char *close;
+	char *c;
+
+	while (blank < len && isspace((unsigned char)s[blank]))
+		blank++;
+	if (blank == 0 || !starts_with(s + blank, s + len, "<?xml") ||
+	    !(close = memmem(s + blank, len - blank, "?>", 2)))
+		return;
+	decl = (size_t)(close + 2 - (s + blank));
+	c = writable(t);
+	memcpy(c, s + blank, decl);
+	memcpy(c + decl, s, blank);	/* the original still holds them */
+}
+
+/* "--" inside a comment: a blank in place of its first dash ("--->" ends
+ * the comment as "-->"). Comments carry no meaning SDF reads. */
+static void
+comment_dashes(struct tolerant *t)
+{
+	const char *base = parsed_text(t), *end = base + t->len, *p = base;
+
+	while ((p = memmem(p, (size_t)(end - p), "<!--", 4))) {
+		for (p += 4; p + 1 < end; p++) {
+			if (p[0] != '-' || p[1] != '-')
+				continue;
+			if (p + 2 < end && p[2] == '>')
+				break;
+			writable(t)[p - base] = ' ';
+		}
+	}
+}
+
+/*
+ * libxml2 reads the text through a callback, a block at a time, into a
+ * buffer it keeps small by dropping what it has parsed:
+ * xmlCtxtReadMemory would first copy all of it into a buffer of its own.
+ */
+struct reader {
+	const char *p;
+	size_t left;
+};
+
+static int
+read_block(void *ctx, char *out, int size)
+{
+	struct reader *r = ctx;
+	size_t n = r->left < (size_t)size ? r->left : (size_t)size;
+
+	memcpy(out, r->p, n);
+	r->p += n;
+	r->left -= n;
+	return (int)n;
+}
+
+static int
+close_nothing(void *ctx)
+{
+	return 0;
+}
+
+/*
+ * libxml2 keeps an element's line in 16 bits: from line 65535 on, every
+ * element said 65535. The start of each element is seen here: past that
+ * line its exact line (the one libxml2 would store below it: where the
+ * start tag ends) goes to the node's psvi, which nothing else uses, and
+ * phys_node_line reads it there.
+ */
+static void
+start_element(void *ctx, const xmlChar *name, const xmlChar *prefix,
+    const xmlChar *uri, int nns, const xmlChar **ns, int nattrs,
+    int ndefaulted, const xmlChar **attrs)
+{
+	xmlParserCtxtPtr ctxt = ctx;
+	xmlNodePtr parent = ctxt->node;
+
+	xmlSAX2StartElementNs(ctx, name, prefix, uri, nns, ns, nattrs,
+	    ndefaulted, attrs);
+	if (ctxt->node && ctxt->node != parent && ctxt->input &&
+	    ctxt->node->line == USHRT_MAX)
+		ctxt->node->psvi = (void *)(intptr_t)ctxt->input->line;
+}
+
+/* Parse the text d owns (d->text, d->len). */
+static int
+parse_owned(struct phys_doc *d)
+{
+	/* No NOENT (entities stay unexpanded), no DTDLOAD, no HUGE.
+	 * COMPACT: a text shorter than 16 bytes (most numbers) is kept
+	 * inside its node rather than in an allocation of its own. */
+	int opts = XML_PARSE_NONET | XML_PARSE_COMPACT;
+	const char *name = d->name;
+	struct tolerant t = { d->text, NULL, d->len };
+	xmlParserCtxtPtr ctxt;
+	const xmlError *e;
+	struct first_error first = { NULL, 0 };
+	struct reader r;
+
+	xmlSetGenericErrorFunc(NULL, quiet_errors);
+	ctxt = xmlNewParserCtxt();
+	if (!ctxt)
+		return phys_failat(name, 0, "out of memory");
+	ctxt->sax->startElementNs = start_element;
+	declaration_first(&t);
+	comment_dashes(&t);
+	xmlSetStructuredErrorFunc(&first, keep_first_fatal);
+	r.p = parsed_text(&t);
+	r.left = d->len;
+	d->xml = xmlCtxtReadIO(ctxt, read_block, close_nothing, &r, NULL, NULL,
+	    opts);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	free(t.copy);
+	e = xmlCtxtGetLastError(ctxt);
+	/* Namespace errors (an undeclared prefix, as in <ignition:...>) leave
+	 * the document well-formed; libsdformat reads such files. */
+	if (!d->xml || !ctxt->wellFormed) {
+		char *msg = first.message ? first.message :
+		    phys_xstrdup(e && e->message ? e->message : "not well-formed XML");
+
+		trim_message(msg);
+		phys_failat(name, first.message ? first.line : e ? e->line : 0,
+		    "malformed XML: %s", msg);
+		free(msg);
+		xmlFreeParserCtxt(ctxt);
+		return -1;
+	}
+	free(first.message);
+	xmlFreeParserCtxt(ctxt);
+	if (has_entity_declarations(d->xml))
+		return phys_failat(name, 1,
+		    "DTDs and entity declarations are not allowed in SDF");
+	d->root = xmlDocGetRootElement(d->xml);
+	if (!d->root || !phys_node_is(d->root, "sdf"))
+		return phys_failat(name, d->root ? phys_node_line(d->root) : 1,
+		    "the root element is not <sdf>");
+	return read_version(d);
+}
+
+/* Load text (NUL-terminated at len), which d takes over. */
+static int
+load_owned(struct phys_doc *d, const char *name, char *text, size_t len)
+{
+	memset(d, 0, sizeof *d);
+	d->name = phys_xstrdup(name);
+	if (len > PHYS_MAX_FILE_BYTES + 4096) {	/* a wrapped snippet's tags */
+		free(text);
+		return phys_failat(name, 0, "file too large (limit %d MB)",
+		    PHYS_MAX_FILE_MB);
+	}
+	d->text = text;
+	d->len = len;
+	return parse_owned(d);
+}
+
+int
+phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
+    size_t len)
+{
+	if (len > PHYS_MAX_FILE_BYTES + 4096)
+		return load_owned(d, name, NULL, len);
+	return load_owned(d, name, phys_xstrndup(text, len), len);
+}
+
+int
+phys_doc_load(struct phys_doc *d, const char *path)
+{
+	const char *name = phys_display_name(path);
+	size_t len;
+	char *text = phys_read_file(path, &len);
+	int rc;
+
+	if (!text) {
+		memset(d, 0, sizeof *d);
+		return -1;
+	}
+	rc = load_owned(d, name, text, len);	/* the file's buffer, not a copy */
+	if (path && strcmp(path, "-") != 0)
+		d->path = phys_xstrdup(path);
+	return rc;
+}
+
+long
+phys_node_line(xmlNodePtr n)
+{
+	if (n && n->type == XML_ELEMENT_NODE && n->line == USHRT_MAX &&
+	    n->psvi)
+		return (long)(intptr_t)n->psvi;	/* see start_element */
+	return n ? xmlGetLineNo(n) : 0;
+}
+
+bool
+phys_node_is(xmlNodePtr n, const char *name)
+{
+	return n && n->type == XML_ELEMENT_NODE &&
+	    strcmp((const char *)n->name, name) == 0;
+}
+
+static xmlNodePtr
+first_element(xmlNodePtr n, const char *name)
+{
+	for (; n; n = n->next)
+		if (n->type == XML_ELEMENT_NODE &&
+		    (!name || strcmp((const char *)n->name, name) == 0))
+			return n;
+	return NULL;
+}
+
+xmlNodePtr
+phys_child(xmlNodePtr parent, const char *name)
+{
+	return parent ? first_element(parent->children, name) : NULL;
+}
+
+xmlNodePtr
+phys_next(xmlNodePtr n, const char *name)
+{
+	return n ? first_element(n->next, name) : NULL;
+}
+
+xmlNodePtr
+phys_path_find(xmlNodePtr owner, const char *path)
+{
+	const char *dot;
+	size_t len;
+	xmlNodePtr c;
+
+	while (owner && *path) {
+		dot = strchr(path, '.');
+		len = dot ? (size_t)(dot - path) : strlen(path);
+		if (len >= 128)		/* no element name is that long */
+			return NULL;
+		/* each part compared where it is, not copied first */
+		for (c = owner->children; c; c = c->next)
+			if (c->type == XML_ELEMENT_NODE &&
+			    strncmp((const char *)c->name, path, len) == 0 &&
+			    c->name[len] == '\0')
+				break;
+		owner = c;
+		path += len + (dot != NULL);
+	}
+	return owner;
+}
+
+/*
+ * The content of an element holding one text node (or nothing), trimmed,
+ * where it is: what nearly every element SDF reads holds, and what
+ * xmlNodeGetContent would copy first. False for anything else.
+ */
+static bool
+plain_text(xmlNodePtr n, const char **s, size_t *len)
+{
+	xmlNodePtr c = n ? n->children : NULL;
+	const char *t;
+	size_t k;
+
+	if (!n || n->type != XML_ELEMENT_NODE ||
+	    (c && (c->next || c->type != XML_TEXT_NODE)))
+		return false;
+	t = c && c->content ? (const char *)c->content : "";
+	while (isspace((unsigned char)*t))
+		t++;
+	k = strlen(t);
+	while (k > 0 && isspace((unsigned char)t[k - 1]))
+		k--;
+	*s = t;
+	*len = k;
+	return true;
+}
+
+char *
+phys_node_text(xmlNodePtr n)
+{
+	xmlChar *raw;
+	const char *s;
+	size_t len;
+	char *out;
+
+	if (plain_text(n, &s, &len))
+		return phys_xstrndup(s, len);
+	raw = xmlNodeGetContent(n);
+	s = raw ? (const char *)raw : "";
+	while (isspace((unsigned char)*s))
+		s++;
+	len = strlen(s);
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	out = phys_xstrndup(s, len);
+	xmlFree(raw);
+	return out;
+}
+
+const char *
+phys_node_text_tmp(xmlNodePtr n, struct phys_text *t)
+{
+	const char *s;
+	size_t len;
+
+	t->heap = NULL;
+	if (plain_text(n, &s, &len) && len < sizeof t->buf) {
+		memcpy(t->buf, s, len);
+		t->buf[len] = '\0';
+		return t->buf;
+	}
+	return t->heap = phys_node_text(n);
+}
+
+void
+phys_text_done(struct phys_text *t)
+{
+	free(t->heap);
+	t->heap = NULL;
+}
+
+char *
+phys_node_attr(xmlNodePtr n, const char *name)
+{
+	xmlAttrPtr a = xmlHasProp(n, (const xmlChar *)name);
+	xmlChar *v;
+	char *out;
+
+	/* a value of one text node (nearly all) is copied once, not twice */
+	if (a && a->type == XML_ATTRIBUTE_NODE && a->children &&
+	    !a->children->next && a->children->type == XML_TEXT_NODE &&
+	    a->children->content)
+		return phys_xstrdup((const char *)a->children->content);
+	v = xmlGetProp(n, (const xmlChar *)name);
+
+	if (!v)
+		return NULL;
+	out = phys_xstrdup((const char *)v);
+	xmlFree(v);
+	return out;
+}
+
+void
+phys_doc_free(struct phys_doc *d)
+{
+	if (d->xml)
+		xmlFreeDoc(d->xml);
+	free(d->name);
+	free(d->path);
+	free(d->text);
+	phys_doc_edits_free(d);
+	memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,584 @@
+/*
+ * sdfprint.c - a world as one self-contained SDF document.
+ *
+ * The world is loaded first; the loader's world poses are the truth.
+ * Every <pose> of a model, link, joint, collision and visual is then
+ * rewritten relative to its parent's frame (the enclosing model, or the
+ * world; a joint's child link) with relative_to removed, joint axes are
+ * written in the frame the output version reads them in, and each
+ * <include> is replaced by the (rewritten) model it names. The documents
+ * are edited in place: the loaded world is not used after printing.
+ */
+#include "sdfprint.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/tree.h>
+
+#include "world.h"
+
+struct printer {
+	struct phys_world *w;
+	int out_minor;		/* the version written: the world's */
+	size_t next_include;	/* w->includes, in the loader's order */
+};
+
+static int resolve_name(struct printer *pr, int model, const char *name,
+    xmlNodePtr at, struct phys_doc *d, int depth, phys_pose *out);
+
+/* ---- poses ---- */
+
+/*
+ * Rewritten numbers come from products of rotations: 15 significant
+ * digits and nothing below 1e-12 (a picometre, a picoradian) keep them
+ * readable, 0.2 rather than 0.20000000000000018, at no cost in accuracy.
+ */
+static void
+put_numbers(struct phys_buf *b, const double *v, int n)
+{
+	double x;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		x = fabs(v[i]) < 1e-12 ? 0 : v[i];
+		phys_buf_printf(b, i ? " %.15g" : "%.15g", x);
+	}
+}
+
+/* Insert e as n's first element, on a line of its own when n's
+ * children are on lines of their own. */
+static void
+add_first_child(xmlNodePtr n, xmlNodePtr e)
+{
+	xmlNodePtr first = n->children;
+
+	if (first && xmlIsBlankNode(first)) {
+		xmlAddNextSibling(first, e);
+		xmlAddNextSibling(e, xmlNewDocText(n->doc, first->content));
+	} else if (first) {
+		xmlAddPrevSibling(first, e);
+	} else {
+		xmlAddChild(n, e);
+	}
+}
+
+/* Set (creating it first when absent) the <pose> of n, with no
+ * relative_to, or with relative_to="frame" when frame is not NULL. */
+static void
+set_pose(xmlNodePtr n, phys_pose p, const char *frame)
+{
+	xmlNodePtr e = phys_child(n, "pose");
+	struct phys_buf b = { 0 };
+	double v[6];
+
+	phys_pose_to6(p, v);
+	put_numbers(&b, v, 6);
+	if (!e) {
+		e = xmlNewDocNode(n->doc, NULL, (const xmlChar *)"pose", NULL);
+		add_first_child(n, e);
+	}
+	xmlNodeSetContent(e, (const xmlChar *)b.s);
+	xmlUnsetProp(e, (const xmlChar *)"relative_to");
+	xmlUnsetProp(e, (const xmlChar *)"rotation_format");
+	xmlUnsetProp(e, (const xmlChar *)"degrees");
+	if (frame)
+		xmlSetProp(e, (const xmlChar *)"relative_to",
+		    (const xmlChar *)frame);
+	phys_buf_free(&b);
+}
+
+/*
+ * n's pose is p in the frame its parent element implies, whose name (a
+ * link's or a child link's) is dflt. A pose already written so keeps its
+ * text; one relative to another frame is rewritten.
+ */
+static void
+express(xmlNodePtr n, phys_pose p, const char *dflt)
+{
+	xmlNodePtr e = phys_child(n, "pose");
+	char *rel = e ? phys_node_attr(e, "relative_to") : NULL;
+	char *fmt = e ? phys_node_attr(e, "rotation_format") : NULL;
+	char *deg = e ? phys_node_attr(e, "degrees") : NULL;
+	bool keep = (!rel || !*rel || (dflt && strcmp(rel, dflt) == 0)) &&
+	    !fmt && !deg;
+
+	if (keep && e)
+		xmlUnsetProp(e, (const xmlChar *)"relative_to");
+	else if (!keep)
+		set_pose(n, p, NULL);
+	free(rel);
+	free(fmt);
+	free(deg);
+}
+
+static int
+read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
+{
+	xmlNodePtr e = phys_child(owner, "pose");
+	double v[6] = { 0 };
+	char *text;
+	int n;
+
+	*rel = NULL;
+	*out = PHYS_POSE_IDENTITY;
+	if (!e)
+		return 0;
+	text = phys_node_text(e);
+	n = phys_parse_doubles(text, v, 6);
+	free(text);
+	if (n != 6 && n != 0)
+		return phys_failat(d->name, phys_node_line(e),
+		    "<pose>: expected 6 numbers");
+	*out = phys_pose_from6(v);
+	*rel = phys_node_attr(e, "relative_to");
+	return 0;
+}
+
+/* ---- frames by name, from the loaded world ---- */
+
+/* The <frame> child of owner named name, or NULL. */
+static xmlNodePtr
+frame_node(xmlNodePtr owner, const char *name)
+{
+	xmlNodePtr f;
+	char *n;
+	bool same;
+
+	for (f = phys_child(owner, "frame"); f; f = phys_next(f, "frame")) {
+		n = phys_node_attr(f, "name");
+		same = n && strcmp(n, name) == 0;
+		free(n);
+		if (same)
+			return f;
+	}
+	return NULL;
+}
+
+/* The world pose of a <frame> of model (-1: the world). */
+static int
+frame_pose(struct printer *pr, int model, xmlNodePtr f, struct phys_doc *d,
+    int depth, phys_pose *out)
+{
+	phys_pose raw, base;
+	char *rel, *attached;
+	int rc;
+
+	if (read_pose(d, f, &raw, &rel) < 0)
+		return -1;
+	attached = phys_node_attr(f, "attached_to");
+	rc = resolve_name(pr, model, rel && *rel ? rel : attached ? attached :
+	    "", f, d, depth + 1, &base);
+	free(rel);
+	free(attached);
+	if (rc == 0)
+		*out = phys_pose_mul(base, raw);
+	return rc;
+}
+
+/* An entity's world pose by scoped name: model, link or joint. */
+static bool
+entity_pose(const struct phys_world *w, const char *scoped, phys_pose *out)
+{
+	enum phys_kind kind;
+	int i = phys_world_entity(w, scoped, &kind);
+
+	if (i < 0)
+		return false;
+	if (kind == PHYS_K_MODEL)
+		*out = w->models[i].pose;
+	else if (kind == PHYS_K_LINK)
+		*out = w->links[i].pose;
+	else if (kind == PHYS_K_JOINT)
+		*out = w->joints[i].pose;
+	else
+		return false;
+	return true;
+}
+
+/* The world pose of the frame a name means in model's scope (-1: the
+ * world's). */
+static int
+resolve_name(struct printer *pr, int model, const char *name, xmlNodePtr at,
+    struct phys_doc *d, int depth, phys_pose *out)
+{
+	struct phys_world *w = pr->w;
+	xmlNodePtr owner = model >= 0 ? w->models[model].node : w->node;
+	xmlNodePtr f;
+	char *scoped;
+	bool found;
+
+	if (depth > 64)
+		return phys_failat(d->name, phys_node_line(at),
+		    "frame '%s' is relative to itself (a cycle)", name);
+	if (!*name || strcmp(name, model >= 0 ? "__model__" : "world") == 0) {
+		*out = model >= 0 ? w->models[model].pose : PHYS_POSE_IDENTITY;
+		return 0;
+	}
+	if ((f = frame_node(owner, name)))
+		return frame_pose(pr, model, f, d, depth, out);
+	scoped = model >= 0 ? phys_xasprintf("%s::%s", w->models[model].name, name) :
+	    phys_xstrdup(name);
+	found = entity_pose(w, scoped, out);
+	free(scoped);
+	if (found)
+		return 0;
+	return phys_failat(d->name, phys_node_line(at),
+	    "no frame named '%s' in this %s", name, model >= 0 ? "model" :
+	    "world");
+}
+
+/* ---- rewriting the entities ---- */
+
+/* An axis is kept as written unless it names a frame or the output
+ * version reads it in another frame than the file's version did. */
+static bool
+axis_needs_rewrite(const struct printer *pr, const struct phys_joint *j,
+    xmlNodePtr a)
+{
+	xmlNodePtr xyz = phys_child(a, "xyz");
+
+	return (xyz && xmlHasProp(xyz, (const xmlChar *)"expressed_in")) ||
+	    phys_child(a, "use_parent_model_frame") ||
+	    (j->doc->minor <= 4) != (pr->out_minor <= 4);
+}
+
+static void
+rewrite_axis(struct printer *pr, const struct phys_joint *j, xmlNodePtr jn,
+    const char *elem, phys_vec3 axis)
+{
+	xmlNodePtr a = phys_child(jn, elem), xyz, u;
+	struct phys_buf b = { 0 };
+	phys_quat frame = j->pose.q;
+	phys_vec3 v;
+	double n[3];
+
+	if (!a || !axis_needs_rewrite(pr, j, a))
+		return;
+	if (pr->out_minor <= 4)	/* SDF 1.4: the parent model's frame */
+		frame = pr->w->models[j->model].pose.q;
+	v = phys_quat_rotate(phys_quat_conj(frame), axis);
+	n[0] = v.x, n[1] = v.y, n[2] = v.z;
+	put_numbers(&b, n, 3);
+	if (!(xyz = phys_child(a, "xyz"))) {
+		xyz = xmlNewDocNode(a->doc, NULL, (const xmlChar *)"xyz", NULL);
+		xmlAddChild(a, xyz);
+	}
+	xmlNodeSetContent(xyz, (const xmlChar *)b.s);
+	xmlUnsetProp(xyz, (const xmlChar *)"expressed_in");
+	if ((u = phys_child(a, "use_parent_model_frame"))) {
+		xmlUnlinkNode(u);
+		xmlFreeNode(u);
+	}
+	phys_buf_free(&b);
+}
+
+static void
+rewrite_joint(struct printer *pr, const struct phys_joint *j)
+{
+	const struct phys_world *w = pr->w;
+	phys_pose child = w->links[j->child].pose;
+
+	char *name = phys_node_text(phys_child(j->node, "child"));
+
+	express(j->node, phys_pose_mul(phys_pose_inv(child), j->pose), name);
+	free(name);
+	rewrite_axis(pr, j, j->node, "axis", j->axis[0]);
+	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
+		rewrite_axis(pr, j, j->node, "axis2", j->axis[1]);
+}
+
+/* A collision the loader skipped keeps its pose, which must then be
+ * relative to its link already. */
+static int
+check_kept_pose(struct phys_doc *d, xmlNodePtr n, const char *link)
+{
+	phys_pose p;
+	char *rel;
+	int rc = 0;
+
+	if (read_pose(d, n, &p, &rel) < 0)
+		return -1;
+	if (rel && *rel && strcmp(rel, link) != 0)
+		rc = phys_failat(d->name, phys_node_line(n), "<%s> is not "
+		    "loaded, so its pose relative to '%s' cannot be expressed "
+		    "in its link's frame", (const char *)n->name, rel);
+	free(rel);
+	return rc;
+}
+
+static const struct phys_collision *
+collision_of(const struct phys_world *w, const struct phys_link *l,
+    xmlNodePtr n)
+{
+	int i;
+
+	for (i = 0; i < l->ncollisions; i++)
+		if (w->collisions[l->first_collision + i].node == n)
+			return &w->collisions[l->first_collision + i];
+	return NULL;
+}
+
+static int
+rewrite_link(struct printer *pr, int li, size_t *visual)
+{
+	struct phys_world *w = pr->w;
+	const struct phys_link *l = &w->links[li];
+	const struct phys_collision *c;
+	const char *local = strrchr(l->name, ':') + 1;
+	xmlNodePtr n;
+
+	express(l->node, phys_pose_mul(phys_pose_inv(w->models[l->model].pose), l->pose),
+	    "__model__");
+	for (n = phys_child(l->node, "collision"); n;
+	    n = phys_next(n, "collision")) {
+		if ((c = collision_of(w, l, n)))
+			express(n, c->pose, local);
+		else if (check_kept_pose(l->doc, n, local) < 0)
+			return -1;
+	}
+	/* Visuals are read in order, one entry each. */
+	for (n = phys_child(l->node, "visual"); n; n = phys_next(n, "visual")) {
+		while (*visual < w->nvisuals && w->visuals[*visual].link != li)
+			(*visual)++;
+		if (*visual == w->nvisuals)
+			return phys_fail("visuals out of step");
+		express(n, w->visuals[(*visual)++].pose, local);
+	}
+	return 0;
+}
+
+/* True when a frame's pose is already in its model's (world's) frame. */
+static bool
+frame_in_owner_frame(xmlNodePtr f)
+{
+	xmlNodePtr e = phys_child(f, "pose");
+	char *rel = e ? phys_node_attr(e, "relative_to") : NULL;
+	char *att = phys_node_attr(f, "attached_to");
+	const char *base = rel && *rel ? rel : att ? att : "";
+	bool owner = !*base || strcmp(base, "__model__") == 0 ||
+	    strcmp(base, "world") == 0;
+
+	free(rel);
+	free(att);
+	return owner && (!e || (!xmlHasProp(e, (const xmlChar *)"degrees") &&
+	    !xmlHasProp(e, (const xmlChar *)"rotation_format")));
+}
+
+/* A model's <frame>s keep attached_to, so their poses name their frame. */
+static int
+rewrite_frames(struct printer *pr, int model, struct phys_doc *d)
+{
+	struct phys_world *w = pr->w;
+	xmlNodePtr owner = model >= 0 ? w->models[model].node : w->node, f;
+	phys_pose p, base = model >= 0 ? w->models[model].pose :
+	    PHYS_POSE_IDENTITY;
+	size_t n = 0, i;
+	phys_pose *poses;
+
+	for (f = phys_child(owner, "frame"); f; f = phys_next(f, "frame"))
+		n++;
+	poses = phys_xcalloc(n ? n : 1, sizeof *poses);
+	/* All resolved before any is rewritten: frames refer to frames. */
+	for (i = 0, f = phys_child(owner, "frame"); f;
+	    f = phys_next(f, "frame"), i++)
+		if (frame_pose(pr, model, f, d, 0, &poses[i]) < 0) {
+			free(poses);
+			return -1;
+		}
+	for (i = 0, f = phys_child(owner, "frame"); f;
+	    f = phys_next(f, "frame"), i++) {
+		p = phys_pose_mul(phys_pose_inv(base), poses[i]);
+		if (!frame_in_owner_frame(f))
+			set_pose(f, p, model >= 0 ? "__model__" : "world");
+	}
+	free(poses);
+	return 0;
+}
+
+/* Each frame of an owner resolved through relative_to and attached_to
+ * both, which the loader only follows for frames something refers to. */
+static int
+check_owner_frames(struct printer *pr, int model, struct phys_doc *d,
+    void (*fn)(const char *why, void *ctx), void *ctx)
+{
+	xmlNodePtr owner = model >= 0 ? pr->w->models[model].node :
+	    pr->w->node, f;
+	phys_pose p;
+	char *attached;
+	int bad = 0;
+
+	for (f = phys_child(owner, "frame"); f; f = phys_next(f, "frame")) {
+		attached = phys_node_attr(f, "attached_to");
+		if (frame_pose(pr, model, f, d, 0, &p) < 0 || (attached &&
+		    *attached && resolve_name(pr, model, attached, f, d, 1,
+		    &p) < 0)) {
+			fn(phys_error(), ctx);
+			bad++;
+		}
+		free(attached);
+	}
+	return bad;
+}
+
+int
+phys_frames_check(struct phys_world *w, void (*fn)(const char *why,
+    void *ctx), void *ctx)
+{
+	struct printer pr;
+	size_t i;
+	int bad;
+
+	memset(&pr, 0, sizeof pr);
+	pr.w = w;
+	bad = check_owner_frames(&pr, -1, &w->doc, fn, ctx);
+	for (i = 0; i < w->nmodels; i++)
+		bad += check_owner_frames(&pr, (int)i, w->models[i].doc, fn,
+		    ctx);
+	return bad;
+}
+
+static int
+rewrite_entities(struct printer *pr)
+{
+	struct phys_world *w = pr->w;
+	size_t i, visual = 0;
+	phys_pose p;
+	int parent;
+
+	/* Frames first: they are resolved through the poses as loaded. */
+	if (rewrite_frames(pr, -1, &w->doc) < 0)
+		return -1;
+	for (i = 0; i < w->nmodels; i++)
+		if (rewrite_frames(pr, (int)i, w->models[i].doc) < 0)
+			return -1;
+	for (i = 0; i < w->nlinks; i++)
+		if (rewrite_link(pr, (int)i, &visual) < 0)
+			return -1;
+	for (i = 0; i < w->njoints; i++)
+		rewrite_joint(pr, &w->joints[i]);
+	for (i = 0; i < w->nmodels; i++) {
+		const struct phys_model *m = &w->models[i];
+
+		parent = m->parent;
+		p = parent < 0 ? m->pose : phys_pose_mul(phys_pose_inv(w->models[parent].pose),
+		    m->pose);
+		if (m->doc != (parent < 0 ? &w->doc : w->models[parent].doc))
+			set_pose(m->node, p, NULL);	/* the include's pose */
+		else
+			express(m->node, p, NULL);
+	}
+	return 0;
+}
+
+/* ---- includes, replaced by their models ---- */
+
+static void inline_includes(struct printer *pr, xmlNodePtr owner);
+
+/* The included model, renamed and made static as the include says. */
+static xmlNodePtr
+included_copy(xmlNodePtr include, struct phys_doc *inc, xmlDocPtr into)
+{
+	xmlNodePtr src = phys_child(inc->root, "model"), copy, e, s;
+	char *text;
+
+	if (!src)	/* a light or an actor: copied as it is */
+		src = phys_child(inc->root, NULL);
+	if (!src)
+		return NULL;
+	copy = xmlDocCopyNode(src, into, 1);
+	if ((e = phys_child(include, "name"))) {
+		text = phys_node_text(e);
+		xmlSetProp(copy, (const xmlChar *)"name", (const xmlChar *)text);
+		free(text);
+	}
+	if ((e = phys_child(include, "static")) &&
+	    phys_node_is(copy, "model")) {
+		text = phys_node_text(e);
+		if (!(s = phys_child(copy, "static"))) {
+			s = xmlNewDocNode(into, NULL, (const xmlChar *)"static",
+			    NULL);
+			add_first_child(copy, s);
+		}
+		xmlNodeSetContent(s, (const xmlChar *)text);
+		free(text);
+	}
+	for (e = phys_child(include, "plugin"); e; e = phys_next(e, "plugin"))
+		xmlAddChild(copy, xmlDocCopyNode(e, into, 1));
+	/* A model's pose is rewritten already; a light takes the include's. */
+	if (!phys_node_is(copy, "model") && (e = phys_child(include, "pose"))) {
+		if ((s = phys_child(copy, "pose"))) {
+			xmlUnlinkNode(s);
+			xmlFreeNode(s);
+		}
+		add_first_child(copy, xmlDocCopyNode(e, into, 1));
+	}
+	return copy;
+}
+
+/*
+ * Walk models and includes in the loader's order, so that each <include>
+ * meets the document the loader read for it. Nested includes are inlined
+ * in their own document first, then copied up with it.
+ */
+static void
+inline_includes(struct printer *pr, xmlNodePtr owner)
+{
+	struct phys_doc *inc;
+	xmlNodePtr n, next, copy;
+
+	for (n = phys_child(owner, NULL); n; n = next) {
+		next = phys_next(n, NULL);
+		if (phys_node_is(n, "model")) {
+			inline_includes(pr, n);
+			continue;
+		}
+		if (!phys_node_is(n, "include") ||
+		    pr->next_include >= pr->w->nincludes)
+			continue;
+		inc = pr->w->includes[pr->next_include++];
+		if ((copy = phys_child(inc->root, "model")))
+			inline_includes(pr, copy);
+		copy = included_copy(n, inc, owner->doc);
+		if (!copy)
+			continue;
+		xmlReplaceNode(n, copy);
+		xmlFreeNode(n);
+	}
+}
+
+/* ---- the document ---- */
+
+int
+phys_sdf_print(const char *path, struct phys_buf *b)
+{
+	struct phys_world w;
+	struct printer pr;
+	xmlChar *mem = NULL;
+	int len = 0, rc;
+
+	struct phys_load_options lo;
+
+	phys_load_options_default(&lo);
+	lo.skip_unsupported = true;
+	if (phys_world_load(&w, path, &lo) < 0) {
+		phys_world_free(&w);
+		return -1;
+	}
+	memset(&pr, 0, sizeof pr);
+	pr.w = &w;
+	/* The world's version: its own elements stay valid, and Gazebo reads
+	 * newer elements of included models as it reads any old file. */
+	pr.out_minor = w.doc.minor;
+	rc = rewrite_entities(&pr);
+	if (rc == 0) {
+		inline_includes(&pr, w.node);
+		xmlDocDumpMemoryEnc(w.doc.xml, &mem, &len, "UTF-8");
+		if (mem)
+			phys_buf_putn(b, (const char *)mem, (size_t)len);
+		xmlFree(mem);
+	}
+	phys_world_free(&w);
+	return rc;
+}

@@ -1,0 +1,21 @@
+/*
+ * sdfprint.h - a world written as one SDF document: its includes resolved
+ * and every pose expressed relative to its parent model or the world.
+ */
+#ifndef PHYS_SDFPRINT_H
+#define PHYS_SDFPRINT_H
+
+#include "base.h"
+
+/* Load the world at path ("-" or NULL: stdin) and append the document to
+ * b; -1 with phys_error() when it does not load or cannot be written so. */
+int phys_sdf_print(const char *path, struct phys_buf *b);
+
+struct phys_world;
+/* Resolve every <frame> of a loaded world, the world's and each model's,
+ * through relative_to and attached_to; fn gets "file:line: why" for each
+ * that names no frame. Returns how many did. */
+int phys_frames_check(struct phys_world *w, void (*fn)(const char *why,
+    void *ctx), void *ctx);
+
+#endif

@@ -1,0 +1,2535 @@
+/* world.c - build the world model from an SDF document. */
+#include "world.h"
+
+#include "inertia_world.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_INCLUDE_DEPTH 16
+
+/* ---- scoped name index: open addressing, names owned by the entities ---- */
+
+struct phys_name_slot {
+	const char *name;
+	int kind, idx;
+};
+
+struct phys_name_index {
+	struct phys_name_slot *slots;
+	size_t cap, n;
+};
+
+static uint64_t
+hash_name(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static void index_put(struct phys_name_index *ix, const char *name, int kind,
+    int idx);
+
+static void
+index_grow(struct phys_name_index *ix)
+{
+	struct phys_name_slot *old = ix->slots;
+	size_t i, oldcap = ix->cap;
+
+	ix->cap = oldcap ? oldcap * 2 : 256;
+	ix->slots = phys_xcalloc(ix->cap, sizeof *ix->slots);
+	ix->n = 0;
+	for (i = 0; i < oldcap; i++)
+		if (old[i].name)
+			index_put(ix, old[i].name, old[i].kind, old[i].idx);
+	free(old);
+}
+
+/*
+ * Returns false when the name is already taken: by any entity, or with
+ * per_kind (SDF up to 1.6, where a link and a joint may share a name) by
+ * an entity of the same kind.
+ */
+static bool
+index_add_kind(struct phys_name_index *ix, const char *name, int kind, int idx,
+    bool per_kind)
+{
+	size_t i;
+
+	if ((ix->n + 1) * 2 > ix->cap)
+		index_grow(ix);
+	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
+	    i = (i + 1) & (ix->cap - 1))
+		if (strcmp(ix->slots[i].name, name) == 0 &&
+		    (!per_kind || ix->slots[i].kind == kind))
+			return false;
+	ix->slots[i].name = name;
+	ix->slots[i].kind = kind;
+	ix->slots[i].idx = idx;
+	ix->n++;
+	return true;
+}
+
+static void
+index_put(struct phys_name_index *ix, const char *name, int kind, int idx)
+{
+	(void)index_add_kind(ix, name, kind, idx, true);
+}
+
+/* The entity of a kind with that name (names may repeat across kinds). */
+static const struct phys_name_slot *
+index_get_kind(const struct phys_name_index *ix, const char *name, int kind)
+{
+	size_t i;
+
+	if (!ix || !ix->cap)
+		return NULL;
+	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
+	    i = (i + 1) & (ix->cap - 1))
+		if (strcmp(ix->slots[i].name, name) == 0 &&
+		    ix->slots[i].kind == kind)
+			return &ix->slots[i];
+	return NULL;
+}
+
+static const struct phys_name_slot *
+index_get(const struct phys_name_index *ix, const char *name)
+{
+	size_t i;
+
+	if (!ix || !ix->cap)
+		return NULL;
+	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
+	    i = (i + 1) & (ix->cap - 1))
+		if (strcmp(ix->slots[i].name, name) == 0)
+			return &ix->slots[i];
+	return NULL;
+}
+
+/* ---- loader state ---- */
+
+struct loader {
+	struct phys_world *w;
+	const struct phys_load_options *opt;
+	size_t capmodels, caplinks, capcols, capjoints, capvisuals;
+	int depth;
+};
+
+#define GROW(arr, n, cap) do { \
+	if ((n) == (cap)) { \
+		(cap) = (cap) ? (cap) * 2 : 16; \
+		(arr) = phys_xrealloc((arr), (cap) * sizeof *(arr)); \
+	} \
+} while (0)
+
+static int
+fail_node(struct phys_doc *d, xmlNodePtr n, const char *fmt, const char *arg)
+{
+	return phys_failat(d->name, phys_node_line(n), fmt, arg);
+}
+
+static void
+warn_node(struct loader *L, struct phys_doc *d, xmlNodePtr n, const char *msg,
+    const char *arg)
+{
+	char text[512];
+
+	if (L->opt->quiet)
+		return;
+	snprintf(text, sizeof text, msg, arg);
+	phys_warnat(d->name, phys_node_line(n), "%s", text);
+}
+
+static int pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out);
+
+/*
+ * SDF 1.10 writes an absent joint limit as inf (-inf for lower); 1.9
+ * wrote -1e16, 1e16 and -1, which are still the defaults here and mean
+ * the same: no limit.
+ */
+static const char *
+no_limit_text(const struct phys_param *p, const char *text)
+{
+	const char *t = text + (*text == '+' || *text == '-');
+
+	if (strstr(p->name, ".limit.") && (strcmp(t, "inf") == 0 ||
+	    strcmp(t, "infinity") == 0) &&
+	    (strstr(p->name, ".limit.lower") ? *text == '-' : *text != '-'))
+		return p->def;
+	return text;
+}
+
+static bool
+pose_has_attributes(xmlNodePtr e)
+{
+	return xmlHasProp(e, (const xmlChar *)"degrees") ||
+	    xmlHasProp(e, (const xmlChar *)"rotation_format");
+}
+
+/* A pose parameter written in degrees or as a quaternion, as six numbers. */
+static int
+pose_value(struct phys_doc *d, xmlNodePtr e, struct phys_value *v)
+{
+	phys_pose p;
+
+	if (pose_element(d, e, &p) < 0)
+		return -1;
+	phys_pose_to6(p, v->u.pose);
+	v->given = true;
+	return 0;
+}
+
+/* Warnings of the loader: on unless the load is quiet. */
+static bool loader_warns = true;
+
+/*
+ * A link's mass of 0 is valid SDF (libsdformat needs mass >= 0): the file
+ * keeps it and the engine, which cannot move a body without mass, says
+ * once what it runs instead. A user who sets 0 is still refused.
+ */
+static int
+zero_mass_kept(xmlNodePtr e, struct phys_value *v)
+{
+	char *text = phys_node_text(e);
+	double x;
+	int rc = -1;
+
+	if (phys_parse_double(text, &x) && x == 0) {
+		memset(v, 0, sizeof *v);
+		v->given = true;
+		rc = 0;
+	}
+	free(text);
+	return rc;
+}
+
+/*
+ * A surface or joint value outside phys's range that the specification
+ * does not forbid (collide_bitmask 65536, max_vel -1 in Gazebo's own
+ * worlds) is kept as written, with a warning: libsdformat loads such
+ * files, and the engine does what Gazebo does with them.
+ */
+static int
+out_of_range_kept(struct phys_doc *d, xmlNodePtr e, const struct phys_param *p,
+    struct phys_value *v)
+{
+	struct phys_param open = *p;
+	char *text, *why;
+
+	if (p->id == PHYS_P_LINK_inertial_mass)
+		return zero_mass_kept(e, v);
+	if (p->scope != PHYS_S_COLLISION && p->scope != PHYS_S_JOINT)
+		return -1;
+	/* vectors: a shape's size of 0, which ODE takes */
+	if (open.type != PHYS_T_DOUBLE && open.type != PHYS_T_INT &&
+	    open.type != PHYS_T_VEC3)
+		return -1;
+	open.min = PHYS_NOMIN;
+	open.max = PHYS_NOMAX;
+	text = phys_node_text(e);
+	memset(v, 0, sizeof *v);
+	if (phys_value_parse(&open, text, v) < 0) {
+		free(text);
+		return -1;
+	}
+	why = PHYS_MIN_ABOVE_ZERO(p) ? phys_xasprintf("<%s> %s is not above 0; "
+	    "kept as written", (const char *)e->name, text) :
+	    phys_xasprintf("<%s> %s is outside %g..%g; kept as written",
+	    (const char *)e->name, text, p->min, p->max);
+	if (loader_warns)
+		phys_warnat(d->name, phys_node_line(e), "%s", why);
+	free(why);
+	free(text);
+	return 0;
+}
+
+/*
+ * Read every parameter of a scope under owner. Rows sharing an absent
+ * first element (no <surface>, say) are skipped together: large worlds
+ * load in one pass over a few elements per entity.
+ */
+static int
+read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
+    struct phys_value *vals)
+{
+	char first[64];
+	const char *group = NULL;	/* first element of the rows before */
+	size_t i, n = phys_scope_count(s), len, group_len = 0;
+	const struct phys_param *p;
+	struct phys_value v;
+	struct phys_text t;
+	xmlNodePtr e, at = NULL;	/* at: the group's element */
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		p = phys_scope_param(s, i);
+		/* a group's rows are consecutive: its element is looked up
+		 * once, not per row */
+		if (group_len && strncmp(p->name, group, group_len) == 0 &&
+		    p->name[group_len] == '.') {
+			e = at ? phys_path_find(at, p->name + group_len + 1) :
+			    NULL;
+		} else {
+			len = strcspn(p->name, ".");
+			if (len >= sizeof first)
+				continue;
+			if (!p->name[len]) {
+				e = phys_path_find(owner, p->name);
+			} else {
+				memcpy(first, p->name, len);
+				first[len] = '\0';
+				group = p->name;
+				group_len = len;
+				at = phys_child(owner, first);
+				e = at ? phys_path_find(at, p->name + len + 1) :
+				    NULL;
+			}
+		}
+		if (!e)
+			continue;
+		memset(&v, 0, sizeof v);
+		if (p->type == PHYS_T_POSE && pose_has_attributes(e)) {
+			rc = pose_value(d, e, &v);
+			if (rc < 0)
+				return -1;
+		} else {
+			rc = phys_value_parse(p, no_limit_text(p,
+			    phys_node_text_tmp(e, &t)), &v);
+			phys_text_done(&t);
+		}
+		if (rc < 0 && out_of_range_kept(d, e, p, &v) == 0)
+			rc = 0;
+		if (rc == 0) {
+			phys_value_free(&vals[i]);
+			vals[i] = v;
+		} else {
+			char *why = phys_xstrdup(phys_error());
+
+			phys_failat(d->name, phys_node_line(e), "%s", why);
+			free(why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * An entity's values, in the world's arena: a large world's 20,000
+ * arrays cost no allocation each, and are freed with the world at once.
+ */
+static struct phys_value *
+entity_values_new(struct phys_world *w, phys_scope s)
+{
+	struct phys_value *v = phys_arena_alloc(&w->values,
+	    phys_scope_count(s) * sizeof *v);
+
+	phys_values_init(s, v, NULL);
+	return v;
+}
+
+/* ---- profiles ---- */
+
+static int read_profile_gravity(struct phys_profile *p);
+
+int
+phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
+    xmlNodePtr node)
+{
+	char *def;
+	bool b = false;
+
+	memset(p, 0, sizeof *p);
+	p->doc = doc;
+	p->node = node;
+	p->vals = phys_values_new(PHYS_S_PHYSICS);
+	p->name = node ? phys_node_attr(node, "name") : NULL;
+	if (!p->name)
+		p->name = phys_xstrdup("default_physics");
+	p->type = node ? phys_node_attr(node, "type") : NULL;
+	if (!p->type)
+		p->type = phys_xstrdup("ode");
+	if (!node)
+		return 0;
+	def = phys_node_attr(node, "default");
+	if (def && !phys_parse_bool(def, &b)) {
+		free(def);
+		return fail_node(doc, node,
+		    "<physics name=\"%s\">: default is not true or false",
+		    p->name);
+	}
+	free(def);
+	p->marked_default = b;
+	if (read_profile_gravity(p) < 0)
+		return -1;
+	return read_values(doc, node, PHYS_S_PHYSICS, p->vals);
+}
+
+void
+phys_profile_free(struct phys_profile *p)
+{
+	phys_values_free(PHYS_S_PHYSICS, p->vals);
+	free(p->name);
+	free(p->type);
+	memset(p, 0, sizeof *p);
+}
+
+/* SDF before 1.6 kept gravity inside <physics>; later files at <world>. */
+static int
+read_profile_gravity(struct phys_profile *p)
+{
+	xmlNodePtr e = phys_child(p->node, "gravity");
+	double v[3];
+	char *text;
+	int n;
+
+	if (!e)
+		return 0;
+	text = phys_node_text(e);
+	n = phys_parse_doubles(text, v, 3);
+	free(text);
+	if (n != 3)
+		return fail_node(p->doc, e, "%s", "<gravity>: expected 3 numbers");
+	p->has_gravity = true;
+	p->gravity = v3(v[0], v[1], v[2]);
+	return 0;
+}
+
+/* The one rule for it: a profile's <gravity> applies while the world
+ * gives none of its own. The loaded world shows its starting profile's;
+ * a run's values follow the profile the run is in. */
+static void
+fold_legacy_gravity(const struct phys_profile *p, struct phys_value *world)
+{
+	if (PV(world, WORLD_gravity)->given || !p->has_gravity)
+		return;
+	PVV(world, WORLD_gravity) = p->gravity;
+}
+
+static int
+choose_start(struct phys_world *w, const struct phys_load_options *opt)
+{
+	size_t i;
+
+	w->start = 0;
+	for (i = 0; i < w->nprofiles; i++)
+		if (w->profiles[i].marked_default)
+			break;
+	if (i == w->nprofiles)
+		return 0;
+	w->start = (int)i;
+	for (i++; i < w->nprofiles; i++)
+		if (w->profiles[i].marked_default && !opt->quiet)
+			phys_warnat(w->doc.name,
+			    phys_node_line(w->profiles[i].node),
+			    "profile '%s' is also marked default; '%s', the "
+			    "first so marked, is the default",
+			    w->profiles[i].name, w->profiles[w->start].name);
+	return 0;
+}
+
+static int
+read_profiles(struct phys_world *w, const struct phys_load_options *opt)
+{
+	struct phys_profile *p;
+	xmlNodePtr n;
+	size_t i;
+
+	for (n = phys_child(w->node, "physics"); n; n = phys_next(n, "physics")) {
+		w->profiles = phys_xrealloc(w->profiles,
+		    (w->nprofiles + 1) * sizeof *w->profiles);
+		p = &w->profiles[w->nprofiles++];
+		if (phys_profile_read(p, &w->doc, n) < 0)
+			return -1;
+		for (i = 0; i + 1 < w->nprofiles; i++)
+			if (strcmp(w->profiles[i].name, p->name) == 0)
+				return fail_node(&w->doc, n, p->node &&
+				    !xmlHasProp(n, (const xmlChar *)"name") ?
+				    "a second unnamed <physics> block ('%s')" :
+				    "a second <physics> profile named '%s'",
+				    p->name);
+	}
+	if (w->nprofiles == 0) {
+		w->profiles = phys_xcalloc(1, sizeof *w->profiles);
+		w->nprofiles = 1;
+		phys_profile_read(&w->profiles[0], &w->doc, NULL);
+	}
+	return choose_start(w, opt);
+}
+
+int
+phys_world_profile(const struct phys_world *w, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < w->nprofiles; i++)
+		if (strcmp(w->profiles[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* "a, b, c": the profile names, for messages; caller frees. */
+static char *
+profile_names(const struct phys_world *w)
+{
+	struct phys_buf b = { 0 };
+	size_t i;
+
+	for (i = 0; i < w->nprofiles; i++) {
+		if (i)
+			phys_buf_puts(&b, ", ");
+		phys_buf_puts(&b, w->profiles[i].name);
+	}
+	phys_buf_reserve(&b, 0);
+	return b.s;
+}
+
+int
+phys_world_find_profile(const struct phys_world *w, const char *name)
+{
+	int profile = phys_world_profile(w, name);
+	char *names;
+
+	if (profile < 0) {
+		names = profile_names(w);
+		phys_fail("no profile named '%s' (there are: %s)", name, names);
+		free(names);
+	}
+	return profile;
+}
+
+/* ---- poses and frames ---- */
+
+/* A frame a pose may be relative to, within one model's scope. */
+struct frame {
+	const char *name;
+	xmlNodePtr node;	/* the element owning the <pose> */
+	char *relative_to;	/* NULL: the element's default */
+	phys_pose local;	/* as written, relative to relative_to */
+	int state;		/* 0 new, 1 resolving, 2 done */
+	phys_pose world;
+};
+
+struct scope {
+	struct loader *L;
+	struct phys_doc *doc;
+	int model;		/* index in w->models */
+	struct frame *frames;
+	size_t nframes;
+};
+
+/*
+ * A <pose> as a transform: x y z roll pitch yaw in radians, or in degrees
+ * with degrees="true" (SDF 1.9+), or x y z qx qy qz qw with
+ * rotation_format="quat_xyzw". An empty <pose> is the identity.
+ */
+static int
+pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
+{
+	bool attrs = pose_has_attributes(e);	/* seldom: no copies else */
+	char *fmt = attrs ? phys_node_attr(e, "rotation_format") : NULL;
+	char *deg = attrs ? phys_node_attr(e, "degrees") : NULL;
+	bool quat = fmt && strcmp(fmt, "quat_xyzw") == 0, degrees = false;
+	double v[7];
+	struct phys_text t;
+	int n, want = quat ? 7 : 6, rc = 0;
+
+	*out = PHYS_POSE_IDENTITY;
+	if (fmt && !quat && strcmp(fmt, "euler_rpy") != 0)
+		rc = fail_node(d, e, "<pose>: unknown rotation_format '%s' "
+		    "(euler_rpy or quat_xyzw)", fmt);
+	else if (deg && !phys_parse_bool(deg, &degrees))
+		rc = fail_node(d, e, "<pose>: degrees is '%s', not true or "
+		    "false", deg);
+	else if (quat && degrees)
+		rc = fail_node(d, e, "%s", "<pose>: degrees=\"true\" does not "
+		    "apply to rotation_format=\"quat_xyzw\"");
+	free(fmt);
+	free(deg);
+	if (rc < 0)
+		return -1;
+	n = phys_parse_doubles(phys_node_text_tmp(e, &t), v, want);
+	phys_text_done(&t);
+	if (n == 0)
+		return 0;
+	if (n != want)
+		return fail_node(d, e, "%s", quat ? "<pose>: expected 7 numbers "
+		    "(x y z qx qy qz qw)" : "<pose>: expected 6 numbers "
+		    "(x y z roll pitch yaw)");
+	if (!quat) {
+		for (n = 3; n < 6 && degrees; n++)
+			v[n] *= M_PI / 180;
+		*out = phys_pose_from6(v);
+		return 0;
+	}
+	out->p = v3(v[0], v[1], v[2]);
+	out->q.x = v[3], out->q.y = v[4], out->q.z = v[5], out->q.w = v[6];
+	if (v[3] == 0 && v[4] == 0 && v[5] == 0 && v[6] == 0)
+		return fail_node(d, e, "%s", "<pose>: the quaternion is zero");
+	out->q = phys_quat_normalize(out->q);
+	return 0;
+}
+
+/* The <pose> child of owner and its relative_to (NULL when not given). */
+static int
+read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
+{
+	xmlNodePtr e = phys_child(owner, "pose");
+
+	*out = PHYS_POSE_IDENTITY;
+	if (rel)
+		*rel = NULL;
+	if (!e)
+		return 0;
+	if (pose_element(d, e, out) < 0)
+		return -1;
+	if (rel)
+		*rel = phys_node_attr(e, "relative_to");
+	return 0;
+}
+
+static struct frame *
+scope_frame(struct scope *sc, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nframes; i++)
+		if (strcmp(sc->frames[i].name, name) == 0)
+			return &sc->frames[i];
+	return NULL;
+}
+
+static const char *
+default_relative_to(xmlNodePtr n, char **owned)
+{
+	*owned = NULL;
+	if (phys_node_is(n, "joint")) {
+		*owned = phys_node_text(phys_child(n, "child"));
+		return *owned;
+	}
+	if (phys_node_is(n, "frame")) {
+		*owned = phys_node_attr(n, "attached_to");
+		if (*owned && **owned)
+			return *owned;
+	}
+	return "__model__";
+}
+
+static int resolve_frame(struct scope *sc, struct frame *f, phys_pose *out);
+
+/* The world pose of a frame named in this model's scope. */
+static int
+resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
+{
+	struct phys_world *w = sc->L->w;
+	const struct phys_name_slot *slot;
+	struct frame *f;
+	char *scoped;
+
+	if (strcmp(name, "__model__") == 0 || *name == '\0') {
+		*out = w->models[sc->model].pose;
+		return 0;
+	}
+	if ((f = scope_frame(sc, name)))
+		return resolve_frame(sc, f, out);
+	/* "nested::link" names a frame of an already loaded nested model. */
+	scoped = phys_xasprintf("%s::%s", w->models[sc->model].name, name);
+	slot = index_get(w->index, scoped);
+	free(scoped);
+	if (slot && slot->kind == PHYS_K_LINK) {
+		*out = w->links[slot->idx].pose;
+		return 0;
+	}
+	if (slot && slot->kind == PHYS_K_MODEL) {
+		*out = w->models[slot->idx].pose;
+		return 0;
+	}
+	return fail_node(sc->doc, at, "no frame named '%s' in this model", name);
+}
+
+static int
+resolve_frame(struct scope *sc, struct frame *f, phys_pose *out)
+{
+	const char *rel;
+	char *owned;
+	phys_pose base;
+	int rc;
+
+	if (f->state == 2) {
+		*out = f->world;
+		return 0;
+	}
+	if (f->state == 1)
+		return fail_node(sc->doc, f->node,
+		    "pose of '%s' is relative to itself (a cycle)", f->name);
+	f->state = 1;
+	rel = f->relative_to ? f->relative_to : default_relative_to(f->node,
+	    &owned);
+	if (f->relative_to)
+		owned = NULL;
+	rc = strcmp(rel, f->name) == 0 && !phys_node_is(f->node, "joint") ?
+	    fail_node(sc->doc, f->node, "pose of '%s' is relative to itself",
+	    f->name) : resolve_name(sc, rel, f->node, &base);
+	free(owned);
+	if (rc < 0)
+		return -1;
+	f->world = phys_pose_mul(base, f->local);
+	f->state = 2;
+	*out = f->world;
+	return 0;
+}
+
+static int
+add_frames(struct scope *sc, const char *element)
+{
+	xmlNodePtr n;
+	struct frame *f;
+
+	for (n = phys_child(sc->L->w->models[sc->model].node, element); n;
+	    n = phys_next(n, element)) {
+		sc->frames = phys_xrealloc(sc->frames,
+		    (sc->nframes + 1) * sizeof *sc->frames);
+		f = &sc->frames[sc->nframes++];
+		memset(f, 0, sizeof *f);
+		f->node = n;
+		f->name = (const char *)xmlGetProp(n, (const xmlChar *)"name");
+		if (!f->name)
+			return fail_node(sc->doc, n, "<%s> has no name", element);
+		if (read_pose(sc->doc, n, &f->local, &f->relative_to) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+scope_free(struct scope *sc)
+{
+	size_t i;
+
+	for (i = 0; i < sc->nframes; i++) {
+		xmlFree((xmlChar *)sc->frames[i].name);
+		free(sc->frames[i].relative_to);
+	}
+	free(sc->frames);
+}
+
+/* ---- entities ---- */
+
+static char *
+scoped_name(const char *parent, const char *name)
+{
+	size_t a, b;
+	char *s;
+
+	/* by hand: printf's cost shows on worlds of 10,000 models */
+	if (!parent)
+		return phys_xstrdup(name);
+	a = strlen(parent);
+	b = strlen(name);
+	s = phys_xmalloc(a + b + 3);
+	memcpy(s, parent, a);
+	memcpy(s + a, "::", 2);
+	memcpy(s + a + 2, name, b + 1);
+	return s;
+}
+
+static int
+register_name(struct loader *L, struct phys_doc *d, xmlNodePtr n,
+    const char *name, int kind, int idx)
+{
+	/* Up to SDF 1.6 names are unique per kind only. */
+	bool per_kind = d->major == 1 && d->minor <= 6;
+
+	if (!index_add_kind(L->w->index, name, kind, idx, per_kind))
+		return fail_node(d, n, "duplicate name '%s'", name);
+	return 0;
+}
+
+static int
+read_numbers(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
+    int n, bool signed_ok)
+{
+	xmlNodePtr e = phys_child(g, what);
+	struct phys_text t;
+	int k;
+
+	if (!e)
+		return fail_node(d, g, "geometry has no <%s>", what);
+	k = phys_parse_doubles(phys_node_text_tmp(e, &t), out, n);
+	phys_text_done(&t);
+	if (k != n)
+		return fail_node(d, e, "<%s>: wrong number of values", what);
+	for (k = 0; k < n && !signed_ok; k++)
+		if (out[k] < 0)
+			return fail_node(d, e, "<%s>: negative size", what);
+	return 0;
+}
+
+static int
+geometry_size(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
+    int n)
+{
+	return read_numbers(d, g, what, out, n, false);
+}
+
+/* ---- meshes, polylines, ellipsoids and heightmaps ---- */
+
+static char *find_resource(const char *uri, const char *doc_path,
+    bool want_dir);
+
+/* The file a geometry's <uri> names, or an error at the <uri>. */
+static char *
+geometry_file(struct phys_doc *d, xmlNodePtr s)
+{
+	xmlNodePtr e = phys_child(s, "uri");
+	char *uri, *path;
+
+	if (!e) {
+		fail_node(d, s, "<%s> has no <uri>", (const char *)s->name);
+		return NULL;
+	}
+	uri = phys_node_text(e);
+	path = find_resource(uri, d->path, false);
+	if (!path)
+		phys_failat(d->name, phys_node_line(e), "cannot find '%s' "
+		    "(searched next to the file, then GAZEBO_MODEL_PATH, "
+		    "SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH "
+		    "and GAZEBO_RESOURCE_PATH)", uri);
+	free(uri);
+	return path;
+}
+
+/* A library failure (no position) placed at element n. */
+static int
+fail_at_element(struct phys_doc *d, xmlNodePtr n)
+{
+	char *why = phys_xstrdup(phys_error());
+	int rc = phys_failat(d->name, phys_node_line(n), "%s", why);
+
+	free(why);
+	return rc;
+}
+
+static bool
+child_flag(xmlNodePtr n, const char *name)
+{
+	xmlNodePtr e = phys_child(n, name);
+	char *t;
+	bool b = false;
+
+	if (!e)
+		return false;
+	t = phys_node_text(e);
+	if (!phys_parse_bool(t, &b))
+		b = false;
+	free(t);
+	return b;
+}
+
+static int
+read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
+    xmlNodePtr s)
+{
+	struct phys_mesh_spec spec = { 0 };
+	xmlNodePtr sub = phys_child(s, "submesh"), e;
+	double scale[3] = { 1, 1, 1 };
+	char *name = NULL, *path;
+
+	if (phys_child(s, "scale") &&
+	    read_numbers(d, s, "scale", scale, 3, true) < 0)
+		return -1;
+	if (scale[0] == 0 || scale[1] == 0 || scale[2] == 0)
+		return fail_node(d, phys_child(s, "scale"), "%s",
+		    "<scale>: a zero factor flattens the mesh");
+	if (sub && (e = phys_child(sub, "name")))
+		name = phys_node_text(e);
+	path = geometry_file(d, s);
+	if (!path) {
+		free(name);
+		return -1;
+	}
+	spec.path = path;
+	spec.submesh = name;
+	spec.center = sub && child_flag(sub, "center");
+	spec.scale = v3(scale[0], scale[1], scale[2]);
+	c->shape = PHYS_GEOM_MESH;
+	c->mesh = phys_mesh_cache_get(&L->w->meshes, &spec);
+	free(path);
+	free(name);
+	return c->mesh ? 1 : fail_at_element(d, s);
+}
+
+/* Every <polyline> of the geometry, extruded: they share one height. */
+static int
+read_polylines(struct loader *L, struct phys_doc *d, struct phys_collision *c,
+    xmlNodePtr s)
+{
+	double **xy = NULL, height = 1, h;
+	size_t *np = NULL, n = 0, i;
+	struct phys_mesh *m = NULL;
+	xmlNodePtr p, pt;
+	int rc = 0;
+
+	for (p = s; p && rc == 0; p = phys_next(p, "polyline")) {
+		xy = phys_xrealloc(xy, (n + 1) * sizeof *xy);
+		np = phys_xrealloc(np, (n + 1) * sizeof *np);
+		xy[n] = NULL;
+		np[n] = 0;
+		n++;
+		h = 1;
+		if (phys_child(p, "height") &&
+		    read_numbers(d, p, "height", &h, 1, false) < 0)
+			rc = -1;
+		else if (n > 1 && h != height)
+			rc = fail_node(d, p, "%s", "the polylines of one "
+			    "geometry must share one height");
+		height = h;
+		for (pt = phys_child(p, "point"); pt && rc == 0;
+		    pt = phys_next(pt, "point")) {
+			if (np[n - 1] >= 10000)	/* ear clipping is quadratic */
+				rc = fail_node(d, pt, "%s", "more than 10000 points");
+			xy[n - 1] = phys_xrealloc(xy[n - 1],
+			    (np[n - 1] + 1) * 2 * sizeof **xy);
+			if (rc == 0) {
+				char *t = phys_node_text(pt);
+
+				if (phys_parse_doubles(t, xy[n - 1] +
+				    2 * np[n - 1], 2) != 2)
+					rc = fail_node(d, pt, "%s", "<point>: "
+					    "two numbers wanted");
+				free(t);
+			}
+			np[n - 1]++;
+		}
+	}
+	if (rc == 0) {
+		m = phys_mesh_extrude((const double *const *)xy, np, n, height);
+		rc = m ? 0 : fail_at_element(d, s);
+	}
+	for (i = 0; i < n; i++)
+		free(xy[i]);
+	free(xy);
+	free(np);
+	if (rc < 0)
+		return -1;
+	c->shape = PHYS_GEOM_MESH;
+	c->mesh = phys_mesh_cache_keep(&L->w->meshes, m);
+	return 1;
+}
+
+static int
+read_heightmap(struct phys_doc *d, struct phys_collision *c, xmlNodePtr s)
+{
+	double size[3] = { 1, 1, 1 }, pos[3] = { 0, 0, 0 }, v = 1;
+	bool has_size = phys_child(s, "size") != NULL;
+	char *path;
+
+	if ((has_size && read_numbers(d, s, "size", size, 3, false) < 0) ||
+	    (phys_child(s, "pos") &&
+	    read_numbers(d, s, "pos", pos, 3, true) < 0) ||
+	    (phys_child(s, "sampling") &&
+	    read_numbers(d, s, "sampling", &v, 1, false) < 0))
+		return -1;
+	if (has_size && !(size[0] > 0 && size[1] > 0))
+		return fail_node(d, phys_child(s, "size"), "%s",
+		    "<size>: the extent along x and y must be positive");
+	if (v != floor(v) || v < 1 || v > 16)
+		return fail_node(d, phys_child(s, "sampling"), "%s",
+		    "<sampling>: a whole number from 1 to 16");
+	path = geometry_file(d, s);
+	if (!path)
+		return -1;
+	c->heightmap = phys_heightmap_load(path, size, has_size, pos, (int)v);
+	free(path);
+	if (!c->heightmap)
+		return fail_at_element(d, s);
+	c->shape = PHYS_GEOM_HEIGHTMAP;
+	memcpy(c->size, c->heightmap->size, sizeof c->size);
+	return 1;
+}
+
+/*
+ * Returns 1 when the collision is kept, 0 when skipped (with a warning),
+ * -1 on error.
+ */
+static int
+read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
+    xmlNodePtr cn)
+{
+	xmlNodePtr g = phys_child(cn, "geometry"), s;
+	double v[3];
+
+	s = phys_child(g, NULL);
+	if (!g || !s)
+		return fail_node(d, cn, "collision '%s' has no geometry",
+		    c->name);
+	if (phys_node_is(s, "box")) {
+		c->shape = PHYS_GEOM_BOX;
+		return geometry_size(d, s, "size", c->size, 3) < 0 ? -1 : 1;
+	}
+	if (phys_node_is(s, "sphere")) {
+		c->shape = PHYS_GEOM_SPHERE;
+		return geometry_size(d, s, "radius", c->size, 1) < 0 ? -1 : 1;
+	}
+	if (phys_node_is(s, "cylinder") || phys_node_is(s, "capsule")) {
+		c->shape = phys_node_is(s, "cylinder") ? PHYS_GEOM_CYLINDER :
+		    PHYS_GEOM_CAPSULE;
+		if (geometry_size(d, s, "radius", &c->size[0], 1) < 0 ||
+		    geometry_size(d, s, "length", &c->size[1], 1) < 0)
+			return -1;
+		return 1;
+	}
+	if (phys_node_is(s, "ellipsoid")) {
+		c->shape = PHYS_GEOM_ELLIPSOID;
+		if (geometry_size(d, s, "radii", c->size, 3) < 0)
+			return -1;
+		if (!(c->size[0] > 0 && c->size[1] > 0 && c->size[2] > 0))
+			return fail_node(d, s, "%s", "<radii> must be positive");
+		/* ODE has no ellipsoid: it collides as a polyhedron. */
+		c->mesh = phys_mesh_cache_keep(&L->w->meshes,
+		    phys_mesh_ellipsoid(c->size[0], c->size[1], c->size[2]));
+		return 1;
+	}
+	if (phys_node_is(s, "mesh"))
+		return read_mesh(L, d, c, s);
+	if (phys_node_is(s, "polyline"))
+		return read_polylines(L, d, c, s);
+	if (phys_node_is(s, "heightmap"))
+		return read_heightmap(d, c, s);
+	if (phys_node_is(s, "plane")) {
+		c->shape = PHYS_GEOM_PLANE;
+		c->normal = v3(0, 0, 1);
+		if (phys_child(s, "normal")) {
+			if (read_numbers(d, s, "normal", v, 3, true) < 0)
+				return -1;
+			if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+				return fail_node(d, s, "%s",
+				    "plane normal is zero");
+			c->normal = v3_normalize(v3(v[0], v[1], v[2]));
+		}
+		return 1;
+	}
+	if (phys_node_is(s, "empty"))
+		return 0;
+	if (!L->opt->skip_unsupported)
+		return phys_failat(d->name, phys_node_line(s),
+		    "collision '%s': <%s> geometry is not supported "
+		    "(--skip-unsupported skips such collisions)", c->name,
+		    (const char *)s->name);
+	warn_node(L, d, s, "skipping collision with unsupported geometry: %s",
+	    c->name);
+	return 0;
+}
+
+/* SDF 1.11 <density> of a collision or an inertial: 0 when absent. */
+static int
+read_density(struct phys_doc *d, xmlNodePtr n, double *out)
+{
+	*out = 0;
+	if (!phys_child(n, "density"))
+		return 0;
+	if (read_numbers(d, n, "density", out, 1, false) < 0)
+		return -1;
+	if (!(*out > 0))
+		return fail_node(d, phys_child(n, "density"), "%s",
+		    "<density> must be positive");
+	return 0;
+}
+
+/* A collision's pose may name another frame of the model (SDF 1.7+). */
+static int
+collision_pose(struct scope *sc, const struct phys_link *l,
+    const char *link_local, xmlNodePtr cn, phys_pose *out)
+{
+	char *rel;
+	phys_pose base;
+	int rc = 0;
+
+	if (read_pose(sc->doc, cn, out, &rel) < 0)
+		return -1;
+	if (rel && *rel && strcmp(rel, link_local) != 0) {
+		rc = resolve_name(sc, rel, cn, &base);
+		if (rc == 0)
+			*out = phys_pose_mul(phys_pose_inv(l->pose), phys_pose_mul(base, *out));
+	}
+	free(rel);
+	return rc;
+}
+
+/*
+ * ODE's collision space files geometry in cells of 1/8 m and up, counted
+ * in ints: past 2^31 / 8 m from the origin it stops on an assertion.
+ */
+#define PHYS_COLLISION_REACH 2.6e8
+
+static int
+collision_in_reach(struct scope *sc, const struct phys_link *l,
+    const struct phys_collision *c)
+{
+	phys_vec3 p = phys_pose_mul(l->pose, c->pose).p;
+
+	if (c->shape == PHYS_GEOM_PLANE || (fabs(p.x) <= PHYS_COLLISION_REACH &&
+	    fabs(p.y) <= PHYS_COLLISION_REACH &&
+	    fabs(p.z) <= PHYS_COLLISION_REACH))
+		return 0;
+	return phys_failat(sc->doc->name, phys_node_line(c->node),
+	    "collision '%s' is %.3g m from the origin; ODE collides "
+	    "geometry only within %.2g m", c->name,
+	    v3_norm(p), PHYS_COLLISION_REACH);
+}
+
+static int
+read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
+{
+	struct loader *L = sc->L;
+	struct phys_world *w = L->w;
+	struct phys_collision c;
+	char *local;
+	int kept;
+
+	memset(&c, 0, sizeof c);
+	local = phys_node_attr(cn, "name");
+	if (!local)
+		return fail_node(sc->doc, cn, "%s", "<collision> has no name");
+	c.name = scoped_name(w->links[li].name, local);
+	free(local);
+	c.link = li;
+	c.node = cn;
+	c.doc = sc->doc;
+	kept = read_geometry(L, sc->doc, &c, cn);
+	if (kept > 0 && read_density(sc->doc, cn, &c.density) < 0) {
+		phys_heightmap_free(c.heightmap);
+		kept = -1;
+	}
+	if (kept <= 0) {
+		free(c.name);
+		return kept;
+	}
+	c.vals = entity_values_new(w, PHYS_S_COLLISION);
+	if (collision_pose(sc, &w->links[li], link_local, cn, &c.pose) < 0 ||
+	    collision_in_reach(sc, &w->links[li], &c) < 0 ||
+	    read_values(sc->doc, cn, PHYS_S_COLLISION, c.vals) < 0) {
+		free(c.name);
+		phys_heightmap_free(c.heightmap);
+		phys_values_clear(PHYS_S_COLLISION, c.vals);
+		return -1;
+	}
+	GROW(w->collisions, w->ncollisions, L->capcols);
+	w->collisions[w->ncollisions] = c;
+	if (register_name(L, sc->doc, cn, c.name, PHYS_K_COLLISION,
+	    (int)w->ncollisions) < 0) {
+		free(c.name);
+		phys_heightmap_free(c.heightmap);
+		phys_values_clear(PHYS_S_COLLISION, c.vals);
+		return -1;
+	}
+	w->ncollisions++;
+	return 1;
+}
+
+static int
+read_visual(struct scope *sc, int li, const char *link_local, xmlNodePtr vn)
+{
+	struct loader *L = sc->L;
+	struct phys_world *w = L->w;
+	struct phys_visual v;
+	char *local = phys_node_attr(vn, "name");
+
+	if (!local)
+		return fail_node(sc->doc, vn, "%s", "<visual> has no name");
+	v.name = scoped_name(w->links[li].name, local);
+	free(local);
+	v.link = li;
+	if (collision_pose(sc, &w->links[li], link_local, vn, &v.pose) < 0) {
+		free(v.name);
+		return -1;
+	}
+	GROW(w->visuals, w->nvisuals, L->capvisuals);
+	w->visuals[w->nvisuals++] = v;
+	return 0;
+}
+
+/* The first <auto_inertia_params> of a link (its inertial's, then its
+ * collisions') that holds a parameter; NULL when none does. */
+static xmlNodePtr
+calculator_params(xmlNodePtr link)
+{
+	xmlNodePtr c, p = phys_child(phys_child(link, "inertial"),
+	    "auto_inertia_params");
+
+	if (p && xmlFirstElementChild(p))
+		return p;
+	for (c = phys_child(link, "collision"); c; c = phys_next(c,
+	    "collision")) {
+		p = phys_child(c, "auto_inertia_params");
+		if (p && xmlFirstElementChild(p))
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * SDF 1.11 <inertial auto="true">: from the collisions and densities.
+ * <auto_inertia_params> feeds a custom calculator libsdformat's user may
+ * register (gz-sim's own reads none): phys integrates every shape
+ * exactly, so the parameters are kept in the file and have no effect.
+ */
+static int
+auto_inertia(struct phys_doc *d, struct phys_world *w, int li)
+{
+	xmlNodePtr in = phys_child(w->links[li].node, "inertial");
+	xmlNodePtr params = calculator_params(w->links[li].node);
+	double density;
+
+	if (params && loader_warns)
+		phys_warnat(d->name, phys_node_line(params), "link '%s': "
+		    "<auto_inertia_params> has no effect: phys computes "
+		    "the inertia of meshes and shapes exactly, with no "
+		    "calculator parameters", w->links[li].name);
+	if (read_density(d, in, &density) < 0)
+		return -1;
+	if (phys_link_auto_inertia(w, li, density > 0 ? density : 1000) < 0)
+		return fail_at_element(d, in);
+	return 0;
+}
+
+static int
+read_link(struct scope *sc, struct frame *f)
+{
+	struct loader *L = sc->L;
+	struct phys_world *w = L->w;
+	struct phys_link *l;
+	xmlNodePtr cn;
+	int li;
+
+	GROW(w->links, w->nlinks, L->caplinks);
+	li = (int)w->nlinks;
+	l = &w->links[li];
+	memset(l, 0, sizeof *l);
+	l->name = scoped_name(w->models[sc->model].name, f->name);
+	l->model = sc->model;
+	l->node = f->node;
+	l->doc = sc->doc;
+	l->vals = entity_values_new(w, PHYS_S_LINK);
+	w->nlinks++;
+	if (register_name(L, sc->doc, f->node, l->name, PHYS_K_LINK, li) < 0 ||
+	    resolve_frame(sc, f, &l->pose) < 0 ||
+	    read_values(sc->doc, f->node, PHYS_S_LINK, l->vals) < 0)
+		return -1;
+	l->first_collision = (int)w->ncollisions;
+	for (cn = phys_child(f->node, "collision"); cn;
+	    cn = phys_next(cn, "collision"))
+		if (read_collision(sc, li, f->name, cn) < 0)
+			return -1;
+	w->links[li].ncollisions = (int)w->ncollisions -
+	    w->links[li].first_collision;
+	if (phys_link_auto_inertial(&w->links[li]) &&
+	    auto_inertia(sc->doc, w, li) < 0)
+		return -1;
+	for (cn = phys_child(f->node, "visual"); cn; cn = phys_next(cn, "visual"))
+		if (read_visual(sc, li, f->name, cn) < 0)
+			return -1;
+	return 0;
+}
+
+static const struct {
+	const char *sdf;
+	enum phys_joint_type type;
+} joint_types[] = {
+	{ "revolute", PHYS_JOINT_REVOLUTE },
+	{ "continuous", PHYS_JOINT_REVOLUTE },	/* a revolute without stops */
+	{ "prismatic", PHYS_JOINT_PRISMATIC },
+	{ "fixed", PHYS_JOINT_FIXED },
+	{ "ball", PHYS_JOINT_BALL },
+	{ "universal", PHYS_JOINT_UNIVERSAL },
+	{ "revolute2", PHYS_JOINT_REVOLUTE2 },
+	{ "screw", PHYS_JOINT_SCREW },
+	{ "gearbox", PHYS_JOINT_GEARBOX },
+};
+
+static int
+joint_type(struct phys_doc *d, xmlNodePtr jn, enum phys_joint_type *out)
+{
+	char *t = phys_node_attr(jn, "type");
+	size_t i;
+	int rc;
+
+	for (i = 0; t && i < sizeof joint_types / sizeof *joint_types; i++)
+		if (strcmp(t, joint_types[i].sdf) == 0) {
+			*out = joint_types[i].type;
+			free(t);
+			return 0;
+		}
+	rc = t ? fail_node(d, jn, "unknown joint type '%s' (supported: "
+	    "revolute, continuous, prismatic, fixed, ball, universal, "
+	    "revolute2, screw, gearbox)", t) : fail_node(d, jn, "%s", "<joint> has no type");
+	free(t);
+	return rc;
+}
+
+/* The first link of a model: the one its frame is attached to. */
+static int
+canonical_link(struct phys_world *w, int mi)
+{
+	char *name = phys_node_attr(w->models[mi].node, "canonical_link");
+	char *scoped;
+	size_t i;
+	int li = -1;
+
+	if (name && *name) {
+		scoped = scoped_name(w->models[mi].name, name);
+		li = phys_world_entity_of(w, scoped, PHYS_K_LINK);
+		free(scoped);
+	}
+	free(name);
+	for (i = 0; li < 0 && i < w->nlinks; i++)
+		if (w->links[i].model == mi)
+			li = (int)i;
+	return li;
+}
+
+/*
+ * The link a frame named in this model's scope is attached to (SDF 1.7+
+ * lets a joint's parent or child name any frame): a link, a <frame>
+ * through its attached_to, a joint through its child, a nested model or
+ * __model__ through its canonical link. -1 for the world.
+ */
+static int
+frame_link(struct scope *sc, const char *name, xmlNodePtr at, int depth,
+    int *out)
+{
+	struct phys_world *w = sc->L->w;
+	const struct phys_name_slot *slot;
+	struct frame *f;
+	char *scoped, *next;
+	int rc = 0;
+
+	if (strcmp(name, "world") == 0) {
+		*out = -1;
+		return 0;
+	}
+	if (depth > 64)
+		return fail_node(sc->doc, at, "frame '%s' is attached to itself "
+		    "(a cycle)", name);
+	scoped = scoped_name(w->models[sc->model].name, name);
+	*out = phys_world_entity_of(w, scoped, PHYS_K_LINK);
+	if (*out < 0)
+		*out = phys_world_entity_of(w, name, PHYS_K_LINK);
+	slot = *out < 0 ? index_get_kind(w->index, scoped, PHYS_K_MODEL) : NULL;
+	free(scoped);
+	if (*out >= 0)
+		return 0;
+	if (strcmp(name, "__model__") == 0 || *name == '\0' || slot) {
+		*out = canonical_link(w, slot ? slot->idx : sc->model);
+		return *out >= 0 ? 0 : fail_node(sc->doc, at, "model '%s' has "
+		    "no link to attach to", slot ? w->models[slot->idx].name :
+		    w->models[sc->model].name);
+	}
+	f = scope_frame(sc, name);
+	if (!f)
+		return fail_node(sc->doc, at, "no link or frame named '%s'", name);
+	if (phys_node_is(f->node, "joint"))
+		next = phys_node_text(phys_child(f->node, "child"));
+	else
+		next = phys_node_attr(f->node, "attached_to");
+	if (next && strcmp(next, name) == 0)
+		rc = fail_node(sc->doc, f->node, "frame '%s' is attached to "
+		    "itself", name);
+	else
+		rc = frame_link(sc, next ? next : "__model__", f->node,
+		    depth + 1, out);
+	free(next);
+	return rc;
+}
+
+/* Link index of a joint's parent or child: -1 for the world. */
+static int
+joint_link(struct scope *sc, xmlNodePtr jn, const char *which, int *out)
+{
+	xmlNodePtr e = phys_child(jn, which);
+	char *name;
+	int rc;
+
+	if (!e)
+		return fail_node(sc->doc, jn, "joint has no <%s>", which);
+	name = phys_node_text(e);
+	rc = frame_link(sc, name, e, 0, out);
+	free(name);
+	return rc;
+}
+
+/*
+ * The frame an axis is expressed in: SDF 1.4 used the parent model frame,
+ * 1.5-1.6 the joint frame unless <use_parent_model_frame>, 1.7+ the frame
+ * named by expressed_in (the joint frame by default).
+ */
+static int
+joint_axis(struct scope *sc, struct phys_joint *j, const char *elem,
+    phys_vec3 *out)
+{
+	struct phys_model *m = &sc->L->w->models[sc->model];
+	xmlNodePtr axis = phys_child(j->node, elem), xyz;
+	phys_quat frame = j->pose.q;
+	phys_pose base;
+	double v[3] = { 0, 0, 1 };
+	char *in, *text;
+	bool parent_model = sc->doc->minor <= 4;
+
+	xyz = phys_child(axis, "xyz");
+	if (xyz && read_numbers(sc->doc, axis, "xyz", v, 3, true) < 0)
+		return -1;
+	if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+		return fail_node(sc->doc, axis ? axis : j->node,
+		    "joint '%s': axis is zero", j->name);
+	if (phys_child(axis, "use_parent_model_frame")) {
+		text = phys_node_text(phys_child(axis,
+		    "use_parent_model_frame"));
+		phys_parse_bool(text, &parent_model);
+		free(text);
+	}
+	if (parent_model)
+		frame = m->pose.q;
+	in = xyz ? phys_node_attr(xyz, "expressed_in") : NULL;
+	if (in && *in) {
+		if (resolve_name(sc, in, xyz, &base) < 0) {
+			free(in);
+			return -1;
+		}
+		frame = base.q;
+	}
+	free(in);
+	*out = v3_normalize(phys_quat_rotate(frame, v3(v[0], v[1], v[2])));
+	return 0;
+}
+
+/* What screw and gearbox joints need beyond the common elements. */
+static int
+joint_kind_checks(struct scope *sc, struct phys_joint *j)
+{
+	xmlNodePtr e;
+	char *name;
+	int rc;
+
+	j->reference = -1;
+	if (j->type == PHYS_JOINT_SCREW) {
+		e = phys_child(j->node, "thread_pitch");
+		if (e && PVD(j->vals, JOINT_thread_pitch) == 0)
+			return fail_node(sc->doc, e, "joint '%s': thread_pitch "
+			    "is zero (no travel per turn is a revolute joint)",
+			    j->name);
+		e = phys_child(j->node, "screw_thread_pitch");
+		if (e && sc->doc->minor < 10)
+			warn_node(sc->L, sc->doc, e, "<screw_thread_pitch> is "
+			    "SDF 1.10's; read it in this %s file too", "older");
+		return 0;
+	}
+	if (j->type != PHYS_JOINT_GEARBOX)
+		return 0;
+	e = phys_child(j->node, "gearbox_reference_body");
+	if (!e)
+		return fail_node(sc->doc, j->node, "gearbox joint '%s' has no "
+		    "<gearbox_reference_body>", j->name);
+	name = phys_node_text(e);
+	rc = frame_link(sc, name, e, 0, &j->reference);
+	free(name);
+	if (rc == 0 && (j->reference == j->parent || j->reference == j->child))
+		rc = fail_node(sc->doc, e, "gearbox joint '%s': the reference "
+		    "body is one of the geared links", j->name);
+	return rc;
+}
+
+static int
+read_joint(struct scope *sc, struct frame *f)
+{
+	struct loader *L = sc->L;
+	struct phys_world *w = L->w;
+	struct phys_joint *j;
+	int ji;
+
+	GROW(w->joints, w->njoints, L->capjoints);
+	ji = (int)w->njoints;
+	j = &w->joints[ji];
+	memset(j, 0, sizeof *j);
+	j->name = scoped_name(w->models[sc->model].name, f->name);
+	j->model = sc->model;
+	j->node = f->node;
+	j->doc = sc->doc;
+	j->vals = entity_values_new(w, PHYS_S_JOINT);
+	w->njoints++;
+	if (register_name(L, sc->doc, f->node, j->name, PHYS_K_JOINT, ji) < 0 ||
+	    joint_type(sc->doc, f->node, &j->type) < 0 ||
+	    joint_link(sc, f->node, "parent", &j->parent) < 0 ||
+	    joint_link(sc, f->node, "child", &j->child) < 0 ||
+	    resolve_frame(sc, f, &j->pose) < 0 ||
+	    read_values(sc->doc, f->node, PHYS_S_JOINT, j->vals) < 0 ||
+	    joint_axis(sc, j, "axis", &j->axis[0]) < 0 ||
+	    joint_axis(sc, j, "axis2", &j->axis[1]) < 0)
+		return -1;
+	if (joint_kind_checks(sc, j) < 0)
+		return -1;
+	if ((j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2) &&
+	    v3_norm(v3_cross(j->axis[0], j->axis[1])) < 1e-6)
+		return fail_node(sc->doc, f->node, "joint '%s': axis and axis2 "
+		    "are parallel; the joint needs two different axes",
+		    j->name);
+	if (j->child == -1)
+		return fail_node(sc->doc, f->node,
+		    "joint '%s': the child cannot be the world", j->name);
+	if (j->parent == j->child)
+		return fail_node(sc->doc, f->node,
+		    "joint '%s': parent and child are the same link", j->name);
+	return 0;
+}
+
+/* A number under e, or def when absent. */
+static int
+mimic_number(struct phys_doc *d, xmlNodePtr e, const char *what, double def,
+    double *out)
+{
+	xmlNodePtr n = phys_child(e, what);
+	char *text;
+	bool ok;
+
+	*out = def;
+	if (!n)
+		return 0;
+	text = phys_node_text(n);
+	ok = phys_parse_double(text, out);
+	free(text);
+	return ok ? 0 : fail_node(d, n, "<%s>: not a number", what);
+}
+
+static bool
+one_axis_joint(const struct phys_joint *j)
+{
+	return j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_PRISMATIC;
+}
+
+/*
+ * SDF 1.11's <mimic joint="leader" axis="axis">: this axis follows
+ * multiplier * (leader - reference) + offset. Read once every joint of
+ * the model is known; revolute and prismatic joints only.
+ */
+static int
+read_mimic(struct scope *sc, struct phys_joint *j, int k, xmlNodePtr e)
+{
+	struct phys_world *w = sc->L->w;
+	struct phys_mimic *m = &j->mimic[k];
+	char *leader = phys_node_attr(e, "joint"), *axis, *scoped;
+	int rc = 0;
+
+	if (!leader || !*leader) {
+		free(leader);
+		return fail_node(sc->doc, e, "%s", "<mimic> names no joint");
+	}
+	scoped = scoped_name(w->models[sc->model].name, leader);
+	m->leader = phys_world_entity_of(w, scoped, PHYS_K_JOINT);
+	free(scoped);
+	axis = phys_node_attr(e, "axis");
+	m->leader_axis = axis && strcmp(axis, "axis2") == 0;
+	if (m->leader < 0)
+		rc = fail_node(sc->doc, e, "<mimic>: no joint named '%s' in this "
+		    "model", leader);
+	else if (!one_axis_joint(j) || !one_axis_joint(&w->joints[m->leader]) ||
+	    m->leader_axis || k)
+		rc = fail_node(sc->doc, e, "%s", "<mimic> is supported between "
+		    "the axes of revolute, continuous and prismatic joints");
+	else if (&w->joints[m->leader] == j)
+		rc = fail_node(sc->doc, e, "joint '%s' mimics itself", j->name);
+	free(axis);
+	free(leader);
+	if (rc == 0)
+		rc = mimic_number(sc->doc, e, "multiplier", 1, &m->multiplier) |
+		    mimic_number(sc->doc, e, "offset", 0, &m->offset) |
+		    mimic_number(sc->doc, e, "reference", 0, &m->reference);
+	m->on = rc == 0;
+	return rc < 0 ? -1 : 0;
+}
+
+static int
+read_mimics(struct scope *sc, struct phys_joint *j)
+{
+	static const char *axes[] = { "axis", "axis2" };
+	xmlNodePtr e;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		e = phys_child(phys_child(j->node, axes[k]), "mimic");
+		if (e && read_mimic(sc, j, k, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Gazebo's InitialVelocityPlugin: <linear> and <angular> for every link. */
+static int
+read_plugins(struct scope *sc)
+{
+	struct phys_model *m = &sc->L->w->models[sc->model];
+	xmlNodePtr n;
+	double v[3];
+	char *file;
+	bool ours;
+
+	for (n = phys_child(m->node, "plugin"); n; n = phys_next(n, "plugin")) {
+		file = phys_node_attr(n, "filename");
+		ours = file && strstr(file, "InitialVelocityPlugin");
+		free(file);
+		if (!ours)
+			continue;
+		m->has_init_vel = true;
+		if (phys_child(n, "linear")) {
+			if (read_numbers(sc->doc, n, "linear", v, 3, true) < 0)
+				return -1;
+			m->init_linear = v3(v[0], v[1], v[2]);
+		}
+		if (phys_child(n, "angular")) {
+			if (read_numbers(sc->doc, n, "angular", v, 3, true) < 0)
+				return -1;
+			m->init_angular = v3(v[0], v[1], v[2]);
+		}
+	}
+	return 0;
+}
+
+struct model_override {
+	const char *name;	/* <include><name> */
+	bool has_pose;
+	phys_pose pose;
+	char *rel;		/* the pose's relative_to, or NULL */
+	struct phys_doc *doc;	/* where the <include> is, for messages */
+	xmlNodePtr at;
+	int is_static;		/* -1 unset */
+};
+
+static int read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn,
+    int parent, const struct model_override *ov);
+static int read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in,
+    int parent);
+
+static bool
+bool_flag(xmlNodePtr owner, const char *name)
+{
+	xmlNodePtr e = phys_child(owner, name);
+	bool b = false;
+	char *t;
+
+	if (!e)
+		return false;
+	t = phys_node_text(e);
+	phys_parse_bool(t, &b);
+	free(t);
+	return b;
+}
+
+static int
+new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
+    const struct model_override *ov)
+{
+	struct phys_world *w = L->w;
+	struct phys_model *m;
+	char *local = ov && ov->name ? phys_xstrdup(ov->name) :
+	    phys_node_attr(mn, "name");
+	int mi;
+
+	if (!local)
+		return fail_node(d, mn, "%s", "<model> has no name");
+	GROW(w->models, w->nmodels, L->capmodels);
+	mi = (int)w->nmodels;
+	m = &w->models[mi];
+	memset(m, 0, sizeof *m);
+	m->name = scoped_name(parent >= 0 ? w->models[parent].name : NULL,
+	    local);
+	free(local);
+	m->parent = parent;
+	m->node = mn;
+	m->doc = d;
+	m->self_collide = bool_flag(mn, "self_collide");
+	m->is_static = bool_flag(mn, "static") ||
+	    (parent >= 0 && w->models[parent].is_static);
+	if (ov && ov->is_static >= 0)
+		m->is_static = ov->is_static || m->is_static;
+	w->nmodels++;
+	if (register_name(L, d, mn, m->name, PHYS_K_MODEL, mi) < 0)
+		return -1;
+	return mi;
+}
+
+/*
+ * A frame named at world level (SDF 1.7+): a <frame> of the world, or a
+ * top-level model read before. Frames may be relative to frames.
+ */
+static int
+world_frame(struct loader *L, struct phys_doc *d, const char *name,
+    xmlNodePtr at, int depth, phys_pose *out)
+{
+	struct phys_world *w = L->w;
+	const struct phys_name_slot *slot = index_get(w->index, name);
+	phys_pose local;
+	char *fname, *rel, *attached;
+	xmlNodePtr f;
+	int rc = -2;
+
+	if (depth > 32)
+		return fail_node(d, at, "frame '%s' is relative to itself "
+		    "(a cycle)", name);
+	if (slot && slot->kind == PHYS_K_MODEL) {
+		*out = w->models[slot->idx].pose;
+		return 0;
+	}
+	for (f = phys_child(w->node, "frame"); f && rc == -2;
+	    f = phys_next(f, "frame")) {
+		fname = phys_node_attr(f, "name");
+		if (fname && strcmp(fname, name) == 0) {
+			rc = read_pose(d, f, &local, &rel);
+			attached = phys_node_attr(f, "attached_to");
+			if (rc == 0 && (!rel || !*rel)) {
+				free(rel);
+				rel = attached;
+				attached = NULL;
+			}
+			*out = PHYS_POSE_IDENTITY;
+			if (rc == 0 && rel && *rel && strcmp(rel, "world") != 0)
+				rc = world_frame(L, d, rel, f, depth + 1, out);
+			if (rc == 0)
+				*out = phys_pose_mul(*out, local);
+			free(rel);
+			free(attached);
+		}
+		free(fname);
+	}
+	if (rc == -2)
+		return fail_node(d, at, "no frame or model named '%s' in the "
+		    "world (models are known once read)", name);
+	return rc;
+}
+
+/* The frame a model's pose is relative to: rel, or by default the
+ * enclosing model (nested) or the world (top level). */
+static int
+model_base(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
+    const char *rel, xmlNodePtr at, phys_pose *out)
+{
+	struct phys_model *m = &L->w->models[mi];
+
+	*out = parent ? L->w->models[m->parent].pose : PHYS_POSE_IDENTITY;
+	if (!rel || !*rel)
+		return 0;
+	if (parent)
+		return resolve_name(parent, rel, at, out);
+	if (strcmp(rel, "world") == 0)
+		return 0;
+	return world_frame(L, d, rel, at, 0, out);
+}
+
+static int
+model_pose(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
+    const struct model_override *ov)
+{
+	struct phys_model *m = &L->w->models[mi];
+	phys_pose local, base;
+	struct frame *f;
+	char *name, *rel = NULL;
+	int rc;
+
+	if (ov && ov->has_pose)
+		return model_base(L, ov->doc, mi, parent, ov->rel, ov->at,
+		    &base) < 0 ? -1 : (m->pose = phys_pose_mul(base, ov->pose), 0);
+	if (parent) {	/* nested: a frame of the parent's scope */
+		name = phys_node_attr(m->node, "name");
+		f = name ? scope_frame(parent, name) : NULL;
+		free(name);
+		if (f && f->node == m->node)
+			return resolve_frame(parent, f, &m->pose);
+	}
+	if (read_pose(d, m->node, &local, &rel) < 0)
+		return -1;
+	rc = model_base(L, d, mi, parent, rel, m->node, &base);
+	free(rel);
+	m->pose = phys_pose_mul(base, local);
+	return rc;
+}
+
+/* Load links first (joints and nested models may be relative to them). */
+static int
+read_model_body(struct loader *L, struct scope *sc)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr n;
+	size_t i, first_joint;
+	int rc = 0;
+
+	for (i = 0; i < sc->nframes && rc == 0; i++)
+		if (phys_node_is(sc->frames[i].node, "link"))
+			rc = read_link(sc, &sc->frames[i]);
+	for (n = phys_child(w->models[sc->model].node, NULL); n && rc == 0;
+	    n = phys_next(n, NULL)) {
+		if (phys_node_is(n, "model"))
+			rc = read_model(L, sc->doc, n, sc->model, NULL);
+		else if (phys_node_is(n, "include"))
+			rc = read_include(L, sc->doc, n, sc->model);
+	}
+	first_joint = w->njoints;
+	for (i = 0; i < sc->nframes && rc == 0; i++)
+		if (phys_node_is(sc->frames[i].node, "joint"))
+			rc = read_joint(sc, &sc->frames[i]);
+	for (i = first_joint; i < w->njoints && rc == 0; i++)
+		rc = read_mimics(sc, &w->joints[i]);
+	if (rc == 0)
+		rc = read_plugins(sc);
+	return rc;
+}
+
+/* Whether name is a frame of this model's scope (after its body is read). */
+static bool
+scope_knows(struct scope *sc, const char *name)
+{
+	struct phys_world *w = sc->L->w;
+	char *scoped;
+	bool known;
+
+	if (strcmp(name, "__model__") == 0 || scope_frame(sc, name))
+		return true;
+	scoped = scoped_name(w->models[sc->model].name, name);
+	known = index_get(w->index, scoped) != NULL;
+	free(scoped);
+	return known;
+}
+
+/* libsdformat refuses a frame attached to nothing, to itself, or to a
+ * chain of frames that comes back to it. */
+static int
+check_attachments(struct scope *sc)
+{
+	struct frame *f, *g;
+	char *to, *next;
+	size_t i, steps;
+	int rc = 0;
+
+	for (i = 0; i < sc->nframes && rc == 0; i++) {
+		f = &sc->frames[i];
+		if (!phys_node_is(f->node, "frame"))
+			continue;
+		to = phys_node_attr(f->node, "attached_to");
+		if (!to || !*to)
+			rc = 0;
+		else if (strcmp(to, f->name) == 0)
+			rc = fail_node(sc->doc, f->node, "frame '%s' is attached "
+			    "to itself", f->name);
+		else if (!scope_knows(sc, to))
+			rc = phys_failat(sc->doc->name, phys_node_line(f->node),
+			    "frame '%s' is attached to '%s', which this model "
+			    "does not have", f->name, to);
+		for (steps = 0; rc == 0 && to && (g = scope_frame(sc, to)) &&
+		    phys_node_is(g->node, "frame"); steps++) {
+			if (steps > sc->nframes) {
+				rc = fail_node(sc->doc, f->node, "frame '%s' is "
+				    "attached to a cycle of frames", f->name);
+				break;
+			}
+			next = phys_node_attr(g->node, "attached_to");
+			free(to);
+			to = next;
+		}
+		free(to);
+	}
+	return rc;
+}
+
+/* The scope of the model being read, for nested models' poses. */
+static struct scope *current_scope;
+
+static int
+read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
+    const struct model_override *ov)
+{
+	struct scope sc, *outer = current_scope;
+	int mi, rc;
+
+	if (++L->depth > MAX_INCLUDE_DEPTH * 4)
+		return fail_node(d, mn, "%s", "models nested too deeply");
+	mi = new_model(L, d, mn, parent, ov);
+	if (mi < 0)
+		return -1;
+	if (model_pose(L, d, mi, parent >= 0 ? outer : NULL, ov) < 0)
+		return -1;
+	memset(&sc, 0, sizeof sc);
+	sc.L = L;
+	sc.doc = d;
+	sc.model = mi;
+	rc = add_frames(&sc, "link");
+	if (rc == 0)
+		rc = add_frames(&sc, "joint");
+	if (rc == 0)
+		rc = add_frames(&sc, "frame");
+	if (rc == 0)
+		rc = add_frames(&sc, "model");
+	current_scope = &sc;
+	if (rc == 0)
+		rc = read_model_body(L, &sc);
+	if (rc == 0)
+		rc = check_attachments(&sc);
+	current_scope = outer;
+	scope_free(&sc);
+	L->depth--;
+	return rc;
+}
+
+/* ---- <include> of model:// URIs ---- */
+
+static bool
+is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool
+is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool
+is_resource(const char *path, bool want_dir)
+{
+	return want_dir ? is_dir(path) : is_file(path);
+}
+
+/* rel found in one of the colon-separated directories of variable var. */
+static char *
+search_path_var(const char *var, const char *rel, bool want_dir)
+{
+	const char *list, *p;
+	char *path;
+	size_t len;
+
+	for (list = getenv(var); list && *list; list = p + (*p != 0)) {
+		p = list + strcspn(list, ":");
+		len = (size_t)(p - list);
+		if (len == 0)
+			continue;
+		path = phys_xasprintf("%.*s/%s", (int)len, list, rel);
+		if (is_resource(path, want_dir))
+			return path;
+		free(path);
+	}
+	return NULL;
+}
+
+/*
+ * A model directory (want_dir) or a file named by uri: model://NAME/...
+ * in the model paths (GAZEBO_MODEL_PATH, SDF_PATH, then Gazebo Sim's
+ * GZ_SIM_RESOURCE_PATH and IGN_GAZEBO_RESOURCE_PATH); an absolute path
+ * as it is; relative and file:// ones next to the document, then in the
+ * same paths and GAZEBO_RESOURCE_PATH (file://media/... is Gazebo's).
+ */
+static char *
+find_resource(const char *uri, const char *doc_path, bool want_dir)
+{
+	static const char *const vars[] = { "GAZEBO_MODEL_PATH", "SDF_PATH",
+		"GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH",
+		"GAZEBO_RESOURCE_PATH" };
+	bool model = strncmp(uri, "model://", 8) == 0;
+	const char *name = uri;
+	char *path, *base;
+	size_t i;
+
+	if (model)
+		name = uri + 8;
+	else if (strncmp(uri, "file://", 7) == 0)
+		name = uri + 7;
+	if (name[0] == '/')
+		return is_resource(name, want_dir) ? phys_xstrdup(name) : NULL;
+	if (!model && doc_path) {
+		base = phys_xstrdup(doc_path);
+		if (strrchr(base, '/'))
+			*strrchr(base, '/') = '\0';
+		else
+			strcpy(base, ".");
+		path = phys_xasprintf("%s/%s", base, name);
+		free(base);
+		if (is_resource(path, want_dir))
+			return path;
+		free(path);
+	}
+	/* model:// looks in model paths; a relative name anywhere. */
+	for (i = 0; i < sizeof vars / sizeof *vars - model; i++)
+		if ((path = search_path_var(vars[i], name, want_dir)))
+			return path;
+	return NULL;
+}
+
+/* model.config names the SDF file per version; take the newest we read. */
+static char *
+model_file(const char *dir)
+{
+	char *cfg = phys_xasprintf("%s/model.config", dir), *best = NULL, *v, *t;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr n;
+	double bestv = -1, ver;
+
+	if (access(cfg, R_OK) == 0)
+		doc = xmlReadFile(cfg, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+		    XML_PARSE_NOWARNING);
+	free(cfg);
+	for (n = doc ? phys_child(xmlDocGetRootElement(doc), "sdf") : NULL; n;
+	    n = phys_next(n, "sdf")) {
+		v = phys_node_attr(n, "version");
+		ver = v && phys_parse_double(v, &ver) ? ver : 0;
+		free(v);
+		if (ver > bestv && ver < 1.95) {
+			t = phys_node_text(n);
+			free(best);
+			best = t;
+			bestv = ver;
+		}
+	}
+	if (doc)
+		xmlFreeDoc(doc);
+	if (!best)
+		best = phys_xstrdup("model.sdf");
+	t = phys_xasprintf("%s/%s", dir, best);
+	free(best);
+	return t;
+}
+
+static int
+include_override(struct phys_doc *d, xmlNodePtr in, struct model_override *ov,
+    char **name)
+{
+	xmlNodePtr e;
+
+	memset(ov, 0, sizeof *ov);
+	ov->is_static = -1;
+	*name = (e = phys_child(in, "name")) ? phys_node_text(e) : NULL;
+	ov->name = *name;
+	ov->doc = d;
+	ov->at = in;
+	if (phys_child(in, "pose")) {
+		if (read_pose(d, in, &ov->pose, &ov->rel) < 0)
+			return -1;
+		ov->has_pose = true;
+	}
+	if (phys_child(in, "static"))
+		ov->is_static = bool_flag(in, "static");
+	return 0;
+}
+
+static bool
+merged_include(xmlNodePtr in)
+{
+	char *m = phys_node_attr(in, "merge");
+	bool on = false;
+
+	if (m)
+		phys_parse_bool(m, &on);
+	free(m);
+	return on;
+}
+
+static int
+read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
+{
+	struct phys_world *w = L->w;
+	struct model_override ov;
+	struct phys_doc *inc;
+	xmlNodePtr uri = phys_child(in, "uri"), mn;
+	char *u, *dir, *file, *name;
+	int rc;
+
+	if (!uri)
+		return fail_node(d, in, "%s", "<include> has no <uri>");
+	if (L->depth >= MAX_INCLUDE_DEPTH)
+		return fail_node(d, in, "%s", "includes nested too deeply");
+	u = phys_node_text(uri);
+	dir = find_resource(u, d->path, true);
+	/* as libsdformat: a URI may name the model's SDF file itself */
+	file = dir ? model_file(dir) : find_resource(u, d->path, false);
+	if (!file) {
+		rc = fail_node(d, uri, "cannot find model '%s' (searched "
+		    "GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH and "
+		    "IGN_GAZEBO_RESOURCE_PATH)", u);
+		free(u);
+		return rc;
+	}
+	free(u);
+	free(dir);
+	inc = phys_xcalloc(1, sizeof *inc);
+	w->includes = phys_xrealloc(w->includes,
+	    (w->nincludes + 1) * sizeof *w->includes);
+	w->includes[w->nincludes++] = inc;
+	rc = phys_doc_load(inc, file);
+	free(file);
+	if (rc < 0)
+		return -1;
+	mn = phys_child(inc->root, "model");
+	if (!mn && (phys_child(inc->root, "light") ||
+	    phys_child(inc->root, "actor")))
+		return 0;	/* lights and actors take no part in dynamics */
+	if (!mn)
+		return fail_node(inc, inc->root, "%s",
+		    "the included file has no <model>");
+	rc = include_override(d, in, &ov, &name);
+	if (rc == 0 && merged_include(in))
+		warn_node(L, d, in, "%s", "<include merge=\"true\">: the model "
+		    "is loaded nested, its entities keep its name as a scope");
+	if (rc == 0) {
+		L->depth++;
+		rc = read_model(L, inc, mn, parent, &ov);
+		L->depth--;
+	}
+	free(name);
+	free(ov.rel);
+	return rc < 0 ? -1 : 0;
+}
+
+/* ---- the world ---- */
+
+void
+phys_load_options_default(struct phys_load_options *o)
+{
+	memset(o, 0, sizeof *o);
+}
+
+static int
+loop_root(int *up, int i)
+{
+	while (up[i] != i)
+		i = up[i] = up[up[i]];
+	return i;
+}
+
+/*
+ * A joint whose two links are already joined closes a kinematic loop.
+ * libsdformat and Gazebo accept loops (a four-bar linkage is one) and so
+ * does ODE, as one more constraint; say so, since a loop is as often a
+ * mistake.
+ */
+static void
+warn_joint_loops(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	int *up = phys_xmalloc((w->nlinks + 1) * sizeof *up), a, b;
+	size_t i;
+
+	for (i = 0; i <= w->nlinks; i++)
+		up[i] = (int)i;
+	for (i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+
+		if (j->type == PHYS_JOINT_GEARBOX)
+			continue;
+		a = loop_root(up, j->parent < 0 ? (int)w->nlinks : j->parent);
+		b = loop_root(up, j->child);
+		if (a == b)
+			warn_node(L, j->doc, j->node, "joint '%s' closes a "
+			    "kinematic loop (ODE solves it as one more "
+			    "constraint)", j->name);
+		up[a] = b;
+	}
+	free(up);
+}
+
+/* A <frame> of the world by name, or NULL. */
+static xmlNodePtr
+world_frame_node(struct phys_world *w, const char *name)
+{
+	xmlNodePtr f;
+	char *fname;
+	bool same;
+
+	for (f = phys_child(w->node, "frame"); f; f = phys_next(f, "frame")) {
+		fname = phys_node_attr(f, "name");
+		same = fname && strcmp(fname, name) == 0;
+		free(fname);
+		if (same)
+			return f;
+	}
+	return NULL;
+}
+
+/* World frames: attached to the world, a world frame or a model; no
+ * cycles (checked once every model is read). */
+static int
+check_world_frames(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr f, g;
+	char *name, *to, *next;
+	int steps, rc = 0;
+
+	for (f = phys_child(w->node, "frame"); f && rc == 0;
+	    f = phys_next(f, "frame")) {
+		name = phys_node_attr(f, "name");
+		to = phys_node_attr(f, "attached_to");
+		if (!name)
+			rc = fail_node(&w->doc, f, "%s", "<frame> has no name");
+		for (steps = 0; rc == 0 && to && *to &&
+		    strcmp(to, "world") != 0; steps++) {
+			g = world_frame_node(w, to);
+			if (strcmp(to, name) == 0 || steps > 1000)
+				rc = fail_node(&w->doc, f, steps ? "frame '%s' "
+				    "is attached to a cycle of frames" :
+				    "frame '%s' is attached to itself", name);
+			else if (!g && !index_get_kind(w->index, to,
+			    PHYS_K_MODEL))
+				rc = phys_failat(w->doc.name, phys_node_line(f),
+				    "frame '%s' is attached to '%s', which the "
+				    "world does not have", name, to);
+			if (!g || rc < 0)
+				break;
+			next = phys_node_attr(g, "attached_to");
+			free(to);
+			to = next;
+		}
+		free(name);
+		free(to);
+	}
+	return rc;
+}
+
+/* libsdformat reads several worlds; Gazebo runs the first. */
+static int
+other_worlds(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr n;
+	char *name;
+	int rc = 0;
+
+	for (n = phys_next(w->node, "world"); n && rc == 0;
+	    n = phys_next(n, "world")) {
+		name = phys_node_attr(n, "name");
+		if (!name || !*name)
+			rc = fail_node(&w->doc, n, "%s", "<world> has no name "
+			    "(SDF requires one)");
+		else if (strcmp(name, w->name) == 0)
+			rc = fail_node(&w->doc, n, "a second world named '%s'",
+			    name);
+		else
+			warn_node(L, &w->doc, n, "only the first world is run; "
+			    "world '%s' is not loaded", name);
+		free(name);
+	}
+	return rc;
+}
+
+static int
+read_world(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr n;
+	int rc = 0;
+
+	w->node = phys_child(w->doc.root, "world");
+	if (!w->node)
+		return phys_failat(w->doc.name, phys_node_line(w->doc.root),
+		    "no <world> element");
+	w->name = phys_node_attr(w->node, "name");
+	if (!w->name || !*w->name)
+		return fail_node(&w->doc, w->node, "%s",
+		    "<world> has no name (SDF requires one)");
+	if (other_worlds(L) < 0)
+		return -1;
+	w->vals = phys_values_new(PHYS_S_WORLD);
+	w->index = phys_xcalloc(1, sizeof *w->index);
+	if (read_values(&w->doc, w->node, PHYS_S_WORLD, w->vals) < 0 ||
+	    read_profiles(w, L->opt) < 0)
+		return -1;
+	fold_legacy_gravity(&w->profiles[w->start], w->vals);
+	for (n = phys_child(w->node, NULL); n && rc == 0; n = phys_next(n, NULL))
+		if (phys_node_is(n, "model"))
+			rc = read_model(L, &w->doc, n, -1, NULL);
+		else if (phys_node_is(n, "include"))
+			rc = read_include(L, &w->doc, n, -1);
+		else if (phys_node_is(n, "population"))
+			warn_node(L, &w->doc, n, "%s", "<population> is not "
+			    "supported: its models are not loaded");
+		else if (phys_node_is(n, "joint"))	/* SDF 1.12 */
+			rc = fail_node(&w->doc, n, "%s", "a <joint> of the world "
+			    "(SDF 1.12) is not supported yet; put it in a model");
+	if (rc == 0)
+		warn_joint_loops(L);
+	return rc < 0 ? rc : check_world_frames(L);
+}
+
+int
+phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
+{
+	struct phys_load_options dflt;
+	struct loader L;
+
+	if (!opt) {
+		phys_load_options_default(&dflt);
+		opt = &dflt;
+	}
+	memset(&L, 0, sizeof L);
+	L.w = w;
+	L.opt = opt;
+	loader_warns = !opt->quiet;
+	return read_world(&L);
+}
+
+int
+phys_world_load(struct phys_world *w, const char *path,
+    const struct phys_load_options *opt)
+{
+	memset(w, 0, sizeof *w);
+	if (phys_doc_load(&w->doc, path) < 0)
+		return -1;
+	return phys_world_load_doc(w, opt);
+}
+
+int
+phys_world_open(struct phys_world *w, const char *path, bool warn)
+{
+	struct phys_load_options lo;
+
+	phys_load_options_default(&lo);
+	lo.quiet = !warn;
+	lo.skip_unsupported = true;
+	if (phys_world_load(w, path, &lo) == 0)
+		return 0;
+	phys_report();
+	phys_world_free(w);
+	return -1;
+}
+
+void
+phys_world_free(struct phys_world *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nprofiles; i++)
+		phys_profile_free(&w->profiles[i]);
+	for (i = 0; i < w->nmodels; i++)
+		free(w->models[i].name);
+	for (i = 0; i < w->nlinks; i++) {
+		free(w->links[i].name);
+		phys_values_clear(PHYS_S_LINK, w->links[i].vals);
+	}
+	for (i = 0; i < w->ncollisions; i++) {
+		free(w->collisions[i].name);
+		phys_heightmap_free(w->collisions[i].heightmap);
+		phys_values_clear(PHYS_S_COLLISION,
+		    w->collisions[i].vals);
+	}
+	for (i = 0; i < w->njoints; i++) {
+		free(w->joints[i].name);
+		phys_values_clear(PHYS_S_JOINT, w->joints[i].vals);
+	}
+	for (i = 0; i < w->nvisuals; i++)
+		free(w->visuals[i].name);
+	free(w->visuals);
+	for (i = 0; i < w->nincludes; i++) {
+		phys_doc_free(w->includes[i]);
+		free(w->includes[i]);
+	}
+	if (w->vals)
+		phys_values_free(PHYS_S_WORLD, w->vals);
+	if (w->index)
+		free(w->index->slots);
+	free(w->index);
+	free(w->includes);
+	free(w->profiles);
+	free(w->models);
+	free(w->links);
+	free(w->collisions);
+	phys_mesh_cache_free(&w->meshes);
+	free(w->joints);
+	free(w->name);
+	phys_arena_free(&w->values);
+	phys_doc_free(&w->doc);
+	memset(w, 0, sizeof *w);
+}
+
+int
+phys_world_entity_of(const struct phys_world *w, const char *name,
+    enum phys_kind kind)
+{
+	const struct phys_name_slot *slot = index_get_kind(w->index, name,
+	    (int)kind);
+
+	return slot ? slot->idx : -1;
+}
+
+int
+phys_world_entity(const struct phys_world *w, const char *name,
+    enum phys_kind *kind)
+{
+	const struct phys_name_slot *slot = index_get(w->index, name);
+
+	if (!slot)
+		return -1;
+	*kind = (enum phys_kind)slot->kind;
+	return slot->idx;
+}
+
+struct phys_value *
+phys_entity_values(struct phys_world *w, phys_scope s, int idx)
+{
+	switch (s) {
+	case PHYS_S_PHYSICS:
+		return w->profiles[idx].vals;
+	case PHYS_S_WORLD:
+		return w->vals;
+	case PHYS_S_LINK:
+		return w->links[idx].vals;
+	case PHYS_S_COLLISION:
+		return w->collisions[idx].vals;
+	case PHYS_S_JOINT:
+		return w->joints[idx].vals;
+	default:
+		return NULL;
+	}
+}
+
+const char *
+phys_entity_name(const struct phys_world *w, phys_scope s, int idx)
+{
+	switch (s) {
+	case PHYS_S_PHYSICS:
+		return w->profiles[idx].name;
+	case PHYS_S_WORLD:
+		return w->name;
+	case PHYS_S_LINK:
+		return w->links[idx].name;
+	case PHYS_S_COLLISION:
+		return w->collisions[idx].name;
+	case PHYS_S_JOINT:
+		return w->joints[idx].name;
+	default:
+		return NULL;
+	}
+}
+
+xmlNodePtr
+phys_entity_node(const struct phys_world *w, phys_scope s, int idx)
+{
+	switch (s) {
+	case PHYS_S_PHYSICS:
+		return w->profiles[idx].node;
+	case PHYS_S_WORLD:
+		return w->node;
+	case PHYS_S_LINK:
+		return w->links[idx].node;
+	case PHYS_S_COLLISION:
+		return w->collisions[idx].node;
+	case PHYS_S_JOINT:
+		return w->joints[idx].node;
+	default:
+		return NULL;
+	}
+}
+
+struct phys_doc *
+phys_entity_doc(struct phys_world *w, phys_scope s, int idx)
+{
+	switch (s) {
+	case PHYS_S_LINK:
+		return w->links[idx].doc;
+	case PHYS_S_COLLISION:
+		return w->collisions[idx].doc;
+	case PHYS_S_JOINT:
+		return w->joints[idx].doc;
+	default:
+		return &w->doc;
+	}
+}
+
+size_t
+phys_entity_count(const struct phys_world *w, phys_scope s)
+{
+	switch (s) {
+	case PHYS_S_PHYSICS:
+		return w->nprofiles;
+	case PHYS_S_WORLD:
+		return 1;
+	case PHYS_S_LINK:
+		return w->nlinks;
+	case PHYS_S_COLLISION:
+		return w->ncollisions;
+	case PHYS_S_JOINT:
+		return w->njoints;
+	default:
+		return 0;
+	}
+}
+
+/* ---- a run's values ---- */
+
+static const struct phys_value *
+entity_values(const struct phys_world *w, phys_scope s, int idx)
+{
+	return phys_entity_values((struct phys_world *)w, s, idx);
+}
+
+void
+phys_run_values_init(struct phys_run_values *rv, const struct phys_world *w,
+    int profile)
+{
+	phys_scope s;
+	size_t i;
+
+	memset(rv, 0, sizeof *rv);
+	for (s = 0; s < PHYS_NSCOPES; s++) {
+		rv->n[s] = s <= PHYS_S_WORLD ? 1 : phys_entity_count(w, s);
+		rv->v[s] = phys_xcalloc(rv->n[s] ? rv->n[s] : 1, sizeof *rv->v[s]);
+		for (i = 0; i < rv->n[s]; i++) {
+			rv->v[s][i] = phys_arena_alloc(&rv->arena,
+			    phys_scope_count(s) * sizeof *rv->v[s][i]);
+			phys_values_init(s, rv->v[s][i], s == PHYS_S_PHYSICS ?
+			    w->profiles[profile].vals :
+			    entity_values(w, s, (int)i));
+		}
+	}
+	fold_legacy_gravity(&w->profiles[profile], rv->v[PHYS_S_WORLD][0]);
+}
+
+void
+phys_run_values_free(struct phys_run_values *rv)
+{
+	phys_scope s;
+	size_t i;
+
+	for (s = 0; s < PHYS_NSCOPES; s++) {
+		for (i = 0; rv->v[s] && i < rv->n[s]; i++)
+			phys_values_clear(s, rv->v[s][i]);
+		free(rv->v[s]);
+	}
+	phys_arena_free(&rv->arena);
+	memset(rv, 0, sizeof *rv);
+}
+
+void
+phys_run_values_use(struct phys_run_values *rv, const struct phys_world *w,
+    int profile, const struct phys_value *vals)
+{
+	phys_values_copy(PHYS_S_PHYSICS, rv->v[PHYS_S_PHYSICS][0],
+	    vals ? vals : w->profiles[profile].vals);
+	fold_legacy_gravity(&w->profiles[profile], rv->v[PHYS_S_WORLD][0]);
+}
+
+struct phys_value *
+phys_run_values_at(struct phys_run_values *rv, phys_scope s, int idx)
+{
+	return rv->v[s][s <= PHYS_S_WORLD ? 0 : idx];
+}
+
+const struct phys_value *
+phys_run_values_get(const struct phys_run_values *rv, phys_scope s, int idx)
+{
+	return rv->v[s][s <= PHYS_S_WORLD ? 0 : idx];
+}

@@ -1,0 +1,438 @@
+/* control.c - control lines: read, checked against the world, ordered. */
+#include "control.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "items.h"
+#include "paramio.h"
+#include "preset.h"
+#include "sim.h"
+
+/* ---- values from JSON ---- */
+
+int
+phys_json_to_text(const json_t *v, struct phys_buf *b)
+{
+	char num[40];
+	size_t i, n;
+
+	if (json_is_integer(v)) {
+		phys_buf_printf(b, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		phys_fmt_double(num, sizeof num, json_real_value(v));
+		phys_buf_puts(b, num);
+	} else if (json_is_boolean(v)) {
+		phys_buf_puts(b, json_is_true(v) ? "true" : "false");
+	} else if (json_is_string(v)) {
+		phys_buf_puts(b, json_string_value(v));
+	} else if (json_is_array(v)) {
+		for (i = 0; i < json_array_size(v); i++) {
+			if (i)
+				phys_buf_putc(b, ' ');
+			if (!json_is_number(json_array_get(v, i)) ||
+			    phys_json_to_text(json_array_get(v, i), b) < 0)
+				return phys_fail("arrays must hold numbers");
+		}
+	} else if (json_is_object(v)) {
+		n = json_object_get(v, "roll") ? 6 : 3;
+		if (json_object_size(v) != n)
+			return phys_fail("expected {\"x\",\"y\",\"z\"} or a pose "
+			    "{\"x\",\"y\",\"z\",\"roll\",\"pitch\",\"yaw\"}");
+		for (i = 0; i < n; i++) {
+			json_t *f = json_object_get(v, phys_item_fields(PHYS_IT_POSE)[i]);
+
+			if (!json_is_number(f))
+				return phys_fail("field \"%s\" is missing or "
+				    "not a number", phys_item_fields(PHYS_IT_POSE)[i]);
+			if (i)
+				phys_buf_putc(b, ' ');
+			phys_json_to_text(f, b);
+		}
+	} else {
+		return phys_fail("null is not a value");
+	}
+	return 0;
+}
+
+/* ---- state that control lines may set ---- */
+
+/* The items a control line may set: a link's or model's pose and
+ * velocities. */
+static bool
+settable(enum phys_item_kind k)
+{
+	switch (k) {
+	case PHYS_ITEM_LINK_POSE:
+	case PHYS_ITEM_LINK_LINVEL:
+	case PHYS_ITEM_LINK_ANGVEL:
+	case PHYS_ITEM_MODEL_POSE:
+	case PHYS_ITEM_MODEL_LINVEL:
+	case PHYS_ITEM_MODEL_ANGVEL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int
+phys_control_state_target(const struct phys_world *w, const char *name, int *kind,
+    int *entity)
+{
+	const char *slash = strrchr(name, '/');
+	enum phys_item_owner owner;
+	enum phys_kind k;
+	char *ent;
+	int idx, i;
+
+	if (!slash)
+		return -1;
+	ent = phys_xstrndup(name, (size_t)(slash - name));
+	idx = phys_world_entity(w, ent, &k);
+	free(ent);
+	if (idx < 0 || (k != PHYS_K_LINK && k != PHYS_K_MODEL))
+		return -1;
+	owner = k == PHYS_K_LINK ? PHYS_IO_LINK : PHYS_IO_MODEL;
+	for (i = 0; i < PHYS_NITEM_KINDS; i++)
+		if (phys_item_defs[i].owner == owner && settable(i) &&
+		    strcmp(phys_item_defs[i].prop, slash + 1) == 0) {
+			*kind = i;
+			*entity = idx;
+			return 0;
+		}
+	return -1;
+}
+
+int
+phys_control_check_state(const char *name, const char *text)
+{
+	double v[6];
+	int want = strstr(name, "/pose") ? 6 : 3;
+
+	if (phys_parse_doubles(text, v, 6) != want)
+		return phys_fail("%s: expected %d numbers", name, want);
+	return 0;
+}
+
+static int
+parse_control_value(struct phys_controls *r, struct phys_control *c,
+    json_t *obj)
+{
+	json_t *name = json_object_get(obj, "name");
+	json_t *value = json_object_get(obj, "value");
+	struct phys_buf b = { 0 };
+	struct phys_value tmp = { 0 };
+
+	if (!json_is_string(name) || !value)
+		return phys_fail("a control line needs \"name\" and \"value\", "
+		    "or \"preset\"");
+	if (phys_json_to_text(value, &b) < 0) {
+		phys_buf_free(&b);
+		return -1;
+	}
+	c->text = b.s ? b.s : phys_xstrdup("");
+	c->state_kind = -1;
+	if (phys_control_state_target(r->w, json_string_value(name),
+	    &c->state_kind, &c->entity) == 0)
+		return phys_control_check_state(json_string_value(name), c->text);
+	if (phys_ref_resolve(r->w, json_string_value(name), 0, &c->ref) < 0)
+		return -1;
+	/* Check the value now: a bad one is refused before the run starts. */
+	if (phys_value_parse(c->ref.p, c->text, &tmp) < 0)
+		return -1;
+	phys_value_free(&tmp);
+	return 0;
+}
+
+/* {"save":"NAME"}: the run's physics values become a new profile. */
+static int
+parse_save(struct phys_controls *r, struct phys_control *c, json_t *name)
+{
+	if (!json_is_string(name) || !*json_string_value(name))
+		return phys_fail("\"save\" must be a profile name");
+	if (!r->can_save)
+		return phys_fail("a \"save\" line needs --save-to WORLD, the "
+		    "world file to store the profile in");
+	c->save = true;
+	c->text = phys_xstrdup(json_string_value(name));
+	return 0;
+}
+
+static int
+parse_control(struct phys_controls *r, struct phys_control *c, json_t *obj)
+{
+	json_t *t = json_object_get(obj, "t"), *p = json_object_get(obj, "preset");
+	json_t *save = json_object_get(obj, "save");
+
+	c->t = NAN;	/* a stream's line without "t": at the next step */
+	c->profile = -1;
+	c->state_kind = -1;
+	if (t || !r->lines.may_block) {
+		if (!json_is_number(t) || !isfinite(json_number_value(t)) ||
+		    json_number_value(t) < 0)
+			return phys_fail("\"t\" must be a time in seconds, >= 0");
+		c->t = json_number_value(t);
+	}
+	if (save)
+		return parse_save(r, c, save);
+	/* A parameter line may say which profile its value came from (as
+	 * phys-param get writes); only a line without a name switches. */
+	if (!p || json_object_get(obj, "name"))
+		return parse_control_value(r, c, obj);
+	if (!json_is_string(p))
+		return phys_fail("\"preset\" must be a profile name");
+	c->profile = phys_world_find_profile(r->w, json_string_value(p));
+	return c->profile < 0 ? -1 : 0;
+}
+
+static int
+control_order(const void *a, const void *b)
+{
+	const struct phys_control *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* One line into c (its t may still be NAN): 0, or -1 with the message
+ * naming file and line. */
+static int
+parse_line(struct phys_controls *r, const char *text, struct phys_control *c)
+{
+	json_error_t jerr;
+	json_t *obj;
+	char *why;
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	c->line = r->lines.lineno;
+	obj = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!obj || !json_is_object(obj))
+		rc = phys_fail("not a JSON object%s%s", obj ? "" : ": ",
+		    obj ? "" : jerr.text);
+	else
+		rc = parse_control(r, c, obj);
+	json_decref(obj);
+	if (rc < 0) {
+		free(c->text);
+		c->text = NULL;
+		why = phys_xstrdup(phys_error());
+		phys_failat(r->name, c->line, "%s", why);
+		free(why);
+	}
+	return rc;
+}
+
+/* A regular file: every line now, sorted by time (then by line). */
+static int
+read_all(struct phys_controls *r)
+{
+	struct phys_control c;
+	char *line;
+	int rc;
+
+	while ((rc = phys_lines_next(&r->lines, &line, NULL)) > 0) {
+		if (phys_blank_or_comment(line))
+			continue;
+		if (parse_line(r, line, &c) < 0)
+			return -1;
+		r->v = phys_xrealloc(r->v, (r->n + 1) * sizeof *r->v);
+		r->v[r->n++] = c;
+	}
+	if (rc < 0)
+		return -1;
+	if (r->n > 1)	/* qsort must not be given NULL, even for 0 */
+		qsort(r->v, r->n, sizeof *r->v, control_order);
+	phys_lines_close(&r->lines);
+	return 0;
+}
+
+int
+phys_controls_open(struct phys_controls *c, const struct phys_world *w,
+    const char *path, bool can_save)
+{
+	memset(c, 0, sizeof *c);
+	c->w = w;
+	c->can_save = can_save;
+	c->lines.fd = -1;
+	if (!path)
+		return 0;
+	c->name = phys_display_name(path);
+	if (phys_lines_open(&c->lines, path, PHYS_MAX_FILE_BYTES) < 0)
+		return -1;
+	if (!c->lines.may_block)
+		return read_all(c);
+	c->lines.max_total = 0;	/* a stream may go on as long as the run */
+	c->stream = true;
+	return 0;
+}
+
+/* Drop the lines already applied from the front of a stream's queue. */
+static void
+compact(struct phys_controls *r)
+{
+	size_t i;
+
+	if (r->next == 0)
+		return;
+	for (i = 0; i < r->next; i++)
+		free(r->v[i].text);
+	memmove(r->v, r->v + r->next, (r->n - r->next) * sizeof *r->v);
+	r->n -= r->next;
+	r->next = 0;
+}
+
+/* Queue c by time, after the lines of the same time. */
+static void
+enqueue(struct phys_controls *r, const struct phys_control *c)
+{
+	size_t at = r->n;
+
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 16;
+		r->v = phys_xrealloc(r->v, r->cap * sizeof *r->v);
+	}
+	while (at > r->next && r->v[at - 1].t > c->t)
+		at--;
+	memmove(r->v + at + 1, r->v + at, (r->n - at) * sizeof *r->v);
+	r->v[at] = *c;
+	r->n++;
+}
+
+/*
+ * The lines that have arrived on a stream, without waiting for more. A
+ * line without "t" is for now; one whose time has passed is an error.
+ * Reading stops while PHYS_CONTROL_QUEUE lines wait for their time: the
+ * writer then waits instead of the run's memory growing.
+ */
+static int
+poll_stream(struct phys_controls *r, double now, double h)
+{
+	struct phys_control c;
+	char *line;
+	int rc;
+
+	compact(r);
+	while (!r->lines.eof && r->n < PHYS_CONTROL_QUEUE) {
+		rc = phys_lines_poll(&r->lines, &line, NULL);
+		if (rc < 0)
+			return -1;
+		if (rc != 1)
+			break;
+		if (phys_blank_or_comment(line))
+			continue;
+		if (parse_line(r, line, &c) < 0)
+			return -1;
+		if (isnan(c.t)) {
+			c.t = now;
+		} else if (c.t < now - h / 2) {
+			free(c.text);
+			return phys_failat(r->name, c.line, "t=%g has passed: "
+			    "the line arrived when the run was at t=%g", c.t,
+			    now);
+		}
+		enqueue(r, &c);
+	}
+	return 0;
+}
+
+int
+phys_controls_poll(struct phys_controls *c, double now, double h)
+{
+	return c->stream ? poll_stream(c, now, h) : 0;
+}
+
+int
+phys_controls_due(struct phys_controls *c, double now, double h,
+    const struct phys_control **out)
+{
+	if (c->next < c->n && c->v[c->next].t <= now + h / 2) {
+		*out = &c->v[c->next++];
+		return 1;
+	}
+	return 0;
+}
+
+void
+phys_controls_free(struct phys_controls *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->v[i].text);
+	free(c->v);
+	if (c->lines.fd >= 0 || c->lines.buf)
+		phys_lines_close(&c->lines);
+	memset(c, 0, sizeof *c);
+}
+
+/* "NAME=VALUE" for each physics value of vals that differs from base's
+ * (the specification's defaults when base is NULL). */
+static size_t
+changed_values(const struct phys_value *vals, const struct phys_value *base,
+    char ***sets)
+{
+	struct phys_value def;
+	struct phys_buf text = { 0 };
+	size_t i, n = 0;
+
+	*sets = phys_xcalloc(phys_scope_count(PHYS_S_PHYSICS), sizeof **sets);
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
+		const struct phys_param *p = phys_scope_param(PHYS_S_PHYSICS, i);
+		bool same;
+
+		if (base) {
+			same = phys_value_equal(p, &base[i], &vals[i]);
+		} else {
+			phys_value_default(p, &def);
+			same = phys_value_equal(p, &def, &vals[i]);
+			phys_value_free(&def);
+		}
+		if (same)
+			continue;
+		phys_buf_clear(&text);
+		phys_buf_printf(&text, "%s=", p->name);
+		phys_value_sdf(p, &vals[i], &text);
+		(*sets)[n++] = phys_xstrdup(text.s);
+	}
+	phys_buf_free(&text);
+	return n;
+}
+
+int
+phys_control_save(const char *path, const char *name, const char *from,
+    const char *type, const struct phys_value *vals)
+{
+	struct phys_world ed;
+	char **sets;
+	size_t n, i;
+	int base, rc;
+
+	/* phys_world_open_edit's steps, leaving the report to the run */
+	memset(&ed, 0, sizeof ed);
+	if (phys_edit_lock(path) < 0)
+		return -1;
+	if (phys_world_open(&ed, path, false) < 0) {
+		phys_world_free(&ed);
+		return -1;
+	}
+	/* The profile the run started from, when the file has it: the new
+	 * one is a copy of it, changed where the run changed it. */
+	base = phys_world_profile(&ed, from);
+	if (base >= 0 && strcmp(ed.profiles[base].type, type) != 0)
+		base = -1;
+	n = changed_values(vals, base >= 0 ? ed.profiles[base].vals : NULL,
+	    &sets);
+	rc = phys_preset_add(&ed, name, base, type, sets, n);
+	if (rc == 0)
+		rc = phys_world_write(&ed, true);
+	for (i = 0; i < n; i++)
+		free(sets[i]);
+	free(sets);
+	phys_world_free(&ed);
+	return rc;
+}

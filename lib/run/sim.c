@@ -1,0 +1,1134 @@
+/* sim.c - run a world: profiles, overrides, control lines, state lines. */
+#include "sim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "control.h"
+#include "engine.h"
+#include "inertia_follow.h"
+#include "items.h"
+#include "ref.h"
+
+struct run {
+	const struct phys_world *w;	/* as loaded: a run never changes it */
+	const struct phys_run_options *o;
+	struct phys_run_values vals;	/* the run's values, its engine's too */
+	const struct phys_engine_info *engine;	/* the current profile's */
+	struct phys_engine *e;
+	FILE *out;
+	int profile;			/* current profile */
+	struct phys_value *cur;		/* its values in vals, with overrides */
+	int start_profile;		/* the starting profile ... */
+	struct phys_value *start_vals;	/* ... with the -s overrides */
+	bool announce;			/* next line says profile and engine */
+	bool status_on_out;		/* progress shares stdout's terminal */
+	struct phys_controls ctl;
+	struct phys_item_list items;
+	char **keys;			/* per item: ',"name":' ready to write */
+	bool need_accel;
+	phys_vec3 *lin, *ang, *acc, *angacc;	/* per link, last step */
+	phys_vec3 *comv, *mom;			/* COM velocity, angular momentum */
+	phys_vec3 *comacc;			/* COM acceleration */
+	phys_vec3 *force, *torque;
+	phys_pose *link0, *model0;		/* per model: reference poses */
+	int *canon;				/* per model: its first link */
+	struct timespec start;
+	struct phys_buf line;
+};
+
+void
+phys_run_options_default(struct phys_run_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->steps = -1;
+	o->duration = 1;
+	o->every = 1;
+}
+
+/* The fields of vectors and poses, in JSON and in SDF order. */
+static const char *const pose_keys[] = { "x", "y", "z", "roll", "pitch",
+	"yaw" };
+
+/* ---- applying changes ---- */
+
+/* One wording, said once, however the value arrived: values the engine
+ * cannot honour, and values for another engine, are kept but do nothing. */
+static void
+warn_if_inert(const struct run *r, const struct phys_param *p,
+    const struct phys_value *v)
+{
+	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
+	    "";
+	phys_ode_support how = r->engine->support(p);
+	struct phys_value def;
+	bool inert;
+
+	if (how != PHYS_ODE_INERT && how != PHYS_ODE_OTHER)
+		return;
+	phys_value_default(p, &def);
+	inert = !phys_value_equal(p, &def, v);
+	phys_value_free(&def);
+	if (!inert)
+		return;
+	if (how == PHYS_ODE_OTHER)
+		phys_warn_once("%s%s%.*s parameters are for another engine and "
+		    "have no effect with %s (kept as given)", scope,
+		    *scope ? " " : "", (int)strcspn(p->name, "."), p->name,
+		    r->engine->name);
+	else
+		phys_warn_once("%s%s%s is set but has no effect with %s (kept "
+		    "as given)", scope, *scope ? " " : "", p->name,
+		    r->engine->name);
+}
+
+static void
+warn_inert(const struct run *r, phys_scope s, const struct phys_value *vals)
+{
+	size_t i;
+
+	for (i = 0; i < phys_scope_count(s); i++)
+		warn_if_inert(r, phys_scope_param(s, i), &vals[i]);
+}
+
+static void
+warn_inert_world(struct run *r)
+{
+	phys_scope s;
+	size_t i;
+
+	for (s = PHYS_S_WORLD; s <= PHYS_S_JOINT; s++)
+		for (i = 0; i < r->vals.n[s]; i++)
+			warn_inert(r, s,
+			    phys_run_values_get(&r->vals, s, (int)i));
+}
+
+static int
+check_engine_type(struct run *r, int profile)
+{
+	const struct phys_profile *p = &r->w->profiles[profile];
+
+	size_t i;
+
+	if (phys_engine_find(p->type))
+		return 0;
+	for (i = 0; i < r->w->nprofiles; i++)
+		if (phys_engine_find(r->w->profiles[i].type))
+			return phys_fail("profile '%s' is for the %s engine; "
+			    "phys-step runs ode and bullet: -p %s runs the "
+			    "world's %s profile '%s' instead", p->name, p->type,
+			    r->w->profiles[i].name,
+			    phys_engine_find(r->w->profiles[i].type)->name,
+			    r->w->profiles[i].name);
+	return phys_fail("profile '%s' is for the %s engine; phys-step runs "
+	    "ode and bullet, and the world has no profile for either "
+	    "(phys-preset add makes one)", p->name, p->type);
+}
+
+static int
+switch_profile(struct run *r, int profile)
+{
+	if (check_engine_type(r, profile) < 0)
+		return -1;
+	r->profile = profile;
+	r->engine = phys_engine_find(r->w->profiles[profile].type);
+	phys_run_values_use(&r->vals, r->w, profile,
+	    profile == r->start_profile ? r->start_vals : NULL);
+	warn_inert(r, PHYS_S_PHYSICS, r->cur);
+	r->announce = true;
+	if (!r->e)
+		return 0;
+	if (r->engine != phys_engine_running(r->e)) {
+		warn_inert_world(r);	/* what the new engine leaves aside */
+		return phys_engine_use(r->e, r->engine);
+	}
+	phys_engine_apply_world(r->e);	/* a profile may bring gravity */
+	return phys_engine_apply_profile(r->e);
+}
+
+static struct phys_value *
+run_values(void *ctx, phys_scope s, int idx)
+{
+	return phys_run_values_at(ctx, s, idx);
+}
+
+/* A parameter change at run time reaches the engine at once: it changes
+ * the run's values only (a resize and the inertia that follows too). */
+static int
+apply_param(struct run *r, const struct phys_ref *ref, const char *text)
+{
+	struct phys_value v = { 0 }, *dst;
+	int link = -1;
+
+	if (phys_value_parse(ref->p, text, &v) < 0)
+		return -1;
+	if (ref->scope == PHYS_S_PHYSICS) {
+		dst = &r->cur[phys_param_index[ref->p->id]];
+		phys_value_free(dst);
+		*dst = v;
+	} else if (phys_values_assign(r->w, &(struct phys_values_at){
+	    run_values, &r->vals }, ref, &v, &link) < 0)
+		return -1;
+	dst = &phys_run_values_at(&r->vals, ref->scope,
+	    ref->idx)[phys_param_index[ref->p->id]];
+	warn_if_inert(r, ref->p, dst);
+	if (!r->e)
+		return 0;
+	switch (ref->scope) {
+	case PHYS_S_PHYSICS:
+		r->announce = true;
+		return phys_engine_apply_profile(r->e);
+	case PHYS_S_WORLD:
+		r->announce = true;
+		phys_engine_apply_world(r->e);
+		return 0;
+	case PHYS_S_LINK:
+		return phys_engine_apply_link(r->e, ref->idx);
+	case PHYS_S_JOINT:
+		return phys_engine_apply_joint(r->e, ref->idx);
+	default:	/* other collision values are read at every contact */
+		if (phys_param_is_size(ref->p) &&
+		    phys_engine_apply_collision(r->e, ref->idx) < 0)
+			return -1;
+		return link >= 0 ? phys_engine_apply_link(r->e, link) : 0;
+	}
+}
+
+static void model_links(struct run *r, int model, int *out, size_t *n);
+
+static int
+apply_state(struct run *r, const struct phys_control *c)
+{
+	double v[6];
+	phys_vec3 vec;
+	phys_pose p, delta, lp;
+	int *links, rc = 0;
+	size_t n, i;
+
+	phys_parse_doubles(c->text, v, 6);
+	vec = v3(v[0], v[1], v[2]);
+	switch (c->state_kind) {
+	case PHYS_ITEM_LINK_POSE:
+		return phys_engine_set_link_pose(r->e, c->entity, phys_pose_from6(v));
+	case PHYS_ITEM_LINK_LINVEL:
+		return phys_engine_set_link_vel(r->e, c->entity, &vec, NULL);
+	case PHYS_ITEM_LINK_ANGVEL:
+		return phys_engine_set_link_vel(r->e, c->entity, NULL, &vec);
+	}
+	links = phys_xcalloc(r->w->nlinks, sizeof *links);
+	model_links(r, c->entity, links, &n);
+	if (c->state_kind == PHYS_ITEM_MODEL_POSE) {
+		/* Move the model rigidly: every link by the same transform. */
+		p = phys_pose_from6(v);
+		phys_engine_link_pose(r->e, r->canon[c->entity], &lp);
+		delta = phys_pose_mul(p, phys_pose_inv(phys_pose_mul(lp, phys_pose_mul(
+		    phys_pose_inv(r->link0[c->entity]), r->model0[c->entity]))));
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (!phys_engine_link_dynamic(r->e, links[i]))
+			continue;
+		if (c->state_kind == PHYS_ITEM_MODEL_POSE) {
+			phys_engine_link_pose(r->e, links[i], &lp);
+			rc = phys_engine_set_link_pose(r->e, links[i],
+			    phys_pose_mul(delta, lp));
+		} else {
+			rc = phys_engine_set_link_vel(r->e, links[i],
+			    c->state_kind == PHYS_ITEM_MODEL_LINVEL ? &vec :
+			    NULL, c->state_kind == PHYS_ITEM_MODEL_ANGVEL ?
+			    &vec : NULL);
+		}
+	}
+	free(links);
+	return rc;
+}
+
+static int
+apply_control(struct run *r, const struct phys_control *c)
+{
+	int rc;
+
+	if (c->save)
+		rc = phys_control_save(r->o->save_to, c->text,
+		    r->w->profiles[r->profile].name,
+		    r->w->profiles[r->profile].type, r->cur);
+	else if (c->profile >= 0)
+		rc = switch_profile(r, c->profile);
+	else if (c->state_kind >= 0)
+		rc = apply_state(r, c);
+	else
+		rc = apply_param(r, &c->ref, c->text);
+	if (rc < 0) {
+		char *why = phys_xstrdup(phys_error());
+
+		phys_failat(r->ctl.name, c->line, "%s", why);
+		free(why);
+	}
+	return rc;
+}
+
+static void track(struct run *r, bool first);
+
+/* Control lines due before the step that starts at the current time. A
+ * state set by hand is no acceleration: the history restarts from it. */
+static int
+apply_due(struct run *r)
+{
+	double now = phys_engine_time(r->e);
+	double h = PVD(r->cur, PHYSICS_max_step_size);
+	bool moved = false;
+	const struct phys_control *c;
+
+	if (phys_controls_poll(&r->ctl, now, h) < 0)
+		return -1;
+	while (phys_controls_due(&r->ctl, now, h, &c) > 0) {
+		moved |= c->state_kind >= 0;
+		if (apply_control(r, c) < 0)
+			return -1;
+	}
+	if (moved)
+		track(r, true);
+	return 0;
+}
+
+/* NAME=VALUE, where NAME may be a glob matching many parameters: 0, -1
+ * for a bad value, -2 when no parameter has that name. */
+static int
+apply_set(struct run *r, const char *name, const char *text)
+{
+	struct phys_ref ref, *refs;
+	size_t i, n;
+	int rc = 0;
+
+	if (!phys_has_glob(name)) {
+		if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
+			return -2;
+		return apply_param(r, &ref, text);
+	}
+	n = phys_ref_match(r->w, name, r->profile, &refs);
+	if (n == 0) {
+		phys_fail("no parameter matches '%s'", name);
+		rc = -2;
+	}
+	for (i = 0; i < n && rc == 0; i++)
+		rc = apply_param(r, &refs[i], text);
+	free(refs);
+	return rc < 0 ? -1 : rc;
+}
+
+static int
+apply_sets(struct run *r)
+{
+	char *name, *eq;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < r->o->nsets && rc == 0; i++) {
+		name = phys_xstrdup(r->o->sets[i]);
+		eq = strchr(name, '=');
+		if (!eq) {
+			rc = phys_fail("--set %s: expected NAME=VALUE", name);
+		} else {
+			*eq = '\0';
+			rc = apply_set(r, name, eq + 1);
+		}
+		free(name);
+	}
+	return rc;
+}
+
+/* ---- sampling ---- */
+
+static bool
+is_descendant(const struct phys_world *w, int model, int ancestor)
+{
+	for (; model >= 0; model = w->models[model].parent)
+		if (model == ancestor)
+			return true;
+	return false;
+}
+
+static void
+model_links(struct run *r, int model, int *out, size_t *n)
+{
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < r->w->nlinks; i++)
+		if (is_descendant(r->w, r->w->links[i].model, model))
+			out[(*n)++] = (int)i;
+}
+
+static void
+init_models(struct run *r)
+{
+	const struct phys_world *w = r->w;
+	size_t m, i;
+
+	r->link0 = phys_xcalloc(w->nmodels, sizeof *r->link0);
+	r->model0 = phys_xcalloc(w->nmodels, sizeof *r->model0);
+	r->canon = phys_xcalloc(w->nmodels, sizeof *r->canon);
+	for (m = 0; m < w->nmodels; m++) {
+		r->canon[m] = -1;
+		r->model0[m] = w->models[m].pose;
+		for (i = 0; i < w->nlinks && r->canon[m] < 0; i++)
+			if (is_descendant(w, w->links[i].model, (int)m))
+				r->canon[m] = (int)i;
+		if (r->canon[m] >= 0)
+			phys_engine_link_pose(r->e, r->canon[m], &r->link0[m]);
+	}
+}
+
+/* A link's values in this run. */
+static const struct phys_value *
+link_vals(const struct run *r, int li)
+{
+	return phys_run_values_get(&r->vals, PHYS_S_LINK, li);
+}
+
+static phys_quat com_orientation(struct run *r, int li);
+
+/* The mass and the world inertia about the centre of mass the engine
+ * simulates: a stand-in for a file's mass 0, or a resized link's new
+ * values, are what energies and momenta must use, not the file's. */
+static double
+link_mass_inertia(struct run *r, int li, phys_mat3 *world)
+{
+	double mass, in[6];	/* ixx iyy izz ixy ixz iyz */
+	phys_mat3 i, rm;
+
+	phys_engine_link_mass(r->e, li, &mass, in);
+	i = (phys_mat3){ { { in[0], in[3], in[4] }, { in[3], in[1], in[5] },
+	    { in[4], in[5], in[2] } } };
+	rm = phys_quat_to_mat3(com_orientation(r, li));
+	*world = phys_mat3_mul(phys_mat3_mul(rm, i), phys_mat3_transpose(rm));
+	return mass;
+}
+
+static phys_quat
+com_orientation(struct run *r, int li)
+{
+	phys_pose lp;
+
+	phys_engine_link_pose(r->e, li, &lp);
+	return phys_pose_mul(lp, phys_pose_from6(PV(link_vals(r, li),
+	    LINK_inertial_pose)->u.pose)).q;
+}
+
+/* Velocities now, and accelerations over the step just taken: kept only
+ * when an item needs them, as they cost a little every step. */
+static void
+track(struct run *r, bool first)
+{
+	const struct phys_world *w = r->w;
+	double h = PVD(r->cur, PHYSICS_max_step_size);
+	phys_vec3 lin, ang, com, comv, mom;
+	phys_mat3 inertia;
+	double mass;
+	size_t i;
+
+	if (!r->need_accel)
+		return;
+	for (i = 0; i < w->nlinks; i++) {
+		phys_engine_link_vel(r->e, (int)i, &lin, &ang);
+		phys_engine_link_com(r->e, (int)i, &com, &comv);
+		mass = link_mass_inertia(r, (int)i, &inertia);
+		mom = phys_mat3_apply(inertia, ang);
+		if (!first && phys_engine_link_dynamic(r->e, (int)i)) {
+			r->acc[i] = v3_scale(v3_sub(lin, r->lin[i]), 1 / h);
+			r->angacc[i] = v3_scale(v3_sub(ang, r->ang[i]), 1 / h);
+			r->comacc[i] = v3_scale(v3_sub(comv, r->comv[i]), 1 / h);
+			r->force[i] = v3_scale(r->comacc[i], mass);
+			r->torque[i] = v3_scale(v3_sub(mom, r->mom[i]), 1 / h);
+		}
+		r->lin[i] = lin;
+		r->ang[i] = ang;
+		r->comv[i] = comv;
+		r->mom[i] = mom;
+	}
+}
+
+static double
+elapsed(const struct run *r)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - r->start.tv_sec) +
+	    (double)(now.tv_nsec - r->start.tv_nsec) * 1e-9;
+}
+
+static void
+model_energy(struct run *r, int m, double *ke, double *pe)
+{
+	const struct phys_world *w = r->w;
+	phys_vec3 g = PVV(phys_run_values_get(&r->vals, PHYS_S_WORLD, 0),
+	    WORLD_gravity), com, comv, lin, ang;
+	phys_mat3 inertia;
+	double mass;
+	size_t i;
+
+	*ke = *pe = 0;
+	for (i = 0; i < w->nlinks; i++) {
+		if (!is_descendant(w, w->links[i].model, m) ||
+		    !phys_engine_link_dynamic(r->e, (int)i))
+			continue;
+		mass = link_mass_inertia(r, (int)i, &inertia);
+		phys_engine_link_com(r->e, (int)i, &com, &comv);
+		phys_engine_link_vel(r->e, (int)i, &lin, &ang);
+		*ke += 0.5 * mass * v3_dot(comv, comv) +
+		    0.5 * v3_dot(ang, phys_mat3_apply(inertia, ang));
+		*pe -= mass * v3_dot(g, com);
+	}
+}
+
+static phys_pose
+model_pose(struct run *r, int m)
+{
+	phys_pose lp;
+
+	if (r->canon[m] < 0)
+		return r->model0[m];
+	phys_engine_link_pose(r->e, r->canon[m], &lp);
+	return phys_pose_mul(lp, phys_pose_mul(phys_pose_inv(r->link0[m]), r->model0[m]));
+}
+
+/* The joint frame is fixed in its child link (in its parent when the
+ * child is the world): it moves as that link moved from where it was
+ * built. */
+static phys_pose
+joint_pose(struct run *r, int j)
+{
+	const struct phys_joint *jt = &r->w->joints[j];
+	int link = jt->child >= 0 ? jt->child : jt->parent;
+	phys_pose lp;
+
+	if (link < 0)
+		return jt->pose;
+	phys_engine_link_pose(r->e, link, &lp);
+	return phys_pose_mul(lp, phys_pose_mul(phys_pose_inv(r->w->links[link].pose),
+	    jt->pose));
+}
+
+static void
+put_inertia(struct phys_buf *b, const double in[6])
+{
+	phys_buf_json_numbers(b, phys_item_fields(PHYS_IT_INERTIA), in, 6);
+}
+
+static void
+put_axes(struct phys_buf *b, const double *v, int n)
+{
+	int k;
+
+	phys_buf_putc(b, '[');
+	for (k = 0; k < n; k++) {
+		if (k)
+			phys_buf_putc(b, ',');
+		phys_buf_double(b, v[k]);
+	}
+	phys_buf_putc(b, ']');
+}
+
+static void
+set3(double *v, phys_vec3 a)
+{
+	v[0] = a.x;
+	v[1] = a.y;
+	v[2] = a.z;
+}
+
+/* An item's numbers now, in the order of its fields: how many there are. */
+static int
+item_values(struct run *r, const struct phys_item *it, double v[6])
+{
+	const struct phys_world *w = r->w;
+	int i = it->entity, n, k;
+	phys_pose p;
+	phys_vec3 a, c;
+	double pos[2], vel[2], ke, pe, t;
+
+	switch (it->kind) {
+	case PHYS_ITEM_SIM_TIME:
+		v[0] = phys_engine_time(r->e);
+		return 1;
+	case PHYS_ITEM_REAL_TIME:
+		v[0] = elapsed(r);
+		return 1;
+	case PHYS_ITEM_ITERATIONS:
+		v[0] = (double)phys_engine_iterations(r->e);
+		return 1;
+	case PHYS_ITEM_RTF:
+		t = elapsed(r);
+		v[0] = t > 0 ? phys_engine_time(r->e) / t : 0;
+		return 1;
+	case PHYS_ITEM_CONTACTS:
+		v[0] = phys_engine_contact_count(r->e);
+		return 1;
+	case PHYS_ITEM_MODEL_POSE:
+		phys_pose_to6(model_pose(r, i), v);
+		return 6;
+	case PHYS_ITEM_MODEL_LINVEL:
+	case PHYS_ITEM_MODEL_ANGVEL:
+		/* The model frame moves rigidly with its first link. */
+		a = c = v3(0, 0, 0);
+		if (r->canon[i] >= 0) {
+			phys_pose lp;
+
+			phys_engine_link_vel(r->e, r->canon[i], &a, &c);
+			phys_engine_link_pose(r->e, r->canon[i], &lp);
+			p = model_pose(r, i);
+			a = v3_add(a, v3_cross(c, v3_sub(p.p, lp.p)));
+		}
+		set3(v, it->kind == PHYS_ITEM_MODEL_LINVEL ? a : c);
+		return 3;
+	case PHYS_ITEM_MODEL_KE:
+	case PHYS_ITEM_MODEL_PE:
+		model_energy(r, i, &ke, &pe);
+		v[0] = it->kind == PHYS_ITEM_MODEL_KE ? ke : pe;
+		return 1;
+	case PHYS_ITEM_LINK_POSE:
+		phys_engine_link_pose(r->e, i, &p);
+		phys_pose_to6(p, v);
+		return 6;
+	case PHYS_ITEM_LINK_LINVEL:
+	case PHYS_ITEM_LINK_ANGVEL:
+		phys_engine_link_vel(r->e, i, &a, &c);
+		set3(v, it->kind == PHYS_ITEM_LINK_LINVEL ? a : c);
+		return 3;
+	case PHYS_ITEM_LINK_LINACC:
+		set3(v, r->acc[i]);
+		return 3;
+	case PHYS_ITEM_LINK_ANGACC:
+		set3(v, r->angacc[i]);
+		return 3;
+	case PHYS_ITEM_LINK_FORCE:
+		set3(v, r->force[i]);
+		return 3;
+	case PHYS_ITEM_LINK_TORQUE:
+		set3(v, r->torque[i]);
+		return 3;
+	case PHYS_ITEM_LINK_INERTIAL_POSE:
+		phys_engine_link_pose(r->e, i, &p);
+		phys_pose_to6(phys_pose_mul(p, phys_pose_from6(PV(link_vals(r, i),
+		    LINK_inertial_pose)->u.pose)), v);
+		return 6;
+	case PHYS_ITEM_LINK_COM_LINVEL:
+		phys_engine_link_com(r->e, i, &a, &c);
+		set3(v, c);
+		return 3;
+	case PHYS_ITEM_LINK_COM_ANGVEL:	/* one rigid body: the link's */
+		phys_engine_link_vel(r->e, i, &a, &c);
+		set3(v, c);
+		return 3;
+	case PHYS_ITEM_LINK_COM_LINACC:
+		set3(v, r->comacc[i]);
+		return 3;
+	case PHYS_ITEM_LINK_COM_ANGACC:
+		set3(v, r->angacc[i]);
+		return 3;
+	case PHYS_ITEM_LINK_MASS:
+		phys_engine_link_mass(r->e, i, &ke, v);
+		v[0] = ke;
+		return 1;
+	case PHYS_ITEM_LINK_INERTIA:
+		phys_engine_link_mass(r->e, i, &ke, v);
+		return 6;
+	case PHYS_ITEM_COLLISION_POSE:
+		phys_engine_link_pose(r->e, w->collisions[i].link, &p);
+		phys_pose_to6(phys_pose_mul(p, w->collisions[i].pose), v);
+		return 6;
+	case PHYS_ITEM_VISUAL_POSE:
+		phys_engine_link_pose(r->e, w->visuals[i].link, &p);
+		phys_pose_to6(phys_pose_mul(p, w->visuals[i].pose), v);
+		return 6;
+	case PHYS_ITEM_JOINT_POSE:
+		phys_pose_to6(joint_pose(r, i), v);
+		return 6;
+	case PHYS_ITEM_JOINT_POSITION:
+	case PHYS_ITEM_JOINT_VELOCITY:
+		n = phys_engine_joint_state(r->e, i, pos, vel);
+		for (k = 0; k < n; k++)
+			v[k] = it->kind == PHYS_ITEM_JOINT_POSITION ? pos[k] :
+			    vel[k];
+		return n;
+	case PHYS_ITEM_JOINT_EFFORT:
+		return phys_engine_joint_effort(r->e, i, v);
+	case PHYS_ITEM_JOINT_FORCE:
+	case PHYS_ITEM_JOINT_TORQUE:
+		phys_engine_joint_wrench(r->e, i, &a, &c);
+		set3(v, it->kind == PHYS_ITEM_JOINT_FORCE ? a : c);
+		return 3;
+	default:
+		return -1;
+	}
+}
+
+static void
+put_item(struct run *r, const struct phys_item *it, struct phys_buf *b)
+{
+	double v[6];
+	int n = item_values(r, it, v);
+
+	if (n < 0) {
+		phys_buf_puts(b, "null");
+		return;
+	}
+	switch (phys_item_defs[it->kind].type) {
+	case PHYS_IT_SCALAR:
+		if (it->kind == PHYS_ITEM_ITERATIONS ||
+		    it->kind == PHYS_ITEM_CONTACTS)
+			phys_buf_printf(b, "%ld", (long)v[0]);
+		else
+			phys_buf_double(b, v[0]);
+		break;
+	case PHYS_IT_VEC3:
+		phys_buf_json_numbers(b, pose_keys, v, 3);
+		break;
+	case PHYS_IT_POSE:
+		phys_buf_json_numbers(b, pose_keys, v, 6);
+		break;
+	case PHYS_IT_AXES:
+		put_axes(b, v, n);
+		break;
+	case PHYS_IT_INERTIA:
+		put_inertia(b, v);
+		break;
+	}
+}
+
+/* The record of what the engine runs with: the run's values of the
+ * parameters its engine reports, under the engine's keys. */
+static void
+put_engine(struct run *r, struct phys_buf *b)
+{
+	const struct phys_engine_info *ei = r->engine;
+	const struct phys_param *p;
+	size_t i;
+
+	phys_buf_puts(b, ",\"preset\":");
+	phys_buf_json_string(b, r->w->profiles[r->profile].name);
+	phys_buf_puts(b, ",\"engine\":{");
+	for (i = 0; i < ei->nrecord; i++) {
+		p = &phys_params[ei->record[i].id];
+		phys_buf_printf(b, "%s\"%s\":", i ? "," : "", ei->record[i].key);
+		phys_value_json(p, &phys_run_values_get(&r->vals, p->scope,
+		    0)[phys_param_index[p->id]], b);
+	}
+	phys_buf_putc(b, '}');
+}
+
+static int
+write_line(struct run *r)
+{
+	struct phys_buf *b = &r->line;
+	size_t i;
+
+	phys_buf_clear(b);
+	phys_buf_puts(b, "{\"t\":");
+	phys_buf_double(b, phys_engine_time(r->e));
+	phys_buf_printf(b, ",\"iter\":%ld", phys_engine_iterations(r->e));
+	if (r->announce)
+		put_engine(r, b);
+	r->announce = false;
+	phys_buf_puts(b, ",\"items\":{");
+	for (i = 0; i < r->items.n; i++) {
+		phys_buf_puts(b, r->keys[i]);
+		put_item(r, &r->items.v[i], b);
+	}
+	phys_buf_puts(b, "}}\n");
+	if (r->status_on_out)	/* the line must not run into progress */
+		phys_status_clear();
+	/* One write per line: a reader never sees half of one. */
+	if (fwrite(b->s, 1, b->len, r->out) != b->len)
+		return phys_fail("write error: %s", strerror(errno));
+	return 0;
+}
+
+/* ---- the loop ---- */
+
+static void
+pace(struct run *r)
+{
+	double rtf = PVD(r->cur, PHYSICS_real_time_factor), ahead;
+	struct timespec ts;
+
+	if (!r->o->realtime || !(rtf > 0))
+		return;
+	ahead = phys_engine_time(r->e) / rtf - elapsed(r);
+	if (ahead <= 0)
+		return;
+	fflush(r->out);
+	ts.tv_sec = (time_t)ahead;
+	ts.tv_nsec = (long)((ahead - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+/* The simulated seconds the run will cover. */
+static double
+run_total(struct run *r)
+{
+	if (r->o->steps >= 0)
+		return (double)r->o->steps * PVD(r->cur, PHYSICS_max_step_size);
+	return r->o->duration;
+}
+
+/* "t=0.250/1.000 s  25%  ETA 3 s" on the terminal, four times a second;
+ * the estimate assumes the rest runs at the speed so far. */
+static void
+progress(struct run *r, double started, double *last)
+{
+	double now, t, total, left;
+
+	if (!r->o->progress)
+		return;
+	now = elapsed(r);
+	if (now - *last < 0.25)
+		return;
+	*last = now;
+	t = phys_engine_time(r->e);
+	total = run_total(r);
+	if (!(t > 0) || !(total >= t))
+		return;
+	left = (now - started) * (total - t) / t;
+	if (left < 60)
+		phys_status("%s: t=%.3f/%.3f s  %3.0f%%  ETA %.0f s",
+		    phys_progname, t, total, 100 * t / total, ceil(left));
+	else
+		phys_status("%s: t=%.3f/%.3f s  %3.0f%%  ETA %.0f:%02.0f",
+		    phys_progname, t, total, 100 * t / total,
+		    floor(left / 60), floor(fmod(left, 60)));
+}
+
+/* Progress goes to stderr; when stdout is the same terminal, each data
+ * line first erases it. */
+static bool
+same_terminal(int a, int b)
+{
+	struct stat sa, sb;
+
+	return isatty(a) && isatty(b) && fstat(a, &sa) == 0 &&
+	    fstat(b, &sb) == 0 && sa.st_rdev == sb.st_rdev;
+}
+
+static bool
+sample_due(struct run *r, long step, double *next_sample)
+{
+	double t = phys_engine_time(r->e);
+
+	if (r->o->rate <= 0)
+		return step % r->o->every == 0;
+	if (t + 1e-9 < *next_sample)
+		return false;
+	*next_sample = ceil((t + 1e-9) * r->o->rate) / r->o->rate;
+	if (*next_sample <= t + 1e-12)
+		*next_sample += 1 / r->o->rate;
+	return true;
+}
+
+static bool
+finished(struct run *r, long step)
+{
+	double h = PVD(r->cur, PHYSICS_max_step_size);
+
+	if (r->o->steps >= 0)
+		return step >= r->o->steps;
+	return phys_engine_time(r->e) >= r->o->duration - h / 2;
+}
+
+/* One step of the engine, then the control lines due before the next. */
+static int
+step_once(struct run *r)
+{
+	if (phys_engine_step(r->e) < 0)
+		return -1;
+	track(r, false);
+	return apply_due(r);
+}
+
+static int
+loop(struct run *r)
+{
+	double next_sample = 0, started = elapsed(r), shown = started;
+	long step = 0;
+
+	if (sample_due(r, 0, &next_sample) && write_line(r) < 0)
+		return -1;
+	while (!finished(r, step)) {
+		if (step_once(r) < 0)
+			return -1;
+		step++;
+		if (sample_due(r, step, &next_sample) && write_line(r) < 0)
+			return -1;
+		phys_signal_check();	/* SIGTERM and the like end it here */
+		pace(r);
+		progress(r, started, &shown);
+	}
+	return 0;
+}
+
+static int
+start_profile(struct run *r)
+{
+	r->profile = r->w->start;
+	if (r->o->preset) {
+		r->profile = phys_world_find_profile(r->w, r->o->preset);
+		if (r->profile < 0)
+			return -2;
+	}
+	return switch_profile(r, r->profile);
+}
+
+static void
+run_free(struct run *r)
+{
+	size_t i;
+
+	phys_controls_free(&r->ctl);
+	phys_engine_free(r->e);
+	phys_run_values_free(&r->vals);
+	if (r->start_vals)
+		phys_values_free(PHYS_S_PHYSICS, r->start_vals);
+	for (i = 0; r->keys && i < r->items.n; i++)
+		free(r->keys[i]);
+	free(r->keys);
+	phys_items_free(&r->items);
+	free(r->lin);
+	free(r->ang);
+	free(r->acc);
+	free(r->angacc);
+	free(r->comv);
+	free(r->comacc);
+	free(r->mom);
+	free(r->force);
+	free(r->torque);
+	free(r->link0);
+	free(r->model0);
+	free(r->canon);
+	phys_buf_free(&r->line);
+}
+
+/* Item names are escaped once, not on every line. */
+static void
+make_keys(struct run *r)
+{
+	struct phys_buf b = { 0 };
+	size_t i;
+
+	r->keys = phys_xcalloc(r->items.n, sizeof *r->keys);
+	for (i = 0; i < r->items.n; i++) {
+		phys_buf_clear(&b);
+		if (i)
+			phys_buf_putc(&b, ',');
+		phys_buf_json_string(&b, r->items.v[i].name);
+		phys_buf_putc(&b, ':');
+		r->keys[i] = phys_xstrdup(b.s);
+	}
+	phys_buf_free(&b);
+}
+
+static bool
+needs_history(const struct phys_item_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		switch (l->v[i].kind) {
+		case PHYS_ITEM_LINK_LINACC:
+		case PHYS_ITEM_LINK_ANGACC:
+		case PHYS_ITEM_LINK_FORCE:
+		case PHYS_ITEM_LINK_TORQUE:
+		case PHYS_ITEM_LINK_COM_LINACC:
+		case PHYS_ITEM_LINK_COM_ANGACC:
+			return true;
+		default:
+			break;
+		}
+	return false;
+}
+
+static void
+alloc_tracking(struct run *r)
+{
+	size_t n = r->w->nlinks;
+
+	r->lin = phys_xcalloc(n, sizeof *r->lin);
+	r->ang = phys_xcalloc(n, sizeof *r->ang);
+	r->acc = phys_xcalloc(n, sizeof *r->acc);
+	r->angacc = phys_xcalloc(n, sizeof *r->angacc);
+	r->comv = phys_xcalloc(n, sizeof *r->comv);
+	r->comacc = phys_xcalloc(n, sizeof *r->comacc);
+	r->mom = phys_xcalloc(n, sizeof *r->mom);
+	r->force = phys_xcalloc(n, sizeof *r->force);
+	r->torque = phys_xcalloc(n, sizeof *r->torque);
+}
+
+static int
+prepare(struct run *r)
+{
+	struct phys_engine_options eo = { r->o->skip_unsupported };
+	int rc;
+
+	phys_run_values_init(&r->vals, r->w, r->w->start);
+	r->cur = phys_run_values_at(&r->vals, PHYS_S_PHYSICS, 0);
+	if ((rc = start_profile(r)) < 0)
+		return rc;
+	/* A name or value the world does not take is bad input (1), as it
+	 * is in every command; see phys(7). */
+	if (apply_sets(r) < 0)
+		return -1;
+	if (phys_controls_open(&r->ctl, r->w, r->o->control,
+	    r->o->save_to != NULL) < 0)
+		return -1;
+	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
+		return -2;
+	warn_inert_world(r);
+	/* Switching back to the starting profile brings the overrides too. */
+	r->start_profile = r->profile;
+	r->start_vals = phys_values_new(PHYS_S_PHYSICS);
+	phys_values_copy(PHYS_S_PHYSICS, r->start_vals, r->cur);
+	r->e = phys_engine_new(r->w, r->engine, &r->vals, &eo);
+	if (!r->e)
+		return -1;
+	alloc_tracking(r);
+	init_models(r);
+	r->need_accel = needs_history(&r->items);
+	make_keys(r);
+	r->announce = true;
+	/* Control lines for time zero act before the first state is read. */
+	if (apply_due(r) < 0)
+		return -1;
+	track(r, true);
+	return 0;
+}
+
+/* ---- a run as the library's callers see it ---- */
+
+struct phys_sim {
+	struct run run;
+};
+
+int
+phys_sim_new(struct phys_sim **out, const struct phys_world *w,
+    const struct phys_run_options *o)
+{
+	struct phys_sim *s = phys_xcalloc(1, sizeof *s);
+	int rc;
+
+	s->run.w = w;
+	s->run.o = o;
+	clock_gettime(CLOCK_MONOTONIC, &s->run.start);
+	rc = prepare(&s->run);
+	if (rc < 0) {
+		phys_sim_free(s);
+		s = NULL;
+	}
+	*out = s;
+	return rc;
+}
+
+void
+phys_sim_free(struct phys_sim *s)
+{
+	if (!s)
+		return;
+	run_free(&s->run);
+	free(s);
+}
+
+int
+phys_sim_step(struct phys_sim *s)
+{
+	return step_once(&s->run);
+}
+
+double
+phys_sim_time(const struct phys_sim *s)
+{
+	return phys_engine_time(s->run.e);
+}
+
+double
+phys_sim_step_size(const struct phys_sim *s)
+{
+	return PVD(s->run.cur, PHYSICS_max_step_size);
+}
+
+const struct phys_item_list *
+phys_sim_items(const struct phys_sim *s)
+{
+	return &s->run.items;
+}
+
+int
+phys_sim_item_values(struct phys_sim *s, const struct phys_item *it,
+    double v[6])
+{
+	return item_values(&s->run, it, v);
+}
+
+int
+phys_sim_set(struct phys_sim *s, const char *name, const char *text)
+{
+	struct run *r = &s->run;
+	struct phys_control c = { .profile = -1 };
+	int rc;
+
+	if (phys_control_state_target(r->w, name, &c.state_kind, &c.entity) < 0)
+		return apply_set(r, name, text);
+	if (phys_control_check_state(name, text) < 0)
+		return -1;
+	c.text = phys_xstrdup(text);
+	rc = apply_state(r, &c);
+	free(c.text);
+	track(r, true);
+	return rc;
+}
+
+int
+phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out)
+{
+	struct run *r = &s->run;
+	struct phys_ref ref;
+
+	if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
+		return -2;
+	phys_value_sdf(ref.p, &phys_run_values_at(&r->vals, ref.scope,
+	    ref.idx)[phys_param_index[ref.p->id]], out);
+	return 0;
+}
+
+int
+phys_sim_use_profile(struct phys_sim *s, const char *name)
+{
+	int profile = phys_world_find_profile(s->run.w, name);
+
+	return profile < 0 ? -2 : switch_profile(&s->run, profile);
+}
+
+int
+phys_sim_run(const struct phys_world *w, const struct phys_run_options *o,
+    FILE *out)
+{
+	struct phys_sim *s;
+	int rc;
+
+	rc = phys_sim_new(&s, w, o);
+	if (rc == 0) {
+		s->run.out = out;
+		s->run.status_on_out = o->progress &&
+		    same_terminal(fileno(out), STDERR_FILENO);
+		rc = loop(&s->run);
+	}
+	phys_status_clear();
+	if (rc < 0)
+		phys_report();
+	phys_sim_free(s);
+	if (rc == -2)
+		return PHYS_EXIT_USAGE;
+	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+}
