@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "inertia.h"
+#include "sdfedit.h"
 #include "inertia_show.h"
 #include "inertia_world.h"
 #include "paramio.h"

@@ -133,7 +133,8 @@ print_instance(struct phys_world *w, const struct phys_ref *r, void *ctx)
 {
 	const struct list_ctx *lc = ctx;
 
-	phys_param_line(&out, w, r, phys_ref_value(w, r), lc->flags);
+	phys_param_line(&out, w, r, phys_ref_value(w, r), lc->flags,
+	    phys_engine_put_support);
 	if (out.len > 65536)
 		flush_out();
 	return 0;
@@ -155,7 +156,7 @@ list_registry(const struct opts *o, int argc, char **argv)
 		if (!keep)
 			continue;
 		hits++;
-		phys_param_line_registry(&out, p);
+		phys_param_line_registry(&out, p, phys_engine_put_support);
 	}
 	flush_out();
 	if (argc && !hits)

@@ -181,7 +181,7 @@ cmd_show(const struct opts *o, int argc, char **argv)
 		r.p = phys_scope_param(PHYS_S_PHYSICS, i);
 		if (relevant(r.p, engine ? engine : PHYS_E_ALL))
 			phys_param_line(&b, &world, &r,
-			    &world.profiles[r.idx].vals[i], PHYS_PL_PRESET);
+			    &world.profiles[r.idx].vals[i], PHYS_PL_PRESET, NULL);
 	}
 	fwrite(b.s ? b.s : "", 1, b.len, stdout);
 	phys_buf_free(&b);

@@ -74,3 +74,23 @@ EOF
 	[ -z "$(grep -- '-O2' <<<"$compiles")" ]
 	[ -z "$(grep -v -- '-Wl,-z,relro' <<<"$links")" ]
 }
+
+@test "lib/: every #include stays within what its part may use, and no header includes itself back" {
+	run "$ROOT/tools/check-layers"
+	[ "$status" -eq 0 ] || fail "$output"
+}
+
+@test "check-layers refuses an include that goes up a layer, and a header circle" {
+	cp -r "$ROOT/lib" "$ROOT/tools" "$TMP/"
+	sed -i '0,/#include "world.h"/s//#include "world.h"\n#include "sim.h"/' "$TMP/lib/model/world.c"
+	printf '#include "inertia.h"\n' >>"$TMP/lib/base/geom.h"
+	run "$TMP/tools/check-layers"
+	[ "$status" -eq 1 ]
+	assert_line --partial 'lib/model/world.c:3: includes sim.h, of run, which model may not use'
+	assert_line --partial 'headers that include each other'
+}
+
+@test "libphys.a exports only phys_ names, and no two of its files use each other" {
+	run "$ROOT/tools/check-lib" "$PHYS_BIN"
+	[ "$status" -eq 0 ] || fail "$output"
+}

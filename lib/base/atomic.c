@@ -1,5 +1,5 @@
 /* atomic.c - whole files replaced or nothing, and editors serialised. */
-#include "base.h"
+#include "atomic.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +10,11 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "file.h"
+#include "mem.h"
+#include "msg.h"
+#include "stop.h"
 
 /* ---- writing: whole files replaced, or nothing ---- */
 

@@ -1,5 +1,5 @@
 /* buf.c - growable buffers, JSON text and the exact number writer. */
-#include "base.h"
+#include "buf.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "mem.h"
+#include "msg.h"
 
 /* The slow, general path: printf at rising precision until it reads back. */
 static int

@@ -1,5 +1,5 @@
 /* cli.c - what every command does for --help, --version and a bad command line (commands only: these print and exit). */
-#include "base.h"
+#include "cli.h"
 
 #include <getopt.h>
 #include <math.h>
@@ -7,6 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "buf.h"
+#include "mem.h"
+#include "msg.h"
+#include "names.h"
+#include "num.h"
+#include "stop.h"
 
 void
 phys_help(const char *usage, const char *help)
@@ -182,4 +190,13 @@ phys_split_command(int *argc, char ***argv, const char *optstring,
 	*argc -= optind;
 	*argv += optind;
 	return cmd;
+}
+
+void
+phys_stdin_hint(const char *what)
+{
+	if (isatty(STDIN_FILENO))
+		fprintf(stderr, "%s: reading %s from standard input "
+		    "(end it with ^D; see %s --help)\n", phys_progname, what,
+		    phys_progname);
 }

@@ -47,4 +47,10 @@ long phys_arg_count(const char *usage, const char *opt, const char *s,
 const char *phys_split_command(int *argc, char ***argv, const char *optstring,
     void (*parse)(int, char **, const char *, void *), void *ctx);
 
+/*
+ * When standard input is a terminal, say on standard error that what
+ * is read from it (e.g. "an SDF world") is expected, ending with ^D.
+ */
+void phys_stdin_hint(const char *what);
+
 #endif

@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base.h"
+#include "msg.h"
+
 
 int
 phys_dl_load(struct phys_dl_state *st, const char *soname,

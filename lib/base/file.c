@@ -1,5 +1,5 @@
 /* file.c - reading files and line streams, with bounds. */
-#include "base.h"
+#include "file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,6 +10,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "buf.h"
+#include "mem.h"
+#include "msg.h"
+#include "stop.h"
 
 const char *
 phys_display_name(const char *path)

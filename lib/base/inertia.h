@@ -20,7 +20,8 @@
 #include <stddef.h>
 
 #include "geom.h"
-#include "base.h"
+#include "buf.h"
+#include "msg.h"
 
 /*
  * The tolerance of the validity checks, relative to the largest principal

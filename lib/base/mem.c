@@ -1,5 +1,5 @@
 /* mem.c - checked allocation and arenas. */
-#include "base.h"
+#include "mem.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
+#include "msg.h"
 
 void *
 phys_xmalloc(size_t n)

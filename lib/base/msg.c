@@ -1,11 +1,13 @@
 /* msg.c - errors and messages: what the library records and what commands print. */
-#include "base.h"
+#include "msg.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "term.h"
 
 const char *phys_progname = "phys";
 static char errbuf[4096];
@@ -128,7 +130,7 @@ static size_t nwarned;
 void
 phys_warn_once(const char *fmt, ...)
 {
-	char msg[1024];
+	char msg[1024], **more;
 	va_list ap;
 	size_t i;
 
@@ -138,8 +140,13 @@ phys_warn_once(const char *fmt, ...)
 	for (i = 0; i < nwarned; i++)
 		if (strcmp(warned[i], msg) == 0)
 			return;
-	warned = phys_xrealloc(warned, (nwarned + 1) * sizeof *warned);
-	warned[nwarned++] = phys_xstrdup(msg);
+	/* Without memory to remember it, the warning is still given. */
+	more = realloc(warned, (nwarned + 1) * sizeof *warned);
+	if (more) {
+		warned = more;
+		if ((warned[nwarned] = strdup(msg)) != NULL)
+			nwarned++;
+	}
 	phys_warn("%s", msg);
 }
 

@@ -1,9 +1,13 @@
 /* names.c - names: shell-style matching and did-you-mean suggestions. */
-#include "base.h"
+#include "names.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "buf.h"
+#include "mem.h"
+#include "msg.h"
 
 bool
 phys_glob(const char *pattern, const char *name)

@@ -1,5 +1,5 @@
 /* num.c - strict number parsing. */
-#include "base.h"
+#include "num.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "msg.h"
 
 static const char *
 skip_blanks(const char *s)

@@ -1,5 +1,5 @@
 /* stop.c - standard output and stop signals: a line is never cut. */
-#include "base.h"
+#include "stop.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "msg.h"
 
 /* ---- signals: stop between lines, never inside one ---- */
 

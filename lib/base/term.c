@@ -1,5 +1,5 @@
 /* term.c - the terminal: progress on standard error, and a clock for intervals. */
-#include "base.h"
+#include "term.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -46,13 +46,4 @@ phys_status_clear(void)
 		return;
 	fputs("\r\033[K", stderr);
 	status_shown = false;
-}
-
-void
-phys_stdin_hint(const char *what)
-{
-	if (isatty(STDIN_FILENO))
-		fprintf(stderr, "%s: reading %s from standard input "
-		    "(end it with ^D; see %s --help)\n", phys_progname, what,
-		    phys_progname);
 }

@@ -15,10 +15,4 @@ bool phys_stderr_is_tty(void);
  */
 void phys_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void phys_status_clear(void);
-/*
- * When standard input is a terminal, say on standard error that what
- * is read from it (e.g. "an SDF world") is expected, ending with ^D.
- */
-void phys_stdin_hint(const char *what);
-
 #endif

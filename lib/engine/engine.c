@@ -1,97 +1,25 @@
 /*
  * engine.c - the engine a profile's type picks, and switching engines in
  * the middle of a run. Each engine's calls live in its own module
- * (engine_ode.c, engine_bullet.cc); this file only forwards to the one
- * running.
+ * (engine_ode.c, engine_bullet.cc), behind its operations table; this
+ * file only forwards to the one running.
  */
-#include "engine_impl.h"
+#include "engine.h"
 
-#include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 struct phys_engine {
 	const struct phys_world *w;
 	const struct phys_run_values *v;
 	struct phys_engine_options opt;
-	/* Exactly one is set: the engine running. */
-	struct ode_engine *ode;
-	struct bullet_engine *bullet;
+	const struct phys_engine_info *info;	/* the engine running */
+	void *state;				/* its own */
 };
 
-/* Forward to the engine running: CALL(e, f, args) for functions with
+/* Forward to the engine running: CALL(e, f, args) for operations with
  * arguments after the engine, CALL0(e, f) for those without. */
-#define CALL(e, f, ...) ((e)->bullet ? bullet_engine_##f((e)->bullet, \
-    __VA_ARGS__) : ode_engine_##f((e)->ode, __VA_ARGS__))
-#define CALL0(e, f) ((e)->bullet ? bullet_engine_##f((e)->bullet) : \
-    ode_engine_##f((e)->ode))
-
-double
-phys_engine_clock(double base, long n, double h)
-{
-	double rate = 1 / h;
-
-	/* A step of 1/1000 s: dividing by 1000 gives 0.7 where multiplying
-	 * by 0.001 gives 0.7000000000000001. */
-	if (fabs(rate - round(rate)) < 1e-9 * rate)
-		return base + (double)n / round(rate);
-	return base + (double)n * h;
-}
-
-double
-phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
-    double vel)
-{
-	double damping = k ? PVD(v, JOINT_axis2_dynamics_damping) :
-	    PVD(v, JOINT_axis_dynamics_damping);
-	double stiff = k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
-	    PVD(v, JOINT_axis_dynamics_spring_stiffness);
-	double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
-	    PVD(v, JOINT_axis_dynamics_spring_reference);
-
-	return -damping * vel - stiff * (pos - ref);
-}
-
-void
-phys_link_values_mass(const struct phys_value *v, double *mass,
-    double inertia[6])
-{
-	*mass = PVD(v, LINK_inertial_mass);
-	inertia[0] = PVD(v, LINK_inertial_inertia_ixx);
-	inertia[1] = PVD(v, LINK_inertial_inertia_iyy);
-	inertia[2] = PVD(v, LINK_inertial_inertia_izz);
-	inertia[3] = PVD(v, LINK_inertial_inertia_ixy);
-	inertia[4] = PVD(v, LINK_inertial_inertia_ixz);
-	inertia[5] = PVD(v, LINK_inertial_inertia_iyz);
-}
-
-const struct phys_engine_info *const phys_engines[] = {
-	&phys_engine_ode,
-	&phys_engine_bullet,
-	NULL
-};
-
-const struct phys_engine_info *
-phys_engine_find(const char *type)
-{
-	size_t i;
-
-	for (i = 0; phys_engines[i]; i++)
-		if (strcmp(phys_engines[i]->type, type) == 0)
-			return phys_engines[i];
-	return NULL;
-}
-
-/* Build the engine; e->ode and e->bullet are both unset. */
-static int
-build(struct phys_engine *e, const struct phys_engine_info *engine)
-{
-	if (engine == &phys_engine_bullet)
-		e->bullet = bullet_engine_new(e->w, e->v, &e->opt);
-	else
-		e->ode = ode_engine_new(e->w, e->v, &e->opt);
-	return e->ode || e->bullet ? 0 : -1;
-}
+#define CALL(e, f, ...) ((e)->info->ops->f((e)->state, __VA_ARGS__))
+#define CALL0(e, f) ((e)->info->ops->f((e)->state))
 
 struct phys_engine *
 phys_engine_new(const struct phys_world *w,
@@ -104,7 +32,9 @@ phys_engine_new(const struct phys_world *w,
 	e->v = v;
 	if (opt)
 		e->opt = *opt;
-	if (build(e, engine) < 0) {
+	e->info = engine;
+	e->state = engine->ops->create(w, v, &e->opt);
+	if (!e->state) {
 		free(e);
 		return NULL;
 	}
@@ -116,15 +46,14 @@ phys_engine_free(struct phys_engine *e)
 {
 	if (!e)
 		return;
-	ode_engine_free(e->ode);
-	bullet_engine_free(e->bullet);
+	e->info->ops->destroy(e->state);
 	free(e);
 }
 
 const struct phys_engine_info *
 phys_engine_running(const struct phys_engine *e)
 {
-	return e->bullet ? &phys_engine_bullet : &phys_engine_ode;
+	return e->info;
 }
 
 /*
@@ -140,11 +69,11 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 	phys_vec3 lin, ang;
 	size_t i;
 
-	if (engine == phys_engine_running(e))
+	if (engine == e->info)
 		return phys_engine_apply_profile(e);
-	e->ode = NULL;
-	e->bullet = NULL;
-	if (build(e, engine) < 0) {
+	e->info = engine;
+	e->state = engine->ops->create(e->w, e->v, &e->opt);
+	if (!e->state) {
 		*e = old;
 		return -1;
 	}
@@ -158,8 +87,7 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 		phys_engine_set_link_pose(e, (int)i, p);
 		phys_engine_set_link_vel(e, (int)i, &lin, &ang);
 	}
-	ode_engine_free(old.ode);
-	bullet_engine_free(old.bullet);
+	old.info->ops->destroy(old.state);
 	return 0;
 }
 

@@ -1,9 +1,9 @@
 /*
  * engine.h - the small interface every physics engine implements.
  *
- * A profile's type picks the engine (lib/engine.c dispatches): "ode" runs
- * lib/engine_ode.c, "bullet" lib/engine_bullet.cc; every query means the
- * same under each.
+ * A profile's type picks the engine (lib/engine/engine.c dispatches
+ * through the engine's operations table): "ode" runs engine_ode.c,
+ * "bullet" engine_bullet.cc; every query means the same under each.
  *
  * An engine reads two things and writes neither. From the loaded world
  * (const) it takes what a run cannot change: models, links, collisions
@@ -35,7 +35,46 @@ struct phys_engine_field {
 	enum phys_param_id id;
 };
 
-/* An engine as the rest of phys knows it without making one. */
+struct phys_engine_options;
+
+/* What an engine module does, on its own state (void *): the functions
+ * below of the same names say what each means. */
+struct phys_engine_ops {
+	void *(*create)(const struct phys_world *w,
+	    const struct phys_run_values *v,
+	    const struct phys_engine_options *opt);
+	void (*destroy)(void *s);
+	/* The clock from now on: time t after iteration iter. */
+	void (*set_clock)(void *s, double t, long iter);
+	int (*apply_profile)(void *s);
+	void (*apply_world)(void *s);
+	int (*apply_link)(void *s, int link);
+	int (*apply_joint)(void *s, int joint);
+	int (*apply_collision)(void *s, int collision);
+	int (*step)(void *s);
+	double (*time)(const void *s);
+	long (*iterations)(const void *s);
+	void (*link_pose)(const void *s, int link, phys_pose *out);
+	void (*link_vel)(const void *s, int link, phys_vec3 *lin,
+	    phys_vec3 *ang);
+	void (*link_com)(const void *s, int link, phys_vec3 *com,
+	    phys_vec3 *com_vel);
+	bool (*link_dynamic)(const void *s, int link);
+	void (*link_mass)(const void *s, int link, double *mass,
+	    double inertia[6]);
+	int (*set_link_pose)(void *s, int link, phys_pose p);
+	int (*set_link_vel)(void *s, int link, const phys_vec3 *lin,
+	    const phys_vec3 *ang);
+	int (*joint_state)(const void *s, int joint, double pos[2],
+	    double vel[2]);
+	void (*joint_wrench)(const void *s, int joint, phys_vec3 *force,
+	    phys_vec3 *torque);
+	int (*joint_effort)(const void *s, int joint, double effort[2]);
+	int (*contact_count)(const void *s);
+};
+
+/* An engine: what phys knows of it without making one, and its
+ * operations. Each module defines one (lib/engine/engine_impl.h). */
 struct phys_engine_info {
 	const char *type;	/* as <physics type="..."> names it */
 	const char *name;	/* as messages and manuals name it */
@@ -47,12 +86,16 @@ struct phys_engine_info {
 	 * field's parameter, in this order. */
 	const struct phys_engine_field *record;
 	size_t nrecord;
+	const struct phys_engine_ops *ops;
 };
 
-/* Every engine phys has, NULL-terminated; and one by type, or NULL. */
-extern const struct phys_engine_info phys_engine_ode, phys_engine_bullet;
+/* Every engine phys has, NULL-terminated (lib/engine/registry.c); and one
+ * by type, or NULL. */
 extern const struct phys_engine_info *const phys_engines[];
 const struct phys_engine_info *phys_engine_find(const char *type);
+/* ,"ode":"native","bullet":"inert",...: what each engine does with p, as
+ * the fields of a parameter's documentation line. */
+void phys_engine_put_support(struct phys_buf *b, const struct phys_param *p);
 
 struct phys_engine_options {
 	bool skip_unsupported;	/* unsupported shapes: warn and skip */

@@ -85,11 +85,8 @@ is_identity(phys_pose p)
 	    p.q.y == 0 && p.q.z == 0;
 }
 
-}	/* namespace */
-
 struct bullet_engine;
 
-namespace {
 
 const struct phys_value *vals(const struct bullet_engine *e, phys_scope s,
     int idx);
@@ -129,8 +126,6 @@ struct bjoint {
 
 class World;
 
-}	/* namespace */
-
 struct bullet_engine {
 	const struct phys_world *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
@@ -159,7 +154,7 @@ struct bullet_engine {
 	    const struct phys_run_values *v_) : w(world_), v(v_) {}
 };
 
-namespace {
+PHYS_ENGINE_FUNCTIONS(bullet_engine)
 
 /* The run's values of a scope (idx: the entity): every parameter the
  * engine reads comes from here, never from the loaded world. */
@@ -959,11 +954,7 @@ world_axis(phys_pose parent, const bjoint &bj, int k, double t1)
 	    v3_normalize(bj.axis_parent[1])));
 }
 
-}	/* namespace */
-
-/* ---- the C interface ---- */
-
-extern "C" {
+/* ---- the engine's operations ---- */
 
 /* What Bullet does with each parameter: its own block's are passed to it
  * but for the few it has no counterpart for; the shared ones as under
@@ -989,7 +980,7 @@ bullet_support(const struct phys_param *p)
 	return p->ode;	/* shared: honoured as under ODE */
 }
 
-struct bullet_engine *
+static struct bullet_engine *
 bullet_engine_new(const struct phys_world *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt)
 {
@@ -1029,7 +1020,7 @@ bullet_engine_new(const struct phys_world *w, const struct phys_run_values *v,
 	return e;
 }
 
-void
+static void
 bullet_engine_free(struct bullet_engine *e)
 {
 	if (!e)
@@ -1043,14 +1034,14 @@ bullet_engine_free(struct bullet_engine *e)
 	delete e;
 }
 
-void
+static void
 bullet_engine_set_clock(struct bullet_engine *e, double t, long iter)
 {
 	e->base_time = t;
 	e->base_iter = e->iterations = iter;
 }
 
-int
+static int
 bullet_engine_apply_profile(struct bullet_engine *e)
 {
 	btContactSolverInfo &si = e->world->getSolverInfo();
@@ -1083,7 +1074,7 @@ bullet_engine_apply_profile(struct bullet_engine *e)
 	return 0;
 }
 
-void
+static void
 bullet_engine_apply_world(struct bullet_engine *e)
 {
 	phys_vec3 g = PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity);
@@ -1094,7 +1085,7 @@ bullet_engine_apply_world(struct bullet_engine *e)
 			apply_link_flags(e, (int)i);
 }
 
-int
+static int
 bullet_engine_apply_link(struct bullet_engine *e, int li)
 {
 	blink &bl = e->links[(size_t)li];
@@ -1117,7 +1108,7 @@ bullet_engine_apply_link(struct bullet_engine *e, int li)
 	return 0;
 }
 
-int
+static int
 bullet_engine_apply_joint(struct bullet_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
@@ -1153,7 +1144,7 @@ reshape_static(struct bullet_engine *e, int ci)
 /* A resize: the collision's shape is made again at its new sizes (a
  * compound is made again with every child where it was); a moving link
  * keeps its pose and velocity. */
-int
+static int
 bullet_engine_apply_collision(struct bullet_engine *e, int ci)
 {
 	int li = e->w->collisions[ci].link;
@@ -1245,7 +1236,7 @@ check_finite(struct bullet_engine *e)
 	return 0;
 }
 
-int
+static int
 bullet_engine_step(struct bullet_engine *e)
 {
 	for (size_t i = 0; i < e->joints.size(); i++)
@@ -1258,20 +1249,20 @@ bullet_engine_step(struct bullet_engine *e)
 	return check_finite(e);
 }
 
-double
+static double
 bullet_engine_time(const struct bullet_engine *e)
 {
 	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
 	    e->step);
 }
 
-long
+static long
 bullet_engine_iterations(const struct bullet_engine *e)
 {
 	return e->iterations;
 }
 
-void
+static void
 bullet_engine_link_pose(const struct bullet_engine *e, int li, phys_pose *out)
 {
 	const blink &bl = e->links[(size_t)li];
@@ -1284,7 +1275,7 @@ bullet_engine_link_pose(const struct bullet_engine *e, int li, phys_pose *out)
 	    phys_pose_inv(bl.com));
 }
 
-void
+static void
 bullet_engine_link_vel(const struct bullet_engine *e, int li, phys_vec3 *lin,
     phys_vec3 *ang)
 {
@@ -1301,7 +1292,7 @@ bullet_engine_link_vel(const struct bullet_engine *e, int li, phys_vec3 *lin,
 	*ang = from_bt(bl.body->getAngularVelocity());
 }
 
-void
+static void
 bullet_engine_link_com(const struct bullet_engine *e, int li, phys_vec3 *com,
     phys_vec3 *com_vel)
 {
@@ -1316,7 +1307,7 @@ bullet_engine_link_com(const struct bullet_engine *e, int li, phys_vec3 *com,
 	*com_vel = from_bt(bl.body->getLinearVelocity());
 }
 
-bool
+static bool
 bullet_engine_link_dynamic(const struct bullet_engine *e, int li)
 {
 	return e->links[(size_t)li].body != nullptr;
@@ -1325,7 +1316,7 @@ bullet_engine_link_dynamic(const struct bullet_engine *e, int li)
 /* The tensor as the model gives it, about the centre of mass in the
  * inertial frame: Bullet holds the same one in principal axes (raised to
  * the floor only for a tensor no body has). */
-void
+static void
 bullet_engine_link_mass(const struct bullet_engine *e, int li, double *mass,
     double inertia[6])
 {
@@ -1340,7 +1331,7 @@ bullet_engine_link_mass(const struct bullet_engine *e, int li, double *mass,
 	memcpy(inertia, bl.inertia, sizeof bl.inertia);
 }
 
-int
+static int
 bullet_engine_set_link_pose(struct bullet_engine *e, int li, phys_pose p)
 {
 	blink &bl = e->links[(size_t)li];
@@ -1357,7 +1348,7 @@ bullet_engine_set_link_pose(struct bullet_engine *e, int li, phys_pose p)
 
 /* Velocities are those of the link origin: the centre of mass moves with
  * lin + ang x (com - origin). */
-int
+static int
 bullet_engine_set_link_vel(struct bullet_engine *e, int li,
     const phys_vec3 *lin, const phys_vec3 *ang)
 {
@@ -1383,7 +1374,7 @@ bullet_engine_set_link_vel(struct bullet_engine *e, int li,
 	return 0;
 }
 
-int
+static int
 bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
     double vel[2])
 {
@@ -1439,7 +1430,7 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 	}
 }
 
-void
+static void
 bullet_engine_joint_wrench(const struct bullet_engine *e, int ji,
     phys_vec3 *force, phys_vec3 *torque)
 {
@@ -1454,7 +1445,7 @@ bullet_engine_joint_wrench(const struct bullet_engine *e, int ji,
 	*torque = from_bt(bj.fb.m_appliedTorqueBodyB);
 }
 
-int
+static int
 bullet_engine_joint_effort(const struct bullet_engine *e, int ji, double eff[2])
 {
 	const struct phys_joint *j = &e->w->joints[ji];
@@ -1480,7 +1471,7 @@ bullet_engine_joint_effort(const struct bullet_engine *e, int ji, double eff[2])
 	return n;
 }
 
-int
+static int
 bullet_engine_contact_count(const struct bullet_engine *e)
 {
 	return e->ncontacts;
@@ -1503,9 +1494,6 @@ static const struct phys_engine_field bullet_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
-const struct phys_engine_info phys_engine_bullet = {
-	"bullet", "Bullet", bullet_support, bullet_record,
-	sizeof bullet_record / sizeof *bullet_record
-};
+}	/* namespace */
 
-}	/* extern "C" */
+PHYS_ENGINE_DEFINE(bullet_engine, phys_engine_bullet, "bullet", "Bullet", bullet_support, bullet_record)

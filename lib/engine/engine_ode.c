@@ -110,6 +110,8 @@ struct ode_engine {
 	struct body_state *saved;	/* one per link, then the ground */
 };
 
+PHYS_ENGINE_FUNCTIONS(ode_engine)
+
 static bool ode_ready;
 
 /* The run's values of a scope (idx: the entity): every parameter the
@@ -892,7 +894,7 @@ new_axes(struct ode_engine *e, int ji)
 	return 0;
 }
 
-int
+static int
 ode_engine_apply_joint(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
@@ -911,7 +913,7 @@ ode_engine_apply_joint(struct ode_engine *e, int ji)
 static int ode_joint_state(const struct ode_engine *e, int ji, double pos[2],
     double vel[2]);
 
-int
+static int
 ode_engine_joint_state(const struct ode_engine *e, int ji, double pos[2],
     double vel[2])
 {
@@ -1764,7 +1766,7 @@ build(struct ode_engine *e, const struct phys_engine_options *opt)
 	return 0;
 }
 
-struct ode_engine *
+static struct ode_engine *
 ode_engine_new(const struct phys_world *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt)
 {
@@ -1795,7 +1797,7 @@ ode_engine_new(const struct phys_world *w, const struct phys_run_values *v,
 	return e;
 }
 
-void
+static void
 ode_engine_free(struct ode_engine *e)
 {
 	size_t i;
@@ -1834,7 +1836,7 @@ friction_model(const char *s)
 	return FRICTION_PYRAMID;
 }
 
-int
+static int
 ode_engine_apply_profile(struct ode_engine *e)
 {
 	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
@@ -1865,7 +1867,7 @@ ode_engine_apply_profile(struct ode_engine *e)
 	return 0;
 }
 
-void
+static void
 ode_engine_apply_world(struct ode_engine *e)
 {
 	phys_vec3 g = PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity);
@@ -1897,7 +1899,7 @@ reanchor_joints(struct ode_engine *e, int li)
 	}
 }
 
-int
+static int
 ode_engine_apply_link(struct ode_engine *e, int li)
 {
 	const struct phys_link *l = &e->w->links[li];
@@ -1935,7 +1937,7 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 	return 0;
 }
 
-int
+static int
 ode_engine_apply_collision(struct ode_engine *e, int ci)
 {
 	struct phys_collision c;
@@ -1996,7 +1998,7 @@ check_finite(struct ode_engine *e)
 	return 0;
 }
 
-int
+static int
 ode_engine_step(struct ode_engine *e)
 {
 	size_t i;
@@ -2022,27 +2024,27 @@ ode_engine_step(struct ode_engine *e)
 	return check_finite(e);
 }
 
-double
+static double
 ode_engine_time(const struct ode_engine *e)
 {
 	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
 	    e->step);
 }
 
-void
+static void
 ode_engine_set_clock(struct ode_engine *e, double t, long iter)
 {
 	e->base_time = t;
 	e->base_iter = e->iterations = iter;
 }
 
-long
+static long
 ode_engine_iterations(const struct ode_engine *e)
 {
 	return e->iterations;
 }
 
-void
+static void
 ode_engine_link_pose(const struct ode_engine *e, int li, phys_pose *out)
 {
 	const struct ode_link *ol = &e->links[li];
@@ -2054,7 +2056,7 @@ ode_engine_link_pose(const struct ode_engine *e, int li, phys_pose *out)
 	*out = phys_pose_mul(body_pose(ol->body), phys_pose_inv(ol->inertial));
 }
 
-void
+static void
 ode_engine_link_vel(const struct ode_engine *e, int li, phys_vec3 *lin,
     phys_vec3 *ang)
 {
@@ -2074,7 +2076,7 @@ ode_engine_link_vel(const struct ode_engine *e, int li, phys_vec3 *lin,
 	*ang = v3(w[0], w[1], w[2]);
 }
 
-void
+static void
 ode_engine_link_com(const struct ode_engine *e, int li, phys_vec3 *com,
     phys_vec3 *com_vel)
 {
@@ -2091,7 +2093,7 @@ ode_engine_link_com(const struct ode_engine *e, int li, phys_vec3 *com,
 	*com_vel = v3(v[0], v[1], v[2]);
 }
 
-void
+static void
 ode_engine_link_mass(const struct ode_engine *e, int li, double *mass,
     double inertia[6])
 {
@@ -2112,13 +2114,13 @@ ode_engine_link_mass(const struct ode_engine *e, int li, double *mass,
 	inertia[5] = m.I[6];
 }
 
-bool
+static bool
 ode_engine_link_dynamic(const struct ode_engine *e, int li)
 {
 	return e->links[li].body != NULL;
 }
 
-int
+static int
 ode_engine_set_link_pose(struct ode_engine *e, int li, phys_pose p)
 {
 	struct ode_link *ol = &e->links[li];
@@ -2132,7 +2134,7 @@ ode_engine_set_link_pose(struct ode_engine *e, int li, phys_pose p)
 
 /* Velocities are those of the link origin: the centre of mass moves with
  * lin + ang x (com - origin). */
-int
+static int
 ode_engine_set_link_vel(struct ode_engine *e, int li, const phys_vec3 *lin,
     const phys_vec3 *ang)
 {
@@ -2156,7 +2158,7 @@ ode_engine_set_link_vel(struct ode_engine *e, int li, const phys_vec3 *lin,
 	return 0;
 }
 
-void
+static void
 ode_engine_joint_wrench(const struct ode_engine *e, int ji, phys_vec3 *force,
     phys_vec3 *torque)
 {
@@ -2172,7 +2174,7 @@ ode_engine_joint_wrench(const struct ode_engine *e, int ji, phys_vec3 *force,
 
 /* The constraint's share along each axis, on the child, plus what the
  * springs and dampers applied there. */
-int
+static int
 ode_engine_joint_effort(const struct ode_engine *e, int ji, double eff[2])
 {
 	const struct ode_joint *oj = &e->joints[ji];
@@ -2202,7 +2204,7 @@ ode_engine_joint_effort(const struct ode_engine *e, int ji, double eff[2])
 	return n;
 }
 
-int
+static int
 ode_engine_contact_count(const struct ode_engine *e)
 {
 	return e->ncontacts;
@@ -2234,7 +2236,4 @@ static const struct phys_engine_field ode_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
-const struct phys_engine_info phys_engine_ode = {
-	"ode", "ODE", ode_support, ode_record,
-	sizeof ode_record / sizeof *ode_record
-};
+PHYS_ENGINE_DEFINE(ode_engine, phys_engine_ode, "ode", "ODE", ode_support, ode_record)

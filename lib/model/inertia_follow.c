@@ -11,44 +11,6 @@
 
 #define GEOMETRY "geometry."
 
-static bool
-is_geometry(const struct phys_param *p)
-{
-	return p->scope == PHYS_S_COLLISION &&
-	    strncmp(p->name, GEOMETRY, strlen(GEOMETRY)) == 0;
-}
-
-/* The element naming the collision's shape: <box>, <mesh>, ... */
-static xmlNodePtr
-shape_node(const struct phys_collision *c)
-{
-	return phys_child(phys_child(c->node, "geometry"), NULL);
-}
-
-const char *
-phys_collision_shape(const struct phys_world *w, int idx)
-{
-	xmlNodePtr n = shape_node(&w->collisions[idx]);
-
-	return n ? (const char *)n->name : "shapeless";
-}
-
-bool
-phys_param_applies(const struct phys_world *w, phys_scope s, int idx,
-    const struct phys_param *p)
-{
-	const char *shape = p->name + strlen(GEOMETRY);
-	xmlNodePtr n;
-	size_t len;
-
-	if (s != PHYS_S_COLLISION || !is_geometry(p))
-		return true;
-	n = shape_node(&w->collisions[idx]);
-	len = strcspn(shape, ".");
-	return n && strlen((const char *)n->name) == len &&
-	    strncmp((const char *)n->name, shape, len) == 0;
-}
-
 /* ---- mass, first and second moments: additive over parts ---- */
 
 struct moments {
@@ -460,12 +422,6 @@ new_mass(const struct phys_values_at *va, const struct phys_ref *r,
 	return 0;
 }
 
-bool
-phys_param_is_size(const struct phys_param *p)
-{
-	return is_geometry(p);
-}
-
 /* now and mesh, when not NULL, get the resized collision and its new
  * mesh (NULL when the triangles stay). */
 static int
@@ -482,7 +438,7 @@ assign(const struct phys_world *w, const struct phys_values_at *va,
 		    (int)strcspn(r->p->name + strlen(GEOMETRY), "."),
 		    r->p->name + strlen(GEOMETRY));
 	}
-	if (is_geometry(r->p)) {
+	if (phys_param_is_size(r->p)) {
 		if (resize(w, va, r, v, link, now, mesh) == 0)
 			return 0;
 		phys_value_free(v);
@@ -523,7 +479,7 @@ phys_world_assign(struct phys_world *w, const struct phys_ref *r,
 	struct phys_collision *c;
 
 	now.mesh = NULL;
-	if (r->scope != PHYS_S_COLLISION || !is_geometry(r->p))
+	if (r->scope != PHYS_S_COLLISION || !phys_param_is_size(r->p))
 		return assign(w, &va, r, v, link, NULL, NULL);
 	if (assign(w, &va, r, v, link, &now, &mesh) < 0)
 		return -1;

@@ -1,5 +1,6 @@
 /* paramio.c - parameter lines, and writing edited worlds. */
 #include "paramio.h"
+#include "sdfedit.h"
 
 #include <errno.h>
 #include <math.h>
@@ -7,26 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
-
 const char *
 phys_support_name(phys_ode_support s)
 {
 	static const char *names[] = { "native", "emulated", "inert", "other" };
 
 	return names[s];
-}
-
-/* ,"ode":"native" and so on: what each engine does with it. */
-static void
-put_support(struct phys_buf *b, const struct phys_param *p)
-{
-	size_t i;
-
-	for (i = 0; phys_engines[i]; i++) {
-		phys_buf_printf(b, ",\"%s\":", phys_engines[i]->type);
-		phys_buf_json_string(b, phys_support_name(phys_engines[i]->support(p)));
-	}
 }
 
 static void
@@ -66,7 +53,8 @@ put_values(struct phys_buf *b, const char *values)
 }
 
 static void
-put_facts(struct phys_buf *b, const struct phys_param *p)
+put_facts(struct phys_buf *b, const struct phys_param *p,
+    phys_param_notes notes)
 {
 	struct phys_value def;
 
@@ -98,25 +86,28 @@ put_facts(struct phys_buf *b, const struct phys_param *p)
 	}
 	phys_buf_puts(b, ",\"engines\":");
 	put_engines(b, p->engines);
-	put_support(b, p);
+	if (notes)
+		notes(b, p);
 	phys_buf_puts(b, ",\"doc\":");
 	phys_buf_json_string(b, p->doc);
 }
 
 void
-phys_param_line_registry(struct phys_buf *b, const struct phys_param *p)
+phys_param_line_registry(struct phys_buf *b, const struct phys_param *p,
+    phys_param_notes notes)
 {
 	phys_buf_puts(b, "{\"name\":");
 	phys_buf_json_string(b, p->name);
 	phys_buf_puts(b, ",\"type\":");
 	phys_buf_json_string(b, phys_type_name(p->type));
-	put_facts(b, p);
+	put_facts(b, p, notes);
 	phys_buf_puts(b, "}\n");
 }
 
 void
 phys_param_line(struct phys_buf *b, struct phys_world *w,
-    const struct phys_ref *r, const struct phys_value *v, unsigned flags)
+    const struct phys_ref *r, const struct phys_value *v, unsigned flags,
+    phys_param_notes notes)
 {
 	char *name = phys_ref_name(w, r);
 
@@ -134,7 +125,7 @@ phys_param_line(struct phys_buf *b, struct phys_world *w,
 		phys_buf_json_string(b, w->profiles[r->idx].name);
 	}
 	if (flags & PHYS_PL_DOC)
-		put_facts(b, r->p);
+		put_facts(b, r->p, notes);
 	phys_buf_puts(b, "}\n");
 }
 

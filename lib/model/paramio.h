@@ -4,9 +4,9 @@
  * A parameter line: {"name":"ode.solver.iters","type":"int","value":50}
  * with, as asked, "preset", "is_default" (true when the element is absent
  * and the value is the specification's), and the registry's "units",
- * "default", "min", "max", "values", "alias", "engines", and for each
- * engine phys runs, under its type ("ode"), what it does with the
- * parameter; then "doc".
+ * "default", "min", "max", "values", "alias", "engines", the caller's
+ * notes (phys-param's: for each engine phys runs, under its type ("ode"),
+ * what it does with the parameter); then "doc".
  */
 #ifndef PHYS_PARAMIO_H
 #define PHYS_PARAMIO_H
@@ -21,13 +21,18 @@ enum {
 	PHYS_PL_PRESET = 2	/* "preset" for physics parameters */
 };
 
-/* The registry row itself (no value): name, type, units, default, range... */
 /* "native", "emulated", "inert" or "other". */
 const char *phys_support_name(phys_ode_support s);
-void phys_param_line_registry(struct phys_buf *b, const struct phys_param *p);
-/* An instance with its value. */
+/* Fields a caller adds to a documentation line before its "doc", each
+ * written as ',"key":value'. */
+typedef void (*phys_param_notes)(struct phys_buf *b, const struct phys_param *p);
+/* The registry row itself (no value): name, type, units, default, range... */
+void phys_param_line_registry(struct phys_buf *b, const struct phys_param *p,
+    phys_param_notes notes);
+/* An instance with its value; notes (or NULL) with PHYS_PL_DOC. */
 void phys_param_line(struct phys_buf *b, struct phys_world *w,
-    const struct phys_ref *r, const struct phys_value *v, unsigned flags);
+    const struct phys_ref *r, const struct phys_value *v, unsigned flags,
+    phys_param_notes notes);
 
 /* Rank of an element path among its siblings for the SDF editor: the
  * position of the first registry row at or below it; ctx is a phys_scope

@@ -1,5 +1,6 @@
 /* preset.c - editing the <physics> profiles of a world document. */
 #include "preset.h"
+#include "sdfedit.h"
 
 #include <stdint.h>
 #include <stdlib.h>

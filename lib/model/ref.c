@@ -1,10 +1,48 @@
 /* ref.c - parameter instances addressed by name. */
 #include "ref.h"
 
-#include "inertia_follow.h"
-
 #include <stdlib.h>
 #include <string.h>
+
+#define GEOMETRY "geometry."
+
+bool
+phys_param_is_size(const struct phys_param *p)
+{
+	return p->scope == PHYS_S_COLLISION &&
+	    strncmp(p->name, GEOMETRY, strlen(GEOMETRY)) == 0;
+}
+
+/* The element naming the collision's shape: <box>, <mesh>, ... */
+static xmlNodePtr
+shape_node(const struct phys_collision *c)
+{
+	return phys_child(phys_child(c->node, "geometry"), NULL);
+}
+
+const char *
+phys_collision_shape(const struct phys_world *w, int idx)
+{
+	xmlNodePtr n = shape_node(&w->collisions[idx]);
+
+	return n ? (const char *)n->name : "shapeless";
+}
+
+bool
+phys_param_applies(const struct phys_world *w, phys_scope s, int idx,
+    const struct phys_param *p)
+{
+	const char *shape = p->name + strlen(GEOMETRY);
+	xmlNodePtr n;
+	size_t len;
+
+	if (s != PHYS_S_COLLISION || !phys_param_is_size(p))
+		return true;
+	n = shape_node(&w->collisions[idx]);
+	len = strcspn(shape, ".");
+	return n && strlen((const char *)n->name) == len &&
+	    strncmp((const char *)n->name, shape, len) == 0;
+}
 
 static int
 unknown_param(phys_scope s, const char *entity, const char *name)

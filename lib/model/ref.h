@@ -48,4 +48,15 @@ int phys_get_value(struct phys_world *w, const char *name, int profile,
 int phys_set_value(struct phys_world *w, const char *name, int profile,
     const struct phys_value *v);
 
+/* Does p apply to entity idx of scope s? A collision's geometry rows
+ * apply to its own shape only. */
+bool phys_param_applies(const struct phys_world *w, phys_scope s, int idx,
+    const struct phys_param *p);
+
+/* The element name of a collision's shape: "box", "mesh", ... */
+const char *phys_collision_shape(const struct phys_world *w, int idx);
+
+/* Is p one of a shape's sizes (a geometry row)? */
+bool phys_param_is_size(const struct phys_param *p);
+
 #endif

@@ -462,6 +462,7 @@ phys_doc_free(struct phys_doc *d)
 	free(d->name);
 	free(d->path);
 	free(d->text);
-	phys_doc_edits_free(d);
+	if (d->edits_free)
+		d->edits_free(d);
 	memset(d, 0, sizeof *d);
 }

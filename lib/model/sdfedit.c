@@ -42,7 +42,7 @@
  * a later edit matches the tree to the text again and fails when elements
  * were added or removed.
  */
-#include "sdf.h"
+#include "sdfedit.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -895,6 +895,7 @@ session(struct phys_doc *d)
 	strcpy(st->nl, nl && nl > d->text && nl[-1] == '\r' ? "\r\n" : "\n");
 	st->unit = infer_unit(s);
 	d->edits = st;
+	d->edits_free = phys_doc_edits_free;
 	return st;
 }
 
