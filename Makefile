@@ -59,8 +59,16 @@ CXXWARN = -std=c++17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 ALL_CXXFLAGS = $(CXXWARN) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
 CXX_CPPFLAGS = $(LIB_INC) $(subst -I/,-isystem /,$(PKG_CFLAGS)) $(CPPFLAGS)
 ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
-# Linked by $(CC): the C++ runtime the Bullet engine needs is named here.
-LDLIBS = $(PKG_LIBS) -lstdc++ -lm
+# DART (libdart-dev) runs behind lib/engine/engine_dart.cc. Its pkg-config
+# flags name a C++ standard (-std=c++11) that neither our C nor our C++17
+# can take, so it is not among PKGS: its headers reach that one file, its
+# libraries every link, and its ODE collision detector, which has no .pc
+# file of its own, is named here.
+DART_CFLAGS = $(filter-out -std=%,$(shell $(PKG_CONFIG) --cflags dart))
+DART_LIBS = -ldart-collision-ode $(shell $(PKG_CONFIG) --libs dart)
+# Linked by $(CC): the C++ runtime the Bullet and DART engines need is
+# named here.
+LDLIBS = $(PKG_LIBS) $(DART_LIBS) -lstdc++ -lm
 
 B ?= build
 CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep
@@ -83,6 +91,8 @@ $(B)/obj/assets/mesh.o: ALL_CPPFLAGS += -DPHYS_ASSIMP_SONAME='"$(call soname,ass
 $(B)/obj/%.o: lib/%.cc $(HEADERS)
 	@mkdir -p $(@D)
 	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) -c -o $@ $<
+
+$(B)/obj/engine/engine_dart.o: CXX_CPPFLAGS += $(subst -I/,-isystem /,$(DART_CFLAGS))
 
 $(B)/obj/cmd_%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -153,7 +163,7 @@ spec:
 
 bench: deps
 	@$(MAKE) --no-print-directory all
-	@PKGS="$(PKGS)" sh bench/run
+	@PKGS="$(PKGS)" DART_LIBS="$(DART_LIBS)" DART_CFLAGS="$(DART_CFLAGS)" sh bench/run
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
@@ -208,6 +218,7 @@ $(B)/libphys.pc: lib/api/libphys.pc.in FORCE
 		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
 		-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
 		-e 's|@VERSION@|$(VERSION)|' -e 's|@REQUIRES@|$(PKGS)|' \
+		-e 's|@LIBS@|$(DART_LIBS)|' \
 		lib/api/libphys.pc.in >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
