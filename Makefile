@@ -92,7 +92,12 @@ $(B)/obj/%.o: lib/%.cc $(HEADERS)
 	@mkdir -p $(@D)
 	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) -c -o $@ $<
 
+# DART's inline code keeps function statics that g++ makes "unique"
+# globals, which objcopy cannot hide in the installed library (only phys.h's
+# names are global there): as weak ones, they are hidden like the rest.
+NO_UNIQUE := $(shell $(CXX) -fno-gnu-unique -E -x c++ /dev/null >/dev/null 2>&1 && echo -fno-gnu-unique)
 $(B)/obj/engine/engine_dart.o: CXX_CPPFLAGS += $(subst -I/,-isystem /,$(DART_CFLAGS))
+$(B)/obj/engine/engine_dart.o: ALL_CXXFLAGS += $(NO_UNIQUE)
 
 $(B)/obj/cmd_%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)

@@ -47,7 +47,7 @@ fall() {
 	near "$(at "$TMP/$1" 1 fall::link/pose z)" \
 	    "$(awk 'BEGIN { printf "%.15f", 30 - 9.81 * 1e-6 * 1000 * 1001 / 2 }')" 1e-9
 }
-@test "free fall: z0 - g h^2 n (n + 1) / 2 to 1e-9 under ODE and Bullet" {
+@test "free fall: z0 - g h^2 n (n + 1) / 2 to 1e-9 under each engine" {
 	for_both fall
 }
 
@@ -56,7 +56,7 @@ pendulum() {
 	rel "$(series "$TMP/$1" pendulum::bob/pose roll | period)" \
 	    "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(0.26 / (9.81 * 0.5)) }')" 0.01
 }
-@test "pendulum: period 2 pi sqrt(I / (m g d)) within 1% under ODE and Bullet" {
+@test "pendulum: period 2 pi sqrt(I / (m g d)) within 1% under each engine" {
 	for_both pendulum
 }
 
@@ -67,7 +67,7 @@ slide() {
 	# ... and it has stopped
 	near "$(at "$TMP/$1" 1 slide::link/linear_vel x)" 0 1e-3
 }
-@test "sliding: a box at 2 m/s stops after v^2 / (2 mu g) within 5% under ODE and Bullet" {
+@test "sliding: a box at 2 m/s stops after v^2 / (2 mu g) within 5% under each engine" {
 	for_both slide
 }
 
@@ -77,7 +77,7 @@ bounce() {
 	top=$(series "$TMP/$1" bounce::link/pose z | awk '$1 > 0.5 && $2 > m { m = $2 } END { print m }')
 	rel "$(awk -v z="$top" 'BEGIN { print z - 0.1 }')" 0.25 0.05
 }
-@test "restitution: a ball dropped from 1 m with e = 0.5 rises again to e^2 m within 5% under ODE and Bullet" {
+@test "restitution: a ball dropped from 1 m with e = 0.5 rises again to e^2 m within 5% under each engine" {
 	for_both bounce
 }
 
@@ -90,7 +90,7 @@ rest() {
 	near "$(at "$TMP/$1" 2 rest::link/linear_vel z)" 0 1e-4
 	near "$(at "$TMP/$1" 2 rest::link/pose roll)" 0 1e-6
 }
-@test "resting contact: a box on the ground stays, sunk at most the surface layer, under ODE and Bullet" {
+@test "resting contact: a box on the ground stays, sunk at most the surface layer, under each engine" {
 	for_both rest
 }
 
@@ -101,7 +101,7 @@ limit() {
 	series "$TMP/$1" limit::hinge/position 0 | awk '$1 >= 1 && ($2 < -0.31 || $2 > -0.29) { bad = 1 }
 	    END { exit bad }' || fail "the arm left its limit"
 }
-@test "joint limit: a falling arm stops at its lower limit under ODE and Bullet" {
+@test "joint limit: a falling arm stops at its lower limit under each engine" {
 	for_both limit
 }
 
@@ -109,7 +109,7 @@ rotor() {
 	run_case "$1" 1
 	rel "$(at "$TMP/$1" 1 rotor::spin/velocity 0)" "$(awk 'BEGIN { print 2 * exp(-1) }')" 0.01
 }
-@test "viscous joint damping: w(t) = w0 exp(-c t / I) within 1% under ODE and Bullet" {
+@test "viscous joint damping: w(t) = w0 exp(-c t / I) within 1% under each engine" {
 	for_both rotor
 }
 
@@ -121,7 +121,7 @@ spring() {
 	max=$(series "$TMP/$1" spring::slider/position 0 | awk '$2 > m { m = $2 } END { print m }')
 	near "$max" 0.2 0.005
 }
-@test "prismatic spring: period 2 pi sqrt(m / k) within 1% under ODE and Bullet" {
+@test "prismatic spring: period 2 pi sqrt(m / k) within 1% under each engine" {
 	for_both spring
 }
 

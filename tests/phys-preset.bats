@@ -86,14 +86,14 @@ engine() {
 
 @test "-p starts in a profile; an engine phys-step does not have is refused" {
 	[ "$(engine "$P" -p unused | jq -c '[.iters, .erp]')" = '[200,0.7]' ]
-	phys-preset add dar "$P" | sed 's/name="dar" type="ode"/name="dar" type="dart"/' > "$TMP/b.world"
-	run phys-step -n 1 -p dar "$TMP/b.world"
+	phys-preset add tp "$P" | sed 's/name="tp" type="ode"/name="tp" type="tpe"/' > "$TMP/b.world"
+	run phys-step -n 1 -p tp "$TMP/b.world"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"profile 'dar' is for the dart engine; phys-step runs ode and bullet"* ]]
-	echo '{"t":0.01,"preset":"dar"}' > "$TMP/ctl"
+	[[ "$output" == *"profile 'tp' is for the tpe engine; phys-step runs ode, bullet"* ]]
+	echo '{"t":0.01,"preset":"tp"}' > "$TMP/ctl"
 	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/b.world"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"dart engine"* ]]
+	[[ "$output" == *"tpe engine"* ]]
 }
 
 @test "4. a profile imported from a snippet, then switched to, reaches the engine" {

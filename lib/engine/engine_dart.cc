@@ -389,8 +389,9 @@ struct surface_pair {
  */
 class Contact : public TwoBody {
 public:
-	Contact(dd::BodyNode *a_, dd::BodyNode *b_, const dc::Contact &c,
-	    const surface_pair &s, double h);
+	Contact(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
+	    const Eigen::Vector3d &n, double depth_, const surface_pair &s,
+	    double h);
 	const std::string &getType() const override;
 	void update() override {}
 	void getInformation(dk::ConstraintInfo *info) override;
@@ -415,10 +416,11 @@ tangents(const Eigen::Vector3d &n, Eigen::Vector3d &t1, Eigen::Vector3d &t2)
 	}
 }
 
-Contact::Contact(dd::BodyNode *a_, dd::BodyNode *b_, const dc::Contact &c,
-    const surface_pair &s, double h) : TwoBody(a_, b_)
+Contact::Contact(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
+    const Eigen::Vector3d &normal, double depth_, const surface_pair &s,
+    double h) : TwoBody(a_, b_)
 {
-	Eigen::Vector3d n = c.normal.normalized(), t1, t2;
+	Eigen::Vector3d n = normal.normalized(), t1, t2;
 
 	rows(3);
 	tangents(n, t1, t2);
@@ -430,9 +432,9 @@ Contact::Contact(dd::BodyNode *a_, dd::BodyNode *b_, const dc::Contact &c,
 			t2 = n.cross(t1);
 		}
 	}
-	linear_row(0, n, c.point);
-	linear_row(1, t1, c.point);
-	linear_row(2, t2, c.point);
+	linear_row(0, n, p);
+	linear_row(1, t1, p);
+	linear_row(2, t2, p);
 	cfm[0] = cfm[1] = cfm[2] = dk::ContactConstraint::getConstraintForceMixing();
 	/* Slip: the friction rows give way by slip per newton, as ODE's
 	 * force-dependent slip. */
@@ -442,7 +444,7 @@ Contact::Contact(dd::BodyNode *a_, dd::BodyNode *b_, const dc::Contact &c,
 	mu[1] = s.mu[1];
 	bounce = s.bounce;
 	threshold = s.threshold;
-	depth = c.penetrationDepth;
+	depth = depth_;
 }
 
 const std::string &
@@ -939,12 +941,19 @@ refuse_shape(const struct phys_collision *c, const char *why)
 	    "collision '%s': %s", c->name, why);
 }
 
-/* phys's triangles as an assimp scene, which DART's MeshShape owns. */
+/*
+ * phys's triangles as an assimp scene, which DART's MeshShape owns. DART's
+ * ODE collision detector hands ODE the scene's vertex normals where ODE
+ * takes one normal per triangle: for it each triangle gets vertices of its
+ * own and the first normals are the triangles' (so ODE reads within the
+ * array, and reads normals that are right).
+ */
 const aiScene *
-scene_of(const struct phys_mesh *m)
+scene_of(const struct phys_mesh *m, bool for_ode)
 {
 	auto *s = new aiScene();
 	auto *mesh = new aiMesh();
+	size_t nv = for_ode ? 3 * m->ntri : m->nv;
 
 	s->mRootNode = new aiNode();
 	s->mRootNode->mNumMeshes = 1;
@@ -954,19 +963,35 @@ scene_of(const struct phys_mesh *m)
 	s->mNumMaterials = 1;
 	s->mMaterials = new aiMaterial *[1] { new aiMaterial() };
 	mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
-	mesh->mNumVertices = (unsigned)m->nv;
-	mesh->mVertices = new aiVector3D[m->nv];
-	for (size_t i = 0; i < m->nv; i++)
-		mesh->mVertices[i] = aiVector3D((ai_real)m->v[3 * i],
-		    (ai_real)m->v[3 * i + 1], (ai_real)m->v[3 * i + 2]);
+	mesh->mNumVertices = (unsigned)nv;
+	mesh->mVertices = new aiVector3D[nv];
 	mesh->mNumFaces = (unsigned)m->ntri;
 	mesh->mFaces = new aiFace[m->ntri];
+	if (for_ode)
+		mesh->mNormals = new aiVector3D[nv];
+	for (size_t i = 0; !for_ode && i < m->nv; i++)
+		mesh->mVertices[i] = aiVector3D((ai_real)m->v[3 * i],
+		    (ai_real)m->v[3 * i + 1], (ai_real)m->v[3 * i + 2]);
 	for (size_t i = 0; i < m->ntri; i++) {
 		aiFace &f = mesh->mFaces[i];
+		unsigned k[3];
 
+		for (int c = 0; c < 3; c++)
+			k[c] = for_ode ? (unsigned)(3 * i + (size_t)c) :
+			    m->tri[3 * i + (size_t)c];
 		f.mNumIndices = 3;
-		f.mIndices = new unsigned[3] { m->tri[3 * i], m->tri[3 * i + 1],
-			m->tri[3 * i + 2] };
+		f.mIndices = new unsigned[3] { k[0], k[1], k[2] };
+		if (!for_ode)
+			continue;
+		for (int c = 0; c < 3; c++) {
+			const double *p = &m->v[3 * m->tri[3 * i + (size_t)c]];
+
+			mesh->mVertices[k[c]] = aiVector3D((ai_real)p[0],
+			    (ai_real)p[1], (ai_real)p[2]);
+		}
+		aiVector3D n = (mesh->mVertices[k[1]] - mesh->mVertices[k[0]]) ^
+		    (mesh->mVertices[k[2]] - mesh->mVertices[k[0]]);
+		mesh->mNormals[i] = n.Length() > 0 ? n.Normalize() : n;
 	}
 	return s;
 }
@@ -1003,7 +1028,7 @@ terrain_scene(const struct phys_heightmap *hm)
 	m.nv = hm->nx * hm->ny;
 	m.tri = tri.data();
 	m.ntri = tri.size() / 3;
-	return scene_of(&m);
+	return scene_of(&m, false);
 }
 
 /*
@@ -1024,6 +1049,11 @@ make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
 		return std::make_shared<dd::BoxShape>(Eigen::Vector3d(c->size[0],
 		    c->size[1], c->size[2]));
 	case PHYS_GEOM_SPHERE:
+		/* FCL's sphere meets a mesh as if the mesh were at the world's
+		 * origin; its ellipsoid of equal radii meets it where it is. */
+		if (d == "fcl")
+			return std::make_shared<dd::EllipsoidShape>(Eigen::Vector3d(
+			    2 * c->size[0], 2 * c->size[0], 2 * c->size[0]));
 		return std::make_shared<dd::SphereShape>(c->size[0]);
 	case PHYS_GEOM_CYLINDER:
 		if (dartcd)
@@ -1041,13 +1071,13 @@ make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
 			    Eigen::Vector3d(c->size[0], c->size[1], c->size[2]));
 		if (ode)
 			return std::make_shared<dd::MeshShape>(
-			    Eigen::Vector3d::Ones(), scene_of(c->mesh));
+			    Eigen::Vector3d::Ones(), scene_of(c->mesh, true));
 		break;
 	case PHYS_GEOM_MESH:
 		if (dartcd)
 			break;
 		return std::make_shared<dd::MeshShape>(Eigen::Vector3d::Ones(),
-		    scene_of(c->mesh));
+		    scene_of(c->mesh, ode));
 	case PHYS_GEOM_PLANE: {
 		phys_vec3 n = v3_normalize(c->normal);
 
@@ -2005,6 +2035,22 @@ without_contact(const struct phys_value *a, const struct phys_value *b)
 }
 
 /*
+ * FCL collides a primitive shape with a mesh (one DART makes of triangles:
+ * a mesh, a cylinder, a cone) as the mesh with the shape, and gives the
+ * normal for that order: turned the other way when the mesh is the second
+ * object and the first is none.
+ */
+bool
+fcl_mesh(const dc::CollisionObject *o)
+{
+	const std::string &t = o->getShape()->getType();
+
+	return t == dd::MeshShape::getStaticType() ||
+	    t == dd::CylinderShape::getStaticType() ||
+	    t == "ConeShape" || t == "PyramidShape";
+}
+
+/*
  * This step's contacts: the detector's points, at most the pair's limit
  * per pair (the profile's and both collisions' max_contacts), counted as
  * under ODE, each a constraint unless a surface collides without contact.
@@ -2030,6 +2076,10 @@ find_contacts(dart_engine *e)
 		if (c1 < 0 || c2 < 0 || c.penetrationDepth < 0 ||
 		    dc::Contact::isZeroNormal(c.normal))
 			continue;
+		Eigen::Vector3d normal = c.normal;
+		if (e->detector_used == "fcl" && fcl_mesh(c.collisionObject2) &&
+		    !fcl_mesh(c.collisionObject1))
+			normal = -normal;
 		a = vals(e, PHYS_S_COLLISION, c1);
 		b = vals(e, PHYS_S_COLLISION, c2);
 		limit = std::min(limit, std::min(PVI(a, COLLISION_max_contacts),
@@ -2051,7 +2101,8 @@ find_contacts(dart_engine *e)
 		    ->asShapeNode()->getBodyNodePtr().get()),
 		    const_cast<dd::BodyNode *>(c.collisionObject2->getShapeFrame()
 		    ->asShapeNode()->getBodyNodePtr().get()),
-		    c, surfaces(e, c1, c2), e->step));
+		    c.point, normal, c.penetrationDepth, surfaces(e, c1, c2),
+		    e->step));
 	}
 }
 
