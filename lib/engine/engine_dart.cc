@@ -116,6 +116,15 @@ const double PLANE_BOX = 2000;
 const double LOOP_ERP = 0.2;
 const double LOOP_SOFTNESS = 1e-9;
 
+/*
+ * DART stops the program on a value that is not a number, which a step
+ * can make of values too large to multiply: the largest mass, moment,
+ * joint coefficient and gravity it is given, and the largest position
+ * and speed it steps from (larger is a divergence, as under ODE).
+ */
+const double DART_RANGE = 1e100;
+const double STATE_RANGE = 1e15;
+
 /* ---- conversions ---- */
 
 Eigen::Vector3d
@@ -1309,6 +1318,10 @@ set_mass(dart_engine *e, int li, bool at_load)
 	if (!(mass > 0))
 		return phys_failat(file, line, "link '%s': mass must be "
 		    "positive, not %g (Gazebo refuses it too)", l->name, mass);
+	for (int k = 0; k < 6; k++)
+		if (!(mass <= DART_RANGE && fabs(dl.inertia[k]) <= DART_RANGE))
+			return phys_failat(file, line, "link '%s': DART runs "
+			    "masses and moments up to %g", l->name, DART_RANGE);
 	in = phys_inertia_make(mass, dl.inertia[0], dl.inertia[1],
 	    dl.inertia[2], dl.inertia[3], dl.inertia[4], dl.inertia[5]);
 	I = { { { dl.inertia[0], dl.inertia[3], dl.inertia[4] },
@@ -1418,7 +1431,7 @@ ancestor(const dart_engine *e, const std::vector<int> &parent_joint, int anc,
 
 /* The limits, damping, spring and friction of a tree joint's axes from
  * the run's values: DART's own joint coefficients. */
-void
+int
 set_axes(dart_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
@@ -1443,6 +1456,14 @@ set_axes(dart_engine *e, int ji)
 		double fr = k ? PVD(v, JOINT_axis2_dynamics_friction) :
 		    PVD(v, JOINT_axis_dynamics_friction);
 
+		/* DART integrates them implicitly, which takes none below 0. */
+		if (!(damping >= 0 && stiff >= 0 && damping <= DART_RANGE &&
+		    stiff <= DART_RANGE && fr <= DART_RANGE))
+			return phys_fail("joint '%s': DART runs damping and "
+			    "spring stiffness from 0 to %g (ODE and Bullet run "
+			    "others), not %g and %g", j->name, DART_RANGE,
+			    damping, stiff);
+
 		/* Positions count from the loaded configuration, or from
 		 * where the axes last changed. */
 		lo -= dj.offset[k], hi -= dj.offset[k], ref -= dj.offset[k];
@@ -1462,6 +1483,7 @@ set_axes(dart_engine *e, int ji)
 		d->setCoulombFriction(k, fr);
 	}
 	d->setLimitEnforcement(limited);
+	return 0;
 }
 
 /* Travel per radian of a screw (as under ODE): SDF 1.10's
@@ -1555,8 +1577,14 @@ make_tree_joint(dart_engine *e, const dd::SkeletonPtr &skel,
 	dj.xyz[1] = PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis2_xyz);
 	e->links[(size_t)li].joint = made.first;
 	e->links[(size_t)li].tree_joint = ji;
-	if (j->type != PHYS_JOINT_BALL && j->type != PHYS_JOINT_FIXED)
-		set_axes(e, ji);
+	if (j->type != PHYS_JOINT_BALL && j->type != PHYS_JOINT_FIXED &&
+	    set_axes(e, ji) < 0) {
+		std::string why = phys_error();
+
+		phys_failat(j->doc->name, phys_node_line(j->node), "%s",
+		    why.c_str());
+		return nullptr;
+	}
 	return made.second;
 }
 
@@ -1569,9 +1597,10 @@ grow(dart_engine *e, const dd::SkeletonPtr &skel, dd::BodyNode *parent,
 	int ji = parent_joint[(size_t)li];
 
 	dl.skel = skel;
-	if (ji >= 0)
-		dl.body = make_tree_joint(e, skel, parent, ji, li);
-	else {
+	if (ji >= 0) {
+		if (!(dl.body = make_tree_joint(e, skel, parent, ji, li)))
+			return -1;
+	} else {
 		dd::BodyNode::Properties bp;
 		auto made = skel->createJointAndBodyNodePair<dd::FreeJoint>(
 		    nullptr, dd::FreeJoint::Properties(), bp);
@@ -2311,8 +2340,7 @@ dart_engine_apply_joint(struct dart_engine *e, int ji)
 		dj.lead = screw_lead(e, ji);
 		static_cast<dd::ScrewJoint *>(dj.dj)->setPitch(dj.lead * 2 * M_PI);
 	}
-	set_axes(e, ji);
-	return 0;
+	return set_axes(e, ji);
 }
 
 static int
@@ -2323,9 +2351,17 @@ dart_engine_apply_collision(struct dart_engine *e, int ci)
 	return attach_shapes(e, e->w->collisions[ci].link, false);
 }
 
+/* A state DART can step from: finite, within STATE_RANGE (else it has
+ * diverged, as ODE's and Bullet's are said to), under a gravity within
+ * DART_RANGE. */
 static int
-check_finite(struct dart_engine *e)
+check_state(struct dart_engine *e)
 {
+	Eigen::Vector3d g = e->world->getGravity();
+
+	if (!(g.norm() <= DART_RANGE))
+		return phys_fail("gravity of %g m/s^2: DART runs up to %g",
+		    g.norm(), DART_RANGE);
 	for (size_t i = 0; i < e->links.size(); i++) {
 		const dlink &dl = e->links[i];
 
@@ -2333,8 +2369,9 @@ check_finite(struct dart_engine *e)
 			continue;
 		const Eigen::Isometry3d &t = dl.body->getWorldTransform();
 		const Eigen::Vector6d &s = dl.body->getSpatialVelocity();
-		if (!t.matrix().allFinite() || !s.allFinite() ||
-		    t.translation().lpNorm<1>() > 1e15)
+		if (!(t.translation().lpNorm<Eigen::Infinity>() <= STATE_RANGE &&
+		    s.lpNorm<Eigen::Infinity>() <= STATE_RANGE &&
+		    t.linear().allFinite()))
 			return phys_fail("simulation diverged: body '%s' has a "
 			    "non-finite state at t=%.9g", e->w->links[i].name,
 			    dart_engine_time(e));
@@ -2359,12 +2396,14 @@ dart_engine_step(struct dart_engine *e)
 		if (dl.kinematic && dl.tree_joint < 0)
 			dl.joint->setCommands(dl.joint->getVelocities());
 	}
+	if (check_state(e) < 0)
+		return -1;
 	find_contacts(e);
 	e->world->step();
 	e->solver->manual().clear();
 	e->iterations++;
 	track_loops(e, false);
-	return check_finite(e);
+	return check_state(e);
 }
 
 static double
