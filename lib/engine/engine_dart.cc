@@ -106,9 +106,9 @@ const double NO_LIMIT = 1e15;
 const double PLANE_BOX = 2000;
 
 /*
- * A loop joint corrects this share of its frames' gap each step (ODE's
- * default ERP; DART's own 0.01 lets a swinging four-bar's loop open by
- * milliradians), and each of its rows gives way by this much velocity per
+ * A loop joint or a coupling corrects this share of its error each step
+ * (ODE's default ERP; DART's own 0.01 lets a swinging four-bar's loop open
+ * by milliradians), and each loop row gives way by this much velocity per
  * unit impulse: a loop closed in a plane has rows its trees already hold
  * (along the axes), which would leave DART's Dantzig solver a singular
  * problem.
@@ -573,8 +573,7 @@ Coupling::getInformation(dk::ConstraintInfo *info)
 		gap += k.c * k.joint->getPosition(k.dof);
 		rate += k.c * k.joint->getVelocity(k.dof);
 	}
-	info->b[0] = -rate - dk::JointConstraint::getErrorReductionParameter() *
-	    gap * info->invTimeStep;
+	info->b[0] = -rate - LOOP_ERP * gap * info->invTimeStep;
 	info->x[0] = 0;
 	info->lo[0] = -INFINITY;
 	info->hi[0] = INFINITY;
