@@ -575,6 +575,9 @@ put_plot(struct phys_buf *b, const struct table *tbs, size_t ntb,
 			phys_buf_printf(b, "%s $run%zu using 1:%zu with lines axes "
 			    "x1y%d", first ? "" : ",", k + 1, i + 2,
 			    ax->group[s] == hi && hi != lo ? 2 : 1);
+			if (p->color_by_run)
+				phys_buf_printf(b, " linecolor %zu dashtype %zu",
+				    k + 1, i % 5 + 1);
 			if ((color = color_of(p, name))) {
 				phys_buf_puts(b, " linecolor rgb ");
 				put_gpstr(b, color);
@@ -1075,8 +1078,11 @@ plot_once(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 	size_t k, n = 0;
 	int rc = 0;
 
-	for (k = 0; k < o->ninputs && rc == 0; k++, n++)
+	for (k = 0; k < o->ninputs && rc == 0; k++, n++) {
 		rc = table_load(&tbs[k], o, o->inputs[k]);
+		if (p->run_names)
+			tbs[k].name = p->run_names[k];
+	}
 	if (rc == 0)
 		rc = plot_tables(o, p, prog, tbs, o->ninputs);
 	for (k = 0; k < n; k++)

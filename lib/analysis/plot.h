@@ -34,6 +34,10 @@ struct phys_ist_plotopts {
 	const char *background;	/* SVG, PNG, PDF; NULL: white */
 	const char *script;	/* write the gnuplot script there instead */
 	enum phys_ist_plot_term term;	/* AUTO: asks the terminal, DISPLAY */
+	/* The runs' names in titles (NULL: their files'), and one colour a
+	 * run (one dash pattern a field) rather than one a field. */
+	const char *const *run_names;
+	bool color_by_run;
 };
 
 /* IST_PLOT_AUTO when the name's extension is none of png, svg, pdf. */

@@ -160,6 +160,44 @@ engine_part(const struct phys_param *p, const char *engine)
 }
 
 /*
+ * Parameters of other names whose values mean the same: ODE's quick step
+ * is a projected Gauss-Seidel solver and its world step a Dantzig LCP, as
+ * DART's solver types are. Carried only when given, as the defaults
+ * differ (ODE's quick, DART's Dantzig).
+ */
+static const struct {
+	const char *a, *va, *b, *vb;
+} same_meaning[] = {
+	{ "ode.solver.type", "quick", "dart.solver.solver_type", "pgs" },
+	{ "ode.solver.type", "world", "dart.solver.solver_type", "dantzig" },
+};
+
+/* The value of to's parameter meaning what p's value v means in the
+ * table above, or NULL. */
+static const char *
+same_value(const struct phys_param *p, const struct phys_value *v,
+    const char *to, const struct phys_param **q)
+{
+	size_t i, n = strlen(to);
+
+	for (i = 0; i < sizeof same_meaning / sizeof *same_meaning; i++) {
+		const char *const pair[2][2] = {
+			{ same_meaning[i].a, same_meaning[i].va },
+			{ same_meaning[i].b, same_meaning[i].vb } };
+
+		for (int k = 0; k < 2; k++)
+			if (strcmp(p->name, pair[k][0]) == 0 &&
+			    strcmp(v->s ? v->s : "", pair[k][1]) == 0 &&
+			    strncmp(pair[!k][0], to, n) == 0 &&
+			    pair[!k][0][n] == '.') {
+				*q = phys_param_find(PHYS_S_PHYSICS, pair[!k][0]);
+				return pair[!k][1];
+			}
+	}
+	return NULL;
+}
+
+/*
  * The parameter of engine to that means what p of engine from means: the
  * one of the same name under to's block, of the same type and, for named
  * values, the same set (ODE's quick|world solver type is not Bullet's
@@ -186,6 +224,24 @@ counterpart(const struct phys_param *p, const char *from, const char *to)
 }
 
 /*
+ * What profile src's value i becomes under engine to: its counterpart
+ * q and the value there (text, when it is another of the same meaning),
+ * true; false when it has none.
+ */
+static bool
+carried(const struct phys_profile *src, size_t i, const char *to,
+    const struct phys_param **q, const char **text)
+{
+	const struct phys_param *p = phys_scope_param(PHYS_S_PHYSICS, i);
+
+	*text = NULL;
+	if ((*q = counterpart(p, src->type, to)))
+		return true;
+	return src->vals[i].given &&
+	    (*text = same_value(p, &src->vals[i], to, q)) != NULL;
+}
+
+/*
  * Write into a new block of engine to every value of profile src that
  * has a counterpart there; name on standard error the ones src writes
  * that have none.
@@ -196,6 +252,7 @@ carry_over(struct phys_doc *d, xmlNodePtr node, const struct phys_profile *src,
 {
 	struct phys_buf text = { 0 }, lost = { 0 };
 	const struct phys_param *p, *q;
+	const char *same;
 	size_t i;
 	int rc = 0;
 
@@ -203,14 +260,17 @@ carry_over(struct phys_doc *d, xmlNodePtr node, const struct phys_profile *src,
 		p = phys_scope_param(PHYS_S_PHYSICS, i);
 		if (p->engines != PHYS_E_ALL && !engine_part(p, src->type))
 			continue;
-		if (!(q = counterpart(p, src->type, to))) {
+		if (!carried(src, i, to, &q, &same)) {
 			if (src->vals[i].given)
 				phys_buf_printf(&lost, "%s%s", lost.len ? ", " : "",
 				    p->name);
 			continue;
 		}
 		phys_buf_clear(&text);
-		phys_value_sdf(q, &src->vals[i], &text);
+		if (same)
+			phys_buf_puts(&text, same);
+		else
+			phys_value_sdf(q, &src->vals[i], &text);
 		rc = phys_doc_set_text(d, node, q->name, text.s,
 		    phys_param_rank, (void *)(intptr_t)PHYS_S_PHYSICS);
 	}
@@ -284,6 +344,77 @@ phys_preset_add(struct phys_world *w, const char *name, int from,
 	rc = insert_block(w, block);
 	free(block);
 	return rc;
+}
+
+/*
+ * A profile of engine for a run of w that starts in profile from: from
+ * itself, the world's first of that engine (its default one first), or
+ * one made of from as phys_preset_add would carry it over, kept in w
+ * only (its document untouched).
+ */
+int
+phys_preset_for_engine(struct phys_world *w, int from, const char *engine)
+{
+	const struct phys_profile *src = &w->profiles[from];
+	struct phys_profile *p;
+	const struct phys_param *q;
+	const char *same;
+	struct phys_buf lost = { 0 };
+	char *name;
+	size_t i;
+	int found = -1, k = 0;
+
+	if (phys_engine_bit(engine) == 0)
+		return phys_fail("unknown engine '%s'", engine);
+	if (strcmp(src->type, engine) == 0)
+		return from;
+	for (i = 0; i < w->nprofiles; i++)
+		if (strcmp(w->profiles[i].type, engine) == 0 && (found < 0 ||
+		    (w->profiles[i].marked_default &&
+		    !w->profiles[found].marked_default)))
+			found = (int)i;
+	if (found >= 0)
+		return found;
+	name = phys_xasprintf("%s_from_%s", engine, src->name);
+	while (phys_world_profile(w, name) >= 0) {
+		free(name);
+		name = phys_xasprintf("%s_from_%s_%d", engine, src->name, ++k);
+	}
+	w->profiles = phys_xrealloc(w->profiles,
+	    (w->nprofiles + 1) * sizeof *w->profiles);
+	src = &w->profiles[from];
+	p = &w->profiles[w->nprofiles];
+	memset(p, 0, sizeof *p);
+	p->name = name;
+	p->type = phys_xstrdup(engine);
+	p->has_gravity = src->has_gravity;
+	p->gravity = src->gravity;
+	p->doc = src->doc;
+	p->vals = phys_values_new(PHYS_S_PHYSICS);
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
+		const struct phys_param *sp = phys_scope_param(PHYS_S_PHYSICS, i);
+
+		if (sp->engines != PHYS_E_ALL && !engine_part(sp, src->type))
+			continue;
+		if (!carried(src, i, engine, &q, &same)) {
+			if (src->vals[i].given)
+				phys_buf_printf(&lost, "%s%s", lost.len ? ", " : "",
+				    sp->name);
+			continue;
+		}
+		struct phys_value *dst = &p->vals[phys_param_index[q->id]];
+		if (same) {
+			phys_value_free(dst);
+			phys_value_parse(q, same, dst);
+		} else
+			phys_value_copy(dst, &src->vals[i]);
+		dst->given = src->vals[i].given;
+	}
+	if (lost.len)
+		phys_warn("profile '%s': no %s counterpart, not carried over: %s",
+		    src->name, engine, lost.s);
+	phys_buf_free(&lost);
+	return (int)w->nprofiles++;
 }
 
 int
