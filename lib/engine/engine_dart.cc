@@ -2562,15 +2562,31 @@ dart_engine_joint_state(const struct dart_engine *e, int ji, double pos[2],
 	}
 }
 
-/* The wrench on the child about its origin, in its frame: what the tree
- * joint transmits, or what the loop's constraint and forces gave. */
+/*
+ * The wrench on the child about its origin, in its frame: what the tree
+ * joint transmits (less its springs and damping, which ODE applies as
+ * forces beside the constraint, when only the constraint's is asked
+ * for), or what the loop's constraint gave.
+ */
 bool
-child_wrench(const dart_engine *e, int ji, Eigen::Vector6d &w)
+child_wrench(const dart_engine *e, int ji, Eigen::Vector6d &w,
+    bool constraint_only)
 {
 	const djoint &dj = e->joints[(size_t)ji];
 
 	if (dj.kind == J_TREE) {
+		const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+		std::size_t n = std::min<std::size_t>(dj.dj->getNumDofs(), 2);
+		Eigen::VectorXd tau = Eigen::VectorXd::Zero((long)dj.dj->getNumDofs());
+
 		w = dj.dj->getChildBodyNode()->getBodyForce();
+		if (!constraint_only || e->w->joints[ji].type == PHYS_JOINT_BALL)
+			return true;
+		for (std::size_t k = 0; k < n; k++)
+			tau[(long)k] = phys_joint_spring_damper(v, (int)k,
+			    dj.dj->getPosition(k) + dj.offset[k],
+			    dj.dj->getVelocity(k));
+		w -= dj.dj->getRelativeJacobian() * tau;
 		return true;
 	}
 	if (dj.kind == J_LOOP) {
@@ -2590,7 +2606,7 @@ dart_engine_joint_wrench(const struct dart_engine *e, int ji,
 	    j->parent : j->child;
 
 	*force = *torque = v3(0, 0, 0);
-	if (!child_wrench(e, ji, w) || is_static(e, li))
+	if (!child_wrench(e, ji, w, true) || is_static(e, li))
 		return;
 	const dd::BodyNode *b = e->links[(size_t)li].body;
 	Eigen::Matrix3d r = b->getWorldTransform().linear();
@@ -2615,7 +2631,7 @@ dart_engine_joint_effort(const struct dart_engine *e, int ji, double eff[2])
 	Eigen::Vector6d w;
 
 	eff[0] = eff[1] = 0;
-	if (n == 0 || !child_wrench(e, ji, w))
+	if (n == 0 || !child_wrench(e, ji, w, false))
 		return n;
 	if (dj.kind == J_TREE && j->type != PHYS_JOINT_SCREW) {
 		Eigen::VectorXd g = dj.dj->getRelativeJacobian().transpose() * w;
