@@ -214,6 +214,10 @@ _phys_step_value()
 	case $1 in
 	-c | --control) _phys_files any ;;
 	--save-to) _phys_files world ;;
+	--plot) _phys_files any ;;
+	--runs) compopt -o filenames 2> /dev/null
+		_phys_add < <(compgen -d -- "$cur" 2> /dev/null) ;;
+	--engines) _phys_words_add all ode bullet dart ;;
 	-p | --preset) _phys_profiles ;;
 	-i | --items) _phys_items ;;
 	-s | --set) [[ $cur == *=* ]] || _phys_params '=' ;;
@@ -223,11 +227,13 @@ _phys_step_value()
 _phys_step()
 {
 	case $prev in
-	-c | --control | -p | --preset | -i | --items | -s | --set | --save-to)
+	-c | --control | -p | --preset | -i | --items | -s | --set | --save-to | \
+	    --plot | --runs | --engines)
 		_phys_step_value "$prev"
 		return
 		;;
-	-e | --every | -n | --steps | -r | --rate | -t | --duration)
+	-e | --every | -n | --steps | -r | --rate | -t | --duration | \
+	    --tolerance | --rel-tolerance)
 		return
 		;;
 	esac
@@ -235,7 +241,8 @@ _phys_step()
 	if [[ $cur == -* ]]; then
 		_phys_words_add -c --control -e --every -i --items -n --steps \
 		    -p --preset -r --rate -s --set -t --duration --realtime \
-		    --save-to --skip-unsupported --help --version
+		    --save-to --skip-unsupported --engines --tolerance \
+		    --rel-tolerance --plot --runs --help --version
 		return
 	fi
 	_phys_files world
