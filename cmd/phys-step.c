@@ -20,7 +20,8 @@ static const char usage_text[] =
     "                 [-r HZ] [-s NAME=VALUE]... [-t SECONDS] [--realtime]\n"
     "                 [--save-to WORLD] [--skip-unsupported] [WORLD | -]\n"
     "       phys-step --engines LIST [--tolerance TOL] [--rel-tolerance R]\n"
-    "                 [--plot FILE] [--runs DIR] [OPTION]... [WORLD | -]\n";
+    "                 [--plot FILE] [--plot-fields SELECTOR]... [--runs DIR]\n"
+    "                 [OPTION]... [WORLD | -]\n";
 
 static const char help_text[] =
     "\n"
@@ -52,13 +53,16 @@ static const char help_text[] =
     "                           magnitude\n"
     "      --plot FILE          --engines: plot the fields, a colour an\n"
     "                           engine, into FILE.png, FILE.svg or FILE.pdf\n"
+    "      --plot-fields SELECTOR\n"
+    "                           --plot: the fields to draw (repeatable;\n"
+    "                           default: those of -i, or every link's pose)\n"
     "      --runs DIR           --engines: keep each engine's state lines\n"
     "                           in DIR/ENGINE.jsonl\n"
     "  -h, --help               show this help\n"
     "      --version            show the version\n";
 
 enum { OPT_REALTIME = 256, OPT_SAVE_TO, OPT_SKIP, OPT_VERSION, OPT_ENGINES,
-	OPT_TOL, OPT_RELTOL, OPT_PLOT, OPT_RUNS };
+	OPT_TOL, OPT_RELTOL, OPT_PLOT, OPT_PLOT_FIELDS, OPT_RUNS };
 
 static const struct option longopts[] = {
 	{ "control", required_argument, NULL, 'c' },
@@ -68,6 +72,7 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "items", required_argument, NULL, 'i' },
 	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "plot-fields", required_argument, NULL, OPT_PLOT_FIELDS },
 	{ "preset", required_argument, NULL, 'p' },
 	{ "rate", required_argument, NULL, 'r' },
 	{ "realtime", no_argument, NULL, OPT_REALTIME },
@@ -107,6 +112,8 @@ struct comparing {
 	size_t n;
 	double tol, reltol;
 	const char *plot, *runs;
+	char **fields;		/* --plot-fields */
+	size_t nfields;
 	bool any;		/* an option only --engines takes was given */
 };
 
@@ -190,6 +197,10 @@ parse_options(int argc, char **argv, struct phys_run_options *o,
 			cmp->plot = optarg;
 			cmp->any = true;
 			break;
+		case OPT_PLOT_FIELDS:
+			push(&cmp->fields, &cmp->nfields, optarg);
+			cmp->any = true;
+			break;
 		case OPT_RUNS:
 			cmp->runs = optarg;
 			cmp->any = true;
@@ -240,8 +251,9 @@ run_engine(struct phys_world *w, struct phys_run_options *o, int start,
 	return 0;
 }
 
-/* The runs compared on standard output, and plotted: their fields, or
- * with the default items the links' poses. */
+/* The runs compared on standard output, and plotted: the fields asked
+ * for, else those of the items, or with the default items the links'
+ * poses. */
 static int
 report_runs(const struct phys_run_options *o, const struct comparing *cmp,
     char **paths, bool *differ)
@@ -267,9 +279,11 @@ report_runs(const struct phys_run_options *o, const struct comparing *cmp,
 	if (po.format == IST_PLOT_AUTO)
 		po.format = IST_PLOT_PNG;
 	io.output = cmp->plot;
-	for (i = 0; i < o->nitems; i++)
+	for (i = 0; i < cmp->nfields; i++)
+		phys_ist_sel_add(&io.sel, cmp->fields[i]);
+	for (i = 0; cmp->nfields == 0 && i < o->nitems; i++)
 		phys_ist_sel_add(&io.sel, o->items[i]);
-	if (o->nitems == 0)
+	if (cmp->nfields == 0 && o->nitems == 0)
 		phys_ist_sel_add(&io.sel, "*/pose");
 	rc = phys_ist_plot(&io, &po);
 	phys_ist_sel_free(&io.sel);
@@ -348,7 +362,9 @@ main(int argc, char **argv)
 		usage();
 	if (cmp.any && cmp.n == 0)
 		phys_usage_error(usage_text, "--tolerance, --rel-tolerance, "
-		    "--plot and --runs go with --engines");
+		    "--plot, --plot-fields and --runs go with --engines");
+	if (cmp.nfields && !cmp.plot)
+		phys_usage_error(usage_text, "--plot-fields goes with --plot");
 	if (o.control && strcmp(o.control, "-") == 0 && (optind == argc ||
 	    strcmp(argv[optind], "-") == 0))
 		phys_die(PHYS_EXIT_USAGE, "the world and the control lines "
@@ -367,6 +383,7 @@ main(int argc, char **argv)
 		free(o.items);
 		free(o.sets);
 		free(cmp.engines);
+		free(cmp.fields);
 		return cmp.n ? PHYS_EXIT_USAGE : PHYS_EXIT_FAIL;
 	}
 	if (cmp.n)
@@ -377,6 +394,7 @@ main(int argc, char **argv)
 	free(o.items);
 	free(o.sets);
 	free(cmp.engines);
+	free(cmp.fields);
 	if (phys_close_stdout() != PHYS_EXIT_OK && rc == PHYS_EXIT_OK)
 		rc = cmp.n ? PHYS_EXIT_USAGE : PHYS_EXIT_FAIL;
 	return rc;

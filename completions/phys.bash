@@ -215,6 +215,7 @@ _phys_step_value()
 	-c | --control) _phys_files any ;;
 	--save-to) _phys_files world ;;
 	--plot) _phys_files any ;;
+	--plot-fields) _phys_items ;;
 	--runs) compopt -o filenames 2> /dev/null
 		_phys_add < <(compgen -d -- "$cur" 2> /dev/null) ;;
 	--engines) _phys_words_add all ode bullet dart ;;
@@ -242,7 +243,7 @@ _phys_step()
 		_phys_words_add -c --control -e --every -i --items -n --steps \
 		    -p --preset -r --rate -s --set -t --duration --realtime \
 		    --save-to --skip-unsupported --engines --tolerance \
-		    --rel-tolerance --plot --runs --help --version
+		    --rel-tolerance --plot --plot-fields --runs --help --version
 		return
 	fi
 	_phys_files world

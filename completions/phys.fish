@@ -161,6 +161,7 @@ complete -c phys-step -l engines -x -a 'all ode bullet dart' -d 'Run under each 
 complete -c phys-step -l tolerance -x -d 'Largest difference between engines that is none'
 complete -c phys-step -l rel-tolerance -x -d 'Also allow R times the larger magnitude'
 complete -c phys-step -l plot -r -F -d 'Plot the compared fields, a colour an engine, into FILE'
+complete -c phys-step -l plot-fields -x -a '(__phys_items)' -d 'The fields to plot'
 complete -c phys-step -l runs -x -a '(__fish_complete_directories)' -d "Keep each engine's state lines in DIR"
 complete -c phys-step -s h -l help -d 'Show the help'
 complete -c phys-step -l version -d 'Show the version'

@@ -743,6 +743,7 @@ struct dart_engine {
 	Solver *solver = nullptr;		/* the world's */
 	std::vector<dlink> links;
 	std::vector<djoint> joints;
+	std::vector<std::vector<int>> joined;	/* per link: links a joint joins */
 	std::vector<dd::SkeletonPtr> trees;
 	std::unordered_map<const dd::ShapeFrame *, int> collision_of;
 	std::string detector_name;		/* as the profile names it */
@@ -1208,13 +1209,9 @@ pair_excluded(const dart_engine *e, int c1, int c2)
 	if (k1 == k2 || (e->links[(size_t)k1].is_static &&
 	    e->links[(size_t)k2].is_static))
 		return true;
-	for (size_t i = 0; i < w->njoints; i++) {
-		const struct phys_joint *j = &w->joints[i];
-
-		if (j->type != PHYS_JOINT_GEARBOX && ((j->parent == k1 &&
-		    j->child == k2) || (j->parent == k2 && j->child == k1)))
+	for (int k : e->joined[(size_t)k1])
+		if (k == k2)
 			return true;
-	}
 	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
 	    !PVB(vals(e, PHYS_S_LINK, k1), LINK_self_collide) &&
 	    !PVB(vals(e, PHYS_S_LINK, k2), LINK_self_collide))
@@ -1745,6 +1742,15 @@ build(dart_engine *e)
 	const struct phys_world *w = e->w;
 	std::vector<int> parent_joint(w->nlinks, -1);
 
+	e->joined.resize(w->nlinks);
+	for (size_t i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+
+		if (j->type == PHYS_JOINT_GEARBOX || j->parent < 0)
+			continue;
+		e->joined[(size_t)j->parent].push_back(j->child);
+		e->joined[(size_t)j->child].push_back(j->parent);
+	}
 	for (size_t i = 0; i < w->nlinks; i++)
 		if (w->models[w->links[i].model].is_static)
 			make_static(e, (int)i);
