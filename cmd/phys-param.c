@@ -574,7 +574,7 @@ cmd_doc(void)
 	    ".RB ( phys\\-param\\ set )\n"
 	    "as in a run\n.RB ( phys\\-step\\ \\-s ,\ncontrol lines), "
 	    "and moves the link's inertial as its\n.B inertia.follow\n"
-	    "says.\nIn a run, ODE and Bullet alike collide the new size and "
+	    "says.\nIn a run, every engine collides the new size and "
 	    "weigh the new inertial from the next step on.\nThe resized shape's share of the inertial, a uniform solid "
 	    "at the link's density (the collision's\n.BR <density> ,\n"
 	    "or the link's mass over the volume of its shapes), is taken out "
