@@ -499,27 +499,33 @@ tree_frame(const struct mujoco_engine *e, int li)
 	return e->w->links[li].pose;
 }
 
-/* The reported axes of a joint type and the MuJoCo joints carrying them,
- * in the order they turn the child: hinges about an axis, slides along. */
+/*
+ * The MuJoCo joints standing for a joint type, in the order they turn
+ * the child, as the reported axis each carries (kind[axis] is its kind):
+ * hinges about an axis, slides along. Two hinges turn as under ODE, whose
+ * universal and hinge-2 joints keep the first axis in the child and the
+ * second in the parent: the second axis's hinge comes first, the first
+ * axis's rides on it. A screw's slide travels along its one axis.
+ */
 static int
-joint_kinds(enum phys_joint_type t, const char **kind, int *axis)
+joint_kinds(enum phys_joint_type t, const char **kind, int *order)
 {
 	switch (t) {
 	case PHYS_JOINT_REVOLUTE:
-		kind[0] = "hinge", axis[0] = 0;
+		kind[0] = "hinge", order[0] = 0;
 		return 1;
 	case PHYS_JOINT_PRISMATIC:
-		kind[0] = "slide", axis[0] = 0;
+		kind[0] = "slide", order[0] = 0;
 		return 1;
 	case PHYS_JOINT_BALL:
-		kind[0] = "ball", axis[0] = -1;
+		kind[0] = "ball", order[0] = 0;
 		return 1;
 	case PHYS_JOINT_UNIVERSAL:
 	case PHYS_JOINT_REVOLUTE2:
-		kind[0] = kind[1] = "hinge", axis[0] = 0, axis[1] = 1;
+		kind[0] = kind[1] = "hinge", order[0] = 1, order[1] = 0;
 		return 2;
-	case PHYS_JOINT_SCREW:	/* the turn, then the travel, one axis */
-		kind[0] = "hinge", kind[1] = "slide", axis[0] = 0, axis[1] = 1;
+	case PHYS_JOINT_SCREW:	/* the turn, then the travel */
+		kind[0] = "hinge", kind[1] = "slide", order[0] = 0, order[1] = 1;
 		return 2;
 	default:
 		return 0;
@@ -538,18 +544,21 @@ put_joints(struct phys_buf *b, const struct mujoco_engine *e, int ji,
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	const char *kind[2];
-	int axis[2], n = joint_kinds(j->type, kind, axis), i, k;
+	int order[2], n = joint_kinds(j->type, kind, order), i, k;
 	phys_pose inv = phys_pose_inv(at);
 	phys_vec3 dir;
 
 	for (i = 0; i < n; i++) {
-		k = reversed ? n - 1 - i : i;
+		k = order[reversed ? n - 1 - i : i];
 		phys_buf_printf(b, "<joint name=\"j%d_%d\" type=\"%s\"", ji, k,
 		    kind[k]);
 		put_vec(b, "pos", phys_pose_apply(inv, j->pose.p));
-		if (axis[k] >= 0) {
-			/* a screw slides along its one axis */
-			dir = j->axis[j->type == PHYS_JOINT_SCREW ? 0 : axis[k]];
+		if (j->type != PHYS_JOINT_BALL) {
+			dir = j->axis[j->type == PHYS_JOINT_SCREW ? 0 : k];
+			/* ODE's hinge-2 measures its second angle the other
+			 * way round */
+			if (j->type == PHYS_JOINT_REVOLUTE2 && k == 1)
+				dir = v3_scale(dir, -1);
 			put_vec(b, "axis", v3_normalize(phys_quat_rotate(inv.q,
 			    dir)));
 		}
@@ -909,26 +918,30 @@ put_coupling(struct phys_buf *b, const char *name, int j1, int k1, int j2,
 	phys_buf_puts(b, "/>\n");
 }
 
-/* A mimic axis needs a leader whose axis MuJoCo has as a joint. */
+/* A mimic axis is a hinge or slide of its joint, coupled to one of its
+ * leader's. */
+static bool
+coupled_axis(const struct mujoco_engine *e, int ji, int k)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const char *kind[2];
+	int order[2], n = joint_kinds(j->type, kind, order);
+
+	return k < n && j->type != PHYS_JOINT_BALL &&
+	    (e->joints[ji].role == ROLE_TREE || e->joints[ji].role == ROLE_LOOP);
+}
+
 static int
 check_mimic(const struct mujoco_engine *e, int ji, int k)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	const struct phys_mimic *mi = &j->mimic[k];
-	const struct phys_joint *l = &e->w->joints[mi->leader];
-	const char *kind[2];
-	int axis[2], n;
 
-	n = joint_kinds(l->type, kind, axis);
-	if (mi->leader_axis >= n || axis[mi->leader_axis] < 0 ||
-	    (e->joints[mi->leader].role != ROLE_TREE &&
-	    e->joints[mi->leader].role != ROLE_LOOP))
+	if (!coupled_axis(e, mi->leader, mi->leader_axis))
 		return refuse_joint(j, "the MuJoCo engine couples a mimic "
 		    "axis to a hinge or slide of its leader, which this "
 		    "leader's axis is not");
-	n = joint_kinds(j->type, kind, axis);
-	if (k >= n || axis[k] < 0 || (e->joints[ji].role != ROLE_TREE &&
-	    e->joints[ji].role != ROLE_LOOP))
+	if (!coupled_axis(e, ji, k))
 		return refuse_joint(j, "the MuJoCo engine couples a mimic "
 		    "axis only when it is a hinge or a slide");
 	return 0;
@@ -1230,27 +1243,50 @@ link_inertia(struct mujoco_engine *e, int li, bool at_load, double *mass,
 		break;
 	}
 	*frame = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
-	if (phys_inertia_principal(in.I, mo, &R) < 0)
-		return phys_failat(file, line, "link '%s': inertia has no "
-		    "principal axes", l->name);
-	frame->q = phys_quat_normalize(phys_quat_mul(frame->q,
-	    phys_mat3_to_quat(R)));
+	if (ml->inertia[3] == 0 && ml->inertia[4] == 0 && ml->inertia[5] == 0) {
+		/* already principal: the inertial frame as it is */
+		memcpy(mo, ml->inertia, 3 * sizeof *mo);
+	} else {
+		if (phys_inertia_principal(in.I, mo, &R) < 0)
+			return phys_failat(file, line, "link '%s': inertia has "
+			    "no principal axes", l->name);
+		frame->q = phys_quat_normalize(phys_quat_mul(frame->q,
+		    phys_mat3_to_quat(R)));
+	}
 	for (k = 0; k < 3; k++)
 		mo[k] = fmax(mo[k], *mass * MIN_GYRATION * MIN_GYRATION);
 	ml->mass = *mass;
 	return 0;
 }
 
+/*
+ * MuJoCo's compiler marks a body whose inertial frame is its own
+ * (sameframe) and, from that, "simple" bodies whose share of the mass
+ * matrix it factors in a shortcut: a body whose inertial frame moves off
+ * its own loses both.
+ */
 static void
 set_body_mass(mjModel *m, int b, double mass, const double mo[3],
     phys_pose frame)
 {
+	bool same = frame.p.x == 0 && frame.p.y == 0 && frame.p.z == 0 &&
+	    frame.q.w == 1 && frame.q.x == 0 && frame.q.y == 0 &&
+	    frame.q.z == 0;
+	int i, n = 0;
+
 	m->body_mass[b] = mass;
 	m->body_inertia[3 * b] = mo[0];
 	m->body_inertia[3 * b + 1] = mo[1];
 	m->body_inertia[3 * b + 2] = mo[2];
 	to_mj(frame.p, m->body_ipos + 3 * b);
 	to_mjquat(frame.q, m->body_iquat + 4 * b);
+	m->body_sameframe[b] = same;
+	if (same || !m->body_simple[b])
+		return;
+	m->body_simple[b] = 0;
+	for (i = m->nv - 1; i >= 0; i--)
+		m->dof_simplenum[i] = m->body_simple[m->dof_bodyid[i]] ? ++n :
+		    (n = 0);
 }
 
 /* A link's mass properties into its body, and into the ghosts of the
@@ -1381,6 +1417,7 @@ apply_couplings(struct mujoco_engine *e, int ji)
 static int
 apply_joint_values(struct mujoco_engine *e, int ji)
 {
+
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	struct mjoint *mj = &e->joints[ji];
 	mjModel *m = e->m;
@@ -1405,6 +1442,25 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 	}
 	apply_couplings(e, ji);
 	return 0;
+}
+
+/*
+ * Loops' welds and the couplings (screws, gearboxes, mimics) stand for
+ * joints, which hold: as stiff as a MuJoCo step follows (a time constant
+ * of two steps, MuJoCo's least), critically damped, at nearly full
+ * impedance (a ghost is light, and a softer weld would let it lag).
+ */
+static void
+stiffen_equalities(mjModel *m, double h)
+{
+	static const double imp[5] = { 0.9999, 0.9999, 0.001, 0.5, 2 };
+	int i;
+
+	for (i = 0; i < m->neq; i++) {
+		m->eq_solref[mjNREF * i] = 2 * h;
+		m->eq_solref[mjNREF * i + 1] = 1;
+		memcpy(m->eq_solimp + mjNIMP * i, imp, sizeof imp);
+	}
 }
 
 static int
@@ -2765,6 +2821,7 @@ mujoco_engine_apply_profile(struct mujoco_engine *e)
 	o->cone = strcmp(PVS(v, PHYSICS_mujoco_cone), "elliptic") == 0 ?
 	    mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
 	o->impratio = PVD(v, PHYSICS_mujoco_impratio);
+	stiffen_equalities(e->m, e->step);
 	return 0;
 }
 
