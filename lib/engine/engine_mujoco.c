@@ -630,6 +630,69 @@ put_mesh_asset(struct phys_buf *b, int ci, const struct phys_mesh *m)
 	phys_buf_puts(b, "\"/>\n");
 }
 
+/*
+ * A polyline is an extruded polygon, concave maybe, which MuJoCo's
+ * convex hull of it would fill in. Its top is the ear-clipped triangles
+ * of the polygon (every vertex at the top height): each, extruded down,
+ * is a convex prism, and together they are the polyline exactly.
+ */
+static bool
+is_polyline(const struct phys_collision *c)
+{
+	return c->shape == PHYS_GEOM_MESH &&
+	    phys_child(phys_child(c->node, "geometry"), "polyline");
+}
+
+/* The top triangles of a polyline's mesh: their first vertices' indices
+ * in tri, three each; their count. */
+static size_t
+polyline_tops(const struct phys_mesh *m, size_t *tops)
+{
+	double top = m->hi.z;
+	size_t t, k, n = 0;
+
+	for (t = 0; t < m->ntri; t++) {
+		for (k = 0; k < 3 && m->v[3 * m->tri[3 * t + k] + 2] == top; k++)
+			continue;
+		if (k == 3)
+			tops[n++] = 3 * t;
+	}
+	return n;
+}
+
+static void
+put_prism(struct phys_buf *b, int ci, size_t k, const struct phys_mesh *m,
+    const unsigned *tri)
+{
+	static const unsigned faces[24] = { 0, 1, 2, 3, 5, 4, 0, 3, 4, 0, 4,
+	    1, 1, 4, 5, 1, 5, 2, 2, 5, 3, 2, 3, 0 };
+	double v[18];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		memcpy(v + 3 * i, m->v + 3 * tri[i], 3 * sizeof *v);
+		memcpy(v + 9 + 3 * i, m->v + 3 * tri[i], 3 * sizeof *v);
+		v[9 + 3 * i + 2] = m->lo.z;
+	}
+	phys_buf_printf(b, "<mesh name=\"m%d_%zu\"", ci, k);
+	put_nums(b, "vertex", v, 18);
+	phys_buf_puts(b, " face=\"");
+	for (i = 0; i < 24; i++)
+		phys_buf_printf(b, i ? " %u" : "%u", faces[i]);
+	phys_buf_puts(b, "\"/>\n");
+}
+
+static void
+put_polyline_assets(struct phys_buf *b, int ci, const struct phys_mesh *m)
+{
+	size_t *tops = phys_xcalloc(m->ntri + 1, sizeof *tops);
+	size_t n = polyline_tops(m, tops), k;
+
+	for (k = 0; k < n; k++)
+		put_prism(b, ci, k, m, m->tri + tops[k]);
+	free(tops);
+}
+
 /* A heightmap's extent as MuJoCo's: half sizes, the height range (never
  * 0) and a base below the lowest point. */
 static void
@@ -674,7 +737,9 @@ put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 		if (phys_collision_sized(wc, vals(e, PHYS_S_COLLISION,
 		    (int)i), &c, &own) < 0)
 			return -1;
-		if (thickness(c.mesh) < 1e-9) {
+		if (is_polyline(wc)) {
+			put_polyline_assets(b, (int)i, c.mesh);
+		} else if (thickness(c.mesh) < 1e-9) {
 			if (!e->skip_unsupported)
 				rc = refuse_collision(wc, "its mesh is flat: "
 				    "MuJoCo collides a mesh's convex hull, "
@@ -693,6 +758,27 @@ put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 	}
 	phys_buf_puts(b, "</asset>\n");
 	return rc;
+}
+
+/* A polyline's prisms, named c<collision> and c<collision>_<k>. */
+static int
+put_polyline_geoms(struct phys_buf *b, int ci, const struct phys_mesh *m,
+    phys_pose p)
+{
+	size_t *tops = phys_xcalloc(m->ntri + 1, sizeof *tops);
+	size_t n = polyline_tops(m, tops), k;
+
+	phys_buf_puts(b, " type=\"mesh\"");
+	for (k = 0; k < n; k++) {
+		if (k)
+			phys_buf_printf(b, "<geom name=\"c%d_%zu\" type=\"mesh\"",
+			    ci, k);
+		phys_buf_printf(b, " mesh=\"m%d_%zu\"", ci, k);
+		put_pose(b, p);
+		phys_buf_puts(b, "/>\n");
+	}
+	free(tops);
+	return 0;
 }
 
 /* One geom of collision ci, posed at p in its body's frame. */
@@ -739,6 +825,8 @@ put_geom(struct phys_buf *b, struct mujoco_engine *e, int ci, phys_pose p,
 		p.q = phys_quat_mul(p.q, z_to(v3_normalize(c.normal)));
 		break;
 	case PHYS_GEOM_MESH:
+		if (is_polyline(wc))
+			return put_polyline_geoms(b, ci, wc->mesh, p);
 		phys_buf_printf(b, " type=\"mesh\" mesh=\"m%d\"", ci);
 		break;
 	case PHYS_GEOM_HEIGHTMAP:
@@ -1123,8 +1211,10 @@ map_model(struct mujoco_engine *e)
 	for (i = 0; i < w->ncollisions; i++) {
 		id = find(m, mjOBJ_GEOM, "c%d", (int)i, 0);
 		e->collision_geom[i] = id;
-		if (id >= 0)
+		for (k = 1; id >= 0; k++) {
 			e->geom_collision[id] = (int)i;
+			id = find(m, mjOBJ_GEOM, "c%d_%d", (int)i, k);
+		}
 	}
 	for (i = 0; i < w->nlinks; i++) {
 		struct mlink *ml = &e->links[i];
@@ -2574,7 +2664,7 @@ say_hulls(struct mujoco_engine *e)
 		const struct phys_collision *c = &w->collisions[i];
 		int g = e->collision_geom[i];
 
-		if (c->shape != PHYS_GEOM_MESH || g < 0)
+		if (c->shape != PHYS_GEOM_MESH || g < 0 || is_polyline(c))
 			continue;
 		for (k = 0; k < e->nwarned && e->warned[k] != c->mesh; k++)
 			continue;
