@@ -163,9 +163,13 @@ mujoco_error(const char *msg)
 	exit(PHYS_EXIT_FAIL);
 }
 
+/* A full contact or constraint buffer within a step is not news: the
+ * step is taken again with more room (grow_data). */
 static void
 mujoco_warning(const char *msg)
 {
+	if (running && running->catching && strstr(msg, "buffer is full"))
+		return;
 	phys_warn_once("MuJoCo: %s", msg);
 }
 
@@ -1079,15 +1083,20 @@ put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 	return 0;
 }
 
-/* Sizes of the constraint arrays a model starts with; a step that
- * outgrows them makes them larger (grow_data). */
+/*
+ * Sizes of the constraint arrays a model starts with (a step that
+ * outgrows them makes them larger: grow_data), and a stack for the
+ * compiler's own computations (the data's is set once loaded).
+ */
 static void
 put_size(struct phys_buf *b, const struct mujoco_engine *e)
 {
-	size_t n = e->w->ncollisions + e->w->njoints + 8;
+	size_t nconmax = 2 * e->w->ncollisions + 32;
+	size_t njmax = 4 * nconmax + 8 * e->w->njoints + 32;
+	size_t nv = 6 * e->w->nlinks + 3 * e->w->njoints;
 
 	phys_buf_printf(b, "<size nconmax=\"%zu\" njmax=\"%zu\" "
-	    "nstack=\"1000\"/>\n", 4 * n, 16 * n);
+	    "nstack=\"%zu\"/>\n", nconmax, njmax, 10000 + 20 * nv + 10 * njmax);
 }
 
 static int
@@ -1796,7 +1805,9 @@ set_friction(const struct mujoco_engine *e, mjContact *con, int c1, int c2,
 	double mu2 = fmin(PVD(a, COLLISION_surface_friction_ode_mu2),
 	    PVD(b, COLLISION_surface_friction_ode_mu2));
 	double spin = spin_friction(a, b, -con->dist);
-	double roll = fmin(PVD(a, COLLISION_surface_friction_mujoco_rolling),
+	/* MuJoCo's own parameter, by MuJoCo's rule: the larger (a ball
+	 * that rolls gives it; the ground need not) */
+	double roll = fmax(PVD(a, COLLISION_surface_friction_mujoco_rolling),
 	    PVD(b, COLLISION_surface_friction_mujoco_rolling));
 	phys_vec3 n = from_mj(con->frame), d;
 
@@ -2740,15 +2751,22 @@ free_model(struct mujoco_engine *e)
 	e->saved = NULL;
 }
 
-/* The stack a data starts with: what the solvers ask of it for this
- * model, grown when a step runs out (grow_data). */
+/* The stack a data starts with: what MuJoCo's solvers take of it (Newton
+ * a dense Hessian, the dual PGS the constraints against every dof), grown
+ * when a step runs out (grow_data). */
 static int
 stack_size(const mjModel *m)
 {
-	double n = 4.0 * m->njmax * (m->nv + 8) + 4.0 * m->nv * m->nv +
-	    20.0 * (m->nq + m->nv + m->nbody + m->njnt + m->ngeom + m->neq) +
-	    1000;
+	double nv = m->nv, nj = m->njmax;
+	double n = 2000 + 16 * nj + 16 * nv + 20.0 * (m->nq + m->nbody +
+	    m->njnt + m->ngeom + m->neq);
 
+	if (m->opt.solver == mjSOL_NEWTON)
+		n += 3 * nv * nv;
+	if (m->opt.solver == mjSOL_PGS)
+		n += 4 * nj * nv;
+	if (m->opt.integrator == mjINT_IMPLICIT)
+		n += 8 * nv * nv;
 	return (int)fmin(n, 2147483647.0);
 }
 
@@ -2774,6 +2792,8 @@ build(struct mujoco_engine *e, bool at_load)
 		return -1;
 	map_model(e);
 	fill_hfields(e);
+	if (mujoco_engine_apply_profile(e) < 0)
+		return -1;
 	e->m->nstack = stack_size(e->m);
 	if (data_bytes(e->m) > MEMORY_BUDGET)
 		return phys_fail("the MuJoCo engine would need more than %.0f "
@@ -2786,8 +2806,6 @@ build(struct mujoco_engine *e, bool at_load)
 		return phys_fail("MuJoCo could not allocate its data");
 	e->saved = phys_xcalloc((size_t)(e->m->nq + 2 * e->m->nv +
 	    7 * e->m->nmocap) + 1, sizeof *e->saved);
-	if (mujoco_engine_apply_profile(e) < 0)
-		return -1;
 	mujoco_engine_apply_world(e);
 	for (i = 0; i < w->nlinks; i++)
 		if (apply_mass(e, (int)i, at_load) < 0)
