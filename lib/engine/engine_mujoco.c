@@ -1045,7 +1045,7 @@ static int
 put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 {
 	const struct phys_world *w = e->w;
-	char name[32], other[32];
+	char name[48], other[32];
 	int gear[2], k;
 	double coef[2];
 	size_t i;
@@ -1480,7 +1480,7 @@ apply_couplings(struct mujoco_engine *e, int ji)
 	mjModel *m = e->m;
 	int gear[2], k;
 	double coef[2], sl, sf, ratio;
-	char name[32];
+	char name[48];
 
 	if (j->type == PHYS_JOINT_SCREW) {
 		snprintf(name, sizeof name, "s%d", ji);
@@ -1834,7 +1834,7 @@ set_friction(const struct mujoco_engine *e, mjContact *con, int c1, int c2,
 static bool
 listed(const int64_t *list, size_t n, int64_t key)
 {
-	return bsearch(&key, list, n, sizeof key, pair_cmp) != NULL;
+	return n && bsearch(&key, list, n, sizeof key, pair_cmp) != NULL;
 }
 
 static void
@@ -1979,7 +1979,7 @@ edit_contacts(struct mujoco_engine *e, bool first_pass)
 		i = j;
 	}
 	d->ncon = out;
-	if (first_pass)
+	if (first_pass && e->nbouncing)
 		qsort(e->bouncing, e->nbouncing, sizeof *e->bouncing, pair_cmp);
 }
 
