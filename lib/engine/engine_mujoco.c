@@ -73,6 +73,7 @@ struct mlink {
 	int up;			/* tree parent link; -1: the world */
 	int body;		/* MuJoCo body; 0 for static links */
 	int mocap;		/* mocap index, -1 */
+	phys_pose at;		/* where the model places it (its joints' zero) */
 	double mass, inertia[6];	/* as MuJoCo holds them (floored) */
 	phys_vec3 lin, ang;	/* a mocap link's velocity */
 	phys_pose target;	/* what set_link_pose/vel fit the joints to */
@@ -94,6 +95,8 @@ struct mjoint {
 	int jnt[2];		/* per reported axis: its MuJoCo joint, -1 */
 	double sign;		/* reported = sign * MuJoCo's (reversed: -1) */
 	int ghost;		/* ROLE_LOOP: the ghost body */
+	phys_vec3 xyz[2];	/* the axis values the model was built with */
+	double offset[2];	/* reported at the model's zero */
 	phys_vec3 force, torque;	/* on the child, last step */
 	double effort[2];
 };
@@ -500,7 +503,18 @@ tree_frame(const struct mujoco_engine *e, int li)
 {
 	if (li < 0 || e->links[li].hold == HOLD_STATIC)
 		return PHYS_POSE_IDENTITY;
-	return e->w->links[li].pose;
+	return e->links[li].at;
+}
+
+/* The turn of link li from its loaded pose to where the model places
+ * it (none for the world). */
+static phys_quat
+turned(const struct mujoco_engine *e, int li)
+{
+	if (li < 0)
+		return PHYS_QUAT_IDENTITY;
+	return phys_quat_mul(e->links[li].at.q,
+	    phys_quat_conj(e->w->links[li].pose.q));
 }
 
 /*
@@ -537,10 +551,32 @@ joint_kinds(enum phys_joint_type t, const char **kind, int *order)
 }
 
 /*
- * The MuJoCo joints of phys joint ji in a body whose frame at load is
- * at. Each is named j<joint>_<reported axis>. Reversed (the body is the
- * phys parent), the joints come in the opposite order and turn the other
- * way: reported = -MuJoCo's.
+ * Axis k of joint ji in the world at load: as the world gives it, or,
+ * where the run's axis.xyz differs from the file's (-s, a change during
+ * the run), that, in the joint frame, as SDF 1.7 takes it.
+ */
+static phys_vec3
+joint_axis(const struct mujoco_engine *e, int ji, int k)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	phys_vec3 run = k ? PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis2_xyz) :
+	    PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis_xyz);
+	phys_vec3 file = k ? PVV(j->vals, JOINT_axis2_xyz) :
+	    PVV(j->vals, JOINT_axis_xyz);
+
+	if (run.x == file.x && run.y == file.y && run.z == file.z)
+		return j->axis[k];
+	return v3_normalize(phys_quat_rotate(j->pose.q, run));
+}
+
+/*
+ * The MuJoCo joints of phys joint ji in a body placed at at. Each is
+ * named j<joint>_<reported axis>. Reversed (the body is the phys
+ * parent), the joints come in the opposite order and turn the other way:
+ * reported = -MuJoCo's. The joint's frame is fixed in its child, and of a
+ * universal or revolute2 joint's axes the first turns with the child, the
+ * second with the parent: where the model places the links (loaded, or
+ * where they are when it is made again), so are they.
  */
 static void
 put_joints(struct phys_buf *b, const struct mujoco_engine *e, int ji,
@@ -550,15 +586,22 @@ put_joints(struct phys_buf *b, const struct mujoco_engine *e, int ji,
 	const char *kind[2];
 	int order[2], n = joint_kinds(j->type, kind, order), i, k;
 	phys_pose inv = phys_pose_inv(at);
+	phys_pose frame = phys_pose_mul(phys_pose_mul(e->links[j->child].at,
+	    phys_pose_inv(e->w->links[j->child].pose)), j->pose);
+	bool second;
 	phys_vec3 dir;
 
 	for (i = 0; i < n; i++) {
 		k = order[reversed ? n - 1 - i : i];
 		phys_buf_printf(b, "<joint name=\"j%d_%d\" type=\"%s\"", ji, k,
 		    kind[k]);
-		put_vec(b, "pos", phys_pose_apply(inv, j->pose.p));
+		put_vec(b, "pos", phys_pose_apply(inv, frame.p));
 		if (j->type != PHYS_JOINT_BALL) {
-			dir = j->axis[j->type == PHYS_JOINT_SCREW ? 0 : k];
+			second = k == 1 && (j->type == PHYS_JOINT_UNIVERSAL ||
+			    j->type == PHYS_JOINT_REVOLUTE2);
+			dir = phys_quat_rotate(turned(e, second ? j->parent :
+			    j->child), joint_axis(e, ji, j->type ==
+			    PHYS_JOINT_SCREW ? 0 : k));
 			/* ODE's hinge-2 measures its second angle the other
 			 * way round */
 			if (j->type == PHYS_JOINT_REVOLUTE2 && k == 1)
@@ -875,7 +918,7 @@ put_link(struct phys_buf *b, struct mujoco_engine *e, int li,
     const bool *skip)
 {
 	const struct mlink *ml = &e->links[li];
-	phys_pose at = e->w->links[li].pose;
+	phys_pose at = ml->at;
 
 	phys_buf_printf(b, "<body name=\"l%d\"", li);
 	put_pose(b, phys_pose_mul(phys_pose_inv(tree_frame(e, ml->up)), at));
@@ -899,7 +942,7 @@ static void
 put_ghost(struct phys_buf *b, struct mujoco_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
-	phys_pose at = e->w->links[j->child].pose;
+	phys_pose at = e->links[j->child].at;
 
 	phys_buf_printf(b, "<body name=\"g%d\"", ji);
 	put_pose(b, phys_pose_mul(phys_pose_inv(tree_frame(e, j->parent)), at));
@@ -1240,6 +1283,8 @@ map_model(struct mujoco_engine *e)
 		const struct phys_joint *j = &w->joints[i];
 
 		mj->naxes = 0;
+		mj->xyz[0] = PVV(vals(e, PHYS_S_JOINT, (int)i), JOINT_axis_xyz);
+		mj->xyz[1] = PVV(vals(e, PHYS_S_JOINT, (int)i), JOINT_axis2_xyz);
 		if (mj->role == ROLE_LOOP) {
 			mj->ghost = find(m, mjOBJ_BODY, "g%d", (int)i, 0);
 			e->body_ghost[mj->ghost] = (int)i;
@@ -1482,17 +1527,25 @@ apply_couplings(struct mujoco_engine *e, int ji)
 	double coef[2], sl, sf, ratio;
 	char name[48];
 
+	const double *off = e->joints[ji].offset;
+	double lead;
+
 	if (j->type == PHYS_JOINT_SCREW) {
+		/* travel = lead turn, both from the loaded configuration */
+		lead = screw_lead(e, ji);
 		snprintf(name, sizeof name, "s%d", ji);
-		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name), 0,
-		    screw_lead(e, ji));
+		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name),
+		    e->joints[ji].sign * (lead * off[0] - off[1]), lead);
 	}
 	if (e->joints[ji].role == ROLE_GEAR && gear_joints(e, ji, gear,
 	    coef) == 0) {
 		ratio = PVD(vals(e, PHYS_S_JOINT, ji), JOINT_gearbox_ratio);
 		snprintf(name, sizeof name, "q%d", ji);
-		/* turn_k = coef_k * sign_k * q_k, turn_1 = -ratio turn_0 */
-		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name), 0,
+		/* turn_k = coef_k (sign_k q_k + offset_k), turn_1 = -ratio
+		 * turn_0 */
+		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name),
+		    e->joints[gear[1]].sign * (-ratio * coef[0] * coef[1] *
+		    e->joints[gear[0]].offset[0] - e->joints[gear[1]].offset[0]),
 		    -ratio * coef[0] * coef[1] * e->joints[gear[0]].sign *
 		    e->joints[gear[1]].sign);
 	}
@@ -1504,9 +1557,11 @@ apply_couplings(struct mujoco_engine *e, int ji)
 		sf = e->joints[ji].sign;
 		sl = e->joints[mi->leader].sign;
 		snprintf(name, sizeof name, "m%d_%d", ji, k);
-		/* follower = multiplier (leader - reference) + offset */
+		/* follower = multiplier (leader - reference) + offset, each
+		 * reported = sign q + offset at the model's zero */
 		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name),
-		    sf * (mi->offset - mi->multiplier * mi->reference),
+		    sf * (mi->multiplier * (e->joints[mi->leader].offset[
+		    mi->leader_axis] - mi->reference) + mi->offset - off[k]),
 		    sf * sl * mi->multiplier);
 	}
 }
@@ -1522,7 +1577,7 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 	mjModel *m = e->m;
 	struct axis_values a;
 	int k, jid, dof;
-	double s = mj->sign;
+	double s = mj->sign, lo, hi;
 
 	for (k = 0; k < 2; k++) {
 		jid = mj->jnt[k];
@@ -1530,13 +1585,17 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 			continue;
 		a = axis_values(v, k);
 		dof = m->jnt_dofadr[jid];
+		/* MuJoCo's q = sign (reported - offset) */
+		lo = a.lo - mj->offset[k];
+		hi = a.hi - mj->offset[k];
 		m->jnt_limited[jid] = a.lo > -1e15 || a.hi < 1e15;
-		m->jnt_range[2 * jid] = s > 0 ? a.lo : -a.hi;
-		m->jnt_range[2 * jid + 1] = s > 0 ? a.hi : -a.lo;
+		m->jnt_range[2 * jid] = s > 0 ? lo : -hi;
+		m->jnt_range[2 * jid + 1] = s > 0 ? hi : -lo;
 		m->dof_damping[dof] = a.damping;
 		m->dof_frictionloss[dof] = a.friction;
 		m->jnt_stiffness[jid] = a.stiffness;
-		m->qpos_spring[m->jnt_qposadr[jid]] = s * a.reference;
+		m->qpos_spring[m->jnt_qposadr[jid]] = s * (a.reference -
+		    mj->offset[k]);
 		m->dof_armature[dof] = PVD(v, JOINT_physics_mujoco_armature);
 	}
 	apply_couplings(e, ji);
@@ -2834,6 +2893,8 @@ mujoco_engine_new(const struct phys_world *w, const struct phys_run_values *v,
 	e->links = phys_xcalloc(w->nlinks + 1, sizeof *e->links);
 	e->joints = phys_xcalloc(w->njoints + 1, sizeof *e->joints);
 	e->step = PVD(vals(e, PHYS_S_PHYSICS, 0), PHYSICS_max_step_size);
+	for (i = 0; i < w->nlinks; i++)
+		e->links[i].at = w->links[i].pose;
 	plan_connected(e);
 	if (build(e, true) < 0) {
 		mujoco_engine_free(e);
@@ -2866,16 +2927,27 @@ mujoco_engine_free(struct mujoco_engine *e)
 
 /*
  * What cannot change in place (a link made kinematic or dynamic, a mesh
- * of a new size) makes the model again, every link carried over where it
- * is, moving as it was.
+ * of a new size, a joint's axis) makes the model again where every link
+ * is, moving as it was: the joints' zero is then there, and their
+ * positions since load carry on as offsets (as ODE's do when it sets a
+ * joint up again).
  */
 static int
 rebuild(struct mujoco_engine *e)
 {
 	int nconmax = e->m->nconmax, njmax = e->m->njmax;
+	double pos[2], vel[2];
 	size_t i;
+	int k;
 
 	take_targets(e);
+	for (i = 0; i < e->w->nlinks; i++)
+		e->links[i].at = e->links[i].target;
+	for (i = 0; i < e->w->njoints; i++) {
+		mujoco_engine_joint_state(e, (int)i, pos, vel);
+		for (k = 0; k < 2; k++)
+			e->joints[i].offset[k] = pos[k];
+	}
 	free_model(e);
 	if (build(e, false) < 0)
 		return -1;
@@ -2962,10 +3034,16 @@ mujoco_engine_apply_joint(struct mujoco_engine *e, int ji)
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	const struct phys_joint *j = &e->w->joints[ji];
 
-	if (!(v3_norm(PVV(v, JOINT_axis_xyz)) > 0) ||
-	    ((j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2) &&
-	    !(v3_norm(PVV(v, JOINT_axis2_xyz)) > 0)))
+	const struct mjoint *mj = &e->joints[ji];
+	phys_vec3 a = PVV(v, JOINT_axis_xyz), b = PVV(v, JOINT_axis2_xyz);
+
+	if (!(v3_norm(a) > 0) || ((j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2) && !(v3_norm(b) > 0)))
 		return phys_fail("joint '%s': axis is zero", j->name);
+	/* MuJoCo's joint axes are the model's: a new one makes it again */
+	if (a.x != mj->xyz[0].x || a.y != mj->xyz[0].y || a.z != mj->xyz[0].z ||
+	    b.x != mj->xyz[1].x || b.y != mj->xyz[1].y || b.z != mj->xyz[1].z)
+		return rebuild(e);
 	apply_joint_values(e, ji);
 	set_constants(e);
 	refresh(e);
@@ -3243,7 +3321,7 @@ mujoco_engine_joint_state(const struct mujoco_engine *e, int ji,
 	for (k = 0; k < mj->naxes; k++) {
 		jid = mj->jnt[k];
 		pos[k] = mj->sign * (e->d->qpos[m->jnt_qposadr[jid]] -
-		    m->qpos0[m->jnt_qposadr[jid]]);
+		    m->qpos0[m->jnt_qposadr[jid]]) + mj->offset[k];
 		vel[k] = mj->sign * e->d->qvel[m->jnt_dofadr[jid]];
 	}
 	return mj->naxes;
