@@ -449,3 +449,35 @@ $(body plank 0 0.2 5 0.1 '<box><size>2 0.5 0.1</size></box>')" > "$TMP/w.sdf"
 	phys-step -p mujoco -t 0.5 -r 100 -i '*::*/pose' "$CF" > "$TMP/2" 2>/dev/null
 	cmp "$TMP/1" "$TMP/2"
 }
+
+@test "Gazebo's worlds under a MuJoCo profile: its pendulums swing as under ODE, the friction pyramid's boxes slide as far in every direction on an elliptic cone" {
+	need_reference
+	local w
+	for w in simple_pendulums pendulum_axes; do
+		# its ODE profile typed as MuJoCo's (its step and gravity kept),
+		# or a MuJoCo one where it has none
+		if grep -q '<physics' "$REF/gazebo-worlds/$w.world"; then
+			sed 's/type="ode"/type="mujoco"/' "$REF/gazebo-worlds/$w.world"
+		else
+			sed 's|<world name="\([^"]*\)">$|&<physics type="mujoco"/>|' "$REF/gazebo-worlds/$w.world"
+		fi > "$TMP/$w.world"
+		grep -q '<physics.*type="mujoco"' "$TMP/$w.world"
+		phys-step -t 1 -e 1000 -i '*::*/pose' "$REF/gazebo-worlds/$w.world" 2>/dev/null | tail -1 > "$TMP/ode"
+		phys-step -t 1 -e 1000 -i '*::*/pose' "$TMP/$w.world" 2>/dev/null > "$TMP/mj"
+		[ "$(head -1 "$TMP/mj" | jq -r .engine.solver)" = Newton ]
+		tail -1 "$TMP/mj" > "$TMP/mj1"
+		mv "$TMP/mj1" "$TMP/mj"
+		# every link within 0.1 mm of where ODE puts it
+		paste <(jq -r '.items | to_entries[] | "\(.key) \(.value.x) \(.value.y) \(.value.z)"' "$TMP/ode") \
+		      <(jq -r '.items | to_entries[] | "\(.key) \(.value.x) \(.value.y) \(.value.z)"' "$TMP/mj") |
+			awk '$1 != $5 { exit 2 } { d = ($2-$6)^2 + ($3-$7)^2 + ($4-$8)^2; if (d > 1e-8) { print "differ: " $0; bad = 1 } n++ }
+			    END { if (n < 10) exit 3; exit bad }'
+	done
+	# 32 boxes sent out at 9 m/s in every direction on mu = 0.3: after
+	# 2 s each is 9 + 18 - 0.3 g 2 m from the centre
+	sed 's|<physics type="ode">|<physics name="mj" type="mujoco" default="true"><mujoco><cone>elliptic</cone></mujoco></physics><physics name="o" type="ode">|' \
+	    "$REF/gazebo-worlds/friction_pyramid.world" > "$TMP/f.world"
+	phys-step -t 2 -e 2000 -i 'boxes::*::link_1/pose' "$TMP/f.world" 2>/dev/null | tail -1 |
+	    jq -r '.items[] | [.x, .y] | @tsv' | awk '{ r = sqrt($1^2 + $2^2); d = r - (27 - 0.3 * 9.81 * 2)
+		if (d < 0) d = -d; if (d > m) m = d; n++ } END { if (n != 32 || m > 0.05) { print n, m; exit 1 } }'
+}
