@@ -14,10 +14,12 @@
  * held to its parent by the joints of phys's joint (two hinges for a
  * universal or revolute2 joint, a hinge and a slide coupled for a screw),
  * a free joint for the root of a model, no joint for a fixed one. The
- * body frame is the link frame, so poses and the joints' zero are the
- * loaded configuration. A joint that would close a loop is carried by a
- * light "ghost" body hanging from its parent, welded to its child by an
- * equality constraint; gearboxes, screws and mimic joints are joint
+ * body frame is the link frame, and the joints' zero is where the model
+ * places the links: as loaded, or where they are when something MuJoCo
+ * holds fixed changes and the model is made again (positions since load
+ * then carry on as offsets). A joint that would close a loop is carried
+ * by a light "ghost" body hanging from its parent, welded to its child by
+ * an equality constraint; gearboxes, screws and mimic joints are joint
  * equality constraints. Static links' geometry belongs to the world body.
  *
  * Contacts get their surfaces' values every step, between MuJoCo's
@@ -52,7 +54,7 @@ void mj_implicit(const mjModel *m, mjData *d);
  * link it is welded to. */
 #define GHOST_SHARE 1e-3
 /* A bouncing contact's spring turns by at most this angle (rad) a step,
- * so that the step resolves the impact (see bounce_solref). */
+ * so that the step resolves the impact (see bounce()). */
 #define BOUNCE_TURN 0.1
 /* The constraint arrays MuJoCo 2.2.2 allocates grow with the square of
  * their rows: a world needing more than this is refused. */
@@ -1763,12 +1765,17 @@ contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
 	for (i = 0; i < 5; i++)
 		out.solimp[i] = 0;
 	for (i = 0; i < 2; i++) {
-		out.solimp[0] += PVD(s[i], COLLISION_surface_contact_mujoco_solimp_dmin) / 2;
-		out.solimp[1] += PVD(s[i], COLLISION_surface_contact_mujoco_solimp_dmax) / 2;
-		out.solimp[2] += PVD(s[i], COLLISION_surface_contact_mujoco_solimp_width) / 2;
-		out.solimp[3] += PVD(s[i], COLLISION_surface_contact_mujoco_solimp_midpoint) / 2;
-		out.solimp[4] += PVD(s[i], COLLISION_surface_contact_mujoco_solimp_power) / 2;
+		const struct phys_value *v = s[i];
+
+		out.solimp[0] += PVD(v, COLLISION_surface_contact_mujoco_solimp_dmin);
+		out.solimp[1] += PVD(v, COLLISION_surface_contact_mujoco_solimp_dmax);
+		out.solimp[2] += PVD(v, COLLISION_surface_contact_mujoco_solimp_width);
+		out.solimp[3] += PVD(v,
+		    COLLISION_surface_contact_mujoco_solimp_midpoint);
+		out.solimp[4] += PVD(v, COLLISION_surface_contact_mujoco_solimp_power);
 	}
+	for (i = 0; i < 5; i++)
+		out.solimp[i] /= 2;
 	out.direct = !solref_given(a) && !solref_given(b) &&
 	    (kpkd_given(a) || kpkd_given(b));
 	if (!out.direct) {
