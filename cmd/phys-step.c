@@ -1,4 +1,4 @@
-/* phys-step - simulate an SDF world (ODE, Bullet or MuJoCo); write state lines. */
+/* phys-step - run an SDF world (ODE, Bullet or MuJoCo); write state lines. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
