@@ -12,22 +12,8 @@
 #include "inertia_show.h"
 #include "paramio.h"
 
-/*
- * The usage block, line by line; the man page's SYNOPSIS repeats it and
- * the test suite compares the two. Shape lines come from the shape table.
- */
-static const char *const usage_tail[] = {
-	"phys-inertia principal [FILE | TENSOR]",
-	"phys-inertia box-equivalent [FILE | TENSOR]",
-	"phys-inertia scale [--density-factor K | --fixed-density | --mass M |",
-	"                    --mass-factor K] [--size S[,S,S]] [FILE]",
-	"phys-inertia check [--ratio R] WORLD",
-	"phys-inertia fix [-i] [--auto] [--density RHO | --keep-mass] WORLD [GLOB...]",
-	"phys-inertia show [--ratio R] [--script FILE] -o FILE.png|FILE.svg WORLD",
-	"phys-inertia --help | --version",
-	"TENSOR: --ixx I [--ixy I] [--ixz I] --iyy I [--iyz I] --izz I --mass M",
-	NULL
-};
+#define TENSOR_LINE \
+    "TENSOR: --ixx I [--ixy I] [--ixz I] --iyy I [--iyz I] --izz I --mass M\n"
 
 static const char help_text[] =
     "\n"
@@ -56,6 +42,8 @@ static const char shape_help[] =
 
 static const char principal_help[] =
     "\n"
+    TENSOR_LINE
+    "\n"
     "For each inertia line: {\"mass\",\"valid\",\"moments\":[I1,I2,I3],\"quat\",\n"
     "\"rpy\"}, moments ascending, I = R diag(moments) R^T with R's columns the\n"
     "axes. A line with a pose also gets the pose of the principal frame.\n"
@@ -64,6 +52,8 @@ static const char principal_help[] =
     "  --ixx I ... --mass M   one tensor from the command line\n";
 
 static const char box_equivalent_help[] =
+    "\n"
+    TENSOR_LINE
     "\n"
     "For each inertia line: {\"mass\",\"size\":{\"x\",\"y\",\"z\"},\"quat\",\"rpy\"},\n"
     "the box along the principal axes, longest side first. Fails on a mass\n"
@@ -115,93 +105,92 @@ static const char show_help[] =
     "  --ratio R           what stands out (default 2)\n"
     "  --script FILE       write the gnuplot script to FILE instead\n";
 
-struct command {
-	const char *name;
-	int (*run)(const struct command *, int, char **);
-	int usage[2];		/* its lines of usage_tail */
-	const char *help;
+static int run_shape(int, char **, void *);
+static int run_principal(int, char **, void *);
+static int run_box_equivalent(int, char **, void *);
+static int run_scale(int, char **, void *);
+static int run_check(int, char **, void *);
+static int run_fix(int, char **, void *);
+static int run_show(int, char **, void *);
+
+/*
+ * The subcommands after the shapes', whose come from the shape table.
+ * The usage block is also the SYNOPSIS of phys-inertia(1): the test suite
+ * compares the two.
+ */
+static const struct phys_subcommand tools[] = {
+	{ "principal", run_principal,
+	    "phys-inertia principal [FILE | TENSOR]\n", principal_help, NULL },
+	{ "box-equivalent", run_box_equivalent,
+	    "phys-inertia box-equivalent [FILE | TENSOR]\n",
+	    box_equivalent_help, NULL },
+	{ "scale", run_scale,
+	    "phys-inertia scale [--density-factor K | --fixed-density | --mass M |\n"
+	    "                    --mass-factor K] [--size S[,S,S]] [FILE]\n",
+	    scale_help, NULL },
+	{ "check", run_check, "phys-inertia check [--ratio R] WORLD\n",
+	    check_help, NULL },
+	{ "fix", run_fix, "phys-inertia fix [-i] [--auto] [--density RHO | "
+	    "--keep-mass] WORLD [GLOB...]\n", fix_help, NULL },
+	{ "show", run_show, "phys-inertia show [--ratio R] [--script FILE] "
+	    "-o FILE.png|FILE.svg WORLD\n", show_help, NULL },
+};
+#define NTOOLS (sizeof tools / sizeof tools[0])
+
+/* The shapes' subcommands, then the tools', then the end. */
+static struct phys_subcommand subcommands[PHYS_NSHAPES + NTOOLS + 1];
+
+static const struct phys_command command = {
+	subcommands,
+	"phys-inertia --help | --version\n"
+	TENSOR_LINE,
+	help_text
 };
 
-/* The command being run, whose usage a usage error shows. */
-static const struct command *current;
+/* The subcommand being run, whose usage a usage error shows. */
+static const struct phys_subcommand *current;
 
-static int run_shape(const struct command *, int, char **);
-static int run_principal(const struct command *, int, char **);
-static int run_box_equivalent(const struct command *, int, char **);
-static int run_scale(const struct command *, int, char **);
-static int run_check(const struct command *, int, char **);
-static int run_fix(const struct command *, int, char **);
-static int run_show(const struct command *, int, char **);
-
-static const struct command commands[] = {
-	{ "principal", run_principal, { 0, 5 }, principal_help },
-	{ "box-equivalent", run_box_equivalent, { 1, 5 }, box_equivalent_help },
-	{ "scale", run_scale, { 2, 3 }, scale_help },
-	{ "check", run_check, { 4, 4 }, check_help },
-	{ "fix", run_fix, { 5, 5 }, fix_help },
-	{ "show", run_show, { 6, 6 }, show_help },
-};
-
-/* "phys-inertia box X Y Z (--density RHO | --mass M)" */
+/* The table: "phys-inertia box X Y Z (--density RHO | --mass M)" and so
+ * on for each shape, then the tools. */
 static void
-shape_usage(struct phys_buf *b, phys_shape_kind kind)
+make_table(void)
 {
-	const struct phys_shape_info *info = phys_shape_info(kind);
-	int i;
+	static struct phys_buf usage[PHYS_NSHAPES];
+	const struct phys_shape_info *info;
+	int k, i;
 
-	phys_buf_printf(b, "phys-inertia %s", info->name);
-	for (i = 0; i < info->ndims; i++)
-		phys_buf_printf(b, " %s", info->dims[i]);
-	phys_buf_puts(b, " (--density RHO | --mass M)\n");
-}
-
-static void
-usage_prefix(struct phys_buf *b, int n)
-{
-	phys_buf_puts(b, n == 0 ? "usage: " : "       ");
-}
-
-/* The usage block of cmd, or of every command when cmd is NULL. */
-static const char *
-usage_text(const struct command *cmd)
-{
-	static struct phys_buf b;
-	int k, n = 0, kind = cmd ? phys_shape_lookup(cmd->name) : -1;
-
-	phys_buf_clear(&b);
-	if (cmd && kind < 0) {
-		for (k = 0; k < 2; k++) {
-			usage_prefix(&b, k);
-			phys_buf_printf(&b, "%s\n", usage_tail[cmd->usage[k]]);
-		}
-		return b.s;
-	}
 	for (k = 0; k < PHYS_NSHAPES; k++) {
-		if (cmd && k != kind)
-			continue;
-		usage_prefix(&b, n++);
-		shape_usage(&b, k);
+		info = phys_shape_info(k);
+		phys_buf_printf(&usage[k], "phys-inertia %s", info->name);
+		for (i = 0; i < info->ndims; i++)
+			phys_buf_printf(&usage[k], " %s", info->dims[i]);
+		phys_buf_puts(&usage[k], " (--density RHO | --mass M)\n");
+		subcommands[k] = (struct phys_subcommand){ info->name,
+		    run_shape, usage[k].s, shape_help, NULL };
 	}
-	for (k = 0; !cmd && usage_tail[k]; k++) {
-		usage_prefix(&b, n++);
-		phys_buf_printf(&b, "%s\n", usage_tail[k]);
-	}
-	return b.s;
+	for (k = 0; k < (int)NTOOLS; k++)
+		subcommands[PHYS_NSHAPES + k] = tools[k];
+}
+
+static const char *
+usage_text(void)
+{
+	return phys_command_usage(&command, current);
 }
 
 /* "phys-inertia: what is wrong", then the usage; exit 2. */
-#define usage_error(...) phys_usage_error(usage_text(current), __VA_ARGS__)
+#define usage_error(...) phys_usage_error(usage_text(), __VA_ARGS__)
 
 static double
 number_arg(const char *what, const char *s)
 {
-	return phys_arg_number(usage_text(current), what, s, -HUGE_VAL, true);
+	return phys_arg_number(usage_text(), what, s, -HUGE_VAL, true);
 }
 
 static double
 positive_arg(const char *what, const char *s)
 {
-	return phys_arg_number(usage_text(current), what, s, 0, false);
+	return phys_arg_number(usage_text(), what, s, 0, false);
 }
 
 /* Each inertia line of path through fn, the results on stdout. */
@@ -245,8 +234,7 @@ static const char *const tensor_names[7] = {
 
 /* Lines from FILE through fn, or the one inertia the options give. */
 static int
-run_lines(const struct command *cmd, int argc, char **argv,
-    phys_inertia_line_fn fn)
+run_lines(int argc, char **argv, phys_inertia_line_fn fn)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -268,7 +256,7 @@ run_lines(const struct command *cmd, int argc, char **argv,
 
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == OPT_HELP)
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		else if (c == OPT_VERSION)
 			phys_version();
 		else if (c >= OPT_MASS && c < OPT_MASS + 7) {
@@ -303,15 +291,15 @@ run_lines(const struct command *cmd, int argc, char **argv,
 }
 
 static int
-run_principal(const struct command *cmd, int argc, char **argv)
+run_principal(int argc, char **argv, void *ctx)
 {
-	return run_lines(cmd, argc, argv, phys_inertia_principal_line);
+	return run_lines(argc, argv, phys_inertia_principal_line);
 }
 
 static int
-run_box_equivalent(const struct command *cmd, int argc, char **argv)
+run_box_equivalent(int argc, char **argv, void *ctx)
 {
-	return run_lines(cmd, argc, argv, phys_inertia_box_line);
+	return run_lines(argc, argv, phys_inertia_box_line);
 }
 
 static phys_vec3
@@ -341,7 +329,7 @@ size_arg(const char *s)
 }
 
 static int
-run_scale(const struct command *cmd, int argc, char **argv)
+run_scale(int argc, char **argv, void *ctx)
 {
 	static const struct option longopts[] = {
 		{ "density-factor", required_argument, NULL,
@@ -360,7 +348,7 @@ run_scale(const struct command *cmd, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		case OPT_DENSITY_FACTOR:
@@ -399,7 +387,7 @@ run_scale(const struct command *cmd, int argc, char **argv)
 }
 
 static int
-run_shape(const struct command *cmd, int argc, char **argv)
+run_shape(int argc, char **argv, void *ctx)
 {
 	static const struct option longopts[] = {
 		{ "density", required_argument, NULL, OPT_DENSITY },
@@ -416,12 +404,12 @@ run_shape(const struct command *cmd, int argc, char **argv)
 	int c, i;
 
 	memset(&s, 0, sizeof s);
-	s.kind = phys_shape_lookup(cmd->name);
+	s.kind = phys_shape_lookup(current->name);
 	info = phys_shape_info(s.kind);
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		case OPT_DENSITY:
@@ -468,7 +456,7 @@ run_shape(const struct command *cmd, int argc, char **argv)
 }
 
 static int
-run_check(const struct command *cmd, int argc, char **argv)
+run_check(int argc, char **argv, void *ctx)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -485,7 +473,7 @@ run_check(const struct command *cmd, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1)
 		switch (c) {
 		case OPT_HELP:
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		case OPT_RATIO:
@@ -507,7 +495,7 @@ run_check(const struct command *cmd, int argc, char **argv)
 }
 
 static int
-run_fix(const struct command *cmd, int argc, char **argv)
+run_fix(int argc, char **argv, void *ctx)
 {
 	static const struct option longopts[] = {
 		{ "auto", no_argument, NULL, OPT_AUTO },
@@ -526,7 +514,7 @@ run_fix(const struct command *cmd, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":hi", longopts, NULL)) != -1)
 		switch (c) {
 		case OPT_HELP:
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		case OPT_DENSITY:
@@ -577,7 +565,7 @@ image_terminal(const char *path)
 }
 
 static int
-run_show(const struct command *cmd, int argc, char **argv)
+run_show(int argc, char **argv, void *ctx)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -595,7 +583,7 @@ run_show(const struct command *cmd, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1)
 		switch (c) {
 		case OPT_HELP:
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		case 'o':
@@ -628,41 +616,6 @@ run_show(const struct command *cmd, int argc, char **argv)
 	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
-/* The shapes share one runner; they take their names from the table. */
-static const struct command *
-find_command(const char *name)
-{
-	static struct command shape_cmds[PHYS_NSHAPES];
-	size_t k;
-	int kind;
-
-	for (k = 0; k < sizeof commands / sizeof commands[0]; k++)
-		if (strcmp(commands[k].name, name) == 0)
-			return &commands[k];
-	kind = phys_shape_lookup(name);
-	if (kind < 0)
-		return NULL;
-	shape_cmds[kind].name = phys_shape_info(kind)->name;
-	shape_cmds[kind].run = run_shape;
-	shape_cmds[kind].help = shape_help;
-	return &shape_cmds[kind];
-}
-
-/* Exit 2 naming the commands closest to name. */
-static _Noreturn void
-unknown_command(const char *name)
-{
-	const char *names[PHYS_NSHAPES + sizeof commands / sizeof commands[0] + 1];
-	size_t k, n = 0;
-
-	for (k = 0; k < PHYS_NSHAPES; k++)
-		names[n++] = phys_shape_info((int)k)->name;
-	for (k = 0; k < sizeof commands / sizeof commands[0]; k++)
-		names[n++] = commands[k].name;
-	names[n] = NULL;
-	phys_unknown_command(name, names);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -671,29 +624,28 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct command *cmd;
 	int c, rc, rc2;
 
 	phys_setprog("phys-inertia");
 	phys_stdout_init();
+	make_table();
 	opterr = 0;
 	/* Options before the command: only --help and --version. */
 	c = getopt_long(argc, argv, "+:h", longopts, NULL);
 	if (c == OPT_HELP)
-		phys_help(usage_text(NULL), help_text);
+		phys_command_help(&command, NULL);
 	if (c == OPT_VERSION)
 		phys_version();
 	if (c != -1)
 		phys_option_error(c, argv, longopts);
 	if (optind >= argc)
 		usage_error("missing command");
-	if (!(cmd = find_command(argv[optind])))
-		unknown_command(argv[optind]);
-	current = cmd;
+	if (!(current = phys_command_find(&command, argv[optind])))
+		phys_command_unknown(&command, argv[optind]);
 	argc -= optind;
 	argv += optind;
 	optind = 0;	/* the command's own options, from its name on */
-	rc = cmd->run(cmd, argc, argv);
+	rc = current->run(argc, argv, NULL);
 	rc2 = phys_close_stdout();
 	return rc ? rc : rc2;
 }

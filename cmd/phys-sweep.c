@@ -12,15 +12,26 @@
 #include "plot.h"
 #include "sweep.h"
 
-/* Also the SYNOPSIS of phys-sweep(1): keep the two the same. */
-static const char usage_text[] =
-    "usage: phys-sweep plan [OPTION]... WORLD [NAME=VALUES]...\n"
-    "       phys-sweep run [-j N] [-o DIR] [--stream] [PLAN | -]\n"
-    "       phys-sweep run-one [-o DIR] PLAN ID...\n"
-    "       phys-sweep score [-o DIR] SCORE PLAN [SELECTOR]...\n"
-    "       phys-sweep best [-k N] [--maximize] [SCORES | -]\n"
-    "       phys-sweep best --save-as NAME [-i] [--maximize] SCORES WORLD\n"
-    "       phys-sweep plot [-o FILE] [--script FILE] [SCORES | -]\n";
+#define PLAN_OPTIONS \
+    "  -c, --control FILE   control lines for every run\n" \
+    "  -e, --every N        write every Nth step\n" \
+    "  -I, --items GLOB     items to write (repeatable)\n" \
+    "  -l, --list FILE      runs from FILE: one JSON object of NAME:VALUE a line\n" \
+    "      --lhs N          N runs, a Latin-hypercube sample\n" \
+    "  -n, --steps N        steps of each run\n" \
+    "  -p, --preset NAME    starting profile of each run\n" \
+    "      --random N       N runs, values drawn uniformly\n" \
+    "      --seed S         seed of --random and --lhs (default 1)\n" \
+    "  -t, --duration SEC   simulated time of each run (default 1)\n"
+#define SCORE_TEXT \
+    "SCORE is final:EXPR, max:EXPR, min:EXPR or diff:REF (the RMS difference\n" \
+    "of the selected fields from the run REF); EXPR as phys-introspect\n" \
+    "derive's.\n"
+#define BEST_OPTIONS \
+    "  -k, --keep N         print the N best runs (default 1)\n" \
+    "      --maximize       a higher score is better (default: lower)\n" \
+    "  -s, --save-as NAME   add the best run's values to WORLD as profile NAME\n" \
+    "  -i, --in-place       replace WORLD (via a temporary file)\n"
 
 static const char help_text[] =
     "\n"
@@ -31,16 +42,7 @@ static const char help_text[] =
     "\n"
     "plan: NAME=V1,V2,... or NAME=LO:HI:N (a grid); with --random or --lhs,\n"
     "NAME=LO:HI (a sample). Run options as phys-step's:\n"
-    "  -c, --control FILE   control lines for every run\n"
-    "  -e, --every N        write every Nth step\n"
-    "  -I, --items GLOB     items to write (repeatable)\n"
-    "  -l, --list FILE      runs from FILE: one JSON object of NAME:VALUE a line\n"
-    "      --lhs N          N runs, a Latin-hypercube sample\n"
-    "  -n, --steps N        steps of each run\n"
-    "  -p, --preset NAME    starting profile of each run\n"
-    "      --random N       N runs, values drawn uniformly\n"
-    "      --seed S         seed of --random and --lhs (default 1)\n"
-    "  -t, --duration SEC   simulated time of each run (default 1)\n"
+    PLAN_OPTIONS
     "\n"
     "run, run-one, score, plot:\n"
     "  -j, --jobs N         run N at a time (default: the number of cores)\n"
@@ -50,17 +52,102 @@ static const char help_text[] =
     "                       each with its \"run\" id, in plan order\n"
     "      --script FILE    plot: write the gnuplot script, data included,\n"
     "                       to FILE instead of running gnuplot\n"
-    "SCORE is final:EXPR, max:EXPR, min:EXPR or diff:REF (the RMS difference\n"
-    "of the selected fields from the run REF); EXPR as phys-introspect\n"
-    "derive's.\n"
+    SCORE_TEXT
     "\n"
     "best:\n"
-    "  -k, --keep N         print the N best runs (default 1)\n"
-    "      --maximize       a higher score is better (default: lower)\n"
-    "  -s, --save-as NAME   add the best run's values to WORLD as profile NAME\n"
-    "  -i, --in-place       replace WORLD (via a temporary file)\n"
+    BEST_OPTIONS
     "  -h, --help           show this help\n"
     "      --version        show the version\n";
+
+static const char plan_help[] =
+    "\n"
+    "Run lines (JSON) on standard output: NAME=V1,V2,... or NAME=LO:HI:N\n"
+    "(a grid, the first name varying slowest); with --random or --lhs,\n"
+    "NAME=LO:HI (a sample). Every name and value is checked against WORLD\n"
+    "first. Run options as phys-step's:\n"
+    PLAN_OPTIONS;
+
+static const char run_help[] =
+    "\n"
+    "Run the runs of PLAN on local workers, each one's state lines into\n"
+    "DIR/ID.jsonl; runs with a state file already are skipped, so running\n"
+    "a stopped sweep again resumes it.\n"
+    "  -j, --jobs N         run N at a time (default: the number of cores)\n"
+    "  -o, --output DIR     where run states go (default runs)\n"
+    "      --stream         also write every run's state lines on stdout,\n"
+    "                       each with its \"run\" id, in plan order\n";
+
+static const char run_one_help[] =
+    "\n"
+    "Run the runs of PLAN with these ids, one after another: the unit GNU\n"
+    "parallel or a Slurm job array calls.\n"
+    "  -o, --output DIR     where run states go (default runs)\n";
+
+static const char score_help[] =
+    "\n"
+    "Each run line of PLAN with its \"score\", from its state file.\n"
+    SCORE_TEXT
+    "  -o, --output DIR     where run states are (default runs)\n";
+
+static const char best_help[] =
+    "\n"
+    "The best scored runs, lowest score first, ties by id; or WORLD with\n"
+    "the best run's values added as profile NAME.\n"
+    BEST_OPTIONS;
+
+static const char plot_help[] =
+    "\n"
+    "The score against each swept parameter whose values are numbers,\n"
+    "drawn by gnuplot.\n"
+    "  -o, --output FILE    the image, FILE.png or FILE.svg (default: terminal)\n"
+    "      --script FILE    write the gnuplot script, data included, to FILE\n"
+    "                       instead of running gnuplot\n";
+
+static int cmd_plan(int, char **, void *);
+static int cmd_run(int, char **, void *);
+static int cmd_run_one(int, char **, void *);
+static int cmd_score(int, char **, void *);
+static int cmd_best(int, char **, void *);
+static int cmd_plot(int, char **, void *);
+
+/* The usage lines are also the SYNOPSIS of phys-sweep(1): keep the two
+ * the same. */
+static const struct phys_subcommand subcommands[] = {
+	{ "plan", cmd_plan,
+	    "phys-sweep plan [OPTION]... WORLD [NAME=VALUES]...\n",
+	    plan_help, NULL },
+	{ "run", cmd_run,
+	    "phys-sweep run [-j N] [-o DIR] [--stream] [PLAN | -]\n",
+	    run_help, NULL },
+	{ "run-one", cmd_run_one, "phys-sweep run-one [-o DIR] PLAN ID...\n",
+	    run_one_help, NULL },
+	{ "score", cmd_score,
+	    "phys-sweep score [-o DIR] SCORE PLAN [SELECTOR]...\n",
+	    score_help, NULL },
+	{ "best", cmd_best,
+	    "phys-sweep best [-k N] [--maximize] [SCORES | -]\n"
+	    "phys-sweep best --save-as NAME [-i] [--maximize] SCORES WORLD\n",
+	    best_help, NULL },
+	{ "plot", cmd_plot,
+	    "phys-sweep plot [-o FILE] [--script FILE] [SCORES | -]\n",
+	    plot_help, NULL },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+static const struct phys_command command = { subcommands, NULL, help_text };
+
+/* The subcommand being run, once its name is read. */
+static const struct phys_subcommand *current;
+
+/* Its usage, or the command's before it is known. */
+static const char *
+usage_text(void)
+{
+	return phys_command_usage(&command, current);
+}
+
+/* "phys-sweep: what is wrong", then the usage; exit 2. */
+#define usage_error(...) phys_usage_error(usage_text(), __VA_ARGS__)
 
 enum {
 	OPT_VERSION = 256, OPT_LHS, OPT_RANDOM, OPT_SEED, OPT_STREAM,
@@ -91,10 +178,6 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static const char *const commands[] = {
-	"plan", "run", "run-one", "score", "best", "plot", NULL
-};
-
 struct opts {
 	/* plan */
 	struct phys_run_options run;	/* -c -e -I -n -p -t, as phys-step's */
@@ -112,12 +195,6 @@ struct opts {
 	const char *save_as;
 };
 
-static _Noreturn void
-usage(void)
-{
-	phys_usage(usage_text);
-}
-
 static void
 parse_options(int argc, char **argv, const char *optstring, void *ctx)
 {
@@ -125,18 +202,18 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 	int c;
 
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
-		if (phys_run_option(c, 'I', optarg, usage_text, &o->run))
+		if (phys_run_option(c, 'I', optarg, usage_text(), &o->run))
 			continue;
 		switch (c) {
 		case 'i':
 			o->in_place = true;
 			break;
 		case 'j':
-			o->jobs = phys_arg_count(usage_text, "--jobs", optarg,
+			o->jobs = phys_arg_count(usage_text(), "--jobs", optarg,
 			    1);
 			break;
 		case 'k':
-			o->keep = phys_arg_count(usage_text, "--keep", optarg,
+			o->keep = phys_arg_count(usage_text(), "--keep", optarg,
 			    1);
 			break;
 		case 'l':
@@ -152,11 +229,11 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		case OPT_RANDOM:
 			o->sample = c == OPT_LHS ? PHYS_SWEEP_LHS :
 			    PHYS_SWEEP_RANDOM;
-			o->nsample = phys_arg_count(usage_text, c == OPT_LHS ?
+			o->nsample = phys_arg_count(usage_text(), c == OPT_LHS ?
 			    "--lhs" : "--random", optarg, 1);
 			break;
 		case OPT_SEED:
-			o->seed = (unsigned long long)phys_arg_count(usage_text,
+			o->seed = (unsigned long long)phys_arg_count(usage_text(),
 			    "--seed", optarg, 0);
 			break;
 		case OPT_STREAM:
@@ -169,7 +246,7 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 			o->script = optarg;
 			break;
 		case 'h':
-			phys_help(usage_text, help_text);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		default:
@@ -181,21 +258,22 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 /* ---- plan ---- */
 
 static int
-cmd_plan(struct opts *o, int argc, char **argv)
+cmd_plan(int argc, char **argv, void *ctx)
 {
+	struct opts *o = ctx;
 	struct phys_sweep_plan plan;
 	struct phys_world w;
 	int i, profile, rc;
 
 	if (argc < 1)
-		usage();
+		usage_error("plan needs a WORLD");
 	if (o->sample != PHYS_SWEEP_GRID && argc == 1)
-		phys_usage_error(usage_text, "--random and --lhs need "
+		usage_error("--random and --lhs need "
 		    "NAME=LO:HI operands");
 	phys_sweep_plan_init(&plan, o->sample, o->nsample, o->seed);
 	for (i = 1; i < argc; i++)
 		if (phys_sweep_plan_axis(&plan, argv[i]) < 0)
-			phys_usage_error(usage_text, "%s", phys_error());
+			usage_error("%s", phys_error());
 	if (o->list && phys_sweep_plan_list(&plan, o->list) < 0) {
 		phys_report();
 		return PHYS_EXIT_FAIL;
@@ -257,14 +335,15 @@ run_runs(const struct opts *o, const struct phys_sweep_runs *r,
 }
 
 static int
-cmd_run(struct opts *o, int argc, char **argv)
+cmd_run(int argc, char **argv, void *ctx)
 {
+	struct opts *o = ctx;
 	struct phys_sweep_runs r;
 	bool *want;
 	int rc;
 
 	if (argc > 1)
-		usage();
+		usage_error("run takes one PLAN");
 	load_runs(&r, argc ? argv[0] : "-", "run lines");
 	want = phys_xcalloc(r.n + 1, sizeof *want);
 	for (size_t i = 0; i < r.n; i++)
@@ -282,8 +361,9 @@ cmd_run(struct opts *o, int argc, char **argv)
 /* The unit a scheduler calls: the runs of PLAN with these ids (a Slurm
  * array task id, a GNU parallel argument), one after another. */
 static int
-cmd_run_one(struct opts *o, int argc, char **argv)
+cmd_run_one(int argc, char **argv, void *ctx)
 {
+	struct opts *o = ctx;
 	struct phys_sweep_runs r;
 	bool *want;
 	long id;
@@ -291,12 +371,12 @@ cmd_run_one(struct opts *o, int argc, char **argv)
 	int rc;
 
 	if (argc < 2)
-		usage();
+		usage_error("run-one needs a PLAN and a run ID");
 	load_runs(&r, argv[0], "run lines");
 	want = phys_xcalloc(r.n + 1, sizeof *want);
 	for (int k = 1; k < argc; k++) {
 		if (!phys_parse_long(argv[k], &id) || id < 0)
-			phys_usage_error(usage_text, "'%s' is not a run id",
+			usage_error("'%s' is not a run id",
 			    argv[k]);
 		for (i = 0; i < r.n && phys_sweep_run_id(r.v[i]) != id; i++)
 			;
@@ -315,16 +395,17 @@ cmd_run_one(struct opts *o, int argc, char **argv)
 /* ---- score ---- */
 
 static int
-cmd_score(struct opts *o, int argc, char **argv)
+cmd_score(int argc, char **argv, void *ctx)
 {
+	struct opts *o = ctx;
 	struct phys_sweep_score s;
 	struct phys_sweep_runs r;
 	int rc;
 
 	if (argc < 2)
-		usage();
+		usage_error("score needs a SCORE and a PLAN");
 	if (phys_sweep_score_parse(&s, argv[0]) < 0)
-		phys_usage_error(usage_text, "%s", phys_error());
+		usage_error("%s", phys_error());
 	for (int k = 2; k < argc; k++)
 		phys_ist_sel_add(&s.sel, argv[k]);
 	load_runs(&r, argv[1], "run lines");
@@ -364,14 +445,16 @@ load_scores(struct phys_sweep_runs *r, const char *path)
 }
 
 static int
-cmd_best(struct opts *o, int argc, char **argv)
+cmd_best(int argc, char **argv, void *ctx)
 {
+	struct opts *o = ctx;
 	struct phys_sweep_runs r;
 	long keep = o->keep ? o->keep : 1;
 	int rc = PHYS_EXIT_OK;
 
 	if (o->save_as ? argc != 2 : argc > 1)
-		usage();
+		usage_error(o->save_as ? "best --save-as needs SCORES and WORLD" :
+		    "best takes one SCORES");
 	if (o->save_as && strcmp(argv[0], "-") == 0 &&
 	    strcmp(argv[1], "-") == 0)
 		phys_die(PHYS_EXIT_USAGE, "SCORES and WORLD cannot both be "
@@ -393,8 +476,9 @@ cmd_best(struct opts *o, int argc, char **argv)
 /* ---- plot ---- */
 
 static int
-cmd_plot(struct opts *o, int argc, char **argv)
+cmd_plot(int argc, char **argv, void *ctx)
 {
+	struct opts *o = ctx;
 	struct phys_buf b = { 0 };
 	struct phys_sweep_runs r;
 	const char *ext;
@@ -402,11 +486,11 @@ cmd_plot(struct opts *o, int argc, char **argv)
 	int rc;
 
 	if (argc > 1)
-		usage();
+		usage_error("plot takes one SCORES");
 	ext = o->output ? strrchr(o->output, '.') : NULL;
 	if (o->output && (!ext || (strcmp(ext, ".png") != 0 &&
 	    strcmp(ext, ".svg") != 0)))
-		phys_usage_error(usage_text, "-o %s: the name must end in "
+		usage_error("-o %s: the name must end in "
 		    ".png or .svg", o->output);
 	load_scores(&r, argc ? argv[0] : "-");
 	if (!o->script && !(prog = phys_ist_find_program("gnuplot")))
@@ -429,7 +513,7 @@ int
 main(int argc, char **argv)
 {
 	struct opts o = { 0 };
-	const char *cmd;
+	const struct phys_subcommand *sub;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	int rc;
 
@@ -439,23 +523,10 @@ main(int argc, char **argv)
 	phys_run_options_default(&o.run);
 	o.seed = 1;
 	o.jobs = cores > 0 ? cores : 1;
-	if (!(cmd = phys_split_command(&argc, &argv,
+	if (!(sub = phys_command_split(&command, &current, &argc, &argv,
 	    ":c:e:hiI:j:k:l:n:o:p:s:t:", parse_options, &o)))
-		usage();
-	if (strcmp(cmd, "plan") == 0)
-		rc = cmd_plan(&o, argc, argv);
-	else if (strcmp(cmd, "run") == 0)
-		rc = cmd_run(&o, argc, argv);
-	else if (strcmp(cmd, "run-one") == 0)
-		rc = cmd_run_one(&o, argc, argv);
-	else if (strcmp(cmd, "score") == 0)
-		rc = cmd_score(&o, argc, argv);
-	else if (strcmp(cmd, "best") == 0)
-		rc = cmd_best(&o, argc, argv);
-	else if (strcmp(cmd, "plot") == 0)
-		rc = cmd_plot(&o, argc, argv);
-	else
-		phys_unknown_command(cmd, commands);
+		phys_usage(usage_text());
+	rc = sub->run(argc, argv, &o);
 	free(o.run.items);
 	return rc | phys_close_stdout();
 }
