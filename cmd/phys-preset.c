@@ -203,41 +203,25 @@ done(int rc, const struct opts *o, bool writes)
 	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
+/* Lines the library wrote into b, on stdout. */
+static void
+put(struct phys_buf *b)
+{
+	fwrite(b->s ? b->s : "", 1, b->len, stdout);
+	phys_buf_free(b);
+}
+
 static int
 cmd_list(int argc, char **argv, void *ctx)
 {
 	const struct opts *o = ctx;
 	struct phys_buf b = { 0 };
-	size_t i;
 
 	operands(argc, 1, false, "one WORLD");
 	load(argv[0]);
-	for (i = 0; i < world.nprofiles; i++) {
-		struct phys_profile *p = &world.profiles[i];
-
-		if (o->bare) {
-			phys_buf_puts(&b, p->name);
-			phys_buf_putc(&b, '\n');
-			continue;
-		}
-		phys_buf_puts(&b, "{\"name\":");
-		phys_buf_json_string(&b, p->name);
-		phys_buf_puts(&b, ",\"type\":");
-		phys_buf_json_string(&b, p->type);
-		phys_buf_printf(&b, ",\"default\":%s,\"start\":%s}\n",
-		    p->marked_default ? "true" : "false",
-		    (int)i == world.start ? "true" : "false");
-	}
-	fwrite(b.s ? b.s : "", 1, b.len, stdout);
-	phys_buf_free(&b);
+	phys_preset_list(&world, o->bare, &b);
+	put(&b);
 	return done(0, o, false);
-}
-
-/* Parameters that matter to the profile's engine: shared ones and its own. */
-static bool
-relevant(const struct phys_param *p, unsigned engine)
-{
-	return p->engines == PHYS_E_ALL || (p->engines & engine);
 }
 
 static int
@@ -245,23 +229,11 @@ cmd_show(int argc, char **argv, void *ctx)
 {
 	const struct opts *o = ctx;
 	struct phys_buf b = { 0 };
-	struct phys_ref r;
-	unsigned engine;
-	size_t i;
 
 	operands(argc, 2, false, "NAME and WORLD");
 	load(argv[1]);
-	r.idx = profile(argv[0]);
-	r.scope = PHYS_S_PHYSICS;
-	engine = phys_engine_bit(world.profiles[r.idx].type);
-	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
-		r.p = phys_scope_param(PHYS_S_PHYSICS, i);
-		if (relevant(r.p, engine ? engine : PHYS_E_ALL))
-			phys_param_line(&b, &world, &r,
-			    &world.profiles[r.idx].vals[i], PHYS_PL_PRESET, NULL);
-	}
-	fwrite(b.s ? b.s : "", 1, b.len, stdout);
-	phys_buf_free(&b);
+	phys_preset_show(&world, profile(argv[0]), &b);
+	put(&b);
 	return done(0, o, false);
 }
 
@@ -270,51 +242,17 @@ cmd_diff(int argc, char **argv, void *ctx)
 {
 	const struct opts *o = ctx;
 	struct phys_buf b = { 0 };
-	struct phys_profile *pa, *pb;
-	const struct phys_param *p;
-	unsigned engines;
-	size_t i;
 	bool differ;
+	int pa, pb;
 
 	operands(argc, 3, false, "A, B and WORLD");
 	trouble = PHYS_EXIT_USAGE;
 	load(argv[2]);
-	pa = &world.profiles[profile(argv[0])];
-	pb = &world.profiles[profile(argv[1])];
-	if (strcmp(pa->type, pb->type) != 0) {
-		phys_buf_puts(&b, "{\"name\":\"type\",\"type\":\"string\",\"values\":{");
-		phys_buf_json_string(&b, pa->name);
-		phys_buf_putc(&b, ':');
-		phys_buf_json_string(&b, pa->type);
-		phys_buf_putc(&b, ',');
-		phys_buf_json_string(&b, pb->name);
-		phys_buf_putc(&b, ':');
-		phys_buf_json_string(&b, pb->type);
-		phys_buf_puts(&b, "}}\n");
-	}
-	engines = phys_engine_bit(pa->type) | phys_engine_bit(pb->type);
-	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
-		p = phys_scope_param(PHYS_S_PHYSICS, i);
-		if (!relevant(p, engines) ||
-		    phys_value_equal(p, &pa->vals[i], &pb->vals[i]))
-			continue;
-		phys_buf_puts(&b, "{\"name\":");
-		phys_buf_json_string(&b, p->name);
-		phys_buf_puts(&b, ",\"type\":");
-		phys_buf_json_string(&b, phys_type_name(p->type));
-		phys_buf_puts(&b, ",\"values\":{");
-		phys_buf_json_string(&b, pa->name);
-		phys_buf_putc(&b, ':');
-		phys_value_json(p, &pa->vals[i], &b);
-		phys_buf_putc(&b, ',');
-		phys_buf_json_string(&b, pb->name);
-		phys_buf_putc(&b, ':');
-		phys_value_json(p, &pb->vals[i], &b);
-		phys_buf_puts(&b, "}}\n");
-	}
-	fwrite(b.s ? b.s : "", 1, b.len, stdout);
+	pa = profile(argv[0]);
+	pb = profile(argv[1]);
+	phys_preset_diff(&world, pa, pb, &b);
 	differ = b.len > 0;
-	phys_buf_free(&b);
+	put(&b);
 	if (done(0, o, false) != PHYS_EXIT_OK)
 		return PHYS_EXIT_USAGE;
 	return differ ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
