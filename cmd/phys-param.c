@@ -64,6 +64,10 @@ static const char doc_help[] =
     "\n"
     "The registry as a manual page, phys-params(7), on stdout.\n";
 
+/* The options a command may take, as bits of its table entry's data. */
+enum { O_DOC = 1, O_PRESET = 2, O_IN_PLACE = 4, O_FROM = 8 };
+#define TAKES(bits) (&(const unsigned){ (bits) })
+
 static int cmd_list(int, char **, void *);
 static int cmd_get(int, char **, void *);
 static int cmd_set(int, char **, void *);
@@ -72,12 +76,13 @@ static int cmd_doc(int, char **, void *);
 /* The usage lines are also the SYNOPSIS of phys-param(1). */
 static const struct phys_subcommand subcommands[] = {
 	{ "list", cmd_list, "phys-param list [--doc] [WORLD [GLOB...]]\n",
-	    list_help, NULL },
+	    list_help, TAKES(O_DOC) },
 	{ "get", cmd_get, "phys-param get [--doc] [-p PRESET] NAME... WORLD\n",
-	    get_help, NULL },
+	    get_help, TAKES(O_DOC | O_PRESET) },
 	{ "set", cmd_set, "phys-param set [-i] [-p PRESET] [--from FILE] "
-	    "[NAME=VALUE...] WORLD\n", set_help, NULL },
-	{ "doc", cmd_doc, "phys-param doc\n", doc_help, NULL },
+	    "[NAME=VALUE...] WORLD\n", set_help,
+	    TAKES(O_PRESET | O_IN_PLACE | O_FROM) },
+	{ "doc", cmd_doc, "phys-param doc\n", doc_help, TAKES(0) },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -503,18 +508,24 @@ cmd_doc(int argc, char **argv, void *ctx)
 
 /* An option a command does not take is a mistake worth saying. */
 static void
-check_options(const char *cmd, const struct opts *o)
+check_options(const struct phys_subcommand *cmd, const struct opts *o)
 {
-	bool list = strcmp(cmd, "list") == 0, get = strcmp(cmd, "get") == 0;
-	bool set = strcmp(cmd, "set") == 0;
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+		{ O_DOC, "--doc" }, { O_PRESET, "--preset" },
+		{ O_IN_PLACE, "--in-place" }, { O_FROM, "--from" }
+	};
+	unsigned given = (o->doc ? O_DOC : 0) | (o->preset ? O_PRESET : 0) |
+	    (o->in_place ? O_IN_PLACE : 0) | (o->from ? O_FROM : 0);
+	unsigned takes = *(const unsigned *)cmd->data;
+	size_t i;
 
-	if (o->doc && !list && !get)
-		phys_die(PHYS_EXIT_USAGE, "%s: --doc does not apply", cmd);
-	if (o->preset && !get && !set)
-		phys_die(PHYS_EXIT_USAGE, "%s: --preset does not apply", cmd);
-	if ((o->in_place || o->from) && !set)
-		phys_die(PHYS_EXIT_USAGE, "%s: %s does not apply", cmd,
-		    o->in_place ? "--in-place" : "--from");
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if ((given & names[i].bit) && !(takes & names[i].bit))
+			phys_die(PHYS_EXIT_USAGE, "%s: %s does not apply",
+			    cmd->name, names[i].name);
 }
 
 int
@@ -530,7 +541,7 @@ main(int argc, char **argv)
 	if (!(sub = phys_command_split(&command, &current, &argc, &argv,
 	    ":hdf:ip:", parse_options, &o)))
 		phys_usage(phys_command_usage(&command, NULL));
-	check_options(sub->name, &o);
+	check_options(sub, &o);
 	rc = sub->run(argc, argv, &o);
 	phys_buf_free(&out);
 	if (phys_close_stdout() != PHYS_EXIT_OK && rc == PHYS_EXIT_OK)
