@@ -117,21 +117,13 @@ static int
 read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 {
 	xmlNodePtr e = phys_child(owner, "pose");
-	double v[6] = { 0 };
-	char *text;
-	int n;
 
 	*rel = NULL;
 	*out = PHYS_POSE_IDENTITY;
 	if (!e)
 		return 0;
-	text = phys_node_text(e);
-	n = phys_parse_doubles(text, v, 6);
-	free(text);
-	if (n != 6 && n != 0)
-		return phys_failat(d->name, phys_node_line(e),
-		    "<pose>: expected 6 numbers");
-	*out = phys_pose_from6(v);
+	if (phys_pose_element(d, e, out) < 0)
+		return -1;
 	*rel = phys_node_attr(e, "relative_to");
 	return 0;
 }

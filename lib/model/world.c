@@ -148,7 +148,6 @@ warn_node(struct loader *L, struct phys_doc *d, xmlNodePtr n, const char *msg,
 	phys_warnat(d->name, phys_node_line(n), "%s", text);
 }
 
-static int pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out);
 
 /*
  * SDF 1.10 writes an absent joint limit as inf (-inf for lower); 1.9
@@ -180,7 +179,7 @@ pose_value(struct phys_doc *d, xmlNodePtr e, struct phys_value *v)
 {
 	phys_pose p;
 
-	if (pose_element(d, e, &p) < 0)
+	if (phys_pose_element(d, e, &p) < 0)
 		return -1;
 	phys_pose_to6(p, v->u.pose);
 	v->given = true;
@@ -530,8 +529,8 @@ struct scope {
  * with degrees="true" (SDF 1.9+), or x y z qx qy qz qw with
  * rotation_format="quat_xyzw". An empty <pose> is the identity.
  */
-static int
-pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
+int
+phys_pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
 {
 	bool attrs = pose_has_attributes(e);	/* seldom: no copies else */
 	char *fmt = attrs ? phys_node_attr(e, "rotation_format") : NULL;
@@ -588,7 +587,7 @@ read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 		*rel = NULL;
 	if (!e)
 		return 0;
-	if (pose_element(d, e, out) < 0)
+	if (phys_pose_element(d, e, out) < 0)
 		return -1;
 	if (rel)
 		*rel = phys_node_attr(e, "relative_to");

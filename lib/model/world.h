@@ -177,6 +177,10 @@ int phys_world_entity(const struct phys_world *w, const char *name,
 int phys_world_entity_of(const struct phys_world *w, const char *name,
     enum phys_kind kind);
 
+/* A <pose> element as a transform, in any of its forms (rpy in radians
+ * or degrees, quat_xyzw); an error at the element when it is malformed. */
+int phys_pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out);
+
 /* Read a whole <physics> element into a profile (used by load and import). */
 int phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
     xmlNodePtr node);
