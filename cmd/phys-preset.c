@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "paramio.h"
 #include "preset.h"
 
@@ -126,6 +127,33 @@ done(int rc, const struct opts *o, bool writes)
 	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
+/* A gz-sim profile names no engine: ,"engine":"ode" says which runs it
+ * (and ,"gz_engine" the one its physics plugin names). */
+static void
+put_gz_engine(struct phys_buf *b, const struct phys_profile *p)
+{
+	const struct phys_engine_info *e = phys_profile_engine(p);
+
+	if (!p->gz_placeholder)
+		return;
+	phys_buf_puts(b, ",\"engine\":");
+	phys_buf_json_string(b, e ? e->type : "");
+	if (p->gz_plugin) {
+		phys_buf_puts(b, ",\"gz_plugin\":");
+		phys_buf_json_string(b, p->gz_plugin);
+	}
+}
+
+/* The engine bit of what runs a profile: its type's, or a gz-sim
+ * profile's engine. */
+static unsigned
+profile_engine_bit(const struct phys_profile *p)
+{
+	const struct phys_engine_info *e = phys_profile_engine(p);
+
+	return phys_engine_bit(e ? e->type : p->type);
+}
+
 static int
 cmd_list(const struct opts *o, int argc, char **argv)
 {
@@ -147,6 +175,7 @@ cmd_list(const struct opts *o, int argc, char **argv)
 		phys_buf_json_string(&b, p->name);
 		phys_buf_puts(&b, ",\"type\":");
 		phys_buf_json_string(&b, p->type);
+		put_gz_engine(&b, p);
 		phys_buf_printf(&b, ",\"default\":%s,\"start\":%s}\n",
 		    p->marked_default ? "true" : "false",
 		    (int)i == world.start ? "true" : "false");
@@ -176,7 +205,7 @@ cmd_show(const struct opts *o, int argc, char **argv)
 	load(argv[1]);
 	r.idx = profile(argv[0]);
 	r.scope = PHYS_S_PHYSICS;
-	engine = phys_engine_bit(world.profiles[r.idx].type);
+	engine = profile_engine_bit(&world.profiles[r.idx]);
 	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
 		r.p = phys_scope_param(PHYS_S_PHYSICS, i);
 		if (relevant(r.p, engine ? engine : PHYS_E_ALL))
@@ -215,7 +244,7 @@ cmd_diff(const struct opts *o, int argc, char **argv)
 		phys_buf_json_string(&b, pb->type);
 		phys_buf_puts(&b, "}}\n");
 	}
-	engines = phys_engine_bit(pa->type) | phys_engine_bit(pb->type);
+	engines = profile_engine_bit(pa) | profile_engine_bit(pb);
 	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
 		p = phys_scope_param(PHYS_S_PHYSICS, i);
 		if (!relevant(p, engines) ||

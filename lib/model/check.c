@@ -493,6 +493,14 @@ unknown_element(struct checker *ck, xmlNodePtr parent,
 	attach_suggestions(x, &cand);
 }
 
+/* <physics><gravity> after SDF 1.5: ignored, as libsdformat does, with
+ * the loader's warning. */
+static bool
+legacy_gravity(xmlNodePtr parent, xmlNodePtr c)
+{
+	return phys_node_is(parent, "physics") && phys_node_is(c, "gravity");
+}
+
 /* Index into pe's kids of the one named name; -1 when none, -2 when pe
  * takes any element (a plugin's data). */
 static int
@@ -629,6 +637,8 @@ check_children(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e,
 		v = descend(pl, self, (const char *)c->name, &below);
 		if (v == -2)
 			continue;
+		if (v < 0 && legacy_gravity(n, c))
+			continue;	/* the loader's warning says it */
 		if (v < 0) {
 			unknown_element(ck, n, e, c);
 			continue;
@@ -897,6 +907,34 @@ check_inertia(struct phys_findings *out, struct phys_world *w)
 	}
 }
 
+/* gz-sim's placeholder engine type: the world runs, on which engine the
+ * run says (phys-step), this says where it comes from. */
+static void
+check_gz_profiles(struct phys_findings *out, struct phys_world *w)
+{
+	const struct phys_profile *p;
+	char msg[512];
+	size_t i;
+
+	for (i = 0; i < w->nprofiles; i++) {
+		p = &w->profiles[i];
+		if (!p->gz_placeholder || !p->node)
+			continue;
+		if (p->gz_plugin)
+			snprintf(msg, sizeof msg, "<physics type=\"%s\"> is "
+			    "gz-sim's placeholder: gz-sim runs the engine its "
+			    "physics plugin names (%s); phys runs its engine "
+			    "of that kind, else DART, else ODE", p->type,
+			    p->gz_plugin);
+		else
+			snprintf(msg, sizeof msg, "<physics type=\"%s\"> is "
+			    "gz-sim's placeholder: gz-sim runs DART, and so "
+			    "does phys where it has DART, else ODE", p->type);
+		add_finding(out, p->doc->name, phys_node_line(p->node),
+		    PHYS_SEV_WARNING, "physics", msg);
+	}
+}
+
 /* ---- order ---- */
 
 static int
@@ -1032,6 +1070,7 @@ phys_check_world(const char *path, struct phys_findings *out)
 	if (rc == 0) {
 		phys_frames_check(&w, collect_frame_error, &sink);
 		check_inertia(out, &w);
+		check_gz_profiles(out, &w);
 	}
 	check_doc(out, &w.doc, 0);
 	for (i = 0; i < w.nincludes; i++)

@@ -355,6 +355,8 @@ phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
 	p->type = node ? phys_node_attr(node, "type") : NULL;
 	if (!p->type)
 		p->type = phys_xstrdup("ode");
+	p->gz_placeholder = strcmp(p->type, "ignored") == 0 ||
+	    strcmp(p->type, "ignore") == 0 || strcmp(p->type, "none") == 0;
 	if (!node)
 		return 0;
 	def = phys_node_attr(node, "default");
@@ -377,10 +379,13 @@ phys_profile_free(struct phys_profile *p)
 	phys_values_free(PHYS_S_PHYSICS, p->vals);
 	free(p->name);
 	free(p->type);
+	free(p->gz_engine);
+	free(p->gz_plugin);
 	memset(p, 0, sizeof *p);
 }
 
-/* SDF before 1.6 kept gravity inside <physics>; later files at <world>. */
+/* SDF before 1.6 kept gravity inside <physics>; later files at <world>,
+ * and libsdformat ignores one left in <physics>. */
 static int
 read_profile_gravity(struct phys_profile *p)
 {
@@ -391,6 +396,16 @@ read_profile_gravity(struct phys_profile *p)
 
 	if (!e)
 		return 0;
+	if (p->doc->major > 1 || p->doc->minor >= 6) {
+		/* libsdformat reads it only in files before 1.6 */
+		if (loader_warns)
+			phys_warnat(p->doc->name, phys_node_line(e), "<gravity> "
+			    "in <physics> is SDF 1.5's: in an SDF %d.%d file "
+			    "libsdformat and Gazebo ignore it, and so does phys "
+			    "(the world's <gravity> applies)", p->doc->major,
+			    p->doc->minor);
+		return 0;
+	}
 	text = phys_node_text(e);
 	n = phys_parse_doubles(text, v, 3);
 	free(text);
@@ -410,6 +425,64 @@ fold_legacy_gravity(const struct phys_profile *p, struct phys_value *world)
 	if (PV(world, WORLD_gravity)->given || !p->has_gravity)
 		return;
 	PVV(world, WORLD_gravity) = p->gravity;
+}
+
+/*
+ * gz-sim's physics system: <plugin filename="gz-sim-physics-system"> (or
+ * ignition-gazebo-physics-system, as a library name or not) with
+ * <engine><filename>gz-physics-NAME-plugin</filename>, ignition-physics
+ * in older releases, a library name with a version in newer ones.
+ */
+static const struct {
+	const char *part;	/* in the engine plugin's file name */
+	const char *type;
+} gz_engines[] = {
+	{ "dartsim", "dart" },
+	{ "bullet-featherstone", "bullet" },
+	{ "bullet", "bullet" },
+	{ "tpe", "tpe" },
+	{ "ode", "ode" },
+	{ "simbody", "simbody" },
+	{ "mujoco", "mujoco" },
+};
+
+static char *
+gz_physics_plugin(xmlNodePtr world)
+{
+	xmlNodePtr n, e;
+	char *file;
+	bool physics;
+
+	for (n = phys_child(world, "plugin"); n; n = phys_next(n, "plugin")) {
+		file = phys_node_attr(n, "filename");
+		physics = file && strstr(file, "physics-system");
+		free(file);
+		e = phys_child(phys_child(n, "engine"), "filename");
+		if (physics && e)
+			return phys_node_text(e);
+	}
+	return NULL;
+}
+
+static void
+read_gz_engines(struct phys_world *w)
+{
+	char *file = gz_physics_plugin(w->node);
+	const char *type = NULL;
+	size_t i, k;
+
+	for (i = 0; file && !type && i < sizeof gz_engines /
+	    sizeof *gz_engines; i++)
+		if (strstr(file, gz_engines[i].part))
+			type = gz_engines[i].type;
+	for (k = 0; k < w->nprofiles; k++) {
+		if (!w->profiles[k].gz_placeholder)
+			continue;
+		w->profiles[k].gz_plugin = file ? phys_xstrdup(file) : NULL;
+		w->profiles[k].gz_engine = file ? phys_xstrdup(type ? type :
+		    file) : NULL;
+	}
+	free(file);
 }
 
 static int
@@ -460,6 +533,7 @@ read_profiles(struct phys_world *w, const struct phys_load_options *opt)
 		w->nprofiles = 1;
 		phys_profile_read(&w->profiles[0], &w->doc, NULL);
 	}
+	read_gz_engines(w);
 	return choose_start(w, opt);
 }
 

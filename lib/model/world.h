@@ -53,6 +53,13 @@ struct phys_profile {
 	char *type;		/* engine: ode, bullet, simbody, dart */
 	bool marked_default;	/* default="true" */
 	bool has_gravity;	/* SDF 1.4/1.5 kept gravity in <physics> */
+	/* gz-sim's <physics type="ignored"> (also ignore, none): gz-sim
+	 * reads no type and runs the engine its physics plugin names,
+	 * else DART (phys_profile_engine picks phys's engine for it). */
+	bool gz_placeholder;
+	char *gz_engine;	/* the plugin's engine: "bullet", "dart",
+				 * "tpe"...; NULL when it names none */
+	char *gz_plugin;	/* the plugin's <engine><filename> */
 	phys_vec3 gravity;
 	xmlNodePtr node;	/* NULL for the implicit profile */
 	struct phys_doc *doc;

@@ -1,0 +1,115 @@
+#!/usr/bin/env bats
+# Worlds written for gz-sim, PX4, ArduPilot and their kind, read as
+# libsdformat and gz-sim read them: the placeholder engine type, gravity
+# where the version has it, the specification's defaults, scoped frames,
+# merged includes, Fuel's cache and the small ones. Each world is small,
+# one feature, and its result is compared with a closed form.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+# gz_world TYPE PLUGIN: a ball at z = 10 under a <physics type=TYPE>,
+# with PLUGIN (text) at world level.
+gz_world() {
+	cat <<EOF
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <physics name="1ms" type="$1">
+      <max_step_size>0.001</max_step_size>
+      <real_time_factor>1.0</real_time_factor>
+    </physics>
+    $2
+    <model name="ball">
+      <pose>0 0 10 0 0 0</pose>
+      <link name="link">
+        <inertial><mass>1</mass></inertial>
+        <collision name="c"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision>
+      </link>
+    </model>
+  </world>
+</sdf>
+EOF
+}
+
+physics_plugin() {
+	printf '<plugin filename="%s" name="gz::sim::systems::Physics"><engine><filename>%s</filename></engine></plugin>' "$1" "$2"
+}
+
+@test "gz-sim's <physics type=\"ignored\"> runs on gz-sim's default engine (DART where phys has it, else ODE), said once with file:line" {
+	for type in ignored ignore none; do
+		gz_world "$type" "" > "$TMP/w.sdf"
+		engine=$(phys-preset list "$TMP/w.sdf" | jq -r .engine)
+		echo "$type: $engine"
+		case $engine in ode | dart) ;; *) false ;; esac
+		phys-step -t 1 -e 1000 -i ball::link/pose "$TMP/w.sdf" > "$TMP/o" 2> "$TMP/e"
+		cat "$TMP/e"
+		[ "$(grep -c . "$TMP/e")" -eq 1 ]
+		grep -q "^phys-step: .*w.sdf:4: <physics type=\"$type\">: .*running " "$TMP/e"
+		# the run is the one of a profile of that engine
+		sed "s/type=\"$type\"/type=\"$engine\"/" "$TMP/w.sdf" > "$TMP/e.sdf"
+		phys-step -t 1 -e 1000 -i ball::link/pose "$TMP/e.sdf" 2>/dev/null | cmp - "$TMP/o"
+		# free fall: z = 10 - g t^2 / 2
+		near "$(tail -1 "$TMP/o" | jq '.items["ball::link/pose"].z')" "$(awk 'BEGIN { print 10 - 9.8 / 2 }')" 0.01
+	done
+}
+
+@test "gz-sim's physics plugin picks the engine: bullet-featherstone and bullet run Bullet, a name phys lacks falls back" {
+	for plugin in "gz-sim-physics-system gz-physics-bullet-featherstone-plugin" \
+	    "ignition-gazebo-physics-system ignition-physics-bullet-plugin" \
+	    "libgz-sim8-physics-system.so libgz-physics7-bullet-featherstone-plugin.so"; do
+		set -- $plugin
+		gz_world ignored "$(physics_plugin "$1" "$2")" > "$TMP/w.sdf"
+		[ "$(phys-preset list "$TMP/w.sdf" | jq -r .engine)" = bullet ]
+		phys-step -t 0.5 -e 500 -i ball::link/pose "$TMP/w.sdf" > "$TMP/o" 2> "$TMP/e"
+		grep -q "w.sdf:4: .*($2): running Bullet" "$TMP/e"
+		sed 's/type="ignored"/type="bullet"/' "$TMP/w.sdf" > "$TMP/b.sdf"
+		phys-step -t 0.5 -e 500 -i ball::link/pose "$TMP/b.sdf" | cmp - "$TMP/o"
+	done
+	# TPE: phys has none; gz-sim's default stands in
+	gz_world ignored "$(physics_plugin gz-sim-physics-system gz-physics-tpe-plugin)" > "$TMP/w.sdf"
+	engine=$(phys-preset list "$TMP/w.sdf" | jq -r .engine)
+	case $engine in ode | dart) ;; *) false ;; esac
+	phys-step -t 0.1 "$TMP/w.sdf" 2>&1 >/dev/null | grep -q "names gz-physics-tpe-plugin, which phys does not have"
+	# phys-preset show lists that engine's parameters
+	gz_world ignored "$(physics_plugin gz-sim-physics-system gz-physics-bullet-featherstone-plugin)" > "$TMP/w.sdf"
+	phys-preset show 1ms "$TMP/w.sdf" | grep -q '"name":"bullet\.'
+	! phys-preset show 1ms "$TMP/w.sdf" | grep -q '"name":"ode\.'
+}
+
+@test "phys-sdf check: gz-sim's placeholder engine type is a warning at its <physics>" {
+	gz_world ignored "$(physics_plugin gz-sim-physics-system gz-physics-dartsim-plugin)" > "$TMP/w.sdf"
+	run phys-sdf check "$TMP/w.sdf"
+	assert_success
+	[ "$(echo "$output" | jq -r 'select(.line == 4) | .severity')" = warning ]
+	echo "$output" | grep -q "gz-physics-dartsim-plugin"
+}
+
+@test "<physics><gravity> is read in SDF 1.5 and ignored, with a warning, from SDF 1.6 as libsdformat does" {
+	for v in 1.5 1.6 1.7; do
+		cat > "$TMP/w.sdf" <<EOF
+<?xml version="1.0"?>
+<sdf version="$v">
+  <world name="w">
+    <physics type="ode"><gravity>0 0 -1</gravity></physics>
+    <model name="ball"><pose>0 0 10 0 0 0</pose>
+      <link name="link"><inertial><mass>1</mass></inertial></link>
+    </model>
+  </world>
+</sdf>
+EOF
+		phys-step -t 1 -e 1000 -i ball::link/linear_vel "$TMP/w.sdf" > "$TMP/o" 2> "$TMP/e"
+		vz=$(tail -1 "$TMP/o" | jq '.items["ball::link/linear_vel"].z')
+		run phys-sdf check "$TMP/w.sdf"
+		if [ "$v" = 1.5 ]; then
+			near "$vz" -1 1e-9
+			[ ! -s "$TMP/e" ]
+			[ -z "$output" ]
+		else
+			# the world's default gravity
+			near "$vz" -9.8 1e-9
+			grep -q "w.sdf:4: <gravity> in <physics> is SDF 1.5's" "$TMP/e"
+			[ "$(echo "$output" | jq -r 'select(.line == 4) | .severity')" = warning ]
+		fi
+	done
+}
