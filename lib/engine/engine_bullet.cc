@@ -1159,31 +1159,81 @@ bullet_engine_apply_collision(struct bullet_engine *e, int ci)
 	return rc;
 }
 
-/* Springs and viscous damping as explicit generalized forces, as under
- * ODE. */
+/* A body as its joints' axes see it. */
+struct phys_body_inverse
+body_inverse(const bullet_engine *e, int link)
+{
+	struct phys_body_inverse bi;
+	btRigidBody *b = link >= 0 ? e->links[(size_t)link].body : nullptr;
+
+	memset(&bi, 0, sizeof bi);
+	if (!b || b->isStaticOrKinematicObject())
+		return bi;
+	const btMatrix3x3 &m = b->getInvInertiaTensorWorld();
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++)
+			bi.inv_inertia.m[r][c] = m[r][c];
+	bi.inv_mass = b->getInvMass();
+	const btVector3 &p = b->getCenterOfMassPosition();
+	bi.com = v3(p.x(), p.y(), p.z());
+	return bi;
+}
+
+/* The inverse inertia of the joint's motion along a (world frame), its
+ * two bodies alone (phys_axis_inverse_inertia). */
+double
+axis_inverse_inertia(const bullet_engine *e, int ji, phys_vec3 a,
+    bool linear)
+{
+	const struct phys_joint *j = &e->w->joints[(size_t)ji];
+	const bjoint &bj = e->joints[(size_t)ji];
+	struct phys_body_inverse c = body_inverse(e, j->child);
+	struct phys_body_inverse p = body_inverse(e, j->parent);
+	phys_vec3 anchor = phys_pose_mul(body_pose(e, j->child), bj.in_child).p;
+
+	return phys_axis_inverse_inertia(&c, &p, anchor, a, linear);
+}
+
+/*
+ * Springs and viscous damping as generalized forces, stable at any
+ * damping (phys_joint_spring_damper_stable); for Gazebo's implicit forms
+ * the implicit Euler step of the damping and, with implicit_spring_damper,
+ * of the spring (Bullet's solver settles a row as soft as a spring only
+ * when the row's CFM is below its inverse inertia: a row would leave
+ * light damping out).
+ */
 static void
 joint_forces(struct bullet_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	enum phys_joint_springs how = phys_joint_springs(v);
 	bjoint &bj = e->joints[(size_t)ji];
 	double pos[2], vel[2];
 	int n = bullet_engine_joint_state(e, ji, pos, vel);
 	phys_pose pp = body_pose(e, j->parent);
+	bool linear = j->type == PHYS_JOINT_PRISMATIC;
 
 	for (int k = 0; k < n; k++) {
-		double f = phys_joint_spring_damper(v, k, pos[k], vel[k]);
-		phys_vec3 axis;
+		phys_vec3 axis = world_axis(pp, bj, k, pos[0]);
+		double f;
 
+		double inv = axis_inverse_inertia(e, ji, axis, linear);
+
+		if (how == PHYS_SPRINGS_ROW)
+			f = phys_joint_spring_damper_implicit(v, k, pos[k],
+			    vel[k], inv, e->step);
+		else
+			f = phys_joint_spring_damper_stable(v, k, pos[k],
+			    vel[k], inv, e->step);
 		bj.applied[k] = f;
 		if (f == 0)
 			continue;
-		axis = world_axis(pp, bj, k, pos[0]);
 		btVector3 F = bt(v3_scale(axis, f));
 		btRigidBody *c = e->links[(size_t)j->child].body;
 		btRigidBody *p = j->parent >= 0 ?
 		    e->links[(size_t)j->parent].body : nullptr;
-		if (j->type == PHYS_JOINT_PRISMATIC) {
+		if (linear) {
 			if (c)
 				c->applyCentralForce(F);
 			if (p)
