@@ -113,3 +113,100 @@ EOF
 		rel "$v" 9.8e-5 1e-3
 	done < "$TMP/v"
 }
+
+# incline ENGINE: a ball of radius 0.1 and inertia 2/5 m r^2 at rest on a
+# plane tilted 10 degrees about y.
+incline() {
+	nx=$(awk 'BEGIN { printf "%.17g", -sin(0.17453292519943295) }')
+	nz=$(awk 'BEGIN { printf "%.17g", cos(0.17453292519943295) }')
+	cat <<EOF2
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <physics type="$1"><max_step_size>0.001</max_step_size></physics>
+    <model name="slope"><static>true</static>
+      <link name="l"><collision name="c"><geometry><plane><normal>$nx 0 $nz</normal><size>100 100</size></plane></geometry></collision></link>
+    </model>
+    <model name="ball">
+      <pose>$(awk -v x="$nx" -v z="$nz" 'BEGIN { printf "%.17g 0 %.17g", 0.1 * x, 0.1 * z }') 0 0 0</pose>
+      <link name="link">
+        <inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial>
+        <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision>
+      </link>
+    </model>
+  </world>
+</sdf>
+EOF2
+}
+
+# boxes ENGINE POSE...: 0.2 m cubes of 1 kg on the ground, one per pose.
+boxes() {
+	local engine=$1 i=0
+	shift
+	printf '<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n'
+	printf '<physics type="%s"><max_step_size>0.001</max_step_size></physics>\n' "$engine"
+	printf '<model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>\n'
+	for pose; do
+		printf '<model name="box%d"><pose>%s</pose><link name="link"><inertial><mass>1</mass><inertia><ixx>0.006666666666666667</ixx><iyy>0.006666666666666667</iyy><izz>0.006666666666666667</izz></inertia></inertial><collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model>\n' "$i" "$pose"
+		i=$((i + 1))
+	done
+	printf '</world>\n</sdf>\n'
+}
+
+@test "a ball rolls down a 10 degree incline: s = 5/14 g sin(theta) t^2, both engines" {
+	want=$(awk 'BEGIN { print 5 / 14 * 9.8 * sin(0.17453292519943295) }')
+	for engine in ode bullet; do
+		incline "$engine" > "$TMP/w.sdf"
+		phys-step -t 1 -e 1000 -i ball::link/pose "$TMP/w.sdf" |
+		    jq -r '.items["ball::link/pose"] | "\(.x) \(.z)"' > "$TMP/p"
+		s=$(awk 'NR == 1 { x = $1; z = $2 } END { print sqrt(($1 - x)^2 + ($2 - z)^2) }' "$TMP/p")
+		echo "$engine: $s m, closed form $want m"
+		rel "$s" "$want" 0.01
+		[ "$engine" = ode ] || bullet=$s
+	done
+	# and as bare Bullet rolls it, set up as Gazebo's Bullet does
+	g++ -O2 $(pkg-config --cflags bullet-float64) -o "$TMP/bullet_incline" \
+	    "$BATS_TEST_DIRNAME/data/bullet_incline.cc" $(pkg-config --libs bullet-float64)
+	bare=$("$TMP/bullet_incline")
+	echo "bare Bullet: $bare m"
+	rel "$bullet" "$bare" 1e-4
+}
+
+@test "a box dropped on its edge falls flat, and ten stacked boxes stand: both engines" {
+	for engine in ode bullet; do
+		echo "$engine"
+		boxes "$engine" "0 0 0.2 0.6 0 0" > "$TMP/w.sdf"
+		phys-step -t 2 -e 2000 -i box0::link/pose "$TMP/w.sdf" |
+		    tail -1 | jq -r '.items["box0::link/pose"] | "\(.z) \(.roll)"' > "$TMP/p"
+		read -r z roll < "$TMP/p"
+		near "$z" 0.1 0.002
+		near "$roll" 0 1e-3
+		set --
+		for i in 0 1 2 3 4 5 6 7 8 9; do
+			set -- "$@" "0 0 $(awk -v i=$i 'BEGIN { print 0.1 + 0.2 * i }') 0 0 0"
+		done
+		boxes "$engine" "$@" > "$TMP/s.sdf"
+		phys-step -t 3 -e 3000 -i 'box9::link/pose' "$TMP/s.sdf" | tail -1 |
+		    jq -r '.items["box9::link/pose"] | "\(.x) \(.y) \(.z)"' > "$TMP/p"
+		read -r x y z < "$TMP/p"
+		near "$x" 0 0.005
+		near "$y" 0 0.005
+		near "$z" 1.9 0.015
+	done
+}
+
+@test "a torsion spring keeps its energy over a period, through +-2pi/3 and +-pi: angles are continuous on both engines" {
+	# I = 1, k = 1, rate w at 0: theta = w sin t, E = w^2 / 2
+	for engine in ode bullet; do
+		for w in 2.5 4; do
+			echo "$engine, amplitude $w rad"
+			rotor "$engine" false 0 1 0.001 | sed "s|<angular>0 0 1</angular>|<angular>0 0 $w</angular>|" > "$TMP/w.sdf"
+			phys-step -t 6.2832 -e 10 -i m::j/position -i m/kinetic_energy "$TMP/w.sdf" |
+			    jq -r '[.t, .items["m::j/position"][0], .items["m/kinetic_energy"]] | @tsv' |
+			    awk -v w="$w" '{ e = $3 + $2 * $2 / 2; d = (e - w * w / 2) / (w * w / 2)
+				if (d < 0) d = -d; if (d > m) m = d
+				p = $2 - w * sin($1); if (p < 0) p = -p; if (p > mp) mp = p }
+				END { print "energy off by", m, "angle by", mp; exit !(m < 1e-3 && mp < 1e-4) }'
+		done
+	done
+}

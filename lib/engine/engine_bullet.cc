@@ -15,8 +15,9 @@
  * Bullet's generalized 6-DOF constraint (a point-to-point one for balls),
  * with the parent as body A so that a universal joint's first axis stays
  * with the parent. Contacts get their surfaces' values each step, before
- * Bullet solves them: friction the smaller of the two surfaces', rolling
- * friction likewise, restitution the larger when the approach is faster
+ * Bullet solves them: friction the smaller of the two surfaces' (Gazebo's
+ * Bullet reads <ode><mu>, or <bullet><friction> where given), rolling
+ * friction where a surface gives it, restitution the larger when the approach is faster
  * than both thresholds, and kp/kd or soft_erp/soft_cfm when given.
  */
 #include <btBulletDynamicsCommon.h>
@@ -122,6 +123,9 @@ struct bjoint {
 	phys_vec3 axis_parent[2];	/* axes at load, in the parent link frame */
 	phys_quat rel0 = PHYS_QUAT_IDENTITY;	/* parent^-1 child rotation at load */
 	double applied[2] = { 0, 0 };	/* spring and damping, last step */
+	/* turning axes: the angle after the last step, which the next
+	 * reading continues (Bullet's are within (-pi, pi]) */
+	double last[2] = { 0, 0 };
 };
 
 class World;
@@ -798,6 +802,31 @@ fdir(const btCollisionObject *o, const struct phys_value *v, int ci,
 	    e->w->collisions[ci].pose).q, d));
 }
 
+/*
+ * Gazebo's Bullet takes a surface's sliding friction from its ODE block
+ * (<friction><ode><mu>, a negative one unbounded); a surface that gives
+ * Bullet's own coefficient means that one.
+ */
+double
+sliding_friction(const struct phys_value *v)
+{
+	double mu = PVD(v, COLLISION_surface_friction_ode_mu);
+
+	if (PV(v, COLLISION_surface_friction_bullet_friction)->given)
+		return PVD(v, COLLISION_surface_friction_bullet_friction);
+	return mu < 0 ? HUGE_VAL : mu;
+}
+
+/* Rolling friction only where a surface asks for it: Gazebo's Bullet sets
+ * none, and the specification's default of 1 would stop every ball. */
+double
+rolling_friction(const struct phys_value *v)
+{
+	if (!PV(v, COLLISION_surface_friction_bullet_rolling_friction)->given)
+		return HUGE_VAL;
+	return PVD(v, COLLISION_surface_friction_bullet_rolling_friction);
+}
+
 /* The surfaces' values on one contact point. */
 void
 set_point(const bullet_engine *e, btManifoldPoint &p,
@@ -809,12 +838,11 @@ set_point(const bullet_engine *e, btManifoldPoint &p,
 	double erp, cfm, approach, gap;
 	phys_vec3 d, n = from_bt(p.m_normalWorldOnB);
 
-	p.m_combinedFriction = fmin(
-	    PVD(a, COLLISION_surface_friction_bullet_friction),
-	    PVD(b, COLLISION_surface_friction_bullet_friction));
-	p.m_combinedRollingFriction = fmin(
-	    PVD(a, COLLISION_surface_friction_bullet_rolling_friction),
-	    PVD(b, COLLISION_surface_friction_bullet_rolling_friction));
+	p.m_combinedFriction = fmin(sliding_friction(a), sliding_friction(b));
+	p.m_combinedRollingFriction = fmin(rolling_friction(a),
+	    rolling_friction(b));
+	if (std::isinf(p.m_combinedRollingFriction))
+		p.m_combinedRollingFriction = 0;
 	p.m_combinedSpinningFriction = 0;
 	/* Restitution when approaching faster than both thresholds, as
 	 * under ODE. */
@@ -962,6 +990,9 @@ world_axis(phys_pose parent, const bjoint &bj, int k, double t1)
 static phys_ode_support
 bullet_support(const struct phys_param *p)
 {
+	/* Gazebo's Bullet takes sliding friction from the ODE block */
+	if (p->id == PHYS_P_COLLISION_surface_friction_ode_mu)
+		return PHYS_ODE_NATIVE;
 	if (!(p->engines & PHYS_E_BULLET))
 		return PHYS_ODE_OTHER;
 	switch (p->id) {
@@ -1296,6 +1327,13 @@ bullet_engine_step(struct bullet_engine *e)
 	/* One step of exactly max_step_size: no substeps, no interpolation. */
 	e->world->stepSimulation(e->step, 0, e->step);
 	e->iterations++;
+	for (size_t i = 0; i < e->joints.size(); i++) {
+		double pos[2], vel[2];
+		int n = bullet_engine_joint_state(e, (int)i, pos, vel);
+
+		for (int k = 0; k < n; k++)
+			e->joints[i].last[k] = pos[k];
+	}
 	return check_finite(e);
 }
 
@@ -1424,6 +1462,14 @@ bullet_engine_set_link_vel(struct bullet_engine *e, int li,
 	return 0;
 }
 
+/* An angle read within one turn, continuing the one before: a joint
+ * turns less than half a turn in a step. */
+static double
+continued(double before, double angle)
+{
+	return before + remainder(angle - before, 2 * M_PI);
+}
+
 static int
 bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
     double vel[2])
@@ -1449,7 +1495,7 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 	a1 = bj.axis_parent[0];
 	switch (j->type) {
 	case PHYS_JOINT_REVOLUTE:
-		pos[0] = angle_about(d, a1);
+		pos[0] = continued(bj.last[0], angle_about(d, a1));
 		vel[0] = v3_dot(v3_sub(wc, wp), phys_quat_rotate(pp.q, a1));
 		return 1;
 	case PHYS_JOINT_PRISMATIC: {
@@ -1474,6 +1520,8 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 		rel = v3_sub(wc, wp);
 		vel[0] = v3_dot(rel, world_axis(pp, bj, 0, pos[0]));
 		vel[1] = v3_dot(rel, world_axis(pp, bj, 1, pos[0]));
+		pos[0] = continued(bj.last[0], pos[0]);
+		pos[1] = continued(bj.last[1], pos[1]);
 		return 2;
 	default:
 		return 0;

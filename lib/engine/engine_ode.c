@@ -62,6 +62,9 @@ struct ode_joint {
 	phys_vec3 xyz[2];	/* the axis values the axes came from */
 	double offset[2];
 	double applied[2];	/* spring and damping force, last step */
+	double last[2];		/* turning axes: the angle after the last
+				 * step, which the next reading continues
+				 * (ODE's wrap at pi) */
 	/* Screw: angle[0] is the turn, unwrapped (ODE's wraps at pi).
 	 * Gearbox: the two angles from the reference body, integrated. */
 	double angle[2], raw_angle;
@@ -918,9 +921,17 @@ ode_engine_joint_state(const struct ode_engine *e, int ji, double pos[2],
     double vel[2])
 {
 	int n = ode_joint_state(e, ji, pos, vel), k;
+	enum phys_joint_type t = e->w->joints[ji].type;
+	bool turns = t == PHYS_JOINT_REVOLUTE || t == PHYS_JOINT_UNIVERSAL ||
+	    t == PHYS_JOINT_REVOLUTE2;
 
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
 		pos[k] += e->joints[ji].offset[k];
+		/* a joint turns less than half a turn in a step */
+		if (turns)
+			pos[k] = e->joints[ji].last[k] + remainder(pos[k] -
+			    e->joints[ji].last[k], 2 * M_PI);
+	}
 	return n;
 }
 
@@ -2158,6 +2169,23 @@ check_finite(struct ode_engine *e)
 	return 0;
 }
 
+/* Each turning axis's angle after the step, for the next to continue. */
+static void
+track_turns(struct ode_engine *e)
+{
+	double pos[2], vel[2];
+	size_t i;
+	int k, n;
+
+	for (i = 0; i < e->w->njoints; i++) {
+		if (!e->joints[i].joint)
+			continue;
+		n = ode_engine_joint_state(e, (int)i, pos, vel);
+		for (k = 0; k < n; k++)
+			e->joints[i].last[k] = pos[k];
+	}
+}
+
 static int
 ode_engine_step(struct ode_engine *e)
 {
@@ -2181,6 +2209,7 @@ ode_engine_step(struct ode_engine *e)
 	stepping = NULL;
 	e->iterations++;
 	track_coupled_angles(e);
+	track_turns(e);
 	return check_finite(e);
 }
 
