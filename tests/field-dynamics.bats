@@ -210,3 +210,36 @@ boxes() {
 		done
 	done
 }
+
+@test "a heightmap's <pos> raises it by z only, as Gazebo's ODE does, with a warning for x and y: both engines" {
+	cc "$BATS_TEST_DIRNAME/data/geomgen.c" $(pkg-config --cflags --libs gdal) -lm -o "$TMP/geomgen"
+	mkdir "$TMP/gen" && "$TMP/geomgen" "$TMP/gen"
+	for engine in ode bullet; do
+		cat > "$TMP/w.sdf" <<EOF2
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <physics type="$engine"><max_step_size>0.001</max_step_size></physics>
+    <model name="t"><static>true</static><link name="link"><collision name="c"><geometry>
+      <heightmap><uri>$TMP/gen/bowl.tif</uri><size>8 8 2</size><pos>3 2 0.5</pos></heightmap>
+    </geometry></collision></link></model>
+    <model name="s"><pose>0 0 1 0 0 0</pose><link name="link">
+      <inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial>
+      <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision>
+    </link></model>
+  </world>
+</sdf>
+EOF2
+		phys-step -t 2 -e 2000 -i s::link/pose "$TMP/w.sdf" 2> "$TMP/e" | tail -1 |
+		    jq -r '.items["s::link/pose"] | "\(.x) \(.y) \(.z)"' > "$TMP/p"
+		read -r x y z < "$TMP/p"
+		echo "$engine: $x $y $z"
+		# the bowl's bottom stays under the collision's origin, pos.z up
+		near "$z" 0.6 0.01
+		near "$x" 0 0.01
+		near "$y" 0 0.01
+		grep -q "w.sdf:6: heightmap <pos> 3 2: only its z is applied" "$TMP/e"
+	done
+	run phys-sdf check "$TMP/w.sdf"
+	[ "$(echo "$output" | jq -r 'select(.line == 6) | .severity')" = warning ]
+}

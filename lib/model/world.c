@@ -1016,6 +1016,14 @@ read_heightmap(struct phys_doc *d, struct phys_collision *c, xmlNodePtr s)
 	if (v != floor(v) || v < 1 || v > 16)
 		return fail_node(d, phys_child(s, "sampling"), "%s",
 		    "<sampling>: a whole number from 1 to 16");
+	/* Gazebo's ODE raises the terrain by pos.z and moves it no other
+	 * way: the terrain stays centred on its collision's frame. */
+	if ((pos[0] != 0 || pos[1] != 0) && loader_warns)
+		phys_warnat(d->name, phys_node_line(phys_child(s, "pos")),
+		    "heightmap <pos> %g %g: only its z is applied, as Gazebo's "
+		    "ODE does (move the terrain with the collision's <pose>)",
+		    pos[0], pos[1]);
+	pos[0] = pos[1] = 0;
 	path = geometry_file(d, s);
 	if (!path)
 		return -1;
