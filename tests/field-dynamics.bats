@@ -243,3 +243,38 @@ EOF2
 	run phys-sdf check "$TMP/w.sdf"
 	[ "$(echo "$output" | jq -r 'select(.line == 6) | .severity')" = warning ]
 }
+
+@test "a divergence names the body, the time and the likely cause: a spring too stiff for the step, a link under 1e-6 kg" {
+	for engine in ode bullet; do
+		rotor "$engine" false 0 1000000 0.001 |
+		    sed 's|<ixx>1</ixx><iyy>1</iyy><izz>1</izz>|<ixx>1e-6</ixx><iyy>1e-6</iyy><izz>1e-6</izz>|' > "$TMP/w.sdf"
+		run phys-step -t 1 "$TMP/w.sdf"
+		[ "$status" -eq 1 ]
+		[[ "$output" =~ "simulation diverged: body 'm::rotor' moves at "[^\ ]+" m/s and "[^\ ]+" rad/s at t=0.00" ]]
+		[[ "$output" == *"likely cause: joint 'm::j' ($TMP/w.sdf:10) has a spring of 1e+06 on a link of inertia 1e-06"* ]]
+		# in its implicit form the same spring holds the rotor still
+		sed 's|<implicit_spring_damper>false|<implicit_spring_damper>true|' "$TMP/w.sdf" > "$TMP/i.sdf"
+		phys-step -t 1 -e 1000 -i m::j/position "$TMP/i.sdf" | tail -1 |
+		    jq '.items["m::j/position"][0]' > "$TMP/p"
+		near "$(cat "$TMP/p")" 0 1e-3
+	done
+	cat > "$TMP/w.sdf" <<'EOF2'
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <gravity>0 0 0</gravity>
+    <model name="m">
+      <link name="body"><inertial><mass>1</mass></inertial></link>
+      <link name="flap"><inertial><mass>1e-8</mass><inertia><ixx>1e-12</ixx><iyy>1e-12</iyy><izz>1e-12</izz></inertia></inertial></link>
+      <joint name="hinge" type="revolute"><parent>body</parent><child>flap</child><axis><xyz>0 1 0</xyz></axis></joint>
+    </model>
+  </world>
+</sdf>
+EOF2
+	echo '{"t":0.01,"name":"m::flap/angular_vel","value":{"x":1e300,"y":1e300,"z":0}}' > "$TMP/ctl"
+	run phys-step -t 1 -c "$TMP/ctl" "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" =~ "simulation diverged" ]]
+	[[ "$output" =~ "t=0.01" ]]
+	[[ "$output" == *"likely cause: link 'm::flap' weighs 1e-08 kg ($TMP/w.sdf:7), below 1e-06 kg"* ]]
+}

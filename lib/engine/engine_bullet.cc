@@ -1307,12 +1307,11 @@ check_finite(struct bullet_engine *e)
 		btQuaternion q = b->getOrientation();
 		const btVector3 &v = b->getLinearVelocity();
 		const btVector3 &w = b->getAngularVelocity();
-		if (!std::isfinite(p.x() + p.y() + p.z() + q.x() + q.y() + q.z() +
-		    q.w() + v.x() + v.y() + v.z() + w.x() + w.y() + w.z()) ||
-		    fabs(p.x()) + fabs(p.y()) + fabs(p.z()) > 1e15)
-			return phys_fail("simulation diverged: body '%s' has a "
-			    "non-finite state at t=%.9g", e->w->links[i].name,
-			    bullet_engine_time(e));
+		if (phys_check_body(e->w, e->v, e->step, (int)i,
+		    v3(p.x(), p.y(), p.z()), phys_quat{ q.w(), q.x(), q.y(),
+		    q.z() }, v3(v.x(), v.y(), v.z()), v3(w.x(), w.y(), w.z()),
+		    bullet_engine_time(e)) < 0)
+			return -1;
 	}
 	return 0;
 }

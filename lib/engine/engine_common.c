@@ -2,6 +2,10 @@
 #include "engine_common.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+#include "mem.h"
+#include "msg.h"
 
 double
 phys_engine_clock(double base, long n, double h)
@@ -189,6 +193,115 @@ phys_axis_inverse_inertia(const struct phys_body_inverse *child,
 		return inv;
 	inv -= v3_dot(c, phys_mat3_apply(kinv, c));
 	return inv > 0 ? inv : 0;
+}
+
+/* Links lighter than this are what solvers lose first beside others. */
+#define PHYS_LIGHT_LINK 1e-6
+
+static char *
+light_link(const struct phys_world *w, const struct phys_run_values *v)
+{
+	const struct phys_link *l;
+	double m, least = 0;
+	size_t i, at = 0;
+
+	for (i = 0; i < w->nlinks; i++) {
+		l = &w->links[i];
+		m = PVD(phys_run_values_get(v, PHYS_S_LINK, (int)i),
+		    LINK_inertial_mass);
+		if (w->models[l->model].is_static || !(m > 0) ||
+		    m >= PHYS_LIGHT_LINK || (least > 0 && m >= least))
+			continue;
+		least = m;
+		at = i;
+	}
+	if (!(least > 0))
+		return NULL;
+	return phys_xasprintf("; likely cause: link '%s' weighs %g kg (%s:%ld), "
+	    "below %g kg: beside heavier links, solvers lose a link that "
+	    "light first (give it its real mass, or fix it to its parent)",
+	    w->links[at].name, least, w->links[at].doc->name,
+	    phys_node_line(w->links[at].node), PHYS_LIGHT_LINK);
+}
+
+/* A spring explicit over the step needs k h^2 / I below 4 (I: the
+ * child's smallest moment, or its mass for a slide). */
+static char *
+stiff_spring(const struct phys_world *w, const struct phys_run_values *v,
+    double h)
+{
+	const struct phys_value *jv, *cv;
+	const struct phys_joint *j;
+	double k, in;
+	size_t i;
+	int a;
+
+	for (i = 0; i < w->njoints; i++) {
+		j = &w->joints[i];
+		jv = phys_run_values_get(v, PHYS_S_JOINT, (int)i);
+		cv = phys_run_values_get(v, PHYS_S_LINK, j->child);
+		if (phys_joint_springs(jv) == PHYS_SPRINGS_ROW)
+			continue;
+		in = j->type == PHYS_JOINT_PRISMATIC ?
+		    PVD(cv, LINK_inertial_mass) :
+		    fmin(PVD(cv, LINK_inertial_inertia_ixx),
+		    fmin(PVD(cv, LINK_inertial_inertia_iyy),
+		    PVD(cv, LINK_inertial_inertia_izz)));
+		for (a = 0; a < 2; a++) {
+			k = axis_stiffness(jv, a);
+			if (k > 0 && (!(in > 0) || k * h * h / in > 4))
+				return phys_xasprintf("; likely cause: joint "
+				    "'%s' (%s:%ld) has a spring of %g on a "
+				    "link of inertia %g, which a step of %g s "
+				    "cannot integrate as a force (below %.3g s "
+				    "it can; physics.ode.implicit_spring_damper "
+				    "integrates it at any step)", j->name,
+				    j->doc->name, phys_node_line(j->node), k,
+				    in, h, in > 0 ? 2 * sqrt(in / k) : 0.0);
+		}
+	}
+	return NULL;
+}
+
+char *
+phys_divergence_cause(const struct phys_world *w,
+    const struct phys_run_values *v, double h)
+{
+	char *why = light_link(w, v);
+
+	if (!why)
+		why = stiff_spring(w, v, h);
+	return why ? why : phys_xstrdup("");
+}
+
+#define PHYS_FASTEST 299792458.0		/* m/s */
+#define PHYS_FASTEST_TURN 1e8		/* rad/s */
+
+int
+phys_check_body(const struct phys_world *w, const struct phys_run_values *v,
+    double h, int link, phys_vec3 pos, phys_quat q, phys_vec3 vel,
+    phys_vec3 angvel, double t)
+{
+	char *why;
+	int rc;
+
+	if (isfinite(pos.x + pos.y + pos.z + q.w + q.x + q.y + q.z + vel.x +
+	    vel.y + vel.z + angvel.x + angvel.y + angvel.z) &&
+	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= 1e15 &&
+	    v3_norm(vel) <= PHYS_FASTEST && v3_norm(angvel) <= PHYS_FASTEST_TURN)
+		return 0;
+	why = phys_divergence_cause(w, v, h);
+	if (isfinite(pos.x + pos.y + pos.z + q.w + q.x + q.y + q.z + vel.x +
+	    vel.y + vel.z + angvel.x + angvel.y + angvel.z) &&
+	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= 1e15)
+		rc = phys_fail("simulation diverged: body '%s' moves at %.3g m/s "
+		    "and %.3g rad/s at t=%.9g, faster than any body%s",
+		    w->links[link].name, v3_norm(vel), v3_norm(angvel), t, why);
+	else
+		rc = phys_fail("simulation diverged: body '%s' has a non-finite "
+		    "state at t=%.9g%s", w->links[link].name, t, why);
+	free(why);
+	return rc;
 }
 
 void

@@ -80,6 +80,24 @@ double phys_axis_inverse_inertia(const struct phys_body_inverse *child,
     const struct phys_body_inverse *parent, phys_vec3 anchor, phys_vec3 a,
     bool linear);
 
+/*
+ * The likely cause of a divergence, for its message: "; likely cause:
+ * link 'x' weighs 1e-08 kg, ...", or "" when none is seen (caller frees).
+ * Looked for: a moving link lighter than 1e-6 kg, a joint spring too
+ * stiff for the step of h.
+ */
+char *phys_divergence_cause(const struct phys_world *w,
+    const struct phys_run_values *v, double h);
+/*
+ * A body's state after a step at time t: -1, with the error naming the
+ * link, the time and the likely cause, when it is not finite, has left
+ * for 1e15 m, or moves faster than any body does (light's speed, 1e8
+ * rad/s: a spring or damper the step cannot integrate ends there).
+ */
+int phys_check_body(const struct phys_world *w,
+    const struct phys_run_values *v, double h, int link, phys_vec3 pos,
+    phys_quat q, phys_vec3 vel, phys_vec3 angvel, double t);
+
 /* A link's mass and inertia (ixx iyy izz ixy ixz iyz) as its values give
  * them. */
 void phys_link_values_mass(const struct phys_value *v, double *mass,

@@ -125,6 +125,8 @@ vals(const struct ode_engine *e, phys_scope s, int idx)
 	return phys_run_values_get(e->v, s, idx);
 }
 static const struct ode_engine *stepping;	/* for ODE's fatal messages */
+static int fastest_body(const struct ode_engine *e);
+static double ode_engine_time(const struct ode_engine *e);
 
 /*
  * ODE aborts on internal faults (a quaternion that cannot be normalized,
@@ -138,11 +140,18 @@ ode_fatal(int num, const char *msg, va_list ap)
 
 	vsnprintf(text, sizeof text, msg, ap);
 	fflush(stdout);
-	if (stepping)
-		phys_warn("simulation diverged at t=%.9g: ODE stopped: %s",
-		    ode_engine_time(stepping), text);
-	else
+	if (stepping) {
+		int li = fastest_body(stepping);
+		char *why = phys_divergence_cause(stepping->w, stepping->v,
+		    stepping->step);
+
+		phys_warn("simulation diverged at t=%.9g: body '%s' is lost "
+		    "(ODE stopped: %s)%s", ode_engine_time(stepping), li >= 0 ?
+		    stepping->w->links[li].name : "?", text, why);
+		free(why);
+	} else {
 		phys_warn("ODE stopped: %s", text);
+	}
 	exit(PHYS_EXIT_FAIL);
 }
 
@@ -2144,6 +2153,33 @@ ode_engine_apply_collision(struct ode_engine *e, int ci)
 	return 0;
 }
 
+/* The body ODE's fault most likely came from: the first whose state is
+ * not finite, else the fastest. */
+static int
+fastest_body(const struct ode_engine *e)
+{
+	const dReal *v, *w;
+	double speed, best = -1;
+	size_t i;
+	int at = -1;
+
+	for (i = 0; i < e->w->nlinks; i++) {
+		if (!e->links[i].body)
+			continue;
+		v = dBodyGetLinearVel(e->links[i].body);
+		w = dBodyGetAngularVel(e->links[i].body);
+		speed = fabs(v[0]) + fabs(v[1]) + fabs(v[2]) + fabs(w[0]) +
+		    fabs(w[1]) + fabs(w[2]);
+		if (!isfinite(speed))
+			return (int)i;
+		if (speed > best) {
+			best = speed;
+			at = (int)i;
+		}
+	}
+	return at;
+}
+
 static int
 check_finite(struct ode_engine *e)
 {
@@ -2159,12 +2195,11 @@ check_finite(struct ode_engine *e)
 		q = dBodyGetQuaternion(b);
 		v = dBodyGetLinearVel(b);
 		w = dBodyGetAngularVel(b);
-		if (!isfinite(p[0] + p[1] + p[2] + q[0] + q[1] + q[2] + q[3] +
-		    v[0] + v[1] + v[2] + w[0] + w[1] + w[2]) ||
-		    fabs(p[0]) + fabs(p[1]) + fabs(p[2]) > 1e15)
-			return phys_fail("simulation diverged: body '%s' has a "
-			    "non-finite state at t=%.9g",
-			    e->w->links[i].name, ode_engine_time(e));
+		if (phys_check_body(e->w, e->v, e->step, (int)i,
+		    v3(p[0], p[1], p[2]), (phys_quat){ q[0], q[1], q[2], q[3] },
+		    v3(v[0], v[1], v[2]), v3(w[0], w[1], w[2]),
+		    ode_engine_time(e)) < 0)
+			return -1;
 	}
 	return 0;
 }
