@@ -113,3 +113,40 @@ EOF
 		fi
 	done
 }
+
+@test "elements with a default in the specification take it when absent or empty, as libsdformat does" {
+	cat > "$TMP/w.sdf" <<'EOF2'
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <gravity></gravity>
+    <model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane/></geometry></collision></link></model>
+    <model name="ball"><pose>0 0 3 0 0 0</pose><link name="l">
+      <inertial><mass></mass><inertia><ixx>0.4</ixx><iyy>0.4</iyy><izz>0.4</izz></inertia></inertial>
+      <collision name="c"><geometry><sphere/></geometry></collision></link></model>
+    <model name="cube"><pose>5 0 3 0 0 0</pose><link name="l">
+      <collision name="c"><geometry><box></box></geometry></collision></link></model>
+    <model name="can"><pose>10 0 3 0 0 0</pose><link name="l">
+      <collision name="c"><geometry><cylinder><radius>0.5</radius></cylinder></geometry></collision></link></model>
+    <model name="arm"><pose>0 5 30 0 0 0</pose>
+      <link name="l"><collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision></link>
+      <joint name="j" type="prismatic"><parent>world</parent><child>l</child><axis><xyz></xyz><limit><lower></lower><upper>0</upper></limit></axis></joint>
+    </model>
+  </world>
+</sdf>
+EOF2
+	phys-step -t 2 -e 2000 -i '*::l/pose' -i ball::l/mass "$TMP/w.sdf" 2> "$TMP/e" | tail -1 > "$TMP/o"
+	[ ! -s "$TMP/e" ]
+	# radius 1, a 1 m cube, a 1 m tall cylinder: each rests on the plane
+	near "$(jq '.items["ball::l/pose"].z' "$TMP/o")" 1 0.002
+	near "$(jq '.items["cube::l/pose"].z' "$TMP/o")" 0.5 0.002
+	near "$(jq '.items["can::l/pose"].z' "$TMP/o")" 0.5 0.002
+	near "$(jq '.items["ball::l/mass"]' "$TMP/o")" 1 0
+	# the slider's axis is z, its lower limit open: the arm falls 2 s
+	near "$(jq '.items["arm::l/pose"].z' "$TMP/o")" "$(awk 'BEGIN { print 30 - 9.8 * 2 * 2 / 2 }')" 0.01
+	# phys-sdf check: a warning for each empty element, no error
+	run phys-sdf check "$TMP/w.sdf"
+	assert_success
+	[ "$(echo "$output" | jq -r .severity | sort -u)" = warning ]
+	[ "$(echo "$output" | grep -c 'is empty: the specification.s default')" -eq 4 ]
+}

@@ -240,21 +240,6 @@ value_ok(enum phys_spec_type t, const char *text, bool quaternion_pose)
 
 /* ---- the element walk ---- */
 
-const struct phys_spec_version *
-phys_spec_find(int major, int minor, bool *exact)
-{
-	const struct phys_spec_version *best = &phys_spec_versions[0], *v;
-	int i;
-
-	for (i = 0; i < nversions(); i++) {
-		v = &phys_spec_versions[i];
-		if (v->major < major || (v->major == major && v->minor <= minor))
-			best = v;
-	}
-	*exact = best->major == major && best->minor == minor;
-	return best;
-}
-
 static const struct phys_spec_elem *
 elem(const struct checker *ck, int i)
 {
@@ -382,6 +367,14 @@ check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 	if (e->type == PHYS_SPEC_NONE || e->type == PHYS_SPEC_STRING)
 		return true;
 	text = phys_node_text(n);
+	if (!*text && e->def) {
+		/* libsdformat keeps the default of an element without text */
+		finding(ck, n, PHYS_SEV_WARNING, "<%s> is empty: the "
+		    "specification's default %s applies", (const char *)n->name,
+		    *e->def ? e->def : "(empty)");
+		free(text);
+		return true;
+	}
 	ok = value_ok(e->type, text, pose_is_quaternion(n));
 	if (!ok)
 		finding(ck, n, PHYS_SEV_ERROR, "<%s>%s</%s>: expected %s",
@@ -455,7 +448,9 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 		return;
 	text = phys_node_text(n);
 	memset(&v, 0, sizeof v);
-	if (p->id == PHYS_P_LINK_inertial_mass && zero_text(text)) {
+	if (!*text && p->type != PHYS_T_STRING) {
+		/* empty: the default, said by the walk */
+	} else if (p->id == PHYS_P_LINK_inertial_mass && zero_text(text)) {
 		/* valid SDF, run by phys-step with a stand-in mass */
 		finding(ck, n, PHYS_SEV_WARNING, "<%s>: a mass of 0 runs, on "
 		    "a moving link, with 1/1000 of its model's lightest mass",

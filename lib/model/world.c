@@ -2,6 +2,7 @@
 #include "world.h"
 
 #include "inertia_world.h"
+#include "spec.h"
 
 #include <limits.h>
 #include <math.h>
@@ -250,6 +251,17 @@ out_of_range_kept(struct phys_doc *d, xmlNodePtr e, const struct phys_param *p,
 	return 0;
 }
 
+/* An element with no text but blanks: libsdformat keeps its default. */
+static bool
+blank(xmlNodePtr e)
+{
+	struct phys_text t;
+	bool empty = *phys_node_text_tmp(e, &t) == '\0';
+
+	phys_text_done(&t);
+	return empty;
+}
+
 /*
  * Read every parameter of a scope under owner. Rows sharing an absent
  * first element (no <surface>, say) are skipped together: large worlds
@@ -295,6 +307,8 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 		if (!e)
 			continue;
 		memset(&v, 0, sizeof v);
+		if (p->type != PHYS_T_STRING && blank(e))
+			continue;	/* libsdformat: the default */
 		if (p->type == PHYS_T_POSE && pose_has_attributes(e)) {
 			rc = pose_value(d, e, &v);
 			if (rc < 0)
@@ -830,13 +844,24 @@ read_numbers(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
     int n, bool signed_ok)
 {
 	xmlNodePtr e = phys_child(g, what);
+	const char *text, *def = NULL;
 	struct phys_text t;
 	int k;
 
-	if (!e)
-		return fail_node(d, g, "geometry has no <%s>", what);
-	k = phys_parse_doubles(phys_node_text_tmp(e, &t), out, n);
-	phys_text_done(&t);
+	text = e ? phys_node_text_tmp(e, &t) : "";
+	/* libsdformat gives an absent or empty element its default */
+	if (!*text)
+		def = phys_spec_default(d->major, d->minor,
+		    (const char *)g->name, what);
+	if (!*text && !def) {
+		if (e)
+			phys_text_done(&t);
+		return fail_node(d, e ? e : g, e ? "<%s> is empty" :
+		    "geometry has no <%s>", what);
+	}
+	k = phys_parse_doubles(def ? def : text, out, n);
+	if (e)
+		phys_text_done(&t);
 	if (k != n)
 		return fail_node(d, e, "<%s>: wrong number of values", what);
 	for (k = 0; k < n && !signed_ok; k++)
