@@ -150,3 +150,81 @@ EOF2
 	[ "$(echo "$output" | jq -r .severity | sort -u)" = warning ]
 	[ "$(echo "$output" | grep -c 'is empty: the specification.s default')" -eq 4 ]
 }
+
+# fuel_model DIR NAME Z: a model NAME (one 1 kg ball at height Z) in DIR.
+fuel_model() {
+	mkdir -p "$1"
+	printf '<?xml version="1.0"?>\n<model><name>%s</name><sdf version="1.9">model.sdf</sdf></model>\n' "$2" > "$1/model.config"
+	cat > "$1/model.sdf" <<EOF2
+<?xml version="1.0"?>
+<sdf version="1.9"><model name="$2"><pose>0 0 $3 0 0 0</pose><link name="link">
+  <inertial><mass>1</mass></inertial>
+  <collision name="c"><geometry><mesh><uri>meshes/ball.stl</uri></mesh></geometry></collision>
+</link></model></sdf>
+EOF2
+	mkdir -p "$1/meshes"
+	# a tetrahedron of 1 m legs: any mesh file will do
+	printf 'solid t\nfacet normal 0 0 -1\nouter loop\nvertex 0 0 0\nvertex 0 1 0\nvertex 1 0 0\nendloop\nendfacet\nfacet normal 0 -1 0\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 0 1\nendloop\nendfacet\nfacet normal -1 0 0\nouter loop\nvertex 0 0 0\nvertex 0 0 1\nvertex 0 1 0\nendloop\nendfacet\nfacet normal 1 1 1\nouter loop\nvertex 1 0 0\nvertex 0 1 0\nvertex 0 0 1\nendloop\nendfacet\nendsolid t\n' > "$1/meshes/ball.stl"
+}
+
+# include_world URI...: a world including each URI.
+include_world() {
+	printf '<?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n'
+	for u; do
+		printf '<include><uri>%s</uri></include>\n' "$u"
+	done
+	printf '</world>\n</sdf>\n'
+}
+
+@test "Fuel URIs are read from gz-sim's cache: the newest version, or the one named; lowercased owner and name; GZ_FUEL_CACHE_PATH" {
+	export HOME="$TMP/home"
+	unset GZ_FUEL_CACHE_PATH IGN_FUEL_CACHE_PATH
+	cache="$HOME/.gz/fuel/fuel.gazebosim.org/openrobotics/models"
+	fuel_model "$cache/crate/1" crate 1
+	fuel_model "$cache/crate/3" crate 3
+	fuel_model "$cache/crate/12" crate 12
+	include_world https://fuel.gazebosim.org/1.0/OpenRobotics/models/Crate > "$TMP/w.sdf"
+	phys-step -n 0 -i crate::link/pose "$TMP/w.sdf" > "$TMP/o"
+	# 12 is newer than 3 (numbers, not text)
+	[ "$(jq '.items["crate::link/pose"].z' "$TMP/o")" = 12 ]
+	for v in 1 3; do
+		include_world "https://fuel.gazebosim.org/1.0/OpenRobotics/models/Crate/$v" > "$TMP/w.sdf"
+		phys-step -n 0 -i crate::link/pose "$TMP/w.sdf" | jq -e --argjson v $v '.items["crate::link/pose"].z == $v'
+	done
+	include_world https://fuel.gazebosim.org/1.0/OpenRobotics/models/Crate/tip > "$TMP/w.sdf"
+	phys-step -n 0 -i crate::link/pose "$TMP/w.sdf" | jq -e '.items["crate::link/pose"].z == 12'
+	# the older server name and cache; GZ_FUEL_CACHE_PATH first
+	fuel_model "$HOME/.ignition/fuel/fuel.ignitionrobotics.org/openrobotics/models/barrel/2" barrel 2
+	fuel_model "$TMP/other/fuel.gazebosim.org/openrobotics/models/barrel/5" barrel 5
+	include_world https://fuel.ignitionrobotics.org/1.0/OpenRobotics/models/Barrel > "$TMP/w.sdf"
+	phys-step -n 0 -i barrel::link/pose "$TMP/w.sdf" | jq -e '.items["barrel::link/pose"].z == 2'
+	GZ_FUEL_CACHE_PATH="$TMP/other" phys-step -n 0 -i barrel::link/pose "$TMP/w.sdf" | jq -e '.items["barrel::link/pose"].z == 5'
+	# a file of a Fuel model, as a mesh URI
+	cat > "$TMP/m.sdf" <<EOF2
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><model name="m"><link name="l"><inertial><mass>1</mass></inertial>
+<collision name="c"><geometry><mesh><uri>https://fuel.gazebosim.org/1.0/OpenRobotics/models/Crate/3/files/meshes/ball.stl</uri></mesh></geometry></collision>
+</link></model></world></sdf>
+EOF2
+	phys-step -n 0 "$TMP/m.sdf" > /dev/null
+}
+
+@test "a Fuel model missing from the cache is one line naming the caches searched" {
+	export HOME="$TMP/home"
+	unset IGN_FUEL_CACHE_PATH
+	export GZ_FUEL_CACHE_PATH="$TMP/c"
+	include_world https://fuel.gazebosim.org/1.0/OpenRobotics/models/Nothing > "$TMP/w.sdf"
+	run --separate-stderr phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "$stderr" == "phys-step: $TMP/w.sdf:4: cannot find model 'https://fuel.gazebosim.org/1.0/OpenRobotics/models/Nothing': not in the Fuel cache (searched $TMP/c, $HOME/.gz/fuel, $HOME/.ignition/fuel)"* ]]
+	[[ "$stderr" != *GAZEBO_MODEL_PATH* ]]
+}
+
+@test "model:///NAME (three slashes) is looked up on each model path, as libsdformat does" {
+	mkdir -p "$TMP/models"
+	fuel_model "$TMP/models/crate" crate 7
+	include_world model:///crate > "$TMP/w.sdf"
+	GAZEBO_MODEL_PATH="$TMP/models" phys-step -n 0 -i crate::link/pose "$TMP/w.sdf" |
+	    jq -e '.items["crate::link/pose"].z == 7'
+}

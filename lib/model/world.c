@@ -1,6 +1,7 @@
 /* world.c - build the world model from an SDF document. */
 #include "world.h"
 
+#include "fuel.h"
 #include "inertia_world.h"
 #include "spec.h"
 
@@ -882,6 +883,31 @@ geometry_size(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
 static char *find_resource(const char *uri, const char *doc_path,
     bool want_dir);
 
+/* What a URI that names nothing found says, in one line: the places
+ * searched (Fuel's caches for a Fuel URI: phys downloads nothing). */
+static int
+not_found(struct phys_doc *d, xmlNodePtr at, const char *what,
+    const char *uri)
+{
+	char *caches;
+	int rc;
+
+	if (!phys_fuel_uri(uri))
+		return phys_failat(d->name, phys_node_line(at), "cannot find "
+		    "%s '%s' (searched%s GAZEBO_MODEL_PATH, SDF_PATH, "
+		    "GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH%s)", what,
+		    uri, strcmp(what, "file") == 0 ? " next to the file, then" :
+		    "", strcmp(what, "file") == 0 ? " and GAZEBO_RESOURCE_PATH" :
+		    "");
+	caches = phys_fuel_caches();
+	rc = phys_failat(d->name, phys_node_line(at), "cannot find %s '%s': "
+	    "not in the Fuel cache (searched %s); phys downloads nothing "
+	    "('gz fuel download -u URL' caches it)", what, uri,
+	    *caches ? caches : "no cache: HOME and GZ_FUEL_CACHE_PATH unset");
+	free(caches);
+	return rc;
+}
+
 /* The file a geometry's <uri> names, or an error at the <uri>. */
 static char *
 geometry_file(struct phys_doc *d, xmlNodePtr s)
@@ -896,10 +922,7 @@ geometry_file(struct phys_doc *d, xmlNodePtr s)
 	uri = phys_node_text(e);
 	path = find_resource(uri, d->path, false);
 	if (!path)
-		phys_failat(d->name, phys_node_line(e), "cannot find '%s' "
-		    "(searched next to the file, then GAZEBO_MODEL_PATH, "
-		    "SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH "
-		    "and GAZEBO_RESOURCE_PATH)", uri);
+		not_found(d, e, "file", uri);
 	free(uri);
 	return path;
 }
@@ -2052,8 +2075,10 @@ find_resource(const char *uri, const char *doc_path, bool want_dir)
 	char *path, *base;
 	size_t i;
 
-	if (model)
-		name = uri + 8;
+	if (phys_fuel_uri(uri))
+		return phys_fuel_find(uri, want_dir);
+	if (model)	/* model:///name is model://name, as libsdformat has it */
+		name = uri + 8 + strspn(uri + 8, "/");
 	else if (strncmp(uri, "file://", 7) == 0)
 		name = uri + 7;
 	if (name[0] == '/')
@@ -2164,9 +2189,7 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	/* as libsdformat: a URI may name the model's SDF file itself */
 	file = dir ? model_file(dir) : find_resource(u, d->path, false);
 	if (!file) {
-		rc = fail_node(d, uri, "cannot find model '%s' (searched "
-		    "GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH and "
-		    "IGN_GAZEBO_RESOURCE_PATH)", u);
+		rc = not_found(d, uri, "model", u);
 		free(u);
 		return rc;
 	}
