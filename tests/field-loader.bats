@@ -228,3 +228,16 @@ EOF2
 	GAZEBO_MODEL_PATH="$TMP/models" phys-step -n 0 -i crate::link/pose "$TMP/w.sdf" |
 	    jq -e '.items["crate::link/pose"].z == 7'
 }
+
+@test "real_time_factor -1 (gz-sim's as fast as possible) runs unpaced" {
+	gz_world ode "" | sed 's|<real_time_factor>1.0</real_time_factor>|<real_time_factor>-1</real_time_factor>|' > "$TMP/w.sdf"
+	# 100 s of simulated time paced at -1 must not wait: well under 100 s
+	SECONDS=0
+	phys-step --realtime -t 100 -e 100000 "$TMP/w.sdf" > "$TMP/o"
+	[ "$SECONDS" -lt 30 ]
+	[ "$(jq -r .preset "$TMP/o" | head -1)" = 1ms ]
+	phys-param get real_time_factor "$TMP/w.sdf" | jq -e '.value == -1'
+	run phys-sdf check "$TMP/w.sdf"
+	assert_success
+	[ -z "$output" ]
+}
