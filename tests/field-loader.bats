@@ -241,3 +241,110 @@ EOF2
 	assert_success
 	[ -z "$output" ]
 }
+
+# poses FILE: "name x y z" for each pose item on the first state line,
+# rounded to 1e-9.
+poses() {
+	jq -r '.items | to_entries[] | "\(.key) \(.value.x * 1e9 | round / 1e9) \(.value.y * 1e9 | round / 1e9) \(.value.z * 1e9 | round / 1e9)"' "$1" | sort
+}
+
+@test "scoped frame names (SDF 1.8): relative_to and attached_to into a nested model, as libsdformat resolves them" {
+	cat > "$TMP/w.sdf" <<'EOF2'
+<?xml version="1.0"?>
+<sdf version="1.8">
+  <world name="w">
+    <gravity>0 0 0</gravity>
+    <model name="outer">
+      <pose>10 0 0 0 0 1.5707963267948966</pose>
+      <link name="base"><inertial><mass>1</mass></inertial></link>
+      <model name="inner">
+        <pose>1 0 0 0 0 0</pose>
+        <link name="l"><pose>0 1 0 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+        <frame name="f" attached_to="l"><pose>0 0 1 0 0 0</pose></frame>
+      </model>
+      <link name="a"><pose relative_to="inner::f">0 0 0.5 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+      <frame name="g" attached_to="inner::f"><pose relative_to="inner::f">2 0 0 0 0 0</pose></frame>
+      <link name="b"><pose relative_to="g"/><inertial><mass>1</mass></inertial></link>
+      <link name="c"><pose relative_to="inner::__model__">0 0 3 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+      <joint name="j" type="fixed"><parent>g</parent><child>b</child></joint>
+      <joint name="k" type="revolute"><pose relative_to="inner::f"/><parent>inner::f</parent><child>a</child></joint>
+    </model>
+  </world>
+</sdf>
+EOF2
+	phys-step -n 0 -i 'outer::*/pose' "$TMP/w.sdf" > "$TMP/o"
+	poses "$TMP/o" > "$TMP/p"
+	# outer turned a quarter about z: its x is the world's y
+	cat > "$TMP/want" <<'EOF2'
+outer::a/pose 9 1 1.5
+outer::b/pose 9 3 1
+outer::base/pose 10 0 0
+outer::c/pose 10 1 3
+outer::inner/pose 10 1 0
+outer::inner::l/pose 9 1 0
+outer::j/pose 9 3 1
+outer::k/pose 9 1 1
+EOF2
+	diff "$TMP/want" "$TMP/p"
+	run phys-sdf check "$TMP/w.sdf"
+	assert_success
+	[ -z "$output" ]
+	phys-sdf print "$TMP/w.sdf" > "$TMP/p.sdf"
+	phys-step -n 0 -i 'outer::*/pose' "$TMP/p.sdf" > "$TMP/o2"
+	poses "$TMP/o2" | diff "$TMP/want" -
+}
+
+@test "<include merge=\"true\"> merges the model into its parent, as libsdformat does: names in the parent's scope, frame _merged__NAME__model__" {
+	mkdir -p "$TMP/sensor"
+	cat > "$TMP/sensor/model.sdf" <<'EOF2'
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="sensor">
+    <pose>0 0 1 0 0 0</pose>
+    <link name="stem"><inertial><mass>1</mass></inertial></link>
+    <link name="head"><pose>0.5 0 0 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+    <frame name="tip" attached_to="head"><pose>0.1 0 0 0 0 0</pose></frame>
+    <joint name="neck" type="revolute"><parent>__model__</parent><child>head</child></joint>
+  </model>
+</sdf>
+EOF2
+	cat > "$TMP/w.sdf" <<'EOF2'
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <gravity>0 0 0</gravity>
+    <model name="robot">
+      <pose>5 0 0 0 0 0</pose>
+      <link name="base"><inertial><mass>1</mass></inertial></link>
+      <include merge="true"><uri>sensor</uri><pose>0 2 0 0 0 0</pose></include>
+      <link name="probe"><pose relative_to="tip"/><inertial><mass>1</mass></inertial></link>
+      <joint name="mount" type="fixed"><parent>base</parent><child>stem</child></joint>
+    </model>
+  </world>
+</sdf>
+EOF2
+	phys-step -n 0 -i 'robot::*/pose' "$TMP/w.sdf" 2> "$TMP/e" > "$TMP/o"
+	[ ! -s "$TMP/e" ]
+	poses "$TMP/o" | grep -v _merged__ > "$TMP/p"
+	cat > "$TMP/want" <<'EOF2'
+robot::base/pose 5 0 0
+robot::head/pose 5.5 2 0
+robot::mount/pose 5 2 0
+robot::neck/pose 5.5 2 0
+robot::probe/pose 5.6 2 0
+robot::stem/pose 5 2 0
+EOF2
+	diff "$TMP/want" "$TMP/p"
+	# no entity of the sensor's own scope
+	! phys-introspect items "$TMP/w.sdf" | grep -q 'robot::sensor::'
+	run phys-sdf check "$TMP/w.sdf"
+	assert_success
+	[ -z "$output" ]
+	# printed whole: the model's elements in the parent, relative to the
+	# frame libsdformat names for it
+	phys-sdf print "$TMP/w.sdf" > "$TMP/p.sdf"
+	grep -q '<frame name="_merged__sensor__model__" attached_to="stem">' "$TMP/p.sdf"
+	! grep -q '<model name="sensor"' "$TMP/p.sdf"
+	phys-step -n 0 -i 'robot::*/pose' "$TMP/p.sdf" > "$TMP/o2"
+	poses "$TMP/o2" | grep -v _merged__ | diff "$TMP/want" -
+}

@@ -471,10 +471,11 @@ SDF
 	run phys-step -n 0 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"w.sdf:5: a <joint> of the world (SDF 1.12) is not supported yet"* ]]
+	# a merged include is merged (tests/field-loader.bats)
 	world 1.9 '<model name="m"><include merge="true"><uri>model://crate</uri></include></model>' > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"w.sdf:4: <include merge=\"true\">: the model is loaded nested"* ]]
+	[[ "$output" != *"loaded nested"* ]]
 }
 
 @test "XML details libsdformat accepts: blank lines before <?xml, -- in comments, undeclared prefixes" {

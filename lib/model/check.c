@@ -367,7 +367,7 @@ check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 	if (e->type == PHYS_SPEC_NONE || e->type == PHYS_SPEC_STRING)
 		return true;
 	text = phys_node_text(n);
-	if (!*text && e->def) {
+	if (!*text && e->def && e->type != PHYS_SPEC_POSE) {
 		/* libsdformat keeps the default of an element without text */
 		finding(ck, n, PHYS_SEV_WARNING, "<%s> is empty: the "
 		    "specification's default %s applies", (const char *)n->name,

@@ -118,12 +118,33 @@ index_get(const struct phys_name_index *ix, const char *name)
 
 /* ---- loader state ---- */
 
+/* A <frame> of a model read already, for scoped names into it (SDF 1.8:
+ * relative_to="inner::frame"). */
+struct named_frame {
+	char *name;		/* scoped: "robot::inner::frame" */
+	phys_pose pose;		/* in the world */
+	int link;		/* the link it is attached to, -1 the world */
+};
+
 struct loader {
 	struct phys_world *w;
 	const struct phys_load_options *opt;
 	size_t capmodels, caplinks, capcols, capjoints, capvisuals;
 	int depth;
+	struct named_frame *frames;
+	size_t nframes, capframes;
 };
+
+static const struct named_frame *
+named_frame(const struct loader *L, const char *scoped)
+{
+	size_t i;
+
+	for (i = 0; i < L->nframes; i++)
+		if (strcmp(L->frames[i].name, scoped) == 0)
+			return &L->frames[i];
+	return NULL;
+}
 
 #define GROW(arr, n, cap) do { \
 	if ((n) == (cap)) { \
@@ -593,6 +614,29 @@ phys_world_find_profile(const struct phys_world *w, const char *name)
 	return profile;
 }
 
+/* The model whose entities a model's are: itself, or for a merged
+ * include the model it was merged into. */
+static int
+owner_model(const struct phys_world *w, int mi)
+{
+	while (w->models[mi].merged && w->models[mi].parent >= 0)
+		mi = w->models[mi].parent;
+	return mi;
+}
+
+/* The scope a model's entities are named in. */
+static const char *
+scope_prefix(const struct phys_world *w, int mi)
+{
+	return w->models[owner_model(w, mi)].name;
+}
+
+const char *
+phys_model_scope(const struct phys_world *w, int mi)
+{
+	return scope_prefix(w, mi);
+}
+
 /* ---- poses and frames ---- */
 
 /* A frame a pose may be relative to, within one model's scope. */
@@ -718,6 +762,7 @@ resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 {
 	struct phys_world *w = sc->L->w;
 	const struct phys_name_slot *slot;
+	const struct named_frame *nf;
 	struct frame *f;
 	char *scoped;
 
@@ -727,9 +772,14 @@ resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 	}
 	if ((f = scope_frame(sc, name)))
 		return resolve_frame(sc, f, out);
-	/* "nested::link" names a frame of an already loaded nested model. */
-	scoped = phys_xasprintf("%s::%s", w->models[sc->model].name, name);
+	/* "nested::link" names a frame of an already loaded nested model:
+	 * a link, a joint, a <frame>, the model (or its __model__). */
+	scoped = phys_xasprintf("%s::%s", scope_prefix(w, sc->model), name);
+	if (strlen(scoped) > 11 && strcmp(scoped + strlen(scoped) - 11,
+	    "::__model__") == 0)
+		scoped[strlen(scoped) - 11] = '\0';
 	slot = index_get(w->index, scoped);
+	nf = slot ? NULL : named_frame(sc->L, scoped);
 	free(scoped);
 	if (slot && slot->kind == PHYS_K_LINK) {
 		*out = w->links[slot->idx].pose;
@@ -737,6 +787,14 @@ resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 	}
 	if (slot && slot->kind == PHYS_K_MODEL) {
 		*out = w->models[slot->idx].pose;
+		return 0;
+	}
+	if (slot && slot->kind == PHYS_K_JOINT) {
+		*out = w->joints[slot->idx].pose;
+		return 0;
+	}
+	if (nf) {
+		*out = nf->pose;
 		return 0;
 	}
 	return fail_node(sc->doc, at, "no frame named '%s' in this model", name);
@@ -1342,8 +1400,8 @@ read_link(struct scope *sc, struct frame *f)
 	li = (int)w->nlinks;
 	l = &w->links[li];
 	memset(l, 0, sizeof *l);
-	l->name = scoped_name(w->models[sc->model].name, f->name);
-	l->model = sc->model;
+	l->name = scoped_name(scope_prefix(w, sc->model), f->name);
+	l->model = owner_model(w, sc->model);
 	l->node = f->node;
 	l->doc = sc->doc;
 	l->vals = entity_values_new(w, PHYS_S_LINK);
@@ -1413,13 +1471,16 @@ canonical_link(struct phys_world *w, int mi)
 	int li = -1;
 
 	if (name && *name) {
-		scoped = scoped_name(w->models[mi].name, name);
+		scoped = scoped_name(scope_prefix(w, mi), name);
 		li = phys_world_entity_of(w, scoped, PHYS_K_LINK);
 		free(scoped);
 	}
 	free(name);
+	/* a merged model's links are its parent's: its own are those its
+	 * element holds */
 	for (i = 0; li < 0 && i < w->nlinks; i++)
-		if (w->links[i].model == mi)
+		if (w->models[mi].merged ? w->links[i].node->parent ==
+		    w->models[mi].node : w->links[i].model == mi)
 			li = (int)i;
 	return li;
 }
@@ -1436,9 +1497,10 @@ frame_link(struct scope *sc, const char *name, xmlNodePtr at, int depth,
 {
 	struct phys_world *w = sc->L->w;
 	const struct phys_name_slot *slot;
+	const struct named_frame *nf;
 	struct frame *f;
 	char *scoped, *next;
-	int rc = 0;
+	int rc = 0, ji;
 
 	if (strcmp(name, "world") == 0) {
 		*out = -1;
@@ -1447,13 +1509,22 @@ frame_link(struct scope *sc, const char *name, xmlNodePtr at, int depth,
 	if (depth > 64)
 		return fail_node(sc->doc, at, "frame '%s' is attached to itself "
 		    "(a cycle)", name);
-	scoped = scoped_name(w->models[sc->model].name, name);
+	scoped = scoped_name(scope_prefix(w, sc->model), name);
 	*out = phys_world_entity_of(w, scoped, PHYS_K_LINK);
 	if (*out < 0)
 		*out = phys_world_entity_of(w, name, PHYS_K_LINK);
 	slot = *out < 0 ? index_get_kind(w->index, scoped, PHYS_K_MODEL) : NULL;
+	/* a frame or joint of a nested model (SDF 1.8 scoped names) */
+	nf = *out < 0 && !slot && strstr(name, "::") ?
+	    named_frame(sc->L, scoped) : NULL;
+	ji = *out < 0 && !slot && !nf && strstr(name, "::") ?
+	    phys_world_entity_of(w, scoped, PHYS_K_JOINT) : -1;
 	free(scoped);
-	if (*out >= 0)
+	if (nf)
+		*out = nf->link;
+	if (ji >= 0)
+		*out = w->joints[ji].child;
+	if (*out >= 0 || nf)
 		return 0;
 	if (strcmp(name, "__model__") == 0 || *name == '\0' || slot) {
 		*out = canonical_link(w, slot ? slot->idx : sc->model);
@@ -1586,8 +1657,8 @@ read_joint(struct scope *sc, struct frame *f)
 	ji = (int)w->njoints;
 	j = &w->joints[ji];
 	memset(j, 0, sizeof *j);
-	j->name = scoped_name(w->models[sc->model].name, f->name);
-	j->model = sc->model;
+	j->name = scoped_name(scope_prefix(w, sc->model), f->name);
+	j->model = owner_model(w, sc->model);
 	j->node = f->node;
 	j->doc = sc->doc;
 	j->vals = entity_values_new(w, PHYS_S_JOINT);
@@ -1659,7 +1730,7 @@ read_mimic(struct scope *sc, struct phys_joint *j, int k, xmlNodePtr e)
 		free(leader);
 		return fail_node(sc->doc, e, "%s", "<mimic> names no joint");
 	}
-	scoped = scoped_name(w->models[sc->model].name, leader);
+	scoped = scoped_name(scope_prefix(w, sc->model), leader);
 	m->leader = phys_world_entity_of(w, scoped, PHYS_K_JOINT);
 	free(scoped);
 	axis = phys_node_attr(e, "axis");
@@ -1737,6 +1808,7 @@ struct model_override {
 	struct phys_doc *doc;	/* where the <include> is, for messages */
 	xmlNodePtr at;
 	int is_static;		/* -1 unset */
+	bool merge;		/* <include merge="true"> in a model */
 };
 
 static int read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn,
@@ -1771,12 +1843,19 @@ new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 
 	if (!local)
 		return fail_node(d, mn, "%s", "<model> has no name");
+	if (ov && ov->merge) {	/* libsdformat's name for its frame */
+		char *frame = phys_xasprintf("_merged__%s__model__", local);
+
+		free(local);
+		local = frame;
+	}
 	GROW(w->models, w->nmodels, L->capmodels);
 	mi = (int)w->nmodels;
 	m = &w->models[mi];
 	memset(m, 0, sizeof *m);
-	m->name = scoped_name(parent >= 0 ? w->models[parent].name : NULL,
+	m->name = scoped_name(parent >= 0 ? scope_prefix(w, parent) : NULL,
 	    local);
+	m->merged = ov && ov->merge;
 	free(local);
 	m->parent = parent;
 	m->node = mn;
@@ -1887,6 +1966,33 @@ model_pose(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
 	return rc;
 }
 
+/* Whether a frame's pose leads, through frames of its model, to a frame
+ * of a nested model ("inner::frame") or of a merged include. */
+static bool
+into_nested(struct scope *sc, const struct frame *f, int depth)
+{
+	const char *rel;
+	char *owned;
+	struct frame *g;
+	bool into;
+
+	if (depth > 64)
+		return false;	/* a cycle, which resolving reports */
+	rel = f->relative_to ? f->relative_to :
+	    default_relative_to(f->node, &owned);
+	if (f->relative_to)
+		owned = NULL;
+	g = scope_frame(sc, rel);
+	/* "inner::frame", or a name this model's own elements do not give
+	 * (an entity a merged include brings) */
+	into = strstr(rel, "::") != NULL || (!g && *rel &&
+	    strcmp(rel, "__model__") != 0 && strcmp(rel, "world") != 0);
+	if (!into && g && g != f)
+		into = into_nested(sc, g, depth + 1);
+	free(owned);
+	return into;
+}
+
 /* Load links first (joints and nested models may be relative to them). */
 static int
 read_model_body(struct loader *L, struct scope *sc)
@@ -1896,8 +2002,11 @@ read_model_body(struct loader *L, struct scope *sc)
 	size_t i, first_joint;
 	int rc = 0;
 
+	/* Links relative to a frame of a nested model ("inner::frame") wait
+	 * for it: after the nested models, which may be relative to links. */
 	for (i = 0; i < sc->nframes && rc == 0; i++)
-		if (phys_node_is(sc->frames[i].node, "link"))
+		if (phys_node_is(sc->frames[i].node, "link") &&
+		    !into_nested(sc, &sc->frames[i], 0))
 			rc = read_link(sc, &sc->frames[i]);
 	for (n = phys_child(w->models[sc->model].node, NULL); n && rc == 0;
 	    n = phys_next(n, NULL)) {
@@ -1906,6 +2015,10 @@ read_model_body(struct loader *L, struct scope *sc)
 		else if (phys_node_is(n, "include"))
 			rc = read_include(L, sc->doc, n, sc->model);
 	}
+	for (i = 0; i < sc->nframes && rc == 0; i++)
+		if (phys_node_is(sc->frames[i].node, "link") &&
+		    into_nested(sc, &sc->frames[i], 0))
+			rc = read_link(sc, &sc->frames[i]);
 	first_joint = w->njoints;
 	for (i = 0; i < sc->nframes && rc == 0; i++)
 		if (phys_node_is(sc->frames[i].node, "joint"))
@@ -1927,8 +2040,9 @@ scope_knows(struct scope *sc, const char *name)
 
 	if (strcmp(name, "__model__") == 0 || scope_frame(sc, name))
 		return true;
-	scoped = scoped_name(w->models[sc->model].name, name);
-	known = index_get(w->index, scoped) != NULL;
+	scoped = scoped_name(scope_prefix(w, sc->model), name);
+	known = index_get(w->index, scoped) != NULL ||
+	    named_frame(sc->L, scoped) != NULL;
 	free(scoped);
 	return known;
 }
@@ -1973,6 +2087,30 @@ check_attachments(struct scope *sc)
 	return rc;
 }
 
+/* The <frame>s of a model just read, for the models around it to name
+ * ("inner::frame"). */
+static void
+keep_frames(struct scope *sc)
+{
+	struct loader *L = sc->L;
+	struct named_frame nf;
+	struct frame *f;
+	size_t i;
+
+	for (i = 0; i < sc->nframes; i++) {
+		f = &sc->frames[i];
+		/* one that does not resolve is named by nothing read (phys-sdf
+		 * check reports it) */
+		if (!phys_node_is(f->node, "frame") || f->state == 1 ||
+		    resolve_frame(sc, f, &nf.pose) < 0 ||
+		    frame_link(sc, f->name, f->node, 0, &nf.link) < 0)
+			continue;
+		nf.name = scoped_name(scope_prefix(L->w, sc->model), f->name);
+		GROW(L->frames, L->nframes, L->capframes);
+		L->frames[L->nframes++] = nf;
+	}
+}
+
 /* The scope of the model being read, for nested models' poses. */
 static struct scope *current_scope;
 
@@ -2006,6 +2144,8 @@ read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 		rc = read_model_body(L, &sc);
 	if (rc == 0)
 		rc = check_attachments(&sc);
+	if (rc == 0)
+		keep_frames(&sc);
 	current_scope = outer;
 	scope_free(&sc);
 	L->depth--;
@@ -2211,9 +2351,10 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 		return fail_node(inc, inc->root, "%s",
 		    "the included file has no <model>");
 	rc = include_override(d, in, &ov, &name);
-	if (rc == 0 && merged_include(in))
-		warn_node(L, d, in, "%s", "<include merge=\"true\">: the model "
-		    "is loaded nested, its entities keep its name as a scope");
+	if (rc == 0 && merged_include(in) && parent < 0)
+		warn_node(L, d, in, "%s", "<include merge=\"true\"> merges into "
+		    "a model; at world level the model is loaded as it is");
+	ov.merge = rc == 0 && merged_include(in) && parent >= 0;
 	if (rc == 0) {
 		L->depth++;
 		rc = read_model(L, inc, mn, parent, &ov);
@@ -2399,16 +2540,22 @@ phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
 {
 	struct phys_load_options dflt;
 	struct loader L;
-
 	if (!opt) {
 		phys_load_options_default(&dflt);
 		opt = &dflt;
 	}
+	size_t i;
+	int rc;
+
 	memset(&L, 0, sizeof L);
 	L.w = w;
 	L.opt = opt;
 	loader_warns = !opt->quiet;
-	return read_world(&L);
+	rc = read_world(&L);
+	for (i = 0; i < L.nframes; i++)
+		free(L.frames[i].name);
+	free(L.frames);
+	return rc;
 }
 
 int

@@ -74,6 +74,10 @@ struct phys_model {
 	phys_pose pose;		/* model frame in world */
 	bool has_init_vel;	/* Gazebo's InitialVelocityPlugin */
 	phys_vec3 init_linear, init_angular;
+	/* <include merge="true">: its entities are its parent's (named in
+	 * the parent's scope, links of the parent model); the model itself
+	 * is only the frame libsdformat names _merged__NAME__model__. */
+	bool merged;
 	xmlNodePtr node;
 	struct phys_doc *doc;	/* the file it came from (includes differ) */
 };
@@ -187,6 +191,10 @@ int phys_world_entity_of(const struct phys_world *w, const char *name,
 /* A <pose> element as a transform, in any of its forms (rpy in radians
  * or degrees, quat_xyzw); an error at the element when it is malformed. */
 int phys_pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out);
+
+/* The scope a model's entities are named in: its name, or for a merged
+ * include the name of the model it was merged into. */
+const char *phys_model_scope(const struct phys_world *w, int mi);
 
 /* Read a whole <physics> element into a profile (used by load and import). */
 int phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
