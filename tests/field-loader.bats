@@ -348,3 +348,37 @@ EOF2
 	phys-step -n 0 -i 'robot::*/pose' "$TMP/p.sdf" > "$TMP/o2"
 	poses "$TMP/o2" | grep -v _merged__ | diff "$TMP/want" -
 }
+
+@test "a <joint> of the world (SDF 1.12) joins links of two models: a pendulum let go level reaches the bottom at sqrt(I / m g L) K(1/sqrt 2)" {
+	cat > "$TMP/w.sdf" <<'EOF2'
+<?xml version="1.0"?>
+<sdf version="1.12">
+  <world name="w">
+    <model name="post"><static>true</static><pose>0 0 2 0 0 0</pose><link name="l"/></model>
+    <model name="bob"><pose>1 0 2 0 0 0</pose>
+      <link name="l"><inertial><mass>1</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial></link>
+    </model>
+    <joint name="hinge" type="revolute">
+      <pose relative_to="post::l"/>
+      <parent>post::l</parent><child>bob::l</child>
+      <axis><xyz>0 1 0</xyz></axis>
+    </joint>
+  </world>
+</sdf>
+EOF2
+	for engine in ode bullet; do
+		sed "s|<world name=\"w\">|&<physics type=\"$engine\"/>|" "$TMP/w.sdf" > "$TMP/e.sdf"
+		phys-step -t 1 -e 1 -i bob::l/pose -i hinge/position "$TMP/e.sdf" > "$TMP/o"
+		t=$(jq -r '[.t, .items["bob::l/pose"].x] | @tsv' "$TMP/o" |
+		    awk 'NR > 1 && p > 0 && $2 <= 0 { print pt + (0 - p) * ($1 - pt) / ($2 - p); exit } { pt = $1; p = $2 }')
+		echo "$engine: $t s"
+		# I = 1 + 0.001 about the pivot; K(1/sqrt 2) = 1.8540746773
+		near "$t" "$(awk 'BEGIN { print sqrt(1.001 / 9.8) * 1.854074677301372 }')" 2e-3
+		# the bob keeps its 1 m from the pivot
+		jq -r '.items["bob::l/pose"] | (.x * .x + (.z - 2) * (.z - 2)) | sqrt' "$TMP/o" |
+		    awk '{ d = $1 - 1; if (d < 0) d = -d; if (d > m) m = d } END { exit !(m < 1e-3) }'
+	done
+	run phys-sdf check "$TMP/w.sdf"
+	assert_success
+	[ -z "$output" ]
+}

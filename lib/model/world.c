@@ -2470,6 +2470,165 @@ check_world_frames(struct loader *L)
 	return rc;
 }
 
+/* ---- joints of the world (SDF 1.12) ---- */
+
+/* The world pose of a frame a world joint names: the world, a link,
+ * joint or model by scoped name, a <frame> of a model, a world frame. */
+static int
+world_name_pose(struct loader *L, const char *name, xmlNodePtr at,
+    phys_pose *out)
+{
+	struct phys_world *w = L->w;
+	const struct phys_name_slot *slot = index_get(w->index, name);
+	const struct named_frame *nf = named_frame(L, name);
+
+	*out = PHYS_POSE_IDENTITY;
+	if (strcmp(name, "world") == 0 || !*name)
+		return 0;
+	if (slot && slot->kind == PHYS_K_LINK)
+		*out = w->links[slot->idx].pose;
+	else if (slot && slot->kind == PHYS_K_JOINT)
+		*out = w->joints[slot->idx].pose;
+	else if (nf)
+		*out = nf->pose;
+	else
+		return world_frame(L, &w->doc, name, at, 0, out);
+	return 0;
+}
+
+/* The link a world joint's parent or child names: -1 for the world. */
+static int
+world_joint_link(struct loader *L, xmlNodePtr jn, const char *which, int *out)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr e = phys_child(jn, which);
+	const struct named_frame *nf;
+	int mi, rc = 0;
+	char *name;
+
+	if (!e)
+		return fail_node(&w->doc, jn, "joint has no <%s>", which);
+	name = phys_node_text(e);
+	*out = -1;
+	if (strcmp(name, "world") != 0) {
+		*out = phys_world_entity_of(w, name, PHYS_K_LINK);
+		nf = *out < 0 ? named_frame(L, name) : NULL;
+		mi = *out < 0 && !nf ? phys_world_entity_of(w, name,
+		    PHYS_K_MODEL) : -1;
+		if (nf)
+			*out = nf->link;
+		else if (mi >= 0)
+			*out = canonical_link(w, mi);
+		if (*out < 0 && !nf)
+			rc = fail_node(&w->doc, e, "no link, frame or model "
+			    "named '%s' in the world (a joint of the world names "
+			    "them by scoped name: model::link)", name);
+	}
+	free(name);
+	return rc;
+}
+
+/* A world joint's frame: relative_to, by default its child link's. */
+static int
+world_joint_pose(struct loader *L, struct phys_joint *j)
+{
+	phys_pose local, base;
+	char *rel;
+	int rc;
+
+	if (read_pose(j->doc, j->node, &local, &rel) < 0)
+		return -1;
+	base = j->child >= 0 ? L->w->links[j->child].pose : PHYS_POSE_IDENTITY;
+	rc = rel && *rel ? world_name_pose(L, rel, j->node, &base) : 0;
+	free(rel);
+	j->pose = phys_pose_mul(base, local);
+	return rc;
+}
+
+/* An axis of a world joint: in the joint frame, or expressed_in a frame. */
+static int
+world_joint_axis(struct loader *L, struct phys_joint *j, const char *elem,
+    phys_vec3 *out)
+{
+	xmlNodePtr axis = phys_child(j->node, elem), xyz = phys_child(axis, "xyz");
+	phys_quat frame = j->pose.q;
+	phys_pose base;
+	double v[3] = { 0, 0, 1 };
+	char *in;
+	int rc = 0;
+
+	if (xyz && read_numbers(j->doc, axis, "xyz", v, 3, true) < 0)
+		return -1;
+	if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+		return fail_node(j->doc, axis ? axis : j->node,
+		    "joint '%s': axis is zero", j->name);
+	in = xyz ? phys_node_attr(xyz, "expressed_in") : NULL;
+	if (in && *in && (rc = world_name_pose(L, in, xyz, &base)) == 0)
+		frame = base.q;
+	free(in);
+	*out = v3_normalize(phys_quat_rotate(frame, v3(v[0], v[1], v[2])));
+	return rc;
+}
+
+/*
+ * SDF 1.12's <joint> of the world, between links of different models
+ * named by scoped name, read once every model is: as a model's joint,
+ * named in the world's scope. Gearboxes and mimics need one model's
+ * scope and stay refused there.
+ */
+static int
+read_world_joint(struct loader *L, xmlNodePtr jn)
+{
+	struct phys_world *w = L->w;
+	struct phys_joint *j;
+	char *local = phys_node_attr(jn, "name");
+	int ji;
+
+	if (!local || !*local) {
+		free(local);
+		return fail_node(&w->doc, jn, "%s", "<joint> has no name");
+	}
+	GROW(w->joints, w->njoints, L->capjoints);
+	ji = (int)w->njoints;
+	j = &w->joints[ji];
+	memset(j, 0, sizeof *j);
+	j->name = local;
+	j->node = jn;
+	j->doc = &w->doc;
+	j->reference = -1;
+	j->vals = entity_values_new(w, PHYS_S_JOINT);
+	w->njoints++;
+	if (register_name(L, &w->doc, jn, j->name, PHYS_K_JOINT, ji) < 0 ||
+	    joint_type(&w->doc, jn, &j->type) < 0 ||
+	    world_joint_link(L, jn, "parent", &j->parent) < 0 ||
+	    world_joint_link(L, jn, "child", &j->child) < 0 ||
+	    world_joint_pose(L, j) < 0 ||
+	    read_values(&w->doc, jn, PHYS_S_JOINT, j->vals) < 0 ||
+	    world_joint_axis(L, j, "axis", &j->axis[0]) < 0 ||
+	    world_joint_axis(L, j, "axis2", &j->axis[1]) < 0)
+		return -1;
+	j->model = j->child >= 0 ? w->links[j->child].model : 0;
+	if (j->type == PHYS_JOINT_GEARBOX ||
+	    phys_child(phys_child(jn, "axis"), "mimic") ||
+	    phys_child(phys_child(jn, "axis2"), "mimic"))
+		return fail_node(&w->doc, jn, "joint '%s': a gearbox or a "
+		    "<mimic> is supported in a model's joints, not the "
+		    "world's", j->name);
+	if (j->child == -1)
+		return fail_node(&w->doc, jn,
+		    "joint '%s': the child cannot be the world", j->name);
+	if (j->parent == j->child)
+		return fail_node(&w->doc, jn,
+		    "joint '%s': parent and child are the same link", j->name);
+	if ((j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2) &&
+	    v3_norm(v3_cross(j->axis[0], j->axis[1])) < 1e-6)
+		return fail_node(&w->doc, jn, "joint '%s': axis and axis2 "
+		    "are parallel; the joint needs two different axes",
+		    j->name);
+	return 0;
+}
+
 /* libsdformat reads several worlds; Gazebo runs the first. */
 static int
 other_worlds(struct loader *L)
@@ -2527,9 +2686,10 @@ read_world(struct loader *L)
 		else if (phys_node_is(n, "population"))
 			warn_node(L, &w->doc, n, "%s", "<population> is not "
 			    "supported: its models are not loaded");
-		else if (phys_node_is(n, "joint"))	/* SDF 1.12 */
-			rc = fail_node(&w->doc, n, "%s", "a <joint> of the world "
-			    "(SDF 1.12) is not supported yet; put it in a model");
+	/* SDF 1.12's joints of the world join models read by now */
+	for (n = phys_child(w->node, "joint"); n && rc == 0;
+	    n = phys_next(n, "joint"))
+		rc = read_world_joint(L, n);
 	if (rc == 0)
 		warn_joint_loops(L);
 	return rc < 0 ? rc : check_world_frames(L);
