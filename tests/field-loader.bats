@@ -382,3 +382,35 @@ EOF2
 	assert_success
 	[ -z "$output" ]
 }
+
+@test "SDF 1.6 <pose frame=\"F\"> is relative to F, as libsdformat 9 reads it; frame=\"\" is no frame" {
+	cat > "$TMP/w.sdf" <<'EOF2'
+<?xml version="1.0"?>
+<sdf version="1.6">
+  <world name="w">
+    <gravity>0 0 0</gravity>
+    <model name="m">
+      <pose>5 0 0 0 0 0</pose>
+      <link name="a"><pose>1 0 0 0 0 1.5707963267948966</pose><inertial><mass>1</mass></inertial></link>
+      <link name="b"><pose frame="a">1 0 1 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+      <link name="c"><pose frame="">0 0 2 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+    </model>
+  </world>
+</sdf>
+EOF2
+	cat > "$TMP/want" <<'EOF2'
+m::a/pose 6 0 0
+m::b/pose 6 1 1
+m::c/pose 5 0 2
+EOF2
+	phys-step -n 0 -i 'm::*/pose' "$TMP/w.sdf" > "$TMP/o"
+	poses "$TMP/o" | diff "$TMP/want" -
+	# b turned with a
+	[ "$(jq '.items["m::b/pose"].yaw' "$TMP/o")" = "$(jq '.items["m::a/pose"].yaw' "$TMP/o")" ]
+	phys-sdf print "$TMP/w.sdf" > "$TMP/p.sdf"
+	phys-step -n 0 -i 'm::*/pose' "$TMP/p.sdf" > "$TMP/o2"
+	poses "$TMP/o2" | diff "$TMP/want" -
+	run phys-sdf check "$TMP/w.sdf"
+	assert_success
+	[ "$(echo "$output" | jq -r '"\(.line) \(.severity)"')" = "8 warning" ]
+}

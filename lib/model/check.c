@@ -612,6 +612,24 @@ version_index(const struct phys_spec_version *sv)
 	return (int)(sv - phys_spec_versions);
 }
 
+/* SDF 1.6's <pose frame="F">: read as relative_to, as libsdformat 9 and
+ * later read it (Gazebo 9 and older ignored it). */
+static void
+old_pose_frame(struct checker *ck, xmlNodePtr n)
+{
+	char *f;
+
+	if (!phys_node_is(n, "pose") || ck->doc->major != 1 ||
+	    ck->doc->minor > 6 || xmlHasProp(n, (const xmlChar *)"relative_to"))
+		return;
+	f = phys_node_attr(n, "frame");
+	if (f && *f)
+		finding(ck, n, PHYS_SEV_WARNING, "<pose frame=\"%s\">: read as "
+		    "relative_to=\"%s\", as libsdformat 9 and later read it "
+		    "(Gazebo 9 and older ignore it)", f, f);
+	free(f);
+}
+
 static void walk_at(struct checker *ck, xmlNodePtr n, const struct places *pl,
     int v, const struct param_at *at);
 
@@ -785,6 +803,7 @@ walk_at(struct checker *ck, xmlNodePtr n, const struct places *pl, int v,
 	ck->spec = &phys_spec_versions[v];
 	e = &ck->spec->elems[pl->ei[v]];
 	check_attrs(ck, n, e, pl);
+	old_pose_frame(ck, n);
 	if (!e->free && !phys_node_is(n, "plugin")) {
 		if (check_value(ck, n, e))
 			check_param(ck, n, at);

@@ -81,6 +81,7 @@ set_pose(xmlNodePtr n, phys_pose p, const char *frame)
 	}
 	xmlNodeSetContent(e, (const xmlChar *)b.s);
 	xmlUnsetProp(e, (const xmlChar *)"relative_to");
+	xmlUnsetProp(e, (const xmlChar *)"frame");
 	xmlUnsetProp(e, (const xmlChar *)"rotation_format");
 	xmlUnsetProp(e, (const xmlChar *)"degrees");
 	if (frame)
@@ -94,11 +95,24 @@ set_pose(xmlNodePtr n, phys_pose p, const char *frame)
  * link's or a child link's) is dflt. A pose already written so keeps its
  * text; one relative to another frame is rewritten.
  */
+/* A <pose>'s relative_to, or an SDF 1.6 document's frame="F". */
+static char *
+pose_rel(xmlNodePtr e)
+{
+	struct phys_doc d = { 0 };
+	char *v = phys_node_attr(xmlDocGetRootElement(e->doc), "version");
+
+	d.major = 1;
+	d.minor = v && strncmp(v, "1.", 2) == 0 ? atoi(v + 2) : 7;
+	free(v);
+	return phys_pose_relative_to(&d, e);
+}
+
 static void
 express(xmlNodePtr n, phys_pose p, const char *dflt)
 {
 	xmlNodePtr e = phys_child(n, "pose");
-	char *rel = e ? phys_node_attr(e, "relative_to") : NULL;
+	char *rel = e ? pose_rel(e) : NULL;
 	char *fmt = e ? phys_node_attr(e, "rotation_format") : NULL;
 	char *deg = e ? phys_node_attr(e, "degrees") : NULL;
 	bool keep = (!rel || !*rel || (dflt && strcmp(rel, dflt) == 0)) &&
@@ -124,7 +138,7 @@ read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 		return 0;
 	if (phys_pose_element(d, e, out) < 0)
 		return -1;
-	*rel = phys_node_attr(e, "relative_to");
+	*rel = phys_pose_relative_to(d, e);
 	return 0;
 }
 
@@ -385,7 +399,7 @@ static bool
 frame_in_owner_frame(xmlNodePtr f)
 {
 	xmlNodePtr e = phys_child(f, "pose");
-	char *rel = e ? phys_node_attr(e, "relative_to") : NULL;
+	char *rel = e ? pose_rel(e) : NULL;
 	char *att = phys_node_attr(f, "attached_to");
 	const char *base = rel && *rel ? rel : att ? att : "";
 	bool owner = !*base || strcmp(base, "__model__") == 0 ||

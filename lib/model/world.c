@@ -709,6 +709,22 @@ phys_pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
 	return 0;
 }
 
+char *
+phys_pose_relative_to(const struct phys_doc *d, xmlNodePtr pose)
+{
+	char *rel = phys_node_attr(pose, "relative_to");
+
+	/* SDF 1.6 wrote frame="F", which libsdformat 9 reads as relative_to */
+	if (!rel && d->major == 1 && d->minor <= 6) {
+		rel = phys_node_attr(pose, "frame");
+		if (rel && !*rel) {
+			free(rel);
+			rel = NULL;
+		}
+	}
+	return rel;
+}
+
 /* The <pose> child of owner and its relative_to (NULL when not given). */
 static int
 read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
@@ -723,7 +739,7 @@ read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 	if (phys_pose_element(d, e, out) < 0)
 		return -1;
 	if (rel)
-		*rel = phys_node_attr(e, "relative_to");
+		*rel = phys_pose_relative_to(d, e);
 	return 0;
 }
 

@@ -191,6 +191,10 @@ int phys_world_entity_of(const struct phys_world *w, const char *name,
 /* A <pose> element as a transform, in any of its forms (rpy in radians
  * or degrees, quat_xyzw); an error at the element when it is malformed. */
 int phys_pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out);
+/* The frame a <pose> is relative to: relative_to, or an SDF 1.6 file's
+ * frame="F" (libsdformat 9 reads it so); NULL when neither (caller
+ * frees). */
+char *phys_pose_relative_to(const struct phys_doc *d, xmlNodePtr pose);
 
 /* The scope a model's entities are named in: its name, or for a merged
  * include the name of the model it was merged into. */
