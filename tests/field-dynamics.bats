@@ -278,3 +278,34 @@ EOF2
 	[[ "$output" =~ "t=0.01" ]]
 	[[ "$output" == *"likely cause: link 'm::flap' weighs 1e-08 kg ($TMP/w.sdf:7), below 1e-06 kg"* ]]
 }
+
+@test "<cone> (SDF 1.11): its exact inertia, centre of mass a quarter up from the base, and it stands on its base: both engines" {
+	for engine in ode bullet; do
+		cat > "$TMP/w.sdf" <<EOF2
+<?xml version="1.0"?>
+<sdf version="1.11">
+  <world name="w">
+    <physics type="$engine"/>
+    <model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+    <model name="m"><pose>0 0 1.1 0 0 0</pose>
+      <link name="l">
+        <inertial auto="true"><density>1000</density></inertial>
+        <collision name="c"><geometry><cone><radius>0.5</radius><length>2</length></cone></geometry></collision>
+      </link>
+    </model>
+  </world>
+</sdf>
+EOF2
+		phys-step -t 2 -e 2000 -i m::l/pose -i m::l/mass -i m::l/inertia -i m::l/inertial_pose "$TMP/w.sdf" | tail -1 > "$TMP/o"
+		m=$(awk 'BEGIN { printf "%.17g", 1000 * atan2(0, -1) * 0.25 * 2 / 3 }')
+		rel "$(jq '.items["m::l/mass"]' "$TMP/o")" "$m" 1e-12
+		# 3/80 (4 r^2 + L^2) across, 3/10 r^2 along the axis, per kg
+		rel "$(jq '.items["m::l/inertia"].ixx' "$TMP/o")" "$(awk -v m="$m" 'BEGIN { printf "%.17g", m * 3 / 80 * 5 }')" 1e-12
+		rel "$(jq '.items["m::l/inertia"].iyy' "$TMP/o")" "$(awk -v m="$m" 'BEGIN { printf "%.17g", m * 3 / 80 * 5 }')" 1e-12
+		rel "$(jq '.items["m::l/inertia"].izz' "$TMP/o")" "$(awk -v m="$m" 'BEGIN { printf "%.17g", m * 3 / 10 * 0.25 }')" 1e-12
+		# on its base: the frame L/2 up, the centre of mass L/4
+		near "$(jq '.items["m::l/pose"].z' "$TMP/o")" 1 0.002
+		near "$(jq '.items["m::l/inertial_pose"].z' "$TMP/o")" 0.5 0.002
+		near "$(jq '.items["m::l/pose"].roll' "$TMP/o")" 0 1e-6
+	done
+}

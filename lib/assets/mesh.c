@@ -655,6 +655,33 @@ phys_mesh_ellipsoid(double a, double b, double c)
 	return m;
 }
 
+/* ---- cones ---- */
+
+enum { CONE_SLICES = 32 };
+
+struct phys_mesh *
+phys_mesh_cone(double r, double length)
+{
+	struct phys_mesh *m = phys_xcalloc(1, sizeof *m);
+	size_t capv = 0, capt = 0, j;
+
+	add_vertex(m, &capv, v3(0, 0, length / 2));	/* 0: the apex */
+	add_vertex(m, &capv, v3(0, 0, -length / 2));	/* 1: the base's centre */
+	for (j = 0; j < CONE_SLICES; j++) {
+		double ph = 2 * M_PI * (double)j / CONE_SLICES;
+
+		add_vertex(m, &capv, v3(r * cos(ph), r * sin(ph), -length / 2));
+	}
+	for (j = 0; j < CONE_SLICES; j++) {
+		size_t a = 2 + j, b = 2 + (j + 1) % CONE_SLICES;
+
+		add_triangle(m, &capt, 0, a, b);
+		add_triangle(m, &capt, 1, b, a);
+	}
+	finish(m);
+	return m;
+}
+
 /* ---- mass properties ---- */
 
 int

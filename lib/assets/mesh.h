@@ -59,6 +59,10 @@ struct phys_mesh *phys_mesh_extrude(const double *const *xy,
  * with vertices on its axes' ends. */
 struct phys_mesh *phys_mesh_ellipsoid(double a, double b, double c);
 
+/* A closed pyramid of 32 sides inscribed in the cone of base radius r
+ * at z = -length/2 and apex at z = length/2 (SDF 1.11's <cone>). */
+struct phys_mesh *phys_mesh_cone(double r, double length);
+
 /* A copy of m with every vertex multiplied by s (no factor 0). */
 struct phys_mesh *phys_mesh_scaled(const struct phys_mesh *m, phys_vec3 s);
 

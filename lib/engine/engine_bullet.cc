@@ -261,6 +261,12 @@ make_shape(bullet_engine *e, bshape &out, const struct phys_collision *c,
 	case PHYS_GEOM_CAPSULE:
 		out.shape.reset(new btCapsuleShapeZ(c->size[0], c->size[1]));
 		break;
+	case PHYS_GEOM_CONE:
+		/* Bullet's is centred on its length too; its margin would
+		 * stand it 4 cm off the ground, as no other shape does */
+		out.shape.reset(new btConeShapeZ(c->size[0], c->size[1]));
+		out.shape->setMargin(0);
+		break;
 	case PHYS_GEOM_MESH:
 	case PHYS_GEOM_ELLIPSOID:
 		return mesh_shape(out, c->mesh, moving);

@@ -520,6 +520,7 @@ make_shape(struct ode_engine *e, int ci, const struct phys_collision *c)
 		return dCreateCapsule(e->space, c->size[0], c->size[1]);
 	case PHYS_GEOM_MESH:
 	case PHYS_GEOM_ELLIPSOID:
+	case PHYS_GEOM_CONE:
 		return dCreateTriMesh(e->space, shape_data(e, ci, c), NULL,
 		    NULL, NULL);
 	default:
@@ -2144,6 +2145,7 @@ ode_engine_apply_collision(struct ode_engine *e, int ci)
 		break;
 	case PHYS_GEOM_MESH:
 	case PHYS_GEOM_ELLIPSOID:
+	case PHYS_GEOM_CONE:
 		dGeomTriMeshSetData(g, shape_data(e, ci, &c));
 		break;
 	default:

@@ -1158,6 +1158,12 @@ read_heightmap(struct phys_doc *d, struct phys_collision *c, xmlNodePtr s)
 	return 1;
 }
 
+static const struct phys_mesh *
+cone_mesh(struct loader *L, double r, double length)
+{
+	return phys_mesh_cache_keep(&L->w->meshes, phys_mesh_cone(r, length));
+}
+
 /*
  * Returns 1 when the collision is kept, 0 when skipped (with a warning),
  * -1 on error.
@@ -1198,6 +1204,18 @@ read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 		/* ODE has no ellipsoid: it collides as a polyhedron. */
 		c->mesh = phys_mesh_cache_keep(&L->w->meshes,
 		    phys_mesh_ellipsoid(c->size[0], c->size[1], c->size[2]));
+		return 1;
+	}
+	if (phys_node_is(s, "cone")) {
+		c->shape = PHYS_GEOM_CONE;
+		if (geometry_size(d, s, "radius", &c->size[0], 1) < 0 ||
+		    geometry_size(d, s, "length", &c->size[1], 1) < 0)
+			return -1;
+		if (!(c->size[0] > 0 && c->size[1] > 0))
+			return fail_node(d, s, "%s", "<cone>: radius and length "
+			    "must be positive");
+		/* ODE has no cone: it collides as a pyramid of 32 sides */
+		c->mesh = cone_mesh(L, c->size[0], c->size[1]);
 		return 1;
 	}
 	if (phys_node_is(s, "mesh"))

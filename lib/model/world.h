@@ -26,7 +26,9 @@ enum phys_geometry {
 	PHYS_GEOM_ELLIPSOID,	/* size[0..2]: semi-axes */
 	PHYS_GEOM_PLANE,	/* normal; size[0..1]: extent (unused by ODE) */
 	PHYS_GEOM_MESH,		/* mesh: <mesh> or <polyline> triangles */
-	PHYS_GEOM_HEIGHTMAP	/* heightmap; size[0..2]: its extent */
+	PHYS_GEOM_HEIGHTMAP,	/* heightmap; size[0..2]: its extent */
+	PHYS_GEOM_CONE		/* SDF 1.11: size[0]: base radius, size[1]:
+				 * length along z, base at -length/2 */
 };
 
 enum phys_joint_type {
