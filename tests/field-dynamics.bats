@@ -309,3 +309,38 @@ EOF2
 		near "$(jq '.items["m::l/pose"].roll' "$TMP/o")" 0 1e-6
 	done
 }
+
+@test "polylines with holes, as Gazebo extrudes them: a ball falls through the hole, another rests on the rim; the inertia of the frame: both engines" {
+	ring() {	# ring HALF: a square polyline of that half-side, 0.5 m tall
+		printf '<polyline><point>-%s -%s</point><point>%s -%s</point><point>%s %s</point><point>-%s %s</point><height>0.5</height></polyline>' $1 $1 $1 $1 $1 $1 $1 $1
+	}
+	ball() {	# ball NAME X Y
+		printf '<model name="%s"><pose>%s %s 1 0 0 0</pose><link name="l"><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial><collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model>' $1 $2 $3
+	}
+	for engine in ode bullet; do
+		cat > "$TMP/w.sdf" <<EOF2
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <physics type="$engine"/>
+    <model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+    <model name="frame"><static>true</static><link name="l"><collision name="c"><geometry>$(ring 1)$(ring 0.5)</geometry></collision></link></model>
+    $(ball through 0 0) $(ball rim 0.75 0.75)
+    <model name="solid"><pose>5 0 0 0 0 0</pose><link name="l"><inertial auto="true"><density>1000</density></inertial>
+      <collision name="c"><geometry>$(ring 1)$(ring 0.5)</geometry></collision></link></model>
+    <model name="island"><pose>10 0 0 0 0 0</pose><link name="l"><inertial auto="true"><density>1000</density></inertial>
+      <collision name="c"><geometry>$(ring 1)$(ring 0.5)$(ring 0.2)</geometry></collision></link></model>
+  </world>
+</sdf>
+EOF2
+		phys-step -t 2 -e 2000 -i '*::l/pose' -i '*::l/mass' -i solid::l/inertia "$TMP/w.sdf" | tail -1 > "$TMP/o"
+		echo "$engine"
+		near "$(jq '.items["through::l/pose"].z' "$TMP/o")" 0.1 0.002
+		near "$(jq '.items["rim::l/pose"].z' "$TMP/o")" 0.6 0.002
+		# 0.5 m of a 2 m square less a 1 m one; an island of 0.4 m in the hole
+		rel "$(jq '.items["solid::l/mass"]' "$TMP/o")" 1500 1e-12
+		rel "$(jq '.items["island::l/mass"]' "$TMP/o")" 1580 1e-12
+		# about z: 2000 (2^2 + 2^2) / 12 - 500 (1 + 1) / 12
+		rel "$(jq '.items["solid::l/inertia"].izz' "$TMP/o")" 1250 1e-9
+	done
+}

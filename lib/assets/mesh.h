@@ -50,7 +50,8 @@ struct phys_mesh *phys_mesh_load(const struct phys_mesh_spec *spec);
 /*
  * Polygons (n points each, x y pairs) extruded from z = 0 to z = height
  * into one closed mesh per polygon: ear clipping, so concave ones too.
- * Polygons must be simple and may not nest (no holes).
+ * Polygons must be simple; one inside another is a hole in it (and one
+ * inside a hole an island), as Gazebo extrudes them.
  */
 struct phys_mesh *phys_mesh_extrude(const double *const *xy,
     const size_t *npoints, size_t npolygons, double height);
