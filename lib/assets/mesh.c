@@ -595,9 +595,11 @@ blocked(const double *xy, size_t a, size_t b, const size_t *e, size_t n)
  * that ear clipping takes. e[0..2ne): the edges no bridge may cross,
  * those of the outline, the holes and the bridges made before.
  */
+#define BRIDGE_WORK 100000000
+
 static int
 bridge_hole(const double *xy, size_t **ring, size_t *n, size_t first,
-    size_t nh, size_t *e, size_t *ne)
+    size_t nh, size_t *e, size_t *ne, size_t *work)
 {
 	size_t i, m = first, best = 0, k, v;
 	double d, bestd = HUGE_VAL;
@@ -609,7 +611,13 @@ bridge_hole(const double *xy, size_t **ring, size_t *n, size_t first,
 	for (i = 0; i < *n; i++) {
 		v = (*ring)[i];
 		d = hypot(xy[2 * v] - xy[2 * m], xy[2 * v + 1] - xy[2 * m + 1]);
-		if (d < bestd && !blocked(xy, v, m, e, *ne)) {
+		if (d >= bestd)
+			continue;
+		/* each look costs every edge: bounded, untrusted input */
+		if ((*work += *ne) > BRIDGE_WORK)
+			return phys_fail("%s", "polylines with holes too many "
+			    "or too detailed to join (over 10^8 steps)");
+		if (!blocked(xy, v, m, e, *ne)) {
 			bestd = d;
 			best = i;
 		}
@@ -715,7 +723,7 @@ extrude_group(struct phys_mesh *m, size_t *capv, size_t *capt,
     double *const *rings, const size_t *nr, const double *areas,
     const size_t *members, size_t nm, double height)
 {
-	size_t total = 0, i, j, k, n, ne = 0;
+	size_t total = 0, i, j, k, n, ne = 0, work = 0;
 	size_t *first = phys_xmalloc(nm * sizeof *first);
 	size_t *count = phys_xmalloc(nm * sizeof *count);
 	size_t *order = phys_xmalloc(nm * sizeof *order);
@@ -752,7 +760,7 @@ extrude_group(struct phys_mesh *m, size_t *capv, size_t *capt,
 		ring[i] = i;
 	for (i = 1; i < nm && rc == 0; i++)
 		rc = bridge_hole(xy, &ring, &n, first[order[i]],
-		    count[order[i]], e, &ne);
+		    count[order[i]], e, &ne, &work);
 	tri = phys_xmalloc(3 * (n + 2) * sizeof *tri);
 	nt = rc < 0 ? -1 : ear_clip(xy, ring, n, tri);
 	if (rc == 0 && nt < 0)

@@ -1067,7 +1067,7 @@ read_polylines(struct loader *L, struct phys_doc *d, struct phys_collision *c,
     xmlNodePtr s)
 {
 	double **xy = NULL, height = 1, h;
-	size_t *np = NULL, n = 0, i;
+	size_t *np = NULL, n = 0, i, total = 0;
 	struct phys_mesh *m = NULL;
 	xmlNodePtr p, pt;
 	int rc = 0;
@@ -1088,8 +1088,10 @@ read_polylines(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 		height = h;
 		for (pt = phys_child(p, "point"); pt && rc == 0;
 		    pt = phys_next(pt, "point")) {
-			if (np[n - 1] >= 10000)	/* ear clipping is quadratic */
-				rc = fail_node(d, pt, "%s", "more than 10000 points");
+			if (np[n - 1] >= 10000 || ++total > 10000)
+				/* ear clipping is quadratic, holes cubic */
+				rc = fail_node(d, pt, "%s", "more than 10000 "
+				    "points in the polylines of one geometry");
 			xy[n - 1] = phys_xrealloc(xy[n - 1],
 			    (np[n - 1] + 1) * 2 * sizeof **xy);
 			if (rc == 0) {
