@@ -75,6 +75,17 @@ EOF
 			near "$(sed -n 2p "$TMP/v")" 0 "$(awk 'BEGIN { print 1 / 1001 + 1e-12 }')"
 		done
 	done
+	# phys-sdf check: a warning where Gazebo classic's explicit force
+	# diverges, none for the implicit form
+	rotor ode false 1000000 0 0.001 > "$TMP/w.sdf"
+	run phys-sdf check "$TMP/w.sdf"
+	assert_success
+	[ "$(echo "$output" | jq -r '"\(.line) \(.severity)"')" = "10 warning" ]
+	[[ "$output" == *"500 times what a step of 0.001 s can integrate"* ]]
+	rotor ode true 1000000 0 0.001 > "$TMP/w.sdf"
+	run phys-sdf check "$TMP/w.sdf"
+	assert_success
+	[ -z "$output" ]
 	# an arm under gravity (the bob's inertia about the pivot is 1.01):
 	# as a force over the step, damping takes back each step what gravity
 	# gave it, g h L / I, and never more

@@ -7,6 +7,7 @@
 #include "check.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -921,6 +922,54 @@ check_inertia(struct phys_findings *out, struct phys_world *w)
 	}
 }
 
+/*
+ * Joint damping an explicit force cannot integrate at the starting
+ * profile's step (d h / I above 2, I the child's smallest moment, or its
+ * mass for a slide): Gazebo classic diverges there; phys holds the force
+ * to what stops the motion within a step, and honours the implicit form.
+ */
+static void
+check_damping(struct phys_findings *out, struct phys_world *w)
+{
+	const struct phys_joint *j;
+	const struct phys_value *c;
+	double h = PVD(w->profiles[w->start].vals, PHYSICS_max_step_size);
+	double d, in, ratio;
+	char msg[512];
+	size_t i;
+	int k;
+
+	for (i = 0; i < w->njoints; i++) {
+		j = &w->joints[i];
+		c = w->links[j->child].vals;
+		if (PVB(j->vals, JOINT_physics_ode_implicit_spring_damper) ||
+		    PVB(j->vals, JOINT_physics_ode_cfm_damping))
+			continue;
+		in = j->type == PHYS_JOINT_PRISMATIC ?
+		    PVD(c, LINK_inertial_mass) :
+		    fmin(PVD(c, LINK_inertial_inertia_ixx),
+		    fmin(PVD(c, LINK_inertial_inertia_iyy),
+		    PVD(c, LINK_inertial_inertia_izz)));
+		for (k = 0; k < 2; k++) {
+			d = k ? PVD(j->vals, JOINT_axis2_dynamics_damping) :
+			    PVD(j->vals, JOINT_axis_dynamics_damping);
+			ratio = in > 0 ? d * h / in : HUGE_VAL;
+			if (!(d > 0) || ratio <= 2)
+				continue;
+			snprintf(msg, sizeof msg, "joint '%s': damping %g on a "
+			    "link of inertia %g is %g times what a step of %g s "
+			    "can integrate as a force (Gazebo classic diverges); "
+			    "phys holds it to what stops the motion within a "
+			    "step, and <implicit_spring_damper>true</implicit_"
+			    "spring_damper> puts it in the solver", j->name, d,
+			    in, ratio / 2, h);
+			add_finding(out, j->doc->name, phys_node_line(j->node),
+			    PHYS_SEV_WARNING, "joint", msg);
+			break;
+		}
+	}
+}
+
 /* gz-sim's placeholder engine type: the world runs, on which engine the
  * run says (phys-step), this says where it comes from. */
 static void
@@ -1085,6 +1134,7 @@ phys_check_world(const char *path, struct phys_findings *out)
 		phys_frames_check(&w, collect_frame_error, &sink);
 		check_inertia(out, &w);
 		check_gz_profiles(out, &w);
+		check_damping(out, &w);
 	}
 	check_doc(out, &w.doc, 0);
 	for (i = 0; i < w.nincludes; i++)

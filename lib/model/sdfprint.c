@@ -674,7 +674,7 @@ splice(struct printer *pr, xmlNodePtr include, int mi)
 		free(rel);
 		add_before(include, copy, ws, false);
 	}
-	free(ws);
+	xmlFree(ws);
 }
 
 /*
