@@ -18,8 +18,8 @@ extern "C" {
 double phys_engine_clock(double base, long n, double h);
 
 /* The spring and viscous damping force along axis k (0 or 1) of a joint
- * with values v at position pos and rate vel: every engine applies it as
- * an explicit generalized force. */
+ * with values v at position pos and rate vel, as Gazebo applies it: an
+ * explicit generalized force. */
 double phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
     double vel);
 /*
