@@ -100,6 +100,9 @@ const struct phys_engine_info *phys_engine_find(const char *type);
 const struct phys_engine_info *phys_profile_engine(
     const struct phys_profile *p);
 char *phys_profile_engine_note(const struct phys_profile *p);
+/* Each gz-sim profile's engine, for the model layer's lines (phys-preset
+ * list): phys_profile_engine's type in the profile's engine. */
+void phys_world_engines(struct phys_world *w);
 /* ,"ode":"native","bullet":"inert",...: what each engine does with p, as
  * the fields of a parameter's documentation line. */
 void phys_engine_put_support(struct phys_buf *b, const struct phys_param *p);

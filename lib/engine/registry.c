@@ -49,6 +49,18 @@ phys_profile_engine(const struct phys_profile *p)
 	return phys_engine_find("ode");
 }
 
+void
+phys_world_engines(struct phys_world *w)
+{
+	const struct phys_engine_info *e;
+	size_t i;
+
+	for (i = 0; i < w->nprofiles; i++)
+		if (w->profiles[i].gz_placeholder &&
+		    (e = phys_profile_engine(&w->profiles[i])))
+			w->profiles[i].engine = e->type;
+}
+
 char *
 phys_profile_engine_note(const struct phys_profile *p)
 {

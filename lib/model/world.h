@@ -62,6 +62,9 @@ struct phys_profile {
 	char *gz_engine;	/* the plugin's engine: "bullet", "dart",
 				 * "tpe"...; NULL when it names none */
 	char *gz_plugin;	/* the plugin's <engine><filename> */
+	/* The engine type a gz-sim profile runs, once the engine layer
+	 * says (phys_world_engines); NULL until then. */
+	const char *engine;
 	phys_vec3 gravity;
 	xmlNodePtr node;	/* NULL for the implicit profile */
 	struct phys_doc *doc;
