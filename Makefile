@@ -59,6 +59,9 @@ CXXWARN = -std=c++17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 ALL_CXXFLAGS = $(CXXWARN) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
 CXX_CPPFLAGS = $(LIB_INC) $(subst -I/,-isystem /,$(PKG_CFLAGS)) $(CPPFLAGS)
 ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
+# MuJoCo (Debian's libmujoco-dev, 2.2.2) ships no pkg-config file: its
+# headers are in the default include path and it links as -lmujoco.
+MUJOCO_LIBS = -lmujoco
 # DART (libdart-dev) runs behind lib/engine/engine_dart.cc. Its pkg-config
 # flags name a C++ standard (-std=c++11) that neither our C nor our C++17
 # can take, so it is not among PKGS: its headers reach that one file, its
@@ -66,9 +69,9 @@ ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
 # file of its own, is named here.
 DART_CFLAGS = $(filter-out -std=%,$(shell $(PKG_CONFIG) --cflags dart))
 DART_LIBS = -ldart-collision-ode $(shell $(PKG_CONFIG) --libs dart)
-# Linked by $(CC): the C++ runtime the Bullet and DART engines need is
-# named here.
-LDLIBS = $(PKG_LIBS) $(DART_LIBS) -lstdc++ -lm
+# Linked by $(CC): the C++ runtime the Bullet, MuJoCo and DART engines need
+# is named here.
+LDLIBS = $(PKG_LIBS) $(MUJOCO_LIBS) $(DART_LIBS) -lstdc++ -lm
 
 B ?= build
 CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep

@@ -1,4 +1,4 @@
-/* phys-step - simulate an SDF world with one engine or several and write state lines. */
+/* phys-step - run an SDF world under one engine or several; state lines. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -26,9 +26,10 @@ static const char usage_text[] =
 static const char help_text[] =
     "\n"
     "Simulate an SDF world with the engine its profile's type names (ode,\n"
-    "bullet, dart); write one JSON state line per sample on standard output.\n"
-    "With --engines, run it once under each engine and write, per field, how\n"
-    "far they part and when; exit 0 when they agree, 1 when they differ.\n"
+    "bullet, mujoco, dart); write one JSON state line per sample on standard\n"
+    "output. With --engines, run it once under each engine and write, per\n"
+    "field, how far they part and when; exit 0 when they agree, 1 when they\n"
+    "differ.\n"
     "\n"
     "  -c, --control FILE       apply control lines from FILE at their times;\n"
     "                           from a pipe, FIFO or terminal as they arrive\n"

@@ -218,7 +218,7 @@ _phys_step_value()
 	--plot-fields) _phys_items ;;
 	--runs) compopt -o filenames 2> /dev/null
 		_phys_add < <(compgen -d -- "$cur" 2> /dev/null) ;;
-	--engines) _phys_words_add all ode bullet dart ;;
+	--engines) _phys_words_add all ode bullet mujoco dart ;;
 	-p | --preset) _phys_profiles ;;
 	-i | --items) _phys_items ;;
 	-s | --set) [[ $cur == *=* ]] || _phys_params '=' ;;
@@ -280,7 +280,7 @@ _phys_preset()
 		return
 		;;
 	-e | --engine)
-		_phys_words_add ode bullet simbody dart
+		_phys_words_add ode bullet mujoco simbody dart
 		return
 		;;
 	esac

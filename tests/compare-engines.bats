@@ -13,7 +13,7 @@ W="$WORLDS/closed_forms.sdf"
 	grep '^{' <<<"$output" > "$TMP/o"
 	# one line per field of the pose, each engine's value at the largest spread
 	[ "$(wc -l < "$TMP/o")" -eq 6 ]
-	[ "$(jq -r '.values | keys_unsorted | join(",")' "$TMP/o" | sort -u)" = ode,bullet,dart ]
+	[ "$(jq -r '.values | keys_unsorted | join(",")' "$TMP/o" | sort -u)" = ode,bullet,mujoco,dart ]
 	jq -se 'map(select(.field == "fall::link/pose.z"))[0] | .max_abs <= 1e-9 and .first_t == null' "$TMP/o"
 }
 
@@ -78,7 +78,7 @@ W="$WORLDS/closed_forms.sdf"
 	assert_output --partial "the Bullet engine runs no screw or gearbox joint"
 	run phys-step --engines ode,nosuch -n 1 "$W"
 	[ "$status" -eq 2 ]
-	assert_output --partial "--engines: no engine 'nosuch' (ode, bullet, dart"
+	assert_output --partial "--engines: no engine 'nosuch' (ode, bullet, mujoco, dart, or all)"
 	run phys-step --engines ode -n 1 "$W"
 	[ "$status" -eq 2 ]
 	run phys-step --tolerance 1 -n 1 "$W"

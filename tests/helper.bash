@@ -44,13 +44,13 @@ rel() {
 }
 
 # for_both CMD ARGS...: CMD ARGS PROFILE for the world's "ode" profile and
-# its "bullet" and "dart" ones (worlds/closed_forms.sdf,
+# its "bullet", "mujoco" and "dart" ones (worlds/closed_forms.sdf,
 # worlds/resting_box.sdf). Not as "CMD || fail", which would turn off set -e
 # inside CMD and let all its checks but the last pass unseen: the output of
 # a failing test shows the profile last named.
 for_both() {
 	local p
-	for p in ode bullet dart; do
+	for p in ode bullet mujoco dart; do
 		echo "under the $p profile"
 		"$@" "$p"
 	done
@@ -67,6 +67,20 @@ risen() {
 	else
 		echo "$3"
 	fi
+}
+
+# closure FILE: the loop-closure equation of worlds/fourbar.sdf over a run
+# of its state lines: the largest | |BC| - b |, with theta2 and theta4
+# from the two ground joints, and how far the crank turned.
+closure() {
+	jq -r '.items | [.["fourbar::crank_pivot/position"][0], .["fourbar::rocker_pivot/position"][0]] | @tsv' "$1" |
+	    awk 'BEGIN { a = 0.2; b = 0.5; c = 0.4; d = 0.5; pi = atan2(0, -1)
+		t20 = pi / 3; t40 = 83.25143474099328 * pi / 180 }
+		{ t2 = t20 - $1; t4 = t40 - $2
+		  bx = a * cos(t2); bz = a * sin(t2); cx = d + c * cos(t4); cz = c * sin(t4)
+		  r = sqrt((cx - bx)^2 + (cz - bz)^2) - b; if (r < 0) r = -r; if (r > m) m = r
+		  if ($1 > hi) hi = $1; if ($1 < lo) lo = $1 }
+		END { printf "%.9g %.9g\n", m, hi - lo }'
 }
 
 # freq FILE FROM TO: the frequency over a time window of the second

@@ -86,14 +86,14 @@ engine() {
 
 @test "-p starts in a profile; an engine phys-step does not have is refused" {
 	[ "$(engine "$P" -p unused | jq -c '[.iters, .erp]')" = '[200,0.7]' ]
-	phys-preset add tp "$P" | sed 's/name="tp" type="ode"/name="tp" type="tpe"/' > "$TMP/b.world"
-	run phys-step -n 1 -p tp "$TMP/b.world"
+	phys-preset add sb "$P" | sed 's/name="sb" type="ode"/name="sb" type="simbody"/' > "$TMP/b.world"
+	run phys-step -n 1 -p sb "$TMP/b.world"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"profile 'tp' is for the tpe engine; phys-step runs ode, bullet"* ]]
-	echo '{"t":0.01,"preset":"tp"}' > "$TMP/ctl"
+	[[ "$output" == *"profile 'sb' is for the simbody engine; phys-step runs ode, bullet, mujoco and dart"* ]]
+	echo '{"t":0.01,"preset":"sb"}' > "$TMP/ctl"
 	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/b.world"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"tpe engine"* ]]
+	[[ "$output" == *"simbody engine"* ]]
 }
 
 @test "4. a profile imported from a snippet, then switched to, reaches the engine" {

@@ -119,11 +119,11 @@ const double LOOP_SOFTNESS = 1e-9;
 /*
  * DART stops the program on a value that is not a number, which a step
  * can make of values too large to multiply: the largest mass, moment,
- * joint coefficient and gravity it is given, and the largest position
- * and speed it steps from (larger is a divergence, as under ODE).
+ * joint coefficient and gravity it is given. A body it steps from is
+ * within phys_check_body's bounds (beyond them, a divergence, as under
+ * the other engines).
  */
 const double DART_RANGE = 1e100;
-const double STATE_RANGE = 1e15;
 
 /* ---- conversions ---- */
 
@@ -1083,6 +1083,7 @@ make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
 			    Eigen::Vector3d::Ones(), scene_of(c->mesh, true));
 		break;
 	case PHYS_GEOM_MESH:
+	case PHYS_GEOM_CONE:	/* its triangles, as DART's FCL makes them */
 		if (dartcd)
 			break;
 		return std::make_shared<dd::MeshShape>(Eigen::Vector3d::Ones(),
@@ -1961,20 +1962,57 @@ track_loops(dart_engine *e, bool afresh)
 	}
 }
 
-/* Springs and viscous damping of loop joints, as explicit forces. */
+/* A body as a loop joint's axes see it, alone (a static or kinematic
+ * link, or the world, moves with nothing). */
+struct phys_body_inverse
+body_inverse(const dart_engine *e, int li)
+{
+	struct phys_body_inverse bi;
+
+	memset(&bi, 0, sizeof bi);
+	if (is_static(e, li) || e->links[(size_t)li].kinematic)
+		return bi;
+	const dd::BodyNode *b = e->links[(size_t)li].body;
+	Eigen::Matrix3d m = b->getInertia().getMoment();
+	double inertia[9];
+
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++)
+			inertia[3 * r + c] = m(r, c);
+	bi.inv_mass = 1 / b->getMass();
+	bi.inv_inertia = phys_inverse_inertia_world(inertia,
+	    link_pose(e, li).q);
+	bi.com = pv(b->getCOM());
+	return bi;
+}
+
+/*
+ * Springs and viscous damping of loop joints, as forces held to what
+ * stops the motion within the step, as under ODE and Bullet (DART's tree
+ * joints integrate theirs implicitly, whatever ODE's
+ * implicit_spring_damper says).
+ */
 void
 loop_forces(dart_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	bool linear = j->type == PHYS_JOINT_PRISMATIC;
 	djoint &dj = e->joints[(size_t)ji];
 	double pos[2], vel[2];
 	int n = loop_state(e, ji, pos, vel);
+	struct phys_body_inverse c = body_inverse(e, j->child);
+	struct phys_body_inverse p = body_inverse(e, j->parent);
+	phys_vec3 anchor = phys_pose_mul(link_pose(e, j->child),
+	    dj.f.in_child).p;
 
 	for (int k = 0; k < n; k++) {
-		double f = phys_joint_spring_damper(vals(e, PHYS_S_JOINT, ji), k,
-		    pos[k], vel[k]);
 		phys_vec3 axis = phys_joint_frames_axis(&dj.f, link_pose(e,
 		    j->parent), k, pos[0]);
+		double inv = phys_axis_inverse_inertia(&c, &p, anchor, axis,
+		    linear);
+		double f = phys_joint_spring_damper_stable(v, k, pos[k], vel[k],
+		    inv, e->step);
 		Eigen::Vector3d F = ev(v3_scale(axis, f));
 
 		dj.applied[k] = f;
@@ -1986,7 +2024,7 @@ loop_forces(dart_engine *e, int ji)
 			if (is_static(e, li))
 				continue;
 			dd::BodyNode *b = e->links[(size_t)li].body;
-			if (j->type == PHYS_JOINT_PRISMATIC)
+			if (linear)
 				b->addExtForce(side ? -F : F, b->getLocalCOM(),
 				    false, true);
 			else
@@ -2356,9 +2394,9 @@ dart_engine_apply_collision(struct dart_engine *e, int ci)
 	return attach_shapes(e, e->w->collisions[ci].link, false);
 }
 
-/* A state DART can step from: finite, within STATE_RANGE (else it has
- * diverged, as ODE's and Bullet's are said to), under a gravity within
- * DART_RANGE. */
+/* A state DART can step from: every body within phys_check_body's
+ * bounds (else it has diverged, as under the other engines), under a
+ * gravity within DART_RANGE. */
 static int
 check_state(struct dart_engine *e)
 {
@@ -2368,18 +2406,16 @@ check_state(struct dart_engine *e)
 		return phys_fail("gravity of %g m/s^2: DART runs up to %g",
 		    g.norm(), DART_RANGE);
 	for (size_t i = 0; i < e->links.size(); i++) {
-		const dlink &dl = e->links[i];
+		phys_pose p;
+		phys_vec3 lin, ang;
 
-		if (dl.is_static)
+		if (e->links[i].is_static)
 			continue;
-		const Eigen::Isometry3d &t = dl.body->getWorldTransform();
-		const Eigen::Vector6d &s = dl.body->getSpatialVelocity();
-		if (!(t.translation().lpNorm<Eigen::Infinity>() <= STATE_RANGE &&
-		    s.lpNorm<Eigen::Infinity>() <= STATE_RANGE &&
-		    t.linear().allFinite()))
-			return phys_fail("simulation diverged: body '%s' has a "
-			    "non-finite state at t=%.9g", e->w->links[i].name,
-			    dart_engine_time(e));
+		dart_engine_link_pose(e, (int)i, &p);
+		dart_engine_link_vel(e, (int)i, &lin, &ang);
+		if (phys_check_body(e->w, e->v, e->step, (int)i, p.p, p.q, lin,
+		    ang, dart_engine_time(e)) < 0)
+			return -1;
 	}
 	return 0;
 }
