@@ -27,6 +27,12 @@
  * the approach is faster than the smaller threshold; penetration is
  * corrected as DART's own contacts correct it.
  */
+/* Eigen's storage is freed here that libdart allocated, and the other way
+ * round: both must use glibc's malloc, which is aligned enough, as libdart
+ * was built to. Under AddressSanitizer Eigen would otherwise use its own
+ * aligned blocks, and free libdart's as if they were. */
+#define EIGEN_MALLOC_ALREADY_ALIGNED 1
+
 #include <dart/collision/CollisionFilter.hpp>
 #include <dart/collision/CollisionGroup.hpp>
 #include <dart/collision/CollisionObject.hpp>
