@@ -323,9 +323,9 @@ SDF
 	    ([.items[] | select(type == "object") | .z] | min > 0)'
 }
 
-@test "switching to and from DART (ODE, Bullet) carries a fall to 1e-9 and a pendulum's swing" {
+@test "switching to and from DART (ODE, Bullet, MuJoCo) carries a fall to 1e-9 and a pendulum's swing" {
 	local from to
-	for pair in ode:dart dart:ode bullet:dart dart:bullet; do
+	for pair in ode:dart dart:ode bullet:dart dart:bullet mujoco:dart dart:mujoco; do
 		from=${pair%:*} to=${pair#*:}
 		echo "$from to $to"
 		echo "{\"t\":0.4,\"preset\":\"$to\"}" > "$TMP/sw"
