@@ -364,7 +364,7 @@ SDF
 	assert_failure 1
 	assert_output --partial "simulation diverged: body 'ball::link' has a non-finite state at t=0.01"
 	run phys-step -p dart -n 2 -s 'slide::link::collision/surface.soft_contact.dart.stiffness=5' \
-	    -s 'slide::link::collision/surface.contact.ode.kp=5' -s ode.solver.iters=9 "$W"
+	    -s 'slide::link::collision/surface.contact.ode.soft_cfm=0.5' -s ode.solver.iters=9 "$W"
 	assert_success
 	[ "$(grep -c 'collision surface.soft_contact.dart.stiffness is set but has no effect with DART' <<<"$output")" -eq 1 ]
 	[ "$(grep -c 'collision surface parameters are for another engine and have no effect with DART' <<<"$output")" -eq 1 ]
@@ -446,4 +446,34 @@ SDF
 	    phys-preset add -e ode -f d2 back - > "$TMP/b.sdf" 2> "$TMP/err"
 	grep -q "profile 'd2': no ode counterpart, not carried over: dart.collision_detector$" "$TMP/err"
 	[ "$(phys-param get -p back ode.solver.type "$TMP/b.sdf" 2>/dev/null | jq -r .value)" = quick ]
+}
+
+@test "DART: a surface's kp and kd make its contacts springs and dampers as under ODE: a 2 kg ball rests m g / kp deep, and sinks as ODE's does" {
+	# kp 1e4 N/m in series with the ground's 1e12; both surfaces correct
+	# as fast as they need (ODE's max_vel, which caps its correction)
+	cat > "$TMP/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+<physics name="dart" type="dart" default="true"><max_step_size>0.001</max_step_size></physics>
+<physics name="ode" type="ode"><max_step_size>0.001</max_step_size><ode><solver><type>world</type></solver></ode></physics>
+<model name="ground"><static>true</static><link name="link"><collision name="c">
+<geometry><plane><normal>0 0 1</normal></plane></geometry>
+<surface><contact><ode><max_vel>100</max_vel></ode></contact></surface></collision></link></model>
+<model name="ball"><pose>0 0 0.1 0 0 0</pose><link name="link">
+<inertial><mass>2</mass><inertia><ixx>0.008</ixx><iyy>0.008</iyy><izz>0.008</izz></inertia></inertial>
+<collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry>
+<surface><contact><ode><kp>10000</kp><kd>100</kd><max_vel>100</max_vel></ode></contact></surface></collision></link></model>
+</world></sdf>
+SDF
+	phys-step -p dart -t 1 -r 20 -i 'ball::link/pose' "$TMP/w.sdf" 2>/dev/null > "$TMP/d"
+	phys-step -p ode -t 1 -r 20 -i 'ball::link/pose' "$TMP/w.sdf" 2>/dev/null > "$TMP/o"
+	near "$(tail -1 "$TMP/d" | jq '.items["ball::link/pose"].z')" \
+	    "$(awk 'BEGIN { printf "%.12f", 0.1 - 2 * 9.81 / (1 / (1 / 1e4 + 1 / 1e12)) }')" 1e-8
+	# on the way down too, as ODE's soft contact: within 1e-6 m (0.05% of
+	# the depth)
+	paste <(jq '.items["ball::link/pose"].z' "$TMP/d") <(jq '.items["ball::link/pose"].z' "$TMP/o") |
+	    awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > m) m = d } END { if (m > 1e-6) { print "apart by " m; exit 1 } }'
+	# without kp and kd, DART's contact is hard: the ball rests on the plane
+	sed -i 's|<kp>10000</kp><kd>100</kd>||' "$TMP/w.sdf"
+	near "$(phys-step -p dart -t 1 -i 'ball::link/pose' "$TMP/w.sdf" 2>/dev/null | tail -1 | jq '.items["ball::link/pose"].z')" 0.1 1e-4
 }

@@ -25,7 +25,8 @@
  * with its surfaces' values as under ODE: friction the smaller mu and mu2
  * along fdir1 when given, slip as compliance, restitution the larger when
  * the approach is faster than the smaller threshold; penetration is
- * corrected as DART's own contacts correct it.
+ * corrected as DART's own contacts correct it, or, where a surface gives
+ * kp or kd, as ODE's soft contacts do (DART has no contact stiffness).
  */
 /* Eigen's storage is freed here that libdart allocated, and the other way
  * round: both must use glibc's malloc, which is aligned enough, as libdart
@@ -395,6 +396,8 @@ struct surface_pair {
 	bool fdir;		/* fdir1 given: along it, else ODE's basis */
 	Eigen::Vector3d dir;	/* world */
 	double bounce, threshold;
+	/* kp/kd given: the normal row as ODE's soft contact, else -1 */
+	double erp, cfm;
 };
 
 /*
@@ -411,7 +414,7 @@ public:
 	void update() override {}
 	void getInformation(dk::ConstraintInfo *info) override;
 private:
-	double mu[2], bounce, threshold, depth;
+	double mu[2], bounce, threshold, depth, erp, h;
 };
 
 /* ODE's plane space: two tangents completing n. */
@@ -455,6 +458,15 @@ Contact::Contact(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
 	 * force-dependent slip. */
 	soft[1] = s.slip[0] / h;
 	soft[2] = s.slip[1] / h;
+	/* A stiffness: ODE's CFM for the step is the normal row's
+	 * compliance, its ERP the share of the depth pushed out a step:
+	 * at rest a point carrying the force F sinks F / kp. */
+	erp = s.erp;
+	this->h = h;
+	if (erp >= 0) {
+		cfm[0] = 0;
+		soft[0] = s.cfm / h;
+	}
 	mu[0] = s.mu[0];
 	mu[1] = s.mu[1];
 	bounce = s.bounce;
@@ -481,9 +493,12 @@ Contact::getInformation(dk::ConstraintInfo *info)
 	double approach = -rate(0);
 	double fix = depth - dk::ContactConstraint::getErrorAllowance();
 
-	fix = fix > 0 ? std::min(fix * dk::ContactConstraint::
-	    getErrorReductionParameter() * info->invTimeStep,
-	    dk::ContactConstraint::getMaxErrorReductionVelocity()) : 0;
+	if (erp >= 0)
+		fix = erp * depth / h;
+	else
+		fix = fix > 0 ? std::min(fix * dk::ContactConstraint::
+		    getErrorReductionParameter() * info->invTimeStep,
+		    dk::ContactConstraint::getMaxErrorReductionVelocity()) : 0;
 	if (bounce > 0 && approach > threshold)
 		fix = std::max(fix, bounce * approach);
 	for (std::size_t i = 0; i < 3; i++) {
@@ -2090,6 +2105,23 @@ surfaces(const dart_engine *e, int c1, int c2)
 	    PVD(s[1], COLLISION_surface_bounce_restitution_coefficient));
 	p.threshold = fmin(PVD(s[0], COLLISION_surface_bounce_threshold),
 	    PVD(s[1], COLLISION_surface_bounce_threshold));
+	p.erp = p.cfm = -1;
+	if (PV(s[0], COLLISION_surface_contact_ode_kp)->given ||
+	    PV(s[0], COLLISION_surface_contact_ode_kd)->given ||
+	    PV(s[1], COLLISION_surface_contact_ode_kp)->given ||
+	    PV(s[1], COLLISION_surface_contact_ode_kd)->given) {
+		/* springs in series, dampers side by side, as under ODE */
+		double h = e->step;
+		double kp = 1 / (1 / PVD(s[0], COLLISION_surface_contact_ode_kp) +
+		    1 / PVD(s[1], COLLISION_surface_contact_ode_kp));
+		double kd = PVD(s[0], COLLISION_surface_contact_ode_kd) +
+		    PVD(s[1], COLLISION_surface_contact_ode_kd);
+
+		if (h * kp + kd > 0) {
+			p.erp = h * kp / (h * kp + kd);
+			p.cfm = 1 / (h * kp + kd);
+		}
+	}
 	p.fdir = false;
 	/* fdir1 in its collision's frame, the first surface's first */
 	for (int k = 0; k < 2 && !p.fdir; k++) {
