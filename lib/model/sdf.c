@@ -79,6 +79,53 @@ read_version(struct phys_doc *d)
 	return 0;
 }
 
+/* A xacro element: xacro:NAME with the namespace declared or not. */
+static bool
+is_xacro(xmlNodePtr n)
+{
+	return n->type == XML_ELEMENT_NODE && ((n->ns && n->ns->prefix &&
+	    strcmp((const char *)n->ns->prefix, "xacro") == 0) ||
+	    strncmp((const char *)n->name, "xacro:", 6) == 0);
+}
+
+static xmlNodePtr
+first_xacro(xmlNodePtr n)
+{
+	xmlNodePtr c, found;
+
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE)
+			continue;
+		if (is_xacro(n))
+			return n;
+		for (c = n->children; c; c = c->next)
+			if (c->type == XML_ELEMENT_NODE &&
+			    (found = first_xacro(c)))
+				return found;
+	}
+	return NULL;
+}
+
+/*
+ * A URDF robot. xacro files share its root and are refused in one line:
+ * their macros, properties and ${} expressions mean nothing until xacro
+ * has expanded them.
+ */
+static int
+read_robot(struct phys_doc *d)
+{
+	xmlNodePtr x = first_xacro(d->root->children);
+	const char *file = strcmp(d->name, "<stdin>") == 0 ? "robot.xacro" :
+	    d->name;
+
+	d->kind = PHYS_DOC_URDF;
+	if (!x)
+		return 0;
+	return phys_failat(d->name, phys_node_line(x), "<%s>: a xacro file, "
+	    "not URDF: expand it first (xacro %s > robot.urdf)",
+	    (const char *)x->name, file);
+}
+
 static bool
 starts_with(const char *s, const char *end, const char *prefix)
 {
@@ -133,6 +180,26 @@ declaration_first(struct tolerant *t)
 	c = writable(t);
 	memcpy(c, s + blank, decl);
 	memcpy(c + decl, s, blank);	/* the original still holds them */
+}
+
+/* An XML declaration of a version other than 1.x (PyBullet's files say
+ * version="0.0"): libxml2 stops at it, libsdformat and urdfdom read on.
+ * The major digit becomes 1 in place. */
+static void
+declaration_version(struct tolerant *t)
+{
+	const char *s = parsed_text(t), *end = s + t->len, *close, *v;
+
+	if (!starts_with(s, end, "<?xml") ||
+	    !(close = memmem(s, (size_t)(end - s), "?>", 2)) ||
+	    !(v = memmem(s, (size_t)(close - s), "version", 7)))
+		return;
+	for (v += 7; v < close && (isspace((unsigned char)*v) || *v == '=');
+	    v++)
+		;
+	if (v + 3 < close && (*v == '"' || *v == '\'') &&
+	    isdigit((unsigned char)v[1]) && v[1] != '1' && v[2] == '.')
+		writable(t)[v + 1 - s] = '1';
 }
 
 /* "--" inside a comment: a blank in place of its first dash ("--->" ends
@@ -224,6 +291,7 @@ parse_owned(struct phys_doc *d)
 		return phys_failat(name, 0, "out of memory");
 	ctxt->sax->startElementNs = start_element;
 	declaration_first(&t);
+	declaration_version(&t);
 	comment_dashes(&t);
 	xmlSetStructuredErrorFunc(&first, keep_first_fatal);
 	r.p = parsed_text(&t);
@@ -252,9 +320,14 @@ parse_owned(struct phys_doc *d)
 		return phys_failat(name, 1,
 		    "DTDs and entity declarations are not allowed in SDF");
 	d->root = xmlDocGetRootElement(d->xml);
+	if (d->root && phys_node_is(d->root, "robot"))
+		return read_robot(d);
 	if (!d->root || !phys_node_is(d->root, "sdf"))
 		return phys_failat(name, d->root ? phys_node_line(d->root) : 1,
-		    "the root element is not <sdf>");
+		    "the root element is <%s>, neither <sdf> nor a URDF "
+		    "<robot>", d->root ? (const char *)d->root->name : "none");
+	d->kind = phys_child(d->root, "model") && !phys_child(d->root,
+	    "world") ? PHYS_DOC_MODEL : PHYS_DOC_WORLD;
 	return read_version(d);
 }
 
@@ -464,5 +537,7 @@ phys_doc_free(struct phys_doc *d)
 	free(d->text);
 	if (d->edits_free)
 		d->edits_free(d);
+	if (d->urdf_free)
+		d->urdf_free(d);
 	memset(d, 0, sizeof *d);
 }

@@ -1,7 +1,9 @@
 /*
- * sdf.h - SDF documents: secure loading through libxml2 and element
- * lookup. The original text is kept next to the parsed tree, for edits
- * that change only the bytes they must (sdfedit.h).
+ * sdf.h - SDF and URDF documents: secure loading through libxml2 and
+ * element lookup. The original text is kept next to the parsed tree, for
+ * edits that change only the bytes they must (sdfedit.h). A document is
+ * told by its root element, never by its name: <sdf> holding a <world>,
+ * <sdf> holding a <model> and no world, or a URDF <robot>.
  */
 #ifndef PHYS_SDF_H
 #define PHYS_SDF_H
@@ -14,6 +16,13 @@
 #include "base.h"
 
 struct phys_sdf_edit;
+struct phys_urdf;
+
+enum phys_doc_kind {
+	PHYS_DOC_WORLD,		/* <sdf><world> (or <sdf> with neither) */
+	PHYS_DOC_MODEL,		/* <sdf><model> without a <world> */
+	PHYS_DOC_URDF		/* <robot> */
+};
 
 struct phys_doc {
 	char *name;		/* for messages: the path, or "<stdin>" */
@@ -21,17 +30,23 @@ struct phys_doc {
 	char *text;		/* the original bytes, NUL-terminated */
 	size_t len;
 	xmlDocPtr xml;
-	xmlNodePtr root;	/* <sdf> */
-	int major, minor;	/* the sdf version attribute */
+	xmlNodePtr root;	/* <sdf>, or <robot> */
+	enum phys_doc_kind kind;
+	int major, minor;	/* the sdf version attribute; 0 for URDF */
 	struct phys_sdf_edit *edits;	/* pending edits, in recording order */
 	size_t nedits, capedits;
 	/* Frees edits: set by the editor that made them. */
 	void (*edits_free)(struct phys_doc *d);
+	/* The SDF model a URDF becomes (urdf.h) keeps here how it was made,
+	 * freed by the converter's function. */
+	struct phys_urdf *urdf;
+	void (*urdf_free)(struct phys_doc *d);
 };
 
 /*
- * Parse an SDF file ("-" or NULL: stdin). No network, no external
- * entities, no DTD loading, no entity declarations, bounded size.
+ * Parse an SDF or URDF file ("-" or NULL: stdin). No network, no
+ * external entities, no DTD loading, no entity declarations, bounded
+ * size. A xacro file is refused with the command that expands it.
  */
 int phys_doc_load(struct phys_doc *d, const char *path);
 int phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,

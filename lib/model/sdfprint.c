@@ -555,6 +555,7 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 {
 	struct phys_world w;
 	struct printer pr;
+	struct phys_doc *out;
 	xmlChar *mem = NULL;
 	int len = 0, rc;
 
@@ -566,15 +567,23 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 		phys_world_free(&w);
 		return -1;
 	}
+	/* A model file prints as a model file; a URDF as the model it
+	 * becomes, as gz sdf -p prints it. */
+	out = w.model_doc ? w.model_doc : &w.doc;
 	memset(&pr, 0, sizeof pr);
 	pr.w = &w;
 	/* The world's version: its own elements stay valid, and Gazebo reads
 	 * newer elements of included models as it reads any old file. */
-	pr.out_minor = w.doc.minor;
+	pr.out_minor = out->minor;
 	rc = rewrite_entities(&pr);
 	if (rc == 0) {
-		inline_includes(&pr, w.node);
-		xmlDocDumpMemoryEnc(w.doc.xml, &mem, &len, "UTF-8");
+		inline_includes(&pr, w.host ? out->root : w.node);
+		/* a converted model has no text of its own to keep */
+		if (w.model_doc)
+			xmlDocDumpFormatMemoryEnc(out->xml, &mem, &len, "UTF-8",
+			    1);
+		else
+			xmlDocDumpMemoryEnc(out->xml, &mem, &len, "UTF-8");
 		if (mem)
 			phys_buf_putn(b, (const char *)mem, (size_t)len);
 		xmlFree(mem);

@@ -2,6 +2,7 @@
 #include "world.h"
 
 #include "inertia_world.h"
+#include "urdf.h"
 
 #include <limits.h>
 #include <math.h>
@@ -438,6 +439,7 @@ choose_start(struct phys_world *w, const struct phys_load_options *opt)
 static int
 read_profiles(struct phys_world *w, const struct phys_load_options *opt)
 {
+	struct phys_doc *wd = phys_world_doc(w);
 	struct phys_profile *p;
 	xmlNodePtr n;
 	size_t i;
@@ -446,11 +448,11 @@ read_profiles(struct phys_world *w, const struct phys_load_options *opt)
 		w->profiles = phys_xrealloc(w->profiles,
 		    (w->nprofiles + 1) * sizeof *w->profiles);
 		p = &w->profiles[w->nprofiles++];
-		if (phys_profile_read(p, &w->doc, n) < 0)
+		if (phys_profile_read(p, wd, n) < 0)
 			return -1;
 		for (i = 0; i + 1 < w->nprofiles; i++)
 			if (strcmp(w->profiles[i].name, p->name) == 0)
-				return fail_node(&w->doc, n, p->node &&
+				return fail_node(wd, n, p->node &&
 				    !xmlHasProp(n, (const xmlChar *)"name") ?
 				    "a second unnamed <physics> block ('%s')" :
 				    "a second <physics> profile named '%s'",
@@ -459,7 +461,7 @@ read_profiles(struct phys_world *w, const struct phys_load_options *opt)
 	if (w->nprofiles == 0) {
 		w->profiles = phys_xcalloc(1, sizeof *w->profiles);
 		w->nprofiles = 1;
-		phys_profile_read(&w->profiles[0], &w->doc, NULL);
+		phys_profile_read(&w->profiles[0], wd, NULL);
 	}
 	return choose_start(w, opt);
 }
@@ -800,8 +802,9 @@ geometry_file(struct phys_doc *d, xmlNodePtr s)
 	if (!path)
 		phys_failat(d->name, phys_node_line(e), "cannot find '%s' "
 		    "(searched next to the file, then GAZEBO_MODEL_PATH, "
-		    "SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH "
-		    "and GAZEBO_RESOURCE_PATH)", uri);
+		    "SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH, "
+		    "GAZEBO_RESOURCE_PATH%s)", uri, strncmp(uri, "model://",
+		    8) == 0 ? " and the directories above the file" : "");
 	free(uri);
 	return path;
 }
@@ -1929,6 +1932,36 @@ search_path_var(const char *var, const char *rel, bool want_dir)
 }
 
 /*
+ * name in the directory of the document or one above it: a model file
+ * in its model directory finds model://ITSELF/meshes/..., as it would
+ * with that directory's parent on GAZEBO_MODEL_PATH.
+ */
+static char *
+in_parent_dirs(const char *doc_path, const char *name, bool want_dir)
+{
+	char *dir = phys_xstrdup(doc_path), *abs, *slash, *path = NULL;
+
+	if ((slash = strrchr(dir, '/')))
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	abs = realpath(dir, NULL);
+	free(dir);
+	while (abs && !path) {
+		path = phys_xasprintf("%s/%s", *abs ? abs : "", name);
+		if (!is_resource(path, want_dir)) {
+			free(path);
+			path = NULL;
+		}
+		if (!*abs || !(slash = strrchr(abs, '/')))
+			break;
+		*slash = '\0';
+	}
+	free(abs);
+	return path;
+}
+
+/*
  * A model directory (want_dir) or a file named by uri: model://NAME/...
  * in the model paths (GAZEBO_MODEL_PATH, SDF_PATH, then Gazebo Sim's
  * GZ_SIM_RESOURCE_PATH and IGN_GAZEBO_RESOURCE_PATH); an absolute path
@@ -1968,7 +2001,8 @@ find_resource(const char *uri, const char *doc_path, bool want_dir)
 	for (i = 0; i < sizeof vars / sizeof *vars - model; i++)
 		if ((path = search_path_var(vars[i], name, want_dir)))
 			return path;
-	return NULL;
+	return model && doc_path ? in_parent_dirs(doc_path, name, want_dir) :
+	    NULL;
 }
 
 /* model.config names the SDF file per version; take the newest we read. */
@@ -2039,6 +2073,21 @@ merged_include(xmlNodePtr in)
 	return on;
 }
 
+/* An included URDF: its converted model takes its place in the list
+ * of included documents, and owns it. */
+static int
+include_urdf(struct loader *L, struct phys_doc **inc)
+{
+	struct phys_world *w = L->w;
+	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes };
+	struct phys_doc *model = phys_xcalloc(1, sizeof *model);
+	int rc = phys_urdf_convert(*inc, true, model, &uo);
+
+	w->includes[w->nincludes - 1] = model;
+	*inc = model;
+	return rc;
+}
+
 static int
 read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 {
@@ -2059,8 +2108,9 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	file = dir ? model_file(dir) : find_resource(u, d->path, false);
 	if (!file) {
 		rc = fail_node(d, uri, "cannot find model '%s' (searched "
-		    "GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH and "
-		    "IGN_GAZEBO_RESOURCE_PATH)", u);
+		    "GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH, "
+		    "IGN_GAZEBO_RESOURCE_PATH and the directories above the "
+		    "file)", u);
 		free(u);
 		return rc;
 	}
@@ -2072,6 +2122,8 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	w->includes[w->nincludes++] = inc;
 	rc = phys_doc_load(inc, file);
 	free(file);
+	if (rc == 0 && inc->kind == PHYS_DOC_URDF)
+		rc = include_urdf(L, &inc);
 	if (rc < 0)
 		return -1;
 	mn = phys_child(inc->root, "model");
@@ -2226,6 +2278,21 @@ other_worlds(struct loader *L)
 	return rc;
 }
 
+/* What every world has: values, profiles, and then its models. */
+static int
+world_values(struct loader *L)
+{
+	struct phys_world *w = L->w;
+
+	w->vals = phys_values_new(PHYS_S_WORLD);
+	w->index = phys_xcalloc(1, sizeof *w->index);
+	if (read_values(phys_world_doc(w), w->node, PHYS_S_WORLD, w->vals) < 0 ||
+	    read_profiles(w, L->opt) < 0)
+		return -1;
+	fold_legacy_gravity(&w->profiles[w->start], w->vals);
+	return 0;
+}
+
 static int
 read_world(struct loader *L)
 {
@@ -2234,21 +2301,19 @@ read_world(struct loader *L)
 	int rc = 0;
 
 	w->node = phys_child(w->doc.root, "world");
+	if (!w->node && (n = phys_child(w->doc.root, NULL)))
+		return phys_failat(w->doc.name, phys_node_line(n), "<%s>, and "
+		    "no <world> or <model>: nothing to simulate",
+		    (const char *)n->name);
 	if (!w->node)
 		return phys_failat(w->doc.name, phys_node_line(w->doc.root),
-		    "no <world> element");
+		    "%s", "no <world> and no <model> element");
 	w->name = phys_node_attr(w->node, "name");
 	if (!w->name || !*w->name)
 		return fail_node(&w->doc, w->node, "%s",
 		    "<world> has no name (SDF requires one)");
-	if (other_worlds(L) < 0)
+	if (other_worlds(L) < 0 || world_values(L) < 0)
 		return -1;
-	w->vals = phys_values_new(PHYS_S_WORLD);
-	w->index = phys_xcalloc(1, sizeof *w->index);
-	if (read_values(&w->doc, w->node, PHYS_S_WORLD, w->vals) < 0 ||
-	    read_profiles(w, L->opt) < 0)
-		return -1;
-	fold_legacy_gravity(&w->profiles[w->start], w->vals);
 	for (n = phys_child(w->node, NULL); n && rc == 0; n = phys_next(n, NULL))
 		if (phys_node_is(n, "model"))
 			rc = read_model(L, &w->doc, n, -1, NULL);
@@ -2265,6 +2330,44 @@ read_world(struct loader *L)
 	return rc < 0 ? rc : check_world_frames(L);
 }
 
+/*
+ * The world a model file or a URDF runs in, as phys(7) says: the
+ * specification's gravity and one ODE profile of its defaults, no ground.
+ * It is made in memory and never written.
+ */
+static const char host_world[] =
+    "<sdf version=\"1.7\"><world name=\"default\"/></sdf>";
+
+static int
+read_hosted(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes };
+	struct phys_doc *md = &w->doc;
+	xmlNodePtr n;
+	int rc = 0;
+
+	w->host = phys_xcalloc(1, sizeof *w->host);
+	if (phys_doc_load_text(w->host, w->doc.name, host_world,
+	    sizeof host_world - 1) < 0)
+		return -1;
+	w->node = phys_child(w->host->root, "world");
+	w->name = phys_xstrdup("default");
+	if (w->doc.kind == PHYS_DOC_URDF) {
+		md = w->model_doc = phys_xcalloc(1, sizeof *w->model_doc);
+		if (phys_urdf_convert(&w->doc, false, md, &uo) < 0)
+			return -1;
+	}
+	if (world_values(L) < 0)
+		return -1;
+	for (n = phys_child(md->root, "model"); n && rc == 0;
+	    n = phys_next(n, "model"))
+		rc = read_model(L, md, n, -1, NULL);
+	if (rc == 0)
+		warn_joint_loops(L);
+	return rc;
+}
+
 int
 phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
 {
@@ -2279,7 +2382,9 @@ phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
 	L.w = w;
 	L.opt = opt;
 	loader_warns = !opt->quiet;
-	return read_world(&L);
+	if (w->doc.kind == PHYS_DOC_WORLD)
+		return read_world(&L);
+	return read_hosted(&L);
 }
 
 int
@@ -2351,8 +2456,40 @@ phys_world_free(struct phys_world *w)
 	free(w->joints);
 	free(w->name);
 	phys_arena_free(&w->values);
+	if (w->host)
+		phys_doc_free(w->host);
+	free(w->host);
+	if (w->model_doc)
+		phys_doc_free(w->model_doc);
+	free(w->model_doc);
 	phys_doc_free(&w->doc);
 	memset(w, 0, sizeof *w);
+}
+
+struct phys_doc *
+phys_world_doc(struct phys_world *w)
+{
+	return w->host ? w->host : &w->doc;
+}
+
+int
+phys_world_has_world(const struct phys_world *w, const char *what)
+{
+	if (!w->host)
+		return 0;
+	return phys_fail("%s is a %s: it holds no %s. Put the model in a "
+	    "world (phys-sdf world %s > world.sdf) and use that", w->doc.name,
+	    w->doc.kind == PHYS_DOC_URDF ? "URDF file" : "model file", what,
+	    w->doc.path ? w->doc.path : "robot.urdf");
+}
+
+bool
+phys_world_editable(const struct phys_world *w, phys_scope s, int idx)
+{
+	const struct phys_doc *d = phys_entity_doc((struct phys_world *)w, s,
+	    idx);
+
+	return d == &w->doc || (w->model_doc && d == w->model_doc);
 }
 
 int
@@ -2445,7 +2582,7 @@ phys_entity_doc(struct phys_world *w, phys_scope s, int idx)
 	case PHYS_S_JOINT:
 		return w->joints[idx].doc;
 	default:
-		return &w->doc;
+		return phys_world_doc(w);
 	}
 }
 

@@ -1,0 +1,2419 @@
+/*
+ * urdf.c - URDF robots converted as libsdformat converts them.
+ *
+ * Gazebo and gz-sim read URDF through libsdformat's converter; a URDF here
+ * gives the model they simulate. The facts of that conversion:
+ *
+ *  - The model is named after <robot name>. Links and joints keep their
+ *    names; a link's frame is its parent joint's frame (<pose
+ *    relative_to="JOINT"/>), a joint's pose is its <origin> in its parent
+ *    link's frame. A root link named world is no link: each joint from it
+ *    joins its child to the world.
+ *  - Fixed joints are lumped: the child's inertial is merged into the
+ *    parent's (mass summed, centre of mass weighted, tensor by parallel
+ *    axes, expressed in the parent's inertial frame), its collisions and
+ *    visuals move to the parent re-posed, and the movable joints below it
+ *    take the parent as theirs, origins composed. <gazebo reference=
+ *    "JOINT"> with <preserveFixedJoint> keeps a fixed joint, with
+ *    <disableFixedJointLumping> makes it a revolute joint held at 0. A
+ *    joint to world is never lumped. Links are visited from the root,
+ *    children in the order of their joints' names (urdfdom keeps joints
+ *    in a map), which fixes the order of lumped collisions.
+ *  - Collision names: the <collision name> or, without one, the link's;
+ *    then "_collision", then "_N" for the N-th collision of the link after
+ *    the first; a name that does not begin with the link's name is
+ *    prefixed with LINK_fixed_joint_lump__. The tags of <gazebo
+ *    reference="LINK"> reach a collision of the link itself whose name has
+ *    no such prefix, and a lumped one whose name holds
+ *    _fixed_joint_lump__LINK_collision.
+ *  - Continuous joints are revolute without position limits; lower >
+ *    upper is swapped; <dynamics> gives damping and friction.
+ *  - <gazebo> tags: mu1 mu2 fdir1 kp kd maxVel minDepth maxContacts
+ *    laserRetro on each collision of the link; turnGravityOff,
+ *    dampingFactor and selfCollide on the link; stopCfm stopErp
+ *    springStiffness springReference implicitSpringDamper provideFeedback
+ *    fudgeFactor on the joint; static on the model; a <collision> block
+ *    into each collision; any other element copied into the link, joint
+ *    or (without reference) model as it is. The tags of a lumped link go
+ *    with it to its parent.
+ *  - <robot><origin>, or a reference-less <gazebo><pose>, places the
+ *    model; the origin wins.
+ *  - package://PKG/... becomes model://PKG/...
+ *
+ * Where libsdformat loses data without a word, phys keeps it and warns
+ * with file:line: a link without mass is kept (libsdformat drops it and
+ * every link below it), two massless links lumped together stay massless
+ * (libsdformat fails on the NaN), capsules are read (urdfdom stops reading
+ * the link there), a floating joint leaves its child free where it is
+ * (libsdformat refuses the file), a <mimic> becomes SDF's (libsdformat
+ * drops it), an <inertia> missing a product reads it as 0 (urdfdom zeroes
+ * the whole tensor), tags that reach nothing are named. Mesh URIs are
+ * found here, through ROS_PACKAGE_PATH, AMENT_PREFIX_PATH,
+ * GAZEBO_MODEL_PATH and the directories above the file, and written as
+ * the file's path.
+ */
+#include "urdf.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "inertia.h"
+#include "sdfedit.h"
+
+#define LUMP "_fixed_joint_lump__"
+
+enum u_joint_type { UJ_REVOLUTE, UJ_CONTINUOUS, UJ_PRISMATIC, UJ_FIXED,
+	UJ_FLOATING, UJ_PLANAR };
+
+enum u_shape_kind { US_BOX, US_SPHERE, US_CYLINDER, US_CAPSULE, US_MESH };
+
+struct u_inertial {
+	bool has;
+	double mass;
+	phys_pose origin;	/* the inertial frame in the link frame */
+	double I[6];		/* ixx ixy ixz iyy iyz izz */
+	xmlNodePtr node, mass_node, origin_node, inertia_node;
+};
+
+struct u_shape {
+	char *name;		/* the name attribute; NULL when none */
+	int link;		/* the URDF link that holds it */
+	bool collision;
+	phys_pose origin;	/* in that link's frame */
+	xmlNodePtr node, geom;	/* <collision> or <visual>; <box>, <mesh>... */
+	enum u_shape_kind kind;
+	double size[3];
+	char *uri;		/* a mesh: the file found, or the URI written */
+	double scale[3];
+};
+
+struct u_link {
+	char *name;
+	xmlNodePtr node;
+	struct u_inertial in;
+	int up;			/* its parent joint; -1 for the root */
+	int *kids;		/* its child joints, in name order */
+	size_t nkids;
+	int body;		/* the link it is lumped into, or itself */
+	phys_pose in_body;	/* its frame in that link's frame */
+};
+
+struct u_joint {
+	char *name;
+	xmlNodePtr node;
+	enum u_joint_type type;
+	phys_pose origin;	/* its frame in the parent link's frame */
+	int parent, child;
+	double axis[3];
+	xmlNodePtr axis_node, limit_node, dyn_node, mimic_node;
+	bool has_limit, has_dyn;
+	double lower, upper, effort, velocity, damping, friction;
+	char *mimic;
+	double multiplier, offset;
+	bool preserve, revolute0, lumped;
+};
+
+struct u_ext {
+	char *ref;		/* NULL: the robot */
+	xmlNodePtr node;
+	bool used;
+};
+
+/* What an edit needs to know of one converted element. */
+struct u_entity {
+	xmlNodePtr sdf;		/* the converted <link>, <collision>, <joint> */
+	xmlNodePtr urdf;	/* the URDF element it comes from */
+	phys_scope scope;
+	char *ref;		/* the reference of <gazebo> blocks for it */
+	bool reached;		/* a collision: those blocks' tags reach it */
+	char *lumped;		/* a link: links whose mass it also holds */
+	enum u_joint_type jtype;
+	enum u_shape_kind shape;
+};
+
+struct phys_urdf {
+	struct phys_doc *source;
+	bool owns_source;
+	struct u_entity *ents;
+	size_t nents, capents;
+};
+
+struct reader {
+	struct phys_doc *d;	/* the URDF */
+	const struct phys_urdf_options *o;
+	struct phys_urdf *info;
+	char *robot;
+	struct u_link *links;
+	struct u_joint *joints;
+	struct u_shape *shapes;
+	struct u_ext *exts;
+	size_t nlinks, njoints, nshapes, nexts;
+	int root;		/* the root link */
+	int minor;		/* the SDF version the model needs */
+	xmlDocPtr out;
+	xmlNodePtr model;
+};
+
+#define GROW(arr, n) ((arr) = phys_xrealloc((arr), ((n) + 1) * sizeof *(arr)))
+
+/* ---- messages ---- */
+
+static int urdf_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void urdf_warn(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+urdf_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return phys_failat(r->d->name, phys_node_line(n), "%s", msg);
+}
+
+static void
+urdf_warn(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (r->o->quiet)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	phys_warnat(r->d->name, phys_node_line(n), "%s", msg);
+}
+
+/* ---- reading URDF ---- */
+
+/*
+ * Attribute attr of n as want numbers, blanks and newlines around and
+ * between them allowed. 1 when read, 0 when absent, -1 on error.
+ */
+static int
+attr_numbers(struct reader *r, xmlNodePtr n, const char *attr, double *out,
+    int want)
+{
+	char *text = phys_node_attr(n, attr);
+	int k;
+
+	if (!text)
+		return 0;
+	k = phys_parse_doubles(text, out, want);
+	if (k != want) {
+		urdf_fail(r, n, "<%s %s=\"%.60s\">: %s", (const char *)n->name,
+		    attr, text, want == 1 ? "not a number" : want == 3 ?
+		    "three numbers wanted" : "wrong count of numbers");
+		free(text);
+		return -1;
+	}
+	free(text);
+	return 1;
+}
+
+static int
+required_number(struct reader *r, xmlNodePtr n, const char *attr, double *out)
+{
+	int rc = attr_numbers(r, n, attr, out, 1);
+
+	if (rc == 0)
+		return urdf_fail(r, n, "<%s> has no %s", (const char *)n->name,
+		    attr);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The <origin> child of n as a pose; the identity when there is none. */
+static int
+read_origin(struct reader *r, xmlNodePtr n, phys_pose *out, xmlNodePtr *at)
+{
+	xmlNodePtr o = phys_child(n, "origin");
+	double v[6] = { 0, 0, 0, 0, 0, 0 };
+
+	*out = PHYS_POSE_IDENTITY;
+	if (at)
+		*at = o;
+	if (!o)
+		return 0;
+	if (attr_numbers(r, o, "xyz", v, 3) < 0 ||
+	    attr_numbers(r, o, "rpy", v + 3, 3) < 0)
+		return -1;
+	*out = phys_pose_from6(v);
+	return 0;
+}
+
+static int
+read_inertial(struct reader *r, struct u_link *l)
+{
+	static const char *const names[6] = { "ixx", "ixy", "ixz", "iyy",
+		"iyz", "izz" };
+	struct u_inertial *in = &l->in;
+	xmlNodePtr n = phys_child(l->node, "inertial"), t;
+	int k, rc;
+
+	if (!n)
+		return 0;
+	in->has = true;
+	in->node = n;
+	if (read_origin(r, n, &in->origin, &in->origin_node) < 0)
+		return -1;
+	if (!(in->mass_node = phys_child(n, "mass")))
+		return urdf_fail(r, n, "link '%s': <inertial> has no <mass>",
+		    l->name);
+	if (required_number(r, in->mass_node, "value", &in->mass) < 0)
+		return -1;
+	if (!(t = in->inertia_node = phys_child(n, "inertia")))
+		return urdf_fail(r, n, "link '%s': <inertial> has no "
+		    "<inertia>", l->name);
+	for (k = 0; k < 6; k++) {
+		rc = attr_numbers(r, t, names[k], &in->I[k], 1);
+		if (rc < 0)
+			return -1;
+		/* urdfdom then zeroes the whole tensor, and Gazebo runs that */
+		if (rc == 0)
+			urdf_warn(r, t, "link '%s': <inertia> has no %s: read "
+			    "as 0 (libsdformat reads every moment as 0)",
+			    l->name, names[k]);
+	}
+	return 0;
+}
+
+/* Where libsdformat finds a package:// or model:// URI's package. */
+static bool
+is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static char *
+found(char *path)
+{
+	char *real;
+
+	if (!is_file(path)) {
+		free(path);
+		return NULL;
+	}
+	real = realpath(path, NULL);
+	free(path);
+	return real;
+}
+
+static const char *
+base_name(const char *dir, size_t len, size_t *blen)
+{
+	const char *b = dir;
+	size_t i;
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	for (i = 0; i < len; i++)
+		if (dir[i] == '/' && i + 1 < len)
+			b = dir + i + 1;
+	*blen = (size_t)(dir + len - b);
+	return b;
+}
+
+/* pkg/rest under dir, or rest in dir when dir is the package itself. */
+static char *
+in_dir(const char *dir, size_t len, const char *sub, const char *pkg,
+    const char *rest)
+{
+	size_t blen;
+	const char *b = base_name(dir, len, &blen);
+	char *p;
+
+	if ((p = found(phys_xasprintf("%.*s%s/%s/%s", (int)len, dir, sub, pkg,
+	    rest))))
+		return p;
+	if (!*sub && blen == strlen(pkg) && strncmp(b, pkg, blen) == 0)
+		return found(phys_xasprintf("%.*s/%s", (int)len, dir, rest));
+	return NULL;
+}
+
+static char *
+in_path_var(const char *var, const char *sub, const char *pkg,
+    const char *rest)
+{
+	const char *list = getenv(var), *p;
+	char *path;
+	size_t len;
+
+	for (; list && *list; list = p + (*p != 0)) {
+		p = list + strcspn(list, ":");
+		len = (size_t)(p - list);
+		if (len && (path = in_dir(list, len, sub, pkg, rest)))
+			return path;
+	}
+	return NULL;
+}
+
+static char *
+file_dir(const struct phys_doc *d)
+{
+	char *dir = d->path ? phys_xstrdup(d->path) : phys_xstrdup("./x");
+	char *slash = strrchr(dir, '/');
+
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	return dir;
+}
+
+static char *
+in_parents(const struct phys_doc *d, const char *pkg, const char *rest)
+{
+	char *dir = file_dir(d), *abs = realpath(dir, NULL), *slash, *p = NULL;
+
+	free(dir);
+	while (abs && !p) {
+		p = in_dir(abs, strlen(abs), "", pkg, rest);
+		slash = strrchr(abs, '/');
+		if (!slash || slash == abs)
+			break;
+		*slash = '\0';
+	}
+	if (!p && abs)
+		p = in_dir("/", 1, "", pkg, rest);
+	free(abs);
+	return p;
+}
+
+static char *
+find_package_file(const struct phys_doc *d, const char *uri)
+{
+	const char *name = strchr(uri, ':') + 3, *slash = strchr(name, '/');
+	char *pkg, *p;
+
+	if (!slash || slash == name)
+		return NULL;
+	pkg = phys_xstrndup(name, (size_t)(slash - name));
+	p = in_path_var("ROS_PACKAGE_PATH", "", pkg, slash + 1);
+	if (!p)
+		p = in_path_var("AMENT_PREFIX_PATH", "/share", pkg, slash + 1);
+	if (!p)
+		p = in_path_var("GAZEBO_MODEL_PATH", "", pkg, slash + 1);
+	if (!p)
+		p = in_parents(d, pkg, slash + 1);
+	free(pkg);
+	return p;
+}
+
+/* The mesh file a URI names; NULL when it cannot be found. */
+static char *
+find_mesh(const struct phys_doc *d, const char *uri)
+{
+	char *dir, *p;
+
+	if (strncmp(uri, "package://", 10) == 0 ||
+	    strncmp(uri, "model://", 8) == 0)
+		return find_package_file(d, uri);
+	if (strncmp(uri, "file://", 7) == 0)
+		uri += 7;
+	if (*uri == '/')
+		return found(phys_xstrdup(uri));
+	dir = file_dir(d);
+	p = found(phys_xasprintf("%s/%s", dir, uri));
+	free(dir);
+	return p;
+}
+
+static int
+read_mesh(struct reader *r, struct u_shape *s)
+{
+	char *uri = phys_node_attr(s->geom, "filename"), *path;
+	int rc;
+
+	if (!uri)
+		return urdf_fail(r, s->geom, "%s", "<mesh> has no filename");
+	s->scale[0] = s->scale[1] = s->scale[2] = 1;
+	if (attr_numbers(r, s->geom, "scale", s->scale, 3) < 0) {
+		free(uri);
+		return -1;
+	}
+	path = find_mesh(r->d, uri);
+	if (path) {
+		free(uri);
+		s->uri = path;
+		return 0;
+	}
+	if (!s->collision) {	/* a visual does not move anything */
+		if (strncmp(uri, "package://", 10) == 0) {
+			s->uri = phys_xasprintf("model://%s", uri + 10);
+			free(uri);
+		} else {
+			s->uri = uri;
+		}
+		return 0;
+	}
+	rc = urdf_fail(r, s->geom, "cannot find '%s' (searched %s)", uri,
+	    strncmp(uri, "package://", 10) == 0 ||
+	    strncmp(uri, "model://", 8) == 0 ? "ROS_PACKAGE_PATH, "
+	    "AMENT_PREFIX_PATH's share/, GAZEBO_MODEL_PATH and the "
+	    "directories above the file" : "beside the file");
+	free(uri);
+	return rc;
+}
+
+/* 1 when the shape was read, 0 when it is skipped (with a warning). */
+static int
+read_geometry(struct reader *r, struct u_shape *s)
+{
+	xmlNodePtr g = phys_child(s->node, "geometry");
+	const char *what = s->collision ? "collision" : "visual";
+	const char *link = r->links[s->link].name;
+	int rc;
+
+	s->geom = phys_child(g, NULL);
+	if (!s->geom) {
+		urdf_warn(r, g ? g : s->node, "link '%s': a <%s> without "
+		    "geometry is skipped (urdfdom stops reading the link "
+		    "there)", link, what);
+		return 0;
+	}
+	if (phys_node_is(s->geom, "box")) {
+		s->kind = US_BOX;
+		rc = attr_numbers(r, s->geom, "size", s->size, 3);
+		if (rc == 0)
+			return urdf_fail(r, s->geom, "%s", "<box> has no size");
+		return rc < 0 ? -1 : 1;
+	}
+	if (phys_node_is(s->geom, "sphere")) {
+		s->kind = US_SPHERE;
+		return required_number(r, s->geom, "radius", s->size) < 0 ?
+		    -1 : 1;
+	}
+	if (phys_node_is(s->geom, "cylinder") ||
+	    phys_node_is(s->geom, "capsule")) {
+		s->kind = phys_node_is(s->geom, "cylinder") ? US_CYLINDER :
+		    US_CAPSULE;
+		if (required_number(r, s->geom, "radius", s->size) < 0 ||
+		    required_number(r, s->geom, "length", s->size + 1) < 0)
+			return -1;
+		if (s->kind == US_CAPSULE) {
+			urdf_warn(r, s->geom, "link '%s': <capsule> is read; "
+			    "urdfdom stops reading the link here, so Gazebo "
+			    "loses this %s and the link's later ones", link,
+			    what);
+			if (r->minor < 8)
+				r->minor = 8;
+		}
+		return 1;
+	}
+	if (phys_node_is(s->geom, "mesh")) {
+		s->kind = US_MESH;
+		return read_mesh(r, s) < 0 ? -1 : 1;
+	}
+	urdf_warn(r, s->geom, "link '%s': <%s> is not a URDF geometry; the "
+	    "%s is skipped", link, (const char *)s->geom->name, what);
+	return 0;
+}
+
+static int
+read_shapes(struct reader *r, int li, bool collision)
+{
+	const char *what = collision ? "collision" : "visual";
+	struct u_shape *s;
+	xmlNodePtr n;
+	int rc;
+
+	for (n = phys_child(r->links[li].node, what); n; n = phys_next(n,
+	    what)) {
+		GROW(r->shapes, r->nshapes);
+		s = &r->shapes[r->nshapes];
+		memset(s, 0, sizeof *s);
+		s->link = li;
+		s->collision = collision;
+		s->node = n;
+		if (read_origin(r, n, &s->origin, NULL) < 0)
+			return -1;
+		rc = read_geometry(r, s);
+		if (rc < 0) {
+			free(s->uri);
+			return -1;
+		}
+		if (rc == 0)
+			continue;
+		s->name = phys_node_attr(n, "name");
+		r->nshapes++;
+	}
+	return 0;
+}
+
+static int
+find_link(const struct reader *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nlinks; i++)
+		if (strcmp(r->links[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+find_joint(const struct reader *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->njoints; i++)
+		if (strcmp(r->joints[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+read_links(struct reader *r)
+{
+	struct u_link *l;
+	xmlNodePtr n;
+
+	for (n = phys_child(r->d->root, "link"); n; n = phys_next(n, "link")) {
+		GROW(r->links, r->nlinks);
+		l = &r->links[r->nlinks];
+		memset(l, 0, sizeof *l);
+		l->node = n;
+		l->up = -1;
+		l->name = phys_node_attr(n, "name");
+		if (!l->name || !*l->name) {
+			free(l->name);
+			return urdf_fail(r, n, "%s", "<link> has no name");
+		}
+		r->nlinks++;
+		if (find_link(r, l->name) != (int)r->nlinks - 1)
+			return urdf_fail(r, n, "a second link named '%s'",
+			    l->name);
+		if (read_inertial(r, l) < 0 ||
+		    read_shapes(r, (int)r->nlinks - 1, false) < 0 ||
+		    read_shapes(r, (int)r->nlinks - 1, true) < 0)
+			return -1;
+	}
+	if (r->nlinks == 0)
+		return urdf_fail(r, r->d->root, "robot '%s' has no <link>",
+		    r->robot);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	enum u_joint_type type;
+} joint_types[] = {
+	{ "revolute", UJ_REVOLUTE }, { "continuous", UJ_CONTINUOUS },
+	{ "prismatic", UJ_PRISMATIC }, { "fixed", UJ_FIXED },
+	{ "floating", UJ_FLOATING }, { "planar", UJ_PLANAR }
+};
+
+static int
+joint_type(struct reader *r, struct u_joint *j)
+{
+	char *t = phys_node_attr(j->node, "type");
+	size_t i;
+	int rc;
+
+	for (i = 0; t && i < sizeof joint_types / sizeof *joint_types; i++)
+		if (strcmp(t, joint_types[i].name) == 0) {
+			j->type = joint_types[i].type;
+			free(t);
+			return 0;
+		}
+	rc = t ? urdf_fail(r, j->node, "joint '%s': unknown type '%s' "
+	    "(revolute, continuous, prismatic, fixed, floating, planar)",
+	    j->name, t) : urdf_fail(r, j->node, "joint '%s' has no type",
+	    j->name);
+	free(t);
+	return rc;
+}
+
+/* <parent link="..."/> or <child link="..."/>: the link's index. */
+static int
+joint_end(struct reader *r, struct u_joint *j, const char *which, int *out)
+{
+	xmlNodePtr e = phys_child(j->node, which);
+	char *name = e ? phys_node_attr(e, "link") : NULL;
+	int rc = 0;
+
+	if (!name)
+		return urdf_fail(r, e ? e : j->node, "joint '%s' names no %s "
+		    "link (<%s link=\"...\"/>)", j->name, which, which);
+	*out = find_link(r, name);
+	if (*out < 0)
+		rc = urdf_fail(r, e, "joint '%s': no link named '%s'",
+		    j->name, name);
+	free(name);
+	return rc;
+}
+
+static int
+read_limit(struct reader *r, struct u_joint *j)
+{
+	xmlNodePtr e = j->limit_node = phys_child(j->node, "limit");
+	double t;
+
+	if (!e) {
+		if (j->type == UJ_REVOLUTE || j->type == UJ_PRISMATIC)
+			return urdf_fail(r, j->node, "joint '%s': a %s joint "
+			    "needs <limit> (URDF requires it)", j->name,
+			    j->type == UJ_REVOLUTE ? "revolute" : "prismatic");
+		return 0;
+	}
+	j->has_limit = true;
+	if (attr_numbers(r, e, "lower", &j->lower, 1) < 0 ||
+	    attr_numbers(r, e, "upper", &j->upper, 1) < 0 ||
+	    required_number(r, e, "effort", &j->effort) < 0 ||
+	    required_number(r, e, "velocity", &j->velocity) < 0)
+		return -1;
+	if (j->lower > j->upper && j->type != UJ_CONTINUOUS) {
+		urdf_warn(r, e, "joint '%s': lower %g is above upper %g; "
+		    "swapped, as libsdformat does", j->name, j->lower,
+		    j->upper);
+		t = j->lower;
+		j->lower = j->upper;
+		j->upper = t;
+	}
+	return 0;
+}
+
+static int
+read_joint_details(struct reader *r, struct u_joint *j)
+{
+	xmlNodePtr e;
+	int rc;
+
+	j->axis[0] = 1;
+	if (j->type != UJ_FIXED && j->type != UJ_FLOATING &&
+	    (e = j->axis_node = phys_child(j->node, "axis"))) {
+		if (attr_numbers(r, e, "xyz", j->axis, 3) < 0)
+			return -1;
+		if (j->axis[0] == 0 && j->axis[1] == 0 && j->axis[2] == 0)
+			return urdf_fail(r, e, "joint '%s': the axis is zero",
+			    j->name);
+	}
+	if (read_limit(r, j) < 0)
+		return -1;
+	if ((e = j->dyn_node = phys_child(j->node, "dynamics"))) {
+		j->has_dyn = true;
+		if (attr_numbers(r, e, "damping", &j->damping, 1) < 0 ||
+		    attr_numbers(r, e, "friction", &j->friction, 1) < 0)
+			return -1;
+	}
+	if ((e = j->mimic_node = phys_child(j->node, "mimic"))) {
+		j->mimic = phys_node_attr(e, "joint");
+		j->multiplier = 1;
+		if (!j->mimic)
+			return urdf_fail(r, e, "joint '%s': <mimic> names no "
+			    "joint", j->name);
+		rc = attr_numbers(r, e, "multiplier", &j->multiplier, 1);
+		if (rc < 0 || attr_numbers(r, e, "offset", &j->offset, 1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+read_joints(struct reader *r)
+{
+	struct u_joint *j;
+	xmlNodePtr n;
+
+	for (n = phys_child(r->d->root, "joint"); n; n = phys_next(n,
+	    "joint")) {
+		GROW(r->joints, r->njoints);
+		j = &r->joints[r->njoints];
+		memset(j, 0, sizeof *j);
+		j->node = n;
+		j->name = phys_node_attr(n, "name");
+		if (!j->name || !*j->name) {
+			free(j->name);
+			return urdf_fail(r, n, "%s", "<joint> has no name");
+		}
+		r->njoints++;
+		if (find_joint(r, j->name) != (int)r->njoints - 1)
+			return urdf_fail(r, n, "a second joint named '%s'",
+			    j->name);
+		if (joint_type(r, j) < 0 ||
+		    read_origin(r, n, &j->origin, NULL) < 0 ||
+		    joint_end(r, j, "parent", &j->parent) < 0 ||
+		    joint_end(r, j, "child", &j->child) < 0 ||
+		    read_joint_details(r, j) < 0)
+			return -1;
+		if (j->type == UJ_PLANAR)
+			return urdf_fail(r, n, "joint '%s': planar joints are "
+			    "not supported (libsdformat does not convert them "
+			    "either)", j->name);
+		if (j->parent == j->child)
+			return urdf_fail(r, n, "joint '%s': parent and child "
+			    "are the same link", j->name);
+	}
+	return 0;
+}
+
+/* ---- the tree ---- */
+
+static const struct reader *sort_reader;
+
+static int
+by_joint_name(const void *a, const void *b)
+{
+	return strcmp(sort_reader->joints[*(const int *)a].name,
+	    sort_reader->joints[*(const int *)b].name);
+}
+
+static int
+build_tree(struct reader *r)
+{
+	struct u_link *c, *p;
+	size_t i;
+	int root = -1;
+
+	for (i = 0; i < r->njoints; i++) {
+		c = &r->links[r->joints[i].child];
+		p = &r->links[r->joints[i].parent];
+		if (c->up >= 0)
+			return urdf_fail(r, r->joints[i].node, "link '%s' is the "
+			    "child of two joints, '%s' and '%s'", c->name,
+			    r->joints[c->up].name, r->joints[i].name);
+		c->up = (int)i;
+		GROW(p->kids, p->nkids);
+		p->kids[p->nkids++] = (int)i;
+	}
+	sort_reader = r;
+	for (i = 0; i < r->nlinks; i++) {
+		if (r->links[i].nkids > 1)
+			qsort(r->links[i].kids, r->links[i].nkids,
+			    sizeof *r->links[i].kids, by_joint_name);
+		if (r->links[i].up >= 0)
+			continue;
+		if (root >= 0)
+			return urdf_fail(r, r->links[i].node, "two root links, "
+			    "'%s' and '%s' (every link but one needs a parent "
+			    "joint)", r->links[root].name, r->links[i].name);
+		root = (int)i;
+	}
+	if (root < 0)
+		return urdf_fail(r, r->d->root, "%s", "the joints form a loop: "
+		    "no link is the root");
+	r->root = root;
+	return 0;
+}
+
+/* Every link below li in the tree; false when one is met twice. */
+static size_t
+count_below(const struct reader *r, int li, size_t depth)
+{
+	const struct u_link *l = &r->links[li];
+	size_t i, n = 0;
+
+	if (depth > r->nlinks)
+		return SIZE_MAX;
+	for (i = 0; i < l->nkids; i++) {
+		size_t k = count_below(r, r->joints[l->kids[i]].child,
+		    depth + 1);
+
+		if (k == SIZE_MAX)
+			return k;
+		n += 1 + k;
+	}
+	return n;
+}
+
+static int
+check_tree(struct reader *r)
+{
+	size_t i;
+
+	if (count_below(r, r->root, 0) + 1 != r->nlinks) {
+		for (i = 0; i < r->nlinks; i++)
+			if (r->links[i].up >= 0 && (int)i != r->root &&
+			    count_below(r, (int)i, 0) == SIZE_MAX)
+				break;
+		return urdf_fail(r, i < r->nlinks ? r->links[i].node :
+		    r->d->root, "%s", "the joints form a loop");
+	}
+	for (i = 0; i < r->nlinks; i++)
+		if ((int)i != r->root && strcmp(r->links[i].name, "world") == 0)
+			return urdf_fail(r, r->links[i].node, "%s", "a link "
+			    "named 'world' must be the root (it stands for the "
+			    "world)");
+	return 0;
+}
+
+/* ---- <gazebo> extensions ---- */
+
+static bool
+is_world(const struct reader *r, int li)
+{
+	return li == r->root && strcmp(r->links[li].name, "world") == 0;
+}
+
+/* GetKeyValueAsString: the value attribute, or the text. */
+static char *
+tag_value(xmlNodePtr e)
+{
+	char *v = phys_node_attr(e, "value"), *t;
+	size_t a, b;
+
+	if (!v)
+		return phys_node_text(e);
+	for (a = 0; isspace((unsigned char)v[a]); a++)
+		;
+	for (b = strlen(v); b > a && isspace((unsigned char)v[b - 1]); b--)
+		;
+	t = phys_xstrndup(v + a, b - a);
+	free(v);
+	return t;
+}
+
+/* true, yes or 1 (in any case), as libsdformat reads a flag. */
+static bool
+tag_flag(xmlNodePtr e)
+{
+	char *v = tag_value(e);
+	bool on = strcasecmp(v, "true") == 0 || strcasecmp(v, "yes") == 0 ||
+	    strcmp(v, "1") == 0;
+
+	free(v);
+	return on;
+}
+
+static void
+read_exts(struct reader *r)
+{
+	struct u_ext *x;
+	xmlNodePtr n, e;
+	int ji;
+
+	for (n = phys_child(r->d->root, "gazebo"); n; n = phys_next(n,
+	    "gazebo")) {
+		GROW(r->exts, r->nexts);
+		x = &r->exts[r->nexts++];
+		x->node = n;
+		x->used = false;
+		x->ref = phys_node_attr(n, "reference");
+		if (!x->ref || (ji = find_joint(r, x->ref)) < 0)
+			continue;
+		for (e = phys_child(n, NULL); e; e = phys_next(e, NULL))
+			if (phys_node_is(e, "preserveFixedJoint") &&
+			    tag_flag(e))
+				r->joints[ji].preserve = true;
+			else if (phys_node_is(e, "disableFixedJointLumping") &&
+			    tag_flag(e))
+				r->joints[ji].revolute0 = true;
+	}
+}
+
+/* ---- lumping ---- */
+
+static bool
+lumped_joint(const struct reader *r, const struct u_joint *j)
+{
+	return j->type == UJ_FIXED && !j->preserve && !j->revolute0 &&
+	    !is_world(r, j->parent);
+}
+
+static void
+assign_bodies(struct reader *r, int li, int body, phys_pose in_body)
+{
+	struct u_link *l = &r->links[li];
+	struct u_joint *j;
+	size_t i;
+
+	l->body = body;
+	l->in_body = in_body;
+	for (i = 0; i < l->nkids; i++) {
+		j = &r->joints[l->kids[i]];
+		j->lumped = lumped_joint(r, j);
+		if (j->lumped)
+			assign_bodies(r, j->child, body,
+			    phys_pose_mul(in_body, j->origin));
+		else
+			assign_bodies(r, j->child, j->child,
+			    PHYS_POSE_IDENTITY);
+	}
+}
+
+/* The links lumped into body, the body first, in libsdformat's order. */
+static void
+lump_order(const struct reader *r, int li, int **out, size_t *n)
+{
+	const struct u_link *l = &r->links[li];
+	size_t i;
+
+	GROW(*out, *n);
+	(*out)[(*n)++] = li;
+	for (i = 0; i < l->nkids; i++)
+		if (r->joints[l->kids[i]].lumped)
+			lump_order(r, r->joints[l->kids[i]].child, out, n);
+}
+
+static phys_inertia
+part_inertia(const struct u_inertial *in, phys_pose in_body)
+{
+	phys_inertia p = phys_inertia_make(in->mass, in->I[0], in->I[3],
+	    in->I[5], in->I[1], in->I[2], in->I[4]);
+
+	phys_pose_to6(phys_pose_mul(in_body, in->origin), p.pose);
+	p.has_pose = true;
+	return p;
+}
+
+/*
+ * The inertial of a body with what is lumped into it: its own as written
+ * when nothing with an <inertial> is lumped into it, else the sum,
+ * expressed in the body's own inertial frame's axes (libsdformat keeps
+ * the parent's inertial rotation).
+ */
+static void
+lump_inertia(struct reader *r, const int *order, size_t n,
+    struct u_inertial *out, char **lumped)
+{
+	struct u_link *b = &r->links[order[0]];
+	phys_inertia *parts = phys_xcalloc(n, sizeof *parts), sum;
+	struct phys_buf names = { 0 };
+	phys_quat q = b->in.has ? b->in.origin.q : PHYS_QUAT_IDENTITY;
+	phys_mat3 R = phys_quat_to_mat3(q), I;
+	size_t i, k = 0;
+	double mass = 0;
+
+	*out = b->in;
+	for (i = 0; i < n; i++) {
+		struct u_link *l = &r->links[order[i]];
+
+		if (!l->in.has)
+			continue;
+		parts[k++] = part_inertia(&l->in, l->in_body);
+		mass += l->in.mass;
+		if (i > 0)
+			phys_buf_printf(&names, "%s%s", names.len ? ", " : "",
+			    l->name);
+	}
+	*lumped = names.s;
+	if (names.len == 0 || k == 0) {
+		free(parts);
+		return;
+	}
+	out->has = true;
+	if (!(mass > 0)) {
+		urdf_warn(r, b->node, "link '%s': the links lumped into it "
+		    "have no mass (libsdformat fails on the NaN); kept "
+		    "massless", b->name);
+		memset(out->I, 0, sizeof out->I);
+		out->mass = 0;
+		free(parts);
+		return;
+	}
+	phys_inertia_combine(parts, k, &sum);
+	I = phys_inertia_rotate(sum.I, phys_mat3_transpose(R));
+	out->mass = sum.mass;
+	out->origin.p = v3(sum.pose[0], sum.pose[1], sum.pose[2]);
+	out->origin.q = q;
+	out->I[0] = I.m[0][0], out->I[1] = I.m[0][1], out->I[2] = I.m[0][2];
+	out->I[3] = I.m[1][1], out->I[4] = I.m[1][2], out->I[5] = I.m[2][2];
+	free(parts);
+}
+
+/* ---- writing the SDF model ---- */
+
+static void
+set_line(xmlNodePtr n, xmlNodePtr from)
+{
+	long line = phys_node_line(from);
+
+	n->line = line < USHRT_MAX ? (unsigned short)line : USHRT_MAX;
+	if (line >= USHRT_MAX)
+		n->psvi = (void *)(intptr_t)line;
+}
+
+static xmlNodePtr
+add_el(xmlNodePtr parent, const char *name, xmlNodePtr from)
+{
+	xmlNodePtr n = xmlNewDocNode(parent->doc, NULL, (const xmlChar *)name,
+	    NULL);
+
+	set_line(n, from);
+	xmlAddChild(parent, n);
+	return n;
+}
+
+/* AddKeyValue: <name>text</name> in place of any earlier one. */
+static xmlNodePtr
+add_text(xmlNodePtr parent, const char *name, const char *text,
+    xmlNodePtr from)
+{
+	xmlNodePtr old = phys_child(parent, name), n;
+
+	if (old) {
+		xmlUnlinkNode(old);
+		xmlFreeNode(old);
+	}
+	n = add_el(parent, name, from);
+	xmlNodeAddContent(n, (const xmlChar *)text);
+	return n;
+}
+
+static void
+put_numbers(struct phys_buf *b, const double *v, int n)
+{
+	char num[64];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		phys_fmt_double(num, sizeof num, v[i] == 0 ? 0 : v[i]);
+		phys_buf_printf(b, i ? " %s" : "%s", num);
+	}
+}
+
+static xmlNodePtr
+add_numbers(xmlNodePtr parent, const char *name, const double *v, int n,
+    xmlNodePtr from)
+{
+	struct phys_buf b = { 0 };
+	xmlNodePtr e;
+
+	put_numbers(&b, v, n);
+	e = add_text(parent, name, b.s ? b.s : "", from);
+	phys_buf_free(&b);
+	return e;
+}
+
+static xmlNodePtr
+add_pose(xmlNodePtr parent, phys_pose p, const char *relative_to,
+    xmlNodePtr from)
+{
+	double v[6];
+	xmlNodePtr e;
+
+	phys_pose_to6(p, v);
+	e = add_numbers(parent, "pose", v, 6, from);
+	if (relative_to)
+		xmlSetProp(e, (const xmlChar *)"relative_to",
+		    (const xmlChar *)relative_to);
+	return e;
+}
+
+/* The element at a slash path under parent, made where missing. */
+static xmlNodePtr
+path_el(xmlNodePtr parent, const char *path, xmlNodePtr from)
+{
+	char part[64];
+	const char *slash;
+	size_t len;
+	xmlNodePtr e;
+
+	while (*path) {
+		slash = strchr(path, '/');
+		len = slash ? (size_t)(slash - path) : strlen(path);
+		snprintf(part, sizeof part, "%.*s", (int)len, path);
+		e = phys_child(parent, part);
+		parent = e ? e : add_el(parent, part, from);
+		path += len + (slash != NULL);
+	}
+	return parent;
+}
+
+static void
+record(struct reader *r, xmlNodePtr sdf, xmlNodePtr urdf, phys_scope s,
+    const char *ref)
+{
+	struct phys_urdf *info = r->info;
+	struct u_entity *e;
+
+	if (info->nents == info->capents) {
+		info->capents = info->capents ? info->capents * 2 : 32;
+		info->ents = phys_xrealloc(info->ents,
+		    info->capents * sizeof *info->ents);
+	}
+	e = &info->ents[info->nents++];
+	memset(e, 0, sizeof *e);
+	e->sdf = sdf;
+	e->urdf = urdf;
+	e->scope = s;
+	e->ref = ref ? phys_xstrdup(ref) : NULL;
+}
+
+static void
+write_inertial(struct reader *r, xmlNodePtr link, const struct u_link *b,
+    const struct u_inertial *in, bool own)
+{
+	xmlNodePtr at = in->has ? in->node : b->node;
+	xmlNodePtr e = add_el(link, "inertial", at), t;
+	static const char *const names[6] = { "ixx", "ixy", "ixz", "iyy",
+		"iyz", "izz" };
+	int k;
+
+	if (in->has)
+		add_pose(e, in->origin, NULL, own && in->origin_node ?
+		    in->origin_node : at);
+	add_numbers(e, "mass", &in->mass, 1, own && in->mass_node ?
+	    in->mass_node : at);
+	t = add_el(e, "inertia", own && in->inertia_node ? in->inertia_node :
+	    at);
+	for (k = 0; k < 6; k++)
+		add_numbers(t, names[k], &in->I[k], 1, t);
+}
+
+static void
+write_geometry(xmlNodePtr parent, const struct u_shape *s)
+{
+	xmlNodePtr g = add_el(parent, "geometry", phys_child(s->node,
+	    "geometry")), e;
+
+	switch (s->kind) {
+	case US_BOX:
+		e = add_el(g, "box", s->geom);
+		add_numbers(e, "size", s->size, 3, s->geom);
+		break;
+	case US_SPHERE:
+		e = add_el(g, "sphere", s->geom);
+		add_numbers(e, "radius", s->size, 1, s->geom);
+		break;
+	case US_CYLINDER:
+	case US_CAPSULE:
+		e = add_el(g, s->kind == US_CYLINDER ? "cylinder" : "capsule",
+		    s->geom);
+		add_numbers(e, "radius", s->size, 1, s->geom);
+		add_numbers(e, "length", s->size + 1, 1, s->geom);
+		break;
+	case US_MESH:
+		e = add_el(g, "mesh", s->geom);
+		add_text(e, "uri", s->uri, s->geom);
+		add_numbers(e, "scale", s->scale, 3, s->geom);
+		break;
+	}
+}
+
+/* CreateCollisions' names: see the top of the file. */
+static char *
+shape_name(const struct reader *r, const struct u_shape *s, int body,
+    size_t count)
+{
+	const char *body_name = r->links[body].name;
+	const char *base = s->name && *s->name ? s->name :
+	    r->links[s->link].name;
+	char *name = count ? phys_xasprintf("%s_%s_%zu", base, s->collision ?
+	    "collision" : "visual", count) : phys_xasprintf("%s_%s", base,
+	    s->collision ? "collision" : "visual"), *full;
+
+	if (strncmp(name, body_name, strlen(body_name)) == 0)
+		return name;
+	full = phys_xasprintf("%s" LUMP "%s", body_name, name);
+	free(name);
+	return full;
+}
+
+/* Do the tags of <gazebo reference="ref"> reach collision name of body? */
+static bool
+tags_reach(const char *ref, const char *body, const char *name)
+{
+	char *lumped;
+	bool yes;
+
+	if (strcmp(ref, body) == 0)
+		return strstr(name, LUMP) == NULL;
+	lumped = phys_xasprintf(LUMP "%s_collision", ref);
+	yes = strstr(name, lumped) != NULL;
+	free(lumped);
+	return yes;
+}
+
+/* The last child of ext named name, or NULL. */
+static xmlNodePtr
+last_tag(xmlNodePtr ext, const char *name)
+{
+	xmlNodePtr e, last = NULL;
+
+	for (e = phys_child(ext, name); e; e = phys_next(e, name))
+		last = e;
+	return last;
+}
+
+/* A number tag, strictly read; 1 when present, 0 absent, -1 error. */
+static int
+tag_number(struct reader *r, xmlNodePtr ext, const char *name, double *out)
+{
+	xmlNodePtr e = last_tag(ext, name);
+	char *v;
+	bool ok;
+
+	if (!e)
+		return 0;
+	v = tag_value(e);
+	ok = phys_parse_double(v, out);
+	free(v);
+	if (!ok)
+		return urdf_fail(r, e, "<%s>: not a number", name);
+	return 1;
+}
+
+static int
+tag_to(struct reader *r, xmlNodePtr ext, const char *tag, xmlNodePtr into,
+    const char *path)
+{
+	xmlNodePtr e = last_tag(ext, tag), parent;
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	double v;
+	int rc = tag_number(r, ext, tag, &v);
+
+	if (rc <= 0)
+		return rc;
+	dir = slash ? phys_xstrndup(path, (size_t)(slash - path)) : NULL;
+	parent = dir ? path_el(into, dir, e) : into;
+	free(dir);
+	add_numbers(parent, slash ? slash + 1 : path, &v, 1, e);
+	return 0;
+}
+
+/* Copy a blob into parent; its nodes keep their lines. */
+static xmlNodePtr
+copy_blob(xmlNodePtr parent, xmlNodePtr e)
+{
+	xmlNodePtr c = xmlDocCopyNode(e, parent->doc, 1);
+
+	xmlAddChild(parent, c);
+	return c;
+}
+
+static int
+apply_collision_tags(struct reader *r, xmlNodePtr ext, xmlNodePtr col)
+{
+	static const struct {
+		const char *tag, *path;
+	} tags[] = {
+		{ "mu1", "surface/friction/ode/mu" },
+		{ "mu2", "surface/friction/ode/mu2" },
+		{ "kp", "surface/contact/ode/kp" },
+		{ "kd", "surface/contact/ode/kd" },
+		{ "maxVel", "surface/contact/ode/max_vel" },
+		{ "minDepth", "surface/contact/ode/min_depth" },
+		{ "laserRetro", "laser_retro" },
+		{ "maxContacts", "max_contacts" },
+	};
+	xmlNodePtr e, b, old;
+	char *v;
+	size_t i;
+
+	for (e = phys_child(ext, "collision"); e; e = phys_next(e,
+	    "collision"))
+		for (b = phys_child(e, NULL); b; b = phys_next(b, NULL)) {
+			if (phys_node_is(b, "surface") &&
+			    (old = phys_child(col, "surface"))) {
+				xmlUnlinkNode(old);
+				xmlFreeNode(old);
+			}
+			copy_blob(col, b);
+		}
+	for (i = 0; i < sizeof tags / sizeof *tags; i++) {
+		if (tag_to(r, ext, tags[i].tag, col, tags[i].path) < 0)
+			return -1;
+		if (i == 1 && (e = last_tag(ext, "fdir1"))) {
+			v = tag_value(e);
+			add_text(path_el(col, "surface/friction/ode", e),
+			    "fdir1", v, e);
+			free(v);
+		}
+	}
+	return 0;
+}
+
+/* The tags libsdformat reads itself; every other element is a blob. */
+static bool
+known_tag(xmlNodePtr e)
+{
+	static const char *const known[] = { "material", "collision",
+		"visual", "static", "turnGravityOff", "dampingFactor",
+		"maxVel", "minDepth", "mu1", "mu2", "fdir1", "kp", "kd",
+		"selfCollide", "maxContacts", "laserRetro", "springReference",
+		"springStiffness", "stopCfm", "stopErp", "fudgeFactor",
+		"provideFeedback", "canonicalBody", "cfmDamping",
+		"implicitSpringDamper", "disableFixedJointLumping",
+		"preserveFixedJoint" };
+	size_t i;
+
+	for (i = 0; i < sizeof known / sizeof *known; i++)
+		if (phys_node_is(e, known[i]))
+			return true;
+	return false;
+}
+
+static void
+copy_blobs(xmlNodePtr ext, xmlNodePtr into)
+{
+	xmlNodePtr e;
+
+	for (e = phys_child(ext, NULL); e; e = phys_next(e, NULL))
+		if (!known_tag(e))
+			copy_blob(into, e);
+}
+
+static int
+apply_link_tags(struct reader *r, const struct u_ext *x, xmlNodePtr link,
+    const char *body)
+{
+	xmlNodePtr e, vd;
+	double v;
+	int rc;
+
+	if ((e = last_tag(x->node, "turnGravityOff"))) {
+		char *t = tag_value(e);
+		bool on = strcasecmp(t, "false") == 0 ||
+		    strcasecmp(t, "no") == 0 || strcmp(t, "0") == 0;
+
+		free(t);
+		add_text(link, "gravity", on ? "true" : "false", e);
+	}
+	if ((rc = tag_number(r, x->node, "dampingFactor", &v)) < 0)
+		return -1;
+	if (rc > 0) {
+		e = last_tag(x->node, "dampingFactor");
+		vd = add_el(link, "velocity_decay", e);
+		add_numbers(vd, "linear", &v, 1, e);
+		add_numbers(vd, "angular", &v, 1, e);
+	}
+	if ((e = last_tag(x->node, "selfCollide")))
+		add_text(link, "self_collide", tag_flag(e) ? "1" : "0", e);
+	copy_blobs(x->node, link);
+	if (strcmp(x->ref, body) != 0 && (last_tag(x->node, "turnGravityOff") ||
+	    last_tag(x->node, "dampingFactor") ||
+	    last_tag(x->node, "selfCollide")))
+		urdf_warn(r, x->node, "link '%s' is lumped into '%s' (fixed "
+		    "joint): its link tags apply to all of '%s'", x->ref, body,
+		    body);
+	return 0;
+}
+
+static int
+apply_joint_tags(struct reader *r, xmlNodePtr ext, xmlNodePtr joint)
+{
+	static const struct {
+		const char *tag, *path;
+	} nums[] = {
+		{ "stopCfm", "physics/ode/limit/cfm" },
+		{ "stopErp", "physics/ode/limit/erp" },
+		{ "springReference", "axis/dynamics/spring_reference" },
+		{ "springStiffness", "axis/dynamics/spring_stiffness" },
+		{ "fudgeFactor", "physics/ode/fudge_factor" },
+	};
+	xmlNodePtr e, isd = NULL;
+	const char *v;
+	size_t i;
+
+	for (i = 0; i < sizeof nums / sizeof *nums; i++)
+		if (tag_to(r, ext, nums[i].tag, joint, nums[i].path) < 0)
+			return -1;
+	if ((e = last_tag(ext, "provideFeedback"))) {
+		v = tag_flag(e) ? "true" : "false";
+		add_text(path_el(joint, "physics", e), "provide_feedback", v, e);
+		add_text(path_el(joint, "physics/ode", e), "provide_feedback",
+		    v, e);
+	}
+	/* cfmDamping is the old name of implicitSpringDamper */
+	for (e = phys_child(ext, NULL); e; e = phys_next(e, NULL))
+		if (phys_node_is(e, "implicitSpringDamper") ||
+		    phys_node_is(e, "cfmDamping"))
+			isd = e;
+	if (isd) {
+		v = tag_flag(isd) ? "true" : "false";
+		add_text(path_el(joint, "physics/ode", isd),
+		    "implicit_spring_damper", v, isd);
+		add_text(path_el(joint, "physics/ode", isd), "cfm_damping", v,
+		    isd);
+	}
+	copy_blobs(ext, joint);
+	return 0;
+}
+
+static const char *
+sdf_joint_type(const struct u_joint *j)
+{
+	if (j->revolute0 && !j->preserve && j->type == UJ_FIXED)
+		return "revolute";
+	switch (j->type) {
+	case UJ_REVOLUTE:
+	case UJ_CONTINUOUS:
+		return "revolute";
+	case UJ_PRISMATIC:
+		return "prismatic";
+	default:
+		return "fixed";
+	}
+}
+
+/* SDF 1.11's <mimic>: libsdformat drops URDF's. */
+static void
+write_mimic(struct reader *r, const struct u_joint *j, xmlNodePtr axis)
+{
+	int leader = find_joint(r, j->mimic);
+	const struct u_joint *l = leader >= 0 ? &r->joints[leader] : NULL;
+	xmlNodePtr m;
+
+	if (!l || l->lumped || l->type == UJ_FIXED || l->type == UJ_FLOATING) {
+		urdf_warn(r, j->mimic_node, "joint '%s': <mimic> names '%s', "
+		    "which is no moving joint of the model; not followed",
+		    j->name, j->mimic);
+		return;
+	}
+	m = add_el(axis, "mimic", j->mimic_node);
+	xmlSetProp(m, (const xmlChar *)"joint", (const xmlChar *)j->mimic);
+	xmlSetProp(m, (const xmlChar *)"axis", (const xmlChar *)"axis");
+	add_numbers(m, "multiplier", &j->multiplier, 1, j->mimic_node);
+	add_numbers(m, "offset", &j->offset, 1, j->mimic_node);
+	if (r->minor < 11)
+		r->minor = 11;
+}
+
+static void
+write_axis(struct reader *r, const struct u_joint *j, xmlNodePtr joint)
+{
+	xmlNodePtr at = j->axis_node ? j->axis_node : j->node;
+	xmlNodePtr axis = add_el(joint, "axis", at), e;
+	static const double zero = 0;
+
+	if (j->type == UJ_FIXED) {	/* disableFixedJointLumping */
+		e = add_el(axis, "limit", j->node);
+		add_numbers(e, "lower", &zero, 1, j->node);
+		add_numbers(e, "upper", &zero, 1, j->node);
+		e = add_el(axis, "dynamics", j->node);
+		add_numbers(e, "damping", &zero, 1, j->node);
+		add_numbers(e, "friction", &zero, 1, j->node);
+		return;
+	}
+	add_numbers(axis, "xyz", j->axis, 3, at);
+	if (j->has_limit) {
+		e = add_el(axis, "limit", j->limit_node);
+		if (j->type != UJ_CONTINUOUS) {
+			add_numbers(e, "lower", &j->lower, 1, j->limit_node);
+			add_numbers(e, "upper", &j->upper, 1, j->limit_node);
+		}
+		add_numbers(e, "effort", &j->effort, 1, j->limit_node);
+		add_numbers(e, "velocity", &j->velocity, 1, j->limit_node);
+	}
+	if (j->has_dyn) {
+		e = add_el(axis, "dynamics", j->dyn_node);
+		add_numbers(e, "damping", &j->damping, 1, j->dyn_node);
+		add_numbers(e, "friction", &j->friction, 1, j->dyn_node);
+	}
+	if (j->mimic)
+		write_mimic(r, j, axis);
+}
+
+static int
+write_joint(struct reader *r, int ji)
+{
+	struct u_joint *j = &r->joints[ji];
+	const struct u_link *p = &r->links[j->parent];
+	bool world = is_world(r, j->parent);
+	const char *type = sdf_joint_type(j);
+	xmlNodePtr n = add_el(r->model, "joint", j->node);
+	size_t i;
+
+	xmlSetProp(n, (const xmlChar *)"name", (const xmlChar *)j->name);
+	xmlSetProp(n, (const xmlChar *)"type", (const xmlChar *)type);
+	add_pose(n, world ? j->origin : phys_pose_mul(p->in_body, j->origin),
+	    world ? "__model__" : r->links[p->body].name, j->node);
+	add_text(n, "parent", world ? "world" : r->links[p->body].name,
+	    j->node);
+	add_text(n, "child", r->links[j->child].name, j->node);
+	if (strcmp(type, "fixed") != 0)
+		write_axis(r, j, n);
+	record(r, n, j->node, PHYS_S_JOINT, j->name);
+	r->info->ents[r->info->nents - 1].jtype = j->type;
+	for (i = 0; i < r->nexts; i++)
+		if (r->exts[i].ref && strcmp(r->exts[i].ref, j->name) == 0) {
+			r->exts[i].used = true;
+			if (apply_joint_tags(r, r->exts[i].node, n) < 0)
+				return -1;
+		}
+	return 0;
+}
+
+/* The names of the SDF links below li, for a message; NULL when none. */
+static void
+bodies_below(const struct reader *r, int li, struct phys_buf *b,
+    size_t *n)
+{
+	const struct u_link *l = &r->links[li];
+	int c;
+	size_t i;
+
+	for (i = 0; i < l->nkids; i++) {
+		c = r->joints[l->kids[i]].child;
+		if (r->links[c].body == c && (*n)++ < 4)
+			phys_buf_printf(b, "%s%s", b->len ? ", " : "",
+			    r->links[c].name);
+		bodies_below(r, c, b, n);
+	}
+}
+
+static bool
+has_mass(const struct u_link *l)
+{
+	return l->in.has && l->in.mass > 0;
+}
+
+/*
+ * libsdformat drops a link without mass with every link below it, even
+ * one that is lumped (its own lumped children are merged first): a robot
+ * can lose an arm. phys keeps them all, and says so.
+ */
+static void
+warn_lost(struct reader *r, int li)
+{
+	const struct u_link *l = &r->links[li];
+	struct phys_buf names = { 0 };
+	size_t n = 0;
+
+	if (is_world(r, li) || has_mass(l))
+		return;
+	bodies_below(r, li, &names, &n);
+	if (l->body == li)
+		urdf_warn(r, l->in.has ? l->in.mass_node : l->node, "link "
+		    "'%s' has %s: kept with mass 0 (phys-inertia fix computes "
+		    "one); libsdformat drops it%s%s%s%s, and Gazebo runs "
+		    "without them", l->name, l->in.has ? "mass 0" :
+		    "no <inertial>", n ? " and the links below it (" : "",
+		    n ? names.s : "", n > 4 ? ", ..." : "", n ? ")" : "");
+	else if (n)
+		urdf_warn(r, l->in.has ? l->in.mass_node : l->node, "link "
+		    "'%s' has no mass: libsdformat drops the links below it "
+		    "(%s%s) and Gazebo runs without them; phys keeps them",
+		    l->name, names.s, n > 4 ? ", ..." : "");
+	phys_buf_free(&names);
+}
+
+static void
+massless(struct u_inertial *in)
+{
+	if (!in->has) {
+		memset(in, 0, sizeof *in);
+		in->origin = PHYS_POSE_IDENTITY;
+	}
+}
+
+static void
+write_shapes(struct reader *r, xmlNodePtr link, int body, const int *order,
+    size_t n, bool collision)
+{
+	const struct u_shape *s;
+	xmlNodePtr e;
+	size_t i, k, count = 0;
+	char *name;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < r->nshapes; k++) {
+			s = &r->shapes[k];
+			if (s->link != order[i] || s->collision != collision)
+				continue;
+			name = shape_name(r, s, body, count++);
+			e = add_el(link, collision ? "collision" : "visual",
+			    s->node);
+			xmlSetProp(e, (const xmlChar *)"name",
+			    (const xmlChar *)name);
+			add_pose(e, phys_pose_mul(r->links[s->link].in_body,
+			    s->origin), NULL, s->node);
+			write_geometry(e, s);
+			if (collision) {
+				record(r, e, s->node, PHYS_S_COLLISION,
+				    r->links[s->link].name);
+				r->info->ents[r->info->nents - 1].shape =
+				    s->kind;
+				r->info->ents[r->info->nents - 1].reached =
+				    tags_reach(r->links[s->link].name,
+				    r->links[body].name, name);
+			}
+			free(name);
+		}
+}
+
+static bool
+collision_tags(xmlNodePtr ext)
+{
+	static const char *const tags[] = { "mu1", "mu2", "fdir1", "kp",
+		"kd", "maxVel", "minDepth", "maxContacts", "laserRetro",
+		"collision" };
+	size_t i;
+
+	for (i = 0; i < sizeof tags / sizeof *tags; i++)
+		if (phys_child(ext, tags[i]))
+			return true;
+	return false;
+}
+
+/* The blocks of a body's links, in libsdformat's order, applied. */
+static int
+apply_body_exts(struct reader *r, xmlNodePtr link, int body,
+    const int *order, size_t n)
+{
+	const char *bname = r->links[body].name;
+	struct u_ext *x;
+	xmlNodePtr c;
+	char *cname;
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < r->nexts; k++) {
+			x = &r->exts[k];
+			if (!x->ref || strcmp(x->ref, r->links[order[i]].name))
+				continue;
+			x->used = true;
+			for (c = phys_child(link, "collision"); c;
+			    c = phys_next(c, "collision")) {
+				cname = phys_node_attr(c, "name");
+				if (tags_reach(x->ref, bname, cname) &&
+				    apply_collision_tags(r, x->node, c) < 0) {
+					free(cname);
+					return -1;
+				}
+				free(cname);
+			}
+			if (apply_link_tags(r, x, link, bname) < 0)
+				return -1;
+		}
+	return 0;
+}
+
+/* Tags meant for a collision that libsdformat's names keep them from. */
+static void
+warn_unreached(struct reader *r, int body, const int *order, size_t n)
+{
+	const struct u_shape *s;
+	size_t i, k, e, count = 0;
+	char *name;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < r->nshapes; k++) {
+			s = &r->shapes[k];
+			if (s->link != order[i] || !s->collision)
+				continue;
+			name = shape_name(r, s, body, count++);
+			for (e = 0; e < r->nexts; e++) {
+				const struct u_ext *x = &r->exts[e];
+
+				if (!x->ref || strcmp(x->ref,
+				    r->links[s->link].name) != 0 ||
+				    !collision_tags(x->node) ||
+				    tags_reach(x->ref, r->links[body].name,
+				    name))
+					continue;
+				urdf_warn(r, s->node, "collision '%s' of link "
+				    "'%s': the tags of <gazebo reference=\"%s\"> "
+				    "(line %ld) do not reach it: libsdformat "
+				    "names it '%s' and gives a link's tags to "
+				    "its unnamed collisions only; Gazebo runs it "
+				    "without them, and so does phys",
+				    s->name ? s->name : "", x->ref, x->ref,
+				    phys_node_line(x->node), name);
+				break;
+			}
+			free(name);
+		}
+}
+
+static int
+write_body(struct reader *r, int li)
+{
+	struct u_link *l = &r->links[li];
+	struct u_inertial in;
+	int *order = NULL;
+	size_t n = 0;
+	char *lumped = NULL;
+	xmlNodePtr link = add_el(r->model, "link", l->node);
+	const struct u_joint *up = l->up >= 0 ? &r->joints[l->up] : NULL;
+	int rc;
+
+	xmlSetProp(link, (const xmlChar *)"name", (const xmlChar *)l->name);
+	if (up && up->type == UJ_FLOATING)	/* free, where the joint puts it */
+		add_pose(link, is_world(r, up->parent) ? up->origin :
+		    phys_pose_mul(r->links[up->parent].in_body, up->origin),
+		    is_world(r, up->parent) ? "__model__" :
+		    r->links[r->links[up->parent].body].name, up->node);
+	else if (up)
+		add_pose(link, PHYS_POSE_IDENTITY, up->name, up->node);
+	lump_order(r, li, &order, &n);
+	lump_inertia(r, order, n, &in, &lumped);
+	if (!in.has || !(in.mass > 0))
+		massless(&in);
+	write_inertial(r, link, l, &in, lumped == NULL);
+	write_shapes(r, link, li, order, n, true);
+	write_shapes(r, link, li, order, n, false);
+	record(r, link, l->node, PHYS_S_LINK, l->name);
+	r->info->ents[r->info->nents - 1].lumped = lumped;
+	rc = apply_body_exts(r, link, li, order, n);
+	if (rc == 0)
+		warn_unreached(r, li, order, n);
+	free(order);
+	return rc;
+}
+
+/* CreateSDF: each link from the root, each joint before its child. */
+static int
+write_tree(struct reader *r, int li)
+{
+	const struct u_link *l = &r->links[li];
+	size_t i;
+
+	warn_lost(r, li);
+	if (!is_world(r, li) && l->body == li) {
+		if (l->up >= 0 && r->joints[l->up].type != UJ_FLOATING &&
+		    write_joint(r, l->up) < 0)
+			return -1;
+		if (write_body(r, li) < 0)
+			return -1;
+	}
+	for (i = 0; i < l->nkids; i++)
+		if (write_tree(r, r->joints[l->kids[i]].child) < 0)
+			return -1;
+	return 0;
+}
+
+static void
+apply_robot_exts(struct reader *r)
+{
+	struct u_ext *x;
+	xmlNodePtr e;
+	bool was_static = false, on;
+	size_t i;
+
+	for (i = 0; i < r->nexts; i++) {
+		x = &r->exts[i];
+		if (x->ref)
+			continue;
+		x->used = true;
+		e = last_tag(x->node, "static");
+		on = e && tag_flag(e);
+		if (was_static && !e)
+			urdf_warn(r, x->node, "%s", "this <gazebo> block makes "
+			    "the model move again: libsdformat writes "
+			    "<static>false</static> for each block without "
+			    "reference that does not say <static>");
+		was_static = on;
+		add_text(r->model, "static", on ? "true" : "false",
+		    e ? e : x->node);
+		copy_blobs(x->node, r->model);
+	}
+}
+
+/* <robot><origin> places the model, over a <gazebo><pose>. */
+static int
+robot_origin(struct reader *r)
+{
+	phys_pose p;
+	xmlNodePtr at;
+
+	if (read_origin(r, r->d->root, &p, &at) < 0)
+		return -1;
+	if (at)
+		add_pose(r->model, p, NULL, at);
+	return 0;
+}
+
+static void
+warn_unused_exts(struct reader *r)
+{
+	const struct u_ext *x;
+	size_t i;
+	int ji;
+
+	for (i = 0; i < r->nexts; i++) {
+		x = &r->exts[i];
+		if (x->used || !x->ref)
+			continue;
+		ji = find_joint(r, x->ref);
+		if (ji >= 0 && r->joints[ji].lumped)
+			urdf_warn(r, x->node, "<gazebo reference=\"%s\">: the "
+			    "joint is lumped (fixed); its tags reach nothing "
+			    "but preserveFixedJoint and "
+			    "disableFixedJointLumping", x->ref);
+		else if (ji >= 0)
+			urdf_warn(r, x->node, "<gazebo reference=\"%s\">: the "
+			    "joint is floating and becomes no SDF joint; its "
+			    "tags reach nothing", x->ref);
+		else if (find_link(r, x->ref) >= 0)
+			urdf_warn(r, x->node, "<gazebo reference=\"%s\">: the "
+			    "world link is no link; its tags reach nothing",
+			    x->ref);
+		else
+			urdf_warn(r, x->node, "<gazebo reference=\"%s\">: the "
+			    "robot has no link or joint of that name; its tags "
+			    "reach nothing", x->ref);
+	}
+}
+
+/* ---- what phys reads of the <gazebo> elements (phys-sdf check) ---- */
+
+static bool
+scope_reads(phys_scope s, const char *name)
+{
+	size_t i, n = phys_scope_count(s), len = strlen(name);
+	const char *p;
+
+	for (i = 0; i < n; i++) {
+		p = phys_scope_param(s, i)->name;
+		if (strncmp(p, name, len) == 0 && (p[len] == '\0' ||
+		    p[len] == '.'))
+			return true;
+	}
+	return false;
+}
+
+static bool
+model_reads(xmlNodePtr e)
+{
+	char *file;
+	bool ours;
+
+	if (phys_node_is(e, "static") || phys_node_is(e, "self_collide") ||
+	    phys_node_is(e, "pose"))
+		return true;
+	if (!phys_node_is(e, "plugin"))
+		return false;
+	file = phys_node_attr(e, "filename");
+	ours = file && strstr(file, "InitialVelocityPlugin");
+	free(file);
+	return ours;
+}
+
+static void
+note_inert(struct reader *r)
+{
+	const struct u_ext *x;
+	xmlNodePtr e, c;
+	bool link, joint, reads;
+	size_t i;
+
+	for (i = 0; i < r->nexts; i++) {
+		x = &r->exts[i];
+		link = x->ref && find_link(r, x->ref) >= 0;
+		joint = x->ref && find_joint(r, x->ref) >= 0;
+		for (e = phys_child(x->node, NULL); e; e = phys_next(e, NULL)) {
+			if (phys_node_is(e, "material") ||
+			    phys_node_is(e, "visual") ||
+			    phys_node_is(e, "canonicalBody")) {
+				phys_warnat(r->d->name, phys_node_line(e), "<%s> "
+				    "in <gazebo>: stored but inert (phys "
+				    "simulates no %s)", (const char *)e->name,
+				    phys_node_is(e, "canonicalBody") ?
+				    "canonical body" : "appearance");
+				continue;
+			}
+			if (phys_node_is(e, "collision")) {
+				for (c = phys_child(e, NULL); c;
+				    c = phys_next(c, NULL))
+					if (!scope_reads(PHYS_S_COLLISION,
+					    (const char *)c->name))
+						phys_warnat(r->d->name,
+						    phys_node_line(c), "<%s> in "
+						    "<gazebo><collision>: "
+						    "stored but inert (kept in "
+						    "the SDF; phys does not use "
+						    "it)", (const char *)c->name);
+				continue;
+			}
+			if (known_tag(e))
+				continue;
+			reads = x->ref ? (link && scope_reads(PHYS_S_LINK,
+			    (const char *)e->name)) || (joint &&
+			    scope_reads(PHYS_S_JOINT, (const char *)e->name)) :
+			    model_reads(e);
+			if (!reads)
+				phys_warnat(r->d->name, phys_node_line(e), "<%s> "
+				    "in <gazebo>: stored but inert (kept in the "
+				    "SDF model; phys does not use it)",
+				    (const char *)e->name);
+		}
+	}
+}
+
+/* ---- the conversion ---- */
+
+static void
+reader_free(struct reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nlinks; i++) {
+		free(r->links[i].name);
+		free(r->links[i].kids);
+	}
+	for (i = 0; i < r->njoints; i++) {
+		free(r->joints[i].name);
+		free(r->joints[i].mimic);
+	}
+	for (i = 0; i < r->nshapes; i++) {
+		free(r->shapes[i].name);
+		free(r->shapes[i].uri);
+	}
+	for (i = 0; i < r->nexts; i++)
+		free(r->exts[i].ref);
+	free(r->links);
+	free(r->joints);
+	free(r->shapes);
+	free(r->exts);
+	free(r->robot);
+}
+
+static void
+info_free(struct phys_doc *d)
+{
+	struct phys_urdf *info = d->urdf;
+	size_t i;
+
+	if (!info)
+		return;
+	for (i = 0; i < info->nents; i++) {
+		free(info->ents[i].ref);
+		free(info->ents[i].lumped);
+	}
+	free(info->ents);
+	if (info->owns_source) {
+		phys_doc_free(info->source);
+		free(info->source);
+	}
+	free(info);
+	d->urdf = NULL;
+}
+
+static int
+read_robot(struct reader *r)
+{
+	char *v;
+
+	r->robot = phys_node_attr(r->d->root, "name");
+	if (!r->robot || !*r->robot)
+		return urdf_fail(r, r->d->root, "%s", "<robot> has no name");
+	v = phys_node_attr(r->d->root, "version");
+	if (v && strcmp(v, "1.0") != 0 && strcmp(v, "1") != 0)
+		urdf_warn(r, r->d->root, "URDF version '%.20s': read as 1.0, "
+		    "the one there is", v);
+	free(v);
+	if (read_links(r) < 0 || read_joints(r) < 0 || build_tree(r) < 0 ||
+	    check_tree(r) < 0)
+		return -1;
+	read_exts(r);
+	assign_bodies(r, r->root, r->root, PHYS_POSE_IDENTITY);
+	return 0;
+}
+
+static int
+write_model(struct reader *r)
+{
+	xmlNodePtr sdf;
+	char version[8];
+
+	r->out = xmlNewDoc((const xmlChar *)"1.0");
+	sdf = xmlNewDocNode(r->out, NULL, (const xmlChar *)"sdf", NULL);
+	set_line(sdf, r->d->root);
+	xmlDocSetRootElement(r->out, sdf);
+	r->model = add_el(sdf, "model", r->d->root);
+	xmlSetProp(r->model, (const xmlChar *)"name",
+	    (const xmlChar *)r->robot);
+	if (write_tree(r, r->root) < 0)
+		return -1;
+	apply_robot_exts(r);
+	if (robot_origin(r) < 0)
+		return -1;
+	warn_unused_exts(r);
+	if (r->o->notes)
+		note_inert(r);
+	snprintf(version, sizeof version, "1.%d", r->minor);
+	xmlSetProp(sdf, (const xmlChar *)"version", (const xmlChar *)version);
+	return 0;
+}
+
+int
+phys_urdf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
+    const struct phys_urdf_options *o)
+{
+	struct phys_urdf_options quiet = { true, false };
+	struct reader r;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	memset(&r, 0, sizeof r);
+	r.d = src;
+	r.o = o ? o : &quiet;
+	r.minor = 7;	/* libsdformat's: URDF is compatible with 1.7 */
+	r.info = phys_xcalloc(1, sizeof *r.info);
+	r.info->source = src;
+	r.info->owns_source = owns;
+	out->urdf = r.info;
+	out->urdf_free = info_free;
+	out->name = phys_xstrdup(src->name);
+	out->path = src->path ? phys_xstrdup(src->path) : NULL;
+	rc = read_robot(&r);
+	if (rc == 0)
+		rc = write_model(&r);
+	if (r.out && rc == 0) {
+		out->xml = r.out;
+		out->root = xmlDocGetRootElement(r.out);
+		out->kind = PHYS_DOC_MODEL;
+		out->major = 1;
+		out->minor = r.minor;
+	} else if (r.out) {
+		xmlFreeDoc(r.out);
+	}
+	reader_free(&r);
+	return rc;
+}
+
+struct phys_doc *
+phys_urdf_source(const struct phys_doc *d)
+{
+	return d && d->urdf ? d->urdf->source : NULL;
+}
+
+/* ---- edits, written back into the URDF ---- */
+
+static struct u_entity *
+entity_of(struct phys_urdf *info, xmlNodePtr node)
+{
+	size_t i;
+
+	for (i = 0; i < info->nents; i++)
+		if (info->ents[i].sdf == node)
+			return &info->ents[i];
+	return NULL;
+}
+
+static const char *
+entity_name(const struct u_entity *e, char *buf, size_t size)
+{
+	char *name = phys_node_attr(e->urdf, "name");
+
+	snprintf(buf, size, "%s", name ? name : "");
+	free(name);
+	return buf;
+}
+
+/* The child named name of parent in the URDF, made from xml if absent. */
+static xmlNodePtr
+urdf_child(struct phys_doc *u, xmlNodePtr parent, const char *name,
+    const char *xml)
+{
+	xmlNodePtr c = phys_child(parent, name);
+
+	if (c)
+		return c;
+	if (phys_doc_append_child(u, parent, xml) < 0)
+		return NULL;
+	return phys_child(parent, name);
+}
+
+static int
+set_attr(struct phys_doc *u, xmlNodePtr n, const char *attr, const char *v)
+{
+	return n ? phys_doc_set_attr(u, n, attr, v) : -1;
+}
+
+/* "x y z r p y" as URDF's xyz and rpy. */
+static int
+set_origin(struct phys_doc *u, xmlNodePtr owner, const char *pose)
+{
+	double v[6];
+	struct phys_buf xyz = { 0 }, rpy = { 0 };
+	xmlNodePtr o;
+	int rc;
+
+	if (phys_parse_doubles(pose, v, 6) != 6)
+		return phys_fail("a pose needs six numbers, not '%s'", pose);
+	put_numbers(&xyz, v, 3);
+	put_numbers(&rpy, v + 3, 3);
+	o = urdf_child(u, owner, "origin", "<origin xyz=\"0 0 0\" "
+	    "rpy=\"0 0 0\"/>");
+	rc = set_attr(u, o, "xyz", xyz.s);
+	if (rc == 0)
+		rc = set_attr(u, o, "rpy", rpy.s);
+	phys_buf_free(&xyz);
+	phys_buf_free(&rpy);
+	return rc;
+}
+
+static int
+edit_inertial(struct phys_doc *u, const struct u_entity *e,
+    const struct phys_param *p, const char *v)
+{
+	const char *what = p->name + strlen("inertial.");
+	char name[256];
+	xmlNodePtr in;
+
+	if (e->lumped)
+		return phys_failat(u->name, phys_node_line(e->urdf), "link "
+		    "'%s' holds the mass of %s too, lumped by fixed joints: "
+		    "set each link's <inertial> in the URDF, or keep a joint "
+		    "with <gazebo reference=\"JOINT\"><preserveFixedJoint>true"
+		    "</preserveFixedJoint></gazebo>", entity_name(e, name,
+		    sizeof name), e->lumped);
+	in = urdf_child(u, e->urdf, "inertial", "<inertial>\n"
+	    "  <mass value=\"0\"/>\n"
+	    "  <inertia ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" "
+	    "izz=\"0\"/>\n</inertial>");
+	if (!in)
+		return -1;
+	if (strcmp(what, "mass") == 0)
+		return set_attr(u, urdf_child(u, in, "mass",
+		    "<mass value=\"0\"/>"), "value", v);
+	if (strcmp(what, "pose") == 0)
+		return set_origin(u, in, v);
+	return set_attr(u, urdf_child(u, in, "inertia", "<inertia ixx=\"0\" "
+	    "ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"/>"),
+	    what + strlen("inertia."), v);
+}
+
+static bool
+is_ref(xmlNodePtr g, const char *ref)
+{
+	char *r = phys_node_attr(g, "reference");
+	bool same = r && strcmp(r, ref) == 0;
+
+	free(r);
+	return same;
+}
+
+/* The last <gazebo reference="ref"> holding path (slash-separated),
+ * else the last one of ref, else NULL. */
+static xmlNodePtr
+gazebo_block(struct phys_doc *u, const char *ref, const char *first)
+{
+	xmlNodePtr g, last = NULL, holder = NULL;
+
+	for (g = phys_child(u->root, "gazebo"); g; g = phys_next(g, "gazebo"))
+		if (is_ref(g, ref)) {
+			last = g;
+			if (phys_child(g, first))
+				holder = g;
+		}
+	return holder ? holder : last;
+}
+
+static int
+any_rank(const void *ctx, xmlNodePtr owner, const char *path)
+{
+	return -1;
+}
+
+/* Set the element at a dot path in ref's <gazebo> block, making the
+ * block (after the URDF element at) and the path as needed. */
+static int
+set_gazebo(struct phys_doc *u, xmlNodePtr at, const char *ref,
+    const char *path, const char *v)
+{
+	size_t len = strcspn(path, ".");
+	char first[64];
+	struct phys_buf b = { 0 };
+	xmlNodePtr g;
+	int rc;
+
+	snprintf(first, sizeof first, "%.*s", (int)len, path);
+	g = gazebo_block(u, ref, first);
+	/* a tag may hold its value in an attribute, as <mu1 value="1"/> */
+	if (g && !path[len] && phys_child(g, first) &&
+	    xmlHasProp(phys_child(g, first), (const xmlChar *)"value"))
+		return phys_doc_set_attr(u, phys_child(g, first), "value", v);
+	if (!g) {
+		phys_buf_puts(&b, "<gazebo reference=\"");
+		phys_buf_xml_attr(&b, ref);
+		phys_buf_puts(&b, "\"/>");
+		rc = phys_doc_insert_after(u, at, b.s);
+		phys_buf_free(&b);
+		if (rc < 0)
+			return -1;
+		g = gazebo_block(u, ref, first);
+	}
+	return phys_doc_set_text(u, g, path, v, any_rank, NULL);
+}
+
+/* The <gazebo> tags libsdformat reads, by the parameter they become. */
+static const struct {
+	phys_scope scope;
+	const char *param, *tag;
+} tag_params[] = {
+	{ PHYS_S_LINK, "self_collide", "selfCollide" },
+	{ PHYS_S_COLLISION, "surface.friction.ode.mu", "mu1" },
+	{ PHYS_S_COLLISION, "surface.friction.ode.mu2", "mu2" },
+	{ PHYS_S_COLLISION, "surface.friction.ode.fdir1", "fdir1" },
+	{ PHYS_S_COLLISION, "surface.contact.ode.kp", "kp" },
+	{ PHYS_S_COLLISION, "surface.contact.ode.kd", "kd" },
+	{ PHYS_S_COLLISION, "surface.contact.ode.max_vel", "maxVel" },
+	{ PHYS_S_COLLISION, "surface.contact.ode.min_depth", "minDepth" },
+	{ PHYS_S_COLLISION, "max_contacts", "maxContacts" },
+	{ PHYS_S_COLLISION, "laser_retro", "laserRetro" },
+	{ PHYS_S_JOINT, "axis.dynamics.spring_stiffness", "springStiffness" },
+	{ PHYS_S_JOINT, "axis.dynamics.spring_reference", "springReference" },
+	{ PHYS_S_JOINT, "physics.ode.limit.cfm", "stopCfm" },
+	{ PHYS_S_JOINT, "physics.ode.limit.erp", "stopErp" },
+	{ PHYS_S_JOINT, "physics.ode.implicit_spring_damper",
+	    "implicitSpringDamper" },
+	{ PHYS_S_JOINT, "physics.ode.cfm_damping", "implicitSpringDamper" },
+	{ PHYS_S_JOINT, "physics.ode.fudge_factor", "fudgeFactor" },
+	{ PHYS_S_JOINT, "physics.provide_feedback", "provideFeedback" },
+};
+
+static const char *
+tag_of(phys_scope s, const char *param)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof tag_params / sizeof *tag_params; i++)
+		if (tag_params[i].scope == s &&
+		    strcmp(tag_params[i].param, param) == 0)
+			return tag_params[i].tag;
+	return NULL;
+}
+
+/* A link's gravity: turnGravityOff where the URDF says it already. */
+static int
+edit_gravity(struct phys_doc *u, const struct u_entity *e, const char *v)
+{
+	xmlNodePtr g = gazebo_block(u, e->ref, "turnGravityOff");
+	bool on;
+
+	if (!phys_parse_bool(v, &on))
+		return phys_fail("gravity is true or false, not '%s'", v);
+	if (g && phys_child(g, "turnGravityOff"))
+		return set_gazebo(u, e->urdf, e->ref, "turnGravityOff",
+		    on ? "false" : "true");
+	return set_gazebo(u, e->urdf, e->ref, "gravity", v);
+}
+
+static int
+edit_link(struct phys_doc *u, const struct u_entity *e,
+    const struct phys_param *p, const char *v)
+{
+	const char *tag = tag_of(PHYS_S_LINK, p->name);
+	xmlNodePtr g;
+	char name[256];
+
+	if (strncmp(p->name, "inertial.", 9) == 0)
+		return edit_inertial(u, e, p, v);
+	if (strcmp(p->name, "gravity") == 0)
+		return edit_gravity(u, e, v);
+	if (strncmp(p->name, "velocity_decay.", 15) == 0 &&
+	    (g = gazebo_block(u, e->ref, "dampingFactor")) &&
+	    phys_child(g, "dampingFactor"))
+		return phys_failat(u->name, phys_node_line(phys_child(g,
+		    "dampingFactor")), "link '%s': <dampingFactor> sets both "
+		    "velocity decays; edit it there", entity_name(e, name,
+		    sizeof name));
+	return set_gazebo(u, e->urdf, e->ref, tag ? tag : p->name, v);
+}
+
+static const char *
+shape_attr(const struct phys_param *p, enum u_shape_kind k)
+{
+	static const struct {
+		const char *param, *attr;
+	} attrs[] = {
+		{ "geometry.box.size", "size" },
+		{ "geometry.sphere.radius", "radius" },
+		{ "geometry.cylinder.radius", "radius" },
+		{ "geometry.cylinder.length", "length" },
+		{ "geometry.capsule.radius", "radius" },
+		{ "geometry.capsule.length", "length" },
+		{ "geometry.mesh.scale", "scale" },
+	};
+	size_t i;
+
+	(void)k;
+	for (i = 0; i < sizeof attrs / sizeof *attrs; i++)
+		if (strcmp(attrs[i].param, p->name) == 0)
+			return attrs[i].attr;
+	return NULL;
+}
+
+static int
+edit_collision(struct phys_doc *u, const struct u_entity *e,
+    const struct phys_param *p, const char *v)
+{
+	const char *attr = shape_attr(p, e->shape), *tag;
+	xmlNodePtr link = e->urdf->parent;
+	char *path;
+	int rc;
+
+	if (attr)
+		return set_attr(u, phys_child(phys_child(e->urdf, "geometry"),
+		    NULL), attr, v);
+	if (!e->reached)
+		return phys_failat(u->name, phys_node_line(e->urdf), "this "
+		    "collision's surface cannot be set in URDF: libsdformat "
+		    "gives the tags of <gazebo reference=\"%s\"> only to the "
+		    "link's unnamed collisions (remove its name, or write the "
+		    "robot as SDF: phys-sdf print)", e->ref);
+	tag = tag_of(PHYS_S_COLLISION, p->name);
+	if (tag)
+		return set_gazebo(u, link, e->ref, tag, v);
+	path = phys_xasprintf("collision.%s", p->name);
+	rc = set_gazebo(u, link, e->ref, path, v);
+	free(path);
+	return rc;
+}
+
+static int
+edit_joint(struct phys_doc *u, const struct u_entity *e,
+    const struct phys_param *p, const char *v)
+{
+	const char *tag = tag_of(PHYS_S_JOINT, p->name);
+	char name[256];
+	xmlNodePtr n;
+
+	entity_name(e, name, sizeof name);
+	if (tag)
+		return set_gazebo(u, e->urdf, e->ref, tag, v);
+	if (strcmp(p->name, "axis.xyz") == 0)
+		return set_attr(u, urdf_child(u, e->urdf, "axis",
+		    "<axis xyz=\"1 0 0\"/>"), "xyz", v);
+	if (strcmp(p->name, "axis.dynamics.damping") == 0 ||
+	    strcmp(p->name, "axis.dynamics.friction") == 0)
+		return set_attr(u, urdf_child(u, e->urdf, "dynamics",
+		    "<dynamics damping=\"0\" friction=\"0\"/>"),
+		    p->name + strlen("axis.dynamics."), v);
+	if (strncmp(p->name, "axis.limit.", 11) == 0 &&
+	    strcmp(p->name + 11, "stiffness") != 0 &&
+	    strcmp(p->name + 11, "dissipation") != 0) {
+		n = phys_child(e->urdf, "limit");
+		if (e->jtype == UJ_CONTINUOUS && (!n ||
+		    strcmp(p->name, "axis.limit.lower") == 0 ||
+		    strcmp(p->name, "axis.limit.upper") == 0))
+			return phys_failat(u->name, phys_node_line(e->urdf),
+			    "joint '%s' is continuous: URDF gives it no "
+			    "position limits%s; make it a revolute joint with a "
+			    "<limit>", name, n ? "" : " and it has no <limit>");
+		return set_attr(u, n, p->name + 11, v);
+	}
+	return phys_failat(u->name, phys_node_line(e->urdf), "joint '%s': "
+	    "URDF cannot hold %s (neither the joint nor libsdformat's "
+	    "<gazebo> tags have it); write the robot as SDF (phys-sdf print) "
+	    "to set it", name, p->name);
+}
+
+int
+phys_urdf_edit(struct phys_doc *d, phys_scope s, xmlNodePtr node,
+    const struct phys_param *p, const char *value)
+{
+	struct u_entity *e = d->urdf ? entity_of(d->urdf, node) : NULL;
+	struct phys_doc *u = phys_urdf_source(d);
+
+	if (!e || e->scope != s)
+		return phys_fail("%s: no URDF element for this entity", d->name);
+	switch (s) {
+	case PHYS_S_LINK:
+		return edit_link(u, e, p, value);
+	case PHYS_S_COLLISION:
+		return edit_collision(u, e, p, value);
+	case PHYS_S_JOINT:
+		return edit_joint(u, e, p, value);
+	default:
+		return phys_fail("%s holds no %s parameters", u->name,
+		    phys_scope_name(s));
+	}
+}
