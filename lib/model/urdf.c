@@ -1581,9 +1581,10 @@ warn_lost(struct reader *r, int li)
 		urdf_warn(r, l->in.has ? l->in.mass_node : l->node, "link "
 		    "'%s' has %s: kept with mass 0 (phys-inertia fix computes "
 		    "one); libsdformat drops it%s%s%s%s, and Gazebo runs "
-		    "without them", l->name, l->in.has ? "mass 0" :
+		    "without %s", l->name, l->in.has ? "mass 0" :
 		    "no <inertial>", n ? " and the links below it (" : "",
-		    n ? names.s : "", n > 4 ? ", ..." : "", n ? ")" : "");
+		    n ? names.s : "", n > 4 ? ", ..." : "", n ? ")" : "",
+		    n ? "them" : "it");
 	else if (n)
 		urdf_warn(r, l->in.has ? l->in.mass_node : l->node, "link "
 		    "'%s' has no mass: libsdformat drops the links below it "
