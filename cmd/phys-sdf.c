@@ -9,7 +9,8 @@
 
 static const char usage_text[] =
     "usage: phys-sdf check [WORLD | -]\n"
-    "       phys-sdf print [WORLD | -]\n";
+    "       phys-sdf print [WORLD | -]\n"
+    "       phys-sdf world [--ground] MODEL\n";
 
 static const char help_text[] =
     "\n"
@@ -21,16 +22,22 @@ static const char help_text[] =
     "when there is an error; warnings alone exit 0.\n"
     "\n"
     "print: write the world as one SDF file: includes resolved, and every\n"
-    "pose relative to its parent model (or the world).\n"
+    "pose relative to its parent model (or the world). A model file prints\n"
+    "as a model file, a URDF as the SDF model it becomes.\n"
     "\n"
+    "world: write a world that includes the model or URDF file MODEL: the\n"
+    "default world of phys(7), which model files run in, to edit and run.\n"
+    "\n"
+    "      --ground        world: add Gazebo's ground plane\n"
     "  -h, --help          show this help\n"
     "      --version       show the version\n";
 
-enum { OPT_VERSION = 256 };
+enum { OPT_VERSION = 256, OPT_GROUND };
 
-static const char *const commands[] = { "check", "print", NULL };
+static const char *const commands[] = { "check", "print", "world", NULL };
 
 static const struct option longopts[] = {
+	{ "ground", no_argument, NULL, OPT_GROUND },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -45,6 +52,7 @@ usage(void)
 static void
 parse_options(int argc, char **argv, const char *optstring, void *ctx)
 {
+	bool *ground = ctx;
 	int c;
 
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
@@ -53,6 +61,9 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 			phys_help(usage_text, help_text);
 		case OPT_VERSION:
 			phys_version();
+		case OPT_GROUND:
+			*ground = true;
+			break;
 		default:
 			phys_option_error(c, argv, longopts);
 		}
@@ -76,12 +87,13 @@ cmd_check(const char *path)
 }
 
 static int
-cmd_print(const char *path)
+cmd_print(const char *path, bool world, bool ground)
 {
 	struct phys_buf b = { 0 };
 	int rc = PHYS_EXIT_OK;
 
-	if (phys_sdf_print(path, &b) < 0) {
+	if ((world ? phys_sdf_world(path, ground, &b) :
+	    phys_sdf_print(path, &b)) < 0) {
 		phys_report();
 		rc = PHYS_EXIT_FAIL;
 	} else {
@@ -95,24 +107,34 @@ int
 main(int argc, char **argv)
 {
 	const char *cmd, *path;
+	bool ground = false, world;
 	int rc;
 
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	if (!(cmd = phys_split_command(&argc, &argv, ":h", parse_options, NULL)))
+	if (!(cmd = phys_split_command(&argc, &argv, ":h", parse_options,
+	    &ground)))
 		usage();
-	if (strcmp(cmd, "check") != 0 && strcmp(cmd, "print") != 0)
+	if (strcmp(cmd, "check") != 0 && strcmp(cmd, "print") != 0 &&
+	    strcmp(cmd, "world") != 0)
 		phys_unknown_command(cmd, commands);
-	if (argc > 1)
-		phys_usage_error(usage_text, "%s takes one WORLD", cmd);
+	world = strcmp(cmd, "world") == 0;
+	if (ground && !world)
+		phys_usage_error(usage_text, "--ground is world's option");
+	if (argc > 1 || (world && argc != 1))
+		phys_usage_error(usage_text, "%s takes one %s", cmd, world ?
+		    "MODEL" : "WORLD");
 	path = argc == 1 ? argv[0] : "-";
+	if (world && strcmp(path, "-") == 0)
+		phys_usage_error(usage_text, "world includes MODEL by its file "
+		    "name: give a file, not standard input");
 	if (strcmp(path, "-") == 0)
 		phys_stdin_hint("an SDF world");
 	if (strcmp(cmd, "check") == 0)
 		rc = cmd_check(path);
 	else
-		rc = cmd_print(path);
+		rc = cmd_print(path, world, ground);
 	if (phys_close_stdout() != PHYS_EXIT_OK)
 		rc = PHYS_EXIT_FAIL;
 	return rc;

@@ -121,9 +121,10 @@ read_robot(struct phys_doc *d)
 	d->kind = PHYS_DOC_URDF;
 	if (!x)
 		return 0;
-	return phys_failat(d->name, phys_node_line(x), "<%s>: a xacro file, "
-	    "not URDF: expand it first (xacro %s > robot.urdf)",
-	    (const char *)x->name, file);
+	return phys_failat(d->name, phys_node_line(x), "<%s%s>: a xacro "
+	    "file, not URDF: expand it first (xacro %s > robot.urdf)",
+	    x->ns && x->ns->prefix ? "xacro:" : "", (const char *)x->name,
+	    file);
 }
 
 static bool

@@ -17,6 +17,7 @@
 
 #include <libxml/tree.h>
 
+#include "sdfedit.h"
 #include "world.h"
 
 struct printer {
@@ -590,4 +591,65 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 	}
 	phys_world_free(&w);
 	return rc;
+}
+
+/* ---- a world for a model ---- */
+
+/* Gazebo's ground plane: a static plane, mu 100 and mu2 50. */
+static const char ground_plane[] =
+    "    <model name=\"ground_plane\">\n"
+    "      <static>true</static>\n"
+    "      <link name=\"link\">\n"
+    "        <collision name=\"collision\">\n"
+    "          <geometry>\n"
+    "            <plane>\n"
+    "              <normal>0 0 1</normal>\n"
+    "              <size>100 100</size>\n"
+    "            </plane>\n"
+    "          </geometry>\n"
+    "          <surface>\n"
+    "            <friction>\n"
+    "              <ode>\n"
+    "                <mu>100</mu>\n"
+    "                <mu2>50</mu2>\n"
+    "              </ode>\n"
+    "            </friction>\n"
+    "          </surface>\n"
+    "        </collision>\n"
+    "      </link>\n"
+    "    </model>\n";
+
+int
+phys_sdf_world(const char *path, bool ground, struct phys_buf *b)
+{
+	struct phys_load_options lo;
+	struct phys_world w;
+	bool hosted;
+
+	if (!path || strcmp(path, "-") == 0)
+		return phys_fail("a world includes its model by name: give the "
+		    "model's file, not standard input");
+	phys_load_options_default(&lo);
+	lo.skip_unsupported = true;
+	lo.quiet = true;
+	if (phys_world_load(&w, path, &lo) < 0) {
+		phys_world_free(&w);
+		return -1;
+	}
+	hosted = w.host != NULL;
+	phys_world_free(&w);
+	if (!hosted)
+		return phys_fail("%s is a world already", path);
+	phys_buf_puts(b, "<?xml version=\"1.0\"?>\n"
+	    "<sdf version=\"1.7\">\n"
+	    "  <world name=\"default\">\n");
+	if (ground)
+		phys_buf_puts(b, ground_plane);
+	if (!phys_xml_text_ok(path))
+		return phys_fail("%s", "the model's path is not text XML can "
+		    "hold");
+	phys_buf_puts(b, "    <include>\n      <uri>");
+	phys_buf_xml_attr(b, path);
+	phys_buf_puts(b, "</uri>\n    </include>\n  </world>\n</sdf>\n");
+	return 0;
 }

@@ -1412,11 +1412,11 @@ apply_joint_tags(struct reader *r, xmlNodePtr ext, xmlNodePtr joint)
 	for (i = 0; i < sizeof nums / sizeof *nums; i++)
 		if (tag_to(r, ext, nums[i].tag, joint, nums[i].path) < 0)
 			return -1;
+	/* libsdformat also writes <physics><ode><provide_feedback>, which
+	 * no SDF version has */
 	if ((e = last_tag(ext, "provideFeedback"))) {
 		v = tag_flag(e) ? "true" : "false";
 		add_text(path_el(joint, "physics", e), "provide_feedback", v, e);
-		add_text(path_el(joint, "physics/ode", e), "provide_feedback",
-		    v, e);
 	}
 	/* cfmDamping is the old name of implicitSpringDamper */
 	for (e = phys_child(ext, NULL); e; e = phys_next(e, NULL))
@@ -1734,6 +1734,10 @@ write_body(struct reader *r, int li)
 	int rc;
 
 	xmlSetProp(link, (const xmlChar *)"name", (const xmlChar *)l->name);
+	if (up && up->type == UJ_FLOATING)
+		urdf_warn(r, up->node, "joint '%s' is floating: link '%s' "
+		    "moves free, from where the joint puts it (libsdformat "
+		    "refuses the file)", up->name, l->name);
 	if (up && up->type == UJ_FLOATING)	/* free, where the joint puts it */
 		add_pose(link, is_world(r, up->parent) ? up->origin :
 		    phys_pose_mul(r->links[up->parent].in_body, up->origin),
