@@ -2001,8 +2001,9 @@ find_resource(const char *uri, const char *doc_path, bool want_dir)
 	for (i = 0; i < sizeof vars / sizeof *vars - model; i++)
 		if ((path = search_path_var(vars[i], name, want_dir)))
 			return path;
-	return model && doc_path ? in_parent_dirs(doc_path, name, want_dir) :
-	    NULL;
+	/* standard input: the current directory and those above it */
+	return model ? in_parent_dirs(doc_path ? doc_path : "./-", name,
+	    want_dir) : NULL;
 }
 
 /* model.config names the SDF file per version; take the newest we read. */
