@@ -53,6 +53,7 @@
  * the file's path.
  */
 #include "urdf.h"
+#include "urdfint.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -63,14 +64,10 @@
 #include <sys/stat.h>
 
 #include "inertia.h"
-#include "sdfedit.h"
 
 #define LUMP "_fixed_joint_lump__"
 
-enum u_joint_type { UJ_REVOLUTE, UJ_CONTINUOUS, UJ_PRISMATIC, UJ_FIXED,
-	UJ_FLOATING, UJ_PLANAR };
 
-enum u_shape_kind { US_BOX, US_SPHERE, US_CYLINDER, US_CAPSULE, US_MESH };
 
 struct u_inertial {
 	bool has;
@@ -99,8 +96,10 @@ struct u_link {
 	int up;			/* its parent joint; -1 for the root */
 	int *kids;		/* its child joints, in name order */
 	size_t nkids;
+	size_t first_shape, nshapes;	/* its visuals, then collisions */
 	int body;		/* the link it is lumped into, or itself */
 	phys_pose in_body;	/* its frame in that link's frame */
+	phys_pose at;		/* its frame in the model frame */
 };
 
 struct u_joint {
@@ -124,23 +123,15 @@ struct u_ext {
 	bool used;
 };
 
-/* What an edit needs to know of one converted element. */
-struct u_entity {
-	xmlNodePtr sdf;		/* the converted <link>, <collision>, <joint> */
-	xmlNodePtr urdf;	/* the URDF element it comes from */
-	phys_scope scope;
-	char *ref;		/* the reference of <gazebo> blocks for it */
-	bool reached;		/* a collision: those blocks' tags reach it */
-	char *lumped;		/* a link: links whose mass it also holds */
-	enum u_joint_type jtype;
-	enum u_shape_kind shape;
+struct name_ix {
+	const char *name;
+	int idx;
 };
 
-struct phys_urdf {
-	struct phys_doc *source;
-	bool owns_source;
-	struct u_entity *ents;
-	size_t nents, capents;
+/* A list per link or joint of indices, as offsets into one array: item
+ * i's are at[i] to at[i + 1] of of. */
+struct lists {
+	int *of, *at;
 };
 
 struct reader {
@@ -153,7 +144,16 @@ struct reader {
 	struct u_shape *shapes;
 	struct u_ext *exts;
 	size_t nlinks, njoints, nshapes, nexts;
+	struct name_ix *link_ix, *joint_ix;	/* by name */
 	int root;		/* the root link */
+	/* Every pass over the tree is a pass over order, so that a long
+	 * chain of links costs no stack and each pass is linear. */
+	int *order;		/* the links from the root, children by name */
+	int *pos;		/* each link's place in order */
+	int *size;		/* the links of each link's subtree, itself too */
+	int *next_body;		/* by place: the place of the next SDF link */
+	struct lists lumps;	/* a body's links, in libsdformat's order */
+	struct lists link_exts, joint_exts;	/* <gazebo> blocks, in order */
 	int minor;		/* the SDF version the model needs */
 	xmlDocPtr out;
 	xmlNodePtr model;
@@ -553,25 +553,100 @@ read_shapes(struct reader *r, int li, bool collision)
 }
 
 static int
-find_link(const struct reader *r, const char *name)
+by_ix_name(const void *a, const void *b)
 {
+	const struct name_ix *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int
+ix_find(const struct name_ix *ix, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n, mid;
+	int c;
+
+	while (ix && lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(ix[mid].name, name);
+		if (c == 0)
+			return ix[mid].idx;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * Names sorted for lookups; -1 and the first name given twice (its
+ * second place, in file order) in *dup.
+ */
+static struct name_ix *
+name_index(const char *const *names, size_t n, int *dup)
+{
+	struct name_ix *ix = phys_xcalloc(n ? n : 1, sizeof *ix);
 	size_t i;
 
-	for (i = 0; i < r->nlinks; i++)
-		if (strcmp(r->links[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	for (i = 0; i < n; i++) {
+		ix[i].name = names[i];
+		ix[i].idx = (int)i;
+	}
+	qsort(ix, n, sizeof *ix, by_ix_name);
+	*dup = -1;
+	for (i = 1; i < n; i++)
+		if (strcmp(ix[i - 1].name, ix[i].name) == 0 &&
+		    (*dup < 0 || ix[i].idx < *dup))
+			*dup = ix[i].idx;
+	return ix;
+}
+
+static int
+find_link(const struct reader *r, const char *name)
+{
+	return ix_find(r->link_ix, r->nlinks, name);
 }
 
 static int
 find_joint(const struct reader *r, const char *name)
 {
+	return ix_find(r->joint_ix, r->njoints, name);
+}
+
+static int
+index_links(struct reader *r)
+{
+	const char **names = phys_xcalloc(r->nlinks + 1, sizeof *names);
 	size_t i;
+	int dup;
+
+	for (i = 0; i < r->nlinks; i++)
+		names[i] = r->links[i].name;
+	r->link_ix = name_index(names, r->nlinks, &dup);
+	free(names);
+	if (dup >= 0)
+		return urdf_fail(r, r->links[dup].node, "a second link named "
+		    "'%s'", r->links[dup].name);
+	return 0;
+}
+
+static int
+index_joints(struct reader *r)
+{
+	const char **names = phys_xcalloc(r->njoints + 1, sizeof *names);
+	size_t i;
+	int dup;
 
 	for (i = 0; i < r->njoints; i++)
-		if (strcmp(r->joints[i].name, name) == 0)
-			return (int)i;
-	return -1;
+		names[i] = r->joints[i].name;
+	r->joint_ix = name_index(names, r->njoints, &dup);
+	free(names);
+	if (dup >= 0)
+		return urdf_fail(r, r->joints[dup].node, "a second joint named "
+		    "'%s'", r->joints[dup].name);
+	return 0;
 }
 
 static int
@@ -592,18 +667,17 @@ read_links(struct reader *r)
 			return urdf_fail(r, n, "%s", "<link> has no name");
 		}
 		r->nlinks++;
-		if (find_link(r, l->name) != (int)r->nlinks - 1)
-			return urdf_fail(r, n, "a second link named '%s'",
-			    l->name);
+		l->first_shape = r->nshapes;
 		if (read_inertial(r, l) < 0 ||
 		    read_shapes(r, (int)r->nlinks - 1, false) < 0 ||
 		    read_shapes(r, (int)r->nlinks - 1, true) < 0)
 			return -1;
+		l->nshapes = r->nshapes - l->first_shape;
 	}
 	if (r->nlinks == 0)
 		return urdf_fail(r, r->d->root, "robot '%s' has no <link>",
 		    r->robot);
-	return 0;
+	return index_links(r);
 }
 
 static const struct {
@@ -739,9 +813,6 @@ read_joints(struct reader *r)
 			return urdf_fail(r, n, "%s", "<joint> has no name");
 		}
 		r->njoints++;
-		if (find_joint(r, j->name) != (int)r->njoints - 1)
-			return urdf_fail(r, n, "a second joint named '%s'",
-			    j->name);
 		if (joint_type(r, j) < 0 ||
 		    read_origin(r, n, &j->origin, NULL) < 0 ||
 		    joint_end(r, j, "parent", &j->parent) < 0 ||
@@ -756,7 +827,7 @@ read_joints(struct reader *r)
 			return urdf_fail(r, n, "joint '%s': parent and child "
 			    "are the same link", j->name);
 	}
-	return 0;
+	return index_joints(r);
 }
 
 /* ---- the tree ---- */
@@ -808,24 +879,63 @@ build_tree(struct reader *r)
 	return 0;
 }
 
-/* Every link below li in the tree; false when one is met twice. */
-static size_t
-count_below(const struct reader *r, int li, size_t depth)
+/* Lists of indices by owner: owner_of(i) for each item, -1 for none. */
+static void
+make_lists(struct lists *l, size_t nowners, const int *owner, size_t n)
 {
-	const struct u_link *l = &r->links[li];
-	size_t i, n = 0;
+	size_t i;
+	int *fill;
 
-	if (depth > r->nlinks)
-		return SIZE_MAX;
-	for (i = 0; i < l->nkids; i++) {
-		size_t k = count_below(r, r->joints[l->kids[i]].child,
-		    depth + 1);
+	l->at = phys_xcalloc(nowners + 1, sizeof *l->at);
+	l->of = phys_xcalloc(n ? n : 1, sizeof *l->of);
+	for (i = 0; i < n; i++)
+		if (owner[i] >= 0)
+			l->at[owner[i] + 1]++;
+	for (i = 0; i < nowners; i++)
+		l->at[i + 1] += l->at[i];
+	fill = phys_xcalloc(nowners ? nowners : 1, sizeof *fill);
+	for (i = 0; i < n; i++)
+		if (owner[i] >= 0)
+			l->of[l->at[owner[i]] + fill[owner[i]]++] = (int)i;
+	free(fill);
+}
 
-		if (k == SIZE_MAX)
-			return k;
-		n += 1 + k;
+static void
+lists_free(struct lists *l)
+{
+	free(l->of);
+	free(l->at);
+}
+
+/*
+ * The links in pre-order from the root, children in their joints' name
+ * order, by an explicit stack. A link the walk does not reach is on a
+ * loop of joints (each link has one parent at most).
+ */
+static int
+build_order(struct reader *r)
+{
+	int *stack = phys_xcalloc(r->nlinks, sizeof *stack), li;
+	size_t n = 0, top = 0, i;
+
+	r->order = phys_xcalloc(r->nlinks, sizeof *r->order);
+	r->pos = phys_xcalloc(r->nlinks, sizeof *r->pos);
+	for (i = 0; i < r->nlinks; i++)
+		r->pos[i] = -1;
+	stack[top++] = r->root;
+	while (top > 0) {
+		li = stack[--top];
+		r->pos[li] = (int)n;
+		r->order[n++] = li;
+		for (i = r->links[li].nkids; i > 0; i--)
+			stack[top++] = r->joints[r->links[li].kids[i - 1]].child;
 	}
-	return n;
+	free(stack);
+	for (i = 0; i < r->nlinks && n < r->nlinks; i++)
+		if (r->pos[i] < 0)
+			return urdf_fail(r, r->links[i].node, "link '%s' is on a "
+			    "loop of joints", r->links[i].name);
+	return 0;
 }
 
 static int
@@ -833,14 +943,8 @@ check_tree(struct reader *r)
 {
 	size_t i;
 
-	if (count_below(r, r->root, 0) + 1 != r->nlinks) {
-		for (i = 0; i < r->nlinks; i++)
-			if (r->links[i].up >= 0 && (int)i != r->root &&
-			    count_below(r, (int)i, 0) == SIZE_MAX)
-				break;
-		return urdf_fail(r, i < r->nlinks ? r->links[i].node :
-		    r->d->root, "%s", "the joints form a loop");
-	}
+	if (build_order(r) < 0)
+		return -1;
 	for (i = 0; i < r->nlinks; i++)
 		if ((int)i != r->root && strcmp(r->links[i].name, "world") == 0)
 			return urdf_fail(r, r->links[i].node, "%s", "a link "
@@ -848,8 +952,6 @@ check_tree(struct reader *r)
 			    "world)");
 	return 0;
 }
-
-/* ---- <gazebo> extensions ---- */
 
 static bool
 is_world(const struct reader *r, int li)
@@ -892,7 +994,8 @@ read_exts(struct reader *r)
 {
 	struct u_ext *x;
 	xmlNodePtr n, e;
-	int ji;
+	int ji, *lo, *jo;
+	size_t i;
 
 	for (n = phys_child(r->d->root, "gazebo"); n; n = phys_next(n,
 	    "gazebo")) {
@@ -911,6 +1014,16 @@ read_exts(struct reader *r)
 			    tag_flag(e))
 				r->joints[ji].revolute0 = true;
 	}
+	lo = phys_xcalloc(r->nexts + 1, sizeof *lo);
+	jo = phys_xcalloc(r->nexts + 1, sizeof *jo);
+	for (i = 0; i < r->nexts; i++) {
+		lo[i] = r->exts[i].ref ? find_link(r, r->exts[i].ref) : -1;
+		jo[i] = r->exts[i].ref ? find_joint(r, r->exts[i].ref) : -1;
+	}
+	make_lists(&r->link_exts, r->nlinks, lo, r->nexts);
+	make_lists(&r->joint_exts, r->njoints, jo, r->nexts);
+	free(lo);
+	free(jo);
 }
 
 /* ---- lumping ---- */
@@ -922,39 +1035,64 @@ lumped_joint(const struct reader *r, const struct u_joint *j)
 	    !is_world(r, j->parent);
 }
 
+/*
+ * Each link's body (the link it is lumped into, or itself), its frame
+ * in the body's frame and in the model's, the bodies' lists of links,
+ * and the sizes of subtrees, in one pass down the order and one up.
+ */
 static void
-assign_bodies(struct reader *r, int li, int body, phys_pose in_body)
+assign_bodies(struct reader *r)
 {
-	struct u_link *l = &r->links[li];
+	struct u_link *l, *p;
 	struct u_joint *j;
-	size_t i;
+	int *owner = phys_xcalloc(r->nlinks, sizeof *owner), next;
+	size_t i, k;
 
-	l->body = body;
-	l->in_body = in_body;
-	for (i = 0; i < l->nkids; i++) {
-		j = &r->joints[l->kids[i]];
+	r->size = phys_xcalloc(r->nlinks, sizeof *r->size);
+	for (k = 0; k < r->nlinks; k++) {
+		l = &r->links[r->order[k]];
+		r->size[r->order[k]] = 1;
+		l->body = r->order[k];
+		l->in_body = l->at = PHYS_POSE_IDENTITY;
+		if (l->up < 0)
+			continue;
+		j = &r->joints[l->up];
+		p = &r->links[j->parent];
 		j->lumped = lumped_joint(r, j);
-		if (j->lumped)
-			assign_bodies(r, j->child, body,
-			    phys_pose_mul(in_body, j->origin));
-		else
-			assign_bodies(r, j->child, j->child,
-			    PHYS_POSE_IDENTITY);
+		l->at = phys_pose_mul(p->at, j->origin);
+		if (j->lumped) {
+			l->body = p->body;
+			l->in_body = phys_pose_mul(p->in_body, j->origin);
+		}
+	}
+	for (k = 0; k < r->nlinks; k++)
+		owner[k] = r->links[r->order[k]].body;
+	/* the lists hold places in order: map them back to links */
+	make_lists(&r->lumps, r->nlinks, owner, r->nlinks);
+	for (i = 0; i < r->nlinks; i++)
+		r->lumps.of[i] = r->order[r->lumps.of[i]];
+	free(owner);
+	for (k = r->nlinks; k-- > 1;) {
+		l = &r->links[r->order[k]];
+		r->size[r->joints[l->up].parent] += r->size[r->order[k]];
+	}
+	r->next_body = phys_xcalloc(r->nlinks + 1, sizeof *r->next_body);
+	next = (int)r->nlinks;
+	r->next_body[r->nlinks] = next;
+	for (k = r->nlinks; k-- > 0;) {
+		if (r->links[r->order[k]].body == r->order[k] &&
+		    !is_world(r, r->order[k]))
+			next = (int)k;
+		r->next_body[k] = next;
 	}
 }
 
 /* The links lumped into body, the body first, in libsdformat's order. */
-static void
-lump_order(const struct reader *r, int li, int **out, size_t *n)
+static const int *
+lump_list(const struct reader *r, int body, size_t *n)
 {
-	const struct u_link *l = &r->links[li];
-	size_t i;
-
-	GROW(*out, *n);
-	(*out)[(*n)++] = li;
-	for (i = 0; i < l->nkids; i++)
-		if (r->joints[l->kids[i]].lumped)
-			lump_order(r, r->joints[l->kids[i]].child, out, n);
+	*n = (size_t)(r->lumps.at[body + 1] - r->lumps.at[body]);
+	return r->lumps.of + r->lumps.at[body];
 }
 
 static phys_inertia
@@ -1516,12 +1654,11 @@ write_joint(struct reader *r, int ji)
 	bool world = is_world(r, j->parent);
 	const char *type = sdf_joint_type(j);
 	xmlNodePtr n = add_el(r->model, "joint", j->node);
-	size_t i;
+	int k;
 
+	/* its frame is its child's, SDF's default: no <pose> */
 	xmlSetProp(n, (const xmlChar *)"name", (const xmlChar *)j->name);
 	xmlSetProp(n, (const xmlChar *)"type", (const xmlChar *)type);
-	add_pose(n, world ? j->origin : phys_pose_mul(p->in_body, j->origin),
-	    world ? "__model__" : r->links[p->body].name, j->node);
 	add_text(n, "parent", world ? "world" : r->links[p->body].name,
 	    j->node);
 	add_text(n, "child", r->links[j->child].name, j->node);
@@ -1529,31 +1666,28 @@ write_joint(struct reader *r, int ji)
 		write_axis(r, j, n);
 	record(r, n, j->node, PHYS_S_JOINT, j->name);
 	r->info->ents[r->info->nents - 1].jtype = j->type;
-	for (i = 0; i < r->nexts; i++)
-		if (r->exts[i].ref && strcmp(r->exts[i].ref, j->name) == 0) {
-			r->exts[i].used = true;
-			if (apply_joint_tags(r, r->exts[i].node, n) < 0)
-				return -1;
-		}
+	for (k = r->joint_exts.at[ji]; k < r->joint_exts.at[ji + 1]; k++) {
+		r->exts[r->joint_exts.of[k]].used = true;
+		if (apply_joint_tags(r, r->exts[r->joint_exts.of[k]].node,
+		    n) < 0)
+			return -1;
+	}
 	return 0;
 }
 
-/* The names of the SDF links below li, for a message; NULL when none. */
-static void
-bodies_below(const struct reader *r, int li, struct phys_buf *b,
-    size_t *n)
+/* How many SDF links are below li, and the names of the first four. */
+static size_t
+bodies_below(const struct reader *r, int li, struct phys_buf *b)
 {
-	const struct u_link *l = &r->links[li];
-	int c;
-	size_t i;
+	int end = r->pos[li] + r->size[li], k;
+	size_t n = 0;
 
-	for (i = 0; i < l->nkids; i++) {
-		c = r->joints[l->kids[i]].child;
-		if (r->links[c].body == c && (*n)++ < 4)
+	for (k = r->next_body[r->pos[li] + 1]; k < end;
+	    k = r->next_body[k + 1])
+		if (n++ < 4)
 			phys_buf_printf(b, "%s%s", b->len ? ", " : "",
-			    r->links[c].name);
-		bodies_below(r, c, b, n);
-	}
+			    r->links[r->order[k]].name);
+	return n;
 }
 
 static bool
@@ -1576,7 +1710,7 @@ warn_lost(struct reader *r, int li)
 
 	if (is_world(r, li) || has_mass(l))
 		return;
-	bodies_below(r, li, &names, &n);
+	n = bodies_below(r, li, &names);
 	if (l->body == li)
 		urdf_warn(r, l->in.has ? l->in.mass_node : l->node, "link "
 		    "'%s' has %s: kept with mass 0 (phys-inertia fix computes "
@@ -1607,34 +1741,36 @@ write_shapes(struct reader *r, xmlNodePtr link, int body, const int *order,
     size_t n, bool collision)
 {
 	const struct u_shape *s;
+	const struct u_link *l;
 	xmlNodePtr e;
 	size_t i, k, count = 0;
 	char *name;
 
-	for (i = 0; i < n; i++)
-		for (k = 0; k < r->nshapes; k++) {
+	for (i = 0; i < n; i++) {
+		l = &r->links[order[i]];
+		for (k = l->first_shape; k < l->first_shape + l->nshapes; k++) {
 			s = &r->shapes[k];
-			if (s->link != order[i] || s->collision != collision)
+			if (s->collision != collision)
 				continue;
 			name = shape_name(r, s, body, count++);
 			e = add_el(link, collision ? "collision" : "visual",
 			    s->node);
 			xmlSetProp(e, (const xmlChar *)"name",
 			    (const xmlChar *)name);
-			add_pose(e, phys_pose_mul(r->links[s->link].in_body,
-			    s->origin), NULL, s->node);
+			add_pose(e, phys_pose_mul(l->in_body, s->origin), NULL,
+			    s->node);
 			write_geometry(e, s);
 			if (collision) {
-				record(r, e, s->node, PHYS_S_COLLISION,
-				    r->links[s->link].name);
+				record(r, e, s->node, PHYS_S_COLLISION, l->name);
 				r->info->ents[r->info->nents - 1].shape =
 				    s->kind;
 				r->info->ents[r->info->nents - 1].reached =
-				    tags_reach(r->links[s->link].name,
-				    r->links[body].name, name);
+				    tags_reach(l->name, r->links[body].name,
+				    name);
 			}
 			free(name);
 		}
+	}
 }
 
 static bool
@@ -1657,16 +1793,16 @@ apply_body_exts(struct reader *r, xmlNodePtr link, int body,
     const int *order, size_t n)
 {
 	const char *bname = r->links[body].name;
+	const struct lists *le = &r->link_exts;
 	struct u_ext *x;
 	xmlNodePtr c;
 	char *cname;
-	size_t i, k;
+	size_t i;
+	int k;
 
 	for (i = 0; i < n; i++)
-		for (k = 0; k < r->nexts; k++) {
-			x = &r->exts[k];
-			if (!x->ref || strcmp(x->ref, r->links[order[i]].name))
-				continue;
+		for (k = le->at[order[i]]; k < le->at[order[i] + 1]; k++) {
+			x = &r->exts[le->of[k]];
 			x->used = true;
 			for (c = phys_child(link, "collision"); c;
 			    c = phys_next(c, "collision")) {
@@ -1688,22 +1824,25 @@ apply_body_exts(struct reader *r, xmlNodePtr link, int body,
 static void
 warn_unreached(struct reader *r, int body, const int *order, size_t n)
 {
+	const struct lists *le = &r->link_exts;
 	const struct u_shape *s;
-	size_t i, k, e, count = 0;
+	const struct u_ext *x;
+	const struct u_link *l;
+	size_t i, k, count = 0;
 	char *name;
+	int e;
 
-	for (i = 0; i < n; i++)
-		for (k = 0; k < r->nshapes; k++) {
+	for (i = 0; i < n; i++) {
+		l = &r->links[order[i]];
+		for (k = l->first_shape; k < l->first_shape + l->nshapes; k++) {
 			s = &r->shapes[k];
-			if (s->link != order[i] || !s->collision)
+			if (!s->collision)
 				continue;
 			name = shape_name(r, s, body, count++);
-			for (e = 0; e < r->nexts; e++) {
-				const struct u_ext *x = &r->exts[e];
-
-				if (!x->ref || strcmp(x->ref,
-				    r->links[s->link].name) != 0 ||
-				    !collision_tags(x->node) ||
+			for (e = le->at[order[i]]; e < le->at[order[i] + 1];
+			    e++) {
+				x = &r->exts[le->of[e]];
+				if (!collision_tags(x->node) ||
 				    tags_reach(x->ref, r->links[body].name,
 				    name))
 					continue;
@@ -1719,15 +1858,21 @@ warn_unreached(struct reader *r, int body, const int *order, size_t n)
 			}
 			free(name);
 		}
+	}
 }
 
+/*
+ * A link's pose is written in the model frame: the same frame as
+ * libsdformat's <pose relative_to="JOINT"/> names, resolved here once,
+ * which spares the loader a frame lookup per link.
+ */
 static int
 write_body(struct reader *r, int li)
 {
 	struct u_link *l = &r->links[li];
 	struct u_inertial in;
-	int *order = NULL;
-	size_t n = 0;
+	const int *order;
+	size_t n;
 	char *lumped = NULL;
 	xmlNodePtr link = add_el(r->model, "link", l->node);
 	const struct u_joint *up = l->up >= 0 ? &r->joints[l->up] : NULL;
@@ -1738,14 +1883,9 @@ write_body(struct reader *r, int li)
 		urdf_warn(r, up->node, "joint '%s' is floating: link '%s' "
 		    "moves free, from where the joint puts it (libsdformat "
 		    "refuses the file)", up->name, l->name);
-	if (up && up->type == UJ_FLOATING)	/* free, where the joint puts it */
-		add_pose(link, is_world(r, up->parent) ? up->origin :
-		    phys_pose_mul(r->links[up->parent].in_body, up->origin),
-		    is_world(r, up->parent) ? "__model__" :
-		    r->links[r->links[up->parent].body].name, up->node);
-	else if (up)
-		add_pose(link, PHYS_POSE_IDENTITY, up->name, up->node);
-	lump_order(r, li, &order, &n);
+	if (up)
+		add_pose(link, l->at, NULL, up->node);
+	order = lump_list(r, li, &n);
 	lump_inertia(r, order, n, &in, &lumped);
 	if (!in.has || !(in.mass > 0))
 		massless(&in);
@@ -1757,28 +1897,29 @@ write_body(struct reader *r, int li)
 	rc = apply_body_exts(r, link, li, order, n);
 	if (rc == 0)
 		warn_unreached(r, li, order, n);
-	free(order);
 	return rc;
 }
 
 /* CreateSDF: each link from the root, each joint before its child. */
 static int
-write_tree(struct reader *r, int li)
+write_tree(struct reader *r)
 {
-	const struct u_link *l = &r->links[li];
-	size_t i;
+	const struct u_link *l;
+	size_t k;
+	int li;
 
-	warn_lost(r, li);
-	if (!is_world(r, li) && l->body == li) {
+	for (k = 0; k < r->nlinks; k++) {
+		li = r->order[k];
+		l = &r->links[li];
+		warn_lost(r, li);
+		if (is_world(r, li) || l->body != li)
+			continue;
 		if (l->up >= 0 && r->joints[l->up].type != UJ_FLOATING &&
 		    write_joint(r, l->up) < 0)
 			return -1;
 		if (write_body(r, li) < 0)
 			return -1;
 	}
-	for (i = 0; i < l->nkids; i++)
-		if (write_tree(r, r->joints[l->kids[i]].child) < 0)
-			return -1;
 	return 0;
 }
 
@@ -1966,6 +2107,15 @@ reader_free(struct reader *r)
 	free(r->shapes);
 	free(r->exts);
 	free(r->robot);
+	free(r->link_ix);
+	free(r->joint_ix);
+	free(r->order);
+	free(r->pos);
+	free(r->size);
+	free(r->next_body);
+	lists_free(&r->lumps);
+	lists_free(&r->link_exts);
+	lists_free(&r->joint_exts);
 }
 
 static void
@@ -2006,7 +2156,7 @@ read_robot(struct reader *r)
 	    check_tree(r) < 0)
 		return -1;
 	read_exts(r);
-	assign_bodies(r, r->root, r->root, PHYS_POSE_IDENTITY);
+	assign_bodies(r);
 	return 0;
 }
 
@@ -2023,7 +2173,7 @@ write_model(struct reader *r)
 	r->model = add_el(sdf, "model", r->d->root);
 	xmlSetProp(r->model, (const xmlChar *)"name",
 	    (const xmlChar *)r->robot);
-	if (write_tree(r, r->root) < 0)
+	if (write_tree(r) < 0)
 		return -1;
 	apply_robot_exts(r);
 	if (robot_origin(r) < 0)
@@ -2076,349 +2226,4 @@ struct phys_doc *
 phys_urdf_source(const struct phys_doc *d)
 {
 	return d && d->urdf ? d->urdf->source : NULL;
-}
-
-/* ---- edits, written back into the URDF ---- */
-
-static struct u_entity *
-entity_of(struct phys_urdf *info, xmlNodePtr node)
-{
-	size_t i;
-
-	for (i = 0; i < info->nents; i++)
-		if (info->ents[i].sdf == node)
-			return &info->ents[i];
-	return NULL;
-}
-
-static const char *
-entity_name(const struct u_entity *e, char *buf, size_t size)
-{
-	char *name = phys_node_attr(e->urdf, "name");
-
-	snprintf(buf, size, "%s", name ? name : "");
-	free(name);
-	return buf;
-}
-
-/* The child named name of parent in the URDF, made from xml if absent. */
-static xmlNodePtr
-urdf_child(struct phys_doc *u, xmlNodePtr parent, const char *name,
-    const char *xml)
-{
-	xmlNodePtr c = phys_child(parent, name);
-
-	if (c)
-		return c;
-	if (phys_doc_append_child(u, parent, xml) < 0)
-		return NULL;
-	return phys_child(parent, name);
-}
-
-static int
-set_attr(struct phys_doc *u, xmlNodePtr n, const char *attr, const char *v)
-{
-	return n ? phys_doc_set_attr(u, n, attr, v) : -1;
-}
-
-/* "x y z r p y" as URDF's xyz and rpy. */
-static int
-set_origin(struct phys_doc *u, xmlNodePtr owner, const char *pose)
-{
-	double v[6];
-	struct phys_buf xyz = { 0 }, rpy = { 0 };
-	xmlNodePtr o;
-	int rc;
-
-	if (phys_parse_doubles(pose, v, 6) != 6)
-		return phys_fail("a pose needs six numbers, not '%s'", pose);
-	put_numbers(&xyz, v, 3);
-	put_numbers(&rpy, v + 3, 3);
-	o = urdf_child(u, owner, "origin", "<origin xyz=\"0 0 0\" "
-	    "rpy=\"0 0 0\"/>");
-	rc = set_attr(u, o, "xyz", xyz.s);
-	if (rc == 0)
-		rc = set_attr(u, o, "rpy", rpy.s);
-	phys_buf_free(&xyz);
-	phys_buf_free(&rpy);
-	return rc;
-}
-
-static int
-edit_inertial(struct phys_doc *u, const struct u_entity *e,
-    const struct phys_param *p, const char *v)
-{
-	const char *what = p->name + strlen("inertial.");
-	char name[256];
-	xmlNodePtr in;
-
-	if (e->lumped)
-		return phys_failat(u->name, phys_node_line(e->urdf), "link "
-		    "'%s' holds the mass of %s too, lumped by fixed joints: "
-		    "set each link's <inertial> in the URDF, or keep a joint "
-		    "with <gazebo reference=\"JOINT\"><preserveFixedJoint>true"
-		    "</preserveFixedJoint></gazebo>", entity_name(e, name,
-		    sizeof name), e->lumped);
-	in = urdf_child(u, e->urdf, "inertial", "<inertial>\n"
-	    "  <mass value=\"0\"/>\n"
-	    "  <inertia ixx=\"0\" ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" "
-	    "izz=\"0\"/>\n</inertial>");
-	if (!in)
-		return -1;
-	if (strcmp(what, "mass") == 0)
-		return set_attr(u, urdf_child(u, in, "mass",
-		    "<mass value=\"0\"/>"), "value", v);
-	if (strcmp(what, "pose") == 0)
-		return set_origin(u, in, v);
-	return set_attr(u, urdf_child(u, in, "inertia", "<inertia ixx=\"0\" "
-	    "ixy=\"0\" ixz=\"0\" iyy=\"0\" iyz=\"0\" izz=\"0\"/>"),
-	    what + strlen("inertia."), v);
-}
-
-static bool
-is_ref(xmlNodePtr g, const char *ref)
-{
-	char *r = phys_node_attr(g, "reference");
-	bool same = r && strcmp(r, ref) == 0;
-
-	free(r);
-	return same;
-}
-
-/* The last <gazebo reference="ref"> holding path (slash-separated),
- * else the last one of ref, else NULL. */
-static xmlNodePtr
-gazebo_block(struct phys_doc *u, const char *ref, const char *first)
-{
-	xmlNodePtr g, last = NULL, holder = NULL;
-
-	for (g = phys_child(u->root, "gazebo"); g; g = phys_next(g, "gazebo"))
-		if (is_ref(g, ref)) {
-			last = g;
-			if (phys_child(g, first))
-				holder = g;
-		}
-	return holder ? holder : last;
-}
-
-static int
-any_rank(const void *ctx, xmlNodePtr owner, const char *path)
-{
-	return -1;
-}
-
-/* Set the element at a dot path in ref's <gazebo> block, making the
- * block (after the URDF element at) and the path as needed. */
-static int
-set_gazebo(struct phys_doc *u, xmlNodePtr at, const char *ref,
-    const char *path, const char *v)
-{
-	size_t len = strcspn(path, ".");
-	char first[64];
-	struct phys_buf b = { 0 };
-	xmlNodePtr g;
-	int rc;
-
-	snprintf(first, sizeof first, "%.*s", (int)len, path);
-	g = gazebo_block(u, ref, first);
-	/* a tag may hold its value in an attribute, as <mu1 value="1"/> */
-	if (g && !path[len] && phys_child(g, first) &&
-	    xmlHasProp(phys_child(g, first), (const xmlChar *)"value"))
-		return phys_doc_set_attr(u, phys_child(g, first), "value", v);
-	if (!g) {
-		phys_buf_puts(&b, "<gazebo reference=\"");
-		phys_buf_xml_attr(&b, ref);
-		phys_buf_puts(&b, "\"/>");
-		rc = phys_doc_insert_after(u, at, b.s);
-		phys_buf_free(&b);
-		if (rc < 0)
-			return -1;
-		g = gazebo_block(u, ref, first);
-	}
-	return phys_doc_set_text(u, g, path, v, any_rank, NULL);
-}
-
-/* The <gazebo> tags libsdformat reads, by the parameter they become. */
-static const struct {
-	phys_scope scope;
-	const char *param, *tag;
-} tag_params[] = {
-	{ PHYS_S_LINK, "self_collide", "selfCollide" },
-	{ PHYS_S_COLLISION, "surface.friction.ode.mu", "mu1" },
-	{ PHYS_S_COLLISION, "surface.friction.ode.mu2", "mu2" },
-	{ PHYS_S_COLLISION, "surface.friction.ode.fdir1", "fdir1" },
-	{ PHYS_S_COLLISION, "surface.contact.ode.kp", "kp" },
-	{ PHYS_S_COLLISION, "surface.contact.ode.kd", "kd" },
-	{ PHYS_S_COLLISION, "surface.contact.ode.max_vel", "maxVel" },
-	{ PHYS_S_COLLISION, "surface.contact.ode.min_depth", "minDepth" },
-	{ PHYS_S_COLLISION, "max_contacts", "maxContacts" },
-	{ PHYS_S_COLLISION, "laser_retro", "laserRetro" },
-	{ PHYS_S_JOINT, "axis.dynamics.spring_stiffness", "springStiffness" },
-	{ PHYS_S_JOINT, "axis.dynamics.spring_reference", "springReference" },
-	{ PHYS_S_JOINT, "physics.ode.limit.cfm", "stopCfm" },
-	{ PHYS_S_JOINT, "physics.ode.limit.erp", "stopErp" },
-	{ PHYS_S_JOINT, "physics.ode.implicit_spring_damper",
-	    "implicitSpringDamper" },
-	{ PHYS_S_JOINT, "physics.ode.cfm_damping", "implicitSpringDamper" },
-	{ PHYS_S_JOINT, "physics.ode.fudge_factor", "fudgeFactor" },
-	{ PHYS_S_JOINT, "physics.provide_feedback", "provideFeedback" },
-};
-
-static const char *
-tag_of(phys_scope s, const char *param)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof tag_params / sizeof *tag_params; i++)
-		if (tag_params[i].scope == s &&
-		    strcmp(tag_params[i].param, param) == 0)
-			return tag_params[i].tag;
-	return NULL;
-}
-
-/* A link's gravity: turnGravityOff where the URDF says it already. */
-static int
-edit_gravity(struct phys_doc *u, const struct u_entity *e, const char *v)
-{
-	xmlNodePtr g = gazebo_block(u, e->ref, "turnGravityOff");
-	bool on;
-
-	if (!phys_parse_bool(v, &on))
-		return phys_fail("gravity is true or false, not '%s'", v);
-	if (g && phys_child(g, "turnGravityOff"))
-		return set_gazebo(u, e->urdf, e->ref, "turnGravityOff",
-		    on ? "false" : "true");
-	return set_gazebo(u, e->urdf, e->ref, "gravity", v);
-}
-
-static int
-edit_link(struct phys_doc *u, const struct u_entity *e,
-    const struct phys_param *p, const char *v)
-{
-	const char *tag = tag_of(PHYS_S_LINK, p->name);
-	xmlNodePtr g;
-	char name[256];
-
-	if (strncmp(p->name, "inertial.", 9) == 0)
-		return edit_inertial(u, e, p, v);
-	if (strcmp(p->name, "gravity") == 0)
-		return edit_gravity(u, e, v);
-	if (strncmp(p->name, "velocity_decay.", 15) == 0 &&
-	    (g = gazebo_block(u, e->ref, "dampingFactor")) &&
-	    phys_child(g, "dampingFactor"))
-		return phys_failat(u->name, phys_node_line(phys_child(g,
-		    "dampingFactor")), "link '%s': <dampingFactor> sets both "
-		    "velocity decays; edit it there", entity_name(e, name,
-		    sizeof name));
-	return set_gazebo(u, e->urdf, e->ref, tag ? tag : p->name, v);
-}
-
-static const char *
-shape_attr(const struct phys_param *p, enum u_shape_kind k)
-{
-	static const struct {
-		const char *param, *attr;
-	} attrs[] = {
-		{ "geometry.box.size", "size" },
-		{ "geometry.sphere.radius", "radius" },
-		{ "geometry.cylinder.radius", "radius" },
-		{ "geometry.cylinder.length", "length" },
-		{ "geometry.capsule.radius", "radius" },
-		{ "geometry.capsule.length", "length" },
-		{ "geometry.mesh.scale", "scale" },
-	};
-	size_t i;
-
-	(void)k;
-	for (i = 0; i < sizeof attrs / sizeof *attrs; i++)
-		if (strcmp(attrs[i].param, p->name) == 0)
-			return attrs[i].attr;
-	return NULL;
-}
-
-static int
-edit_collision(struct phys_doc *u, const struct u_entity *e,
-    const struct phys_param *p, const char *v)
-{
-	const char *attr = shape_attr(p, e->shape), *tag;
-	xmlNodePtr link = e->urdf->parent;
-	char *path;
-	int rc;
-
-	if (attr)
-		return set_attr(u, phys_child(phys_child(e->urdf, "geometry"),
-		    NULL), attr, v);
-	if (!e->reached)
-		return phys_failat(u->name, phys_node_line(e->urdf), "this "
-		    "collision's surface cannot be set in URDF: libsdformat "
-		    "gives the tags of <gazebo reference=\"%s\"> only to the "
-		    "link's unnamed collisions (remove its name, or write the "
-		    "robot as SDF: phys-sdf print)", e->ref);
-	tag = tag_of(PHYS_S_COLLISION, p->name);
-	if (tag)
-		return set_gazebo(u, link, e->ref, tag, v);
-	path = phys_xasprintf("collision.%s", p->name);
-	rc = set_gazebo(u, link, e->ref, path, v);
-	free(path);
-	return rc;
-}
-
-static int
-edit_joint(struct phys_doc *u, const struct u_entity *e,
-    const struct phys_param *p, const char *v)
-{
-	const char *tag = tag_of(PHYS_S_JOINT, p->name);
-	char name[256];
-	xmlNodePtr n;
-
-	entity_name(e, name, sizeof name);
-	if (tag)
-		return set_gazebo(u, e->urdf, e->ref, tag, v);
-	if (strcmp(p->name, "axis.xyz") == 0)
-		return set_attr(u, urdf_child(u, e->urdf, "axis",
-		    "<axis xyz=\"1 0 0\"/>"), "xyz", v);
-	if (strcmp(p->name, "axis.dynamics.damping") == 0 ||
-	    strcmp(p->name, "axis.dynamics.friction") == 0)
-		return set_attr(u, urdf_child(u, e->urdf, "dynamics",
-		    "<dynamics damping=\"0\" friction=\"0\"/>"),
-		    p->name + strlen("axis.dynamics."), v);
-	if (strncmp(p->name, "axis.limit.", 11) == 0 &&
-	    strcmp(p->name + 11, "stiffness") != 0 &&
-	    strcmp(p->name + 11, "dissipation") != 0) {
-		n = phys_child(e->urdf, "limit");
-		if (e->jtype == UJ_CONTINUOUS && (!n ||
-		    strcmp(p->name, "axis.limit.lower") == 0 ||
-		    strcmp(p->name, "axis.limit.upper") == 0))
-			return phys_failat(u->name, phys_node_line(e->urdf),
-			    "joint '%s' is continuous: URDF gives it no "
-			    "position limits%s; make it a revolute joint with a "
-			    "<limit>", name, n ? "" : " and it has no <limit>");
-		return set_attr(u, n, p->name + 11, v);
-	}
-	return phys_failat(u->name, phys_node_line(e->urdf), "joint '%s': "
-	    "URDF cannot hold %s (neither the joint nor libsdformat's "
-	    "<gazebo> tags have it); write the robot as SDF (phys-sdf print) "
-	    "to set it", name, p->name);
-}
-
-int
-phys_urdf_edit(struct phys_doc *d, phys_scope s, xmlNodePtr node,
-    const struct phys_param *p, const char *value)
-{
-	struct u_entity *e = d->urdf ? entity_of(d->urdf, node) : NULL;
-	struct phys_doc *u = phys_urdf_source(d);
-
-	if (!e || e->scope != s)
-		return phys_fail("%s: no URDF element for this entity", d->name);
-	switch (s) {
-	case PHYS_S_LINK:
-		return edit_link(u, e, p, value);
-	case PHYS_S_COLLISION:
-		return edit_collision(u, e, p, value);
-	case PHYS_S_JOINT:
-		return edit_joint(u, e, p, value);
-	default:
-		return phys_fail("%s holds no %s parameters", u->name,
-		    phys_scope_name(s));
-	}
 }
