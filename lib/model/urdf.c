@@ -204,21 +204,27 @@ static int
 attr_numbers(struct reader *r, xmlNodePtr n, const char *attr, double *out,
     int want)
 {
-	char *text = phys_node_attr(n, attr);
+	xmlAttrPtr a = xmlHasProp(n, (const xmlChar *)attr);
+	char *copy = NULL;
+	const char *text;
 	int k;
 
-	if (!text)
+	if (!a || a->type != XML_ATTRIBUTE_NODE)
 		return 0;
+	/* a value of one text node (all but those with entities) is read
+	 * where it is: a robot has tens of thousands */
+	if (a->children && !a->children->next &&
+	    a->children->type == XML_TEXT_NODE && a->children->content)
+		text = (const char *)a->children->content;
+	else
+		text = copy = phys_node_attr(n, attr);
 	k = phys_parse_doubles(text, out, want);
-	if (k != want) {
+	if (k != want)
 		urdf_fail(r, n, "<%s %s=\"%.60s\">: %s", (const char *)n->name,
 		    attr, text, want == 1 ? "not a number" : want == 3 ?
 		    "three numbers wanted" : "wrong count of numbers");
-		free(text);
-		return -1;
-	}
-	free(text);
-	return 1;
+	free(copy);
+	return k == want ? 1 : -1;
 }
 
 static int
@@ -1166,7 +1172,8 @@ lump_inertia(struct reader *r, const int *order, size_t n,
 static void
 set_line(xmlNodePtr n, xmlNodePtr from)
 {
-	long line = phys_node_line(from);
+	long line = from && from->line < USHRT_MAX ? from->line :
+	    phys_node_line(from);
 
 	n->line = line < USHRT_MAX ? (unsigned short)line : USHRT_MAX;
 	if (line >= USHRT_MAX)
@@ -1184,47 +1191,83 @@ add_el(xmlNodePtr parent, const char *name, xmlNodePtr from)
 	return n;
 }
 
+/*
+ * <name>text</name>, new. The text is kept in the document's
+ * dictionary, as libxml2's parser keeps names: a model's many equal
+ * numbers ("0", "1") are stored once, and a node costs one allocation
+ * less (xmlFreeNode leaves what the dictionary owns to it).
+ */
+static xmlNodePtr
+new_text(xmlNodePtr parent, const char *name, const char *text,
+    xmlNodePtr from)
+{
+	xmlNodePtr n = add_el(parent, name, from), t;
+
+	t = xmlNewDocText(parent->doc, NULL);
+	t->content = (xmlChar *)xmlDictLookup(parent->doc->dict,
+	    (const xmlChar *)text, -1);
+	n->children = n->last = t;
+	t->parent = n;
+	return n;
+}
+
 /* AddKeyValue: <name>text</name> in place of any earlier one. */
 static xmlNodePtr
 add_text(xmlNodePtr parent, const char *name, const char *text,
     xmlNodePtr from)
 {
-	xmlNodePtr old = phys_child(parent, name), n;
+	xmlNodePtr old = phys_child(parent, name);
 
 	if (old) {
 		xmlUnlinkNode(old);
 		xmlFreeNode(old);
 	}
-	n = add_el(parent, name, from);
-	xmlNodeAddContent(n, (const xmlChar *)text);
-	return n;
+	return new_text(parent, name, text, from);
 }
 
+/* At most 6 numbers, into a buffer of NUMBERS_MAX bytes. */
+#define NUMBERS_MAX (6 * 32)
+
 static void
-put_numbers(struct phys_buf *b, const double *v, int n)
+put_numbers(char *buf, const double *v, int n)
 {
-	char num[64];
+	char *p = buf;
 	int i;
 
 	for (i = 0; i < n; i++) {
-		phys_fmt_double(num, sizeof num, v[i] == 0 ? 0 : v[i]);
-		phys_buf_printf(b, i ? " %s" : "%s", num);
+		if (i)
+			*p++ = ' ';
+		if (v[i] == 0)	/* and -0 */
+			*p++ = '0';
+		else
+			p += phys_fmt_double(p, 32, v[i]);
 	}
+	*p = '\0';
 }
 
+/* <name>numbers</name>, new: an element of the conversion's own. */
 static xmlNodePtr
 add_numbers(xmlNodePtr parent, const char *name, const double *v, int n,
     xmlNodePtr from)
 {
-	struct phys_buf b = { 0 };
-	xmlNodePtr e;
+	char buf[NUMBERS_MAX];
 
-	put_numbers(&b, v, n);
-	e = add_text(parent, name, b.s ? b.s : "", from);
-	phys_buf_free(&b);
-	return e;
+	put_numbers(buf, v, n);
+	return new_text(parent, name, buf, from);
 }
 
+/* The same in place of an earlier one: a <gazebo> tag's. */
+static xmlNodePtr
+set_numbers(xmlNodePtr parent, const char *name, const double *v, int n,
+    xmlNodePtr from)
+{
+	char buf[NUMBERS_MAX];
+
+	put_numbers(buf, v, n);
+	return add_text(parent, name, buf, from);
+}
+
+/* A <pose>; none for the identity, SDF's default. */
 static xmlNodePtr
 add_pose(xmlNodePtr parent, phys_pose p, const char *relative_to,
     xmlNodePtr from)
@@ -1232,6 +1275,9 @@ add_pose(xmlNodePtr parent, phys_pose p, const char *relative_to,
 	double v[6];
 	xmlNodePtr e;
 
+	if (!relative_to && p.p.x == 0 && p.p.y == 0 && p.p.z == 0 &&
+	    p.q.w == 1 && p.q.x == 0 && p.q.y == 0 && p.q.z == 0)
+		return NULL;
 	phys_pose_to6(p, v);
 	e = add_numbers(parent, "pose", v, 6, from);
 	if (relative_to)
@@ -1297,8 +1343,10 @@ write_inertial(struct reader *r, xmlNodePtr link, const struct u_link *b,
 	    in->mass_node : at);
 	t = add_el(e, "inertia", own && in->inertia_node ? in->inertia_node :
 	    at);
+	/* products of 0 are SDF's default: a robot's many are left out */
 	for (k = 0; k < 6; k++)
-		add_numbers(t, names[k], &in->I[k], 1, t);
+		if (in->I[k] != 0 || k == 0 || k == 3 || k == 5)
+			add_numbers(t, names[k], &in->I[k], 1, t);
 }
 
 static void
@@ -1325,8 +1373,9 @@ write_geometry(xmlNodePtr parent, const struct u_shape *s)
 		break;
 	case US_MESH:
 		e = add_el(g, "mesh", s->geom);
-		add_text(e, "uri", s->uri, s->geom);
-		add_numbers(e, "scale", s->scale, 3, s->geom);
+		new_text(e, "uri", s->uri, s->geom);
+		if (s->scale[0] != 1 || s->scale[1] != 1 || s->scale[2] != 1)
+			add_numbers(e, "scale", s->scale, 3, s->geom);
 		break;
 	}
 }
@@ -1409,7 +1458,7 @@ tag_to(struct reader *r, xmlNodePtr ext, const char *tag, xmlNodePtr into,
 	dir = slash ? phys_xstrndup(path, (size_t)(slash - path)) : NULL;
 	parent = dir ? path_el(into, dir, e) : into;
 	free(dir);
-	add_numbers(parent, slash ? slash + 1 : path, &v, 1, e);
+	set_numbers(parent, slash ? slash + 1 : path, &v, 1, e);
 	return 0;
 }
 
@@ -1516,8 +1565,8 @@ apply_link_tags(struct reader *r, const struct u_ext *x, xmlNodePtr link,
 	if (rc > 0) {
 		e = last_tag(x->node, "dampingFactor");
 		vd = add_el(link, "velocity_decay", e);
-		add_numbers(vd, "linear", &v, 1, e);
-		add_numbers(vd, "angular", &v, 1, e);
+		set_numbers(vd, "linear", &v, 1, e);
+		set_numbers(vd, "angular", &v, 1, e);
 	}
 	if ((e = last_tag(x->node, "selfCollide")))
 		add_text(link, "self_collide", tag_flag(e) ? "1" : "0", e);
@@ -1659,9 +1708,9 @@ write_joint(struct reader *r, int ji)
 	/* its frame is its child's, SDF's default: no <pose> */
 	xmlSetProp(n, (const xmlChar *)"name", (const xmlChar *)j->name);
 	xmlSetProp(n, (const xmlChar *)"type", (const xmlChar *)type);
-	add_text(n, "parent", world ? "world" : r->links[p->body].name,
+	new_text(n, "parent", world ? "world" : r->links[p->body].name,
 	    j->node);
-	add_text(n, "child", r->links[j->child].name, j->node);
+	new_text(n, "child", r->links[j->child].name, j->node);
 	if (strcmp(type, "fixed") != 0)
 		write_axis(r, j, n);
 	record(r, n, j->node, PHYS_S_JOINT, j->name);
@@ -1955,10 +2004,14 @@ static int
 robot_origin(struct reader *r)
 {
 	phys_pose p;
-	xmlNodePtr at;
+	xmlNodePtr at, old;
 
 	if (read_origin(r, r->d->root, &p, &at) < 0)
 		return -1;
+	if (at && (old = phys_child(r->model, "pose"))) {
+		xmlUnlinkNode(old);
+		xmlFreeNode(old);
+	}
 	if (at)
 		add_pose(r->model, p, NULL, at);
 	return 0;
@@ -2167,6 +2220,7 @@ write_model(struct reader *r)
 	char version[8];
 
 	r->out = xmlNewDoc((const xmlChar *)"1.0");
+	r->out->dict = xmlDictCreate();	/* for names and short texts */
 	sdf = xmlNewDocNode(r->out, NULL, (const xmlChar *)"sdf", NULL);
 	set_line(sdf, r->d->root);
 	xmlDocSetRootElement(r->out, sdf);
