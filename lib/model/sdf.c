@@ -79,54 +79,6 @@ read_version(struct phys_doc *d)
 	return 0;
 }
 
-/* A xacro element: xacro:NAME with the namespace declared or not. */
-static bool
-is_xacro(xmlNodePtr n)
-{
-	return n->type == XML_ELEMENT_NODE && ((n->ns && n->ns->prefix &&
-	    strcmp((const char *)n->ns->prefix, "xacro") == 0) ||
-	    strncmp((const char *)n->name, "xacro:", 6) == 0);
-}
-
-static xmlNodePtr
-first_xacro(xmlNodePtr n)
-{
-	xmlNodePtr c, found;
-
-	for (; n; n = n->next) {
-		if (n->type != XML_ELEMENT_NODE)
-			continue;
-		if (is_xacro(n))
-			return n;
-		for (c = n->children; c; c = c->next)
-			if (c->type == XML_ELEMENT_NODE &&
-			    (found = first_xacro(c)))
-				return found;
-	}
-	return NULL;
-}
-
-/*
- * A URDF robot. xacro files share its root and are refused in one line:
- * their macros, properties and ${} expressions mean nothing until xacro
- * has expanded them.
- */
-static int
-read_robot(struct phys_doc *d)
-{
-	xmlNodePtr x = first_xacro(d->root->children);
-	const char *file = strcmp(d->name, "<stdin>") == 0 ? "robot.xacro" :
-	    d->name;
-
-	d->kind = PHYS_DOC_URDF;
-	if (!x)
-		return 0;
-	return phys_failat(d->name, phys_node_line(x), "<%s%s>: a xacro "
-	    "file, not URDF: expand it first (xacro %s > robot.urdf)",
-	    x->ns && x->ns->prefix ? "xacro:" : "", (const char *)x->name,
-	    file);
-}
-
 static bool
 starts_with(const char *s, const char *end, const char *prefix)
 {
@@ -271,14 +223,50 @@ start_element(void *ctx, const xmlChar *name, const xmlChar *prefix,
 		ctxt->node->psvi = (void *)(intptr_t)ctxt->input->line;
 }
 
-/* Parse the text d owns (d->text, d->len). */
+/*
+ * The name of the root element, from the text, without parsing it: past
+ * the declaration, comments, processing instructions and a DOCTYPE. A
+ * URDF is parsed by its converter (urdf.h), as a stream, with no tree.
+ */
+static bool
+root_is(const char *s, size_t len, const char *name)
+{
+	const char *p = s, *end = s + len, *q;
+	size_t n = strlen(name);
+
+	while (p < end) {
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p + 4 <= end && memcmp(p, "<!--", 4) == 0)
+			q = memmem(p + 4, (size_t)(end - p - 4), "-->", 3);
+		else if (p + 2 <= end && (memcmp(p, "<?", 2) == 0 ||
+		    memcmp(p, "<!", 2) == 0))
+			q = memchr(p, '>', (size_t)(end - p));
+		else
+			break;
+		if (!q)
+			return false;
+		p = q + (*q == '-' ? 3 : 1);
+	}
+	return p + 1 + n < end && *p == '<' && memcmp(p + 1, name, n) == 0 &&
+	    (isspace((unsigned char)p[1 + n]) || p[1 + n] == '>' ||
+	    p[1 + n] == '/');
+}
+
+/*
+ * Run libxml2 over d's text: with sax NULL, build d's tree; else call
+ * sax's handlers with user. The text is first made what libxml2 reads
+ * (struct tolerant); no network, no entity expansion, and the first
+ * fatal error is the message.
+ */
 static int
-parse_owned(struct phys_doc *d)
+parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
+    xmlParserCtxtPtr *parser)
 {
 	/* No NOENT (entities stay unexpanded), no DTDLOAD, no HUGE.
 	 * COMPACT: a text shorter than 16 bytes (most numbers) is kept
 	 * inside its node rather than in an allocation of its own. */
-	int opts = XML_PARSE_NONET | XML_PARSE_COMPACT;
+	int opts = XML_PARSE_NONET | XML_PARSE_COMPACT, ok;
 	const char *name = d->name;
 	struct tolerant t = { d->text, NULL, d->len };
 	xmlParserCtxtPtr ctxt;
@@ -287,24 +275,36 @@ parse_owned(struct phys_doc *d)
 	struct reader r;
 
 	xmlSetGenericErrorFunc(NULL, quiet_errors);
-	ctxt = xmlNewParserCtxt();
-	if (!ctxt)
-		return phys_failat(name, 0, "out of memory");
-	ctxt->sax->startElementNs = start_element;
 	declaration_first(&t);
 	declaration_version(&t);
 	comment_dashes(&t);
-	xmlSetStructuredErrorFunc(&first, keep_first_fatal);
 	r.p = parsed_text(&t);
 	r.left = d->len;
-	d->xml = xmlCtxtReadIO(ctxt, read_block, close_nothing, &r, NULL, NULL,
-	    opts);
+	ctxt = sax ? xmlCreateIOParserCtxt(sax, user, read_block, close_nothing,
+	    &r, XML_CHAR_ENCODING_NONE) : xmlNewParserCtxt();
+	if (!ctxt) {
+		free(t.copy);
+		return phys_failat(name, 0, "out of memory");
+	}
+	xmlSetStructuredErrorFunc(&first, keep_first_fatal);
+	if (sax) {
+		*parser = ctxt;
+		xmlCtxtUseOptions(ctxt, opts);
+		xmlParseDocument(ctxt);
+		*parser = NULL;
+		ok = ctxt->wellFormed;
+	} else {
+		ctxt->sax->startElementNs = start_element;
+		d->xml = xmlCtxtReadIO(ctxt, read_block, close_nothing, &r,
+		    NULL, NULL, opts);
+		ok = d->xml && ctxt->wellFormed;
+	}
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	free(t.copy);
 	e = xmlCtxtGetLastError(ctxt);
 	/* Namespace errors (an undeclared prefix, as in <ignition:...>) leave
 	 * the document well-formed; libsdformat reads such files. */
-	if (!d->xml || !ctxt->wellFormed) {
+	if (!ok) {
 		char *msg = first.message ? first.message :
 		    phys_xstrdup(e && e->message ? e->message : "not well-formed XML");
 
@@ -317,12 +317,25 @@ parse_owned(struct phys_doc *d)
 	}
 	free(first.message);
 	xmlFreeParserCtxt(ctxt);
-	if (has_entity_declarations(d->xml))
+	if (!sax && has_entity_declarations(d->xml))
 		return phys_failat(name, 1,
 		    "DTDs and entity declarations are not allowed in SDF");
+	return 0;
+}
+
+/* Parse the text d owns (d->text, d->len). */
+static int
+parse_owned(struct phys_doc *d)
+{
+	const char *name = d->name;
+
+	if (root_is(d->text, d->len, "robot")) {
+		d->kind = PHYS_DOC_URDF;	/* its converter parses it */
+		return 0;
+	}
+	if (parse_text(d, NULL, NULL, NULL) < 0)
+		return -1;
 	d->root = xmlDocGetRootElement(d->xml);
-	if (d->root && phys_node_is(d->root, "robot"))
-		return read_robot(d);
 	if (!d->root || !phys_node_is(d->root, "sdf"))
 		return phys_failat(name, d->root ? phys_node_line(d->root) : 1,
 		    "the root element is <%s>, neither <sdf> nor a URDF "
@@ -330,6 +343,24 @@ parse_owned(struct phys_doc *d)
 	d->kind = phys_child(d->root, "model") && !phys_child(d->root,
 	    "world") ? PHYS_DOC_MODEL : PHYS_DOC_WORLD;
 	return read_version(d);
+}
+
+int
+phys_doc_sax(struct phys_doc *d, xmlSAXHandler *sax, void *user,
+    xmlParserCtxtPtr *parser)
+{
+	return parse_text(d, sax, user, parser);
+}
+
+int
+phys_doc_tree(struct phys_doc *d)
+{
+	if (d->xml)
+		return 0;
+	if (parse_text(d, NULL, NULL, NULL) < 0)
+		return -1;
+	d->root = xmlDocGetRootElement(d->xml);
+	return 0;
 }
 
 /* Load text (NUL-terminated at len), which d takes over. */

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <libxml/parser.h>
 #include <libxml/tree.h>
 
 #include "base.h"
@@ -29,7 +30,7 @@ struct phys_doc {
 	char *path;		/* as given; NULL for stdin */
 	char *text;		/* the original bytes, NUL-terminated */
 	size_t len;
-	xmlDocPtr xml;
+	xmlDocPtr xml;		/* NULL for a URDF until phys_doc_tree */
 	xmlNodePtr root;	/* <sdf>, or <robot> */
 	enum phys_doc_kind kind;
 	int major, minor;	/* the sdf version attribute; 0 for URDF */
@@ -51,6 +52,17 @@ struct phys_doc {
 int phys_doc_load(struct phys_doc *d, const char *path);
 int phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
     size_t len);
+/*
+ * A URDF is loaded as its text, kind PHYS_DOC_URDF, without a tree: its
+ * converter reads it as a stream. phys_doc_sax runs the parser over the
+ * text with the converter's SAX2 handlers (user is their context;
+ * *parser is the parser's while it runs, for line numbers), with the
+ * safeguards and messages of phys_doc_load. phys_doc_tree builds the
+ * tree when an edit needs it.
+ */
+int phys_doc_sax(struct phys_doc *d, xmlSAXHandler *sax, void *user,
+    xmlParserCtxtPtr *parser);
+int phys_doc_tree(struct phys_doc *d);
 void phys_doc_free(struct phys_doc *d);
 
 long phys_node_line(xmlNodePtr n);

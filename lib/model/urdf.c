@@ -63,18 +63,31 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include <libxml/parserInternals.h>
+
 #include "inertia.h"
 
 #define LUMP "_fixed_joint_lump__"
 
 
 
+/*
+ * An element of the URDF the converter reads, as the parser streamed it:
+ * the URDF is never a tree here (its editor makes one when it must).
+ */
+struct u_el {
+	const char *name;	/* its name; NULL when absent */
+	long line;
+	int ord;		/* its place among the file's elements */
+	int attrs;		/* its attributes in the reader's strs, or -1 */
+};
+
 struct u_inertial {
 	bool has;
 	double mass;
 	phys_pose origin;	/* the inertial frame in the link frame */
 	double I[6];		/* ixx ixy ixz iyy iyz izz */
-	xmlNodePtr node, mass_node, origin_node, inertia_node;
+	struct u_el el, origin_el, mass_el, inertia_el;
 };
 
 struct u_shape {
@@ -82,7 +95,9 @@ struct u_shape {
 	int link;		/* the URDF link that holds it */
 	bool collision;
 	phys_pose origin;	/* in that link's frame */
-	xmlNodePtr node, geom;	/* <collision> or <visual>; <box>, <mesh>... */
+	/* <collision> or <visual>, its <origin> and <geometry>, and the
+	 * geometry's first element (<box>, <mesh>...) */
+	struct u_el el, origin_el, geometry_el, shape_el;
 	enum u_shape_kind kind;
 	double size[3];
 	char *uri;		/* a mesh: the file found, or the URI written */
@@ -91,7 +106,7 @@ struct u_shape {
 
 struct u_link {
 	char *name;
-	xmlNodePtr node;
+	struct u_el el;
 	struct u_inertial in;
 	int up;			/* its parent joint; -1 for the root */
 	int *kids;		/* its child joints, in name order */
@@ -104,12 +119,12 @@ struct u_link {
 
 struct u_joint {
 	char *name;
-	xmlNodePtr node;
+	struct u_el el, origin_el, parent_el, child_el, axis_el, limit_el,
+	    dyn_el, mimic_el;
 	enum u_joint_type type;
 	phys_pose origin;	/* its frame in the parent link's frame */
 	int parent, child;
 	double axis[3];
-	xmlNodePtr axis_node, limit_node, dyn_node, mimic_node;
 	bool has_limit, has_dyn;
 	double lower, upper, effort, velocity, damping, friction;
 	char *mimic;
@@ -117,6 +132,8 @@ struct u_joint {
 	bool preserve, revolute0, lumped;
 };
 
+/* A <gazebo> block: its elements are kept as a small tree (the reader's
+ * side document) to be copied into the model. */
 struct u_ext {
 	char *ref;		/* NULL: the robot */
 	xmlNodePtr node;
@@ -144,6 +161,10 @@ struct reader {
 	struct u_shape *shapes;
 	struct u_ext *exts;
 	size_t nlinks, njoints, nshapes, nexts;
+	struct u_el robot_el, origin_el;	/* <robot>, its <origin> */
+	struct phys_buf strs;	/* attributes: "name\0value\0...\0" */
+	xmlDocPtr side;		/* the <gazebo> blocks' elements */
+	xmlDictPtr dict;	/* the names of the elements read */
 	struct name_ix *link_ix, *joint_ix;	/* by name */
 	int root;		/* the root link */
 	/* Every pass over the tree is a pass over order, so that a long
@@ -163,13 +184,13 @@ struct reader {
 
 /* ---- messages ---- */
 
-static int urdf_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+static int urdf_fail(struct reader *r, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void urdf_warn(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+static void urdf_warn(struct reader *r, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static int
-urdf_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+urdf_fail(struct reader *r, long line, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -177,11 +198,11 @@ urdf_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return phys_failat(r->d->name, phys_node_line(n), "%s", msg);
+	return phys_failat(r->d->name, line, "%s", msg);
 }
 
 static void
-urdf_warn(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+urdf_warn(struct reader *r, long line, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -191,64 +212,414 @@ urdf_warn(struct reader *r, xmlNodePtr n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	phys_warnat(r->d->name, phys_node_line(n), "%s", msg);
+	phys_warnat(r->d->name, line, "%s", msg);
+}
+
+/* ---- the stream: what the converter reads of the URDF ---- */
+
+/* What an element is to the converter, by where it is. */
+enum u_kind { K_NONE, K_OTHER, K_ROBOT, K_ORIGIN, K_LINK, K_INERTIAL,
+	K_IN_ORIGIN, K_MASS, K_INERTIA, K_SHAPE, K_SHAPE_ORIGIN, K_GEOMETRY,
+	K_SHAPE_KIND, K_JOINT, K_JOINT_PART, K_GAZEBO, K_GAZEBO_PART };
+
+#define MAX_DEPTH 512	/* libxml2 stops at 256 levels */
+
+struct stream {
+	struct reader *r;
+	xmlParserCtxtPtr ctxt;
+	int depth, ord;
+	enum u_kind kinds[MAX_DEPTH];
+	xmlNodePtr gz;		/* inside a <gazebo> block: its element */
+	int link, shape, joint;	/* the last of each begun */
+	long xacro_line;	/* the first xacro element's, 0 for none */
+	char xacro[64];
+	bool entities;
+};
+
+/* Attribute values, entities decoded (&amp; is given as &#38;). */
+static void
+keep_attrs(struct stream *st, struct u_el *e, int n, const xmlChar **a)
+{
+	struct phys_buf *b = &st->r->strs;
+	xmlChar *v;
+	int i, len;
+
+	e->attrs = (int)b->len;
+	for (i = 0; i < n; i++, a += 5) {
+		if (a[1])	/* prefixed: no URDF attribute */
+			continue;
+		len = (int)(a[4] - a[3]);
+		phys_buf_puts(b, (const char *)a[0]);
+		phys_buf_putc(b, '\0');
+		if (memchr(a[3], '&', (size_t)len) && (v =
+		    xmlStringLenDecodeEntities(st->ctxt, a[3], len,
+		    XML_SUBSTITUTE_REF, 0, 0, 0))) {
+			phys_buf_puts(b, (const char *)v);
+			xmlFree(v);
+		} else {
+			phys_buf_putn(b, (const char *)a[3], (size_t)len);
+		}
+		phys_buf_putc(b, '\0');
+	}
+	phys_buf_putc(b, '\0');
+}
+
+static bool
+take(struct stream *st, struct u_el *e, const xmlChar *name, int n,
+    const xmlChar **a)
+{
+	if (e->name)	/* only the first, as urdfdom reads */
+		return false;
+	/* the parser's dictionary goes with it: the reader's holds it */
+	e->name = (const char *)xmlDictLookup(st->r->dict, name, -1);
+	e->line = st->ctxt->input ? st->ctxt->input->line : 0;
+	e->ord = st->ord;
+	keep_attrs(st, e, n, a);
+	return true;
+}
+
+static const char *
+el_attr(const struct reader *r, const struct u_el *e, const char *name)
+{
+	const char *p;
+
+	if (!e->name || e->attrs < 0)
+		return NULL;
+	for (p = r->strs.s + e->attrs; *p; p += strlen(p) + 1) {
+		if (strcmp(p, name) == 0)
+			return p + strlen(p) + 1;
+		p += strlen(p) + 1;
+	}
+	return NULL;
+}
+
+/* A copy of an attribute's value, or NULL. */
+static char *
+el_attr_dup(const struct reader *r, const struct u_el *e, const char *name)
+{
+	const char *v = el_attr(r, e, name);
+
+	return v ? phys_xstrdup(v) : NULL;
+}
+
+static struct u_el
+new_el(void)
+{
+	struct u_el e = { NULL, 0, 0, -1 };
+
+	return e;
+}
+
+static enum u_kind
+begin_link(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
+{
+	struct reader *r = st->r;
+	struct u_link *l;
+
+	GROW(r->links, r->nlinks);
+	l = &r->links[st->link = (int)r->nlinks++];
+	memset(l, 0, sizeof *l);
+	l->el = l->in.el = l->in.origin_el = l->in.mass_el =
+	    l->in.inertia_el = new_el();
+	l->up = -1;
+	l->first_shape = r->nshapes;
+	take(st, &l->el, name, n, a);
+	return K_LINK;
+}
+
+static enum u_kind
+begin_shape(struct stream *st, const xmlChar *name, int n,
+    const xmlChar **a)
+{
+	struct reader *r = st->r;
+	struct u_shape *s;
+
+	GROW(r->shapes, r->nshapes);
+	s = &r->shapes[st->shape = (int)r->nshapes++];
+	memset(s, 0, sizeof *s);
+	s->el = s->origin_el = s->geometry_el = s->shape_el = new_el();
+	s->link = st->link;
+	s->collision = xmlStrEqual(name, (const xmlChar *)"collision");
+	take(st, &s->el, name, n, a);
+	r->links[st->link].nshapes = r->nshapes - r->links[st->link].first_shape;
+	return K_SHAPE;
+}
+
+static enum u_kind
+begin_joint(struct stream *st, const xmlChar *name, int n,
+    const xmlChar **a)
+{
+	struct reader *r = st->r;
+	struct u_joint *j;
+
+	GROW(r->joints, r->njoints);
+	j = &r->joints[st->joint = (int)r->njoints++];
+	memset(j, 0, sizeof *j);
+	j->el = j->origin_el = j->parent_el = j->child_el = j->axis_el =
+	    j->limit_el = j->dyn_el = j->mimic_el = new_el();
+	take(st, &j->el, name, n, a);
+	return K_JOINT;
+}
+
+/* An element of a <gazebo> block, into the side document. */
+static void
+gazebo_element(struct stream *st, const xmlChar *name, const xmlChar *prefix,
+    int n, const xmlChar **a)
+{
+	struct reader *r = st->r;
+	char *qname = prefix ? phys_xasprintf("%s:%s", (const char *)prefix,
+	    (const char *)name) : NULL;
+	xmlNodePtr e = xmlNewDocNode(r->side, NULL, (const xmlChar *)(qname ?
+	    qname : (const char *)name), NULL);
+	struct u_el attrs = new_el();
+	const char *p;
+	long line = st->ctxt->input ? st->ctxt->input->line : 0;
+
+	free(qname);
+	e->line = line < USHRT_MAX ? (unsigned short)line : USHRT_MAX;
+	if (line >= USHRT_MAX)
+		e->psvi = (void *)(intptr_t)line;
+	take(st, &attrs, name, n, a);
+	for (p = r->strs.s + attrs.attrs; *p; p += strlen(p) + 1) {
+		xmlNewProp(e, (const xmlChar *)p,
+		    (const xmlChar *)p + strlen(p) + 1);
+		p += strlen(p) + 1;
+	}
+	r->strs.len = (size_t)attrs.attrs;	/* kept in the element */
+	xmlAddChild(st->gz ? st->gz : xmlDocGetRootElement(r->side), e);
+	st->gz = e;
+}
+
+static enum u_kind
+robot_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
+{
+	struct reader *r = st->r;
+
+	if (xmlStrEqual(name, (const xmlChar *)"link"))
+		return begin_link(st, name, n, a);
+	if (xmlStrEqual(name, (const xmlChar *)"joint"))
+		return begin_joint(st, name, n, a);
+	if (xmlStrEqual(name, (const xmlChar *)"origin"))
+		return take(st, &r->origin_el, name, n, a) ? K_ORIGIN : K_OTHER;
+	if (!xmlStrEqual(name, (const xmlChar *)"gazebo"))
+		return K_OTHER;
+	GROW(r->exts, r->nexts);
+	memset(&r->exts[r->nexts], 0, sizeof *r->exts);
+	gazebo_element(st, name, NULL, n, a);
+	r->exts[r->nexts].node = st->gz;
+	r->exts[r->nexts].ref = phys_node_attr(st->gz, "reference");
+	r->nexts++;
+	return K_GAZEBO;
+}
+
+static enum u_kind
+joint_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
+{
+	static const char *const parts[] = { "origin", "parent", "child",
+		"axis", "limit", "dynamics", "mimic" };
+	struct u_joint *j = &st->r->joints[st->joint];
+	struct u_el *els[] = { &j->origin_el, &j->parent_el, &j->child_el,
+		&j->axis_el, &j->limit_el, &j->dyn_el, &j->mimic_el };
+	size_t i;
+
+	for (i = 0; i < sizeof parts / sizeof *parts; i++)
+		if (xmlStrEqual(name, (const xmlChar *)parts[i]))
+			return take(st, els[i], name, n, a) ? K_JOINT_PART :
+			    K_OTHER;
+	return K_OTHER;
+}
+
+/* Where an element is, in the URDF: what it is to the converter. */
+static enum u_kind
+element_kind(struct stream *st, enum u_kind up, const xmlChar *name, int n,
+    const xmlChar **a)
+{
+	struct reader *r = st->r;
+	struct u_inertial *in = st->link >= 0 ? &r->links[st->link].in : NULL;
+	struct u_shape *s = st->shape >= 0 ? &r->shapes[st->shape] : NULL;
+
+#define IS(x) xmlStrEqual(name, (const xmlChar *)(x))
+	switch (up) {
+	case K_NONE:
+		return take(st, &r->robot_el, name, n, a) ? K_ROBOT : K_OTHER;
+	case K_ROBOT:
+		return robot_child(st, name, n, a);
+	case K_LINK:
+		if (IS("inertial"))
+			return take(st, &in->el, name, n, a) ? K_INERTIAL :
+			    K_OTHER;
+		if (IS("collision") || IS("visual"))
+			return begin_shape(st, name, n, a);
+		return K_OTHER;
+	case K_INERTIAL:
+		if (IS("origin"))
+			return take(st, &in->origin_el, name, n, a), K_OTHER;
+		if (IS("mass"))
+			return take(st, &in->mass_el, name, n, a), K_OTHER;
+		if (IS("inertia"))
+			return take(st, &in->inertia_el, name, n, a), K_OTHER;
+		return K_OTHER;
+	case K_SHAPE:
+		if (IS("origin"))
+			return take(st, &s->origin_el, name, n, a), K_OTHER;
+		if (IS("geometry"))
+			return take(st, &s->geometry_el, name, n, a) ?
+			    K_GEOMETRY : K_OTHER;
+		return K_OTHER;
+	case K_GEOMETRY:
+		return take(st, &s->shape_el, name, n, a), K_OTHER;
+	case K_JOINT:
+		return joint_child(st, name, n, a);
+	default:
+		return K_OTHER;
+	}
+#undef IS
+}
+
+static void
+stream_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
+    const xmlChar *uri, int nns, const xmlChar **ns, int n, int ndefaulted,
+    const xmlChar **attrs)
+{
+	struct stream *st = ctx;
+	enum u_kind up = st->depth ? st->kinds[st->depth - 1] : K_NONE, k;
+	size_t len = strlen((const char *)name);
+
+	/* xacro:NAME, its namespace declared (a prefix) or not (a name) */
+	if (!st->xacro_line && ((prefix && xmlStrEqual(prefix,
+	    (const xmlChar *)"xacro")) || strncmp((const char *)name,
+	    "xacro:", 6) == 0)) {
+		st->xacro_line = st->ctxt->input ? st->ctxt->input->line : 1;
+		snprintf(st->xacro, sizeof st->xacro, "%s%.*s", prefix ?
+		    "xacro:" : "", (int)(len < 50 ? len : 50), name);
+	}
+	if (st->gz) {
+		gazebo_element(st, name, prefix, n, attrs);
+		k = K_GAZEBO_PART;
+	} else {
+		k = element_kind(st, up, name, n, attrs);
+	}
+	st->ord++;
+	if (st->depth < MAX_DEPTH)
+		st->kinds[st->depth] = k;
+	st->depth++;
+}
+
+static void
+stream_end(void *ctx, const xmlChar *name, const xmlChar *prefix,
+    const xmlChar *uri)
+{
+	struct stream *st = ctx;
+	enum u_kind k;
+
+	if (st->depth == 0)
+		return;
+	k = --st->depth < MAX_DEPTH ? st->kinds[st->depth] : K_OTHER;
+	if (k == K_GAZEBO || k == K_GAZEBO_PART)
+		st->gz = k == K_GAZEBO ? NULL : st->gz->parent;
+	else if (k == K_SHAPE)
+		st->shape = -1;
+}
+
+/* Text matters only in <gazebo> blocks: the values of their tags. */
+static void
+stream_text(void *ctx, const xmlChar *ch, int len)
+{
+	struct stream *st = ctx;
+
+	if (st->gz)
+		xmlNodeAddContentLen(st->gz, ch, len);
+}
+
+/* Entities are the door to expansion bombs and external files. */
+static void
+stream_entity(void *ctx, const xmlChar *name, int type,
+    const xmlChar *publicid, const xmlChar *systemid, xmlChar *content)
+{
+	struct stream *st = ctx;
+
+	st->entities = true;
+	xmlStopParser(st->ctxt);
+}
+
+static int
+read_stream(struct reader *r)
+{
+	struct stream st;
+	xmlSAXHandler sax;
+	int rc;
+
+	memset(&st, 0, sizeof st);
+	memset(&sax, 0, sizeof sax);
+	st.r = r;
+	st.link = st.shape = st.joint = -1;
+	r->robot_el = r->origin_el = new_el();
+	r->side = xmlNewDoc((const xmlChar *)"1.0");
+	xmlDocSetRootElement(r->side, xmlNewDocNode(r->side, NULL,
+	    (const xmlChar *)"robot", NULL));
+	r->dict = xmlDictCreate();
+	sax.initialized = XML_SAX2_MAGIC;
+	sax.startElementNs = stream_start;
+	sax.endElementNs = stream_end;
+	sax.characters = stream_text;
+	sax.cdataBlock = stream_text;
+	sax.entityDecl = stream_entity;
+	rc = phys_doc_sax(r->d, &sax, &st, &st.ctxt);
+	if (st.entities)
+		return phys_failat(r->d->name, 1, "%s", "DTDs and entity "
+		    "declarations are not allowed in URDF");
+	if (rc < 0)
+		return -1;
+	if (st.xacro_line)
+		return urdf_fail(r, st.xacro_line, "<%s>: a xacro file, not "
+		    "URDF: expand it first (xacro %s > robot.urdf)", st.xacro,
+		    strcmp(r->d->name, "<stdin>") == 0 ? "robot.xacro" :
+		    r->d->name);
+	return 0;
 }
 
 /* ---- reading URDF ---- */
 
 /*
- * Attribute attr of n as want numbers, blanks and newlines around and
+ * Attribute attr of e as want numbers, blanks and newlines around and
  * between them allowed. 1 when read, 0 when absent, -1 on error.
  */
 static int
-attr_numbers(struct reader *r, xmlNodePtr n, const char *attr, double *out,
-    int want)
+attr_numbers(struct reader *r, const struct u_el *e, const char *attr,
+    double *out, int want)
 {
-	xmlAttrPtr a = xmlHasProp(n, (const xmlChar *)attr);
-	char *copy = NULL;
-	const char *text;
+	const char *text = el_attr(r, e, attr);
 	int k;
 
-	if (!a || a->type != XML_ATTRIBUTE_NODE)
+	if (!text)
 		return 0;
-	/* a value of one text node (all but those with entities) is read
-	 * where it is: a robot has tens of thousands */
-	if (a->children && !a->children->next &&
-	    a->children->type == XML_TEXT_NODE && a->children->content)
-		text = (const char *)a->children->content;
-	else
-		text = copy = phys_node_attr(n, attr);
 	k = phys_parse_doubles(text, out, want);
 	if (k != want)
-		urdf_fail(r, n, "<%s %s=\"%.60s\">: %s", (const char *)n->name,
+		return urdf_fail(r, e->line, "<%s %s=\"%.60s\">: %s", e->name,
 		    attr, text, want == 1 ? "not a number" : want == 3 ?
 		    "three numbers wanted" : "wrong count of numbers");
-	free(copy);
-	return k == want ? 1 : -1;
+	return 1;
 }
 
 static int
-required_number(struct reader *r, xmlNodePtr n, const char *attr, double *out)
+required_number(struct reader *r, const struct u_el *e, const char *attr,
+    double *out)
 {
-	int rc = attr_numbers(r, n, attr, out, 1);
+	int rc = attr_numbers(r, e, attr, out, 1);
 
 	if (rc == 0)
-		return urdf_fail(r, n, "<%s> has no %s", (const char *)n->name,
-		    attr);
+		return urdf_fail(r, e->line, "<%s> has no %s", e->name, attr);
 	return rc < 0 ? -1 : 0;
 }
 
-/* The <origin> child of n as a pose; the identity when there is none. */
+/* An <origin> as a pose; the identity when there is none. */
 static int
-read_origin(struct reader *r, xmlNodePtr n, phys_pose *out, xmlNodePtr *at)
+read_origin(struct reader *r, const struct u_el *o, phys_pose *out)
 {
-	xmlNodePtr o = phys_child(n, "origin");
 	double v[6] = { 0, 0, 0, 0, 0, 0 };
 
 	*out = PHYS_POSE_IDENTITY;
-	if (at)
-		*at = o;
-	if (!o)
+	if (!o->name)
 		return 0;
 	if (attr_numbers(r, o, "xyz", v, 3) < 0 ||
 	    attr_numbers(r, o, "rpy", v + 3, 3) < 0)
@@ -263,32 +634,30 @@ read_inertial(struct reader *r, struct u_link *l)
 	static const char *const names[6] = { "ixx", "ixy", "ixz", "iyy",
 		"iyz", "izz" };
 	struct u_inertial *in = &l->in;
-	xmlNodePtr n = phys_child(l->node, "inertial"), t;
 	int k, rc;
 
-	if (!n)
+	if (!in->el.name)
 		return 0;
 	in->has = true;
-	in->node = n;
-	if (read_origin(r, n, &in->origin, &in->origin_node) < 0)
+	if (read_origin(r, &in->origin_el, &in->origin) < 0)
 		return -1;
-	if (!(in->mass_node = phys_child(n, "mass")))
-		return urdf_fail(r, n, "link '%s': <inertial> has no <mass>",
-		    l->name);
-	if (required_number(r, in->mass_node, "value", &in->mass) < 0)
+	if (!in->mass_el.name)
+		return urdf_fail(r, in->el.line, "link '%s': <inertial> has no "
+		    "<mass>", l->name);
+	if (required_number(r, &in->mass_el, "value", &in->mass) < 0)
 		return -1;
-	if (!(t = in->inertia_node = phys_child(n, "inertia")))
-		return urdf_fail(r, n, "link '%s': <inertial> has no "
+	if (!in->inertia_el.name)
+		return urdf_fail(r, in->el.line, "link '%s': <inertial> has no "
 		    "<inertia>", l->name);
 	for (k = 0; k < 6; k++) {
-		rc = attr_numbers(r, t, names[k], &in->I[k], 1);
+		rc = attr_numbers(r, &in->inertia_el, names[k], &in->I[k], 1);
 		if (rc < 0)
 			return -1;
 		/* urdfdom then zeroes the whole tensor, and Gazebo runs that */
 		if (rc == 0)
-			urdf_warn(r, t, "link '%s': <inertia> has no %s: read "
-			    "as 0 (libsdformat reads every moment as 0)",
-			    l->name, names[k]);
+			urdf_warn(r, in->inertia_el.line, "link '%s': <inertia> "
+			    "has no %s: read as 0 (libsdformat reads every "
+			    "moment as 0)", l->name, names[k]);
 	}
 	return 0;
 }
@@ -439,122 +808,108 @@ find_mesh(const struct phys_doc *d, const char *uri)
 static int
 read_mesh(struct reader *r, struct u_shape *s)
 {
-	char *uri = phys_node_attr(s->geom, "filename"), *path;
-	int rc;
+	const char *uri = el_attr(r, &s->shape_el, "filename");
+	char *path;
 
 	if (!uri)
-		return urdf_fail(r, s->geom, "%s", "<mesh> has no filename");
+		return urdf_fail(r, s->shape_el.line, "%s", "<mesh> has no "
+		    "filename");
 	s->scale[0] = s->scale[1] = s->scale[2] = 1;
-	if (attr_numbers(r, s->geom, "scale", s->scale, 3) < 0) {
-		free(uri);
+	if (attr_numbers(r, &s->shape_el, "scale", s->scale, 3) < 0)
 		return -1;
-	}
 	path = find_mesh(r->d, uri);
 	if (path) {
-		free(uri);
 		s->uri = path;
 		return 0;
 	}
 	if (!s->collision) {	/* a visual does not move anything */
-		if (strncmp(uri, "package://", 10) == 0) {
-			s->uri = phys_xasprintf("model://%s", uri + 10);
-			free(uri);
-		} else {
-			s->uri = uri;
-		}
+		s->uri = strncmp(uri, "package://", 10) == 0 ?
+		    phys_xasprintf("model://%s", uri + 10) : phys_xstrdup(uri);
 		return 0;
 	}
-	rc = urdf_fail(r, s->geom, "cannot find '%s' (searched %s)", uri,
-	    strncmp(uri, "package://", 10) == 0 ||
+	return urdf_fail(r, s->shape_el.line, "cannot find '%s' (searched %s)",
+	    uri, strncmp(uri, "package://", 10) == 0 ||
 	    strncmp(uri, "model://", 8) == 0 ? "ROS_PACKAGE_PATH, "
 	    "AMENT_PREFIX_PATH's share/, GAZEBO_MODEL_PATH and the "
 	    "directories above the file" : "beside the file");
-	free(uri);
-	return rc;
 }
 
 /* 1 when the shape was read, 0 when it is skipped (with a warning). */
 static int
 read_geometry(struct reader *r, struct u_shape *s)
 {
-	xmlNodePtr g = phys_child(s->node, "geometry");
 	const char *what = s->collision ? "collision" : "visual";
-	const char *link = r->links[s->link].name;
+	const char *link = r->links[s->link].name, *g = s->shape_el.name;
 	int rc;
 
-	s->geom = phys_child(g, NULL);
-	if (!s->geom) {
-		urdf_warn(r, g ? g : s->node, "link '%s': a <%s> without "
-		    "geometry is skipped (urdfdom stops reading the link "
-		    "there)", link, what);
+	if (!g) {
+		urdf_warn(r, s->geometry_el.name ? s->geometry_el.line :
+		    s->el.line, "link '%s': a <%s> without geometry is skipped "
+		    "(urdfdom stops reading the link there)", link, what);
 		return 0;
 	}
-	if (phys_node_is(s->geom, "box")) {
+	if (strcmp(g, "box") == 0) {
 		s->kind = US_BOX;
-		rc = attr_numbers(r, s->geom, "size", s->size, 3);
+		rc = attr_numbers(r, &s->shape_el, "size", s->size, 3);
 		if (rc == 0)
-			return urdf_fail(r, s->geom, "%s", "<box> has no size");
+			return urdf_fail(r, s->shape_el.line, "%s", "<box> has "
+			    "no size");
 		return rc < 0 ? -1 : 1;
 	}
-	if (phys_node_is(s->geom, "sphere")) {
+	if (strcmp(g, "sphere") == 0) {
 		s->kind = US_SPHERE;
-		return required_number(r, s->geom, "radius", s->size) < 0 ?
+		return required_number(r, &s->shape_el, "radius", s->size) < 0 ?
 		    -1 : 1;
 	}
-	if (phys_node_is(s->geom, "cylinder") ||
-	    phys_node_is(s->geom, "capsule")) {
-		s->kind = phys_node_is(s->geom, "cylinder") ? US_CYLINDER :
-		    US_CAPSULE;
-		if (required_number(r, s->geom, "radius", s->size) < 0 ||
-		    required_number(r, s->geom, "length", s->size + 1) < 0)
+	if (strcmp(g, "cylinder") == 0 || strcmp(g, "capsule") == 0) {
+		s->kind = strcmp(g, "cylinder") == 0 ? US_CYLINDER : US_CAPSULE;
+		if (required_number(r, &s->shape_el, "radius", s->size) < 0 ||
+		    required_number(r, &s->shape_el, "length", s->size + 1) < 0)
 			return -1;
 		if (s->kind == US_CAPSULE) {
-			urdf_warn(r, s->geom, "link '%s': <capsule> is read; "
-			    "urdfdom stops reading the link here, so Gazebo "
-			    "loses this %s and the link's later ones", link,
-			    what);
+			urdf_warn(r, s->shape_el.line, "link '%s': <capsule> is "
+			    "read; urdfdom stops reading the link here, so "
+			    "Gazebo loses this %s and the link's later ones",
+			    link, what);
 			if (r->minor < 8)
 				r->minor = 8;
 		}
 		return 1;
 	}
-	if (phys_node_is(s->geom, "mesh")) {
+	if (strcmp(g, "mesh") == 0) {
 		s->kind = US_MESH;
 		return read_mesh(r, s) < 0 ? -1 : 1;
 	}
-	urdf_warn(r, s->geom, "link '%s': <%s> is not a URDF geometry; the "
-	    "%s is skipped", link, (const char *)s->geom->name, what);
+	urdf_warn(r, s->shape_el.line, "link '%s': <%s> is not a URDF "
+	    "geometry; the %s is skipped", link, g, what);
 	return 0;
 }
 
+/* Each link's shapes, read; those skipped are dropped from the list. */
 static int
-read_shapes(struct reader *r, int li, bool collision)
+read_shapes(struct reader *r, struct u_link *l)
 {
-	const char *what = collision ? "collision" : "visual";
+	size_t k, kept = l->first_shape;
 	struct u_shape *s;
-	xmlNodePtr n;
 	int rc;
 
-	for (n = phys_child(r->links[li].node, what); n; n = phys_next(n,
-	    what)) {
-		GROW(r->shapes, r->nshapes);
-		s = &r->shapes[r->nshapes];
-		memset(s, 0, sizeof *s);
-		s->link = li;
-		s->collision = collision;
-		s->node = n;
-		if (read_origin(r, n, &s->origin, NULL) < 0)
+	for (k = l->first_shape; k < l->first_shape + l->nshapes; k++) {
+		s = &r->shapes[k];
+		if (read_origin(r, &s->origin_el, &s->origin) < 0)
 			return -1;
 		rc = read_geometry(r, s);
-		if (rc < 0) {
-			free(s->uri);
+		if (rc < 0)
 			return -1;
-		}
 		if (rc == 0)
 			continue;
-		s->name = phys_node_attr(n, "name");
-		r->nshapes++;
+		s->name = el_attr_dup(r, &s->el, "name");
+		if (kept != k) {
+			r->shapes[kept] = *s;
+			memset(s, 0, sizeof *s);
+		}
+		kept++;
 	}
+	l->nshapes = kept - l->first_shape;
 	return 0;
 }
 
@@ -633,7 +988,7 @@ index_links(struct reader *r)
 	r->link_ix = name_index(names, r->nlinks, &dup);
 	free(names);
 	if (dup >= 0)
-		return urdf_fail(r, r->links[dup].node, "a second link named "
+		return urdf_fail(r, r->links[dup].el.line, "a second link named "
 		    "'%s'", r->links[dup].name);
 	return 0;
 }
@@ -650,38 +1005,42 @@ index_joints(struct reader *r)
 	r->joint_ix = name_index(names, r->njoints, &dup);
 	free(names);
 	if (dup >= 0)
-		return urdf_fail(r, r->joints[dup].node, "a second joint named "
-		    "'%s'", r->joints[dup].name);
+		return urdf_fail(r, r->joints[dup].el.line, "a second joint "
+		    "named '%s'", r->joints[dup].name);
 	return 0;
 }
 
+/*
+ * The links, read in file order. Shapes sit in one array, each link's
+ * together: a link's skipped shapes leave gaps that are closed here.
+ */
 static int
 read_links(struct reader *r)
 {
 	struct u_link *l;
-	xmlNodePtr n;
+	size_t i, next = 0, k;
 
-	for (n = phys_child(r->d->root, "link"); n; n = phys_next(n, "link")) {
-		GROW(r->links, r->nlinks);
-		l = &r->links[r->nlinks];
-		memset(l, 0, sizeof *l);
-		l->node = n;
-		l->up = -1;
-		l->name = phys_node_attr(n, "name");
-		if (!l->name || !*l->name) {
-			free(l->name);
-			return urdf_fail(r, n, "%s", "<link> has no name");
-		}
-		r->nlinks++;
-		l->first_shape = r->nshapes;
-		if (read_inertial(r, l) < 0 ||
-		    read_shapes(r, (int)r->nlinks - 1, false) < 0 ||
-		    read_shapes(r, (int)r->nlinks - 1, true) < 0)
+	for (i = 0; i < r->nlinks; i++) {
+		l = &r->links[i];
+		l->name = el_attr_dup(r, &l->el, "name");
+		if (!l->name || !*l->name)
+			return urdf_fail(r, l->el.line, "%s", "<link> has no "
+			    "name");
+		if (read_inertial(r, l) < 0 || read_shapes(r, l) < 0)
 			return -1;
-		l->nshapes = r->nshapes - l->first_shape;
+		for (k = 0; k < l->nshapes; k++)	/* close the gaps */
+			if (next + k != l->first_shape + k) {
+				r->shapes[next + k] = r->shapes[l->first_shape +
+				    k];
+				memset(&r->shapes[l->first_shape + k], 0,
+				    sizeof *r->shapes);
+			}
+		l->first_shape = next;
+		next += l->nshapes;
 	}
+	r->nshapes = next;
 	if (r->nlinks == 0)
-		return urdf_fail(r, r->d->root, "robot '%s' has no <link>",
+		return urdf_fail(r, r->robot_el.line, "robot '%s' has no <link>",
 		    r->robot);
 	return index_links(r);
 }
@@ -698,52 +1057,47 @@ static const struct {
 static int
 joint_type(struct reader *r, struct u_joint *j)
 {
-	char *t = phys_node_attr(j->node, "type");
+	const char *t = el_attr(r, &j->el, "type");
 	size_t i;
-	int rc;
 
 	for (i = 0; t && i < sizeof joint_types / sizeof *joint_types; i++)
 		if (strcmp(t, joint_types[i].name) == 0) {
 			j->type = joint_types[i].type;
-			free(t);
 			return 0;
 		}
-	rc = t ? urdf_fail(r, j->node, "joint '%s': unknown type '%s' "
+	return t ? urdf_fail(r, j->el.line, "joint '%s': unknown type '%s' "
 	    "(revolute, continuous, prismatic, fixed, floating, planar)",
-	    j->name, t) : urdf_fail(r, j->node, "joint '%s' has no type",
+	    j->name, t) : urdf_fail(r, j->el.line, "joint '%s' has no type",
 	    j->name);
-	free(t);
-	return rc;
 }
 
 /* <parent link="..."/> or <child link="..."/>: the link's index. */
 static int
-joint_end(struct reader *r, struct u_joint *j, const char *which, int *out)
+joint_end(struct reader *r, struct u_joint *j, const struct u_el *e,
+    const char *which, int *out)
 {
-	xmlNodePtr e = phys_child(j->node, which);
-	char *name = e ? phys_node_attr(e, "link") : NULL;
-	int rc = 0;
+	const char *name = el_attr(r, e, "link");
 
 	if (!name)
-		return urdf_fail(r, e ? e : j->node, "joint '%s' names no %s "
-		    "link (<%s link=\"...\"/>)", j->name, which, which);
+		return urdf_fail(r, e->name ? e->line : j->el.line, "joint '%s' "
+		    "names no %s link (<%s link=\"...\"/>)", j->name, which,
+		    which);
 	*out = find_link(r, name);
 	if (*out < 0)
-		rc = urdf_fail(r, e, "joint '%s': no link named '%s'",
+		return urdf_fail(r, e->line, "joint '%s': no link named '%s'",
 		    j->name, name);
-	free(name);
-	return rc;
+	return 0;
 }
 
 static int
 read_limit(struct reader *r, struct u_joint *j)
 {
-	xmlNodePtr e = j->limit_node = phys_child(j->node, "limit");
+	const struct u_el *e = &j->limit_el;
 	double t;
 
-	if (!e) {
+	if (!e->name) {
 		if (j->type == UJ_REVOLUTE || j->type == UJ_PRISMATIC)
-			return urdf_fail(r, j->node, "joint '%s': a %s joint "
+			return urdf_fail(r, j->el.line, "joint '%s': a %s joint "
 			    "needs <limit> (URDF requires it)", j->name,
 			    j->type == UJ_REVOLUTE ? "revolute" : "prismatic");
 		return 0;
@@ -755,7 +1109,7 @@ read_limit(struct reader *r, struct u_joint *j)
 	    required_number(r, e, "velocity", &j->velocity) < 0)
 		return -1;
 	if (j->lower > j->upper && j->type != UJ_CONTINUOUS) {
-		urdf_warn(r, e, "joint '%s': lower %g is above upper %g; "
+		urdf_warn(r, e->line, "joint '%s': lower %g is above upper %g; "
 		    "swapped, as libsdformat does", j->name, j->lower,
 		    j->upper);
 		t = j->lower;
@@ -768,34 +1122,33 @@ read_limit(struct reader *r, struct u_joint *j)
 static int
 read_joint_details(struct reader *r, struct u_joint *j)
 {
-	xmlNodePtr e;
-	int rc;
+	const struct u_el *e;
 
 	j->axis[0] = 1;
 	if (j->type != UJ_FIXED && j->type != UJ_FLOATING &&
-	    (e = j->axis_node = phys_child(j->node, "axis"))) {
+	    (e = &j->axis_el)->name) {
 		if (attr_numbers(r, e, "xyz", j->axis, 3) < 0)
 			return -1;
 		if (j->axis[0] == 0 && j->axis[1] == 0 && j->axis[2] == 0)
-			return urdf_fail(r, e, "joint '%s': the axis is zero",
-			    j->name);
+			return urdf_fail(r, e->line, "joint '%s': the axis is "
+			    "zero", j->name);
 	}
 	if (read_limit(r, j) < 0)
 		return -1;
-	if ((e = j->dyn_node = phys_child(j->node, "dynamics"))) {
+	if ((e = &j->dyn_el)->name) {
 		j->has_dyn = true;
 		if (attr_numbers(r, e, "damping", &j->damping, 1) < 0 ||
 		    attr_numbers(r, e, "friction", &j->friction, 1) < 0)
 			return -1;
 	}
-	if ((e = j->mimic_node = phys_child(j->node, "mimic"))) {
-		j->mimic = phys_node_attr(e, "joint");
+	if ((e = &j->mimic_el)->name) {
+		j->mimic = el_attr_dup(r, e, "joint");
 		j->multiplier = 1;
 		if (!j->mimic)
-			return urdf_fail(r, e, "joint '%s': <mimic> names no "
-			    "joint", j->name);
-		rc = attr_numbers(r, e, "multiplier", &j->multiplier, 1);
-		if (rc < 0 || attr_numbers(r, e, "offset", &j->offset, 1) < 0)
+			return urdf_fail(r, e->line, "joint '%s': <mimic> names "
+			    "no joint", j->name);
+		if (attr_numbers(r, e, "multiplier", &j->multiplier, 1) < 0 ||
+		    attr_numbers(r, e, "offset", &j->offset, 1) < 0)
 			return -1;
 	}
 	return 0;
@@ -805,33 +1158,27 @@ static int
 read_joints(struct reader *r)
 {
 	struct u_joint *j;
-	xmlNodePtr n;
+	size_t i;
 
-	for (n = phys_child(r->d->root, "joint"); n; n = phys_next(n,
-	    "joint")) {
-		GROW(r->joints, r->njoints);
-		j = &r->joints[r->njoints];
-		memset(j, 0, sizeof *j);
-		j->node = n;
-		j->name = phys_node_attr(n, "name");
-		if (!j->name || !*j->name) {
-			free(j->name);
-			return urdf_fail(r, n, "%s", "<joint> has no name");
-		}
-		r->njoints++;
+	for (i = 0; i < r->njoints; i++) {
+		j = &r->joints[i];
+		j->name = el_attr_dup(r, &j->el, "name");
+		if (!j->name || !*j->name)
+			return urdf_fail(r, j->el.line, "%s", "<joint> has no "
+			    "name");
 		if (joint_type(r, j) < 0 ||
-		    read_origin(r, n, &j->origin, NULL) < 0 ||
-		    joint_end(r, j, "parent", &j->parent) < 0 ||
-		    joint_end(r, j, "child", &j->child) < 0 ||
+		    read_origin(r, &j->origin_el, &j->origin) < 0 ||
+		    joint_end(r, j, &j->parent_el, "parent", &j->parent) < 0 ||
+		    joint_end(r, j, &j->child_el, "child", &j->child) < 0 ||
 		    read_joint_details(r, j) < 0)
 			return -1;
 		if (j->type == UJ_PLANAR)
-			return urdf_fail(r, n, "joint '%s': planar joints are "
-			    "not supported (libsdformat does not convert them "
-			    "either)", j->name);
+			return urdf_fail(r, j->el.line, "joint '%s': planar "
+			    "joints are not supported (libsdformat does not "
+			    "convert them either)", j->name);
 		if (j->parent == j->child)
-			return urdf_fail(r, n, "joint '%s': parent and child "
-			    "are the same link", j->name);
+			return urdf_fail(r, j->el.line, "joint '%s': parent and "
+			    "child are the same link", j->name);
 	}
 	return index_joints(r);
 }
@@ -858,7 +1205,7 @@ build_tree(struct reader *r)
 		c = &r->links[r->joints[i].child];
 		p = &r->links[r->joints[i].parent];
 		if (c->up >= 0)
-			return urdf_fail(r, r->joints[i].node, "link '%s' is the "
+			return urdf_fail(r, r->joints[i].el.line, "link '%s' is the "
 			    "child of two joints, '%s' and '%s'", c->name,
 			    r->joints[c->up].name, r->joints[i].name);
 		c->up = (int)i;
@@ -873,13 +1220,13 @@ build_tree(struct reader *r)
 		if (r->links[i].up >= 0)
 			continue;
 		if (root >= 0)
-			return urdf_fail(r, r->links[i].node, "two root links, "
+			return urdf_fail(r, r->links[i].el.line, "two root links, "
 			    "'%s' and '%s' (every link but one needs a parent "
 			    "joint)", r->links[root].name, r->links[i].name);
 		root = (int)i;
 	}
 	if (root < 0)
-		return urdf_fail(r, r->d->root, "%s", "the joints form a loop: "
+		return urdf_fail(r, r->robot_el.line, "%s", "the joints form a loop: "
 		    "no link is the root");
 	r->root = root;
 	return 0;
@@ -939,7 +1286,7 @@ build_order(struct reader *r)
 	free(stack);
 	for (i = 0; i < r->nlinks && n < r->nlinks; i++)
 		if (r->pos[i] < 0)
-			return urdf_fail(r, r->links[i].node, "link '%s' is on a "
+			return urdf_fail(r, r->links[i].el.line, "link '%s' is on a "
 			    "loop of joints", r->links[i].name);
 	return 0;
 }
@@ -953,7 +1300,7 @@ check_tree(struct reader *r)
 		return -1;
 	for (i = 0; i < r->nlinks; i++)
 		if ((int)i != r->root && strcmp(r->links[i].name, "world") == 0)
-			return urdf_fail(r, r->links[i].node, "%s", "a link "
+			return urdf_fail(r, r->links[i].el.line, "%s", "a link "
 			    "named 'world' must be the root (it stands for the "
 			    "world)");
 	return 0;
@@ -999,20 +1346,15 @@ static void
 read_exts(struct reader *r)
 {
 	struct u_ext *x;
-	xmlNodePtr n, e;
+	xmlNodePtr e;
 	int ji, *lo, *jo;
 	size_t i;
 
-	for (n = phys_child(r->d->root, "gazebo"); n; n = phys_next(n,
-	    "gazebo")) {
-		GROW(r->exts, r->nexts);
-		x = &r->exts[r->nexts++];
-		x->node = n;
-		x->used = false;
-		x->ref = phys_node_attr(n, "reference");
+	for (i = 0; i < r->nexts; i++) {
+		x = &r->exts[i];
 		if (!x->ref || (ji = find_joint(r, x->ref)) < 0)
 			continue;
-		for (e = phys_child(n, NULL); e; e = phys_next(e, NULL))
+		for (e = phys_child(x->node, NULL); e; e = phys_next(e, NULL))
 			if (phys_node_is(e, "preserveFixedJoint") &&
 			    tag_flag(e))
 				r->joints[ji].preserve = true;
@@ -1149,7 +1491,7 @@ lump_inertia(struct reader *r, const int *order, size_t n,
 	}
 	out->has = true;
 	if (!(mass > 0)) {
-		urdf_warn(r, b->node, "link '%s': the links lumped into it "
+		urdf_warn(r, b->el.line, "link '%s': the links lumped into it "
 		    "have no mass (libsdformat fails on the NaN); kept "
 		    "massless", b->name);
 		memset(out->I, 0, sizeof out->I);
@@ -1170,10 +1512,8 @@ lump_inertia(struct reader *r, const int *order, size_t n,
 /* ---- writing the SDF model ---- */
 
 static void
-set_line(xmlNodePtr n, xmlNodePtr from)
+set_line(xmlNodePtr n, long line)
 {
-	long line = from && from->line < USHRT_MAX ? from->line :
-	    phys_node_line(from);
 
 	n->line = line < USHRT_MAX ? (unsigned short)line : USHRT_MAX;
 	if (line >= USHRT_MAX)
@@ -1181,12 +1521,12 @@ set_line(xmlNodePtr n, xmlNodePtr from)
 }
 
 static xmlNodePtr
-add_el(xmlNodePtr parent, const char *name, xmlNodePtr from)
+add_el(xmlNodePtr parent, const char *name, long line)
 {
 	xmlNodePtr n = xmlNewDocNode(parent->doc, NULL, (const xmlChar *)name,
 	    NULL);
 
-	set_line(n, from);
+	set_line(n, line);
 	xmlAddChild(parent, n);
 	return n;
 }
@@ -1198,10 +1538,9 @@ add_el(xmlNodePtr parent, const char *name, xmlNodePtr from)
  * less (xmlFreeNode leaves what the dictionary owns to it).
  */
 static xmlNodePtr
-new_text(xmlNodePtr parent, const char *name, const char *text,
-    xmlNodePtr from)
+new_text(xmlNodePtr parent, const char *name, const char *text, long line)
 {
-	xmlNodePtr n = add_el(parent, name, from), t;
+	xmlNodePtr n = add_el(parent, name, line), t;
 
 	t = xmlNewDocText(parent->doc, NULL);
 	t->content = (xmlChar *)xmlDictLookup(parent->doc->dict,
@@ -1213,8 +1552,7 @@ new_text(xmlNodePtr parent, const char *name, const char *text,
 
 /* AddKeyValue: <name>text</name> in place of any earlier one. */
 static xmlNodePtr
-add_text(xmlNodePtr parent, const char *name, const char *text,
-    xmlNodePtr from)
+add_text(xmlNodePtr parent, const char *name, const char *text, long line)
 {
 	xmlNodePtr old = phys_child(parent, name);
 
@@ -1222,7 +1560,7 @@ add_text(xmlNodePtr parent, const char *name, const char *text,
 		xmlUnlinkNode(old);
 		xmlFreeNode(old);
 	}
-	return new_text(parent, name, text, from);
+	return new_text(parent, name, text, line);
 }
 
 /* At most 6 numbers, into a buffer of NUMBERS_MAX bytes. */
@@ -1248,29 +1586,29 @@ put_numbers(char *buf, const double *v, int n)
 /* <name>numbers</name>, new: an element of the conversion's own. */
 static xmlNodePtr
 add_numbers(xmlNodePtr parent, const char *name, const double *v, int n,
-    xmlNodePtr from)
+    long line)
 {
 	char buf[NUMBERS_MAX];
 
 	put_numbers(buf, v, n);
-	return new_text(parent, name, buf, from);
+	return new_text(parent, name, buf, line);
 }
 
 /* The same in place of an earlier one: a <gazebo> tag's. */
 static xmlNodePtr
 set_numbers(xmlNodePtr parent, const char *name, const double *v, int n,
-    xmlNodePtr from)
+    long line)
 {
 	char buf[NUMBERS_MAX];
 
 	put_numbers(buf, v, n);
-	return add_text(parent, name, buf, from);
+	return add_text(parent, name, buf, line);
 }
 
 /* A <pose>; none for the identity, SDF's default. */
 static xmlNodePtr
 add_pose(xmlNodePtr parent, phys_pose p, const char *relative_to,
-    xmlNodePtr from)
+    long line)
 {
 	double v[6];
 	xmlNodePtr e;
@@ -1279,7 +1617,7 @@ add_pose(xmlNodePtr parent, phys_pose p, const char *relative_to,
 	    p.q.w == 1 && p.q.x == 0 && p.q.y == 0 && p.q.z == 0)
 		return NULL;
 	phys_pose_to6(p, v);
-	e = add_numbers(parent, "pose", v, 6, from);
+	e = add_numbers(parent, "pose", v, 6, line);
 	if (relative_to)
 		xmlSetProp(e, (const xmlChar *)"relative_to",
 		    (const xmlChar *)relative_to);
@@ -1288,7 +1626,7 @@ add_pose(xmlNodePtr parent, phys_pose p, const char *relative_to,
 
 /* The element at a slash path under parent, made where missing. */
 static xmlNodePtr
-path_el(xmlNodePtr parent, const char *path, xmlNodePtr from)
+path_el(xmlNodePtr parent, const char *path, long line)
 {
 	char part[64];
 	const char *slash;
@@ -1300,15 +1638,15 @@ path_el(xmlNodePtr parent, const char *path, xmlNodePtr from)
 		len = slash ? (size_t)(slash - path) : strlen(path);
 		snprintf(part, sizeof part, "%.*s", (int)len, path);
 		e = phys_child(parent, part);
-		parent = e ? e : add_el(parent, part, from);
+		parent = e ? e : add_el(parent, part, line);
 		path += len + (slash != NULL);
 	}
 	return parent;
 }
 
 static void
-record(struct reader *r, xmlNodePtr sdf, xmlNodePtr urdf, phys_scope s,
-    const char *ref)
+record(struct reader *r, xmlNodePtr sdf, const struct u_el *urdf,
+    phys_scope s, const char *ref)
 {
 	struct phys_urdf *info = r->info;
 	struct u_entity *e;
@@ -1321,7 +1659,8 @@ record(struct reader *r, xmlNodePtr sdf, xmlNodePtr urdf, phys_scope s,
 	e = &info->ents[info->nents++];
 	memset(e, 0, sizeof *e);
 	e->sdf = sdf;
-	e->urdf = urdf;
+	e->ord = urdf->ord;
+	e->line = urdf->line;
 	e->scope = s;
 	e->ref = ref ? phys_xstrdup(ref) : NULL;
 }
@@ -1330,52 +1669,52 @@ static void
 write_inertial(struct reader *r, xmlNodePtr link, const struct u_link *b,
     const struct u_inertial *in, bool own)
 {
-	xmlNodePtr at = in->has ? in->node : b->node;
+	long at = in->has ? in->el.line : b->el.line;
 	xmlNodePtr e = add_el(link, "inertial", at), t;
 	static const char *const names[6] = { "ixx", "ixy", "ixz", "iyy",
 		"iyz", "izz" };
 	int k;
 
 	if (in->has)
-		add_pose(e, in->origin, NULL, own && in->origin_node ?
-		    in->origin_node : at);
-	add_numbers(e, "mass", &in->mass, 1, own && in->mass_node ?
-	    in->mass_node : at);
-	t = add_el(e, "inertia", own && in->inertia_node ? in->inertia_node :
-	    at);
+		add_pose(e, in->origin, NULL, own && in->origin_el.name ?
+		    in->origin_el.line : at);
+	add_numbers(e, "mass", &in->mass, 1, own && in->mass_el.name ?
+	    in->mass_el.line : at);
+	at = own && in->inertia_el.name ? in->inertia_el.line : at;
+	t = add_el(e, "inertia", at);
 	/* products of 0 are SDF's default: a robot's many are left out */
 	for (k = 0; k < 6; k++)
 		if (in->I[k] != 0 || k == 0 || k == 3 || k == 5)
-			add_numbers(t, names[k], &in->I[k], 1, t);
+			add_numbers(t, names[k], &in->I[k], 1, at);
 }
 
 static void
 write_geometry(xmlNodePtr parent, const struct u_shape *s)
 {
-	xmlNodePtr g = add_el(parent, "geometry", phys_child(s->node,
-	    "geometry")), e;
+	xmlNodePtr g = add_el(parent, "geometry", s->geometry_el.line), e;
+	long at = s->shape_el.line;
 
 	switch (s->kind) {
 	case US_BOX:
-		e = add_el(g, "box", s->geom);
-		add_numbers(e, "size", s->size, 3, s->geom);
+		e = add_el(g, "box", at);
+		add_numbers(e, "size", s->size, 3, at);
 		break;
 	case US_SPHERE:
-		e = add_el(g, "sphere", s->geom);
-		add_numbers(e, "radius", s->size, 1, s->geom);
+		e = add_el(g, "sphere", at);
+		add_numbers(e, "radius", s->size, 1, at);
 		break;
 	case US_CYLINDER:
 	case US_CAPSULE:
 		e = add_el(g, s->kind == US_CYLINDER ? "cylinder" : "capsule",
-		    s->geom);
-		add_numbers(e, "radius", s->size, 1, s->geom);
-		add_numbers(e, "length", s->size + 1, 1, s->geom);
+		    at);
+		add_numbers(e, "radius", s->size, 1, at);
+		add_numbers(e, "length", s->size + 1, 1, at);
 		break;
 	case US_MESH:
-		e = add_el(g, "mesh", s->geom);
-		new_text(e, "uri", s->uri, s->geom);
+		e = add_el(g, "mesh", at);
+		new_text(e, "uri", s->uri, at);
 		if (s->scale[0] != 1 || s->scale[1] != 1 || s->scale[2] != 1)
-			add_numbers(e, "scale", s->scale, 3, s->geom);
+			add_numbers(e, "scale", s->scale, 3, at);
 		break;
 	}
 }
@@ -1439,7 +1778,7 @@ tag_number(struct reader *r, xmlNodePtr ext, const char *name, double *out)
 	ok = phys_parse_double(v, out);
 	free(v);
 	if (!ok)
-		return urdf_fail(r, e, "<%s>: not a number", name);
+		return urdf_fail(r, phys_node_line(e), "<%s>: not a number", name);
 	return 1;
 }
 
@@ -1456,9 +1795,9 @@ tag_to(struct reader *r, xmlNodePtr ext, const char *tag, xmlNodePtr into,
 	if (rc <= 0)
 		return rc;
 	dir = slash ? phys_xstrndup(path, (size_t)(slash - path)) : NULL;
-	parent = dir ? path_el(into, dir, e) : into;
+	parent = dir ? path_el(into, dir, phys_node_line(e)) : into;
 	free(dir);
-	set_numbers(parent, slash ? slash + 1 : path, &v, 1, e);
+	set_numbers(parent, slash ? slash + 1 : path, &v, 1, phys_node_line(e));
 	return 0;
 }
 
@@ -1506,8 +1845,9 @@ apply_collision_tags(struct reader *r, xmlNodePtr ext, xmlNodePtr col)
 			return -1;
 		if (i == 1 && (e = last_tag(ext, "fdir1"))) {
 			v = tag_value(e);
-			add_text(path_el(col, "surface/friction/ode", e),
-			    "fdir1", v, e);
+			add_text(path_el(col, "surface/friction/ode",
+			    phys_node_line(e)),
+			    "fdir1", v, phys_node_line(e));
 			free(v);
 		}
 	}
@@ -1558,23 +1898,25 @@ apply_link_tags(struct reader *r, const struct u_ext *x, xmlNodePtr link,
 		    strcasecmp(t, "no") == 0 || strcmp(t, "0") == 0;
 
 		free(t);
-		add_text(link, "gravity", on ? "true" : "false", e);
+		add_text(link, "gravity", on ? "true" : "false",
+		    phys_node_line(e));
 	}
 	if ((rc = tag_number(r, x->node, "dampingFactor", &v)) < 0)
 		return -1;
 	if (rc > 0) {
 		e = last_tag(x->node, "dampingFactor");
-		vd = add_el(link, "velocity_decay", e);
-		set_numbers(vd, "linear", &v, 1, e);
-		set_numbers(vd, "angular", &v, 1, e);
+		vd = add_el(link, "velocity_decay", phys_node_line(e));
+		set_numbers(vd, "linear", &v, 1, phys_node_line(e));
+		set_numbers(vd, "angular", &v, 1, phys_node_line(e));
 	}
 	if ((e = last_tag(x->node, "selfCollide")))
-		add_text(link, "self_collide", tag_flag(e) ? "1" : "0", e);
+		add_text(link, "self_collide", tag_flag(e) ? "1" : "0",
+		    phys_node_line(e));
 	copy_blobs(x->node, link);
 	if (strcmp(x->ref, body) != 0 && (last_tag(x->node, "turnGravityOff") ||
 	    last_tag(x->node, "dampingFactor") ||
 	    last_tag(x->node, "selfCollide")))
-		urdf_warn(r, x->node, "link '%s' is lumped into '%s' (fixed "
+		urdf_warn(r, phys_node_line(x->node), "link '%s' is lumped into '%s' (fixed "
 		    "joint): its link tags apply to all of '%s'", x->ref, body,
 		    body);
 	return 0;
@@ -1603,7 +1945,8 @@ apply_joint_tags(struct reader *r, xmlNodePtr ext, xmlNodePtr joint)
 	 * no SDF version has */
 	if ((e = last_tag(ext, "provideFeedback"))) {
 		v = tag_flag(e) ? "true" : "false";
-		add_text(path_el(joint, "physics", e), "provide_feedback", v, e);
+		add_text(path_el(joint, "physics", phys_node_line(e)),
+		    "provide_feedback", v, phys_node_line(e));
 	}
 	/* cfmDamping is the old name of implicitSpringDamper */
 	for (e = phys_child(ext, NULL); e; e = phys_next(e, NULL))
@@ -1612,10 +1955,12 @@ apply_joint_tags(struct reader *r, xmlNodePtr ext, xmlNodePtr joint)
 			isd = e;
 	if (isd) {
 		v = tag_flag(isd) ? "true" : "false";
-		add_text(path_el(joint, "physics/ode", isd),
-		    "implicit_spring_damper", v, isd);
-		add_text(path_el(joint, "physics/ode", isd), "cfm_damping", v,
-		    isd);
+		add_text(path_el(joint, "physics/ode",
+		    phys_node_line(isd)),
+		    "implicit_spring_damper", v, phys_node_line(isd));
+		add_text(path_el(joint, "physics/ode",
+		    phys_node_line(isd)), "cfm_damping", v,
+		    phys_node_line(isd));
 	}
 	copy_blobs(ext, joint);
 	return 0;
@@ -1646,16 +1991,16 @@ write_mimic(struct reader *r, const struct u_joint *j, xmlNodePtr axis)
 	xmlNodePtr m;
 
 	if (!l || l->lumped || l->type == UJ_FIXED || l->type == UJ_FLOATING) {
-		urdf_warn(r, j->mimic_node, "joint '%s': <mimic> names '%s', "
+		urdf_warn(r, j->mimic_el.line, "joint '%s': <mimic> names '%s', "
 		    "which is no moving joint of the model; not followed",
 		    j->name, j->mimic);
 		return;
 	}
-	m = add_el(axis, "mimic", j->mimic_node);
+	m = add_el(axis, "mimic", j->mimic_el.line);
 	xmlSetProp(m, (const xmlChar *)"joint", (const xmlChar *)j->mimic);
 	xmlSetProp(m, (const xmlChar *)"axis", (const xmlChar *)"axis");
-	add_numbers(m, "multiplier", &j->multiplier, 1, j->mimic_node);
-	add_numbers(m, "offset", &j->offset, 1, j->mimic_node);
+	add_numbers(m, "multiplier", &j->multiplier, 1, j->mimic_el.line);
+	add_numbers(m, "offset", &j->offset, 1, j->mimic_el.line);
 	if (r->minor < 11)
 		r->minor = 11;
 }
@@ -1663,33 +2008,33 @@ write_mimic(struct reader *r, const struct u_joint *j, xmlNodePtr axis)
 static void
 write_axis(struct reader *r, const struct u_joint *j, xmlNodePtr joint)
 {
-	xmlNodePtr at = j->axis_node ? j->axis_node : j->node;
+	long at = j->axis_el.name ? j->axis_el.line : j->el.line;
 	xmlNodePtr axis = add_el(joint, "axis", at), e;
 	static const double zero = 0;
 
 	if (j->type == UJ_FIXED) {	/* disableFixedJointLumping */
-		e = add_el(axis, "limit", j->node);
-		add_numbers(e, "lower", &zero, 1, j->node);
-		add_numbers(e, "upper", &zero, 1, j->node);
-		e = add_el(axis, "dynamics", j->node);
-		add_numbers(e, "damping", &zero, 1, j->node);
-		add_numbers(e, "friction", &zero, 1, j->node);
+		e = add_el(axis, "limit", j->el.line);
+		add_numbers(e, "lower", &zero, 1, j->el.line);
+		add_numbers(e, "upper", &zero, 1, j->el.line);
+		e = add_el(axis, "dynamics", j->el.line);
+		add_numbers(e, "damping", &zero, 1, j->el.line);
+		add_numbers(e, "friction", &zero, 1, j->el.line);
 		return;
 	}
 	add_numbers(axis, "xyz", j->axis, 3, at);
 	if (j->has_limit) {
-		e = add_el(axis, "limit", j->limit_node);
+		e = add_el(axis, "limit", j->limit_el.line);
 		if (j->type != UJ_CONTINUOUS) {
-			add_numbers(e, "lower", &j->lower, 1, j->limit_node);
-			add_numbers(e, "upper", &j->upper, 1, j->limit_node);
+			add_numbers(e, "lower", &j->lower, 1, j->limit_el.line);
+			add_numbers(e, "upper", &j->upper, 1, j->limit_el.line);
 		}
-		add_numbers(e, "effort", &j->effort, 1, j->limit_node);
-		add_numbers(e, "velocity", &j->velocity, 1, j->limit_node);
+		add_numbers(e, "effort", &j->effort, 1, j->limit_el.line);
+		add_numbers(e, "velocity", &j->velocity, 1, j->limit_el.line);
 	}
 	if (j->has_dyn) {
-		e = add_el(axis, "dynamics", j->dyn_node);
-		add_numbers(e, "damping", &j->damping, 1, j->dyn_node);
-		add_numbers(e, "friction", &j->friction, 1, j->dyn_node);
+		e = add_el(axis, "dynamics", j->dyn_el.line);
+		add_numbers(e, "damping", &j->damping, 1, j->dyn_el.line);
+		add_numbers(e, "friction", &j->friction, 1, j->dyn_el.line);
 	}
 	if (j->mimic)
 		write_mimic(r, j, axis);
@@ -1702,18 +2047,18 @@ write_joint(struct reader *r, int ji)
 	const struct u_link *p = &r->links[j->parent];
 	bool world = is_world(r, j->parent);
 	const char *type = sdf_joint_type(j);
-	xmlNodePtr n = add_el(r->model, "joint", j->node);
+	xmlNodePtr n = add_el(r->model, "joint", j->el.line);
 	int k;
 
 	/* its frame is its child's, SDF's default: no <pose> */
 	xmlSetProp(n, (const xmlChar *)"name", (const xmlChar *)j->name);
 	xmlSetProp(n, (const xmlChar *)"type", (const xmlChar *)type);
 	new_text(n, "parent", world ? "world" : r->links[p->body].name,
-	    j->node);
-	new_text(n, "child", r->links[j->child].name, j->node);
+	    j->el.line);
+	new_text(n, "child", r->links[j->child].name, j->el.line);
 	if (strcmp(type, "fixed") != 0)
 		write_axis(r, j, n);
-	record(r, n, j->node, PHYS_S_JOINT, j->name);
+	record(r, n, &j->el, PHYS_S_JOINT, j->name);
 	r->info->ents[r->info->nents - 1].jtype = j->type;
 	for (k = r->joint_exts.at[ji]; k < r->joint_exts.at[ji + 1]; k++) {
 		r->exts[r->joint_exts.of[k]].used = true;
@@ -1761,7 +2106,7 @@ warn_lost(struct reader *r, int li)
 		return;
 	n = bodies_below(r, li, &names);
 	if (l->body == li)
-		urdf_warn(r, l->in.has ? l->in.mass_node : l->node, "link "
+		urdf_warn(r, l->in.has ? l->in.mass_el.line : l->el.line, "link "
 		    "'%s' has %s: kept with mass 0 (phys-inertia fix computes "
 		    "one); libsdformat drops it%s%s%s%s, and Gazebo runs "
 		    "without %s", l->name, l->in.has ? "mass 0" :
@@ -1769,7 +2114,7 @@ warn_lost(struct reader *r, int li)
 		    n ? names.s : "", n > 4 ? ", ..." : "", n ? ")" : "",
 		    n ? "them" : "it");
 	else if (n)
-		urdf_warn(r, l->in.has ? l->in.mass_node : l->node, "link "
+		urdf_warn(r, l->in.has ? l->in.mass_el.line : l->el.line, "link "
 		    "'%s' has no mass: libsdformat drops the links below it "
 		    "(%s%s) and Gazebo runs without them; phys keeps them",
 		    l->name, names.s, n > 4 ? ", ..." : "");
@@ -1803,14 +2148,14 @@ write_shapes(struct reader *r, xmlNodePtr link, int body, const int *order,
 				continue;
 			name = shape_name(r, s, body, count++);
 			e = add_el(link, collision ? "collision" : "visual",
-			    s->node);
+			    s->el.line);
 			xmlSetProp(e, (const xmlChar *)"name",
 			    (const xmlChar *)name);
 			add_pose(e, phys_pose_mul(l->in_body, s->origin), NULL,
-			    s->node);
+			    s->el.line);
 			write_geometry(e, s);
 			if (collision) {
-				record(r, e, s->node, PHYS_S_COLLISION, l->name);
+				record(r, e, &s->el, PHYS_S_COLLISION, l->name);
 				r->info->ents[r->info->nents - 1].shape =
 				    s->kind;
 				r->info->ents[r->info->nents - 1].reached =
@@ -1895,7 +2240,7 @@ warn_unreached(struct reader *r, int body, const int *order, size_t n)
 				    tags_reach(x->ref, r->links[body].name,
 				    name))
 					continue;
-				urdf_warn(r, s->node, "collision '%s' of link "
+				urdf_warn(r, s->el.line, "collision '%s' of link "
 				    "'%s': the tags of <gazebo reference=\"%s\"> "
 				    "(line %ld) do not reach it: libsdformat "
 				    "names it '%s' and gives a link's tags to "
@@ -1923,17 +2268,17 @@ write_body(struct reader *r, int li)
 	const int *order;
 	size_t n;
 	char *lumped = NULL;
-	xmlNodePtr link = add_el(r->model, "link", l->node);
+	xmlNodePtr link = add_el(r->model, "link", l->el.line);
 	const struct u_joint *up = l->up >= 0 ? &r->joints[l->up] : NULL;
 	int rc;
 
 	xmlSetProp(link, (const xmlChar *)"name", (const xmlChar *)l->name);
 	if (up && up->type == UJ_FLOATING)
-		urdf_warn(r, up->node, "joint '%s' is floating: link '%s' "
+		urdf_warn(r, up->el.line, "joint '%s' is floating: link '%s' "
 		    "moves free, from where the joint puts it (libsdformat "
 		    "refuses the file)", up->name, l->name);
 	if (up)
-		add_pose(link, l->at, NULL, up->node);
+		add_pose(link, l->at, NULL, up->el.line);
 	order = lump_list(r, li, &n);
 	lump_inertia(r, order, n, &in, &lumped);
 	if (!in.has || !(in.mass > 0))
@@ -1941,7 +2286,7 @@ write_body(struct reader *r, int li)
 	write_inertial(r, link, l, &in, lumped == NULL);
 	write_shapes(r, link, li, order, n, true);
 	write_shapes(r, link, li, order, n, false);
-	record(r, link, l->node, PHYS_S_LINK, l->name);
+	record(r, link, &l->el, PHYS_S_LINK, l->name);
 	r->info->ents[r->info->nents - 1].lumped = lumped;
 	rc = apply_body_exts(r, link, li, order, n);
 	if (rc == 0)
@@ -1988,13 +2333,13 @@ apply_robot_exts(struct reader *r)
 		e = last_tag(x->node, "static");
 		on = e && tag_flag(e);
 		if (was_static && !e)
-			urdf_warn(r, x->node, "%s", "this <gazebo> block makes "
+			urdf_warn(r, phys_node_line(x->node), "%s", "this <gazebo> block makes "
 			    "the model move again: libsdformat writes "
 			    "<static>false</static> for each block without "
 			    "reference that does not say <static>");
 		was_static = on;
 		add_text(r->model, "static", on ? "true" : "false",
-		    e ? e : x->node);
+		    phys_node_line(e ? e : x->node));
 		copy_blobs(x->node, r->model);
 	}
 }
@@ -2004,16 +2349,17 @@ static int
 robot_origin(struct reader *r)
 {
 	phys_pose p;
-	xmlNodePtr at, old;
+	xmlNodePtr old;
 
-	if (read_origin(r, r->d->root, &p, &at) < 0)
+	if (!r->origin_el.name)
+		return 0;
+	if (read_origin(r, &r->origin_el, &p) < 0)
 		return -1;
-	if (at && (old = phys_child(r->model, "pose"))) {
+	if ((old = phys_child(r->model, "pose"))) {
 		xmlUnlinkNode(old);
 		xmlFreeNode(old);
 	}
-	if (at)
-		add_pose(r->model, p, NULL, at);
+	add_pose(r->model, p, NULL, r->origin_el.line);
 	return 0;
 }
 
@@ -2030,20 +2376,20 @@ warn_unused_exts(struct reader *r)
 			continue;
 		ji = find_joint(r, x->ref);
 		if (ji >= 0 && r->joints[ji].lumped)
-			urdf_warn(r, x->node, "<gazebo reference=\"%s\">: the "
+			urdf_warn(r, phys_node_line(x->node), "<gazebo reference=\"%s\">: the "
 			    "joint is lumped (fixed); its tags reach nothing "
 			    "but preserveFixedJoint and "
 			    "disableFixedJointLumping", x->ref);
 		else if (ji >= 0)
-			urdf_warn(r, x->node, "<gazebo reference=\"%s\">: the "
+			urdf_warn(r, phys_node_line(x->node), "<gazebo reference=\"%s\">: the "
 			    "joint is floating and becomes no SDF joint; its "
 			    "tags reach nothing", x->ref);
 		else if (find_link(r, x->ref) >= 0)
-			urdf_warn(r, x->node, "<gazebo reference=\"%s\">: the "
+			urdf_warn(r, phys_node_line(x->node), "<gazebo reference=\"%s\">: the "
 			    "world link is no link; its tags reach nothing",
 			    x->ref);
 		else
-			urdf_warn(r, x->node, "<gazebo reference=\"%s\">: the "
+			urdf_warn(r, phys_node_line(x->node), "<gazebo reference=\"%s\">: the "
 			    "robot has no link or joint of that name; its tags "
 			    "reach nothing", x->ref);
 	}
@@ -2169,6 +2515,11 @@ reader_free(struct reader *r)
 	lists_free(&r->lumps);
 	lists_free(&r->link_exts);
 	lists_free(&r->joint_exts);
+	phys_buf_free(&r->strs);
+	if (r->side)
+		xmlFreeDoc(r->side);
+	if (r->dict)
+		xmlDictFree(r->dict);
 }
 
 static void
@@ -2195,16 +2546,18 @@ info_free(struct phys_doc *d)
 static int
 read_robot(struct reader *r)
 {
-	char *v;
+	const char *v;
 
-	r->robot = phys_node_attr(r->d->root, "name");
+	if (read_stream(r) < 0)
+		return -1;
+	r->robot = el_attr_dup(r, &r->robot_el, "name");
 	if (!r->robot || !*r->robot)
-		return urdf_fail(r, r->d->root, "%s", "<robot> has no name");
-	v = phys_node_attr(r->d->root, "version");
+		return urdf_fail(r, r->robot_el.line, "%s", "<robot> has no "
+		    "name");
+	v = el_attr(r, &r->robot_el, "version");
 	if (v && strcmp(v, "1.0") != 0 && strcmp(v, "1") != 0)
-		urdf_warn(r, r->d->root, "URDF version '%.20s': read as 1.0, "
-		    "the one there is", v);
-	free(v);
+		urdf_warn(r, r->robot_el.line, "URDF version '%.20s': read as "
+		    "1.0, the one there is", v);
 	if (read_links(r) < 0 || read_joints(r) < 0 || build_tree(r) < 0 ||
 	    check_tree(r) < 0)
 		return -1;
@@ -2222,9 +2575,9 @@ write_model(struct reader *r)
 	r->out = xmlNewDoc((const xmlChar *)"1.0");
 	r->out->dict = xmlDictCreate();	/* for names and short texts */
 	sdf = xmlNewDocNode(r->out, NULL, (const xmlChar *)"sdf", NULL);
-	set_line(sdf, r->d->root);
+	set_line(sdf, r->robot_el.line);
 	xmlDocSetRootElement(r->out, sdf);
-	r->model = add_el(sdf, "model", r->d->root);
+	r->model = add_el(sdf, "model", r->robot_el.line);
 	xmlSetProp(r->model, (const xmlChar *)"name",
 	    (const xmlChar *)r->robot);
 	if (write_tree(r) < 0)

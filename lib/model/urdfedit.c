@@ -347,6 +347,48 @@ edit_joint(struct phys_doc *u, const struct u_entity *e,
 	    "to set it", name, p->name);
 }
 
+/*
+ * The converter read the URDF as a stream: the first edit makes its tree,
+ * and finds each entity's element by its place among the elements (the
+ * tree holds them in document order).
+ */
+static int
+urdf_tree(struct phys_urdf *info)
+{
+	struct phys_doc *u = info->source;
+	xmlNodePtr n, top, *nodes = NULL;
+	size_t count = 0, cap = 0, i;
+	int rc = 0;
+
+	if (u->xml)
+		return 0;
+	if (phys_doc_tree(u) < 0)
+		return -1;
+	for (n = top = u->root; n;) {	/* every element, in order */
+		if (count == cap) {
+			cap = cap ? cap * 2 : 1024;
+			nodes = phys_xrealloc(nodes, cap * sizeof *nodes);
+		}
+		nodes[count++] = n;
+		if (xmlFirstElementChild(n)) {
+			n = xmlFirstElementChild(n);
+			continue;
+		}
+		while (n != top && !xmlNextElementSibling(n))
+			n = n->parent;
+		n = n != top ? xmlNextElementSibling(n) : NULL;
+	}
+	for (i = 0; i < info->nents && rc == 0; i++)
+		if (info->ents[i].ord >= 0 && (size_t)info->ents[i].ord < count)
+			info->ents[i].urdf = nodes[info->ents[i].ord];
+		else
+			rc = phys_failat(u->name, info->ents[i].line, "%s",
+			    "cannot edit: the file's elements are not those "
+			    "read");
+	free(nodes);
+	return rc;
+}
+
 int
 phys_urdf_edit(struct phys_doc *d, phys_scope s, xmlNodePtr node,
     const struct phys_param *p, const char *value)
@@ -356,6 +398,8 @@ phys_urdf_edit(struct phys_doc *d, phys_scope s, xmlNodePtr node,
 
 	if (!e || e->scope != s)
 		return phys_fail("%s: no URDF element for this entity", d->name);
+	if (urdf_tree(d->urdf) < 0)
+		return -1;
 	switch (s) {
 	case PHYS_S_LINK:
 		return edit_link(u, e, p, value);

@@ -21,7 +21,9 @@ enum u_shape_kind { US_BOX, US_SPHERE, US_CYLINDER, US_CAPSULE, US_MESH };
 /* What an edit needs to know of one converted element. */
 struct u_entity {
 	xmlNodePtr sdf;		/* the converted <link>, <collision>, <joint> */
-	xmlNodePtr urdf;	/* the URDF element it comes from */
+	int ord;		/* the URDF element it comes from: its place */
+	long line;		/* among the file's elements, its line */
+	xmlNodePtr urdf;	/* that element, once the editor needs it */
 	phys_scope scope;
 	char *ref;		/* the reference of <gazebo> blocks for it */
 	bool reached;		/* a collision: those blocks' tags reach it */
