@@ -9,6 +9,7 @@
 
 #include "fuzz.h"
 #include "paramio.h"
+#include "sdfedit.h"
 #include "ref.h"
 #include "sim.h"
 #include "small_world.h"
