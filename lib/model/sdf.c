@@ -336,6 +336,10 @@ parse_owned(struct phys_doc *d)
 	if (parse_text(d, NULL, NULL, NULL) < 0)
 		return -1;
 	d->root = xmlDocGetRootElement(d->xml);
+	if (d->root && phys_node_is(d->root, "robot")) {
+		d->kind = PHYS_DOC_URDF;	/* what the quick look missed */
+		return 0;
+	}
 	if (!d->root || !phys_node_is(d->root, "sdf"))
 		return phys_failat(name, d->root ? phys_node_line(d->root) : 1,
 		    "the root element is <%s>, neither <sdf> nor a URDF "

@@ -51,6 +51,13 @@
  * found here, through ROS_PACKAGE_PATH, AMENT_PREFIX_PATH,
  * GAZEBO_MODEL_PATH and the directories above the file, and written as
  * the file's path.
+ *
+ * The URDF is read as a stream (libxml2's SAX2), into what the
+ * conversion needs, and never made a tree: loading a URDF costs what
+ * loading the SDF it becomes costs. The converted document records, for
+ * each link, collision and joint, the place of the URDF element it comes
+ * from among the file's elements: an edit makes the URDF's tree then and
+ * is written back into the URDF (urdfedit.c).
  */
 #include "urdf.h"
 #include "urdfint.h"

@@ -360,10 +360,11 @@ urdf_tree(struct phys_urdf *info)
 	size_t count = 0, cap = 0, i;
 	int rc = 0;
 
-	if (u->xml)
+	if (info->mapped)
 		return 0;
 	if (phys_doc_tree(u) < 0)
 		return -1;
+	info->mapped = true;
 	for (n = top = u->root; n;) {	/* every element, in order */
 		if (count == cap) {
 			cap = cap ? cap * 2 : 1024;

@@ -35,6 +35,7 @@ struct u_entity {
 struct phys_urdf {
 	struct phys_doc *source;
 	bool owns_source;
+	bool mapped;		/* the entities' urdf elements are found */
 	struct u_entity *ents;
 	size_t nents, capents;
 };
