@@ -524,7 +524,12 @@ struct scope {
 	struct phys_doc *doc;
 	int model;		/* index in w->models */
 	struct frame *frames;
-	size_t nframes;
+	size_t nframes, capframes;
+	/* frames by name, open addressing: index + 1, 0 for empty; made on
+	 * the first lookup, when every frame is known, so a model of many
+	 * links finds each in constant time */
+	int *slots;
+	size_t nslots, indexed;
 };
 
 /*
@@ -597,14 +602,38 @@ read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 	return 0;
 }
 
+/* The first frame of each name, in the table. */
+static void
+index_frames(struct scope *sc)
+{
+	size_t i, k;
+
+	free(sc->slots);
+	for (sc->nslots = 16; sc->nslots < 2 * sc->nframes; sc->nslots *= 2)
+		;
+	sc->slots = phys_xcalloc(sc->nslots, sizeof *sc->slots);
+	for (i = 0; i < sc->nframes; i++) {
+		for (k = hash_name(sc->frames[i].name) & (sc->nslots - 1);
+		    sc->slots[k] && strcmp(sc->frames[sc->slots[k] - 1].name,
+		    sc->frames[i].name) != 0; k = (k + 1) & (sc->nslots - 1))
+			;
+		if (!sc->slots[k])
+			sc->slots[k] = (int)i + 1;
+	}
+	sc->indexed = sc->nframes;
+}
+
 static struct frame *
 scope_frame(struct scope *sc, const char *name)
 {
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < sc->nframes; i++)
-		if (strcmp(sc->frames[i].name, name) == 0)
-			return &sc->frames[i];
+	if (!sc->slots || sc->indexed != sc->nframes)
+		index_frames(sc);
+	for (k = hash_name(name) & (sc->nslots - 1); sc->slots[k];
+	    k = (k + 1) & (sc->nslots - 1))
+		if (strcmp(sc->frames[sc->slots[k] - 1].name, name) == 0)
+			return &sc->frames[sc->slots[k] - 1];
 	return NULL;
 }
 
@@ -696,8 +725,11 @@ add_frames(struct scope *sc, const char *element)
 
 	for (n = phys_child(sc->L->w->models[sc->model].node, element); n;
 	    n = phys_next(n, element)) {
-		sc->frames = phys_xrealloc(sc->frames,
-		    (sc->nframes + 1) * sizeof *sc->frames);
+		if (sc->nframes == sc->capframes) {
+			sc->capframes = sc->capframes ? sc->capframes * 2 : 16;
+			sc->frames = phys_xrealloc(sc->frames,
+			    sc->capframes * sizeof *sc->frames);
+		}
 		f = &sc->frames[sc->nframes++];
 		memset(f, 0, sizeof *f);
 		f->node = n;
@@ -720,6 +752,7 @@ scope_free(struct scope *sc)
 		free(sc->frames[i].relative_to);
 	}
 	free(sc->frames);
+	free(sc->slots);
 }
 
 /* ---- entities ---- */
