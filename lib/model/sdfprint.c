@@ -564,6 +564,7 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 
 	phys_load_options_default(&lo);
 	lo.skip_unsupported = true;
+	lo.whole = true;
 	if (phys_world_load(&w, path, &lo) < 0) {
 		phys_world_free(&w);
 		return -1;

@@ -137,6 +137,7 @@ struct u_joint {
 	char *mimic;
 	double multiplier, offset;
 	bool preserve, revolute0, lumped;
+	bool swapped;		/* lower and upper, given the other way */
 };
 
 /* A <gazebo> block: its elements are kept as a small tree (the reader's
@@ -168,6 +169,7 @@ struct reader {
 	struct u_shape *shapes;
 	struct u_ext *exts;
 	size_t nlinks, njoints, nshapes, nexts;
+	size_t caplinks, capjoints, capshapes, capexts;
 	struct u_el robot_el, origin_el;	/* <robot>, its <origin> */
 	struct phys_buf strs;	/* attributes: "name\0value\0...\0" */
 	xmlDocPtr side;		/* the <gazebo> blocks' elements */
@@ -187,7 +189,14 @@ struct reader {
 	xmlNodePtr model;
 };
 
-#define GROW(arr, n) ((arr) = phys_xrealloc((arr), ((n) + 1) * sizeof *(arr)))
+/* Room for one more in arr, of n used and cap allocated: doubling, so a
+ * robot of many links is not copied once per link. */
+#define GROW(arr, n, cap) do { \
+	if ((n) == (cap)) { \
+		(cap) = (cap) ? (cap) * 2 : 16; \
+		(arr) = phys_xrealloc((arr), (cap) * sizeof *(arr)); \
+	} \
+} while (0)
 
 /* ---- messages ---- */
 
@@ -323,7 +332,7 @@ begin_link(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 	struct reader *r = st->r;
 	struct u_link *l;
 
-	GROW(r->links, r->nlinks);
+	GROW(r->links, r->nlinks, r->caplinks);
 	l = &r->links[st->link = (int)r->nlinks++];
 	memset(l, 0, sizeof *l);
 	l->el = l->in.el = l->in.origin_el = l->in.mass_el =
@@ -341,7 +350,7 @@ begin_shape(struct stream *st, const xmlChar *name, int n,
 	struct reader *r = st->r;
 	struct u_shape *s;
 
-	GROW(r->shapes, r->nshapes);
+	GROW(r->shapes, r->nshapes, r->capshapes);
 	s = &r->shapes[st->shape = (int)r->nshapes++];
 	memset(s, 0, sizeof *s);
 	s->el = s->origin_el = s->geometry_el = s->shape_el = new_el();
@@ -359,7 +368,7 @@ begin_joint(struct stream *st, const xmlChar *name, int n,
 	struct reader *r = st->r;
 	struct u_joint *j;
 
-	GROW(r->joints, r->njoints);
+	GROW(r->joints, r->njoints, r->capjoints);
 	j = &r->joints[st->joint = (int)r->njoints++];
 	memset(j, 0, sizeof *j);
 	j->el = j->origin_el = j->parent_el = j->child_el = j->axis_el =
@@ -410,7 +419,7 @@ robot_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 		return take(st, &r->origin_el, name, n, a) ? K_ORIGIN : K_OTHER;
 	if (!xmlStrEqual(name, (const xmlChar *)"gazebo"))
 		return K_OTHER;
-	GROW(r->exts, r->nexts);
+	GROW(r->exts, r->nexts, r->capexts);
 	memset(&r->exts[r->nexts], 0, sizeof *r->exts);
 	gazebo_element(st, name, NULL, n, a);
 	r->exts[r->nexts].node = st->gz;
@@ -561,6 +570,8 @@ read_stream(struct reader *r)
 	st.r = r;
 	st.link = st.shape = st.joint = -1;
 	r->robot_el = r->origin_el = new_el();
+	/* the attributes are shorter than the file: one allocation */
+	phys_buf_reserve(&r->strs, r->d->len + 1);
 	r->side = xmlNewDoc((const xmlChar *)"1.0");
 	xmlDocSetRootElement(r->side, xmlNewDocNode(r->side, NULL,
 	    (const xmlChar *)"robot", NULL));
@@ -1122,6 +1133,7 @@ read_limit(struct reader *r, struct u_joint *j)
 		t = j->lower;
 		j->lower = j->upper;
 		j->upper = t;
+		j->swapped = true;
 	}
 	return 0;
 }
@@ -1216,7 +1228,8 @@ build_tree(struct reader *r)
 			    "child of two joints, '%s' and '%s'", c->name,
 			    r->joints[c->up].name, r->joints[i].name);
 		c->up = (int)i;
-		GROW(p->kids, p->nkids);
+		p->kids = phys_xrealloc(p->kids, (p->nkids + 1) *
+		    sizeof *p->kids);
 		p->kids[p->nkids++] = (int)i;
 	}
 	sort_reader = r;
@@ -1518,6 +1531,41 @@ lump_inertia(struct reader *r, const int *order, size_t n,
 
 /* ---- writing the SDF model ---- */
 
+/*
+ * An element name in the output's dictionary. The converter names its
+ * elements with a few dozen string constants: each is looked up once a
+ * conversion, then found by its address (so only constants, whose
+ * address is theirs for good, may be given).
+ */
+static struct {
+	const char *name;
+	const xmlChar *interned;
+} names_seen[128];
+static xmlDictPtr names_dict;
+
+static void
+intern_reset(xmlDictPtr dict)
+{
+	memset(names_seen, 0, sizeof names_seen);
+	names_dict = dict;
+}
+
+static const xmlChar *
+intern(xmlDictPtr dict, const char *name)
+{
+	size_t k = ((uintptr_t)name >> 3) % (sizeof names_seen /
+	    sizeof *names_seen);
+
+	if (dict != names_dict)
+		return xmlDictLookup(dict, (const xmlChar *)name, -1);
+	if (names_seen[k].name != name) {
+		names_seen[k].name = name;
+		names_seen[k].interned = xmlDictLookup(dict,
+		    (const xmlChar *)name, -1);
+	}
+	return names_seen[k].interned;
+}
+
 static void
 set_line(xmlNodePtr n, long line)
 {
@@ -1530,8 +1578,8 @@ set_line(xmlNodePtr n, long line)
 static xmlNodePtr
 add_el(xmlNodePtr parent, const char *name, long line)
 {
-	xmlNodePtr n = xmlNewDocNode(parent->doc, NULL, (const xmlChar *)name,
-	    NULL);
+	xmlNodePtr n = xmlNewDocNodeEatName(parent->doc, NULL,
+	    (xmlChar *)intern(parent->doc->dict, name), NULL);
 
 	set_line(n, line);
 	xmlAddChild(parent, n);
@@ -1612,6 +1660,35 @@ set_numbers(xmlNodePtr parent, const char *name, const double *v, int n,
 	return add_text(parent, name, buf, line);
 }
 
+/*
+ * <name> holding the numbers of attribute attr of URDF element e, as the
+ * file writes them (they read back to v exactly: they are what v was
+ * read from), or v written when e has no such attribute.
+ */
+static xmlNodePtr
+add_attr_numbers(struct reader *r, xmlNodePtr parent, const char *name,
+    const struct u_el *e, const char *attr, const double *v, int n,
+    long line)
+{
+	const char *t = el_attr(r, e, attr);
+	char buf[NUMBERS_MAX];
+	size_t a, b;
+
+	if (!t)
+		return add_numbers(parent, name, v, n, line);
+	for (a = 0; isspace((unsigned char)t[a]); a++)
+		;
+	for (b = strlen(t); b > a && isspace((unsigned char)t[b - 1]); b--)
+		;
+	if (a == 0 && t[b] == '\0')	/* nothing to trim: as it is */
+		return new_text(parent, name, t, line);
+	if (b - a >= sizeof buf)
+		return add_numbers(parent, name, v, n, line);
+	memcpy(buf, t + a, b - a);
+	buf[b - a] = '\0';
+	return new_text(parent, name, buf, line);
+}
+
 /* A <pose>; none for the identity, SDF's default. */
 static xmlNodePtr
 add_pose(xmlNodePtr parent, phys_pose p, const char *relative_to,
@@ -1645,7 +1722,13 @@ path_el(xmlNodePtr parent, const char *path, long line)
 		len = slash ? (size_t)(slash - path) : strlen(path);
 		snprintf(part, sizeof part, "%.*s", (int)len, path);
 		e = phys_child(parent, part);
-		parent = e ? e : add_el(parent, part, line);
+		if (!e) {	/* part is no constant: not for intern */
+			e = xmlNewDocNode(parent->doc, NULL,
+			    (const xmlChar *)part, NULL);
+			set_line(e, line);
+			xmlAddChild(parent, e);
+		}
+		parent = e;
 		path += len + (slash != NULL);
 	}
 	return parent;
@@ -1685,43 +1768,54 @@ write_inertial(struct reader *r, xmlNodePtr link, const struct u_link *b,
 	if (in->has)
 		add_pose(e, in->origin, NULL, own && in->origin_el.name ?
 		    in->origin_el.line : at);
-	add_numbers(e, "mass", &in->mass, 1, own && in->mass_el.name ?
-	    in->mass_el.line : at);
+	if (own)
+		add_attr_numbers(r, e, "mass", &in->mass_el, "value",
+		    &in->mass, 1, in->mass_el.name ? in->mass_el.line : at);
+	else
+		add_numbers(e, "mass", &in->mass, 1, at);
 	at = own && in->inertia_el.name ? in->inertia_el.line : at;
 	t = add_el(e, "inertia", at);
 	/* products of 0 are SDF's default: a robot's many are left out */
 	for (k = 0; k < 6; k++)
-		if (in->I[k] != 0 || k == 0 || k == 3 || k == 5)
-			add_numbers(t, names[k], &in->I[k], 1, at);
+		if (in->I[k] != 0 || k == 0 || k == 3 || k == 5) {
+			if (own)
+				add_attr_numbers(r, t, names[k], &in->inertia_el,
+				    names[k], &in->I[k], 1, at);
+			else
+				add_numbers(t, names[k], &in->I[k], 1, at);
+		}
 }
 
 static void
-write_geometry(xmlNodePtr parent, const struct u_shape *s)
+write_geometry(struct reader *r, xmlNodePtr parent, const struct u_shape *s)
 {
 	xmlNodePtr g = add_el(parent, "geometry", s->geometry_el.line), e;
-	long at = s->shape_el.line;
+	const struct u_el *se = &s->shape_el;
+	long at = se->line;
 
 	switch (s->kind) {
 	case US_BOX:
 		e = add_el(g, "box", at);
-		add_numbers(e, "size", s->size, 3, at);
+		add_attr_numbers(r, e, "size", se, "size", s->size, 3, at);
 		break;
 	case US_SPHERE:
 		e = add_el(g, "sphere", at);
-		add_numbers(e, "radius", s->size, 1, at);
+		add_attr_numbers(r, e, "radius", se, "radius", s->size, 1, at);
 		break;
 	case US_CYLINDER:
 	case US_CAPSULE:
 		e = add_el(g, s->kind == US_CYLINDER ? "cylinder" : "capsule",
 		    at);
-		add_numbers(e, "radius", s->size, 1, at);
-		add_numbers(e, "length", s->size + 1, 1, at);
+		add_attr_numbers(r, e, "radius", se, "radius", s->size, 1, at);
+		add_attr_numbers(r, e, "length", se, "length", s->size + 1, 1,
+		    at);
 		break;
 	case US_MESH:
 		e = add_el(g, "mesh", at);
 		new_text(e, "uri", s->uri, at);
 		if (s->scale[0] != 1 || s->scale[1] != 1 || s->scale[2] != 1)
-			add_numbers(e, "scale", s->scale, 3, at);
+			add_attr_numbers(r, e, "scale", se, "scale", s->scale,
+			    3, at);
 		break;
 	}
 }
@@ -2028,20 +2122,30 @@ write_axis(struct reader *r, const struct u_joint *j, xmlNodePtr joint)
 		add_numbers(e, "friction", &zero, 1, j->el.line);
 		return;
 	}
-	add_numbers(axis, "xyz", j->axis, 3, at);
+	add_attr_numbers(r, axis, "xyz", &j->axis_el, "xyz", j->axis, 3, at);
 	if (j->has_limit) {
-		e = add_el(axis, "limit", j->limit_el.line);
+		const struct u_el *l = &j->limit_el;
+
+		e = add_el(axis, "limit", l->line);
 		if (j->type != UJ_CONTINUOUS) {
-			add_numbers(e, "lower", &j->lower, 1, j->limit_el.line);
-			add_numbers(e, "upper", &j->upper, 1, j->limit_el.line);
+			add_attr_numbers(r, e, "lower", l, j->swapped ?
+			    "upper" : "lower", &j->lower, 1, l->line);
+			add_attr_numbers(r, e, "upper", l, j->swapped ?
+			    "lower" : "upper", &j->upper, 1, l->line);
 		}
-		add_numbers(e, "effort", &j->effort, 1, j->limit_el.line);
-		add_numbers(e, "velocity", &j->velocity, 1, j->limit_el.line);
+		add_attr_numbers(r, e, "effort", l, "effort", &j->effort, 1,
+		    l->line);
+		add_attr_numbers(r, e, "velocity", l, "velocity",
+		    &j->velocity, 1, l->line);
 	}
 	if (j->has_dyn) {
-		e = add_el(axis, "dynamics", j->dyn_el.line);
-		add_numbers(e, "damping", &j->damping, 1, j->dyn_el.line);
-		add_numbers(e, "friction", &j->friction, 1, j->dyn_el.line);
+		const struct u_el *d = &j->dyn_el;
+
+		e = add_el(axis, "dynamics", d->line);
+		add_attr_numbers(r, e, "damping", d, "damping", &j->damping, 1,
+		    d->line);
+		add_attr_numbers(r, e, "friction", d, "friction",
+		    &j->friction, 1, d->line);
 	}
 	if (j->mimic)
 		write_mimic(r, j, axis);
@@ -2160,7 +2264,10 @@ write_shapes(struct reader *r, xmlNodePtr link, int body, const int *order,
 			    (const xmlChar *)name);
 			add_pose(e, phys_pose_mul(l->in_body, s->origin), NULL,
 			    s->el.line);
-			write_geometry(e, s);
+			/* phys reads no visual's geometry: written for
+			 * printing and checking only */
+			if (collision || r->o->visuals)
+				write_geometry(r, e, s);
 			if (collision) {
 				record(r, e, &s->el, PHYS_S_COLLISION, l->name);
 				r->info->ents[r->info->nents - 1].shape =
@@ -2581,6 +2688,7 @@ write_model(struct reader *r)
 
 	r->out = xmlNewDoc((const xmlChar *)"1.0");
 	r->out->dict = xmlDictCreate();	/* for names and short texts */
+	intern_reset(r->out->dict);
 	sdf = xmlNewDocNode(r->out, NULL, (const xmlChar *)"sdf", NULL);
 	set_line(sdf, r->robot_el.line);
 	xmlDocSetRootElement(r->out, sdf);
@@ -2604,7 +2712,7 @@ int
 phys_urdf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
     const struct phys_urdf_options *o)
 {
-	struct phys_urdf_options quiet = { true, false };
+	struct phys_urdf_options quiet = { true, false, false };
 	struct reader r;
 	int rc;
 

@@ -18,6 +18,7 @@
 struct phys_urdf_options {
 	bool quiet;	/* no warnings */
 	bool notes;	/* also say what is kept but has no effect (checks) */
+	bool visuals;	/* the visuals' geometry too (printing, checks) */
 };
 
 /*

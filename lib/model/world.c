@@ -2113,7 +2113,8 @@ static int
 include_urdf(struct loader *L, struct phys_doc **inc)
 {
 	struct phys_world *w = L->w;
-	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes };
+	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
+		L->opt->notes || L->opt->whole };
 	struct phys_doc *model = phys_xcalloc(1, sizeof *model);
 	int rc = phys_urdf_convert(*inc, true, model, &uo);
 
@@ -2376,7 +2377,8 @@ static int
 read_hosted(struct loader *L)
 {
 	struct phys_world *w = L->w;
-	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes };
+	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
+		L->opt->notes || L->opt->whole };
 	struct phys_doc *md = &w->doc;
 	xmlNodePtr n;
 	int rc = 0;

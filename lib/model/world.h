@@ -129,6 +129,8 @@ struct phys_load_options {
 	bool notes;		/* also what only a check reports: URDF
 				 * <gazebo> elements phys keeps but does
 				 * not use */
+	bool whole;		/* also what only printing needs: the
+				 * geometry of a URDF's visuals */
 };
 
 struct phys_world {
