@@ -376,6 +376,8 @@ URDF
 	grep -q '<limit lower="-2.5" upper="2" effort="10" velocity="3"/>' "$TMP/arm.urdf"
 	grep -q '<springStiffness>3</springStiffness>' "$TMP/arm.urdf"
 	phys-sdf check "$TMP/arm.urdf" > /dev/null
+	# tool0, a frame fixed to the tool without inertia, is no finding
+	[ -z "$(phys-sdf check "$ROBOTS/arm.urdf")" ]
 }
 
 @test "phys-sdf print writes the SDF model, and it loads back the same" {
@@ -432,7 +434,9 @@ tags_robot() {
   <gazebo reference="a"><mu1>0.3</mu1><mu2>0.25</mu2><kp>1e6</kp><kd>50</kd><maxContacts>4</maxContacts>
     <selfCollide>true</selfCollide><dampingFactor>0.1</dampingFactor></gazebo>
   <gazebo reference="b"><mu1>0.9</mu1><turnGravityOff>false</turnGravityOff><sensor name="cam" type="camera"/></gazebo>
-  <gazebo reference="c"><mu1 value="0.6"/><mu2>0.5</mu2><turnGravityOff>true</turnGravityOff></gazebo>
+  <gazebo reference="c"><mu1 value="0.6"/><mu2>0.5</mu2><turnGravityOff>true</turnGravityOff>
+    <fdir1>0 1 0</fdir1><maxVel>0.5</maxVel><minDepth>0.002</minDepth></gazebo>
+  <gazebo reference="e"><gravity>false</gravity></gazebo>
   <gazebo reference="spin"><stopCfm>0.01</stopCfm><stopErp>0.3</stopErp><springStiffness>2</springStiffness>
     <springReference>0.1</springReference><implicitSpringDamper>true</implicitSpringDamper>
     <provideFeedback>true</provideFeedback></gazebo>
@@ -452,7 +456,10 @@ URDF
 	    't::spin/axis.dynamics.spring_stiffness' 't::spin/axis.dynamics.spring_reference' \
 	    't::spin/physics.ode.implicit_spring_damper' 't::spin/physics.provide_feedback' \
 	    't::spin/axis.dynamics.damping' 't::spin/axis.limit.lower' \
-	    2> /dev/null | jq -r '[.name, .value] | @tsv' > "$TMP/got"
+	    't::c::c_collision/surface.friction.ode.fdir1' \
+	    't::c::c_collision/surface.contact.ode.max_vel' \
+	    't::c::c_collision/surface.contact.ode.min_depth' \
+	    2> /dev/null | jq -r '[.name, (.value | if type == "object" then [.x, .y, .z] | join(" ") else . end)] | @tsv' > "$TMP/got"
 	cat > "$TMP/want" <<'TSV'
 t::a::a_collision/surface.friction.ode.mu	0.3
 t::a::a_bumper_collision_1/surface.friction.ode.mu	0.3
@@ -468,7 +475,7 @@ t::a/self_collide	true
 t::a/velocity_decay.linear	0.1
 t::a/gravity	true
 t::d/gravity	true
-t::e/gravity	true
+t::e/gravity	false
 t::c/gravity	false
 t::spin/physics.ode.limit.cfm	0.01
 t::spin/physics.ode.limit.erp	0.3
@@ -478,6 +485,9 @@ t::spin/physics.ode.implicit_spring_damper	true
 t::spin/physics.provide_feedback	true
 t::spin/axis.dynamics.damping	0.3
 t::spin/axis.limit.lower	-1e+16
+t::c::c_collision/surface.friction.ode.fdir1	0 1 0
+t::c::c_collision/surface.contact.ode.max_vel	0.5
+t::c::c_collision/surface.contact.ode.min_depth	0.002
 TSV
 	sort "$TMP/want" > "$TMP/w"; sort "$TMP/got" > "$TMP/g"
 	diff "$TMP/w" "$TMP/g"
@@ -490,8 +500,8 @@ TSV
 	[ "$status" -eq 0 ]
 	[[ "$output" == *'"line":8,"severity":"warning","message":"collision '"'bumper'"' of link '"'a'"': the tags of <gazebo reference=\"a\"> (line 26) do not reach it'* ]]
 	[[ "$output" == *'"line":28,"severity":"warning","message":"<sensor> in <gazebo>: stored but inert (kept in the SDF model; phys does not use it)"'* ]]
-	[[ "$output" == *'"line":35,"severity":"warning","message":"<gazebo reference=\"nothing\">: the robot has no link or joint of that name; its tags reach nothing"'* ]]
-	[[ "$output" == *'"line":36,"severity":"warning","message":"<plugin> in <gazebo>: stored but inert'* ]]
+	[[ "$output" == *'"line":37,"severity":"warning","message":"<gazebo reference=\"nothing\">: the robot has no link or joint of that name; its tags reach nothing"'* ]]
+	[[ "$output" == *'"line":38,"severity":"warning","message":"<plugin> in <gazebo>: stored but inert'* ]]
 }
 
 @test "libsdformat agrees on every <gazebo> tag and lumping option" {
@@ -576,4 +586,20 @@ URDF
 	run -2 phys-sdf world - < "$ROBOTS/wheel.urdf"
 	run -1 phys-sdf world "$WORLDS/pendulum.sdf"
 	[[ "$output" == *"is a world already"* ]]
+}
+
+@test "fix gives a robot of package:// meshes its inertia from the meshes" {
+	package "$TMP/ros"
+	export ROS_PACKAGE_PATH=$TMP/ros
+	# the rover's chassis without its inertial, the caster without its own
+	sed '/<link name="chassis">/,/<\/inertial>/{/<inertial>/,/<\/inertial>/d}' "$ROBOTS/rover.urdf" |
+	    sed '/<link name="caster">/,/<\/inertial>/{/<inertial>/,/<\/inertial>/d}' > "$TMP/r.urdf"
+	! grep -A2 '<link name="chassis">' "$TMP/r.urdf" | grep -q inertial
+	cp "$TMP/r.urdf" "$TMP/fixed.urdf"
+	phys-inertia fix --density 500 -i "$TMP/fixed.urdf" 'rover::chassis'
+	! diff "$TMP/r.urdf" "$TMP/fixed.urdf" | grep -q '^<'
+	# the 0.6 x 0.4 x 0.1 mesh box and the 0.05 caster sphere, at 500 kg/m^3
+	rel "$(phys-param get "$TMP/fixed.urdf" 'rover::chassis/inertial.mass' | jq .value)" \
+	    "$(awk 'BEGIN { printf "%.15g", 500 * (0.6 * 0.4 * 0.1 + 4 / 3 * 3.141592653589793 * 0.05^3) }')" 1e-9
+	phys-inertia check "$TMP/fixed.urdf" | jq -e -s 'map(.valid) | all'
 }
