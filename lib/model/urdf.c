@@ -1708,6 +1708,55 @@ add_pose(xmlNodePtr parent, phys_pose p, const char *relative_to,
 	return e;
 }
 
+/* The trimmed text of attribute attr of e into buf, or "0 0 0". */
+static size_t
+triple_text(const struct reader *r, const struct u_el *e, const char *attr,
+    char *buf, size_t size)
+{
+	const char *t = el_attr(r, e, attr);
+	size_t a, b;
+
+	if (!t)
+		return (size_t)snprintf(buf, size, "0 0 0");
+	for (a = 0; isspace((unsigned char)t[a]); a++)
+		;
+	for (b = strlen(t); b > a && isspace((unsigned char)t[b - 1]); b--)
+		;
+	if (b - a >= size)
+		return size;
+	memcpy(buf, t + a, b - a);
+	buf[b - a] = '\0';
+	return b - a;
+}
+
+/*
+ * The <pose> of what an <origin> o places at p: as the file writes it
+ * (xyz, then rpy: SDF's six numbers mean the same) when p is that origin
+ * itself, not one moved by lumping; none for the identity.
+ */
+static void
+add_origin(struct reader *r, xmlNodePtr parent, const struct u_el *o,
+    phys_pose p, bool as_written, long line)
+{
+	char buf[NUMBERS_MAX];
+	size_t n;
+
+	if (!as_written || !o->name) {
+		add_pose(parent, p, NULL, line);
+		return;
+	}
+	n = triple_text(r, o, "xyz", buf, sizeof buf / 2);
+	if (n >= sizeof buf / 2) {
+		add_pose(parent, p, NULL, line);
+		return;
+	}
+	buf[n++] = ' ';
+	if (triple_text(r, o, "rpy", buf + n, sizeof buf - n) >= sizeof buf - n)
+		add_pose(parent, p, NULL, line);
+	else
+		new_text(parent, "pose", buf, line);
+}
+
 /* The element at a slash path under parent, made where missing. */
 static xmlNodePtr
 path_el(xmlNodePtr parent, const char *path, long line)
@@ -1766,8 +1815,8 @@ write_inertial(struct reader *r, xmlNodePtr link, const struct u_link *b,
 	int k;
 
 	if (in->has)
-		add_pose(e, in->origin, NULL, own && in->origin_el.name ?
-		    in->origin_el.line : at);
+		add_origin(r, e, &in->origin_el, in->origin, own,
+		    own && in->origin_el.name ? in->origin_el.line : at);
 	if (own)
 		add_attr_numbers(r, e, "mass", &in->mass_el, "value",
 		    &in->mass, 1, in->mass_el.name ? in->mass_el.line : at);
@@ -1828,15 +1877,23 @@ shape_name(const struct reader *r, const struct u_shape *s, int body,
 	const char *body_name = r->links[body].name;
 	const char *base = s->name && *s->name ? s->name :
 	    r->links[s->link].name;
-	char *name = count ? phys_xasprintf("%s_%s_%zu", base, s->collision ?
-	    "collision" : "visual", count) : phys_xasprintf("%s_%s", base,
-	    s->collision ? "collision" : "visual"), *full;
+	const char *ext = s->collision ? "_collision" : "_visual";
+	size_t nb = strlen(body_name), pre = nb + sizeof LUMP - 1;
+	char num[24] = "", *name, *made;
 
-	if (strncmp(name, body_name, strlen(body_name)) == 0)
-		return name;
-	full = phys_xasprintf("%s" LUMP "%s", body_name, name);
-	free(name);
-	return full;
+	if (count)
+		snprintf(num, sizeof num, "_%zu", count);
+	/* made after room for the prefix it may need */
+	name = phys_xmalloc(pre + strlen(base) + strlen(ext) + strlen(num) + 1);
+	made = name + pre;
+	stpcpy(stpcpy(stpcpy(made, base), ext), num);
+	if (strncmp(made, body_name, nb) == 0)
+		memmove(name, made, strlen(made) + 1);
+	else {
+		memcpy(name, body_name, nb);
+		memcpy(name + nb, LUMP, sizeof LUMP - 1);
+	}
+	return name;
 }
 
 /* Do the tags of <gazebo reference="ref"> reach collision name of body? */
@@ -2262,8 +2319,9 @@ write_shapes(struct reader *r, xmlNodePtr link, int body, const int *order,
 			    s->el.line);
 			xmlSetProp(e, (const xmlChar *)"name",
 			    (const xmlChar *)name);
-			add_pose(e, phys_pose_mul(l->in_body, s->origin), NULL,
-			    s->el.line);
+			add_origin(r, e, &s->origin_el,
+			    phys_pose_mul(l->in_body, s->origin), order[i] ==
+			    body, s->el.line);
 			/* phys reads no visual's geometry: written for
 			 * printing and checking only */
 			if (collision || r->o->visuals)
