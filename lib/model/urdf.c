@@ -233,10 +233,10 @@ urdf_warn(struct reader *r, long line, const char *fmt, ...)
 
 /* ---- the stream: what the converter reads of the URDF ---- */
 
-/* What an element is to the converter, by where it is. */
+/* What an element is to the converter, by where it is: what its
+ * children can be. K_OTHER holds nothing the converter reads. */
 enum u_kind { K_NONE, K_OTHER, K_ROBOT, K_ORIGIN, K_LINK, K_INERTIAL,
-	K_IN_ORIGIN, K_MASS, K_INERTIA, K_SHAPE, K_SHAPE_ORIGIN, K_GEOMETRY,
-	K_SHAPE_KIND, K_JOINT, K_JOINT_PART, K_GAZEBO, K_GAZEBO_PART };
+	K_SHAPE, K_GEOMETRY, K_JOINT, K_JOINT_PART, K_GAZEBO, K_GAZEBO_PART };
 
 #define MAX_DEPTH 512	/* libxml2 stops at 256 levels */
 
