@@ -1,4 +1,5 @@
-/* phys-sdf - check a world against the specification, or print it whole. */
+/* phys-sdf - check a world against the specification, print it whole, or
+ * make a world for a model. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,34 +8,60 @@
 #include "check.h"
 #include "sdfprint.h"
 
-static const char usage_text[] =
-    "usage: phys-sdf check [WORLD | -]\n"
-    "       phys-sdf print [WORLD | -]\n"
-    "       phys-sdf world [--ground] MODEL\n";
+#define CHECK_TEXT \
+    "check: report what is wrong with an SDF world and the models it\n" \
+    "includes, one JSON line per finding, in file order: elements and\n" \
+    "attributes the specification of the file's version does not know,\n" \
+    "values of the wrong type or out of range, missing required elements,\n" \
+    "duplicate names, dangling references and impossible inertia. Exit 1\n" \
+    "when there is an error; warnings alone exit 0.\n"
+#define PRINT_TEXT \
+    "print: write the world as one SDF file: includes resolved, and every\n" \
+    "pose relative to its parent model (or the world). A model file prints\n" \
+    "as a model file, a URDF as the SDF model it becomes.\n"
+#define WORLD_TEXT \
+    "world: write a world that includes the model or URDF file MODEL: the\n" \
+    "default world of phys(7), which model files run in, to edit and run.\n"
+#define GROUND_TEXT \
+    "      --ground        world: add Gazebo's ground plane\n"
 
 static const char help_text[] =
     "\n"
-    "check: report what is wrong with an SDF world and the models it\n"
-    "includes, one JSON line per finding, in file order: elements and\n"
-    "attributes the specification of the file's version does not know,\n"
-    "values of the wrong type or out of range, missing required elements,\n"
-    "duplicate names, dangling references and impossible inertia. Exit 1\n"
-    "when there is an error; warnings alone exit 0.\n"
+    CHECK_TEXT
     "\n"
-    "print: write the world as one SDF file: includes resolved, and every\n"
-    "pose relative to its parent model (or the world). A model file prints\n"
-    "as a model file, a URDF as the SDF model it becomes.\n"
+    PRINT_TEXT
     "\n"
-    "world: write a world that includes the model or URDF file MODEL: the\n"
-    "default world of phys(7), which model files run in, to edit and run.\n"
+    WORLD_TEXT
     "\n"
-    "      --ground        world: add Gazebo's ground plane\n"
+    GROUND_TEXT
     "  -h, --help          show this help\n"
     "      --version       show the version\n";
 
+static const char check_help[] = "\n" CHECK_TEXT;
+static const char print_help[] = "\n" PRINT_TEXT;
+static const char world_help[] = "\n" WORLD_TEXT "\n" GROUND_TEXT;
+
 enum { OPT_VERSION = 256, OPT_GROUND };
 
-static const char *const commands[] = { "check", "print", "world", NULL };
+static int cmd_check(int, char **, void *);
+static int cmd_print(int, char **, void *);
+static int cmd_world(int, char **, void *);
+
+/* The usage lines are also the SYNOPSIS of phys-sdf(1). */
+static const struct phys_subcommand subcommands[] = {
+	{ "check", cmd_check, "phys-sdf check [WORLD | -]\n", check_help,
+	    NULL },
+	{ "print", cmd_print, "phys-sdf print [WORLD | -]\n", print_help,
+	    NULL },
+	{ "world", cmd_world, "phys-sdf world [--ground] MODEL\n", world_help,
+	    NULL },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+static const struct phys_command command = { subcommands, NULL, help_text };
+
+/* The subcommand being run, once its name is read. */
+static const struct phys_subcommand *current;
 
 static const struct option longopts[] = {
 	{ "ground", no_argument, NULL, OPT_GROUND },
@@ -42,12 +69,6 @@ static const struct option longopts[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
 };
-
-static _Noreturn void
-usage(void)
-{
-	phys_usage(usage_text);
-}
 
 static void
 parse_options(int argc, char **argv, const char *optstring, void *ctx)
@@ -58,7 +79,7 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
 		switch (c) {
 		case 'h':
-			phys_help(usage_text, help_text);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		case OPT_GROUND:
@@ -69,9 +90,27 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		}
 }
 
-static int
-cmd_check(const char *path)
+/* The one WORLD, or "-" for stdin; --ground is world's alone. */
+static const char *
+world_operand(int argc, char **argv, const bool *ground)
 {
+	const char *path = argc == 1 ? argv[0] : "-";
+
+	if (*ground)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "--ground is world's option");
+	if (argc > 1)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "%s takes one WORLD", current->name);
+	if (strcmp(path, "-") == 0)
+		phys_stdin_hint("an SDF world");
+	return path;
+}
+
+static int
+cmd_check(int argc, char **argv, void *ctx)
+{
+	const char *path = world_operand(argc, argv, ctx);
 	struct phys_findings f;
 	struct phys_buf b = { 0 };
 	int rc;
@@ -87,13 +126,37 @@ cmd_check(const char *path)
 }
 
 static int
-cmd_print(const char *path, bool world, bool ground)
+cmd_print(int argc, char **argv, void *ctx)
 {
+	const char *path = world_operand(argc, argv, ctx);
 	struct phys_buf b = { 0 };
 	int rc = PHYS_EXIT_OK;
 
-	if ((world ? phys_sdf_world(path, ground, &b) :
-	    phys_sdf_print(path, &b)) < 0) {
+	if (phys_sdf_print(path, &b) < 0) {
+		phys_report();
+		rc = PHYS_EXIT_FAIL;
+	} else {
+		fwrite(b.s, 1, b.len, stdout);
+	}
+	phys_buf_free(&b);
+	return rc;
+}
+
+static int
+cmd_world(int argc, char **argv, void *ctx)
+{
+	const bool *ground = ctx;
+	struct phys_buf b = { 0 };
+	int rc = PHYS_EXIT_OK;
+
+	if (argc != 1)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "world takes one MODEL");
+	if (strcmp(argv[0], "-") == 0)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "world includes MODEL by its file name: give a file, not "
+		    "standard input");
+	if (phys_sdf_world(argv[0], *ground, &b) < 0) {
 		phys_report();
 		rc = PHYS_EXIT_FAIL;
 	} else {
@@ -106,35 +169,17 @@ cmd_print(const char *path, bool world, bool ground)
 int
 main(int argc, char **argv)
 {
-	const char *cmd, *path;
-	bool ground = false, world;
+	const struct phys_subcommand *sub;
+	bool ground = false;
 	int rc;
 
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	if (!(cmd = phys_split_command(&argc, &argv, ":h", parse_options,
-	    &ground)))
-		usage();
-	if (strcmp(cmd, "check") != 0 && strcmp(cmd, "print") != 0 &&
-	    strcmp(cmd, "world") != 0)
-		phys_unknown_command(cmd, commands);
-	world = strcmp(cmd, "world") == 0;
-	if (ground && !world)
-		phys_usage_error(usage_text, "--ground is world's option");
-	if (argc > 1 || (world && argc != 1))
-		phys_usage_error(usage_text, "%s takes one %s", cmd, world ?
-		    "MODEL" : "WORLD");
-	path = argc == 1 ? argv[0] : "-";
-	if (world && strcmp(path, "-") == 0)
-		phys_usage_error(usage_text, "world includes MODEL by its file "
-		    "name: give a file, not standard input");
-	if (strcmp(path, "-") == 0)
-		phys_stdin_hint("an SDF world");
-	if (strcmp(cmd, "check") == 0)
-		rc = cmd_check(path);
-	else
-		rc = cmd_print(path, world, ground);
+	if (!(sub = phys_command_split(&command, &current, &argc, &argv, ":h",
+	    parse_options, &ground)))
+		phys_usage(phys_command_usage(&command, NULL));
+	rc = sub->run(argc, argv, &ground);
 	if (phys_close_stdout() != PHYS_EXIT_OK)
 		rc = PHYS_EXIT_FAIL;
 	return rc;

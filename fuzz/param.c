@@ -9,9 +9,8 @@
 
 #include "fuzz.h"
 #include "paramio.h"
-#include "sdfedit.h"
 #include "ref.h"
-#include "sim.h"
+#include "sdfedit.h"
 #include "small_world.h"
 
 int
