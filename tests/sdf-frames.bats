@@ -562,7 +562,7 @@ SDF
 	sed -i 's/name="dar" type="dart"/name="dar" type="dart" default="true"/' "$TMP/w.sdf"
 	run phys-step -n 1 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"profile 'dar' is for the dart engine; phys-step runs ode and bullet: -p fast runs the world's ODE profile 'fast' instead"* ]]
+	[[ "$output" == *"profile 'dar' is for the dart engine; phys-step runs ode, bullet and mujoco: -p fast runs the world's ODE profile 'fast' instead"* ]]
 	phys-step -n 10 -p fast -i 'm::l/pose' "$TMP/w.sdf" | tail -1 | cmp - "$TMP/o"
 }
 

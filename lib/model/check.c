@@ -395,7 +395,9 @@ check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 static int
 param_scope(xmlNodePtr n)
 {
-	if (phys_node_is(n, "physics"))
+	/* a profile: a joint's <physics> is the joint's */
+	if (phys_node_is(n, "physics") && n->parent &&
+	    phys_node_is(n->parent, "world"))
 		return PHYS_S_PHYSICS;
 	if (phys_node_is(n, "world"))
 		return PHYS_S_WORLD;
@@ -468,6 +470,103 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 		phys_value_free(&v);
 	}
 	free(text);
+}
+
+/*
+ * phys's own elements (the <mujoco> blocks, SDF having no MuJoCo): those
+ * the parameter table names under the scope at hand. The parameter whose
+ * name at starts, or NULL.
+ */
+static const struct phys_param *
+own_param(const struct param_at *at)
+{
+	size_t i, n, len = strlen(at->path);
+	const struct phys_param *p;
+
+	if (at->scope < 0 || !len)
+		return NULL;
+	n = phys_scope_count((phys_scope)at->scope);
+	for (i = 0; i < n; i++) {
+		p = phys_scope_param((phys_scope)at->scope, i);
+		if (strncmp(p->name, at->path, len) == 0 &&
+		    (p->name[len] == '\0' || p->name[len] == '.'))
+			return p;
+	}
+	return NULL;
+}
+
+static void
+unknown_own_element(struct checker *ck, xmlNodePtr parent, xmlNodePtr c,
+    const struct param_at *at)
+{
+	struct candidates cand = { { 0 }, { 0 }, 0 };
+	struct phys_finding *x;
+	size_t i, k, n = phys_scope_count((phys_scope)at->scope), nn = 0;
+	size_t len = strlen(at->path) - strlen((const char *)c->name);
+	const struct phys_param *p;
+	char names[32][64], hint[256];
+
+	/* the table's names one level below the parent's path, each once */
+	for (i = 0; i < n && nn < 32; i++) {
+		p = phys_scope_param((phys_scope)at->scope, i);
+		if (strncmp(p->name, at->path, len) != 0)
+			continue;
+		snprintf(names[nn], sizeof names[nn], "%.*s",
+		    (int)strcspn(p->name + len, "."), p->name + len);
+		for (k = 0; k < nn && strcmp(names[k], names[nn]) != 0; k++)
+			continue;
+		if (k == nn)
+			nn++;
+	}
+	for (k = 0; k < nn; k++)
+		consider(&cand, (const char *)c->name, names[k]);
+	suggestion_text(&cand, true, hint, sizeof hint);
+	x = finding(ck, c, PHYS_SEV_ERROR, "unknown element <%s> in phys's "
+	    "<%s>%s", (const char *)c->name, (const char *)parent->name, hint);
+	attach_suggestions(x, &cand);
+}
+
+/* The elements below one of phys's own: each a parameter of the table
+ * (its value checked) or a step towards one. */
+static void
+check_own_children(struct checker *ck, xmlNodePtr n, const struct param_at *at)
+{
+	struct param_at down;
+	const struct phys_param *p;
+	xmlNodePtr c;
+
+	for (c = phys_child(n, NULL); c; c = phys_next(c, NULL)) {
+		if (foreign_name(c->name, c->ns))
+			continue;
+		param_descend(at, c, &down);
+		p = own_param(&down);
+		if (!p) {
+			unknown_own_element(ck, n, c, &down);
+			continue;
+		}
+		if (strcmp(p->name, down.path) == 0)
+			check_param(ck, c, &down);
+		else
+			check_own_children(ck, c, &down);
+	}
+}
+
+/* An element phys reads that SDF does not describe: said once, where it
+ * starts, then checked against the parameter table. */
+static void
+check_own(struct checker *ck, xmlNodePtr parent, xmlNodePtr c,
+    const struct param_at *at, const struct phys_param *p)
+{
+	const char *engine = phys_engine_type_name(p->engines);
+
+	finding(ck, c, PHYS_SEV_WARNING, "<%s> in <%s> is phys's own%s%s%s, "
+	    "not SDFormat: other readers ignore it", (const char *)c->name,
+	    (const char *)parent->name, engine ? " block for its " : "",
+	    engine ? engine : "", engine ? " engine" : "");
+	if (strcmp(p->name, at->path) == 0)
+		check_param(ck, c, at);
+	else
+		check_own_children(ck, c, at);
 }
 
 static void
@@ -618,6 +717,7 @@ check_children(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e,
 {
 	unsigned *count = phys_xcalloc(e->nkids ? e->nkids : 1, sizeof *count);
 	int self = version_index(ck->spec), v, k;
+	const struct phys_param *p;
 	struct param_at down;
 	struct places below;
 	enum phys_spec_required r;
@@ -629,11 +729,15 @@ check_children(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e,
 		v = descend(pl, self, (const char *)c->name, &below);
 		if (v == -2)
 			continue;
+		param_descend(at, c, &down);
+		if (v < 0 && (p = own_param(&down))) {
+			check_own(ck, n, c, &down, p);
+			continue;
+		}
 		if (v < 0) {
 			unknown_element(ck, n, e, c);
 			continue;
 		}
-		param_descend(at, c, &down);
 		if (v != self) {
 			later_version_warning(ck, c, v);
 			walk_at(ck, c, &below, v, &down);

@@ -50,7 +50,7 @@ enum phys_kind {
 
 struct phys_profile {
 	char *name;		/* "default_physics" when unnamed */
-	char *type;		/* engine: ode, bullet, simbody, dart */
+	char *type;		/* engine: ode, bullet, mujoco, simbody, dart */
 	bool marked_default;	/* default="true" */
 	bool has_gravity;	/* SDF 1.4/1.5 kept gravity in <physics> */
 	phys_vec3 gravity;
