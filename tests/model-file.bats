@@ -101,7 +101,7 @@ setup() {
 	[ "$(phys-inertia check models/cart/model.sdf | jq -c .geometry_box)" = '{"x":1,"y":0.5,"z":0.25}' ]
 	rm -r models/cart/meshes
 	run -1 phys-inertia check models/cart/model.sdf
-	[ "$output" = "phys-inertia: models/cart/model.sdf:18: cannot find 'model://cart/meshes/body.stl' (searched next to the file, then GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH, GAZEBO_RESOURCE_PATH and the directories above the file)" ]
+	[ "$output" = "phys-inertia: models/cart/model.sdf:18: cannot find file 'model://cart/meshes/body.stl' (searched GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH and the directories above the file)" ]
 }
 
 @test "a model file in a world: included, or through phys-sdf world" {

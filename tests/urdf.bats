@@ -189,7 +189,7 @@ agrees_with_libsdformat() {
 	want=$(printf '0.6\t0.4')
 	run phys-inertia check "$ROBOTS/rover.urdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"rover.urdf:"*": cannot find 'package://rover_description/meshes/chassis.stl' (searched ROS_PACKAGE_PATH, AMENT_PREFIX_PATH's share/, GAZEBO_MODEL_PATH and the directories above the file)"* ]]
+	[[ "$output" == *"rover.urdf:"*": cannot find file 'package://rover_description/meshes/chassis.stl' (searched ROS_PACKAGE_PATH, AMENT_PREFIX_PATH's share/, GAZEBO_MODEL_PATH and the directories above the file)"* ]]
 	package "$TMP/ros"
 	[ "$(ROS_PACKAGE_PATH=/nowhere:$TMP/ros box "$ROBOTS/rover.urdf")" = "$want" ]
 	package "$TMP/install/share"

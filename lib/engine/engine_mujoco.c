@@ -781,7 +781,9 @@ put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 			phys_buf_puts(b, "/>\n");
 			continue;
 		}
-		if (wc->shape != PHYS_GEOM_MESH)
+		/* a cone is its triangles: MuJoCo has no cone, and a cone
+		 * is its own convex hull */
+		if (wc->shape != PHYS_GEOM_MESH && wc->shape != PHYS_GEOM_CONE)
 			continue;
 		if (phys_collision_sized(wc, vals(e, PHYS_S_COLLISION,
 		    (int)i), &c, &own) < 0)
@@ -874,6 +876,7 @@ put_geom(struct phys_buf *b, struct mujoco_engine *e, int ci, phys_pose p,
 		p.q = phys_quat_mul(p.q, z_to(v3_normalize(c.normal)));
 		break;
 	case PHYS_GEOM_MESH:
+	case PHYS_GEOM_CONE:
 		if (is_polyline(wc))
 			return put_polyline_geoms(b, ci, wc->mesh, p);
 		phys_buf_printf(b, " type=\"mesh\" mesh=\"m%d\"", ci);

@@ -498,6 +498,32 @@ phys_preset_import(struct phys_world *w, const char *path)
 
 /* ---- lines about the profiles ---- */
 
+/* A gz-sim profile names no engine: ,"engine":"ode" says which runs it
+ * (once the engine layer has said), ,"gz_plugin" the plugin its world
+ * names. */
+static void
+put_gz_engine(struct phys_buf *b, const struct phys_profile *p)
+{
+	if (!p->gz_placeholder)
+		return;
+	if (p->engine) {
+		phys_buf_puts(b, ",\"engine\":");
+		phys_buf_json_string(b, p->engine);
+	}
+	if (p->gz_plugin) {
+		phys_buf_puts(b, ",\"gz_plugin\":");
+		phys_buf_json_string(b, p->gz_plugin);
+	}
+}
+
+/* The engine bit of what runs a profile: its type's, or a gz-sim
+ * profile's engine. */
+static unsigned
+profile_engine_bit(const struct phys_profile *p)
+{
+	return phys_engine_bit(p->engine ? p->engine : p->type);
+}
+
 void
 phys_preset_list(const struct phys_world *w, bool bare, struct phys_buf *b)
 {
@@ -515,6 +541,7 @@ phys_preset_list(const struct phys_world *w, bool bare, struct phys_buf *b)
 		phys_buf_json_string(b, p->name);
 		phys_buf_puts(b, ",\"type\":");
 		phys_buf_json_string(b, p->type);
+		put_gz_engine(b, p);
 		phys_buf_printf(b, ",\"default\":%s,\"start\":%s}\n",
 		    p->marked_default ? "true" : "false",
 		    (int)i == w->start ? "true" : "false");
@@ -532,7 +559,7 @@ relevant(const struct phys_param *p, unsigned engines)
 void
 phys_preset_show(struct phys_world *w, int p, struct phys_buf *b)
 {
-	unsigned engine = phys_engine_bit(w->profiles[p].type);
+	unsigned engine = profile_engine_bit(&w->profiles[p]);
 	struct phys_ref r;
 	size_t i;
 
@@ -585,7 +612,7 @@ phys_preset_diff(const struct phys_world *w, int a, int b,
 		phys_buf_json_string(out, pb->type);
 		phys_buf_puts(out, "}}\n");
 	}
-	engines = phys_engine_bit(pa->type) | phys_engine_bit(pb->type);
+	engines = profile_engine_bit(pa) | profile_engine_bit(pb);
 	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
 		p = phys_scope_param(PHYS_S_PHYSICS, i);
 		if (!relevant(p, engines) ||

@@ -845,8 +845,8 @@ read_mesh(struct reader *r, struct u_shape *s)
 		    phys_xasprintf("model://%s", uri + 10) : phys_xstrdup(uri);
 		return 0;
 	}
-	return urdf_fail(r, s->shape_el.line, "cannot find '%s' (searched %s)",
-	    uri, strncmp(uri, "package://", 10) == 0 ||
+	return urdf_fail(r, s->shape_el.line, "cannot find file '%s' (searched "
+	    "%s)", uri, strncmp(uri, "package://", 10) == 0 ||
 	    strncmp(uri, "model://", 8) == 0 ? "ROS_PACKAGE_PATH, "
 	    "AMENT_PREFIX_PATH's share/, GAZEBO_MODEL_PATH and the "
 	    "directories above the file" : "beside the file");
