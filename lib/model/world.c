@@ -2460,6 +2460,29 @@ include_urdf(struct loader *L, struct phys_doc **inc)
 	return rc;
 }
 
+/*
+ * A failure inside an included file names the <include> that brought it
+ * in, and the includes above that: "... (included at w.sdf:4)", "...
+ * (included at m.sdf:9, at w.sdf:4)". Returns -1.
+ */
+static int
+included_at(struct phys_doc *d, xmlNodePtr in)
+{
+	static const char mark[] = " (included at ";
+	char *msg = phys_xstrdup(phys_error());
+	size_t len = strlen(msg);
+
+	if (len && msg[len - 1] == ')' && strstr(msg, mark)) {
+		msg[len - 1] = '\0';
+		phys_fail("%s, at %s:%ld)", msg, d->name, phys_node_line(in));
+	} else {
+		phys_fail("%s%s%s:%ld)", msg, mark, d->name,
+		    phys_node_line(in));
+	}
+	free(msg);
+	return -1;
+}
+
 static int
 read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 {
@@ -2494,7 +2517,7 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	if (rc == 0 && inc->kind == PHYS_DOC_URDF)
 		rc = include_urdf(L, &inc);
 	if (rc < 0)
-		return -1;
+		return included_at(d, in);
 	mn = phys_child(inc->root, "model");
 	if (!mn && (phys_child(inc->root, "light") ||
 	    phys_child(inc->root, "actor")))
@@ -2514,7 +2537,7 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	}
 	free(name);
 	free(ov.rel);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? included_at(d, in) : 0;
 }
 
 /* ---- the world ---- */
