@@ -477,3 +477,45 @@ SDF
 	sed -i 's|<kp>10000</kp><kd>100</kd>||' "$TMP/w.sdf"
 	near "$(phys-step -p dart -t 1 -i 'ball::link/pose' "$TMP/w.sdf" 2>/dev/null | tail -1 | jq '.items["ball::link/pose"].z')" 0.1 1e-4
 }
+
+# Two links under a revolute joint to the world, the lower hanging from
+# the upper by a joint of type $1 whose parent is $2 and child $3 (with
+# parent A, the upper link B has two parents: DART's tree holds one, the
+# other is a loop joint of phys's own).
+double_pendulum() {
+	cat <<SDF
+<?xml version="1.0"?>
+<sdf version="1.7"><world name="w"><gravity>0 0 -9.81</gravity>
+<physics name="ode" type="ode"><max_step_size>0.001</max_step_size><ode><solver><type>world</type></solver></ode></physics>
+<physics name="dart" type="dart"><max_step_size>0.001</max_step_size></physics>
+<model name="m">
+<link name="B"><pose>0 0.2 1.5 0.4 0 0</pose>
+<inertial><mass>1</mass><inertia><ixx>0.02</ixx><iyy>0.02</iyy><izz>0.01</izz></inertia></inertial></link>
+<link name="A"><pose>0.3 0.4 0.6 0.2 0.5 0</pose>
+<inertial><mass>2</mass><pose>0 0 -0.2 0 0 0</pose><inertia><ixx>0.03</ixx><iyy>0.02</iyy><izz>0.01</izz><ixy>0.001</ixy></inertia></inertial></link>
+<joint name="top" type="revolute"><parent>world</parent><child>B</child>
+<pose>0 0 0.5 0 0 0</pose><axis><xyz>1 0 0</xyz></axis></joint>
+<joint name="knee" type="$1"><parent>$2</parent><child>$3</child>
+<pose relative_to="B">0 0 -0.5 0 0 0</pose><axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+</model></world></sdf>
+SDF
+}
+
+@test "DART: universal, revolute2 and continuous joints turn as under ODE (a universal's first axis with the child), in a tree and as a loop joint" {
+	local type dir
+	for type in universal revolute2 continuous; do
+		for dir in "B A" "A B"; do
+			double_pendulum $type $dir > "$TMP/w.sdf"
+			for p in ode dart; do
+				phys-step -p $p -t 0.6 -r 10 -i 'm::*/position' "$TMP/w.sdf" 2>/dev/null |
+				    jq -r '.items | [.["m::top/position"][0], .["m::knee/position"][]] | @tsv' > "$TMP/$p"
+			done
+			echo "$type, parent and child $dir: ode $(tail -1 "$TMP/ode"), dart $(tail -1 "$TMP/dart")"
+			# they start at 0 and move
+			head -1 "$TMP/dart" | awk '{ for (i = 1; i <= NF; i++) if ($i > 1e-12 || -$i > 1e-12) exit 1 }'
+			paste "$TMP/ode" "$TMP/dart" | awk '{ n = NF / 2; for (i = 1; i <= n; i++) { d = $i - $(i + n)
+			    if (d < 0) d = -d; if (d > m) m = d; if ($i > t || -$i > t) t = $i < 0 ? -$i : $i } }
+			    END { print "apart by " m ", moved " t; exit !(m < 0.005 && t > 0.1) }'
+		done
+	done
+}

@@ -795,10 +795,47 @@ vals(const dart_engine *e, phys_scope s, int idx)
 	return phys_run_values_get(e->v, s, idx);
 }
 
+/*
+ * A universal or revolute2 joint's axes as ODE turns them: the first with
+ * the child, the second with the parent. DART's universal joint and the
+ * joint frames (engine_common.h) turn their first with the parent, so
+ * inside this engine such a joint's axes are swapped, a revolute2's
+ * second reversed (ODE measures its hinge-2's second angle the other way
+ * round): the engine's axis inner(j, k) is phys's axis k, and positions,
+ * limits and springs need no change of sign.
+ */
+bool
+swapped(const struct phys_joint *j)
+{
+	return j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2;
+}
+
+int
+inner(const struct phys_joint *j, int k)
+{
+	return swapped(j) ? 1 - k : k;
+}
+
+/* j with its axes as this engine turns them. */
+struct phys_joint
+inner_axes(const struct phys_joint *j)
+{
+	struct phys_joint in = *j;
+
+	if (swapped(j)) {
+		in.axis[0] = j->type == PHYS_JOINT_REVOLUTE2 ?
+		    v3_scale(j->axis[1], -1) : j->axis[1];
+		in.axis[1] = j->axis[0];
+	}
+	return in;
+}
+
 /* ---- loops ---- */
 
 phys_pose link_pose(const dart_engine *e, int li);
 int loop_state(const dart_engine *e, int ji, double pos[2], double vel[2]);
+int inner_state(const dart_engine *e, int ji, double pos[2], double vel[2]);
 
 Loop::Loop(dart_engine *e_, int joint_, dd::BodyNode *a_, dd::BodyNode *b_,
     phys_pose fa_, phys_pose fb_) : TwoBody(a_, b_), e(e_), joint(joint_),
@@ -852,8 +889,9 @@ Loop::update()
 	/* The axes in the joint frame: the first with the parent's side,
 	 * the second with the child's. */
 	Eigen::Matrix3d rj = iso(j->pose).linear().transpose();
-	Eigen::Vector3d a1 = (rj * ev(j->axis[0])).normalized();
-	Eigen::Vector3d a2 = (rj * ev(j->axis[1])).normalized();
+	struct phys_joint in = inner_axes(j);
+	Eigen::Vector3d a1 = (rj * ev(in.axis[0])).normalized();
+	Eigen::Vector3d a2 = (rj * ev(in.axis[1])).normalized();
 	Eigen::Matrix3d rpar = a_child ? rb : ra, rchi = a_child ? ra : rb;
 	Eigen::Vector3d gap = ev(ja_.p) - ev(jb_.p);
 	/* The turn taking b's joint frame to a's, small when held. */
@@ -916,10 +954,12 @@ Loop::update()
 	default:
 		break;
 	}
-	fr[0] = PVD(v, JOINT_axis_dynamics_friction);
-	fr[1] = PVD(v, JOINT_axis2_dynamics_friction);
-	l[0] = PVD(v, JOINT_axis_limit_lower), u[0] = PVD(v, JOINT_axis_limit_upper);
-	l[1] = PVD(v, JOINT_axis2_limit_lower), u[1] = PVD(v, JOINT_axis2_limit_upper);
+	fr[inner(j, 0)] = PVD(v, JOINT_axis_dynamics_friction);
+	fr[inner(j, 1)] = PVD(v, JOINT_axis2_dynamics_friction);
+	l[inner(j, 0)] = PVD(v, JOINT_axis_limit_lower);
+	u[inner(j, 0)] = PVD(v, JOINT_axis_limit_upper);
+	l[inner(j, 1)] = PVD(v, JOINT_axis2_limit_lower);
+	u[inner(j, 1)] = PVD(v, JOINT_axis2_limit_upper);
 	for (int k = 0; k < free_axes; k++) {
 		bool lin = j->type == PHYS_JOINT_PRISMATIC;
 		Eigen::Vector3d d = sign * axis[k];
@@ -1459,19 +1499,22 @@ set_axes(dart_engine *e, int ji)
 	bool limited = false;
 
 	for (std::size_t k = 0; k < d->getNumDofs() && k < 2; k++) {
-		double lo = k ? PVD(v, JOINT_axis2_limit_lower) :
+		bool second = inner(j, (int)k) == 1;	/* phys's axis2 */
+		double lo = second ? PVD(v, JOINT_axis2_limit_lower) :
 		    PVD(v, JOINT_axis_limit_lower);
-		double hi = k ? PVD(v, JOINT_axis2_limit_upper) :
+		double hi = second ? PVD(v, JOINT_axis2_limit_upper) :
 		    PVD(v, JOINT_axis_limit_upper);
 		/* A screw's one coordinate is its turn: its spring and
 		 * friction are the first axis's. */
-		double damping = k ? PVD(v, JOINT_axis2_dynamics_damping) :
+		double damping = second ? PVD(v, JOINT_axis2_dynamics_damping) :
 		    PVD(v, JOINT_axis_dynamics_damping);
-		double stiff = k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
+		double stiff = second ?
+		    PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
 		    PVD(v, JOINT_axis_dynamics_spring_stiffness);
-		double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
+		double ref = second ?
+		    PVD(v, JOINT_axis2_dynamics_spring_reference) :
 		    PVD(v, JOINT_axis_dynamics_spring_reference);
-		double fr = k ? PVD(v, JOINT_axis2_dynamics_friction) :
+		double fr = second ? PVD(v, JOINT_axis2_dynamics_friction) :
 		    PVD(v, JOINT_axis_dynamics_friction);
 
 		/* DART integrates them implicitly, which takes none below 0. */
@@ -1534,8 +1577,9 @@ make_tree_joint(dart_engine *e, const dd::SkeletonPtr &skel,
 	Eigen::Isometry3d tp = iso(phys_pose_mul(phys_pose_inv(ppose), jp));
 	Eigen::Isometry3d tc = iso(phys_pose_mul(phys_pose_inv(cp), jp));
 	Eigen::Matrix3d rj = iso(jp).linear();
-	Eigen::Vector3d a1 = (rj.transpose() * ev(j->axis[0])).normalized();
-	Eigen::Vector3d a2 = (rj.transpose() * ev(j->axis[1])).normalized();
+	struct phys_joint in = inner_axes(j);
+	Eigen::Vector3d a1 = (rj.transpose() * ev(in.axis[0])).normalized();
+	Eigen::Vector3d a2 = (rj.transpose() * ev(in.axis[1])).normalized();
 	dd::BodyNode::Properties bp;
 	std::pair<dd::Joint *, dd::BodyNode *> made;
 
@@ -1737,8 +1781,9 @@ make_coupling(dart_engine *e, int ji)
 				    "only joints of its trees, not one that "
 				    "closes a loop");
 			/* follower = multiplier (leader - reference) + offset */
-			t = { { dj.dj, (std::size_t)k, 1 },
-			    { lj.dj, (std::size_t)m->leader_axis, -m->multiplier } };
+			t = { { dj.dj, (std::size_t)inner(j, k), 1 },
+			    { lj.dj, (std::size_t)inner(&e->w->joints[
+			    m->leader], m->leader_axis), -m->multiplier } };
 			target = m->offset - m->multiplier * m->reference;
 			auto c = std::make_shared<Coupling>(t, target);
 			e->lasting.push_back(c);
@@ -1783,7 +1828,9 @@ build(dart_engine *e)
 		    JOINT_axis_xyz);
 		e->joints[i].xyz[1] = PVV(vals(e, PHYS_S_JOINT, (int)i),
 		    JOINT_axis2_xyz);
-		phys_joint_frames_init(&e->joints[i].f, j,
+		struct phys_joint in = inner_axes(j);
+
+		phys_joint_frames_init(&e->joints[i].f, &in,
 		    j->parent >= 0 ? w->links[j->parent].pose :
 		    PHYS_POSE_IDENTITY, w->links[j->child].pose);
 		if (j->type == PHYS_JOINT_GEARBOX || is_static(e, j->child) ||
@@ -2032,8 +2079,8 @@ loop_forces(dart_engine *e, int ji)
 		    j->parent), k, pos[0]);
 		double inv = phys_axis_inverse_inertia(&c, &p, anchor, axis,
 		    linear);
-		double f = phys_joint_spring_damper_stable(v, k, pos[k], vel[k],
-		    inv, e->step);
+		double f = phys_joint_spring_damper_stable(v, inner(j, k),
+		    pos[k], vel[k], inv, e->step);
 		Eigen::Vector3d F = ev(v3_scale(axis, f));
 
 		dj.applied[k] = f;
@@ -2394,7 +2441,7 @@ dart_engine_apply_joint(struct dart_engine *e, int ji)
 		Eigen::Isometry3d rel = d->getRelativeTransform();
 		Eigen::VectorXd vel = d->getVelocities();
 		double pos[2], v[2];
-		int n = dart_engine_joint_state(e, ji, pos, v);
+		int n = inner_state(e, ji, pos, v);
 
 		for (int k = 0; k < n; k++)
 			dj.offset[k] = pos[k];
@@ -2411,8 +2458,8 @@ dart_engine_apply_joint(struct dart_engine *e, int ji)
 		else if (auto *s = dynamic_cast<dd::ScrewJoint *>(d))
 			s->setAxis(a1);
 		else if (auto *u = dynamic_cast<dd::UniversalJoint *>(d)) {
-			u->setAxis1(a1);
-			u->setAxis2(a2);
+			u->setAxis1(j->type == PHYS_JOINT_REVOLUTE2 ? -a2 : a2);
+			u->setAxis2(a1);
 		}
 		dj.xyz[0] = xyz[0], dj.xyz[1] = xyz[1];
 		(void)vel;
@@ -2606,8 +2653,9 @@ dart_engine_set_link_vel(struct dart_engine *e, int li, const phys_vec3 *lin,
 	return 0;
 }
 
-static int
-dart_engine_joint_state(const struct dart_engine *e, int ji, double pos[2],
+/* A joint's positions and rates by this engine's axes (inner). */
+int
+inner_state(const struct dart_engine *e, int ji, double pos[2],
     double vel[2])
 {
 	const struct phys_joint *j = &e->w->joints[ji];
@@ -2642,6 +2690,22 @@ dart_engine_joint_state(const struct dart_engine *e, int ji, double pos[2],
 	}
 }
 
+/* ... by phys's axes. */
+static int
+dart_engine_joint_state(const struct dart_engine *e, int ji, double pos[2],
+    double vel[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	double p[2], v[2];
+	int n = inner_state(e, ji, p, v);
+
+	for (int k = 0; k < 2; k++) {
+		pos[k] = p[inner(j, k)];
+		vel[k] = v[inner(j, k)];
+	}
+	return n;
+}
+
 /*
  * The wrench on the child about its origin, in its frame: what the tree
  * joint transmits (less its springs and damping, which ODE applies as
@@ -2663,7 +2727,8 @@ child_wrench(const dart_engine *e, int ji, Eigen::Vector6d &w,
 		if (!constraint_only || e->w->joints[ji].type == PHYS_JOINT_BALL)
 			return true;
 		for (std::size_t k = 0; k < n; k++)
-			tau[(long)k] = phys_joint_spring_damper(v, (int)k,
+			tau[(long)k] = phys_joint_spring_damper(v,
+			    inner(&e->w->joints[ji], (int)k),
 			    dj.dj->getPosition(k) + dj.offset[k],
 			    dj.dj->getVelocity(k));
 		w -= dj.dj->getRelativeJacobian() * tau;
@@ -2707,7 +2772,7 @@ dart_engine_joint_effort(const struct dart_engine *e, int ji, double eff[2])
 	const struct phys_joint *j = &e->w->joints[ji];
 	const djoint &dj = e->joints[(size_t)ji];
 	double pos[2], vel[2];
-	int n = dart_engine_joint_state(e, ji, pos, vel);
+	int n = inner_state(e, ji, pos, vel);
 	Eigen::Vector6d w;
 
 	eff[0] = eff[1] = 0;
@@ -2717,7 +2782,7 @@ dart_engine_joint_effort(const struct dart_engine *e, int ji, double eff[2])
 		Eigen::VectorXd g = dj.dj->getRelativeJacobian().transpose() * w;
 
 		for (int k = 0; k < n; k++)
-			eff[k] = g[k];
+			eff[k] = g[inner(j, k)];
 		return n;
 	}
 	/* At the joint's anchor, along its world axes. */
@@ -2739,6 +2804,8 @@ dart_engine_joint_effort(const struct dart_engine *e, int ji, double eff[2])
 		eff[k] = a.dot(lin ? f : tq) + (dj.kind == J_LOOP ?
 		    dj.applied[k] : 0);
 	}
+	if (swapped(j))
+		std::swap(eff[0], eff[1]);
 	return n;
 }
 
