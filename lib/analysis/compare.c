@@ -379,6 +379,9 @@ comparison_free(struct comparison *c)
 {
 	size_t k, i;
 
+	/* before the lead is closed, which forgets its columns */
+	for (i = 0; c->cmp && i < c->lead.cols.n; i++)
+		free(c->cmp[i].at);
 	phys_ist_src_close(&c->lead);
 	for (k = 1; k < c->n; k++) {
 		phys_ist_src_close(&c->f[k].s);
@@ -386,8 +389,6 @@ comparison_free(struct comparison *c)
 		free(c->f[k].now);
 		free(c->f[k].map);
 	}
-	for (i = 0; c->cmp && i < c->lead.cols.n; i++)
-		free(c->cmp[i].at);
 	free(c->cmp);
 	free(c->skip);
 	free(c->f);
