@@ -396,8 +396,9 @@ struct surface_pair {
 	bool fdir;		/* fdir1 given: along it, else ODE's basis */
 	Eigen::Vector3d dir;	/* world */
 	double bounce, threshold;
-	/* kp/kd given: the normal row as ODE's soft contact, else -1 */
-	double erp, cfm;
+	/* kp/kd given: the normal row as ODE's soft contact, else -1; its
+	 * correcting speed at most max_vel, its depth less min_depth */
+	double erp, cfm, max_vel, min_depth;
 };
 
 /*
@@ -414,7 +415,7 @@ public:
 	void update() override {}
 	void getInformation(dk::ConstraintInfo *info) override;
 private:
-	double mu[2], bounce, threshold, depth, erp, h;
+	double mu[2], bounce, threshold, depth, erp, h, max_vel, min_depth;
 };
 
 /* ODE's plane space: two tangents completing n. */
@@ -462,6 +463,8 @@ Contact::Contact(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
 	 * compliance, its ERP the share of the depth pushed out a step:
 	 * at rest a point carrying the force F sinks F / kp. */
 	erp = s.erp;
+	max_vel = s.max_vel;
+	min_depth = s.min_depth;
 	this->h = h;
 	if (erp >= 0) {
 		cfm[0] = 0;
@@ -494,7 +497,8 @@ Contact::getInformation(dk::ConstraintInfo *info)
 	double fix = depth - dk::ContactConstraint::getErrorAllowance();
 
 	if (erp >= 0)
-		fix = erp * depth / h;
+		fix = std::min(erp * std::max(depth - min_depth, 0.0) / h,
+		    max_vel);
 	else
 		fix = fix > 0 ? std::min(fix * dk::ContactConstraint::
 		    getErrorReductionParameter() * info->invTimeStep,
@@ -2168,6 +2172,15 @@ surfaces(const dart_engine *e, int c1, int c2)
 			p.erp = h * kp / (h * kp + kd);
 			p.cfm = 1 / (h * kp + kd);
 		}
+		/* a negative max_vel is none (ODE's own limit is ODE's) */
+		p.max_vel = INFINITY;
+		for (int k = 0; k < 2; k++)
+			if (PVD(s[k], COLLISION_surface_contact_ode_max_vel) >= 0)
+				p.max_vel = std::min(p.max_vel, PVD(s[k],
+				    COLLISION_surface_contact_ode_max_vel));
+		p.min_depth = std::max(0.0, std::min(
+		    PVD(s[0], COLLISION_surface_contact_ode_min_depth),
+		    PVD(s[1], COLLISION_surface_contact_ode_min_depth)));
 	}
 	p.fdir = false;
 	/* fdir1 in its collision's frame, the first surface's first */
