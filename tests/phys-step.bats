@@ -295,6 +295,26 @@ EOF
 	[ "$(cat "$TMP/t")" = "0 0.04 0.08 " ]
 }
 
+@test "t stays the exact decimal the sampling asks for after a profile changes the step" {
+	# sloppy's 0.002 s steps, then accurate's 0.001 s from t = 1.5 s
+	echo '{"t":1.5,"preset":"accurate"}' > "$TMP/switch"
+	phys-step -t 3 -r 50 -c "$TMP/switch" -i 'box5::link/pose' \
+	    "$WORLDS/box_stack.sdf" | grep -o '"t":[^,]*' | cut -d: -f2 > "$TMP/t"
+	[ "$(wc -l < "$TMP/t")" -eq 151 ]
+	# every line's t written as k/50: 1.64, not 1.6400000000000001
+	seq 0 150 | awk '{ printf "%.2f\n", $1 / 50 }' | sed 's/0*$//; s/\.$//' > "$TMP/want"
+	diff "$TMP/want" "$TMP/t"
+	# steps that are no 1/k s (0.003), changed mid-run to 0.0007
+	printf '%s\n' '{"t":0.003,"name":"max_step_size","value":0.002}' \
+	    '{"t":0.5,"name":"max_step_size","value":0.0007}' > "$TMP/steps"
+	phys-step -t 0.6 -e 7 -s max_step_size=0.003 -c "$TMP/steps" -i sim_time \
+	    "$WORLDS/falling_sphere.sdf" | grep -o '"t":[^,]*' | cut -d: -f2 > "$TMP/t"
+	# 0, then 0.003 + 0.002 k, then 0.5004 + 0.0007 k: four decimals at most
+	run -1 grep -Ev '^[0-9]+(\.[0-9]{1,4})?$' "$TMP/t"
+	grep -qx 0.015 "$TMP/t"
+	grep -qx 0.5011 "$TMP/t"
+}
+
 @test "a diverging simulation stops with an error naming the body" {
 	echo '{"t":0.01,"name":"ball::link/linear_vel","value":{"x":1e300,"y":0,"z":0}}' > "$TMP/ctl"
 	run phys-step -t 1 -c "$TMP/ctl" "$WORLDS/falling_sphere.sdf"
