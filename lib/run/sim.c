@@ -38,7 +38,8 @@ struct run {
 	phys_vec3 *force, *torque;
 	phys_pose *link0, *model0;		/* per model: reference poses */
 	int *canon;				/* per model: its first link */
-	struct timespec start;
+	struct timespec start;		/* real time counts from here */
+	double pace_sim, pace_wall, pace_rtf;	/* --realtime's anchor */
 	struct phys_buf line;
 };
 
@@ -267,6 +268,11 @@ apply_control(struct run *r, const struct phys_control *c)
 
 		phys_failat(r->ctl.name, c->line, "%s", why);
 		free(why);
+		/* A save that fails changes nothing: a live session goes on. */
+		if (c->save && r->ctl.stream) {
+			phys_warn("%s; line skipped", phys_error());
+			rc = 0;
+		}
 	}
 	return rc;
 }
@@ -751,6 +757,24 @@ write_line(struct run *r)
 
 /* ---- the loop ---- */
 
+/* A run behind its pace by more than this has stalled (its reader did not
+ * read, it was stopped): it starts pacing afresh rather than bursting. */
+#define PACE_SLACK 0.1
+
+static void
+pace_anchor(struct run *r, double rtf)
+{
+	r->pace_sim = phys_engine_time(r->e);
+	r->pace_wall = elapsed(r);
+	r->pace_rtf = rtf;
+}
+
+/*
+ * Simulated time runs at rtf times the wall clock from the anchor, which
+ * is the first step, and moves when the profile's real_time_factor
+ * changes: what happened before the run (opening a FIFO waits for its
+ * writer) is no reason to hurry.
+ */
 static void
 pace(struct run *r)
 {
@@ -759,7 +783,12 @@ pace(struct run *r)
 
 	if (!r->o->realtime || !(rtf > 0))
 		return;
-	ahead = phys_engine_time(r->e) / rtf - elapsed(r);
+	if (rtf != r->pace_rtf)
+		pace_anchor(r, rtf);
+	ahead = r->pace_wall + (phys_engine_time(r->e) - r->pace_sim) / rtf -
+	    elapsed(r);
+	if (ahead < -PACE_SLACK)
+		pace_anchor(r, rtf);
 	if (ahead <= 0)
 		return;
 	fflush(r->out);
@@ -853,9 +882,13 @@ step_once(struct run *r)
 static int
 loop(struct run *r)
 {
-	double next_sample = 0, started = elapsed(r), shown = started;
+	double next_sample = 0, started, shown;
 	long step = 0;
 
+	/* Real time, and pacing, start with the first step. */
+	clock_gettime(CLOCK_MONOTONIC, &r->start);
+	started = shown = 0;
+	pace_anchor(r, PVD(r->cur, PHYSICS_real_time_factor));
 	if (sample_due(r, 0, &next_sample) && write_line(r) < 0)
 		return -1;
 	while (!finished(r, step)) {
