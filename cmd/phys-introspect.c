@@ -56,6 +56,8 @@ static const char options_text[] =
     "  --script FILE          plot: write the gnuplot script to FILE\n"
     "                         instead of running gnuplot\n"
     "  --selection FILE       read selectors from FILE, one a line (all)\n"
+    "  --series               diff: A - B at each time of A, as state\n"
+    "                         lines, instead of a line per field\n"
     "  --size WxH             plot: image size in pixels (default 1024x640)\n"
     "  --terminal text|sixel|window\n"
     "                         plot: draw without -o as text or sixel on\n"
@@ -92,7 +94,8 @@ enum {
 	O_TOL = 1 << 11,
 	O_TSV = 1 << 12,
 	O_WINDOW = 1 << 13,
-	O_PLOT = 1 << 14	/* any of plot's own settings */
+	O_PLOT = 1 << 14,	/* any of plot's own settings */
+	O_SERIES = 1 << 15
 };
 #define O_SAMPLING (O_EVERY | O_FROM | O_RATE | O_TO | O_WINDOW)
 #define O_TABLE (O_CSV | O_TSV)
@@ -101,7 +104,7 @@ enum {
 /* getopt_long values of the long-only options. */
 enum {
 	L_CSV = 256, L_EVERY, L_FROM, L_KEEP, L_RATE, L_RELTOL, L_SAVESEL,
-	L_SEL, L_TO, L_TOL, L_TSV, L_WINDOW,
+	L_SEL, L_SERIES, L_TO, L_TOL, L_TSV, L_WINDOW,
 	/* plot's settings */
 	L_BACKGROUND, L_COLOR, L_FORMAT, L_INTERVAL, L_LIVE, L_LOGSCALE,
 	L_SCRIPT, L_SIZE, L_TERMINAL, L_TITLE, L_XMIN, L_XMAX, L_YMIN, L_YMAX
@@ -126,6 +129,7 @@ static const struct option longopts[] = {
 	{ "save-selection", required_argument, NULL, L_SAVESEL },
 	{ "script", required_argument, NULL, L_SCRIPT },
 	{ "selection", required_argument, NULL, L_SEL },
+	{ "series", no_argument, NULL, L_SERIES },
 	{ "size", required_argument, NULL, L_SIZE },
 	{ "terminal", required_argument, NULL, L_TERMINAL },
 	{ "title", required_argument, NULL, L_TITLE },
@@ -318,7 +322,8 @@ static const struct command commands[] = {
 	    O_KEEP, 0, false },
 	{ "at", cmd_at, O_FILE | O_TABLE | O_SELECTION, 1, false },
 	{ "delta", cmd_delta, O_FILE | O_TABLE | O_SELECTION, 2, false },
-	{ "diff", cmd_diff, O_RELTOL | O_TOL | O_SELECTION, 2, false },
+	{ "diff", cmd_diff, O_RELTOL | O_TOL | O_SELECTION | O_SERIES, 2,
+	    false },
 	{ "plot", cmd_plot, O_FILE | O_OUTPUT | O_SAMPLING | O_SELECTION |
 	    O_PLOT, 0, true },
 	{ "items", cmd_items, 0, 1, false },
@@ -558,6 +563,10 @@ parse_options(struct cmdline *c, int argc, char **argv)
 			c->given |= O_SAVESEL;
 			c->savefile = optarg;
 			break;
+		case L_SERIES:
+			c->given |= O_SERIES;
+			c->o.series = true;
+			break;
 		case L_BACKGROUND: case L_COLOR: case L_FORMAT:
 		case L_INTERVAL: case L_LIVE: case L_LOGSCALE: case L_SCRIPT:
 		case L_SIZE: case L_TERMINAL: case L_TITLE: case L_XMIN: case L_XMAX:
@@ -584,6 +593,7 @@ stray_option(const struct command *cmd, unsigned given,
 		{ O_OUTPUT, "-o" }, { O_RATE, "--rate" },
 		{ O_RELTOL, "--rel-tolerance" },
 		{ O_SAVESEL, "--save-selection" }, { O_SEL, "--selection" },
+		{ O_SERIES, "--series" },
 		{ O_TO, "--to" }, { O_TOL, "--tolerance" }, { O_TSV, "--tsv" },
 		{ O_WINDOW, "--window" }, { O_PLOT, NULL },
 	};

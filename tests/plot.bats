@@ -59,11 +59,59 @@ data_rows() {
 	run -0 grep -c "linear_vel.z \[m/s\]" two.gp
 	phys-introspect plot -f "$RUN" --script three.gp 'box::link/pose.z' \
 		'box::link/linear_vel.z' 'robot::elbow/position.0'
-	run -0 grep -Fx "set multiplot layout 3,1" three.gp
+	run -0 grep -Fx "set multiplot" three.gp
 	run -0 grep -c '^plot ' three.gp
 	assert_output 3
 	# never one axis of two units, as in "value [m, rad]"
 	run -1 grep -h 'label.*\[[^]]*,' one.gp two.gp three.gp
+}
+
+@test "plot: stacked panels share one time axis, the image is sized to them, a legend in each" {
+	# four units: m, m/s, rad or m, and none (a number of iterations)
+	sed 's/"sim_time":\([0-9.]*\)/"sim_time":\1,"n":7/' "$RUN" > four.jsonl
+	phys-introspect plot -f four.jsonl --script four.gp -o four.png 'box::link/pose.z' \
+		'box::link/linear_vel.z' 'robot::elbow/position.0' n
+	[ "$(grep -c '^plot ' four.gp)" -eq 4 ]
+	# one time range for all, set once; tick labels and the axis' name
+	# only under the last panel
+	run -0 grep -c '^set xrange \[0:1\]$' four.gp
+	assert_output 1
+	[ "$(grep -c "^set format x ''$" four.gp)" -eq 3 ]
+	[ "$(grep -c "^set xlabel 'sim time \[s\]'$" four.gp)" -eq 1 ]
+	# each panel's legend names its own series only
+	for f in box::link/pose.z box::link/linear_vel.z robot::elbow/position.0 n; do
+		[ "$(grep -c "title '$f'" four.gp)" -eq 1 ]
+	done
+	# the panels sit one below the other without overlapping, each on
+	# the same left margin
+	awk '/^set tmargin at screen/ { t[++n] = $5 } /^set bmargin at screen/ { b[n] = $5 }
+		END { for (i = 1; i <= n; i++) { if (!(t[i] > b[i])) exit 1; if (i > 1 && !(b[i - 1] > t[i])) exit 1 } exit n != 4 }' four.gp
+	run -0 grep -c '^set lmargin' four.gp
+	assert_output 1
+	# drawn: taller than one plot, as the panels need
+	run -0 gnuplot four.gp
+	run -0 file -b four.png
+	assert_output --regexp '^PNG image data, 1024 x (9[0-9][0-9]|1[0-9]{3}),'
+	# --size still decides
+	phys-introspect plot -f four.jsonl -o small.png --size 800x600 'box::link/pose.z' \
+		'box::link/linear_vel.z' 'robot::elbow/position.0' n
+	run -0 file -b small.png
+	assert_output --partial "800 x 600"
+}
+
+@test "plot of several runs: one colour a run, one dash pattern a field" {
+	sed 's/"z":1.5,/"z":1.4,/' "$RUN" > b.jsonl
+	phys-introspect plot -f "$RUN" -f b.jsonl --script runs.gp -o runs.png 'box::link/pose.[xz]'
+	grep -F "using 1:2 with lines axes x1y1 linecolor 1 dashtype 1 title '$RUN: box::link/pose.x'" runs.gp
+	grep -F "using 1:3 with lines axes x1y1 linecolor 1 dashtype 2 title '$RUN: box::link/pose.z'" runs.gp
+	grep -F "using 1:2 with lines axes x1y1 linecolor 2 dashtype 1 title 'b.jsonl: box::link/pose.x'" runs.gp
+	grep -F "using 1:3 with lines axes x1y1 linecolor 2 dashtype 2 title 'b.jsonl: box::link/pose.z'" runs.gp
+	# --color still picks a field's colour in every run
+	phys-introspect plot -f "$RUN" -f b.jsonl --script c.gp -o c.png --color '*.z=red' 'box::link/pose.[xz]'
+	[ "$(grep -o "linecolor rgb 'red' dashtype 2" c.gp | wc -l)" -eq 2 ]
+	# one run: gnuplot's own colour per field, as before
+	phys-introspect plot -f "$RUN" --script one.gp -o one.png 'box::link/pose.[xz]'
+	run -1 grep -c 'dashtype' one.gp
 }
 
 @test "plot: SVG background white by default, a colour or none; PNG and PDF sizes" {

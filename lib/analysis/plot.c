@@ -14,7 +14,7 @@
  * thus makes frames rarer, never the reading slower.
  */
 #include "plot.h"
-#include "item.h"
+#include "units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,22 +45,6 @@
 #define CELL_H 20
 /* What gnuplot prints after each live frame. */
 #define FRAME_DONE "phys-introspect: frame done"
-
-/* Units come from the item table: "box::link/pose.z" is in m. */
-static const char *
-phys_ist_unit(const char *name)
-{
-	const char *dot = strrchr(name, '.'), *slash = strrchr(name, '/');
-	char *item;
-	const char *u;
-
-	if (!dot || (slash && dot < slash))
-		return phys_item_unit(name, NULL);
-	item = phys_xstrndup(name, (size_t)(dot - name));
-	u = phys_item_unit(item, dot + 1);
-	free(item);
-	return u;
-}
 
 /* A gnuplot single-quoted string: only the quote itself is special. */
 static void
@@ -233,11 +217,39 @@ phys_ist_plot_format_of(const char *path)
 
 struct table {
 	struct phys_ist_cols cols;
+	char **units;		/* per column: its unit's text, "" for none */
 	const char *name;
 	size_t window;		/* rows kept; 0: all */
 	double *t, *v;		/* row r at slot (start + r) % cap */
 	size_t nrows, cap, start;
 };
+
+/* The columns of the run whose first line is f, and their units. */
+static void
+table_columns(struct table *tb, const struct phys_ist_cols *cols,
+    const struct phys_ist_frame *f)
+{
+	struct phys_unit u;
+	size_t i;
+
+	phys_ist_cols_copy(&tb->cols, cols);
+	tb->units = phys_xcalloc(cols->n + 1, sizeof *tb->units);
+	for (i = 0; i < cols->n; i++) {
+		phys_ist_field_unit(f, cols->v[i].name, &u);
+		tb->units[i] = phys_xstrdup(phys_unit_known(&u) ? u.text : "");
+	}
+}
+
+static void
+table_units_free(struct table *tb)
+{
+	size_t i;
+
+	for (i = 0; tb->units && i < tb->cols.n; i++)
+		free(tb->units[i]);
+	free(tb->units);
+	tb->units = NULL;
+}
 
 static void
 table_add(struct table *tb, double t, const double *v)
@@ -276,8 +288,12 @@ table_copy(struct table *dst, const struct table *src)
 	size_t n = src->cols.n, r, s;
 
 	if (dst->cols.n != n || !dst->name) {
+		table_units_free(dst);
 		phys_ist_cols_free(&dst->cols);
 		phys_ist_cols_copy(&dst->cols, &src->cols);
+		dst->units = phys_xcalloc(n + 1, sizeof *dst->units);
+		for (r = 0; r < n; r++)
+			dst->units[r] = phys_xstrdup(src->units[r]);
 		dst->name = src->name;
 	}
 	if (dst->cap < src->nrows) {
@@ -298,6 +314,7 @@ table_copy(struct table *dst, const struct table *src)
 static void
 table_free(struct table *tb)
 {
+	table_units_free(tb);
 	phys_ist_cols_free(&tb->cols);
 	free(tb->t);
 	free(tb->v);
@@ -352,8 +369,7 @@ axes_build(struct axes *ax, const struct table *tbs, size_t ntb)
 	units = phys_xcalloc(ax->nseries + 1, sizeof *units);
 	for (k = 0; k < ntb; k++)
 		for (i = 0; i < tbs[k].cols.n; i++, s++) {
-			u = phys_ist_unit(tbs[k].cols.v[i].name);
-			u = u ? u : "";
+			u = tbs[k].units[i];
 			for (g = 0; g < ax->ngroups; g++)
 				if (strcmp(units[g], u) == 0)
 					break;
@@ -502,21 +518,58 @@ put_ylabel(struct phys_buf *b, const struct target *tg, const char *label,
 }
 
 static void
-put_settings(struct phys_buf *b, const struct phys_ist_plotopts *p,
-    const struct target *tg)
+put_title(struct phys_buf *b, const struct phys_ist_plotopts *p)
 {
 	if (p->title) {
 		phys_buf_puts(b, "set title ");
 		put_gpstr(b, p->title);
 		phys_buf_putc(b, '\n');
 	}
+}
+
+static void
+put_settings(struct phys_buf *b, const struct phys_ist_plotopts *p,
+    const struct target *tg)
+{
+	put_title(b, p);
 	phys_buf_puts(b, "set xlabel 'sim time [s]'\nset grid\n");
 	/* Text plots: each entry on its own, title then sample. */
 	phys_buf_puts(b, tg->kind == T_TEXT ? "set key below width 3\n"
 	    "set tmargin 2\n" : "set key below\n");
-	put_range(b, "x", p->has_xmin, p->xmin, p->has_xmax, p->xmax);
 	if (p->logx)
 		phys_buf_puts(b, "set logscale x\n");
+}
+
+/*
+ * The time axis: --xmin and --xmax, or else the times of all the runs, so
+ * that stacked panels share one axis whatever each one holds.
+ */
+static void
+put_time_range(struct phys_buf *b, const struct table *tbs, size_t ntb,
+    const struct phys_ist_plotopts *p)
+{
+	double lo = p->xmin, hi = p->xmax, t;
+	bool has_lo = p->has_xmin, has_hi = p->has_xmax, any = false;
+	double dlo = HUGE_VAL, dhi = -HUGE_VAL;
+	size_t k, r;
+
+	for (k = 0; k < ntb; k++)
+		for (r = 0; r < tbs[k].nrows; r++) {
+			t = tbs[k].t[table_slot(&tbs[k], r)];
+			if (!isfinite(t) || (p->logx && t <= 0))
+				continue;
+			dlo = fmin(dlo, t);
+			dhi = fmax(dhi, t);
+			any = true;
+		}
+	if (any && dlo < dhi) {
+		if (!has_lo)
+			lo = dlo;
+		if (!has_hi)
+			hi = dhi;
+		has_lo = has_hi = true;
+	}
+	put_range(b, "x", has_lo, lo, has_hi, hi);
 }
 
 static void
@@ -553,20 +606,24 @@ color_of(const struct phys_ist_plotopts *p, const char *name)
 	return NULL;
 }
 
-/* plot ... for the series of groups lo and hi (hi on y2 when apart). */
+/*
+ * plot ... for the series of groups lo and hi (hi on y2 when apart).
+ * Several runs: a colour a run, and a dash pattern a field within it, so
+ * that the same field of two runs is told apart by its colour.
+ */
 static void
 put_plot(struct phys_buf *b, const struct table *tbs, size_t ntb,
     const struct phys_ist_plotopts *p, const struct axes *ax, size_t lo,
     size_t hi)
 {
 	const char *name, *color;
-	size_t k, i, s = 0;
+	size_t k, i, s = 0, dash;
 	bool first = true;
 	char *title;
 
 	phys_buf_puts(b, "plot");
 	for (k = 0; k < ntb; k++)
-		for (i = 0; i < tbs[k].cols.n; i++, s++) {
+		for (i = 0, dash = 0; i < tbs[k].cols.n; i++, s++) {
 			if (ax->group[s] != lo && ax->group[s] != hi)
 				continue;
 			name = tbs[k].cols.v[i].name;
@@ -578,7 +635,11 @@ put_plot(struct phys_buf *b, const struct table *tbs, size_t ntb,
 			if ((color = color_of(p, name))) {
 				phys_buf_puts(b, " linecolor rgb ");
 				put_gpstr(b, color);
+			} else if (ntb > 1) {
+				phys_buf_printf(b, " linecolor %zu", k + 1);
 			}
+			if (ntb > 1)
+				phys_buf_printf(b, " dashtype %zu", ++dash);
 			phys_buf_puts(b, " title ");
 			put_gpstr(b, title);
 			free(title);
@@ -595,40 +656,113 @@ put_yaxis(struct phys_buf *b, const struct phys_ist_plotopts *p, const char *y)
 		phys_buf_printf(b, "set logscale %s\n", y);
 }
 
+/* Stacked panels: the pixels (or text rows) of each, and around them. */
+#define PANEL_H 200		/* an image's panel, when --size is not given */
+#define PANEL_TOP 16		/* above the first */
+#define PANEL_TITLE 28		/* more above it for --title */
+#define PANEL_BOTTOM 64		/* below the last: its tick labels, xlabel */
+#define PANEL_GAP 24		/* between two: tick labels apart */
+
+/*
+ * Three units or more: a panel a unit, stacked, each with its own legend
+ * inside it, all on the one time axis, whose ticks and label only the
+ * bottom panel shows. The panels are placed by hand, at the same left
+ * margin, so their axes line up; an image without --size is as high as
+ * its panels need.
+ */
+static void
+put_panels(struct phys_buf *b, const struct table *tbs, size_t ntb,
+    const struct phys_ist_plotopts *p, const struct target *tg,
+    const struct axes *ax)
+{
+	bool text = tg->kind == T_TEXT;
+	/* a text plot's screen is its rows less one, in whole rows */
+	double h = text ? tg->rows - 1 : tg->height, top, bottom, gap, each, y;
+	size_t g, n = ax->ngroups;
+
+	top = text ? 1 + (p->title != NULL) : PANEL_TOP + (p->title ?
+	    PANEL_TITLE : 0);
+	bottom = text ? 2 : PANEL_BOTTOM;
+	gap = text ? 2 : PANEL_GAP;
+	each = (h - top - bottom - gap * (double)(n - 1)) / (double)n;
+	if (text)
+		each = floor(each);
+	if (each < 1)
+		each = 1;
+	phys_buf_puts(b, "set grid\nset multiplot\n");
+	phys_buf_printf(b, "set lmargin %d\nset rmargin %d\n", text ? 10 : 12,
+	    text ? 2 : 4);
+	/* its legend inside it, drawn over the lines */
+	phys_buf_puts(b, "set key inside top right opaque\n");
+	if (p->logx)
+		phys_buf_puts(b, "set logscale x\n");
+	put_time_range(b, tbs, ntb, p);
+	put_yaxis(b, p, "y");
+	for (g = 0; g < n; g++) {
+		y = top + (double)g * (each + gap);
+		if (g == 0)
+			put_title(b, p);
+		else if (p->title)
+			phys_buf_puts(b, "unset title\n");
+		/* half a row (or pixel) more: gnuplot rounds down */
+		phys_buf_printf(b, "set tmargin at screen %.6f\nset bmargin at "
+		    "screen %.6f\n", 1 - (y - 0.5) / h, 1 - (y + each - 0.5) / h);
+
+		if (g + 1 < n)
+			phys_buf_puts(b, "set format x ''\nunset xlabel\n");
+		else
+			phys_buf_puts(b, "set format x '% h'\nset xlabel "
+			    "'sim time [s]'\n");
+		put_ylabel(b, tg, ax->label[g], false);
+		put_plot(b, tbs, ntb, p, ax, g, g);
+	}
+	phys_buf_puts(b, "unset multiplot\n");
+}
+
+/* An image of n panels, unless --size says: PANEL_H pixels each. */
+static void
+size_to_panels(struct target *tg, const struct phys_ist_plotopts *p,
+    size_t n)
+{
+	if (tg->kind != T_FILE || p->height || n < 3)
+		return;
+	tg->height = PANEL_TOP + (p->title ? PANEL_TITLE : 0) + PANEL_BOTTOM +
+	    (int)n * PANEL_H + (int)(n - 1) * PANEL_GAP;
+}
+
 /*
  * One unit: one y axis. Two: y and y2. More: a panel a unit, stacked,
  * sharing the time axis.
  */
 static void
 put_script(struct phys_buf *b, const struct table *tbs, size_t ntb,
-    const struct phys_ist_plotopts *p, const struct target *tg)
+    const struct phys_ist_plotopts *p, const struct target *target)
 {
+	struct target tg = *target;
 	struct axes ax;
-	size_t g;
 
 	axes_build(&ax, tbs, ntb);
-	put_terminal(b, p, tg);
-	put_settings(b, p, tg);
+	size_to_panels(&tg, p, ax.ngroups);
+	put_terminal(b, p, &tg);
 	put_data(b, tbs, ntb);
-	put_yaxis(b, p, "y");
+	if (ax.ngroups >= 3) {
+		put_panels(b, tbs, ntb, p, &tg, &ax);
+	} else {
+		put_settings(b, p, &tg);
+		put_time_range(b, tbs, ntb, p);
+		put_yaxis(b, p, "y");
+	}
 	if (ax.ngroups <= 1) {
-		put_ylabel(b, tg, ax.ngroups ? ax.label[0] : "value", false);
+		put_ylabel(b, &tg, ax.ngroups ? ax.label[0] : "value", false);
 		put_plot(b, tbs, ntb, p, &ax, 0, 0);
 	} else if (ax.ngroups == 2) {
-		put_ylabel(b, tg, ax.label[0], false);
-		put_ylabel(b, tg, ax.label[1], true);
+		put_ylabel(b, &tg, ax.label[0], false);
+		put_ylabel(b, &tg, ax.label[1], true);
 		phys_buf_puts(b, "set ytics nomirror\nset y2tics\n");
 		put_yaxis(b, p, "y2");
 		put_plot(b, tbs, ntb, p, &ax, 0, 1);
-	} else {
-		phys_buf_printf(b, "set multiplot layout %zu,1\n", ax.ngroups);
-		for (g = 0; g < ax.ngroups; g++) {
-			put_ylabel(b, tg, ax.label[g], false);
-			put_plot(b, tbs, ntb, p, &ax, g, g);
-		}
-		phys_buf_puts(b, "unset multiplot\n");
 	}
-	if (tg->kind == T_FILE)
+	if (tg.kind == T_FILE)
 		phys_buf_puts(b, "unset output\n");
 	axes_free(&ax);
 }
@@ -840,7 +974,7 @@ table_load(struct table *tb, const struct phys_ist_opts *o, const char *path)
 	}
 	while ((rc = phys_ist_src_next(&s, &o->sel, 0)) > 0) {
 		if (!tb->cols.v && s.cols.n)
-			phys_ist_cols_copy(&tb->cols, &s.cols);
+			table_columns(tb, &s.cols, phys_ist_frame(s.r));
 		if (phys_ist_sample(&sm, s.t))
 			table_add(tb, s.t, s.v);
 	}
@@ -1248,7 +1382,7 @@ live_read(struct live *lv, struct phys_ist_src *s)
 			continue;
 		pthread_mutex_lock(&lv->mu);
 		if (!lv->tb.cols.v && s->cols.n) {
-			phys_ist_cols_copy(&lv->tb.cols, &s->cols);
+			table_columns(&lv->tb, &s->cols, phys_ist_frame(s->r));
 			if (check_colors(lv->p, &lv->tb, 1) < 0) {
 				rc = -1;
 				stop = true;
