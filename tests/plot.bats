@@ -205,6 +205,76 @@ next_screen() {
 	[ "$(grep -c 'pose.z \[m\]' <<<"$second")" -eq 1 ]
 }
 
+# pane: what tmux's pane shows now.
+pane() {
+	tmux -L "$SOCK" capture-pane -p -t plot
+}
+
+# pane_until TEXT: wait (up to 10 s) until the pane shows TEXT; print it.
+pane_until() {
+	local s i
+	for i in $(seq 100); do
+		s=$(pane 2>/dev/null) || true
+		if [[ $s == *"$1"* ]]; then
+			printf '%s\n' "$s"
+			return 0
+		fi
+		sleep 0.1
+	done
+	printf '%s\n' "$s"
+	return 1
+}
+
+@test "plot --live in tmux: the run's warnings and its last error stay below the frames, and after the end" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	SOCK="phys-$$-$BATS_TEST_NUMBER"
+	"$PHYS_BIN/phys-step" -t 1 -e 20 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
+	# a run that warns while it goes, then fails just before its end
+	cat > src.sh <<-END
+	head -20 run.jsonl; sleep 0.6
+	echo 'phys-step: ctl:3: unknown parameter 'itres'; line skipped' >&2
+	sleep 0.6; sed -n '21,40p' run.jsonl; sleep 0.6
+	echo 'phys-step: simulation diverged at t=1' >&2
+	tail -n +41 run.jsonl
+	END
+	tmux -L "$SOCK" new-session -d -s plot -x 90 -y 30 \
+		"sh src.sh | env -u DISPLAY '$PHYS_BIN/phys-introspect' plot --live --interval 0.1 'ball::link/pose.z'; echo status=\$?; sleep 30"
+	out=$(pane_until "status=0") || { tmux -L "$SOCK" kill-server; fail "$out"; }
+	tmux -L "$SOCK" kill-server
+	# the last frame is there, whole, and both messages under it
+	[[ $out == *"sim time [s]"* && $out == *"pose.z [m]"* ]]
+	grep -q "line skipped" <<<"$out"
+	grep -q "simulation diverged at t=1" <<<"$out"
+	[ "$(grep -n 'sim time \[s\]' <<<"$out" | cut -d: -f1)" -lt "$(grep -n 'diverged' <<<"$out" | cut -d: -f1)" ]
+}
+
+@test "plot --live in tmux follows the terminal's size (SIGWINCH)" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	SOCK="phys-$$-$BATS_TEST_NUMBER"
+	"$PHYS_BIN/phys-step" -t 1 -e 20 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
+	mkfifo in
+	tmux -L "$SOCK" new-session -d -s plot -x 60 -y 20 \
+		"env -u DISPLAY '$PHYS_BIN/phys-introspect' plot --live --interval 0.1 -f in 'ball::link/pose.z'; sleep 30"
+	exec 7>in
+	head -30 run.jsonl >&7
+	small=$(pane_until "sim time [s]") || { tmux -L "$SOCK" kill-server; fail "$small"; }
+	# no new line comes: the new size alone redraws the plot
+	tmux -L "$SOCK" resize-window -t plot -x 120 -y 40
+	for i in $(seq 100); do
+		big=$(pane)
+		[ "$(wc -L <<<"$big")" -gt 100 ] && break
+		sleep 0.1
+	done
+	exec 7>&-
+	tmux -L "$SOCK" kill-server
+	# 60 columns, then 120; the time axis' name near the bottom of each
+	[ "$(wc -L <<<"$small")" -le 60 ]
+	[ "$(wc -L <<<"$big")" -gt 100 ] || fail "not redrawn at 120 columns: $big"
+	row=$(grep -n 'sim time \[s\]' <<<"$big" | cut -d: -f1)
+	[ "$row" -gt 30 ] || fail "the frame is $row rows high"
+	[ "$(grep -c 'pose.z \[m\]' <<<"$big")" -eq 1 ]
+}
+
 @test "plot --live -o FILE --interval: the file is rewritten while the input is still open" {
 	mkfifo in
 	phys-introspect plot --live --interval 0.1 -o live.svg -f in 'ball::link/pose.z' 2>err &
@@ -226,6 +296,50 @@ next_screen() {
 	# the first frame is of 10 lines, the last of all 21: the time axis grows
 	run -0 grep -c '>0.2<\|>0.2 <\|> 0.2<' live.svg
 	run -1 grep -c '>0.2<\|>0.2 <\|> 0.2<' first.svg
+}
+
+# live_until_gone PID: wait up to 5 s for PID to end; its status.
+live_until_gone() {
+	local i
+	for i in $(seq 100); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	! kill -0 "$1" 2>/dev/null || return 99
+	wait "$1"
+}
+
+@test "plot --live ends when its input ends, its gnuplot stopped or killed (20 times each)" {
+	"$PHYS_BIN/phys-step" -t 0.2 -e 10 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
+	for i in $(seq 20); do
+		for sig in STOP KILL; do
+			rm -f in live.svg
+			mkfifo in
+			phys-introspect plot --live --interval 0.05 -o live.svg -f in 'ball::link/pose.z' 2>err &
+			pid=$!
+			exec 7>in
+			head -5 run.jsonl >&7
+			for j in $(seq 100); do grep -q '</svg>' live.svg 2>/dev/null && break; sleep 0.05; done
+			gp=$(pgrep -P "$pid")
+			[ -n "$gp" ] || fail "no gnuplot"
+			kill -"$sig" "$gp"
+			tail -n +6 run.jsonl >&7
+			exec 7>&-
+			# the input has ended: so has the plot, with the reason
+			status=0
+			live_until_gone "$pid" || status=$?
+			[ "$status" -ne 99 ] || { kill -9 "$pid" "$gp"; fail "SIG$sig: still running"; }
+			[ "$status" -eq 1 ] || fail "SIG$sig: exit status $status: $(cat err)"
+			if [ "$sig" = STOP ]; then
+				grep -q "phys-introspect: gnuplot (process $gp) was stopped when the input ended" err
+			else
+				grep -q "phys-introspect: gnuplot stopped drawing" err
+			fi
+			! kill -0 "$gp" 2>/dev/null || fail "gnuplot left running"
+			# the last image drawn is whole
+			grep -q '</svg>' live.svg
+		done
+	done
 }
 
 @test "plot --live keeps the last --window samples and needs one run" {
@@ -259,8 +373,9 @@ terminal_restored() {
 @test "plot --live on a sixel terminal: frames in place, sized to the terminal, the ball falls as it should" {
 	command -v python3 >/dev/null || skip "python3 is not installed"
 	command -v sixel2png >/dev/null || skip "sixel2png is not installed (libsixel-bin)"
-	# 60 x 20 characters of 480 x 400 pixels: images of 480 x 380, a row
-	# left for the prompt. Both axes fixed, so that all frames share them.
+	# 60 x 20 characters of 480 x 400 pixels: images of 480 x 340, three
+	# rows left for the run's messages. Both axes fixed, so that all
+	# frames share them.
 	python3 "$BATS_TEST_DIRNAME/data/sixel-term.py" 60x20 480x400 screen \
 		"env -u DISPLAY '$PHYS_BIN/phys-step' --realtime -t 1.2 -e 20 -i 'ball::link/pose' \
 		'$WORLDS/falling_sphere.sdf' 2>/dev/null | env -u DISPLAY '$PHYS_BIN/phys-introspect' \
@@ -275,9 +390,9 @@ terminal_restored() {
 	sixel2png -i frame2.six -o early.png
 	sixel2png -i "frame$n.six" -o last.png
 	run -0 file -b early.png
-	assert_output "PNG image data, 480 x 380, 8-bit/color RGB, non-interlaced"
+	assert_output "PNG image data, 480 x 340, 8-bit/color RGB, non-interlaced"
 	run -0 file -b last.png
-	assert_output "PNG image data, 480 x 380, 8-bit/color RGB, non-interlaced"
+	assert_output "PNG image data, 480 x 340, 8-bit/color RGB, non-interlaced"
 	! cmp -s early.png last.png
 	# the curve's pixels: column and row of each column it crosses
 	python3 "$BATS_TEST_DIRNAME/data/png-curve.py" ff0000 early.png last.png

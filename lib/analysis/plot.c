@@ -69,11 +69,13 @@ put_gpnum(struct phys_buf *b, double v)
 }
 
 /*
- * The terminal's columns and rows, less one row for the prompt; with px,
- * the pixels of those (0 when the terminal does not tell).
+ * The terminal's columns and rows, less keep rows at the bottom (for the
+ * prompt, or a live plot's messages) when it has room; with px, the
+ * pixels of those (0 when the terminal does not tell); with all, its
+ * rows, all of them.
  */
 static void
-terminal_size(int *w, int *h, int *px_w, int *px_h)
+terminal_size(int keep, int *w, int *h, int *px_w, int *px_h, int *all)
 {
 	struct winsize ws;
 	const char *c = getenv("COLUMNS"), *l = getenv("LINES");
@@ -97,12 +99,13 @@ terminal_size(int *w, int *h, int *px_w, int *px_h)
 		if (l && phys_parse_long(l, &v) && v > 5 && v < 1000)
 			*h = (int)v;
 	}
-	if (*h > 6) {
-		/* room for the prompt */
-		if (px_w)
-			*px_h -= *px_h / *h;
-		(*h)--;
-	}
+	if (all)
+		*all = *h;
+	if (*h <= keep + 5)
+		keep = *h > 6;
+	if (px_w)
+		*px_h -= *px_h * keep / *h;
+	*h -= keep;
 }
 
 char *
@@ -404,7 +407,8 @@ struct target {
 	const char *term;	/* T_WINDOW: qt, wxt or x11 */
 	const char *path;	/* T_FILE: the file gnuplot writes */
 	enum phys_ist_plot_format format;
-	int cols, rows;		/* T_TEXT: the terminal's size */
+	int cols, rows;		/* T_TEXT, T_SIXEL: the frame's characters */
+	int all_rows;		/* T_TEXT, T_SIXEL: the terminal's rows */
 	int width, height;	/* T_SIXEL, T_FILE: the image's pixels */
 };
 
@@ -931,12 +935,20 @@ phys_ist_run_gnuplot(const char *prog, const struct phys_buf *script)
 	return 0;
 }
 
-/* Bytes from gnuplot up to its FRAME_DONE line, which is cut off. */
+/*
+ * Bytes from gnuplot up to its FRAME_DONE line, which is cut off. With
+ * stalled, it is asked every GP_POLL_MS while gnuplot says nothing and
+ * may end the wait: -2. -1 when gnuplot is gone.
+ */
+#define GP_POLL_MS 100
+
 static int
-gp_read_frame(struct gnuplot *gp, struct phys_buf *frame)
+gp_read_frame(struct gnuplot *gp, struct phys_buf *frame,
+    bool (*stalled)(void *), void *ctx)
 {
 	static const char mark[] = FRAME_DONE "\n";
 	const size_t mlen = sizeof mark - 1;
+	struct pollfd pfd = { gp->out, POLLIN, 0 };
 	char chunk[8192];
 	ssize_t n;
 
@@ -947,6 +959,11 @@ gp_read_frame(struct gnuplot *gp, struct phys_buf *frame)
 			frame->len -= mlen;
 			return 0;
 		}
+		if (stalled && poll(&pfd, 1, GP_POLL_MS) == 0) {
+			if (stalled(ctx))
+				return -2;
+			continue;
+		}
 		n = read(gp->out, chunk, sizeof chunk);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -954,6 +971,26 @@ gp_read_frame(struct gnuplot *gp, struct phys_buf *frame)
 			return -1;
 		phys_buf_putn(frame, chunk, (size_t)n);
 	}
+}
+
+/* Whether process pid is stopped (SIGSTOP, SIGTSTP), as /proc says. */
+static bool
+process_stopped(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the name in parentheses may hold any */
+	return p && p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
 }
 
 /* ---- a plot at the end of the input ---------------------------------- */
@@ -1004,7 +1041,7 @@ window_terminal(const char *prog)
 	if (gp_start(&gp, prog, true) < 0)
 		return NULL;
 	if (write_all(gp.in, ask, sizeof ask - 1) == 0 &&
-	    gp_read_frame(&gp, &out) == 0)
+	    gp_read_frame(&gp, &out, NULL, NULL) == 0)
 		for (i = 0; i < sizeof terms / sizeof terms[0] && !found; i++)
 			if (out.s && strstr(out.s, terms[i]))
 				found = terms[i];
@@ -1061,27 +1098,31 @@ sixel_terminal(void)
 	return da_has_sixel(reply);
 }
 
+/* Rows a live plot on the terminal leaves below its frames for the
+ * messages of the run it shows, and the prompt after. */
+#define LIVE_MSG_ROWS 3
+
 static void
-text_target(struct target *tg)
+text_target(struct target *tg, int keep)
 {
 	tg->kind = T_TEXT;
-	terminal_size(&tg->cols, &tg->rows, NULL, NULL);
+	terminal_size(keep, &tg->cols, &tg->rows, NULL, NULL, &tg->all_rows);
 }
 
 /*
- * Sixel images as large as the terminal less a row for the prompt (so a
- * frame redrawn at the top never scrolls), or --size.
+ * Sixel images as large as the terminal less keep rows (so a frame
+ * redrawn at the top never scrolls), or --size.
  */
 static void
-sixel_target(struct target *tg, const struct phys_ist_plotopts *p)
+sixel_target(struct target *tg, const struct phys_ist_plotopts *p, int keep)
 {
-	int cols, rows, w, h;
+	int w, h;
 
 	tg->kind = T_SIXEL;
-	terminal_size(&cols, &rows, &w, &h);
+	terminal_size(keep, &tg->cols, &tg->rows, &w, &h, &tg->all_rows);
 	if (w == 0) {
-		w = cols * CELL_W;
-		h = rows * CELL_H;
+		w = tg->cols * CELL_W;
+		h = tg->rows * CELL_H;
 	}
 	tg->width = p->width ? p->width : w < 16 ? 16 : w > 20000 ? 20000 : w;
 	tg->height = p->height ? p->height : h < 16 ? 16 : h > 20000 ?
@@ -1107,7 +1148,7 @@ choose_target(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 		return 0;
 	}
 	if (p->script) {
-		text_target(tg);	/* for any terminal, later */
+		text_target(tg, 1);	/* for any terminal, later */
 		return 0;
 	}
 	if (p->term == IST_TERM_WINDOW ||
@@ -1129,9 +1170,9 @@ choose_target(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 	}
 	if (p->term == IST_TERM_SIXEL ||
 	    (p->term == IST_TERM_AUTO && sixel_terminal()))
-		sixel_target(tg, p);
+		sixel_target(tg, p, p->live ? LIVE_MSG_ROWS : 1);
 	else
-		text_target(tg);
+		text_target(tg, p->live ? LIVE_MSG_ROWS : 1);
 	return 0;
 }
 
@@ -1221,6 +1262,15 @@ plot_once(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 
 /* ---- a live plot ----------------------------------------------------- */
 
+/*
+ * On the terminal, frames are drawn at the top and the rows below them
+ * are a scrolling region of their own: what the run writes on standard
+ * error there (a warning, its last error) scrolls in it and stays on the
+ * screen while the frames are redrawn above, and after the plot ends.
+ * When the terminal changes size (SIGWINCH), the screen is set up anew
+ * for the new size and the last frame drawn again.
+ */
+
 struct live {
 	const struct phys_ist_opts *o;
 	const struct phys_ist_plotopts *p;
@@ -1239,7 +1289,23 @@ struct live {
 	struct target tg;
 	struct phys_buf script, frame;
 	unsigned long frames;
+	bool screen_set;	/* the terminal has its frame and messages */
+	bool said_stopped;
 };
+
+static volatile sig_atomic_t live_resized;
+
+static void
+on_winch(int sig)
+{
+	live_resized = 1;
+}
+
+static bool
+on_terminal(const struct live *lv)
+{
+	return lv->tg.kind == T_TEXT || lv->tg.kind == T_SIXEL;
+}
 
 /* Wait on lv->cv until the monotonic time `until`. */
 static void
@@ -1253,22 +1319,89 @@ wait_until(struct live *lv, double until)
 	pthread_cond_timedwait(&lv->cv, &lv->mu, &ts);
 }
 
+/* The rows below the frames scroll on their own, the cursor in them. */
+static void
+set_screen(struct live *lv, struct phys_buf *b)
+{
+	const struct target *tg = &lv->tg;
+
+	phys_buf_puts(b, "\033[r\033[H\033[2J");
+	if (tg->all_rows - tg->rows >= 2)
+		phys_buf_printf(b, "\033[%d;%dr", tg->rows + 1, tg->all_rows);
+	phys_buf_printf(b, "\033[%d;1H", tg->all_rows);
+	lv->screen_set = true;
+}
+
 /*
- * Shows one frame, text or sixel, in place: home, the frame, clear what
- * is left.
+ * Shows one frame, text or sixel, in place: the cursor saved, home, the
+ * frame, each of its lines cleared to its end, the cursor back where the
+ * run's messages left it.
  */
 static int
 show_frame(struct live *lv)
 {
 	struct phys_buf b = { 0 };
+	const char *s = lv->frame.s ? lv->frame.s : "", *nl;
+	size_t left = lv->frame.len;
 	int rc;
 
-	phys_buf_puts(&b, lv->frames == 0 ? "\033[H\033[2J" : "\033[H");
-	phys_buf_putn(&b, lv->frame.s ? lv->frame.s : "", lv->frame.len);
-	phys_buf_puts(&b, "\033[J");
+	if (!lv->screen_set)
+		set_screen(lv, &b);
+	phys_buf_puts(&b, "\0337\033[H");
+	if (lv->tg.kind == T_SIXEL) {
+		phys_buf_putn(&b, s, left);
+	} else {
+		/* gnuplot's form feed would move the frame a line down */
+		for (; left > 0 && *s == '\f'; left--)
+			s++;
+		while (left > 0 && (nl = memchr(s, '\n', left))) {
+			phys_buf_putn(&b, s, (size_t)(nl - s));
+			phys_buf_puts(&b, "\033[K\n");
+			left -= (size_t)(nl - s) + 1;
+			s = nl + 1;
+		}
+		phys_buf_putn(&b, s, left);
+		phys_buf_puts(&b, "\033[K");
+	}
+	phys_buf_puts(&b, "\0338");
 	rc = write_all(STDOUT_FILENO, b.s, b.len);
 	phys_buf_free(&b);
 	return rc;
+}
+
+/* The screen as it was, but for what is on it: the whole terminal
+ * scrolls again, and the cursor stays below the last message, where the
+ * prompt comes. */
+static void
+restore_screen(struct live *lv)
+{
+	static const char restore[] = "\0337\033[r\0338";
+
+	if (lv->screen_set)
+		(void)write_all(STDOUT_FILENO, restore, sizeof restore - 1);
+}
+
+/*
+ * While gnuplot takes long over a frame: a stopped gnuplot is said once;
+ * once the input has ended, one that is stopped is given up on, so that
+ * the plot ends with its input.
+ */
+static bool
+gp_stalled(void *ctx)
+{
+	struct live *lv = ctx;
+	bool end;
+
+	if (!process_stopped(lv->gp.pid))
+		return false;
+	pthread_mutex_lock(&lv->mu);
+	end = lv->done;
+	pthread_mutex_unlock(&lv->mu);
+	if (!end && !lv->said_stopped)
+		phys_warn("gnuplot (process %ld) is stopped: no frames until "
+		    "it goes on", (long)lv->gp.pid);
+	lv->said_stopped = true;
+	return end;
 }
 
 /* One frame of the drawer's snapshot; -1 with lv->err set. */
@@ -1277,6 +1410,8 @@ draw_frame(struct live *lv)
 {
 	struct phys_atomic a;
 	bool file = lv->tg.kind == T_FILE;
+	char why[200];
+	int rc;
 
 	if (file) {
 		if (phys_atomic_open(&a, lv->o->output) < 0) {
@@ -1290,17 +1425,24 @@ draw_frame(struct live *lv)
 	phys_buf_puts(&lv->script, "reset\n");
 	put_script(&lv->script, &lv->snap, 1, lv->p, &lv->tg);
 	phys_buf_puts(&lv->script, "set print '-'\nprint '" FRAME_DONE "'\n");
-	if (gp_send(&lv->gp, &lv->script) < 0 ||
-	    gp_read_frame(&lv->gp, &lv->frame) < 0) {
-		char why[200];
-
+	rc = gp_send(&lv->gp, &lv->script) < 0 ? -1 :
+	    gp_read_frame(&lv->gp, &lv->frame, gp_stalled, lv);
+	if (rc < 0) {
 		if (file)
 			phys_atomic_abort(&a);
+		if (rc == -2) {
+			kill(lv->gp.pid, SIGKILL);
+			snprintf(lv->err, sizeof lv->err, "gnuplot (process "
+			    "%ld) was stopped when the input ended: the plot "
+			    "shows the last frame it drew", (long)lv->gp.pid);
+			return -1;
+		}
 		gp_last_error(&lv->gp, why, sizeof why);
 		snprintf(lv->err, sizeof lv->err, "gnuplot stopped drawing%s%s",
 		    *why ? ": " : "", why);
 		return -1;
 	}
+	lv->said_stopped = false;
 	/* Its warnings matter only until a frame is done. */
 	if (ftruncate(fileno(lv->gp.err), 0) == 0)
 		lseek(fileno(lv->gp.err), 0, SEEK_SET);
@@ -1308,8 +1450,7 @@ draw_frame(struct live *lv)
 		snprintf(lv->err, sizeof lv->err, "%s", phys_error());
 		return -1;
 	}
-	if ((lv->tg.kind == T_TEXT || lv->tg.kind == T_SIXEL) &&
-	    show_frame(lv) < 0) {
+	if (on_terminal(lv) && show_frame(lv) < 0) {
 		snprintf(lv->err, sizeof lv->err, "write error: %s",
 		    strerror(errno));
 		return -1;
@@ -1318,33 +1459,60 @@ draw_frame(struct live *lv)
 	return 0;
 }
 
-/* Takes a copy of the rows when there are new ones and it is time. */
-static bool
-next_snapshot(struct live *lv, unsigned long *drawn, double *last,
-    bool *end)
+enum next { NEXT_DRAW, NEXT_RESIZE, NEXT_END };
+
+/*
+ * What the drawer does next: draw a copy of the rows, when there are new
+ * ones and it is time; draw again at the terminal's new size; or end,
+ * when the input has and all is drawn. On a terminal it looks for a new
+ * size every GP_POLL_MS while it waits.
+ */
+static enum next
+next_step(struct live *lv, unsigned long *drawn, double last)
 {
-	bool take;
+	enum next what = NEXT_END;
+	double until;
 
 	pthread_mutex_lock(&lv->mu);
 	for (;;) {
-		*end = lv->done;
-		if (lv->added != *drawn &&
-		    (lv->done || phys_seconds() >= *last + lv->p->interval))
+		if (live_resized && on_terminal(lv)) {
+			what = NEXT_RESIZE;
 			break;
+		}
+		if (lv->added != *drawn &&
+		    (lv->done || phys_seconds() >= last + lv->p->interval)) {
+			what = lv->tb.nrows > 0 ? NEXT_DRAW : NEXT_END;
+			break;
+		}
 		if (lv->done)
 			break;
-		if (lv->added == *drawn)
-			pthread_cond_wait(&lv->cv, &lv->mu);
+		until = lv->added != *drawn ? last + lv->p->interval :
+		    HUGE_VAL;
+		if (on_terminal(lv))
+			until = fmin(until, phys_seconds() + GP_POLL_MS / 1e3);
+		if (isfinite(until))
+			wait_until(lv, until);
 		else
-			wait_until(lv, *last + lv->p->interval);
+			pthread_cond_wait(&lv->cv, &lv->mu);
 	}
-	take = lv->added != *drawn && lv->tb.nrows > 0;
-	if (take) {
+	if (what == NEXT_DRAW) {
 		table_copy(&lv->snap, &lv->tb);
 		*drawn = lv->added;
 	}
 	pthread_mutex_unlock(&lv->mu);
-	return take;
+	return what;
+}
+
+/* The frame and the messages' rows for the terminal's new size. */
+static void
+resize(struct live *lv)
+{
+	live_resized = 0;
+	if (lv->tg.kind == T_SIXEL)
+		sixel_target(&lv->tg, lv->p, LIVE_MSG_ROWS);
+	else
+		text_target(&lv->tg, LIVE_MSG_ROWS);
+	lv->screen_set = false;
 }
 
 static void *
@@ -1353,23 +1521,34 @@ drawer(void *arg)
 	struct live *lv = arg;
 	unsigned long drawn = 0;
 	double last = -HUGE_VAL;
-	bool end = false;
+	enum next what;
 	int rc = 0;
 
-	while (rc == 0 && !end)
-		if (next_snapshot(lv, &drawn, &last, &end)) {
-			last = phys_seconds();
-			rc = draw_frame(lv);
+	while (rc == 0 && (what = next_step(lv, &drawn, last)) != NEXT_END) {
+		if (what == NEXT_RESIZE) {
+			resize(lv);
+			if (lv->frames == 0)
+				continue;
 		}
+		last = phys_seconds();
+		rc = draw_frame(lv);
+	}
 	if (rc < 0) {
 		pthread_mutex_lock(&lv->mu);
 		lv->failed = true;
+		if (!lv->done)	/* said now; the reader reads on */
+			phys_warn("%s; reading on to the end of the input",
+			    lv->err);
 		pthread_mutex_unlock(&lv->mu);
 	}
 	return NULL;
 }
 
-/* The reader's side: rows into the ring until the input ends. */
+/*
+ * The reader's side: rows into the ring until the input ends, even when
+ * the drawer has stopped, so that the run that writes them is not cut
+ * off.
+ */
 static int
 live_read(struct live *lv, struct phys_ist_src *s)
 {
@@ -1390,7 +1569,6 @@ live_read(struct live *lv, struct phys_ist_src *s)
 		}
 		table_add(&lv->tb, s->t, s->v);
 		lv->added++;
-		stop = stop || lv->failed;
 		pthread_cond_signal(&lv->cv);
 		pthread_mutex_unlock(&lv->mu);
 	}
@@ -1434,11 +1612,13 @@ static int
 plot_live(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
     const char *prog)
 {
+	struct sigaction winch = { .sa_handler = on_winch }, oldwinch;
 	struct live lv;
 	struct phys_ist_src s;
 	pthread_t th;
 	void (*old)(int);
 	char err[200];
+	bool stopped;
 	int rc;
 
 	memset(&lv, 0, sizeof lv);
@@ -1451,6 +1631,9 @@ plot_live(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 	}
 	/* A gnuplot that stops early must not kill us with SIGPIPE. */
 	old = signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&winch.sa_mask);
+	live_resized = 0;
+	sigaction(SIGWINCH, &winch, &oldwinch);
 	if ((rc = live_init(&lv)) == 0) {
 		if (pthread_create(&th, NULL, drawer, &lv) != 0) {
 			rc = phys_fail("cannot start drawing: %s",
@@ -1459,18 +1642,23 @@ plot_live(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 			rc = live_read(&lv, &s);
 			pthread_join(th, NULL);
 		}
+		/* stopped after its last frame: it would never read the end
+		 * of its input */
+		stopped = process_stopped(lv.gp.pid);
+		if (stopped)
+			kill(lv.gp.pid, SIGKILL);
 		if (gp_finish(&lv.gp, prog, err, sizeof err) < 0 &&
-		    !lv.failed)
+		    !lv.failed && !stopped)
 			snprintf(lv.err, sizeof lv.err, "%s", err);
 	}
+	restore_screen(&lv);
+	sigaction(SIGWINCH, &oldwinch, NULL);
 	signal(SIGPIPE, old);
 	phys_ist_src_close(&s);
 	if (rc == 0 && lv.failed)
 		rc = phys_fail("%s", lv.err);
 	else if (rc == 0 && lv.added == 0)
 		rc = phys_failat(lv.tb.name, 0, "no state lines to plot");
-	else if (rc == 0 && (lv.tg.kind == T_TEXT || lv.tg.kind == T_SIXEL))
-		fputc('\n', stdout);
 	live_free(&lv);
 	return rc;
 }
