@@ -323,6 +323,14 @@ live_until_gone() {
 			gp=$(pgrep -P "$pid")
 			[ -n "$gp" ] || fail "no gnuplot"
 			kill -"$sig" "$gp"
+			# stopped (or dead) before the rest of the input comes
+			want=T
+			[ "$sig" = STOP ] || want=Z
+			for j in $(seq 200); do
+				state=$(cut -d')' -f2 "/proc/$gp/stat" 2>/dev/null | cut -c2)
+				[ "${state:-Z}" = "$want" ] && break
+				sleep 0.01
+			done
 			tail -n +6 run.jsonl >&7
 			exec 7>&-
 			# the input has ended: so has the plot, with the reason
