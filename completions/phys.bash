@@ -487,7 +487,8 @@ _phys_introspect()
 		derive) _phys_words_add -f --file --csv --tsv --keep "${samp[@]}" \
 		    "${sel[@]}" ;;
 		at | delta) _phys_words_add -f --file --csv --tsv "${sel[@]}" ;;
-		diff) _phys_words_add --tolerance --rel-tolerance "${sel[@]}" ;;
+		diff) _phys_words_add --tolerance --rel-tolerance --series \
+		    "${sel[@]}" ;;
 		plot) _phys_words_add -f --file -o --output "${samp[@]}" "${sel[@]}" \
 		    --live --interval --xmin --xmax --ymin --ymax --title --size \
 		    --logscale --color --format --background --script \

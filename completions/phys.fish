@@ -276,6 +276,7 @@ complete -c phys-introspect -n '__phys_sub_is plot' -l ymin -x -d 'Value axes st
 complete -c phys-introspect -n '__phys_sub_is plot' -l ymax -x -d 'Value axes end'
 complete -c phys-introspect -n '__phys_sub_is filter derive plot' -l rate -x -d 'Keep a line each 1/HZ s of sim time'
 complete -c phys-introspect -n '__phys_sub_is diff' -l rel-tolerance -x -d 'Also allow R times the larger magnitude'
+complete -c phys-introspect -n '__phys_sub_is diff' -l series -d 'A - B at each time of A, as state lines'
 complete -c phys-introspect -n 'not __phys_sub_is; and not __phys_sub_is items' -l save-selection -r -F -d 'Write the selectors to FILE'
 complete -c phys-introspect -n 'not __phys_sub_is; and not __phys_sub_is items' -l selection -r -F -d 'Read selectors from FILE'
 complete -c phys-introspect -n '__phys_sub_is filter derive plot' -l to -x -d 'Drop lines after sim time T'
