@@ -275,6 +275,33 @@ pane_until() {
 	[ "$(grep -c 'pose.z \[m\]' <<<"$big")" -eq 1 ]
 }
 
+@test "plot --live in tmux: suspended (^Z) or interrupted (^C), it gives the shell back the whole screen" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	SOCK="phys-$$-$BATS_TEST_NUMBER"
+	tmux -L "$SOCK" new-session -d -s plot -x 80 -y 24 "env -u DISPLAY PS1='$ ' bash --norc --noprofile -i"
+	tmux -L "$SOCK" send-keys -t plot "'$PHYS_BIN/phys-step' --realtime -t 60 -e 50 -i 'ball::link/pose' \
+		'$WORLDS/falling_sphere.sdf' | '$PHYS_BIN/phys-introspect' plot --live --interval 0.2 'ball::link/pose.z'" Enter
+	pane_until "sim time [s]" > /dev/null || { tmux -L "$SOCK" kill-server; fail "no plot"; }
+	# suspended: the shell's output scrolls the whole screen, the plot gone
+	tmux -L "$SOCK" send-keys -t plot C-z
+	sleep 0.5
+	tmux -L "$SOCK" send-keys -t plot "seq 100" Enter
+	out=$(pane_until "100") || { tmux -L "$SOCK" kill-server; fail "$out"; }
+	first=$(head -1 <<<"$out")
+	# continued: the plot is drawn again
+	tmux -L "$SOCK" send-keys -t plot "fg" Enter
+	back=$(pane_until "sim time [s]") || { tmux -L "$SOCK" kill-server; fail "$back"; }
+	# interrupted: the same
+	tmux -L "$SOCK" send-keys -t plot C-c
+	sleep 0.5
+	tmux -L "$SOCK" send-keys -t plot "seq 200" Enter
+	end=$(pane_until "200") || { tmux -L "$SOCK" kill-server; fail "$end"; }
+	tmux -L "$SOCK" kill-server
+	[[ $first =~ ^[0-9]+$ ]] || fail "the plot stayed on top: $out"
+	[[ $(head -1 <<<"$end") =~ ^[0-9]+$ ]] || fail "the plot stayed on top: $end"
+	[[ $back == *"pose.z [m]"* ]]
+}
+
 @test "plot --live -o FILE --interval: the file is rewritten while the input is still open" {
 	mkfifo in
 	phys-introspect plot --live --interval 0.1 -o live.svg -f in 'ball::link/pose.z' 2>err &

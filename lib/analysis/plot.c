@@ -1295,10 +1295,35 @@ struct live {
 
 static volatile sig_atomic_t live_resized;
 
+/* What puts the terminal's scrolling back, the cursor where it was. */
+static const char screen_restore[] = "\0337\033[r\0338";
+
 static void
 on_winch(int sig)
 {
 	live_resized = 1;
+}
+
+/* Suspended (^Z), the terminal is the shell's again; continued, the
+ * screen is set up anew, as for a new size. */
+static void
+on_tstp(int sig)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL }, mine;
+	int saved = errno;
+	sigset_t set;
+
+	(void)!write(STDOUT_FILENO, screen_restore, sizeof screen_restore - 1);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, &mine);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTSTP);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(SIGTSTP);
+	/* continued */
+	sigaction(SIGTSTP, &mine, NULL);
+	live_resized = 1;
+	errno = saved;
 }
 
 static bool
@@ -1375,10 +1400,9 @@ show_frame(struct live *lv)
 static void
 restore_screen(struct live *lv)
 {
-	static const char restore[] = "\0337\033[r\0338";
-
 	if (lv->screen_set)
-		(void)write_all(STDOUT_FILENO, restore, sizeof restore - 1);
+		(void)write_all(STDOUT_FILENO, screen_restore,
+		    sizeof screen_restore - 1);
 }
 
 /*
@@ -1613,6 +1637,7 @@ plot_live(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
     const char *prog)
 {
 	struct sigaction winch = { .sa_handler = on_winch }, oldwinch;
+	struct sigaction tstp = { .sa_handler = on_tstp }, oldtstp;
 	struct live lv;
 	struct phys_ist_src s;
 	pthread_t th;
@@ -1632,9 +1657,20 @@ plot_live(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 	/* A gnuplot that stops early must not kill us with SIGPIPE. */
 	old = signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&winch.sa_mask);
+	sigemptyset(&tstp.sa_mask);
 	live_resized = 0;
 	sigaction(SIGWINCH, &winch, &oldwinch);
+	sigaction(SIGTSTP, NULL, &oldtstp);
 	if ((rc = live_init(&lv)) == 0) {
+		/* A run stopped by a signal or suspended leaves the terminal
+		 * scrolling whole; SIGTSTP is caught only where the shell
+		 * has job control (it is not ignored). */
+		if (on_terminal(&lv)) {
+			phys_stop_writes(screen_restore,
+			    sizeof screen_restore - 1);
+			if (oldtstp.sa_handler == SIG_DFL)
+				sigaction(SIGTSTP, &tstp, NULL);
+		}
 		if (pthread_create(&th, NULL, drawer, &lv) != 0) {
 			rc = phys_fail("cannot start drawing: %s",
 			    strerror(errno));
@@ -1652,6 +1688,8 @@ plot_live(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 			snprintf(lv.err, sizeof lv.err, "%s", err);
 	}
 	restore_screen(&lv);
+	phys_stop_writes(NULL, 0);
+	sigaction(SIGTSTP, &oldtstp, NULL);
 	sigaction(SIGWINCH, &oldwinch, NULL);
 	signal(SIGPIPE, old);
 	phys_ist_src_close(&s);
