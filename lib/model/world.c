@@ -121,6 +121,10 @@ struct loader {
 	const struct phys_load_options *opt;
 	size_t capmodels, caplinks, capcols, capjoints, capvisuals;
 	int depth;
+	/* opt->partial: the includes left out, and where the first was */
+	size_t missing;
+	char *missing_uri, *missing_file;
+	long missing_line;
 };
 
 #define GROW(arr, n, cap) do { \
@@ -2039,6 +2043,29 @@ merged_include(xmlNodePtr in)
 	return on;
 }
 
+#define INCLUDE_PATHS "GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH " \
+	"and IGN_GAZEBO_RESOURCE_PATH"
+
+/* opt->partial: one warning for all the includes left out. */
+static void
+warn_missing(struct loader *L)
+{
+	if (L->missing == 0)
+		return;
+	if (L->missing == 1)
+		phys_warnat(L->missing_file, L->missing_line, "cannot find "
+		    "model '%s' (searched %s): it is left out",
+		    L->missing_uri, INCLUDE_PATHS);
+	else
+		phys_warnat(L->missing_file, L->missing_line, "cannot find "
+		    "model '%s' (searched %s): it and %zu more includes "
+		    "that do not resolve are left out", L->missing_uri,
+		    INCLUDE_PATHS, L->missing - 1);
+	free(L->missing_uri);
+	free(L->missing_file);
+	L->missing = 0;
+}
+
 static int
 read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 {
@@ -2057,10 +2084,19 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	dir = find_resource(u, d->path, true);
 	/* as libsdformat: a URI may name the model's SDF file itself */
 	file = dir ? model_file(dir) : find_resource(u, d->path, false);
+	if (!file && L->opt->partial) {
+		if (L->missing++ == 0) {
+			L->missing_uri = u;
+			L->missing_file = phys_xstrdup(d->name);
+			L->missing_line = phys_node_line(uri);
+		} else {
+			free(u);
+		}
+		return 0;
+	}
 	if (!file) {
 		rc = fail_node(d, uri, "cannot find model '%s' (searched "
-		    "GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH and "
-		    "IGN_GAZEBO_RESOURCE_PATH)", u);
+		    INCLUDE_PATHS ")", u);
 		free(u);
 		return rc;
 	}
@@ -2260,6 +2296,7 @@ read_world(struct loader *L)
 		else if (phys_node_is(n, "joint"))	/* SDF 1.12 */
 			rc = fail_node(&w->doc, n, "%s", "a <joint> of the world "
 			    "(SDF 1.12) is not supported yet; put it in a model");
+	warn_missing(L);
 	if (rc == 0)
 		warn_joint_loops(L);
 	return rc < 0 ? rc : check_world_frames(L);
@@ -2293,6 +2330,17 @@ phys_world_load(struct phys_world *w, const char *path,
 }
 
 int
+phys_world_open_with(struct phys_world *w, const char *path,
+    const struct phys_load_options *lo)
+{
+	if (phys_world_load(w, path, lo) == 0)
+		return 0;
+	phys_report();
+	phys_world_free(w);
+	return -1;
+}
+
+int
 phys_world_open(struct phys_world *w, const char *path, bool warn)
 {
 	struct phys_load_options lo;
@@ -2300,11 +2348,7 @@ phys_world_open(struct phys_world *w, const char *path, bool warn)
 	phys_load_options_default(&lo);
 	lo.quiet = !warn;
 	lo.skip_unsupported = true;
-	if (phys_world_load(w, path, &lo) == 0)
-		return 0;
-	phys_report();
-	phys_world_free(w);
-	return -1;
+	return phys_world_open_with(w, path, &lo);
 }
 
 void

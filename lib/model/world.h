@@ -126,6 +126,8 @@ struct phys_joint {
 struct phys_load_options {
 	bool skip_unsupported;	/* mesh/heightmap/...: warn and skip */
 	bool quiet;		/* no warnings on stderr */
+	bool partial;		/* an <include> that does not resolve is
+				 * left out, with one warning for all */
 };
 
 struct phys_world {
@@ -163,6 +165,9 @@ int phys_world_load_doc(struct phys_world *w,
  * unsupported collisions skipped, warnings only when asked; a failure is
  * reported on stderr and leaves the world empty. */
 int phys_world_open(struct phys_world *w, const char *path, bool warn);
+/* The same with the caller's load options. */
+int phys_world_open_with(struct phys_world *w, const char *path,
+    const struct phys_load_options *lo);
 void phys_world_free(struct phys_world *w);
 
 /* Profile index by name, -1 when there is none. */
