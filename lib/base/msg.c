@@ -127,16 +127,13 @@ phys_warnat(const char *file, long line, const char *fmt, ...)
 static char **warned;
 static size_t nwarned;
 
-void
-phys_warn_once(const char *fmt, ...)
+static void
+vwarn_once(const char *file, long line, const char *fmt, va_list ap)
 {
 	char msg[1024], **more;
-	va_list ap;
 	size_t i;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	for (i = 0; i < nwarned; i++)
 		if (strcmp(warned[i], msg) == 0)
 			return;
@@ -147,7 +144,27 @@ phys_warn_once(const char *fmt, ...)
 		if ((warned[nwarned] = strdup(msg)) != NULL)
 			nwarned++;
 	}
-	phys_warn("%s", msg);
+	phys_warnat(file, line, "%s", msg);
+}
+
+void
+phys_warn_once(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_once(NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+phys_warnat_once(const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_once(file, line, fmt, ap);
+	va_end(ap);
 }
 
 void

@@ -58,11 +58,54 @@ static const char *const pose_keys[] = { "x", "y", "z", "roll", "pitch",
 
 /* ---- applying changes ---- */
 
+/* Where a value comes from, for messages: a file and line, or none
+ * (-s); unless known, the world file if the value is still the file's. */
+struct origin {
+	const char *file;
+	long line;
+	bool known;
+};
+
+/*
+ * The element of the world file that value v of parameter p of entity
+ * idx of scope s came from: none when the run's value is no longer the
+ * file's (-s or a control line set it) or the file does not write it.
+ */
+static struct origin
+file_origin(const struct run *r, phys_scope s, int idx,
+    const struct phys_param *p, const struct phys_value *v, bool group)
+{
+	/* the world is only read here */
+	struct phys_world *w = (struct phys_world *)r->w;
+	const struct phys_value *loaded = phys_entity_values(w, s, idx);
+	struct origin o = { NULL, 0, true };
+	xmlNodePtr owner = phys_entity_node(w, s, idx), e;
+	struct phys_doc *doc = s == PHYS_S_PHYSICS ? w->profiles[idx].doc :
+	    phys_entity_doc(w, s, idx);
+	char *path;
+
+	if (!loaded || !owner || !doc ||
+	    !phys_value_equal(p, &loaded[phys_param_index[p->id]], v))
+		return o;
+	/* another engine's block: the block itself */
+	path = phys_xstrndup(p->name, group ? strcspn(p->name, ".") :
+	    strlen(p->name));
+	if ((e = phys_path_find(owner, path))) {
+		o.file = doc->name;
+		o.line = phys_node_line(e);
+	}
+	free(path);
+	return o;
+}
+
 /* One wording, said once, however the value arrived: values the engine
- * cannot honour, and values for another engine, are kept but do nothing. */
+ * cannot honour, and values for another engine, are kept but do nothing.
+ * The message names where the value came from: the world file's line, or
+ * the control line; none for -s. */
 static void
-warn_if_inert(const struct run *r, const struct phys_param *p,
-    const struct phys_value *v)
+warn_if_inert(const struct run *r, phys_scope s, int idx,
+    const struct phys_param *p, const struct phys_value *v,
+    struct origin from)
 {
 	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
 	    "";
@@ -77,24 +120,31 @@ warn_if_inert(const struct run *r, const struct phys_param *p,
 	phys_value_free(&def);
 	if (!inert)
 		return;
+	if (!from.known)
+		from = file_origin(r, s, idx, p, v, how == PHYS_ODE_OTHER);
 	if (how == PHYS_ODE_OTHER)
-		phys_warn_once("%s%s%.*s parameters are for another engine and "
-		    "have no effect with %s (kept as given)", scope,
-		    *scope ? " " : "", (int)strcspn(p->name, "."), p->name,
-		    r->engine->name);
+		phys_warnat_once(from.file, from.line, "%s%s%.*s parameters "
+		    "are for another engine and have no effect with %s (kept "
+		    "as given)", scope, *scope ? " " : "",
+		    (int)strcspn(p->name, "."), p->name, r->engine->name);
 	else
-		phys_warn_once("%s%s%s is set but has no effect with %s (kept "
-		    "as given)", scope, *scope ? " " : "", p->name,
-		    r->engine->name);
+		phys_warnat_once(from.file, from.line, "%s%s%s is set but has "
+		    "no effect with %s (kept as given)", scope, *scope ? " " :
+		    "", p->name, r->engine->name);
 }
 
+/* The values vals of entity idx of scope s (the current profile's, for
+ * the physics scope), as a run starts or switches engine. */
 static void
-warn_inert(const struct run *r, phys_scope s, const struct phys_value *vals)
+warn_inert(const struct run *r, phys_scope s, int idx,
+    const struct phys_value *vals)
 {
+	struct origin unknown = { NULL, 0, false };
 	size_t i;
 
 	for (i = 0; i < phys_scope_count(s); i++)
-		warn_if_inert(r, phys_scope_param(s, i), &vals[i]);
+		warn_if_inert(r, s, idx, phys_scope_param(s, i), &vals[i],
+		    unknown);
 }
 
 static void
@@ -105,7 +155,7 @@ warn_inert_world(struct run *r)
 
 	for (s = PHYS_S_WORLD; s <= PHYS_S_JOINT; s++)
 		for (i = 0; i < r->vals.n[s]; i++)
-			warn_inert(r, s,
+			warn_inert(r, s, (int)i,
 			    phys_run_values_get(&r->vals, s, (int)i));
 }
 
@@ -140,7 +190,7 @@ switch_profile(struct run *r, int profile)
 	r->engine = phys_engine_find(r->w->profiles[profile].type);
 	phys_run_values_use(&r->vals, r->w, profile,
 	    profile == r->start_profile ? r->start_vals : NULL);
-	warn_inert(r, PHYS_S_PHYSICS, r->cur);
+	warn_inert(r, PHYS_S_PHYSICS, profile, r->cur);
 	r->announce = true;
 	if (!r->e)
 		return 0;
@@ -159,9 +209,11 @@ run_values(void *ctx, phys_scope s, int idx)
 }
 
 /* A parameter change at run time reaches the engine at once: it changes
- * the run's values only (a resize and the inertia that follows too). */
+ * the run's values only (a resize and the inertia that follows too).
+ * from: the control line it came from, or none (-s). */
 static int
-apply_param(struct run *r, const struct phys_ref *ref, const char *text)
+apply_param(struct run *r, const struct phys_ref *ref, const char *text,
+    struct origin from)
 {
 	struct phys_value v = { 0 }, *dst;
 	int link = -1;
@@ -177,7 +229,7 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 		return -1;
 	dst = &phys_run_values_at(&r->vals, ref->scope,
 	    ref->idx)[phys_param_index[ref->p->id]];
-	warn_if_inert(r, ref->p, dst);
+	warn_if_inert(r, ref->scope, ref->idx, ref->p, dst, from);
 	if (!r->e)
 		return 0;
 	switch (ref->scope) {
@@ -262,7 +314,8 @@ apply_control(struct run *r, const struct phys_control *c)
 	else if (c->state_kind >= 0)
 		rc = apply_state(r, c);
 	else
-		rc = apply_param(r, &c->ref, c->text);
+		rc = apply_param(r, &c->ref, c->text,
+		    (struct origin){ r->ctl.name, c->line, true });
 	if (rc < 0) {
 		char *why = phys_xstrdup(phys_error());
 
@@ -313,7 +366,7 @@ apply_set(struct run *r, const char *name, const char *text)
 	if (!phys_has_glob(name)) {
 		if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
 			return -2;
-		return apply_param(r, &ref, text);
+		return apply_param(r, &ref, text, (struct origin){ NULL, 0, true });
 	}
 	n = phys_ref_match(r->w, name, r->profile, &refs);
 	if (n == 0) {
@@ -321,7 +374,8 @@ apply_set(struct run *r, const char *name, const char *text)
 		rc = -2;
 	}
 	for (i = 0; i < n && rc == 0; i++)
-		rc = apply_param(r, &refs[i], text);
+		rc = apply_param(r, &refs[i], text,
+		    (struct origin){ NULL, 0, true });
 	free(refs);
 	return rc < 0 ? -1 : rc;
 }
