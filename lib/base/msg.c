@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,13 @@ phys_report(void)
 
 static void (*warning_sink)(const char *, long, const char *, void *);
 static void *warning_sink_ctx;
+static bool quiet;
+
+void
+phys_set_quiet(bool on)
+{
+	quiet = on;
+}
 
 void
 phys_set_warning_sink(void (*sink)(const char *file, long line,
@@ -92,6 +100,8 @@ vwarn(const char *file, long line, const char *fmt, va_list ap)
 		warning_sink(file, line, msg, warning_sink_ctx);
 		return;
 	}
+	if (quiet)
+		return;
 	phys_status_clear();
 	fflush(stdout);
 	fprintf(stderr, "%s: ", phys_progname);
