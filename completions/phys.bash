@@ -7,7 +7,10 @@
 
 # Words of the line up to the cursor, split at blanks only, so that
 # "box::link/pose" and "iters=5" stay whole: sets _phys_words, _phys_cword,
-# _phys_after (the words after the cursor), cur and prev.
+# _phys_after (the words after the cursor), cur and prev. A word being
+# completed inside quotes ('box5::link/p, as the manual pages quote
+# selectors) is completed without its opening quote, which readline keeps
+# (and closes), and whole: within quotes ':' and '=' break no word.
 _phys_split()
 {
 	local line
@@ -31,6 +34,11 @@ _phys_split()
 	fi
 	_phys_cword=$((${#_phys_words[@]} - 1))
 	cur=${_phys_words[_phys_cword]}
+	_phys_quoted=0
+	if [[ $cur == [\'\"]* ]]; then
+		_phys_quoted=1
+		cur=${cur:1}
+	fi
 	prev=
 	if [[ $_phys_cword -gt 0 ]]; then
 		prev=${_phys_words[_phys_cword - 1]}
@@ -119,6 +127,58 @@ _phys_items()
 	    sed -n 's/^.*"name":"\([^"]*\)".*$/\1/p')
 }
 
+# The fields (ITEM.FIELD) and items of the state lines of file $1, from
+# its first line, in line order; nothing when it cannot be read.
+_phys_fields_of()
+{
+	command -v phys-introspect > /dev/null 2>&1 || return 0
+	[[ -f $1 && -r $1 ]] || return 0
+	head -n 1 -- "$1" 2> /dev/null |
+	    phys-introspect filter --csv '*' 2> /dev/null | head -n 1 |
+	    tr ',' '\n' | sed 1d | awk '{ f[++n] = $0
+		if (index($0, "/") && match($0, /\.[^.\/]*$/)) {
+			it = substr($0, 1, RSTART - 1)
+			if (!seen[it]++) i[++m] = it
+		} }
+		END { for (k = 1; k <= m; k++) print i[k]; for (k = 1; k <= n; k++) print f[k] }'
+}
+
+# The run the line reads: the first -f FILE (--file), else diff's first
+# operand.
+_phys_run_file()
+{
+	local i w next=0
+	for ((i = 1; i < _phys_cword; i++)); do
+		w=${_phys_words[i]}
+		w=${w//\"/}
+		w=${w//\'/}
+		if ((next)); then
+			printf '%s\n' "$w"
+			return 0
+		fi
+		case $w in
+		-f | --file) next=1 ;;
+		--file=*) printf '%s\n' "${w#--file=}"; return 0 ;;
+		-f?*) printf '%s\n' "${w#-f}"; return 0 ;;
+		esac
+	done
+	if [[ $_phys_sub == diff ]] && ((_phys_subi + 1 < _phys_cword)); then
+		w=${_phys_words[_phys_subi + 1]}
+		w=${w//\"/}
+		printf '%s\n' "${w//\'/}"
+		return 0
+	fi
+	return 1
+}
+
+# Selectors: the fields and items of the run on the line.
+_phys_fields()
+{
+	local f
+	f=$(_phys_run_file) || return 0
+	_phys_add < <(_phys_fields_of "$f")
+}
+
 # Files: world files (*.sdf, *.world) with "world", any file otherwise;
 # directories always.
 _phys_files()
@@ -182,7 +242,7 @@ _phys_long_value()
 _phys_trim()
 {
 	local k pre='' i
-	((_phys_split_line)) || return 0
+	((_phys_split_line && !_phys_quoted)) || return 0
 	for ((k = ${#cur} - 1; k >= 0; k--)); do
 		if [[ ${COMP_WORDBREAKS-} == *"${cur:k:1}"* ]]; then
 			pre=${cur:0:k+1}
@@ -501,7 +561,16 @@ _phys_introspect()
 	case $_phys_sub in
 	'') _phys_words_add items filter derive at delta diff plot ;;
 	items) ((_phys_cword == _phys_subi + 1)) && _phys_files world ;;
-	diff) ((_phys_cword <= _phys_subi + 2)) && _phys_files any ;;
+	diff)
+		if ((_phys_cword <= _phys_subi + 2)); then
+			_phys_files any
+		else
+			_phys_fields
+		fi
+		;;
+	filter | derive | plot) [[ $cur == *=* ]] || _phys_fields ;;
+	at) ((_phys_cword > _phys_subi + 1)) && _phys_fields ;;
+	delta) ((_phys_cword > _phys_subi + 2)) && _phys_fields ;;
 	esac
 }
 
@@ -544,7 +613,14 @@ _phys_sweep()
 	fi
 	case $_phys_sub in
 	'') _phys_words_add plan run run-one score best plot ;;
-	plan) ((_phys_cword == _phys_subi + 1)) && _phys_files world ;;
+	plan)
+		if ((_phys_cword == _phys_subi + 1)); then
+			_phys_files world
+		elif [[ $cur != *=* ]]; then
+			# NAME=VALUES after the world: its parameters
+			_phys_params '='
+		fi
+		;;
 	*) _phys_files any ;;
 	esac
 }
@@ -552,7 +628,7 @@ _phys_sweep()
 _phys()
 {
 	local cur prev _phys_words _phys_cword _phys_after _phys_split_line
-	local _phys_sub _phys_subi
+	local _phys_sub _phys_subi _phys_quoted
 	COMPREPLY=()
 	_phys_split
 	case ${_phys_words[0]##*/} in

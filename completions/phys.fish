@@ -62,6 +62,51 @@ function __phys_items
         sed -n 's/^.*"name":"\([^"]*\)".*$/\1/p'
 end
 
+# The run the line reads: the first -f FILE (--file), else diff's first
+# operand.
+function __phys_run_file
+    set -l words (commandline -opc)
+    set -l next 0
+    for w in $words[2..-1]
+        set w (string trim -c '\'"' -- $w)
+        if test $next -eq 1
+            echo $w
+            return 0
+        end
+        switch $w
+            case -f --file
+                set next 1
+            case '--file=*'
+                string replace -- --file= '' $w
+                return 0
+        end
+    end
+    if contains -- diff $words
+        set -l i (contains -i -- diff $words)
+        set -l a $words[(math $i + 1)]
+        if test -n "$a"
+            string trim -c '\'"' -- $a
+            return 0
+        end
+    end
+    return 1
+end
+
+# Selectors: the items and fields of the run's first line, in line order.
+function __phys_fields
+    set -l file (__phys_run_file); or return 0
+    test -f "$file" -a -r "$file"; or return 0
+    type -q phys-introspect; or return 0
+    head -n 1 -- $file 2>/dev/null |
+        command phys-introspect filter --csv '*' 2>/dev/null | head -n 1 |
+        tr ',' '\n' | sed 1d | awk '{ f[++n] = $0
+            if (index($0, "/") && match($0, /\.[^.\/]*$/)) {
+                it = substr($0, 1, RSTART - 1)
+                if (!seen[it]++) i[++m] = it
+            } }
+            END { for (k = 1; k <= m; k++) print i[k]; for (k = 1; k <= n; k++) print f[k] }'
+end
+
 # The command's first operand (its subcommand), skipping options and the
 # values of the options given as arguments.
 function __phys_subcommand
@@ -284,6 +329,10 @@ complete -c phys-introspect -n '__phys_sub_is diff' -l tolerance -x -d 'Largest 
 complete -c phys-introspect -n '__phys_sub_is filter derive plot' -l window -x -d 'Keep only the last N lines'
 complete -c phys-introspect -n '__phys_sub_is items; and __phys_operands_lt 1' -k -a '(__phys_world_files)'
 complete -c phys-introspect -n '__phys_sub_is diff; and __phys_operands_lt 2' -F
+complete -c phys-introspect -n '__phys_sub_is filter derive plot' -k -a '(__phys_fields)'
+complete -c phys-introspect -n '__phys_sub_is at; and not __phys_operands_lt 1' -k -a '(__phys_fields)'
+complete -c phys-introspect -n '__phys_sub_is delta; and not __phys_operands_lt 2' -k -a '(__phys_fields)'
+complete -c phys-introspect -n '__phys_sub_is diff; and not __phys_operands_lt 2' -k -a '(__phys_fields)'
 
 # ---- phys-sdf ----
 
@@ -324,4 +373,5 @@ complete -c phys-sweep -n '__phys_sub_is best' -l maximize -d 'A higher score is
 complete -c phys-sweep -n '__phys_sub_is best' -s s -l save-as -x -d 'Name of the new profile'
 complete -c phys-sweep -n '__phys_sub_is best' -s i -l in-place -d 'Replace the world'
 complete -c phys-sweep -n '__phys_sub_is plan; and __phys_operands_lt 1' -k -a '(__phys_world_files)'
+complete -c phys-sweep -n '__phys_sub_is plan; and __phys_world >/dev/null' -a '(__phys_params =)'
 complete -c phys-sweep -n '__phys_sub_is run run-one score best plot' -F

@@ -328,6 +328,72 @@ complete_line() {
 	[ -z "$output" ]
 }
 
+# tab_complete SHELL LINE...: in SHELL (bash, zsh or fish), interactive
+# in tmux with phys's completions loaded and $TMP/c as its directory, type
+# each LINE and a Tab; print what each line became, one a line.
+tab_complete() {
+	local sh=$1 sock="phys-$$-$BATS_TEST_NUMBER-$1" line now c i
+	local -a shell
+	shift
+	mkdir -p "$TMP/c/zdot" "$TMP/c/xdg/fish/completions"
+	case $sh in
+	bash)
+		printf '%s\n' "PS1='\$ '" "source '$ROOT/completions/phys.bash'" > "$TMP/c/rc"
+		shell=(bash --rcfile "$TMP/c/rc" --noprofile -i) ;;
+	zsh)
+		printf '%s\n' "PS1='\$ '" "fpath=('$ROOT/completions' \$fpath)" \
+		    "autoload -Uz compinit && compinit -u -d '$TMP/c/zdot/dump'" > "$TMP/c/zdot/.zshrc"
+		shell=(env ZDOTDIR="$TMP/c/zdot" zsh -i) ;;
+	fish)
+		for c in phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep; do
+			ln -sf "$ROOT/completions/phys.fish" "$TMP/c/xdg/fish/completions/$c.fish"
+		done
+		shell=(env XDG_CONFIG_HOME="$TMP/c/xdg" fish -i) ;;
+	esac
+	( cd "$TMP/c" && PATH="$PHYS_BIN:$PATH" tmux -L "$sock" new-session -d -s c \
+	    -x 200 -y 10 "$(printf '%q ' "${shell[@]}")" )
+	sleep 1
+	for line in "$@"; do
+		tmux -L "$sock" send-keys -t c -l "$line"
+		tmux -L "$sock" send-keys -t c Tab
+		# what the line shows once the completion has changed it
+		for i in $(seq 40); do
+			sleep 0.1
+			now=$(tmux -L "$sock" capture-pane -p -t c | grep -F -- "${line%% *}" |
+			    tail -1 | sed 's/^.*[$#>] \(phys-\)/\1/; s/ *$//')
+			[ "$now" != "$line" ] && [ -n "$now" ] && break
+		done
+		sleep 0.2
+		tmux -L "$sock" capture-pane -p -t c | grep -F -- "${line%% *}" | tail -1 |
+		    sed 's/^.*[$#>] \(phys-\)/\1/; s/ *$//'
+		tmux -L "$sock" send-keys -t c C-c
+		sleep 0.2
+	done
+	tmux -L "$sock" kill-server
+}
+
+@test "completion inside quotes, and of parameters after phys-sweep plan WORLD and fields after -f RUN, in bash, zsh and fish (tmux)" {
+	command -v tmux > /dev/null || skip "tmux is not installed"
+	need phys-introspect
+	mkdir -p "$TMP/c"
+	cp "$WORLDS/box_stack.sdf" "$TMP/c/w.sdf"
+	cp "$BATS_TEST_DIRNAME/data/introspect-run.jsonl" "$TMP/c/run.jsonl"
+	for sh in bash zsh fish; do
+		command -v "$sh" > /dev/null || continue
+		run tab_complete "$sh" \
+		    "phys-step w.sdf -i 'box5::link/po" \
+		    "phys-step w.sdf -s \"box5::link/inertial.ma" \
+		    "phys-sweep plan w.sdf ite" \
+		    "phys-introspect filter -f run.jsonl 'box::link/pose.ro" \
+		    "phys-introspect diff run.jsonl run.jsonl robot::el"
+		assert_line --index 0 "phys-step w.sdf -i 'box5::link/pose'"
+		assert_line --index 1 --partial "phys-step w.sdf -s \"box5::link/inertial.mass="
+		assert_line --index 2 "phys-sweep plan w.sdf iters="
+		assert_line --index 3 "phys-introspect filter -f run.jsonl 'box::link/pose.roll'"
+		assert_line --index 4 --regexp '^phys-introspect diff run.jsonl run.jsonl robot::elbow/position'
+	done
+}
+
 @test "zsh completion parses" {
 	command -v zsh > /dev/null || skip "zsh is not installed"
 	run zsh -n "$ROOT/completions/_phys"
