@@ -495,8 +495,22 @@ subcommands() {
 	run -2 --separate-stderr phys-sweep plan -p nope "$w" iters=1,2
 	assert_equal "$stderr" "phys-sweep: $want"
 	[ -z "$output" ]
-	run -2 --separate-stderr phys-step -n 1 -i 'nope/pose' "$w"
-	assert_equal "$stderr" "phys-step: no item matches 'nope/pose' (phys-introspect items lists them)"
+}
+
+@test "a pattern that matches nothing exits 1 in every command, saying how to list what there is" {
+	local w="$WORLDS/pendulum.sdf"
+
+	run -1 --separate-stderr phys-step -n 1 -i 'nope*/pose' "$w"
+	assert_equal "$stderr" "phys-step: no item matches 'nope*/pose' (phys-introspect items lists them)"
+	run -1 --separate-stderr phys-step -n 1 -s 'nope*=1' "$w"
+	assert_equal "$stderr" "phys-step: no parameter matches 'nope*'"
+	run -1 --separate-stderr phys-param get 'nope*' "$w"
+	run -1 --separate-stderr phys-param set 'nope*=1' "$w"
+	run -1 --separate-stderr phys-introspect items "$w" 'nope*'
+	run -1 --separate-stderr phys-sweep plan "$w" 'nope*=1,2'
+	phys-step -n 1 -i 'pendulum::bob/pose' "$w" > "$BATS_TEST_TMPDIR/run"
+	run -1 --separate-stderr phys-introspect filter -f "$BATS_TEST_TMPDIR/run" 'nope*'
+	[ -z "$output" ]
 }
 
 @test "a mistyped subcommand gets the closest ones, in one line" {

@@ -1071,8 +1071,9 @@ prepare(struct run *r)
 	if (phys_controls_open(&r->ctl, r->w, r->o->control,
 	    r->o->save_to != NULL) < 0)
 		return -1;
+	/* A pattern matching nothing is bad input, in every command. */
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
-		return -2;
+		return -1;
 	warn_inert_world(r);
 	/* Switching back to the starting profile brings the overrides too. */
 	r->start_profile = r->profile;
