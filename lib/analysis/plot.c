@@ -566,12 +566,14 @@ put_time_range(struct phys_buf *b, const struct table *tbs, size_t ntb,
 			dhi = fmax(dhi, t);
 			any = true;
 		}
-	if (any && dlo < dhi) {
-		if (!has_lo)
-			lo = dlo;
-		if (!has_hi)
-			hi = dhi;
-		has_lo = has_hi = true;
+	/* an end not given is the data's, where that leaves a range */
+	if (any && dlo < dhi && !has_lo && (!has_hi || dlo < hi)) {
+		lo = dlo;
+		has_lo = true;
+	}
+	if (any && dlo < dhi && !has_hi && (!has_lo || dhi > lo)) {
+		hi = dhi;
+		has_hi = true;
 	}
 	put_range(b, "x", has_lo, lo, has_hi, hi);
 }
