@@ -739,7 +739,8 @@ block() {
 	[ ! -e "$TMP/i.png" ]
 	# the first link's box: 12 edges; sides 1 2 3 along the link's x y z,
 	# which the 90 degree turn lays along world y, -x and z
-	block boxes "$TMP/s.gp" | head -24 > "$TMP/fits"
+	# (in the front view, $b0: the first link, leftmost, is where it is)
+	block b0 "$TMP/s.gp" | head -24 > "$TMP/fits"
 	[ "$(wc -l < "$TMP/fits")" -eq 24 ]
 	for k in 1 2 3; do
 		sort -g -k$k,$k "$TMP/fits" | head -1 | cut -d' ' -f$k > "$TMP/lo"
@@ -753,24 +754,53 @@ block() {
 		awk '{ for (k = 1; k <= 3; k++) { c = sprintf("%.9f", $k); if (c == "-0.000000000") c = "0.000000000"; printf "%s%s", c, k < 3 ? " " : "\n" } }' | sort -u
 	}
 	[ "$(corners < "$TMP/fits" | wc -l)" -eq 8 ]
-	[ "$(corners < "$TMP/fits")" = "$(block shapes "$TMP/s.gp" | head -24 | corners)" ]
+	[ "$(corners < "$TMP/fits")" = "$(block s0 "$TMP/s.gp" | head -24 | corners)" ]
 }
 
 @test "show: a link whose box is far from its shapes stands out in the image and on stderr" {
 	show_world
 	run --separate-stderr -0 phys-inertia show -o "$TMP/i.svg" "$TMP/show.sdf"
 	[ "$stderr" = "phys-inertia: rod::link: its box of equivalent inertia is 0.1 times its shapes' (beyond 2)" ]
-	grep -q 'rod::link: box 0.1 x its shapes' "$TMP/i.svg"
-	! grep -q 'fits::link' "$TMP/i.svg"
+	# every link named under its shapes, the one off with how far
+	[ "$(grep -c '>rod::link<' "$TMP/i.svg")" -eq 3 ]
+	[ "$(grep -c '>fits::link<' "$TMP/i.svg")" -eq 3 ]
+	[ "$(grep -c '>box 0.1 x its shapes<' "$TMP/i.svg")" -eq 3 ]
 	# its box is drawn again: a red data block of the 0.1 m cube
 	phys-inertia show --script "$TMP/s.gp" -o "$TMP/i.svg" "$TMP/show.sdf" 2> /dev/null
-	set -- $(block flag0 "$TMP/s.gp" | awk '{ print $1 }' | sort -g | sed -n '1p;$p')
+	set -- $(block f0 "$TMP/s.gp" | awk '{ print $1 }' | sort -g | sed -n '1p;$p')
 	near "$1" 4.95 1e-12
 	near "$2" 5.05 1e-12
 	# a looser --ratio lets it pass
 	run --separate-stderr -0 phys-inertia show --ratio 20 -o "$TMP/j.svg" "$TMP/show.sdf"
 	[ -z "$stderr" ]
-	! grep -q 'rod::link' "$TMP/j.svg"
+	! grep -q 'x its shapes<' "$TMP/j.svg"
+}
+
+@test "show: an invalid inertia is drawn in red without a box, the reason written under the views" {
+	show_world
+	# the rod's moments broken: izz > ixx + iyy
+	sed 's|<izz>0.0016666666666666668</izz>|<izz>0.01</izz>|' "$TMP/show.sdf" > "$TMP/bad.sdf"
+	run --separate-stderr -0 phys-inertia show --script "$TMP/s.gp" -o "$TMP/i.svg" "$TMP/bad.sdf"
+	[[ "$stderr" == "phys-inertia: rod::link: its inertia is not valid (triangle inequality broken"*"): no box of equivalent inertia" ]]
+	# its shapes are in the red block; no box of it among the boxes
+	[ "$(block i0 "$TMP/s.gp" | grep -vc NaN)" -eq 24 ]
+	[ "$(block b0 "$TMP/s.gp" | grep -vc NaN)" -eq 24 ]
+	grep -q "rod::link: invalid inertia, no box: triangle inequality broken" "$TMP/s.gp"
+	grep -q 'invalid inertia (below)' "$TMP/s.gp"
+}
+
+@test "show: links that overlap in a view are moved apart in it, and said to be" {
+	show_world
+	# the rod moved onto the fitting box: overlapping in every view
+	sed 's|<pose>5 0 0 0 0 0</pose>|<pose>1 2 3 0 0 0</pose>|' "$TMP/show.sdf" > "$TMP/on.sdf"
+	phys-inertia show --script "$TMP/s.gp" -o "$TMP/i.png" "$TMP/on.sdf" 2> /dev/null
+	[ "$(grep -c "links that would overlap moved apart" "$TMP/s.gp")" -eq 3 ]
+	# front view: the box spans x 0 .. 2; the rod, 1 m long, now right of it
+	set -- $(block s0 "$TMP/s.gp" | sed -n '25,$p' | awk '{ print $1 }' | sort -g | sed -n '1p;$p')
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 2 && b - a > 0.999 && b - a < 1.001) }'
+	# where nothing overlaps, nothing moves and nothing is said
+	phys-inertia show --script "$TMP/t.gp" -o "$TMP/i.png" "$TMP/show.sdf" 2> /dev/null
+	[ "$(grep -c "moved apart" "$TMP/t.gp")" -eq 0 ]
 }
 
 @test "show: a PNG by extension; other extensions and missing operands are usage errors" {
