@@ -248,7 +248,7 @@ pane_until() {
 	[ "$(grep -n 'sim time \[s\]' <<<"$out" | cut -d: -f1)" -lt "$(grep -n 'diverged' <<<"$out" | cut -d: -f1)" ]
 }
 
-@test "plot --live in tmux follows the terminal's size (SIGWINCH)" {
+@test "plot --live in tmux follows the terminal's size (SIGWINCH), 20 times" {
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	SOCK="phys-$$-$BATS_TEST_NUMBER"
 	"$PHYS_BIN/phys-step" -t 1 -e 20 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
@@ -258,21 +258,32 @@ pane_until() {
 	exec 7>in
 	head -30 run.jsonl >&7
 	small=$(pane_until "sim time [s]") || { tmux -L "$SOCK" kill-server; fail "$small"; }
-	# no new line comes: the new size alone redraws the plot
-	tmux -L "$SOCK" resize-window -t plot -x 120 -y 40
-	for i in $(seq 100); do
-		big=$(pane)
-		[ "$(wc -L <<<"$big")" -gt 100 ] && break
-		sleep 0.1
+	# no new line comes: each new size alone redraws the plot
+	for k in $(seq 20); do
+		if [ $((k % 2)) -eq 1 ]; then w=120 h=40; else w=60 h=20; fi
+		tmux -L "$SOCK" resize-window -t plot -x "$w" -y "$h"
+		for i in $(seq 100); do
+			now=$(pane)
+			wide=$(wc -L <<<"$now")
+			if [ "$w" -eq 120 ]; then [ "$wide" -gt 100 ] && break; else
+				[ "$wide" -le 60 ] && [[ $now == *"sim time [s]"* ]] && break; fi
+			sleep 0.05
+		done
+		row=$(grep -n 'sim time \[s\]' <<<"$now" | cut -d: -f1)
+		# the frame fills the new size but the three rows at the bottom
+		if [ "$w" -eq 120 ]; then
+			[ "$wide" -gt 100 ] && [ "${row:-0}" -gt 30 ] ||
+			    { tmux -L "$SOCK" kill-server; fail "$k: not redrawn at 120x40: $now"; }
+		else
+			[ "$wide" -le 60 ] && [ "${row:-0}" -gt 12 ] && [ "${row:-99}" -le 17 ] ||
+			    { tmux -L "$SOCK" kill-server; fail "$k: not redrawn at 60x20: $now"; }
+		fi
+		[ "$(grep -c 'pose.z \[m\]' <<<"$now")" -eq 1 ] ||
+		    { tmux -L "$SOCK" kill-server; fail "$k: two frames: $now"; }
 	done
 	exec 7>&-
 	tmux -L "$SOCK" kill-server
-	# 60 columns, then 120; the time axis' name near the bottom of each
 	[ "$(wc -L <<<"$small")" -le 60 ]
-	[ "$(wc -L <<<"$big")" -gt 100 ] || fail "not redrawn at 120 columns: $big"
-	row=$(grep -n 'sim time \[s\]' <<<"$big" | cut -d: -f1)
-	[ "$row" -gt 30 ] || fail "the frame is $row rows high"
-	[ "$(grep -c 'pose.z \[m\]' <<<"$big")" -eq 1 ]
 }
 
 @test "plot --live in tmux: suspended (^Z) or interrupted (^C), it gives the shell back the whole screen" {
