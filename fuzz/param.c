@@ -10,7 +10,7 @@
 #include "fuzz.h"
 #include "paramio.h"
 #include "ref.h"
-#include "sim.h"
+#include "sdfedit.h"
 #include "small_world.h"
 
 int
