@@ -155,6 +155,8 @@ static const struct {
 	{ O_TSV, "--tsv",
 	    "  --tsv                  like --csv, with tabs (filter derive at delta)\n" },
 	{ 0, NULL,
+	    "  -q, --quiet            no warnings\n" },
+	{ 0, NULL,
 	    "  -V, --version          show the version and exit\n" },
 	{ O_WINDOW, "--window",
 	    "  --window N             keep only the last N lines (filter derive\n"
@@ -201,6 +203,7 @@ static const struct option longopts[] = {
 	{ "to", required_argument, NULL, L_TO },
 	{ "tolerance", required_argument, NULL, L_TOL },
 	{ "tsv", no_argument, NULL, L_TSV },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "window", required_argument, NULL, L_WINDOW },
 	{ "xmax", required_argument, NULL, L_XMAX },
@@ -460,8 +463,10 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 			c->o.output = optarg;
 			break;
 		case 'V':
-			printf("phys-introspect %s\n", PHYS_VERSION);
-			exit(phys_close_stdout());
+			phys_version();
+		case 'q':
+			phys_set_quiet(true);
+			break;
 		case L_CSV:
 			c->given |= O_CSV;
 			break;
@@ -707,7 +712,7 @@ main(int argc, char **argv)
 	c.o.out = stdout;
 	c.p.interval = 1;
 	if (!(cmd = phys_command_split(&command, &current, &argc, &argv,
-	    ":f:ho:V", parse_options, &c)))
+	    ":f:ho:qV", parse_options, &c)))
 		usage_error("no command given");
 	c.args = argv;
 	c.nargs = argc;

@@ -24,13 +24,12 @@ static const char help_text[] =
     "\n"
     PRINT_TEXT
     "\n"
+    "  -q, --quiet         no warnings\n"
     "  -h, --help          show this help\n"
-    "      --version       show the version\n";
+    "  -V, --version       show the version\n";
 
 static const char check_help[] = "\n" CHECK_TEXT;
 static const char print_help[] = "\n" PRINT_TEXT;
-
-enum { OPT_VERSION = 256 };
 
 static int cmd_check(int, char **, void *);
 static int cmd_print(int, char **, void *);
@@ -51,7 +50,8 @@ static const struct phys_subcommand *current;
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -62,9 +62,12 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
 		switch (c) {
+		case 'q':
+			phys_set_quiet(true);
+			break;
 		case 'h':
 			phys_command_help(&command, current);
-		case OPT_VERSION:
+		case 'V':
 			phys_version();
 		default:
 			phys_option_error(c, argv, longopts);
@@ -129,8 +132,8 @@ main(int argc, char **argv)
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	if (!(sub = phys_command_split(&command, &current, &argc, &argv, ":h",
-	    parse_options, NULL)))
+	if (!(sub = phys_command_split(&command, &current, &argc, &argv,
+	    ":hqV", parse_options, NULL)))
 		phys_usage(phys_command_usage(&command, NULL));
 	rc = sub->run(argc, argv, NULL);
 	if (phys_close_stdout() != PHYS_EXIT_OK)
