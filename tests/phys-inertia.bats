@@ -422,23 +422,23 @@ EOF
 
 @test "scale: a uniform size s gives s^2 I at fixed mass, s^5 I at fixed density" {
 	in="$(rotated 0.3 -0.7 1.1 1 2 2.5)"
-	run phys-inertia scale --size 2 <<<"$in"
+	run phys-inertia scale --size-factor 2 <<<"$in"
 	assert_success
 	[ "$(field .mass "$output")" = 1 ]
 	near "$(jqcalc "$in" "$output" 'relerr(tensor($i) | map(map(. * 4)); tensor($o))')" 0 1e-15
-	run phys-inertia scale --size 2 --fixed-density <<<"$in"
+	run phys-inertia scale --size-factor 2 --fixed-density <<<"$in"
 	[ "$(field .mass "$output")" = 8 ]
 	near "$(jqcalc "$in" "$output" 'relerr(tensor($i) | map(map(. * 32)); tensor($o))')" 0 1e-15
-	run phys-inertia scale --size 2 --density-factor 0.5 <<<"$in"
+	run phys-inertia scale --size-factor 2 --density-factor 0.5 <<<"$in"
 	[ "$(field .mass "$output")" = 4 ]
 	near "$(jqcalc "$in" "$output" 'relerr(tensor($i) | map(map(. * 16)); tensor($o))')" 0 1e-15
 }
 
 @test "scale: resizing a box along x, y, z gives the resized box" {
-	a=$(phys-inertia box 1 1 1 --mass 1 | phys-inertia scale --size 2,3,0.5)
+	a=$(phys-inertia box 1 1 1 --mass 1 | phys-inertia scale --size-factor 2,3,0.5)
 	b=$(phys-inertia box 2 3 0.5 --mass 1)
 	near "$(jqcalc "$a" "$b" 'relerr(tensor($i); tensor($o))')" 0 1e-15
-	a=$(phys-inertia box 1 1 1 --mass 1 | phys-inertia scale --size 2,3,0.5 --fixed-density)
+	a=$(phys-inertia box 1 1 1 --mass 1 | phys-inertia scale --size-factor 2,3,0.5 --fixed-density)
 	b=$(phys-inertia box 2 3 0.5 --mass 3)
 	[ "$(field .mass "$a")" = 3 ]
 	near "$(jqcalc "$a" "$b" 'relerr(tensor($i); tensor($o))')" 0 1e-15
@@ -463,7 +463,7 @@ EOF
 	'
 	in=$(jq -nc "$JQLIB$pm"'asline(body(pts))')
 	want=$(jq -nc "$JQLIB$pm"'asline(body(pts | map(.p |= [.[0] * 2, .[1] * 0.5, .[2] * 3])))')
-	run phys-inertia scale --size 2,0.5,3 <<<"$in"
+	run phys-inertia scale --size-factor 2,0.5,3 <<<"$in"
 	assert_success
 	near "$(jqcalc "$want" "$output" 'relerr(tensor($i); tensor($o))')" 0 1e-13
 	near "$(jqcalc "$want" "$output" '[$i.pose.x - $o.pose.x, $i.pose.y - $o.pose.y,
@@ -477,13 +477,13 @@ EOF
 	assert_failure 2
 	run phys-inertia scale --fixed-density --density-factor 2 <<<"$in"
 	assert_failure 2
-	run phys-inertia scale --size 0 <<<"$in"
+	run phys-inertia scale --size-factor 0 <<<"$in"
 	assert_failure 2
-	run phys-inertia scale --size 1,2 <<<"$in"
+	run phys-inertia scale --size-factor 1,2 <<<"$in"
 	assert_failure 2
-	run phys-inertia scale --size 1,-2,3 <<<"$in"
+	run phys-inertia scale --size-factor 1,-2,3 <<<"$in"
 	assert_failure 2
-	run phys-inertia scale --size 1,2,3,4 <<<"$in"
+	run phys-inertia scale --size-factor 1,2,3,4 <<<"$in"
 	assert_failure 2
 	run --separate-stderr phys-inertia scale --mass 2 <<<'{"mass":0,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}'
 	assert_failure 1
@@ -654,7 +654,8 @@ ratio_125_reported() {
 }
 
 @test "fix --keep-mass: an offset rod's centre of mass and the parallel-axis theorem" {
-	phys-inertia fix --keep-mass "$WORLDS/bad_inertia.sdf" 'swapped::*' > "$TMP/f.sdf"
+	# (valid, but not a rod's: --all)
+	phys-inertia fix --all --keep-mass "$WORLDS/bad_inertia.sdf" 'swapped::*' > "$TMP/f.sdf"
 	phys-param get 'swapped::link/inertial.*' "$TMP/f.sdf" > "$TMP/v"
 	v() { jq -r --arg a "$1" 'select(.name | endswith($a)) | .value' "$TMP/v"; }
 	near "$(v inertial.mass)" 2 0
@@ -673,7 +674,7 @@ ratio_125_reported() {
 <collision name="b"><pose>0.5 0 0 0 0 0</pose><geometry><sphere><radius>0.1</radius></sphere></geometry></collision>
 </link></model></world></sdf>
 XML
-	phys-inertia fix --density 1000 "$TMP/dumbbell.sdf" > "$TMP/f.sdf"
+	phys-inertia fix --all --density 1000 "$TMP/dumbbell.sdf" > "$TMP/f.sdf"
 	phys-param get 'd::l/inertial.*' "$TMP/f.sdf" > "$TMP/v"
 	v() { jq -r --arg a "$1" 'select(.name | endswith($a)) | .value' "$TMP/v"; }
 	m1=$(awk 'BEGIN { OFMT = "%.17g"; print 1000 * 4 / 3 * 3.141592653589793 * 0.001 }')
@@ -685,13 +686,40 @@ XML
 	phys-step -n 10 "$TMP/f.sdf" > /dev/null
 }
 
+@test "fix: only the links whose inertia is not valid, unless --all; every change said, with the digits it needs" {
+	run --separate-stderr -0 phys-inertia fix --density 1000 "$WORLDS/bad_inertia.sdf"
+	printf '%s\n' "$output" > "$TMP/f.sdf"
+	# one link changed: its mass and moments, 1000 kg/m^3 of a 0.2 m cube
+	# (8, not 8.000000000000002; 8 * 0.08 / 12 to 14 digits)
+	line=$(grep -n '<mass>1</mass>' "$WORLDS/bad_inertia.sdf" | sed -n 2p | cut -d: -f1)
+	assert_equal "$stderr" "phys-inertia: $WORLDS/bad_inertia.sdf:$((line - 1)): impossible::link: mass 1 -> 8, ixx 0.01 -> 0.053333333333333, iyy 0.01 -> 0.053333333333333, izz 0.05 -> 0.053333333333333"
+	diff "$WORLDS/bad_inertia.sdf" "$TMP/f.sdf" | grep '^>' > "$TMP/d" || true
+	[ "$(wc -l < "$TMP/d")" -eq 4 ]
+	grep -q '<mass>8</mass>' "$TMP/d"
+	grep -q '<ixx>0.053333333333333</ixx>' "$TMP/d"
+	# the valid ones keep theirs, the plausible cube's 1 kg among them
+	[ "$(phys-param get 'plausible::link/inertial.mass' "$TMP/f.sdf" | jq .value)" = 1 ]
+	# --all: every link, each said; the offset rod's centre of mass too
+	run --separate-stderr -0 phys-inertia fix --all --density 1000 "$WORLDS/bad_inertia.sdf"
+	[ "$(wc -l <<<"$stderr")" -eq 4 ]
+	[[ "$stderr" == *"plausible::link: mass 1 -> 8, ixx 0.006666666666666667 -> 0.053333333333333,"* ]]
+	[[ "$stderr" == *"swapped::link: mass 2 -> 10, pose 0 0 0 0 0 0 -> 0.5 0 0 0 0 0,"* ]]
+	# -q: the same world, nothing said
+	run --separate-stderr -0 phys-inertia fix -q --density 1000 "$WORLDS/bad_inertia.sdf"
+	[ -z "$stderr" ]
+	# a glob that names no link
+	run -1 --separate-stderr phys-inertia fix "$WORLDS/bad_inertia.sdf" 'nope::*'
+	assert_equal "$stderr" "phys-inertia: no link matches 'nope::*' (phys-inertia check lists them)"
+	[ -z "$output" ]
+}
+
 @test "fix -i: in place through a temporary file; a world that fails to load is untouched" {
 	cp "$WORLDS/bad_inertia.sdf" "$TMP/w.sdf"
-	phys-inertia fix -i "$TMP/w.sdf"
+	phys-inertia fix --in-place "$TMP/w.sdf"
 	phys-inertia check "$TMP/w.sdf" > /dev/null
 	printf '<sdf version="1.7"><world name="w">' > "$TMP/bad.sdf"
 	cp "$TMP/bad.sdf" "$TMP/bad.orig"
-	run phys-inertia fix -i "$TMP/bad.sdf"
+	run phys-inertia fix --in-place "$TMP/bad.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "phys-inertia: $TMP/bad.sdf:"* ]]
 	cmp "$TMP/bad.sdf" "$TMP/bad.orig"
