@@ -1210,38 +1210,110 @@ write_script(const char *path, const struct phys_buf *script)
 	return phys_atomic_commit(&a);
 }
 
+/* A drawing's script into b, for the target tg. */
+typedef void script_fn(struct phys_buf *b, const struct target *tg,
+    void *ctx);
+
+/*
+ * One drawing, wherever it goes: into output (through a temporary file
+ * renamed when gnuplot succeeded), on the terminal or in a window, or as
+ * the script itself with --script.
+ */
 static int
-plot_tables(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
-    const char *prog, const struct table *tbs, size_t ntb)
+draw(const char *output, const struct phys_ist_plotopts *p, const char *prog,
+    script_fn *fn, void *ctx)
 {
+	struct phys_ist_opts o = { .output = output };
 	struct phys_buf script = { 0 };
 	struct target tg = { 0 };
 	struct phys_atomic a;
 	int rc;
 
-	if (check_colors(p, tbs, ntb) < 0 ||
-	    choose_target(o, p, prog, &tg) < 0)
+	if (choose_target(&o, p, prog, &tg) < 0)
 		return -1;
 	if (p->script) {
-		put_script(&script, tbs, ntb, p, &tg);
+		fn(&script, &tg, ctx);
 		rc = write_script(p->script, &script);
 		phys_buf_free(&script);
 		return rc;
 	}
-	if (o->output && phys_atomic_open(&a, o->output) < 0)
+	if (output && phys_atomic_open(&a, output) < 0)
 		return -1;
-	if (o->output)
+	if (output)
 		tg.path = a.tmp;
-	put_script(&script, tbs, ntb, p, &tg);
+	fn(&script, &tg, ctx);
 	rc = phys_ist_run_gnuplot(prog, &script);
 	phys_buf_free(&script);
-	if (!o->output)
+	if (!output)
 		return rc;
 	if (rc < 0) {
 		phys_atomic_abort(&a);
 		return -1;
 	}
 	return phys_atomic_commit(&a);
+}
+
+struct tables {
+	const struct table *tbs;
+	size_t ntb;
+	const struct phys_ist_plotopts *p;
+};
+
+static void
+tables_script(struct phys_buf *b, const struct target *tg, void *ctx)
+{
+	const struct tables *t = ctx;
+
+	put_script(b, t->tbs, t->ntb, t->p, tg);
+}
+
+static int
+plot_tables(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
+    const char *prog, const struct table *tbs, size_t ntb)
+{
+	struct tables t = { tbs, ntb, p };
+
+	if (check_colors(p, tbs, ntb) < 0)
+		return -1;
+	return draw(o->output, p, prog, tables_script, &t);
+}
+
+/* Another command's drawing: its terminal as introspect's, its body its
+ * own. */
+struct custom {
+	const struct phys_ist_plotopts *p;
+	phys_ist_body_fn *body;
+	void *ctx;
+};
+
+static void
+custom_script(struct phys_buf *b, const struct target *tg, void *ctx)
+{
+	const struct custom *c = ctx;
+	struct phys_ist_canvas cv = { tg->kind == T_TEXT,
+	    tg->kind == T_TEXT ? tg->cols : tg->width,
+	    tg->kind == T_TEXT ? tg->rows : tg->height };
+
+	put_terminal(b, c->p, tg);
+	c->body(b, &cv, c->ctx);
+	if (tg->kind == T_FILE)
+		phys_buf_puts(b, "unset output\n");
+}
+
+int
+phys_ist_plot_custom(const struct phys_ist_plotopts *p, const char *output,
+    phys_ist_body_fn *body, void *ctx)
+{
+	struct custom c = { p, body, ctx };
+	char *prog = NULL;
+	int rc;
+
+	if (!p->script && !(prog = phys_ist_find_program("gnuplot")))
+		return phys_fail("gnuplot not found: install the Debian "
+		    "package gnuplot-nox");
+	rc = draw(output, p, prog, custom_script, &c);
+	free(prog);
+	return rc;
 }
 
 static int
