@@ -63,19 +63,6 @@ usage(void)
 	phys_usage(usage_text);
 }
 
-static double
-positive_number(const char *opt, const char *s, bool allow_zero)
-{
-	return phys_arg_number(usage_text, opt, s, 0, allow_zero);
-}
-
-static void
-push(char ***list, size_t *n, char *s)
-{
-	*list = phys_xrealloc(*list, (*n + 1) * sizeof **list);
-	(*list)[(*n)++] = s;
-}
-
 static void
 parse_options(int argc, char **argv, struct phys_run_options *o)
 {
@@ -86,12 +73,6 @@ parse_options(int argc, char **argv, struct phys_run_options *o)
 		if (phys_run_option(c, 'i', optarg, usage_text, o))
 			continue;
 		switch (c) {
-		case 'r':
-			o->rate = positive_number("--rate", optarg, false);
-			break;
-		case 's':
-			push(&o->sets, &o->nsets, optarg);
-			break;
 		case OPT_REALTIME:
 			o->realtime = true;
 			break;
