@@ -295,7 +295,7 @@ _phys_step()
 	if [[ $cur == -* ]]; then
 		_phys_words_add -c --control -e --every -i --items -n --steps \
 		    -p --preset -r --rate -s --set -t --duration --realtime \
-		    --save-to --skip-unsupported --help --version
+		    --save-to --skip-unsupported -q --quiet --help --version
 		return
 	fi
 	_phys_files world
@@ -327,32 +327,32 @@ _phys_preset()
 {
 	local n
 	case $prev in
-	-f | --from)
+	--copy)
 		_phys_profiles
 		return
 		;;
-	-e | --engine)
+	--engine)
 		_phys_words_add ode bullet simbody dart
 		return
 		;;
 	esac
-	if [[ $cur == --from=* ]]; then
+	if [[ $cur == --copy=* ]]; then
 		_phys_long_value _phys_profiles
 		return
 	fi
-	_phys_subcommand '-f|--from|-e|--engine'
+	_phys_subcommand '--copy|--engine'
 	if [[ $cur == -* ]]; then
 		case $_phys_sub in
 		'') _phys_words_add --help --version ;;
-		list) _phys_words_add -1 --help ;;
-		add) _phys_words_add -i --in-place -e --engine -f --from --help ;;
+		list) _phys_words_add -1 ;;
+		add) _phys_words_add --in-place --engine --copy ;;
 		use | remove | rename | import)
-			_phys_words_add -i --in-place --help ;;
-		*) _phys_words_add --help ;;
+			_phys_words_add --in-place ;;
 		esac
+		_phys_words_add -q --quiet --help
 		return
 	fi
-	n=$(_phys_operand_index '-f|--from|-e|--engine')
+	n=$(_phys_operand_index '--copy|--engine')
 	case $_phys_sub in
 	'')
 		_phys_words_add list show use add remove rename export \
@@ -393,29 +393,30 @@ _phys_param_value()
 {
 	case $1 in
 	-p | --preset) _phys_profiles ;;
-	-f | --from) _phys_files any ;;
+	-f | --file) _phys_files any ;;
 	esac
 }
 
 _phys_param()
 {
 	case $prev in
-	-p | --preset | -f | --from)
+	-p | --preset | -f | --file)
 		_phys_param_value "$prev"
 		return
 		;;
 	esac
 	_phys_long_value _phys_param_value && return
-	_phys_subcommand '-p|--preset|-f|--from'
+	_phys_subcommand '-p|--preset|-f|--file'
 	if [[ $cur == -* ]]; then
 		case $_phys_sub in
-		list) _phys_words_add -d --doc --help ;;
-		get) _phys_words_add -d --doc -p --preset --help ;;
-		set) _phys_words_add -i --in-place -p --preset -f --from --help ;;
-		doc) _phys_words_add --help ;;
-		*) _phys_words_add -d --doc -f --from -i --in-place -p \
-		    --preset --help --version ;;
+		list) _phys_words_add -d --doc ;;
+		get) _phys_words_add -d --doc -p --preset ;;
+		set) _phys_words_add --in-place -p --preset -f --file ;;
+		doc) ;;
+		*) _phys_words_add -d --doc -f --file --in-place -p \
+		    --preset --version ;;
 		esac
+		_phys_words_add -q --quiet --help
 		return
 	fi
 	case $_phys_sub in
@@ -448,7 +449,7 @@ _phys_inertia()
 	local shapes=(box sphere cylinder capsule ellipsoid hollow-sphere
 	    hollow-cylinder)
 	case $prev in
-	--density | --mass | --density-factor | --mass-factor | --size | --ratio | \
+	--density | --mass | --density-factor | --mass-factor | --size-factor | --ratio | \
 	    --ixx | --ixy | --ixz | --iyy | --iyz | --izz)
 		return
 		;;
@@ -459,7 +460,7 @@ _phys_inertia()
 	esac
 	if [[ $_phys_cword -eq 1 ]]; then
 		if [[ $cur == -* ]]; then
-			_phys_words_add --help --version
+			_phys_words_add -q --quiet --help --version
 		else
 			_phys_words_add "${shapes[@]}" principal box-equivalent scale \
 			    check fix show
@@ -469,12 +470,12 @@ _phys_inertia()
 	case ${_phys_words[1]} in
 	box | sphere | cylinder | capsule | ellipsoid | hollow-sphere | \
 	    hollow-cylinder)
-		[[ $cur == -* ]] && _phys_words_add --density --mass --help
+		[[ $cur == -* ]] && _phys_words_add --density --mass -q --quiet --help
 		;;
 	principal | box-equivalent)
 		if [[ $cur == -* ]]; then
 			_phys_words_add --ixx --ixy --ixz --iyy --iyz --izz \
-			    --mass --help
+			    --mass -q --quiet --help
 		else
 			_phys_files any
 		fi
@@ -482,20 +483,21 @@ _phys_inertia()
 	scale)
 		if [[ $cur == -* ]]; then
 			_phys_words_add --density-factor --fixed-density --mass \
-			    --mass-factor --size --help
+			    --mass-factor --size-factor -q --quiet --help
 		else
 			_phys_files any
 		fi
 		;;
 	check | fix | show)
 		if [[ $cur == -* ]]; then
-			_phys_words_add --help
+			_phys_words_add -q --quiet --help
 			if [[ ${_phys_words[1]} == check ]]; then
 				_phys_words_add --ratio
 			elif [[ ${_phys_words[1]} == show ]]; then
 				_phys_words_add -o --output --ratio --script
 			else
-				_phys_words_add --auto --density --keep-mass -i --in-place
+				_phys_words_add --all --auto --density --keep-mass \
+				    --in-place
 			fi
 		else
 			_phys_files world
@@ -554,8 +556,9 @@ _phys_introspect()
 		    --logscale --color --format --background --script \
 		    --terminal ;;
 		items) ;;
-		*) _phys_words_add -h --help -V --version ;;
+		*) _phys_words_add -V --version ;;
 		esac
+		_phys_words_add -q --quiet -h --help
 		return
 	fi
 	case $_phys_sub in
@@ -580,7 +583,7 @@ _phys_sdf()
 {
 	_phys_subcommand ''
 	if [[ $cur == -* ]]; then
-		_phys_words_add --help --version
+		_phys_words_add -q --quiet --help --version
 		return
 	fi
 	case $_phys_sub in
@@ -593,22 +596,28 @@ _phys_sdf()
 
 _phys_sweep()
 {
-	local valued='-c|--control|-e|--every|-I|--items|-j|--jobs|-k|--keep|-l|--list|-n|--steps|-o|--output|-p|--preset|-s|--save-as|-t|--duration|--lhs|--random|--script|--seed'
+	local valued='-c|--control|-e|--every|-i|--items|-j|--jobs|-k|--top|-l|--list|-n|--steps|-o|--output|-p|--preset|-r|--rate|-s|--set|-t|--duration|--dir|--format|--lhs|--logscale|--random|--save-as|--script|--seed|--size|--terminal|--title'
 	_phys_subcommand "$valued"
 	case $prev in
-	-c | --control | -l | --list | -o | --output | --script) _phys_files any; return ;;
-	-e | --every | -I | --items | -j | --jobs | -k | --keep | -n | --steps | -s | --save-as | -t | --duration | --lhs | --random | --seed) return ;;
-	-p | --preset) _phys_add < <(_phys_run phys-preset list -1 "$(_phys_world)"); return ;;
+	-c | --control | -l | --list | -o | --output | --script | --dir) _phys_files any; return ;;
+	-e | --every | -j | --jobs | -k | --top | -n | --steps | -r | --rate | -t | --duration | --lhs | --random | --save-as | --seed | --size | --title) return ;;
+	-i | --items) _phys_items; return ;;
+	-s | --set) [[ $cur == *=* ]] || _phys_params '='; return ;;
+	-p | --preset) _phys_profiles; return ;;
+	--format) _phys_words_add png svg pdf; return ;;
+	--logscale) _phys_words_add x y; return ;;
+	--terminal) _phys_words_add text sixel window; return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		case $_phys_sub in
-		plan) _phys_words_add --control --every --items --list --lhs --steps --preset --random --seed --duration ;;
-		run) _phys_words_add --jobs --output --stream ;;
-		run-one | score) _phys_words_add --output ;;
-		best) _phys_words_add --keep --maximize --save-as --in-place ;;
-		plot) _phys_words_add --output --script ;;
+		plan) _phys_words_add -c --control -e --every -i --items -l --list --lhs -n --steps -p --preset -r --rate --random -s --set --seed -t --duration ;;
+		run) _phys_words_add -j --jobs --dir --stream ;;
+		run-one | score) _phys_words_add --dir ;;
+		best) _phys_words_add -k --top --maximize --save-as --in-place ;;
+		plot) _phys_words_add -o --output --format --logscale --maximize --script --size --terminal --title ;;
+		'') _phys_words_add -V --version ;;
 		esac
-		_phys_words_add --help --version
+		_phys_words_add -q --quiet --help
 		return
 	fi
 	case $_phys_sub in
