@@ -394,6 +394,56 @@ tab_complete() {
 	done
 }
 
+# help_options COMMAND [SUBCOMMAND]: the long options its --help lists
+# on option lines but --version, one a line.
+help_options() {
+	"$@" --help 2>&1 | grep -oE '^ +(-[A-Za-z0-9], )?--[a-z][a-z0-9-]*' |
+	    grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- --version | sort -u
+}
+
+@test "completions offer the options each subcommand's help lists, and -q/--quiet, in bash, fish and zsh" {
+	local cs o zfn
+	local -a cmds=("phys-step" "phys-preset add" "phys-preset use"
+	    "phys-preset list" "phys-param set" "phys-param get" "phys-param list"
+	    "phys-inertia box" "phys-inertia scale" "phys-inertia fix"
+	    "phys-inertia show" "phys-inertia check" "phys-introspect plot"
+	    "phys-introspect diff" "phys-introspect derive" "phys-sdf check"
+	    "phys-sweep plan" "phys-sweep run" "phys-sweep run-one"
+	    "phys-sweep score" "phys-sweep best" "phys-sweep plot")
+	for cs in "${cmds[@]}"; do
+		# shellcheck disable=SC2086 # "command subcommand"
+		complete_words $cs --
+		[ -z "$stderr" ] || fail "$stderr"
+		for o in $(help_options $cs) --quiet --help; do
+			grep -qx -- "$o" <<< "$output" || fail "bash: '$cs --' does not offer $o"
+		done
+		if command -v fish > /dev/null; then
+			run fish -c "source '$ROOT/completions/phys.fish'; complete -C '$cs --'"
+			for o in $(help_options $cs) --quiet --help; do
+				cut -f1 <<< "$output" | grep -qx -- "$o" ||
+				    fail "fish: '$cs --' does not offer $o"
+			done
+		fi
+		# zsh: the command's function names each option
+		zfn=_${cs%% *}
+		zfn=${zfn//-/_}
+		sed -n "/^(( \$+functions\[$zfn\] ))/,/^}/p" "$ROOT/completions/_phys" > "$TMP/zfn"
+		for o in $(help_options $cs) --quiet --help; do
+			grep -q -- "$o[]=\['\x27]" "$TMP/zfn" ||
+			    grep -q -- ",$o[]=\['\x27}]" "$TMP/zfn" ||
+			    fail "zsh: $zfn does not name $o"
+		done
+	done
+	# The spellings kept for one release are not offered.
+	complete_words phys-sweep best --
+	refute_line --keep
+	complete_words phys-preset add --
+	refute_line --from
+	complete_words phys-param set --
+	refute_line --from
+	refute_line -i
+}
+
 @test "zsh completion parses" {
 	command -v zsh > /dev/null || skip "zsh is not installed"
 	run zsh -n "$ROOT/completions/_phys"
@@ -435,6 +485,65 @@ subcommands() {
 	[ "$(commands | wc -l)" -ge 5 ] || fail "no CMDS in the Makefile"
 	commands | grep -qx phys-step
 	commands | grep -qx phys-introspect
+}
+
+# Every option line of every command's and subcommand's --help: "CMD
+# SHORT LONG ARG" (SHORT "-" when none, ARG "-" when it takes no value).
+option_lines() {
+	local cmd sub
+	for cmd in $(commands); do
+		{ "$cmd" --help; for sub in $(subcommands "$cmd"); do "$cmd" "$sub" --help; done; } 2>/dev/null |
+		    sed -n 's/^  *\(-[a-zA-Z1]\), \(--[a-z][a-z0-9-]*\)[ =]\{0,1\}\([A-Z][^ ]*\)\{0,1\}.*/\1 \2 \3/p;
+			s/^  *\(--[a-z][a-z0-9-]*\)[ =]\{0,1\}\([A-Z][^ ]*\)\{0,1\}.*/- \1 \2/p' |
+		    awk -v c="$cmd" '{ print c, $1, $2, ($3 == "" ? "-" : "arg") }'
+	done | sort -u
+}
+
+@test "one meaning per option: a letter is one long option, a long option takes a value or not, in every command; phys(7) lists them" {
+	option_lines > "$TMP/opts"
+	[ "$(wc -l < "$TMP/opts")" -gt 60 ]
+	# a letter, the same long option everywhere
+	awk '$2 != "-" { print $2, $3 }' "$TMP/opts" | sort -u |
+	    awk '{ n[$1]++; l[$1] = l[$1] " " $2 } END { for (k in n) if (n[k] > 1) { print k ":" l[k]; bad = 1 } exit bad }' ||
+	    fail "letters with two meanings"
+	# a long option, one short letter or none, a value or none
+	awk '{ print $3, $4 }' "$TMP/opts" | sort -u |
+	    awk '{ n[$1]++ } END { for (k in n) if (n[k] > 1) { print k; bad = 1 } exit bad }' ||
+	    fail "long options taking a value in one command and not in another"
+	awk '$2 != "-" { print $3, $2 }' "$TMP/opts" | sort -u |
+	    awk '{ n[$1]++ } END { for (k in n) if (n[k] > 1) { print k; bad = 1 } exit bad }' ||
+	    fail "long options with two letters"
+	# the old spellings are gone from the help
+	run -1 grep -E ' -I | --from FILE| --keep N| -s, --save-as| -i, --in-place| -e, --engine' "$TMP/opts"
+	# every letter in phys(7)'s table
+	for l in $(awk '$2 != "-" { print $2 }' "$TMP/opts" | sort -u); do
+		grep -q "^\\\\fB\\\\${l}\\\\fR" "$ROOT/man/phys.7" || fail "phys(7) lacks $l"
+	done
+	# -q and -V in every command
+	for cmd in $(commands); do
+		grep -q "^$cmd -q --quiet" "$TMP/opts" || fail "$cmd has no -q"
+		grep -q "^$cmd -V --version" "$TMP/opts" || fail "$cmd has no -V"
+		"$cmd" -V | grep -q "^$cmd "
+	done
+}
+
+@test "the spellings an option had before: still taken this release, with a warning saying what to write" {
+	cp "$WORLDS/box_stack.sdf" "$TMP/w.sdf"
+	run -0 --separate-stderr phys-preset add -i -f accurate fast iters=20 "$TMP/w.sdf"
+	[[ "$stderr" == *"phys-preset: -i is deprecated and will go in the next release: write --in-place (-i is --items in phys-step and phys-sweep)"* ]]
+	[[ "$stderr" == *"phys-preset: -f is deprecated"*"write --copy"* ]]
+	[ "$(phys-preset list -1 "$TMP/w.sdf" | tail -1)" = fast ]
+	# -q silences it, wherever it is
+	run -0 --separate-stderr phys-preset remove -i fast "$TMP/w.sdf" -q
+	[ -z "$stderr" ]
+	run -0 --separate-stderr phys-param set -i --from /dev/null iters=7 "$TMP/w.sdf"
+	[[ "$stderr" == *"-i is deprecated"*"--in-place"* && "$stderr" == *"--from is deprecated"*"--file"* ]]
+	[ "$(phys-param get iters "$TMP/w.sdf" | jq .value)" = 7 ]
+	run -0 --separate-stderr phys-sweep plan -I 'box0::link/pose' "$TMP/w.sdf" iters=5
+	[[ "$stderr" == *"-I is deprecated"*"write -i"* ]]
+	[ "$(jq -c .items <<<"$output")" = '["box0::link/pose"]' ]
+	run -0 --separate-stderr phys-inertia scale --size 2 --fixed-density < /dev/null
+	[[ "$stderr" == *"--size is deprecated"*"--size-factor"* ]]
 }
 
 @test "-h prints what --help prints, on every command" {
@@ -511,6 +620,32 @@ subcommands() {
 	phys-step -n 1 -i 'pendulum::bob/pose' "$w" > "$BATS_TEST_TMPDIR/run"
 	run -1 --separate-stderr phys-introspect filter -f "$BATS_TEST_TMPDIR/run" 'nope*'
 	[ -z "$output" ]
+	run -1 --separate-stderr phys-inertia fix "$w" 'nope::*'
+	[ -z "$output" ]
+	assert_equal "$stderr" "phys-inertia: no link matches 'nope::*' (phys-inertia check lists them)"
+}
+
+@test "-q silences the warnings of every command, and only them" {
+	# two profiles marked default: a warning from every command that loads it
+	sed 's/<physics name="accurate" type="ode">/<physics name="accurate" type="ode" default="true">/' \
+	    "$WORLDS/box_stack.sdf" > "$BATS_TEST_TMPDIR/w.sdf"
+	local w="$BATS_TEST_TMPDIR/w.sdf"
+	grep -q 'name="accurate" type="ode" default="true"' "$w"
+	run -0 --separate-stderr phys-step -n 1 "$w"
+	[[ "$stderr" == *"w.sdf:"*": profile 'accurate' is also marked default"* ]]
+	for c in "phys-step -n 1 -q $w" "phys-step -q -n 1 $w" "phys-preset list -q $w" \
+	    "phys-preset -q list $w" "phys-sdf print -q $w" "phys-inertia -q show -o $BATS_TEST_TMPDIR/i.svg $WORLDS/inertia_show.sdf" \
+	    "phys-inertia fix -q $WORLDS/bad_inertia.sdf" "phys-param set -q --in-place iters=3 $w" \
+	    "phys-sweep plan -q -n 2 $w iters=3"; do
+		run -0 --separate-stderr $c
+		[ -z "$stderr" ] || fail "$c: $stderr"
+	done
+	# the same without -q warns
+	run -0 --separate-stderr phys-inertia fix "$WORLDS/bad_inertia.sdf"
+	[ -n "$stderr" ]
+	# errors still are said
+	run -1 --separate-stderr phys-step -q -n 1 -s 'nope=1' "$w"
+	[ -n "$stderr" ]
 }
 
 # The usage block of a --help or of a usage error: up to the first empty
@@ -649,7 +784,7 @@ EOF
 	    "phys-step -n 1 -c $ctl $w" \
 	    "phys-param get no_such_param $w" \
 	    "phys-param set no_such_param=1 $w" \
-	    "phys-param set --from $ctl $w" \
+	    "phys-param set --file $ctl $w" \
 	    "phys-param list $w no_such_param" \
 	    "phys-param list no_such_param" \
 	    "phys-preset add p no_such_param=1 $w"; do
