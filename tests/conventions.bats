@@ -643,6 +643,14 @@ option_lines() {
 	# the same without -q warns
 	run -0 --separate-stderr phys-inertia fix "$WORLDS/bad_inertia.sdf"
 	[ -n "$stderr" ]
+	# phys-introspect: a run longer than the other it is compared with
+	phys-step -q -t 0.2 -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" > "$BATS_TEST_TMPDIR/a"
+	phys-step -q -t 0.1 -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" > "$BATS_TEST_TMPDIR/b"
+	run -1 --separate-stderr phys-introspect diff --series "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	[[ "$stderr" == *"are outside the times of"* ]]
+	run -1 --separate-stderr phys-introspect diff -q --series "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	[ -z "$stderr" ]
+	[ -n "$output" ]
 	# errors still are said
 	run -1 --separate-stderr phys-step -q -n 1 -s 'nope=1' "$w"
 	[ -n "$stderr" ]
