@@ -3,14 +3,19 @@
 # Runs apt-get as root, or through sudo.
 set -e
 # build: compilers (g++ for the Bullet engine), pkg-config and the libraries'
-# -dev packages (libbullet-dev: Bullet 3, with its double-precision build)
-pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libassimp-dev libgdal-dev libbullet-dev"
+# -dev packages (libbullet-dev: Bullet 3, with its double-precision build;
+# libmujoco-dev: MuJoCo 2.2.2)
+pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libassimp-dev libgdal-dev libbullet-dev libmujoco-dev"
 # tests: bats, jq to read JSON lines, xmllint to check SDF we write, the shells whose
 # completions are checked, mandoc and groff to lint and render the manuals,
 # the SDFormat specification the parameter table is checked against,
 # strace to count the files a load opens (a mesh used by many links), tmux
 # for a real terminal that live plots draw on, file to tell what an image is
 pkgs="$pkgs bats bats-support bats-assert jq libxml2-utils zsh fish mandoc groff-base sdformat-sdf strace tmux file"
+# tests only: libsdformat (12), the reference the URDF tests compare phys's
+# reading of a URDF with (tests/data/sdformat_oracle.cc); nothing of phys
+# links it
+pkgs="$pkgs libsdformat-dev"
 # plots: gnuplot-x11 is gnuplot with every terminal of gnuplot-nox (text,
 # PNG, SVG, PDF, sixel) and the window ones (x11, wxt) besides; it replaces
 # gnuplot-nox, the two cannot be installed together. libsixel-bin's

@@ -168,6 +168,7 @@ shape_edges(struct pen *pn, const struct phys_world *w,
 	case PHYS_GEOM_CAPSULE:
 		tube(pn, f, s[0], s[1] / 2, c->shape == PHYS_GEOM_CAPSULE);
 		break;
+	case PHYS_GEOM_CONE:	/* its triangles' bounding box, as a mesh */
 	case PHYS_GEOM_MESH:	/* its bounding box: a mesh's edges clutter */
 		box_edges(pn, f, c->mesh->lo, c->mesh->hi);
 		break;
