@@ -313,9 +313,14 @@ rewrite_joint(struct printer *pr, const struct phys_joint *j)
 	phys_pose child = w->links[j->child].pose;
 
 	char *name = phys_node_text(phys_child(j->node, "child"));
+	const char *local = strrchr(j->name, ':');
 
 	express(j->node, phys_pose_mul(phys_pose_inv(child), j->pose), name);
 	free(name);
+	/* the name the loader gave (NAME_joint beside a link NAME in SDF up
+	 * to 1.6): the printed world is 1.7+, where names are unique */
+	xmlSetProp(j->node, (const xmlChar *)"name",
+	    (const xmlChar *)(local ? local + 1 : j->name));
 	rewrite_axis(pr, j, j->node, "axis", j->axis[0]);
 	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
 		rewrite_axis(pr, j, j->node, "axis2", j->axis[1]);

@@ -1733,6 +1733,33 @@ joint_kind_checks(struct scope *sc, struct phys_joint *j)
 	return rc;
 }
 
+/*
+ * Up to SDF 1.6 a joint may share a link's name; from 1.7 every frame's
+ * name is unique. libsdformat names such a joint NAME_joint (then
+ * NAME_joint0, NAME_joint1...) with a warning, and so does phys, so that
+ * a printed 1.7+ world loads and names match Gazebo's.
+ */
+static void
+rename_old_joint(struct loader *L, struct phys_doc *d, xmlNodePtr n,
+    struct phys_joint *j)
+{
+	char *name;
+	int i = 0;
+
+	if (!(d->major == 1 && d->minor <= 6) || !index_get(L->w->index, j->name))
+		return;
+	name = phys_xasprintf("%s_joint", j->name);
+	while (index_get(L->w->index, name)) {
+		free(name);
+		name = phys_xasprintf("%s_joint%d", j->name, i++);
+	}
+	phys_warnat(d->name, phys_node_line(n), "joint '%s' shares its name "
+	    "with a link: it is named '%s', as libsdformat names it",
+	    j->name, name);
+	free(j->name);
+	j->name = name;
+}
+
 static int
 read_joint(struct scope *sc, struct frame *f)
 {
@@ -1751,6 +1778,7 @@ read_joint(struct scope *sc, struct frame *f)
 	j->doc = sc->doc;
 	j->vals = entity_values_new(w, PHYS_S_JOINT);
 	w->njoints++;
+	rename_old_joint(L, sc->doc, f->node, j);
 	if (register_name(L, sc->doc, f->node, j->name, PHYS_K_JOINT, ji) < 0 ||
 	    joint_type(sc->doc, f->node, &j->type) < 0 ||
 	    joint_link(sc, f->node, "parent", &j->parent) < 0 ||
