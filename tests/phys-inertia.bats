@@ -831,6 +831,42 @@ block() {
 	[ "$(grep -c "moved apart" "$TMP/t.gp")" -eq 0 ]
 }
 
+@test "show: tick labels stay apart, however wide the world against its height" {
+	# three cubes over 75 m in x, within 5 m in y, 1 m in z: at one scale
+	# a front view 1 m high would be a few pixels, its ticks on each other
+	for m in a:0:0:1 b:40:3:1 c:-35:-2:0.1; do
+		IFS=: read -r name x y e <<<"$m"
+		i=$(awk -v e="$e" 'BEGIN { print e * e / 6 }')
+		printf '<model name="%s"><pose>%s %s 0 0 0 0</pose><link name="link"><inertial><mass>1</mass><inertia><ixx>%s</ixx><iyy>%s</iyy><izz>%s</izz></inertia></inertial><collision name="c"><geometry><box><size>%s %s %s</size></box></geometry></collision></link></model>\n' \
+			"$name" "$x" "$y" "$i" "$i" "$i" "$e" "$e" "$e"
+	done > "$TMP/models"
+	{ echo '<sdf version="1.7"><world name="w">'; cat "$TMP/models"; echo '</world></sdf>'; } > "$TMP/wide.sdf"
+	run --separate-stderr -0 phys-inertia show -o "$TMP/w.svg" "$TMP/wide.sdf"
+	[ -z "$stderr" ]
+	# "anchor x y text" of every number gnuplot wrote: the ticks' labels
+	awk '/<g transform="translate\(/ {
+		match($0, /translate\([-0-9.]+,[-0-9.]+\)/)
+		split(substr($0, RSTART + 10, RLENGTH - 11), p, ",")
+		a = $0 ~ /text-anchor="end"/ ? "end" : $0 ~ /text-anchor="middle"/ ? "middle" : "start"
+		getline
+		if (match($0, /<text> ?-?[0-9.]+<\/text>/)) {
+			t = substr($0, RSTART + 6, RLENGTH - 13)
+			sub(/^ /, "", t)
+			print a, p[1], p[2], t
+		}
+	}' "$TMP/w.svg" > "$TMP/ticks"
+	# the vertical axes' labels (10 pixel font) 12 pixels apart at least
+	[ "$(grep -c '^end ' "$TMP/ticks")" -ge 12 ]
+	grep '^end ' "$TMP/ticks" | sort -g -k3,3 |
+		awk 'NR > 1 && $3 - y < 12 { print "too close:", last, "and", $0; bad = 1 }
+		    { y = $3; last = $0 } END { exit bad }'
+	# the horizontal axes' labels side by side, a character's room between
+	[ "$(grep -c '^middle ' "$TMP/ticks")" -ge 12 ]
+	grep '^middle ' "$TMP/ticks" | sort -g -k3,3 -k2,2 |
+		awk '$3 == y && $2 - x < 6 * (length($4) + length(t)) / 2 + 6 { print "too close:", t, $4; bad = 1 }
+		    { x = $2; y = $3; t = $4 } END { exit bad }'
+}
+
 @test "show: a PNG by extension; other extensions and missing operands are usage errors" {
 	show_world
 	phys-inertia show -o "$TMP/i.png" "$TMP/show.sdf" 2> /dev/null

@@ -21,10 +21,15 @@
 
 #define CIRCLE_SEGMENTS 48
 #define IMAGE_W 1500
+#define PLOT_W 1380		/* pixels of a view's plot across, about */
 #define VIEW_MIN_H 160		/* pixels of a view's plot, at least */
 #define VIEW_MAX_H 700
+#define NAMES_H 48		/* pixels under the links for their names */
+#define ROOF_H 12		/* pixels above the links */
+#define CHAR_W 7		/* pixels of a character of the names */
 #define VIEW_PAD 90		/* around a view: its title, ticks, names */
-#define HEAD_H 150		/* the figure's title and legend */
+#define HEAD_H 86		/* the figure's title, and the legend ... */
+#define KEY_LINE 16		/* ... a line each */
 #define FOOT_LINE 18		/* a line of text under the views */
 
 /* Where points go: a buffer, and the bounds of what went there. */
@@ -259,7 +264,42 @@ struct view {
 	double *shift;		/* per link: the move along u */
 	bool moved;
 	double lo[3], hi[3];	/* of everything drawn, after the moves */
+	/* its frame: pixels a metre on both axes, the plot's height, and
+	 * the ranges shown */
+	double scale, ulo, uhi, vlo, vhi;
+	int height;
 };
+
+/*
+ * The view's frame: both axes at one scale, the drawing across the plot's
+ * width with a tenth to spare either side, unless that makes the plot
+ * taller than VIEW_MAX_H; room for the names under the links in pixels,
+ * whatever the scale; a plot lower than VIEW_MIN_H gets its vertical range
+ * widened (never squeezed, which would overprint its ticks).
+ */
+static void
+view_frame(struct view *vw)
+{
+	double du = vw->hi[vw->u] - vw->lo[vw->u];
+	double dv = vw->hi[vw->v] - vw->lo[vw->v];
+	double h, extra, c;
+
+	if (du <= 0 && dv <= 0)
+		du = dv = 0.1;
+	vw->scale = du > 0 ? PLOT_W / (du * 1.2) : HUGE_VAL;
+	h = dv * vw->scale + NAMES_H + ROOF_H;
+	if (h > VIEW_MAX_H) {
+		vw->scale = (VIEW_MAX_H - NAMES_H - ROOF_H) / dv;
+		h = VIEW_MAX_H;
+	}
+	vw->height = h < VIEW_MIN_H ? VIEW_MIN_H : (int)ceil(h);
+	c = (vw->lo[vw->u] + vw->hi[vw->u]) / 2;
+	vw->ulo = c - PLOT_W / vw->scale / 2;
+	vw->uhi = c + PLOT_W / vw->scale / 2;
+	extra = (vw->height - dv * vw->scale - NAMES_H - ROOF_H) / 2;
+	vw->vlo = vw->lo[vw->v] - (NAMES_H + extra) / vw->scale;
+	vw->vhi = vw->vlo + vw->height / vw->scale;
+}
 
 /* The longest line of the link's name under it, in characters. */
 static size_t
@@ -318,8 +358,8 @@ spread(const struct phys_world *w, const struct shown *sh, struct view *vw)
 				vw->hi[j] = k ? fmax(vw->hi[j], c) : c;
 			}
 		}
-		/* a character is about 7 of the plot's 1340 pixels */
-		unit = (vw->hi[u] - vw->lo[u]) * 1.2 * 7 / (IMAGE_W - 160);
+		view_frame(vw);
+		unit = CHAR_W / vw->scale;
 	}
 	free(order);
 	free(lo);
@@ -373,7 +413,8 @@ static void
 view_labels(const struct phys_world *w, const struct shown *sh,
     const struct view *vw, struct phys_buf *b)
 {
-	double lo[3], hi[3], below = (vw->hi[vw->v] - vw->lo[vw->v]) * 0.04;
+	/* two lines of names (centred on the point given) in their room */
+	double lo[3], hi[3], below = (NAMES_H - 26) / vw->scale;
 	struct phys_buf text = { 0 };
 	size_t i;
 	int n = 0;
@@ -429,27 +470,11 @@ footnotes(const struct phys_world *w, const struct shown *sh, int top,
 	}
 }
 
-/* The pixels of the view's plot, its two axes at one scale. */
-static int
-view_height(const struct view *vw)
-{
-	double du = vw->hi[vw->u] - vw->lo[vw->u];
-	double dv = vw->hi[vw->v] - vw->lo[vw->v];
-	double h = du > 0 ? (IMAGE_W - 160) * dv / du : VIEW_MIN_H;
-
-	return h < VIEW_MIN_H ? VIEW_MIN_H : h > VIEW_MAX_H ? VIEW_MAX_H :
-	    (int)h;
-}
-
 static void
 view_plot(const struct view *vw, int k, bool legend, double key_top,
     bool any_invalid, bool any_far, double limit, struct phys_buf *b)
 {
 	static const char *const names = "xyz";
-	double du = vw->hi[vw->u] - vw->lo[vw->u];
-	double dv = vw->hi[vw->v] - vw->lo[vw->v];
-	/* room for the names under the links, the widest at the ends */
-	double pu = fmax(du, 0.1) * 0.1, pv = fmax(dv, 0.1) * 0.25;
 
 	phys_buf_printf(b, "set title '%s%s'\nset xlabel '%c [m]%s'\n"
 	    "set ylabel '%c [m]'\n", vw->title, vw->moved ? ": links that "
@@ -458,8 +483,7 @@ view_plot(const struct view *vw, int k, bool legend, double key_top,
 	    names[vw->v]);
 	/* room around, and under for the names */
 	phys_buf_printf(b, "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n",
-	    vw->lo[vw->u] - pu, vw->hi[vw->u] + pu, vw->lo[vw->v] - 2 * pv,
-	    vw->hi[vw->v] + pv / 2);
+	    vw->ulo, vw->uhi, vw->vlo, vw->vhi);
 	if (legend)
 		phys_buf_printf(b, "set key at screen 0.5, screen %.6f center "
 		    "top vertical\n", key_top);
@@ -489,13 +513,13 @@ phys_inertia_show_script(const struct phys_world *w,
     const struct phys_show_options *o, struct phys_buf *b)
 {
 	struct view views[3] = {
-		{ "front (x-z)", 0, 2, NULL, false, { 0 }, { 0 } },
-		{ "side (y-z)", 1, 2, NULL, false, { 0 }, { 0 } },
-		{ "top (x-y)", 0, 1, NULL, false, { 0 }, { 0 } },
+		{ .title = "front (x-z)", .u = 0, .v = 2 },
+		{ .title = "side (y-z)", .u = 1, .v = 2 },
+		{ .title = "top (x-y)", .u = 0, .v = 1 },
 	};
 	struct shown *sh = phys_xcalloc(w->nlinks + 1, sizeof *sh);
 	bool any_invalid = false, any_far = false;
-	int k, n = 0, height = HEAD_H, top;
+	int k, n = 0, head, height, top;
 	char *title;
 	size_t i;
 
@@ -505,10 +529,12 @@ phys_inertia_show_script(const struct phys_world *w,
 		any_far |= sh[i].far;
 		n += sh[i].why || sh[i].far;
 	}
+	head = HEAD_H + KEY_LINE * (2 + any_far + any_invalid);
+	height = head;
 	for (k = 0; k < 3; k++) {
 		views[k].shift = phys_xcalloc(w->nlinks + 1, sizeof (double));
 		spread(w, sh, &views[k]);
-		height += view_height(&views[k]) + VIEW_PAD;
+		height += views[k].height + VIEW_PAD;
 	}
 	for (i = 0; i < w->nlinks; i++)	/* a line below for each reason */
 		height += sh[i].why ? FOOT_LINE : 0;
@@ -527,9 +553,9 @@ phys_inertia_show_script(const struct phys_world *w,
 	gp_string(b, title);
 	free(title);
 	phys_buf_putc(b, '\n');
-	top = HEAD_H;
+	top = head;
 	for (k = 0; k < 3; k++) {
-		int h = view_height(&views[k]);
+		int h = views[k].height;
 
 		/* the view's plot between its margins, at screen fractions */
 		phys_buf_printf(b, "set tmargin at screen %.6f\nset bmargin at "
