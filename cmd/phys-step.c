@@ -16,9 +16,10 @@
 #include "world.h"
 
 static const char usage_text[] =
-    "usage: phys-step [-c FILE] [-e N] [-i GLOB]... [-n STEPS] [-p PRESET]\n"
-    "                 [-r HZ] [-s NAME=VALUE]... [-t SECONDS] [--realtime]\n"
-    "                 [--save-to WORLD] [--skip-unsupported] [WORLD | -]\n"
+    "usage: phys-step [-q] [-c FILE] [-e N] [-i GLOB]... [-n STEPS]\n"
+    "                 [-p PRESET] [-r HZ] [-s NAME=VALUE]... [-t SECONDS]\n"
+    "                 [--realtime] [--save-to WORLD] [--skip-unsupported]\n"
+    "                 [WORLD | -]\n"
     "       phys-step --engines LIST [--tolerance TOL] [--rel-tolerance R]\n"
     "                 [--plot FILE] [--plot-fields SELECTOR]... [--runs DIR]\n"
     "                 [OPTION]... [WORLD | -]\n";
@@ -55,14 +56,15 @@ static const char help_text[] =
     "      --plot FILE          --engines: plot the fields, a colour an\n"
     "                           engine, into FILE.png, FILE.svg or FILE.pdf\n"
     "      --plot-fields SELECTOR\n"
-    "                           --plot: the fields to draw (repeatable;\n"
+    "                           the fields that --plot draws (repeatable;\n"
     "                           default: those of -i, or every link's pose)\n"
     "      --runs DIR           --engines: keep each engine's state lines\n"
     "                           in DIR/ENGINE.jsonl\n"
+    "  -q, --quiet              no warnings\n"
     "  -h, --help               show this help\n"
-    "      --version            show the version\n";
+    "  -V, --version            show the version\n";
 
-enum { OPT_REALTIME = 256, OPT_SAVE_TO, OPT_SKIP, OPT_VERSION, OPT_ENGINES,
+enum { OPT_REALTIME = 256, OPT_SAVE_TO, OPT_SKIP, OPT_ENGINES,
 	OPT_TOL, OPT_RELTOL, OPT_PLOT, OPT_PLOT_FIELDS, OPT_RUNS };
 
 static const struct option longopts[] = {
@@ -75,6 +77,7 @@ static const struct option longopts[] = {
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "plot-fields", required_argument, NULL, OPT_PLOT_FIELDS },
 	{ "preset", required_argument, NULL, 'p' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "rate", required_argument, NULL, 'r' },
 	{ "realtime", no_argument, NULL, OPT_REALTIME },
 	{ "rel-tolerance", required_argument, NULL, OPT_RELTOL },
@@ -84,7 +87,7 @@ static const struct option longopts[] = {
 	{ "skip-unsupported", no_argument, NULL, OPT_SKIP },
 	{ "steps", required_argument, NULL, 'n' },
 	{ "tolerance", required_argument, NULL, OPT_TOL },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -162,17 +165,11 @@ parse_options(int argc, char **argv, struct phys_run_options *o,
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":c:e:hi:n:p:r:s:t:", longopts,
+	while ((c = getopt_long(argc, argv, ":c:e:hi:n:p:qr:s:t:V", longopts,
 	    NULL)) != -1) {
 		if (phys_run_option(c, 'i', optarg, usage_text, o))
 			continue;
 		switch (c) {
-		case 'r':
-			o->rate = positive_number("--rate", optarg, false);
-			break;
-		case 's':
-			push(&o->sets, &o->nsets, optarg);
-			break;
 		case OPT_REALTIME:
 			o->realtime = true;
 			break;
@@ -206,9 +203,12 @@ parse_options(int argc, char **argv, struct phys_run_options *o,
 			cmp->runs = optarg;
 			cmp->any = true;
 			break;
+		case 'q':
+			phys_set_quiet(true);
+			break;
 		case 'h':
 			phys_help(usage_text, help_text);
-		case OPT_VERSION:
+		case 'V':
 			phys_version();
 		default:
 			phys_option_error(c, argv, longopts);
@@ -275,7 +275,6 @@ report_runs(const struct phys_run_options *o, const struct comparing *cmp,
 		return rc;
 	memset(&po, 0, sizeof po);
 	po.run_names = cmp->engines;
-	po.color_by_run = true;
 	po.format = phys_ist_plot_format_of(cmp->plot);
 	if (po.format == IST_PLOT_AUTO)
 		po.format = IST_PLOT_PNG;

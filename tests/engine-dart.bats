@@ -431,19 +431,19 @@ SDF
 @test "phys-preset add --engine dart carries the step and the solver type (world to dantzig, quick to pgs) and names the iterations; back, the collision detector" {
 	local t s
 	for t in world:dantzig quick:pgs; do
-		phys-preset add -f accurate w "ode.solver.type=${t%:*}" "$WORLDS/box_stack.sdf" 2>/dev/null |
-		    phys-preset add -e dart -f w d - > "$TMP/a.sdf" 2> "$TMP/err"
+		phys-preset add --copy accurate w "ode.solver.type=${t%:*}" "$WORLDS/box_stack.sdf" 2>/dev/null |
+		    phys-preset add --engine dart --copy w d - > "$TMP/a.sdf" 2> "$TMP/err"
 		grep -q "profile 'w': no dart counterpart, not carried over: ode.solver.iters$" "$TMP/err"
 		phys-step -p d -n 1 "$TMP/a.sdf" 2>/dev/null | head -1 > "$TMP/o"
 		[ "$(jq -r .engine.solver "$TMP/o")" = "${t#*:}" ]
 		[ "$(jq -r .engine.max_step_size "$TMP/o")" = 0.001 ]
 	done
 	# DART's default solver is Dantzig, ODE's quick: not given, not carried
-	sed 's|<type>quick</type>||' "$WORLDS/box_stack.sdf" | phys-preset add -e dart -f sloppy d - > "$TMP/a.sdf" 2>/dev/null
+	sed 's|<type>quick</type>||' "$WORLDS/box_stack.sdf" | phys-preset add --engine dart --copy sloppy d - > "$TMP/a.sdf" 2>/dev/null
 	[ "$(phys-step -p d -n 1 "$TMP/a.sdf" 2>/dev/null | head -1 | jq -r .engine.solver)" = dantzig ]
 	[ "$(phys-step -p d -n 1 "$TMP/a.sdf" 2>/dev/null | head -1 | jq -r .engine.max_step_size)" = 0.002 ]
-	phys-preset add -f d d2 dart.collision_detector=ode dart.solver.solver_type=pgs "$TMP/a.sdf" 2>/dev/null |
-	    phys-preset add -e ode -f d2 back - > "$TMP/b.sdf" 2> "$TMP/err"
+	phys-preset add --copy d d2 dart.collision_detector=ode dart.solver.solver_type=pgs "$TMP/a.sdf" 2>/dev/null |
+	    phys-preset add --engine ode --copy d2 back - > "$TMP/b.sdf" 2> "$TMP/err"
 	grep -q "profile 'd2': no ode counterpart, not carried over: dart.collision_detector$" "$TMP/err"
 	[ "$(phys-param get -p back ode.solver.type "$TMP/b.sdf" 2>/dev/null | jq -r .value)" = quick ]
 }
