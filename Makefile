@@ -78,7 +78,7 @@ $(B)/obj/%.o: lib/%.c $(HEADERS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/obj/assets/heightmap.o: ALL_CPPFLAGS += -DPHYS_GDAL_SONAME='"$(call soname,gdal)"'
-$(B)/obj/assets/mesh.o: ALL_CPPFLAGS += -DPHYS_ASSIMP_SONAME='"$(call soname,assimp)"'
+$(B)/obj/assets/meshdec.o: ALL_CPPFLAGS += -DPHYS_ASSIMP_SONAME='"$(call soname,assimp)"'
 
 $(B)/obj/%.o: lib/%.cc $(HEADERS)
 	@mkdir -p $(@D)
