@@ -291,7 +291,7 @@ read_mesh_file(const char *path, size_t *len)
 	struct stat st;
 	char *data;
 	size_t got = 0;
-	ssize_t k;
+	ssize_t k = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 
 	if (fd < 0) {
@@ -340,9 +340,8 @@ check_finite(const struct phys_mesh *m)
 
 	for (i = 0; i < 3 * m->nv; i++)
 		if (!isfinite(m->v[i]))
-			return phys_fail("vertex %zu is not a finite point "
-			    "(%g %g %g)", i / 3, m->v[i - i % 3],
-			    m->v[i - i % 3 + 1], m->v[i - i % 3 + 2]);
+			return phys_fail("vertex %zu has a coordinate that is "
+			    "not a finite number (NaN or infinite)", i / 3);
 	return 0;
 }
 

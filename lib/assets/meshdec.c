@@ -505,11 +505,14 @@ serve_one(int fd, const struct request *rq, const char *unusable)
 	free(b.names);
 }
 
-/* Address space in use now, from /proc/self/statm, or 0. */
-static size_t
-address_space(void)
+/* No more address space than it has now and PHYS_MESH_DECODER_MB:
+ * what assimp allocates past that fails. */
+static void
+limit_memory(void)
 {
+#ifndef SANITIZED
 	unsigned long pages = 0;
+	struct rlimit rl;
 	FILE *f = fopen("/proc/self/statm", "r");
 
 	if (f) {
@@ -517,7 +520,12 @@ address_space(void)
 			pages = 0;
 		fclose(f);
 	}
-	return pages * (size_t)sysconf(_SC_PAGESIZE);
+	if (pages == 0)
+		return;
+	rl.rlim_cur = rl.rlim_max = (rlim_t)pages *
+	    (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)PHYS_MESH_DECODER_MB << 20);
+	setrlimit(RLIMIT_AS, &rl);
+#endif
 }
 
 static void
@@ -532,13 +540,7 @@ take_limits(void)
 		rl.rlim_cur = 8u << 20;
 		setrlimit(RLIMIT_STACK, &rl);
 	}
-#ifndef SANITIZED
-	if (address_space() > 0) {
-		rl.rlim_cur = rl.rlim_max = address_space() +
-		    ((rlim_t)PHYS_MESH_DECODER_MB << 20);
-		setrlimit(RLIMIT_AS, &rl);
-	}
-#endif
+	limit_memory();
 }
 
 /*
