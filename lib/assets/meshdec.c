@@ -38,7 +38,7 @@
 
 #include "base.h"
 #include "dl.h"
-#include "mesh.h"
+#include "mesh.h"	/* its struct only */
 
 #ifndef PHYS_ASSIMP_SONAME
 #define PHYS_ASSIMP_SONAME "libassimp.so"
@@ -646,6 +646,15 @@ enum answer {
 	DIED		/* no reply: the decoder ended */
 };
 
+/* (phys_mesh_free is mesh.c's, which uses this file: not called here.) */
+static void
+drop(struct phys_mesh *m)
+{
+	free(m->v);
+	free(m->tri);
+	free(m);
+}
+
 /* The triangles of the reply, checked: every index names a vertex. */
 static enum answer
 receive_mesh(const struct reply *r, struct phys_mesh **out)
@@ -667,12 +676,12 @@ receive_mesh(const struct reply *r, struct phys_mesh **out)
 	m->tri = tri = phys_xmalloc((m->ntri ? m->ntri : 1) * 3 * sizeof *tri);
 	if (recv_all(dec.fd, m->v, m->nv * 3 * sizeof *m->v) < 0 ||
 	    recv_all(dec.fd, tri, m->ntri * 3 * sizeof *tri) < 0) {
-		phys_mesh_free(m);
+		drop(m);
 		return DIED;
 	}
 	for (i = 0; i < 3 * m->ntri; i++)
 		if (tri[i] >= m->nv) {
-			phys_mesh_free(m);
+			drop(m);
 			phys_fail("%s", "the mesh decoder answered a triangle "
 			    "of vertices it did not send");
 			return BROKEN;

@@ -1121,7 +1121,7 @@ phys_sim_run(const struct phys_world *w, const struct phys_run_options *o,
 	if (rc == 0) {
 		s->run.out = out;
 		s->run.status_on_out = o->progress &&
-		    same_terminal(fileno(out), STDERR_FILENO);
+		    same_terminal(phys_fileno(out), STDERR_FILENO);
 		rc = loop(&s->run);
 	}
 	phys_status_clear();
