@@ -121,6 +121,13 @@ skin_crash() {
 	refused phys-param get gravity "$TMP/w.sdf"
 }
 
+@test "an OBJ whose material library is a FIFO loads at once: the decoder opens no other file" {
+	mkfifo "$TMP/lib.mtl"
+	printf 'mtllib %s\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' "$TMP/lib.mtl" > "$TMP/t.obj"
+	mesh "$TMP/t.obj"
+	run -0 timeout -k 5 20 phys-param get gravity "$TMP/w.sdf"
+}
+
 # ---- files counted before a decoder sees them ----
 
 @test "Collada instances that never end, 10000 nested nodes, a count of -5: refused before decoding" {

@@ -380,6 +380,7 @@ load(const struct phys_mesh_spec *spec)
 		free(data);
 		return NULL;
 	}
+	phys_mesh_confine(data, len, scan.format);
 	m = phys_mesh_decode(data, len, scan.format, spec->submesh);
 	free(data);
 	if (!m)

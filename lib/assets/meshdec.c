@@ -16,7 +16,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -113,6 +113,35 @@ recv_all(int fd, void *p, size_t n)
 	while (got < n) {
 		k = recv(fd, c + got, n - got, 0);
 		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k == 0 && got == 0 ? 0 : -1;
+		got += (size_t)k;
+	}
+	return 1;
+}
+
+/* As recv_all, but giving up at the deadline (phys_seconds()): -2. */
+static int
+recv_until(int fd, void *p, size_t n, double deadline)
+{
+	struct pollfd pf = { fd, POLLIN, 0 };
+	char *c = p;
+	size_t got = 0;
+	ssize_t k;
+	double left;
+
+	while (got < n) {
+		left = deadline - phys_seconds();
+		if (left <= 0)
+			return -2;
+		k = poll(&pf, 1, (int)(left * 1000) + 1);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k == 0)
+			return -2;
+		k = recv(fd, c + got, n - got, MSG_DONTWAIT);
+		if (k < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (k <= 0)
 			return k == 0 && got == 0 ? 0 : -1;
@@ -590,6 +619,7 @@ static struct {
 	pid_t pid;		/* the decoder, or 0 */
 	pid_t owner;		/* the process that started it */
 	int fd;
+	double deadline;	/* of the request under way (phys_seconds) */
 } dec;
 
 /* At exit the decoder sees the end of its socket and ends; waiting for
@@ -643,8 +673,16 @@ enum answer {
 	DECODED,	/* a mesh */
 	REFUSED,	/* a reason; the decoder waits for the next */
 	BROKEN,		/* a reply that breaks the rules: reason given */
-	DIED		/* no reply: the decoder ended */
+	DIED,		/* no reply: the decoder ended */
+	LATE		/* no reply in time: the decoder is blocked */
 };
+
+/* recv_until's answer as the request's. */
+static enum answer
+received(int rc)
+{
+	return rc == -2 ? LATE : rc <= 0 ? DIED : DECODED;
+}
 
 /* (phys_mesh_free is mesh.c's, which uses this file: not called here.) */
 static void
@@ -660,6 +698,7 @@ static enum answer
 receive_mesh(const struct reply *r, struct phys_mesh **out)
 {
 	struct phys_mesh *m;
+	enum answer a;
 	unsigned *tri;
 	size_t i;
 
@@ -674,10 +713,11 @@ receive_mesh(const struct reply *r, struct phys_mesh **out)
 	m->ntri = (size_t)r->ntri;
 	m->v = phys_xmalloc((m->nv ? m->nv : 1) * 3 * sizeof *m->v);
 	m->tri = tri = phys_xmalloc((m->ntri ? m->ntri : 1) * 3 * sizeof *tri);
-	if (recv_all(dec.fd, m->v, m->nv * 3 * sizeof *m->v) < 0 ||
-	    recv_all(dec.fd, tri, m->ntri * 3 * sizeof *tri) < 0) {
+	if ((a = received(recv_until(dec.fd, m->v, m->nv * 3 * sizeof *m->v,
+	    dec.deadline))) != DECODED || (a = received(recv_until(dec.fd, tri,
+	    m->ntri * 3 * sizeof *tri, dec.deadline))) != DECODED) {
 		drop(m);
-		return DIED;
+		return a;
 	}
 	for (i = 0; i < 3 * m->ntri; i++)
 		if (tri[i] >= m->nv) {
@@ -695,18 +735,22 @@ await(struct phys_mesh **out)
 {
 	struct reply r;
 	char why[MAX_REASON + 1];
+	enum answer a;
 
-	if (recv_all(dec.fd, &r, sizeof r) <= 0)
-		return DIED;
+	if ((a = received(recv_until(dec.fd, &r, sizeof r, dec.deadline))) !=
+	    DECODED)
+		return a;
 	if (r.magic != REPLY_MAGIC) {
 		phys_fail("%s", "the mesh decoder answered nonsense");
 		return BROKEN;
 	}
 	if (r.status == 0)
 		return receive_mesh(&r, out);
-	if (r.reason_len > MAX_REASON ||
-	    recv_all(dec.fd, why, r.reason_len) < 0)
+	if (r.reason_len > MAX_REASON)
 		return DIED;
+	if ((a = received(recv_until(dec.fd, why, r.reason_len,
+	    dec.deadline))) != DECODED)
+		return a;
 	why[r.reason_len] = '\0';
 	if (strstr(why, "bad_alloc"))
 		phys_fail("decoding needs more than the %d MB of memory a "
@@ -775,6 +819,9 @@ phys_mesh_decode(const char *data, size_t len, enum phys_mesh_format format,
 	}
 	if (dec.pid == 0 && start_decoder() < 0)
 		return NULL;
+	/* Processor time is the decoder's limit; a decoder blocked without
+	 * using any (on a file it was made to open) is stopped here. */
+	dec.deadline = phys_seconds() + PHYS_MESH_WALL_FACTOR * rq.seconds;
 	phys_wait_begin();
 	if (send_all(dec.fd, &rq, sizeof rq) < 0 ||
 	    send_all(dec.fd, submesh, rq.name_len) < 0 ||
@@ -787,5 +834,10 @@ phys_mesh_decode(const char *data, size_t len, enum phys_mesh_format format,
 		decoder_died(rq.seconds);
 	else if (a == BROKEN)
 		end_decoder(&status);
+	else if (a == LATE) {
+		end_decoder(&status);
+		phys_fail("decoding took more than %u s; the mesh decoder was "
+		    "stopped", PHYS_MESH_WALL_FACTOR * rq.seconds);
+	}
 	return m;
 }

@@ -199,6 +199,21 @@ obj_triangles(const char *d, size_t len)
 	return tris;
 }
 
+void
+phys_mesh_confine(char *data, size_t len, enum phys_mesh_format f)
+{
+	size_t i = 0, w, wl, end;
+
+	if (f != PHYS_MESH_OBJ)
+		return;
+	while (i < len) {
+		w = line_word(data, len, i, &wl, &end);
+		if (wl == 6 && memcmp(data + w, "mtllib", 6) == 0)
+			data[w] = '#';
+		i = end + 1;
+	}
+}
+
 /* ---- Collada ---- */
 
 enum { NONE = UINT32_MAX };

@@ -43,6 +43,14 @@ struct phys_mesh_scan {
  */
 int phys_mesh_scan(const char *data, size_t len, struct phys_mesh_scan *out);
 
+/*
+ * What the decoder would open beside the file, taken out of data in
+ * place: an OBJ's material libraries ("mtllib" lines become comments;
+ * a collision needs no materials, and a library could name a FIFO or a
+ * device). Collada and STL files name no other file assimp reads.
+ */
+void phys_mesh_confine(char *data, size_t len, enum phys_mesh_format f);
+
 /* "Collada", "STL", "OBJ". */
 const char *phys_mesh_format_name(enum phys_mesh_format f);
 
