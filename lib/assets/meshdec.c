@@ -622,19 +622,27 @@ static struct {
 	double deadline;	/* of the request under way (phys_seconds) */
 } dec;
 
-/* At exit the decoder sees the end of its socket and ends; waiting for
- * it leaves no process behind and counts it in the program's usage. */
+static void
+end_decoder(int *status)
+{
+	pid_t pid = dec.pid;
+
+	close(dec.fd);
+	dec.pid = 0;
+	kill(pid, SIGKILL);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* At exit: waiting for the decoder leaves no process behind and counts
+ * it in the program's usage. */
 static void
 reap_decoder(void)
 {
 	int status;
 
-	if (dec.pid > 0 && dec.owner == getpid()) {
-		close(dec.fd);
-		while (waitpid(dec.pid, &status, 0) < 0 && errno == EINTR)
-			;
-		dec.pid = 0;
-	}
+	if (dec.pid > 0 && dec.owner == getpid())
+		end_decoder(&status);
 }
 
 static int
@@ -648,7 +656,6 @@ start_decoder(void)
 		atexit(reap_decoder);
 		registered = true;
 	}
-
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
 		return phys_fail("cannot start the mesh decoder: %s",
 		    strerror(errno));
@@ -758,18 +765,6 @@ await(struct phys_mesh **out)
 	else
 		phys_fail("%s", why);
 	return REFUSED;
-}
-
-static void
-end_decoder(int *status)
-{
-	pid_t pid = dec.pid;
-
-	close(dec.fd);
-	dec.pid = 0;
-	kill(pid, SIGKILL);
-	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-		;
 }
 
 /* Why the decoder ended without an answer. */
