@@ -398,3 +398,106 @@ phys_preset_import(struct phys_world *w, const char *path)
 	phys_doc_free(&src);
 	return rc < 0 ? -1 : (int)n;
 }
+
+/* ---- lines about the profiles ---- */
+
+void
+phys_preset_list(const struct phys_world *w, bool bare, struct phys_buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < w->nprofiles; i++) {
+		const struct phys_profile *p = &w->profiles[i];
+
+		if (bare) {
+			phys_buf_puts(b, p->name);
+			phys_buf_putc(b, '\n');
+			continue;
+		}
+		phys_buf_puts(b, "{\"name\":");
+		phys_buf_json_string(b, p->name);
+		phys_buf_puts(b, ",\"type\":");
+		phys_buf_json_string(b, p->type);
+		phys_buf_printf(b, ",\"default\":%s,\"start\":%s}\n",
+		    p->marked_default ? "true" : "false",
+		    (int)i == w->start ? "true" : "false");
+	}
+}
+
+/* Parameters that matter to a profile's engines: shared ones and their
+ * own. */
+static bool
+relevant(const struct phys_param *p, unsigned engines)
+{
+	return p->engines == PHYS_E_ALL || (p->engines & engines);
+}
+
+void
+phys_preset_show(struct phys_world *w, int p, struct phys_buf *b)
+{
+	unsigned engine = phys_engine_bit(w->profiles[p].type);
+	struct phys_ref r;
+	size_t i;
+
+	r.idx = p;
+	r.scope = PHYS_S_PHYSICS;
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
+		r.p = phys_scope_param(PHYS_S_PHYSICS, i);
+		if (relevant(r.p, engine ? engine : PHYS_E_ALL))
+			phys_param_line(b, w, &r, &w->profiles[p].vals[i],
+			    PHYS_PL_PRESET, NULL);
+	}
+}
+
+/* A diff line, {"name","type","values":{A:..,B:..}}, up to A's value;
+ * diff_then goes on to B's. */
+static void
+diff_begin(struct phys_buf *b, const char *name, const char *type,
+    const char *a)
+{
+	phys_buf_puts(b, "{\"name\":");
+	phys_buf_json_string(b, name);
+	phys_buf_puts(b, ",\"type\":");
+	phys_buf_json_string(b, type);
+	phys_buf_puts(b, ",\"values\":{");
+	phys_buf_json_string(b, a);
+	phys_buf_putc(b, ':');
+}
+
+static void
+diff_then(struct phys_buf *b, const char *bname)
+{
+	phys_buf_putc(b, ',');
+	phys_buf_json_string(b, bname);
+	phys_buf_putc(b, ':');
+}
+
+void
+phys_preset_diff(const struct phys_world *w, int a, int b,
+    struct phys_buf *out)
+{
+	const struct phys_profile *pa = &w->profiles[a], *pb = &w->profiles[b];
+	const struct phys_param *p;
+	unsigned engines;
+	size_t i;
+
+	if (strcmp(pa->type, pb->type) != 0) {
+		diff_begin(out, "type", "string", pa->name);
+		phys_buf_json_string(out, pa->type);
+		diff_then(out, pb->name);
+		phys_buf_json_string(out, pb->type);
+		phys_buf_puts(out, "}}\n");
+	}
+	engines = phys_engine_bit(pa->type) | phys_engine_bit(pb->type);
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
+		p = phys_scope_param(PHYS_S_PHYSICS, i);
+		if (!relevant(p, engines) ||
+		    phys_value_equal(p, &pa->vals[i], &pb->vals[i]))
+			continue;
+		diff_begin(out, p->name, phys_type_name(p->type), pa->name);
+		phys_value_json(p, &pa->vals[i], out);
+		diff_then(out, pb->name);
+		phys_value_json(p, &pb->vals[i], out);
+		phys_buf_puts(out, "}}\n");
+	}
+}
