@@ -116,7 +116,7 @@ FUZZ_SECONDS ?= 600
 # Seconds one input may take before it counts as a hang; raise it on a
 # machine so loaded that a normal input waits longer for the CPU.
 FUZZ_TIMEOUT ?= 10
-FUZZERS = sdf state control param inertia expr mesh terrain
+FUZZERS = sdf state control param inertia expr mesh terrain plan
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_HELPERS = fuzz/fuzz.c fuzz/small_world.c

@@ -115,9 +115,11 @@ check_run(const char *line, long long *id, uint64_t *hash)
 	}
 	json_object_foreach(set, k, v)
 		if (!json_is_string(v)) {
+			/* k is obj's: said before obj goes */
+			phys_fail("\"set\": the value of '%s' is not a string",
+			    k);
 			json_decref(obj);
-			return phys_fail("\"set\": the value of '%s' is not a "
-			    "string", k);
+			return -1;
 		}
 	*id = json_integer_value(json_object_get(obj, "id"));
 	*hash = run_hash(obj);
