@@ -59,8 +59,11 @@ CXXWARN = -std=c++17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 ALL_CXXFLAGS = $(CXXWARN) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
 CXX_CPPFLAGS = $(LIB_INC) $(subst -I/,-isystem /,$(PKG_CFLAGS)) $(CPPFLAGS)
 ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
+# MuJoCo (Debian's libmujoco-dev, 2.2.2) ships no pkg-config file: its
+# headers are in the default include path and it links as -lmujoco.
+MUJOCO_LIBS = -lmujoco
 # Linked by $(CC): the C++ runtime the Bullet engine needs is named here.
-LDLIBS = $(PKG_LIBS) -lstdc++ -lm
+LDLIBS = $(PKG_LIBS) $(MUJOCO_LIBS) -lstdc++ -lm
 
 B ?= build
 CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep

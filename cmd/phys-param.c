@@ -441,7 +441,7 @@ cmd_doc(int argc, char **argv, void *ctx)
 	    ".RB ( phys\\-param\\ set )\n"
 	    "as in a run\n.RB ( phys\\-step\\ \\-s ,\ncontrol lines), "
 	    "and moves the link's inertial as its\n.B inertia.follow\n"
-	    "says.\nIn a run, ODE and Bullet alike collide the new size and "
+	    "says.\nIn a run, every engine collides the new size and "
 	    "weigh the new inertial from the next step on.\nThe resized shape's share of the inertial, a uniform solid "
 	    "at the link's density (the collision's\n.BR <density> ,\n"
 	    "or the link's mass over the volume of its shapes), is taken out "
@@ -457,7 +457,17 @@ cmd_doc(int argc, char **argv, void *ctx)
 	    ".B inertia.follow\nis\n.BR none .\n"
 	    ".B inertia.follow\nis phys's own and never written to a file: "
 	    "in\n.B phys\\-param set\nit governs the assignments after "
-	    "it.\n", stdout);
+	    "it.\n"
+	    ".SS phys's own elements\n"
+	    "SDFormat describes no MuJoCo engine. The parameters of phys's "
+	    "MuJoCo engine are elements of phys's own, which other readers "
+	    "ignore and\n.B phys\\-sdf check\nnames as such: a profile's\n"
+	    ".B <physics type=\"mujoco\"><mujoco>\n"
+	    "block (the\n.B mujoco.*\nparameters), a surface's\n"
+	    ".B <contact><mujoco>\nand\n.B <friction><mujoco>\n"
+	    "blocks and a joint's\n.BR <physics><mujoco> .\n"
+	    "Written with\n.BR phys\\-param\\ set ,\n"
+	    "they go where these paths say.\n", stdout);
 	for (i = 0; i < PHYS_NPARAMS; i++) {
 		const struct phys_param *p = &phys_params[i];
 

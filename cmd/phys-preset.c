@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "paramio.h"
 #include "preset.h"
 
@@ -177,6 +178,7 @@ load(const char *path)
 {
 	if (phys_world_open(&world, path, true) < 0)
 		exit(trouble);
+	phys_world_engines(&world);	/* which a gz-sim profile runs */
 }
 
 /* A named profile, or exit 2 listing the names there are. */

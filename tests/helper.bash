@@ -50,7 +50,7 @@ rel() {
 # profile last named.
 for_both() {
 	local p
-	for p in ode bullet; do
+	for p in ode bullet mujoco; do
 		echo "under the $p profile"
 		"$@" "$p"
 	done

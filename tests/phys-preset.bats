@@ -89,7 +89,7 @@ engine() {
 	phys-preset add dar "$P" | sed 's/name="dar" type="ode"/name="dar" type="dart"/' > "$TMP/b.world"
 	run phys-step -n 1 -p dar "$TMP/b.world"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"profile 'dar' is for the dart engine; phys-step runs ode and bullet"* ]]
+	[[ "$output" == *"profile 'dar' is for the dart engine; phys-step runs ode, bullet and mujoco"* ]]
 	echo '{"t":0.01,"preset":"dar"}' > "$TMP/ctl"
 	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/b.world"
 	[ "$status" -eq 1 ]

@@ -128,6 +128,7 @@ shape_edges(struct phys_buf *b, const struct phys_world *w,
 	case PHYS_GEOM_CAPSULE:
 		tube(b, f, s[0], s[1] / 2, c->shape == PHYS_GEOM_CAPSULE);
 		break;
+	case PHYS_GEOM_CONE:	/* its triangles' bounding box, as a mesh */
 	case PHYS_GEOM_MESH:	/* its bounding box: a mesh's edges clutter */
 		box_edges(b, f, c->mesh->lo, c->mesh->hi);
 		break;

@@ -13,8 +13,9 @@
 #include "world.h"
 
 /* One JSON line a profile, in file order: {"name","type","default",
- * "start"} (marked default="true"; the one a run starts in); bare: the
- * names alone, one a line. */
+ * "start"} (marked default="true"; the one a run starts in), a gz-sim
+ * profile's "engine" and "gz_plugin" after its type; bare: the names
+ * alone, one a line. */
 void phys_preset_list(const struct phys_world *w, bool bare,
     struct phys_buf *b);
 /* The parameter lines of profile p: the shared parameters and those of
