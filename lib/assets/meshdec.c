@@ -82,6 +82,12 @@ phys_mesh_decode_seconds(size_t len)
 	return 2 + (unsigned)(len >> 22);	/* 2 s and 1 s per 4 MB */
 }
 
+unsigned
+phys_mesh_decode_wall_seconds(size_t len)
+{
+	return 60 + 10 * phys_mesh_decode_seconds(len);
+}
+
 /* ---- the wire ---- */
 
 static int
@@ -816,7 +822,7 @@ phys_mesh_decode(const char *data, size_t len, enum phys_mesh_format format,
 		return NULL;
 	/* Processor time is the decoder's limit; a decoder blocked without
 	 * using any (on a file it was made to open) is stopped here. */
-	dec.deadline = phys_seconds() + PHYS_MESH_WALL_FACTOR * rq.seconds;
+	dec.deadline = phys_seconds() + phys_mesh_decode_wall_seconds(len);
 	phys_wait_begin();
 	if (send_all(dec.fd, &rq, sizeof rq) < 0 ||
 	    send_all(dec.fd, submesh, rq.name_len) < 0 ||
@@ -832,7 +838,7 @@ phys_mesh_decode(const char *data, size_t len, enum phys_mesh_format format,
 	else if (a == LATE) {
 		end_decoder(&status);
 		phys_fail("decoding took more than %u s; the mesh decoder was "
-		    "stopped", PHYS_MESH_WALL_FACTOR * rq.seconds);
+		    "stopped", phys_mesh_decode_wall_seconds(len));
 	}
 	return m;
 }

@@ -20,10 +20,11 @@ struct phys_mesh;
 /* Memory a decoder may use beyond what it starts with. */
 #define PHYS_MESH_DECODER_MB 1024
 
-/* Processor seconds a decoder may take for a file of len bytes; it is
- * stopped after PHYS_MESH_WALL_FACTOR times as many seconds of any kind. */
+/* Processor seconds a decoder may take for a file of len bytes. One that
+ * answers nothing for a minute and ten times as many seconds (of the
+ * clock: it may be blocked, or the machine busy) is stopped. */
 unsigned phys_mesh_decode_seconds(size_t len);
-#define PHYS_MESH_WALL_FACTOR 5
+unsigned phys_mesh_decode_wall_seconds(size_t len);
 
 /*
  * The triangles of data[0..len), recognised as format by phys_mesh_scan:
