@@ -342,9 +342,9 @@ gone_within() {
 		print "</world>\n</sdf>" }' > "$TMP/big.sdf"
 	phys-param get gravity "$TMP/big.sdf" > "$TMP/out" 3>&- &
 	pid=$!
-	sleep 0.3
+	sleep 0.2
 	kill -s TERM "$pid"
-	gone_within 1 "$pid"
+	gone_within 1.5 "$pid"
 	status=0
 	wait "$pid" || status=$?
 	[ "$status" -eq 143 ]
@@ -367,7 +367,7 @@ EOF
 	pid=$!
 	sleep 0.5
 	kill -s TERM "$pid"
-	gone_within 1 "$pid"
+	gone_within 2 "$pid"
 	status=0
 	wait "$pid" || status=$?
 	[ "$status" -eq 143 ]
@@ -380,14 +380,14 @@ EOF
 @test "blocked writing to a full pipe, the program stops at once, and the pipe holds whole lines" {
 	local pid reader status
 	mkfifo "$TMP/p"
-	# a reader that takes nothing for three seconds, then everything
-	{ sleep 3; cat > "$TMP/out"; } < "$TMP/p" 3>&- &
+	# a reader that takes nothing for five seconds, then everything
+	{ sleep 5; cat > "$TMP/out"; } < "$TMP/p" 3>&- &
 	reader=$!
 	phys-step -t 1e6 -i '*' "$WORLDS/pendulum.sdf" > "$TMP/p" 3>&- &
 	pid=$!
 	sleep 1
 	kill -s TERM "$pid"
-	gone_within 1 "$pid"
+	gone_within 2 "$pid"
 	status=0
 	wait "$pid" || status=$?
 	[ "$status" -eq 143 ]
