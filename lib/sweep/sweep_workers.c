@@ -64,7 +64,7 @@ struct sweep {
 	long jobs;
 	size_t next;	/* the next run to look at */
 	int logfd, lockfd;
-	bool tty;
+	bool tty, shared;
 	size_t todo, done, failed, skipped, others;
 	double start;
 	struct world_cache world;
@@ -472,17 +472,26 @@ dispatch(struct sweep *s)
 }
 
 /* A worker dead in the middle of a run (or gone astray: ended here):
- * its file goes, and a new worker takes the next run. */
+ * its files go (a state file it renamed just before it died too: the run
+ * counts failed, and its file must not say otherwise), and a new worker
+ * takes the next run. */
 static void
 lost(struct sweep *s, struct worker *w)
 {
+	long long id = s->p->run[w->run].id;
 	char *tmp;
 	int status;
 
 	kill(w->pid, SIGKILL);
-	tmp = part_path(s->dir, s->p->run[w->run].id, w->pid);
+	tmp = part_path(s->dir, id, w->pid);
 	unlink(tmp);
 	free(tmp);
+	if (!s->shared && phys_sweep_state(s->dir, &s->p->run[w->run]) ==
+	    PHYS_SWEEP_DONE) {
+		tmp = phys_sweep_state_path(s->dir, id);
+		unlink(tmp);
+		free(tmp);
+	}
 	status = reap(w);
 	ended(s, w->run, status ? status : PHYS_EXIT_FAIL, 0);
 }
@@ -701,6 +710,7 @@ phys_sweep_run(const struct phys_sweep_runs *r, const bool *want,
 	s.jobs = o->jobs;
 	s.tty = phys_stderr_is_tty();
 	s.self = getpid();
+	s.shared = o->shared;
 	if (sweep_begin(&s, o->shared) < 0) {
 		sweep_end(&s);
 		return -1;
