@@ -305,7 +305,7 @@ last_whole() {
 	heavy_world 150 > "$TMP/heavy.sdf"
 	for i in $(seq 20); do
 		status=0
-		timeout -s TERM 0.5 phys-step -t 1e6 -i '*' "$TMP/heavy.sdf" > "$TMP/out" 3>&- || status=$?
+		timeout -s TERM 0.3 phys-step -t 1e6 -i '*' "$TMP/heavy.sdf" > "$TMP/out" 3>&- || status=$?
 		[ "$status" -eq 124 ] || fail "round $i: status $status"
 		last_whole "$TMP/out" || fail "round $i"
 	done
