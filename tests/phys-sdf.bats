@@ -143,7 +143,7 @@ findings() {
 	[[ "$(jq -r .message <<< "$output")" == *"static"* ]]
 }
 
-@test "duplicate names per kind; up to SDF 1.6 a link and a joint may share one" {
+@test "duplicate names per kind; up to SDF 1.6 a link and a joint may share one (the joint renamed NAME_joint)" {
 	local body='    <model name="m">
       <link name="a">
         <visual name="v"/>
@@ -157,8 +157,10 @@ findings() {
 	findings <<< "$output" > "$TMP/f"
 	run cat "$TMP/f"
 	assert_line --index 0 "7 error <visual> name 'v' is taken by the <visual> at line 6"
-	# SDF 1.6 names links and joints apart: legal, nothing to say
-	[ "${#lines[@]}" -eq 1 ]
+	# SDF 1.6 names links and joints apart: legal; the joint is renamed
+	# as libsdformat renames it, with its warning
+	assert_line --index 1 "10 warning joint 'm::b' shares its name with a link: it is named 'm::b_joint', as libsdformat names it"
+	[ "${#lines[@]}" -eq 2 ]
 	world 1.7 "$body"
 	run -1 phys-sdf check "$TMP/w.sdf"
 	findings <<< "$output" > "$TMP/f"
@@ -526,4 +528,19 @@ poses() {
 	assert_equal "$(jq -r '"\(.file):\(.line) \(.element)"' <<< "${lines[0]}")" "$TMP/w.sdf:5 colour"
 	assert_equal "$(jq -r '"\(.file):\(.line) \(.element)"' <<< "${lines[1]}")" "$TMP/models/box/model.sdf:5 mas"
 	assert_equal "$(jq -c .suggest <<< "${lines[1]}")" '["mass"]'
+}
+
+@test "an unknown element close to no known name is a warning (gz-sim's <gz_frame_id>), a misspelt one an error" {
+	world 1.9 '    <model name="m">
+      <link name="l">
+        <sensor name="imu" type="imu"><gz_frame_id>l</gz_frame_id><always_onn>1</always_onn></sensor>
+      </link>
+    </model>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_line --partial "warning unknown element <gz_frame_id> in <sensor> (SDF 1.9): not SDFormat; libsdformat keeps it and phys ignores it"
+	assert_line --partial "error unknown element <always_onn> in <sensor> (SDF 1.9); did you mean <always_on>?"
+	sed -i 's|<always_onn>1</always_onn>||' "$TMP/w.sdf"
+	run -0 phys-sdf check "$TMP/w.sdf"
 }

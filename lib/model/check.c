@@ -582,9 +582,20 @@ unknown_element(struct checker *ck, xmlNodePtr parent,
 			consider(&cand, (const char *)c->name, name);
 	}
 	suggestion_text(&cand, true, hint, sizeof hint);
-	x = finding(ck, c, PHYS_SEV_ERROR, "unknown element <%s> in <%s> "
-	    "(SDF %d.%d)%s", (const char *)c->name, (const char *)parent->name,
-	    ck->spec->major, ck->spec->minor, hint);
+	/* A name close to a known one is a misspelling, which every reader
+	 * ignores: an error. Another is an extension a simulator may read
+	 * (gz-sim's <gz_frame_id>): libsdformat keeps it with a warning. */
+	if (cand.n)
+		x = finding(ck, c, PHYS_SEV_ERROR, "unknown element <%s> in "
+		    "<%s> (SDF %d.%d)%s", (const char *)c->name,
+		    (const char *)parent->name, ck->spec->major,
+		    ck->spec->minor, hint);
+	else
+		x = finding(ck, c, PHYS_SEV_WARNING, "unknown element <%s> in "
+		    "<%s> (SDF %d.%d): not SDFormat; libsdformat keeps it and "
+		    "phys ignores it", (const char *)c->name,
+		    (const char *)parent->name, ck->spec->major,
+		    ck->spec->minor);
 	attach_suggestions(x, &cand);
 }
 
@@ -1227,6 +1238,7 @@ phys_check_world(const char *path, struct phys_findings *out)
 	memset(out, 0, sizeof *out);
 	phys_load_options_default(&lo);
 	lo.skip_unsupported = true;
+	lo.notes = true;
 	phys_set_warning_sink(collect_warning, &sink);
 	rc = phys_world_load(&w, path, &lo);
 	phys_set_warning_sink(NULL, NULL);
@@ -1240,7 +1252,9 @@ phys_check_world(const char *path, struct phys_findings *out)
 		check_gz_profiles(out, &w);
 		check_damping(out, &w);
 	}
-	check_doc(out, &w.doc, 0);
+	/* A URDF is checked as the model it becomes: what its <gazebo>
+	 * blocks copy in is SDF, at the URDF's lines. */
+	check_doc(out, w.model_doc ? w.model_doc : &w.doc, 0);
 	for (i = 0; i < w.nincludes; i++)
 		check_doc(out, w.includes[i], (int)i + 1);
 	for (i = 0; i < out->n; i++)
