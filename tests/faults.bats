@@ -301,14 +301,19 @@ last_whole() {
 }
 
 @test "stopped by timeout, or by stop signals in a burst, the last line is whole (20 and 10 rounds)" {
-	local i pid status
+	local i pid status written=0
 	heavy_world 150 > "$TMP/heavy.sdf"
 	for i in $(seq 20); do
 		status=0
-		timeout -s TERM 0.3 phys-step -t 1e6 -i '*' "$TMP/heavy.sdf" > "$TMP/out" 3>&- || status=$?
+		timeout -s TERM 0.5 phys-step -t 1e6 -i '*' "$TMP/heavy.sdf" > "$TMP/out" 3>&- || status=$?
 		[ "$status" -eq 124 ] || fail "round $i: status $status"
+		# on a busy machine the load may outlast the timeout: stopped
+		# before its first line, the program has written nothing
+		[ -s "$TMP/out" ] || continue
+		written=$((written + 1))
 		last_whole "$TMP/out" || fail "round $i"
 	done
+	[ "$written" -gt 0 ] || fail "no round got past the load"
 	# a second and third signal a millisecond after the first once
 	# killed the program wherever it was, half through a line
 	for i in $(seq 10); do
