@@ -40,6 +40,8 @@ static volatile sig_atomic_t out_whole = 1;	/* the reader has whole lines */
 static volatile sig_atomic_t stdout_ours;	/* stdout is out_write's */
 static volatile sig_atomic_t stdout_closed;
 static char *volatile pending_tmp;	/* a temporary file not yet renamed */
+static const char *volatile last_words;	/* for the terminal, at a stop */
+static volatile size_t last_words_len;
 static bool out_pipe;		/* writes of PIPE_BUF bytes are atomic */
 static bool out_may_block;	/* not a regular file */
 
@@ -51,6 +53,8 @@ die_by_signal(int sig)
 
 	if (pending_tmp)
 		unlink(pending_tmp);
+	if (last_words)
+		(void)!write(STDOUT_FILENO, last_words, last_words_len);
 	signal(sig, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, sig);
@@ -270,4 +274,12 @@ void
 phys_stop_removes(char *tmp)
 {
 	pending_tmp = tmp;
+}
+
+void
+phys_stop_writes(const char *text, size_t len)
+{
+	last_words = NULL;
+	last_words_len = len;
+	last_words = text;
 }

@@ -146,6 +146,8 @@ run_options(json_t *run, struct phys_run_options *o)
 	}
 	if (json_is_integer(json_object_get(run, "every")))
 		o->every = json_integer_value(json_object_get(run, "every"));
+	if (json_is_number(json_object_get(run, "rate")))
+		o->rate = json_number_value(json_object_get(run, "rate"));
 	items = json_object_get(run, "items");
 	if (json_is_array(items)) {
 		o->items = phys_xcalloc(json_array_size(items) + 1, sizeof *o->items);
@@ -598,8 +600,8 @@ lock_dir(struct sweep *s, bool shared)
 		return phys_fail("%s: cannot lock it: %s", s->dir,
 		    strerror(errno));
 	return phys_fail("%s: another sweep is running into this directory; "
-	    "two would mix their runs (wait for it to end, or give -o another "
-	    "directory)", s->dir);
+	    "two would mix their runs (wait for it to end, or give --dir "
+	    "another directory)", s->dir);
 }
 
 /* Under the exclusive lock: part files no process is writing any more
