@@ -89,7 +89,7 @@ $(B)/obj/%.o: lib/%.c $(HEADERS)
 	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/obj/assets/heightmap.o: ALL_CPPFLAGS += -DPHYS_GDAL_SONAME='"$(call soname,gdal)"'
-$(B)/obj/assets/mesh.o: ALL_CPPFLAGS += -DPHYS_ASSIMP_SONAME='"$(call soname,assimp)"'
+$(B)/obj/assets/meshdec.o: ALL_CPPFLAGS += -DPHYS_ASSIMP_SONAME='"$(call soname,assimp)"'
 
 $(B)/obj/%.o: lib/%.cc $(HEADERS)
 	@mkdir -p $(@D)
@@ -134,7 +134,7 @@ FUZZ_SECONDS ?= 600
 # Seconds one input may take before it counts as a hang; raise it on a
 # machine so loaded that a normal input waits longer for the CPU.
 FUZZ_TIMEOUT ?= 10
-FUZZERS = sdf state control param inertia expr
+FUZZERS = sdf state control param inertia expr mesh terrain plan
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_HELPERS = fuzz/fuzz.c fuzz/small_world.c

@@ -1,7 +1,11 @@
 /*
- * mesh_bench.c - milliseconds to load a mesh file as phys does (assimp,
- * welding, closedness): the best of five loads, in processor time (a
- * shared machine's load does not count). Prints "load MS TRIANGLES".
+ * mesh_bench.c - milliseconds to load a mesh file as phys does (read,
+ * recognised and counted, decoded by assimp in the decoder process,
+ * handed back, welded, closedness): the best of five loads after the
+ * first, and the first, which starts the decoder. Wall-clock time: the
+ * decoder's work is in another process, which processor time of this
+ * one would leave out; measure on a quiet machine. Prints "load MS
+ * TRIANGLES" and "first MS".
  */
 #include <stdio.h>
 #include <time.h>
@@ -14,7 +18,7 @@ now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -23,7 +27,7 @@ main(int argc, char **argv)
 {
 	struct phys_mesh_spec spec = { 0 };
 	struct phys_mesh *m;
-	double best = -1, t;
+	double best = -1, first = 0, t;
 	size_t ntri = 0;
 	int i;
 
@@ -33,7 +37,7 @@ main(int argc, char **argv)
 	}
 	spec.path = argv[1];
 	spec.scale = v3(1, 1, 1);
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		t = now();
 		m = phys_mesh_load(&spec);
 		t = now() - t;
@@ -43,9 +47,12 @@ main(int argc, char **argv)
 		}
 		ntri = m->ntri;
 		phys_mesh_free(m);
-		if (best < 0 || t < best)
+		if (i == 0)
+			first = t;
+		else if (best < 0 || t < best)
 			best = t;
 	}
 	printf("load %.1f %zu\n", best * 1000, ntri);
+	printf("first %.1f\n", first * 1000);
 	return 0;
 }

@@ -437,9 +437,9 @@ output_dir(const struct opts *o)
  * workers have ended. */
 static int
 run_runs(const struct opts *o, const struct phys_sweep_runs *r,
-    const bool *want)
+    const bool *want, bool shared)
 {
-	struct phys_sweep_options so = { output_dir(o), o->jobs };
+	struct phys_sweep_options so = { output_dir(o), o->jobs, shared };
 	int rc, sig;
 
 	rc = phys_sweep_run(r, want, &so, &sig);
@@ -466,7 +466,7 @@ cmd_run(int argc, char **argv, void *ctx)
 	want = phys_xcalloc(r.n + 1, sizeof *want);
 	for (size_t i = 0; i < r.n; i++)
 		want[i] = true;
-	rc = run_runs(o, &r, want);
+	rc = run_runs(o, &r, want, false);
 	if (o->stream && phys_sweep_stream(output_dir(o), &r, stdout) < 0) {
 		phys_report();
 		rc = PHYS_EXIT_FAIL;
@@ -477,34 +477,38 @@ cmd_run(int argc, char **argv, void *ctx)
 }
 
 /* The unit a scheduler calls: the runs of PLAN with these ids (a Slurm
- * array task id, a GNU parallel argument), one after another. */
+ * array task id, a GNU parallel argument), one after another. Only their
+ * lines are kept; the plan is read through once for the others' ids. */
 static int
 cmd_run_one(int argc, char **argv, void *ctx)
 {
 	struct opts *o = ctx;
 	struct phys_sweep_runs r;
+	long long *ids;
 	bool *want;
 	long id;
-	size_t i;
 	int rc;
 
 	if (argc < 2)
 		usage_error("run-one needs a PLAN and a run ID");
-	load_runs(&r, argv[0], "run lines");
-	want = phys_xcalloc(r.n + 1, sizeof *want);
+	ids = phys_xcalloc((size_t)argc, sizeof *ids);
 	for (int k = 1; k < argc; k++) {
 		if (!phys_parse_long(argv[k], &id) || id < 0)
-			usage_error("'%s' is not a run id",
-			    argv[k]);
-		for (i = 0; i < r.n && phys_sweep_run_id(r.v[i]) != id; i++)
-			;
-		if (i == r.n)
-			phys_die(PHYS_EXIT_FAIL, "%s has no run %ld", argv[0],
-			    id);
-		want[i] = true;
+			usage_error("'%s' is not a run id", argv[k]);
+		ids[k - 1] = id;
 	}
+	if (strcmp(argv[0], "-") == 0)
+		phys_stdin_hint("run lines");
+	if (phys_sweep_runs_load_ids(&r, argv[0], ids, (size_t)argc - 1) < 0) {
+		phys_report();
+		exit(PHYS_EXIT_FAIL);
+	}
+	free(ids);
+	want = phys_xcalloc(r.n + 1, sizeof *want);
+	for (size_t i = 0; i < r.n; i++)
+		want[i] = true;
 	o->jobs = 1;
-	rc = run_runs(o, &r, want);
+	rc = run_runs(o, &r, want, true);
 	free(want);
 	phys_sweep_runs_free(&r);
 	return rc;
@@ -557,6 +561,10 @@ static void
 load_scores(struct phys_sweep_runs *r, const char *path)
 {
 	load_runs(r, path, "scored run lines");
+	if (phys_sweep_runs_parse(r) < 0) {
+		phys_report();
+		exit(PHYS_EXIT_FAIL);
+	}
 	if (r->n == 0)
 		phys_die(PHYS_EXIT_FAIL, "%s: no scored runs",
 		    phys_display_name(r->name));

@@ -18,6 +18,7 @@ setup() {
 teardown() {
 	if [ -n "${MOUNTED:-}" ]; then umount "$MOUNTED" || true; fi
 	[ -n "${WRITER:-}" ] && kill "$WRITER" 2>/dev/null || true
+	[ -n "${READER:-}" ] && { pkill -P "$READER"; kill "$READER"; } 2>/dev/null || true
 	rm -rf "$TMP"
 }
 
@@ -217,6 +218,7 @@ signum() {
 	for sig in TERM HUP INT; do
 		# A background job starts with SIGINT ignored, and SIGHUP too
 		# under nohup: give the run the default action for each.
+		rm -f "$TMP/out"	# the last round's must not count as grown
 		env --default-signal=HUP,INT,TERM phys-step -t 1e6 "$W" > "$TMP/out" 3>&- &
 		pid=$!
 		grows "$TMP/out" 100000
@@ -274,6 +276,149 @@ signum() {
 	[ "$status" -eq 143 ]
 	[ "$(wc -l < "$TMP/out")" -eq 3 ]
 	ends_whole "$TMP/out"
+}
+
+# heavy_world N: N boxes falling onto a plane: with -i '*' a state line
+# is N poses (about 700 bytes each) and a step takes milliseconds, so a
+# stop signal finds the program inside a line as often as not.
+heavy_world() {
+	awk -v n="$1" 'BEGIN {
+		print "<?xml version=\"1.0\"?>\n<sdf version=\"1.7\">\n<world name=\"heavy\">"
+		print "<model name=\"ground\"><static>true</static><link name=\"l\"><collision name=\"c\"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>"
+		for (i = 0; i < n; i++)
+			printf "<model name=\"b%d\"><pose>%g %g %g 0 0 0</pose><link name=\"l\">" \
+			    "<inertial><mass>1</mass></inertial><collision name=\"c\"><geometry>" \
+			    "<box><size>0.1 0.1 0.1</size></box></geometry></collision></link></model>\n",
+			    i, (i % 20) * 0.3, int(i / 20) * 0.3, 0.05 + (i % 7) * 0.2
+		print "</world>\n</sdf>" }'
+}
+
+# last_whole FILE: FILE ends with a newline and its last line is a state
+# line (a cut would be there; every line is not read: the files are large).
+last_whole() {
+	[ "$(tail -c 1 "$1" | od -An -tx1 | tr -d ' ')" = 0a ] ||
+	    { echo "$1 ends inside a line"; return 1; }
+	tail -n 1 "$1" | jq -e .t > /dev/null
+}
+
+@test "stopped by timeout, or by stop signals in a burst, the last line is whole (20 and 10 rounds)" {
+	local i pid status
+	heavy_world 150 > "$TMP/heavy.sdf"
+	# timeout's time is up when its SIGALRM comes: rung here once the
+	# lines flow (a busy machine may load the world for longer than any
+	# fixed time), it sends TERM to the program and again to its group
+	for i in $(seq 20); do
+		rm -f "$TMP/out"	# the last round's must not count as grown
+		timeout -s TERM 600 phys-step -t 1e6 -i '*' "$TMP/heavy.sdf" > "$TMP/out" 3>&- &
+		pid=$!
+		grows "$TMP/out" 100000 || { kill "$pid"; fail "round $i"; }
+		kill -s ALRM "$pid"
+		status=0
+		wait "$pid" || status=$?
+		[ "$status" -eq 124 ] || fail "round $i: status $status"
+		last_whole "$TMP/out" || fail "round $i"
+	done
+	# a second and third signal a millisecond after the first once
+	# killed the program wherever it was, half through a line
+	for i in $(seq 10); do
+		rm -f "$TMP/out"
+		phys-step -t 1e6 -i '*' "$TMP/heavy.sdf" > "$TMP/out" 3>&- &
+		pid=$!
+		grows "$TMP/out" 100000 || { kill "$pid"; fail "round $i"; }
+		kill -s TERM "$pid"
+		sleep 0.001
+		kill -s TERM "$pid" 2>/dev/null || true
+		kill -s INT "$pid" 2>/dev/null || true
+		status=0
+		wait "$pid" || status=$?
+		[ "$status" -eq 143 ] || [ "$status" -eq 130 ] || fail "round $i: status $status"
+		last_whole "$TMP/out" || fail "round $i"
+	done
+}
+
+# gone_within SECONDS PID: the process has ended within SECONDS.
+gone_within() {
+	timeout "$1" tail -s 0.05 --pid="$2" -f /dev/null || { echo "still running $1 s after the signal"; return 1; }
+}
+
+@test "a long load stops at once: nothing written yet" {
+	local pid status
+	awk 'BEGIN {
+		print "<?xml version=\"1.0\"?>\n<sdf version=\"1.7\">\n<world name=\"big\">"
+		for (i = 0; i < 40000; i++)
+			printf "<model name=\"m%d\"><static>true</static><pose>%d 0 0 0 0 0</pose>" \
+			    "<link name=\"l\"><collision name=\"c\"><geometry><box><size>1 1 1</size>" \
+			    "</box></geometry></collision></link></model>\n", i, i
+		print "</world>\n</sdf>" }' > "$TMP/big.sdf"
+	phys-param get gravity "$TMP/big.sdf" > "$TMP/out" 3>&- &
+	pid=$!
+	sleep 0.2
+	kill -s TERM "$pid"
+	gone_within 1.5 "$pid"
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 143 ]
+	[ ! -s "$TMP/out" ]
+}
+
+@test "a mesh whose decoding hangs: a stop signal ends the program and its decoder at once" {
+	local pid status
+	# one face of 60000 corners, which assimp triangulates for minutes
+	awk 'BEGIN { n = 60000
+		for (i = 0; i < n; i++) printf "v %.6f %.6f 0\n", cos(6.283185307 * i / n), sin(6.283185307 * i / n)
+		printf "f"; for (i = 1; i <= n; i++) printf " %d", i; print "" }' > "$TMP/poly.obj"
+	cat > "$TMP/hang.sdf" <<EOF
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><model name="m"><static>true</static><link name="l">
+<collision name="c"><geometry><mesh><uri>$TMP/poly.obj</uri></mesh></geometry></collision>
+</link></model></world></sdf>
+EOF
+	phys-step -n 10 "$TMP/hang.sdf" > "$TMP/out" 3>&- &
+	pid=$!
+	sleep 0.5
+	kill -s TERM "$pid"
+	gone_within 2 "$pid"
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 143 ]
+	[ ! -s "$TMP/out" ]
+	# the decoder, a process of the same command line, went with it
+	sleep 0.2
+	! pgrep -f "$TMP/hang.sdf"
+}
+
+@test "blocked writing to a full pipe, the program stops at once, and the pipe holds whole lines" {
+	local pid reader status
+	mkfifo "$TMP/p"
+	# a reader that takes nothing for five seconds, then everything
+	{ sleep 5; cat > "$TMP/out"; } < "$TMP/p" 3>&- &
+	reader=$!
+	phys-step -t 1e6 -i '*' "$WORLDS/pendulum.sdf" > "$TMP/p" 3>&- &
+	pid=$!
+	sleep 1
+	kill -s TERM "$pid"
+	gone_within 2 "$pid"
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 143 ]
+	wait "$reader"
+	ends_whole "$TMP/out"
+}
+
+@test "blocked in a line longer than a pipe's atomic write, the program stops after a grace of two seconds" {
+	local pid reader status
+	heavy_world 300 > "$TMP/heavy.sdf"
+	mkfifo "$TMP/p"
+	{ sleep 30; cat > /dev/null; } < "$TMP/p" 3>&- &
+	READER=$!
+	phys-step -t 1e6 -i '*' "$TMP/heavy.sdf" > "$TMP/p" 3>&- &
+	pid=$!
+	sleep 1
+	kill -s TERM "$pid"
+	gone_within 5 "$pid"
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 143 ]
 }
 
 # ---- interrupted and concurrent edits (items 4, 6) ----

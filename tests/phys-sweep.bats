@@ -136,7 +136,7 @@ digest() {
 	phys-step -p fitted -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' sliding_box.sdf > again.jsonl
 	# byte for byte but for the profile's name on the first line
 	cmp <(tail -n +2 again.jsonl) <(tail -n +2 "runs/$id.jsonl")
-	cmp <(head -1 again.jsonl | jq -c 'del(.preset)') <(head -1 "runs/$id.jsonl" | jq -c 'del(.preset)')
+	cmp <(head -1 again.jsonl | jq -c 'del(.preset)') <(head -1 "runs/$id.jsonl" | jq -c 'del(.preset, .sweep_run)')
 	# nothing else in the world changed: the old values are the only differences
 	[ "$(diff "$WORLDS/sliding_box.sdf" sliding_box.sdf | grep -c '^<')" -eq 4 ]
 }
@@ -177,8 +177,11 @@ digest() {
 	phys-sweep run -j 1 --dir one plan.jsonl 2> /dev/null
 	phys-sweep run -j 2 --dir two --stream plan.jsonl > stream.jsonl 2> /dev/null
 	assert_equal "$(digest one)" "$(digest two)"
-	# and a run is what phys-step gives for the same options
-	phys-step -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' -s "$MU=0.25" sliding_box.sdf | cmp - one/3.jsonl
+	# and a run is what phys-step gives for the same options, but for the
+	# hash of its run line on the first line
+	phys-step -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' -s "$MU=0.25" sliding_box.sdf > step.jsonl
+	cmp <(tail -n +2 step.jsonl) <(tail -n +2 one/3.jsonl)
+	cmp <(head -1 step.jsonl) <(head -1 one/3.jsonl | sed 's/,"sweep_run":"[0-9a-f]*"//')
 	[ "$(jq -c 'select(.run == 3) | del(.run)' stream.jsonl)" = "$(cat one/3.jsonl)" ]
 }
 
@@ -302,6 +305,108 @@ kill_midway() {
 	[[ $(file -b landscape.png) == "PNG image data, 640 x 360,"* ]] || fail "$(file -b landscape.png)"
 }
 
+# ---- sweeps that cannot corrupt each other; large plans ----
+
+# hashes DIR: each state file's id and the "sweep_run" of its first line.
+hashes() {
+	(cd "$1" && for f in [0-9]*.jsonl; do
+		printf '%s %s\n' "${f%.jsonl}" "$(head -1 "$f" | jq -r .sweep_run)"
+	done | sort -n)
+}
+
+@test "a second sweep into a directory in use is refused at once; the state files are the first plan's alone" {
+	local pid st
+	cd "$TMP"
+	cp "$WORLDS/sliding_box.sdf" .
+	phys-sweep plan -t 3 sliding_box.sdf "$MU=0.1:0.9:10" > a.jsonl
+	phys-sweep plan -t 3 sliding_box.sdf "$MU=0.15:0.95:10" > b.jsonl
+	phys-sweep run -j 1 a.jsonl 2> a.err &
+	pid=$!
+	for _ in $(seq 200); do
+		[ "$(cat runs/log.jsonl 2> /dev/null | wc -l)" -ge 1 ] && break
+		sleep 0.02
+	done
+	# held (its worker runs on), so that it is surely still there
+	kill -s STOP "$pid"
+	run -1 --separate-stderr phys-sweep run -j 1 b.jsonl
+	[ "$stderr" = "phys-sweep: runs: another sweep is running into this directory; two would mix their runs (wait for it to end, or give --dir another directory)" ] || { kill -s CONT "$pid"; fail "$stderr"; }
+	run -1 --separate-stderr phys-sweep run-one b.jsonl 7
+	[ "$stderr" = "phys-sweep: runs: another sweep is running into this directory; two would mix their runs (wait for it to end, or give --dir another directory)" ] || { kill -s CONT "$pid"; fail "$stderr"; }
+	kill -s CONT "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 0 ] || fail "the first sweep: $(cat a.err)"
+	# every state file is plan a's: a second run of a finds them done,
+	# and plan b's scores refuse them
+	run -0 --separate-stderr phys-sweep run -j 1 a.jsonl
+	[[ "$stderr" == *"10 runs: 0 done, 0 failed, 10 already done"* ]] || fail "$stderr"
+	run -1 --separate-stderr phys-sweep score 'final:box::link/pose.x' b.jsonl
+	[ "$(grep -c 'was made by another run' <<<"$stderr")" -eq 10 ]
+	[ -z "$(ls -A runs | grep part)" ]
+	# run-one processes, the tasks of one array, share the directory
+	phys-sweep run-one --dir shared a.jsonl 0 1 2 2> /dev/null &
+	pid=$!
+	phys-sweep run-one --dir shared a.jsonl 3 4 5 2> /dev/null
+	wait "$pid"
+	[ "$(ls shared/[0-9]*.jsonl | wc -l)" -eq 6 ]
+	[ -z "$(ls -A shared | grep part)" ]
+}
+
+@test "a different plan into the same directory is run, not taken as done; score refuses another plan's state files" {
+	cd "$TMP"
+	cp "$WORLDS/sliding_box.sdf" .
+	phys-sweep plan -t 0.5 sliding_box.sdf "$MU=0.1:0.9:9" > a.jsonl
+	phys-sweep plan -t 0.5 sliding_box.sdf "$MU=0.2:1:9" > b.jsonl
+	phys-sweep run -j 2 a.jsonl 2> /dev/null
+	run -0 --separate-stderr phys-sweep run -j 2 b.jsonl
+	[[ "$stderr" == *"phys-sweep: runs: 9 state files were made by other runs (another plan's): run again"* ]] || fail "$stderr"
+	[[ "$stderr" == *"9 runs: 9 done, 0 failed, 0 already done"* ]] || fail "$stderr"
+	# now every state file is plan b's: plan a's scores are refused
+	run -1 --separate-stderr phys-sweep score 'final:box::link/pose.x' a.jsonl
+	[ -z "$output" ]
+	[ "$(grep -c 'was made by another run' <<<"$stderr")" -eq 9 ]
+	run -0 --separate-stderr phys-sweep score 'final:box::link/pose.x' b.jsonl
+	[ "${#lines[@]}" -eq 9 ]
+	# the same plan written with other spacing and key order is the same
+	# plan: nothing to run again
+	jq -c -S . b.jsonl | sed 's/,/, /' > b2.jsonl
+	run -0 --separate-stderr phys-sweep run -j 2 b2.jsonl
+	[[ "$stderr" == *"9 runs: 0 done, 0 failed, 9 already done"* ]] || fail "$stderr"
+}
+
+@test "a plan of 600,000 runs, past the 64 MB limit, is read once through by run-one; run reads one past 64 MB" {
+	local pad i
+	cd "$TMP"
+	cp "$WORLDS/falling_sphere.sdf" .
+	# 600,000 runs, as the plan command writes them (its first 2000 lines
+	# compared; reading each id against all before it, as before, took
+	# hours)
+	awk -v w="$TMP/falling_sphere.sdf" 'BEGIN { for (i = 0; i < 600000; i++)
+		printf "{\"id\":%d,\"world\":\"%s\",\"steps\":2,\"set\":{\"ball::link/inertial.mass\":\"%d\",\"iters\":\"%d\"}}\n",
+		    i, w, 1 + int(i / 1000), 1 + i % 1000 }' > big.jsonl
+	cmp <(phys-sweep plan -n 2 "$TMP/falling_sphere.sdf" 'ball::link/inertial.mass=1:600:600' 'iters=1:1000:1000' | head -2000) \
+	    <(head -2000 big.jsonl)
+	[ "$(wc -l < big.jsonl)" -eq 600000 ]
+	[ "$(stat -c %s big.jsonl)" -gt $((64 << 20)) ]
+	run -0 timeout -k 5 60 phys-sweep run-one big.jsonl 599999 123
+	[ "$(hashes runs | wc -l)" -eq 2 ]
+	[ "$(head -1 runs/599999.jsonl | jq .iter)" -eq 0 ]
+	jq -e '.items["ball::link/pose"]' runs/123.jsonl > /dev/null
+	# an id twice, or one the plan lacks, far down (a plan on a pipe too)
+	run -1 --separate-stderr sh -c '{ cat big.jsonl; sed -n 5p big.jsonl; } | timeout -k 5 60 phys-sweep run-one - 3'
+	[ "$stderr" = "phys-sweep: <stdin>:600001: run 4 comes twice" ]
+	run -1 --separate-stderr timeout -k 5 60 phys-sweep run-one big.jsonl 600000
+	[ "$stderr" = "phys-sweep: big.jsonl has no run 600000" ]
+	# and run: 20 runs of 4 MB each (JSON spread out with blanks)
+	pad=$(head -c 4000000 /dev/zero | tr '\0' ' ')
+	for i in $(seq 0 19); do
+		printf '{"id":%d,%s"world":"falling_sphere.sdf","steps":2,"set":{"iters":"%d"}}\n' "$i" "$pad" $((10 + i))
+	done > long.jsonl
+	[ "$(stat -c %s long.jsonl)" -gt $((64 << 20)) ]
+	run -0 --separate-stderr phys-sweep run -j 2 --dir long long.jsonl
+	[[ "$stderr" == *"20 runs: 20 done, 0 failed"* ]] || fail "$stderr"
+}
+
 @test "plot: the best run ringed, an outlier on the axis' edge, --size and --logscale, text in plot symbols, no text into a file" {
 	fit_setup 0.05:0.9:18
 	phys-sweep run -j 2 plan.jsonl 2> /dev/null
@@ -337,7 +442,7 @@ kill_midway() {
 	[[ $stderr == *"the name must end in .png, .svg or .pdf, or give --format"* ]]
 }
 
-# ---- schedulers: GNU parallel over ssh, Slurm ----# ---- schedulers: GNU parallel over ssh, Slurm ----
+# ---- schedulers: GNU parallel over ssh, Slurm ----
 
 # Whatever a test started is stopped, even when it failed half-way.
 teardown() {

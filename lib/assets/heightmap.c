@@ -4,13 +4,23 @@
  * One decoder for both kinds of terrain: GDAL reads the GeoTIFF DEMs
  * Gazebo takes, and its PNG and JPEG drivers (libpng, libjpeg inside)
  * read the grayscale images, 8 or 16 bits, with the same calls.
+ *
+ * A file's samples are read once per world, whatever number of
+ * collisions name it; what a terrain would hold is counted against one
+ * budget before it is allocated, and a terrain whose extent, offset or
+ * heights are not finite or reach beyond what the engines collide is
+ * refused rather than handed to them.
  */
 #include "heightmap.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cpl_error.h>
 #include <gdal.h>
@@ -30,9 +40,15 @@
 	X(GDALGetDatasetDriver) X(GDALGetDriverShortName) \
 	X(GDALGetRasterXSize) X(GDALGetRasterYSize) X(GDALGetRasterBand) \
 	X(GDALRasterIO) X(GDALGetRasterNoDataValue) X(GDALGetGeoTransform) \
+	X(GDALSetCacheMax64) \
 	X(CPLPushErrorHandler) X(CPLPopErrorHandler) X(CPLQuietErrorHandler)
 static struct { GDAL_CALLS(PHYS_DL_POINTER) } gd;
 static const char *const gd_names[] = { GDAL_CALLS(PHYS_DL_NAME) };
+
+/* GDAL's cache of raster blocks: each file is read once, whole, so a
+ * large cache (5% of the machine's memory by default) only doubles what
+ * a raster costs. */
+#define GDAL_CACHE_BYTES (16 << 20)
 
 /* 0, or -1 with phys_error() saying why GDAL cannot be used. */
 static int
@@ -44,22 +60,49 @@ gdal_load(void)
 	if (phys_dl_load(&st, PHYS_GDAL_SONAME, gd_names, (void **)&gd,
 	    sizeof gd / sizeof(void *), "heightmaps need GDAL") < 0)
 		return -1;
-	if (first)
+	if (first) {
 		gd.GDALAllRegister();
+		if (!getenv("GDAL_CACHEMAX"))
+			gd.GDALSetCacheMax64(GDAL_CACHE_BYTES);
+	}
 	return 0;
 }
 
-/* Bounded memory: samples after sampling, and the sampling itself. */
-#define MAX_SAMPLES (1u << 25)
-#define MAX_SAMPLING 16
+/* A file's samples as read, no-data filled, before any scaling. */
+struct phys_heightmap_file {
+	char *path;
+	size_t nx, ny;
+	double *d;		/* NULL once trimmed */
+	double lo, hi;		/* lowest and highest sample */
+	bool image;		/* PNG or JPEG: Gazebo's image rules */
+	double extent[2];	/* a DEM's own, in metres */
+};
 
-void
-phys_heightmap_free(struct phys_heightmap *hm)
+struct phys_heightmap_entry {
+	char *key;
+	struct phys_heightmap *hm;
+};
+
+static int
+hfail(const char *path, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int
+hfail(const char *path, const char *fmt, ...)
 {
-	if (!hm)
-		return;
-	free(hm->h);
-	free(hm);
+	char m[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof m, fmt, ap);
+	va_end(ap);
+	return phys_fail("heightmap: %s: %s", path, m);
+}
+
+static bool
+within_reach(double v)
+{
+	return isfinite(v) && fabs(v) <= PHYS_TERRAIN_REACH;
 }
 
 static bool
@@ -77,7 +120,8 @@ power_of_two_plus_one(size_t n)
 	return n >= 3 && ((n - 1) & (n - 2)) == 0;
 }
 
-/* The first band as doubles; no-data samples take the lowest valid one. */
+/* The first band as doubles; no-data samples take the lowest valid one,
+ * as do NaN and infinite ones. */
 static double *
 read_band(GDALDatasetH ds, size_t nx, size_t ny, double *lo, double *hi)
 {
@@ -135,102 +179,269 @@ resample(const double *d, size_t nx, size_t ny, int s, size_t *mx, size_t *my)
 }
 
 static int
-check_grid(const char *path, GDALDatasetH ds, size_t nx, size_t ny,
-    int sampling)
+check_grid(struct phys_heightmap_cache *c, const char *path, bool image,
+    size_t nx, size_t ny)
 {
-	if (sampling < 1 || sampling > MAX_SAMPLING)
-		return phys_fail("heightmap sampling must be 1 to %d",
-		    MAX_SAMPLING);
-	if (is_image(ds) && (nx != ny || !power_of_two_plus_one(nx)))
-		return phys_fail("%s: a heightmap image must be square with "
-		    "2^n+1 pixels a side (as Gazebo requires); it is %zux%zu",
-		    path, nx, ny);
+	if (image && (nx != ny || !power_of_two_plus_one(nx)))
+		return hfail(path, "a heightmap image must be square with 2^n+1 "
+		    "pixels a side (as Gazebo requires); it is %zux%zu", nx, ny);
 	if (nx < 2 || ny < 2)
-		return phys_fail("%s: a heightmap needs at least 2x2 samples",
-		    path);
-	if (((nx - 1) * (size_t)sampling + 1) * ((ny - 1) * (size_t)sampling +
-	    1) > MAX_SAMPLES)
-		return phys_fail("%s: more than %u heightmap samples", path,
-		    MAX_SAMPLES);
+		return hfail(path, "%s", "a heightmap needs at least 2x2 "
+		    "samples");
+	if (nx > PHYS_HEIGHTMAP_MAX_SAMPLES / ny)
+		return hfail(path, "%zux%zu samples, more than the %u of a "
+		    "heightmap", nx, ny, PHYS_HEIGHTMAP_MAX_SAMPLES);
+	if (c->samples + nx * ny > PHYS_HEIGHTMAP_BUDGET)
+		return hfail(path, "the world's heightmaps would hold more than "
+		    "%u samples (%u MB)", PHYS_HEIGHTMAP_BUDGET,
+		    (unsigned)(PHYS_HEIGHTMAP_BUDGET / (1u << 20) * 8));
 	return 0;
 }
 
-/* A DEM without <size> keeps its own extent (projected units: metres). */
-static void
-dem_extent(GDALDatasetH ds, size_t nx, size_t ny, double lo, double hi,
-    double size[3])
+/*
+ * A DEM's own extent (projected units: metres), from its pixel size, or a
+ * metre per pixel when it has none. A pixel size that is not a number or
+ * makes the terrain reach past what the engines collide is refused.
+ */
+static int
+dem_extent(const char *path, GDALDatasetH ds, struct phys_heightmap_file *f)
 {
 	double gt[6];
 
-	if (gd.GDALGetGeoTransform(ds, gt) == CE_None && gt[1] != 0 &&
-	    gt[5] != 0) {
-		size[0] = fabs(gt[1]) * (double)(nx - 1);
-		size[1] = fabs(gt[5]) * (double)(ny - 1);
-	} else {
-		size[0] = (double)(nx - 1);
-		size[1] = (double)(ny - 1);
+	if (gd.GDALGetGeoTransform(ds, gt) != CE_None || (gt[1] == 0 &&
+	    gt[5] == 0)) {
+		f->extent[0] = (double)(f->nx - 1);
+		f->extent[1] = (double)(f->ny - 1);
+		return 0;
 	}
-	size[2] = hi - lo;
+	f->extent[0] = fabs(gt[1]) * (double)(f->nx - 1);
+	f->extent[1] = fabs(gt[5]) * (double)(f->ny - 1);
+	if (!within_reach(f->extent[0]) || !within_reach(f->extent[1]) ||
+	    !(f->extent[0] > 0) || !(f->extent[1] > 0))
+		return hfail(path, "its pixel size (%g by %g) makes an extent of "
+		    "%g by %g m; it must be above 0 and within %g m", gt[1],
+		    gt[5], f->extent[0], f->extent[1], PHYS_TERRAIN_REACH);
+	return 0;
 }
 
-struct phys_heightmap *
-phys_heightmap_load(const char *path, const double size[3], bool has_size,
-    const double pos[3], int sampling)
+/* Only a regular file: a FIFO would block GDAL for ever, a device never
+ * end. */
+static int
+regular_file(const char *path)
 {
-	struct phys_heightmap *hm;
-	GDALDatasetH ds;
-	double *raw, lo = 0, hi = 0, scale, base;
-	size_t nx, ny, i;
-	bool image;
+	struct stat st;
 
-	if (gdal_load() < 0)
-		return NULL;
+	if (stat(path, &st) < 0)
+		return hfail(path, "%s", strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return hfail(path, "%s", strerror(EISDIR));
+	if (!S_ISREG(st.st_mode))
+		return hfail(path, "%s", "not a regular file");
+	return 0;
+}
+
+static int
+decode(struct phys_heightmap_cache *c, const char *path,
+    struct phys_heightmap_file *f)
+{
+	GDALDatasetH ds;
+	int rc = 0;
+
+	if (regular_file(path) < 0 || gdal_load() < 0)
+		return -1;
 	/* GDAL's own messages stay quiet: failures are reported here. */
 	gd.CPLPushErrorHandler(gd.CPLQuietErrorHandler);
 	ds = gd.GDALOpen(path, GA_ReadOnly);
 	if (!ds) {
 		gd.CPLPopErrorHandler();
-		phys_fail("%s: cannot read the heightmap (not an image or "
-		    "raster GDAL knows)", path);
-		return NULL;
+		return hfail(path, "%s", "cannot read the heightmap (not an "
+		    "image or raster GDAL knows)");
 	}
-	nx = (size_t)gd.GDALGetRasterXSize(ds);
-	ny = (size_t)gd.GDALGetRasterYSize(ds);
-	image = is_image(ds);
-	if (check_grid(path, ds, nx, ny, sampling) < 0) {
-		gd.CPLPopErrorHandler();
-		gd.GDALClose(ds);
-		return NULL;
-	}
-	raw = read_band(ds, nx, ny, &lo, &hi);
+	f->nx = (size_t)gd.GDALGetRasterXSize(ds);
+	f->ny = (size_t)gd.GDALGetRasterYSize(ds);
+	f->image = is_image(ds);
+	rc = check_grid(c, path, f->image, f->nx, f->ny);
+	if (rc == 0 && !f->image)
+		rc = dem_extent(path, ds, f);
+	if (rc == 0 && !(f->d = read_band(ds, f->nx, f->ny, &f->lo, &f->hi)))
+		rc = hfail(path, "%s", "cannot read the heightmap's samples");
 	gd.CPLPopErrorHandler();
-	if (!raw) {
-		gd.GDALClose(ds);
-		phys_fail("%s: cannot read the heightmap's samples", path);
+	gd.GDALClose(ds);
+	if (rc == 0 && !isfinite(f->hi - f->lo))
+		rc = hfail(path, "its elevations run from %g to %g, a range "
+		    "beyond any number", f->lo, f->hi);
+	if (rc < 0) {
+		free(f->d);
+		f->d = NULL;
+		return -1;
+	}
+	c->samples += f->nx * f->ny;
+	return 0;
+}
+
+/* The file's samples: decoded now, or kept from an earlier heightmap. */
+static struct phys_heightmap_file *
+file_of(struct phys_heightmap_cache *c, const char *path)
+{
+	struct phys_heightmap_file *f = NULL;
+	size_t i;
+
+	for (i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i].path, path) == 0)
+			f = &c->files[i];
+	if (f && f->d)
+		return f;
+	if (!f) {
+		c->files = phys_xrealloc(c->files, (c->nfiles + 1) *
+		    sizeof *c->files);
+		f = &c->files[c->nfiles];
+		memset(f, 0, sizeof *f);
+		if (decode(c, path, f) < 0)
+			return NULL;
+		f->path = phys_xstrdup(path);
+		c->nfiles++;
+		return f;
+	}
+	return decode(c, path, f) < 0 ? NULL : f;
+}
+
+/* Images: pixel / largest pixel; DEMs: the elevation range. */
+static struct phys_heightmap *
+make(struct phys_heightmap_cache *c, const char *path,
+    const struct phys_heightmap_file *f, const double size[3], bool has_size,
+    const double pos[3], int sampling)
+{
+	struct phys_heightmap *hm;
+	size_t mx = (f->nx - 1) * (size_t)sampling + 1;
+	size_t my = (f->ny - 1) * (size_t)sampling + 1, i;
+	double scale, base;
+
+	if (mx > PHYS_HEIGHTMAP_MAX_SAMPLES / my) {
+		hfail(path, "more than %u heightmap samples once sampled %d "
+		    "times", PHYS_HEIGHTMAP_MAX_SAMPLES, sampling);
+		return NULL;
+	}
+	if (c->samples + mx * my > PHYS_HEIGHTMAP_BUDGET) {
+		hfail(path, "the world's heightmaps would hold more than %u "
+		    "samples (%u MB)", PHYS_HEIGHTMAP_BUDGET,
+		    (unsigned)(PHYS_HEIGHTMAP_BUDGET / (1u << 20) * 8));
 		return NULL;
 	}
 	hm = phys_xcalloc(1, sizeof *hm);
 	memcpy(hm->size, size, sizeof hm->size);
 	memcpy(hm->pos, pos, sizeof hm->pos);
-	if (!image && !has_size)
-		dem_extent(ds, nx, ny, lo, hi, hm->size);
-	gd.GDALClose(ds);
-	/* Images: pixel / largest pixel; DEMs: the elevation range. */
-	base = image ? 0 : lo;
-	scale = image ? (hi > 0 ? hm->size[2] / hi : 0) :
-	    (hi > lo ? hm->size[2] / (hi - lo) : 0);
-	for (i = 0; i < nx * ny; i++)
-		raw[i] = (raw[i] - base) * scale + pos[2];
-	hm->h = sampling > 1 ? resample(raw, nx, ny, sampling, &hm->nx,
-	    &hm->ny) : raw;
-	if (sampling > 1)
-		free(raw);
-	else
-		hm->nx = nx, hm->ny = ny;
+	if (!f->image && !has_size) {
+		hm->size[0] = f->extent[0];
+		hm->size[1] = f->extent[1];
+		hm->size[2] = f->hi - f->lo;
+	}
+	base = f->image ? 0 : f->lo;
+	scale = f->image ? (f->hi > 0 ? hm->size[2] / f->hi : 0) :
+	    (f->hi > f->lo ? hm->size[2] / (f->hi - f->lo) : 0);
+	hm->h = sampling > 1 ? resample(f->d, f->nx, f->ny, sampling, &hm->nx,
+	    &hm->ny) : phys_xmalloc(f->nx * f->ny * sizeof *hm->h);
+	if (sampling == 1) {
+		hm->nx = f->nx;
+		hm->ny = f->ny;
+		memcpy(hm->h, f->d, f->nx * f->ny * sizeof *hm->h);
+	}
+	for (i = 0; i < hm->nx * hm->ny; i++)
+		hm->h[i] = (hm->h[i] - base) * scale + pos[2];
 	hm->lo = hm->hi = hm->h[0];
 	for (i = 0; i < hm->nx * hm->ny; i++) {
 		hm->lo = fmin(hm->lo, hm->h[i]);
 		hm->hi = fmax(hm->hi, hm->h[i]);
 	}
+	if (!within_reach(hm->lo) || !within_reach(hm->hi) ||
+	    !within_reach(hm->size[2])) {
+		hfail(path, "its heights run from %g to %g m; they must lie "
+		    "within %g m", hm->lo, hm->hi, PHYS_TERRAIN_REACH);
+		free(hm->h);
+		free(hm);
+		return NULL;
+	}
+	c->samples += hm->nx * hm->ny;
 	return hm;
+}
+
+static int
+check_arguments(const char *path, const double size[3], bool has_size,
+    const double pos[3], int sampling)
+{
+	int k;
+
+	if (sampling < 1 || sampling > PHYS_HEIGHTMAP_MAX_SAMPLING)
+		return hfail(path, "sampling must be 1 to %d",
+		    PHYS_HEIGHTMAP_MAX_SAMPLING);
+	for (k = 0; k < 3; k++)
+		if ((has_size && !within_reach(size[k])) ||
+		    !within_reach(pos[k]))
+			return hfail(path, "its size and position must lie "
+			    "within %g m", PHYS_TERRAIN_REACH);
+	if (has_size && !(size[0] > 0 && size[1] > 0))
+		return hfail(path, "%s", "its extent along x and y must be "
+		    "positive");
+	return 0;
+}
+
+const struct phys_heightmap *
+phys_heightmap_cache_get(struct phys_heightmap_cache *c, const char *path,
+    const double size[3], bool has_size, const double pos[3], int sampling)
+{
+	struct phys_heightmap_file *f;
+	struct phys_heightmap *hm;
+	char *key;
+	size_t i;
+
+	if (check_arguments(path, size, has_size, pos, sampling) < 0)
+		return NULL;
+	key = phys_xasprintf("%s\n%d %d %.17g %.17g %.17g %.17g %.17g %.17g",
+	    path, has_size, sampling, size[0], size[1], size[2], pos[0],
+	    pos[1], pos[2]);
+	for (i = 0; i < c->nmaps; i++)
+		if (strcmp(c->maps[i].key, key) == 0) {
+			free(key);
+			return c->maps[i].hm;
+		}
+	if (!(f = file_of(c, path)) ||
+	    !(hm = make(c, path, f, size, has_size, pos, sampling))) {
+		free(key);
+		return NULL;
+	}
+	c->maps = phys_xrealloc(c->maps, (c->nmaps + 1) * sizeof *c->maps);
+	c->maps[c->nmaps].key = key;
+	c->maps[c->nmaps].hm = hm;
+	c->nmaps++;
+	return hm;
+}
+
+void
+phys_heightmap_cache_trim(struct phys_heightmap_cache *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nfiles; i++)
+		if (c->files[i].d) {
+			c->samples -= c->files[i].nx * c->files[i].ny;
+			free(c->files[i].d);
+			c->files[i].d = NULL;
+		}
+}
+
+void
+phys_heightmap_cache_free(struct phys_heightmap_cache *c)
+{
+	size_t i;
+
+	phys_heightmap_cache_trim(c);
+	for (i = 0; i < c->nfiles; i++)
+		free(c->files[i].path);
+	for (i = 0; i < c->nmaps; i++) {
+		free(c->maps[i].key);
+		free(c->maps[i].hm->h);
+		free(c->maps[i].hm);
+	}
+	free(c->files);
+	free(c->maps);
+	memset(c, 0, sizeof *c);
 }

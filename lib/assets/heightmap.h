@@ -8,6 +8,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/*
+ * Bounds of memory: one heightmap holds at most PHYS_HEIGHTMAP_MAX_SAMPLES
+ * once sampled; the heightmaps of a world and the files' own samples, read
+ * once per file, at most PHYS_HEIGHTMAP_BUDGET together.
+ */
+#define PHYS_HEIGHTMAP_MAX_SAMPLES (1u << 25)
+#define PHYS_HEIGHTMAP_BUDGET (1u << 26)
+#define PHYS_HEIGHTMAP_MAX_SAMPLING 16
+/*
+ * How far from its origin a terrain may reach, in metres: its extent, its
+ * offset and its heights (ODE collides geometry only within 2^31 cells of
+ * 1/8 m).
+ */
+#define PHYS_TERRAIN_REACH 2.6e8
+
 struct phys_heightmap {
 	size_t nx, ny;		/* samples along x (columns), y (rows) */
 	double *h;		/* heights, row-major; row 0 is the +y edge,
@@ -18,14 +33,30 @@ struct phys_heightmap {
 };
 
 /*
+ * Every heightmap of a world, each file decoded once however many
+ * collisions name it, each heightmap made once per file and parameters.
+ */
+struct phys_heightmap_cache {
+	struct phys_heightmap_file *files;	/* decoded samples, by path */
+	size_t nfiles;
+	struct phys_heightmap_entry *maps;
+	size_t nmaps;
+	size_t samples;		/* held now, against the budget */
+};
+
+/*
  * Images: square, 2^n+1 pixels a side; height = pixel / (largest pixel)
  * * size.z + pos.z, the first band read. DEMs: any grid of at least 2x2;
  * height = (elevation - lowest) / (highest - lowest) * size.z + pos.z,
  * and without a size (has_size false) the raster's own extent and
  * elevation range. sampling >= 1 samples per pixel, bilinear between.
+ * NULL with phys_error() "heightmap: PATH: why".
  */
-struct phys_heightmap *phys_heightmap_load(const char *path,
-    const double size[3], bool has_size, const double pos[3], int sampling);
-void phys_heightmap_free(struct phys_heightmap *hm);
+const struct phys_heightmap *phys_heightmap_cache_get(
+    struct phys_heightmap_cache *c, const char *path, const double size[3],
+    bool has_size, const double pos[3], int sampling);
+/* Drop the files' samples once the world's heightmaps are made. */
+void phys_heightmap_cache_trim(struct phys_heightmap_cache *c);
+void phys_heightmap_cache_free(struct phys_heightmap_cache *c);
 
 #endif

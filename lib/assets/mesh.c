@@ -1,39 +1,23 @@
 /*
- * mesh.c - triangle meshes: loading (assimp's C API), polyline extrusion,
- * ellipsoid tessellation, closedness and mass properties.
+ * mesh.c - triangle meshes: loading (the file read here, recognised and
+ * bounded by meshscan.c, decoded by assimp in meshdec.c's process),
+ * polyline extrusion, ellipsoid tessellation, closedness and mass
+ * properties.
  */
 #include "mesh.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include <assimp/cimport.h>
-#include <assimp/config.h>
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
-
-#include "dl.h"
 #include "base.h"
-
-/*
- * assimp is opened when the first mesh is read (dl.h), not linked: with
- * the libraries it pulls in (draco, minizip) it cost every command about
- * a third of its start-up, meshes or not.
- */
-#ifndef PHYS_ASSIMP_SONAME
-#define PHYS_ASSIMP_SONAME "libassimp.so"
-#endif
-#define ASSIMP_CALLS(X) X(aiCreatePropertyStore) \
-	X(aiSetImportPropertyInteger) X(aiImportFileExWithProperties) \
-	X(aiReleasePropertyStore) X(aiGetErrorString) X(aiReleaseImport)
-static struct { ASSIMP_CALLS(PHYS_DL_POINTER) } ai;
-static const char *const ai_names[] = { ASSIMP_CALLS(PHYS_DL_NAME) };
-
-/* Bounds that keep every index an unsigned and every size_t product safe. */
-#define MAX_VERTICES 50000000u
-#define MAX_TRIANGLES 50000000u
+#include "meshdec.h"
+#include "meshscan.h"
 
 struct phys_mesh_entry {
 	char *key;
@@ -270,104 +254,7 @@ finish(struct phys_mesh *m)
 		}
 }
 
-/* ---- loading through assimp ---- */
-
-struct loading {
-	const struct phys_mesh_spec *spec;
-	struct phys_mesh *m;
-	size_t capv, capt;
-	bool matched;
-	int err;
-};
-
-static phys_vec3
-transform(const struct aiMatrix4x4 *t, const struct aiVector3D *p)
-{
-	return v3(t->a1 * p->x + t->a2 * p->y + t->a3 * p->z + t->a4,
-	    t->b1 * p->x + t->b2 * p->y + t->b3 * p->z + t->b4,
-	    t->c1 * p->x + t->c2 * p->y + t->c3 * p->z + t->c4);
-}
-
-static void
-matrix_mul(struct aiMatrix4x4 *out, const struct aiMatrix4x4 *a,
-    const struct aiMatrix4x4 *b)
-{
-	const float *p = &a->a1, *q = &b->a1;
-	float r[16];
-	int i, j, k;
-
-	for (i = 0; i < 4; i++)
-		for (j = 0; j < 4; j++) {
-			r[4 * i + j] = 0;
-			for (k = 0; k < 4; k++)
-				r[4 * i + j] += p[4 * i + k] * q[4 * k + j];
-		}
-	memcpy(&out->a1, r, sizeof r);
-}
-
-static void
-add_ai_mesh(struct loading *ld, const struct aiMesh *am,
-    const struct aiMatrix4x4 *t)
-{
-	struct phys_mesh *m = ld->m;
-	size_t base = m->nv, f, k;
-
-	if (m->nv + am->mNumVertices > MAX_VERTICES ||
-	    m->ntri + am->mNumFaces > MAX_TRIANGLES) {
-		ld->err = phys_fail("%s: more than %u vertices or triangles",
-		    ld->spec->path, MAX_VERTICES);
-		return;
-	}
-	for (k = 0; k < am->mNumVertices; k++)
-		add_vertex(m, &ld->capv, transform(t, &am->mVertices[k]));
-	for (f = 0; f < am->mNumFaces; f++) {
-		const struct aiFace *face = &am->mFaces[f];
-
-		if (face->mNumIndices != 3)
-			continue;	/* points and lines bound no volume */
-		if (face->mIndices[0] >= am->mNumVertices ||
-		    face->mIndices[1] >= am->mNumVertices ||
-		    face->mIndices[2] >= am->mNumVertices)
-			continue;
-		add_triangle(m, &ld->capt, base + face->mIndices[0],
-		    base + face->mIndices[1], base + face->mIndices[2]);
-	}
-}
-
-static bool
-name_is(const struct aiString *s, const char *name)
-{
-	return strlen(name) == s->length && memcmp(s->data, name, s->length) == 0;
-}
-
-/* A node's meshes with its transform; a submesh is chosen by the name of
- * its mesh or of the node holding it. */
-static void
-walk(struct loading *ld, const struct aiScene *sc, const struct aiNode *node,
-    const struct aiMatrix4x4 *parent, int depth)
-{
-	struct aiMatrix4x4 t;
-	const char *want = ld->spec->submesh;
-	unsigned i;
-
-	if (depth > 256 || ld->err)
-		return;
-	matrix_mul(&t, parent, &node->mTransformation);
-	for (i = 0; i < node->mNumMeshes && !ld->err; i++) {
-		const struct aiMesh *am;
-
-		if (node->mMeshes[i] >= sc->mNumMeshes)
-			continue;
-		am = sc->mMeshes[node->mMeshes[i]];
-		if (want && !name_is(&am->mName, want) &&
-		    !name_is(&node->mName, want))
-			continue;
-		ld->matched = true;
-		add_ai_mesh(ld, am, &t);
-	}
-	for (i = 0; i < node->mNumChildren; i++)
-		walk(ld, sc, node->mChildren[i], &t, depth + 1);
-}
+/* ---- loading ---- */
 
 static void
 center_and_scale(struct phys_mesh *m, const struct phys_mesh_spec *spec)
@@ -394,51 +281,140 @@ center_and_scale(struct phys_mesh *m, const struct phys_mesh_spec *spec)
 		}
 }
 
+/*
+ * A mesh file's bytes: a regular file (a FIFO could block for ever, a
+ * device never end), its size checked before anything is read.
+ */
+static char *
+read_mesh_file(const char *path, size_t *len)
+{
+	struct stat st;
+	char *data;
+	size_t got = 0;
+	ssize_t k = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0) {
+		phys_fail("%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		phys_fail("%s", fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) ?
+		    strerror(EISDIR) : "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	if ((uintmax_t)st.st_size > PHYS_MESH_MAX_BYTES) {
+		phys_fail("%jd bytes, more than the %d MB of a mesh file",
+		    (intmax_t)st.st_size, PHYS_MESH_MAX_MB);
+		close(fd);
+		return NULL;
+	}
+	*len = (size_t)st.st_size;
+	data = phys_xmalloc(*len + 1);
+	while (got < *len) {
+		k = read(fd, data + got, *len - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	close(fd);
+	if (got < *len) {
+		phys_fail("read error: %s", k < 0 ? strerror(errno) :
+		    "the file shrank while it was read");
+		free(data);
+		return NULL;
+	}
+	data[got] = '\0';
+	return data;
+}
+
+/* NaN and infinite coordinates (read, or made by a scale or a unit)
+ * would reach the engines as they are. */
+static int
+check_finite(const struct phys_mesh *m)
+{
+	size_t i;
+
+	for (i = 0; i < 3 * m->nv; i++)
+		if (!isfinite(m->v[i]))
+			return phys_fail("vertex %zu has a coordinate that is "
+			    "not a finite number (NaN or infinite)", i / 3);
+	return 0;
+}
+
+/* After welding: is any triangle left, and does any have an area? */
+static int
+check_area(const struct phys_mesh *m)
+{
+	size_t t;
+
+	for (t = 0; t < m->ntri; t++) {
+		phys_vec3 a = vertex(m, m->tri[3 * t]);
+		phys_vec3 b = vertex(m, m->tri[3 * t + 1]);
+		phys_vec3 c = vertex(m, m->tri[3 * t + 2]);
+
+		if (v3_norm(v3_cross(v3_sub(b, a), v3_sub(c, a))) > 0)
+			return 0;
+	}
+	if (m->ntri == 0)
+		return phys_fail("%s", "the mesh has no triangles (once "
+		    "triangles whose corners coincide are dropped)");
+	return phys_fail("%s", "no triangle of the mesh has an area: they "
+	    "all lie on one line");
+}
+
+static struct phys_mesh *
+load(const struct phys_mesh_spec *spec)
+{
+	struct phys_mesh_scan scan;
+	struct phys_mesh *m;
+	size_t len;
+	char *data = read_mesh_file(spec->path, &len);
+
+	if (!data)
+		return NULL;
+	if (phys_mesh_scan(data, len, &scan) < 0) {
+		free(data);
+		return NULL;
+	}
+	phys_mesh_confine(data, len, scan.format);
+	m = phys_mesh_decode(data, len, scan.format, spec->submesh);
+	free(data);
+	if (!m)
+		return NULL;
+	if (m->ntri == 0) {
+		phys_mesh_free(m);
+		phys_fail("%s", "the mesh has no triangles");
+		return NULL;
+	}
+	center_and_scale(m, spec);
+	if (check_finite(m) < 0) {
+		phys_mesh_free(m);
+		return NULL;
+	}
+	finish(m);
+	if (check_area(m) < 0) {
+		phys_mesh_free(m);
+		return NULL;
+	}
+	return m;
+}
+
 struct phys_mesh *
 phys_mesh_load(const struct phys_mesh_spec *spec)
 {
-	static const struct aiMatrix4x4 identity = { 1, 0, 0, 0, 0, 1, 0, 0,
-		0, 0, 1, 0, 0, 0, 0, 1 };
-	static struct phys_dl_state st;
-	struct aiPropertyStore *props;
-	const struct aiScene *sc;
-	struct loading ld;
+	struct phys_mesh *m = load(spec);
+	char *why;
 
-	if (phys_dl_load(&st, PHYS_ASSIMP_SONAME, ai_names, (void **)&ai,
-	    sizeof ai / sizeof(void *), "meshes need assimp") < 0)
-		return NULL;
-	props = ai.aiCreatePropertyStore();
-	/* Gazebo's worlds are z-up and take a Collada file's coordinates as
-	 * they are; its <unit> scale and node transforms do apply. */
-	ai.aiSetImportPropertyInteger(props,
-	    AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
-	sc = ai.aiImportFileExWithProperties(spec->path, aiProcess_Triangulate,
-	    NULL, props);
-	ai.aiReleasePropertyStore(props);
-	if (!sc || !sc->mRootNode) {
-		phys_fail("%s: cannot read mesh: %s", spec->path,
-		    ai.aiGetErrorString());
-		if (sc)
-			ai.aiReleaseImport(sc);
-		return NULL;
+	if (!m) {
+		why = phys_xstrdup(phys_error());
+		phys_fail("mesh: %s: %s", spec->path, why);
+		free(why);
 	}
-	memset(&ld, 0, sizeof ld);
-	ld.spec = spec;
-	ld.m = phys_xcalloc(1, sizeof *ld.m);
-	walk(&ld, sc, sc->mRootNode, &identity, 0);
-	ai.aiReleaseImport(sc);
-	if (!ld.err && spec->submesh && !ld.matched)
-		ld.err = phys_fail("%s: no submesh named '%s'", spec->path,
-		    spec->submesh);
-	if (!ld.err && ld.m->ntri == 0)
-		ld.err = phys_fail("%s: the mesh has no triangles", spec->path);
-	if (ld.err) {
-		phys_mesh_free(ld.m);
-		return NULL;
-	}
-	center_and_scale(ld.m, spec);
-	finish(ld.m);
-	return ld.m;
+	return m;
 }
 
 /* ---- polylines: ear clipping and extrusion ---- */

@@ -3,17 +3,22 @@
 #define PHYS_BASE_STOP_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * Standard output: SIGPIPE keeps its default action so a closed pipe ends
  * the program quietly; phys_close_stdout() checks every write at exit.
  * SIGTERM, SIGHUP and SIGINT stop the program at the next line boundary
- * (phys_signal_check), or at once while it waits for input or a lock;
- * complete lines are flushed, a pending temporary file is removed, and
- * the signal is raised again so the parent sees it. A second signal
- * stops the program at once.
+ * (phys_signal_check), however many come; at once when nothing can be
+ * cut: before anything was written, while it waits for input or a lock,
+ * and while it is blocked writing whole lines to a full pipe. Complete
+ * lines are flushed, a pending temporary file is removed, and the signal
+ * is raised again so the parent sees it.
  */
 void phys_stdout_init(void);
+/* fileno(f); for stdout, standard output's descriptor (stdout is then a
+ * stream of phys_stdout_init's, which has none of its own). */
+int phys_fileno(FILE *f);
 int phys_close_stdout(void);	/* 0, or reports and returns PHYS_EXIT_FAIL */
 /* At a line boundary: stop here if one of those signals came. */
 void phys_signal_check(void);

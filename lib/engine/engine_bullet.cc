@@ -28,6 +28,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -136,7 +137,9 @@ struct bullet_engine {
 	btSequentialImpulseConstraintSolver solver;
 	std::unique_ptr<World> world;
 	std::vector<bshape> shapes;	/* per collision */
-	std::vector<std::vector<double>> terrain;
+	/* Bullet's rows of each heightmap, one copy however many collisions
+	 * share the heightmap. */
+	std::map<const struct phys_heightmap *, std::vector<double>> terrain;
 	std::vector<std::unique_ptr<btCollisionObject>> objects;
 	std::vector<std::unique_ptr<btTypedConstraint>> constraints;
 	std::vector<blink> links;
@@ -220,15 +223,18 @@ btCollisionShape *
 terrain_shape(bullet_engine *e, bshape &out, const struct phys_heightmap *hm,
     phys_pose *at)
 {
-	std::vector<double> h(hm->nx * hm->ny);
+	std::vector<double> &h = e->terrain[hm];
 	size_t i, j;
 
-	for (j = 0; j < hm->ny; j++)
-		for (i = 0; i < hm->nx; i++)
-			h[j * hm->nx + i] = hm->h[(hm->ny - 1 - j) * hm->nx + i];
-	e->terrain.push_back(std::move(h));
+	if (h.empty()) {
+		h.resize(hm->nx * hm->ny);
+		for (j = 0; j < hm->ny; j++)
+			for (i = 0; i < hm->nx; i++)
+				h[j * hm->nx + i] = hm->h[(hm->ny - 1 - j) *
+				    hm->nx + i];
+	}
 	auto *s = new btHeightfieldTerrainShape((int)hm->nx, (int)hm->ny,
-	    e->terrain.back().data(), hm->lo, hm->hi, 2, false);
+	    h.data(), hm->lo, hm->hi, 2, false);
 	out.shape.reset(s);
 	s->setLocalScaling(btVector3(hm->size[0] / (double)(hm->nx - 1),
 	    hm->size[1] / (double)(hm->ny - 1), 1));

@@ -1205,23 +1205,42 @@ read_polylines(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	return 1;
 }
 
+/* A heightmap's <size> or <pos>: finite, and within the engines' reach. */
 static int
-read_heightmap(struct phys_doc *d, struct phys_collision *c, xmlNodePtr s)
+terrain_numbers(struct phys_doc *d, xmlNodePtr s, const char *what,
+    double *v, bool signed_ok)
+{
+	int k;
+
+	if (read_numbers(d, s, what, v, 3, signed_ok) < 0)
+		return -1;
+	for (k = 0; k < 3; k++)
+		if (!(fabs(v[k]) <= PHYS_TERRAIN_REACH))
+			return phys_failat(d->name,
+			    phys_node_line(phys_child(s, what)), "<%s>: %g is "
+			    "beyond the %g m a terrain may reach", what, v[k],
+			    PHYS_TERRAIN_REACH);
+	return 0;
+}
+
+static int
+read_heightmap(struct loader *L, struct phys_doc *d, struct phys_collision *c,
+    xmlNodePtr s)
 {
 	double size[3] = { 1, 1, 1 }, pos[3] = { 0, 0, 0 }, v = 1;
 	bool has_size = phys_child(s, "size") != NULL;
 	char *path;
 
-	if ((has_size && read_numbers(d, s, "size", size, 3, false) < 0) ||
+	if ((has_size && terrain_numbers(d, s, "size", size, false) < 0) ||
 	    (phys_child(s, "pos") &&
-	    read_numbers(d, s, "pos", pos, 3, true) < 0) ||
+	    terrain_numbers(d, s, "pos", pos, true) < 0) ||
 	    (phys_child(s, "sampling") &&
 	    read_numbers(d, s, "sampling", &v, 1, false) < 0))
 		return -1;
 	if (has_size && !(size[0] > 0 && size[1] > 0))
 		return fail_node(d, phys_child(s, "size"), "%s",
 		    "<size>: the extent along x and y must be positive");
-	if (v != floor(v) || v < 1 || v > 16)
+	if (v != floor(v) || v < 1 || v > PHYS_HEIGHTMAP_MAX_SAMPLING)
 		return fail_node(d, phys_child(s, "sampling"), "%s",
 		    "<sampling>: a whole number from 1 to 16");
 	/* Gazebo's ODE raises the terrain by pos.z and moves it no other
@@ -1235,7 +1254,8 @@ read_heightmap(struct phys_doc *d, struct phys_collision *c, xmlNodePtr s)
 	path = geometry_file(d, s);
 	if (!path)
 		return -1;
-	c->heightmap = phys_heightmap_load(path, size, has_size, pos, (int)v);
+	c->heightmap = phys_heightmap_cache_get(&L->w->heightmaps, path, size,
+	    has_size, pos, (int)v);
 	free(path);
 	if (!c->heightmap)
 		return fail_at_element(d, s);
@@ -1309,7 +1329,7 @@ read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	if (phys_node_is(s, "polyline"))
 		return read_polylines(L, d, c, s);
 	if (phys_node_is(s, "heightmap"))
-		return read_heightmap(d, c, s);
+		return read_heightmap(L, d, c, s);
 	if (phys_node_is(s, "plane")) {
 		c->shape = PHYS_GEOM_PLANE;
 		c->normal = v3(0, 0, 1);
@@ -1412,10 +1432,8 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 	c.node = cn;
 	c.doc = sc->doc;
 	kept = read_geometry(L, sc->doc, &c, cn);
-	if (kept > 0 && read_density(sc->doc, cn, &c.density) < 0) {
-		phys_heightmap_free(c.heightmap);
+	if (kept > 0 && read_density(sc->doc, cn, &c.density) < 0)
 		kept = -1;
-	}
 	if (kept <= 0) {
 		free(c.name);
 		return kept;
@@ -1425,7 +1443,6 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 	    collision_in_reach(sc, &w->links[li], &c) < 0 ||
 	    read_values(sc->doc, cn, PHYS_S_COLLISION, c.vals) < 0) {
 		free(c.name);
-		phys_heightmap_free(c.heightmap);
 		phys_values_clear(PHYS_S_COLLISION, c.vals);
 		return -1;
 	}
@@ -1434,7 +1451,6 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 	if (register_name(L, sc->doc, cn, c.name, PHYS_K_COLLISION,
 	    (int)w->ncollisions) < 0) {
 		free(c.name);
-		phys_heightmap_free(c.heightmap);
 		phys_values_clear(PHYS_S_COLLISION, c.vals);
 		return -1;
 	}
@@ -2969,6 +2985,7 @@ read_world(struct loader *L)
 	for (n = phys_child(w->node, "joint"); n && rc == 0;
 	    n = phys_next(n, "joint"))
 		rc = read_world_joint(L, n);
+	phys_heightmap_cache_trim(&w->heightmaps);
 	if (rc == 0)
 		warn_joint_loops(L);
 	return rc < 0 ? rc : check_world_frames(L);
@@ -3084,7 +3101,6 @@ phys_world_free(struct phys_world *w)
 	}
 	for (i = 0; i < w->ncollisions; i++) {
 		free(w->collisions[i].name);
-		phys_heightmap_free(w->collisions[i].heightmap);
 		phys_values_clear(PHYS_S_COLLISION,
 		    w->collisions[i].vals);
 	}
@@ -3110,6 +3126,7 @@ phys_world_free(struct phys_world *w)
 	free(w->links);
 	free(w->collisions);
 	phys_mesh_cache_free(&w->meshes);
+	phys_heightmap_cache_free(&w->heightmaps);
 	free(w->joints);
 	free(w->name);
 	phys_arena_free(&w->values);

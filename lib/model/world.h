@@ -107,7 +107,7 @@ struct phys_collision {
 	/* Triangles of meshes, polylines and (for ODE) ellipsoids, held by
 	 * the world's mesh cache; the terrain of a heightmap. */
 	const struct phys_mesh *mesh;
-	struct phys_heightmap *heightmap;
+	const struct phys_heightmap *heightmap;
 	double density;		/* SDF 1.11 <density>, kg/m^3; 0: none */
 	xmlNodePtr node;
 	struct phys_doc *doc;
@@ -183,6 +183,7 @@ struct phys_world {
 
 	struct phys_name_index *index;	/* scoped name -> entity */
 	struct phys_mesh_cache meshes;	/* each mesh file loaded once */
+	struct phys_heightmap_cache heightmaps;	/* each terrain file once */
 	struct phys_arena values;	/* the entities' value arrays */
 };
 

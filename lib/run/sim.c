@@ -27,6 +27,7 @@ struct run {
 	int start_profile;		/* the starting profile ... */
 	struct phys_value *start_vals;	/* ... with the -s overrides */
 	bool announce;			/* next line says profile and engine */
+	bool tagged;			/* o->tag written */
 	bool status_on_out;		/* progress shares stdout's terminal */
 	struct phys_controls ctl;
 	struct phys_item_list items;
@@ -822,6 +823,11 @@ write_line(struct run *r)
 	phys_buf_puts(b, "{\"t\":");
 	phys_buf_double(b, phys_engine_time(r->e));
 	phys_buf_printf(b, ",\"iter\":%ld", phys_engine_iterations(r->e));
+	if (r->o->tag && !r->tagged) {
+		phys_buf_putc(b, ',');
+		phys_buf_puts(b, r->o->tag);
+		r->tagged = true;
+	}
 	if (r->announce)
 		put_engine(r, b);
 	r->announce = false;
@@ -1239,7 +1245,7 @@ phys_sim_run(const struct phys_world *w, const struct phys_run_options *o,
 	if (rc == 0) {
 		s->run.out = out;
 		s->run.status_on_out = o->progress &&
-		    same_terminal(fileno(out), STDERR_FILENO);
+		    same_terminal(phys_fileno(out), STDERR_FILENO);
 		rc = loop(&s->run);
 	}
 	phys_status_clear();

@@ -25,6 +25,8 @@ struct phys_run_options {
 	bool realtime;		/* pace by real_time_factor */
 	bool skip_unsupported;	/* skip unsupported collisions */
 	bool progress;		/* progress on stderr */
+	const char *tag;	/* "key":value the first state line also holds
+				 * (a sweep's hash of the run), or NULL */
 };
 
 void phys_run_options_default(struct phys_run_options *o);

@@ -7,7 +7,8 @@
  *   {"id":N,"world":PATH,["preset","control","steps"|"duration","every",
  *    "items"],"set":{NAME:"VALUE",...}[,"score":S]}
  * A run's state lines go to DIR/ID.jsonl, written whole and renamed into
- * place: a state file that is there and not empty is a finished run.
+ * place, the first carrying the hash of the run line: a state file with
+ * the run's hash is a finished run.
  */
 #ifndef PHYS_SWEEP_H
 #define PHYS_SWEEP_H
@@ -83,18 +84,58 @@ int phys_sweep_plan_write(const struct phys_sweep_plan *p,
 
 /* ---- run lines read back ---- */
 
+/*
+ * A plan is read as a stream, however large, and kept as text: a run's
+ * line is parsed when the run needs it (a million runs as parsed objects
+ * would take gigabytes). Each run has a hash of its line (its JSON with
+ * the keys sorted, "score" left out), which the run writes into the first
+ * line of its state file as "sweep_run": a state file with another hash,
+ * or none, is not this run's, whatever its name.
+ */
+struct phys_sweep_run {
+	long long id;
+	uint64_t hash;
+	size_t off;		/* where its line is in text */
+	long lineno;
+};
+
 struct phys_sweep_runs {
-	json_t **v;		/* the run lines, in file order */
+	struct phys_sweep_run *run;	/* in file order */
 	size_t n;
+	struct phys_buf text;	/* the lines, each NUL-terminated */
+	json_t **v;		/* every line parsed: phys_sweep_runs_parse */
 	const char *name;	/* the file they were read from */
 };
 
-/* The run lines of path ("-": stdin): -1 with "file:line: what". */
+/* The run lines of path ("-": stdin), each checked: -1 with "file:line:
+ * what". The ids must differ. */
 int phys_sweep_runs_load(struct phys_sweep_runs *r, const char *path);
+/*
+ * Only the runs of path whose ids are ids[0..n), in the plan's order: the
+ * other lines are read for their ids (which must differ) and not kept,
+ * nor parsed when they begin as a plan's do ({"id":N,...). An id the
+ * plan lacks: -1, "PLAN has no run N".
+ */
+int phys_sweep_runs_load_ids(struct phys_sweep_runs *r, const char *path,
+    const long long *ids, size_t n);
+/* Every line parsed into r->v (best, plot): 0, or -1. */
+int phys_sweep_runs_parse(struct phys_sweep_runs *r);
+/* Run i's line parsed: a new reference. */
+json_t *phys_sweep_run_json(const struct phys_sweep_runs *r, size_t i);
 void phys_sweep_runs_free(struct phys_sweep_runs *r);
 long long phys_sweep_run_id(json_t *run);
 /* DIR/ID.jsonl, the run's state file; the caller frees it. */
-char *phys_sweep_state_path(const char *dir, json_t *run);
+char *phys_sweep_state_path(const char *dir, long long id);
+
+enum phys_sweep_state {
+	PHYS_SWEEP_NOT_RUN,	/* no state file, or an empty one */
+	PHYS_SWEEP_DONE,	/* this run's */
+	PHYS_SWEEP_OTHER	/* another plan's run, or one without a hash */
+};
+enum phys_sweep_state phys_sweep_state(const char *dir,
+    const struct phys_sweep_run *run);
+/* "sweep_run":"HASH", as a run writes it into its first state line. */
+char *phys_sweep_run_tag(const struct phys_sweep_run *run);
 /* A run line on out, compact, with the keys in their order. */
 void phys_sweep_put_run(json_t *run, FILE *out);
 
@@ -103,6 +144,9 @@ void phys_sweep_put_run(json_t *run, FILE *out);
 struct phys_sweep_options {
 	const char *dir;	/* where state files go (made when missing) */
 	long jobs;		/* workers, at least 1 */
+	bool shared;		/* beside other sweeps of the same kind
+				 * (run-one); otherwise the directory's
+				 * only sweep */
 };
 
 /*

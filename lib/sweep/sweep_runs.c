@@ -1,4 +1,15 @@
-/* sweep_runs.c - run lines read back, and the state files of their runs. */
+/*
+ * sweep_runs.c - run lines read back, and the state files of their runs.
+ *
+ * A plan is read once through, a buffer at a time, whatever its size:
+ * its lines are kept as text with an index (id, hash, where), and each
+ * id is checked against the others in a hash table, so reading is linear
+ * in the plan. run-one keeps only the lines it was asked for, and finds
+ * the others' ids without parsing a line that begins as a plan's do.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,14 +18,87 @@
 #include "base.h"
 #include "sweep.h"
 
-static int
-run_line(char *line, long lineno, void *ctx)
+/* ---- ids seen: an open-addressing table ---- */
+
+struct idset {
+	long long *slot;	/* -1: empty */
+	size_t n, size;
+};
+
+static size_t
+id_slot(const struct idset *s, long long id)
 {
-	struct phys_sweep_runs *p = ctx;
+	uint64_t h = (uint64_t)id * 0x9e3779b97f4a7c15u;
+
+	return (size_t)(h >> 17) & (s->size - 1);
+}
+
+/* false when id was there already. */
+static bool
+idset_add(struct idset *s, long long id)
+{
+	size_t i, old;
+	long long *was;
+
+	if (2 * (s->n + 1) > s->size) {
+		was = s->slot;
+		old = s->size;
+		s->size = s->size ? 2 * s->size : 1024;
+		s->slot = phys_xmalloc(s->size * sizeof *s->slot);
+		memset(s->slot, 0xff, s->size * sizeof *s->slot);
+		s->n = 0;
+		for (i = 0; i < old; i++)
+			if (was[i] >= 0)
+				idset_add(s, was[i]);
+		free(was);
+	}
+	for (i = id_slot(s, id); s->slot[i] >= 0; i = (i + 1) & (s->size - 1))
+		if (s->slot[i] == id)
+			return false;
+	s->slot[i] = id;
+	s->n++;
+	return true;
+}
+
+static bool
+idset_has(const struct idset *s, long long id)
+{
+	size_t i;
+
+	if (s->size == 0)
+		return false;
+	for (i = id_slot(s, id); s->slot[i] >= 0; i = (i + 1) & (s->size - 1))
+		if (s->slot[i] == id)
+			return true;
+	return false;
+}
+
+/* ---- one run line ---- */
+
+/* FNV-1a over the line's JSON with sorted keys, "score" left out: the
+ * same run written with other spacing or key order has the same hash. */
+static uint64_t
+run_hash(json_t *obj)
+{
+	uint64_t h = 14695981039346656037u;
+	char *s, *c;
+
+	json_object_del(obj, "score");
+	s = json_dumps(obj, JSON_COMPACT | JSON_SORT_KEYS |
+	    JSON_REAL_PRECISION(17));
+	for (c = s; c && *c; c++)
+		h = (h ^ (unsigned char)*c) * 1099511628211u;
+	free(s);
+	return h;
+}
+
+/* The line parsed and checked: its id and hash. */
+static int
+check_run(const char *line, long long *id, uint64_t *hash)
+{
 	json_error_t jerr;
 	json_t *obj = json_loads(line, JSON_REJECT_DUPLICATES, &jerr), *set, *v;
 	const char *k;
-	size_t i;
 
 	if (!json_is_object(obj)) {
 		json_decref(obj);
@@ -31,37 +115,186 @@ run_line(char *line, long lineno, void *ctx)
 	}
 	json_object_foreach(set, k, v)
 		if (!json_is_string(v)) {
+			/* k is obj's: said before obj goes */
+			phys_fail("\"set\": the value of '%s' is not a string",
+			    k);
 			json_decref(obj);
-			return phys_fail("\"set\": the value of '%s' is not a "
-			    "string", k);
+			return -1;
 		}
-	for (i = 0; i < p->n; i++)
-		if (phys_sweep_run_id(p->v[i]) == phys_sweep_run_id(obj)) {
-			json_decref(obj);
-			return phys_fail("run %lld comes twice",
-			    phys_sweep_run_id(obj));
+	*id = json_integer_value(json_object_get(obj, "id"));
+	*hash = run_hash(obj);
+	json_decref(obj);
+	return 0;
+}
+
+/* The id of a line that begins {"id":N, or {"id":N}; -1 otherwise. */
+static long long
+quick_id(const char *line)
+{
+	static const char head[] = "{\"id\":";
+	long long id = 0;
+	const char *c;
+
+	if (strncmp(line, head, sizeof head - 1) != 0)
+		return -1;
+	c = line + sizeof head - 1;
+	if (*c < '0' || *c > '9' || (*c == '0' && c[1] >= '0' && c[1] <= '9'))
+		return -1;
+	for (; *c >= '0' && *c <= '9'; c++) {
+		if (id > (LLONG_MAX - 9) / 10)
+			return -1;
+		id = 10 * id + (*c - '0');
+	}
+	return *c == ',' || *c == '}' ? id : -1;
+}
+
+static void
+keep(struct phys_sweep_runs *r, const char *line, size_t len, long long id,
+    uint64_t hash, long lineno)
+{
+	if ((r->n & (r->n - 1)) == 0)	/* 0, 1, 2, 4...: room doubles */
+		r->run = phys_xrealloc(r->run, (r->n ? 2 * r->n : 1) *
+		    sizeof *r->run);
+	r->run[r->n].id = id;
+	r->run[r->n].hash = hash;
+	r->run[r->n].off = r->text.len;
+	r->run[r->n].lineno = lineno;
+	r->n++;
+	phys_buf_putn(&r->text, line, len);
+	phys_buf_putc(&r->text, '\0');
+}
+
+/*
+ * Every line of path through one(line, len, lineno, ctx), blank lines and
+ * '#' comments left out; a failure gains "file:line: ". A plan is a
+ * stream with no total limit: only a line is bounded.
+ */
+static int
+each_run_line(struct phys_sweep_runs *r, const char *path,
+    int (*one)(struct phys_sweep_runs *, char *, size_t, long, void *),
+    void *ctx)
+{
+	struct phys_lines l;
+	char *line, *why;
+	size_t len;
+	int k, rc = 0;
+
+	memset(r, 0, sizeof *r);
+	r->name = phys_display_name(path);
+	if (phys_lines_open(&l, path, 0) < 0)
+		return -1;
+	while (rc == 0 && (k = phys_lines_next(&l, &line, &len)) > 0)
+		if (!phys_blank_or_comment(line) &&
+		    (rc = one(r, line, len, l.lineno, ctx)) < 0) {
+			why = phys_xstrdup(phys_error());
+			phys_failat(r->name, l.lineno, "%s", why);
+			free(why);
 		}
-	p->v = phys_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
-	p->v[p->n++] = obj;
+	if (rc == 0 && k < 0)
+		rc = -1;
+	phys_lines_close(&l);
+	return rc;
+}
+
+struct load_all {
+	struct idset seen;
+};
+
+static int
+all_line(struct phys_sweep_runs *r, char *line, size_t len, long lineno,
+    void *ctx)
+{
+	struct load_all *a = ctx;
+	long long id;
+	uint64_t hash;
+
+	if (check_run(line, &id, &hash) < 0)
+		return -1;
+	if (!idset_add(&a->seen, id))
+		return phys_fail("run %lld comes twice", id);
+	keep(r, line, len, id, hash, lineno);
 	return 0;
 }
 
 int
 phys_sweep_runs_load(struct phys_sweep_runs *r, const char *path)
 {
-	memset(r, 0, sizeof *r);
-	r->name = path;
-	return phys_each_line(path, run_line, r);
+	struct load_all a = { { NULL, 0, 0 } };
+	int rc = each_run_line(r, path, all_line, &a);
+
+	free(a.seen.slot);
+	return rc;
+}
+
+struct load_ids {
+	struct idset seen, want;
+};
+
+static int
+id_line(struct phys_sweep_runs *r, char *line, size_t len, long lineno,
+    void *ctx)
+{
+	struct load_ids *a = ctx;
+	long long id = quick_id(line);
+	uint64_t hash = 0;
+
+	if (id < 0 || idset_has(&a->want, id))
+		if (check_run(line, &id, &hash) < 0)
+			return -1;
+	if (!idset_add(&a->seen, id))
+		return phys_fail("run %lld comes twice", id);
+	if (idset_has(&a->want, id))
+		keep(r, line, len, id, hash, lineno);
+	return 0;
+}
+
+int
+phys_sweep_runs_load_ids(struct phys_sweep_runs *r, const char *path,
+    const long long *ids, size_t n)
+{
+	struct load_ids a = { { NULL, 0, 0 }, { NULL, 0, 0 } };
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		idset_add(&a.want, ids[i]);
+	rc = each_run_line(r, path, id_line, &a);
+	for (i = 0; i < n && rc == 0; i++)
+		if (!idset_has(&a.seen, ids[i]))
+			rc = phys_fail("%s has no run %lld", r->name, ids[i]);
+	free(a.seen.slot);
+	free(a.want.slot);
+	return rc;
+}
+
+json_t *
+phys_sweep_run_json(const struct phys_sweep_runs *r, size_t i)
+{
+	return json_loads(r->text.s + r->run[i].off, 0, NULL);
+}
+
+int
+phys_sweep_runs_parse(struct phys_sweep_runs *r)
+{
+	size_t i;
+
+	r->v = phys_xcalloc(r->n + 1, sizeof *r->v);
+	for (i = 0; i < r->n; i++)
+		if (!(r->v[i] = phys_sweep_run_json(r, i)))
+			return phys_failat(r->name, r->run[i].lineno,
+			    "not a JSON object");
+	return 0;
 }
 
 void
 phys_sweep_runs_free(struct phys_sweep_runs *r)
 {
-	for (size_t i = 0; i < r->n; i++)
+	for (size_t i = 0; r->v && i < r->n; i++)
 		json_decref(r->v[i]);
 	free(r->v);
-	r->v = NULL;
-	r->n = 0;
+	free(r->run);
+	phys_buf_free(&r->text);
+	memset(r, 0, sizeof *r);
 }
 
 long long
@@ -71,9 +304,46 @@ phys_sweep_run_id(json_t *run)
 }
 
 char *
-phys_sweep_state_path(const char *dir, json_t *run)
+phys_sweep_state_path(const char *dir, long long id)
 {
-	return phys_xasprintf("%s/%lld.jsonl", dir, phys_sweep_run_id(run));
+	return phys_xasprintf("%s/%lld.jsonl", dir, id);
+}
+
+/* ---- state files ---- */
+
+char *
+phys_sweep_run_tag(const struct phys_sweep_run *run)
+{
+	return phys_xasprintf("\"sweep_run\":\"%016llx\"",
+	    (unsigned long long)run->hash);
+}
+
+/*
+ * The tag is in the first line, after "t" and "iter": the first few
+ * hundred bytes of the file hold it, however long the line.
+ */
+enum phys_sweep_state
+phys_sweep_state(const char *dir, const struct phys_sweep_run *run)
+{
+	char *path = phys_sweep_state_path(dir, run->id), *tag, head[512];
+	enum phys_sweep_state st = PHYS_SWEEP_NOT_RUN;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	free(path);
+	if (fd < 0)
+		return st;
+	do
+		n = read(fd, head, sizeof head - 1);
+	while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n <= 0)
+		return st;
+	head[n] = '\0';
+	tag = phys_sweep_run_tag(run);
+	st = strstr(head, tag) ? PHYS_SWEEP_DONE : PHYS_SWEEP_OTHER;
+	free(tag);
+	return st;
 }
 
 void
@@ -98,17 +368,15 @@ phys_sweep_stream(const char *dir, const struct phys_sweep_runs *r,
 	int rc = 0, k;
 
 	for (size_t i = 0; i < r->n && rc == 0; i++) {
-		path = phys_sweep_state_path(dir, r->v[i]);
-		if (access(path, F_OK) != 0) {
-			free(path);
+		if (phys_sweep_state(dir, &r->run[i]) != PHYS_SWEEP_DONE)
 			continue;
-		}
+		path = phys_sweep_state_path(dir, r->run[i].id);
 		rc = phys_lines_open(&l, path, 0);
 		while (rc == 0 && (k = phys_lines_next(&l, &line, &len)) > 0) {
 			if (len < 2 || line[0] != '{')
 				continue;
-			fprintf(out, "{\"run\":%lld,%s\n",
-			    phys_sweep_run_id(r->v[i]), line + 1);
+			fprintf(out, "{\"run\":%lld,%s\n", r->run[i].id,
+			    line + 1);
 			phys_signal_check();
 		}
 		if (rc == 0)

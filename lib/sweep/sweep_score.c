@@ -233,22 +233,36 @@ phys_sweep_score_runs(struct phys_sweep_score *s,
     const struct phys_sweep_runs *r, const char *dir, FILE *out)
 {
 	double v = NAN;
+	json_t *run;
 	char *path;
 	int rc = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
-		path = phys_sweep_state_path(dir, r->v[i]);
-		if (access(path, F_OK) != 0) {
+		path = phys_sweep_state_path(dir, r->run[i].id);
+		switch (phys_sweep_state(dir, &r->run[i])) {
+		case PHYS_SWEEP_NOT_RUN:
 			phys_warn("run %lld has no state file %s (not run yet, "
-			    "or failed)", phys_sweep_run_id(r->v[i]), path);
+			    "or failed)", r->run[i].id, path);
 			rc = 1;
-		} else if (phys_sweep_score_file(s, path, &v) < 0) {
-			phys_warn("%s", phys_error());
+			break;
+		case PHYS_SWEEP_OTHER:
+			phys_warn("run %lld: %s was made by another run (another "
+			    "plan's, or a sweep too old to say): not scored; "
+			    "run the plan again", r->run[i].id, path);
 			rc = 1;
-		} else {
-			json_object_set_new(r->v[i], "score", isfinite(v) ?
+			break;
+		case PHYS_SWEEP_DONE:
+			if (phys_sweep_score_file(s, path, &v) < 0) {
+				phys_warn("%s", phys_error());
+				rc = 1;
+				break;
+			}
+			run = phys_sweep_run_json(r, i);
+			json_object_set_new(run, "score", isfinite(v) ?
 			    json_real(v) : json_null());
-			phys_sweep_put_run(r->v[i], out);
+			phys_sweep_put_run(run, out);
+			json_decref(run);
+			break;
 		}
 		free(path);
 	}

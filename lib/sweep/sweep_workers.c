@@ -10,9 +10,13 @@
  * page tables and took its pages again one fault at a time; make bench
  * measures the sweep). A run that crashes or is killed takes only its
  * worker down: the sweep counts that run failed and forks another worker.
- * A run writes a hidden temporary file and renames it into place when it
- * is complete, so a state file that exists is a finished run: that is
- * what resuming trusts.
+ * A run writes a hidden temporary file of its worker's own and renames it
+ * into place when it is complete, its first line holding the hash of its
+ * run line: a state file with the run's hash is a finished run, which is
+ * what resuming trusts; one with another hash is another plan's, removed
+ * and run again. A sweep locks its directory (DIR/.lock): run alone,
+ * run-one beside other run-ones (a scheduler's array of them), never
+ * two sweeps whose runs would mix.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -57,9 +63,9 @@ struct sweep {
 	struct worker *wk;
 	long jobs;
 	size_t next;	/* the next run to look at */
-	int logfd;
-	bool tty;
-	size_t todo, done, failed, skipped;
+	int logfd, lockfd;
+	bool tty, shared;
+	size_t todo, done, failed, skipped, others;
 	double start;
 	struct world_cache world;
 	pid_t self;
@@ -71,25 +77,22 @@ str_member(json_t *run, const char *key)
 	return json_string_value(json_object_get(run, key));
 }
 
-/* A state file that exists and is not empty is a finished run. (Files
- * are renamed into place without waiting for the disk, which the sweep
- * syncs once at its end: after a system crash in a sweep, a renamed file
- * can be empty, and that one is run again.) */
+/* A state file with the run's hash is a finished run. (Files are
+ * renamed into place without waiting for the disk, which the sweep syncs
+ * once at its end: after a system crash in a sweep, a renamed file can be
+ * empty, and that one is run again.) */
 static bool
-finished(const char *dir, json_t *run)
+finished(const struct sweep *s, size_t r)
 {
-	char *path = phys_sweep_state_path(dir, run);
-	struct stat st;
-	bool done = stat(path, &st) == 0 && st.st_size > 0;
-
-	free(path);
-	return done;
+	return phys_sweep_state(s->dir, &s->p->run[r]) == PHYS_SWEEP_DONE;
 }
 
+/* DIR/.ID.PID.part: the worker's own, so that no two processes ever
+ * write one file. */
 static char *
-part_path(const char *dir, json_t *run)
+part_path(const char *dir, long long id, pid_t worker)
 {
-	return phys_xasprintf("%s/.%lld.part", dir, phys_sweep_run_id(run));
+	return phys_xasprintf("%s/.%lld.%ld.part", dir, id, (long)worker);
 }
 
 /* The run's world loaded in c; one that cannot be loaded is said. */
@@ -166,19 +169,20 @@ run_options_free(struct phys_run_options *o)
 	free(o->items);
 }
 
-/* In a worker: one run into DIR/.ID.part, renamed to DIR/ID.jsonl. */
+/* In a worker: one run into its part file, renamed to DIR/ID.jsonl. */
 static int
-do_run(struct world_cache *c, const char *dir, json_t *run)
+do_run(struct world_cache *c, const char *dir, json_t *run,
+    const struct phys_sweep_run *meta)
 {
 	struct phys_run_options o;
-	char *path, *tmp;
+	char *path, *tmp, *tag;
 	FILE *fp;
 	int rc;
 
 	if (world_for(c, run) < 0)
 		return PHYS_EXIT_FAIL;
-	path = phys_sweep_state_path(dir, run);
-	tmp = part_path(dir, run);
+	path = phys_sweep_state_path(dir, meta->id);
+	tmp = part_path(dir, meta->id, getpid());
 	if (!(fp = fopen(tmp, "w"))) {
 		phys_warn("%s: %s", tmp, strerror(errno));
 		free(path);
@@ -186,8 +190,10 @@ do_run(struct world_cache *c, const char *dir, json_t *run)
 		return PHYS_EXIT_FAIL;
 	}
 	run_options(run, &o);
+	o.tag = tag = phys_sweep_run_tag(meta);
 	rc = phys_sim_run(&c->w, &o, fp);
 	run_options_free(&o);
+	free(tag);
 	if (fflush(fp) != 0 || ferror(fp)) {
 		phys_warn("%s: %s", tmp, strerror(errno));
 		rc = PHYS_EXIT_FAIL;
@@ -273,6 +279,7 @@ static _Noreturn void
 worker_loop(struct sweep *s, int task, int done)
 {
 	struct result res;
+	json_t *run;
 	ssize_t n;
 	double start;
 
@@ -283,11 +290,14 @@ worker_loop(struct sweep *s, int task, int done)
 			continue;
 		if (n == 0)
 			_exit(PHYS_EXIT_OK);
-		if (n != sizeof res.run || res.run >= s->p->n)
+		if (n != sizeof res.run || res.run >= s->p->n ||
+		    !(run = phys_sweep_run_json(s->p, res.run)))
 			_exit(PHYS_EXIT_FAIL);
 		start = phys_seconds();
-		res.status = do_run(&s->world, s->dir, s->p->v[res.run]);
+		res.status = do_run(&s->world, s->dir, run,
+		    &s->p->run[res.run]);
 		res.seconds = phys_seconds() - start;
+		json_decref(run);
 		if (write(done, &res, sizeof res) != sizeof res)
 			_exit(PHYS_EXIT_FAIL);
 	}
@@ -359,7 +369,7 @@ reap(struct worker *w)
 /* One line a finished run to DIR/log.jsonl: which runs ran, how they
  * ended, how long they took. */
 static void
-log_run(int logfd, json_t *run, int status, double seconds)
+log_run(int logfd, long long id, int status, double seconds)
 {
 	char line[128];
 	int n;
@@ -367,7 +377,7 @@ log_run(int logfd, json_t *run, int status, double seconds)
 	if (logfd < 0)
 		return;
 	n = snprintf(line, sizeof line, "{\"id\":%lld,\"status\":%d,"
-	    "\"seconds\":%.3f}\n", phys_sweep_run_id(run), status, seconds);
+	    "\"seconds\":%.3f}\n", id, status, seconds);
 	if (write(logfd, line, (size_t)n) != n)
 		phys_warn_once("cannot write the run log: %s", strerror(errno));
 }
@@ -387,13 +397,13 @@ progress(const struct sweep *s)
 static void
 ended(struct sweep *s, size_t run, int status, double seconds)
 {
-	log_run(s->logfd, s->p->v[run], status, seconds);
+	log_run(s->logfd, s->p->run[run].id, status, seconds);
 	if (status == 0) {
 		s->done++;
 	} else {
 		s->failed++;
 		phys_warn("run %lld failed (%s %d)",
-		    phys_sweep_run_id(s->p->v[run]), status > 128 ? "signal" :
+		    s->p->run[run].id, status > 128 ? "signal" :
 		    "exit status", status > 128 ? status - 128 : status);
 	}
 	if (s->tty)
@@ -405,16 +415,21 @@ ended(struct sweep *s, size_t run, int status, double seconds)
 static size_t
 next_run(struct sweep *s)
 {
+	json_t *run;
 	size_t r;
+	int rc;
 
 	while ((r = s->next) < s->p->n) {
 		s->next++;
-		if (!s->want[r] || finished(s->dir, s->p->v[r]))
+		if (!s->want[r] || finished(s, r))
 			continue;
-		if (world_for(&s->world, s->p->v[r]) == 0)
+		run = phys_sweep_run_json(s->p, r);
+		rc = run ? world_for(&s->world, run) : -1;
+		json_decref(run);
+		if (rc == 0)
 			return r;
 		s->failed++;
-		log_run(s->logfd, s->p->v[r], PHYS_EXIT_FAIL, 0);
+		log_run(s->logfd, s->p->run[r].id, PHYS_EXIT_FAIL, 0);
 	}
 	return r;
 }
@@ -459,17 +474,26 @@ dispatch(struct sweep *s)
 }
 
 /* A worker dead in the middle of a run (or gone astray: ended here):
- * its file goes, and a new worker takes the next run. */
+ * its files go (a state file it renamed just before it died too: the run
+ * counts failed, and its file must not say otherwise), and a new worker
+ * takes the next run. */
 static void
 lost(struct sweep *s, struct worker *w)
 {
+	long long id = s->p->run[w->run].id;
 	char *tmp;
 	int status;
 
 	kill(w->pid, SIGKILL);
-	tmp = part_path(s->dir, s->p->v[w->run]);
+	tmp = part_path(s->dir, id, w->pid);
 	unlink(tmp);
 	free(tmp);
+	if (!s->shared && phys_sweep_state(s->dir, &s->p->run[w->run]) ==
+	    PHYS_SWEEP_DONE) {
+		tmp = phys_sweep_state_path(s->dir, id);
+		unlink(tmp);
+		free(tmp);
+	}
 	status = reap(w);
 	ended(s, w->run, status ? status : PHYS_EXIT_FAIL, 0);
 }
@@ -522,7 +546,8 @@ stop_workers(struct sweep *s)
 	for (long i = 0; i < s->jobs; i++)
 		if (s->wk[i].pid > 0) {
 			bool busy = s->wk[i].busy;
-			char *tmp = part_path(s->dir, s->p->v[s->wk[i].run]);
+			char *tmp = part_path(s->dir,
+			    s->p->run[s->wk[i].run].id, s->wk[i].pid);
 
 			reap(&s->wk[i]);
 			if (busy)
@@ -553,27 +578,107 @@ sync_dir(const char *dir)
 		close(fd);
 }
 
-/* The log, and what there is to do. */
+/*
+ * The directory to itself: run alone (exclusive), run-one beside other
+ * run-ones (shared); a sweep already there is said, not waited for.
+ */
 static int
-sweep_begin(struct sweep *s)
+lock_dir(struct sweep *s, bool shared)
+{
+	char *path = phys_xasprintf("%s/.lock", s->dir);
+
+	s->lockfd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	free(path);
+	if (s->lockfd < 0)
+		return phys_fail("%s: cannot lock it: %s", s->dir,
+		    strerror(errno));
+	if (flock(s->lockfd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) == 0)
+		return 0;
+	close(s->lockfd);
+	s->lockfd = -1;
+	if (errno != EWOULDBLOCK)
+		return phys_fail("%s: cannot lock it: %s", s->dir,
+		    strerror(errno));
+	return phys_fail("%s: another sweep is running into this directory; "
+	    "two would mix their runs (wait for it to end, or give --dir "
+	    "another directory)", s->dir);
+}
+
+/* Under the exclusive lock: part files no process is writing any more
+ * (a sweep that was killed left them). */
+static void
+remove_parts(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n;
+	char *path;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		n = strlen(e->d_name);
+		if (e->d_name[0] != '.' || n < 6 ||
+		    strcmp(e->d_name + n - 5, ".part") != 0)
+			continue;
+		path = phys_xasprintf("%s/%s", dir, e->d_name);
+		unlink(path);
+		free(path);
+	}
+	closedir(d);
+}
+
+/* What there is to do: a state file of another run (another plan's,
+ * or one made before runs had hashes) goes, and the run is run again. */
+static void
+count_runs(struct sweep *s)
+{
+	char *path;
+
+	for (size_t r = 0; r < s->p->n; r++) {
+		if (!s->want[r])
+			continue;
+		switch (phys_sweep_state(s->dir, &s->p->run[r])) {
+		case PHYS_SWEEP_DONE:
+			s->skipped++;
+			continue;
+		case PHYS_SWEEP_OTHER:
+			path = phys_sweep_state_path(s->dir, s->p->run[r].id);
+			unlink(path);
+			free(path);
+			s->others++;
+			break;
+		case PHYS_SWEEP_NOT_RUN:
+			break;
+		}
+		s->todo++;
+	}
+	if (s->others)
+		phys_warn("%s: %zu state file%s made by other runs (another "
+		    "plan's): run again", s->dir, s->others,
+		    s->others == 1 ? " was" : "s were");
+}
+
+/* The lock, the log, and what there is to do. */
+static int
+sweep_begin(struct sweep *s, bool shared)
 {
 	char *logpath;
 
+	s->logfd = s->lockfd = -1;
 	if (mkdir(s->dir, 0777) < 0 && errno != EEXIST)
 		return phys_fail("%s: %s", s->dir, strerror(errno));
+	if (lock_dir(s, shared) < 0)
+		return -1;
+	if (!shared)
+		remove_parts(s->dir);
 	logpath = phys_xasprintf("%s/log.jsonl", s->dir);
 	s->logfd = open(logpath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
 	    0666);
 	if (s->logfd < 0)
 		phys_warn("%s: %s", logpath, strerror(errno));
 	free(logpath);
-	for (size_t r = 0; r < s->p->n; r++)
-		if (s->want[r]) {
-			if (finished(s->dir, s->p->v[r]))
-				s->skipped++;
-			else
-				s->todo++;
-		}
+	count_runs(s);
 	s->wk = phys_xcalloc((size_t)s->jobs, sizeof *s->wk);
 	s->start = phys_seconds();
 	return 0;
@@ -584,6 +689,8 @@ sweep_end(struct sweep *s)
 {
 	if (s->logfd >= 0)
 		close(s->logfd);
+	if (s->lockfd >= 0)
+		close(s->lockfd);
 	free(s->wk);
 	world_cache_free(&s->world);
 }
@@ -605,8 +712,11 @@ phys_sweep_run(const struct phys_sweep_runs *r, const bool *want,
 	s.jobs = o->jobs;
 	s.tty = phys_stderr_is_tty();
 	s.self = getpid();
-	if (sweep_begin(&s) < 0)
+	s.shared = o->shared;
+	if (sweep_begin(&s, o->shared) < 0) {
+		sweep_end(&s);
 		return -1;
+	}
 	catch_stop(was);
 	/* a worker that has gone leaves a pipe no one reads: an error
 	 * (see give), not a signal */

@@ -4,7 +4,11 @@
  * origin) as ASCII STL, binary STL, OBJ and Collada (in centimetres,
  * under a node transform), a unit right tetrahedron, and a bowl terrain
  * h = ((x/R)^2 + (y/R)^2) / 2 as a 33x33 PNG and as a GeoTIFF, plus a
- * 30x30 PNG no heightmap may use.
+ * 30x30 PNG no heightmap may use; and GeoTIFFs no terrain may use: the
+ * bowl with a NaN pixel size (nan_pixel.tif), with a pixel size of 1e308
+ * (huge_pixel.tif), with elevations of -1e308 and 1e308 (huge_elev.tif),
+ * and a 2049x2049 raster of a few kilobytes whose blocks are all left
+ * out (sparse.tif).
  *
  *	cc geomgen.c $(pkg-config --cflags --libs gdal) -lm -o geomgen
  *	./geomgen DIR
@@ -194,6 +198,53 @@ raster(const char *dir, const char *name, const char *driver, int n,
 	free(d);
 }
 
+/* The bowl as a Float64 GeoTIFF with the given pixel size; two corners
+ * replaced when corner is not 0. */
+static void
+dem(const char *dir, const char *name, double pixel, double corner)
+{
+	GDALDriverH mem = GDALGetDriverByName("MEM");
+	GDALDatasetH ds = GDALCreate(mem, "", 33, 33, 1, GDT_Float64, NULL), copy;
+	double d[33 * 33], gt[6] = { 0, pixel, 0, 0, 0, -pixel };
+	char path[4096];
+	int i, j;
+
+	for (j = 0; j < 33; j++)
+		for (i = 0; i < 33; i++)
+			d[j * 33 + i] = bowl(i, j, 33);
+	if (corner != 0) {
+		d[0] = -corner;
+		d[33 * 33 - 1] = corner;
+	}
+	if (GDALRasterIO(GDALGetRasterBand(ds, 1), GF_Write, 0, 0, 33, 33, d,
+	    33, 33, GDT_Float64, 0, 0) != CE_None)
+		exit(1);
+	GDALSetGeoTransform(ds, gt);
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	copy = GDALCreateCopy(GDALGetDriverByName("GTiff"), path, ds, 0, NULL,
+	    NULL, NULL);
+	if (!copy)
+		exit(1);
+	GDALClose(copy);
+	GDALClose(ds);
+}
+
+static void
+sparse(const char *dir)
+{
+	char path[4096], *opts[] = { "SPARSE_OK=TRUE", "TILED=YES", NULL };
+	double gt[6] = { 0, 1, 0, 0, 0, -1 };
+	GDALDatasetH ds;
+
+	snprintf(path, sizeof path, "%s/sparse.tif", dir);
+	ds = GDALCreate(GDALGetDriverByName("GTiff"), path, 2049, 2049, 1,
+	    GDT_Float32, opts);
+	if (!ds)
+		exit(1);
+	GDALSetGeoTransform(ds, gt);
+	GDALClose(ds);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -210,5 +261,9 @@ main(int argc, char **argv)
 	raster(argv[1], "bowl.png", "PNG", 33, GDT_Byte, 127.5);
 	raster(argv[1], "bowl.tif", "GTiff", 33, GDT_Float32, 100);
 	raster(argv[1], "bad.png", "PNG", 30, GDT_Byte, 127.5);
+	dem(argv[1], "nan_pixel.tif", NAN, 0);
+	dem(argv[1], "huge_pixel.tif", 1e308, 0);
+	dem(argv[1], "huge_elev.tif", 0.25, 1e308);
+	sparse(argv[1]);
 	return 0;
 }
