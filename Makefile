@@ -31,6 +31,12 @@ PKGS = libxml-2.0 jansson ode bullet-float64
 # that "make deps" has installed pkg-config and the -dev packages first.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) $(DLOPEN_PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+# Simbody's pkg-config file gives C++ flags (-std=c++11), which a C compile
+# refuses: it is not one of PKGS (their flags reach every compile and
+# libphys.pc's Requires). Its include path reaches the C++ engines only,
+# its libraries every link, and libphys.pc names them in Libs.
+SIMBODY_CFLAGS = $(filter-out -std=%,$(shell $(PKG_CONFIG) --cflags simbody))
+SIMBODY_LIBS = $(shell $(PKG_CONFIG) --libs simbody)
 # Compiled against, opened at run time by name (lib/base/dl.h), not linked:
 # libgdal alone pulls in over a hundred libraries, whose loading cost every
 # command 0.15 s of processor time (lib/assets/heightmap.c opens it for terrain),
@@ -57,10 +63,11 @@ ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS)
 CXXWARN = -std=c++17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers
 ALL_CXXFLAGS = $(CXXWARN) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
-CXX_CPPFLAGS = $(LIB_INC) $(subst -I/,-isystem /,$(PKG_CFLAGS)) $(CPPFLAGS)
+CXX_CPPFLAGS = $(LIB_INC) $(subst -I/,-isystem /,$(PKG_CFLAGS) $(SIMBODY_CFLAGS)) \
+	$(CPPFLAGS)
 ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
-# Linked by $(CC): the C++ runtime the Bullet engine needs is named here.
-LDLIBS = $(PKG_LIBS) -lstdc++ -lm
+# Linked by $(CC): the C++ runtime the C++ engines need is named here.
+LDLIBS = $(PKG_LIBS) $(SIMBODY_LIBS) -lstdc++ -lm
 
 B ?= build
 CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep
@@ -153,7 +160,7 @@ spec:
 
 bench: deps
 	@$(MAKE) --no-print-directory all
-	@PKGS="$(PKGS)" sh bench/run
+	@PKGS="$(PKGS)" SIMBODY_LIBS="$(SIMBODY_LIBS)" sh bench/run
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
@@ -208,6 +215,7 @@ $(B)/libphys.pc: lib/api/libphys.pc.in FORCE
 		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
 		-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
 		-e 's|@VERSION@|$(VERSION)|' -e 's|@REQUIRES@|$(PKGS)|' \
+		-e 's|@LIBS@|$(SIMBODY_LIBS)|' \
 		lib/api/libphys.pc.in >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 

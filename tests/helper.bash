@@ -43,14 +43,14 @@ rel() {
 		exit 1 }'
 }
 
-# for_both CMD ARGS...: CMD ARGS PROFILE for the world's "ode" profile and
-# its "bullet" one (worlds/closed_forms.sdf, worlds/resting_box.sdf). Not
+# for_both CMD ARGS...: CMD ARGS PROFILE for the world's "ode" profile, its
+# "bullet" one and its "simbody" one (worlds/closed_forms.sdf, worlds/resting_box.sdf). Not
 # as "CMD || fail", which would turn off set -e inside CMD and let all its
 # checks but the last pass unseen: the output of a failing test shows the
 # profile last named.
 for_both() {
 	local p
-	for p in ode bullet; do
+	for p in ode bullet simbody; do
 		echo "under the $p profile"
 		"$@" "$p"
 	done

@@ -197,9 +197,15 @@ new_mass() {
 
 # resting PROFILE HALF: the height of the box's centre at rest, half its
 # side HALF less the depth the engine leaves uncorrected (Bullet's
-# contact_surface_layer, 1 mm; none under ODE).
+# contact_surface_layer, 1 mm; none under ODE); under Simbody, its compliant
+# contact's: the weight of the box (15.625 kg/m^3) over the stiffness of its
+# face on the plane, two layers of 1e8 Pa and 1 m in series.
 resting() {
-	awk -v h="$2" -v s="$([ "$1" = bullet ] && echo 0.001 || echo 0)" 'BEGIN { print h - s }'
+	case $1 in
+	bullet) awk -v h="$2" 'BEGIN { print h - 0.001 }' ;;
+	simbody) awk -v h="$2" 'BEGIN { a = 2 * h; printf "%.12g\n", h - 15.625 * a^3 * 9.81 / (5e7 * a^2) }' ;;
+	*) echo "$2" ;;
+	esac
 }
 
 # rests PROFILE: resized at t = 0.5 from 0.4 to 0.8 m, the box's centre
@@ -253,6 +259,7 @@ pendulum_world() {
     <physics name="ode" type="ode" default="true"><max_step_size>0.001</max_step_size>
       <ode><solver><type>world</type></solver></ode></physics>
     <physics name="bullet" type="bullet"><max_step_size>0.001</max_step_size></physics>
+    <physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>
     <model name="pendulum">
       <link name="bob">
         <pose>0 0.024989584635339165 1.5006248698025169 0.05 0 0</pose>

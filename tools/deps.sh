@@ -2,9 +2,10 @@
 # Install the Debian packages phys needs, only when some are missing.
 # Runs apt-get as root, or through sudo.
 set -e
-# build: compilers (g++ for the Bullet engine), pkg-config and the libraries'
-# -dev packages (libbullet-dev: Bullet 3, with its double-precision build)
-pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libassimp-dev libgdal-dev libbullet-dev"
+# build: compilers (g++ for the Bullet and Simbody engines), pkg-config and
+# the libraries' -dev packages (libbullet-dev: Bullet 3, with its
+# double-precision build; libsimbody-dev: Simbody 3.7)
+pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libassimp-dev libgdal-dev libbullet-dev libsimbody-dev"
 # tests: bats, jq to read JSON lines, xmllint to check SDF we write, the shells whose
 # completions are checked, mandoc and groff to lint and render the manuals,
 # the SDFormat specification the parameter table is checked against,

@@ -29,6 +29,14 @@ phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
 	return -damping * vel - stiff * (pos - ref);
 }
 
+double
+phys_joint_screw_lead(const struct phys_value *v)
+{
+	if (PV(v, JOINT_screw_thread_pitch)->given)
+		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
+	return -1 / PVD(v, JOINT_thread_pitch);
+}
+
 void
 phys_link_values_mass(const struct phys_value *v, double *mass,
     double inertia[6])
@@ -40,4 +48,20 @@ phys_link_values_mass(const struct phys_value *v, double *mass,
 	inertia[3] = PVD(v, LINK_inertial_inertia_ixy);
 	inertia[4] = PVD(v, LINK_inertial_inertia_ixz);
 	inertia[5] = PVD(v, LINK_inertial_inertia_iyz);
+}
+
+double
+phys_link_massless_mass(const struct phys_world *w, int li)
+{
+	double m, least = 0;
+	size_t i;
+
+	for (i = 0; i < w->nlinks; i++) {
+		if (w->links[i].model != w->links[li].model)
+			continue;
+		m = PVD(w->links[i].vals, LINK_inertial_mass);
+		if (m > 0 && (least == 0 || m < least))
+			least = m;
+	}
+	return PHYS_MASSLESS_SHARE * (least > 0 ? least : 1);
 }

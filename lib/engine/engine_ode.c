@@ -286,30 +286,6 @@ loaded_inertia(const struct phys_link *l, long line, dMass *m)
 	}
 }
 
-/*
- * A massless link (mass 0 is valid SDF) runs with this share of the mass
- * of the lightest link of its model that has one, or with this many kg
- * when none has: light enough to leave its model's motion as it is,
- * heavy enough for ODE, which divides by the mass.
- */
-#define PHYS_MASSLESS_SHARE 1e-3
-
-static double
-massless_mass(const struct phys_world *w, int li)
-{
-	double m, least = 0;
-	size_t i;
-
-	for (i = 0; i < w->nlinks; i++) {
-		if (w->links[i].model != w->links[li].model)
-			continue;
-		m = PVD(w->links[i].vals, LINK_inertial_mass);
-		if (m > 0 && (least == 0 || m < least))
-			least = m;
-	}
-	return PHYS_MASSLESS_SHARE * (least > 0 ? least : 1);
-}
-
 /* dMassSetParameters prints ODE's complaint on stderr when the tensor is
  * not positive definite; loaded_inertia says it better, once. */
 static void
@@ -348,7 +324,7 @@ link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 		line = -1;
 	/* Only a file gives 0: a user's 0 is refused before it gets here. */
 	if (mass == 0) {
-		mass = massless_mass(e->w, li);
+		mass = phys_link_massless_mass(e->w, li);
 		if (at_load)
 			phys_warnat(l->doc->name, line, "link '%s': mass 0, "
 			    "which Gazebo refuses on a moving link; run with "
@@ -1110,29 +1086,13 @@ solve_coupling(struct ode_engine *e, const struct coupling_term *t, int n,
 	}
 }
 
-/*
- * Travel per radian of turn. SDF 1.10's screw_thread_pitch is metres per
- * revolution, positive for a right-hand thread; the older thread_pitch is
- * radians per metre, positive for a left-hand thread (Gazebo classic's
- * reading), so x = -theta / thread_pitch.
- */
-static double
-screw_lead(const struct ode_engine *e, int ji)
-{
-	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
-
-	if (PV(v, JOINT_screw_thread_pitch)->given)
-		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
-	return -1 / PVD(v, JOINT_thread_pitch);
-}
-
 static void
 couple_screw(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	struct ode_joint *oj = &e->joints[ji];
 	struct coupling_term t[2];
-	double lead = screw_lead(e, ji), x;
+	double lead = phys_joint_screw_lead(vals(e, PHYS_S_JOINT, ji)), x;
 	phys_pose child;
 	dVector3 p;
 

@@ -8,11 +8,13 @@
 
 #include "paramio.h"
 
-extern const struct phys_engine_info phys_engine_ode, phys_engine_bullet;
+extern const struct phys_engine_info phys_engine_ode, phys_engine_bullet,
+    phys_engine_simbody;
 
 const struct phys_engine_info *const phys_engines[] = {
 	&phys_engine_ode,
 	&phys_engine_bullet,
+	&phys_engine_simbody,
 	NULL
 };
 
