@@ -2114,7 +2114,7 @@ loop_root(int *up, int i)
 /*
  * A joint whose two links are already joined closes a kinematic loop.
  * libsdformat and Gazebo accept loops (a four-bar linkage is one) and so
- * does ODE, as one more constraint; say so, since a loop is as often a
+ * do the engines, as one more constraint; say so, since a loop is as often a
  * mistake.
  */
 static void
@@ -2135,7 +2135,7 @@ warn_joint_loops(struct loader *L)
 		b = loop_root(up, j->child);
 		if (a == b)
 			warn_node(L, j->doc, j->node, "joint '%s' closes a "
-			    "kinematic loop (ODE solves it as one more "
+			    "kinematic loop (engines solve it as one more "
 			    "constraint)", j->name);
 		up[a] = b;
 	}
