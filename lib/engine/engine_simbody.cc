@@ -65,9 +65,10 @@ using SimTK::Vec3;
 const double MIN_GYRATION = 1e-3;
 /* Meshes of boxes and cylinders: a box's longest edge split in three,
  * the others about as finely (Gazebo's Simbody splits it in seven, which
- * measured two to three times slower here); a cylinder of 12 sides. */
+ * measured two to three times slower here); a cylinder of 24 sides
+ * (Gazebo's has 12). */
 const int BOX_RESOLUTION = 2;
-const int CYLINDER_RESOLUTION = 1;
+const int CYLINDER_RESOLUTION = 2;
 /* The elastic layer of every surface, m: Gazebo's Simbody's. */
 const double THICKNESS = 1;
 /* Steps Simbody may take within one phys step before phys gives up: a
@@ -145,13 +146,50 @@ struct pending {
 	phys_vec3 lin = { 0, 0, 0 }, ang = { 0, 0, 0 };
 };
 
+/*
+ * What a contact surface is, and what it meets: a collision may be more
+ * than one surface, each meeting some others. An ellipsoid is Simbody's
+ * own against planes, spheres and ellipsoids, and a mesh against meshes;
+ * a capsule is the two spheres of its ends on a plane (which hold it at
+ * its exact height), and a mesh against the rest.
+ */
+enum surface_kind {
+	K_PLANE = 1, K_SPHERE = 2, K_MESH = 4, K_ELLIPSOID = 8,
+	K_ELLIPSOID_MESH = 16, K_CAPSULE_END = 32, K_CAPSULE_MESH = 64
+};
+
+unsigned
+meets(unsigned kind)
+{
+	switch (kind) {
+	case K_PLANE:
+		return K_PLANE | K_SPHERE | K_MESH | K_ELLIPSOID |
+		    K_CAPSULE_END;
+	case K_SPHERE:
+		return K_PLANE | K_SPHERE | K_MESH | K_ELLIPSOID |
+		    K_CAPSULE_MESH;
+	case K_MESH:
+		return K_PLANE | K_SPHERE | K_MESH | K_ELLIPSOID_MESH |
+		    K_CAPSULE_MESH;
+	case K_ELLIPSOID:
+		return K_PLANE | K_SPHERE | K_ELLIPSOID;
+	case K_ELLIPSOID_MESH:
+		return K_MESH | K_CAPSULE_MESH;
+	case K_CAPSULE_END:
+		return K_PLANE;
+	case K_CAPSULE_MESH:
+		return K_SPHERE | K_MESH | K_ELLIPSOID_MESH | K_CAPSULE_MESH;
+	default:
+		return 0;
+	}
+}
+
 /* A contact surface made of a collision: on which body, as which of the
- * body's surfaces; a stand-in is the mesh of an ellipsoid, which Simbody
- * collides natively with planes, spheres and ellipsoids but not meshes. */
+ * body's surfaces, and of which kind. */
 struct made_surface {
 	int collision = -1;
 	int body = -1, ordinal = -1;
-	bool mesh = false, stand_in = false;
+	unsigned kind = 0;
 };
 
 /*
@@ -386,9 +424,7 @@ pair_of(const simbody_engine *e, SimTK::ContactSurfaceIndex s1,
 
 	p.c1 = m1.collision;
 	p.c2 = m2.collision;
-	/* A stand-in meets meshes only: the ellipsoid meets the rest. */
-	if ((m1.stand_in && (!m2.mesh || m2.stand_in)) ||
-	    (m2.stand_in && (!m1.mesh || m1.stand_in)) ||
+	if (!(meets(m1.kind) & m2.kind) || !(meets(m2.kind) & m1.kind) ||
 	    p.c1 < 0 || p.c2 < 0 || pair_excluded(e, p.c1, p.c2)) {
 		p.excluded = true;
 		return p;
@@ -901,16 +937,65 @@ closed_mesh(const std::vector<Vec3> &vx, std::vector<int> faces)
 	return SimTK::ContactGeometry::TriangleMesh(vx, faces);
 }
 
+/* Every triangle split in four at its edges' midpoints, each shared by
+ * the two triangles of its edge: the mesh stays closed. */
+void
+subdivide(std::vector<Vec3> &vx, std::vector<int> &faces)
+{
+	std::map<std::pair<int, int>, int> mid;
+	std::vector<int> out;
+	auto middle = [&](int a, int b) {
+		auto k = std::make_pair(std::min(a, b), std::max(a, b));
+		auto it = mid.find(k);
+
+		if (it != mid.end())
+			return it->second;
+		vx.push_back((vx[(size_t)a] + vx[(size_t)b]) / 2);
+		return mid[k] = (int)vx.size() - 1;
+	};
+
+	for (size_t i = 0; i + 2 < faces.size(); i += 3) {
+		int a = faces[i], b = faces[i + 1], c = faces[i + 2];
+		int ab = middle(a, b), bc = middle(b, c), ca = middle(c, a);
+
+		out.insert(out.end(), { a, ab, ca, ab, b, bc, ca, bc, c,
+		    ab, bc, ca });
+	}
+	faces.swap(out);
+}
+
+double
+longest_edge(const std::vector<Vec3> &vx, const std::vector<int> &faces)
+{
+	double m = 0;
+
+	for (size_t i = 0; i + 2 < faces.size(); i += 3)
+		for (int k = 0; k < 3; k++)
+			m = fmax(m, (vx[(size_t)faces[i + k]] -
+			    vx[(size_t)faces[i + (k + 1) % 3]]).norm());
+	return m;
+}
+
+/*
+ * A mesh of the world's, its triangles split until none is longer than a
+ * quarter of the mesh's size (up to 4000 triangles): the elastic
+ * foundation puts one spring under each, and a box of 12 would stand on
+ * its two triangles' centres like a stool on two legs.
+ */
 SimTK::ContactGeometry
 phys_mesh_geometry(const struct phys_mesh *m)
 {
 	std::vector<Vec3> vx(m->nv);
 	std::vector<int> faces(3 * m->ntri);
+	double size = (sv(m->hi) - sv(m->lo)).norm();
 
 	for (size_t i = 0; i < m->nv; i++)
 		vx[i] = Vec3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
 	for (size_t i = 0; i < 3 * m->ntri; i++)
 		faces[i] = (int)m->tri[i];
+	while (faces.size() / 3 * 4 <= 4000 &&
+	    longest_edge(vx, faces) > size / 4)
+		subdivide(vx, faces);
 	return closed_mesh(vx, faces);
 }
 
@@ -1012,17 +1097,18 @@ refuse_shape(const struct phys_collision *c, const char *why)
 	    "collision '%s': %s", c->name, why);
 }
 
-/* A shape Simbody collides, and whether it stands in for another. */
+/* A shape Simbody collides, where in the collision frame, of what kind. */
 struct shape {
 	SimTK::ContactGeometry g;
-	bool stand_in;
+	unsigned kind;
+	Transform at;
 };
 
 /*
  * The shapes of collision ci at the run's sizes, centred on its frame
- * (an ellipsoid is an ellipsoid, with its mesh standing in against
- * meshes); none when it is skipped (--skip-unsupported, with a warning
- * at load); -1 with phys_error().
+ * (an ellipsoid and a capsule more than one: see meets()); none when it
+ * is skipped (--skip-unsupported, with a warning at load); -1 with
+ * phys_error().
  */
 int
 make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
@@ -1049,40 +1135,47 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 		switch (c.shape) {
 		case PHYS_GEOM_SPHERE:
 			out.push_back({ SimTK::ContactGeometry::Sphere(
-			    c.size[0]), false });
+			    c.size[0]), K_SPHERE, Transform() });
 			break;
 		case PHYS_GEOM_BOX:
 			out.push_back({ SimTK::ContactGeometry::TriangleMesh(
 			    SimTK::PolygonalMesh::createBrickMesh(Vec3(
 			    c.size[0] / 2, c.size[1] / 2, c.size[2] / 2),
-			    BOX_RESOLUTION)), false });
+			    BOX_RESOLUTION)), K_MESH, Transform() });
 			break;
 		case PHYS_GEOM_CYLINDER:
 			out.push_back({ SimTK::ContactGeometry::TriangleMesh(
 			    SimTK::PolygonalMesh::createCylinderMesh(
 			    SimTK::ZAxis, c.size[0], c.size[1] / 2,
-			    CYLINDER_RESOLUTION)), false });
+			    CYLINDER_RESOLUTION)), K_MESH, Transform() });
 			break;
 		case PHYS_GEOM_CAPSULE:
+			for (int end = -1; end <= 1; end += 2)
+				out.push_back({ SimTK::ContactGeometry::Sphere(
+				    c.size[0]), K_CAPSULE_END, Transform(Vec3(0,
+				    0, end * c.size[1] / 2)) });
 			out.push_back({ capsule_geometry(c.size[0], c.size[1]),
-			    false });
+			    K_CAPSULE_MESH, Transform() });
 			break;
 		case PHYS_GEOM_ELLIPSOID:
 			out.push_back({ SimTK::ContactGeometry::Ellipsoid(Vec3(
-			    c.size[0], c.size[1], c.size[2])), false });
-			out.push_back({ phys_mesh_geometry(c.mesh), true });
+			    c.size[0], c.size[1], c.size[2])), K_ELLIPSOID,
+			    Transform() });
+			out.push_back({ phys_mesh_geometry(c.mesh),
+			    K_ELLIPSOID_MESH, Transform() });
 			break;
 		case PHYS_GEOM_MESH:
 			if ((closed = c.mesh->closed))
 				out.push_back({ phys_mesh_geometry(c.mesh),
-				    false });
+				    K_MESH, Transform() });
 			break;
 		case PHYS_GEOM_HEIGHTMAP:
-			out.push_back({ terrain_geometry(c.heightmap), false });
+			out.push_back({ terrain_geometry(c.heightmap), K_MESH,
+			    Transform() });
 			break;
 		case PHYS_GEOM_PLANE:
 			out.push_back({ SimTK::ContactGeometry::HalfSpace(),
-			    false });
+			    K_PLANE, Transform() });
 			break;
 		}
 	} catch (const std::exception &ex) {
@@ -1147,9 +1240,8 @@ add_surfaces(simbody_engine *e, model &m, int li, bool at_load,
 			made.collision = ci;
 			made.body = (int)sl.mobod;
 			made.ordinal = body.updBody().addContactSurface(
-			    surface_frame(c, at), surface);
-			made.mesh = as_mesh(sh.g) != nullptr;
-			made.stand_in = sh.stand_in;
+			    surface_frame(c, at) * sh.at, surface);
+			made.kind = sh.kind;
 			m.made.push_back(made);
 		}
 	}
@@ -1248,9 +1340,6 @@ check_joint(const simbody_engine *e, int ji)
 	    v3_normalize(j->axis[1]))) > 1e-6)
 		return refuse_joint(j, "the Simbody engine's universal joint "
 		    "needs perpendicular axes");
-	if (j->type == PHYS_JOINT_GEARBOX)
-		return refuse_joint(j, "the Simbody engine runs no gearbox "
-		    "joint (run it under an ODE profile)");
 	if (j->mimic[1].on)
 		return refuse_joint(j, "the Simbody engine couples only a "
 		    "joint's first axis to another (mimic)");
@@ -1419,6 +1508,64 @@ make_mimic(simbody_engine *e, model &m, int ji)
 	coef[0] = -1, coef[1] = mm->multiplier;
 	coef[2] = mm->offset - mm->multiplier * mm->reference;
 	std::vector<MobilizedBodyIndex> bodies = { f.mobod, l.mobod };
+	std::vector<SimTK::MobilizerQIndex> q = { SimTK::MobilizerQIndex(0),
+		SimTK::MobilizerQIndex(0) };
+	SimTK::Constraint::CoordinateCoupler(m.matter,
+	    new SimTK::Function::Linear(coef), bodies, q);
+	return 0;
+}
+
+/* The revolute joint between link and the reference body (-1: the world
+ * or a static link), and the sign that makes its position the link's
+ * turn about axis; -1 when there is none along it. */
+int
+gear_joint(const simbody_engine *e, int ref, int link, phys_vec3 axis,
+    double *sign)
+{
+	const struct phys_world *w = e->w;
+	bool ground = is_static(w, ref);
+
+	for (size_t i = 0; i < w->njoints; i++) {
+		const struct phys_joint *r = &w->joints[i];
+		bool up = r->child == link && (ground ? is_static(w, r->parent) :
+		    r->parent == ref);
+		bool down = r->parent == link && (ground ? is_static(w,
+		    r->child) : r->child == ref);
+		double d = v3_dot(v3_normalize(r->axis[0]), v3_normalize(axis));
+
+		if (r->type != PHYS_JOINT_REVOLUTE || !(up || down) ||
+		    fabs(fabs(d) - 1) > 1e-6 || !e->joints[i].mobilizer)
+			continue;
+		*sign = (d > 0 ? 1 : -1) * (up ? 1 : -1);
+		return (int)i;
+	}
+	return -1;
+}
+
+/* A gearbox: the geared links' turns about its axes, each the position
+ * of its revolute joint to the reference body, held at -ratio to one
+ * another. */
+int
+make_gearbox(simbody_engine *e, model &m, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	double ratio = PVD(vals(e, PHYS_S_JOINT, ji), JOINT_gearbox_ratio);
+	double sign[2];
+	int r[2];
+
+	if (j->type != PHYS_JOINT_GEARBOX)
+		return 0;
+	r[0] = gear_joint(e, j->reference, j->parent, j->axis[0], &sign[0]);
+	r[1] = gear_joint(e, j->reference, j->child, j->axis[1], &sign[1]);
+	if (r[0] < 0 || r[1] < 0)
+		return refuse_joint(j, "the Simbody engine gears two links "
+		    "each held to the reference body by a revolute joint "
+		    "along the gearbox's axis");
+	/* ratio * turn1 + turn2 = 0 */
+	SimTK::Vector coef(3);
+	coef[0] = ratio * sign[0], coef[1] = sign[1], coef[2] = 0;
+	std::vector<MobilizedBodyIndex> bodies = { e->joints[(size_t)r[0]].mobod,
+		e->joints[(size_t)r[1]].mobod };
 	std::vector<SimTK::MobilizerQIndex> q = { SimTK::MobilizerQIndex(0),
 		SimTK::MobilizerQIndex(0) };
 	SimTK::Constraint::CoordinateCoupler(m.matter,
@@ -1631,7 +1778,8 @@ make_model(simbody_engine *e, model &m, bool at_load)
 			    j->child), std::max(j->parent, j->child)));
 	}
 	for (size_t i = 0; i < w->njoints; i++)
-		if (make_mimic(e, m, (int)i) < 0)
+		if (make_mimic(e, m, (int)i) < 0 ||
+		    make_gearbox(e, m, (int)i) < 0)
 			return -1;
 	if (make_surfaces(e, m, at_load) < 0)
 		return -1;
@@ -1902,9 +2050,6 @@ simbody_support(const struct phys_param *p)
 	case PHYS_P_JOINT_axis2_limit_lower:
 	case PHYS_P_JOINT_axis2_limit_upper:
 		return PHYS_ODE_EMULATED;
-	case PHYS_P_JOINT_gearbox_ratio:
-	case PHYS_P_JOINT_gearbox_reference_body:
-		return PHYS_ODE_INERT;
 	default:
 		break;
 	}
