@@ -159,11 +159,39 @@ engine_part(const struct phys_param *p, const char *engine)
 	return p->name + n + 1;
 }
 
+/* Parameters of the engines' blocks that mean the same under other names,
+ * a row each: the smallest step (Simbody's has no solver element). */
+static const char *const same_meaning[][3] = {
+	{ "ode.solver.min_step_size", "bullet.solver.min_step_size",
+	    "simbody.min_step_size" }
+};
+
+/* The parameter of engine to's block that the table says means p. */
+static const struct phys_param *
+same_meaning_in(const struct phys_param *p, const char *to)
+{
+	size_t i, k, n = strlen(to);
+
+	for (i = 0; i < sizeof same_meaning / sizeof *same_meaning; i++) {
+		for (k = 0; k < 3 && strcmp(same_meaning[i][k], p->name); k++)
+			;
+		if (k == 3)
+			continue;
+		for (k = 0; k < 3; k++)
+			if (strncmp(same_meaning[i][k], to, n) == 0 &&
+			    same_meaning[i][k][n] == '.')
+				return phys_param_find(PHYS_S_PHYSICS,
+				    same_meaning[i][k]);
+	}
+	return NULL;
+}
+
 /*
  * The parameter of engine to that means what p of engine from means: the
  * one of the same name under to's block, of the same type and, for named
  * values, the same set (ODE's quick|world solver type is not Bullet's
- * sequential_impulse). Shared parameters are their own counterparts.
+ * sequential_impulse), or the one same_meaning names. Shared parameters
+ * are their own counterparts.
  */
 static const struct phys_param *
 counterpart(const struct phys_param *p, const char *from, const char *to)
@@ -176,6 +204,8 @@ counterpart(const struct phys_param *p, const char *from, const char *to)
 		return p;
 	if (!part)
 		return NULL;
+	if ((q = same_meaning_in(p, to)))
+		return q;
 	name = phys_xasprintf("%s.%s", to, part);
 	q = phys_param_find(PHYS_S_PHYSICS, name);
 	free(name);

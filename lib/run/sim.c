@@ -108,26 +108,44 @@ warn_inert_world(struct run *r)
 			    phys_run_values_get(&r->vals, s, (int)i));
 }
 
+/* "ode, bullet and simbody": the engines phys has, from the registry. */
+static void
+engine_types(struct phys_buf *b)
+{
+	size_t i, n;
+
+	for (n = 0; phys_engines[n]; n++)
+		;
+	for (i = 0; i < n; i++)
+		phys_buf_printf(b, "%s%s", i == 0 ? "" : i + 1 == n ? " and " :
+		    ", ", phys_engines[i]->type);
+}
+
 static int
 check_engine_type(struct run *r, int profile)
 {
 	const struct phys_profile *p = &r->w->profiles[profile];
-
+	struct phys_buf types = { 0 };
 	size_t i;
 
 	if (phys_engine_find(p->type))
 		return 0;
+	engine_types(&types);
 	for (i = 0; i < r->w->nprofiles; i++)
 		if (phys_engine_find(r->w->profiles[i].type))
-			return phys_fail("profile '%s' is for the %s engine; "
-			    "phys-step runs ode and bullet: -p %s runs the "
-			    "world's %s profile '%s' instead", p->name, p->type,
-			    r->w->profiles[i].name,
-			    phys_engine_find(r->w->profiles[i].type)->name,
-			    r->w->profiles[i].name);
-	return phys_fail("profile '%s' is for the %s engine; phys-step runs "
-	    "ode and bullet, and the world has no profile for either "
-	    "(phys-preset add makes one)", p->name, p->type);
+			break;
+	if (i < r->w->nprofiles)
+		phys_fail("profile '%s' is for the %s engine; phys-step runs "
+		    "%s: -p %s runs the world's %s profile '%s' instead",
+		    p->name, p->type, types.s, r->w->profiles[i].name,
+		    phys_engine_find(r->w->profiles[i].type)->name,
+		    r->w->profiles[i].name);
+	else
+		phys_fail("profile '%s' is for the %s engine; phys-step runs "
+		    "%s, and the world has no profile for any of them "
+		    "(phys-preset add makes one)", p->name, p->type, types.s);
+	phys_buf_free(&types);
+	return -1;
 }
 
 static int
