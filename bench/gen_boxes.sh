@@ -2,7 +2,7 @@
 # gen_boxes.sh N [MESH]: a world of N boxes of 0.1 m over a ground plane (or
 # the static mesh file MESH), in a square grid 0.3 m apart, dropped from
 # 0.3 m (quick step, 50 iterations); a second profile, "bullet", runs it
-# under Bullet (50 iterations).
+# under Bullet (50 iterations), a third, "simbody", under Simbody.
 n=${1:-100}
 awk -v n="$n" -v mesh="$2" 'BEGIN {
 	side = int(sqrt(n)); if (side * side < n) side++
@@ -16,6 +16,9 @@ awk -v n="$n" -v mesh="$2" 'BEGIN {
 	print "    <physics name=\"bullet\" type=\"bullet\">"
 	print "      <max_step_size>0.001</max_step_size>"
 	print "      <bullet><solver><iters>50</iters></solver></bullet>"
+	print "    </physics>"
+	print "    <physics name=\"simbody\" type=\"simbody\">"
+	print "      <max_step_size>0.001</max_step_size>"
 	print "    </physics>"
 	print "    <model name=\"ground\"><static>true</static><link name=\"link\">"
 	if (mesh != "")

@@ -1,4 +1,5 @@
-/* phys-step - simulate an SDF world with ODE or Bullet and write state lines. */
+/* phys-step - simulate an SDF world with ODE, Bullet or Simbody and write
+ * state lines. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +15,8 @@ static const char usage_text[] =
 
 static const char help_text[] =
     "\n"
-    "Simulate an SDF world with ODE or Bullet (the profile's type); write one\n"
-    "JSON state line per sample on standard output.\n"
+    "Simulate an SDF world with ODE, Bullet or Simbody (the profile's type);\n"
+    "write one JSON state line per sample on standard output.\n"
     "\n"
     "  -c, --control FILE       apply control lines from FILE at their times;\n"
     "                           from a pipe, FIFO or terminal as they arrive\n"
