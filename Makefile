@@ -62,7 +62,12 @@ ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS)
 # headers are system headers, so their warnings are not ours.
 CXXWARN = -std=c++17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers
-ALL_CXXFLAGS = $(CXXWARN) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
+# g++ makes the statics of inline functions in the engines' headers
+# "unique" global names, which the installed library would export; weak
+# ones, as clang makes them, it keeps to itself (lib/api's objcopy).
+NO_UNIQUE = $(shell $(CXX) -fno-gnu-unique -fsyntax-only -x c++ /dev/null \
+	2>/dev/null && echo -fno-gnu-unique)
+ALL_CXXFLAGS = $(CXXWARN) $(NO_UNIQUE) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
 CXX_CPPFLAGS = $(LIB_INC) $(subst -I/,-isystem /,$(PKG_CFLAGS) $(SIMBODY_CFLAGS)) \
 	$(CPPFLAGS)
 ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
