@@ -1934,6 +1934,7 @@ settle(const simbody_engine *e)
 	}
 	apply_values(e, *e->m, s);
 	s.setTime(simbody_engine_time(e));
+	e->reactions_at = -1;
 	e->m->integ->setAccuracy(PVD(vals(e, PHYS_S_PHYSICS, 0),
 	    PHYSICS_simbody_accuracy));
 	e->m->integ->setMaximumStepSize(e->step);
