@@ -132,6 +132,7 @@ struct sjoint {
 	bool reversed = false;		/* the parent is outboard */
 	int ncoords = 0;		/* coordinates phys reports and drives */
 	double lead = 0;		/* screws: travel per radian */
+	double ratio = 0;		/* gearboxes: as made */
 	phys_pose in_child = PHYS_POSE_IDENTITY;	/* joint frame, child link */
 	phys_pose in_parent = PHYS_POSE_IDENTITY;	/* joint frame, parent link */
 	SimTK::ConstraintIndex weld;	/* a fixed joint closing a loop */
@@ -329,7 +330,8 @@ damping_for(double e, double n)
 /* What a pair of surfaces brings to a contact between them. */
 struct pair_values {
 	bool excluded = false;	/* never touch: filtered, or no force */
-	bool no_force = false;	/* collide_without_contact */
+	bool no_force = false;	/* collide_without_contact, or a surface
+				 * of no stiffness */
 	int c1 = -1, c2 = -1;	/* the collisions */
 	double k1 = 0, k2 = 0;	/* stiffness of each, Pa */
 	double mus = 0, mud = 0, muv = 0;	/* friction */
@@ -434,6 +436,7 @@ pair_of(const simbody_engine *e, SimTK::ContactSurfaceIndex s1,
 	p.no_force = without_contact(a, b);
 	p.k1 = stiffness(phys, a);
 	p.k2 = stiffness(phys, b);
+	p.no_force |= !(p.k1 > 0 && p.k2 > 0);
 	surface_friction(phys, a, &mus[0], &mud[0]);
 	surface_friction(phys, b, &mus[1], &mud[1]);
 	p.mus = fmin(mus[0], mus[1]);
@@ -1561,6 +1564,7 @@ make_gearbox(simbody_engine *e, model &m, int ji)
 		return refuse_joint(j, "the Simbody engine gears two links "
 		    "each held to the reference body by a revolute joint "
 		    "along the gearbox's axis");
+	e->joints[(size_t)ji].ratio = ratio;
 	/* ratio * turn1 + turn2 = 0 */
 	SimTK::Vector coef(3);
 	coef[0] = ratio * sign[0], coef[1] = sign[1], coef[2] = 0;
@@ -2153,9 +2157,9 @@ simbody_engine_apply_link(struct simbody_engine *e, int li)
 	return rebuild(e);
 }
 
-/* Limits, springs, damping and friction are read at every step; a new
- * axis makes the system again with the joint along it, the links where
- * they are. */
+/* Limits, springs, damping and friction are read at every step; an
+ * axis, a screw's pitch and a gearbox's ratio are Simbody's system's,
+ * which a run cannot change without moving the links. */
 static int
 simbody_engine_apply_joint(struct simbody_engine *e, int ji)
 {
@@ -2170,6 +2174,12 @@ simbody_engine_apply_joint(struct simbody_engine *e, int ji)
 	    PV(v, JOINT_axis2_xyz), PV(j->vals, JOINT_axis2_xyz)))
 		return phys_fail("joint '%s': the Simbody engine cannot turn "
 		    "a joint's axis during a run", j->name);
+	if ((j->type == PHYS_JOINT_SCREW && phys_joint_screw_lead(v) !=
+	    e->joints[(size_t)ji].lead) || (j->type == PHYS_JOINT_GEARBOX &&
+	    PVD(v, JOINT_gearbox_ratio) != e->joints[(size_t)ji].ratio))
+		return phys_fail("joint '%s': the Simbody engine cannot change "
+		    "a screw's pitch or a gearbox's ratio during a run",
+		    j->name);
 	e->dirty = true;
 	return 0;
 }
