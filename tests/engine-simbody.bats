@@ -141,6 +141,17 @@ SDF
 	rel "$(jq '.items["box::link/linear_vel"].x' "$TMP/o")" "$(awk 'BEGIN { print 2 * exp(-0.1 * 9.81 * 0.2) }')" 0.002
 }
 
+@test "Simbody friction is the same in every direction: friction_pyramid.sdf's 16 boxes all slide straight out v^2 / (2 mu g)" {
+	phys-preset add -e simbody sb "$WORLDS/friction_pyramid.sdf" > "$TMP/fp.sdf"
+	phys-step -p sb -t 1.2 -r 1 -i '*::link/pose' "$TMP/fp.sdf" 2>/dev/null | tail -1 |
+	    jq -r '.items | to_entries[] | select(.key | test("box_")) | "\(.key) \(.value.x) \(.value.y)"' |
+	    awk '{ n++; k = substr($1, index($1, "box_") + 4) + 0; a = k * atan2(0, -1) / 8
+		r = sqrt($2 * $2 + $3 * $3); off = $3 * cos(a) - $2 * sin(a)
+		if (r - 2 - 9 / (2 * 0.3 * 9.81) > 0.005 || 2 + 9 / (2 * 0.3 * 9.81) - r > 0.005 ||
+		    off > 1e-6 || off < -1e-6) { print "box " k " at " r ", " off " off its line"; bad = 1 } }
+		END { exit bad || n != 16 }'
+}
+
 @test "Simbody stiction: a cube on a slope of tan 0.45 creeps at half the transition speed, which override_stiction_transition_velocity sets" {
 	# static friction 0.9 reaches 0.45 halfway through its smooth rise
 	# (3 x^2 - 2 x^3) over the transition speed
@@ -548,6 +559,12 @@ SDF
 	run phys-step -p simbody -n 1 "$TMP/gear.sdf"
 	assert_failure 1
 	assert_output --partial "gear.sdf:13: joint 'g::gear': the Simbody engine gears two links each held to the reference body by a revolute joint along the gearbox's axis"
+	# a gearbox's ratio changed during a run
+	gear_world
+	echo '{"t":0.01,"name":"g::gear/gearbox_ratio","value":3}' > "$TMP/c"
+	run phys-step -p simbody -t 0.1 -c "$TMP/c" "$TMP/gear.sdf"
+	assert_failure 1
+	assert_output --partial "joint 'g::gear': the Simbody engine cannot change a screw's pitch or a gearbox's ratio during a run"
 	# a plane on a moving link
 	sed -e 's|<sphere><radius>0.1</radius></sphere></geometry></collision>|<plane><normal>0 0 1</normal></plane></geometry></collision>|' "$W" > "$TMP/plane.sdf"
 	run phys-step -p simbody -n 1 "$TMP/plane.sdf"
