@@ -63,7 +63,7 @@ pendulum() {
 	rel "$(series "$TMP/$1" pendulum::bob/pose roll | period)" \
 	    "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(0.26 / (9.81 * 0.5)) }')" 0.01
 }
-@test "pendulum: period 2 pi sqrt(I / (m g d)) within 1% under ODE and Bullet" {
+@test "pendulum: period 2 pi sqrt(I / (m g d)) within 1% under every engine" {
 	for_both pendulum
 }
 
@@ -74,7 +74,7 @@ slide() {
 	# ... and it has stopped
 	near "$(at "$TMP/$1" 1 slide::link/linear_vel x)" 0 1e-3
 }
-@test "sliding: a box at 2 m/s stops after v^2 / (2 mu g) within 5% under ODE and Bullet" {
+@test "sliding: a box at 2 m/s stops after v^2 / (2 mu g) within 5% under every engine" {
 	for_both slide
 }
 
@@ -84,7 +84,7 @@ bounce() {
 	top=$(series "$TMP/$1" bounce::link/pose z | awk '$1 > 0.5 && $2 > m { m = $2 } END { print m }')
 	rel "$(awk -v z="$top" 'BEGIN { print z - 0.1 }')" 0.25 0.05
 }
-@test "restitution: a ball dropped from 1 m with e = 0.5 rises again to e^2 m within 5% under ODE and Bullet" {
+@test "restitution: a ball dropped from 1 m with e = 0.5 rises again to e^2 m within 5% under every engine" {
 	for_both bounce
 }
 
@@ -97,7 +97,7 @@ rest() {
 	near "$(at "$TMP/$1" 2 rest::link/linear_vel z)" 0 1e-4
 	near "$(at "$TMP/$1" 2 rest::link/pose roll)" 0 1e-6
 }
-@test "resting contact: a box on the ground stays, sunk at most the surface layer, under ODE and Bullet" {
+@test "resting contact: a box on the ground stays, sunk at most the surface layer (Simbody: its compliance), under every engine" {
 	for_both rest
 }
 
@@ -108,7 +108,7 @@ limit() {
 	series "$TMP/$1" limit::hinge/position 0 | awk '$1 >= 1 && ($2 < -0.31 || $2 > -0.29) { bad = 1 }
 	    END { exit bad }' || fail "the arm left its limit"
 }
-@test "joint limit: a falling arm stops at its lower limit under ODE and Bullet" {
+@test "joint limit: a falling arm stops at its lower limit under every engine" {
 	for_both limit
 }
 
@@ -116,7 +116,7 @@ rotor() {
 	run_case "$1" 1
 	rel "$(at "$TMP/$1" 1 rotor::spin/velocity 0)" "$(awk 'BEGIN { print 2 * exp(-1) }')" 0.01
 }
-@test "viscous joint damping: w(t) = w0 exp(-c t / I) within 1% under ODE and Bullet" {
+@test "viscous joint damping: w(t) = w0 exp(-c t / I) within 1% under every engine" {
 	for_both rotor
 }
 
@@ -128,7 +128,7 @@ spring() {
 	max=$(series "$TMP/$1" spring::slider/position 0 | awk '$2 > m { m = $2 } END { print m }')
 	near "$max" 0.2 0.005
 }
-@test "prismatic spring: period 2 pi sqrt(m / k) within 1% under ODE and Bullet" {
+@test "prismatic spring: period 2 pi sqrt(m / k) within 1% under every engine" {
 	for_both spring
 }
 

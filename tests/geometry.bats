@@ -358,7 +358,7 @@ scaled_mesh() {
 	rel "$(tail -1 "$TMP/out" | jq '.items["cube::link/mass"]')" 8 1e-12
 	rel "$(last cube::link/inertia ixx)" "$(awk 'BEGIN { printf "%.17g", 32 / 6 }')" 1e-9
 }
-@test "a cube mesh scaled twice at run time rests at its new half side, 8 times as heavy, under ODE and Bullet" {
+@test "a cube mesh scaled twice at run time rests at its new half side, 8 times as heavy, under every engine" {
 	world "$TMP/w.sdf" "$PROFILES" "$(body cube '0 0 0.5 0 0 0' "<mesh><uri>$GEN/cube.stl</uri></mesh>" \
 	    '<inertial><mass>1</mass><inertia><ixx>0.16666666666666666</ixx><iyy>0.16666666666666666</iyy><izz>0.16666666666666666</izz></inertia></inertial>')"
 	for_both scaled_mesh
@@ -371,7 +371,7 @@ new_radii() {
 	rel "$(tail -1 "$TMP/out" | jq '.items["e::link/mass"]')" 3 1e-12
 	rel "$(last e::link/inertia ixx)" "$(awk 'BEGIN { printf "%.17g", 3 * (0.09 + 0.09) / 5 }')" 1e-12
 }
-@test "an ellipsoid given new radii at run time rests on its new semi-axis, its inertia m (b^2 + c^2) / 5, under ODE and Bullet" {
+@test "an ellipsoid given new radii at run time rests on its new semi-axis, its inertia m (b^2 + c^2) / 5, under every engine" {
 	world "$TMP/w.sdf" "$PROFILES" "$(body e '0 0 0.1 0 0 0' '<ellipsoid><radii>0.3 0.3 0.1</radii></ellipsoid>' \
 	    '<inertial><mass>1</mass><inertia><ixx>0.02</ixx><iyy>0.02</iyy><izz>0.036</izz></inertia></inertial>')"
 	for_both new_radii

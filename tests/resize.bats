@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Shape sizes as parameters: in files, phys-param lists, gets and sets them,
 # and the link's inertial follows a resize in the same write; in a run,
-# under ODE and under Bullet, the engine's inertia and collision follow.
+# under every engine, the engine's inertia and collision follow.
 
 load helper
 
@@ -161,7 +161,7 @@ doubled() {	# PROFILE: density kept, 8 times the mass and 32 times the inertia
 	echo "$DOUBLED" > "$TMP/c"
 	cube_held 8 0.8533333333333334 "$TMP/c" "$1"
 }
-@test "doubling a box's size at run time gives 8 times its mass and 32 times its inertia (density kept), under ODE and Bullet" {
+@test "doubling a box's size at run time gives 8 times its mass and 32 times its inertia (density kept), under every engine" {
 	for_both doubled
 }
 
@@ -169,7 +169,7 @@ doubled_same_mass() {
 	printf '%s\n' '{"t":0.002,"name":"box::link/inertia.follow","value":"mass"}' "$DOUBLED" > "$TMP/c"
 	cube_held 1 0.10666666666666667 "$TMP/c" "$1"
 }
-@test "with inertia.follow=mass a doubled box keeps its mass and gets 4 times its inertia, under ODE and Bullet" {
+@test "with inertia.follow=mass a doubled box keeps its mass and gets 4 times its inertia, under every engine" {
 	for_both doubled_same_mass
 }
 
@@ -182,7 +182,7 @@ not_following() {
 		rel "$m" 3 1e-12 && rel "$ixx" 0.4 1e-12 && rel "$iyy" 0.4 1e-12 &&
 		    rel "$izz" 0.08 1e-12; }
 }
-@test "with inertia.follow=none a resize leaves the inertial; a non-uniform resize follows per axis, under ODE and Bullet" {
+@test "with inertia.follow=none a resize leaves the inertial; a non-uniform resize follows per axis, under every engine" {
 	for_both not_following
 }
 
@@ -191,7 +191,7 @@ new_mass() {
 	held "$TMP/c" "$1" | { read -r m ixx iyy izz; [ "$m" = 3 ] && rel "$ixx" 0.08 1e-12; }
 	held "$TMP/c" -s 'box::link/inertia.follow=none' "$1" | { read -r m ixx iyy izz; [ "$m" = 3 ] && near "$ixx" 0.026666666666666668 1e-17; }
 }
-@test "a new mass scales the tensor with it, unless inertia.follow=none, under ODE and Bullet" {
+@test "a new mass scales the tensor with it, unless inertia.follow=none, under every engine" {
 	for_both new_mass
 }
 
@@ -217,7 +217,7 @@ rests() {
 	near "$(awk '$1 == 0.5 { print $2 }' "$TMP/z")" "$(resting "$1" 0.2)" 1e-6
 	near "$(awk '$1 == 2.5 { print $2 }' "$TMP/z")" "$(resting "$1" 0.4)" 1e-6
 }
-@test "a resized box's collision changes with it: resting on a plane, its centre rises to half the new size, under ODE and Bullet" {
+@test "a resized box's collision changes with it: resting on a plane, its centre rises to half the new size, under every engine" {
 	for_both rests
 	# the sphere of the other shapes: -s sets a size before the run
 	run phys-step -n 1 -s 'box::link::collision/geometry.sphere.radius=1' "$WORLDS/resting_box.sdf"
@@ -245,7 +245,7 @@ sized_before() {	# PROFILE: -s sizes the box before the first step
 	[ "$(jq '.items["box::link/mass"]' "$TMP/o")" = 8 ]
 	near "$(jq '.items["box::link/pose"].z' "$TMP/o")" "$(resting "$1" 0.4)" 1e-6
 }
-@test "a size given with -s is the shape's from the start, under ODE and Bullet" {
+@test "a size given with -s is the shape's from the start, under every engine" {
 	for_both sized_before
 }
 
@@ -291,7 +291,7 @@ swings() {
 	rel "$(freq "$TMP/roll" 0 4.5)" "$(awk -v pi=$pi 'BEGIN { print sqrt(1 * 9.81 * 0.5 / (0.16 / 6 + 0.25)) / (2 * pi) }')" 0.01
 	rel "$(freq "$TMP/roll" 5 12)" "$(awk -v pi=$pi 'BEGIN { print sqrt(8 * 9.81 * 0.5 / (8 * 0.64 / 6 + 8 * 0.25)) / (2 * pi) }')" 0.01
 }
-@test "a pendulum's frequency after its bob is doubled at run time is sqrt(m g d / I) / 2 pi, under ODE and Bullet" {
+@test "a pendulum's frequency after its bob is doubled at run time is sqrt(m g d / I) / 2 pi, under every engine" {
 	pendulum_world
 	for_both swings
 }
