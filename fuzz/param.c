@@ -10,6 +10,7 @@
 #include "fuzz.h"
 #include "paramio.h"
 #include "ref.h"
+#include "sdfedit.h"
 #include "sim.h"
 #include "small_world.h"
 

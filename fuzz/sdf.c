@@ -7,6 +7,7 @@
 #include "fuzz.h"
 #include "paramio.h"
 #include "ref.h"
+#include "sdfedit.h"
 #include "world.h"
 
 int
@@ -23,7 +24,7 @@ list_one(struct phys_world *w, const struct phys_ref *r, void *ctx)
 	struct phys_buf *b = ctx;
 
 	phys_buf_clear(b);
-	phys_param_line(b, w, r, phys_ref_value(w, r), PHYS_PL_PRESET);
+	phys_param_line(b, w, r, phys_ref_value(w, r), PHYS_PL_PRESET, NULL);
 	return 0;
 }
 
