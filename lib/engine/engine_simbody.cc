@@ -73,7 +73,10 @@ const int CYLINDER_RESOLUTION = 2;
 const double THICKNESS = 1;
 /* Steps Simbody may take within one phys step before phys gives up: a
  * contact too stiff for the accuracy asked would otherwise take hours. */
-const int MAX_INTERNAL_STEPS = 200000;
+const int MAX_INTERNAL_STEPS = 20000;
+/* The most triangles a mesh may have: Simbody's takes about 1.2 kB a
+ * triangle (a heightmap of 513 x 513 samples: 650 MB). */
+const size_t MAX_TRIANGLES = 1000000;
 /* A joint limit beyond this is no limit. */
 const double NO_LIMIT = 1e15;
 
@@ -1133,6 +1136,16 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 	if (c.shape == PHYS_GEOM_PLANE && moving) {
 		phys_mesh_free(own);
 		return refuse_shape(wc, "a plane must belong to a static model");
+	}
+	size_t ntri = c.shape == PHYS_GEOM_HEIGHTMAP ? 2 * (c.heightmap->nx -
+	    1) * (c.heightmap->ny - 1) : c.shape == PHYS_GEOM_MESH ||
+	    c.shape == PHYS_GEOM_ELLIPSOID ? c.mesh->ntri : 0;
+	if (ntri > MAX_TRIANGLES) {
+		phys_mesh_free(own);
+		return phys_failat(wc->doc->name, phys_node_line(wc->node),
+		    "collision '%s': %zu triangles; the Simbody engine takes "
+		    "at most %zu (a coarser mesh or heightmap)", wc->name,
+		    ntri, MAX_TRIANGLES);
 	}
 	try {
 		switch (c.shape) {
