@@ -71,8 +71,11 @@ ALL_CXXFLAGS = $(CXXWARN) $(NO_UNIQUE) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
 CXX_CPPFLAGS = $(LIB_INC) $(subst -I/,-isystem /,$(PKG_CFLAGS) $(SIMBODY_CFLAGS)) \
 	$(CPPFLAGS)
 ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
+# MuJoCo (Debian's libmujoco-dev, 2.2.2) ships no pkg-config file: its
+# headers are in the default include path and it links as -lmujoco.
+MUJOCO_LIBS = -lmujoco
 # Linked by $(CC): the C++ runtime the C++ engines need is named here.
-LDLIBS = $(PKG_LIBS) $(SIMBODY_LIBS) -lstdc++ -lm
+LDLIBS = $(PKG_LIBS) $(SIMBODY_LIBS) $(MUJOCO_LIBS) -lstdc++ -lm
 
 B ?= build
 CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep

@@ -4,7 +4,7 @@
  * 1 kg, in a grid 0.3 m apart, dropped from 0.3 m onto a plane), 50
  * solver iterations, with the values phys gives Bullet for that world
  * (SDFormat's defaults: SOR 1.3, ERP 0.2, a surface layer of 1 mm, split
- * impulse below -0.01 m, friction 1 and rolling friction 1, no bounce)
+ * impulse below -0.01 m, friction 1 and no rolling friction, no bounce)
  * and phys's settings (two friction directions, four-point box-plane
  * manifolds at once, no sleeping, one step of exactly h each time). It
  * prints the final height of the first box, so the work cannot be
@@ -48,8 +48,8 @@ main(int argc, char **argv)
 	si.m_splitImpulsePenetrationThreshold = -0.01;
 	si.m_restitutionVelocityThreshold = 0;
 	si.m_solverMode |= SOLVER_USE_2_FRICTION_DIRECTIONS;
-	/* Bullet multiplies the two bodies' friction, and adds each one's
-	 * rolling friction times the other's friction: 1 and 1 as in phys. */
+	/* Bullet multiplies the two bodies' friction (1 and 1 as in phys)
+	 * and their rolling friction (none, as in phys and Gazebo). */
 	ground.setFriction(1);
 	ground.setRollingFriction(0);
 	ground.setCollisionShape(&plane);
@@ -63,7 +63,7 @@ main(int argc, char **argv)
 		    btVector3((i % side) * 0.3, (i / side) * 0.3, 0.3)));
 		b->setActivationState(DISABLE_DEACTIVATION);
 		b->setFriction(1);
-		b->setRollingFriction(1);
+		b->setRollingFriction(0);
 		b->setRestitution(0);
 		world.addRigidBody(b);
 		bodies.emplace_back(b);

@@ -1,35 +1,19 @@
 /* phys-inertia - shape inertia, principal axes, equivalent box, scaling. */
 #include <getopt.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
-#include "inertia.h"
-#include "sdfedit.h"
-#include "inertia_show.h"
-#include "inertia_world.h"
-#include "paramio.h"
 #include "base.h"
+#include "inertia.h"
+#include "inertia_check.h"
+#include "inertia_lines.h"
+#include "inertia_show.h"
+#include "paramio.h"
 
-/*
- * The usage block, line by line; the man page's SYNOPSIS repeats it and
- * the test suite compares the two. Shape lines come from the shape table.
- */
-static const char *const usage_tail[] = {
-	"phys-inertia principal [FILE | TENSOR]",
-	"phys-inertia box-equivalent [FILE | TENSOR]",
-	"phys-inertia scale [--density-factor K | --fixed-density | --mass M |",
-	"                    --mass-factor K] [--size S[,S,S]] [FILE]",
-	"phys-inertia check [--ratio R] WORLD",
-	"phys-inertia fix [-i] [--auto] [--density RHO | --keep-mass] WORLD [GLOB...]",
-	"phys-inertia show [--ratio R] [--script FILE] -o FILE.png|FILE.svg WORLD",
-	"phys-inertia --help | --version",
-	"TENSOR: --ixx I [--ixy I] [--ixz I] --iyy I [--iyz I] --izz I --mass M",
-	NULL
-};
+#define TENSOR_LINE \
+    "TENSOR: --ixx I [--ixy I] [--ixz I] --iyy I [--iyz I] --izz I --mass M\n"
 
 static const char help_text[] =
     "\n"
@@ -58,6 +42,8 @@ static const char shape_help[] =
 
 static const char principal_help[] =
     "\n"
+    TENSOR_LINE
+    "\n"
     "For each inertia line: {\"mass\",\"valid\",\"moments\":[I1,I2,I3],\"quat\",\n"
     "\"rpy\"}, moments ascending, I = R diag(moments) R^T with R's columns the\n"
     "axes. A line with a pose also gets the pose of the principal frame.\n"
@@ -66,6 +52,8 @@ static const char principal_help[] =
     "  --ixx I ... --mass M   one tensor from the command line\n";
 
 static const char box_equivalent_help[] =
+    "\n"
+    TENSOR_LINE
     "\n"
     "For each inertia line: {\"mass\",\"size\":{\"x\",\"y\",\"z\"},\"quat\",\"rpy\"},\n"
     "the box along the principal axes, longest side first. Fails on a mass\n"
@@ -117,196 +105,106 @@ static const char show_help[] =
     "  --ratio R           what stands out (default 2)\n"
     "  --script FILE       write the gnuplot script to FILE instead\n";
 
-struct command {
-	const char *name;
-	int (*run)(const struct command *, int, char **);
-	int usage[2];		/* its lines of usage_tail */
-	const char *help;
+static int run_shape(int, char **, void *);
+static int run_principal(int, char **, void *);
+static int run_box_equivalent(int, char **, void *);
+static int run_scale(int, char **, void *);
+static int run_check(int, char **, void *);
+static int run_fix(int, char **, void *);
+static int run_show(int, char **, void *);
+
+/*
+ * The subcommands after the shapes', whose come from the shape table.
+ * The usage block is also the SYNOPSIS of phys-inertia(1): the test suite
+ * compares the two.
+ */
+static const struct phys_subcommand tools[] = {
+	{ "principal", run_principal,
+	    "phys-inertia principal [FILE | TENSOR]\n", principal_help, NULL },
+	{ "box-equivalent", run_box_equivalent,
+	    "phys-inertia box-equivalent [FILE | TENSOR]\n",
+	    box_equivalent_help, NULL },
+	{ "scale", run_scale,
+	    "phys-inertia scale [--density-factor K | --fixed-density | --mass M |\n"
+	    "                    --mass-factor K] [--size S[,S,S]] [FILE]\n",
+	    scale_help, NULL },
+	{ "check", run_check, "phys-inertia check [--ratio R] WORLD\n",
+	    check_help, NULL },
+	{ "fix", run_fix, "phys-inertia fix [-i] [--auto] [--density RHO | "
+	    "--keep-mass] WORLD [GLOB...]\n", fix_help, NULL },
+	{ "show", run_show, "phys-inertia show [--ratio R] [--script FILE] "
+	    "-o FILE.png|FILE.svg WORLD\n", show_help, NULL },
+};
+#define NTOOLS (sizeof tools / sizeof tools[0])
+
+/* The shapes' subcommands, then the tools', then the end. */
+static struct phys_subcommand subcommands[PHYS_NSHAPES + NTOOLS + 1];
+
+static const struct phys_command command = {
+	subcommands,
+	"phys-inertia --help | --version\n"
+	TENSOR_LINE,
+	help_text
 };
 
-/* The command being run, whose usage a usage error shows. */
-static const struct command *current;
+/* The subcommand being run, whose usage a usage error shows. */
+static const struct phys_subcommand *current;
 
-static int run_shape(const struct command *, int, char **);
-static int run_principal(const struct command *, int, char **);
-static int run_box_equivalent(const struct command *, int, char **);
-static int run_scale(const struct command *, int, char **);
-static int run_check(const struct command *, int, char **);
-static int run_fix(const struct command *, int, char **);
-static int run_show(const struct command *, int, char **);
-
-static const struct command commands[] = {
-	{ "principal", run_principal, { 0, 5 }, principal_help },
-	{ "box-equivalent", run_box_equivalent, { 1, 5 }, box_equivalent_help },
-	{ "scale", run_scale, { 2, 3 }, scale_help },
-	{ "check", run_check, { 4, 4 }, check_help },
-	{ "fix", run_fix, { 5, 5 }, fix_help },
-	{ "show", run_show, { 6, 6 }, show_help },
-};
-
-/* "phys-inertia box X Y Z (--density RHO | --mass M)" */
+/* The table: "phys-inertia box X Y Z (--density RHO | --mass M)" and so
+ * on for each shape, then the tools. */
 static void
-shape_usage(struct phys_buf *b, phys_shape_kind kind)
+make_table(void)
 {
-	const struct phys_shape_info *info = phys_shape_info(kind);
-	int i;
+	static struct phys_buf usage[PHYS_NSHAPES];
+	const struct phys_shape_info *info;
+	int k, i;
 
-	phys_buf_printf(b, "phys-inertia %s", info->name);
-	for (i = 0; i < info->ndims; i++)
-		phys_buf_printf(b, " %s", info->dims[i]);
-	phys_buf_puts(b, " (--density RHO | --mass M)\n");
-}
-
-static void
-usage_prefix(struct phys_buf *b, int n)
-{
-	phys_buf_puts(b, n == 0 ? "usage: " : "       ");
-}
-
-/* The usage block of cmd, or of every command when cmd is NULL. */
-static const char *
-usage_text(const struct command *cmd)
-{
-	static struct phys_buf b;
-	int k, n = 0, kind = cmd ? phys_shape_lookup(cmd->name) : -1;
-
-	phys_buf_clear(&b);
-	if (cmd && kind < 0) {
-		for (k = 0; k < 2; k++) {
-			usage_prefix(&b, k);
-			phys_buf_printf(&b, "%s\n", usage_tail[cmd->usage[k]]);
-		}
-		return b.s;
-	}
 	for (k = 0; k < PHYS_NSHAPES; k++) {
-		if (cmd && k != kind)
-			continue;
-		usage_prefix(&b, n++);
-		shape_usage(&b, k);
+		info = phys_shape_info(k);
+		phys_buf_printf(&usage[k], "phys-inertia %s", info->name);
+		for (i = 0; i < info->ndims; i++)
+			phys_buf_printf(&usage[k], " %s", info->dims[i]);
+		phys_buf_puts(&usage[k], " (--density RHO | --mass M)\n");
+		subcommands[k] = (struct phys_subcommand){ info->name,
+		    run_shape, usage[k].s, shape_help, NULL };
 	}
-	for (k = 0; !cmd && usage_tail[k]; k++) {
-		usage_prefix(&b, n++);
-		phys_buf_printf(&b, "%s\n", usage_tail[k]);
-	}
-	return b.s;
+	for (k = 0; k < (int)NTOOLS; k++)
+		subcommands[PHYS_NSHAPES + k] = tools[k];
+}
+
+static const char *
+usage_text(void)
+{
+	return phys_command_usage(&command, current);
 }
 
 /* "phys-inertia: what is wrong", then the usage; exit 2. */
-#define usage_error(...) phys_usage_error(usage_text(current), __VA_ARGS__)
+#define usage_error(...) phys_usage_error(usage_text(), __VA_ARGS__)
 
 static double
 number_arg(const char *what, const char *s)
 {
-	return phys_arg_number(usage_text(current), what, s, -HUGE_VAL, true);
+	return phys_arg_number(usage_text(), what, s, -HUGE_VAL, true);
 }
 
 static double
 positive_arg(const char *what, const char *s)
 {
-	return phys_arg_number(usage_text(current), what, s, 0, false);
+	return phys_arg_number(usage_text(), what, s, 0, false);
 }
 
+/* Each inertia line of path through fn, the results on stdout. */
 static int
-all_finite(const double *v, int n)
+filter_lines(const char *path, phys_inertia_line_fn fn, const void *ctx)
 {
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (!isfinite(v[i]))
-			return phys_fail("result out of range");
-	return 0;
-}
-
-/*
- * ,"quat":{..},"rpy":{..} of R relative to the inertial frame, and when
- * the line has a pose, ,"pose":{..} of the new frame in the link frame.
- */
-static int
-put_rotation(struct phys_buf *b, const phys_inertia *in, phys_mat3 R)
-{
-	static const char *const qkeys[] = { "w", "x", "y", "z" };
-	static const char *const rkeys[] = { "roll", "pitch", "yaw" };
-	static const char *const pkeys[] = {
-		"x", "y", "z", "roll", "pitch", "yaw"
-	};
-	phys_quat q = phys_mat3_to_quat(R), qp;
-	double qv[4] = { q.w, q.x, q.y, q.z }, rpy[3], pose[6];
-
-	/* The angles follow the printed quaternion, so both say the same. */
-	phys_mat3_to_rpy(phys_quat_to_mat3(q), &rpy[0], &rpy[1], &rpy[2]);
-	if (in->has_pose) {
-		qp = phys_quat_mul(phys_quat_from_rpy(in->pose[3], in->pose[4],
-		    in->pose[5]), q);
-		memcpy(pose, in->pose, 3 * sizeof *pose);
-		phys_mat3_to_rpy(phys_quat_to_mat3(phys_quat_normalize(qp)), &pose[3],
-		    &pose[4], &pose[5]);
-		if (all_finite(pose, 6) < 0)
-			return -1;
-	}
-	if (all_finite(qv, 4) < 0 || all_finite(rpy, 3) < 0)
-		return -1;
-	phys_buf_puts(b, ",\"quat\":");
-	phys_buf_json_numbers(b, qkeys, qv, 4);
-	phys_buf_puts(b, ",\"rpy\":");
-	phys_buf_json_numbers(b, rkeys, rpy, 3);
-	if (in->has_pose) {
-		phys_buf_puts(b, ",\"pose\":");
-		phys_buf_json_numbers(b, pkeys, pose, 6);
-	}
-	return 0;
-}
-
-/*
- * The work done on one inertia line: append the output line to b. -1 is
- * an error that stops the input; 1 a line written that says the inertia
- * is invalid, which makes the exit status 1.
- */
-typedef int (*line_fn)(const phys_inertia *in, struct phys_buf *b,
-    const void *ctx);
-
-struct filter {
-	line_fn fn;
-	const void *ctx;
-	struct phys_buf out;
-	bool invalid;
-};
-
-/* Each output line is complete before any of it is written. */
-static int
-filter_line(char *line, long lineno, void *arg)
-{
-	struct filter *f = arg;
-	phys_inertia in;
-	int rc;
-
-	phys_buf_clear(&f->out);
-	if (phys_inertia_parse_json(line, strlen(line), &in) < 0 ||
-	    (rc = f->fn(&in, &f->out, f->ctx)) < 0)
-		return -1;
-	if (rc > 0)
-		f->invalid = true;
-	phys_buf_putc(&f->out, '\n');
-	fwrite(f->out.s, 1, f->out.len, stdout);
-	return 0;
-}
-
-/* Each line of path through fn; stops at the first bad line. */
-static int
-filter_lines(const char *path, line_fn fn, const void *ctx)
-{
-	struct filter f = { fn, ctx, { 0 }, false };
 	int rc;
 
 	if (!path || strcmp(path, "-") == 0)
 		phys_stdin_hint("inertia lines");
-	rc = phys_each_stream_line(path, filter_line, &f);
-
-	phys_buf_free(&f.out);
-	if (rc < 0) {
+	rc = phys_inertia_filter(path, fn, ctx, stdout);
+	if (rc < 0)
 		phys_report();
-		return PHYS_EXIT_FAIL;
-	}
-	return f.invalid ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+	return rc != 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
 /* One inertia given as options rather than lines. */
@@ -336,7 +234,7 @@ static const char *const tensor_names[7] = {
 
 /* Lines from FILE through fn, or the one inertia the options give. */
 static int
-run_lines(const struct command *cmd, int argc, char **argv, line_fn fn)
+run_lines(int argc, char **argv, phys_inertia_line_fn fn)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -358,7 +256,7 @@ run_lines(const struct command *cmd, int argc, char **argv, line_fn fn)
 
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (c == OPT_HELP)
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		else if (c == OPT_VERSION)
 			phys_version();
 		else if (c >= OPT_MASS && c < OPT_MASS + 7) {
@@ -392,116 +290,16 @@ run_lines(const struct command *cmd, int argc, char **argv, line_fn fn)
 	return c > 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
-/* Decomposed whatever it is, and judged as check judges a link. */
 static int
-principal_line(const phys_inertia *in, struct phys_buf *b, const void *ctx)
+run_principal(int argc, char **argv, void *ctx)
 {
-	struct phys_inertia_verdict v;
-	double mo[3];
-	phys_mat3 R;
-	bool valid;
-
-	if (phys_inertia_principal(in->I, mo, &R) < 0)
-		return -1;
-	valid = phys_inertia_validate(in, &v) == PHYS_INERTIA_VALID;
-	phys_buf_puts(b, "{\"mass\":");
-	phys_buf_double(b, in->mass);
-	phys_buf_printf(b, ",\"valid\":%s", valid ? "true" : "false");
-	if (!valid) {
-		phys_buf_puts(b, ",\"reason\":");
-		phys_buf_json_string(b, v.reason);
-	}
-	phys_buf_puts(b, ",\"moments\":[");
-	phys_buf_double(b, mo[0]);
-	phys_buf_putc(b, ',');
-	phys_buf_double(b, mo[1]);
-	phys_buf_putc(b, ',');
-	phys_buf_double(b, mo[2]);
-	phys_buf_putc(b, ']');
-	if (put_rotation(b, in, R) < 0)
-		return -1;
-	phys_buf_putc(b, '}');
-	return valid ? 0 : 1;
+	return run_lines(argc, argv, phys_inertia_principal_line);
 }
 
 static int
-run_principal(const struct command *cmd, int argc, char **argv)
+run_box_equivalent(int argc, char **argv, void *ctx)
 {
-	return run_lines(cmd, argc, argv, principal_line);
-}
-
-static int
-box_equivalent_line(const phys_inertia *in, struct phys_buf *b,
-    const void *ctx)
-{
-	static const char *const keys[] = { "x", "y", "z" };
-	phys_vec3 size;
-	phys_mat3 R;
-	double v[3];
-
-	if (phys_inertia_box_equivalent(in, &size, &R) < 0)
-		return -1;
-	v[0] = size.x, v[1] = size.y, v[2] = size.z;
-	phys_buf_puts(b, "{\"mass\":");
-	phys_buf_double(b, in->mass);
-	phys_buf_puts(b, ",\"size\":");
-	phys_buf_json_numbers(b, keys, v, 3);
-	if (put_rotation(b, in, R) < 0)
-		return -1;
-	phys_buf_putc(b, '}');
-	return 0;
-}
-
-static int
-run_box_equivalent(const struct command *cmd, int argc, char **argv)
-{
-	return run_lines(cmd, argc, argv, box_equivalent_line);
-}
-
-/* How scale sets the new mass. */
-enum mass_mode { KEEP_MASS, FIXED_DENSITY, DENSITY_FACTOR, MASS_FACTOR,
-    NEW_MASS };
-
-struct scale_opts {
-	phys_vec3 size;
-	enum mass_mode mode;
-	double value;		/* the factor or the mass */
-};
-
-static int
-scale_line(const phys_inertia *in, struct phys_buf *b, const void *ctx)
-{
-	const struct scale_opts *o = ctx;
-	double volume = o->size.x * o->size.y * o->size.z, k = 1;
-	char num[40];
-	phys_inertia out;
-
-	switch (o->mode) {
-	case KEEP_MASS:
-		break;
-	case FIXED_DENSITY:
-		k = volume;
-		break;
-	case DENSITY_FACTOR:
-		k = o->value * volume;
-		break;
-	case MASS_FACTOR:
-		k = o->value;
-		break;
-	case NEW_MASS:
-		if (!(in->mass > 0)) {
-			phys_fmt_double(num, sizeof num, in->mass);
-			return phys_fail("mass must be positive to be changed "
-			    "(got %s)", num);
-		}
-		k = o->value / in->mass;
-		break;
-	}
-	if (phys_inertia_scale(in, o->size, k, &out) < 0)
-		return -1;
-	if (o->mode == NEW_MASS)
-		out.mass = o->value;	/* exact, however m * (M/m) rounds */
-	return phys_inertia_write(b, &out);
+	return run_lines(argc, argv, phys_inertia_box_line);
 }
 
 static phys_vec3
@@ -531,7 +329,7 @@ size_arg(const char *s)
 }
 
 static int
-run_scale(const struct command *cmd, int argc, char **argv)
+run_scale(int argc, char **argv, void *ctx)
 {
 	static const struct option longopts[] = {
 		{ "density-factor", required_argument, NULL,
@@ -544,31 +342,31 @@ run_scale(const struct command *cmd, int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct scale_opts o = { { 1, 1, 1 }, KEEP_MASS, 1 };
+	struct phys_inertia_scaling o = { { 1, 1, 1 }, PHYS_MASS_KEEP, 1 };
 	int c, modes = 0;
 
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		case OPT_DENSITY_FACTOR:
-			o.mode = DENSITY_FACTOR;
+			o.rule = PHYS_MASS_DENSITY_FACTOR;
 			o.value = positive_arg("--density-factor", optarg);
 			modes++;
 			break;
 		case OPT_FIXED_DENSITY:
-			o.mode = FIXED_DENSITY;
+			o.rule = PHYS_MASS_FIXED_DENSITY;
 			modes++;
 			break;
 		case OPT_MASS:
-			o.mode = NEW_MASS;
+			o.rule = PHYS_MASS_NEW;
 			o.value = positive_arg("--mass", optarg);
 			modes++;
 			break;
 		case OPT_MASS_FACTOR:
-			o.mode = MASS_FACTOR;
+			o.rule = PHYS_MASS_FACTOR;
 			o.value = positive_arg("--mass-factor", optarg);
 			modes++;
 			break;
@@ -584,12 +382,12 @@ run_scale(const struct command *cmd, int argc, char **argv)
 		    "--fixed-density, --mass and --mass-factor");
 	if (argc - optind > 1)
 		usage_error("too many operands");
-	return filter_lines(optind < argc ? argv[optind] : NULL, scale_line,
-	    &o);
+	return filter_lines(optind < argc ? argv[optind] : NULL,
+	    phys_inertia_scale_line, &o);
 }
 
 static int
-run_shape(const struct command *cmd, int argc, char **argv)
+run_shape(int argc, char **argv, void *ctx)
 {
 	static const struct option longopts[] = {
 		{ "density", required_argument, NULL, OPT_DENSITY },
@@ -606,12 +404,12 @@ run_shape(const struct command *cmd, int argc, char **argv)
 	int c, i;
 
 	memset(&s, 0, sizeof s);
-	s.kind = phys_shape_lookup(cmd->name);
+	s.kind = phys_shape_lookup(current->name);
 	info = phys_shape_info(s.kind);
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		case OPT_DENSITY:
@@ -657,128 +455,8 @@ run_shape(const struct command *cmd, int argc, char **argv)
 	return PHYS_EXIT_OK;
 }
 
-/* ---- check and fix: every link of a world ---- */
-
-static double
-largest_moment(const phys_inertia *in)
-{
-	double m[3];
-	phys_mat3 R;
-
-	if (phys_inertia_principal(in->I, m, &R) < 0)
-		return NAN;
-	return fmax(fabs(m[0]), fmax(fabs(m[1]), fabs(m[2])));
-}
-
-/* Ratios across joints between moving links: the quick-step solver
- * converges poorly when neighbours differ by orders of magnitude. */
-static void
-joint_warnings(struct phys_world *w, int li, double limit, struct phys_buf *b)
-{
-	phys_inertia a, o;
-	double mr, ir;
-	char msg[512];
-	size_t j;
-	int other, n = 0;
-
-	for (j = 0; j < w->njoints; j++) {
-		const struct phys_joint *jt = &w->joints[j];
-
-		other = jt->child == li ? jt->parent : jt->parent == li ?
-		    jt->child : -2;
-		if (other < 0 || w->models[w->links[other].model].is_static ||
-		    w->models[w->links[li].model].is_static)
-			continue;
-		phys_link_inertia(&w->links[li], &a);
-		phys_link_inertia(&w->links[other], &o);
-		mr = a.mass > o.mass ? a.mass / o.mass : o.mass / a.mass;
-		ir = largest_moment(&a) / largest_moment(&o);
-		ir = ir < 1 ? 1 / ir : ir;
-		if (!(mr > limit) && !(ir > limit))
-			continue;
-		snprintf(msg, sizeof msg, "%s ratio %.3g across joint '%s' "
-		    "(with '%s'): the quick-step solver converges poorly above "
-		    "%g", mr > limit ? "mass" : "inertia", mr > limit ? mr : ir,
-		    jt->name, w->links[other].name, limit);
-		phys_buf_puts(b, n++ ? "," : ",\"warnings\":[");
-		phys_buf_json_string(b, msg);
-	}
-	if (n)
-		phys_buf_putc(b, ']');
-}
-
-static void
-put_size(struct phys_buf *b, const char *key, phys_vec3 s)
-{
-	static const char *const xyz[] = { "x", "y", "z" };
-	double v[3] = { s.x, s.y, s.z };
-
-	phys_buf_printf(b, ",\"%s\":", key);
-	phys_buf_json_numbers(b, xyz, v, 3);
-}
-
-/* The geometry's box and density, and how the equivalent box compares. */
-static void
-check_geometry(struct phys_world *w, int li, const phys_inertia *in,
-    bool valid, struct phys_buf *b)
-{
-	phys_vec3 lo, hi;
-	double vol;
-
-	if (!phys_link_geometry_box(w, li, &lo, &hi, &vol))
-		return;
-	put_size(b, "geometry_box", v3_sub(hi, lo));
-	if (vol > 0) {
-		phys_buf_puts(b, ",\"density\":");
-		phys_buf_double(b, in->mass / vol);
-	}
-	if (!valid || phys_link_box_ratio(w, li, in) == 0)
-		return;
-	phys_buf_puts(b, ",\"box_ratio\":");
-	phys_buf_double(b, phys_link_box_ratio(w, li, in));
-}
-
-static bool
-check_link(struct phys_world *w, int li, double limit, struct phys_buf *b)
-{
-	struct phys_inertia_verdict v;
-	phys_inertia in;
-	phys_vec3 size;
-	phys_mat3 R;
-	bool valid;
-
-	phys_link_inertia(&w->links[li], &in);
-	valid = phys_inertia_validate(&in, &v) == PHYS_INERTIA_VALID;
-	phys_buf_puts(b, "{\"link\":");
-	phys_buf_json_string(b, w->links[li].name);
-	phys_buf_puts(b, ",\"mass\":");
-	phys_buf_double(b, in.mass);
-	phys_buf_printf(b, ",\"valid\":%s", valid ? "true" : "false");
-	if (!valid) {
-		phys_buf_puts(b, ",\"reason\":");
-		phys_buf_json_string(b, v.reason);
-	}
-	phys_buf_puts(b, ",\"tolerance\":");
-	phys_buf_double(b, v.tol);
-	phys_buf_puts(b, ",\"moments\":[");
-	phys_buf_double(b, v.moments[0]);
-	phys_buf_putc(b, ',');
-	phys_buf_double(b, v.moments[1]);
-	phys_buf_putc(b, ',');
-	phys_buf_double(b, v.moments[2]);
-	phys_buf_putc(b, ']');
-	if (valid && phys_inertia_box_equivalent(&in, &size, &R) == 0)
-		put_size(b, "box", size);
-	check_geometry(w, li, &in, valid, b);
-	if (w->models[w->links[li].model].is_static)
-		phys_buf_puts(b, ",\"static\":true");
-	joint_warnings(w, li, limit, b);
-	phys_buf_puts(b, "}\n");
-	return valid;
-}
-
 static int
-run_check(const struct command *cmd, int argc, char **argv)
+run_check(int argc, char **argv, void *ctx)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -789,13 +467,13 @@ run_check(const struct command *cmd, int argc, char **argv)
 	struct phys_buf b = { 0 };
 	struct phys_world w;
 	double limit = 10;
-	size_t i;
-	int c, bad = 0;
+	size_t bad;
+	int c;
 
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1)
 		switch (c) {
 		case OPT_HELP:
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		case OPT_RATIO:
@@ -808,8 +486,7 @@ run_check(const struct command *cmd, int argc, char **argv)
 		usage_error("check needs one WORLD");
 	if (phys_world_open(&w, argv[optind], false) < 0)
 		return PHYS_EXIT_FAIL;
-	for (i = 0; i < w.nlinks; i++)
-		bad += !check_link(&w, (int)i, limit, &b);
+	bad = phys_inertia_check_world(&w, limit, &b);
 	if (b.len && fwrite(b.s, 1, b.len, stdout) != b.len)
 		bad++;
 	phys_buf_free(&b);
@@ -817,120 +494,8 @@ run_check(const struct command *cmd, int argc, char **argv)
 	return bad ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
-static bool
-selected(const struct phys_world *w, int li, int n, char **globs)
-{
-	int k;
-
-	if (n == 0)
-		return !w->models[w->links[li].model].is_static;
-	for (k = 0; k < n; k++)
-		if (phys_glob(globs[k], w->links[li].name))
-			return true;
-	return false;
-}
-
-/* Record the edits that give link li the inertia in. */
 static int
-write_inertial(struct phys_world *w, int li, const phys_inertia *in)
-{
-	static const enum phys_param_id ids[] = { PHYS_P_LINK_inertial_mass,
-		PHYS_P_LINK_inertial_pose, PHYS_P_LINK_inertial_inertia_ixx,
-		PHYS_P_LINK_inertial_inertia_ixy, PHYS_P_LINK_inertial_inertia_ixz,
-		PHYS_P_LINK_inertial_inertia_iyy, PHYS_P_LINK_inertial_inertia_iyz,
-		PHYS_P_LINK_inertial_inertia_izz };
-	const double t[6] = { in->I.m[0][0], in->I.m[0][1], in->I.m[0][2],
-		in->I.m[1][1], in->I.m[1][2], in->I.m[2][2] };
-	struct phys_ref r = { NULL, PHYS_S_LINK, li };
-	struct phys_value v;
-	size_t k;
-
-	for (k = 0; k < sizeof ids / sizeof *ids; k++) {
-		memset(&v, 0, sizeof v);
-		r.p = &phys_params[ids[k]];
-		if (k == 0)
-			v.u.d = in->mass;
-		else if (k == 1)
-			memcpy(v.u.pose, in->pose, sizeof v.u.pose);
-		else
-			v.u.d = t[k - 2];
-		/* Only what changes: an absent element stays absent when its
-		 * default is already right. */
-		if (phys_value_equal(r.p, &v, phys_ref_value(w, &r)))
-			continue;
-		if (phys_world_edit(w, &r, &v) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * SDF 1.11's automatic inertia in place of numbers: auto="true", the
- * computed elements (pose, tensor; mass unless kept) removed, and the
- * density written when one was given.
- */
-static int
-write_auto(struct phys_world *w, int li, double density, bool keep)
-{
-	struct phys_doc *d = w->links[li].doc;
-	xmlNodePtr in = phys_child(w->links[li].node, "inertial"), e;
-	char num[64], *text;
-	int rc;
-
-	if (!in)
-		return phys_doc_append_child(d, w->links[li].node,
-		    "<inertial auto=\"true\"/>") < 0 ? -1 :
-		    (density > 0 ? write_auto(w, li, density, keep) : 0);
-	if (phys_doc_set_attr(d, in, "auto", "true") < 0)
-		return -1;
-	if ((e = phys_child(in, "pose")) && phys_doc_remove(d, e) < 0)
-		return -1;
-	if ((e = phys_child(in, "inertia")) && phys_doc_remove(d, e) < 0)
-		return -1;
-	if (!keep && (e = phys_child(in, "mass")) && phys_doc_remove(d, e) < 0)
-		return -1;
-	if (!(density > 0))
-		return 0;
-	if ((e = phys_child(in, "density")) && phys_doc_remove(d, e) < 0)
-		return -1;
-	phys_fmt_double(num, sizeof num, density);
-	text = phys_xasprintf("<density>%s</density>", num);
-	rc = phys_doc_append_child(d, in, text);
-	free(text);
-	return rc;
-}
-
-static int
-fix_link(struct phys_world *w, int li, double density, bool keep,
-    bool automatic, bool density_given)
-{
-	phys_inertia in;
-	int n;
-
-	/* The loader computed an automatic link's inertia: nothing to fix. */
-	if (phys_link_auto_inertial(&w->links[li]) && !automatic)
-		return 0;
-	n = phys_link_geometry_inertia(w, li, keep ? 0 : density,
-	    PVD(w->links[li].vals, LINK_inertial_mass), &in);
-	if (n < 0)
-		return -1;
-	if (n == 0) {
-		phys_warn("link '%s' has no collision geometry to compute "
-		    "from; left as it is", w->links[li].name);
-		return 0;
-	}
-	if (w->links[li].doc != &w->doc) {
-		phys_warn("link '%s' is in the included file %s; left as it "
-		    "is", w->links[li].name, w->links[li].doc->name);
-		return 0;
-	}
-	if (automatic)
-		return write_auto(w, li, density_given ? density : 0, keep);
-	return write_inertial(w, li, &in);
-}
-
-static int
-run_fix(const struct command *cmd, int argc, char **argv)
+run_fix(int argc, char **argv, void *ctx)
 {
 	static const struct option longopts[] = {
 		{ "auto", no_argument, NULL, OPT_AUTO },
@@ -941,27 +506,26 @@ run_fix(const struct command *cmd, int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
+	struct phys_inertia_fix o = { 1000, false, false, false, NULL, 0 };
 	struct phys_world w;
-	double density = 1000;
-	bool keep = false, in_place = false, given = false, automatic = false;
-	size_t i;
-	int c, rc = 0;
+	bool in_place = false;
+	int c, rc;
 
 	while ((c = getopt_long(argc, argv, ":hi", longopts, NULL)) != -1)
 		switch (c) {
 		case OPT_HELP:
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		case OPT_DENSITY:
-			density = positive_arg("--density", optarg);
-			given = true;
+			o.density = positive_arg("--density", optarg);
+			o.density_given = true;
 			break;
 		case OPT_KEEP_MASS:
-			keep = true;
+			o.keep_mass = true;
 			break;
 		case OPT_AUTO:
-			automatic = true;
+			o.automatic = true;
 			break;
 		case 'i':
 			in_place = true;
@@ -969,16 +533,15 @@ run_fix(const struct command *cmd, int argc, char **argv)
 		default:
 			phys_option_error(c, argv, longopts);
 		}
-	if (keep && given)
+	if (o.keep_mass && o.density_given)
 		usage_error("give --density or --keep-mass, not both");
 	if (argc - optind < 1)
 		usage_error("fix needs a WORLD");
 	if (phys_world_open_edit(&w, argv[optind], in_place, false) < 0)
 		return PHYS_EXIT_FAIL;
-	for (i = 0; i < w.nlinks && rc == 0; i++)
-		if (selected(&w, (int)i, argc - optind - 1, argv + optind + 1))
-			rc = fix_link(&w, (int)i, density, keep, automatic,
-			    given);
+	o.globs = argv + optind + 1;
+	o.nglobs = (size_t)(argc - optind - 1);
+	rc = phys_inertia_fix_world(&w, &o);
 	if (rc == 0)
 		rc = phys_world_write(&w, in_place);
 	if (rc < 0)
@@ -1001,75 +564,8 @@ image_terminal(const char *path)
 	usage_error("-o: '%s' is neither .png nor .svg", path);
 }
 
-/* New images get the usual permissions, not mkstemp's 0600. */
-static void
-umask_mode(FILE *fp)
-{
-	mode_t mask = umask(0);
-
-	umask(mask);
-	(void)fchmod(fileno(fp), 0666 & ~mask);
-}
-
-/* gnuplot draws into the temporary file, renamed when it succeeded. */
 static int
-draw(const struct phys_world *w, const struct phys_show_options *o)
-{
-	struct phys_show_options tmp;
-	struct phys_buf script = { 0 };
-	struct phys_atomic a;
-	FILE *gp;
-	int rc;
-
-	if (phys_atomic_open(&a, o->output) < 0)
-		return -1;
-	umask_mode(a.fp);
-	/* the script names the temporary file */
-	tmp = *o;
-	tmp.output = a.tmp;
-	phys_inertia_show_script(w, &tmp, &script);
-	fflush(stdout);
-	gp = popen("gnuplot", "w");
-	if (!gp) {
-		phys_atomic_abort(&a);
-		phys_buf_free(&script);
-		return phys_fail("cannot run gnuplot (Debian: gnuplot-nox)");
-	}
-	rc = fwrite(script.s, 1, script.len, gp) == script.len ? 0 : -1;
-	if (pclose(gp) != 0 || rc < 0) {
-		phys_atomic_abort(&a);
-		phys_buf_free(&script);
-		return phys_fail("gnuplot failed drawing %s", o->output);
-	}
-	phys_buf_free(&script);
-	return phys_atomic_commit(&a);
-}
-
-static int
-write_script(const struct phys_world *w, const struct phys_show_options *o,
-    const char *path)
-{
-	struct phys_buf script = { 0 };
-	struct phys_atomic a;
-	int rc;
-
-	phys_inertia_show_script(w, o, &script);
-	if (phys_atomic_open(&a, path) < 0) {
-		phys_buf_free(&script);
-		return -1;
-	}
-	umask_mode(a.fp);
-	rc = fwrite(script.s, 1, script.len, a.fp) == script.len ? 0 : -1;
-	phys_buf_free(&script);
-	if (rc < 0) {
-		phys_atomic_abort(&a);
-		return phys_fail("%s: write failed", path);
-	}
-	return phys_atomic_commit(&a);
-}
-
-static int
-run_show(const struct command *cmd, int argc, char **argv)
+run_show(int argc, char **argv, void *ctx)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -1087,7 +583,7 @@ run_show(const struct command *cmd, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1)
 		switch (c) {
 		case OPT_HELP:
-			phys_help(usage_text(cmd), cmd->help);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		case 'o':
@@ -1112,46 +608,12 @@ run_show(const struct command *cmd, int argc, char **argv)
 	if (phys_world_open(&w, argv[optind], false) < 0)
 		return PHYS_EXIT_FAIL;
 	o.title = phys_display_name(argv[optind]);
-	rc = script ? write_script(&w, &o, script) : draw(&w, &o);
+	rc = script ? phys_inertia_show_save_script(&w, &o, script) :
+	    phys_inertia_show_draw(&w, &o);
 	phys_world_free(&w);
 	if (rc < 0)
 		phys_report();
 	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
-}
-
-/* The shapes share one runner; they take their names from the table. */
-static const struct command *
-find_command(const char *name)
-{
-	static struct command shape_cmds[PHYS_NSHAPES];
-	size_t k;
-	int kind;
-
-	for (k = 0; k < sizeof commands / sizeof commands[0]; k++)
-		if (strcmp(commands[k].name, name) == 0)
-			return &commands[k];
-	kind = phys_shape_lookup(name);
-	if (kind < 0)
-		return NULL;
-	shape_cmds[kind].name = phys_shape_info(kind)->name;
-	shape_cmds[kind].run = run_shape;
-	shape_cmds[kind].help = shape_help;
-	return &shape_cmds[kind];
-}
-
-/* Exit 2 naming the commands closest to name. */
-static _Noreturn void
-unknown_command(const char *name)
-{
-	const char *names[PHYS_NSHAPES + sizeof commands / sizeof commands[0] + 1];
-	size_t k, n = 0;
-
-	for (k = 0; k < PHYS_NSHAPES; k++)
-		names[n++] = phys_shape_info((int)k)->name;
-	for (k = 0; k < sizeof commands / sizeof commands[0]; k++)
-		names[n++] = commands[k].name;
-	names[n] = NULL;
-	phys_unknown_command(name, names);
 }
 
 int
@@ -1162,29 +624,28 @@ main(int argc, char **argv)
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
-	const struct command *cmd;
 	int c, rc, rc2;
 
 	phys_setprog("phys-inertia");
 	phys_stdout_init();
+	make_table();
 	opterr = 0;
 	/* Options before the command: only --help and --version. */
 	c = getopt_long(argc, argv, "+:h", longopts, NULL);
 	if (c == OPT_HELP)
-		phys_help(usage_text(NULL), help_text);
+		phys_command_help(&command, NULL);
 	if (c == OPT_VERSION)
 		phys_version();
 	if (c != -1)
 		phys_option_error(c, argv, longopts);
 	if (optind >= argc)
 		usage_error("missing command");
-	if (!(cmd = find_command(argv[optind])))
-		unknown_command(argv[optind]);
-	current = cmd;
+	if (!(current = phys_command_find(&command, argv[optind])))
+		phys_command_unknown(&command, argv[optind]);
 	argc -= optind;
 	argv += optind;
 	optind = 0;	/* the command's own options, from its name on */
-	rc = cmd->run(cmd, argc, argv);
+	rc = current->run(argc, argv, NULL);
 	rc2 = phys_close_stdout();
 	return rc ? rc : rc2;
 }

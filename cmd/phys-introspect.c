@@ -12,67 +12,42 @@
 #include "items.h"
 #include "base.h"
 
-/* Also the SYNOPSIS of phys-introspect(1): keep the two the same. */
-static const char usage_text[] =
-    "usage: phys-introspect filter [OPTION]... SELECTOR...\n"
-    "       phys-introspect derive [OPTION]... [SELECTOR]... NAME=EXPR...\n"
-    "       phys-introspect at [OPTION]... T [SELECTOR]...\n"
-    "       phys-introspect delta [OPTION]... T1 T2 [SELECTOR]...\n"
-    "       phys-introspect diff [OPTION]... A B [SELECTOR]...\n"
-    "       phys-introspect plot [OPTION]... SELECTOR...\n"
-    "       phys-introspect items WORLD [GLOB]...\n"
-    "       phys-introspect --help | --version\n";
+/* What each command does, the first part of its --help. */
+static const char filter_help[] =
+    "\n"
+    "Only the selected items and fields of each state line: as JSON lines\n"
+    "of the same structure, or as a table, a column a field.\n";
 
-static const char options_text[] =
+static const char derive_help[] =
     "\n"
-    "Options, with the commands they apply to:\n"
-    "  --background COLOR     plot: the image's background; 'none' for\n"
-    "                         transparent (default white)\n"
-    "  --color SELECTOR=COLOR plot: draw the fields SELECTOR matches in\n"
-    "                         COLOR (a name or #RRGGBB); repeatable\n"
-    "  --csv                  CSV with a header line (filter derive at delta)\n"
-    "  --every N              keep the first line and every Nth after it\n"
-    "                         (filter derive plot)\n"
-    "  -f, --file FILE        read a run from FILE, '-' for stdin;\n"
-    "                         repeatable; default stdin\n"
-    "                         (filter derive at delta plot)\n"
-    "  --from T               drop lines before sim time T\n"
-    "                         (filter derive plot)\n"
-    "  --format png|svg|pdf   plot: the image format (default: -o's\n"
-    "                         extension)\n"
-    "  -h, --help             show this help and exit\n"
-    "  --interval SECONDS     plot --live: redraw at most this often\n"
-    "                         (default 1)\n"
-    "  --keep                 derive: write the input items too\n"
-    "  --live                 plot: redraw while lines come in: on the\n"
-    "                         terminal, in a window where DISPLAY is set,\n"
-    "                         or rewriting -o FILE\n"
-    "  --logscale x|y         plot: a logarithmic axis; repeatable\n"
-    "  -o, --output FILE      plot: write FILE.png, FILE.svg or FILE.pdf\n"
-    "  --rate HZ              keep a line each 1/HZ s of sim time\n"
-    "                         (filter derive plot)\n"
-    "  --rel-tolerance R      diff: also allow R times the larger magnitude\n"
-    "  --save-selection FILE  write the selectors to FILE (all)\n"
-    "  --script FILE          plot: write the gnuplot script to FILE\n"
-    "                         instead of running gnuplot\n"
-    "  --selection FILE       read selectors from FILE, one a line (all)\n"
-    "  --size WxH             plot: image size in pixels (default 1024x640)\n"
-    "  --terminal text|sixel|window\n"
-    "                         plot: draw without -o as text or sixel on\n"
-    "                         the terminal or in a window (default: sixel\n"
-    "                         where the terminal has it; --live: a window\n"
-    "                         where DISPLAY is set)\n"
-    "  --title TEXT           plot: a title above the plot\n"
-    "  --to T                 drop lines after sim time T\n"
-    "                         (filter derive plot)\n"
-    "  --tolerance TOL        diff: largest difference that is no change\n"
-    "  --tsv                  like --csv, with tabs (filter derive at delta)\n"
-    "  -V, --version          show the version and exit\n"
-    "  --window N             keep only the last N lines (filter derive\n"
-    "                         plot; plot --live keeps 1000 by default)\n"
-    "  --xmin X, --xmax X     plot: the time axis' range\n"
-    "  --ymin Y, --ymax Y     plot: the range of every value axis\n"
+    "A field computed from each NAME=EXPR, a line each state line, with\n"
+    "the items the SELECTORs choose before it.\n";
+
+static const char at_help[] =
     "\n"
+    "Each selected field's value at time T, interpolated between lines.\n";
+
+static const char delta_help[] =
+    "\n"
+    "Each selected field's change from time T1 to time T2.\n";
+
+static const char diff_help[] =
+    "\n"
+    "Runs A and B compared field by field, a line each: the largest\n"
+    "absolute and relative difference and when the runs first part. Exit\n"
+    "0 when they agree, 1 when they differ, 2 on trouble.\n";
+
+static const char plot_help[] =
+    "\n"
+    "The selected fields against time, drawn by gnuplot: into a file, on\n"
+    "the terminal or in a window, once or while the lines come in.\n";
+
+static const char items_help[] =
+    "\n"
+    "Every item a run of WORLD can produce, or those a GLOB matches, a\n"
+    "JSON line each: name, type, units, fields and doc.\n";
+
+static const char selector_help[] =
     "A SELECTOR names an item (box::link/pose) or a field (box::link/pose.z);\n"
     "'*', '?' and [...] match any part of a name. See phys-introspect(1).\n";
 
@@ -97,6 +72,93 @@ enum {
 #define O_SAMPLING (O_EVERY | O_FROM | O_RATE | O_TO | O_WINDOW)
 #define O_TABLE (O_CSV | O_TSV)
 #define O_SELECTION (O_SEL | O_SAVESEL)
+
+/*
+ * Each option's help with the commands that take it (O_* bits; 0: every
+ * command): --help lists every option, COMMAND --help those it takes, and
+ * one given to a command that does not take it is named as written here
+ * (plot's settings: as given).
+ */
+static const struct {
+	unsigned takers;
+	const char *name;
+	const char *text;
+} option_help[] = {
+	{ O_PLOT, NULL,
+	    "  --background COLOR     plot: the image's background; 'none' for\n"
+	    "                         transparent (default white)\n" },
+	{ O_PLOT, NULL,
+	    "  --color SELECTOR=COLOR plot: draw the fields SELECTOR matches in\n"
+	    "                         COLOR (a name or #RRGGBB); repeatable\n" },
+	{ O_CSV, "--csv",
+	    "  --csv                  CSV with a header line (filter derive at delta)\n" },
+	{ O_EVERY, "--every",
+	    "  --every N              keep the first line and every Nth after it\n"
+	    "                         (filter derive plot)\n" },
+	{ O_FILE, "-f",
+	    "  -f, --file FILE        read a run from FILE, '-' for stdin;\n"
+	    "                         repeatable; default stdin\n"
+	    "                         (filter derive at delta plot)\n" },
+	{ O_FROM, "--from",
+	    "  --from T               drop lines before sim time T\n"
+	    "                         (filter derive plot)\n" },
+	{ O_PLOT, NULL,
+	    "  --format png|svg|pdf   plot: the image format (default: -o's\n"
+	    "                         extension)\n" },
+	{ 0, NULL,
+	    "  -h, --help             show this help and exit\n" },
+	{ O_PLOT, NULL,
+	    "  --interval SECONDS     plot --live: redraw at most this often\n"
+	    "                         (default 1)\n" },
+	{ O_KEEP, "--keep",
+	    "  --keep                 derive: write the input items too\n" },
+	{ O_PLOT, NULL,
+	    "  --live                 plot: redraw while lines come in: on the\n"
+	    "                         terminal, in a window where DISPLAY is set,\n"
+	    "                         or rewriting -o FILE\n" },
+	{ O_PLOT, NULL,
+	    "  --logscale x|y         plot: a logarithmic axis; repeatable\n" },
+	{ O_OUTPUT, "-o",
+	    "  -o, --output FILE      plot: write FILE.png, FILE.svg or FILE.pdf\n" },
+	{ O_RATE, "--rate",
+	    "  --rate HZ              keep a line each 1/HZ s of sim time\n"
+	    "                         (filter derive plot)\n" },
+	{ O_RELTOL, "--rel-tolerance",
+	    "  --rel-tolerance R      diff: also allow R times the larger magnitude\n" },
+	{ O_SAVESEL, "--save-selection",
+	    "  --save-selection FILE  write the selectors to FILE (all)\n" },
+	{ O_PLOT, NULL,
+	    "  --script FILE          plot: write the gnuplot script to FILE\n"
+	    "                         instead of running gnuplot\n" },
+	{ O_SEL, "--selection",
+	    "  --selection FILE       read selectors from FILE, one a line (all)\n" },
+	{ O_PLOT, NULL,
+	    "  --size WxH             plot: image size in pixels (default 1024x640)\n" },
+	{ O_PLOT, NULL,
+	    "  --terminal text|sixel|window\n"
+	    "                         plot: draw without -o as text or sixel on\n"
+	    "                         the terminal or in a window (default: sixel\n"
+	    "                         where the terminal has it; --live: a window\n"
+	    "                         where DISPLAY is set)\n" },
+	{ O_PLOT, NULL,
+	    "  --title TEXT           plot: a title above the plot\n" },
+	{ O_TO, "--to",
+	    "  --to T                 drop lines after sim time T\n"
+	    "                         (filter derive plot)\n" },
+	{ O_TOL, "--tolerance",
+	    "  --tolerance TOL        diff: largest difference that is no change\n" },
+	{ O_TSV, "--tsv",
+	    "  --tsv                  like --csv, with tabs (filter derive at delta)\n" },
+	{ 0, NULL,
+	    "  -V, --version          show the version and exit\n" },
+	{ O_WINDOW, "--window",
+	    "  --window N             keep only the last N lines (filter derive\n"
+	    "                         plot; plot --live keeps 1000 by default)\n" },
+	{ O_PLOT, NULL,
+	    "  --xmin X, --xmax X     plot: the time axis' range\n" },
+	{ O_PLOT, NULL,
+	    "  --ymin Y, --ymax Y     plot: the range of every value axis\n" },
+};
 
 /* getopt_long values of the long-only options. */
 enum {
@@ -146,52 +208,131 @@ struct cmdline {
 	struct phys_ist_plotopts p;
 	unsigned given;		/* O_* bits */
 	const char *plotopt;	/* the first of plot's settings given */
-	bool has_interval;
 	const char *selfile, *savefile;
 	char **args;		/* operands after the command */
 	int nargs;
 };
 
-struct command {
-	const char *name;
-	int (*run)(struct cmdline *c);
+/* What the table keeps of each command besides its name and help. */
+struct takes {
 	unsigned opts;		/* O_* bits it accepts */
 	int nfixed;		/* operands before the selectors */
 	bool need_sel;		/* at least one selector */
 };
 
+static int cmd_filter(int, char **, void *);
+static int cmd_derive(int, char **, void *);
+static int cmd_at(int, char **, void *);
+static int cmd_delta(int, char **, void *);
+static int cmd_diff(int, char **, void *);
+static int cmd_plot(int, char **, void *);
+static int cmd_items(int, char **, void *);
+
+
+#define TAKES(opts, nfixed, need_sel) \
+	(&(const struct takes){ (opts), (nfixed), (need_sel) })
+
+/* The usage lines are also the SYNOPSIS of phys-introspect(1). */
+static const struct phys_subcommand subcommands[] = {
+	{ "filter", cmd_filter,
+	    "phys-introspect filter [OPTION]... SELECTOR...\n", filter_help,
+	    TAKES(O_FILE | O_TABLE | O_SAMPLING | O_SELECTION, 0, true) },
+	{ "derive", cmd_derive,
+	    "phys-introspect derive [OPTION]... [SELECTOR]... NAME=EXPR...\n",
+	    derive_help, TAKES(O_FILE | O_TABLE | O_SAMPLING | O_SELECTION |
+	    O_KEEP, 0, false) },
+	{ "at", cmd_at, "phys-introspect at [OPTION]... T [SELECTOR]...\n",
+	    at_help, TAKES(O_FILE | O_TABLE | O_SELECTION, 1, false) },
+	{ "delta", cmd_delta,
+	    "phys-introspect delta [OPTION]... T1 T2 [SELECTOR]...\n",
+	    delta_help, TAKES(O_FILE | O_TABLE | O_SELECTION, 2, false) },
+	{ "diff", cmd_diff,
+	    "phys-introspect diff [OPTION]... A B [SELECTOR]...\n", diff_help,
+	    TAKES(O_RELTOL | O_TOL | O_SELECTION, 2, false) },
+	{ "plot", cmd_plot, "phys-introspect plot [OPTION]... SELECTOR...\n",
+	    plot_help, TAKES(O_FILE | O_OUTPUT | O_SAMPLING | O_SELECTION |
+	    O_PLOT, 0, true) },
+	{ "items", cmd_items, "phys-introspect items WORLD [GLOB]...\n",
+	    items_help, TAKES(0, 1, false) },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+/* The help is this command's own: help() below. */
+static const struct phys_command command = {
+	subcommands, "phys-introspect --help | --version\n", NULL
+};
+
+/* The command being run, once its name is read. */
+static const struct phys_subcommand *current;
+
+static const struct takes *
+takes(const struct phys_subcommand *cmd)
+{
+	return cmd->data;
+}
+
+static const char *
+usage_text(void)
+{
+	return phys_command_usage(&command, current);
+}
+
+/* The help of the command being run: its usage, what it does and the
+ * options it takes; before one is, every command's usage and option. */
+static _Noreturn void
+help(void)
+{
+	unsigned opts = current ? takes(current)->opts : ~0u;
+	size_t i;
+
+	fputs(usage_text(), stdout);
+	fputs(current ? current->help : "\n", stdout);
+	fputs(current ? "\n" : "Options, with the commands they apply to:\n",
+	    stdout);
+	for (i = 0; i < sizeof option_help / sizeof option_help[0]; i++)
+		if (!option_help[i].takers || (option_help[i].takers & opts))
+			fputs(option_help[i].text, stdout);
+	if (opts & O_SELECTION) {
+		putchar('\n');
+		fputs(selector_help, stdout);
+	}
+	exit(phys_close_stdout());
+}
+
 /* A usage error: the message, then the usage; exit 2. */
-#define usage_error(...) phys_usage_error(usage_text, __VA_ARGS__)
+#define usage_error(...) phys_usage_error(usage_text(), __VA_ARGS__)
 
 static double
 opt_double(const char *opt, const char *arg)
 {
-	return phys_arg_number(usage_text, opt, arg, -HUGE_VAL, true);
+	return phys_arg_number(usage_text(), opt, arg, -HUGE_VAL, true);
 }
 
 static long
 opt_count(const char *opt, const char *arg)
 {
-	return phys_arg_count(usage_text, opt, arg, 1);
+	return phys_arg_count(usage_text(), opt, arg, 1);
 }
 
 static double
 opt_nonneg(const char *opt, const char *arg)
 {
-	return phys_arg_number(usage_text, opt, arg, 0, true);
+	return phys_arg_number(usage_text(), opt, arg, 0, true);
 }
 
 /* ---- the commands ---------------------------------------------------- */
 
 static int
-cmd_filter(struct cmdline *c)
+cmd_filter(int argc, char **argv, void *ctx)
 {
+	struct cmdline *c = ctx;
 	return phys_ist_filter(&c->o);
 }
 
 static int
-cmd_derive(struct cmdline *c)
+cmd_derive(int argc, char **argv, void *ctx)
 {
+	struct cmdline *c = ctx;
 	return phys_ist_derive(&c->o);
 }
 
@@ -206,16 +347,18 @@ time_operand(const char *s)
 }
 
 static int
-cmd_at(struct cmdline *c)
+cmd_at(int argc, char **argv, void *ctx)
 {
+	struct cmdline *c = ctx;
 	double t = time_operand(c->args[0]);
 
 	return phys_ist_at(&c->o, &t, 1);
 }
 
 static int
-cmd_delta(struct cmdline *c)
+cmd_delta(int argc, char **argv, void *ctx)
 {
+	struct cmdline *c = ctx;
 	double t[2];
 
 	t[0] = time_operand(c->args[0]);
@@ -224,8 +367,9 @@ cmd_delta(struct cmdline *c)
 }
 
 static int
-cmd_diff(struct cmdline *c)
+cmd_diff(int argc, char **argv, void *ctx)
 {
+	struct cmdline *c = ctx;
 	bool differ;
 
 	if (strcmp(c->args[0], "-") == 0 && strcmp(c->args[1], "-") == 0)
@@ -235,117 +379,33 @@ cmd_diff(struct cmdline *c)
 	return differ ? 1 : 0;
 }
 
-static void
-check_ranges(const struct phys_ist_plotopts *p)
-{
-	if (p->has_xmin && p->has_xmax && p->xmin >= p->xmax)
-		usage_error("plot: --xmin %g is not below --xmax %g", p->xmin,
-		    p->xmax);
-	if (p->has_ymin && p->has_ymax && p->ymin >= p->ymax)
-		usage_error("plot: --ymin %g is not below --ymax %g", p->ymin,
-		    p->ymax);
-	if (p->logx && ((p->has_xmin && p->xmin <= 0) ||
-	    (p->has_xmax && p->xmax <= 0)))
-		usage_error("plot: a logarithmic x axis needs a range above 0");
-	if (p->logy && ((p->has_ymin && p->ymin <= 0) ||
-	    (p->has_ymax && p->ymax <= 0)))
-		usage_error("plot: a logarithmic y axis needs a range above 0");
-}
-
 static int
-cmd_plot(struct cmdline *c)
+cmd_plot(int argc, char **argv, void *ctx)
 {
-	struct phys_ist_plotopts *p = &c->p;
-	const char *out = c->o.output;
+	struct cmdline *c = ctx;
 
-	if (out && p->format == IST_PLOT_AUTO &&
-	    (p->format = phys_ist_plot_format_of(out)) == IST_PLOT_AUTO)
-		usage_error("plot: -o %s: the name must end in .png, .svg or "
-		    ".pdf, or give --format", out);
-	if (!out && p->format != IST_PLOT_AUTO)
-		usage_error("plot: --format needs -o FILE");
-	if (c->has_interval && !p->live)
-		usage_error("plot: --interval needs --live");
-	if (p->live && p->script)
-		usage_error("plot: --live and --script exclude each other");
-	if (p->live && c->o.ninputs > 1)
-		usage_error("plot: --live draws one run");
-	if (p->term != IST_TERM_AUTO && (out || p->script))
-		usage_error("plot: --terminal and %s exclude each other",
-		    out ? "-o" : "--script");
-	if (!out && !p->script && !isatty(STDOUT_FILENO) &&
-	    p->term != IST_TERM_WINDOW && !(p->live &&
-	    p->term == IST_TERM_AUTO && getenv("DISPLAY") &&
-	    *getenv("DISPLAY")))
-		usage_error("plot: standard output is not a terminal: give "
-		    "-o FILE.png, -o FILE.svg or -o FILE.pdf");
-	check_ranges(p);
-	return phys_ist_plot(&c->o, p);
+	if (phys_ist_plot_check(&c->p, c->o.output, c->o.ninputs,
+	    isatty(STDOUT_FILENO)) < 0)
+		usage_error("%s", phys_error());
+	return phys_ist_plot(&c->o, &c->p);
 }
 
 /* Every item a run of the world can produce, or those the globs select. */
 static int
-cmd_items(struct cmdline *c)
+cmd_items(int argc, char **argv, void *ctx)
 {
-	struct phys_item_list l;
 	struct phys_world w;
 	struct phys_buf b = { 0 };
-	size_t i;
 	int rc;
 
-	if (phys_world_open(&w, c->args[0], false) < 0)
+	if (phys_world_open(&w, argv[0], false) < 0)
 		exit(PHYS_EXIT_FAIL);
-	if (c->nargs > 1)
-		rc = phys_items_select(&w, c->args + 1, (size_t)c->nargs - 1, &l);
-	else {
-		phys_items_all(&w, &l);
-		rc = 0;
-	}
-	for (i = 0; rc == 0 && i < l.n; i++)
-		phys_item_line(&w, &l.v[i], &b);
+	rc = phys_items_lines(&w, argv + 1, (size_t)argc - 1, &b);
 	if (rc == 0 && b.len && fwrite(b.s, 1, b.len, stdout) != b.len)
 		rc = phys_fail("write error");
 	phys_buf_free(&b);
-	phys_items_free(&l);
 	phys_world_free(&w);
 	return rc;
-}
-
-static const struct command commands[] = {
-	{ "filter", cmd_filter, O_FILE | O_TABLE | O_SAMPLING | O_SELECTION,
-	    0, true },
-	{ "derive", cmd_derive, O_FILE | O_TABLE | O_SAMPLING | O_SELECTION |
-	    O_KEEP, 0, false },
-	{ "at", cmd_at, O_FILE | O_TABLE | O_SELECTION, 1, false },
-	{ "delta", cmd_delta, O_FILE | O_TABLE | O_SELECTION, 2, false },
-	{ "diff", cmd_diff, O_RELTOL | O_TOL | O_SELECTION, 2, false },
-	{ "plot", cmd_plot, O_FILE | O_OUTPUT | O_SAMPLING | O_SELECTION |
-	    O_PLOT, 0, true },
-	{ "items", cmd_items, 0, 1, false },
-};
-
-static const struct command *
-find_command(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		if (strcmp(commands[i].name, name) == 0)
-			return &commands[i];
-	return NULL;
-}
-
-/* Exit 2 naming the commands closest to name. */
-static _Noreturn void
-unknown_command(const char *name)
-{
-	const char *names[sizeof commands / sizeof commands[0] + 1];
-	size_t i;
-
-	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
-		names[i] = commands[i].name;
-	names[i] = NULL;
-	phys_unknown_command(name, names);
 }
 
 /* ---- command line ---------------------------------------------------- */
@@ -358,148 +418,36 @@ add_input(struct cmdline *c, const char *path)
 	c->o.inputs[c->o.ninputs++] = path;
 }
 
-/* --color SELECTOR=COLOR; COLOR is a name or #RRGGBB (#AARRGGBB). */
-static void
-add_color(struct phys_ist_plotopts *p, char *arg)
-{
-	char *eq = strrchr(arg, '='), *col;
-	size_t n;
-
-	if (!eq || eq == arg || !eq[1])
-		usage_error("--color: '%s' is not SELECTOR=COLOR", arg);
-	col = eq + 1;
-	n = strlen(col);
-	if (col[0] == '#' ? (n != 7 && n != 9) ||
-	    strspn(col + 1, "0123456789abcdefABCDEF") != n - 1 :
-	    strspn(col, "abcdefghijklmnopqrstuvwxyz0123456789-") != n)
-		usage_error("--color: '%s' is not a colour: give a name "
-		    "(red, dark-green) or #RRGGBB", col);
-	p->colors = phys_xrealloc(p->colors, (p->ncolors + 1) * sizeof *p->colors);
-	p->colors[p->ncolors].sel = phys_xstrndup(arg, (size_t)(eq - arg));
-	p->colors[p->ncolors++].color = phys_xstrdup(col);
-}
-
-static void
-parse_size(struct phys_ist_plotopts *p, const char *arg)
-{
-	char *x = strchr(arg, 'x'), *w;
-	long a, b;
-
-	w = x ? phys_xstrndup(arg, (size_t)(x - arg)) : NULL;
-	if (!x || !phys_parse_long(w, &a) || !phys_parse_long(x + 1, &b) ||
-	    a < 16 || b < 16 || a > 20000 || b > 20000) {
-		free(w);
-		usage_error("--size: '%s' is not WIDTHxHEIGHT in pixels, "
-		    "16 to 20000 each", arg);
-	}
-	free(w);
-	p->width = (int)a;
-	p->height = (int)b;
-}
-
-static enum phys_ist_plot_term
-terminal_of(const char *arg)
-{
-	if (strcmp(arg, "text") == 0)
-		return IST_TERM_TEXT;
-	if (strcmp(arg, "sixel") == 0)
-		return IST_TERM_SIXEL;
-	if (strcmp(arg, "window") == 0)
-		return IST_TERM_WINDOW;
-	usage_error("--terminal: '%s' is none of text, sixel, window", arg);
-}
-
+/* One of plot's settings; a bad value is a usage error. */
 static void
 plot_option(struct cmdline *c, int ch, char *arg)
 {
-	struct phys_ist_plotopts *p = &c->p;
-
 	const struct option *lo;
-	char ext[8];
 
 	c->given |= O_PLOT;
-	for (lo = longopts; !c->plotopt && lo->name; lo++)
-		if (lo->val == ch)
-			c->plotopt = phys_xasprintf("--%s", lo->name);
-	switch (ch) {
-	case L_BACKGROUND:
-		p->background = arg;
-		break;
-	case L_COLOR:
-		add_color(p, arg);
-		break;
-	case L_FORMAT:
-		snprintf(ext, sizeof ext, ".%s", arg);
-		if (strlen(arg) > 3 || (p->format = phys_ist_plot_format_of(ext)) ==
-		    IST_PLOT_AUTO)
-			usage_error("--format: '%s' is none of png, svg, pdf",
-			    arg);
-		break;
-	case L_INTERVAL:
-		c->has_interval = true;
-		p->interval = opt_double("--interval", arg);
-		if (!(p->interval > 0) || p->interval > 3600)
-			usage_error("--interval: '%s' is not above 0 and at "
-			    "most 3600", arg);
-		break;
-	case L_LIVE:
-		p->live = true;
-		break;
-	case L_LOGSCALE:
-		if (strcmp(arg, "x") == 0)
-			p->logx = true;
-		else if (strcmp(arg, "y") == 0)
-			p->logy = true;
-		else
-			usage_error("--logscale: '%s' is neither x nor y", arg);
-		break;
-	case L_SCRIPT:
-		p->script = arg;
-		break;
-	case L_SIZE:
-		parse_size(p, arg);
-		break;
-	case L_TERMINAL:
-		p->term = terminal_of(arg);
-		break;
-	case L_TITLE:
-		p->title = arg;
-		break;
-	case L_XMIN:
-		p->has_xmin = true;
-		p->xmin = opt_double("--xmin", arg);
-		break;
-	case L_XMAX:
-		p->has_xmax = true;
-		p->xmax = opt_double("--xmax", arg);
-		break;
-	case L_YMIN:
-		p->has_ymin = true;
-		p->ymin = opt_double("--ymin", arg);
-		break;
-	case L_YMAX:
-		p->has_ymax = true;
-		p->ymax = opt_double("--ymax", arg);
-		break;
-	}
+	for (lo = longopts; lo->val != ch; lo++)
+		;
+	if (!c->plotopt)
+		c->plotopt = phys_xasprintf("--%s", lo->name);
+	if (phys_ist_plot_setting(&c->p, lo->name, arg) < 0)
+		usage_error("%s", phys_error());
 }
 
 static void
-parse_options(struct cmdline *c, int argc, char **argv)
+parse_options(int argc, char **argv, const char *optstring, void *ctx)
 {
+	struct cmdline *c = ctx;
 	struct phys_ist_sampling *s = &c->o.samp;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, ":f:ho:V", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
 			c->given |= O_FILE;
 			add_input(c, optarg);
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			fputs(options_text, stdout);
-			exit(phys_close_stdout());
+			help();
 		case 'o':
 			c->given |= O_OUTPUT;
 			c->o.output = optarg;
@@ -572,31 +520,21 @@ parse_options(struct cmdline *c, int argc, char **argv)
 
 /* The first given option that cmd does not take, or NULL. */
 static const char *
-stray_option(const struct command *cmd, unsigned given,
+stray_option(const struct phys_subcommand *cmd, unsigned given,
     const char *plotopt)
 {
-	static const struct {
-		unsigned bit;
-		const char *name;
-	} names[] = {
-		{ O_CSV, "--csv" }, { O_EVERY, "--every" }, { O_FILE, "-f" },
-		{ O_FROM, "--from" }, { O_KEEP, "--keep" },
-		{ O_OUTPUT, "-o" }, { O_RATE, "--rate" },
-		{ O_RELTOL, "--rel-tolerance" },
-		{ O_SAVESEL, "--save-selection" }, { O_SEL, "--selection" },
-		{ O_TO, "--to" }, { O_TOL, "--tolerance" }, { O_TSV, "--tsv" },
-		{ O_WINDOW, "--window" }, { O_PLOT, NULL },
-	};
+	unsigned opts = takes(cmd)->opts;
 	size_t i;
 
-	for (i = 0; i < sizeof names / sizeof names[0]; i++)
-		if ((given & names[i].bit) && !(cmd->opts & names[i].bit))
-			return names[i].name ? names[i].name : plotopt;
-	return NULL;
+	for (i = 0; i < sizeof option_help / sizeof option_help[0]; i++)
+		if (option_help[i].name && (given & option_help[i].takers) &&
+		    !(opts & option_help[i].takers))
+			return option_help[i].name;
+	return (given & O_PLOT) && !(opts & O_PLOT) ? plotopt : NULL;
 }
 
 static void
-check_inputs(struct cmdline *c, const struct command *cmd)
+check_inputs(struct cmdline *c, const struct phys_subcommand *cmd)
 {
 	size_t i, stdins = 0;
 
@@ -657,7 +595,7 @@ add_def(struct cmdline *c, const char *text)
 
 /* A selector, or for derive NAME=EXPR. */
 static void
-add_operand(struct cmdline *c, const struct command *cmd, const char *s)
+add_operand(struct cmdline *c, const struct phys_subcommand *cmd, const char *s)
 {
 	if (cmd->run == cmd_derive && strchr(s, '='))
 		add_def(c, s);
@@ -668,7 +606,7 @@ add_operand(struct cmdline *c, const struct command *cmd, const char *s)
 }
 
 static int
-load_selection(struct cmdline *c, const struct command *cmd)
+load_selection(struct cmdline *c, const struct phys_subcommand *cmd)
 {
 	struct phys_ist_sel file = { 0 };
 	size_t i;
@@ -685,26 +623,8 @@ load_selection(struct cmdline *c, const struct command *cmd)
 	return 0;
 }
 
-static int
-save_selection(struct cmdline *c)
-{
-	struct phys_ist_sel all = { 0 };
-	size_t i;
-	int rc;
-
-	if (!c->savefile)
-		return 0;
-	for (i = 0; i < c->o.sel.n; i++)
-		phys_ist_sel_add(&all, c->o.sel.pat[i]);
-	for (i = 0; i < c->o.ndefs; i++)
-		phys_ist_sel_add(&all, c->o.defs[i].text);
-	rc = phys_ist_sel_save(&all, c->savefile);
-	phys_ist_sel_free(&all);
-	return rc;
-}
-
 static void
-check_usage(struct cmdline *c, const struct command *cmd)
+check_usage(struct cmdline *c, const struct phys_subcommand *cmd)
 {
 	const char *stray = stray_option(cmd, c->given, c->plotopt);
 	struct phys_ist_sampling *s = &c->o.samp;
@@ -717,8 +637,8 @@ check_usage(struct cmdline *c, const struct command *cmd)
 	    IST_TSV : IST_JSON;
 	if (s->has_from && s->has_to && s->from > s->to)
 		usage_error("--from %g is after --to %g", s->from, s->to);
-	if (c->nargs < cmd->nfixed)
-		usage_error("%s: needs %s", cmd->name, cmd->nfixed == 1 ?
+	if (c->nargs < takes(cmd)->nfixed)
+		usage_error("%s: needs %s", cmd->name, takes(cmd)->nfixed == 1 ?
 		    (cmd->run == cmd_items ? "WORLD" : "a time T") :
 		    cmd->run == cmd_diff ? "two runs A and B" :
 		    "two times T1 and T2");
@@ -726,7 +646,7 @@ check_usage(struct cmdline *c, const struct command *cmd)
 
 /* diff answers as diff(1) does: 0 the same, 1 different, 2 trouble. */
 static int
-exit_status(const struct command *cmd, int rc)
+exit_status(const struct phys_subcommand *cmd, int rc)
 {
 	if (cmd->run == cmd_diff && rc < 0)
 		return PHYS_EXIT_USAGE;
@@ -743,33 +663,29 @@ cmdline_free(struct cmdline *c)
 		phys_ist_def_free(&c->o.defs[i]);
 	free(c->o.defs);
 	free(c->o.inputs);
-	for (i = 0; i < c->p.ncolors; i++) {
-		free((char *)c->p.colors[i].sel);
-		free(c->p.colors[i].color);
-	}
-	free(c->p.colors);
+	phys_ist_plotopts_free(&c->p);
 	free((char *)c->plotopt);
 }
 
 static int
-run_command(struct cmdline *c, const struct command *cmd)
+run_command(struct cmdline *c, const struct phys_subcommand *cmd)
 {
 	if (load_selection(c, cmd) < 0)
 		return -1;
-	if (cmd->need_sel && c->o.sel.n == 0)
+	if (takes(cmd)->need_sel && c->o.sel.n == 0)
 		usage_error("%s: no SELECTOR given", cmd->name);
 	if (cmd->run == cmd_derive && c->o.ndefs == 0)
 		usage_error("derive: no NAME=EXPR given");
 	check_inputs(c, cmd);
-	if (save_selection(c) < 0)
+	if (c->savefile && phys_ist_save_selection(&c->o, c->savefile) < 0)
 		return -1;
-	return cmd->run(c);
+	return cmd->run(c->nargs, c->args, c);
 }
 
 int
 main(int argc, char **argv)
 {
-	const struct command *cmd;
+	const struct phys_subcommand *cmd;
 	struct cmdline c;
 	int i, rc;
 
@@ -779,15 +695,13 @@ main(int argc, char **argv)
 	memset(&c, 0, sizeof c);
 	c.o.out = stdout;
 	c.p.interval = 1;
-	parse_options(&c, argc, argv);
-	if (optind >= argc)
+	if (!(cmd = phys_command_split(&command, &current, &argc, &argv,
+	    ":f:ho:V", parse_options, &c)))
 		usage_error("no command given");
-	if (!(cmd = find_command(argv[optind])))
-		unknown_command(argv[optind]);
-	c.args = argv + optind + 1;
-	c.nargs = argc - optind - 1;
+	c.args = argv;
+	c.nargs = argc;
 	check_usage(&c, cmd);
-	for (i = cmd->nfixed; i < c.nargs; i++)
+	for (i = takes(cmd)->nfixed; i < c.nargs; i++)
 		add_operand(&c, cmd, c.args[i]);
 	rc = run_command(&c, cmd);
 	if (rc < 0)

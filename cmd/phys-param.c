@@ -8,15 +8,18 @@
 #include <jansson.h>
 
 #include "engine.h"
-#include "inertia_follow.h"
 #include "paramio.h"
+#include "paramset.h"
 #include "sim.h"
 
-static const char usage_text[] =
-    "usage: phys-param list [--doc] [WORLD [GLOB...]]\n"
-    "       phys-param get [--doc] [-p PRESET] NAME... WORLD\n"
-    "       phys-param set [-i] [-p PRESET] [--from FILE] [NAME=VALUE...] WORLD\n"
-    "       phys-param doc\n";
+#define DOC_OPTION \
+    "  -d, --doc           add units, default, range and doc to each line\n"
+#define FROM_OPTION \
+    "  -f, --from FILE     read parameter lines (- for stdin) to set\n"
+#define IN_PLACE_OPTION \
+    "  -i, --in-place      replace WORLD (via a temporary file)\n"
+#define PRESET_OPTION \
+    "  -p, --preset NAME   the physics profile (default: the starting one)\n"
 
 static const char help_text[] =
     "\n"
@@ -29,12 +32,68 @@ static const char help_text[] =
     "  set             the world with new values, on stdout or in place\n"
     "  doc             the registry as a manual page (phys-params(7))\n"
     "\n"
-    "  -d, --doc           add units, default, range and doc to each line\n"
-    "  -f, --from FILE     read parameter lines (- for stdin) to set\n"
-    "  -i, --in-place      replace WORLD (via a temporary file)\n"
-    "  -p, --preset NAME   the physics profile (default: the starting one)\n"
+    DOC_OPTION
+    FROM_OPTION
+    IN_PLACE_OPTION
+    PRESET_OPTION
     "  -h, --help          show this help\n"
     "      --version       show the version\n";
+
+static const char list_help[] =
+    "\n"
+    "The registry, a parameter line each; with WORLD, every parameter of\n"
+    "WORLD with its value, or those the GLOBs name.\n"
+    DOC_OPTION;
+
+static const char get_help[] =
+    "\n"
+    "Parameter lines with the current values of each NAME in WORLD: a\n"
+    "name, an alias or a glob.\n"
+    DOC_OPTION
+    PRESET_OPTION;
+
+static const char set_help[] =
+    "\n"
+    "WORLD with each NAME (a name, an alias or a glob) set to VALUE, on\n"
+    "stdout or in place; every value is checked before any is written.\n"
+    FROM_OPTION
+    IN_PLACE_OPTION
+    PRESET_OPTION;
+
+static const char doc_help[] =
+    "\n"
+    "The registry as a manual page, phys-params(7), on stdout.\n";
+
+/* The options a command may take, as bits of its table entry's data. */
+enum { O_DOC = 1, O_PRESET = 2, O_IN_PLACE = 4, O_FROM = 8 };
+#define TAKES(bits) (&(const unsigned){ (bits) })
+
+static int cmd_list(int, char **, void *);
+static int cmd_get(int, char **, void *);
+static int cmd_set(int, char **, void *);
+static int cmd_doc(int, char **, void *);
+
+/* The usage lines are also the SYNOPSIS of phys-param(1). */
+static const struct phys_subcommand subcommands[] = {
+	{ "list", cmd_list, "phys-param list [--doc] [WORLD [GLOB...]]\n",
+	    list_help, TAKES(O_DOC) },
+	{ "get", cmd_get, "phys-param get [--doc] [-p PRESET] NAME... WORLD\n",
+	    get_help, TAKES(O_DOC | O_PRESET) },
+	{ "set", cmd_set, "phys-param set [-i] [-p PRESET] [--from FILE] "
+	    "[NAME=VALUE...] WORLD\n", set_help,
+	    TAKES(O_PRESET | O_IN_PLACE | O_FROM) },
+	{ "doc", cmd_doc, "phys-param doc\n", doc_help, TAKES(0) },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+static const struct phys_command command = { subcommands, NULL, help_text };
+
+/* The subcommand being run, once its name is read. */
+static const struct phys_subcommand *current;
+
+/* "phys-param: what is wrong", then the subcommand's usage; exit 2. */
+#define usage_error(...) \
+	phys_usage_error(phys_command_usage(&command, current), __VA_ARGS__)
 
 enum { OPT_VERSION = 256 };
 
@@ -48,20 +107,12 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static const char *const commands[] = { "list", "get", "set", "doc", NULL };
-
 struct opts {
 	bool doc, in_place;
 	const char *from, *preset;
 };
 
 static struct phys_buf out;
-
-static _Noreturn void
-usage(void)
-{
-	phys_usage(usage_text);
-}
 
 static void
 flush_out(void)
@@ -92,7 +143,7 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 			o->preset = optarg;
 			break;
 		case 'h':
-			phys_help(usage_text, help_text);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		default:
@@ -177,8 +228,9 @@ is_world_operand(const char *s)
 }
 
 static int
-cmd_list(const struct opts *o, int argc, char **argv)
+cmd_list(int argc, char **argv, void *ctx)
 {
+	const struct opts *o = ctx;
 	struct list_ctx lc = { PHYS_PL_PRESET | (o->doc ? PHYS_PL_DOC : 0) };
 	struct phys_world w;
 	int k;
@@ -247,14 +299,15 @@ get_one(struct phys_world *w, const char *name, int profile, unsigned flags)
 }
 
 static int
-cmd_get(const struct opts *o, int argc, char **argv)
+cmd_get(int argc, char **argv, void *ctx)
 {
+	const struct opts *o = ctx;
 	unsigned flags = PHYS_PL_PRESET | (o->doc ? PHYS_PL_DOC : 0);
 	struct phys_world w;
 	int k, profile;
 
 	if (argc < 2)
-		usage();
+		usage_error("get needs a NAME and a WORLD");
 	world_last(argc, argv, false);
 	load_world(&w, argv[argc - 1]);
 	profile = profile_of(&w, o->preset);
@@ -271,204 +324,16 @@ cmd_get(const struct opts *o, int argc, char **argv)
 
 /* ---- set ---- */
 
-struct edit {
-	struct phys_ref ref;
-	char *text;
-};
-
-struct edits {
-	struct edit *v;
-	size_t n;
-};
-
-/* The value is checked as it is collected, so that an error in a --from
- * file names its line. */
 static int
-add_edit(struct edits *e, const struct phys_ref *r, const char *text)
+cmd_set(int argc, char **argv, void *ctx)
 {
-	struct phys_value v;
-
-	memset(&v, 0, sizeof v);
-	if (phys_value_parse(r->p, text, &v) < 0)
-		return -1;
-	phys_value_free(&v);
-	e->v = phys_xrealloc(e->v, (e->n + 1) * sizeof *e->v);
-	e->v[e->n].ref = *r;
-	e->v[e->n].text = phys_xstrdup(text);
-	e->n++;
-	return 0;
-}
-
-struct glob_ctx {
-	struct edits *e;
-	const char *text;
-};
-
-/* A glob reaches into included models too: their files are not ours to
- * edit here, so those matches are skipped and counted. */
-static size_t skipped_included;
-
-static int
-add_glob_edit(struct phys_world *w, const struct phys_ref *r, void *ctx)
-{
-	struct glob_ctx *g = ctx;
-
-	if (phys_entity_doc(w, r->scope, r->idx) != &w->doc) {
-		skipped_included++;
-		return 0;
-	}
-	return add_edit(g->e, r, g->text);
-}
-
-static int
-collect(struct phys_world *w, const char *name, const char *text, int profile,
-    struct edits *e)
-{
-	struct glob_ctx g = { e, text };
-	struct phys_ref r;
-
-	if (phys_has_glob(name)) {
-		int n = phys_ref_each(w, name, profile, add_glob_edit, &g);
-
-		if (n != 0)
-			return n < 0 ? -1 : 0;
-		return phys_fail("no parameter matches '%s'", name);
-	}
-	if (phys_ref_resolve(w, name, profile, &r) < 0)
-		return -1;
-	return add_edit(e, &r, text);
-}
-
-static int
-collect_assignment(struct phys_world *w, const char *arg, int profile,
-    struct edits *e)
-{
-	char *name = phys_xstrdup(arg), *eq = strchr(name, '=');
-	int rc;
-
-	if (!eq) {
-		free(name);
-		return phys_fail("'%s': expected NAME=VALUE", arg);
-	}
-	*eq = '\0';
-	rc = collect(w, name, eq + 1, profile, e);
-	free(name);
-	return rc;
-}
-
-static int
-collect_line(struct phys_world *w, json_t *obj, int profile, struct edits *e)
-{
-	json_t *name = json_object_get(obj, "name");
-	json_t *preset = json_object_get(obj, "preset");
-	struct phys_buf text = { 0 };
-	int rc;
-
-	if (!json_is_string(name) || !json_object_get(obj, "value"))
-		return phys_fail("a parameter line needs \"name\" and \"value\"");
-	/* Lines from another world may name a profile this one lacks: then
-	 * the values go to the chosen (or starting) profile. */
-	if (json_is_string(preset) &&
-	    phys_world_profile(w, json_string_value(preset)) >= 0)
-		profile = phys_world_profile(w, json_string_value(preset));
-	if (phys_json_to_text(json_object_get(obj, "value"), &text) < 0)
-		return -1;
-	rc = collect(w, json_string_value(name), text.s ? text.s : "", profile,
-	    e);
-	phys_buf_free(&text);
-	return rc;
-}
-
-struct from_ctx {
-	struct phys_world *w;
-	int profile;
-	struct edits *e;
-};
-
-static int
-collect_json_line(char *line, long lineno, void *ctx)
-{
-	struct from_ctx *fc = ctx;
-	json_error_t jerr;
-	json_t *obj = json_loads(line, JSON_REJECT_DUPLICATES, &jerr);
-	int rc;
-
-	if (!json_is_object(obj))
-		rc = phys_fail("not a JSON object");
-	else
-		rc = collect_line(fc->w, obj, fc->profile, fc->e);
-	json_decref(obj);
-	return rc;
-}
-
-static int
-collect_from(struct phys_world *w, const char *path, int profile,
-    struct edits *e)
-{
-	struct from_ctx fc = { w, profile, e };
-
-	return phys_each_line(path, collect_json_line, &fc);
-}
-
-/* One value into the model (a resize moves the inertial with it) and
- * into the document. inertia.follow is phys's own: it governs the
- * assignments after it and is never written. */
-static int
-apply_edit(struct phys_world *w, const struct phys_ref *r,
-    const struct phys_value *v)
-{
-	struct phys_value copy = { 0 };
-	int link;
-
-	if (r->scope == PHYS_S_PHYSICS || r->scope == PHYS_S_WORLD)
-		return phys_world_edit(w, r, v);
-	phys_value_copy(&copy, v);
-	if (phys_world_assign(w, r, &copy, &link) < 0)
-		return -1;
-	if (r->p->id == PHYS_P_LINK_inertia_follow)
-		return 0;
-	if (phys_world_edit(w, r, v) < 0)
-		return -1;
-	return link >= 0 ? phys_world_edit_inertial(w, link) : 0;
-}
-
-/* Every value is parsed before any is written: all or nothing. */
-static int
-apply_edits(struct phys_world *w, struct edits *e)
-{
-	struct phys_value v;
-	size_t i;
-	int rc = 0;
-
-	for (i = 0; i < e->n && rc == 0; i++) {
-		memset(&v, 0, sizeof v);
-		rc = phys_value_parse(e->v[i].ref.p, e->v[i].text, &v);
-		if (rc == 0)
-			rc = apply_edit(w, &e->v[i].ref, &v);
-		phys_value_free(&v);
-	}
-	return rc;
-}
-
-static void
-free_edits(struct edits *e)
-{
-	size_t i;
-
-	for (i = 0; i < e->n; i++)
-		free(e->v[i].text);
-	free(e->v);
-}
-
-static int
-cmd_set(const struct opts *o, int argc, char **argv)
-{
-	struct edits e = { 0 };
+	const struct opts *o = ctx;
+	struct phys_param_edits e = { 0 };
 	struct phys_world w;
 	int k, profile, rc = 0;
 
 	if (argc < 1 || (argc < 2 && !o->from))
-		usage();
+		usage_error("set needs NAME=VALUE (or --from FILE) and a WORLD");
 	world_last(argc, argv, true);
 	if (o->from && strcmp(o->from, "-") == 0 &&
 	    strcmp(argv[argc - 1], "-") == 0)
@@ -478,22 +343,22 @@ cmd_set(const struct opts *o, int argc, char **argv)
 		exit(PHYS_EXIT_FAIL);
 	profile = profile_of(&w, o->preset);
 	for (k = 0; k < argc - 1 && rc == 0; k++)
-		rc = collect_assignment(&w, argv[k], profile, &e);
+		rc = phys_param_edits_assign(&e, &w, argv[k], profile);
 	if (rc == 0 && o->from)
-		rc = collect_from(&w, o->from, profile, &e);
-	if (rc == 0 && e.n == 0 && skipped_included)
+		rc = phys_param_edits_read(&e, &w, o->from, profile);
+	if (rc == 0 && e.n == 0 && e.skipped_included)
 		rc = phys_fail("every match is in an included file");
-	if (rc == 0 && skipped_included)
+	if (rc == 0 && e.skipped_included)
 		phys_warn("skipped %zu parameter%s of included models (edit "
-		    "their own files)", skipped_included,
-		    skipped_included == 1 ? "" : "s");
+		    "their own files)", e.skipped_included,
+		    e.skipped_included == 1 ? "" : "s");
 	if (rc == 0)
-		rc = apply_edits(&w, &e);
+		rc = phys_param_edits_apply(&w, &e);
 	if (rc == 0)
 		rc = phys_world_write(&w, o->in_place);
 	if (rc < 0)
 		phys_report();
-	free_edits(&e);
+	phys_param_edits_free(&e);
 	phys_world_free(&w);
 	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
@@ -548,13 +413,15 @@ put_support(const struct phys_param *p)
 }
 
 static int
-cmd_doc(void)
+cmd_doc(int argc, char **argv, void *ctx)
 {
 	phys_scope s = PHYS_NSCOPES;
 	struct phys_value def;
 	struct phys_buf b = { 0 };
 	size_t i;
 
+	if (argc > 0)
+		usage_error("doc takes no operand");
 	fputs(".\\\" Generated by phys-param doc from lib/params.def.\n"
 	    ".TH PHYS-PARAMS 7 \"" PHYS_DATE "\" \"phys " PHYS_VERSION "\" \"phys\"\n"
 	    ".SH NAME\nphys-params \\- every parameter phys knows\n"
@@ -590,7 +457,17 @@ cmd_doc(void)
 	    ".B inertia.follow\nis\n.BR none .\n"
 	    ".B inertia.follow\nis phys's own and never written to a file: "
 	    "in\n.B phys\\-param set\nit governs the assignments after "
-	    "it.\n", stdout);
+	    "it.\n"
+	    ".SS phys's own elements\n"
+	    "SDFormat describes no MuJoCo engine. The parameters of phys's "
+	    "MuJoCo engine are elements of phys's own, which other readers "
+	    "ignore and\n.B phys\\-sdf check\nnames as such: a profile's\n"
+	    ".B <physics type=\"mujoco\"><mujoco>\n"
+	    "block (the\n.B mujoco.*\nparameters), a surface's\n"
+	    ".B <contact><mujoco>\nand\n.B <friction><mujoco>\n"
+	    "blocks and a joint's\n.BR <physics><mujoco> .\n"
+	    "Written with\n.BR phys\\-param\\ set ,\n"
+	    "they go where these paths say.\n", stdout);
 	for (i = 0; i < PHYS_NPARAMS; i++) {
 		const struct phys_param *p = &phys_params[i];
 
@@ -639,58 +516,43 @@ cmd_doc(void)
 	return PHYS_EXIT_OK;
 }
 
-static void
-check_known(const char *cmd)
-{
-	size_t i;
-
-	for (i = 0; commands[i]; i++)
-		if (strcmp(cmd, commands[i]) == 0)
-			return;
-	phys_unknown_command(cmd, commands);
-}
-
 /* An option a command does not take is a mistake worth saying. */
 static void
-check_options(const char *cmd, const struct opts *o)
+check_options(const struct phys_subcommand *cmd, const struct opts *o)
 {
-	bool list = strcmp(cmd, "list") == 0, get = strcmp(cmd, "get") == 0;
-	bool set = strcmp(cmd, "set") == 0;
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} names[] = {
+		{ O_DOC, "--doc" }, { O_PRESET, "--preset" },
+		{ O_IN_PLACE, "--in-place" }, { O_FROM, "--from" }
+	};
+	unsigned given = (o->doc ? O_DOC : 0) | (o->preset ? O_PRESET : 0) |
+	    (o->in_place ? O_IN_PLACE : 0) | (o->from ? O_FROM : 0);
+	unsigned takes = *(const unsigned *)cmd->data;
+	size_t i;
 
-	if (o->doc && !list && !get)
-		phys_die(PHYS_EXIT_USAGE, "%s: --doc does not apply", cmd);
-	if (o->preset && !get && !set)
-		phys_die(PHYS_EXIT_USAGE, "%s: --preset does not apply", cmd);
-	if ((o->in_place || o->from) && !set)
-		phys_die(PHYS_EXIT_USAGE, "%s: %s does not apply", cmd,
-		    o->in_place ? "--in-place" : "--from");
+	for (i = 0; i < sizeof names / sizeof names[0]; i++)
+		if ((given & names[i].bit) && !(takes & names[i].bit))
+			phys_die(PHYS_EXIT_USAGE, "%s: %s does not apply",
+			    cmd->name, names[i].name);
 }
 
 int
 main(int argc, char **argv)
 {
+	const struct phys_subcommand *sub;
 	struct opts o = { 0 };
-	const char *cmd;
 	int rc;
 
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	if (!(cmd = phys_split_command(&argc, &argv, ":hdf:ip:", parse_options,
-	    &o)))
-		usage();
-	check_known(cmd);
-	check_options(cmd, &o);
-	if (strcmp(cmd, "list") == 0)
-		rc = cmd_list(&o, argc, argv);
-	else if (strcmp(cmd, "get") == 0)
-		rc = cmd_get(&o, argc, argv);
-	else if (strcmp(cmd, "set") == 0)
-		rc = cmd_set(&o, argc, argv);
-	else if (argc == 0)
-		rc = cmd_doc();
-	else
-		usage();
+	if (!(sub = phys_command_split(&command, &current, &argc, &argv,
+	    ":hdf:ip:", parse_options, &o)))
+		phys_usage(phys_command_usage(&command, NULL));
+	check_options(sub, &o);
+	rc = sub->run(argc, argv, &o);
 	phys_buf_free(&out);
 	if (phys_close_stdout() != PHYS_EXIT_OK && rc == PHYS_EXIT_OK)
 		rc = PHYS_EXIT_FAIL;

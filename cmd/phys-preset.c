@@ -4,20 +4,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "paramio.h"
 #include "preset.h"
 
-static const char usage_text[] =
-    "usage: phys-preset list [-1] WORLD\n"
-    "       phys-preset show NAME WORLD\n"
-    "       phys-preset use [-i] NAME WORLD\n"
-    "       phys-preset add [-i] [--engine ENGINE] [--from PRESET] NAME\n"
-    "                       [NAME=VALUE...] WORLD\n"
-    "       phys-preset remove [-i] NAME WORLD\n"
-    "       phys-preset rename [-i] OLD NEW WORLD\n"
-    "       phys-preset export NAME WORLD\n"
-    "       phys-preset import [-i] FILE WORLD\n"
-    "       phys-preset diff A B WORLD\n";
+#define ENGINE_OPTIONS \
+    "  -e, --engine ENGINE add a profile for ENGINE (ode, bullet, simbody,\n" \
+    "                      dart), carrying over from PRESET what means the\n" \
+    "                      same there\n" \
+    "  -f, --from PRESET   copy the new profile from PRESET\n"
+#define IN_PLACE_OPTION \
+    "  -i, --in-place      replace WORLD (via a temporary file)\n"
 
 static const char help_text[] =
     "\n"
@@ -26,15 +23,97 @@ static const char help_text[] =
     "change the world write it on stdout, or in place with -i.\n"
     "\n"
     "  -1                  list bare profile names, one a line\n"
-    "  -e, --engine ENGINE add a profile for ENGINE (ode, bullet, simbody,\n"
-    "                      dart), carrying over from PRESET what means the\n"
-    "                      same there\n"
-    "  -f, --from PRESET   copy the new profile from PRESET\n"
-    "  -i, --in-place      replace WORLD (via a temporary file)\n"
+    ENGINE_OPTIONS
+    IN_PLACE_OPTION
     "  -h, --help          show this help\n"
     "      --version       show the version\n";
 
+static const char list_help[] =
+    "\n"
+    "One JSON line per profile, in file order: its name, type, whether it\n"
+    "is marked default and whether a run starts in it.\n"
+    "  -1                  bare profile names, one a line\n";
+
+static const char show_help[] =
+    "\n"
+    "The parameter lines of profile NAME: the shared parameters and those\n"
+    "of its engine.\n";
+
+static const char use_help[] =
+    "\n"
+    "WORLD with NAME the one profile marked default, the one a run starts\n"
+    "in; on stdout, or in place with -i.\n"
+    IN_PLACE_OPTION;
+
+static const char add_help[] =
+    "\n"
+    "WORLD with a new profile NAME after the last one: a copy of PRESET,\n"
+    "or the specification's defaults, with each NAME=VALUE set in it.\n"
+    ENGINE_OPTIONS
+    IN_PLACE_OPTION;
+
+static const char remove_help[] =
+    "\n"
+    "WORLD without profile NAME.\n"
+    IN_PLACE_OPTION;
+
+static const char rename_help[] =
+    "\n"
+    "WORLD with profile OLD named NEW, a name not taken.\n"
+    IN_PLACE_OPTION;
+
+static const char export_help[] =
+    "\n"
+    "Profile NAME as a standalone <physics> element, as written in WORLD.\n";
+
+static const char import_help[] =
+    "\n"
+    "WORLD with every <physics> block of FILE (a snippet or a whole world)\n"
+    "added as profiles after the last one.\n"
+    IN_PLACE_OPTION;
+
+static const char diff_help[] =
+    "\n"
+    "The parameters whose values differ between profiles A and B, a line\n"
+    "each with both values. Exit 0 when they agree, 1 when they differ, 2\n"
+    "on trouble.\n";
+
 enum { OPT_VERSION = 256 };
+
+static int cmd_list(int, char **, void *);
+static int cmd_show(int, char **, void *);
+static int cmd_use(int, char **, void *);
+static int cmd_add(int, char **, void *);
+static int cmd_remove(int, char **, void *);
+static int cmd_rename(int, char **, void *);
+static int cmd_export(int, char **, void *);
+static int cmd_import(int, char **, void *);
+static int cmd_diff(int, char **, void *);
+
+/* The usage lines are also the SYNOPSIS of phys-preset(1). */
+static const struct phys_subcommand subcommands[] = {
+	{ "list", cmd_list, "phys-preset list [-1] WORLD\n", list_help, NULL },
+	{ "show", cmd_show, "phys-preset show NAME WORLD\n", show_help, NULL },
+	{ "use", cmd_use, "phys-preset use [-i] NAME WORLD\n", use_help, NULL },
+	{ "add", cmd_add,
+	    "phys-preset add [-i] [--engine ENGINE] [--from PRESET] NAME\n"
+	    "                [NAME=VALUE...] WORLD\n", add_help, NULL },
+	{ "remove", cmd_remove, "phys-preset remove [-i] NAME WORLD\n",
+	    remove_help, NULL },
+	{ "rename", cmd_rename, "phys-preset rename [-i] OLD NEW WORLD\n",
+	    rename_help, NULL },
+	{ "export", cmd_export, "phys-preset export NAME WORLD\n", export_help,
+	    NULL },
+	{ "import", cmd_import, "phys-preset import [-i] FILE WORLD\n",
+	    import_help, NULL },
+	{ "diff", cmd_diff, "phys-preset diff A B WORLD\n", diff_help, NULL },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+static const struct phys_command command = { subcommands, NULL, help_text };
+
+/* The subcommand being run, once its name is read. */
+static const struct phys_subcommand *current;
 
 static const struct option longopts[] = {
 	{ "engine", required_argument, NULL, 'e' },
@@ -43,11 +122,6 @@ static const struct option longopts[] = {
 	{ "in-place", no_argument, NULL, 'i' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
-};
-
-static const char *const commands[] = {
-	"list", "show", "use", "add", "remove", "rename", "export", "import",
-	"diff", NULL
 };
 
 struct opts {
@@ -60,10 +134,14 @@ static struct phys_world world;
  * keeps 1 for "they differ" and exits 2 on trouble. */
 static int trouble = PHYS_EXIT_FAIL;
 
-static _Noreturn void
-usage(void)
+/* Exit 2 unless the subcommand has n operands (at least n when more
+ * may follow): "NAME: needs what", then its usage. */
+static void
+operands(int argc, int n, bool more, const char *what)
 {
-	phys_usage(usage_text);
+	if (more ? argc < n : argc != n)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "%s needs %s", current->name, what);
 }
 
 static void
@@ -87,7 +165,7 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 			o->in_place = true;
 			break;
 		case 'h':
-			phys_help(usage_text, help_text);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		default:
@@ -100,6 +178,7 @@ load(const char *path)
 {
 	if (phys_world_open(&world, path, true) < 0)
 		exit(trouble);
+	phys_world_engines(&world);	/* which a gz-sim profile runs */
 }
 
 /* A named profile, or exit 2 listing the names there are. */
@@ -126,130 +205,68 @@ done(int rc, const struct opts *o, bool writes)
 	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
-static int
-cmd_list(const struct opts *o, int argc, char **argv)
+/* Lines the library wrote into b, on stdout. */
+static void
+put(struct phys_buf *b)
 {
-	struct phys_buf b = { 0 };
-	size_t i;
+	fwrite(b->s ? b->s : "", 1, b->len, stdout);
+	phys_buf_free(b);
+}
 
-	if (argc != 1)
-		usage();
+static int
+cmd_list(int argc, char **argv, void *ctx)
+{
+	const struct opts *o = ctx;
+	struct phys_buf b = { 0 };
+
+	operands(argc, 1, false, "one WORLD");
 	load(argv[0]);
-	for (i = 0; i < world.nprofiles; i++) {
-		struct phys_profile *p = &world.profiles[i];
-
-		if (o->bare) {
-			phys_buf_puts(&b, p->name);
-			phys_buf_putc(&b, '\n');
-			continue;
-		}
-		phys_buf_puts(&b, "{\"name\":");
-		phys_buf_json_string(&b, p->name);
-		phys_buf_puts(&b, ",\"type\":");
-		phys_buf_json_string(&b, p->type);
-		phys_buf_printf(&b, ",\"default\":%s,\"start\":%s}\n",
-		    p->marked_default ? "true" : "false",
-		    (int)i == world.start ? "true" : "false");
-	}
-	fwrite(b.s ? b.s : "", 1, b.len, stdout);
-	phys_buf_free(&b);
+	phys_preset_list(&world, o->bare, &b);
+	put(&b);
 	return done(0, o, false);
 }
 
-/* Parameters that matter to the profile's engine: shared ones and its own. */
-static bool
-relevant(const struct phys_param *p, unsigned engine)
-{
-	return p->engines == PHYS_E_ALL || (p->engines & engine);
-}
-
 static int
-cmd_show(const struct opts *o, int argc, char **argv)
+cmd_show(int argc, char **argv, void *ctx)
 {
+	const struct opts *o = ctx;
 	struct phys_buf b = { 0 };
-	struct phys_ref r;
-	unsigned engine;
-	size_t i;
 
-	if (argc != 2)
-		usage();
+	operands(argc, 2, false, "NAME and WORLD");
 	load(argv[1]);
-	r.idx = profile(argv[0]);
-	r.scope = PHYS_S_PHYSICS;
-	engine = phys_engine_bit(world.profiles[r.idx].type);
-	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
-		r.p = phys_scope_param(PHYS_S_PHYSICS, i);
-		if (relevant(r.p, engine ? engine : PHYS_E_ALL))
-			phys_param_line(&b, &world, &r,
-			    &world.profiles[r.idx].vals[i], PHYS_PL_PRESET, NULL);
-	}
-	fwrite(b.s ? b.s : "", 1, b.len, stdout);
-	phys_buf_free(&b);
+	phys_preset_show(&world, profile(argv[0]), &b);
+	put(&b);
 	return done(0, o, false);
 }
 
 static int
-cmd_diff(const struct opts *o, int argc, char **argv)
+cmd_diff(int argc, char **argv, void *ctx)
 {
+	const struct opts *o = ctx;
 	struct phys_buf b = { 0 };
-	struct phys_profile *pa, *pb;
-	const struct phys_param *p;
-	unsigned engines;
-	size_t i;
 	bool differ;
+	int pa, pb;
 
-	if (argc != 3)
-		usage();
+	operands(argc, 3, false, "A, B and WORLD");
 	trouble = PHYS_EXIT_USAGE;
 	load(argv[2]);
-	pa = &world.profiles[profile(argv[0])];
-	pb = &world.profiles[profile(argv[1])];
-	if (strcmp(pa->type, pb->type) != 0) {
-		phys_buf_puts(&b, "{\"name\":\"type\",\"type\":\"string\",\"values\":{");
-		phys_buf_json_string(&b, pa->name);
-		phys_buf_putc(&b, ':');
-		phys_buf_json_string(&b, pa->type);
-		phys_buf_putc(&b, ',');
-		phys_buf_json_string(&b, pb->name);
-		phys_buf_putc(&b, ':');
-		phys_buf_json_string(&b, pb->type);
-		phys_buf_puts(&b, "}}\n");
-	}
-	engines = phys_engine_bit(pa->type) | phys_engine_bit(pb->type);
-	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
-		p = phys_scope_param(PHYS_S_PHYSICS, i);
-		if (!relevant(p, engines) ||
-		    phys_value_equal(p, &pa->vals[i], &pb->vals[i]))
-			continue;
-		phys_buf_puts(&b, "{\"name\":");
-		phys_buf_json_string(&b, p->name);
-		phys_buf_puts(&b, ",\"type\":");
-		phys_buf_json_string(&b, phys_type_name(p->type));
-		phys_buf_puts(&b, ",\"values\":{");
-		phys_buf_json_string(&b, pa->name);
-		phys_buf_putc(&b, ':');
-		phys_value_json(p, &pa->vals[i], &b);
-		phys_buf_putc(&b, ',');
-		phys_buf_json_string(&b, pb->name);
-		phys_buf_putc(&b, ':');
-		phys_value_json(p, &pb->vals[i], &b);
-		phys_buf_puts(&b, "}}\n");
-	}
-	fwrite(b.s ? b.s : "", 1, b.len, stdout);
+	pa = profile(argv[0]);
+	pb = profile(argv[1]);
+	phys_preset_diff(&world, pa, pb, &b);
 	differ = b.len > 0;
-	phys_buf_free(&b);
+	put(&b);
 	if (done(0, o, false) != PHYS_EXIT_OK)
 		return PHYS_EXIT_USAGE;
 	return differ ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
 static int
-cmd_export(const struct opts *o, int argc, char **argv)
+cmd_export(int argc, char **argv, void *ctx)
 {
+	const struct opts *o = ctx;
 	char *text;
 
-	if (argc != 2)
-		usage();
+	operands(argc, 2, false, "NAME and WORLD");
 	load(argv[1]);
 	text = phys_preset_export(&world, profile(argv[0]));
 	if (text)
@@ -258,63 +275,87 @@ cmd_export(const struct opts *o, int argc, char **argv)
 	return done(text ? 0 : -1, o, false);
 }
 
-static int
-cmd_edit(const char *cmd, const struct opts *o, int argc, char **argv)
+/* The world to change, opened for writing back. */
+static void
+open_edit(const struct opts *o, const char *path)
 {
-	int rc;
+	if (phys_world_open_edit(&world, path, o->in_place, true) < 0)
+		exit(PHYS_EXIT_FAIL);
+}
 
-	if (argc < 2)
-		usage();
-	if (strcmp(cmd, "import") == 0 && strcmp(argv[0], "-") == 0 &&
-	    strcmp(argv[argc - 1], "-") == 0)
+static int
+cmd_use(int argc, char **argv, void *ctx)
+{
+	const struct opts *o = ctx;
+
+	operands(argc, 2, false, "NAME and WORLD");
+	open_edit(o, argv[1]);
+	return done(phys_preset_use(&world, profile(argv[0])), o, true);
+}
+
+static int
+cmd_add(int argc, char **argv, void *ctx)
+{
+	const struct opts *o = ctx;
+
+	operands(argc, 2, true, "NAME and WORLD");
+	open_edit(o, argv[argc - 1]);
+	return done(phys_preset_add(&world, argv[0],
+	    o->from ? profile(o->from) : -1, o->engine, argv + 1,
+	    (size_t)(argc - 2)), o, true);
+}
+
+static int
+cmd_remove(int argc, char **argv, void *ctx)
+{
+	const struct opts *o = ctx;
+
+	operands(argc, 2, false, "NAME and WORLD");
+	open_edit(o, argv[1]);
+	return done(phys_preset_remove(&world, profile(argv[0])), o, true);
+}
+
+static int
+cmd_rename(int argc, char **argv, void *ctx)
+{
+	const struct opts *o = ctx;
+
+	operands(argc, 3, false, "OLD, NEW and WORLD");
+	open_edit(o, argv[2]);
+	return done(phys_preset_rename(&world, profile(argv[0]), argv[1]), o,
+	    true);
+}
+
+static int
+cmd_import(int argc, char **argv, void *ctx)
+{
+	const struct opts *o = ctx;
+
+	operands(argc, 2, false, "FILE and WORLD");
+	if (strcmp(argv[0], "-") == 0 && strcmp(argv[1], "-") == 0)
 		phys_die(PHYS_EXIT_USAGE, "FILE and WORLD cannot both be "
 		    "standard input");
-	if (phys_world_open_edit(&world, argv[argc - 1], o->in_place, true) < 0)
-		exit(PHYS_EXIT_FAIL);
-	if (strcmp(cmd, "use") == 0 && argc == 2)
-		rc = phys_preset_use(&world, profile(argv[0]));
-	else if (strcmp(cmd, "remove") == 0 && argc == 2)
-		rc = phys_preset_remove(&world, profile(argv[0]));
-	else if (strcmp(cmd, "rename") == 0 && argc == 3)
-		rc = phys_preset_rename(&world, profile(argv[0]), argv[1]);
-	else if (strcmp(cmd, "import") == 0 && argc == 2)
-		rc = phys_preset_import(&world, argv[0]);
-	else if (strcmp(cmd, "add") == 0)
-		rc = phys_preset_add(&world, argv[0],
-		    o->from ? profile(o->from) : -1, o->engine, argv + 1,
-		    (size_t)(argc - 2));
-	else
-		usage();
-	return done(rc, o, true);
+	open_edit(o, argv[1]);
+	return done(phys_preset_import(&world, argv[0]), o, true);
 }
 
 int
 main(int argc, char **argv)
 {
+	const struct phys_subcommand *sub;
 	struct opts o = { 0 };
-	const char *cmd;
 	int rc;
 
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	if (!(cmd = phys_split_command(&argc, &argv, ":h1e:f:i", parse_options,
-	    &o)))
-		usage();
-	if (strcmp(cmd, "list") == 0)
-		return cmd_list(&o, argc, argv) | phys_close_stdout();
-	if (strcmp(cmd, "show") == 0)
-		return cmd_show(&o, argc, argv) | phys_close_stdout();
-	if (strcmp(cmd, "diff") == 0) {
-		rc = cmd_diff(&o, argc, argv);
+	if (!(sub = phys_command_split(&command, &current, &argc, &argv,
+	    ":h1e:f:i", parse_options, &o)))
+		phys_usage(phys_command_usage(&command, NULL));
+	rc = sub->run(argc, argv, &o);
+	/* diff, like diff(1), keeps 1 for "they differ", 2 for trouble */
+	if (sub->run == cmd_diff)
 		return phys_close_stdout() == PHYS_EXIT_OK ? rc :
 		    PHYS_EXIT_USAGE;
-	}
-	if (strcmp(cmd, "export") == 0)
-		return cmd_export(&o, argc, argv) | phys_close_stdout();
-	if (strcmp(cmd, "use") == 0 || strcmp(cmd, "add") == 0 ||
-	    strcmp(cmd, "remove") == 0 || strcmp(cmd, "rename") == 0 ||
-	    strcmp(cmd, "import") == 0)
-		return cmd_edit(cmd, &o, argc, argv) | phys_close_stdout();
-	phys_unknown_command(cmd, commands);
+	return rc | phys_close_stdout();
 }

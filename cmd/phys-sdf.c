@@ -7,40 +7,53 @@
 #include "check.h"
 #include "sdfprint.h"
 
-static const char usage_text[] =
-    "usage: phys-sdf check [WORLD | -]\n"
-    "       phys-sdf print [WORLD | -]\n";
+#define CHECK_TEXT \
+    "check: report what is wrong with an SDF world and the models it\n" \
+    "includes, one JSON line per finding, in file order: elements and\n" \
+    "attributes the specification of the file's version does not know,\n" \
+    "values of the wrong type or out of range, missing required elements,\n" \
+    "duplicate names, dangling references and impossible inertia. Exit 1\n" \
+    "when there is an error; warnings alone exit 0.\n"
+#define PRINT_TEXT \
+    "print: write the world as one SDF file: includes resolved, and every\n" \
+    "pose relative to its parent model (or the world).\n"
 
 static const char help_text[] =
     "\n"
-    "check: report what is wrong with an SDF world and the models it\n"
-    "includes, one JSON line per finding, in file order: elements and\n"
-    "attributes the specification of the file's version does not know,\n"
-    "values of the wrong type or out of range, missing required elements,\n"
-    "duplicate names, dangling references and impossible inertia. Exit 1\n"
-    "when there is an error; warnings alone exit 0.\n"
+    CHECK_TEXT
     "\n"
-    "print: write the world as one SDF file: includes resolved, and every\n"
-    "pose relative to its parent model (or the world).\n"
+    PRINT_TEXT
     "\n"
     "  -h, --help          show this help\n"
     "      --version       show the version\n";
 
+static const char check_help[] = "\n" CHECK_TEXT;
+static const char print_help[] = "\n" PRINT_TEXT;
+
 enum { OPT_VERSION = 256 };
 
-static const char *const commands[] = { "check", "print", NULL };
+static int cmd_check(int, char **, void *);
+static int cmd_print(int, char **, void *);
+
+/* The usage lines are also the SYNOPSIS of phys-sdf(1). */
+static const struct phys_subcommand subcommands[] = {
+	{ "check", cmd_check, "phys-sdf check [WORLD | -]\n", check_help,
+	    NULL },
+	{ "print", cmd_print, "phys-sdf print [WORLD | -]\n", print_help,
+	    NULL },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+static const struct phys_command command = { subcommands, NULL, help_text };
+
+/* The subcommand being run, once its name is read. */
+static const struct phys_subcommand *current;
 
 static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
 };
-
-static _Noreturn void
-usage(void)
-{
-	phys_usage(usage_text);
-}
 
 static void
 parse_options(int argc, char **argv, const char *optstring, void *ctx)
@@ -50,7 +63,7 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
 		switch (c) {
 		case 'h':
-			phys_help(usage_text, help_text);
+			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
 		default:
@@ -58,9 +71,24 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		}
 }
 
-static int
-cmd_check(const char *path)
+/* The one WORLD, or "-" for stdin. */
+static const char *
+world_operand(int argc, char **argv)
 {
+	const char *path = argc == 1 ? argv[0] : "-";
+
+	if (argc > 1)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "%s takes one WORLD", current->name);
+	if (strcmp(path, "-") == 0)
+		phys_stdin_hint("an SDF world");
+	return path;
+}
+
+static int
+cmd_check(int argc, char **argv, void *ctx)
+{
+	const char *path = world_operand(argc, argv);
 	struct phys_findings f;
 	struct phys_buf b = { 0 };
 	int rc;
@@ -76,8 +104,9 @@ cmd_check(const char *path)
 }
 
 static int
-cmd_print(const char *path)
+cmd_print(int argc, char **argv, void *ctx)
 {
+	const char *path = world_operand(argc, argv);
 	struct phys_buf b = { 0 };
 	int rc = PHYS_EXIT_OK;
 
@@ -94,25 +123,16 @@ cmd_print(const char *path)
 int
 main(int argc, char **argv)
 {
-	const char *cmd, *path;
+	const struct phys_subcommand *sub;
 	int rc;
 
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	if (!(cmd = phys_split_command(&argc, &argv, ":h", parse_options, NULL)))
-		usage();
-	if (strcmp(cmd, "check") != 0 && strcmp(cmd, "print") != 0)
-		phys_unknown_command(cmd, commands);
-	if (argc > 1)
-		phys_usage_error(usage_text, "%s takes one WORLD", cmd);
-	path = argc == 1 ? argv[0] : "-";
-	if (strcmp(path, "-") == 0)
-		phys_stdin_hint("an SDF world");
-	if (strcmp(cmd, "check") == 0)
-		rc = cmd_check(path);
-	else
-		rc = cmd_print(path);
+	if (!(sub = phys_command_split(&command, &current, &argc, &argv, ":h",
+	    parse_options, NULL)))
+		phys_usage(phys_command_usage(&command, NULL));
+	rc = sub->run(argc, argv, NULL);
 	if (phys_close_stdout() != PHYS_EXIT_OK)
 		rc = PHYS_EXIT_FAIL;
 	return rc;

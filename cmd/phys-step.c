@@ -1,4 +1,4 @@
-/* phys-step - simulate an SDF world with ODE, Bullet or Simbody and write
+/* phys-step - run an SDF world (ODE, Bullet, MuJoCo or Simbody); write
  * state lines. */
 #include <getopt.h>
 #include <stdio.h>
@@ -15,8 +15,8 @@ static const char usage_text[] =
 
 static const char help_text[] =
     "\n"
-    "Simulate an SDF world with ODE, Bullet or Simbody (the profile's type);\n"
-    "write one JSON state line per sample on standard output.\n"
+    "Simulate an SDF world with ODE, Bullet, MuJoCo or Simbody (the profile's\n"
+    "type); write one JSON state line per sample on standard output.\n"
     "\n"
     "  -c, --control FILE       apply control lines from FILE at their times;\n"
     "                           from a pipe, FIFO or terminal as they arrive\n"

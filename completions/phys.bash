@@ -272,7 +272,7 @@ _phys_preset()
 		return
 		;;
 	-e | --engine)
-		_phys_words_add ode bullet simbody dart
+		_phys_words_add ode bullet mujoco simbody dart
 		return
 		;;
 	esac

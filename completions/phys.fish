@@ -175,7 +175,7 @@ complete -c phys-preset -n '__phys_sub_is' -a import -d 'Add a profile from a fi
 complete -c phys-preset -n '__phys_sub_is' -a diff -d 'Compare two profiles'
 complete -c phys-preset -n '__phys_sub_is list' -s 1 -d 'Bare profile names, one a line'
 complete -c phys-preset -n '__phys_sub_is add' -s f -l from -x -a '(__phys_profiles)' -d 'Copy the new profile from PRESET'
-complete -c phys-preset -n '__phys_sub_is add' -s e -l engine -x -a 'ode bullet simbody dart' -d 'A profile for ENGINE'
+complete -c phys-preset -n '__phys_sub_is add' -s e -l engine -x -a 'ode bullet mujoco simbody dart' -d 'A profile for ENGINE'
 complete -c phys-preset -n '__phys_sub_is use add remove rename import' -s i -l in-place -d 'Replace WORLD'
 complete -c phys-preset -s h -l help -d 'Show the help'
 complete -c phys-preset -n '__phys_sub_is' -l version -d 'Show the version'

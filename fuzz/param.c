@@ -11,7 +11,6 @@
 #include "paramio.h"
 #include "ref.h"
 #include "sdfedit.h"
-#include "sim.h"
 #include "small_world.h"
 
 int

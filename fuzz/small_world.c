@@ -15,6 +15,8 @@ static const char text[] =
     "<physics name=\"coarse\" type=\"ode\">"
     "<max_step_size>0.01</max_step_size>"
     "<ode><solver><iters>10</iters></solver></ode></physics>\n"
+    "<physics name=\"mj\" type=\"mujoco\">"
+    "<max_step_size>0.002</max_step_size></physics>\n"
     "<model name=\"ground\"><static>true</static><link name=\"link\">"
     "<collision name=\"c\"><geometry><plane><normal>0 0 1</normal>"
     "<size>10 10</size></plane></geometry></collision></link></model>\n"

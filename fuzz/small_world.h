@@ -1,7 +1,7 @@
 /*
  * small_world.h - the world the line harnesses work on: a box resting on
  * a plane and a pendulum, so parameter and control lines find links,
- * collisions, joints and two profiles to name.
+ * collisions, joints and profiles to name (two of ODE and one of MuJoCo).
  */
 #ifndef PHYS_FUZZ_WORLD_H
 #define PHYS_FUZZ_WORLD_H

@@ -433,6 +433,78 @@ subcommands() {
 	assert_equal "$stderr" "phys-step: no item matches 'nope/pose' (phys-introspect items lists them)"
 }
 
+# The usage block of a --help or of a usage error: up to the first empty
+# line, without "usage: " and the blanks that align the lines.
+usage_block() {
+	awk 'NF == 0 { exit } { print }' |
+	    sed -e 's/^usage: //' -e 's/^[[:blank:]]*//' -e 's/[[:blank:]]*$//'
+}
+
+# The lines of SUB in the SYNOPSIS of CMD(1): those that start with
+# "CMD SUB", and the lines that continue them.
+synopsis_of() {
+	man_synopsis "$ROOT/man/$1.1" | awk -v cmd="$1" -v name="$2" '
+	    $0 == cmd " " name || index($0, cmd " " name " ") == 1 { on = 1; print; next }
+	    index($0, cmd " ") == 1 || /^[A-Z]+:/ { on = 0; next }
+	    on { print }'
+}
+
+@test "COMMAND SUB --help: the SUB lines of the SYNOPSIS, once, then SUB's own help" {
+	local cmd sub subs usage want long n=0
+
+	for cmd in $(commands); do
+		subs=$(subcommands "$cmd")
+		for sub in $subs; do
+			run -0 --separate-stderr "$cmd" "$sub" --help
+			[ -z "$stderr" ] || fail "$cmd $sub --help: $stderr"
+			usage=$(usage_block <<<"$output")
+			want=$(synopsis_of "$cmd" "$sub")
+			[ -n "$want" ] || fail "$sub is not in the SYNOPSIS of $cmd(1)"
+			assert_equal "$usage" "$want"
+			# some help after the usage, and not the command's whole
+			[ "${#lines[@]}" -gt "$(wc -l <<<"$usage")" ] ||
+			    fail "$cmd $sub --help has no help"
+			[[ "$output" != *"$(help_usage "$cmd")"* ]] ||
+			    fail "$cmd $sub --help prints every command's usage"
+			long=$output
+			run -0 --separate-stderr "$cmd" "$sub" -h
+			assert_equal "$output" "$long"
+			n=$((n + 1))
+		done
+	done
+	[ "$n" -ge 30 ] || fail "only $n subcommands"
+}
+
+@test "a usage error in a subcommand: the problem, then that subcommand's usage alone" {
+	local args cmd sub usage
+
+	while read -r args; do
+		set -- $args
+		cmd=$1 sub=$2
+		run -2 --separate-stderr "$@"
+		[ -z "$output" ] || fail "$args wrote on stdout"
+		[[ "${stderr_lines[0]}" == "$cmd: "* ]] || fail "$args: $stderr"
+		usage=$(printf '%s\n' "${stderr_lines[@]:1}" | usage_block)
+		assert_equal "$usage" "$(synopsis_of "$cmd" "$sub")"
+	done <<EOF
+phys-param get iters
+phys-param set
+phys-param doc extra
+phys-preset show quick
+phys-preset add
+phys-preset rename a b
+phys-sdf print a b
+phys-sweep plan
+phys-sweep score final:x
+phys-sweep best a b c
+phys-inertia check
+phys-inertia principal a b
+phys-inertia box 1 2
+phys-introspect at
+phys-introspect diff a
+EOF
+}
+
 @test "a mistyped subcommand gets the closest ones, in one line" {
 	local cmd sub subs
 

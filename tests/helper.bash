@@ -50,7 +50,7 @@ rel() {
 # profile last named.
 for_both() {
 	local p
-	for p in ode bullet simbody; do
+	for p in ode bullet mujoco simbody; do
 		echo "under the $p profile"
 		"$@" "$p"
 	done

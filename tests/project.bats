@@ -94,3 +94,18 @@ EOF
 	run "$ROOT/tools/check-lib" "$PHYS_BIN"
 	[ "$status" -eq 0 ] || fail "$output"
 }
+
+@test "cmd/ holds thin commands: none over 750 lines, and each with subcommands dispatches from one table" {
+	local f n
+
+	for f in "$ROOT"/cmd/*.c; do
+		n=$(wc -l <"$f")
+		[ "$n" -le 750 ] || fail "${f#"$ROOT"/} has $n lines: move its logic into lib/"
+	done
+	for f in phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep; do
+		grep -q '^static const struct phys_command command = ' "$ROOT/cmd/$f.c" ||
+		    fail "$f has no subcommand table"
+		! grep -q 'strcmp(cmd, "' "$ROOT/cmd/$f.c" ||
+		    fail "$f dispatches on subcommand names outside its table"
+	done
+}

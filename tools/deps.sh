@@ -4,8 +4,9 @@
 set -e
 # build: compilers (g++ for the Bullet and Simbody engines), pkg-config and
 # the libraries' -dev packages (libbullet-dev: Bullet 3, with its
-# double-precision build; libsimbody-dev: Simbody 3.7)
-pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libassimp-dev libgdal-dev libbullet-dev libsimbody-dev"
+# double-precision build; libmujoco-dev: MuJoCo 2.2.2; libsimbody-dev:
+# Simbody 3.7)
+pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libassimp-dev libgdal-dev libbullet-dev libmujoco-dev libsimbody-dev"
 # tests: bats, jq to read JSON lines, xmllint to check SDF we write, the shells whose
 # completions are checked, mandoc and groff to lint and render the manuals,
 # the SDFormat specification the parameter table is checked against,

@@ -804,3 +804,18 @@ phys_ist_diff(const struct phys_ist_opts *o, const char *a, const char *b,
 	return rc;
 }
 
+int
+phys_ist_save_selection(const struct phys_ist_opts *o, const char *path)
+{
+	struct phys_ist_sel all = { 0 };
+	size_t i;
+	int rc;
+
+	for (i = 0; i < o->sel.n; i++)
+		phys_ist_sel_add(&all, o->sel.pat[i]);
+	for (i = 0; i < o->ndefs; i++)
+		phys_ist_sel_add(&all, o->defs[i].text);
+	rc = phys_ist_sel_save(&all, path);
+	phys_ist_sel_free(&all);
+	return rc;
+}

@@ -28,6 +28,10 @@ struct phys_ist_opts {
 	FILE *out;
 };
 
+/* The selectors and definitions of o into path, one a line, for
+ * --selection to read back. */
+int phys_ist_save_selection(const struct phys_ist_opts *o, const char *path);
+
 /*
  * The commands. Each returns 0, or -1 with phys_error() set after writing
  * only whole lines.

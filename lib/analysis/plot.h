@@ -23,6 +23,7 @@ struct phys_ist_color {
 struct phys_ist_plotopts {
 	bool live;		/* redraw while lines come in */
 	double interval;	/* live: seconds between redraws at most */
+	bool has_interval;	/* given, rather than the default 1 */
 	bool has_xmin, has_xmax, has_ymin, has_ymax;
 	double xmin, xmax, ymin, ymax;
 	const char *title;
@@ -40,6 +41,24 @@ struct phys_ist_plotopts {
 enum phys_ist_plot_format phys_ist_plot_format_of(const char *path);
 
 int phys_ist_plot(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p);
+
+/*
+ * A setting from its option's name (without "--") and text (NULL for
+ * live): background, color SELECTOR=COLOR (a name or #RRGGBB), format
+ * png|svg|pdf, interval SECONDS, live, logscale x|y, script, size
+ * WIDTHxHEIGHT, terminal text|sixel|window, title, xmin, xmax, ymin,
+ * ymax. 0, or -1 with phys_error() naming the option.
+ */
+int phys_ist_plot_setting(struct phys_ist_plotopts *p, const char *name,
+    const char *arg);
+/*
+ * The settings together, for a plot into out (-o, or NULL) of nruns runs
+ * (stdout_tty: whether standard output is a terminal, to draw on): what
+ * excludes what, and the ranges. Sets the format from out's extension.
+ */
+int phys_ist_plot_check(struct phys_ist_plotopts *p, const char *out,
+    size_t nruns, bool stdout_tty);
+void phys_ist_plotopts_free(struct phys_ist_plotopts *p);
 
 /* Full path of an executable found on PATH, or NULL; caller frees. */
 char *phys_ist_find_program(const char *prog);

@@ -515,15 +515,16 @@ ear_clip(const double *xy, size_t *idx, size_t n, size_t *out)
 	return (int)(k / 3);
 }
 
+/* A polyline's corners: repeated points (the closing one too) and points
+ * on a straight stretch dropped; its signed area (positive: counter-
+ * clockwise). -1 when fewer than three corners enclose an area. */
 static int
-extrude_one(struct phys_mesh *m, size_t *capv, size_t *capt, const double *pts,
-    size_t n, double height)
+clean_ring(const double *pts, size_t n, double **out, size_t *nout,
+    double *area)
 {
-	double *xy = phys_xmalloc(2 * n * sizeof *xy), area = 0;
-	size_t *idx = phys_xmalloc(n * sizeof *idx), *tri, i, k = 0, base = m->nv;
-	int nt;
+	double *xy = phys_xmalloc((2 * n + 2) * sizeof *xy);
+	size_t i, k = 0;
 
-	/* Drop repeated points, the closing one included. */
 	for (i = 0; i < n; i++)
 		if (k == 0 || pts[2 * i] != xy[2 * k - 2] ||
 		    pts[2 * i + 1] != xy[2 * k - 1]) {
@@ -541,74 +542,306 @@ extrude_one(struct phys_mesh *m, size_t *capv, size_t *capt, const double *pts,
 			k--;
 		} else
 			i++;
-	n = k;
-	for (i = 0; i < n; i++)
-		area += xy[2 * i] * xy[2 * ((i + 1) % n) + 1] -
-		    xy[2 * ((i + 1) % n)] * xy[2 * i + 1];
-	if (n < 3 || area == 0) {
+	*area = 0;
+	for (i = 0; i < k; i++)
+		*area += xy[2 * i] * xy[2 * ((i + 1) % k) + 1] -
+		    xy[2 * ((i + 1) % k)] * xy[2 * i + 1];
+	if (k < 3 || *area == 0) {
 		free(xy);
-		free(idx);
 		return phys_fail("%s", "a polyline needs three points "
 		    "enclosing an area");
 	}
-	for (i = 0; i < n; i++)	/* counter-clockwise */
-		idx[i] = area > 0 ? i : n - 1 - i;
-	tri = phys_xmalloc(3 * n * sizeof *tri);
-	nt = ear_clip(xy, idx, n, tri);
-	if (nt < 0) {
-		free(xy);
-		free(idx);
-		free(tri);
-		return phys_fail("%s", "a polyline crosses itself");
-	}
-	for (i = 0; i < n; i++)
-		add_vertex(m, capv, v3(xy[2 * i], xy[2 * i + 1], 0));
-	for (i = 0; i < n; i++)
-		add_vertex(m, capv, v3(xy[2 * i], xy[2 * i + 1], height));
-	for (i = 0; i < (size_t)nt; i++) {
-		size_t a = tri[3 * i], b = tri[3 * i + 1], c = tri[3 * i + 2];
-
-		add_triangle(m, capt, base + n + a, base + n + b, base + n + c);
-		add_triangle(m, capt, base + a, base + c, base + b);
-	}
-	for (i = 0; i < n; i++) {	/* sides, each edge walked counter-clockwise */
-		size_t a = area > 0 ? i : (i + 1) % n;
-		size_t b = area > 0 ? (i + 1) % n : i;
-
-		add_triangle(m, capt, base + a, base + b, base + n + b);
-		add_triangle(m, capt, base + a, base + n + b, base + n + a);
-	}
-	free(xy);
-	free(idx);
-	free(tri);
+	*out = xy;
+	*nout = k;
 	return 0;
 }
 
+/* Whether segments ab and cd cross (touching at an end is no crossing). */
+static bool
+segments_cross(const double *a, const double *b, const double *c,
+    const double *d)
+{
+	double d1 = cross2(a, b, c), d2 = cross2(a, b, d);
+	double d3 = cross2(c, d, a), d4 = cross2(c, d, b);
+
+	return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) &&
+	    ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+/* Whether the segment between points a and b (indices into xy) crosses
+ * one of the edges (pairs of indices) e[0..2n). */
+static bool
+blocked(const double *xy, size_t a, size_t b, const size_t *e, size_t n)
+{
+	size_t i, p, q;
+
+	for (i = 0; i < n; i++) {
+		p = e[2 * i];
+		q = e[2 * i + 1];
+		if (p == a || p == b || q == a || q == b)
+			continue;
+		if (segments_cross(xy + 2 * a, xy + 2 * b, xy + 2 * p,
+		    xy + 2 * q))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A hole (clockwise, points first..first+nh of xy) joined to the ring
+ * (counter-clockwise) by a bridge from its right-most corner to the
+ * nearest ring corner the bridge reaches without crossing an edge: the
+ * ring runs out along the bridge, round the hole and back, one polygon
+ * that ear clipping takes. e[0..2ne): the edges no bridge may cross,
+ * those of the outline, the holes and the bridges made before.
+ */
+#define BRIDGE_WORK 100000000
+
+static int
+bridge_hole(const double *xy, size_t **ring, size_t *n, size_t first,
+    size_t nh, size_t *e, size_t *ne, size_t *work)
+{
+	size_t i, m = first, best = 0, k, v;
+	double d, bestd = HUGE_VAL;
+	size_t *r;
+
+	for (i = first; i < first + nh; i++)
+		if (xy[2 * i] > xy[2 * m])
+			m = i;
+	for (i = 0; i < *n; i++) {
+		v = (*ring)[i];
+		d = hypot(xy[2 * v] - xy[2 * m], xy[2 * v + 1] - xy[2 * m + 1]);
+		if (d >= bestd)
+			continue;
+		/* each look costs every edge: bounded, untrusted input */
+		if ((*work += *ne) > BRIDGE_WORK)
+			return phys_fail("%s", "polylines with holes too many "
+			    "or too detailed to join (over 10^8 steps)");
+		if (!blocked(xy, v, m, e, *ne)) {
+			bestd = d;
+			best = i;
+		}
+	}
+	if (bestd == HUGE_VAL)
+		return phys_fail("%s", "a hole of a polyline cannot be "
+		    "reached from its outline (do the polylines cross?)");
+	e[2 * *ne] = (*ring)[best];
+	e[2 * *ne + 1] = m;
+	(*ne)++;
+	r = phys_xmalloc((*n + nh + 2) * sizeof *r);
+	k = 0;
+	for (i = 0; i <= best; i++)
+		r[k++] = (*ring)[i];
+	for (i = 0; i <= nh; i++)
+		r[k++] = first + (m - first + i) % nh;
+	for (i = best; i < *n; i++)
+		r[k++] = (*ring)[i];
+	free(*ring);
+	*ring = r;
+	*n = k;
+	return 0;
+}
+
+/* The walls of a ring of n corners from first (at base + first below,
+ * base + total + first above), its edges walked in its own direction:
+ * outwards of the solid for an outline (counter-clockwise) and for a
+ * hole (clockwise). */
+static void
+walls(struct phys_mesh *m, size_t *capt, size_t base, size_t total,
+    size_t first, size_t n)
+{
+	size_t i, a, b;
+
+	for (i = 0; i < n; i++) {
+		a = first + i;
+		b = first + (i + 1) % n;
+		add_triangle(m, capt, base + a, base + b, base + total + b);
+		add_triangle(m, capt, base + a, base + total + b,
+		    base + total + a);
+	}
+}
+
+/* The right-most x of the n points from first. */
+static double
+right_most(const double *xy, size_t first, size_t n)
+{
+	double x = -HUGE_VAL;
+	size_t i;
+
+	for (i = first; i < first + n; i++)
+		x = fmax(x, xy[2 * i]);
+	return x;
+}
+
+/* Ring k of a group turned to the way it must run: the outline (k == 0)
+ * counter-clockwise, holes clockwise. */
+static void
+orient(double *xy, size_t first, size_t n, double area, bool outline)
+{
+	size_t j, o;
+	double t;
+
+	if ((area > 0) == outline)
+		return;
+	for (j = 0; j < n / 2; j++) {
+		o = first + n - 1 - j;
+		t = xy[2 * (first + j)];
+		xy[2 * (first + j)] = xy[2 * o], xy[2 * o] = t;
+		t = xy[2 * (first + j) + 1];
+		xy[2 * (first + j) + 1] = xy[2 * o + 1], xy[2 * o + 1] = t;
+	}
+}
+
+/* The caps and walls of the group's points, once its ring is clipped. */
+static void
+extrude_caps(struct phys_mesh *m, size_t *capv, size_t *capt,
+    const double *xy, size_t total, const size_t *tri, int nt,
+    const size_t *first, const size_t *count, size_t nmembers, double height)
+{
+	size_t base = m->nv, i;
+
+	for (i = 0; i < total; i++)
+		add_vertex(m, capv, v3(xy[2 * i], xy[2 * i + 1], 0));
+	for (i = 0; i < total; i++)
+		add_vertex(m, capv, v3(xy[2 * i], xy[2 * i + 1], height));
+	for (i = 0; i < (size_t)nt; i++) {
+		add_triangle(m, capt, base + total + tri[3 * i],
+		    base + total + tri[3 * i + 1], base + total + tri[3 * i + 2]);
+		add_triangle(m, capt, base + tri[3 * i], base + tri[3 * i + 2],
+		    base + tri[3 * i + 1]);
+	}
+	for (i = 0; i < nmembers; i++)
+		walls(m, capt, base, total, first[i], count[i]);
+}
+
+/*
+ * An outline and the holes in it, extruded: the caps from the outline
+ * bridged to each hole in turn, the right-most hole first.
+ */
+static int
+extrude_group(struct phys_mesh *m, size_t *capv, size_t *capt,
+    double *const *rings, const size_t *nr, const double *areas,
+    const size_t *members, size_t nm, double height)
+{
+	size_t total = 0, i, j, k, n, ne = 0, work = 0;
+	size_t *first = phys_xmalloc(nm * sizeof *first);
+	size_t *count = phys_xmalloc(nm * sizeof *count);
+	size_t *order = phys_xmalloc(nm * sizeof *order);
+	size_t *ring, *tri, *e;
+	double *xy;
+	int nt, rc = 0;
+
+	for (i = 0; i < nm; i++) {
+		first[i] = total;
+		count[i] = nr[members[i]];
+		total += count[i];
+	}
+	xy = phys_xmalloc(2 * total * sizeof *xy);
+	e = phys_xmalloc(2 * (total + nm) * sizeof *e);
+	for (i = 0; i < nm; i++) {
+		memcpy(xy + 2 * first[i], rings[members[i]],
+		    2 * count[i] * sizeof *xy);
+		orient(xy, first[i], count[i], areas[members[i]], i == 0);
+		for (j = 0; j < count[i]; j++, ne++) {
+			e[2 * ne] = first[i] + j;
+			e[2 * ne + 1] = first[i] + (j + 1) % count[i];
+		}
+		order[i] = i;
+	}
+	for (i = 1; i < nm; i++)	/* holes, right-most first */
+		for (j = i + 1; j < nm; j++)
+			if (right_most(xy, first[order[j]], count[order[j]]) >
+			    right_most(xy, first[order[i]], count[order[i]])) {
+				k = order[i], order[i] = order[j], order[j] = k;
+			}
+	n = count[0];
+	ring = phys_xmalloc(n * sizeof *ring);
+	for (i = 0; i < n; i++)
+		ring[i] = i;
+	for (i = 1; i < nm && rc == 0; i++)
+		rc = bridge_hole(xy, &ring, &n, first[order[i]],
+		    count[order[i]], e, &ne, &work);
+	tri = phys_xmalloc(3 * (n + 2) * sizeof *tri);
+	nt = rc < 0 ? -1 : ear_clip(xy, ring, n, tri);
+	if (rc == 0 && nt < 0)
+		rc = phys_fail("%s", "a polyline crosses itself");
+	if (rc == 0)
+		extrude_caps(m, capv, capt, xy, total, tri, nt, first, count,
+		    nm, height);
+	free(xy);
+	free(e);
+	free(first);
+	free(count);
+	free(order);
+	free(ring);
+	free(tri);
+	return rc;
+}
+
+/* How many of the other rings hold ring i (by its first corner). */
+static size_t
+depth(double *const *rings, const size_t *nr, size_t n, size_t i)
+{
+	size_t j, d = 0;
+
+	for (j = 0; j < n; j++)
+		if (j != i && inside_polygon(rings[i], rings[j], nr[j]))
+			d++;
+	return d;
+}
+
+/*
+ * As Gazebo extrudes the polylines of one geometry: a polyline inside
+ * another is a hole in it, one inside a hole an island again.
+ */
 struct phys_mesh *
 phys_mesh_extrude(const double *const *xy, const size_t *npoints,
     size_t npolygons, double height)
 {
 	struct phys_mesh *m;
-	size_t capv = 0, capt = 0, i, j;
+	double **rings, *areas;
+	size_t capv = 0, capt = 0, i, j, *nr, *dep, *members, nm;
+	int rc = 0;
 
 	if (!(height > 0) || !isfinite(height)) {
 		phys_fail("%s", "a polyline's height must be positive");
 		return NULL;
 	}
-	for (i = 0; i < npolygons; i++)
-		for (j = 0; j < npolygons; j++)
-			if (i != j && npoints[j] >= 3 && npoints[i] >= 1 &&
-			    inside_polygon(xy[i], xy[j], npoints[j])) {
-				phys_fail("%s", "nested polylines (holes) are "
-				    "not supported");
-				return NULL;
-			}
+	rings = phys_xcalloc(npolygons + 1, sizeof *rings);
+	nr = phys_xcalloc(npolygons + 1, sizeof *nr);
+	areas = phys_xcalloc(npolygons + 1, sizeof *areas);
+	dep = phys_xcalloc(npolygons + 1, sizeof *dep);
+	members = phys_xcalloc(npolygons + 1, sizeof *members);
+	for (i = 0; i < npolygons && rc == 0; i++)
+		rc = clean_ring(xy[i], npoints[i], &rings[i], &nr[i],
+		    &areas[i]);
+	for (i = 0; i < npolygons && rc == 0; i++)
+		dep[i] = depth(rings, nr, npolygons, i);
 	m = phys_xcalloc(1, sizeof *m);
+	/* each outline (even depth) with the holes one deeper inside it */
+	for (i = 0; i < npolygons && rc == 0; i++) {
+		if (dep[i] % 2)
+			continue;
+		members[0] = i;
+		nm = 1;
+		for (j = 0; j < npolygons; j++)
+			if (dep[j] == dep[i] + 1 && inside_polygon(rings[j],
+			    rings[i], nr[i]))
+				members[nm++] = j;
+		rc = extrude_group(m, &capv, &capt, rings, nr, areas, members,
+		    nm, height);
+	}
 	for (i = 0; i < npolygons; i++)
-		if (extrude_one(m, &capv, &capt, xy[i], npoints[i], height) < 0) {
-			phys_mesh_free(m);
-			return NULL;
-		}
+		free(rings[i]);
+	free(rings);
+	free(nr);
+	free(areas);
+	free(dep);
+	free(members);
+	if (rc < 0) {
+		phys_mesh_free(m);
+		return NULL;
+	}
 	finish(m);
 	return m;
 }
@@ -650,6 +883,33 @@ phys_mesh_ellipsoid(double a, double b, double c)
 			add_triangle(m, &capt, u + j, d + j, d + j1);
 			add_triangle(m, &capt, u + j, d + j1, u + j1);
 		}
+	}
+	finish(m);
+	return m;
+}
+
+/* ---- cones ---- */
+
+enum { CONE_SLICES = 32 };
+
+struct phys_mesh *
+phys_mesh_cone(double r, double length)
+{
+	struct phys_mesh *m = phys_xcalloc(1, sizeof *m);
+	size_t capv = 0, capt = 0, j;
+
+	add_vertex(m, &capv, v3(0, 0, length / 2));	/* 0: the apex */
+	add_vertex(m, &capv, v3(0, 0, -length / 2));	/* 1: the base's centre */
+	for (j = 0; j < CONE_SLICES; j++) {
+		double ph = 2 * M_PI * (double)j / CONE_SLICES;
+
+		add_vertex(m, &capv, v3(r * cos(ph), r * sin(ph), -length / 2));
+	}
+	for (j = 0; j < CONE_SLICES; j++) {
+		size_t a = 2 + j, b = 2 + (j + 1) % CONE_SLICES;
+
+		add_triangle(m, &capt, 0, a, b);
+		add_triangle(m, &capt, 1, b, a);
 	}
 	finish(m);
 	return m;

@@ -50,7 +50,8 @@ struct phys_mesh *phys_mesh_load(const struct phys_mesh_spec *spec);
 /*
  * Polygons (n points each, x y pairs) extruded from z = 0 to z = height
  * into one closed mesh per polygon: ear clipping, so concave ones too.
- * Polygons must be simple and may not nest (no holes).
+ * Polygons must be simple; one inside another is a hole in it (and one
+ * inside a hole an island), as Gazebo extrudes them.
  */
 struct phys_mesh *phys_mesh_extrude(const double *const *xy,
     const size_t *npoints, size_t npolygons, double height);
@@ -58,6 +59,10 @@ struct phys_mesh *phys_mesh_extrude(const double *const *xy,
 /* A closed polyhedron inscribed in the ellipsoid of semi-axes a b c,
  * with vertices on its axes' ends. */
 struct phys_mesh *phys_mesh_ellipsoid(double a, double b, double c);
+
+/* A closed pyramid of 32 sides inscribed in the cone of base radius r
+ * at z = -length/2 and apex at z = length/2 (SDF 1.11's <cone>). */
+struct phys_mesh *phys_mesh_cone(double r, double length);
 
 /* A copy of m with every vertex multiplied by s (no factor 0). */
 struct phys_mesh *phys_mesh_scaled(const struct phys_mesh *m, phys_vec3 s);

@@ -169,27 +169,102 @@ phys_arg_count(const char *usage, const char *opt, const char *s, long min)
 	return v;
 }
 
+static void
+put_usage_lines(struct phys_buf *b, const char *lines)
+{
+	const char *nl;
+
+	for (; lines && *lines; lines = nl + 1) {
+		nl = strchr(lines, '\n');
+		if (!nl)
+			nl = lines + strlen(lines);
+		phys_buf_puts(b, b->len ? "       " : "usage: ");
+		phys_buf_putn(b, lines, (size_t)(nl - lines));
+		phys_buf_putc(b, '\n');
+		if (!*nl)
+			break;
+	}
+}
+
 const char *
-phys_split_command(int *argc, char ***argv, const char *optstring,
-    void (*parse)(int, char **, const char *, void *), void *ctx)
+phys_command_usage(const struct phys_command *c,
+    const struct phys_subcommand *s)
+{
+	static struct phys_buf b;
+	const struct phys_subcommand *k;
+
+	phys_buf_clear(&b);
+	if (s) {
+		put_usage_lines(&b, s->usage);
+		return b.s;
+	}
+	for (k = c->sub; k->name; k++)
+		put_usage_lines(&b, k->usage);
+	put_usage_lines(&b, c->more);
+	return b.s;
+}
+
+const struct phys_subcommand *
+phys_command_find(const struct phys_command *c, const char *word)
+{
+	const struct phys_subcommand *k;
+
+	for (k = c->sub; k->name; k++)
+		if (strcmp(k->name, word) == 0)
+			return k;
+	return NULL;
+}
+
+void
+phys_command_unknown(const struct phys_command *c, const char *word)
+{
+	const char **names;
+	size_t n, i;
+
+	for (n = 0; c->sub[n].name; n++)
+		;
+	names = phys_xcalloc(n + 1, sizeof *names);
+	for (i = 0; i < n; i++)
+		names[i] = c->sub[i].name;
+	phys_unknown_command(word, names);
+}
+
+void
+phys_command_help(const struct phys_command *c,
+    const struct phys_subcommand *s)
+{
+	const char *help = s ? s->help : c->help;
+
+	phys_help(phys_command_usage(c, s), help ? help : "");
+}
+
+const struct phys_subcommand *
+phys_command_split(const struct phys_command *c,
+    const struct phys_subcommand **current, int *argc, char ***argv,
+    const char *optstring, void (*parse)(int, char **, const char *, void *),
+    void *ctx)
 {
 	char *before = phys_xasprintf("+%s", optstring);
-	const char *cmd;
+	const char *word;
 
+	*current = NULL;
 	parse(*argc, *argv, before, ctx);
 	free(before);
 	if (optind >= *argc)
 		return NULL;
 	/* The command takes the place of the program name for the second
 	 * pass, which reorders options after it to the front. */
-	cmd = (*argv)[optind];
+	word = (*argv)[optind];
+	*current = phys_command_find(c, word);
 	*argc -= optind;
 	*argv += optind;
 	optind = 0;
 	parse(*argc, *argv, optstring, ctx);
 	*argc -= optind;
 	*argv += optind;
-	return cmd;
+	if (!*current)
+		phys_command_unknown(c, word);
+	return *current;
 }
 
 void

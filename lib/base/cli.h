@@ -39,13 +39,56 @@ double phys_arg_number(const char *usage, const char *opt, const char *s,
 long phys_arg_count(const char *usage, const char *opt, const char *s,
     long min);
 /*
+ * A command's subcommands, one table a command, as git's: the name, the
+ * function that runs it, its lines of the usage block and its help. The
+ * table ends with an entry whose name is NULL. The table gives the
+ * dispatch, the "did you mean" of a mistyped name, the command's usage
+ * block and each subcommand's own usage and --help.
+ */
+struct phys_subcommand {
+	const char *name;
+	/* argc, argv: what the command passes (its operands, or its
+	 * arguments from its name on); ctx: the command's own */
+	int (*run)(int argc, char **argv, void *ctx);
+	const char *usage;	/* its usage lines, each ending in '\n' */
+	const char *help;	/* what its --help adds after its usage */
+	const void *data;	/* what else the command keeps of it, or NULL */
+};
+
+struct phys_command {
+	const struct phys_subcommand *sub;
+	const char *more;	/* usage lines after the subcommands', or NULL */
+	const char *help;	/* what the command's own --help adds */
+};
+
+/*
+ * The usage block of subcommand s, or of the whole command when s is
+ * NULL: "usage: " before its first line, as many blanks before the
+ * others. The text lasts until the next call.
+ */
+const char *phys_command_usage(const struct phys_command *c,
+    const struct phys_subcommand *s);
+/* The subcommand named word, or NULL. */
+const struct phys_subcommand *phys_command_find(const struct phys_command *c,
+    const char *word);
+/* phys_unknown_command with the names of c's subcommands. */
+_Noreturn void phys_command_unknown(const struct phys_command *c,
+    const char *word);
+/* --help of s (its usage and help), or of the command when s is NULL. */
+_Noreturn void phys_command_help(const struct phys_command *c,
+    const struct phys_subcommand *s);
+/*
  * "prog [OPTION]... COMMAND [OPTION | OPERAND]...": options may come on
  * both sides of the command. parse(argc, argv, optstring, ctx) runs
- * getopt_long over each side; the command is returned and *argc, *argv
- * become its operands. NULL when there is no command.
+ * getopt_long over each side; *current is the subcommand from its name
+ * on (NULL before), so that --help after it is its own. Returns the
+ * subcommand, with *argc and *argv its operands; NULL when there is no
+ * command; an unknown one is a usage error.
  */
-const char *phys_split_command(int *argc, char ***argv, const char *optstring,
-    void (*parse)(int, char **, const char *, void *), void *ctx);
+const struct phys_subcommand *phys_command_split(const struct phys_command *c,
+    const struct phys_subcommand **current, int *argc, char ***argv,
+    const char *optstring, void (*parse)(int, char **, const char *, void *),
+    void *ctx);
 
 /*
  * When standard input is a terminal, say on standard error that what

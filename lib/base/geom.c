@@ -18,20 +18,16 @@ phys_quat_from_rpy(double roll, double pitch, double yaw)
 	return q;
 }
 
+/*
+ * Through the matrix: reading roll and yaw each from its own pair of
+ * elements loses the rotation near pitch +-pi/2, where both pairs are
+ * rounding noise (roll pi/2, yaw 0 for a link at roll 0.3, pitch pi/2).
+ */
 void
 phys_quat_to_rpy(phys_quat q, double *roll, double *pitch, double *yaw)
 {
-	double sp = 2 * (q.w * q.y - q.z * q.x);
-	/* cos(pitch) from the first column, not sqrt(1 - sp^2): near
-	 * pi/2 the sine rounds to 1 and asin would lose the last 1e-8. */
-	double cp = hypot(1 - 2 * (q.y * q.y + q.z * q.z),
-	    2 * (q.x * q.y + q.w * q.z));
-
-	*roll = atan2(2 * (q.w * q.x + q.y * q.z),
-	    1 - 2 * (q.x * q.x + q.y * q.y));
-	*pitch = atan2(sp, cp);
-	*yaw = atan2(2 * (q.w * q.z + q.x * q.y),
-	    1 - 2 * (q.y * q.y + q.z * q.z));
+	phys_mat3_to_rpy(phys_quat_to_mat3(phys_quat_normalize(q)), roll,
+	    pitch, yaw);
 }
 
 phys_quat

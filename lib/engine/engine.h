@@ -93,6 +93,16 @@ struct phys_engine_info {
  * by type, or NULL. */
 extern const struct phys_engine_info *const phys_engines[];
 const struct phys_engine_info *phys_engine_find(const char *type);
+/* The engine a profile runs: its type's, or for gz-sim's placeholder
+ * type the one gz-sim would run, or phys's stand-in for it; NULL when
+ * phys has none. The note says which, for gz-sim profiles (NULL for
+ * others; caller frees). */
+const struct phys_engine_info *phys_profile_engine(
+    const struct phys_profile *p);
+char *phys_profile_engine_note(const struct phys_profile *p);
+/* Each gz-sim profile's engine, for the model layer's lines (phys-preset
+ * list): phys_profile_engine's type in the profile's engine. */
+void phys_world_engines(struct phys_world *w);
 /* ,"ode":"native","bullet":"inert",...: what each engine does with p, as
  * the fields of a parameter's documentation line. */
 void phys_engine_put_support(struct phys_buf *b, const struct phys_param *p);

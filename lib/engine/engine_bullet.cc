@@ -15,8 +15,9 @@
  * Bullet's generalized 6-DOF constraint (a point-to-point one for balls),
  * with the parent as body A so that a universal joint's first axis stays
  * with the parent. Contacts get their surfaces' values each step, before
- * Bullet solves them: friction the smaller of the two surfaces', rolling
- * friction likewise, restitution the larger when the approach is faster
+ * Bullet solves them: friction the smaller of the two surfaces' (Gazebo's
+ * Bullet reads <ode><mu>, or <bullet><friction> where given), rolling
+ * friction where a surface gives it, restitution the larger when the approach is faster
  * than both thresholds, and kp/kd or soft_erp/soft_cfm when given.
  */
 #include <btBulletDynamicsCommon.h>
@@ -122,6 +123,9 @@ struct bjoint {
 	phys_vec3 axis_parent[2];	/* axes at load, in the parent link frame */
 	phys_quat rel0 = PHYS_QUAT_IDENTITY;	/* parent^-1 child rotation at load */
 	double applied[2] = { 0, 0 };	/* spring and damping, last step */
+	/* turning axes: the angle after the last step, which the next
+	 * reading continues (Bullet's are within (-pi, pi]) */
+	double last[2] = { 0, 0 };
 };
 
 class World;
@@ -256,6 +260,12 @@ make_shape(bullet_engine *e, bshape &out, const struct phys_collision *c,
 		break;
 	case PHYS_GEOM_CAPSULE:
 		out.shape.reset(new btCapsuleShapeZ(c->size[0], c->size[1]));
+		break;
+	case PHYS_GEOM_CONE:
+		/* Bullet's is centred on its length too; its margin would
+		 * stand it 4 cm off the ground, as no other shape does */
+		out.shape.reset(new btConeShapeZ(c->size[0], c->size[1]));
+		out.shape->setMargin(0);
 		break;
 	case PHYS_GEOM_MESH:
 	case PHYS_GEOM_ELLIPSOID:
@@ -798,6 +808,31 @@ fdir(const btCollisionObject *o, const struct phys_value *v, int ci,
 	    e->w->collisions[ci].pose).q, d));
 }
 
+/*
+ * Gazebo's Bullet takes a surface's sliding friction from its ODE block
+ * (<friction><ode><mu>, a negative one unbounded); a surface that gives
+ * Bullet's own coefficient means that one.
+ */
+double
+sliding_friction(const struct phys_value *v)
+{
+	double mu = PVD(v, COLLISION_surface_friction_ode_mu);
+
+	if (PV(v, COLLISION_surface_friction_bullet_friction)->given)
+		return PVD(v, COLLISION_surface_friction_bullet_friction);
+	return mu < 0 ? HUGE_VAL : mu;
+}
+
+/* Rolling friction only where a surface asks for it: Gazebo's Bullet sets
+ * none, and the specification's default of 1 would stop every ball. */
+double
+rolling_friction(const struct phys_value *v)
+{
+	if (!PV(v, COLLISION_surface_friction_bullet_rolling_friction)->given)
+		return HUGE_VAL;
+	return PVD(v, COLLISION_surface_friction_bullet_rolling_friction);
+}
+
 /* The surfaces' values on one contact point. */
 void
 set_point(const bullet_engine *e, btManifoldPoint &p,
@@ -809,12 +844,11 @@ set_point(const bullet_engine *e, btManifoldPoint &p,
 	double erp, cfm, approach, gap;
 	phys_vec3 d, n = from_bt(p.m_normalWorldOnB);
 
-	p.m_combinedFriction = fmin(
-	    PVD(a, COLLISION_surface_friction_bullet_friction),
-	    PVD(b, COLLISION_surface_friction_bullet_friction));
-	p.m_combinedRollingFriction = fmin(
-	    PVD(a, COLLISION_surface_friction_bullet_rolling_friction),
-	    PVD(b, COLLISION_surface_friction_bullet_rolling_friction));
+	p.m_combinedFriction = fmin(sliding_friction(a), sliding_friction(b));
+	p.m_combinedRollingFriction = fmin(rolling_friction(a),
+	    rolling_friction(b));
+	if (std::isinf(p.m_combinedRollingFriction))
+		p.m_combinedRollingFriction = 0;
 	p.m_combinedSpinningFriction = 0;
 	/* Restitution when approaching faster than both thresholds, as
 	 * under ODE. */
@@ -962,6 +996,9 @@ world_axis(phys_pose parent, const bjoint &bj, int k, double t1)
 static phys_ode_support
 bullet_support(const struct phys_param *p)
 {
+	/* Gazebo's Bullet takes sliding friction from the ODE block */
+	if (p->id == PHYS_P_COLLISION_surface_friction_ode_mu)
+		return PHYS_ODE_NATIVE;
 	if (!(p->engines & PHYS_E_BULLET))
 		return PHYS_ODE_OTHER;
 	switch (p->id) {
@@ -1159,31 +1196,81 @@ bullet_engine_apply_collision(struct bullet_engine *e, int ci)
 	return rc;
 }
 
-/* Springs and viscous damping as explicit generalized forces, as under
- * ODE. */
+/* A body as its joints' axes see it. */
+struct phys_body_inverse
+body_inverse(const bullet_engine *e, int link)
+{
+	struct phys_body_inverse bi;
+	btRigidBody *b = link >= 0 ? e->links[(size_t)link].body : nullptr;
+
+	memset(&bi, 0, sizeof bi);
+	if (!b || b->isStaticOrKinematicObject())
+		return bi;
+	const btMatrix3x3 &m = b->getInvInertiaTensorWorld();
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++)
+			bi.inv_inertia.m[r][c] = m[r][c];
+	bi.inv_mass = b->getInvMass();
+	const btVector3 &p = b->getCenterOfMassPosition();
+	bi.com = v3(p.x(), p.y(), p.z());
+	return bi;
+}
+
+/* The inverse inertia of the joint's motion along a (world frame), its
+ * two bodies alone (phys_axis_inverse_inertia). */
+double
+axis_inverse_inertia(const bullet_engine *e, int ji, phys_vec3 a,
+    bool linear)
+{
+	const struct phys_joint *j = &e->w->joints[(size_t)ji];
+	const bjoint &bj = e->joints[(size_t)ji];
+	struct phys_body_inverse c = body_inverse(e, j->child);
+	struct phys_body_inverse p = body_inverse(e, j->parent);
+	phys_vec3 anchor = phys_pose_mul(body_pose(e, j->child), bj.in_child).p;
+
+	return phys_axis_inverse_inertia(&c, &p, anchor, a, linear);
+}
+
+/*
+ * Springs and viscous damping as generalized forces, stable at any
+ * damping (phys_joint_spring_damper_stable); for Gazebo's implicit forms
+ * the implicit Euler step of the damping and, with implicit_spring_damper,
+ * of the spring (Bullet's solver settles a row as soft as a spring only
+ * when the row's CFM is below its inverse inertia: a row would leave
+ * light damping out).
+ */
 static void
 joint_forces(struct bullet_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	enum phys_joint_springs how = phys_joint_springs(v);
 	bjoint &bj = e->joints[(size_t)ji];
 	double pos[2], vel[2];
 	int n = bullet_engine_joint_state(e, ji, pos, vel);
 	phys_pose pp = body_pose(e, j->parent);
+	bool linear = j->type == PHYS_JOINT_PRISMATIC;
 
 	for (int k = 0; k < n; k++) {
-		double f = phys_joint_spring_damper(v, k, pos[k], vel[k]);
-		phys_vec3 axis;
+		phys_vec3 axis = world_axis(pp, bj, k, pos[0]);
+		double f;
 
+		double inv = axis_inverse_inertia(e, ji, axis, linear);
+
+		if (how == PHYS_SPRINGS_ROW)
+			f = phys_joint_spring_damper_implicit(v, k, pos[k],
+			    vel[k], inv, e->step);
+		else
+			f = phys_joint_spring_damper_stable(v, k, pos[k],
+			    vel[k], inv, e->step);
 		bj.applied[k] = f;
 		if (f == 0)
 			continue;
-		axis = world_axis(pp, bj, k, pos[0]);
 		btVector3 F = bt(v3_scale(axis, f));
 		btRigidBody *c = e->links[(size_t)j->child].body;
 		btRigidBody *p = j->parent >= 0 ?
 		    e->links[(size_t)j->parent].body : nullptr;
-		if (j->type == PHYS_JOINT_PRISMATIC) {
+		if (linear) {
 			if (c)
 				c->applyCentralForce(F);
 			if (p)
@@ -1226,12 +1313,11 @@ check_finite(struct bullet_engine *e)
 		btQuaternion q = b->getOrientation();
 		const btVector3 &v = b->getLinearVelocity();
 		const btVector3 &w = b->getAngularVelocity();
-		if (!std::isfinite(p.x() + p.y() + p.z() + q.x() + q.y() + q.z() +
-		    q.w() + v.x() + v.y() + v.z() + w.x() + w.y() + w.z()) ||
-		    fabs(p.x()) + fabs(p.y()) + fabs(p.z()) > 1e15)
-			return phys_fail("simulation diverged: body '%s' has a "
-			    "non-finite state at t=%.9g", e->w->links[i].name,
-			    bullet_engine_time(e));
+		if (phys_check_body(e->w, e->v, e->step, (int)i,
+		    v3(p.x(), p.y(), p.z()), phys_quat{ q.w(), q.x(), q.y(),
+		    q.z() }, v3(v.x(), v.y(), v.z()), v3(w.x(), w.y(), w.z()),
+		    bullet_engine_time(e)) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -1246,6 +1332,13 @@ bullet_engine_step(struct bullet_engine *e)
 	/* One step of exactly max_step_size: no substeps, no interpolation. */
 	e->world->stepSimulation(e->step, 0, e->step);
 	e->iterations++;
+	for (size_t i = 0; i < e->joints.size(); i++) {
+		double pos[2], vel[2];
+		int n = bullet_engine_joint_state(e, (int)i, pos, vel);
+
+		for (int k = 0; k < n; k++)
+			e->joints[i].last[k] = pos[k];
+	}
 	return check_finite(e);
 }
 
@@ -1374,6 +1467,14 @@ bullet_engine_set_link_vel(struct bullet_engine *e, int li,
 	return 0;
 }
 
+/* An angle read within one turn, continuing the one before: a joint
+ * turns less than half a turn in a step. */
+static double
+continued(double before, double angle)
+{
+	return before + remainder(angle - before, 2 * M_PI);
+}
+
 static int
 bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
     double vel[2])
@@ -1399,7 +1500,7 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 	a1 = bj.axis_parent[0];
 	switch (j->type) {
 	case PHYS_JOINT_REVOLUTE:
-		pos[0] = angle_about(d, a1);
+		pos[0] = continued(bj.last[0], angle_about(d, a1));
 		vel[0] = v3_dot(v3_sub(wc, wp), phys_quat_rotate(pp.q, a1));
 		return 1;
 	case PHYS_JOINT_PRISMATIC: {
@@ -1424,6 +1525,8 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 		rel = v3_sub(wc, wp);
 		vel[0] = v3_dot(rel, world_axis(pp, bj, 0, pos[0]));
 		vel[1] = v3_dot(rel, world_axis(pp, bj, 1, pos[0]));
+		pos[0] = continued(bj.last[0], pos[0]);
+		pos[1] = continued(bj.last[1], pos[1]);
 		return 2;
 	default:
 		return 0;

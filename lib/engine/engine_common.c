@@ -2,6 +2,10 @@
 #include "engine_common.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+#include "mem.h"
+#include "msg.h"
 
 double
 phys_engine_clock(double base, long n, double h)
@@ -35,6 +39,277 @@ phys_joint_screw_lead(const struct phys_value *v)
 	if (PV(v, JOINT_screw_thread_pitch)->given)
 		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
 	return -1 / PVD(v, JOINT_thread_pitch);
+}
+
+static double
+axis_damping(const struct phys_value *v, int k)
+{
+	return k ? PVD(v, JOINT_axis2_dynamics_damping) :
+	    PVD(v, JOINT_axis_dynamics_damping);
+}
+
+static double
+axis_stiffness(const struct phys_value *v, int k)
+{
+	return k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
+	    PVD(v, JOINT_axis_dynamics_spring_stiffness);
+}
+
+/*
+ * The damping a step can take: -d v takes h inv d of the rate in one
+ * step, all of it at d = 1 / (h inv). Above that the explicit force would
+ * reverse the motion (and above twice that, grow it), so it is held
+ * there: the motion stops within the step, as the damping would have it,
+ * and no further. Below, the force is Gazebo's, unchanged.
+ */
+static double
+damping_within_step(double d, double inv_inertia, double h)
+{
+	if (inv_inertia > 0 && d * h * inv_inertia > 1)
+		return 1 / (h * inv_inertia);
+	return d;
+}
+
+double
+phys_joint_spring_damper_stable(const struct phys_value *v, int k,
+    double pos, double vel, double inv_inertia, double h)
+{
+	return phys_joint_spring_damper(v, k, pos, 0) -
+	    damping_within_step(axis_damping(v, k), inv_inertia, h) * vel;
+}
+
+double
+phys_joint_spring_damper_implicit(const struct phys_value *v, int k,
+    double pos, double vel, double inv_inertia, double h)
+{
+	double spring = phys_joint_spring_damper(v, k, pos, 0);
+	double kp = axis_stiffness(v, k);
+	/* the spring on where the step ends: -k (x + h v') */
+	double rate = (vel + h * inv_inertia * spring) /
+	    (1 + h * h * kp * inv_inertia);
+
+	return spring - h * kp * rate -
+	    damping_within_step(axis_damping(v, k), inv_inertia, h) * vel;
+}
+
+enum phys_joint_springs
+phys_joint_springs(const struct phys_value *v)
+{
+	if (PVB(v, JOINT_physics_ode_implicit_spring_damper))
+		return PHYS_SPRINGS_ROW;
+	if (PVB(v, JOINT_physics_ode_cfm_damping))
+		return PHYS_SPRINGS_DAMPING_ROW;
+	return PHYS_SPRINGS_FORCE;
+}
+
+bool
+phys_joint_spring_row(const struct phys_value *v, int k, double h,
+    bool with_spring, double *erp, double *cfm)
+{
+	double kp = with_spring ? axis_stiffness(v, k) : 0;
+	double kd = axis_damping(v, k);
+
+	if (!(h * kp + kd > 0))
+		return false;
+	*erp = h * kp / (h * kp + kd);
+	*cfm = 1 / (h * kp + kd);
+	return true;
+}
+
+/* The inverse of a symmetric 3x3 matrix; false when it is singular. */
+static bool
+mat3_inverse(phys_mat3 m, phys_mat3 *out)
+{
+	double (*a)[3] = m.m, det;
+	int i, j;
+
+	out->m[0][0] = a[1][1] * a[2][2] - a[1][2] * a[2][1];
+	out->m[0][1] = a[0][2] * a[2][1] - a[0][1] * a[2][2];
+	out->m[0][2] = a[0][1] * a[1][2] - a[0][2] * a[1][1];
+	out->m[1][0] = a[1][2] * a[2][0] - a[1][0] * a[2][2];
+	out->m[1][1] = a[0][0] * a[2][2] - a[0][2] * a[2][0];
+	out->m[1][2] = a[0][2] * a[1][0] - a[0][0] * a[1][2];
+	out->m[2][0] = a[1][0] * a[2][1] - a[1][1] * a[2][0];
+	out->m[2][1] = a[0][1] * a[2][0] - a[0][0] * a[2][1];
+	out->m[2][2] = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+	det = a[0][0] * out->m[0][0] + a[0][1] * out->m[1][0] +
+	    a[0][2] * out->m[2][0];
+	if (!(fabs(det) > 0) || !isfinite(det))
+		return false;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			out->m[i][j] /= det;
+	return true;
+}
+
+phys_mat3
+phys_inverse_inertia_world(const double inertia[9], phys_quat q)
+{
+	phys_mat3 in, inv, r;
+	int i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			in.m[i][j] = inertia[3 * i + j];
+	if (!mat3_inverse(in, &inv))
+		return (phys_mat3){ { { 0 } } };
+	r = phys_quat_to_mat3(q);
+	return phys_mat3_mul(phys_mat3_mul(r, inv), phys_mat3_transpose(r));
+}
+
+/* [r]x M [r]x' for the cross-product matrix [r]x. */
+static phys_mat3
+cross_sandwich(phys_vec3 r, phys_mat3 m)
+{
+	phys_mat3 x = { { { 0, -r.z, r.y }, { r.z, 0, -r.x },
+	    { -r.y, r.x, 0 } } };
+
+	return phys_mat3_mul(phys_mat3_mul(x, m), phys_mat3_transpose(x));
+}
+
+double
+phys_axis_inverse_inertia(const struct phys_body_inverse *child,
+    const struct phys_body_inverse *parent, phys_vec3 anchor, phys_vec3 a,
+    bool linear)
+{
+	const struct phys_body_inverse *b[2] = { child, parent };
+	phys_mat3 k = { { { 0 } } }, kinv, s;
+	phys_vec3 r, ia, c = v3(0, 0, 0);
+	double inv = 0;
+	int i, p, q;
+
+	if (linear)
+		return child->inv_mass + parent->inv_mass;
+	/*
+	 * A couple about a on the pair held at the anchor: the free pair's
+	 * a' I^-1 a each, less what the anchor's three rows take back,
+	 * c' K^-1 c with K = sum(m^-1 1 + [r]x I^-1 [r]x') and
+	 * c = sum(r x I^-1 a), r from each centre of mass to the anchor.
+	 */
+	for (i = 0; i < 2; i++) {
+		r = v3_sub(anchor, b[i]->com);
+		ia = phys_mat3_apply(b[i]->inv_inertia, a);
+		inv += v3_dot(a, ia);
+		c = v3_add(c, v3_cross(r, ia));
+		s = cross_sandwich(r, b[i]->inv_inertia);
+		for (p = 0; p < 3; p++)
+			for (q = 0; q < 3; q++)
+				k.m[p][q] += s.m[p][q] + (p == q ?
+				    b[i]->inv_mass : 0);
+	}
+	if (!mat3_inverse(k, &kinv))
+		return inv;
+	inv -= v3_dot(c, phys_mat3_apply(kinv, c));
+	return inv > 0 ? inv : 0;
+}
+
+/* Links lighter than this are what solvers lose first beside others. */
+#define PHYS_LIGHT_LINK 1e-6
+
+static char *
+light_link(const struct phys_world *w, const struct phys_run_values *v)
+{
+	const struct phys_link *l;
+	double m, least = 0;
+	size_t i, at = 0;
+
+	for (i = 0; i < w->nlinks; i++) {
+		l = &w->links[i];
+		m = PVD(phys_run_values_get(v, PHYS_S_LINK, (int)i),
+		    LINK_inertial_mass);
+		if (w->models[l->model].is_static || !(m > 0) ||
+		    m >= PHYS_LIGHT_LINK || (least > 0 && m >= least))
+			continue;
+		least = m;
+		at = i;
+	}
+	if (!(least > 0))
+		return NULL;
+	return phys_xasprintf("; likely cause: link '%s' weighs %g kg (%s:%ld), "
+	    "below %g kg: beside heavier links, solvers lose a link that "
+	    "light first (give it its real mass, or fix it to its parent)",
+	    w->links[at].name, least, w->links[at].doc->name,
+	    phys_node_line(w->links[at].node), PHYS_LIGHT_LINK);
+}
+
+/* A spring explicit over the step needs k h^2 / I below 4 (I: the
+ * child's smallest moment, or its mass for a slide). */
+static char *
+stiff_spring(const struct phys_world *w, const struct phys_run_values *v,
+    double h)
+{
+	const struct phys_value *jv, *cv;
+	const struct phys_joint *j;
+	double k, in;
+	size_t i;
+	int a;
+
+	for (i = 0; i < w->njoints; i++) {
+		j = &w->joints[i];
+		jv = phys_run_values_get(v, PHYS_S_JOINT, (int)i);
+		cv = phys_run_values_get(v, PHYS_S_LINK, j->child);
+		if (phys_joint_springs(jv) == PHYS_SPRINGS_ROW)
+			continue;
+		in = j->type == PHYS_JOINT_PRISMATIC ?
+		    PVD(cv, LINK_inertial_mass) :
+		    fmin(PVD(cv, LINK_inertial_inertia_ixx),
+		    fmin(PVD(cv, LINK_inertial_inertia_iyy),
+		    PVD(cv, LINK_inertial_inertia_izz)));
+		for (a = 0; a < 2; a++) {
+			k = axis_stiffness(jv, a);
+			if (k > 0 && (!(in > 0) || k * h * h / in > 4))
+				return phys_xasprintf("; likely cause: joint "
+				    "'%s' (%s:%ld) has a spring of %g on a "
+				    "link of inertia %g, which a step of %g s "
+				    "cannot integrate as a force (below %.3g s "
+				    "it can; physics.ode.implicit_spring_damper "
+				    "integrates it at any step)", j->name,
+				    j->doc->name, phys_node_line(j->node), k,
+				    in, h, in > 0 ? 2 * sqrt(in / k) : 0.0);
+		}
+	}
+	return NULL;
+}
+
+char *
+phys_divergence_cause(const struct phys_world *w,
+    const struct phys_run_values *v, double h)
+{
+	char *why = light_link(w, v);
+
+	if (!why)
+		why = stiff_spring(w, v, h);
+	return why ? why : phys_xstrdup("");
+}
+
+#define PHYS_FASTEST 299792458.0		/* m/s */
+#define PHYS_FASTEST_TURN 1e8		/* rad/s */
+
+int
+phys_check_body(const struct phys_world *w, const struct phys_run_values *v,
+    double h, int link, phys_vec3 pos, phys_quat q, phys_vec3 vel,
+    phys_vec3 angvel, double t)
+{
+	char *why;
+	int rc;
+
+	if (isfinite(pos.x + pos.y + pos.z + q.w + q.x + q.y + q.z + vel.x +
+	    vel.y + vel.z + angvel.x + angvel.y + angvel.z) &&
+	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= 1e15 &&
+	    v3_norm(vel) <= PHYS_FASTEST && v3_norm(angvel) <= PHYS_FASTEST_TURN)
+		return 0;
+	why = phys_divergence_cause(w, v, h);
+	if (isfinite(pos.x + pos.y + pos.z + q.w + q.x + q.y + q.z + vel.x +
+	    vel.y + vel.z + angvel.x + angvel.y + angvel.z) &&
+	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= 1e15)
+		rc = phys_fail("simulation diverged: body '%s' moves at %.3g m/s "
+		    "and %.3g rad/s at t=%.9g, faster than any body%s",
+		    w->links[link].name, v3_norm(vel), v3_norm(angvel), t, why);
+	else
+		rc = phys_fail("simulation diverged: body '%s' has a non-finite "
+		    "state at t=%.9g%s", w->links[link].name, t, why);
+	free(why);
+	return rc;
 }
 
 void

@@ -5,6 +5,8 @@
 #ifndef PHYS_ENGINE_COMMON_H
 #define PHYS_ENGINE_COMMON_H
 
+#include <stdbool.h>
+
 #include "world.h"
 
 #ifdef __cplusplus
@@ -16,10 +18,86 @@ extern "C" {
 double phys_engine_clock(double base, long n, double h);
 
 /* The spring and viscous damping force along axis k (0 or 1) of a joint
- * with values v at position pos and rate vel: every engine applies it as
- * an explicit generalized force. */
+ * with values v at position pos and rate vel, as Gazebo applies it: an
+ * explicit generalized force. */
 double phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
     double vel);
+/*
+ * The same force as it acts over a step of h, where inv_inertia is the
+ * inverse inertia of the axis's motion as the joint's two bodies alone
+ * give it: the damping held to what stops the motion within the step
+ * (d at most 1 / (h inv_inertia)), never reversing it. Constraints only
+ * add inertia to a motion, so the true motion loses at most all its rate
+ * to it: stable, without overshoot, at any damping and step; below the
+ * bound, Gazebo's explicit force as it is.
+ */
+double phys_joint_spring_damper_stable(const struct phys_value *v, int k,
+    double pos, double vel, double inv_inertia, double h);
+/* The same with the spring acting on where the step ends, x + h v' (its
+ * implicit Euler step). */
+double phys_joint_spring_damper_implicit(const struct phys_value *v, int k,
+    double pos, double vel, double inv_inertia, double h);
+/*
+ * How a joint's spring and damping are applied (Gazebo's ODE): as forces,
+ * above; or in the constraint solver, as the soft row of the axis's stops
+ * held at the spring's reference, with physics.ode.implicit_spring_damper
+ * (spring and damping) or physics.ode.cfm_damping (damping alone).
+ */
+enum phys_joint_springs {
+	PHYS_SPRINGS_FORCE,
+	PHYS_SPRINGS_DAMPING_ROW,	/* damping in the row, spring a force */
+	PHYS_SPRINGS_ROW		/* both in the row */
+};
+enum phys_joint_springs phys_joint_springs(const struct phys_value *v);
+/*
+ * The ERP and CFM (ODE's units: CFM per step, so 1/(h k + d)) of the row
+ * that holds axis k's spring of stiffness k and damping d at the spring's
+ * reference over a step of h, as the implicit Euler step of both: the
+ * constraint force is -k (x + h v') - d v'. with_spring false: damping
+ * only (ERP 0). False when the row would hold nothing.
+ */
+bool phys_joint_spring_row(const struct phys_value *v, int k, double h,
+    bool with_spring, double *erp, double *cfm);
+/* A body as an axis's inertia sees it: world frame; a static or
+ * kinematic body (or the world) has inv_mass 0 and inv_inertia 0. */
+struct phys_body_inverse {
+	double inv_mass;
+	phys_mat3 inv_inertia;	/* about the centre of mass */
+	phys_vec3 com;
+};
+/* The inverse of a body's inertia in the world: R I^-1 R'. inertia is
+ * about the centre of mass in the body frame (row-major); zero when it
+ * is singular. */
+phys_mat3 phys_inverse_inertia_world(const double inertia[9], phys_quat q);
+/*
+ * The inverse inertia of a joint's motion along a, its two bodies alone:
+ * for a turn, the two held together at the anchor (a lower bound of the
+ * motion's inertia, which the joint's other rows and the rest of the
+ * world only raise; exact for a link on the world); for a slide, the two
+ * masses.
+ */
+double phys_axis_inverse_inertia(const struct phys_body_inverse *child,
+    const struct phys_body_inverse *parent, phys_vec3 anchor, phys_vec3 a,
+    bool linear);
+
+/*
+ * The likely cause of a divergence, for its message: "; likely cause:
+ * link 'x' weighs 1e-08 kg, ...", or "" when none is seen (caller frees).
+ * Looked for: a moving link lighter than 1e-6 kg, a joint spring too
+ * stiff for the step of h.
+ */
+char *phys_divergence_cause(const struct phys_world *w,
+    const struct phys_run_values *v, double h);
+/*
+ * A body's state after a step at time t: -1, with the error naming the
+ * link, the time and the likely cause, when it is not finite, has left
+ * for 1e15 m, or moves faster than any body does (light's speed, 1e8
+ * rad/s: a spring or damper the step cannot integrate ends there).
+ */
+int phys_check_body(const struct phys_world *w,
+    const struct phys_run_values *v, double h, int link, phys_vec3 pos,
+    phys_quat q, phys_vec3 vel, phys_vec3 angvel, double t);
+
 /* A link's mass and inertia (ixx iyy izz ixy ixz iyz) as its values give
  * them. */
 void phys_link_values_mass(const struct phys_value *v, double *mass,

@@ -62,6 +62,9 @@ struct ode_joint {
 	phys_vec3 xyz[2];	/* the axis values the axes came from */
 	double offset[2];
 	double applied[2];	/* spring and damping force, last step */
+	double last[2];		/* turning axes: the angle after the last
+				 * step, which the next reading continues
+				 * (ODE's wrap at pi) */
 	/* Screw: angle[0] is the turn, unwrapped (ODE's wraps at pi).
 	 * Gearbox: the two angles from the reference body, integrated. */
 	double angle[2], raw_angle;
@@ -122,6 +125,8 @@ vals(const struct ode_engine *e, phys_scope s, int idx)
 	return phys_run_values_get(e->v, s, idx);
 }
 static const struct ode_engine *stepping;	/* for ODE's fatal messages */
+static int fastest_body(const struct ode_engine *e);
+static double ode_engine_time(const struct ode_engine *e);
 
 /*
  * ODE aborts on internal faults (a quaternion that cannot be normalized,
@@ -135,11 +140,18 @@ ode_fatal(int num, const char *msg, va_list ap)
 
 	vsnprintf(text, sizeof text, msg, ap);
 	fflush(stdout);
-	if (stepping)
-		phys_warn("simulation diverged at t=%.9g: ODE stopped: %s",
-		    ode_engine_time(stepping), text);
-	else
+	if (stepping) {
+		int li = fastest_body(stepping);
+		char *why = phys_divergence_cause(stepping->w, stepping->v,
+		    stepping->step);
+
+		phys_warn("simulation diverged at t=%.9g: body '%s' is lost "
+		    "(ODE stopped: %s)%s", ode_engine_time(stepping), li >= 0 ?
+		    stepping->w->links[li].name : "?", text, why);
+		free(why);
+	} else {
 		phys_warn("ODE stopped: %s", text);
+	}
 	exit(PHYS_EXIT_FAIL);
 }
 
@@ -484,6 +496,7 @@ make_shape(struct ode_engine *e, int ci, const struct phys_collision *c)
 		return dCreateCapsule(e->space, c->size[0], c->size[1]);
 	case PHYS_GEOM_MESH:
 	case PHYS_GEOM_ELLIPSOID:
+	case PHYS_GEOM_CONE:
 		return dCreateTriMesh(e->space, shape_data(e, ci, c), NULL,
 		    NULL, NULL);
 	default:
@@ -894,9 +907,17 @@ ode_engine_joint_state(const struct ode_engine *e, int ji, double pos[2],
     double vel[2])
 {
 	int n = ode_joint_state(e, ji, pos, vel), k;
+	enum phys_joint_type t = e->w->joints[ji].type;
+	bool turns = t == PHYS_JOINT_REVOLUTE || t == PHYS_JOINT_UNIVERSAL ||
+	    t == PHYS_JOINT_REVOLUTE2;
 
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
 		pos[k] += e->joints[ji].offset[k];
+		/* a joint turns less than half a turn in a step */
+		if (turns)
+			pos[k] = e->joints[ji].last[k] + remainder(pos[k] -
+			    e->joints[ji].last[k], 2 * M_PI);
+	}
 	return n;
 }
 
@@ -941,18 +962,178 @@ ode_joint_state(const struct ode_engine *e, int ji, double pos[2],
 	}
 }
 
-/* Springs and viscous damping as explicit generalized forces. */
+/* The world direction of axis k of a joint ODE moves along (or about). */
+static phys_vec3
+ode_axis(const struct ode_engine *e, int ji, int k)
+{
+	dJointID j = e->joints[ji].joint;
+	dVector3 a = { 0, 0, 1, 0 };
+
+	switch (e->w->joints[ji].type) {
+	case PHYS_JOINT_REVOLUTE:
+		dJointGetHingeAxis(j, a);
+		break;
+	case PHYS_JOINT_PRISMATIC:
+		dJointGetSliderAxis(j, a);
+		break;
+	case PHYS_JOINT_UNIVERSAL:
+		(k ? dJointGetUniversalAxis2 : dJointGetUniversalAxis1)(j, a);
+		break;
+	case PHYS_JOINT_REVOLUTE2:
+		(k ? dJointGetHinge2Axis2 : dJointGetHinge2Axis1)(j, a);
+		break;
+	default:
+		break;
+	}
+	return v3(a[0], a[1], a[2]);
+}
+
+/* A body as its joints' axes see it. */
+static struct phys_body_inverse
+body_inverse(dBodyID b)
+{
+	struct phys_body_inverse bi;
+	const dReal *p;
+	double I[9];
+	dMass m;
+	int r, c;
+
+	memset(&bi, 0, sizeof bi);
+	if (!b || dBodyIsKinematic(b))
+		return bi;
+	dBodyGetMass(b, &m);
+	for (r = 0; r < 3; r++)
+		for (c = 0; c < 3; c++)
+			I[3 * r + c] = m.I[4 * r + c];
+	bi.inv_mass = m.mass > 0 ? 1 / m.mass : 0;
+	bi.inv_inertia = phys_inverse_inertia_world(I,
+	    from_dquat(dBodyGetQuaternion(b)));
+	p = dBodyGetPosition(b);
+	bi.com = v3(p[0], p[1], p[2]);
+	return bi;
+}
+
+/* The point a turning joint's bodies are held together at. */
+static phys_vec3
+ode_anchor(const struct ode_engine *e, int ji)
+{
+	dJointID j = e->joints[ji].joint;
+	dVector3 a = { 0, 0, 0, 0 };
+
+	switch (e->w->joints[ji].type) {
+	case PHYS_JOINT_REVOLUTE:
+		dJointGetHingeAnchor(j, a);
+		break;
+	case PHYS_JOINT_UNIVERSAL:
+		dJointGetUniversalAnchor(j, a);
+		break;
+	case PHYS_JOINT_REVOLUTE2:
+		dJointGetHinge2Anchor(j, a);
+		break;
+	default:
+		break;
+	}
+	return v3(a[0], a[1], a[2]);
+}
+
+/* The inverse inertia of the joint's motion along axis k, its two
+ * bodies alone (phys_axis_inverse_inertia). */
+static double
+axis_inverse_inertia(struct ode_engine *e, int ji, int k)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	struct phys_body_inverse c = body_inverse(joint_body(e, j->child));
+	struct phys_body_inverse p = body_inverse(joint_body(e, j->parent));
+
+	return phys_axis_inverse_inertia(&c, &p, ode_anchor(e, ji),
+	    ode_axis(e, ji, k), j->type == PHYS_JOINT_PRISMATIC);
+}
+
+/*
+ * Gazebo's implicit spring and damper: the axis's stops, both at the
+ * spring's reference (ODE then makes the row two-sided), softened to the
+ * spring and damper by their ERP and CFM. Beyond the axis's limits the
+ * limits hold instead, as in Gazebo. True when the row holds them.
+ */
+static bool
+spring_row(struct ode_engine *e, int ji, int k, double pos, bool with_spring)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	dJointID jid = e->joints[ji].joint;
+	void (*set)(dJointID, int, dReal);
+	int off = k ? dParamGroup : 0;
+	double lo = k ? PVD(v, JOINT_axis2_limit_lower) :
+	    PVD(v, JOINT_axis_limit_lower);
+	double hi = k ? PVD(v, JOINT_axis2_limit_upper) :
+	    PVD(v, JOINT_axis_limit_upper);
+	double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
+	    PVD(v, JOINT_axis_dynamics_spring_reference);
+	double zero = e->joints[ji].offset[k], erp, cfm, at;
+
+	switch (j->type) {
+	case PHYS_JOINT_REVOLUTE:
+		set = dJointSetHingeParam;
+		break;
+	case PHYS_JOINT_PRISMATIC:
+		set = dJointSetSliderParam;
+		break;
+	case PHYS_JOINT_UNIVERSAL:
+		set = dJointSetUniversalParam;
+		break;
+	case PHYS_JOINT_REVOLUTE2:
+		set = dJointSetHinge2Param;
+		break;
+	default:
+		return false;
+	}
+	if (!phys_joint_spring_row(v, k, e->step, with_spring, &erp, &cfm))
+		return false;
+	if (pos < lo || pos > hi) {
+		set_axis_params(e, jid, j->type, j, k);
+		return false;
+	}
+	/* A damper alone holds no place: its stop is where the axis is. */
+	at = (with_spring ? ref : pos) - zero;
+	if (j->type != PHYS_JOINT_PRISMATIC)
+		at = remainder(at, 2 * M_PI);
+	set(jid, dParamLoStop + off, -dInfinity);
+	set(jid, dParamHiStop + off, dInfinity);
+	set(jid, dParamLoStop + off, at);
+	set(jid, dParamHiStop + off, at);
+	set(jid, dParamStopERP + off, erp);
+	set(jid, dParamStopCFM + off, cfm);
+	set(jid, dParamBounce + off, 0);
+	return true;
+}
+
+/*
+ * Springs and viscous damping: as generalized forces, stable at any
+ * damping (phys_joint_spring_damper_stable), or in the stops' row when
+ * the joint asks for Gazebo's implicit form.
+ */
 static void
 joint_forces(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	enum phys_joint_springs how = phys_joint_springs(v);
 	double pos[2], vel[2], f[2] = { 0, 0 };
 	int n = ode_engine_joint_state(e, ji, pos, vel), k;
 	dJointID jid = e->joints[ji].joint;
 
 	for (k = 0; k < n; k++) {
-		f[k] = phys_joint_spring_damper(v, k, pos[k], vel[k]);
+		if (how != PHYS_SPRINGS_FORCE && spring_row(e, ji, k, pos[k],
+		    how == PHYS_SPRINGS_ROW)) {
+			/* the row holds the damping, and the spring with it */
+			f[k] = how == PHYS_SPRINGS_ROW ? 0 :
+			    phys_joint_spring_damper(v, k, pos[k], 0);
+			e->joints[ji].applied[k] = phys_joint_spring_damper(v,
+			    k, pos[k], vel[k]);
+			continue;
+		}
+		f[k] = phys_joint_spring_damper_stable(v, k, pos[k], vel[k],
+		    axis_inverse_inertia(e, ji, k), e->step);
 		e->joints[ji].applied[k] = f[k];
 	}
 	if (n == 0 || (f[0] == 0 && (n < 2 || f[1] == 0)))
@@ -1924,6 +2105,7 @@ ode_engine_apply_collision(struct ode_engine *e, int ci)
 		break;
 	case PHYS_GEOM_MESH:
 	case PHYS_GEOM_ELLIPSOID:
+	case PHYS_GEOM_CONE:
 		dGeomTriMeshSetData(g, shape_data(e, ci, &c));
 		break;
 	default:
@@ -1931,6 +2113,33 @@ ode_engine_apply_collision(struct ode_engine *e, int ci)
 	}
 	release_shape(old_mesh, old_data);
 	return 0;
+}
+
+/* The body ODE's fault most likely came from: the first whose state is
+ * not finite, else the fastest. */
+static int
+fastest_body(const struct ode_engine *e)
+{
+	const dReal *v, *w;
+	double speed, best = -1;
+	size_t i;
+	int at = -1;
+
+	for (i = 0; i < e->w->nlinks; i++) {
+		if (!e->links[i].body)
+			continue;
+		v = dBodyGetLinearVel(e->links[i].body);
+		w = dBodyGetAngularVel(e->links[i].body);
+		speed = fabs(v[0]) + fabs(v[1]) + fabs(v[2]) + fabs(w[0]) +
+		    fabs(w[1]) + fabs(w[2]);
+		if (!isfinite(speed))
+			return (int)i;
+		if (speed > best) {
+			best = speed;
+			at = (int)i;
+		}
+	}
+	return at;
 }
 
 static int
@@ -1948,14 +2157,30 @@ check_finite(struct ode_engine *e)
 		q = dBodyGetQuaternion(b);
 		v = dBodyGetLinearVel(b);
 		w = dBodyGetAngularVel(b);
-		if (!isfinite(p[0] + p[1] + p[2] + q[0] + q[1] + q[2] + q[3] +
-		    v[0] + v[1] + v[2] + w[0] + w[1] + w[2]) ||
-		    fabs(p[0]) + fabs(p[1]) + fabs(p[2]) > 1e15)
-			return phys_fail("simulation diverged: body '%s' has a "
-			    "non-finite state at t=%.9g",
-			    e->w->links[i].name, ode_engine_time(e));
+		if (phys_check_body(e->w, e->v, e->step, (int)i,
+		    v3(p[0], p[1], p[2]), (phys_quat){ q[0], q[1], q[2], q[3] },
+		    v3(v[0], v[1], v[2]), v3(w[0], w[1], w[2]),
+		    ode_engine_time(e)) < 0)
+			return -1;
 	}
 	return 0;
+}
+
+/* Each turning axis's angle after the step, for the next to continue. */
+static void
+track_turns(struct ode_engine *e)
+{
+	double pos[2], vel[2];
+	size_t i;
+	int k, n;
+
+	for (i = 0; i < e->w->njoints; i++) {
+		if (!e->joints[i].joint)
+			continue;
+		n = ode_engine_joint_state(e, (int)i, pos, vel);
+		for (k = 0; k < n; k++)
+			e->joints[i].last[k] = pos[k];
+	}
 }
 
 static int
@@ -1981,6 +2206,7 @@ ode_engine_step(struct ode_engine *e)
 	stepping = NULL;
 	e->iterations++;
 	track_coupled_angles(e);
+	track_turns(e);
 	return check_finite(e);
 }
 

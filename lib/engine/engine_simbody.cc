@@ -1139,7 +1139,8 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 	}
 	size_t ntri = c.shape == PHYS_GEOM_HEIGHTMAP ? 2 * (c.heightmap->nx -
 	    1) * (c.heightmap->ny - 1) : c.shape == PHYS_GEOM_MESH ||
-	    c.shape == PHYS_GEOM_ELLIPSOID ? c.mesh->ntri : 0;
+	    c.shape == PHYS_GEOM_ELLIPSOID || c.shape == PHYS_GEOM_CONE ?
+	    c.mesh->ntri : 0;
 	if (ntri > MAX_TRIANGLES) {
 		phys_mesh_free(own);
 		return phys_failat(wc->doc->name, phys_node_line(wc->node),
@@ -1181,6 +1182,7 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 			    K_ELLIPSOID_MESH, Transform() });
 			break;
 		case PHYS_GEOM_MESH:
+		case PHYS_GEOM_CONE:	/* a pyramid of 32 sides */
 			if ((closed = c.mesh->closed))
 				out.push_back({ phys_mesh_geometry(c.mesh),
 				    K_MESH, Transform() });
@@ -2269,7 +2271,8 @@ reason(const char *what)
 	return r;
 }
 
-/* A link off to infinity, or not a number: the step diverged. */
+/* A link off to infinity, not a number, or faster than any body: the
+ * step diverged (phys_check_body says so, as every engine does). */
 int
 check_finite(simbody_engine *e)
 {
@@ -2279,12 +2282,17 @@ check_finite(simbody_engine *e)
 		if (!e->links[li].dynamic)
 			continue;
 		const MobilizedBody &b = mobod(e, e->links[li].mobod);
-		const Vec3 &p = b.getBodyOriginLocation(s);
-		if (!finite(b.getQAsVector(s)) || !finite(b.getUAsVector(s)) ||
-		    fabs(p[0]) + fabs(p[1]) + fabs(p[2]) > 1e15)
-			return phys_fail("simulation diverged: body '%s' has a "
-			    "non-finite state at t=%.9g", e->w->links[li].name,
-			    simbody_engine_time(e));
+		phys_pose p = PHYS_POSE_IDENTITY;
+		phys_vec3 lin = v3(NAN, 0, 0), ang = v3(0, 0, 0);
+
+		if (finite(b.getQAsVector(s)) && finite(b.getUAsVector(s))) {
+			p = ptf(b.getBodyTransform(s));
+			lin = pv(b.getBodyOriginVelocity(s));
+			ang = pv(b.getBodyAngularVelocity(s));
+		}
+		if (phys_check_body(e->w, e->v, e->step, (int)li, p.p, p.q, lin,
+		    ang, simbody_engine_time(e)) < 0)
+			return -1;
 	}
 	return 0;
 }

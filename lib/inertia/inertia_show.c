@@ -2,8 +2,10 @@
 #include "inertia_show.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "inertia.h"
 #include "inertia_world.h"
@@ -126,6 +128,7 @@ shape_edges(struct phys_buf *b, const struct phys_world *w,
 	case PHYS_GEOM_CAPSULE:
 		tube(b, f, s[0], s[1] / 2, c->shape == PHYS_GEOM_CAPSULE);
 		break;
+	case PHYS_GEOM_CONE:	/* its triangles' bounding box, as a mesh */
 	case PHYS_GEOM_MESH:	/* its bounding box: a mesh's edges clutter */
 		box_edges(b, f, c->mesh->lo, c->mesh->hi);
 		break;
@@ -275,4 +278,72 @@ phys_inertia_show_script(const struct phys_world *w,
 	phys_buf_puts(b, "unset multiplot\n");
 	free(flagged);
 	return n;
+}
+
+/* New images get the usual permissions, not mkstemp's 0600. */
+static void
+umask_mode(FILE *fp)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	(void)fchmod(fileno(fp), 0666 & ~mask);
+}
+
+/* gnuplot draws into the temporary file, renamed when it succeeded. */
+int
+phys_inertia_show_draw(const struct phys_world *w,
+    const struct phys_show_options *o)
+{
+	struct phys_show_options tmp;
+	struct phys_buf script = { 0 };
+	struct phys_atomic a;
+	FILE *gp;
+	int rc;
+
+	if (phys_atomic_open(&a, o->output) < 0)
+		return -1;
+	umask_mode(a.fp);
+	/* the script names the temporary file */
+	tmp = *o;
+	tmp.output = a.tmp;
+	phys_inertia_show_script(w, &tmp, &script);
+	fflush(stdout);
+	gp = popen("gnuplot", "w");
+	if (!gp) {
+		phys_atomic_abort(&a);
+		phys_buf_free(&script);
+		return phys_fail("cannot run gnuplot (Debian: gnuplot-nox)");
+	}
+	rc = fwrite(script.s, 1, script.len, gp) == script.len ? 0 : -1;
+	if (pclose(gp) != 0 || rc < 0) {
+		phys_atomic_abort(&a);
+		phys_buf_free(&script);
+		return phys_fail("gnuplot failed drawing %s", o->output);
+	}
+	phys_buf_free(&script);
+	return phys_atomic_commit(&a);
+}
+
+int
+phys_inertia_show_save_script(const struct phys_world *w,
+    const struct phys_show_options *o, const char *path)
+{
+	struct phys_buf script = { 0 };
+	struct phys_atomic a;
+	int rc;
+
+	phys_inertia_show_script(w, o, &script);
+	if (phys_atomic_open(&a, path) < 0) {
+		phys_buf_free(&script);
+		return -1;
+	}
+	umask_mode(a.fp);
+	rc = fwrite(script.s, 1, script.len, a.fp) == script.len ? 0 : -1;
+	phys_buf_free(&script);
+	if (rc < 0) {
+		phys_atomic_abort(&a);
+		return phys_fail("%s: write failed", path);
+	}
+	return phys_atomic_commit(&a);
 }

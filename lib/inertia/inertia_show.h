@@ -25,5 +25,12 @@ struct phys_show_options {
  */
 int phys_inertia_show_script(const struct phys_world *w,
     const struct phys_show_options *o, struct phys_buf *b);
+/* The picture, drawn by gnuplot (Debian: gnuplot-nox) into o->output,
+ * which is replaced only when gnuplot succeeds. */
+int phys_inertia_show_draw(const struct phys_world *w,
+    const struct phys_show_options *o);
+/* The script for o into path, replaced whole. */
+int phys_inertia_show_save_script(const struct phys_world *w,
+    const struct phys_show_options *o, const char *path);
 
 #endif

@@ -7,6 +7,7 @@
 #include "check.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -240,21 +241,6 @@ value_ok(enum phys_spec_type t, const char *text, bool quaternion_pose)
 
 /* ---- the element walk ---- */
 
-const struct phys_spec_version *
-phys_spec_find(int major, int minor, bool *exact)
-{
-	const struct phys_spec_version *best = &phys_spec_versions[0], *v;
-	int i;
-
-	for (i = 0; i < nversions(); i++) {
-		v = &phys_spec_versions[i];
-		if (v->major < major || (v->major == major && v->minor <= minor))
-			best = v;
-	}
-	*exact = best->major == major && best->minor == minor;
-	return best;
-}
-
 static const struct phys_spec_elem *
 elem(const struct checker *ck, int i)
 {
@@ -382,6 +368,14 @@ check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 	if (e->type == PHYS_SPEC_NONE || e->type == PHYS_SPEC_STRING)
 		return true;
 	text = phys_node_text(n);
+	if (!*text && e->def && e->type != PHYS_SPEC_POSE) {
+		/* libsdformat keeps the default of an element without text */
+		finding(ck, n, PHYS_SEV_WARNING, "<%s> is empty: the "
+		    "specification's default %s applies", (const char *)n->name,
+		    *e->def ? e->def : "(empty)");
+		free(text);
+		return true;
+	}
 	ok = value_ok(e->type, text, pose_is_quaternion(n));
 	if (!ok)
 		finding(ck, n, PHYS_SEV_ERROR, "<%s>%s</%s>: expected %s",
@@ -395,7 +389,9 @@ check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 static int
 param_scope(xmlNodePtr n)
 {
-	if (phys_node_is(n, "physics"))
+	/* a profile: a joint's <physics> is the joint's */
+	if (phys_node_is(n, "physics") && n->parent &&
+	    phys_node_is(n->parent, "world"))
 		return PHYS_S_PHYSICS;
 	if (phys_node_is(n, "world"))
 		return PHYS_S_WORLD;
@@ -455,7 +451,9 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 		return;
 	text = phys_node_text(n);
 	memset(&v, 0, sizeof v);
-	if (p->id == PHYS_P_LINK_inertial_mass && zero_text(text)) {
+	if (!*text && p->type != PHYS_T_STRING) {
+		/* empty: the default, said by the walk */
+	} else if (p->id == PHYS_P_LINK_inertial_mass && zero_text(text)) {
 		/* valid SDF, run by phys-step with a stand-in mass */
 		finding(ck, n, PHYS_SEV_WARNING, "<%s>: a mass of 0 runs, on "
 		    "a moving link, with 1/1000 of its model's lightest mass",
@@ -468,6 +466,103 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 		phys_value_free(&v);
 	}
 	free(text);
+}
+
+/*
+ * phys's own elements (the <mujoco> blocks, SDF having no MuJoCo): those
+ * the parameter table names under the scope at hand. The parameter whose
+ * name at starts, or NULL.
+ */
+static const struct phys_param *
+own_param(const struct param_at *at)
+{
+	size_t i, n, len = strlen(at->path);
+	const struct phys_param *p;
+
+	if (at->scope < 0 || !len)
+		return NULL;
+	n = phys_scope_count((phys_scope)at->scope);
+	for (i = 0; i < n; i++) {
+		p = phys_scope_param((phys_scope)at->scope, i);
+		if (strncmp(p->name, at->path, len) == 0 &&
+		    (p->name[len] == '\0' || p->name[len] == '.'))
+			return p;
+	}
+	return NULL;
+}
+
+static void
+unknown_own_element(struct checker *ck, xmlNodePtr parent, xmlNodePtr c,
+    const struct param_at *at)
+{
+	struct candidates cand = { { 0 }, { 0 }, 0 };
+	struct phys_finding *x;
+	size_t i, k, n = phys_scope_count((phys_scope)at->scope), nn = 0;
+	size_t len = strlen(at->path) - strlen((const char *)c->name);
+	const struct phys_param *p;
+	char names[32][64], hint[256];
+
+	/* the table's names one level below the parent's path, each once */
+	for (i = 0; i < n && nn < 32; i++) {
+		p = phys_scope_param((phys_scope)at->scope, i);
+		if (strncmp(p->name, at->path, len) != 0)
+			continue;
+		snprintf(names[nn], sizeof names[nn], "%.*s",
+		    (int)strcspn(p->name + len, "."), p->name + len);
+		for (k = 0; k < nn && strcmp(names[k], names[nn]) != 0; k++)
+			continue;
+		if (k == nn)
+			nn++;
+	}
+	for (k = 0; k < nn; k++)
+		consider(&cand, (const char *)c->name, names[k]);
+	suggestion_text(&cand, true, hint, sizeof hint);
+	x = finding(ck, c, PHYS_SEV_ERROR, "unknown element <%s> in phys's "
+	    "<%s>%s", (const char *)c->name, (const char *)parent->name, hint);
+	attach_suggestions(x, &cand);
+}
+
+/* The elements below one of phys's own: each a parameter of the table
+ * (its value checked) or a step towards one. */
+static void
+check_own_children(struct checker *ck, xmlNodePtr n, const struct param_at *at)
+{
+	struct param_at down;
+	const struct phys_param *p;
+	xmlNodePtr c;
+
+	for (c = phys_child(n, NULL); c; c = phys_next(c, NULL)) {
+		if (foreign_name(c->name, c->ns))
+			continue;
+		param_descend(at, c, &down);
+		p = own_param(&down);
+		if (!p) {
+			unknown_own_element(ck, n, c, &down);
+			continue;
+		}
+		if (strcmp(p->name, down.path) == 0)
+			check_param(ck, c, &down);
+		else
+			check_own_children(ck, c, &down);
+	}
+}
+
+/* An element phys reads that SDF does not describe: said once, where it
+ * starts, then checked against the parameter table. */
+static void
+check_own(struct checker *ck, xmlNodePtr parent, xmlNodePtr c,
+    const struct param_at *at, const struct phys_param *p)
+{
+	const char *engine = phys_engine_type_name(p->engines);
+
+	finding(ck, c, PHYS_SEV_WARNING, "<%s> in <%s> is phys's own%s%s%s, "
+	    "not SDFormat: other readers ignore it", (const char *)c->name,
+	    (const char *)parent->name, engine ? " block for its " : "",
+	    engine ? engine : "", engine ? " engine" : "");
+	if (strcmp(p->name, at->path) == 0)
+		check_param(ck, c, at);
+	else
+		check_own_children(ck, c, at);
 }
 
 static void
@@ -491,6 +586,14 @@ unknown_element(struct checker *ck, xmlNodePtr parent,
 	    "(SDF %d.%d)%s", (const char *)c->name, (const char *)parent->name,
 	    ck->spec->major, ck->spec->minor, hint);
 	attach_suggestions(x, &cand);
+}
+
+/* <physics><gravity> after SDF 1.5: ignored, as libsdformat does, with
+ * the loader's warning. */
+static bool
+legacy_gravity(xmlNodePtr parent, xmlNodePtr c)
+{
+	return phys_node_is(parent, "physics") && phys_node_is(c, "gravity");
 }
 
 /* Index into pe's kids of the one named name; -1 when none, -2 when pe
@@ -609,6 +712,24 @@ version_index(const struct phys_spec_version *sv)
 	return (int)(sv - phys_spec_versions);
 }
 
+/* SDF 1.6's <pose frame="F">: read as relative_to, as libsdformat 9 and
+ * later read it (Gazebo 9 and older ignored it). */
+static void
+old_pose_frame(struct checker *ck, xmlNodePtr n)
+{
+	char *f;
+
+	if (!phys_node_is(n, "pose") || ck->doc->major != 1 ||
+	    ck->doc->minor > 6 || xmlHasProp(n, (const xmlChar *)"relative_to"))
+		return;
+	f = phys_node_attr(n, "frame");
+	if (f && *f)
+		finding(ck, n, PHYS_SEV_WARNING, "<pose frame=\"%s\">: read as "
+		    "relative_to=\"%s\", as libsdformat 9 and later read it "
+		    "(Gazebo 9 and older ignore it)", f, f);
+	free(f);
+}
+
 static void walk_at(struct checker *ck, xmlNodePtr n, const struct places *pl,
     int v, const struct param_at *at);
 
@@ -618,6 +739,7 @@ check_children(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e,
 {
 	unsigned *count = phys_xcalloc(e->nkids ? e->nkids : 1, sizeof *count);
 	int self = version_index(ck->spec), v, k;
+	const struct phys_param *p;
 	struct param_at down;
 	struct places below;
 	enum phys_spec_required r;
@@ -629,11 +751,17 @@ check_children(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e,
 		v = descend(pl, self, (const char *)c->name, &below);
 		if (v == -2)
 			continue;
+		if (v < 0 && legacy_gravity(n, c))
+			continue;	/* the loader's warning says it */
+		param_descend(at, c, &down);
+		if (v < 0 && (p = own_param(&down))) {
+			check_own(ck, n, c, &down, p);
+			continue;
+		}
 		if (v < 0) {
 			unknown_element(ck, n, e, c);
 			continue;
 		}
-		param_descend(at, c, &down);
 		if (v != self) {
 			later_version_warning(ck, c, v);
 			walk_at(ck, c, &below, v, &down);
@@ -780,6 +908,7 @@ walk_at(struct checker *ck, xmlNodePtr n, const struct places *pl, int v,
 	ck->spec = &phys_spec_versions[v];
 	e = &ck->spec->elems[pl->ei[v]];
 	check_attrs(ck, n, e, pl);
+	old_pose_frame(ck, n);
 	if (!e->free && !phys_node_is(n, "plugin")) {
 		if (check_value(ck, n, e))
 			check_param(ck, n, at);
@@ -894,6 +1023,82 @@ check_inertia(struct phys_findings *out, struct phys_world *w)
 		    phys_node_line(inertial_node(&w->links[i])),
 		    is_static ? PHYS_SEV_WARNING : PHYS_SEV_ERROR, "inertial",
 		    msg);
+	}
+}
+
+/*
+ * Joint damping an explicit force cannot integrate at the starting
+ * profile's step (d h / I above 2, I the child's smallest moment, or its
+ * mass for a slide): Gazebo classic diverges there; phys holds the force
+ * to what stops the motion within a step, and honours the implicit form.
+ */
+static void
+check_damping(struct phys_findings *out, struct phys_world *w)
+{
+	const struct phys_joint *j;
+	const struct phys_value *c;
+	double h = PVD(w->profiles[w->start].vals, PHYSICS_max_step_size);
+	double d, in, ratio;
+	char msg[512];
+	size_t i;
+	int k;
+
+	for (i = 0; i < w->njoints; i++) {
+		j = &w->joints[i];
+		c = w->links[j->child].vals;
+		if (PVB(j->vals, JOINT_physics_ode_implicit_spring_damper) ||
+		    PVB(j->vals, JOINT_physics_ode_cfm_damping))
+			continue;
+		in = j->type == PHYS_JOINT_PRISMATIC ?
+		    PVD(c, LINK_inertial_mass) :
+		    fmin(PVD(c, LINK_inertial_inertia_ixx),
+		    fmin(PVD(c, LINK_inertial_inertia_iyy),
+		    PVD(c, LINK_inertial_inertia_izz)));
+		for (k = 0; k < 2; k++) {
+			d = k ? PVD(j->vals, JOINT_axis2_dynamics_damping) :
+			    PVD(j->vals, JOINT_axis_dynamics_damping);
+			ratio = in > 0 ? d * h / in : HUGE_VAL;
+			if (!(d > 0) || ratio <= 2)
+				continue;
+			snprintf(msg, sizeof msg, "joint '%s': damping %g on a "
+			    "link of inertia %g is %g times what a step of %g s "
+			    "can integrate as a force (Gazebo classic diverges); "
+			    "phys holds it to what stops the motion within a "
+			    "step, and <implicit_spring_damper>true</implicit_"
+			    "spring_damper> puts it in the solver", j->name, d,
+			    in, ratio / 2, h);
+			add_finding(out, j->doc->name, phys_node_line(j->node),
+			    PHYS_SEV_WARNING, "joint", msg);
+			break;
+		}
+	}
+}
+
+/* gz-sim's placeholder engine type: the world runs, on which engine the
+ * run says (phys-step), this says where it comes from. */
+static void
+check_gz_profiles(struct phys_findings *out, struct phys_world *w)
+{
+	const struct phys_profile *p;
+	char msg[512];
+	size_t i;
+
+	for (i = 0; i < w->nprofiles; i++) {
+		p = &w->profiles[i];
+		if (!p->gz_placeholder || !p->node)
+			continue;
+		if (p->gz_plugin)
+			snprintf(msg, sizeof msg, "<physics type=\"%s\"> is "
+			    "gz-sim's placeholder: gz-sim runs the engine its "
+			    "physics plugin names (%s); phys runs its engine "
+			    "of that kind, else DART, else ODE", p->type,
+			    p->gz_plugin);
+		else
+			snprintf(msg, sizeof msg, "<physics type=\"%s\"> is "
+			    "gz-sim's placeholder: gz-sim runs DART, and so "
+			    "does phys where it has DART, else ODE", p->type);
+		add_finding(out, p->doc->name, phys_node_line(p->node),
+		    PHYS_SEV_WARNING, "physics", msg);
 	}
 }
 
@@ -1032,6 +1237,8 @@ phys_check_world(const char *path, struct phys_findings *out)
 	if (rc == 0) {
 		phys_frames_check(&w, collect_frame_error, &sink);
 		check_inertia(out, &w);
+		check_gz_profiles(out, &w);
+		check_damping(out, &w);
 	}
 	check_doc(out, &w.doc, 0);
 	for (i = 0; i < w.nincludes; i++)

@@ -64,6 +64,8 @@ half_extents(const struct phys_collision *c)
 		return v3(c->size[0], c->size[0], c->size[1] / 2);
 	case PHYS_GEOM_CAPSULE:
 		return v3(c->size[0], c->size[0], c->size[1] / 2 + c->size[0]);
+	case PHYS_GEOM_CONE:
+		return v3(c->size[0], c->size[0], c->size[1] / 2);
 	default:
 		return v3(c->size[0], c->size[1], c->size[2]);
 	}
@@ -124,6 +126,28 @@ mat3_scaled(phys_mat3 a, double k)
 	return a;
 }
 
+/*
+ * A solid cone exactly: volume pi r^2 L / 3, the centre of mass a quarter
+ * of the length above the base (at -L/4), and about it 3/80 (4 r^2 + L^2)
+ * across and 3/10 r^2 along the axis, per unit mass. (libsdformat's own
+ * calculator puts the centre of mass at the frame's origin.)
+ */
+static int
+cone_solid(const struct phys_collision *c, double *volume, phys_inertia *out)
+{
+	double r = c->size[0], l = c->size[1], v = M_PI * r * r * l / 3;
+	phys_pose com = { { 0, 0, -l / 4 }, { 1, 0, 0, 0 } };
+
+	memset(out, 0, sizeof *out);
+	*volume = v;
+	out->mass = v;
+	out->I.m[0][0] = out->I.m[1][1] = v * 3 / 80 * (4 * r * r + l * l);
+	out->I.m[2][2] = v * 3 / 10 * r * r;
+	phys_pose_to6(phys_pose_mul(c->pose, com), out->pose);
+	out->has_pose = true;
+	return 1;
+}
+
 int
 phys_collision_solid(const struct phys_collision *c, double *volume,
     phys_inertia *out)
@@ -148,6 +172,8 @@ phys_collision_solid(const struct phys_collision *c, double *volume,
 		out->has_pose = true;
 		return 1;
 	}
+	if (c->shape == PHYS_GEOM_CONE)
+		return cone_solid(c, volume, out);
 	if (!body_shape(c, &s))
 		return 0;
 	if (phys_shape_check(&s) < 0)

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "item.h"
+
 const char *
 phys_support_name(phys_ode_support s)
 {
@@ -267,4 +271,50 @@ phys_world_write(struct phys_world *w, bool in_place)
 	}
 	free(text);
 	return phys_atomic_commit(&a);
+}
+
+/* ---- values from JSON lines ---- */
+
+int
+phys_json_to_text(const json_t *v, struct phys_buf *b)
+{
+	char num[40];
+	size_t i, n;
+
+	if (json_is_integer(v)) {
+		phys_buf_printf(b, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		phys_fmt_double(num, sizeof num, json_real_value(v));
+		phys_buf_puts(b, num);
+	} else if (json_is_boolean(v)) {
+		phys_buf_puts(b, json_is_true(v) ? "true" : "false");
+	} else if (json_is_string(v)) {
+		phys_buf_puts(b, json_string_value(v));
+	} else if (json_is_array(v)) {
+		for (i = 0; i < json_array_size(v); i++) {
+			if (i)
+				phys_buf_putc(b, ' ');
+			if (!json_is_number(json_array_get(v, i)) ||
+			    phys_json_to_text(json_array_get(v, i), b) < 0)
+				return phys_fail("arrays must hold numbers");
+		}
+	} else if (json_is_object(v)) {
+		n = json_object_get(v, "roll") ? 6 : 3;
+		if (json_object_size(v) != n)
+			return phys_fail("expected {\"x\",\"y\",\"z\"} or a pose "
+			    "{\"x\",\"y\",\"z\",\"roll\",\"pitch\",\"yaw\"}");
+		for (i = 0; i < n; i++) {
+			json_t *f = json_object_get(v, phys_item_fields(PHYS_IT_POSE)[i]);
+
+			if (!json_is_number(f))
+				return phys_fail("field \"%s\" is missing or "
+				    "not a number", phys_item_fields(PHYS_IT_POSE)[i]);
+			if (i)
+				phys_buf_putc(b, ' ');
+			phys_json_to_text(f, b);
+		}
+	} else {
+		return phys_fail("null is not a value");
+	}
+	return 0;
 }

@@ -34,6 +34,11 @@ void phys_param_line(struct phys_buf *b, struct phys_world *w,
     const struct phys_ref *r, const struct phys_value *v, unsigned flags,
     phys_param_notes notes);
 
+/* Turn a JSON value into SDF text for a parameter or state value
+ * (numbers, booleans, strings, {"x","y","z"}, poses, arrays). */
+struct json_t;
+int phys_json_to_text(const struct json_t *v, struct phys_buf *out);
+
 /* Rank of an element path among its siblings for the SDF editor: the
  * position of the first registry row at or below it; ctx is a phys_scope
  * cast to a pointer. */

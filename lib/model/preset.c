@@ -159,60 +159,119 @@ engine_part(const struct phys_param *p, const char *engine)
 	return p->name + n + 1;
 }
 
-/* Parameters of the engines' blocks that mean the same under other names,
- * a row each: the smallest step (Simbody's has no solver element). */
-static const char *const same_meaning[][3] = {
-	{ "ode.solver.min_step_size", "bullet.solver.min_step_size",
-	    "simbody.min_step_size" }
+/*
+ * One quantity under different names in engines' blocks: the name each
+ * gives it below its own (ODE's and Bullet's solver.iters are MuJoCo's
+ * iterations, their solver.min_step_size Simbody's min_step_size) and, for named values, the values that match by position
+ * (ODE's pyramid and cone friction models are MuJoCo's cones; its box
+ * model has none).
+ */
+static const struct same_as {
+	const char *part[2];
+	const char *values[2];
+} same_as[] = {
+	{ { "solver.iters", "iterations" }, { NULL, NULL } },
+	/* Simbody's min_step_size has no solver element above it */
+	{ { "solver.min_step_size", "min_step_size" }, { NULL, NULL } },
+	{ { "solver.friction_model", "cone" },
+	    { "pyramid_model|cone_model", "pyramidal|elliptic" } },
 };
 
-/* The parameter of engine to's block that the table says means p. */
+/* engine's parameter named part, or NULL */
 static const struct phys_param *
-same_meaning_in(const struct phys_param *p, const char *to)
+engine_param(const char *engine, const char *part)
 {
-	size_t i, k, n = strlen(to);
+	char *name = phys_xasprintf("%s.%s", engine, part);
+	const struct phys_param *q = phys_param_find(PHYS_S_PHYSICS, name);
 
-	for (i = 0; i < sizeof same_meaning / sizeof *same_meaning; i++) {
-		for (k = 0; k < 3 && strcmp(same_meaning[i][k], p->name); k++)
-			;
-		if (k == 3)
-			continue;
-		for (k = 0; k < 3; k++)
-			if (strncmp(same_meaning[i][k], to, n) == 0 &&
-			    same_meaning[i][k][n] == '.')
-				return phys_param_find(PHYS_S_PHYSICS,
-				    same_meaning[i][k]);
-	}
-	return NULL;
+	free(name);
+	return q;
 }
 
 /*
  * The parameter of engine to that means what p of engine from means: the
  * one of the same name under to's block, of the same type and, for named
  * values, the same set (ODE's quick|world solver type is not Bullet's
- * sequential_impulse), or the one same_meaning names. Shared parameters
- * are their own counterparts.
+ * sequential_impulse), or its same_as. Shared parameters are their own
+ * counterparts. *row is the same_as row that maps it, or NULL.
  */
 static const struct phys_param *
-counterpart(const struct phys_param *p, const char *from, const char *to)
+counterpart(const struct phys_param *p, const char *from, const char *to,
+    const struct same_as **row)
 {
 	const char *part = engine_part(p, from);
 	const struct phys_param *q;
-	char *name;
+	size_t i;
+	int k;
 
+	*row = NULL;
 	if (p->engines == PHYS_E_ALL)
 		return p;
 	if (!part)
 		return NULL;
-	if ((q = same_meaning_in(p, to)))
+	q = engine_param(to, part);
+	if (q && q->type == p->type && ((!p->values && !q->values) ||
+	    (p->values && q->values && strcmp(p->values, q->values) == 0)))
 		return q;
-	name = phys_xasprintf("%s.%s", to, part);
-	q = phys_param_find(PHYS_S_PHYSICS, name);
-	free(name);
-	if (!q || q->type != p->type || ((p->values || q->values) &&
-	    (!p->values || !q->values || strcmp(p->values, q->values) != 0)))
-		return NULL;
-	return q;
+	for (i = 0; i < sizeof same_as / sizeof *same_as; i++)
+		for (k = 0; k < 2; k++)
+			if (strcmp(same_as[i].part[k], part) == 0 &&
+			    (q = engine_param(to, same_as[i].part[!k])) &&
+			    q->type == p->type) {
+				*row = &same_as[i];
+				return q;
+			}
+	return NULL;
+}
+
+/* The n-th of "a|b|c" (counting from 0) into out; false when none. */
+static bool
+nth_value(const char *set, size_t n, char *out, size_t size)
+{
+	size_t len;
+
+	for (; n > 0 && set; n--)
+		if ((set = strchr(set, '|')))
+			set++;
+	if (!set)
+		return false;
+	len = strcspn(set, "|");
+	snprintf(out, size, "%.*s", (int)len, set);
+	return len < size;
+}
+
+/* Where value text lies in "a|b|c", or -1. */
+static int
+value_index(const char *set, const char *text)
+{
+	size_t n = strlen(text);
+	int i = 0;
+
+	for (; set; set = strchr(set, '|') ? strchr(set, '|') + 1 : NULL, i++)
+		if (strncmp(set, text, n) == 0 && (set[n] == '|' || !set[n]))
+			return i;
+	return -1;
+}
+
+/* A value of p (engine from) as text for q by a same_as row; false when
+ * the row has no match for it. */
+static bool
+translate(const struct same_as *row, const char *from_part,
+    const struct phys_buf *text, struct phys_buf *out)
+{
+	int k = strcmp(row->part[0], from_part) == 0 ? 0 : 1, i;
+	char v[64];
+
+	phys_buf_clear(out);
+	if (!row->values[k]) {
+		phys_buf_puts(out, text->s);
+		return true;
+	}
+	i = value_index(row->values[k], text->s);
+	if (i < 0 || !nth_value(row->values[!k], (size_t)i, v, sizeof v))
+		return false;
+	phys_buf_puts(out, v);
+	return true;
 }
 
 /*
@@ -224,8 +283,9 @@ static int
 carry_over(struct phys_doc *d, xmlNodePtr node, const struct phys_profile *src,
     const char *to)
 {
-	struct phys_buf text = { 0 }, lost = { 0 };
+	struct phys_buf text = { 0 }, mapped = { 0 }, lost = { 0 };
 	const struct phys_param *p, *q;
+	const struct same_as *row;
 	size_t i;
 	int rc = 0;
 
@@ -233,21 +293,27 @@ carry_over(struct phys_doc *d, xmlNodePtr node, const struct phys_profile *src,
 		p = phys_scope_param(PHYS_S_PHYSICS, i);
 		if (p->engines != PHYS_E_ALL && !engine_part(p, src->type))
 			continue;
-		if (!(q = counterpart(p, src->type, to))) {
+		q = counterpart(p, src->type, to, &row);
+		phys_buf_clear(&text);
+		if (q)
+			phys_value_sdf(p, &src->vals[i], &text);
+		if (q && row && !translate(row, engine_part(p, src->type),
+		    &text, &mapped))
+			q = NULL;
+		if (!q) {
 			if (src->vals[i].given)
 				phys_buf_printf(&lost, "%s%s", lost.len ? ", " : "",
 				    p->name);
 			continue;
 		}
-		phys_buf_clear(&text);
-		phys_value_sdf(q, &src->vals[i], &text);
-		rc = phys_doc_set_text(d, node, q->name, text.s,
+		rc = phys_doc_set_text(d, node, q->name, row ? mapped.s : text.s,
 		    phys_param_rank, (void *)(intptr_t)PHYS_S_PHYSICS);
 	}
 	if (rc == 0 && lost.len)
 		phys_warn("profile '%s': no %s counterpart, not carried over: %s",
 		    src->name, to, lost.s);
 	phys_buf_free(&text);
+	phys_buf_free(&mapped);
 	phys_buf_free(&lost);
 	return rc;
 }
@@ -307,7 +373,7 @@ phys_preset_add(struct phys_world *w, const char *name, int from,
 		return -1;
 	if (engine && phys_engine_bit(engine) == 0)
 		return phys_fail("unknown engine '%s' (ode, bullet, simbody, "
-		    "dart)", engine);
+		    "dart, mujoco)", engine);
 	block = new_block(w, name, from, engine, sets, nsets);
 	if (!block)
 		return -1;
@@ -427,4 +493,134 @@ phys_preset_import(struct phys_world *w, const char *path)
 	free(names);
 	phys_doc_free(&src);
 	return rc < 0 ? -1 : (int)n;
+}
+
+/* ---- lines about the profiles ---- */
+
+/* A gz-sim profile names no engine: ,"engine":"ode" says which runs it
+ * (once the engine layer has said), ,"gz_plugin" the plugin its world
+ * names. */
+static void
+put_gz_engine(struct phys_buf *b, const struct phys_profile *p)
+{
+	if (!p->gz_placeholder)
+		return;
+	if (p->engine) {
+		phys_buf_puts(b, ",\"engine\":");
+		phys_buf_json_string(b, p->engine);
+	}
+	if (p->gz_plugin) {
+		phys_buf_puts(b, ",\"gz_plugin\":");
+		phys_buf_json_string(b, p->gz_plugin);
+	}
+}
+
+/* The engine bit of what runs a profile: its type's, or a gz-sim
+ * profile's engine. */
+static unsigned
+profile_engine_bit(const struct phys_profile *p)
+{
+	return phys_engine_bit(p->engine ? p->engine : p->type);
+}
+
+void
+phys_preset_list(const struct phys_world *w, bool bare, struct phys_buf *b)
+{
+	size_t i;
+
+	for (i = 0; i < w->nprofiles; i++) {
+		const struct phys_profile *p = &w->profiles[i];
+
+		if (bare) {
+			phys_buf_puts(b, p->name);
+			phys_buf_putc(b, '\n');
+			continue;
+		}
+		phys_buf_puts(b, "{\"name\":");
+		phys_buf_json_string(b, p->name);
+		phys_buf_puts(b, ",\"type\":");
+		phys_buf_json_string(b, p->type);
+		put_gz_engine(b, p);
+		phys_buf_printf(b, ",\"default\":%s,\"start\":%s}\n",
+		    p->marked_default ? "true" : "false",
+		    (int)i == w->start ? "true" : "false");
+	}
+}
+
+/* Parameters that matter to a profile's engines: shared ones and their
+ * own. */
+static bool
+relevant(const struct phys_param *p, unsigned engines)
+{
+	return p->engines == PHYS_E_ALL || (p->engines & engines);
+}
+
+void
+phys_preset_show(struct phys_world *w, int p, struct phys_buf *b)
+{
+	unsigned engine = profile_engine_bit(&w->profiles[p]);
+	struct phys_ref r;
+	size_t i;
+
+	r.idx = p;
+	r.scope = PHYS_S_PHYSICS;
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
+		r.p = phys_scope_param(PHYS_S_PHYSICS, i);
+		if (relevant(r.p, engine ? engine : PHYS_E_ALL))
+			phys_param_line(b, w, &r, &w->profiles[p].vals[i],
+			    PHYS_PL_PRESET, NULL);
+	}
+}
+
+/* A diff line, {"name","type","values":{A:..,B:..}}, up to A's value;
+ * diff_then goes on to B's. */
+static void
+diff_begin(struct phys_buf *b, const char *name, const char *type,
+    const char *a)
+{
+	phys_buf_puts(b, "{\"name\":");
+	phys_buf_json_string(b, name);
+	phys_buf_puts(b, ",\"type\":");
+	phys_buf_json_string(b, type);
+	phys_buf_puts(b, ",\"values\":{");
+	phys_buf_json_string(b, a);
+	phys_buf_putc(b, ':');
+}
+
+static void
+diff_then(struct phys_buf *b, const char *bname)
+{
+	phys_buf_putc(b, ',');
+	phys_buf_json_string(b, bname);
+	phys_buf_putc(b, ':');
+}
+
+void
+phys_preset_diff(const struct phys_world *w, int a, int b,
+    struct phys_buf *out)
+{
+	const struct phys_profile *pa = &w->profiles[a], *pb = &w->profiles[b];
+	const struct phys_param *p;
+	unsigned engines;
+	size_t i;
+
+	if (strcmp(pa->type, pb->type) != 0) {
+		diff_begin(out, "type", "string", pa->name);
+		phys_buf_json_string(out, pa->type);
+		diff_then(out, pb->name);
+		phys_buf_json_string(out, pb->type);
+		phys_buf_puts(out, "}}\n");
+	}
+	engines = profile_engine_bit(pa) | profile_engine_bit(pb);
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
+		p = phys_scope_param(PHYS_S_PHYSICS, i);
+		if (!relevant(p, engines) ||
+		    phys_value_equal(p, &pa->vals[i], &pb->vals[i]))
+			continue;
+		diff_begin(out, p->name, phys_type_name(p->type), pa->name);
+		phys_value_json(p, &pa->vals[i], out);
+		diff_then(out, pb->name);
+		phys_value_json(p, &pb->vals[i], out);
+		phys_buf_puts(out, "}}\n");
+	}
 }

@@ -8,7 +8,24 @@
 #ifndef PHYS_PRESET_H
 #define PHYS_PRESET_H
 
+#include <stdbool.h>
+
 #include "world.h"
+
+/* One JSON line a profile, in file order: {"name","type","default",
+ * "start"} (marked default="true"; the one a run starts in), a gz-sim
+ * profile's "engine" and "gz_plugin" after its type; bare: the names
+ * alone, one a line. */
+void phys_preset_list(const struct phys_world *w, bool bare,
+    struct phys_buf *b);
+/* The parameter lines of profile p: the shared parameters and those of
+ * its engine. */
+void phys_preset_show(struct phys_world *w, int p, struct phys_buf *b);
+/* A line for each parameter whose values differ between profiles a and
+ * b (the shared ones and those of both engines, and the type itself):
+ * {"name","type","values":{A:value,B:value}}. Nothing when they agree. */
+void phys_preset_diff(const struct phys_world *w, int a, int b,
+    struct phys_buf *out);
 
 /* Make profile p the one default="true" profile. */
 int phys_preset_use(struct phys_world *w, int p);

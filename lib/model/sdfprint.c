@@ -81,6 +81,7 @@ set_pose(xmlNodePtr n, phys_pose p, const char *frame)
 	}
 	xmlNodeSetContent(e, (const xmlChar *)b.s);
 	xmlUnsetProp(e, (const xmlChar *)"relative_to");
+	xmlUnsetProp(e, (const xmlChar *)"frame");
 	xmlUnsetProp(e, (const xmlChar *)"rotation_format");
 	xmlUnsetProp(e, (const xmlChar *)"degrees");
 	if (frame)
@@ -94,11 +95,24 @@ set_pose(xmlNodePtr n, phys_pose p, const char *frame)
  * link's or a child link's) is dflt. A pose already written so keeps its
  * text; one relative to another frame is rewritten.
  */
+/* A <pose>'s relative_to, or an SDF 1.6 document's frame="F". */
+static char *
+pose_rel(xmlNodePtr e)
+{
+	struct phys_doc d = { 0 };
+	char *v = phys_node_attr(xmlDocGetRootElement(e->doc), "version");
+
+	d.major = 1;
+	d.minor = v && strncmp(v, "1.", 2) == 0 ? atoi(v + 2) : 7;
+	free(v);
+	return phys_pose_relative_to(&d, e);
+}
+
 static void
 express(xmlNodePtr n, phys_pose p, const char *dflt)
 {
 	xmlNodePtr e = phys_child(n, "pose");
-	char *rel = e ? phys_node_attr(e, "relative_to") : NULL;
+	char *rel = e ? pose_rel(e) : NULL;
 	char *fmt = e ? phys_node_attr(e, "rotation_format") : NULL;
 	char *deg = e ? phys_node_attr(e, "degrees") : NULL;
 	bool keep = (!rel || !*rel || (dflt && strcmp(rel, dflt) == 0)) &&
@@ -117,22 +131,14 @@ static int
 read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 {
 	xmlNodePtr e = phys_child(owner, "pose");
-	double v[6] = { 0 };
-	char *text;
-	int n;
 
 	*rel = NULL;
 	*out = PHYS_POSE_IDENTITY;
 	if (!e)
 		return 0;
-	text = phys_node_text(e);
-	n = phys_parse_doubles(text, v, 6);
-	free(text);
-	if (n != 6 && n != 0)
-		return phys_failat(d->name, phys_node_line(e),
-		    "<pose>: expected 6 numbers");
-	*out = phys_pose_from6(v);
-	*rel = phys_node_attr(e, "relative_to");
+	if (phys_pose_element(d, e, out) < 0)
+		return -1;
+	*rel = phys_pose_relative_to(d, e);
 	return 0;
 }
 
@@ -197,6 +203,17 @@ entity_pose(const struct phys_world *w, const char *scoped, phys_pose *out)
 	return true;
 }
 
+/* The last "::" of a scoped name, or NULL. */
+static char *
+last_scope(char *s)
+{
+	char *p, *last = NULL;
+
+	for (p = strstr(s, "::"); p; p = strstr(p + 2, "::"))
+		last = p;
+	return last;
+}
+
 /* The world pose of the frame a name means in model's scope (-1: the
  * world's). */
 static int
@@ -206,8 +223,9 @@ resolve_name(struct printer *pr, int model, const char *name, xmlNodePtr at,
 	struct phys_world *w = pr->w;
 	xmlNodePtr owner = model >= 0 ? w->models[model].node : w->node;
 	xmlNodePtr f;
-	char *scoped;
+	char *scoped, *sep;
 	bool found;
+	int inner;
 
 	if (depth > 64)
 		return phys_failat(d->name, phys_node_line(at),
@@ -218,9 +236,22 @@ resolve_name(struct printer *pr, int model, const char *name, xmlNodePtr at,
 	}
 	if ((f = frame_node(owner, name)))
 		return frame_pose(pr, model, f, d, depth, out);
-	scoped = model >= 0 ? phys_xasprintf("%s::%s", w->models[model].name, name) :
-	    phys_xstrdup(name);
+	scoped = model >= 0 ? phys_xasprintf("%s::%s", phys_model_scope(w,
+	    model), name) : phys_xstrdup(name);
 	found = entity_pose(w, scoped, out);
+	if (!found && strstr(name, "::") && (sep = last_scope(scoped))) {
+		/* "inner::frame": a name in a nested model's scope */
+		*sep = '\0';
+		inner = phys_world_entity_of(w, scoped, PHYS_K_MODEL);
+		*sep = ':';
+		if (inner >= 0) {
+			int rc = resolve_name(pr, inner, sep + 2, at,
+			    w->models[inner].doc, depth + 1, out);
+
+			free(scoped);
+			return rc;
+		}
+	}
 	free(scoped);
 	if (found)
 		return 0;
@@ -320,6 +351,18 @@ collision_of(const struct phys_world *w, const struct phys_link *l,
 	return NULL;
 }
 
+/* The model whose element holds n, dflt when none does. */
+static int
+element_model(const struct phys_world *w, xmlNodePtr n, int dflt)
+{
+	size_t i;
+
+	for (i = 0; i < w->nmodels; i++)
+		if (w->models[i].node == n->parent)
+			return (int)i;
+	return dflt;
+}
+
 static int
 rewrite_link(struct printer *pr, int li, size_t *visual)
 {
@@ -329,8 +372,10 @@ rewrite_link(struct printer *pr, int li, size_t *visual)
 	const char *local = strrchr(l->name, ':') + 1;
 	xmlNodePtr n;
 
-	express(l->node, phys_pose_mul(phys_pose_inv(w->models[l->model].pose), l->pose),
-	    "__model__");
+	/* in the frame of the model whose element holds it: a merged
+	 * include's links stay in its frame (inline_includes names it) */
+	express(l->node, phys_pose_mul(phys_pose_inv(w->models[element_model(w,
+	    l->node, l->model)].pose), l->pose), "__model__");
 	for (n = phys_child(l->node, "collision"); n;
 	    n = phys_next(n, "collision")) {
 		if ((c = collision_of(w, l, n)))
@@ -354,7 +399,7 @@ static bool
 frame_in_owner_frame(xmlNodePtr f)
 {
 	xmlNodePtr e = phys_child(f, "pose");
-	char *rel = e ? phys_node_attr(e, "relative_to") : NULL;
+	char *rel = e ? pose_rel(e) : NULL;
 	char *att = phys_node_attr(f, "attached_to");
 	const char *base = rel && *rel ? rel : att ? att : "";
 	bool owner = !*base || strcmp(base, "__model__") == 0 ||
@@ -517,6 +562,121 @@ included_copy(xmlNodePtr include, struct phys_doc *inc, xmlDocPtr into)
 	return copy;
 }
 
+/* n before at, on a line of its own as at is: the first takes the
+ * place at had, the others the same indentation. */
+static void
+add_before(xmlNodePtr at, xmlNodePtr n, const char *ws, bool first)
+{
+	if (ws && !first)
+		xmlAddPrevSibling(at, xmlNewDocText(at->doc,
+		    (const xmlChar *)ws));
+	xmlAddPrevSibling(at, n);
+}
+
+/* The merged model whose element is n, or -1. */
+static int
+merged_model(const struct phys_world *w, xmlNodePtr n)
+{
+	size_t i;
+
+	for (i = 0; i < w->nmodels; i++)
+		if (w->models[i].node == n && w->models[i].merged)
+			return (int)i;
+	return -1;
+}
+
+/* In a merged model's elements, its __model__ is the frame named for it. */
+static void
+rename_model_frame(xmlNodePtr n, const char *frame)
+{
+	static const char *const attrs[] = { "relative_to", "attached_to",
+	    "expressed_in", NULL };
+	xmlNodePtr c;
+	char *v;
+	int i;
+
+	for (i = 0; attrs[i]; i++) {
+		v = phys_node_attr(n, attrs[i]);
+		if (v && strcmp(v, "__model__") == 0)
+			xmlSetProp(n, (const xmlChar *)attrs[i],
+			    (const xmlChar *)frame);
+		free(v);
+	}
+	if (phys_node_is(n, "parent") || phys_node_is(n, "child")) {
+		v = phys_node_text(n);
+		if (strcmp(v, "__model__") == 0)
+			xmlNodeSetContent(n, (const xmlChar *)frame);
+		free(v);
+	}
+	if (phys_node_is(n, "model"))	/* its own __model__ is its own */
+		return;
+	for (c = phys_child(n, NULL); c; c = phys_next(c, NULL))
+		rename_model_frame(c, frame);
+}
+
+/*
+ * <include merge="true"> as libsdformat reads it: the model's elements
+ * join the enclosing model, and its frame is the enclosing model's
+ * <frame name="_merged__NAME__model__">, which the elements that were
+ * relative to it name.
+ */
+static void
+splice(struct printer *pr, xmlNodePtr include, int mi)
+{
+	const struct phys_world *w = pr->w;
+	const struct phys_model *m = &w->models[mi];
+	const char *frame = strrchr(m->name, ':') + 1;
+	xmlNodePtr c, copy, f, pose;
+	phys_pose p = phys_pose_mul(phys_pose_inv(w->models[m->parent].pose),
+	    m->pose);
+	char *rel, *canon;
+	/* the indentation the include had, for each element put there */
+	char *ws = include->prev && xmlIsBlankNode(include->prev) ?
+	    (char *)xmlNodeGetContent(include->prev) : NULL;
+
+	f = xmlNewDocNode(include->doc, NULL, (const xmlChar *)"frame", NULL);
+	xmlSetProp(f, (const xmlChar *)"name", (const xmlChar *)frame);
+	/* attached, as the model was, to its canonical link */
+	canon = phys_node_attr(m->node, "canonical_link");
+	if (!canon || !*canon) {
+		free(canon);
+		canon = (c = phys_child(m->node, "link")) ?
+		    phys_node_attr(c, "name") : NULL;
+	}
+	if (canon && *canon)
+		xmlSetProp(f, (const xmlChar *)"attached_to",
+		    (const xmlChar *)canon);
+	free(canon);
+	set_pose(f, p, "__model__");
+	add_before(include, f, ws, true);
+	for (c = phys_child(m->node, NULL); c; c = phys_next(c, NULL)) {
+		if (!phys_node_is(c, "link") && !phys_node_is(c, "joint") &&
+		    !phys_node_is(c, "frame") && !phys_node_is(c, "model") &&
+		    !phys_node_is(c, "plugin"))
+			continue;
+		copy = xmlDocCopyNode(c, include->doc, 1);
+		rename_model_frame(copy, frame);
+		/* links, nested models and free frames were in its frame */
+		pose = phys_child(copy, "pose");
+		rel = pose ? phys_node_attr(pose, "relative_to") : NULL;
+		if (!phys_node_is(copy, "joint") && !phys_node_is(copy,
+		    "plugin") && (!rel || !*rel) && !(phys_node_is(copy,
+		    "frame") && xmlHasProp(copy, (const xmlChar *)
+		    "attached_to"))) {
+			if (!pose) {
+				pose = xmlNewDocNode(include->doc, NULL,
+				    (const xmlChar *)"pose", NULL);
+				add_first_child(copy, pose);
+			}
+			xmlSetProp(pose, (const xmlChar *)"relative_to",
+			    (const xmlChar *)frame);
+		}
+		free(rel);
+		add_before(include, copy, ws, false);
+	}
+	xmlFree(ws);
+}
+
 /*
  * Walk models and includes in the loader's order, so that each <include>
  * meets the document the loader read for it. Nested includes are inlined
@@ -540,6 +700,13 @@ inline_includes(struct printer *pr, xmlNodePtr owner)
 		inc = pr->w->includes[pr->next_include++];
 		if ((copy = phys_child(inc->root, "model")))
 			inline_includes(pr, copy);
+		if (phys_node_is(owner, "model") && copy &&
+		    merged_model(pr->w, copy) >= 0) {
+			splice(pr, n, merged_model(pr->w, copy));
+			xmlUnlinkNode(n);
+			xmlFreeNode(n);
+			continue;
+		}
 		copy = included_copy(n, inc, owner->doc);
 		if (!copy)
 			continue;

@@ -1,7 +1,9 @@
 /* world.c - build the world model from an SDF document. */
 #include "world.h"
 
+#include "fuel.h"
 #include "inertia_world.h"
+#include "spec.h"
 
 #include <limits.h>
 #include <math.h>
@@ -116,12 +118,33 @@ index_get(const struct phys_name_index *ix, const char *name)
 
 /* ---- loader state ---- */
 
+/* A <frame> of a model read already, for scoped names into it (SDF 1.8:
+ * relative_to="inner::frame"). */
+struct named_frame {
+	char *name;		/* scoped: "robot::inner::frame" */
+	phys_pose pose;		/* in the world */
+	int link;		/* the link it is attached to, -1 the world */
+};
+
 struct loader {
 	struct phys_world *w;
 	const struct phys_load_options *opt;
 	size_t capmodels, caplinks, capcols, capjoints, capvisuals;
 	int depth;
+	struct named_frame *frames;
+	size_t nframes, capframes;
 };
+
+static const struct named_frame *
+named_frame(const struct loader *L, const char *scoped)
+{
+	size_t i;
+
+	for (i = 0; i < L->nframes; i++)
+		if (strcmp(L->frames[i].name, scoped) == 0)
+			return &L->frames[i];
+	return NULL;
+}
 
 #define GROW(arr, n, cap) do { \
 	if ((n) == (cap)) { \
@@ -148,7 +171,6 @@ warn_node(struct loader *L, struct phys_doc *d, xmlNodePtr n, const char *msg,
 	phys_warnat(d->name, phys_node_line(n), "%s", text);
 }
 
-static int pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out);
 
 /*
  * SDF 1.10 writes an absent joint limit as inf (-inf for lower); 1.9
@@ -180,7 +202,7 @@ pose_value(struct phys_doc *d, xmlNodePtr e, struct phys_value *v)
 {
 	phys_pose p;
 
-	if (pose_element(d, e, &p) < 0)
+	if (phys_pose_element(d, e, &p) < 0)
 		return -1;
 	phys_pose_to6(p, v->u.pose);
 	v->given = true;
@@ -251,6 +273,17 @@ out_of_range_kept(struct phys_doc *d, xmlNodePtr e, const struct phys_param *p,
 	return 0;
 }
 
+/* An element with no text but blanks: libsdformat keeps its default. */
+static bool
+blank(xmlNodePtr e)
+{
+	struct phys_text t;
+	bool empty = *phys_node_text_tmp(e, &t) == '\0';
+
+	phys_text_done(&t);
+	return empty;
+}
+
 /*
  * Read every parameter of a scope under owner. Rows sharing an absent
  * first element (no <surface>, say) are skipped together: large worlds
@@ -296,6 +329,8 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 		if (!e)
 			continue;
 		memset(&v, 0, sizeof v);
+		if (p->type != PHYS_T_STRING && blank(e))
+			continue;	/* libsdformat: the default */
 		if (p->type == PHYS_T_POSE && pose_has_attributes(e)) {
 			rc = pose_value(d, e, &v);
 			if (rc < 0)
@@ -356,6 +391,8 @@ phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
 	p->type = node ? phys_node_attr(node, "type") : NULL;
 	if (!p->type)
 		p->type = phys_xstrdup("ode");
+	p->gz_placeholder = strcmp(p->type, "ignored") == 0 ||
+	    strcmp(p->type, "ignore") == 0 || strcmp(p->type, "none") == 0;
 	if (!node)
 		return 0;
 	def = phys_node_attr(node, "default");
@@ -378,10 +415,13 @@ phys_profile_free(struct phys_profile *p)
 	phys_values_free(PHYS_S_PHYSICS, p->vals);
 	free(p->name);
 	free(p->type);
+	free(p->gz_engine);
+	free(p->gz_plugin);
 	memset(p, 0, sizeof *p);
 }
 
-/* SDF before 1.6 kept gravity inside <physics>; later files at <world>. */
+/* SDF before 1.6 kept gravity inside <physics>; later files at <world>,
+ * and libsdformat ignores one left in <physics>. */
 static int
 read_profile_gravity(struct phys_profile *p)
 {
@@ -392,6 +432,16 @@ read_profile_gravity(struct phys_profile *p)
 
 	if (!e)
 		return 0;
+	if (p->doc->major > 1 || p->doc->minor >= 6) {
+		/* libsdformat reads it only in files before 1.6 */
+		if (loader_warns)
+			phys_warnat(p->doc->name, phys_node_line(e), "<gravity> "
+			    "in <physics> is SDF 1.5's: in an SDF %d.%d file "
+			    "libsdformat and Gazebo ignore it, and so does phys "
+			    "(the world's <gravity> applies)", p->doc->major,
+			    p->doc->minor);
+		return 0;
+	}
 	text = phys_node_text(e);
 	n = phys_parse_doubles(text, v, 3);
 	free(text);
@@ -411,6 +461,64 @@ fold_legacy_gravity(const struct phys_profile *p, struct phys_value *world)
 	if (PV(world, WORLD_gravity)->given || !p->has_gravity)
 		return;
 	PVV(world, WORLD_gravity) = p->gravity;
+}
+
+/*
+ * gz-sim's physics system: <plugin filename="gz-sim-physics-system"> (or
+ * ignition-gazebo-physics-system, as a library name or not) with
+ * <engine><filename>gz-physics-NAME-plugin</filename>, ignition-physics
+ * in older releases, a library name with a version in newer ones.
+ */
+static const struct {
+	const char *part;	/* in the engine plugin's file name */
+	const char *type;
+} gz_engines[] = {
+	{ "dartsim", "dart" },
+	{ "bullet-featherstone", "bullet" },
+	{ "bullet", "bullet" },
+	{ "tpe", "tpe" },
+	{ "ode", "ode" },
+	{ "simbody", "simbody" },
+	{ "mujoco", "mujoco" },
+};
+
+static char *
+gz_physics_plugin(xmlNodePtr world)
+{
+	xmlNodePtr n, e;
+	char *file;
+	bool physics;
+
+	for (n = phys_child(world, "plugin"); n; n = phys_next(n, "plugin")) {
+		file = phys_node_attr(n, "filename");
+		physics = file && strstr(file, "physics-system");
+		free(file);
+		e = phys_child(phys_child(n, "engine"), "filename");
+		if (physics && e)
+			return phys_node_text(e);
+	}
+	return NULL;
+}
+
+static void
+read_gz_engines(struct phys_world *w)
+{
+	char *file = gz_physics_plugin(w->node);
+	const char *type = NULL;
+	size_t i, k;
+
+	for (i = 0; file && !type && i < sizeof gz_engines /
+	    sizeof *gz_engines; i++)
+		if (strstr(file, gz_engines[i].part))
+			type = gz_engines[i].type;
+	for (k = 0; k < w->nprofiles; k++) {
+		if (!w->profiles[k].gz_placeholder)
+			continue;
+		w->profiles[k].gz_plugin = file ? phys_xstrdup(file) : NULL;
+		w->profiles[k].gz_engine = file ? phys_xstrdup(type ? type :
+		    file) : NULL;
+	}
+	free(file);
 }
 
 static int
@@ -461,6 +569,7 @@ read_profiles(struct phys_world *w, const struct phys_load_options *opt)
 		w->nprofiles = 1;
 		phys_profile_read(&w->profiles[0], &w->doc, NULL);
 	}
+	read_gz_engines(w);
 	return choose_start(w, opt);
 }
 
@@ -505,6 +614,29 @@ phys_world_find_profile(const struct phys_world *w, const char *name)
 	return profile;
 }
 
+/* The model whose entities a model's are: itself, or for a merged
+ * include the model it was merged into. */
+static int
+owner_model(const struct phys_world *w, int mi)
+{
+	while (w->models[mi].merged && w->models[mi].parent >= 0)
+		mi = w->models[mi].parent;
+	return mi;
+}
+
+/* The scope a model's entities are named in. */
+static const char *
+scope_prefix(const struct phys_world *w, int mi)
+{
+	return w->models[owner_model(w, mi)].name;
+}
+
+const char *
+phys_model_scope(const struct phys_world *w, int mi)
+{
+	return scope_prefix(w, mi);
+}
+
 /* ---- poses and frames ---- */
 
 /* A frame a pose may be relative to, within one model's scope. */
@@ -530,8 +662,8 @@ struct scope {
  * with degrees="true" (SDF 1.9+), or x y z qx qy qz qw with
  * rotation_format="quat_xyzw". An empty <pose> is the identity.
  */
-static int
-pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
+int
+phys_pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
 {
 	bool attrs = pose_has_attributes(e);	/* seldom: no copies else */
 	char *fmt = attrs ? phys_node_attr(e, "rotation_format") : NULL;
@@ -577,6 +709,22 @@ pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
 	return 0;
 }
 
+char *
+phys_pose_relative_to(const struct phys_doc *d, xmlNodePtr pose)
+{
+	char *rel = phys_node_attr(pose, "relative_to");
+
+	/* SDF 1.6 wrote frame="F", which libsdformat 9 reads as relative_to */
+	if (!rel && d->major == 1 && d->minor <= 6) {
+		rel = phys_node_attr(pose, "frame");
+		if (rel && !*rel) {
+			free(rel);
+			rel = NULL;
+		}
+	}
+	return rel;
+}
+
 /* The <pose> child of owner and its relative_to (NULL when not given). */
 static int
 read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
@@ -588,10 +736,10 @@ read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 		*rel = NULL;
 	if (!e)
 		return 0;
-	if (pose_element(d, e, out) < 0)
+	if (phys_pose_element(d, e, out) < 0)
 		return -1;
 	if (rel)
-		*rel = phys_node_attr(e, "relative_to");
+		*rel = phys_pose_relative_to(d, e);
 	return 0;
 }
 
@@ -630,6 +778,7 @@ resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 {
 	struct phys_world *w = sc->L->w;
 	const struct phys_name_slot *slot;
+	const struct named_frame *nf;
 	struct frame *f;
 	char *scoped;
 
@@ -639,9 +788,14 @@ resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 	}
 	if ((f = scope_frame(sc, name)))
 		return resolve_frame(sc, f, out);
-	/* "nested::link" names a frame of an already loaded nested model. */
-	scoped = phys_xasprintf("%s::%s", w->models[sc->model].name, name);
+	/* "nested::link" names a frame of an already loaded nested model:
+	 * a link, a joint, a <frame>, the model (or its __model__). */
+	scoped = phys_xasprintf("%s::%s", scope_prefix(w, sc->model), name);
+	if (strlen(scoped) > 11 && strcmp(scoped + strlen(scoped) - 11,
+	    "::__model__") == 0)
+		scoped[strlen(scoped) - 11] = '\0';
 	slot = index_get(w->index, scoped);
+	nf = slot ? NULL : named_frame(sc->L, scoped);
 	free(scoped);
 	if (slot && slot->kind == PHYS_K_LINK) {
 		*out = w->links[slot->idx].pose;
@@ -649,6 +803,14 @@ resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 	}
 	if (slot && slot->kind == PHYS_K_MODEL) {
 		*out = w->models[slot->idx].pose;
+		return 0;
+	}
+	if (slot && slot->kind == PHYS_K_JOINT) {
+		*out = w->joints[slot->idx].pose;
+		return 0;
+	}
+	if (nf) {
+		*out = nf->pose;
 		return 0;
 	}
 	return fail_node(sc->doc, at, "no frame named '%s' in this model", name);
@@ -757,13 +919,24 @@ read_numbers(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
     int n, bool signed_ok)
 {
 	xmlNodePtr e = phys_child(g, what);
+	const char *text, *def = NULL;
 	struct phys_text t;
 	int k;
 
-	if (!e)
-		return fail_node(d, g, "geometry has no <%s>", what);
-	k = phys_parse_doubles(phys_node_text_tmp(e, &t), out, n);
-	phys_text_done(&t);
+	text = e ? phys_node_text_tmp(e, &t) : "";
+	/* libsdformat gives an absent or empty element its default */
+	if (!*text)
+		def = phys_spec_default(d->major, d->minor,
+		    (const char *)g->name, what);
+	if (!*text && !def) {
+		if (e)
+			phys_text_done(&t);
+		return fail_node(d, e ? e : g, e ? "<%s> is empty" :
+		    "geometry has no <%s>", what);
+	}
+	k = phys_parse_doubles(def ? def : text, out, n);
+	if (e)
+		phys_text_done(&t);
 	if (k != n)
 		return fail_node(d, e, "<%s>: wrong number of values", what);
 	for (k = 0; k < n && !signed_ok; k++)
@@ -784,6 +957,31 @@ geometry_size(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
 static char *find_resource(const char *uri, const char *doc_path,
     bool want_dir);
 
+/* What a URI that names nothing found says, in one line: the places
+ * searched (Fuel's caches for a Fuel URI: phys downloads nothing). */
+static int
+not_found(struct phys_doc *d, xmlNodePtr at, const char *what,
+    const char *uri)
+{
+	char *caches;
+	int rc;
+
+	if (!phys_fuel_uri(uri))
+		return phys_failat(d->name, phys_node_line(at), "cannot find "
+		    "%s '%s' (searched%s GAZEBO_MODEL_PATH, SDF_PATH, "
+		    "GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH%s)", what,
+		    uri, strcmp(what, "file") == 0 ? " next to the file, then" :
+		    "", strcmp(what, "file") == 0 ? " and GAZEBO_RESOURCE_PATH" :
+		    "");
+	caches = phys_fuel_caches();
+	rc = phys_failat(d->name, phys_node_line(at), "cannot find %s '%s': "
+	    "not in the Fuel cache (searched %s); phys downloads nothing "
+	    "('gz fuel download -u URL' caches it)", what, uri,
+	    *caches ? caches : "no cache: HOME and GZ_FUEL_CACHE_PATH unset");
+	free(caches);
+	return rc;
+}
+
 /* The file a geometry's <uri> names, or an error at the <uri>. */
 static char *
 geometry_file(struct phys_doc *d, xmlNodePtr s)
@@ -798,10 +996,7 @@ geometry_file(struct phys_doc *d, xmlNodePtr s)
 	uri = phys_node_text(e);
 	path = find_resource(uri, d->path, false);
 	if (!path)
-		phys_failat(d->name, phys_node_line(e), "cannot find '%s' "
-		    "(searched next to the file, then GAZEBO_MODEL_PATH, "
-		    "SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH "
-		    "and GAZEBO_RESOURCE_PATH)", uri);
+		not_found(d, e, "file", uri);
 	free(uri);
 	return path;
 }
@@ -872,7 +1067,7 @@ read_polylines(struct loader *L, struct phys_doc *d, struct phys_collision *c,
     xmlNodePtr s)
 {
 	double **xy = NULL, height = 1, h;
-	size_t *np = NULL, n = 0, i;
+	size_t *np = NULL, n = 0, i, total = 0;
 	struct phys_mesh *m = NULL;
 	xmlNodePtr p, pt;
 	int rc = 0;
@@ -893,8 +1088,10 @@ read_polylines(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 		height = h;
 		for (pt = phys_child(p, "point"); pt && rc == 0;
 		    pt = phys_next(pt, "point")) {
-			if (np[n - 1] >= 10000)	/* ear clipping is quadratic */
-				rc = fail_node(d, pt, "%s", "more than 10000 points");
+			if (np[n - 1] >= 10000 || ++total > 10000)
+				/* ear clipping is quadratic, holes cubic */
+				rc = fail_node(d, pt, "%s", "more than 10000 "
+				    "points in the polylines of one geometry");
 			xy[n - 1] = phys_xrealloc(xy[n - 1],
 			    (np[n - 1] + 1) * 2 * sizeof **xy);
 			if (rc == 0) {
@@ -943,6 +1140,14 @@ read_heightmap(struct phys_doc *d, struct phys_collision *c, xmlNodePtr s)
 	if (v != floor(v) || v < 1 || v > 16)
 		return fail_node(d, phys_child(s, "sampling"), "%s",
 		    "<sampling>: a whole number from 1 to 16");
+	/* Gazebo's ODE raises the terrain by pos.z and moves it no other
+	 * way: the terrain stays centred on its collision's frame. */
+	if ((pos[0] != 0 || pos[1] != 0) && loader_warns)
+		phys_warnat(d->name, phys_node_line(phys_child(s, "pos")),
+		    "heightmap <pos> %g %g: only its z is applied, as Gazebo's "
+		    "ODE does (move the terrain with the collision's <pose>)",
+		    pos[0], pos[1]);
+	pos[0] = pos[1] = 0;
 	path = geometry_file(d, s);
 	if (!path)
 		return -1;
@@ -953,6 +1158,12 @@ read_heightmap(struct phys_doc *d, struct phys_collision *c, xmlNodePtr s)
 	c->shape = PHYS_GEOM_HEIGHTMAP;
 	memcpy(c->size, c->heightmap->size, sizeof c->size);
 	return 1;
+}
+
+static const struct phys_mesh *
+cone_mesh(struct loader *L, double r, double length)
+{
+	return phys_mesh_cache_keep(&L->w->meshes, phys_mesh_cone(r, length));
 }
 
 /*
@@ -995,6 +1206,18 @@ read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 		/* ODE has no ellipsoid: it collides as a polyhedron. */
 		c->mesh = phys_mesh_cache_keep(&L->w->meshes,
 		    phys_mesh_ellipsoid(c->size[0], c->size[1], c->size[2]));
+		return 1;
+	}
+	if (phys_node_is(s, "cone")) {
+		c->shape = PHYS_GEOM_CONE;
+		if (geometry_size(d, s, "radius", &c->size[0], 1) < 0 ||
+		    geometry_size(d, s, "length", &c->size[1], 1) < 0)
+			return -1;
+		if (!(c->size[0] > 0 && c->size[1] > 0))
+			return fail_node(d, s, "%s", "<cone>: radius and length "
+			    "must be positive");
+		/* ODE has no cone: it collides as a pyramid of 32 sides */
+		c->mesh = cone_mesh(L, c->size[0], c->size[1]);
 		return 1;
 	}
 	if (phys_node_is(s, "mesh"))
@@ -1213,8 +1436,8 @@ read_link(struct scope *sc, struct frame *f)
 	li = (int)w->nlinks;
 	l = &w->links[li];
 	memset(l, 0, sizeof *l);
-	l->name = scoped_name(w->models[sc->model].name, f->name);
-	l->model = sc->model;
+	l->name = scoped_name(scope_prefix(w, sc->model), f->name);
+	l->model = owner_model(w, sc->model);
 	l->node = f->node;
 	l->doc = sc->doc;
 	l->vals = entity_values_new(w, PHYS_S_LINK);
@@ -1284,13 +1507,16 @@ canonical_link(struct phys_world *w, int mi)
 	int li = -1;
 
 	if (name && *name) {
-		scoped = scoped_name(w->models[mi].name, name);
+		scoped = scoped_name(scope_prefix(w, mi), name);
 		li = phys_world_entity_of(w, scoped, PHYS_K_LINK);
 		free(scoped);
 	}
 	free(name);
+	/* a merged model's links are its parent's: its own are those its
+	 * element holds */
 	for (i = 0; li < 0 && i < w->nlinks; i++)
-		if (w->links[i].model == mi)
+		if (w->models[mi].merged ? w->links[i].node->parent ==
+		    w->models[mi].node : w->links[i].model == mi)
 			li = (int)i;
 	return li;
 }
@@ -1307,9 +1533,10 @@ frame_link(struct scope *sc, const char *name, xmlNodePtr at, int depth,
 {
 	struct phys_world *w = sc->L->w;
 	const struct phys_name_slot *slot;
+	const struct named_frame *nf;
 	struct frame *f;
 	char *scoped, *next;
-	int rc = 0;
+	int rc = 0, ji;
 
 	if (strcmp(name, "world") == 0) {
 		*out = -1;
@@ -1318,13 +1545,22 @@ frame_link(struct scope *sc, const char *name, xmlNodePtr at, int depth,
 	if (depth > 64)
 		return fail_node(sc->doc, at, "frame '%s' is attached to itself "
 		    "(a cycle)", name);
-	scoped = scoped_name(w->models[sc->model].name, name);
+	scoped = scoped_name(scope_prefix(w, sc->model), name);
 	*out = phys_world_entity_of(w, scoped, PHYS_K_LINK);
 	if (*out < 0)
 		*out = phys_world_entity_of(w, name, PHYS_K_LINK);
 	slot = *out < 0 ? index_get_kind(w->index, scoped, PHYS_K_MODEL) : NULL;
+	/* a frame or joint of a nested model (SDF 1.8 scoped names) */
+	nf = *out < 0 && !slot && strstr(name, "::") ?
+	    named_frame(sc->L, scoped) : NULL;
+	ji = *out < 0 && !slot && !nf && strstr(name, "::") ?
+	    phys_world_entity_of(w, scoped, PHYS_K_JOINT) : -1;
 	free(scoped);
-	if (*out >= 0)
+	if (nf)
+		*out = nf->link;
+	if (ji >= 0)
+		*out = w->joints[ji].child;
+	if (*out >= 0 || nf)
 		return 0;
 	if (strcmp(name, "__model__") == 0 || *name == '\0' || slot) {
 		*out = canonical_link(w, slot ? slot->idx : sc->model);
@@ -1457,8 +1693,8 @@ read_joint(struct scope *sc, struct frame *f)
 	ji = (int)w->njoints;
 	j = &w->joints[ji];
 	memset(j, 0, sizeof *j);
-	j->name = scoped_name(w->models[sc->model].name, f->name);
-	j->model = sc->model;
+	j->name = scoped_name(scope_prefix(w, sc->model), f->name);
+	j->model = owner_model(w, sc->model);
 	j->node = f->node;
 	j->doc = sc->doc;
 	j->vals = entity_values_new(w, PHYS_S_JOINT);
@@ -1530,7 +1766,7 @@ read_mimic(struct scope *sc, struct phys_joint *j, int k, xmlNodePtr e)
 		free(leader);
 		return fail_node(sc->doc, e, "%s", "<mimic> names no joint");
 	}
-	scoped = scoped_name(w->models[sc->model].name, leader);
+	scoped = scoped_name(scope_prefix(w, sc->model), leader);
 	m->leader = phys_world_entity_of(w, scoped, PHYS_K_JOINT);
 	free(scoped);
 	axis = phys_node_attr(e, "axis");
@@ -1608,6 +1844,7 @@ struct model_override {
 	struct phys_doc *doc;	/* where the <include> is, for messages */
 	xmlNodePtr at;
 	int is_static;		/* -1 unset */
+	bool merge;		/* <include merge="true"> in a model */
 };
 
 static int read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn,
@@ -1642,12 +1879,19 @@ new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 
 	if (!local)
 		return fail_node(d, mn, "%s", "<model> has no name");
+	if (ov && ov->merge) {	/* libsdformat's name for its frame */
+		char *frame = phys_xasprintf("_merged__%s__model__", local);
+
+		free(local);
+		local = frame;
+	}
 	GROW(w->models, w->nmodels, L->capmodels);
 	mi = (int)w->nmodels;
 	m = &w->models[mi];
 	memset(m, 0, sizeof *m);
-	m->name = scoped_name(parent >= 0 ? w->models[parent].name : NULL,
+	m->name = scoped_name(parent >= 0 ? scope_prefix(w, parent) : NULL,
 	    local);
+	m->merged = ov && ov->merge;
 	free(local);
 	m->parent = parent;
 	m->node = mn;
@@ -1758,6 +2002,33 @@ model_pose(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
 	return rc;
 }
 
+/* Whether a frame's pose leads, through frames of its model, to a frame
+ * of a nested model ("inner::frame") or of a merged include. */
+static bool
+into_nested(struct scope *sc, const struct frame *f, int depth)
+{
+	const char *rel;
+	char *owned;
+	struct frame *g;
+	bool into;
+
+	if (depth > 64)
+		return false;	/* a cycle, which resolving reports */
+	rel = f->relative_to ? f->relative_to :
+	    default_relative_to(f->node, &owned);
+	if (f->relative_to)
+		owned = NULL;
+	g = scope_frame(sc, rel);
+	/* "inner::frame", or a name this model's own elements do not give
+	 * (an entity a merged include brings) */
+	into = strstr(rel, "::") != NULL || (!g && *rel &&
+	    strcmp(rel, "__model__") != 0 && strcmp(rel, "world") != 0);
+	if (!into && g && g != f)
+		into = into_nested(sc, g, depth + 1);
+	free(owned);
+	return into;
+}
+
 /* Load links first (joints and nested models may be relative to them). */
 static int
 read_model_body(struct loader *L, struct scope *sc)
@@ -1767,8 +2038,11 @@ read_model_body(struct loader *L, struct scope *sc)
 	size_t i, first_joint;
 	int rc = 0;
 
+	/* Links relative to a frame of a nested model ("inner::frame") wait
+	 * for it: after the nested models, which may be relative to links. */
 	for (i = 0; i < sc->nframes && rc == 0; i++)
-		if (phys_node_is(sc->frames[i].node, "link"))
+		if (phys_node_is(sc->frames[i].node, "link") &&
+		    !into_nested(sc, &sc->frames[i], 0))
 			rc = read_link(sc, &sc->frames[i]);
 	for (n = phys_child(w->models[sc->model].node, NULL); n && rc == 0;
 	    n = phys_next(n, NULL)) {
@@ -1777,6 +2051,10 @@ read_model_body(struct loader *L, struct scope *sc)
 		else if (phys_node_is(n, "include"))
 			rc = read_include(L, sc->doc, n, sc->model);
 	}
+	for (i = 0; i < sc->nframes && rc == 0; i++)
+		if (phys_node_is(sc->frames[i].node, "link") &&
+		    into_nested(sc, &sc->frames[i], 0))
+			rc = read_link(sc, &sc->frames[i]);
 	first_joint = w->njoints;
 	for (i = 0; i < sc->nframes && rc == 0; i++)
 		if (phys_node_is(sc->frames[i].node, "joint"))
@@ -1798,8 +2076,9 @@ scope_knows(struct scope *sc, const char *name)
 
 	if (strcmp(name, "__model__") == 0 || scope_frame(sc, name))
 		return true;
-	scoped = scoped_name(w->models[sc->model].name, name);
-	known = index_get(w->index, scoped) != NULL;
+	scoped = scoped_name(scope_prefix(w, sc->model), name);
+	known = index_get(w->index, scoped) != NULL ||
+	    named_frame(sc->L, scoped) != NULL;
 	free(scoped);
 	return known;
 }
@@ -1844,6 +2123,30 @@ check_attachments(struct scope *sc)
 	return rc;
 }
 
+/* The <frame>s of a model just read, for the models around it to name
+ * ("inner::frame"). */
+static void
+keep_frames(struct scope *sc)
+{
+	struct loader *L = sc->L;
+	struct named_frame nf;
+	struct frame *f;
+	size_t i;
+
+	for (i = 0; i < sc->nframes; i++) {
+		f = &sc->frames[i];
+		/* one that does not resolve is named by nothing read (phys-sdf
+		 * check reports it) */
+		if (!phys_node_is(f->node, "frame") || f->state == 1 ||
+		    resolve_frame(sc, f, &nf.pose) < 0 ||
+		    frame_link(sc, f->name, f->node, 0, &nf.link) < 0)
+			continue;
+		nf.name = scoped_name(scope_prefix(L->w, sc->model), f->name);
+		GROW(L->frames, L->nframes, L->capframes);
+		L->frames[L->nframes++] = nf;
+	}
+}
+
 /* The scope of the model being read, for nested models' poses. */
 static struct scope *current_scope;
 
@@ -1877,6 +2180,8 @@ read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 		rc = read_model_body(L, &sc);
 	if (rc == 0)
 		rc = check_attachments(&sc);
+	if (rc == 0)
+		keep_frames(&sc);
 	current_scope = outer;
 	scope_free(&sc);
 	L->depth--;
@@ -1946,8 +2251,10 @@ find_resource(const char *uri, const char *doc_path, bool want_dir)
 	char *path, *base;
 	size_t i;
 
-	if (model)
-		name = uri + 8;
+	if (phys_fuel_uri(uri))
+		return phys_fuel_find(uri, want_dir);
+	if (model)	/* model:///name is model://name, as libsdformat has it */
+		name = uri + 8 + strspn(uri + 8, "/");
 	else if (strncmp(uri, "file://", 7) == 0)
 		name = uri + 7;
 	if (name[0] == '/')
@@ -2058,9 +2365,7 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	/* as libsdformat: a URI may name the model's SDF file itself */
 	file = dir ? model_file(dir) : find_resource(u, d->path, false);
 	if (!file) {
-		rc = fail_node(d, uri, "cannot find model '%s' (searched "
-		    "GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH and "
-		    "IGN_GAZEBO_RESOURCE_PATH)", u);
+		rc = not_found(d, uri, "model", u);
 		free(u);
 		return rc;
 	}
@@ -2082,9 +2387,10 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 		return fail_node(inc, inc->root, "%s",
 		    "the included file has no <model>");
 	rc = include_override(d, in, &ov, &name);
-	if (rc == 0 && merged_include(in))
-		warn_node(L, d, in, "%s", "<include merge=\"true\">: the model "
-		    "is loaded nested, its entities keep its name as a scope");
+	if (rc == 0 && merged_include(in) && parent < 0)
+		warn_node(L, d, in, "%s", "<include merge=\"true\"> merges into "
+		    "a model; at world level the model is loaded as it is");
+	ov.merge = rc == 0 && merged_include(in) && parent >= 0;
 	if (rc == 0) {
 		L->depth++;
 		rc = read_model(L, inc, mn, parent, &ov);
@@ -2200,6 +2506,165 @@ check_world_frames(struct loader *L)
 	return rc;
 }
 
+/* ---- joints of the world (SDF 1.12) ---- */
+
+/* The world pose of a frame a world joint names: the world, a link,
+ * joint or model by scoped name, a <frame> of a model, a world frame. */
+static int
+world_name_pose(struct loader *L, const char *name, xmlNodePtr at,
+    phys_pose *out)
+{
+	struct phys_world *w = L->w;
+	const struct phys_name_slot *slot = index_get(w->index, name);
+	const struct named_frame *nf = named_frame(L, name);
+
+	*out = PHYS_POSE_IDENTITY;
+	if (strcmp(name, "world") == 0 || !*name)
+		return 0;
+	if (slot && slot->kind == PHYS_K_LINK)
+		*out = w->links[slot->idx].pose;
+	else if (slot && slot->kind == PHYS_K_JOINT)
+		*out = w->joints[slot->idx].pose;
+	else if (nf)
+		*out = nf->pose;
+	else
+		return world_frame(L, &w->doc, name, at, 0, out);
+	return 0;
+}
+
+/* The link a world joint's parent or child names: -1 for the world. */
+static int
+world_joint_link(struct loader *L, xmlNodePtr jn, const char *which, int *out)
+{
+	struct phys_world *w = L->w;
+	xmlNodePtr e = phys_child(jn, which);
+	const struct named_frame *nf;
+	int mi, rc = 0;
+	char *name;
+
+	if (!e)
+		return fail_node(&w->doc, jn, "joint has no <%s>", which);
+	name = phys_node_text(e);
+	*out = -1;
+	if (strcmp(name, "world") != 0) {
+		*out = phys_world_entity_of(w, name, PHYS_K_LINK);
+		nf = *out < 0 ? named_frame(L, name) : NULL;
+		mi = *out < 0 && !nf ? phys_world_entity_of(w, name,
+		    PHYS_K_MODEL) : -1;
+		if (nf)
+			*out = nf->link;
+		else if (mi >= 0)
+			*out = canonical_link(w, mi);
+		if (*out < 0 && !nf)
+			rc = fail_node(&w->doc, e, "no link, frame or model "
+			    "named '%s' in the world (a joint of the world names "
+			    "them by scoped name: model::link)", name);
+	}
+	free(name);
+	return rc;
+}
+
+/* A world joint's frame: relative_to, by default its child link's. */
+static int
+world_joint_pose(struct loader *L, struct phys_joint *j)
+{
+	phys_pose local, base;
+	char *rel;
+	int rc;
+
+	if (read_pose(j->doc, j->node, &local, &rel) < 0)
+		return -1;
+	base = j->child >= 0 ? L->w->links[j->child].pose : PHYS_POSE_IDENTITY;
+	rc = rel && *rel ? world_name_pose(L, rel, j->node, &base) : 0;
+	free(rel);
+	j->pose = phys_pose_mul(base, local);
+	return rc;
+}
+
+/* An axis of a world joint: in the joint frame, or expressed_in a frame. */
+static int
+world_joint_axis(struct loader *L, struct phys_joint *j, const char *elem,
+    phys_vec3 *out)
+{
+	xmlNodePtr axis = phys_child(j->node, elem), xyz = phys_child(axis, "xyz");
+	phys_quat frame = j->pose.q;
+	phys_pose base;
+	double v[3] = { 0, 0, 1 };
+	char *in;
+	int rc = 0;
+
+	if (xyz && read_numbers(j->doc, axis, "xyz", v, 3, true) < 0)
+		return -1;
+	if (v[0] == 0 && v[1] == 0 && v[2] == 0)
+		return fail_node(j->doc, axis ? axis : j->node,
+		    "joint '%s': axis is zero", j->name);
+	in = xyz ? phys_node_attr(xyz, "expressed_in") : NULL;
+	if (in && *in && (rc = world_name_pose(L, in, xyz, &base)) == 0)
+		frame = base.q;
+	free(in);
+	*out = v3_normalize(phys_quat_rotate(frame, v3(v[0], v[1], v[2])));
+	return rc;
+}
+
+/*
+ * SDF 1.12's <joint> of the world, between links of different models
+ * named by scoped name, read once every model is: as a model's joint,
+ * named in the world's scope. Gearboxes and mimics need one model's
+ * scope and stay refused there.
+ */
+static int
+read_world_joint(struct loader *L, xmlNodePtr jn)
+{
+	struct phys_world *w = L->w;
+	struct phys_joint *j;
+	char *local = phys_node_attr(jn, "name");
+	int ji;
+
+	if (!local || !*local) {
+		free(local);
+		return fail_node(&w->doc, jn, "%s", "<joint> has no name");
+	}
+	GROW(w->joints, w->njoints, L->capjoints);
+	ji = (int)w->njoints;
+	j = &w->joints[ji];
+	memset(j, 0, sizeof *j);
+	j->name = local;
+	j->node = jn;
+	j->doc = &w->doc;
+	j->reference = -1;
+	j->vals = entity_values_new(w, PHYS_S_JOINT);
+	w->njoints++;
+	if (register_name(L, &w->doc, jn, j->name, PHYS_K_JOINT, ji) < 0 ||
+	    joint_type(&w->doc, jn, &j->type) < 0 ||
+	    world_joint_link(L, jn, "parent", &j->parent) < 0 ||
+	    world_joint_link(L, jn, "child", &j->child) < 0 ||
+	    world_joint_pose(L, j) < 0 ||
+	    read_values(&w->doc, jn, PHYS_S_JOINT, j->vals) < 0 ||
+	    world_joint_axis(L, j, "axis", &j->axis[0]) < 0 ||
+	    world_joint_axis(L, j, "axis2", &j->axis[1]) < 0)
+		return -1;
+	j->model = j->child >= 0 ? w->links[j->child].model : 0;
+	if (j->type == PHYS_JOINT_GEARBOX ||
+	    phys_child(phys_child(jn, "axis"), "mimic") ||
+	    phys_child(phys_child(jn, "axis2"), "mimic"))
+		return fail_node(&w->doc, jn, "joint '%s': a gearbox or a "
+		    "<mimic> is supported in a model's joints, not the "
+		    "world's", j->name);
+	if (j->child == -1)
+		return fail_node(&w->doc, jn,
+		    "joint '%s': the child cannot be the world", j->name);
+	if (j->parent == j->child)
+		return fail_node(&w->doc, jn,
+		    "joint '%s': parent and child are the same link", j->name);
+	if ((j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2) &&
+	    v3_norm(v3_cross(j->axis[0], j->axis[1])) < 1e-6)
+		return fail_node(&w->doc, jn, "joint '%s': axis and axis2 "
+		    "are parallel; the joint needs two different axes",
+		    j->name);
+	return 0;
+}
+
 /* libsdformat reads several worlds; Gazebo runs the first. */
 static int
 other_worlds(struct loader *L)
@@ -2257,9 +2722,10 @@ read_world(struct loader *L)
 		else if (phys_node_is(n, "population"))
 			warn_node(L, &w->doc, n, "%s", "<population> is not "
 			    "supported: its models are not loaded");
-		else if (phys_node_is(n, "joint"))	/* SDF 1.12 */
-			rc = fail_node(&w->doc, n, "%s", "a <joint> of the world "
-			    "(SDF 1.12) is not supported yet; put it in a model");
+	/* SDF 1.12's joints of the world join models read by now */
+	for (n = phys_child(w->node, "joint"); n && rc == 0;
+	    n = phys_next(n, "joint"))
+		rc = read_world_joint(L, n);
 	if (rc == 0)
 		warn_joint_loops(L);
 	return rc < 0 ? rc : check_world_frames(L);
@@ -2270,16 +2736,22 @@ phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
 {
 	struct phys_load_options dflt;
 	struct loader L;
-
 	if (!opt) {
 		phys_load_options_default(&dflt);
 		opt = &dflt;
 	}
+	size_t i;
+	int rc;
+
 	memset(&L, 0, sizeof L);
 	L.w = w;
 	L.opt = opt;
 	loader_warns = !opt->quiet;
-	return read_world(&L);
+	rc = read_world(&L);
+	for (i = 0; i < L.nframes; i++)
+		free(L.frames[i].name);
+	free(L.frames);
+	return rc;
 }
 
 int

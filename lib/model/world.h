@@ -26,7 +26,9 @@ enum phys_geometry {
 	PHYS_GEOM_ELLIPSOID,	/* size[0..2]: semi-axes */
 	PHYS_GEOM_PLANE,	/* normal; size[0..1]: extent (unused by ODE) */
 	PHYS_GEOM_MESH,		/* mesh: <mesh> or <polyline> triangles */
-	PHYS_GEOM_HEIGHTMAP	/* heightmap; size[0..2]: its extent */
+	PHYS_GEOM_HEIGHTMAP,	/* heightmap; size[0..2]: its extent */
+	PHYS_GEOM_CONE		/* SDF 1.11: size[0]: base radius, size[1]:
+				 * length along z, base at -length/2 */
 };
 
 enum phys_joint_type {
@@ -50,9 +52,19 @@ enum phys_kind {
 
 struct phys_profile {
 	char *name;		/* "default_physics" when unnamed */
-	char *type;		/* engine: ode, bullet, simbody, dart */
+	char *type;		/* engine: ode, bullet, mujoco, simbody, dart */
 	bool marked_default;	/* default="true" */
 	bool has_gravity;	/* SDF 1.4/1.5 kept gravity in <physics> */
+	/* gz-sim's <physics type="ignored"> (also ignore, none): gz-sim
+	 * reads no type and runs the engine its physics plugin names,
+	 * else DART (phys_profile_engine picks phys's engine for it). */
+	bool gz_placeholder;
+	char *gz_engine;	/* the plugin's engine: "bullet", "dart",
+				 * "tpe"...; NULL when it names none */
+	char *gz_plugin;	/* the plugin's <engine><filename> */
+	/* The engine type a gz-sim profile runs, once the engine layer
+	 * says (phys_world_engines); NULL until then. */
+	const char *engine;
 	phys_vec3 gravity;
 	xmlNodePtr node;	/* NULL for the implicit profile */
 	struct phys_doc *doc;
@@ -67,6 +79,10 @@ struct phys_model {
 	phys_pose pose;		/* model frame in world */
 	bool has_init_vel;	/* Gazebo's InitialVelocityPlugin */
 	phys_vec3 init_linear, init_angular;
+	/* <include merge="true">: its entities are its parent's (named in
+	 * the parent's scope, links of the parent model); the model itself
+	 * is only the frame libsdformat names _merged__NAME__model__. */
+	bool merged;
 	xmlNodePtr node;
 	struct phys_doc *doc;	/* the file it came from (includes differ) */
 };
@@ -176,6 +192,18 @@ int phys_world_entity(const struct phys_world *w, const char *name,
  * joint may share a name; phys_world_entity finds the link). */
 int phys_world_entity_of(const struct phys_world *w, const char *name,
     enum phys_kind kind);
+
+/* A <pose> element as a transform, in any of its forms (rpy in radians
+ * or degrees, quat_xyzw); an error at the element when it is malformed. */
+int phys_pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out);
+/* The frame a <pose> is relative to: relative_to, or an SDF 1.6 file's
+ * frame="F" (libsdformat 9 reads it so); NULL when neither (caller
+ * frees). */
+char *phys_pose_relative_to(const struct phys_doc *d, xmlNodePtr pose);
+
+/* The scope a model's entities are named in: its name, or for a merged
+ * include the name of the model it was merged into. */
+const char *phys_model_scope(const struct phys_world *w, int mi);
 
 /* Read a whole <physics> element into a profile (used by load and import). */
 int phys_profile_read(struct phys_profile *p, struct phys_doc *doc,

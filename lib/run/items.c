@@ -196,3 +196,21 @@ phys_item_line(const struct phys_world *w, const struct phys_item *it,
 	phys_buf_json_string(b, d->doc);
 	phys_buf_puts(b, "}\n");
 }
+
+int
+phys_items_lines(const struct phys_world *w, char **globs, size_t n,
+    struct phys_buf *b)
+{
+	struct phys_item_list l;
+	size_t i;
+	int rc = 0;
+
+	if (n > 0)
+		rc = phys_items_select(w, globs, n, &l);
+	else
+		phys_items_all(w, &l);
+	for (i = 0; rc == 0 && i < l.n; i++)
+		phys_item_line(w, &l.v[i], b);
+	phys_items_free(&l);
+	return rc;
+}

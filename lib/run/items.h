@@ -33,5 +33,9 @@ void phys_items_free(struct phys_item_list *l);
 /* {"name","type","units","fields":[...],"doc"} and a newline. */
 void phys_item_line(const struct phys_world *w, const struct phys_item *it,
     struct phys_buf *b);
+/* The line of every item a run of w can produce, or of those the globs
+ * match (none matching one is an error), into b. */
+int phys_items_lines(const struct phys_world *w, char **globs, size_t n,
+    struct phys_buf *b);
 
 #endif

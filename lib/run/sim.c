@@ -108,44 +108,55 @@ warn_inert_world(struct run *r)
 			    phys_run_values_get(&r->vals, s, (int)i));
 }
 
-/* "ode, bullet and simbody": the engines phys has, from the registry. */
+/* "ode, bullet and mujoco": the engines phys has, as profiles name them. */
 static void
 engine_types(struct phys_buf *b)
 {
-	size_t i, n;
+	size_t i;
 
-	for (n = 0; phys_engines[n]; n++)
-		;
-	for (i = 0; i < n; i++)
-		phys_buf_printf(b, "%s%s", i == 0 ? "" : i + 1 == n ? " and " :
-		    ", ", phys_engines[i]->type);
+	for (i = 0; phys_engines[i]; i++)
+		phys_buf_printf(b, "%s%s", i == 0 ? "" : phys_engines[i + 1] ?
+		    ", " : " and ", phys_engines[i]->type);
 }
 
 static int
 check_engine_type(struct run *r, int profile)
 {
 	const struct phys_profile *p = &r->w->profiles[profile];
-	struct phys_buf types = { 0 };
+	struct phys_buf have = { 0 };
 	size_t i;
 
-	if (phys_engine_find(p->type))
+	if (phys_profile_engine(p))
 		return 0;
-	engine_types(&types);
+	engine_types(&have);
 	for (i = 0; i < r->w->nprofiles; i++)
-		if (phys_engine_find(r->w->profiles[i].type))
-			break;
-	if (i < r->w->nprofiles)
-		phys_fail("profile '%s' is for the %s engine; phys-step runs "
-		    "%s: -p %s runs the world's %s profile '%s' instead",
-		    p->name, p->type, types.s, r->w->profiles[i].name,
-		    phys_engine_find(r->w->profiles[i].type)->name,
-		    r->w->profiles[i].name);
-	else
-		phys_fail("profile '%s' is for the %s engine; phys-step runs "
-		    "%s, and the world has no profile for any of them "
-		    "(phys-preset add makes one)", p->name, p->type, types.s);
-	phys_buf_free(&types);
+		if (phys_profile_engine(&r->w->profiles[i])) {
+			phys_fail("profile '%s' is for the %s engine; phys-step "
+			    "runs %s: -p %s runs the world's %s profile '%s' "
+			    "instead", p->name, p->type, have.s,
+			    r->w->profiles[i].name,
+			    phys_profile_engine(&r->w->profiles[i])->name,
+			    r->w->profiles[i].name);
+			phys_buf_free(&have);
+			return -1;
+		}
+	phys_fail("profile '%s' is for the %s engine; phys-step runs %s, and "
+	    "the world has no profile for any of them (phys-preset add makes "
+	    "one)", p->name, p->type, have.s);
+	phys_buf_free(&have);
 	return -1;
+}
+
+/* Which engine a gz-sim profile runs, said once, at its <physics>. */
+static void
+note_gz_engine(const struct phys_profile *p)
+{
+	char *note = phys_profile_engine_note(p);
+
+	if (note && p->node)
+		phys_warn_once("%s:%ld: %s", p->doc->name,
+		    phys_node_line(p->node), note);
+	free(note);
 }
 
 static int
@@ -154,7 +165,8 @@ switch_profile(struct run *r, int profile)
 	if (check_engine_type(r, profile) < 0)
 		return -1;
 	r->profile = profile;
-	r->engine = phys_engine_find(r->w->profiles[profile].type);
+	r->engine = phys_profile_engine(&r->w->profiles[profile]);
+	note_gz_engine(&r->w->profiles[profile]);
 	phys_run_values_use(&r->vals, r->w, profile,
 	    profile == r->start_profile ? r->start_vals : NULL);
 	warn_inert(r, PHYS_S_PHYSICS, r->cur);

@@ -79,9 +79,4 @@ int phys_sim_use_profile(struct phys_sim *s, const char *name);
 int phys_sim_run(const struct phys_world *w, const struct phys_run_options *o,
     FILE *out);
 
-/* Turn a JSON value into SDF text for a parameter or state value
- * (numbers, booleans, strings, {"x","y","z"}, poses, arrays). */
-struct json_t;
-int phys_json_to_text(const struct json_t *v, struct phys_buf *out);
-
 #endif

@@ -99,7 +99,8 @@ phys_type_name(phys_type t)
 }
 
 /* The <physics type> of each engine bit, bit i naming 1 << i. */
-static const char *const engine_types[] = { "ode", "bullet", "simbody", "dart" };
+static const char *const engine_types[] = { "ode", "bullet", "simbody", "dart",
+	"mujoco" };
 #define N_ENGINE_TYPES (sizeof engine_types / sizeof engine_types[0])
 
 const char *

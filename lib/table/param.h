@@ -39,7 +39,8 @@ enum {
 	PHYS_E_BULLET = 2,
 	PHYS_E_SIMBODY = 4,
 	PHYS_E_DART = 8,
-	PHYS_E_ALL = 15
+	PHYS_E_MUJOCO = 16,	/* phys's own <mujoco> blocks: SDF has none */
+	PHYS_E_ALL = 31
 };
 
 /* How the ODE engine treats a parameter. */

@@ -75,5 +75,9 @@ extern const int phys_spec_nversions;
  * which). */
 const struct phys_spec_version *phys_spec_find(int major, int minor,
     bool *exact);
+/* The default the version's description gives child of an element named
+ * parent (the first so named that has it), NULL when none does. */
+const char *phys_spec_default(int major, int minor, const char *parent,
+    const char *child);
 
 #endif

@@ -1,0 +1,3441 @@
+/*
+ * engine_mujoco.c - the MuJoCo engine (libmujoco 2.2.2). Every MuJoCo call
+ * in phys lives here, behind the functions of engine_impl.h.
+ *
+ * MuJoCo 2.2.2 builds models only from MJCF text, so the world is written
+ * as MJCF in memory and loaded through a virtual file system; every body,
+ * joint, geom and equality is named after the phys entity it stands for
+ * (l12, j3_0, c7, ...) and mapped back by index once loaded. Everything
+ * the run's values can change is then written into the mjModel directly
+ * (masses, inertias, joint dynamics, limits, sizes, options), so a value
+ * reaches MuJoCo the same way at load and later.
+ *
+ * MuJoCo simulates in joint coordinates: links form a tree of bodies, each
+ * held to its parent by the joints of phys's joint (two hinges for a
+ * universal or revolute2 joint, a hinge and a slide coupled for a screw),
+ * a free joint for the root of a model, no joint for a fixed one. The
+ * body frame is the link frame, and the joints' zero is where the model
+ * places the links: as loaded, or where they are when something MuJoCo
+ * holds fixed changes and the model is made again (positions since load
+ * then carry on as offsets). A joint that would close a loop is carried
+ * by a light "ghost" body hanging from its parent, welded to its child by
+ * an equality constraint; gearboxes, screws and mimic joints are joint
+ * equality constraints. Static links' geometry belongs to the world body.
+ *
+ * Contacts get their surfaces' values every step, between MuJoCo's
+ * collision detection and its constraint building: friction (condim 3, 4
+ * or 6), softness (solref and solimp), restitution as a damping ratio.
+ * Links that may not touch (same model without self_collide, joined by a
+ * joint, bitmasks) are filtered out before the narrow phase.
+ */
+#include "engine_impl.h"
+#include "inertia.h"
+#include "inertia_follow.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+
+/* libmujoco 2.2.2 exports its implicit integrator without declaring it
+ * in mujoco.h (later versions do). */
+void mj_implicit(const mjModel *m, mjData *d);
+
+/* The smallest principal moment MuJoCo is given, as under ODE: a 1 mm
+ * radius of gyration. */
+#define MIN_GYRATION 1e-3
+/* A massless link runs with this share of its model's lightest mass. */
+#define MASSLESS_SHARE 1e-3
+/* A ghost body (the far side of a loop joint) weighs this share of the
+ * link it is welded to. */
+#define GHOST_SHARE 1e-3
+/* A bouncing contact's spring turns by at most this angle (rad) a step,
+ * so that the step resolves the impact (see bounce()). */
+#define BOUNCE_TURN 0.1
+/* The constraint arrays MuJoCo 2.2.2 allocates grow with the square of
+ * their rows: a world needing more than this is refused. */
+#define MEMORY_BUDGET (1024.0 * 1024 * 1024)
+
+/* How a link is held in MuJoCo's tree. */
+enum hold {
+	HOLD_STATIC,	/* a static model's: its geoms are the world body's */
+	HOLD_FREE,	/* a root: a free joint */
+	HOLD_MOCAP,	/* a kinematic root: a mocap body */
+	HOLD_JOINT	/* by the joints of phys joint via, to link up */
+};
+
+struct mlink {
+	enum hold hold;
+	int via;		/* HOLD_JOINT: the phys joint holding it */
+	bool reversed;		/* via's parent is this link's tree child */
+	int up;			/* tree parent link; -1: the world */
+	int body;		/* MuJoCo body; 0 for static links */
+	int mocap;		/* mocap index, -1 */
+	phys_pose at;		/* where the model places it (its joints' zero) */
+	double mass, inertia[6];	/* as MuJoCo holds them (floored) */
+	phys_vec3 lin, ang;	/* a mocap link's velocity */
+	phys_pose target;	/* what set_link_pose/vel fit the joints to */
+	phys_vec3 tlin, tang;
+};
+
+/* What a phys joint is in MuJoCo. */
+enum role {
+	ROLE_NONE,	/* between static links: nothing moves */
+	ROLE_TREE,	/* holds a link in the tree */
+	ROLE_LOOP,	/* carried by a ghost body welded to the child */
+	ROLE_GEAR	/* a gearbox: an equality between two hinges */
+};
+
+struct mjoint {
+	enum role role;
+	int body;		/* the MuJoCo body carrying its joints */
+	int naxes;		/* reported axes */
+	int jnt[2];		/* per reported axis: its MuJoCo joint, -1 */
+	double sign;		/* reported = sign * MuJoCo's (reversed: -1) */
+	int ghost;		/* ROLE_LOOP: the ghost body */
+	phys_vec3 xyz[2];	/* the axis values the model was built with */
+	double offset[2];	/* reported at the model's zero */
+	phys_vec3 force, torque;	/* on the child, last step */
+	double effort[2];
+};
+
+struct mujoco_engine {
+	const struct phys_world *w;
+	const struct phys_run_values *v;	/* the run's: every parameter */
+	bool skip_unsupported;
+	mjModel *m;
+	mjData *d;
+	struct mlink *links;
+	struct mjoint *joints;
+	int *geom_collision;	/* per MuJoCo geom: its collision, -1 */
+	int *collision_geom;	/* per collision: its first geom, -1 */
+	int *body_link;		/* per MuJoCo body: its link, -1 */
+	int *body_ghost;	/* per MuJoCo body: the loop joint it carries, -1 */
+	int *jnt_joint;		/* per MuJoCo joint: phys joint, -1 */
+	int *jnt_axis;		/* per MuJoCo joint: reported axis */
+	int64_t *connected;	/* link pairs joined by a joint, sorted */
+	size_t nconnected;
+	const struct phys_mesh **warned;	/* meshes said to be hulls */
+	size_t nwarned;
+
+	double step;
+	double base_time;
+	long base_iter, iterations;
+	int ncontacts;
+	bool targets;		/* the links' targets hold the state */
+	/* Geom pairs bouncing this step, and last step's (sorted). */
+	int64_t *bouncing, *was_bouncing;
+	size_t nbouncing, nwas, cap_bouncing, cap_was;
+	mjtNum *saved;		/* qpos, qvel, warm start before a step */
+	jmp_buf fail;		/* where a MuJoCo error returns to */
+	bool catching;
+	char fail_text[512];
+};
+
+PHYS_ENGINE_FUNCTIONS(mujoco_engine)
+
+static const struct phys_value *
+vals(const struct mujoco_engine *e, phys_scope s, int idx)
+{
+	return phys_run_values_get(e->v, s, idx);
+}
+
+/* ---- MuJoCo's errors and warnings ---- */
+
+/* The engine whose MuJoCo calls are running, for the handlers. */
+static struct mujoco_engine *running;
+
+/*
+ * MuJoCo's errors (a full stack, a broken model) do not return: its
+ * default handler waits for a key and exits. Within a step the error goes
+ * back to the step, which restores the state and says so; elsewhere it is
+ * reported as a divergence is, and the program ends.
+ */
+static void
+mujoco_error(const char *msg)
+{
+	if (running && running->catching) {
+		snprintf(running->fail_text, sizeof running->fail_text, "%s",
+		    msg);
+		longjmp(running->fail, 1);
+	}
+	fflush(stdout);
+	phys_warn("MuJoCo stopped: %s", msg);
+	exit(PHYS_EXIT_FAIL);
+}
+
+/* A full contact or constraint buffer within a step is not news: the
+ * step is taken again with more room (grow_data). */
+static void
+mujoco_warning(const char *msg)
+{
+	if (running && running->catching && strstr(msg, "buffer is full"))
+		return;
+	phys_warn_once("MuJoCo: %s", msg);
+}
+
+static void
+mujoco_init(void)
+{
+	mju_user_error = mujoco_error;
+	mju_user_warning = mujoco_warning;
+}
+
+/* ---- geometry ---- */
+
+static phys_quat
+from_mjquat(const mjtNum *q)
+{
+	phys_quat r = { q[0], q[1], q[2], q[3] };
+
+	return r;
+}
+
+static void
+to_mjquat(phys_quat q, mjtNum *out)
+{
+	out[0] = q.w, out[1] = q.x, out[2] = q.y, out[3] = q.z;
+}
+
+static phys_vec3
+from_mj(const mjtNum *v)
+{
+	return v3(v[0], v[1], v[2]);
+}
+
+static void
+to_mj(phys_vec3 v, mjtNum *out)
+{
+	out[0] = v.x, out[1] = v.y, out[2] = v.z;
+}
+
+static phys_quat
+rotation(phys_vec3 axis, double angle)
+{
+	double s = sin(angle / 2);
+	phys_quat q = { cos(angle / 2), axis.x * s, axis.y * s, axis.z * s };
+
+	return q;
+}
+
+/* The angle of q about a unit axis (its twist). */
+static double
+angle_about(phys_quat q, phys_vec3 axis)
+{
+	return 2 * atan2(v3_dot(v3(q.x, q.y, q.z), axis), q.w);
+}
+
+/* atan2 of the turn from u to w about a unit axis. */
+static double
+turn(phys_vec3 u, phys_vec3 w, phys_vec3 axis)
+{
+	return atan2(v3_dot(axis, v3_cross(u, w)), v3_dot(u, w));
+}
+
+/* The angle a, moved by whole turns to be nearest to near. */
+static double
+unwrap(double a, double near)
+{
+	return near + remainder(a - near, 2 * M_PI);
+}
+
+/* A rotation taking z to n (unit). */
+static phys_quat
+z_to(phys_vec3 n)
+{
+	phys_vec3 z = v3(0, 0, 1), a = v3_cross(z, n);
+	double s = v3_norm(a), c = v3_dot(z, n);
+
+	if (s < 1e-12)
+		return c > 0 ? PHYS_QUAT_IDENTITY : (phys_quat){ 0, 1, 0, 0 };
+	return rotation(v3_scale(a, 1 / s), atan2(s, c));
+}
+
+/* A body's pose in the world from MuJoCo's kinematics. */
+static phys_pose
+body_pose(const struct mujoco_engine *e, int b)
+{
+	phys_pose p;
+
+	p.p = from_mj(e->d->xpos + 3 * b);
+	p.q = from_mjquat(e->d->xquat + 4 * b);
+	return p;
+}
+
+/* The velocity of the world point p moving with body b. */
+static phys_vec3
+point_vel(const struct mujoco_engine *e, int b, phys_vec3 p)
+{
+	const mjtNum *cv = e->d->cvel + 6 * b;
+	phys_vec3 c = from_mj(e->d->subtree_com + 3 * e->m->body_rootid[b]);
+
+	return v3_add(from_mj(cv + 3), v3_cross(from_mj(cv), v3_sub(p, c)));
+}
+
+/* ---- the tree: which joints hold which links ---- */
+
+static bool
+link_static(const struct phys_world *w, int li)
+{
+	return w->models[w->links[li].model].is_static;
+}
+
+static int
+refuse_joint(const struct phys_joint *j, const char *why)
+{
+	return phys_failat(j->doc->name, phys_node_line(j->node),
+	    "joint '%s': %s", j->name, why);
+}
+
+static int
+refuse_collision(const struct phys_collision *c, const char *why)
+{
+	return phys_failat(c->doc->name, phys_node_line(c->node),
+	    "collision '%s': %s", c->name, why);
+}
+
+/* Joints that move something: not a gearbox (a coupling), not a joint
+ * of a link with itself. */
+static bool
+holds(const struct phys_joint *j)
+{
+	return j->type != PHYS_JOINT_GEARBOX && j->parent != j->child;
+}
+
+static void
+hold_by(struct mujoco_engine *e, int li, int ji, int up, bool reversed,
+    bool *in_tree)
+{
+	e->links[li].hold = HOLD_JOINT;
+	e->links[li].via = ji;
+	e->links[li].up = up >= 0 && e->links[up].hold != HOLD_STATIC ? up : -1;
+	e->links[li].reversed = reversed;
+	e->joints[ji].role = ROLE_TREE;
+	in_tree[li] = true;
+}
+
+/* One pass over the joints: each with one side in the tree brings the
+ * other in. True when one did. */
+static bool
+grow_tree(struct mujoco_engine *e, bool *in_tree)
+{
+	const struct phys_world *w = e->w;
+	bool grew = false;
+	size_t i;
+
+	for (i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+		bool pin = j->parent < 0 || in_tree[j->parent];
+		bool cin = in_tree[j->child];
+
+		if (!holds(j) || e->joints[i].role != ROLE_NONE || pin == cin)
+			continue;
+		if (pin)
+			hold_by(e, j->child, (int)i, j->parent, false, in_tree);
+		else
+			hold_by(e, j->parent, (int)i, j->child, true, in_tree);
+		grew = true;
+	}
+	return grew;
+}
+
+static bool
+is_child(const struct phys_world *w, int li)
+{
+	size_t i;
+
+	for (i = 0; i < w->njoints; i++)
+		if (holds(&w->joints[i]) && w->joints[i].child == li)
+			return true;
+	return false;
+}
+
+/* A new root: the first link out of the tree that no joint holds as a
+ * child, else the first out of the tree. False when all are in. */
+static bool
+new_root(struct mujoco_engine *e, bool *in_tree)
+{
+	const struct phys_world *w = e->w;
+	int pick = -1;
+	size_t i;
+
+	for (i = 0; i < w->nlinks && pick < 0; i++)
+		if (!in_tree[i] && !is_child(w, (int)i))
+			pick = (int)i;
+	for (i = 0; i < w->nlinks && pick < 0; i++)
+		if (!in_tree[i])
+			pick = (int)i;
+	if (pick < 0)
+		return false;
+	e->links[pick].hold = PVB(vals(e, PHYS_S_LINK, pick), LINK_kinematic) ?
+	    HOLD_MOCAP : HOLD_FREE;
+	e->links[pick].up = -1;
+	in_tree[pick] = true;
+	return true;
+}
+
+static int
+plan_tree(struct mujoco_engine *e)
+{
+	const struct phys_world *w = e->w;
+	bool *in_tree = phys_xcalloc(w->nlinks + 1, sizeof *in_tree);
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < w->nlinks; i++) {
+		e->links[i].hold = HOLD_STATIC;
+		e->links[i].via = -1;
+		e->links[i].up = -1;
+		e->links[i].mocap = -1;
+		in_tree[i] = link_static(w, (int)i);
+	}
+	for (i = 0; i < w->njoints; i++) {
+		e->joints[i].role = ROLE_NONE;
+		e->joints[i].ghost = -1;
+		e->joints[i].jnt[0] = e->joints[i].jnt[1] = -1;
+		e->joints[i].sign = 1;
+	}
+	while (grow_tree(e, in_tree) || new_root(e, in_tree))
+		continue;
+	for (i = 0; i < w->njoints && rc == 0; i++) {
+		const struct phys_joint *j = &w->joints[i];
+		bool moves = (j->parent >= 0 && !link_static(w, j->parent)) ||
+		    !link_static(w, j->child);
+
+		if (j->type == PHYS_JOINT_GEARBOX)
+			e->joints[i].role = ROLE_GEAR;
+		else if (holds(j) && e->joints[i].role == ROLE_NONE && moves)
+			e->joints[i].role = ROLE_LOOP;
+	}
+	for (i = 0; i < w->nlinks && rc == 0; i++)
+		if (e->links[i].hold == HOLD_JOINT &&
+		    PVB(vals(e, PHYS_S_LINK, (int)i), LINK_kinematic))
+			rc = phys_failat(w->links[i].doc->name,
+			    phys_node_line(w->links[i].node), "link '%s': "
+			    "kinematic, and held by joint '%s': the MuJoCo "
+			    "engine moves a kinematic link only when no joint "
+			    "holds it", w->links[i].name,
+			    w->joints[e->links[i].via].name);
+	free(in_tree);
+	return rc;
+}
+
+/* Link pairs joined by a joint never collide, as under ODE. */
+static int
+pair_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int64_t
+pair_key(int a, int b, int n)
+{
+	return a < b ? (int64_t)a * n + b : (int64_t)b * n + a;
+}
+
+static void
+plan_connected(struct mujoco_engine *e)
+{
+	const struct phys_world *w = e->w;
+	size_t i;
+
+	e->connected = phys_xcalloc(w->njoints + 1, sizeof *e->connected);
+	for (i = 0; i < w->njoints; i++)
+		if (holds(&w->joints[i]) && w->joints[i].parent >= 0)
+			e->connected[e->nconnected++] = pair_key(
+			    w->joints[i].parent, w->joints[i].child,
+			    (int)w->nlinks);
+	qsort(e->connected, e->nconnected, sizeof *e->connected, pair_cmp);
+}
+
+/* ---- MJCF: the world as MuJoCo reads it ---- */
+
+static void
+put_num(struct phys_buf *b, double x)
+{
+	char s[40];
+
+	phys_fmt_double(s, sizeof s, x);
+	phys_buf_puts(b, s);
+}
+
+/* name="x y z": numbers that read back exactly. */
+static void
+put_nums(struct phys_buf *b, const char *name, const double *x, int n)
+{
+	int i;
+
+	phys_buf_printf(b, " %s=\"", name);
+	for (i = 0; i < n; i++) {
+		if (i)
+			phys_buf_putc(b, ' ');
+		put_num(b, x[i]);
+	}
+	phys_buf_putc(b, '"');
+}
+
+static void
+put_pose(struct phys_buf *b, phys_pose p)
+{
+	double pos[3] = { p.p.x, p.p.y, p.p.z };
+	double q[4] = { p.q.w, p.q.x, p.q.y, p.q.z };
+
+	put_nums(b, "pos", pos, 3);
+	put_nums(b, "quat", q, 4);
+}
+
+static void
+put_vec(struct phys_buf *b, const char *name, phys_vec3 v)
+{
+	double x[3] = { v.x, v.y, v.z };
+
+	put_nums(b, name, x, 3);
+}
+
+/* The frame a link's joints and children are placed in: its own for a
+ * moving link, the world's for a static one. */
+static phys_pose
+tree_frame(const struct mujoco_engine *e, int li)
+{
+	if (li < 0 || e->links[li].hold == HOLD_STATIC)
+		return PHYS_POSE_IDENTITY;
+	return e->links[li].at;
+}
+
+/* The turn of link li from its loaded pose to where the model places
+ * it (none for the world). */
+static phys_quat
+turned(const struct mujoco_engine *e, int li)
+{
+	if (li < 0)
+		return PHYS_QUAT_IDENTITY;
+	return phys_quat_mul(e->links[li].at.q,
+	    phys_quat_conj(e->w->links[li].pose.q));
+}
+
+/*
+ * The MuJoCo joints standing for a joint type, in the order they turn
+ * the child, as the reported axis each carries (kind[axis] is its kind):
+ * hinges about an axis, slides along. Two hinges turn as under ODE, whose
+ * universal and hinge-2 joints keep the first axis in the child and the
+ * second in the parent: the second axis's hinge comes first, the first
+ * axis's rides on it. A screw's slide travels along its one axis.
+ */
+static int
+joint_kinds(enum phys_joint_type t, const char **kind, int *order)
+{
+	switch (t) {
+	case PHYS_JOINT_REVOLUTE:
+		kind[0] = "hinge", order[0] = 0;
+		return 1;
+	case PHYS_JOINT_PRISMATIC:
+		kind[0] = "slide", order[0] = 0;
+		return 1;
+	case PHYS_JOINT_BALL:
+		kind[0] = "ball", order[0] = 0;
+		return 1;
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2:
+		kind[0] = kind[1] = "hinge", order[0] = 1, order[1] = 0;
+		return 2;
+	case PHYS_JOINT_SCREW:	/* the turn, then the travel */
+		kind[0] = "hinge", kind[1] = "slide", order[0] = 0, order[1] = 1;
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Axis k of joint ji in the world at load: as the world gives it, or,
+ * where the run's axis.xyz differs from the file's (-s, a change during
+ * the run), that, in the joint frame, as SDF 1.7 takes it.
+ */
+static phys_vec3
+joint_axis(const struct mujoco_engine *e, int ji, int k)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	phys_vec3 run = k ? PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis2_xyz) :
+	    PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis_xyz);
+	phys_vec3 file = k ? PVV(j->vals, JOINT_axis2_xyz) :
+	    PVV(j->vals, JOINT_axis_xyz);
+
+	if (run.x == file.x && run.y == file.y && run.z == file.z)
+		return j->axis[k];
+	return v3_normalize(phys_quat_rotate(j->pose.q, run));
+}
+
+/*
+ * The MuJoCo joints of phys joint ji in a body placed at at. Each is
+ * named j<joint>_<reported axis>. Reversed (the body is the phys
+ * parent), the joints come in the opposite order and turn the other way:
+ * reported = -MuJoCo's. The joint's frame is fixed in its child, and of a
+ * universal or revolute2 joint's axes the first turns with the child, the
+ * second with the parent: where the model places the links (loaded, or
+ * where they are when it is made again), so are they.
+ */
+static void
+put_joints(struct phys_buf *b, const struct mujoco_engine *e, int ji,
+    phys_pose at, bool reversed)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const char *kind[2];
+	int order[2], n = joint_kinds(j->type, kind, order), i, k;
+	phys_pose inv = phys_pose_inv(at);
+	phys_pose frame = phys_pose_mul(phys_pose_mul(e->links[j->child].at,
+	    phys_pose_inv(e->w->links[j->child].pose)), j->pose);
+	bool second;
+	phys_vec3 dir;
+
+	for (i = 0; i < n; i++) {
+		k = order[reversed ? n - 1 - i : i];
+		phys_buf_printf(b, "<joint name=\"j%d_%d\" type=\"%s\"", ji, k,
+		    kind[k]);
+		put_vec(b, "pos", phys_pose_apply(inv, frame.p));
+		if (j->type != PHYS_JOINT_BALL) {
+			second = k == 1 && (j->type == PHYS_JOINT_UNIVERSAL ||
+			    j->type == PHYS_JOINT_REVOLUTE2);
+			dir = phys_quat_rotate(turned(e, second ? j->parent :
+			    j->child), joint_axis(e, ji, j->type ==
+			    PHYS_JOINT_SCREW ? 0 : k));
+			/* ODE's hinge-2 measures its second angle the other
+			 * way round */
+			if (j->type == PHYS_JOINT_REVOLUTE2 && k == 1)
+				dir = v3_scale(dir, -1);
+			put_vec(b, "axis", v3_normalize(phys_quat_rotate(inv.q,
+			    dir)));
+		}
+		phys_buf_puts(b, "/>\n");
+	}
+}
+
+/* Placeholder mass properties: the real ones are set once loaded. */
+static void
+put_inertial(struct phys_buf *b)
+{
+	phys_buf_puts(b, "<inertial pos=\"0 0 0\" mass=\"1\" "
+	    "diaginertia=\"1 1 1\"/>\n");
+}
+
+/* Spread of the vertices along their thinnest direction, against their
+ * extent: 0 for a flat mesh, which has no convex hull. */
+static double
+thickness(const struct phys_mesh *m)
+{
+	phys_vec3 p0, p1, p2, p, n;
+	double best = 0, d, size;
+	size_t i;
+
+	if (m->nv < 4)
+		return 0;
+	p0 = v3(m->v[0], m->v[1], m->v[2]);
+	p1 = p0;
+	for (i = 0; i < m->nv; i++) {
+		p = v3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
+		if ((d = v3_norm(v3_sub(p, p0))) > best)
+			best = d, p1 = p;
+	}
+	if (!((size = best) > 0))
+		return 0;
+	p2 = p0, best = 0;
+	for (i = 0; i < m->nv; i++) {
+		p = v3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
+		d = v3_norm(v3_cross(v3_sub(p, p0), v3_sub(p1, p0)));
+		if (d > best)
+			best = d, p2 = p;
+	}
+	n = v3_cross(v3_sub(p1, p0), v3_sub(p2, p0));
+	if (!(v3_norm(n) > 0))
+		return 0;
+	n = v3_normalize(n);
+	best = 0;
+	for (i = 0; i < m->nv; i++) {
+		p = v3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
+		best = fmax(best, fabs(v3_dot(v3_sub(p, p0), n)));
+	}
+	return best / size;
+}
+
+static void
+put_mesh_asset(struct phys_buf *b, int ci, const struct phys_mesh *m)
+{
+	size_t i;
+
+	phys_buf_printf(b, "<mesh name=\"m%d\" vertex=\"", ci);
+	for (i = 0; i < 3 * m->nv; i++) {
+		if (i)
+			phys_buf_putc(b, ' ');
+		put_num(b, m->v[i]);
+	}
+	phys_buf_puts(b, "\" face=\"");
+	for (i = 0; i < 3 * m->ntri; i++)
+		phys_buf_printf(b, i ? " %u" : "%u", m->tri[i]);
+	phys_buf_puts(b, "\"/>\n");
+}
+
+/*
+ * A polyline is an extruded polygon, concave maybe, which MuJoCo's
+ * convex hull of it would fill in. Its top is the ear-clipped triangles
+ * of the polygon (every vertex at the top height): each, extruded down,
+ * is a convex prism, and together they are the polyline exactly.
+ */
+static bool
+is_polyline(const struct phys_collision *c)
+{
+	return c->shape == PHYS_GEOM_MESH &&
+	    phys_child(phys_child(c->node, "geometry"), "polyline");
+}
+
+/* The top triangles of a polyline's mesh: their first vertices' indices
+ * in tri, three each; their count. */
+static size_t
+polyline_tops(const struct phys_mesh *m, size_t *tops)
+{
+	double top = m->hi.z;
+	size_t t, k, n = 0;
+
+	for (t = 0; t < m->ntri; t++) {
+		for (k = 0; k < 3 && m->v[3 * m->tri[3 * t + k] + 2] == top; k++)
+			continue;
+		if (k == 3)
+			tops[n++] = 3 * t;
+	}
+	return n;
+}
+
+static void
+put_prism(struct phys_buf *b, int ci, size_t k, const struct phys_mesh *m,
+    const unsigned *tri)
+{
+	static const unsigned faces[24] = { 0, 1, 2, 3, 5, 4, 0, 3, 4, 0, 4,
+	    1, 1, 4, 5, 1, 5, 2, 2, 5, 3, 2, 3, 0 };
+	double v[18];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		memcpy(v + 3 * i, m->v + 3 * tri[i], 3 * sizeof *v);
+		memcpy(v + 9 + 3 * i, m->v + 3 * tri[i], 3 * sizeof *v);
+		v[9 + 3 * i + 2] = m->lo.z;
+	}
+	phys_buf_printf(b, "<mesh name=\"m%d_%zu\"", ci, k);
+	put_nums(b, "vertex", v, 18);
+	phys_buf_puts(b, " face=\"");
+	for (i = 0; i < 24; i++)
+		phys_buf_printf(b, i ? " %u" : "%u", faces[i]);
+	phys_buf_puts(b, "\"/>\n");
+}
+
+static void
+put_polyline_assets(struct phys_buf *b, int ci, const struct phys_mesh *m)
+{
+	size_t *tops = phys_xcalloc(m->ntri + 1, sizeof *tops);
+	size_t n = polyline_tops(m, tops), k;
+
+	for (k = 0; k < n; k++)
+		put_prism(b, ci, k, m, m->tri + tops[k]);
+	free(tops);
+}
+
+/* A heightmap's extent as MuJoCo's: half sizes, the height range (never
+ * 0) and a base below the lowest point. */
+static void
+hfield_size(const struct phys_heightmap *hm, double s[4])
+{
+	s[0] = hm->size[0] / 2;
+	s[1] = hm->size[1] / 2;
+	s[2] = fmax(hm->hi - hm->lo, 1e-6);
+	s[3] = fmax(s[2], 0.1);
+}
+
+/*
+ * The assets: the collisions' meshes at their run's sizes and the
+ * heightmaps. A mesh without volume (flat, or nearly) has no convex hull
+ * for MuJoCo to collide: refused, or skipped under --skip-unsupported.
+ */
+static int
+put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
+{
+	const struct phys_world *w = e->w;
+	struct phys_collision c;
+	struct phys_mesh *own;
+	double s[4];
+	size_t i;
+	int rc = 0;
+
+	phys_buf_puts(b, "<asset>\n");
+	for (i = 0; i < w->ncollisions && rc == 0; i++) {
+		const struct phys_collision *wc = &w->collisions[i];
+
+		if (wc->shape == PHYS_GEOM_HEIGHTMAP) {
+			hfield_size(wc->heightmap, s);
+			phys_buf_printf(b, "<hfield name=\"h%zu\" nrow=\"%zu\" "
+			    "ncol=\"%zu\"", i, wc->heightmap->ny,
+			    wc->heightmap->nx);
+			put_nums(b, "size", s, 4);
+			phys_buf_puts(b, "/>\n");
+			continue;
+		}
+		/* a cone is its triangles: MuJoCo has no cone, and a cone
+		 * is its own convex hull */
+		if (wc->shape != PHYS_GEOM_MESH && wc->shape != PHYS_GEOM_CONE)
+			continue;
+		if (phys_collision_sized(wc, vals(e, PHYS_S_COLLISION,
+		    (int)i), &c, &own) < 0)
+			return -1;
+		if (is_polyline(wc)) {
+			put_polyline_assets(b, (int)i, c.mesh);
+		} else if (thickness(c.mesh) < 1e-9) {
+			if (!e->skip_unsupported)
+				rc = refuse_collision(wc, "its mesh is flat: "
+				    "MuJoCo collides a mesh's convex hull, "
+				    "which has no volume here "
+				    "(--skip-unsupported skips it)");
+			else
+				phys_warnat(wc->doc->name, phys_node_line(
+				    wc->node), "skipping collision '%s': a "
+				    "flat mesh, which MuJoCo cannot collide",
+				    wc->name);
+			skip[i] = true;
+		} else {
+			put_mesh_asset(b, (int)i, c.mesh);
+		}
+		phys_mesh_free(own);
+	}
+	phys_buf_puts(b, "</asset>\n");
+	return rc;
+}
+
+/* A polyline's prisms, named c<collision> and c<collision>_<k>. */
+static int
+put_polyline_geoms(struct phys_buf *b, int ci, const struct phys_mesh *m,
+    phys_pose p)
+{
+	size_t *tops = phys_xcalloc(m->ntri + 1, sizeof *tops);
+	size_t n = polyline_tops(m, tops), k;
+
+	phys_buf_puts(b, " type=\"mesh\"");
+	for (k = 0; k < n; k++) {
+		if (k)
+			phys_buf_printf(b, "<geom name=\"c%d_%zu\" type=\"mesh\"",
+			    ci, k);
+		phys_buf_printf(b, " mesh=\"m%d_%zu\"", ci, k);
+		put_pose(b, p);
+		phys_buf_puts(b, "/>\n");
+	}
+	free(tops);
+	return 0;
+}
+
+/* One geom of collision ci, posed at p in its body's frame. */
+static int
+put_geom(struct phys_buf *b, struct mujoco_engine *e, int ci, phys_pose p,
+    bool moving)
+{
+	const struct phys_collision *wc = &e->w->collisions[ci];
+	struct phys_collision c;
+	struct phys_mesh *own;
+	double s[3];
+	int n = 0;
+
+	if (phys_collision_sized(wc, vals(e, PHYS_S_COLLISION, ci), &c,
+	    &own) < 0)
+		return -1;
+	phys_mesh_free(own);	/* MuJoCo's ellipsoids are exact */
+	phys_buf_printf(b, "<geom name=\"c%d\"", ci);
+	switch (c.shape) {
+	case PHYS_GEOM_BOX:
+		phys_buf_puts(b, " type=\"box\"");
+		s[0] = c.size[0] / 2, s[1] = c.size[1] / 2, s[2] = c.size[2] / 2;
+		n = 3;
+		break;
+	case PHYS_GEOM_SPHERE:
+		phys_buf_puts(b, " type=\"sphere\"");
+		s[0] = c.size[0], n = 1;
+		break;
+	case PHYS_GEOM_CYLINDER:
+	case PHYS_GEOM_CAPSULE:
+		phys_buf_puts(b, c.shape == PHYS_GEOM_CYLINDER ?
+		    " type=\"cylinder\"" : " type=\"capsule\"");
+		s[0] = c.size[0], s[1] = c.size[1] / 2, n = 2;
+		break;
+	case PHYS_GEOM_ELLIPSOID:
+		phys_buf_puts(b, " type=\"ellipsoid\"");
+		s[0] = c.size[0], s[1] = c.size[1], s[2] = c.size[2], n = 3;
+		break;
+	case PHYS_GEOM_PLANE:
+		if (moving)
+			return refuse_collision(wc, "a plane must belong to "
+			    "a static model");
+		phys_buf_puts(b, " type=\"plane\" size=\"0 0 1\"");
+		p.q = phys_quat_mul(p.q, z_to(v3_normalize(c.normal)));
+		break;
+	case PHYS_GEOM_MESH:
+	case PHYS_GEOM_CONE:
+		if (is_polyline(wc))
+			return put_polyline_geoms(b, ci, wc->mesh, p);
+		phys_buf_printf(b, " type=\"mesh\" mesh=\"m%d\"", ci);
+		break;
+	case PHYS_GEOM_HEIGHTMAP:
+		if (moving)
+			return refuse_collision(wc, "a heightmap must belong "
+			    "to a static model");
+		phys_buf_printf(b, " type=\"hfield\" hfield=\"h%d\"", ci);
+		p = phys_pose_mul(p, (phys_pose){ { c.heightmap->pos[0],
+		    c.heightmap->pos[1], c.heightmap->lo }, PHYS_QUAT_IDENTITY });
+		break;
+	}
+	if (n)
+		put_nums(b, "size", s, n);
+	put_pose(b, p);
+	phys_buf_puts(b, "/>\n");
+	return 0;
+}
+
+static int
+put_geoms(struct phys_buf *b, struct mujoco_engine *e, int li,
+    const bool *skip)
+{
+	const struct phys_link *l = &e->w->links[li];
+	bool moving = e->links[li].hold != HOLD_STATIC;
+	int ci;
+
+	for (ci = l->first_collision; ci < l->first_collision +
+	    l->ncollisions; ci++)
+		if (!skip[ci] && put_geom(b, e, ci, moving ?
+		    e->w->collisions[ci].pose : phys_pose_mul(l->pose,
+		    e->w->collisions[ci].pose), moving) < 0)
+			return -1;
+	return 0;
+}
+
+static int put_children(struct phys_buf *b, struct mujoco_engine *e,
+    int up, const bool *skip);
+
+/* A link's body, its joints, geoms and the bodies it carries. */
+static int
+put_link(struct phys_buf *b, struct mujoco_engine *e, int li,
+    const bool *skip)
+{
+	const struct mlink *ml = &e->links[li];
+	phys_pose at = ml->at;
+
+	phys_buf_printf(b, "<body name=\"l%d\"", li);
+	put_pose(b, phys_pose_mul(phys_pose_inv(tree_frame(e, ml->up)), at));
+	if (ml->hold == HOLD_MOCAP)
+		phys_buf_puts(b, " mocap=\"true\"");
+	phys_buf_puts(b, ">\n");
+	put_inertial(b);
+	if (ml->hold == HOLD_FREE)
+		phys_buf_printf(b, "<joint name=\"f%d\" type=\"free\"/>\n", li);
+	else if (ml->hold == HOLD_JOINT)
+		put_joints(b, e, ml->via, at, ml->reversed);
+	if (put_geoms(b, e, li, skip) < 0 || put_children(b, e, li, skip) < 0)
+		return -1;
+	phys_buf_puts(b, "</body>\n");
+	return 0;
+}
+
+/* The ghost of loop joint ji: at its child's loaded pose, hanging from
+ * the parent's body by the joint's own joints, no geometry. */
+static void
+put_ghost(struct phys_buf *b, struct mujoco_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	phys_pose at = e->links[j->child].at;
+
+	phys_buf_printf(b, "<body name=\"g%d\"", ji);
+	put_pose(b, phys_pose_mul(phys_pose_inv(tree_frame(e, j->parent)), at));
+	phys_buf_puts(b, ">\n");
+	put_inertial(b);
+	put_joints(b, e, ji, at, false);
+	phys_buf_puts(b, "</body>\n");
+}
+
+/* The bodies held to link up (-1: to the world, static links' too). */
+static int
+put_children(struct phys_buf *b, struct mujoco_engine *e, int up,
+    const bool *skip)
+{
+	const struct phys_world *w = e->w;
+	size_t i;
+
+	for (i = 0; i < w->nlinks; i++)
+		if (e->links[i].hold != HOLD_STATIC && e->links[i].up == up &&
+		    put_link(b, e, (int)i, skip) < 0)
+			return -1;
+	for (i = 0; i < w->njoints; i++) {
+		int p = w->joints[i].parent;
+
+		if (e->joints[i].role == ROLE_LOOP && (p == up || (up < 0 &&
+		    (p < 0 || e->links[p].hold == HOLD_STATIC))))
+			put_ghost(b, e, (int)i);
+	}
+	return 0;
+}
+
+static const char *
+body_name(const struct mujoco_engine *e, int li, char *buf, size_t size)
+{
+	if (li < 0 || e->links[li].hold == HOLD_STATIC)
+		return "world";
+	snprintf(buf, size, "l%d", li);
+	return buf;
+}
+
+/* Travel per radian of turn, as under ODE: SDF 1.10's screw_thread_pitch
+ * is metres per revolution (right-hand positive), the older thread_pitch
+ * radians per metre (left-hand positive). */
+static double
+screw_lead(const struct mujoco_engine *e, int ji)
+{
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+
+	if (PV(v, JOINT_screw_thread_pitch)->given)
+		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
+	return -1 / PVD(v, JOINT_thread_pitch);
+}
+
+/* A revolute joint between links a and b (a may be -1, the world): its
+ * index, -1 when none. */
+static int
+revolute_between(const struct phys_world *w, int a, int b)
+{
+	size_t i;
+
+	for (i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+
+		if (j->type == PHYS_JOINT_REVOLUTE && ((j->parent == a &&
+		    j->child == b) || (j->parent == b && j->child == a)))
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * A gearbox turns its child about the reference body by -ratio times
+ * its parent's turn. MuJoCo couples the two revolute joints that turn
+ * them about the reference: gear[k] is each, and coef[k] the factor from
+ * its position to the turn about the gearbox's axis k.
+ */
+static int
+gear_joints(const struct mujoco_engine *e, int ji, int gear[2], double coef[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	int k, link;
+
+	for (k = 0; k < 2; k++) {
+		link = k ? j->child : j->parent;
+		gear[k] = link < 0 ? -1 : revolute_between(e->w, j->reference,
+		    link);
+		if (gear[k] < 0)
+			return refuse_joint(j, "the MuJoCo engine couples the "
+			    "revolute joints that turn a gearbox's links "
+			    "about its reference body, and one of them has "
+			    "none");
+		coef[k] = (v3_dot(e->w->joints[gear[k]].axis[0], j->axis[k]) < 0 ?
+		    -1 : 1) * (e->w->joints[gear[k]].child == link ? 1 : -1);
+	}
+	return 0;
+}
+
+/* joint1 = c0 + c1 joint2, both MuJoCo joints, from qpos0. */
+static void
+put_coupling(struct phys_buf *b, const char *name, int j1, int k1, int j2,
+    int k2, double c0, double c1)
+{
+	double poly[5] = { c0, c1, 0, 0, 0 };
+
+	phys_buf_printf(b, "<joint name=\"%s\" joint1=\"j%d_%d\" "
+	    "joint2=\"j%d_%d\"", name, j1, k1, j2, k2);
+	put_nums(b, "polycoef", poly, 5);
+	phys_buf_puts(b, "/>\n");
+}
+
+/* A mimic axis is a hinge or slide of its joint, coupled to one of its
+ * leader's. */
+static bool
+coupled_axis(const struct mujoco_engine *e, int ji, int k)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const char *kind[2];
+	int order[2], n = joint_kinds(j->type, kind, order);
+
+	return k < n && j->type != PHYS_JOINT_BALL &&
+	    (e->joints[ji].role == ROLE_TREE || e->joints[ji].role == ROLE_LOOP);
+}
+
+static int
+check_mimic(const struct mujoco_engine *e, int ji, int k)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_mimic *mi = &j->mimic[k];
+
+	if (!coupled_axis(e, mi->leader, mi->leader_axis))
+		return refuse_joint(j, "the MuJoCo engine couples a mimic "
+		    "axis to a hinge or slide of its leader, which this "
+		    "leader's axis is not");
+	if (!coupled_axis(e, ji, k))
+		return refuse_joint(j, "the MuJoCo engine couples a mimic "
+		    "axis only when it is a hinge or a slide");
+	return 0;
+}
+
+/* The equality constraints: loops' welds, screws, gearboxes, mimics.
+ * Their factors are set again from the run's values once loaded. */
+static int
+put_equalities(struct phys_buf *b, struct mujoco_engine *e)
+{
+	const struct phys_world *w = e->w;
+	char name[48], other[32];
+	int gear[2], k;
+	double coef[2];
+	size_t i;
+
+	phys_buf_puts(b, "<equality>\n");
+	for (i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+
+		if (e->joints[i].role == ROLE_LOOP)
+			phys_buf_printf(b, "<weld name=\"w%zu\" body1=\"g%zu\" "
+			    "body2=\"%s\"/>\n", i, i, body_name(e, j->child,
+			    other, sizeof other));
+		if (j->type == PHYS_JOINT_SCREW &&
+		    e->joints[i].role != ROLE_NONE) {
+			snprintf(name, sizeof name, "s%zu", i);
+			put_coupling(b, name, (int)i, 1, (int)i, 0, 0, 1);
+		}
+		if (e->joints[i].role == ROLE_GEAR) {
+			if (gear_joints(e, (int)i, gear, coef) < 0)
+				return -1;
+			snprintf(name, sizeof name, "q%zu", i);
+			put_coupling(b, name, gear[1], 0, gear[0], 0, 0, -1);
+		}
+		for (k = 0; k < 2; k++) {
+			if (!j->mimic[k].on)
+				continue;
+			if (check_mimic(e, (int)i, k) < 0)
+				return -1;
+			snprintf(name, sizeof name, "m%zu_%d", i, k);
+			put_coupling(b, name, (int)i, k, j->mimic[k].leader,
+			    j->mimic[k].leader_axis, 0, 1);
+		}
+	}
+	phys_buf_puts(b, "</equality>\n");
+	return 0;
+}
+
+/*
+ * Sizes of the constraint arrays a model starts with (a step that
+ * outgrows them makes them larger: grow_data), and a stack for the
+ * compiler's own computations (the data's is set once loaded).
+ */
+static void
+put_size(struct phys_buf *b, const struct mujoco_engine *e)
+{
+	size_t nconmax = 2 * e->w->ncollisions + 32;
+	size_t njmax = 4 * nconmax + 8 * e->w->njoints + 32;
+	size_t nv = 6 * e->w->nlinks + 3 * e->w->njoints;
+
+	phys_buf_printf(b, "<size nconmax=\"%zu\" njmax=\"%zu\" "
+	    "nstack=\"%zu\"/>\n", nconmax, njmax, 10000 + 20 * nv + 10 * njmax);
+}
+
+static int
+write_mjcf(struct mujoco_engine *e, struct phys_buf *b)
+{
+	const struct phys_world *w = e->w;
+	bool *skip = phys_xcalloc(w->ncollisions + 1, sizeof *skip);
+	size_t i;
+	int rc = 0;
+
+	phys_buf_puts(b, "<mujoco model=\"phys\">\n"
+	    "<compiler angle=\"radian\" inertiafromgeom=\"false\" "
+	    "boundmass=\"0\" boundinertia=\"0\" balanceinertia=\"false\" "
+	    "fusestatic=\"false\" discardvisual=\"true\" "
+	    "convexhull=\"true\"/>\n");
+	put_size(b, e);
+	phys_buf_puts(b, "<default><geom contype=\"1\" conaffinity=\"1\" "
+	    "condim=\"3\"/></default>\n");
+	if (put_assets(b, e, skip) < 0) {
+		free(skip);
+		return -1;
+	}
+	phys_buf_puts(b, "<worldbody>\n");
+	for (i = 0; i < w->nlinks && rc == 0; i++)
+		if (e->links[i].hold == HOLD_STATIC)
+			rc = put_geoms(b, e, (int)i, skip);
+	if (rc == 0)
+		rc = put_children(b, e, -1, skip);
+	phys_buf_puts(b, "</worldbody>\n");
+	if (rc == 0)
+		rc = put_equalities(b, e);
+	phys_buf_puts(b, "</mujoco>\n");
+	free(skip);
+	return rc;
+}
+
+/* ---- loading ---- */
+
+/*
+ * MuJoCo's complaint about a model names the MJCF element ("Object name
+ * = c12, ..."): point at the phys entity it stands for where there is one.
+ */
+static int
+refuse_model(const struct mujoco_engine *e, const char *err)
+{
+	const struct phys_world *w = e->w;
+	const char *at = strstr(err, "Object name = ");
+	char what[256], kind = 0;
+	int idx = -1;
+
+	snprintf(what, sizeof what, "%.*s", (int)strcspn(err, "\n"), err);
+	if (strncmp(what, "Error: ", 7) == 0)
+		memmove(what, what + 7, strlen(what + 7) + 1);
+	if (at && sscanf(at + 14, "%c%d", &kind, &idx) == 2 && idx >= 0) {
+		if ((kind == 'c' || kind == 'm' || kind == 'h') &&
+		    (size_t)idx < w->ncollisions)
+			return refuse_collision(&w->collisions[idx], what);
+		if (kind == 'l' && (size_t)idx < w->nlinks)
+			return phys_failat(w->links[idx].doc->name,
+			    phys_node_line(w->links[idx].node),
+			    "link '%s': MuJoCo refuses it: %s",
+			    w->links[idx].name, what);
+		if ((kind == 'j' || kind == 'g' || kind == 'w') &&
+		    (size_t)idx < w->njoints)
+			return refuse_joint(&w->joints[idx], what);
+	}
+	return phys_fail("MuJoCo refuses the world: %s", what);
+}
+
+static mjModel *
+load_mjcf(const struct mujoco_engine *e, const struct phys_buf *xml)
+{
+	mjVFS *vfs = phys_xcalloc(1, sizeof *vfs);
+	char err[1024] = "";
+	mjModel *m = NULL;
+
+	mj_defaultVFS(vfs);
+	if (mj_makeEmptyFileVFS(vfs, "phys.xml", (int)xml->len) == 0) {
+		memcpy(vfs->filedata[0], xml->s, xml->len);
+		m = mj_loadXML("phys.xml", vfs, err, sizeof err);
+	} else {
+		snprintf(err, sizeof err, "the model does not fit in memory");
+	}
+	mj_deleteVFS(vfs);
+	free(vfs);
+	if (!m)
+		refuse_model(e, err);
+	return m;
+}
+
+static int
+find(const mjModel *m, int type, const char *fmt, int a, int b)
+{
+	char name[48];
+
+	snprintf(name, sizeof name, fmt, a, b);
+	return mj_name2id(m, type, name);
+}
+
+/* From MuJoCo's ids back to phys's entities, and the other way. */
+static void
+map_model(struct mujoco_engine *e)
+{
+	const struct phys_world *w = e->w;
+	const mjModel *m = e->m;
+	size_t i;
+	int k, id;
+
+	e->geom_collision = phys_xcalloc((size_t)m->ngeom + 1, sizeof(int));
+	e->collision_geom = phys_xcalloc(w->ncollisions + 1, sizeof(int));
+	e->body_link = phys_xcalloc((size_t)m->nbody, sizeof(int));
+	e->body_ghost = phys_xcalloc((size_t)m->nbody, sizeof(int));
+	e->jnt_joint = phys_xcalloc((size_t)m->njnt + 1, sizeof(int));
+	e->jnt_axis = phys_xcalloc((size_t)m->njnt + 1, sizeof(int));
+	for (k = 0; k < m->ngeom; k++)
+		e->geom_collision[k] = -1;
+	for (k = 0; k < m->nbody; k++)
+		e->body_link[k] = e->body_ghost[k] = -1;
+	for (k = 0; k < m->njnt; k++)
+		e->jnt_joint[k] = -1;
+	for (i = 0; i < w->ncollisions; i++) {
+		id = find(m, mjOBJ_GEOM, "c%d", (int)i, 0);
+		e->collision_geom[i] = id;
+		for (k = 1; id >= 0; k++) {
+			e->geom_collision[id] = (int)i;
+			id = find(m, mjOBJ_GEOM, "c%d_%d", (int)i, k);
+		}
+	}
+	for (i = 0; i < w->nlinks; i++) {
+		struct mlink *ml = &e->links[i];
+
+		ml->body = ml->hold == HOLD_STATIC ? 0 :
+		    find(m, mjOBJ_BODY, "l%d", (int)i, 0);
+		if (ml->body > 0)
+			e->body_link[ml->body] = (int)i;
+		ml->mocap = ml->hold == HOLD_MOCAP ?
+		    m->body_mocapid[ml->body] : -1;
+	}
+	for (i = 0; i < w->njoints; i++) {
+		struct mjoint *mj = &e->joints[i];
+		const struct phys_joint *j = &w->joints[i];
+
+		mj->naxes = 0;
+		mj->xyz[0] = PVV(vals(e, PHYS_S_JOINT, (int)i), JOINT_axis_xyz);
+		mj->xyz[1] = PVV(vals(e, PHYS_S_JOINT, (int)i), JOINT_axis2_xyz);
+		if (mj->role == ROLE_LOOP) {
+			mj->ghost = find(m, mjOBJ_BODY, "g%d", (int)i, 0);
+			e->body_ghost[mj->ghost] = (int)i;
+			mj->body = mj->ghost;
+		} else if (mj->role == ROLE_TREE) {
+			int carrier = e->links[j->child].via == (int)i ?
+			    j->child : j->parent;
+
+			mj->body = e->links[carrier].body;
+			mj->sign = e->links[carrier].reversed ? -1 : 1;
+		}
+		for (k = 0; k < 2; k++) {
+			mj->jnt[k] = find(m, mjOBJ_JOINT, "j%d_%d", (int)i, k);
+			if (mj->jnt[k] < 0)
+				continue;
+			e->jnt_joint[mj->jnt[k]] = (int)i;
+			e->jnt_axis[mj->jnt[k]] = k;
+			if (m->jnt_type[mj->jnt[k]] != mjJNT_BALL)
+				mj->naxes = k + 1;
+		}
+	}
+}
+
+/* ---- values into the model ---- */
+
+/* A massless link (mass 0 is valid SDF) runs with a share of the mass of
+ * its model's lightest link that has one, or of 1 kg, as under ODE. */
+static double
+massless_mass(const struct mujoco_engine *e, int li)
+{
+	const struct phys_world *w = e->w;
+	double m, least = 0;
+	size_t i;
+
+	for (i = 0; i < w->nlinks; i++) {
+		if (w->links[i].model != w->links[li].model)
+			continue;
+		m = PVD(vals(e, PHYS_S_LINK, (int)i), LINK_inertial_mass);
+		if (m > 0 && (least == 0 || m < least))
+			least = m;
+	}
+	return MASSLESS_SHARE * (least > 0 ? least : 1);
+}
+
+/*
+ * Mass, principal moments and the principal frame in the link frame, as
+ * under the other engines: a tensor no rigid body has runs as written, a
+ * non-positive one with its moments raised to the floor, with warnings at
+ * load; later such a tensor is refused.
+ */
+static int
+link_inertia(struct mujoco_engine *e, int li, bool at_load, double *mass,
+    double mo[3], phys_pose *frame)
+{
+	const struct phys_link *l = &e->w->links[li];
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
+	struct mlink *ml = &e->links[li];
+	struct phys_inertia_verdict verdict;
+	phys_inertia in;
+	phys_mat3 R;
+	long line = at_load ? phys_node_line(l->node) : -1;
+	const char *file = at_load ? l->doc->name : NULL;
+	int k;
+
+	phys_link_values_mass(v, mass, ml->inertia);
+	if (*mass == 0 && at_load) {
+		*mass = massless_mass(e, li);
+		if (ml->hold != HOLD_STATIC)
+			phys_warnat(file, line, "link '%s': mass 0, which "
+			    "Gazebo refuses on a moving link; run with mass %g "
+			    "kg (1/1000 of its model's lightest link, or of "
+			    "1 kg)", l->name, *mass);
+	}
+	if (!(*mass > 0))
+		return phys_failat(file, line, "link '%s': mass must be "
+		    "positive, not %g (Gazebo refuses it too)", l->name, *mass);
+	in = phys_inertia_make(*mass, ml->inertia[0], ml->inertia[1],
+	    ml->inertia[2], ml->inertia[3], ml->inertia[4], ml->inertia[5]);
+	switch (phys_inertia_validate(&in, &verdict)) {
+	case PHYS_INERTIA_NOT_FINITE:
+		return phys_failat(file, line, "link '%s': %s", l->name,
+		    verdict.reason);
+	case PHYS_INERTIA_NOT_POSITIVE:
+		if (!at_load)
+			return phys_fail("link '%s': inertia is not positive "
+			    "definite (phys-inertia check explains, "
+			    "phys-inertia fix repairs)", l->name);
+		if (ml->hold != HOLD_STATIC)
+			phys_warnat(file, line, "link '%s': inertia %s; run "
+			    "with each principal moment at least mass * "
+			    "(%g m)^2", l->name, verdict.reason, MIN_GYRATION);
+		break;
+	case PHYS_INERTIA_TRIANGLE:
+		if (at_load && ml->hold != HOLD_STATIC)
+			phys_warnat(file, line, "link '%s': inertia %s: no "
+			    "rigid body has it; run as written (phys-inertia "
+			    "fix repairs it)", l->name, verdict.reason);
+		break;
+	default:
+		break;
+	}
+	*frame = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
+	if (ml->inertia[3] == 0 && ml->inertia[4] == 0 && ml->inertia[5] == 0) {
+		/* already principal: the inertial frame as it is */
+		memcpy(mo, ml->inertia, 3 * sizeof *mo);
+	} else {
+		if (phys_inertia_principal(in.I, mo, &R) < 0)
+			return phys_failat(file, line, "link '%s': inertia has "
+			    "no principal axes", l->name);
+		frame->q = phys_quat_normalize(phys_quat_mul(frame->q,
+		    phys_mat3_to_quat(R)));
+	}
+	for (k = 0; k < 3; k++)
+		mo[k] = fmax(mo[k], *mass * MIN_GYRATION * MIN_GYRATION);
+	ml->mass = *mass;
+	return 0;
+}
+
+/*
+ * MuJoCo's compiler marks a body whose inertial frame is its own
+ * (sameframe) and, from that, "simple" bodies whose share of the mass
+ * matrix it factors in a shortcut: a body whose inertial frame moves off
+ * its own loses both.
+ */
+static void
+set_body_mass(mjModel *m, int b, double mass, const double mo[3],
+    phys_pose frame)
+{
+	bool same = frame.p.x == 0 && frame.p.y == 0 && frame.p.z == 0 &&
+	    frame.q.w == 1 && frame.q.x == 0 && frame.q.y == 0 &&
+	    frame.q.z == 0;
+	int i, n = 0;
+
+	m->body_mass[b] = mass;
+	m->body_inertia[3 * b] = mo[0];
+	m->body_inertia[3 * b + 1] = mo[1];
+	m->body_inertia[3 * b + 2] = mo[2];
+	to_mj(frame.p, m->body_ipos + 3 * b);
+	to_mjquat(frame.q, m->body_iquat + 4 * b);
+	m->body_sameframe[b] = same;
+	if (same || !m->body_simple[b])
+		return;
+	m->body_simple[b] = 0;
+	for (i = m->nv - 1; i >= 0; i--)
+		m->dof_simplenum[i] = m->body_simple[m->dof_bodyid[i]] ? ++n :
+		    (n = 0);
+}
+
+/* A link's mass properties into its body, and into the ghosts of the
+ * loop joints it closes (a small share of them). */
+static int
+apply_mass(struct mujoco_engine *e, int li, bool at_load)
+{
+	const struct phys_world *w = e->w;
+	double mass, mo[3], g[3];
+	phys_pose frame;
+	size_t i;
+	int k;
+
+	if (link_inertia(e, li, at_load, &mass, mo, &frame) < 0)
+		return -1;
+	if (e->links[li].body > 0)
+		set_body_mass(e->m, e->links[li].body, mass, mo, frame);
+	for (i = 0; i < w->njoints; i++) {
+		if (e->joints[i].role != ROLE_LOOP || w->joints[i].child != li)
+			continue;
+		for (k = 0; k < 3; k++)
+			g[k] = GHOST_SHARE * mo[k];
+		set_body_mass(e->m, e->joints[i].ghost, GHOST_SHARE * mass, g,
+		    frame);
+	}
+	return 0;
+}
+
+/*
+ * MuJoCo's constants that follow from the masses (invweight0, used to
+ * scale constraint softness, and the subtree masses) at the loaded
+ * configuration; it computes them in the data, whose state is kept.
+ */
+static void
+set_constants(struct mujoco_engine *e)
+{
+	mjModel *m = e->m;
+	mjData *d = e->d;
+	mjtNum *keep = phys_xmalloc(((size_t)m->nq + (size_t)m->nv + 1) *
+	    sizeof *keep);
+
+	memcpy(keep, d->qpos, (size_t)m->nq * sizeof *keep);
+	memcpy(keep + m->nq, d->qvel, (size_t)m->nv * sizeof *keep);
+	mj_setConst(m, d);
+	memcpy(d->qpos, keep, (size_t)m->nq * sizeof *keep);
+	memcpy(d->qvel, keep + m->nq, (size_t)m->nv * sizeof *keep);
+	free(keep);
+}
+
+/* Axis k's dynamics and limits from the joint's values. */
+struct axis_values {
+	double lo, hi, damping, friction, stiffness, reference;
+};
+
+static struct axis_values
+axis_values(const struct phys_value *v, int k)
+{
+	struct axis_values a;
+
+	if (k == 0) {
+		a.lo = PVD(v, JOINT_axis_limit_lower);
+		a.hi = PVD(v, JOINT_axis_limit_upper);
+		a.damping = PVD(v, JOINT_axis_dynamics_damping);
+		a.friction = PVD(v, JOINT_axis_dynamics_friction);
+		a.stiffness = PVD(v, JOINT_axis_dynamics_spring_stiffness);
+		a.reference = PVD(v, JOINT_axis_dynamics_spring_reference);
+	} else {
+		a.lo = PVD(v, JOINT_axis2_limit_lower);
+		a.hi = PVD(v, JOINT_axis2_limit_upper);
+		a.damping = PVD(v, JOINT_axis2_dynamics_damping);
+		a.friction = PVD(v, JOINT_axis2_dynamics_friction);
+		a.stiffness = PVD(v, JOINT_axis2_dynamics_spring_stiffness);
+		a.reference = PVD(v, JOINT_axis2_dynamics_spring_reference);
+	}
+	return a;
+}
+
+static void
+set_polycoef(mjModel *m, int eq, double c0, double c1)
+{
+	if (eq < 0)
+		return;
+	m->eq_data[mjNEQDATA * eq] = c0;
+	m->eq_data[mjNEQDATA * eq + 1] = c1;
+}
+
+/* The couplings of joint ji (screw, gearbox, mimic) from its values. */
+static void
+apply_couplings(struct mujoco_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	mjModel *m = e->m;
+	int gear[2], k;
+	double coef[2], sl, sf, ratio;
+	char name[48];
+
+	const double *off = e->joints[ji].offset;
+	double lead;
+
+	if (j->type == PHYS_JOINT_SCREW) {
+		/* travel = lead turn, both from the loaded configuration */
+		lead = screw_lead(e, ji);
+		snprintf(name, sizeof name, "s%d", ji);
+		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name),
+		    e->joints[ji].sign * (lead * off[0] - off[1]), lead);
+	}
+	if (e->joints[ji].role == ROLE_GEAR && gear_joints(e, ji, gear,
+	    coef) == 0) {
+		ratio = PVD(vals(e, PHYS_S_JOINT, ji), JOINT_gearbox_ratio);
+		snprintf(name, sizeof name, "q%d", ji);
+		/* turn_k = coef_k (sign_k q_k + offset_k), turn_1 = -ratio
+		 * turn_0 */
+		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name),
+		    e->joints[gear[1]].sign * (-ratio * coef[0] * coef[1] *
+		    e->joints[gear[0]].offset[0] - e->joints[gear[1]].offset[0]),
+		    -ratio * coef[0] * coef[1] * e->joints[gear[0]].sign *
+		    e->joints[gear[1]].sign);
+	}
+	for (k = 0; k < 2; k++) {
+		const struct phys_mimic *mi = &j->mimic[k];
+
+		if (!mi->on)
+			continue;
+		sf = e->joints[ji].sign;
+		sl = e->joints[mi->leader].sign;
+		snprintf(name, sizeof name, "m%d_%d", ji, k);
+		/* follower = multiplier (leader - reference) + offset, each
+		 * reported = sign q + offset at the model's zero */
+		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name),
+		    sf * (mi->multiplier * (e->joints[mi->leader].offset[
+		    mi->leader_axis] - mi->reference) + mi->offset - off[k]),
+		    sf * sl * mi->multiplier);
+	}
+}
+
+/* Limits, damping, Coulomb friction, springs and armature of joint ji's
+ * hinges and slides, in MuJoCo's sense of each (reversed: negated). */
+static int
+apply_joint_values(struct mujoco_engine *e, int ji)
+{
+
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	struct mjoint *mj = &e->joints[ji];
+	mjModel *m = e->m;
+	struct axis_values a;
+	int k, jid, dof;
+	double s = mj->sign, lo, hi;
+
+	for (k = 0; k < 2; k++) {
+		jid = mj->jnt[k];
+		if (jid < 0 || m->jnt_type[jid] == mjJNT_BALL)
+			continue;
+		a = axis_values(v, k);
+		dof = m->jnt_dofadr[jid];
+		/* MuJoCo's q = sign (reported - offset) */
+		lo = a.lo - mj->offset[k];
+		hi = a.hi - mj->offset[k];
+		m->jnt_limited[jid] = a.lo > -1e15 || a.hi < 1e15;
+		m->jnt_range[2 * jid] = s > 0 ? lo : -hi;
+		m->jnt_range[2 * jid + 1] = s > 0 ? hi : -lo;
+		m->dof_damping[dof] = a.damping;
+		m->dof_frictionloss[dof] = a.friction;
+		m->jnt_stiffness[jid] = a.stiffness;
+		m->qpos_spring[m->jnt_qposadr[jid]] = s * (a.reference -
+		    mj->offset[k]);
+		m->dof_armature[dof] = PVD(v, JOINT_physics_mujoco_armature);
+	}
+	apply_couplings(e, ji);
+	return 0;
+}
+
+/*
+ * Loops' welds and the couplings (screws, gearboxes, mimics) stand for
+ * joints, which hold: as stiff as a MuJoCo step follows (a time constant
+ * of two steps, MuJoCo's least), critically damped, at nearly full
+ * impedance (a ghost is light, and a softer weld would let it lag).
+ */
+static void
+stiffen_equalities(mjModel *m, double h)
+{
+	static const double imp[5] = { 0.9999, 0.9999, 0.001, 0.5, 2 };
+	int i;
+
+	for (i = 0; i < m->neq; i++) {
+		m->eq_solref[mjNREF * i] = 2 * h;
+		m->eq_solref[mjNREF * i + 1] = 1;
+		memcpy(m->eq_solimp + mjNIMP * i, imp, sizeof imp);
+	}
+}
+
+static int
+integrator(const char *s)
+{
+	if (strcmp(s, "RK4") == 0)
+		return mjINT_RK4;
+	if (strcmp(s, "implicit") == 0)
+		return mjINT_IMPLICIT;
+	return mjINT_EULER;
+}
+
+static int
+solver(const char *s)
+{
+	if (strcmp(s, "PGS") == 0)
+		return mjSOL_PGS;
+	if (strcmp(s, "CG") == 0)
+		return mjSOL_CG;
+	return mjSOL_NEWTON;
+}
+
+/* ---- contacts ---- */
+
+/* Links of one model collide only when one of them, or the model, asks
+ * to; links joined by a joint never; then the bitmasks; as under ODE. */
+static bool
+pair_excluded(const struct mujoco_engine *e, int c1, int c2)
+{
+	const struct phys_world *w = e->w;
+	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
+	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
+	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
+	int64_t key;
+
+	if (l1 == l2)
+		return true;
+	if (w->links[l1].model == w->links[l2].model &&
+	    !w->models[w->links[l1].model].self_collide &&
+	    !PVB(vals(e, PHYS_S_LINK, l1), LINK_self_collide) &&
+	    !PVB(vals(e, PHYS_S_LINK, l2), LINK_self_collide))
+		return true;
+	key = pair_key(l1, l2, (int)w->nlinks);
+	if (bsearch(&key, e->connected, e->nconnected, sizeof key, pair_cmp))
+		return true;
+	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
+	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
+	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
+	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
+}
+
+/* MuJoCo asks before the narrow phase: 1 discards the pair. */
+static int
+contact_filter(const mjModel *m, mjData *d, int g1, int g2)
+{
+	const struct mujoco_engine *e = running;
+	int c1, c2;
+
+	(void)d;
+	if (!e || e->m != m)
+		return 0;
+	c1 = e->geom_collision[g1], c2 = e->geom_collision[g2];
+	if (c1 < 0 || c2 < 0)
+		return 1;
+	if (m->body_weldid[m->geom_bodyid[g1]] == 0 &&
+	    m->body_weldid[m->geom_bodyid[g2]] == 0)
+		return 1;	/* neither can move */
+	return pair_excluded(e, c1, c2);
+}
+
+static bool
+without_contact(const struct phys_value *a, const struct phys_value *b)
+{
+	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
+	    PVB(b, COLLISION_surface_contact_collide_without_contact);
+}
+
+/* The restitution e a spring-damper contact of damping ratio z has,
+ * leaving when its force vanishes (before the spring is relaxed). */
+static double
+restitution_of(double z)
+{
+	double s = sqrt(1 - z * z), a = atan2(2 * z * s, 1 - 2 * z * z);
+
+	return exp(-z / s * (M_PI - a));
+}
+
+/* The damping ratio of restitution e (0 < e < 1), by bisection. */
+static double
+damping_for(double e)
+{
+	double lo = 0, hi = 1 / sqrt(2.0), mid;
+	int i;
+
+	for (i = 0; i < 60; i++) {
+		mid = (lo + hi) / 2;
+		if (restitution_of(mid) > e)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* What a pair of surfaces makes of a contact's softness. */
+struct softness {
+	double solref[2], solimp[5];
+	bool direct;	/* solref as -stiffness, -damping */
+};
+
+static bool
+solref_given(const struct phys_value *v)
+{
+	return PV(v, COLLISION_surface_contact_mujoco_solref_timeconst)->given ||
+	    PV(v, COLLISION_surface_contact_mujoco_solref_dampratio)->given;
+}
+
+static bool
+kpkd_given(const struct phys_value *v)
+{
+	return PV(v, COLLISION_surface_contact_ode_kp)->given ||
+	    PV(v, COLLISION_surface_contact_ode_kd)->given;
+}
+
+/*
+ * The contact's solref and solimp: the mean of the surfaces' MuJoCo
+ * values (as MuJoCo mixes two geoms'), unless neither gives a solref and
+ * one gives kp or kd: then a spring kp and a damper kd on the pair's
+ * effective mass (springs in series, dampers in parallel, as under ODE),
+ * which is MuJoCo's direct form. Direct stiffness beyond what a step can
+ * follow is lowered to 1 / h^2 (damping to 1 / h), with a warning.
+ */
+static struct softness
+contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
+    const struct phys_value *b, double invmass)
+{
+	const struct phys_value *s[2] = { a, b };
+	struct softness out;
+	double kp = 0, kd = 0, h = e->step;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		out.solimp[i] = 0;
+	for (i = 0; i < 2; i++) {
+		const struct phys_value *v = s[i];
+
+		out.solimp[0] += PVD(v, COLLISION_surface_contact_mujoco_solimp_dmin);
+		out.solimp[1] += PVD(v, COLLISION_surface_contact_mujoco_solimp_dmax);
+		out.solimp[2] += PVD(v, COLLISION_surface_contact_mujoco_solimp_width);
+		out.solimp[3] += PVD(v,
+		    COLLISION_surface_contact_mujoco_solimp_midpoint);
+		out.solimp[4] += PVD(v, COLLISION_surface_contact_mujoco_solimp_power);
+	}
+	for (i = 0; i < 5; i++)
+		out.solimp[i] /= 2;
+	out.direct = !solref_given(a) && !solref_given(b) &&
+	    (kpkd_given(a) || kpkd_given(b));
+	if (!out.direct) {
+		out.solref[0] = (PVD(a, COLLISION_surface_contact_mujoco_solref_timeconst) +
+		    PVD(b, COLLISION_surface_contact_mujoco_solref_timeconst)) / 2;
+		out.solref[1] = (PVD(a, COLLISION_surface_contact_mujoco_solref_dampratio) +
+		    PVD(b, COLLISION_surface_contact_mujoco_solref_dampratio)) / 2;
+		return out;
+	}
+	for (i = 0; i < 2; i++) {
+		kp += 1 / PVD(s[i], COLLISION_surface_contact_ode_kp);
+		kd += PVD(s[i], COLLISION_surface_contact_ode_kd);
+	}
+	kp = 1 / kp * invmass;
+	kd *= invmass;
+	if (kp > 1 / (h * h) || kd > 1 / h)
+		phys_warn_once("contact stiffness kp or damping kd is beyond "
+		    "what a MuJoCo step of %g s follows: lowered to 1/h^2 and "
+		    "1/h per unit mass", h);
+	out.solref[0] = -fmin(kp, 1 / (h * h));
+	out.solref[1] = -fmin(kd, 1 / h);
+	return out;
+}
+
+/*
+ * MuJoCo has no coefficient of restitution: a contact bounces as its
+ * spring-damper does. A bouncing contact gets the damping ratio that
+ * returns the share e of the approach speed, and a time constant long
+ * enough for the step to follow the impact (the spring turns at most
+ * BOUNCE_TURN radians a step); in the direct form, the damping that
+ * gives that ratio with the contact's stiffness.
+ */
+static void
+bounce(struct softness *s, double restitution, double h)
+{
+	double z = damping_for(restitution);
+
+	if (s->direct) {
+		s->solref[1] = -2 * z * sqrt(-s->solref[0]);
+		return;
+	}
+	s->solref[0] = fmax(s->solref[0], h / (BOUNCE_TURN * z));
+	s->solref[1] = z;
+}
+
+/* Torsional friction as MuJoCo's spin coefficient (a length): the
+ * torsional coefficient times the contact patch's radius. */
+static double
+spin_friction(const struct phys_value *a, const struct phys_value *b,
+    double depth)
+{
+	double mu = fmin(PVD(a, COLLISION_surface_friction_torsional_coefficient),
+	    PVD(b, COLLISION_surface_friction_torsional_coefficient));
+	bool patch = PVB(a, COLLISION_surface_friction_torsional_use_patch_radius) &&
+	    PVB(b, COLLISION_surface_friction_torsional_use_patch_radius);
+	double r;
+
+	if (patch)
+		r = fmax(PVD(a, COLLISION_surface_friction_torsional_patch_radius),
+		    PVD(b, COLLISION_surface_friction_torsional_patch_radius));
+	else
+		r = sqrt(fmin(PVD(a, COLLISION_surface_friction_torsional_surface_radius),
+		    PVD(b, COLLISION_surface_friction_torsional_surface_radius)) *
+		    fmax(depth, 0));
+	return mu * r;
+}
+
+/* fdir1 of a collision, in the world, when it gives one. */
+static phys_vec3
+world_fdir(const struct mujoco_engine *e, int ci)
+{
+	const struct phys_collision *c = &e->w->collisions[ci];
+	phys_vec3 d = PVV(vals(e, PHYS_S_COLLISION, ci),
+	    COLLISION_surface_friction_ode_fdir1);
+	phys_pose link;
+
+	if (v3_norm(d) == 0)
+		return d;
+	mujoco_engine_link_pose(e, c->link, &link);
+	return v3_normalize(phys_quat_rotate(phys_pose_mul(link, c->pose).q, d));
+}
+
+/* The smallest friction coefficient MuJoCo's cones take along a used
+ * direction. */
+#define MIN_MU 1e-5
+
+static void
+set_friction(const struct mujoco_engine *e, mjContact *con, int c1, int c2,
+    const struct phys_value *a, const struct phys_value *b)
+{
+	double mu = fmin(PVD(a, COLLISION_surface_friction_ode_mu),
+	    PVD(b, COLLISION_surface_friction_ode_mu));
+	double mu2 = fmin(PVD(a, COLLISION_surface_friction_ode_mu2),
+	    PVD(b, COLLISION_surface_friction_ode_mu2));
+	double spin = spin_friction(a, b, -con->dist);
+	/* MuJoCo's own parameter, by MuJoCo's rule: the larger (a ball
+	 * that rolls gives it; the ground need not) */
+	double roll = fmax(PVD(a, COLLISION_surface_friction_mujoco_rolling),
+	    PVD(b, COLLISION_surface_friction_mujoco_rolling));
+	phys_vec3 n = from_mj(con->frame), d;
+
+	if (mu <= 0 && mu2 <= 0 && spin <= 0 && roll <= 0) {
+		con->dim = 1;
+		return;
+	}
+	con->dim = roll > 0 ? 6 : spin > 0 ? 4 : 3;
+	con->friction[0] = fmax(mu, MIN_MU);
+	con->friction[1] = fmax(mu2, MIN_MU);
+	con->friction[2] = fmax(spin, MIN_MU);
+	con->friction[3] = con->friction[4] = fmax(roll, MIN_MU);
+	d = world_fdir(e, c1);
+	if (v3_norm(d) == 0)
+		d = world_fdir(e, c2);
+	d = v3_sub(d, v3_scale(n, v3_dot(d, n)));
+	if (v3_norm(d) > 1e-9) {
+		d = v3_normalize(d);
+		to_mj(d, con->frame + 3);
+		to_mj(v3_cross(n, d), con->frame + 6);
+	}
+}
+
+static bool
+listed(const int64_t *list, size_t n, int64_t key)
+{
+	return n && bsearch(&key, list, n, sizeof key, pair_cmp) != NULL;
+}
+
+static void
+keep_bouncing(struct mujoco_engine *e, int64_t key)
+{
+	if (e->nbouncing == e->cap_bouncing) {
+		e->cap_bouncing = e->cap_bouncing ? 2 * e->cap_bouncing : 16;
+		e->bouncing = phys_xrealloc(e->bouncing, e->cap_bouncing *
+		    sizeof *e->bouncing);
+	}
+	e->bouncing[e->nbouncing++] = key;
+}
+
+/*
+ * Whether the pair's contact bounces: decided when the pair first
+ * touches (the approach faster than the smaller threshold, the larger
+ * coefficient above 0) and kept until it parts, for the spring to give
+ * back what it took.
+ */
+static double
+restitution(struct mujoco_engine *e, const mjContact *con,
+    const struct phys_value *a, const struct phys_value *b, int64_t key)
+{
+	double rc = fmax(PVD(a, COLLISION_surface_bounce_restitution_coefficient),
+	    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
+	const mjModel *m = e->m;
+	phys_vec3 p = from_mj(con->pos), n = from_mj(con->frame);
+	double approach;
+
+	if (!(rc > 0) || rc >= 1)
+		return rc >= 1 ? 1 - 1e-6 : 0;
+	if (!listed(e->was_bouncing, e->nwas, key)) {
+		approach = v3_dot(v3_sub(point_vel(e, m->geom_bodyid[con->geom1], p),
+		    point_vel(e, m->geom_bodyid[con->geom2], p)), n);
+		if (!(approach > fmin(PVD(a, COLLISION_surface_bounce_threshold),
+		    PVD(b, COLLISION_surface_bounce_threshold))))
+			return 0;
+	}
+	keep_bouncing(e, key);
+	return rc;
+}
+
+/* The pair's effective inverse mass along the normal, as MuJoCo weighs
+ * bodies (translational invweight0). */
+static double
+pair_invmass(const mjModel *m, const mjContact *con)
+{
+	return m->body_invweight0[2 * m->geom_bodyid[con->geom1]] +
+	    m->body_invweight0[2 * m->geom_bodyid[con->geom2]];
+}
+
+static void
+set_contact(struct mujoco_engine *e, mjContact *con, int c1, int c2,
+    int64_t key, bool first_pass)
+{
+	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
+	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
+	struct softness s = contact_softness(e, a, b, pair_invmass(e->m, con));
+	double rc = first_pass ? restitution(e, con, a, b, key) :
+	    listed(e->bouncing, e->nbouncing, key) ? fmax(
+	    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
+	    PVD(b, COLLISION_surface_bounce_restitution_coefficient)) : 0;
+
+	set_friction(e, con, c1, c2, a, b);
+	if (rc > 0)
+		bounce(&s, fmin(rc, 1 - 1e-6), e->step);
+	memcpy(con->solref, s.solref, sizeof s.solref);
+	memcpy(con->solimp, s.solimp, sizeof s.solimp);
+}
+
+/* A step done: its bouncing pairs become the ones the next step keeps. */
+static void
+swap_bouncing(struct mujoco_engine *e)
+{
+	int64_t *t = e->was_bouncing;
+	size_t cap = e->cap_was;
+
+	e->was_bouncing = e->bouncing;
+	e->cap_was = e->cap_bouncing;
+	e->nwas = e->nbouncing;
+	e->bouncing = t;
+	e->cap_bouncing = cap;
+	e->nbouncing = 0;
+}
+
+static int
+by_depth(const void *x, const void *y)
+{
+	const mjContact *a = x, *b = y;
+
+	return a->dist < b->dist ? -1 : a->dist > b->dist;
+}
+
+/*
+ * This step's contacts, between MuJoCo's collision detection and its
+ * constraints: each pair's kept to its limit (the deepest), counted, left
+ * out when it collides without contact, given its surfaces' values. On
+ * the first pass of a step the contact count and the pairs that bounce
+ * are taken; later passes (RK4's stages) keep them; swap_bouncing hands
+ * them to the next step once this one is done.
+ */
+static void
+edit_contacts(struct mujoco_engine *e, bool first_pass)
+{
+	mjData *d = e->d;
+	int n = d->ncon, i = 0, out = 0, j, limit, c1, c2, kept;
+	int64_t key;
+
+	if (first_pass) {
+		e->ncontacts = 0;
+		e->nbouncing = 0;
+	}
+	while (i < n) {
+		mjContact *con = &d->contact[i];
+		const struct phys_value *a, *b;
+
+		for (j = i + 1; j < n && d->contact[j].geom1 == con->geom1 &&
+		    d->contact[j].geom2 == con->geom2; j++)
+			continue;
+		c1 = e->geom_collision[con->geom1];
+		c2 = e->geom_collision[con->geom2];
+		a = vals(e, PHYS_S_COLLISION, c1);
+		b = vals(e, PHYS_S_COLLISION, c2);
+		limit = (int)fmin(fmin(PVI(a, COLLISION_max_contacts),
+		    PVI(b, COLLISION_max_contacts)),
+		    PVI(vals(e, PHYS_S_PHYSICS, 0), PHYSICS_max_contacts));
+		kept = j - i < limit ? j - i : limit;
+		if (kept < j - i)
+			qsort(con, (size_t)(j - i), sizeof *con, by_depth);
+		if (first_pass && (!without_contact(a, b) ||
+		    (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
+		    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))))
+			e->ncontacts += kept;
+		if (!without_contact(a, b)) {
+			key = (int64_t)con->geom1 * e->m->ngeom + con->geom2;
+			for (; kept > 0; kept--, i++) {
+				d->contact[out] = d->contact[i];
+				set_contact(e, &d->contact[out++], c1, c2, key,
+				    first_pass);
+			}
+		}
+		i = j;
+	}
+	d->ncon = out;
+	if (first_pass && e->nbouncing)
+		qsort(e->bouncing, e->nbouncing, sizeof *e->bouncing, pair_cmp);
+}
+
+/* ---- stepping ---- */
+
+/*
+ * What a step's forces and accelerations come from: MuJoCo's
+ * mj_fwdPosition with phys's contact values put in between collision
+ * detection and the constraints, then the rest of mj_forward. The
+ * kinematics of the state a step starts from are current already
+ * (refresh); later passes (RK4's stages) compute them.
+ */
+static void
+forward(struct mujoco_engine *e, bool first_pass)
+{
+	const mjModel *m = e->m;
+	mjData *d = e->d;
+
+	if (!first_pass) {
+		mj_kinematics(m, d);
+		mj_comPos(m, d);
+	}
+	mj_camlight(m, d);
+	mj_tendon(m, d);
+	mj_crb(m, d);
+	mj_factorM(m, d);
+	mj_collision(m, d);
+	edit_contacts(e, first_pass);
+	mj_makeConstraint(m, d);
+	mj_transmission(m, d);
+	mj_projectConstraint(m, d);
+	mj_forwardSkip(m, d, mjSTAGE_POS, 1);
+}
+
+/* The kinematics and velocities of the current state, which queries
+ * read and the next step starts from. */
+static void
+refresh(struct mujoco_engine *e)
+{
+	mj_kinematics(e->m, e->d);
+	mj_comPos(e->m, e->d);
+	mj_comVel(e->m, e->d);
+}
+
+/* RK4 as MuJoCo's mj_RungeKutta, each stage through forward(). */
+static void
+runge_kutta(struct mujoco_engine *e)
+{
+	static const double A[3][3] = { { 0.5, 0, 0 }, { 0, 0.5, 0 },
+	    { 0, 0, 1 } };
+	static const double B[4] = { 1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6 };
+	const mjModel *m = e->m;
+	mjData *d = e->d;
+	int nq = m->nq, nv = m->nv, i, j;
+	double h = m->opt.timestep, t = d->time;
+	mjtNum *buf = phys_xcalloc((size_t)(nq + 10 * nv) + 1, sizeof *buf);
+	mjtNum *q0 = buf, *v[4], *f[4], *dq = buf + nq + 8 * nv;
+	mjtNum *dv = dq + nv;
+
+	for (i = 0; i < 4; i++) {
+		v[i] = buf + nq + 2 * i * nv;
+		f[i] = v[i] + nv;
+	}
+	mju_copy(q0, d->qpos, nq);
+	mju_copy(v[0], d->qvel, nv);
+	mju_copy(f[0], d->qacc, nv);
+	for (i = 1; i < 4; i++) {
+		mju_zero(dq, nv);
+		mju_zero(dv, nv);
+		for (j = 0; j < i; j++) {
+			mju_addToScl(dq, v[j], A[i - 1][j], nv);
+			mju_addToScl(dv, f[j], A[i - 1][j], nv);
+		}
+		mju_copy(d->qpos, q0, nq);
+		mj_integratePos(m, d->qpos, dq, h);
+		mju_copy(v[i], v[0], nv);
+		mju_addToScl(v[i], dv, h, nv);
+		mju_copy(d->qvel, v[i], nv);
+		d->time = t + (i == 3 ? 1 : 0.5) * h;
+		forward(e, false);
+		mju_copy(f[i], d->qacc, nv);
+	}
+	mju_zero(dq, nv);
+	mju_zero(dv, nv);
+	for (j = 0; j < 4; j++) {
+		mju_addToScl(dq, v[j], B[j], nv);
+		mju_addToScl(dv, f[j], B[j], nv);
+	}
+	mju_copy(d->qpos, q0, nq);
+	mju_copy(d->qvel, v[0], nv);
+	mju_addToScl(d->qvel, dv, h, nv);
+	mj_integratePos(m, d->qpos, dq, h);
+	d->time = t + h;
+	free(buf);
+}
+
+/*
+ * Forces of phys's own: a link without gravity gets its weight back, and
+ * velocity_decay removes its share of a link's velocities every step, as
+ * under ODE (a force of that much momentum over the step).
+ */
+static void
+link_forces(struct mujoco_engine *e)
+{
+	const mjModel *m = e->m;
+	mjData *d = e->d;
+	phys_vec3 g = from_mj(m->opt.gravity), f, t, w, lin;
+	double mass, dl, da;
+	phys_mat3 R;
+	size_t i;
+	int b, k;
+
+	for (i = 0; i < e->w->nlinks; i++) {
+		const struct phys_value *v = vals(e, PHYS_S_LINK, (int)i);
+
+		b = e->links[i].body;
+		if (b <= 0 || m->body_weldid[b] == 0)
+			continue;
+		mass = m->body_mass[b];
+		dl = PVD(v, LINK_velocity_decay_linear);
+		da = PVD(v, LINK_velocity_decay_angular);
+		f = PVB(v, LINK_gravity) ? v3(0, 0, 0) : v3_scale(g, -mass);
+		t = v3(0, 0, 0);
+		if (dl > 0 || da > 0) {
+			w = from_mj(d->cvel + 6 * b);
+			lin = point_vel(e, b, from_mj(d->xipos + 3 * b));
+			f = v3_sub(f, v3_scale(lin, mass * dl / e->step));
+			for (k = 0; k < 9; k++)
+				R.m[k / 3][k % 3] = d->ximat[9 * b + k];
+			w = phys_mat3_apply(phys_mat3_transpose(R), w);
+			w = v3(w.x * m->body_inertia[3 * b], w.y *
+			    m->body_inertia[3 * b + 1], w.z *
+			    m->body_inertia[3 * b + 2]);
+			t = v3_scale(phys_mat3_apply(R, w), -da / e->step);
+		}
+		to_mj(f, d->xfrc_applied + 6 * b);
+		to_mj(t, d->xfrc_applied + 6 * b + 3);
+	}
+}
+
+/* A kinematic link moves with its velocities. */
+static void
+move_mocap(struct mujoco_engine *e)
+{
+	mjData *d = e->d;
+	phys_quat q;
+	double a;
+	size_t i;
+
+	for (i = 0; i < e->w->nlinks; i++) {
+		const struct mlink *ml = &e->links[i];
+		mjtNum *pos, *quat;
+
+		if (ml->mocap < 0)
+			continue;
+		pos = d->mocap_pos + 3 * ml->mocap;
+		quat = d->mocap_quat + 4 * ml->mocap;
+		to_mj(v3_add(from_mj(pos), v3_scale(ml->lin, e->step)), pos);
+		a = v3_norm(ml->ang) * e->step;
+		if (a > 0) {
+			q = phys_quat_mul(rotation(v3_normalize(ml->ang), a),
+			    from_mjquat(quat));
+			to_mjquat(phys_quat_normalize(q), quat);
+		}
+	}
+}
+
+/* The coefficient of dof in constraint row i of the Jacobian. */
+static double
+jacobian_at(const mjModel *m, const mjData *d, int i, int dof)
+{
+	int k, adr;
+
+	if (!mj_isSparse(m))
+		return d->efc_J[i * m->nv + dof];
+	adr = d->efc_J_rowadr[i];
+	for (k = 0; k < d->efc_J_rownnz[i]; k++)
+		if (d->efc_J_colind[adr + k] == dof)
+			return d->efc_J[adr + k];
+	return 0;
+}
+
+/*
+ * Each joint's wrench on its child and effort along its axes, from this
+ * step's solution: the interaction force MuJoCo's recursion gives the
+ * body carrying the joint (on the child, about its centre of mass), and
+ * along each axis the limit and friction rows' forces plus the spring and
+ * damping MuJoCo applied.
+ */
+static void
+joint_forces(struct mujoco_engine *e)
+{
+	const struct phys_world *w = e->w;
+	const mjModel *m = e->m;
+	mjData *d = e->d;
+	size_t i;
+	int k, b, jid, row;
+
+	mj_rnePostConstraint(m, d);
+	for (i = 0; i < w->njoints; i++) {
+		struct mjoint *mj = &e->joints[i];
+		const struct phys_joint *j = &w->joints[i];
+		phys_vec3 c, x;
+		double s;
+
+		mj->force = mj->torque = v3(0, 0, 0);
+		mj->effort[0] = mj->effort[1] = 0;
+		b = mj->body;
+		if ((mj->role != ROLE_TREE && mj->role != ROLE_LOOP) || b <= 0)
+			continue;
+		/* the force on the body from its tree parent */
+		s = mj->role == ROLE_TREE && mj->sign < 0 ? -1 : 1;
+		mj->force = v3_scale(from_mj(d->cfrc_int + 6 * b + 3), s);
+		mj->torque = v3_scale(from_mj(d->cfrc_int + 6 * b), s);
+		c = from_mj(d->subtree_com + 3 * m->body_rootid[b]);
+		x = from_mj(d->xipos + 3 * e->links[j->child].body);
+		mj->torque = v3_add(mj->torque, v3_cross(v3_sub(c, x),
+		    mj->force));
+		for (k = 0; k < mj->naxes; k++)
+			if ((jid = mj->jnt[k]) >= 0)
+				mj->effort[k] = mj->sign *
+				    d->qfrc_passive[m->jnt_dofadr[jid]];
+	}
+	for (row = 0; row < d->nefc; row++) {
+		int t = d->efc_type[row], id = d->efc_id[row], dof;
+
+		if (t == mjCNSTR_LIMIT_JOINT)
+			jid = id;
+		else if (t == mjCNSTR_FRICTION_DOF)
+			jid = m->dof_jntid[id];
+		else
+			continue;
+		if (e->jnt_joint[jid] < 0)
+			continue;
+		dof = m->jnt_dofadr[jid];
+		e->joints[e->jnt_joint[jid]].effort[e->jnt_axis[jid]] +=
+		    e->joints[e->jnt_joint[jid]].sign * d->efc_force[row] *
+		    jacobian_at(m, d, row, dof);
+	}
+}
+
+static int
+check_finite(struct mujoco_engine *e)
+{
+	const mjData *d = e->d;
+	size_t i;
+	int b, k;
+
+	for (i = 0; i < e->w->nlinks; i++) {
+		double sum = 0, far = 0;
+
+		if ((b = e->links[i].body) <= 0)
+			continue;
+		for (k = 0; k < 3; k++) {
+			sum += d->xpos[3 * b + k] + d->cvel[6 * b + k] +
+			    d->cvel[6 * b + 3 + k];
+			far += fabs(d->xpos[3 * b + k]);
+		}
+		for (k = 0; k < 4; k++)
+			sum += d->xquat[4 * b + k];
+		if (!isfinite(sum) || far > 1e15)
+			return phys_fail("simulation diverged: body '%s' has a "
+			    "non-finite state at t=%.9g", e->w->links[i].name,
+			    mujoco_engine_time(e));
+	}
+	return 0;
+}
+
+/* One step of the state in d; MuJoCo's errors return to the caller. */
+static void
+step_once(struct mujoco_engine *e)
+{
+	const mjModel *m = e->m;
+	mjData *d = e->d;
+
+	link_forces(e);
+	forward(e, true);
+	if (e->w->njoints)
+		joint_forces(e);
+	switch (m->opt.integrator) {
+	case mjINT_RK4:
+		runge_kutta(e);
+		break;
+	case mjINT_IMPLICIT:
+		mj_implicit(m, d);
+		break;
+	default:
+		mj_Euler(m, d);
+		break;
+	}
+	move_mocap(e);
+}
+
+/* ---- room for contacts and constraints ---- */
+
+/* Bytes a data of these sizes takes, its dense constraint arrays
+ * dominating (MuJoCo 2.2.2 sizes them njmax by njmax and by nv). */
+static double
+data_bytes(const mjModel *m)
+{
+	double nj = m->njmax, nv = m->nv;
+
+	return 8 * nj * (2 * nv + nj + 32) + 4 * nj * (2 * nv + nj + 8) +
+	    8.0 * m->nstack + (double)sizeof(mjContact) * m->nconmax;
+}
+
+/* The state a data holds, into another of the same model. */
+static void
+copy_state(const mjModel *m, mjData *to, const mjData *from)
+{
+	mju_copy(to->qpos, from->qpos, m->nq);
+	mju_copy(to->qvel, from->qvel, m->nv);
+	mju_copy(to->qacc_warmstart, from->qacc_warmstart, m->nv);
+	mju_copy(to->mocap_pos, from->mocap_pos, 3 * m->nmocap);
+	mju_copy(to->mocap_quat, from->mocap_quat, 4 * m->nmocap);
+	to->time = from->time;
+}
+
+/*
+ * A new data with twice the room for contacts and constraint rows (full
+ * is MuJoCo's warning that some were dropped) or twice the stack, the
+ * state carried over; refused beyond MEMORY_BUDGET.
+ */
+static int
+grow_data(struct mujoco_engine *e, bool stack)
+{
+	mjModel *m = e->m;
+	int nconmax = m->nconmax, njmax = m->njmax, nstack = m->nstack;
+	mjData *d;
+
+	if (stack) {
+		m->nstack *= 2;
+	} else {
+		if (e->d->warning[mjWARN_CONTACTFULL].number)
+			m->nconmax *= 2;
+		if (e->d->warning[mjWARN_CNSTRFULL].number)
+			m->njmax *= 2;
+		m->nstack = (int)fmin(2147483647.0, fmax(m->nstack,
+		    4.0 * m->njmax * (m->nv + 8) + 4.0 * m->nv * m->nv));
+	}
+	if (data_bytes(m) > MEMORY_BUDGET || m->njmax < 0 || m->nconmax < 0) {
+		m->nconmax = nconmax, m->njmax = njmax, m->nstack = nstack;
+		return phys_fail("the MuJoCo engine would need more than %.0f "
+		    "MB for this world's contacts at t=%.9g (MuJoCo 2.2.2's "
+		    "constraint arrays are dense): run it under ODE or "
+		    "Bullet", MEMORY_BUDGET / (1024 * 1024),
+		    mujoco_engine_time(e));
+	}
+	d = mj_makeData(m);
+	if (!d)
+		return phys_fail("MuJoCo could not allocate its data");
+	copy_state(m, d, e->d);
+	mj_deleteData(e->d);
+	e->d = d;
+	refresh(e);
+	return 0;
+}
+
+static bool
+outgrown(const mjData *d)
+{
+	return d->warning[mjWARN_CONTACTFULL].number ||
+	    d->warning[mjWARN_CNSTRFULL].number;
+}
+
+/* One attempt at a step: 0 done, 1 out of room, -1 a MuJoCo error. */
+static int
+attempt(struct mujoco_engine *e)
+{
+	running = e;
+	e->catching = true;
+	if (setjmp(e->fail)) {
+		e->catching = false;
+		return strstr(e->fail_text, "Stack overflow") ? 2 : -1;
+	}
+	step_once(e);
+	e->catching = false;
+	return outgrown(e->d) ? 1 : 0;
+}
+
+/* ---- setting poses and velocities: joint positions and rates fitted ---- */
+
+/* The link a body stands for (a ghost stands for its joint's child),
+ * -1 for the world. */
+static int
+body_target(const struct mujoco_engine *e, int b)
+{
+	if (b <= 0)
+		return -1;
+	if (e->body_link[b] >= 0)
+		return e->body_link[b];
+	if (e->body_ghost[b] >= 0)
+		return e->w->joints[e->body_ghost[b]].child;
+	return -1;
+}
+
+/* Every link's pose and velocity as they are: what a fit keeps where
+ * nothing else is asked. */
+static void
+take_targets(struct mujoco_engine *e)
+{
+	size_t i;
+
+	if (e->targets)
+		return;
+	for (i = 0; i < e->w->nlinks; i++) {
+		struct mlink *ml = &e->links[i];
+
+		mujoco_engine_link_pose(e, (int)i, &ml->target);
+		mujoco_engine_link_vel(e, (int)i, &ml->tlin, &ml->tang);
+	}
+	e->targets = true;
+}
+
+static phys_pose
+body_rest(const mjModel *m, int b)
+{
+	phys_pose p;
+
+	p.p = from_mj(m->body_pos + 3 * b);
+	p.q = from_mjquat(m->body_quat + 4 * b);
+	return p;
+}
+
+/* Turn x about a hinge or ball at local anchor c by local rotation r. */
+static phys_pose
+turn_about(phys_pose x, phys_vec3 c, phys_quat r)
+{
+	phys_pose y;
+
+	y.q = phys_quat_normalize(phys_quat_mul(x.q, r));
+	y.p = v3_add(x.p, v3_sub(phys_quat_rotate(x.q, c),
+	    phys_quat_rotate(y.q, c)));
+	return y;
+}
+
+/* A body's pose from its parent's and its joints' positions, as
+ * mj_kinematics composes them. */
+static phys_pose
+body_fk(const mjModel *m, int b, phys_pose parent, const mjtNum *qpos)
+{
+	phys_pose x = phys_pose_mul(parent, body_rest(m, b));
+	int j, a;
+
+	for (j = m->body_jntadr[b]; j < m->body_jntadr[b] +
+	    m->body_jntnum[b]; j++) {
+		phys_vec3 c = from_mj(m->jnt_pos + 3 * j);
+		phys_vec3 ax = from_mj(m->jnt_axis + 3 * j);
+
+		a = m->jnt_qposadr[j];
+		switch (m->jnt_type[j]) {
+		case mjJNT_FREE:
+			x.p = from_mj(qpos + a);
+			x.q = phys_quat_normalize(from_mjquat(qpos + a + 3));
+			break;
+		case mjJNT_BALL:
+			x = turn_about(x, c, phys_quat_normalize(
+			    from_mjquat(qpos + a)));
+			break;
+		case mjJNT_HINGE:
+			x = turn_about(x, c, rotation(ax, qpos[a] -
+			    m->qpos0[a]));
+			break;
+		case mjJNT_SLIDE:
+			x.p = v3_add(x.p, phys_quat_rotate(x.q, v3_scale(ax,
+			    qpos[a] - m->qpos0[a])));
+			break;
+		}
+	}
+	return x;
+}
+
+/* The part of v across unit axis a. */
+static phys_vec3
+across(phys_vec3 v, phys_vec3 a)
+{
+	return v3_sub(v, v3_scale(a, v3_dot(v, a)));
+}
+
+/*
+ * The joint positions of body b that bring it nearest to pose x, its
+ * parent at p: each hinge the turn about its axis (whole turns kept from
+ * the position it had), slides the travel along theirs, a ball the whole
+ * turn, two hinges the turn split between them.
+ */
+static void
+fit_positions(const mjModel *m, mjData *d, int b, phys_pose p, phys_pose x)
+{
+	phys_pose rest = phys_pose_mul(p, body_rest(m, b));
+	phys_pose delta = phys_pose_mul(phys_pose_inv(rest), x);
+	int j0 = m->body_jntadr[b], n = m->body_jntnum[b], j, a;
+	phys_quat left = delta.q;
+
+	if (n == 1 && m->jnt_type[j0] == mjJNT_FREE) {
+		a = m->jnt_qposadr[j0];
+		to_mj(x.p, d->qpos + a);
+		to_mjquat(x.q, d->qpos + a + 3);
+		return;
+	}
+	for (j = j0; j < j0 + n; j++) {
+		phys_vec3 ax = from_mj(m->jnt_axis + 3 * j), next;
+		double q;
+
+		a = m->jnt_qposadr[j];
+		switch (m->jnt_type[j]) {
+		case mjJNT_BALL:
+			to_mjquat(phys_quat_normalize(left), d->qpos + a);
+			break;
+		case mjJNT_SLIDE:
+			d->qpos[a] = m->qpos0[a] + v3_dot(delta.p, ax);
+			break;
+		case mjJNT_HINGE:
+			/* with a second hinge after it, the turn that brings
+			 * that hinge's axis where it goes */
+			if (j + 1 < j0 + n && m->jnt_type[j + 1] == mjJNT_HINGE) {
+				next = from_mj(m->jnt_axis + 3 * (j + 1));
+				q = turn(v3_normalize(across(next, ax)),
+				    v3_normalize(across(phys_quat_rotate(left,
+				    next), ax)), ax);
+			} else {
+				q = angle_about(left, ax);
+			}
+			q = unwrap(q, d->qpos[a] - m->qpos0[a]);
+			d->qpos[a] = m->qpos0[a] + q;
+			left = phys_quat_mul(rotation(ax, -q), left);
+			break;
+		}
+	}
+}
+
+struct motion {
+	phys_vec3 w, v;		/* angular, and linear of the origin */
+};
+
+/* Joint rates of body b that bring it nearest to velocities want, its
+ * parent moving with pm from pp; the motion they give it. */
+static struct motion
+fit_rates(const mjModel *m, mjData *d, int b, phys_vec3 pp, struct motion pm,
+    struct motion want)
+{
+	int j0 = m->body_jntadr[b], n = m->body_jntnum[b], j, k, dof;
+	phys_vec3 xb = from_mj(d->xpos + 3 * b), wrel, ax[2], c;
+	struct motion out;
+	double g[3], r[2], det;
+	phys_mat3 R;
+
+	if (n == 1 && m->jnt_type[j0] == mjJNT_FREE) {
+		dof = m->jnt_dofadr[j0];
+		to_mj(want.v, d->qvel + dof);
+		for (k = 0; k < 9; k++)
+			R.m[k / 3][k % 3] = d->xmat[9 * b + k];
+		to_mj(phys_mat3_apply(phys_mat3_transpose(R), want.w),
+		    d->qvel + dof + 3);
+		return want;
+	}
+	out.w = pm.w;
+	out.v = v3_add(pm.v, v3_cross(pm.w, v3_sub(xb, pp)));
+	wrel = v3_sub(want.w, pm.w);
+	for (j = j0; j < j0 + n; j++) {
+		phys_vec3 a = from_mj(d->xaxis + 3 * j);
+		phys_vec3 anchor = from_mj(d->xanchor + 3 * j), vrel, wj;
+		double rate;
+
+		dof = m->jnt_dofadr[j];
+		switch (m->jnt_type[j]) {
+		case mjJNT_BALL:
+			for (k = 0; k < 9; k++)
+				R.m[k / 3][k % 3] = d->xmat[9 * b + k];
+			to_mj(phys_mat3_apply(phys_mat3_transpose(R), wrel),
+			    d->qvel + dof);
+			wj = wrel;
+			out.w = v3_add(out.w, wj);
+			out.v = v3_add(out.v, v3_cross(wj, v3_sub(xb, anchor)));
+			break;
+		case mjJNT_SLIDE:
+			c = v3_add(want.v, v3_cross(want.w, v3_sub(anchor, xb)));
+			vrel = v3_sub(c, v3_add(pm.v, v3_cross(pm.w,
+			    v3_sub(anchor, pp))));
+			rate = v3_dot(vrel, a);
+			d->qvel[dof] = rate;
+			out.v = v3_add(out.v, v3_scale(a, rate));
+			break;
+		case mjJNT_HINGE:
+			if (j + 1 < j0 + n && m->jnt_type[j + 1] == mjJNT_HINGE) {
+				/* two hinges: least squares over both axes */
+				ax[0] = a;
+				ax[1] = from_mj(d->xaxis + 3 * (j + 1));
+				g[0] = v3_dot(ax[0], ax[0]);
+				g[1] = v3_dot(ax[0], ax[1]);
+				g[2] = v3_dot(ax[1], ax[1]);
+				r[0] = v3_dot(ax[0], wrel);
+				r[1] = v3_dot(ax[1], wrel);
+				det = g[0] * g[2] - g[1] * g[1];
+				rate = fabs(det) > 1e-12 ?
+				    (g[2] * r[0] - g[1] * r[1]) / det : r[0];
+			} else {
+				rate = v3_dot(wrel, a);
+			}
+			d->qvel[dof] = rate;
+			wj = v3_scale(a, rate);
+			wrel = v3_sub(wrel, wj);
+			out.w = v3_add(out.w, wj);
+			out.v = v3_add(out.v, v3_cross(wj, v3_sub(xb, anchor)));
+			break;
+		}
+	}
+	return out;
+}
+
+/*
+ * The state nearest to the links' targets: bodies in tree order, each
+ * one's joints fitted from where its parent ended up (a static link's
+ * cannot move; mocap bodies are set directly).
+ */
+static void
+fit(struct mujoco_engine *e)
+{
+	const mjModel *m = e->m;
+	mjData *d = e->d;
+	int nb = m->nbody, b, t, up;
+	phys_pose *at = phys_xcalloc((size_t)nb, sizeof *at);
+	struct motion *mo = phys_xcalloc((size_t)nb, sizeof *mo), want;
+
+	at[0] = PHYS_POSE_IDENTITY;
+	for (b = 1; b < nb; b++) {
+		up = m->body_parentid[b];
+		t = body_target(e, b);
+		if (t >= 0 && m->body_jntnum[b] > 0)
+			fit_positions(m, d, b, at[up], e->links[t].target);
+		at[b] = body_fk(m, b, at[up], d->qpos);
+	}
+	mj_kinematics(m, d);
+	for (b = 1; b < nb; b++) {
+		up = m->body_parentid[b];
+		t = body_target(e, b);
+		if (t < 0 || m->body_jntnum[b] == 0) {
+			mo[b].w = mo[up].w;
+			mo[b].v = v3_add(mo[up].v, v3_cross(mo[up].w,
+			    v3_sub(at[b].p, at[up].p)));
+			continue;
+		}
+		want.w = e->links[t].tang;
+		want.v = e->links[t].tlin;
+		mo[b] = fit_rates(m, d, b, at[up].p, mo[up], want);
+	}
+	free(at);
+	free(mo);
+	refresh(e);
+}
+
+/* ---- mesh hulls ---- */
+
+/* The volume of the convex hull MuJoCo made of mesh id. */
+static double
+hull_volume(const mjModel *m, int id)
+{
+	const int *g;
+	const float *v;
+	int nv, nf, f, k;
+	double sum = 0;
+	phys_vec3 p[3];
+
+	if (id < 0 || m->mesh_graphadr[id] < 0)
+		return 0;
+	g = m->mesh_graph + m->mesh_graphadr[id];
+	v = m->mesh_vert + 3 * m->mesh_vertadr[id];
+	nv = g[0], nf = g[1];
+	g += 2 + 3 * nv + 3 * nf;	/* the faces' global vertex ids */
+	for (f = 0; f < nf; f++) {
+		for (k = 0; k < 3; k++)
+			p[k] = v3(v[3 * g[3 * f + k]], v[3 * g[3 * f + k] + 1],
+			    v[3 * g[3 * f + k] + 2]);
+		sum += v3_dot(p[0], v3_cross(p[1], p[2]));
+	}
+	return fabs(sum) / 6;
+}
+
+/*
+ * MuJoCo collides a mesh as its convex hull. Said once per mesh, naming
+ * the first collision using it, where that differs from the mesh: an
+ * open mesh (no solid), or a solid below the hull's volume.
+ */
+static void
+say_hulls(struct mujoco_engine *e)
+{
+	const struct phys_world *w = e->w;
+	double vol, hull;
+	phys_vec3 com;
+	phys_mat3 I;
+	size_t i, k;
+
+	for (i = 0; i < w->ncollisions; i++) {
+		const struct phys_collision *c = &w->collisions[i];
+		int g = e->collision_geom[i];
+
+		if (c->shape != PHYS_GEOM_MESH || g < 0 || is_polyline(c))
+			continue;
+		for (k = 0; k < e->nwarned && e->warned[k] != c->mesh; k++)
+			continue;
+		if (k < e->nwarned)
+			continue;
+		hull = hull_volume(e->m, e->m->geom_dataid[g]);
+		if (!c->mesh->closed || phys_mesh_mass(c->mesh, &vol, &com,
+		    &I) < 0)
+			phys_warnat(c->doc->name, phys_node_line(c->node),
+			    "collision '%s': its mesh is open, not a solid's "
+			    "surface: MuJoCo collides its convex hull", c->name);
+		else if (vol < (1 - 1e-3) * hull)
+			phys_warnat(c->doc->name, phys_node_line(c->node),
+			    "collision '%s': its mesh is not convex (%.3g%% of "
+			    "its convex hull's volume): MuJoCo collides the "
+			    "hull", c->name, 100 * vol / hull);
+		else
+			continue;
+		e->warned = phys_xrealloc(e->warned, (e->nwarned + 1) *
+		    sizeof *e->warned);
+		e->warned[e->nwarned++] = c->mesh;
+	}
+}
+
+/* ---- the engine's operations ---- */
+
+/* MuJoCo's heights: the heightmap's rows from its -y edge, scaled to
+ * [0, 1] over its range. */
+static void
+fill_hfields(struct mujoco_engine *e)
+{
+	const struct phys_world *w = e->w;
+	mjModel *m = e->m;
+	size_t i, r, c;
+	int h;
+
+	for (i = 0; i < w->ncollisions; i++) {
+		const struct phys_heightmap *hm = w->collisions[i].heightmap;
+		float *data;
+		double range;
+
+		if (w->collisions[i].shape != PHYS_GEOM_HEIGHTMAP ||
+		    e->collision_geom[i] < 0)
+			continue;
+		h = m->geom_dataid[e->collision_geom[i]];
+		data = m->hfield_data + m->hfield_adr[h];
+		range = fmax(hm->hi - hm->lo, 1e-6);
+		for (r = 0; r < hm->ny; r++)
+			for (c = 0; c < hm->nx; c++)
+				data[r * hm->nx + c] = (float)((hm->h[(hm->ny -
+				    1 - r) * hm->nx + c] - hm->lo) / range);
+	}
+}
+
+static void
+free_model(struct mujoco_engine *e)
+{
+	if (running == e)
+		running = NULL;
+	mj_deleteData(e->d);
+	mj_deleteModel(e->m);
+	e->d = NULL;
+	e->m = NULL;
+	free(e->geom_collision);
+	free(e->collision_geom);
+	free(e->body_link);
+	free(e->body_ghost);
+	free(e->jnt_joint);
+	free(e->jnt_axis);
+	free(e->saved);
+	e->geom_collision = e->collision_geom = e->body_link = NULL;
+	e->body_ghost = e->jnt_joint = e->jnt_axis = NULL;
+	e->saved = NULL;
+}
+
+/* The stack a data starts with: what MuJoCo's solvers take of it (Newton
+ * a dense Hessian, the dual PGS the constraints against every dof), grown
+ * when a step runs out (grow_data). */
+static int
+stack_size(const mjModel *m)
+{
+	double nv = m->nv, nj = m->njmax;
+	double n = 2000 + 16 * nj + 16 * nv + 20.0 * (m->nq + m->nbody +
+	    m->njnt + m->ngeom + m->neq);
+
+	if (m->opt.solver == mjSOL_NEWTON)
+		n += 3 * nv * nv;
+	if (m->opt.solver == mjSOL_PGS)
+		n += 4 * nj * nv;
+	if (m->opt.integrator == mjINT_IMPLICIT)
+		n += 8 * nv * nv;
+	return (int)fmin(n, 2147483647.0);
+}
+
+/*
+ * The model and data of the world at its run's values: MJCF written,
+ * loaded, mapped back, every value applied. The state is the loaded
+ * configuration at rest.
+ */
+static int
+build(struct mujoco_engine *e, bool at_load)
+{
+	const struct phys_world *w = e->w;
+	struct phys_buf xml = { 0 };
+	size_t i;
+
+	if (plan_tree(e) < 0 || write_mjcf(e, &xml) < 0) {
+		phys_buf_free(&xml);
+		return -1;
+	}
+	e->m = load_mjcf(e, &xml);
+	phys_buf_free(&xml);
+	if (!e->m)
+		return -1;
+	map_model(e);
+	fill_hfields(e);
+	if (mujoco_engine_apply_profile(e) < 0)
+		return -1;
+	e->m->nstack = stack_size(e->m);
+	if (data_bytes(e->m) > MEMORY_BUDGET)
+		return phys_fail("the MuJoCo engine would need more than %.0f "
+		    "MB for this world (MuJoCo 2.2.2's constraint arrays are "
+		    "dense): run it under ODE or Bullet",
+		    MEMORY_BUDGET / (1024 * 1024));
+	running = e;
+	e->d = mj_makeData(e->m);
+	if (!e->d)
+		return phys_fail("MuJoCo could not allocate its data");
+	e->saved = phys_xcalloc((size_t)(e->m->nq + 2 * e->m->nv +
+	    7 * e->m->nmocap) + 1, sizeof *e->saved);
+	mujoco_engine_apply_world(e);
+	for (i = 0; i < w->nlinks; i++)
+		if (apply_mass(e, (int)i, at_load) < 0)
+			return -1;
+	for (i = 0; i < w->njoints; i++)
+		apply_joint_values(e, (int)i);
+	set_constants(e);
+	refresh(e);
+	if (at_load)
+		say_hulls(e);
+	return 0;
+}
+
+static struct mujoco_engine *
+mujoco_engine_new(const struct phys_world *w, const struct phys_run_values *v,
+    const struct phys_engine_options *opt)
+{
+	struct mujoco_engine *e = phys_xcalloc(1, sizeof *e);
+	size_t i;
+
+	mujoco_init();
+	mjcb_contactfilter = contact_filter;
+	e->w = w;
+	e->v = v;
+	e->skip_unsupported = opt && opt->skip_unsupported;
+	e->links = phys_xcalloc(w->nlinks + 1, sizeof *e->links);
+	e->joints = phys_xcalloc(w->njoints + 1, sizeof *e->joints);
+	e->step = PVD(vals(e, PHYS_S_PHYSICS, 0), PHYSICS_max_step_size);
+	for (i = 0; i < w->nlinks; i++)
+		e->links[i].at = w->links[i].pose;
+	plan_connected(e);
+	if (build(e, true) < 0) {
+		mujoco_engine_free(e);
+		return NULL;
+	}
+	for (i = 0; i < w->nlinks; i++) {
+		const struct phys_model *mo = &w->models[w->links[i].model];
+
+		if (mo->has_init_vel && mujoco_engine_link_dynamic(e, (int)i))
+			mujoco_engine_set_link_vel(e, (int)i, &mo->init_linear,
+			    &mo->init_angular);
+	}
+	return e;
+}
+
+static void
+mujoco_engine_free(struct mujoco_engine *e)
+{
+	if (!e)
+		return;
+	free_model(e);
+	free(e->links);
+	free(e->joints);
+	free(e->connected);
+	free(e->warned);
+	free(e->bouncing);
+	free(e->was_bouncing);
+	free(e);
+}
+
+/*
+ * What cannot change in place (a link made kinematic or dynamic, a mesh
+ * of a new size, a joint's axis) makes the model again where every link
+ * is, moving as it was: the joints' zero is then there, and their
+ * positions since load carry on as offsets (as ODE's do when it sets a
+ * joint up again).
+ */
+static int
+rebuild(struct mujoco_engine *e)
+{
+	int nconmax = e->m->nconmax, njmax = e->m->njmax;
+	double pos[2], vel[2];
+	size_t i;
+	int k;
+
+	take_targets(e);
+	for (i = 0; i < e->w->nlinks; i++)
+		e->links[i].at = e->links[i].target;
+	for (i = 0; i < e->w->njoints; i++) {
+		mujoco_engine_joint_state(e, (int)i, pos, vel);
+		for (k = 0; k < 2; k++)
+			e->joints[i].offset[k] = pos[k];
+	}
+	free_model(e);
+	if (build(e, false) < 0)
+		return -1;
+	if (nconmax > e->m->nconmax || njmax > e->m->njmax) {
+		e->m->nconmax = nconmax > e->m->nconmax ? nconmax :
+		    e->m->nconmax;
+		e->m->njmax = njmax > e->m->njmax ? njmax : e->m->njmax;
+		if (grow_data(e, false) < 0)
+			return -1;
+	}
+	for (i = 0; i < e->w->nlinks; i++) {
+		struct mlink *ml = &e->links[i];
+
+		if (ml->mocap < 0)
+			continue;
+		to_mj(ml->target.p, e->d->mocap_pos + 3 * ml->mocap);
+		to_mjquat(ml->target.q, e->d->mocap_quat + 4 * ml->mocap);
+		ml->lin = ml->tlin;
+		ml->ang = ml->tang;
+	}
+	e->targets = true;
+	fit(e);
+	return 0;
+}
+
+static void
+mujoco_engine_set_clock(struct mujoco_engine *e, double t, long iter)
+{
+	e->base_time = t;
+	e->base_iter = e->iterations = iter;
+}
+
+static int
+mujoco_engine_apply_profile(struct mujoco_engine *e)
+{
+	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
+	mjOption *o = &e->m->opt;
+
+	if (!(PVD(v, PHYSICS_max_step_size) > 0))
+		return phys_fail("max_step_size must be positive");
+	e->base_time = mujoco_engine_time(e);
+	e->base_iter = e->iterations;
+	e->step = PVD(v, PHYSICS_max_step_size);
+	o->timestep = e->step;
+	o->integrator = integrator(PVS(v, PHYSICS_mujoco_integrator));
+	o->solver = solver(PVS(v, PHYSICS_mujoco_solver));
+	o->iterations = (int)PVI(v, PHYSICS_mujoco_iterations);
+	o->tolerance = PVD(v, PHYSICS_mujoco_tolerance);
+	o->noslip_iterations = (int)PVI(v, PHYSICS_mujoco_noslip_iterations);
+	o->noslip_tolerance = PVD(v, PHYSICS_mujoco_noslip_tolerance);
+	o->cone = strcmp(PVS(v, PHYSICS_mujoco_cone), "elliptic") == 0 ?
+	    mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
+	o->impratio = PVD(v, PHYSICS_mujoco_impratio);
+	stiffen_equalities(e->m, e->step);
+	return 0;
+}
+
+static void
+mujoco_engine_apply_world(struct mujoco_engine *e)
+{
+	to_mj(PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity), e->m->opt.gravity);
+}
+
+static int
+mujoco_engine_apply_link(struct mujoco_engine *e, int li)
+{
+	bool kinematic = PVB(vals(e, PHYS_S_LINK, li), LINK_kinematic);
+	struct mlink *ml = &e->links[li];
+
+	if (ml->hold == HOLD_STATIC)
+		return 0;
+	if (kinematic != (ml->hold == HOLD_MOCAP))
+		return rebuild(e);
+	if (apply_mass(e, li, false) < 0)
+		return -1;
+	set_constants(e);
+	refresh(e);
+	return 0;
+}
+
+static int
+mujoco_engine_apply_joint(struct mujoco_engine *e, int ji)
+{
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	const struct phys_joint *j = &e->w->joints[ji];
+
+	const struct mjoint *mj = &e->joints[ji];
+	phys_vec3 a = PVV(v, JOINT_axis_xyz), b = PVV(v, JOINT_axis2_xyz);
+
+	if (!(v3_norm(a) > 0) || ((j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2) && !(v3_norm(b) > 0)))
+		return phys_fail("joint '%s': axis is zero", j->name);
+	/* MuJoCo's joint axes are the model's: a new one makes it again */
+	if (a.x != mj->xyz[0].x || a.y != mj->xyz[0].y || a.z != mj->xyz[0].z ||
+	    b.x != mj->xyz[1].x || b.y != mj->xyz[1].y || b.z != mj->xyz[1].z)
+		return rebuild(e);
+	apply_joint_values(e, ji);
+	set_constants(e);
+	refresh(e);
+	return 0;
+}
+
+/* The radius of a geom's bounding sphere, as MuJoCo's compiler has it. */
+static double
+bounding_radius(int type, const mjtNum *s)
+{
+	switch (type) {
+	case mjGEOM_SPHERE:
+		return s[0];
+	case mjGEOM_CAPSULE:
+		return s[0] + s[1];
+	case mjGEOM_CYLINDER:
+		return sqrt(s[0] * s[0] + s[1] * s[1]);
+	case mjGEOM_ELLIPSOID:
+		return fmax(s[0], fmax(s[1], s[2]));
+	case mjGEOM_BOX:
+		return sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+	default:
+		return 0;
+	}
+}
+
+/* A resize: a shape's sizes change in place; a mesh is made again. */
+static int
+mujoco_engine_apply_collision(struct mujoco_engine *e, int ci)
+{
+	const struct phys_collision *wc = &e->w->collisions[ci];
+	int g = e->collision_geom[ci];
+	struct phys_collision c;
+	struct phys_mesh *own;
+	mjtNum *s;
+
+	if (g < 0 || wc->shape == PHYS_GEOM_PLANE ||
+	    wc->shape == PHYS_GEOM_HEIGHTMAP)
+		return 0;
+	if (wc->shape == PHYS_GEOM_MESH)
+		return rebuild(e);
+	if (phys_collision_sized(wc, vals(e, PHYS_S_COLLISION, ci), &c,
+	    &own) < 0)
+		return -1;
+	phys_mesh_free(own);
+	s = e->m->geom_size + 3 * g;
+	switch (c.shape) {
+	case PHYS_GEOM_BOX:
+		s[0] = c.size[0] / 2, s[1] = c.size[1] / 2, s[2] = c.size[2] / 2;
+		break;
+	case PHYS_GEOM_SPHERE:
+		s[0] = c.size[0];
+		break;
+	case PHYS_GEOM_CYLINDER:
+	case PHYS_GEOM_CAPSULE:
+		s[0] = c.size[0], s[1] = c.size[1] / 2;
+		break;
+	case PHYS_GEOM_ELLIPSOID:
+		s[0] = c.size[0], s[1] = c.size[1], s[2] = c.size[2];
+		break;
+	default:
+		break;
+	}
+	e->m->geom_rbound[g] = bounding_radius(e->m->geom_type[g], s);
+	return 0;
+}
+
+static void
+save_state(struct mujoco_engine *e)
+{
+	const mjModel *m = e->m;
+	mjtNum *s = e->saved;
+
+	mju_copy(s, e->d->qpos, m->nq);
+	mju_copy(s + m->nq, e->d->qvel, m->nv);
+	mju_copy(s + m->nq + m->nv, e->d->qacc_warmstart, m->nv);
+	mju_copy(s + m->nq + 2 * m->nv, e->d->mocap_pos, 3 * m->nmocap);
+	mju_copy(s + m->nq + 2 * m->nv + 3 * m->nmocap, e->d->mocap_quat,
+	    4 * m->nmocap);
+}
+
+static void
+restore_state(struct mujoco_engine *e)
+{
+	const mjModel *m = e->m;
+	const mjtNum *s = e->saved;
+
+	mju_copy(e->d->qpos, s, m->nq);
+	mju_copy(e->d->qvel, s + m->nq, m->nv);
+	mju_copy(e->d->qacc_warmstart, s + m->nq + m->nv, m->nv);
+	mju_copy(e->d->mocap_pos, s + m->nq + 2 * m->nv, 3 * m->nmocap);
+	mju_copy(e->d->mocap_quat, s + m->nq + 2 * m->nv + 3 * m->nmocap,
+	    4 * m->nmocap);
+	e->d->pstack = 0;
+	refresh(e);
+}
+
+/*
+ * One step of max_step_size. A step that runs out of room for contacts,
+ * constraint rows or stack is taken again from the same state with more
+ * (MuJoCo would drop contacts, or stop).
+ */
+static int
+mujoco_engine_step(struct mujoco_engine *e)
+{
+	int rc;
+
+	save_state(e);
+	while ((rc = attempt(e)) != 0) {
+		restore_state(e);
+		if (rc < 0)
+			return phys_fail("simulation diverged at t=%.9g: MuJoCo "
+			    "stopped: %s", mujoco_engine_time(e), e->fail_text);
+		if (grow_data(e, rc == 2) < 0)
+			return -1;
+		save_state(e);
+	}
+	swap_bouncing(e);
+	e->iterations++;
+	e->targets = false;
+	refresh(e);
+	return check_finite(e);
+}
+
+static double
+mujoco_engine_time(const struct mujoco_engine *e)
+{
+	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
+	    e->step);
+}
+
+static long
+mujoco_engine_iterations(const struct mujoco_engine *e)
+{
+	return e->iterations;
+}
+
+static void
+mujoco_engine_link_pose(const struct mujoco_engine *e, int li,
+    phys_pose *out)
+{
+	const struct mlink *ml = &e->links[li];
+
+	if (ml->body <= 0) {
+		*out = e->w->links[li].pose;
+		return;
+	}
+	*out = body_pose(e, ml->body);
+}
+
+static void
+mujoco_engine_link_vel(const struct mujoco_engine *e, int li,
+    phys_vec3 *lin, phys_vec3 *ang)
+{
+	const struct mlink *ml = &e->links[li];
+
+	if (ml->body <= 0) {
+		*lin = *ang = v3(0, 0, 0);
+	} else if (ml->mocap >= 0) {
+		*lin = ml->lin;
+		*ang = ml->ang;
+	} else {
+		*ang = from_mj(e->d->cvel + 6 * ml->body);
+		*lin = point_vel(e, ml->body, from_mj(e->d->xpos + 3 *
+		    ml->body));
+	}
+}
+
+static void
+mujoco_engine_link_com(const struct mujoco_engine *e, int li, phys_vec3 *com,
+    phys_vec3 *com_vel)
+{
+	const struct mlink *ml = &e->links[li];
+	phys_vec3 lin, ang;
+	phys_pose p;
+
+	if (ml->body <= 0) {
+		*com = phys_pose_apply(e->w->links[li].pose, v3(
+		    PV(vals(e, PHYS_S_LINK, li), LINK_inertial_pose)->u.pose[0],
+		    PV(vals(e, PHYS_S_LINK, li), LINK_inertial_pose)->u.pose[1],
+		    PV(vals(e, PHYS_S_LINK, li), LINK_inertial_pose)->u.pose[2]));
+		*com_vel = v3(0, 0, 0);
+		return;
+	}
+	*com = from_mj(e->d->xipos + 3 * ml->body);
+	if (ml->mocap >= 0) {
+		mujoco_engine_link_vel(e, li, &lin, &ang);
+		mujoco_engine_link_pose(e, li, &p);
+		*com_vel = v3_add(lin, v3_cross(ang, v3_sub(*com, p.p)));
+		return;
+	}
+	*com_vel = point_vel(e, ml->body, *com);
+}
+
+static bool
+mujoco_engine_link_dynamic(const struct mujoco_engine *e, int li)
+{
+	const struct mlink *ml = &e->links[li];
+
+	return ml->body > 0 && (ml->mocap >= 0 ||
+	    e->m->body_weldid[ml->body] != 0);
+}
+
+static void
+mujoco_engine_link_mass(const struct mujoco_engine *e, int li, double *mass,
+    double inertia[6])
+{
+	const struct mlink *ml = &e->links[li];
+
+	if (ml->body <= 0) {
+		phys_link_values_mass(vals(e, PHYS_S_LINK, li), mass, inertia);
+		return;
+	}
+	*mass = ml->mass;
+	memcpy(inertia, ml->inertia, sizeof ml->inertia);
+}
+
+static int
+mujoco_engine_set_link_pose(struct mujoco_engine *e, int li, phys_pose p)
+{
+	struct mlink *ml = &e->links[li];
+
+	if (ml->hold == HOLD_STATIC)
+		return phys_fail("link '%s' is static: its pose cannot change",
+		    e->w->links[li].name);
+	if (ml->mocap >= 0) {
+		to_mj(p.p, e->d->mocap_pos + 3 * ml->mocap);
+		to_mjquat(p.q, e->d->mocap_quat + 4 * ml->mocap);
+		refresh(e);
+		e->targets = false;
+		return 0;
+	}
+	take_targets(e);
+	ml->target = p;
+	fit(e);
+	return 0;
+}
+
+/* Velocities are those of the link origin, in the world frame. */
+static int
+mujoco_engine_set_link_vel(struct mujoco_engine *e, int li,
+    const phys_vec3 *lin, const phys_vec3 *ang)
+{
+	struct mlink *ml = &e->links[li];
+
+	if (ml->hold == HOLD_STATIC)
+		return phys_fail("link '%s' is static: it cannot move",
+		    e->w->links[li].name);
+	if (ml->mocap >= 0) {
+		if (lin)
+			ml->lin = *lin;
+		if (ang)
+			ml->ang = *ang;
+		e->targets = false;
+		return 0;
+	}
+	take_targets(e);
+	if (lin)
+		ml->tlin = *lin;
+	if (ang)
+		ml->tang = *ang;
+	fit(e);
+	return 0;
+}
+
+static int
+mujoco_engine_joint_state(const struct mujoco_engine *e, int ji,
+    double pos[2], double vel[2])
+{
+	const struct mjoint *mj = &e->joints[ji];
+	const mjModel *m = e->m;
+	int k, jid;
+
+	pos[0] = pos[1] = vel[0] = vel[1] = 0;
+	for (k = 0; k < mj->naxes; k++) {
+		jid = mj->jnt[k];
+		pos[k] = mj->sign * (e->d->qpos[m->jnt_qposadr[jid]] -
+		    m->qpos0[m->jnt_qposadr[jid]]) + mj->offset[k];
+		vel[k] = mj->sign * e->d->qvel[m->jnt_dofadr[jid]];
+	}
+	return mj->naxes;
+}
+
+static void
+mujoco_engine_joint_wrench(const struct mujoco_engine *e, int ji,
+    phys_vec3 *force, phys_vec3 *torque)
+{
+	*force = e->joints[ji].force;
+	*torque = e->joints[ji].torque;
+}
+
+static int
+mujoco_engine_joint_effort(const struct mujoco_engine *e, int ji,
+    double effort[2])
+{
+	effort[0] = e->joints[ji].effort[0];
+	effort[1] = e->joints[ji].effort[1];
+	return e->joints[ji].naxes;
+}
+
+static int
+mujoco_engine_contact_count(const struct mujoco_engine *e)
+{
+	return e->ncontacts;
+}
+
+/* ---- MuJoCo as phys knows it ---- */
+
+/*
+ * What MuJoCo does with each parameter: its own block's reach it; of the
+ * shared ones most are MuJoCo's own notions (joint damping, friction loss,
+ * springs, limits, ellipsoids), some phys computes (contact values per
+ * contact, couplings, kinematic links); SDF's surface friction and
+ * stiffness are read from the ode block, as Gazebo's other engines do.
+ */
+static phys_ode_support
+mujoco_support(const struct phys_param *p)
+{
+	if (!(p->engines & PHYS_E_MUJOCO))
+		return PHYS_ODE_OTHER;
+	switch (p->id) {
+	case PHYS_P_PHYSICS_real_time_update_rate:
+	case PHYS_P_WORLD_magnetic_field:
+	case PHYS_P_LINK_enable_wind:
+	case PHYS_P_LINK_must_be_base_link:
+	case PHYS_P_COLLISION_laser_retro:
+	case PHYS_P_COLLISION_surface_contact_poissons_ratio:
+	case PHYS_P_COLLISION_surface_contact_elastic_modulus:
+	case PHYS_P_JOINT_axis_initial_position:
+	case PHYS_P_JOINT_axis2_initial_position:
+	case PHYS_P_JOINT_axis_limit_effort:
+	case PHYS_P_JOINT_axis2_limit_effort:
+	case PHYS_P_JOINT_axis_limit_velocity:
+	case PHYS_P_JOINT_axis2_limit_velocity:
+	case PHYS_P_JOINT_axis_limit_stiffness:
+	case PHYS_P_JOINT_axis2_limit_stiffness:
+	case PHYS_P_JOINT_axis_limit_dissipation:
+	case PHYS_P_JOINT_axis2_limit_dissipation:
+	case PHYS_P_JOINT_physics_provide_feedback:
+		return PHYS_ODE_INERT;
+	case PHYS_P_PHYSICS_real_time_factor:
+	case PHYS_P_PHYSICS_max_contacts:
+	case PHYS_P_LINK_gravity:
+	case PHYS_P_LINK_self_collide:
+	case PHYS_P_LINK_kinematic:
+	case PHYS_P_LINK_velocity_decay_linear:
+	case PHYS_P_LINK_velocity_decay_angular:
+	case PHYS_P_LINK_inertia_follow:
+	case PHYS_P_COLLISION_max_contacts:
+	case PHYS_P_COLLISION_surface_bounce_restitution_coefficient:
+	case PHYS_P_COLLISION_surface_bounce_threshold:
+	case PHYS_P_COLLISION_surface_friction_torsional_coefficient:
+	case PHYS_P_COLLISION_surface_friction_torsional_use_patch_radius:
+	case PHYS_P_COLLISION_surface_friction_torsional_patch_radius:
+	case PHYS_P_COLLISION_surface_friction_torsional_surface_radius:
+	case PHYS_P_COLLISION_surface_contact_ode_kp:
+	case PHYS_P_COLLISION_surface_contact_ode_kd:
+	case PHYS_P_COLLISION_surface_contact_collide_without_contact:
+	case PHYS_P_COLLISION_surface_contact_collide_without_contact_bitmask:
+	case PHYS_P_COLLISION_surface_contact_collide_bitmask:
+	case PHYS_P_COLLISION_surface_contact_category_bitmask:
+	case PHYS_P_JOINT_gearbox_reference_body:
+		return PHYS_ODE_EMULATED;
+	default:
+		return PHYS_ODE_NATIVE;
+	}
+}
+
+/* What a state line reports of the values MuJoCo runs with. */
+static const struct phys_engine_field mujoco_record[] = {
+	{ "integrator", PHYS_P_PHYSICS_mujoco_integrator },
+	{ "solver", PHYS_P_PHYSICS_mujoco_solver },
+	{ "iterations", PHYS_P_PHYSICS_mujoco_iterations },
+	{ "tolerance", PHYS_P_PHYSICS_mujoco_tolerance },
+	{ "noslip_iterations", PHYS_P_PHYSICS_mujoco_noslip_iterations },
+	{ "noslip_tolerance", PHYS_P_PHYSICS_mujoco_noslip_tolerance },
+	{ "cone", PHYS_P_PHYSICS_mujoco_cone },
+	{ "impratio", PHYS_P_PHYSICS_mujoco_impratio },
+	{ "max_step_size", PHYS_P_PHYSICS_max_step_size },
+	{ "max_contacts", PHYS_P_PHYSICS_max_contacts },
+	{ "gravity", PHYS_P_WORLD_gravity }
+};
+
+PHYS_ENGINE_DEFINE(mujoco_engine, phys_engine_mujoco, "mujoco", "MuJoCo",
+    mujoco_support, mujoco_record)

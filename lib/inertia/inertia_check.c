@@ -1,0 +1,137 @@
+/* inertia_check.c - the inertia of every link of a world, checked. */
+#include "inertia_check.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "inertia.h"
+#include "inertia_world.h"
+
+static double
+largest_moment(const phys_inertia *in)
+{
+	double m[3];
+	phys_mat3 R;
+
+	if (phys_inertia_principal(in->I, m, &R) < 0)
+		return NAN;
+	return fmax(fabs(m[0]), fmax(fabs(m[1]), fabs(m[2])));
+}
+
+/* Ratios across joints between moving links: the quick-step solver
+ * converges poorly when neighbours differ by orders of magnitude. */
+static void
+joint_warnings(struct phys_world *w, int li, double limit, struct phys_buf *b)
+{
+	phys_inertia a, o;
+	double mr, ir;
+	char msg[512];
+	size_t j;
+	int other, n = 0;
+
+	for (j = 0; j < w->njoints; j++) {
+		const struct phys_joint *jt = &w->joints[j];
+
+		other = jt->child == li ? jt->parent : jt->parent == li ?
+		    jt->child : -2;
+		if (other < 0 || w->models[w->links[other].model].is_static ||
+		    w->models[w->links[li].model].is_static)
+			continue;
+		phys_link_inertia(&w->links[li], &a);
+		phys_link_inertia(&w->links[other], &o);
+		mr = a.mass > o.mass ? a.mass / o.mass : o.mass / a.mass;
+		ir = largest_moment(&a) / largest_moment(&o);
+		ir = ir < 1 ? 1 / ir : ir;
+		if (!(mr > limit) && !(ir > limit))
+			continue;
+		snprintf(msg, sizeof msg, "%s ratio %.3g across joint '%s' "
+		    "(with '%s'): the quick-step solver converges poorly above "
+		    "%g", mr > limit ? "mass" : "inertia", mr > limit ? mr : ir,
+		    jt->name, w->links[other].name, limit);
+		phys_buf_puts(b, n++ ? "," : ",\"warnings\":[");
+		phys_buf_json_string(b, msg);
+	}
+	if (n)
+		phys_buf_putc(b, ']');
+}
+
+static void
+put_size(struct phys_buf *b, const char *key, phys_vec3 s)
+{
+	static const char *const xyz[] = { "x", "y", "z" };
+	double v[3] = { s.x, s.y, s.z };
+
+	phys_buf_printf(b, ",\"%s\":", key);
+	phys_buf_json_numbers(b, xyz, v, 3);
+}
+
+/* The geometry's box and density, and how the equivalent box compares. */
+static void
+check_geometry(struct phys_world *w, int li, const phys_inertia *in,
+    bool valid, struct phys_buf *b)
+{
+	phys_vec3 lo, hi;
+	double vol;
+
+	if (!phys_link_geometry_box(w, li, &lo, &hi, &vol))
+		return;
+	put_size(b, "geometry_box", v3_sub(hi, lo));
+	if (vol > 0) {
+		phys_buf_puts(b, ",\"density\":");
+		phys_buf_double(b, in->mass / vol);
+	}
+	if (!valid || phys_link_box_ratio(w, li, in) == 0)
+		return;
+	phys_buf_puts(b, ",\"box_ratio\":");
+	phys_buf_double(b, phys_link_box_ratio(w, li, in));
+}
+
+static bool
+check_link(struct phys_world *w, int li, double limit, struct phys_buf *b)
+{
+	struct phys_inertia_verdict v;
+	phys_inertia in;
+	phys_vec3 size;
+	phys_mat3 R;
+	bool valid;
+
+	phys_link_inertia(&w->links[li], &in);
+	valid = phys_inertia_validate(&in, &v) == PHYS_INERTIA_VALID;
+	phys_buf_puts(b, "{\"link\":");
+	phys_buf_json_string(b, w->links[li].name);
+	phys_buf_puts(b, ",\"mass\":");
+	phys_buf_double(b, in.mass);
+	phys_buf_printf(b, ",\"valid\":%s", valid ? "true" : "false");
+	if (!valid) {
+		phys_buf_puts(b, ",\"reason\":");
+		phys_buf_json_string(b, v.reason);
+	}
+	phys_buf_puts(b, ",\"tolerance\":");
+	phys_buf_double(b, v.tol);
+	phys_buf_puts(b, ",\"moments\":[");
+	phys_buf_double(b, v.moments[0]);
+	phys_buf_putc(b, ',');
+	phys_buf_double(b, v.moments[1]);
+	phys_buf_putc(b, ',');
+	phys_buf_double(b, v.moments[2]);
+	phys_buf_putc(b, ']');
+	if (valid && phys_inertia_box_equivalent(&in, &size, &R) == 0)
+		put_size(b, "box", size);
+	check_geometry(w, li, &in, valid, b);
+	if (w->models[w->links[li].model].is_static)
+		phys_buf_puts(b, ",\"static\":true");
+	joint_warnings(w, li, limit, b);
+	phys_buf_puts(b, "}\n");
+	return valid;
+}
+
+size_t
+phys_inertia_check_world(struct phys_world *w, double ratio,
+    struct phys_buf *b)
+{
+	size_t i, bad = 0;
+
+	for (i = 0; i < w->nlinks; i++)
+		bad += !check_link(w, (int)i, ratio, b);
+	return bad;
+}

@@ -1,0 +1,44 @@
+/*
+ * inertia_check.h - the inertia of every link of a world, checked, and
+ * fixed from the links' collision geometry.
+ */
+#ifndef PHYS_INERTIA_CHECK_H
+#define PHYS_INERTIA_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base.h"
+#include "world.h"
+
+/*
+ * One JSON line a link into b: its mass, whether its inertia is valid
+ * (mass > 0, positive definite, triangle inequality; tolerance 1e-9 of
+ * the largest moment) and why not, principal moments, box of equivalent
+ * inertia, the box its collision geometry spans and the density that
+ * implies, whether it is static, and warnings for mass or inertia ratios
+ * above ratio across a joint. Returns how many links are invalid.
+ */
+size_t phys_inertia_check_world(struct phys_world *w, double ratio,
+    struct phys_buf *b);
+
+struct phys_inertia_fix {
+	double density;		/* kg/m^3 of each shape */
+	bool density_given;	/* written with automatic, else the default */
+	bool keep_mass;		/* keep each link's mass, shared by volume */
+	bool automatic;		/* SDF 1.11 <inertial auto="true"> */
+	char **globs;		/* links to fix; none: those of models that
+				 * are not static */
+	size_t nglobs;
+};
+
+/*
+ * Each selected link's inertial (mass, centre of mass, tensor) computed
+ * from its collision geometry as uniform solids and recorded as edits of
+ * w, or made automatic; the caller writes w. A link without collision
+ * geometry, or from an included file, is left as it is, with a warning.
+ */
+int phys_inertia_fix_world(struct phys_world *w,
+    const struct phys_inertia_fix *o);
+
+#endif
