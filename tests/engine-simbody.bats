@@ -255,6 +255,20 @@ SDF
 		END { if (m > 1e-6 * e) { print "energy moved by " m; exit 1 } }'
 }
 
+@test "Simbody keeps worlds/fourbar.sdf's loop closed, |BC| = b from the crank's and rocker's angles, to 1e-9 m" {
+	phys-step -p simbody -t 2 -r 100 -i 'fourbar::*/position' "$WORLDS/fourbar.sdf" 2>/dev/null > "$TMP/o"
+	jq -r '.items | [.["fourbar::crank_pivot/position"][0], .["fourbar::rocker_pivot/position"][0]] | @tsv' "$TMP/o" |
+	    awk 'BEGIN { a = 0.2; b = 0.5; c = 0.4; d = 0.5; pi = atan2(0, -1)
+		t20 = pi / 3; t40 = 83.25143474099328 * pi / 180 }
+		{ t2 = t20 - $1; t4 = t40 - $2
+		  bx = a * cos(t2); bz = a * sin(t2); cx = d + c * cos(t4); cz = c * sin(t4)
+		  r = sqrt((cx - bx)^2 + (cz - bz)^2) - b; if (r < 0) r = -r; if (r > m) m = r
+		  if ($1 > hi) hi = $1; if ($1 < lo) lo = $1 }
+		END { if (m > 1e-9 || hi - lo < 1) { print "off by " m ", turned " hi - lo; exit 1 } }'
+	# the cut joint is a mobilizer of a slave: its angle measured as the others
+	[ "$(jq -r '.items["fourbar::loop/position"] | length' "$TMP/o" | sort -u)" = 1 ]
+}
+
 @test "Simbody parallelogram linkage: the coupler translates; the period is 2 pi sqrt(5/3 / (2 g)) (1 + theta0^2 / 16)" {
 	# cranks of 1 m and 1 kg (I = 1/3 about the pivot) 1.5 m apart, a
 	# coupler of 1 kg: kinetic energy (2/3 + 1) w^2 / 2 against a
