@@ -391,6 +391,54 @@ SDF
 	    "$(awk -v r="$(at "$TMP/o" 4.2 cardan::bob/pose roll)" 'BEGIN { print r - 0.05 }')" 1e-7
 }
 
+@test "Simbody universal joint: the first axis turns with the child, the second with the parent, as under ODE and MuJoCo (pose = Ry(q2) Rx(q1), a revolute2 Ry(-q2) Rx(q1)); a switch from ODE carries the angles on" {
+	cat > "$TMP/u.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+<world name="w">
+  <gravity>0 0 0</gravity>
+  <physics name="ode" type="ode"><ode><solver><type>world</type></solver></ode></physics>
+  <physics name="simbody" type="simbody"/>
+  <model name="m">
+    <link name="a"><pose>0 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.3</izz></inertia></inertial></link>
+    <joint name="u" type="universal"><parent>world</parent><child>a</child>
+      <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	echo '{"t":0,"name":"m::a/angular_vel","value":{"x":1,"y":1,"z":0}}' > "$TMP/c"
+	sed 's/type="universal"/type="revolute2"/' "$TMP/u.sdf" > "$TMP/r2.sdf"
+	# x fixed in the child, y in the world: no yaw, roll and pitch the
+	# two angles (which the link's swing makes large: 1.11 and 0.88 rad);
+	# a revolute2 joint's second angle the other way round, as ODE's
+	for t in u:1 r2:-1; do
+		phys-step -p simbody -t 1 -r 100 -c "$TMP/c" -i 'm::a/pose' -i 'm::u/*' "$TMP/${t%:*}.sdf" > "$TMP/o"
+		tail -1 "$TMP/o" | jq -r --argjson s "${t#*:}" '.items | [.["m::a/pose"].yaw,
+		    .["m::a/pose"].roll - .["m::u/position"][0], .["m::a/pose"].pitch - $s * .["m::u/position"][1],
+		    .["m::u/position"][0] - 1, $s * .["m::u/position"][1] - 0.8] | @tsv' |
+		    awk '{ for (i = 1; i <= 3; i++) if ($i > 1e-9 || $i < -1e-9) { print "not Ry Rx: " $0; exit 1 }
+			if ($4 < 0.05 || $5 < 0.05) { print "barely swung: " $0; exit 1 } }'
+	done
+	# the rate is the angle's: a revolute2's second one falls as its angle does
+	series "$TMP/o" m::u/position 1 | awk 'NR > 1 { r = ($2 - p) / ($1 - t) } { p = $2; t = $1 } END { print r }' > "$TMP/rate"
+	near "$(cat "$TMP/rate")" "$(at "$TMP/o" 1 m::u/velocity 1)" 0.01
+	# ODE for half the time, then Simbody: the angles and rates go on
+	printf '%s\n' '{"t":0,"name":"m::a/angular_vel","value":{"x":1,"y":1,"z":0}}' \
+	    '{"t":0.5,"preset":"simbody"}' > "$TMP/c"
+	phys-step -p ode -t 0.51 -n 510 -c "$TMP/c" -i 'm::u/*' "$TMP/u.sdf" > "$TMP/s"
+	for k in 0 1; do
+		for f in position velocity; do
+			a=$(jq -r --argjson k $k "select(.t == 0.499) | .items[\"m::u/$f\"][\$k]" "$TMP/s")
+			b=$(jq -r --argjson k $k "select(.t == 0.501) | .items[\"m::u/$f\"][\$k]" "$TMP/s")
+			c=$(jq -r --argjson k $k "select(.t == 0.5) | .items[\"m::u/$f\"][\$k]" "$TMP/s")
+			# continuous: the middle sample halfway between its neighbours
+			near "$c" "$(awk -v a="$a" -v b="$b" 'BEGIN { print (a + b) / 2 }')" 1e-5
+		done
+	done
+}
+
 @test "Simbody joints: a screw (turn and travel), a continuous joint past 2 pi, mimic, kinematic links, link gravity and velocity decay" {
 	cat > "$TMP/k.sdf" <<'SDF'
 <?xml version="1.0"?>

@@ -1274,13 +1274,13 @@ const char *const joint_type_names[] = {
 };
 
 /* A joint's frame, in the world at load: its origin at the anchor; z
- * along the axis of a pin or screw, x along a slider's, x and y along a
- * universal joint's. */
+ * along the axis of a pin or screw, x along a slider's, x along a
+ * universal joint's second axis and y along its first. */
 Transform
 joint_frame(const struct phys_joint *j)
 {
 	Vec3 p = sv(j->pose.p);
-	UnitVec3 a1(sv(j->axis[0]));
+	UnitVec3 a1(sv(j->axis[0])), a2;
 
 	switch (j->type) {
 	case PHYS_JOINT_REVOLUTE:
@@ -1290,7 +1290,14 @@ joint_frame(const struct phys_joint *j)
 		return Transform(Rotation(a1, SimTK::XAxis), p);
 	case PHYS_JOINT_UNIVERSAL:
 	case PHYS_JOINT_REVOLUTE2:
-		return Transform(Rotation(a1, SimTK::XAxis, sv(j->axis[1]),
+		/* The second axis turns with the parent, the first with the
+		 * child, as ODE and MuJoCo make them: x then y of Simbody's
+		 * universal joint. ODE's hinge-2 measures its second angle
+		 * the other way round, as MuJoCo's then does. */
+		a2 = UnitVec3(sv(j->axis[1]));
+		if (j->type == PHYS_JOINT_REVOLUTE2)
+			a2 = -a2;
+		return Transform(Rotation(a2, SimTK::XAxis, sv(j->axis[0]),
 		    SimTK::YAxis), p);
 	default:
 		return Transform(srot(j->pose.q), p);
@@ -1505,6 +1512,17 @@ coordinates(enum phys_joint_type t)
 	}
 }
 
+/* The mobilizer's coordinate along a joint's axis (0 or 1): a universal
+ * joint's first axis is Simbody's second coordinate. */
+int
+axis_coord(const struct phys_joint *j, int axis)
+{
+	bool swap = j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2;
+
+	return swap ? 1 - axis : axis;
+}
+
 /* Mimic: follower = multiplier * (leader - reference) + offset, on the
  * two joints' first coordinates. */
 int
@@ -1526,8 +1544,10 @@ make_mimic(simbody_engine *e, model &m, int ji)
 	coef[0] = -1, coef[1] = mm->multiplier;
 	coef[2] = mm->offset - mm->multiplier * mm->reference;
 	std::vector<MobilizedBodyIndex> bodies = { f.mobod, l.mobod };
-	std::vector<SimTK::MobilizerQIndex> q = { SimTK::MobilizerQIndex(0),
-		SimTK::MobilizerQIndex(0) };
+	std::vector<SimTK::MobilizerQIndex> q = {
+		SimTK::MobilizerQIndex(axis_coord(j, 0)),
+		SimTK::MobilizerQIndex(axis_coord(&e->w->joints[mm->leader], 0))
+	};
 	SimTK::Constraint::CoordinateCoupler(m.matter,
 	    new SimTK::Function::Linear(coef), bodies, q);
 	return 0;
@@ -1602,7 +1622,8 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	const sjoint &sj = e->joints[(size_t)ji];
 	const MobilizedBody &b = mobod(e, sj.mobod);
-	double q = b.getOneQ(s, k), u = b.getOneU(s, k);
+	int c = axis_coord(&e->w->joints[ji], k);
+	double q = b.getOneQ(s, c), u = b.getOneU(s, c);
 	double lo = k ? PVD(v, JOINT_axis2_limit_lower) :
 	    PVD(v, JOINT_axis_limit_lower);
 	double hi = k ? PVD(v, JOINT_axis2_limit_upper) :
@@ -1643,7 +1664,8 @@ public:
 			    sj.ncoords;
 
 			for (int k = 0; sj.mobilizer && k < n; k++)
-				mobod(e, sj.mobod).applyOneMobilityForce(s, k,
+				mobod(e, sj.mobod).applyOneMobilityForce(s,
+				    axis_coord(&e->w->joints[ji], k),
 				    joint_force(e, s, (int)ji, k), mobility);
 		}
 	}
@@ -2468,14 +2490,14 @@ simbody_engine_joint_state(const struct simbody_engine *e, int ji,
 		return 0;
 	const MobilizedBody &b = mobod(e, sj.mobod);
 	const State &s = state(e);
-	pos[0] = b.getOneQ(s, 0);
-	vel[0] = b.getOneU(s, 0);
+	pos[0] = b.getOneQ(s, axis_coord(j, 0));
+	vel[0] = b.getOneU(s, axis_coord(j, 0));
 	if (j->type == PHYS_JOINT_SCREW) {
 		pos[1] = sj.lead * pos[0];
 		vel[1] = sj.lead * vel[0];
 	} else if (sj.ncoords == 2) {
-		pos[1] = b.getOneQ(s, 1);
-		vel[1] = b.getOneU(s, 1);
+		pos[1] = b.getOneQ(s, axis_coord(j, 1));
+		vel[1] = b.getOneU(s, axis_coord(j, 1));
 	}
 	return sj.ncoords;
 }
