@@ -1,4 +1,5 @@
-/* phys-sdf - check a world against the specification, or print it whole. */
+/* phys-sdf - check a world against the specification, print it whole, or
+ * make a world for a model. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,13 @@
     "when there is an error; warnings alone exit 0.\n"
 #define PRINT_TEXT \
     "print: write the world as one SDF file: includes resolved, and every\n" \
-    "pose relative to its parent model (or the world).\n"
+    "pose relative to its parent model (or the world). A model file prints\n" \
+    "as a model file, a URDF as the SDF model it becomes.\n"
+#define WORLD_TEXT \
+    "world: write a world that includes the model or URDF file MODEL: the\n" \
+    "default world of phys(7), which model files run in, to edit and run.\n"
+#define GROUND_TEXT \
+    "      --ground        world: add Gazebo's ground plane\n"
 
 static const char help_text[] =
     "\n"
@@ -24,22 +31,29 @@ static const char help_text[] =
     "\n"
     PRINT_TEXT
     "\n"
+    WORLD_TEXT
+    "\n"
+    GROUND_TEXT
     "  -h, --help          show this help\n"
     "      --version       show the version\n";
 
 static const char check_help[] = "\n" CHECK_TEXT;
 static const char print_help[] = "\n" PRINT_TEXT;
+static const char world_help[] = "\n" WORLD_TEXT "\n" GROUND_TEXT;
 
-enum { OPT_VERSION = 256 };
+enum { OPT_VERSION = 256, OPT_GROUND };
 
 static int cmd_check(int, char **, void *);
 static int cmd_print(int, char **, void *);
+static int cmd_world(int, char **, void *);
 
 /* The usage lines are also the SYNOPSIS of phys-sdf(1). */
 static const struct phys_subcommand subcommands[] = {
 	{ "check", cmd_check, "phys-sdf check [WORLD | -]\n", check_help,
 	    NULL },
 	{ "print", cmd_print, "phys-sdf print [WORLD | -]\n", print_help,
+	    NULL },
+	{ "world", cmd_world, "phys-sdf world [--ground] MODEL\n", world_help,
 	    NULL },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
@@ -50,6 +64,7 @@ static const struct phys_command command = { subcommands, NULL, help_text };
 static const struct phys_subcommand *current;
 
 static const struct option longopts[] = {
+	{ "ground", no_argument, NULL, OPT_GROUND },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -58,6 +73,7 @@ static const struct option longopts[] = {
 static void
 parse_options(int argc, char **argv, const char *optstring, void *ctx)
 {
+	bool *ground = ctx;
 	int c;
 
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
@@ -66,17 +82,23 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
+		case OPT_GROUND:
+			*ground = true;
+			break;
 		default:
 			phys_option_error(c, argv, longopts);
 		}
 }
 
-/* The one WORLD, or "-" for stdin. */
+/* The one WORLD, or "-" for stdin; --ground is world's alone. */
 static const char *
-world_operand(int argc, char **argv)
+world_operand(int argc, char **argv, const bool *ground)
 {
 	const char *path = argc == 1 ? argv[0] : "-";
 
+	if (*ground)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "--ground is world's option");
 	if (argc > 1)
 		phys_usage_error(phys_command_usage(&command, current),
 		    "%s takes one WORLD", current->name);
@@ -88,7 +110,7 @@ world_operand(int argc, char **argv)
 static int
 cmd_check(int argc, char **argv, void *ctx)
 {
-	const char *path = world_operand(argc, argv);
+	const char *path = world_operand(argc, argv, ctx);
 	struct phys_findings f;
 	struct phys_buf b = { 0 };
 	int rc;
@@ -106,7 +128,7 @@ cmd_check(int argc, char **argv, void *ctx)
 static int
 cmd_print(int argc, char **argv, void *ctx)
 {
-	const char *path = world_operand(argc, argv);
+	const char *path = world_operand(argc, argv, ctx);
 	struct phys_buf b = { 0 };
 	int rc = PHYS_EXIT_OK;
 
@@ -120,19 +142,44 @@ cmd_print(int argc, char **argv, void *ctx)
 	return rc;
 }
 
+static int
+cmd_world(int argc, char **argv, void *ctx)
+{
+	const bool *ground = ctx;
+	struct phys_buf b = { 0 };
+	int rc = PHYS_EXIT_OK;
+
+	if (argc != 1)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "world takes one MODEL");
+	if (strcmp(argv[0], "-") == 0)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "world includes MODEL by its file name: give a file, not "
+		    "standard input");
+	if (phys_sdf_world(argv[0], *ground, &b) < 0) {
+		phys_report();
+		rc = PHYS_EXIT_FAIL;
+	} else {
+		fwrite(b.s, 1, b.len, stdout);
+	}
+	phys_buf_free(&b);
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
 	const struct phys_subcommand *sub;
+	bool ground = false;
 	int rc;
 
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
 	if (!(sub = phys_command_split(&command, &current, &argc, &argv, ":h",
-	    parse_options, NULL)))
+	    parse_options, &ground)))
 		phys_usage(phys_command_usage(&command, NULL));
-	rc = sub->run(argc, argv, NULL);
+	rc = sub->run(argc, argv, &ground);
 	if (phys_close_stdout() != PHYS_EXIT_OK)
 		rc = PHYS_EXIT_FAIL;
 	return rc;

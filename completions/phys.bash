@@ -2,7 +2,7 @@
 # phys-introspect, phys-sdf and phys-sweep.
 #
 # Profile, parameter and item names come from the commands themselves, for
-# the world file (*.sdf, *.world) already on the command line; when a
+# the world file (*.sdf, *.world, *.urdf) already on the command line; when a
 # command is missing or fails, nothing is offered and nothing is printed.
 
 # Words of the line up to the cursor, split at blanks only, so that
@@ -48,7 +48,7 @@ _phys_world()
 		# shellcheck disable=SC2088 # a literal ~/ typed on the line
 		[[ $w == "~/"* ]] && w=$HOME/${w#\~/}
 		case $w in
-		*.sdf | *.world)
+		*.sdf | *.world | *.urdf)
 			if [[ -f $w && -r $w ]]; then
 				printf '%s\n' "$w"
 				return 0
@@ -119,7 +119,8 @@ _phys_items()
 	    sed -n 's/^.*"name":"\([^"]*\)".*$/\1/p')
 }
 
-# Files: world files (*.sdf, *.world) with "world", any file otherwise;
+# Files: world, model and robot files (*.sdf, *.world, *.urdf) with
+# "world", any file otherwise;
 # directories always.
 _phys_files()
 {
@@ -128,7 +129,8 @@ _phys_files()
 	while IFS= read -r f; do
 		if [[ -d $f ]]; then
 			COMPREPLY+=("$f")
-		elif [[ $1 != world || $f == *.sdf || $f == *.world ]]; then
+		elif [[ $1 != world || $f == *.sdf || $f == *.world ||
+		    $f == *.urdf ]]; then
 			COMPREPLY+=("$f")
 		fi
 	done < <(compgen -f -- "$cur" 2> /dev/null)
@@ -255,7 +257,7 @@ _phys_operand_index()
 			continue
 		fi
 		case $w in
-		--*=* | *.sdf | *.world) ;;
+		--*=* | *.sdf | *.world | *.urdf) ;;
 		-*) [[ "|$1|" == *"|$w|"* ]] && skip=1 ;;
 		*) n=$((n + 1)) ;;
 		esac
@@ -511,11 +513,12 @@ _phys_sdf()
 	_phys_subcommand ''
 	if [[ $cur == -* ]]; then
 		_phys_words_add --help --version
+		[[ $_phys_sub == world ]] && _phys_words_add --ground
 		return
 	fi
 	case $_phys_sub in
-	'') _phys_words_add check print ;;
-	check | print) ((_phys_cword == _phys_subi + 1)) && _phys_files world ;;
+	'') _phys_words_add check print world ;;
+	check | print | world) ((_phys_cword == _phys_subi + 1)) && _phys_files world ;;
 	esac
 }
 

@@ -2,7 +2,7 @@
 # phys-introspect, phys-sdf and phys-sweep.
 #
 # Profile, parameter and item names come from the commands themselves, for
-# the world file (*.sdf, *.world) already on the command line; when a
+# the world file (*.sdf, *.world, *.urdf) already on the command line; when a
 # command is missing or fails, nothing is offered and nothing is printed.
 
 # The first readable world file on the line, other than the current token.
@@ -11,7 +11,7 @@ function __phys_world
     for w in (commandline -o)[2..-1]
         set w (string trim -c '\'"' -- $w)
         set w (string replace -r '^~/' "$HOME/" -- $w)
-        if test "$w" != "$current"; and string match -qr '\.(sdf|world)$' -- $w
+        if test "$w" != "$current"; and string match -qr '\.(sdf|world|urdf)$' -- $w
             if test -f "$w" -a -r "$w"
                 echo $w
                 return 0
@@ -30,6 +30,7 @@ end
 function __phys_world_files
     __fish_complete_suffix .sdf
     __fish_complete_suffix .world
+    __fish_complete_suffix .urdf
 end
 
 function __phys_profiles
@@ -122,7 +123,7 @@ function __phys_operands
             continue
         end
         switch $w
-            case '--*=*' '*.sdf' '*.world'
+            case '--*=*' '*.sdf' '*.world' '*.urdf'
                 continue
             case '-f' '--from' '-e' '--engine'
                 set skip 1
@@ -289,9 +290,11 @@ complete -c phys-introspect -n '__phys_sub_is diff; and __phys_operands_lt 2' -F
 complete -c phys-sdf -f
 complete -c phys-sdf -n '__phys_sub_is' -a check -d 'Report what is wrong with a world'
 complete -c phys-sdf -n '__phys_sub_is' -a print -d 'Write the world whole, poses in one frame'
+complete -c phys-sdf -n '__phys_sub_is' -a world -d 'Write a world that includes a model or URDF file'
+complete -c phys-sdf -n '__phys_sub_is world' -l ground -d "Add Gazebo's ground plane"
 complete -c phys-sdf -l help -d 'Show the help'
 complete -c phys-sdf -l version -d 'Show the version'
-complete -c phys-sdf -n '__phys_sub_is check print; and __phys_operands_lt 1' -k -a '(__phys_world_files)'
+complete -c phys-sdf -n '__phys_sub_is check print world; and __phys_operands_lt 1' -k -a '(__phys_world_files)'
 
 # ---- phys-sweep ----
 

@@ -1,13 +1,14 @@
 /*
- * sdf.c - fuzz the SDF loader: a world from memory, its parameters listed
- * and one edit rendered back, as phys-param does.
+ * sdf.c - fuzz the SDF loader: a world (or a model file, or a URDF) from
+ * memory, its parameters listed and two edits rendered back, as
+ * phys-param does: a world value and the first link's mass.
  */
 #include <stdlib.h>
 
 #include "fuzz.h"
 #include "paramio.h"
-#include "ref.h"
 #include "sdfedit.h"
+#include "ref.h"
 #include "world.h"
 
 int
@@ -37,7 +38,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct phys_value v;
 	struct phys_ref r;
 	size_t len;
-	char *text;
+	char *text, *mass;
 
 	phys_load_options_default(&lo);
 	lo.quiet = true;
@@ -52,6 +53,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				free(text);
 			phys_value_free(&v);
 		}
+		mass = w.nlinks ? phys_xasprintf("%s/inertial.mass",
+		    w.links[0].name) : NULL;
+		if (mass && phys_ref_resolve(&w, mass, w.start, &r) == 0 &&
+		    phys_value_parse(r.p, "2.5", &v) == 0) {
+			if (phys_world_edit(&w, &r, &v) == 0 &&
+			    (text = phys_doc_render(&w.doc, &len)))
+				free(text);
+			phys_value_free(&v);
+		}
+		free(mass);
 	}
 	phys_buf_free(&b);
 	phys_world_free(&w);

@@ -288,7 +288,7 @@ complete_line() {
 	assert_equal "$output" "$(printf '%s\n' items filter derive at delta \
 	    diff plot)"
 	complete_words phys-sdf ''
-	assert_equal "$output" "$(printf '%s\n' check print)"
+	assert_equal "$output" "$(printf '%s\n' check print world)"
 	complete_words phys-sweep ''
 	assert_equal "$output" "$(printf '%s\n' plan run run-one score best plot)"
 	complete_words phys-sweep run --j

@@ -786,3 +786,21 @@ block() {
 	[ "$status" -eq 1 ]
 	[ ! -e "$TMP/i.pdf" ]
 }
+
+@test "check: a massless link's written tensor still gives its principal moments" {
+	cat > "$TMP/w.sdf" <<'EOF2'
+<?xml version="1.0"?>
+<sdf version="1.6">
+  <world name="w">
+    <model name="arm">
+      <link name="base">
+        <inertial><mass>0</mass><inertia><ixx>0.05</ixx><iyy>0.06</iyy><izz>0.03</izz></inertia></inertial>
+      </link>
+    </model>
+  </world>
+</sdf>
+EOF2
+	run --separate-stderr phys-inertia check "$TMP/w.sdf"
+	assert_failure 1
+	assert_output --partial '"reason":"mass must be positive (got 0)","tolerance":0,"moments":[0.03,0.05,0.06]'
+}

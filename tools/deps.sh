@@ -13,6 +13,10 @@ pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libas
 # strace to count the files a load opens (a mesh used by many links), tmux
 # for a real terminal that live plots draw on, file to tell what an image is
 pkgs="$pkgs bats bats-support bats-assert jq libxml2-utils zsh fish mandoc groff-base sdformat-sdf strace tmux file"
+# tests only: libsdformat (12), the reference the URDF tests compare phys's
+# reading of a URDF with (tests/data/sdformat_oracle.cc); nothing of phys
+# links it
+pkgs="$pkgs libsdformat-dev"
 # plots: gnuplot-x11 is gnuplot with every terminal of gnuplot-nox (text,
 # PNG, SVG, PDF, sixel) and the window ones (x11, wxt) besides; it replaces
 # gnuplot-nox, the two cannot be installed together. libsixel-bin's

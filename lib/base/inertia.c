@@ -484,18 +484,23 @@ static enum phys_inertia_fault
 judge(const phys_inertia *in, struct phys_inertia_verdict *v, phys_mat3 *R)
 {
 	double *mo = v->moments;
+	bool finite;
 
 	memset(v, 0, sizeof *v);
+	/* The tensor's moments are reported even beside a bad mass: a
+	 * massless link often carries a written tensor. */
+	finite = phys_inertia_principal(in->I, mo, R) == 0;
+	if (!finite) {
+		snprintf(v->reason, sizeof v->reason, "%s", phys_error());
+		mo[0] = mo[1] = mo[2] = 0;
+	}
 	if (!isfinite(in->mass) || in->mass <= 0) {
 		snprintf(v->reason, sizeof v->reason,
 		    "mass must be positive (got %s)", num(in->mass).s);
 		return v->fault = PHYS_INERTIA_BAD_MASS;
 	}
-	if (phys_inertia_principal(in->I, mo, R) < 0) {
-		snprintf(v->reason, sizeof v->reason, "%s", phys_error());
-		mo[0] = mo[1] = mo[2] = 0;
+	if (!finite)
 		return v->fault = PHYS_INERTIA_NOT_FINITE;
-	}
 	v->tol = PHYS_INERTIA_RTOL * fmax(fabs(mo[0]), fabs(mo[2]));
 	if (mo[0] <= v->tol) {
 		snprintf(v->reason, sizeof v->reason,

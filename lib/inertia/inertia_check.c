@@ -99,6 +99,9 @@ check_link(struct phys_world *w, int li, double limit, struct phys_buf *b)
 	valid = phys_inertia_validate(&in, &v) == PHYS_INERTIA_VALID;
 	phys_buf_puts(b, "{\"link\":");
 	phys_buf_json_string(b, w->links[li].name);
+	phys_buf_puts(b, ",\"file\":");
+	phys_buf_json_string(b, w->links[li].doc->name);
+	phys_buf_printf(b, ",\"line\":%ld", phys_node_line(w->links[li].node));
 	phys_buf_puts(b, ",\"mass\":");
 	phys_buf_double(b, in.mass);
 	phys_buf_printf(b, ",\"valid\":%s", valid ? "true" : "false");

@@ -112,11 +112,14 @@ fix_link(struct phys_world *w, int li, double density, bool keep,
 		    "from; left as it is", w->links[li].name);
 		return 0;
 	}
-	if (w->links[li].doc != &w->doc) {
+	if (!phys_world_editable(w, PHYS_S_LINK, li)) {
 		phys_warn("link '%s' is in the included file %s; left as it "
 		    "is", w->links[li].name, w->links[li].doc->name);
 		return 0;
 	}
+	if (automatic && w->model_doc)
+		return phys_fail("%s: URDF has no automatic inertia; give "
+		    "--density or --keep-mass instead of --auto", w->doc.name);
 	if (automatic)
 		return write_auto(w, li, density_given ? density : 0, keep);
 	return write_inertial(w, li, &in);

@@ -1227,6 +1227,7 @@ phys_check_world(const char *path, struct phys_findings *out)
 	memset(out, 0, sizeof *out);
 	phys_load_options_default(&lo);
 	lo.skip_unsupported = true;
+	lo.notes = true;
 	phys_set_warning_sink(collect_warning, &sink);
 	rc = phys_world_load(&w, path, &lo);
 	phys_set_warning_sink(NULL, NULL);
@@ -1240,7 +1241,9 @@ phys_check_world(const char *path, struct phys_findings *out)
 		check_gz_profiles(out, &w);
 		check_damping(out, &w);
 	}
-	check_doc(out, &w.doc, 0);
+	/* A URDF is checked as the model it becomes: what its <gazebo>
+	 * blocks copy in is SDF, at the URDF's lines. */
+	check_doc(out, w.model_doc ? w.model_doc : &w.doc, 0);
 	for (i = 0; i < w.nincludes; i++)
 		check_doc(out, w.includes[i], (int)i + 1);
 	for (i = 0; i < out->n; i++)

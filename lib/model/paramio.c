@@ -1,6 +1,7 @@
 /* paramio.c - parameter lines, and writing edited worlds. */
 #include "paramio.h"
 #include "sdfedit.h"
+#include "urdf.h"
 
 #include <errno.h>
 #include <math.h>
@@ -200,12 +201,17 @@ phys_world_edit(struct phys_world *w, const struct phys_ref *r,
 	char *path = NULL;
 	int rc;
 
-	if (doc != &w->doc)
+	if (doc == w->host)
+		return phys_world_has_world(w, r->scope == PHYS_S_PHYSICS ?
+		    "physics profile" : "world values");
+	if (!phys_world_editable(w, r->scope, r->idx))
 		return phys_fail("%s is defined in the included file %s; edit "
 		    "that file instead", phys_entity_name(w, r->scope, r->idx),
 		    doc->name);
 	phys_value_sdf(r->p, v, &text);
-	if (r->scope == PHYS_S_PHYSICS && !owner) {
+	if (doc == w->model_doc) {	/* into the URDF, in its terms */
+		rc = phys_urdf_edit(doc, r->scope, owner, r->p, text.s);
+	} else if (r->scope == PHYS_S_PHYSICS && !owner) {
 		/* The implicit profile becomes a real <physics> element. */
 		path = phys_xasprintf("physics.%s", r->p->name);
 		rc = phys_doc_set_text(doc, w->node, path, text.s,

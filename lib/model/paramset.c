@@ -40,7 +40,8 @@ add_glob_edit(struct phys_world *w, const struct phys_ref *r, void *ctx)
 {
 	struct glob_ctx *g = ctx;
 
-	if (phys_entity_doc(w, r->scope, r->idx) != &w->doc) {
+	if (r->scope > PHYS_S_WORLD && !phys_world_editable(w, r->scope,
+	    r->idx)) {
 		g->e->skipped_included++;
 		return 0;
 	}

@@ -369,7 +369,8 @@ phys_preset_add(struct phys_world *w, const char *name, int from,
 	char *block;
 	int rc;
 
-	if (check_new_name(w, name) < 0)
+	if (phys_world_has_world(w, "physics profiles") < 0 ||
+	    check_new_name(w, name) < 0)
 		return -1;
 	if (engine && phys_engine_bit(engine) == 0)
 		return phys_fail("unknown engine '%s' (ode, bullet, simbody, "
@@ -478,6 +479,8 @@ phys_preset_import(struct phys_world *w, const char *path)
 	xmlNodePtr world;
 	int rc;
 
+	if (phys_world_has_world(w, "physics profiles") < 0)
+		return -1;
 	if (load_profiles_file(&src, path, w->doc.minor) < 0) {
 		phys_doc_free(&src);
 		return -1;

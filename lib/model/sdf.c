@@ -135,6 +135,26 @@ declaration_first(struct tolerant *t)
 	memcpy(c + decl, s, blank);	/* the original still holds them */
 }
 
+/* An XML declaration of a version other than 1.x (PyBullet's files say
+ * version="0.0"): libxml2 stops at it, libsdformat and urdfdom read on.
+ * The major digit becomes 1 in place. */
+static void
+declaration_version(struct tolerant *t)
+{
+	const char *s = parsed_text(t), *end = s + t->len, *close, *v;
+
+	if (!starts_with(s, end, "<?xml") ||
+	    !(close = memmem(s, (size_t)(end - s), "?>", 2)) ||
+	    !(v = memmem(s, (size_t)(close - s), "version", 7)))
+		return;
+	for (v += 7; v < close && (isspace((unsigned char)*v) || *v == '=');
+	    v++)
+		;
+	if (v + 3 < close && (*v == '"' || *v == '\'') &&
+	    isdigit((unsigned char)v[1]) && v[1] != '1' && v[2] == '.')
+		writable(t)[v + 1 - s] = '1';
+}
+
 /* "--" inside a comment: a blank in place of its first dash ("--->" ends
  * the comment as "-->"). Comments carry no meaning SDF reads. */
 static void
@@ -203,14 +223,50 @@ start_element(void *ctx, const xmlChar *name, const xmlChar *prefix,
 		ctxt->node->psvi = (void *)(intptr_t)ctxt->input->line;
 }
 
-/* Parse the text d owns (d->text, d->len). */
+/*
+ * The name of the root element, from the text, without parsing it: past
+ * the declaration, comments, processing instructions and a DOCTYPE. A
+ * URDF is parsed by its converter (urdf.h), as a stream, with no tree.
+ */
+static bool
+root_is(const char *s, size_t len, const char *name)
+{
+	const char *p = s, *end = s + len, *q;
+	size_t n = strlen(name);
+
+	while (p < end) {
+		while (p < end && isspace((unsigned char)*p))
+			p++;
+		if (p + 4 <= end && memcmp(p, "<!--", 4) == 0)
+			q = memmem(p + 4, (size_t)(end - p - 4), "-->", 3);
+		else if (p + 2 <= end && (memcmp(p, "<?", 2) == 0 ||
+		    memcmp(p, "<!", 2) == 0))
+			q = memchr(p, '>', (size_t)(end - p));
+		else
+			break;
+		if (!q)
+			return false;
+		p = q + (*q == '-' ? 3 : 1);
+	}
+	return p + 1 + n < end && *p == '<' && memcmp(p + 1, name, n) == 0 &&
+	    (isspace((unsigned char)p[1 + n]) || p[1 + n] == '>' ||
+	    p[1 + n] == '/');
+}
+
+/*
+ * Run libxml2 over d's text: with sax NULL, build d's tree; else call
+ * sax's handlers with user. The text is first made what libxml2 reads
+ * (struct tolerant); no network, no entity expansion, and the first
+ * fatal error is the message.
+ */
 static int
-parse_owned(struct phys_doc *d)
+parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
+    xmlParserCtxtPtr *parser)
 {
 	/* No NOENT (entities stay unexpanded), no DTDLOAD, no HUGE.
 	 * COMPACT: a text shorter than 16 bytes (most numbers) is kept
 	 * inside its node rather than in an allocation of its own. */
-	int opts = XML_PARSE_NONET | XML_PARSE_COMPACT;
+	int opts = XML_PARSE_NONET | XML_PARSE_COMPACT, ok;
 	const char *name = d->name;
 	struct tolerant t = { d->text, NULL, d->len };
 	xmlParserCtxtPtr ctxt;
@@ -219,23 +275,36 @@ parse_owned(struct phys_doc *d)
 	struct reader r;
 
 	xmlSetGenericErrorFunc(NULL, quiet_errors);
-	ctxt = xmlNewParserCtxt();
-	if (!ctxt)
-		return phys_failat(name, 0, "out of memory");
-	ctxt->sax->startElementNs = start_element;
 	declaration_first(&t);
+	declaration_version(&t);
 	comment_dashes(&t);
-	xmlSetStructuredErrorFunc(&first, keep_first_fatal);
 	r.p = parsed_text(&t);
 	r.left = d->len;
-	d->xml = xmlCtxtReadIO(ctxt, read_block, close_nothing, &r, NULL, NULL,
-	    opts);
+	ctxt = sax ? xmlCreateIOParserCtxt(sax, user, read_block, close_nothing,
+	    &r, XML_CHAR_ENCODING_NONE) : xmlNewParserCtxt();
+	if (!ctxt) {
+		free(t.copy);
+		return phys_failat(name, 0, "out of memory");
+	}
+	xmlSetStructuredErrorFunc(&first, keep_first_fatal);
+	if (sax) {
+		*parser = ctxt;
+		xmlCtxtUseOptions(ctxt, opts);
+		xmlParseDocument(ctxt);
+		*parser = NULL;
+		ok = ctxt->wellFormed;
+	} else {
+		ctxt->sax->startElementNs = start_element;
+		d->xml = xmlCtxtReadIO(ctxt, read_block, close_nothing, &r,
+		    NULL, NULL, opts);
+		ok = d->xml && ctxt->wellFormed;
+	}
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	free(t.copy);
 	e = xmlCtxtGetLastError(ctxt);
 	/* Namespace errors (an undeclared prefix, as in <ignition:...>) leave
 	 * the document well-formed; libsdformat reads such files. */
-	if (!d->xml || !ctxt->wellFormed) {
+	if (!ok) {
 		char *msg = first.message ? first.message :
 		    phys_xstrdup(e && e->message ? e->message : "not well-formed XML");
 
@@ -248,14 +317,54 @@ parse_owned(struct phys_doc *d)
 	}
 	free(first.message);
 	xmlFreeParserCtxt(ctxt);
-	if (has_entity_declarations(d->xml))
+	if (!sax && has_entity_declarations(d->xml))
 		return phys_failat(name, 1,
 		    "DTDs and entity declarations are not allowed in SDF");
+	return 0;
+}
+
+/* Parse the text d owns (d->text, d->len). */
+static int
+parse_owned(struct phys_doc *d)
+{
+	const char *name = d->name;
+
+	if (root_is(d->text, d->len, "robot")) {
+		d->kind = PHYS_DOC_URDF;	/* its converter parses it */
+		return 0;
+	}
+	if (parse_text(d, NULL, NULL, NULL) < 0)
+		return -1;
 	d->root = xmlDocGetRootElement(d->xml);
+	if (d->root && phys_node_is(d->root, "robot")) {
+		d->kind = PHYS_DOC_URDF;	/* what the quick look missed */
+		return 0;
+	}
 	if (!d->root || !phys_node_is(d->root, "sdf"))
 		return phys_failat(name, d->root ? phys_node_line(d->root) : 1,
-		    "the root element is not <sdf>");
+		    "the root element is <%s>, neither <sdf> nor a URDF "
+		    "<robot>", d->root ? (const char *)d->root->name : "none");
+	d->kind = phys_child(d->root, "model") && !phys_child(d->root,
+	    "world") ? PHYS_DOC_MODEL : PHYS_DOC_WORLD;
 	return read_version(d);
+}
+
+int
+phys_doc_sax(struct phys_doc *d, xmlSAXHandler *sax, void *user,
+    xmlParserCtxtPtr *parser)
+{
+	return parse_text(d, sax, user, parser);
+}
+
+int
+phys_doc_tree(struct phys_doc *d)
+{
+	if (d->xml)
+		return 0;
+	if (parse_text(d, NULL, NULL, NULL) < 0)
+		return -1;
+	d->root = xmlDocGetRootElement(d->xml);
+	return 0;
 }
 
 /* Load text (NUL-terminated at len), which d takes over. */
@@ -464,5 +573,7 @@ phys_doc_free(struct phys_doc *d)
 	free(d->text);
 	if (d->edits_free)
 		d->edits_free(d);
+	if (d->urdf_free)
+		d->urdf_free(d);
 	memset(d, 0, sizeof *d);
 }

@@ -1,7 +1,9 @@
 /*
- * sdf.h - SDF documents: secure loading through libxml2 and element
- * lookup. The original text is kept next to the parsed tree, for edits
- * that change only the bytes they must (sdfedit.h).
+ * sdf.h - SDF and URDF documents: secure loading through libxml2 and
+ * element lookup. The original text is kept next to the parsed tree, for
+ * edits that change only the bytes they must (sdfedit.h). A document is
+ * told by its root element, never by its name: <sdf> holding a <world>,
+ * <sdf> holding a <model> and no world, or a URDF <robot>.
  */
 #ifndef PHYS_SDF_H
 #define PHYS_SDF_H
@@ -9,33 +11,58 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <libxml/parser.h>
 #include <libxml/tree.h>
 
 #include "base.h"
 
 struct phys_sdf_edit;
+struct phys_urdf;
+
+enum phys_doc_kind {
+	PHYS_DOC_WORLD,		/* <sdf><world> (or <sdf> with neither) */
+	PHYS_DOC_MODEL,		/* <sdf><model> without a <world> */
+	PHYS_DOC_URDF		/* <robot> */
+};
 
 struct phys_doc {
 	char *name;		/* for messages: the path, or "<stdin>" */
 	char *path;		/* as given; NULL for stdin */
 	char *text;		/* the original bytes, NUL-terminated */
 	size_t len;
-	xmlDocPtr xml;
-	xmlNodePtr root;	/* <sdf> */
-	int major, minor;	/* the sdf version attribute */
+	xmlDocPtr xml;		/* NULL for a URDF until phys_doc_tree */
+	xmlNodePtr root;	/* <sdf>, or <robot> */
+	enum phys_doc_kind kind;
+	int major, minor;	/* the sdf version attribute; 0 for URDF */
 	struct phys_sdf_edit *edits;	/* pending edits, in recording order */
 	size_t nedits, capedits;
 	/* Frees edits: set by the editor that made them. */
 	void (*edits_free)(struct phys_doc *d);
+	/* The SDF model a URDF becomes (urdf.h) keeps here how it was made,
+	 * freed by the converter's function. */
+	struct phys_urdf *urdf;
+	void (*urdf_free)(struct phys_doc *d);
 };
 
 /*
- * Parse an SDF file ("-" or NULL: stdin). No network, no external
- * entities, no DTD loading, no entity declarations, bounded size.
+ * Parse an SDF or URDF file ("-" or NULL: stdin). No network, no
+ * external entities, no DTD loading, no entity declarations, bounded
+ * size. A xacro file is refused with the command that expands it.
  */
 int phys_doc_load(struct phys_doc *d, const char *path);
 int phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
     size_t len);
+/*
+ * A URDF is loaded as its text, kind PHYS_DOC_URDF, without a tree: its
+ * converter reads it as a stream. phys_doc_sax runs the parser over the
+ * text with the converter's SAX2 handlers (user is their context;
+ * *parser is the parser's while it runs, for line numbers), with the
+ * safeguards and messages of phys_doc_load. phys_doc_tree builds the
+ * tree when an edit needs it.
+ */
+int phys_doc_sax(struct phys_doc *d, xmlSAXHandler *sax, void *user,
+    xmlParserCtxtPtr *parser);
+int phys_doc_tree(struct phys_doc *d);
 void phys_doc_free(struct phys_doc *d);
 
 long phys_node_line(xmlNodePtr n);

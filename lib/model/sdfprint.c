@@ -17,6 +17,7 @@
 
 #include <libxml/tree.h>
 
+#include "sdfedit.h"
 #include "world.h"
 
 struct printer {
@@ -312,9 +313,14 @@ rewrite_joint(struct printer *pr, const struct phys_joint *j)
 	phys_pose child = w->links[j->child].pose;
 
 	char *name = phys_node_text(phys_child(j->node, "child"));
+	const char *local = strrchr(j->name, ':');
 
 	express(j->node, phys_pose_mul(phys_pose_inv(child), j->pose), name);
 	free(name);
+	/* the name the loader gave (NAME_joint beside a link NAME in SDF up
+	 * to 1.6): the printed world is 1.7+, where names are unique */
+	xmlSetProp(j->node, (const xmlChar *)"name",
+	    (const xmlChar *)(local ? local + 1 : j->name));
 	rewrite_axis(pr, j, j->node, "axis", j->axis[0]);
 	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
 		rewrite_axis(pr, j, j->node, "axis2", j->axis[1]);
@@ -722,6 +728,7 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 {
 	struct phys_world w;
 	struct printer pr;
+	struct phys_doc *out;
 	xmlChar *mem = NULL;
 	int len = 0, rc;
 
@@ -729,23 +736,93 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 
 	phys_load_options_default(&lo);
 	lo.skip_unsupported = true;
+	lo.whole = true;
 	if (phys_world_load(&w, path, &lo) < 0) {
 		phys_world_free(&w);
 		return -1;
 	}
+	/* A model file prints as a model file; a URDF as the model it
+	 * becomes, as gz sdf -p prints it. */
+	out = w.model_doc ? w.model_doc : &w.doc;
 	memset(&pr, 0, sizeof pr);
 	pr.w = &w;
 	/* The world's version: its own elements stay valid, and Gazebo reads
 	 * newer elements of included models as it reads any old file. */
-	pr.out_minor = w.doc.minor;
+	pr.out_minor = out->minor;
 	rc = rewrite_entities(&pr);
 	if (rc == 0) {
-		inline_includes(&pr, w.node);
-		xmlDocDumpMemoryEnc(w.doc.xml, &mem, &len, "UTF-8");
+		inline_includes(&pr, w.host ? out->root : w.node);
+		/* a converted model has no text of its own to keep */
+		if (w.model_doc)
+			xmlDocDumpFormatMemoryEnc(out->xml, &mem, &len, "UTF-8",
+			    1);
+		else
+			xmlDocDumpMemoryEnc(out->xml, &mem, &len, "UTF-8");
 		if (mem)
 			phys_buf_putn(b, (const char *)mem, (size_t)len);
 		xmlFree(mem);
 	}
 	phys_world_free(&w);
 	return rc;
+}
+
+/* ---- a world for a model ---- */
+
+/* Gazebo's ground plane: a static plane, mu 100 and mu2 50. */
+static const char ground_plane[] =
+    "    <model name=\"ground_plane\">\n"
+    "      <static>true</static>\n"
+    "      <link name=\"link\">\n"
+    "        <collision name=\"collision\">\n"
+    "          <geometry>\n"
+    "            <plane>\n"
+    "              <normal>0 0 1</normal>\n"
+    "              <size>100 100</size>\n"
+    "            </plane>\n"
+    "          </geometry>\n"
+    "          <surface>\n"
+    "            <friction>\n"
+    "              <ode>\n"
+    "                <mu>100</mu>\n"
+    "                <mu2>50</mu2>\n"
+    "              </ode>\n"
+    "            </friction>\n"
+    "          </surface>\n"
+    "        </collision>\n"
+    "      </link>\n"
+    "    </model>\n";
+
+int
+phys_sdf_world(const char *path, bool ground, struct phys_buf *b)
+{
+	struct phys_load_options lo;
+	struct phys_world w;
+	bool hosted;
+
+	if (!path || strcmp(path, "-") == 0)
+		return phys_fail("a world includes its model by name: give the "
+		    "model's file, not standard input");
+	phys_load_options_default(&lo);
+	lo.skip_unsupported = true;
+	lo.quiet = true;
+	if (phys_world_load(&w, path, &lo) < 0) {
+		phys_world_free(&w);
+		return -1;
+	}
+	hosted = w.host != NULL;
+	phys_world_free(&w);
+	if (!hosted)
+		return phys_fail("%s is a world already", path);
+	phys_buf_puts(b, "<?xml version=\"1.0\"?>\n"
+	    "<sdf version=\"1.7\">\n"
+	    "  <world name=\"default\">\n");
+	if (ground)
+		phys_buf_puts(b, ground_plane);
+	if (!phys_xml_text_ok(path))
+		return phys_fail("%s", "the model's path is not text XML can "
+		    "hold");
+	phys_buf_puts(b, "    <include>\n      <uri>");
+	phys_buf_xml_attr(b, path);
+	phys_buf_puts(b, "</uri>\n    </include>\n  </world>\n</sdf>\n");
+	return 0;
 }

@@ -11,6 +11,14 @@
  * b; -1 with phys_error() when it does not load or cannot be written so. */
 int phys_sdf_print(const char *path, struct phys_buf *b);
 
+/*
+ * A world that runs the model or robot file at path, written to b: the
+ * default world of phys(7) with an <include> of path, as given, and with
+ * ground, Gazebo's ground plane. -1 with phys_error() when path is no
+ * model or URDF file.
+ */
+int phys_sdf_world(const char *path, bool ground, struct phys_buf *b);
+
 struct phys_world;
 /* Resolve every <frame> of a loaded world, the world's and each model's,
  * through relative_to and attached_to; fn gets "file:line: why" for each

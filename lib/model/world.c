@@ -4,6 +4,7 @@
 #include "fuel.h"
 #include "inertia_world.h"
 #include "spec.h"
+#include "urdf.h"
 
 #include <limits.h>
 #include <math.h>
@@ -546,6 +547,7 @@ choose_start(struct phys_world *w, const struct phys_load_options *opt)
 static int
 read_profiles(struct phys_world *w, const struct phys_load_options *opt)
 {
+	struct phys_doc *wd = phys_world_doc(w);
 	struct phys_profile *p;
 	xmlNodePtr n;
 	size_t i;
@@ -554,11 +556,11 @@ read_profiles(struct phys_world *w, const struct phys_load_options *opt)
 		w->profiles = phys_xrealloc(w->profiles,
 		    (w->nprofiles + 1) * sizeof *w->profiles);
 		p = &w->profiles[w->nprofiles++];
-		if (phys_profile_read(p, &w->doc, n) < 0)
+		if (phys_profile_read(p, wd, n) < 0)
 			return -1;
 		for (i = 0; i + 1 < w->nprofiles; i++)
 			if (strcmp(w->profiles[i].name, p->name) == 0)
-				return fail_node(&w->doc, n, p->node &&
+				return fail_node(wd, n, p->node &&
 				    !xmlHasProp(n, (const xmlChar *)"name") ?
 				    "a second unnamed <physics> block ('%s')" :
 				    "a second <physics> profile named '%s'",
@@ -567,7 +569,7 @@ read_profiles(struct phys_world *w, const struct phys_load_options *opt)
 	if (w->nprofiles == 0) {
 		w->profiles = phys_xcalloc(1, sizeof *w->profiles);
 		w->nprofiles = 1;
-		phys_profile_read(&w->profiles[0], &w->doc, NULL);
+		phys_profile_read(&w->profiles[0], wd, NULL);
 	}
 	read_gz_engines(w);
 	return choose_start(w, opt);
@@ -654,7 +656,12 @@ struct scope {
 	struct phys_doc *doc;
 	int model;		/* index in w->models */
 	struct frame *frames;
-	size_t nframes;
+	size_t nframes, capframes;
+	/* frames by name, open addressing: index + 1, 0 for empty; made on
+	 * the first lookup, when every frame is known, so a model of many
+	 * links finds each in constant time */
+	int *slots;
+	size_t nslots, indexed;
 };
 
 /*
@@ -743,14 +750,38 @@ read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 	return 0;
 }
 
+/* The first frame of each name, in the table. */
+static void
+index_frames(struct scope *sc)
+{
+	size_t i, k;
+
+	free(sc->slots);
+	for (sc->nslots = 16; sc->nslots < 2 * sc->nframes; sc->nslots *= 2)
+		;
+	sc->slots = phys_xcalloc(sc->nslots, sizeof *sc->slots);
+	for (i = 0; i < sc->nframes; i++) {
+		for (k = hash_name(sc->frames[i].name) & (sc->nslots - 1);
+		    sc->slots[k] && strcmp(sc->frames[sc->slots[k] - 1].name,
+		    sc->frames[i].name) != 0; k = (k + 1) & (sc->nslots - 1))
+			;
+		if (!sc->slots[k])
+			sc->slots[k] = (int)i + 1;
+	}
+	sc->indexed = sc->nframes;
+}
+
 static struct frame *
 scope_frame(struct scope *sc, const char *name)
 {
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < sc->nframes; i++)
-		if (strcmp(sc->frames[i].name, name) == 0)
-			return &sc->frames[i];
+	if (!sc->slots || sc->indexed != sc->nframes)
+		index_frames(sc);
+	for (k = hash_name(name) & (sc->nslots - 1); sc->slots[k];
+	    k = (k + 1) & (sc->nslots - 1))
+		if (strcmp(sc->frames[sc->slots[k] - 1].name, name) == 0)
+			return &sc->frames[sc->slots[k] - 1];
 	return NULL;
 }
 
@@ -856,8 +887,11 @@ add_frames(struct scope *sc, const char *element)
 
 	for (n = phys_child(sc->L->w->models[sc->model].node, element); n;
 	    n = phys_next(n, element)) {
-		sc->frames = phys_xrealloc(sc->frames,
-		    (sc->nframes + 1) * sizeof *sc->frames);
+		if (sc->nframes == sc->capframes) {
+			sc->capframes = sc->capframes ? sc->capframes * 2 : 16;
+			sc->frames = phys_xrealloc(sc->frames,
+			    sc->capframes * sizeof *sc->frames);
+		}
 		f = &sc->frames[sc->nframes++];
 		memset(f, 0, sizeof *f);
 		f->node = n;
@@ -880,6 +914,7 @@ scope_free(struct scope *sc)
 		free(sc->frames[i].relative_to);
 	}
 	free(sc->frames);
+	free(sc->slots);
 }
 
 /* ---- entities ---- */
@@ -963,6 +998,9 @@ static int
 not_found(struct phys_doc *d, xmlNodePtr at, const char *what,
     const char *uri)
 {
+	/* model:// is looked for in model paths, then above the file */
+	bool file = strcmp(what, "file") == 0 &&
+	    strncmp(uri, "model://", 8) != 0;
 	char *caches;
 	int rc;
 
@@ -970,9 +1008,9 @@ not_found(struct phys_doc *d, xmlNodePtr at, const char *what,
 		return phys_failat(d->name, phys_node_line(at), "cannot find "
 		    "%s '%s' (searched%s GAZEBO_MODEL_PATH, SDF_PATH, "
 		    "GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH%s)", what,
-		    uri, strcmp(what, "file") == 0 ? " next to the file, then" :
-		    "", strcmp(what, "file") == 0 ? " and GAZEBO_RESOURCE_PATH" :
-		    "");
+		    uri, file ? " next to the file, then" : "", file ?
+		    " and GAZEBO_RESOURCE_PATH" : strncmp(uri, "model://", 8) ==
+		    0 ? " and the directories above the file" : "");
 	caches = phys_fuel_caches();
 	rc = phys_failat(d->name, phys_node_line(at), "cannot find %s '%s': "
 	    "not in the Fuel cache (searched %s); phys downloads nothing "
@@ -1681,6 +1719,33 @@ joint_kind_checks(struct scope *sc, struct phys_joint *j)
 	return rc;
 }
 
+/*
+ * Up to SDF 1.6 a joint may share a link's name; from 1.7 every frame's
+ * name is unique. libsdformat names such a joint NAME_joint (then
+ * NAME_joint0, NAME_joint1...) with a warning, and so does phys, so that
+ * a printed 1.7+ world loads and names match Gazebo's.
+ */
+static void
+rename_old_joint(struct loader *L, struct phys_doc *d, xmlNodePtr n,
+    struct phys_joint *j)
+{
+	char *name;
+	int i = 0;
+
+	if (!(d->major == 1 && d->minor <= 6) || !index_get(L->w->index, j->name))
+		return;
+	name = phys_xasprintf("%s_joint", j->name);
+	while (index_get(L->w->index, name)) {
+		free(name);
+		name = phys_xasprintf("%s_joint%d", j->name, i++);
+	}
+	phys_warnat(d->name, phys_node_line(n), "joint '%s' shares its name "
+	    "with a link: it is named '%s', as libsdformat names it",
+	    j->name, name);
+	free(j->name);
+	j->name = name;
+}
+
 static int
 read_joint(struct scope *sc, struct frame *f)
 {
@@ -1699,6 +1764,7 @@ read_joint(struct scope *sc, struct frame *f)
 	j->doc = sc->doc;
 	j->vals = entity_values_new(w, PHYS_S_JOINT);
 	w->njoints++;
+	rename_old_joint(L, sc->doc, f->node, j);
 	if (register_name(L, sc->doc, f->node, j->name, PHYS_K_JOINT, ji) < 0 ||
 	    joint_type(sc->doc, f->node, &j->type) < 0 ||
 	    joint_link(sc, f->node, "parent", &j->parent) < 0 ||
@@ -2234,6 +2300,36 @@ search_path_var(const char *var, const char *rel, bool want_dir)
 }
 
 /*
+ * name in the directory of the document or one above it: a model file
+ * in its model directory finds model://ITSELF/meshes/..., as it would
+ * with that directory's parent on GAZEBO_MODEL_PATH.
+ */
+static char *
+in_parent_dirs(const char *doc_path, const char *name, bool want_dir)
+{
+	char *dir = phys_xstrdup(doc_path), *abs, *slash, *path = NULL;
+
+	if ((slash = strrchr(dir, '/')))
+		*slash = '\0';
+	else
+		strcpy(dir, ".");
+	abs = realpath(dir, NULL);
+	free(dir);
+	while (abs && !path) {
+		path = phys_xasprintf("%s/%s", *abs ? abs : "", name);
+		if (!is_resource(path, want_dir)) {
+			free(path);
+			path = NULL;
+		}
+		if (!*abs || !(slash = strrchr(abs, '/')))
+			break;
+		*slash = '\0';
+	}
+	free(abs);
+	return path;
+}
+
+/*
  * A model directory (want_dir) or a file named by uri: model://NAME/...
  * in the model paths (GAZEBO_MODEL_PATH, SDF_PATH, then Gazebo Sim's
  * GZ_SIM_RESOURCE_PATH and IGN_GAZEBO_RESOURCE_PATH); an absolute path
@@ -2275,7 +2371,9 @@ find_resource(const char *uri, const char *doc_path, bool want_dir)
 	for (i = 0; i < sizeof vars / sizeof *vars - model; i++)
 		if ((path = search_path_var(vars[i], name, want_dir)))
 			return path;
-	return NULL;
+	/* standard input: the current directory and those above it */
+	return model ? in_parent_dirs(doc_path ? doc_path : "./-", name,
+	    want_dir) : NULL;
 }
 
 /* model.config names the SDF file per version; take the newest we read. */
@@ -2346,6 +2444,22 @@ merged_include(xmlNodePtr in)
 	return on;
 }
 
+/* An included URDF: its converted model takes its place in the list
+ * of included documents, and owns it. */
+static int
+include_urdf(struct loader *L, struct phys_doc **inc)
+{
+	struct phys_world *w = L->w;
+	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
+		L->opt->notes || L->opt->whole };
+	struct phys_doc *model = phys_xcalloc(1, sizeof *model);
+	int rc = phys_urdf_convert(*inc, true, model, &uo);
+
+	w->includes[w->nincludes - 1] = model;
+	*inc = model;
+	return rc;
+}
+
 static int
 read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 {
@@ -2377,6 +2491,8 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	w->includes[w->nincludes++] = inc;
 	rc = phys_doc_load(inc, file);
 	free(file);
+	if (rc == 0 && inc->kind == PHYS_DOC_URDF)
+		rc = include_urdf(L, &inc);
 	if (rc < 0)
 		return -1;
 	mn = phys_child(inc->root, "model");
@@ -2691,6 +2807,21 @@ other_worlds(struct loader *L)
 	return rc;
 }
 
+/* What every world has: values, profiles, and then its models. */
+static int
+world_values(struct loader *L)
+{
+	struct phys_world *w = L->w;
+
+	w->vals = phys_values_new(PHYS_S_WORLD);
+	w->index = phys_xcalloc(1, sizeof *w->index);
+	if (read_values(phys_world_doc(w), w->node, PHYS_S_WORLD, w->vals) < 0 ||
+	    read_profiles(w, L->opt) < 0)
+		return -1;
+	fold_legacy_gravity(&w->profiles[w->start], w->vals);
+	return 0;
+}
+
 static int
 read_world(struct loader *L)
 {
@@ -2699,21 +2830,19 @@ read_world(struct loader *L)
 	int rc = 0;
 
 	w->node = phys_child(w->doc.root, "world");
+	if (!w->node && (n = phys_child(w->doc.root, NULL)))
+		return phys_failat(w->doc.name, phys_node_line(n), "<%s>, and "
+		    "no <world> or <model>: nothing to simulate",
+		    (const char *)n->name);
 	if (!w->node)
 		return phys_failat(w->doc.name, phys_node_line(w->doc.root),
-		    "no <world> element");
+		    "%s", "no <world> and no <model> element");
 	w->name = phys_node_attr(w->node, "name");
 	if (!w->name || !*w->name)
 		return fail_node(&w->doc, w->node, "%s",
 		    "<world> has no name (SDF requires one)");
-	if (other_worlds(L) < 0)
+	if (other_worlds(L) < 0 || world_values(L) < 0)
 		return -1;
-	w->vals = phys_values_new(PHYS_S_WORLD);
-	w->index = phys_xcalloc(1, sizeof *w->index);
-	if (read_values(&w->doc, w->node, PHYS_S_WORLD, w->vals) < 0 ||
-	    read_profiles(w, L->opt) < 0)
-		return -1;
-	fold_legacy_gravity(&w->profiles[w->start], w->vals);
 	for (n = phys_child(w->node, NULL); n && rc == 0; n = phys_next(n, NULL))
 		if (phys_node_is(n, "model"))
 			rc = read_model(L, &w->doc, n, -1, NULL);
@@ -2729,6 +2858,45 @@ read_world(struct loader *L)
 	if (rc == 0)
 		warn_joint_loops(L);
 	return rc < 0 ? rc : check_world_frames(L);
+}
+
+/*
+ * The world a model file or a URDF runs in, as phys(7) says: the
+ * specification's gravity and one ODE profile of its defaults, no ground.
+ * It is made in memory and never written.
+ */
+static const char host_world[] =
+    "<sdf version=\"1.7\"><world name=\"default\"/></sdf>";
+
+static int
+read_hosted(struct loader *L)
+{
+	struct phys_world *w = L->w;
+	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
+		L->opt->notes || L->opt->whole };
+	struct phys_doc *md = &w->doc;
+	xmlNodePtr n;
+	int rc = 0;
+
+	w->host = phys_xcalloc(1, sizeof *w->host);
+	if (phys_doc_load_text(w->host, w->doc.name, host_world,
+	    sizeof host_world - 1) < 0)
+		return -1;
+	w->node = phys_child(w->host->root, "world");
+	w->name = phys_xstrdup("default");
+	if (w->doc.kind == PHYS_DOC_URDF) {
+		md = w->model_doc = phys_xcalloc(1, sizeof *w->model_doc);
+		if (phys_urdf_convert(&w->doc, false, md, &uo) < 0)
+			return -1;
+	}
+	if (world_values(L) < 0)
+		return -1;
+	for (n = phys_child(md->root, "model"); n && rc == 0;
+	    n = phys_next(n, "model"))
+		rc = read_model(L, md, n, -1, NULL);
+	if (rc == 0)
+		warn_joint_loops(L);
+	return rc;
 }
 
 int
@@ -2747,7 +2915,7 @@ phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
 	L.w = w;
 	L.opt = opt;
 	loader_warns = !opt->quiet;
-	rc = read_world(&L);
+	rc = w->doc.kind == PHYS_DOC_WORLD ? read_world(&L) : read_hosted(&L);
 	for (i = 0; i < L.nframes; i++)
 		free(L.frames[i].name);
 	free(L.frames);
@@ -2823,8 +2991,40 @@ phys_world_free(struct phys_world *w)
 	free(w->joints);
 	free(w->name);
 	phys_arena_free(&w->values);
+	if (w->host)
+		phys_doc_free(w->host);
+	free(w->host);
+	if (w->model_doc)
+		phys_doc_free(w->model_doc);
+	free(w->model_doc);
 	phys_doc_free(&w->doc);
 	memset(w, 0, sizeof *w);
+}
+
+struct phys_doc *
+phys_world_doc(struct phys_world *w)
+{
+	return w->host ? w->host : &w->doc;
+}
+
+int
+phys_world_has_world(const struct phys_world *w, const char *what)
+{
+	if (!w->host)
+		return 0;
+	return phys_fail("%s is a %s: it holds no %s. Put the model in a "
+	    "world (phys-sdf world %s > world.sdf) and use that", w->doc.name,
+	    w->doc.kind == PHYS_DOC_URDF ? "URDF file" : "model file", what,
+	    w->doc.path ? w->doc.path : "robot.urdf");
+}
+
+bool
+phys_world_editable(const struct phys_world *w, phys_scope s, int idx)
+{
+	const struct phys_doc *d = phys_entity_doc((struct phys_world *)w, s,
+	    idx);
+
+	return d == &w->doc || (w->model_doc && d == w->model_doc);
 }
 
 int
@@ -2917,7 +3117,7 @@ phys_entity_doc(struct phys_world *w, phys_scope s, int idx)
 	case PHYS_S_JOINT:
 		return w->joints[idx].doc;
 	default:
-		return &w->doc;
+		return phys_world_doc(w);
 	}
 }
 

@@ -142,11 +142,24 @@ struct phys_joint {
 struct phys_load_options {
 	bool skip_unsupported;	/* mesh/heightmap/...: warn and skip */
 	bool quiet;		/* no warnings on stderr */
+	bool notes;		/* also what only a check reports: URDF
+				 * <gazebo> elements phys keeps but does
+				 * not use */
+	bool whole;		/* also what only printing needs: the
+				 * geometry of a URDF's visuals */
 };
 
 struct phys_world {
-	struct phys_doc doc;		/* the world file, editable */
-	struct phys_doc **includes;	/* documents of <include>d models */
+	/* The file read, editable: a world, a model file or a URDF. */
+	struct phys_doc doc;
+	/* A model file's or a URDF's world (the default one: see phys(7)),
+	 * made in memory; NULL when doc is a world. */
+	struct phys_doc *host;
+	/* The SDF model a URDF doc becomes (urdf.h); NULL for SDF files. */
+	struct phys_doc *model_doc;
+	/* Documents of <include>d models; an included URDF's converted
+	 * model, which owns the URDF. */
+	struct phys_doc **includes;
 	size_t nincludes;
 	char *name;
 	xmlNodePtr node;		/* <world> */
@@ -180,6 +193,19 @@ int phys_world_load_doc(struct phys_world *w,
  * reported on stderr and leaves the world empty. */
 int phys_world_open(struct phys_world *w, const char *path, bool warn);
 void phys_world_free(struct phys_world *w);
+
+/* The document holding the world element: doc, or the host world. */
+struct phys_doc *phys_world_doc(struct phys_world *w);
+/*
+ * 0 when the file read is a world, where profiles and world values are
+ * kept; else -1 with an error saying that a model or URDF file has no
+ * place for what (the words of the message, "physics profiles") and how
+ * to put the model in a world.
+ */
+int phys_world_has_world(const struct phys_world *w, const char *what);
+/* Can an edit of entity idx of scope s be written into w->doc (rather
+ * than into an included file, or a host world that is not written)? */
+bool phys_world_editable(const struct phys_world *w, phys_scope s, int idx);
 
 /* Profile index by name, -1 when there is none. */
 int phys_world_profile(const struct phys_world *w, const char *name);

@@ -57,37 +57,14 @@ push(struct phys_item_list *l, size_t *cap, enum phys_item_kind k, size_t i,
 	l->n++;
 }
 
-/* Does a link have an item named prop? */
-static bool
-link_has_prop(const char *prop)
-{
-	int k;
-
-	for (k = 0; k < PHYS_NITEM_KINDS; k++)
-		if (phys_item_defs[k].owner == PHYS_IO_LINK &&
-		    strcmp(phys_item_defs[k].prop, prop) == 0)
-			return true;
-	return false;
-}
-
-/*
- * Up to SDF 1.6 a joint may share its child link's name. Item keys must
- * stay unique in a state line, so where both have an item of the same
- * name (pose), the joint's is keyed NAME(joint)/PROP.
- */
 static char *
 item_name(const struct phys_world *w, enum phys_item_kind k, size_t i)
 {
 	const struct phys_item_def *d = &phys_item_defs[k];
-	const char *owner = owner_name(w, d->owner, i);
-	enum phys_kind kind;
 
 	if (d->owner == PHYS_IO_WORLD)
 		return phys_xstrdup(d->prop);
-	if (d->owner == PHYS_IO_JOINT && link_has_prop(d->prop) &&
-	    phys_world_entity(w, owner, &kind) >= 0 && kind == PHYS_K_LINK)
-		return phys_xasprintf("%s(joint)/%s", owner, d->prop);
-	return phys_xasprintf("%s/%s", owner, d->prop);
+	return phys_xasprintf("%s/%s", owner_name(w, d->owner, i), d->prop);
 }
 
 /* Owners in model order, each owner's kinds together: stable and readable. */

@@ -72,7 +72,7 @@ save_one(struct phys_world *w, const struct phys_ref *r, void *ctx)
 		free(name);
 		return 0;
 	}
-	if (phys_entity_doc(w, r->scope, r->idx) != &w->doc)
+	if (!phys_world_editable(w, r->scope, r->idx))
 		return phys_fail("cannot save a value of an included model: "
 		    "edit its own file");
 	memset(&v, 0, sizeof v);

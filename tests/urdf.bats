@@ -1,0 +1,605 @@
+#!/usr/bin/env bats
+# URDF robots, read as Gazebo reads them (libsdformat's conversion): the
+# robots of worlds/robots/ checked against values computed by hand,
+# against closed forms of their motion, and, where Debian's libsdformat is
+# installed, against its own conversion (tests/data/sdformat_oracle.cc).
+# What libsdformat loses, phys keeps and says so; edits stay URDF.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+ROBOTS="$WORLDS/robots"
+
+setup_file() {
+	if pkg-config --exists sdformat12 2>/dev/null; then
+		c++ -O0 -o "$BATS_FILE_TMPDIR/oracle" \
+		    "$BATS_TEST_DIRNAME/data/sdformat_oracle.cc" \
+		    $(pkg-config --cflags --libs sdformat12)
+	fi
+	cc "$BATS_TEST_DIRNAME/data/geomgen.c" $(pkg-config --cflags --libs gdal) \
+	    -lm -o "$BATS_FILE_TMPDIR/geomgen"
+	mkdir "$BATS_FILE_TMPDIR/gen"
+	"$BATS_FILE_TMPDIR/geomgen" "$BATS_FILE_TMPDIR/gen"
+}
+
+# need_oracle: skip a comparison with libsdformat when it is not installed.
+need_oracle() {
+	[ -x "$BATS_FILE_TMPDIR/oracle" ] || skip "no libsdformat (libsdformat-dev) to compare with"
+}
+
+# package DIR: rover_description's meshes under DIR/rover_description.
+package() {
+	mkdir -p "$1/rover_description/meshes"
+	cp "$BATS_FILE_TMPDIR/gen/cube.stl" "$1/rover_description/meshes/chassis.stl"
+}
+
+# Facts as "KIND NAME numbers...": poses as x y z and the rotation matrix
+# (rpy give the same rotation many ways), masses, inertias, limits, and
+# surface values. The same words for both sides, compared by facts_agree.
+JQ_FACTS='
+def R(r; p; y): [((y|cos) * (p|cos)), ((y|cos) * (p|sin) * (r|sin) - (y|sin) * (r|cos)),
+	((y|cos) * (p|sin) * (r|cos) + (y|sin) * (r|sin)), ((y|sin) * (p|cos)),
+	((y|sin) * (p|sin) * (r|sin) + (y|cos) * (r|cos)), ((y|sin) * (p|sin) * (r|cos) - (y|cos) * (r|sin)),
+	(0 - (p|sin)), ((p|cos) * (r|sin)), ((p|cos) * (r|cos))];
+def pose(k; n; v): "\(k) \(n) \(v[0]) \(v[1]) \(v[2]) \(R(v[3]; v[4]; v[5]) | map(tostring) | join(" "))";
+def p6: [.x, .y, .z, .roll, .pitch, .yaw];
+'
+
+# oracle_facts FILE: libsdformat's.
+oracle_facts() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" | jq -r "$JQ_FACTS"'
+	if .model then pose("pose"; .model; .pose)
+	elif .link then pose("pose"; .link; .pose), pose("inertial_pose"; .link; .inertial_pose),
+		"mass \(.link) \(.mass)",
+		(. as $l | ("ixx", "iyy", "izz", "ixy", "ixz", "iyz") | "\(.) \($l.link) \($l[.])")
+	elif .collision then pose("pose"; .collision; .pose),
+		(. as $c | ("mu", "mu2", "kp", "kd", "max_contacts") | select($c[.] != null) | "\(.) \($c.collision) \($c[.])")
+	elif .joint then pose("pose"; .joint; .pose),
+		(. as $j | select(.lower != null) | ("lower", "upper", "damping", "friction") | "\(.) \($j.joint) \($j[.])")
+	else empty end'
+}
+
+# phys_facts FILE: phys's, from what phys-step and phys-param say.
+phys_facts() {
+	phys-step -n 0 -i '*/pose' "$1" 2> /dev/null | jq -r "$JQ_FACTS"'
+	.items | to_entries[] | pose("pose"; .key | sub("/pose$"; ""); .value | p6)'
+	phys-param get "$1" '*' | jq -r "$JQ_FACTS"'
+	(.name | split("/")) as [$n, $p] |
+	{"inertial.mass": "mass", "inertial.inertia.ixx": "ixx", "inertial.inertia.iyy": "iyy",
+	 "inertial.inertia.izz": "izz", "inertial.inertia.ixy": "ixy", "inertial.inertia.ixz": "ixz",
+	 "inertial.inertia.iyz": "iyz", "surface.friction.ode.mu": "mu", "surface.friction.ode.mu2": "mu2",
+	 "surface.contact.ode.kp": "kp", "surface.contact.ode.kd": "kd", "max_contacts": "max_contacts",
+	 "axis.limit.lower": "lower", "axis.limit.upper": "upper", "axis.dynamics.damping": "damping",
+	 "axis.dynamics.friction": "friction"}[$p] as $k |
+	if $p == "inertial.pose" then pose("inertial_pose"; $n; .value | p6)
+	elif $k then "\($k) \($n) \(.value)" else empty end'
+}
+
+# facts_agree WANT GOT: every fact of WANT is in GOT, equal within 1e-9
+# (relative to the value's size, and at least absolute).
+facts_agree() {
+	awk 'NR == FNR { k = $1 " " $2; want[k] = $0; next }
+	{ k = $1 " " $2; if (!(k in want)) next; seen[k] = 1
+	  n = split(want[k], w, " ")
+	  for (i = 3; i <= n; i++) {
+		d = $i - w[i]; if (d < 0) d = -d; m = w[i] < 0 ? -w[i] : w[i]
+		if (d > 1e-9 * (m > 1 ? m : 1)) { print "differs: " want[k] "\n    phys: " $0; bad = 1; next }
+	  } }
+	END { for (k in want) if (!(k in seen)) { print "phys lacks: " want[k]; bad = 1 }
+	      exit bad }' "$1" "$2"
+}
+
+# agrees_with_libsdformat ROBOT: phys reads it as libsdformat converts it.
+agrees_with_libsdformat() {
+	oracle_facts "$1" > "$TMP/want"
+	phys_facts "$1" > "$TMP/got"
+	[ "$(wc -l < "$TMP/want")" -gt 3 ]
+	facts_agree "$TMP/want" "$TMP/got"
+}
+
+@test "a two-link arm: the fixed tool is lumped into the forearm by parallel axes" {
+	phys-param get "$ROBOTS/arm.urdf" 'arm::fore/inertial.*' |
+	    jq -r '[.name, (.value | if type == "object" then [.x, .y, .z, .roll, .pitch, .yaw] | join(" ") else . end)] | @tsv' > "$TMP/got"
+	# By hand: the forearm (0.5 kg at x = 0.15, a 0.3 x 0.04 x 0.04 box)
+	# and the tool (0.2 kg at 0.02 above its frame, turned 90 degrees
+	# about z at x = 0.3: its ixx and iyy trade places) about their joint
+	# centre of mass, in the forearm's axes.
+	awk 'BEGIN {
+		m1 = 0.5; x1 = 0.15; z1 = 0; m2 = 0.2; x2 = 0.3; z2 = 0.02
+		m = m1 + m2; cx = (m1 * x1 + m2 * x2) / m; cz = (m1 * z1 + m2 * z2) / m
+		a1 = m1 / 12 * (0.04^2 + 0.04^2); b1 = m1 / 12 * (0.3^2 + 0.04^2)
+		dx1 = x1 - cx; dz1 = z1 - cz; dx2 = x2 - cx; dz2 = z2 - cz
+		printf "mass %.15g\ncx %.15g\ncz %.15g\n", m, cx, cz
+		printf "ixx %.15g\n", a1 + m1 * dz1^2 + 0.0002 + m2 * dz2^2
+		printf "iyy %.15g\n", b1 + m1 * (dx1^2 + dz1^2) + 0.0001 + m2 * (dx2^2 + dz2^2)
+		printf "izz %.15g\n", b1 + m1 * dx1^2 + 0.0003 + m2 * dx2^2
+		printf "ixz %.15g\n", -(m1 * dx1 * dz1 + m2 * dx2 * dz2) }' > "$TMP/want"
+	val() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/want"; }
+	got() { awk -F'\t' -v k="arm::fore/inertial.$1" '$1 == k { print $2 }' "$TMP/got"; }
+	rel "$(got mass)" "$(val mass)" 1e-12
+	rel "$(got pose | cut -d' ' -f1)" "$(val cx)" 1e-12
+	rel "$(got pose | cut -d' ' -f3)" "$(val cz)" 1e-12
+	[ "$(got pose | cut -d' ' -f2,4-6)" = "0 0 0 0" ]
+	for k in ixx iyy izz ixz; do
+		rel "$(got inertia.$k)" "$(val $k)" 1e-9
+	done
+	[ "$(got inertia.ixy)" = 0 ] && [ "$(got inertia.iyz)" = 0 ]
+	# the lumped links are no links; their collisions carry
+	# libsdformat's names
+	phys-introspect items "$ROBOTS/arm.urdf" '*/pose' | jq -r .name > "$TMP/items"
+	! grep -q 'arm::tool' "$TMP/items"
+	grep -qx 'arm::fore::fore_fixed_joint_lump__tool_collision_1/pose' "$TMP/items"
+	grep -qx 'arm::fore::fore_collision/pose' "$TMP/items"
+}
+
+@test "the arm is welded to the world: it stays where its joints put it" {
+	phys-step -t 1 -r 1 -i 'arm::*/pose' "$ROBOTS/arm.urdf" 2> /dev/null | tail -1 > "$TMP/o"
+	# (joints give by a few micrometres under load, as they do in ODE)
+	at() { jq -r --arg i "$1" '.items[$i] | [.x, .y, .z] | map(. * 1e4 | round / 1e4 + 0) | @tsv' "$TMP/o"; }
+	[ "$(at arm::base/pose)" = "$(printf '0\t0\t0.05')" ]
+	[ "$(at arm::upper/pose)" = "$(printf '0\t0\t0.15')" ]
+	[ "$(at arm::fore/pose)" = "$(printf '0.4\t0\t0.15')" ]
+	phys-param get "$ROBOTS/arm.urdf" 'arm::shoulder/axis.dynamics.damping' \
+	    'arm::elbow/axis.limit.lower' | jq -c .value | paste -sd' ' | grep -qx '0.05 -2.5'
+}
+
+@test "the lumped pendulum swings with the period of its combined inertia" {
+	phys-step -t 6 -e 5 -i 'pendulum::pivot/position' "$ROBOTS/pendulum.urdf" 2> /dev/null |
+	    jq -r '[.t, .items["pendulum::pivot/position"][0] + 0.05] | @tsv' > "$TMP/swing"
+	# I = 2.3353667 kg m^2 about the pivot, m = 3 kg, d = 0.8333 m (see
+	# the file); 0.05 rad of swing lengthens the period by 0.016 %
+	T=$(awk 'BEGIN { i = 1 / 12 * (0.02^2 + 1) + 0.25 + 0.4 * 2 * 0.05^2 + 2
+		printf "%.9g", 2 * 3.141592653589793 * sqrt(i / (3 * 9.8 * 2.5 / 3)) * (1 + 0.05^2 / 16) }')
+	rel "$(awk 'BEGIN { printf "%.9g", 1 / '"$(freq "$TMP/swing" 0.5 6)"' }')" "$T" 0.002
+	phys-introspect items "$ROBOTS/pendulum.urdf" | jq -r .name > "$TMP/items"
+	! grep -q bob "$TMP/items.links" 2> /dev/null
+	! grep -q '^pendulum::bob/' "$TMP/items"
+}
+
+@test "a wheel's friction comes from its <gazebo> mu1 and mu2: slides at mu g until it rolls" {
+	phys-sdf world --ground "$ROBOTS/wheel.urdf" > "$TMP/w.sdf"
+	echo '{"t":0,"name":"wheel::wheel/angular_vel","value":{"x":0,"y":30,"z":0}}' > "$TMP/spin"
+	run_wheel() {
+		phys-step -t 1 -e 125 -c "$TMP/spin" -i 'wheel::wheel/linear_vel' "$TMP/w.sdf" 2> /dev/null |
+		    jq -r '[.t, .items["wheel::wheel/linear_vel"].x] | @tsv' > "$TMP/v"
+	}
+	v() { awk -v t="$1" '$1 == t { print $2 }' "$TMP/v"; }
+	run_wheel
+	# mu = 0.2 (the ground's 100 is the larger): v = mu g t while it
+	# slides, w0 r / 3 = 1 m/s once it rolls (after 0.51 s)
+	rel "$(v 0.25)" 0.49 0.002
+	rel "$(v 1)" 1 0.01
+	# set on the wheel's collision, mu goes into the URDF's <gazebo>
+	# block and doubles the acceleration
+	cp "$ROBOTS/wheel.urdf" "$TMP/wheel.urdf"
+	phys-sdf world --ground "$TMP/wheel.urdf" > "$TMP/w.sdf"
+	phys-param set -i "$TMP/wheel.urdf" 'wheel::wheel::wheel_collision/mu=0.4' \
+	    'wheel::wheel::wheel_collision/mu2=0.4'
+	diff "$ROBOTS/wheel.urdf" "$TMP/wheel.urdf" | grep '^[<>]' > "$TMP/diff" || true
+	[ "$(cat "$TMP/diff")" = "$(printf '%s\n' '<     <mu1>0.2</mu1>' '<     <mu2>0.2</mu2>' '---' '>     <mu1>0.4</mu1>' '>     <mu2>0.4</mu2>' | grep -v -- ---)" ]
+	run_wheel
+	rel "$(v 0.125)" 0.49 0.002
+}
+
+@test "package:// meshes: ROS_PACKAGE_PATH, AMENT_PREFIX_PATH, GAZEBO_MODEL_PATH, the directories above" {
+	unset ROS_PACKAGE_PATH AMENT_PREFIX_PATH GAZEBO_MODEL_PATH
+	box() {
+		phys-inertia check "$@" | jq -r 'select(.link == "rover::chassis") | .geometry_box | [.x, .y] | @tsv'
+	}
+	want=$(printf '0.6\t0.4')
+	run phys-inertia check "$ROBOTS/rover.urdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"rover.urdf:"*": cannot find file 'package://rover_description/meshes/chassis.stl' (searched ROS_PACKAGE_PATH, AMENT_PREFIX_PATH's share/, GAZEBO_MODEL_PATH and the directories above the file)"* ]]
+	package "$TMP/ros"
+	[ "$(ROS_PACKAGE_PATH=/nowhere:$TMP/ros box "$ROBOTS/rover.urdf")" = "$want" ]
+	package "$TMP/install/share"
+	[ "$(AMENT_PREFIX_PATH=$TMP/install box "$ROBOTS/rover.urdf")" = "$want" ]
+	package "$TMP/gz"
+	[ "$(GAZEBO_MODEL_PATH=$TMP/gz box "$ROBOTS/rover.urdf")" = "$want" ]
+	# a workspace: the file in rover_description/urdf/
+	package "$TMP/ws/src"
+	mkdir "$TMP/ws/src/rover_description/urdf"
+	cp "$ROBOTS/rover.urdf" "$TMP/ws/src/rover_description/urdf/"
+	[ "$(box "$TMP/ws/src/rover_description/urdf/rover.urdf")" = "$want" ]
+	# a relative path and file:// are beside the file
+	sed 's|package://rover_description/|../|' "$ROBOTS/rover.urdf" > "$TMP/ws/src/rover_description/urdf/rel.urdf"
+	sed 's|package://rover_description/|file://../|' "$ROBOTS/rover.urdf" > "$TMP/ws/src/rover_description/urdf/file.urdf"
+	[ "$(box "$TMP/ws/src/rover_description/urdf/rel.urdf")" = "$want" ]
+	[ "$(box "$TMP/ws/src/rover_description/urdf/file.urdf")" = "$want" ]
+}
+
+@test "the rover: a lumped caster keeps its own friction, the wheels theirs" {
+	package "$TMP/ros"
+	export ROS_PACKAGE_PATH=$TMP/ros
+	phys-param get "$ROBOTS/rover.urdf" '*/surface.friction.ode.mu' |
+	    jq -r '[.name, .value, .is_default // false] | @tsv' > "$TMP/mu"
+	[ "$(cat "$TMP/mu")" = "$(printf '%s\t%s\t%s\n' \
+	    rover::chassis::chassis_collision/surface.friction.ode.mu 1 true \
+	    rover::chassis::chassis_fixed_joint_lump__caster_collision_1/surface.friction.ode.mu 0.01 false \
+	    rover::left_wheel::left_wheel_collision/surface.friction.ode.mu 1 false \
+	    rover::right_wheel::right_wheel_collision/surface.friction.ode.mu 1 false)" ]
+	# on the ground, it rests on its wheels and caster
+	phys-sdf world --ground "$ROBOTS/rover.urdf" > "$TMP/w.sdf"
+	phys-step -t 1 -r 1 -i 'rover::chassis/pose' "$TMP/w.sdf" 2> /dev/null | tail -1 |
+	    jq -r '.items["rover::chassis/pose"].z' > "$TMP/z"
+	near "$(cat "$TMP/z")" 0.1 0.002
+}
+
+@test "a massless intermediate link: kept, named with its line, and the tip below it runs" {
+	run phys-step -t 0.1 -r 10 -i 'massless::*/pose' "$ROBOTS/massless.urdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"massless.urdf:28: link 'mid' has no <inertial>: kept with mass 0 (phys-inertia fix computes one); libsdformat drops it and the links below it (tip), and Gazebo runs without them"* ]]
+	[[ "$output" == *'"massless::tip/pose"'* ]]
+	phys-inertia check "$ROBOTS/massless.urdf" | jq -c 'select(.valid == false) | [.link, .file, .line, .reason]' > "$TMP/bad" || true
+	[ "$(cat "$TMP/bad")" = '["massless::mid","'"$ROBOTS"'/massless.urdf",28,"mass must be positive (got 0)"]' ]
+}
+
+@test "a massless intermediate link: libsdformat loses the links below it" {
+	need_oracle
+	"$BATS_FILE_TMPDIR/oracle" "$ROBOTS/massless.urdf" | jq -r '.link // empty' > "$TMP/links"
+	[ "$(cat "$TMP/links")" = massless::base ]
+	phys-introspect items "$ROBOTS/massless.urdf" '*/mass' | jq -r .name > "$TMP/ours"
+	[ "$(cat "$TMP/ours")" = "$(printf '%s\n' massless::base/mass massless::mid/mass massless::tip/mass)" ]
+}
+
+@test "a robot without any inertial: check lists each link, fix writes only <inertial>s, then it simulates" {
+	cp "$ROBOTS/bare.urdf" "$TMP/bare.urdf"
+	run -1 phys-inertia check "$TMP/bare.urdf"
+	echo "$output" | jq -c '[.link, .line, .valid]' > "$TMP/check"
+	[ "$(cat "$TMP/check")" = "$(printf '%s\n' '["bare::base",16,false]' '["bare::link1",29,false]' '["bare::link2",42,false]')" ]
+	phys-inertia fix --density 1000 -i "$TMP/bare.urdf"
+	# only lines inserted, one <inertial> into each link
+	diff "$ROBOTS/bare.urdf" "$TMP/bare.urdf" > "$TMP/diff" || true
+	! grep -q '^<' "$TMP/diff"
+	[ "$(grep -c '^>.*<inertial>' "$TMP/diff")" -eq 3 ]
+	[ "$(grep -c '^[0-9]*a[0-9,]*$' "$TMP/diff")" -eq 3 ]
+	phys-inertia check "$TMP/bare.urdf" | jq -c '[.link, .mass, .valid]' > "$TMP/check"
+	# box 0.2 x 0.2 x 0.1, a 0.02 x 0.5 cylinder, a 0.1 sphere, of water
+	awk 'BEGIN { printf "[\"bare::base\",%.15g,true]\n", 4; exit }' > /dev/null
+	jq -e -s 'map(.[2]) | all' "$TMP/check"
+	rel "$(jq -s '.[0][1]' "$TMP/check")" 4 1e-12
+	rel "$(jq -s '.[1][1]' "$TMP/check")" "$(awk 'BEGIN { printf "%.15g", 3.141592653589793 * 0.02^2 * 0.5 * 1000 }')" 1e-12
+	rel "$(jq -s '.[2][1]' "$TMP/check")" "$(awk 'BEGIN { printf "%.15g", 4 / 3 * 3.141592653589793 * 0.1^3 * 1000 }')" 1e-12
+	# the wrist's sphere is 0.1 m off the axis: it falls, and nothing
+	# runs with a stand-in mass any more
+	run phys-step -t 0.5 -r 2 -i 'bare::wrist/position' "$TMP/bare.urdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"mass of 0"* ]]
+	echo "$output" | grep '"t":0.5' | jq -e '.items["bare::wrist/position"][0] | fabs > 0.01'
+}
+
+@test "xacro files are refused in one line that says to expand them" {
+	printf '%s\n' '<?xml version="1.0"?>' '<robot name="r" xmlns:xacro="http://www.ros.org/wiki/xacro">' \
+	    '  <xacro:property name="l" value="1"/>' '  <link name="a"/>' '</robot>' > "$TMP/r.urdf.xacro"
+	run -1 phys-inertia check "$TMP/r.urdf.xacro"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"r.urdf.xacro:3: <xacro:property>: a xacro file, not URDF: expand it first (xacro $TMP/r.urdf.xacro > robot.urdf)" ]]
+	# the same without the namespace declared
+	sed 's/ xmlns:xacro="[^"]*"//' "$TMP/r.urdf.xacro" | phys-sdf check - > "$TMP/o" || true
+	grep -q '"line":3,"severity":"error","message":"<xacro:property>: a xacro file' "$TMP/o"
+}
+
+@test "real files: version 0.0, numbers across lines, an origin for the robot, swapped limits" {
+	cat > "$TMP/r.urdf" <<'URDF'
+<?xml version="0.0" ?>
+<robot name="r">
+  <origin xyz="1 2 3" rpy="0 0 0.5"/>
+  <link name="a">
+    <inertial>
+      <mass value=" 2.5 "/>
+      <inertia ixx="0.1" ixy="0" ixz="0" iyy="
+        0.2" iyz="0" izz="0.3 "/>
+    </inertial>
+  </link>
+  <joint name="j" type="revolute">
+    <origin xyz="0 0
+      1"/>
+    <parent link="a"/>
+    <child link="b"/>
+    <limit lower="0.5" upper="-0.5" effort="1" velocity="1"/>
+  </joint>
+  <link name="b">
+    <inertial>
+      <mass value="1"/>
+      <inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/>
+    </inertial>
+  </link>
+  <gazebo>
+    <pose>7 7 7 0 0 0</pose>
+  </gazebo>
+</robot>
+URDF
+	phys-sdf check "$TMP/r.urdf" | grep -q '"line":16,"severity":"warning","message":"joint '"'j'"': lower 0.5 is above upper -0.5; swapped, as libsdformat does"'
+	phys-param get "$TMP/r.urdf" 'r::a/inertial.mass' 'r::a/inertial.inertia.iyy' 'r::j/axis.limit.lower' \
+	    'r::j/axis.limit.upper' 'r::j/axis.limit.effort' 'r::j/axis.limit.velocity' |
+	    jq -c .value | paste -sd' ' | grep -qx '2.5 0.2 -0.5 0.5 1 1'
+	# <robot><origin> places the model, over the <gazebo><pose>
+	phys-step -n 0 -i 'r::b/pose' "$TMP/r.urdf" 2> /dev/null |
+	    jq -r '.items["r::b/pose"] | [.x, .y, .z, .yaw] | map(. * 1e9 | round / 1e9) | @tsv' > "$TMP/o"
+	[ "$(cat "$TMP/o")" = "$(printf '1\t2\t4\t0.5')" ]
+	sed -i '/<origin xyz="1 2 3"/d' "$TMP/r.urdf"
+	phys-step -n 0 -i 'r::b/pose' "$TMP/r.urdf" 2> /dev/null |
+	    jq -r '.items["r::b/pose"] | [.x, .y, .z] | @tsv' > "$TMP/o"
+	[ "$(cat "$TMP/o")" = "$(printf '7\t7\t8')" ]
+}
+
+@test "better than the reference: capsules, massless lumps and floating joints are kept, with warnings" {
+	cat > "$TMP/r.urdf" <<'URDF'
+<robot name="r">
+  <link name="a">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <collision><geometry><capsule radius="0.1" length="0.4"/></geometry></collision>
+  </link>
+  <joint name="f" type="fixed"><parent link="a"/><child link="m1"/></joint>
+  <link name="m1"><inertial><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <joint name="g" type="fixed"><parent link="m1"/><child link="m2"/></joint>
+  <link name="m2"><inertial><mass value="0"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial></link>
+  <joint name="free" type="floating"><parent link="a"/><child link="c"/><origin xyz="0 0 2"/></joint>
+  <link name="c"><inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link>
+</robot>
+URDF
+	run phys-step -t 0.5 -r 2 -i 'r::*/pose' "$TMP/r.urdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"r.urdf:4: link 'a': <capsule> is read; urdfdom stops reading the link here, so Gazebo loses this collision and the link's later ones"* ]]
+	[[ "$output" == *"r.urdf:10: joint 'free' is floating: link 'c' moves free, from where the joint puts it (libsdformat refuses the file)"* ]]
+	# the capsule collides; c is free where its joint puts it, and falls
+	[[ "$output" == *'"r::a::a_collision/pose"'* ]]
+	echo "$output" | grep '"t":0.5' | jq -e '.items["r::c/pose"].z | . < 2 - 9.8 * 0.25 / 2 + 0.01 and . > 2 - 9.8 * 0.25 / 2 - 0.01'
+	phys-sdf print "$TMP/r.urdf" 2> /dev/null | grep -q '<sdf version="1.8">'
+	# two massless links lumped: libsdformat's NaN, phys's mass 0
+	sed -i 's|<capsule radius="0.1" length="0.4"/>|<sphere radius="0.1"/>|; s|<mass value="1"/>|<mass value="0"/>|' "$TMP/r.urdf"
+	phys-sdf check "$TMP/r.urdf" | grep -q '"line":2,"severity":"warning","message":"link '"'a'"': the links lumped into it have no mass (libsdformat fails on the NaN); kept massless"'
+	[ "$(phys-param get "$TMP/r.urdf" 'r::a/inertial.mass' | jq .value)" = 0 ]
+}
+
+@test "edits stay URDF: a mass is its <mass value>, a lumped one is refused, physics goes to a world" {
+	cp "$ROBOTS/arm.urdf" "$TMP/arm.urdf"
+	# the mass, and the tensor that follows it (inertia.follow)
+	phys-param set -i "$TMP/arm.urdf" 'arm::upper/inertial.mass=2'
+	diff "$ROBOTS/arm.urdf" "$TMP/arm.urdf" > "$TMP/diff" || true
+	[ "$(head -1 "$TMP/diff")" = 40,42c40,42 ]
+	[ "$(grep '^>' "$TMP/diff")" = "$(printf '%s\n' '>       <mass value="2"/>' \
+	    '>       <inertia ixx="0.00083334" ixy="0" ixz="0" iyy="0.02708334" iyz="0"' '>         izz="0.02708334"/>')" ]
+	run -1 phys-param set -i "$TMP/arm.urdf" 'arm::fore/inertial.mass=2'
+	[[ "$output" == "phys-param: $TMP/arm.urdf:56: link 'fore' holds the mass of tool too, lumped by fixed joints: set each link's <inertial> in the URDF, or keep a joint with <gazebo reference=\"JOINT\"><preserveFixedJoint>true</preserveFixedJoint></gazebo>" ]]
+	run -1 phys-param set -i "$TMP/arm.urdf" iters=100
+	[[ "$output" == "phys-param: $TMP/arm.urdf is a URDF file: it holds no physics profile. Put the model in a world (phys-sdf world $TMP/arm.urdf > world.sdf) and use that" ]]
+	run -1 phys-preset add fast -i "$TMP/arm.urdf"
+	[[ "$output" == *"is a URDF file: it holds no physics profiles."* ]]
+	# joint values: attributes of the URDF's own elements, or <gazebo> tags
+	phys-param set -i "$TMP/arm.urdf" 'arm::elbow/axis.dynamics.damping=0.2' \
+	    'arm::elbow/axis.limit.upper=2' 'arm::elbow/axis.dynamics.spring_stiffness=3' \
+	    'arm::upper/gravity=false'
+	phys-param get "$TMP/arm.urdf" 'arm::elbow/axis.dynamics.damping' 'arm::elbow/axis.limit.upper' \
+	    'arm::elbow/axis.dynamics.spring_stiffness' 'arm::upper/gravity' | jq -c .value | paste -sd' ' | grep -qx '0.2 2 3 false'
+	grep -q '<dynamics damping="0.2" friction="0"/>' "$TMP/arm.urdf"
+	grep -q '<limit lower="-2.5" upper="2" effort="10" velocity="3"/>' "$TMP/arm.urdf"
+	grep -q '<springStiffness>3</springStiffness>' "$TMP/arm.urdf"
+	phys-sdf check "$TMP/arm.urdf" > /dev/null
+	# tool0, a frame fixed to the tool without inertia, is no finding
+	[ -z "$(phys-sdf check "$ROBOTS/arm.urdf")" ]
+}
+
+@test "phys-sdf print writes the SDF model, and it loads back the same" {
+	package "$TMP/ros"
+	export ROS_PACKAGE_PATH=$TMP/ros
+	for r in arm pendulum rover wheel massless; do
+		phys-sdf print "$ROBOTS/$r.urdf" > "$TMP/$r.sdf" 2> /dev/null
+		head -2 "$TMP/$r.sdf" | grep -q '<sdf version="1.7">'
+		phys_facts "$ROBOTS/$r.urdf" > "$TMP/want"
+		phys_facts "$TMP/$r.sdf" > "$TMP/got"
+		[ "$(wc -l < "$TMP/want")" -eq "$(wc -l < "$TMP/got")" ]
+		facts_agree "$TMP/want" "$TMP/got"
+	done
+}
+
+@test "libsdformat agrees: the arm, the pendulum, the wheel, the rover" {
+	need_oracle
+	package "$TMP/ros"
+	export ROS_PACKAGE_PATH=$TMP/ros
+	for r in arm pendulum wheel rover; do
+		echo "robot $r"
+		agrees_with_libsdformat "$ROBOTS/$r.urdf"
+	done
+}
+
+# A robot of every <gazebo> tag and lumping option.
+tags_robot() {
+	cat > "$1" <<'URDF'
+<robot name="t">
+  <origin xyz="0 0 1" rpy="0 0 0.3"/>
+  <link name="a">
+    <inertial><origin xyz="0 0 0" rpy="0.1 0 0"/><mass value="4"/>
+      <inertia ixx="0.5" ixy="0.01" ixz="0" iyy="0.7" iyz="0" izz="0.9"/></inertial>
+    <collision><geometry><box size="0.4 0.3 0.2"/></geometry></collision>
+    <collision name="a_bumper"><origin xyz="0.2 0 0"/><geometry><box size="0.05 0.3 0.05"/></geometry></collision>
+    <collision name="bumper"><origin xyz="-0.2 0 0"/><geometry><box size="0.05 0.3 0.05"/></geometry></collision>
+  </link>
+  <joint name="fix1" type="fixed"><origin xyz="0.1 0 0.2" rpy="0 0.3 0"/><parent link="a"/><child link="b"/></joint>
+  <link name="b">
+    <inertial><origin xyz="0.01 0.02 0.03" rpy="0.2 0.1 0.3"/><mass value="0.5"/>
+      <inertia ixx="0.001" ixy="0.0001" ixz="0" iyy="0.002" iyz="0" izz="0.003"/></inertial>
+    <collision><geometry><sphere radius="0.05"/></geometry></collision>
+  </link>
+  <joint name="spin" type="continuous"><origin xyz="0 0 0.1"/><parent link="b"/><child link="c"/><axis xyz="1 0 0"/>
+    <limit effort="3" velocity="4"/><dynamics damping="0.3" friction="0.1"/></joint>
+  <link name="c">
+    <inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+    <collision><geometry><cylinder radius="0.1" length="0.05"/></geometry></collision>
+  </link>
+  <joint name="kept" type="fixed"><origin xyz="-0.5 0 0"/><parent link="a"/><child link="d"/></joint>
+  <link name="d"><inertial><mass value="0.2"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <joint name="held" type="fixed"><origin xyz="0 -0.5 0"/><parent link="a"/><child link="e"/></joint>
+  <link name="e"><inertial><mass value="0.2"/><inertia ixx="0.001" ixy="0" ixz="0" iyy="0.001" iyz="0" izz="0.001"/></inertial></link>
+  <gazebo reference="a"><mu1>0.3</mu1><mu2>0.25</mu2><kp>1e6</kp><kd>50</kd><maxContacts>4</maxContacts>
+    <selfCollide>true</selfCollide><dampingFactor>0.1</dampingFactor></gazebo>
+  <gazebo reference="b"><mu1>0.9</mu1><turnGravityOff>false</turnGravityOff><sensor name="cam" type="camera"/></gazebo>
+  <gazebo reference="c"><mu1 value="0.6"/><mu2>0.5</mu2><turnGravityOff>true</turnGravityOff>
+    <fdir1>0 1 0</fdir1><maxVel>0.5</maxVel><minDepth>0.002</minDepth></gazebo>
+  <gazebo reference="e"><gravity>false</gravity></gazebo>
+  <gazebo reference="spin"><stopCfm>0.01</stopCfm><stopErp>0.3</stopErp><springStiffness>2</springStiffness>
+    <springReference>0.1</springReference><implicitSpringDamper>true</implicitSpringDamper>
+    <provideFeedback>true</provideFeedback></gazebo>
+  <gazebo reference="kept"><preserveFixedJoint>true</preserveFixedJoint></gazebo>
+  <gazebo reference="held"><disableFixedJointLumping>true</disableFixedJointLumping></gazebo>
+  <gazebo reference="nothing"><mu1>1</mu1></gazebo>
+  <gazebo><static>false</static><plugin name="p" filename="libfoo.so"/></gazebo>
+</robot>
+URDF
+}
+
+@test "<gazebo> tags reach what libsdformat gives them to" {
+	tags_robot "$TMP/t.urdf"
+	phys-param get "$TMP/t.urdf" 't::*/surface.friction.ode.mu' 't::*/surface.contact.ode.kp' \
+	    't::a/self_collide' 't::a/velocity_decay.linear' 't::*/gravity' \
+	    't::spin/physics.ode.limit.cfm' 't::spin/physics.ode.limit.erp' \
+	    't::spin/axis.dynamics.spring_stiffness' 't::spin/axis.dynamics.spring_reference' \
+	    't::spin/physics.ode.implicit_spring_damper' 't::spin/physics.provide_feedback' \
+	    't::spin/axis.dynamics.damping' 't::spin/axis.limit.lower' \
+	    't::c::c_collision/surface.friction.ode.fdir1' \
+	    't::c::c_collision/surface.contact.ode.max_vel' \
+	    't::c::c_collision/surface.contact.ode.min_depth' \
+	    2> /dev/null | jq -r '[.name, (.value | if type == "object" then [.x, .y, .z] | join(" ") else . end)] | @tsv' > "$TMP/got"
+	cat > "$TMP/want" <<'TSV'
+t::a::a_collision/surface.friction.ode.mu	0.3
+t::a::a_bumper_collision_1/surface.friction.ode.mu	0.3
+t::a::a_fixed_joint_lump__bumper_collision_2/surface.friction.ode.mu	1
+t::a::a_fixed_joint_lump__b_collision_3/surface.friction.ode.mu	0.9
+t::c::c_collision/surface.friction.ode.mu	0.6
+t::a::a_collision/surface.contact.ode.kp	1000000
+t::a::a_bumper_collision_1/surface.contact.ode.kp	1000000
+t::a::a_fixed_joint_lump__bumper_collision_2/surface.contact.ode.kp	1000000000000
+t::a::a_fixed_joint_lump__b_collision_3/surface.contact.ode.kp	1000000000000
+t::c::c_collision/surface.contact.ode.kp	1000000000000
+t::a/self_collide	true
+t::a/velocity_decay.linear	0.1
+t::a/gravity	true
+t::d/gravity	true
+t::e/gravity	false
+t::c/gravity	false
+t::spin/physics.ode.limit.cfm	0.01
+t::spin/physics.ode.limit.erp	0.3
+t::spin/axis.dynamics.spring_stiffness	2
+t::spin/axis.dynamics.spring_reference	0.1
+t::spin/physics.ode.implicit_spring_damper	true
+t::spin/physics.provide_feedback	true
+t::spin/axis.dynamics.damping	0.3
+t::spin/axis.limit.lower	-1e+16
+t::c::c_collision/surface.friction.ode.fdir1	0 1 0
+t::c::c_collision/surface.contact.ode.max_vel	0.5
+t::c::c_collision/surface.contact.ode.min_depth	0.002
+TSV
+	sort "$TMP/want" > "$TMP/w"; sort "$TMP/got" > "$TMP/g"
+	diff "$TMP/w" "$TMP/g"
+	# preserveFixedJoint keeps a fixed joint, disableFixedJointLumping
+	# makes a revolute held at 0; the named collision "bumper" of a is
+	# out of reach of a's tags, as in Gazebo, and phys says so
+	phys-introspect items "$TMP/t.urdf" '*/position' | jq -r .name | paste -sd' ' | grep -qx 't::spin/position t::held/position t::kept/position'
+	[ "$(phys-param get "$TMP/t.urdf" 't::held/axis.limit.upper' | jq .value)" = 0 ]
+	run phys-sdf check "$TMP/t.urdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"line":8,"severity":"warning","message":"collision '"'bumper'"' of link '"'a'"': the tags of <gazebo reference=\"a\"> (line 26) do not reach it'* ]]
+	[[ "$output" == *'"line":28,"severity":"warning","message":"<sensor> in <gazebo>: stored but inert (kept in the SDF model; phys does not use it)"'* ]]
+	[[ "$output" == *'"line":37,"severity":"warning","message":"<gazebo reference=\"nothing\">: the robot has no link or joint of that name; its tags reach nothing"'* ]]
+	[[ "$output" == *'"line":38,"severity":"warning","message":"<plugin> in <gazebo>: stored but inert'* ]]
+}
+
+@test "libsdformat agrees on every <gazebo> tag and lumping option" {
+	need_oracle
+	tags_robot "$TMP/t.urdf"
+	agrees_with_libsdformat "$TMP/t.urdf"
+}
+
+@test "a <gazebo> static robot stays put; a mimic joint follows its leader" {
+	cat > "$TMP/r.urdf" <<'URDF'
+<robot name="r">
+  <link name="world"/>
+  <joint name="weld" type="fixed"><parent link="world"/><child link="a"/></joint>
+  <link name="a"><inertial><mass value="1"/><inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>
+  <joint name="lead" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="1" velocity="9"/></joint>
+  <link name="b"><inertial><origin xyz="0.5 0 0"/><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <joint name="follow" type="revolute"><parent link="a"/><child link="c"/><axis xyz="1 0 0"/>
+    <limit lower="-3" upper="3" effort="1" velocity="9"/><mimic joint="lead" multiplier="0.5" offset="0.1"/></joint>
+  <link name="c"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+</robot>
+URDF
+	phys-step -t 0.5 -r 2 -i 'r::lead/position' -i 'r::follow/position' "$TMP/r.urdf" 2> /dev/null | tail -1 |
+	    jq -r '.items | [.["r::lead/position"][0], .["r::follow/position"][0]] | @tsv' > "$TMP/o"
+	lead=$(cut -f1 "$TMP/o")
+	awk -v l="$lead" 'BEGIN { exit !(l > 0.3) }'
+	near "$(cut -f2 "$TMP/o")" "$(awk -v l="$lead" 'BEGIN { printf "%.9g", 0.5 * l + 0.1 }')" 1e-3
+	printf '%s\n' '<robot name="s"><link name="a"><inertial><mass value="1"/>' \
+	    '<inertia ixx="0.1" ixy="0" ixz="0" iyy="0.1" iyz="0" izz="0.1"/></inertial></link>' \
+	    '<gazebo><static>true</static></gazebo></robot>' > "$TMP/s.urdf"
+	phys-step -t 0.5 -r 2 -i 's::a/pose' "$TMP/s.urdf" 2> /dev/null | tail -1 | jq -e '.items["s::a/pose"].z == 0'
+}
+
+@test "messages name the URDF's lines" {
+	bad() {
+		run -1 phys-param list "$TMP/b.urdf"
+		[[ "$output" == "phys-param: $TMP/b.urdf:$1: $2" ]] || { echo "got: $output"; return 1; }
+	}
+	printf '%s\n' '<robot name="b">' '<link name="a"><inertial><mass value="-1"/>' \
+	    '<inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial></link></robot>' > "$TMP/b.urdf"
+	bad 2 "inertial.mass: -1 must be above 0"
+	printf '%s\n' '<robot name="b">' '<link name="a"/>' '<joint name="j" type="hinge"><parent link="a"/><child link="c"/></joint>' '<link name="c"/></robot>' > "$TMP/b.urdf"
+	bad 3 "joint 'j': unknown type 'hinge' (revolute, continuous, prismatic, fixed, floating, planar)"
+	printf '%s\n' '<robot name="b">' '<link name="a"/>' '<joint name="j" type="fixed"><parent link="a"/>' '<child link="x"/></joint></robot>' > "$TMP/b.urdf"
+	bad 4 "joint 'j': no link named 'x'"
+	printf '%s\n' '<robot name="b">' '<link name="a"/>' '<link name="c"/></robot>' > "$TMP/b.urdf"
+	bad 3 "two root links, 'a' and 'c' (every link but one needs a parent joint)"
+	printf '%s\n' '<robot name="b"><link name="a">' '<collision><origin xyz="1 2"/><geometry><box size="1 1 1"/></geometry></collision>' '</link></robot>' > "$TMP/b.urdf"
+	bad 2 '<origin xyz="1 2">: three numbers wanted'
+	printf '%s\n' '<robot name="b"><link name="a"/>' '<joint name="j" type="revolute"><parent link="a"/><child link="c"/></joint>' '<link name="c"/></robot>' > "$TMP/b.urdf"
+	bad 2 "joint 'j': a revolute joint needs <limit> (URDF requires it)"
+}
+
+@test "every command reads a URDF, by path and on standard input" {
+	R=$ROBOTS/pendulum.urdf
+	phys-step -n 0 -i 'pendulum::rod/pose' "$R" 2> /dev/null | jq -e '.items["pendulum::rod/pose"].z == 2'
+	phys-step -n 0 -i 'pendulum::rod/pose' - < "$R" 2> /dev/null | jq -e '.items["pendulum::rod/pose"].z == 2'
+	[ "$(phys-preset list -1 "$R")" = default_physics ]
+	[ "$(phys-param get gravity - < "$R" | jq -c .value)" = '{"x":0,"y":0,"z":-9.8}' ]
+	[ "$(phys-inertia check - < "$R" | jq -c '[.link, .file, .line, .mass]')" = '["pendulum::rod","<stdin>",22,3]' ]
+	[ "$(phys-introspect items "$R" 'pendulum::pivot/position' | jq -r .name)" = pendulum::pivot/position ]
+	phys-sdf check "$R"
+	phys-sdf print - < "$R" | grep -q '<model name="pendulum">'
+	phys-sweep plan -t 0.01 "$R" 'pendulum::pivot/axis.dynamics.damping=0,0.1' > "$TMP/plan"
+	[ "$(wc -l < "$TMP/plan")" -eq 2 ]
+	cd "$TMP" && phys-sweep run -j 1 plan 2> /dev/null && [ -s runs/0.jsonl ] && [ -s runs/1.jsonl ]
+}
+
+@test "a URDF included in a world, and phys-sdf world's ground" {
+	phys-sdf world "$ROBOTS/wheel.urdf" > "$TMP/bare.sdf"
+	phys-sdf world --ground "$ROBOTS/wheel.urdf" > "$TMP/ground.sdf"
+	grep -q "<uri>$ROBOTS/wheel.urdf</uri>" "$TMP/bare.sdf"
+	z() { phys-step -t 0.5 -r 2 -i 'wheel::wheel/pose' "$1" 2> /dev/null | tail -1 | jq '.items["wheel::wheel/pose"].z'; }
+	# bare, it falls as in the URDF's own default world; on the ground it rests
+	near "$(z "$TMP/bare.sdf")" "$(z "$ROBOTS/wheel.urdf")" 1e-12
+	near "$(z "$TMP/ground.sdf")" 0.1 1e-3
+	# edits of the included robot go to its own file
+	run -1 phys-param set -i "$TMP/ground.sdf" 'wheel::wheel/inertial.mass=2'
+	[[ "$output" == *"defined in the included file"*"wheel.urdf; edit that file instead"* ]]
+	phys-param set -i "$TMP/ground.sdf" iters=80
+	phys-preset list -1 "$TMP/ground.sdf" > /dev/null
+	run -2 phys-sdf world - < "$ROBOTS/wheel.urdf"
+	run -1 phys-sdf world "$WORLDS/pendulum.sdf"
+	[[ "$output" == *"is a world already"* ]]
+}
+
+@test "fix gives a robot of package:// meshes its inertia from the meshes" {
+	package "$TMP/ros"
+	export ROS_PACKAGE_PATH=$TMP/ros
+	# the rover's chassis without its inertial, the caster without its own
+	sed '/<link name="chassis">/,/<\/inertial>/{/<inertial>/,/<\/inertial>/d}' "$ROBOTS/rover.urdf" |
+	    sed '/<link name="caster">/,/<\/inertial>/{/<inertial>/,/<\/inertial>/d}' > "$TMP/r.urdf"
+	! grep -A2 '<link name="chassis">' "$TMP/r.urdf" | grep -q inertial
+	cp "$TMP/r.urdf" "$TMP/fixed.urdf"
+	phys-inertia fix --density 500 -i "$TMP/fixed.urdf" 'rover::chassis'
+	! diff "$TMP/r.urdf" "$TMP/fixed.urdf" | grep -q '^<'
+	# the 0.6 x 0.4 x 0.1 mesh box and the 0.05 caster sphere, at 500 kg/m^3
+	rel "$(phys-param get "$TMP/fixed.urdf" 'rover::chassis/inertial.mass' | jq .value)" \
+	    "$(awk 'BEGIN { printf "%.15g", 500 * (0.6 * 0.4 * 0.1 + 4 / 3 * 3.141592653589793 * 0.05^3) }')" 1e-9
+	phys-inertia check "$TMP/fixed.urdf" | jq -e -s 'map(.valid) | all'
+}
