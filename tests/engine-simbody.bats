@@ -640,8 +640,8 @@ SDF
 }
 
 # fall_after A B: the height and speed at 1 s of the sphere falling from
-# 30 m in closed_forms.sdf, A's engine to 0.4 s and B's after. ODE and
-# Bullet step semi-implicitly, z = z0 + v0 t - g h^2 n (n + 1) / 2; Simbody
+# 30 m in closed_forms.sdf, A's engine to 0.4 s and B's after. ODE,
+# Bullet and MuJoCo (Euler) step semi-implicitly, z = z0 + v0 t - g h^2 n (n + 1) / 2; Simbody
 # follows the parabola.
 fall_after() {
 	awk -v a="$1" -v b="$2" 'BEGIN { g = 9.81; h = 0.001
@@ -651,10 +651,11 @@ fall_after() {
 		printf "%.15f\n", z }'
 }
 
-@test "a preset control line switches between Simbody and ODE or Bullet mid-fall, both ways: the fall goes on to 1e-9" {
+@test "a preset control line switches between Simbody and ODE, Bullet or MuJoCo mid-fall, both ways: the fall goes on to 1e-9" {
 	local a b
 	few_world
-	for pair in "ode simbody" "simbody ode" "bullet simbody" "simbody bullet"; do
+	for pair in "ode simbody" "simbody ode" "bullet simbody" "simbody bullet" \
+	    "mujoco simbody" "simbody mujoco"; do
 		read -r a b <<<"$pair"
 		echo "{\"t\":0.4,\"preset\":\"$b\"}" > "$TMP/sw"
 		phys-step -p "$a" -t 1 -e 100 -c "$TMP/sw" -i 'fall::link/pose' \
@@ -665,10 +666,11 @@ fall_after() {
 	done
 }
 
-@test "switching between Simbody and ODE or Bullet carries a swinging pendulum on: its energy continuous, its period unchanged" {
+@test "switching between Simbody and ODE, Bullet or MuJoCo carries a swinging pendulum on: its energy continuous, its period unchanged" {
 	local a b
 	few_world
-	for pair in "ode simbody" "simbody ode" "bullet simbody" "simbody bullet"; do
+	for pair in "ode simbody" "simbody ode" "bullet simbody" "simbody bullet" \
+	    "mujoco simbody" "simbody mujoco"; do
 		read -r a b <<<"$pair"
 		echo "{\"t\":1.3,\"preset\":\"$b\"}" > "$TMP/sw"
 		phys-step -p "$a" -t 4 -r 100 -c "$TMP/sw" -i 'pendulum::bob/pose' \
