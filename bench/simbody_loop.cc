@@ -57,6 +57,7 @@ main(int argc, char **argv)
 		    (i % side) * 0.3, (i / side) * 0.3, 0.3)));
 	RungeKuttaMersonIntegrator integ(sys);
 	integ.setAccuracy(1e-3);
+	integ.setUseInfinityNorm(true);
 	integ.setMaximumStepSize(h);
 	integ.setAllowInterpolation(false);
 	integ.initialize(s);
