@@ -133,6 +133,7 @@ main(int argc, char **argv)
 		phys_stdin_hint("an SDF world");
 	phys_load_options_default(&lo);
 	lo.skip_unsupported = o.skip_unsupported;
+	lo.skip_missing = o.skip_unsupported;
 	if (phys_world_load(&w, optind < argc ? argv[optind] : "-", &lo) < 0) {
 		phys_report();
 		phys_world_free(&w);

@@ -229,6 +229,20 @@ EOF2
 	    jq -e '.items["crate::link/pose"].z == 7'
 }
 
+@test "a failure inside an included model names where it was included, through every level" {
+	mkdir -p "$TMP/models"
+	fuel_model "$TMP/models/crate" crate 7
+	sed -i 's|<mass>1</mass>|<mass>-1</mass>|' "$TMP/models/crate/model.sdf"
+	# the crate inside a shelf model, the shelf in the world
+	mkdir -p "$TMP/models/shelf"
+	printf '<?xml version="1.0"?>\n<model><name>shelf</name><sdf version="1.9">model.sdf</sdf></model>\n' > "$TMP/models/shelf/model.config"
+	printf '<?xml version="1.0"?>\n<sdf version="1.9"><model name="shelf">\n<include><uri>model://crate</uri></include>\n</model></sdf>\n' > "$TMP/models/shelf/model.sdf"
+	include_world model://shelf > "$TMP/w.sdf"
+	GAZEBO_MODEL_PATH="$TMP/models" run phys-step -n 0 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "phys-step: $TMP/models/crate/model.sdf:3: inertial.mass: -1 must be above 0 (included at $TMP/models/shelf/model.sdf:3, at $TMP/w.sdf:4)" ]]
+}
+
 @test "real_time_factor -1 (gz-sim's as fast as possible) runs unpaced" {
 	gz_world ode "" | sed 's|<real_time_factor>1.0</real_time_factor>|<real_time_factor>-1</real_time_factor>|' > "$TMP/w.sdf"
 	# 100 s of simulated time paced at -1 must not wait: well under 100 s

@@ -529,3 +529,18 @@ poses() {
 	assert_equal "$(jq -r '"\(.file):\(.line) \(.element)"' <<< "${lines[1]}")" "$TMP/models/box/model.sdf:5 mas"
 	assert_equal "$(jq -c .suggest <<< "${lines[1]}")" '["mass"]'
 }
+
+@test "an unknown element close to no known name is a warning (gz-sim's <gz_frame_id>), a misspelt one an error" {
+	world 1.9 '    <model name="m">
+      <link name="l">
+        <sensor name="imu" type="imu"><gz_frame_id>l</gz_frame_id><always_onn>1</always_onn></sensor>
+      </link>
+    </model>'
+	run -1 phys-sdf check "$TMP/w.sdf"
+	findings <<< "$output" > "$TMP/f"
+	run cat "$TMP/f"
+	assert_line --partial "warning unknown element <gz_frame_id> in <sensor> (SDF 1.9): not SDFormat; libsdformat keeps it and phys ignores it"
+	assert_line --partial "error unknown element <always_onn> in <sensor> (SDF 1.9); did you mean <always_on>?"
+	sed -i 's|<always_onn>1</always_onn>||' "$TMP/w.sdf"
+	run -0 phys-sdf check "$TMP/w.sdf"
+}

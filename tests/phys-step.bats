@@ -231,6 +231,44 @@ turned_by_pyramid() {
 	[[ "$output" =~ skipping\ collision ]]
 }
 
+@test "a mesh not found fails the load; --skip-unsupported runs without it" {
+	cat > "$TMP/miss.sdf" <<-'EOF'
+	<?xml version="1.0"?>
+	<sdf version="1.11">
+	  <world name="w">
+	    <gravity>0 0 -9.81</gravity>
+	    <model name="ground"><static>true</static><link name="l">
+	      <collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>
+	    </link></model>
+	    <model name="m">
+	      <pose>0 0 1 0 0 0</pose>
+	      <link name="l">
+	        <inertial><mass>1</mass><inertia><ixx>0.17</ixx><iyy>0.17</iyy><izz>0.17</izz></inertia></inertial>
+	        <collision name="hull"><geometry><mesh><uri>hull.stl</uri></mesh></geometry></collision>
+	        <collision name="box"><geometry><box><size>1 1 1</size></box></geometry></collision>
+	      </link>
+	    </model>
+	  </world>
+	</sdf>
+	EOF
+	line=$(grep -n 'hull.stl' "$TMP/miss.sdf" | cut -d: -f1)
+	run phys-step -t 0.1 "$TMP/miss.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "phys-step: $TMP/miss.sdf:$line: cannot find file 'hull.stl'"* ]]
+	# skipped, the box collision still holds the link up: at rest, its
+	# centre is half the box's height above the plane
+	run phys-step -t 2 -r 1 -i 'm::l/pose' --skip-unsupported "$TMP/miss.sdf"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$TMP/miss.sdf:$line: cannot find file 'hull.stl'"*"; skipping collision m::l::hull"* ]]
+	z=$(printf '%s\n' "$output" | grep '"t":2,' | jq '.items["m::l/pose"].z')
+	awk -v z="$z" 'BEGIN { exit !(z > 0.49 && z < 0.501) }'
+	# an automatic inertia would miss the skipped mesh's mass: refused
+	sed 's|<inertial>.*</inertial>|<inertial auto="true"/>|' "$TMP/miss.sdf" > "$TMP/auto.sdf"
+	run phys-step -t 0.1 --skip-unsupported "$TMP/auto.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"link 'm::l': <inertial auto=\"true\"> needs every collision, and one was skipped"* ]]
+}
+
 @test "NaN and huge numbers in the world are refused" {
 	sed 's|<mass>1</mass>|<mass>nan</mass>|' "$WORLDS/falling_sphere.sdf" > "$TMP/nan.sdf"
 	run phys-step "$TMP/nan.sdf"

@@ -208,6 +208,31 @@ agrees_with_libsdformat() {
 	[ "$(box "$TMP/ws/src/rover_description/urdf/file.urdf")" = "$want" ]
 }
 
+@test "package:// in an SDF file is found as in a URDF" {
+	unset ROS_PACKAGE_PATH AMENT_PREFIX_PATH GAZEBO_MODEL_PATH
+	mkdir -p "$TMP/w"
+	cat > "$TMP/w/m.sdf" <<-'EOF'
+	<?xml version="1.0"?>
+	<sdf version="1.9">
+	  <model name="m">
+	    <link name="l">
+	      <collision name="c"><geometry><mesh>
+	        <uri>package://rover_description/meshes/chassis.stl</uri>
+	        <scale>0.5 2 1</scale>
+	      </mesh></geometry></collision>
+	    </link>
+	  </model>
+	</sdf>
+	EOF
+	run phys-inertia check "$TMP/w/m.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"m.sdf:6: cannot find file 'package://rover_description/meshes/chassis.stl' (searched ROS_PACKAGE_PATH, AMENT_PREFIX_PATH's share/, GAZEBO_MODEL_PATH and the directories above the file)"* ]]
+	package "$TMP/ros"
+	# the generated cube is 1 m a side: scaled, its box is 0.5 x 2
+	[ "$(ROS_PACKAGE_PATH=$TMP/ros phys-inertia check "$TMP/w/m.sdf" |
+	    jq -r 'select(.link == "m::l") | .geometry_box | [.x, .y] | @tsv')" = "$(printf '0.5\t2')" ]
+}
+
 @test "the rover: a lumped caster keeps its own friction, the wheels theirs" {
 	package "$TMP/ros"
 	export ROS_PACKAGE_PATH=$TMP/ros

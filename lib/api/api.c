@@ -99,6 +99,7 @@ open_world(const char *path, const char *name, const char *sdf, size_t len,
 
 	phys_load_options_default(&lo);
 	lo.skip_unsupported = d.skip_unsupported != 0;
+	lo.skip_missing = lo.skip_unsupported;
 	lo.quiet = d.quiet != 0;
 	w->skip_unsupported = lo.skip_unsupported;
 	if (path) {

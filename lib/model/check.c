@@ -582,9 +582,20 @@ unknown_element(struct checker *ck, xmlNodePtr parent,
 			consider(&cand, (const char *)c->name, name);
 	}
 	suggestion_text(&cand, true, hint, sizeof hint);
-	x = finding(ck, c, PHYS_SEV_ERROR, "unknown element <%s> in <%s> "
-	    "(SDF %d.%d)%s", (const char *)c->name, (const char *)parent->name,
-	    ck->spec->major, ck->spec->minor, hint);
+	/* A name close to a known one is a misspelling, which every reader
+	 * ignores: an error. Another is an extension a simulator may read
+	 * (gz-sim's <gz_frame_id>): libsdformat keeps it with a warning. */
+	if (cand.n)
+		x = finding(ck, c, PHYS_SEV_ERROR, "unknown element <%s> in "
+		    "<%s> (SDF %d.%d)%s", (const char *)c->name,
+		    (const char *)parent->name, ck->spec->major,
+		    ck->spec->minor, hint);
+	else
+		x = finding(ck, c, PHYS_SEV_WARNING, "unknown element <%s> in "
+		    "<%s> (SDF %d.%d): not SDFormat; libsdformat keeps it and "
+		    "phys ignores it", (const char *)c->name,
+		    (const char *)parent->name, ck->spec->major,
+		    ck->spec->minor);
 	attach_suggestions(x, &cand);
 }
 

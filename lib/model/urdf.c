@@ -753,9 +753,9 @@ in_path_var(const char *var, const char *sub, const char *pkg,
 }
 
 static char *
-file_dir(const struct phys_doc *d)
+file_dir(const char *doc_path)
 {
-	char *dir = d->path ? phys_xstrdup(d->path) : phys_xstrdup("./x");
+	char *dir = phys_xstrdup(doc_path ? doc_path : "./x");
 	char *slash = strrchr(dir, '/');
 
 	if (slash)
@@ -766,9 +766,9 @@ file_dir(const struct phys_doc *d)
 }
 
 static char *
-in_parents(const struct phys_doc *d, const char *pkg, const char *rest)
+in_parents(const char *doc_path, const char *pkg, const char *rest)
 {
-	char *dir = file_dir(d), *abs = realpath(dir, NULL), *slash, *p = NULL;
+	char *dir = file_dir(doc_path), *abs = realpath(dir, NULL), *slash, *p = NULL;
 
 	free(dir);
 	while (abs && !p) {
@@ -784,8 +784,8 @@ in_parents(const struct phys_doc *d, const char *pkg, const char *rest)
 	return p;
 }
 
-static char *
-find_package_file(const struct phys_doc *d, const char *uri)
+char *
+phys_package_find(const char *doc_path, const char *uri)
 {
 	const char *name = strchr(uri, ':') + 3, *slash = strchr(name, '/');
 	char *pkg, *p;
@@ -799,7 +799,7 @@ find_package_file(const struct phys_doc *d, const char *uri)
 	if (!p)
 		p = in_path_var("GAZEBO_MODEL_PATH", "", pkg, slash + 1);
 	if (!p)
-		p = in_parents(d, pkg, slash + 1);
+		p = in_parents(doc_path, pkg, slash + 1);
 	free(pkg);
 	return p;
 }
@@ -812,12 +812,12 @@ find_mesh(const struct phys_doc *d, const char *uri)
 
 	if (strncmp(uri, "package://", 10) == 0 ||
 	    strncmp(uri, "model://", 8) == 0)
-		return find_package_file(d, uri);
+		return phys_package_find(d->path, uri);
 	if (strncmp(uri, "file://", 7) == 0)
 		uri += 7;
 	if (*uri == '/')
 		return found(phys_xstrdup(uri));
-	dir = file_dir(d);
+	dir = file_dir(d->path);
 	p = found(phys_xasprintf("%s/%s", dir, uri));
 	free(dir);
 	return p;

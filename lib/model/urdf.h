@@ -29,6 +29,15 @@ struct phys_urdf_options {
 int phys_urdf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
     const struct phys_urdf_options *o);
 
+/*
+ * The file package://PKG/REST or model://PKG/REST names, looked for as
+ * libsdformat's URDF reading looks: PKG in ROS_PACKAGE_PATH, in
+ * AMENT_PREFIX_PATH's share/, in GAZEBO_MODEL_PATH, then in the
+ * directories above doc_path (NULL: the current directory). NULL when
+ * not found; else an absolute path to free.
+ */
+char *phys_package_find(const char *doc_path, const char *uri);
+
 /* The URDF a converted document comes from; NULL for any other. */
 struct phys_doc *phys_urdf_source(const struct phys_doc *d);
 

@@ -134,6 +134,7 @@ struct loader {
 	int depth;
 	struct named_frame *frames;
 	size_t nframes, capframes;
+	size_t skipped;		/* collisions dropped by skip_unsupported */
 };
 
 static const struct named_frame *
@@ -1004,6 +1005,11 @@ not_found(struct phys_doc *d, xmlNodePtr at, const char *what,
 	char *caches;
 	int rc;
 
+	if (strncmp(uri, "package://", 10) == 0)
+		return phys_failat(d->name, phys_node_line(at), "cannot find "
+		    "%s '%s' (searched ROS_PACKAGE_PATH, AMENT_PREFIX_PATH's "
+		    "share/, GAZEBO_MODEL_PATH and the directories above the "
+		    "file)", what, uri);
 	if (!phys_fuel_uri(uri))
 		return phys_failat(d->name, phys_node_line(at), "cannot find "
 		    "%s '%s' (searched%s GAZEBO_MODEL_PATH, SDF_PATH, "
@@ -1066,6 +1072,29 @@ child_flag(xmlNodePtr n, const char *name)
 	return b;
 }
 
+/*
+ * A mesh that cannot be found or read fails the load (its message already
+ * given), unless --skip-unsupported asks to run without that collision:
+ * worlds from model databases often name meshes not on this machine.
+ * The message becomes a warning.
+ */
+static int
+skip_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
+    xmlNodePtr s)
+{
+	char *why;
+
+	if (!L->opt->skip_missing)
+		return -1;
+	why = phys_xstrdup(phys_error());
+	if (!L->opt->quiet)
+		phys_warn("%s; skipping collision %s", why, c->name);
+	free(why);
+	c->mesh = NULL;
+	L->skipped++;
+	return 0;
+}
+
 static int
 read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
     xmlNodePtr s)
@@ -1086,7 +1115,7 @@ read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	path = geometry_file(d, s);
 	if (!path) {
 		free(name);
-		return -1;
+		return skip_mesh(L, d, c, s);
 	}
 	spec.path = path;
 	spec.submesh = name;
@@ -1096,7 +1125,10 @@ read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	c->mesh = phys_mesh_cache_get(&L->w->meshes, &spec);
 	free(path);
 	free(name);
-	return c->mesh ? 1 : fail_at_element(d, s);
+	if (c->mesh)
+		return 1;
+	fail_at_element(d, s);
+	return skip_mesh(L, d, c, s);
 }
 
 /* Every <polyline> of the geometry, extruded: they share one height. */
@@ -1286,6 +1318,7 @@ read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 		    (const char *)s->name);
 	warn_node(L, d, s, "skipping collision with unsupported geometry: %s",
 	    c->name);
+	L->skipped++;
 	return 0;
 }
 
@@ -1468,6 +1501,7 @@ read_link(struct scope *sc, struct frame *f)
 	struct phys_world *w = L->w;
 	struct phys_link *l;
 	xmlNodePtr cn;
+	size_t skipped;
 	int li;
 
 	GROW(w->links, w->nlinks, L->caplinks);
@@ -1485,12 +1519,18 @@ read_link(struct scope *sc, struct frame *f)
 	    read_values(sc->doc, f->node, PHYS_S_LINK, l->vals) < 0)
 		return -1;
 	l->first_collision = (int)w->ncollisions;
+	skipped = L->skipped;
 	for (cn = phys_child(f->node, "collision"); cn;
 	    cn = phys_next(cn, "collision"))
 		if (read_collision(sc, li, f->name, cn) < 0)
 			return -1;
 	w->links[li].ncollisions = (int)w->ncollisions -
 	    w->links[li].first_collision;
+	if (phys_link_auto_inertial(&w->links[li]) && L->skipped != skipped)
+		/* its inertia would miss the skipped shapes' mass */
+		return fail_node(sc->doc, f->node, "link '%s': <inertial "
+		    "auto=\"true\"> needs every collision, and one was "
+		    "skipped", w->links[li].name);
 	if (phys_link_auto_inertial(&w->links[li]) &&
 	    auto_inertia(sc->doc, w, li) < 0)
 		return -1;
@@ -2349,6 +2389,9 @@ find_resource(const char *uri, const char *doc_path, bool want_dir)
 
 	if (phys_fuel_uri(uri))
 		return phys_fuel_find(uri, want_dir);
+	/* ROS worlds name meshes by package, as their URDFs do */
+	if (strncmp(uri, "package://", 10) == 0)
+		return want_dir ? NULL : phys_package_find(doc_path, uri);
 	if (model)	/* model:///name is model://name, as libsdformat has it */
 		name = uri + 8 + strspn(uri + 8, "/");
 	else if (strncmp(uri, "file://", 7) == 0)
@@ -2460,6 +2503,29 @@ include_urdf(struct loader *L, struct phys_doc **inc)
 	return rc;
 }
 
+/*
+ * A failure inside an included file names the <include> that brought it
+ * in, and the includes above that: "... (included at w.sdf:4)", "...
+ * (included at m.sdf:9, at w.sdf:4)". Returns -1.
+ */
+static int
+included_at(struct phys_doc *d, xmlNodePtr in)
+{
+	static const char mark[] = " (included at ";
+	char *msg = phys_xstrdup(phys_error());
+	size_t len = strlen(msg);
+
+	if (len && msg[len - 1] == ')' && strstr(msg, mark)) {
+		msg[len - 1] = '\0';
+		phys_fail("%s, at %s:%ld)", msg, d->name, phys_node_line(in));
+	} else {
+		phys_fail("%s%s%s:%ld)", msg, mark, d->name,
+		    phys_node_line(in));
+	}
+	free(msg);
+	return -1;
+}
+
 static int
 read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 {
@@ -2494,7 +2560,7 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	if (rc == 0 && inc->kind == PHYS_DOC_URDF)
 		rc = include_urdf(L, &inc);
 	if (rc < 0)
-		return -1;
+		return included_at(d, in);
 	mn = phys_child(inc->root, "model");
 	if (!mn && (phys_child(inc->root, "light") ||
 	    phys_child(inc->root, "actor")))
@@ -2514,7 +2580,7 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	}
 	free(name);
 	free(ov.rel);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? included_at(d, in) : 0;
 }
 
 /* ---- the world ---- */

@@ -141,6 +141,8 @@ struct phys_joint {
 
 struct phys_load_options {
 	bool skip_unsupported;	/* mesh/heightmap/...: warn and skip */
+	bool skip_missing;	/* meshes not found or unreadable: warn
+				 * and skip (phys-step --skip-unsupported) */
 	bool quiet;		/* no warnings on stderr */
 	bool notes;		/* also what only a check reports: URDF
 				 * <gazebo> elements phys keeps but does
