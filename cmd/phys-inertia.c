@@ -30,7 +30,11 @@ static const char help_text[] =
     "input and written to standard output:\n"
     "  {\"mass\":M,\"ixx\":I,\"iyy\":I,\"izz\":I,\"ixy\":I,\"ixz\":I,\"iyz\":I}\n"
     "optionally with \"pose\":{\"x\",\"y\",\"z\",\"roll\",\"pitch\",\"yaw\"}.\n"
-    "'phys-inertia COMMAND --help' describes one command; see phys-inertia(1).\n";
+    "'phys-inertia COMMAND --help' describes one command; see phys-inertia(1).\n"
+    "\n"
+    "  -q, --quiet      no warnings (every command)\n"
+    "  -h, --help       show this help\n"
+    "  -V, --version    show the version\n";
 
 static const char shape_help[] =
     "\n"
@@ -69,7 +73,7 @@ static const char scale_help[] =
     "  --fixed-density      same density: mass times the volume ratio\n"
     "  --mass M             new mass M\n"
     "  --mass-factor K      mass times K\n"
-    "  --size S[,S,S]       resize by S, or by SX,SY,SZ along x, y, z\n";
+    "  --size-factor S[,S,S] resize by S, or by SX,SY,SZ along x, y, z\n";
 
 static const char check_help[] =
     "\n"
@@ -83,15 +87,17 @@ static const char check_help[] =
 
 static const char fix_help[] =
     "\n"
-    "WORLD with each selected link's inertial (mass, centre of mass,\n"
-    "tensor) computed from its collision geometry as uniform solids,\n"
-    "written on stdout or in place. GLOBs select links (default: all links\n"
-    "of models that are not static and have collision geometry).\n"
+    "WORLD with the inertial (mass, centre of mass, tensor) of each link\n"
+    "whose inertia is not valid computed from its collision geometry as\n"
+    "uniform solids, written on stdout or in place; each change is said\n"
+    "on stderr. GLOBs select links (default: all links of models that are\n"
+    "not static and have collision geometry).\n"
+    "  --all           every selected link, valid or not\n"
     "  --auto          write SDF 1.11 <inertial auto=\"true\"> instead of\n"
     "                  numbers (and <density> when given); links already\n"
     "                  automatic are computed as the loader does\n"
     "  --density RHO   kg/m^3 (default 1000)\n"
-    "  -i, --in-place  replace WORLD (via a temporary file)\n"
+    "  --in-place      replace WORLD (via a temporary file)\n"
     "  --keep-mass     keep each link's mass; share it by volume\n";
 
 static const char show_help[] =
@@ -126,12 +132,13 @@ static const struct phys_subcommand tools[] = {
 	    box_equivalent_help, NULL },
 	{ "scale", run_scale,
 	    "phys-inertia scale [--density-factor K | --fixed-density | --mass M |\n"
-	    "                    --mass-factor K] [--size S[,S,S]] [FILE]\n",
+	    "                    --mass-factor K] [--size-factor S[,S,S]] [FILE]\n",
 	    scale_help, NULL },
 	{ "check", run_check, "phys-inertia check [--ratio R] WORLD\n",
 	    check_help, NULL },
-	{ "fix", run_fix, "phys-inertia fix [-i] [--auto] [--density RHO | "
-	    "--keep-mass] WORLD [GLOB...]\n", fix_help, NULL },
+	{ "fix", run_fix, "phys-inertia fix [--in-place] [--all] [--auto] "
+	    "[--density RHO |\n                 --keep-mass] WORLD [GLOB...]\n",
+	    fix_help, NULL },
 	{ "show", run_show, "phys-inertia show [--ratio R] [--script FILE] "
 	    "-o FILE.png|FILE.svg WORLD\n", show_help, NULL },
 };
@@ -215,7 +222,7 @@ struct tensor_opts {
 
 enum {
 	OPT_MASS = 1,		/* OPT_MASS + k sets tensor_opts.v[k] */
-	OPT_VERSION = 16,
+	OPT_VERSION = 'V',	/* -V and --version */
 	OPT_DENSITY,
 	OPT_DENSITY_FACTOR,
 	OPT_FIXED_DENSITY,
@@ -224,8 +231,12 @@ enum {
 	OPT_RATIO,
 	OPT_KEEP_MASS,
 	OPT_AUTO,
+	OPT_ALL,
 	OPT_SCRIPT,
-	OPT_HELP = 'h'		/* -h and --help */
+	OPT_SIZE_FACTOR,
+	OPT_IN_PLACE,
+	OPT_HELP = 'h',		/* -h and --help */
+	OPT_QUIET = 'q'		/* -q and --quiet */
 };
 
 static const char *const tensor_names[7] = {
@@ -245,6 +256,7 @@ run_lines(int argc, char **argv, phys_inertia_line_fn fn)
 		{ "iyz", required_argument, NULL, OPT_MASS + 6 },
 		{ "izz", required_argument, NULL, OPT_MASS + 3 },
 		{ "mass", required_argument, NULL, OPT_MASS },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -254,11 +266,13 @@ run_lines(int argc, char **argv, phys_inertia_line_fn fn)
 	bool any = false;
 	int c, k;
 
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hqV", longopts, NULL)) != -1) {
 		if (c == OPT_HELP)
 			phys_command_help(&command, current);
 		else if (c == OPT_VERSION)
 			phys_version();
+		else if (c == OPT_QUIET)
+			phys_set_quiet(true);
 		else if (c >= OPT_MASS && c < OPT_MASS + 7) {
 			k = c - OPT_MASS;
 			t.v[k] = number_arg(tensor_names[k], optarg);
@@ -318,12 +332,12 @@ size_arg(const char *s)
 	n = phys_parse_doubles(copy, f, 3);
 	free(copy);
 	if (n != 1 && n != 3)
-		usage_error("--size: expected S or SX,SY,SZ: '%s'", s);
+		usage_error("--size-factor: expected S or SX,SY,SZ: '%s'", s);
 	if (n == 1)
 		f[1] = f[2] = f[0];
 	for (n = 0; n < 3; n++)
 		if (f[n] <= 0)
-			usage_error("--size: factors must be positive: '%s'",
+			usage_error("--size-factor: factors must be positive: '%s'",
 			    s);
 	return v3(f[0], f[1], f[2]);
 }
@@ -339,18 +353,23 @@ run_scale(int argc, char **argv, void *ctx)
 		{ "mass", required_argument, NULL, OPT_MASS },
 		{ "mass-factor", required_argument, NULL, OPT_MASS_FACTOR },
 		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "size-factor", required_argument, NULL, OPT_SIZE_FACTOR },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct phys_inertia_scaling o = { { 1, 1, 1 }, PHYS_MASS_KEEP, 1 };
 	int c, modes = 0;
 
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hqV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
 			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
+		case OPT_QUIET:
+			phys_set_quiet(true);
+			break;
 		case OPT_DENSITY_FACTOR:
 			o.rule = PHYS_MASS_DENSITY_FACTOR;
 			o.value = positive_arg("--density-factor", optarg);
@@ -371,12 +390,17 @@ run_scale(int argc, char **argv, void *ctx)
 			modes++;
 			break;
 		case OPT_SIZE:
+			phys_deprecated("--size", "--size-factor",
+			    PHYS_MEANS_SIZE);
+			/* FALLTHROUGH */
+		case OPT_SIZE_FACTOR:
 			o.size = size_arg(optarg);
 			break;
 		default:
 			phys_option_error(c, argv, longopts);
 		}
 	}
+	phys_options_done();
 	if (modes > 1)
 		usage_error("give only one of --density-factor, "
 		    "--fixed-density, --mass and --mass-factor");
@@ -393,6 +417,7 @@ run_shape(int argc, char **argv, void *ctx)
 		{ "density", required_argument, NULL, OPT_DENSITY },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "mass", required_argument, NULL, OPT_MASS },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -406,12 +431,15 @@ run_shape(int argc, char **argv, void *ctx)
 	memset(&s, 0, sizeof s);
 	s.kind = phys_shape_lookup(current->name);
 	info = phys_shape_info(s.kind);
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hqV", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_HELP:
 			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
+		case OPT_QUIET:
+			phys_set_quiet(true);
+			break;
 		case OPT_DENSITY:
 			density = positive_arg("--density", optarg);
 			break;
@@ -461,6 +489,7 @@ run_check(int argc, char **argv, void *ctx)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "ratio", required_argument, NULL, OPT_RATIO },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -470,12 +499,15 @@ run_check(int argc, char **argv, void *ctx)
 	size_t bad;
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, ":hqV", longopts, NULL)) != -1)
 		switch (c) {
 		case OPT_HELP:
 			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
+		case OPT_QUIET:
+			phys_set_quiet(true);
+			break;
 		case OPT_RATIO:
 			limit = positive_arg("--ratio", optarg);
 			break;
@@ -498,25 +530,30 @@ static int
 run_fix(int argc, char **argv, void *ctx)
 {
 	static const struct option longopts[] = {
+		{ "all", no_argument, NULL, OPT_ALL },
 		{ "auto", no_argument, NULL, OPT_AUTO },
 		{ "density", required_argument, NULL, OPT_DENSITY },
 		{ "help", no_argument, NULL, OPT_HELP },
-		{ "in-place", no_argument, NULL, 'i' },
+		{ "in-place", no_argument, NULL, OPT_IN_PLACE },
 		{ "keep-mass", no_argument, NULL, OPT_KEEP_MASS },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct phys_inertia_fix o = { 1000, false, false, false, NULL, 0 };
+	struct phys_inertia_fix o = { .density = 1000 };
 	struct phys_world w;
 	bool in_place = false;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, ":hi", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, ":hiqV", longopts, NULL)) != -1)
 		switch (c) {
 		case OPT_HELP:
 			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
+		case OPT_QUIET:
+			phys_set_quiet(true);
+			break;
 		case OPT_DENSITY:
 			o.density = positive_arg("--density", optarg);
 			o.density_given = true;
@@ -527,12 +564,19 @@ run_fix(int argc, char **argv, void *ctx)
 		case OPT_AUTO:
 			o.automatic = true;
 			break;
+		case OPT_ALL:
+			o.all = true;
+			break;
 		case 'i':
+			phys_deprecated("-i", "--in-place", PHYS_MEANS_ITEMS);
+			/* FALLTHROUGH */
+		case OPT_IN_PLACE:
 			in_place = true;
 			break;
 		default:
 			phys_option_error(c, argv, longopts);
 		}
+	phys_options_done();
 	if (o.keep_mass && o.density_given)
 		usage_error("give --density or --keep-mass, not both");
 	if (argc - optind < 1)
@@ -572,6 +616,7 @@ run_show(int argc, char **argv, void *ctx)
 		{ "output", required_argument, NULL, 'o' },
 		{ "ratio", required_argument, NULL, OPT_RATIO },
 		{ "script", required_argument, NULL, OPT_SCRIPT },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -580,12 +625,15 @@ run_show(int argc, char **argv, void *ctx)
 	struct phys_world w;
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, ":ho:qV", longopts, NULL)) != -1)
 		switch (c) {
 		case OPT_HELP:
 			phys_command_help(&command, current);
 		case OPT_VERSION:
 			phys_version();
+		case OPT_QUIET:
+			phys_set_quiet(true);
+			break;
 		case 'o':
 			o.output = optarg;
 			break;
@@ -621,6 +669,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, OPT_HELP },
+		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -630,14 +679,16 @@ main(int argc, char **argv)
 	phys_stdout_init();
 	make_table();
 	opterr = 0;
-	/* Options before the command: only --help and --version. */
-	c = getopt_long(argc, argv, "+:h", longopts, NULL);
-	if (c == OPT_HELP)
-		phys_command_help(&command, NULL);
-	if (c == OPT_VERSION)
-		phys_version();
-	if (c != -1)
-		phys_option_error(c, argv, longopts);
+	/* Options before the command: only --help, --quiet and --version. */
+	while ((c = getopt_long(argc, argv, "+:hqV", longopts, NULL)) != -1) {
+		if (c == OPT_HELP)
+			phys_command_help(&command, NULL);
+		if (c == OPT_VERSION)
+			phys_version();
+		if (c != OPT_QUIET)
+			phys_option_error(c, argv, longopts);
+		phys_set_quiet(true);
+	}
 	if (optind >= argc)
 		usage_error("missing command");
 	if (!(current = phys_command_find(&command, argv[optind])))

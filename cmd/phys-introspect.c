@@ -34,8 +34,9 @@ static const char delta_help[] =
 static const char diff_help[] =
     "\n"
     "Runs A and B compared field by field, a line each: the largest\n"
-    "absolute and relative difference and when the runs first part. Exit\n"
-    "0 when they agree, 1 when they differ, 2 on trouble.\n";
+    "absolute and relative difference and when the runs first part; with\n"
+    "--series, A - B at each time of A as state lines. Exit 0 when they\n"
+    "agree, 1 when they differ, 2 on trouble.\n";
 
 static const char plot_help[] =
     "\n"
@@ -67,7 +68,8 @@ enum {
 	O_TOL = 1 << 11,
 	O_TSV = 1 << 12,
 	O_WINDOW = 1 << 13,
-	O_PLOT = 1 << 14	/* any of plot's own settings */
+	O_PLOT = 1 << 14,	/* any of plot's own settings */
+	O_SERIES = 1 << 15
 };
 #define O_SAMPLING (O_EVERY | O_FROM | O_RATE | O_TO | O_WINDOW)
 #define O_TABLE (O_CSV | O_TSV)
@@ -132,6 +134,9 @@ static const struct {
 	    "                         instead of running gnuplot\n" },
 	{ O_SEL, "--selection",
 	    "  --selection FILE       read selectors from FILE, one a line (all)\n" },
+	{ O_SERIES, "--series",
+	    "  --series               diff: A - B at each time of A, as state\n"
+	    "                         lines, instead of a line per field\n" },
 	{ O_PLOT, NULL,
 	    "  --size WxH             plot: image size in pixels (default 1024x640)\n" },
 	{ O_PLOT, NULL,
@@ -150,6 +155,8 @@ static const struct {
 	{ O_TSV, "--tsv",
 	    "  --tsv                  like --csv, with tabs (filter derive at delta)\n" },
 	{ 0, NULL,
+	    "  -q, --quiet            no warnings\n" },
+	{ 0, NULL,
 	    "  -V, --version          show the version and exit\n" },
 	{ O_WINDOW, "--window",
 	    "  --window N             keep only the last N lines (filter derive\n"
@@ -163,6 +170,7 @@ static const struct {
 /* getopt_long values of the long-only options. */
 enum {
 	L_CSV = 256, L_EVERY, L_FROM, L_KEEP, L_RATE, L_RELTOL, L_SAVESEL,
+	L_SERIES,
 	L_SEL, L_TO, L_TOL, L_TSV, L_WINDOW,
 	/* plot's settings */
 	L_BACKGROUND, L_COLOR, L_FORMAT, L_INTERVAL, L_LIVE, L_LOGSCALE,
@@ -185,6 +193,7 @@ static const struct option longopts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "rate", required_argument, NULL, L_RATE },
 	{ "rel-tolerance", required_argument, NULL, L_RELTOL },
+	{ "series", no_argument, NULL, L_SERIES },
 	{ "save-selection", required_argument, NULL, L_SAVESEL },
 	{ "script", required_argument, NULL, L_SCRIPT },
 	{ "selection", required_argument, NULL, L_SEL },
@@ -194,6 +203,7 @@ static const struct option longopts[] = {
 	{ "to", required_argument, NULL, L_TO },
 	{ "tolerance", required_argument, NULL, L_TOL },
 	{ "tsv", no_argument, NULL, L_TSV },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "window", required_argument, NULL, L_WINDOW },
 	{ "xmax", required_argument, NULL, L_XMAX },
@@ -248,7 +258,7 @@ static const struct phys_subcommand subcommands[] = {
 	    delta_help, TAKES(O_FILE | O_TABLE | O_SELECTION, 2, false) },
 	{ "diff", cmd_diff,
 	    "phys-introspect diff [OPTION]... A B [SELECTOR]...\n", diff_help,
-	    TAKES(O_RELTOL | O_TOL | O_SELECTION, 2, false) },
+	    TAKES(O_RELTOL | O_TOL | O_SELECTION | O_SERIES, 2, false) },
 	{ "plot", cmd_plot, "phys-introspect plot [OPTION]... SELECTOR...\n",
 	    plot_help, TAKES(O_FILE | O_OUTPUT | O_SAMPLING | O_SELECTION |
 	    O_PLOT, 0, true) },
@@ -453,8 +463,10 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 			c->o.output = optarg;
 			break;
 		case 'V':
-			printf("phys-introspect %s\n", PHYS_VERSION);
-			exit(phys_close_stdout());
+			phys_version();
+		case 'q':
+			phys_set_quiet(true);
+			break;
 		case L_CSV:
 			c->given |= O_CSV;
 			break;
@@ -497,6 +509,10 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		case L_RELTOL:
 			c->given |= O_RELTOL;
 			c->o.reltol = opt_nonneg("--rel-tolerance", optarg);
+			break;
+		case L_SERIES:
+			c->given |= O_SERIES;
+			c->o.series = true;
 			break;
 		case L_SEL:
 			c->given |= O_SEL;
@@ -696,7 +712,7 @@ main(int argc, char **argv)
 	c.o.out = stdout;
 	c.p.interval = 1;
 	if (!(cmd = phys_command_split(&command, &current, &argc, &argv,
-	    ":f:ho:V", parse_options, &c)))
+	    ":f:ho:qV", parse_options, &c)))
 		usage_error("no command given");
 	c.args = argv;
 	c.nargs = argc;

@@ -13,11 +13,11 @@
 #include "sim.h"
 
 #define DOC_OPTION \
-    "  -d, --doc           add units, default, range and doc to each line\n"
-#define FROM_OPTION \
-    "  -f, --from FILE     read parameter lines (- for stdin) to set\n"
+    "  -d, --doc           add default, range, engines and doc to each line\n"
+#define FILE_OPTION \
+    "  -f, --file FILE     read parameter lines (- for stdin) to set\n"
 #define IN_PLACE_OPTION \
-    "  -i, --in-place      replace WORLD (via a temporary file)\n"
+    "      --in-place      replace WORLD (via a temporary file)\n"
 #define PRESET_OPTION \
     "  -p, --preset NAME   the physics profile (default: the starting one)\n"
 
@@ -33,16 +33,18 @@ static const char help_text[] =
     "  doc             the registry as a manual page (phys-params(7))\n"
     "\n"
     DOC_OPTION
-    FROM_OPTION
+    FILE_OPTION
     IN_PLACE_OPTION
     PRESET_OPTION
+    "  -q, --quiet         no warnings\n"
     "  -h, --help          show this help\n"
-    "      --version       show the version\n";
+    "  -V, --version       show the version\n";
 
 static const char list_help[] =
     "\n"
-    "The registry, a parameter line each; with WORLD, every parameter of\n"
-    "WORLD with its value, or those the GLOBs name.\n"
+    "The registry, a line each parameter (name, type, alias, scope and\n"
+    "units; with --doc every fact); with WORLD, every parameter of WORLD\n"
+    "with its value, or those the GLOBs name.\n"
     DOC_OPTION;
 
 static const char get_help[] =
@@ -56,7 +58,7 @@ static const char set_help[] =
     "\n"
     "WORLD with each NAME (a name, an alias or a glob) set to VALUE, on\n"
     "stdout or in place; every value is checked before any is written.\n"
-    FROM_OPTION
+    FILE_OPTION
     IN_PLACE_OPTION
     PRESET_OPTION;
 
@@ -65,7 +67,7 @@ static const char doc_help[] =
     "The registry as a manual page, phys-params(7), on stdout.\n";
 
 /* The options a command may take, as bits of its table entry's data. */
-enum { O_DOC = 1, O_PRESET = 2, O_IN_PLACE = 4, O_FROM = 8 };
+enum { O_DOC = 1, O_PRESET = 2, O_IN_PLACE = 4, O_FILE = 8 };
 #define TAKES(bits) (&(const unsigned){ (bits) })
 
 static int cmd_list(int, char **, void *);
@@ -79,9 +81,9 @@ static const struct phys_subcommand subcommands[] = {
 	    list_help, TAKES(O_DOC) },
 	{ "get", cmd_get, "phys-param get [--doc] [-p PRESET] NAME... WORLD\n",
 	    get_help, TAKES(O_DOC | O_PRESET) },
-	{ "set", cmd_set, "phys-param set [-i] [-p PRESET] [--from FILE] "
+	{ "set", cmd_set, "phys-param set [--in-place] [-p PRESET] [-f FILE] "
 	    "[NAME=VALUE...] WORLD\n", set_help,
-	    TAKES(O_PRESET | O_IN_PLACE | O_FROM) },
+	    TAKES(O_PRESET | O_IN_PLACE | O_FILE) },
 	{ "doc", cmd_doc, "phys-param doc\n", doc_help, TAKES(0) },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
@@ -95,21 +97,23 @@ static const struct phys_subcommand *current;
 #define usage_error(...) \
 	phys_usage_error(phys_command_usage(&command, current), __VA_ARGS__)
 
-enum { OPT_VERSION = 256 };
+enum { OPT_FROM = 256, OPT_IN_PLACE };
 
 static const struct option longopts[] = {
 	{ "doc", no_argument, NULL, 'd' },
-	{ "from", required_argument, NULL, 'f' },
+	{ "file", required_argument, NULL, 'f' },
+	{ "from", required_argument, NULL, OPT_FROM },
 	{ "help", no_argument, NULL, 'h' },
-	{ "in-place", no_argument, NULL, 'i' },
+	{ "in-place", no_argument, NULL, OPT_IN_PLACE },
 	{ "preset", required_argument, NULL, 'p' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
 struct opts {
 	bool doc, in_place;
-	const char *from, *preset;
+	const char *from, *preset;	/* from: --file */
 };
 
 static struct phys_buf out;
@@ -133,28 +137,51 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		case 'd':
 			o->doc = true;
 			break;
+		case OPT_FROM:
+			phys_deprecated("--from", "--file", PHYS_MEANS_FROM);
+			/* FALLTHROUGH */
 		case 'f':
 			o->from = optarg;
 			break;
 		case 'i':
+			phys_deprecated("-i", "--in-place", PHYS_MEANS_ITEMS);
+			/* FALLTHROUGH */
+		case OPT_IN_PLACE:
 			o->in_place = true;
 			break;
 		case 'p':
 			o->preset = optarg;
 			break;
+		case 'q':
+			phys_set_quiet(true);
+			break;
 		case 'h':
 			phys_command_help(&command, current);
-		case OPT_VERSION:
+		case 'V':
 			phys_version();
 		default:
 			phys_option_error(c, argv, longopts);
 		}
 }
 
+/* Parameters by name: a world whose includes are not on this machine is
+ * read without their models, with one warning. */
+static void
+load_options(struct phys_load_options *lo)
+{
+	phys_load_options_default(lo);
+	lo->quiet = true;
+	lo->skip_unsupported = true;
+	lo->partial = true;
+}
+
 static void
 load_world(struct phys_world *w, const char *path)
 {
-	if (phys_world_open(w, path, false) < 0)
+	struct phys_load_options lo;
+
+	load_options(&lo);
+	if (phys_world_open_with(w, path, &lo) < 0)
 		exit(PHYS_EXIT_FAIL);
 }
 
@@ -207,7 +234,8 @@ list_registry(const struct opts *o, int argc, char **argv)
 		if (!keep)
 			continue;
 		hits++;
-		phys_param_line_registry(&out, p, phys_engine_put_support);
+		phys_param_line_registry(&out, p, o->doc ? PHYS_PL_DOC : 0,
+		    phys_engine_put_support);
 	}
 	flush_out();
 	if (argc && !hits)
@@ -329,17 +357,19 @@ cmd_set(int argc, char **argv, void *ctx)
 {
 	const struct opts *o = ctx;
 	struct phys_param_edits e = { 0 };
+	struct phys_load_options lo;
 	struct phys_world w;
 	int k, profile, rc = 0;
 
 	if (argc < 1 || (argc < 2 && !o->from))
-		usage_error("set needs NAME=VALUE (or --from FILE) and a WORLD");
+		usage_error("set needs NAME=VALUE (or --file FILE) and a WORLD");
 	world_last(argc, argv, true);
 	if (o->from && strcmp(o->from, "-") == 0 &&
 	    strcmp(argv[argc - 1], "-") == 0)
-		phys_die(PHYS_EXIT_USAGE, "the world and --from cannot both be "
+		phys_die(PHYS_EXIT_USAGE, "the world and --file cannot both be "
 		    "standard input");
-	if (phys_world_open_edit(&w, argv[argc - 1], o->in_place, false) < 0)
+	load_options(&lo);
+	if (phys_world_open_edit_with(&w, argv[argc - 1], o->in_place, &lo) < 0)
 		exit(PHYS_EXIT_FAIL);
 	profile = profile_of(&w, o->preset);
 	for (k = 0; k < argc - 1 && rc == 0; k++)
@@ -525,10 +555,10 @@ check_options(const struct phys_subcommand *cmd, const struct opts *o)
 		const char *name;
 	} names[] = {
 		{ O_DOC, "--doc" }, { O_PRESET, "--preset" },
-		{ O_IN_PLACE, "--in-place" }, { O_FROM, "--from" }
+		{ O_IN_PLACE, "--in-place" }, { O_FILE, "--file" }
 	};
 	unsigned given = (o->doc ? O_DOC : 0) | (o->preset ? O_PRESET : 0) |
-	    (o->in_place ? O_IN_PLACE : 0) | (o->from ? O_FROM : 0);
+	    (o->in_place ? O_IN_PLACE : 0) | (o->from ? O_FILE : 0);
 	unsigned takes = *(const unsigned *)cmd->data;
 	size_t i;
 
@@ -549,7 +579,7 @@ main(int argc, char **argv)
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
 	if (!(sub = phys_command_split(&command, &current, &argc, &argv,
-	    ":hdf:ip:", parse_options, &o)))
+	    ":hdf:ip:qV", parse_options, &o)))
 		phys_usage(phys_command_usage(&command, NULL));
 	check_options(sub, &o);
 	rc = sub->run(argc, argv, &o);

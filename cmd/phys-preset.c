@@ -9,24 +9,26 @@
 #include "preset.h"
 
 #define ENGINE_OPTIONS \
-    "  -e, --engine ENGINE add a profile for ENGINE (ode, bullet, simbody,\n" \
+    "      --copy PRESET   copy the new profile from PRESET\n" \
+    "      --engine ENGINE add a profile for ENGINE (ode, bullet, simbody,\n" \
     "                      dart), carrying over from PRESET what means the\n" \
-    "                      same there\n" \
-    "  -f, --from PRESET   copy the new profile from PRESET\n"
+    "                      same there\n"
 #define IN_PLACE_OPTION \
-    "  -i, --in-place      replace WORLD (via a temporary file)\n"
+    "      --in-place      replace WORLD (via a temporary file)\n"
 
 static const char help_text[] =
     "\n"
     "List, show, switch, add, remove, rename, export, import and compare\n"
     "the physics profiles (<physics> blocks) of an SDF world. Commands that\n"
-    "change the world write it on stdout, or in place with -i.\n"
+    "change the world write it on stdout, or in place with --in-place. A\n"
+    "world whose includes do not resolve is read without their models.\n"
     "\n"
     "  -1                  list bare profile names, one a line\n"
     ENGINE_OPTIONS
     IN_PLACE_OPTION
+    "  -q, --quiet         no warnings\n"
     "  -h, --help          show this help\n"
-    "      --version       show the version\n";
+    "  -V, --version       show the version\n";
 
 static const char list_help[] =
     "\n"
@@ -42,7 +44,7 @@ static const char show_help[] =
 static const char use_help[] =
     "\n"
     "WORLD with NAME the one profile marked default, the one a run starts\n"
-    "in; on stdout, or in place with -i.\n"
+    "in; on stdout, or in place with --in-place.\n"
     IN_PLACE_OPTION;
 
 static const char add_help[] =
@@ -78,7 +80,7 @@ static const char diff_help[] =
     "each with both values. Exit 0 when they agree, 1 when they differ, 2\n"
     "on trouble.\n";
 
-enum { OPT_VERSION = 256 };
+enum { OPT_COPY = 256, OPT_ENGINE, OPT_FROM, OPT_IN_PLACE };
 
 static int cmd_list(int, char **, void *);
 static int cmd_show(int, char **, void *);
@@ -94,17 +96,19 @@ static int cmd_diff(int, char **, void *);
 static const struct phys_subcommand subcommands[] = {
 	{ "list", cmd_list, "phys-preset list [-1] WORLD\n", list_help, NULL },
 	{ "show", cmd_show, "phys-preset show NAME WORLD\n", show_help, NULL },
-	{ "use", cmd_use, "phys-preset use [-i] NAME WORLD\n", use_help, NULL },
+	{ "use", cmd_use, "phys-preset use [--in-place] NAME WORLD\n", use_help,
+	    NULL },
 	{ "add", cmd_add,
-	    "phys-preset add [-i] [--engine ENGINE] [--from PRESET] NAME\n"
-	    "                [NAME=VALUE...] WORLD\n", add_help, NULL },
-	{ "remove", cmd_remove, "phys-preset remove [-i] NAME WORLD\n",
+	    "phys-preset add [--in-place] [--engine ENGINE] [--copy PRESET]\n"
+	    "                NAME [NAME=VALUE...] WORLD\n", add_help, NULL },
+	{ "remove", cmd_remove, "phys-preset remove [--in-place] NAME WORLD\n",
 	    remove_help, NULL },
-	{ "rename", cmd_rename, "phys-preset rename [-i] OLD NEW WORLD\n",
-	    rename_help, NULL },
+	{ "rename", cmd_rename,
+	    "phys-preset rename [--in-place] OLD NEW WORLD\n", rename_help,
+	    NULL },
 	{ "export", cmd_export, "phys-preset export NAME WORLD\n", export_help,
 	    NULL },
-	{ "import", cmd_import, "phys-preset import [-i] FILE WORLD\n",
+	{ "import", cmd_import, "phys-preset import [--in-place] FILE WORLD\n",
 	    import_help, NULL },
 	{ "diff", cmd_diff, "phys-preset diff A B WORLD\n", diff_help, NULL },
 	{ NULL, NULL, NULL, NULL, NULL }
@@ -116,11 +120,13 @@ static const struct phys_command command = { subcommands, NULL, help_text };
 static const struct phys_subcommand *current;
 
 static const struct option longopts[] = {
-	{ "engine", required_argument, NULL, 'e' },
-	{ "from", required_argument, NULL, 'f' },
+	{ "copy", required_argument, NULL, OPT_COPY },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "from", required_argument, NULL, OPT_FROM },
 	{ "help", no_argument, NULL, 'h' },
-	{ "in-place", no_argument, NULL, 'i' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "in-place", no_argument, NULL, OPT_IN_PLACE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -156,27 +162,56 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 			o->bare = true;
 			break;
 		case 'e':
+			phys_deprecated("-e", "--engine", PHYS_MEANS_EVERY);
+			/* FALLTHROUGH */
+		case OPT_ENGINE:
 			o->engine = optarg;
 			break;
 		case 'f':
+		case OPT_FROM:
+			phys_deprecated(c == 'f' ? "-f" : "--from", "--copy",
+			    c == 'f' ? PHYS_MEANS_FILE : PHYS_MEANS_FROM);
+			/* FALLTHROUGH */
+		case OPT_COPY:
 			o->from = optarg;
 			break;
 		case 'i':
+			phys_deprecated("-i", "--in-place", PHYS_MEANS_ITEMS);
+			/* FALLTHROUGH */
+		case OPT_IN_PLACE:
 			o->in_place = true;
+			break;
+		case 'q':
+			phys_set_quiet(true);
 			break;
 		case 'h':
 			phys_command_help(&command, current);
-		case OPT_VERSION:
+		case 'V':
 			phys_version();
 		default:
 			phys_option_error(c, argv, longopts);
 		}
 }
 
+/*
+ * Profiles need no models: a world whose includes are not on this
+ * machine is read without them, with one warning.
+ */
+static void
+load_options(struct phys_load_options *lo)
+{
+	phys_load_options_default(lo);
+	lo->skip_unsupported = true;
+	lo->partial = true;
+}
+
 static void
 load(const char *path)
 {
-	if (phys_world_open(&world, path, true) < 0)
+	struct phys_load_options lo;
+
+	load_options(&lo);
+	if (phys_world_open_with(&world, path, &lo) < 0)
 		exit(trouble);
 	phys_world_engines(&world);	/* which a gz-sim profile runs */
 }
@@ -279,7 +314,10 @@ cmd_export(int argc, char **argv, void *ctx)
 static void
 open_edit(const struct opts *o, const char *path)
 {
-	if (phys_world_open_edit(&world, path, o->in_place, true) < 0)
+	struct phys_load_options lo;
+
+	load_options(&lo);
+	if (phys_world_open_edit_with(&world, path, o->in_place, &lo) < 0)
 		exit(PHYS_EXIT_FAIL);
 }
 
@@ -350,7 +388,7 @@ main(int argc, char **argv)
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
 	if (!(sub = phys_command_split(&command, &current, &argc, &argv,
-	    ":h1e:f:i", parse_options, &o)))
+	    ":h1e:f:iqV", parse_options, &o)))
 		phys_usage(phys_command_usage(&command, NULL));
 	rc = sub->run(argc, argv, &o);
 	/* diff, like diff(1), keeps 1 for "they differ", 2 for trouble */

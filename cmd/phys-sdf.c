@@ -34,14 +34,15 @@ static const char help_text[] =
     WORLD_TEXT
     "\n"
     GROUND_TEXT
+    "  -q, --quiet         no warnings\n"
     "  -h, --help          show this help\n"
-    "      --version       show the version\n";
+    "  -V, --version       show the version\n";
 
 static const char check_help[] = "\n" CHECK_TEXT;
 static const char print_help[] = "\n" PRINT_TEXT;
 static const char world_help[] = "\n" WORLD_TEXT "\n" GROUND_TEXT;
 
-enum { OPT_VERSION = 256, OPT_GROUND };
+enum { OPT_GROUND = 256 };
 
 static int cmd_check(int, char **, void *);
 static int cmd_print(int, char **, void *);
@@ -66,7 +67,8 @@ static const struct phys_subcommand *current;
 static const struct option longopts[] = {
 	{ "ground", no_argument, NULL, OPT_GROUND },
 	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -78,9 +80,12 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
 		switch (c) {
+		case 'q':
+			phys_set_quiet(true);
+			break;
 		case 'h':
 			phys_command_help(&command, current);
-		case OPT_VERSION:
+		case 'V':
 			phys_version();
 		case OPT_GROUND:
 			*ground = true;
@@ -176,8 +181,8 @@ main(int argc, char **argv)
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
-	if (!(sub = phys_command_split(&command, &current, &argc, &argv, ":h",
-	    parse_options, &ground)))
+	if (!(sub = phys_command_split(&command, &current, &argc, &argv,
+	    ":hqV", parse_options, &ground)))
 		phys_usage(phys_command_usage(&command, NULL));
 	rc = sub->run(argc, argv, &ground);
 	if (phys_close_stdout() != PHYS_EXIT_OK)

@@ -9,9 +9,10 @@
 #include "world.h"
 
 static const char usage_text[] =
-    "usage: phys-step [-c FILE] [-e N] [-i GLOB]... [-n STEPS] [-p PRESET]\n"
-    "                 [-r HZ] [-s NAME=VALUE]... [-t SECONDS] [--realtime]\n"
-    "                 [--save-to WORLD] [--skip-unsupported] [WORLD | -]\n";
+    "usage: phys-step [-q] [-c FILE] [-e N] [-i GLOB]... [-n STEPS]\n"
+    "                 [-p PRESET] [-r HZ] [-s NAME=VALUE]... [-t SECONDS]\n"
+    "                 [--realtime] [--save-to WORLD] [--skip-unsupported]\n"
+    "                 [WORLD | -]\n";
 
 static const char help_text[] =
     "\n"
@@ -33,10 +34,11 @@ static const char help_text[] =
     "                           profiles to\n"
     "      --skip-unsupported   skip mesh, heightmap and other unsupported\n"
     "                           collisions with a warning\n"
+    "  -q, --quiet              no warnings\n"
     "  -h, --help               show this help\n"
-    "      --version            show the version\n";
+    "  -V, --version            show the version\n";
 
-enum { OPT_REALTIME = 256, OPT_SAVE_TO, OPT_SKIP, OPT_VERSION };
+enum { OPT_REALTIME = 256, OPT_SAVE_TO, OPT_SKIP };
 
 static const struct option longopts[] = {
 	{ "control", required_argument, NULL, 'c' },
@@ -45,13 +47,14 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "items", required_argument, NULL, 'i' },
 	{ "preset", required_argument, NULL, 'p' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "rate", required_argument, NULL, 'r' },
 	{ "realtime", no_argument, NULL, OPT_REALTIME },
 	{ "save-to", required_argument, NULL, OPT_SAVE_TO },
 	{ "set", required_argument, NULL, 's' },
 	{ "skip-unsupported", no_argument, NULL, OPT_SKIP },
 	{ "steps", required_argument, NULL, 'n' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -61,35 +64,16 @@ usage(void)
 	phys_usage(usage_text);
 }
 
-static double
-positive_number(const char *opt, const char *s, bool allow_zero)
-{
-	return phys_arg_number(usage_text, opt, s, 0, allow_zero);
-}
-
-static void
-push(char ***list, size_t *n, char *s)
-{
-	*list = phys_xrealloc(*list, (*n + 1) * sizeof **list);
-	(*list)[(*n)++] = s;
-}
-
 static void
 parse_options(int argc, char **argv, struct phys_run_options *o)
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":c:e:hi:n:p:r:s:t:", longopts,
+	while ((c = getopt_long(argc, argv, ":c:e:hi:n:p:qr:s:t:V", longopts,
 	    NULL)) != -1) {
 		if (phys_run_option(c, 'i', optarg, usage_text, o))
 			continue;
 		switch (c) {
-		case 'r':
-			o->rate = positive_number("--rate", optarg, false);
-			break;
-		case 's':
-			push(&o->sets, &o->nsets, optarg);
-			break;
 		case OPT_REALTIME:
 			o->realtime = true;
 			break;
@@ -99,9 +83,12 @@ parse_options(int argc, char **argv, struct phys_run_options *o)
 		case OPT_SKIP:
 			o->skip_unsupported = true;
 			break;
+		case 'q':
+			phys_set_quiet(true);
+			break;
 		case 'h':
 			phys_help(usage_text, help_text);
-		case OPT_VERSION:
+		case 'V':
 			phys_version();
 		default:
 			phys_option_error(c, argv, longopts);

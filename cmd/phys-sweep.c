@@ -15,23 +15,42 @@
 #define PLAN_OPTIONS \
     "  -c, --control FILE   control lines for every run\n" \
     "  -e, --every N        write every Nth step\n" \
-    "  -I, --items GLOB     items to write (repeatable)\n" \
+    "  -i, --items GLOB     items to write (repeatable)\n" \
     "  -l, --list FILE      runs from FILE: one JSON object of NAME:VALUE a line\n" \
     "      --lhs N          N runs, a Latin-hypercube sample\n" \
     "  -n, --steps N        steps of each run\n" \
     "  -p, --preset NAME    starting profile of each run\n" \
+    "  -r, --rate HZ        write HZ samples per simulated second\n" \
     "      --random N       N runs, values drawn uniformly\n" \
+    "  -s, --set NAME=VALUE one value of NAME for every run (repeatable)\n" \
     "      --seed S         seed of --random and --lhs (default 1)\n" \
     "  -t, --duration SEC   simulated time of each run (default 1)\n"
+#define DIR_OPTION \
+    "      --dir DIR        where run states are (default runs)\n"
 #define SCORE_TEXT \
     "SCORE is final:EXPR, max:EXPR, min:EXPR or diff:REF (the RMS difference\n" \
-    "of the selected fields from the run REF); EXPR as phys-introspect\n" \
-    "derive's.\n"
+    "of the selected fields from the run REF, at REF's times); EXPR as\n" \
+    "phys-introspect derive's.\n"
 #define BEST_OPTIONS \
-    "  -k, --keep N         print the N best runs (default 1)\n" \
+    "  -k, --top N          print the N best runs (default 1)\n" \
     "      --maximize       a higher score is better (default: lower)\n" \
-    "  -s, --save-as NAME   add the best run's values to WORLD as profile NAME\n" \
-    "  -i, --in-place       replace WORLD (via a temporary file)\n"
+    "      --save-as NAME   add the best run's values to WORLD as profile NAME\n" \
+    "      --in-place       replace WORLD (via a temporary file)\n"
+#define PLOT_OPTIONS \
+    "      --format png|svg|pdf  the image's format (default: -o's extension)\n" \
+    "      --logscale x|y   a logarithmic axis: x each parameter's, y the\n" \
+    "                       score's; repeatable\n" \
+    "      --maximize       the best run is the highest score\n" \
+    "  -o, --output FILE    the image, FILE.png, FILE.svg or FILE.pdf\n" \
+    "                       (default: the terminal, as sixel or text)\n" \
+    "      --script FILE    write the gnuplot script, data included, to FILE\n" \
+    "                       instead of running gnuplot\n" \
+    "      --size WxH       the image's size in pixels (default 640 wide,\n" \
+    "                       360 high a panel)\n" \
+    "      --terminal text|sixel|window\n" \
+    "                       without -o: draw as text or sixel on the\n" \
+    "                       terminal, or in a window\n" \
+    "      --title TEXT     a title above the plot\n"
 
 static const char help_text[] =
     "\n"
@@ -41,30 +60,33 @@ static const char help_text[] =
     "the score against each swept parameter.\n"
     "\n"
     "plan: NAME=V1,V2,... or NAME=LO:HI:N (a grid); with --random or --lhs,\n"
-    "NAME=LO:HI (a sample). Run options as phys-step's:\n"
+    "NAME=LO:HI (a sample) or NAME=V. Run options as phys-step's:\n"
     PLAN_OPTIONS
     "\n"
-    "run, run-one, score, plot:\n"
+    "run, run-one, score:\n"
+    DIR_OPTION
     "  -j, --jobs N         run N at a time (default: the number of cores)\n"
-    "  -o, --output DIR     where run states go (default runs); plot: the\n"
-    "                       image, FILE.png or FILE.svg (default: terminal)\n"
     "      --stream         also write every run's state lines on stdout,\n"
     "                       each with its \"run\" id, in plan order\n"
-    "      --script FILE    plot: write the gnuplot script, data included,\n"
-    "                       to FILE instead of running gnuplot\n"
     SCORE_TEXT
     "\n"
     "best:\n"
     BEST_OPTIONS
+    "\n"
+    "plot:\n"
+    PLOT_OPTIONS
+    "\n"
+    "  -q, --quiet          no warnings\n"
     "  -h, --help           show this help\n"
-    "      --version        show the version\n";
+    "  -V, --version        show the version\n";
 
 static const char plan_help[] =
     "\n"
     "Run lines (JSON) on standard output: NAME=V1,V2,... or NAME=LO:HI:N\n"
     "(a grid, the first name varying slowest); with --random or --lhs,\n"
-    "NAME=LO:HI (a sample). Every name and value is checked against WORLD\n"
-    "first. Run options as phys-step's:\n"
+    "NAME=LO:HI (a sample, whole numbers for an int parameter) or NAME=V\n"
+    "(one value). Every name and value is checked against WORLD first. Run\n"
+    "options as phys-step's:\n"
     PLAN_OPTIONS;
 
 static const char run_help[] =
@@ -72,8 +94,8 @@ static const char run_help[] =
     "Run the runs of PLAN on local workers, each one's state lines into\n"
     "DIR/ID.jsonl; runs with a state file already are skipped, so running\n"
     "a stopped sweep again resumes it.\n"
+    DIR_OPTION
     "  -j, --jobs N         run N at a time (default: the number of cores)\n"
-    "  -o, --output DIR     where run states go (default runs)\n"
     "      --stream         also write every run's state lines on stdout,\n"
     "                       each with its \"run\" id, in plan order\n";
 
@@ -81,13 +103,13 @@ static const char run_one_help[] =
     "\n"
     "Run the runs of PLAN with these ids, one after another: the unit GNU\n"
     "parallel or a Slurm job array calls.\n"
-    "  -o, --output DIR     where run states go (default runs)\n";
+    DIR_OPTION;
 
 static const char score_help[] =
     "\n"
     "Each run line of PLAN with its \"score\", from its state file.\n"
     SCORE_TEXT
-    "  -o, --output DIR     where run states are (default runs)\n";
+    DIR_OPTION;
 
 static const char best_help[] =
     "\n"
@@ -97,11 +119,9 @@ static const char best_help[] =
 
 static const char plot_help[] =
     "\n"
-    "The score against each swept parameter whose values are numbers,\n"
-    "drawn by gnuplot.\n"
-    "  -o, --output FILE    the image, FILE.png or FILE.svg (default: terminal)\n"
-    "      --script FILE    write the gnuplot script, data included, to FILE\n"
-    "                       instead of running gnuplot\n";
+    "The score against each swept parameter whose values are numbers, a\n"
+    "panel each, drawn by gnuplot; the best run's point marked.\n"
+    PLOT_OPTIONS;
 
 static int cmd_plan(int, char **, void *);
 static int cmd_run(int, char **, void *);
@@ -117,19 +137,22 @@ static const struct phys_subcommand subcommands[] = {
 	    "phys-sweep plan [OPTION]... WORLD [NAME=VALUES]...\n",
 	    plan_help, NULL },
 	{ "run", cmd_run,
-	    "phys-sweep run [-j N] [-o DIR] [--stream] [PLAN | -]\n",
+	    "phys-sweep run [-j N] [--dir DIR] [--stream] [PLAN | -]\n",
 	    run_help, NULL },
-	{ "run-one", cmd_run_one, "phys-sweep run-one [-o DIR] PLAN ID...\n",
-	    run_one_help, NULL },
+	{ "run-one", cmd_run_one,
+	    "phys-sweep run-one [--dir DIR] PLAN ID...\n", run_one_help,
+	    NULL },
 	{ "score", cmd_score,
-	    "phys-sweep score [-o DIR] SCORE PLAN [SELECTOR]...\n",
+	    "phys-sweep score [--dir DIR] SCORE PLAN [SELECTOR]...\n",
 	    score_help, NULL },
 	{ "best", cmd_best,
 	    "phys-sweep best [-k N] [--maximize] [SCORES | -]\n"
-	    "phys-sweep best --save-as NAME [-i] [--maximize] SCORES WORLD\n",
-	    best_help, NULL },
+	    "phys-sweep best --save-as NAME [--in-place] [--maximize] SCORES "
+	    "WORLD\n", best_help, NULL },
 	{ "plot", cmd_plot,
-	    "phys-sweep plot [-o FILE] [--script FILE] [SCORES | -]\n",
+	    "phys-sweep plot [-o FILE] [--format FORMAT] [--script FILE]\n"
+	    "                [--size WxH] [--logscale x|y]... [--maximize]\n"
+	    "                [--terminal TERM] [--title TEXT] [SCORES | -]\n",
 	    plot_help, NULL },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
@@ -150,50 +173,114 @@ usage_text(void)
 #define usage_error(...) phys_usage_error(usage_text(), __VA_ARGS__)
 
 enum {
-	OPT_VERSION = 256, OPT_LHS, OPT_RANDOM, OPT_SEED, OPT_STREAM,
-	OPT_MAXIMIZE, OPT_SCRIPT
+	OPT_LHS = 256, OPT_RANDOM, OPT_SEED, OPT_STREAM, OPT_MAXIMIZE,
+	OPT_SCRIPT, OPT_DIR, OPT_SAVE_AS, OPT_IN_PLACE, OPT_TOP, OPT_KEEP,
+	OPT_SIZE, OPT_LOGSCALE, OPT_TITLE, OPT_FORMAT, OPT_TERMINAL
 };
 
 static const struct option longopts[] = {
 	{ "control", required_argument, NULL, 'c' },
+	{ "dir", required_argument, NULL, OPT_DIR },
 	{ "duration", required_argument, NULL, 't' },
 	{ "every", required_argument, NULL, 'e' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "help", no_argument, NULL, 'h' },
-	{ "in-place", no_argument, NULL, 'i' },
-	{ "items", required_argument, NULL, 'I' },
+	{ "in-place", no_argument, NULL, OPT_IN_PLACE },
+	{ "items", required_argument, NULL, 'i' },
 	{ "jobs", required_argument, NULL, 'j' },
-	{ "keep", required_argument, NULL, 'k' },
+	{ "keep", required_argument, NULL, OPT_KEEP },
 	{ "lhs", required_argument, NULL, OPT_LHS },
 	{ "list", required_argument, NULL, 'l' },
+	{ "logscale", required_argument, NULL, OPT_LOGSCALE },
 	{ "maximize", no_argument, NULL, OPT_MAXIMIZE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "preset", required_argument, NULL, 'p' },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "random", required_argument, NULL, OPT_RANDOM },
-	{ "save-as", required_argument, NULL, 's' },
+	{ "rate", required_argument, NULL, 'r' },
+	{ "save-as", required_argument, NULL, OPT_SAVE_AS },
 	{ "script", required_argument, NULL, OPT_SCRIPT },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "set", required_argument, NULL, 's' },
+	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "steps", required_argument, NULL, 'n' },
 	{ "stream", no_argument, NULL, OPT_STREAM },
-	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "terminal", required_argument, NULL, OPT_TERMINAL },
+	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
 
+/*
+ * The short options: one meaning each, as in every command. best still
+ * takes the spellings it had (-i, -s) for a release; -i there has no
+ * value, so best has an option string of its own.
+ */
+#define OPTSTRING ":c:e:hi:I:j:k:l:n:o:p:qr:s:t:V"
+#define BEST_OPTSTRING ":c:e:hiI:j:k:l:n:o:p:qr:s:t:V"
+
 struct opts {
 	/* plan */
-	struct phys_run_options run;	/* -c -e -I -n -p -t, as phys-step's */
+	struct phys_run_options run;	/* -c -e -i -n -p -r -s -t */
 	const char *list;
 	long nsample;
 	enum phys_sweep_sample sample;
 	unsigned long long seed;
-	/* run, score, plot */
+	/* run, run-one, score */
 	long jobs;
-	const char *output, *script;
+	const char *dir;
 	bool stream;
 	/* best */
-	long keep;
+	long top;
 	bool maximize, in_place;
 	const char *save_as;
+	/* plot */
+	const char *output, *script;
+	struct phys_ist_plotopts plot;
 };
+
+static bool
+is(const char *name)
+{
+	return current && strcmp(current->name, name) == 0;
+}
+
+/* The options that name a directory of runs, a profile or a count of
+ * best runs in the spelling they had before: still taken, with a
+ * warning. */
+static bool
+old_option(struct opts *o, int c, const char *arg)
+{
+	if (c == 'o' && (is("run") || is("run-one") || is("score"))) {
+		phys_deprecated("-o", "--dir", PHYS_MEANS_OUTPUT);
+		o->dir = arg;
+	} else if (c == 's' && is("best")) {
+		phys_deprecated("-s", "--save-as", PHYS_MEANS_SET);
+		o->save_as = arg;
+	} else if (c == 'i' && is("best")) {
+		phys_deprecated("-i", "--in-place", PHYS_MEANS_ITEMS);
+		o->in_place = true;
+	} else if (c == 'I') {
+		phys_deprecated("-I", "-i", "-i is --items, as in phys-step");
+		o->run.items = phys_xrealloc(o->run.items, (o->run.nitems + 1) *
+		    sizeof *o->run.items);
+		o->run.items[o->run.nitems++] = (char *)arg;
+	} else if (c == OPT_KEEP) {
+		phys_deprecated("--keep", "--top", PHYS_MEANS_KEEP);
+		o->top = phys_arg_count(usage_text(), "--keep", arg, 1);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+static void
+plot_setting(struct opts *o, const char *name, const char *arg)
+{
+	if (phys_ist_plot_setting(&o->plot, name, arg) < 0)
+		usage_error("%s", phys_error());
+}
 
 static void
 parse_options(int argc, char **argv, const char *optstring, void *ctx)
@@ -201,20 +288,23 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 	struct opts *o = ctx;
 	int c;
 
+	/* before the subcommand its name is not known: "+" from the caller */
+	if (is("best"))
+		optstring = BEST_OPTSTRING;
+	else if (*optstring != '+')
+		optstring = OPTSTRING;
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
-		if (phys_run_option(c, 'I', optarg, usage_text(), &o->run))
+		if (old_option(o, c, optarg) ||
+		    phys_run_option(c, 'i', optarg, usage_text(), &o->run))
 			continue;
 		switch (c) {
-		case 'i':
-			o->in_place = true;
-			break;
 		case 'j':
 			o->jobs = phys_arg_count(usage_text(), "--jobs", optarg,
 			    1);
 			break;
 		case 'k':
-			o->keep = phys_arg_count(usage_text(), "--keep", optarg,
-			    1);
+		case OPT_TOP:
+			o->top = phys_arg_count(usage_text(), "--top", optarg, 1);
 			break;
 		case 'l':
 			o->list = optarg;
@@ -222,8 +312,14 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		case 'o':
 			o->output = optarg;
 			break;
-		case 's':
+		case OPT_DIR:
+			o->dir = optarg;
+			break;
+		case OPT_SAVE_AS:
 			o->save_as = optarg;
+			break;
+		case OPT_IN_PLACE:
+			o->in_place = true;
 			break;
 		case OPT_LHS:
 		case OPT_RANDOM:
@@ -245,9 +341,27 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		case OPT_SCRIPT:
 			o->script = optarg;
 			break;
+		case OPT_SIZE:
+			plot_setting(o, "size", optarg);
+			break;
+		case OPT_LOGSCALE:
+			plot_setting(o, "logscale", optarg);
+			break;
+		case OPT_TITLE:
+			plot_setting(o, "title", optarg);
+			break;
+		case OPT_FORMAT:
+			plot_setting(o, "format", optarg);
+			break;
+		case OPT_TERMINAL:
+			plot_setting(o, "terminal", optarg);
+			break;
+		case 'q':
+			phys_set_quiet(true);
+			break;
 		case 'h':
 			phys_command_help(&command, current);
-		case OPT_VERSION:
+		case 'V':
 			phys_version();
 		default:
 			phys_option_error(c, argv, longopts);
@@ -271,6 +385,10 @@ cmd_plan(int argc, char **argv, void *ctx)
 		usage_error("--random and --lhs need "
 		    "NAME=LO:HI operands");
 	phys_sweep_plan_init(&plan, o->sample, o->nsample, o->seed);
+	/* -s: one value for every run, checked as the swept ones */
+	for (size_t k = 0; k < o->run.nsets; k++)
+		if (phys_sweep_plan_set(&plan, o->run.sets[k]) < 0)
+			usage_error("%s", phys_error());
 	for (i = 1; i < argc; i++)
 		if (phys_sweep_plan_axis(&plan, argv[i]) < 0)
 			usage_error("%s", phys_error());
@@ -312,7 +430,7 @@ load_runs(struct phys_sweep_runs *r, const char *path, const char *what)
 static const char *
 output_dir(const struct opts *o)
 {
-	return o->output ? o->output : "runs";
+	return o->dir ? o->dir : "runs";
 }
 
 /* The runs want[] selects; a stop request is raised again once the
@@ -449,7 +567,7 @@ cmd_best(int argc, char **argv, void *ctx)
 {
 	struct opts *o = ctx;
 	struct phys_sweep_runs r;
-	long keep = o->keep ? o->keep : 1;
+	long keep = o->top ? o->top : 1;
 	int rc = PHYS_EXIT_OK;
 
 	if (o->save_as ? argc != 2 : argc > 1)
@@ -479,32 +597,36 @@ static int
 cmd_plot(int argc, char **argv, void *ctx)
 {
 	struct opts *o = ctx;
-	struct phys_buf b = { 0 };
+	struct phys_sweep_landscape l = { 0 };
 	struct phys_sweep_runs r;
-	const char *ext;
-	char *prog = NULL;
 	int rc;
 
 	if (argc > 1)
 		usage_error("plot takes one SCORES");
-	ext = o->output ? strrchr(o->output, '.') : NULL;
-	if (o->output && (!ext || (strcmp(ext, ".png") != 0 &&
-	    strcmp(ext, ".svg") != 0)))
-		usage_error("-o %s: the name must end in "
-		    ".png or .svg", o->output);
+	o->plot.script = o->script;
+	/* where it goes, as phys-introspect plot's */
+	if (phys_ist_plot_check(&o->plot, o->output, 1,
+	    isatty(STDOUT_FILENO)) < 0)
+		usage_error("%s", phys_error());
 	load_scores(&r, argc ? argv[0] : "-");
-	if (!o->script && !(prog = phys_ist_find_program("gnuplot")))
-		phys_die(PHYS_EXIT_FAIL, "gnuplot not found: install the "
-		    "Debian package gnuplot-nox");
-	if (phys_sweep_landscape(&r, o->output, &b) == 0)
+	l.runs = &r;
+	if ((l.nnames = phys_sweep_landscape_names(&r, &l.names)) == 0)
 		phys_die(PHYS_EXIT_FAIL, "no swept parameter has numbers to "
 		    "plot against");
-	rc = o->script ? phys_ist_write_script(o->script, &b) :
-	    phys_ist_run_gnuplot(prog, &b);
+	l.maximize = o->maximize;
+	l.logx = o->plot.logx;
+	l.logy = o->plot.logy;
+	l.title = o->plot.title;
+	/* an image: 640 pixels wide and 360 high a panel, unless --size */
+	if (!o->plot.width) {
+		o->plot.width = 640;
+		o->plot.height = 360 * (int)l.nnames;
+	}
+	rc = phys_ist_plot_custom(&o->plot, o->output,
+	    phys_sweep_landscape_body, &l);
 	if (rc < 0)
 		phys_report();
-	phys_buf_free(&b);
-	free(prog);
+	free(l.names);
 	phys_sweep_runs_free(&r);
 	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
@@ -524,9 +646,11 @@ main(int argc, char **argv)
 	o.seed = 1;
 	o.jobs = cores > 0 ? cores : 1;
 	if (!(sub = phys_command_split(&command, &current, &argc, &argv,
-	    ":c:e:hiI:j:k:l:n:o:p:s:t:", parse_options, &o)))
+	    OPTSTRING, parse_options, &o)))
 		phys_usage(usage_text());
 	rc = sub->run(argc, argv, &o);
 	free(o.run.items);
+	free(o.run.sets);
+	phys_ist_plotopts_free(&o.plot);
 	return rc | phys_close_stdout();
 }

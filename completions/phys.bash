@@ -7,7 +7,10 @@
 
 # Words of the line up to the cursor, split at blanks only, so that
 # "box::link/pose" and "iters=5" stay whole: sets _phys_words, _phys_cword,
-# _phys_after (the words after the cursor), cur and prev.
+# _phys_after (the words after the cursor), cur and prev. A word being
+# completed inside quotes ('box5::link/p, as the manual pages quote
+# selectors) is completed without its opening quote, which readline keeps
+# (and closes), and whole: within quotes ':' and '=' break no word.
 _phys_split()
 {
 	local line
@@ -31,6 +34,11 @@ _phys_split()
 	fi
 	_phys_cword=$((${#_phys_words[@]} - 1))
 	cur=${_phys_words[_phys_cword]}
+	_phys_quoted=0
+	if [[ $cur == [\'\"]* ]]; then
+		_phys_quoted=1
+		cur=${cur:1}
+	fi
 	prev=
 	if [[ $_phys_cword -gt 0 ]]; then
 		prev=${_phys_words[_phys_cword - 1]}
@@ -119,6 +127,58 @@ _phys_items()
 	    sed -n 's/^.*"name":"\([^"]*\)".*$/\1/p')
 }
 
+# The fields (ITEM.FIELD) and items of the state lines of file $1, from
+# its first line, in line order; nothing when it cannot be read.
+_phys_fields_of()
+{
+	command -v phys-introspect > /dev/null 2>&1 || return 0
+	[[ -f $1 && -r $1 ]] || return 0
+	head -n 1 -- "$1" 2> /dev/null |
+	    phys-introspect filter --csv '*' 2> /dev/null | head -n 1 |
+	    tr ',' '\n' | sed 1d | awk '{ f[++n] = $0
+		if (index($0, "/") && match($0, /\.[^.\/]*$/)) {
+			it = substr($0, 1, RSTART - 1)
+			if (!seen[it]++) i[++m] = it
+		} }
+		END { for (k = 1; k <= m; k++) print i[k]; for (k = 1; k <= n; k++) print f[k] }'
+}
+
+# The run the line reads: the first -f FILE (--file), else diff's first
+# operand.
+_phys_run_file()
+{
+	local i w next=0
+	for ((i = 1; i < _phys_cword; i++)); do
+		w=${_phys_words[i]}
+		w=${w//\"/}
+		w=${w//\'/}
+		if ((next)); then
+			printf '%s\n' "$w"
+			return 0
+		fi
+		case $w in
+		-f | --file) next=1 ;;
+		--file=*) printf '%s\n' "${w#--file=}"; return 0 ;;
+		-f?*) printf '%s\n' "${w#-f}"; return 0 ;;
+		esac
+	done
+	if [[ $_phys_sub == diff ]] && ((_phys_subi + 1 < _phys_cword)); then
+		w=${_phys_words[_phys_subi + 1]}
+		w=${w//\"/}
+		printf '%s\n' "${w//\'/}"
+		return 0
+	fi
+	return 1
+}
+
+# Selectors: the fields and items of the run on the line.
+_phys_fields()
+{
+	local f
+	f=$(_phys_run_file) || return 0
+	_phys_add < <(_phys_fields_of "$f")
+}
+
 # Files: world, model and robot files (*.sdf, *.world, *.urdf) with
 # "world", any file otherwise;
 # directories always.
@@ -184,7 +244,7 @@ _phys_long_value()
 _phys_trim()
 {
 	local k pre='' i
-	((_phys_split_line)) || return 0
+	((_phys_split_line && !_phys_quoted)) || return 0
 	for ((k = ${#cur} - 1; k >= 0; k--)); do
 		if [[ ${COMP_WORDBREAKS-} == *"${cur:k:1}"* ]]; then
 			pre=${cur:0:k+1}
@@ -237,7 +297,7 @@ _phys_step()
 	if [[ $cur == -* ]]; then
 		_phys_words_add -c --control -e --every -i --items -n --steps \
 		    -p --preset -r --rate -s --set -t --duration --realtime \
-		    --save-to --skip-unsupported --help --version
+		    --save-to --skip-unsupported -q --quiet --help --version
 		return
 	fi
 	_phys_files world
@@ -269,32 +329,32 @@ _phys_preset()
 {
 	local n
 	case $prev in
-	-f | --from)
+	--copy)
 		_phys_profiles
 		return
 		;;
-	-e | --engine)
+	--engine)
 		_phys_words_add ode bullet mujoco simbody dart
 		return
 		;;
 	esac
-	if [[ $cur == --from=* ]]; then
+	if [[ $cur == --copy=* ]]; then
 		_phys_long_value _phys_profiles
 		return
 	fi
-	_phys_subcommand '-f|--from|-e|--engine'
+	_phys_subcommand '--copy|--engine'
 	if [[ $cur == -* ]]; then
 		case $_phys_sub in
 		'') _phys_words_add --help --version ;;
-		list) _phys_words_add -1 --help ;;
-		add) _phys_words_add -i --in-place -e --engine -f --from --help ;;
+		list) _phys_words_add -1 ;;
+		add) _phys_words_add --in-place --engine --copy ;;
 		use | remove | rename | import)
-			_phys_words_add -i --in-place --help ;;
-		*) _phys_words_add --help ;;
+			_phys_words_add --in-place ;;
 		esac
+		_phys_words_add -q --quiet --help
 		return
 	fi
-	n=$(_phys_operand_index '-f|--from|-e|--engine')
+	n=$(_phys_operand_index '--copy|--engine')
 	case $_phys_sub in
 	'')
 		_phys_words_add list show use add remove rename export \
@@ -335,29 +395,30 @@ _phys_param_value()
 {
 	case $1 in
 	-p | --preset) _phys_profiles ;;
-	-f | --from) _phys_files any ;;
+	-f | --file) _phys_files any ;;
 	esac
 }
 
 _phys_param()
 {
 	case $prev in
-	-p | --preset | -f | --from)
+	-p | --preset | -f | --file)
 		_phys_param_value "$prev"
 		return
 		;;
 	esac
 	_phys_long_value _phys_param_value && return
-	_phys_subcommand '-p|--preset|-f|--from'
+	_phys_subcommand '-p|--preset|-f|--file'
 	if [[ $cur == -* ]]; then
 		case $_phys_sub in
-		list) _phys_words_add -d --doc --help ;;
-		get) _phys_words_add -d --doc -p --preset --help ;;
-		set) _phys_words_add -i --in-place -p --preset -f --from --help ;;
-		doc) _phys_words_add --help ;;
-		*) _phys_words_add -d --doc -f --from -i --in-place -p \
-		    --preset --help --version ;;
+		list) _phys_words_add -d --doc ;;
+		get) _phys_words_add -d --doc -p --preset ;;
+		set) _phys_words_add --in-place -p --preset -f --file ;;
+		doc) ;;
+		*) _phys_words_add -d --doc -f --file --in-place -p \
+		    --preset --version ;;
 		esac
+		_phys_words_add -q --quiet --help
 		return
 	fi
 	case $_phys_sub in
@@ -390,7 +451,7 @@ _phys_inertia()
 	local shapes=(box sphere cylinder capsule ellipsoid hollow-sphere
 	    hollow-cylinder)
 	case $prev in
-	--density | --mass | --density-factor | --mass-factor | --size | --ratio | \
+	--density | --mass | --density-factor | --mass-factor | --size-factor | --ratio | \
 	    --ixx | --ixy | --ixz | --iyy | --iyz | --izz)
 		return
 		;;
@@ -401,7 +462,7 @@ _phys_inertia()
 	esac
 	if [[ $_phys_cword -eq 1 ]]; then
 		if [[ $cur == -* ]]; then
-			_phys_words_add --help --version
+			_phys_words_add -q --quiet --help --version
 		else
 			_phys_words_add "${shapes[@]}" principal box-equivalent scale \
 			    check fix show
@@ -411,12 +472,12 @@ _phys_inertia()
 	case ${_phys_words[1]} in
 	box | sphere | cylinder | capsule | ellipsoid | hollow-sphere | \
 	    hollow-cylinder)
-		[[ $cur == -* ]] && _phys_words_add --density --mass --help
+		[[ $cur == -* ]] && _phys_words_add --density --mass -q --quiet --help
 		;;
 	principal | box-equivalent)
 		if [[ $cur == -* ]]; then
 			_phys_words_add --ixx --ixy --ixz --iyy --iyz --izz \
-			    --mass --help
+			    --mass -q --quiet --help
 		else
 			_phys_files any
 		fi
@@ -424,20 +485,21 @@ _phys_inertia()
 	scale)
 		if [[ $cur == -* ]]; then
 			_phys_words_add --density-factor --fixed-density --mass \
-			    --mass-factor --size --help
+			    --mass-factor --size-factor -q --quiet --help
 		else
 			_phys_files any
 		fi
 		;;
 	check | fix | show)
 		if [[ $cur == -* ]]; then
-			_phys_words_add --help
+			_phys_words_add -q --quiet --help
 			if [[ ${_phys_words[1]} == check ]]; then
 				_phys_words_add --ratio
 			elif [[ ${_phys_words[1]} == show ]]; then
 				_phys_words_add -o --output --ratio --script
 			else
-				_phys_words_add --auto --density --keep-mass -i --in-place
+				_phys_words_add --all --auto --density --keep-mass \
+				    --in-place
 			fi
 		else
 			_phys_files world
@@ -489,20 +551,31 @@ _phys_introspect()
 		derive) _phys_words_add -f --file --csv --tsv --keep "${samp[@]}" \
 		    "${sel[@]}" ;;
 		at | delta) _phys_words_add -f --file --csv --tsv "${sel[@]}" ;;
-		diff) _phys_words_add --tolerance --rel-tolerance "${sel[@]}" ;;
+		diff) _phys_words_add --tolerance --rel-tolerance --series \
+		    "${sel[@]}" ;;
 		plot) _phys_words_add -f --file -o --output "${samp[@]}" "${sel[@]}" \
 		    --live --interval --xmin --xmax --ymin --ymax --title --size \
 		    --logscale --color --format --background --script \
 		    --terminal ;;
 		items) ;;
-		*) _phys_words_add -h --help -V --version ;;
+		*) _phys_words_add -V --version ;;
 		esac
+		_phys_words_add -q --quiet -h --help
 		return
 	fi
 	case $_phys_sub in
 	'') _phys_words_add items filter derive at delta diff plot ;;
 	items) ((_phys_cword == _phys_subi + 1)) && _phys_files world ;;
-	diff) ((_phys_cword <= _phys_subi + 2)) && _phys_files any ;;
+	diff)
+		if ((_phys_cword <= _phys_subi + 2)); then
+			_phys_files any
+		else
+			_phys_fields
+		fi
+		;;
+	filter | derive | plot) [[ $cur == *=* ]] || _phys_fields ;;
+	at) ((_phys_cword > _phys_subi + 1)) && _phys_fields ;;
+	delta) ((_phys_cword > _phys_subi + 2)) && _phys_fields ;;
 	esac
 }
 
@@ -512,7 +585,7 @@ _phys_sdf()
 {
 	_phys_subcommand ''
 	if [[ $cur == -* ]]; then
-		_phys_words_add --help --version
+		_phys_words_add -q --quiet --help --version
 		[[ $_phys_sub == world ]] && _phys_words_add --ground
 		return
 	fi
@@ -526,27 +599,40 @@ _phys_sdf()
 
 _phys_sweep()
 {
-	local valued='-c|--control|-e|--every|-I|--items|-j|--jobs|-k|--keep|-l|--list|-n|--steps|-o|--output|-p|--preset|-s|--save-as|-t|--duration|--lhs|--random|--script|--seed'
+	local valued='-c|--control|-e|--every|-i|--items|-j|--jobs|-k|--top|-l|--list|-n|--steps|-o|--output|-p|--preset|-r|--rate|-s|--set|-t|--duration|--dir|--format|--lhs|--logscale|--random|--save-as|--script|--seed|--size|--terminal|--title'
 	_phys_subcommand "$valued"
 	case $prev in
-	-c | --control | -l | --list | -o | --output | --script) _phys_files any; return ;;
-	-e | --every | -I | --items | -j | --jobs | -k | --keep | -n | --steps | -s | --save-as | -t | --duration | --lhs | --random | --seed) return ;;
-	-p | --preset) _phys_add < <(_phys_run phys-preset list -1 "$(_phys_world)"); return ;;
+	-c | --control | -l | --list | -o | --output | --script | --dir) _phys_files any; return ;;
+	-e | --every | -j | --jobs | -k | --top | -n | --steps | -r | --rate | -t | --duration | --lhs | --random | --save-as | --seed | --size | --title) return ;;
+	-i | --items) _phys_items; return ;;
+	-s | --set) [[ $cur == *=* ]] || _phys_params '='; return ;;
+	-p | --preset) _phys_profiles; return ;;
+	--format) _phys_words_add png svg pdf; return ;;
+	--logscale) _phys_words_add x y; return ;;
+	--terminal) _phys_words_add text sixel window; return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		case $_phys_sub in
-		plan) _phys_words_add --control --every --items --list --lhs --steps --preset --random --seed --duration ;;
-		run) _phys_words_add --jobs --output --stream ;;
-		run-one | score) _phys_words_add --output ;;
-		best) _phys_words_add --keep --maximize --save-as --in-place ;;
-		plot) _phys_words_add --output --script ;;
+		plan) _phys_words_add -c --control -e --every -i --items -l --list --lhs -n --steps -p --preset -r --rate --random -s --set --seed -t --duration ;;
+		run) _phys_words_add -j --jobs --dir --stream ;;
+		run-one | score) _phys_words_add --dir ;;
+		best) _phys_words_add -k --top --maximize --save-as --in-place ;;
+		plot) _phys_words_add -o --output --format --logscale --maximize --script --size --terminal --title ;;
+		'') _phys_words_add -V --version ;;
 		esac
-		_phys_words_add --help --version
+		_phys_words_add -q --quiet --help
 		return
 	fi
 	case $_phys_sub in
 	'') _phys_words_add plan run run-one score best plot ;;
-	plan) ((_phys_cword == _phys_subi + 1)) && _phys_files world ;;
+	plan)
+		if ((_phys_cword == _phys_subi + 1)); then
+			_phys_files world
+		elif [[ $cur != *=* ]]; then
+			# NAME=VALUES after the world: its parameters
+			_phys_params '='
+		fi
+		;;
 	*) _phys_files any ;;
 	esac
 }
@@ -554,7 +640,7 @@ _phys_sweep()
 _phys()
 {
 	local cur prev _phys_words _phys_cword _phys_after _phys_split_line
-	local _phys_sub _phys_subi
+	local _phys_sub _phys_subi _phys_quoted
 	COMPREPLY=()
 	_phys_split
 	case ${_phys_words[0]##*/} in

@@ -328,6 +328,124 @@ complete_line() {
 	[ -z "$output" ]
 }
 
+# tab_complete SHELL LINE...: in SHELL (bash, zsh or fish), interactive
+# in tmux with phys's completions loaded and $TMP/c as its directory, type
+# each LINE and a Tab; print what each line became, one a line.
+tab_complete() {
+	local sh=$1 sock="phys-$$-$BATS_TEST_NUMBER-$1" line now c i
+	local -a shell
+	shift
+	mkdir -p "$TMP/c/zdot" "$TMP/c/xdg/fish/completions"
+	case $sh in
+	bash)
+		printf '%s\n' "PS1='\$ '" "source '$ROOT/completions/phys.bash'" > "$TMP/c/rc"
+		shell=(bash --rcfile "$TMP/c/rc" --noprofile -i) ;;
+	zsh)
+		printf '%s\n' "PS1='\$ '" "fpath=('$ROOT/completions' \$fpath)" \
+		    "autoload -Uz compinit && compinit -u -d '$TMP/c/zdot/dump'" > "$TMP/c/zdot/.zshrc"
+		shell=(env ZDOTDIR="$TMP/c/zdot" zsh -i) ;;
+	fish)
+		for c in phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep; do
+			ln -sf "$ROOT/completions/phys.fish" "$TMP/c/xdg/fish/completions/$c.fish"
+		done
+		shell=(env XDG_CONFIG_HOME="$TMP/c/xdg" fish -i) ;;
+	esac
+	( cd "$TMP/c" && PATH="$PHYS_BIN:$PATH" tmux -L "$sock" new-session -d -s c \
+	    -x 200 -y 10 "$(printf '%q ' "${shell[@]}")" )
+	sleep 1
+	for line in "$@"; do
+		tmux -L "$sock" send-keys -t c -l "$line"
+		tmux -L "$sock" send-keys -t c Tab
+		# what the line shows once the completion has changed it (a
+		# completion that runs phys under the sanitizers on a busy
+		# machine may take seconds)
+		for i in $(seq 150); do
+			sleep 0.1
+			now=$(tmux -L "$sock" capture-pane -p -t c | grep -F -- "${line%% *}" |
+			    tail -1 | sed 's/^.*[$#>] \(phys-\)/\1/; s/ *$//')
+			[ "$now" != "$line" ] && [ -n "$now" ] && break
+		done
+		sleep 0.2
+		tmux -L "$sock" capture-pane -p -t c | grep -F -- "${line%% *}" | tail -1 |
+		    sed 's/^.*[$#>] \(phys-\)/\1/; s/ *$//'
+		tmux -L "$sock" send-keys -t c C-c
+		sleep 0.2
+	done
+	tmux -L "$sock" kill-server
+}
+
+@test "completion inside quotes, and of parameters after phys-sweep plan WORLD and fields after -f RUN, in bash, zsh and fish (tmux)" {
+	command -v tmux > /dev/null || skip "tmux is not installed"
+	need phys-introspect
+	mkdir -p "$TMP/c"
+	cp "$WORLDS/box_stack.sdf" "$TMP/c/w.sdf"
+	cp "$BATS_TEST_DIRNAME/data/introspect-run.jsonl" "$TMP/c/run.jsonl"
+	for sh in bash zsh fish; do
+		command -v "$sh" > /dev/null || continue
+		run tab_complete "$sh" \
+		    "phys-step w.sdf -i 'box5::link/po" \
+		    "phys-step w.sdf -s \"box5::link/inertial.ma" \
+		    "phys-sweep plan w.sdf ite" \
+		    "phys-introspect filter -f run.jsonl 'box::link/pose.ro" \
+		    "phys-introspect diff run.jsonl run.jsonl robot::el"
+		assert_line --index 0 "phys-step w.sdf -i 'box5::link/pose'"
+		assert_line --index 1 --partial "phys-step w.sdf -s \"box5::link/inertial.mass="
+		assert_line --index 2 "phys-sweep plan w.sdf iters="
+		assert_line --index 3 "phys-introspect filter -f run.jsonl 'box::link/pose.roll'"
+		assert_line --index 4 --regexp '^phys-introspect diff run.jsonl run.jsonl robot::elbow/position'
+	done
+}
+
+# help_options COMMAND [SUBCOMMAND]: the long options its --help lists
+# on option lines but --version, one a line.
+help_options() {
+	"$@" --help 2>&1 | grep -oE '^ +(-[A-Za-z0-9], )?--[a-z][a-z0-9-]*' |
+	    grep -oE -- '--[a-z][a-z0-9-]*' | grep -vx -- --version | sort -u
+}
+
+@test "completions offer the options each subcommand's help lists, and -q/--quiet, in bash, fish and zsh" {
+	local cs o zfn
+	local -a cmds=("phys-step" "phys-preset add" "phys-preset use"
+	    "phys-preset list" "phys-param set" "phys-param get" "phys-param list"
+	    "phys-inertia box" "phys-inertia scale" "phys-inertia fix"
+	    "phys-inertia show" "phys-inertia check" "phys-introspect plot"
+	    "phys-introspect diff" "phys-introspect derive" "phys-sdf check"
+	    "phys-sweep plan" "phys-sweep run" "phys-sweep run-one"
+	    "phys-sweep score" "phys-sweep best" "phys-sweep plot")
+	for cs in "${cmds[@]}"; do
+		# shellcheck disable=SC2086 # "command subcommand"
+		complete_words $cs --
+		[ -z "$stderr" ] || fail "$stderr"
+		for o in $(help_options $cs) --quiet --help; do
+			grep -qx -- "$o" <<< "$output" || fail "bash: '$cs --' does not offer $o"
+		done
+		if command -v fish > /dev/null; then
+			run fish -c "source '$ROOT/completions/phys.fish'; complete -C '$cs --'"
+			for o in $(help_options $cs) --quiet --help; do
+				cut -f1 <<< "$output" | grep -qx -- "$o" ||
+				    fail "fish: '$cs --' does not offer $o"
+			done
+		fi
+		# zsh: the command's function names each option
+		zfn=_${cs%% *}
+		zfn=${zfn//-/_}
+		sed -n "/^(( \$+functions\[$zfn\] ))/,/^}/p" "$ROOT/completions/_phys" > "$TMP/zfn"
+		for o in $(help_options $cs) --quiet --help; do
+			grep -q -- "$o[]=\['\x27]" "$TMP/zfn" ||
+			    grep -q -- ",$o[]=\['\x27}]" "$TMP/zfn" ||
+			    fail "zsh: $zfn does not name $o"
+		done
+	done
+	# The spellings kept for one release are not offered.
+	complete_words phys-sweep best --
+	refute_line --keep
+	complete_words phys-preset add --
+	refute_line --from
+	complete_words phys-param set --
+	refute_line --from
+	refute_line -i
+}
+
 @test "zsh completion parses" {
 	command -v zsh > /dev/null || skip "zsh is not installed"
 	run zsh -n "$ROOT/completions/_phys"
@@ -369,6 +487,65 @@ subcommands() {
 	[ "$(commands | wc -l)" -ge 5 ] || fail "no CMDS in the Makefile"
 	commands | grep -qx phys-step
 	commands | grep -qx phys-introspect
+}
+
+# Every option line of every command's and subcommand's --help: "CMD
+# SHORT LONG ARG" (SHORT "-" when none, ARG "-" when it takes no value).
+option_lines() {
+	local cmd sub
+	for cmd in $(commands); do
+		{ "$cmd" --help; for sub in $(subcommands "$cmd"); do "$cmd" "$sub" --help; done; } 2>/dev/null |
+		    sed -n 's/^  *\(-[a-zA-Z1]\), \(--[a-z][a-z0-9-]*\)[ =]\{0,1\}\([A-Z][^ ]*\)\{0,1\}.*/\1 \2 \3/p;
+			s/^  *\(--[a-z][a-z0-9-]*\)[ =]\{0,1\}\([A-Z][^ ]*\)\{0,1\}.*/- \1 \2/p' |
+		    awk -v c="$cmd" '{ print c, $1, $2, ($3 == "" ? "-" : "arg") }'
+	done | sort -u
+}
+
+@test "one meaning per option: a letter is one long option, a long option takes a value or not, in every command; phys(7) lists them" {
+	option_lines > "$TMP/opts"
+	[ "$(wc -l < "$TMP/opts")" -gt 60 ]
+	# a letter, the same long option everywhere
+	awk '$2 != "-" { print $2, $3 }' "$TMP/opts" | sort -u |
+	    awk '{ n[$1]++; l[$1] = l[$1] " " $2 } END { for (k in n) if (n[k] > 1) { print k ":" l[k]; bad = 1 } exit bad }' ||
+	    fail "letters with two meanings"
+	# a long option, one short letter or none, a value or none
+	awk '{ print $3, $4 }' "$TMP/opts" | sort -u |
+	    awk '{ n[$1]++ } END { for (k in n) if (n[k] > 1) { print k; bad = 1 } exit bad }' ||
+	    fail "long options taking a value in one command and not in another"
+	awk '$2 != "-" { print $3, $2 }' "$TMP/opts" | sort -u |
+	    awk '{ n[$1]++ } END { for (k in n) if (n[k] > 1) { print k; bad = 1 } exit bad }' ||
+	    fail "long options with two letters"
+	# the old spellings are gone from the help
+	run -1 grep -E ' -I | --from FILE| --keep N| -s, --save-as| -i, --in-place| -e, --engine' "$TMP/opts"
+	# every letter in phys(7)'s table
+	for l in $(awk '$2 != "-" { print $2 }' "$TMP/opts" | sort -u); do
+		grep -q "^\\\\fB\\\\${l}\\\\fR" "$ROOT/man/phys.7" || fail "phys(7) lacks $l"
+	done
+	# -q and -V in every command
+	for cmd in $(commands); do
+		grep -q "^$cmd -q --quiet" "$TMP/opts" || fail "$cmd has no -q"
+		grep -q "^$cmd -V --version" "$TMP/opts" || fail "$cmd has no -V"
+		"$cmd" -V | grep -q "^$cmd "
+	done
+}
+
+@test "the spellings an option had before: still taken this release, with a warning saying what to write" {
+	cp "$WORLDS/box_stack.sdf" "$TMP/w.sdf"
+	run -0 --separate-stderr phys-preset add -i -f accurate fast iters=20 "$TMP/w.sdf"
+	[[ "$stderr" == *"phys-preset: -i is deprecated and will go in the next release: write --in-place (-i is --items in phys-step and phys-sweep)"* ]]
+	[[ "$stderr" == *"phys-preset: -f is deprecated"*"write --copy"* ]]
+	[ "$(phys-preset list -1 "$TMP/w.sdf" | tail -1)" = fast ]
+	# -q silences it, wherever it is
+	run -0 --separate-stderr phys-preset remove -i fast "$TMP/w.sdf" -q
+	[ -z "$stderr" ]
+	run -0 --separate-stderr phys-param set -i --from /dev/null iters=7 "$TMP/w.sdf"
+	[[ "$stderr" == *"-i is deprecated"*"--in-place"* && "$stderr" == *"--from is deprecated"*"--file"* ]]
+	[ "$(phys-param get iters "$TMP/w.sdf" | jq .value)" = 7 ]
+	run -0 --separate-stderr phys-sweep plan -I 'box0::link/pose' "$TMP/w.sdf" iters=5
+	[[ "$stderr" == *"-I is deprecated"*"write -i"* ]]
+	[ "$(jq -c .items <<<"$output")" = '["box0::link/pose"]' ]
+	run -0 --separate-stderr phys-inertia scale --size 2 --fixed-density < /dev/null
+	[[ "$stderr" == *"--size is deprecated"*"--size-factor"* ]]
 }
 
 @test "-h prints what --help prints, on every command" {
@@ -429,8 +606,56 @@ subcommands() {
 	run -2 --separate-stderr phys-sweep plan -p nope "$w" iters=1,2
 	assert_equal "$stderr" "phys-sweep: $want"
 	[ -z "$output" ]
-	run -2 --separate-stderr phys-step -n 1 -i 'nope/pose' "$w"
-	assert_equal "$stderr" "phys-step: no item matches 'nope/pose' (phys-introspect items lists them)"
+}
+
+@test "a pattern that matches nothing exits 1 in every command, saying how to list what there is" {
+	local w="$WORLDS/pendulum.sdf"
+
+	run -1 --separate-stderr phys-step -n 1 -i 'nope*/pose' "$w"
+	assert_equal "$stderr" "phys-step: no item matches 'nope*/pose' (phys-introspect items lists them)"
+	run -1 --separate-stderr phys-step -n 1 -s 'nope*=1' "$w"
+	assert_equal "$stderr" "phys-step: no parameter matches 'nope*'"
+	run -1 --separate-stderr phys-param get 'nope*' "$w"
+	run -1 --separate-stderr phys-param set 'nope*=1' "$w"
+	run -1 --separate-stderr phys-introspect items "$w" 'nope*'
+	run -1 --separate-stderr phys-sweep plan "$w" 'nope*=1,2'
+	phys-step -n 1 -i 'pendulum::bob/pose' "$w" > "$BATS_TEST_TMPDIR/run"
+	run -1 --separate-stderr phys-introspect filter -f "$BATS_TEST_TMPDIR/run" 'nope*'
+	[ -z "$output" ]
+	run -1 --separate-stderr phys-inertia fix "$w" 'nope::*'
+	[ -z "$output" ]
+	assert_equal "$stderr" "phys-inertia: no link matches 'nope::*' (phys-inertia check lists them)"
+}
+
+@test "-q silences the warnings of every command, and only them" {
+	# two profiles marked default: a warning from every command that loads it
+	sed 's/<physics name="accurate" type="ode">/<physics name="accurate" type="ode" default="true">/' \
+	    "$WORLDS/box_stack.sdf" > "$BATS_TEST_TMPDIR/w.sdf"
+	local w="$BATS_TEST_TMPDIR/w.sdf"
+	grep -q 'name="accurate" type="ode" default="true"' "$w"
+	run -0 --separate-stderr phys-step -n 1 "$w"
+	[[ "$stderr" == *"w.sdf:"*": profile 'accurate' is also marked default"* ]]
+	for c in "phys-step -n 1 -q $w" "phys-step -q -n 1 $w" "phys-preset list -q $w" \
+	    "phys-preset -q list $w" "phys-sdf print -q $w" "phys-inertia -q show -o $BATS_TEST_TMPDIR/i.svg $WORLDS/inertia_show.sdf" \
+	    "phys-inertia fix -q $WORLDS/bad_inertia.sdf" "phys-param set -q --in-place iters=3 $w" \
+	    "phys-sweep plan -q -n 2 $w iters=3"; do
+		run -0 --separate-stderr $c
+		[ -z "$stderr" ] || fail "$c: $stderr"
+	done
+	# the same without -q warns
+	run -0 --separate-stderr phys-inertia fix "$WORLDS/bad_inertia.sdf"
+	[ -n "$stderr" ]
+	# phys-introspect: a run longer than the other it is compared with
+	phys-step -q -t 0.2 -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" > "$BATS_TEST_TMPDIR/a"
+	phys-step -q -t 0.1 -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" > "$BATS_TEST_TMPDIR/b"
+	run -1 --separate-stderr phys-introspect diff --series "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	[[ "$stderr" == *"are outside the times of"* ]]
+	run -1 --separate-stderr phys-introspect diff -q --series "$BATS_TEST_TMPDIR/a" "$BATS_TEST_TMPDIR/b"
+	[ -z "$stderr" ]
+	[ -n "$output" ]
+	# errors still are said
+	run -1 --separate-stderr phys-step -q -n 1 -s 'nope=1' "$w"
+	[ -n "$stderr" ]
 }
 
 # The usage block of a --help or of a usage error: up to the first empty
@@ -569,7 +794,7 @@ EOF
 	    "phys-step -n 1 -c $ctl $w" \
 	    "phys-param get no_such_param $w" \
 	    "phys-param set no_such_param=1 $w" \
-	    "phys-param set --from $ctl $w" \
+	    "phys-param set --file $ctl $w" \
 	    "phys-param list $w no_such_param" \
 	    "phys-param list no_such_param" \
 	    "phys-preset add p no_such_param=1 $w"; do

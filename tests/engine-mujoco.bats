@@ -435,13 +435,13 @@ $(body plank 0 0.2 5 0.1 '<box><size>2 0.5 0.1</size></box>')" > "$TMP/w.sdf"
 }
 
 @test "phys-preset add --engine mujoco carries the step, iterations and friction cone over, and back; MuJoCo's output is byte-identical run to run" {
-	phys-preset add -e mujoco -f accurate mj ode.solver.friction_model=cone_model "$WORLDS/box_stack.sdf" > "$TMP/a.sdf" 2> "$TMP/err"
+	phys-preset add --engine mujoco --copy accurate mj ode.solver.friction_model=cone_model "$WORLDS/box_stack.sdf" > "$TMP/a.sdf" 2> "$TMP/err"
 	grep -q "profile 'accurate': no mujoco counterpart, not carried over: ode.solver.type" "$TMP/err"
 	[ "$(phys-param get -p mj max_step_size mujoco.iterations mujoco.cone "$TMP/a.sdf" | jq -r .value | tr '\n' ' ')" = \
 	    "0.001 200 pyramidal " ]
-	phys-preset add -e mujoco -f accurate mj2 "$TMP/a.sdf" 2>/dev/null |
+	phys-preset add --engine mujoco --copy accurate mj2 "$TMP/a.sdf" 2>/dev/null |
 	    phys-param set -p mj2 mujoco.cone=elliptic mujoco.iterations=7 - > "$TMP/b.sdf"
-	phys-preset add -e ode -f mj2 back "$TMP/b.sdf" > "$TMP/c.sdf" 2> "$TMP/err"
+	phys-preset add --engine ode --copy mj2 back "$TMP/b.sdf" > "$TMP/c.sdf" 2> "$TMP/err"
 	[ "$(phys-param get -p back ode.solver.iters ode.solver.friction_model "$TMP/c.sdf" | jq -r .value | tr '\n' ' ')" = \
 	    "7 cone_model " ]
 	[ ! -s "$TMP/err" ]

@@ -179,7 +179,7 @@ stack() {
 }
 
 @test "Simbody friction is the same in every direction: friction_pyramid.sdf's 16 boxes all slide straight out v^2 / (2 mu g)" {
-	phys-preset add -e simbody sb "$WORLDS/friction_pyramid.sdf" > "$TMP/fp.sdf"
+	phys-preset add --engine simbody sb "$WORLDS/friction_pyramid.sdf" > "$TMP/fp.sdf"
 	phys-step -p sb -t 1.2 -r 1 -i '*::link/pose' "$TMP/fp.sdf" 2>/dev/null | tail -1 |
 	    jq -r '.items | to_entries[] | select(.key | test("box_")) | "\(.key) \(.value.x) \(.value.y)"' |
 	    awk '{ n++; k = substr($1, index($1, "box_") + 4) + 0; a = k * atan2(0, -1) / 8

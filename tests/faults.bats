@@ -81,9 +81,9 @@ signum() {
 	run -1 --separate-stderr phys-preset import /nonexistent "$W"
 	[ "$stderr" = "phys-preset: /nonexistent: No such file or directory" ]
 	[ -z "$output" ]
-	run -1 --separate-stderr phys-preset import -i /nonexistent "$W"
+	run -1 --separate-stderr phys-preset import --in-place /nonexistent "$W"
 	[ "$stderr" = "phys-preset: /nonexistent: No such file or directory" ]
-	run -1 --separate-stderr phys-preset import -i "$TMP" "$W"
+	run -1 --separate-stderr phys-preset import --in-place "$TMP" "$W"
 	[ "$stderr" = "phys-preset: $TMP: Is a directory" ]
 	unchanged
 	ls -A "$TMP" | grep -v '^w.sdf$' | grep -vq '^orig.sdf$' && fail "left a file behind" || true
@@ -102,7 +102,7 @@ signum() {
 	[ "$stderr" = "phys-introspect: $TMP: Is a directory" ]
 	run -1 --separate-stderr phys-step -c "$TMP" "$W"
 	[ "$stderr" = "phys-step: $TMP: Is a directory" ]
-	run -1 --separate-stderr phys-param set -i -f "$TMP" "$W"
+	run -1 --separate-stderr phys-param set --in-place -f "$TMP" "$W"
 	[ "$stderr" = "phys-param: $TMP: Is a directory" ]
 	unchanged
 }
@@ -110,7 +110,7 @@ signum() {
 @test "an unreadable world: Permission denied, exit 1, nothing written" {
 	need_nobody
 	chmod 600 "$W"
-	run -1 --separate-stderr as_nobody phys-param set -i iters=9 "$W"
+	run -1 --separate-stderr as_nobody phys-param set --in-place iters=9 "$W"
 	[ "$stderr" = "phys-param: $W: Permission denied" ]
 	run -1 --separate-stderr as_nobody phys-step -n 1 "$W"
 	[ "$stderr" = "phys-step: $W: Permission denied" ]
@@ -124,7 +124,7 @@ signum() {
 	cp "$W" "$TMP/ro/w.sdf"
 	chmod 666 "$TMP/ro/w.sdf"
 	chmod 555 "$TMP/ro"
-	run -1 --separate-stderr as_nobody phys-param set -i iters=9 "$TMP/ro/w.sdf"
+	run -1 --separate-stderr as_nobody phys-param set --in-place iters=9 "$TMP/ro/w.sdf"
 	[ "$stderr" = "phys-param: $TMP/ro/w.sdf: cannot create temporary file: Permission denied" ]
 	unchanged "$TMP/ro/w.sdf"
 	[ "$(ls -A "$TMP/ro")" = w.sdf ]
@@ -143,7 +143,7 @@ signum() {
 	rss=$(max_rss_kb timeout 20 sh -c 'phys-param list - < /dev/zero')
 	[ "$(cat "$TMP/err")" = "phys-param: <stdin>: not a text file (a NUL byte)" ]
 	[ "$rss" -lt 65536 ] || fail "peak RSS $rss kB"
-	rss=$(max_rss_kb timeout 20 phys-param set -i -f /dev/zero "$W")
+	rss=$(max_rss_kb timeout 20 phys-param set --in-place -f /dev/zero "$W")
 	[ "$(cat "$TMP/err")" = "phys-param: /dev/zero:1: not a text file (a NUL byte)" ]
 	rss=$(max_rss_kb timeout 20 phys-introspect filter --selection /dev/zero -f /dev/null)
 	[ "$(cat "$TMP/err")" = "phys-introspect: /dev/zero:1: not a text file (a NUL byte)" ]
@@ -174,7 +174,7 @@ signum() {
 	[ "$rss" -lt 65536 ] || fail "peak RSS $rss kB"
 	run -1 --separate-stderr phys-step -c "$TMP/huge.sdf" "$W"
 	[ "$stderr" = "phys-step: $TMP/huge.sdf: file too large (limit 64 MB)" ]
-	run -1 --separate-stderr phys-param set -i --from "$TMP/huge.sdf" "$W"
+	run -1 --separate-stderr phys-param set --in-place --file "$TMP/huge.sdf" "$W"
 	[ "$stderr" = "phys-param: $TMP/huge.sdf: file too large (limit 64 MB)" ]
 	unchanged
 	# 400 MB offered, 64 MB read: the sanitizer build keeps freed blocks
@@ -197,7 +197,7 @@ signum() {
 	rss=$(max_rss_kb timeout 60 sh -c "{ head -2 '$BATS_TEST_DIRNAME/data/introspect-run.jsonl'; head -c 100M /dev/zero | tr '\\0' a; } | phys-introspect filter '*'")
 	[ "$(cat "$TMP/err")" = "phys-introspect: <stdin>:3: line too long (limit 16 MB)" ]
 	[ "$rss" -lt $((base + 65536)) ] || fail "peak RSS $rss kB, $base kB before reading"
-	rss=$(max_rss_kb timeout 60 sh -c "head -c 100M /dev/zero | tr '\\0' a | phys-param set -i -f - '$W'")
+	rss=$(max_rss_kb timeout 60 sh -c "head -c 100M /dev/zero | tr '\\0' a | phys-param set --in-place -f - '$W'")
 	[ "$(cat "$TMP/err")" = "phys-param: <stdin>:1: line too long (limit 16 MB)" ]
 	unchanged
 }
@@ -278,13 +278,13 @@ signum() {
 
 # ---- interrupted and concurrent edits (items 4, 6) ----
 
-@test "SIGKILL during -i edits: the world is always the original or the whole edit" {
+@test "SIGKILL during --in-place edits: the world is always the original or the whole edit" {
 	local i pid
 	big_world > "$W"
 	cp "$W" "$TMP/orig.sdf"
 	phys-param set iters=77 "$W" > "$TMP/edited.sdf"
 	for i in $(seq 12); do
-		phys-param set -i iters=77 "$W" 3>&- &
+		phys-param set --in-place iters=77 "$W" 3>&- &
 		pid=$!
 		sleep "0.$((RANDOM % 6))"
 		kill -s KILL "$pid" 2>/dev/null || true
@@ -295,13 +295,13 @@ signum() {
 	done
 }
 
-@test "SIGTERM during -i edits: original or whole edit, and no temporary file left" {
+@test "SIGTERM during --in-place edits: original or whole edit, and no temporary file left" {
 	local i pid status
 	big_world > "$W"
 	cp "$W" "$TMP/orig.sdf"
 	phys-param set iters=77 "$W" > "$TMP/edited.sdf"
 	for i in $(seq 12); do
-		phys-param set -i iters=77 "$W" 3>&- &
+		phys-param set --in-place iters=77 "$W" 3>&- &
 		pid=$!
 		sleep "0.$((RANDOM % 6))"
 		kill -s TERM "$pid" 2>/dev/null || true
@@ -315,13 +315,13 @@ signum() {
 	done
 }
 
-@test "concurrent -i editors of one world: every edit survives" {
+@test "concurrent --in-place editors of one world: every edit survives" {
 	local kv pids=() status=0
 	local sets=(iters=11 sor=1.25 cfm=0.001 erp=0.3 contact_surface_layer=0.002
 	    contact_max_correcting_vel=50 max_contacts=7 min_step_size=0.0002
 	    precon_iters=3 real_time_factor=2)
 	for kv in "${sets[@]}"; do
-		phys-param set -i "$kv" "$W" 3>&- &
+		phys-param set --in-place "$kv" "$W" 3>&- &
 		pids+=($!)
 	done
 	for kv in "${pids[@]}"; do
@@ -338,9 +338,9 @@ signum() {
 @test "concurrent preset and param editors of one world: no edit is lost" {
 	local pids=() pid i status=0
 	for i in 1 2 3 4; do
-		phys-preset add -i "p$i" "$W" 3>&- &
+		phys-preset add --in-place "p$i" "$W" 3>&- &
 		pids+=($!)
-		phys-param set -i "max_contacts=$((10 + i))" "$W" 3>&- &
+		phys-param set --in-place "max_contacts=$((10 + i))" "$W" 3>&- &
 		pids+=($!)
 	done
 	for pid in "${pids[@]}"; do
@@ -359,15 +359,15 @@ signum() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to give the file to another user"
 	chown nobody:nogroup "$W"
 	chmod 640 "$W"
-	run -0 phys-param set -i iters=9 "$W"
+	run -0 phys-param set --in-place iters=9 "$W"
 	[ "$(stat -c '%U:%G %a' "$W")" = "nobody:nogroup 640" ]
-	run -0 phys-preset add -i extra "$W"
+	run -0 phys-preset add --in-place extra "$W"
 	[ "$(stat -c '%U:%G %a' "$W")" = "nobody:nogroup 640" ]
 }
 
 @test "-i on a hard link: the edited name gets a new file, the other link keeps the old text, with a warning" {
 	ln "$W" "$TMP/other.sdf"
-	run -0 --separate-stderr phys-param set -i iters=9 "$W"
+	run -0 --separate-stderr phys-param set --in-place iters=9 "$W"
 	[ "$stderr" = "phys-param: $W: replaced; its 1 other hard link keeps the old text" ]
 	unchanged "$TMP/other.sdf"
 	[ "$(phys-param get iters "$W" | jq .value)" = 9 ]
@@ -375,7 +375,7 @@ signum() {
 
 @test "-i through a symbolic link edits its target and keeps the link" {
 	ln -s w.sdf "$TMP/link.sdf"
-	run -0 phys-param set -i iters=9 "$TMP/link.sdf"
+	run -0 phys-param set --in-place iters=9 "$TMP/link.sdf"
 	[ -L "$TMP/link.sdf" ]
 	[ "$(readlink "$TMP/link.sdf")" = w.sdf ]
 	[ "$(phys-param get iters "$W" | jq .value)" = 9 ]
@@ -385,24 +385,24 @@ signum() {
 	mkfifo "$TMP/ff"
 	cat "$W" > "$TMP/ff" 3>&- &
 	WRITER=$!
-	run -1 --separate-stderr timeout 10 phys-param set -i iters=9 "$TMP/ff"
+	run -1 --separate-stderr timeout 10 phys-param set --in-place iters=9 "$TMP/ff"
 	[ "$stderr" = "phys-param: $TMP/ff: not a regular file (only a regular file is replaced)" ]
 	[ -p "$TMP/ff" ]
 	cat "$TMP/ff" > "$TMP/got"
 	unchanged "$TMP/got"
-	run -1 --separate-stderr timeout 10 phys-preset use -i accurate /dev/null
+	run -1 --separate-stderr timeout 10 phys-preset use --in-place accurate /dev/null
 	[ "$stderr" = "phys-preset: /dev/null: not a regular file (only a regular file is replaced)" ]
 	[ -c /dev/null ]
 }
 
 @test "-i refuses a symbolic link it cannot follow (as /dev/stdin is) and keeps the link" {
 	ln -s /proc/self/fd/0 "$TMP/stdin"
-	run -1 --separate-stderr sh -c "cat '$W' | phys-param set -i iters=9 '$TMP/stdin'"
+	run -1 --separate-stderr sh -c "cat '$W' | phys-param set --in-place iters=9 '$TMP/stdin'"
 	[ "$stderr" = "phys-param: $TMP/stdin: cannot follow the symbolic link: No such file or directory" ]
 	[ -L "$TMP/stdin" ]
 	[ "$(readlink "$TMP/stdin")" = /proc/self/fd/0 ]
 	ln -s nowhere.sdf "$TMP/dangling"
-	run -1 --separate-stderr phys-inertia fix -i "$TMP/dangling"
+	run -1 --separate-stderr phys-inertia fix --in-place "$TMP/dangling"
 	[ "$stderr" = "phys-inertia: $TMP/dangling: cannot follow the symbolic link: No such file or directory" ]
 	[ -L "$TMP/dangling" ]
 }
@@ -416,7 +416,7 @@ signum() {
 	MOUNTED="$TMP/small"
 	cp "$W" "$TMP/small/w.sdf"
 	dd if=/dev/zero of="$TMP/small/fill" bs=4k 2>/dev/null || true
-	run -1 --separate-stderr phys-param set -i iters=9 "$TMP/small/w.sdf"
+	run -1 --separate-stderr phys-param set --in-place iters=9 "$TMP/small/w.sdf"
 	[ "$stderr" = "phys-param: $TMP/small/w.sdf: write failed: No space left on device" ]
 	unchanged "$TMP/small/w.sdf"
 	[ "$(ls -A "$TMP/small" | sort | tr '\n' ' ')" = "fill w.sdf " ]
@@ -439,15 +439,15 @@ signum() {
 	xmllint --noout "$TMP/out.sdf"
 	run -0 phys-preset list -1 "$TMP/out.sdf"
 	[ "$output" = "$(printf 'sloppy\naccurate\nx"/><physics name="z')" ]
-	run -0 phys-preset add -i 'a&b<c>' "$W"
-	run -0 phys-preset rename -i 'a&b<c>' "d'e\"f" "$W"
+	run -0 phys-preset add --in-place 'a&b<c>' "$W"
+	run -0 phys-preset rename --in-place 'a&b<c>' "d'e\"f" "$W"
 	run -0 phys-preset list -1 "$W"
 	[ "$output" = "$(printf 'sloppy\naccurate\nd'"'"'e"f')" ]
 	cp "$W" "$TMP/orig.sdf"
-	run -1 --separate-stderr phys-preset add -i "$(printf 'a\tb')" "$W"
+	run -1 --separate-stderr phys-preset add --in-place "$(printf 'a\tb')" "$W"
 	[ "$stderr" = 'phys-preset: profile name "a\tb": only printable UTF-8 text can name a profile' ]
-	run -1 --separate-stderr phys-preset rename -i sloppy "$(printf 'a\001')" "$W"
+	run -1 --separate-stderr phys-preset rename --in-place sloppy "$(printf 'a\001')" "$W"
 	[ "$stderr" = 'phys-preset: profile name "a\u0001": only printable UTF-8 text can name a profile' ]
-	run -1 phys-preset add -i "$(printf 'a\377')" "$W"
+	run -1 phys-preset add --in-place "$(printf 'a\377')" "$W"
 	unchanged
 }

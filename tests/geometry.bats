@@ -176,7 +176,7 @@ EOF
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"w.sdf:7: collision 'm::link::c': the mesh is open (not watertight"* ]]
 	world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$TMP/open.stl</uri></mesh>")"
-	run phys-inertia fix "$TMP/w.sdf"
+	run phys-inertia fix --all "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"the mesh is open"* ]]
 }
@@ -297,7 +297,7 @@ EOF
 
 @test "fix --auto writes inertial auto=\"true\" that loads to the closed form" {
 	world "$TMP/w.sdf" "$(body b '0 0 0.5 0 0 0' '<box><size>0.2 0.2 0.2</size></box>')"
-	run --separate-stderr phys-inertia fix --auto --density 125 "$TMP/w.sdf"
+	run --separate-stderr phys-inertia fix --all --auto --density 125 "$TMP/w.sdf"
 	[ "$status" -eq 0 ]
 	echo "$output" > "$TMP/auto.sdf"
 	grep -q '<inertial auto="true">' "$TMP/auto.sdf"

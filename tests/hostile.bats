@@ -35,7 +35,7 @@ first_engine() {
 	[ "$status" -eq 1 ]
 	assert_output "phys-param: $want"
 	printf '%s\n' '{"name":"iters","value":1}' '{"name":"iters","value":2147483648}' > "$TMP/p"
-	run phys-param set --from "$TMP/p" "$WORLDS/falling_sphere.sdf"
+	run phys-param set --file "$TMP/p" "$WORLDS/falling_sphere.sdf"
 	[ "$status" -eq 1 ]
 	assert_output "phys-param: $TMP/p:2: $want"
 	# digits beyond a long are out of range too, not "not an int"
@@ -70,12 +70,12 @@ first_engine() {
 
 @test "a mass of 0 is refused by phys-param set, as phys-step refuses it" {
 	cp "$WORLDS/falling_sphere.sdf" "$TMP/w.sdf"
-	run phys-param set -i "$TMP/w.sdf" ball::link/inertial.mass=0
+	run phys-param set --in-place "$TMP/w.sdf" ball::link/inertial.mass=0
 	[ "$status" -eq 1 ]
 	assert_output "phys-param: inertial.mass: 0 must be above 0"
 	cmp "$TMP/w.sdf" "$WORLDS/falling_sphere.sdf"
 	# a glob stops at the first bad value and writes nothing
-	run phys-param set -i "$TMP/w.sdf" '*/inertial.mass=-1'
+	run phys-param set --in-place "$TMP/w.sdf" '*/inertial.mass=-1'
 	[ "$status" -eq 1 ]
 	cmp "$TMP/w.sdf" "$WORLDS/falling_sphere.sdf"
 	# the same rule on the command line; a file's mass of 0 is valid SDF,

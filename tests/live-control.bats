@@ -3,6 +3,7 @@
 # and "save" lines that turn a tuning session into a profile on disk.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 # lines_at_least FILE N: wait (up to 10 s) until FILE holds N lines.
 lines_at_least() {
@@ -58,7 +59,7 @@ accel() {
 	near "$(jq -r '.items["ball::link/linear_vel"].z' "$TMP/out" | tail -1)" -2.7025 1e-9
 }
 
-@test "a control line whose time has passed when it arrives is an error with its line number" {
+@test "a control line whose time has passed when it arrives is skipped with a warning naming its line; the run goes on" {
 	mkfifo "$TMP/ctl"
 	: > "$TMP/out"
 	(
@@ -71,8 +72,66 @@ accel() {
 	run sh -c 'phys-step --realtime -t 1 -c "$1" "$2" 2>&1 > "$3"' sh \
 	    "$TMP/ctl" "$WORLDS/falling_sphere.sdf" "$TMP/out"
 	wait
+	[ "$status" -eq 0 ]
+	[[ "$output" == "phys-step: $TMP/ctl:2: t=0.1 has passed: the line arrived when the run was at t=0."*"; line skipped" ]]
+	# the first line applied, the late one not
+	[ "$(jq -r 'select(.engine) | .engine.iters' "$TMP/out" | tail -1)" = 60 ]
+	run -1 grep -c '"iters":70' "$TMP/out"
+	[ "$(tail -1 "$TMP/out" | jq .t)" = 1 ]
+}
+
+@test "bad control lines on a stream warn with their line and the run goes on; from a file they are errors" {
+	cp "$WORLDS/box_stack.sdf" "$TMP/w.sdf"
+	cat > "$TMP/lines" <<-'END'
+	{"name":"nosuch","value":1}
+	{"name":"iters","value":"many"}
+	not json
+	{"save":"accurate"}
+	{"name":"iters","value":33}
+	END
+	run sh -c 'cat "$2" | phys-step -n 3 -c - --save-to "$1" "$1" 2>"$3"' sh \
+	    "$TMP/w.sdf" "$TMP/lines" "$TMP/err"
+	[ "$status" -eq 0 ]
+	# each warned about once, with its line; the good line applied
+	run cat "$TMP/err"
+	assert_line --index 0 --partial "phys-step: <stdin>:1: "
+	assert_line --index 0 --partial "nosuch"
+	assert_line --index 1 --partial "phys-step: <stdin>:2: "
+	assert_line --index 2 --partial "phys-step: <stdin>:3: not a JSON object"
+	assert_line --index 3 --partial "phys-step: <stdin>:4: there is already a profile named 'accurate'"
+	[ "${#lines[@]}" -eq 4 ]
+	for l in 0 1 2 3; do [[ "${lines[$l]}" == *"; line skipped" ]]; done
+	cmp "$WORLDS/box_stack.sdf" "$TMP/w.sdf"
+	run sh -c 'cat "$2" | phys-step -n 3 -c - "$1" 2>/dev/null | jq -c "select(.engine) | .engine.iters"' sh \
+	    "$TMP/w.sdf" "$TMP/lines"
+	assert_output 33
+	# the same lines from a regular file: the first bad one ends it
+	sed 's/^{/{"t":0,/' "$TMP/lines" > "$TMP/file"
+	run phys-step -n 3 -c "$TMP/file" "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" == "phys-step: $TMP/ctl:2: t=0.1 has passed: the line arrived when the run was at t=0."* ]]
+	assert_output --partial "phys-step: $TMP/file:1: "
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+@test "--realtime with a FIFO paces from the first step: a line sent by hand lands when it was sent" {
+	mkfifo "$TMP/ctl"
+	# the run waits 1.5 s for its writer: that wait is no simulated time
+	phys-step --realtime -t 2 -r 4 -c "$TMP/ctl" "$WORLDS/pendulum.sdf" > "$TMP/out" &
+	pid=$!
+	sleep 1.5
+	exec 7> "$TMP/ctl"
+	start=$(date +%s%N)
+	sleep 1
+	echo '{"name":"iters","value":77}' >&7
+	wait "$pid"
+	ms=$(( ($(date +%s%N) - start) / 1000000 ))
+	exec 7>&-
+	# 2 s of simulated time took 2 s from the first step, not a burst
+	[ "$ms" -ge 1800 ] || fail "the run took $ms ms"
+	# and the line sent after 1 s came in around t = 1 s
+	t=$(jq -r 'select(.engine.iters == 77) | .t' "$TMP/out")
+	awk -v t="$t" 'BEGIN { exit !(t >= 0.75 && t <= 1.5) }' || fail "applied at t=$t"
+	[ "$(wc -l < "$TMP/out")" -eq 9 ]
 }
 
 @test "without --realtime a live control stream never holds the run up" {

@@ -81,18 +81,18 @@ setup() {
 
 @test "edits stay in the model file; what only a world holds is refused with the way to a world" {
 	cp "$M" "$TMP/orig.sdf"
-	phys-param set -i "$M" 'cart::body::collision/surface.friction.ode.mu=0.4'
+	phys-param set --in-place "$M" 'cart::body::collision/surface.friction.ode.mu=0.4'
 	diff "$TMP/orig.sdf" "$M" > "$TMP/diff" || true
 	[ "$(grep -c '^>' "$TMP/diff")" -eq 7 ]
 	! grep -q '^<' "$TMP/diff"
 	grep -q '<mu>0.4</mu>' "$M"
 	head -3 "$M" | grep -q '<sdf version="1.7">'
 	! grep -q '<world' "$M"
-	run -1 phys-param set -i "$M" gravity='0 0 -1.62'
+	run -1 phys-param set --in-place "$M" gravity='0 0 -1.62'
 	[ "$output" = "phys-param: $M is a model file: it holds no world values. Put the model in a world (phys-sdf world $M > world.sdf) and use that" ]
-	run -1 phys-preset import "$WORLDS/presets.sdf" -i "$M"
+	run -1 phys-preset import "$WORLDS/presets.sdf" --in-place "$M"
 	[[ "$output" == *"is a model file: it holds no physics profiles."* ]]
-	phys-inertia fix --density 600 -i "$M"
+	phys-inertia fix --all --density 600 --in-place "$M"
 	[ "$(phys-param get "$M" 'cart::body/inertial.mass' | jq .value)" = 75 ]
 }
 

@@ -422,23 +422,23 @@ EOF
 
 @test "scale: a uniform size s gives s^2 I at fixed mass, s^5 I at fixed density" {
 	in="$(rotated 0.3 -0.7 1.1 1 2 2.5)"
-	run phys-inertia scale --size 2 <<<"$in"
+	run phys-inertia scale --size-factor 2 <<<"$in"
 	assert_success
 	[ "$(field .mass "$output")" = 1 ]
 	near "$(jqcalc "$in" "$output" 'relerr(tensor($i) | map(map(. * 4)); tensor($o))')" 0 1e-15
-	run phys-inertia scale --size 2 --fixed-density <<<"$in"
+	run phys-inertia scale --size-factor 2 --fixed-density <<<"$in"
 	[ "$(field .mass "$output")" = 8 ]
 	near "$(jqcalc "$in" "$output" 'relerr(tensor($i) | map(map(. * 32)); tensor($o))')" 0 1e-15
-	run phys-inertia scale --size 2 --density-factor 0.5 <<<"$in"
+	run phys-inertia scale --size-factor 2 --density-factor 0.5 <<<"$in"
 	[ "$(field .mass "$output")" = 4 ]
 	near "$(jqcalc "$in" "$output" 'relerr(tensor($i) | map(map(. * 16)); tensor($o))')" 0 1e-15
 }
 
 @test "scale: resizing a box along x, y, z gives the resized box" {
-	a=$(phys-inertia box 1 1 1 --mass 1 | phys-inertia scale --size 2,3,0.5)
+	a=$(phys-inertia box 1 1 1 --mass 1 | phys-inertia scale --size-factor 2,3,0.5)
 	b=$(phys-inertia box 2 3 0.5 --mass 1)
 	near "$(jqcalc "$a" "$b" 'relerr(tensor($i); tensor($o))')" 0 1e-15
-	a=$(phys-inertia box 1 1 1 --mass 1 | phys-inertia scale --size 2,3,0.5 --fixed-density)
+	a=$(phys-inertia box 1 1 1 --mass 1 | phys-inertia scale --size-factor 2,3,0.5 --fixed-density)
 	b=$(phys-inertia box 2 3 0.5 --mass 3)
 	[ "$(field .mass "$a")" = 3 ]
 	near "$(jqcalc "$a" "$b" 'relerr(tensor($i); tensor($o))')" 0 1e-15
@@ -463,7 +463,7 @@ EOF
 	'
 	in=$(jq -nc "$JQLIB$pm"'asline(body(pts))')
 	want=$(jq -nc "$JQLIB$pm"'asline(body(pts | map(.p |= [.[0] * 2, .[1] * 0.5, .[2] * 3])))')
-	run phys-inertia scale --size 2,0.5,3 <<<"$in"
+	run phys-inertia scale --size-factor 2,0.5,3 <<<"$in"
 	assert_success
 	near "$(jqcalc "$want" "$output" 'relerr(tensor($i); tensor($o))')" 0 1e-13
 	near "$(jqcalc "$want" "$output" '[$i.pose.x - $o.pose.x, $i.pose.y - $o.pose.y,
@@ -477,13 +477,13 @@ EOF
 	assert_failure 2
 	run phys-inertia scale --fixed-density --density-factor 2 <<<"$in"
 	assert_failure 2
-	run phys-inertia scale --size 0 <<<"$in"
+	run phys-inertia scale --size-factor 0 <<<"$in"
 	assert_failure 2
-	run phys-inertia scale --size 1,2 <<<"$in"
+	run phys-inertia scale --size-factor 1,2 <<<"$in"
 	assert_failure 2
-	run phys-inertia scale --size 1,-2,3 <<<"$in"
+	run phys-inertia scale --size-factor 1,-2,3 <<<"$in"
 	assert_failure 2
-	run phys-inertia scale --size 1,2,3,4 <<<"$in"
+	run phys-inertia scale --size-factor 1,2,3,4 <<<"$in"
 	assert_failure 2
 	run --separate-stderr phys-inertia scale --mass 2 <<<'{"mass":0,"ixx":1,"iyy":1,"izz":1,"ixy":0,"ixz":0,"iyz":0}'
 	assert_failure 1
@@ -654,7 +654,8 @@ ratio_125_reported() {
 }
 
 @test "fix --keep-mass: an offset rod's centre of mass and the parallel-axis theorem" {
-	phys-inertia fix --keep-mass "$WORLDS/bad_inertia.sdf" 'swapped::*' > "$TMP/f.sdf"
+	# (valid, but not a rod's: --all)
+	phys-inertia fix --all --keep-mass "$WORLDS/bad_inertia.sdf" 'swapped::*' > "$TMP/f.sdf"
 	phys-param get 'swapped::link/inertial.*' "$TMP/f.sdf" > "$TMP/v"
 	v() { jq -r --arg a "$1" 'select(.name | endswith($a)) | .value' "$TMP/v"; }
 	near "$(v inertial.mass)" 2 0
@@ -673,7 +674,7 @@ ratio_125_reported() {
 <collision name="b"><pose>0.5 0 0 0 0 0</pose><geometry><sphere><radius>0.1</radius></sphere></geometry></collision>
 </link></model></world></sdf>
 XML
-	phys-inertia fix --density 1000 "$TMP/dumbbell.sdf" > "$TMP/f.sdf"
+	phys-inertia fix --all --density 1000 "$TMP/dumbbell.sdf" > "$TMP/f.sdf"
 	phys-param get 'd::l/inertial.*' "$TMP/f.sdf" > "$TMP/v"
 	v() { jq -r --arg a "$1" 'select(.name | endswith($a)) | .value' "$TMP/v"; }
 	m1=$(awk 'BEGIN { OFMT = "%.17g"; print 1000 * 4 / 3 * 3.141592653589793 * 0.001 }')
@@ -685,13 +686,40 @@ XML
 	phys-step -n 10 "$TMP/f.sdf" > /dev/null
 }
 
+@test "fix: only the links whose inertia is not valid, unless --all; every change said, with the digits it needs" {
+	run --separate-stderr -0 phys-inertia fix --density 1000 "$WORLDS/bad_inertia.sdf"
+	printf '%s\n' "$output" > "$TMP/f.sdf"
+	# one link changed: its mass and moments, 1000 kg/m^3 of a 0.2 m cube
+	# (8, not 8.000000000000002; 8 * 0.08 / 12 to 14 digits)
+	line=$(grep -n '<mass>1</mass>' "$WORLDS/bad_inertia.sdf" | sed -n 2p | cut -d: -f1)
+	assert_equal "$stderr" "phys-inertia: $WORLDS/bad_inertia.sdf:$((line - 1)): impossible::link: mass 1 -> 8, ixx 0.01 -> 0.053333333333333, iyy 0.01 -> 0.053333333333333, izz 0.05 -> 0.053333333333333"
+	diff "$WORLDS/bad_inertia.sdf" "$TMP/f.sdf" | grep '^>' > "$TMP/d" || true
+	[ "$(wc -l < "$TMP/d")" -eq 4 ]
+	grep -q '<mass>8</mass>' "$TMP/d"
+	grep -q '<ixx>0.053333333333333</ixx>' "$TMP/d"
+	# the valid ones keep theirs, the plausible cube's 1 kg among them
+	[ "$(phys-param get 'plausible::link/inertial.mass' "$TMP/f.sdf" | jq .value)" = 1 ]
+	# --all: every link, each said; the offset rod's centre of mass too
+	run --separate-stderr -0 phys-inertia fix --all --density 1000 "$WORLDS/bad_inertia.sdf"
+	[ "$(wc -l <<<"$stderr")" -eq 4 ]
+	[[ "$stderr" == *"plausible::link: mass 1 -> 8, ixx 0.006666666666666667 -> 0.053333333333333,"* ]]
+	[[ "$stderr" == *"swapped::link: mass 2 -> 10, pose 0 0 0 0 0 0 -> 0.5 0 0 0 0 0,"* ]]
+	# -q: the same world, nothing said
+	run --separate-stderr -0 phys-inertia fix -q --density 1000 "$WORLDS/bad_inertia.sdf"
+	[ -z "$stderr" ]
+	# a glob that names no link
+	run -1 --separate-stderr phys-inertia fix "$WORLDS/bad_inertia.sdf" 'nope::*'
+	assert_equal "$stderr" "phys-inertia: no link matches 'nope::*' (phys-inertia check lists them)"
+	[ -z "$output" ]
+}
+
 @test "fix -i: in place through a temporary file; a world that fails to load is untouched" {
 	cp "$WORLDS/bad_inertia.sdf" "$TMP/w.sdf"
-	phys-inertia fix -i "$TMP/w.sdf"
+	phys-inertia fix --in-place "$TMP/w.sdf"
 	phys-inertia check "$TMP/w.sdf" > /dev/null
 	printf '<sdf version="1.7"><world name="w">' > "$TMP/bad.sdf"
 	cp "$TMP/bad.sdf" "$TMP/bad.orig"
-	run phys-inertia fix -i "$TMP/bad.sdf"
+	run phys-inertia fix --in-place "$TMP/bad.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "phys-inertia: $TMP/bad.sdf:"* ]]
 	cmp "$TMP/bad.sdf" "$TMP/bad.orig"
@@ -739,7 +767,8 @@ block() {
 	[ ! -e "$TMP/i.png" ]
 	# the first link's box: 12 edges; sides 1 2 3 along the link's x y z,
 	# which the 90 degree turn lays along world y, -x and z
-	block boxes "$TMP/s.gp" | head -24 > "$TMP/fits"
+	# (in the front view, $b0: the first link, leftmost, is where it is)
+	block b0 "$TMP/s.gp" | head -24 > "$TMP/fits"
 	[ "$(wc -l < "$TMP/fits")" -eq 24 ]
 	for k in 1 2 3; do
 		sort -g -k$k,$k "$TMP/fits" | head -1 | cut -d' ' -f$k > "$TMP/lo"
@@ -753,24 +782,89 @@ block() {
 		awk '{ for (k = 1; k <= 3; k++) { c = sprintf("%.9f", $k); if (c == "-0.000000000") c = "0.000000000"; printf "%s%s", c, k < 3 ? " " : "\n" } }' | sort -u
 	}
 	[ "$(corners < "$TMP/fits" | wc -l)" -eq 8 ]
-	[ "$(corners < "$TMP/fits")" = "$(block shapes "$TMP/s.gp" | head -24 | corners)" ]
+	[ "$(corners < "$TMP/fits")" = "$(block s0 "$TMP/s.gp" | head -24 | corners)" ]
 }
 
 @test "show: a link whose box is far from its shapes stands out in the image and on stderr" {
 	show_world
 	run --separate-stderr -0 phys-inertia show -o "$TMP/i.svg" "$TMP/show.sdf"
 	[ "$stderr" = "phys-inertia: rod::link: its box of equivalent inertia is 0.1 times its shapes' (beyond 2)" ]
-	grep -q 'rod::link: box 0.1 x its shapes' "$TMP/i.svg"
-	! grep -q 'fits::link' "$TMP/i.svg"
+	# every link named under its shapes, the one off with how far
+	[ "$(grep -c '>rod::link<' "$TMP/i.svg")" -eq 3 ]
+	[ "$(grep -c '>fits::link<' "$TMP/i.svg")" -eq 3 ]
+	[ "$(grep -c '>box 0.1 x its shapes<' "$TMP/i.svg")" -eq 3 ]
 	# its box is drawn again: a red data block of the 0.1 m cube
 	phys-inertia show --script "$TMP/s.gp" -o "$TMP/i.svg" "$TMP/show.sdf" 2> /dev/null
-	set -- $(block flag0 "$TMP/s.gp" | awk '{ print $1 }' | sort -g | sed -n '1p;$p')
+	set -- $(block f0 "$TMP/s.gp" | awk '{ print $1 }' | sort -g | sed -n '1p;$p')
 	near "$1" 4.95 1e-12
 	near "$2" 5.05 1e-12
 	# a looser --ratio lets it pass
 	run --separate-stderr -0 phys-inertia show --ratio 20 -o "$TMP/j.svg" "$TMP/show.sdf"
 	[ -z "$stderr" ]
-	! grep -q 'rod::link' "$TMP/j.svg"
+	! grep -q 'x its shapes<' "$TMP/j.svg"
+}
+
+@test "show: an invalid inertia is drawn in red without a box, the reason written under the views" {
+	show_world
+	# the rod's moments broken: izz > ixx + iyy
+	sed 's|<izz>0.0016666666666666668</izz>|<izz>0.01</izz>|' "$TMP/show.sdf" > "$TMP/bad.sdf"
+	run --separate-stderr -0 phys-inertia show --script "$TMP/s.gp" -o "$TMP/i.svg" "$TMP/bad.sdf"
+	[[ "$stderr" == "phys-inertia: rod::link: its inertia is not valid (triangle inequality broken"*"): no box of equivalent inertia" ]]
+	# its shapes are in the red block; no box of it among the boxes
+	[ "$(block i0 "$TMP/s.gp" | grep -vc NaN)" -eq 24 ]
+	[ "$(block b0 "$TMP/s.gp" | grep -vc NaN)" -eq 24 ]
+	grep -q "rod::link: invalid inertia, no box: triangle inequality broken" "$TMP/s.gp"
+	grep -q 'invalid inertia (below)' "$TMP/s.gp"
+}
+
+@test "show: links that overlap in a view are moved apart in it, and said to be" {
+	show_world
+	# the rod moved onto the fitting box: overlapping in every view
+	sed 's|<pose>5 0 0 0 0 0</pose>|<pose>1 2 3 0 0 0</pose>|' "$TMP/show.sdf" > "$TMP/on.sdf"
+	phys-inertia show --script "$TMP/s.gp" -o "$TMP/i.png" "$TMP/on.sdf" 2> /dev/null
+	[ "$(grep -c "links that would overlap moved apart" "$TMP/s.gp")" -eq 3 ]
+	# front view: the box spans x 0 .. 2; the rod, 1 m long, now right of it
+	set -- $(block s0 "$TMP/s.gp" | sed -n '25,$p' | awk '{ print $1 }' | sort -g | sed -n '1p;$p')
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a > 2 && b - a > 0.999 && b - a < 1.001) }'
+	# where nothing overlaps, nothing moves and nothing is said
+	phys-inertia show --script "$TMP/t.gp" -o "$TMP/i.png" "$TMP/show.sdf" 2> /dev/null
+	[ "$(grep -c "moved apart" "$TMP/t.gp")" -eq 0 ]
+}
+
+@test "show: tick labels stay apart, however wide the world against its height" {
+	# three cubes over 75 m in x, within 5 m in y, 1 m in z: at one scale
+	# a front view 1 m high would be a few pixels, its ticks on each other
+	for m in a:0:0:1 b:40:3:1 c:-35:-2:0.1; do
+		IFS=: read -r name x y e <<<"$m"
+		i=$(awk -v e="$e" 'BEGIN { print e * e / 6 }')
+		printf '<model name="%s"><pose>%s %s 0 0 0 0</pose><link name="link"><inertial><mass>1</mass><inertia><ixx>%s</ixx><iyy>%s</iyy><izz>%s</izz></inertia></inertial><collision name="c"><geometry><box><size>%s %s %s</size></box></geometry></collision></link></model>\n' \
+			"$name" "$x" "$y" "$i" "$i" "$i" "$e" "$e" "$e"
+	done > "$TMP/models"
+	{ echo '<sdf version="1.7"><world name="w">'; cat "$TMP/models"; echo '</world></sdf>'; } > "$TMP/wide.sdf"
+	run --separate-stderr -0 phys-inertia show -o "$TMP/w.svg" "$TMP/wide.sdf"
+	[ -z "$stderr" ]
+	# "anchor x y text" of every number gnuplot wrote: the ticks' labels
+	awk '/<g transform="translate\(/ {
+		match($0, /translate\([-0-9.]+,[-0-9.]+\)/)
+		split(substr($0, RSTART + 10, RLENGTH - 11), p, ",")
+		a = $0 ~ /text-anchor="end"/ ? "end" : $0 ~ /text-anchor="middle"/ ? "middle" : "start"
+		getline
+		if (match($0, /<text> ?-?[0-9.]+<\/text>/)) {
+			t = substr($0, RSTART + 6, RLENGTH - 13)
+			sub(/^ /, "", t)
+			print a, p[1], p[2], t
+		}
+	}' "$TMP/w.svg" > "$TMP/ticks"
+	# the vertical axes' labels (10 pixel font) 12 pixels apart at least
+	[ "$(grep -c '^end ' "$TMP/ticks")" -ge 12 ]
+	grep '^end ' "$TMP/ticks" | sort -g -k3,3 |
+		awk 'NR > 1 && $3 - y < 12 { print "too close:", last, "and", $0; bad = 1 }
+		    { y = $3; last = $0 } END { exit bad }'
+	# the horizontal axes' labels side by side, a character's room between
+	[ "$(grep -c '^middle ' "$TMP/ticks")" -ge 12 ]
+	grep '^middle ' "$TMP/ticks" | sort -g -k3,3 -k2,2 |
+		awk '$3 == y && $2 - x < 6 * (length($4) + length(t)) / 2 + 6 { print "too close:", t, $4; bad = 1 }
+		    { x = $2; y = $3; t = $4 } END { exit bad }'
 }
 
 @test "show: a PNG by extension; other extensions and missing operands are usage errors" {

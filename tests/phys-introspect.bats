@@ -154,13 +154,15 @@ EOF
 		'd3=hypot(3, 4, 12)' 'half=box::link/pose.z / 2' \
 		'half2=box::link/pose.z/2' 'p=-2^2 + (1 + 2) * 3' 'twice=half*4' \
 		'v=sqrt(box::link/linear_vel.x^2 + box::link/linear_vel.z^2)'
-	assert_line --index 0 '{"t":0,"iter":0,"items":{"dist":5,"d3":13,"half":1,"half2":1,"p":5,"twice":4,"v":1},"preset":"default"}'
-	assert_line --index 1 '{"t":0.25,"iter":250,"items":{"dist":5,"d3":13,"half":0.9375,"half2":0.9375,"p":5,"twice":3.75,"v":1.4142135623730951}}'
+	# each line says the units its expressions give: none for numbers alone
+	u='"units":{"dist":"m","half":"m","half2":"m","twice":"m","v":"m/s"}'
+	assert_line --index 0 '{"t":0,"iter":0,"items":{"dist":5,"d3":13,"half":1,"half2":1,"p":5,"twice":4,"v":1},"preset":"default",'"$u}"
+	assert_line --index 1 '{"t":0.25,"iter":250,"items":{"dist":5,"d3":13,"half":0.9375,"half2":0.9375,"p":5,"twice":3.75,"v":1.4142135623730951},'"$u}"
 }
 
 @test "derive: selectors keep input items; CSV columns" {
 	run -0 phys-introspect derive 'box::link/pose.z' 'h=box::link/pose.z - 2' -f "$RUN"
-	assert_line --index 1 '{"t":0.25,"iter":250,"items":{"box::link/pose":{"z":1.875},"h":-0.125}}'
+	assert_line --index 1 '{"t":0.25,"iter":250,"items":{"box::link/pose":{"z":1.875},"h":-0.125},"units":{"h":"m"}}'
 	run -0 phys-introspect derive --csv 'box::link/pose.z' \
 		'dist=hypot(ball::link/pose.x, ball::link/pose.y)' -f "$RUN"
 	assert_output - <<'EOF'
@@ -273,6 +275,80 @@ EOF
 EOF
 }
 
+@test "derive: units follow from the expression; NAME[UNIT] writes one; the plot's axes show them" {
+	run -0 phys-introspect derive -f "$RUN" \
+		'speed=hypot(box::link/linear_vel.x, box::link/linear_vel.z)' \
+		'a=speed / t' 'e=0.5 * 2 * speed^2' 'drop=2 - box::link/pose.z' \
+		'r=sqrt(ball::link/pose.x^2 + ball::link/pose.y^2)' 'turn=atan2(ball::link/pose.y, ball::link/pose.x)' \
+		's=sin(box::link/pose.yaw)' 'mixed=box::link/pose.z + box::link/pose.yaw' \
+		'deg[deg]=box::link/pose.yaw * 180 / pi' 'g[m/s^2]=9.81'
+	# m/s from m/s; over s, m/s^2; m^2/s^2 times numbers (no mass here);
+	# a sum of metres (and a number) metres; a root of a sum of squares;
+	# an angle; a sine none; a sum of m and rad none; the written ones
+	assert_line --index 1 --partial '"units":{"speed":"m/s","a":"m/s^2","e":"m^2/s^2","drop":"m","r":"m","turn":"rad","s":"1","deg":"deg","g":"m/s^2"}}'
+	# a derived run's units go on through another derive
+	phys-introspect derive -f "$RUN" 'v=hypot(box::link/linear_vel.x, box::link/linear_vel.z)' > "$TMP/d1"
+	run -0 phys-introspect derive -f "$TMP/d1" 'p=2 * v * v' 'k=v * t'
+	assert_line --index 0 --partial '"units":{"p":"m^2/s^2","k":"m"}}'
+	run -2 phys-introspect derive -f "$RUN" 'v[m/s=1'
+	assert_line --index 0 "phys-introspect: expression 1, column 2: a unit is written NAME[UNIT]=EXPR, as in speed[m/s]=..."
+	have_gnuplot
+	phys-introspect derive --keep -f "$RUN" 'speed=hypot(box::link/linear_vel.x, box::link/linear_vel.z)' \
+		'mixed=box::link/pose.z + box::link/pose.yaw' |
+		phys-introspect plot --script "$TMP/s.gp" -o "$TMP/s.png" speed 'box::link/pose.z' mixed
+	# three units: speed's, pose.z's and none, a panel each, never shared
+	grep -Fq "'speed [m/s]'" "$TMP/s.gp"
+	grep -Fq "'pose.z [m]'" "$TMP/s.gp"
+	grep -Fq "'mixed'" "$TMP/s.gp"
+	[ "$(grep -c '^plot ' "$TMP/s.gp")" -eq 3 ]
+}
+
+@test "diff --series: A - B at A's times, B interpolated, as state lines for filter, derive and plot" {
+	sed -n '1p;3p;5p' "$RUN" > "$TMP/coarse.jsonl"
+	run -1 phys-introspect diff --series "$RUN" "$TMP/coarse.jsonl" 'box::link/pose.z' 'robot::elbow/position' sim_time
+	# z = 2 - 2 t^2 against the chords of its coarse samples: 0, 0.125, 0,
+	# 0.125, 0 at t = 0 .. 1; t and the arrays agree everywhere
+	assert_output - <<'END'
+{"t":0,"items":{"box::link/pose":{"z":0},"sim_time":0,"robot::elbow/position":[0,0]}}
+{"t":0.25,"items":{"box::link/pose":{"z":0.125},"sim_time":0,"robot::elbow/position":[0,0]}}
+{"t":0.5,"items":{"box::link/pose":{"z":0},"sim_time":0,"robot::elbow/position":[0,0]}}
+{"t":0.75,"items":{"box::link/pose":{"z":0.125},"sim_time":0,"robot::elbow/position":[0,0]}}
+{"t":1,"items":{"box::link/pose":{"z":0},"sim_time":0,"robot::elbow/position":[0,0]}}
+END
+	# the same run: status 0, every difference 0
+	run -0 phys-introspect diff --series "$RUN" "$RUN" 'box::link/pose.x'
+	[ "${#lines[@]}" -eq 5 ]
+	# A's lines outside B: no line, and a warning saying which
+	head -n 3 "$RUN" > "$TMP/short.jsonl"
+	run -1 --separate-stderr phys-introspect diff --series "$RUN" "$TMP/short.jsonl" 'box::link/pose.x'
+	[ "${#lines[@]}" -eq 3 ]
+	assert_equal "$stderr" "phys-introspect: $RUN: 2 lines, t=0.75 to 1, are outside the times of $TMP/short.jsonl (0 to 0.5): no difference for them"
+	# it pipes on: filter --csv, derive, plot
+	run -0 bash -c "phys-introspect diff --series '$RUN' '$TMP/coarse.jsonl' 'box::link/pose.z' |
+		phys-introspect filter --csv 'box::link/pose.z'"
+	assert_output "$(printf 'sim_time,box::link/pose.z\n0,0\n0.25,0.125\n0.5,0\n0.75,0.125\n1,0')"
+	run -0 bash -c "phys-introspect diff --series '$RUN' '$TMP/coarse.jsonl' 'box::link/pose.z' |
+		phys-introspect derive --csv 'mm=1000 * box::link/pose.z'"
+	assert_line --index 2 '0.25,125'
+	have_gnuplot
+	phys-introspect diff --series "$RUN" "$TMP/coarse.jsonl" 'box::link/pose.z' |
+		phys-introspect plot --script "$TMP/d.gp" -o "$TMP/d.svg" 'box::link/pose.z'
+	grep -Fq "'pose.z [m]'" "$TMP/d.gp"
+}
+
+@test "diff --series: two free falls part as (g2 - g1) h^2 n (n + 1) / 2" {
+	w="$WORLDS/falling_sphere.sdf"
+	phys-step -t 1 -e 100 -i 'ball::link/pose' "$w" > "$TMP/earth"
+	# the moon's run sampled twice as often: its own lines at the earth's times
+	phys-step -t 1 -e 50 -i 'ball::link/pose' -s 'gravity=0 0 -1.62' "$w" > "$TMP/moon"
+	phys-introspect diff --series "$TMP/earth" "$TMP/moon" 'ball::link/pose.z' > "$TMP/d" || true
+	[ "$(wc -l < "$TMP/d")" -eq 11 ]
+	# h = 0.001 s, n = 1000 t: -(9.81 - 1.62) h^2 n (n + 1) / 2
+	jq -r '[.t, .items["ball::link/pose"].z] | @tsv' "$TMP/d" | while read -r t dz; do
+		near "$dz" "$(awk -v t="$t" 'BEGIN { n = 1000 * t; printf "%.17g", -8.19e-6 * n * (n + 1) / 2 }')" 1e-9
+	done
+}
+
 @test "--selection reads what --save-selection wrote" {
 	sel="$BATS_TEST_TMPDIR/sel"
 	run -0 phys-introspect filter --csv --save-selection "$sel" 'box::*/pose.z' sim_time -f "$RUN"
@@ -288,7 +364,7 @@ EOF
 	run -0 phys-introspect at 0.5 --selection "$sel" -f "$RUN"
 	assert_output '{"t":0.5,"items":{"box::link/pose.z":1.5}}'
 	run -0 phys-introspect derive --selection "$sel" -f "$RUN"
-	assert_line --index 2 '{"t":0.5,"iter":500,"items":{"box::link/pose":{"z":1.5},"h":3}}'
+	assert_line --index 2 '{"t":0.5,"iter":500,"items":{"box::link/pose":{"z":1.5},"h":3},"units":{"h":"m"}}'
 }
 
 @test "plot: a PNG and an SVG, units and run names on the figure" {

@@ -4,8 +4,15 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-@test "list without a world: every registry row with units, default, range and doc" {
-	phys-param list > "$TMP/reg"
+@test "list without a world: every registry row, its name, type, alias, scope and units; --doc all its facts" {
+	# plain: what a parameter is called and measured in, no more
+	phys-param list > "$TMP/short"
+	[ "$(jq -c 'select(.name == "ode.solver.iters")' "$TMP/short")" = \
+	    '{"name":"ode.solver.iters","type":"int","alias":"iters","scope":"physics","units":""}' ]
+	[ "$(jq -r 'keys_unsorted | join(",")' "$TMP/short" | sort -u | tr '\n' ' ')" = \
+	    "name,type,alias,scope,units name,type,scope,units " ]
+	phys-param list --doc > "$TMP/reg"
+	[ "$(wc -l < "$TMP/reg")" -eq "$(wc -l < "$TMP/short")" ]
 	# physics, world, link, collision and joint parameters, each scope's
 	# names listed once (the physics ones are checked against SDFormat below)
 	[ "$(jq -r .scope "$TMP/reg" | sort -u | tr '\n' ' ')" = "collision joint link physics world " ]
@@ -104,33 +111,33 @@ glob_set_changes_each_mu() {
 	glob_set_changes_each_mu "$REF/gazebo-worlds/friction_pyramid.world" 'boxes::box_3::link_1::collision'
 }
 
-@test "get | set --from - copies values between worlds" {
+@test "get | set --file - copies values between worlds" {
 	phys-param get iters 'ode.constraints.*' "$WORLDS/presets.sdf" 2>/dev/null |
-	    phys-param set --from - "$WORLDS/pendulum.sdf" > "$TMP/o.sdf"
+	    phys-param set --file - "$WORLDS/pendulum.sdf" > "$TMP/o.sdf"
 	[ "$(phys-param get iters cfm erp contact_max_correcting_vel "$TMP/o.sdf" | jq -c .value | tr '\n' ' ')" = "50 0.01 0.3 200 " ]
 }
 
 @test "errors: wrong type, out of range, unknown name, missing entity — exit 1, file untouched" {
 	cp "$WORLDS/pendulum.sdf" "$TMP/w.sdf"
 	cp "$TMP/w.sdf" "$TMP/orig.sdf"
-	run --separate-stderr phys-param set -i iters=lots "$TMP/w.sdf"
+	run --separate-stderr phys-param set --in-place iters=lots "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[ "$stderr" = 'phys-param: ode.solver.iters: "lots" is not an int' ]
-	run --separate-stderr phys-param set -i erp=1.5 "$TMP/w.sdf"
+	run --separate-stderr phys-param set --in-place erp=1.5 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"1.5 is above the maximum 1"* ]]
-	run --separate-stderr phys-param set -i 'pendulum::bob/inertial.mas=3' "$TMP/w.sdf"
+	run --separate-stderr phys-param set --in-place 'pendulum::bob/inertial.mas=3' "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"no link parameter 'inertial.mas' (did you mean inertial.mass"* ]]
-	run --separate-stderr phys-param set -i 'pendulum::bbo/inertial.mass=3' "$TMP/w.sdf"
+	run --separate-stderr phys-param set --in-place 'pendulum::bbo/inertial.mass=3' "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"no entity named 'pendulum::bbo' (did you mean pendulum::bob?)"* ]]
-	run --separate-stderr phys-param set -i iters=3 'gravity=0 0' "$TMP/w.sdf"
+	run --separate-stderr phys-param set --in-place iters=3 'gravity=0 0' "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
 	cmp "$TMP/w.sdf" "$TMP/orig.sdf"
 	[ "$(ls -A "$TMP" | grep -c '^\.')" -eq 0 ]
-	phys-param set -i iters=3 "$TMP/w.sdf"
+	phys-param set --in-place iters=3 "$TMP/w.sdf"
 	[ "$(phys-param get iters "$TMP/w.sdf" | jq .value)" -eq 3 ]
 }
 
@@ -181,7 +188,7 @@ glob_set_changes_each_mu() {
 		/^\/element/ { d-- }' | sort > "$TMP/spec"
 	[ "$(wc -l < "$TMP/spec")" -ge 30 ]
 	# all but phys's own, the mujoco engine's block
-	phys-param list | jq -r 'select(.scope == "physics" and .engines != ["mujoco"]) |
+	phys-param list --doc | jq -r 'select(.scope == "physics" and .engines != ["mujoco"]) |
 	    [.name, (.default | tostring)] | @tsv' | sort > "$TMP/reg"
 	diff <(cut -f1 "$TMP/spec") <(cut -f1 "$TMP/reg")
 	# the same defaults, numbers compared as numbers ("1.0" is 1)
@@ -270,7 +277,7 @@ EOF
 
 @test "the world may come first, as in phys(7)'s example" {
 	cp "$WORLDS/pendulum.sdf" "$TMP/w.sdf"
-	phys-param set -i "$TMP/w.sdf" ode.solver.iters=200
+	phys-param set --in-place "$TMP/w.sdf" ode.solver.iters=200
 	[ "$(phys-param get "$TMP/w.sdf" iters | jq .value)" -eq 200 ]
 	[ "$(phys-param get iters "$TMP/w.sdf" | jq .value)" -eq 200 ]
 	run phys-param set iters=1 "$TMP/w.sdf" "$TMP/w.sdf"
@@ -311,4 +318,30 @@ EOF
 			fail "$name ($how) warned: $(cat "$TMP/err")" ;;
 		esac
 	done
+}
+
+@test "a world whose includes do not resolve: get and set of its profiles work, one warning" {
+	cat > "$TMP/away.sdf" <<-'E'
+	<?xml version="1.0"?>
+	<sdf version="1.7">
+	  <world name="w">
+	    <physics name="fast" type="ode" default="true">
+	      <max_step_size>0.002</max_step_size>
+	    </physics>
+	    <include>
+	      <uri>model://not_on_this_machine</uri>
+	    </include>
+	  </world>
+	</sdf>
+	E
+	run --separate-stderr phys-param get max_step_size "$TMP/away.sdf"
+	[ "$status" -eq 0 ]
+	[ "$(jq .value <<< "$output")" = 0.002 ]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	[[ "$stderr" == *"away.sdf:8: cannot find model 'model://not_on_this_machine'"* ]]
+	run --separate-stderr phys-param set --in-place iters=70 "$TMP/away.sdf"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	grep -q '<include>' "$TMP/away.sdf"
+	[ "$(phys-param get -q iters "$TMP/away.sdf" | jq .value)" -eq 70 ]
 }

@@ -188,7 +188,7 @@ EOF
 }
 
 @test "add: a copy with overrides, or the specification's defaults" {
-	phys-preset add fast --from preset_2 iters=10 cfm=0.5 "$P" > "$TMP/a.world"
+	phys-preset add fast --copy preset_2 iters=10 cfm=0.5 "$P" > "$TMP/a.world"
 	diff "$P" "$TMP/a.world" | grep '^>' > "$TMP/added" || true
 	[ "$(head -1 "$TMP/added")" = '>     <physics name="fast" type="ode">' ]
 	[ "$(phys-param get -p fast iters cfm erp "$TMP/a.world" | jq -c .value | tr '\n' ' ')" = "10 0.5 0.6 " ]
@@ -258,12 +258,12 @@ ode.constraints.contact_surface_layer=0.001'
 	[ -z "$(phys-preset diff preset_1 preset_1 "$P")" ]
 }
 
-@test "-i edits in place through a temporary file; a failure leaves the file alone" {
+@test "--in-place edits in place through a temporary file; a failure leaves the file alone" {
 	cp "$WORLDS/pendulum.sdf" "$TMP/w.sdf"
-	phys-preset use -i world "$TMP/w.sdf"
+	phys-preset use --in-place world "$TMP/w.sdf"
 	[ "$(phys-preset list "$TMP/w.sdf" | jq -r 'select(.start) | .name')" = world ]
 	cp "$TMP/w.sdf" "$TMP/before.sdf"
-	run phys-preset add -i x iters=-5 "$TMP/w.sdf"
+	run phys-preset add --in-place x iters=-5 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	cmp "$TMP/w.sdf" "$TMP/before.sdf"
 	[ "$(ls -A "$TMP" | grep -c '^\.')" -eq 0 ]
@@ -293,8 +293,8 @@ mapped() {
 	done
 }
 
-@test "add --engine bullet --from an ODE profile carries what means the same and names the rest" {
-	phys-preset add --engine bullet --from preset_1 bul "$P" > "$TMP/c.sdf" 2> "$TMP/err"
+@test "add --engine bullet --copy an ODE profile carries what means the same and names the rest" {
+	phys-preset add --engine bullet --copy preset_1 bul "$P" > "$TMP/c.sdf" 2> "$TMP/err"
 	[ "$(phys-preset list "$TMP/c.sdf" 2> /dev/null | jq -r 'select(.name == "bul") | .type')" = bullet ]
 	mapped preset_1 ode bul bullet > "$TMP/v"
 	[ "$(sed -n 1p "$TMP/v")" = "$(sed -n 2p "$TMP/v")" ]
@@ -305,7 +305,7 @@ mapped() {
 	# nothing else in the world changed
 	diff "$P" "$TMP/c.sdf" | grep -v '^>' | grep -qv '^[0-9a-f,]*a[0-9,]*$' && false
 	# and back: an ODE profile from the Bullet one, with an override
-	phys-preset add -e ode -f bul back iters=7 "$TMP/c.sdf" > "$TMP/d.sdf" 2> "$TMP/err"
+	phys-preset add --engine ode --copy bul back iters=7 "$TMP/c.sdf" > "$TMP/d.sdf" 2> "$TMP/err"
 	mv "$TMP/d.sdf" "$TMP/c.sdf"
 	mapped bul bullet back ode > "$TMP/v"
 	[ "$(sed -n 2p "$TMP/v")" = "0.01 1 20 0.001 7 1.4 0.01 0.3 0.002 " ]
@@ -313,16 +313,16 @@ mapped() {
 }
 
 @test "add --engine: the solver type is no counterpart; a Bullet profile's own ones are named going back" {
-	phys-preset add -f preset_2 w ode.solver.type=world "$P" 2> /dev/null |
-	    phys-preset add -e bullet -f w b bullet.constraints.split_impulse=false - > "$TMP/c.sdf" 2> "$TMP/err"
+	phys-preset add --copy preset_2 w ode.solver.type=world "$P" 2> /dev/null |
+	    phys-preset add --engine bullet --copy w b bullet.constraints.split_impulse=false - > "$TMP/c.sdf" 2> "$TMP/err"
 	grep -q "profile 'w': no bullet counterpart, not carried over: ode.solver.type$" "$TMP/err"
 	[ "$(phys-param get -p b bullet.solver.type "$TMP/c.sdf" 2> /dev/null | jq -r .value)" = sequential_impulse ]
-	phys-preset add -e ode -f b o "$TMP/c.sdf" 2> "$TMP/err" > /dev/null
+	phys-preset add --engine ode --copy b o "$TMP/c.sdf" 2> "$TMP/err" > /dev/null
 	grep -q "profile 'b': no ode counterpart, not carried over: bullet.constraints.split_impulse$" "$TMP/err"
 }
 
 @test "add --engine simbody: the smallest step and the shared values carried over, ODE's solver named; Simbody's own named going back" {
-	phys-preset add --engine simbody --from preset_1 sim "$P" > "$TMP/c.sdf" 2> "$TMP/err"
+	phys-preset add --engine simbody --copy preset_1 sim "$P" > "$TMP/c.sdf" 2> "$TMP/err"
 	[ "$(phys-preset list "$TMP/c.sdf" 2> /dev/null | jq -r 'select(.name == "sim") | .type')" = simbody ]
 	# ODE's solver.min_step_size is Simbody's min_step_size
 	[ "$(phys-param get -p sim max_step_size real_time_factor max_contacts simbody.min_step_size \
@@ -331,21 +331,64 @@ mapped() {
 	# the profile runs under Simbody, with the values carried
 	[ "$(phys-step -p sim -n 1 "$TMP/c.sdf" 2> /dev/null | head -1 | jq -c '.engine | [.max_step_size, .accuracy]')" = '[0.01,0.001]' ]
 	# and back, Simbody's own values are named
-	phys-preset add -e simbody -f preset_1 s2 simbody.accuracy=0.01 simbody.contact.stiffness=1e7 "$P" 2> /dev/null |
-	    phys-preset add -e bullet -f s2 b - > "$TMP/d.sdf" 2> "$TMP/err"
+	phys-preset add --engine simbody --copy preset_1 s2 simbody.accuracy=0.01 simbody.contact.stiffness=1e7 "$P" 2> /dev/null |
+	    phys-preset add --engine bullet --copy s2 b - > "$TMP/d.sdf" 2> "$TMP/err"
 	grep -q "profile 's2': no bullet counterpart, not carried over: simbody.accuracy, simbody.contact.stiffness$" "$TMP/err"
 	[ "$(phys-param get -p b bullet.solver.min_step_size "$TMP/d.sdf" 2> /dev/null | jq -r .value)" = 0.001 ]
 }
 
-@test "add --engine: an unknown engine is refused; -i leaves the file alone on failure" {
+@test "add --engine: an unknown engine is refused; --in-place leaves the file alone on failure" {
 	cp "$P" "$TMP/w.sdf"
-	run phys-preset add -i -e havok -f preset_1 h "$TMP/w.sdf"
+	run phys-preset add --in-place --engine havok --copy preset_1 h "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"unknown engine 'havok'"* ]]
-	run phys-preset add -i -e bullet -f preset_1 h bullet.solver.iters=-5 "$TMP/w.sdf"
+	run phys-preset add --in-place --engine bullet --copy preset_1 h bullet.solver.iters=-5 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	cmp "$P" "$TMP/w.sdf"
 	[ "$(ls -A "$TMP" | grep -c '^\.')" -eq 0 ]
-	phys-preset add -i -e bullet -f preset_1 h "$TMP/w.sdf" 2> /dev/null
+	phys-preset add --in-place --engine bullet --copy preset_1 h "$TMP/w.sdf" 2> /dev/null
 	[ "$(phys-preset list "$TMP/w.sdf" 2> /dev/null | jq -r 'select(.name == "h") | .type')" = bullet ]
+}
+
+@test "a world whose includes do not resolve: list, show, diff and edits work, one warning each" {
+	cat > "$TMP/away.sdf" <<-'E'
+	<?xml version="1.0"?>
+	<sdf version="1.7">
+	  <world name="w">
+	    <physics name="fast" type="ode" default="true">
+	      <max_step_size>0.002</max_step_size>
+	    </physics>
+	    <include>
+	      <uri>model://not_on_this_machine</uri>
+	    </include>
+	    <include>
+	      <uri>model://nor_this_one</uri>
+	    </include>
+	  </world>
+	</sdf>
+	E
+	run --separate-stderr phys-preset list "$TMP/away.sdf"
+	[ "$status" -eq 0 ]
+	[ "$output" = '{"name":"fast","type":"ode","default":true,"start":true}' ]
+	# one warning for both includes, with the first one's line
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	[[ "$stderr" == *"away.sdf:8: cannot find model 'model://not_on_this_machine'"*"1 more include"* ]]
+	[ "$(phys-preset show fast "$TMP/away.sdf" 2> /dev/null | jq 'select(.name == "max_step_size") | .value')" = 0.002 ]
+	cp "$TMP/away.sdf" "$TMP/w.sdf"
+	run --separate-stderr phys-preset add --in-place --copy fast slow max_step_size=0.004 "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+	# the includes are still there, and only the new profile was added
+	[ "$(grep -c '<include>' "$TMP/w.sdf")" -eq 2 ]
+	diff "$TMP/away.sdf" "$TMP/w.sdf" | grep -v '^>' | grep -qv '^[0-9a-f,]*a[0-9,]*$' && false
+	run phys-preset diff fast slow "$TMP/w.sdf"
+	[[ "$output" == *'{"name":"max_step_size","type":"double","values":{"fast":0.002,"slow":0.004}}'* ]]
+	phys-preset use --in-place slow "$TMP/w.sdf" 2> /dev/null
+	[ "$(phys-preset list -1 "$TMP/w.sdf" 2> /dev/null | tr '\n' ' ')" = "fast slow " ]
+	[ "$(phys-preset list "$TMP/w.sdf" 2> /dev/null | jq -r 'select(.start) | .name')" = slow ]
+	# -q: no warning at all
+	[ -z "$(phys-preset list -q "$TMP/w.sdf" 2>&1 > /dev/null)" ]
+	# a model run still needs them: phys-step refuses the world
+	run phys-step -n 1 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
 }

@@ -333,6 +333,53 @@ EOF
 	[ "$(cat "$TMP/t")" = "0 0.04 0.08 " ]
 }
 
+@test "t stays the exact decimal the sampling asks for after a profile changes the step" {
+	# sloppy's 0.002 s steps, then accurate's 0.001 s from t = 1.5 s
+	echo '{"t":1.5,"preset":"accurate"}' > "$TMP/switch"
+	phys-step -t 3 -r 50 -c "$TMP/switch" -i 'box5::link/pose' \
+	    "$WORLDS/box_stack.sdf" | grep -o '"t":[^,]*' | cut -d: -f2 > "$TMP/t"
+	[ "$(wc -l < "$TMP/t")" -eq 151 ]
+	# every line's t written as k/50: 1.64, not 1.6400000000000001
+	seq 0 150 | awk '{ printf "%.2f\n", $1 / 50 }' | sed 's/0*$//; s/\.$//' > "$TMP/want"
+	diff "$TMP/want" "$TMP/t"
+	# steps that are no 1/k s (0.003), changed mid-run to 0.0007
+	printf '%s\n' '{"t":0.003,"name":"max_step_size","value":0.002}' \
+	    '{"t":0.5,"name":"max_step_size","value":0.0007}' > "$TMP/steps"
+	phys-step -t 0.6 -e 7 -s max_step_size=0.003 -c "$TMP/steps" -i sim_time \
+	    "$WORLDS/falling_sphere.sdf" | grep -o '"t":[^,]*' | cut -d: -f2 > "$TMP/t"
+	# 0, then 0.003 + 0.002 k, then 0.5004 + 0.0007 k: four decimals at most
+	run -1 grep -Ev '^[0-9]+(\.[0-9]{1,4})?$' "$TMP/t"
+	grep -qx 0.015 "$TMP/t"
+	grep -qx 0.5011 "$TMP/t"
+}
+
+@test "a warning about a value says where the value came from: the world's line, the control line, or nothing for -s" {
+	# an ODE profile with values ODE cannot honour and another engine's block
+	sed 's|<iters>50</iters>|<iters>50</iters><precon_iters>4</precon_iters>|; s|</ode>|</ode><bullet><solver><iters>9</iters></solver></bullet>|' \
+	    "$WORLDS/falling_sphere.sdf" > "$TMP/w.sdf"
+	line() { grep -n "$1" "$TMP/w.sdf" | head -1 | cut -d: -f1; }
+	run phys-step -n 1 "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	assert_line "phys-step: $TMP/w.sdf:$(line '<precon_iters>'): ode.solver.precon_iters is set but has no effect with ODE (kept as given)"
+	assert_line "phys-step: $TMP/w.sdf:$(line '<bullet>'): bullet parameters are for another engine and have no effect with ODE (kept as given)"
+	# a control line's value: that line; -s: no position
+	echo '{"t":0,"name":"ball::link::collision/surface.friction.torsional.coefficient","value":2}' > "$TMP/ctl"
+	run phys-step -n 1 -c "$TMP/ctl" -s 'ball::link::collision/surface.friction.torsional.patch_radius=0.2' "$WORLDS/falling_sphere.sdf"
+	[ "$status" -eq 0 ]
+	assert_line "phys-step: $TMP/ctl:1: collision surface.friction.torsional.coefficient is set but has no effect with ODE (kept as given)"
+	assert_line "phys-step: collision surface.friction.torsional.patch_radius is set but has no effect with ODE (kept as given)"
+}
+
+@test "Gazebo's presets.world: every warning names its line" {
+	need_reference
+	run -0 --separate-stderr phys-step -n 1 "$REF/gazebo-worlds/presets.world"
+	mapfile -t lines <<<"$stderr"
+	[ "${#lines[@]}" -ge 5 ]
+	for l in "${lines[@]}"; do
+		[[ $l == "phys-step: $REF/gazebo-worlds/presets.world:"[0-9]*": "* ]] || fail "no line: $l"
+	done
+}
+
 @test "a diverging simulation stops with an error naming the body" {
 	echo '{"t":0.01,"name":"ball::link/linear_vel","value":{"x":1e300,"y":0,"z":0}}' > "$TMP/ctl"
 	run phys-step -t 1 -c "$TMP/ctl" "$WORLDS/falling_sphere.sdf"

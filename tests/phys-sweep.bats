@@ -16,7 +16,7 @@ fit_setup() {
 	cp "$WORLDS/sliding_box.sdf" .
 	echo '{"t":0.2,"name":"box::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > push.jsonl
 	phys-step -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' -s "$MU=0.37" sliding_box.sdf > ref.jsonl
-	phys-sweep plan -c push.jsonl -t 1.5 -e 50 -I 'box::link/pose' sliding_box.sdf "$MU=${1:-0.1:0.9:17}" > plan.jsonl
+	phys-sweep plan -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' sliding_box.sdf "$MU=${1:-0.1:0.9:17}" > plan.jsonl
 }
 
 # The state files 0 .. LAST (default 16) of DIR, named and summed, to
@@ -74,6 +74,51 @@ digest() {
 	[[ $stderr == *"mass=-2: "* ]]
 }
 
+@test "plan: a sample of an int parameter is whole numbers; fixed values and -s beside ranges; phys-step's -r and -s" {
+	run -0 phys-sweep plan --lhs 8 --seed 2 -r 20 -s 'gravity=0 0 -1.62' "$WORLDS/pendulum.sdf" \
+	    iters=10:90 erp=0.1:0.9 cfm=0.001
+	[ "${#lines[@]}" -eq 8 ]
+	# iters: whole numbers, one in each stratum of 10 .. 90
+	jq -r '.set.iters' <<<"$output" | awk '$1 != int($1) { exit 1 }' || fail "not whole: $output"
+	assert_equal "$(jq -r '.set.iters | tonumber | (. - 10) / 10 | floor' <<<"$output" | sort -n | tr -d '\n')" 01234567
+	# the fixed value and -s in every run, with the rate
+	[ "$(jq -r '[.set.cfm, .set.gravity, .rate] | join(",")' <<<"$output" | sort -u)" = "0.001,0 0 -1.62,20" ]
+	# the runs run with them: 20 lines a second, the Moon's gravity
+	cd "$TMP"
+	printf '%s\n' "${lines[0]}" > plan.jsonl
+	phys-sweep run -j 1 plan.jsonl 2> /dev/null
+	[ "$(wc -l < runs/0.jsonl)" -eq 21 ]
+	[ "$(head -1 runs/0.jsonl | jq .engine.gravity.z)" = -1.62 ]
+	# a grid takes -s too
+	run -0 phys-sweep plan -s iters=7 "$WORLDS/pendulum.sdf" erp=0.1,0.2
+	[ "$(jq -r '.set.iters' <<<"$output" | sort -u)" = 7 ]
+	# a name given twice, and a sample of what is no number
+	run -2 --separate-stderr phys-sweep plan --random 3 -s iters=5 "$WORLDS/pendulum.sdf" iters=1:9
+	assert_equal "${stderr%%$'\n'*}" "phys-sweep: 'iters' is given twice"
+	run -1 --separate-stderr phys-sweep plan --random 3 "$WORLDS/pendulum.sdf" ode.solver.type=0:1
+	[[ $stderr == *"ode.solver.type is a string: a sample draws numbers"* ]]
+}
+
+@test "score diff:REF interpolates the run at REF's own times, and says where REF is beyond the runs" {
+	fit_setup 0.33:0.41:5
+	phys-sweep run -j 2 plan.jsonl 2> /dev/null
+	# the reference made with the same mu, 0.37, sampled at 7 Hz and 0.5 s longer
+	phys-step -c push.jsonl -t 2 -r 7 -i 'box::link/pose' -s "$MU=0.37" sliding_box.sdf > ref7.jsonl
+	run -0 --separate-stderr phys-sweep score diff:ref7.jsonl plan.jsonl 'box::link/pose.x'
+	[ "${#lines[@]}" -eq 5 ]
+	# said once for all the runs, which end at 1.5 s
+	assert_equal "$stderr" "phys-sweep: ref7.jsonl: its lines at t=1.572 to 2 are beyond the run's times (0 to 1.5): not scored"
+	# the run of 0.37 differs only by the interpolation between its lines
+	# 0.05 s apart: at most a dt^2 / 8 = mu g 0.0025 / 8 = 1.2 mm
+	s37=$(jq -r 'select(.set[] == "0.37") | .score' <<<"$output")
+	awk -v s="$s37" 'BEGIN { exit !(s < 1.2e-3) }' || fail "0.37 scores $s37"
+	# and it is the best, its neighbours off by their slide
+	[ "$(phys-sweep best <<<"$output" | jq -r '.set[]')" = 0.37 ]
+	# the same times: exactly 0
+	run -0 phys-sweep score diff:ref.jsonl plan.jsonl 'box::link/pose.x'
+	[ "$(jq -r 'select(.set[] == "0.37") | .score' <<<"$output")" = 0 ]
+}
+
 @test "a sweep over mu finds the reference's 0.37 to within the grid step, and the saved profile reproduces the run" {
 	fit_setup
 	run -0 phys-sweep run -j 2 plan.jsonl
@@ -86,7 +131,7 @@ digest() {
 	id=$(phys-sweep best scores.jsonl | jq -r .id)
 	x=$(tail -1 "runs/$id.jsonl" | jq '.items["box::link/pose"].x')
 	rel "$x" "$(awk -v m="$mu" 'BEGIN { print 4 / (2 * m * 9.81) }')" 0.02
-	phys-sweep best --save-as fitted -i scores.jsonl sliding_box.sdf
+	phys-sweep best --save-as fitted --in-place scores.jsonl sliding_box.sdf
 	phys-preset list -1 sliding_box.sdf | grep -qx fitted
 	phys-step -p fitted -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' sliding_box.sdf > again.jsonl
 	# byte for byte but for the profile's name on the first line
@@ -101,7 +146,7 @@ digest() {
 	cp "$WORLDS/pendulum.sdf" .
 	phys-sweep plan -n 10 pendulum.sdf 'ode.solver.ite*=33' 'gravity=0 0 -9' |
 	    jq -c '. + {score: 1}' > scores.jsonl
-	phys-sweep best --save-as tuned -i scores.jsonl pendulum.sdf
+	phys-sweep best --save-as tuned --in-place scores.jsonl pendulum.sdf
 	assert_equal "$(phys-param get -p tuned ode.solver.iters pendulum.sdf | jq .value)" 33
 	# the profile it was copied from keeps its value
 	assert_equal "$(phys-param get -p quick ode.solver.iters pendulum.sdf | jq .value)" \
@@ -129,8 +174,8 @@ digest() {
 
 @test "one worker and two give the same state files; --stream tags each line with its run" {
 	fit_setup
-	phys-sweep run -j 1 -o one plan.jsonl 2> /dev/null
-	phys-sweep run -j 2 -o two --stream plan.jsonl > stream.jsonl 2> /dev/null
+	phys-sweep run -j 1 --dir one plan.jsonl 2> /dev/null
+	phys-sweep run -j 2 --dir two --stream plan.jsonl > stream.jsonl 2> /dev/null
 	assert_equal "$(digest one)" "$(digest two)"
 	# and a run is what phys-step gives for the same options
 	phys-step -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' -s "$MU=0.25" sliding_box.sdf | cmp - one/3.jsonl
@@ -141,13 +186,13 @@ digest() {
 	command -v script > /dev/null || skip "script(1) is not installed"
 	cd "$TMP"
 	phys-sweep plan -n 20 "$WORLDS/pendulum.sdf" iters=10:50:5 > plan.jsonl
-	run timeout 60 script -qfec "$PHYS_BIN/phys-sweep run -j 2 -o tty plan.jsonl" /dev/null < /dev/null
+	run timeout 60 script -qfec "$PHYS_BIN/phys-sweep run -j 2 --dir tty plan.jsonl" /dev/null < /dev/null
 	[ "$status" -eq 0 ]
 	[[ $output == *$'\r'"phys-sweep: 5/5 runs, 0 failed, ETA "* ]] || fail "no progress: $output"
 	# what the terminal shows at the end is the summary alone
 	assert_equal "$(printf '%s' "$output" | sed 's/\r$//' | tail -1 | awk -F'\r' '{ print $NF }' |
 	    sed 's/^\x1b\[K//; s/ ([0-9.]* s)$//')" "phys-sweep: 5 runs: 5 done, 0 failed, 0 already done"
-	run -0 phys-sweep run -j 2 -o file plan.jsonl
+	run -0 phys-sweep run -j 2 --dir file plan.jsonl
 	assert_equal "$(sed 's/ ([0-9.]* s)$//' <<<"$output")" "phys-sweep: 5 runs: 5 done, 0 failed, 0 already done"
 }
 
@@ -203,7 +248,7 @@ kill_midway() {
 	cd "$TMP"
 	cp "$WORLDS/sliding_box.sdf" .
 	phys-sweep plan -t 1 -e 100 sliding_box.sdf "$MU=0.1:0.9:30" > plan.jsonl
-	phys-sweep run -j 1 -o ref plan.jsonl 2> /dev/null
+	phys-sweep run -j 1 --dir ref plan.jsonl 2> /dev/null
 	phys-sweep run -j 1 plan.jsonl 2> err &
 	pid=$!
 	# the one worker, once it has finished some runs: kill it in its next
@@ -242,7 +287,8 @@ kill_midway() {
 	# between "plot '-'" and "e", and they are the runs' pairs
 	assert_equal "$(grep -c "^plot '-'" landscape.gp)" 1
 	grep -qF "set xlabel '$MU'" landscape.gp
-	points=$(awk '/^plot /{ p = 1; next } /^e$/{ p = 0 } p' landscape.gp)
+	# (the best run in a block of its own, after the others)
+	points=$(awk '/^plot /{ p = 1; next } p && NF == 2 && $1 ~ /^[-0-9.]/' landscape.gp)
 	paste <(sort -g <<<"$points") <(jq -r '"\(.set[] | tonumber) \(.score)"' scores.jsonl | sort -g) |
 	    awk 'NF != 4 || $1 != $3 || $2 != $4 { bad = 1 } END { exit bad || NR != 9 }' ||
 	    fail "plotted: $points"
@@ -256,7 +302,42 @@ kill_midway() {
 	[[ $(file -b landscape.png) == "PNG image data, 640 x 360,"* ]] || fail "$(file -b landscape.png)"
 }
 
-# ---- schedulers: GNU parallel over ssh, Slurm ----
+@test "plot: the best run ringed, an outlier on the axis' edge, --size and --logscale, text in plot symbols, no text into a file" {
+	fit_setup 0.05:0.9:18
+	phys-sweep run -j 2 plan.jsonl 2> /dev/null
+	phys-sweep score diff:ref.jsonl plan.jsonl 'box::link/pose.x' > scores.jsonl
+	# one run far off: score 50
+	jq -c 'if .id == 0 then .score = 50 else . end' scores.jsonl > odd.jsonl
+	phys-sweep plot --script odd.gp -o odd.png --size 900x500 --logscale x odd.jsonl
+	grep -q "size 900,500" odd.gp
+	grep -qx "set logscale x" odd.gp
+	# the score axis ends near the others' largest, not at 50; the odd one
+	# is drawn at its end, and counted
+	top=$(jq -s '[.[] | select(.id != 0) | .score] | max' odd.jsonl)
+	hi=$(sed -n 's/^set yrange \[.*:\(.*\)\]$/\1/p' odd.gp)
+	awk -v h="$hi" -v t="$top" 'BEGIN { exit !(h > t && h < 1.2 * t) }' || fail "yrange up to $hi, top $top"
+	grep -q "1 run above the axis, up to 50" odd.gp
+	# the best run in a block of its own, at its (mu, score)
+	best=$(phys-sweep best odd.jsonl)
+	grep -q "the best run, $(jq .id <<<"$best") (score" odd.gp
+	command -v gnuplot > /dev/null || skip "gnuplot is not installed"
+	gnuplot odd.gp
+	[[ $(file -b odd.png) == "PNG image data, 900 x 500,"* ]] || fail "$(file -b odd.png)"
+	# text on a terminal: plot symbols, '@' the best, '^' the odd one
+	command -v script > /dev/null || skip "script(1) is not installed"
+	COLUMNS=90 LINES=30 script -qec "'$PHYS_BIN/phys-sweep' plot --terminal text odd.jsonl" /dev/null > screen < /dev/null
+	grep -q '@' screen
+	grep -q '\^' screen
+	grep -q 'a run *\*' screen
+	run -1 grep -E '[A-H] *$' screen
+	# as phys-introspect plot: no text into a file, a usage error
+	run -2 --separate-stderr phys-sweep plot odd.jsonl
+	assert_equal "${stderr%%$'\n'*}" "phys-sweep: plot: standard output is not a terminal: give -o FILE.png, -o FILE.svg or -o FILE.pdf"
+	run -2 --separate-stderr phys-sweep plot -o odd.txt odd.jsonl
+	[[ $stderr == *"the name must end in .png, .svg or .pdf, or give --format"* ]]
+}
+
+# ---- schedulers: GNU parallel over ssh, Slurm ----# ---- schedulers: GNU parallel over ssh, Slurm ----
 
 # Whatever a test started is stopped, even when it failed half-way.
 teardown() {
@@ -324,7 +405,7 @@ stop_sshd() {
 	# five runs around the answer, same step: each job costs several ssh
 	# round trips, and the machine may be busy
 	fit_setup 0.3:0.5:5
-	phys-sweep run -j 2 -o local plan.jsonl 2> /dev/null
+	phys-sweep run -j 2 --dir local plan.jsonl 2> /dev/null
 	echo "2/sweephost" > hosts
 	mkdir -p runs remote
 	jq -r .id plan.jsonl | parallel --ssh "ssh -F $S/ssh_config" --sshloginfile hosts \
@@ -346,7 +427,7 @@ stop_sshd() {
 	start_sshd
 	fit_setup
 	sed -i 2q plan.jsonl
-	phys-sweep run -j 2 -o local plan.jsonl 2> /dev/null
+	phys-sweep run -j 2 --dir local plan.jsonl 2> /dev/null
 	mkdir -p one runs
 	for i in 0 1; do sed -n "$((i + 1))p" plan.jsonl > "one/$i.jsonl"; done
 	ls one/*.jsonl | parallel --ssh "ssh -F $S/ssh_config" --sshlogin 2/sweephost \
@@ -419,7 +500,7 @@ stop_slurm() {
 @test "a Slurm job array runs the plan's runs and gives the same state files" {
 	start_slurm
 	fit_setup
-	phys-sweep run -j 2 -o local plan.jsonl 2> /dev/null
+	phys-sweep run -j 2 --dir local plan.jsonl 2> /dev/null
 	# two array tasks, each a share of the ids: short runs, few jobs
 	sbatch --wait -Q -o "$TMP/slurm-%a.out" --array=0-1 --wrap \
 	    'phys-sweep run-one plan.jsonl $(seq $SLURM_ARRAY_TASK_ID 2 16)' || {

@@ -59,11 +59,59 @@ data_rows() {
 	run -0 grep -c "linear_vel.z \[m/s\]" two.gp
 	phys-introspect plot -f "$RUN" --script three.gp 'box::link/pose.z' \
 		'box::link/linear_vel.z' 'robot::elbow/position.0'
-	run -0 grep -Fx "set multiplot layout 3,1" three.gp
+	run -0 grep -Fx "set multiplot" three.gp
 	run -0 grep -c '^plot ' three.gp
 	assert_output 3
 	# never one axis of two units, as in "value [m, rad]"
 	run -1 grep -h 'label.*\[[^]]*,' one.gp two.gp three.gp
+}
+
+@test "plot: stacked panels share one time axis, the image is sized to them, a legend in each" {
+	# four units: m, m/s, rad or m, and none (a number of iterations)
+	sed 's/"sim_time":\([0-9.]*\)/"sim_time":\1,"n":7/' "$RUN" > four.jsonl
+	phys-introspect plot -f four.jsonl --script four.gp -o four.png 'box::link/pose.z' \
+		'box::link/linear_vel.z' 'robot::elbow/position.0' n
+	[ "$(grep -c '^plot ' four.gp)" -eq 4 ]
+	# one time range for all, set once; tick labels and the axis' name
+	# only under the last panel
+	run -0 grep -c '^set xrange \[0:1\]$' four.gp
+	assert_output 1
+	[ "$(grep -c "^set format x ''$" four.gp)" -eq 3 ]
+	[ "$(grep -c "^set xlabel 'sim time \[s\]'$" four.gp)" -eq 1 ]
+	# each panel's legend names its own series only
+	for f in box::link/pose.z box::link/linear_vel.z robot::elbow/position.0 n; do
+		[ "$(grep -c "title '$f'" four.gp)" -eq 1 ]
+	done
+	# the panels sit one below the other without overlapping, each on
+	# the same left margin
+	awk '/^set tmargin at screen/ { t[++n] = $5 } /^set bmargin at screen/ { b[n] = $5 }
+		END { for (i = 1; i <= n; i++) { if (!(t[i] > b[i])) exit 1; if (i > 1 && !(b[i - 1] > t[i])) exit 1 } exit n != 4 }' four.gp
+	run -0 grep -c '^set lmargin' four.gp
+	assert_output 1
+	# drawn: taller than one plot, as the panels need
+	run -0 gnuplot four.gp
+	run -0 file -b four.png
+	assert_output --regexp '^PNG image data, 1024 x (9[0-9][0-9]|1[0-9]{3}),'
+	# --size still decides
+	phys-introspect plot -f four.jsonl -o small.png --size 800x600 'box::link/pose.z' \
+		'box::link/linear_vel.z' 'robot::elbow/position.0' n
+	run -0 file -b small.png
+	assert_output --partial "800 x 600"
+}
+
+@test "plot of several runs: one colour a run, one dash pattern a field" {
+	sed 's/"z":1.5,/"z":1.4,/' "$RUN" > b.jsonl
+	phys-introspect plot -f "$RUN" -f b.jsonl --script runs.gp -o runs.png 'box::link/pose.[xz]'
+	grep -F "using 1:2 with lines axes x1y1 linecolor 1 dashtype 1 title '$RUN: box::link/pose.x'" runs.gp
+	grep -F "using 1:3 with lines axes x1y1 linecolor 1 dashtype 2 title '$RUN: box::link/pose.z'" runs.gp
+	grep -F "using 1:2 with lines axes x1y1 linecolor 2 dashtype 1 title 'b.jsonl: box::link/pose.x'" runs.gp
+	grep -F "using 1:3 with lines axes x1y1 linecolor 2 dashtype 2 title 'b.jsonl: box::link/pose.z'" runs.gp
+	# --color still picks a field's colour in every run
+	phys-introspect plot -f "$RUN" -f b.jsonl --script c.gp -o c.png --color '*.z=red' 'box::link/pose.[xz]'
+	[ "$(grep -o "linecolor rgb 'red' dashtype 2" c.gp | wc -l)" -eq 2 ]
+	# one run: gnuplot's own colour per field, as before
+	phys-introspect plot -f "$RUN" --script one.gp -o one.png 'box::link/pose.[xz]'
+	run -1 grep -c 'dashtype' one.gp
 }
 
 @test "plot: SVG background white by default, a colour or none; PNG and PDF sizes" {
@@ -157,6 +205,114 @@ next_screen() {
 	[ "$(grep -c 'pose.z \[m\]' <<<"$second")" -eq 1 ]
 }
 
+# pane: what tmux's pane shows now.
+pane() {
+	tmux -L "$SOCK" capture-pane -p -t plot
+}
+
+# pane_until TEXT: wait (up to 10 s) until the pane shows TEXT; print it.
+pane_until() {
+	local s i
+	for i in $(seq 100); do
+		s=$(pane 2>/dev/null) || true
+		if [[ $s == *"$1"* ]]; then
+			printf '%s\n' "$s"
+			return 0
+		fi
+		sleep 0.1
+	done
+	printf '%s\n' "$s"
+	return 1
+}
+
+@test "plot --live in tmux: the run's warnings and its last error stay below the frames, and after the end" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	SOCK="phys-$$-$BATS_TEST_NUMBER"
+	"$PHYS_BIN/phys-step" -t 1 -e 20 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
+	# a run that warns while it goes, then fails just before its end
+	cat > src.sh <<-END
+	head -20 run.jsonl; sleep 0.6
+	echo 'phys-step: ctl:3: unknown parameter 'itres'; line skipped' >&2
+	sleep 0.6; sed -n '21,40p' run.jsonl; sleep 0.6
+	echo 'phys-step: simulation diverged at t=1' >&2
+	tail -n +41 run.jsonl
+	END
+	tmux -L "$SOCK" new-session -d -s plot -x 90 -y 30 \
+		"sh src.sh | env -u DISPLAY '$PHYS_BIN/phys-introspect' plot --live --interval 0.1 'ball::link/pose.z'; echo status=\$?; sleep 30"
+	out=$(pane_until "status=0") || { tmux -L "$SOCK" kill-server; fail "$out"; }
+	tmux -L "$SOCK" kill-server
+	# the last frame is there, whole, and both messages under it
+	[[ $out == *"sim time [s]"* && $out == *"pose.z [m]"* ]]
+	grep -q "line skipped" <<<"$out"
+	grep -q "simulation diverged at t=1" <<<"$out"
+	[ "$(grep -n 'sim time \[s\]' <<<"$out" | cut -d: -f1)" -lt "$(grep -n 'diverged' <<<"$out" | cut -d: -f1)" ]
+}
+
+@test "plot --live in tmux follows the terminal's size (SIGWINCH), 20 times" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	SOCK="phys-$$-$BATS_TEST_NUMBER"
+	"$PHYS_BIN/phys-step" -t 1 -e 20 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
+	mkfifo in
+	tmux -L "$SOCK" new-session -d -s plot -x 60 -y 20 \
+		"env -u DISPLAY '$PHYS_BIN/phys-introspect' plot --live --interval 0.1 -f in 'ball::link/pose.z'; sleep 30"
+	exec 7>in
+	head -30 run.jsonl >&7
+	small=$(pane_until "sim time [s]") || { tmux -L "$SOCK" kill-server; fail "$small"; }
+	# no new line comes: each new size alone redraws the plot
+	for k in $(seq 20); do
+		if [ $((k % 2)) -eq 1 ]; then w=120 h=40; else w=60 h=20; fi
+		tmux -L "$SOCK" resize-window -t plot -x "$w" -y "$h"
+		for i in $(seq 100); do
+			now=$(pane)
+			wide=$(wc -L <<<"$now")
+			if [ "$w" -eq 120 ]; then [ "$wide" -gt 100 ] && break; else
+				[ "$wide" -le 60 ] && [[ $now == *"sim time [s]"* ]] && break; fi
+			sleep 0.05
+		done
+		row=$(grep -n 'sim time \[s\]' <<<"$now" | cut -d: -f1)
+		# the frame fills the new size but the three rows at the bottom
+		if [ "$w" -eq 120 ]; then
+			[ "$wide" -gt 100 ] && [ "${row:-0}" -gt 30 ] ||
+			    { tmux -L "$SOCK" kill-server; fail "$k: not redrawn at 120x40: $now"; }
+		else
+			[ "$wide" -le 60 ] && [ "${row:-0}" -gt 12 ] && [ "${row:-99}" -le 17 ] ||
+			    { tmux -L "$SOCK" kill-server; fail "$k: not redrawn at 60x20: $now"; }
+		fi
+		[ "$(grep -c 'pose.z \[m\]' <<<"$now")" -eq 1 ] ||
+		    { tmux -L "$SOCK" kill-server; fail "$k: two frames: $now"; }
+	done
+	exec 7>&-
+	tmux -L "$SOCK" kill-server
+	[ "$(wc -L <<<"$small")" -le 60 ]
+}
+
+@test "plot --live in tmux: suspended (^Z) or interrupted (^C), it gives the shell back the whole screen" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	SOCK="phys-$$-$BATS_TEST_NUMBER"
+	tmux -L "$SOCK" new-session -d -s plot -x 80 -y 24 "env -u DISPLAY PS1='$ ' bash --norc --noprofile -i"
+	tmux -L "$SOCK" send-keys -t plot "'$PHYS_BIN/phys-step' --realtime -t 60 -e 50 -i 'ball::link/pose' \
+		'$WORLDS/falling_sphere.sdf' | '$PHYS_BIN/phys-introspect' plot --live --interval 0.2 'ball::link/pose.z'" Enter
+	pane_until "sim time [s]" > /dev/null || { tmux -L "$SOCK" kill-server; fail "no plot"; }
+	# suspended: the shell's output scrolls the whole screen, the plot gone
+	tmux -L "$SOCK" send-keys -t plot C-z
+	sleep 0.5
+	tmux -L "$SOCK" send-keys -t plot "seq 100" Enter
+	out=$(pane_until "100") || { tmux -L "$SOCK" kill-server; fail "$out"; }
+	first=$(head -1 <<<"$out")
+	# continued: the plot is drawn again
+	tmux -L "$SOCK" send-keys -t plot "fg" Enter
+	back=$(pane_until "sim time [s]") || { tmux -L "$SOCK" kill-server; fail "$back"; }
+	# interrupted: the same
+	tmux -L "$SOCK" send-keys -t plot C-c
+	sleep 0.5
+	tmux -L "$SOCK" send-keys -t plot "seq 200" Enter
+	end=$(pane_until "200") || { tmux -L "$SOCK" kill-server; fail "$end"; }
+	tmux -L "$SOCK" kill-server
+	[[ $first =~ ^[0-9]+$ ]] || fail "the plot stayed on top: $out"
+	[[ $(head -1 <<<"$end") =~ ^[0-9]+$ ]] || fail "the plot stayed on top: $end"
+	[[ $back == *"pose.z [m]"* ]]
+}
+
 @test "plot --live -o FILE --interval: the file is rewritten while the input is still open" {
 	mkfifo in
 	phys-introspect plot --live --interval 0.1 -o live.svg -f in 'ball::link/pose.z' 2>err &
@@ -178,6 +334,58 @@ next_screen() {
 	# the first frame is of 10 lines, the last of all 21: the time axis grows
 	run -0 grep -c '>0.2<\|>0.2 <\|> 0.2<' live.svg
 	run -1 grep -c '>0.2<\|>0.2 <\|> 0.2<' first.svg
+}
+
+# live_until_gone PID: wait up to 5 s for PID to end; its status.
+live_until_gone() {
+	local i
+	for i in $(seq 100); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	! kill -0 "$1" 2>/dev/null || return 99
+	wait "$1"
+}
+
+@test "plot --live ends when its input ends, its gnuplot stopped or killed (20 times each)" {
+	"$PHYS_BIN/phys-step" -t 0.2 -e 10 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
+	for i in $(seq 20); do
+		for sig in STOP KILL; do
+			rm -f in live.svg
+			mkfifo in
+			phys-introspect plot --live --interval 0.05 -o live.svg -f in 'ball::link/pose.z' 2>err &
+			pid=$!
+			exec 7>in
+			head -5 run.jsonl >&7
+			for j in $(seq 100); do grep -q '</svg>' live.svg 2>/dev/null && break; sleep 0.05; done
+			gp=$(pgrep -P "$pid")
+			[ -n "$gp" ] || fail "no gnuplot"
+			kill -"$sig" "$gp"
+			# stopped (or dead) before the rest of the input comes
+			want=T
+			[ "$sig" = STOP ] || want=Z
+			for j in $(seq 200); do
+				state=$(cut -d')' -f2 "/proc/$gp/stat" 2>/dev/null | cut -c2)
+				[ "${state:-Z}" = "$want" ] && break
+				sleep 0.01
+			done
+			tail -n +6 run.jsonl >&7
+			exec 7>&-
+			# the input has ended: so has the plot, with the reason
+			status=0
+			live_until_gone "$pid" || status=$?
+			[ "$status" -ne 99 ] || { kill -9 "$pid" "$gp"; fail "SIG$sig: still running"; }
+			[ "$status" -eq 1 ] || fail "SIG$sig: exit status $status: $(cat err)"
+			if [ "$sig" = STOP ]; then
+				grep -q "phys-introspect: gnuplot (process $gp) was stopped when the input ended" err
+			else
+				grep -q "phys-introspect: gnuplot stopped drawing" err
+			fi
+			! kill -0 "$gp" 2>/dev/null || fail "gnuplot left running"
+			# the last image drawn is whole
+			grep -q '</svg>' live.svg
+		done
+	done
 }
 
 @test "plot --live keeps the last --window samples and needs one run" {
@@ -211,8 +419,9 @@ terminal_restored() {
 @test "plot --live on a sixel terminal: frames in place, sized to the terminal, the ball falls as it should" {
 	command -v python3 >/dev/null || skip "python3 is not installed"
 	command -v sixel2png >/dev/null || skip "sixel2png is not installed (libsixel-bin)"
-	# 60 x 20 characters of 480 x 400 pixels: images of 480 x 380, a row
-	# left for the prompt. Both axes fixed, so that all frames share them.
+	# 60 x 20 characters of 480 x 400 pixels: images of 480 x 340, three
+	# rows left for the run's messages. Both axes fixed, so that all
+	# frames share them.
 	python3 "$BATS_TEST_DIRNAME/data/sixel-term.py" 60x20 480x400 screen \
 		"env -u DISPLAY '$PHYS_BIN/phys-step' --realtime -t 1.2 -e 20 -i 'ball::link/pose' \
 		'$WORLDS/falling_sphere.sdf' 2>/dev/null | env -u DISPLAY '$PHYS_BIN/phys-introspect' \
@@ -227,9 +436,9 @@ terminal_restored() {
 	sixel2png -i frame2.six -o early.png
 	sixel2png -i "frame$n.six" -o last.png
 	run -0 file -b early.png
-	assert_output "PNG image data, 480 x 380, 8-bit/color RGB, non-interlaced"
+	assert_output "PNG image data, 480 x 340, 8-bit/color RGB, non-interlaced"
 	run -0 file -b last.png
-	assert_output "PNG image data, 480 x 380, 8-bit/color RGB, non-interlaced"
+	assert_output "PNG image data, 480 x 340, 8-bit/color RGB, non-interlaced"
 	! cmp -s early.png last.png
 	# the curve's pixels: column and row of each column it crosses
 	python3 "$BATS_TEST_DIRNAME/data/png-curve.py" ff0000 early.png last.png

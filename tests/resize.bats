@@ -79,10 +79,10 @@ m::cube::c/geometry.box.size" ]
 	[[ "$output" == *"geometry.box.size: 0 must be above 0"* ]]
 }
 
-@test "set -i resizes a cylinder and writes its inertial in the same file" {
+@test "set --in-place resizes a cylinder and writes its inertial in the same file" {
 	world
 	cp "$TMP/w.sdf" "$TMP/before.sdf"
-	phys-param set -i "$TMP/w.sdf" 'm::can::c/geometry.cylinder.radius=0.2'
+	phys-param set --in-place "$TMP/w.sdf" 'm::can::c/geometry.cylinder.radius=0.2'
 	# r doubled at 2 / (pi 0.01 0.5) kg/m^3: 4 times the mass;
 	# izz = m r^2 / 2, ixx = m (3 r^2 + l^2) / 12
 	rel "$(getv "$TMP/w.sdf" m::can/inertial.mass)" 8 1e-12

@@ -173,7 +173,7 @@ agrees_with_libsdformat() {
 	# block and doubles the acceleration
 	cp "$ROBOTS/wheel.urdf" "$TMP/wheel.urdf"
 	phys-sdf world --ground "$TMP/wheel.urdf" > "$TMP/w.sdf"
-	phys-param set -i "$TMP/wheel.urdf" 'wheel::wheel::wheel_collision/mu=0.4' \
+	phys-param set --in-place "$TMP/wheel.urdf" 'wheel::wheel::wheel_collision/mu=0.4' \
 	    'wheel::wheel::wheel_collision/mu2=0.4'
 	diff "$ROBOTS/wheel.urdf" "$TMP/wheel.urdf" | grep '^[<>]' > "$TMP/diff" || true
 	[ "$(cat "$TMP/diff")" = "$(printf '%s\n' '<     <mu1>0.2</mu1>' '<     <mu2>0.2</mu2>' '---' '>     <mu1>0.4</mu1>' '>     <mu2>0.4</mu2>' | grep -v -- ---)" ]
@@ -272,7 +272,7 @@ agrees_with_libsdformat() {
 	run -1 phys-inertia check "$TMP/bare.urdf"
 	echo "$output" | jq -c '[.link, .line, .valid]' > "$TMP/check"
 	[ "$(cat "$TMP/check")" = "$(printf '%s\n' '["bare::base",16,false]' '["bare::link1",29,false]' '["bare::link2",42,false]')" ]
-	phys-inertia fix --density 1000 -i "$TMP/bare.urdf"
+	phys-inertia fix --density 1000 --in-place "$TMP/bare.urdf"
 	# only lines inserted, one <inertial> into each link
 	diff "$ROBOTS/bare.urdf" "$TMP/bare.urdf" > "$TMP/diff" || true
 	! grep -q '^<' "$TMP/diff"
@@ -380,19 +380,19 @@ URDF
 @test "edits stay URDF: a mass is its <mass value>, a lumped one is refused, physics goes to a world" {
 	cp "$ROBOTS/arm.urdf" "$TMP/arm.urdf"
 	# the mass, and the tensor that follows it (inertia.follow)
-	phys-param set -i "$TMP/arm.urdf" 'arm::upper/inertial.mass=2'
+	phys-param set --in-place "$TMP/arm.urdf" 'arm::upper/inertial.mass=2'
 	diff "$ROBOTS/arm.urdf" "$TMP/arm.urdf" > "$TMP/diff" || true
 	[ "$(head -1 "$TMP/diff")" = 40,42c40,42 ]
 	[ "$(grep '^>' "$TMP/diff")" = "$(printf '%s\n' '>       <mass value="2"/>' \
 	    '>       <inertia ixx="0.00083334" ixy="0" ixz="0" iyy="0.02708334" iyz="0"' '>         izz="0.02708334"/>')" ]
-	run -1 phys-param set -i "$TMP/arm.urdf" 'arm::fore/inertial.mass=2'
+	run -1 phys-param set --in-place "$TMP/arm.urdf" 'arm::fore/inertial.mass=2'
 	[[ "$output" == "phys-param: $TMP/arm.urdf:56: link 'fore' holds the mass of tool too, lumped by fixed joints: set each link's <inertial> in the URDF, or keep a joint with <gazebo reference=\"JOINT\"><preserveFixedJoint>true</preserveFixedJoint></gazebo>" ]]
-	run -1 phys-param set -i "$TMP/arm.urdf" iters=100
+	run -1 phys-param set --in-place "$TMP/arm.urdf" iters=100
 	[[ "$output" == "phys-param: $TMP/arm.urdf is a URDF file: it holds no physics profile. Put the model in a world (phys-sdf world $TMP/arm.urdf > world.sdf) and use that" ]]
-	run -1 phys-preset add fast -i "$TMP/arm.urdf"
+	run -1 phys-preset add fast --in-place "$TMP/arm.urdf"
 	[[ "$output" == *"is a URDF file: it holds no physics profiles."* ]]
 	# joint values: attributes of the URDF's own elements, or <gazebo> tags
-	phys-param set -i "$TMP/arm.urdf" 'arm::elbow/axis.dynamics.damping=0.2' \
+	phys-param set --in-place "$TMP/arm.urdf" 'arm::elbow/axis.dynamics.damping=0.2' \
 	    'arm::elbow/axis.limit.upper=2' 'arm::elbow/axis.dynamics.spring_stiffness=3' \
 	    'arm::upper/gravity=false'
 	phys-param get "$TMP/arm.urdf" 'arm::elbow/axis.dynamics.damping' 'arm::elbow/axis.limit.upper' \
@@ -604,9 +604,9 @@ URDF
 	near "$(z "$TMP/bare.sdf")" "$(z "$ROBOTS/wheel.urdf")" 1e-12
 	near "$(z "$TMP/ground.sdf")" 0.1 1e-3
 	# edits of the included robot go to its own file
-	run -1 phys-param set -i "$TMP/ground.sdf" 'wheel::wheel/inertial.mass=2'
+	run -1 phys-param set --in-place "$TMP/ground.sdf" 'wheel::wheel/inertial.mass=2'
 	[[ "$output" == *"defined in the included file"*"wheel.urdf; edit that file instead"* ]]
-	phys-param set -i "$TMP/ground.sdf" iters=80
+	phys-param set --in-place "$TMP/ground.sdf" iters=80
 	phys-preset list -1 "$TMP/ground.sdf" > /dev/null
 	run -2 phys-sdf world - < "$ROBOTS/wheel.urdf"
 	run -1 phys-sdf world "$WORLDS/pendulum.sdf"
@@ -621,7 +621,7 @@ URDF
 	    sed '/<link name="caster">/,/<\/inertial>/{/<inertial>/,/<\/inertial>/d}' > "$TMP/r.urdf"
 	! grep -A2 '<link name="chassis">' "$TMP/r.urdf" | grep -q inertial
 	cp "$TMP/r.urdf" "$TMP/fixed.urdf"
-	phys-inertia fix --density 500 -i "$TMP/fixed.urdf" 'rover::chassis'
+	phys-inertia fix --density 500 --in-place "$TMP/fixed.urdf" 'rover::chassis'
 	! diff "$TMP/r.urdf" "$TMP/fixed.urdf" | grep -q '^<'
 	# the 0.6 x 0.4 x 0.1 mesh box and the 0.05 caster sphere, at 500 kg/m^3
 	rel "$(phys-param get "$TMP/fixed.urdf" 'rover::chassis/inertial.mass' | jq .value)" \

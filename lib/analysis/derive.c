@@ -7,10 +7,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* NAME[UNIT] before the '=': the unit's extent within [s, e), or 0. */
+static int
+split_unit(const char *s, const char **e, const char **u, size_t *ulen,
+    struct phys_expr_error *err, const char *operand)
+{
+	const char *open = memchr(s, '[', (size_t)(*e - s));
+
+	*u = NULL;
+	if (!open)
+		return 0;
+	if ((*e)[-1] != ']' || *e - open < 3 ||
+	    memchr(open + 1, '[', (size_t)(*e - open - 1)) ||
+	    memchr(open + 1, ']', (size_t)(*e - open - 2)) ||
+	    memchr(open + 1, '"', (size_t)(*e - open - 2))) {
+		err->column = (size_t)(open - operand) + 1;
+		snprintf(err->msg, sizeof err->msg, "a unit is written "
+		    "NAME[UNIT]=EXPR, as in speed[m/s]=...");
+		return -1;
+	}
+	*u = open + 1;
+	*ulen = (size_t)(*e - open - 2);
+	*e = open;
+	return 0;
+}
+
 int
 phys_ist_def_parse(struct phys_ist_def *d, const char *operand, struct phys_expr_error *err)
 {
-	const char *eq = strchr(operand, '='), *s = operand, *e;
+	const char *eq = strchr(operand, '='), *s = operand, *e, *u;
+	size_t ulen = 0;
 
 	memset(d, 0, sizeof *d);
 	if (!eq) {
@@ -22,6 +48,8 @@ phys_ist_def_parse(struct phys_ist_def *d, const char *operand, struct phys_expr
 		s++;
 	for (e = eq; e > s && e[-1] == ' '; e--)
 		;
+	if (split_unit(s, &e, &u, &ulen, err, operand) < 0)
+		return -1;
 	if (!phys_expr_valid_name(s, (size_t)(e - s))) {
 		err->column = (size_t)(s - operand) + 1;
 		snprintf(err->msg, sizeof err->msg, e == s ? "no name before "
@@ -35,6 +63,7 @@ phys_ist_def_parse(struct phys_ist_def *d, const char *operand, struct phys_expr
 		return -1;
 	}
 	d->name = phys_xstrndup(s, (size_t)(e - s));
+	d->unit = u ? phys_xstrndup(u, ulen) : NULL;
 	d->text = phys_xstrdup(operand);
 	d->exprcol = (size_t)(eq + 1 - operand);
 	return 0;
@@ -44,6 +73,7 @@ void
 phys_ist_def_free(struct phys_ist_def *d)
 {
 	free(d->name);
+	free(d->unit);
 	free(d->text);
 	phys_expr_free(d->e);
 	memset(d, 0, sizeof *d);
@@ -65,6 +95,7 @@ phys_ist_deriver_free(struct phys_ist_deriver *d)
 	free(d->binds);
 	free(d->args);
 	free(d->val);
+	free(d->units);
 	free(d->warned);
 	memset(d, 0, sizeof *d);
 }
@@ -92,6 +123,41 @@ bind_fail(const struct phys_ist_frame *f, const char *file, size_t k,
 	return -1;
 }
 
+/* The unit of definition i: the one written, or its expression's. */
+static void
+bind_unit(struct phys_ist_deriver *d, size_t i, const struct phys_ist_frame *f)
+{
+	const struct phys_ist_def *def = &d->defs[i];
+	size_t j, n = phys_expr_nrefs(def->e);
+	struct phys_unit *refs;
+
+	if (def->unit) {
+		phys_unit_parse(&d->units[i], def->unit);
+		return;
+	}
+	refs = phys_xcalloc(n + 1, sizeof *refs);
+	for (j = 0; j < n; j++) {
+		const struct phys_ist_bind *b = &d->binds[i][j];
+
+		switch (b->kind) {
+		case IST_B_FIELD:
+			phys_ist_field_unit(f, b->col.name, &refs[j]);
+			break;
+		case IST_B_DERIVED:
+			refs[j] = d->units[b->derived];
+			break;
+		case IST_B_TIME:
+			phys_unit_parse(&refs[j], "s");
+			break;
+		case IST_B_PI:
+			phys_unit_number(&refs[j]);
+			break;
+		}
+	}
+	phys_expr_unit(def->e, refs, &d->units[i]);
+	free(refs);
+}
+
 /* Names resolve to earlier definitions, then fields, then t and pi. */
 int
 phys_ist_deriver_bind(struct phys_ist_deriver *d, const struct phys_ist_def *defs, size_t ndefs,
@@ -108,6 +174,7 @@ phys_ist_deriver_bind(struct phys_ist_deriver *d, const struct phys_ist_def *def
 	d->binds = phys_xcalloc(ndefs, sizeof *d->binds);
 	d->args = phys_xcalloc(ndefs, sizeof *d->args);
 	d->val = phys_xcalloc(ndefs, sizeof *d->val);
+	d->units = phys_xcalloc(ndefs, sizeof *d->units);
 	d->warned = phys_xcalloc(ndefs, sizeof *d->warned);
 	for (i = 0; i < ndefs; i++) {
 		n = phys_expr_nrefs(defs[i].e);
@@ -132,6 +199,7 @@ phys_ist_deriver_bind(struct phys_ist_deriver *d, const struct phys_ist_def *def
 				return bind_fail(f, file, i, &defs[i], j, rc);
 			}
 		}
+		bind_unit(d, i, f);
 	}
 	return 0;
 }

@@ -9,9 +9,11 @@
 
 #include "expr.h"
 #include "select.h"
+#include "units.h"
 
 struct phys_ist_def {
 	char *name;
+	char *unit;		/* NAME[UNIT]=EXPR: as written, or NULL */
 	char *text;		/* the whole NAME=EXPR, for messages */
 	size_t exprcol;		/* column of EXPR within text, 0-based */
 	struct expr *e;
@@ -36,10 +38,13 @@ struct phys_ist_deriver {
 	struct phys_ist_bind **binds;
 	double **args;
 	double *val;		/* the values of the last line */
+	struct phys_unit *units;	/* per definition: written, or derived */
 	bool *warned;
 };
 
-/* Names resolve to earlier definitions, then fields of f, then t and pi. */
+/* Names resolve to earlier definitions, then fields of f, then t and pi;
+ * each definition's unit is the one written, or the one its expression
+ * gives the units of its names. */
 int phys_ist_deriver_bind(struct phys_ist_deriver *d, const struct phys_ist_def *defs,
     size_t ndefs, const struct phys_ist_frame *f, const char *file);
 /* d->val for the line f. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "units.h"
 
 enum op {
 	OP_NUM,			/* push num */
@@ -575,4 +576,108 @@ phys_expr_eval(struct expr *e, const double *refs)
 		}
 	}
 	return sp == 1 ? st[0] : NAN;
+}
+
+/* ---- units ----------------------------------------------------------- */
+
+/* What a function makes of the units of its arguments a[0..n). */
+static void
+call_unit(const char *fn, struct phys_unit *a, const double *val,
+    const bool *isconst, int n)
+{
+	int i;
+
+	if (strcmp(fn, "sin") == 0 || strcmp(fn, "cos") == 0 ||
+	    strcmp(fn, "tan") == 0) {
+		phys_unit_plain(a, true);
+	} else if (strcmp(fn, "exp") == 0 || strcmp(fn, "log") == 0) {
+		phys_unit_plain(a, false);
+	} else if (strcmp(fn, "asin") == 0 || strcmp(fn, "acos") == 0 ||
+	    strcmp(fn, "atan") == 0) {
+		phys_unit_plain(a, false);
+		phys_unit_angle(a);
+	} else if (strcmp(fn, "atan2") == 0) {
+		phys_unit_add(a, &a[1]);
+		if (!a->number && phys_unit_known(a))
+			phys_unit_parse(a, "rad");
+	} else if (strcmp(fn, "sqrt") == 0) {
+		phys_unit_pow(a, 0.5);
+	} else if (strcmp(fn, "pow") == 0) {
+		if (isconst[1])
+			phys_unit_pow(a, val[1]);
+		else if (!a->number || !a[1].number)
+			phys_unit_none(a);
+	} else if (strcmp(fn, "abs") != 0) {
+		/* hypot, max, min: of values of one unit, that unit */
+		for (i = 1; i < n; i++)
+			phys_unit_add(a, &a[i]);
+	}
+}
+
+/*
+ * The unit of e's value from those of its names: the code run on units
+ * instead of numbers. Numbers written in it take the unit beside them;
+ * an exponent must be one (a constant). A bare number is no unit.
+ */
+void
+phys_expr_unit(const struct expr *e, const struct phys_unit *refs,
+    struct phys_unit *out)
+{
+	size_t n = (size_t)e->maxdepth + 1;
+	struct phys_unit *st = phys_xcalloc(n, sizeof *st);
+	double *val = phys_xcalloc(n, sizeof *val);
+	bool *isconst = phys_xcalloc(n, sizeof *isconst);
+	const struct insn *c, *end = e->code + e->ncode;
+	int sp = 0, i;
+	bool all;
+
+	for (c = e->code; c < end; c++) {
+		switch (c->op) {
+		case OP_NUM:
+			phys_unit_number(&st[sp]);
+			val[sp] = c->num;
+			isconst[sp++] = true;
+			continue;
+		case OP_REF:
+			st[sp] = refs[c->arg];
+			isconst[sp++] = false;
+			continue;
+		case OP_NEG:
+			val[sp - 1] = -val[sp - 1];
+			continue;
+		case OP_CALL:
+			sp -= c->nargs;
+			call_unit(funcs[c->arg].name, &st[sp], &val[sp],
+			    &isconst[sp], c->nargs);
+			for (all = true, i = 0; i < c->nargs; i++)
+				all = all && isconst[sp + i];
+			val[sp] = funcs[c->arg].fn(&val[sp], c->nargs);
+			isconst[sp++] = all;
+			continue;
+		default:
+			break;
+		}
+		sp--;
+		if (c->op == OP_ADD || c->op == OP_SUB)
+			phys_unit_add(&st[sp - 1], &st[sp]);
+		else if (c->op == OP_MUL || c->op == OP_DIV)
+			phys_unit_mul(&st[sp - 1], &st[sp], c->op == OP_MUL ? 1 :
+			    -1);
+		else if (isconst[sp])
+			phys_unit_pow(&st[sp - 1], val[sp]);
+		else if (!st[sp - 1].number || !st[sp].number)
+			phys_unit_none(&st[sp - 1]);
+		val[sp - 1] = c->op == OP_ADD ? val[sp - 1] + val[sp] :
+		    c->op == OP_SUB ? val[sp - 1] - val[sp] :
+		    c->op == OP_MUL ? val[sp - 1] * val[sp] :
+		    c->op == OP_DIV ? val[sp - 1] / val[sp] :
+		    pow(val[sp - 1], val[sp]);
+		isconst[sp - 1] = isconst[sp - 1] && isconst[sp];
+	}
+	*out = st[0];
+	if (out->number)
+		phys_unit_none(out);
+	free(st);
+	free(val);
+	free(isconst);
 }

@@ -41,6 +41,13 @@ size_t phys_expr_ref_column(const struct expr *e, size_t i);
 /* Value for the given name values; may be NaN or infinite. */
 double phys_expr_eval(struct expr *e, const double *refs);
 
+struct phys_unit;
+/* The unit of the value from the units of the names (refs, in the order
+ * of phys_expr_ref_name): m over s is m/s, a sum of metres metres; no
+ * unit where the expression does not determine one. */
+void phys_expr_unit(const struct expr *e, const struct phys_unit *refs,
+    struct phys_unit *out);
+
 /* True when s is a valid name (the left side of NAME=EXPR). */
 bool phys_expr_valid_name(const char *s, size_t len);
 

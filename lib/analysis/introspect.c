@@ -5,6 +5,7 @@
  */
 #include "introspect.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,10 +152,21 @@ put_row_start(struct phys_buf *b, enum phys_ist_format fmt, const char *run,
 
 typedef void items_fn(struct phys_buf *b, struct phys_ist_frame *f, void *ctx);
 
-/* A JSON line like f, its items written by fn; "run" first if given. */
+static const char units_key[] = "\"units\":";
+
+/* Whether tp is the line's "units" member. */
+static bool
+is_units(const struct phys_ist_top *tp)
+{
+	return tp->kind == IST_TOP_OTHER && tp->len > sizeof units_key - 1 &&
+	    memcmp(tp->text, units_key, sizeof units_key - 1) == 0;
+}
+
+/* A JSON line like f, its items written by fn; "run" first if given;
+ * units, when given, the whole "units" member in place of f's. */
 static void
 put_json_line(struct phys_buf *b, const char *run, struct phys_ist_frame *f,
-    items_fn *fn, void *ctx)
+    items_fn *fn, void *ctx, const char *units)
 {
 	const struct phys_ist_top *tp;
 	bool first = true;
@@ -170,6 +182,8 @@ put_json_line(struct phys_buf *b, const char *run, struct phys_ist_frame *f,
 		tp = &f->top[i];
 		if (run && tp->kind == IST_TOP_OTHER && tp->len > 6 &&
 		    memcmp(tp->text, "\"run\":", 6) == 0)
+			continue;
+		if (units && is_units(tp))
 			continue;
 		if (!first)
 			phys_buf_putc(b, ',');
@@ -188,6 +202,10 @@ put_json_line(struct phys_buf *b, const char *run, struct phys_ist_frame *f,
 			phys_buf_putn(b, tp->text, tp->len);
 			break;
 		}
+	}
+	if (units && *units) {
+		phys_buf_putc(b, ',');
+		phys_buf_puts(b, units);
 	}
 	phys_buf_puts(b, "}\n");
 }
@@ -233,7 +251,39 @@ struct stream {
 	bool header;
 	bool keep;		/* items of the input go out */
 	struct phys_ist_deriver der;
+	char *units;		/* derive: the lines' "units" member, or "" */
 };
+
+/* derive's "units" member: the input's, when its items are kept, then
+ * each definition's that has one. */
+static char *
+derived_units(const struct stream *st, const struct phys_ist_frame *f)
+{
+	const struct phys_ist_top *tp;
+	json_t *u = NULL;
+	char *text, *out;
+	size_t i;
+
+	for (i = 0; st->keep && !u && i < f->ntop; i++) {
+		tp = &f->top[i];
+		if (is_units(tp))
+			u = json_loadb(tp->text + sizeof units_key - 1,
+			    tp->len - (sizeof units_key - 1), 0, NULL);
+	}
+	if (!json_is_object(u)) {
+		json_decref(u);
+		u = json_object();
+	}
+	for (i = 0; i < st->o->ndefs; i++)
+		if (phys_unit_known(&st->der.units[i]))
+			json_object_set_new(u, st->o->defs[i].name,
+			    json_string(st->der.units[i].text));
+	text = json_object_size(u) ? json_dumps(u, JSON_COMPACT) : NULL;
+	out = text ? phys_xasprintf("%s%s", units_key, text) : phys_xstrdup("");
+	free(text);
+	json_decref(u);
+	return out;
+}
 
 static int
 stream_setup(struct stream *st, struct phys_ist_frame *f, const char *file)
@@ -258,6 +308,8 @@ stream_setup(struct stream *st, struct phys_ist_frame *f, const char *file)
 	if (o->ndefs > 0) {
 		if (phys_ist_deriver_bind(&st->der, o->defs, o->ndefs, f, file) < 0)
 			return -1;
+		free(st->units);
+		st->units = derived_units(st, f);
 		for (i = 0; st->keep && i < o->ndefs; i++) {
 			struct phys_ist_col c = { 0 };
 
@@ -318,11 +370,13 @@ stream_line(struct stream *st, struct phys_ist_frame *f, const char *run,
 	b = emit_begin(&st->em);
 	if (o->format == IST_JSON) {
 		if (o->ndefs > 0) {
-			put_json_line(b, run, f, derived_items_fn, st);
+			put_json_line(b, run, f, derived_items_fn, st,
+			    st->units);
 		} else {
 			if (!phys_ist_plan_same(&st->plan, f))
 				phys_ist_plan_build(&st->plan, f, &o->sel);
-			put_json_line(b, run, f, plan_items_fn, &st->plan);
+			put_json_line(b, run, f, plan_items_fn, &st->plan,
+			    NULL);
 		}
 	} else {
 		put_row_start(b, o->format, run, f->t);
@@ -387,6 +441,7 @@ stream_all(const struct phys_ist_opts *o)
 	phys_ist_plan_free(&st.plan);
 	phys_ist_cols_free(&st.cols);
 	phys_ist_deriver_free(&st.der);
+	free(st.units);
 	return rc;
 }
 
@@ -595,7 +650,101 @@ struct diffstate {
 	struct cmp *cmp;
 	bool outside;		/* some time is covered by one run only */
 	double outside_t;
+	struct phys_buf line;	/* --series: the line being written */
+	long skipped;		/* --series: A's lines outside B */
+	double skip_lo, skip_hi;
 };
+
+/* Columns i and j are fields of one item. */
+static bool
+same_item(const struct phys_ist_col *a, const struct phys_ist_col *b)
+{
+	return a->itemlen == b->itemlen && a->flen && b->flen &&
+	    memcmp(a->name, b->name, a->itemlen) == 0;
+}
+
+/* Columns [i, j) of one item, those B has too: an array of all its
+ * elements stays an array; otherwise an object of the fields, as filter
+ * writes them. */
+static void
+put_series_item(struct phys_buf *b, struct diffstate *d, size_t i, size_t j)
+{
+	const struct phys_ist_frame *f = phys_ist_frame(d->a.r);
+	const struct phys_ist_col *c = d->a.cols.v;
+	const struct phys_ist_item *it = &f->items[c[i].item];
+	bool array = it->kind == IST_ARRAY && j - i == it->n, first = true;
+	size_t k;
+
+	phys_ist_put_jstr(b, c[i].name, c[i].flen ? c[i].itemlen :
+	    strlen(c[i].name));
+	phys_buf_putc(b, ':');
+	if (!c[i].flen) {
+		phys_buf_double(b, d->a.v[i] - d->vb[d->map[i]]);
+		return;
+	}
+	for (k = i; array && k < j; k++)
+		array = c[k].field == k - i && d->map[k] >= 0;
+	phys_buf_putc(b, array ? '[' : '{');
+	for (k = i; k < j; k++) {
+		if (d->map[k] < 0)
+			continue;
+		if (!first)
+			phys_buf_putc(b, ',');
+		first = false;
+		if (!array) {
+			phys_ist_put_jstr(b, c[k].name + c[k].itemlen + 1,
+			    c[k].flen);
+			phys_buf_putc(b, ':');
+		}
+		phys_buf_double(b, d->a.v[k] - d->vb[d->map[k]]);
+	}
+	phys_buf_putc(b, array ? ']' : '}');
+}
+
+/* --series: A - B at A's time, as a state line of the fields both have,
+ * with A's "units" member. */
+static void
+put_series_line(struct diffstate *d, FILE *out)
+{
+	const struct phys_ist_frame *f = phys_ist_frame(d->a.r);
+	const struct phys_ist_col *c = d->a.cols.v;
+	struct phys_buf *b = &d->line;
+	size_t i, j, k, n = d->a.cols.n;
+	bool first = true;
+
+	phys_buf_clear(b);
+	phys_buf_puts(b, "{\"t\":");
+	phys_buf_double(b, d->a.t);
+	phys_buf_puts(b, ",\"items\":{");
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && same_item(&c[i], &c[j]); j++)
+			;
+		for (k = i; k < j && d->map[k] < 0; k++)
+			;
+		if (k == j)	/* only in A: left out */
+			continue;
+		if (!first)
+			phys_buf_putc(b, ',');
+		first = false;
+		put_series_item(b, d, i, j);
+	}
+	phys_buf_putc(b, '}');
+	for (i = 0; i < f->ntop; i++)
+		if (is_units(&f->top[i])) {
+			phys_buf_putc(b, ',');
+			phys_buf_putn(b, f->top[i].text, f->top[i].len);
+		}
+	phys_buf_puts(b, "}\n");
+	fwrite(b->s, 1, b->len, out);
+}
+
+static void
+note_skipped(struct diffstate *d, double t)
+{
+	if (d->skipped++ == 0)
+		d->skip_lo = t;
+	d->skip_hi = t;
+}
 
 static void
 note_outside(struct diffstate *d, double t)
@@ -676,8 +825,12 @@ diff_stream(struct diffstate *d, const struct phys_ist_opts *o)
 			return -1;
 		if (!b_at(d, d->a.t)) {
 			note_outside(d, d->a.t);
+			if (o->series)
+				note_skipped(d, d->a.t);
 			continue;
 		}
+		if (o->series)
+			put_series_line(d, o->out);
 		for (i = 0; i < d->a.cols.n; i++)
 			if (d->map[i] >= 0)
 				compare(&d->cmp[i], d->a.v[i],
@@ -764,6 +917,35 @@ diff_report(struct diffstate *d, const struct phys_ist_opts *o, bool *differ)
 	phys_buf_free(&b);
 }
 
+/* --series: what the lines leave out is said on standard error; the
+ * status is diff's. */
+static void
+series_report(struct diffstate *d, bool *differ)
+{
+	size_t i;
+
+	*differ = d->outside || d->a.n != d->b.n;
+	for (i = 0; i < d->a.cols.n; i++) {
+		*differ |= d->map && (d->map[i] < 0 || d->cmp[i].differ);
+		if (d->map && d->map[i] < 0)
+			phys_warn("%s: only in %s, left out",
+			    d->a.cols.v[i].name, d->a.name);
+	}
+	for (i = 0; i < d->b.cols.n; i++)
+		if (phys_ist_cols_index(&d->a.cols, d->b.cols.v[i].name) < 0) {
+			phys_warn("%s: only in %s, left out",
+			    d->b.cols.v[i].name, d->b.name);
+			*differ = true;
+		}
+	if (d->skipped)
+		phys_warn("%s: %ld lines, t=%s to %s, are outside the times "
+		    "of %s (%s to %s): no difference for them", d->a.name,
+		    d->skipped, phys_ist_numtxt(d->skip_lo).s,
+		    phys_ist_numtxt(d->skip_hi).s, d->b.name,
+		    phys_ist_numtxt(d->b.first_t).s,
+		    phys_ist_numtxt(d->b.t).s);
+}
+
 /* Selectors must match something in at least one of the runs. */
 static int
 diff_check_sel(struct diffstate *d, const struct phys_ist_sel *sel)
@@ -792,6 +974,8 @@ phys_ist_diff(const struct phys_ist_opts *o, const char *a, const char *b,
 		rc = 0;
 		if (d.a.n + d.b.n > 0 && diff_check_sel(&d, &o->sel) < 0)
 			rc = -1;
+		else if (o->series)
+			series_report(&d, differ);
 		else
 			diff_report(&d, o, differ);
 	}
@@ -801,6 +985,7 @@ phys_ist_diff(const struct phys_ist_opts *o, const char *a, const char *b,
 	free(d.cmp);
 	free(d.bprev);
 	free(d.vb);
+	phys_buf_free(&d.line);
 	return rc;
 }
 

@@ -19,6 +19,7 @@ struct phys_ist_opts {
 	struct phys_ist_sampling samp;
 	bool keep;		/* derive: keep input items too */
 	double tol, reltol;	/* diff */
+	bool series;		/* diff: A - B as state lines */
 	const char *output;	/* plot: FILE.png or FILE.svg; NULL: terminal */
 	const char **inputs;	/* runs; "-" is stdin */
 	size_t ninputs;
@@ -40,7 +41,9 @@ int phys_ist_filter(const struct phys_ist_opts *o);
 int phys_ist_derive(const struct phys_ist_opts *o);
 /* One time: values at it; two: value(times[1]) - value(times[0]). */
 int phys_ist_at(const struct phys_ist_opts *o, const double *times, size_t ntimes);
-/* *differ is set when the runs part by more than the tolerance. */
+/* *differ is set when the runs part by more than the tolerance. The
+ * report is a line per field, or with o->series the difference A - B at
+ * each time of A (B interpolated) as state lines. */
 int phys_ist_diff(const struct phys_ist_opts *o, const char *a, const char *b,
     bool *differ);
 

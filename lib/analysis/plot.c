@@ -14,7 +14,7 @@
  * thus makes frames rarer, never the reading slower.
  */
 #include "plot.h"
-#include "item.h"
+#include "units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,22 +46,6 @@
 /* What gnuplot prints after each live frame. */
 #define FRAME_DONE "phys-introspect: frame done"
 
-/* Units come from the item table: "box::link/pose.z" is in m. */
-static const char *
-phys_ist_unit(const char *name)
-{
-	const char *dot = strrchr(name, '.'), *slash = strrchr(name, '/');
-	char *item;
-	const char *u;
-
-	if (!dot || (slash && dot < slash))
-		return phys_item_unit(name, NULL);
-	item = phys_xstrndup(name, (size_t)(dot - name));
-	u = phys_item_unit(item, dot + 1);
-	free(item);
-	return u;
-}
-
 /* A gnuplot single-quoted string: only the quote itself is special. */
 static void
 put_gpstr(struct phys_buf *b, const char *s)
@@ -85,11 +69,13 @@ put_gpnum(struct phys_buf *b, double v)
 }
 
 /*
- * The terminal's columns and rows, less one row for the prompt; with px,
- * the pixels of those (0 when the terminal does not tell).
+ * The terminal's columns and rows, less keep rows at the bottom (for the
+ * prompt, or a live plot's messages) when it has room; with px, the
+ * pixels of those (0 when the terminal does not tell); with all, its
+ * rows, all of them.
  */
 static void
-terminal_size(int *w, int *h, int *px_w, int *px_h)
+terminal_size(int keep, int *w, int *h, int *px_w, int *px_h, int *all)
 {
 	struct winsize ws;
 	const char *c = getenv("COLUMNS"), *l = getenv("LINES");
@@ -113,12 +99,13 @@ terminal_size(int *w, int *h, int *px_w, int *px_h)
 		if (l && phys_parse_long(l, &v) && v > 5 && v < 1000)
 			*h = (int)v;
 	}
-	if (*h > 6) {
-		/* room for the prompt */
-		if (px_w)
-			*px_h -= *px_h / *h;
-		(*h)--;
-	}
+	if (all)
+		*all = *h;
+	if (*h <= keep + 5)
+		keep = *h > 6;
+	if (px_w)
+		*px_h -= *px_h * keep / *h;
+	*h -= keep;
 }
 
 char *
@@ -233,11 +220,39 @@ phys_ist_plot_format_of(const char *path)
 
 struct table {
 	struct phys_ist_cols cols;
+	char **units;		/* per column: its unit's text, "" for none */
 	const char *name;
 	size_t window;		/* rows kept; 0: all */
 	double *t, *v;		/* row r at slot (start + r) % cap */
 	size_t nrows, cap, start;
 };
+
+/* The columns of the run whose first line is f, and their units. */
+static void
+table_columns(struct table *tb, const struct phys_ist_cols *cols,
+    const struct phys_ist_frame *f)
+{
+	struct phys_unit u;
+	size_t i;
+
+	phys_ist_cols_copy(&tb->cols, cols);
+	tb->units = phys_xcalloc(cols->n + 1, sizeof *tb->units);
+	for (i = 0; i < cols->n; i++) {
+		phys_ist_field_unit(f, cols->v[i].name, &u);
+		tb->units[i] = phys_xstrdup(phys_unit_known(&u) ? u.text : "");
+	}
+}
+
+static void
+table_units_free(struct table *tb)
+{
+	size_t i;
+
+	for (i = 0; tb->units && i < tb->cols.n; i++)
+		free(tb->units[i]);
+	free(tb->units);
+	tb->units = NULL;
+}
 
 static void
 table_add(struct table *tb, double t, const double *v)
@@ -276,8 +291,12 @@ table_copy(struct table *dst, const struct table *src)
 	size_t n = src->cols.n, r, s;
 
 	if (dst->cols.n != n || !dst->name) {
+		table_units_free(dst);
 		phys_ist_cols_free(&dst->cols);
 		phys_ist_cols_copy(&dst->cols, &src->cols);
+		dst->units = phys_xcalloc(n + 1, sizeof *dst->units);
+		for (r = 0; r < n; r++)
+			dst->units[r] = phys_xstrdup(src->units[r]);
 		dst->name = src->name;
 	}
 	if (dst->cap < src->nrows) {
@@ -298,6 +317,7 @@ table_copy(struct table *dst, const struct table *src)
 static void
 table_free(struct table *tb)
 {
+	table_units_free(tb);
 	phys_ist_cols_free(&tb->cols);
 	free(tb->t);
 	free(tb->v);
@@ -352,8 +372,7 @@ axes_build(struct axes *ax, const struct table *tbs, size_t ntb)
 	units = phys_xcalloc(ax->nseries + 1, sizeof *units);
 	for (k = 0; k < ntb; k++)
 		for (i = 0; i < tbs[k].cols.n; i++, s++) {
-			u = phys_ist_unit(tbs[k].cols.v[i].name);
-			u = u ? u : "";
+			u = tbs[k].units[i];
 			for (g = 0; g < ax->ngroups; g++)
 				if (strcmp(units[g], u) == 0)
 					break;
@@ -388,7 +407,8 @@ struct target {
 	const char *term;	/* T_WINDOW: qt, wxt or x11 */
 	const char *path;	/* T_FILE: the file gnuplot writes */
 	enum phys_ist_plot_format format;
-	int cols, rows;		/* T_TEXT: the terminal's size */
+	int cols, rows;		/* T_TEXT, T_SIXEL: the frame's characters */
+	int all_rows;		/* T_TEXT, T_SIXEL: the terminal's rows */
 	int width, height;	/* T_SIXEL, T_FILE: the image's pixels */
 };
 
@@ -502,21 +522,60 @@ put_ylabel(struct phys_buf *b, const struct target *tg, const char *label,
 }
 
 static void
-put_settings(struct phys_buf *b, const struct phys_ist_plotopts *p,
-    const struct target *tg)
+put_title(struct phys_buf *b, const struct phys_ist_plotopts *p)
 {
 	if (p->title) {
 		phys_buf_puts(b, "set title ");
 		put_gpstr(b, p->title);
 		phys_buf_putc(b, '\n');
 	}
+}
+
+static void
+put_settings(struct phys_buf *b, const struct phys_ist_plotopts *p,
+    const struct target *tg)
+{
+	put_title(b, p);
 	phys_buf_puts(b, "set xlabel 'sim time [s]'\nset grid\n");
 	/* Text plots: each entry on its own, title then sample. */
 	phys_buf_puts(b, tg->kind == T_TEXT ? "set key below width 3\n"
 	    "set tmargin 2\n" : "set key below\n");
-	put_range(b, "x", p->has_xmin, p->xmin, p->has_xmax, p->xmax);
 	if (p->logx)
 		phys_buf_puts(b, "set logscale x\n");
+}
+
+/*
+ * The time axis: --xmin and --xmax, or else the times of all the runs, so
+ * that stacked panels share one axis whatever each one holds.
+ */
+static void
+put_time_range(struct phys_buf *b, const struct table *tbs, size_t ntb,
+    const struct phys_ist_plotopts *p)
+{
+	double lo = p->xmin, hi = p->xmax, t;
+	bool has_lo = p->has_xmin, has_hi = p->has_xmax, any = false;
+	double dlo = HUGE_VAL, dhi = -HUGE_VAL;
+	size_t k, r;
+
+	for (k = 0; k < ntb; k++)
+		for (r = 0; r < tbs[k].nrows; r++) {
+			t = tbs[k].t[table_slot(&tbs[k], r)];
+			if (!isfinite(t) || (p->logx && t <= 0))
+				continue;
+			dlo = fmin(dlo, t);
+			dhi = fmax(dhi, t);
+			any = true;
+		}
+	/* an end not given is the data's, where that leaves a range */
+	if (any && dlo < dhi && !has_lo && (!has_hi || dlo < hi)) {
+		lo = dlo;
+		has_lo = true;
+	}
+	if (any && dlo < dhi && !has_hi && (!has_lo || dhi > lo)) {
+		hi = dhi;
+		has_hi = true;
+	}
+	put_range(b, "x", has_lo, lo, has_hi, hi);
 }
 
 static void
@@ -553,20 +612,24 @@ color_of(const struct phys_ist_plotopts *p, const char *name)
 	return NULL;
 }
 
-/* plot ... for the series of groups lo and hi (hi on y2 when apart). */
+/*
+ * plot ... for the series of groups lo and hi (hi on y2 when apart).
+ * Several runs: a colour a run, and a dash pattern a field within it, so
+ * that the same field of two runs is told apart by its colour.
+ */
 static void
 put_plot(struct phys_buf *b, const struct table *tbs, size_t ntb,
     const struct phys_ist_plotopts *p, const struct axes *ax, size_t lo,
     size_t hi)
 {
 	const char *name, *color;
-	size_t k, i, s = 0;
+	size_t k, i, s = 0, dash;
 	bool first = true;
 	char *title;
 
 	phys_buf_puts(b, "plot");
 	for (k = 0; k < ntb; k++)
-		for (i = 0; i < tbs[k].cols.n; i++, s++) {
+		for (i = 0, dash = 0; i < tbs[k].cols.n; i++, s++) {
 			if (ax->group[s] != lo && ax->group[s] != hi)
 				continue;
 			name = tbs[k].cols.v[i].name;
@@ -578,7 +641,11 @@ put_plot(struct phys_buf *b, const struct table *tbs, size_t ntb,
 			if ((color = color_of(p, name))) {
 				phys_buf_puts(b, " linecolor rgb ");
 				put_gpstr(b, color);
+			} else if (ntb > 1) {
+				phys_buf_printf(b, " linecolor %zu", k + 1);
 			}
+			if (ntb > 1)
+				phys_buf_printf(b, " dashtype %zu", ++dash);
 			phys_buf_puts(b, " title ");
 			put_gpstr(b, title);
 			free(title);
@@ -595,40 +662,113 @@ put_yaxis(struct phys_buf *b, const struct phys_ist_plotopts *p, const char *y)
 		phys_buf_printf(b, "set logscale %s\n", y);
 }
 
+/* Stacked panels: the pixels (or text rows) of each, and around them. */
+#define PANEL_H 200		/* an image's panel, when --size is not given */
+#define PANEL_TOP 16		/* above the first */
+#define PANEL_TITLE 28		/* more above it for --title */
+#define PANEL_BOTTOM 64		/* below the last: its tick labels, xlabel */
+#define PANEL_GAP 24		/* between two: tick labels apart */
+
+/*
+ * Three units or more: a panel a unit, stacked, each with its own legend
+ * inside it, all on the one time axis, whose ticks and label only the
+ * bottom panel shows. The panels are placed by hand, at the same left
+ * margin, so their axes line up; an image without --size is as high as
+ * its panels need.
+ */
+static void
+put_panels(struct phys_buf *b, const struct table *tbs, size_t ntb,
+    const struct phys_ist_plotopts *p, const struct target *tg,
+    const struct axes *ax)
+{
+	bool text = tg->kind == T_TEXT;
+	/* a text plot's screen is its rows less one, in whole rows */
+	double h = text ? tg->rows - 1 : tg->height, top, bottom, gap, each, y;
+	size_t g, n = ax->ngroups;
+
+	top = text ? 1 + (p->title != NULL) : PANEL_TOP + (p->title ?
+	    PANEL_TITLE : 0);
+	bottom = text ? 2 : PANEL_BOTTOM;
+	gap = text ? 2 : PANEL_GAP;
+	each = (h - top - bottom - gap * (double)(n - 1)) / (double)n;
+	if (text)
+		each = floor(each);
+	if (each < 1)
+		each = 1;
+	phys_buf_puts(b, "set grid\nset multiplot\n");
+	phys_buf_printf(b, "set lmargin %d\nset rmargin %d\n", text ? 10 : 12,
+	    text ? 2 : 4);
+	/* its legend inside it, drawn over the lines */
+	phys_buf_puts(b, "set key inside top right opaque\n");
+	if (p->logx)
+		phys_buf_puts(b, "set logscale x\n");
+	put_time_range(b, tbs, ntb, p);
+	put_yaxis(b, p, "y");
+	for (g = 0; g < n; g++) {
+		y = top + (double)g * (each + gap);
+		if (g == 0)
+			put_title(b, p);
+		else if (p->title)
+			phys_buf_puts(b, "unset title\n");
+		/* half a row (or pixel) more: gnuplot rounds down */
+		phys_buf_printf(b, "set tmargin at screen %.6f\nset bmargin at "
+		    "screen %.6f\n", 1 - (y - 0.5) / h, 1 - (y + each - 0.5) / h);
+
+		if (g + 1 < n)
+			phys_buf_puts(b, "set format x ''\nunset xlabel\n");
+		else
+			phys_buf_puts(b, "set format x '% h'\nset xlabel "
+			    "'sim time [s]'\n");
+		put_ylabel(b, tg, ax->label[g], false);
+		put_plot(b, tbs, ntb, p, ax, g, g);
+	}
+	phys_buf_puts(b, "unset multiplot\n");
+}
+
+/* An image of n panels, unless --size says: PANEL_H pixels each. */
+static void
+size_to_panels(struct target *tg, const struct phys_ist_plotopts *p,
+    size_t n)
+{
+	if (tg->kind != T_FILE || p->height || n < 3)
+		return;
+	tg->height = PANEL_TOP + (p->title ? PANEL_TITLE : 0) + PANEL_BOTTOM +
+	    (int)n * PANEL_H + (int)(n - 1) * PANEL_GAP;
+}
+
 /*
  * One unit: one y axis. Two: y and y2. More: a panel a unit, stacked,
  * sharing the time axis.
  */
 static void
 put_script(struct phys_buf *b, const struct table *tbs, size_t ntb,
-    const struct phys_ist_plotopts *p, const struct target *tg)
+    const struct phys_ist_plotopts *p, const struct target *target)
 {
+	struct target tg = *target;
 	struct axes ax;
-	size_t g;
 
 	axes_build(&ax, tbs, ntb);
-	put_terminal(b, p, tg);
-	put_settings(b, p, tg);
+	size_to_panels(&tg, p, ax.ngroups);
+	put_terminal(b, p, &tg);
 	put_data(b, tbs, ntb);
-	put_yaxis(b, p, "y");
+	if (ax.ngroups >= 3) {
+		put_panels(b, tbs, ntb, p, &tg, &ax);
+	} else {
+		put_settings(b, p, &tg);
+		put_time_range(b, tbs, ntb, p);
+		put_yaxis(b, p, "y");
+	}
 	if (ax.ngroups <= 1) {
-		put_ylabel(b, tg, ax.ngroups ? ax.label[0] : "value", false);
+		put_ylabel(b, &tg, ax.ngroups ? ax.label[0] : "value", false);
 		put_plot(b, tbs, ntb, p, &ax, 0, 0);
 	} else if (ax.ngroups == 2) {
-		put_ylabel(b, tg, ax.label[0], false);
-		put_ylabel(b, tg, ax.label[1], true);
+		put_ylabel(b, &tg, ax.label[0], false);
+		put_ylabel(b, &tg, ax.label[1], true);
 		phys_buf_puts(b, "set ytics nomirror\nset y2tics\n");
 		put_yaxis(b, p, "y2");
 		put_plot(b, tbs, ntb, p, &ax, 0, 1);
-	} else {
-		phys_buf_printf(b, "set multiplot layout %zu,1\n", ax.ngroups);
-		for (g = 0; g < ax.ngroups; g++) {
-			put_ylabel(b, tg, ax.label[g], false);
-			put_plot(b, tbs, ntb, p, &ax, g, g);
-		}
-		phys_buf_puts(b, "unset multiplot\n");
 	}
-	if (tg->kind == T_FILE)
+	if (tg.kind == T_FILE)
 		phys_buf_puts(b, "unset output\n");
 	axes_free(&ax);
 }
@@ -797,12 +937,20 @@ phys_ist_run_gnuplot(const char *prog, const struct phys_buf *script)
 	return 0;
 }
 
-/* Bytes from gnuplot up to its FRAME_DONE line, which is cut off. */
+/*
+ * Bytes from gnuplot up to its FRAME_DONE line, which is cut off. With
+ * stalled, it is asked every GP_POLL_MS while gnuplot says nothing and
+ * may end the wait: -2. -1 when gnuplot is gone.
+ */
+#define GP_POLL_MS 100
+
 static int
-gp_read_frame(struct gnuplot *gp, struct phys_buf *frame)
+gp_read_frame(struct gnuplot *gp, struct phys_buf *frame,
+    bool (*stalled)(void *), void *ctx)
 {
 	static const char mark[] = FRAME_DONE "\n";
 	const size_t mlen = sizeof mark - 1;
+	struct pollfd pfd = { gp->out, POLLIN, 0 };
 	char chunk[8192];
 	ssize_t n;
 
@@ -813,6 +961,11 @@ gp_read_frame(struct gnuplot *gp, struct phys_buf *frame)
 			frame->len -= mlen;
 			return 0;
 		}
+		if (stalled && poll(&pfd, 1, GP_POLL_MS) == 0) {
+			if (stalled(ctx))
+				return -2;
+			continue;
+		}
 		n = read(gp->out, chunk, sizeof chunk);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -820,6 +973,26 @@ gp_read_frame(struct gnuplot *gp, struct phys_buf *frame)
 			return -1;
 		phys_buf_putn(frame, chunk, (size_t)n);
 	}
+}
+
+/* Whether process pid is stopped (SIGSTOP, SIGTSTP), as /proc says. */
+static bool
+process_stopped(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return false;
+	n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the name in parentheses may hold any */
+	return p && p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
 }
 
 /* ---- a plot at the end of the input ---------------------------------- */
@@ -840,7 +1013,7 @@ table_load(struct table *tb, const struct phys_ist_opts *o, const char *path)
 	}
 	while ((rc = phys_ist_src_next(&s, &o->sel, 0)) > 0) {
 		if (!tb->cols.v && s.cols.n)
-			phys_ist_cols_copy(&tb->cols, &s.cols);
+			table_columns(tb, &s.cols, phys_ist_frame(s.r));
 		if (phys_ist_sample(&sm, s.t))
 			table_add(tb, s.t, s.v);
 	}
@@ -870,7 +1043,7 @@ window_terminal(const char *prog)
 	if (gp_start(&gp, prog, true) < 0)
 		return NULL;
 	if (write_all(gp.in, ask, sizeof ask - 1) == 0 &&
-	    gp_read_frame(&gp, &out) == 0)
+	    gp_read_frame(&gp, &out, NULL, NULL) == 0)
 		for (i = 0; i < sizeof terms / sizeof terms[0] && !found; i++)
 			if (out.s && strstr(out.s, terms[i]))
 				found = terms[i];
@@ -927,27 +1100,31 @@ sixel_terminal(void)
 	return da_has_sixel(reply);
 }
 
+/* Rows a live plot on the terminal leaves below its frames for the
+ * messages of the run it shows, and the prompt after. */
+#define LIVE_MSG_ROWS 3
+
 static void
-text_target(struct target *tg)
+text_target(struct target *tg, int keep)
 {
 	tg->kind = T_TEXT;
-	terminal_size(&tg->cols, &tg->rows, NULL, NULL);
+	terminal_size(keep, &tg->cols, &tg->rows, NULL, NULL, &tg->all_rows);
 }
 
 /*
- * Sixel images as large as the terminal less a row for the prompt (so a
- * frame redrawn at the top never scrolls), or --size.
+ * Sixel images as large as the terminal less keep rows (so a frame
+ * redrawn at the top never scrolls), or --size.
  */
 static void
-sixel_target(struct target *tg, const struct phys_ist_plotopts *p)
+sixel_target(struct target *tg, const struct phys_ist_plotopts *p, int keep)
 {
-	int cols, rows, w, h;
+	int w, h;
 
 	tg->kind = T_SIXEL;
-	terminal_size(&cols, &rows, &w, &h);
+	terminal_size(keep, &tg->cols, &tg->rows, &w, &h, &tg->all_rows);
 	if (w == 0) {
-		w = cols * CELL_W;
-		h = rows * CELL_H;
+		w = tg->cols * CELL_W;
+		h = tg->rows * CELL_H;
 	}
 	tg->width = p->width ? p->width : w < 16 ? 16 : w > 20000 ? 20000 : w;
 	tg->height = p->height ? p->height : h < 16 ? 16 : h > 20000 ?
@@ -973,7 +1150,7 @@ choose_target(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 		return 0;
 	}
 	if (p->script) {
-		text_target(tg);	/* for any terminal, later */
+		text_target(tg, 1);	/* for any terminal, later */
 		return 0;
 	}
 	if (p->term == IST_TERM_WINDOW ||
@@ -995,9 +1172,9 @@ choose_target(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 	}
 	if (p->term == IST_TERM_SIXEL ||
 	    (p->term == IST_TERM_AUTO && sixel_terminal()))
-		sixel_target(tg, p);
+		sixel_target(tg, p, p->live ? LIVE_MSG_ROWS : 1);
 	else
-		text_target(tg);
+		text_target(tg, p->live ? LIVE_MSG_ROWS : 1);
 	return 0;
 }
 
@@ -1033,38 +1210,110 @@ write_script(const char *path, const struct phys_buf *script)
 	return phys_atomic_commit(&a);
 }
 
+/* A drawing's script into b, for the target tg. */
+typedef void script_fn(struct phys_buf *b, const struct target *tg,
+    void *ctx);
+
+/*
+ * One drawing, wherever it goes: into output (through a temporary file
+ * renamed when gnuplot succeeded), on the terminal or in a window, or as
+ * the script itself with --script.
+ */
 static int
-plot_tables(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
-    const char *prog, const struct table *tbs, size_t ntb)
+draw(const char *output, const struct phys_ist_plotopts *p, const char *prog,
+    script_fn *fn, void *ctx)
 {
+	struct phys_ist_opts o = { .output = output };
 	struct phys_buf script = { 0 };
 	struct target tg = { 0 };
 	struct phys_atomic a;
 	int rc;
 
-	if (check_colors(p, tbs, ntb) < 0 ||
-	    choose_target(o, p, prog, &tg) < 0)
+	if (choose_target(&o, p, prog, &tg) < 0)
 		return -1;
 	if (p->script) {
-		put_script(&script, tbs, ntb, p, &tg);
+		fn(&script, &tg, ctx);
 		rc = write_script(p->script, &script);
 		phys_buf_free(&script);
 		return rc;
 	}
-	if (o->output && phys_atomic_open(&a, o->output) < 0)
+	if (output && phys_atomic_open(&a, output) < 0)
 		return -1;
-	if (o->output)
+	if (output)
 		tg.path = a.tmp;
-	put_script(&script, tbs, ntb, p, &tg);
+	fn(&script, &tg, ctx);
 	rc = phys_ist_run_gnuplot(prog, &script);
 	phys_buf_free(&script);
-	if (!o->output)
+	if (!output)
 		return rc;
 	if (rc < 0) {
 		phys_atomic_abort(&a);
 		return -1;
 	}
 	return phys_atomic_commit(&a);
+}
+
+struct tables {
+	const struct table *tbs;
+	size_t ntb;
+	const struct phys_ist_plotopts *p;
+};
+
+static void
+tables_script(struct phys_buf *b, const struct target *tg, void *ctx)
+{
+	const struct tables *t = ctx;
+
+	put_script(b, t->tbs, t->ntb, t->p, tg);
+}
+
+static int
+plot_tables(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
+    const char *prog, const struct table *tbs, size_t ntb)
+{
+	struct tables t = { tbs, ntb, p };
+
+	if (check_colors(p, tbs, ntb) < 0)
+		return -1;
+	return draw(o->output, p, prog, tables_script, &t);
+}
+
+/* Another command's drawing: its terminal as introspect's, its body its
+ * own. */
+struct custom {
+	const struct phys_ist_plotopts *p;
+	phys_ist_body_fn *body;
+	void *ctx;
+};
+
+static void
+custom_script(struct phys_buf *b, const struct target *tg, void *ctx)
+{
+	const struct custom *c = ctx;
+	struct phys_ist_canvas cv = { tg->kind == T_TEXT,
+	    tg->kind == T_TEXT ? tg->cols : tg->width,
+	    tg->kind == T_TEXT ? tg->rows : tg->height };
+
+	put_terminal(b, c->p, tg);
+	c->body(b, &cv, c->ctx);
+	if (tg->kind == T_FILE)
+		phys_buf_puts(b, "unset output\n");
+}
+
+int
+phys_ist_plot_custom(const struct phys_ist_plotopts *p, const char *output,
+    phys_ist_body_fn *body, void *ctx)
+{
+	struct custom c = { p, body, ctx };
+	char *prog = NULL;
+	int rc;
+
+	if (!p->script && !(prog = phys_ist_find_program("gnuplot")))
+		return phys_fail("gnuplot not found: install the Debian "
+		    "package gnuplot-nox");
+	rc = draw(output, p, prog, custom_script, &c);
+	free(prog);
+	return rc;
 }
 
 static int
@@ -1087,6 +1336,15 @@ plot_once(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 
 /* ---- a live plot ----------------------------------------------------- */
 
+/*
+ * On the terminal, frames are drawn at the top and the rows below them
+ * are a scrolling region of their own: what the run writes on standard
+ * error there (a warning, its last error) scrolls in it and stays on the
+ * screen while the frames are redrawn above, and after the plot ends.
+ * When the terminal changes size (SIGWINCH), the screen is set up anew
+ * for the new size and the last frame drawn again.
+ */
+
 struct live {
 	const struct phys_ist_opts *o;
 	const struct phys_ist_plotopts *p;
@@ -1105,7 +1363,48 @@ struct live {
 	struct target tg;
 	struct phys_buf script, frame;
 	unsigned long frames;
+	bool screen_set;	/* the terminal has its frame and messages */
+	bool said_stopped;
 };
+
+static volatile sig_atomic_t live_resized;
+
+/* What puts the terminal's scrolling back, the cursor where it was. */
+static const char screen_restore[] = "\0337\033[r\0338";
+
+static void
+on_winch(int sig)
+{
+	live_resized = 1;
+}
+
+/* Suspended (^Z), the terminal is the shell's again; continued, the
+ * screen is set up anew, as for a new size. */
+static void
+on_tstp(int sig)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL }, mine;
+	int saved = errno;
+	sigset_t set;
+
+	(void)!write(STDOUT_FILENO, screen_restore, sizeof screen_restore - 1);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, &mine);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTSTP);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(SIGTSTP);
+	/* continued */
+	sigaction(SIGTSTP, &mine, NULL);
+	live_resized = 1;
+	errno = saved;
+}
+
+static bool
+on_terminal(const struct live *lv)
+{
+	return lv->tg.kind == T_TEXT || lv->tg.kind == T_SIXEL;
+}
 
 /* Wait on lv->cv until the monotonic time `until`. */
 static void
@@ -1119,22 +1418,88 @@ wait_until(struct live *lv, double until)
 	pthread_cond_timedwait(&lv->cv, &lv->mu, &ts);
 }
 
+/* The rows below the frames scroll on their own, the cursor in them. */
+static void
+set_screen(struct live *lv, struct phys_buf *b)
+{
+	const struct target *tg = &lv->tg;
+
+	phys_buf_puts(b, "\033[r\033[H\033[2J");
+	if (tg->all_rows - tg->rows >= 2)
+		phys_buf_printf(b, "\033[%d;%dr", tg->rows + 1, tg->all_rows);
+	phys_buf_printf(b, "\033[%d;1H", tg->all_rows);
+	lv->screen_set = true;
+}
+
 /*
- * Shows one frame, text or sixel, in place: home, the frame, clear what
- * is left.
+ * Shows one frame, text or sixel, in place: the cursor saved, home, the
+ * frame, each of its lines cleared to its end, the cursor back where the
+ * run's messages left it.
  */
 static int
 show_frame(struct live *lv)
 {
 	struct phys_buf b = { 0 };
+	const char *s = lv->frame.s ? lv->frame.s : "", *nl;
+	size_t left = lv->frame.len;
 	int rc;
 
-	phys_buf_puts(&b, lv->frames == 0 ? "\033[H\033[2J" : "\033[H");
-	phys_buf_putn(&b, lv->frame.s ? lv->frame.s : "", lv->frame.len);
-	phys_buf_puts(&b, "\033[J");
+	if (!lv->screen_set)
+		set_screen(lv, &b);
+	phys_buf_puts(&b, "\0337\033[H");
+	if (lv->tg.kind == T_SIXEL) {
+		phys_buf_putn(&b, s, left);
+	} else {
+		/* gnuplot's form feed would move the frame a line down */
+		for (; left > 0 && *s == '\f'; left--)
+			s++;
+		while (left > 0 && (nl = memchr(s, '\n', left))) {
+			phys_buf_putn(&b, s, (size_t)(nl - s));
+			phys_buf_puts(&b, "\033[K\n");
+			left -= (size_t)(nl - s) + 1;
+			s = nl + 1;
+		}
+		phys_buf_putn(&b, s, left);
+		phys_buf_puts(&b, "\033[K");
+	}
+	phys_buf_puts(&b, "\0338");
 	rc = write_all(STDOUT_FILENO, b.s, b.len);
 	phys_buf_free(&b);
 	return rc;
+}
+
+/* The screen as it was, but for what is on it: the whole terminal
+ * scrolls again, and the cursor stays below the last message, where the
+ * prompt comes. */
+static void
+restore_screen(struct live *lv)
+{
+	if (lv->screen_set)
+		(void)write_all(STDOUT_FILENO, screen_restore,
+		    sizeof screen_restore - 1);
+}
+
+/*
+ * While gnuplot takes long over a frame: a stopped gnuplot is said once;
+ * once the input has ended, one that is stopped is given up on, so that
+ * the plot ends with its input.
+ */
+static bool
+gp_stalled(void *ctx)
+{
+	struct live *lv = ctx;
+	bool end;
+
+	if (!process_stopped(lv->gp.pid))
+		return false;
+	pthread_mutex_lock(&lv->mu);
+	end = lv->done;
+	pthread_mutex_unlock(&lv->mu);
+	if (!end && !lv->said_stopped)
+		phys_warn("gnuplot (process %ld) is stopped: no frames until "
+		    "it goes on", (long)lv->gp.pid);
+	lv->said_stopped = true;
+	return end;
 }
 
 /* One frame of the drawer's snapshot; -1 with lv->err set. */
@@ -1143,6 +1508,8 @@ draw_frame(struct live *lv)
 {
 	struct phys_atomic a;
 	bool file = lv->tg.kind == T_FILE;
+	char why[200];
+	int rc;
 
 	if (file) {
 		if (phys_atomic_open(&a, lv->o->output) < 0) {
@@ -1156,17 +1523,24 @@ draw_frame(struct live *lv)
 	phys_buf_puts(&lv->script, "reset\n");
 	put_script(&lv->script, &lv->snap, 1, lv->p, &lv->tg);
 	phys_buf_puts(&lv->script, "set print '-'\nprint '" FRAME_DONE "'\n");
-	if (gp_send(&lv->gp, &lv->script) < 0 ||
-	    gp_read_frame(&lv->gp, &lv->frame) < 0) {
-		char why[200];
-
+	rc = gp_send(&lv->gp, &lv->script) < 0 ? -1 :
+	    gp_read_frame(&lv->gp, &lv->frame, gp_stalled, lv);
+	if (rc < 0) {
 		if (file)
 			phys_atomic_abort(&a);
+		if (rc == -2) {
+			kill(lv->gp.pid, SIGKILL);
+			snprintf(lv->err, sizeof lv->err, "gnuplot (process "
+			    "%ld) was stopped when the input ended: the plot "
+			    "shows the last frame it drew", (long)lv->gp.pid);
+			return -1;
+		}
 		gp_last_error(&lv->gp, why, sizeof why);
 		snprintf(lv->err, sizeof lv->err, "gnuplot stopped drawing%s%s",
 		    *why ? ": " : "", why);
 		return -1;
 	}
+	lv->said_stopped = false;
 	/* Its warnings matter only until a frame is done. */
 	if (ftruncate(fileno(lv->gp.err), 0) == 0)
 		lseek(fileno(lv->gp.err), 0, SEEK_SET);
@@ -1174,8 +1548,7 @@ draw_frame(struct live *lv)
 		snprintf(lv->err, sizeof lv->err, "%s", phys_error());
 		return -1;
 	}
-	if ((lv->tg.kind == T_TEXT || lv->tg.kind == T_SIXEL) &&
-	    show_frame(lv) < 0) {
+	if (on_terminal(lv) && show_frame(lv) < 0) {
 		snprintf(lv->err, sizeof lv->err, "write error: %s",
 		    strerror(errno));
 		return -1;
@@ -1184,33 +1557,60 @@ draw_frame(struct live *lv)
 	return 0;
 }
 
-/* Takes a copy of the rows when there are new ones and it is time. */
-static bool
-next_snapshot(struct live *lv, unsigned long *drawn, double *last,
-    bool *end)
+enum next { NEXT_DRAW, NEXT_RESIZE, NEXT_END };
+
+/*
+ * What the drawer does next: draw a copy of the rows, when there are new
+ * ones and it is time; draw again at the terminal's new size; or end,
+ * when the input has and all is drawn. On a terminal it looks for a new
+ * size every GP_POLL_MS while it waits.
+ */
+static enum next
+next_step(struct live *lv, unsigned long *drawn, double last)
 {
-	bool take;
+	enum next what = NEXT_END;
+	double until;
 
 	pthread_mutex_lock(&lv->mu);
 	for (;;) {
-		*end = lv->done;
-		if (lv->added != *drawn &&
-		    (lv->done || phys_seconds() >= *last + lv->p->interval))
+		if (live_resized && on_terminal(lv)) {
+			what = NEXT_RESIZE;
 			break;
+		}
+		if (lv->added != *drawn &&
+		    (lv->done || phys_seconds() >= last + lv->p->interval)) {
+			what = lv->tb.nrows > 0 ? NEXT_DRAW : NEXT_END;
+			break;
+		}
 		if (lv->done)
 			break;
-		if (lv->added == *drawn)
-			pthread_cond_wait(&lv->cv, &lv->mu);
+		until = lv->added != *drawn ? last + lv->p->interval :
+		    HUGE_VAL;
+		if (on_terminal(lv))
+			until = fmin(until, phys_seconds() + GP_POLL_MS / 1e3);
+		if (isfinite(until))
+			wait_until(lv, until);
 		else
-			wait_until(lv, *last + lv->p->interval);
+			pthread_cond_wait(&lv->cv, &lv->mu);
 	}
-	take = lv->added != *drawn && lv->tb.nrows > 0;
-	if (take) {
+	if (what == NEXT_DRAW) {
 		table_copy(&lv->snap, &lv->tb);
 		*drawn = lv->added;
 	}
 	pthread_mutex_unlock(&lv->mu);
-	return take;
+	return what;
+}
+
+/* The frame and the messages' rows for the terminal's new size. */
+static void
+resize(struct live *lv)
+{
+	live_resized = 0;
+	if (lv->tg.kind == T_SIXEL)
+		sixel_target(&lv->tg, lv->p, LIVE_MSG_ROWS);
+	else
+		text_target(&lv->tg, LIVE_MSG_ROWS);
+	lv->screen_set = false;
 }
 
 static void *
@@ -1219,23 +1619,34 @@ drawer(void *arg)
 	struct live *lv = arg;
 	unsigned long drawn = 0;
 	double last = -HUGE_VAL;
-	bool end = false;
+	enum next what;
 	int rc = 0;
 
-	while (rc == 0 && !end)
-		if (next_snapshot(lv, &drawn, &last, &end)) {
-			last = phys_seconds();
-			rc = draw_frame(lv);
+	while (rc == 0 && (what = next_step(lv, &drawn, last)) != NEXT_END) {
+		if (what == NEXT_RESIZE) {
+			resize(lv);
+			if (lv->frames == 0)
+				continue;
 		}
+		last = phys_seconds();
+		rc = draw_frame(lv);
+	}
 	if (rc < 0) {
 		pthread_mutex_lock(&lv->mu);
 		lv->failed = true;
+		if (!lv->done)	/* said now; the reader reads on */
+			phys_warn("%s; reading on to the end of the input",
+			    lv->err);
 		pthread_mutex_unlock(&lv->mu);
 	}
 	return NULL;
 }
 
-/* The reader's side: rows into the ring until the input ends. */
+/*
+ * The reader's side: rows into the ring until the input ends, even when
+ * the drawer has stopped, so that the run that writes them is not cut
+ * off.
+ */
 static int
 live_read(struct live *lv, struct phys_ist_src *s)
 {
@@ -1248,7 +1659,7 @@ live_read(struct live *lv, struct phys_ist_src *s)
 			continue;
 		pthread_mutex_lock(&lv->mu);
 		if (!lv->tb.cols.v && s->cols.n) {
-			phys_ist_cols_copy(&lv->tb.cols, &s->cols);
+			table_columns(&lv->tb, &s->cols, phys_ist_frame(s->r));
 			if (check_colors(lv->p, &lv->tb, 1) < 0) {
 				rc = -1;
 				stop = true;
@@ -1256,7 +1667,6 @@ live_read(struct live *lv, struct phys_ist_src *s)
 		}
 		table_add(&lv->tb, s->t, s->v);
 		lv->added++;
-		stop = stop || lv->failed;
 		pthread_cond_signal(&lv->cv);
 		pthread_mutex_unlock(&lv->mu);
 	}
@@ -1300,11 +1710,14 @@ static int
 plot_live(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
     const char *prog)
 {
+	struct sigaction winch = { .sa_handler = on_winch }, oldwinch;
+	struct sigaction tstp = { .sa_handler = on_tstp }, oldtstp;
 	struct live lv;
 	struct phys_ist_src s;
 	pthread_t th;
 	void (*old)(int);
 	char err[200];
+	bool stopped;
 	int rc;
 
 	memset(&lv, 0, sizeof lv);
@@ -1317,7 +1730,21 @@ plot_live(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 	}
 	/* A gnuplot that stops early must not kill us with SIGPIPE. */
 	old = signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&winch.sa_mask);
+	sigemptyset(&tstp.sa_mask);
+	live_resized = 0;
+	sigaction(SIGWINCH, &winch, &oldwinch);
+	sigaction(SIGTSTP, NULL, &oldtstp);
 	if ((rc = live_init(&lv)) == 0) {
+		/* A run stopped by a signal or suspended leaves the terminal
+		 * scrolling whole; SIGTSTP is caught only where the shell
+		 * has job control (it is not ignored). */
+		if (on_terminal(&lv)) {
+			phys_stop_writes(screen_restore,
+			    sizeof screen_restore - 1);
+			if (oldtstp.sa_handler == SIG_DFL)
+				sigaction(SIGTSTP, &tstp, NULL);
+		}
 		if (pthread_create(&th, NULL, drawer, &lv) != 0) {
 			rc = phys_fail("cannot start drawing: %s",
 			    strerror(errno));
@@ -1325,18 +1752,25 @@ plot_live(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 			rc = live_read(&lv, &s);
 			pthread_join(th, NULL);
 		}
+		/* stopped after its last frame: it would never read the end
+		 * of its input */
+		stopped = process_stopped(lv.gp.pid);
+		if (stopped)
+			kill(lv.gp.pid, SIGKILL);
 		if (gp_finish(&lv.gp, prog, err, sizeof err) < 0 &&
-		    !lv.failed)
+		    !lv.failed && !stopped)
 			snprintf(lv.err, sizeof lv.err, "%s", err);
 	}
+	restore_screen(&lv);
+	phys_stop_writes(NULL, 0);
+	sigaction(SIGTSTP, &oldtstp, NULL);
+	sigaction(SIGWINCH, &oldwinch, NULL);
 	signal(SIGPIPE, old);
 	phys_ist_src_close(&s);
 	if (rc == 0 && lv.failed)
 		rc = phys_fail("%s", lv.err);
 	else if (rc == 0 && lv.added == 0)
 		rc = phys_failat(lv.tb.name, 0, "no state lines to plot");
-	else if (rc == 0 && (lv.tg.kind == T_TEXT || lv.tg.kind == T_SIXEL))
-		fputc('\n', stdout);
 	live_free(&lv);
 	return rc;
 }

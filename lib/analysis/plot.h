@@ -60,6 +60,20 @@ int phys_ist_plot_check(struct phys_ist_plotopts *p, const char *out,
     size_t nruns, bool stdout_tty);
 void phys_ist_plotopts_free(struct phys_ist_plotopts *p);
 
+/*
+ * Another command's plot, drawn where phys-introspect plot draws (-o's
+ * file, the terminal as sixel or text, a window), as p says: its body is
+ * body's, given what it is drawn on.
+ */
+struct phys_ist_canvas {
+	bool text;		/* characters, not pixels: symbols, not lines */
+	int width, height;	/* pixels, or characters for text */
+};
+typedef void phys_ist_body_fn(struct phys_buf *b,
+    const struct phys_ist_canvas *c, void *ctx);
+int phys_ist_plot_custom(const struct phys_ist_plotopts *p, const char *output,
+    phys_ist_body_fn *body, void *ctx);
+
 /* Full path of an executable found on PATH, or NULL; caller frees. */
 char *phys_ist_find_program(const char *prog);
 /* gnuplot (at prog) runs the script, drawing where the script says, and

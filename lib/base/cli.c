@@ -24,6 +24,40 @@ phys_help(const char *usage, const char *help)
 	exit(phys_close_stdout());
 }
 
+/* Deprecated spellings met while parsing, said once parsing is done (so
+ * that a -q anywhere on the line silences them). */
+#define MAX_DEPRECATED 8
+static char *deprecated[MAX_DEPRECATED];
+static size_t ndeprecated;
+
+void
+phys_deprecated(const char *old, const char *now, const char *why)
+{
+	char *msg = phys_xasprintf("%s is deprecated and will go in the next "
+	    "release: write %s (%s)", old, now, why);
+	size_t i;
+
+	for (i = 0; i < ndeprecated; i++)
+		if (strcmp(deprecated[i], msg) == 0)
+			break;
+	if (i < ndeprecated || ndeprecated == MAX_DEPRECATED)
+		free(msg);
+	else
+		deprecated[ndeprecated++] = msg;
+}
+
+void
+phys_options_done(void)
+{
+	size_t i;
+
+	for (i = 0; i < ndeprecated; i++) {
+		phys_warn("%s", deprecated[i]);
+		free(deprecated[i]);
+	}
+	ndeprecated = 0;
+}
+
 void
 phys_version(void)
 {
@@ -264,6 +298,7 @@ phys_command_split(const struct phys_command *c,
 	*argv += optind;
 	if (!*current)
 		phys_command_unknown(c, word);
+	phys_options_done();
 	return *current;
 }
 

@@ -13,6 +13,24 @@
 /* What every command does for --help, --version and a bad command line. */
 _Noreturn void phys_help(const char *usage, const char *help);
 _Noreturn void phys_version(void);
+/*
+ * An option spelled as it was before it took its one meaning across the
+ * commands (phys(7)): it still works for one release, with a warning,
+ * said by phys_options_done() when the command line is read (then -q,
+ * wherever it is, silences it). old: as given; now: what to write; why:
+ * what old will mean.
+ */
+void phys_deprecated(const char *old, const char *now, const char *why);
+void phys_options_done(void);
+/* What the old spellings mean now, for phys_deprecated's why. */
+#define PHYS_MEANS_ITEMS "-i is --items in phys-step and phys-sweep"
+#define PHYS_MEANS_EVERY "-e is --every in phys-step and phys-sweep"
+#define PHYS_MEANS_FILE "-f is --file in phys-introspect and phys-param"
+#define PHYS_MEANS_FROM "--from is a time in phys-introspect"
+#define PHYS_MEANS_SET "-s is --set in phys-step and phys-sweep"
+#define PHYS_MEANS_OUTPUT "-o is an output file in every command"
+#define PHYS_MEANS_SIZE "--size is an image's size in pixels in plots"
+#define PHYS_MEANS_KEEP "--keep keeps the input items in phys-introspect"
 _Noreturn void phys_usage(const char *usage);
 /*
  * getopt_long's complaint, as one line with the closest long options and

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,13 @@ phys_report(void)
 
 static void (*warning_sink)(const char *, long, const char *, void *);
 static void *warning_sink_ctx;
+static bool quiet;
+
+void
+phys_set_quiet(bool on)
+{
+	quiet = on;
+}
 
 void
 phys_set_warning_sink(void (*sink)(const char *file, long line,
@@ -92,6 +100,8 @@ vwarn(const char *file, long line, const char *fmt, va_list ap)
 		warning_sink(file, line, msg, warning_sink_ctx);
 		return;
 	}
+	if (quiet)
+		return;
 	phys_status_clear();
 	fflush(stdout);
 	fprintf(stderr, "%s: ", phys_progname);
@@ -127,16 +137,13 @@ phys_warnat(const char *file, long line, const char *fmt, ...)
 static char **warned;
 static size_t nwarned;
 
-void
-phys_warn_once(const char *fmt, ...)
+static void
+vwarn_once(const char *file, long line, const char *fmt, va_list ap)
 {
 	char msg[1024], **more;
-	va_list ap;
 	size_t i;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
 	for (i = 0; i < nwarned; i++)
 		if (strcmp(warned[i], msg) == 0)
 			return;
@@ -147,7 +154,27 @@ phys_warn_once(const char *fmt, ...)
 		if ((warned[nwarned] = strdup(msg)) != NULL)
 			nwarned++;
 	}
-	phys_warn("%s", msg);
+	phys_warnat(file, line, "%s", msg);
+}
+
+void
+phys_warn_once(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_once(NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+void
+phys_warnat_once(const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_once(file, line, fmt, ap);
+	va_end(ap);
 }
 
 void

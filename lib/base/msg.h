@@ -31,13 +31,19 @@ void phys_report(void);	/* "prog: <last error>" on stderr */
 void phys_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void phys_warnat(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* -q: warnings are not written on stderr (a sink still gets them);
+ * errors still are. */
+void phys_set_quiet(bool on);
 /* Send warnings to sink instead of stderr (NULL: back to stderr); a
  * checker collects the loader's warnings as findings this way. */
 void phys_set_warning_sink(void (*sink)(const char *file, long line,
     const char *message, void *ctx), void *ctx);
 
-/* Same, but only the first time this exact message is given. */
+/* Same, but only the first time this exact message is given (whatever
+ * the file and line, which are those of the first). */
 void phys_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void phys_warnat_once(const char *file, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 _Noreturn void phys_die(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

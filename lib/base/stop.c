@@ -15,6 +15,8 @@
 static volatile sig_atomic_t caught_signal;	/* to raise again, at a boundary */
 static volatile sig_atomic_t waiting;	/* blocked on input or a lock */
 static char *volatile pending_tmp;	/* a temporary file not yet renamed */
+static const char *volatile last_words;	/* for the terminal, at a stop */
+static volatile size_t last_words_len;
 static bool stdout_closed;
 
 /* Async-signal-safe: remove the temporary file, then die by sig. */
@@ -25,6 +27,8 @@ die_by_signal(int sig)
 
 	if (pending_tmp)
 		unlink(pending_tmp);
+	if (last_words)
+		(void)!write(STDOUT_FILENO, last_words, last_words_len);
 	signal(sig, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, sig);
@@ -124,4 +128,12 @@ void
 phys_stop_removes(char *tmp)
 {
 	pending_tmp = tmp;
+}
+
+void
+phys_stop_writes(const char *text, size_t len)
+{
+	last_words = NULL;
+	last_words_len = len;
+	last_words = text;
 }

@@ -2,6 +2,8 @@
 #ifndef PHYS_BASE_STOP_H
 #define PHYS_BASE_STOP_H
 
+#include <stddef.h>
+
 /*
  * Standard output: SIGPIPE keeps its default action so a closed pipe ends
  * the program quietly; phys_close_stdout() checks every write at exit.
@@ -26,5 +28,8 @@ void phys_wait_end(void);
 /* A temporary file to remove if a signal stops the program before it is
  * renamed into place (NULL: none). */
 void phys_stop_removes(char *tmp);
+/* Bytes for standard output if a signal stops the program (NULL: none):
+ * what puts a terminal back as it was. text must outlive the call. */
+void phys_stop_writes(const char *text, size_t len);
 
 #endif

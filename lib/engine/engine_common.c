@@ -2,20 +2,62 @@
 #include "engine_common.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "mem.h"
 #include "msg.h"
 
+/* Integers above this do not all have a double. */
+#define EXACT_INT 9007199254740992.0	/* 2^53 */
+
+/* Whether x is within rounding of a whole number, which *m gets. */
+static bool
+whole(double x, double *m)
+{
+	*m = round(x);
+	return x >= 0 && x < EXACT_INT / 1024 && fabs(x - *m) <= 1e-15 * x;
+}
+
+/* h as the fraction p/q, q being a whole number of steps a second (1/h)
+ * or a power of ten: false when it is neither. */
+static bool
+step_fraction(double h, double *p, double *q)
+{
+	double d;
+
+	if (whole(1 / h, q) && *q > 0) {
+		*p = 1;
+		return true;
+	}
+	for (d = 10; d <= 1e9; d *= 10)
+		if (whole(h * d, p) && *p > 0) {
+			*q = d;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Time counts in whole steps: base, itself such a count made by an
+ * earlier step size (or 0), is m/D for D the new step's q times a power
+ * of ten, and n steps of p/q later the time is (m + n p D/q) / D, one
+ * division of whole numbers, which is the double nearest that decimal:
+ * 1.5 s and 140 steps of 1/1000 s give 1.64, not 1.6400000000000001.
+ */
 double
 phys_engine_clock(double base, long n, double h)
 {
-	double rate = 1 / h;
+	double p, q, d, m, num;
 
-	/* A step of 1/1000 s: dividing by 1000 gives 0.7 where multiplying
-	 * by 0.001 gives 0.7000000000000001. */
-	if (fabs(rate - round(rate)) < 1e-9 * rate)
-		return base + (double)n / round(rate);
+	if (step_fraction(h, &p, &q))
+		for (d = q; d <= q * 1e6; d *= 10)
+			if (whole(base * d, &m)) {
+				num = m + (double)n * p * (d / q);
+				if (num < EXACT_INT && (double)n * p < EXACT_INT)
+					return num / d;
+				break;
+			}
 	return base + (double)n * h;
 }
 

@@ -13,8 +13,10 @@
 extern "C" {
 #endif
 
-/* Simulated time after n steps of h from base: exact for h = 1/k (0.7,
- * not 0.7000000000000001), which every engine's clock uses. */
+/* Simulated time after n steps of h from base: the double nearest the
+ * exact decimal for steps of 1/k s or of a decimal fraction of a second,
+ * also after a change of step (0.7, not 0.7000000000000001; 1.64 after
+ * 1.5 s and 140 steps of 0.001 s), which every engine's clock uses. */
 double phys_engine_clock(double base, long n, double h);
 
 /* The spring and viscous damping force along axis k (0 or 1) of a joint

@@ -23,6 +23,7 @@ size_t phys_inertia_check_world(struct phys_world *w, double ratio,
     struct phys_buf *b);
 
 struct phys_inertia_fix {
+	bool all;		/* every selected link, not only the invalid */
 	double density;		/* kg/m^3 of each shape */
 	bool density_given;	/* written with automatic, else the default */
 	bool keep_mass;		/* keep each link's mass, shared by volume */
@@ -35,8 +36,12 @@ struct phys_inertia_fix {
 /*
  * Each selected link's inertial (mass, centre of mass, tensor) computed
  * from its collision geometry as uniform solids and recorded as edits of
- * w, or made automatic; the caller writes w. A link without collision
- * geometry, or from an included file, is left as it is, with a warning.
+ * w, or made automatic; the caller writes w. Selected: the links whose
+ * inertia is not valid, or with o->all every one. Each value
+ * changed is said on stderr, the link, the old and the new, with the
+ * digits it needs. A link without collision geometry, or from an
+ * included file, is left as it is, with a warning; a glob that matches
+ * no link is an error.
  */
 int phys_inertia_fix_world(struct phys_world *w,
     const struct phys_inertia_fix *o);

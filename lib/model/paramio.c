@@ -58,11 +58,8 @@ put_values(struct phys_buf *b, const char *values)
 }
 
 static void
-put_facts(struct phys_buf *b, const struct phys_param *p,
-    phys_param_notes notes)
+put_index(struct phys_buf *b, const struct phys_param *p)
 {
-	struct phys_value def;
-
 	if (p->alias) {
 		phys_buf_puts(b, ",\"alias\":");
 		phys_buf_json_string(b, p->alias);
@@ -71,6 +68,15 @@ put_facts(struct phys_buf *b, const struct phys_param *p,
 	phys_buf_json_string(b, phys_scope_name(p->scope));
 	phys_buf_puts(b, ",\"units\":");
 	phys_buf_json_string(b, p->units);
+}
+
+static void
+put_facts(struct phys_buf *b, const struct phys_param *p,
+    phys_param_notes notes)
+{
+	struct phys_value def;
+
+	put_index(b, p);
 	phys_value_default(p, &def);
 	phys_buf_puts(b, ",\"default\":");
 	phys_value_json(p, &def, b);
@@ -99,13 +105,16 @@ put_facts(struct phys_buf *b, const struct phys_param *p,
 
 void
 phys_param_line_registry(struct phys_buf *b, const struct phys_param *p,
-    phys_param_notes notes)
+    unsigned flags, phys_param_notes notes)
 {
 	phys_buf_puts(b, "{\"name\":");
 	phys_buf_json_string(b, p->name);
 	phys_buf_puts(b, ",\"type\":");
 	phys_buf_json_string(b, phys_type_name(p->type));
-	put_facts(b, p, notes);
+	if (flags & PHYS_PL_DOC)
+		put_facts(b, p, notes);
+	else
+		put_index(b, p);
 	phys_buf_puts(b, "}\n");
 }
 
@@ -233,15 +242,27 @@ phys_world_edit(struct phys_world *w, const struct phys_ref *r,
 }
 
 int
-phys_world_open_edit(struct phys_world *w, const char *path, bool in_place,
-    bool warn)
+phys_world_open_edit_with(struct phys_world *w, const char *path,
+    bool in_place, const struct phys_load_options *lo)
 {
 	if (in_place && phys_edit_lock(path) < 0) {
 		phys_report();
 		memset(w, 0, sizeof *w);
 		return -1;
 	}
-	return phys_world_open(w, path, warn);
+	return phys_world_open_with(w, path, lo);
+}
+
+int
+phys_world_open_edit(struct phys_world *w, const char *path, bool in_place,
+    bool warn)
+{
+	struct phys_load_options lo;
+
+	phys_load_options_default(&lo);
+	lo.quiet = !warn;
+	lo.skip_unsupported = true;
+	return phys_world_open_edit_with(w, path, in_place, &lo);
 }
 
 int

@@ -26,9 +26,11 @@ const char *phys_support_name(phys_ode_support s);
 /* Fields a caller adds to a documentation line before its "doc", each
  * written as ',"key":value'. */
 typedef void (*phys_param_notes)(struct phys_buf *b, const struct phys_param *p);
-/* The registry row itself (no value): name, type, units, default, range... */
+/* The registry row itself (no value): name, type, alias, scope and
+ * units; with PHYS_PL_DOC its other facts too: default, range, values,
+ * engines, notes and doc. */
 void phys_param_line_registry(struct phys_buf *b, const struct phys_param *p,
-    phys_param_notes notes);
+    unsigned flags, phys_param_notes notes);
 /* An instance with its value; notes (or NULL) with PHYS_PL_DOC. */
 void phys_param_line(struct phys_buf *b, struct phys_world *w,
     const struct phys_ref *r, const struct phys_value *v, unsigned flags,
@@ -60,6 +62,9 @@ int phys_world_edit(struct phys_world *w, const struct phys_ref *r,
  */
 int phys_world_open_edit(struct phys_world *w, const char *path,
     bool in_place, bool warn);
+/* The same with the caller's load options. */
+int phys_world_open_edit_with(struct phys_world *w, const char *path,
+    bool in_place, const struct phys_load_options *lo);
 
 /* Write the edited world to stdout, or replace path in place (temporary
  * file, then rename). */

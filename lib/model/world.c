@@ -134,6 +134,10 @@ struct loader {
 	int depth;
 	struct named_frame *frames;
 	size_t nframes, capframes;
+	/* opt->partial: the includes left out, and where the first was */
+	size_t missing;
+	char *missing_uri, *missing_file;
+	long missing_line;
 	size_t skipped;		/* collisions dropped by skip_unsupported */
 };
 
@@ -994,35 +998,45 @@ static char *find_resource(const char *uri, const char *doc_path,
     bool want_dir);
 
 /* What a URI that names nothing found says, in one line: the places
- * searched (Fuel's caches for a Fuel URI: phys downloads nothing). */
-static int
-not_found(struct phys_doc *d, xmlNodePtr at, const char *what,
-    const char *uri)
+ * searched (Fuel's caches for a Fuel URI: phys downloads nothing). The
+ * caller frees it. */
+static char *
+not_found_text(const char *what, const char *uri)
 {
 	/* model:// is looked for in model paths, then above the file */
 	bool file = strcmp(what, "file") == 0 &&
 	    strncmp(uri, "model://", 8) != 0;
-	char *caches;
-	int rc;
+	char *caches, *s;
 
 	if (strncmp(uri, "package://", 10) == 0)
-		return phys_failat(d->name, phys_node_line(at), "cannot find "
-		    "%s '%s' (searched ROS_PACKAGE_PATH, AMENT_PREFIX_PATH's "
-		    "share/, GAZEBO_MODEL_PATH and the directories above the "
-		    "file)", what, uri);
+		return phys_xasprintf("cannot find %s '%s' (searched "
+		    "ROS_PACKAGE_PATH, AMENT_PREFIX_PATH's share/, "
+		    "GAZEBO_MODEL_PATH and the directories above the file)",
+		    what, uri);
 	if (!phys_fuel_uri(uri))
-		return phys_failat(d->name, phys_node_line(at), "cannot find "
-		    "%s '%s' (searched%s GAZEBO_MODEL_PATH, SDF_PATH, "
-		    "GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH%s)", what,
-		    uri, file ? " next to the file, then" : "", file ?
+		return phys_xasprintf("cannot find %s '%s' (searched%s "
+		    "GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH, "
+		    "IGN_GAZEBO_RESOURCE_PATH%s)", what, uri, file ?
+		    " next to the file, then" : "", file ?
 		    " and GAZEBO_RESOURCE_PATH" : strncmp(uri, "model://", 8) ==
 		    0 ? " and the directories above the file" : "");
 	caches = phys_fuel_caches();
-	rc = phys_failat(d->name, phys_node_line(at), "cannot find %s '%s': "
-	    "not in the Fuel cache (searched %s); phys downloads nothing "
-	    "('gz fuel download -u URL' caches it)", what, uri,
+	s = phys_xasprintf("cannot find %s '%s': not in the Fuel cache "
+	    "(searched %s); phys downloads nothing ('gz fuel download -u URL' "
+	    "caches it)", what, uri,
 	    *caches ? caches : "no cache: HOME and GZ_FUEL_CACHE_PATH unset");
 	free(caches);
+	return s;
+}
+
+static int
+not_found(struct phys_doc *d, xmlNodePtr at, const char *what,
+    const char *uri)
+{
+	char *msg = not_found_text(what, uri);
+	int rc = phys_failat(d->name, phys_node_line(at), "%s", msg);
+
+	free(msg);
 	return rc;
 }
 
@@ -2487,6 +2501,29 @@ merged_include(xmlNodePtr in)
 	return on;
 }
 
+/* opt->partial: one warning for all the includes left out, said even
+ * with opt->quiet (only -q silences it: phys_set_quiet). */
+static void
+warn_missing(struct loader *L)
+{
+	char *msg;
+
+	if (L->missing == 0)
+		return;
+	msg = not_found_text("model", L->missing_uri);
+	if (L->missing == 1)
+		phys_warnat(L->missing_file, L->missing_line, "%s: it is left "
+		    "out", msg);
+	else
+		phys_warnat(L->missing_file, L->missing_line, "%s: it and %zu "
+		    "more includes that do not resolve are left out", msg,
+		    L->missing - 1);
+	free(msg);
+	free(L->missing_uri);
+	free(L->missing_file);
+	L->missing = 0;
+}
+
 /* An included URDF: its converted model takes its place in the list
  * of included documents, and owns it. */
 static int
@@ -2544,6 +2581,16 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	dir = find_resource(u, d->path, true);
 	/* as libsdformat: a URI may name the model's SDF file itself */
 	file = dir ? model_file(dir) : find_resource(u, d->path, false);
+	if (!file && L->opt->partial) {
+		if (L->missing++ == 0) {
+			L->missing_uri = u;
+			L->missing_file = phys_xstrdup(d->name);
+			L->missing_line = phys_node_line(uri);
+		} else {
+			free(u);
+		}
+		return 0;
+	}
 	if (!file) {
 		rc = not_found(d, uri, "model", u);
 		free(u);
@@ -2917,6 +2964,7 @@ read_world(struct loader *L)
 		else if (phys_node_is(n, "population"))
 			warn_node(L, &w->doc, n, "%s", "<population> is not "
 			    "supported: its models are not loaded");
+	warn_missing(L);
 	/* SDF 1.12's joints of the world join models read by now */
 	for (n = phys_child(w->node, "joint"); n && rc == 0;
 	    n = phys_next(n, "joint"))
@@ -2982,6 +3030,7 @@ phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
 	L.opt = opt;
 	loader_warns = !opt->quiet;
 	rc = w->doc.kind == PHYS_DOC_WORLD ? read_world(&L) : read_hosted(&L);
+	warn_missing(&L);	/* a model file's, if any */
 	for (i = 0; i < L.nframes; i++)
 		free(L.frames[i].name);
 	free(L.frames);
@@ -2999,6 +3048,17 @@ phys_world_load(struct phys_world *w, const char *path,
 }
 
 int
+phys_world_open_with(struct phys_world *w, const char *path,
+    const struct phys_load_options *lo)
+{
+	if (phys_world_load(w, path, lo) == 0)
+		return 0;
+	phys_report();
+	phys_world_free(w);
+	return -1;
+}
+
+int
 phys_world_open(struct phys_world *w, const char *path, bool warn)
 {
 	struct phys_load_options lo;
@@ -3006,11 +3066,7 @@ phys_world_open(struct phys_world *w, const char *path, bool warn)
 	phys_load_options_default(&lo);
 	lo.quiet = !warn;
 	lo.skip_unsupported = true;
-	if (phys_world_load(w, path, &lo) == 0)
-		return 0;
-	phys_report();
-	phys_world_free(w);
-	return -1;
+	return phys_world_open_with(w, path, &lo);
 }
 
 void

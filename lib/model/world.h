@@ -149,6 +149,9 @@ struct phys_load_options {
 				 * not use */
 	bool whole;		/* also what only printing needs: the
 				 * geometry of a URDF's visuals */
+	bool partial;		/* an <include> that does not resolve is
+				 * left out, with one warning for all,
+				 * quiet or not */
 };
 
 struct phys_world {
@@ -194,6 +197,9 @@ int phys_world_load_doc(struct phys_world *w,
  * unsupported collisions skipped, warnings only when asked; a failure is
  * reported on stderr and leaves the world empty. */
 int phys_world_open(struct phys_world *w, const char *path, bool warn);
+/* The same with the caller's load options. */
+int phys_world_open_with(struct phys_world *w, const char *path,
+    const struct phys_load_options *lo);
 void phys_world_free(struct phys_world *w);
 
 /* The document holding the world element: doc, or the host world. */

@@ -259,7 +259,9 @@ enqueue(struct phys_controls *r, const struct phys_control *c)
 
 /*
  * The lines that have arrived on a stream, without waiting for more. A
- * line without "t" is for now; one whose time has passed is an error.
+ * line without "t" is for now. A line the run cannot take (bad JSON, an
+ * unknown name, a bad value, a time that has passed) is skipped with a
+ * warning naming its line: a typo in a live session must not end it.
  * Reading stops while PHYS_CONTROL_QUEUE lines wait for their time: the
  * writer then waits instead of the run's memory growing.
  */
@@ -279,15 +281,18 @@ poll_stream(struct phys_controls *r, double now, double h)
 			break;
 		if (phys_blank_or_comment(line))
 			continue;
-		if (parse_line(r, line, &c) < 0)
-			return -1;
+		if (parse_line(r, line, &c) < 0) {
+			phys_warn("%s; line skipped", phys_error());
+			continue;
+		}
 		if (isnan(c.t)) {
 			c.t = now;
 		} else if (c.t < now - h / 2) {
 			free(c.text);
-			return phys_failat(r->name, c.line, "t=%g has passed: "
-			    "the line arrived when the run was at t=%g", c.t,
-			    now);
+			phys_warnat(r->name, c.line, "t=%g has passed: the line "
+			    "arrived when the run was at t=%g; line skipped",
+			    c.t, now);
+			continue;
 		}
 		enqueue(r, &c);
 	}

@@ -29,6 +29,14 @@ phys_run_option(int c, int items, const char *arg, const char *usage_text,
 	case 'p':
 		o->preset = arg;
 		return true;
+	case 'r':
+		o->rate = phys_arg_number(usage_text, "--rate", arg, 0, false);
+		return true;
+	case 's':
+		o->sets = phys_xrealloc(o->sets, (o->nsets + 1) *
+		    sizeof *o->sets);
+		o->sets[o->nsets++] = (char *)arg;
+		return true;
 	case 't':
 		/* the last of -n and -t counts */
 		o->duration = phys_arg_number(usage_text, "--duration", arg, 0,

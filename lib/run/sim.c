@@ -38,7 +38,8 @@ struct run {
 	phys_vec3 *force, *torque;
 	phys_pose *link0, *model0;		/* per model: reference poses */
 	int *canon;				/* per model: its first link */
-	struct timespec start;
+	struct timespec start;		/* real time counts from here */
+	double pace_sim, pace_wall, pace_rtf;	/* --realtime's anchor */
 	struct phys_buf line;
 };
 
@@ -57,11 +58,54 @@ static const char *const pose_keys[] = { "x", "y", "z", "roll", "pitch",
 
 /* ---- applying changes ---- */
 
+/* Where a value comes from, for messages: a file and line, or none
+ * (-s); unless known, the world file if the value is still the file's. */
+struct origin {
+	const char *file;
+	long line;
+	bool known;
+};
+
+/*
+ * The element of the world file that value v of parameter p of entity
+ * idx of scope s came from: none when the run's value is no longer the
+ * file's (-s or a control line set it) or the file does not write it.
+ */
+static struct origin
+file_origin(const struct run *r, phys_scope s, int idx,
+    const struct phys_param *p, const struct phys_value *v, bool group)
+{
+	/* the world is only read here */
+	struct phys_world *w = (struct phys_world *)r->w;
+	const struct phys_value *loaded = phys_entity_values(w, s, idx);
+	struct origin o = { NULL, 0, true };
+	xmlNodePtr owner = phys_entity_node(w, s, idx), e;
+	struct phys_doc *doc = s == PHYS_S_PHYSICS ? w->profiles[idx].doc :
+	    phys_entity_doc(w, s, idx);
+	char *path;
+
+	if (!loaded || !owner || !doc ||
+	    !phys_value_equal(p, &loaded[phys_param_index[p->id]], v))
+		return o;
+	/* another engine's block: the block itself */
+	path = phys_xstrndup(p->name, group ? strcspn(p->name, ".") :
+	    strlen(p->name));
+	if ((e = phys_path_find(owner, path))) {
+		o.file = doc->name;
+		o.line = phys_node_line(e);
+	}
+	free(path);
+	return o;
+}
+
 /* One wording, said once, however the value arrived: values the engine
- * cannot honour, and values for another engine, are kept but do nothing. */
+ * cannot honour, and values for another engine, are kept but do nothing.
+ * The message names where the value came from: the world file's line, or
+ * the control line; none for -s. */
 static void
-warn_if_inert(const struct run *r, const struct phys_param *p,
-    const struct phys_value *v)
+warn_if_inert(const struct run *r, phys_scope s, int idx,
+    const struct phys_param *p, const struct phys_value *v,
+    struct origin from)
 {
 	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
 	    "";
@@ -76,24 +120,31 @@ warn_if_inert(const struct run *r, const struct phys_param *p,
 	phys_value_free(&def);
 	if (!inert)
 		return;
+	if (!from.known)
+		from = file_origin(r, s, idx, p, v, how == PHYS_ODE_OTHER);
 	if (how == PHYS_ODE_OTHER)
-		phys_warn_once("%s%s%.*s parameters are for another engine and "
-		    "have no effect with %s (kept as given)", scope,
-		    *scope ? " " : "", (int)strcspn(p->name, "."), p->name,
-		    r->engine->name);
+		phys_warnat_once(from.file, from.line, "%s%s%.*s parameters "
+		    "are for another engine and have no effect with %s (kept "
+		    "as given)", scope, *scope ? " " : "",
+		    (int)strcspn(p->name, "."), p->name, r->engine->name);
 	else
-		phys_warn_once("%s%s%s is set but has no effect with %s (kept "
-		    "as given)", scope, *scope ? " " : "", p->name,
-		    r->engine->name);
+		phys_warnat_once(from.file, from.line, "%s%s%s is set but has "
+		    "no effect with %s (kept as given)", scope, *scope ? " " :
+		    "", p->name, r->engine->name);
 }
 
+/* The values vals of entity idx of scope s (the current profile's, for
+ * the physics scope), as a run starts or switches engine. */
 static void
-warn_inert(const struct run *r, phys_scope s, const struct phys_value *vals)
+warn_inert(const struct run *r, phys_scope s, int idx,
+    const struct phys_value *vals)
 {
+	struct origin unknown = { NULL, 0, false };
 	size_t i;
 
 	for (i = 0; i < phys_scope_count(s); i++)
-		warn_if_inert(r, phys_scope_param(s, i), &vals[i]);
+		warn_if_inert(r, s, idx, phys_scope_param(s, i), &vals[i],
+		    unknown);
 }
 
 static void
@@ -104,7 +155,7 @@ warn_inert_world(struct run *r)
 
 	for (s = PHYS_S_WORLD; s <= PHYS_S_JOINT; s++)
 		for (i = 0; i < r->vals.n[s]; i++)
-			warn_inert(r, s,
+			warn_inert(r, s, (int)i,
 			    phys_run_values_get(&r->vals, s, (int)i));
 }
 
@@ -169,7 +220,7 @@ switch_profile(struct run *r, int profile)
 	note_gz_engine(&r->w->profiles[profile]);
 	phys_run_values_use(&r->vals, r->w, profile,
 	    profile == r->start_profile ? r->start_vals : NULL);
-	warn_inert(r, PHYS_S_PHYSICS, r->cur);
+	warn_inert(r, PHYS_S_PHYSICS, profile, r->cur);
 	r->announce = true;
 	if (!r->e)
 		return 0;
@@ -188,9 +239,11 @@ run_values(void *ctx, phys_scope s, int idx)
 }
 
 /* A parameter change at run time reaches the engine at once: it changes
- * the run's values only (a resize and the inertia that follows too). */
+ * the run's values only (a resize and the inertia that follows too).
+ * from: the control line it came from, or none (-s). */
 static int
-apply_param(struct run *r, const struct phys_ref *ref, const char *text)
+apply_param(struct run *r, const struct phys_ref *ref, const char *text,
+    struct origin from)
 {
 	struct phys_value v = { 0 }, *dst;
 	int link = -1;
@@ -206,7 +259,7 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text)
 		return -1;
 	dst = &phys_run_values_at(&r->vals, ref->scope,
 	    ref->idx)[phys_param_index[ref->p->id]];
-	warn_if_inert(r, ref->p, dst);
+	warn_if_inert(r, ref->scope, ref->idx, ref->p, dst, from);
 	if (!r->e)
 		return 0;
 	switch (ref->scope) {
@@ -291,12 +344,18 @@ apply_control(struct run *r, const struct phys_control *c)
 	else if (c->state_kind >= 0)
 		rc = apply_state(r, c);
 	else
-		rc = apply_param(r, &c->ref, c->text);
+		rc = apply_param(r, &c->ref, c->text,
+		    (struct origin){ r->ctl.name, c->line, true });
 	if (rc < 0) {
 		char *why = phys_xstrdup(phys_error());
 
 		phys_failat(r->ctl.name, c->line, "%s", why);
 		free(why);
+		/* A save that fails changes nothing: a live session goes on. */
+		if (c->save && r->ctl.stream) {
+			phys_warn("%s; line skipped", phys_error());
+			rc = 0;
+		}
 	}
 	return rc;
 }
@@ -337,7 +396,7 @@ apply_set(struct run *r, const char *name, const char *text)
 	if (!phys_has_glob(name)) {
 		if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
 			return -2;
-		return apply_param(r, &ref, text);
+		return apply_param(r, &ref, text, (struct origin){ NULL, 0, true });
 	}
 	n = phys_ref_match(r->w, name, r->profile, &refs);
 	if (n == 0) {
@@ -345,7 +404,8 @@ apply_set(struct run *r, const char *name, const char *text)
 		rc = -2;
 	}
 	for (i = 0; i < n && rc == 0; i++)
-		rc = apply_param(r, &refs[i], text);
+		rc = apply_param(r, &refs[i], text,
+		    (struct origin){ NULL, 0, true });
 	free(refs);
 	return rc < 0 ? -1 : rc;
 }
@@ -781,6 +841,24 @@ write_line(struct run *r)
 
 /* ---- the loop ---- */
 
+/* A run behind its pace by more than this has stalled (its reader did not
+ * read, it was stopped): it starts pacing afresh rather than bursting. */
+#define PACE_SLACK 0.1
+
+static void
+pace_anchor(struct run *r, double rtf)
+{
+	r->pace_sim = phys_engine_time(r->e);
+	r->pace_wall = elapsed(r);
+	r->pace_rtf = rtf;
+}
+
+/*
+ * Simulated time runs at rtf times the wall clock from the anchor, which
+ * is the first step, and moves when the profile's real_time_factor
+ * changes: what happened before the run (opening a FIFO waits for its
+ * writer) is no reason to hurry.
+ */
 static void
 pace(struct run *r)
 {
@@ -789,7 +867,12 @@ pace(struct run *r)
 
 	if (!r->o->realtime || !(rtf > 0))
 		return;
-	ahead = phys_engine_time(r->e) / rtf - elapsed(r);
+	if (rtf != r->pace_rtf)
+		pace_anchor(r, rtf);
+	ahead = r->pace_wall + (phys_engine_time(r->e) - r->pace_sim) / rtf -
+	    elapsed(r);
+	if (ahead < -PACE_SLACK)
+		pace_anchor(r, rtf);
 	if (ahead <= 0)
 		return;
 	fflush(r->out);
@@ -883,9 +966,13 @@ step_once(struct run *r)
 static int
 loop(struct run *r)
 {
-	double next_sample = 0, started = elapsed(r), shown = started;
+	double next_sample = 0, started, shown;
 	long step = 0;
 
+	/* Real time, and pacing, start with the first step. */
+	clock_gettime(CLOCK_MONOTONIC, &r->start);
+	started = shown = 0;
+	pace_anchor(r, PVD(r->cur, PHYSICS_real_time_factor));
 	if (sample_due(r, 0, &next_sample) && write_line(r) < 0)
 		return -1;
 	while (!finished(r, step)) {
@@ -1014,8 +1101,9 @@ prepare(struct run *r)
 	if (phys_controls_open(&r->ctl, r->w, r->o->control,
 	    r->o->save_to != NULL) < 0)
 		return -1;
+	/* A pattern matching nothing is bad input, in every command. */
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
-		return -2;
+		return -1;
 	warn_inert_world(r);
 	/* Switching back to the starting profile brings the overrides too. */
 	r->start_profile = r->profile;

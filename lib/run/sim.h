@@ -30,10 +30,10 @@ struct phys_run_options {
 void phys_run_options_default(struct phys_run_options *o);
 /*
  * A run option of the command line, as getopt_long gave it: c is -c, -e,
- * -n, -p, -t or the command's letter for --items (items: -i, or -I where
- * -i means something else). Sets it in o and returns true; false when c
- * is none of these. A bad value is a usage error against usage_text.
- * The items are arg itself, in o->items, which the caller frees.
+ * -n, -p, -r, -s, -t or the command's letter for --items (-i). Sets it in
+ * o and returns true; false when c is none of these. A bad value is a
+ * usage error against usage_text. The items and the sets are arg itself,
+ * in o->items and o->sets, which the caller frees.
  */
 bool phys_run_option(int c, int items, const char *arg, const char *usage_text,
     struct phys_run_options *o);

@@ -37,6 +37,8 @@ struct phys_sweep_axis {
 	char **vals;		/* the values as SDF text */
 	size_t n;
 	double lo, hi;		/* the range of a sample */
+	bool fixed;		/* one value for every run (-s, or NAME=V in
+				 * a sample) */
 };
 
 struct phys_sweep_plan {
@@ -56,9 +58,13 @@ void phys_sweep_plan_init(struct phys_sweep_plan *p,
 void phys_sweep_plan_free(struct phys_sweep_plan *p);
 /*
  * A swept name from NAME=V1,V2,... or NAME=LO:HI:N (a grid), or NAME=LO:HI
- * (a sample). -1 with phys_error() on a malformed one: a usage error.
+ * (a sample; NAME=V is one value for every run). A sample of an int
+ * parameter is rounded to whole numbers. -1 with phys_error() on a
+ * malformed one, or a name given twice: a usage error.
  */
 int phys_sweep_plan_axis(struct phys_sweep_plan *p, const char *arg);
+/* -s NAME=VALUE: one value of NAME for every run, as phys-step's. */
+int phys_sweep_plan_set(struct phys_sweep_plan *p, const char *arg);
 /* Runs from the lines of path, each a JSON object of NAME:VALUE, instead
  * of one run a grid point: every line combined with every grid point. */
 int phys_sweep_plan_list(struct phys_sweep_plan *p, const char *path);
@@ -162,12 +168,32 @@ void phys_sweep_rank(struct phys_sweep_runs *r, bool maximize);
  */
 int phys_sweep_save_best(struct phys_world *w, json_t *run, const char *name);
 /*
- * The gnuplot script of the score against each swept parameter whose
- * values are all numbers, a panel each, drawn into output (FILE.png or
- * FILE.svg) or, when output is NULL, as text: into b. 0 when no swept
- * parameter has numbers.
+ * The score against each swept parameter whose values are all numbers, a
+ * panel each, drawn by phys_ist_plot_custom: names and nnames from
+ * phys_sweep_landscape_names (which the caller frees).
  */
-size_t phys_sweep_landscape(const struct phys_sweep_runs *r,
-    const char *output, struct phys_buf *b);
+struct phys_sweep_landscape {
+	const struct phys_sweep_runs *runs;
+	const char **names;
+	size_t nnames;
+	bool maximize;		/* the best run is the highest score */
+	bool logx, logy;
+	const char *title;
+};
+/* The swept names whose values are all numbers, in the first run's order:
+ * how many (0: none, and nothing to free). */
+size_t phys_sweep_landscape_names(const struct phys_sweep_runs *p,
+    const char ***names);
+/*
+ * The panels (a phys_ist_body_fn, ctx a struct phys_sweep_landscape):
+ * each run a point, the best one marked; scores far beyond the others'
+ * (three interquartile ranges past the quartiles) are drawn on the
+ * axis' edge, counted in the legend, so that they do not squeeze the
+ * rest. On text, plot symbols: '*' a run, '@' the best, '^' and 'v' the
+ * runs off the axis.
+ */
+struct phys_ist_canvas;
+void phys_sweep_landscape_body(struct phys_buf *b,
+    const struct phys_ist_canvas *c, void *ctx);
 
 #endif

@@ -1,4 +1,5 @@
 /* sweep_plan.c - a plan: values of each swept name, combined into runs. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,10 @@ parse_range(struct phys_sweep_axis *a, char *spec, const char *arg,
 	return 0;
 }
 
+/*
+ * NAME=V1,V2,... or NAME=LO:HI:N (a grid), NAME=LO:HI (a sample), or, in a
+ * sample, NAME=V: one value for every run, as -s gives it.
+ */
 static int
 parse_axis(struct phys_sweep_axis *a, const char *arg,
     enum phys_sweep_sample sample)
@@ -92,6 +97,16 @@ parse_axis(struct phys_sweep_axis *a, const char *arg,
 	a->name = phys_xstrndup(arg, (size_t)(eq - arg));
 	spec = phys_xstrdup(eq + 1);
 	p = strchr(spec, ':');
+	if (sample != PHYS_SWEEP_GRID && !p) {
+		if (strchr(spec, ',') || !*spec)
+			rc = phys_fail("'%s': a sample takes NAME=LO:HI, or "
+			    "one value NAME=V for every run", arg);
+		else
+			axis_push(a, phys_xstrdup(spec));
+		a->fixed = true;
+		free(spec);
+		return rc;
+	}
 	if (sample != PHYS_SWEEP_GRID || (p && !strchr(spec, ','))) {
 		rc = parse_range(a, spec, arg, sample);
 		free(spec);
@@ -110,10 +125,33 @@ parse_axis(struct phys_sweep_axis *a, const char *arg,
 int
 phys_sweep_plan_axis(struct phys_sweep_plan *p, const char *arg)
 {
+	size_t i;
+
 	p->axes = phys_xrealloc(p->axes, (p->naxes + 1) * sizeof *p->axes);
 	memset(&p->axes[p->naxes], 0, sizeof *p->axes);
 	/* counted even when bad, so that the plan frees what it holds */
-	return parse_axis(&p->axes[p->naxes++], arg, p->sample);
+	if (parse_axis(&p->axes[p->naxes++], arg, p->sample) < 0)
+		return -1;
+	for (i = 0; i + 1 < p->naxes; i++)
+		if (strcmp(p->axes[i].name, p->axes[p->naxes - 1].name) == 0)
+			return phys_fail("'%s' is given twice",
+			    p->axes[i].name);
+	return 0;
+}
+
+int
+phys_sweep_plan_set(struct phys_sweep_plan *p, const char *arg)
+{
+	p->axes = phys_xrealloc(p->axes, (p->naxes + 1) * sizeof *p->axes);
+	memset(&p->axes[p->naxes], 0, sizeof *p->axes);
+	p->naxes++;
+	if (!strchr(arg, '=') || *arg == '=')
+		return phys_fail("--set %s: expected NAME=VALUE", arg);
+	p->axes[p->naxes - 1].name = phys_xstrndup(arg,
+	    strcspn(arg, "="));
+	axis_push(&p->axes[p->naxes - 1], phys_xstrdup(strchr(arg, '=') + 1));
+	p->axes[p->naxes - 1].fixed = true;
+	return 0;
 }
 
 /* splitmix64: a small generator with a fixed, documented sequence, so a
@@ -134,14 +172,17 @@ rng_unit(uint64_t *state)	/* [0, 1) */
 	return (double)(rng_next(state) >> 11) * 0x1.0p-53;
 }
 
-/* Values of axis a for n runs: uniform, or one in each of n strata in a
- * random order (Latin hypercube). */
+/*
+ * Values of axis a for n runs: uniform, or one in each of n strata in a
+ * random order (Latin hypercube); an int parameter's rounded to the
+ * nearest whole number, so each is one its parameter takes.
+ */
 static void
 sample_axis(struct phys_sweep_axis *a, long n, enum phys_sweep_sample sample,
-    uint64_t *rng)
+    bool whole, uint64_t *rng)
 {
 	long *perm = phys_xcalloc((size_t)n, sizeof *perm), i, j, t;
-	double u;
+	double u, x;
 
 	for (i = 0; i < n; i++)
 		perm[i] = i;
@@ -154,7 +195,9 @@ sample_axis(struct phys_sweep_axis *a, long n, enum phys_sweep_sample sample,
 	for (i = 0; i < n; i++) {
 		u = sample == PHYS_SWEEP_LHS ? ((double)perm[i] +
 		    rng_unit(rng)) / (double)n : rng_unit(rng);
-		axis_push(a, phys_xasprintf("%.10g", a->lo + (a->hi - a->lo) * u));
+		x = a->lo + (a->hi - a->lo) * u;
+		axis_push(a, whole ? phys_xasprintf("%.0f", round(x)) :
+		    phys_xasprintf("%.10g", x));
 	}
 	free(perm);
 }
@@ -205,17 +248,57 @@ check_values(struct phys_world *w, const char *name, int profile,
 	return 0;
 }
 
+static int
+first_param(struct phys_world *w, const struct phys_ref *r, void *ctx)
+{
+	*(const struct phys_param **)ctx = r->p;
+	return 1;
+}
+
+/*
+ * The type of what name names, to sample it: a number, or a whole one
+ * (the first parameter a glob matches stands for all). -1 for a name
+ * that names nothing or a parameter that is no number.
+ */
+static int
+sample_type(struct phys_world *w, const char *name, int profile, bool *whole)
+{
+	const struct phys_param *p = NULL;
+	struct phys_ref r;
+
+	if (phys_has_glob(name)) {
+		if (phys_ref_each(w, name, profile, first_param, &p) < 0 || !p)
+			return phys_fail("no parameter matches '%s'", name);
+	} else if (phys_ref_resolve(w, name, profile, &r) == 0) {
+		p = r.p;
+	} else {
+		return -1;
+	}
+	if (p->type != PHYS_T_DOUBLE && p->type != PHYS_T_INT)
+		return phys_fail("%s is a %s: a sample draws numbers (give its "
+		    "values as a grid, NAME=V1,V2,...)", name,
+		    phys_type_name(p->type));
+	*whole = p->type == PHYS_T_INT;
+	return 0;
+}
+
 int
 phys_sweep_plan_check(struct phys_sweep_plan *p, struct phys_world *w,
     int profile)
 {
 	const char *name;
 	json_t *fixed, *v;
+	bool whole = false;
 	size_t i, k;
 
-	if (p->sample != PHYS_SWEEP_GRID)
-		for (i = 0; i < p->naxes; i++)
-			sample_axis(&p->axes[i], p->nsample, p->sample, &p->rng);
+	for (i = 0; p->sample != PHYS_SWEEP_GRID && i < p->naxes; i++) {
+		if (p->axes[i].fixed)
+			continue;
+		if (sample_type(w, p->axes[i].name, profile, &whole) < 0)
+			return -1;
+		sample_axis(&p->axes[i], p->nsample, p->sample, whole,
+		    &p->rng);
+	}
 	for (i = 0; i < p->naxes; i++)
 		if (check_values(w, p->axes[i].name, profile, p->axes[i].vals,
 		    p->axes[i].n) < 0)
@@ -286,7 +369,9 @@ run_base(const struct phys_run_options *o, const char *world)
 		json_object_set_new(base, "steps", json_integer(o->steps));
 	else
 		json_object_set_new(base, "duration", json_real(o->duration));
-	if (o->every > 1)
+	if (o->rate > 0)
+		json_object_set_new(base, "rate", json_real(o->rate));
+	else if (o->every > 1)
 		json_object_set_new(base, "every", json_integer(o->every));
 	if (o->nitems) {
 		items = json_array();
@@ -353,7 +438,7 @@ phys_sweep_plan_write(const struct phys_sweep_plan *p,
 		}
 		for (long s = 0; s < p->nsample; s++) {
 			for (i = 0; i < p->naxes; i++)
-				pick[i] = s;
+				pick[i] = p->axes[i].fixed ? 0 : s;
 			put_run(base, id++, fixed, p, pick, out);
 		}
 	}

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "select.h"
 #include "statein.h"
 #include "sweep.h"
 
@@ -60,19 +61,6 @@ field_name(struct phys_sweep_score *s, const struct phys_ist_item *it,
 	return s->name.s;
 }
 
-static bool
-selected(const struct phys_sweep_score *s, const char *item,
-    const char *field)
-{
-	if (s->sel.n == 0)
-		return true;
-	for (size_t i = 0; i < s->sel.n; i++)
-		if (phys_glob(s->sel.pat[i], field) ||
-		    phys_glob(s->sel.pat[i], item))
-			return true;
-	return false;
-}
-
 static struct phys_ist_field *
 find_field(struct phys_sweep_score *s, struct phys_ist_frame *f,
     const char *name)
@@ -124,102 +112,118 @@ score_expr(struct phys_sweep_score *s, struct phys_ist_reader *r,
 	return 0;
 }
 
-/* The selected fields of one line of r against the same fields of ref's
- * line: their squared differences summed into *sum, counted in *n. */
-static int
-diff_line(struct phys_sweep_score *s, struct phys_ist_frame *rf,
-    struct phys_ist_reader *ref, struct phys_ist_frame *ff, double *sum,
-    long *n)
+/* The run's values at time t into v: its line there, or between the
+ * lines around it, interpolated. false when t is beyond the run. */
+static bool
+run_at(struct phys_ist_src *run, bool have_run, const double *prev,
+    double prev_t, bool have_prev, double t, double *v)
 {
-	struct phys_ist_field *f;
-	double d;
-	int rc = 0;
+	double w;
+	size_t i;
 
-	for (size_t i = 0; i < rf->nitems && rc == 0; i++) {
-		struct phys_ist_item *it = &rf->items[i];
-		char *item = phys_xstrndup(it->name, it->nlen);
-
-		for (size_t j = 0; j < it->n && rc == 0; j++) {
-			char *name = phys_xstrdup(field_name(s, it,
-			    &rf->fields[it->first + j]));
-
-			if (!selected(s, item, name)) {
-				free(name);
-				continue;
-			}
-			if (!(f = find_field(s, ff, name))) {
-				rc = phys_failat(phys_ist_name(ref), ff->line,
-				    "no field '%s'", name);
-			} else {
-				d = phys_ist_value(&rf->fields[it->first + j]) -
-				    phys_ist_value(f);
-				*sum += d * d;
-				(*n)++;
-			}
-			free(name);
-		}
-		free(item);
+	if (have_run && run->t == t) {
+		memcpy(v, run->v, run->cols.n * sizeof *v);
+		return true;
 	}
-	return rc;
+	if (!have_run || !have_prev)
+		return false;
+	w = (t - prev_t) / (run->t - prev_t);
+	for (i = 0; i < run->cols.n; i++)
+		v[i] = prev[i] + (run->v[i] - prev[i]) * w;
+	return true;
 }
 
-/* The RMS difference of the selected fields, line by line at the same
- * times, from the reference run. */
+/*
+ * The RMS difference of the selected fields from the reference run, at
+ * the reference's times: a measured trajectory has its own, so the run
+ * is interpolated between its lines around each. Reference lines beyond
+ * the run's times are not scored, and said so.
+ */
 static int
-score_diff(struct phys_sweep_score *s, struct phys_ist_reader *r,
-    double *out)
+score_diff(struct phys_sweep_score *s, const char *path, double *out)
 {
-	struct phys_ist_reader *ref;
-	struct phys_ist_frame *rf, *ff;
-	double sum = 0;
-	long n = 0;
-	int ga, gb, rc = 0;
+	struct phys_ist_src ref, run;
+	double *prev = NULL, *v = NULL, prev_t = 0, sum = 0, d, lo = 0, hi = 0;
+	bool have_prev = false, have_run = false;
+	long n = 0, beyond = 0;
+	size_t i;
+	int rc;
 
-	if (!(ref = phys_ist_open(s->ref)))
+	memset(&run, 0, sizeof run);
+	if (phys_ist_src_open(&ref, s->ref, NULL) < 0 ||
+	    (rc = phys_ist_src_next(&ref, &s->sel, 0)) < 0) {
+		phys_ist_src_close(&ref);
 		return -1;
-	for (;;) {
-		ga = phys_ist_read(r);
-		gb = phys_ist_read(ref);
-		if (ga < 0 || gb < 0) {
-			rc = -1;
-			break;
-		}
-		if (ga == 0 || gb == 0) {
-			if (ga != gb)
-				rc = phys_fail("%s has %s state lines than %s",
-				    phys_ist_name(r), ga ? "more" : "fewer",
-				    phys_ist_name(ref));
-			break;
-		}
-		rf = phys_ist_frame(r);
-		ff = phys_ist_frame(ref);
-		if (fabs(rf->t - ff->t) > 1e-9) {
-			rc = phys_failat(phys_ist_name(r), rf->line, "t=%g where "
-			    "%s has t=%g", rf->t, phys_ist_name(ref), ff->t);
-			break;
-		}
-		if ((rc = diff_line(s, rf, ref, ff, &sum, &n)) < 0)
-			break;
 	}
-	phys_ist_close(ref);
+	if (rc == 0) {
+		phys_ist_src_close(&ref);
+		return phys_fail("%s: no state lines", phys_display_name(s->ref));
+	}
+	if (phys_ist_src_open(&run, path, &ref.cols) < 0)
+		goto out;
+	prev = phys_xcalloc(ref.cols.n + 1, sizeof *prev);
+	v = phys_xcalloc(ref.cols.n + 1, sizeof *v);
+	if ((rc = phys_ist_src_next(&run, &s->sel, 0)) < 0)
+		goto out;
+	have_run = rc > 0;
+	do {
+		/* the run on to its line at or after the reference's time */
+		while (have_run && run.t < ref.t) {
+			memcpy(prev, run.v, run.cols.n * sizeof *prev);
+			prev_t = run.t;
+			have_prev = true;
+			if ((rc = phys_ist_src_next(&run, &s->sel, 0)) < 0)
+				goto out;
+			have_run = rc > 0;
+		}
+		if (!run_at(&run, have_run, prev, prev_t, have_prev, ref.t,
+		    v)) {
+			if (beyond++ == 0)
+				lo = ref.t;
+			hi = ref.t;
+			continue;
+		}
+		for (i = 0; i < ref.cols.n; i++) {
+			d = v[i] - ref.v[i];
+			sum += d * d;
+			n++;
+		}
+	} while ((rc = phys_ist_src_next(&ref, &s->sel, 0)) > 0);
+	if (rc == 0 && beyond)
+		/* once for all the runs of one span */
+		phys_warn_once("%s: its lines at t=%s to %s are beyond the "
+		    "run's times (%s to %s): not scored",
+		    phys_display_name(s->ref), phys_ist_numtxt(lo).s,
+		    phys_ist_numtxt(hi).s, phys_ist_numtxt(run.first_t).s,
+		    phys_ist_numtxt(run.t).s);
 	if (rc == 0 && n == 0)
-		rc = phys_fail("no field of %s is selected", phys_ist_name(r));
+		rc = phys_fail("%s: no line of %s is within the run's times, "
+		    "or no field is selected", run.name,
+		    phys_display_name(s->ref));
 	if (rc == 0)
 		*out = sqrt(sum / (double)n);
-	return rc;
+out:
+	if (rc > 0)
+		rc = 0;
+	free(prev);
+	free(v);
+	phys_ist_src_close(&run);
+	phys_ist_src_close(&ref);
+	return rc < 0 ? -1 : rc;
 }
 
 int
 phys_sweep_score_file(struct phys_sweep_score *s, const char *path,
     double *out)
 {
-	struct phys_ist_reader *r = phys_ist_open(path);
+	struct phys_ist_reader *r;
 	int rc;
 
-	if (!r)
+	if (s->kind == PHYS_SCORE_DIFF)
+		return score_diff(s, path, out);
+	if (!(r = phys_ist_open(path)))
 		return -1;
-	rc = s->kind == PHYS_SCORE_DIFF ? score_diff(s, r, out) :
-	    score_expr(s, r, out);
+	rc = score_expr(s, r, out);
 	phys_ist_close(r);
 	return rc;
 }

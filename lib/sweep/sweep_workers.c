@@ -143,6 +143,8 @@ run_options(json_t *run, struct phys_run_options *o)
 	}
 	if (json_is_integer(json_object_get(run, "every")))
 		o->every = json_integer_value(json_object_get(run, "every"));
+	if (json_is_number(json_object_get(run, "rate")))
+		o->rate = json_number_value(json_object_get(run, "rate"));
 	items = json_object_get(run, "items");
 	if (json_is_array(items)) {
 		o->items = phys_xcalloc(json_array_size(items) + 1, sizeof *o->items);

@@ -30,7 +30,7 @@ enum phys_item_type {
  */
 #define PHYS_ITEM_TABLE \
 	I(SIM_TIME, WORLD, "sim_time", SCALAR, "s", "simulated time") \
-	I(REAL_TIME, WORLD, "real_time", SCALAR, "s", "wall-clock time since the run started") \
+	I(REAL_TIME, WORLD, "real_time", SCALAR, "s", "wall-clock time since the first step") \
 	I(ITERATIONS, WORLD, "iterations", SCALAR, "", "physics steps taken") \
 	I(RTF, WORLD, "real_time_factor", SCALAR, "1", "simulated time over wall-clock time so far") \
 	I(CONTACTS, WORLD, "contacts", SCALAR, "", "contact points found in the last step") \
