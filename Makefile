@@ -74,8 +74,15 @@ ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
 # MuJoCo (Debian's libmujoco-dev, 2.2.2) ships no pkg-config file: its
 # headers are in the default include path and it links as -lmujoco.
 MUJOCO_LIBS = -lmujoco
+# DART (libdart-dev) runs behind lib/engine/engine_dart.cc. Its pkg-config
+# flags name a C++ standard (-std=c++11) that neither our C nor our C++17
+# can take, so it is not among PKGS: its headers reach that one file, its
+# libraries every link, and its ODE collision detector, which has no .pc
+# file of its own, is named here.
+DART_CFLAGS = $(filter-out -std=%,$(shell $(PKG_CONFIG) --cflags dart))
+DART_LIBS = -ldart-collision-ode $(shell $(PKG_CONFIG) --libs dart)
 # Linked by $(CC): the C++ runtime the C++ engines need is named here.
-LDLIBS = $(PKG_LIBS) $(SIMBODY_LIBS) $(MUJOCO_LIBS) -lstdc++ -lm
+LDLIBS = $(PKG_LIBS) $(SIMBODY_LIBS) $(MUJOCO_LIBS) $(DART_LIBS) -lstdc++ -lm
 
 B ?= build
 CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep
@@ -98,6 +105,13 @@ $(B)/obj/assets/mesh.o: ALL_CPPFLAGS += -DPHYS_ASSIMP_SONAME='"$(call soname,ass
 $(B)/obj/%.o: lib/%.cc $(HEADERS)
 	@mkdir -p $(@D)
 	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) -c -o $@ $<
+
+# DART's inline code keeps function statics that g++ makes "unique"
+# globals, which objcopy cannot hide in the installed library (only phys.h's
+# names are global there): as weak ones, they are hidden like the rest.
+NO_UNIQUE := $(shell $(CXX) -fno-gnu-unique -E -x c++ /dev/null >/dev/null 2>&1 && echo -fno-gnu-unique)
+$(B)/obj/engine/engine_dart.o: CXX_CPPFLAGS += $(subst -I/,-isystem /,$(DART_CFLAGS))
+$(B)/obj/engine/engine_dart.o: ALL_CXXFLAGS += $(NO_UNIQUE)
 
 $(B)/obj/cmd_%.o: cmd/%.c $(HEADERS)
 	@mkdir -p $(@D)
@@ -168,7 +182,7 @@ spec:
 
 bench: deps
 	@$(MAKE) --no-print-directory all
-	@PKGS="$(PKGS)" SIMBODY_LIBS="$(SIMBODY_LIBS)" sh bench/run
+	@PKGS="$(PKGS)" SIMBODY_LIBS="$(SIMBODY_LIBS)" DART_LIBS="$(DART_LIBS)" DART_CFLAGS="$(DART_CFLAGS)" sh bench/run
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
@@ -223,7 +237,7 @@ $(B)/libphys.pc: lib/api/libphys.pc.in FORCE
 		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
 		-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
 		-e 's|@VERSION@|$(VERSION)|' -e 's|@REQUIRES@|$(PKGS)|' \
-		-e 's|@LIBS@|$(SIMBODY_LIBS)|' \
+		-e 's|@LIBS@|$(SIMBODY_LIBS) $(DART_LIBS)|' \
 		lib/api/libphys.pc.in >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 

@@ -4,7 +4,7 @@
 # 0.3 m (quick step, 50 iterations); a second profile, "bullet", runs it
 # under Bullet (50 iterations), a third, "mujoco", under MuJoCo (its
 # defaults: Newton, 100 iterations at most), a fourth, "simbody", under
-# Simbody.
+# Simbody, a fifth, "dart", under DART.
 n=${1:-100}
 awk -v n="$n" -v mesh="$2" 'BEGIN {
 	side = int(sqrt(n)); if (side * side < n) side++
@@ -23,6 +23,9 @@ awk -v n="$n" -v mesh="$2" 'BEGIN {
 	print "      <max_step_size>0.001</max_step_size>"
 	print "    </physics>"
 	print "    <physics name=\"simbody\" type=\"simbody\">"
+	print "      <max_step_size>0.001</max_step_size>"
+	print "    </physics>"
+	print "    <physics name=\"dart\" type=\"dart\">"
 	print "      <max_step_size>0.001</max_step_size>"
 	print "    </physics>"
 	print "    <model name=\"ground\"><static>true</static><link name=\"link\">"

@@ -276,6 +276,11 @@ _phys_step_value()
 	case $1 in
 	-c | --control) _phys_files any ;;
 	--save-to) _phys_files world ;;
+	--plot) _phys_files any ;;
+	--plot-fields) _phys_items ;;
+	--runs) compopt -o filenames 2> /dev/null
+		_phys_add < <(compgen -d -- "$cur" 2> /dev/null) ;;
+	--engines) _phys_words_add all ode bullet mujoco dart ;;
 	-p | --preset) _phys_profiles ;;
 	-i | --items) _phys_items ;;
 	-s | --set) [[ $cur == *=* ]] || _phys_params '=' ;;
@@ -285,11 +290,13 @@ _phys_step_value()
 _phys_step()
 {
 	case $prev in
-	-c | --control | -p | --preset | -i | --items | -s | --set | --save-to)
+	-c | --control | -p | --preset | -i | --items | -s | --set | --save-to | \
+	    --plot | --plot-fields | --runs | --engines)
 		_phys_step_value "$prev"
 		return
 		;;
-	-e | --every | -n | --steps | -r | --rate | -t | --duration)
+	-e | --every | -n | --steps | -r | --rate | -t | --duration | \
+	    --tolerance | --rel-tolerance)
 		return
 		;;
 	esac
@@ -297,7 +304,9 @@ _phys_step()
 	if [[ $cur == -* ]]; then
 		_phys_words_add -c --control -e --every -i --items -n --steps \
 		    -p --preset -r --rate -s --set -t --duration --realtime \
-		    --save-to --skip-unsupported -q --quiet --help --version
+		    --save-to --skip-unsupported --engines --tolerance \
+		    --rel-tolerance --plot --plot-fields --runs -q --quiet \
+		    --help --version
 		return
 	fi
 	_phys_files world

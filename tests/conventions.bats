@@ -581,8 +581,8 @@ option_lines() {
 }
 
 @test "an ambiguous, valueless or missing option value is one line too" {
-	run -2 --separate-stderr phys-step --r 5 "$WORLDS/pendulum.sdf"
-	assert_equal "$stderr" "phys-step: ambiguous option '--r'; did you mean --rate or --realtime? (see phys-step --help)"
+	run -2 --separate-stderr phys-step --re 5 "$WORLDS/pendulum.sdf"
+	assert_equal "$stderr" "phys-step: ambiguous option '--re'; did you mean --realtime or --rel-tolerance? (see phys-step --help)"
 	run -2 --separate-stderr phys-step --realtime=yes "$WORLDS/pendulum.sdf"
 	assert_equal "$stderr" "phys-step: no value is taken by option '--realtime' (see phys-step --help)"
 	run -2 --separate-stderr phys-step "$WORLDS/pendulum.sdf" --duration

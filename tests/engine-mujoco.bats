@@ -84,19 +84,6 @@ body() {
 	done
 }
 
-# The loop-closure equation of worlds/fourbar.sdf: the largest | |BC| - b |
-# over a run, with theta2 and theta4 from the two ground joints.
-closure() {
-	jq -r '.items | [.["fourbar::crank_pivot/position"][0], .["fourbar::rocker_pivot/position"][0]] | @tsv' "$1" |
-	    awk 'BEGIN { a = 0.2; b = 0.5; c = 0.4; d = 0.5; pi = atan2(0, -1)
-		t20 = pi / 3; t40 = 83.25143474099328 * pi / 180 }
-		{ t2 = t20 - $1; t4 = t40 - $2
-		  bx = a * cos(t2); bz = a * sin(t2); cx = d + c * cos(t4); cz = c * sin(t4)
-		  r = sqrt((cx - bx)^2 + (cz - bz)^2) - b; if (r < 0) r = -r; if (r > m) m = r
-		  if ($1 > hi) hi = $1; if ($1 < lo) lo = $1 }
-		END { printf "%.9g %.9g\n", m, hi - lo }'
-}
-
 @test "a four-bar linkage keeps its loop closed: |BC| = b from the crank's and rocker's angles, under MuJoCo, Bullet and ODE" {
 	local p
 	for p in mujoco bullet ode; do

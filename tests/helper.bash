@@ -43,17 +43,44 @@ rel() {
 		exit 1 }'
 }
 
-# for_both CMD ARGS...: CMD ARGS PROFILE for the world's "ode" profile, its
-# "bullet" one and its "simbody" one (worlds/closed_forms.sdf, worlds/resting_box.sdf). Not
-# as "CMD || fail", which would turn off set -e inside CMD and let all its
-# checks but the last pass unseen: the output of a failing test shows the
-# profile last named.
+# for_both CMD ARGS...: CMD ARGS PROFILE for the world's "ode" profile and
+# its "bullet", "mujoco", "simbody" and "dart" ones (worlds/closed_forms.sdf,
+# worlds/resting_box.sdf). Not as "CMD || fail", which would turn off set -e
+# inside CMD and let all its checks but the last pass unseen: the output of
+# a failing test shows the profile last named.
 for_both() {
 	local p
-	for p in ode bullet mujoco simbody; do
+	for p in ode bullet mujoco simbody dart; do
 		echo "under the $p profile"
 		"$@" "$p"
 	done
+}
+
+# risen PROFILE FROM TO SECONDS: the height of a body a resize left sunk in
+# the ground at FROM, whose resting height is TO, SECONDS later: TO where
+# the contacts push it out at once (ODE's here correct at 0.5 m/s, Bullet's
+# split impulse at once), FROM plus what DART corrects at 1 mm/s (its
+# contacts' largest correcting speed) under DART.
+risen() {
+	if [ "$1" = dart ]; then
+		awk -v f="$2" -v s="$4" 'BEGIN { printf "%.9g\n", f + 0.001 * s }'
+	else
+		echo "$3"
+	fi
+}
+
+# closure FILE: the loop-closure equation of worlds/fourbar.sdf over a run
+# of its state lines: the largest | |BC| - b |, with theta2 and theta4
+# from the two ground joints, and how far the crank turned.
+closure() {
+	jq -r '.items | [.["fourbar::crank_pivot/position"][0], .["fourbar::rocker_pivot/position"][0]] | @tsv' "$1" |
+	    awk 'BEGIN { a = 0.2; b = 0.5; c = 0.4; d = 0.5; pi = atan2(0, -1)
+		t20 = pi / 3; t40 = 83.25143474099328 * pi / 180 }
+		{ t2 = t20 - $1; t4 = t40 - $2
+		  bx = a * cos(t2); bz = a * sin(t2); cx = d + c * cos(t4); cz = c * sin(t4)
+		  r = sqrt((cx - bx)^2 + (cz - bz)^2) - b; if (r < 0) r = -r; if (r > m) m = r
+		  if ($1 > hi) hi = $1; if ($1 < lo) lo = $1 }
+		END { printf "%.9g %.9g\n", m, hi - lo }'
 }
 
 # freq FILE FROM TO: the frequency over a time window of the second

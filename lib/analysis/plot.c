@@ -1324,8 +1324,11 @@ plot_once(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 	size_t k, n = 0;
 	int rc = 0;
 
-	for (k = 0; k < o->ninputs && rc == 0; k++, n++)
+	for (k = 0; k < o->ninputs && rc == 0; k++, n++) {
 		rc = table_load(&tbs[k], o, o->inputs[k]);
+		if (p->run_names)
+			tbs[k].name = p->run_names[k];
+	}
 	if (rc == 0)
 		rc = plot_tables(o, p, prog, tbs, o->ninputs);
 	for (k = 0; k < n; k++)

@@ -35,6 +35,8 @@ struct phys_ist_plotopts {
 	const char *background;	/* SVG, PNG, PDF; NULL: white */
 	const char *script;	/* write the gnuplot script there instead */
 	enum phys_ist_plot_term term;	/* AUTO: asks the terminal, DISPLAY */
+	/* The runs' names in titles (NULL: their files'). */
+	const char *const *run_names;
 };
 
 /* IST_PLOT_AUTO when the name's extension is none of png, svg, pdf. */

@@ -118,10 +118,7 @@ struct blink {
 struct bjoint {
 	btTypedConstraint *c = nullptr;	/* null when both sides are static */
 	btJointFeedback fb;
-	phys_pose in_child = PHYS_POSE_IDENTITY;	/* joint frame, child link frame */
-	phys_pose in_parent = PHYS_POSE_IDENTITY;	/* at load, parent link frame */
-	phys_vec3 axis_parent[2];	/* axes at load, in the parent link frame */
-	phys_quat rel0 = PHYS_QUAT_IDENTITY;	/* parent^-1 child rotation at load */
+	struct phys_joint_frames f;	/* where its frame and axes were at load */
 	double applied[2] = { 0, 0 };	/* spring and damping, last step */
 	/* turning axes: the angle after the last step, which the next
 	 * reading continues (Bullet's are within (-pi, pi]) */
@@ -696,11 +693,7 @@ make_joint(bullet_engine *e, int ji)
 	default:
 		break;
 	}
-	bj.in_child = phys_pose_mul(phys_pose_inv(cp), j->pose);
-	bj.in_parent = phys_pose_mul(phys_pose_inv(pp), j->pose);
-	bj.rel0 = phys_quat_mul(phys_quat_conj(pp.q), cp.q);
-	for (int k = 0; k < 2; k++)
-		bj.axis_parent[k] = phys_quat_rotate(phys_quat_conj(pp.q), j->axis[k]);
+	phys_joint_frames_init(&bj.f, j, pp, cp);
 	if (child.isStaticOrKinematicObject() && parent.isStaticOrKinematicObject()
 	    && !(j->child >= 0 && e->links[(size_t)j->child].body) &&
 	    !(j->parent >= 0 && e->links[(size_t)j->parent].body))
@@ -950,44 +943,6 @@ World::solveConstraints(btContactSolverInfo &info)
 	btDiscreteDynamicsWorld::solveConstraints(info);
 }
 
-/* ---- joint state: from the link poses, as the loaded configuration's
- * displacement; the same numbers whichever engine moved the links ---- */
-
-double
-angle_about(phys_quat q, phys_vec3 axis)
-{
-	return 2 * atan2(v3_dot(v3(q.x, q.y, q.z), axis), q.w);
-}
-
-phys_quat
-rotation(phys_vec3 axis, double angle)
-{
-	double s = sin(angle / 2);
-
-	return phys_quat{ cos(angle / 2), axis.x * s, axis.y * s, axis.z * s };
-}
-
-/* atan2 of the turn from u to w about axis (all unit, u and w normal to
- * axis or nearly). */
-double
-turn(phys_vec3 u, phys_vec3 w, phys_vec3 axis)
-{
-	return atan2(v3_dot(axis, v3_cross(u, w)), v3_dot(u, w));
-}
-
-/* Axis k in the world: the first turns with the parent, the second with
- * the child (after the first axis's turn t1). */
-phys_vec3
-world_axis(phys_pose parent, const bjoint &bj, int k, double t1)
-{
-	phys_vec3 a1 = bj.axis_parent[0];
-
-	if (k == 0)
-		return phys_quat_rotate(parent.q, a1);
-	return phys_quat_rotate(parent.q, phys_quat_rotate(rotation(a1, t1),
-	    v3_normalize(bj.axis_parent[1])));
-}
-
 /* ---- the engine's operations ---- */
 
 /* What Bullet does with each parameter: its own block's are passed to it
@@ -1226,7 +1181,7 @@ axis_inverse_inertia(const bullet_engine *e, int ji, phys_vec3 a,
 	const bjoint &bj = e->joints[(size_t)ji];
 	struct phys_body_inverse c = body_inverse(e, j->child);
 	struct phys_body_inverse p = body_inverse(e, j->parent);
-	phys_vec3 anchor = phys_pose_mul(body_pose(e, j->child), bj.in_child).p;
+	phys_vec3 anchor = phys_pose_mul(body_pose(e, j->child), bj.f.in_child).p;
 
 	return phys_axis_inverse_inertia(&c, &p, anchor, a, linear);
 }
@@ -1252,7 +1207,7 @@ joint_forces(struct bullet_engine *e, int ji)
 	bool linear = j->type == PHYS_JOINT_PRISMATIC;
 
 	for (int k = 0; k < n; k++) {
-		phys_vec3 axis = world_axis(pp, bj, k, pos[0]);
+		phys_vec3 axis = phys_joint_frames_axis(&bj.f, pp, k, pos[0]);
 		double f;
 
 		double inv = axis_inverse_inertia(e, ji, axis, linear);
@@ -1481,56 +1436,24 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	const bjoint &bj = e->joints[(size_t)ji];
-	phys_pose pp, cp;
-	phys_vec3 lp, lc, wp, wc, rel, a1, a2;
-	phys_quat d;
+	phys_vec3 lp, lc, wp, wc;
 
 	pos[0] = pos[1] = vel[0] = vel[1] = 0;
-	if (!bj.c || j->type == PHYS_JOINT_FIXED || j->type == PHYS_JOINT_BALL)
+	if (!bj.c)
 		return 0;
-	pp = body_pose(e, j->parent);
-	cp = body_pose(e, j->child);
 	if (j->parent >= 0)
 		bullet_engine_link_vel(e, j->parent, &lp, &wp);
 	else
 		lp = wp = v3(0, 0, 0);
 	bullet_engine_link_vel(e, j->child, &lc, &wc);
-	/* The child's turn since load, in the parent's frame. */
-	d = phys_quat_mul(phys_quat_mul(phys_quat_conj(pp.q), cp.q), phys_quat_conj(bj.rel0));
-	a1 = bj.axis_parent[0];
-	switch (j->type) {
-	case PHYS_JOINT_REVOLUTE:
-		pos[0] = continued(bj.last[0], angle_about(d, a1));
-		vel[0] = v3_dot(v3_sub(wc, wp), phys_quat_rotate(pp.q, a1));
-		return 1;
-	case PHYS_JOINT_PRISMATIC: {
-		phys_vec3 anchor = phys_pose_mul(cp, bj.in_child).p;
-		phys_vec3 r = v3_sub(anchor, phys_pose_mul(pp, bj.in_parent).p);
-		phys_vec3 axis = phys_quat_rotate(pp.q, a1);
-		phys_vec3 va = v3_add(lc, v3_cross(wc, v3_sub(anchor, cp.p)));
-		phys_vec3 vp = v3_add(lp, v3_cross(wp, v3_sub(anchor, pp.p)));
+	int n = phys_joint_frames_state(&bj.f, j->type, body_pose(e, j->parent),
+	    lp, wp, body_pose(e, j->child), lc, wc, pos, vel);
 
-		pos[0] = v3_dot(r, axis);
-		vel[0] = v3_dot(v3_sub(va, vp), axis);
-		return 1;
-	}
-	case PHYS_JOINT_UNIVERSAL:
-	case PHYS_JOINT_REVOLUTE2:
-		/* d = turn(a1, t1) * turn(a2, t2), a1 with the parent. */
-		a2 = v3_normalize(bj.axis_parent[1]);
-		pos[0] = turn(a2, phys_quat_rotate(d, a2), a1);
-		rel = phys_quat_rotate(phys_quat_mul(phys_quat_conj(rotation(a1, pos[0])), d),
-		    a1);
-		pos[1] = turn(a1, rel, a2);
-		rel = v3_sub(wc, wp);
-		vel[0] = v3_dot(rel, world_axis(pp, bj, 0, pos[0]));
-		vel[1] = v3_dot(rel, world_axis(pp, bj, 1, pos[0]));
-		pos[0] = continued(bj.last[0], pos[0]);
-		pos[1] = continued(bj.last[1], pos[1]);
-		return 2;
-	default:
-		return 0;
-	}
+	if (j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2)
+		for (int k = 0; k < n; k++)
+			pos[k] = continued(bj.last[k], pos[k]);
+	return n;
 }
 
 static void
@@ -1565,9 +1488,9 @@ bullet_engine_joint_effort(const struct bullet_engine *e, int ji, double eff[2])
 	bullet_engine_link_pose(e, j->child, &cp);
 	bullet_engine_link_com(e, j->child, &com, &comv);
 	/* About the anchor, where the axis passes. */
-	t = v3_add(t, v3_cross(v3_sub(com, phys_pose_mul(cp, bj.in_child).p), f));
-	axis[0] = world_axis(pp, bj, 0, pos[0]);
-	axis[1] = world_axis(pp, bj, 1, pos[0]);
+	t = v3_add(t, v3_cross(v3_sub(com, phys_pose_mul(cp, bj.f.in_child).p), f));
+	axis[0] = phys_joint_frames_axis(&bj.f, pp, 0, pos[0]);
+	axis[1] = phys_joint_frames_axis(&bj.f, pp, 1, pos[0]);
 	for (int k = 0; k < n; k++)
 		eff[k] = v3_dot(j->type == PHYS_JOINT_PRISMATIC ? f : t,
 		    axis[k]) + bj.applied[k];

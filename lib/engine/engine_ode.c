@@ -336,7 +336,7 @@ link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 		line = -1;
 	/* Only a file gives 0: a user's 0 is refused before it gets here. */
 	if (mass == 0) {
-		mass = phys_link_massless_mass(e->w, li);
+		mass = phys_link_stand_in_mass(e->w, li);
 		if (at_load)
 			phys_warnat(l->doc->name, line, "link '%s': mass 0, "
 			    "which Gazebo refuses on a moving link; run with "

@@ -868,7 +868,7 @@ link_mass(simbody_engine *e, int li, bool at_load, SimTK::MassProperties *mp)
 	phys_link_values_mass(v, &mass, sl.inertia);
 	if (mass == 0) {
 		/* Only a file gives 0: a user's 0 is refused before. */
-		mass = phys_link_massless_mass(e->w, li);
+		mass = phys_link_stand_in_mass(e->w, li);
 		if (at_load)
 			phys_warnat(file, line, "link '%s': mass 0, which "
 			    "Gazebo refuses on a moving link; run with mass %g "

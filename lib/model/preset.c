@@ -162,19 +162,26 @@ engine_part(const struct phys_param *p, const char *engine)
 /*
  * One quantity under different names in engines' blocks: the name each
  * gives it below its own (ODE's and Bullet's solver.iters are MuJoCo's
- * iterations, their solver.min_step_size Simbody's min_step_size) and, for named values, the values that match by position
+ * iterations, their solver.min_step_size Simbody's min_step_size) and,
+ * for named values, the values that match by position
  * (ODE's pyramid and cone friction models are MuJoCo's cones; its box
- * model has none).
+ * model has none; ODE's world step is a Dantzig LCP and its quick step a
+ * projected Gauss-Seidel solver, as DART's solver types are). A row
+ * given_only is carried only when the source profile gives the value, as
+ * the engines' defaults differ (ODE's quick, DART's Dantzig).
  */
 static const struct same_as {
 	const char *part[2];
 	const char *values[2];
+	bool given_only;
 } same_as[] = {
-	{ { "solver.iters", "iterations" }, { NULL, NULL } },
+	{ { "solver.iters", "iterations" }, { NULL, NULL }, false },
 	/* Simbody's min_step_size has no solver element above it */
-	{ { "solver.min_step_size", "min_step_size" }, { NULL, NULL } },
+	{ { "solver.min_step_size", "min_step_size" }, { NULL, NULL }, false },
 	{ { "solver.friction_model", "cone" },
-	    { "pyramid_model|cone_model", "pyramidal|elliptic" } },
+	    { "pyramid_model|cone_model", "pyramidal|elliptic" }, false },
+	{ { "solver.type", "solver.solver_type" },
+	    { "world|quick", "dantzig|pgs" }, true },
 };
 
 /* engine's parameter named part, or NULL */
@@ -275,6 +282,32 @@ translate(const struct same_as *row, const char *from_part,
 }
 
 /*
+ * What profile src's value i becomes under engine to: its counterpart
+ * *q and, when a same_as row maps it, the value there as text in mapped
+ * (*row set); false when it has none or is not to be carried.
+ */
+static bool
+carried(const struct phys_profile *src, size_t i, const char *to,
+    const struct phys_param **q, const struct same_as **row,
+    struct phys_buf *mapped)
+{
+	const struct phys_param *p = phys_scope_param(PHYS_S_PHYSICS, i);
+	struct phys_buf text = { 0 };
+	bool ok;
+
+	if (!(*q = counterpart(p, src->type, to, row)))
+		return false;
+	if (!*row)
+		return true;
+	if ((*row)->given_only && !src->vals[i].given)
+		return false;
+	phys_value_sdf(p, &src->vals[i], &text);
+	ok = translate(*row, engine_part(p, src->type), &text, mapped);
+	phys_buf_free(&text);
+	return ok;
+}
+
+/*
  * Write into a new block of engine to every value of profile src that
  * has a counterpart there; name on standard error the ones src writes
  * that have none.
@@ -293,19 +326,14 @@ carry_over(struct phys_doc *d, xmlNodePtr node, const struct phys_profile *src,
 		p = phys_scope_param(PHYS_S_PHYSICS, i);
 		if (p->engines != PHYS_E_ALL && !engine_part(p, src->type))
 			continue;
-		q = counterpart(p, src->type, to, &row);
-		phys_buf_clear(&text);
-		if (q)
-			phys_value_sdf(p, &src->vals[i], &text);
-		if (q && row && !translate(row, engine_part(p, src->type),
-		    &text, &mapped))
-			q = NULL;
-		if (!q) {
+		if (!carried(src, i, to, &q, &row, &mapped)) {
 			if (src->vals[i].given)
 				phys_buf_printf(&lost, "%s%s", lost.len ? ", " : "",
 				    p->name);
 			continue;
 		}
+		phys_buf_clear(&text);
+		phys_value_sdf(p, &src->vals[i], &text);
 		rc = phys_doc_set_text(d, node, q->name, row ? mapped.s : text.s,
 		    phys_param_rank, (void *)(intptr_t)PHYS_S_PHYSICS);
 	}
@@ -381,6 +409,78 @@ phys_preset_add(struct phys_world *w, const char *name, int from,
 	rc = insert_block(w, block);
 	free(block);
 	return rc;
+}
+
+/*
+ * A profile of engine for a run of w that starts in profile from: from
+ * itself, the world's first of that engine (its default one first), or
+ * one made of from as phys_preset_add would carry it over, kept in w
+ * only (its document untouched).
+ */
+int
+phys_preset_for_engine(struct phys_world *w, int from, const char *engine)
+{
+	const struct phys_profile *src = &w->profiles[from];
+	struct phys_profile *p;
+	const struct phys_param *q;
+	const struct same_as *row;
+	struct phys_buf lost = { 0 }, mapped = { 0 };
+	char *name;
+	size_t i;
+	int found = -1, k = 0;
+
+	if (phys_engine_bit(engine) == 0)
+		return phys_fail("unknown engine '%s'", engine);
+	if (strcmp(src->type, engine) == 0)
+		return from;
+	for (i = 0; i < w->nprofiles; i++)
+		if (strcmp(w->profiles[i].type, engine) == 0 && (found < 0 ||
+		    (w->profiles[i].marked_default &&
+		    !w->profiles[found].marked_default)))
+			found = (int)i;
+	if (found >= 0)
+		return found;
+	name = phys_xasprintf("%s_from_%s", engine, src->name);
+	while (phys_world_profile(w, name) >= 0) {
+		free(name);
+		name = phys_xasprintf("%s_from_%s_%d", engine, src->name, ++k);
+	}
+	w->profiles = phys_xrealloc(w->profiles,
+	    (w->nprofiles + 1) * sizeof *w->profiles);
+	src = &w->profiles[from];
+	p = &w->profiles[w->nprofiles];
+	memset(p, 0, sizeof *p);
+	p->name = name;
+	p->type = phys_xstrdup(engine);
+	p->has_gravity = src->has_gravity;
+	p->gravity = src->gravity;
+	p->doc = src->doc;
+	p->vals = phys_values_new(PHYS_S_PHYSICS);
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++) {
+		const struct phys_param *sp = phys_scope_param(PHYS_S_PHYSICS, i);
+
+		if (sp->engines != PHYS_E_ALL && !engine_part(sp, src->type))
+			continue;
+		if (!carried(src, i, engine, &q, &row, &mapped)) {
+			if (src->vals[i].given)
+				phys_buf_printf(&lost, "%s%s", lost.len ? ", " : "",
+				    sp->name);
+			continue;
+		}
+		struct phys_value *dst = &p->vals[phys_param_index[q->id]];
+		if (row) {
+			phys_value_free(dst);
+			phys_value_parse(q, mapped.s, dst);
+		} else
+			phys_value_copy(dst, &src->vals[i]);
+		dst->given = src->vals[i].given;
+	}
+	if (lost.len)
+		phys_warn("profile '%s': no %s counterpart, not carried over: %s",
+		    src->name, engine, lost.s);
+	phys_buf_free(&lost);
+	phys_buf_free(&mapped);
+	return (int)w->nprofiles++;
 }
 
 int

@@ -36,6 +36,15 @@ int phys_preset_use(struct phys_world *w, int p);
  * error those that have no counterpart. */
 int phys_preset_add(struct phys_world *w, const char *name, int from,
     const char *engine, char **sets, size_t nsets);
+/*
+ * The profile a run of w under engine takes, starting from profile from:
+ * from when it is that engine's, else the world's first of it (its
+ * default one first), else a new one in w alone (the document untouched),
+ * "ENGINE_from_NAME", carried over from from as phys_preset_add does,
+ * naming on standard error what has no counterpart. Its index, or -1 with
+ * phys_error().
+ */
+int phys_preset_for_engine(struct phys_world *w, int from, const char *engine);
 int phys_preset_remove(struct phys_world *w, int p);
 int phys_preset_rename(struct phys_world *w, int p, const char *name);
 /* The profile as a standalone <physics> element; caller frees. */

@@ -2649,8 +2649,8 @@ loop_root(int *up, int i)
 /*
  * A joint whose two links are already joined closes a kinematic loop.
  * libsdformat and Gazebo accept loops (a four-bar linkage is one) and so
- * do the engines, as one more constraint; say so, since a loop is as often a
- * mistake.
+ * does every engine, as one more constraint; say so, since a loop is as
+ * often a mistake.
  */
 static void
 warn_joint_loops(struct loader *L)
@@ -2670,7 +2670,7 @@ warn_joint_loops(struct loader *L)
 		b = loop_root(up, j->child);
 		if (a == b)
 			warn_node(L, j->doc, j->node, "joint '%s' closes a "
-			    "kinematic loop (engines solve it as one more "
+			    "kinematic loop (solved as one more "
 			    "constraint)", j->name);
 		up[a] = b;
 	}

@@ -1,0 +1,2842 @@
+/*
+ * engine_dart.cc - the DART engine (libdart 6.12). Every DART call in phys
+ * lives here, behind the C functions of engine_impl.h.
+ *
+ * DART moves skeletons: trees of bodies in generalized coordinates, each
+ * body's frame a link frame. The joints of a world are laid out as trees
+ * in file order: a joint is a tree joint when its child has no parent yet
+ * and it closes no loop; a link no tree joint holds is the free root of a
+ * tree. A joint left over (the one closing a four-bar linkage, a second
+ * parent, a static child) becomes a constraint of phys's own on the two
+ * bodies (Loop below), as do gearboxes and mimics (Coupling). Static links
+ * are immobile skeletons of one welded body.
+ *
+ * Tree joints are DART's, built at the loaded configuration, so their
+ * coordinates are the positions phys reports; springs, viscous damping
+ * and Coulomb friction are DART's joint coefficients, integrated
+ * implicitly (a light link with large damping stays stable), and limits
+ * are DART's joint limit constraints. Loop joints are measured from the
+ * link poses (engine_common.h) and get springs and damping as explicit
+ * forces, friction and limits as rows of their constraint.
+ *
+ * Contacts are phys's: the profile's collision detector (fcl, dart or ode
+ * of DART's) finds them in a collision group of phys's own, and each
+ * point becomes a constraint for DART's boxed LCP solver (Dantzig or PGS)
+ * with its surfaces' values as under ODE: friction the smaller mu and mu2
+ * along fdir1 when given, slip as compliance, restitution the larger when
+ * the approach is faster than the smaller threshold; penetration is
+ * corrected as DART's own contacts correct it, or, where a surface gives
+ * kp or kd, as ODE's soft contacts do (DART has no contact stiffness).
+ */
+/* Eigen's storage is freed here that libdart allocated, and the other way
+ * round: both must use glibc's malloc, which is aligned enough, as libdart
+ * was built to. Under AddressSanitizer Eigen would otherwise use its own
+ * aligned blocks, and free libdart's as if they were. */
+#define EIGEN_MALLOC_ALREADY_ALIGNED 1
+
+#include <dart/collision/CollisionFilter.hpp>
+#include <dart/collision/CollisionGroup.hpp>
+#include <dart/collision/CollisionObject.hpp>
+#include <dart/collision/CollisionResult.hpp>
+#include <dart/collision/dart/DARTCollisionDetector.hpp>
+#include <dart/collision/fcl/FCLCollisionDetector.hpp>
+#include <dart/collision/ode/OdeCollisionDetector.hpp>
+#include <dart/constraint/BoxedLcpConstraintSolver.hpp>
+#include <dart/constraint/ConstraintBase.hpp>
+#include <dart/constraint/ContactConstraint.hpp>
+#include <dart/constraint/DantzigBoxedLcpSolver.hpp>
+#include <dart/constraint/JointConstraint.hpp>
+#include <dart/constraint/PgsBoxedLcpSolver.hpp>
+#include <dart/dynamics/BallJoint.hpp>
+#include <dart/dynamics/BodyNode.hpp>
+#include <dart/dynamics/BoxShape.hpp>
+#include <dart/dynamics/CapsuleShape.hpp>
+#include <dart/dynamics/CylinderShape.hpp>
+#include <dart/dynamics/EllipsoidShape.hpp>
+#include <dart/dynamics/FreeJoint.hpp>
+#include <dart/dynamics/HeightmapShape.hpp>
+#include <dart/dynamics/MeshShape.hpp>
+#include <dart/dynamics/PlaneShape.hpp>
+#include <dart/dynamics/PrismaticJoint.hpp>
+#include <dart/dynamics/RevoluteJoint.hpp>
+#include <dart/dynamics/ScrewJoint.hpp>
+#include <dart/dynamics/ShapeNode.hpp>
+#include <dart/dynamics/Skeleton.hpp>
+#include <dart/dynamics/SphereShape.hpp>
+#include <dart/dynamics/UniversalJoint.hpp>
+#include <dart/dynamics/WeldJoint.hpp>
+#include <dart/math/Geometry.hpp>
+#include <dart/simulation/World.hpp>
+
+#include <assimp/scene.h>
+
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+/* The C headers phys's own pull in, which guard themselves, first. */
+#include <libxml/tree.h>
+
+/* C11's _Noreturn in phys's headers is C++'s attribute. */
+#define _Noreturn [[noreturn]]
+extern "C" {
+#include "engine_impl.h"
+#include "inertia.h"
+#include "inertia_follow.h"
+#include "mesh.h"
+}
+#undef _Noreturn
+
+namespace {
+
+namespace dd = dart::dynamics;
+namespace dc = dart::collision;
+namespace dk = dart::constraint;
+
+/* The smallest principal moment DART is given, as under ODE: a 1 mm
+ * radius of gyration. */
+const double MIN_GYRATION = 1e-3;
+
+/* Joint limits beyond this are none (SDF's default is 1e16). */
+const double NO_LIMIT = 1e15;
+
+/*
+ * A plane is a box this wide under the fcl and dart collision detectors
+ * (the first collides a box with a half-space at one point, the second
+ * has no plane), its top face on the plane: the ground of any world
+ * phys runs, at most a kilometre from its origin.
+ */
+const double PLANE_BOX = 2000;
+
+/*
+ * A loop joint or a coupling corrects this share of its error each step
+ * (ODE's default ERP; DART's own 0.01 lets a swinging four-bar's loop open
+ * by milliradians), and each loop row gives way by this much velocity per
+ * unit impulse: a loop closed in a plane has rows its trees already hold
+ * (along the axes), which would leave DART's Dantzig solver a singular
+ * problem.
+ */
+const double LOOP_ERP = 0.2;
+const double LOOP_SOFTNESS = 1e-9;
+
+/*
+ * DART stops the program on a value that is not a number, which a step
+ * can make of values too large to multiply: the largest mass, moment,
+ * joint coefficient and gravity it is given. A body it steps from is
+ * within phys_check_body's bounds (beyond them, a divergence, as under
+ * the other engines).
+ */
+const double DART_RANGE = 1e100;
+
+/* ---- conversions ---- */
+
+Eigen::Vector3d
+ev(phys_vec3 v)
+{
+	return Eigen::Vector3d(v.x, v.y, v.z);
+}
+
+phys_vec3
+pv(const Eigen::Vector3d &v)
+{
+	return v3(v.x(), v.y(), v.z());
+}
+
+Eigen::Isometry3d
+iso(phys_pose p)
+{
+	Eigen::Isometry3d t = Eigen::Isometry3d::Identity();
+
+	t.linear() = Eigen::Quaterniond(p.q.w, p.q.x, p.q.y, p.q.z)
+	    .toRotationMatrix();
+	t.translation() = ev(p.p);
+	return t;
+}
+
+phys_quat
+pq(const Eigen::Matrix3d &r)
+{
+	Eigen::Quaterniond q(r);
+	phys_quat o = { q.w(), q.x(), q.y(), q.z() };
+
+	return phys_quat_normalize(o);
+}
+
+phys_pose
+pp(const Eigen::Isometry3d &t)
+{
+	phys_pose p;
+
+	p.p = pv(t.translation());
+	p.q = pq(t.linear());
+	return p;
+}
+
+/* DART speaks on std::cout and std::cerr; phys's lines and messages are
+ * its own. Held while DART runs. */
+class Quiet {
+public:
+	Quiet() : out(std::cout.rdbuf(nullptr)), err(std::cerr.rdbuf(nullptr)) {}
+	~Quiet() { std::cout.rdbuf(out); std::cerr.rdbuf(err); }
+	Quiet(const Quiet &) = delete;
+	Quiet &operator=(const Quiet &) = delete;
+private:
+	std::streambuf *out, *err;
+};
+
+struct dart_engine;
+
+const struct phys_value *
+vals(const dart_engine *e, phys_scope s, int idx);
+
+/* ---- constraints of phys's own ---- */
+
+/*
+ * Rows on two bodies (b null: the world), each a direction of relative
+ * motion: row i's rate is ja[i] . Va + jb[i] . Vb for the bodies' spatial
+ * velocities in their own frames, and an impulse x along it adds ja[i] x
+ * to a and jb[i] x to b. DART's solver tests each row with a unit impulse
+ * and reads what every row's rate does (ConstraintBase's protocol).
+ */
+class TwoBody : public dk::ConstraintBase {
+public:
+	TwoBody(dd::BodyNode *a_, dd::BodyNode *b_) : a(a_), b(b_) {}
+	void applyUnitImpulse(std::size_t i) override;
+	void getVelocityChange(double *vel, bool withCfm) override;
+	void excite() override;
+	void unexcite() override;
+	void applyImpulse(double *x) override;
+	bool isActive() const override;
+	dd::SkeletonPtr getRootSkeleton() const override;
+	void uniteSkeletons() override;
+
+	/* The impulse applied on a in the last solve, its frame. */
+	Eigen::Vector6d impulse = Eigen::Vector6d::Zero();
+protected:
+	/* Room for n rows. */
+	void rows(std::size_t n);
+	/* Row i: a linear one along world direction u at world point p, or
+	 * an angular one about u. */
+	void linear_row(std::size_t i, const Eigen::Vector3d &u,
+	    const Eigen::Vector3d &p);
+	void angular_row(std::size_t i, const Eigen::Vector3d &u);
+	/* Row i's rate now. */
+	double rate(std::size_t i) const;
+
+	dd::BodyNode *a, *b;
+	std::vector<Eigen::Vector6d> ja, jb;
+	std::vector<double> cfm;	/* added to a row's own response, relative */
+	std::vector<double> soft;	/* ... and absolute */
+	std::size_t tested = 0;
+private:
+	bool reactive(const dd::BodyNode *n) const
+	{
+		return n && n->isReactive();
+	}
+};
+
+void
+TwoBody::rows(std::size_t n)
+{
+	mDim = n;
+	ja.resize(n);
+	jb.resize(n);
+	cfm.assign(n, 0);
+	soft.assign(n, 0);
+}
+
+void
+TwoBody::linear_row(std::size_t i, const Eigen::Vector3d &u,
+    const Eigen::Vector3d &p)
+{
+	Eigen::Isometry3d ta = a->getWorldTransform();
+	Eigen::Vector3d ua = ta.linear().transpose() * u;
+
+	ja[i] << (ta.inverse() * p).cross(ua), ua;
+	jb[i].setZero();
+	if (b) {
+		Eigen::Isometry3d tb = b->getWorldTransform();
+		Eigen::Vector3d ub = tb.linear().transpose() * -u;
+
+		jb[i] << (tb.inverse() * p).cross(ub), ub;
+	}
+}
+
+void
+TwoBody::angular_row(std::size_t i, const Eigen::Vector3d &u)
+{
+	ja[i] << a->getWorldTransform().linear().transpose() * u,
+	    Eigen::Vector3d::Zero();
+	jb[i].setZero();
+	if (b)
+		jb[i] << b->getWorldTransform().linear().transpose() * -u,
+		    Eigen::Vector3d::Zero();
+}
+
+double
+TwoBody::rate(std::size_t i) const
+{
+	double r = ja[i].dot(a->getSpatialVelocity());
+
+	if (b)
+		r += jb[i].dot(b->getSpatialVelocity());
+	return r;
+}
+
+void
+TwoBody::applyUnitImpulse(std::size_t i)
+{
+	dd::Skeleton *sa = a->getSkeleton().get();
+	dd::Skeleton *sb = b ? b->getSkeleton().get() : nullptr;
+
+	if (sa == sb && reactive(a) && reactive(b)) {
+		sa->clearConstraintImpulses();
+		sa->updateBiasImpulse(a, ja[i], b, jb[i]);
+		sa->updateVelocityChange();
+	} else {
+		if (reactive(a)) {
+			sa->clearConstraintImpulses();
+			sa->updateBiasImpulse(a, ja[i]);
+			sa->updateVelocityChange();
+		}
+		if (reactive(b)) {
+			sb->clearConstraintImpulses();
+			sb->updateBiasImpulse(b, jb[i]);
+			sb->updateVelocityChange();
+		}
+	}
+	tested = i;
+}
+
+void
+TwoBody::getVelocityChange(double *vel, bool withCfm)
+{
+	for (std::size_t i = 0; i < mDim; i++) {
+		vel[i] = 0;
+		if (reactive(a) && a->getSkeleton()->isImpulseApplied())
+			vel[i] += ja[i].dot(a->getBodyVelocityChange());
+		if (reactive(b) && b->getSkeleton()->isImpulseApplied())
+			vel[i] += jb[i].dot(b->getBodyVelocityChange());
+	}
+	if (withCfm)
+		vel[tested] += vel[tested] * cfm[tested] + soft[tested];
+}
+
+void
+TwoBody::excite()
+{
+	if (reactive(a))
+		a->getSkeleton()->setImpulseApplied(true);
+	if (reactive(b))
+		b->getSkeleton()->setImpulseApplied(true);
+}
+
+void
+TwoBody::unexcite()
+{
+	if (reactive(a))
+		a->getSkeleton()->setImpulseApplied(false);
+	if (reactive(b))
+		b->getSkeleton()->setImpulseApplied(false);
+}
+
+void
+TwoBody::applyImpulse(double *x)
+{
+	Eigen::Vector6d ia = Eigen::Vector6d::Zero(), ib = ia;
+
+	for (std::size_t i = 0; i < mDim; i++) {
+		ia += ja[i] * x[i];
+		ib += jb[i] * x[i];
+	}
+	impulse = ia;
+	if (reactive(a))
+		a->addConstraintImpulse(ia);
+	if (reactive(b))
+		b->addConstraintImpulse(ib);
+}
+
+bool
+TwoBody::isActive() const
+{
+	return mDim > 0 && (reactive(a) || reactive(b));
+}
+
+dd::SkeletonPtr
+TwoBody::getRootSkeleton() const
+{
+	dd::BodyNode *n = reactive(a) ? a : b;
+
+	return dk::ConstraintBase::getRootSkeleton(n->getSkeleton());
+}
+
+void
+TwoBody::uniteSkeletons()
+{
+	if (!reactive(a) || !reactive(b) || a->getSkeleton() == b->getSkeleton())
+		return;
+	dd::SkeletonPtr r1 = compressPath(a->getSkeleton());
+	dd::SkeletonPtr r2 = compressPath(b->getSkeleton());
+
+	if (r1 == r2)
+		return;
+	if (r1->mUnionSize < r2->mUnionSize)
+		std::swap(r1, r2);
+	r2->mUnionRootSkeleton = r1;
+	r1->mUnionSize += r2->mUnionSize;
+}
+
+/* What a contact point takes from its two surfaces. */
+struct surface_pair {
+	double mu[2], slip[2];
+	bool fdir;		/* fdir1 given: along it, else ODE's basis */
+	Eigen::Vector3d dir;	/* world */
+	double bounce, threshold;
+	/* kp/kd given: the normal row as ODE's soft contact, else -1; its
+	 * correcting speed at most max_vel, its depth less min_depth */
+	double erp, cfm, max_vel, min_depth;
+};
+
+/*
+ * One contact point: a normal row (impulse >= 0) and two friction rows
+ * bounded by mu and mu2 times the normal impulse, as under ODE. Object 1
+ * (a) is pushed along the normal.
+ */
+class Contact : public TwoBody {
+public:
+	Contact(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
+	    const Eigen::Vector3d &n, double depth_, const surface_pair &s,
+	    double h);
+	const std::string &getType() const override;
+	void update() override {}
+	void getInformation(dk::ConstraintInfo *info) override;
+private:
+	double mu[2], bounce, threshold, depth, erp, h, max_vel, min_depth;
+};
+
+/* ODE's plane space: two tangents completing n. */
+void
+tangents(const Eigen::Vector3d &n, Eigen::Vector3d &t1, Eigen::Vector3d &t2)
+{
+	if (std::fabs(n.z()) > M_SQRT1_2) {
+		double a = n.y() * n.y() + n.z() * n.z(), k = 1 / std::sqrt(a);
+
+		t1 = Eigen::Vector3d(0, -n.z() * k, n.y() * k);
+		t2 = Eigen::Vector3d(a * k, -n.x() * t1.z(), n.x() * t1.y());
+	} else {
+		double a = n.x() * n.x() + n.y() * n.y(), k = 1 / std::sqrt(a);
+
+		t1 = Eigen::Vector3d(-n.y() * k, n.x() * k, 0);
+		t2 = Eigen::Vector3d(-n.z() * t1.y(), n.z() * t1.x(), a * k);
+	}
+}
+
+Contact::Contact(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
+    const Eigen::Vector3d &normal, double depth_, const surface_pair &s,
+    double h) : TwoBody(a_, b_)
+{
+	Eigen::Vector3d n = normal.normalized(), t1, t2;
+
+	rows(3);
+	tangents(n, t1, t2);
+	if (s.fdir) {
+		Eigen::Vector3d d = s.dir - n * n.dot(s.dir);
+
+		if (d.norm() > 1e-9) {
+			t1 = d.normalized();
+			t2 = n.cross(t1);
+		}
+	}
+	linear_row(0, n, p);
+	linear_row(1, t1, p);
+	linear_row(2, t2, p);
+	cfm[0] = cfm[1] = cfm[2] = dk::ContactConstraint::getConstraintForceMixing();
+	/* Slip: the friction rows give way by slip per newton, as ODE's
+	 * force-dependent slip. */
+	soft[1] = s.slip[0] / h;
+	soft[2] = s.slip[1] / h;
+	/* A stiffness: ODE's CFM for the step is the normal row's
+	 * compliance, its ERP the share of the depth pushed out a step:
+	 * at rest a point carrying the force F sinks F / kp. */
+	erp = s.erp;
+	max_vel = s.max_vel;
+	min_depth = s.min_depth;
+	this->h = h;
+	if (erp >= 0) {
+		cfm[0] = 0;
+		soft[0] = s.cfm / h;
+	}
+	mu[0] = s.mu[0];
+	mu[1] = s.mu[1];
+	bounce = s.bounce;
+	threshold = s.threshold;
+	depth = depth_;
+}
+
+const std::string &
+Contact::getType() const
+{
+	static const std::string type = "phys contact";
+
+	return type;
+}
+
+/*
+ * The normal row leaves at least the speed that corrects the penetration
+ * as DART's contacts correct it (its error reduction, allowance and
+ * largest correcting speed), or that of the bounce when faster.
+ */
+void
+Contact::getInformation(dk::ConstraintInfo *info)
+{
+	double approach = -rate(0);
+	double fix = depth - dk::ContactConstraint::getErrorAllowance();
+
+	if (erp >= 0)
+		fix = std::min(erp * std::max(depth - min_depth, 0.0) / h,
+		    max_vel);
+	else
+		fix = fix > 0 ? std::min(fix * dk::ContactConstraint::
+		    getErrorReductionParameter() * info->invTimeStep,
+		    dk::ContactConstraint::getMaxErrorReductionVelocity()) : 0;
+	if (bounce > 0 && approach > threshold)
+		fix = std::max(fix, bounce * approach);
+	for (std::size_t i = 0; i < 3; i++) {
+		info->b[i] = -rate(i);
+		info->x[i] = 0;
+	}
+	info->b[0] += fix;
+	info->lo[0] = 0;
+	info->hi[0] = INFINITY;
+	info->findex[0] = -1;
+	for (std::size_t i = 1; i < 3; i++) {
+		info->lo[i] = -mu[i - 1];
+		info->hi[i] = mu[i - 1];
+		info->findex[i] = 0;
+	}
+}
+
+/*
+ * A joint DART's trees cannot hold: rows between its child's body (a) and
+ * its parent's (b; null for the world, or a static parent) that keep the
+ * joint frames together but along its free axes, where its friction and
+ * limits act as rows too. Its positions come from the link poses.
+ */
+class Loop : public TwoBody {
+public:
+	Loop(dart_engine *e_, int joint_, dd::BodyNode *a_, dd::BodyNode *b_,
+	    phys_pose fa_, phys_pose fb_);
+	const std::string &getType() const override;
+	void update() override;
+	void getInformation(dk::ConstraintInfo *info) override;
+private:
+	void row(const Eigen::Vector3d &u, bool angular, double error,
+	    double lo, double hi);
+
+	dart_engine *e;
+	int joint;
+	bool a_child;		/* a is the child's body (else the parent's) */
+	phys_pose fa, fb;	/* joint frame in a's frame and b's (the world's) */
+	std::vector<double> err, lo, hi;
+	std::vector<bool> angular;
+	std::vector<Eigen::Vector3d> dir;
+	Eigen::Vector3d anchor;
+};
+
+/*
+ * sum(c_i q_i) = target over single axes of tree joints: a gearbox
+ * (ratio q_1 + q_2 = 0 for the gears' joints to their reference body) or
+ * a mimic (q_f - m q_l = offset - m reference). Both sides feel it.
+ */
+class Coupling : public dk::ConstraintBase {
+public:
+	struct term {
+		dd::Joint *joint;
+		std::size_t dof;
+		double c;
+	};
+	Coupling(std::vector<term> t_, double target_) : t(std::move(t_)),
+	    target(target_) { mDim = 1; }
+	const std::string &getType() const override;
+	void update() override {}
+	void getInformation(dk::ConstraintInfo *info) override;
+	void applyUnitImpulse(std::size_t i) override;
+	void getVelocityChange(double *vel, bool withCfm) override;
+	void excite() override;
+	void unexcite() override;
+	void applyImpulse(double *x) override;
+	bool isActive() const override;
+	dd::SkeletonPtr getRootSkeleton() const override;
+	void uniteSkeletons() override;
+private:
+	bool reactive(const term &k) const
+	{
+		return k.joint->getChildBodyNode()->isReactive();
+	}
+	std::vector<term> t;
+	double target;
+};
+
+const std::string &
+Coupling::getType() const
+{
+	static const std::string type = "phys coupling";
+
+	return type;
+}
+
+void
+Coupling::getInformation(dk::ConstraintInfo *info)
+{
+	double gap = -target, rate = 0;
+
+	for (auto &k : t) {
+		gap += k.c * k.joint->getPosition(k.dof);
+		rate += k.c * k.joint->getVelocity(k.dof);
+	}
+	info->b[0] = -rate - LOOP_ERP * gap * info->invTimeStep;
+	info->x[0] = 0;
+	info->lo[0] = -INFINITY;
+	info->hi[0] = INFINITY;
+	info->findex[0] = -1;
+}
+
+/* A unit impulse on every term: the terms of one skeleton together, its
+ * bias impulses updated over every body that carries one. */
+void
+Coupling::applyUnitImpulse(std::size_t)
+{
+	for (std::size_t i = 0; i < t.size(); i++) {
+		dd::Skeleton *s = t[i].joint->getSkeleton().get();
+		dd::BodyNode *first = nullptr, *last = nullptr;
+		bool done = false;
+
+		for (std::size_t k = 0; k < i; k++)
+			done |= t[k].joint->getSkeleton().get() == s;
+		if (done || !reactive(t[i]))
+			continue;
+		s->clearConstraintImpulses();
+		for (std::size_t k = i; k < t.size(); k++) {
+			if (t[k].joint->getSkeleton().get() != s)
+				continue;
+			t[k].joint->setConstraintImpulse(t[k].dof, t[k].c);
+			(first ? last : first) = t[k].joint->getChildBodyNode();
+		}
+		if (last)
+			s->updateBiasImpulse(first, Eigen::Vector6d::Zero(), last,
+			    Eigen::Vector6d::Zero());
+		else
+			s->updateBiasImpulse(first);
+		s->updateVelocityChange();
+		for (std::size_t k = i; k < t.size(); k++)
+			if (t[k].joint->getSkeleton().get() == s)
+				t[k].joint->setConstraintImpulse(t[k].dof, 0);
+	}
+}
+
+void
+Coupling::getVelocityChange(double *vel, bool withCfm)
+{
+	vel[0] = 0;
+	for (auto &k : t)
+		if (reactive(k) && k.joint->getSkeleton()->isImpulseApplied())
+			vel[0] += k.c * k.joint->getVelocityChange(k.dof);
+	if (withCfm)
+		vel[0] += vel[0] * dk::JointConstraint::getConstraintForceMixing();
+}
+
+void
+Coupling::excite()
+{
+	for (auto &k : t)
+		if (reactive(k))
+			k.joint->getSkeleton()->setImpulseApplied(true);
+}
+
+void
+Coupling::unexcite()
+{
+	for (auto &k : t)
+		if (reactive(k))
+			k.joint->getSkeleton()->setImpulseApplied(false);
+}
+
+void
+Coupling::applyImpulse(double *x)
+{
+	for (auto &k : t)
+		if (reactive(k))
+			k.joint->setConstraintImpulse(k.dof,
+			    k.joint->getConstraintImpulse(k.dof) + k.c * x[0]);
+}
+
+bool
+Coupling::isActive() const
+{
+	for (auto &k : t)
+		if (reactive(k))
+			return true;
+	return false;
+}
+
+dd::SkeletonPtr
+Coupling::getRootSkeleton() const
+{
+	for (auto &k : t)
+		if (reactive(k))
+			return dk::ConstraintBase::getRootSkeleton(
+			    k.joint->getSkeleton());
+	return nullptr;
+}
+
+void
+Coupling::uniteSkeletons()
+{
+	for (std::size_t i = 1; i < t.size(); i++) {
+		if (!reactive(t[0]) || !reactive(t[i]))
+			continue;
+		dd::SkeletonPtr r1 = compressPath(t[0].joint->getSkeleton());
+		dd::SkeletonPtr r2 = compressPath(t[i].joint->getSkeleton());
+
+		if (r1 == r2)
+			continue;
+		if (r1->mUnionSize < r2->mUnionSize)
+			std::swap(r1, r2);
+		r2->mUnionRootSkeleton = r1;
+		r1->mUnionSize += r2->mUnionSize;
+	}
+}
+
+/* DART's boxed LCP solver, with this step's contacts and phys's other
+ * constraints handed over as its manual ones. */
+class Solver : public dk::BoxedLcpConstraintSolver {
+public:
+	Solver() : dk::BoxedLcpConstraintSolver(
+	    std::make_shared<dk::DantzigBoxedLcpSolver>(),
+	    std::make_shared<dk::PgsBoxedLcpSolver>()) {}
+	std::vector<dk::ConstraintBasePtr> &manual() { return mManualConstraints; }
+};
+
+/* ---- the engine's state ---- */
+
+struct dlink {
+	dd::SkeletonPtr skel;		/* its tree's, or its own when static */
+	dd::BodyNode *body = nullptr;
+	dd::Joint *joint = nullptr;	/* the DART joint above it */
+	int tree_joint = -1;		/* the phys joint that is, -1: free */
+	bool is_static = false, kinematic = false;
+	double mass = 0, inertia[6] = { 0, 0, 0, 0, 0, 0 };	/* as run */
+	std::vector<dd::ShapeNode *> shapes;	/* per collision, null: none */
+};
+
+enum jkind { J_NONE, J_TREE, J_LOOP, J_COUPLING };
+
+struct djoint {
+	jkind kind = J_NONE;
+	dd::Joint *dj = nullptr;	/* a tree joint's */
+	std::shared_ptr<Loop> loop;
+	std::shared_ptr<Coupling> coupling;
+	struct phys_joint_frames f;	/* where it was at load */
+	phys_vec3 xyz[2];		/* the axis values it was set up from */
+	double offset[2] = { 0, 0 };	/* positions when the axes last changed */
+	double applied[2] = { 0, 0 };	/* a loop's spring and damping, last step */
+	/* A loop's turns, unwrapped (its poses give them modulo 2 pi), and
+	 * the raw angles they were last taken from. */
+	double turned[2] = { 0, 0 }, raw[2] = { 0, 0 };
+	double lead = 0;		/* a screw's travel per radian */
+};
+
+/* Which collisions may touch: phys's rules, on DART's collision objects. */
+class Filter : public dc::CollisionFilter {
+public:
+	explicit Filter(const dart_engine *e_) : e(e_) {}
+	bool ignoresCollision(const dc::CollisionObject *o1,
+	    const dc::CollisionObject *o2) const override;
+private:
+	const dart_engine *e;
+};
+
+struct dart_engine {
+	const struct phys_world *w;
+	const struct phys_run_values *v;	/* the run's: every parameter */
+	bool skip_unsupported = false;
+	std::shared_ptr<dart::simulation::World> world;
+	Solver *solver = nullptr;		/* the world's */
+	std::vector<dlink> links;
+	std::vector<djoint> joints;
+	std::vector<std::vector<int>> joined;	/* per link: links a joint joins */
+	std::vector<dd::SkeletonPtr> trees;
+	std::unordered_map<const dd::ShapeFrame *, int> collision_of;
+	std::string detector_name;		/* as the profile names it */
+	std::string detector_used;		/* the one running */
+	dc::CollisionDetectorPtr detector;
+	std::shared_ptr<dc::CollisionGroup> group;
+	std::shared_ptr<Filter> filter;
+	dc::CollisionResult result;
+	std::vector<dk::ConstraintBasePtr> lasting;	/* loops, couplings */
+
+	double step = 0.001;
+	int max_contacts = 20;
+	double base_time = 0;
+	long base_iter = 0, iterations = 0;
+	int ncontacts = 0;
+
+	dart_engine(const struct phys_world *world_,
+	    const struct phys_run_values *v_) : w(world_), v(v_) {}
+};
+
+PHYS_ENGINE_FUNCTIONS(dart_engine)
+
+/* The run's values of a scope (idx: the entity): every parameter the
+ * engine reads comes from here, never from the loaded world. */
+const struct phys_value *
+vals(const dart_engine *e, phys_scope s, int idx)
+{
+	return phys_run_values_get(e->v, s, idx);
+}
+
+/*
+ * A universal or revolute2 joint's axes as ODE turns them: the first with
+ * the child, the second with the parent. DART's universal joint and the
+ * joint frames (engine_common.h) turn their first with the parent, so
+ * inside this engine such a joint's axes are swapped, a revolute2's
+ * second reversed (ODE measures its hinge-2's second angle the other way
+ * round): the engine's axis inner(j, k) is phys's axis k, and positions,
+ * limits and springs need no change of sign.
+ */
+bool
+swapped(const struct phys_joint *j)
+{
+	return j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2;
+}
+
+int
+inner(const struct phys_joint *j, int k)
+{
+	return swapped(j) ? 1 - k : k;
+}
+
+/* j with its axes as this engine turns them. */
+struct phys_joint
+inner_axes(const struct phys_joint *j)
+{
+	struct phys_joint in = *j;
+
+	if (swapped(j)) {
+		in.axis[0] = j->type == PHYS_JOINT_REVOLUTE2 ?
+		    v3_scale(j->axis[1], -1) : j->axis[1];
+		in.axis[1] = j->axis[0];
+	}
+	return in;
+}
+
+/* ---- loops ---- */
+
+phys_pose link_pose(const dart_engine *e, int li);
+int loop_state(const dart_engine *e, int ji, double pos[2], double vel[2]);
+int inner_state(const dart_engine *e, int ji, double pos[2], double vel[2]);
+
+Loop::Loop(dart_engine *e_, int joint_, dd::BodyNode *a_, dd::BodyNode *b_,
+    phys_pose fa_, phys_pose fb_) : TwoBody(a_, b_), e(e_), joint(joint_),
+    fa(fa_), fb(fb_)
+{
+	int c = e->w->joints[joint].child;
+
+	a_child = c >= 0 && e->links[(size_t)c].body == a;
+}
+
+const std::string &
+Loop::getType() const
+{
+	static const std::string type = "phys loop joint";
+
+	return type;
+}
+
+void
+Loop::row(const Eigen::Vector3d &u, bool ang, double error, double l, double h)
+{
+	dir.push_back(u);
+	angular.push_back(ang);
+	err.push_back(error);
+	lo.push_back(l);
+	hi.push_back(h);
+}
+
+phys_pose
+body_pose(const dd::BodyNode *n)
+{
+	return n ? pp(n->getWorldTransform()) : PHYS_POSE_IDENTITY;
+}
+
+/*
+ * The rows for this step: positions where the joint holds them (the
+ * joint frames' gap and turn), then for each free axis its friction
+ * (impulse within friction times the step) and a limit reached. A free
+ * axis's rows run along the joint's position (minus the axis when a is
+ * the parent's body).
+ */
+void
+Loop::update()
+{
+	const struct phys_joint *j = &e->w->joints[joint];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, joint);
+	const struct phys_joint_frames *f = &e->joints[(size_t)joint].f;
+	phys_pose ja_ = phys_pose_mul(body_pose(a), fa);
+	phys_pose jb_ = b ? phys_pose_mul(body_pose(b), fb) : fb;
+	Eigen::Matrix3d ra = iso(ja_).linear(), rb = iso(jb_).linear();
+	/* The axes in the joint frame: the first with the parent's side,
+	 * the second with the child's. */
+	Eigen::Matrix3d rj = iso(j->pose).linear().transpose();
+	struct phys_joint in = inner_axes(j);
+	Eigen::Vector3d a1 = (rj * ev(in.axis[0])).normalized();
+	Eigen::Vector3d a2 = (rj * ev(in.axis[1])).normalized();
+	Eigen::Matrix3d rpar = a_child ? rb : ra, rchi = a_child ? ra : rb;
+	Eigen::Vector3d gap = ev(ja_.p) - ev(jb_.p);
+	/* The turn taking b's joint frame to a's, small when held. */
+	Eigen::AngleAxisd turn(rb.transpose() * ra);
+	Eigen::Vector3d rot = rb * (turn.axis() * turn.angle());
+	Eigen::Vector3d x = rpar * a1, axis[2];
+	double pos[2], vel[2], fr[2], l[2], u[2], sign = a_child ? 1 : -1;
+	int free_axes;
+
+	dir.clear(), angular.clear(), err.clear(), lo.clear(), hi.clear();
+	anchor = ev(ja_.p);
+	free_axes = loop_state(e, joint, pos, vel);
+	for (int k = 0; k < 2; k++)
+		axis[k] = ev(phys_joint_frames_axis(f, link_pose(e, j->parent),
+		    k, pos[0])).normalized();
+	/* Linear rows: all three but along a prismatic axis. */
+	for (int k = 0; k < 3; k++) {
+		Eigen::Vector3d d = Eigen::Vector3d::Unit(k);
+
+		if (j->type == PHYS_JOINT_PRISMATIC) {
+			Eigen::Vector3d y = x.unitOrthogonal(), z = x.cross(y);
+
+			if (k == 0)
+				continue;
+			d = k == 1 ? y : z;
+		}
+		row(d, false, d.dot(gap), -INFINITY, INFINITY);
+	}
+	/* Angular rows: none for a ball, all for fixed and prismatic; two
+	 * keep a revolute axis, one the angle between a universal's. */
+	switch (j->type) {
+	case PHYS_JOINT_FIXED:
+	case PHYS_JOINT_PRISMATIC:
+		for (int k = 0; k < 3; k++)
+			row(Eigen::Vector3d::Unit(k), true,
+			    Eigen::Vector3d::Unit(k).dot(rot), -INFINITY,
+			    INFINITY);
+		break;
+	case PHYS_JOINT_REVOLUTE: {
+		Eigen::Vector3d xa = ra * a1, xb = rb * a1;
+		Eigen::Vector3d y = xb.unitOrthogonal(), z = xb.cross(y);
+		Eigen::Vector3d miss = xb.cross(xa);
+
+		row(y, true, y.dot(miss), -INFINITY, INFINITY);
+		row(z, true, z.dot(miss), -INFINITY, INFINITY);
+		break;
+	}
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2: {
+		Eigen::Vector3d p1 = rpar * a1, c2 = rchi * a2;
+		Eigen::Vector3d n = p1.cross(c2);
+
+		/* a1 . a2 stays as loaded; it changes at -(w_child -
+		 * w_parent) . (a1 x a2). */
+		if (n.norm() > 1e-9)
+			row(n.normalized(), true, -sign * (p1.dot(c2) -
+			    a1.dot(a2)) / n.norm(), -INFINITY, INFINITY);
+		break;
+	}
+	default:
+		break;
+	}
+	fr[inner(j, 0)] = PVD(v, JOINT_axis_dynamics_friction);
+	fr[inner(j, 1)] = PVD(v, JOINT_axis2_dynamics_friction);
+	l[inner(j, 0)] = PVD(v, JOINT_axis_limit_lower);
+	u[inner(j, 0)] = PVD(v, JOINT_axis_limit_upper);
+	l[inner(j, 1)] = PVD(v, JOINT_axis2_limit_lower);
+	u[inner(j, 1)] = PVD(v, JOINT_axis2_limit_upper);
+	for (int k = 0; k < free_axes; k++) {
+		bool lin = j->type == PHYS_JOINT_PRISMATIC;
+		Eigen::Vector3d d = sign * axis[k];
+		double h = e->step;
+
+		if (fr[k] > 0)
+			row(d, !lin, 0, -fr[k] * h, fr[k] * h);
+		if (!(l[k] <= u[k]))
+			continue;
+		/* Past a limit, the row pushes back only: error is how far. */
+		if (l[k] > -NO_LIMIT && pos[k] < l[k])
+			row(d, !lin, pos[k] - l[k], 0, INFINITY);
+		else if (u[k] < NO_LIMIT && pos[k] > u[k])
+			row(d, !lin, pos[k] - u[k], -INFINITY, 0);
+	}
+	rows(dir.size());
+	for (std::size_t i = 0; i < mDim; i++) {
+		if (angular[i])
+			angular_row(i, dir[i]);
+		else
+			linear_row(i, dir[i], anchor);
+		cfm[i] = dk::JointConstraint::getConstraintForceMixing();
+		soft[i] = LOOP_SOFTNESS;
+	}
+}
+
+/* Each row's error is corrected by LOOP_ERP a step. */
+void
+Loop::getInformation(dk::ConstraintInfo *info)
+{
+	for (std::size_t i = 0; i < mDim; i++) {
+		info->b[i] = -rate(i) - LOOP_ERP * err[i] * info->invTimeStep;
+		info->x[i] = 0;
+		info->lo[i] = lo[i];
+		info->hi[i] = hi[i];
+		info->findex[i] = -1;
+		/* a friction row holds the rate at zero */
+		if (lo[i] > -INFINITY && hi[i] < INFINITY)
+			info->b[i] = -rate(i);
+	}
+}
+
+/* ---- collisions ---- */
+
+int
+refuse_shape(const struct phys_collision *c, const char *why)
+{
+	return phys_failat(c->doc->name, phys_node_line(c->node),
+	    "collision '%s': %s", c->name, why);
+}
+
+/*
+ * phys's triangles as an assimp scene, which DART's MeshShape owns. DART's
+ * ODE collision detector hands ODE the scene's vertex normals where ODE
+ * takes one normal per triangle: for it each triangle gets vertices of its
+ * own and the first normals are the triangles' (so ODE reads within the
+ * array, and reads normals that are right).
+ */
+const aiScene *
+scene_of(const struct phys_mesh *m, bool for_ode)
+{
+	auto *s = new aiScene();
+	auto *mesh = new aiMesh();
+	size_t nv = for_ode ? 3 * m->ntri : m->nv;
+
+	s->mRootNode = new aiNode();
+	s->mRootNode->mNumMeshes = 1;
+	s->mRootNode->mMeshes = new unsigned[1] { 0 };
+	s->mNumMeshes = 1;
+	s->mMeshes = new aiMesh *[1] { mesh };
+	s->mNumMaterials = 1;
+	s->mMaterials = new aiMaterial *[1] { new aiMaterial() };
+	mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+	mesh->mNumVertices = (unsigned)nv;
+	mesh->mVertices = new aiVector3D[nv];
+	mesh->mNumFaces = (unsigned)m->ntri;
+	mesh->mFaces = new aiFace[m->ntri];
+	if (for_ode)
+		mesh->mNormals = new aiVector3D[nv];
+	for (size_t i = 0; !for_ode && i < m->nv; i++)
+		mesh->mVertices[i] = aiVector3D((ai_real)m->v[3 * i],
+		    (ai_real)m->v[3 * i + 1], (ai_real)m->v[3 * i + 2]);
+	for (size_t i = 0; i < m->ntri; i++) {
+		aiFace &f = mesh->mFaces[i];
+		unsigned k[3];
+
+		for (int c = 0; c < 3; c++)
+			k[c] = for_ode ? (unsigned)(3 * i + (size_t)c) :
+			    m->tri[3 * i + (size_t)c];
+		f.mNumIndices = 3;
+		f.mIndices = new unsigned[3] { k[0], k[1], k[2] };
+		if (!for_ode)
+			continue;
+		for (int c = 0; c < 3; c++) {
+			const double *p = &m->v[3 * m->tri[3 * i + (size_t)c]];
+
+			mesh->mVertices[k[c]] = aiVector3D((ai_real)p[0],
+			    (ai_real)p[1], (ai_real)p[2]);
+		}
+		aiVector3D n = (mesh->mVertices[k[1]] - mesh->mVertices[k[0]]) ^
+		    (mesh->mVertices[k[2]] - mesh->mVertices[k[0]]);
+		mesh->mNormals[i] = n.Length() > 0 ? n.Normalize() : n;
+	}
+	return s;
+}
+
+/* A heightmap's surface as triangles, two per cell, row 0 its +y edge,
+ * centred on pos, for the detectors without terrain. */
+const aiScene *
+terrain_scene(const struct phys_heightmap *hm)
+{
+	struct phys_mesh m;
+	std::vector<double> vtx(3 * hm->nx * hm->ny);
+	std::vector<unsigned> tri;
+	double dx = hm->size[0] / (double)(hm->nx - 1);
+	double dy = hm->size[1] / (double)(hm->ny - 1);
+
+	for (size_t j = 0; j < hm->ny; j++)
+		for (size_t i = 0; i < hm->nx; i++) {
+			double *p = &vtx[3 * (j * hm->nx + i)];
+
+			p[0] = hm->pos[0] - hm->size[0] / 2 + (double)i * dx;
+			p[1] = hm->pos[1] + hm->size[1] / 2 - (double)j * dy;
+			p[2] = hm->h[j * hm->nx + i];
+		}
+	for (size_t j = 0; j + 1 < hm->ny; j++)
+		for (size_t i = 0; i + 1 < hm->nx; i++) {
+			unsigned a = (unsigned)(j * hm->nx + i), b = a + 1;
+			unsigned c = a + (unsigned)hm->nx, d = c + 1;
+
+			/* counter-clockwise seen from above */
+			tri.insert(tri.end(), { a, c, b, b, c, d });
+		}
+	memset(&m, 0, sizeof m);
+	m.v = vtx.data();
+	m.nv = hm->nx * hm->ny;
+	m.tri = tri.data();
+	m.ntri = tri.size() / 3;
+	return scene_of(&m, false);
+}
+
+/*
+ * The DART shape of collision c (sized as the run's values say) and where
+ * it sits in its link's frame; null with *why when the detector running
+ * cannot collide it.
+ */
+dd::ShapePtr
+make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
+    const char **why)
+{
+	const std::string &d = e->detector_used;
+	bool ode = d == "ode", dartcd = d == "dart";
+
+	*why = nullptr;
+	switch (c->shape) {
+	case PHYS_GEOM_BOX:
+		return std::make_shared<dd::BoxShape>(Eigen::Vector3d(c->size[0],
+		    c->size[1], c->size[2]));
+	case PHYS_GEOM_SPHERE:
+		/* FCL's sphere meets a mesh as if the mesh were at the world's
+		 * origin; its ellipsoid of equal radii meets it where it is. */
+		if (d == "fcl")
+			return std::make_shared<dd::EllipsoidShape>(Eigen::Vector3d(
+			    2 * c->size[0], 2 * c->size[0], 2 * c->size[0]));
+		return std::make_shared<dd::SphereShape>(c->size[0]);
+	case PHYS_GEOM_CYLINDER:
+		if (dartcd)
+			break;
+		return std::make_shared<dd::CylinderShape>(c->size[0],
+		    c->size[1]);
+	case PHYS_GEOM_CAPSULE:
+		if (!ode)
+			break;
+		return std::make_shared<dd::CapsuleShape>(c->size[0],
+		    c->size[1]);
+	case PHYS_GEOM_ELLIPSOID:
+		if (d == "fcl")
+			return std::make_shared<dd::EllipsoidShape>(2 *
+			    Eigen::Vector3d(c->size[0], c->size[1], c->size[2]));
+		if (ode)
+			return std::make_shared<dd::MeshShape>(
+			    Eigen::Vector3d::Ones(), scene_of(c->mesh, true));
+		break;
+	case PHYS_GEOM_MESH:
+	case PHYS_GEOM_CONE:	/* its triangles, as DART's FCL makes them */
+		if (dartcd)
+			break;
+		return std::make_shared<dd::MeshShape>(Eigen::Vector3d::Ones(),
+		    scene_of(c->mesh, ode));
+	case PHYS_GEOM_PLANE: {
+		phys_vec3 n = v3_normalize(c->normal);
+
+		if (ode)
+			return std::make_shared<dd::PlaneShape>(ev(n), 0.0);
+		/* A box below the plane: its top face through the frame's
+		 * origin, its z along the normal. */
+		phys_vec3 z = v3(0, 0, 1), ax = v3_cross(z, n);
+		double s = v3_norm(ax), ang = atan2(s, v3_dot(z, n));
+		phys_pose turn = PHYS_POSE_IDENTITY;
+
+		if (s > 1e-12)
+			turn.q = phys_quat_about(v3_scale(ax, 1 / s), ang);
+		else if (v3_dot(z, n) < 0)
+			turn.q = phys_quat_about(v3(1, 0, 0), M_PI);
+		turn.p = v3_scale(n, -PLANE_BOX / 2);
+		*at = phys_pose_mul(*at, turn);
+		return std::make_shared<dd::BoxShape>(Eigen::Vector3d(PLANE_BOX,
+		    PLANE_BOX, PLANE_BOX));
+	}
+	case PHYS_GEOM_HEIGHTMAP: {
+		const struct phys_heightmap *hm = c->heightmap;
+
+		if (dartcd)
+			break;
+		if (!ode)
+			return std::make_shared<dd::MeshShape>(
+			    Eigen::Vector3d::Ones(), terrain_scene(hm));
+		auto t = std::make_shared<dd::HeightmapShape<double>>();
+		std::vector<double> h(hm->h, hm->h + hm->nx * hm->ny);
+
+		t->setHeightField(hm->nx, hm->ny, h);
+		t->setScale(Eigen::Vector3d(hm->size[0] / (double)(hm->nx - 1),
+		    hm->size[1] / (double)(hm->ny - 1), 1));
+		*at = phys_pose_mul(*at, phys_pose{ { hm->pos[0], hm->pos[1],
+		    0 }, PHYS_QUAT_IDENTITY });
+		return t;
+	}
+	}
+	*why = d == "dart" ? "DART's dart collision detector collides boxes "
+	    "and spheres only (<collision_detector>ode</collision_detector> "
+	    "collides it)" : "DART's fcl collision detector has no capsule "
+	    "(<collision_detector>ode</collision_detector> collides it)";
+	return nullptr;
+}
+
+/*
+ * The link's shapes, made again at the run's sizes for the detector
+ * running; the old ones leave the collision group with their nodes.
+ */
+int
+attach_shapes(dart_engine *e, int li, bool at_load)
+{
+	const struct phys_link *l = &e->w->links[li];
+	dlink &dl = e->links[(size_t)li];
+	std::vector<dd::ShapePtr> made((size_t)l->ncollisions);
+	std::vector<phys_pose> where((size_t)l->ncollisions);
+
+	for (int k = 0; k < l->ncollisions; k++) {
+		const struct phys_collision *c0 =
+		    &e->w->collisions[l->first_collision + k];
+		struct phys_collision c;
+		struct phys_mesh *m;
+		const char *why;
+
+		if (!dl.is_static && (c0->shape == PHYS_GEOM_PLANE ||
+		    c0->shape == PHYS_GEOM_HEIGHTMAP))
+			return refuse_shape(c0, c0->shape == PHYS_GEOM_PLANE ?
+			    "a plane must belong to a static model" :
+			    "a heightmap must belong to a static model");
+		if (phys_collision_sized(c0, vals(e, PHYS_S_COLLISION,
+		    l->first_collision + k), &c, &m) < 0)
+			return -1;
+		where[(size_t)k] = c.pose;
+		made[(size_t)k] = make_shape(e, &c, &where[(size_t)k], &why);
+		phys_mesh_free(m);	/* DART holds its own copy */
+		if (made[(size_t)k])
+			continue;
+		if (!e->skip_unsupported)
+			return phys_failat(c0->doc->name, phys_node_line(c0->node),
+			    "collision '%s': %s (--skip-unsupported skips it)",
+			    c0->name, why);
+		if (at_load)
+			phys_warnat(c0->doc->name, phys_node_line(c0->node),
+			    "skipping collision '%s': %s", c0->name, why);
+	}
+	for (auto *s : dl.shapes)
+		if (s) {
+			e->collision_of.erase(s);
+			if (e->group)
+				e->group->removeShapeFrame(s);
+			s->remove();
+		}
+	dl.shapes.assign((size_t)l->ncollisions, nullptr);
+	for (int k = 0; k < l->ncollisions; k++) {
+		if (!made[(size_t)k])
+			continue;
+		dd::ShapeNode *s = dl.body->createShapeNode(made[(size_t)k]);
+
+		s->setRelativeTransform(iso(where[(size_t)k]));
+		dl.shapes[(size_t)k] = s;
+		e->collision_of[s] = l->first_collision + k;
+		if (e->group)
+			e->group->addShapeFrame(s);
+	}
+	return 0;
+}
+
+/* Links of one model collide only when one of them, or the model, asks
+ * to; links a joint connects never; the bitmasks as under ODE. */
+bool
+pair_excluded(const dart_engine *e, int c1, int c2)
+{
+	const struct phys_world *w = e->w;
+	int k1 = w->collisions[c1].link, k2 = w->collisions[c2].link;
+	const struct phys_link *l1 = &w->links[k1], *l2 = &w->links[k2];
+	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
+	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
+
+	if (k1 == k2 || (e->links[(size_t)k1].is_static &&
+	    e->links[(size_t)k2].is_static))
+		return true;
+	for (int k : e->joined[(size_t)k1])
+		if (k == k2)
+			return true;
+	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
+	    !PVB(vals(e, PHYS_S_LINK, k1), LINK_self_collide) &&
+	    !PVB(vals(e, PHYS_S_LINK, k2), LINK_self_collide))
+		return true;
+	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
+	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
+	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
+	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
+}
+
+int
+collision_index(const dart_engine *e, const dc::CollisionObject *o)
+{
+	auto it = e->collision_of.find(o->getShapeFrame());
+
+	return it == e->collision_of.end() ? -1 : it->second;
+}
+
+bool
+Filter::ignoresCollision(const dc::CollisionObject *o1,
+    const dc::CollisionObject *o2) const
+{
+	int c1 = collision_index(e, o1), c2 = collision_index(e, o2);
+
+	return c1 < 0 || c2 < 0 || pair_excluded(e, c1, c2);
+}
+
+/* The detector a profile names: DART's bullet one is Debian's build on
+ * single-precision Bullet, which cannot share a program with phys's
+ * double-precision Bullet engine. */
+int
+make_detector(dart_engine *e, bool at_load)
+{
+	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
+	std::string name = PVS(v, PHYSICS_dart_collision_detector);
+	std::string used = name == "bullet" ? "ode" : name;
+
+	if (name == e->detector_name && e->detector)
+		return 0;
+	if (name == "bullet")
+		phys_warn_once("dart.collision_detector bullet: Debian's DART "
+		    "collides with single-precision Bullet, which cannot share "
+		    "a program with phys's Bullet engine; DART's ode collision "
+		    "detector runs instead");
+	e->detector_name = name;
+	if (used == e->detector_used && e->detector)
+		return 0;
+	e->detector_used = used;
+	if (used == "ode")
+		e->detector = dc::OdeCollisionDetector::create();
+	else if (used == "dart")
+		e->detector = dc::DARTCollisionDetector::create();
+	else {
+		auto fcl = dc::FCLCollisionDetector::create();
+
+		/* FCL's own spheres, boxes and ellipsoids, not meshes of them */
+		fcl->setPrimitiveShapeType(dc::FCLCollisionDetector::PRIMITIVE);
+		e->detector = fcl;
+	}
+	e->group.reset();
+	for (size_t i = 0; i < e->links.size(); i++)
+		if (e->links[i].body && attach_shapes(e, (int)i, at_load) < 0)
+			return -1;
+	e->group = e->detector->createCollisionGroupAsSharedPtr();
+	for (auto &dl : e->links)
+		for (auto *s : dl.shapes)
+			if (s)
+				e->group->addShapeFrame(s);
+	return 0;
+}
+
+/* ---- bodies ---- */
+
+/*
+ * Mass and inertia about the centre of mass in the link frame; a tensor
+ * no rigid body has runs as under ODE, with the same warnings, and a
+ * file's mass 0 with ODE's stand-in.
+ */
+int
+set_mass(dart_engine *e, int li, bool at_load)
+{
+	const struct phys_link *l = &e->w->links[li];
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
+	dlink &dl = e->links[(size_t)li];
+	phys_inertia in;
+	struct phys_inertia_verdict verdict;
+	phys_mat3 I, R, D = { { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } } };
+	phys_pose ip = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
+	long line = at_load ? phys_node_line(l->node) : -1;
+	const char *file = at_load ? l->doc->name : nullptr;
+	double mass, mo[3];
+
+	phys_link_values_mass(v, &mass, dl.inertia);
+	if (mass == 0 && at_load) {
+		mass = phys_link_stand_in_mass(e->w, li);
+		phys_warnat(file, line, "link '%s': mass 0, which Gazebo "
+		    "refuses on a moving link; run with mass %g kg (1/1000 of "
+		    "its model's lightest link, or of 1 kg)", l->name, mass);
+	}
+	if (!(mass > 0))
+		return phys_failat(file, line, "link '%s': mass must be "
+		    "positive, not %g (Gazebo refuses it too)", l->name, mass);
+	for (int k = 0; k < 6; k++)
+		if (!(mass <= DART_RANGE && fabs(dl.inertia[k]) <= DART_RANGE))
+			return phys_failat(file, line, "link '%s': DART runs "
+			    "masses and moments up to %g", l->name, DART_RANGE);
+	in = phys_inertia_make(mass, dl.inertia[0], dl.inertia[1],
+	    dl.inertia[2], dl.inertia[3], dl.inertia[4], dl.inertia[5]);
+	I = { { { dl.inertia[0], dl.inertia[3], dl.inertia[4] },
+		{ dl.inertia[3], dl.inertia[1], dl.inertia[5] },
+		{ dl.inertia[4], dl.inertia[5], dl.inertia[2] } } };
+	switch (phys_inertia_validate(&in, &verdict)) {
+	case PHYS_INERTIA_NOT_FINITE:
+		return phys_failat(file, line, "link '%s': %s", l->name,
+		    verdict.reason);
+	case PHYS_INERTIA_NOT_POSITIVE:
+		if (!at_load)
+			return phys_fail("link '%s': inertia is not positive "
+			    "definite (phys-inertia check explains, "
+			    "phys-inertia fix repairs)", l->name);
+		phys_warnat(file, line, "link '%s': inertia %s; run with each "
+		    "principal moment at least mass * (%g m)^2", l->name,
+		    verdict.reason, MIN_GYRATION);
+		if (phys_inertia_principal(I, mo, &R) < 0)
+			return phys_failat(file, line, "link '%s': inertia "
+			    "has no principal axes", l->name);
+		for (int k = 0; k < 3; k++)
+			D.m[k][k] = fmax(mo[k], mass * MIN_GYRATION *
+			    MIN_GYRATION);
+		I = phys_mat3_mul(phys_mat3_mul(R, D), phys_mat3_transpose(R));
+		dl.inertia[0] = I.m[0][0], dl.inertia[1] = I.m[1][1];
+		dl.inertia[2] = I.m[2][2], dl.inertia[3] = I.m[0][1];
+		dl.inertia[4] = I.m[0][2], dl.inertia[5] = I.m[1][2];
+		break;
+	case PHYS_INERTIA_TRIANGLE:
+		if (at_load)
+			phys_warnat(file, line, "link '%s': inertia %s: no "
+			    "rigid body has it; run as written (phys-inertia "
+			    "fix repairs it)", l->name, verdict.reason);
+		break;
+	default:
+		break;
+	}
+	dl.mass = mass;
+	if (!dl.body || dl.is_static)
+		return 0;
+	Eigen::Matrix3d m, r = iso(ip).linear();
+
+	m << I.m[0][0], I.m[0][1], I.m[0][2], I.m[1][0], I.m[1][1], I.m[1][2],
+	    I.m[2][0], I.m[2][1], I.m[2][2];
+	dl.body->setInertia(dd::Inertia(mass, ev(ip.p), r * m * r.transpose()));
+	return 0;
+}
+
+void
+apply_link_flags(dart_engine *e, int li)
+{
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
+	dlink &dl = e->links[(size_t)li];
+
+	dl.body->setGravityMode(PVB(v, LINK_gravity));
+	dl.kinematic = PVB(v, LINK_kinematic);
+	if (dl.tree_joint < 0)
+		dl.joint->setActuatorType(dl.kinematic ? dd::Joint::VELOCITY :
+		    dd::Joint::FORCE);
+	else if (dl.kinematic)
+		phys_warn_once("link '%s': DART holds a link kinematic only "
+		    "when no joint holds it; it moves with its joint",
+		    e->w->links[li].name);
+}
+
+/* ---- the trees ---- */
+
+/* A link's pose: a static one's as loaded, a moving one's as DART has it. */
+phys_pose
+link_pose(const dart_engine *e, int li)
+{
+	if (li < 0)
+		return PHYS_POSE_IDENTITY;
+	if (!e->links[(size_t)li].body || e->links[(size_t)li].is_static)
+		return e->w->links[li].pose;
+	return pp(e->links[(size_t)li].body->getWorldTransform());
+}
+
+bool
+is_static(const dart_engine *e, int li)
+{
+	return li < 0 || e->links[(size_t)li].is_static;
+}
+
+int
+refuse_joint(const struct phys_joint *j, const char *why)
+{
+	return phys_failat(j->doc->name, phys_node_line(j->node),
+	    "joint '%s': %s", j->name, why);
+}
+
+/* True when link anc is an ancestor of link li (or li itself) along the
+ * tree joints chosen so far. */
+bool
+ancestor(const dart_engine *e, const std::vector<int> &parent_joint, int anc,
+    int li)
+{
+	for (int n = 0; li >= 0 && n <= (int)e->links.size(); n++) {
+		if (li == anc)
+			return true;
+		if (parent_joint[(size_t)li] < 0)
+			return false;
+		li = e->w->joints[parent_joint[(size_t)li]].parent;
+	}
+	return false;
+}
+
+/* The limits, damping, spring and friction of a tree joint's axes from
+ * the run's values: DART's own joint coefficients. */
+int
+set_axes(dart_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	djoint &dj = e->joints[(size_t)ji];
+	dd::Joint *d = dj.dj;
+	bool limited = false;
+
+	for (std::size_t k = 0; k < d->getNumDofs() && k < 2; k++) {
+		bool second = inner(j, (int)k) == 1;	/* phys's axis2 */
+		double lo = second ? PVD(v, JOINT_axis2_limit_lower) :
+		    PVD(v, JOINT_axis_limit_lower);
+		double hi = second ? PVD(v, JOINT_axis2_limit_upper) :
+		    PVD(v, JOINT_axis_limit_upper);
+		/* A screw's one coordinate is its turn: its spring and
+		 * friction are the first axis's. */
+		double damping = second ? PVD(v, JOINT_axis2_dynamics_damping) :
+		    PVD(v, JOINT_axis_dynamics_damping);
+		double stiff = second ?
+		    PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
+		    PVD(v, JOINT_axis_dynamics_spring_stiffness);
+		double ref = second ?
+		    PVD(v, JOINT_axis2_dynamics_spring_reference) :
+		    PVD(v, JOINT_axis_dynamics_spring_reference);
+		double fr = second ? PVD(v, JOINT_axis2_dynamics_friction) :
+		    PVD(v, JOINT_axis_dynamics_friction);
+
+		/* DART integrates them implicitly, which takes none below 0. */
+		if (!(damping >= 0 && stiff >= 0 && damping <= DART_RANGE &&
+		    stiff <= DART_RANGE && fr <= DART_RANGE))
+			return phys_fail("joint '%s': DART runs damping and "
+			    "spring stiffness from 0 to %g (ODE and Bullet run "
+			    "others), not %g and %g", j->name, DART_RANGE,
+			    damping, stiff);
+
+		/* Positions count from the loaded configuration, or from
+		 * where the axes last changed. */
+		lo -= dj.offset[k], hi -= dj.offset[k], ref -= dj.offset[k];
+		if (!(lo <= hi) || lo <= -NO_LIMIT + std::fabs(dj.offset[k]))
+			lo = -INFINITY;
+		if (!(lo <= hi) || hi >= NO_LIMIT - std::fabs(dj.offset[k]))
+			hi = INFINITY;
+		if (j->type == PHYS_JOINT_SCREW && PV(v, JOINT_axis_limit_lower)
+		    ->given)
+			lo = -INFINITY, hi = INFINITY;
+		d->setPositionLowerLimit(k, lo);
+		d->setPositionUpperLimit(k, hi);
+		limited |= lo > -INFINITY || hi < INFINITY;
+		d->setDampingCoefficient(k, damping);
+		d->setSpringStiffness(k, stiff);
+		d->setRestPosition(k, ref);
+		d->setCoulombFriction(k, fr);
+	}
+	d->setLimitEnforcement(limited);
+	return 0;
+}
+
+/* Travel per radian of a screw (as under ODE): SDF 1.10's
+ * screw_thread_pitch in metres per turn, or the older thread_pitch in
+ * radians per metre, positive for a left-hand thread. */
+double
+screw_lead(const dart_engine *e, int ji)
+{
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+
+	if (PV(v, JOINT_screw_thread_pitch)->given)
+		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
+	return -1 / PVD(v, JOINT_thread_pitch);
+}
+
+/*
+ * The DART joint of tree joint ji under parent (null: the world), its
+ * frame the joint's at load, in the parent body's frame and the child's,
+ * so that its coordinates are 0 as loaded.
+ */
+dd::BodyNode *
+make_tree_joint(dart_engine *e, const dd::SkeletonPtr &skel,
+    dd::BodyNode *parent, int ji, int li)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	djoint &dj = e->joints[(size_t)ji];
+	phys_pose jp = j->pose, cp = e->w->links[li].pose;
+	phys_pose ppose = parent ? e->w->links[j->parent].pose :
+	    PHYS_POSE_IDENTITY;
+	Eigen::Isometry3d tp = iso(phys_pose_mul(phys_pose_inv(ppose), jp));
+	Eigen::Isometry3d tc = iso(phys_pose_mul(phys_pose_inv(cp), jp));
+	Eigen::Matrix3d rj = iso(jp).linear();
+	struct phys_joint in = inner_axes(j);
+	Eigen::Vector3d a1 = (rj.transpose() * ev(in.axis[0])).normalized();
+	Eigen::Vector3d a2 = (rj.transpose() * ev(in.axis[1])).normalized();
+	dd::BodyNode::Properties bp;
+	std::pair<dd::Joint *, dd::BodyNode *> made;
+
+	bp.mName = e->w->links[li].name;
+	switch (j->type) {
+	case PHYS_JOINT_REVOLUTE: {
+		dd::RevoluteJoint::Properties p;
+
+		p.mAxis = a1;
+		made = skel->createJointAndBodyNodePair<dd::RevoluteJoint>(
+		    parent, p, bp);
+		break;
+	}
+	case PHYS_JOINT_PRISMATIC: {
+		dd::PrismaticJoint::Properties p;
+
+		p.mAxis = a1;
+		made = skel->createJointAndBodyNodePair<dd::PrismaticJoint>(
+		    parent, p, bp);
+		break;
+	}
+	case PHYS_JOINT_SCREW: {
+		dd::ScrewJoint::Properties p;
+
+		dj.lead = screw_lead(e, ji);
+		p.mAxis = a1;
+		p.mPitch = dj.lead * 2 * M_PI;
+		made = skel->createJointAndBodyNodePair<dd::ScrewJoint>(parent,
+		    p, bp);
+		break;
+	}
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2: {
+		dd::UniversalJoint::Properties p;
+
+		p.mAxis[0] = a1;
+		p.mAxis[1] = a2;
+		made = skel->createJointAndBodyNodePair<dd::UniversalJoint>(
+		    parent, p, bp);
+		break;
+	}
+	case PHYS_JOINT_BALL:
+		made = skel->createJointAndBodyNodePair<dd::BallJoint>(parent,
+		    dd::BallJoint::Properties(), bp);
+		break;
+	default:
+		made = skel->createJointAndBodyNodePair<dd::WeldJoint>(parent,
+		    dd::WeldJoint::Properties(), bp);
+		break;
+	}
+	made.first->setName(j->name);
+	made.first->setTransformFromParentBodyNode(tp);
+	made.first->setTransformFromChildBodyNode(tc);
+	dj.kind = J_TREE;
+	dj.dj = made.first;
+	dj.xyz[0] = PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis_xyz);
+	dj.xyz[1] = PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis2_xyz);
+	e->links[(size_t)li].joint = made.first;
+	e->links[(size_t)li].tree_joint = ji;
+	if (j->type != PHYS_JOINT_BALL && j->type != PHYS_JOINT_FIXED &&
+	    set_axes(e, ji) < 0) {
+		std::string why = phys_error();
+
+		phys_failat(j->doc->name, phys_node_line(j->node), "%s",
+		    why.c_str());
+		return nullptr;
+	}
+	return made.second;
+}
+
+/* A link and the tree below it, its body's mass and shapes made. */
+int
+grow(dart_engine *e, const dd::SkeletonPtr &skel, dd::BodyNode *parent,
+    int li, const std::vector<int> &parent_joint)
+{
+	dlink &dl = e->links[(size_t)li];
+	int ji = parent_joint[(size_t)li];
+
+	dl.skel = skel;
+	if (ji >= 0) {
+		if (!(dl.body = make_tree_joint(e, skel, parent, ji, li)))
+			return -1;
+	} else {
+		dd::BodyNode::Properties bp;
+		auto made = skel->createJointAndBodyNodePair<dd::FreeJoint>(
+		    nullptr, dd::FreeJoint::Properties(), bp);
+
+		made.first->setName(e->w->links[li].name);
+		made.second->setName(e->w->links[li].name);
+		dl.joint = made.first;
+		dl.body = made.second;
+		dd::FreeJoint::setTransformOf(dl.joint, iso(e->w->links[li].pose));
+	}
+	if (set_mass(e, li, true) < 0)
+		return -1;
+	apply_link_flags(e, li);
+	for (size_t k = 0; k < e->links.size(); k++)
+		if (parent_joint[k] >= 0 &&
+		    e->w->joints[parent_joint[k]].parent == li &&
+		    grow(e, skel, dl.body, (int)k, parent_joint) < 0)
+			return -1;
+	return 0;
+}
+
+/* A static link: one welded body of an immobile skeleton, at its pose. */
+void
+make_static(dart_engine *e, int li)
+{
+	dlink &dl = e->links[(size_t)li];
+	dd::WeldJoint::Properties jp;
+	dd::BodyNode::Properties bp;
+
+	dl.is_static = true;
+	dl.skel = dd::Skeleton::create(e->w->links[li].name);
+	jp.mT_ParentBodyToJoint = iso(e->w->links[li].pose);
+	bp.mName = e->w->links[li].name;
+	auto made = dl.skel->createJointAndBodyNodePair<dd::WeldJoint>(nullptr,
+	    jp, bp);
+	dl.joint = made.first;
+	dl.body = made.second;
+	dl.skel->setMobile(false);
+	phys_link_values_mass(vals(e, PHYS_S_LINK, li), &dl.mass, dl.inertia);
+}
+
+/* A joint left out of the trees: a loop between its links' bodies. */
+int
+make_loop(dart_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	djoint &dj = e->joints[(size_t)ji];
+	int a = j->child, b = j->parent;
+
+	if (j->type == PHYS_JOINT_SCREW)
+		return refuse_joint(j, "the DART engine closes no loop with a "
+		    "screw joint (every other type closes one)");
+	if (is_static(e, a))
+		std::swap(a, b);
+	if (is_static(e, a))
+		return 0;	/* both sides fixed: nothing moves */
+	dd::BodyNode *ba = e->links[(size_t)a].body;
+	dd::BodyNode *bb = is_static(e, b) ? nullptr : e->links[(size_t)b].body;
+	phys_pose fa = phys_pose_mul(phys_pose_inv(e->w->links[a].pose), j->pose);
+	phys_pose fb = bb ? phys_pose_mul(phys_pose_inv(e->w->links[b].pose),
+	    j->pose) : j->pose;
+
+	dj.kind = J_LOOP;
+	dj.loop = std::make_shared<Loop>(e, ji, ba, bb, fa, fb);
+	e->lasting.push_back(dj.loop);
+	return 0;
+}
+
+/* The tree joint between link li and the reference body ref, if it is a
+ * revolute one. */
+dd::Joint *
+gear_joint(dart_engine *e, int ref, int li)
+{
+	for (size_t i = 0; i < e->joints.size(); i++) {
+		const struct phys_joint *j = &e->w->joints[i];
+
+		if (e->joints[i].kind == J_TREE &&
+		    j->type == PHYS_JOINT_REVOLUTE && j->parent == ref &&
+		    j->child == li)
+			return e->joints[i].dj;
+	}
+	return nullptr;
+}
+
+/* Gearboxes and mimics: couplings of tree joints' coordinates. */
+int
+make_coupling(dart_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	djoint &dj = e->joints[(size_t)ji];
+	std::vector<Coupling::term> t;
+	double target = 0;
+
+	if (j->type == PHYS_JOINT_GEARBOX) {
+		dd::Joint *g1 = gear_joint(e, j->reference, j->parent);
+		dd::Joint *g2 = gear_joint(e, j->reference, j->child);
+
+		if (!g1 || !g2)
+			return refuse_joint(j, "the DART engine gears two links "
+			    "that revolute joints hang from the reference body");
+		/* theta_2 = -ratio * theta_1 */
+		t.push_back({ g1, 0, PVD(vals(e, PHYS_S_JOINT, ji),
+		    JOINT_gearbox_ratio) });
+		t.push_back({ g2, 0, 1 });
+	} else {
+		for (int k = 0; k < 2; k++) {
+			const auto *m = &j->mimic[k];
+			const djoint &lj = e->joints[(size_t)m->leader];
+
+			if (!m->on)
+				continue;
+			if (dj.kind != J_TREE || lj.kind != J_TREE ||
+			    (size_t)k >= dj.dj->getNumDofs() ||
+			    (size_t)m->leader_axis >= lj.dj->getNumDofs())
+				return refuse_joint(j, "the DART engine mimics "
+				    "only joints of its trees, not one that "
+				    "closes a loop");
+			/* follower = multiplier (leader - reference) + offset */
+			t = { { dj.dj, (std::size_t)inner(j, k), 1 },
+			    { lj.dj, (std::size_t)inner(&e->w->joints[
+			    m->leader], m->leader_axis), -m->multiplier } };
+			target = m->offset - m->multiplier * m->reference;
+			auto c = std::make_shared<Coupling>(t, target);
+			e->lasting.push_back(c);
+			dj.coupling = c;
+		}
+		return 0;
+	}
+	dj.kind = J_COUPLING;
+	dj.coupling = std::make_shared<Coupling>(t, target);
+	e->lasting.push_back(dj.coupling);
+	return 0;
+}
+
+/*
+ * The world's joints as trees: in file order, a joint holds its child in
+ * a tree when the child is a moving link no joint holds yet and the joint
+ * closes no loop (its child is not its parent's ancestor); links no joint
+ * holds root trees of their own.
+ */
+int
+build(dart_engine *e)
+{
+	const struct phys_world *w = e->w;
+	std::vector<int> parent_joint(w->nlinks, -1);
+
+	e->joined.resize(w->nlinks);
+	for (size_t i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+
+		if (j->type == PHYS_JOINT_GEARBOX || j->parent < 0)
+			continue;
+		e->joined[(size_t)j->parent].push_back(j->child);
+		e->joined[(size_t)j->child].push_back(j->parent);
+	}
+	for (size_t i = 0; i < w->nlinks; i++)
+		if (w->models[w->links[i].model].is_static)
+			make_static(e, (int)i);
+	for (size_t i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+
+		e->joints[i].xyz[0] = PVV(vals(e, PHYS_S_JOINT, (int)i),
+		    JOINT_axis_xyz);
+		e->joints[i].xyz[1] = PVV(vals(e, PHYS_S_JOINT, (int)i),
+		    JOINT_axis2_xyz);
+		struct phys_joint in = inner_axes(j);
+
+		phys_joint_frames_init(&e->joints[i].f, &in,
+		    j->parent >= 0 ? w->links[j->parent].pose :
+		    PHYS_POSE_IDENTITY, w->links[j->child].pose);
+		if (j->type == PHYS_JOINT_GEARBOX || is_static(e, j->child) ||
+		    parent_joint[(size_t)j->child] >= 0 ||
+		    (!is_static(e, j->parent) && ancestor(e, parent_joint,
+		    j->child, j->parent)))
+			continue;
+		parent_joint[(size_t)j->child] = (int)i;
+	}
+	for (size_t i = 0; i < w->nlinks; i++) {
+		int ji = parent_joint[i];
+
+		if (e->links[i].is_static || (ji >= 0 &&
+		    !is_static(e, w->joints[ji].parent)))
+			continue;
+		auto skel = dd::Skeleton::create(w->links[i].name);
+		e->trees.push_back(skel);
+		if (grow(e, skel, nullptr, (int)i, parent_joint) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+
+		if (j->type == PHYS_JOINT_GEARBOX) {
+			if (make_coupling(e, (int)i) < 0)
+				return -1;
+		} else if (e->joints[i].kind != J_TREE && make_loop(e, (int)i) < 0)
+			return -1;
+	}
+	for (size_t i = 0; i < w->njoints; i++)
+		if ((w->joints[i].mimic[0].on || w->joints[i].mimic[1].on) &&
+		    make_coupling(e, (int)i) < 0)
+			return -1;
+	for (auto &dl : e->links)
+		e->world->addSkeleton(dl.skel);
+	return 0;
+}
+
+/* ---- positions and velocities of tree joints ---- */
+
+/* The coordinates of DART joint d that put its child at tc relative to
+ * its parent. */
+Eigen::VectorXd
+coordinates(const dart_engine *e, int ji, dd::Joint *d,
+    const Eigen::Isometry3d &rel)
+{
+	Eigen::Isometry3d t = d->getTransformFromParentBodyNode().inverse() *
+	    rel * d->getTransformFromChildBodyNode();
+	Eigen::VectorXd q = Eigen::VectorXd::Zero((long)d->getNumDofs());
+	const struct phys_joint *j = ji >= 0 ? &e->w->joints[ji] : nullptr;
+	phys_quat r = pq(t.linear());
+
+	if (!j)
+		return dd::FreeJoint::convertToPositions(t);
+	switch (j->type) {
+	case PHYS_JOINT_REVOLUTE:
+		q[0] = phys_angle_about(r, pv(static_cast<dd::RevoluteJoint *>(
+		    d)->getAxis()));
+		break;
+	case PHYS_JOINT_PRISMATIC:
+		q[0] = t.translation().dot(static_cast<dd::PrismaticJoint *>(
+		    d)->getAxis());
+		break;
+	case PHYS_JOINT_SCREW: {
+		auto *s = static_cast<dd::ScrewJoint *>(d);
+
+		q[0] = s->getPitch() != 0 ? t.translation().dot(s->getAxis()) *
+		    2 * M_PI / s->getPitch() : phys_angle_about(r,
+		    pv(s->getAxis()));
+		break;
+	}
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2: {
+		auto *u = static_cast<dd::UniversalJoint *>(d);
+		phys_vec3 a1 = pv(u->getAxis1()), a2 = pv(u->getAxis2());
+		phys_vec3 w2 = phys_quat_rotate(r, a2), rel1;
+
+		q[0] = atan2(v3_dot(a1, v3_cross(a2, w2)), v3_dot(a2, w2));
+		rel1 = phys_quat_rotate(phys_quat_mul(phys_quat_conj(
+		    phys_quat_about(a1, q[0])), r), a1);
+		q[1] = atan2(v3_dot(a2, v3_cross(a1, rel1)), v3_dot(a1, rel1));
+		break;
+	}
+	case PHYS_JOINT_BALL:
+		q = dd::BallJoint::convertToPositions(Eigen::Matrix3d(
+		    t.linear()));
+		break;
+	default:
+		break;
+	}
+	return q;
+}
+
+/* Every body of tree skel where poses (world frames, by link) puts it:
+ * each joint's coordinates from its parent's pose and its child's. */
+void
+place_tree(dart_engine *e, const dd::SkeletonPtr &skel,
+    const std::vector<Eigen::Isometry3d> &pose,
+    const std::vector<int> &link_of)
+{
+	for (std::size_t i = 0; i < skel->getNumBodyNodes(); i++) {
+		dd::BodyNode *n = skel->getBodyNode(i);
+		int li = link_of[i];
+		const dlink &dl = e->links[(size_t)li];
+		dd::BodyNode *p = n->getParentBodyNode();
+		Eigen::Isometry3d parent = Eigen::Isometry3d::Identity();
+
+		if (p)
+			parent = pose[p->getIndexInSkeleton()];
+		if (n->getParentJoint()->getNumDofs() == 0)
+			continue;
+		n->getParentJoint()->setPositions(coordinates(e, dl.tree_joint,
+		    n->getParentJoint(), parent.inverse() * pose[i]));
+	}
+}
+
+/* ... and moving as vel (spatial velocities in their own frames): each
+ * joint's rates the least-squares fit of its child's motion relative to
+ * its parent. */
+void
+move_tree(const dd::SkeletonPtr &skel, const std::vector<Eigen::Vector6d> &vel)
+{
+	for (std::size_t i = 0; i < skel->getNumBodyNodes(); i++) {
+		dd::BodyNode *n = skel->getBodyNode(i);
+		dd::Joint *d = n->getParentJoint();
+		dd::BodyNode *p = n->getParentBodyNode();
+		Eigen::Vector6d rel = vel[i];
+
+		if (d->getNumDofs() == 0)
+			continue;
+		if (p)
+			rel -= dart::math::AdInvT(n->getRelativeTransform(),
+			    vel[p->getIndexInSkeleton()]);
+		const dart::math::Jacobian &J = d->getRelativeJacobian();
+		Eigen::VectorXd dq = (J.transpose() * J).ldlt().solve(
+		    J.transpose() * rel);
+
+		d->setVelocities(dq);
+		if (d->getActuatorType() == dd::Joint::VELOCITY)
+			d->setCommands(dq);
+	}
+}
+
+/* The links of a tree by body index. */
+std::vector<int>
+links_of(const dart_engine *e, const dd::SkeletonPtr &skel)
+{
+	std::vector<int> out(skel->getNumBodyNodes(), -1);
+
+	for (size_t li = 0; li < e->links.size(); li++)
+		if (e->links[li].skel == skel)
+			out[e->links[li].body->getIndexInSkeleton()] = (int)li;
+	return out;
+}
+
+/* ---- joint state ---- */
+
+/* A loop joint's: from the link poses, its turns as last tracked. */
+int
+loop_state(const dart_engine *e, int ji, double pos[2], double vel[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const djoint &dj = e->joints[(size_t)ji];
+	phys_vec3 lp = v3(0, 0, 0), wp = lp, lc, wc;
+	int n;
+
+	if (j->parent >= 0)
+		dart_engine_link_vel(e, j->parent, &lp, &wp);
+	dart_engine_link_vel(e, j->child, &lc, &wc);
+	n = phys_joint_frames_state(&dj.f, j->type, link_pose(e, j->parent), lp,
+	    wp, link_pose(e, j->child), lc, wc, pos, vel);
+	if (j->type != PHYS_JOINT_PRISMATIC)
+		for (int k = 0; k < n; k++)
+			pos[k] = dj.turned[k] + remainder(pos[k] - dj.raw[k],
+			    2 * M_PI);
+	return n;
+}
+
+/* After a step, or afresh (a link placed anew): the loops' turns. */
+void
+track_loops(dart_engine *e, bool afresh)
+{
+	for (size_t i = 0; i < e->joints.size(); i++) {
+		djoint &dj = e->joints[i];
+		double pos[2], vel[2];
+		int n;
+
+		if (dj.kind != J_LOOP)
+			continue;
+		if (afresh)
+			dj.turned[0] = dj.turned[1] = dj.raw[0] = dj.raw[1] = 0;
+		n = loop_state(e, (int)i, pos, vel);
+		for (int k = 0; k < n; k++) {
+			dj.raw[k] += pos[k] - dj.turned[k];
+			dj.turned[k] = pos[k];
+		}
+	}
+}
+
+/* A body as a loop joint's axes see it, alone (a static or kinematic
+ * link, or the world, moves with nothing). */
+struct phys_body_inverse
+body_inverse(const dart_engine *e, int li)
+{
+	struct phys_body_inverse bi;
+
+	memset(&bi, 0, sizeof bi);
+	if (is_static(e, li) || e->links[(size_t)li].kinematic)
+		return bi;
+	const dd::BodyNode *b = e->links[(size_t)li].body;
+	Eigen::Matrix3d m = b->getInertia().getMoment();
+	double inertia[9];
+
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++)
+			inertia[3 * r + c] = m(r, c);
+	bi.inv_mass = 1 / b->getMass();
+	bi.inv_inertia = phys_inverse_inertia_world(inertia,
+	    link_pose(e, li).q);
+	bi.com = pv(b->getCOM());
+	return bi;
+}
+
+/*
+ * Springs and viscous damping of loop joints, as forces held to what
+ * stops the motion within the step, as under ODE and Bullet (DART's tree
+ * joints integrate theirs implicitly, whatever ODE's
+ * implicit_spring_damper says).
+ */
+void
+loop_forces(dart_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	bool linear = j->type == PHYS_JOINT_PRISMATIC;
+	djoint &dj = e->joints[(size_t)ji];
+	double pos[2], vel[2];
+	int n = loop_state(e, ji, pos, vel);
+	struct phys_body_inverse c = body_inverse(e, j->child);
+	struct phys_body_inverse p = body_inverse(e, j->parent);
+	phys_vec3 anchor = phys_pose_mul(link_pose(e, j->child),
+	    dj.f.in_child).p;
+
+	for (int k = 0; k < n; k++) {
+		phys_vec3 axis = phys_joint_frames_axis(&dj.f, link_pose(e,
+		    j->parent), k, pos[0]);
+		double inv = phys_axis_inverse_inertia(&c, &p, anchor, axis,
+		    linear);
+		double f = phys_joint_spring_damper_stable(v, inner(j, k),
+		    pos[k], vel[k], inv, e->step);
+		Eigen::Vector3d F = ev(v3_scale(axis, f));
+
+		dj.applied[k] = f;
+		if (f == 0)
+			continue;
+		for (int side = 0; side < 2; side++) {
+			int li = side ? j->parent : j->child;
+
+			if (is_static(e, li))
+				continue;
+			dd::BodyNode *b = e->links[(size_t)li].body;
+			if (linear)
+				b->addExtForce(side ? -F : F, b->getLocalCOM(),
+				    false, true);
+			else
+				b->addExtTorque(side ? -F : F, false);
+		}
+	}
+}
+
+/*
+ * velocity_decay as under ODE: each step takes that share of a link's
+ * velocity away, as a force at its centre of mass and a torque.
+ */
+void
+decay(dart_engine *e, int li)
+{
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
+	dlink &dl = e->links[(size_t)li];
+	double lin = PVD(v, LINK_velocity_decay_linear);
+	double ang = PVD(v, LINK_velocity_decay_angular);
+
+	if (lin == 0 && ang == 0)
+		return;
+	if (lin != 0)
+		dl.body->addExtForce(-lin / e->step * dl.body->getMass() *
+		    dl.body->getCOMLinearVelocity(), dl.body->getLocalCOM(),
+		    false, true);
+	if (ang != 0) {
+		Eigen::Matrix3d r = dl.body->getWorldTransform().linear();
+		Eigen::Matrix3d I = r * dl.body->getInertia().getMoment() *
+		    r.transpose();
+
+		dl.body->addExtTorque(-ang / e->step * I *
+		    dl.body->getAngularVelocity(), false);
+	}
+}
+
+/* ---- contacts ---- */
+
+/* Gazebo reads a surface's friction from its <ode> block under DART. */
+surface_pair
+surfaces(const dart_engine *e, int c1, int c2)
+{
+	const struct phys_value *s[2] = { vals(e, PHYS_S_COLLISION, c1),
+		vals(e, PHYS_S_COLLISION, c2) };
+	int ci[2] = { c1, c2 };
+	surface_pair p;
+
+	p.mu[0] = fmin(PVD(s[0], COLLISION_surface_friction_ode_mu),
+	    PVD(s[1], COLLISION_surface_friction_ode_mu));
+	p.mu[1] = fmin(PVD(s[0], COLLISION_surface_friction_ode_mu2),
+	    PVD(s[1], COLLISION_surface_friction_ode_mu2));
+	p.slip[0] = fmax(PVD(s[0], COLLISION_surface_friction_ode_slip1),
+	    PVD(s[1], COLLISION_surface_friction_ode_slip1));
+	p.slip[1] = fmax(PVD(s[0], COLLISION_surface_friction_ode_slip2),
+	    PVD(s[1], COLLISION_surface_friction_ode_slip2));
+	p.bounce = fmax(PVD(s[0], COLLISION_surface_bounce_restitution_coefficient),
+	    PVD(s[1], COLLISION_surface_bounce_restitution_coefficient));
+	p.threshold = fmin(PVD(s[0], COLLISION_surface_bounce_threshold),
+	    PVD(s[1], COLLISION_surface_bounce_threshold));
+	p.erp = p.cfm = -1;
+	if (PV(s[0], COLLISION_surface_contact_ode_kp)->given ||
+	    PV(s[0], COLLISION_surface_contact_ode_kd)->given ||
+	    PV(s[1], COLLISION_surface_contact_ode_kp)->given ||
+	    PV(s[1], COLLISION_surface_contact_ode_kd)->given) {
+		/* springs in series, dampers side by side, as under ODE */
+		double h = e->step;
+		double kp = 1 / (1 / PVD(s[0], COLLISION_surface_contact_ode_kp) +
+		    1 / PVD(s[1], COLLISION_surface_contact_ode_kp));
+		double kd = PVD(s[0], COLLISION_surface_contact_ode_kd) +
+		    PVD(s[1], COLLISION_surface_contact_ode_kd);
+
+		if (h * kp + kd > 0) {
+			p.erp = h * kp / (h * kp + kd);
+			p.cfm = 1 / (h * kp + kd);
+		}
+		/* a negative max_vel is none (ODE's own limit is ODE's) */
+		p.max_vel = INFINITY;
+		for (int k = 0; k < 2; k++)
+			if (PVD(s[k], COLLISION_surface_contact_ode_max_vel) >= 0)
+				p.max_vel = std::min(p.max_vel, PVD(s[k],
+				    COLLISION_surface_contact_ode_max_vel));
+		p.min_depth = std::max(0.0, std::min(
+		    PVD(s[0], COLLISION_surface_contact_ode_min_depth),
+		    PVD(s[1], COLLISION_surface_contact_ode_min_depth)));
+	}
+	p.fdir = false;
+	/* fdir1 in its collision's frame, the first surface's first */
+	for (int k = 0; k < 2 && !p.fdir; k++) {
+		phys_vec3 d = PVV(s[k], COLLISION_surface_friction_ode_fdir1);
+		const struct phys_collision *c = &e->w->collisions[ci[k]];
+
+		if (v3_norm(d) == 0)
+			continue;
+		p.fdir = true;
+		p.dir = ev(v3_normalize(phys_quat_rotate(phys_pose_mul(
+		    link_pose(e, c->link), c->pose).q, d)));
+	}
+	return p;
+}
+
+bool
+without_contact(const struct phys_value *a, const struct phys_value *b)
+{
+	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
+	    PVB(b, COLLISION_surface_contact_collide_without_contact);
+}
+
+/*
+ * FCL collides a primitive shape with a mesh (one DART makes of triangles:
+ * a mesh, a cylinder, a cone) as the mesh with the shape, and gives the
+ * normal for that order: turned the other way when the mesh is the second
+ * object and the first is none.
+ */
+bool
+fcl_mesh(const dc::CollisionObject *o)
+{
+	const std::string &t = o->getShape()->getType();
+
+	return t == dd::MeshShape::getStaticType() ||
+	    t == dd::CylinderShape::getStaticType() ||
+	    t == "ConeShape" || t == "PyramidShape";
+}
+
+/*
+ * This step's contacts: the detector's points, at most the pair's limit
+ * per pair (the profile's and both collisions' max_contacts), counted as
+ * under ODE, each a constraint unless a surface collides without contact.
+ */
+void
+find_contacts(dart_engine *e)
+{
+	dc::CollisionOption opt(true, 1000000, e->filter);
+	std::map<std::pair<int, int>, int> kept;
+	auto &manual = e->solver->manual();
+
+	e->result.clear();
+	e->ncontacts = 0;
+	manual = e->lasting;
+	e->group->collide(opt, &e->result);
+	for (std::size_t i = 0; i < e->result.getNumContacts(); i++) {
+		const dc::Contact &c = e->result.getContact(i);
+		int c1 = collision_index(e, c.collisionObject1);
+		int c2 = collision_index(e, c.collisionObject2);
+		const struct phys_value *a, *b;
+		long limit = e->max_contacts;
+
+		if (c1 < 0 || c2 < 0 || c.penetrationDepth < 0 ||
+		    dc::Contact::isZeroNormal(c.normal))
+			continue;
+		Eigen::Vector3d normal = c.normal;
+		if (e->detector_used == "fcl" && fcl_mesh(c.collisionObject2) &&
+		    !fcl_mesh(c.collisionObject1))
+			normal = -normal;
+		a = vals(e, PHYS_S_COLLISION, c1);
+		b = vals(e, PHYS_S_COLLISION, c2);
+		limit = std::min(limit, std::min(PVI(a, COLLISION_max_contacts),
+		    PVI(b, COLLISION_max_contacts)));
+		int &n = kept[std::make_pair(std::min(c1, c2), std::max(c1, c2))];
+		if (n >= limit)
+			continue;
+		n++;
+		if (without_contact(a, b)) {
+			/* reported, never pushed apart */
+			if (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
+			    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))
+				e->ncontacts++;
+			continue;
+		}
+		e->ncontacts++;
+		manual.push_back(std::make_shared<Contact>(
+		    const_cast<dd::BodyNode *>(c.collisionObject1->getShapeFrame()
+		    ->asShapeNode()->getBodyNodePtr().get()),
+		    const_cast<dd::BodyNode *>(c.collisionObject2->getShapeFrame()
+		    ->asShapeNode()->getBodyNodePtr().get()),
+		    c.point, normal, c.penetrationDepth, surfaces(e, c1, c2),
+		    e->step));
+	}
+}
+
+/* ---- the engine's operations ---- */
+
+/* What DART does with each parameter: its own block's; the friction of
+ * the <ode> block, which Gazebo's DART reads too; the shared ones as under
+ * ODE but where DART has its own (joint coefficients) or phys emulates
+ * what DART lacks (velocity decay); other engines' are another engine's. */
+static phys_ode_support
+dart_support(const struct phys_param *p)
+{
+	if (!(p->engines & PHYS_E_DART))
+		return PHYS_ODE_OTHER;
+	switch (p->id) {
+	/* soft bodies: DART's, not run by phys */
+	case PHYS_P_COLLISION_surface_soft_contact_dart_bone_attachment:
+	case PHYS_P_COLLISION_surface_soft_contact_dart_stiffness:
+	case PHYS_P_COLLISION_surface_soft_contact_dart_damping:
+	case PHYS_P_COLLISION_surface_soft_contact_dart_flesh_mass_fraction:
+		return PHYS_ODE_INERT;
+	case PHYS_P_JOINT_axis_dynamics_damping:
+	case PHYS_P_JOINT_axis_dynamics_friction:
+	case PHYS_P_JOINT_axis_dynamics_spring_reference:
+	case PHYS_P_JOINT_axis_dynamics_spring_stiffness:
+	case PHYS_P_JOINT_axis2_dynamics_damping:
+	case PHYS_P_JOINT_axis2_dynamics_friction:
+	case PHYS_P_JOINT_axis2_dynamics_spring_reference:
+	case PHYS_P_JOINT_axis2_dynamics_spring_stiffness:
+	case PHYS_P_JOINT_thread_pitch:
+	case PHYS_P_JOINT_screw_thread_pitch:
+	case PHYS_P_COLLISION_geometry_ellipsoid_radii:
+		return PHYS_ODE_NATIVE;
+	case PHYS_P_LINK_velocity_decay_linear:
+	case PHYS_P_LINK_velocity_decay_angular:
+	case PHYS_P_COLLISION_surface_bounce_restitution_coefficient:
+	case PHYS_P_COLLISION_surface_bounce_threshold:
+		return PHYS_ODE_EMULATED;
+	default:
+		break;
+	}
+	if (p->engines == PHYS_E_DART)
+		return PHYS_ODE_NATIVE;
+	return p->ode;	/* shared: honoured as under ODE */
+}
+
+static struct dart_engine *
+dart_engine_new(const struct phys_world *w, const struct phys_run_values *v,
+    const struct phys_engine_options *opt)
+{
+	auto *e = new dart_engine(w, v);
+	Quiet quiet;
+
+	e->skip_unsupported = opt && opt->skip_unsupported;
+	e->links.resize(w->nlinks);
+	e->joints.resize(w->njoints);
+	try {
+		e->world = dart::simulation::World::create();
+		auto solver = std::make_unique<Solver>();
+		e->solver = solver.get();
+		e->world->setConstraintSolver(std::move(solver));
+		e->filter = std::make_shared<Filter>(e);
+		if (dart_engine_apply_profile(e) < 0 || build(e) < 0 ||
+		    make_detector(e, true) < 0 || dart_engine_apply_profile(e) < 0) {
+			dart_engine_free(e);
+			return nullptr;
+		}
+	} catch (const std::exception &ex) {
+		phys_fail("DART: %s", ex.what());
+		dart_engine_free(e);
+		return nullptr;
+	}
+	dart_engine_apply_world(e);
+	for (size_t i = 0; i < w->nlinks; i++) {
+		const struct phys_model *m = &w->models[w->links[i].model];
+
+		if (m->has_init_vel && !e->links[i].is_static)
+			dart_engine_set_link_vel(e, (int)i, &m->init_linear,
+			    &m->init_angular);
+	}
+	return e;
+}
+
+static void
+dart_engine_free(struct dart_engine *e)
+{
+	Quiet quiet;
+
+	if (!e)
+		return;
+	e->group.reset();
+	e->lasting.clear();
+	if (e->solver)
+		e->solver->manual().clear();
+	e->world.reset();
+	e->links.clear();
+	e->trees.clear();
+	delete e;
+}
+
+static void
+dart_engine_set_clock(struct dart_engine *e, double t, long iter)
+{
+	e->base_time = t;
+	e->base_iter = e->iterations = iter;
+}
+
+static int
+dart_engine_apply_profile(struct dart_engine *e)
+{
+	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
+	bool pgs = strcmp(PVS(v, PHYSICS_dart_solver_solver_type), "pgs") == 0;
+
+	if (!(PVD(v, PHYSICS_max_step_size) > 0))
+		return phys_fail("max_step_size must be positive");
+	e->base_time = dart_engine_time(e);
+	e->base_iter = e->iterations;
+	e->step = PVD(v, PHYSICS_max_step_size);
+	e->max_contacts = (int)PVI(v, PHYSICS_max_contacts);
+	e->world->setTimeStep(e->step);
+	/* Dantzig falls back on PGS where it fails, as DART's default. */
+	if (pgs) {
+		e->solver->setBoxedLcpSolver(std::make_shared<dk::PgsBoxedLcpSolver>());
+		e->solver->setSecondaryBoxedLcpSolver(nullptr);
+	} else {
+		e->solver->setBoxedLcpSolver(
+		    std::make_shared<dk::DantzigBoxedLcpSolver>());
+		e->solver->setSecondaryBoxedLcpSolver(
+		    std::make_shared<dk::PgsBoxedLcpSolver>());
+	}
+	if (!e->links.empty() && e->group)
+		return make_detector(e, false);
+	return 0;
+}
+
+static void
+dart_engine_apply_world(struct dart_engine *e)
+{
+	e->world->setGravity(ev(PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity)));
+}
+
+static int
+dart_engine_apply_link(struct dart_engine *e, int li)
+{
+	Quiet quiet;
+
+	if (e->links[(size_t)li].is_static)
+		return 0;
+	if (set_mass(e, li, false) < 0)
+		return -1;
+	apply_link_flags(e, li);
+	return 0;
+}
+
+/*
+ * A tree joint's new values: a new axis.xyz is taken in the joint frame
+ * (SDF 1.7's default), the joint set up again where it is, its positions
+ * carried on as offsets (as under ODE).
+ */
+static int
+dart_engine_apply_joint(struct dart_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	djoint &dj = e->joints[(size_t)ji];
+	phys_vec3 xyz[2] = { PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis_xyz),
+		PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis2_xyz) };
+	Quiet quiet;
+
+	if (dj.kind != J_TREE || j->type == PHYS_JOINT_BALL ||
+	    j->type == PHYS_JOINT_FIXED)
+		return 0;
+	for (int k = 0; k < 2; k++)
+		if (v3_norm(xyz[k]) == 0)
+			return phys_fail("joint '%s': axis is zero", j->name);
+	if (xyz[0].x != dj.xyz[0].x || xyz[0].y != dj.xyz[0].y ||
+	    xyz[0].z != dj.xyz[0].z || xyz[1].x != dj.xyz[1].x ||
+	    xyz[1].y != dj.xyz[1].y || xyz[1].z != dj.xyz[1].z) {
+		dd::Joint *d = dj.dj;
+		Eigen::Isometry3d rel = d->getRelativeTransform();
+		Eigen::VectorXd vel = d->getVelocities();
+		double pos[2], v[2];
+		int n = inner_state(e, ji, pos, v);
+
+		for (int k = 0; k < n; k++)
+			dj.offset[k] = pos[k];
+		/* the parent side takes the displacement; coordinates 0 */
+		d->setTransformFromParentBodyNode(rel *
+		    d->getTransformFromChildBodyNode());
+		d->setPositions(Eigen::VectorXd::Zero((long)d->getNumDofs()));
+		Eigen::Vector3d a1 = ev(v3_normalize(xyz[0]));
+		Eigen::Vector3d a2 = ev(v3_normalize(xyz[1]));
+		if (auto *r = dynamic_cast<dd::RevoluteJoint *>(d))
+			r->setAxis(a1);
+		else if (auto *p = dynamic_cast<dd::PrismaticJoint *>(d))
+			p->setAxis(a1);
+		else if (auto *s = dynamic_cast<dd::ScrewJoint *>(d))
+			s->setAxis(a1);
+		else if (auto *u = dynamic_cast<dd::UniversalJoint *>(d)) {
+			u->setAxis1(j->type == PHYS_JOINT_REVOLUTE2 ? -a2 : a2);
+			u->setAxis2(a1);
+		}
+		dj.xyz[0] = xyz[0], dj.xyz[1] = xyz[1];
+		(void)vel;
+	}
+	if (j->type == PHYS_JOINT_SCREW) {
+		dj.lead = screw_lead(e, ji);
+		static_cast<dd::ScrewJoint *>(dj.dj)->setPitch(dj.lead * 2 * M_PI);
+	}
+	return set_axes(e, ji);
+}
+
+static int
+dart_engine_apply_collision(struct dart_engine *e, int ci)
+{
+	Quiet quiet;
+
+	return attach_shapes(e, e->w->collisions[ci].link, false);
+}
+
+/* A state DART can step from: every body within phys_check_body's
+ * bounds (else it has diverged, as under the other engines), under a
+ * gravity within DART_RANGE. */
+static int
+check_state(struct dart_engine *e)
+{
+	Eigen::Vector3d g = e->world->getGravity();
+
+	if (!(g.norm() <= DART_RANGE))
+		return phys_fail("gravity of %g m/s^2: DART runs up to %g",
+		    g.norm(), DART_RANGE);
+	for (size_t i = 0; i < e->links.size(); i++) {
+		phys_pose p;
+		phys_vec3 lin, ang;
+
+		if (e->links[i].is_static)
+			continue;
+		dart_engine_link_pose(e, (int)i, &p);
+		dart_engine_link_vel(e, (int)i, &lin, &ang);
+		if (phys_check_body(e->w, e->v, e->step, (int)i, p.p, p.q, lin,
+		    ang, dart_engine_time(e)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+dart_engine_step(struct dart_engine *e)
+{
+	Quiet quiet;
+
+	for (size_t i = 0; i < e->joints.size(); i++)
+		if (e->joints[i].kind == J_LOOP)
+			loop_forces(e, (int)i);
+	for (size_t i = 0; i < e->links.size(); i++) {
+		dlink &dl = e->links[i];
+
+		if (dl.is_static)
+			continue;
+		decay(e, (int)i);
+		if (dl.kinematic && dl.tree_joint < 0)
+			dl.joint->setCommands(dl.joint->getVelocities());
+	}
+	if (check_state(e) < 0)
+		return -1;
+	find_contacts(e);
+	e->world->step();
+	e->solver->manual().clear();
+	e->iterations++;
+	track_loops(e, false);
+	return check_state(e);
+}
+
+static double
+dart_engine_time(const struct dart_engine *e)
+{
+	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
+	    e->step);
+}
+
+static long
+dart_engine_iterations(const struct dart_engine *e)
+{
+	return e->iterations;
+}
+
+static void
+dart_engine_link_pose(const struct dart_engine *e, int li, phys_pose *out)
+{
+	*out = link_pose(e, li);
+}
+
+static void
+dart_engine_link_vel(const struct dart_engine *e, int li, phys_vec3 *lin,
+    phys_vec3 *ang)
+{
+	const dlink &dl = e->links[(size_t)li];
+
+	if (dl.is_static) {
+		*lin = *ang = v3(0, 0, 0);
+		return;
+	}
+	*lin = pv(dl.body->getLinearVelocity());
+	*ang = pv(dl.body->getAngularVelocity());
+}
+
+static void
+dart_engine_link_com(const struct dart_engine *e, int li, phys_vec3 *com,
+    phys_vec3 *com_vel)
+{
+	const dlink &dl = e->links[(size_t)li];
+
+	if (dl.is_static) {
+		*com = phys_pose_apply(e->w->links[li].pose, phys_pose_from6(PV(
+		    vals(e, PHYS_S_LINK, li), LINK_inertial_pose)->u.pose).p);
+		*com_vel = v3(0, 0, 0);
+		return;
+	}
+	*com = pv(dl.body->getCOM());
+	*com_vel = pv(dl.body->getCOMLinearVelocity());
+}
+
+static bool
+dart_engine_link_dynamic(const struct dart_engine *e, int li)
+{
+	return !e->links[(size_t)li].is_static;
+}
+
+/* As the model gives them, about the centre of mass in the inertial
+ * frame (raised to the floor only for a tensor no body has). */
+static void
+dart_engine_link_mass(const struct dart_engine *e, int li, double *mass,
+    double inertia[6])
+{
+	const dlink &dl = e->links[(size_t)li];
+
+	if (dl.is_static) {
+		phys_link_values_mass(vals(e, PHYS_S_LINK, li), mass, inertia);
+		return;
+	}
+	*mass = dl.mass;
+	memcpy(inertia, dl.inertia, sizeof dl.inertia);
+}
+
+/* A moving link's new pose; the others of its tree stay where they are
+ * (their joints take up the difference). */
+static int
+dart_engine_set_link_pose(struct dart_engine *e, int li, phys_pose p)
+{
+	dlink &dl = e->links[(size_t)li];
+
+	if (dl.is_static)
+		return phys_fail("link '%s' is static: its pose cannot change",
+		    e->w->links[li].name);
+	std::vector<int> link_of = links_of(e, dl.skel);
+	std::vector<Eigen::Isometry3d> pose(link_of.size());
+	Quiet quiet;
+
+	for (std::size_t i = 0; i < link_of.size(); i++)
+		pose[i] = dl.skel->getBodyNode(i)->getWorldTransform();
+	pose[dl.body->getIndexInSkeleton()] = iso(p);
+	place_tree(e, dl.skel, pose, link_of);
+	track_loops(e, true);
+	return 0;
+}
+
+/* Velocities are those of the link origin, world frame; the others of
+ * its tree keep theirs. */
+static int
+dart_engine_set_link_vel(struct dart_engine *e, int li, const phys_vec3 *lin,
+    const phys_vec3 *ang)
+{
+	dlink &dl = e->links[(size_t)li];
+
+	if (dl.is_static)
+		return phys_fail("link '%s' is static: it cannot move",
+		    e->w->links[li].name);
+	std::vector<Eigen::Vector6d> vel(dl.skel->getNumBodyNodes());
+	Quiet quiet;
+
+	for (std::size_t i = 0; i < vel.size(); i++)
+		vel[i] = dl.skel->getBodyNode(i)->getSpatialVelocity();
+	Eigen::Matrix3d rt = dl.body->getWorldTransform().linear().transpose();
+	Eigen::Vector6d &mine = vel[dl.body->getIndexInSkeleton()];
+	if (ang)
+		mine.head<3>() = rt * ev(*ang);
+	if (lin)
+		mine.tail<3>() = rt * ev(*lin);
+	else
+		mine.tail<3>() = rt * dl.body->getLinearVelocity();
+	move_tree(dl.skel, vel);
+	return 0;
+}
+
+/* A joint's positions and rates by this engine's axes (inner). */
+int
+inner_state(const struct dart_engine *e, int ji, double pos[2],
+    double vel[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const djoint &dj = e->joints[(size_t)ji];
+
+	pos[0] = pos[1] = vel[0] = vel[1] = 0;
+	if (dj.kind == J_LOOP)
+		return loop_state(e, ji, pos, vel);
+	if (dj.kind != J_TREE)
+		return 0;
+	switch (j->type) {
+	case PHYS_JOINT_REVOLUTE:
+	case PHYS_JOINT_PRISMATIC:
+		pos[0] = dj.dj->getPosition(0) + dj.offset[0];
+		vel[0] = dj.dj->getVelocity(0);
+		return 1;
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2:
+		for (int k = 0; k < 2; k++) {
+			pos[k] = dj.dj->getPosition((std::size_t)k) + dj.offset[k];
+			vel[k] = dj.dj->getVelocity((std::size_t)k);
+		}
+		return 2;
+	case PHYS_JOINT_SCREW:	/* Gazebo's order: the turn, then travel */
+		pos[0] = dj.dj->getPosition(0) + dj.offset[0];
+		vel[0] = dj.dj->getVelocity(0);
+		pos[1] = dj.lead * pos[0];
+		vel[1] = dj.lead * vel[0];
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* ... by phys's axes. */
+static int
+dart_engine_joint_state(const struct dart_engine *e, int ji, double pos[2],
+    double vel[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	double p[2], v[2];
+	int n = inner_state(e, ji, p, v);
+
+	for (int k = 0; k < 2; k++) {
+		pos[k] = p[inner(j, k)];
+		vel[k] = v[inner(j, k)];
+	}
+	return n;
+}
+
+/*
+ * The wrench on the child about its origin, in its frame: what the tree
+ * joint transmits (less its springs and damping, which ODE applies as
+ * forces beside the constraint, when only the constraint's is asked
+ * for), or what the loop's constraint gave.
+ */
+bool
+child_wrench(const dart_engine *e, int ji, Eigen::Vector6d &w,
+    bool constraint_only)
+{
+	const djoint &dj = e->joints[(size_t)ji];
+
+	if (dj.kind == J_TREE) {
+		const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+		std::size_t n = std::min<std::size_t>(dj.dj->getNumDofs(), 2);
+		Eigen::VectorXd tau = Eigen::VectorXd::Zero((long)dj.dj->getNumDofs());
+
+		w = dj.dj->getChildBodyNode()->getBodyForce();
+		if (!constraint_only || e->w->joints[ji].type == PHYS_JOINT_BALL)
+			return true;
+		for (std::size_t k = 0; k < n; k++)
+			tau[(long)k] = phys_joint_spring_damper(v,
+			    inner(&e->w->joints[ji], (int)k),
+			    dj.dj->getPosition(k) + dj.offset[k],
+			    dj.dj->getVelocity(k));
+		w -= dj.dj->getRelativeJacobian() * tau;
+		return true;
+	}
+	if (dj.kind == J_LOOP) {
+		w = dj.loop->impulse / e->step;
+		return true;
+	}
+	return false;
+}
+
+static void
+dart_engine_joint_wrench(const struct dart_engine *e, int ji,
+    phys_vec3 *force, phys_vec3 *torque)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	Eigen::Vector6d w;
+	int li = e->joints[(size_t)ji].kind == J_LOOP && is_static(e, j->child) ?
+	    j->parent : j->child;
+
+	*force = *torque = v3(0, 0, 0);
+	if (!child_wrench(e, ji, w, true) || is_static(e, li))
+		return;
+	const dd::BodyNode *b = e->links[(size_t)li].body;
+	Eigen::Matrix3d r = b->getWorldTransform().linear();
+	Eigen::Vector3d f = r * w.tail<3>(), t = r * w.head<3>();
+	Eigen::Vector3d arm = b->getCOM() - b->getWorldTransform().translation();
+
+	/* About the centre of mass, as ODE gives it. */
+	*force = pv(f);
+	*torque = pv(t - arm.cross(f));
+}
+
+/* The constraint's share along each axis, plus what springs and damping
+ * applied there: a tree joint's generalized force as DART transmits it
+ * (its springs and damping inside), a loop's from its wrench. */
+static int
+dart_engine_joint_effort(const struct dart_engine *e, int ji, double eff[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const djoint &dj = e->joints[(size_t)ji];
+	double pos[2], vel[2];
+	int n = inner_state(e, ji, pos, vel);
+	Eigen::Vector6d w;
+
+	eff[0] = eff[1] = 0;
+	if (n == 0 || !child_wrench(e, ji, w, false))
+		return n;
+	if (dj.kind == J_TREE && j->type != PHYS_JOINT_SCREW) {
+		Eigen::VectorXd g = dj.dj->getRelativeJacobian().transpose() * w;
+
+		for (int k = 0; k < n; k++)
+			eff[k] = g[inner(j, k)];
+		return n;
+	}
+	/* At the joint's anchor, along its world axes. */
+	const dd::BodyNode *b = e->links[(size_t)j->child].body;
+	if (dj.kind == J_LOOP && is_static(e, j->child))
+		return n;
+	Eigen::Isometry3d t = b->getWorldTransform();
+	phys_pose anchor = phys_pose_mul(link_pose(e, j->child), dj.f.in_child);
+	Eigen::Vector3d f = t.linear() * w.tail<3>();
+	Eigen::Vector3d tq = t.linear() * w.head<3>() +
+	    (t.translation() - ev(anchor.p)).cross(f);
+	for (int k = 0; k < n; k++) {
+		Eigen::Vector3d a = ev(phys_joint_frames_axis(&dj.f,
+		    link_pose(e, j->parent), j->type == PHYS_JOINT_SCREW ? 0 : k,
+		    pos[0]));
+		bool lin = j->type == PHYS_JOINT_PRISMATIC ||
+		    (j->type == PHYS_JOINT_SCREW && k == 1);
+
+		eff[k] = a.dot(lin ? f : tq) + (dj.kind == J_LOOP ?
+		    dj.applied[k] : 0);
+	}
+	if (swapped(j))
+		std::swap(eff[0], eff[1]);
+	return n;
+}
+
+static int
+dart_engine_contact_count(const struct dart_engine *e)
+{
+	return e->ncontacts;
+}
+
+/* What a state line reports of the values DART runs with. */
+static const struct phys_engine_field dart_record[] = {
+	{ "solver", PHYS_P_PHYSICS_dart_solver_solver_type },
+	{ "collision_detector", PHYS_P_PHYSICS_dart_collision_detector },
+	{ "max_step_size", PHYS_P_PHYSICS_max_step_size },
+	{ "max_contacts", PHYS_P_PHYSICS_max_contacts },
+	{ "gravity", PHYS_P_WORLD_gravity }
+};
+
+}	/* namespace */
+
+PHYS_ENGINE_DEFINE(dart_engine, phys_engine_dart, "dart", "DART", dart_support, dart_record)

@@ -1,0 +1,90 @@
+#!/usr/bin/env bats
+# Engines side by side: phys-step --engines runs one world under several
+# engines and reports, per field, how far they part and when; it exits 0
+# when they agree, 1 when they differ, 2 on trouble.
+
+load helper
+
+W="$WORLDS/closed_forms.sdf"
+
+@test "--engines all: a free fall is the same parabola under every engine, and they agree (exit 0)" {
+	run phys-step --engines all --tolerance 1e-9 -t 1 -e 100 -i 'fall::link/pose' "$W"
+	assert_success
+	grep '^{' <<<"$output" > "$TMP/o"
+	# one line per field of the pose, each engine's value at the largest spread
+	[ "$(wc -l < "$TMP/o")" -eq 6 ]
+	[ "$(jq -r '.values | keys_unsorted | join(",")' "$TMP/o" | sort -u)" = ode,bullet,mujoco,dart ]
+	jq -se 'map(select(.field == "fall::link/pose.z"))[0] | .max_abs <= 1e-9 and .first_t == null' "$TMP/o"
+}
+
+@test "--engines: where the engines part, the largest spread, its time and every engine's value there, as the runs say (exit 1)" {
+	run phys-step --engines ode,bullet,dart --tolerance 1e-3 --runs "$TMP/runs" -t 1.2 -i 'bounce::link/pose' "$W"
+	assert_failure 1
+	grep '^{' <<<"$output" > "$TMP/o"
+	for e in ode bullet dart; do
+		[ -s "$TMP/runs/$e.jsonl" ]
+	done
+	# the bounce's height: recomputed from the runs' own lines
+	for e in ode bullet dart; do
+		jq -r '[.t, .items["bounce::link/pose"].z] | @tsv' "$TMP/runs/$e.jsonl" > "$TMP/$e.z"
+	done
+	paste "$TMP/ode.z" "$TMP/bullet.z" "$TMP/dart.z" | awk '{
+		hi = $2; lo = $2
+		if ($4 > hi) hi = $4; if ($4 < lo) lo = $4
+		if ($6 > hi) hi = $6; if ($6 < lo) lo = $6
+		if (hi - lo > m) { m = hi - lo; t = $1 }
+		if (first == "" && hi - lo > 1e-3) first = $1 }
+		END { printf "%.17g %s %s\n", m, t, first }' > "$TMP/want"
+	read -r spread t first < "$TMP/want"
+	jq -r 'select(.field == "bounce::link/pose.z") | "\(.max_abs) \(.t) \(.first_t)"' "$TMP/o" > "$TMP/got"
+	read -r gspread gt gfirst < "$TMP/got"
+	rel "$gspread" "$spread" 1e-12
+	[ "$gt" = "$t" ] && [ "$gfirst" = "$first" ]
+	# the values are those of the runs at that time
+	for e in ode bullet dart; do
+		near "$(jq -r "select(.field == \"bounce::link/pose.z\") | .values.$e" "$TMP/o")" \
+		    "$(awk -v t="$t" '$1 == t { print $2 }' "$TMP/$e.z")" 0
+	done
+	# the ball rose again to within a centimetre of e^2 under each
+	jq -se 'map(select(.field == "bounce::link/pose.z"))[0] | .max_abs < 0.01' "$TMP/o"
+}
+
+@test "--engines: an engine without a profile of its own runs the starting one carried over to it" {
+	# box_stack.sdf has ODE profiles only; it starts in "sloppy": a 2 ms
+	# step and the quick (projected Gauss-Seidel) solver
+	phys-step --engines ode,dart --runs "$TMP/runs" -n 10 -i 'box0::link/pose' \
+	    "$WORLDS/box_stack.sdf" > /dev/null 2> "$TMP/err" || true
+	head -1 "$TMP/runs/dart.jsonl" | jq -e '.preset == "dart_from_sloppy" and
+	    .engine.solver == "pgs" and .engine.max_step_size == 0.002' ||
+	    fail "$(head -1 "$TMP/runs/dart.jsonl")"
+	head -1 "$TMP/runs/ode.jsonl" | jq -e '.preset == "sloppy"'
+	# what DART has no counterpart for is named
+	grep -q "profile 'sloppy': no dart counterpart, not carried over: ode.solver.iters" "$TMP/err"
+	# a world with a profile of that engine runs it: the "dart" one
+	phys-step --engines ode,dart --runs "$TMP/runs2" -n 1 -i 'fall::link/pose' "$W" > /dev/null || true
+	head -1 "$TMP/runs2/dart.jsonl" | jq -e '.preset == "dart"'
+}
+
+@test "--engines: a plot of the fields, a colour an engine" {
+	command -v gnuplot > /dev/null || skip "gnuplot is not installed"
+	phys-step --engines all -t 1 -i 'bounce::link/pose' --plot "$TMP/b.png" "$W" > /dev/null || true
+	[ "$(file -b --mime-type "$TMP/b.png")" = image/png ]
+}
+
+@test "--engines: trouble is exit 2 (a run an engine refuses, a bad list, options without --engines, control lines from stdin)" {
+	sed -e 's|<joint name="slider" type="prismatic">|<joint name="slider" type="screw"><thread_pitch>10</thread_pitch>|' "$W" > "$TMP/screw.sdf"
+	run phys-step --engines ode,bullet -n 1 "$TMP/screw.sdf"
+	[ "$status" -eq 2 ]
+	assert_output --partial "the Bullet engine runs no screw or gearbox joint"
+	run phys-step --engines ode,nosuch -n 1 "$W"
+	[ "$status" -eq 2 ]
+	assert_output --partial "--engines: no engine 'nosuch' (ode, bullet, mujoco, dart, or all)"
+	run phys-step --engines ode -n 1 "$W"
+	[ "$status" -eq 2 ]
+	run phys-step --tolerance 1 -n 1 "$W"
+	[ "$status" -eq 2 ]
+	assert_output --partial "go with --engines"
+	run phys-step --engines ode,dart -c - -n 1 "$W" < /dev/null
+	[ "$status" -eq 2 ]
+	assert_output --partial "its control lines come from a file"
+}
