@@ -31,6 +31,12 @@ PKGS = libxml-2.0 jansson ode bullet-float64
 # that "make deps" has installed pkg-config and the -dev packages first.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) $(DLOPEN_PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(PKGS))
+# Simbody's pkg-config file gives C++ flags (-std=c++11), which a C compile
+# refuses: it is not one of PKGS (their flags reach every compile and
+# libphys.pc's Requires). Its include path reaches the C++ engines only,
+# its libraries every link, and libphys.pc names them in Libs.
+SIMBODY_CFLAGS = $(filter-out -std=%,$(shell $(PKG_CONFIG) --cflags simbody))
+SIMBODY_LIBS = $(shell $(PKG_CONFIG) --libs simbody)
 # Compiled against, opened at run time by name (lib/base/dl.h), not linked:
 # libgdal alone pulls in over a hundred libraries, whose loading cost every
 # command 0.15 s of processor time (lib/assets/heightmap.c opens it for terrain),
@@ -56,8 +62,14 @@ ALL_CFLAGS = $(WARN) $(CFLAGS) $(EXTRA_CFLAGS)
 # headers are system headers, so their warnings are not ours.
 CXXWARN = -std=c++17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 	-Wno-missing-field-initializers
-ALL_CXXFLAGS = $(CXXWARN) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
-CXX_CPPFLAGS = $(LIB_INC) $(subst -I/,-isystem /,$(PKG_CFLAGS)) $(CPPFLAGS)
+# g++ makes the statics of inline functions in the engines' headers
+# "unique" global names, which the installed library would export; weak
+# ones, as clang makes them, it keeps to itself (lib/api's objcopy).
+NO_UNIQUE = $(shell $(CXX) -fno-gnu-unique -fsyntax-only -x c++ /dev/null \
+	2>/dev/null && echo -fno-gnu-unique)
+ALL_CXXFLAGS = $(CXXWARN) $(NO_UNIQUE) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
+CXX_CPPFLAGS = $(LIB_INC) $(subst -I/,-isystem /,$(PKG_CFLAGS) $(SIMBODY_CFLAGS)) \
+	$(CPPFLAGS)
 ALL_LDFLAGS = $(EXTRA_LDFLAGS) $(LDFLAGS)
 # MuJoCo (Debian's libmujoco-dev, 2.2.2) ships no pkg-config file: its
 # headers are in the default include path and it links as -lmujoco.
@@ -69,9 +81,8 @@ MUJOCO_LIBS = -lmujoco
 # file of its own, is named here.
 DART_CFLAGS = $(filter-out -std=%,$(shell $(PKG_CONFIG) --cflags dart))
 DART_LIBS = -ldart-collision-ode $(shell $(PKG_CONFIG) --libs dart)
-# Linked by $(CC): the C++ runtime the Bullet, MuJoCo and DART engines need
-# is named here.
-LDLIBS = $(PKG_LIBS) $(MUJOCO_LIBS) $(DART_LIBS) -lstdc++ -lm
+# Linked by $(CC): the C++ runtime the C++ engines need is named here.
+LDLIBS = $(PKG_LIBS) $(SIMBODY_LIBS) $(MUJOCO_LIBS) $(DART_LIBS) -lstdc++ -lm
 
 B ?= build
 CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep
@@ -171,7 +182,7 @@ spec:
 
 bench: deps
 	@$(MAKE) --no-print-directory all
-	@PKGS="$(PKGS)" DART_LIBS="$(DART_LIBS)" DART_CFLAGS="$(DART_CFLAGS)" sh bench/run
+	@PKGS="$(PKGS)" SIMBODY_LIBS="$(SIMBODY_LIBS)" DART_LIBS="$(DART_LIBS)" DART_CFLAGS="$(DART_CFLAGS)" sh bench/run
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
@@ -226,7 +237,7 @@ $(B)/libphys.pc: lib/api/libphys.pc.in FORCE
 		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
 		-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
 		-e 's|@VERSION@|$(VERSION)|' -e 's|@REQUIRES@|$(PKGS)|' \
-		-e 's|@LIBS@|$(DART_LIBS)|' \
+		-e 's|@LIBS@|$(SIMBODY_LIBS) $(DART_LIBS)|' \
 		lib/api/libphys.pc.in >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 

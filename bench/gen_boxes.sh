@@ -3,7 +3,8 @@
 # the static mesh file MESH), in a square grid 0.3 m apart, dropped from
 # 0.3 m (quick step, 50 iterations); a second profile, "bullet", runs it
 # under Bullet (50 iterations), a third, "mujoco", under MuJoCo (its
-# defaults: Newton, 100 iterations at most), a fourth, "dart", under DART.
+# defaults: Newton, 100 iterations at most), a fourth, "simbody", under
+# Simbody, a fifth, "dart", under DART.
 n=${1:-100}
 awk -v n="$n" -v mesh="$2" 'BEGIN {
 	side = int(sqrt(n)); if (side * side < n) side++
@@ -19,6 +20,9 @@ awk -v n="$n" -v mesh="$2" 'BEGIN {
 	print "      <bullet><solver><iters>50</iters></solver></bullet>"
 	print "    </physics>"
 	print "    <physics name=\"mujoco\" type=\"mujoco\">"
+	print "      <max_step_size>0.001</max_step_size>"
+	print "    </physics>"
+	print "    <physics name=\"simbody\" type=\"simbody\">"
 	print "      <max_step_size>0.001</max_step_size>"
 	print "    </physics>"
 	print "    <physics name=\"dart\" type=\"dart\">"

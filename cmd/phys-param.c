@@ -472,7 +472,7 @@ cmd_doc(int argc, char **argv, void *ctx)
 	    "as in a run\n.RB ( phys\\-step\\ \\-s ,\ncontrol lines), "
 	    "and moves the link's inertial as its\n.B inertia.follow\n"
 	    "says.\nIn a run, every engine collides the new size and "
-	    "weigh the new inertial from the next step on.\nThe resized shape's share of the inertial, a uniform solid "
+	    "weighs the new inertial from the next step on.\nThe resized shape's share of the inertial, a uniform solid "
 	    "at the link's density (the collision's\n.BR <density> ,\n"
 	    "or the link's mass over the volume of its shapes), is taken out "
 	    "at the old size and put back at the new one, by mass, first and "

@@ -335,13 +335,14 @@ opens() {
 	phys-step -t 1 -r 1 "$TMP/many.sdf" | tail -1 | jq -e '[.items | to_entries[] | select(.key | test("^m[0-9]+::l/pose$")) | .value.z] | length == 50 and all(. > 0.49 and . < 0.51)'
 }
 
-# Profiles for a world(): ODE's, the default, Bullet's, MuJoCo's and DART's.
-PROFILES='<physics name="ode" type="ode" default="true"/><physics name="bullet" type="bullet"/><physics name="mujoco" type="mujoco"/><physics name="dart" type="dart"/>'
+# Profiles for a world(): ODE's, the default, Bullet's, MuJoCo's, Simbody's and DART's.
+PROFILES='<physics name="ode" type="ode" default="true"/><physics name="bullet" type="bullet"/><physics name="mujoco" type="mujoco"/><physics name="simbody" type="simbody"><simbody><contact><dissipation>2</dissipation></contact></simbody></physics><physics name="dart" type="dart"/>'
 
 # resized_run BODY PARAM VALUE PROFILE: a resize at t = 0.5; ODE's contacts
 # correct at 0.5 m/s, so the body rises out of the ground rather than
 # being thrown (Bullet's split impulse moves it without a velocity;
-# MuJoCo's soft contact throws it up, and it is back at rest by 3.5 s).
+# MuJoCo's soft contact throws it up, and it is back at rest by 3.5 s;
+# Simbody's contacts, of dissipation 2 s/m, push apart at 1/2 m/s at most).
 resized_run() {
 	echo "{\"t\":0.5,\"name\":\"$1::link::c/$2\",\"value\":$3}" > "$TMP/ctl"
 	phys-step -p "$4" -t 3.5 -r 2 -c "$TMP/ctl" -s "$1::link::c/surface.contact.ode.max_vel=0.5" \

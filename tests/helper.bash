@@ -44,13 +44,13 @@ rel() {
 }
 
 # for_both CMD ARGS...: CMD ARGS PROFILE for the world's "ode" profile and
-# its "bullet", "mujoco" and "dart" ones (worlds/closed_forms.sdf,
+# its "bullet", "mujoco", "simbody" and "dart" ones (worlds/closed_forms.sdf,
 # worlds/resting_box.sdf). Not as "CMD || fail", which would turn off set -e
 # inside CMD and let all its checks but the last pass unseen: the output of
 # a failing test shows the profile last named.
 for_both() {
 	local p
-	for p in ode bullet mujoco dart; do
+	for p in ode bullet mujoco simbody dart; do
 		echo "under the $p profile"
 		"$@" "$p"
 	done

@@ -154,16 +154,16 @@ glob_set_changes_each_mu() {
 	# SDFormat defaults and ranges, and the bounds that keep a run finite:
 	# at most 10^6 solver iterations, a mass above 0)
 	grep -A1 -Fx '.B ode.solver.iters \fR(iters)\fP' "$TMP/p.7" | tail -1 |
-	    grep -Fx 'int, default 50, from 1 to 1000000; ode; ODE: native; Bullet: another engine'\''s; MuJoCo: another engine'\''s; DART: another engine'\''s.'
+	    grep -Fx 'int, default 50, from 1 to 1000000; ode; ODE: native; Bullet: another engine'\''s; MuJoCo: another engine'\''s; Simbody: another engine'\''s; DART: another engine'\''s.'
 	grep -A1 -Fx '.B ode.constraints.erp \fR(erp)\fP' "$TMP/p.7" | tail -1 |
-	    grep -Fx 'double, 1, default 0.2, from 0 to 1; ode; ODE: native; Bullet: another engine'\''s; MuJoCo: another engine'\''s; DART: another engine'\''s.'
+	    grep -Fx 'double, 1, default 0.2, from 0 to 1; ode; ODE: native; Bullet: another engine'\''s; MuJoCo: another engine'\''s; Simbody: another engine'\''s; DART: another engine'\''s.'
 	grep -A1 -Fx '.B ode.solver.precon_iters \fR(precon_iters)\fP' "$TMP/p.7" | tail -1 |
-	    grep -Fx 'int, default 0, from 0 to 1000000; ode; ODE: inert; Bullet: another engine'\''s; MuJoCo: another engine'\''s; DART: another engine'\''s.'
+	    grep -Fx 'int, default 0, from 0 to 1000000; ode; ODE: inert; Bullet: another engine'\''s; MuJoCo: another engine'\''s; Simbody: another engine'\''s; DART: another engine'\''s.'
 	grep -A1 -Fx '.B bullet.solver.iters' "$TMP/p.7" | tail -1 |
-	    grep -Fx 'int, default 50, from 1 to 1000000; bullet; ODE: another engine'\''s; Bullet: native; MuJoCo: another engine'\''s; DART: another engine'\''s.'
-	grep -A1 -Fx '.B surface.friction.bullet.friction2' "$TMP/p.7" | tail -1 | grep -q 'Bullet: inert; MuJoCo: another engine'\''s; DART: another engine'\''s\.$'
+	    grep -Fx 'int, default 50, from 1 to 1000000; bullet; ODE: another engine'\''s; Bullet: native; MuJoCo: another engine'\''s; Simbody: another engine'\''s; DART: another engine'\''s.'
+	grep -A1 -Fx '.B surface.friction.bullet.friction2' "$TMP/p.7" | tail -1 | grep -q 'Bullet: inert; MuJoCo: another engine'\''s; Simbody: another engine'\''s; DART: another engine'\''s\.$'
 	grep -A1 -Fx '.B inertial.mass' "$TMP/p.7" | tail -1 |
-	    grep -Fx 'double, kg, default 1, above 0; all engines; ODE: native; Bullet: native; MuJoCo: native; DART: native.'
+	    grep -Fx 'double, kg, default 1, above 0; all engines; ODE: native; Bullet: native; MuJoCo: native; Simbody: native; DART: native.'
 	# one entry per parameter phys-param list knows, none twice in a scope
 	[ "$(grep -c '^\.TP' "$TMP/p.7")" -eq "$(phys-param list | wc -l)" ]
 	[ -z "$(phys-param list | jq -r '"\(.scope) \(.name)"' | sort | uniq -d)" ]

@@ -86,14 +86,15 @@ engine() {
 
 @test "-p starts in a profile; an engine phys-step does not have is refused" {
 	[ "$(engine "$P" -p unused | jq -c '[.iters, .erp]')" = '[200,0.7]' ]
-	phys-preset add sb "$P" | sed 's/name="sb" type="ode"/name="sb" type="simbody"/' > "$TMP/b.world"
-	run phys-step -n 1 -p sb "$TMP/b.world"
+	# gz-sim's trivial physics engine, which phys has not
+	phys-preset add tp "$P" | sed 's/name="tp" type="ode"/name="tp" type="tpe"/' > "$TMP/b.world"
+	run phys-step -n 1 -p tp "$TMP/b.world"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"profile 'sb' is for the simbody engine; phys-step runs ode, bullet, mujoco and dart"* ]]
-	echo '{"t":0.01,"preset":"sb"}' > "$TMP/ctl"
+	[[ "$output" == *"profile 'tp' is for the tpe engine; phys-step runs ode, bullet"* ]]
+	echo '{"t":0.01,"preset":"tp"}' > "$TMP/ctl"
 	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/b.world"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"simbody engine"* ]]
+	[[ "$output" == *"tpe engine"* ]]
 }
 
 @test "4. a profile imported from a snippet, then switched to, reaches the engine" {
@@ -318,6 +319,22 @@ mapped() {
 	[ "$(phys-param get -p b bullet.solver.type "$TMP/c.sdf" 2> /dev/null | jq -r .value)" = sequential_impulse ]
 	phys-preset add --engine ode --copy b o "$TMP/c.sdf" 2> "$TMP/err" > /dev/null
 	grep -q "profile 'b': no ode counterpart, not carried over: bullet.constraints.split_impulse$" "$TMP/err"
+}
+
+@test "add --engine simbody: the smallest step and the shared values carried over, ODE's solver named; Simbody's own named going back" {
+	phys-preset add --engine simbody --copy preset_1 sim "$P" > "$TMP/c.sdf" 2> "$TMP/err"
+	[ "$(phys-preset list "$TMP/c.sdf" 2> /dev/null | jq -r 'select(.name == "sim") | .type')" = simbody ]
+	# ODE's solver.min_step_size is Simbody's min_step_size
+	[ "$(phys-param get -p sim max_step_size real_time_factor max_contacts simbody.min_step_size \
+	    "$TMP/c.sdf" 2> /dev/null | jq -r .value | tr '\n' ' ')" = "0.01 1 20 0.001 " ]
+	grep -q "profile 'preset_1': no simbody counterpart, not carried over: ode.solver.iters, ode.solver.sor, ode.constraints.cfm, ode.constraints.erp, ode.constraints.contact_max_correcting_vel, ode.constraints.contact_surface_layer$" "$TMP/err"
+	# the profile runs under Simbody, with the values carried
+	[ "$(phys-step -p sim -n 1 "$TMP/c.sdf" 2> /dev/null | head -1 | jq -c '.engine | [.max_step_size, .accuracy]')" = '[0.01,0.001]' ]
+	# and back, Simbody's own values are named
+	phys-preset add --engine simbody --copy preset_1 s2 simbody.accuracy=0.01 simbody.contact.stiffness=1e7 "$P" 2> /dev/null |
+	    phys-preset add --engine bullet --copy s2 b - > "$TMP/d.sdf" 2> "$TMP/err"
+	grep -q "profile 's2': no bullet counterpart, not carried over: simbody.accuracy, simbody.contact.stiffness$" "$TMP/err"
+	[ "$(phys-param get -p b bullet.solver.min_step_size "$TMP/d.sdf" 2> /dev/null | jq -r .value)" = 0.001 ]
 }
 
 @test "add --engine: an unknown engine is refused; --in-place leaves the file alone on failure" {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Shape sizes as parameters: in files, phys-param lists, gets and sets them,
 # and the link's inertial follows a resize in the same write; in a run,
-# under ODE and under Bullet, the engine's inertia and collision follow.
+# under every engine, the engine's inertia and collision follow.
 
 load helper
 
@@ -198,10 +198,16 @@ new_mass() {
 # resting PROFILE HALF: the height of the box's centre at rest, half its
 # side HALF less the depth the engine leaves uncorrected (Bullet's
 # contact_surface_layer, 1 mm; none under ODE; MuJoCo's soft contact
-# sinks about 0.1 mm, to within resting_tol).
+# sinks about 0.1 mm, to within resting_tol); under Simbody, its compliant
+# contact's: the weight of the box (15.625 kg/m^3) over the stiffness of
+# its face on the plane, two layers of 1e8 Pa and 1 m in series.
 resting() {
-	awk -v h="$2" -v s="$(case $1 in bullet) echo 0.001;; mujoco) echo 0.0001;; *) echo 0;; esac)" \
-	    'BEGIN { print h - s }'
+	case $1 in
+	bullet) awk -v h="$2" 'BEGIN { print h - 0.001 }' ;;
+	mujoco) awk -v h="$2" 'BEGIN { print h - 0.0001 }' ;;
+	simbody) awk -v h="$2" 'BEGIN { a = 2 * h; printf "%.12g\n", h - 15.625 * a^3 * 9.81 / (5e7 * a^2) }' ;;
+	*) echo "$2" ;;
+	esac
 }
 resting_tol() {
 	case $1 in mujoco) echo 2e-5;; dart) echo 1e-5;; *) echo 1e-6;; esac
@@ -259,6 +265,7 @@ pendulum_world() {
       <ode><solver><type>world</type></solver></ode></physics>
     <physics name="bullet" type="bullet"><max_step_size>0.001</max_step_size></physics>
     <physics name="mujoco" type="mujoco"><max_step_size>0.001</max_step_size></physics>
+    <physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>
     <physics name="dart" type="dart"><max_step_size>0.001</max_step_size></physics>
     <model name="pendulum">
       <link name="bob">

@@ -563,14 +563,17 @@ SDF
 <physics name="bul" type="bullet"><max_step_size>0.001</max_step_size></physics>
 <physics name="sim" type="simbody"><max_step_size>0.001</max_step_size></physics>
 <physics name="dar" type="dart"><max_step_size>0.001</max_step_size></physics>
+<physics name="tp" type="tpe"><max_step_size>0.001</max_step_size></physics>
 <model name="m"><link name="l"/></model>' > "$TMP/w.sdf"
 	phys-step -n 10 -i 'm::l/pose' "$TMP/w.sdf" | tail -1 > "$TMP/o"
 	# ten steps of 2 ms in free fall
 	near "$(jq '.items["m::l/pose"].z' "$TMP/o")" "$(awk 'BEGIN { printf "%.12f", -9.8 * 4e-6 * 10 * 11 / 2 }')" 1e-12
-	sed -i 's/name="sim" type="simbody"/name="sim" type="simbody" default="true"/' "$TMP/w.sdf"
+	# gz-sim's trivial physics engine, which phys has not
+	sed -i 's/name="tp" type="tpe"/name="tp" type="tpe" default="true"/' "$TMP/w.sdf"
 	run phys-step -n 1 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"profile 'sim' is for the simbody engine; phys-step runs ode, bullet, mujoco and dart: -p fast runs the world's ODE profile 'fast' instead"* ]]
+	[[ "$output" == *"profile 'tp' is for the tpe engine; phys-step runs ode, bullet"* ]]
+	[[ "$output" == *": -p fast runs the world's ODE profile 'fast' instead"* ]]
 	phys-step -n 10 -p fast -i 'm::l/pose' "$TMP/w.sdf" | tail -1 | cmp - "$TMP/o"
 }
 

@@ -75,6 +75,14 @@ phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
 	return -damping * vel - stiff * (pos - ref);
 }
 
+double
+phys_joint_screw_lead(const struct phys_value *v)
+{
+	if (PV(v, JOINT_screw_thread_pitch)->given)
+		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
+	return -1 / PVD(v, JOINT_thread_pitch);
+}
+
 static double
 axis_damping(const struct phys_value *v, int k)
 {

@@ -106,6 +106,14 @@ void phys_link_values_mass(const struct phys_value *v, double *mass,
     double inertia[6]);
 
 /*
+ * A screw joint's travel per radian of turn. SDF 1.10's screw_thread_pitch
+ * is metres per revolution, positive for a right-hand thread; the older
+ * thread_pitch is radians per metre, positive for a left-hand thread
+ * (Gazebo classic's reading), so x = -theta / thread_pitch.
+ */
+double phys_joint_screw_lead(const struct phys_value *v);
+
+/*
  * A massless link (mass 0 is valid SDF) runs with this share of the mass
  * of the lightest link of its model that has one, or with this many kg
  * when none has: light enough to leave its model's motion as it is,

@@ -1267,29 +1267,13 @@ solve_coupling(struct ode_engine *e, const struct coupling_term *t, int n,
 	}
 }
 
-/*
- * Travel per radian of turn. SDF 1.10's screw_thread_pitch is metres per
- * revolution, positive for a right-hand thread; the older thread_pitch is
- * radians per metre, positive for a left-hand thread (Gazebo classic's
- * reading), so x = -theta / thread_pitch.
- */
-static double
-screw_lead(const struct ode_engine *e, int ji)
-{
-	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
-
-	if (PV(v, JOINT_screw_thread_pitch)->given)
-		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
-	return -1 / PVD(v, JOINT_thread_pitch);
-}
-
 static void
 couple_screw(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	struct ode_joint *oj = &e->joints[ji];
 	struct coupling_term t[2];
-	double lead = screw_lead(e, ji), x;
+	double lead = phys_joint_screw_lead(vals(e, PHYS_S_JOINT, ji)), x;
 	phys_pose child;
 	dVector3 p;
 

@@ -12,12 +12,13 @@
 #include "paramio.h"
 
 extern const struct phys_engine_info phys_engine_ode, phys_engine_bullet,
-    phys_engine_mujoco, phys_engine_dart;
+    phys_engine_mujoco, phys_engine_simbody, phys_engine_dart;
 
 const struct phys_engine_info *const phys_engines[] = {
 	&phys_engine_ode,
 	&phys_engine_bullet,
 	&phys_engine_mujoco,
+	&phys_engine_simbody,
 	&phys_engine_dart,
 	NULL
 };

@@ -162,7 +162,8 @@ engine_part(const struct phys_param *p, const char *engine)
 /*
  * One quantity under different names in engines' blocks: the name each
  * gives it below its own (ODE's and Bullet's solver.iters are MuJoCo's
- * iterations) and, for named values, the values that match by position
+ * iterations, their solver.min_step_size Simbody's min_step_size) and,
+ * for named values, the values that match by position
  * (ODE's pyramid and cone friction models are MuJoCo's cones; its box
  * model has none; ODE's world step is a Dantzig LCP and its quick step a
  * projected Gauss-Seidel solver, as DART's solver types are). A row
@@ -175,6 +176,8 @@ static const struct same_as {
 	bool given_only;
 } same_as[] = {
 	{ { "solver.iters", "iterations" }, { NULL, NULL }, false },
+	/* Simbody's min_step_size has no solver element above it */
+	{ { "solver.min_step_size", "min_step_size" }, { NULL, NULL }, false },
 	{ { "solver.friction_model", "cone" },
 	    { "pyramid_model|cone_model", "pyramidal|elliptic" }, false },
 	{ { "solver.type", "solver.solver_type" },

@@ -1,0 +1,2609 @@
+/*
+ * engine_simbody.cc - the Simbody engine (libsimbody 3.7). Every Simbody
+ * call in phys lives here, behind the C functions of engine_impl.h.
+ *
+ * Simbody works in joint coordinates: every link of a moving model is a
+ * mobilized body whose mobilizer is one of its joints (a revolute joint a
+ * pin, a prismatic one a slider...), chosen into a tree from the world by
+ * Simbody's multibody graph maker; a link no joint holds gets a free
+ * mobilizer, and a joint that would close a loop cuts its child into a
+ * master and a slave welded together by a constraint (a fixed joint in a
+ * loop is a weld constraint). Each body's frame is its link's frame, so
+ * link poses and velocities are read as they are; each mobilizer's
+ * coordinates are zero in the loaded configuration, so a joint position
+ * is its coordinate.
+ *
+ * Contact is compliant, as in Gazebo's Simbody: spheres, half-spaces
+ * (planes) and triangle meshes (every other shape) of a stiffness that
+ * deform a little where they meet; a sphere meets a sphere or a plane as
+ * Hertz predicts, and any pair with a mesh as an elastic foundation of
+ * springs under each triangle. The forces are phys's own generators over
+ * Simbody's contact tracking, so that each pair gets its surfaces' values
+ * (friction the smaller of the two, restitution the larger above the
+ * threshold) rather than one material for the whole world.
+ *
+ * A step is max_step_size of simulated time, which Simbody's
+ * error-controlled integrator covers in as many steps of its own as the
+ * accuracy asks, ending exactly at the step's end.
+ */
+#include <Simbody.h>
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+/* The C headers phys's own pull in, which guard themselves, first. */
+#include <libxml/tree.h>
+
+/* C11's _Noreturn in phys's headers is C++'s attribute. */
+#define _Noreturn [[noreturn]]
+extern "C" {
+#include "engine_impl.h"
+#include "inertia.h"
+#include "inertia_follow.h"
+#include "mesh.h"
+}
+#undef _Noreturn
+
+namespace {
+
+using SimTK::MobilizedBody;
+using SimTK::MobilizedBodyIndex;
+using SimTK::Rotation;
+using SimTK::SpatialVec;
+using SimTK::State;
+using SimTK::Transform;
+using SimTK::UnitVec3;
+using SimTK::Vec3;
+
+/* The smallest principal moment Simbody is given, as under ODE: a 1 mm
+ * radius of gyration. */
+const double MIN_GYRATION = 1e-3;
+/* Meshes of boxes and cylinders: a box's longest edge split in three,
+ * the others about as finely (Gazebo's Simbody splits it in seven, which
+ * measured two to three times slower here); a cylinder of 24 sides
+ * (Gazebo's has 12). */
+const int BOX_RESOLUTION = 2;
+const int CYLINDER_RESOLUTION = 2;
+/* The elastic layer of every surface, m: Gazebo's Simbody's. */
+const double THICKNESS = 1;
+/* Steps Simbody may take within one phys step before phys gives up: a
+ * contact too stiff for the accuracy asked would otherwise take hours. */
+const int MAX_INTERNAL_STEPS = 20000;
+/* The most triangles a mesh may have: Simbody's takes about 1.2 kB a
+ * triangle (a heightmap of 513 x 513 samples: 650 MB). */
+const size_t MAX_TRIANGLES = 1000000;
+/* A joint limit beyond this is no limit. */
+const double NO_LIMIT = 1e15;
+
+Vec3
+sv(phys_vec3 v)
+{
+	return Vec3(v.x, v.y, v.z);
+}
+
+phys_vec3
+pv(const Vec3 &v)
+{
+	return v3(v[0], v[1], v[2]);
+}
+
+Rotation
+srot(phys_quat q)
+{
+	return Rotation(SimTK::Quaternion(q.w, q.x, q.y, q.z));
+}
+
+Transform
+stf(phys_pose p)
+{
+	return Transform(srot(p.q), sv(p.p));
+}
+
+phys_pose
+ptf(const Transform &t)
+{
+	SimTK::Quaternion q = t.R().convertRotationToQuaternion();
+	phys_pose p;
+
+	p.p = pv(t.p());
+	p.q.w = q[0], p.q.x = q[1], p.q.y = q[2], p.q.z = q[3];
+	return p;
+}
+
+struct simbody_engine;
+
+/* A link: its body (Ground for a static link), and the mass it has. */
+struct slink {
+	bool dynamic = false;
+	MobilizedBodyIndex mobod;		/* the master body */
+	std::vector<MobilizedBodyIndex> slaves;	/* loop cuts, welded to it */
+	double mass = 0, inertia[6] = { 0, 0, 0, 0, 0, 0 };
+	phys_pose inertial = PHYS_POSE_IDENTITY;	/* in the link frame */
+	SimTK::Inertia com_inertia;	/* as run: about the centre of mass,
+					 * link axes */
+};
+
+/* A joint: the mobilizer it is, or a weld constraint closing a loop. */
+struct sjoint {
+	bool mobilizer = false;
+	MobilizedBodyIndex mobod;	/* its outboard body */
+	bool reversed = false;		/* the parent is outboard */
+	int ncoords = 0;		/* coordinates phys reports and drives */
+	double lead = 0;		/* screws: travel per radian */
+	double ratio = 0;		/* gearboxes: as made */
+	phys_pose in_child = PHYS_POSE_IDENTITY;	/* joint frame, child link */
+	phys_pose in_parent = PHYS_POSE_IDENTITY;	/* joint frame, parent link */
+	SimTK::ConstraintIndex weld;	/* a fixed joint closing a loop */
+	bool is_weld = false;
+};
+
+/* A link's pose or velocity set by the run, applied before the next step
+ * (a joint's coordinates follow from its two links). */
+struct pending {
+	bool pose = false, vel = false;
+	phys_pose p = PHYS_POSE_IDENTITY;
+	phys_vec3 lin = { 0, 0, 0 }, ang = { 0, 0, 0 };
+};
+
+/*
+ * What a contact surface is, and what it meets: a collision may be more
+ * than one surface, each meeting some others. An ellipsoid is Simbody's
+ * own against planes, spheres and ellipsoids, and a mesh against meshes;
+ * a capsule is the two spheres of its ends on a plane (which hold it at
+ * its exact height), and a mesh against the rest.
+ */
+enum surface_kind {
+	K_PLANE = 1, K_SPHERE = 2, K_MESH = 4, K_ELLIPSOID = 8,
+	K_ELLIPSOID_MESH = 16, K_CAPSULE_END = 32, K_CAPSULE_MESH = 64
+};
+
+unsigned
+meets(unsigned kind)
+{
+	switch (kind) {
+	case K_PLANE:
+		return K_PLANE | K_SPHERE | K_MESH | K_ELLIPSOID |
+		    K_CAPSULE_END;
+	case K_SPHERE:
+		return K_PLANE | K_SPHERE | K_MESH | K_ELLIPSOID |
+		    K_CAPSULE_MESH;
+	case K_MESH:
+		return K_PLANE | K_SPHERE | K_MESH | K_ELLIPSOID_MESH |
+		    K_CAPSULE_MESH;
+	case K_ELLIPSOID:
+		return K_PLANE | K_SPHERE | K_ELLIPSOID;
+	case K_ELLIPSOID_MESH:
+		return K_MESH | K_CAPSULE_MESH;
+	case K_CAPSULE_END:
+		return K_PLANE;
+	case K_CAPSULE_MESH:
+		return K_SPHERE | K_MESH | K_ELLIPSOID_MESH | K_CAPSULE_MESH;
+	default:
+		return 0;
+	}
+}
+
+/* A contact surface made of a collision: on which body, as which of the
+ * body's surfaces, and of which kind. */
+struct made_surface {
+	int collision = -1;
+	int body = -1, ordinal = -1;
+	unsigned kind = 0;
+};
+
+/*
+ * One Simbody system made of the world and the run's values; made again
+ * when a value Simbody fixes at construction changes (a mass, a shape),
+ * keeping the coordinates. Members in the order each needs the ones
+ * before it (and is destroyed before them).
+ */
+struct model {
+	SimTK::MultibodySystem sys;
+	SimTK::SimbodyMatterSubsystem matter{ sys };
+	SimTK::GeneralForceSubsystem forces{ sys };
+	SimTK::ContactTrackerSubsystem tracker{ sys };
+	SimTK::CompliantContactSubsystem contact{ sys, tracker };
+	SimTK::Force::Gravity gravity;
+	std::vector<int> mobod_link;		/* per body: link, -1 Ground */
+	std::vector<made_surface> made;		/* every surface added */
+	std::vector<made_surface> surface;	/* per contact surface index */
+	std::unique_ptr<SimTK::Integrator> integ;
+};
+
+struct simbody_engine {
+	const struct phys_world *w;
+	const struct phys_run_values *v;	/* the run's: every parameter */
+	bool skip_unsupported = false;
+	std::unique_ptr<model> m;
+	std::vector<slink> links;
+	std::vector<sjoint> joints;
+	/* What the run set since the last step, fitted into the state when
+	 * it is next read (queries are const: a cache of sorts). */
+	mutable std::vector<pending> pend;
+	mutable bool has_pending = false;
+	mutable bool dirty = false;	/* changed outside the integrator */
+	std::set<std::pair<int, int>> joined;	/* links a joint connects */
+	/* Per pair of touching surfaces, the damping chosen when their
+	 * contact began (for its bounce). */
+	std::map<std::pair<int, int>, double> damping;
+	/* Reaction forces of the mobilizers at the last step's end. */
+	mutable SimTK::Vector_<SpatialVec> reactions;
+	mutable long reactions_at = -1;
+
+	double step = 0.001;
+	double base_time = 0;
+	long base_iter = 0, iterations = 0;
+	int ncontacts = 0;
+
+	simbody_engine(const struct phys_world *world_,
+	    const struct phys_run_values *v_) : w(world_), v(v_) {}
+};
+
+PHYS_ENGINE_FUNCTIONS(simbody_engine)
+
+/* The run's values of a scope (idx: the entity): every parameter the
+ * engine reads comes from here, never from the loaded world. */
+const struct phys_value *
+vals(const struct simbody_engine *e, phys_scope s, int idx)
+{
+	return phys_run_values_get(e->v, s, idx);
+}
+
+void settle(const simbody_engine *e);
+
+/* The state, with what the run set fitted into it. */
+const State &
+state(const simbody_engine *e)
+{
+	settle(e);
+	return e->m->integ->getState();
+}
+
+const MobilizedBody &
+mobod(const simbody_engine *e, MobilizedBodyIndex i)
+{
+	return e->m->matter.getMobilizedBody(i);
+}
+
+bool
+is_static(const struct phys_world *w, int li)
+{
+	return li < 0 || w->models[w->links[li].model].is_static;
+}
+
+/* ---- contact: the values of a pair of surfaces ---- */
+
+/* The restitution an impact has under a normal force x^n (1 + b v) of a
+ * unit mass meeting a unit stiffness at unit speed (x the overlap, v its
+ * rate): any stiffness, mass and speed scale to it, so b = c v0 gives
+ * that restitution to an impact at speed v0 under damping c. */
+double
+rebound(double b, double n)
+{
+	double x = 0, v = 1, h = 1e-3 / (1 + b), t = 0;
+	auto accel = [b, n](double xx, double vv) {
+		double f = xx > 0 ? pow(xx, n) * (1 + b * vv) : 0;
+
+		return f > 0 ? -f : 0;
+	};
+
+	while (t < 100) {
+		double k1x = v, k1v = accel(x, v);
+		double k2x = v + h / 2 * k1v, k2v = accel(x + h / 2 * k1x,
+		    v + h / 2 * k1v);
+		double k3x = v + h / 2 * k2v, k3v = accel(x + h / 2 * k2x,
+		    v + h / 2 * k2v);
+		double k4x = v + h * k3v, k4v = accel(x + h * k3x, v + h * k3v);
+
+		x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x);
+		v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v);
+		t += h;
+		if (x <= 0)
+			return -v;
+	}
+	return 0;	/* held: no rebound */
+}
+
+/* The damping product b = c v0 giving restitution e under exponent n. */
+double
+damping_for(double e, double n)
+{
+	static std::map<std::pair<double, double>, double> known;
+	auto k = std::make_pair(e, n);
+	auto it = known.find(k);
+	double lo = 0, hi = 1;
+
+	if (it != known.end())
+		return it->second;
+	while (rebound(hi, n) > e && hi < 1e6)
+		hi *= 2;
+	for (int i = 0; i < 60; i++) {
+		double mid = (lo + hi) / 2;
+
+		(rebound(mid, n) > e ? lo : hi) = mid;
+	}
+	known[k] = hi;
+	return hi;
+}
+
+/* What a pair of surfaces brings to a contact between them. */
+struct pair_values {
+	bool excluded = false;	/* never touch: filtered, or no force */
+	bool no_force = false;	/* collide_without_contact, or a surface
+				 * of no stiffness */
+	int c1 = -1, c2 = -1;	/* the collisions */
+	double k1 = 0, k2 = 0;	/* stiffness of each, Pa */
+	double mus = 0, mud = 0, muv = 0;	/* friction */
+	double dissipation = 0;	/* s/m, the profile's */
+	double restitution = 0;	/* the larger coefficient */
+	double bounce_from = 0;	/* slowest approach that bounces, m/s */
+};
+
+/* A surface's stiffness: the profile's, or its own material's plane
+ * strain modulus E / (1 - nu^2) when it gives an elastic modulus. */
+double
+stiffness(const struct phys_value *phys, const struct phys_value *c)
+{
+	double E = PVD(c, COLLISION_surface_contact_elastic_modulus);
+	double nu = PVD(c, COLLISION_surface_contact_poissons_ratio);
+
+	if (E > 0)
+		return E / (1 - nu * nu);
+	return PVD(phys, PHYSICS_simbody_contact_stiffness);
+}
+
+/* The profile's dissipation; without one, what plastic_coef_restitution
+ * and plastic_impact_velocity imply: (1 - e) / v. */
+double
+dissipation(const struct phys_value *phys)
+{
+	double vp = PVD(phys, PHYSICS_simbody_contact_plastic_impact_velocity);
+
+	if (!PV(phys, PHYSICS_simbody_contact_dissipation)->given &&
+	    PV(phys, PHYSICS_simbody_contact_plastic_coef_restitution)->given &&
+	    vp > 0)
+		return (1 - PVD(phys,
+		    PHYSICS_simbody_contact_plastic_coef_restitution)) / vp;
+	return PVD(phys, PHYSICS_simbody_contact_dissipation);
+}
+
+/* Static and dynamic friction of a surface: its own mu when it gives
+ * one, else the profile's. */
+void
+surface_friction(const struct phys_value *phys, const struct phys_value *c,
+    double *mus, double *mud)
+{
+	if (PV(c, COLLISION_surface_friction_ode_mu)->given) {
+		*mus = *mud = PVD(c, COLLISION_surface_friction_ode_mu);
+		return;
+	}
+	*mus = PVD(phys, PHYSICS_simbody_contact_static_friction);
+	*mud = PVD(phys, PHYSICS_simbody_contact_dynamic_friction);
+}
+
+/* Links of one model collide only when one of them, or the model, asks
+ * to (self_collide); links a joint connects never do; and the bitmasks
+ * filter as under ODE. */
+bool
+pair_excluded(const simbody_engine *e, int c1, int c2)
+{
+	const struct phys_world *w = e->w;
+	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
+	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
+	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
+
+	if (l1 == l2 || e->joined.count(std::make_pair(std::min(l1, l2),
+	    std::max(l1, l2))))
+		return true;
+	if (w->links[l1].model == w->links[l2].model &&
+	    !w->models[w->links[l1].model].self_collide &&
+	    !PVB(vals(e, PHYS_S_LINK, l1), LINK_self_collide) &&
+	    !PVB(vals(e, PHYS_S_LINK, l2), LINK_self_collide))
+		return true;
+	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
+	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
+	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
+	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
+}
+
+bool
+without_contact(const struct phys_value *a, const struct phys_value *b)
+{
+	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
+	    PVB(b, COLLISION_surface_contact_collide_without_contact);
+}
+
+pair_values
+pair_of(const simbody_engine *e, SimTK::ContactSurfaceIndex s1,
+    SimTK::ContactSurfaceIndex s2)
+{
+	const struct phys_value *phys = vals(e, PHYS_S_PHYSICS, 0);
+	pair_values p;
+	double mus[2], mud[2];
+
+	const made_surface &m1 = e->m->surface[s1], &m2 = e->m->surface[s2];
+
+	p.c1 = m1.collision;
+	p.c2 = m2.collision;
+	if (!(meets(m1.kind) & m2.kind) || !(meets(m2.kind) & m1.kind) ||
+	    p.c1 < 0 || p.c2 < 0 || pair_excluded(e, p.c1, p.c2)) {
+		p.excluded = true;
+		return p;
+	}
+	const struct phys_value *a = vals(e, PHYS_S_COLLISION, p.c1);
+	const struct phys_value *b = vals(e, PHYS_S_COLLISION, p.c2);
+	p.no_force = without_contact(a, b);
+	p.k1 = stiffness(phys, a);
+	p.k2 = stiffness(phys, b);
+	p.no_force |= !(p.k1 > 0 && p.k2 > 0);
+	surface_friction(phys, a, &mus[0], &mud[0]);
+	surface_friction(phys, b, &mus[1], &mud[1]);
+	p.mus = fmin(mus[0], mus[1]);
+	p.mud = fmin(mud[0], mud[1]);
+	p.muv = PVD(phys, PHYSICS_simbody_contact_viscous_friction);
+	p.dissipation = dissipation(phys);
+	p.restitution = fmax(
+	    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
+	    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
+	p.bounce_from = fmax(fmin(PVD(a, COLLISION_surface_bounce_threshold),
+	    PVD(b, COLLISION_surface_bounce_threshold)),
+	    PVD(phys, PHYSICS_simbody_contact_override_impact_capture_velocity));
+	return p;
+}
+
+/* A contact's surfaces, the key of its damping. */
+std::pair<int, int>
+surface_pair(const SimTK::Contact &c)
+{
+	int a = c.getSurface1(), b = c.getSurface2();
+
+	return std::make_pair(std::min(a, b), std::max(a, b));
+}
+
+/*
+ * The damping of a contact for its whole duration, chosen when it begins
+ * at approach speed v0: what gives the pair's restitution when the
+ * impact is fast enough to bounce, else the profile's dissipation (scaled
+ * by plain as Simbody's Hertz model scales it). Kept per pair of
+ * surfaces, not per contact: a step the integrator rejects and retries
+ * finds the contact again under a new id, at a stage already slowed by
+ * its force, which gave a bounce 5% short.
+ */
+double
+contact_damping(simbody_engine *e, const SimTK::Contact &overlap,
+    const pair_values &p, double v0, double exponent, double plain)
+{
+	auto it = e->damping.find(surface_pair(overlap));
+	double c;
+
+	if (it != e->damping.end())
+		return it->second;
+	if (p.restitution > 0 && v0 > p.bounce_from && v0 > 0)
+		c = damping_for(p.restitution, exponent) / v0;
+	else
+		c = plain * p.dissipation;
+	e->damping[surface_pair(overlap)] = c;
+	return c;
+}
+
+/* The friction coefficient at slip speed s: from 0 to static over the
+ * transition speed, down to dynamic at three times it (Stribeck), with
+ * viscous friction growing with the speed. */
+double
+stribeck(const pair_values &p, double s, double vt)
+{
+	double x = s / vt, dry;
+	auto smooth = [](double u) { return u * u * (3 - 2 * u); };
+
+	if (x >= 3)
+		dry = p.mud;
+	else if (x >= 1)
+		dry = p.mus + (p.mud - p.mus) * smooth((x - 1) / 2);
+	else
+		dry = p.mus * smooth(x);
+	return dry + p.muv * s;
+}
+
+/* The normal force fK (1 + c xdot), never pulling, and its friction for
+ * the slip velocity; the force on the second surface. */
+Vec3
+contact_force(const pair_values &p, double fK, double c, double xdot,
+    const UnitVec3 &n, const Vec3 &slip, double vt, double *power)
+{
+	double fN = fK * (1 + c * xdot), s = slip.norm();
+	Vec3 f = fN * Vec3(n);
+
+	*power = 0;
+	if (fN <= 0)
+		return Vec3(0);
+	*power = fK * c * xdot * xdot;
+	if (s > SimTK::SignificantReal) {
+		double ff = fN * stribeck(p, s, vt);
+
+		f -= (ff / s) * slip;
+		*power += ff * s;
+	}
+	return f;
+}
+
+/* ---- contact: Hertz between spheres and half-spaces ---- */
+
+/* A point contact as Simbody's trackers find one: the normal away from
+ * surface 1, the point midway between the surfaces, the overlap, and the
+ * radius of their relative curvature there. */
+struct point_contact {
+	UnitVec3 n;
+	Vec3 origin;
+	double depth, R;
+};
+
+point_contact
+circular(const SimTK::Contact &overlap)
+{
+	const auto &c = SimTK::CircularPointContact::getAs(overlap);
+
+	return { c.getNormal(), c.getOrigin(), c.getDepth(),
+	    c.getEffectiveRadius() };
+}
+
+/* An ellipsoid's contact, as a circular one of the mean radius of its
+ * two curvatures (Hertz's correction for the ellipse left out). */
+point_contact
+elliptical(const SimTK::Contact &overlap)
+{
+	const auto &c = SimTK::EllipticalPointContact::getAs(overlap);
+	const Transform &X = c.getContactFrame();
+	const SimTK::Vec2 &k = c.getCurvatures();
+
+	return { X.z(), X.p(), c.getDepth(), k[1] > 0 ?
+	    1 / sqrt(k[0] * k[1]) : 1 / k[0] };
+}
+
+class hertz : public SimTK::ContactForceGenerator {
+public:
+	hertz(simbody_engine *e_, SimTK::ContactTypeId type,
+	    point_contact (*read_)(const SimTK::Contact &)) :
+	    SimTK::ContactForceGenerator(type), e(e_), read(read_) {}
+	void calcContactForce(const State &s, const SimTK::Contact &overlap,
+	    const SpatialVec &V, SimTK::ContactForce &out) const override;
+	void calcContactPatch(const State &s, const SimTK::Contact &overlap,
+	    const SpatialVec &V, SimTK::ContactPatch &patch) const override
+	{
+		patch.m_elements.clear();
+		calcContactForce(s, overlap, V, patch.m_resultant);
+	}
+private:
+	simbody_engine *e;
+	point_contact (*read)(const SimTK::Contact &);
+};
+
+/*
+ * f = 4/3 E sqrt(R) x^3/2 (1 + c xdot), E combining the two stiffnesses
+ * as Simbody does (their 2/3 powers in series), at the point between the
+ * surfaces that divides the overlap as their compliances do.
+ */
+void
+hertz::calcContactForce(const State &s, const SimTK::Contact &overlap,
+    const SpatialVec &V, SimTK::ContactForce &out) const
+{
+	pair_values p = pair_of(e, overlap.getSurface1(), overlap.getSurface2());
+	point_contact c = read(overlap);
+	double x = c.depth, power;
+
+	if (p.excluded || p.no_force || x <= 0 || !(c.R > 0)) {
+		out.clear();
+		return;
+	}
+	double k1 = pow(p.k1, 2.0 / 3), k2 = pow(p.k2, 2.0 / 3);
+	double s1 = k2 / (k1 + k2), E = pow(k1 * s1, 1.5);
+	Vec3 pt = c.origin + (x * (0.5 - s1)) * Vec3(c.n);
+	const Transform &X12 = overlap.getTransform();
+	Vec3 vel = V[1] + V[0] % (pt - X12.p());
+	double xdot = -dot(vel, c.n);
+	double fK = 4.0 / 3 * E * sqrt(c.R) * pow(x, 1.5);
+	double damp = contact_damping(e, overlap, p, xdot, 1.5, 1.5);
+	Vec3 f = contact_force(p, fK, damp, xdot, c.n, vel + xdot * Vec3(c.n),
+	    getCompliantContactSubsystem().getTransitionVelocity(), &power);
+
+	out.setTo(overlap.getContactId(), pt, SpatialVec(Vec3(0), f),
+	    0.4 * fK * x, power);
+}
+
+/* ---- contact: an elastic foundation under each mesh triangle ---- */
+
+class foundation : public SimTK::ContactForceGenerator {
+public:
+	explicit foundation(simbody_engine *e_) : SimTK::ContactForceGenerator(
+	    SimTK::TriangleMeshContact::classTypeId()), e(e_) {}
+	void calcContactForce(const State &s, const SimTK::Contact &overlap,
+	    const SpatialVec &V, SimTK::ContactForce &out) const override;
+	void calcContactPatch(const State &s, const SimTK::Contact &overlap,
+	    const SpatialVec &V, SimTK::ContactPatch &patch) const override
+	{
+		patch.m_elements.clear();
+		calcContactForce(s, overlap, V, patch.m_resultant);
+	}
+private:
+	simbody_engine *e;
+};
+
+/* One side of a mesh contact: a mesh M, its triangles inside the other
+ * surface O, and how O moves in M. */
+struct mesh_side {
+	bool first;		/* the mesh is surface 1 */
+	const SimTK::ContactGeometry::TriangleMesh *mesh;
+	const std::set<int> *faces;
+	const SimTK::ContactGeometry *other;
+	Transform X_MO;
+	SpatialVec V_MO;
+	double share;		/* of the squish, done by the mesh */
+	double area_scale;	/* of its triangles' areas */
+};
+
+/* A triangle's spring: where it pushes O, along which normal, by how much
+ * overlap, and O's velocity there. False when the triangle is outside. */
+bool
+face_spring(const mesh_side &m, int face, Vec3 *pt, UnitVec3 *n,
+    double *overlap, Vec3 *vel)
+{
+	Vec3 c = m.mesh->findCentroid(face), o;
+	bool inside;
+	UnitVec3 normal;
+
+	o = m.X_MO * m.other->findNearestPoint(~m.X_MO * c, inside, normal);
+	if (!inside)
+		return false;
+	Vec3 d = c - o;
+	*overlap = d.norm();
+	if (*overlap == 0)
+		return false;
+	*n = UnitVec3(d / *overlap, true);
+	*pt = c - (m.share * *overlap) * Vec3(*n);
+	*vel = m.V_MO[1] + m.V_MO[0] % (*pt - m.X_MO.p());
+	return true;
+}
+
+/* The fastest approach over a side's triangles. */
+double
+approach(const mesh_side &m)
+{
+	double v0 = 0, overlap;
+	Vec3 pt, vel;
+	UnitVec3 n;
+
+	for (int f : *m.faces)
+		if (face_spring(m, f, &pt, &n, &overlap, &vel))
+			v0 = fmax(v0, -dot(vel, n));
+	return v0;
+}
+
+/* The force and moment (about M's origin, in M) one side's springs apply
+ * to O; their potential energy and power added up. */
+SpatialVec
+side_force(const mesh_side &m, const pair_values &p, double kh, double damp,
+    double vt, double *pe, double *power)
+{
+	SpatialVec F(Vec3(0), Vec3(0));
+
+	for (int f : *m.faces) {
+		Vec3 pt, vel, force;
+		UnitVec3 n;
+		double overlap, fK, pw;
+
+		if (!face_spring(m, f, &pt, &n, &overlap, &vel))
+			continue;
+		fK = kh * m.area_scale * m.mesh->getFaceArea(f) * overlap;
+		double xdot = -dot(vel, n);
+		force = contact_force(p, fK, damp, xdot, n, vel + xdot * Vec3(n),
+		    vt, &pw);
+		F += SpatialVec(pt % force, force);
+		*pe += fK * overlap / 2;
+		*power += pw;
+	}
+	return F;
+}
+
+double
+patch_area(const SimTK::ContactGeometry::TriangleMesh &mesh,
+    const std::set<int> &faces)
+{
+	double a = 0;
+
+	for (int f : faces)
+		a += mesh.getFaceArea(f);
+	return a;
+}
+
+const SimTK::ContactGeometry::TriangleMesh *
+as_mesh(const SimTK::ContactGeometry &g)
+{
+	if (g.getTypeId() != SimTK::ContactGeometry::TriangleMesh::classTypeId())
+		return nullptr;
+	return &SimTK::ContactGeometry::TriangleMesh::getAs(g);
+}
+
+/*
+ * A sphere on a mesh: one Hertz contact where the mesh is nearest its
+ * centre (the triangles are flat: the radius is the sphere's), rather
+ * than springs under triangles a small sphere may fall between.
+ */
+void
+sphere_on_mesh(simbody_engine *e, const SimTK::Contact &c, const SpatialVec &V,
+    const pair_values &p, const SimTK::ContactGeometry::TriangleMesh &mesh,
+    double r, bool sphere_first, double vt, SimTK::ContactForce &out)
+{
+	const Transform &X12 = c.getTransform();
+	/* The centre in the mesh's frame, and the mesh's nearest point. */
+	Vec3 centre = sphere_first ? (~X12).p() : X12.p();
+	bool inside;
+	UnitVec3 nm;
+	Vec3 q = mesh.findNearestPoint(centre, inside, nm), d = centre - q;
+	double dist = d.norm(), x = inside ? r + dist : r - dist, power;
+
+	if (x <= 0 || dist == 0) {
+		out.clear();
+		return;
+	}
+	/* From the mesh towards the centre, and the mesh's point, in S1. */
+	Vec3 out_dir = (inside ? -1 : 1) * d / dist, at = q;
+	if (sphere_first)
+		out_dir = X12.R() * out_dir, at = X12 * q;
+	/* The normal from surface 1 towards 2. */
+	UnitVec3 n2((sphere_first ? -1.0 : 1.0) * out_dir, true);
+	double k1 = pow(p.k1, 2.0 / 3), k2 = pow(p.k2, 2.0 / 3);
+	double s1 = k2 / (k1 + k2), E = pow(k1 * s1, 1.5);
+	/* The mesh gives way by its share of the overlap. */
+	Vec3 pt = at - (x * (sphere_first ? 1 - s1 : s1)) * out_dir;
+	Vec3 vel = V[1] + V[0] % (pt - X12.p());
+	double xdot = -dot(vel, n2);
+	double fK = 4.0 / 3 * E * sqrt(r) * pow(x, 1.5);
+	double damp = contact_damping(e, c, p, xdot, 1.5, 1.5);
+	Vec3 f = contact_force(p, fK, damp, xdot, n2, vel + xdot * Vec3(n2),
+	    vt, &power);
+
+	out.setTo(c.getContactId(), pt, SpatialVec(Vec3(0), f), 0.4 * fK * x,
+	    power);
+}
+
+const SimTK::ContactGeometry::Sphere *
+as_sphere(const SimTK::ContactGeometry &g)
+{
+	if (g.getTypeId() != SimTK::ContactGeometry::Sphere::classTypeId())
+		return nullptr;
+	return &SimTK::ContactGeometry::Sphere::getAs(g);
+}
+
+/*
+ * Pressure k x / h on each triangle of a mesh inside the other surface,
+ * the stiffnesses in series; when both are meshes each side carries half
+ * of the patch, their areas made equal (Simbody's elastic foundation).
+ */
+void
+foundation::calcContactForce(const State &s, const SimTK::Contact &overlap,
+    const SpatialVec &V, SimTK::ContactForce &out) const
+{
+	const auto &c = SimTK::TriangleMeshContact::getAs(overlap);
+	pair_values p = pair_of(e, c.getSurface1(), c.getSurface2());
+	const auto &tracker = getCompliantContactSubsystem()
+	    .getContactTrackerSubsystem();
+	const SimTK::ContactGeometry &g1 =
+	    tracker.getContactSurface(c.getSurface1()).getShape();
+	const SimTK::ContactGeometry &g2 =
+	    tracker.getContactSurface(c.getSurface2()).getShape();
+	const auto *m1 = as_mesh(g1), *m2 = as_mesh(g2);
+	double vt = getCompliantContactSubsystem().getTransitionVelocity();
+	double kh1 = p.k1 / THICKNESS, kh2 = p.k2 / THICKNESS;
+	double s1 = kh2 / (kh1 + kh2), kh = kh1 * s1;
+	double a1 = m1 ? patch_area(*m1, c.getSurface1Faces()) : 0;
+	double a2 = m2 ? patch_area(*m2, c.getSurface2Faces()) : 0;
+	double pe = 0, power = 0, v0 = 0, damp;
+	mesh_side side[2];
+	int n = 0;
+
+	if (p.excluded || p.no_force || (a1 <= 0 && a2 <= 0)) {
+		out.clear();
+		return;
+	}
+	if (as_sphere(g1) && m2) {
+		sphere_on_mesh(e, c, V, p, *m2, as_sphere(g1)->getRadius(), true,
+		    vt, out);
+		return;
+	}
+	if (as_sphere(g2) && m1) {
+		sphere_on_mesh(e, c, V, p, *m1, as_sphere(g2)->getRadius(),
+		    false, vt, out);
+		return;
+	}
+	const Transform &X12 = c.getTransform();
+	if (a1 > 0)
+		side[n++] = { true, m1, &c.getSurface1Faces(), &g2, X12, V, s1,
+		    a2 > 0 ? (a1 + a2) / 4 / a1 : 1 };
+	if (a2 > 0)
+		side[n++] = { false, m2, &c.getSurface2Faces(), &g1, ~X12,
+		    SimTK::reverseRelativeVelocity(X12, V), 1 - s1,
+		    a1 > 0 ? (a1 + a2) / 4 / a2 : 1 };
+	if (!e->damping.count(surface_pair(c)))
+		for (int i = 0; i < n; i++)
+			v0 = fmax(v0, approach(side[i]));
+	damp = contact_damping(e, c, p, v0, 1, 1);
+	SpatialVec F(Vec3(0), Vec3(0));
+	for (int i = 0; i < n; i++) {
+		SpatialVec f = side_force(side[i], p, kh, damp, vt, &pe, &power);
+
+		if (side[i].first)
+			F += f;	/* on surface 2 already, in S1 */
+		else	/* on surface 1, in S2: to the force on 2, in S1 */
+			F -= SpatialVec(X12.R() * f[0] + X12.p() %
+			    (X12.R() * f[1]), X12.R() * f[1]);
+	}
+	out.setTo(c.getContactId(), Vec3(0), F, pe, power);
+}
+
+/* ---- bodies ---- */
+
+/*
+ * Mass and inertia about the centre of mass in the link frame, as the
+ * run's values give them; a tensor no rigid body has runs as under ODE,
+ * raised where Simbody, which refuses it, must have it (each principal
+ * moment at least mass * (1 mm)^2, and the triangle inequality).
+ */
+int
+link_mass(simbody_engine *e, int li, bool at_load, SimTK::MassProperties *mp)
+{
+	const struct phys_link *l = &e->w->links[li];
+	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
+	slink &sl = e->links[(size_t)li];
+	long line = at_load ? phys_node_line(l->node) : -1;
+	const char *file = at_load ? l->doc->name : nullptr;
+	struct phys_inertia_verdict verdict;
+	phys_inertia in;
+	phys_mat3 I, R, D = { { { 0 } } };
+	double mass, mo[3];
+
+	phys_link_values_mass(v, &mass, sl.inertia);
+	if (mass == 0) {
+		/* Only a file gives 0: a user's 0 is refused before. */
+		mass = phys_link_stand_in_mass(e->w, li);
+		if (at_load)
+			phys_warnat(file, line, "link '%s': mass 0, which "
+			    "Gazebo refuses on a moving link; run with mass %g "
+			    "kg (1/1000 of its model's lightest link, or of 1 "
+			    "kg)", l->name, mass);
+	}
+	if (!(mass > 0))
+		return phys_failat(file, line, "link '%s': mass must be "
+		    "positive, not %g (Gazebo refuses it too)", l->name, mass);
+	in = phys_inertia_make(mass, sl.inertia[0], sl.inertia[1],
+	    sl.inertia[2], sl.inertia[3], sl.inertia[4], sl.inertia[5]);
+	switch (phys_inertia_validate(&in, &verdict)) {
+	case PHYS_INERTIA_NOT_FINITE:
+		return phys_failat(file, line, "link '%s': %s", l->name,
+		    verdict.reason);
+	case PHYS_INERTIA_NOT_POSITIVE:
+		if (!at_load)
+			return phys_fail("link '%s': inertia is not positive "
+			    "definite (phys-inertia check explains, "
+			    "phys-inertia fix repairs)", l->name);
+		phys_warnat(file, line, "link '%s': inertia %s; run with each "
+		    "principal moment at least mass * (%g m)^2", l->name,
+		    verdict.reason, MIN_GYRATION);
+		break;
+	case PHYS_INERTIA_TRIANGLE:
+		if (at_load)
+			phys_warnat(file, line, "link '%s': inertia %s: no "
+			    "rigid body has it, and Simbody refuses it; run "
+			    "with its smaller principal moments raised to "
+			    "meet the largest (phys-inertia fix repairs it)",
+			    l->name, verdict.reason);
+		break;
+	default:
+		break;
+	}
+	sl.mass = mass;
+	if (phys_inertia_principal(in.I, mo, &R) < 0)
+		return phys_failat(file, line, "link '%s': inertia has no "
+		    "principal axes", l->name);
+	for (int k = 0; k < 3; k++)
+		mo[k] = fmax(mo[k], mass * MIN_GYRATION * MIN_GYRATION);
+	/* Ascending: the two smaller must add up to the largest. */
+	if (mo[0] + mo[1] < mo[2] * (1 + 1e-9)) {
+		double lift = (mo[2] * (1 + 1e-9) - mo[0] - mo[1]) / 2;
+
+		mo[0] += lift, mo[1] += lift;
+	}
+	for (int k = 0; k < 3; k++)
+		D.m[k][k] = mo[k];
+	I = phys_mat3_mul(phys_mat3_mul(R, D), phys_mat3_transpose(R));
+	sl.inertial = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
+	/* The tensor in the link frame, about the centre of mass. */
+	I = phys_inertia_rotate(I, phys_quat_to_mat3(sl.inertial.q));
+	SimTK::Mat33 M;
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 3; j++)
+			M(i, j) = I.m[i][j];
+	Vec3 com = sv(sl.inertial.p);
+	try {
+		sl.com_inertia = SimTK::Inertia(M);
+		*mp = SimTK::MassProperties(mass, com,
+		    sl.com_inertia.shiftFromMassCenter(com, mass));
+	} catch (const std::exception &ex) {
+		return phys_failat(file, line, "link '%s': Simbody refuses its "
+		    "inertia", l->name);
+	}
+	return 0;
+}
+
+/* ---- shapes ---- */
+
+/* A closed triangle mesh, faces turned outwards if they were not. */
+SimTK::ContactGeometry
+closed_mesh(const std::vector<Vec3> &vx, std::vector<int> faces)
+{
+	double vol = 0;
+
+	for (size_t i = 0; i + 2 < faces.size(); i += 3)
+		vol += dot(vx[(size_t)faces[i]], vx[(size_t)faces[i + 1]] %
+		    vx[(size_t)faces[i + 2]]);
+	if (vol < 0)
+		for (size_t i = 0; i + 2 < faces.size(); i += 3)
+			std::swap(faces[i + 1], faces[i + 2]);
+	return SimTK::ContactGeometry::TriangleMesh(vx, faces);
+}
+
+/* Every triangle split in four at its edges' midpoints, each shared by
+ * the two triangles of its edge: the mesh stays closed. */
+void
+subdivide(std::vector<Vec3> &vx, std::vector<int> &faces)
+{
+	std::map<std::pair<int, int>, int> mid;
+	std::vector<int> out;
+	auto middle = [&](int a, int b) {
+		auto k = std::make_pair(std::min(a, b), std::max(a, b));
+		auto it = mid.find(k);
+
+		if (it != mid.end())
+			return it->second;
+		vx.push_back((vx[(size_t)a] + vx[(size_t)b]) / 2);
+		return mid[k] = (int)vx.size() - 1;
+	};
+
+	for (size_t i = 0; i + 2 < faces.size(); i += 3) {
+		int a = faces[i], b = faces[i + 1], c = faces[i + 2];
+		int ab = middle(a, b), bc = middle(b, c), ca = middle(c, a);
+
+		out.insert(out.end(), { a, ab, ca, ab, b, bc, ca, bc, c,
+		    ab, bc, ca });
+	}
+	faces.swap(out);
+}
+
+double
+longest_edge(const std::vector<Vec3> &vx, const std::vector<int> &faces)
+{
+	double m = 0;
+
+	for (size_t i = 0; i + 2 < faces.size(); i += 3)
+		for (int k = 0; k < 3; k++)
+			m = fmax(m, (vx[(size_t)faces[i + k]] -
+			    vx[(size_t)faces[i + (k + 1) % 3]]).norm());
+	return m;
+}
+
+/*
+ * A mesh of the world's, its triangles split until none is longer than a
+ * quarter of the mesh's size (up to 4000 triangles): the elastic
+ * foundation puts one spring under each, and a box of 12 would stand on
+ * its two triangles' centres like a stool on two legs.
+ */
+SimTK::ContactGeometry
+phys_mesh_geometry(const struct phys_mesh *m)
+{
+	std::vector<Vec3> vx(m->nv);
+	std::vector<int> faces(3 * m->ntri);
+	double size = (sv(m->hi) - sv(m->lo)).norm();
+
+	for (size_t i = 0; i < m->nv; i++)
+		vx[i] = Vec3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
+	for (size_t i = 0; i < 3 * m->ntri; i++)
+		faces[i] = (int)m->tri[i];
+	while (faces.size() / 3 * 4 <= 4000 &&
+	    longest_edge(vx, faces) > size / 4)
+		subdivide(vx, faces);
+	return closed_mesh(vx, faces);
+}
+
+/* A capsule along z: two hemispheres of rings joined by the cylinder. */
+SimTK::ContactGeometry
+capsule_geometry(double r, double len)
+{
+	const int around = 16, rings = 4;	/* rings per cap, pole apart */
+	std::vector<Vec3> vx;
+	std::vector<int> f;
+
+	vx.push_back(Vec3(0, 0, len / 2 + r));
+	for (int cap = 0; cap < 2; cap++)
+		for (int i = 1; i <= rings; i++) {
+			double a = M_PI / 2 * (cap ? rings + 1 - i : i) / rings;
+			double z = (cap ? -1 : 1) * (len / 2 + r * cos(a));
+
+			for (int j = 0; j < around; j++) {
+				double b = 2 * M_PI * j / around;
+
+				vx.push_back(Vec3(r * sin(a) * cos(b),
+				    r * sin(a) * sin(b), z));
+			}
+		}
+	vx.push_back(Vec3(0, 0, -len / 2 - r));
+	int nring = 2 * rings, last = (int)vx.size() - 1;
+	for (int j = 0; j < around; j++) {
+		int j1 = (j + 1) % around;
+
+		f.insert(f.end(), { 0, 1 + j, 1 + j1 });
+		for (int i = 0; i + 1 < nring; i++) {
+			int a = 1 + i * around, b = a + around;
+
+			f.insert(f.end(), { a + j, b + j, b + j1 });
+			f.insert(f.end(), { a + j, b + j1, a + j1 });
+		}
+		int a = 1 + (nring - 1) * around;
+		f.insert(f.end(), { a + j, last, a + j1 });
+	}
+	return closed_mesh(vx, f);
+}
+
+/* A heightmap as a closed solid: its surface, walls down to a floor a
+ * metre below its lowest point, and the floor. */
+SimTK::ContactGeometry
+terrain_geometry(const struct phys_heightmap *hm)
+{
+	size_t nx = hm->nx, ny = hm->ny;
+	double dx = hm->size[0] / (double)(nx - 1);
+	double dy = hm->size[1] / (double)(ny - 1);
+	double floor = hm->lo - 1;
+	std::vector<Vec3> vx;
+	std::vector<int> f, rim;
+
+	for (size_t r = 0; r < ny; r++)
+		for (size_t c = 0; c < nx; c++)
+			vx.push_back(Vec3(hm->pos[0] - hm->size[0] / 2 +
+			    (double)c * dx, hm->pos[1] + hm->size[1] / 2 -
+			    (double)r * dy, hm->h[r * nx + c]));
+	auto at = [nx](size_t r, size_t c) { return (int)(r * nx + c); };
+	for (size_t r = 0; r + 1 < ny; r++)
+		for (size_t c = 0; c + 1 < nx; c++) {
+			f.insert(f.end(), { at(r, c), at(r + 1, c),
+			    at(r + 1, c + 1) });
+			f.insert(f.end(), { at(r, c), at(r + 1, c + 1),
+			    at(r, c + 1) });
+		}
+	/* The rim, once around counterclockwise seen from above. */
+	for (size_t c = 0; c + 1 < nx; c++)
+		rim.push_back(at(ny - 1, c));
+	for (size_t r = ny - 1; r > 0; r--)
+		rim.push_back(at(r, nx - 1));
+	for (size_t c = nx - 1; c > 0; c--)
+		rim.push_back(at(0, c));
+	for (size_t r = 0; r + 1 < ny; r++)
+		rim.push_back(at(r, 0));
+	int base = (int)vx.size(), n = (int)rim.size();
+	for (int i = 0; i < n; i++) {
+		Vec3 p = vx[(size_t)rim[(size_t)i]];
+
+		vx.push_back(Vec3(p[0], p[1], floor));
+	}
+	int centre = (int)vx.size();
+	vx.push_back(Vec3(hm->pos[0], hm->pos[1], floor));
+	for (int i = 0; i < n; i++) {
+		int j = (i + 1) % n;
+
+		f.insert(f.end(), { rim[(size_t)i], base + i, base + j });
+		f.insert(f.end(), { rim[(size_t)i], base + j, rim[(size_t)j] });
+		f.insert(f.end(), { base + j, base + i, centre });
+	}
+	return closed_mesh(vx, f);
+}
+
+int
+refuse_shape(const struct phys_collision *c, const char *why)
+{
+	return phys_failat(c->doc->name, phys_node_line(c->node),
+	    "collision '%s': %s", c->name, why);
+}
+
+/* A shape Simbody collides, where in the collision frame, of what kind. */
+struct shape {
+	SimTK::ContactGeometry g;
+	unsigned kind;
+	Transform at;
+};
+
+/*
+ * The shapes of collision ci at the run's sizes, centred on its frame
+ * (an ellipsoid and a capsule more than one: see meets()); none when it
+ * is skipped (--skip-unsupported, with a warning at load); -1 with
+ * phys_error().
+ */
+int
+make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
+    std::vector<shape> &out)
+{
+	const struct phys_collision *wc = &e->w->collisions[ci];
+	struct phys_collision c;
+	struct phys_mesh *own;
+	bool closed = true;
+
+	if (phys_collision_sized(wc, vals(e, PHYS_S_COLLISION, ci), &c,
+	    &own) < 0)
+		return -1;
+	if (c.shape == PHYS_GEOM_HEIGHTMAP && moving) {
+		phys_mesh_free(own);
+		return refuse_shape(wc, "a heightmap must belong to a static "
+		    "model");
+	}
+	if (c.shape == PHYS_GEOM_PLANE && moving) {
+		phys_mesh_free(own);
+		return refuse_shape(wc, "a plane must belong to a static model");
+	}
+	size_t ntri = c.shape == PHYS_GEOM_HEIGHTMAP ? 2 * (c.heightmap->nx -
+	    1) * (c.heightmap->ny - 1) : c.shape == PHYS_GEOM_MESH ||
+	    c.shape == PHYS_GEOM_ELLIPSOID || c.shape == PHYS_GEOM_CONE ?
+	    c.mesh->ntri : 0;
+	if (ntri > MAX_TRIANGLES) {
+		phys_mesh_free(own);
+		return phys_failat(wc->doc->name, phys_node_line(wc->node),
+		    "collision '%s': %zu triangles; the Simbody engine takes "
+		    "at most %zu (a coarser mesh or heightmap)", wc->name,
+		    ntri, MAX_TRIANGLES);
+	}
+	try {
+		switch (c.shape) {
+		case PHYS_GEOM_SPHERE:
+			out.push_back({ SimTK::ContactGeometry::Sphere(
+			    c.size[0]), K_SPHERE, Transform() });
+			break;
+		case PHYS_GEOM_BOX:
+			out.push_back({ SimTK::ContactGeometry::TriangleMesh(
+			    SimTK::PolygonalMesh::createBrickMesh(Vec3(
+			    c.size[0] / 2, c.size[1] / 2, c.size[2] / 2),
+			    BOX_RESOLUTION)), K_MESH, Transform() });
+			break;
+		case PHYS_GEOM_CYLINDER:
+			out.push_back({ SimTK::ContactGeometry::TriangleMesh(
+			    SimTK::PolygonalMesh::createCylinderMesh(
+			    SimTK::ZAxis, c.size[0], c.size[1] / 2,
+			    CYLINDER_RESOLUTION)), K_MESH, Transform() });
+			break;
+		case PHYS_GEOM_CAPSULE:
+			for (int end = -1; end <= 1; end += 2)
+				out.push_back({ SimTK::ContactGeometry::Sphere(
+				    c.size[0]), K_CAPSULE_END, Transform(Vec3(0,
+				    0, end * c.size[1] / 2)) });
+			out.push_back({ capsule_geometry(c.size[0], c.size[1]),
+			    K_CAPSULE_MESH, Transform() });
+			break;
+		case PHYS_GEOM_ELLIPSOID:
+			out.push_back({ SimTK::ContactGeometry::Ellipsoid(Vec3(
+			    c.size[0], c.size[1], c.size[2])), K_ELLIPSOID,
+			    Transform() });
+			out.push_back({ phys_mesh_geometry(c.mesh),
+			    K_ELLIPSOID_MESH, Transform() });
+			break;
+		case PHYS_GEOM_MESH:
+		case PHYS_GEOM_CONE:	/* a pyramid of 32 sides */
+			if ((closed = c.mesh->closed))
+				out.push_back({ phys_mesh_geometry(c.mesh),
+				    K_MESH, Transform() });
+			break;
+		case PHYS_GEOM_HEIGHTMAP:
+			out.push_back({ terrain_geometry(c.heightmap), K_MESH,
+			    Transform() });
+			break;
+		case PHYS_GEOM_PLANE:
+			out.push_back({ SimTK::ContactGeometry::HalfSpace(),
+			    K_PLANE, Transform() });
+			break;
+		}
+	} catch (const std::exception &ex) {
+		closed = false;	/* Simbody found it open or torn */
+		out.clear();
+	}
+	phys_mesh_free(own);
+	if (closed)
+		return 0;
+	/* Simbody's elastic foundation needs an inside. */
+	if (!e->skip_unsupported)
+		return refuse_shape(wc, "the Simbody engine collides only "
+		    "closed meshes (its elastic foundation needs an inside; "
+		    "--skip-unsupported skips it)");
+	if (at_load)
+		phys_warnat(wc->doc->name, phys_node_line(wc->node),
+		    "skipping collision '%s': not a closed mesh, which "
+		    "Simbody cannot collide", wc->name);
+	return 0;
+}
+
+/* The surface's frame in its body: a half-space's outward normal is its
+ * -x axis, turned onto the plane's normal. */
+Transform
+surface_frame(const struct phys_collision *c, phys_pose in_body)
+{
+	Transform X = stf(in_body);
+
+	if (c->shape == PHYS_GEOM_PLANE)
+		X = Transform(X.R() * Rotation(-UnitVec3(sv(c->normal)),
+		    SimTK::XAxis), X.p());
+	return X;
+}
+
+/* The collisions of link li on its body, each a contact surface (the
+ * generators read the run's values at every contact). */
+int
+add_surfaces(simbody_engine *e, model &m, int li, bool at_load,
+    SimTK::ContactCliqueId clique)
+{
+	const struct phys_link *l = &e->w->links[li];
+	const slink &sl = e->links[(size_t)li];
+	MobilizedBody &body = m.matter.updMobilizedBody(sl.mobod);
+	SimTK::ContactMaterial material(PVD(vals(e, PHYS_S_PHYSICS, 0),
+	    PHYSICS_simbody_contact_stiffness), 0, 0, 0, 0);
+
+	for (int ci = l->first_collision; ci < l->first_collision +
+	    l->ncollisions; ci++) {
+		const struct phys_collision *c = &e->w->collisions[ci];
+		phys_pose at = sl.dynamic ? c->pose : phys_pose_mul(l->pose,
+		    c->pose);
+		std::vector<shape> shapes;
+
+		if (make_shapes(e, ci, sl.dynamic, at_load, shapes) < 0)
+			return -1;
+		for (const shape &sh : shapes) {
+			SimTK::ContactSurface surface(sh.g, material, THICKNESS);
+			made_surface made;
+
+			if (clique.isValid())
+				surface.joinClique(clique);
+			made.collision = ci;
+			made.body = (int)sl.mobod;
+			made.ordinal = body.updBody().addContactSurface(
+			    surface_frame(c, at) * sh.at, surface);
+			made.kind = sh.kind;
+			m.made.push_back(made);
+		}
+	}
+	return 0;
+}
+
+/* ---- the tree of bodies ---- */
+
+const char *const joint_type_names[] = {
+	"revolute", "prismatic", "weld", "ball", "universal", "revolute2",
+	"screw", "gearbox"
+};
+
+/* A joint's frame, in the world at load: its origin at the anchor; z
+ * along the axis of a pin or screw, x along a slider's, x along a
+ * universal joint's second axis and y along its first. */
+Transform
+joint_frame(const struct phys_joint *j)
+{
+	Vec3 p = sv(j->pose.p);
+	UnitVec3 a1(sv(j->axis[0])), a2;
+
+	switch (j->type) {
+	case PHYS_JOINT_REVOLUTE:
+	case PHYS_JOINT_SCREW:
+		return Transform(Rotation(a1, SimTK::ZAxis), p);
+	case PHYS_JOINT_PRISMATIC:
+		return Transform(Rotation(a1, SimTK::XAxis), p);
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2:
+		/* The second axis turns with the parent, the first with the
+		 * child, as ODE and MuJoCo make them: x then y of Simbody's
+		 * universal joint. ODE's hinge-2 measures its second angle
+		 * the other way round, as MuJoCo's then does. */
+		a2 = UnitVec3(sv(j->axis[1]));
+		if (j->type == PHYS_JOINT_REVOLUTE2)
+			a2 = -a2;
+		return Transform(Rotation(a2, SimTK::XAxis, sv(j->axis[0]),
+		    SimTK::YAxis), p);
+	default:
+		return Transform(srot(j->pose.q), p);
+	}
+}
+
+int
+refuse_joint(const struct phys_joint *j, const char *why)
+{
+	return phys_failat(j->doc->name, phys_node_line(j->node),
+	    "joint '%s': %s", j->name, why);
+}
+
+/* A link's pose at load; the world's frame for the world and statics. */
+phys_pose
+load_pose(const simbody_engine *e, int li)
+{
+	return is_static(e->w, li) ? PHYS_POSE_IDENTITY : e->w->links[li].pose;
+}
+
+/*
+ * The mobilizer of joint ji between inboard and outboard bodies: frames F
+ * and M coincide at load, where every coordinate is zero; reversed when
+ * the tree runs from the joint's child to its parent (its coordinates
+ * still those of the child in the parent).
+ */
+MobilizedBody
+joint_mobilizer(simbody_engine *e, int ji, MobilizedBody &inboard,
+    const SimTK::MassProperties &mp, bool reversed)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	Transform J = joint_frame(j);
+	Transform X_PF = ~stf(load_pose(e, j->parent)) * J;
+	Transform X_CM = ~stf(load_pose(e, j->child)) * J;
+	Transform in = reversed ? X_CM : X_PF, out = reversed ? X_PF : X_CM;
+	auto dir = reversed ? MobilizedBody::Reverse : MobilizedBody::Forward;
+	SimTK::Body::Rigid body(mp);
+
+	switch (j->type) {
+	case PHYS_JOINT_REVOLUTE:
+		return MobilizedBody::Pin(inboard, in, body, out, dir);
+	case PHYS_JOINT_PRISMATIC:
+		return MobilizedBody::Slider(inboard, in, body, out, dir);
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2:
+		return MobilizedBody::Universal(inboard, in, body, out, dir);
+	case PHYS_JOINT_SCREW:
+		return MobilizedBody::Screw(inboard, in, body, out,
+		    phys_joint_screw_lead(vals(e, PHYS_S_JOINT, ji)), dir);
+	case PHYS_JOINT_BALL:
+		return MobilizedBody::Ball(inboard, in, body, out, dir);
+	default:
+		return MobilizedBody::Weld(inboard, in, body, out);
+	}
+}
+
+/* What Simbody cannot make of a joint, refused naming its line. */
+int
+check_joint(const simbody_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+
+	if ((j->type == PHYS_JOINT_UNIVERSAL || j->type ==
+	    PHYS_JOINT_REVOLUTE2) && fabs(v3_dot(v3_normalize(j->axis[0]),
+	    v3_normalize(j->axis[1]))) > 1e-6)
+		return refuse_joint(j, "the Simbody engine's universal joint "
+		    "needs perpendicular axes");
+	if (j->mimic[1].on)
+		return refuse_joint(j, "the Simbody engine couples only a "
+		    "joint's first axis to another (mimic)");
+	return 0;
+}
+
+/* The graph of links and joints, for the graph maker to make a tree of;
+ * taken from the world as loaded, so the same tree every time. */
+void
+graph_input(const simbody_engine *e, SimTK::MultibodyGraphMaker &g,
+    std::vector<int> &ids)
+{
+	const struct phys_world *w = e->w;
+
+	g.addJointType("revolute", 1);
+	g.addJointType("prismatic", 1);
+	g.addJointType("ball", 3);
+	g.addJointType("universal", 2);
+	g.addJointType("revolute2", 2);
+	g.addJointType("screw", 1);
+	g.addBody("ground", SimTK::Infinity, false);
+	for (size_t i = 0; i < w->nlinks; i++)
+		if (!is_static(w, (int)i))
+			g.addBody(std::to_string(i), PVD(w->links[i].vals,
+			    LINK_inertial_mass) > 0 ? PVD(w->links[i].vals,
+			    LINK_inertial_mass) : 1, PVB(w->links[i].vals,
+			    LINK_must_be_base_link), &ids[i]);
+	for (size_t i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+		std::string p = is_static(w, j->parent) ? "ground" :
+		    std::to_string(j->parent);
+		std::string c = is_static(w, j->child) ? "ground" :
+		    std::to_string(j->child);
+
+		if (p == c || j->type == PHYS_JOINT_GEARBOX)
+			continue;
+		g.addJoint("j" + std::to_string(i), joint_type_names[j->type],
+		    p, c, PVB(j->vals, JOINT_physics_simbody_must_be_loop_joint),
+		    &ids[w->nlinks + i]);
+	}
+}
+
+int
+ref_index(void *ref)
+{
+	return ref ? *static_cast<int *>(ref) : -1;
+}
+
+/* The mobilizers, in the order of the tree; -1 with phys_error(). */
+int
+make_tree(simbody_engine *e, model &m, const SimTK::MultibodyGraphMaker &g,
+    bool at_load)
+{
+	const struct phys_world *w = e->w;
+	std::vector<SimTK::MassProperties> mp(w->nlinks);
+
+	for (size_t i = 0; i < w->nlinks; i++) {
+		e->links[i].dynamic = !is_static(w, (int)i);
+		e->links[i].mobod = SimTK::GroundIndex;
+		if (e->links[i].dynamic && link_mass(e, (int)i, at_load,
+		    &mp[i]) < 0)
+			return -1;
+	}
+	for (int k = 0; k < g.getNumMobilizers(); k++) {
+		const auto &mob = g.getMobilizer(k);
+		int in = ref_index(mob.getInboardBodyRef());
+		int li = ref_index(mob.getOutboardMasterBodyRef());
+		MobilizedBody inboard = in < 0 ? m.matter.updGround() :
+		    m.matter.updMobilizedBody(e->links[(size_t)in].mobod);
+		const SimTK::MassProperties &whole = mp[(size_t)li];
+		double share = 1.0 / mob.getNumFragments();
+		SimTK::MassProperties part(whole.getMass() * share,
+		    whole.getMassCenter(), whole.getInertia() * share);
+		MobilizedBody b;
+
+		if (mob.isAddedBaseMobilizer()) {
+			b = MobilizedBody::Free(inboard, Transform(),
+			    SimTK::Body::Rigid(part), Transform());
+		} else {
+			int ji = ref_index(mob.getJointRef()) - (int)w->nlinks;
+			sjoint &sj = e->joints[(size_t)ji];
+
+			b = joint_mobilizer(e, ji, inboard, part,
+			    mob.isReversedFromJoint());
+			sj.mobilizer = true;
+			sj.mobod = b.getMobilizedBodyIndex();
+			sj.reversed = mob.isReversedFromJoint();
+		}
+		if (mob.isSlaveMobilizer())
+			e->links[(size_t)li].slaves.push_back(
+			    b.getMobilizedBodyIndex());
+		else
+			e->links[(size_t)li].mobod = b.getMobilizedBodyIndex();
+		m.mobod_link.resize((size_t)b.getMobilizedBodyIndex() + 1, -1);
+		m.mobod_link[(size_t)b.getMobilizedBodyIndex()] = li;
+	}
+	return 0;
+}
+
+/* Slaves welded to their masters; a fixed joint closing a loop welds its
+ * two links where they were at load. */
+void
+make_loops(simbody_engine *e, model &m, const SimTK::MultibodyGraphMaker &g)
+{
+	const struct phys_world *w = e->w;
+
+	for (const slink &sl : e->links)
+		for (MobilizedBodyIndex s : sl.slaves)
+			SimTK::Constraint::Weld(m.matter.updMobilizedBody(
+			    sl.mobod), Transform(), m.matter.updMobilizedBody(s),
+			    Transform());
+	for (int k = 0; k < g.getNumLoopConstraints(); k++) {
+		const auto &lc = g.getLoopConstraint(k);
+		int ji = ref_index(lc.getJointRef()) - (int)w->nlinks;
+		const struct phys_joint *j = &w->joints[ji];
+		int p = ref_index(lc.getParentBodyRef());
+		int c = ref_index(lc.getChildBodyRef());
+		Transform J = joint_frame(j);
+		MobilizedBody pb = p < 0 ? m.matter.updGround() :
+		    m.matter.updMobilizedBody(e->links[(size_t)p].mobod);
+		MobilizedBody cb = c < 0 ? m.matter.updGround() :
+		    m.matter.updMobilizedBody(e->links[(size_t)c].mobod);
+		SimTK::Constraint::Weld weld(pb, ~stf(load_pose(e, p)) * J,
+		    cb, ~stf(load_pose(e, c)) * J);
+
+		e->joints[(size_t)ji].weld = weld.getConstraintIndex();
+		e->joints[(size_t)ji].is_weld = true;
+	}
+}
+
+/* How many coordinates phys reports for a joint of this type. */
+int
+coordinates(enum phys_joint_type t)
+{
+	switch (t) {
+	case PHYS_JOINT_REVOLUTE:
+	case PHYS_JOINT_PRISMATIC:
+		return 1;
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2:
+	case PHYS_JOINT_SCREW:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+/* The mobilizer's coordinate along a joint's axis (0 or 1): a universal
+ * joint's first axis is Simbody's second coordinate. */
+int
+axis_coord(const struct phys_joint *j, int axis)
+{
+	bool swap = j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2;
+
+	return swap ? 1 - axis : axis;
+}
+
+/* Mimic: follower = multiplier * (leader - reference) + offset, on the
+ * two joints' first coordinates. */
+int
+make_mimic(simbody_engine *e, model &m, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const auto *mm = &j->mimic[0];
+	const sjoint &f = e->joints[(size_t)ji];
+
+	if (!mm->on)
+		return 0;
+	const sjoint &l = e->joints[(size_t)mm->leader];
+	if (!f.mobilizer || !l.mobilizer || mm->leader_axis != 0 ||
+	    f.ncoords == 0 || l.ncoords == 0)
+		return refuse_joint(j, "the Simbody engine couples the first "
+		    "axes of two jointed links only (mimic)");
+	/* m (l - ref) + off - f = 0 */
+	SimTK::Vector coef(3);
+	coef[0] = -1, coef[1] = mm->multiplier;
+	coef[2] = mm->offset - mm->multiplier * mm->reference;
+	std::vector<MobilizedBodyIndex> bodies = { f.mobod, l.mobod };
+	std::vector<SimTK::MobilizerQIndex> q = {
+		SimTK::MobilizerQIndex(axis_coord(j, 0)),
+		SimTK::MobilizerQIndex(axis_coord(&e->w->joints[mm->leader], 0))
+	};
+	SimTK::Constraint::CoordinateCoupler(m.matter,
+	    new SimTK::Function::Linear(coef), bodies, q);
+	return 0;
+}
+
+/* The revolute joint between link and the reference body (-1: the world
+ * or a static link), and the sign that makes its position the link's
+ * turn about axis; -1 when there is none along it. */
+int
+gear_joint(const simbody_engine *e, int ref, int link, phys_vec3 axis,
+    double *sign)
+{
+	const struct phys_world *w = e->w;
+	bool ground = is_static(w, ref);
+
+	for (size_t i = 0; i < w->njoints; i++) {
+		const struct phys_joint *r = &w->joints[i];
+		bool up = r->child == link && (ground ? is_static(w, r->parent) :
+		    r->parent == ref);
+		bool down = r->parent == link && (ground ? is_static(w,
+		    r->child) : r->child == ref);
+		double d = v3_dot(v3_normalize(r->axis[0]), v3_normalize(axis));
+
+		if (r->type != PHYS_JOINT_REVOLUTE || !(up || down) ||
+		    fabs(fabs(d) - 1) > 1e-6 || !e->joints[i].mobilizer)
+			continue;
+		*sign = (d > 0 ? 1 : -1) * (up ? 1 : -1);
+		return (int)i;
+	}
+	return -1;
+}
+
+/* A gearbox: the geared links' turns about its axes, each the position
+ * of its revolute joint to the reference body, held at -ratio to one
+ * another. */
+int
+make_gearbox(simbody_engine *e, model &m, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	double ratio = PVD(vals(e, PHYS_S_JOINT, ji), JOINT_gearbox_ratio);
+	double sign[2];
+	int r[2];
+
+	if (j->type != PHYS_JOINT_GEARBOX)
+		return 0;
+	r[0] = gear_joint(e, j->reference, j->parent, j->axis[0], &sign[0]);
+	r[1] = gear_joint(e, j->reference, j->child, j->axis[1], &sign[1]);
+	if (r[0] < 0 || r[1] < 0)
+		return refuse_joint(j, "the Simbody engine gears two links "
+		    "each held to the reference body by a revolute joint "
+		    "along the gearbox's axis");
+	e->joints[(size_t)ji].ratio = ratio;
+	/* ratio * turn1 + turn2 = 0 */
+	SimTK::Vector coef(3);
+	coef[0] = ratio * sign[0], coef[1] = sign[1], coef[2] = 0;
+	std::vector<MobilizedBodyIndex> bodies = { e->joints[(size_t)r[0]].mobod,
+		e->joints[(size_t)r[1]].mobod };
+	std::vector<SimTK::MobilizerQIndex> q = { SimTK::MobilizerQIndex(0),
+		SimTK::MobilizerQIndex(0) };
+	SimTK::Constraint::CoordinateCoupler(m.matter,
+	    new SimTK::Function::Linear(coef), bodies, q);
+	return 0;
+}
+
+/* ---- forces phys adds: joints and velocity decay ---- */
+
+/* A joint's generalized force along coordinate k at this state: spring,
+ * viscous damping, Coulomb friction and the limit's stop. */
+double
+joint_force(const simbody_engine *e, const State &s, int ji, int k)
+{
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	const sjoint &sj = e->joints[(size_t)ji];
+	const MobilizedBody &b = mobod(e, sj.mobod);
+	int c = axis_coord(&e->w->joints[ji], k);
+	double q = b.getOneQ(s, c), u = b.getOneU(s, c);
+	double lo = k ? PVD(v, JOINT_axis2_limit_lower) :
+	    PVD(v, JOINT_axis_limit_lower);
+	double hi = k ? PVD(v, JOINT_axis2_limit_upper) :
+	    PVD(v, JOINT_axis_limit_upper);
+	double stiff = k ? PVD(v, JOINT_axis2_limit_stiffness) :
+	    PVD(v, JOINT_axis_limit_stiffness);
+	double diss = k ? PVD(v, JOINT_axis2_limit_dissipation) :
+	    PVD(v, JOINT_axis_limit_dissipation);
+	double fric = k ? PVD(v, JOINT_axis2_dynamics_friction) :
+	    PVD(v, JOINT_axis_dynamics_friction);
+	double vt = e->m->contact.getTransitionVelocity(), f;
+
+	f = phys_joint_spring_damper(v, k, q, u);
+	/* A screw's travel is its turn times the lead. */
+	if (e->w->joints[ji].type == PHYS_JOINT_SCREW)
+		f += sj.lead * phys_joint_spring_damper(v, 1, sj.lead * q,
+		    sj.lead * u);
+	/* Coulomb friction, proportional to the rate below the transition
+	 * speed, as the contacts' friction is. */
+	f -= fric * fmax(-1, fmin(1, u / vt));
+	/* Simbody's linear stop: k x (1 + d qdot), never pulling. */
+	if (hi < NO_LIMIT && q > hi)
+		f += fmin(0, -stiff * (q - hi) * (1 + diss * u));
+	if (lo > -NO_LIMIT && q < lo)
+		f += fmax(0, -stiff * (q - lo) * (1 - diss * u));
+	return f;
+}
+
+class joint_forces : public SimTK::Force::Custom::Implementation {
+public:
+	explicit joint_forces(const simbody_engine *e_) : e(e_) {}
+	void calcForce(const State &s, SimTK::Vector_<SpatialVec> &,
+	    SimTK::Vector_<Vec3> &, SimTK::Vector &mobility) const override
+	{
+		for (size_t ji = 0; ji < e->joints.size(); ji++) {
+			const sjoint &sj = e->joints[ji];
+			int n = e->w->joints[ji].type == PHYS_JOINT_SCREW ? 1 :
+			    sj.ncoords;
+
+			for (int k = 0; sj.mobilizer && k < n; k++)
+				mobod(e, sj.mobod).applyOneMobilityForce(s,
+				    axis_coord(&e->w->joints[ji], k),
+				    joint_force(e, s, (int)ji, k), mobility);
+		}
+	}
+	SimTK::Real calcPotentialEnergy(const State &) const override
+	{
+		return 0;
+	}
+private:
+	const simbody_engine *e;
+};
+
+/* velocity_decay: the share of a link's velocity lost per step, as a
+ * continuous damping of that rate (exact over a step). */
+class decay_forces : public SimTK::Force::Custom::Implementation {
+public:
+	explicit decay_forces(const simbody_engine *e_) : e(e_) {}
+	void calcForce(const State &s, SimTK::Vector_<SpatialVec> &body,
+	    SimTK::Vector_<Vec3> &, SimTK::Vector &) const override;
+	SimTK::Real calcPotentialEnergy(const State &) const override
+	{
+		return 0;
+	}
+private:
+	const simbody_engine *e;
+};
+
+double
+decay_rate(double share, double h)
+{
+	return share >= 1 ? 1 / h * 40 : -log1p(-share) / h;
+}
+
+void
+decay_forces::calcForce(const State &s, SimTK::Vector_<SpatialVec> &body,
+    SimTK::Vector_<Vec3> &, SimTK::Vector &) const
+{
+	for (size_t li = 0; li < e->links.size(); li++) {
+		const slink &sl = e->links[li];
+		const struct phys_value *v = vals(e, PHYS_S_LINK, (int)li);
+		double lin = PVD(v, LINK_velocity_decay_linear);
+		double ang = PVD(v, LINK_velocity_decay_angular);
+
+		if (!sl.dynamic || (lin == 0 && ang == 0))
+			continue;
+		const MobilizedBody &b = mobod(e, sl.mobod);
+		const Rotation &R = b.getBodyRotation(s);
+		Vec3 com = sv(sl.inertial.p);
+		Vec3 vc = b.findStationVelocityInGround(s, com);
+		Vec3 w = b.getBodyAngularVelocity(s);
+
+		/* The whole link's momenta, on its master body. */
+		b.applyForceToBodyPoint(s, com, -decay_rate(lin, e->step) *
+		    sl.mass * vc, body);
+		b.applyBodyTorque(s, -decay_rate(ang, e->step) *
+		    (R * (sl.com_inertia * (~R * w))), body);
+	}
+}
+
+/* ---- making the system ---- */
+
+void
+make_integrator(simbody_engine *e, model &m)
+{
+	const struct phys_value *phys = vals(e, PHYS_S_PHYSICS, 0);
+
+	m.integ.reset(new SimTK::RungeKuttaMersonIntegrator(m.sys));
+	m.integ->setAccuracy(PVD(phys, PHYSICS_simbody_accuracy));
+	/* The error of the worst coordinate or speed, not their mean: with
+	 * the mean, one body's error is diluted by the world's size, and a
+	 * stack of ten boxes rang from step to step at 2 mm/s. */
+	m.integ->setUseInfinityNorm(true);
+	m.integ->setMaximumStepSize(e->step);
+	/* Every step ends exactly at its time, never interpolated. */
+	m.integ->setAllowInterpolation(false);
+	m.integ->setInternalStepLimit(MAX_INTERNAL_STEPS);
+}
+
+/* The friction transition speed: the override when given, else
+ * max_transient_velocity. */
+double
+transition_velocity(const struct phys_value *phys)
+{
+	const struct phys_value *o =
+	    PV(phys, PHYSICS_simbody_contact_override_stiction_transition_velocity);
+	double vt = o->given ? o->u.d :
+	    PVD(phys, PHYSICS_simbody_max_transient_velocity);
+
+	return fmax(vt, 1e-9);
+}
+
+/* The surfaces of the links: a clique per model keeps its links apart
+ * unless they collide with each other (self_collide). */
+int
+make_surfaces(simbody_engine *e, model &m, bool at_load)
+{
+	const struct phys_world *w = e->w;
+	std::vector<SimTK::ContactCliqueId> cliques(w->nmodels);
+
+	m.made.clear();
+	for (size_t li = 0; li < w->nlinks; li++) {
+		const struct phys_link *l = &w->links[li];
+		SimTK::ContactCliqueId clique;
+
+		if (e->links[li].dynamic && !w->models[l->model].self_collide &&
+		    !PVB(vals(e, PHYS_S_LINK, (int)li), LINK_self_collide)) {
+			if (!cliques[(size_t)l->model].isValid())
+				cliques[(size_t)l->model] =
+				    SimTK::ContactSurface::createNewContactClique();
+			clique = cliques[(size_t)l->model];
+		}
+		if (add_surfaces(e, m, (int)li, at_load, clique) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+make_model(simbody_engine *e, model &m, bool at_load)
+{
+	const struct phys_world *w = e->w;
+	SimTK::MultibodyGraphMaker g;
+	std::vector<int> ids(w->nlinks + w->njoints);
+
+	for (size_t i = 0; i < ids.size(); i++)
+		ids[i] = (int)i;
+	for (size_t i = 0; i < w->njoints; i++)
+		if (check_joint(e, (int)i) < 0)
+			return -1;
+	graph_input(e, g, ids);
+	try {
+		g.generateGraph();
+	} catch (const std::exception &ex) {
+		return phys_fail("Simbody cannot make a tree of the world's "
+		    "links and joints: %s", ex.what());
+	}
+	m.mobod_link.assign(1, -1);
+	e->links.assign(w->nlinks, slink());
+	e->joints.assign(w->njoints, sjoint());
+	if (make_tree(e, m, g, at_load) < 0)
+		return -1;
+	make_loops(e, m, g);
+	for (size_t i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+		sjoint &sj = e->joints[i];
+
+		sj.ncoords = coordinates(j->type);
+		sj.lead = j->type == PHYS_JOINT_SCREW ?
+		    phys_joint_screw_lead(vals(e, PHYS_S_JOINT, (int)i)) : 0;
+		sj.in_child = phys_pose_mul(phys_pose_inv(load_pose(e, j->child)),
+		    ptf(joint_frame(j)));
+		sj.in_parent = phys_pose_mul(phys_pose_inv(load_pose(e,
+		    j->parent)), ptf(joint_frame(j)));
+		if (j->parent >= 0 && j->child >= 0)
+			e->joined.insert(std::make_pair(std::min(j->parent,
+			    j->child), std::max(j->parent, j->child)));
+	}
+	for (size_t i = 0; i < w->njoints; i++)
+		if (make_mimic(e, m, (int)i) < 0 ||
+		    make_gearbox(e, m, (int)i) < 0)
+			return -1;
+	if (make_surfaces(e, m, at_load) < 0)
+		return -1;
+	m.gravity = SimTK::Force::Gravity(m.forces, m.matter,
+	    sv(PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity)));
+	SimTK::Force::Custom(m.forces, new joint_forces(e));
+	SimTK::Force::Custom(m.forces, new decay_forces(e));
+	m.contact.adoptForceGenerator(new hertz(e,
+	    SimTK::CircularPointContact::classTypeId(), circular));
+	m.contact.adoptForceGenerator(new hertz(e,
+	    SimTK::EllipticalPointContact::classTypeId(), elliptical));
+	m.contact.adoptForceGenerator(new foundation(e));
+	m.contact.setTransitionVelocity(transition_velocity(vals(e,
+	    PHYS_S_PHYSICS, 0)));
+	return 0;
+}
+
+/* Which collision each of the tracker's surfaces is. */
+void
+map_surfaces(model &m)
+{
+	m.surface.assign((size_t)m.tracker.getNumSurfaces(), made_surface());
+	for (const made_surface &made : m.made)
+		m.surface[(size_t)m.tracker.getContactSurfaceIndex(
+		    MobilizedBodyIndex(made.body), made.ordinal)] = made;
+}
+
+/* What a state holds of the run's values: gravity per body, and the
+ * kinematic links' velocities locked. */
+void
+apply_values(const simbody_engine *e, model &m, State &s)
+{
+	m.gravity.setGravityVector(s, sv(PVV(vals(e, PHYS_S_WORLD, 0),
+	    WORLD_gravity)));
+	for (size_t li = 0; li < e->links.size(); li++) {
+		const slink &sl = e->links[li];
+		const struct phys_value *v = vals(e, PHYS_S_LINK, (int)li);
+
+		if (!sl.dynamic)
+			continue;
+		m.gravity.setBodyIsExcluded(s, sl.mobod, !PVB(v, LINK_gravity));
+		for (MobilizedBodyIndex x : sl.slaves)
+			m.gravity.setBodyIsExcluded(s, x, !PVB(v, LINK_gravity));
+		const MobilizedBody &b = m.matter.getMobilizedBody(sl.mobod);
+		if (PVB(v, LINK_kinematic))
+			b.lock(s, SimTK::Motion::Velocity);
+		else
+			b.unlock(s);
+	}
+}
+
+/* ---- the state: poses and velocities set by the run ---- */
+
+bool
+finite(const SimTK::Vector &x)
+{
+	for (int i = 0; i < x.size(); i++)
+		if (!std::isfinite(x[i]))
+			return false;
+	return true;
+}
+
+phys_pose
+body_pose(const simbody_engine *e, const State &s, int li)
+{
+	if (li < 0 || !e->links[(size_t)li].dynamic)
+		return li < 0 ? PHYS_POSE_IDENTITY : e->w->links[li].pose;
+	return ptf(mobod(e, e->links[(size_t)li].mobod).getBodyTransform(s));
+}
+
+/* The pose and velocity each link is to have: the run's, or where it is
+ * now. */
+struct target {
+	Transform X;
+	Vec3 w, v;	/* angular, and of the origin, in the world */
+};
+
+target
+link_target(const simbody_engine *e, const State &s, int li)
+{
+	const pending &p = e->pend[(size_t)li];
+	const MobilizedBody &b = mobod(e, e->links[(size_t)li].mobod);
+	target t;
+
+	t.X = p.pose ? stf(p.p) : b.getBodyTransform(s);
+	t.w = p.vel ? sv(p.ang) : b.getBodyAngularVelocity(s);
+	t.v = p.vel ? sv(p.lin) : b.getBodyOriginVelocity(s);
+	return t;
+}
+
+/*
+ * Each mobilizer's coordinates fitted to its two bodies' targets, root
+ * first: a revolute coordinate keeps its turns, the nearest angle to the
+ * one it had. Velocities after positions, fitted the same way.
+ */
+void
+fit_state(const simbody_engine *e, State &s)
+{
+	const model &m = *e->m;
+	int nb = m.matter.getNumBodies();
+	std::vector<target> t((size_t)nb);
+
+	e->m->sys.realize(s, SimTK::Stage::Velocity);
+	t[0].X = Transform(), t[0].w = t[0].v = Vec3(0);
+	for (MobilizedBodyIndex i(1); i < nb; ++i) {
+		int li = m.mobod_link[(size_t)i];
+
+		t[(size_t)i] = li >= 0 ? link_target(e, s, li) : t[0];
+	}
+	for (MobilizedBodyIndex i(1); i < nb; ++i) {
+		const MobilizedBody &b = m.matter.getMobilizedBody(i);
+		const target &in = t[(size_t)b.getParentMobilizedBody()
+		    .getMobilizedBodyIndex()];
+		Transform F = in.X * b.getDefaultInboardFrame();
+		Transform M = t[(size_t)i].X * b.getDefaultOutboardFrame();
+		double q0 = b.getNumQ(s) == 1 ? b.getOneQ(s, 0) : 0;
+
+		b.setQToFitTransform(s, ~F * M);
+		if (b.getNumQ(s) == 1 && b.getNumU(s) == 1 &&
+		    MobilizedBody::Pin::isInstanceOf(b))
+			b.setOneQ(s, 0, q0 + remainder(b.getOneQ(s, 0) - q0,
+			    2 * M_PI));
+	}
+	e->m->sys.realize(s, SimTK::Stage::Position);
+	for (MobilizedBodyIndex i(1); i < nb; ++i) {
+		const MobilizedBody &b = m.matter.getMobilizedBody(i);
+		const target &in = t[(size_t)b.getParentMobilizedBody()
+		    .getMobilizedBodyIndex()];
+		const target &out = t[(size_t)i];
+		Transform F = in.X * b.getDefaultInboardFrame();
+		Vec3 pM = out.X * b.getDefaultOutboardFrame().p();
+		/* M's velocity against the inboard body's point there. */
+		Vec3 vM = out.v + out.w % (pM - out.X.p());
+		Vec3 vF = in.v + in.w % (pM - in.X.p());
+
+		b.setUToFitVelocity(s, SpatialVec(~F.R() * (out.w - in.w),
+		    ~F.R() * (vM - vF)));
+	}
+}
+
+/* The state as the run set it, handed to the integrator. */
+void
+settle(const simbody_engine *e)
+{
+	if (!e->has_pending && !e->dirty)
+		return;
+	State s = e->m->integ->getState();
+	if (e->has_pending) {
+		fit_state(e, s);
+		e->pend.assign(e->pend.size(), pending());
+		e->has_pending = false;
+	}
+	apply_values(e, *e->m, s);
+	s.setTime(simbody_engine_time(e));
+	e->reactions_at = -1;
+	e->m->integ->setAccuracy(PVD(vals(e, PHYS_S_PHYSICS, 0),
+	    PHYSICS_simbody_accuracy));
+	e->m->integ->setMaximumStepSize(e->step);
+	e->m->integ->initialize(s);
+	e->dirty = false;
+}
+
+/*
+ * Make the system (again): from the world as loaded, with the run's
+ * values; the coordinates, speeds and clock of old carried over when
+ * given (the same tree: the graph is the loaded world's).
+ */
+int
+build(simbody_engine *e, bool at_load, const State *old)
+{
+	std::unique_ptr<model> m(new model());
+	std::unique_ptr<model> keep = std::move(e->m);
+	auto links = e->links;
+	auto joints = e->joints;
+	auto joined = e->joined;
+	auto undo = [&]() {
+		e->m = std::move(keep);
+		e->links = links, e->joints = joints, e->joined = joined;
+		return -1;
+	};
+	State s;
+
+	e->joined.clear();
+	if (make_model(e, *m, at_load) < 0)
+		return undo();
+	try {
+		s = m->sys.realizeTopology();
+		m->sys.realizeModel(s);
+	} catch (const std::exception &ex) {
+		phys_fail("Simbody cannot make the world: %s", ex.what());
+		return undo();
+	}
+	map_surfaces(*m);
+	make_integrator(e, *m);
+	if (old) {
+		s.updQ() = old->getQ();
+		s.updU() = old->getU();
+	} else {
+		/* Free bodies where their links are; every joint at zero. */
+		for (MobilizedBodyIndex i(1); i < m->matter.getNumBodies(); ++i) {
+			const MobilizedBody &b = m->matter.getMobilizedBody(i);
+			int li = m->mobod_link[(size_t)i];
+
+			if (MobilizedBody::Free::isInstanceOf(b))
+				b.setQToFitTransform(s, stf(e->w->links[li].pose));
+		}
+	}
+	apply_values(e, *m, s);
+	s.setTime(simbody_engine_time(e));
+	e->m = std::move(m);	/* the forces read it */
+	try {
+		e->m->integ->initialize(s);
+	} catch (const std::exception &ex) {
+		phys_fail("Simbody cannot start the world: %s", ex.what());
+		return undo();
+	}
+	e->damping.clear();
+	e->reactions_at = -1;
+	return 0;
+}
+
+/* Rebuild keeping the state: after a change Simbody fixes at
+ * construction (a mass, a shape, self_collide). */
+int
+rebuild(simbody_engine *e)
+{
+	State old = state(e);
+
+	return build(e, false, &old);
+}
+
+/* ---- the engine's operations ---- */
+
+/* What Simbody does with each parameter: its own block's all reach it
+ * but min_step_size (its steps are its integrator's); ODE's friction
+ * coefficient is the surface's (SDF has no Simbody surface block); the
+ * shared ones as under ODE but where noted; other engines' blocks are
+ * another engine's. */
+static phys_ode_support
+simbody_support(const struct phys_param *p)
+{
+	switch (p->id) {
+	case PHYS_P_PHYSICS_simbody_min_step_size:
+	case PHYS_P_PHYSICS_max_contacts:
+	case PHYS_P_COLLISION_max_contacts:
+	case PHYS_P_COLLISION_surface_friction_ode_fdir1:
+	case PHYS_P_COLLISION_surface_friction_ode_slip1:
+	case PHYS_P_COLLISION_surface_friction_ode_slip2:
+		return PHYS_ODE_INERT;
+	case PHYS_P_COLLISION_surface_friction_ode_mu:
+	case PHYS_P_COLLISION_surface_friction_ode_mu2:	/* checked at load */
+	case PHYS_P_COLLISION_surface_contact_poissons_ratio:
+	case PHYS_P_COLLISION_surface_contact_elastic_modulus:
+	case PHYS_P_LINK_must_be_base_link:
+	case PHYS_P_JOINT_axis_limit_stiffness:
+	case PHYS_P_JOINT_axis_limit_dissipation:
+	case PHYS_P_JOINT_axis2_limit_stiffness:
+	case PHYS_P_JOINT_axis2_limit_dissipation:
+	case PHYS_P_JOINT_thread_pitch:
+	case PHYS_P_JOINT_screw_thread_pitch:
+		return PHYS_ODE_NATIVE;
+	case PHYS_P_PHYSICS_simbody_contact_plastic_coef_restitution:
+	case PHYS_P_PHYSICS_simbody_contact_plastic_impact_velocity:
+	case PHYS_P_PHYSICS_simbody_contact_override_impact_capture_velocity:
+	case PHYS_P_COLLISION_surface_bounce_restitution_coefficient:
+	case PHYS_P_COLLISION_surface_bounce_threshold:
+	case PHYS_P_JOINT_axis_limit_lower:
+	case PHYS_P_JOINT_axis_limit_upper:
+	case PHYS_P_JOINT_axis2_limit_lower:
+	case PHYS_P_JOINT_axis2_limit_upper:
+		return PHYS_ODE_EMULATED;
+	default:
+		break;
+	}
+	if (!(p->engines & PHYS_E_SIMBODY))
+		return PHYS_ODE_OTHER;
+	if (p->engines == PHYS_E_SIMBODY)
+		return PHYS_ODE_NATIVE;
+	return p->ode;	/* shared: honoured as under ODE */
+}
+
+/* Simbody's friction is the same in every direction: a second
+ * coefficient other than the first is said, once per surface. */
+void
+check_mu2(const simbody_engine *e)
+{
+	for (size_t ci = 0; ci < e->w->ncollisions; ci++) {
+		const struct phys_collision *c = &e->w->collisions[ci];
+		const struct phys_value *v = vals(e, PHYS_S_COLLISION, (int)ci);
+		const struct phys_value *mu = PV(v, COLLISION_surface_friction_ode_mu);
+		const struct phys_value *mu2 =
+		    PV(v, COLLISION_surface_friction_ode_mu2);
+
+		if (mu2->given && (!mu->given || mu2->u.d != mu->u.d))
+			phys_warnat(c->doc->name, phys_node_line(c->node),
+			    "collision '%s': mu2 %g is not used: Simbody's "
+			    "friction is the same in every direction (mu, "
+			    "else the profile's)", c->name, mu2->u.d);
+	}
+}
+
+static struct simbody_engine *
+simbody_engine_new(const struct phys_world *w, const struct phys_run_values *v,
+    const struct phys_engine_options *opt)
+{
+	auto *e = new simbody_engine(w, v);
+
+	e->skip_unsupported = opt && opt->skip_unsupported;
+	e->pend.assign(w->nlinks, pending());
+	if (simbody_engine_apply_profile(e) < 0 || build(e, true,
+	    nullptr) < 0) {
+		simbody_engine_free(e);
+		return nullptr;
+	}
+	check_mu2(e);
+	for (size_t i = 0; i < w->nlinks; i++) {
+		const struct phys_model *m = &w->models[w->links[i].model];
+
+		if (m->has_init_vel && e->links[i].dynamic)
+			simbody_engine_set_link_vel(e, (int)i, &m->init_linear,
+			    &m->init_angular);
+	}
+	return e;
+}
+
+static void
+simbody_engine_free(struct simbody_engine *e)
+{
+	delete e;
+}
+
+static void
+simbody_engine_set_clock(struct simbody_engine *e, double t, long iter)
+{
+	e->base_time = t;
+	e->base_iter = e->iterations = iter;
+	e->dirty = true;
+}
+
+static int
+simbody_engine_apply_profile(struct simbody_engine *e)
+{
+	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
+
+	if (!(PVD(v, PHYSICS_max_step_size) > 0))
+		return phys_fail("max_step_size must be positive");
+	if (!(PVD(v, PHYSICS_simbody_accuracy) > 0))
+		return phys_fail("simbody.accuracy must be positive");
+	e->base_time = simbody_engine_time(e);
+	e->base_iter = e->iterations;
+	e->step = PVD(v, PHYSICS_max_step_size);
+	if (e->m)
+		e->m->contact.setTransitionVelocity(transition_velocity(v));
+	e->dirty = true;
+	return 0;
+}
+
+static void
+simbody_engine_apply_world(struct simbody_engine *e)
+{
+	e->dirty = true;	/* gravity: set on the state */
+}
+
+/* A link's mass, inertia and shapes are fixed when Simbody makes its
+ * system: made again, every coordinate kept. */
+static int
+simbody_engine_apply_link(struct simbody_engine *e, int li)
+{
+	if (!e->links[(size_t)li].dynamic)
+		return 0;
+	return rebuild(e);
+}
+
+/* Limits, springs, damping and friction are read at every step; an
+ * axis, a screw's pitch and a gearbox's ratio are Simbody's system's,
+ * which a run cannot change without moving the links. */
+static int
+simbody_engine_apply_joint(struct simbody_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+
+	if (!(v3_norm(PVV(v, JOINT_axis_xyz)) > 0))
+		return phys_fail("joint '%s': axis is zero", j->name);
+	if (!phys_value_equal(&phys_params[PHYS_P_JOINT_axis_xyz],
+	    PV(v, JOINT_axis_xyz), PV(j->vals, JOINT_axis_xyz)) ||
+	    !phys_value_equal(&phys_params[PHYS_P_JOINT_axis2_xyz],
+	    PV(v, JOINT_axis2_xyz), PV(j->vals, JOINT_axis2_xyz)))
+		return phys_fail("joint '%s': the Simbody engine cannot turn "
+		    "a joint's axis during a run", j->name);
+	if ((j->type == PHYS_JOINT_SCREW && phys_joint_screw_lead(v) !=
+	    e->joints[(size_t)ji].lead) || (j->type == PHYS_JOINT_GEARBOX &&
+	    PVD(v, JOINT_gearbox_ratio) != e->joints[(size_t)ji].ratio))
+		return phys_fail("joint '%s': the Simbody engine cannot change "
+		    "a screw's pitch or a gearbox's ratio during a run",
+		    j->name);
+	e->dirty = true;
+	return 0;
+}
+
+static int
+simbody_engine_apply_collision(struct simbody_engine *e, int ci)
+{
+	return rebuild(e);
+}
+
+/* The contacts touching at the state: one per pair of surfaces that
+ * overlap and are not kept apart. */
+int
+count_contacts(const simbody_engine *e, const State &s)
+{
+	const SimTK::ContactSnapshot &snap = e->m->tracker.getActiveContacts(s);
+	int n = 0;
+
+	for (int i = 0; i < snap.getNumContacts(); i++) {
+		const SimTK::Contact &c = snap.getContact(i);
+
+		if (c.getCondition() == SimTK::Contact::Broken)
+			continue;
+		pair_values p = pair_of(e, c.getSurface1(), c.getSurface2());
+		if (p.excluded)
+			continue;
+		if (p.no_force) {
+			const struct phys_value *a = vals(e, PHYS_S_COLLISION,
+			    p.c1), *b = vals(e, PHYS_S_COLLISION, p.c2);
+
+			if (!(PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
+			    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask)))
+				continue;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* Forget the damping of contacts that have ended. */
+void
+forget_contacts(simbody_engine *e, const State &s)
+{
+	const SimTK::ContactSnapshot &snap = e->m->tracker.getActiveContacts(s);
+
+	for (auto it = e->damping.begin(); it != e->damping.end();) {
+		SimTK::ContactSurfaceIndex a(it->first.first),
+		    b(it->first.second);
+
+		if (snap.hasContact(a, b) && snap.getContactById(
+		    snap.getContactIdForSurfacePair(a, b)).getCondition() !=
+		    SimTK::Contact::Broken)
+			++it;
+		else
+			it = e->damping.erase(it);
+	}
+}
+
+/* What a Simbody exception says, on one line: the sentence after "Error
+ * detected by ...():" rather than where it was thrown. */
+std::string
+reason(const char *what)
+{
+	std::string w(what), r;
+	size_t at = w.find("Error detected by");
+
+	if (at != std::string::npos && (at = w.find("): ", at)) !=
+	    std::string::npos)
+		w = w.substr(at + 3);
+	for (char c : w) {
+		if (c == '\n' || c == '\t')
+			c = ' ';
+		if (c != ' ' || (!r.empty() && r.back() != ' '))
+			r += c;
+	}
+	while (!r.empty() && r.back() == ' ')
+		r.pop_back();
+	return r;
+}
+
+/* A link off to infinity, not a number, or faster than any body: the
+ * step diverged (phys_check_body says so, as every engine does). */
+int
+check_finite(simbody_engine *e)
+{
+	const State &s = state(e);
+
+	for (size_t li = 0; li < e->links.size(); li++) {
+		if (!e->links[li].dynamic)
+			continue;
+		const MobilizedBody &b = mobod(e, e->links[li].mobod);
+		phys_pose p = PHYS_POSE_IDENTITY;
+		phys_vec3 lin = v3(NAN, 0, 0), ang = v3(0, 0, 0);
+
+		if (finite(b.getQAsVector(s)) && finite(b.getUAsVector(s))) {
+			p = ptf(b.getBodyTransform(s));
+			lin = pv(b.getBodyOriginVelocity(s));
+			ang = pv(b.getBodyAngularVelocity(s));
+		}
+		if (phys_check_body(e->w, e->v, e->step, (int)li, p.p, p.q, lin,
+		    ang, simbody_engine_time(e)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+simbody_engine_step(struct simbody_engine *e)
+{
+	double t1 = phys_engine_clock(e->base_time, e->iterations + 1 -
+	    e->base_iter, e->step);
+
+	try {
+		settle(e);
+		while (e->m->integ->getTime() < t1) {
+			auto why = e->m->integ->stepTo(t1);
+
+			if (why == SimTK::Integrator::ReachedStepLimit)
+				return phys_fail("simulation stopped at t=%.9g: "
+				    "Simbody took %d steps of its own within "
+				    "one and did not reach its end (contacts "
+				    "too stiff for simbody.accuracy?)",
+				    simbody_engine_time(e), MAX_INTERNAL_STEPS);
+			if (e->m->integ->isSimulationOver())
+				break;
+		}
+	} catch (const std::exception &ex) {
+		return phys_fail("simulation diverged at t=%.9g: Simbody "
+		    "stopped: %s", simbody_engine_time(e),
+		    reason(ex.what()).c_str());
+	}
+	e->iterations++;
+	if (check_finite(e) < 0)
+		return -1;
+	e->m->sys.realize(state(e), SimTK::Stage::Velocity);
+	e->ncontacts = count_contacts(e, state(e));
+	forget_contacts(e, state(e));
+	return 0;
+}
+
+static double
+simbody_engine_time(const struct simbody_engine *e)
+{
+	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
+	    e->step);
+}
+
+static long
+simbody_engine_iterations(const struct simbody_engine *e)
+{
+	return e->iterations;
+}
+
+static void
+simbody_engine_link_pose(const struct simbody_engine *e, int li,
+    phys_pose *out)
+{
+	const pending &p = e->pend[(size_t)li];
+
+	if (!e->links[(size_t)li].dynamic) {
+		*out = e->w->links[li].pose;
+		return;
+	}
+	if (p.pose) {
+		*out = p.p;
+		return;
+	}
+	*out = body_pose(e, state(e), li);
+}
+
+static void
+simbody_engine_link_vel(const struct simbody_engine *e, int li,
+    phys_vec3 *lin, phys_vec3 *ang)
+{
+	const pending &p = e->pend[(size_t)li];
+
+	if (!e->links[(size_t)li].dynamic) {
+		*lin = *ang = v3(0, 0, 0);
+		return;
+	}
+	if (p.vel) {
+		*lin = p.lin, *ang = p.ang;
+		return;
+	}
+	const MobilizedBody &b = mobod(e, e->links[(size_t)li].mobod);
+	*lin = pv(b.getBodyOriginVelocity(state(e)));
+	*ang = pv(b.getBodyAngularVelocity(state(e)));
+}
+
+static void
+simbody_engine_link_com(const struct simbody_engine *e, int li,
+    phys_vec3 *com, phys_vec3 *com_vel)
+{
+	const slink &sl = e->links[(size_t)li];
+	phys_pose pose;
+	phys_vec3 lin, ang, r;
+
+	if (!sl.dynamic) {
+		*com = phys_pose_apply(e->w->links[li].pose, phys_pose_from6(
+		    PV(vals(e, PHYS_S_LINK, li), LINK_inertial_pose)->u.pose).p);
+		*com_vel = v3(0, 0, 0);
+		return;
+	}
+	simbody_engine_link_pose(e, li, &pose);
+	simbody_engine_link_vel(e, li, &lin, &ang);
+	*com = phys_pose_apply(pose, sl.inertial.p);
+	r = v3_sub(*com, pose.p);
+	*com_vel = v3_add(lin, v3_cross(ang, r));
+}
+
+static bool
+simbody_engine_link_dynamic(const struct simbody_engine *e, int li)
+{
+	return e->links[(size_t)li].dynamic;
+}
+
+/* The tensor as the model gives it, about the centre of mass in the
+ * inertial frame (Simbody holds it raised only for a tensor no body
+ * has). */
+static void
+simbody_engine_link_mass(const struct simbody_engine *e, int li,
+    double *mass, double inertia[6])
+{
+	const slink &sl = e->links[(size_t)li];
+
+	if (!sl.dynamic) {
+		phys_link_values_mass(vals(e, PHYS_S_LINK, li), mass, inertia);
+		return;
+	}
+	*mass = sl.mass;
+	memcpy(inertia, sl.inertia, sizeof sl.inertia);
+}
+
+static int
+simbody_engine_set_link_pose(struct simbody_engine *e, int li, phys_pose p)
+{
+	if (!e->links[(size_t)li].dynamic)
+		return phys_fail("link '%s' is static: its pose cannot change",
+		    e->w->links[li].name);
+	e->pend[(size_t)li].pose = true;
+	e->pend[(size_t)li].p = p;
+	e->has_pending = true;
+	return 0;
+}
+
+/* Velocities are those of the link origin. */
+static int
+simbody_engine_set_link_vel(struct simbody_engine *e, int li,
+    const phys_vec3 *lin, const phys_vec3 *ang)
+{
+	phys_vec3 l = { 0, 0, 0 }, a = { 0, 0, 0 };
+
+	if (!e->links[(size_t)li].dynamic)
+		return phys_fail("link '%s' is static: it cannot move",
+		    e->w->links[li].name);
+	if (!lin || !ang)
+		simbody_engine_link_vel(e, li, &l, &a);
+	pending &p = e->pend[(size_t)li];
+	p.vel = true;
+	p.lin = lin ? *lin : l;
+	p.ang = ang ? *ang : a;
+	e->has_pending = true;
+	return 0;
+}
+
+static int
+simbody_engine_joint_state(const struct simbody_engine *e, int ji,
+    double pos[2], double vel[2])
+{
+	const sjoint &sj = e->joints[(size_t)ji];
+	const struct phys_joint *j = &e->w->joints[ji];
+
+	pos[0] = pos[1] = vel[0] = vel[1] = 0;
+	if (!sj.mobilizer || sj.ncoords == 0)
+		return 0;
+	const MobilizedBody &b = mobod(e, sj.mobod);
+	const State &s = state(e);
+	pos[0] = b.getOneQ(s, axis_coord(j, 0));
+	vel[0] = b.getOneU(s, axis_coord(j, 0));
+	if (j->type == PHYS_JOINT_SCREW) {
+		pos[1] = sj.lead * pos[0];
+		vel[1] = sj.lead * vel[0];
+	} else if (sj.ncoords == 2) {
+		pos[1] = b.getOneQ(s, axis_coord(j, 1));
+		vel[1] = b.getOneU(s, axis_coord(j, 1));
+	}
+	return sj.ncoords;
+}
+
+/* The reaction of every mobilizer at the state, once per step. */
+const SimTK::Vector_<SpatialVec> &
+reactions(const simbody_engine *e)
+{
+	if (e->reactions_at != e->iterations) {
+		e->m->sys.realize(state(e), SimTK::Stage::Acceleration);
+		e->m->matter.calcMobilizerReactionForces(state(e), e->reactions);
+		e->reactions_at = e->iterations;
+	}
+	return e->reactions;
+}
+
+static void
+simbody_engine_joint_wrench(const struct simbody_engine *e, int ji,
+    phys_vec3 *force, phys_vec3 *torque)
+{
+	const sjoint &sj = e->joints[(size_t)ji];
+	const struct phys_joint *j = &e->w->joints[ji];
+	phys_vec3 com, comv;
+
+	*force = *torque = v3(0, 0, 0);
+	if (!sj.mobilizer || !e->links[(size_t)j->child].dynamic)
+		return;
+	const MobilizedBody &b = mobod(e, sj.mobod);
+	const State &s = state(e);
+	SpatialVec r = reactions(e)[(size_t)sj.mobod];
+	/* At M's origin, on the outboard body: the child, or the parent. */
+	Vec3 at = b.getBodyTransform(s) * b.getOutboardFrame(s).p();
+	if (sj.reversed)
+		r = -r;
+	simbody_engine_link_com(e, j->child, &com, &comv);
+	*force = pv(r[1]);
+	*torque = pv(r[0] + (at - sv(com)) % r[1]);
+}
+
+/* The generalized force along each axis: what phys applies there
+ * (spring, damping, friction, the stop), the mobility being free. */
+static int
+simbody_engine_joint_effort(const struct simbody_engine *e, int ji,
+    double eff[2])
+{
+	const sjoint &sj = e->joints[(size_t)ji];
+	const struct phys_joint *j = &e->w->joints[ji];
+
+	eff[0] = eff[1] = 0;
+	if (!sj.mobilizer || sj.ncoords == 0)
+		return 0;
+	eff[0] = joint_force(e, state(e), ji, 0);
+	if (j->type == PHYS_JOINT_SCREW)
+		eff[1] = sj.lead != 0 ? eff[0] / sj.lead : 0;
+	else if (sj.ncoords == 2)
+		eff[1] = joint_force(e, state(e), ji, 1);
+	return sj.ncoords;
+}
+
+static int
+simbody_engine_contact_count(const struct simbody_engine *e)
+{
+	return e->ncontacts;
+}
+
+/* What a state line reports of the values Simbody runs with. */
+static const struct phys_engine_field simbody_record[] = {
+	{ "accuracy", PHYS_P_PHYSICS_simbody_accuracy },
+	{ "max_step_size", PHYS_P_PHYSICS_max_step_size },
+	{ "max_transient_velocity", PHYS_P_PHYSICS_simbody_max_transient_velocity },
+	{ "stiffness", PHYS_P_PHYSICS_simbody_contact_stiffness },
+	{ "dissipation", PHYS_P_PHYSICS_simbody_contact_dissipation },
+	{ "plastic_coef_restitution",
+	    PHYS_P_PHYSICS_simbody_contact_plastic_coef_restitution },
+	{ "plastic_impact_velocity",
+	    PHYS_P_PHYSICS_simbody_contact_plastic_impact_velocity },
+	{ "static_friction", PHYS_P_PHYSICS_simbody_contact_static_friction },
+	{ "dynamic_friction", PHYS_P_PHYSICS_simbody_contact_dynamic_friction },
+	{ "viscous_friction", PHYS_P_PHYSICS_simbody_contact_viscous_friction },
+	{ "override_impact_capture_velocity",
+	    PHYS_P_PHYSICS_simbody_contact_override_impact_capture_velocity },
+	{ "override_stiction_transition_velocity",
+	    PHYS_P_PHYSICS_simbody_contact_override_stiction_transition_velocity },
+	{ "gravity", PHYS_P_WORLD_gravity }
+};
+
+}	/* namespace */
+
+PHYS_ENGINE_DEFINE(simbody_engine, phys_engine_simbody, "simbody", "Simbody", simbody_support, simbody_record)

@@ -1,0 +1,771 @@
+#!/usr/bin/env bats
+# The Simbody engine: its <simbody> block reaching it, its compliant
+# contact against closed forms (Hertz, the elastic foundation, Stribeck
+# friction, restitution), kinematic loops (a four-bar linkage against the
+# loop-closure equation, a parallelogram against its period, Gazebo's
+# anchored and free loops), joints, geometry, switching to and from the
+# other engines, and what it refuses. The closed-form suite of
+# engines.bats runs on it too.
+
+load helper
+
+W="$WORLDS/closed_forms.sdf"
+
+# closed_forms.sdf's fall, pendulum and bounce cases alone, in $TMP/few.sdf.
+few_world() {
+	awk '/<model name="(slide|rest|limit|rotor|spring)">/ { skip = 1 }
+	    !skip { print } skip && /<\/model>/ { skip = 0 }' "$W" > "$TMP/few.sdf"
+}
+
+# series FILE ITEM FIELD: "t value" per line.
+series() {
+	jq -r --arg i "$2" --arg f "$3" '[.t, (.items[$i] | if type == "array"
+	    then .[($f|tonumber)] else .[$f] end)] | @tsv' "$1"
+}
+
+# at FILE T ITEM FIELD: the value at time T.
+at() {
+	series "$1" "$3" "$4" | awk -v t="$2" '$1 == t && $2 != "" { print $2; n++ }
+	    END { exit n != 1 }'
+}
+
+# period [LEVEL]: mean time between downward crossings of LEVEL by the
+# second column of "t value" lines.
+period() {
+	awk -v c="${1:-0}" '{ $2 -= c } NR > 1 && p > 0 && $2 <= 0 {
+		tc = pt + (0 - p) * ($1 - pt) / ($2 - p)
+		if (first == "") first = tc; else { last = tc; n++ } }
+		{ pt = $1; p = $2 }
+		END { if (n < 1) exit 1; printf "%.9g\n", (last - first) / n }'
+}
+
+# A ball of 0.1 m and a 0.1 m cube, 1 kg each, resting on a plane.
+rest_world() {
+	cat > "$TMP/rest.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+  <world name="w">
+    <gravity>0 0 -9.81</gravity>
+    <physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>
+    <model name="ground"><static>true</static><link name="link"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+    <model name="ball"><pose>0 0 0.1 0 0 0</pose><link name="link">
+      <inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial>
+      <collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model>
+    <model name="box"><pose>2 0 0.05 0 0 0</pose><link name="link">
+      <inertial><mass>1</mass><inertia><ixx>0.0016667</ixx><iyy>0.0016667</iyy><izz>0.0016667</izz></inertia></inertial>
+      <collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision></link></model>
+  </world>
+</sdf>
+SDF
+}
+
+@test "Simbody: the <simbody> block reaches the engine (the state line's record); what it cannot use is said once" {
+	phys-step -p simbody -n 1 -s simbody.accuracy=1e-4 -s simbody.max_transient_velocity=0.02 \
+	    -s simbody.contact.stiffness=1e7 -s simbody.contact.dissipation=3 \
+	    -s simbody.contact.static_friction=0.7 -s simbody.contact.dynamic_friction=0.6 \
+	    -s simbody.contact.viscous_friction=0.1 -s simbody.contact.plastic_coef_restitution=0.4 \
+	    -s simbody.contact.plastic_impact_velocity=0.3 \
+	    -s simbody.contact.override_impact_capture_velocity=0.02 \
+	    -s simbody.contact.override_stiction_transition_velocity=0.005 "$W" 2>/dev/null | head -1 > "$TMP/o"
+	[ "$(jq -c '.engine | [.accuracy, .max_transient_velocity, .stiffness, .dissipation,
+	    .static_friction, .dynamic_friction, .viscous_friction, .plastic_coef_restitution,
+	    .plastic_impact_velocity, .override_impact_capture_velocity,
+	    .override_stiction_transition_velocity, .max_step_size]' "$TMP/o")" = \
+	    '[0.0001,0.02,10000000,3,0.7,0.6,0.1,0.4,0.3,0.02,0.005,0.001]' ]
+	run phys-step -p simbody -n 2 -s simbody.min_step_size=0.01 -s max_contacts=5 -s ode.solver.iters=9 "$W"
+	assert_success
+	[ "$(grep -c 'simbody.min_step_size is set but has no effect with Simbody' <<<"$output")" -eq 1 ]
+	[ "$(grep -c 'max_contacts is set but has no effect with Simbody' <<<"$output")" -eq 1 ]
+	[ "$(grep -c 'ode parameters are for another engine and have no effect with Simbody' <<<"$output")" -eq 1 ]
+	# and the other way: Simbody's values are another engine's under ODE
+	run phys-step -p ode -n 2 -s simbody.accuracy=0.1 "$W"
+	[ "$(grep -c 'simbody parameters are for another engine and have no effect with ODE' <<<"$output")" -eq 1 ]
+}
+
+@test "Simbody stiffness: a ball rests sunk by Hertz's (3 m g / (4 E sqrt R))^(2/3), a cube by m g h / (k A); a surface's elastic modulus is its own" {
+	rest_world
+	local k
+	for k in 1e8 1e7; do
+		phys-step -t 1 -r 1 -s simbody.contact.stiffness=$k -i 'ball::link/pose' -i 'box::link/pose' \
+		    "$TMP/rest.sdf" | tail -1 > "$TMP/o"
+		# two surfaces of k: in series, E = k / 2^(3/2) for Hertz, k / 2 for the foundation of 1 m
+		rel "$(jq '0.1 - .items["ball::link/pose"].z' "$TMP/o")" \
+		    "$(awk -v k=$k 'BEGIN { E = k / 2^1.5; print (3 * 9.81 / (4 * E * sqrt(0.1)))^(2/3) }')" 0.005
+		rel "$(jq '0.05 - .items["box::link/pose"].z' "$TMP/o")" \
+		    "$(awk -v k=$k 'BEGIN { print 9.81 / (k / 2 * 0.01) }')" 0.005
+	done
+	# plane strain moduli E / (1 - nu^2) of 2e7 Pa, nu 0.3 and 0.5
+	phys-step -t 1 -r 1 -s 'ground::link::c/surface.contact.elastic_modulus=2e7' \
+	    -s 'ball::link::c/surface.contact.elastic_modulus=2e7' \
+	    -s 'ball::link::c/surface.contact.poissons_ratio=0.5' -i 'ball::link/pose' "$TMP/rest.sdf" |
+	    tail -1 > "$TMP/o"
+	rel "$(jq '0.1 - .items["ball::link/pose"].z' "$TMP/o")" \
+	    "$(awk 'BEGIN { a = (2e7 / 0.91)^(2/3); b = (2e7 / 0.75)^(2/3); E = (a * b / (a + b))^1.5
+		print (3 * 9.81 / (4 * E * sqrt(0.1)))^(2/3) }')" 0.005
+}
+
+# stack N: N cubes of 0.2 m and 1 kg stacked on the ground, just touching.
+stack() {
+	local i
+	{
+		echo '<?xml version="1.0"?><sdf version="1.7"><world name="w"><gravity>0 0 -9.81</gravity>'
+		echo '<physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>'
+		echo '<model name="ground"><static>true</static><link name="link"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>'
+		for ((i = 0; i < $1; i++)); do
+			echo "<model name=\"box$i\"><pose>0 0 $(awk -v i=$i 'BEGIN { print 0.1 + 0.2 * i }') 0 0 0</pose><link name=\"link\">
+<inertial><mass>1</mass><inertia><ixx>0.0066666666666666671</ixx><iyy>0.0066666666666666671</iyy><izz>0.0066666666666666671</izz></inertia></inertial>
+<collision name=\"c\"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model>"
+		done
+		echo '</world></sdf>'
+	} > "$TMP/stack.sdf"
+}
+
+@test "Simbody stack: ten cubes stand, each contact squeezed by the weight above it, n m g h / (k A), to 0.5%; none rings faster than the accuracy" {
+	stack 10
+	# settled within 0.05 s (the contacts ring at 200 Hz, damped)
+	phys-step -t 0.1 -e 100 -i '*::link/pose' -i '*::link/linear_vel' "$TMP/stack.sdf" 2>/dev/null |
+	    tail -1 > "$TMP/o"
+	# each box sinks by the squeezes of the contacts below it: the one
+	# under box i carries 10 - i boxes, k = 1e8 / 2 (two surfaces in
+	# series) on A = 0.04 m^2, h = 1 m
+	jq -r '.items | to_entries[] | select(.key | test("^box.*/pose$")) |
+	    "\(.key | ltrimstr("box") | rtrimstr("::link/pose")) \(.value.x) \(.value.y) \(.value.z)"' "$TMP/o" |
+	    sort -n | awk '{ i = $1; sq += (10 - i) * 9.81 / (5e7 * 0.04); sink = 0.1 + 0.2 * i - $4
+		d = (sink - sq) / sq; if (d < 0) d = -d; if (d > m) m = d
+		if ($2 * $2 + $3 * $3 > 1e-18) { print "box" i " moved sideways"; bad = 1 }
+		n++ }
+	    END { print "largest error", m; exit bad || n != 10 || m > 0.005 }'
+	# Simbody's error norm is the largest over the speeds, not their
+	# mean: no box rings at more than the accuracy, 1e-3 m/s
+	jq -r '.items | to_entries[] | select(.key | test("^box.*/linear_vel$")) | .value.z' "$TMP/o" |
+	    awk '{ if ($1 > m) m = $1; if (-$1 > m) m = -$1 } END { print "fastest", m; exit m > 1e-3 }'
+}
+
+@test "Simbody dissipation: a cube started 2 cm in the ground leaves it at 1/d; without d, plastic_coef_restitution and plastic_impact_velocity give (1 - e) / v" {
+	rest_world
+	echo '{"t":0,"name":"box::link/pose","value":{"x":2,"y":0,"z":0.03,"roll":0,"pitch":0,"yaw":0}}' > "$TMP/deep"
+	local d
+	for d in 2 4; do
+		phys-step -t 0.3 -r 1000 -s simbody.contact.dissipation=$d -c "$TMP/deep" \
+		    -i 'box::link/linear_vel' "$TMP/rest.sdf" > "$TMP/o.$d"
+		# the force k x (1 + d xdot) vanishes as it separates at 1/d
+		rel "$(jq '.items["box::link/linear_vel"].z' "$TMP/o.$d" | sort -g | tail -1)" \
+		    "$(awk -v d=$d 'BEGIN { print 1 / d }')" 0.05
+	done
+	phys-step -t 0.3 -r 1000 -s simbody.contact.plastic_coef_restitution=0.6 \
+	    -s simbody.contact.plastic_impact_velocity=0.1 -c "$TMP/deep" \
+	    -i 'box::link/linear_vel' "$TMP/rest.sdf" > "$TMP/o.p"
+	cmp <(jq -c .items "$TMP/o.4") <(jq -c .items "$TMP/o.p")
+	# ... and it comes to rest at its foundation's depth
+	phys-step -t 1.5 -r 1 -s simbody.contact.dissipation=2 -c "$TMP/deep" -i 'box::link/pose' \
+	    "$TMP/rest.sdf" | tail -1 > "$TMP/o"
+	rel "$(jq '0.05 - .items["box::link/pose"].z' "$TMP/o")" "$(awk 'BEGIN { print 9.81 / 5e5 }')" 0.02
+}
+
+@test "Simbody friction: the profile's coefficient, else the surfaces' mu (the smaller); viscous friction v0 exp(-mu_v g t)" {
+	rest_world
+	echo '{"t":0.1,"name":"box::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > "$TMP/push"
+	phys-step -t 1.1 -r 10 -s simbody.contact.static_friction=0.3 -s simbody.contact.dynamic_friction=0.3 \
+	    -c "$TMP/push" -i 'box::link/pose' "$TMP/rest.sdf" | tail -1 > "$TMP/o"
+	rel "$(jq '.items["box::link/pose"].x - 2' "$TMP/o")" "$(awk 'BEGIN { print 4 / (2 * 0.3 * 9.81) }')" 0.002
+	phys-step -t 1.2 -r 10 -s 'ground::link::c/surface.friction.ode.mu=0.2' \
+	    -s 'box::link::c/surface.friction.ode.mu=0.5' -c "$TMP/push" -i 'box::link/pose' "$TMP/rest.sdf" |
+	    tail -1 > "$TMP/o"
+	rel "$(jq '.items["box::link/pose"].x - 2' "$TMP/o")" "$(awk 'BEGIN { print 4 / (2 * 0.2 * 9.81) }')" 0.002
+	phys-step -t 0.3 -r 1000 -s simbody.contact.static_friction=0 -s simbody.contact.dynamic_friction=0 \
+	    -s simbody.contact.viscous_friction=0.1 -c "$TMP/push" -i 'box::link/linear_vel' "$TMP/rest.sdf" |
+	    tail -1 > "$TMP/o"
+	rel "$(jq '.items["box::link/linear_vel"].x' "$TMP/o")" "$(awk 'BEGIN { print 2 * exp(-0.1 * 9.81 * 0.2) }')" 0.002
+}
+
+@test "Simbody friction is the same in every direction: friction_pyramid.sdf's 16 boxes all slide straight out v^2 / (2 mu g)" {
+	phys-preset add --engine simbody sb "$WORLDS/friction_pyramid.sdf" > "$TMP/fp.sdf"
+	phys-step -p sb -t 1.2 -r 1 -i '*::link/pose' "$TMP/fp.sdf" 2>/dev/null | tail -1 |
+	    jq -r '.items | to_entries[] | select(.key | test("box_")) | "\(.key) \(.value.x) \(.value.y)"' |
+	    awk '{ n++; k = substr($1, index($1, "box_") + 4) + 0; a = k * atan2(0, -1) / 8
+		r = sqrt($2 * $2 + $3 * $3); off = $3 * cos(a) - $2 * sin(a)
+		if (r - 2 - 9 / (2 * 0.3 * 9.81) > 0.005 || 2 + 9 / (2 * 0.3 * 9.81) - r > 0.005 ||
+		    off > 1e-6 || off < -1e-6) { print "box " k " at " r ", " off " off its line"; bad = 1 } }
+		END { exit bad || n != 16 }'
+}
+
+@test "Simbody stiction: a cube on a slope of tan 0.45 creeps at half the transition speed, which override_stiction_transition_velocity sets" {
+	# static friction 0.9 reaches 0.45 halfway through its smooth rise
+	# (3 x^2 - 2 x^3) over the transition speed
+	cat > "$TMP/slope.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+  <world name="w">
+    <gravity>0 0 -9.81</gravity>
+    <physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>
+    <model name="slope"><static>true</static><link name="link"><collision name="c"><geometry><plane><normal>0.41036467732879783 0 0.9119215051751064</normal></plane></geometry></collision></link></model>
+    <model name="box"><pose>0.020518233866439892 0 0.04559607525875532 0 0.4228539261329407 0</pose><link name="link">
+      <inertial><mass>1</mass><inertia><ixx>0.0016667</ixx><iyy>0.0016667</iyy><izz>0.0016667</izz></inertia></inertial>
+      <collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision></link></model>
+  </world>
+</sdf>
+SDF
+	speed() {
+		phys-step -t 1 -r 1 "$@" -i 'box::link/linear_vel' "$TMP/slope.sdf" | tail -1 |
+		    jq '.items["box::link/linear_vel"] | (.x * .x + .y * .y + .z * .z) | sqrt'
+	}
+	rel "$(speed)" 0.005 0.05
+	rel "$(speed -s simbody.max_transient_velocity=0.02)" 0.01 0.05
+	rel "$(speed -s simbody.contact.override_stiction_transition_velocity=0.002)" 0.001 0.05
+}
+
+@test "Simbody restitution: the larger coefficient of the two surfaces, above the smaller threshold and the capture velocity; accuracy reaches the integrator" {
+	few_world
+	top() {	# the highest point after the first impact, over e^2 m
+		phys-step -p simbody -t 1.2 -r 500 "$@" -i 'bounce::link/pose' "$TMP/few.sdf" 2>/dev/null |
+		    jq -r '[.t, .items["bounce::link/pose"].z] | @tsv' |
+		    awk '$1 > 0.5 && $2 > m { m = $2 } END { print m - 0.1 }'
+	}
+	# the ground's coefficient instead of the ball's
+	rel "$(top -s 'bounce::link::collision/surface.bounce.restitution_coefficient=0' \
+	    -s 'ground::link::collision/surface.bounce.restitution_coefficient=0.5' \
+	    -s 'ground::link::collision/surface.bounce.threshold=0')" 0.25 0.01
+	# 4.4 m/s is slower than a threshold or capture velocity of 5 m/s:
+	# no bounce, the profile's dissipation takes it all
+	near "$(top -s 'bounce::link::collision/surface.bounce.threshold=5')" 0 1e-3
+	near "$(top -s simbody.contact.override_impact_capture_velocity=5)" 0 1e-3
+	# the integrator's accuracy decides how well it follows the impact
+	rel "$(top -s simbody.accuracy=1e-4)" 0.25 0.01
+	! rel "$(top -s simbody.accuracy=0.1)" 0.25 0.02
+}
+
+# A crank-rocker (crank a = 0.5 m from A, coupler b = 1.2 m, rocker c =
+# 1 m from D, A and D d = 1 m apart), released with the crank up: four
+# revolute joints about -y, one of which closes the loop. Each link's
+# frame is at its first pivot, along the link; its angle from +x towards
+# +z is theta2 = 90 degrees + a's position for the crank and theta4 =
+# 84.67 degrees + d's for the rocker.
+fourbar_world() {
+	cat > "$TMP/fourbar.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+  <world name="fourbar">
+    <gravity>0 0 -9.81</gravity>
+    <physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>
+    <model name="crank_rocker">
+      <link name="crank">
+        <pose>0 0 2 0 -1.5707963267948966 0</pose>
+        <inertial><pose>0.25 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>1e-4</ixx><iyy>0.020833333333333332</iyy><izz>0.020833333333333332</izz></inertia></inertial>
+      </link>
+      <link name="coupler">
+        <pose>0 0 2.5 0 -0.42581978074352445 0</pose>
+        <inertial><pose>0.6 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>1e-4</ixx><iyy>0.12</iyy><izz>0.12</izz></inertia></inertial>
+      </link>
+      <link name="rocker">
+        <pose>1 0 2 0 -1.4778219388330651 0</pose>
+        <inertial><pose>0.5 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>1e-4</ixx><iyy>0.08333333333333333</iyy><izz>0.08333333333333333</izz></inertia></inertial>
+      </link>
+      <joint name="a" type="revolute"><parent>world</parent><child>crank</child><axis><xyz>0 -1 0</xyz></axis></joint>
+      <joint name="b" type="revolute"><parent>crank</parent><child>coupler</child><axis><xyz>0 -1 0</xyz></axis></joint>
+      <joint name="c" type="revolute"><pose>1 0 0 0 0 0</pose><parent>coupler</parent><child>rocker</child><axis><xyz>0 -1 0</xyz></axis></joint>
+      <joint name="d" type="revolute"><parent>world</parent><child>rocker</child><axis><xyz>0 -1 0</xyz></axis></joint>
+    </model>
+  </world>
+</sdf>
+SDF
+}
+
+@test "Simbody four-bar linkage: crank and rocker angles keep Freudenstein's loop-closure equation as the crank turns over, energy kept" {
+	fourbar_world
+	phys-step -t 3 -r 100 -i 'crank_rocker::*/position' -i 'crank_rocker/kinetic_energy' \
+	    -i 'crank_rocker/potential_energy' "$TMP/fourbar.sdf" 2>/dev/null > "$TMP/o"
+	# K1 cos t4 - K2 cos t2 + K3 = cos(t2 - t4), K1 = d/a, K2 = d/c,
+	# K3 = (a^2 - b^2 + c^2 + d^2) / (2 a c)
+	jq -r '[.items["crank_rocker::a/position"][0], .items["crank_rocker::d/position"][0]] | @tsv' "$TMP/o" |
+	    awk 'BEGIN { a = 0.5; b = 1.2; c = 1; d = 1; K3 = (a*a - b*b + c*c + d*d) / (2 * a * c)
+		pi = atan2(0, -1) }
+	    { t2 = pi / 2 + $1; t4 = 1.4778219388330651 + $2
+		r = d / a * cos(t4) - d / c * cos(t2) + K3 - cos(t2 - t4); if (r < 0) r = -r
+		if (r > m) m = r; if ($1 < lo) lo = $1
+		if (NR > 1 && ($1 - p > 0.5 || p - $1 > 0.5)) { print "the crank jumped at " NR; exit 1 }
+		p = $1 }
+	    END { if (m > 1e-6) { print "off the loop by " m; exit 1 }
+		# the crank went over the top and nearly round
+		if (lo > -6) { print "the crank turned " lo; exit 1 } }'
+	jq -r '.items["crank_rocker/kinetic_energy"] + .items["crank_rocker/potential_energy"]' "$TMP/o" |
+	    awk 'NR == 1 { e = $1 } { d = $1 - e; if (d < 0) d = -d; if (d > m) m = d }
+		END { if (m > 1e-6 * e) { print "energy moved by " m; exit 1 } }'
+}
+
+@test "Simbody keeps worlds/fourbar.sdf's loop closed, |BC| = b from the crank's and rocker's angles, to 1e-9 m" {
+	phys-step -p simbody -t 2 -r 100 -i 'fourbar::*/position' "$WORLDS/fourbar.sdf" 2>/dev/null > "$TMP/o"
+	jq -r '.items | [.["fourbar::crank_pivot/position"][0], .["fourbar::rocker_pivot/position"][0]] | @tsv' "$TMP/o" |
+	    awk 'BEGIN { a = 0.2; b = 0.5; c = 0.4; d = 0.5; pi = atan2(0, -1)
+		t20 = pi / 3; t40 = 83.25143474099328 * pi / 180 }
+		{ t2 = t20 - $1; t4 = t40 - $2
+		  bx = a * cos(t2); bz = a * sin(t2); cx = d + c * cos(t4); cz = c * sin(t4)
+		  r = sqrt((cx - bx)^2 + (cz - bz)^2) - b; if (r < 0) r = -r; if (r > m) m = r
+		  if ($1 > hi) hi = $1; if ($1 < lo) lo = $1 }
+		END { if (m > 1e-9 || hi - lo < 1) { print "off by " m ", turned " hi - lo; exit 1 } }'
+	# the cut joint is a mobilizer of a slave: its angle measured as the others
+	[ "$(jq -r '.items["fourbar::loop/position"] | length' "$TMP/o" | sort -u)" = 1 ]
+}
+
+@test "Simbody parallelogram linkage: the coupler translates; the period is 2 pi sqrt(5/3 / (2 g)) (1 + theta0^2 / 16)" {
+	# cranks of 1 m and 1 kg (I = 1/3 about the pivot) 1.5 m apart, a
+	# coupler of 1 kg: kinetic energy (2/3 + 1) w^2 / 2 against a
+	# potential of -2 g cos(theta)
+	cat > "$TMP/para.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+  <world name="p">
+    <gravity>0 0 -9.81</gravity>
+    <physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>
+    <model name="parallelogram">
+      <link name="crank">
+        <pose>0 0 2 0 1.5207963267948966 0</pose>
+        <inertial><pose>0.5 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>1e-4</ixx><iyy>0.08333333333333333</iyy><izz>0.08333333333333333</izz></inertia></inertial>
+      </link>
+      <link name="coupler">
+        <pose>0.04997916927067833 0 1.0012497396050337 0 0 0</pose>
+        <inertial><pose>0.75 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>1e-4</ixx><iyy>0.1875</iyy><izz>0.1875</izz></inertia></inertial>
+      </link>
+      <link name="rocker">
+        <pose>1.5 0 2 0 1.5207963267948966 0</pose>
+        <inertial><pose>0.5 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>1e-4</ixx><iyy>0.08333333333333333</iyy><izz>0.08333333333333333</izz></inertia></inertial>
+      </link>
+      <joint name="a" type="revolute"><parent>world</parent><child>crank</child><axis><xyz>0 -1 0</xyz></axis></joint>
+      <joint name="b" type="revolute"><parent>crank</parent><child>coupler</child><axis><xyz>0 -1 0</xyz></axis></joint>
+      <joint name="c" type="revolute"><pose>1 0 0 0 0 0</pose><parent>coupler</parent><child>rocker</child><axis><xyz>0 -1 0</xyz></axis></joint>
+      <joint name="d" type="revolute"><parent>world</parent><child>rocker</child><axis><xyz>0 -1 0</xyz></axis></joint>
+    </model>
+  </world>
+</sdf>
+SDF
+	phys-step -t 4 -r 200 -i 'parallelogram::*/position' -i 'parallelogram::coupler/pose' \
+	    "$TMP/para.sdf" 2>/dev/null > "$TMP/o"
+	rel "$(series "$TMP/o" parallelogram::a/position 0 | period -0.05)" \
+	    "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(5 / 3 / (2 * 9.81)) * (1 + 0.05^2 / 16) }')" 1e-4
+	jq -r '[.items["parallelogram::coupler/pose"].pitch, .items["parallelogram::a/position"][0] -
+	    .items["parallelogram::d/position"][0]] | @tsv' "$TMP/o" |
+	    awk '{ for (i = 1; i <= 2; i++) if ($i > 1e-9 || $i < -1e-9) { print "coupler turned: " $0; exit 1 } }'
+}
+
+@test "Simbody runs loops as Gazebo's tests have them: a loop anchored to the world at two joints, a free loop falling on the ground" {
+	# (Gazebo's anchored_loop and free_loop worlds: revolute joints
+	# closing a chain, default inertias, joint damping and friction,
+	# limits, self-collision)
+	cat > "$TMP/loops.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.6">
+  <world name="loops">
+    <gravity>0 0 -9.8</gravity>
+    <physics name="simbody" type="simbody"/>
+    <model name="ground"><static>true</static><link name="link"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+    <model name="anchored">
+      <pose>0 5 0 0 0 0</pose>
+      <link name="l1"><pose>0 0 0.2 0.6435 0 0</pose>
+        <inertial><pose>0 0 0.25 0 0 0</pose><mass>1</mass><inertia><ixx>0.045</ixx><iyy>0.04</iyy><izz>0.005</izz></inertia></inertial>
+        <collision name="c"><pose>0 0 0.25 0 0 0</pose><geometry><box><size>0.1 0.2 0.7</size></box></geometry></collision></link>
+      <link name="l2"><pose>0.1 -0.3 0.6 1.5708 0 0</pose>
+        <inertial><pose>0 0 0.25 0 0 0</pose><mass>1</mass><inertia><ixx>0.045</ixx><iyy>0.04</iyy><izz>0.005</izz></inertia></inertial>
+        <collision name="c"><pose>0 0 0.25 0 0 0</pose><geometry><box><size>0.1 0.2 0.7</size></box></geometry></collision></link>
+      <link name="l3"><pose>0 -0.8 0.6 2.4981 0 0</pose>
+        <inertial><pose>0 0 0.25 0 0 0</pose><mass>1</mass><inertia><ixx>0.045</ixx><iyy>0.04</iyy><izz>0.005</izz></inertia></inertial>
+        <collision name="c"><pose>0 0 0.25 0 0 0</pose><geometry><box><size>0.1 0.2 0.7</size></box></geometry></collision></link>
+      <joint name="j1" type="revolute"><parent>world</parent><child>l1</child><axis><xyz>1 0 0</xyz></axis></joint>
+      <joint name="j2" type="revolute"><parent>l1</parent><child>l2</child><axis><xyz>1 0 0</xyz></axis></joint>
+      <joint name="j3" type="revolute"><parent>l2</parent><child>l3</child>
+        <axis><xyz>1 0 0</xyz><dynamics><damping>5</damping><friction>0.1</friction></dynamics></axis></joint>
+      <joint name="j4" type="revolute"><pose>0 0 0.5 0 0 0</pose><parent>world</parent><child>l3</child><axis><xyz>1 0 0</xyz></axis></joint>
+    </model>
+    <model name="free">
+      <self_collide>1</self_collide>
+      <pose>0 0 0.8 1.5708 0.7854 0</pose>
+      <link name="l0"><pose>-0.4 0 0 0 0 0</pose><collision name="c"><geometry><box><size>0.2 1 0.1</size></box></geometry></collision></link>
+      <link name="l1"><pose>0 0.4 0.1 0 0 -1.5708</pose><collision name="c"><geometry><box><size>0.2 1 0.1</size></box></geometry></collision></link>
+      <link name="l2"><pose>0.4 0 0 0 0 -3.14159</pose><collision name="c"><geometry><box><size>0.2 1 0.1</size></box></geometry></collision></link>
+      <link name="l3"><pose>0 -0.4 0.1 0 0 1.5708</pose><collision name="c"><geometry><box><size>0.2 1 0.1</size></box></geometry></collision></link>
+      <joint name="j01" type="revolute"><parent>l0</parent><child>l1</child><pose>0 -0.4 0 0 0 0</pose>
+        <axis><xyz>0 0 1</xyz><limit><upper>1.4</upper><lower>-1.4</lower></limit></axis></joint>
+      <joint name="j12" type="revolute"><parent>l1</parent><child>l2</child><pose>0 -0.4 0 0 0 0</pose><axis><xyz>0 0 1</xyz></axis></joint>
+      <joint name="j23" type="revolute"><parent>l2</parent><child>l3</child><pose>0 -0.4 0 0 0 0</pose><axis><xyz>0 0 1</xyz></axis></joint>
+      <joint name="j30" type="revolute"><parent>l3</parent><child>l0</child><pose>0 -0.4 0 0 0 0</pose><axis><xyz>0 0 1</xyz></axis></joint>
+    </model>
+  </world>
+</sdf>
+SDF
+	run phys-step -t 1 -r 100 -i '*::j*/position' -i 'free::*/pose' "$TMP/loops.sdf"
+	assert_success
+	[ "$(grep -c 'closes a kinematic loop' <<<"$output")" -eq 2 ]
+	grep '^{' <<<"$output" > "$TMP/o"
+	# a planar loop's turns add up to nothing: the anchored one's chain
+	# turns as its second anchor does, the free one's four cancel
+	jq -r '.items | [.["anchored::j1/position"][0] + .["anchored::j2/position"][0] +
+	    .["anchored::j3/position"][0] - .["anchored::j4/position"][0],
+	    .["free::j01/position"][0] + .["free::j12/position"][0] + .["free::j23/position"][0] +
+	    .["free::j30/position"][0]] | @tsv' "$TMP/o" |
+	    awk '{ for (i = 1; i <= 2; i++) if ($i > 1e-6 || $i < -1e-6) { print "loop open: " $0; exit 1 } }'
+	# the free loop fell (it collapses as it lands) and lies on the
+	# ground: no link below its half thickness
+	[ "$(tail -1 "$TMP/o" | jq '[.items | to_entries[] | select(.key | test("^free::l./pose$")) | .value.z] | min < 0.4 and min > 0.04')" = true ]
+	near "$(tail -1 "$TMP/o" | jq '.items["free::j01/position"][0] | fabs')" 1.2 0.2
+}
+
+@test "Simbody joints (joints.sdf): ball and universal swing as 1 m pendulums, fixed holds, a stop holds k x (1 + d qdot) with effort m g L cos(theta)" {
+	sed 's/<physics type="ode">/<physics type="simbody">/' "$WORLDS/joints.sdf" > "$TMP/j.sdf"
+	# a softer stop than SDF's default (1e8 N m/rad, dissipation 1, which
+	# keeps a resting link bouncing by micrometres): it settles
+	phys-step -t 4.2 -r 500 -s 'hinge::j/axis.limit.stiffness=1e5' -s 'hinge::j/axis.limit.dissipation=10' \
+	    -i '*::bob/pose' -i 'fixed::body/pose' -i '*::j/*' "$TMP/j.sdf" 2>/dev/null > "$TMP/o"
+	for m in ball cardan; do
+		rel "$(series "$TMP/o" $m::bob/pose roll | period)" \
+		    "$(awk 'BEGIN { print 2 * 3.141592653589793 * sqrt(1.001 / 9.81) * (1 + 0.05^2 / 16) }')" 1e-3
+	done
+	near "$(at "$TMP/o" 4.2 fixed::body/pose z)" 3 1e-9
+	near "$(at "$TMP/o" 4.2 fixed::j/force z)" 9.81 1e-6
+	# past the stop by the torque over the stiffness
+	theta=$(at "$TMP/o" 4.2 hinge::j/position 0)
+	near "$theta" "$(awk 'BEGIN { print -0.3 - 9.81 * cos(0.3) / 1e5 }')" 1e-6
+	rel "$(at "$TMP/o" 4.2 hinge::j/effort 0)" "$(awk -v t="$theta" 'BEGIN { print 9.81 * cos(t) }')" 1e-4
+	# the universal joint's first angle is the swing from the loaded 0.05 rad
+	near "$(at "$TMP/o" 4.2 cardan::j/position 0)" \
+	    "$(awk -v r="$(at "$TMP/o" 4.2 cardan::bob/pose roll)" 'BEGIN { print r - 0.05 }')" 1e-7
+}
+
+@test "Simbody universal joint: the first axis turns with the child, the second with the parent, as under ODE and MuJoCo (pose = Ry(q2) Rx(q1), a revolute2 Ry(-q2) Rx(q1)); a switch from ODE carries the angles on" {
+	cat > "$TMP/u.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+<world name="w">
+  <gravity>0 0 0</gravity>
+  <physics name="ode" type="ode"><ode><solver><type>world</type></solver></ode></physics>
+  <physics name="simbody" type="simbody"/>
+  <model name="m">
+    <link name="a"><pose>0 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.3</izz></inertia></inertial></link>
+    <joint name="u" type="universal"><parent>world</parent><child>a</child>
+      <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	echo '{"t":0,"name":"m::a/angular_vel","value":{"x":1,"y":1,"z":0}}' > "$TMP/c"
+	sed 's/type="universal"/type="revolute2"/' "$TMP/u.sdf" > "$TMP/r2.sdf"
+	# x fixed in the child, y in the world: no yaw, roll and pitch the
+	# two angles (which the link's swing makes large: 1.11 and 0.88 rad);
+	# a revolute2 joint's second angle the other way round, as ODE's
+	for t in u:1 r2:-1; do
+		phys-step -p simbody -t 1 -r 100 -c "$TMP/c" -i 'm::a/pose' -i 'm::u/*' "$TMP/${t%:*}.sdf" > "$TMP/o"
+		tail -1 "$TMP/o" | jq -r --argjson s "${t#*:}" '.items | [.["m::a/pose"].yaw,
+		    .["m::a/pose"].roll - .["m::u/position"][0], .["m::a/pose"].pitch - $s * .["m::u/position"][1],
+		    .["m::u/position"][0] - 1, $s * .["m::u/position"][1] - 0.8] | @tsv' |
+		    awk '{ for (i = 1; i <= 3; i++) if ($i > 1e-9 || $i < -1e-9) { print "not Ry Rx: " $0; exit 1 }
+			if ($4 < 0.05 || $5 < 0.05) { print "barely swung: " $0; exit 1 } }'
+	done
+	# the rate is the angle's: a revolute2's second one falls as its angle does
+	series "$TMP/o" m::u/position 1 | awk 'NR > 1 { r = ($2 - p) / ($1 - t) } { p = $2; t = $1 } END { print r }' > "$TMP/rate"
+	near "$(cat "$TMP/rate")" "$(at "$TMP/o" 1 m::u/velocity 1)" 0.01
+	# ODE for half the time, then Simbody: the angles and rates go on
+	printf '%s\n' '{"t":0,"name":"m::a/angular_vel","value":{"x":1,"y":1,"z":0}}' \
+	    '{"t":0.5,"preset":"simbody"}' > "$TMP/c"
+	phys-step -p ode -t 0.51 -n 510 -c "$TMP/c" -i 'm::u/*' "$TMP/u.sdf" > "$TMP/s"
+	for k in 0 1; do
+		for f in position velocity; do
+			a=$(jq -r --argjson k $k "select(.t == 0.499) | .items[\"m::u/$f\"][\$k]" "$TMP/s")
+			b=$(jq -r --argjson k $k "select(.t == 0.501) | .items[\"m::u/$f\"][\$k]" "$TMP/s")
+			c=$(jq -r --argjson k $k "select(.t == 0.5) | .items[\"m::u/$f\"][\$k]" "$TMP/s")
+			# continuous: the middle sample halfway between its neighbours
+			near "$c" "$(awk -v a="$a" -v b="$b" 'BEGIN { print (a + b) / 2 }')" 1e-5
+		done
+	done
+}
+
+@test "Simbody joints: a screw (turn and travel), a continuous joint past 2 pi, mimic, kinematic links, link gravity and velocity decay" {
+	cat > "$TMP/k.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.11">
+<world name="w">
+  <gravity>0 0 -9.81</gravity>
+  <physics name="simbody" type="simbody"/>
+  <model name="ground"><static>true</static><link name="link"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+  <model name="nut">
+    <link name="link"><pose>0 0 5 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+    <joint name="thread" type="screw"><parent>world</parent><child>link</child>
+      <screw_thread_pitch>0.6283185307179586</screw_thread_pitch><axis><xyz>0 0 1</xyz></axis></joint>
+  </model>
+  <model name="wheel">
+    <link name="link"><pose>3 0 5 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.5</ixx><iyy>0.5</iyy><izz>0.5</izz></inertia></inertial></link>
+    <joint name="spin" type="continuous"><parent>world</parent><child>link</child><axis><xyz>1 0 0</xyz></axis></joint>
+  </model>
+  <model name="m">
+    <link name="a"><pose>6 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+    <link name="b"><pose>8 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+    <joint name="ja" type="revolute"><parent>world</parent><child>a</child>
+      <axis><xyz>0 0 1</xyz><dynamics><spring_reference>1</spring_reference><spring_stiffness>3</spring_stiffness></dynamics></axis></joint>
+    <joint name="jb" type="prismatic"><parent>world</parent><child>b</child>
+      <axis><xyz>1 0 0</xyz>
+        <mimic joint="ja" axis="axis"><multiplier>0.5</multiplier><offset>0</offset><reference>0</reference></mimic>
+      </axis></joint>
+  </model>
+  <model name="decay"><pose>0 3 5 0 0 0</pose><link name="link"><gravity>false</gravity>
+    <velocity_decay><linear>0.01</linear><angular>0.02</angular></velocity_decay>
+    <inertial><mass>2</mass><inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.3</izz></inertia></inertial></link></model>
+  <model name="kin"><pose>0 6 0.5 0 0 0</pose><link name="link"><kinematic>true</kinematic>
+    <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+    <collision name="c"><geometry><box><size>1 1 1</size></box></geometry></collision></link></model>
+</world>
+</sdf>
+SDF
+	printf '%s\n' '{"t":0,"name":"wheel::link/angular_vel","value":{"x":10,"y":0,"z":0}}' \
+	    '{"t":0,"name":"decay::link/linear_vel","value":{"x":1,"y":0,"z":0}}' \
+	    '{"t":0,"name":"decay::link/angular_vel","value":{"x":0,"y":0,"z":1}}' \
+	    '{"t":0,"name":"kin::link/linear_vel","value":{"x":0.5,"y":0,"z":0}}' > "$TMP/c"
+	phys-step -t 1 -r 10 -c "$TMP/c" -i '*::link/pose' -i '*::link/linear_vel' -i '*::link/angular_vel' \
+	    -i '*::*/position' "$TMP/k.sdf" > "$TMP/o"
+	# a lead of 0.1 m/rad (0.2 pi m a turn, right-handed): the nut falls
+	# at g L^2 / (L^2 + I / m) and turns by the travel over the lead
+	near "$(at "$TMP/o" 1 nut::link/pose z)" "$(awk 'BEGIN { print 5 - 9.81 * 0.01 / 0.02 / 2 }')" 1e-9
+	near "$(at "$TMP/o" 1 nut::thread/position 0)" "$(awk 'BEGIN { print -9.81 * 0.01 / 0.02 / 2 / 0.1 }')" 1e-9
+	near "$(at "$TMP/o" 1 nut::thread/position 1)" "$(awk 'BEGIN { print -9.81 * 0.01 / 0.02 / 2 }')" 1e-9
+	near "$(at "$TMP/o" 1 wheel::spin/position 0)" 10 1e-9
+	# the slider mimics half the hinge, which swings as 1 - cos(sqrt(3 / 0.35) t)
+	jq -r '.items | [.["m::jb/position"][0] - 0.5 * .["m::ja/position"][0],
+	    .["m::ja/position"][0]] | @tsv' "$TMP/o" | paste - <(jq .t "$TMP/o") |
+	    awk '{ e = 1 - cos(sqrt(3 / 0.35) * $3); if ($1 > 1e-9 || $1 < -1e-9 || $2 - e > 1e-9 || e - $2 > 1e-9) {
+		print "mimic off: " $0; exit 1 } }'
+	# a tenth of a second: 100 steps losing 1 % and 2 % each
+	rel "$(at "$TMP/o" 0.1 decay::link/linear_vel x)" "$(awk 'BEGIN { print 0.99^100 }')" 1e-5
+	rel "$(at "$TMP/o" 0.1 decay::link/angular_vel z)" "$(awk 'BEGIN { print 0.98^100 }')" 1e-5
+	near "$(at "$TMP/o" 1 decay::link/pose z)" 5 1e-12
+	# the kinematic box keeps its velocity, through gravity and the ground
+	near "$(at "$TMP/o" 1 kin::link/pose x)" 0.5 1e-9
+	near "$(at "$TMP/o" 1 kin::link/pose z)" 0.5 1e-12
+}
+
+@test "Simbody geometry: a moving mesh cube, a static polyline, boxes, an ellipsoid, a capsule, a cylinder and a ball in a heightmap bowl" {
+	cc "$BATS_TEST_DIRNAME/data/geomgen.c" $(pkg-config --cflags --libs gdal) -lm -o "$TMP/geomgen"
+	mkdir "$TMP/gen" && "$TMP/geomgen" "$TMP/gen"
+	local in='<inertial><mass>1</mass><inertia><ixx>0.1667</ixx><iyy>0.1667</iyy><izz>0.1667</izz></inertia></inertial>'
+	cat > "$TMP/g.sdf" <<SDF
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+<physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>
+<model name="ground"><static>true</static><link name="link"><collision name="c">
+<geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+<model name="cube"><pose>0 0 0.7 0 0 0</pose><link name="link">$in
+<collision name="c"><geometry><mesh><uri>$TMP/gen/cube.stl</uri></mesh></geometry></collision></link></model>
+<model name="l"><pose>5 0 0 0 0 0</pose><static>true</static><link name="link"><collision name="c"><geometry><polyline><point>0 0</point><point>2 0</point><point>2 1</point><point>1 1</point><point>1 2</point><point>0 2</point><height>0.3</height></polyline></geometry></collision></link></model>
+<model name="b"><pose>5.5 1.5 0.6 0 0 0</pose><link name="link">$in<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model>
+<model name="notch"><pose>6.5 1.5 0.6 0 0 0</pose><link name="link">$in<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model>
+<model name="e"><pose>-5 0 0.3 0 0 0</pose><link name="link"><inertial auto="true"/><collision name="c"><geometry><ellipsoid><radii>0.3 0.2 0.1</radii></ellipsoid></geometry></collision></link></model>
+<model name="cap"><pose>-8 0 0.4 0 0 0</pose><link name="link">$in<collision name="c"><geometry><capsule><radius>0.1</radius><length>0.4</length></capsule></geometry></collision></link></model>
+<model name="cyl"><pose>-11 0 0.4 0 0 0</pose><link name="link">$in<collision name="c"><geometry><cylinder><radius>0.2</radius><length>0.4</length></cylinder></geometry></collision></link></model>
+<model name="t"><pose>20 0 0 0 0 0</pose><static>true</static><link name="link"><collision name="c"><geometry><heightmap><uri>$TMP/gen/bowl.tif</uri><size>8 8 2</size><pos>0 0 0.5</pos></heightmap></geometry></collision></link></model>
+<model name="s"><pose>20.8 -0.6 1.2 0 0 0</pose><link name="link"><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial><collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model>
+</world></sdf>
+SDF
+	phys-step -t 1.2 -r 100 -i '*::link/pose' "$TMP/g.sdf" > "$TMP/o"
+	# resting on their lowest faces, sunk a few micrometres
+	near "$(at "$TMP/o" 1.2 cube::link/pose z)" 0.5 1e-5
+	near "$(at "$TMP/o" 1.2 b::link/pose z)" 0.4 1e-5
+	near "$(at "$TMP/o" 1.2 notch::link/pose z)" 0.1 1e-4
+	near "$(at "$TMP/o" 1.2 cap::link/pose z)" 0.3 1e-4
+	near "$(at "$TMP/o" 1.2 cyl::link/pose z)" 0.2 1e-4
+	# an ellipsoid of Simbody's on the plane: Hertz's sink under its own
+	# weight (1000 kg/m^3), within its curvature radii of 0.4 and 0.9 m
+	sink=$(awk -v z="$(at "$TMP/o" 1.2 e::link/pose z)" 'BEGIN { print 0.1 - z }')
+	awk -v x="$sink" 'BEGIN { m = 1000 * 4 / 3 * atan2(0, -1) * 0.006; E = 1e8 / 2^1.5
+	    lo = (3 * m * 9.81 / (4 * E * sqrt(0.9)))^(2/3); hi = (3 * m * 9.81 / (4 * E * sqrt(0.4)))^(2/3)
+	    exit !(x > lo && x < hi) }' || fail "ellipsoid sunk by $sink"
+	# the ball rolls down the bowl, z = 0.5 + (x^2 + y^2) / 16 about its
+	# centre, on its 33 x 33 samples (a chord of it is off by 1 mm)
+	jq -r '.items["s::link/pose"] | [.x - 20, .y, .z] | @tsv' "$TMP/o" | tail -70 |
+	    awk '{ d = $3 - (0.5 + ($1 * $1 + $2 * $2) / 16 + 0.1); if (d < 0) d = -d; if (d > m) m = d }
+		END { if (m > 0.003) { print "off the bowl by " m; exit 1 } }'
+	[ "$(tail -1 "$TMP/o" | jq '.items["s::link/pose"].x < 20.5')" = true ]
+}
+
+# Two discs on revolute joints to the world (the second's axis turned
+# over), geared 2 to 1 about z.
+gear_world() {
+	cat > "$TMP/gear.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+<world name="w">
+  <physics name="simbody" type="simbody"/>
+  <physics name="ode" type="ode"><ode><solver><type>world</type></solver></ode></physics>
+  <model name="g">
+    <link name="a"><pose>0 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+    <link name="b"><pose>1 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+    <joint name="ja" type="revolute"><parent>world</parent><child>a</child><axis><xyz>0 0 1</xyz></axis></joint>
+    <joint name="jb" type="revolute"><parent>world</parent><child>b</child><axis><xyz>0 0 -1</xyz></axis></joint>
+    <joint name="gear" type="gearbox"><parent>a</parent><child>b</child>
+      <gearbox_reference_body>world</gearbox_reference_body><gearbox_ratio>2</gearbox_ratio>
+      <axis><xyz>0 0 1</xyz></axis><axis2><xyz>0 0 1</xyz></axis2></joint>
+  </model>
+</world>
+</sdf>
+SDF
+}
+
+@test "Simbody gearbox: the second disc turns -2 times the first; set going, the pair shares its momentum as under ODE" {
+	gear_world
+	echo '{"t":0,"name":"g::a/angular_vel","value":{"x":0,"y":0,"z":1}}' > "$TMP/c"
+	phys-step -t 1 -r 10 -c "$TMP/c" -i 'g::*/pose' "$TMP/gear.sdf" > "$TMP/o"
+	jq -r '.items | .["g::b/pose"].yaw + 2 * .["g::a/pose"].yaw' "$TMP/o" |
+	    awk '{ if ($1 > 1e-9 || $1 < -1e-9) { print "off by " $1; exit 1 } }'
+	# the first disc set at 1 rad/s, the gear takes its share: I w0 =
+	# I w + 2 I (2 w), w = 0.2 rad/s
+	near "$(at "$TMP/o" 1 g::a/pose yaw)" 0.2 1e-9
+	phys-step -p ode -t 1 -r 10 -c "$TMP/c" -i 'g::*/pose' "$TMP/gear.sdf" | tail -1 > "$TMP/ode"
+	near "$(jq '.items["g::b/pose"].yaw' "$TMP/ode")" "$(at "$TMP/o" 1 g::b/pose yaw)" 1e-6
+}
+
+@test "Simbody refuses what it cannot run, naming the element and line; --skip-unsupported skips an open mesh" {
+	printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n' > "$TMP/sheet.obj"
+	cat > "$TMP/bad.sdf" <<SDF
+<?xml version="1.0"?>
+<sdf version="1.7">
+<world name="w">
+  <physics name="simbody" type="simbody"/>
+  <physics name="ode" type="ode"/>
+  <model name="m">
+    <link name="a"><pose>0 0 1 0 0 0</pose>
+      <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+      <collision name="c"><geometry><mesh><uri>$TMP/sheet.obj</uri></mesh></geometry></collision></link>
+    <joint name="u" type="universal"><parent>world</parent><child>a</child>
+      <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+  </model>
+</world>
+</sdf>
+SDF
+	run phys-step -n 1 "$TMP/bad.sdf"
+	assert_failure 1
+	assert_output --partial "bad.sdf:9: collision 'm::a::c': the Simbody engine collides only closed meshes"
+	run phys-step --skip-unsupported -n 1 "$TMP/bad.sdf"
+	assert_success
+	assert_output --partial "bad.sdf:9: skipping collision 'm::a::c': not a closed mesh"
+	# axes not at right angles
+	sed -i 's|<xyz>0 1 0</xyz></axis2>|<xyz>1 1 0</xyz></axis2>|' "$TMP/bad.sdf"
+	run phys-step --skip-unsupported -n 1 "$TMP/bad.sdf"
+	assert_failure 1
+	assert_output --partial "bad.sdf:10: joint 'm::u': the Simbody engine's universal joint needs perpendicular axes"
+	# a gearbox of links not turning about its axes on the reference body
+	gear_world
+	sed -i 's|<axis><xyz>0 0 -1</xyz></axis></joint>|<axis><xyz>1 0 0</xyz></axis></joint>|' "$TMP/gear.sdf"
+	run phys-step -p simbody -n 1 "$TMP/gear.sdf"
+	assert_failure 1
+	assert_output --partial "gear.sdf:13: joint 'g::gear': the Simbody engine gears two links each held to the reference body by a revolute joint along the gearbox's axis"
+	# a gearbox's ratio changed during a run
+	gear_world
+	echo '{"t":0.01,"name":"g::gear/gearbox_ratio","value":3}' > "$TMP/c"
+	run phys-step -p simbody -t 0.1 -c "$TMP/c" "$TMP/gear.sdf"
+	assert_failure 1
+	assert_output --partial "joint 'g::gear': the Simbody engine cannot change a screw's pitch or a gearbox's ratio during a run"
+	# a plane on a moving link
+	sed -e 's|<sphere><radius>0.1</radius></sphere></geometry></collision>|<plane><normal>0 0 1</normal></plane></geometry></collision>|' "$W" > "$TMP/plane.sdf"
+	run phys-step -p simbody -n 1 "$TMP/plane.sdf"
+	assert_failure 1
+	assert_output --partial "collision 'fall::link::collision': a plane must belong to a static model"
+	# a joint's axis turned during a run
+	echo '{"t":0.01,"name":"pendulum::pivot/axis.xyz","value":{"x":0,"y":1,"z":0}}' > "$TMP/c"
+	run phys-step -p simbody -t 0.1 -c "$TMP/c" "$W"
+	assert_failure 1
+	assert_output --partial "joint 'pendulum::pivot': the Simbody engine cannot turn a joint's axis during a run"
+}
+
+# fall_after A B: the height and speed at 1 s of the sphere falling from
+# 30 m in closed_forms.sdf, A's engine to 0.4 s and B's after. ODE,
+# Bullet and MuJoCo (Euler) step semi-implicitly, z = z0 + v0 t - g h^2 n (n + 1) / 2; Simbody
+# follows the parabola.
+fall_after() {
+	awk -v a="$1" -v b="$2" 'BEGIN { g = 9.81; h = 0.001
+		z = a == "simbody" ? 30 - g * 0.16 / 2 : 30 - g * h * h * 400 * 401 / 2
+		v = -g * 0.4
+		z += b == "simbody" ? v * 0.6 - g * 0.36 / 2 : v * 0.6 - g * h * h * 600 * 601 / 2
+		printf "%.15f\n", z }'
+}
+
+@test "a preset control line switches between Simbody and ODE, Bullet or MuJoCo mid-fall, both ways: the fall goes on to 1e-9" {
+	local a b
+	few_world
+	for pair in "ode simbody" "simbody ode" "bullet simbody" "simbody bullet" \
+	    "mujoco simbody" "simbody mujoco"; do
+		read -r a b <<<"$pair"
+		echo "{\"t\":0.4,\"preset\":\"$b\"}" > "$TMP/sw"
+		phys-step -p "$a" -t 1 -e 100 -c "$TMP/sw" -i 'fall::link/pose' \
+		    -i 'fall::link/linear_vel' "$TMP/few.sdf" 2>/dev/null > "$TMP/o"
+		[ "$(jq -r 'select(.t == 0.4) | .preset' "$TMP/o")" = "$b" ]
+		near "$(at "$TMP/o" 1 fall::link/pose z)" "$(fall_after "$a" "$b")" 1e-9
+		near "$(at "$TMP/o" 1 fall::link/linear_vel z)" -9.81 1e-9
+	done
+}
+
+@test "switching between Simbody and ODE, Bullet or MuJoCo carries a swinging pendulum on: its energy continuous, its period unchanged" {
+	local a b
+	few_world
+	for pair in "ode simbody" "simbody ode" "bullet simbody" "simbody bullet" \
+	    "mujoco simbody" "simbody mujoco"; do
+		read -r a b <<<"$pair"
+		echo "{\"t\":1.3,\"preset\":\"$b\"}" > "$TMP/sw"
+		phys-step -p "$a" -t 4 -r 100 -c "$TMP/sw" -i 'pendulum::bob/pose' \
+		    -i 'pendulum/kinetic_energy' -i 'pendulum/potential_energy' "$TMP/few.sdf" 2>/dev/null > "$TMP/o"
+		# m g d (1 - cos 0.05) = 0.00613 J of swing: kept across the switch
+		jq -r '[.t, .items["pendulum/kinetic_energy"] + .items["pendulum/potential_energy"]] | @tsv' "$TMP/o" |
+		    awk '$1 >= 1.2 && $1 <= 1.4 { if (e == "") e = $2; d = $2 - e; if (d < 0) d = -d; if (d > m) m = d }
+			END { if (m > 2e-5) { print "energy jumped by " m; exit 1 } }'
+		rel "$(series "$TMP/o" pendulum::bob/pose roll | period)" \
+		    "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(0.26 / (9.81 * 0.5)) }')" 0.002
+	done
+}
+
+@test "Simbody: a four-bar's loop survives a switch from ODE and back (joint positions carried by the link poses)" {
+	fourbar_world
+	# parallel in time: one run under Simbody throughout, one under ODE
+	# for 0.2 s; the crank starts at the top, where ODE has not moved it
+	sed -i 's|<physics name="simbody" type="simbody">|<physics name="ode" type="ode" default="true"><ode><solver><type>world</type></solver></ode></physics>\n    &|' \
+	    "$TMP/fourbar.sdf"
+	echo '{"t":0.05,"preset":"simbody"}' > "$TMP/sw"
+	phys-step -t 1 -r 100 -c "$TMP/sw" -i 'crank_rocker::*/position' "$TMP/fourbar.sdf" 2>/dev/null > "$TMP/o"
+	[ "$(jq -r 'select(.t == 0.05) | .preset' "$TMP/o")" = simbody ]
+	jq -r 'select(.t >= 0.05) | [.items["crank_rocker::a/position"][0], .items["crank_rocker::d/position"][0]] | @tsv' "$TMP/o" |
+	    awk 'BEGIN { a = 0.5; b = 1.2; c = 1; d = 1; K3 = (a*a - b*b + c*c + d*d) / (2 * a * c); pi = atan2(0, -1) }
+	    { t2 = pi / 2 + $1; t4 = 1.4778219388330651 + $2
+		r = d / a * cos(t4) - d / c * cos(t2) + K3 - cos(t2 - t4); if (r < 0) r = -r; if (r > m) m = r }
+	    END { if (m > 1e-6) { print "off the loop by " m; exit 1 } }'
+}
+
+@test "Gazebo's worlds with a <simbody> block step under Simbody as under ODE" {
+	need_reference
+	local w
+	# its ODE profile typed as Simbody: its <simbody> block applies
+	w=inertia_ratio_pendulum
+	sed 's/type="ode"/type="simbody"/' "$REF/gazebo-worlds/$w.world" > "$TMP/$w.world"
+	phys-step -t 1 -e 1000 -i '*::*/pose' "$REF/gazebo-worlds/$w.world" 2>/dev/null | tail -1 > "$TMP/ode"
+	phys-step -t 1 -e 1000 -i '*::*/pose' "$TMP/$w.world" 2>/dev/null > "$TMP/sim"
+	[ "$(head -1 "$TMP/sim" | jq -c '.engine | [.dissipation, .static_friction, .dynamic_friction]')" = '[10,0.15,0.1]' ]
+	# every link ends within 1 cm of where ODE puts it
+	paste <(tail -1 "$TMP/ode" | jq -r '.items | to_entries[] | "\(.key) \(.value.x) \(.value.y) \(.value.z)"') \
+	      <(tail -1 "$TMP/sim" | jq -r '.items | to_entries[] | "\(.key) \(.value.x) \(.value.y) \(.value.z)"') |
+		awk '$1 != $5 { exit 2 } { d = ($2-$6)^2 + ($3-$7)^2 + ($4-$8)^2; if (d > 1e-4) { print "differ: " $0; bad = 1 } n++ }
+		    END { if (!n) exit 3; exit bad }'
+	# presets.world's profiles, retyped: its simbody block's min_step_size
+	# is said to do nothing
+	sed 's/type="ode"/type="simbody"/' "$REF/gazebo-worlds/presets.world" > "$TMP/p.world"
+	run phys-step -n 10 "$TMP/p.world"
+	assert_success
+	assert_output --partial "simbody.min_step_size is set but has no effect with Simbody"
+}
+
+@test "Simbody: identical input, identical output; a diverging run stops naming the body and the time" {
+	printf '%s\n' '{"t":0,"name":"slide::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > "$TMP/ctl"
+	phys-step -p simbody -t 0.5 -c "$TMP/ctl" -i '*::*/pose' "$W" > "$TMP/a" 2>/dev/null
+	phys-step -p simbody -t 0.5 -c "$TMP/ctl" -i '*::*/pose' "$W" > "$TMP/b" 2>/dev/null
+	cmp "$TMP/a" "$TMP/b"
+	echo '{"t":0.01,"name":"fall::link/linear_vel","value":{"x":1e300,"y":0,"z":0}}' > "$TMP/ctl"
+	run phys-step -p simbody -t 1 -c "$TMP/ctl" "$W"
+	assert_failure 1
+	assert_output --partial "simulation diverged: body 'fall::link' has a non-finite state at t=0.011"
+}
