@@ -601,6 +601,17 @@ cmd_best(int argc, char **argv, void *ctx)
 
 /* ---- plot ---- */
 
+static bool
+any_score(const struct phys_sweep_runs *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (isfinite(phys_sweep_score_of(r->v[i])))
+			return true;
+	return false;
+}
+
 static int
 cmd_plot(int argc, char **argv, void *ctx)
 {
@@ -618,6 +629,9 @@ cmd_plot(int argc, char **argv, void *ctx)
 		usage_error("%s", phys_error());
 	load_scores(&r, argc ? argv[0] : "-");
 	l.runs = &r;
+	if (!any_score(&r))
+		phys_die(PHYS_EXIT_FAIL, "no run has a score to plot (each "
+		    "failed or was not scored)");
 	if ((l.nnames = phys_sweep_landscape_names(&r, &l.names)) == 0)
 		phys_die(PHYS_EXIT_FAIL, "no swept parameter has numbers to "
 		    "plot against");

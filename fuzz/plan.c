@@ -7,7 +7,22 @@
 #include <stdlib.h>
 
 #include "fuzz.h"
+#include "plot.h"
 #include "sweep.h"
+
+/* The landscape's gnuplot body, drawn as an image or as text. */
+static void
+landscape(const struct phys_sweep_runs *r, bool text, struct phys_buf *b)
+{
+	struct phys_sweep_landscape l = { 0 };
+	struct phys_ist_canvas c = { text, text ? 80 : 640, text ? 24 : 360 };
+
+	l.runs = r;
+	l.nnames = phys_sweep_landscape_names(r, &l.names);
+	if (l.nnames)
+		phys_sweep_landscape_body(b, &c, &l);
+	free(l.names);
+}
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -34,7 +49,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (phys_sweep_runs_parse(&r) == 0) {
 			phys_sweep_rank(&r, size > 0 && (data[0] & 1));
-			phys_sweep_landscape(&r, NULL, &b);
+			landscape(&r, size > 0 && (data[0] & 2), &b);
 		}
 	}
 	phys_sweep_runs_free(&r);

@@ -615,3 +615,12 @@ stop_slurm() {
 	mu=$(phys-sweep score diff:ref.jsonl plan.jsonl 'box::link/pose.x' | phys-sweep best | jq -r '.set[]')
 	near "$mu" 0.37 0.05
 }
+
+@test "plot: scores where every run failed are one line and exit 1, not a gnuplot error" {
+	printf '%s\n' '{"id":0,"world":"w.sdf","set":{"iters":"10"},"score":null}' \
+	    '{"id":1,"world":"w.sdf","set":{"iters":"20"},"score":null}' > "$TMP/sc.jsonl"
+	run phys-sweep plot -o "$TMP/p.png" "$TMP/sc.jsonl"
+	[ "$status" -eq 1 ]
+	[ "$output" = "phys-sweep: no run has a score to plot (each failed or was not scored)" ]
+	[ ! -e "$TMP/p.png" ]
+}

@@ -153,12 +153,18 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The q-quantile of the n sorted values v, interpolated. */
+/* The q-quantile of the n sorted values v, interpolated; NaN for none
+ * (every run failed: no score to place). */
 static double
 quantile(const double *v, size_t n, double q)
 {
-	double at = q * (double)(n - 1);
-	size_t i = (size_t)at;
+	double at;
+	size_t i;
+
+	if (n == 0)
+		return NAN;
+	at = q * (double)(n - 1);
+	i = (size_t)at;
 
 	return i + 1 < n ? v[i] + (v[i + 1] - v[i]) * (at - (double)i) : v[i];
 }
