@@ -324,3 +324,20 @@ terrains() {
 	run -1 --separate-stderr phys-step -n 1 "$TMP/w.sdf"
 	[ "$stderr" = "phys-step: $TMP/w.sdf:5: heightmap: $TMP/s8.tif: the world's heightmaps would hold more than 67108864 samples (512 MB)" ]
 }
+
+@test "a 245-byte TIFF of 65281 bands whose block GDAL would read whole (11 GB): refused before reading, little memory" {
+	cp "$BATS_TEST_DIRNAME/../fuzz/regress/terrain/bands-11gb" "$TMP/t.tif"
+	cat > "$TMP/w.sdf" <<-'EOF2'
+	<?xml version="1.0"?>
+	<sdf version="1.9">
+	  <world name="w">
+	    <model name="g"><static>true</static><link name="l">
+	      <collision name="c"><geometry><heightmap><uri>t.tif</uri><size>10 10 1</size></heightmap></geometry></collision>
+	    </link></model>
+	  </world>
+	</sdf>
+	EOF2
+	rss=$(max_rss_kb timeout 60 phys-param get gravity "$TMP/w.sdf")
+	[ "$(cat "$TMP/err")" = "phys-param: $TMP/w.sdf:5: heightmap: $TMP/t.tif: its blocks of 21825x1 pixels in 65281 bands would take more than 256 MB to read" ]
+	[ "$rss" -lt 204800 ] || fail "peak RSS $rss kB"
+}

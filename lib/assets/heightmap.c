@@ -40,7 +40,7 @@
 	X(GDALGetDatasetDriver) X(GDALGetDriverShortName) \
 	X(GDALGetRasterXSize) X(GDALGetRasterYSize) X(GDALGetRasterBand) \
 	X(GDALRasterIO) X(GDALGetRasterNoDataValue) X(GDALGetGeoTransform) \
-	X(GDALSetCacheMax64) \
+	X(GDALSetCacheMax64) X(GDALGetRasterCount) X(GDALGetBlockSize) \
 	X(CPLPushErrorHandler) X(CPLPopErrorHandler) X(CPLQuietErrorHandler)
 static struct { GDAL_CALLS(PHYS_DL_POINTER) } gd;
 static const char *const gd_names[] = { GDAL_CALLS(PHYS_DL_NAME) };
@@ -118,6 +118,29 @@ static bool
 power_of_two_plus_one(size_t n)
 {
 	return n >= 3 && ((n - 1) & (n - 2)) == 0;
+}
+
+/* What GDAL allocates to read one block: a pixel-interleaved file's
+ * block holds every band, each sample up to 16 bytes (complex doubles).
+ * A 245-byte TIFF of 2,000 bands asked for 11 GB; allow 256 MB. */
+#define BLOCK_BYTES_MAX (256.0 * (1 << 20))
+
+static int
+check_blocks(const char *path, GDALDatasetH ds)
+{
+	GDALRasterBandH band = gd.GDALGetRasterBand(ds, 1);
+	int bx = 0, by = 0;
+	double bytes;
+
+	if (!band)
+		return hfail(path, "%s", "the heightmap has no band");
+	gd.GDALGetBlockSize(band, &bx, &by);
+	bytes = (double)bx * by * gd.GDALGetRasterCount(ds) * 16;
+	if (bx <= 0 || by <= 0 || bytes > BLOCK_BYTES_MAX)
+		return hfail(path, "its blocks of %dx%d pixels in %d bands "
+		    "would take more than 256 MB to read", bx, by,
+		    gd.GDALGetRasterCount(ds));
+	return 0;
 }
 
 /* The first band as doubles; no-data samples take the lowest valid one,
@@ -263,6 +286,8 @@ decode(struct phys_heightmap_cache *c, const char *path,
 	rc = check_grid(c, path, f->image, f->nx, f->ny);
 	if (rc == 0 && !f->image)
 		rc = dem_extent(path, ds, f);
+	if (rc == 0)
+		rc = check_blocks(path, ds);
 	if (rc == 0 && !(f->d = read_band(ds, f->nx, f->ny, &f->lo, &f->hi)))
 		rc = hfail(path, "%s", "cannot read the heightmap's samples");
 	gd.CPLPopErrorHandler();
