@@ -14,6 +14,7 @@ struct phys_engine {
 	struct phys_engine_options opt;
 	const struct phys_engine_info *info;	/* the engine running */
 	void *state;				/* its own */
+	struct phys_motors motors;		/* kept across switches */
 };
 
 /* Forward to the engine running: CALL(e, f, args) for operations with
@@ -38,6 +39,7 @@ phys_engine_new(const struct phys_world *w,
 		free(e);
 		return NULL;
 	}
+	phys_motors_init(&e->motors, w->njoints);
 	return e;
 }
 
@@ -47,6 +49,7 @@ phys_engine_free(struct phys_engine *e)
 	if (!e)
 		return;
 	e->info->ops->destroy(e->state);
+	phys_motors_free(&e->motors);
 	free(e);
 }
 
@@ -121,10 +124,49 @@ phys_engine_apply_collision(struct phys_engine *e, int collision)
 	return CALL(e, apply_collision, collision);
 }
 
+/* Each commanded joint's efforts for the step about to be taken, from
+ * its state now. */
+static int
+drive_joints(struct phys_engine *e)
+{
+	double pos[2], vel[2], f[2], h = PVD(phys_run_values_get(e->v,
+	    PHYS_S_PHYSICS, 0), PHYSICS_max_step_size);
+	size_t j;
+	int n;
+
+	for (j = 0; j < e->w->njoints; j++) {
+		if (!phys_motors_active(&e->motors, (int)j))
+			continue;
+		n = CALL(e, joint_state, (int)j, pos, vel);
+		phys_motors_effort(&e->motors, (int)j,
+		    phys_run_values_get(e->v, PHYS_S_JOINT, (int)j), n, pos,
+		    vel, h, f);
+		if (CALL(e, set_joint_effort, (int)j, f) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 phys_engine_step(struct phys_engine *e)
 {
+	if (e->motors.ncommanded && drive_joints(e) < 0)
+		return -1;
 	return CALL0(e, step);
+}
+
+int
+phys_engine_command(struct phys_engine *e, int joint,
+    enum phys_command_kind kind, const double *target, int n)
+{
+	phys_motors_command(&e->motors, joint, kind, target, n);
+	return 0;
+}
+
+const struct phys_axis_motor *
+phys_engine_motor(const struct phys_engine *e, int joint, int axis)
+{
+	return &e->motors.axis[joint][axis];
 }
 
 double

@@ -25,6 +25,7 @@
 #include <stdbool.h>
 
 #include "geom.h"
+#include "motor.h"
 #include "world.h"
 
 struct phys_engine;
@@ -71,6 +72,9 @@ struct phys_engine_ops {
 	    phys_vec3 *torque);
 	int (*joint_effort)(const void *s, int joint, double effort[2]);
 	int (*contact_count)(const void *s);
+	/* The generalized force on each axis of the joint from the next
+	 * step on, beside springs and damping (N m or N). */
+	int (*set_joint_effort)(void *s, int joint, const double effort[2]);
 };
 
 /* An engine: what phys knows of it without making one, and its
@@ -171,5 +175,13 @@ int phys_engine_joint_effort(const struct phys_engine *e, int joint,
     double effort[2]);
 /* Contacts found in the last step. */
 int phys_engine_contact_count(const struct phys_engine *e);
+
+/* Command n axes of a joint (motor.h): in force until changed, whichever
+ * engine runs; each step applies the efforts the commands ask. */
+int phys_engine_command(struct phys_engine *e, int joint,
+    enum phys_command_kind kind, const double *target, int n);
+/* A joint axis's command and what it did in the last step. */
+const struct phys_axis_motor *phys_engine_motor(const struct phys_engine *e,
+    int joint, int axis);
 
 #endif

@@ -120,7 +120,9 @@ struct bjoint {
 	btTypedConstraint *c = nullptr;	/* null when both sides are static */
 	btJointFeedback fb;
 	struct phys_joint_frames f;	/* where its frame and axes were at load */
-	double applied[2] = { 0, 0 };	/* spring and damping, last step */
+	double applied[2] = { 0, 0 };	/* spring, damping and command,
+					 * last step */
+	double cmd[2] = { 0, 0 };	/* the command's effort (motor.h) */
 	/* turning axes: the angle after the last step, which the next
 	 * reading continues (Bullet's are within (-pi, pi]) */
 	double last[2] = { 0, 0 };
@@ -1224,6 +1226,7 @@ joint_forces(struct bullet_engine *e, int ji)
 		else
 			f = phys_joint_spring_damper_stable(v, k, pos[k],
 			    vel[k], inv, e->step);
+		f += bj.cmd[k];
 		bj.applied[k] = f;
 		if (f == 0)
 			continue;
@@ -1501,6 +1504,15 @@ bullet_engine_joint_effort(const struct bullet_engine *e, int ji, double eff[2])
 		eff[k] = v3_dot(j->type == PHYS_JOINT_PRISMATIC ? f : t,
 		    axis[k]) + bj.applied[k];
 	return n;
+}
+
+static int
+bullet_engine_set_joint_effort(struct bullet_engine *e, int joint,
+    const double effort[2])
+{
+	e->joints[(size_t)joint].cmd[0] = effort[0];
+	e->joints[(size_t)joint].cmd[1] = effort[1];
+	return 0;
 }
 
 static int

@@ -744,6 +744,7 @@ struct djoint {
 	phys_vec3 xyz[2];		/* the axis values it was set up from */
 	double offset[2] = { 0, 0 };	/* positions when the axes last changed */
 	double applied[2] = { 0, 0 };	/* a loop's spring and damping, last step */
+	double cmd[2] = { 0, 0 };	/* the command's effort, phys's axes */
 	/* A loop's turns, unwrapped (its poses give them modulo 2 pi), and
 	 * the raw angles they were last taken from. */
 	double turned[2] = { 0, 0 }, raw[2] = { 0, 0 };
@@ -764,6 +765,7 @@ struct dart_engine {
 	const struct phys_world *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
 	bool skip_unsupported = false;
+	bool commanded = false;			/* some joint has had a command */
 	std::shared_ptr<dart::simulation::World> world;
 	Solver *solver = nullptr;		/* the world's */
 	std::vector<dlink> links;
@@ -2084,7 +2086,7 @@ loop_forces(dart_engine *e, int ji)
 		double inv = phys_axis_inverse_inertia(&c, &p, anchor, axis,
 		    linear);
 		double f = phys_joint_spring_damper_stable(v, inner(j, k),
-		    pos[k], vel[k], inv, e->step);
+		    pos[k], vel[k], inv, e->step) + dj.cmd[inner(j, k)];
 		Eigen::Vector3d F = ev(v3_scale(axis, f));
 
 		dj.applied[k] = f;
@@ -2518,6 +2520,20 @@ check_state(struct dart_engine *e)
 	return 0;
 }
 
+/* A tree joint's command: DART's generalized force on its dofs, for one
+ * step (the world's step resets it). */
+static void
+tree_command(dart_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	djoint &dj = e->joints[(size_t)ji];
+	std::size_t n = std::min<std::size_t>(dj.dj->getNumDofs(), 2);
+
+	for (std::size_t k = 0; k < n; k++)
+		if (dj.cmd[k] != 0)
+			dj.dj->setForce((std::size_t)inner(j, (int)k), dj.cmd[k]);
+}
+
 static int
 dart_engine_step(struct dart_engine *e)
 {
@@ -2526,6 +2542,8 @@ dart_engine_step(struct dart_engine *e)
 	for (size_t i = 0; i < e->joints.size(); i++)
 		if (e->joints[i].kind == J_LOOP)
 			loop_forces(e, (int)i);
+		else if (e->joints[i].kind == J_TREE && e->commanded)
+			tree_command(e, (int)i);
 	for (size_t i = 0; i < e->links.size(); i++) {
 		dlink &dl = e->links[i];
 
@@ -2820,6 +2838,16 @@ dart_engine_joint_effort(const struct dart_engine *e, int ji, double eff[2])
 	if (swapped(j))
 		std::swap(eff[0], eff[1]);
 	return n;
+}
+
+static int
+dart_engine_set_joint_effort(struct dart_engine *e, int joint,
+    const double effort[2])
+{
+	e->joints[(size_t)joint].cmd[0] = effort[0];
+	e->joints[(size_t)joint].cmd[1] = effort[1];
+	e->commanded = true;
+	return 0;
 }
 
 static int

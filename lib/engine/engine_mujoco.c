@@ -101,6 +101,7 @@ struct mjoint {
 	double offset[2];	/* reported at the model's zero */
 	phys_vec3 force, torque;	/* on the child, last step */
 	double effort[2];
+	double cmd[2];		/* the command's effort (motor.h) */
 };
 
 struct mujoco_engine {
@@ -111,6 +112,7 @@ struct mujoco_engine {
 	mjData *d;
 	struct mlink *links;
 	struct mjoint *joints;
+	bool commanded;		/* some joint has had a command */
 	int *geom_collision;	/* per MuJoCo geom: its collision, -1 */
 	int *collision_geom;	/* per collision: its first geom, -1 */
 	int *body_link;		/* per MuJoCo body: its link, -1 */
@@ -2270,7 +2272,8 @@ joint_forces(struct mujoco_engine *e)
 		for (k = 0; k < mj->naxes; k++)
 			if ((jid = mj->jnt[k]) >= 0)
 				mj->effort[k] = mj->sign *
-				    d->qfrc_passive[m->jnt_dofadr[jid]];
+				    d->qfrc_passive[m->jnt_dofadr[jid]] +
+				    mj->cmd[k];
 	}
 	for (row = 0; row < d->nefc; row++) {
 		int t = d->efc_type[row], id = d->efc_id[row], dof;
@@ -2317,6 +2320,25 @@ check_finite(struct mujoco_engine *e)
 	return 0;
 }
 
+/* The joints' commands as generalized forces on their axes' dofs. */
+static void
+joint_commands(struct mujoco_engine *e)
+{
+	const mjModel *m = e->m;
+	size_t i;
+	int k, jid;
+
+	mju_zero(e->d->qfrc_applied, m->nv);
+	for (i = 0; i < e->w->njoints; i++) {
+		const struct mjoint *mj = &e->joints[i];
+
+		for (k = 0; k < mj->naxes; k++)
+			if ((jid = mj->jnt[k]) >= 0 && mj->cmd[k] != 0)
+				e->d->qfrc_applied[m->jnt_dofadr[jid]] +=
+				    mj->sign * mj->cmd[k];
+	}
+}
+
 /* One step of the state in d; MuJoCo's errors return to the caller. */
 static void
 step_once(struct mujoco_engine *e)
@@ -2325,6 +2347,8 @@ step_once(struct mujoco_engine *e)
 	mjData *d = e->d;
 
 	link_forces(e);
+	if (e->commanded)
+		joint_commands(e);
 	forward(e, true);
 	if (e->w->njoints)
 		joint_forces(e);
@@ -3355,6 +3379,16 @@ mujoco_engine_joint_effort(const struct mujoco_engine *e, int ji,
 }
 
 static int
+mujoco_engine_set_joint_effort(struct mujoco_engine *e, int joint,
+    const double effort[2])
+{
+	e->joints[joint].cmd[0] = effort[0];
+	e->joints[joint].cmd[1] = effort[1];
+	e->commanded = true;
+	return 0;
+}
+
+static int
 mujoco_engine_contact_count(const struct mujoco_engine *e)
 {
 	return e->ncontacts;
@@ -3374,6 +3408,8 @@ mujoco_support(const struct phys_param *p)
 {
 	if (!(p->engines & PHYS_E_MUJOCO))
 		return PHYS_ODE_OTHER;
+	if (phys_param_run_only(p))
+		return PHYS_ODE_EMULATED;	/* the driver's PIDs */
 	switch (p->id) {
 	case PHYS_P_PHYSICS_real_time_update_rate:
 	case PHYS_P_WORLD_magnetic_field:
@@ -3384,10 +3420,6 @@ mujoco_support(const struct phys_param *p)
 	case PHYS_P_COLLISION_surface_contact_elastic_modulus:
 	case PHYS_P_JOINT_axis_initial_position:
 	case PHYS_P_JOINT_axis2_initial_position:
-	case PHYS_P_JOINT_axis_limit_effort:
-	case PHYS_P_JOINT_axis2_limit_effort:
-	case PHYS_P_JOINT_axis_limit_velocity:
-	case PHYS_P_JOINT_axis2_limit_velocity:
 	case PHYS_P_JOINT_axis_limit_stiffness:
 	case PHYS_P_JOINT_axis2_limit_stiffness:
 	case PHYS_P_JOINT_axis_limit_dissipation:
@@ -3416,6 +3448,10 @@ mujoco_support(const struct phys_param *p)
 	case PHYS_P_COLLISION_surface_contact_collide_bitmask:
 	case PHYS_P_COLLISION_surface_contact_category_bitmask:
 	case PHYS_P_JOINT_gearbox_reference_body:
+	case PHYS_P_JOINT_axis_limit_effort:
+	case PHYS_P_JOINT_axis2_limit_effort:
+	case PHYS_P_JOINT_axis_limit_velocity:
+	case PHYS_P_JOINT_axis2_limit_velocity:
 		return PHYS_ODE_EMULATED;
 	default:
 		return PHYS_ODE_NATIVE;

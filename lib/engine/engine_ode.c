@@ -61,7 +61,8 @@ struct ode_joint {
 	phys_vec3 axis_child[2];
 	phys_vec3 xyz[2];	/* the axis values the axes came from */
 	double offset[2];
-	double applied[2];	/* spring and damping force, last step */
+	double applied[2];	/* spring, damping and command, last step */
+	double cmd[2];		/* the command's effort (motor.h) */
 	double last[2];		/* turning axes: the angle after the last
 				 * step, which the next reading continues
 				 * (ODE's wrap at pi) */
@@ -1135,6 +1136,10 @@ joint_forces(struct ode_engine *e, int ji)
 		f[k] = phys_joint_spring_damper_stable(v, k, pos[k], vel[k],
 		    axis_inverse_inertia(e, ji, k), e->step);
 		e->joints[ji].applied[k] = f[k];
+	}
+	for (k = 0; k < n; k++) {
+		f[k] += e->joints[ji].cmd[k];
+		e->joints[ji].applied[k] += e->joints[ji].cmd[k];
 	}
 	if (n == 0 || (f[0] == 0 && (n < 2 || f[1] == 0)))
 		return;
@@ -2388,6 +2393,15 @@ ode_engine_joint_effort(const struct ode_engine *e, int ji, double eff[2])
 		    oj->applied[k];
 	}
 	return n;
+}
+
+static int
+ode_engine_set_joint_effort(struct ode_engine *e, int joint,
+    const double effort[2])
+{
+	e->joints[joint].cmd[0] = effort[0];
+	e->joints[joint].cmd[1] = effort[1];
+	return 0;
 }
 
 static int

@@ -140,6 +140,7 @@ struct sjoint {
 	phys_pose in_parent = PHYS_POSE_IDENTITY;	/* joint frame, parent link */
 	SimTK::ConstraintIndex weld;	/* a fixed joint closing a loop */
 	bool is_weld = false;
+	double cmd[2] = { 0, 0 };	/* the command's effort (motor.h) */
 };
 
 /* A link's pose or velocity set by the run, applied before the next step
@@ -227,6 +228,7 @@ struct simbody_engine {
 	mutable std::vector<pending> pend;
 	mutable bool has_pending = false;
 	mutable bool dirty = false;	/* changed outside the integrator */
+	bool commands_changed = false;	/* a joint command's effort */
 	std::set<std::pair<int, int>> joined;	/* links a joint connects */
 	/* Per pair of touching surfaces, the damping chosen when their
 	 * contact began (for its bounce). */
@@ -1648,7 +1650,7 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 	    PVD(v, JOINT_axis_dynamics_friction);
 	double vt = e->m->contact.getTransitionVelocity(), f;
 
-	f = phys_joint_spring_damper(v, k, q, u);
+	f = phys_joint_spring_damper(v, k, q, u) + sj.cmd[k];
 	/* A screw's travel is its turn times the lead. */
 	if (e->w->joints[ji].type == PHYS_JOINT_SCREW)
 		f += sj.lead * phys_joint_spring_damper(v, 1, sj.lead * q,
@@ -2347,6 +2349,14 @@ simbody_engine_step(struct simbody_engine *e)
 
 	try {
 		settle(e);
+		if (e->commands_changed) {
+			/* The forces at the step's start were computed with
+			 * the old efforts. */
+			e->m->integ->updAdvancedState().invalidateAllCacheAtOrAbove(
+			    SimTK::Stage::Dynamics);
+			e->m->integ->reinitialize(SimTK::Stage::Dynamics, false);
+			e->commands_changed = false;
+		}
 		while (e->m->integ->getTime() < t1) {
 			auto why = e->m->integ->stepTo(t1);
 
@@ -2575,6 +2585,22 @@ simbody_engine_joint_effort(const struct simbody_engine *e, int ji,
 	else if (sj.ncoords == 2)
 		eff[1] = joint_force(e, state(e), ji, 1);
 	return sj.ncoords;
+}
+
+static int
+simbody_engine_set_joint_effort(struct simbody_engine *e, int ji,
+    const double effort[2])
+{
+	sjoint &sj = e->joints[(size_t)ji];
+
+	if (!sj.mobilizer && (effort[0] != 0 || effort[1] != 0))
+		phys_warn_once("joint '%s' closes a kinematic loop: the Simbody "
+		    "engine applies no command to it", e->w->joints[ji].name);
+	if (sj.cmd[0] != effort[0] || sj.cmd[1] != effort[1])
+		e->commands_changed = true;
+	sj.cmd[0] = effort[0];
+	sj.cmd[1] = effort[1];
+	return 0;
 }
 
 static int

@@ -150,6 +150,10 @@ apply_edit(struct phys_world *w, const struct phys_ref *r,
 
 	if (r->scope == PHYS_S_PHYSICS || r->scope == PHYS_S_WORLD)
 		return phys_world_edit(w, r, v);
+	if (phys_param_run_only(r->p))
+		return phys_fail("%s: a run's own parameter, not SDF: set it "
+		    "in a run (phys-step -s, a control line, a sweep)",
+		    r->p->name);
 	phys_value_copy(&copy, v);
 	if (phys_world_assign(w, r, &copy, &link) < 0)
 		return -1;

@@ -61,6 +61,53 @@ phys_control_state_target(const struct phys_world *w, const char *name, int *kin
 }
 
 int
+phys_control_command_target(const struct phys_world *w, const char *name,
+    enum phys_command_kind *kind, int *joint)
+{
+	const char *slash = strrchr(name, '/');
+	enum phys_kind k;
+	char *ent;
+	int idx;
+
+	if (!slash || (*kind = phys_command_kind_of(slash + 1)) ==
+	    PHYS_COMMAND_NONE)
+		return -1;
+	ent = phys_xstrndup(name, (size_t)(slash - name));
+	idx = phys_world_entity(w, ent, &k);
+	free(ent);
+	if (idx < 0 || k != PHYS_K_JOINT)
+		return -1;
+	*joint = idx;
+	return 0;
+}
+
+int
+phys_control_check_command(const struct phys_world *w, int joint,
+    const char *name, const char *text, double v[2])
+{
+	const struct phys_joint *j = &w->joints[joint];
+	int want = phys_joint_axes(j->type), n, k;
+	double tmp[3];
+
+	if (want == 0)
+		return phys_fail("%s: joint '%s' has no axis phys can command "
+		    "(fixed, ball, screw and gearbox joints have none)", name,
+		    j->name);
+	n = phys_parse_doubles(text, tmp, 3);
+	if (n != want)
+		return phys_fail("%s: expected %s for the joint's %d ax%s",
+		    name, want == 1 ? "a number" : "an array of 2 numbers",
+		    want, want == 1 ? "is" : "es");
+	for (k = 0; k < n; k++) {
+		if (!isfinite(tmp[k]))
+			return phys_fail("%s: %g is not a finite number", name,
+			    tmp[k]);
+		v[k] = tmp[k];
+	}
+	return n;
+}
+
+int
 phys_control_check_state(const char *name, const char *text)
 {
 	double v[6];
@@ -89,6 +136,13 @@ parse_control_value(struct phys_controls *r, struct phys_control *c,
 	}
 	c->text = b.s ? b.s : phys_xstrdup("");
 	c->state_kind = -1;
+	if (phys_control_command_target(r->w, json_string_value(name),
+	    &c->command, &c->entity) == 0) {
+		c->ncmd = phys_control_check_command(r->w, c->entity,
+		    json_string_value(name), c->text, c->cmd);
+		return c->ncmd < 0 ? -1 : 0;
+	}
+	c->command = PHYS_COMMAND_NONE;
 	if (phys_control_state_target(r->w, json_string_value(name),
 	    &c->state_kind, &c->entity) == 0)
 		return phys_control_check_state(json_string_value(name), c->text);

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "motor.h"
 #include "ref.h"
 #include "world.h"
 
@@ -21,6 +22,9 @@ struct phys_control {
 	struct phys_ref ref;	/* otherwise a parameter ... */
 	int state_kind;		/* ... or link/model state: an item kind */
 	int entity;
+	enum phys_command_kind command;	/* ... or joint entity's command */
+	double cmd[2];		/* its target per axis */
+	int ncmd;
 	char *text;		/* the value as SDF text */
 };
 
@@ -59,6 +63,14 @@ void phys_controls_free(struct phys_controls *c);
  * 0 with the item kind and entity, or -1. */
 int phys_control_state_target(const struct phys_world *w, const char *name,
     int *kind, int *entity);
+/* "robot::elbow/cmd_pos" and the other commands of a joint's axes: 0
+ * with the kind and the joint, or -1 when name is none. */
+int phys_control_command_target(const struct phys_world *w, const char *name,
+    enum phys_command_kind *kind, int *joint);
+/* A command's text: one finite number per axis of the joint, into v: the
+ * count, or -1 with phys_error(). */
+int phys_control_check_command(const struct phys_world *w, int joint,
+    const char *name, const char *text, double v[2]);
 /* A pose is six numbers, a velocity three: 0, or -1 with phys_error(). */
 int phys_control_check_state(const char *name, const char *text);
 /* Store vals (a run's physics values, for engine type) as a new profile

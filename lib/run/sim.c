@@ -342,6 +342,9 @@ apply_control(struct run *r, const struct phys_control *c)
 		    r->w->profiles[r->profile].type, r->cur);
 	else if (c->profile >= 0)
 		rc = switch_profile(r, c->profile);
+	else if (c->command != PHYS_COMMAND_NONE)
+		rc = phys_engine_command(r->e, c->entity, c->command, c->cmd,
+		    c->ncmd);
 	else if (c->state_kind >= 0)
 		rc = apply_state(r, c);
 	else
@@ -625,6 +628,23 @@ put_axes(struct phys_buf *b, const double *v, int n)
 	phys_buf_putc(b, ']');
 }
 
+/* A joint's command items, one number per axis. */
+static int
+motor_values(struct run *r, enum phys_item_kind kind, int joint, double v[6])
+{
+	int n = phys_joint_axes(r->w->joints[joint].type), k;
+
+	for (k = 0; k < n; k++) {
+		const struct phys_axis_motor *a = phys_engine_motor(r->e,
+		    joint, k);
+
+		v[k] = kind == PHYS_ITEM_JOINT_TARGET ? a->target :
+		    kind == PHYS_ITEM_JOINT_TRACKING_ERROR ? a->error :
+		    kind == PHYS_ITEM_JOINT_CMD_EFFORT ? a->asked : a->applied;
+	}
+	return n;
+}
+
 static void
 set3(double *v, phys_vec3 a)
 {
@@ -749,6 +769,11 @@ item_values(struct run *r, const struct phys_item *it, double v[6])
 		return n;
 	case PHYS_ITEM_JOINT_EFFORT:
 		return phys_engine_joint_effort(r->e, i, v);
+	case PHYS_ITEM_JOINT_TARGET:
+	case PHYS_ITEM_JOINT_TRACKING_ERROR:
+	case PHYS_ITEM_JOINT_CMD_EFFORT:
+	case PHYS_ITEM_JOINT_APPLIED_EFFORT:
+		return motor_values(r, it->kind, i, v);
 	case PHYS_ITEM_JOINT_FORCE:
 	case PHYS_ITEM_JOINT_TORQUE:
 		phys_engine_joint_wrench(r->e, i, &a, &c);

@@ -60,7 +60,11 @@ enum phys_item_type {
 	I(JOINT_VELOCITY, JOINT, "velocity", AXES, "rad/s or m/s", "joint rate per axis") \
 	I(JOINT_EFFORT, JOINT, "effort", AXES, "N m or N", "generalized force along each axis: the constraint's (limits and friction included) plus springs and damping") \
 	I(JOINT_FORCE, JOINT, "force", VEC3, "N", "constraint force the joint applies to its child, world frame") \
-	I(JOINT_TORQUE, JOINT, "torque", VEC3, "N m", "constraint torque the joint applies to its child, world frame")
+	I(JOINT_TORQUE, JOINT, "torque", VEC3, "N m", "constraint torque the joint applies to its child, world frame") \
+	I(JOINT_TARGET, JOINT, "target", AXES, "rad or m; rad/s or m/s; N m or N", "what the axis is commanded (cmd_pos, cmd_vel or cmd_force); 0 without a command") \
+	I(JOINT_TRACKING_ERROR, JOINT, "tracking_error", AXES, "rad or m; rad/s or m/s", "position (cmd_pos) or velocity (cmd_vel) less its target, before the last step") \
+	I(JOINT_CMD_EFFORT, JOINT, "cmd_effort", AXES, "N m or N", "effort the command asked in the last step: the one commanded, or the PID's output") \
+	I(JOINT_APPLIED_EFFORT, JOINT, "applied_effort", AXES, "N m or N", "effort the command applied in the last step: cmd_effort within the effort limit")
 
 enum phys_item_kind {
 #define I(id, ...) PHYS_ITEM_##id,

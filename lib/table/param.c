@@ -786,3 +786,10 @@ phys_values_copy(phys_scope s, struct phys_value *dst,
 		phys_value_copy(&dst[i], &src[i]);
 	}
 }
+
+bool
+phys_param_run_only(const struct phys_param *p)
+{
+	return p->id >= PHYS_P_JOINT_position_pid_p_gain &&
+	    p->id <= PHYS_P_JOINT_velocity_pid_cmd_offset;
+}

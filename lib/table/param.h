@@ -134,6 +134,9 @@ const struct phys_param *phys_scope_param(phys_scope s, size_t index);
 
 /* By full name or alias within a scope; NULL when unknown. */
 const struct phys_param *phys_param_find(phys_scope s, const char *name);
+/* A run's own parameter, with no SDF element (the PIDs of joint commands):
+ * set in a run, never written into a file. */
+bool phys_param_run_only(const struct phys_param *p);
 /* Closest known names for an unknown one, into out (up to n). */
 size_t phys_param_suggest(phys_scope s, const char *name,
     const struct phys_param **out, size_t n);

@@ -1,0 +1,208 @@
+/* motor.c - joint commands and the PIDs that follow them. */
+#include "motor.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+
+static const char *const command_props[] = {
+	[PHYS_COMMAND_EFFORT] = "cmd_force",
+	[PHYS_COMMAND_VELOCITY] = "cmd_vel",
+	[PHYS_COMMAND_POSITION] = "cmd_pos",
+};
+
+int
+phys_joint_axes(enum phys_joint_type t)
+{
+	switch (t) {
+	case PHYS_JOINT_FIXED:
+	case PHYS_JOINT_BALL:
+	case PHYS_JOINT_SCREW:
+	case PHYS_JOINT_GEARBOX:
+		return 0;
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2:
+		return 2;
+	default:
+		return 1;
+	}
+}
+
+void
+phys_motors_init(struct phys_motors *m, size_t njoints)
+{
+	m->axis = njoints ? phys_xcalloc(njoints, sizeof *m->axis) : NULL;
+	m->njoints = njoints;
+	m->ncommanded = 0;
+}
+
+void
+phys_motors_free(struct phys_motors *m)
+{
+	free(m->axis);
+	memset(m, 0, sizeof *m);
+}
+
+enum phys_command_kind
+phys_command_kind_of(const char *prop)
+{
+	int k;
+
+	for (k = PHYS_COMMAND_EFFORT; k <= PHYS_COMMAND_POSITION; k++)
+		if (strcmp(prop, command_props[k]) == 0)
+			return (enum phys_command_kind)k;
+	return PHYS_COMMAND_NONE;
+}
+
+const char *
+phys_command_prop(enum phys_command_kind kind)
+{
+	return kind == PHYS_COMMAND_NONE ? "" : command_props[kind];
+}
+
+bool
+phys_motors_active(const struct phys_motors *m, int joint)
+{
+	return m->axis && (m->axis[joint][0].kind != PHYS_COMMAND_NONE ||
+	    m->axis[joint][1].kind != PHYS_COMMAND_NONE);
+}
+
+void
+phys_motors_command(struct phys_motors *m, int joint,
+    enum phys_command_kind kind, const double *target, int n)
+{
+	bool was = phys_motors_active(m, joint);
+	int k;
+
+	for (k = 0; k < n && k < 2; k++) {
+		struct phys_axis_motor *a = &m->axis[joint][k];
+
+		if (a->kind != kind) {
+			memset(a, 0, sizeof *a);
+			a->kind = kind;
+		}
+		a->target = target[k];
+	}
+	if (!was && phys_motors_active(m, joint))
+		m->ncommanded++;
+}
+
+/* A joint's gains for one command kind: gz-math's PID's eight numbers. */
+struct pid_gains {
+	double p, i, d, i_max, i_min, cmd_max, cmd_min, offset;
+};
+
+static struct pid_gains
+gains(const struct phys_value *v, enum phys_command_kind kind)
+{
+	struct pid_gains g;
+
+	if (kind == PHYS_COMMAND_POSITION) {
+		g.p = PVD(v, JOINT_position_pid_p_gain);
+		g.i = PVD(v, JOINT_position_pid_i_gain);
+		g.d = PVD(v, JOINT_position_pid_d_gain);
+		g.i_max = PVD(v, JOINT_position_pid_i_max);
+		g.i_min = PVD(v, JOINT_position_pid_i_min);
+		g.cmd_max = PVD(v, JOINT_position_pid_cmd_max);
+		g.cmd_min = PVD(v, JOINT_position_pid_cmd_min);
+		g.offset = PVD(v, JOINT_position_pid_cmd_offset);
+	} else {
+		g.p = PVD(v, JOINT_velocity_pid_p_gain);
+		g.i = PVD(v, JOINT_velocity_pid_i_gain);
+		g.d = PVD(v, JOINT_velocity_pid_d_gain);
+		g.i_max = PVD(v, JOINT_velocity_pid_i_max);
+		g.i_min = PVD(v, JOINT_velocity_pid_i_min);
+		g.cmd_max = PVD(v, JOINT_velocity_pid_cmd_max);
+		g.cmd_min = PVD(v, JOINT_velocity_pid_cmd_min);
+		g.offset = PVD(v, JOINT_velocity_pid_cmd_offset);
+	}
+	return g;
+}
+
+static double
+clamp(double x, double lo, double hi)
+{
+	return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* gz-math's PID update of error e, its rate, over h. */
+static double
+pid_update(struct phys_axis_motor *a, const struct pid_gains *g, double e,
+    double rate, double h)
+{
+	double cmd;
+
+	a->integral += g->i * h * e;
+	if (g->i_max >= g->i_min)
+		a->integral = clamp(a->integral, g->i_min, g->i_max);
+	cmd = g->offset - g->p * e - a->integral - g->d * rate;
+	if (g->cmd_max >= g->cmd_min)
+		cmd = clamp(cmd, g->cmd_min, g->cmd_max);
+	return cmd;
+}
+
+/* The target a velocity command runs at: within the axis's speed limit. */
+static double
+velocity_target(const struct phys_value *v, int k, double target)
+{
+	double lim = k ? PVD(v, JOINT_axis2_limit_velocity) :
+	    PVD(v, JOINT_axis_limit_velocity);
+
+	return lim >= 0 ? clamp(target, -lim, lim) : target;
+}
+
+static double
+axis_effort(struct phys_axis_motor *a, const struct phys_value *v, int k,
+    double pos, double vel, double h)
+{
+	struct pid_gains g;
+	double rate;
+
+	switch (a->kind) {
+	case PHYS_COMMAND_EFFORT:
+		a->error = 0;
+		return a->target;
+	case PHYS_COMMAND_POSITION:
+		/* The target is held between commands: the error's rate is
+		 * the axis's, measured, with no kick when the target moves. */
+		g = gains(v, a->kind);
+		a->error = pos - a->target;
+		return pid_update(a, &g, a->error, vel, h);
+	case PHYS_COMMAND_VELOCITY:
+		g = gains(v, a->kind);
+		a->error = vel - velocity_target(v, k, a->target);
+		rate = a->has_last ? (a->error - a->last_error) / h : 0;
+		a->last_error = a->error;
+		a->has_last = true;
+		return pid_update(a, &g, a->error, rate, h);
+	default:
+		return 0;
+	}
+}
+
+void
+phys_motors_effort(struct phys_motors *m, int joint,
+    const struct phys_value *v, int n, const double pos[2],
+    const double vel[2], double h, double effort[2])
+{
+	int k;
+
+	effort[0] = effort[1] = 0;
+	for (k = 0; k < n && k < 2; k++) {
+		struct phys_axis_motor *a = &m->axis[joint][k];
+		double lim = k ? PVD(v, JOINT_axis2_limit_effort) :
+		    PVD(v, JOINT_axis_limit_effort);
+		double f;
+
+		if (a->kind == PHYS_COMMAND_NONE)
+			continue;
+		f = axis_effort(a, v, k, pos[k], vel[k], h);
+		if (!isfinite(f))
+			f = 0;
+		a->asked = f;
+		a->applied = lim >= 0 ? clamp(f, -lim, lim) : f;
+		effort[k] = a->applied;
+	}
+}

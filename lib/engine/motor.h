@@ -1,0 +1,72 @@
+/*
+ * motor.h - commands on joint axes, the same for every engine: an effort
+ * held, or a velocity or a position followed through a PID whose gains are
+ * the joint's parameters (position_pid.*, velocity_pid.*), the effort
+ * applied held within the axis's effort limit. The driver
+ * (lib/engine/engine.c) keeps the commands across engine switches and hands
+ * each step's efforts to the engine running.
+ */
+#ifndef PHYS_MOTOR_H
+#define PHYS_MOTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "param.h"
+#include "world.h"
+
+enum phys_command_kind {
+	PHYS_COMMAND_NONE,
+	PHYS_COMMAND_EFFORT,	/* N m or N, held */
+	PHYS_COMMAND_VELOCITY,	/* rad/s or m/s, through velocity_pid */
+	PHYS_COMMAND_POSITION	/* rad or m, through position_pid */
+};
+
+/* One axis's command and its controller's state. */
+struct phys_axis_motor {
+	enum phys_command_kind kind;
+	double target;		/* the command's unit */
+	double integral;	/* the PID's integral term, N m or N */
+	double last_error;	/* for a velocity PID's rate of error */
+	bool has_last;
+	/* The last step's: position or velocity less its target, the
+	 * effort asked (PID output or the effort commanded) and the effort
+	 * applied (asked, within the effort limit). */
+	double error, asked, applied;
+};
+
+/* The commands of a world's joints, two axes each. */
+struct phys_motors {
+	struct phys_axis_motor (*axis)[2];
+	size_t njoints;
+	size_t ncommanded;	/* joints with a command on some axis */
+};
+
+/* The axes of a joint of type t that take commands: 1 or 2, 0 for fixed
+ * and ball joints and, for now, the coupled screw and gearbox. */
+int phys_joint_axes(enum phys_joint_type t);
+
+void phys_motors_init(struct phys_motors *m, size_t njoints);
+void phys_motors_free(struct phys_motors *m);
+/* The command kind a control line's property names ("cmd_force",
+ * "cmd_vel", "cmd_pos"), or PHYS_COMMAND_NONE. */
+enum phys_command_kind phys_command_kind_of(const char *prop);
+const char *phys_command_prop(enum phys_command_kind kind);
+/* Command n axes of joint j: a new kind starts its controller afresh, a
+ * new target of the same kind keeps its integral (as a PID does). */
+void phys_motors_command(struct phys_motors *m, int joint,
+    enum phys_command_kind kind, const double *target, int n);
+bool phys_motors_active(const struct phys_motors *m, int joint);
+/*
+ * The efforts for the next step of h of joint j at positions pos and
+ * rates vel of its n axes, its values v: the PIDs advanced by the step
+ * (gz-math's PID: cmd = offset - p e - i sum(e h) - d e', the integral
+ * and the output clamped when max >= min), then held within the effort
+ * limit (axis.limit.effort, negative: none). A velocity target is held
+ * within axis.limit.velocity.
+ */
+void phys_motors_effort(struct phys_motors *m, int joint,
+    const struct phys_value *v, int n, const double pos[2],
+    const double vel[2], double h, double effort[2]);
+
+#endif

@@ -1,0 +1,181 @@
+#!/usr/bin/env bats
+# Joint commands on control lines (cmd_force, cmd_vel, cmd_pos), the PIDs
+# that follow them and the effort and speed limits that bound them, each
+# against its closed form under every engine (worlds/motor.sdf: a 1 kg bob
+# 0.5 m below a shoulder, I = 0.26 kg m^2 about the joint).
+
+load helper
+
+W="$WORLDS/motor.sdf"
+J='arm::shoulder'
+
+# drive PROFILE SECONDS CONTROL-LINE [OPTION]...: the run's state lines
+# every 10 ms in $TMP/PROFILE.
+drive() {
+	local p=$1 t=$2 line=$3
+	shift 3
+	echo "$line" > "$TMP/ctl"
+	phys-step -p "$p" -t "$t" -r 100 -c "$TMP/ctl" -i "$J/*" "$@" "$W" \
+	    > "$TMP/$p" 2> "$TMP/$p.err"
+}
+
+# axis FILE T PROPERTY: axis 0 of the shoulder's PROPERTY at time T.
+axis() {
+	jq -r --argjson t "$2" --arg i "$J/$3" 'select(.t == $t) | .items[$i][0]' "$1"
+}
+
+hold() {
+	# kp (0.5 - q) = m g l sin q at rest, with no integral term.
+	drive "$1" 4 "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":0.5}" \
+	    -s "$J/position_pid.p_gain=100" -s "$J/position_pid.d_gain=10" \
+	    -s "$J/position_pid.i_gain=0"
+	local q=$(awk 'BEGIN { q = 0.5; for (i = 0; i < 200; i++)
+	    q = 0.5 - 4.905 * sin(q) / 100; printf "%.12f", q }')
+	near "$(axis "$TMP/$1" 4 position)" "$q" 1e-6
+	# the error the items report, and the effort that holds the arm
+	near "$(axis "$TMP/$1" 4 tracking_error)" "$(awk -v q="$q" 'BEGIN { print q - 0.5 }')" 1e-6
+	near "$(axis "$TMP/$1" 4 applied_effort)" "$(awk -v q="$q" 'BEGIN { print 4.905 * sin(q) }')" 1e-4
+	near "$(axis "$TMP/$1" 4 target)" 0.5 0
+}
+@test "cmd_pos, PD against gravity: the arm rests where kp (target - q) = m g l sin q, under each engine" {
+	for_both hold
+}
+
+critical() {
+	# No gravity: I q'' = -kp (q - 1) - kd q', kd = 2 sqrt(kp I): critically
+	# damped, q = 1 - (1 + w t) e^(-w t), w = sqrt(kp / I), never past 1.
+	# The PD acts on each step's start (w h = 0.02): the fixed-step
+	# engines lag the continuous curve by under 1% of the step.
+	drive "$1" 1 "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":1}" \
+	    -s 'gravity=0 0 0' -s "$J/position_pid.p_gain=100" \
+	    -s "$J/position_pid.d_gain=$(awk 'BEGIN { printf "%.12f", 2 * sqrt(26) }')" \
+	    -s "$J/position_pid.i_gain=0"
+	local t
+	for t in 0.1 0.2 0.4; do
+		near "$(axis "$TMP/$1" $t position)" \
+		    "$(awk -v t=$t 'BEGIN { w = sqrt(100 / 0.26); print 1 - (1 + w * t) * exp(-w * t) }')" 5e-3
+	done
+	local top=$(jq -r --arg i "$J/position" '.items[$i][0]' "$TMP/$1" | sort -g | tail -1)
+	near "$top" 1 1e-3
+	awk -v q="$top" 'BEGIN { exit !(q <= 1 + 1e-6) }'
+}
+@test "cmd_pos, critically damped step: q = 1 - (1 + w t) e^(-w t) to 5e-3, no overshoot, under each engine" {
+	for_both critical
+}
+
+saturate() {
+	# A velocity command whose PID asks more than the 0.5 N m limit: the
+	# arm turns at tau / I until it reaches 2 rad/s, then holds it.
+	drive "$1" 2 "{\"t\":0,\"name\":\"$J/cmd_vel\",\"value\":2}" \
+	    -s 'gravity=0 0 0' -s "$J/axis.limit.effort=0.5" \
+	    -s "$J/velocity_pid.p_gain=100"
+	near "$(axis "$TMP/$1" 0.5 velocity)" "$(awk 'BEGIN { print 0.5 / 0.26 * 0.5 }')" 1e-5
+	near "$(axis "$TMP/$1" 0.5 applied_effort)" 0.5 0
+	awk -v f="$(axis "$TMP/$1" 0.5 cmd_effort)" 'BEGIN { exit !(f > 100) }'
+	near "$(axis "$TMP/$1" 2 velocity)" 2 1e-6
+}
+@test "cmd_vel under an effort limit: tau / I until the target, then the target, under each engine" {
+	for_both saturate
+}
+
+speed_limit() {
+	# The speed limit bounds what a velocity command asks.
+	drive "$1" 1 "{\"t\":0,\"name\":\"$J/cmd_vel\",\"value\":5}" \
+	    -s 'gravity=0 0 0' -s "$J/axis.limit.velocity=1.5" \
+	    -s "$J/velocity_pid.p_gain=100"
+	near "$(axis "$TMP/$1" 1 velocity)" 1.5 1e-6
+}
+@test "cmd_vel beyond axis.limit.velocity runs at the limit, under each engine" {
+	for_both speed_limit
+	! grep -q 'no effect' "$TMP/ode.err"
+}
+
+rotor() {
+	# ApplyJointForce's case: a held effort on a damped rotor,
+	# w(t) = tau / b (1 - e^(-b t / I)).
+	drive "$1" 1 "{\"t\":0,\"name\":\"$J/cmd_force\",\"value\":0.2}" \
+	    -s 'gravity=0 0 0' -s "$J/axis.dynamics.damping=0.5"
+	local t
+	for t in 0.25 1; do
+		near "$(axis "$TMP/$1" $t velocity)" \
+		    "$(awk -v t=$t 'BEGIN { print 0.2 / 0.5 * (1 - exp(-0.5 * t / 0.26)) }')" 1e-3
+	done
+	near "$(axis "$TMP/$1" 1 applied_effort)" 0.2 0
+}
+@test "cmd_force on a damped rotor: w = tau / b (1 - e^(-b t / I)) to 1e-3, under each engine" {
+	for_both rotor
+}
+
+weak() {
+	# Asked to lift the arm level, a motor of 2 N m (less than m g l)
+	# stops where gravity's torque equals it: asin(tau / (m g l)).
+	# Saturated, the PID's damping is gone: the joint's own settles it.
+	drive "$1" 4 "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":1.5707963}" \
+	    -s "$J/axis.limit.effort=2" -s "$J/position_pid.p_gain=1000" \
+	    -s "$J/position_pid.d_gain=50" -s "$J/axis.dynamics.damping=2"
+	near "$(axis "$TMP/$1" 4 position)" "$(awk 'BEGIN { x = 2 / 4.905; print atan2(x, sqrt(1 - x * x)) }')" 1e-5
+}
+@test "an effort limit too weak for the load: the arm rests at asin(tau_max / (m g l)), under each engine" {
+	for_both weak
+}
+
+@test "a command stays in force across engine switches: held at the same rest under each engine in turn" {
+	local t=0 p lines=
+	for p in bullet mujoco simbody dart ode; do
+		t=$((t + 1))
+		lines="$lines{\"t\":$t,\"preset\":\"$p\"}"$'\n'
+	done
+	printf '%s\n%s' "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":0.5}" "$lines" > "$TMP/ctl"
+	phys-step -t 5.9 -r 10 -c "$TMP/ctl" -i "$J/position" \
+	    -s "$J/position_pid.p_gain=100" -s "$J/position_pid.d_gain=10" \
+	    -s "$J/position_pid.i_gain=0" "$W" > "$TMP/o"
+	local q=$(awk 'BEGIN { q = 0.5; for (i = 0; i < 200; i++)
+	    q = 0.5 - 4.905 * sin(q) / 100; printf "%.12f", q }')
+	for t in 0.9 1.9 2.9 3.9 4.9 5.9; do
+		near "$(jq -r --argjson t $t --arg i "$J/position" 'select(.t == $t) | .items[$i][0]' "$TMP/o")" "$q" 1e-5
+	done
+}
+
+universal() {
+	echo "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":[0.3,-0.2]}" > "$TMP/ctl"
+	phys-step -p "$1" -t 4 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' -i "$J/position" \
+	    -s "$J/position_pid.p_gain=50" -s "$J/position_pid.d_gain=5" "$TMP/u.sdf" > "$TMP/o"
+	near "$(jq -r --arg i "$J/position" 'select(.t == 4) | .items[$i][0]' "$TMP/o")" 0.3 1e-4
+	near "$(jq -r --arg i "$J/position" 'select(.t == 4) | .items[$i][1]' "$TMP/o")" -0.2 1e-4
+}
+@test "a two-axis command: a universal joint's axes each follow their own target, under each engine" {
+	sed -e 's/type="revolute"/type="universal"/' \
+	    -e 's|</axis>|</axis><axis2><xyz>0 1 0</xyz></axis2>|' "$W" > "$TMP/u.sdf"
+	for_both universal
+}
+
+@test "bad commands: the wrong count, not a number, a joint without axes, an unknown joint; each with file:line" {
+	echo "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":[1,2]}" > "$TMP/c1"
+	run phys-step -c "$TMP/c1" "$W"
+	assert_failure 1
+	assert_output --partial "c1:1: $J/cmd_pos: expected a number for the joint's 1 axis"
+	echo "{\"t\":0,\"name\":\"$J/cmd_vel\",\"value\":\"nan\"}" > "$TMP/c2"
+	run phys-step -c "$TMP/c2" "$W"
+	assert_failure 1
+	assert_output --partial "c2:1: $J/cmd_vel: expected a number"
+	sed 's/type="revolute"/type="ball"/' "$W" > "$TMP/b.sdf"
+	echo "{\"t\":0,\"name\":\"$J/cmd_force\",\"value\":1}" > "$TMP/c3"
+	run phys-step -c "$TMP/c3" "$TMP/b.sdf"
+	assert_failure 1
+	assert_output --partial "c3:1: $J/cmd_force: joint '$J' has no axis phys can command"
+	echo '{"t":0,"name":"arm::elbow/cmd_pos","value":1}' > "$TMP/c4"
+	run phys-step -c "$TMP/c4" "$W"
+	assert_failure 1
+	assert_output --partial "c4:1:"
+	assert_output --partial "elbow"
+}
+
+@test "the PID gains are a run's: set with -s and control lines; a file edit is refused, naming the parameter" {
+	run phys-param set "$J/position_pid.p_gain=10" "$W"
+	assert_failure 1
+	assert_output --partial "position_pid.p_gain: a run's own parameter"
+	phys-param list --doc > "$TMP/doc"
+	jq -se 'map(select(.name == "position_pid.p_gain"))[0] | .default == 1 and .units == "N m/rad or N/m" and .mujoco == "emulated"' "$TMP/doc"
+	# the limits act now, under every engine
+	jq -se 'map(select(.name == "axis.limit.effort" or .name == "axis2.limit.velocity")) | length == 2 and all(.ode == "emulated" and .bullet == "emulated" and .mujoco == "emulated" and .simbody == "emulated" and .dart == "emulated")' "$TMP/doc"
+}
