@@ -179,3 +179,58 @@ universal() {
 	# the limits act now, under every engine
 	jq -se 'map(select(.name == "axis.limit.effort" or .name == "axis2.limit.velocity")) | length == 2 and all(.ode == "emulated" and .bullet == "emulated" and .mujoco == "emulated" and .simbody == "emulated" and .dart == "emulated")' "$TMP/doc"
 }
+
+# two.sdf: the arm with a forearm, 0.5 kg 0.5 m below an elbow on the bob.
+two_links() {
+	awk '/<\/model>/ { print "<link name=\"fore\"><pose>0 0 1.0 0 0 0</pose><inertial><mass>0.5</mass><inertia><ixx>0.005</ixx><iyy>0.005</iyy><izz>0.005</izz></inertia></inertial><collision name=\"c\"><geometry><sphere><radius>0.05</radius></sphere></geometry></collision></link>"
+	    print "<joint name=\"elbow\" type=\"revolute\"><parent>bob</parent><child>fore</child><pose>0 0 0.5 0 0 0</pose><axis><xyz>1 0 0</xyz></axis></joint>" }
+	    { print }' "$W" > "$TMP/two.sdf"
+}
+
+start_pose() {
+	phys-step -p "$1" -n 0 -c "$TMP/ctl" -s 'gravity=0 0 0' -i 'arm::*/position' \
+	    -i 'arm::*/velocity' -i 'arm::fore/pose' -i 'arm::fore/linear_vel' "$TMP/two.sdf" > "$TMP/o"
+	local it='.items'
+	near "$(jq -r "$it[\"arm::shoulder/position\"][0]" "$TMP/o")" 0.5 1e-12
+	near "$(jq -r "$it[\"arm::elbow/position\"][0]" "$TMP/o")" 0.3 1e-12
+	near "$(jq -r "$it[\"arm::elbow/velocity\"][0]" "$TMP/o")" 1 1e-12
+	near "$(jq -r "$it[\"arm::shoulder/velocity\"][0]" "$TMP/o")" 0 1e-12
+	# the forearm's centre: 0.5 m along each link, at 0.5 and 0.8 rad
+	near "$(jq -r "$it[\"arm::fore/pose\"].y" "$TMP/o")" "$(awk 'BEGIN { printf "%.15g", 0.5 * sin(0.5) + 0.5 * sin(0.8) }')" 1e-12
+	near "$(jq -r "$it[\"arm::fore/pose\"].z" "$TMP/o")" "$(awk 'BEGIN { printf "%.15g", 2 - 0.5 * cos(0.5) - 0.5 * cos(0.8) }')" 1e-12
+	near "$(jq -r "$it[\"arm::fore/pose\"].roll" "$TMP/o")" 0.8 1e-12
+	# turning at 1 rad/s about the elbow: 0.5 m/s across the forearm
+	near "$(jq -r "$it[\"arm::fore/linear_vel\"].y" "$TMP/o")" "$(awk 'BEGIN { printf "%.15g", 0.5 * cos(0.8) }')" 1e-9
+}
+@test "joint positions and rates set like link poses: the links beyond each joint move with it, under each engine" {
+	two_links
+	printf '%s\n' '{"t":0,"name":"arm::shoulder/position","value":0.5}' \
+	    '{"t":0,"name":"arm::elbow/position","value":0.3}' \
+	    '{"t":0,"name":"arm::elbow/velocity","value":1}' > "$TMP/ctl"
+	for_both start_pose
+}
+
+@test "a joint that starts outside its limits is warned about with the joint's file:line; set inside at t=0, it is not" {
+	sed 's|<xyz>1 0 0</xyz>|<xyz>1 0 0</xyz><limit><lower>0.2</lower><upper>1.2</upper></limit>|' "$W" > "$TMP/lim.sdf"
+	run phys-step -n 1 "$TMP/lim.sdf"
+	assert_success
+	assert_output --partial "lim.sdf:45: joint 'arm::shoulder' starts at 0 rad on its first axis, outside its limits [0.2, 1.2]"
+	echo '{"t":0,"name":"arm::shoulder/position","value":0.5}' > "$TMP/ctl"
+	run phys-step -n 1 -c "$TMP/ctl" "$TMP/lim.sdf"
+	assert_success
+	refute_output --partial "outside its limits"
+	run phys-step -q -n 1 "$TMP/lim.sdf"
+	refute_output --partial "outside its limits"
+}
+
+@test "a joint's position that cannot be set alone is refused: a ball joint, a joint inside a loop" {
+	sed 's/type="revolute"/type="ball"/' "$W" > "$TMP/b.sdf"
+	echo '{"t":0,"name":"arm::shoulder/position","value":0.5}' > "$TMP/ctl"
+	run phys-step -n 1 -c "$TMP/ctl" "$TMP/b.sdf"
+	assert_failure 1
+	assert_output --partial "ctl:1:"
+	echo '{"t":0,"name":"fourbar::crank_pivot/position","value":0.5}' > "$TMP/ctl"
+	run phys-step -n 1 -c "$TMP/ctl" "$WORLDS/fourbar.sdf"
+	assert_failure 1
+	assert_output --partial "ctl:1: joint 'fourbar::crank_pivot': its links form a loop with its parent"
+}

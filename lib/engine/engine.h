@@ -180,6 +180,14 @@ int phys_engine_contact_count(const struct phys_engine *e);
  * engine runs; each step applies the efforts the commands ask. */
 int phys_engine_command(struct phys_engine *e, int joint,
     enum phys_command_kind kind, const double *target, int n);
+/* Set a revolute or prismatic joint's position (rad or m) or rate: the
+ * links on its child's side turn or slide about its axis as one body,
+ * its parent's side stays. -1 with phys_error() for another kind of
+ * joint, or one whose sides a loop joins. */
+int phys_engine_set_joint_position(struct phys_engine *e,
+    const struct phys_world *w, int joint, double target);
+int phys_engine_set_joint_velocity(struct phys_engine *e,
+    const struct phys_world *w, int joint, double target);
 /* A joint axis's command and what it did in the last step. */
 const struct phys_axis_motor *phys_engine_motor(const struct phys_engine *e,
     int joint, int axis);

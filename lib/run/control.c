@@ -26,6 +26,8 @@ settable(enum phys_item_kind k)
 	case PHYS_ITEM_MODEL_POSE:
 	case PHYS_ITEM_MODEL_LINVEL:
 	case PHYS_ITEM_MODEL_ANGVEL:
+	case PHYS_ITEM_JOINT_POSITION:
+	case PHYS_ITEM_JOINT_VELOCITY:
 		return true;
 	default:
 		return false;
@@ -47,9 +49,11 @@ phys_control_state_target(const struct phys_world *w, const char *name, int *kin
 	ent = phys_xstrndup(name, (size_t)(slash - name));
 	idx = phys_world_entity(w, ent, &k);
 	free(ent);
-	if (idx < 0 || (k != PHYS_K_LINK && k != PHYS_K_MODEL))
+	if (idx < 0 || (k != PHYS_K_LINK && k != PHYS_K_MODEL &&
+	    k != PHYS_K_JOINT))
 		return -1;
-	owner = k == PHYS_K_LINK ? PHYS_IO_LINK : PHYS_IO_MODEL;
+	owner = k == PHYS_K_LINK ? PHYS_IO_LINK : k == PHYS_K_MODEL ?
+	    PHYS_IO_MODEL : PHYS_IO_JOINT;
 	for (i = 0; i < PHYS_NITEM_KINDS; i++)
 		if (phys_item_defs[i].owner == owner && settable(i) &&
 		    strcmp(phys_item_defs[i].prop, slash + 1) == 0) {
@@ -144,8 +148,14 @@ parse_control_value(struct phys_controls *r, struct phys_control *c,
 	}
 	c->command = PHYS_COMMAND_NONE;
 	if (phys_control_state_target(r->w, json_string_value(name),
-	    &c->state_kind, &c->entity) == 0)
-		return phys_control_check_state(json_string_value(name), c->text);
+	    &c->state_kind, &c->entity) == 0) {
+		if (phys_item_defs[c->state_kind].owner != PHYS_IO_JOINT)
+			return phys_control_check_state(json_string_value(name),
+			    c->text);
+		c->ncmd = phys_control_check_command(r->w, c->entity,
+		    json_string_value(name), c->text, c->cmd);
+		return c->ncmd < 0 ? -1 : 0;
+	}
 	if (phys_ref_resolve(r->w, json_string_value(name), 0, &c->ref) < 0)
 		return -1;
 	/* Check the value now: a bad one is refused before the run starts. */

@@ -297,6 +297,12 @@ apply_state(struct run *r, const struct phys_control *c)
 	phys_parse_doubles(c->text, v, 6);
 	vec = v3(v[0], v[1], v[2]);
 	switch (c->state_kind) {
+	case PHYS_ITEM_JOINT_POSITION:
+		return phys_engine_set_joint_position(r->e, r->w, c->entity,
+		    c->cmd[0]);
+	case PHYS_ITEM_JOINT_VELOCITY:
+		return phys_engine_set_joint_velocity(r->e, r->w, c->entity,
+		    c->cmd[0]);
 	case PHYS_ITEM_LINK_POSE:
 		return phys_engine_set_link_pose(r->e, c->entity, phys_pose_from6(v));
 	case PHYS_ITEM_LINK_LINVEL:
@@ -1115,6 +1121,47 @@ alloc_tracking(struct run *r)
 	r->torque = phys_xcalloc(n, sizeof *r->torque);
 }
 
+/*
+ * A joint that starts outside its limits (as a robot's zero pose often
+ * puts a knee) is pushed back in a way each engine has its own: said
+ * once, with the joint's line, after the control lines for time zero,
+ * which may have set it inside.
+ */
+static void
+warn_outside_limits(struct run *r)
+{
+	static const enum phys_param_id lim[2][2] = {
+		{ PHYS_P_JOINT_axis_limit_lower, PHYS_P_JOINT_axis_limit_upper },
+		{ PHYS_P_JOINT_axis2_limit_lower, PHYS_P_JOINT_axis2_limit_upper }
+	};
+	double pos[2], vel[2], lo, hi;
+	size_t j;
+	int n, k;
+
+	for (j = 0; j < r->w->njoints; j++) {
+		const struct phys_joint *jt = &r->w->joints[j];
+		const struct phys_value *v = phys_run_values_get(&r->vals,
+		    PHYS_S_JOINT, (int)j);
+
+		if (jt->type == PHYS_JOINT_SCREW || jt->type == PHYS_JOINT_GEARBOX)
+			continue;
+		n = phys_engine_joint_state(r->e, (int)j, pos, vel);
+		for (k = 0; k < n && k < 2; k++) {
+			lo = v[phys_param_index[lim[k][0]]].u.d;
+			hi = v[phys_param_index[lim[k][1]]].u.d;
+			if (lo > hi || (pos[k] >= lo - 1e-9 && pos[k] <= hi + 1e-9))
+				continue;
+			phys_warnat_once(jt->doc->name, phys_node_line(jt->node),
+			    "joint '%s' starts at %.6g %s on its %s axis, outside "
+			    "its limits [%.6g, %.6g]: each engine pushes it back "
+			    "its own way (a control line at t=0 can set its "
+			    "position)", jt->name, pos[k],
+			    jt->type == PHYS_JOINT_PRISMATIC ? "m" : "rad",
+			    k ? "second" : "first", lo, hi);
+		}
+	}
+}
+
 static int
 prepare(struct run *r)
 {
@@ -1151,6 +1198,7 @@ prepare(struct run *r)
 	/* Control lines for time zero act before the first state is read. */
 	if (apply_due(r) < 0)
 		return -1;
+	warn_outside_limits(r);
 	track(r, true);
 	return 0;
 }

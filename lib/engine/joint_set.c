@@ -1,0 +1,159 @@
+/*
+ * joint_set.c - a joint's position or rate set by the run: the links
+ * beyond it (its child and all that hangs from it) turn or slide about
+ * the joint's axis as one body, under whichever engine runs, so that a
+ * robot starts where its user says.
+ */
+#include "engine.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "engine_common.h"
+#include "mem.h"
+
+/* The links on the child's side of joint j, child first: 0 with their
+ * count, or -1 when a loop joins them back to the parent. */
+static int
+subtree(const struct phys_world *w, int j, int *out, size_t *n)
+{
+	const struct phys_joint *jt = &w->joints[j];
+	bool *in = phys_xcalloc(w->nlinks, sizeof *in);
+	size_t head = 0, i;
+	int rc = 0;
+
+	*n = 0;
+	out[(*n)++] = jt->child;
+	in[jt->child] = true;
+	while (head < *n && rc == 0) {
+		int l = out[head++];
+
+		for (i = 0; i < w->njoints; i++) {
+			const struct phys_joint *o = &w->joints[i];
+			int other;
+
+			if ((int)i == j || (o->parent != l && o->child != l))
+				continue;
+			other = o->parent == l ? o->child : o->parent;
+			if (other == jt->parent) {	/* the world too */
+				rc = phys_fail("joint '%s': its links form a "
+				    "loop with its parent through joint '%s': "
+				    "its position cannot be set alone",
+				    jt->name, o->name);
+				break;
+			}
+			if (other >= 0 && !in[other]) {
+				in[other] = true;
+				out[(*n)++] = other;
+			}
+		}
+	}
+	free(in);
+	return rc;
+}
+
+/* Joint j's axis and anchor in the world now: they move with its child. */
+static void
+axis_now(const struct phys_engine *e, const struct phys_world *w, int j,
+    phys_vec3 *axis, phys_vec3 *anchor)
+{
+	const struct phys_joint *jt = &w->joints[j];
+	const struct phys_link *c = &w->links[jt->child];
+	phys_pose now, frame;
+
+	phys_engine_link_pose(e, jt->child, &now);
+	frame = phys_pose_mul(now, phys_pose_mul(phys_pose_inv(c->pose),
+	    jt->pose));
+	*anchor = frame.p;
+	*axis = phys_quat_rotate(phys_quat_mul(now.q, phys_quat_conj(
+	    c->pose.q)), jt->axis[0]);
+}
+
+static int
+settable_joint(const struct phys_world *w, int j)
+{
+	const struct phys_joint *jt = &w->joints[j];
+
+	if (jt->type != PHYS_JOINT_REVOLUTE && jt->type != PHYS_JOINT_PRISMATIC)
+		return phys_fail("joint '%s': only a revolute or prismatic "
+		    "joint's position and velocity can be set", jt->name);
+	if (jt->child < 0)
+		return phys_fail("joint '%s': its child is the world", jt->name);
+	return 0;
+}
+
+int
+phys_engine_set_joint_position(struct phys_engine *e,
+    const struct phys_world *w, int j, double target)
+{
+	const struct phys_joint *jt = &w->joints[j];
+	int *links = phys_xcalloc(w->nlinks, sizeof *links);
+	double pos[2], vel[2], d;
+	phys_vec3 axis, anchor;
+	phys_pose move = PHYS_POSE_IDENTITY, p;
+	size_t n, i;
+	int rc;
+
+	if ((rc = settable_joint(w, j)) < 0 ||
+	    (rc = subtree(w, j, links, &n)) < 0) {
+		free(links);
+		return rc;
+	}
+	phys_engine_joint_state(e, j, pos, vel);
+	d = target - pos[0];
+	axis_now(e, w, j, &axis, &anchor);
+	if (jt->type == PHYS_JOINT_PRISMATIC) {
+		move.p = v3_scale(axis, d);
+	} else {
+		/* about the anchor: x -> q (x - a) + a */
+		move.q = phys_quat_about(axis, d);
+		move.p = v3_sub(anchor, phys_quat_rotate(move.q, anchor));
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (!phys_engine_link_dynamic(e, links[i]))
+			continue;
+		phys_engine_link_pose(e, links[i], &p);
+		rc = phys_engine_set_link_pose(e, links[i],
+		    phys_pose_mul(move, p));
+	}
+	free(links);
+	return rc;
+}
+
+int
+phys_engine_set_joint_velocity(struct phys_engine *e,
+    const struct phys_world *w, int j, double target)
+{
+	const struct phys_joint *jt = &w->joints[j];
+	int *links = phys_xcalloc(w->nlinks, sizeof *links);
+	double pos[2], vel[2], d;
+	phys_vec3 axis, anchor, lin, ang, w_add;
+	phys_pose p;
+	size_t n, i;
+	int rc;
+
+	if ((rc = settable_joint(w, j)) < 0 ||
+	    (rc = subtree(w, j, links, &n)) < 0) {
+		free(links);
+		return rc;
+	}
+	phys_engine_joint_state(e, j, pos, vel);
+	d = target - vel[0];
+	axis_now(e, w, j, &axis, &anchor);
+	w_add = v3_scale(axis, d);
+	for (i = 0; i < n && rc == 0; i++) {
+		if (!phys_engine_link_dynamic(e, links[i]))
+			continue;
+		phys_engine_link_vel(e, links[i], &lin, &ang);
+		if (jt->type == PHYS_JOINT_PRISMATIC) {
+			lin = v3_add(lin, w_add);
+		} else {
+			phys_engine_link_pose(e, links[i], &p);
+			ang = v3_add(ang, w_add);
+			lin = v3_add(lin, v3_cross(w_add, v3_sub(p.p, anchor)));
+		}
+		rc = phys_engine_set_link_vel(e, links[i], &lin, &ang);
+	}
+	free(links);
+	return rc;
+}
