@@ -234,3 +234,27 @@ start_pose() {
 	assert_failure 1
 	assert_output --partial "ctl:1: joint 'fourbar::crank_pivot': its links form a loop with its parent"
 }
+
+asymmetric() {
+	# Pushed against each stop in turn, a revolute arm limited to
+	# [-2.818, 0.1] and a slider limited to [-0.3, 0.1] rest on it (to 2 cm:
+	# Simbody's elastic stops chatter about the limit).
+	local f lim
+	for f in 3 -3; do
+		echo "{\"t\":0,\"name\":\"$J/cmd_force\",\"value\":$f}" > "$TMP/ctl"
+		phys-step -p "$1" -t 1.5 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' \
+		    -i "$J/position" "$TMP/asym.sdf" > "$TMP/o" 2>/dev/null
+		lim=$([ $f -gt 0 ] && echo 0.1 || echo -2.818)
+		near "$(jq -r --arg i "$J/position" 'select(.t == 1) | .items[$i][0]' "$TMP/o")" $lim 2e-2
+		phys-step -p "$1" -t 1.5 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' \
+		    -i "$J/position" "$TMP/slide.sdf" > "$TMP/o" 2>/dev/null
+		lim=$([ $f -gt 0 ] && echo 0.1 || echo -0.3)
+		near "$(jq -r --arg i "$J/position" 'select(.t == 1) | .items[$i][0]' "$TMP/o")" $lim 2e-2
+	done
+}
+@test "asymmetric limits hold on the side each bounds, both signs, revolute and prismatic, under each engine" {
+	sed 's|<xyz>1 0 0</xyz>|<xyz>1 0 0</xyz><limit><lower>-2.818</lower><upper>0.1</upper></limit>|' "$W" > "$TMP/asym.sdf"
+	sed -e 's/type="revolute"/type="prismatic"/' \
+	    -e 's|<xyz>1 0 0</xyz>|<xyz>0 1 0</xyz><limit><lower>-0.3</lower><upper>0.1</upper></limit>|' "$W" > "$TMP/slide.sdf"
+	for_both asymmetric
+}

@@ -657,6 +657,14 @@ set_limits(bullet_engine *e, int ji)
 		}
 		if (lo[k] <= -1e15 || hi[k] >= 1e15)
 			l = 1, h = -1;	/* one open side: free */
+		/* The constraint measures a turn of the parent's frame from
+		 * the child's: the opposite sign of the joint's position, so
+		 * [lo, hi] is Bullet's [-hi, -lo] (a free row stays free). */
+		if (angular) {
+			double t = l;
+
+			l = -h, h = -t;
+		}
 		(angular ? alo : llo)[k] = l;
 		(angular ? ahi : lhi)[k] = h;
 		int row = (angular ? 3 : 0) + k;
