@@ -260,3 +260,46 @@ asymmetric() {
 	    -e 's|<xyz>1 0 0</xyz>|<xyz>0 1 0</xyz><limit><lower>-0.3</lower><upper>0.1</upper></limit>|' "$W" > "$TMP/slide.sdf"
 	for_both asymmetric
 }
+
+@test "a sweep of gains and physics together, scored on the controller's outcome: a comparison over a window of time" {
+	cd "$TMP"
+	echo "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":0.5}" > ctl
+	phys-sweep plan -t 6 -r 20 -c ctl -i "$J/*" -s "$J/position_pid.d_gain=10" \
+	    -s "$J/position_pid.i_gain=0" "$W" "$J/position_pid.p_gain=20,50,200" \
+	    'gravity=0 0 -9.81,0 0 -3' > plan.jsonl
+	phys-sweep run -q -j 2 plan.jsonl
+	# the steady error, -m g l sin q / kp, for each pair
+	phys-sweep score "final:$J/tracking_error.0" plan.jsonl > err.jsonl
+	jq -r '[.set["arm::shoulder/position_pid.p_gain"], (.set.gravity | split(" ")[2]), .score] | @tsv' err.jsonl |
+	    while read -r kp g e; do
+		near "$e" "$(awk -v kp=$kp -v g=$g 'BEGIN { q = 0.5; for (i = 0; i < 500; i++)
+		    q = 0.5 + g * 0.5 * sin(q) / kp; printf "%.12f", q - 0.5 }')" 1e-5
+	    done
+	# held above 0.45 rad from 5 s to 6 s: all but the softest under full gravity
+	phys-sweep score "min:$J/position.0 > 0.45 @5:6" plan.jsonl > held.jsonl
+	jq -r '[.set["arm::shoulder/position_pid.p_gain"], (.set.gravity | split(" ")[2]), .score] | @tsv' held.jsonl > held.tsv
+	[ "$(awk '$3 == 1' held.tsv | wc -l)" -eq 5 ]
+	grep -q '^20	-9.81	0$' held.tsv
+	grep -q '^200	-9.81	1$' held.tsv
+	# the share of lines a comparison holds in
+	phys-sweep score "mean:$J/position.0 > 0.45 @5:6" plan.jsonl > mean.jsonl
+	[ "$(jq -s 'map(.score) | sort | .[0]' mean.jsonl)" = 0 ]
+	run phys-sweep score "min:$J/position.0 > 0.45 @6:5" plan.jsonl
+	assert_failure 2
+	assert_output --partial "FROM <= TO"
+	run phys-sweep score "min:$J/position.0 > 0.4 > 0.3" plan.jsonl
+	assert_failure 2
+	assert_output --partial "one comparison at most"
+}
+
+@test "comparisons in derived values: 1 or 0, with no unit" {
+	phys-step -t 0.5 -r 10 -i 'arm::bob/pose' "$W" |
+	    phys-introspect derive 'low=arm::bob/pose.z < 1.4999' > "$TMP/o"
+	[ "$(jq -r '.items.low' "$TMP/o" | sort -u | tr '\n' ' ')" = "0 " ]
+	[ "$(jq -c '.units // {}' "$TMP/o" | sort -u)" = '{}' ]
+	phys-step -t 1 -r 10 -s 'arm::shoulder/axis.dynamics.damping=0' \
+	    -c <(echo '{"t":0,"name":"arm::shoulder/position","value":0.3}') -i 'arm::shoulder/position' "$W" |
+	    phys-introspect derive --csv 'out=arm::shoulder/position.0 >= 0' > "$TMP/c"
+	grep -q ',1$' "$TMP/c"
+	grep -q ',0$' "$TMP/c"
+}

@@ -20,6 +20,7 @@ enum op {
 	OP_MUL,
 	OP_DIV,
 	OP_POW,
+	OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ, OP_NE,	/* 1 or 0 */
 	OP_CALL			/* funcs[arg] on the top nargs values */
 };
 
@@ -412,7 +413,7 @@ parse_term(struct parser *ps)
 }
 
 static void
-parse_expr(struct parser *ps)
+parse_sum(struct parser *ps)
 {
 	char c;
 
@@ -426,6 +427,47 @@ parse_expr(struct parser *ps)
 		parse_term(ps);
 		emit(ps, c == '+' ? OP_ADD : OP_SUB, 0, 0, 0);
 	}
+}
+
+/* The comparison written at p, with its length; -1 for none. */
+static int
+comparison(const char *p, int *len)
+{
+	static const struct {
+		const char *text;
+		enum op op;
+	} ops[] = {
+		{ "<=", OP_LE }, { ">=", OP_GE }, { "==", OP_EQ }, { "!=", OP_NE },
+		{ "<", OP_LT }, { ">", OP_GT }
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof ops / sizeof *ops; i++)
+		if (strncmp(p, ops[i].text, strlen(ops[i].text)) == 0) {
+			*len = (int)strlen(ops[i].text);
+			return (int)ops[i].op;
+		}
+	return -1;
+}
+
+/* One comparison at most: "a < b < c" is refused, not read as C would. */
+static void
+parse_expr(struct parser *ps)
+{
+	int op, len;
+
+	parse_sum(ps);
+	if (ps->failed)
+		return;
+	skip_blanks(ps);
+	if ((op = comparison(ps->p, &len)) < 0)
+		return;
+	ps->p += len;
+	parse_sum(ps);
+	emit(ps, (enum op)op, 0, 0, 0);
+	skip_blanks(ps);
+	if (!ps->failed && comparison(ps->p, &len) >= 0)
+		fail(ps, ps->p, "one comparison at most (use parentheses)");
 }
 
 struct expr *
@@ -530,6 +572,23 @@ f_min(const double *a, int n)
 	return v;
 }
 
+/* A comparison's value: 1 or 0, NaN when either side is (a missing value
+ * is not a pass). */
+static double
+compare(enum op op, double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return NAN;
+	switch (op) {
+	case OP_LT: return a < b;
+	case OP_LE: return a <= b;
+	case OP_GT: return a > b;
+	case OP_GE: return a >= b;
+	case OP_EQ: return a == b;
+	default: return a != b;
+	}
+}
+
 double
 phys_expr_eval(struct expr *e, const double *refs)
 {
@@ -567,6 +626,11 @@ phys_expr_eval(struct expr *e, const double *refs)
 		case OP_POW:
 			sp--;
 			st[sp - 1] = pow(st[sp - 1], st[sp]);
+			break;
+		case OP_LT: case OP_LE: case OP_GT: case OP_GE: case OP_EQ:
+		case OP_NE:
+			sp--;
+			st[sp - 1] = compare(c->op, st[sp - 1], st[sp]);
 			break;
 		case OP_CALL:
 			sp -= c->nargs;
@@ -658,6 +722,13 @@ phys_expr_unit(const struct expr *e, const struct phys_unit *refs,
 			break;
 		}
 		sp--;
+		if (c->op >= OP_LT && c->op <= OP_NE) {
+			/* a truth, 1 or 0: no unit */
+			phys_unit_number(&st[sp - 1]);
+			val[sp - 1] = compare(c->op, val[sp - 1], val[sp]);
+			isconst[sp - 1] = isconst[sp - 1] && isconst[sp];
+			continue;
+		}
 		if (c->op == OP_ADD || c->op == OP_SUB)
 			phys_unit_add(&st[sp - 1], &st[sp]);
 		else if (c->op == OP_MUL || c->op == OP_DIV)

@@ -3,7 +3,9 @@
  * and evaluated per state line (phys-introspect derive).
  *
  * Grammar, loosest binding first:
- *	expr	= term { ("+" | "-") term }
+ *	expr	= sum [ ("<" | "<=" | ">" | ">=" | "==" | "!=") sum ]
+ *					(1 or 0; NaN when a side is)
+ *	sum	= term { ("+" | "-") term }
  *	term	= unary { ("*" | "/") unary }
  *	unary	= ("-" | "+") unary | power
  *	power	= primary [ "^" unary ]		(right associative)

@@ -168,20 +168,26 @@ int phys_sweep_stream(const char *dir, const struct phys_sweep_runs *r,
 /* ---- scores ---- */
 
 enum phys_sweep_score_kind {
-	PHYS_SCORE_FINAL, PHYS_SCORE_MAX, PHYS_SCORE_MIN, PHYS_SCORE_DIFF
+	PHYS_SCORE_FINAL, PHYS_SCORE_MAX, PHYS_SCORE_MIN, PHYS_SCORE_MEAN,
+	PHYS_SCORE_DIFF
 };
 
 struct phys_sweep_score {
 	enum phys_sweep_score_kind kind;
-	struct expr *e;		/* final, max, min: the expression */
+	struct expr *e;		/* final, max, min, mean: the expression */
+	char *text;		/* its text, the window cut off */
+	double from, to;	/* s: the lines scored, from <= t <= to */
 	const char *ref;	/* diff: the reference run's state file */
 	struct phys_ist_sel sel;	/* diff: the fields compared */
 	struct phys_buf name;	/* scratch: a field's full name */
 };
 
 /*
- * SCORE: final:EXPR, max:EXPR or min:EXPR (EXPR over a run's fields, as
- * phys-introspect derive's), or diff:REF, the RMS difference of the
+ * SCORE: final:EXPR, max:EXPR, min:EXPR or mean:EXPR (EXPR over a run's
+ * fields, as phys-introspect derive's; a comparison is 1 or 0, so
+ * min:z>0.25 says whether z stayed above 0.25 and mean: for how much of
+ * the run), optionally over a window of time, EXPR@FROM:TO (either side
+ * may be left out), or diff:REF, the RMS difference of the
  * selected fields from the run REF, line by line. -1 with phys_error() on
  * a malformed one: a usage error. spec must outlive s.
  */

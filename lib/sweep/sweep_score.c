@@ -10,29 +10,76 @@
 #include "statein.h"
 #include "sweep.h"
 
+/* The window EXPR@FROM:TO ends text with: its '@' (outside a quoted
+ * name), or NULL. */
+static char *
+window_at(char *text)
+{
+	char *at = NULL, *p;
+	bool quoted = false;
+
+	for (p = text; *p; p++)
+		if (*p == '"')
+			quoted = !quoted;
+		else if (*p == '@' && !quoted)
+			at = p;
+	return at;
+}
+
+/* "FROM:TO", either side empty: the window in seconds. */
+static int
+parse_window(struct phys_sweep_score *s, const char *w)
+{
+	const char *colon = strchr(w, ':');
+	char *from;
+	bool ok;
+
+	if (!colon)
+		return phys_fail("'@%s': a window is @FROM:TO in seconds "
+		    "(either may be left out)", w);
+	from = phys_xstrndup(w, (size_t)(colon - w));
+	ok = (!*from || phys_parse_double(from, &s->from)) &&
+	    (!colon[1] || phys_parse_double(colon + 1, &s->to));
+	free(from);
+	if (!ok || s->from > s->to)
+		return phys_fail("'@%s': a window is @FROM:TO in seconds, "
+		    "FROM <= TO", w);
+	return 0;
+}
+
 int
 phys_sweep_score_parse(struct phys_sweep_score *s, const char *spec)
 {
 	static const char *const kinds[] = { "final:", "max:", "min:",
-	    "diff:" };
+	    "mean:", "diff:" };
 	struct phys_expr_error err;
 	const char *text;
+	char *at;
 	size_t i;
 
 	memset(s, 0, sizeof *s);
-	for (i = 0; i < 4 && strncmp(spec, kinds[i], strlen(kinds[i])); i++)
+	s->from = -INFINITY;
+	s->to = INFINITY;
+	for (i = 0; i < 5 && strncmp(spec, kinds[i], strlen(kinds[i])); i++)
 		;
-	if (i == 4)
+	if (i == 5)
 		return phys_fail("'%s': SCORE is final:EXPR, max:EXPR, "
-		    "min:EXPR or diff:REF", spec);
+		    "min:EXPR, mean:EXPR (each may end in @FROM:TO) or "
+		    "diff:REF", spec);
 	s->kind = (enum phys_sweep_score_kind)i;
 	text = spec + strlen(kinds[i]);
 	if (s->kind == PHYS_SCORE_DIFF) {
 		s->ref = text;
 		return 0;
 	}
-	if (!(s->e = phys_expr_compile(text, &err)))
-		return phys_fail("'%s': column %zu: %s", text, err.column,
+	s->text = phys_xstrdup(text);
+	if ((at = window_at(s->text))) {
+		*at = '\0';
+		if (parse_window(s, at + 1) < 0)
+			return -1;
+	}
+	if (!(s->e = phys_expr_compile(s->text, &err)))
+		return phys_fail("'%s': column %zu: %s", s->text, err.column,
 		    err.msg);
 	return 0;
 }
@@ -43,6 +90,8 @@ phys_sweep_score_free(struct phys_sweep_score *s)
 	if (s->e)
 		phys_expr_free(s->e);
 	s->e = NULL;
+	free(s->text);
+	s->text = NULL;
 	phys_ist_sel_free(&s->sel);
 	phys_buf_free(&s->name);
 }
@@ -82,6 +131,8 @@ score_expr(struct phys_sweep_score *s, struct phys_ist_reader *r,
 {
 	size_t n = phys_expr_nrefs(s->e), k;
 	double *refs = phys_xcalloc(n + 1, sizeof *refs), v, acc = NAN;
+	double sum = 0;
+	long lines = 0;
 	struct phys_ist_frame *f;
 	struct phys_ist_field *fd;
 	const char *want;
@@ -89,6 +140,8 @@ score_expr(struct phys_sweep_score *s, struct phys_ist_reader *r,
 
 	while ((got = phys_ist_read(r)) > 0) {
 		f = phys_ist_frame(r);
+		if (f->t < s->from || f->t > s->to)
+			continue;
 		for (k = 0; k < n; k++) {
 			want = phys_expr_ref_name(s->e, k);
 			if (!(fd = find_field(s, f, want))) {
@@ -99,6 +152,8 @@ score_expr(struct phys_sweep_score *s, struct phys_ist_reader *r,
 			refs[k] = phys_ist_value(fd);
 		}
 		v = phys_expr_eval(s->e, refs);
+		sum += v;
+		lines++;
 		if (s->kind == PHYS_SCORE_FINAL || isnan(acc) ||
 		    (s->kind == PHYS_SCORE_MAX ? v > acc : v < acc))
 			acc = v;
@@ -106,9 +161,10 @@ score_expr(struct phys_sweep_score *s, struct phys_ist_reader *r,
 	free(refs);
 	if (got < 0)
 		return -1;
-	if (isnan(acc))
-		return phys_fail("%s: no state lines", phys_ist_name(r));
-	*out = acc;
+	if (lines == 0 || (isnan(acc) && s->kind != PHYS_SCORE_MEAN))
+		return phys_fail("%s: no state lines%s", phys_ist_name(r),
+		    isinf(s->from) && isinf(s->to) ? "" : " in the window");
+	*out = s->kind == PHYS_SCORE_MEAN ? sum / (double)lines : acc;
 	return 0;
 }
 
