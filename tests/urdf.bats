@@ -418,11 +418,11 @@ URDF
 	done
 }
 
-@test "libsdformat agrees: the arm, the pendulum, the wheel, the rover" {
+@test "libsdformat agrees: the arm, the pendulum, the wheel, the rover, the quadruped" {
 	need_oracle
 	package "$TMP/ros"
 	export ROS_PACKAGE_PATH=$TMP/ros
-	for r in arm pendulum wheel rover; do
+	for r in arm pendulum wheel rover quadruped; do
 		echo "robot $r"
 		agrees_with_libsdformat "$ROBOTS/$r.urdf"
 	done
