@@ -303,3 +303,18 @@ asymmetric() {
 	grep -q ',1$' "$TMP/c"
 	grep -q ',0$' "$TMP/c"
 }
+
+@test "a control line names many joints' gains by a pattern, as -s does; a pattern naming none is refused with its line" {
+	two_links
+	printf '%s\n' '{"t":0,"name":"arm::*/position_pid.p_gain","value":300}' \
+	    '{"t":0,"name":"arm::*/position_pid.d_gain","value":30}' \
+	    '{"t":0,"name":"arm::shoulder/cmd_pos","value":0.4}' \
+	    '{"t":0,"name":"arm::elbow/cmd_pos","value":-0.3}' > "$TMP/ctl"
+	phys-step -t 4 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' -i 'arm::*/position' "$TMP/two.sdf" > "$TMP/o"
+	near "$(jq -r 'select(.t == 4) | .items["arm::shoulder/position"][0]' "$TMP/o")" 0.4 1e-4
+	near "$(jq -r 'select(.t == 4) | .items["arm::elbow/position"][0]' "$TMP/o")" -0.3 1e-4
+	echo '{"t":0,"name":"leg::*/position_pid.p_gain","value":300}' > "$TMP/bad"
+	run phys-step -c "$TMP/bad" "$TMP/two.sdf"
+	assert_failure 1
+	assert_output --partial "bad:1: no parameter matches 'leg::*/position_pid.p_gain'"
+}

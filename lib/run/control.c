@@ -122,6 +122,30 @@ phys_control_check_state(const char *name, const char *text)
 	return 0;
 }
 
+/* A pattern, as phys-step -s takes one: every parameter it names, each
+ * value checked now. */
+static int
+parse_glob(struct phys_controls *r, struct phys_control *c, const char *name)
+{
+	struct phys_ref *refs;
+	struct phys_value tmp = { 0 };
+	size_t n, i;
+	int rc = 0;
+
+	n = phys_ref_match(r->w, name, -1, &refs);
+	if (n == 0)
+		rc = phys_fail("no parameter matches '%s'", name);
+	for (i = 0; i < n && rc == 0; i++) {
+		memset(&tmp, 0, sizeof tmp);
+		rc = phys_value_parse(refs[i].p, c->text, &tmp);
+		phys_value_free(&tmp);
+	}
+	free(refs);
+	if (rc == 0)
+		c->glob = phys_xstrdup(name);
+	return rc;
+}
+
 static int
 parse_control_value(struct phys_controls *r, struct phys_control *c,
     json_t *obj)
@@ -156,6 +180,8 @@ parse_control_value(struct phys_controls *r, struct phys_control *c,
 		    json_string_value(name), c->text, c->cmd);
 		return c->ncmd < 0 ? -1 : 0;
 	}
+	if (phys_has_glob(json_string_value(name)))
+		return parse_glob(r, c, json_string_value(name));
 	if (phys_ref_resolve(r->w, json_string_value(name), 0, &c->ref) < 0)
 		return -1;
 	/* Check the value now: a bad one is refused before the run starts. */
@@ -238,6 +264,8 @@ parse_line(struct phys_controls *r, const char *text, struct phys_control *c)
 	if (rc < 0) {
 		free(c->text);
 		c->text = NULL;
+		free(c->glob);
+		c->glob = NULL;
 		why = phys_xstrdup(phys_error());
 		phys_failat(r->name, c->line, "%s", why);
 		free(why);
@@ -297,8 +325,10 @@ compact(struct phys_controls *r)
 
 	if (r->next == 0)
 		return;
-	for (i = 0; i < r->next; i++)
+	for (i = 0; i < r->next; i++) {
 		free(r->v[i].text);
+		free(r->v[i].glob);
+	}
 	memmove(r->v, r->v + r->next, (r->n - r->next) * sizeof *r->v);
 	r->n -= r->next;
 	r->next = 0;
@@ -385,8 +415,10 @@ phys_controls_free(struct phys_controls *c)
 {
 	size_t i;
 
-	for (i = 0; i < c->n; i++)
+	for (i = 0; i < c->n; i++) {
 		free(c->v[i].text);
+		free(c->v[i].glob);
+	}
 	free(c->v);
 	if (c->lines.fd >= 0 || c->lines.buf)
 		phys_lines_close(&c->lines);

@@ -337,6 +337,9 @@ apply_state(struct run *r, const struct phys_control *c)
 	return rc;
 }
 
+static int apply_matches(struct run *r, const char *name, const char *text,
+    struct origin from);
+
 static int
 apply_control(struct run *r, const struct phys_control *c)
 {
@@ -353,6 +356,9 @@ apply_control(struct run *r, const struct phys_control *c)
 		    c->ncmd);
 	else if (c->state_kind >= 0)
 		rc = apply_state(r, c);
+	else if (c->glob)
+		rc = apply_matches(r, c->glob, c->text,
+		    (struct origin){ r->ctl.name, c->line, true });
 	else
 		rc = apply_param(r, &c->ref, c->text,
 		    (struct origin){ r->ctl.name, c->line, true });
@@ -396,28 +402,37 @@ apply_due(struct run *r)
 
 /* NAME=VALUE, where NAME may be a glob matching many parameters: 0, -1
  * for a bad value, -2 when no parameter has that name. */
+/* Every parameter a pattern names: -1 when there is none. */
 static int
-apply_set(struct run *r, const char *name, const char *text)
+apply_matches(struct run *r, const char *name, const char *text,
+    struct origin from)
 {
-	struct phys_ref ref, *refs;
+	struct phys_ref *refs;
 	size_t i, n;
 	int rc = 0;
 
-	if (!phys_has_glob(name)) {
-		if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
-			return -2;
-		return apply_param(r, &ref, text, (struct origin){ NULL, 0, true });
-	}
 	n = phys_ref_match(r->w, name, r->profile, &refs);
 	if (n == 0) {
 		phys_fail("no parameter matches '%s'", name);
 		rc = -2;
 	}
 	for (i = 0; i < n && rc == 0; i++)
-		rc = apply_param(r, &refs[i], text,
-		    (struct origin){ NULL, 0, true });
+		rc = apply_param(r, &refs[i], text, from);
 	free(refs);
 	return rc < 0 ? -1 : rc;
+}
+
+static int
+apply_set(struct run *r, const char *name, const char *text)
+{
+	struct phys_ref ref;
+
+	if (!phys_has_glob(name)) {
+		if (phys_ref_resolve(r->w, name, r->profile, &ref) < 0)
+			return -2;
+		return apply_param(r, &ref, text, (struct origin){ NULL, 0, true });
+	}
+	return apply_matches(r, name, text, (struct origin){ NULL, 0, true });
 }
 
 static int
