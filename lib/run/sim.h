@@ -21,6 +21,8 @@ struct phys_run_options {
 	char **items;		/* item globs; none: the default items */
 	size_t nitems;
 	const char *control;	/* file of control lines, or NULL */
+	bool lockstep;		/* control: a controller's replies, one
+				 * read after each state line */
 	const char *save_to;	/* world file "save" lines add profiles to */
 	bool realtime;		/* pace by real_time_factor */
 	bool skip_unsupported;	/* skip unsupported collisions */
