@@ -21,7 +21,8 @@ line_awk() {
 }
 
 # The PD controller: u = -(30 q + 5 w) N m on the hinge, 1 N m more for
-# the first 0.1 s (a push), one command a state line.
+# the first 0.1 s (a push), one command a state line. examples/balance.c
+# computes the same numbers through the C API.
 PD='
 function axis(name,   i, s) {
 	i = index($0, "\"" name "\":[")
@@ -101,6 +102,17 @@ falls() {
 }
 @test "without the controller the pole falls, under each engine" {
 	for_both falls
+}
+
+same_as_api() {
+	loop "$TMP/$1" "$PD" -p "$1" -t 5 -r 200 -i "$J/*" "$W"
+	run -0 "$PHYS_BIN/examples/balance" -p "$1" "$W"
+	assert_line "t 5"
+	assert_line "max_angle $(angles "$TMP/$1" | largest)"
+	assert_line "angle $(angles "$TMP/$1" | tail -1 | awk '{ printf "%.17g", $1 }')"
+}
+@test "the C API's loop (examples/balance.c, phys_run_control) gives the lock-step run's numbers, under each engine" {
+	for_both same_as_api
 }
 
 @test "-c -: the replies on standard input, the same run" {
@@ -240,4 +252,23 @@ falls() {
 	# -n 0: one state line, and the controller may close after it
 	run -0 phys-step --lockstep -c /dev/null -n 0 "$W"
 	[ "${#lines[@]}" -eq 1 ]
+}
+
+@test "the C API: phys_run_control takes a reply (an array, {}) and refuses what phys-step refuses" {
+	local ex="$PHYS_BIN/examples/drive"
+	run -0 "$ex" "$W" control '{}' control "[{\"name\":\"$J/cmd_force\",\"value\":2},{\"name\":\"gravity\",\"value\":\"0 0 0\"}]" \
+	    step 10 read "$J/applied_effort" get gravity
+	assert_line "$J/applied_effort 2"
+	assert_line "gravity 0 0 0"
+	run -1 "$ex" "$W" control '{oops'
+	[[ "$output" == "drive: PHYS_EINPUT: not a reply: a control object, an array of them, or {} for none: "* ]]
+	run -1 "$ex" "$W" step 10 control "{\"t\":0.001,\"name\":\"$J/cmd_force\",\"value\":2}"
+	assert_output "drive: PHYS_EINPUT: t=0.001 has passed: the run is at t=0.01"
+	run -1 "$ex" "$W" control "[{\"name\":\"$J/cmd_force\",\"value\":2},{\"name\":\"nope\",\"value\":1}]"
+	assert_output "drive: PHYS_EINPUT: element 2: unknown parameter 'nope'"
+	# a line ahead of its time waits for it
+	run -0 "$ex" "$W" control "{\"t\":0.005,\"name\":\"$J/cmd_force\",\"value\":3}" \
+	    step 4 read "$J/applied_effort" step 2 read "$J/applied_effort"
+	assert_line --index 0 "$J/applied_effort 0"
+	assert_line --index 1 "$J/applied_effort 3"
 }

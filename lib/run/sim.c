@@ -353,7 +353,9 @@ apply_control(struct run *r, const struct phys_control *c)
 	if (rc < 0) {
 		char *why = phys_xstrdup(phys_error());
 
-		phys_failat(r->ctl.name, c->line, "%s", why);
+		/* a line of phys_sim_control's has no file */
+		phys_failat(c->line > 0 ? r->ctl.name : NULL, c->line, "%s",
+		    why);
 		free(why);
 		/* A save that fails changes nothing: a live session goes on. */
 		if (c->save && r->ctl.stream) {
@@ -1275,6 +1277,17 @@ phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out)
 	phys_value_sdf(ref.p, &phys_run_values_at(&r->vals, ref.scope,
 	    ref.idx)[phys_param_index[ref.p->id]], out);
 	return 0;
+}
+
+int
+phys_sim_control(struct phys_sim *s, const char *text)
+{
+	struct run *r = &s->run;
+
+	if (phys_controls_add(&r->ctl, text, NULL, 0, phys_engine_time(r->e),
+	    PVD(r->cur, PHYSICS_max_step_size)) < 0)
+		return -1;
+	return apply_due(r) < 0 ? -3 : 0;
 }
 
 int
