@@ -18,8 +18,8 @@
 static const char usage_text[] =
     "usage: phys-step [-q] [-c FILE] [-e N] [-i GLOB]... [-n STEPS]\n"
     "                 [-p PRESET] [-r HZ] [-s NAME=VALUE]... [-t SECONDS]\n"
-    "                 [--realtime] [--save-to WORLD] [--skip-unsupported]\n"
-    "                 [WORLD | -]\n"
+    "                 [--lockstep] [--realtime] [--save-to WORLD]\n"
+    "                 [--skip-unsupported] [WORLD | -]\n"
     "       phys-step --engines LIST [--tolerance TOL] [--rel-tolerance R]\n"
     "                 [--plot FILE] [--plot-fields SELECTOR]... [--runs DIR]\n"
     "                 [OPTION]... [WORLD | -]\n";
@@ -42,6 +42,8 @@ static const char help_text[] =
     "  -r, --rate HZ            write at HZ samples per simulated second\n"
     "  -s, --set NAME=VALUE     override a parameter (repeatable)\n"
     "  -t, --duration SECONDS   simulate SECONDS (default 1)\n"
+    "      --lockstep           after each state line, wait for one reply on\n"
+    "                           -c: control lines, an array of them, or {}\n"
     "      --realtime           pace the run by real_time_factor\n"
     "      --save-to WORLD      world file that \"save\" control lines add\n"
     "                           profiles to\n"
@@ -65,7 +67,7 @@ static const char help_text[] =
     "  -V, --version            show the version\n";
 
 enum { OPT_REALTIME = 256, OPT_SAVE_TO, OPT_SKIP, OPT_ENGINES,
-	OPT_TOL, OPT_RELTOL, OPT_PLOT, OPT_PLOT_FIELDS, OPT_RUNS };
+	OPT_TOL, OPT_RELTOL, OPT_PLOT, OPT_PLOT_FIELDS, OPT_RUNS, OPT_LOCKSTEP };
 
 static const struct option longopts[] = {
 	{ "control", required_argument, NULL, 'c' },
@@ -74,6 +76,7 @@ static const struct option longopts[] = {
 	{ "every", required_argument, NULL, 'e' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "items", required_argument, NULL, 'i' },
+	{ "lockstep", no_argument, NULL, OPT_LOCKSTEP },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "plot-fields", required_argument, NULL, OPT_PLOT_FIELDS },
 	{ "preset", required_argument, NULL, 'p' },
@@ -172,6 +175,9 @@ parse_options(int argc, char **argv, struct phys_run_options *o,
 		switch (c) {
 		case OPT_REALTIME:
 			o->realtime = true;
+			break;
+		case OPT_LOCKSTEP:
+			o->lockstep = true;
 			break;
 		case OPT_SAVE_TO:
 			o->save_to = optarg;
@@ -369,6 +375,12 @@ main(int argc, char **argv)
 	    strcmp(argv[optind], "-") == 0))
 		phys_die(PHYS_EXIT_USAGE, "the world and the control lines "
 		    "cannot both come from standard input");
+	if (o.lockstep && !o.control)
+		phys_usage_error(usage_text, "--lockstep needs -c FILE, where "
+		    "the controller's replies come from");
+	if (o.lockstep && cmp.n)
+		phys_usage_error(usage_text, "--lockstep runs one engine: "
+		    "--engines cannot have a controller in the loop");
 	if (cmp.n && o.control && strcmp(o.control, "-") == 0)
 		phys_die(PHYS_EXIT_USAGE, "--engines runs the world once an "
 		    "engine: its control lines come from a file");

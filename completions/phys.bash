@@ -303,10 +303,10 @@ _phys_step()
 	_phys_long_value _phys_step_value && return
 	if [[ $cur == -* ]]; then
 		_phys_words_add -c --control -e --every -i --items -n --steps \
-		    -p --preset -r --rate -s --set -t --duration --realtime \
-		    --save-to --skip-unsupported --engines --tolerance \
-		    --rel-tolerance --plot --plot-fields --runs -q --quiet \
-		    --help --version
+		    -p --preset -r --rate -s --set -t --duration --lockstep \
+		    --realtime --save-to --skip-unsupported --engines \
+		    --tolerance --rel-tolerance --plot --plot-fields --runs -q \
+		    --quiet --help --version
 		return
 	fi
 	_phys_files world

@@ -201,6 +201,7 @@ complete -c phys-step -s p -l preset -x -a '(__phys_profiles)' -d 'Start in phys
 complete -c phys-step -s r -l rate -x -d 'Write at HZ samples per simulated second'
 complete -c phys-step -s s -l set -x -a '(__phys_params =)' -d 'Override a parameter'
 complete -c phys-step -s t -l duration -x -d 'Simulate SECONDS'
+complete -c phys-step -l lockstep -d 'After each state line, wait for one reply on -c'
 complete -c phys-step -l realtime -d 'Pace the run by real_time_factor'
 complete -c phys-step -l save-to -r -F -d 'World file that save control lines add profiles to'
 complete -c phys-step -l skip-unsupported -d 'Skip unsupported collisions with a warning'

@@ -11,6 +11,8 @@
  *   set NAME VALUE  set a parameter or a link's or model's state (SDF text)
  *   get NAME        print "NAME text", a parameter's value now
  *   profile NAME    switch to another physics profile
+ *   control LINE    apply control lines now: a JSON object, an array of
+ *                   them, or {}
  *   restart         free the run and start a new one of the same world
  *
  * A failing call prints "drive: CODE: message" (CODE is the PHYS_E*
@@ -150,6 +152,8 @@ main(int argc, char **argv)
 			get_param(r, argv[++i]);
 		else if (strcmp(cmd, "profile") == 0)
 			check(phys_run_use_profile(r, argv[++i]));
+		else if (strcmp(cmd, "control") == 0)
+			check(phys_run_control(r, argv[++i]));
 		else if (strcmp(cmd, "set") == 0 && i + 2 < argc) {
 			check(phys_run_set(r, argv[i + 1], argv[i + 2]));
 			i += 2;

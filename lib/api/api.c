@@ -396,3 +396,22 @@ phys_run_use_profile(phys_run *r, const char *profile)
 		return misuse("phys_run_use_profile: no profile name");
 	return status(phys_sim_use_profile(r->sim, profile));
 }
+
+int
+phys_run_control(phys_run *r, const char *line)
+{
+	int rc = check_run(r, "phys_run_control");
+
+	if (rc < 0)
+		return rc;
+	if (!line)
+		return misuse("phys_run_control: no line");
+	rc = phys_sim_control(r->sim, line);
+	if (rc == -1)
+		return PHYS_EINPUT;
+	if (rc < 0) {
+		r->failed = true;
+		return PHYS_ERUN;
+	}
+	return PHYS_OK;
+}

@@ -121,6 +121,17 @@ int phys_run_get(phys_run *r, const char *name, char *buf, size_t size);
 /* Switch to another physics profile of the world. */
 int phys_run_use_profile(phys_run *r, const char *profile);
 
+/*
+ * Control lines (phys-step(1)) now, as a controller's reply to
+ * phys-step --lockstep: one control object, a JSON array of them, or {}
+ * for none ("{\"name\":\"robot::elbow/cmd_force\",\"value\":2.5}"). A
+ * line without "t" acts from the next step, one whose "t" is ahead waits
+ * for it; a "t" that has passed is refused. PHYS_EINPUT when the text is
+ * refused (none of it applies); PHYS_ERUN when a line failed as it
+ * applied.
+ */
+int phys_run_control(phys_run *r, const char *line);
+
 #ifdef __cplusplus
 }
 #endif

@@ -206,7 +206,8 @@ parse_save(struct phys_controls *r, struct phys_control *c, json_t *name)
 }
 
 static int
-parse_control(struct phys_controls *r, struct phys_control *c, json_t *obj)
+parse_control(struct phys_controls *r, struct phys_control *c, json_t *obj,
+    bool need_t)
 {
 	json_t *t = json_object_get(obj, "t"), *p = json_object_get(obj, "preset");
 	json_t *save = json_object_get(obj, "save");
@@ -214,7 +215,7 @@ parse_control(struct phys_controls *r, struct phys_control *c, json_t *obj)
 	c->t = NAN;	/* a stream's line without "t": at the next step */
 	c->profile = -1;
 	c->state_kind = -1;
-	if (t || !r->lines.may_block) {
+	if (t || need_t) {
 		if (!json_is_number(t) || !isfinite(json_number_value(t)) ||
 		    json_number_value(t) < 0)
 			return phys_fail("\"t\" must be a time in seconds, >= 0");
@@ -259,7 +260,7 @@ parse_line(struct phys_controls *r, const char *text, struct phys_control *c)
 		rc = phys_fail("not a JSON object%s%s", obj ? "" : ": ",
 		    obj ? "" : jerr.text);
 	else
-		rc = parse_control(r, c, obj);
+		rc = parse_control(r, c, obj, !r->lines.may_block);
 	json_decref(obj);
 	if (rc < 0) {
 		free(c->text);
@@ -299,7 +300,7 @@ read_all(struct phys_controls *r)
 
 int
 phys_controls_open(struct phys_controls *c, const struct phys_world *w,
-    const char *path, bool can_save)
+    const char *path, bool can_save, bool lockstep)
 {
 	memset(c, 0, sizeof *c);
 	c->w = w;
@@ -310,10 +311,12 @@ phys_controls_open(struct phys_controls *c, const struct phys_world *w,
 	c->name = phys_display_name(path);
 	if (phys_lines_open(&c->lines, path, PHYS_MAX_FILE_BYTES) < 0)
 		return -1;
-	if (!c->lines.may_block)
+	/* Replies are read one a state line, from a file too. */
+	if (!c->lines.may_block && !lockstep)
 		return read_all(c);
 	c->lines.max_total = 0;	/* a stream may go on as long as the run */
 	c->stream = true;
+	c->lockstep = lockstep;
 	return 0;
 }
 
@@ -340,8 +343,8 @@ enqueue(struct phys_controls *r, const struct phys_control *c)
 {
 	size_t at = r->n;
 
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 16;
+	if (r->n >= r->cap) {	/* a file's lines fill v exactly */
+		r->cap = r->n ? 2 * r->n : 16;
 		r->v = phys_xrealloc(r->v, r->cap * sizeof *r->v);
 	}
 	while (at > r->next && r->v[at - 1].t > c->t)
@@ -396,7 +399,8 @@ poll_stream(struct phys_controls *r, double now, double h)
 int
 phys_controls_poll(struct phys_controls *c, double now, double h)
 {
-	return c->stream ? poll_stream(c, now, h) : 0;
+	/* In lock-step the replies are read at the state lines alone. */
+	return c->stream && !c->lockstep ? poll_stream(c, now, h) : 0;
 }
 
 int
@@ -408,6 +412,107 @@ phys_controls_due(struct phys_controls *c, double now, double h,
 		return 1;
 	}
 	return 0;
+}
+
+/* ---- lines given now: lock-step replies and the C API ---- */
+
+/* Element k of a reply (-1: the reply is one object) into c: 0, or -1
+ * with phys_error() naming name and line. A line without "t" is for now;
+ * one whose time has passed is refused. */
+static int
+reply_control(struct phys_controls *r, json_t *obj, int k, const char *name,
+    long line, double now, double h, struct phys_control *c)
+{
+	char where[32] = "";
+	char *why;
+	int rc;
+
+	memset(c, 0, sizeof *c);
+	c->line = line;
+	if (k >= 0)
+		snprintf(where, sizeof where, "element %d: ", k + 1);
+	if (!json_is_object(obj))
+		rc = phys_fail("not a control object");
+	else
+		rc = parse_control(r, c, obj, false);
+	if (rc == 0 && isnan(c->t))
+		c->t = now;
+	else if (rc == 0 && c->t < now - h / 2)
+		rc = phys_fail("t=%g has passed: the run is at t=%g", c->t, now);
+	if (rc == 0)
+		return 0;
+	free(c->text);
+	c->text = NULL;
+	why = phys_xstrdup(phys_error());
+	phys_failat(name, line, "%s%s", where, why);
+	free(why);
+	return -1;
+}
+
+/* Is obj the empty object, a reply that changes nothing? */
+static bool
+empty_object(json_t *obj)
+{
+	return json_is_object(obj) && json_object_size(obj) == 0;
+}
+
+int
+phys_controls_add(struct phys_controls *r, const char *text, const char *name,
+    long line, double now, double h)
+{
+	struct phys_control *v;
+	json_error_t jerr;
+	json_t *root, *obj;
+	size_t n, i, got = 0;
+	int rc = 0;
+
+	root = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root || !(json_is_object(root) || json_is_array(root))) {
+		json_decref(root);
+		return phys_failat(name, line, "not a reply: a control object, "
+		    "an array of them, or {} for none%s%s", root ? "" : ": ",
+		    root ? "" : jerr.text);
+	}
+	n = json_is_array(root) ? json_array_size(root) : 1;
+	v = phys_xcalloc(n ? n : 1, sizeof *v);
+	/* Every element is checked before any is queued: a reply is taken
+	 * whole or not at all. */
+	for (i = 0; i < n && rc == 0; i++) {
+		obj = json_is_array(root) ? json_array_get(root, i) : root;
+		if (empty_object(obj))
+			continue;
+		rc = reply_control(r, obj, json_is_array(root) ? (int)i : -1,
+		    name, line, now, h, &v[got]);
+		got += rc == 0;
+	}
+	json_decref(root);
+	compact(r);
+	if (rc == 0 && r->n - r->next + got > PHYS_CONTROL_QUEUE)
+		rc = phys_failat(name, line, "more than %d lines would wait "
+		    "for their time", PHYS_CONTROL_QUEUE);
+	for (i = 0; i < got; i++)
+		if (rc == 0)
+			enqueue(r, &v[i]);
+		else
+			free(v[i].text);
+	free(v);
+	return rc;
+}
+
+int
+phys_controls_reply(struct phys_controls *c, double now, double h, bool last)
+{
+	char *line;
+	int rc;
+
+	rc = phys_lines_next(&c->lines, &line, NULL);
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
+		return last ? 0 : phys_failat(c->name, c->lines.lineno + 1,
+		    "the controller closed without replying to the state "
+		    "line at t=%g", now);
+	return phys_controls_add(c, line, c->name, c->lines.lineno, now, h);
 }
 
 void

@@ -44,13 +44,16 @@ struct phys_controls {
 	struct phys_control *v;	/* a file's lines, or a stream's queue */
 	size_t n, cap, next;	/* v[next] is the next to apply */
 	bool stream, can_save;
+	bool lockstep;		/* read one reply a state line, no more */
 	struct phys_lines lines;
 };
 
-/* Open path (NULL: no control lines); can_save allows "save" lines: 0, or
- * -1 with phys_error() naming file and line. */
+/* Open path (NULL: no control lines); can_save allows "save" lines;
+ * lockstep: path is a controller's replies, read by phys_controls_reply
+ * alone (a regular file too). 0, or -1 with phys_error() naming file and
+ * line. */
 int phys_controls_open(struct phys_controls *c, const struct phys_world *w,
-    const char *path, bool can_save);
+    const char *path, bool can_save, bool lockstep);
 /* Take in what a stream has sent, without waiting, when the run is at
  * time now with steps of h: 0, or -1 (a bad line, or one whose time has
  * passed). */
@@ -59,6 +62,19 @@ int phys_controls_poll(struct phys_controls *c, double now, double h);
  * the next poll), or 0. */
 int phys_controls_due(struct phys_controls *c, double now, double h,
     const struct phys_control **out);
+/*
+ * A reply, text: a control object, a JSON array of them, or {} for none.
+ * Its lines are queued, those without "t" for now: 0, or -1 with
+ * phys_error() naming name and line (bad JSON, a bad line, a time that
+ * has passed), and then none of them is queued.
+ */
+int phys_controls_add(struct phys_controls *c, const char *text,
+    const char *name, long line, double now, double h);
+/* Lock-step: wait for the controller's reply to the state line at now
+ * and add it. The end of the replies is an error, unless last (the run
+ * has written its last state line). */
+int phys_controls_reply(struct phys_controls *c, double now, double h,
+    bool last);
 void phys_controls_free(struct phys_controls *c);
 /* "box::link/linear_vel" and friends, the state a control line may set:
  * 0 with the item kind and entity, or -1. */

@@ -365,7 +365,9 @@ apply_control(struct run *r, const struct phys_control *c)
 	if (rc < 0) {
 		char *why = phys_xstrdup(phys_error());
 
-		phys_failat(r->ctl.name, c->line, "%s", why);
+		/* a line of phys_sim_control's has no file */
+		phys_failat(c->line > 0 ? r->ctl.name : NULL, c->line, "%s",
+		    why);
 		free(why);
 		/* A save that fails changes nothing: a live session goes on. */
 		if (c->save && r->ctl.stream) {
@@ -1015,6 +1017,31 @@ step_once(struct run *r)
 	return apply_due(r);
 }
 
+/*
+ * A state line; in lock-step, then the controller's reply to it, applied
+ * before the next step. The line is out whole before the wait: a stop
+ * signal then ends the run at once (lib/base/stop.c), and a controller
+ * that has gone leaves it as the last line. After the last state line a
+ * reply is read if one comes, so that the controller's last write finds
+ * its reader, and checked, but nothing is left to apply it to.
+ */
+static int
+sample(struct run *r, bool last)
+{
+	double now = phys_engine_time(r->e);
+
+	if (write_line(r) < 0)
+		return -1;
+	if (!r->ctl.lockstep)
+		return 0;
+	if (fflush(r->out) != 0)
+		return phys_fail("write error: %s", strerror(errno));
+	if (phys_controls_reply(&r->ctl, now, PVD(r->cur,
+	    PHYSICS_max_step_size), last) < 0)
+		return -1;
+	return last ? 0 : apply_due(r);
+}
+
 static int
 loop(struct run *r)
 {
@@ -1025,13 +1052,14 @@ loop(struct run *r)
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
 	started = shown = 0;
 	pace_anchor(r, PVD(r->cur, PHYSICS_real_time_factor));
-	if (sample_due(r, 0, &next_sample) && write_line(r) < 0)
+	if (sample_due(r, 0, &next_sample) && sample(r, finished(r, 0)) < 0)
 		return -1;
 	while (!finished(r, step)) {
 		if (step_once(r) < 0)
 			return -1;
 		step++;
-		if (sample_due(r, step, &next_sample) && write_line(r) < 0)
+		if (sample_due(r, step, &next_sample) &&
+		    sample(r, finished(r, step)) < 0)
 			return -1;
 		phys_signal_check();	/* SIGTERM and the like end it here */
 		pace(r);
@@ -1192,7 +1220,7 @@ prepare(struct run *r)
 	if (apply_sets(r) < 0)
 		return -1;
 	if (phys_controls_open(&r->ctl, r->w, r->o->control,
-	    r->o->save_to != NULL) < 0)
+	    r->o->save_to != NULL, r->o->lockstep) < 0)
 		return -1;
 	/* A pattern matching nothing is bad input, in every command. */
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
@@ -1312,6 +1340,17 @@ phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out)
 	phys_value_sdf(ref.p, &phys_run_values_at(&r->vals, ref.scope,
 	    ref.idx)[phys_param_index[ref.p->id]], out);
 	return 0;
+}
+
+int
+phys_sim_control(struct phys_sim *s, const char *text)
+{
+	struct run *r = &s->run;
+
+	if (phys_controls_add(&r->ctl, text, NULL, 0, phys_engine_time(r->e),
+	    PVD(r->cur, PHYSICS_max_step_size)) < 0)
+		return -1;
+	return apply_due(r) < 0 ? -3 : 0;
 }
 
 int

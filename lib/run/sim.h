@@ -21,6 +21,8 @@ struct phys_run_options {
 	char **items;		/* item globs; none: the default items */
 	size_t nitems;
 	const char *control;	/* file of control lines, or NULL */
+	bool lockstep;		/* control: a controller's replies, one
+				 * read after each state line */
 	const char *save_to;	/* world file "save" lines add profiles to */
 	bool realtime;		/* pace by real_time_factor */
 	bool skip_unsupported;	/* skip unsupported collisions */
@@ -72,6 +74,11 @@ int phys_sim_set(struct phys_sim *s, const char *name, const char *text);
 /* A parameter's value now, as SDF text: 0, or -2 when there is none so
  * named. */
 int phys_sim_get(struct phys_sim *s, const char *name, struct phys_buf *out);
+/* Control lines now, as a lock-step reply gives them (a control object,
+ * an array of them, or {}): those without "t" apply at once, those ahead
+ * wait for their time. 0; -1 when the text is refused (nothing of it
+ * applies); -3 when a line failed as it applied (the run cannot go on). */
+int phys_sim_control(struct phys_sim *s, const char *text);
 /* Switch to a physics profile: 0, -1, or -2 when there is none so named. */
 int phys_sim_use_profile(struct phys_sim *s, const char *name);
 
