@@ -82,9 +82,7 @@ char *phys_pose_relative_to(const struct phys_doc *d, xmlNodePtr pose);
  * include the name of the model it was merged into. */
 const char *phys_model_scope(const struct phys_world *w, int mi);
 
-/* Read a whole <physics> element into a profile (used by load and import). */
-int phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
-    xmlNodePtr node);
+/* What a profile holds, freed (phys_world_free frees each). */
 void phys_profile_free(struct phys_profile *p);
 
 /* The values array of an entity of a parameter scope. */
