@@ -91,20 +91,26 @@ LIB_CXX_SRC := $(sort $(wildcard lib/*/*.cc))
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/%.o) $(LIB_CXX_SRC:lib/%.cc=$(B)/obj/%.o)
 CMD_SRC := $(wildcard $(CMDS:%=cmd/%.c))
 BINS := $(CMD_SRC:cmd/%.c=$(B)/%)
-HEADERS := $(wildcard lib/*/*.h lib/*/*.def)
+CMD_OBJ := $(CMD_SRC:cmd/%.c=$(B)/obj/cmd_%.o)
+# Each compile writes the headers it read (the system's left out) into a
+# .d file beside its object, and an empty rule for each (-MP), so that a
+# header deleted or renamed stops no build; make reads them at the end of
+# this file. An object is then rebuilt when a header it includes, directly
+# or through others, changes, and only then.
+DEPFLAGS = -MMD -MP
 
 all: $(BINS)
 
-$(B)/obj/%.o: lib/%.c $(HEADERS)
+$(B)/obj/%.o: lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/obj/assets/heightmap.o: ALL_CPPFLAGS += -DPHYS_GDAL_SONAME='"$(call soname,gdal)"'
 $(B)/obj/assets/meshdec.o: ALL_CPPFLAGS += -DPHYS_ASSIMP_SONAME='"$(call soname,assimp)"'
 
-$(B)/obj/%.o: lib/%.cc $(HEADERS)
+$(B)/obj/%.o: lib/%.cc
 	@mkdir -p $(@D)
-	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) -c -o $@ $<
+	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # DART's inline code keeps function statics that g++ makes "unique"
 # globals, which objcopy cannot hide in the installed library (only phys.h's
@@ -113,9 +119,9 @@ NO_UNIQUE := $(shell $(CXX) -fno-gnu-unique -E -x c++ /dev/null >/dev/null 2>&1 
 $(B)/obj/engine/engine_dart.o: CXX_CPPFLAGS += $(subst -I/,-isystem /,$(DART_CFLAGS))
 $(B)/obj/engine/engine_dart.o: ALL_CXXFLAGS += $(NO_UNIQUE)
 
-$(B)/obj/cmd_%.o: cmd/%.c $(HEADERS)
+$(B)/obj/cmd_%.o: cmd/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/libphys.a: $(LIB_OBJ)
 	@rm -f $@
@@ -148,11 +154,16 @@ FUZZ_TIMEOUT ?= 10
 FUZZERS = sdf state control param inertia expr mesh terrain plan
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
-FUZZ_HELPERS = fuzz/fuzz.c fuzz/small_world.c
+FUZZ_HELPERS = fuzz small_world
+FUZZ_OBJ = $(FUZZERS:%=$(B)/obj/fuzz_%.o) $(FUZZ_HELPERS:%=$(B)/obj/fuzz_%.o)
 
-$(B)/fuzz-%: fuzz/%.c $(FUZZ_HELPERS) fuzz/fuzz.h fuzz/small_world.h $(B)/libphys.a
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Ifuzz -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $< \
-		$(FUZZ_HELPERS) $(B)/libphys.a $(LDLIBS)
+# Compiled as the library is (fuzzer-no-link), linked with libFuzzer's main.
+$(B)/obj/fuzz_%.o: fuzz/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -Ifuzz $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/fuzz-%: $(B)/obj/fuzz_%.o $(FUZZ_HELPERS:%=$(B)/obj/fuzz_%.o) $(B)/libphys.a
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 fuzz-bins: $(FUZZERS:%=$(B)/fuzz-%)
 
@@ -241,9 +252,13 @@ $(B)/libphys.pc: lib/api/libphys.pc.in FORCE
 		lib/api/libphys.pc.in >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/examples/%: examples/%.c lib/api/phys.h $(PUBLIB)
+$(B)/obj/example_%.o: examples/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(PUBLIB) $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/examples/%: $(B)/obj/example_%.o $(PUBLIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 install: install-lib
 install-lib: $(PUBLIB) $(B)/libphys.pc
@@ -260,3 +275,12 @@ uninstall-lib:
 		$(DESTDIR)$(PKGCONFIGDIR)/libphys.pc $(DESTDIR)$(MANDIR)/man3/libphys.3
 
 .PHONY: install-lib uninstall-lib FORCE
+
+# ---- Header dependencies ----
+OBJ := $(LIB_OBJ) $(CMD_OBJ) $(FUZZ_OBJ) \
+	$(patsubst examples/%.c,$(B)/obj/example_%.o,$(wildcard examples/*.c))
+DEPS := $(wildcard $(OBJ:.o=.d))
+include $(DEPS)
+# An object built before its compile wrote a .d (an older build/) is built
+# once more: nothing else would tell make which headers it read.
+$(filter-out $(DEPS:.d=.o),$(OBJ)): FORCE
