@@ -9,8 +9,9 @@
 #   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 600);
 #                   an input slower than FUZZ_TIMEOUT (10) s is a hang
 #   make deps       install the Debian packages the project needs
-#   make spec       regenerate lib/table/spec_table.c from the SDFormat description
-#                   files (Debian's sdformat-sdf; SPEC_EXTRA adds versions)
+#   make spec       regenerate lib/table/spec_table.c from lib/table/spec/*.spec
+#                   (make spec-import writes those from the SDFormat
+#                   description files: Debian's sdformat-sdf, SPEC_EXTRA)
 #   make install PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -139,6 +140,7 @@ CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || ech
 
 check: deps
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) all EXTRA_CFLAGS=-Werror
+	@$(MAKE) --no-print-directory spec-check
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) all B=build/asan OPT=-O1 \
 		EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		EXTRA_LDFLAGS="-fsanitize=address,undefined"
@@ -182,14 +184,29 @@ demo: deps
 doc/inertia.png: worlds/inertia_show.sdf $(B)/phys-inertia
 	$(B)/phys-inertia show -o $@ worlds/inertia_show.sdf
 
-# Versions Debian's sdformat-sdf lacks (1.10-1.12), from a checkout of the
-# SDFormat repository's sdf/ directory when one is at hand.
+# lib/table/spec_table.c is made from lib/table/spec/VERSION.spec, the
+# facts of the SDFormat specification's description files in a form of our
+# own: make spec makes it again, spec-check (part of check and check-fast)
+# fails when it is not what they give. spec-import reads the description
+# files into them again: Debian's sdformat-sdf, and versions it lacks
+# (1.10-1.12) from a checkout of the SDFormat repository's sdf/ directory
+# when one is at hand; a version not read keeps its file.
 SPEC_DIR ?= ../shared/reference
 SPEC_EXTRA ?= $(foreach v,1.10 1.11 1.12,$(if $(wildcard $(SPEC_DIR)/sdformat-$(v)/root.sdf),$(v)=$(SPEC_DIR)/sdformat-$(v)))
 
 spec:
-	tools/gen-spec $(SPEC_EXTRA) > lib/table/spec_table.c.tmp
+	tools/gen-spec > lib/table/spec_table.c.tmp
 	mv lib/table/spec_table.c.tmp lib/table/spec_table.c
+
+spec-check:
+	@mkdir -p $(B)
+	@tools/gen-spec > $(B)/spec_table.c
+	@cmp -s $(B)/spec_table.c lib/table/spec_table.c || { \
+		echo "lib/table/spec_table.c is not what lib/table/spec/ gives (make spec)" >&2; \
+		exit 1; }
+
+spec-import:
+	tools/import-spec -o lib/table/spec $(SPEC_EXTRA)
 
 bench: deps
 	@$(MAKE) --no-print-directory all
@@ -214,7 +231,8 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all deps check demo bench install uninstall clean spec fuzz fuzz-bins
+.PHONY: all deps check demo bench install uninstall clean spec spec-check \
+	spec-import fuzz fuzz-bins
 .SECONDARY:
 
 # ---- Embedding: libphys.a, phys.h and libphys.pc for C programs, and
