@@ -4,6 +4,8 @@
 #   make check      build with -Werror, run every bats suite on that build
 #                   and under AddressSanitizer+UndefinedBehaviorSanitizer,
 #                   then each fuzz harness for 10 s
+#   make check-fast the quick loop: build with -Werror, run every bats suite
+#                   on that build, as many at once as there are cores
 #   make demo       run a shipped world
 #   make bench      speed measurements (never part of the tests)
 #   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 600);
@@ -147,6 +149,12 @@ check: deps
 	@sh tests/run build build/asan
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) fuzz FUZZ_SECONDS=10
 
+# What check runs on the plain build alone: no sanitizers, no fuzzing.
+check-fast: deps
+	@$(MAKE) --no-print-directory $(CHECK_JOBS) all EXTRA_CFLAGS=-Werror
+	@$(MAKE) --no-print-directory spec-check
+	@sh tests/run build
+
 # libFuzzer harnesses (fuzz/), built by clang with the library instrumented
 # into build/fuzz; fuzz/run seeds them, replays fuzz/regress and fuzzes.
 FUZZ_SECONDS ?= 600
@@ -231,7 +239,7 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all deps check demo bench install uninstall clean spec spec-check \
+.PHONY: all deps check check-fast demo bench install uninstall clean spec spec-check \
 	spec-import fuzz fuzz-bins
 .SECONDARY:
 
