@@ -37,23 +37,33 @@ struct phys_engine_field {
 
 struct phys_engine_options;
 
+/* A body's state as the driver checks it after a step: where it is (its
+ * centre of mass or its frame, as the engine holds it), how it is turned,
+ * and how fast it moves and turns. */
+struct phys_body_state {
+	phys_vec3 pos;
+	phys_quat q;
+	phys_vec3 vel, angvel;
+};
+
 /* What an engine module does, on its own state (void *): the functions
  * below of the same names say what each means. */
 struct phys_engine_ops {
+	/* The state of a new engine, at time t of the run. */
 	void *(*create)(const struct phys_world *w,
 	    const struct phys_run_values *v,
-	    const struct phys_engine_options *opt);
+	    const struct phys_engine_options *opt, double t);
 	void (*destroy)(void *s);
-	/* The clock from now on: time t after iteration iter. */
-	void (*set_clock)(void *s, double t, long iter);
 	int (*apply_profile)(void *s);
 	void (*apply_world)(void *s);
 	int (*apply_link)(void *s, int link);
 	int (*apply_joint)(void *s, int joint);
 	int (*apply_collision)(void *s, int collision);
-	int (*step)(void *s);
-	double (*time)(const void *s);
-	long (*iterations)(const void *s);
+	/* One step of the profile's max_step_size, from time t0 to t1. */
+	int (*step)(void *s, double t0, double t1);
+	/* A link's body's state, false when it has none to check. */
+	bool (*body_state)(const void *s, int link,
+	    struct phys_body_state *out);
 	void (*link_pose)(const void *s, int link, phys_pose *out);
 	void (*link_vel)(const void *s, int link, phys_vec3 *lin,
 	    phys_vec3 *ang);
@@ -87,6 +97,10 @@ struct phys_engine_info {
 	const struct phys_engine_field *record;
 	size_t nrecord;
 	const struct phys_engine_ops *ops;
+	/* The bodies are checked before each step too: the engine cannot
+	 * step from a state beyond phys_check_body's bounds (DART stops the
+	 * program on a value that is not a number). */
+	bool check_first;
 };
 
 /* Every engine phys has, NULL-terminated (lib/engine/registry.c); and one

@@ -18,17 +18,17 @@
 
 #define PHYS_ENGINE_FUNCTIONS(E)					\
 static struct E *E##_new(const struct phys_world *w,			\
-    const struct phys_run_values *v, const struct phys_engine_options *opt); \
+    const struct phys_run_values *v, const struct phys_engine_options *opt, \
+    double t);								\
 static void E##_free(struct E *e);					\
-static void E##_set_clock(struct E *e, double t, long iter);		\
 static int E##_apply_profile(struct E *e);				\
 static void E##_apply_world(struct E *e);				\
 static int E##_apply_link(struct E *e, int link);			\
 static int E##_apply_joint(struct E *e, int joint);			\
 static int E##_apply_collision(struct E *e, int collision);		\
-static int E##_step(struct E *e);					\
-static double E##_time(const struct E *e);				\
-static long E##_iterations(const struct E *e);				\
+static int E##_step(struct E *e, double t0, double t1);			\
+static bool E##_body_state(const struct E *e, int link,		\
+    struct phys_body_state *out);					\
 static void E##_link_pose(const struct E *e, int link, phys_pose *out);	\
 static void E##_link_vel(const struct E *e, int link, phys_vec3 *lin,	\
     phys_vec3 *ang);							\
@@ -61,20 +61,21 @@ static int E##_contact_count(const struct E *e);
 static ret E##_op_##f params { return E##_##f args; }
 #define PHYS_ENGINE_CONST(E) const struct E *
 
-#define PHYS_ENGINE_DEFINE(E, info, type, name, support, record)	\
+#define PHYS_ENGINE_DEFINE(E, info, type, name, support, record, first) \
 static void *E##_op_new(const struct phys_world *w,			\
-    const struct phys_run_values *v, const struct phys_engine_options *opt) \
-{ return E##_new(w, v, opt); }						\
+    const struct phys_run_values *v, const struct phys_engine_options *opt, \
+    double t)								\
+{ return E##_new(w, v, opt, t); }					\
 static void E##_op_free(void *s) { E##_free((struct E *)s); }		\
-PHYS_ENGINE_OP(E, void, set_clock, (void *s, double t, long i), ((struct E *)s, t, i)) \
 PHYS_ENGINE_OP(E, int, apply_profile, (void *s), ((struct E *)s))	\
 PHYS_ENGINE_OP(E, void, apply_world, (void *s), ((struct E *)s))	\
 PHYS_ENGINE_OP(E, int, apply_link, (void *s, int l), ((struct E *)s, l)) \
 PHYS_ENGINE_OP(E, int, apply_joint, (void *s, int j), ((struct E *)s, j)) \
 PHYS_ENGINE_OP(E, int, apply_collision, (void *s, int c), ((struct E *)s, c)) \
-PHYS_ENGINE_OP(E, int, step, (void *s), ((struct E *)s))		\
-PHYS_ENGINE_OP(E, double, time, (const void *s), ((PHYS_ENGINE_CONST(E))s)) \
-PHYS_ENGINE_OP(E, long, iterations, (const void *s), ((PHYS_ENGINE_CONST(E))s)) \
+PHYS_ENGINE_OP(E, int, step, (void *s, double t0, double t1),		\
+    ((struct E *)s, t0, t1))						\
+PHYS_ENGINE_OP(E, bool, body_state, (const void *s, int l,		\
+    struct phys_body_state *o), ((PHYS_ENGINE_CONST(E))s, l, o))	\
 PHYS_ENGINE_OP(E, void, link_pose, (const void *s, int l, phys_pose *p), \
     ((PHYS_ENGINE_CONST(E))s, l, p))					\
 PHYS_ENGINE_OP(E, void, link_vel, (const void *s, int l, phys_vec3 *a,	\
@@ -98,10 +99,10 @@ PHYS_ENGINE_OP(E, int, joint_effort, (const void *s, int j,		\
 PHYS_ENGINE_OP(E, int, contact_count, (const void *s),			\
     ((PHYS_ENGINE_CONST(E))s))						\
 static const struct phys_engine_ops E##_ops = {				\
-	E##_op_new, E##_op_free, E##_op_set_clock,			\
+	E##_op_new, E##_op_free,					\
 	E##_op_apply_profile, E##_op_apply_world, E##_op_apply_link,	\
 	E##_op_apply_joint, E##_op_apply_collision, E##_op_step,	\
-	E##_op_time, E##_op_iterations, E##_op_link_pose,		\
+	E##_op_body_state, E##_op_link_pose,				\
 	E##_op_link_vel, E##_op_link_com, E##_op_link_dynamic,		\
 	E##_op_link_mass, E##_op_set_link_pose, E##_op_set_link_vel,	\
 	E##_op_joint_state, E##_op_joint_wrench, E##_op_joint_effort,	\
@@ -110,7 +111,7 @@ static const struct phys_engine_ops E##_ops = {				\
 PHYS_ENGINE_EXTERN const struct phys_engine_info info;			\
 const struct phys_engine_info info = {					\
 	type, name, support, record, sizeof record / sizeof *record,	\
-	&E##_ops							\
+	&E##_ops, first							\
 };
 
 #endif
