@@ -1,15 +1,19 @@
 /*
  * engine.c - the driver: the engine a profile's type picks, switching
  * engines in the middle of a run, and what is the same under every
- * engine: the clock and the step size it counts in. Each engine's calls
- * live in its own module (engine_ode.c, engine_bullet.cc, ...), behind its
- * operations table; the driver calls the one running.
+ * engine: the clock and the step size it counts in, and the check of
+ * every body after a step. Each engine's calls live in its own module
+ * (engine_ode.c, engine_bullet.cc, ...), behind its operations table
+ * (engine_impl.h); the driver calls the one running.
  */
 #include "engine.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine_common.h"
+#include "engine_impl.h"
+#include "mem.h"
 #include "msg.h"
 
 struct phys_engine {
@@ -23,12 +27,25 @@ struct phys_engine {
 	 * survives changes of step and of engine (phys_engine_clock). */
 	double base_time, h;
 	long base_iter, iterations;
+	/* The error of an operation whose function here returns none (a
+	 * query, apply_world): the next step returns it. */
+	char **fault;
 };
 
 /* Forward to the engine running: CALL(e, f, args) for operations with
- * arguments after the engine, CALL0(e, f) for those without. */
+ * arguments after the engine, CALL0(e, f) for those without; each
+ * returns -1 when the operation failed. */
 #define CALL(e, f, ...) ((e)->info->ops->f((e)->state, __VA_ARGS__))
 #define CALL0(e, f) ((e)->info->ops->f((e)->state))
+
+/* An operation failed that cannot say so to its caller: kept for the
+ * next step (the first such error). */
+static void
+fault(const struct phys_engine *e)
+{
+	if (!*e->fault)
+		*e->fault = phys_xstrdup(phys_error());
+}
 
 /* The step the run's values give, checked. */
 static int
@@ -62,8 +79,10 @@ phys_engine_new(const struct phys_world *w,
 	if (opt)
 		e->opt = *opt;
 	e->info = engine;
+	e->fault = phys_xcalloc(1, sizeof *e->fault);
 	if (profile_step(e, &e->h) < 0 ||
 	    !(e->state = engine->ops->create(w, v, &e->opt, 0))) {
+		free(e->fault);
 		free(e);
 		return NULL;
 	}
@@ -76,6 +95,8 @@ phys_engine_free(struct phys_engine *e)
 	if (!e)
 		return;
 	e->info->ops->destroy(e->state);
+	free(*e->fault);
+	free(e->fault);
 	free(e);
 }
 
@@ -137,7 +158,8 @@ phys_engine_apply_profile(struct phys_engine *e)
 void
 phys_engine_apply_world(struct phys_engine *e)
 {
-	CALL0(e, apply_world);
+	if (CALL0(e, apply_world) < 0)
+		fault(e);
 }
 
 int
@@ -165,11 +187,12 @@ check_bodies(const struct phys_engine *e, double t)
 {
 	struct phys_body_state b;
 	size_t i;
+	int has;
 
 	for (i = 0; i < e->w->nlinks; i++)
-		if (CALL(e, body_state, (int)i, &b) &&
-		    phys_check_body(e->w, e->v, e->h, (int)i, b.pos, b.q,
-		    b.vel, b.angvel, t) < 0)
+		if ((has = CALL(e, body_state, (int)i, &b)) < 0 ||
+		    (has && phys_check_body(e->w, e->v, e->h, (int)i, b.pos,
+		    b.q, b.vel, b.angvel, t) < 0))
 			return -1;
 	return 0;
 }
@@ -185,6 +208,8 @@ phys_engine_step(struct phys_engine *e)
 	double t0 = phys_engine_time(e), t1 = phys_engine_clock(e->base_time,
 	    e->iterations + 1 - e->base_iter, e->h);
 
+	if (*e->fault)
+		return phys_fail("%s", *e->fault);
 	if (e->info->check_first && check_bodies(e, t0) < 0)
 		return -1;
 	if (CALL(e, step, t0, t1) < 0)
@@ -206,37 +231,59 @@ phys_engine_iterations(const struct phys_engine *e)
 	return e->iterations;
 }
 
+/*
+ * A query that failed (a C++ engine's exception) answers zeros, the
+ * identity for a pose, and the run stops at its next step with the
+ * error.
+ */
 void
 phys_engine_link_pose(const struct phys_engine *e, int link, phys_pose *out)
 {
-	CALL(e, link_pose, link, out);
+	if (CALL(e, link_pose, link, out) < 0) {
+		fault(e);
+		*out = PHYS_POSE_IDENTITY;
+	}
 }
 
 void
 phys_engine_link_vel(const struct phys_engine *e, int link, phys_vec3 *lin,
     phys_vec3 *ang)
 {
-	CALL(e, link_vel, link, lin, ang);
+	if (CALL(e, link_vel, link, lin, ang) < 0) {
+		fault(e);
+		*lin = *ang = v3(0, 0, 0);
+	}
 }
 
 void
 phys_engine_link_com(const struct phys_engine *e, int link, phys_vec3 *com,
     phys_vec3 *com_vel)
 {
-	CALL(e, link_com, link, com, com_vel);
+	if (CALL(e, link_com, link, com, com_vel) < 0) {
+		fault(e);
+		*com = *com_vel = v3(0, 0, 0);
+	}
 }
 
 bool
 phys_engine_link_dynamic(const struct phys_engine *e, int link)
 {
-	return CALL(e, link_dynamic, link);
+	int rc = CALL(e, link_dynamic, link);
+
+	if (rc < 0)
+		fault(e);
+	return rc > 0;
 }
 
 void
 phys_engine_link_mass(const struct phys_engine *e, int link, double *mass,
     double inertia[6])
 {
-	CALL(e, link_mass, link, mass, inertia);
+	if (CALL(e, link_mass, link, mass, inertia) < 0) {
+		fault(e);
+		*mass = 0;
+		memset(inertia, 0, 6 * sizeof *inertia);
+	}
 }
 
 int
@@ -256,25 +303,46 @@ int
 phys_engine_joint_state(const struct phys_engine *e, int joint, double pos[2],
     double vel[2])
 {
-	return CALL(e, joint_state, joint, pos, vel);
+	int n = CALL(e, joint_state, joint, pos, vel);
+
+	if (n < 0) {
+		fault(e);
+		return 0;
+	}
+	return n;
 }
 
 void
 phys_engine_joint_wrench(const struct phys_engine *e, int joint,
     phys_vec3 *force, phys_vec3 *torque)
 {
-	CALL(e, joint_wrench, joint, force, torque);
+	if (CALL(e, joint_wrench, joint, force, torque) < 0) {
+		fault(e);
+		*force = *torque = v3(0, 0, 0);
+	}
 }
 
 int
 phys_engine_joint_effort(const struct phys_engine *e, int joint,
     double effort[2])
 {
-	return CALL(e, joint_effort, joint, effort);
+	int n = CALL(e, joint_effort, joint, effort);
+
+	if (n < 0) {
+		fault(e);
+		return 0;
+	}
+	return n;
 }
 
 int
 phys_engine_contact_count(const struct phys_engine *e)
 {
-	return CALL0(e, contact_count);
+	int n = CALL0(e, contact_count);
+
+	if (n < 0) {
+		fault(e);
+		return 0;
+	}
+	return n;
 }

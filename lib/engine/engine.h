@@ -37,51 +37,9 @@ struct phys_engine_field {
 
 struct phys_engine_options;
 
-/* A body's state as the driver checks it after a step: where it is (its
- * centre of mass or its frame, as the engine holds it), how it is turned,
- * and how fast it moves and turns. */
-struct phys_body_state {
-	phys_vec3 pos;
-	phys_quat q;
-	phys_vec3 vel, angvel;
-};
-
-/* What an engine module does, on its own state (void *): the functions
- * below of the same names say what each means. */
-struct phys_engine_ops {
-	/* The state of a new engine, at time t of the run. */
-	void *(*create)(const struct phys_world *w,
-	    const struct phys_run_values *v,
-	    const struct phys_engine_options *opt, double t);
-	void (*destroy)(void *s);
-	int (*apply_profile)(void *s);
-	void (*apply_world)(void *s);
-	int (*apply_link)(void *s, int link);
-	int (*apply_joint)(void *s, int joint);
-	int (*apply_collision)(void *s, int collision);
-	/* One step of the profile's max_step_size, from time t0 to t1. */
-	int (*step)(void *s, double t0, double t1);
-	/* A link's body's state, false when it has none to check. */
-	bool (*body_state)(const void *s, int link,
-	    struct phys_body_state *out);
-	void (*link_pose)(const void *s, int link, phys_pose *out);
-	void (*link_vel)(const void *s, int link, phys_vec3 *lin,
-	    phys_vec3 *ang);
-	void (*link_com)(const void *s, int link, phys_vec3 *com,
-	    phys_vec3 *com_vel);
-	bool (*link_dynamic)(const void *s, int link);
-	void (*link_mass)(const void *s, int link, double *mass,
-	    double inertia[6]);
-	int (*set_link_pose)(void *s, int link, phys_pose p);
-	int (*set_link_vel)(void *s, int link, const phys_vec3 *lin,
-	    const phys_vec3 *ang);
-	int (*joint_state)(const void *s, int joint, double pos[2],
-	    double vel[2]);
-	void (*joint_wrench)(const void *s, int joint, phys_vec3 *force,
-	    phys_vec3 *torque);
-	int (*joint_effort)(const void *s, int joint, double effort[2]);
-	int (*contact_count)(const void *s);
-};
+/* What an engine module does: its operations, which the driver calls
+ * (lib/engine/engine_impl.h). */
+struct phys_engine_ops;
 
 /* An engine: what phys knows of it without making one, and its
  * operations. Each module defines one (lib/engine/engine_impl.h). */

@@ -1500,4 +1500,4 @@ static const struct phys_engine_field bullet_record[] = {
 
 }	/* namespace */
 
-PHYS_ENGINE_DEFINE(bullet_engine, phys_engine_bullet, "bullet", "Bullet", bullet_support, bullet_record, false)
+PHYS_ENGINE_DEFINE(bullet_engine, bullet, "Bullet", bullet_support, bullet_record)

@@ -2808,4 +2808,5 @@ static const struct phys_engine_field dart_record[] = {
 
 }	/* namespace */
 
-PHYS_ENGINE_DEFINE(dart_engine, phys_engine_dart, "dart", "DART", dart_support, dart_record, true)
+PHYS_ENGINE_DEFINE(dart_engine, dart, "DART", dart_support, dart_record,
+    .check_first = true)

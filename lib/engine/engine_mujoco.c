@@ -3405,5 +3405,5 @@ static const struct phys_engine_field mujoco_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
-PHYS_ENGINE_DEFINE(mujoco_engine, phys_engine_mujoco, "mujoco", "MuJoCo",
-    mujoco_support, mujoco_record, false)
+PHYS_ENGINE_DEFINE(mujoco_engine, mujoco, "MuJoCo", mujoco_support,
+    mujoco_record)

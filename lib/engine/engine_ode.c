@@ -2391,4 +2391,4 @@ static const struct phys_engine_field ode_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
-PHYS_ENGINE_DEFINE(ode_engine, phys_engine_ode, "ode", "ODE", ode_support, ode_record, false)
+PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record)

@@ -2581,4 +2581,5 @@ static const struct phys_engine_field simbody_record[] = {
 
 }	/* namespace */
 
-PHYS_ENGINE_DEFINE(simbody_engine, phys_engine_simbody, "simbody", "Simbody", simbody_support, simbody_record, false)
+PHYS_ENGINE_DEFINE(simbody_engine, simbody, "Simbody", simbody_support,
+    simbody_record)
