@@ -2809,4 +2809,4 @@ static const struct phys_engine_field dart_record[] = {
 }	/* namespace */
 
 PHYS_ENGINE_DEFINE(dart_engine, dart, "DART", dart_support, dart_record,
-    .check_first = true)
+    .gz_plugin = "dartsim", .check_first = true)

@@ -3406,4 +3406,4 @@ static const struct phys_engine_field mujoco_record[] = {
 };
 
 PHYS_ENGINE_DEFINE(mujoco_engine, mujoco, "MuJoCo", mujoco_support,
-    mujoco_record)
+    mujoco_record, .gz_plugin = "mujoco")

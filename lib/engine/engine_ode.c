@@ -2391,4 +2391,5 @@ static const struct phys_engine_field ode_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
-PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record)
+PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record,
+    .gz_plugin = "ode")

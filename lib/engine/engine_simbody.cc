@@ -2582,4 +2582,4 @@ static const struct phys_engine_field simbody_record[] = {
 }	/* namespace */
 
 PHYS_ENGINE_DEFINE(simbody_engine, simbody, "Simbody", simbody_support,
-    simbody_record)
+    simbody_record, .gz_plugin = "simbody")

@@ -33,14 +33,16 @@ typedef enum {
 	PHYS_NSCOPES
 } phys_scope;
 
-/* Engines a parameter applies to (bit set). */
+/* Engines a parameter applies to (bit set): one bit an engine
+ * (engines.def). */
 enum {
-	PHYS_E_ODE = 1,
-	PHYS_E_BULLET = 2,
-	PHYS_E_SIMBODY = 4,
-	PHYS_E_DART = 8,
-	PHYS_E_MUJOCO = 16,	/* phys's own <mujoco> blocks: SDF has none */
-	PHYS_E_ALL = 31
+#define PHYS_E(type, bit_name, bit) PHYS_E_##bit_name = 1 << (bit),
+#include "engines.def"
+#undef PHYS_E
+	PHYS_E_ALL = 0
+#define PHYS_E(type, bit_name, bit) | PHYS_E_##bit_name
+#include "engines.def"
+#undef PHYS_E
 };
 
 /* How the ODE engine treats a parameter. */
