@@ -49,7 +49,7 @@ struct phys_engine_info {
 	/* What it does with each parameter (params.def's ODE column has
 	 * ODE's): NATIVE, EMULATED, INERT (kept, warned about when set) or
 	 * OTHER (another engine's block; warned about too). */
-	phys_ode_support (*support)(const struct phys_param *p);
+	enum phys_engine_support (*support)(const struct phys_param *p);
 	/* The "engine" record of a state line: the run's value of each
 	 * field's parameter, in this order. */
 	const struct phys_engine_field *record;

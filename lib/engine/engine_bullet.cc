@@ -952,14 +952,14 @@ World::solveConstraints(btContactSolverInfo &info)
 /* What Bullet does with each parameter: its own block's are passed to it
  * but for the few it has no counterpart for; the shared ones as under
  * ODE; other engines' blocks are another engine's. */
-static phys_ode_support
+static enum phys_engine_support
 bullet_support(const struct phys_param *p)
 {
 	/* Gazebo's Bullet takes sliding friction from the ODE block */
 	if (p->id == PHYS_P_COLLISION_surface_friction_ode_mu)
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	if (!(p->engines & PHYS_E_BULLET))
-		return PHYS_ODE_OTHER;
+		return PHYS_SUPPORT_OTHER;
 	switch (p->id) {
 	/* Bullet has one friction coefficient for both directions, split
 	 * impulse only for the whole world, and a fixed step. */
@@ -967,12 +967,12 @@ bullet_support(const struct phys_param *p)
 	case PHYS_P_COLLISION_surface_contact_bullet_split_impulse:
 	case PHYS_P_COLLISION_surface_contact_bullet_split_impulse_penetration_threshold:
 	case PHYS_P_PHYSICS_bullet_solver_min_step_size:
-		return PHYS_ODE_INERT;
+		return PHYS_SUPPORT_INERT;
 	default:
 		break;
 	}
 	if (p->engines == PHYS_E_BULLET)
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	return p->ode;	/* shared: honoured as under ODE */
 }
 

@@ -2280,18 +2280,18 @@ find_contacts(dart_engine *e)
  * the <ode> block, which Gazebo's DART reads too; the shared ones as under
  * ODE but where DART has its own (joint coefficients) or phys emulates
  * what DART lacks (velocity decay); other engines' are another engine's. */
-static phys_ode_support
+static enum phys_engine_support
 dart_support(const struct phys_param *p)
 {
 	if (!(p->engines & PHYS_E_DART))
-		return PHYS_ODE_OTHER;
+		return PHYS_SUPPORT_OTHER;
 	switch (p->id) {
 	/* soft bodies: DART's, not run by phys */
 	case PHYS_P_COLLISION_surface_soft_contact_dart_bone_attachment:
 	case PHYS_P_COLLISION_surface_soft_contact_dart_stiffness:
 	case PHYS_P_COLLISION_surface_soft_contact_dart_damping:
 	case PHYS_P_COLLISION_surface_soft_contact_dart_flesh_mass_fraction:
-		return PHYS_ODE_INERT;
+		return PHYS_SUPPORT_INERT;
 	case PHYS_P_JOINT_axis_dynamics_damping:
 	case PHYS_P_JOINT_axis_dynamics_friction:
 	case PHYS_P_JOINT_axis_dynamics_spring_reference:
@@ -2303,17 +2303,17 @@ dart_support(const struct phys_param *p)
 	case PHYS_P_JOINT_thread_pitch:
 	case PHYS_P_JOINT_screw_thread_pitch:
 	case PHYS_P_COLLISION_geometry_ellipsoid_radii:
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	case PHYS_P_LINK_velocity_decay_linear:
 	case PHYS_P_LINK_velocity_decay_angular:
 	case PHYS_P_COLLISION_surface_bounce_restitution_coefficient:
 	case PHYS_P_COLLISION_surface_bounce_threshold:
-		return PHYS_ODE_EMULATED;
+		return PHYS_SUPPORT_EMULATED;
 	default:
 		break;
 	}
 	if (p->engines == PHYS_E_DART)
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	return p->ode;	/* shared: honoured as under ODE */
 }
 

@@ -3337,11 +3337,11 @@ mujoco_engine_contact_count(const struct mujoco_engine *e)
  * contact, couplings, kinematic links); SDF's surface friction and
  * stiffness are read from the ode block, as Gazebo's other engines do.
  */
-static phys_ode_support
+static enum phys_engine_support
 mujoco_support(const struct phys_param *p)
 {
 	if (!(p->engines & PHYS_E_MUJOCO))
-		return PHYS_ODE_OTHER;
+		return PHYS_SUPPORT_OTHER;
 	switch (p->id) {
 	case PHYS_P_PHYSICS_real_time_update_rate:
 	case PHYS_P_WORLD_magnetic_field:
@@ -3361,7 +3361,7 @@ mujoco_support(const struct phys_param *p)
 	case PHYS_P_JOINT_axis_limit_dissipation:
 	case PHYS_P_JOINT_axis2_limit_dissipation:
 	case PHYS_P_JOINT_physics_provide_feedback:
-		return PHYS_ODE_INERT;
+		return PHYS_SUPPORT_INERT;
 	case PHYS_P_PHYSICS_real_time_factor:
 	case PHYS_P_PHYSICS_max_contacts:
 	case PHYS_P_LINK_gravity:
@@ -3384,9 +3384,9 @@ mujoco_support(const struct phys_param *p)
 	case PHYS_P_COLLISION_surface_contact_collide_bitmask:
 	case PHYS_P_COLLISION_surface_contact_category_bitmask:
 	case PHYS_P_JOINT_gearbox_reference_body:
-		return PHYS_ODE_EMULATED;
+		return PHYS_SUPPORT_EMULATED;
 	default:
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	}
 }
 

@@ -2368,7 +2368,7 @@ ode_engine_contact_count(const struct ode_engine *e)
 /* ---- ODE as phys knows it ---- */
 
 /* The ODE column of the parameter table says what ODE does with each. */
-static phys_ode_support
+static enum phys_engine_support
 ode_support(const struct phys_param *p)
 {
 	return p->ode;

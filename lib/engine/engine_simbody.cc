@@ -2075,7 +2075,7 @@ rebuild(simbody_engine *e)
  * coefficient is the surface's (SDF has no Simbody surface block); the
  * shared ones as under ODE but where noted; other engines' blocks are
  * another engine's. */
-static phys_ode_support
+static enum phys_engine_support
 simbody_support(const struct phys_param *p)
 {
 	switch (p->id) {
@@ -2085,7 +2085,7 @@ simbody_support(const struct phys_param *p)
 	case PHYS_P_COLLISION_surface_friction_ode_fdir1:
 	case PHYS_P_COLLISION_surface_friction_ode_slip1:
 	case PHYS_P_COLLISION_surface_friction_ode_slip2:
-		return PHYS_ODE_INERT;
+		return PHYS_SUPPORT_INERT;
 	case PHYS_P_COLLISION_surface_friction_ode_mu:
 	case PHYS_P_COLLISION_surface_friction_ode_mu2:	/* checked at load */
 	case PHYS_P_COLLISION_surface_contact_poissons_ratio:
@@ -2097,7 +2097,7 @@ simbody_support(const struct phys_param *p)
 	case PHYS_P_JOINT_axis2_limit_dissipation:
 	case PHYS_P_JOINT_thread_pitch:
 	case PHYS_P_JOINT_screw_thread_pitch:
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	case PHYS_P_PHYSICS_simbody_contact_plastic_coef_restitution:
 	case PHYS_P_PHYSICS_simbody_contact_plastic_impact_velocity:
 	case PHYS_P_PHYSICS_simbody_contact_override_impact_capture_velocity:
@@ -2107,14 +2107,14 @@ simbody_support(const struct phys_param *p)
 	case PHYS_P_JOINT_axis_limit_upper:
 	case PHYS_P_JOINT_axis2_limit_lower:
 	case PHYS_P_JOINT_axis2_limit_upper:
-		return PHYS_ODE_EMULATED;
+		return PHYS_SUPPORT_EMULATED;
 	default:
 		break;
 	}
 	if (!(p->engines & PHYS_E_SIMBODY))
-		return PHYS_ODE_OTHER;
+		return PHYS_SUPPORT_OTHER;
 	if (p->engines == PHYS_E_SIMBODY)
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	return p->ode;	/* shared: honoured as under ODE */
 }
 

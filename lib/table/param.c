@@ -18,7 +18,7 @@
 #define P(id, scope, name, alias, type, def, units, min, max, values,	\
     engines, ode, doc)							\
 	{ PHYS_P_##id, PHYS_S_##scope, name, alias, PHYS_T_##type, def,	\
-	    units, min, max, values, engines, PHYS_ODE_##ode, doc },
+	    units, min, max, values, engines, PHYS_SUPPORT_##ode, doc },
 const struct phys_param phys_params[PHYS_NPARAMS] = {
 #include "params.def"
 };
