@@ -1,9 +1,14 @@
 /*
- * engine.h - the small interface every physics engine implements.
+ * engine.h - a run's engine: the interface the run uses, the same under
+ * every engine phys has.
  *
- * A profile's type picks the engine (lib/engine/engine.c dispatches
- * through the engine's operations table): "ode" runs engine_ode.c,
- * "bullet" engine_bullet.cc; every query means the same under each.
+ * A profile's type picks the engine: "ode" runs engine_ode.c, "bullet"
+ * engine_bullet.cc, "mujoco" engine_mujoco.c, "simbody"
+ * engine_simbody.cc, "dart" engine_dart.cc (lib/table/engines.def lists
+ * them). The driver, lib/engine/engine.c, calls the one running through
+ * its operations table (engine_impl.h) and does what is the same under
+ * each: the clock, the step size's check, the check of every body after a
+ * step, switching engines; every query means the same under each.
  *
  * An engine reads two things and writes neither. From the loaded world
  * (const) it takes what a run cannot change: models, links, collisions
@@ -64,14 +69,14 @@ struct phys_engine_info {
 	bool check_first;
 };
 
-/* Every engine phys has, NULL-terminated (lib/engine/registry.c); and one
- * by type, or NULL. */
+/* Every engine phys has, NULL-terminated, in engines.def's order
+ * (lib/engine/registry.c); and one by type, or NULL. */
 extern const struct phys_engine_info *const phys_engines[];
 const struct phys_engine_info *phys_engine_find(const char *type);
 /* The engine a profile runs: its type's, or for gz-sim's placeholder
- * type the one gz-sim would run, or phys's stand-in for it; NULL when
- * phys has none. The note says which, for gz-sim profiles (NULL for
- * others; caller frees). */
+ * type the one its physics plugin names, else gz-sim's default, DART;
+ * NULL when phys has none. The note says which, for gz-sim profiles
+ * (NULL for others; caller frees). */
 const struct phys_engine_info *phys_profile_engine(
     const struct phys_profile *p);
 char *phys_profile_engine_note(const struct phys_profile *p);
@@ -112,8 +117,11 @@ int phys_engine_apply_joint(struct phys_engine *e, int joint);
 int phys_engine_apply_collision(struct phys_engine *e, int collision);
 
 /* One step of the profile's max_step_size. Returns -1 with phys_error()
- * naming the body when the state stops being finite. */
+ * naming the body when the state stops being finite, leaves for 1e15 m
+ * or moves faster than any body (phys_check_body), or with the engine's
+ * own error. */
 int phys_engine_step(struct phys_engine *e);
+/* The run's time and the steps taken, as the driver counts them. */
 double phys_engine_time(const struct phys_engine *e);
 long phys_engine_iterations(const struct phys_engine *e);
 

@@ -160,7 +160,8 @@ warn_inert_world(struct run *r)
 			    phys_run_values_get(&r->vals, s, (int)i));
 }
 
-/* "ode, bullet and mujoco": the engines phys has, as profiles name them. */
+/* "ode, bullet, mujoco, simbody and dart": the engines phys has, as
+ * profiles name them. */
 static void
 engine_types(struct phys_buf *b)
 {
