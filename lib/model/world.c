@@ -421,7 +421,6 @@ phys_profile_free(struct phys_profile *p)
 	phys_values_free(PHYS_S_PHYSICS, p->vals);
 	free(p->name);
 	free(p->type);
-	free(p->gz_engine);
 	free(p->gz_plugin);
 	memset(p, 0, sizeof *p);
 }
@@ -473,21 +472,9 @@ fold_legacy_gravity(const struct phys_profile *p, struct phys_value *world)
  * gz-sim's physics system: <plugin filename="gz-sim-physics-system"> (or
  * ignition-gazebo-physics-system, as a library name or not) with
  * <engine><filename>gz-physics-NAME-plugin</filename>, ignition-physics
- * in older releases, a library name with a version in newer ones.
+ * in older releases, a library name with a version in newer ones. Which
+ * engine a NAME is, the engine layer knows (phys_profile_engine).
  */
-static const struct {
-	const char *part;	/* in the engine plugin's file name */
-	const char *type;
-} gz_engines[] = {
-	{ "dartsim", "dart" },
-	{ "bullet-featherstone", "bullet" },
-	{ "bullet", "bullet" },
-	{ "tpe", "tpe" },
-	{ "ode", "ode" },
-	{ "simbody", "simbody" },
-	{ "mujoco", "mujoco" },
-};
-
 static char *
 gz_physics_plugin(xmlNodePtr world)
 {
@@ -510,20 +497,12 @@ static void
 read_gz_engines(struct phys_world *w)
 {
 	char *file = gz_physics_plugin(w->node);
-	const char *type = NULL;
-	size_t i, k;
+	size_t k;
 
-	for (i = 0; file && !type && i < sizeof gz_engines /
-	    sizeof *gz_engines; i++)
-		if (strstr(file, gz_engines[i].part))
-			type = gz_engines[i].type;
-	for (k = 0; k < w->nprofiles; k++) {
-		if (!w->profiles[k].gz_placeholder)
-			continue;
-		w->profiles[k].gz_plugin = file ? phys_xstrdup(file) : NULL;
-		w->profiles[k].gz_engine = file ? phys_xstrdup(type ? type :
-		    file) : NULL;
-	}
+	for (k = 0; k < w->nprofiles; k++)
+		if (w->profiles[k].gz_placeholder)
+			w->profiles[k].gz_plugin = file ? phys_xstrdup(file) :
+			    NULL;
 	free(file);
 }
 

@@ -54,16 +54,15 @@ enum phys_kind {
 
 struct phys_profile {
 	char *name;		/* "default_physics" when unnamed */
-	char *type;		/* engine: ode, bullet, mujoco, simbody, dart */
+	char *type;		/* an engine's (engines.def), or gz-sim's
+				 * placeholder */
 	bool marked_default;	/* default="true" */
 	bool has_gravity;	/* SDF 1.4/1.5 kept gravity in <physics> */
 	/* gz-sim's <physics type="ignored"> (also ignore, none): gz-sim
 	 * reads no type and runs the engine its physics plugin names,
 	 * else DART (phys_profile_engine picks phys's engine for it). */
 	bool gz_placeholder;
-	char *gz_engine;	/* the plugin's engine: "bullet", "dart",
-				 * "tpe"...; NULL when it names none */
-	char *gz_plugin;	/* the plugin's <engine><filename> */
+	char *gz_plugin;	/* the plugin's <engine><filename>, or NULL */
 	/* The engine type a gz-sim profile runs, once the engine layer
 	 * says (phys_world_engines); NULL until then. */
 	const char *engine;
