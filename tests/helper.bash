@@ -74,19 +74,6 @@ each_engine() {
 	done
 }
 
-# for_both CMD ARGS...: CMD ARGS PROFILE for the world's "ode" profile and
-# its "bullet", "mujoco", "simbody" and "dart" ones (worlds/closed_forms.sdf,
-# worlds/resting_box.sdf). Not as "CMD || fail", which would turn off set -e
-# inside CMD and let all its checks but the last pass unseen: the output of
-# a failing test shows the profile last named.
-for_both() {
-	local p
-	for p in ode bullet mujoco simbody dart; do
-		echo "under the $p profile"
-		"$@" "$p"
-	done
-}
-
 # profile_world WORLD ENGINE: the path of a world with a profile named
 # ENGINE: WORLD where it has one, else a copy in $TMP with one carried
 # over from WORLD's default profile (phys-preset add --engine), so that a
