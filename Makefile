@@ -4,13 +4,16 @@
 #   make check      build with -Werror, run every bats suite on that build
 #                   and under AddressSanitizer+UndefinedBehaviorSanitizer,
 #                   then each fuzz harness for 10 s
+#   make check-fast the quick loop: build with -Werror, run every bats suite
+#                   on that build, as many at once as there are cores
 #   make demo       run a shipped world
 #   make bench      speed measurements (never part of the tests)
 #   make fuzz       run each libFuzzer harness FUZZ_SECONDS (default 600);
 #                   an input slower than FUZZ_TIMEOUT (10) s is a hang
 #   make deps       install the Debian packages the project needs
-#   make spec       regenerate lib/table/spec_table.c from the SDFormat description
-#                   files (Debian's sdformat-sdf; SPEC_EXTRA adds versions)
+#   make spec       regenerate lib/table/spec_table.c from lib/table/spec/*.spec
+#                   (make spec-import writes those from the SDFormat
+#                   description files: Debian's sdformat-sdf, SPEC_EXTRA)
 #   make install PREFIX=/usr/local DESTDIR=
 
 PREFIX ?= /usr/local
@@ -91,20 +94,26 @@ LIB_CXX_SRC := $(sort $(wildcard lib/*/*.cc))
 LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/%.o) $(LIB_CXX_SRC:lib/%.cc=$(B)/obj/%.o)
 CMD_SRC := $(wildcard $(CMDS:%=cmd/%.c))
 BINS := $(CMD_SRC:cmd/%.c=$(B)/%)
-HEADERS := $(wildcard lib/*/*.h lib/*/*.def)
+CMD_OBJ := $(CMD_SRC:cmd/%.c=$(B)/obj/cmd_%.o)
+# Each compile writes the headers it read (the system's left out) into a
+# .d file beside its object, and an empty rule for each (-MP), so that a
+# header deleted or renamed stops no build; make reads them at the end of
+# this file. An object is then rebuilt when a header it includes, directly
+# or through others, changes, and only then.
+DEPFLAGS = -MMD -MP
 
 all: $(BINS)
 
-$(B)/obj/%.o: lib/%.c $(HEADERS)
+$(B)/obj/%.o: lib/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/obj/assets/heightmap.o: ALL_CPPFLAGS += -DPHYS_GDAL_SONAME='"$(call soname,gdal)"'
 $(B)/obj/assets/meshdec.o: ALL_CPPFLAGS += -DPHYS_ASSIMP_SONAME='"$(call soname,assimp)"'
 
-$(B)/obj/%.o: lib/%.cc $(HEADERS)
+$(B)/obj/%.o: lib/%.cc
 	@mkdir -p $(@D)
-	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) -c -o $@ $<
+	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # DART's inline code keeps function statics that g++ makes "unique"
 # globals, which objcopy cannot hide in the installed library (only phys.h's
@@ -113,9 +122,9 @@ NO_UNIQUE := $(shell $(CXX) -fno-gnu-unique -E -x c++ /dev/null >/dev/null 2>&1 
 $(B)/obj/engine/engine_dart.o: CXX_CPPFLAGS += $(subst -I/,-isystem /,$(DART_CFLAGS))
 $(B)/obj/engine/engine_dart.o: ALL_CXXFLAGS += $(NO_UNIQUE)
 
-$(B)/obj/cmd_%.o: cmd/%.c $(HEADERS)
+$(B)/obj/cmd_%.o: cmd/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/libphys.a: $(LIB_OBJ)
 	@rm -f $@
@@ -133,11 +142,18 @@ CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || ech
 
 check: deps
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) all EXTRA_CFLAGS=-Werror
+	@$(MAKE) --no-print-directory spec-check
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) all B=build/asan OPT=-O1 \
 		EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		EXTRA_LDFLAGS="-fsanitize=address,undefined"
 	@sh tests/run build build/asan
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) fuzz FUZZ_SECONDS=10
+
+# What check runs on the plain build alone: no sanitizers, no fuzzing.
+check-fast: deps
+	@$(MAKE) --no-print-directory $(CHECK_JOBS) all EXTRA_CFLAGS=-Werror
+	@$(MAKE) --no-print-directory spec-check
+	@sh tests/run build
 
 # libFuzzer harnesses (fuzz/), built by clang with the library instrumented
 # into build/fuzz; fuzz/run seeds them, replays fuzz/regress and fuzzes.
@@ -148,11 +164,16 @@ FUZZ_TIMEOUT ?= 10
 FUZZERS = sdf state control param inertia expr mesh terrain plan
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
-FUZZ_HELPERS = fuzz/fuzz.c fuzz/small_world.c
+FUZZ_HELPERS = fuzz small_world
+FUZZ_OBJ = $(FUZZERS:%=$(B)/obj/fuzz_%.o) $(FUZZ_HELPERS:%=$(B)/obj/fuzz_%.o)
 
-$(B)/fuzz-%: fuzz/%.c $(FUZZ_HELPERS) fuzz/fuzz.h fuzz/small_world.h $(B)/libphys.a
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) -Ifuzz -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $< \
-		$(FUZZ_HELPERS) $(B)/libphys.a $(LDLIBS)
+# Compiled as the library is (fuzzer-no-link), linked with libFuzzer's main.
+$(B)/obj/fuzz_%.o: fuzz/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -Ifuzz $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/fuzz-%: $(B)/obj/fuzz_%.o $(FUZZ_HELPERS:%=$(B)/obj/fuzz_%.o) $(B)/libphys.a
+	$(CC) $(ALL_CFLAGS) -fsanitize=fuzzer $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 fuzz-bins: $(FUZZERS:%=$(B)/fuzz-%)
 
@@ -171,14 +192,29 @@ demo: deps
 doc/inertia.png: worlds/inertia_show.sdf $(B)/phys-inertia
 	$(B)/phys-inertia show -o $@ worlds/inertia_show.sdf
 
-# Versions Debian's sdformat-sdf lacks (1.10-1.12), from a checkout of the
-# SDFormat repository's sdf/ directory when one is at hand.
+# lib/table/spec_table.c is made from lib/table/spec/VERSION.spec, the
+# facts of the SDFormat specification's description files in a form of our
+# own: make spec makes it again, spec-check (part of check and check-fast)
+# fails when it is not what they give. spec-import reads the description
+# files into them again: Debian's sdformat-sdf, and versions it lacks
+# (1.10-1.12) from a checkout of the SDFormat repository's sdf/ directory
+# when one is at hand; a version not read keeps its file.
 SPEC_DIR ?= ../shared/reference
 SPEC_EXTRA ?= $(foreach v,1.10 1.11 1.12,$(if $(wildcard $(SPEC_DIR)/sdformat-$(v)/root.sdf),$(v)=$(SPEC_DIR)/sdformat-$(v)))
 
 spec:
-	tools/gen-spec $(SPEC_EXTRA) > lib/table/spec_table.c.tmp
+	tools/gen-spec > lib/table/spec_table.c.tmp
 	mv lib/table/spec_table.c.tmp lib/table/spec_table.c
+
+spec-check:
+	@mkdir -p $(B)
+	@tools/gen-spec > $(B)/spec_table.c
+	@cmp -s $(B)/spec_table.c lib/table/spec_table.c || { \
+		echo "lib/table/spec_table.c is not what lib/table/spec/ gives (make spec)" >&2; \
+		exit 1; }
+
+spec-import:
+	tools/import-spec -o lib/table/spec $(SPEC_EXTRA)
 
 bench: deps
 	@$(MAKE) --no-print-directory all
@@ -203,7 +239,8 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all deps check demo bench install uninstall clean spec fuzz fuzz-bins
+.PHONY: all deps check check-fast demo bench install uninstall clean spec spec-check \
+	spec-import fuzz fuzz-bins
 .SECONDARY:
 
 # ---- Embedding: libphys.a, phys.h and libphys.pc for C programs, and
@@ -241,9 +278,13 @@ $(B)/libphys.pc: lib/api/libphys.pc.in FORCE
 		lib/api/libphys.pc.in >$@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-$(B)/examples/%: examples/%.c lib/api/phys.h $(PUBLIB)
+$(B)/obj/example_%.o: examples/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(PUBLIB) $(LDLIBS)
+	$(CC) $(ALL_CPPFLAGS) $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/examples/%: $(B)/obj/example_%.o $(PUBLIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 install: install-lib
 install-lib: $(PUBLIB) $(B)/libphys.pc
@@ -260,3 +301,12 @@ uninstall-lib:
 		$(DESTDIR)$(PKGCONFIGDIR)/libphys.pc $(DESTDIR)$(MANDIR)/man3/libphys.3
 
 .PHONY: install-lib uninstall-lib FORCE
+
+# ---- Header dependencies ----
+OBJ := $(LIB_OBJ) $(CMD_OBJ) $(FUZZ_OBJ) \
+	$(patsubst examples/%.c,$(B)/obj/example_%.o,$(wildcard examples/*.c))
+DEPS := $(wildcard $(OBJ:.o=.d))
+include $(DEPS)
+# An object built before its compile wrote a .d (an older build/) is built
+# once more: nothing else would tell make which headers it read.
+$(filter-out $(DEPS:.d=.o),$(OBJ)): FORCE

@@ -239,6 +239,20 @@ enum {
 	OPT_QUIET = 'q'		/* -q and --quiet */
 };
 
+/* --help (the command's, or the subcommand's once it is read), --quiet,
+ * --version, and any other option, which getopt_long refused. */
+static void
+common_option(int c, char **argv, const struct option *longopts)
+{
+	if (c == OPT_HELP)
+		phys_command_help(&command, current);
+	if (c == OPT_VERSION)
+		phys_version();
+	if (c != OPT_QUIET)
+		phys_option_error(c, argv, longopts);
+	phys_set_quiet(true);
+}
+
 static const char *const tensor_names[7] = {
 	"--mass", "--ixx", "--iyy", "--izz", "--ixy", "--ixz", "--iyz"
 };
@@ -267,18 +281,12 @@ run_lines(int argc, char **argv, phys_inertia_line_fn fn)
 	int c, k;
 
 	while ((c = getopt_long(argc, argv, ":hqV", longopts, NULL)) != -1) {
-		if (c == OPT_HELP)
-			phys_command_help(&command, current);
-		else if (c == OPT_VERSION)
-			phys_version();
-		else if (c == OPT_QUIET)
-			phys_set_quiet(true);
-		else if (c >= OPT_MASS && c < OPT_MASS + 7) {
+		if (c >= OPT_MASS && c < OPT_MASS + 7) {
 			k = c - OPT_MASS;
 			t.v[k] = number_arg(tensor_names[k], optarg);
 			t.set[k] = any = true;
 		} else {
-			phys_option_error(c, argv, longopts);
+			common_option(c, argv, longopts);
 		}
 	}
 	if (!any) {
@@ -319,27 +327,15 @@ run_box_equivalent(int argc, char **argv, void *ctx)
 static phys_vec3
 size_arg(const char *s)
 {
-	double f[3];
-	char *copy = phys_xstrdup(s), *p;
-	int n;
+	phys_vec3 f;
 
-	/* "2" or "1,2,3": commas become blanks for the strict parser. */
-	for (p = copy; *p; p++)
-		if (*p == ',')
-			*p = ' ';
-		else if (*p == ' ' || *p == '\t')
-			*p = '#';
-	n = phys_parse_doubles(copy, f, 3);
-	free(copy);
-	if (n != 1 && n != 3)
+	switch (phys_inertia_size_factors(s, &f)) {
+	case -1:
 		usage_error("--size-factor: expected S or SX,SY,SZ: '%s'", s);
-	if (n == 1)
-		f[1] = f[2] = f[0];
-	for (n = 0; n < 3; n++)
-		if (f[n] <= 0)
-			usage_error("--size-factor: factors must be positive: '%s'",
-			    s);
-	return v3(f[0], f[1], f[2]);
+	case -2:
+		usage_error("--size-factor: factors must be positive: '%s'", s);
+	}
+	return f;
 }
 
 static int
@@ -363,13 +359,6 @@ run_scale(int argc, char **argv, void *ctx)
 
 	while ((c = getopt_long(argc, argv, ":hqV", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_HELP:
-			phys_command_help(&command, current);
-		case OPT_VERSION:
-			phys_version();
-		case OPT_QUIET:
-			phys_set_quiet(true);
-			break;
 		case OPT_DENSITY_FACTOR:
 			o.rule = PHYS_MASS_DENSITY_FACTOR;
 			o.value = positive_arg("--density-factor", optarg);
@@ -397,7 +386,7 @@ run_scale(int argc, char **argv, void *ctx)
 			o.size = size_arg(optarg);
 			break;
 		default:
-			phys_option_error(c, argv, longopts);
+			common_option(c, argv, longopts);
 		}
 	}
 	phys_options_done();
@@ -433,13 +422,6 @@ run_shape(int argc, char **argv, void *ctx)
 	info = phys_shape_info(s.kind);
 	while ((c = getopt_long(argc, argv, ":hqV", longopts, NULL)) != -1) {
 		switch (c) {
-		case OPT_HELP:
-			phys_command_help(&command, current);
-		case OPT_VERSION:
-			phys_version();
-		case OPT_QUIET:
-			phys_set_quiet(true);
-			break;
 		case OPT_DENSITY:
 			density = positive_arg("--density", optarg);
 			break;
@@ -447,7 +429,7 @@ run_shape(int argc, char **argv, void *ctx)
 			mass = positive_arg("--mass", optarg);
 			break;
 		default:
-			phys_option_error(c, argv, longopts);
+			common_option(c, argv, longopts);
 		}
 	}
 	if (argc - optind != info->ndims)
@@ -501,18 +483,11 @@ run_check(int argc, char **argv, void *ctx)
 
 	while ((c = getopt_long(argc, argv, ":hqV", longopts, NULL)) != -1)
 		switch (c) {
-		case OPT_HELP:
-			phys_command_help(&command, current);
-		case OPT_VERSION:
-			phys_version();
-		case OPT_QUIET:
-			phys_set_quiet(true);
-			break;
 		case OPT_RATIO:
 			limit = positive_arg("--ratio", optarg);
 			break;
 		default:
-			phys_option_error(c, argv, longopts);
+			common_option(c, argv, longopts);
 		}
 	if (argc - optind != 1)
 		usage_error("check needs one WORLD");
@@ -547,13 +522,6 @@ run_fix(int argc, char **argv, void *ctx)
 
 	while ((c = getopt_long(argc, argv, ":hiqV", longopts, NULL)) != -1)
 		switch (c) {
-		case OPT_HELP:
-			phys_command_help(&command, current);
-		case OPT_VERSION:
-			phys_version();
-		case OPT_QUIET:
-			phys_set_quiet(true);
-			break;
 		case OPT_DENSITY:
 			o.density = positive_arg("--density", optarg);
 			o.density_given = true;
@@ -574,7 +542,7 @@ run_fix(int argc, char **argv, void *ctx)
 			in_place = true;
 			break;
 		default:
-			phys_option_error(c, argv, longopts);
+			common_option(c, argv, longopts);
 		}
 	phys_options_done();
 	if (o.keep_mass && o.density_given)
@@ -592,20 +560,6 @@ run_fix(int argc, char **argv, void *ctx)
 		phys_report();
 	phys_world_free(&w);
 	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
-}
-
-/* ---- show ---- */
-
-static const char *
-image_terminal(const char *path)
-{
-	const char *dot = strrchr(path, '.');
-
-	if (dot && strcmp(dot, ".png") == 0)
-		return "pngcairo";
-	if (dot && strcmp(dot, ".svg") == 0)
-		return "svg";
-	usage_error("-o: '%s' is neither .png nor .svg", path);
 }
 
 static int
@@ -627,13 +581,6 @@ run_show(int argc, char **argv, void *ctx)
 
 	while ((c = getopt_long(argc, argv, ":ho:qV", longopts, NULL)) != -1)
 		switch (c) {
-		case OPT_HELP:
-			phys_command_help(&command, current);
-		case OPT_VERSION:
-			phys_version();
-		case OPT_QUIET:
-			phys_set_quiet(true);
-			break;
 		case 'o':
 			o.output = optarg;
 			break;
@@ -646,13 +593,14 @@ run_show(int argc, char **argv, void *ctx)
 			script = optarg;
 			break;
 		default:
-			phys_option_error(c, argv, longopts);
+			common_option(c, argv, longopts);
 		}
 	if (!o.output)
 		usage_error("show needs -o FILE.png or -o FILE.svg");
 	if (argc - optind != 1)
 		usage_error("show needs one WORLD");
-	o.terminal = image_terminal(o.output);
+	if (!(o.terminal = phys_inertia_show_terminal(o.output)))
+		usage_error("-o: '%s' is neither .png nor .svg", o.output);
 	if (phys_world_open(&w, argv[optind], false) < 0)
 		return PHYS_EXIT_FAIL;
 	o.title = phys_display_name(argv[optind]);
@@ -680,15 +628,8 @@ main(int argc, char **argv)
 	make_table();
 	opterr = 0;
 	/* Options before the command: only --help, --quiet and --version. */
-	while ((c = getopt_long(argc, argv, "+:hqV", longopts, NULL)) != -1) {
-		if (c == OPT_HELP)
-			phys_command_help(&command, NULL);
-		if (c == OPT_VERSION)
-			phys_version();
-		if (c != OPT_QUIET)
-			phys_option_error(c, argv, longopts);
-		phys_set_quiet(true);
-	}
+	while ((c = getopt_long(argc, argv, "+:hqV", longopts, NULL)) != -1)
+		common_option(c, argv, longopts);
 	if (optind >= argc)
 		usage_error("missing command");
 	if (!(current = phys_command_find(&command, argv[optind])))

@@ -81,11 +81,7 @@ enum {
  * one given to a command that does not take it is named as written here
  * (plot's settings: as given).
  */
-static const struct {
-	unsigned takers;
-	const char *name;
-	const char *text;
-} option_help[] = {
+static const struct phys_option_doc option_help[] = {
 	{ O_PLOT, NULL,
 	    "  --background COLOR     plot: the image's background; 'none' for\n"
 	    "                         transparent (default white)\n" },
@@ -165,6 +161,7 @@ static const struct {
 	    "  --xmin X, --xmax X     plot: the time axis' range\n" },
 	{ O_PLOT, NULL,
 	    "  --ymin Y, --ymax Y     plot: the range of every value axis\n" },
+	{ 0, NULL, NULL }
 };
 
 /* getopt_long values of the long-only options. */
@@ -230,105 +227,10 @@ struct takes {
 	bool need_sel;		/* at least one selector */
 };
 
-static int cmd_filter(int, char **, void *);
-static int cmd_derive(int, char **, void *);
-static int cmd_at(int, char **, void *);
-static int cmd_delta(int, char **, void *);
-static int cmd_diff(int, char **, void *);
-static int cmd_plot(int, char **, void *);
-static int cmd_items(int, char **, void *);
-
-
-#define TAKES(opts, nfixed, need_sel) \
-	(&(const struct takes){ (opts), (nfixed), (need_sel) })
-
-/* The usage lines are also the SYNOPSIS of phys-introspect(1). */
-static const struct phys_subcommand subcommands[] = {
-	{ "filter", cmd_filter,
-	    "phys-introspect filter [OPTION]... SELECTOR...\n", filter_help,
-	    TAKES(O_FILE | O_TABLE | O_SAMPLING | O_SELECTION, 0, true) },
-	{ "derive", cmd_derive,
-	    "phys-introspect derive [OPTION]... [SELECTOR]... NAME=EXPR...\n",
-	    derive_help, TAKES(O_FILE | O_TABLE | O_SAMPLING | O_SELECTION |
-	    O_KEEP, 0, false) },
-	{ "at", cmd_at, "phys-introspect at [OPTION]... T [SELECTOR]...\n",
-	    at_help, TAKES(O_FILE | O_TABLE | O_SELECTION, 1, false) },
-	{ "delta", cmd_delta,
-	    "phys-introspect delta [OPTION]... T1 T2 [SELECTOR]...\n",
-	    delta_help, TAKES(O_FILE | O_TABLE | O_SELECTION, 2, false) },
-	{ "diff", cmd_diff,
-	    "phys-introspect diff [OPTION]... A B [SELECTOR]...\n", diff_help,
-	    TAKES(O_RELTOL | O_TOL | O_SELECTION | O_SERIES, 2, false) },
-	{ "plot", cmd_plot, "phys-introspect plot [OPTION]... SELECTOR...\n",
-	    plot_help, TAKES(O_FILE | O_OUTPUT | O_SAMPLING | O_SELECTION |
-	    O_PLOT, 0, true) },
-	{ "items", cmd_items, "phys-introspect items WORLD [GLOB]...\n",
-	    items_help, TAKES(0, 1, false) },
-	{ NULL, NULL, NULL, NULL, NULL }
-};
-
-/* The help is this command's own: help() below. */
-static const struct phys_command command = {
-	subcommands, "phys-introspect --help | --version\n", NULL
-};
-
-/* The command being run, once its name is read. */
-static const struct phys_subcommand *current;
-
-static const struct takes *
-takes(const struct phys_subcommand *cmd)
-{
-	return cmd->data;
-}
-
-static const char *
-usage_text(void)
-{
-	return phys_command_usage(&command, current);
-}
-
-/* The help of the command being run: its usage, what it does and the
- * options it takes; before one is, every command's usage and option. */
-static _Noreturn void
-help(void)
-{
-	unsigned opts = current ? takes(current)->opts : ~0u;
-	size_t i;
-
-	fputs(usage_text(), stdout);
-	fputs(current ? current->help : "\n", stdout);
-	fputs(current ? "\n" : "Options, with the commands they apply to:\n",
-	    stdout);
-	for (i = 0; i < sizeof option_help / sizeof option_help[0]; i++)
-		if (!option_help[i].takers || (option_help[i].takers & opts))
-			fputs(option_help[i].text, stdout);
-	if (opts & O_SELECTION) {
-		putchar('\n');
-		fputs(selector_help, stdout);
-	}
-	exit(phys_close_stdout());
-}
+static const char *usage_text(void);
 
 /* A usage error: the message, then the usage; exit 2. */
 #define usage_error(...) phys_usage_error(usage_text(), __VA_ARGS__)
-
-static double
-opt_double(const char *opt, const char *arg)
-{
-	return phys_arg_number(usage_text(), opt, arg, -HUGE_VAL, true);
-}
-
-static long
-opt_count(const char *opt, const char *arg)
-{
-	return phys_arg_count(usage_text(), opt, arg, 1);
-}
-
-static double
-opt_nonneg(const char *opt, const char *arg)
-{
-	return phys_arg_number(usage_text(), opt, arg, 0, true);
-}
 
 /* ---- the commands ---------------------------------------------------- */
 
@@ -418,15 +320,92 @@ cmd_items(int argc, char **argv, void *ctx)
 	return rc;
 }
 
-/* ---- command line ---------------------------------------------------- */
+#define TAKES(opts, nfixed, need_sel) \
+	(&(const struct takes){ (opts), (nfixed), (need_sel) })
 
-static void
-add_input(struct cmdline *c, const char *path)
+/* The usage lines are also the SYNOPSIS of phys-introspect(1). */
+static const struct phys_subcommand subcommands[] = {
+	{ "filter", cmd_filter,
+	    "phys-introspect filter [OPTION]... SELECTOR...\n", filter_help,
+	    TAKES(O_FILE | O_TABLE | O_SAMPLING | O_SELECTION, 0, true) },
+	{ "derive", cmd_derive,
+	    "phys-introspect derive [OPTION]... [SELECTOR]... NAME=EXPR...\n",
+	    derive_help, TAKES(O_FILE | O_TABLE | O_SAMPLING | O_SELECTION |
+	    O_KEEP, 0, false) },
+	{ "at", cmd_at, "phys-introspect at [OPTION]... T [SELECTOR]...\n",
+	    at_help, TAKES(O_FILE | O_TABLE | O_SELECTION, 1, false) },
+	{ "delta", cmd_delta,
+	    "phys-introspect delta [OPTION]... T1 T2 [SELECTOR]...\n",
+	    delta_help, TAKES(O_FILE | O_TABLE | O_SELECTION, 2, false) },
+	{ "diff", cmd_diff,
+	    "phys-introspect diff [OPTION]... A B [SELECTOR]...\n", diff_help,
+	    TAKES(O_RELTOL | O_TOL | O_SELECTION | O_SERIES, 2, false) },
+	{ "plot", cmd_plot, "phys-introspect plot [OPTION]... SELECTOR...\n",
+	    plot_help, TAKES(O_FILE | O_OUTPUT | O_SAMPLING | O_SELECTION |
+	    O_PLOT, 0, true) },
+	{ "items", cmd_items, "phys-introspect items WORLD [GLOB]...\n",
+	    items_help, TAKES(0, 1, false) },
+	{ NULL, NULL, NULL, NULL, NULL }
+};
+
+/* The help is this command's own: help() below. */
+static const struct phys_command command = {
+	subcommands, "phys-introspect --help | --version\n", NULL
+};
+
+/* The command being run, once its name is read. */
+static const struct phys_subcommand *current;
+
+static const struct takes *
+takes(const struct phys_subcommand *cmd)
 {
-	c->o.inputs = phys_xrealloc(c->o.inputs, (c->o.ninputs + 1) *
-	    sizeof *c->o.inputs);
-	c->o.inputs[c->o.ninputs++] = path;
+	return cmd->data;
 }
+
+static const char *
+usage_text(void)
+{
+	return phys_command_usage(&command, current);
+}
+
+/* The help of the command being run: its usage, what it does and the
+ * options it takes; before one is, every command's usage and option. */
+static _Noreturn void
+help(void)
+{
+	unsigned opts = current ? takes(current)->opts : ~0u;
+
+	fputs(usage_text(), stdout);
+	fputs(current ? current->help : "\n", stdout);
+	fputs(current ? "\n" : "Options, with the commands they apply to:\n",
+	    stdout);
+	phys_option_docs(option_help, opts);
+	if (opts & O_SELECTION) {
+		putchar('\n');
+		fputs(selector_help, stdout);
+	}
+	exit(phys_close_stdout());
+}
+
+static double
+opt_double(const char *opt, const char *arg)
+{
+	return phys_arg_number(usage_text(), opt, arg, -HUGE_VAL, true);
+}
+
+static long
+opt_count(const char *opt, const char *arg)
+{
+	return phys_arg_count(usage_text(), opt, arg, 1);
+}
+
+static double
+opt_nonneg(const char *opt, const char *arg)
+{
+	return phys_arg_number(usage_text(), opt, arg, 0, true);
+}
+
+/* ---- command line ---------------------------------------------------- */
 
 /* One of plot's settings; a bad value is a usage error. */
 static void
@@ -454,7 +433,7 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		switch (ch) {
 		case 'f':
 			c->given |= O_FILE;
-			add_input(c, optarg);
+			phys_ist_input_add(&c->o, optarg);
 			break;
 		case 'h':
 			help();
@@ -534,32 +513,13 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 	}
 }
 
-/* The first given option that cmd does not take, or NULL. */
-static const char *
-stray_option(const struct phys_subcommand *cmd, unsigned given,
-    const char *plotopt)
-{
-	unsigned opts = takes(cmd)->opts;
-	size_t i;
-
-	for (i = 0; i < sizeof option_help / sizeof option_help[0]; i++)
-		if (option_help[i].name && (given & option_help[i].takers) &&
-		    !(opts & option_help[i].takers))
-			return option_help[i].name;
-	return (given & O_PLOT) && !(opts & O_PLOT) ? plotopt : NULL;
-}
-
 static void
 check_inputs(struct cmdline *c, const struct phys_subcommand *cmd)
 {
-	size_t i, stdins = 0;
+	int stdins = phys_ist_inputs(&c->o);
 
-	if (c->o.ninputs == 0)
-		add_input(c, "-");
-	for (i = 0; i < c->o.ninputs; i++)
-		stdins += strcmp(c->o.inputs[i], "-") == 0;
-	if (stdins > 1)
-		usage_error("standard input can be read only once");
+	if (stdins < 0)
+		usage_error("%s", phys_error());
 	/* items reads a world, and diff its two operands, not the inputs */
 	if (cmd->run == cmd_items) {
 		if (strcmp(c->args[0], "-") == 0)
@@ -573,52 +533,29 @@ check_inputs(struct cmdline *c, const struct phys_subcommand *cmd)
 		phys_stdin_hint("state lines");
 }
 
-/* Shows where in NAME=EXPR the expression went wrong. */
-static _Noreturn void
-expression_error(size_t k, const char *text, const struct phys_expr_error *err)
-{
-	const char *p;
-	size_t i;
-
-	fflush(stdout);
-	fprintf(stderr, "%s: expression %zu, column %zu: %s\n  ",
-	    phys_progname, k, err->column, err->msg);
-	for (p = text; *p; p++)
-		fputc((unsigned char)*p < ' ' ? ' ' : *p, stderr);
-	fputs("\n  ", stderr);
-	for (i = 1; i < err->column; i++)
-		fputc(' ', stderr);
-	fputs("^\n", stderr);
-	exit(PHYS_EXIT_USAGE);
-}
-
-static void
-add_def(struct cmdline *c, const char *text)
-{
-	struct phys_expr_error err;
-	struct phys_ist_def d;
-	size_t i;
-
-	if (phys_ist_def_parse(&d, text, &err) < 0)
-		expression_error(c->o.ndefs + 1, text, &err);
-	for (i = 0; i < c->o.ndefs; i++)
-		if (strcmp(c->o.defs[i].name, d.name) == 0)
-			usage_error("expression %zu: '%s' is defined already "
-			    "by expression %zu", c->o.ndefs + 1, d.name, i + 1);
-	c->o.defs = phys_xrealloc(c->o.defs, (c->o.ndefs + 1) * sizeof *c->o.defs);
-	c->o.defs[c->o.ndefs++] = d;
-}
-
-/* A selector, or for derive NAME=EXPR. */
+/* A selector, or for derive NAME=EXPR: where an expression goes wrong is
+ * shown. */
 static void
 add_operand(struct cmdline *c, const struct phys_subcommand *cmd, const char *s)
 {
-	if (cmd->run == cmd_derive && strchr(s, '='))
-		add_def(c, s);
-	else if (!*s)
+	struct phys_expr_error err;
+	struct phys_buf mark = { 0 };
+	size_t k = c->o.ndefs + 1, same;
+
+	switch (phys_ist_operand(&c->o, s, cmd->run == cmd_derive, &err,
+	    &same)) {
+	case -1:
+		phys_expr_error_mark(&mark, s, &err);
+		fflush(stdout);
+		fprintf(stderr, "%s: expression %zu, column %zu: %s\n%s",
+		    phys_progname, k, err.column, err.msg, mark.s);
+		exit(PHYS_EXIT_USAGE);
+	case -2:
+		usage_error("expression %zu: '%s' is defined already by "
+		    "expression %zu", k, c->o.defs[same].name, same + 1);
+	case -3:
 		usage_error("an empty selector");
-	else
-		phys_ist_sel_add(&c->o.sel, s);
+	}
 }
 
 static int
@@ -642,9 +579,13 @@ load_selection(struct cmdline *c, const struct phys_subcommand *cmd)
 static void
 check_usage(struct cmdline *c, const struct phys_subcommand *cmd)
 {
-	const char *stray = stray_option(cmd, c->given, c->plotopt);
+	unsigned opts = takes(cmd)->opts;
+	const char *stray = phys_option_stray(option_help, c->given, opts);
 	struct phys_ist_sampling *s = &c->o.samp;
 
+	/* plot's settings are named as given */
+	if (!stray && (c->given & O_PLOT) && !(opts & O_PLOT))
+		stray = c->plotopt;
 	if (stray)
 		usage_error("%s: %s does not apply", cmd->name, stray);
 	if ((c->given & O_CSV) && (c->given & O_TSV))
@@ -672,13 +613,7 @@ exit_status(const struct phys_subcommand *cmd, int rc)
 static void
 cmdline_free(struct cmdline *c)
 {
-	size_t i;
-
-	phys_ist_sel_free(&c->o.sel);
-	for (i = 0; i < c->o.ndefs; i++)
-		phys_ist_def_free(&c->o.defs[i]);
-	free(c->o.defs);
-	free(c->o.inputs);
+	phys_ist_opts_free(&c->o);
 	phys_ist_plotopts_free(&c->p);
 	free((char *)c->plotopt);
 }

@@ -431,12 +431,12 @@ static void
 put_support(const struct phys_param *p)
 {
 	size_t i;
-	phys_ode_support how;
+	enum phys_engine_support how;
 
 	for (i = 0; phys_engines[i]; i++) {
 		how = phys_engines[i]->support(p);
 		printf("; %s: %s", phys_engines[i]->name,
-		    how == PHYS_ODE_OTHER ? "another engine's" :
+		    how == PHYS_SUPPORT_OTHER ? "another engine's" :
 		    phys_support_name(how));
 	}
 	fputs(".\n.br\n", stdout);

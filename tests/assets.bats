@@ -19,9 +19,9 @@ setup() {
 	GEN="$BATS_FILE_TMPDIR/gen"
 }
 
-# world FILE GEOMETRY: a static model of GEOMETRY (on line 6) and a ball
+# drop_world FILE GEOMETRY: a static model of GEOMETRY (on line 6) and a ball
 # dropped above it, with an "ode" and a "bullet" profile.
-world() {
+drop_world() {
 	cat > "$1" <<EOF
 <?xml version="1.0"?>
 <sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
@@ -38,7 +38,7 @@ EOF
 }
 
 mesh() {
-	world "$TMP/w.sdf" "<mesh><uri>$1</uri>${2:+<submesh><name>$2</name></submesh>}</mesh>"
+	drop_world "$TMP/w.sdf" "<mesh><uri>$1</uri>${2:+<submesh><name>$2</name></submesh>}</mesh>"
 }
 
 # refused CMD... : status 1 and stderr "PROG: w.sdf:6: $want", where want
@@ -47,13 +47,6 @@ refused() {
 	run -1 --separate-stderr timeout 60 "$@"
 	[[ "$stderr" == ${1}": $TMP/w.sdf:6: "$want ]] || fail "$*: $stderr"
 	[ -z "$output" ]
-}
-
-# max_rss_kb CMD...: run CMD (status ignored), print its peak resident set
-# (its reaped children, the mesh decoder among them, included).
-max_rss_kb() {
-	/usr/bin/time -f %M -o "$TMP/rss" "$@" >/dev/null 2>"$TMP/err" || true
-	tail -1 "$TMP/rss"
 }
 
 # collada FILE BODY: a Collada document of one triangle (geometry "g",
@@ -261,7 +254,7 @@ skin_crash() {
 # ---- terrain ----
 
 heightmap() {
-	world "$TMP/w.sdf" "<heightmap><uri>$1</uri>${2:+<size>$2</size>}${3:+<pos>$3</pos>}</heightmap>"
+	drop_world "$TMP/w.sdf" "<heightmap><uri>$1</uri>${2:+<size>$2</size>}${3:+<pos>$3</pos>}</heightmap>"
 }
 
 @test "terrain with a NaN or 1e308 pixel size, elevations of +-1e308, a size or pos of 1e308: refused under ODE and Bullet" {

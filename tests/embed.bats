@@ -1,12 +1,31 @@
 #!/usr/bin/env bats
 # Embedding: phys.h driven from C. The programs are examples/*.c, built
-# with every build ($PHYS_BIN/examples); the install test builds one again
-# against an installed copy found through pkg-config.
+# with every build ($PHYS_BIN/examples); the install tests install the
+# library of that same build (its pub/libphys.a, as make install-lib does
+# with B set to it) and build programs against the copy, found through
+# pkg-config.
 
 load helper
 
 ROOT="$BATS_TEST_DIRNAME/.."
 EX="$PHYS_BIN/examples"
+B=$(cd "$PHYS_BIN" && pwd)
+
+# install_lib DESTDIR: make install-lib of the build under test, under
+# DESTDIR with PREFIX=/usr. Its library is installed as built (-o: never
+# made again here, not with other flags than its own).
+install_lib() {
+	make -s -C "$ROOT" install-lib B="$B" DESTDIR="$1" PREFIX=/usr -o "$B/pub/libphys.a"
+}
+
+# san_flags: what a program linked with the build's library needs beyond
+# pkg-config's flags: the sanitizers' runtimes for a sanitized build
+# (make check's build/asan), whose objects call them.
+san_flags() {
+	if nm "$B/pub/libphys.a" | grep -q ' U __[a-z]*san_'; then
+		echo -fsanitize=address,undefined
+	fi
+}
 
 # The numbers of one item after T seconds, one per line, as the API
 # reads them ...
@@ -222,10 +241,11 @@ EOF
 	assert_output "drive: warning: ode.solver.precon_iters is set but has no effect with ODE (kept as given)"
 }
 
-@test "make install: phys.h, libphys.a and libphys.pc build a program with pkg-config" {
+@test "make install-lib: the build's phys.h, libphys.a and libphys.pc build a program with pkg-config" {
 	local d="$BATS_TEST_TMPDIR/root"
-	run make -s -C "$ROOT" install DESTDIR="$d" PREFIX=/usr
+	run install_lib "$d"
 	assert_success
+	cmp "$B/pub/libphys.a" "$d/usr/lib/libphys.a"
 	[ -f "$d/usr/include/phys.h" ] || fail "no phys.h"
 	[ -f "$d/usr/lib/libphys.a" ] || fail "no libphys.a"
 	[ -f "$d/usr/lib/pkgconfig/libphys.pc" ] || fail "no libphys.pc"
@@ -236,7 +256,7 @@ EOF
 	# Only the installed copy: the sources are copied away from lib/.
 	cp "$ROOT/examples/drop.c" "$BATS_TEST_TMPDIR/"
 	run cc -std=c99 -Wall -Wextra -Werror -pedantic -o "$BATS_TEST_TMPDIR/drop" \
-	    "$BATS_TEST_TMPDIR/drop.c" $flags
+	    "$BATS_TEST_TMPDIR/drop.c" $flags $(san_flags)
 	assert_success
 	run "$BATS_TEST_TMPDIR/drop"
 	assert_success
@@ -249,7 +269,7 @@ EOF
 
 @test "the installed library defines phys.h's functions and no other name" {
 	local d="$BATS_TEST_TMPDIR/root"
-	make -s -C "$ROOT" install DESTDIR="$d" PREFIX=/usr >/dev/null
+	install_lib "$d" >/dev/null
 	declared=$(grep -v '^typedef' "$d/usr/include/phys.h" |
 		grep -o '^[a-z].*[ *]phys_[a-z0-9_]*(' | grep -o 'phys_[a-z0-9_]*(' |
 		tr -d '(' | sort)
@@ -282,7 +302,7 @@ EOF
 
 @test "the API's contract: counts, cut text, codes, one run per world" {
 	local d="$BATS_TEST_TMPDIR/root"
-	make -s -C "$ROOT" install DESTDIR="$d" PREFIX=/usr >/dev/null
+	install_lib "$d" >/dev/null
 	export PKG_CONFIG_PATH="$d/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$d"
 	cat >"$BATS_TEST_TMPDIR/contract.c" <<-'EOF2'
 	#include <math.h>
@@ -346,7 +366,7 @@ EOF
 	}
 	EOF2
 	run cc -std=c99 -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/contract" \
-	    "$BATS_TEST_TMPDIR/contract.c" $(pkg-config --cflags --libs libphys)
+	    "$BATS_TEST_TMPDIR/contract.c" $(pkg-config --cflags --libs libphys) $(san_flags)
 	assert_success
 	run "$BATS_TEST_TMPDIR/contract"
 	assert_output "0 failed"

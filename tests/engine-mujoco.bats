@@ -1,23 +1,18 @@
 #!/usr/bin/env bats
-# The MuJoCo engine: its <mujoco> block, switching to and from it, a
-# kinematic loop, joints and couplings as MuJoCo equalities, contact
-# friction and softness from the surfaces, meshes as convex hulls, and
-# what it refuses or warns about. The closed-form suite runs on it in
-# tests/engines.bats.
+# The MuJoCo engine: its integrators, its model made again for a new
+# joint axis, joints and couplings as MuJoCo equalities, contact friction
+# and softness from the surfaces, meshes as convex hulls, and what it
+# refuses. What every engine does (the closed-form cases, a kinematic
+# loop, switching, its parameters reaching it) is checked under it in
+# tests/engine-conformance.bats.
 
 load helper
 
 CF="$WORLDS/closed_forms.sdf"
 
-# at FILE T ITEM FIELD: the value at time T.
-at() {
-	jq -r --argjson t "$2" --arg i "$3" --arg f "$4" 'select(.t == $t) |
-	    .items[$i] | if type == "array" then .[($f|tonumber)] else .[$f] end' "$1"
-}
-
-# world PROFILE_EXTRA MODELS: an SDF 1.7 world of g = 9.81 with a ground
+# mujoco_world PROFILE_EXTRA MODELS: an SDF 1.7 world of g = 9.81 with a ground
 # plane and a MuJoCo profile (and an ODE one), h = 1 ms.
-world() {
+mujoco_world() {
 	cat <<SDF
 <?xml version="1.0"?>
 <sdf version="1.7"><world name="w"><gravity>0 0 -9.81</gravity>
@@ -30,18 +25,14 @@ $2
 SDF
 }
 
-# body NAME X Z MASS I GEOMETRY [SURFACE]: a free link.
-body() {
+# free_body NAME X Z MASS I GEOMETRY [SURFACE]: a free link.
+free_body() {
 	echo "<model name=\"$1\"><pose>$2 0 $3 0 0 0</pose><link name=\"link\">
 <inertial><mass>$4</mass><inertia><ixx>$5</ixx><iyy>$5</iyy><izz>$5</izz></inertia></inertial>
 <collision name=\"c\"><geometry>$6</geometry>${7:+<surface>$7</surface>}</collision></link></model>"
 }
 
-@test "the <mujoco> block reaches MuJoCo: the engine record, RK4's exact free fall, a bad value refused at its line" {
-	phys-step -p mujoco -n 0 -s mujoco.solver=PGS -s mujoco.iterations=33 \
-	    -s mujoco.cone=elliptic -s mujoco.impratio=2 -s mujoco.noslip_iterations=4 "$CF" 2>/dev/null > "$TMP/o"
-	[ "$(jq -c '.engine | [.integrator, .solver, .iterations, .cone, .impratio, .noslip_iterations]' "$TMP/o")" = \
-	    '["Euler","PGS",33,"elliptic",2,4]' ]
+@test "MuJoCo's integrators: Euler's free fall z0 - g h^2 n (n + 1) / 2 at 1 and 2 ms, RK4's exact; a bad value refused at its line" {
 	# Euler (semi-implicit) falls g h^2 n (n + 1) / 2; RK4 is exact for a
 	# constant force: g t^2 / 2
 	phys-step -p mujoco -t 1 -e 1000 -i 'fall::link/pose' "$CF" 2>/dev/null | tail -1 > "$TMP/e"
@@ -51,52 +42,10 @@ body() {
 	# a step of 2 ms: 500 of them
 	phys-step -p mujoco -t 1 -e 500 -s max_step_size=0.002 -i 'fall::link/pose' "$CF" 2>/dev/null | tail -1 > "$TMP/h"
 	near "$(jq '.items["fall::link/pose"].z' "$TMP/h")" "$(awk 'BEGIN { printf "%.15f", 30 - 9.81 * 4e-6 * 500 * 501 / 2 }')" 1e-9
-	world '<mujoco><cone>circular</cone></mujoco>' "" > "$TMP/w.sdf"
+	mujoco_world '<mujoco><cone>circular</cone></mujoco>' "" > "$TMP/w.sdf"
 	run phys-step -n 1 "$TMP/w.sdf"
 	assert_failure 1
 	assert_output --partial "w.sdf:3: mujoco.cone: \"circular\" is not one of pyramidal, elliptic"
-}
-
-@test "switching engines mid-run: a fall goes on to 1e-9 and a pendulum keeps its energy (ODE and Bullet to MuJoCo and back)" {
-	local pair from to
-	for pair in "ode mujoco" "mujoco ode" "bullet mujoco" "mujoco bullet"; do
-		set -- $pair
-		from=$1 to=$2
-		echo "{\"t\":0.4,\"preset\":\"$to\"}" > "$TMP/sw"
-		phys-step -p "$from" -t 1 -e 100 -c "$TMP/sw" -i 'fall::link/pose' \
-		    -i 'fall::link/linear_vel' "$CF" 2>/dev/null > "$TMP/o"
-		[ "$(jq -r 'select(.t == 0.4) | .preset' "$TMP/o")" = "$to" ]
-		near "$(at "$TMP/o" 1 fall::link/pose z)" \
-		    "$(awk 'BEGIN { printf "%.15f", 30 - 9.81 * 1e-6 * 1000 * 1001 / 2 }')" 1e-9
-		near "$(at "$TMP/o" 1 fall::link/linear_vel z)" -9.81 1e-9
-		# the pendulum swings on through the switch at t = 1.3 s with
-		# the energy it had: within 1e-5 of its 14.72 J throughout
-		echo "{\"t\":1.3,\"preset\":\"$to\"}" > "$TMP/sw"
-		phys-step -p "$from" -t 2.5 -r 100 -c "$TMP/sw" -i 'pendulum/kinetic_energy' \
-		    -i 'pendulum/potential_energy' -i 'pendulum::pivot/position' "$CF" 2>/dev/null > "$TMP/p"
-		jq -r '.items | .["pendulum/kinetic_energy"] + .["pendulum/potential_energy"]' "$TMP/p" |
-		    awk 'NR == 1 { e0 = $1 } { d = $1 - e0; if (d < 0) d = -d; if (d > m) m = d }
-			END { if (m > 3e-5) { print "energy drifts by " m; exit 1 } }'
-		# and no jump in the joint's angle at the switch
-		jq -r '.items["pendulum::pivot/position"][0]' "$TMP/p" |
-		    awk 'NR > 1 { d = $1 - p; if (d < 0) d = -d; if (d > m) m = d } { p = $1 }
-			END { exit !(m < 0.004) }'
-	done
-}
-
-@test "a four-bar linkage keeps its loop closed: |BC| = b from the crank's and rocker's angles, under MuJoCo, Bullet and ODE" {
-	local p
-	for p in mujoco bullet ode; do
-		phys-step -p "$p" -t 2 -r 100 -i 'fourbar::*/position' "$WORLDS/fourbar.sdf" 2>/dev/null > "$TMP/$p"
-		closure "$TMP/$p" > "$TMP/c"
-		echo "$p: $(cat "$TMP/c")"
-		# within 0.3 mm of the closed form while the crank turns through
-		# more than a radian
-		awk '{ exit !($1 < 3e-4 && $2 > 1) }' "$TMP/c"
-	done
-	# MuJoCo joins the loop with an equality weld, where the tree is cut:
-	# the loop joint's own angle is measured as the others are
-	[ "$(jq -r '.items["fourbar::loop/position"] | length' "$TMP/mujoco" | sort -u)" = 1 ]
 }
 
 @test "a new joint axis during a run makes MuJoCo's model again where the links are: the four-bar goes on, a pendulum turned onto a new axis stays as under ODE" {
@@ -121,37 +70,16 @@ body() {
 	near "$(at "$TMP/mujoco" 1.5 pendulum::bob/pose roll)" "$(at "$TMP/mujoco" 1 pendulum::bob/pose roll)" 1e-9
 }
 
-# Two links under a revolute joint to the world, the lower hanging from
-# the upper by a joint of type $1 whose parent is $2 and child $3.
-double_pendulum() {
-	cat <<SDF
-<?xml version="1.0"?>
-<sdf version="1.7"><world name="w"><gravity>0 0 -9.81</gravity>
-<physics name="ode" type="ode"><max_step_size>0.001</max_step_size><ode><solver><type>world</type></solver></ode></physics>
-<physics name="mujoco" type="mujoco"><max_step_size>0.001</max_step_size></physics>
-<model name="m">
-<link name="B"><pose>0 0.2 1.5 0.4 0 0</pose>
-<inertial><mass>1</mass><inertia><ixx>0.02</ixx><iyy>0.02</iyy><izz>0.01</izz></inertia></inertial></link>
-<link name="A"><pose>0.3 0.4 0.6 0.2 0.5 0</pose>
-<inertial><mass>2</mass><pose>0 0 -0.2 0 0 0</pose><inertia><ixx>0.03</ixx><iyy>0.02</iyy><izz>0.01</izz><ixy>0.001</ixy></inertia></inertial></link>
-<joint name="top" type="revolute"><parent>world</parent><child>B</child>
-<pose>0 0 0.5 0 0 0</pose><axis><xyz>1 0 0</xyz></axis></joint>
-<joint name="knee" type="$1"><parent>$2</parent><child>$3</child>
-<pose relative_to="B">0 0 -0.5 0 0 0</pose><axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
-</model></world></sdf>
-SDF
-}
-
 @test "universal and revolute2 joints turn as under ODE (first axis with the child), whichever link the tree holds first" {
 	local type dir
 	for type in universal revolute2; do
 		for dir in "A B" "B A"; do
-			double_pendulum $type $dir > "$TMP/w.sdf"
+			double_pendulum mujoco $type $dir > "$TMP/w.sdf"
 			for p in ode mujoco; do
 				phys-step -p $p -t 0.3 -r 10 -i 'm::*/position' "$TMP/w.sdf" 2>/dev/null | tail -1 |
 				    jq -r '.items | [.["m::top/position"][0], .["m::knee/position"][]] | @tsv' > "$TMP/$p"
 			done
-			echo "$type, parent $1: ode $(cat "$TMP/ode"), mujoco $(cat "$TMP/mujoco")"
+			echo "$type, parent and child $dir: ode $(cat "$TMP/ode"), mujoco $(cat "$TMP/mujoco")"
 			paste "$TMP/ode" "$TMP/mujoco" | awk '{ for (i = 1; i <= 3; i++) { d = $i - $(i + 3)
 			    if (d < 0) d = -d; if (d > 0.005) bad = 1 } } END { exit bad }'
 		done
@@ -223,10 +151,10 @@ SDF
 @test "contact friction: mu along fdir1 and mu2 across it, torsional friction mu r N, MuJoCo's rolling friction" {
 	local box='<box><size>0.2 0.2 0.2</size></box>' ball='<sphere><radius>0.1</radius></sphere>'
 	local aniso='<friction><ode><mu>0.5</mu><mu2>0.25</mu2><fdir1>1 0 0</fdir1></ode></friction>'
-	world "" "$(body alongx 0 0.1 1 0.0066667 "$box" "$aniso")
-$(body alongy 5 0.1 1 0.0066667 "$box" "$aniso")
-$(body spin 10 0.1 1 0.004 "$ball" '<friction><torsional><coefficient>0.5</coefficient><patch_radius>0.02</patch_radius></torsional></friction>')
-$(body roll 15 0.1 1 0.004 "$ball" '<friction><mujoco><rolling>0.005</rolling></mujoco></friction>')" > "$TMP/w.sdf"
+	mujoco_world "" "$(free_body alongx 0 0.1 1 0.0066667 "$box" "$aniso")
+$(free_body alongy 5 0.1 1 0.0066667 "$box" "$aniso")
+$(free_body spin 10 0.1 1 0.004 "$ball" '<friction><torsional><coefficient>0.5</coefficient><patch_radius>0.02</patch_radius></torsional></friction>')
+$(free_body roll 15 0.1 1 0.004 "$ball" '<friction><mujoco><rolling>0.005</rolling></mujoco></friction>')" > "$TMP/w.sdf"
 	printf '%s\n' '{"t":0,"name":"alongx::link/linear_vel","value":{"x":2,"y":0,"z":0}}' \
 	    '{"t":0,"name":"alongy::link/linear_vel","value":{"x":0,"y":2,"z":0}}' \
 	    '{"t":0,"name":"spin::link/angular_vel","value":{"x":0,"y":0,"z":10}}' \
@@ -246,19 +174,19 @@ $(body roll 15 0.1 1 0.004 "$ball" '<friction><mujoco><rolling>0.005</rolling></
 @test "contact softness: solref and solimp give MuJoCo's sag (1 - d) g T^2, kp and kd its direct form; collide_without_contact and the bitmasks" {
 	local ball='<sphere><radius>0.1</radius></sphere>' flat='<solimp><dmin>0.9</dmin><dmax>0.9</dmax></solimp>'
 	# the surfaces' time constants 0.02 and 0.04 s mix to 0.03
-	world "" "$(body s 0 0.1 3 0.004 "$ball" "<contact><mujoco><solref><timeconst>0.04</timeconst></solref>$flat</mujoco></contact>")" \
+	mujoco_world "" "$(free_body s 0 0.1 3 0.004 "$ball" "<contact><mujoco><solref><timeconst>0.04</timeconst></solref>$flat</mujoco></contact>")" \
 	    "<surface><contact><mujoco><solref><timeconst>0.02</timeconst></solref>$flat</mujoco></contact></surface>" > "$TMP/w.sdf"
 	phys-step -t 2 -r 1 -i 's::link/pose' "$TMP/w.sdf" | tail -1 > "$TMP/o"
 	near "$(jq '.items["s::link/pose"].z' "$TMP/o")" "$(awk 'BEGIN { printf "%.12f", 0.1 - 0.1 * 9.81 * 0.03^2 }')" 1e-7
 	# kp 500 N/m (in series with the ground's 1e12) on 2 kg: (1 - d) g m / kp
-	world "" "$(body k 0 0.1 2 0.004 "$ball" "<contact><ode><kp>500</kp><kd>40</kd></ode><mujoco>$flat</mujoco></contact>")" \
+	mujoco_world "" "$(free_body k 0 0.1 2 0.004 "$ball" "<contact><ode><kp>500</kp><kd>40</kd></ode><mujoco>$flat</mujoco></contact>")" \
 	    "<surface><contact><mujoco>$flat</mujoco></contact></surface>" > "$TMP/k.sdf"
 	phys-step -t 3 -r 1 -i 'k::link/pose' "$TMP/k.sdf" | tail -1 > "$TMP/o"
 	near "$(jq '.items["k::link/pose"].z' "$TMP/o")" "$(awk 'BEGIN { printf "%.12f", 0.1 - 0.1 * 9.81 * 2 / 500 }')" 1e-6
 	# without contact: it falls through, its contact counted; with no
 	# category and no collide bits: it falls through uncounted
-	world "" "$(body ghost 0 0.1 1 0.004 "$ball" '<contact><collide_without_contact>true</collide_without_contact></contact>')
-$(body masked 5 0.1 1 0.004 "$ball" '<contact><collide_bitmask>0</collide_bitmask><category_bitmask>0</category_bitmask></contact>')" > "$TMP/c.sdf"
+	mujoco_world "" "$(free_body ghost 0 0.1 1 0.004 "$ball" '<contact><collide_without_contact>true</collide_without_contact></contact>')
+$(free_body masked 5 0.1 1 0.004 "$ball" '<contact><collide_bitmask>0</collide_bitmask><category_bitmask>0</category_bitmask></contact>')" > "$TMP/c.sdf"
 	phys-step -t 0.1 -r 100 -i '*::link/pose' -i contacts "$TMP/c.sdf" > "$TMP/o"
 	[ "$(jq '.items.contacts' "$TMP/o" | sort -g | tail -1)" -eq 1 ]
 	[ "$(at "$TMP/o" 0.1 ghost::link/pose z | awk '{ print ($1 < 0.06) }')" = 1 ]
@@ -277,12 +205,12 @@ $(body masked 5 0.1 1 0.004 "$ball" '<contact><collide_bitmask>0</collide_bitmas
 		printf "f %d %d %d\nf %d %d %d\n", i, j, j + 6, i, j + 6, i + 6 } }' >> "$TMP/l.obj"
 	printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n' > "$TMP/flat.obj"
 	local mesh="<mesh><uri>$TMP/cube.obj</uri><scale>0.2 0.2 0.2</scale></mesh>"
-	world "" "$(body cube 0 0.5 1 0.0067 "$mesh")
-$(body l1 5 1 1 0.0067 "<mesh><uri>$TMP/l.obj</uri><scale>0.2 0.2 0.2</scale></mesh>")
-$(body l2 8 1 1 0.0067 "<mesh><uri>$TMP/l.obj</uri><scale>0.2 0.2 0.2</scale></mesh>")
+	mujoco_world "" "$(free_body cube 0 0.5 1 0.0067 "$mesh")
+$(free_body l1 5 1 1 0.0067 "<mesh><uri>$TMP/l.obj</uri><scale>0.2 0.2 0.2</scale></mesh>")
+$(free_body l2 8 1 1 0.0067 "<mesh><uri>$TMP/l.obj</uri><scale>0.2 0.2 0.2</scale></mesh>")
 <model name=\"wall\"><pose>12 0 0 0 0 0</pose><static>true</static><link name=\"link\"><collision name=\"c\"><geometry><polyline><point>0 0</point><point>2 0</point><point>2 1</point><point>1 1</point><point>1 2</point><point>0 2</point><height>0.3</height></polyline></geometry></collision></link></model>
-$(body onl 12.5 1 1 0.0067 '<box><size>0.2 0.2 0.2</size></box>')
-$(body notch 13.5 1 1 0.0067 '<box><size>0.2 0.2 0.2</size></box>')" |
+$(free_body onl 12.5 1 1 0.0067 '<box><size>0.2 0.2 0.2</size></box>')
+$(free_body notch 13.5 1 1 0.0067 '<box><size>0.2 0.2 0.2</size></box>')" |
 	    sed 's|<pose>12.5 0 1|<pose>12.5 1.5 1|; s|<pose>13.5 0 1|<pose>13.5 1.5 1|' > "$TMP/w.sdf"
 	phys-step -t 2 -r 1 -i '*::link/pose' "$TMP/w.sdf" > "$TMP/o" 2> "$TMP/err"
 	cat "$TMP/err"
@@ -298,7 +226,7 @@ $(body notch 13.5 1 1 0.0067 '<box><size>0.2 0.2 0.2</size></box>')" |
 	near "$(at "$TMP/o" 2 onl::link/pose z)" 0.4 0.005
 	near "$(at "$TMP/o" 2 notch::link/pose z)" 0.1 0.001
 	# a flat mesh has no hull: refused at its line, or skipped
-	world "" "$(body f 0 1 1 0.0067 "<mesh><uri>$TMP/flat.obj</uri></mesh>")" > "$TMP/f.sdf"
+	mujoco_world "" "$(free_body f 0 1 1 0.0067 "<mesh><uri>$TMP/flat.obj</uri></mesh>")" > "$TMP/f.sdf"
 	run phys-step -n 1 "$TMP/f.sdf"
 	assert_failure 1
 	assert_output --partial "f.sdf:9: collision 'f::link::c': its mesh is flat: MuJoCo collides a mesh's convex hull"
@@ -315,8 +243,8 @@ def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zl
 open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
     chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
 PY
-	world "" "<model name=\"t\"><static>true</static><link name=\"link\"><collision name=\"c\"><geometry><heightmap><uri>$TMP/ramp.png</uri><size>8 8 2</size></heightmap></geometry></collision></link></model>
-$(body ball 30 2 1 0.004 '<sphere><radius>0.1</radius></sphere>')" | sed 's|<pose>30 0 2|<pose>1 0 2|' > "$TMP/h.sdf"
+	mujoco_world "" "<model name=\"t\"><static>true</static><link name=\"link\"><collision name=\"c\"><geometry><heightmap><uri>$TMP/ramp.png</uri><size>8 8 2</size></heightmap></geometry></collision></link></model>
+$(free_body ball 30 2 1 0.004 '<sphere><radius>0.1</radius></sphere>')" | sed 's|<pose>30 0 2|<pose>1 0 2|' > "$TMP/h.sdf"
 	phys-step -t 1.5 -r 10 -i 'ball::link/pose' "$TMP/h.sdf" > "$TMP/o"
 	y=$(at "$TMP/o" 1.5 ball::link/pose y)
 	awk -v y="$y" 'BEGIN { exit !(y < -0.3) }'
@@ -345,16 +273,13 @@ SDF
 	# h c / I = 10
 	rel "$(at "$TMP/o" 0.003 r::j/velocity 0)" "$(awk 'BEGIN { printf "%.17g", 1 / 11^3 }')" 1e-9
 	# 1 kg and 1 kg of armature on 100 N/m
-	jq -r '[.t, .items["s::j/position"][0] - 0.1] | @tsv' "$TMP/o" | awk 'NR > 1 && p > 0 && $2 <= 0 {
-		tc = pt + (0 - p) * ($1 - pt) / ($2 - p); if (first == "") first = tc; else { last = tc; n++ } }
-		{ pt = $1; p = $2 } END { printf "%.9g\n", (last - first) / n }' > "$TMP/T"
-	rel "$(cat "$TMP/T")" "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(2 / 100) }')" 0.01
+	rel "$(series "$TMP/o" s::j/position 0 | period 0.1)" "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(2 / 100) }')" 0.01
 }
 
 @test "kinematic links move at their velocity (and fall once dynamic), gravity switches off, velocity_decay takes its share each step; a divergence names the body" {
-	world "" "$(body k 0 1 1 0.004 '<box><size>0.2 0.2 0.2</size></box>')
-$(body nog 3 1 2 0.004 '<sphere><radius>0.1</radius></sphere>')
-$(body decay 6 1 2 0.004 '<sphere><radius>0.1</radius></sphere>')" |
+	mujoco_world "" "$(free_body k 0 1 1 0.004 '<box><size>0.2 0.2 0.2</size></box>')
+$(free_body nog 3 1 2 0.004 '<sphere><radius>0.1</radius></sphere>')
+$(free_body decay 6 1 2 0.004 '<sphere><radius>0.1</radius></sphere>')" |
 	    sed 's|<model name="k"><pose>0 0 1 0 0 0</pose><link name="link">|&<kinematic>true</kinematic>|;
 		s|<model name="nog"><pose>3 0 1 0 0 0</pose><link name="link">|&<gravity>false</gravity>|;
 		s|<model name="decay"><pose>6 0 1 0 0 0</pose><link name="link">|&<gravity>false</gravity><velocity_decay><linear>0.01</linear></velocity_decay>|' > "$TMP/w.sdf"
@@ -383,7 +308,7 @@ $(body decay 6 1 2 0.004 '<sphere><radius>0.1</radius></sphere>')" |
 SDF
 	run phys-step -t 1 "$TMP/d.sdf"
 	assert_failure 1
-	assert_output --partial "simulation diverged: body 'm::link' has a non-finite state at t="
+	assert_output --regexp "simulation diverged: body 'm::link' moves at [^ ]+ m/s and [^ ]+ rad/s at t=[^ ]+, faster than any body; likely cause: joint 'm::j' "
 }
 
 @test "a plank on twenty static cubes: more contacts than MuJoCo was given room for, none dropped" {
@@ -393,8 +318,8 @@ SDF
 			cubes="$cubes<collision name=\"c$i$j\"><pose>$(awk -v i=$i -v j=$j 'BEGIN { print -0.9 + 0.2 * i, -0.15 + 0.3 * j }') 0.05 0 0 0</pose><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision>"
 		done
 	done
-	world "" "<model name=\"bed\"><static>true</static><link name=\"link\">$cubes</link></model>
-$(body plank 0 0.2 5 0.1 '<box><size>2 0.5 0.1</size></box>')" > "$TMP/w.sdf"
+	mujoco_world "" "<model name=\"bed\"><static>true</static><link name=\"link\">$cubes</link></model>
+$(free_body plank 0 0.2 5 0.1 '<box><size>2 0.5 0.1</size></box>')" > "$TMP/w.sdf"
 	phys-step -t 1 -r 2 -i 'plank::link/pose' -i contacts "$TMP/w.sdf" > "$TMP/o"
 	# four corners on each cube: 80 contacts (room was made for 74)
 	[ "$(jq 'select(.t == 1) | .items.contacts' "$TMP/o")" -eq 80 ]
@@ -402,16 +327,8 @@ $(body plank 0 0.2 5 0.1 '<box><size>2 0.5 0.1</size></box>')" > "$TMP/w.sdf"
 	near "$(at "$TMP/o" 1 plank::link/pose roll)" 0 1e-4
 }
 
-@test "MuJoCo: what it cannot honour is kept and warned about once, other engines' blocks are theirs; phys-sdf check names its blocks as phys's own" {
-	run phys-step -p mujoco -n 2 -s 'limit::hinge/axis.limit.effort=5' -s bullet.solver.iters=9 "$CF"
-	assert_success
-	[ "$(grep -c 'axis.limit.effort is set but has no effect with MuJoCo' <<<"$output")" -eq 1 ]
-	[[ "$output" == *"bullet parameters are for another engine and have no effect with MuJoCo"* ]]
-	# ODE's surface friction is MuJoCo's too, not another engine's
-	[[ "$output" != *"surface.friction.ode"* ]]
-	run phys-step -p ode -n 2 -s mujoco.iterations=9 "$CF"
-	[ "$(grep -c 'mujoco parameters are for another engine and have no effect with ODE' <<<"$output")" -eq 1 ]
-	world '<mujoco><itrations>5</itrations><cone>elliptic</cone></mujoco>' "" > "$TMP/w.sdf"
+@test "phys-sdf check names MuJoCo's block as phys's own and its misspellings; phys-param names its values MuJoCo's alone" {
+	mujoco_world '<mujoco><itrations>5</itrations><cone>elliptic</cone></mujoco>' "" > "$TMP/w.sdf"
 	run phys-sdf check "$TMP/w.sdf"
 	assert_failure 1
 	assert_line --partial '"line":3,"severity":"warning","message":"<mujoco> in <physics> is phys'\''s own block for its mujoco engine, not SDFormat: other readers ignore it"'
@@ -421,7 +338,7 @@ $(body plank 0 0.2 5 0.1 '<box><size>2 0.5 0.1</size></box>')" > "$TMP/w.sdf"
 	    "\(.ode) \(.bullet) \(.mujoco)"' | tr '\n' ' ')" = "other other native native native native " ]
 }
 
-@test "phys-preset add --engine mujoco carries the step, iterations and friction cone over, and back; MuJoCo's output is byte-identical run to run" {
+@test "phys-preset add --engine mujoco carries the step, iterations and friction cone over, and back" {
 	phys-preset add --engine mujoco --copy accurate mj ode.solver.friction_model=cone_model "$WORLDS/box_stack.sdf" > "$TMP/a.sdf" 2> "$TMP/err"
 	grep -q "profile 'accurate': no mujoco counterpart, not carried over: ode.solver.type" "$TMP/err"
 	[ "$(phys-param get -p mj max_step_size mujoco.iterations mujoco.cone "$TMP/a.sdf" | jq -r .value | tr '\n' ' ')" = \
@@ -432,9 +349,6 @@ $(body plank 0 0.2 5 0.1 '<box><size>2 0.5 0.1</size></box>')" > "$TMP/w.sdf"
 	[ "$(phys-param get -p back ode.solver.iters ode.solver.friction_model "$TMP/c.sdf" | jq -r .value | tr '\n' ' ')" = \
 	    "7 cone_model " ]
 	[ ! -s "$TMP/err" ]
-	phys-step -p mujoco -t 0.5 -r 100 -i '*::*/pose' "$CF" > "$TMP/1" 2>/dev/null
-	phys-step -p mujoco -t 0.5 -r 100 -i '*::*/pose' "$CF" > "$TMP/2" 2>/dev/null
-	cmp "$TMP/1" "$TMP/2"
 }
 
 @test "Gazebo's worlds under a MuJoCo profile: its pendulums swing as under ODE, the friction pyramid's boxes slide as far in every direction on an elliptic cone" {

@@ -38,12 +38,6 @@ big_world() {
 		print "</world>\n</sdf>" }'
 }
 
-# max_rss_kb CMD...: run CMD (status ignored), print its peak resident set.
-max_rss_kb() {
-	/usr/bin/time -f %M -o "$TMP/rss" "$@" >/dev/null 2>"$TMP/err" || true
-	tail -1 "$TMP/rss"
-}
-
 # As an unprivileged user, or skip.
 as_nobody() {
 	setpriv --reuid=nobody --regid=nogroup --clear-groups -- env PATH="$PATH" "$@"

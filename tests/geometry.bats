@@ -27,8 +27,8 @@ last() {
 	tail -1 "$TMP/out" | jq -r --arg i "$1" --arg f "$2" '.items[$i][$f]'
 }
 
-# world FILE BODY...: a world with a ground plane (mu 0.5) and models.
-world() {
+# ground_world FILE BODY...: a world with a ground plane (mu 0.5) and models.
+ground_world() {
 	local f=$1
 	shift
 	cat > "$f" <<EOF
@@ -53,7 +53,7 @@ body() {
 }
 
 @test "a cube mesh rests at half its side and slides v^2 / (2 mu g)" {
-	world "$TMP/w.sdf" "$(body cube '0 0 0.7 0 0 0' "<mesh><uri>$GEN/cube.stl</uri></mesh>")"
+	ground_world "$TMP/w.sdf" "$(body cube '0 0 0.7 0 0 0' "<mesh><uri>$GEN/cube.stl</uri></mesh>")"
 	echo '{"t":1,"name":"cube::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > "$TMP/ctl"
 	phys-step -t 2.5 -r 100 -c "$TMP/ctl" -i 'cube::link/pose' "$TMP/w.sdf" > "$TMP/out"
 	z1=$(jq -r 'select(.t == 1) | .items["cube::link/pose"].z' "$TMP/out")
@@ -66,7 +66,7 @@ body() {
 
 @test "ASCII and binary STL, OBJ and Collada (unit, node transform) load to one cube" {
 	for f in cube.stl cube_binary.stl cube.obj cube.dae; do
-		world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$GEN/$f</uri></mesh>" '<inertial auto="true"/>')"
+		ground_world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$GEN/$f</uri></mesh>" '<inertial auto="true"/>')"
 		run --separate-stderr phys-inertia check "$TMP/w.sdf"
 		[ "$status" -eq 0 ]
 		line=$(jq -c 'select(.link == "m::link")' <<<"$output")
@@ -80,7 +80,7 @@ body() {
 		done
 	done
 	# and the Collada cube sits where the STL one does
-	world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$GEN/cube.dae</uri></mesh>" '<inertial auto="true"/>')"
+	ground_world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$GEN/cube.dae</uri></mesh>" '<inertial auto="true"/>')"
 	phys-inertia fix "$TMP/w.sdf" > "$TMP/fixed.sdf"
 	run phys-param get "$TMP/fixed.sdf" 'm::link/inertial.pose'
 	[ "$status" -eq 0 ]
@@ -91,14 +91,14 @@ body() {
 
 @test "mesh inertia equals the closed form to 1e-9: cube, tetrahedron, extruded L" {
 	# cube: m a^2 / 6 at density 1000
-	world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$GEN/cube.stl</uri><scale>2 2 2</scale></mesh>" '<inertial auto="true"/>')"
+	ground_world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$GEN/cube.stl</uri><scale>2 2 2</scale></mesh>" '<inertial auto="true"/>')"
 	run --separate-stderr phys-inertia check "$TMP/w.sdf"
 	line=$(jq -c 'select(.link == "m::link")' <<<"$output")
 	rel "$(jq .mass <<<"$line")" 8000 1e-12
 	rel "$(jq '.moments[0]' <<<"$line")" "$(awk 'BEGIN { printf "%.17g", 8000 * 4 / 6 }')" 1e-9
 	# tetrahedron (0,0,0),(1,0,0),(0,1,0),(0,0,1): V = 1/6, about its
 	# centre ixx = rho/80, ixy = rho/480: moments rho/96, rho/96, rho/60
-	world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$GEN/tetra.stl</uri></mesh>" '<inertial auto="true"><density>480</density></inertial>')"
+	ground_world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$GEN/tetra.stl</uri></mesh>" '<inertial auto="true"><density>480</density></inertial>')"
 	phys-inertia fix "$TMP/w.sdf" > "$TMP/f.sdf"
 	run --separate-stderr phys-inertia check "$TMP/w.sdf"
 	line=$(jq -c 'select(.link == "m::link")' <<<"$output")
@@ -110,7 +110,7 @@ body() {
 	near "$(jq -s '.[0].value.x' "$TMP/got")" 0.25 1e-12
 	rel "$(jq -s '.[1].value' "$TMP/got")" 1 1e-9
 	# a concave L: 2x1 plus 1x1 (x from 0 to 2, y from 0 to 2), height 1
-	world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' '<polyline><point>0 0</point><point>2 0</point><point>2 1</point><point>1 1</point><point>1 2</point><point>0 2</point><point>0 0</point><height>1</height></polyline>' '<inertial auto="true"><density>1</density></inertial>')"
+	ground_world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' '<polyline><point>0 0</point><point>2 0</point><point>2 1</point><point>1 1</point><point>1 2</point><point>0 2</point><point>0 0</point><height>1</height></polyline>' '<inertial auto="true"><density>1</density></inertial>')"
 	phys-param get "$TMP/w.sdf" 'm::link/inertial.mass' 'm::link/inertial.pose' \
 	    'm::link/inertial.inertia.izz' 'm::link/inertial.inertia.ixy' > "$TMP/got"
 	# closed form: boxes A (2x1x1 at 1, .5, .5) and B (1x1x1 at .5, 1.5, .5)
@@ -127,7 +127,7 @@ body() {
 }
 
 @test "automatic inertia: a 0.2 m box at density 125 weighs 1 kg; a collision's density wins" {
-	world "$TMP/w.sdf" "$(body b '0 0 0 0 0 0' '<box><size>0.2 0.2 0.2</size></box>' '<inertial auto="true"><density>125</density></inertial>')"
+	ground_world "$TMP/w.sdf" "$(body b '0 0 0 0 0 0' '<box><size>0.2 0.2 0.2</size></box>' '<inertial auto="true"><density>125</density></inertial>')"
 	phys-param get "$TMP/w.sdf" 'b::link/inertial.mass' 'b::link/inertial.inertia.ixx' > "$TMP/got"
 	rel "$(jq -s '.[0].value' "$TMP/got")" 1 1e-12
 	rel "$(jq -s '.[1].value' "$TMP/got")" 0.0066666666666666671 1e-12
@@ -171,18 +171,18 @@ EOF
 @test "an open mesh has no inertia: the error says so" {
 	head -n -8 "$GEN/cube.stl" > "$TMP/open.stl"
 	echo 'endsolid' >> "$TMP/open.stl"
-	world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$TMP/open.stl</uri></mesh>" '<inertial auto="true"/>')"
+	ground_world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$TMP/open.stl</uri></mesh>" '<inertial auto="true"/>')"
 	run phys-step -n 1 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"w.sdf:7: collision 'm::link::c': the mesh is open (not watertight"* ]]
-	world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$TMP/open.stl</uri></mesh>")"
+	ground_world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$TMP/open.stl</uri></mesh>")"
 	run phys-inertia fix --all "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"the mesh is open"* ]]
 }
 
 @test "an ellipsoid rests on its semi-axis and weighs 4/3 pi a b c rho" {
-	world "$TMP/w.sdf" "$(body e '0 0 1 0 0 0' '<ellipsoid><radii>0.3 0.2 0.1</radii></ellipsoid>' '<inertial auto="true"/>')"
+	ground_world "$TMP/w.sdf" "$(body e '0 0 1 0 0 0' '<ellipsoid><radii>0.3 0.2 0.1</radii></ellipsoid>' '<inertial auto="true"/>')"
 	phys-step -t 1.5 -i 'e::link/pose' "$TMP/w.sdf" > "$TMP/out"
 	near "$(last e::link/pose z)" 0.1 0.002
 	phys-param get "$TMP/w.sdf" 'e::link/inertial.mass' 'e::link/inertial.inertia.izz' > "$TMP/got"
@@ -192,7 +192,7 @@ EOF
 }
 
 @test "a concave polyline collides as its extrusion: a box rests on its top" {
-	world "$TMP/w.sdf" "<model name=\"l\"><static>true</static><link name=\"link\"><collision name=\"c\"><geometry><polyline><point>0 0</point><point>2 0</point><point>2 1</point><point>1 1</point><point>1 2</point><point>0 2</point><height>0.3</height></polyline></geometry></collision></link></model>" \
+	ground_world "$TMP/w.sdf" "<model name=\"l\"><static>true</static><link name=\"link\"><collision name=\"c\"><geometry><polyline><point>0 0</point><point>2 0</point><point>2 1</point><point>1 1</point><point>1 2</point><point>0 2</point><height>0.3</height></polyline></geometry></collision></link></model>" \
 	    "$(body b '0.5 1.5 1 0 0 0' '<box><size>0.2 0.2 0.2</size></box>')" \
 	    "$(body notch '1.5 1.5 1 0 0 0' '<box><size>0.2 0.2 0.2</size></box>')"
 	phys-step -t 1.5 -i 'b::link/pose' -i 'notch::link/pose' "$TMP/w.sdf" > "$TMP/out"
@@ -203,7 +203,7 @@ EOF
 
 @test "a sphere rolls to the low point of a bowl heightmap (PNG and GeoTIFF)" {
 	for f in bowl.png bowl.tif; do
-		world "$TMP/w.sdf" "<model name=\"t\"><static>true</static><link name=\"link\"><collision name=\"c\"><geometry><heightmap><uri>$GEN/$f</uri><size>8 8 2</size><pos>0 0 0.5</pos></heightmap></geometry></collision></link></model>" \
+		ground_world "$TMP/w.sdf" "<model name=\"t\"><static>true</static><link name=\"link\"><collision name=\"c\"><geometry><heightmap><uri>$GEN/$f</uri><size>8 8 2</size><pos>0 0 0.5</pos></heightmap></geometry></collision></link></model>" \
 		    "<model name=\"s\"><pose>1.5 -1 3 0 0 0</pose><link name=\"link\"><velocity_decay><linear>0.003</linear><angular>0.003</angular></velocity_decay><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial><collision name=\"c\"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model>"
 		phys-step -t 20 -r 1 -i 's::link/pose' "$TMP/w.sdf" > "$TMP/out"
 		# 8-bit pixels round the bowl's middle flat out to 0.35 m
@@ -216,7 +216,7 @@ EOF
 }
 
 @test "a heightmap image must be square with 2^n+1 pixels" {
-	world "$TMP/w.sdf" "<model name=\"t\"><static>true</static><link name=\"link\"><collision name=\"c\"><geometry><heightmap><uri>$GEN/bad.png</uri></heightmap></geometry></collision></link></model>"
+	ground_world "$TMP/w.sdf" "<model name=\"t\"><static>true</static><link name=\"link\"><collision name=\"c\"><geometry><heightmap><uri>$GEN/bad.png</uri></heightmap></geometry></collision></link></model>"
 	run phys-step -n 1 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "phys-step: $TMP/w.sdf:7: "*"bad.png: a heightmap image must be square with 2^n+1 pixels"*"it is 30x30" ]]
@@ -296,7 +296,7 @@ EOF
 }
 
 @test "fix --auto writes inertial auto=\"true\" that loads to the closed form" {
-	world "$TMP/w.sdf" "$(body b '0 0 0.5 0 0 0' '<box><size>0.2 0.2 0.2</size></box>')"
+	ground_world "$TMP/w.sdf" "$(body b '0 0 0.5 0 0 0' '<box><size>0.2 0.2 0.2</size></box>')"
 	run --separate-stderr phys-inertia fix --all --auto --density 125 "$TMP/w.sdf"
 	[ "$status" -eq 0 ]
 	echo "$output" > "$TMP/auto.sdf"
@@ -324,9 +324,9 @@ opens() {
 	command -v strace > /dev/null || skip "strace is not installed (tools/deps.sh)"
 	strace -o /dev/null true 2> /dev/null || skip "strace cannot trace here"
 	link() { echo "<model name=\"m$1\"><pose>$((2 * $1)) 0 1 0 0 0</pose><link name=\"l\"><collision name=\"c\"><geometry><mesh><uri>$GEN/cube.stl</uri>$2</mesh></geometry></collision></link></model>"; }
-	world "$TMP/one.sdf" "$(link 0)"
-	world "$TMP/many.sdf" "$(for i in $(seq 50); do link "$i"; done)"
-	world "$TMP/two.sdf" "$(link 0; link 1 '<scale>2 2 2</scale>')"
+	ground_world "$TMP/one.sdf" "$(link 0)"
+	ground_world "$TMP/many.sdf" "$(for i in $(seq 50); do link "$i"; done)"
+	ground_world "$TMP/two.sdf" "$(link 0; link 1 '<scale>2 2 2</scale>')"
 	one=$(opens "$TMP/one.sdf" "$GEN/cube.stl")
 	[ "$one" -ge 1 ]
 	[ "$(opens "$TMP/many.sdf" "$GEN/cube.stl")" -eq "$one" ]
@@ -360,9 +360,9 @@ scaled_mesh() {
 	rel "$(last cube::link/inertia ixx)" "$(awk 'BEGIN { printf "%.17g", 32 / 6 }')" 1e-9
 }
 @test "a cube mesh scaled twice at run time rests at its new half side, 8 times as heavy, under each engine" {
-	world "$TMP/w.sdf" "$PROFILES" "$(body cube '0 0 0.5 0 0 0' "<mesh><uri>$GEN/cube.stl</uri></mesh>" \
+	ground_world "$TMP/w.sdf" "$PROFILES" "$(body cube '0 0 0.5 0 0 0' "<mesh><uri>$GEN/cube.stl</uri></mesh>" \
 	    '<inertial><mass>1</mass><inertia><ixx>0.16666666666666666</ixx><iyy>0.16666666666666666</iyy><izz>0.16666666666666666</izz></inertia></inertial>')"
-	for_both scaled_mesh
+	each_engine scaled_mesh
 }
 
 new_radii() {
@@ -373,7 +373,7 @@ new_radii() {
 	rel "$(last e::link/inertia ixx)" "$(awk 'BEGIN { printf "%.17g", 3 * (0.09 + 0.09) / 5 }')" 1e-12
 }
 @test "an ellipsoid given new radii at run time rests on its new semi-axis, its inertia m (b^2 + c^2) / 5, under each engine" {
-	world "$TMP/w.sdf" "$PROFILES" "$(body e '0 0 0.1 0 0 0' '<ellipsoid><radii>0.3 0.3 0.1</radii></ellipsoid>' \
+	ground_world "$TMP/w.sdf" "$PROFILES" "$(body e '0 0 0.1 0 0 0' '<ellipsoid><radii>0.3 0.3 0.1</radii></ellipsoid>' \
 	    '<inertial><mass>1</mass><inertia><ixx>0.02</ixx><iyy>0.02</iyy><izz>0.036</izz></inertia></inertial>')"
-	for_both new_radii
+	each_engine new_radii
 }

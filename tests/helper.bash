@@ -43,17 +43,85 @@ rel() {
 		exit 1 }'
 }
 
-# for_both CMD ARGS...: CMD ARGS PROFILE for the world's "ode" profile and
-# its "bullet", "mujoco", "simbody" and "dart" ones (worlds/closed_forms.sdf,
-# worlds/resting_box.sdf). Not as "CMD || fail", which would turn off set -e
-# inside CMD and let all its checks but the last pass unseen: the output of
-# a failing test shows the profile last named.
-for_both() {
-	local p
-	for p in ode bullet mujoco simbody dart; do
-		echo "under the $p profile"
-		"$@" "$p"
+# engines: the engine types the binary runs, one a line, in the order of
+# lib/engine/registry.c (phys-param list --doc gives each parameter a
+# field per engine, between "engines" and "doc"): a new engine there is
+# looped over by every suite that asks here.
+engines() {
+	phys-param list --doc | head -1 | jq -r 'keys_unsorted as $k |
+	    $k[($k | index("engines")) + 1:($k | index("doc"))][]'
+}
+
+# engine_name TYPE: the engine's name as messages give it ("MuJoCo"),
+# from phys-param doc's row of max_step_size ("; ODE: native; ...").
+engine_name() {
+	paste <(engines) <(phys-param doc | awk '$0 == ".B max_step_size" { getline; print; exit }' |
+	    tr ';' '\n' | sed -n 's/^ \([^ :][^:]*\): .*/\1/p') |
+	    awk -F '\t' -v t="$1" '$1 == t { print $2; n++ } END { exit n != 1 }'
+}
+
+# each_engine CMD ARGS...: CMD ARGS ENGINE for every engine the binary
+# lists, ENGINE also naming the world's profile for it (as in
+# worlds/closed_forms.sdf and worlds/resting_box.sdf). Not as
+# "CMD || fail", which would turn off set -e inside CMD and let all its
+# checks but the last pass unseen: the output of a failing test shows
+# the engine last named.
+each_engine() {
+	local e
+	for e in $(engines); do
+		echo "under $e"
+		"$@" "$e"
 	done
+}
+
+# profile_world WORLD ENGINE: the path of a world with a profile named
+# ENGINE: WORLD where it has one, else a copy in $TMP with one carried
+# over from WORLD's default profile (phys-preset add --engine), so that a
+# new engine runs the shipped worlds before they name it.
+profile_world() {
+	if phys-preset list -1 "$1" | grep -qx "$2"; then
+		echo "$1"
+		return
+	fi
+	phys-preset add -q --engine "$2" "$2" "$1" > "$TMP/$2-$(basename "$1")"
+	echo "$TMP/$2-$(basename "$1")"
+}
+
+# series FILE ITEM [FIELD]: "t value" per state line, FIELD a key of an
+# object item or the index into an array one (none for a number).
+series() {
+	jq -r --arg i "$2" --arg f "${3-}" '[.t, (.items[$i] | if type == "array"
+	    then .[($f|tonumber)] elif type == "object" then .[$f] else . end)] | @tsv' "$1"
+}
+
+# at FILE T ITEM FIELD: the value at time T (failing when there is none).
+at() {
+	series "$1" "$3" "$4" | awk -v t="$2" '$1 == t && $2 != "" { print $2; n++ }
+	    END { exit n != 1 }'
+}
+
+# period [LEVEL]: the mean time between downward crossings of LEVEL (0
+# by default) by the second column of "t value" lines on stdin.
+period() {
+	awk -v c="${1:-0}" '{ $2 -= c } NR > 1 && p > 0 && $2 <= 0 {
+		tc = pt + (0 - p) * ($1 - pt) / ($2 - p)
+		if (first == "") first = tc; else { last = tc; n++ } }
+		{ pt = $1; p = $2 }
+		END { if (n < 1) exit 1; printf "%.9g\n", (last - first) / n }'
+}
+
+# fall_form ENGINE WORLD: how ENGINE integrates a free fall, from
+# WORLD's sphere fall::link (at rest at 30 m) after 10 steps of 1 ms:
+# "euler" for semi-implicit Euler's z0 - g h^2 n (n + 1) / 2, "parabola"
+# for z0 - g t^2 / 2 (an integrator exact for a constant force); fails
+# when the fall follows neither.
+fall_form() {
+	phys-step -p "$1" -n 10 -i 'fall::link/pose' "$2" 2>/dev/null | tail -1 |
+	    jq -r '.items["fall::link/pose"].z' | awk '{
+		e = 30 - 9.81 * 1e-6 * 10 * 11 / 2; p = 30 - 9.81 * 0.01 * 0.01 / 2
+		if ($1 - e < 1e-12 && e - $1 < 1e-12) print "euler"
+		else if ($1 - p < 1e-12 && p - $1 < 1e-12) print "parabola"
+		else { print "a fall of neither form: " $1 > "/dev/stderr"; exit 1 } }'
 }
 
 # risen PROFILE FROM TO SECONDS: the height of a body a resize left sunk in
@@ -81,6 +149,37 @@ closure() {
 		  r = sqrt((cx - bx)^2 + (cz - bz)^2) - b; if (r < 0) r = -r; if (r > m) m = r
 		  if ($1 > hi) hi = $1; if ($1 < lo) lo = $1 }
 		END { printf "%.9g %.9g\n", m, hi - lo }'
+}
+
+# double_pendulum ENGINE TYPE PARENT CHILD: a world of two links, the
+# upper (B) on a revolute joint to the world, the lower (A) hanging from
+# it by a joint of type TYPE from PARENT to CHILD (with parent A, B has
+# two parents: an engine's tree holds one, the other closes a loop), with
+# an "ode" profile (its world solver) and ENGINE's, steps of 1 ms.
+double_pendulum() {
+	cat <<SDF
+<?xml version="1.0"?>
+<sdf version="1.7"><world name="w"><gravity>0 0 -9.81</gravity>
+<physics name="ode" type="ode"><max_step_size>0.001</max_step_size><ode><solver><type>world</type></solver></ode></physics>
+<physics name="$1" type="$1"><max_step_size>0.001</max_step_size></physics>
+<model name="m">
+<link name="B"><pose>0 0.2 1.5 0.4 0 0</pose>
+<inertial><mass>1</mass><inertia><ixx>0.02</ixx><iyy>0.02</iyy><izz>0.01</izz></inertia></inertial></link>
+<link name="A"><pose>0.3 0.4 0.6 0.2 0.5 0</pose>
+<inertial><mass>2</mass><pose>0 0 -0.2 0 0 0</pose><inertia><ixx>0.03</ixx><iyy>0.02</iyy><izz>0.01</izz><ixy>0.001</ixy></inertia></inertial></link>
+<joint name="top" type="revolute"><parent>world</parent><child>B</child>
+<pose>0 0 0.5 0 0 0</pose><axis><xyz>1 0 0</xyz></axis></joint>
+<joint name="knee" type="$2"><parent>$3</parent><child>$4</child>
+<pose relative_to="B">0 0 -0.5 0 0 0</pose><axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+</model></world></sdf>
+SDF
+}
+
+# max_rss_kb CMD...: run CMD (status ignored), print its peak resident set
+# (its reaped children, the mesh decoder among them, included).
+max_rss_kb() {
+	/usr/bin/time -f %M -o "$TMP/rss" "$@" >/dev/null 2>"$TMP/err" || true
+	tail -1 "$TMP/rss"
 }
 
 # freq FILE FROM TO: the frequency over a time window of the second

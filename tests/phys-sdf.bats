@@ -9,8 +9,8 @@ setup() {
 	TMP="$BATS_TEST_TMPDIR"
 }
 
-# world VERSION BODY: a world file of that version around BODY, at $TMP/w.sdf.
-world() {
+# write_world VERSION BODY: a world file of that version around BODY, at $TMP/w.sdf.
+write_world() {
 	printf '<?xml version="1.0"?>\n<sdf version="%s">\n  <world name="w">\n%s\n  </world>\n</sdf>\n' \
 	    "$1" "$2" > "$TMP/w.sdf"
 }
@@ -21,7 +21,7 @@ findings() {
 }
 
 @test "a misspelt element: its file and line, and the name it was meant to be" {
-	world 1.7 '    <physics name="p" type="ode">
+	write_world 1.7 '    <physics name="p" type="ode">
       <ode>
         <solver>
           <itres>50</itres>
@@ -40,7 +40,7 @@ findings() {
 }
 
 @test "an unknown attribute, with the attribute meant" {
-	world 1.7 '    <model name="m">
+	write_world 1.7 '    <model name="m">
       <link name="a">
         <pose relatve_to="__model__">0 0 1 0 0 0</pose>
       </link>
@@ -53,7 +53,7 @@ findings() {
 }
 
 @test "values of the wrong type or out of the parameter's range" {
-	world 1.7 '    <physics name="p" type="ode">
+	write_world 1.7 '    <physics name="p" type="ode">
       <max_contacts>many</max_contacts>
       <ode>
         <solver>
@@ -74,7 +74,7 @@ findings() {
 }
 
 @test "required elements and attributes missing" {
-	world 1.7 '    <model name="m">
+	write_world 1.7 '    <model name="m">
       <link name="a"/>
       <link/>
       <joint name="j" type="revolute">
@@ -89,7 +89,7 @@ findings() {
 }
 
 @test "physically impossible inertia and masses that are not positive" {
-	world 1.7 '    <model name="m">
+	write_world 1.7 '    <model name="m">
       <link name="triangle">
         <inertial>
           <mass>1</mass>
@@ -131,7 +131,7 @@ findings() {
 }
 
 @test "a static model's impossible inertia is a warning only" {
-	world 1.7 '    <model name="m">
+	write_world 1.7 '    <model name="m">
       <static>true</static>
       <link name="l">
         <inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.05</izz></inertia></inertial>
@@ -152,7 +152,7 @@ findings() {
       <link name="b"/>
       <joint name="b" type="revolute"><parent>a</parent><child>b</child></joint>
     </model>'
-	world 1.6 "$body"
+	write_world 1.6 "$body"
 	run -1 phys-sdf check "$TMP/w.sdf"
 	findings <<< "$output" > "$TMP/f"
 	run cat "$TMP/f"
@@ -161,7 +161,7 @@ findings() {
 	# as libsdformat renames it, with its warning
 	assert_line --index 1 "10 warning joint 'm::b' shares its name with a link: it is named 'm::b_joint', as libsdformat names it"
 	[ "${#lines[@]}" -eq 2 ]
-	world 1.7 "$body"
+	write_world 1.7 "$body"
 	run -1 phys-sdf check "$TMP/w.sdf"
 	findings <<< "$output" > "$TMP/f"
 	run cat "$TMP/f"
@@ -171,7 +171,7 @@ findings() {
 }
 
 @test "dangling joint parents and children, frames and relative_to" {
-	world 1.7 '    <model name="m">
+	write_world 1.7 '    <model name="m">
       <link name="a"/>
       <joint name="j" type="revolute"><parent>a</parent><child>nowhere</child></joint>
     </model>'
@@ -179,14 +179,14 @@ findings() {
 	findings <<< "$output" > "$TMP/f"
 	run cat "$TMP/f"
 	assert_output "6 error no link or frame named 'nowhere'"
-	world 1.7 '    <model name="m">
+	write_world 1.7 '    <model name="m">
       <link name="a"><pose relative_to="ghost">0 0 1 0 0 0</pose></link>
     </model>'
 	run -1 phys-sdf check "$TMP/w.sdf"
 	findings <<< "$output" > "$TMP/f"
 	run cat "$TMP/f"
 	assert_output "5 error no frame named 'ghost' in this model"
-	world 1.7 '    <model name="m">
+	write_world 1.7 '    <model name="m">
       <frame name="f" attached_to="ghost"/>
       <link name="a"><pose relative_to="f">0 0 1 0 0 0</pose></link>
     </model>'
@@ -195,7 +195,7 @@ findings() {
 	run cat "$TMP/f"
 	assert_output --regexp "^(5|6) error no frame named 'ghost' in this model$"
 	# Frames nothing refers to are resolved too, at world and model level.
-	world 1.7 '    <frame name="wf" attached_to="nobody"/>
+	write_world 1.7 '    <frame name="wf" attached_to="nobody"/>
     <model name="m">
       <link name="a"/>
       <frame name="f" attached_to="ghost"/>
@@ -216,7 +216,7 @@ findings() {
 }
 
 @test "plugins and foreign namespaces are free-form" {
-	world 1.7 '    <plugin name="p" filename="libx.so">
+	write_world 1.7 '    <plugin name="p" filename="libx.so">
       <anything><goes>here</goes></anything>
     </plugin>
     <model name="m" xmlns:gz="http://gazebosim.org/schema">
@@ -228,7 +228,7 @@ findings() {
 }
 
 @test "an element only a later version describes is a warning" {
-	world 1.5 '    <physics type="ode">
+	write_world 1.5 '    <physics type="ode">
       <dart><solver><solver_type>dantzig</solver_type></solver></dart>
     </physics>'
 	run -0 phys-sdf check "$TMP/w.sdf"
@@ -237,7 +237,7 @@ findings() {
 }
 
 @test "findings in file order, byte-identical from run to run, stdin as -" {
-	world 1.7 '    <model name="m">
+	write_world 1.7 '    <model name="m">
       <link name="a"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>5</izz></inertia></inertial></link>
       <link name="b"><colour/></link>
       <link name="a"/>
@@ -376,7 +376,7 @@ print_world() {
 
 # Every item of the first state line, one "name value" a line, numbers
 # rounded to 1e-9 so that rounding in the last digit does not count.
-poses() {
+world_poses() {
 	phys-step -n 0 -i '*/pose' "$1" | head -1 |
 	    jq -r '.items | to_entries[] | .key as $k | .value |
 		to_entries[] | "\($k).\(.key) \(.value * 1e9 | round / 1e9)"' |
@@ -394,8 +394,8 @@ poses() {
 	run grep -c 'relative_to' "$TMP/printed.sdf"
 	assert_output 1
 	grep -q '<frame name="f1" attached_to="arm"><pose relative_to="__model__">' "$TMP/printed.sdf"
-	poses "$TMP/world.sdf" > "$TMP/before"
-	poses "$TMP/printed.sdf" > "$TMP/after"
+	world_poses "$TMP/world.sdf" > "$TMP/before"
+	world_poses "$TMP/printed.sdf" > "$TMP/after"
 	[ "$(wc -l < "$TMP/before")" -ge 8 ]
 	diff "$TMP/before" "$TMP/after"
 	# The printed world needs no model path.
@@ -406,7 +406,7 @@ poses() {
 @test "print: poses computed by hand" {
 	print_world
 	phys-sdf print "$TMP/world.sdf" > "$TMP/printed.sdf"
-	poses "$TMP/printed.sdf" > "$TMP/p"
+	world_poses "$TMP/printed.sdf" > "$TMP/p"
 	# robot: base (1 2 0, yaw 90) then 1 along base x: (1 3 0).
 	# arm: 0.5 along robot x (world y): (1 3.5 0); f1 1 above it;
 	# hand: 1 along f1's y (world -x): (0 3.5 1), yaw 90.
@@ -455,7 +455,7 @@ poses() {
 }
 
 @test "print: a world that does not load is an error, not a half-written file" {
-	world 1.7 '    <model name="m"><link name="a"><pose relative_to="ghost"/></link></model>'
+	write_world 1.7 '    <model name="m"><link name="a"><pose relative_to="ghost"/></link></model>'
 	run -1 --separate-stderr phys-sdf print "$TMP/w.sdf"
 	[ -z "$output" ]
 	[[ "$stderr" == "phys-sdf: $TMP/w.sdf:4: no frame named 'ghost'"* ]]
@@ -487,7 +487,7 @@ poses() {
 	  </model>
 	</sdf>
 	EOF2
-	world 1.6 '    <include><uri>model://hinge</uri></include>'
+	write_world 1.6 '    <include><uri>model://hinge</uri></include>'
 	export GAZEBO_MODEL_PATH="$TMP/models"
 	phys-sdf print "$TMP/w.sdf" > "$TMP/printed.sdf"
 	grep -q '<sdf version="1.6">' "$TMP/printed.sdf"
@@ -504,7 +504,7 @@ poses() {
 }
 
 @test "prefixes nobody declared (<gz:...>, ignition:) are taken as they are" {
-	world 1.7 '    <model name="m">
+	write_world 1.7 '    <model name="m">
       <ignition:extension>1</ignition:extension>
       <link name="a" gz:flag="1"/>
     </model>'
@@ -525,7 +525,7 @@ poses() {
 	  </model>
 	</sdf>
 	EOF2
-	world 1.7 '    <include><uri>model://box</uri></include>
+	write_world 1.7 '    <include><uri>model://box</uri></include>
     <model name="m"><link name="a"><colour/></link></model>'
 	export GAZEBO_MODEL_PATH="$TMP/models"
 	run -1 phys-sdf check "$TMP/w.sdf"
@@ -536,7 +536,7 @@ poses() {
 }
 
 @test "an unknown element close to no known name is a warning (gz-sim's <gz_frame_id>), a misspelt one an error" {
-	world 1.9 '    <model name="m">
+	write_world 1.9 '    <model name="m">
       <link name="l">
         <sensor name="imu" type="imu"><gz_frame_id>l</gz_frame_id><always_onn>1</always_onn></sensor>
       </link>

@@ -4,23 +4,9 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-# field FILE ITEM FIELD: "t value" per state line.
-field() {
-	jq -r --arg i "$2" --arg f "$3" '[.t, (.items[$i] | if type == "array" then .[($f|tonumber)] elif type == "object" then .[$f] else . end)] | @tsv' "$1"
-}
-
-# Mean time between downward zero crossings of the second column.
-period() {
-	awk 'NR > 1 && p > 0 && $2 <= 0 {
-		tc = pt + (0 - p) * ($1 - pt) / ($2 - p)
-		if (first == "") first = tc; else { last = tc; n++ } }
-		{ pt = $1; p = $2 }
-		END { if (n < 1) exit 1; printf "%.9g\n", (last - first) / n }'
-}
-
 @test "free fall matches z0 - g t^2 / 2 within the integrator's error" {
 	phys-step -t 1 -e 100 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > "$TMP/out"
-	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	z=$(series "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
 	# Semi-implicit Euler is off by g h t / 2 = 0.0049 m at most.
 	near "$z" "$(awk 'BEGIN { print 10 - 9.81 / 2 }')" 0.0050
 	# ... and agrees exactly with its own closed form z0 - g h^2 n (n+1) / 2.
@@ -29,7 +15,7 @@ period() {
 
 @test "a pendulum's period is 2 pi sqrt(I / (m g d)) within 1%" {
 	phys-step -t 6 -r 200 -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" > "$TMP/out"
-	T=$(field "$TMP/out" pendulum::bob/pose roll | period)
+	T=$(series "$TMP/out" pendulum::bob/pose roll | period)
 	rel "$T" "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(0.26 / (9.81 * 0.5)) }')" 0.01
 }
 
@@ -48,15 +34,15 @@ period() {
 	phys-step -p world -t 4 -r 200 -i 'pendulum::bob/pose' "$WORLDS/pendulum.sdf" > "$TMP/w"
 	grep -q '"solver":"quick"' "$TMP/q"
 	grep -q '"solver":"world"' "$TMP/w"
-	rel "$(field "$TMP/q" pendulum::bob/pose roll | period)" \
-	    "$(field "$TMP/w" pendulum::bob/pose roll | period)" 0.005
+	rel "$(series "$TMP/q" pendulum::bob/pose roll | period)" \
+	    "$(series "$TMP/w" pendulum::bob/pose roll | period)" 0.005
 }
 
 @test "a box given a speed by a control line slides v^2 / (2 mu g) (pyramid)" {
 	echo '{"t":0.2,"name":"box::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > "$TMP/ctl"
 	phys-step -p pyramid -t 1.5 -e 100 -c "$TMP/ctl" -i 'box::link/pose' "$WORLDS/sliding_box.sdf" > "$TMP/out"
-	x0=$(field "$TMP/out" box::link/pose x | awk '$1 == 0.2 { print $2 }')
-	x1=$(field "$TMP/out" box::link/pose x | tail -1 | cut -f2)
+	x0=$(series "$TMP/out" box::link/pose x | awk '$1 == 0.2 { print $2 }')
+	x1=$(series "$TMP/out" box::link/pose x | tail -1 | cut -f2)
 	d=$(awk -v a="$x0" -v b="$x1" 'BEGIN { print b - a }')
 	rel "$d" "$(awk 'BEGIN { print 4 / (2 * 0.5 * 9.81) }')" 0.05
 }
@@ -66,8 +52,8 @@ period() {
 	phys-step -p box -t 1.5 -e 100 -c "$TMP/ctl" -i 'box::link/pose' -i contacts "$WORLDS/sliding_box.sdf" > "$TMP/out"
 	n=$(jq -r '.items.contacts' "$TMP/out" | tail -1)
 	[ "$n" -eq 4 ]
-	x0=$(field "$TMP/out" box::link/pose x | awk '$1 == 0.2 { print $2 }')
-	x1=$(field "$TMP/out" box::link/pose x | tail -1 | cut -f2)
+	x0=$(series "$TMP/out" box::link/pose x | awk '$1 == 0.2 { print $2 }')
+	x1=$(series "$TMP/out" box::link/pose x | tail -1 | cut -f2)
 	d=$(awk -v a="$x0" -v b="$x1" 'BEGIN { print b - a }')
 	# Four contacts each resist with 0.5 N: a = 2 m/s^2 on 1 kg.
 	rel "$d" "$(awk -v n="$n" 'BEGIN { print 4 / (2 * n * 0.5 / 1) }')" 0.05
@@ -75,7 +61,7 @@ period() {
 
 @test "a resting sphere sinks m g / kp plus min_depth" {
 	phys-step -t 1 -e 1000 -i 'ball::link/pose' "$WORLDS/resting_sphere.sdf" > "$TMP/out"
-	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	z=$(series "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
 	depth=$(awk -v z="$z" 'BEGIN { print 0.1 - z }')
 	# Springs in series: 10000 and 10000 N/m make 5000 N/m.
 	rel "$depth" "$(awk 'BEGIN { print 9.81 / 5000 + 0.002 }')" 0.01
@@ -87,7 +73,7 @@ period() {
 	    "$WORLDS/resting_sphere.sdf"
 	assert_equal "$stderr" "phys-step: max_contacts 1000: at most 256 contact points are kept per colliding pair"
 	printf '%s\n' "$output" > "$TMP/out"
-	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	z=$(series "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
 	rel "$(awk -v z="$z" 'BEGIN { print 0.1 - z }')" "$(awk 'BEGIN { print 9.81 / 5000 + 0.002 }')" 0.01
 }
 
@@ -97,24 +83,24 @@ period() {
 	    -s 'ground::link::collision/surface.contact.ode.kp=40000' \
 	    -s 'ball::link::collision/surface.contact.ode.min_depth=0' \
 	    "$WORLDS/resting_sphere.sdf" > "$TMP/out"
-	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	z=$(series "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
 	rel "$(awk -v z="$z" 'BEGIN { print 0.1 - z }')" "$(awk 'BEGIN { print 9.81 / 20000 }')" 0.01
 }
 
 @test "max_vel limits how fast a buried sphere is pushed out" {
 	phys-step -t 0.3 -e 100 -i 'ball::link/pose' "$WORLDS/buried_sphere.sdf" > "$TMP/out"
-	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	z=$(series "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
 	near "$z" "$(awk 'BEGIN { print 0.05 + 0.1 * 0.3 }')" 1e-4
 	# The smaller of the two surfaces wins.
 	phys-step -t 0.3 -e 100 -i 'ball::link/pose' \
 	    -s 'ground::link::collision/surface.contact.ode.max_vel=0.02' \
 	    "$WORLDS/buried_sphere.sdf" > "$TMP/out"
-	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	z=$(series "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
 	near "$z" "$(awk 'BEGIN { print 0.05 + 0.02 * 0.3 }')" 1e-4
 	# ... and the global contact_max_correcting_vel caps both.
 	phys-step -t 0.3 -e 100 -i 'ball::link/pose' -s contact_max_correcting_vel=0.05 \
 	    "$WORLDS/buried_sphere.sdf" > "$TMP/out"
-	z=$(field "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
+	z=$(series "$TMP/out" ball::link/pose z | tail -1 | cut -f2)
 	near "$z" "$(awk 'BEGIN { print 0.05 + 0.05 * 0.3 }')" 1e-4
 }
 

@@ -9,7 +9,7 @@ load helper
 # centre of mass; link "can" a cylinder (r 0.1, l 0.5) of 2 kg; both have
 # link "cube" a 1 m cube of 1 kg; all have their own inertia, uniform
 # solids.
-world() {
+shapes_world() {
 	cat > "$TMP/w.sdf" <<'SDF'
 <?xml version="1.0"?>
 <sdf version="1.7">
@@ -60,7 +60,7 @@ getv() {	# world, name: the value as jq -c prints it
 }
 
 @test "a collision lists the size parameters of its own shape only" {
-	world
+	shapes_world
 	[ "$(phys-param list "$TMP/w.sdf" 'm::*/geometry.*' | jq -r .name)" = "m::two::left/geometry.box.size
 m::two::right/geometry.box.size
 m::can::c/geometry.cylinder.radius
@@ -80,7 +80,7 @@ m::cube::c/geometry.box.size" ]
 }
 
 @test "set --in-place resizes a cylinder and writes its inertial in the same file" {
-	world
+	shapes_world
 	cp "$TMP/w.sdf" "$TMP/before.sdf"
 	phys-param set --in-place "$TMP/w.sdf" 'm::can::c/geometry.cylinder.radius=0.2'
 	# r doubled at 2 / (pi 0.01 0.5) kg/m^3: 4 times the mass;
@@ -97,7 +97,7 @@ m::cube::c/geometry.box.size" ]
 }
 
 @test "a doubled cube weighs 8 times as much, and its box of equivalent inertia is the doubled cube" {
-	world
+	shapes_world
 	phys-param set "$TMP/w.sdf" 'm::cube::c/geometry.box.size=2 2 2' > "$TMP/o.sdf"
 	[ "$(getv "$TMP/o.sdf" m::cube/inertial.mass)" = 8 ]
 	rel "$(getv "$TMP/o.sdf" m::cube/inertial.inertia.iyy)" "$(awk 'BEGIN { printf "%.17g", 32 / 6 }')" 1e-12
@@ -107,7 +107,7 @@ m::cube::c/geometry.box.size" ]
 }
 
 @test "resizing one of two shapes moves the centre of mass and the tensor by the parallel axes" {
-	world
+	shapes_world
 	phys-param set "$TMP/w.sdf" 'm::two::right/geometry.box.size=2 2 2' > "$TMP/o.sdf"
 	# right weighs 8 kg now (1 kg/m^3); the centre of mass is at
 	# x = (-1 + 8) / 9; izz = sum of m (a^2 + a^2) / 12 + m dx^2
@@ -122,7 +122,7 @@ m::cube::c/geometry.box.size" ]
 }
 
 @test "inertia.follow in set governs the assignments after it and is not written" {
-	world
+	shapes_world
 	phys-param set "$TMP/w.sdf" 'm::can/inertia.follow=mass' 'm::can::c/geometry.cylinder.radius=0.2' > "$TMP/o.sdf"
 	! grep -q follow "$TMP/o.sdf"
 	[ "$(getv "$TMP/o.sdf" m::can/inertial.mass)" = 2 ]
@@ -162,7 +162,7 @@ doubled() {	# PROFILE: density kept, 8 times the mass and 32 times the inertia
 	cube_held 8 0.8533333333333334 "$TMP/c" "$1"
 }
 @test "doubling a box's size at run time gives 8 times its mass and 32 times its inertia (density kept), under each engine" {
-	for_both doubled
+	each_engine doubled
 }
 
 doubled_same_mass() {
@@ -170,7 +170,7 @@ doubled_same_mass() {
 	cube_held 1 0.10666666666666667 "$TMP/c" "$1"
 }
 @test "with inertia.follow=mass a doubled box keeps its mass and gets 4 times its inertia, under each engine" {
-	for_both doubled_same_mass
+	each_engine doubled_same_mass
 }
 
 not_following() {
@@ -183,7 +183,7 @@ not_following() {
 		    rel "$izz" 0.08 1e-12; }
 }
 @test "with inertia.follow=none a resize leaves the inertial; a non-uniform resize follows per axis, under each engine" {
-	for_both not_following
+	each_engine not_following
 }
 
 new_mass() {
@@ -192,7 +192,7 @@ new_mass() {
 	held "$TMP/c" -s 'box::link/inertia.follow=none' "$1" | { read -r m ixx iyy izz; [ "$m" = 3 ] && near "$ixx" 0.026666666666666668 1e-17; }
 }
 @test "a new mass scales the tensor with it, unless inertia.follow=none, under each engine" {
-	for_both new_mass
+	each_engine new_mass
 }
 
 # resting PROFILE HALF: the height of the box's centre at rest, half its
@@ -223,7 +223,7 @@ rests() {
 	near "$(awk '$1 == 2.5 { print $2 }' "$TMP/z")" "$(risen "$1" 0.2 "$(resting "$1" 0.4)" 2)" "$(resting_tol "$1")"
 }
 @test "a resized box's collision changes with it: resting on a plane, its centre rises to half the new size, under each engine" {
-	for_both rests
+	each_engine rests
 	# the sphere of the other shapes: -s sets a size before the run
 	run phys-step -n 1 -s 'box::link::collision/geometry.sphere.radius=1' "$WORLDS/resting_box.sdf"
 	[ "$status" -eq 1 ]
@@ -251,7 +251,7 @@ sized_before() {	# PROFILE: -s sizes the box before the first step
 	near "$(jq '.items["box::link/pose"].z' "$TMP/o")" "$(risen "$1" 0.2 "$(resting "$1" 0.4)" 1)" "$(resting_tol "$1")"
 }
 @test "a size given with -s is the shape's from the start, under each engine" {
-	for_both sized_before
+	each_engine sized_before
 }
 
 # A 0.4 m cube of 1 kg, 0.5 m below a hinge on x: I = m a^2 / 6 + m d^2.
@@ -300,5 +300,5 @@ swings() {
 }
 @test "a pendulum's frequency after its bob is doubled at run time is sqrt(m g d / I) / 2 pi, under each engine" {
 	pendulum_world
-	for_both swings
+	each_engine swings
 }

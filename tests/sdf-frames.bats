@@ -7,9 +7,9 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-# period: the mean period of m::j, from state lines on stdin, timed by its
-# upward crossings of pi/2 (a pendulum let go horizontally).
-period() {
+# swing_period: the mean period of m::j, from state lines on stdin, timed
+# by its upward crossings of pi/2 (a pendulum let go horizontally).
+swing_period() {
 	jq -r '[.t, .items["m::j/position"][0]] | @tsv' | awk '
 		NR > 1 && p < 1.5708 && $2 >= 1.5708 { tc = pt + ($1 - pt) * (1.5708 - p) / ($2 - p); if (f == "") f = tc; else { l = tc; n++ } }
 		{ pt = $1; p = $2 } END { print (l - f) / n }'
@@ -20,8 +20,8 @@ pose() {
 	jq -r --arg i "$2" '.items[$i] | [.x, .y, .z, .roll, .pitch, .yaw] | map(. * 1e9 | round / 1e9) | @tsv' "$1" | head -1
 }
 
-# world VERSION BODY: a world file of that SDF version around BODY
-world() {
+# sdf_world VERSION BODY: a world file of that SDF version around BODY
+sdf_world() {
 	printf '<?xml version="1.0"?>\n<sdf version="%s">\n<world name="w">\n%s\n</world>\n</sdf>\n' "$1" "$2"
 }
 
@@ -31,7 +31,7 @@ static_model() {
 }
 
 @test "pose degrees=\"true\" and rotation_format=\"quat_xyzw\"" {
-	world 1.9 "$(static_model d '<pose degrees="true">0 0 1 90 0 -45</pose>')
+	sdf_world 1.9 "$(static_model d '<pose degrees="true">0 0 1 90 0 -45</pose>')
 $(static_model q '<pose rotation_format="quat_xyzw">1 2 3 0 0 0.7071067811865476 0.7071067811865476</pose>')
 $(static_model r '<pose rotation_format="euler_rpy" degrees="false">0 0 0 0.5 0 0</pose>')" > "$TMP/w.sdf"
 	phys-step -n 0 -i '*/pose' "$TMP/w.sdf" > "$TMP/o"
@@ -76,7 +76,7 @@ SDF
 }
 
 @test "an inertial pose in degrees is read, and written back in radians" {
-	world 1.9 '<model name="m"><link name="l"><inertial><pose degrees="true">0 0 0 0 0 90</pose><mass>1</mass></inertial></link></model>' > "$TMP/w.sdf"
+	sdf_world 1.9 '<model name="m"><link name="l"><inertial><pose degrees="true">0 0 0 0 0 90</pose><mass>1</mass></inertial></link></model>' > "$TMP/w.sdf"
 	near "$(phys-param get "$TMP/w.sdf" m::l/inertial.pose | jq .value.yaw)" 1.5707963267948966 1e-12
 	# the attribute would misread the radians now written: it goes
 	phys-param set "$TMP/w.sdf" 'm::l/inertial.pose=0 0 0 0 0 0.5' > "$TMP/e.sdf"
@@ -85,14 +85,14 @@ SDF
 }
 
 @test "pose attributes that make no sense are refused with file:line" {
-	world 1.9 "$(static_model d '<pose rotation_format="quat_xyzw" degrees="true">0 0 0 0 0 0 1</pose>')" > "$TMP/w.sdf"
+	sdf_world 1.9 "$(static_model d '<pose rotation_format="quat_xyzw" degrees="true">0 0 0 0 0 0 1</pose>')" > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"w.sdf:4: <pose>: degrees=\"true\" does not apply"* ]]
-	world 1.9 "$(static_model d '<pose rotation_format="quat_xyzw">0 0 0 0 0 0 0</pose>')" > "$TMP/w.sdf"
+	sdf_world 1.9 "$(static_model d '<pose rotation_format="quat_xyzw">0 0 0 0 0 0 0</pose>')" > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[[ "$output" == *"w.sdf:4: <pose>: the quaternion is zero"* ]]
-	world 1.9 "$(static_model d '<pose rotation_format="quat_xyzw">0 0 0 0 0 0</pose>')" > "$TMP/w.sdf"
+	sdf_world 1.9 "$(static_model d '<pose rotation_format="quat_xyzw">0 0 0 0 0 0</pose>')" > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[[ "$output" == *"w.sdf:4: <pose>: expected 7 numbers"* ]]
 }
@@ -149,7 +149,7 @@ SDF
 }
 
 @test "a pose keeps every digit the file gives" {
-	world 1.6 "$(static_model a '<pose>0 0 0 0 1.57079633 0</pose>')
+	sdf_world 1.6 "$(static_model a '<pose>0 0 0 0 1.57079633 0</pose>')
 $(static_model b '<pose>0 0 0 0 1.5707963 0</pose>')" > "$TMP/w.sdf"
 	phys-step -n 0 -i '*/pose' "$TMP/w.sdf" > "$TMP/o"
 	# past pi/2 the same rotation reads roll = yaw = pi, pitch = pi - p
@@ -337,19 +337,19 @@ SDF
 	    'f|f|frame '"'"'f'"'"' is attached to itself' \
 	    'f|g|frame '"'"'f'"'"' is attached to a cycle of frames'; do
 		IFS='|' read -r name to msg <<<"$case"
-		world 1.7 "<model name=\"m\"><link name=\"l\"/>
+		sdf_world 1.7 "<model name=\"m\"><link name=\"l\"/>
 <frame name=\"$name\" attached_to=\"$to\"/>
 <frame name=\"g\" attached_to=\"f\"/></model>" > "$TMP/w.sdf"
 		run phys-step -n 0 "$TMP/w.sdf"
 		[ "$status" -eq 1 ] || { echo "$case: $output"; false; }
 		[[ "$output" == *"w.sdf:5: $msg"* ]] || { echo "$case: $output"; false; }
 	done
-	world 1.7 '<frame name="a" attached_to="b"/>
+	sdf_world 1.7 '<frame name="a" attached_to="b"/>
 <frame name="b" attached_to="a"/>' > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"w.sdf:4: frame 'a' is attached to a cycle of frames"* ]]
-	world 1.7 '<frame name="a" attached_to="nobody"/>' > "$TMP/w.sdf"
+	sdf_world 1.7 '<frame name="a" attached_to="nobody"/>' > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[[ "$output" == *"w.sdf:4: frame 'a' is attached to 'nobody', which the world does not have"* ]]
 }
@@ -405,7 +405,7 @@ SDF
 	run phys-step -n 0 "$TMP/w.sdf"
 	[[ "$output" == *"w.sdf:7: joint 'm::j': axis and axis2 are parallel"* ]]
 	# a collision beyond ODE's collision space
-	world 1.6 '<model name="m"><pose>0 0 8.9e9 0 0 0</pose><link name="l">
+	sdf_world 1.6 '<model name="m"><pose>0 0 8.9e9 0 0 0</pose><link name="l">
 <collision name="c"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision></link></model>' > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
@@ -473,13 +473,13 @@ SDF
 @test "SDF 1.11+ elements phys cannot honour yet are refused or reported" {
 	# a <joint> of the world is read (tests/field-loader.bats); one
 	# naming no link is refused at its line
-	world 1.12 '<model name="a"><link name="l"/></model><model name="b"><link name="l"/></model>
+	sdf_world 1.12 '<model name="a"><link name="l"/></model><model name="b"><link name="l"/></model>
 <joint name="j" type="fixed"><parent>a::l</parent><child>b::nothing</child></joint>' > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"w.sdf:5: no link, frame or model named 'b::nothing' in the world"* ]]
 	# a merged include is merged (tests/field-loader.bats)
-	world 1.9 '<model name="m"><include merge="true"><uri>model://crate</uri></include></model>' > "$TMP/w.sdf"
+	sdf_world 1.9 '<model name="m"><include merge="true"><uri>model://crate</uri></include></model>' > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"loaded nested"* ]]
@@ -554,12 +554,12 @@ SDF
 	[[ "$stderr" == *"w.sdf:12: link 'odd::l': inertia triangle inequality broken"* ]]
 	# a 1 m pendulum of a point mass let go horizontally: its period is
 	# 4 sqrt(L/g) K(sin(pi/4)), K(1/sqrt 2) = 1.8540746773013719
-	T=$(period <<<"$output")
+	T=$(swing_period <<<"$output")
 	rel "$T" "$(awk 'BEGIN { print 4 * sqrt(1 / 9.81) * 1.8540746773013719 }')" 0.01
 }
 
 @test "other engines' profiles: an ODE start runs; another start names a profile phys-step runs and -p" {
-	world 1.6 '<physics name="fast" type="ode"><max_step_size>0.002</max_step_size></physics>
+	sdf_world 1.6 '<physics name="fast" type="ode"><max_step_size>0.002</max_step_size></physics>
 <physics name="bul" type="bullet"><max_step_size>0.001</max_step_size></physics>
 <physics name="sim" type="simbody"><max_step_size>0.001</max_step_size></physics>
 <physics name="dar" type="dart"><max_step_size>0.001</max_step_size></physics>
@@ -607,7 +607,7 @@ SDF
 	# the bob swings as the 1 m point-mass pendulum it is: 4 sqrt(L/g)
 	# K(1/sqrt 2) from horizontal. Had the sensor the SDF default of 1 kg,
 	# 2 m out, the period would be about 1.3 times that.
-	T=$(period <<<"$output")
+	T=$(swing_period <<<"$output")
 	rel "$T" "$(awk 'BEGIN { print 4 * sqrt(1 / 9.81) * 1.8540746773013719 }')" 0.01
 	# what the user writes must make a run possible
 	run phys-step -n 1 -s 'm::bob/inertial.mass=0' "$TMP/w.sdf"

@@ -5,28 +5,29 @@
 
 load helper
 
-# pose ITEM FIELDS... from the line at time T of file F
-at() {
+# pose_of FILE ITEM: the item's pose on each line of FILE, "x y z roll
+# pitch yaw" tab-separated, rounded to 1e-9.
+pose_of() {
 	jq -r --arg i "$2" '.items[$i] | [.x, .y, .z, .roll, .pitch, .yaw] | map(. * 1e9 | round / 1e9) | @tsv' "$1"
 }
 
 @test "frames: relative_to, <frame>, nested models and include overrides" {
 	phys-step -n 0 -i '*/pose' "$WORLDS/frames.sdf" > "$TMP/o"
 	# model turned 90 degrees at x = 1; mount 1 m along its y: the origin
-	[ "$(at "$TMP/o" robot::base/pose | cut -f1-3)" = "$(printf '0\t0\t0.5')" ]
-	near "$(at "$TMP/o" robot::base/pose | cut -f6)" 1.5707963267948966 1e-9
-	[ "$(at "$TMP/o" robot::arm::tip/pose | cut -f1-3)" = "$(printf '0\t0\t1.5')" ]
-	[ "$(at "$TMP/o" robot::arm/pose | cut -f1-3)" = "$(printf '0\t0\t1.5')" ]
+	[ "$(pose_of "$TMP/o" robot::base/pose | cut -f1-3)" = "$(printf '0\t0\t0.5')" ]
+	near "$(pose_of "$TMP/o" robot::base/pose | cut -f6)" 1.5707963267948966 1e-9
+	[ "$(pose_of "$TMP/o" robot::arm::tip/pose | cut -f1-3)" = "$(printf '0\t0\t1.5')" ]
+	[ "$(pose_of "$TMP/o" robot::arm/pose | cut -f1-3)" = "$(printf '0\t0\t1.5')" ]
 	# included twice under new names, with new poses; the link is 0.2 m up
-	[ "$(at "$TMP/o" crate_a::link/pose | cut -f1-3)" = "$(printf '5\t0\t0.2')" ]
-	[ "$(at "$TMP/o" crate_b::link/pose | cut -f1-3)" = "$(printf '7\t0\t3.2')" ]
+	[ "$(pose_of "$TMP/o" crate_a::link/pose | cut -f1-3)" = "$(printf '5\t0\t0.2')" ]
+	[ "$(pose_of "$TMP/o" crate_b::link/pose | cut -f1-3)" = "$(printf '7\t0\t3.2')" ]
 }
 
 @test "include: model.config picks the newest SDF; static is overridden" {
 	phys-step -t 0.5 -e 500 -i 'crate_*::link/pose' "$WORLDS/frames.sdf" | tail -1 > "$TMP/o"
 	# crate_a was made static, crate_b falls freely
-	[ "$(at "$TMP/o" crate_a::link/pose | cut -f3)" = 0.2 ]
-	near "$(at "$TMP/o" crate_b::link/pose | cut -f3)" "$(awk 'BEGIN { printf "%.12f", 3.2 - 9.81 * 1e-6 * 500 * 501 / 2 }')" 1e-6
+	[ "$(pose_of "$TMP/o" crate_a::link/pose | cut -f3)" = 0.2 ]
+	near "$(pose_of "$TMP/o" crate_b::link/pose | cut -f3)" "$(awk 'BEGIN { printf "%.12f", 3.2 - 9.81 * 1e-6 * 500 * 501 / 2 }')" 1e-6
 	# the 1.6 edition's model is named old_crate: not the one loaded
 	[ -z "$(phys-introspect items "$WORLDS/frames.sdf" | grep old_crate)" ]
 	unset SDF_PATH
@@ -50,8 +51,8 @@ SDF
 </world></sdf>
 SDF
 	phys-step -n 0 -i '*::link/pose' "$TMP/w.sdf" > "$TMP/o"
-	[ "$(at "$TMP/o" a::link/pose | cut -f1,3)" = "$(printf '0\t1')" ]
-	[ "$(at "$TMP/o" b::link/pose | cut -f1,3)" = "$(printf '2\t1')" ]
+	[ "$(pose_of "$TMP/o" a::link/pose | cut -f1,3)" = "$(printf '0\t1')" ]
+	[ "$(pose_of "$TMP/o" b::link/pose | cut -f1,3)" = "$(printf '2\t1')" ]
 	run phys-step -n 0 "$TMP/w.sdf" <<< ''
 	rm "$TMP/m/ball.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
@@ -62,22 +63,22 @@ SDF
 @test "1.7 axes expressed in the model frame" {
 	# model x is world y: gravity along -z does not move the slider
 	phys-step -t 0.5 -e 500 -i 'robot::base/pose' "$WORLDS/frames.sdf" | tail -1 > "$TMP/o"
-	[ "$(at "$TMP/o" robot::base/pose | cut -f1-3)" = "$(printf '0\t0\t0.5')" ]
+	[ "$(pose_of "$TMP/o" robot::base/pose | cut -f1-3)" = "$(printf '0\t0\t0.5')" ]
 	# gravity along -y drives it: a free fall along world y
 	phys-step -s 'gravity=0 -2 0' -t 0.5 -e 500 -i 'robot::base/pose' "$WORLDS/frames.sdf" | tail -1 > "$TMP/o"
-	near "$(at "$TMP/o" robot::base/pose | cut -f2)" "$(awk 'BEGIN { printf "%.12f", -2 * 1e-6 * 500 * 501 / 2 }')" 1e-9
-	near "$(at "$TMP/o" robot::base/pose | cut -f1)" 0 1e-9
-	near "$(at "$TMP/o" robot::base/pose | cut -f3)" 0.5 1e-9
+	near "$(pose_of "$TMP/o" robot::base/pose | cut -f2)" "$(awk 'BEGIN { printf "%.12f", -2 * 1e-6 * 500 * 501 / 2 }')" 1e-9
+	near "$(pose_of "$TMP/o" robot::base/pose | cut -f1)" 0 1e-9
+	near "$(pose_of "$TMP/o" robot::base/pose | cut -f3)" 0.5 1e-9
 }
 
 @test "1.5 axes: use_parent_model_frame, or the joint frame" {
 	phys-step -t 0.5 -e 500 -i 'm::*/pose' "$WORLDS/axes_1_5.sdf" | tail -1 > "$TMP/o"
 	# along world y under the profile's gravity of 2 m/s^2 in -y
-	near "$(at "$TMP/o" m::a/pose | cut -f2)" "$(awk 'BEGIN { printf "%.12f", -2 * 1e-6 * 500 * 501 / 2 }')" 1e-9
-	near "$(at "$TMP/o" m::a/pose | cut -f3)" 1 1e-9
+	near "$(pose_of "$TMP/o" m::a/pose | cut -f2)" "$(awk 'BEGIN { printf "%.12f", -2 * 1e-6 * 500 * 501 / 2 }')" 1e-9
+	near "$(pose_of "$TMP/o" m::a/pose | cut -f3)" 1 1e-9
 	# along world -z: a free fall from 1.5 m
-	near "$(at "$TMP/o" m::b/pose | cut -f3)" "$(awk 'BEGIN { printf "%.12f", 1.5 - 9.81 * 1e-6 * 500 * 501 / 2 }')" 1e-9
-	near "$(at "$TMP/o" m::b/pose | cut -f2)" 0 1e-9
+	near "$(pose_of "$TMP/o" m::b/pose | cut -f3)" "$(awk 'BEGIN { printf "%.12f", 1.5 - 9.81 * 1e-6 * 500 * 501 / 2 }')" 1e-9
+	near "$(pose_of "$TMP/o" m::b/pose | cut -f2)" 0 1e-9
 }
 
 @test "ball and universal joints swing as 1 m pendulums; a fixed joint holds" {
@@ -90,7 +91,7 @@ SDF
 		rel "$T" "$(awk 'BEGIN { print 2 * 3.141592653589793 * sqrt(1.001 / 9.81) }')" 0.01
 	done
 	tail -1 "$TMP/o" > "$TMP/last"
-	[ "$(at "$TMP/last" fixed::body/pose | cut -f1-3)" = "$(printf '2\t0\t3')" ]
+	[ "$(pose_of "$TMP/last" fixed::body/pose | cut -f1-3)" = "$(printf '2\t0\t3')" ]
 }
 
 @test "a revolute joint's lower stop holds the falling bob at -0.3 rad" {
@@ -102,10 +103,10 @@ SDF
 
 @test "link flags: gravity off floats, kinematic ignores forces" {
 	phys-step -t 0.5 -e 500 -s 'ball::link/gravity=false' -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" | tail -1 > "$TMP/o"
-	[ "$(at "$TMP/o" ball::link/pose | cut -f3)" = 10 ]
+	[ "$(pose_of "$TMP/o" ball::link/pose | cut -f3)" = 10 ]
 	echo '{"t":0,"name":"ball::link/linear_vel","value":{"x":1,"y":0,"z":0}}' > "$TMP/c"
 	phys-step -t 0.5 -e 500 -c "$TMP/c" -s 'ball::link/kinematic=true' -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" | tail -1 > "$TMP/o"
-	[ "$(at "$TMP/o" ball::link/pose | cut -f1,3)" = "$(printf '0.5\t10')" ]
+	[ "$(pose_of "$TMP/o" ball::link/pose | cut -f1,3)" = "$(printf '0.5\t10')" ]
 }
 
 # Two spheres of one model 0.5 m apart, no gravity; sphere a is launched
@@ -126,11 +127,11 @@ XML
 @test "self_collide: links of one model pass through each other unless asked" {
 	two_spheres "" > "$TMP/two.sdf"
 	phys-step -t 1 -e 1000 -c "$TMP/c" -i 'm::*/pose' "$TMP/two.sdf" | tail -1 > "$TMP/o"
-	near "$(at "$TMP/o" m::a/pose | cut -f1)" 1 1e-9
-	near "$(at "$TMP/o" m::b/pose | cut -f1)" 0.5 1e-9
+	near "$(pose_of "$TMP/o" m::a/pose | cut -f1)" 1 1e-9
+	near "$(pose_of "$TMP/o" m::b/pose | cut -f1)" 0.5 1e-9
 	# with it, a strikes b, which moves off
 	phys-step -t 1 -e 1000 -c "$TMP/c" -s 'm::a/self_collide=true' -i 'm::*/pose' "$TMP/two.sdf" | tail -1 > "$TMP/o"
-	awk -v a="$(at "$TMP/o" m::a/pose | cut -f1)" -v b="$(at "$TMP/o" m::b/pose | cut -f1)" 'BEGIN { exit !(a < 0.9 && b > 0.6 && b - a >= 0.2 - 1e-3) }'
+	awk -v a="$(pose_of "$TMP/o" m::a/pose | cut -f1)" -v b="$(pose_of "$TMP/o" m::b/pose | cut -f1)" 'BEGIN { exit !(a < 0.9 && b > 0.6 && b - a >= 0.2 - 1e-3) }'
 }
 
 @test "ODE-inert parameters are kept and warned about once" {
@@ -199,8 +200,8 @@ check_gazebo_world() {
 </world></sdf>
 XML
 	phys-step -n 0 -i '[ab]/pose' "$TMP/wf.sdf" > "$TMP/o"
-	[ "$(at "$TMP/o" a/pose | cut -f1-3)" = "$(printf '2\t0.5\t1.1')" ]
-	[ "$(at "$TMP/o" b/pose | cut -f1-3)" = "$(printf '2\t1.5\t1.1')" ]
+	[ "$(pose_of "$TMP/o" a/pose | cut -f1-3)" = "$(printf '2\t0.5\t1.1')" ]
+	[ "$(pose_of "$TMP/o" b/pose | cut -f1-3)" = "$(printf '2\t1.5\t1.1')" ]
 	sed -i 's|relative_to="a"|relative_to="ghost"|' "$TMP/wf.sdf"
 	run phys-step -n 0 "$TMP/wf.sdf"
 	[ "$status" -eq 1 ]
@@ -210,5 +211,5 @@ XML
 @test "a model's own self_collide makes all its links collide" {
 	two_spheres '<self_collide>true</self_collide>' > "$TMP/two.sdf"
 	phys-step -t 1 -e 1000 -c "$TMP/c" -i 'm::*/pose' "$TMP/two.sdf" | tail -1 > "$TMP/o"
-	awk -v b="$(at "$TMP/o" m::b/pose | cut -f1)" 'BEGIN { exit !(b > 0.6) }'
+	awk -v b="$(pose_of "$TMP/o" m::b/pose | cut -f1)" 'BEGIN { exit !(b > 0.6) }'
 }

@@ -4,9 +4,9 @@
 
 load helper
 
-# incline DEG MU: a 1 kg, 0.2 m cube resting on a plane tilted DEG about y
+# box_incline DEG MU: a 1 kg, 0.2 m cube resting on a plane tilted DEG about y
 # (downhill is +x), both surfaces with friction coefficient MU.
-incline() {
+box_incline() {
 	awk -v deg="$1" -v mu="$2" 'BEGIN {
 		th = deg * atan2(0, -1) / 180; s = sin(th); c = cos(th)
 		fr = "<surface><friction><ode><mu>" mu "</mu><mu2>" mu "</mu2></ode></friction></surface>"
@@ -26,7 +26,7 @@ incline() {
 
 # slope SOLVER DEG: distance slid down the slope in 1 s, from rest.
 slope() {
-	incline "$2" 0.5 > "$TMP/incline.sdf"
+	box_incline "$2" 0.5 > "$TMP/incline.sdf"
 	phys-step -s ode.solver.type="$1" -t 1 -e 1000 -i 'box::link/pose' \
 	    "$TMP/incline.sdf" 2> "$TMP/err" | tail -1 |
 	    jq -r '.items["box::link/pose"] | [.x, .z] | @tsv' |

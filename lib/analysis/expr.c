@@ -496,6 +496,22 @@ phys_expr_compile(const char *text, struct phys_expr_error *err)
 }
 
 void
+phys_expr_error_mark(struct phys_buf *b, const char *text,
+    const struct phys_expr_error *err)
+{
+	const char *p;
+	size_t i;
+
+	phys_buf_puts(b, "  ");
+	for (p = text; *p; p++)
+		phys_buf_putc(b, (unsigned char)*p < ' ' ? ' ' : *p);
+	phys_buf_puts(b, "\n  ");
+	for (i = 1; i < err->column; i++)
+		phys_buf_putc(b, ' ');
+	phys_buf_puts(b, "^\n");
+}
+
+void
 phys_expr_free(struct expr *e)
 {
 	size_t i;

@@ -33,6 +33,12 @@ struct phys_expr_error {
 
 /* NULL with err filled in when text is not a valid expression. */
 struct expr *phys_expr_compile(const char *text, struct phys_expr_error *err);
+/* Where in text err is, as two lines appended to b: the text (control
+ * characters as blanks) and a caret under err's column, each after two
+ * blanks. */
+struct phys_buf;
+void phys_expr_error_mark(struct phys_buf *b, const char *text,
+    const struct phys_expr_error *err);
 void phys_expr_free(struct expr *e);
 
 /* Names used, in order of first use. */

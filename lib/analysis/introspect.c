@@ -1004,3 +1004,75 @@ phys_ist_save_selection(const struct phys_ist_opts *o, const char *path)
 	phys_ist_sel_free(&all);
 	return rc;
 }
+
+/* ---- the options from a command line -------------------------------- */
+
+int
+phys_ist_def_add(struct phys_ist_opts *o, const char *text,
+    struct phys_expr_error *err, size_t *same)
+{
+	struct phys_ist_def d;
+	size_t i;
+
+	if (phys_ist_def_parse(&d, text, err) < 0)
+		return -1;
+	for (i = 0; i < o->ndefs; i++)
+		if (strcmp(o->defs[i].name, d.name) == 0) {
+			phys_ist_def_free(&d);
+			*same = i;
+			return -2;
+		}
+	o->defs = phys_xrealloc(o->defs, (o->ndefs + 1) * sizeof *o->defs);
+	o->defs[o->ndefs++] = d;
+	return 0;
+}
+
+int
+phys_ist_operand(struct phys_ist_opts *o, const char *s, bool defs,
+    struct phys_expr_error *err, size_t *same)
+{
+	if (defs && strchr(s, '='))
+		return phys_ist_def_add(o, s, err, same);
+	if (!*s)
+		return -3;
+	phys_ist_sel_add(&o->sel, s);
+	return 0;
+}
+
+void
+phys_ist_input_add(struct phys_ist_opts *o, const char *path)
+{
+	o->inputs = phys_xrealloc(o->inputs, (o->ninputs + 1) *
+	    sizeof *o->inputs);
+	o->inputs[o->ninputs++] = path;
+}
+
+int
+phys_ist_inputs(struct phys_ist_opts *o)
+{
+	size_t i;
+	int stdins = 0;
+
+	if (o->ninputs == 0)
+		phys_ist_input_add(o, "-");
+	for (i = 0; i < o->ninputs; i++)
+		stdins += strcmp(o->inputs[i], "-") == 0;
+	if (stdins > 1)
+		return phys_fail("standard input can be read only once");
+	return stdins;
+}
+
+void
+phys_ist_opts_free(struct phys_ist_opts *o)
+{
+	size_t i;
+
+	phys_ist_sel_free(&o->sel);
+	for (i = 0; i < o->ndefs; i++)
+		phys_ist_def_free(&o->defs[i]);
+	free(o->defs);
+	free(o->inputs);
+	o->defs = NULL;
+	o->inputs = NULL;
+	o->ndefs = o->ninputs = 0;
+}

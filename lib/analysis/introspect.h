@@ -34,6 +34,27 @@ struct phys_ist_opts {
 int phys_ist_save_selection(const struct phys_ist_opts *o, const char *path);
 
 /*
+ * NAME=EXPR added to o's definitions: 0; -1 with *err where text is
+ * wrong; -2 when o defines NAME already, *same that definition's index.
+ */
+int phys_ist_def_add(struct phys_ist_opts *o, const char *text,
+    struct phys_expr_error *err, size_t *same);
+/*
+ * An operand of a command: a selector, or with defs (derive's) a NAME=EXPR
+ * added as phys_ist_def_add adds it. 0; -1 or -2 as phys_ist_def_add; -3
+ * for an empty selector.
+ */
+int phys_ist_operand(struct phys_ist_opts *o, const char *s, bool defs,
+    struct phys_expr_error *err, size_t *same);
+/* A run to read (path "-": standard input). */
+void phys_ist_input_add(struct phys_ist_opts *o, const char *path);
+/* The runs o reads, standard input when none was added: how many of them
+ * are standard input (0 or 1), or -1 when it is given more than once. */
+int phys_ist_inputs(struct phys_ist_opts *o);
+/* What o holds (selectors, definitions, the list of runs), freed. */
+void phys_ist_opts_free(struct phys_ist_opts *o);
+
+/*
  * The commands. Each returns 0, or -1 with phys_error() set after writing
  * only whole lines.
  */

@@ -70,13 +70,12 @@ phys_mesh_free(struct phys_mesh *m)
 
 /* ---- welding, closedness, orientation ---- */
 
-static const double *weld_v;
-
+/* Vertex indices by the position (of the vertices v) they name. */
 static int
-cmp_position(const void *a, const void *b)
+cmp_position(const void *a, const void *b, void *v)
 {
-	const double *p = weld_v + 3 * *(const unsigned *)a;
-	const double *q = weld_v + 3 * *(const unsigned *)b;
+	const double *p = (const double *)v + 3 * *(const unsigned *)a;
+	const double *q = (const double *)v + 3 * *(const unsigned *)b;
 	int k;
 
 	for (k = 0; k < 3; k++)
@@ -100,8 +99,7 @@ weld(struct phys_mesh *m)
 
 	for (i = 0; i < m->nv; i++)
 		order[i] = (unsigned)i;
-	weld_v = m->v;
-	qsort(order, m->nv, sizeof *order, cmp_position);
+	qsort_r(order, m->nv, sizeof *order, cmp_position, m->v);
 	for (i = 0; i < m->nv; i++) {
 		if (i == 0 || memcmp(m->v + 3 * order[i], m->v +
 		    3 * order[i - 1], 3 * sizeof *v) != 0) {

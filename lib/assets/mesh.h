@@ -13,16 +13,7 @@
 #include <stddef.h>
 
 #include "geom.h"
-
-struct phys_mesh {
-	double *v;		/* xyz per vertex, in the collision frame */
-	size_t nv;
-	unsigned *tri;		/* three vertex indices per triangle */
-	size_t ntri;
-	phys_vec3 lo, hi;	/* bounding box */
-	bool closed;		/* every edge shared by two triangles,
-				 * oriented consistently and outwards */
-};
+#include "trimesh.h"	/* struct phys_mesh */
 
 /* What a <mesh> element asks for. */
 struct phys_mesh_spec {

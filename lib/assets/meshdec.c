@@ -38,7 +38,7 @@
 
 #include "base.h"
 #include "dl.h"
-#include "mesh.h"	/* its struct only */
+#include "trimesh.h"
 
 #ifndef PHYS_ASSIMP_SONAME
 #define PHYS_ASSIMP_SONAME "libassimp.so"

@@ -303,6 +303,24 @@ phys_command_split(const struct phys_command *c,
 }
 
 void
+phys_option_docs(const struct phys_option_doc *d, unsigned opts)
+{
+	for (; d->text; d++)
+		if (!d->takers || (d->takers & opts))
+			fputs(d->text, stdout);
+}
+
+const char *
+phys_option_stray(const struct phys_option_doc *d, unsigned given,
+    unsigned opts)
+{
+	for (; d->text; d++)
+		if (d->name && (given & d->takers) && !(opts & d->takers))
+			return d->name;
+	return NULL;
+}
+
+void
 phys_stdin_hint(const char *what)
 {
 	if (isatty(STDIN_FILENO))

@@ -109,6 +109,26 @@ const struct phys_subcommand *phys_command_split(const struct phys_command *c,
     void *ctx);
 
 /*
+ * A command's options documented once for its subcommands, each with the
+ * bits of the subcommands that take it (the command's own; 0: every
+ * one), its name as a usage error names it when a subcommand does not
+ * take it (NULL: none is refused), and its lines of --help. A table ends
+ * with an entry whose text is NULL.
+ */
+struct phys_option_doc {
+	unsigned takers;
+	const char *name;
+	const char *text;
+};
+/* The help lines of the options a subcommand taking opts takes, on
+ * standard output. */
+void phys_option_docs(const struct phys_option_doc *d, unsigned opts);
+/* The name of the first option of d, among those given (bits), that a
+ * subcommand taking opts does not take; NULL when there is none. */
+const char *phys_option_stray(const struct phys_option_doc *d,
+    unsigned given, unsigned opts);
+
+/*
  * When standard input is a terminal, say on standard error that what
  * is read from it (e.g. "an SDF world") is expected, ending with ^D.
  */

@@ -1,12 +1,20 @@
 /*
- * engine.c - the engine a profile's type picks, and switching engines in
- * the middle of a run. Each engine's calls live in its own module
- * (engine_ode.c, engine_bullet.cc), behind its operations table; this
- * file only forwards to the one running.
+ * engine.c - the driver: the engine a profile's type picks, switching
+ * engines in the middle of a run, and what is the same under every
+ * engine: the clock and the step size it counts in, and the check of
+ * every body after a step. Each engine's calls live in its own module
+ * (engine_ode.c, engine_bullet.cc, ...), behind its operations table
+ * (engine_impl.h); the driver calls the one running.
  */
 #include "engine.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+#include "engine_common.h"
+#include "engine_impl.h"
+#include "mem.h"
+#include "msg.h"
 
 struct phys_engine {
 	const struct phys_world *w;
@@ -14,13 +22,51 @@ struct phys_engine {
 	struct phys_engine_options opt;
 	const struct phys_engine_info *info;	/* the engine running */
 	void *state;				/* its own */
+	/* The clock: time base_time at iteration base_iter, then steps of
+	 * h, so that it prints exactly (0.3, not 0.30000000000000004) and
+	 * survives changes of step and of engine (phys_engine_clock). */
+	double base_time, h;
+	long base_iter, iterations;
+	/* The error of an operation whose function here returns none (a
+	 * query, apply_world): the next step returns it. */
+	char **fault;
 	struct phys_motors motors;		/* kept across switches */
 };
 
 /* Forward to the engine running: CALL(e, f, args) for operations with
- * arguments after the engine, CALL0(e, f) for those without. */
+ * arguments after the engine, CALL0(e, f) for those without; each
+ * returns -1 when the operation failed. */
 #define CALL(e, f, ...) ((e)->info->ops->f((e)->state, __VA_ARGS__))
 #define CALL0(e, f) ((e)->info->ops->f((e)->state))
+
+/* An operation failed that cannot say so to its caller: kept for the
+ * next step (the first such error). */
+static void
+fault(const struct phys_engine *e)
+{
+	if (!*e->fault)
+		*e->fault = phys_xstrdup(phys_error());
+}
+
+/* The step the run's values give, checked. */
+static int
+profile_step(const struct phys_engine *e, double *h)
+{
+	*h = PVD(phys_run_values_get(e->v, PHYS_S_PHYSICS, 0),
+	    PHYSICS_max_step_size);
+	if (!(*h > 0))
+		return phys_fail("max_step_size must be positive");
+	return 0;
+}
+
+/* The clock counts from now in steps of h. */
+static void
+rebase(struct phys_engine *e, double h)
+{
+	e->base_time = phys_engine_time(e);
+	e->base_iter = e->iterations;
+	e->h = h;
+}
 
 struct phys_engine *
 phys_engine_new(const struct phys_world *w,
@@ -34,8 +80,10 @@ phys_engine_new(const struct phys_world *w,
 	if (opt)
 		e->opt = *opt;
 	e->info = engine;
-	e->state = engine->ops->create(w, v, &e->opt);
-	if (!e->state) {
+	e->fault = phys_xcalloc(1, sizeof *e->fault);
+	if (profile_step(e, &e->h) < 0 ||
+	    !(e->state = engine->ops->create(w, v, &e->opt, 0))) {
+		free(e->fault);
 		free(e);
 		return NULL;
 	}
@@ -49,6 +97,8 @@ phys_engine_free(struct phys_engine *e)
 	if (!e)
 		return;
 	e->info->ops->destroy(e->state);
+	free(*e->fault);
+	free(e->fault);
 	phys_motors_free(&e->motors);
 	free(e);
 }
@@ -61,8 +111,8 @@ phys_engine_running(const struct phys_engine *e)
 
 /*
  * A new engine starts from the world as loaded (its joints measure from
- * the loaded configuration, as the old engine's did) and then takes over
- * the clock and each dynamic link's pose and velocity.
+ * the loaded configuration, as the old engine's did), at the run's time,
+ * and then takes over each dynamic link's pose and velocity.
  */
 int
 phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
@@ -70,18 +120,21 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 	struct phys_engine old = *e;
 	phys_pose p;
 	phys_vec3 lin, ang;
+	double h;
 	size_t i;
 
 	if (engine == e->info)
 		return phys_engine_apply_profile(e);
+	if (profile_step(e, &h) < 0)
+		return -1;
 	e->info = engine;
-	e->state = engine->ops->create(e->w, e->v, &e->opt);
+	e->state = engine->ops->create(e->w, e->v, &e->opt,
+	    phys_engine_time(e));
 	if (!e->state) {
 		*e = old;
 		return -1;
 	}
-	CALL(e, set_clock, phys_engine_time(&old),
-	    phys_engine_iterations(&old));
+	rebase(e, h);
 	for (i = 0; i < e->w->nlinks; i++) {
 		if (!phys_engine_link_dynamic(&old, (int)i))
 			continue;
@@ -97,13 +150,19 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 int
 phys_engine_apply_profile(struct phys_engine *e)
 {
+	double h;
+
+	if (profile_step(e, &h) < 0)
+		return -1;
+	rebase(e, h);
 	return CALL0(e, apply_profile);
 }
 
 void
 phys_engine_apply_world(struct phys_engine *e)
 {
-	CALL0(e, apply_world);
+	if (CALL0(e, apply_world) < 0)
+		fault(e);
 }
 
 int
@@ -129,30 +188,22 @@ phys_engine_apply_collision(struct phys_engine *e, int collision)
 static int
 drive_joints(struct phys_engine *e)
 {
-	double pos[2], vel[2], f[2], h = PVD(phys_run_values_get(e->v,
-	    PHYS_S_PHYSICS, 0), PHYSICS_max_step_size);
+	double pos[2], vel[2], f[2];
 	size_t j;
 	int n;
 
 	for (j = 0; j < e->w->njoints; j++) {
 		if (!phys_motors_active(&e->motors, (int)j))
 			continue;
-		n = CALL(e, joint_state, (int)j, pos, vel);
+		if ((n = CALL(e, joint_state, (int)j, pos, vel)) < 0)
+			return -1;
 		phys_motors_effort(&e->motors, (int)j,
 		    phys_run_values_get(e->v, PHYS_S_JOINT, (int)j), n, pos,
-		    vel, h, f);
+		    vel, e->h, f);
 		if (CALL(e, set_joint_effort, (int)j, f) < 0)
 			return -1;
 	}
 	return 0;
-}
-
-int
-phys_engine_step(struct phys_engine *e)
-{
-	if (e->motors.ncommanded && drive_joints(e) < 0)
-		return -1;
-	return CALL0(e, step);
 }
 
 int
@@ -169,49 +220,112 @@ phys_engine_motor(const struct phys_engine *e, int joint, int axis)
 	return &e->motors.axis[joint][axis];
 }
 
+/* Every body within bounds at time t, else the step diverged: -1, the
+ * error naming the body, the time and the likely cause. */
+static int
+check_bodies(const struct phys_engine *e, double t)
+{
+	struct phys_body_state b;
+	size_t i;
+	int has;
+
+	for (i = 0; i < e->w->nlinks; i++)
+		if ((has = CALL(e, body_state, (int)i, &b)) < 0 ||
+		    (has && phys_check_body(e->w, e->v, e->h, (int)i, b.pos,
+		    b.q, b.vel, b.angvel, t) < 0))
+			return -1;
+	return 0;
+}
+
+/*
+ * As MuJoCo's mj_step: the engine steps from t0 to t1, the clock counts
+ * the step once the engine has made it, and the state it leaves is
+ * checked (and, for an engine that asks, the state it starts from).
+ */
+int
+phys_engine_step(struct phys_engine *e)
+{
+	double t0 = phys_engine_time(e), t1 = phys_engine_clock(e->base_time,
+	    e->iterations + 1 - e->base_iter, e->h);
+
+	if (*e->fault)
+		return phys_fail("%s", *e->fault);
+	if (e->info->check_first && check_bodies(e, t0) < 0)
+		return -1;
+	if (e->motors.ncommanded && drive_joints(e) < 0)
+		return -1;
+	if (CALL(e, step, t0, t1) < 0)
+		return -1;
+	e->iterations++;
+	return check_bodies(e, t1);
+}
+
 double
 phys_engine_time(const struct phys_engine *e)
 {
-	return CALL0(e, time);
+	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
+	    e->h);
 }
 
 long
 phys_engine_iterations(const struct phys_engine *e)
 {
-	return CALL0(e, iterations);
+	return e->iterations;
 }
 
+/*
+ * A query that failed (a C++ engine's exception) answers zeros, the
+ * identity for a pose, and the run stops at its next step with the
+ * error.
+ */
 void
 phys_engine_link_pose(const struct phys_engine *e, int link, phys_pose *out)
 {
-	CALL(e, link_pose, link, out);
+	if (CALL(e, link_pose, link, out) < 0) {
+		fault(e);
+		*out = PHYS_POSE_IDENTITY;
+	}
 }
 
 void
 phys_engine_link_vel(const struct phys_engine *e, int link, phys_vec3 *lin,
     phys_vec3 *ang)
 {
-	CALL(e, link_vel, link, lin, ang);
+	if (CALL(e, link_vel, link, lin, ang) < 0) {
+		fault(e);
+		*lin = *ang = v3(0, 0, 0);
+	}
 }
 
 void
 phys_engine_link_com(const struct phys_engine *e, int link, phys_vec3 *com,
     phys_vec3 *com_vel)
 {
-	CALL(e, link_com, link, com, com_vel);
+	if (CALL(e, link_com, link, com, com_vel) < 0) {
+		fault(e);
+		*com = *com_vel = v3(0, 0, 0);
+	}
 }
 
 bool
 phys_engine_link_dynamic(const struct phys_engine *e, int link)
 {
-	return CALL(e, link_dynamic, link);
+	int rc = CALL(e, link_dynamic, link);
+
+	if (rc < 0)
+		fault(e);
+	return rc > 0;
 }
 
 void
 phys_engine_link_mass(const struct phys_engine *e, int link, double *mass,
     double inertia[6])
 {
-	CALL(e, link_mass, link, mass, inertia);
+	if (CALL(e, link_mass, link, mass, inertia) < 0) {
+		fault(e);
+		*mass = 0;
+		memset(inertia, 0, 6 * sizeof *inertia);
+	}
 }
 
 int
@@ -231,25 +345,46 @@ int
 phys_engine_joint_state(const struct phys_engine *e, int joint, double pos[2],
     double vel[2])
 {
-	return CALL(e, joint_state, joint, pos, vel);
+	int n = CALL(e, joint_state, joint, pos, vel);
+
+	if (n < 0) {
+		fault(e);
+		return 0;
+	}
+	return n;
 }
 
 void
 phys_engine_joint_wrench(const struct phys_engine *e, int joint,
     phys_vec3 *force, phys_vec3 *torque)
 {
-	CALL(e, joint_wrench, joint, force, torque);
+	if (CALL(e, joint_wrench, joint, force, torque) < 0) {
+		fault(e);
+		*force = *torque = v3(0, 0, 0);
+	}
 }
 
 int
 phys_engine_joint_effort(const struct phys_engine *e, int joint,
     double effort[2])
 {
-	return CALL(e, joint_effort, joint, effort);
+	int n = CALL(e, joint_effort, joint, effort);
+
+	if (n < 0) {
+		fault(e);
+		return 0;
+	}
+	return n;
 }
 
 int
 phys_engine_contact_count(const struct phys_engine *e)
 {
-	return CALL0(e, contact_count);
+	int n = CALL0(e, contact_count);
+
+	if (n < 0) {
+		fault(e);
+		return 0;
+	}
+	return n;
 }

@@ -1,9 +1,14 @@
 /*
- * engine.h - the small interface every physics engine implements.
+ * engine.h - a run's engine: the interface the run uses, the same under
+ * every engine phys has.
  *
- * A profile's type picks the engine (lib/engine/engine.c dispatches
- * through the engine's operations table): "ode" runs engine_ode.c,
- * "bullet" engine_bullet.cc; every query means the same under each.
+ * A profile's type picks the engine: "ode" runs engine_ode.c, "bullet"
+ * engine_bullet.cc, "mujoco" engine_mujoco.c, "simbody"
+ * engine_simbody.cc, "dart" engine_dart.cc (lib/table/engines.def lists
+ * them). The driver, lib/engine/engine.c, calls the one running through
+ * its operations table (engine_impl.h) and does what is the same under
+ * each: the clock, the step size's check, the check of every body after a
+ * step, switching engines; every query means the same under each.
  *
  * An engine reads two things and writes neither. From the loaded world
  * (const) it takes what a run cannot change: models, links, collisions
@@ -38,44 +43,9 @@ struct phys_engine_field {
 
 struct phys_engine_options;
 
-/* What an engine module does, on its own state (void *): the functions
- * below of the same names say what each means. */
-struct phys_engine_ops {
-	void *(*create)(const struct phys_world *w,
-	    const struct phys_run_values *v,
-	    const struct phys_engine_options *opt);
-	void (*destroy)(void *s);
-	/* The clock from now on: time t after iteration iter. */
-	void (*set_clock)(void *s, double t, long iter);
-	int (*apply_profile)(void *s);
-	void (*apply_world)(void *s);
-	int (*apply_link)(void *s, int link);
-	int (*apply_joint)(void *s, int joint);
-	int (*apply_collision)(void *s, int collision);
-	int (*step)(void *s);
-	double (*time)(const void *s);
-	long (*iterations)(const void *s);
-	void (*link_pose)(const void *s, int link, phys_pose *out);
-	void (*link_vel)(const void *s, int link, phys_vec3 *lin,
-	    phys_vec3 *ang);
-	void (*link_com)(const void *s, int link, phys_vec3 *com,
-	    phys_vec3 *com_vel);
-	bool (*link_dynamic)(const void *s, int link);
-	void (*link_mass)(const void *s, int link, double *mass,
-	    double inertia[6]);
-	int (*set_link_pose)(void *s, int link, phys_pose p);
-	int (*set_link_vel)(void *s, int link, const phys_vec3 *lin,
-	    const phys_vec3 *ang);
-	int (*joint_state)(const void *s, int joint, double pos[2],
-	    double vel[2]);
-	void (*joint_wrench)(const void *s, int joint, phys_vec3 *force,
-	    phys_vec3 *torque);
-	int (*joint_effort)(const void *s, int joint, double effort[2]);
-	int (*contact_count)(const void *s);
-	/* The generalized force on each axis of the joint from the next
-	 * step on, beside springs and damping (N m or N). */
-	int (*set_joint_effort)(void *s, int joint, const double effort[2]);
-};
+/* What an engine module does: its operations, which the driver calls
+ * (lib/engine/engine_impl.h). */
+struct phys_engine_ops;
 
 /* An engine: what phys knows of it without making one, and its
  * operations. Each module defines one (lib/engine/engine_impl.h). */
@@ -85,22 +55,29 @@ struct phys_engine_info {
 	/* What it does with each parameter (params.def's ODE column has
 	 * ODE's): NATIVE, EMULATED, INERT (kept, warned about when set) or
 	 * OTHER (another engine's block; warned about too). */
-	phys_ode_support (*support)(const struct phys_param *p);
+	enum phys_engine_support (*support)(const struct phys_param *p);
 	/* The "engine" record of a state line: the run's value of each
 	 * field's parameter, in this order. */
 	const struct phys_engine_field *record;
 	size_t nrecord;
 	const struct phys_engine_ops *ops;
+	/* What names it in the file name of gz-sim's physics plugin for it
+	 * (gz-physics-dartsim-plugin), or NULL. */
+	const char *gz_plugin;
+	/* The bodies are checked before each step too: the engine cannot
+	 * step from a state beyond phys_check_body's bounds (DART stops the
+	 * program on a value that is not a number). */
+	bool check_first;
 };
 
-/* Every engine phys has, NULL-terminated (lib/engine/registry.c); and one
- * by type, or NULL. */
+/* Every engine phys has, NULL-terminated, in engines.def's order
+ * (lib/engine/registry.c); and one by type, or NULL. */
 extern const struct phys_engine_info *const phys_engines[];
 const struct phys_engine_info *phys_engine_find(const char *type);
 /* The engine a profile runs: its type's, or for gz-sim's placeholder
- * type the one gz-sim would run, or phys's stand-in for it; NULL when
- * phys has none. The note says which, for gz-sim profiles (NULL for
- * others; caller frees). */
+ * type the one its physics plugin names, else gz-sim's default, DART;
+ * NULL when phys has none. The note says which, for gz-sim profiles
+ * (NULL for others; caller frees). */
 const struct phys_engine_info *phys_profile_engine(
     const struct phys_profile *p);
 char *phys_profile_engine_note(const struct phys_profile *p);
@@ -141,8 +118,11 @@ int phys_engine_apply_joint(struct phys_engine *e, int joint);
 int phys_engine_apply_collision(struct phys_engine *e, int collision);
 
 /* One step of the profile's max_step_size. Returns -1 with phys_error()
- * naming the body when the state stops being finite. */
+ * naming the body when the state stops being finite, leaves for 1e15 m
+ * or moves faster than any body (phys_check_body), or with the engine's
+ * own error. */
 int phys_engine_step(struct phys_engine *e);
+/* The run's time and the steps taken, as the driver counts them. */
 double phys_engine_time(const struct phys_engine *e);
 long phys_engine_iterations(const struct phys_engine *e);
 

@@ -152,8 +152,6 @@ struct bullet_engine {
 
 	double step = 0.001;
 	int max_contacts = 20;
-	double base_time = 0;
-	long base_iter = 0, iterations = 0;
 	int ncontacts = 0;
 
 	bullet_engine(const struct phys_world *world_,
@@ -964,14 +962,14 @@ World::solveConstraints(btContactSolverInfo &info)
 /* What Bullet does with each parameter: its own block's are passed to it
  * but for the few it has no counterpart for; the shared ones as under
  * ODE; other engines' blocks are another engine's. */
-static phys_ode_support
+static enum phys_engine_support
 bullet_support(const struct phys_param *p)
 {
 	/* Gazebo's Bullet takes sliding friction from the ODE block */
 	if (p->id == PHYS_P_COLLISION_surface_friction_ode_mu)
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	if (!(p->engines & PHYS_E_BULLET))
-		return PHYS_ODE_OTHER;
+		return PHYS_SUPPORT_OTHER;
 	switch (p->id) {
 	/* Bullet has one friction coefficient for both directions, split
 	 * impulse only for the whole world, and a fixed step. */
@@ -979,18 +977,18 @@ bullet_support(const struct phys_param *p)
 	case PHYS_P_COLLISION_surface_contact_bullet_split_impulse:
 	case PHYS_P_COLLISION_surface_contact_bullet_split_impulse_penetration_threshold:
 	case PHYS_P_PHYSICS_bullet_solver_min_step_size:
-		return PHYS_ODE_INERT;
+		return PHYS_SUPPORT_INERT;
 	default:
 		break;
 	}
 	if (p->engines == PHYS_E_BULLET)
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	return p->ode;	/* shared: honoured as under ODE */
 }
 
 static struct bullet_engine *
 bullet_engine_new(const struct phys_world *w, const struct phys_run_values *v,
-    const struct phys_engine_options *opt)
+    const struct phys_engine_options *opt, double t)
 {
 	auto *e = new bullet_engine(w, v);
 	struct phys_engine_options dflt = { false };
@@ -1042,23 +1040,12 @@ bullet_engine_free(struct bullet_engine *e)
 	delete e;
 }
 
-static void
-bullet_engine_set_clock(struct bullet_engine *e, double t, long iter)
-{
-	e->base_time = t;
-	e->base_iter = e->iterations = iter;
-}
-
 static int
 bullet_engine_apply_profile(struct bullet_engine *e)
 {
 	btContactSolverInfo &si = e->world->getSolverInfo();
 	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
 
-	if (!(PVD(v, PHYSICS_max_step_size) > 0))
-		return phys_fail("max_step_size must be positive");
-	e->base_time = bullet_engine_time(e);
-	e->base_iter = e->iterations;
 	e->step = PVD(v, PHYSICS_max_step_size);
 	e->max_contacts = (int)PVI(v, PHYSICS_max_contacts);
 	si.m_numIterations = (int)PVI(v, PHYSICS_bullet_solver_iters);
@@ -1273,29 +1260,28 @@ move_kinematic(struct bullet_engine *e)
 	}
 }
 
-static int
-check_finite(struct bullet_engine *e)
+/* Every body: its centre of mass. */
+static bool
+bullet_engine_body_state(const struct bullet_engine *e, int li,
+    struct phys_body_state *out)
 {
-	for (size_t i = 0; i < e->links.size(); i++) {
-		btRigidBody *b = e->links[i].body;
+	const btRigidBody *b = e->links[(size_t)li].body;
 
-		if (!b)
-			continue;
-		const btVector3 &p = b->getCenterOfMassPosition();
-		btQuaternion q = b->getOrientation();
-		const btVector3 &v = b->getLinearVelocity();
-		const btVector3 &w = b->getAngularVelocity();
-		if (phys_check_body(e->w, e->v, e->step, (int)i,
-		    v3(p.x(), p.y(), p.z()), phys_quat{ q.w(), q.x(), q.y(),
-		    q.z() }, v3(v.x(), v.y(), v.z()), v3(w.x(), w.y(), w.z()),
-		    bullet_engine_time(e)) < 0)
-			return -1;
-	}
-	return 0;
+	if (!b)
+		return false;
+	const btVector3 &p = b->getCenterOfMassPosition();
+	btQuaternion q = b->getOrientation();
+	const btVector3 &v = b->getLinearVelocity();
+	const btVector3 &w = b->getAngularVelocity();
+	out->pos = v3(p.x(), p.y(), p.z());
+	out->q = phys_quat{ q.w(), q.x(), q.y(), q.z() };
+	out->vel = v3(v.x(), v.y(), v.z());
+	out->angvel = v3(w.x(), w.y(), w.z());
+	return true;
 }
 
 static int
-bullet_engine_step(struct bullet_engine *e)
+bullet_engine_step(struct bullet_engine *e, double t0, double t1)
 {
 	for (size_t i = 0; i < e->joints.size(); i++)
 		if (e->joints[i].c)
@@ -1303,7 +1289,6 @@ bullet_engine_step(struct bullet_engine *e)
 	move_kinematic(e);
 	/* One step of exactly max_step_size: no substeps, no interpolation. */
 	e->world->stepSimulation(e->step, 0, e->step);
-	e->iterations++;
 	for (size_t i = 0; i < e->joints.size(); i++) {
 		double pos[2], vel[2];
 		int n = bullet_engine_joint_state(e, (int)i, pos, vel);
@@ -1311,20 +1296,7 @@ bullet_engine_step(struct bullet_engine *e)
 		for (int k = 0; k < n; k++)
 			e->joints[i].last[k] = pos[k];
 	}
-	return check_finite(e);
-}
-
-static double
-bullet_engine_time(const struct bullet_engine *e)
-{
-	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
-	    e->step);
-}
-
-static long
-bullet_engine_iterations(const struct bullet_engine *e)
-{
-	return e->iterations;
+	return 0;
 }
 
 static void
@@ -1548,4 +1520,6 @@ static const struct phys_engine_field bullet_record[] = {
 
 }	/* namespace */
 
-PHYS_ENGINE_DEFINE(bullet_engine, phys_engine_bullet, "bullet", "Bullet", bullet_support, bullet_record)
+/* gz-physics-bullet-plugin, and gz-physics-bullet-featherstone-plugin. */
+PHYS_ENGINE_DEFINE(bullet_engine, bullet, "Bullet", bullet_support,
+    bullet_record, .gz_plugin = "bullet")

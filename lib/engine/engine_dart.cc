@@ -128,7 +128,7 @@ const double LOOP_SOFTNESS = 1e-9;
  * can make of values too large to multiply: the largest mass, moment,
  * joint coefficient and gravity it is given. A body it steps from is
  * within phys_check_body's bounds (beyond them, a divergence, as under
- * the other engines).
+ * the other engines: the driver checks before each step, check_first).
  */
 const double DART_RANGE = 1e100;
 
@@ -783,8 +783,6 @@ struct dart_engine {
 
 	double step = 0.001;
 	int max_contacts = 20;
-	double base_time = 0;
-	long base_iter = 0, iterations = 0;
 	int ncontacts = 0;
 
 	dart_engine(const struct phys_world *world_,
@@ -2284,18 +2282,18 @@ find_contacts(dart_engine *e)
  * the <ode> block, which Gazebo's DART reads too; the shared ones as under
  * ODE but where DART has its own (joint coefficients) or phys emulates
  * what DART lacks (velocity decay); other engines' are another engine's. */
-static phys_ode_support
+static enum phys_engine_support
 dart_support(const struct phys_param *p)
 {
 	if (!(p->engines & PHYS_E_DART))
-		return PHYS_ODE_OTHER;
+		return PHYS_SUPPORT_OTHER;
 	switch (p->id) {
 	/* soft bodies: DART's, not run by phys */
 	case PHYS_P_COLLISION_surface_soft_contact_dart_bone_attachment:
 	case PHYS_P_COLLISION_surface_soft_contact_dart_stiffness:
 	case PHYS_P_COLLISION_surface_soft_contact_dart_damping:
 	case PHYS_P_COLLISION_surface_soft_contact_dart_flesh_mass_fraction:
-		return PHYS_ODE_INERT;
+		return PHYS_SUPPORT_INERT;
 	case PHYS_P_JOINT_axis_dynamics_damping:
 	case PHYS_P_JOINT_axis_dynamics_friction:
 	case PHYS_P_JOINT_axis_dynamics_spring_reference:
@@ -2307,23 +2305,23 @@ dart_support(const struct phys_param *p)
 	case PHYS_P_JOINT_thread_pitch:
 	case PHYS_P_JOINT_screw_thread_pitch:
 	case PHYS_P_COLLISION_geometry_ellipsoid_radii:
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	case PHYS_P_LINK_velocity_decay_linear:
 	case PHYS_P_LINK_velocity_decay_angular:
 	case PHYS_P_COLLISION_surface_bounce_restitution_coefficient:
 	case PHYS_P_COLLISION_surface_bounce_threshold:
-		return PHYS_ODE_EMULATED;
+		return PHYS_SUPPORT_EMULATED;
 	default:
 		break;
 	}
 	if (p->engines == PHYS_E_DART)
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	return p->ode;	/* shared: honoured as under ODE */
 }
 
 static struct dart_engine *
 dart_engine_new(const struct phys_world *w, const struct phys_run_values *v,
-    const struct phys_engine_options *opt)
+    const struct phys_engine_options *opt, double t)
 {
 	auto *e = new dart_engine(w, v);
 	Quiet quiet;
@@ -2375,23 +2373,12 @@ dart_engine_free(struct dart_engine *e)
 	delete e;
 }
 
-static void
-dart_engine_set_clock(struct dart_engine *e, double t, long iter)
-{
-	e->base_time = t;
-	e->base_iter = e->iterations = iter;
-}
-
 static int
 dart_engine_apply_profile(struct dart_engine *e)
 {
 	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
 	bool pgs = strcmp(PVS(v, PHYSICS_dart_solver_solver_type), "pgs") == 0;
 
-	if (!(PVD(v, PHYSICS_max_step_size) > 0))
-		return phys_fail("max_step_size must be positive");
-	e->base_time = dart_engine_time(e);
-	e->base_iter = e->iterations;
 	e->step = PVD(v, PHYSICS_max_step_size);
 	e->max_contacts = (int)PVI(v, PHYSICS_max_contacts);
 	e->world->setTimeStep(e->step);
@@ -2494,30 +2481,22 @@ dart_engine_apply_collision(struct dart_engine *e, int ci)
 	return attach_shapes(e, e->w->collisions[ci].link, false);
 }
 
-/* A state DART can step from: every body within phys_check_body's
- * bounds (else it has diverged, as under the other engines), under a
- * gravity within DART_RANGE. */
-static int
-check_state(struct dart_engine *e)
+/* Every link that moves: its frame. The driver checks them before each
+ * step too (check_first): DART steps only from a state within
+ * phys_check_body's bounds. */
+static bool
+dart_engine_body_state(const struct dart_engine *e, int li,
+    struct phys_body_state *out)
 {
-	Eigen::Vector3d g = e->world->getGravity();
+	phys_pose p;
 
-	if (!(g.norm() <= DART_RANGE))
-		return phys_fail("gravity of %g m/s^2: DART runs up to %g",
-		    g.norm(), DART_RANGE);
-	for (size_t i = 0; i < e->links.size(); i++) {
-		phys_pose p;
-		phys_vec3 lin, ang;
-
-		if (e->links[i].is_static)
-			continue;
-		dart_engine_link_pose(e, (int)i, &p);
-		dart_engine_link_vel(e, (int)i, &lin, &ang);
-		if (phys_check_body(e->w, e->v, e->step, (int)i, p.p, p.q, lin,
-		    ang, dart_engine_time(e)) < 0)
-			return -1;
-	}
-	return 0;
+	if (e->links[(size_t)li].is_static)
+		return false;
+	dart_engine_link_pose(e, li, &p);
+	dart_engine_link_vel(e, li, &out->vel, &out->angvel);
+	out->pos = p.p;
+	out->q = p.q;
+	return true;
 }
 
 /* A tree joint's command: DART's generalized force on its dofs, for one
@@ -2535,7 +2514,7 @@ tree_command(dart_engine *e, int ji)
 }
 
 static int
-dart_engine_step(struct dart_engine *e)
+dart_engine_step(struct dart_engine *e, double t0, double t1)
 {
 	Quiet quiet;
 
@@ -2553,27 +2532,17 @@ dart_engine_step(struct dart_engine *e)
 		if (dl.kinematic && dl.tree_joint < 0)
 			dl.joint->setCommands(dl.joint->getVelocities());
 	}
-	if (check_state(e) < 0)
-		return -1;
+	/* A gravity DART can step under. */
+	Eigen::Vector3d g = e->world->getGravity();
+
+	if (!(g.norm() <= DART_RANGE))
+		return phys_fail("gravity of %g m/s^2: DART runs up to %g",
+		    g.norm(), DART_RANGE);
 	find_contacts(e);
 	e->world->step();
 	e->solver->manual().clear();
-	e->iterations++;
 	track_loops(e, false);
-	return check_state(e);
-}
-
-static double
-dart_engine_time(const struct dart_engine *e)
-{
-	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
-	    e->step);
-}
-
-static long
-dart_engine_iterations(const struct dart_engine *e)
-{
-	return e->iterations;
+	return 0;
 }
 
 static void
@@ -2867,4 +2836,5 @@ static const struct phys_engine_field dart_record[] = {
 
 }	/* namespace */
 
-PHYS_ENGINE_DEFINE(dart_engine, phys_engine_dart, "dart", "DART", dart_support, dart_record)
+PHYS_ENGINE_DEFINE(dart_engine, dart, "DART", dart_support, dart_record,
+    .gz_plugin = "dartsim", .check_first = true)

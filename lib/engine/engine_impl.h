@@ -1,14 +1,22 @@
 /*
- * engine_impl.h - what an engine module is made of. A module keeps its
- * state in a struct of its own (struct E), defines the functions below as
- * static, each meaning what engine.h's phys_engine_ function of the same
- * name says, and ends with
+ * engine_impl.h - what an engine module is made of, and the operations
+ * table the driver (lib/engine/engine.c) calls it through.
  *
- *	PHYS_ENGINE_DEFINE(E, name, "type", "Name", support, record)
+ * A module keeps its state in a struct of its own (struct E), declares
+ * its functions with PHYS_ENGINE_FUNCTIONS(E), defines them as static,
+ * each meaning what engine.h's phys_engine_ function of the same name
+ * says (E_new makes the state, E_free ends it), and ends with
  *
- * which makes its description, struct phys_engine_info name, with the
- * operations table the dispatcher calls. lib/engine/registry.c lists it;
- * nothing else names an engine.
+ *	PHYS_ENGINE_DEFINE(E, type, "Name", support, record, ...)
+ *
+ * which makes its operations table and its description, struct
+ * phys_engine_info phys_engine_type; the ... are more of the
+ * description's fields, by name (.check_first = true). The registry
+ * (lib/engine/registry.c) lists it; nothing else names an engine.
+ *
+ * What is the same under every engine is the driver's: the clock, the
+ * step size's check, the check of every body after a step. An engine
+ * implements only what differs.
  */
 #ifndef PHYS_ENGINE_IMPL_H
 #define PHYS_ENGINE_IMPL_H
@@ -16,42 +24,133 @@
 #include "engine.h"
 #include "engine_common.h"
 
-#define PHYS_ENGINE_FUNCTIONS(E)					\
-static struct E *E##_new(const struct phys_world *w,			\
-    const struct phys_run_values *v, const struct phys_engine_options *opt); \
-static void E##_free(struct E *e);					\
-static void E##_set_clock(struct E *e, double t, long iter);		\
-static int E##_apply_profile(struct E *e);				\
-static void E##_apply_world(struct E *e);				\
-static int E##_apply_link(struct E *e, int link);			\
-static int E##_apply_joint(struct E *e, int joint);			\
-static int E##_apply_collision(struct E *e, int collision);		\
-static int E##_step(struct E *e);					\
-static double E##_time(const struct E *e);				\
-static long E##_iterations(const struct E *e);				\
-static void E##_link_pose(const struct E *e, int link, phys_pose *out);	\
-static void E##_link_vel(const struct E *e, int link, phys_vec3 *lin,	\
-    phys_vec3 *ang);							\
-static void E##_link_com(const struct E *e, int link, phys_vec3 *com,	\
-    phys_vec3 *com_vel);						\
-static bool E##_link_dynamic(const struct E *e, int link);		\
-static void E##_link_mass(const struct E *e, int link, double *mass,	\
-    double inertia[6]);							\
-static int E##_set_link_pose(struct E *e, int link, phys_pose p);	\
-static int E##_set_link_vel(struct E *e, int link, const phys_vec3 *lin, \
-    const phys_vec3 *ang);						\
-static int E##_joint_state(const struct E *e, int joint, double pos[2],	\
-    double vel[2]);							\
-static void E##_joint_wrench(const struct E *e, int joint,		\
-    phys_vec3 *force, phys_vec3 *torque);				\
-static int E##_joint_effort(const struct E *e, int joint,		\
-    double effort[2]);							\
-static int E##_contact_count(const struct E *e);			\
-static int E##_set_joint_effort(struct E *e, int joint,			\
-    const double effort[2]);
+/* A body's state as the driver checks it: where it is (its centre of
+ * mass or its frame, as the engine holds it), how it is turned, and how
+ * fast it moves and turns. */
+struct phys_body_state {
+	phys_vec3 pos;
+	phys_quat q;
+	phys_vec3 vel, angvel;
+};
 
-/* The operations table over a module's functions: each takes the state
- * as void * and hands it on as the module's own type. */
+/*
+ * Every operation on an engine's state, once:
+ *
+ *	OP(E, ret, name, cv, params, args)
+ *
+ * E is passed on (a module's type). ret is what the module's function
+ * returns: void, bool or int. The table's function returns int: the
+ * module's value (0 for void), or -1 with phys_error() set when it
+ * failed, a C++ engine's exception included. cv is const for an
+ * operation that only reads the state; params are its parameters after
+ * the state, each after a comma, and args their names, the same way.
+ * step goes from time t0 to t1; body_state is false for a link with no
+ * body of its own to check.
+ */
+#define PHYS_ENGINE_OPS(OP, E)						\
+	OP(E, int, apply_profile, , (), ())				\
+	OP(E, void, apply_world, , (), ())				\
+	OP(E, int, apply_link, , (, int link), (, link))		\
+	OP(E, int, apply_joint, , (, int joint), (, joint))		\
+	OP(E, int, apply_collision, , (, int collision), (, collision))	\
+	OP(E, int, step, , (, double t0, double t1), (, t0, t1))	\
+	OP(E, bool, body_state, const, (, int link,			\
+	    struct phys_body_state *out), (, link, out))		\
+	OP(E, void, link_pose, const, (, int link, phys_pose *out),	\
+	    (, link, out))						\
+	OP(E, void, link_vel, const, (, int link, phys_vec3 *lin,	\
+	    phys_vec3 *ang), (, link, lin, ang))			\
+	OP(E, void, link_com, const, (, int link, phys_vec3 *com,	\
+	    phys_vec3 *com_vel), (, link, com, com_vel))		\
+	OP(E, bool, link_dynamic, const, (, int link), (, link))	\
+	OP(E, void, link_mass, const, (, int link, double *mass,	\
+	    double inertia[6]), (, link, mass, inertia))		\
+	OP(E, int, set_link_pose, , (, int link, phys_pose p), (, link, p)) \
+	OP(E, int, set_link_vel, , (, int link, const phys_vec3 *lin,	\
+	    const phys_vec3 *ang), (, link, lin, ang))			\
+	OP(E, int, joint_state, const, (, int joint, double pos[2],	\
+	    double vel[2]), (, joint, pos, vel))			\
+	OP(E, void, joint_wrench, const, (, int joint, phys_vec3 *force, \
+	    phys_vec3 *torque), (, joint, force, torque))		\
+	OP(E, int, joint_effort, const, (, int joint, double effort[2]), \
+	    (, joint, effort))						\
+	OP(E, int, contact_count, const, (), ())			\
+	OP(E, int, set_joint_effort, , (, int joint,			\
+	    const double effort[2]), (, joint, effort))
+
+#define PHYS_ENGINE_UNPAREN(...) __VA_ARGS__
+
+/*
+ * What an engine module does, on its own state (void *): create makes it
+ * at time t of the run (NULL with phys_error() when it cannot), destroy
+ * ends it; the operations are PHYS_ENGINE_OPS's.
+ */
+#define PHYS_ENGINE_OP_FIELD(E, ret, name, cv, params, args)		\
+	int (*name)(cv void *s PHYS_ENGINE_UNPAREN params);
+struct phys_engine_ops {
+	void *(*create)(const struct phys_world *w,
+	    const struct phys_run_values *v,
+	    const struct phys_engine_options *opt, double t);
+	void (*destroy)(void *s);
+	PHYS_ENGINE_OPS(PHYS_ENGINE_OP_FIELD, )
+};
+
+/* A module's own functions. */
+#define PHYS_ENGINE_OP_PROTO(E, ret, name, cv, params, args)		\
+	static ret E##_##name(cv struct E *e PHYS_ENGINE_UNPAREN params);
+#define PHYS_ENGINE_FUNCTIONS(E)					\
+	static struct E *E##_new(const struct phys_world *w,		\
+	    const struct phys_run_values *v,				\
+	    const struct phys_engine_options *opt, double t);		\
+	static void E##_free(struct E *e);				\
+	PHYS_ENGINE_OPS(PHYS_ENGINE_OP_PROTO, E)
+
+/*
+ * The seam: an exception of a C++ engine ends in the table's function,
+ * as an error naming the engine and the operation, and never unwinds
+ * through the driver's C frames.
+ */
+#ifdef __cplusplus
+static inline int
+phys_engine_caught(const char *engine, const char *op, const char *what)
+{
+	if (what)
+		return phys_fail("%s stopped (an exception in %s): %s",
+		    engine, op, what);
+	return phys_fail("%s stopped (an exception in %s)", engine, op);
+}
+#define PHYS_ENGINE_TRY try {
+#define PHYS_ENGINE_CATCH(E, op, fail)					\
+	} catch (const std::exception &ex) {				\
+		phys_engine_caught(E##_display_name, op, ex.what());	\
+		fail;							\
+	} catch (...) {							\
+		phys_engine_caught(E##_display_name, op, NULL);		\
+		fail;							\
+	}
+#else
+#define PHYS_ENGINE_TRY
+#define PHYS_ENGINE_CATCH(E, op, fail)
+#endif
+
+/* The module's function called as the table's returns. */
+#define PHYS_ENGINE_RETURN_int(call) return call;
+#define PHYS_ENGINE_RETURN_bool(call) return call;
+#define PHYS_ENGINE_RETURN_void(call) call; return 0;
+
+/* The table's function of an operation: the state as the module's type. */
+#define PHYS_ENGINE_OP_WRAP(E, ret, name, cv, params, args)		\
+	static int							\
+	E##_op_##name(cv void *s PHYS_ENGINE_UNPAREN params)		\
+	{								\
+		PHYS_ENGINE_TRY						\
+		PHYS_ENGINE_RETURN_##ret(E##_##name((cv struct E *)s	\
+		    PHYS_ENGINE_UNPAREN args))				\
+		PHYS_ENGINE_CATCH(E, #name, return -1)			\
+	}
+#define PHYS_ENGINE_OP_ENTRY(E, ret, name, cv, params, args)		\
+	.name = E##_op_##name,
+
 /* The description has C linkage: lib/engine/registry.c, in C, lists it. */
 #ifdef __cplusplus
 #define PHYS_ENGINE_EXTERN extern "C"
@@ -59,62 +158,39 @@ static int E##_set_joint_effort(struct E *e, int joint,			\
 #define PHYS_ENGINE_EXTERN extern
 #endif
 
-#define PHYS_ENGINE_OP(E, ret, f, params, args)				\
-static ret E##_op_##f params { return E##_##f args; }
-#define PHYS_ENGINE_CONST(E) const struct E *
-
-#define PHYS_ENGINE_DEFINE(E, info, type, name, support, record)	\
-static void *E##_op_new(const struct phys_world *w,			\
-    const struct phys_run_values *v, const struct phys_engine_options *opt) \
-{ return E##_new(w, v, opt); }						\
-static void E##_op_free(void *s) { E##_free((struct E *)s); }		\
-PHYS_ENGINE_OP(E, void, set_clock, (void *s, double t, long i), ((struct E *)s, t, i)) \
-PHYS_ENGINE_OP(E, int, apply_profile, (void *s), ((struct E *)s))	\
-PHYS_ENGINE_OP(E, void, apply_world, (void *s), ((struct E *)s))	\
-PHYS_ENGINE_OP(E, int, apply_link, (void *s, int l), ((struct E *)s, l)) \
-PHYS_ENGINE_OP(E, int, apply_joint, (void *s, int j), ((struct E *)s, j)) \
-PHYS_ENGINE_OP(E, int, apply_collision, (void *s, int c), ((struct E *)s, c)) \
-PHYS_ENGINE_OP(E, int, step, (void *s), ((struct E *)s))		\
-PHYS_ENGINE_OP(E, double, time, (const void *s), ((PHYS_ENGINE_CONST(E))s)) \
-PHYS_ENGINE_OP(E, long, iterations, (const void *s), ((PHYS_ENGINE_CONST(E))s)) \
-PHYS_ENGINE_OP(E, void, link_pose, (const void *s, int l, phys_pose *p), \
-    ((PHYS_ENGINE_CONST(E))s, l, p))					\
-PHYS_ENGINE_OP(E, void, link_vel, (const void *s, int l, phys_vec3 *a,	\
-    phys_vec3 *b), ((PHYS_ENGINE_CONST(E))s, l, a, b))			\
-PHYS_ENGINE_OP(E, void, link_com, (const void *s, int l, phys_vec3 *a,	\
-    phys_vec3 *b), ((PHYS_ENGINE_CONST(E))s, l, a, b))			\
-PHYS_ENGINE_OP(E, bool, link_dynamic, (const void *s, int l),		\
-    ((PHYS_ENGINE_CONST(E))s, l))					\
-PHYS_ENGINE_OP(E, void, link_mass, (const void *s, int l, double *m,	\
-    double in[6]), ((PHYS_ENGINE_CONST(E))s, l, m, in))			\
-PHYS_ENGINE_OP(E, int, set_link_pose, (void *s, int l, phys_pose p),	\
-    ((struct E *)s, l, p))						\
-PHYS_ENGINE_OP(E, int, set_link_vel, (void *s, int l, const phys_vec3 *a, \
-    const phys_vec3 *b), ((struct E *)s, l, a, b))			\
-PHYS_ENGINE_OP(E, int, joint_state, (const void *s, int j, double p[2],	\
-    double v[2]), ((PHYS_ENGINE_CONST(E))s, j, p, v))			\
-PHYS_ENGINE_OP(E, void, joint_wrench, (const void *s, int j,		\
-    phys_vec3 *f, phys_vec3 *t), ((PHYS_ENGINE_CONST(E))s, j, f, t))	\
-PHYS_ENGINE_OP(E, int, joint_effort, (const void *s, int j,		\
-    double f[2]), ((PHYS_ENGINE_CONST(E))s, j, f))			\
-PHYS_ENGINE_OP(E, int, contact_count, (const void *s),			\
-    ((PHYS_ENGINE_CONST(E))s))						\
-PHYS_ENGINE_OP(E, int, set_joint_effort, (void *s, int j,		\
-    const double f[2]), ((struct E *)s, j, f))				\
-static const struct phys_engine_ops E##_ops = {				\
-	E##_op_new, E##_op_free, E##_op_set_clock,			\
-	E##_op_apply_profile, E##_op_apply_world, E##_op_apply_link,	\
-	E##_op_apply_joint, E##_op_apply_collision, E##_op_step,	\
-	E##_op_time, E##_op_iterations, E##_op_link_pose,		\
-	E##_op_link_vel, E##_op_link_com, E##_op_link_dynamic,		\
-	E##_op_link_mass, E##_op_set_link_pose, E##_op_set_link_vel,	\
-	E##_op_joint_state, E##_op_joint_wrench, E##_op_joint_effort,	\
-	E##_op_contact_count, E##_op_set_joint_effort			\
-};									\
-PHYS_ENGINE_EXTERN const struct phys_engine_info info;			\
-const struct phys_engine_info info = {					\
-	type, name, support, record, sizeof record / sizeof *record,	\
-	&E##_ops							\
-};
+#define PHYS_ENGINE_DEFINE(E, type_, display, support_, record_, ...)	\
+	static const char E##_display_name[] = display;			\
+	static void *							\
+	E##_op_create(const struct phys_world *w,			\
+	    const struct phys_run_values *v,				\
+	    const struct phys_engine_options *opt, double t)		\
+	{								\
+		PHYS_ENGINE_TRY						\
+		return E##_new(w, v, opt, t);				\
+		PHYS_ENGINE_CATCH(E, "create", return NULL)		\
+	}								\
+	static void							\
+	E##_op_destroy(void *s)						\
+	{								\
+		PHYS_ENGINE_TRY						\
+		E##_free((struct E *)s);				\
+		PHYS_ENGINE_CATCH(E, "destroy", return)			\
+	}								\
+	PHYS_ENGINE_OPS(PHYS_ENGINE_OP_WRAP, E)				\
+	static const struct phys_engine_ops E##_ops = {			\
+		.create = E##_op_create,				\
+		.destroy = E##_op_destroy,				\
+		PHYS_ENGINE_OPS(PHYS_ENGINE_OP_ENTRY, E)		\
+	};								\
+	PHYS_ENGINE_EXTERN const struct phys_engine_info phys_engine_##type_; \
+	const struct phys_engine_info phys_engine_##type_ = {		\
+		.type = #type_,						\
+		.name = E##_display_name,					\
+		.support = support_,					\
+		.record = record_,					\
+		.nrecord = sizeof record_ / sizeof *record_,		\
+		.ops = &E##_ops,					\
+		__VA_ARGS__						\
+	};
 
 #endif

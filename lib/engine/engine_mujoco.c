@@ -125,8 +125,9 @@ struct mujoco_engine {
 	size_t nwarned;
 
 	double step;
-	double base_time;
-	long base_iter, iterations;
+	/* The run's time, for messages: the driver's (a step's start while
+	 * the step runs). */
+	double now;
 	int ncontacts;
 	bool targets;		/* the links' targets hold the state */
 	/* Geom pairs bouncing this step, and last step's (sorted). */
@@ -2293,33 +2294,6 @@ joint_forces(struct mujoco_engine *e)
 	}
 }
 
-static int
-check_finite(struct mujoco_engine *e)
-{
-	const mjData *d = e->d;
-	size_t i;
-	int b, k;
-
-	for (i = 0; i < e->w->nlinks; i++) {
-		double sum = 0, far = 0;
-
-		if ((b = e->links[i].body) <= 0)
-			continue;
-		for (k = 0; k < 3; k++) {
-			sum += d->xpos[3 * b + k] + d->cvel[6 * b + k] +
-			    d->cvel[6 * b + 3 + k];
-			far += fabs(d->xpos[3 * b + k]);
-		}
-		for (k = 0; k < 4; k++)
-			sum += d->xquat[4 * b + k];
-		if (!isfinite(sum) || far > 1e15)
-			return phys_fail("simulation diverged: body '%s' has a "
-			    "non-finite state at t=%.9g", e->w->links[i].name,
-			    mujoco_engine_time(e));
-	}
-	return 0;
-}
-
 /* The joints' commands as generalized forces on their axes' dofs. */
 static void
 joint_commands(struct mujoco_engine *e)
@@ -2419,7 +2393,7 @@ grow_data(struct mujoco_engine *e, bool stack)
 		    "MB for this world's contacts at t=%.9g (MuJoCo 2.2.2's "
 		    "constraint arrays are dense): run it under ODE or "
 		    "Bullet", MEMORY_BUDGET / (1024 * 1024),
-		    mujoco_engine_time(e));
+		    e->now);
 	}
 	d = mj_makeData(m);
 	if (!d)
@@ -2914,7 +2888,7 @@ build(struct mujoco_engine *e, bool at_load)
 
 static struct mujoco_engine *
 mujoco_engine_new(const struct phys_world *w, const struct phys_run_values *v,
-    const struct phys_engine_options *opt)
+    const struct phys_engine_options *opt, double t)
 {
 	struct mujoco_engine *e = phys_xcalloc(1, sizeof *e);
 	size_t i;
@@ -2923,6 +2897,7 @@ mujoco_engine_new(const struct phys_world *w, const struct phys_run_values *v,
 	mjcb_contactfilter = contact_filter;
 	e->w = w;
 	e->v = v;
+	e->now = t;
 	e->skip_unsupported = opt && opt->skip_unsupported;
 	e->links = phys_xcalloc(w->nlinks + 1, sizeof *e->links);
 	e->joints = phys_xcalloc(w->njoints + 1, sizeof *e->joints);
@@ -3007,23 +2982,12 @@ rebuild(struct mujoco_engine *e)
 	return 0;
 }
 
-static void
-mujoco_engine_set_clock(struct mujoco_engine *e, double t, long iter)
-{
-	e->base_time = t;
-	e->base_iter = e->iterations = iter;
-}
-
 static int
 mujoco_engine_apply_profile(struct mujoco_engine *e)
 {
 	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
 	mjOption *o = &e->m->opt;
 
-	if (!(PVD(v, PHYSICS_max_step_size) > 0))
-		return phys_fail("max_step_size must be positive");
-	e->base_time = mujoco_engine_time(e);
-	e->base_iter = e->iterations;
 	e->step = PVD(v, PHYSICS_max_step_size);
 	o->timestep = e->step;
 	o->integrator = integrator(PVS(v, PHYSICS_mujoco_integrator));
@@ -3181,38 +3145,26 @@ restore_state(struct mujoco_engine *e)
  * (MuJoCo would drop contacts, or stop).
  */
 static int
-mujoco_engine_step(struct mujoco_engine *e)
+mujoco_engine_step(struct mujoco_engine *e, double t0, double t1)
 {
 	int rc;
 
+	e->now = t0;
 	save_state(e);
 	while ((rc = attempt(e)) != 0) {
 		restore_state(e);
 		if (rc < 0)
 			return phys_fail("simulation diverged at t=%.9g: MuJoCo "
-			    "stopped: %s", mujoco_engine_time(e), e->fail_text);
+			    "stopped: %s", t0, e->fail_text);
 		if (grow_data(e, rc == 2) < 0)
 			return -1;
 		save_state(e);
 	}
 	swap_bouncing(e);
-	e->iterations++;
+	e->now = t1;
 	e->targets = false;
 	refresh(e);
-	return check_finite(e);
-}
-
-static double
-mujoco_engine_time(const struct mujoco_engine *e)
-{
-	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
-	    e->step);
-}
-
-static long
-mujoco_engine_iterations(const struct mujoco_engine *e)
-{
-	return e->iterations;
+	return 0;
 }
 
 static void
@@ -3270,6 +3222,22 @@ mujoco_engine_link_com(const struct mujoco_engine *e, int li, phys_vec3 *com,
 		return;
 	}
 	*com_vel = point_vel(e, ml->body, *com);
+}
+
+/* Every link with a body of its own: its frame. */
+static bool
+mujoco_engine_body_state(const struct mujoco_engine *e, int li,
+    struct phys_body_state *out)
+{
+	phys_pose p;
+
+	if (e->links[li].body <= 0)
+		return false;
+	mujoco_engine_link_pose(e, li, &p);
+	mujoco_engine_link_vel(e, li, &out->vel, &out->angvel);
+	out->pos = p.p;
+	out->q = p.q;
+	return true;
 }
 
 static bool
@@ -3403,13 +3371,13 @@ mujoco_engine_contact_count(const struct mujoco_engine *e)
  * contact, couplings, kinematic links); SDF's surface friction and
  * stiffness are read from the ode block, as Gazebo's other engines do.
  */
-static phys_ode_support
+static enum phys_engine_support
 mujoco_support(const struct phys_param *p)
 {
 	if (!(p->engines & PHYS_E_MUJOCO))
-		return PHYS_ODE_OTHER;
+		return PHYS_SUPPORT_OTHER;
 	if (phys_param_run_only(p))
-		return PHYS_ODE_EMULATED;	/* the driver's PIDs */
+		return PHYS_SUPPORT_EMULATED;	/* the driver's PIDs */
 	switch (p->id) {
 	case PHYS_P_PHYSICS_real_time_update_rate:
 	case PHYS_P_WORLD_magnetic_field:
@@ -3425,7 +3393,7 @@ mujoco_support(const struct phys_param *p)
 	case PHYS_P_JOINT_axis_limit_dissipation:
 	case PHYS_P_JOINT_axis2_limit_dissipation:
 	case PHYS_P_JOINT_physics_provide_feedback:
-		return PHYS_ODE_INERT;
+		return PHYS_SUPPORT_INERT;
 	case PHYS_P_PHYSICS_real_time_factor:
 	case PHYS_P_PHYSICS_max_contacts:
 	case PHYS_P_LINK_gravity:
@@ -3452,9 +3420,9 @@ mujoco_support(const struct phys_param *p)
 	case PHYS_P_JOINT_axis2_limit_effort:
 	case PHYS_P_JOINT_axis_limit_velocity:
 	case PHYS_P_JOINT_axis2_limit_velocity:
-		return PHYS_ODE_EMULATED;
+		return PHYS_SUPPORT_EMULATED;
 	default:
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	}
 }
 
@@ -3473,5 +3441,5 @@ static const struct phys_engine_field mujoco_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
-PHYS_ENGINE_DEFINE(mujoco_engine, phys_engine_mujoco, "mujoco", "MuJoCo",
-    mujoco_support, mujoco_record)
+PHYS_ENGINE_DEFINE(mujoco_engine, mujoco, "MuJoCo", mujoco_support,
+    mujoco_record, .gz_plugin = "mujoco")

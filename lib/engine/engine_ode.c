@@ -104,10 +104,6 @@ struct ode_engine {
 	bool contact_cap_said;	/* a limit above MAX_PAIR_CONTACTS was warned of */
 	enum friction_model friction;
 
-	/* Time is base_time + (iterations - base_iter) * step, so it prints
-	 * exactly (0.3, not 0.30000000000000004) and survives step changes. */
-	double base_time;
-	long base_iter, iterations;
 	int ncontacts;
 	struct pending_contact *pending;
 	size_t npending, pending_cap;
@@ -126,8 +122,8 @@ vals(const struct ode_engine *e, phys_scope s, int idx)
 	return phys_run_values_get(e->v, s, idx);
 }
 static const struct ode_engine *stepping;	/* for ODE's fatal messages */
+static double stepping_from;		/* the time its step starts at */
 static int fastest_body(const struct ode_engine *e);
-static double ode_engine_time(const struct ode_engine *e);
 
 /*
  * ODE aborts on internal faults (a quaternion that cannot be normalized,
@@ -147,7 +143,7 @@ ode_fatal(int num, const char *msg, va_list ap)
 		    stepping->step);
 
 		phys_warn("simulation diverged at t=%.9g: body '%s' is lost "
-		    "(ODE stopped: %s)%s", ode_engine_time(stepping), li >= 0 ?
+		    "(ODE stopped: %s)%s", stepping_from, li >= 0 ?
 		    stepping->w->links[li].name : "?", text, why);
 		free(why);
 	} else {
@@ -1914,7 +1910,7 @@ build(struct ode_engine *e, const struct phys_engine_options *opt)
 
 static struct ode_engine *
 ode_engine_new(const struct phys_world *w, const struct phys_run_values *v,
-    const struct phys_engine_options *opt)
+    const struct phys_engine_options *opt, double t)
 {
 	struct phys_engine_options dflt = { 0 };
 	struct ode_engine *e = phys_xcalloc(1, sizeof *e);
@@ -1988,10 +1984,6 @@ ode_engine_apply_profile(struct ode_engine *e)
 	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
 	size_t i;
 
-	if (!(PVD(v, PHYSICS_max_step_size) > 0))
-		return phys_fail("max_step_size must be positive");
-	e->base_time = ode_engine_time(e);
-	e->base_iter = e->iterations;
 	e->step = PVD(v, PHYSICS_max_step_size);
 	e->quick = strcmp(PVS(v, PHYSICS_ode_solver_type), "world") != 0;
 	e->iters = (int)PVI(v, PHYSICS_ode_solver_iters);
@@ -2147,28 +2139,25 @@ fastest_body(const struct ode_engine *e)
 	return at;
 }
 
-static int
-check_finite(struct ode_engine *e)
+/* Every body: its centre of mass. */
+static bool
+ode_engine_body_state(const struct ode_engine *e, int li,
+    struct phys_body_state *out)
 {
+	dBodyID b = e->links[li].body;
 	const dReal *p, *q, *v, *w;
-	size_t i;
 
-	for (i = 0; i < e->w->nlinks; i++) {
-		dBodyID b = e->links[i].body;
-
-		if (!b)
-			continue;
-		p = dBodyGetPosition(b);
-		q = dBodyGetQuaternion(b);
-		v = dBodyGetLinearVel(b);
-		w = dBodyGetAngularVel(b);
-		if (phys_check_body(e->w, e->v, e->step, (int)i,
-		    v3(p[0], p[1], p[2]), (phys_quat){ q[0], q[1], q[2], q[3] },
-		    v3(v[0], v[1], v[2]), v3(w[0], w[1], w[2]),
-		    ode_engine_time(e)) < 0)
-			return -1;
-	}
-	return 0;
+	if (!b)
+		return false;
+	p = dBodyGetPosition(b);
+	q = dBodyGetQuaternion(b);
+	v = dBodyGetLinearVel(b);
+	w = dBodyGetAngularVel(b);
+	out->pos = v3(p[0], p[1], p[2]);
+	out->q = (phys_quat){ q[0], q[1], q[2], q[3] };
+	out->vel = v3(v[0], v[1], v[2]);
+	out->angvel = v3(w[0], w[1], w[2]);
+	return true;
 }
 
 /* Each turning axis's angle after the step, for the next to continue. */
@@ -2189,7 +2178,7 @@ track_turns(struct ode_engine *e)
 }
 
 static int
-ode_engine_step(struct ode_engine *e)
+ode_engine_step(struct ode_engine *e, double t0, double t1)
 {
 	size_t i;
 
@@ -2200,6 +2189,7 @@ ode_engine_step(struct ode_engine *e)
 	e->ncontacts = 0;
 	e->npending = 0;
 	stepping = e;
+	stepping_from = t0;
 	dSpaceCollide(e->space, e, near_callback);
 	if (e->quick) {
 		make_contacts(e, false);
@@ -2209,30 +2199,9 @@ ode_engine_step(struct ode_engine *e)
 	}
 	dJointGroupEmpty(e->contacts);
 	stepping = NULL;
-	e->iterations++;
 	track_coupled_angles(e);
 	track_turns(e);
-	return check_finite(e);
-}
-
-static double
-ode_engine_time(const struct ode_engine *e)
-{
-	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
-	    e->step);
-}
-
-static void
-ode_engine_set_clock(struct ode_engine *e, double t, long iter)
-{
-	e->base_time = t;
-	e->base_iter = e->iterations = iter;
-}
-
-static long
-ode_engine_iterations(const struct ode_engine *e)
-{
-	return e->iterations;
+	return 0;
 }
 
 static void
@@ -2413,7 +2382,7 @@ ode_engine_contact_count(const struct ode_engine *e)
 /* ---- ODE as phys knows it ---- */
 
 /* The ODE column of the parameter table says what ODE does with each. */
-static phys_ode_support
+static enum phys_engine_support
 ode_support(const struct phys_param *p)
 {
 	return p->ode;
@@ -2436,4 +2405,5 @@ static const struct phys_engine_field ode_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
-PHYS_ENGINE_DEFINE(ode_engine, phys_engine_ode, "ode", "ODE", ode_support, ode_record)
+PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record,
+    .gz_plugin = "ode")

@@ -233,13 +233,13 @@ struct simbody_engine {
 	/* Per pair of touching surfaces, the damping chosen when their
 	 * contact began (for its bounce). */
 	std::map<std::pair<int, int>, double> damping;
-	/* Reaction forces of the mobilizers at the last step's end. */
+	/* Reaction forces of the mobilizers at the last step's end, once
+	 * computed (fresh). */
 	mutable SimTK::Vector_<SpatialVec> reactions;
-	mutable long reactions_at = -1;
+	mutable bool reactions_fresh = false;
 
 	double step = 0.001;
-	double base_time = 0;
-	long base_iter = 0, iterations = 0;
+	double now = 0;		/* the run's time (the driver's) */
 	int ncontacts = 0;
 
 	simbody_engine(const struct phys_world *world_,
@@ -1992,8 +1992,8 @@ settle(const simbody_engine *e)
 		e->has_pending = false;
 	}
 	apply_values(e, *e->m, s);
-	s.setTime(simbody_engine_time(e));
-	e->reactions_at = -1;
+	s.setTime(e->now);
+	e->reactions_fresh = false;
 	e->m->integ->setAccuracy(PVD(vals(e, PHYS_S_PHYSICS, 0),
 	    PHYSICS_simbody_accuracy));
 	e->m->integ->setMaximumStepSize(e->step);
@@ -2047,7 +2047,7 @@ build(simbody_engine *e, bool at_load, const State *old)
 		}
 	}
 	apply_values(e, *m, s);
-	s.setTime(simbody_engine_time(e));
+	s.setTime(e->now);
 	e->m = std::move(m);	/* the forces read it */
 	try {
 		e->m->integ->initialize(s);
@@ -2056,7 +2056,7 @@ build(simbody_engine *e, bool at_load, const State *old)
 		return undo();
 	}
 	e->damping.clear();
-	e->reactions_at = -1;
+	e->reactions_fresh = false;
 	return 0;
 }
 
@@ -2077,7 +2077,7 @@ rebuild(simbody_engine *e)
  * coefficient is the surface's (SDF has no Simbody surface block); the
  * shared ones as under ODE but where noted; other engines' blocks are
  * another engine's. */
-static phys_ode_support
+static enum phys_engine_support
 simbody_support(const struct phys_param *p)
 {
 	switch (p->id) {
@@ -2087,7 +2087,7 @@ simbody_support(const struct phys_param *p)
 	case PHYS_P_COLLISION_surface_friction_ode_fdir1:
 	case PHYS_P_COLLISION_surface_friction_ode_slip1:
 	case PHYS_P_COLLISION_surface_friction_ode_slip2:
-		return PHYS_ODE_INERT;
+		return PHYS_SUPPORT_INERT;
 	case PHYS_P_COLLISION_surface_friction_ode_mu:
 	case PHYS_P_COLLISION_surface_friction_ode_mu2:	/* checked at load */
 	case PHYS_P_COLLISION_surface_contact_poissons_ratio:
@@ -2099,7 +2099,7 @@ simbody_support(const struct phys_param *p)
 	case PHYS_P_JOINT_axis2_limit_dissipation:
 	case PHYS_P_JOINT_thread_pitch:
 	case PHYS_P_JOINT_screw_thread_pitch:
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	case PHYS_P_PHYSICS_simbody_contact_plastic_coef_restitution:
 	case PHYS_P_PHYSICS_simbody_contact_plastic_impact_velocity:
 	case PHYS_P_PHYSICS_simbody_contact_override_impact_capture_velocity:
@@ -2109,14 +2109,14 @@ simbody_support(const struct phys_param *p)
 	case PHYS_P_JOINT_axis_limit_upper:
 	case PHYS_P_JOINT_axis2_limit_lower:
 	case PHYS_P_JOINT_axis2_limit_upper:
-		return PHYS_ODE_EMULATED;
+		return PHYS_SUPPORT_EMULATED;
 	default:
 		break;
 	}
 	if (!(p->engines & PHYS_E_SIMBODY))
-		return PHYS_ODE_OTHER;
+		return PHYS_SUPPORT_OTHER;
 	if (p->engines == PHYS_E_SIMBODY)
-		return PHYS_ODE_NATIVE;
+		return PHYS_SUPPORT_NATIVE;
 	return p->ode;	/* shared: honoured as under ODE */
 }
 
@@ -2142,10 +2142,11 @@ check_mu2(const simbody_engine *e)
 
 static struct simbody_engine *
 simbody_engine_new(const struct phys_world *w, const struct phys_run_values *v,
-    const struct phys_engine_options *opt)
+    const struct phys_engine_options *opt, double t)
 {
 	auto *e = new simbody_engine(w, v);
 
+	e->now = t;
 	e->skip_unsupported = opt && opt->skip_unsupported;
 	e->pend.assign(w->nlinks, pending());
 	if (simbody_engine_apply_profile(e) < 0 || build(e, true,
@@ -2170,25 +2171,13 @@ simbody_engine_free(struct simbody_engine *e)
 	delete e;
 }
 
-static void
-simbody_engine_set_clock(struct simbody_engine *e, double t, long iter)
-{
-	e->base_time = t;
-	e->base_iter = e->iterations = iter;
-	e->dirty = true;
-}
-
 static int
 simbody_engine_apply_profile(struct simbody_engine *e)
 {
 	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
 
-	if (!(PVD(v, PHYSICS_max_step_size) > 0))
-		return phys_fail("max_step_size must be positive");
 	if (!(PVD(v, PHYSICS_simbody_accuracy) > 0))
 		return phys_fail("simbody.accuracy must be positive");
-	e->base_time = simbody_engine_time(e);
-	e->base_iter = e->iterations;
 	e->step = PVD(v, PHYSICS_max_step_size);
 	if (e->m)
 		e->m->contact.setTransitionVelocity(transition_velocity(v));
@@ -2315,38 +2304,34 @@ reason(const char *what)
 	return r;
 }
 
-/* A link off to infinity, not a number, or faster than any body: the
- * step diverged (phys_check_body says so, as every engine does). */
-int
-check_finite(simbody_engine *e)
+/* Every dynamic link: its frame; a state that is not a number, whose
+ * transform Simbody would not make, as one. */
+static bool
+simbody_engine_body_state(const struct simbody_engine *e, int li,
+    struct phys_body_state *out)
 {
 	const State &s = state(e);
+	phys_pose p = PHYS_POSE_IDENTITY;
 
-	for (size_t li = 0; li < e->links.size(); li++) {
-		if (!e->links[li].dynamic)
-			continue;
-		const MobilizedBody &b = mobod(e, e->links[li].mobod);
-		phys_pose p = PHYS_POSE_IDENTITY;
-		phys_vec3 lin = v3(NAN, 0, 0), ang = v3(0, 0, 0);
-
-		if (finite(b.getQAsVector(s)) && finite(b.getUAsVector(s))) {
-			p = ptf(b.getBodyTransform(s));
-			lin = pv(b.getBodyOriginVelocity(s));
-			ang = pv(b.getBodyAngularVelocity(s));
-		}
-		if (phys_check_body(e->w, e->v, e->step, (int)li, p.p, p.q, lin,
-		    ang, simbody_engine_time(e)) < 0)
-			return -1;
+	if (!e->links[(size_t)li].dynamic)
+		return false;
+	const MobilizedBody &b = mobod(e, e->links[(size_t)li].mobod);
+	out->vel = v3(NAN, 0, 0);
+	out->angvel = v3(0, 0, 0);
+	if (finite(b.getQAsVector(s)) && finite(b.getUAsVector(s))) {
+		p = ptf(b.getBodyTransform(s));
+		out->vel = pv(b.getBodyOriginVelocity(s));
+		out->angvel = pv(b.getBodyAngularVelocity(s));
 	}
-	return 0;
+	out->pos = p.p;
+	out->q = p.q;
+	return true;
 }
 
 static int
-simbody_engine_step(struct simbody_engine *e)
+simbody_engine_step(struct simbody_engine *e, double t0, double t1)
 {
-	double t1 = phys_engine_clock(e->base_time, e->iterations + 1 -
-	    e->base_iter, e->step);
-
+	e->now = t0;
 	try {
 		settle(e);
 		if (e->commands_changed) {
@@ -2365,35 +2350,25 @@ simbody_engine_step(struct simbody_engine *e)
 				    "Simbody took %d steps of its own within "
 				    "one and did not reach its end (contacts "
 				    "too stiff for simbody.accuracy?)",
-				    simbody_engine_time(e), MAX_INTERNAL_STEPS);
+				    t0, MAX_INTERNAL_STEPS);
 			if (e->m->integ->isSimulationOver())
 				break;
 		}
 	} catch (const std::exception &ex) {
 		return phys_fail("simulation diverged at t=%.9g: Simbody "
-		    "stopped: %s", simbody_engine_time(e),
+		    "stopped: %s", t0,
 		    reason(ex.what()).c_str());
 	}
-	e->iterations++;
-	if (check_finite(e) < 0)
-		return -1;
+	e->now = t1;
+	e->reactions_fresh = false;
+	/* A state that is not a number is the driver's to report, as a
+	 * divergence: its contacts are not asked for. */
+	if (!finite(state(e).getQ()) || !finite(state(e).getU()))
+		return 0;
 	e->m->sys.realize(state(e), SimTK::Stage::Velocity);
 	e->ncontacts = count_contacts(e, state(e));
 	forget_contacts(e, state(e));
 	return 0;
-}
-
-static double
-simbody_engine_time(const struct simbody_engine *e)
-{
-	return phys_engine_clock(e->base_time, e->iterations - e->base_iter,
-	    e->step);
-}
-
-static long
-simbody_engine_iterations(const struct simbody_engine *e)
-{
-	return e->iterations;
 }
 
 static void
@@ -2536,10 +2511,10 @@ simbody_engine_joint_state(const struct simbody_engine *e, int ji,
 const SimTK::Vector_<SpatialVec> &
 reactions(const simbody_engine *e)
 {
-	if (e->reactions_at != e->iterations) {
+	if (!e->reactions_fresh) {
 		e->m->sys.realize(state(e), SimTK::Stage::Acceleration);
 		e->m->matter.calcMobilizerReactionForces(state(e), e->reactions);
-		e->reactions_at = e->iterations;
+		e->reactions_fresh = true;
 	}
 	return e->reactions;
 }
@@ -2632,4 +2607,5 @@ static const struct phys_engine_field simbody_record[] = {
 
 }	/* namespace */
 
-PHYS_ENGINE_DEFINE(simbody_engine, phys_engine_simbody, "simbody", "Simbody", simbody_support, simbody_record)
+PHYS_ENGINE_DEFINE(simbody_engine, simbody, "Simbody", simbody_support,
+    simbody_record, .gz_plugin = "simbody")

@@ -1,6 +1,8 @@
 /*
- * registry.c - every engine phys has. Adding an engine is a module
- * (engine_impl.h) and a line here; nothing else names one.
+ * registry.c - every engine phys has: the modules lib/table/engines.def
+ * names. Adding an engine is a module (engine_impl.h) and a line there;
+ * the parameters' engine bits, this list, the engine gz-sim's physics
+ * plugin names and every list of engines phys prints follow from them.
  */
 #include "engine.h"
 
@@ -11,15 +13,15 @@
 
 #include "paramio.h"
 
-extern const struct phys_engine_info phys_engine_ode, phys_engine_bullet,
-    phys_engine_mujoco, phys_engine_simbody, phys_engine_dart;
+#define PHYS_E(type, bit_name, bit) extern const struct phys_engine_info \
+    phys_engine_##type;
+#include "engines.def"
+#undef PHYS_E
 
 const struct phys_engine_info *const phys_engines[] = {
-	&phys_engine_ode,
-	&phys_engine_bullet,
-	&phys_engine_mujoco,
-	&phys_engine_simbody,
-	&phys_engine_dart,
+#define PHYS_E(type, bit_name, bit) &phys_engine_##type,
+#include "engines.def"
+#undef PHYS_E
 	NULL
 };
 
@@ -34,10 +36,26 @@ phys_engine_find(const char *type)
 	return NULL;
 }
 
+/* The engine a gz-sim physics plugin's file name names: the engine whose
+ * gz_plugin its last part holds (a folder's name says nothing), or whose
+ * type it is; NULL for one phys does not have (gz-physics-tpe-plugin). */
+static const struct phys_engine_info *
+gz_engine(const char *file)
+{
+	const char *base = strrchr(file, '/');
+	size_t i;
+
+	base = base ? base + 1 : file;
+	for (i = 0; phys_engines[i]; i++)
+		if (phys_engines[i]->gz_plugin &&
+		    strstr(base, phys_engines[i]->gz_plugin))
+			return phys_engines[i];
+	return phys_engine_find(file);
+}
+
 /*
  * A gz-sim profile runs the engine its physics plugin names where phys
- * has it, else gz-sim's default, DART, else ODE (phys's engine while it
- * has no DART).
+ * has it, else gz-sim's default, DART.
  */
 const struct phys_engine_info *
 phys_profile_engine(const struct phys_profile *p)
@@ -46,11 +64,9 @@ phys_profile_engine(const struct phys_profile *p)
 
 	if (e || !p->gz_placeholder)
 		return e;
-	if (p->gz_engine && (e = phys_engine_find(p->gz_engine)))
+	if (p->gz_plugin && (e = gz_engine(p->gz_plugin)))
 		return e;
-	if ((e = phys_engine_find("dart")))
-		return e;
-	return phys_engine_find("ode");
+	return phys_engine_find("dart");
 }
 
 void
@@ -69,7 +85,7 @@ char *
 phys_profile_engine_note(const struct phys_profile *p)
 {
 	const struct phys_engine_info *e = phys_profile_engine(p);
-	bool named = p->gz_engine && phys_engine_find(p->gz_engine) == e;
+	bool named = p->gz_plugin && gz_engine(p->gz_plugin) == e;
 
 	if (!p->gz_placeholder || !e)
 		return NULL;
@@ -80,13 +96,11 @@ phys_profile_engine_note(const struct phys_profile *p)
 	if (p->gz_plugin)
 		return phys_xasprintf("<physics type=\"%s\">: gz-sim reads no "
 		    "type; its physics plugin names %s, which phys does not "
-		    "have: running %s%s", p->type, p->gz_plugin, e->name,
-		    strcmp(e->type, "dart") == 0 ? ", gz-sim's default" :
-		    " (gz-sim's default, DART, is not in phys)");
+		    "have: running %s, gz-sim's default", p->type,
+		    p->gz_plugin, e->name);
 	return phys_xasprintf("<physics type=\"%s\">: gz-sim reads no type "
 	    "and, with no physics plugin naming an engine, runs DART: "
-	    "running %s%s", p->type, e->name, strcmp(e->type, "dart") == 0 ?
-	    "" : " (phys has no DART)");
+	    "running %s", p->type, e->name);
 }
 
 void

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int
@@ -108,6 +109,33 @@ phys_inertia_box_line(const phys_inertia *in, struct phys_buf *b,
 	if (put_rotation(b, in, R) < 0)
 		return -1;
 	phys_buf_putc(b, '}');
+	return 0;
+}
+
+int
+phys_inertia_size_factors(const char *text, phys_vec3 *out)
+{
+	double f[3];
+	char *copy = phys_xstrdup(text), *p;
+	int n;
+
+	/* "2" or "1,2,3": commas become blanks for the strict parser, and
+	 * blanks something it refuses. */
+	for (p = copy; *p; p++)
+		if (*p == ',')
+			*p = ' ';
+		else if (*p == ' ' || *p == '\t')
+			*p = '#';
+	n = phys_parse_doubles(copy, f, 3);
+	free(copy);
+	if (n != 1 && n != 3)
+		return -1;
+	if (n == 1)
+		f[1] = f[2] = f[0];
+	for (n = 0; n < 3; n++)
+		if (f[n] <= 0)
+			return -2;
+	*out = v3(f[0], f[1], f[2]);
 	return 0;
 }
 

@@ -48,6 +48,9 @@ struct phys_inertia_scaling {
 	double value;		/* the factor or the mass */
 };
 
+/* The size factors of text "S" (the same along every axis) or
+ * "SX,SY,SZ": 0; -1 when it is neither; -2 when a factor is not above 0. */
+int phys_inertia_size_factors(const char *text, phys_vec3 *out);
 /* The inertia line of the body resized and reweighed as ctx, a struct
  * phys_inertia_scaling, says. */
 int phys_inertia_scale_line(const phys_inertia *in, struct phys_buf *b,

@@ -588,6 +588,18 @@ umask_mode(FILE *fp)
 }
 
 /* gnuplot draws into the temporary file, renamed when it succeeded. */
+const char *
+phys_inertia_show_terminal(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	if (dot && strcmp(dot, ".png") == 0)
+		return "pngcairo";
+	if (dot && strcmp(dot, ".svg") == 0)
+		return "svg";
+	return NULL;
+}
+
 int
 phys_inertia_show_draw(const struct phys_world *w,
     const struct phys_show_options *o)

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 
 #include "inertia.h"
-#include "world.h"
+#include "world_types.h"	/* not world.h: its loader uses this file */
 
 /* The link's <inertial>: mass, tensor and pose in the link frame. */
 void phys_link_inertia(const struct phys_link *l, phys_inertia *out);

@@ -14,7 +14,7 @@
 #include "item.h"
 
 const char *
-phys_support_name(phys_ode_support s)
+phys_support_name(enum phys_engine_support s)
 {
 	static const char *names[] = { "native", "emulated", "inert", "other" };
 

@@ -22,7 +22,7 @@ enum {
 };
 
 /* "native", "emulated", "inert" or "other". */
-const char *phys_support_name(phys_ode_support s);
+const char *phys_support_name(enum phys_engine_support s);
 /* Fields a caller adds to a documentation line before its "doc", each
  * written as ',"key":value'. */
 typedef void (*phys_param_notes)(struct phys_buf *b, const struct phys_param *p);

@@ -390,6 +390,24 @@ new_block(struct phys_world *w, const char *name, int from,
 	return out;
 }
 
+/* An engine phys does not have: the error names those it has, in the
+ * order of their bits (lib/table/engines.def). */
+static int
+unknown_engine(const char *engine)
+{
+	struct phys_buf b = { 0 };
+	const char *type;
+	unsigned bit;
+	int rc;
+
+	for (bit = 1; bit <= PHYS_E_ALL; bit <<= 1)
+		if ((type = phys_engine_type_name(bit)))
+			phys_buf_printf(&b, "%s%s", b.len ? ", " : "", type);
+	rc = phys_fail("unknown engine '%s' (%s)", engine, b.s);
+	phys_buf_free(&b);
+	return rc;
+}
+
 int
 phys_preset_add(struct phys_world *w, const char *name, int from,
     const char *engine, char **sets, size_t nsets)
@@ -401,8 +419,7 @@ phys_preset_add(struct phys_world *w, const char *name, int from,
 	    check_new_name(w, name) < 0)
 		return -1;
 	if (engine && phys_engine_bit(engine) == 0)
-		return phys_fail("unknown engine '%s' (ode, bullet, simbody, "
-		    "dart, mujoco)", engine);
+		return unknown_engine(engine);
 	block = new_block(w, name, from, engine, sets, nsets);
 	if (!block)
 		return -1;

@@ -159,6 +159,14 @@ struct lists {
 	int *of, *at;
 };
 
+/* The names the writer has looked up in the output's dictionary, by the
+ * address of the constant naming each (intern() below). */
+struct interned {
+	const char *name;
+	const xmlChar *interned;
+};
+#define NINTERNED 128
+
 struct reader {
 	struct phys_doc *d;	/* the URDF */
 	const struct phys_urdf_options *o;
@@ -187,6 +195,7 @@ struct reader {
 	int minor;		/* the SDF version the model needs */
 	xmlDocPtr out;
 	xmlNodePtr model;
+	struct interned names[NINTERNED];	/* out's element names */
 };
 
 /* Room for one more in arr, of n used and cap allocated: doubling, so a
@@ -1204,13 +1213,13 @@ read_joints(struct reader *r)
 
 /* ---- the tree ---- */
 
-static const struct reader *sort_reader;
-
 static int
-by_joint_name(const void *a, const void *b)
+by_joint_name(const void *a, const void *b, void *reader)
 {
-	return strcmp(sort_reader->joints[*(const int *)a].name,
-	    sort_reader->joints[*(const int *)b].name);
+	const struct reader *r = reader;
+
+	return strcmp(r->joints[*(const int *)a].name,
+	    r->joints[*(const int *)b].name);
 }
 
 static int
@@ -1232,11 +1241,10 @@ build_tree(struct reader *r)
 		    sizeof *p->kids);
 		p->kids[p->nkids++] = (int)i;
 	}
-	sort_reader = r;
 	for (i = 0; i < r->nlinks; i++) {
 		if (r->links[i].nkids > 1)
-			qsort(r->links[i].kids, r->links[i].nkids,
-			    sizeof *r->links[i].kids, by_joint_name);
+			qsort_r(r->links[i].kids, r->links[i].nkids,
+			    sizeof *r->links[i].kids, by_joint_name, r);
 		if (r->links[i].up >= 0)
 			continue;
 		if (root >= 0)
@@ -1535,35 +1543,24 @@ lump_inertia(struct reader *r, const int *order, size_t n,
  * An element name in the output's dictionary. The converter names its
  * elements with a few dozen string constants: each is looked up once a
  * conversion, then found by its address (so only constants, whose
- * address is theirs for good, may be given).
+ * address is theirs for good, may be given). The names found are the
+ * conversion's own, in its reader, which the document points to (its
+ * _private) while it is written: conversions share nothing.
  */
-static struct {
-	const char *name;
-	const xmlChar *interned;
-} names_seen[128];
-static xmlDictPtr names_dict;
-
-static void
-intern_reset(xmlDictPtr dict)
-{
-	memset(names_seen, 0, sizeof names_seen);
-	names_dict = dict;
-}
-
 static const xmlChar *
-intern(xmlDictPtr dict, const char *name)
+intern(xmlDocPtr doc, const char *name)
 {
-	size_t k = ((uintptr_t)name >> 3) % (sizeof names_seen /
-	    sizeof *names_seen);
+	struct interned *seen = doc->_private;
+	size_t k = ((uintptr_t)name >> 3) % NINTERNED;
 
-	if (dict != names_dict)
-		return xmlDictLookup(dict, (const xmlChar *)name, -1);
-	if (names_seen[k].name != name) {
-		names_seen[k].name = name;
-		names_seen[k].interned = xmlDictLookup(dict,
+	if (!seen)
+		return xmlDictLookup(doc->dict, (const xmlChar *)name, -1);
+	if (seen[k].name != name) {
+		seen[k].name = name;
+		seen[k].interned = xmlDictLookup(doc->dict,
 		    (const xmlChar *)name, -1);
 	}
-	return names_seen[k].interned;
+	return seen[k].interned;
 }
 
 static void
@@ -1579,7 +1576,7 @@ static xmlNodePtr
 add_el(xmlNodePtr parent, const char *name, long line)
 {
 	xmlNodePtr n = xmlNewDocNodeEatName(parent->doc, NULL,
-	    (xmlChar *)intern(parent->doc->dict, name), NULL);
+	    (xmlChar *)intern(parent->doc, name), NULL);
 
 	set_line(n, line);
 	xmlAddChild(parent, n);
@@ -2743,20 +2740,24 @@ write_model(struct reader *r)
 {
 	xmlNodePtr sdf;
 	char version[8];
+	int rc;
 
 	r->out = xmlNewDoc((const xmlChar *)"1.0");
 	r->out->dict = xmlDictCreate();	/* for names and short texts */
-	intern_reset(r->out->dict);
+	r->out->_private = r->names;	/* intern()'s, until written */
 	sdf = xmlNewDocNode(r->out, NULL, (const xmlChar *)"sdf", NULL);
 	set_line(sdf, r->robot_el.line);
 	xmlDocSetRootElement(r->out, sdf);
 	r->model = add_el(sdf, "model", r->robot_el.line);
 	xmlSetProp(r->model, (const xmlChar *)"name",
 	    (const xmlChar *)r->robot);
-	if (write_tree(r) < 0)
-		return -1;
-	apply_robot_exts(r);
-	if (robot_origin(r) < 0)
+	rc = write_tree(r);
+	if (rc == 0) {
+		apply_robot_exts(r);
+		rc = robot_origin(r);
+	}
+	r->out->_private = NULL;
+	if (rc < 0)
 		return -1;
 	warn_unused_exts(r);
 	if (r->o->notes)

@@ -139,6 +139,8 @@ struct loader {
 	char *missing_uri, *missing_file;
 	long missing_line;
 	size_t skipped;		/* collisions dropped by skip_unsupported */
+	struct scope *scope;	/* the model being read, for nested models'
+				 * poses; NULL between models */
 };
 
 static const struct named_frame *
@@ -215,9 +217,6 @@ pose_value(struct phys_doc *d, xmlNodePtr e, struct phys_value *v)
 	return 0;
 }
 
-/* Warnings of the loader: on unless the load is quiet. */
-static bool loader_warns = true;
-
 /*
  * A link's mass of 0 is valid SDF (libsdformat needs mass >= 0): the file
  * keeps it and the engine, which cannot move a body without mass, says
@@ -246,8 +245,8 @@ zero_mass_kept(xmlNodePtr e, struct phys_value *v)
  * files, and the engine does what Gazebo does with them.
  */
 static int
-out_of_range_kept(struct phys_doc *d, xmlNodePtr e, const struct phys_param *p,
-    struct phys_value *v)
+out_of_range_kept(struct loader *L, struct phys_doc *d, xmlNodePtr e,
+    const struct phys_param *p, struct phys_value *v)
 {
 	struct phys_param open = *p;
 	char *text, *why;
@@ -272,7 +271,7 @@ out_of_range_kept(struct phys_doc *d, xmlNodePtr e, const struct phys_param *p,
 	    "kept as written", (const char *)e->name, text) :
 	    phys_xasprintf("<%s> %s is outside %g..%g; kept as written",
 	    (const char *)e->name, text, p->min, p->max);
-	if (loader_warns)
+	if (!L->opt->quiet)
 		phys_warnat(d->name, phys_node_line(e), "%s", why);
 	free(why);
 	free(text);
@@ -296,8 +295,8 @@ blank(xmlNodePtr e)
  * load in one pass over a few elements per entity.
  */
 static int
-read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
-    struct phys_value *vals)
+read_values(struct loader *L, struct phys_doc *d, xmlNodePtr owner,
+    phys_scope s, struct phys_value *vals)
 {
 	char first[64];
 	const char *group = NULL;	/* first element of the rows before */
@@ -346,7 +345,7 @@ read_values(struct phys_doc *d, xmlNodePtr owner, phys_scope s,
 			    phys_node_text_tmp(e, &t)), &v);
 			phys_text_done(&t);
 		}
-		if (rc < 0 && out_of_range_kept(d, e, p, &v) == 0)
+		if (rc < 0 && out_of_range_kept(L, d, e, p, &v) == 0)
 			rc = 0;
 		if (rc == 0) {
 			phys_value_free(&vals[i]);
@@ -378,10 +377,11 @@ entity_values_new(struct phys_world *w, phys_scope s)
 
 /* ---- profiles ---- */
 
-static int read_profile_gravity(struct phys_profile *p);
+static int read_profile_gravity(struct loader *L, struct phys_profile *p);
 
-int
-phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
+/* A whole <physics> element into a profile; node NULL: the implicit one. */
+static int
+read_profile(struct loader *L, struct phys_profile *p, struct phys_doc *doc,
     xmlNodePtr node)
 {
 	char *def;
@@ -410,9 +410,9 @@ phys_profile_read(struct phys_profile *p, struct phys_doc *doc,
 	}
 	free(def);
 	p->marked_default = b;
-	if (read_profile_gravity(p) < 0)
+	if (read_profile_gravity(L, p) < 0)
 		return -1;
-	return read_values(doc, node, PHYS_S_PHYSICS, p->vals);
+	return read_values(L, doc, node, PHYS_S_PHYSICS, p->vals);
 }
 
 void
@@ -421,7 +421,6 @@ phys_profile_free(struct phys_profile *p)
 	phys_values_free(PHYS_S_PHYSICS, p->vals);
 	free(p->name);
 	free(p->type);
-	free(p->gz_engine);
 	free(p->gz_plugin);
 	memset(p, 0, sizeof *p);
 }
@@ -429,7 +428,7 @@ phys_profile_free(struct phys_profile *p)
 /* SDF before 1.6 kept gravity inside <physics>; later files at <world>,
  * and libsdformat ignores one left in <physics>. */
 static int
-read_profile_gravity(struct phys_profile *p)
+read_profile_gravity(struct loader *L, struct phys_profile *p)
 {
 	xmlNodePtr e = phys_child(p->node, "gravity");
 	double v[3];
@@ -440,7 +439,7 @@ read_profile_gravity(struct phys_profile *p)
 		return 0;
 	if (p->doc->major > 1 || p->doc->minor >= 6) {
 		/* libsdformat reads it only in files before 1.6 */
-		if (loader_warns)
+		if (!L->opt->quiet)
 			phys_warnat(p->doc->name, phys_node_line(e), "<gravity> "
 			    "in <physics> is SDF 1.5's: in an SDF %d.%d file "
 			    "libsdformat and Gazebo ignore it, and so does phys "
@@ -473,21 +472,9 @@ fold_legacy_gravity(const struct phys_profile *p, struct phys_value *world)
  * gz-sim's physics system: <plugin filename="gz-sim-physics-system"> (or
  * ignition-gazebo-physics-system, as a library name or not) with
  * <engine><filename>gz-physics-NAME-plugin</filename>, ignition-physics
- * in older releases, a library name with a version in newer ones.
+ * in older releases, a library name with a version in newer ones. Which
+ * engine a NAME is, the engine layer knows (phys_profile_engine).
  */
-static const struct {
-	const char *part;	/* in the engine plugin's file name */
-	const char *type;
-} gz_engines[] = {
-	{ "dartsim", "dart" },
-	{ "bullet-featherstone", "bullet" },
-	{ "bullet", "bullet" },
-	{ "tpe", "tpe" },
-	{ "ode", "ode" },
-	{ "simbody", "simbody" },
-	{ "mujoco", "mujoco" },
-};
-
 static char *
 gz_physics_plugin(xmlNodePtr world)
 {
@@ -510,20 +497,12 @@ static void
 read_gz_engines(struct phys_world *w)
 {
 	char *file = gz_physics_plugin(w->node);
-	const char *type = NULL;
-	size_t i, k;
+	size_t k;
 
-	for (i = 0; file && !type && i < sizeof gz_engines /
-	    sizeof *gz_engines; i++)
-		if (strstr(file, gz_engines[i].part))
-			type = gz_engines[i].type;
-	for (k = 0; k < w->nprofiles; k++) {
-		if (!w->profiles[k].gz_placeholder)
-			continue;
-		w->profiles[k].gz_plugin = file ? phys_xstrdup(file) : NULL;
-		w->profiles[k].gz_engine = file ? phys_xstrdup(type ? type :
-		    file) : NULL;
-	}
+	for (k = 0; k < w->nprofiles; k++)
+		if (w->profiles[k].gz_placeholder)
+			w->profiles[k].gz_plugin = file ? phys_xstrdup(file) :
+			    NULL;
 	free(file);
 }
 
@@ -550,8 +529,9 @@ choose_start(struct phys_world *w, const struct phys_load_options *opt)
 }
 
 static int
-read_profiles(struct phys_world *w, const struct phys_load_options *opt)
+read_profiles(struct loader *L)
 {
+	struct phys_world *w = L->w;
 	struct phys_doc *wd = phys_world_doc(w);
 	struct phys_profile *p;
 	xmlNodePtr n;
@@ -561,7 +541,7 @@ read_profiles(struct phys_world *w, const struct phys_load_options *opt)
 		w->profiles = phys_xrealloc(w->profiles,
 		    (w->nprofiles + 1) * sizeof *w->profiles);
 		p = &w->profiles[w->nprofiles++];
-		if (phys_profile_read(p, wd, n) < 0)
+		if (read_profile(L, p, wd, n) < 0)
 			return -1;
 		for (i = 0; i + 1 < w->nprofiles; i++)
 			if (strcmp(w->profiles[i].name, p->name) == 0)
@@ -574,10 +554,10 @@ read_profiles(struct phys_world *w, const struct phys_load_options *opt)
 	if (w->nprofiles == 0) {
 		w->profiles = phys_xcalloc(1, sizeof *w->profiles);
 		w->nprofiles = 1;
-		phys_profile_read(&w->profiles[0], wd, NULL);
+		read_profile(L, &w->profiles[0], wd, NULL);
 	}
 	read_gz_engines(w);
-	return choose_start(w, opt);
+	return choose_start(w, L->opt);
 }
 
 int
@@ -1245,7 +1225,7 @@ read_heightmap(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 		    "<sampling>: a whole number from 1 to 16");
 	/* Gazebo's ODE raises the terrain by pos.z and moves it no other
 	 * way: the terrain stays centred on its collision's frame. */
-	if ((pos[0] != 0 || pos[1] != 0) && loader_warns)
+	if ((pos[0] != 0 || pos[1] != 0) && !L->opt->quiet)
 		phys_warnat(d->name, phys_node_line(phys_child(s, "pos")),
 		    "heightmap <pos> %g %g: only its z is applied, as Gazebo's "
 		    "ODE does (move the terrain with the collision's <pose>)",
@@ -1441,7 +1421,7 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 	c.vals = entity_values_new(w, PHYS_S_COLLISION);
 	if (collision_pose(sc, &w->links[li], link_local, cn, &c.pose) < 0 ||
 	    collision_in_reach(sc, &w->links[li], &c) < 0 ||
-	    read_values(sc->doc, cn, PHYS_S_COLLISION, c.vals) < 0) {
+	    read_values(L, sc->doc, cn, PHYS_S_COLLISION, c.vals) < 0) {
 		free(c.name);
 		phys_values_clear(PHYS_S_COLLISION, c.vals);
 		return -1;
@@ -1506,13 +1486,14 @@ calculator_params(xmlNodePtr link)
  * exactly, so the parameters are kept in the file and have no effect.
  */
 static int
-auto_inertia(struct phys_doc *d, struct phys_world *w, int li)
+auto_inertia(struct loader *L, struct phys_doc *d, int li)
 {
+	struct phys_world *w = L->w;
 	xmlNodePtr in = phys_child(w->links[li].node, "inertial");
 	xmlNodePtr params = calculator_params(w->links[li].node);
 	double density;
 
-	if (params && loader_warns)
+	if (params && !L->opt->quiet)
 		phys_warnat(d->name, phys_node_line(params), "link '%s': "
 		    "<auto_inertia_params> has no effect: phys computes "
 		    "the inertia of meshes and shapes exactly, with no "
@@ -1546,7 +1527,7 @@ read_link(struct scope *sc, struct frame *f)
 	w->nlinks++;
 	if (register_name(L, sc->doc, f->node, l->name, PHYS_K_LINK, li) < 0 ||
 	    resolve_frame(sc, f, &l->pose) < 0 ||
-	    read_values(sc->doc, f->node, PHYS_S_LINK, l->vals) < 0)
+	    read_values(L, sc->doc, f->node, PHYS_S_LINK, l->vals) < 0)
 		return -1;
 	l->first_collision = (int)w->ncollisions;
 	skipped = L->skipped;
@@ -1562,7 +1543,7 @@ read_link(struct scope *sc, struct frame *f)
 		    "auto=\"true\"> needs every collision, and one was "
 		    "skipped", w->links[li].name);
 	if (phys_link_auto_inertial(&w->links[li]) &&
-	    auto_inertia(sc->doc, w, li) < 0)
+	    auto_inertia(L, sc->doc, li) < 0)
 		return -1;
 	for (cn = phys_child(f->node, "visual"); cn; cn = phys_next(cn, "visual"))
 		if (read_visual(sc, li, f->name, cn) < 0)
@@ -1840,7 +1821,7 @@ read_joint(struct scope *sc, struct frame *f)
 	    joint_link(sc, f->node, "parent", &j->parent) < 0 ||
 	    joint_link(sc, f->node, "child", &j->child) < 0 ||
 	    resolve_frame(sc, f, &j->pose) < 0 ||
-	    read_values(sc->doc, f->node, PHYS_S_JOINT, j->vals) < 0 ||
+	    read_values(L, sc->doc, f->node, PHYS_S_JOINT, j->vals) < 0 ||
 	    joint_axis(sc, j, "axis", &j->axis[0]) < 0 ||
 	    joint_axis(sc, j, "axis2", &j->axis[1]) < 0)
 		return -1;
@@ -1929,7 +1910,7 @@ read_mimic(struct scope *sc, struct phys_joint *j, int k, xmlNodePtr e)
 static int
 read_mimics(struct scope *sc, struct phys_joint *j)
 {
-	static const char *axes[] = { "axis", "axis2" };
+	static const char *const axes[] = { "axis", "axis2" };
 	xmlNodePtr e;
 	int k;
 
@@ -2283,14 +2264,11 @@ keep_frames(struct scope *sc)
 	}
 }
 
-/* The scope of the model being read, for nested models' poses. */
-static struct scope *current_scope;
-
 static int
 read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
     const struct model_override *ov)
 {
-	struct scope sc, *outer = current_scope;
+	struct scope sc, *outer = L->scope;
 	int mi, rc;
 
 	if (++L->depth > MAX_INCLUDE_DEPTH * 4)
@@ -2311,14 +2289,14 @@ read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 		rc = add_frames(&sc, "frame");
 	if (rc == 0)
 		rc = add_frames(&sc, "model");
-	current_scope = &sc;
+	L->scope = &sc;
 	if (rc == 0)
 		rc = read_model_body(L, &sc);
 	if (rc == 0)
 		rc = check_attachments(&sc);
 	if (rc == 0)
 		keep_frames(&sc);
-	current_scope = outer;
+	L->scope = outer;
 	scope_free(&sc);
 	L->depth--;
 	return rc;
@@ -2884,7 +2862,7 @@ read_world_joint(struct loader *L, xmlNodePtr jn)
 	    world_joint_link(L, jn, "parent", &j->parent) < 0 ||
 	    world_joint_link(L, jn, "child", &j->child) < 0 ||
 	    world_joint_pose(L, j) < 0 ||
-	    read_values(&w->doc, jn, PHYS_S_JOINT, j->vals) < 0 ||
+	    read_values(L, &w->doc, jn, PHYS_S_JOINT, j->vals) < 0 ||
 	    world_joint_axis(L, j, "axis", &j->axis[0]) < 0 ||
 	    world_joint_axis(L, j, "axis2", &j->axis[1]) < 0)
 		return -1;
@@ -2944,8 +2922,8 @@ world_values(struct loader *L)
 
 	w->vals = phys_values_new(PHYS_S_WORLD);
 	w->index = phys_xcalloc(1, sizeof *w->index);
-	if (read_values(phys_world_doc(w), w->node, PHYS_S_WORLD, w->vals) < 0 ||
-	    read_profiles(w, L->opt) < 0)
+	if (read_values(L, phys_world_doc(w), w->node, PHYS_S_WORLD,
+	    w->vals) < 0 || read_profiles(L) < 0)
 		return -1;
 	fold_legacy_gravity(&w->profiles[w->start], w->vals);
 	return 0;
@@ -3045,7 +3023,6 @@ phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
 	memset(&L, 0, sizeof L);
 	L.w = w;
 	L.opt = opt;
-	loader_warns = !opt->quiet;
 	rc = w->doc.kind == PHYS_DOC_WORLD ? read_world(&L) : read_hosted(&L);
 	warn_missing(&L);	/* a model file's, if any */
 	for (i = 0; i < L.nframes; i++)

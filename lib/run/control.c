@@ -10,7 +10,6 @@
 #include "items.h"
 #include "paramio.h"
 #include "preset.h"
-#include "sim.h"
 
 /* ---- state that control lines may set ---- */
 

@@ -110,11 +110,11 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 {
 	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
 	    "";
-	phys_ode_support how = r->engine->support(p);
+	enum phys_engine_support how = r->engine->support(p);
 	struct phys_value def;
 	bool inert;
 
-	if (how != PHYS_ODE_INERT && how != PHYS_ODE_OTHER)
+	if (how != PHYS_SUPPORT_INERT && how != PHYS_SUPPORT_OTHER)
 		return;
 	phys_value_default(p, &def);
 	inert = !phys_value_equal(p, &def, v);
@@ -122,8 +122,8 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 	if (!inert)
 		return;
 	if (!from.known)
-		from = file_origin(r, s, idx, p, v, how == PHYS_ODE_OTHER);
-	if (how == PHYS_ODE_OTHER)
+		from = file_origin(r, s, idx, p, v, how == PHYS_SUPPORT_OTHER);
+	if (how == PHYS_SUPPORT_OTHER)
 		phys_warnat_once(from.file, from.line, "%s%s%.*s parameters "
 		    "are for another engine and have no effect with %s (kept "
 		    "as given)", scope, *scope ? " " : "",
@@ -160,7 +160,8 @@ warn_inert_world(struct run *r)
 			    phys_run_values_get(&r->vals, s, (int)i));
 }
 
-/* "ode, bullet and mujoco": the engines phys has, as profiles name them. */
+/* "ode, bullet, mujoco, simbody and dart": the engines phys has, as
+ * profiles name them. */
 static void
 engine_types(struct phys_buf *b)
 {

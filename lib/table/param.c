@@ -18,7 +18,7 @@
 #define P(id, scope, name, alias, type, def, units, min, max, values,	\
     engines, ode, doc)							\
 	{ PHYS_P_##id, PHYS_S_##scope, name, alias, PHYS_T_##type, def,	\
-	    units, min, max, values, engines, PHYS_ODE_##ode, doc },
+	    units, min, max, values, engines, PHYS_SUPPORT_##ode, doc },
 const struct phys_param phys_params[PHYS_NPARAMS] = {
 #include "params.def"
 };
@@ -99,8 +99,11 @@ phys_type_name(phys_type t)
 }
 
 /* The <physics type> of each engine bit, bit i naming 1 << i. */
-static const char *const engine_types[] = { "ode", "bullet", "simbody", "dart",
-	"mujoco" };
+static const char *const engine_types[] = {
+#define PHYS_E(type, bit_name, bit) [bit] = #type,
+#include "engines.def"
+#undef PHYS_E
+};
 #define N_ENGINE_TYPES (sizeof engine_types / sizeof engine_types[0])
 
 const char *
@@ -120,7 +123,7 @@ phys_engine_bit(const char *type)
 	unsigned i;
 
 	for (i = 0; i < N_ENGINE_TYPES; i++)
-		if (strcmp(type, engine_types[i]) == 0)
+		if (engine_types[i] && strcmp(type, engine_types[i]) == 0)
 			return 1u << i;
 	return 0;
 }

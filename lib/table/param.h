@@ -33,23 +33,27 @@ typedef enum {
 	PHYS_NSCOPES
 } phys_scope;
 
-/* Engines a parameter applies to (bit set). */
+/* Engines a parameter applies to (bit set): one bit an engine
+ * (engines.def). */
 enum {
-	PHYS_E_ODE = 1,
-	PHYS_E_BULLET = 2,
-	PHYS_E_SIMBODY = 4,
-	PHYS_E_DART = 8,
-	PHYS_E_MUJOCO = 16,	/* phys's own <mujoco> blocks: SDF has none */
-	PHYS_E_ALL = 31
+#define PHYS_E(type, bit_name, bit) PHYS_E_##bit_name = 1 << (bit),
+#include "engines.def"
+#undef PHYS_E
+	PHYS_E_ALL = 0
+#define PHYS_E(type, bit_name, bit) | PHYS_E_##bit_name
+#include "engines.def"
+#undef PHYS_E
 };
 
-/* How the ODE engine treats a parameter. */
-typedef enum {
-	PHYS_ODE_NATIVE,	/* passed to an ODE call */
-	PHYS_ODE_EMULATED,	/* computed by phys per contact, joint or step */
-	PHYS_ODE_INERT,		/* kept and documented; warned about when not default */
-	PHYS_ODE_OTHER		/* belongs to another engine's block */
-} phys_ode_support;
+/* What an engine does with a parameter: params.def's ODE column says it
+ * for ODE, each engine's support function for itself
+ * (struct phys_engine_info). */
+enum phys_engine_support {
+	PHYS_SUPPORT_NATIVE,	/* passed to the engine's own call */
+	PHYS_SUPPORT_EMULATED,	/* computed by phys per contact, joint or step */
+	PHYS_SUPPORT_INERT,	/* kept and documented; warned about when not default */
+	PHYS_SUPPORT_OTHER	/* belongs to another engine's block */
+};
 
 #define PHYS_NOMIN (-1.0 / 0.0)
 #define PHYS_NOMAX (1.0 / 0.0)
@@ -99,7 +103,7 @@ struct phys_param {
 	double min, max;
 	const char *values;
 	unsigned engines;
-	phys_ode_support ode;
+	enum phys_engine_support ode;	/* what ODE does with it */
 	const char *doc;
 };
 

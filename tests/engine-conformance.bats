@@ -1,0 +1,461 @@
+#!/usr/bin/env bats
+# What every engine must do, checked under each engine the binary lists
+# (tests/helper.bash's engines: lib/engine/registry.c's list, so that a
+# new engine there is checked here with no line changed): its parameters
+# reach it or are warned about, worlds/closed_forms.sdf's eight cases and
+# friction against their closed forms, a kinematic loop against its
+# loop-closure equation, worlds/joints.sdf's joints against a pendulum's
+# period and a stop's moment, meshes, polylines, ellipsoids and
+# heightmaps resting and rolling where geometry says, a switch between
+# any two engines mid-run in both directions, identical runs, a
+# divergence named. What only one engine does is in its own
+# tests/engine-*.bats.
+
+load helper
+
+W="$WORLDS/closed_forms.sdf"
+
+# once NAME CMD...: CMD's standard output kept as $BATS_FILE_TMPDIR/NAME
+# (its standard error as NAME.err) for every test of the suite that asks
+# for it, run once even when bats runs the tests side by side; prints
+# the file's path.
+once() {
+	local out="$BATS_FILE_TMPDIR/$1"
+	shift
+	(
+		flock 9
+		if [ ! -e "$out" ]; then
+			"$@" > "$out.part" 2> "$out.err" && mv "$out.part" "$out"
+		fi
+	) 9> "$out.lock"
+	echo "$out"
+}
+
+# closed_forms_run ENGINE: worlds/closed_forms.sdf under ENGINE's profile
+# for 3 s (the spring's five swings, the pendulum's two), its state every
+# 10 ms, the slider and the rotor set going at t = 0.
+closed_forms_run() {
+	printf '%s\n' \
+	    '{"t":0,"name":"slide::link/linear_vel","value":{"x":2,"y":0,"z":0}}' \
+	    '{"t":0,"name":"rotor::link/angular_vel","value":{"x":0,"y":0,"z":2}}' \
+	    > "$BATS_FILE_TMPDIR/cf-$1.ctl"
+	phys-step -p "$1" -t 3 -r 100 -c "$BATS_FILE_TMPDIR/cf-$1.ctl" \
+	    -i 'fall::link/pose' -i 'slide::link/pose' -i 'bounce::link/pose' -i 'rest::link/pose' \
+	    -i 'pendulum::bob/pose' -i 'slide::link/linear_vel' -i 'rest::link/linear_vel' \
+	    -i 'limit::hinge/position' \
+	    -i 'rotor::spin/velocity' -i 'spring::slider/position' "$(profile_world "$W" "$1")"
+}
+
+# closed_forms ENGINE: the path of that run's state lines.
+closed_forms() {
+	once "cf-$1" closed_forms_run "$1"
+}
+
+# newval, a jq function: for a line of phys-param list --doc, a value
+# other than the default and within the range, null for a choice of one.
+NEWVAL='def newval: .type as $t | if $t == "bool" then .default | not
+    elif .values then (.values - [.default])[0]
+    else (if $t == "int" then .default + 1 elif .default == 0 then 0.5
+	elif .default < 0 then 1 else .default * 1.5 end) as $v
+    | if .max != null and $v > .max then (if $t == "int" then .default - 1
+	else (.default + .max) / 2 end) else $v end end;'
+
+# settings ENGINE SUPPORT...: for every numeric, boolean or chosen
+# parameter phys-param list --doc says ENGINE treats as one of SUPPORT,
+# "SCOPE NAME -s ENTITY/NAME=VALUE" (VALUE not its default) on one line,
+# a collision's set on closed_forms.sdf's slider (but its shape's size),
+# a joint's on its arm.
+settings() {
+	local e=$1
+	shift
+	phys-param list --doc | jq -r --arg e "$e" --args "$NEWVAL"'
+	    select([.[$e]] | inside($ARGS.positional)) |
+	    select(.type == "double" or .type == "int" or .type == "bool" or .values) |
+	    select(.name | startswith("geometry.") | not) |
+	    { physics: "", collision: "slide::link::collision/", joint: "limit::hinge/",
+		link: "slide::link/" }[.scope] as $at | select($at) | newval as $v | select($v != null) |
+	    "\(.scope) \(.name) -s \($at)\(.name)=\($v)"' "$@"
+}
+
+# reaches ENGINE: each parameter of ENGINE's own (native to it, or
+# emulated by phys for it where it is another engine's elsewhere), set
+# to another value, is that value in the engine record of the first state
+# line (under the last part of its name, a solver's type as "solver"),
+# and is not warned about.
+reaches() {
+	phys-param list --doc | jq -c --arg e "$1" "$NEWVAL"'select(.scope == "physics") |
+	    select(.[$e] == "native" or (.[$e] == "emulated" and ([.[]] | index("other")))) |
+	    newval as $v | select($v != null) |
+	    { name, value: $v, key: (.name | split(".")[-1] | if . == "type" or . == "solver_type"
+		then "solver" else . end) }' > "$TMP/own"
+	[ -s "$TMP/own" ]
+	phys-step -p "$1" -n 0 $(jq -r '"-s \(.name)=\(.value)"' "$TMP/own") "$(profile_world "$W" "$1")" \
+	    > "$TMP/o" 2> "$TMP/err"
+	jq -r --slurpfile r "$TMP/o" 'select($r[0].engine[.key] != .value) |
+	    "\(.name)=\(.value) is not the record'"'"'s \(.key): \($r[0].engine[.key])"' "$TMP/own" > "$TMP/bad"
+	[ ! -s "$TMP/bad" ] || fail "under $1: $(cat "$TMP/bad")"
+	! grep -qFf <(jq -r .name "$TMP/own") "$TMP/err" || fail "$(cat "$TMP/err")"
+}
+@test "each engine's own parameters reach it: a value set is that value in the engine record, unwarned" {
+	each_engine reaches
+}
+
+# unheeded ENGINE: every parameter ENGINE keeps but does not use
+# ("inert"), every one of its own and every other engine's set at once:
+# each inert one is named once as having no effect, none of its own is;
+# the other engines' values are named once for each place they are set
+# (the profile, a collision's surface, a joint's physics), under the
+# first part of their names.
+unheeded() {
+	local name scope p opt arg
+	local -a args=()
+	name=$(engine_name "$1")
+	settings "$1" inert other native emulated > "$TMP/set"
+	while read -r scope p opt arg; do
+		args+=("$opt" "$arg")
+	done < "$TMP/set"
+	phys-step -p "$1" -n 2 "${args[@]}" "$(profile_world "$W" "$1")" 2>&1 >/dev/null |
+	    sed 's/^phys-step: //; s/^[^ ]*:[0-9]*: //' > "$TMP/err"
+	# the messages, each with the number of times it must be said
+	phys-param list --doc | jq -r --arg e "$1" '[.scope, .name, .[$e]] | @tsv' |
+	    awk -F '\t' -v n="$name" 'NR == FNR { split($0, s, " "); set[s[1] " " s[2]]; next }
+		!(($1 " " $2) in set) { next }
+		{ at = $1 == "physics" ? "" : $1 " "; split($2, first, ".")
+		  m = at $2 " is set but has no effect with " n " (kept as given)" }
+		$3 == "inert" { print "1\t" m; next }
+		$3 == "other" { print "1\t" at first[1] " parameters are for another engine and have no effect with " n " (kept as given)"; next }
+		{ print "0\t" m }' "$TMP/set" - | sort -u > "$TMP/want"
+	grep -q '^1' "$TMP/want"
+	awk -F '\t' 'NR == FNR { want[$2] = $1; next } $0 in want { n[$0]++ }
+	    END { for (w in want) if (n[w] != want[w]) { print "said " n[w] + 0 " times, not " want[w] ": " w; bad = 1 }; exit bad }' \
+	    "$TMP/want" "$TMP/err" || fail "under $1: $(cat "$TMP/err")"
+}
+@test "parameters: what an engine keeps but does not use is warned about once each, its own never, another engine's block once" {
+	each_engine unheeded
+}
+
+fall_case() {
+	local z
+	z=$(at "$(closed_forms "$1")" 1 fall::link/pose z)
+	# semi-implicit Euler (ODE, Bullet, MuJoCo's default, DART) exactly;
+	# or the parabola itself (Simbody's error-controlled integrator)
+	if near "$z" "$(awk 'BEGIN { printf "%.15f", 30 - 9.81 * 1e-6 * 1000 * 1001 / 2 }')" 1e-9 2>/dev/null; then
+		echo "semi-implicit Euler"
+	else
+		near "$z" "$(awk 'BEGIN { printf "%.15f", 30 - 9.81 / 2 }')" 1e-9
+		echo "the parabola"
+	fi
+}
+@test "free fall: z0 - g h^2 n (n + 1) / 2 (semi-implicit Euler) or z0 - g t^2 / 2 to 1e-9 under each engine" {
+	each_engine fall_case
+}
+
+pendulum_case() {
+	rel "$(series "$(closed_forms "$1")" pendulum::bob/pose roll | period)" \
+	    "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(0.26 / (9.81 * 0.5)) }')" 0.01
+}
+@test "pendulum: period 2 pi sqrt(I / (m g d)) within 1% under each engine" {
+	each_engine pendulum_case
+}
+
+slide_case() {
+	local f
+	f=$(closed_forms "$1")
+	rel "$(at "$f" 1 slide::link/pose x)" "$(awk 'BEGIN { print 4 / (2 * 0.5 * 9.81) }')" 0.05
+	# ... and it has stopped
+	near "$(at "$f" 1 slide::link/linear_vel x)" 0 1e-3
+}
+@test "sliding: a box at 2 m/s stops after v^2 / (2 mu g) within 5% under each engine" {
+	each_engine slide_case
+}
+
+# quarter ENGINE: the slider alone on the ground, its friction 0.25 in
+# each engine's block (ODE's mu and mu2, Bullet's friction), given 2 m/s:
+# where it is after 1.5 s.
+quarter() {
+	awk '/<model name="(fall|pendulum|bounce|rest|limit|rotor|spring)">/ { skip = 1 }
+	    !skip { print } skip && /<\/model>/ { skip = 0 }' "$(profile_world "$W" "$1")" > "$TMP/slide.sdf"
+	echo '{"t":0,"name":"slide::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > "$TMP/ctl"
+	phys-step -p "$1" -t 1.5 -e 1500 -c "$TMP/ctl" -i 'slide::link/pose' \
+	    -s 'slide::link::collision/surface.friction.ode.mu=0.25' \
+	    -s 'slide::link::collision/surface.friction.ode.mu2=0.25' \
+	    -s 'slide::link::collision/surface.friction.bullet.friction=0.25' \
+	    "$TMP/slide.sdf" 2>/dev/null | tail -1 | jq '.items["slide::link/pose"].x'
+}
+friction_case() {
+	local x
+	x=$(quarter "$1")
+	rel "$x" "$(awk 'BEGIN { print 4 / (2 * 0.25 * 9.81) }')" 0.02
+	# twice as far as at mu = 0.5
+	rel "$x" "$(at "$(closed_forms "$1")" 1.5 slide::link/pose x | awk '{ print 2 * $1 }')" 0.005
+}
+@test "friction: at mu = 0.25 the box slides v^2 / (2 mu g) within 2%, twice as far as at 0.5, under each engine" {
+	each_engine friction_case
+}
+
+bounce_case() {
+	local top
+	# the highest point after the first impact (t = 0.45 s)
+	top=$(series "$(closed_forms "$1")" bounce::link/pose z |
+	    awk '$1 > 0.5 && $1 <= 1.2 && $2 > m { m = $2 } END { print m }')
+	rel "$(awk -v z="$top" 'BEGIN { print z - 0.1 }')" 0.25 0.05
+}
+@test "restitution: a ball dropped from 1 m with e = 0.5 rises again to e^2 m within 5% under each engine" {
+	each_engine bounce_case
+}
+
+rest_case() {
+	local f z
+	f=$(closed_forms "$1")
+	z=$(at "$f" 2 rest::link/pose z)
+	# sunk, but no deeper than the contact surface layer (1 mm)
+	awk -v z="$z" 'BEGIN { exit !(z <= 0.1 + 1e-9 && z >= 0.1 - 0.00105) }' ||
+		fail "rest box at $z"
+	near "$(at "$f" 2 rest::link/linear_vel z)" 0 1e-4
+	near "$(at "$f" 2 rest::link/pose roll)" 0 1e-6
+}
+@test "resting contact: a box on the ground stays, sunk at most the surface layer (Simbody: its compliance), under each engine" {
+	each_engine rest_case
+}
+
+limit_case() {
+	local f
+	f=$(closed_forms "$1")
+	near "$(at "$f" 2 limit::hinge/position 0)" -0.3 0.01
+	# held there from the first second on (never past, never back up)
+	series "$f" limit::hinge/position 0 | awk '$1 >= 1 && ($2 < -0.31 || $2 > -0.29) { bad = 1 }
+	    END { exit bad }' || fail "the arm left its limit"
+}
+@test "joint limit: a falling arm stops at its lower limit under each engine" {
+	each_engine limit_case
+}
+
+rotor_case() {
+	rel "$(at "$(closed_forms "$1")" 1 rotor::spin/velocity 0)" "$(awk 'BEGIN { print 2 * exp(-1) }')" 0.01
+}
+@test "viscous joint damping: w(t) = w0 exp(-c t / I) within 1% under each engine" {
+	each_engine rotor_case
+}
+
+spring_case() {
+	local f max
+	f=$(closed_forms "$1")
+	rel "$(series "$f" spring::slider/position 0 | period 0.1)" \
+	    "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(1 / 100) }')" 0.01
+	# it swings between 0 and twice the reference
+	max=$(series "$f" spring::slider/position 0 | awk '$2 > m { m = $2 } END { print m }')
+	near "$max" 0.2 0.005
+}
+@test "prismatic spring: period 2 pi sqrt(m / k) within 1% under each engine" {
+	each_engine spring_case
+}
+
+# fourbar ENGINE: worlds/fourbar.sdf swinging for 2 s keeps its loop
+# closed (closure) within 0.3 mm while the crank turns through more than
+# a radian.
+fourbar() {
+	phys-step -p "$1" -t 2 -r 100 -i 'fourbar::*/position' \
+	    "$(profile_world "$WORLDS/fourbar.sdf" "$1")" 2>/dev/null > "$TMP/o"
+	closure "$TMP/o" > "$TMP/c"
+	echo "loop open by $(cut -d' ' -f1 "$TMP/c") m at most; the crank turned through $(cut -d' ' -f2 "$TMP/c")"
+	awk '{ exit !($1 < 3e-4 && $2 > 1) }' "$TMP/c"
+	# however the engine closes the loop (an equality, a constraint, a
+	# joint cut from the tree), the joint that closes it has its one angle
+	[ "$(jq -r '.items["fourbar::loop/position"] | length' "$TMP/o" | sort -u)" = 1 ]
+}
+@test "a four-bar linkage (a kinematic loop) follows the loop-closure equation under each engine" {
+	each_engine fourbar
+}
+
+# joints ENGINE: worlds/joints.sdf's profile retyped as ENGINE's, its stop
+# made softer than SDF's default (1e8 N m/rad, which the engines that
+# read it, Simbody's, ring on by micrometres) where an engine reads it.
+joints() {
+	sed "s/<physics type=\"ode\">/<physics type=\"$1\">/" "$WORLDS/joints.sdf" > "$TMP/j.sdf"
+	phys-step -t 4.2 -r 100 -s 'hinge::j/axis.limit.stiffness=1e5' -s 'hinge::j/axis.limit.dissipation=10' \
+	    -i 'ball::bob/pose' -i 'cardan::bob/pose' -i 'fixed::body/pose' -i 'fixed::j/force' \
+	    -i 'hinge::j/*' -i 'cardan::j/position' "$TMP/j.sdf" 2>/dev/null > "$TMP/o"
+	for m in ball cardan; do
+		# a point mass 1 m out, plus the bob's own 0.001 kg m^2, swinging
+		# 0.05 rad: (1 + theta0^2 / 16) longer than a small swing
+		rel "$(series "$TMP/o" $m::bob/pose roll | period)" \
+		    "$(awk 'BEGIN { print 2 * 3.141592653589793 * sqrt(1.001 / 9.81) * (1 + 0.05^2 / 16) }')" 1e-4
+	done
+	tail -1 "$TMP/o" > "$TMP/end"
+	near "$(at "$TMP/end" 4.2 fixed::body/pose z)" 3 1e-9
+	near "$(at "$TMP/end" 4.2 fixed::j/force z)" 9.81 1e-6
+	# the stop holds the arm: at -0.3 rad (past it by no more than a
+	# soft stop gives), its effort m g L cos(theta), its force the weight
+	theta=$(at "$TMP/end" 4.2 hinge::j/position 0)
+	near "$theta" -0.3 0.005
+	rel "$(at "$TMP/end" 4.2 hinge::j/effort 0)" "$(awk -v t="$theta" 'BEGIN { print 9.81 * cos(t) }')" 1e-4
+	near "$(at "$TMP/end" 4.2 hinge::j/force z)" 9.81 1e-6
+	# the universal joint's first angle is the swing, measured from the
+	# loaded 0.05 rad
+	near "$(at "$TMP/end" 4.2 cardan::j/position 0)" \
+	    "$(awk -v r="$(at "$TMP/end" 4.2 cardan::bob/pose roll)" 'BEGIN { print r - 0.05 }')" 1e-7
+}
+@test "joints (joints.sdf): ball and universal swing as 1 m pendulums to 0.01%, fixed holds, a stop's effort is m g L cos(theta), under each engine" {
+	each_engine joints
+}
+
+# geometry_world ENGINE: a world of ENGINE's profile on the ground: a
+# mesh cube (tests/data/geomgen.c's, 1 m) dropped 0.2 m onto a face, an
+# L-shaped static polyline 0.3 m tall with a box dropped onto its arm and
+# one into its notch, an ellipsoid of radii 0.3, 0.2 and 0.1 m dropped
+# 0.2 m, and a ball let go on the side of a heightmap bowl, z = 0.5 +
+# (x^2 + y^2) / 16 about its centre.
+geometry_world() {
+	local in='<inertial><mass>1</mass><inertia><ixx>0.1667</ixx><iyy>0.1667</iyy><izz>0.1667</izz></inertia></inertial>'
+	cat <<SDF
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+<physics name="p" type="$1"><max_step_size>0.001</max_step_size></physics>
+<model name="ground"><static>true</static><link name="link"><collision name="c">
+<geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+<model name="cube"><pose>0 0 0.7 0 0 0</pose><link name="link">$in
+<collision name="c"><geometry><mesh><uri>$TMP/gen/cube.stl</uri></mesh></geometry></collision></link></model>
+<model name="l"><pose>5 0 0 0 0 0</pose><static>true</static><link name="link"><collision name="c"><geometry><polyline><point>0 0</point><point>2 0</point><point>2 1</point><point>1 1</point><point>1 2</point><point>0 2</point><height>0.3</height></polyline></geometry></collision></link></model>
+<model name="b"><pose>5.5 1.5 0.6 0 0 0</pose><link name="link">$in<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model>
+<model name="notch"><pose>6.5 1.5 0.6 0 0 0</pose><link name="link">$in<collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link></model>
+<model name="e"><pose>-5 0 0.3 0 0 0</pose><link name="link"><inertial auto="true"/><collision name="c"><geometry><ellipsoid><radii>0.3 0.2 0.1</radii></ellipsoid></geometry></collision></link></model>
+<model name="t"><pose>20 0 0 0 0 0</pose><static>true</static><link name="link"><collision name="c"><geometry><heightmap><uri>$TMP/gen/bowl.tif</uri><size>8 8 2</size><pos>0 0 0.5</pos></heightmap></geometry></collision></link></model>
+<model name="s"><pose>20.8 -0.6 1.2 0 0 0</pose><link name="link"><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial><collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model>
+</world></sdf>
+SDF
+}
+
+geometry() {
+	local m
+	geometry_world "$1" > "$TMP/g.sdf"
+	phys-step -t 1.2 -r 100 -i '*::link/pose' "$TMP/g.sdf" 2>/dev/null > "$TMP/o"
+	# resting on their lowest faces (the ellipsoid on its shortest radius),
+	# sunk by at most the contact surface layer (1 mm), no higher
+	for m in cube:0.5 b:0.4 notch:0.1 e:0.1; do
+		awk -v z="$(at "$TMP/o" 1.2 ${m%:*}::link/pose z)" -v h=${m#*:} 'BEGIN {
+		    exit !(z <= h + 1e-5 && z >= h - 0.0011) }' || fail "${m%:*} at $(at "$TMP/o" 1.2 ${m%:*}::link/pose z), not ${m#*:}"
+	done
+	# the ball rolls down the bowl, on its surface (its 33 x 33 samples'
+	# chords are off by 1 mm), a radius above it, to its centre
+	jq -r '.items["s::link/pose"] | [.x - 20, .y, .z] | @tsv' "$TMP/o" | tail -70 |
+	    awk '{ d = $3 - (0.5 + ($1 * $1 + $2 * $2) / 16 + 0.1); if (d < 0) d = -d; if (d > m) m = d }
+		END { if (m > 0.003) { print "off the bowl by " m; exit 1 } }'
+	[ "$(tail -1 "$TMP/o" | jq '.items["s::link/pose"].x < 20.5')" = true ]
+}
+@test "geometry: a mesh cube, boxes on a polyline's arm and in its notch, an ellipsoid rest on their faces; a ball rolls down a heightmap bowl, under each engine" {
+	cc "$BATS_TEST_DIRNAME/data/geomgen.c" $(pkg-config --cflags --libs gdal) -lm -o "$TMP/geomgen"
+	mkdir "$TMP/gen" && "$TMP/geomgen" "$TMP/gen"
+	each_engine geometry
+}
+
+# circuit ENGINE...: a walk through the engines that takes every ordered
+# pair of them once (an Euler circuit of the complete directed graph):
+# from the first, out and back to each later one, each of those tours
+# spliced in where its engine is first met.
+circuit() {
+	local -a e=("$@") s=("$1") t
+	local i j k
+	for ((i = 0; i < ${#e[@]}; i++)); do
+		for ((k = 0; k < ${#s[@]}; k++)); do
+			[ "${s[k]}" = "${e[i]}" ] && break
+		done
+		t=()
+		for ((j = i + 1; j < ${#e[@]}; j++)); do
+			t+=("${e[j]}" "${e[i]}")
+		done
+		s=("${s[@]:0:k+1}" "${t[@]}" "${s[@]:k+1}")
+	done
+	echo "${s[@]}"
+}
+
+# switching_run: closed_forms.sdf's falling sphere and pendulum alone (no
+# ground), a profile for every engine, switched every 0.3 s along the
+# circuit; the engine each ran under and how it integrates a fall in
+# $BATS_FILE_TMPDIR/forms.
+switching_run() {
+	local -a seq
+	local e i w="$BATS_FILE_TMPDIR/switch.sdf"
+	awk '/<model name="(ground|slide|bounce|rest|limit|rotor|spring)">/ { skip = 1 }
+	    !skip { print } skip && /<\/model>/ { skip = 0 }' "$W" > "$w"
+	for e in $(engines); do
+		TMP=$BATS_FILE_TMPDIR profile_world "$w" "$e" > "$w.path"
+		[ "$(cat "$w.path")" = "$w" ] || mv "$(cat "$w.path")" "$w"
+		echo "$e $(fall_form "$e" "$w")"
+	done > "$BATS_FILE_TMPDIR/forms"
+	seq=($(circuit $(engines)))
+	for ((i = 1; i < ${#seq[@]}; i++)); do
+		printf '{"t":%s,"preset":"%s"}\n' "$(awk -v i=$i 'BEGIN { print 0.3 * i }')" "${seq[i]}"
+	done > "$BATS_FILE_TMPDIR/switches"
+	phys-step -p "${seq[0]}" -t "$(awk -v n=${#seq[@]} 'BEGIN { print 0.3 * n }')" -r 100 \
+	    -c "$BATS_FILE_TMPDIR/switches" -i 'fall::link/pose' -i 'fall::link/linear_vel' \
+	    -i 'pendulum::bob/pose' -i 'pendulum/kinetic_energy' -i 'pendulum/potential_energy' "$w"
+}
+
+@test "switching engines mid-fall, every engine to every other: each line at a switch names the new profile, the fall goes on to 1e-9" {
+	f=$(once switching switching_run)
+	echo "$(circuit $(engines))"
+	# a switch at each 0.3 s, to the engine the circuit names
+	diff <(jq -r 'select(.preset) | "\(.t) \(.preset)"' "$f" | tail -n +2) \
+	    <(jq -r '"\(.t) \(.preset)"' "$BATS_FILE_TMPDIR/switches")
+	# each stretch of 300 steps from the last one's height and speed: by
+	# semi-implicit Euler, z + n h v - g h^2 n (n + 1) / 2, or on the
+	# parabola, z + v T - g T^2 / 2; v - g T either way
+	{
+		jq -r 'select(.preset) | [.t, .preset] | @tsv' "$f"
+		tail -1 "$f" | jq -r '[.t, "end"] | @tsv'
+	} | while read -r t p; do
+		printf '%s\t%s\t%s\n' "$t" "$p" "$(jq -r --argjson t "$t" 'select(.t == $t) |
+		    [.items["fall::link/pose"].z, .items["fall::link/linear_vel"].z] | @tsv' "$f")"
+	done > "$TMP/at-switches"
+	[ "$(wc -l < "$TMP/at-switches")" -eq $(($(wc -l < "$BATS_FILE_TMPDIR/switches") + 2)) ]
+	awk 'NR == FNR { form[$1] = $2; next }
+	    { if (FNR > 1) { n = 300; h = 0.001; T = n * h
+		if (form[k] == "parabola") z += v * T - 9.81 * T * T / 2
+		else z += n * h * v - 9.81 * h * h * n * (n + 1) / 2
+		v -= 9.81 * T }
+	      else { z = 30; v = 0 }
+	      dz = $3 - z; dv = $4 - v
+	      if (dz > 1e-9 || dz < -1e-9 || dv > 1e-9 || dv < -1e-9) {
+		printf "%s, %s to %s: z %.12f, not %.12f; v %.12f, not %.12f\n", $1, k, $2, $3, z, $4, v
+		bad = 1 }
+	      k = $2 }
+	    END { exit bad }' "$BATS_FILE_TMPDIR/forms" "$TMP/at-switches"
+}
+
+@test "switching engines mid-swing, every engine to every other: the angle and the energy go on without a jump, the period is kept to 0.2%" {
+	f=$(once switching switching_run)
+	# no jump in the angle between two samples (0.01 s apart)
+	series "$f" pendulum::bob/pose roll | awk 'NR > 1 { d = $2 - p; if (d < 0) d = -d; if (d > m) m = d } { p = $2 }
+	    END { print "largest step", m; exit !(m < 0.004) }'
+	# the energy over the first step of each engine (from the line at the
+	# switch) changes by less than 2e-5 J (of the 0.0061 J swing); over
+	# the run it stays within 1e-4 J, each stretch of semi-implicit Euler
+	# adding its own swing of 1.4e-5 J
+	jq -r '[.t, .items["pendulum/kinetic_energy"] + .items["pendulum/potential_energy"], .preset // ""] | @tsv' "$f" |
+	    awk -F '\t' 'NR == 1 { e0 = $2 } { d = $2 - e0; if (d < 0) d = -d; if (d > m) m = d }
+		sw { j = $2 - p; if (j < 0) j = -j; if (j > 2e-5) { print "a jump of " j " after " $1; bad = 1 } }
+		{ p = $2; sw = NR > 1 && $3 != "" } END { print "energy within", m; exit bad || m > 1e-4 }'
+	rel "$(series "$f" pendulum::bob/pose roll | period)" \
+	    "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(0.26 / (9.81 * 0.5)) }')" 0.002
+}
+
+identical() {
+	echo '{"t":0,"name":"slide::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > "$TMP/ctl"
+	phys-step -p "$1" -t 0.5 -c "$TMP/ctl" -i '*::*/*' "$(profile_world "$W" "$1")" 2>/dev/null > "$TMP/a"
+	phys-step -p "$1" -t 0.5 -c "$TMP/ctl" -i '*::*/*' "$(profile_world "$W" "$1")" 2>/dev/null > "$TMP/b"
+	[ -s "$TMP/a" ]
+	cmp "$TMP/a" "$TMP/b"
+}
+@test "identical input, identical output, byte for byte, under each engine" {
+	each_engine identical
+}
+
+diverged() {
+	echo '{"t":0.01,"name":"fall::link/linear_vel","value":{"x":1e300,"y":0,"z":0}}' > "$TMP/ctl"
+	run phys-step -p "$1" -t 1 -c "$TMP/ctl" "$(profile_world "$W" "$1")"
+	assert_failure 1
+	assert_output --regexp "simulation diverged: body 'fall::link' .* at t=0\.01"
+}
+@test "a body sent off at 1e300 m/s stops the run, named with the time, under each engine" {
+	each_engine diverged
+}
