@@ -45,10 +45,10 @@ W="$WORLDS/closed_forms.sdf"
 	[ "$(grep -c "dart.collision_detector bullet: .*DART's ode collision detector runs instead" <<<"$output")" -eq 1 ]
 }
 
-# geometry_world DETECTOR: a moving mesh cube on the ground, boxes on a
+# dart_geometry_world DETECTOR: a moving mesh cube on the ground, boxes on a
 # static L-shaped polyline and in its notch, an ellipsoid, a cylinder and
 # a heightmap bowl a ball rolls through; a capsule under ode only.
-geometry_world() {
+dart_geometry_world() {
 	local in='<inertial><mass>1</mass><inertia><ixx>0.1667</ixx><iyy>0.1667</iyy><izz>0.1667</izz></inertia></inertial>'
 	cat <<SDF
 <?xml version="1.0"?>
@@ -76,7 +76,7 @@ SDF
 	mkdir "$TMP/gen" && "$TMP/geomgen" "$TMP/gen"
 	for cd in fcl ode; do
 		echo "under $cd"
-		geometry_world $cd > "$TMP/g.sdf"
+		dart_geometry_world $cd > "$TMP/g.sdf"
 		phys-step -t 6 -r 100 -i '*::link/pose' "$TMP/g.sdf" > "$TMP/o"
 		# resting on their lowest faces, sunk at most 0.1 mm
 		near "$(at "$TMP/o" 6 cube::link/pose z)" 0.5 1e-4
@@ -91,7 +91,7 @@ SDF
 	done
 	# fcl has no capsule and dart only boxes and spheres: said with the line
 	for cd in fcl dart; do
-		geometry_world ode | sed "s|<collision_detector>ode<|<collision_detector>$cd<|" > "$TMP/g.sdf"
+		dart_geometry_world ode | sed "s|<collision_detector>ode<|<collision_detector>$cd<|" > "$TMP/g.sdf"
 		line=$(grep -n "$([ $cd = fcl ] && echo capsule || echo mesh)" "$TMP/g.sdf" | head -1 | cut -d: -f1)
 		run phys-step -n 1 "$TMP/g.sdf"
 		assert_failure 1

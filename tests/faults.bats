@@ -58,14 +58,6 @@ grows() {
 	return 1
 }
 
-# ends_whole FILE: the last byte is a newline and every line is JSON.
-ends_whole() {
-	[ -s "$1" ] || { echo "$1 is empty"; return 1; }
-	[ "$(tail -c 1 "$1" | od -An -tx1 | tr -d ' ')" = 0a ] ||
-	    { echo "$1 ends inside a line"; return 1; }
-	jq -c . "$1" >/dev/null
-}
-
 signum() {
 	kill -l "$1"
 }

@@ -65,14 +65,6 @@ largest() {
 	awk '{ a = $1 < 0 ? -$1 : $1; if (a > m) m = a } END { printf "%.17g\n", m }'
 }
 
-# ends_whole FILE: the last byte is a newline and every line is JSON.
-ends_whole() {
-	[ -s "$1" ] || { echo "$1 is empty"; return 1; }
-	[ "$(tail -c 1 "$1" | od -An -tx1 | tr -d ' ')" = 0a ] ||
-	    { echo "$1 ends inside a line"; return 1; }
-	jq -c . "$1" > /dev/null
-}
-
 balance() {
 	loop "$TMP/$1" "$PD" -p "$1" -t 5 -r 200 -i "$J/*" "$W"
 	[ "$(cat "$TMP/$1.rc")" = 0 ] || fail "$(cat "$TMP/$1.err")"
@@ -90,7 +82,7 @@ balance() {
 	cmp "$TMP/$1" "$TMP/$1.again"
 }
 @test "an inverted pendulum balanced for 5 s by a PD controller in awk, in lock-step at 200 Hz, byte-identical twice, under each engine" {
-	for_both balance
+	each_engine balance
 }
 
 falls() {
@@ -101,7 +93,7 @@ falls() {
 	angles "$TMP/$1" | largest | awk '{ exit !($1 > 3) }'
 }
 @test "without the controller the pole falls, under each engine" {
-	for_both falls
+	each_engine falls
 }
 
 same_as_api() {
@@ -112,7 +104,7 @@ same_as_api() {
 	assert_line "angle $(angles "$TMP/$1" | tail -1 | awk '{ printf "%.17g", $1 }')"
 }
 @test "the C API's loop (examples/balance.c, phys_run_control) gives the lock-step run's numbers, under each engine" {
-	for_both same_as_api
+	each_engine same_as_api
 }
 
 @test "-c -: the replies on standard input, the same run" {

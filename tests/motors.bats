@@ -38,7 +38,7 @@ hold() {
 	near "$(axis "$TMP/$1" 4 target)" 0.5 0
 }
 @test "cmd_pos, PD against gravity: the arm rests where kp (target - q) = m g l sin q, under each engine" {
-	for_both hold
+	each_engine hold
 }
 
 critical() {
@@ -60,7 +60,7 @@ critical() {
 	awk -v q="$top" 'BEGIN { exit !(q <= 1 + 1e-6) }'
 }
 @test "cmd_pos, critically damped step: q = 1 - (1 + w t) e^(-w t) to 5e-3, no overshoot, under each engine" {
-	for_both critical
+	each_engine critical
 }
 
 saturate() {
@@ -75,7 +75,7 @@ saturate() {
 	near "$(axis "$TMP/$1" 2 velocity)" 2 1e-6
 }
 @test "cmd_vel under an effort limit: tau / I until the target, then the target, under each engine" {
-	for_both saturate
+	each_engine saturate
 }
 
 speed_limit() {
@@ -86,11 +86,11 @@ speed_limit() {
 	near "$(axis "$TMP/$1" 1 velocity)" 1.5 1e-6
 }
 @test "cmd_vel beyond axis.limit.velocity runs at the limit, under each engine" {
-	for_both speed_limit
+	each_engine speed_limit
 	! grep -q 'no effect' "$TMP/ode.err"
 }
 
-rotor() {
+damped_rotor() {
 	# ApplyJointForce's case: a held effort on a damped rotor,
 	# w(t) = tau / b (1 - e^(-b t / I)).
 	drive "$1" 1 "{\"t\":0,\"name\":\"$J/cmd_force\",\"value\":0.2}" \
@@ -103,7 +103,7 @@ rotor() {
 	near "$(axis "$TMP/$1" 1 applied_effort)" 0.2 0
 }
 @test "cmd_force on a damped rotor: w = tau / b (1 - e^(-b t / I)) to 1e-3, under each engine" {
-	for_both rotor
+	each_engine damped_rotor
 }
 
 weak() {
@@ -116,7 +116,7 @@ weak() {
 	near "$(axis "$TMP/$1" 4 position)" "$(awk 'BEGIN { x = 2 / 4.905; print atan2(x, sqrt(1 - x * x)) }')" 1e-5
 }
 @test "an effort limit too weak for the load: the arm rests at asin(tau_max / (m g l)), under each engine" {
-	for_both weak
+	each_engine weak
 }
 
 @test "a command stays in force across engine switches: held at the same rest under each engine in turn" {
@@ -146,7 +146,7 @@ universal() {
 @test "a two-axis command: a universal joint's axes each follow their own target, under each engine" {
 	sed -e 's/type="revolute"/type="universal"/' \
 	    -e 's|</axis>|</axis><axis2><xyz>0 1 0</xyz></axis2>|' "$W" > "$TMP/u.sdf"
-	for_both universal
+	each_engine universal
 }
 
 @test "bad commands: the wrong count, not a number, a joint without axes, an unknown joint; each with file:line" {
@@ -207,7 +207,7 @@ start_pose() {
 	printf '%s\n' '{"t":0,"name":"arm::shoulder/position","value":0.5}' \
 	    '{"t":0,"name":"arm::elbow/position","value":0.3}' \
 	    '{"t":0,"name":"arm::elbow/velocity","value":1}' > "$TMP/ctl"
-	for_both start_pose
+	each_engine start_pose
 }
 
 @test "a joint that starts outside its limits is warned about with the joint's file:line; set inside at t=0, it is not" {
@@ -258,7 +258,7 @@ asymmetric() {
 	sed 's|<xyz>1 0 0</xyz>|<xyz>1 0 0</xyz><limit><lower>-2.818</lower><upper>0.1</upper></limit>|' "$W" > "$TMP/asym.sdf"
 	sed -e 's/type="revolute"/type="prismatic"/' \
 	    -e 's|<xyz>1 0 0</xyz>|<xyz>0 1 0</xyz><limit><lower>-0.3</lower><upper>0.1</upper></limit>|' "$W" > "$TMP/slide.sdf"
-	for_both asymmetric
+	each_engine asymmetric
 }
 
 @test "a sweep of gains and physics together, scored on the controller's outcome: a comparison over a window of time" {
