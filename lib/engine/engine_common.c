@@ -158,93 +158,6 @@ phys_joint_spring_row(const struct phys_value *v, int k, double h,
 	return true;
 }
 
-/* The inverse of a symmetric 3x3 matrix; false when it is singular. */
-static bool
-mat3_inverse(phys_mat3 m, phys_mat3 *out)
-{
-	double (*a)[3] = m.m, det;
-	int i, j;
-
-	out->m[0][0] = a[1][1] * a[2][2] - a[1][2] * a[2][1];
-	out->m[0][1] = a[0][2] * a[2][1] - a[0][1] * a[2][2];
-	out->m[0][2] = a[0][1] * a[1][2] - a[0][2] * a[1][1];
-	out->m[1][0] = a[1][2] * a[2][0] - a[1][0] * a[2][2];
-	out->m[1][1] = a[0][0] * a[2][2] - a[0][2] * a[2][0];
-	out->m[1][2] = a[0][2] * a[1][0] - a[0][0] * a[1][2];
-	out->m[2][0] = a[1][0] * a[2][1] - a[1][1] * a[2][0];
-	out->m[2][1] = a[0][1] * a[2][0] - a[0][0] * a[2][1];
-	out->m[2][2] = a[0][0] * a[1][1] - a[0][1] * a[1][0];
-	det = a[0][0] * out->m[0][0] + a[0][1] * out->m[1][0] +
-	    a[0][2] * out->m[2][0];
-	if (!(fabs(det) > 0) || !isfinite(det))
-		return false;
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 3; j++)
-			out->m[i][j] /= det;
-	return true;
-}
-
-phys_mat3
-phys_inverse_inertia_world(const double inertia[9], phys_quat q)
-{
-	phys_mat3 in, inv, r;
-	int i, j;
-
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 3; j++)
-			in.m[i][j] = inertia[3 * i + j];
-	if (!mat3_inverse(in, &inv))
-		return (phys_mat3){ { { 0 } } };
-	r = phys_quat_to_mat3(q);
-	return phys_mat3_mul(phys_mat3_mul(r, inv), phys_mat3_transpose(r));
-}
-
-/* [r]x M [r]x' for the cross-product matrix [r]x. */
-static phys_mat3
-cross_sandwich(phys_vec3 r, phys_mat3 m)
-{
-	phys_mat3 x = { { { 0, -r.z, r.y }, { r.z, 0, -r.x },
-	    { -r.y, r.x, 0 } } };
-
-	return phys_mat3_mul(phys_mat3_mul(x, m), phys_mat3_transpose(x));
-}
-
-double
-phys_axis_inverse_inertia(const struct phys_body_inverse *child,
-    const struct phys_body_inverse *parent, phys_vec3 anchor, phys_vec3 a,
-    bool linear)
-{
-	const struct phys_body_inverse *b[2] = { child, parent };
-	phys_mat3 k = { { { 0 } } }, kinv, s;
-	phys_vec3 r, ia, c = v3(0, 0, 0);
-	double inv = 0;
-	int i, p, q;
-
-	if (linear)
-		return child->inv_mass + parent->inv_mass;
-	/*
-	 * A couple about a on the pair held at the anchor: the free pair's
-	 * a' I^-1 a each, less what the anchor's three rows take back,
-	 * c' K^-1 c with K = sum(m^-1 1 + [r]x I^-1 [r]x') and
-	 * c = sum(r x I^-1 a), r from each centre of mass to the anchor.
-	 */
-	for (i = 0; i < 2; i++) {
-		r = v3_sub(anchor, b[i]->com);
-		ia = phys_mat3_apply(b[i]->inv_inertia, a);
-		inv += v3_dot(a, ia);
-		c = v3_add(c, v3_cross(r, ia));
-		s = cross_sandwich(r, b[i]->inv_inertia);
-		for (p = 0; p < 3; p++)
-			for (q = 0; q < 3; q++)
-				k.m[p][q] += s.m[p][q] + (p == q ?
-				    b[i]->inv_mass : 0);
-	}
-	if (!mat3_inverse(k, &kinv))
-		return inv;
-	inv -= v3_dot(c, phys_mat3_apply(kinv, c));
-	return inv > 0 ? inv : 0;
-}
-
 /* Links lighter than this are what solvers lose first beside others. */
 #define PHYS_LIGHT_LINK 1e-6
 
@@ -385,29 +298,6 @@ phys_link_stand_in_mass(const struct phys_world *w, int li)
 
 /* ---- joints measured from link poses ---- */
 
-double
-phys_angle_about(phys_quat q, phys_vec3 axis)
-{
-	return 2 * atan2(v3_dot(v3(q.x, q.y, q.z), axis), q.w);
-}
-
-phys_quat
-phys_quat_about(phys_vec3 axis, double angle)
-{
-	double s = sin(angle / 2);
-	phys_quat q = { cos(angle / 2), axis.x * s, axis.y * s, axis.z * s };
-
-	return q;
-}
-
-/* atan2 of the turn from u to w about axis (all unit, u and w normal to
- * axis or nearly). */
-static double
-turn(phys_vec3 u, phys_vec3 w, phys_vec3 axis)
-{
-	return atan2(v3_dot(axis, v3_cross(u, w)), v3_dot(u, w));
-}
-
 void
 phys_joint_frames_init(struct phys_joint_frames *f, const struct phys_joint *j,
     phys_pose parent, phys_pose child)
@@ -467,10 +357,10 @@ phys_joint_frames_state(const struct phys_joint_frames *f,
 	case PHYS_JOINT_REVOLUTE2:
 		/* d = turn(a1, t1) * turn(a2, t2), a1 with the parent. */
 		a2 = v3_normalize(f->axis_parent[1]);
-		pos[0] = turn(a2, phys_quat_rotate(d, a2), a1);
+		pos[0] = phys_angle_between(a2, phys_quat_rotate(d, a2), a1);
 		rel = phys_quat_rotate(phys_quat_mul(phys_quat_conj(
 		    phys_quat_about(a1, pos[0])), d), a1);
-		pos[1] = turn(a1, rel, a2);
+		pos[1] = phys_angle_between(a1, rel, a2);
 		rel = v3_sub(wc, wp);
 		vel[0] = v3_dot(rel, phys_joint_frames_axis(f, pp, 0, pos[0]));
 		vel[1] = v3_dot(rel, phys_joint_frames_axis(f, pp, 1, pos[0]));

@@ -60,27 +60,6 @@ enum phys_joint_springs phys_joint_springs(const struct phys_value *v);
  */
 bool phys_joint_spring_row(const struct phys_value *v, int k, double h,
     bool with_spring, double *erp, double *cfm);
-/* A body as an axis's inertia sees it: world frame; a static or
- * kinematic body (or the world) has inv_mass 0 and inv_inertia 0. */
-struct phys_body_inverse {
-	double inv_mass;
-	phys_mat3 inv_inertia;	/* about the centre of mass */
-	phys_vec3 com;
-};
-/* The inverse of a body's inertia in the world: R I^-1 R'. inertia is
- * about the centre of mass in the body frame (row-major); zero when it
- * is singular. */
-phys_mat3 phys_inverse_inertia_world(const double inertia[9], phys_quat q);
-/*
- * The inverse inertia of a joint's motion along a, its two bodies alone:
- * for a turn, the two held together at the anchor (a lower bound of the
- * motion's inertia, which the joint's other rows and the rest of the
- * world only raise; exact for a link on the world); for a slide, the two
- * masses.
- */
-double phys_axis_inverse_inertia(const struct phys_body_inverse *child,
-    const struct phys_body_inverse *parent, phys_vec3 anchor, phys_vec3 a,
-    bool linear);
 
 /*
  * The likely cause of a divergence, for its message: "; likely cause:
@@ -150,10 +129,6 @@ int phys_joint_frames_state(const struct phys_joint_frames *f,
     enum phys_joint_type type, phys_pose parent, phys_vec3 parent_lin,
     phys_vec3 parent_ang, phys_pose child, phys_vec3 child_lin,
     phys_vec3 child_ang, double pos[2], double vel[2]);
-/* The turn of q about a unit axis, in (-2 pi, 2 pi]. */
-double phys_angle_about(phys_quat q, phys_vec3 axis);
-/* The rotation of angle about a unit axis. */
-phys_quat phys_quat_about(phys_vec3 axis, double angle);
 
 #ifdef __cplusplus
 }
