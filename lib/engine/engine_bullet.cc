@@ -1428,14 +1428,6 @@ bullet_engine_set_link_vel(struct bullet_engine *e, int li,
 	return 0;
 }
 
-/* An angle read within one turn, continuing the one before: a joint
- * turns less than half a turn in a step. */
-static double
-continued(double before, double angle)
-{
-	return before + remainder(angle - before, 2 * M_PI);
-}
-
 static int
 bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
     double vel[2])
@@ -1458,7 +1450,7 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 	if (j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_UNIVERSAL ||
 	    j->type == PHYS_JOINT_REVOLUTE2)
 		for (int k = 0; k < n; k++)
-			pos[k] = continued(bj.last[k], pos[k]);
+			pos[k] = phys_angle_near(pos[k], bj.last[k]);
 	return n;
 }
 

@@ -213,36 +213,6 @@ to_mj(phys_vec3 v, mjtNum *out)
 	out[0] = v.x, out[1] = v.y, out[2] = v.z;
 }
 
-static phys_quat
-rotation(phys_vec3 axis, double angle)
-{
-	double s = sin(angle / 2);
-	phys_quat q = { cos(angle / 2), axis.x * s, axis.y * s, axis.z * s };
-
-	return q;
-}
-
-/* The angle of q about a unit axis (its twist). */
-static double
-angle_about(phys_quat q, phys_vec3 axis)
-{
-	return 2 * atan2(v3_dot(v3(q.x, q.y, q.z), axis), q.w);
-}
-
-/* atan2 of the turn from u to w about a unit axis. */
-static double
-turn(phys_vec3 u, phys_vec3 w, phys_vec3 axis)
-{
-	return atan2(v3_dot(axis, v3_cross(u, w)), v3_dot(u, w));
-}
-
-/* The angle a, moved by whole turns to be nearest to near. */
-static double
-unwrap(double a, double near)
-{
-	return near + remainder(a - near, 2 * M_PI);
-}
-
 /* A rotation taking z to n (unit). */
 static phys_quat
 z_to(phys_vec3 n)
@@ -252,7 +222,7 @@ z_to(phys_vec3 n)
 
 	if (s < 1e-12)
 		return c > 0 ? PHYS_QUAT_IDENTITY : (phys_quat){ 0, 1, 0, 0 };
-	return rotation(v3_scale(a, 1 / s), atan2(s, c));
+	return phys_quat_about(v3_scale(a, 1 / s), atan2(s, c));
 }
 
 /* A body's pose in the world from MuJoCo's kinematics. */
@@ -988,19 +958,6 @@ body_name(const struct mujoco_engine *e, int li, char *buf, size_t size)
 	return buf;
 }
 
-/* Travel per radian of turn, as under ODE: SDF 1.10's screw_thread_pitch
- * is metres per revolution (right-hand positive), the older thread_pitch
- * radians per metre (left-hand positive). */
-static double
-screw_lead(const struct mujoco_engine *e, int ji)
-{
-	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
-
-	if (PV(v, JOINT_screw_thread_pitch)->given)
-		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
-	return -1 / PVD(v, JOINT_thread_pitch);
-}
-
 /* A revolute joint between links a and b (a may be -1, the world): its
  * index, -1 when none. */
 static int
@@ -1537,7 +1494,7 @@ apply_couplings(struct mujoco_engine *e, int ji)
 
 	if (j->type == PHYS_JOINT_SCREW) {
 		/* travel = lead turn, both from the loaded configuration */
-		lead = screw_lead(e, ji);
+		lead = phys_joint_screw_lead(vals(e, PHYS_S_JOINT, ji));
 		snprintf(name, sizeof name, "s%d", ji);
 		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name),
 		    e->joints[ji].sign * (lead * off[0] - off[1]), lead);
@@ -2209,8 +2166,8 @@ move_mocap(struct mujoco_engine *e)
 		to_mj(v3_add(from_mj(pos), v3_scale(ml->lin, e->step)), pos);
 		a = v3_norm(ml->ang) * e->step;
 		if (a > 0) {
-			q = phys_quat_mul(rotation(v3_normalize(ml->ang), a),
-			    from_mjquat(quat));
+			q = phys_quat_mul(phys_quat_about(v3_normalize(
+			    ml->ang), a), from_mjquat(quat));
 			to_mjquat(phys_quat_normalize(q), quat);
 		}
 	}
@@ -2509,7 +2466,7 @@ body_fk(const mjModel *m, int b, phys_pose parent, const mjtNum *qpos)
 			    from_mjquat(qpos + a)));
 			break;
 		case mjJNT_HINGE:
-			x = turn_about(x, c, rotation(ax, qpos[a] -
+			x = turn_about(x, c, phys_quat_about(ax, qpos[a] -
 			    m->qpos0[a]));
 			break;
 		case mjJNT_SLIDE:
@@ -2565,15 +2522,15 @@ fit_positions(const mjModel *m, mjData *d, int b, phys_pose p, phys_pose x)
 			 * that hinge's axis where it goes */
 			if (j + 1 < j0 + n && m->jnt_type[j + 1] == mjJNT_HINGE) {
 				next = from_mj(m->jnt_axis + 3 * (j + 1));
-				q = turn(v3_normalize(across(next, ax)),
-				    v3_normalize(across(phys_quat_rotate(left,
-				    next), ax)), ax);
+				q = phys_angle_between(v3_normalize(across(
+				    next, ax)), v3_normalize(across(
+				    phys_quat_rotate(left, next), ax)), ax);
 			} else {
-				q = angle_about(left, ax);
+				q = phys_angle_about(left, ax);
 			}
-			q = unwrap(q, d->qpos[a] - m->qpos0[a]);
+			q = phys_angle_near(q, d->qpos[a] - m->qpos0[a]);
 			d->qpos[a] = m->qpos0[a] + q;
-			left = phys_quat_mul(rotation(ax, -q), left);
+			left = phys_quat_mul(phys_quat_about(ax, -q), left);
 			break;
 		}
 	}

@@ -915,8 +915,7 @@ ode_engine_joint_state(const struct ode_engine *e, int ji, double pos[2],
 		pos[k] += e->joints[ji].offset[k];
 		/* a joint turns less than half a turn in a step */
 		if (turns)
-			pos[k] = e->joints[ji].last[k] + remainder(pos[k] -
-			    e->joints[ji].last[k], 2 * M_PI);
+			pos[k] = phys_angle_near(pos[k], e->joints[ji].last[k]);
 	}
 	return n;
 }
