@@ -47,10 +47,6 @@ extern "C" {
 
 namespace {
 
-/* The smallest principal moment Bullet is given, as under ODE: a 1 mm
- * radius of gyration. */
-const double MIN_GYRATION = 1e-3;
-
 btVector3
 bt(phys_vec3 v)
 {
@@ -369,66 +365,33 @@ make_static(bullet_engine *e, int li)
 	return 0;
 }
 
-/* Mass, and the principal frame and moments of the link's inertia; a
- * tensor no rigid body has runs as under ODE, with the same warnings. */
+/*
+ * A link's mass as every engine takes it (phys_link_mass_prepare), handed
+ * to Bullet in principal axes. Bullet takes no stand-in: a file's mass 0
+ * is refused.
+ */
+const struct phys_mass_rules bullet_mass = {
+	.engine = "Bullet",
+	.form = PHYS_INERTIA_PRINCIPAL,
+	.stand_in = PHYS_STAND_IN_NEVER,
+};
+
+/* Mass, and the principal frame and moments of the link's inertia. */
 int
 link_mass(bullet_engine *e, int li, bool at_load, double *mass,
     phys_pose *com, btVector3 *moments)
 {
-	const struct phys_link *l = &e->w->links[li];
-	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	blink &bl = e->links[(size_t)li];
-	phys_inertia in;
-	struct phys_inertia_verdict verdict;
-	phys_mat3 I, R;
-	double mo[3];
-	long line = at_load ? phys_node_line(l->node) : -1;
-	const char *file = at_load ? l->doc->name : nullptr;
+	struct phys_link_mass lm;
+	int rc = phys_link_mass_prepare(e->w, e->v, li, &bullet_mass, at_load,
+	    phys_node_line(e->w->links[li].node), false, &lm);
 
-	phys_link_values_mass(v, mass, bl.inertia);
-	if (!(*mass > 0))
-		return phys_failat(file, line, "link '%s': mass must be "
-		    "positive, not %g (Gazebo refuses it too)", l->name, *mass);
-	in = phys_inertia_make(*mass, bl.inertia[0], bl.inertia[1],
-	    bl.inertia[2], bl.inertia[3], bl.inertia[4], bl.inertia[5]);
-	switch (phys_inertia_validate(&in, &verdict)) {
-	case PHYS_INERTIA_NOT_FINITE:
-		return phys_failat(file, line, "link '%s': %s", l->name,
-		    verdict.reason);
-	case PHYS_INERTIA_NOT_POSITIVE:
-		if (!at_load)
-			return phys_fail("link '%s': inertia is not positive "
-			    "definite (phys-inertia check explains, "
-			    "phys-inertia fix repairs)", l->name);
-		phys_warnat(file, line, "link '%s': inertia %s; run with each "
-		    "principal moment at least mass * (%g m)^2", l->name,
-		    verdict.reason, MIN_GYRATION);
-		break;
-	case PHYS_INERTIA_TRIANGLE:
-		if (at_load)
-			phys_warnat(file, line, "link '%s': inertia %s: no "
-			    "rigid body has it; run as written (phys-inertia "
-			    "fix repairs it)", l->name, verdict.reason);
-		break;
-	default:
-		break;
-	}
-	*com = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
-	if (bl.inertia[3] == 0 && bl.inertia[4] == 0 && bl.inertia[5] == 0) {
-		/* Already principal: keep the inertial frame as it is. */
-		mo[0] = bl.inertia[0], mo[1] = bl.inertia[1], mo[2] = bl.inertia[2];
-	} else {
-		I = { { { bl.inertia[0], bl.inertia[3], bl.inertia[4] },
-			{ bl.inertia[3], bl.inertia[1], bl.inertia[5] },
-			{ bl.inertia[4], bl.inertia[5], bl.inertia[2] } } };
-		if (phys_inertia_principal(I, mo, &R) < 0)
-			return phys_failat(file, line, "link '%s': inertia "
-			    "has no principal axes", l->name);
-		com->q = phys_quat_normalize(phys_quat_mul(com->q, phys_mat3_to_quat(R)));
-	}
-	for (int k = 0; k < 3; k++)
-		mo[k] = fmax(mo[k], *mass * MIN_GYRATION * MIN_GYRATION);
-	*moments = btVector3(mo[0], mo[1], mo[2]);
+	memcpy(bl.inertia, lm.given, sizeof bl.inertia);
+	*mass = lm.mass;
+	if (rc < 0)
+		return -1;
+	*com = lm.frame;
+	*moments = btVector3(lm.moments[0], lm.moments[1], lm.moments[2]);
 	return 0;
 }
 

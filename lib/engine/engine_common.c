@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "inertia.h"
 #include "mem.h"
 #include "msg.h"
 
@@ -280,20 +281,187 @@ phys_link_values_mass(const struct phys_value *v, double *mass,
 	inertia[5] = PVD(v, LINK_inertial_inertia_iyz);
 }
 
-double
-phys_link_stand_in_mass(const struct phys_world *w, int li)
+/*
+ * A massless link (mass 0 is valid SDF) runs with PHYS_MASSLESS_SHARE of
+ * the mass of the lightest link of its model that has one (as the run's
+ * values rv give them, or the file's when rv is NULL), or of 1 kg when
+ * none has.
+ */
+static double
+stand_in_mass(const struct phys_world *w, const struct phys_run_values *rv,
+    int li)
 {
+	const struct phys_value *v;
 	double m, least = 0;
 	size_t i;
 
 	for (i = 0; i < w->nlinks; i++) {
 		if (w->links[i].model != w->links[li].model)
 			continue;
-		m = PVD(w->links[i].vals, LINK_inertial_mass);
+		v = rv ? phys_run_values_get(rv, PHYS_S_LINK, (int)i) :
+		    w->links[i].vals;
+		m = PVD(v, LINK_inertial_mass);
 		if (m > 0 && (least == 0 || m < least))
 			least = m;
 	}
 	return PHYS_MASSLESS_SHARE * (least > 0 ? least : 1);
+}
+
+/* The mass a link runs with: a file's 0 replaced when the engine takes a
+ * stand-in then; -1 when it is not positive. */
+static int
+run_mass(const struct phys_world *w, const struct phys_run_values *rv,
+    int li, const struct phys_mass_rules *r, bool at_load, long line,
+    bool warn, double *mass)
+{
+	const struct phys_link *l = &w->links[li];
+	const char *file = at_load ? l->doc->name : NULL;
+
+	if (*mass == 0 && (r->stand_in == PHYS_STAND_IN_ALWAYS ||
+	    (r->stand_in == PHYS_STAND_IN_AT_LOAD && at_load))) {
+		/* Only a file gives 0: a user's 0 is refused before. */
+		*mass = stand_in_mass(w, r->stand_in_from_run ? rv : NULL, li);
+		if (warn)
+			phys_warnat(file, line, "link '%s': mass 0, which "
+			    "Gazebo refuses on a moving link; run with mass %g "
+			    "kg (1/1000 of its model's lightest link, or of 1 "
+			    "kg)", l->name, *mass);
+	}
+	if (!(*mass > 0))
+		return phys_failat(file, line, "link '%s': mass must be "
+		    "positive, not %g (Gazebo refuses it too)", l->name, *mass);
+	return 0;
+}
+
+/* The verdict on the tensor in: its warning at load, or its refusal. */
+static int
+judge_inertia(const struct phys_link *l, const phys_inertia *in,
+    const struct phys_mass_rules *r, bool at_load, long line, bool warn,
+    enum phys_inertia_fault *fault)
+{
+	const char *file = at_load ? l->doc->name : NULL;
+	struct phys_inertia_verdict v;
+
+	switch (*fault = phys_inertia_validate(in, &v)) {
+	case PHYS_INERTIA_NOT_FINITE:
+		return phys_failat(file, line, "link '%s': %s", l->name,
+		    v.reason);
+	case PHYS_INERTIA_NOT_POSITIVE:
+		if (!at_load)
+			return phys_fail("link '%s': inertia is not positive "
+			    "definite (phys-inertia check explains, "
+			    "phys-inertia fix repairs)", l->name);
+		if (warn)
+			phys_warnat(file, line, "link '%s': inertia %s; run "
+			    "with each principal moment at least mass * "
+			    "(%g m)^2%s", l->name, v.reason, PHYS_MIN_GYRATION,
+			    r->not_positive_note ? r->not_positive_note : "");
+		return 0;
+	case PHYS_INERTIA_TRIANGLE:
+		if (!warn)
+			return 0;
+		if (r->form == PHYS_INERTIA_RIGID)
+			phys_warnat(file, line, "link '%s': inertia %s: no "
+			    "rigid body has it, and %s refuses it; run with "
+			    "its smaller principal moments raised to meet the "
+			    "largest (phys-inertia fix repairs it)", l->name,
+			    v.reason, r->engine);
+		else
+			phys_warnat(file, line, "link '%s': inertia %s: no "
+			    "rigid body has it; run as written (phys-inertia "
+			    "fix repairs it)", l->name, v.reason);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* R diag(mo) R'. */
+static phys_mat3
+from_principal(phys_mat3 R, const double mo[3])
+{
+	phys_mat3 D = { { { 0 } } };
+	int k;
+
+	for (k = 0; k < 3; k++)
+		D.m[k][k] = mo[k];
+	return phys_mat3_mul(phys_mat3_mul(R, D), phys_mat3_transpose(R));
+}
+
+/* The tensor's form for the engine, from the verdict fault. */
+static int
+shape_inertia(const struct phys_link *l, const phys_inertia *in,
+    const struct phys_mass_rules *r, enum phys_inertia_fault fault,
+    const char *file, long line, struct phys_link_mass *out)
+{
+	double floor = out->mass * PHYS_MIN_GYRATION * PHYS_MIN_GYRATION;
+	double *mo = out->moments, lift;
+	const double *g = out->given;
+	phys_mat3 R = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
+	int k;
+
+	out->tensor = in->I;
+	if (r->form == PHYS_INERTIA_AS_WRITTEN &&
+	    fault != PHYS_INERTIA_NOT_POSITIVE)
+		return 0;
+	if (r->form == PHYS_INERTIA_PRINCIPAL && g[3] == 0 && g[4] == 0 &&
+	    g[5] == 0) {
+		/* already principal: the inertial frame as it is */
+		mo[0] = g[0], mo[1] = g[1], mo[2] = g[2];
+	} else {
+		if (phys_inertia_principal(in->I, mo, &R) < 0)
+			return phys_failat(file, line, "link '%s': inertia "
+			    "has no principal axes", l->name);
+		if (r->form == PHYS_INERTIA_PRINCIPAL)
+			out->frame.q = phys_quat_normalize(phys_quat_mul(
+			    out->frame.q, phys_mat3_to_quat(R)));
+	}
+	for (k = 0; k < 3; k++)
+		mo[k] = fmax(mo[k], floor);
+	/* Ascending: the two smaller must add up to the largest. */
+	if (r->form == PHYS_INERTIA_RIGID &&
+	    mo[0] + mo[1] < mo[2] * (1 + 1e-9)) {
+		lift = (mo[2] * (1 + 1e-9) - mo[0] - mo[1]) / 2;
+		mo[0] += lift, mo[1] += lift;
+	}
+	if (r->form != PHYS_INERTIA_PRINCIPAL)
+		out->tensor = from_principal(R, mo);
+	return 0;
+}
+
+int
+phys_link_mass_prepare(const struct phys_world *w,
+    const struct phys_run_values *rv, int li, const struct phys_mass_rules *r,
+    bool at_load, long line, bool quiet, struct phys_link_mass *out)
+{
+	const struct phys_link *l = &w->links[li];
+	const struct phys_value *v = phys_run_values_get(rv, PHYS_S_LINK, li);
+	const char *file = at_load ? l->doc->name : NULL;
+	bool warn = at_load && !quiet;
+	enum phys_inertia_fault fault;
+	const double *g = out->given;
+	phys_inertia in;
+	int k;
+
+	if (!at_load)
+		line = -1;
+	phys_link_values_mass(v, &out->mass, out->given);
+	out->frame = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
+	if (run_mass(w, rv, li, r, at_load, line, warn, &out->mass) < 0)
+		return -1;
+	for (k = 0; r->range > 0 && k < 6; k++)
+		if (!(out->mass <= r->range && fabs(g[k]) <= r->range))
+			return phys_failat(file, line, "link '%s': %s runs "
+			    "masses and moments up to %g", l->name, r->engine,
+			    r->range);
+	in = phys_inertia_make(out->mass, g[0], g[1], g[2], g[3], g[4], g[5]);
+	if (!at_load && r->judged_later_by_engine) {
+		out->tensor = in.I;
+		return 0;
+	}
+	if (judge_inertia(l, &in, r, at_load, line, warn, &fault) < 0)
+		return -1;
+	return shape_inertia(l, &in, r, fault, file, line, out);
 }
 
 /* ---- joints measured from link poses ---- */

@@ -99,7 +99,82 @@ double phys_joint_screw_lead(const struct phys_value *v);
  * heavy enough for an engine, which divides by the mass.
  */
 #define PHYS_MASSLESS_SHARE 1e-3
-double phys_link_stand_in_mass(const struct phys_world *w, int link);
+
+/*
+ * The smallest radius of gyration a link runs with: libsdformat loads
+ * links of zero inertia (a point mass, a massless connector), whose
+ * tensor no engine can invert, so their principal moments are raised to
+ * at least mass * PHYS_MIN_GYRATION^2, with a warning.
+ */
+#define PHYS_MIN_GYRATION 1e-3
+
+/* How an engine holds a link's inertia once phys's rules have passed it. */
+enum phys_inertia_form {
+	/* the tensor as written, one not positive definite with its
+	 * principal moments raised to the floor (ODE, DART) */
+	PHYS_INERTIA_AS_WRITTEN,
+	/* the principal moments, each raised to the floor, and the inertial
+	 * frame turned to their axes; a tensor without products keeps its
+	 * own axes, in their order (Bullet, MuJoCo) */
+	PHYS_INERTIA_PRINCIPAL,
+	/* the tensor of a rigid body, which is all Simbody takes: every
+	 * principal moment raised to the floor, the two smaller to meet the
+	 * largest */
+	PHYS_INERTIA_RIGID
+};
+
+/* When a file's mass 0 runs with the stand-in (ALWAYS: also when a later
+ * change sets the link up again); else it is refused. */
+enum phys_stand_in {
+	PHYS_STAND_IN_NEVER,
+	PHYS_STAND_IN_AT_LOAD,
+	PHYS_STAND_IN_ALWAYS
+};
+
+/* What an engine does its own way when it takes a link's mass and
+ * inertia; the rest is the same for every engine. */
+struct phys_mass_rules {
+	const char *engine;		/* its name, for messages */
+	enum phys_inertia_form form;
+	enum phys_stand_in stand_in;
+	bool stand_in_from_run;		/* from the run's masses, not the file's */
+	/* After load the tensor is not judged here: the engine judges it by
+	 * its own test (ODE's, every leading minor positive). */
+	bool judged_later_by_engine;
+	double range;			/* largest mass and element, or 0 */
+	const char *not_positive_note;	/* ends that warning when given */
+};
+
+/* A link's mass and inertia as an engine takes them. */
+struct phys_link_mass {
+	double mass;		/* a file's 0 replaced by its stand-in */
+	/* ixx iyy izz ixy ixz iyz as the values give them, also when the
+	 * link is refused */
+	double given[6];
+	/* AS_WRITTEN and RIGID: the tensor about the centre of mass in the
+	 * inertial frame */
+	phys_mat3 tensor;
+	double moments[3];	/* PRINCIPAL: the principal moments */
+	/* The inertial frame in the link frame; PRINCIPAL: turned to the
+	 * principal axes */
+	phys_pose frame;
+};
+
+/*
+ * Link li's mass and inertia from the run's values rv, by the rules every
+ * engine follows, Gazebo's where it has one: a file's mass 0 (valid SDF,
+ * which Gazebo refuses on a moving link) runs with a stand-in; a mass must
+ * be positive; a tensor that is not finite is refused; one that is not
+ * positive definite runs, at load, with its principal moments raised to
+ * mass * PHYS_MIN_GYRATION^2, and is refused later; one no rigid body has
+ * runs as r's form allows. At load, warnings and errors point at line of
+ * the link's file, and quiet silences the warnings (for a link that is no
+ * body); later, an error names no place, the caller adding the change
+ * that caused it. -1 with phys_error() when refused.
+ */
+int phys_link_mass_prepare(const struct phys_world *w,
+    const struct phys_run_values *rv, int li, const struct phys_mass_rules *r,
+    bool at_load, long line, bool quiet, struct phys_link_mass *out);
 
 /*
  * A joint measured from the poses of its links, for engines whose joints

@@ -97,10 +97,6 @@ namespace dd = dart::dynamics;
 namespace dc = dart::collision;
 namespace dk = dart::constraint;
 
-/* The smallest principal moment DART is given, as under ODE: a 1 mm
- * radius of gyration. */
-const double MIN_GYRATION = 1e-3;
-
 /* Joint limits beyond this are none (SDF's default is 1e16). */
 const double NO_LIMIT = 1e15;
 
@@ -1352,75 +1348,35 @@ make_detector(dart_engine *e, bool at_load)
 /* ---- bodies ---- */
 
 /*
- * Mass and inertia about the centre of mass in the link frame; a tensor
- * no rigid body has runs as under ODE, with the same warnings, and a
- * file's mass 0 with ODE's stand-in.
+ * A link's mass as every engine takes it (phys_link_mass_prepare), the
+ * tensor as written unless raised to the floor; masses and moments
+ * within DART_RANGE.
  */
+const struct phys_mass_rules dart_mass = {
+	.engine = "DART",
+	.form = PHYS_INERTIA_AS_WRITTEN,
+	.stand_in = PHYS_STAND_IN_AT_LOAD,
+	.range = DART_RANGE,
+};
+
+/* Mass and inertia about the centre of mass in the link frame. */
 int
 set_mass(dart_engine *e, int li, bool at_load)
 {
-	const struct phys_link *l = &e->w->links[li];
-	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	dlink &dl = e->links[(size_t)li];
-	phys_inertia in;
-	struct phys_inertia_verdict verdict;
-	phys_mat3 I, R, D = { { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } } };
-	phys_pose ip = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
-	long line = at_load ? phys_node_line(l->node) : -1;
-	const char *file = at_load ? l->doc->name : nullptr;
-	double mass, mo[3];
+	struct phys_link_mass lm;
+	int rc = phys_link_mass_prepare(e->w, e->v, li, &dart_mass, at_load,
+	    phys_node_line(e->w->links[li].node), false, &lm);
+	const phys_mat3 &I = lm.tensor;
+	const phys_pose &ip = lm.frame;
+	double mass = lm.mass;
 
-	phys_link_values_mass(v, &mass, dl.inertia);
-	if (mass == 0 && at_load) {
-		mass = phys_link_stand_in_mass(e->w, li);
-		phys_warnat(file, line, "link '%s': mass 0, which Gazebo "
-		    "refuses on a moving link; run with mass %g kg (1/1000 of "
-		    "its model's lightest link, or of 1 kg)", l->name, mass);
-	}
-	if (!(mass > 0))
-		return phys_failat(file, line, "link '%s': mass must be "
-		    "positive, not %g (Gazebo refuses it too)", l->name, mass);
-	for (int k = 0; k < 6; k++)
-		if (!(mass <= DART_RANGE && fabs(dl.inertia[k]) <= DART_RANGE))
-			return phys_failat(file, line, "link '%s': DART runs "
-			    "masses and moments up to %g", l->name, DART_RANGE);
-	in = phys_inertia_make(mass, dl.inertia[0], dl.inertia[1],
-	    dl.inertia[2], dl.inertia[3], dl.inertia[4], dl.inertia[5]);
-	I = { { { dl.inertia[0], dl.inertia[3], dl.inertia[4] },
-		{ dl.inertia[3], dl.inertia[1], dl.inertia[5] },
-		{ dl.inertia[4], dl.inertia[5], dl.inertia[2] } } };
-	switch (phys_inertia_validate(&in, &verdict)) {
-	case PHYS_INERTIA_NOT_FINITE:
-		return phys_failat(file, line, "link '%s': %s", l->name,
-		    verdict.reason);
-	case PHYS_INERTIA_NOT_POSITIVE:
-		if (!at_load)
-			return phys_fail("link '%s': inertia is not positive "
-			    "definite (phys-inertia check explains, "
-			    "phys-inertia fix repairs)", l->name);
-		phys_warnat(file, line, "link '%s': inertia %s; run with each "
-		    "principal moment at least mass * (%g m)^2", l->name,
-		    verdict.reason, MIN_GYRATION);
-		if (phys_inertia_principal(I, mo, &R) < 0)
-			return phys_failat(file, line, "link '%s': inertia "
-			    "has no principal axes", l->name);
-		for (int k = 0; k < 3; k++)
-			D.m[k][k] = fmax(mo[k], mass * MIN_GYRATION *
-			    MIN_GYRATION);
-		I = phys_mat3_mul(phys_mat3_mul(R, D), phys_mat3_transpose(R));
-		dl.inertia[0] = I.m[0][0], dl.inertia[1] = I.m[1][1];
-		dl.inertia[2] = I.m[2][2], dl.inertia[3] = I.m[0][1];
-		dl.inertia[4] = I.m[0][2], dl.inertia[5] = I.m[1][2];
-		break;
-	case PHYS_INERTIA_TRIANGLE:
-		if (at_load)
-			phys_warnat(file, line, "link '%s': inertia %s: no "
-			    "rigid body has it; run as written (phys-inertia "
-			    "fix repairs it)", l->name, verdict.reason);
-		break;
-	default:
-		break;
-	}
+	memcpy(dl.inertia, lm.given, sizeof dl.inertia);
+	if (rc < 0)
+		return -1;
+	dl.inertia[0] = I.m[0][0], dl.inertia[1] = I.m[1][1];
+	dl.inertia[2] = I.m[2][2], dl.inertia[3] = I.m[0][1];
+	dl.inertia[4] = I.m[0][2], dl.inertia[5] = I.m[1][2];
 	dl.mass = mass;
 	if (!dl.body || dl.is_static)
 		return 0;

@@ -45,11 +45,6 @@
  * in mujoco.h (later versions do). */
 void mj_implicit(const mjModel *m, mjData *d);
 
-/* The smallest principal moment MuJoCo is given, as under ODE: a 1 mm
- * radius of gyration. */
-#define MIN_GYRATION 1e-3
-/* A massless link runs with this share of its model's lightest mass. */
-#define MASSLESS_SHARE 1e-3
 /* A ghost body (the far side of a loop joint) weighs this share of the
  * link it is welded to. */
 #define GHOST_SHARE 1e-3
@@ -1272,96 +1267,36 @@ map_model(struct mujoco_engine *e)
 
 /* ---- values into the model ---- */
 
-/* A massless link (mass 0 is valid SDF) runs with a share of the mass of
- * its model's lightest link that has one, or of 1 kg, as under ODE. */
-static double
-massless_mass(const struct mujoco_engine *e, int li)
-{
-	const struct phys_world *w = e->w;
-	double m, least = 0;
-	size_t i;
-
-	for (i = 0; i < w->nlinks; i++) {
-		if (w->links[i].model != w->links[li].model)
-			continue;
-		m = PVD(vals(e, PHYS_S_LINK, (int)i), LINK_inertial_mass);
-		if (m > 0 && (least == 0 || m < least))
-			least = m;
-	}
-	return MASSLESS_SHARE * (least > 0 ? least : 1);
-}
-
 /*
- * Mass, principal moments and the principal frame in the link frame, as
- * under the other engines: a tensor no rigid body has runs as written, a
- * non-positive one with its moments raised to the floor, with warnings at
- * load; later such a tensor is refused.
+ * A link's mass as every engine takes it (phys_link_mass_prepare), its
+ * stand-in for mass 0 from the run's masses, handed to MuJoCo in
+ * principal axes; a static link's (the world body's geoms) without
+ * warnings.
  */
+static const struct phys_mass_rules mujoco_mass = {
+	.engine = "MuJoCo",
+	.form = PHYS_INERTIA_PRINCIPAL,
+	.stand_in = PHYS_STAND_IN_AT_LOAD,
+	.stand_in_from_run = true,
+};
+
+/* Mass, principal moments and the principal frame in the link frame. */
 static int
 link_inertia(struct mujoco_engine *e, int li, bool at_load, double *mass,
     double mo[3], phys_pose *frame)
 {
-	const struct phys_link *l = &e->w->links[li];
-	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	struct mlink *ml = &e->links[li];
-	struct phys_inertia_verdict verdict;
-	phys_inertia in;
-	phys_mat3 R;
-	long line = at_load ? phys_node_line(l->node) : -1;
-	const char *file = at_load ? l->doc->name : NULL;
-	int k;
+	struct phys_link_mass lm;
+	int rc;
 
-	phys_link_values_mass(v, mass, ml->inertia);
-	if (*mass == 0 && at_load) {
-		*mass = massless_mass(e, li);
-		if (ml->hold != HOLD_STATIC)
-			phys_warnat(file, line, "link '%s': mass 0, which "
-			    "Gazebo refuses on a moving link; run with mass %g "
-			    "kg (1/1000 of its model's lightest link, or of "
-			    "1 kg)", l->name, *mass);
-	}
-	if (!(*mass > 0))
-		return phys_failat(file, line, "link '%s': mass must be "
-		    "positive, not %g (Gazebo refuses it too)", l->name, *mass);
-	in = phys_inertia_make(*mass, ml->inertia[0], ml->inertia[1],
-	    ml->inertia[2], ml->inertia[3], ml->inertia[4], ml->inertia[5]);
-	switch (phys_inertia_validate(&in, &verdict)) {
-	case PHYS_INERTIA_NOT_FINITE:
-		return phys_failat(file, line, "link '%s': %s", l->name,
-		    verdict.reason);
-	case PHYS_INERTIA_NOT_POSITIVE:
-		if (!at_load)
-			return phys_fail("link '%s': inertia is not positive "
-			    "definite (phys-inertia check explains, "
-			    "phys-inertia fix repairs)", l->name);
-		if (ml->hold != HOLD_STATIC)
-			phys_warnat(file, line, "link '%s': inertia %s; run "
-			    "with each principal moment at least mass * "
-			    "(%g m)^2", l->name, verdict.reason, MIN_GYRATION);
-		break;
-	case PHYS_INERTIA_TRIANGLE:
-		if (at_load && ml->hold != HOLD_STATIC)
-			phys_warnat(file, line, "link '%s': inertia %s: no "
-			    "rigid body has it; run as written (phys-inertia "
-			    "fix repairs it)", l->name, verdict.reason);
-		break;
-	default:
-		break;
-	}
-	*frame = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
-	if (ml->inertia[3] == 0 && ml->inertia[4] == 0 && ml->inertia[5] == 0) {
-		/* already principal: the inertial frame as it is */
-		memcpy(mo, ml->inertia, 3 * sizeof *mo);
-	} else {
-		if (phys_inertia_principal(in.I, mo, &R) < 0)
-			return phys_failat(file, line, "link '%s': inertia has "
-			    "no principal axes", l->name);
-		frame->q = phys_quat_normalize(phys_quat_mul(frame->q,
-		    phys_mat3_to_quat(R)));
-	}
-	for (k = 0; k < 3; k++)
-		mo[k] = fmax(mo[k], *mass * MIN_GYRATION * MIN_GYRATION);
-	ml->mass = *mass;
+	rc = phys_link_mass_prepare(e->w, e->v, li, &mujoco_mass, at_load,
+	    phys_node_line(e->w->links[li].node), ml->hold == HOLD_STATIC, &lm);
+	memcpy(ml->inertia, lm.given, sizeof ml->inertia);
+	if (rc < 0)
+		return -1;
+	memcpy(mo, lm.moments, 3 * sizeof *mo);
+	*mass = ml->mass = lm.mass;
+	*frame = lm.frame;
 	return 0;
 }
 

@@ -241,65 +241,8 @@ positive_definite(double a, double b, double c, double xy, double xz,
 	return a > 0 && m2 > 0 && m3 > 0;
 }
 
-/*
- * The smallest principal moment ODE is given: a 1 mm radius of gyration.
- * libsdformat loads links with zero inertia (a point mass, a massless
- * connector); ODE cannot invert such a tensor, so phys raises each
- * principal moment to this floor and says so.
- */
-#define PHYS_MIN_GYRATION 1e-3
-
-static void
-floor_moments(dMass *m)
-{
-	phys_mat3 I, R, D = { { { 0 } } };
-	double mo[3], floor = m->mass * PHYS_MIN_GYRATION * PHYS_MIN_GYRATION;
-	int i, j;
-
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 3; j++)
-			I.m[i][j] = m->I[i * 4 + j];
-	if (phys_inertia_principal(I, mo, &R) < 0)
-		return;
-	for (i = 0; i < 3; i++)
-		D.m[i][i] = fmax(mo[i], floor);
-	I = phys_mat3_mul(phys_mat3_mul(R, D), phys_mat3_transpose(R));
-	dMassSetParameters(m, m->mass, 0, 0, 0, I.m[0][0], I.m[1][1],
-	    I.m[2][2], I.m[0][1], I.m[0][2], I.m[1][2]);
-}
-
-/* A tensor no rigid body has still runs, as in Gazebo, with a warning. */
-static int
-loaded_inertia(const struct phys_link *l, long line, dMass *m)
-{
-	phys_inertia in = phys_inertia_make(m->mass, m->I[0], m->I[5],
-	    m->I[10], m->I[1], m->I[2], m->I[6]);
-	struct phys_inertia_verdict v;
-
-	switch (phys_inertia_validate(&in, &v)) {
-	case PHYS_INERTIA_NOT_POSITIVE:
-		floor_moments(m);
-		phys_warnat(l->doc->name, line, "link '%s': inertia %s; run "
-		    "with each principal moment at least mass * (%g m)^2 "
-		    "(ODE's quick solver may not converge on it: "
-		    "-s ode.solver.type=world solves it exactly)",
-		    l->name, v.reason, PHYS_MIN_GYRATION);
-		return 0;
-	case PHYS_INERTIA_TRIANGLE:
-		phys_warnat(l->doc->name, line, "link '%s': inertia %s: no "
-		    "rigid body has it; run as written (phys-inertia fix "
-		    "repairs it)", l->name, v.reason);
-		return 0;
-	case PHYS_INERTIA_NOT_FINITE:
-		return phys_failat(l->doc->name, line, "link '%s': %s",
-		    l->name, v.reason);
-	default:
-		return 0;
-	}
-}
-
 /* dMassSetParameters prints ODE's complaint on stderr when the tensor is
- * not positive definite; loaded_inertia says it better, once. */
+ * not positive definite; phys_link_mass_prepare says it better, once. */
 static void
 mass_unchecked(dMass *m, double mass, double ixx, double iyy, double izz,
     double ixy, double ixz, double iyz)
@@ -314,46 +257,45 @@ mass_unchecked(dMass *m, double mass, double ixx, double iyy, double izz,
 	m->I[6] = m->I[9] = iyz;
 }
 
-/* At load an error names the SDF line; later, the change that caused it
- * is the place to point at, and the caller adds it. */
+/*
+ * ODE takes a link's mass as every engine does (phys_link_mass_prepare),
+ * and warns of ODE's quick solver on a tensor raised to the floor. ODE
+ * cannot invert a tensor that is not positive definite, which after load
+ * it judges by its own test.
+ */
+static const struct phys_mass_rules ode_mass = {
+	.engine = "ODE",
+	.form = PHYS_INERTIA_AS_WRITTEN,
+	.stand_in = PHYS_STAND_IN_ALWAYS,
+	.judged_later_by_engine = true,
+	.not_positive_note = " (ODE's quick solver may not converge on it: "
+	    "-s ode.solver.type=world solves it exactly)",
+};
+
+/* At load an error names the SDF line (of <inertial>, where there is
+ * one); later, the change that caused it is the place to point at, and
+ * the caller adds it. */
 static int
 link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 {
 	const struct phys_link *l = &e->w->links[li];
-	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
-	double mass = PVD(v, LINK_inertial_mass);
-	double ixx = PVD(v, LINK_inertial_inertia_ixx);
-	double iyy = PVD(v, LINK_inertial_inertia_iyy);
-	double izz = PVD(v, LINK_inertial_inertia_izz);
-	double ixy = PVD(v, LINK_inertial_inertia_ixy);
-	double ixz = PVD(v, LINK_inertial_inertia_ixz);
-	double iyz = PVD(v, LINK_inertial_inertia_iyz);
+	struct phys_link_mass lm;
+	phys_mat3 I;
 	long line = phys_node_line(phys_path_find(l->node, "inertial"));
 
 	if (!line)
 		line = phys_node_line(l->node);
-	if (!at_load)
-		line = -1;
-	/* Only a file gives 0: a user's 0 is refused before it gets here. */
-	if (mass == 0) {
-		mass = phys_link_stand_in_mass(e->w, li);
-		if (at_load)
-			phys_warnat(l->doc->name, line, "link '%s': mass 0, "
-			    "which Gazebo refuses on a moving link; run with "
-			    "mass %g kg (1/1000 of its model's lightest link, "
-			    "or of 1 kg)", l->name, mass);
-	}
-	if (!(mass > 0))
-		return phys_failat(line < 0 ? NULL : l->doc->name, line,
-		    "link '%s': mass must be positive, not %g (Gazebo refuses "
-		    "it too)", l->name, mass);
-	if (!positive_definite(ixx, iyy, izz, ixy, ixz, iyz) && !at_load)
+	if (phys_link_mass_prepare(e->w, e->v, li, &ode_mass, at_load, line,
+	    false, &lm) < 0)
+		return -1;
+	I = lm.tensor;
+	if (!at_load && !positive_definite(I.m[0][0], I.m[1][1], I.m[2][2],
+	    I.m[0][1], I.m[0][2], I.m[1][2]))
 		return phys_failat(NULL, -1, "link '%s': inertia is not "
 		    "positive definite (phys-inertia check explains, "
 		    "phys-inertia fix repairs)", l->name);
-	mass_unchecked(m, mass, ixx, iyy, izz, ixy, ixz, iyz);
-	if (at_load)
-		return loaded_inertia(l, line, m);
+	mass_unchecked(m, lm.mass, I.m[0][0], I.m[1][1], I.m[2][2], I.m[0][1],
+	    I.m[0][2], I.m[1][2]);
 	return 0;
 }
 
