@@ -741,9 +741,7 @@ contact_softness(const struct phys_value *a, const struct phys_value *b,
 			kp += 1 / PVD(v, COLLISION_surface_contact_bullet_kp);
 			kd += PVD(v, COLLISION_surface_contact_bullet_kd);
 		}
-		kp = 1 / kp;
-		*erp = h * kp / (h * kp + kd);
-		*cfm = 1 / (h * kp + kd);
+		phys_spring_erp_cfm(1 / kp, kd, h, erp, cfm);
 		return true;
 	}
 	for (auto *v : s) {
@@ -803,7 +801,7 @@ set_point(const bullet_engine *e, btManifoldPoint &p,
 	const struct phys_value *a = surface(e, c0), *b = surface(e, c1);
 	const btRigidBody *b0 = btRigidBody::upcast(o0), *b1 = btRigidBody::upcast(o1);
 	btVector3 v(0, 0, 0);
-	double erp, cfm, approach, gap;
+	double erp, cfm, approach, gap, restitution, threshold;
 	phys_vec3 d, n = from_bt(p.m_normalWorldOnB);
 
 	p.m_combinedFriction = fmin(sliding_friction(a), sliding_friction(b));
@@ -821,12 +819,8 @@ set_point(const bullet_engine *e, btManifoldPoint &p,
 		v -= b1->getVelocityInLocalPoint(p.getPositionWorldOnB() -
 		    b1->getCenterOfMassPosition());
 	approach = -v.dot(p.m_normalWorldOnB);
-	p.m_combinedRestitution = 0;
-	if (approach > fmin(PVD(a, COLLISION_surface_bounce_threshold),
-	    PVD(b, COLLISION_surface_bounce_threshold)))
-		p.m_combinedRestitution = fmax(
-		    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
-		    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
+	phys_contact_bounce(a, b, &restitution, &threshold);
+	p.m_combinedRestitution = approach > threshold ? restitution : 0;
 	/* A point still apart by gap (Bullet's speculative contact) lets the
 	 * bodies close it this step and takes gap / h off the velocity it
 	 * leaves with: ask for that much more, so that they leave at e times

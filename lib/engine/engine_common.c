@@ -154,8 +154,7 @@ phys_joint_spring_row(const struct phys_value *v, int k, double h,
 
 	if (!(h * kp + kd > 0))
 		return false;
-	*erp = h * kp / (h * kp + kd);
-	*cfm = 1 / (h * kp + kd);
+	phys_spring_erp_cfm(kp, kd, h, erp, cfm);
 	return true;
 }
 
@@ -536,4 +535,65 @@ phys_joint_frames_state(const struct phys_joint_frames *f,
 	default:
 		return 0;
 	}
+}
+
+/* ---- contacts ---- */
+
+void
+phys_spring_erp_cfm(double kp, double kd, double h, double *erp, double *cfm)
+{
+	*erp = h * kp / (h * kp + kd);
+	*cfm = 1 / (h * kp + kd);
+}
+
+/* A negative max_vel is no limit of the surface's own (Gazebo's ODE
+ * holds it to the global contact_max_correcting_vel, ODELink::UpdateSurface,
+ * which phys's ODE applies to every contact). */
+static double
+surface_max_vel(const struct phys_value *v)
+{
+	double m = PVD(v, COLLISION_surface_contact_ode_max_vel);
+
+	return m < 0 ? INFINITY : m;
+}
+
+static bool
+kp_kd_given(const struct phys_value *v)
+{
+	return PV(v, COLLISION_surface_contact_ode_kp)->given ||
+	    PV(v, COLLISION_surface_contact_ode_kd)->given;
+}
+
+void
+phys_contact_bounce(const struct phys_value *a, const struct phys_value *b,
+    double *restitution, double *threshold)
+{
+	*restitution = fmax(
+	    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
+	    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
+	*threshold = fmin(PVD(a, COLLISION_surface_bounce_threshold),
+	    PVD(b, COLLISION_surface_bounce_threshold));
+}
+
+void
+phys_contact_surface(const struct phys_value *a, const struct phys_value *b,
+    struct phys_contact_surface *s)
+{
+	s->mu = fmin(PVD(a, COLLISION_surface_friction_ode_mu),
+	    PVD(b, COLLISION_surface_friction_ode_mu));
+	s->mu2 = fmin(PVD(a, COLLISION_surface_friction_ode_mu2),
+	    PVD(b, COLLISION_surface_friction_ode_mu2));
+	s->slip1 = fmax(PVD(a, COLLISION_surface_friction_ode_slip1),
+	    PVD(b, COLLISION_surface_friction_ode_slip1));
+	s->slip2 = fmax(PVD(a, COLLISION_surface_friction_ode_slip2),
+	    PVD(b, COLLISION_surface_friction_ode_slip2));
+	phys_contact_bounce(a, b, &s->bounce, &s->bounce_vel);
+	s->kp = 1 / (1 / PVD(a, COLLISION_surface_contact_ode_kp) +
+	    1 / PVD(b, COLLISION_surface_contact_ode_kp));
+	s->kd = PVD(a, COLLISION_surface_contact_ode_kd) +
+	    PVD(b, COLLISION_surface_contact_ode_kd);
+	s->kp_kd_given = kp_kd_given(a) || kp_kd_given(b);
+	s->min_depth = fmin(PVD(a, COLLISION_surface_contact_ode_min_depth),
+	    PVD(b, COLLISION_surface_contact_ode_min_depth));
+	s->max_vel = fmin(surface_max_vel(a), surface_max_vel(b));
 }

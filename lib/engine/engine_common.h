@@ -205,6 +205,38 @@ int phys_joint_frames_state(const struct phys_joint_frames *f,
     phys_vec3 parent_ang, phys_pose child, phys_vec3 child_lin,
     phys_vec3 child_ang, double pos[2], double vel[2]);
 
+/*
+ * The ERP and CFM (ODE's units: CFM per step) of a spring kp and a damper
+ * kd over a step of h, as the implicit Euler step of both; h kp + kd must
+ * be positive for them to mean anything.
+ */
+void phys_spring_erp_cfm(double kp, double kd, double h, double *erp,
+    double *cfm);
+
+/*
+ * A pair's contact surface: two collisions' <surface> values combined as
+ * under ODE, the rule every engine that takes them follows. Friction
+ * (<friction><ode>) takes the smaller coefficients and the larger slips;
+ * a bounce the larger restitution coefficient, above the smaller
+ * threshold; the contact (<contact><ode>) springs in series and dampers
+ * side by side, the smaller min_depth and the smaller max_vel (a negative
+ * one none: INFINITY).
+ */
+struct phys_contact_surface {
+	double mu, mu2, slip1, slip2;
+	double bounce, bounce_vel;	/* restitution, its threshold */
+	double kp, kd;
+	bool kp_kd_given;		/* by either surface */
+	double min_depth, max_vel;
+};
+
+void phys_contact_surface(const struct phys_value *a,
+    const struct phys_value *b, struct phys_contact_surface *s);
+/* The bounce alone, which every engine takes so: the larger restitution
+ * coefficient, above the smaller threshold. */
+void phys_contact_bounce(const struct phys_value *a,
+    const struct phys_value *b, double *restitution, double *threshold);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2098,45 +2098,25 @@ surfaces(const dart_engine *e, int c1, int c2)
 	const struct phys_value *s[2] = { vals(e, PHYS_S_COLLISION, c1),
 		vals(e, PHYS_S_COLLISION, c2) };
 	int ci[2] = { c1, c2 };
+	struct phys_contact_surface cs;
 	surface_pair p;
 
-	p.mu[0] = fmin(PVD(s[0], COLLISION_surface_friction_ode_mu),
-	    PVD(s[1], COLLISION_surface_friction_ode_mu));
-	p.mu[1] = fmin(PVD(s[0], COLLISION_surface_friction_ode_mu2),
-	    PVD(s[1], COLLISION_surface_friction_ode_mu2));
-	p.slip[0] = fmax(PVD(s[0], COLLISION_surface_friction_ode_slip1),
-	    PVD(s[1], COLLISION_surface_friction_ode_slip1));
-	p.slip[1] = fmax(PVD(s[0], COLLISION_surface_friction_ode_slip2),
-	    PVD(s[1], COLLISION_surface_friction_ode_slip2));
-	p.bounce = fmax(PVD(s[0], COLLISION_surface_bounce_restitution_coefficient),
-	    PVD(s[1], COLLISION_surface_bounce_restitution_coefficient));
-	p.threshold = fmin(PVD(s[0], COLLISION_surface_bounce_threshold),
-	    PVD(s[1], COLLISION_surface_bounce_threshold));
+	phys_contact_surface(s[0], s[1], &cs);
+	p.mu[0] = cs.mu;
+	p.mu[1] = cs.mu2;
+	p.slip[0] = cs.slip1;
+	p.slip[1] = cs.slip2;
+	p.bounce = cs.bounce;
+	p.threshold = cs.bounce_vel;
 	p.erp = p.cfm = -1;
-	if (PV(s[0], COLLISION_surface_contact_ode_kp)->given ||
-	    PV(s[0], COLLISION_surface_contact_ode_kd)->given ||
-	    PV(s[1], COLLISION_surface_contact_ode_kp)->given ||
-	    PV(s[1], COLLISION_surface_contact_ode_kd)->given) {
-		/* springs in series, dampers side by side, as under ODE */
+	if (cs.kp_kd_given) {
 		double h = e->step;
-		double kp = 1 / (1 / PVD(s[0], COLLISION_surface_contact_ode_kp) +
-		    1 / PVD(s[1], COLLISION_surface_contact_ode_kp));
-		double kd = PVD(s[0], COLLISION_surface_contact_ode_kd) +
-		    PVD(s[1], COLLISION_surface_contact_ode_kd);
 
-		if (h * kp + kd > 0) {
-			p.erp = h * kp / (h * kp + kd);
-			p.cfm = 1 / (h * kp + kd);
-		}
-		/* a negative max_vel is none (ODE's own limit is ODE's) */
-		p.max_vel = INFINITY;
-		for (int k = 0; k < 2; k++)
-			if (PVD(s[k], COLLISION_surface_contact_ode_max_vel) >= 0)
-				p.max_vel = std::min(p.max_vel, PVD(s[k],
-				    COLLISION_surface_contact_ode_max_vel));
-		p.min_depth = std::max(0.0, std::min(
-		    PVD(s[0], COLLISION_surface_contact_ode_min_depth),
-		    PVD(s[1], COLLISION_surface_contact_ode_min_depth)));
+		if (h * cs.kp + cs.kd > 0)
+			phys_spring_erp_cfm(cs.kp, cs.kd, h, &p.erp, &p.cfm);
+		/* ODE's own limit, the profile's, is ODE's */
+		p.max_vel = cs.max_vel;
+		p.min_depth = std::max(0.0, cs.min_depth);
 	}
 	p.fdir = false;
 	/* fdir1 in its collision's frame, the first surface's first */

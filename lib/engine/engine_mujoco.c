@@ -1633,13 +1633,6 @@ solref_given(const struct phys_value *v)
 	    PV(v, COLLISION_surface_contact_mujoco_solref_dampratio)->given;
 }
 
-static bool
-kpkd_given(const struct phys_value *v)
-{
-	return PV(v, COLLISION_surface_contact_ode_kp)->given ||
-	    PV(v, COLLISION_surface_contact_ode_kd)->given;
-}
-
 /*
  * The contact's solref and solimp: the mean of the surfaces' MuJoCo
  * values (as MuJoCo mixes two geoms'), unless neither gives a solref and
@@ -1650,11 +1643,12 @@ kpkd_given(const struct phys_value *v)
  */
 static struct softness
 contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
-    const struct phys_value *b, double invmass)
+    const struct phys_value *b, const struct phys_contact_surface *cs,
+    double invmass)
 {
 	const struct phys_value *s[2] = { a, b };
 	struct softness out;
-	double kp = 0, kd = 0, h = e->step;
+	double kp, kd, h = e->step;
 	int i;
 
 	for (i = 0; i < 5; i++)
@@ -1671,8 +1665,7 @@ contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
 	}
 	for (i = 0; i < 5; i++)
 		out.solimp[i] /= 2;
-	out.direct = !solref_given(a) && !solref_given(b) &&
-	    (kpkd_given(a) || kpkd_given(b));
+	out.direct = !solref_given(a) && !solref_given(b) && cs->kp_kd_given;
 	if (!out.direct) {
 		out.solref[0] = (PVD(a, COLLISION_surface_contact_mujoco_solref_timeconst) +
 		    PVD(b, COLLISION_surface_contact_mujoco_solref_timeconst)) / 2;
@@ -1680,12 +1673,8 @@ contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
 		    PVD(b, COLLISION_surface_contact_mujoco_solref_dampratio)) / 2;
 		return out;
 	}
-	for (i = 0; i < 2; i++) {
-		kp += 1 / PVD(s[i], COLLISION_surface_contact_ode_kp);
-		kd += PVD(s[i], COLLISION_surface_contact_ode_kd);
-	}
-	kp = 1 / kp * invmass;
-	kd *= invmass;
+	kp = cs->kp * invmass;
+	kd = cs->kd * invmass;
 	if (kp > 1 / (h * h) || kd > 1 / h)
 		phys_warn_once("contact stiffness kp or damping kd is beyond "
 		    "what a MuJoCo step of %g s follows: lowered to 1/h^2 and "
@@ -1759,12 +1748,10 @@ world_fdir(const struct mujoco_engine *e, int ci)
 
 static void
 set_friction(const struct mujoco_engine *e, mjContact *con, int c1, int c2,
-    const struct phys_value *a, const struct phys_value *b)
+    const struct phys_value *a, const struct phys_value *b,
+    const struct phys_contact_surface *cs)
 {
-	double mu = fmin(PVD(a, COLLISION_surface_friction_ode_mu),
-	    PVD(b, COLLISION_surface_friction_ode_mu));
-	double mu2 = fmin(PVD(a, COLLISION_surface_friction_ode_mu2),
-	    PVD(b, COLLISION_surface_friction_ode_mu2));
+	double mu = cs->mu, mu2 = cs->mu2;
 	double spin = spin_friction(a, b, -con->dist);
 	/* MuJoCo's own parameter, by MuJoCo's rule: the larger (a ball
 	 * that rolls gives it; the ground need not) */
@@ -1817,10 +1804,9 @@ keep_bouncing(struct mujoco_engine *e, int64_t key)
  */
 static double
 restitution(struct mujoco_engine *e, const mjContact *con,
-    const struct phys_value *a, const struct phys_value *b, int64_t key)
+    const struct phys_contact_surface *cs, int64_t key)
 {
-	double rc = fmax(PVD(a, COLLISION_surface_bounce_restitution_coefficient),
-	    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
+	double rc = cs->bounce;
 	const mjModel *m = e->m;
 	phys_vec3 p = from_mj(con->pos), n = from_mj(con->frame);
 	double approach;
@@ -1830,8 +1816,7 @@ restitution(struct mujoco_engine *e, const mjContact *con,
 	if (!listed(e->was_bouncing, e->nwas, key)) {
 		approach = v3_dot(v3_sub(point_vel(e, m->geom_bodyid[con->geom1], p),
 		    point_vel(e, m->geom_bodyid[con->geom2], p)), n);
-		if (!(approach > fmin(PVD(a, COLLISION_surface_bounce_threshold),
-		    PVD(b, COLLISION_surface_bounce_threshold))))
+		if (!(approach > cs->bounce_vel))
 			return 0;
 	}
 	keep_bouncing(e, key);
@@ -1853,13 +1838,15 @@ set_contact(struct mujoco_engine *e, mjContact *con, int c1, int c2,
 {
 	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
 	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
-	struct softness s = contact_softness(e, a, b, pair_invmass(e->m, con));
-	double rc = first_pass ? restitution(e, con, a, b, key) :
-	    listed(e->bouncing, e->nbouncing, key) ? fmax(
-	    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
-	    PVD(b, COLLISION_surface_bounce_restitution_coefficient)) : 0;
+	struct phys_contact_surface cs;
+	struct softness s;
+	double rc;
 
-	set_friction(e, con, c1, c2, a, b);
+	phys_contact_surface(a, b, &cs);
+	s = contact_softness(e, a, b, &cs, pair_invmass(e->m, con));
+	rc = first_pass ? restitution(e, con, &cs, key) :
+	    listed(e->bouncing, e->nbouncing, key) ? cs.bounce : 0;
+	set_friction(e, con, c1, c2, a, b, &cs);
 	if (rc > 0)
 		bounce(&s, fmin(rc, 1 - 1e-6), e->step);
 	memcpy(con->solref, s.solref, sizeof s.solref);

@@ -1434,8 +1434,7 @@ surface_softness(const struct phys_value *v, double h)
 		s.erp = PVD(v, COLLISION_surface_contact_ode_soft_erp);
 		s.cfm = PVD(v, COLLISION_surface_contact_ode_soft_cfm);
 	} else {
-		s.erp = h * s.kp / (h * s.kp + s.kd);
-		s.cfm = 1 / (h * s.kp + s.kd);
+		phys_spring_erp_cfm(s.kp, s.kd, h, &s.erp, &s.cfm);
 	}
 	return s;
 }
@@ -1447,16 +1446,12 @@ surface_softness(const struct phys_value *v, double h)
  */
 static void
 contact_softness(const struct phys_value *a, const struct phys_value *b,
-    double h, double *erp, double *cfm)
+    const struct phys_contact_surface *s, double h, double *erp, double *cfm)
 {
 	struct softness sa = surface_softness(a, h), sb = surface_softness(b, h);
-	double kp, kd;
 
 	if (!sa.soft && !sb.soft) {
-		kp = 1 / (1 / sa.kp + 1 / sb.kp);
-		kd = sa.kd + sb.kd;
-		*erp = h * kp / (h * kp + kd);
-		*cfm = 1 / (h * kp + kd);
+		phys_spring_erp_cfm(s->kp, s->kd, h, erp, cfm);
 		return;
 	}
 	*erp = fmin(sa.erp, sb.erp);
@@ -1487,14 +1482,13 @@ point_vel(dBodyID b, const dReal *pos)
 
 static void
 set_friction(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
-    const struct phys_value *a, const struct phys_value *b)
+    const struct phys_value *a, const struct phys_value *b,
+    const struct phys_contact_surface *s)
 {
 	phys_vec3 fd = geom_fdir(g1, a), n, rel;
 
-	c->surface.mu = fmin(PVD(a, COLLISION_surface_friction_ode_mu),
-	    PVD(b, COLLISION_surface_friction_ode_mu));
-	c->surface.mu2 = fmin(PVD(a, COLLISION_surface_friction_ode_mu2),
-	    PVD(b, COLLISION_surface_friction_ode_mu2));
+	c->surface.mu = s->mu;
+	c->surface.mu2 = s->mu2;
 	c->surface.mode |= dContactMu2;
 	if (e->friction != FRICTION_BOX)
 		c->surface.mode |= dContactApprox1;
@@ -1514,51 +1508,37 @@ set_friction(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 		c->surface.mode |= dContactFDir1;
 		c->fdir1[0] = fd.x, c->fdir1[1] = fd.y, c->fdir1[2] = fd.z;
 	}
-	c->surface.slip1 = fmax(PVD(a, COLLISION_surface_friction_ode_slip1),
-	    PVD(b, COLLISION_surface_friction_ode_slip1));
-	c->surface.slip2 = fmax(PVD(a, COLLISION_surface_friction_ode_slip2),
-	    PVD(b, COLLISION_surface_friction_ode_slip2));
+	c->surface.slip1 = s->slip1;
+	c->surface.slip2 = s->slip2;
 	if (c->surface.slip1 > 0)
 		c->surface.mode |= dContactSlip1;
 	if (c->surface.slip2 > 0)
 		c->surface.mode |= dContactSlip2;
 }
 
-/* Gazebo reads a negative max_vel as "the global
- * contact_max_correcting_vel" (ODELink::UpdateSurface). */
-static double
-surface_max_vel(const struct phys_value *v)
-{
-	double m = PVD(v, COLLISION_surface_contact_ode_max_vel);
-
-	return m < 0 ? INFINITY : m;
-}
-
+/* The pair's surface, its depth and ERP held to the profile's surface
+ * layer and largest correcting speed (ODE's own are global). */
 static void
 set_contact(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
     const struct phys_value *a, const struct phys_value *b)
 {
 	double h = e->step, erp, cfm, min_depth, max_vel, depth;
+	struct phys_contact_surface s;
 
+	phys_contact_surface(a, b, &s);
 	c->surface.mode = dContactSoftERP | dContactSoftCFM;
-	set_friction(e, c, g1, g2, a, b);
-	contact_softness(a, b, h, &erp, &cfm);
-	min_depth = fmin(e->surface_layer, fmin(
-	    PVD(a, COLLISION_surface_contact_ode_min_depth),
-	    PVD(b, COLLISION_surface_contact_ode_min_depth)));
-	max_vel = fmin(e->max_correcting_vel, fmin(
-	    surface_max_vel(a), surface_max_vel(b)));
+	set_friction(e, c, g1, g2, a, b, &s);
+	contact_softness(a, b, &s, h, &erp, &cfm);
+	min_depth = fmin(e->surface_layer, s.min_depth);
+	max_vel = fmin(e->max_correcting_vel, s.max_vel);
 	depth = fmax(c->geom.depth - fmax(min_depth, 0), 0);
 	c->geom.depth = depth;
 	if (depth > 0 && erp * depth / h > max_vel)
 		erp = max_vel * h / depth;
 	c->surface.soft_erp = erp;
 	c->surface.soft_cfm = cfm;
-	c->surface.bounce = fmax(
-	    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
-	    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
-	c->surface.bounce_vel = fmin(PVD(a, COLLISION_surface_bounce_threshold),
-	    PVD(b, COLLISION_surface_bounce_threshold));
+	c->surface.bounce = s.bounce;
+	c->surface.bounce_vel = s.bounce_vel;
 	if (c->surface.bounce > 0)
 		c->surface.mode |= dContactBounce;
 }

@@ -444,11 +444,8 @@ pair_of(const simbody_engine *e, SimTK::ContactSurfaceIndex s1,
 	p.mud = fmin(mud[0], mud[1]);
 	p.muv = PVD(phys, PHYSICS_simbody_contact_viscous_friction);
 	p.dissipation = dissipation(phys);
-	p.restitution = fmax(
-	    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
-	    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
-	p.bounce_from = fmax(fmin(PVD(a, COLLISION_surface_bounce_threshold),
-	    PVD(b, COLLISION_surface_bounce_threshold)),
+	phys_contact_bounce(a, b, &p.restitution, &p.bounce_from);
+	p.bounce_from = fmax(p.bounce_from,
 	    PVD(phys, PHYSICS_simbody_contact_override_impact_capture_velocity));
 	return p;
 }
