@@ -559,8 +559,100 @@ joint_body(struct ode_engine *e, int link)
 	return link < 0 ? NULL : e->links[link].body;
 }
 
+/*
+ * ODE's functions for each joint type, a row a type, so that the type is
+ * looked up once. A screw is ODE's piston, whose turn phys keeps itself
+ * (ODE's wraps at pi: no position function); a gearbox is no joint of
+ * ODE's.
+ */
+struct ode_kind {
+	dJointID (*create)(dWorldID, dJointGroupID);
+	int naxes;		/* axes with ODE's limits and motors */
+	void (*set_param)(dJointID, int, dReal);
+	void (*anchor)(dJointID, dVector3);
+	void (*axis[2])(dJointID, dVector3);
+	int nmeasured;		/* axes whose state ODE measures */
+	dReal (*position[2])(dJointID);
+	dReal (*rate[2])(dJointID);
+	void (*add)(dJointID, dReal);		/* one axis's force */
+	void (*add2)(dJointID, dReal, dReal);	/* two axes' */
+	bool turns;		/* its axes turn: angles wrap at pi */
+};
+
+static const struct ode_kind ode_kinds[] = {
+	[PHYS_JOINT_REVOLUTE] = {
+		.create = dJointCreateHinge,
+		.naxes = 1,
+		.set_param = dJointSetHingeParam,
+		.anchor = dJointGetHingeAnchor,
+		.axis = { dJointGetHingeAxis, dJointGetHingeAxis },
+		.nmeasured = 1,
+		.position = { dJointGetHingeAngle },
+		.rate = { dJointGetHingeAngleRate },
+		.add = dJointAddHingeTorque,
+		.turns = true,
+	},
+	[PHYS_JOINT_PRISMATIC] = {
+		.create = dJointCreateSlider,
+		.naxes = 1,
+		.set_param = dJointSetSliderParam,
+		.axis = { dJointGetSliderAxis, dJointGetSliderAxis },
+		.nmeasured = 1,
+		.position = { dJointGetSliderPosition },
+		.rate = { dJointGetSliderPositionRate },
+		.add = dJointAddSliderForce,
+	},
+	[PHYS_JOINT_FIXED] = {
+		.create = dJointCreateFixed,
+	},
+	[PHYS_JOINT_BALL] = {
+		.create = dJointCreateBall,
+	},
+	[PHYS_JOINT_UNIVERSAL] = {
+		.create = dJointCreateUniversal,
+		.naxes = 2,
+		.set_param = dJointSetUniversalParam,
+		.anchor = dJointGetUniversalAnchor,
+		.axis = { dJointGetUniversalAxis1, dJointGetUniversalAxis2 },
+		.nmeasured = 2,
+		.position = { dJointGetUniversalAngle1,
+		    dJointGetUniversalAngle2 },
+		.rate = { dJointGetUniversalAngle1Rate,
+		    dJointGetUniversalAngle2Rate },
+		.add2 = dJointAddUniversalTorques,
+		.turns = true,
+	},
+	[PHYS_JOINT_REVOLUTE2] = {
+		.create = dJointCreateHinge2,
+		.naxes = 2,
+		.set_param = dJointSetHinge2Param,
+		.anchor = dJointGetHinge2Anchor,
+		.axis = { dJointGetHinge2Axis1, dJointGetHinge2Axis2 },
+		.nmeasured = 2,
+		.position = { dJointGetHinge2Angle1, dJointGetHinge2Angle2 },
+		.rate = { dJointGetHinge2Angle1Rate,
+		    dJointGetHinge2Angle2Rate },
+		.add2 = dJointAddHinge2Torques,
+		.turns = true,
+	},
+	[PHYS_JOINT_SCREW] = {	/* Gazebo's order: the turn, then travel */
+		.create = dJointCreatePiston,
+		.nmeasured = 2,
+		.position = { NULL, dJointGetPistonPosition },
+		.rate = { dJointGetPistonAngleRate,
+		    dJointGetPistonPositionRate },
+	},
+	[PHYS_JOINT_GEARBOX] = { 0 },
+};
+
+static const struct ode_kind *
+kind_of(const struct phys_joint *j)
+{
+	return &ode_kinds[j->type];
+}
+
 static void
-set_axis_params(struct ode_engine *e, dJointID jid, int type,
+set_axis_params(struct ode_engine *e, dJointID jid,
     const struct phys_joint *j, int axis)
 {
 	const struct phys_value *v = vals(e, PHYS_S_JOINT,
@@ -573,27 +665,13 @@ set_axis_params(struct ode_engine *e, dJointID jid, int type,
 	    PVD(v, JOINT_axis_limit_upper);
 	double friction = axis ? PVD(v, JOINT_axis2_dynamics_friction) :
 	    PVD(v, JOINT_axis_dynamics_friction);
-	void (*set)(dJointID, int, dReal);
-	bool angular = type != PHYS_JOINT_PRISMATIC;
+	void (*set)(dJointID, int, dReal) = kind_of(j)->set_param;
+	bool angular = j->type != PHYS_JOINT_PRISMATIC;
 	/* ODE measures from where the joint was last set up. */
 	double zero = e->joints[j - e->w->joints].offset[axis];
 
-	switch (type) {
-	case PHYS_JOINT_REVOLUTE:
-		set = dJointSetHingeParam;
-		break;
-	case PHYS_JOINT_PRISMATIC:
-		set = dJointSetSliderParam;
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		set = dJointSetUniversalParam;
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		set = dJointSetHinge2Param;
-		break;
-	default:
+	if (!set)
 		return;
-	}
 	/* Reset first: ODE refuses a low stop above the current high one. */
 	set(jid, dParamLoStop + off, -dInfinity);
 	set(jid, dParamHiStop + off, dInfinity);
@@ -617,7 +695,7 @@ set_axis_params(struct ode_engine *e, dJointID jid, int type,
 	set(jid, dParamFudgeFactor + off, PVD(v, JOINT_physics_ode_fudge_factor));
 	set(jid, dParamCFM + off, PVD(v, JOINT_physics_ode_cfm) > 0 ?
 	    PVD(v, JOINT_physics_ode_cfm) : dWorldGetCFM(e->world));
-	if (type == PHYS_JOINT_REVOLUTE2 && axis == 0) {
+	if (j->type == PHYS_JOINT_REVOLUTE2 && axis == 0) {
 		set(jid, dParamSuspensionERP,
 		    PVD(v, JOINT_physics_ode_suspension_erp));
 		set(jid, dParamSuspensionCFM,
@@ -664,6 +742,7 @@ configure_joint(struct ode_engine *e, int ji)
 	phys_pose child, jw;
 	phys_vec3 a, b, p;
 	dReal a1[3], a2[3];
+	int k;
 
 	ode_engine_link_pose(e, j->child, &child);
 	jw = phys_pose_mul(child, oj->in_child);
@@ -704,9 +783,8 @@ configure_joint(struct ode_engine *e, int ji)
 	case PHYS_JOINT_GEARBOX:
 		break;
 	}
-	set_axis_params(e, jid, j->type, j, 0);
-	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
-		set_axis_params(e, jid, j->type, j, 1);
+	for (k = 0; k < kind_of(j)->naxes; k++)
+		set_axis_params(e, jid, j, k);
 	set_joint_softness(e, ji);
 }
 
@@ -728,7 +806,7 @@ make_joint(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	dBodyID child = joint_body(e, j->child), parent = joint_body(e, j->parent);
-	dJointID jid = NULL;
+	dJointID jid;
 
 	if (!child && !parent)
 		return;
@@ -736,34 +814,11 @@ make_joint(struct ode_engine *e, int ji)
 		make_gearbox(e, ji);
 		return;
 	}
-	switch (j->type) {
-	case PHYS_JOINT_REVOLUTE:
-		jid = dJointCreateHinge(e->world, NULL);
-		break;
-	case PHYS_JOINT_PRISMATIC:
-		jid = dJointCreateSlider(e->world, NULL);
-		break;
-	case PHYS_JOINT_FIXED:
-		jid = dJointCreateFixed(e->world, NULL);
-		break;
-	case PHYS_JOINT_BALL:
-		jid = dJointCreateBall(e->world, NULL);
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		jid = dJointCreateUniversal(e->world, NULL);
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		jid = dJointCreateHinge2(e->world, NULL);
-		break;
-	case PHYS_JOINT_SCREW:
-		jid = dJointCreatePiston(e->world, NULL);
-		/* ODE's first-order rotation update turns a fast nut less
-		 * than its rate says, which the coupling would then fight */
+	jid = kind_of(j)->create(e->world, NULL);
+	/* ODE's first-order rotation update turns a fast nut less than its
+	 * rate says, which the coupling would then fight */
+	if (j->type == PHYS_JOINT_SCREW)
 		dBodySetFiniteRotationMode(child ? child : parent, 1);
-		break;
-	case PHYS_JOINT_GEARBOX:
-		return;
-	}
 	/* ODE's hinge2 needs two bodies: the world is a body that stays put. */
 	if (j->type == PHYS_JOINT_REVOLUTE2 && (!child || !parent)) {
 		if (!child)
@@ -829,14 +884,14 @@ static int
 ode_engine_apply_joint(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
+	int k;
 
 	if (!e->joints[ji].joint)
 		return 0;
 	if (new_axes(e, ji) < 0)
 		return -1;
-	set_axis_params(e, e->joints[ji].joint, j->type, j, 0);
-	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
-		set_axis_params(e, e->joints[ji].joint, j->type, j, 1);
+	for (k = 0; k < kind_of(j)->naxes; k++)
+		set_axis_params(e, e->joints[ji].joint, j, k);
 	set_joint_softness(e, ji);
 	return 0;
 }
@@ -849,14 +904,11 @@ ode_engine_joint_state(const struct ode_engine *e, int ji, double pos[2],
     double vel[2])
 {
 	int n = ode_joint_state(e, ji, pos, vel), k;
-	enum phys_joint_type t = e->w->joints[ji].type;
-	bool turns = t == PHYS_JOINT_REVOLUTE || t == PHYS_JOINT_UNIVERSAL ||
-	    t == PHYS_JOINT_REVOLUTE2;
 
 	for (k = 0; k < n; k++) {
 		pos[k] += e->joints[ji].offset[k];
 		/* a joint turns less than half a turn in a step */
-		if (turns)
+		if (kind_of(&e->w->joints[ji])->turns)
 			pos[k] = phys_angle_near(pos[k], e->joints[ji].last[k]);
 	}
 	return n;
@@ -866,66 +918,30 @@ static int
 ode_joint_state(const struct ode_engine *e, int ji, double pos[2],
     double vel[2])
 {
+	const struct ode_kind *kind = kind_of(&e->w->joints[ji]);
 	dJointID j = e->joints[ji].joint;
+	int k;
 
 	pos[0] = pos[1] = vel[0] = vel[1] = 0;
 	if (!j)
 		return 0;
-	switch (e->w->joints[ji].type) {
-	case PHYS_JOINT_REVOLUTE:
-		pos[0] = dJointGetHingeAngle(j);
-		vel[0] = dJointGetHingeAngleRate(j);
-		return 1;
-	case PHYS_JOINT_PRISMATIC:
-		pos[0] = dJointGetSliderPosition(j);
-		vel[0] = dJointGetSliderPositionRate(j);
-		return 1;
-	case PHYS_JOINT_UNIVERSAL:
-		pos[0] = dJointGetUniversalAngle1(j);
-		pos[1] = dJointGetUniversalAngle2(j);
-		vel[0] = dJointGetUniversalAngle1Rate(j);
-		vel[1] = dJointGetUniversalAngle2Rate(j);
-		return 2;
-	case PHYS_JOINT_REVOLUTE2:
-		pos[0] = dJointGetHinge2Angle1(j);
-		pos[1] = dJointGetHinge2Angle2(j);
-		vel[0] = dJointGetHinge2Angle1Rate(j);
-		vel[1] = dJointGetHinge2Angle2Rate(j);
-		return 2;
-	case PHYS_JOINT_SCREW:	/* Gazebo's order: the turn, then travel */
-		pos[0] = e->joints[ji].angle[0];
-		pos[1] = dJointGetPistonPosition(j);
-		vel[0] = dJointGetPistonAngleRate(j);
-		vel[1] = dJointGetPistonPositionRate(j);
-		return 2;
-	default:
-		return 0;
+	for (k = 0; k < kind->nmeasured; k++) {
+		pos[k] = kind->position[k] ? kind->position[k](j) :
+		    e->joints[ji].angle[k];
+		vel[k] = kind->rate[k](j);
 	}
+	return kind->nmeasured;
 }
 
 /* The world direction of axis k of a joint ODE moves along (or about). */
 static phys_vec3
 ode_axis(const struct ode_engine *e, int ji, int k)
 {
-	dJointID j = e->joints[ji].joint;
+	const struct ode_kind *kind = kind_of(&e->w->joints[ji]);
 	dVector3 a = { 0, 0, 1, 0 };
 
-	switch (e->w->joints[ji].type) {
-	case PHYS_JOINT_REVOLUTE:
-		dJointGetHingeAxis(j, a);
-		break;
-	case PHYS_JOINT_PRISMATIC:
-		dJointGetSliderAxis(j, a);
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		(k ? dJointGetUniversalAxis2 : dJointGetUniversalAxis1)(j, a);
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		(k ? dJointGetHinge2Axis2 : dJointGetHinge2Axis1)(j, a);
-		break;
-	default:
-		break;
-	}
+	if (kind->axis[k])
+		kind->axis[k](e->joints[ji].joint, a);
 	return v3(a[0], a[1], a[2]);
 }
 
@@ -958,22 +974,11 @@ body_inverse(dBodyID b)
 static phys_vec3
 ode_anchor(const struct ode_engine *e, int ji)
 {
-	dJointID j = e->joints[ji].joint;
+	const struct ode_kind *kind = kind_of(&e->w->joints[ji]);
 	dVector3 a = { 0, 0, 0, 0 };
 
-	switch (e->w->joints[ji].type) {
-	case PHYS_JOINT_REVOLUTE:
-		dJointGetHingeAnchor(j, a);
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		dJointGetUniversalAnchor(j, a);
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		dJointGetHinge2Anchor(j, a);
-		break;
-	default:
-		break;
-	}
+	if (kind->anchor)
+		kind->anchor(e->joints[ji].joint, a);
 	return v3(a[0], a[1], a[2]);
 }
 
@@ -1002,7 +1007,7 @@ spring_row(struct ode_engine *e, int ji, int k, double pos, bool with_spring)
 	const struct phys_joint *j = &e->w->joints[ji];
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	dJointID jid = e->joints[ji].joint;
-	void (*set)(dJointID, int, dReal);
+	void (*set)(dJointID, int, dReal) = kind_of(j)->set_param;
 	int off = k ? dParamGroup : 0;
 	double lo = k ? PVD(v, JOINT_axis2_limit_lower) :
 	    PVD(v, JOINT_axis_limit_lower);
@@ -1012,26 +1017,11 @@ spring_row(struct ode_engine *e, int ji, int k, double pos, bool with_spring)
 	    PVD(v, JOINT_axis_dynamics_spring_reference);
 	double zero = e->joints[ji].offset[k], erp, cfm, at;
 
-	switch (j->type) {
-	case PHYS_JOINT_REVOLUTE:
-		set = dJointSetHingeParam;
-		break;
-	case PHYS_JOINT_PRISMATIC:
-		set = dJointSetSliderParam;
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		set = dJointSetUniversalParam;
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		set = dJointSetHinge2Param;
-		break;
-	default:
-		return false;
-	}
-	if (!phys_joint_spring_row(v, k, e->step, with_spring, &erp, &cfm))
+	if (!set || !phys_joint_spring_row(v, k, e->step, with_spring, &erp,
+	    &cfm))
 		return false;
 	if (pos < lo || pos > hi) {
-		set_axis_params(e, jid, j->type, j, k);
+		set_axis_params(e, jid, j, k);
 		return false;
 	}
 	/* A damper alone holds no place: its stop is where the axis is. */
@@ -1079,22 +1069,10 @@ joint_forces(struct ode_engine *e, int ji)
 	}
 	if (n == 0 || (f[0] == 0 && (n < 2 || f[1] == 0)))
 		return;
-	switch (j->type) {
-	case PHYS_JOINT_REVOLUTE:
-		dJointAddHingeTorque(jid, f[0]);
-		break;
-	case PHYS_JOINT_PRISMATIC:
-		dJointAddSliderForce(jid, f[0]);
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		dJointAddUniversalTorques(jid, f[0], f[1]);
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		dJointAddHinge2Torques(jid, f[0], f[1]);
-		break;
-	default:
-		break;
-	}
+	if (kind_of(j)->add2)
+		kind_of(j)->add2(jid, f[0], f[1]);
+	else if (kind_of(j)->add)
+		kind_of(j)->add(jid, f[0]);
 }
 
 /*
