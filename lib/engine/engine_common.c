@@ -76,6 +76,33 @@ phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
 	return -damping * vel - stiff * (pos - ref);
 }
 
+struct phys_axis_values
+phys_joint_axis_values(const struct phys_value *v, int k)
+{
+	struct phys_axis_values a;
+
+	if (k == 0) {
+		a.lower = PVD(v, JOINT_axis_limit_lower);
+		a.upper = PVD(v, JOINT_axis_limit_upper);
+		a.limit_stiffness = PVD(v, JOINT_axis_limit_stiffness);
+		a.limit_dissipation = PVD(v, JOINT_axis_limit_dissipation);
+		a.damping = PVD(v, JOINT_axis_dynamics_damping);
+		a.friction = PVD(v, JOINT_axis_dynamics_friction);
+		a.stiffness = PVD(v, JOINT_axis_dynamics_spring_stiffness);
+		a.reference = PVD(v, JOINT_axis_dynamics_spring_reference);
+	} else {
+		a.lower = PVD(v, JOINT_axis2_limit_lower);
+		a.upper = PVD(v, JOINT_axis2_limit_upper);
+		a.limit_stiffness = PVD(v, JOINT_axis2_limit_stiffness);
+		a.limit_dissipation = PVD(v, JOINT_axis2_limit_dissipation);
+		a.damping = PVD(v, JOINT_axis2_dynamics_damping);
+		a.friction = PVD(v, JOINT_axis2_dynamics_friction);
+		a.stiffness = PVD(v, JOINT_axis2_dynamics_spring_stiffness);
+		a.reference = PVD(v, JOINT_axis2_dynamics_spring_reference);
+	}
+	return a;
+}
+
 double
 phys_joint_screw_lead(const struct phys_value *v)
 {

@@ -84,6 +84,17 @@ int phys_check_body(const struct phys_world *w,
 void phys_link_values_mass(const struct phys_value *v, double *mass,
     double inertia[6]);
 
+/* Axis k's (0: axis, 1: axis2) limits and dynamics, as the joint's
+ * values v give them. */
+struct phys_axis_values {
+	double lower, upper;		/* limit */
+	double limit_stiffness, limit_dissipation;
+	double damping, friction;	/* dynamics */
+	double stiffness, reference;	/* its spring */
+};
+struct phys_axis_values phys_joint_axis_values(const struct phys_value *v,
+    int k);
+
 /*
  * A screw joint's travel per radian of turn. SDF 1.10's screw_thread_pitch
  * is metres per revolution, positive for a right-hand thread; the older

@@ -1459,23 +1459,12 @@ set_axes(dart_engine *e, int ji)
 	bool limited = false;
 
 	for (std::size_t k = 0; k < d->getNumDofs() && k < 2; k++) {
-		bool second = inner(j, (int)k) == 1;	/* phys's axis2 */
-		double lo = second ? PVD(v, JOINT_axis2_limit_lower) :
-		    PVD(v, JOINT_axis_limit_lower);
-		double hi = second ? PVD(v, JOINT_axis2_limit_upper) :
-		    PVD(v, JOINT_axis_limit_upper);
-		/* A screw's one coordinate is its turn: its spring and
-		 * friction are the first axis's. */
-		double damping = second ? PVD(v, JOINT_axis2_dynamics_damping) :
-		    PVD(v, JOINT_axis_dynamics_damping);
-		double stiff = second ?
-		    PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
-		    PVD(v, JOINT_axis_dynamics_spring_stiffness);
-		double ref = second ?
-		    PVD(v, JOINT_axis2_dynamics_spring_reference) :
-		    PVD(v, JOINT_axis_dynamics_spring_reference);
-		double fr = second ? PVD(v, JOINT_axis2_dynamics_friction) :
-		    PVD(v, JOINT_axis_dynamics_friction);
+		/* phys's axis2, or axis; a screw's one coordinate is its
+		 * turn: its spring and friction are the first axis's */
+		struct phys_axis_values a = phys_joint_axis_values(v,
+		    inner(j, (int)k));
+		double lo = a.lower, hi = a.upper, damping = a.damping;
+		double stiff = a.stiffness, ref = a.reference, fr = a.friction;
 
 		/* DART integrates them implicitly, which takes none below 0. */
 		if (!(damping >= 0 && stiff >= 0 && damping <= DART_RANGE &&

@@ -1377,34 +1377,6 @@ set_constants(struct mujoco_engine *e)
 	free(keep);
 }
 
-/* Axis k's dynamics and limits from the joint's values. */
-struct axis_values {
-	double lo, hi, damping, friction, stiffness, reference;
-};
-
-static struct axis_values
-axis_values(const struct phys_value *v, int k)
-{
-	struct axis_values a;
-
-	if (k == 0) {
-		a.lo = PVD(v, JOINT_axis_limit_lower);
-		a.hi = PVD(v, JOINT_axis_limit_upper);
-		a.damping = PVD(v, JOINT_axis_dynamics_damping);
-		a.friction = PVD(v, JOINT_axis_dynamics_friction);
-		a.stiffness = PVD(v, JOINT_axis_dynamics_spring_stiffness);
-		a.reference = PVD(v, JOINT_axis_dynamics_spring_reference);
-	} else {
-		a.lo = PVD(v, JOINT_axis2_limit_lower);
-		a.hi = PVD(v, JOINT_axis2_limit_upper);
-		a.damping = PVD(v, JOINT_axis2_dynamics_damping);
-		a.friction = PVD(v, JOINT_axis2_dynamics_friction);
-		a.stiffness = PVD(v, JOINT_axis2_dynamics_spring_stiffness);
-		a.reference = PVD(v, JOINT_axis2_dynamics_spring_reference);
-	}
-	return a;
-}
-
 static void
 set_polycoef(mjModel *m, int eq, double c0, double c1)
 {
@@ -1472,7 +1444,7 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	struct mjoint *mj = &e->joints[ji];
 	mjModel *m = e->m;
-	struct axis_values a;
+	struct phys_axis_values a;
 	int k, jid, dof;
 	double s = mj->sign, lo, hi;
 
@@ -1480,12 +1452,12 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 		jid = mj->jnt[k];
 		if (jid < 0 || m->jnt_type[jid] == mjJNT_BALL)
 			continue;
-		a = axis_values(v, k);
+		a = phys_joint_axis_values(v, k);
 		dof = m->jnt_dofadr[jid];
 		/* MuJoCo's q = sign (reported - offset) */
-		lo = a.lo - mj->offset[k];
-		hi = a.hi - mj->offset[k];
-		m->jnt_limited[jid] = a.lo > -1e15 || a.hi < 1e15;
+		lo = a.lower - mj->offset[k];
+		hi = a.upper - mj->offset[k];
+		m->jnt_limited[jid] = a.lower > -1e15 || a.upper < 1e15;
 		m->jnt_range[2 * jid] = s > 0 ? lo : -hi;
 		m->jnt_range[2 * jid + 1] = s > 0 ? hi : -lo;
 		m->dof_damping[dof] = a.damping;

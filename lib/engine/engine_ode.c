@@ -659,12 +659,8 @@ set_axis_params(struct ode_engine *e, dJointID jid,
 	    (int)(j - e->w->joints));
 	/* Parameter numbers of the second axis are offset by dParamGroup. */
 	int off = axis ? dParamGroup : 0;
-	double lo = axis ? PVD(v, JOINT_axis2_limit_lower) :
-	    PVD(v, JOINT_axis_limit_lower);
-	double hi = axis ? PVD(v, JOINT_axis2_limit_upper) :
-	    PVD(v, JOINT_axis_limit_upper);
-	double friction = axis ? PVD(v, JOINT_axis2_dynamics_friction) :
-	    PVD(v, JOINT_axis_dynamics_friction);
+	struct phys_axis_values a = phys_joint_axis_values(v, axis);
+	double lo = a.lower, hi = a.upper;
 	void (*set)(dJointID, int, dReal) = kind_of(j)->set_param;
 	bool angular = j->type != PHYS_JOINT_PRISMATIC;
 	/* ODE measures from where the joint was last set up. */
@@ -688,7 +684,7 @@ set_axis_params(struct ode_engine *e, dJointID jid,
 		    "ODE cannot stop a revolute axis there", j->name, hi);
 	/* Coulomb joint friction: a motor driving to rest with bounded force. */
 	set(jid, dParamVel + off, 0);
-	set(jid, dParamFMax + off, friction);
+	set(jid, dParamFMax + off, a.friction);
 	set(jid, dParamStopERP + off, PVD(v, JOINT_physics_ode_limit_erp));
 	set(jid, dParamStopCFM + off, PVD(v, JOINT_physics_ode_limit_cfm));
 	set(jid, dParamBounce + off, PVD(v, JOINT_physics_ode_bounce));
@@ -1009,23 +1005,18 @@ spring_row(struct ode_engine *e, int ji, int k, double pos, bool with_spring)
 	dJointID jid = e->joints[ji].joint;
 	void (*set)(dJointID, int, dReal) = kind_of(j)->set_param;
 	int off = k ? dParamGroup : 0;
-	double lo = k ? PVD(v, JOINT_axis2_limit_lower) :
-	    PVD(v, JOINT_axis_limit_lower);
-	double hi = k ? PVD(v, JOINT_axis2_limit_upper) :
-	    PVD(v, JOINT_axis_limit_upper);
-	double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
-	    PVD(v, JOINT_axis_dynamics_spring_reference);
+	struct phys_axis_values a = phys_joint_axis_values(v, k);
 	double zero = e->joints[ji].offset[k], erp, cfm, at;
 
 	if (!set || !phys_joint_spring_row(v, k, e->step, with_spring, &erp,
 	    &cfm))
 		return false;
-	if (pos < lo || pos > hi) {
+	if (pos < a.lower || pos > a.upper) {
 		set_axis_params(e, jid, j, k);
 		return false;
 	}
 	/* A damper alone holds no place: its stop is where the axis is. */
-	at = (with_spring ? ref : pos) - zero;
+	at = (with_spring ? a.reference : pos) - zero;
 	if (j->type != PHYS_JOINT_PRISMATIC)
 		at = remainder(at, 2 * M_PI);
 	set(jid, dParamLoStop + off, -dInfinity);

@@ -1588,16 +1588,9 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 	const MobilizedBody &b = mobod(e, sj.mobod);
 	int c = axis_coord(&e->w->joints[ji], k);
 	double q = b.getOneQ(s, c), u = b.getOneU(s, c);
-	double lo = k ? PVD(v, JOINT_axis2_limit_lower) :
-	    PVD(v, JOINT_axis_limit_lower);
-	double hi = k ? PVD(v, JOINT_axis2_limit_upper) :
-	    PVD(v, JOINT_axis_limit_upper);
-	double stiff = k ? PVD(v, JOINT_axis2_limit_stiffness) :
-	    PVD(v, JOINT_axis_limit_stiffness);
-	double diss = k ? PVD(v, JOINT_axis2_limit_dissipation) :
-	    PVD(v, JOINT_axis_limit_dissipation);
-	double fric = k ? PVD(v, JOINT_axis2_dynamics_friction) :
-	    PVD(v, JOINT_axis_dynamics_friction);
+	struct phys_axis_values a = phys_joint_axis_values(v, k);
+	double lo = a.lower, hi = a.upper, fric = a.friction;
+	double stiff = a.limit_stiffness, diss = a.limit_dissipation;
 	double vt = e->m->contact.getTransitionVelocity(), f;
 
 	f = phys_joint_spring_damper(v, k, q, u);
