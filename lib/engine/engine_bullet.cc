@@ -697,21 +697,7 @@ surface(const bullet_engine *e, int ci)
 bool
 pair_excluded(const bullet_engine *e, int c1, int c2)
 {
-	const struct phys_world *w = e->w;
-	const struct phys_link *l1 = &w->links[w->collisions[c1].link];
-	const struct phys_link *l2 = &w->links[w->collisions[c2].link];
-	const struct phys_value *a = surface(e, c1), *b = surface(e, c2);
-
-	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
-	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c1].link),
-	    LINK_self_collide) &&
-	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c2].link),
-	    LINK_self_collide))
-		return true;
-	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
-	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
-	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
-	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
+	return !phys_collisions_may_touch(e->w, e->v, c1, c2);
 }
 
 /* Contact stiffness from kp/kd (springs in series, dampers in parallel)
@@ -850,13 +836,6 @@ set_point(const bullet_engine *e, btManifoldPoint &p,
 	}
 }
 
-bool
-without_contact(const struct phys_value *a, const struct phys_value *b)
-{
-	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
-	    PVB(b, COLLISION_surface_contact_collide_without_contact);
-}
-
 /* One pair's points: filtered, limited, given their surfaces' values. */
 void
 prepare_manifold(bullet_engine *e, btPersistentManifold *m)
@@ -883,11 +862,11 @@ prepare_manifold(bullet_engine *e, btPersistentManifold *m)
 			continue;
 		}
 		kept++;
-		if (p.getDistance() <= 0 && (!without_contact(a, b) ||
-		    (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
-		    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))))
+		if (p.getDistance() <= 0 &&
+		    (!phys_contact_without_force(a, b) ||
+		    phys_contact_without_force_reported(a, b)))
 			e->ncontacts++;
-		if (without_contact(a, b)) {
+		if (phys_contact_without_force(a, b)) {
 			m->removeContactPoint(i);	/* reported, never pushed */
 			continue;
 		}

@@ -624,3 +624,42 @@ phys_contact_surface(const struct phys_value *a, const struct phys_value *b,
 	    PVD(b, COLLISION_surface_contact_ode_min_depth));
 	s->max_vel = fmin(surface_max_vel(a), surface_max_vel(b));
 }
+
+bool
+phys_collisions_may_touch(const struct phys_world *w,
+    const struct phys_run_values *rv, int c1, int c2)
+{
+	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
+	const struct phys_value *a = phys_run_values_get(rv, PHYS_S_COLLISION,
+	    c1);
+	const struct phys_value *b = phys_run_values_get(rv, PHYS_S_COLLISION,
+	    c2);
+
+	if (w->links[l1].model == w->links[l2].model &&
+	    !w->models[w->links[l1].model].self_collide &&
+	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l1), LINK_self_collide) &&
+	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l2), LINK_self_collide))
+		return false;
+	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
+	    PVI(b, COLLISION_surface_contact_collide_bitmask)) != 0 ||
+	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
+	    PVI(a, COLLISION_surface_contact_collide_bitmask)) != 0;
+}
+
+bool
+phys_contact_without_force(const struct phys_value *a,
+    const struct phys_value *b)
+{
+	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
+	    PVB(b, COLLISION_surface_contact_collide_without_contact);
+}
+
+bool
+phys_contact_without_force_reported(const struct phys_value *a,
+    const struct phys_value *b)
+{
+	return (PVI(a,
+	    COLLISION_surface_contact_collide_without_contact_bitmask) &
+	    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))
+	    != 0;
+}

@@ -248,6 +248,24 @@ void phys_contact_surface(const struct phys_value *a,
 void phys_contact_bounce(const struct phys_value *a,
     const struct phys_value *b, double *restitution, double *threshold);
 
+/*
+ * Whether collisions c1 and c2 may touch, by Gazebo's rules on the run's
+ * values rv: links of one model only when the model or either link asks
+ * to (self_collide), and two surfaces only when the category bitmask of
+ * one meets the collide bitmask of the other. Each engine adds its own
+ * (a link with itself, links a joint holds together).
+ */
+bool phys_collisions_may_touch(const struct phys_world *w,
+    const struct phys_run_values *rv, int c1, int c2);
+/* Whether surfaces a and b touch without force (collide_without_contact
+ * on either): their contacts are reported, never pushed apart. */
+bool phys_contact_without_force(const struct phys_value *a,
+    const struct phys_value *b);
+/* Whether such a contact is reported: the surfaces'
+ * collide_without_contact_bitmask share a bit. */
+bool phys_contact_without_force_reported(const struct phys_value *a,
+    const struct phys_value *b);
+
 #ifdef __cplusplus
 }
 #endif

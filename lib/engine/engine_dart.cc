@@ -1257,16 +1257,13 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 	return 0;
 }
 
-/* Links of one model collide only when one of them, or the model, asks
- * to; links a joint connects never; the bitmasks as under ODE. */
+/* Gazebo's rules (phys_collisions_may_touch), and no link with itself,
+ * none with a link a joint connects it to, no two static links. */
 bool
 pair_excluded(const dart_engine *e, int c1, int c2)
 {
 	const struct phys_world *w = e->w;
 	int k1 = w->collisions[c1].link, k2 = w->collisions[c2].link;
-	const struct phys_link *l1 = &w->links[k1], *l2 = &w->links[k2];
-	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
-	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
 
 	if (k1 == k2 || (e->links[(size_t)k1].is_static &&
 	    e->links[(size_t)k2].is_static))
@@ -1274,14 +1271,7 @@ pair_excluded(const dart_engine *e, int c1, int c2)
 	for (int k : e->joined[(size_t)k1])
 		if (k == k2)
 			return true;
-	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
-	    !PVB(vals(e, PHYS_S_LINK, k1), LINK_self_collide) &&
-	    !PVB(vals(e, PHYS_S_LINK, k2), LINK_self_collide))
-		return true;
-	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
-	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
-	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
-	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
+	return !phys_collisions_may_touch(w, e->v, c1, c2);
 }
 
 int
@@ -2122,13 +2112,6 @@ surfaces(const dart_engine *e, int c1, int c2)
 	return p;
 }
 
-bool
-without_contact(const struct phys_value *a, const struct phys_value *b)
-{
-	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
-	    PVB(b, COLLISION_surface_contact_collide_without_contact);
-}
-
 /*
  * FCL collides a primitive shape with a mesh (one DART makes of triangles:
  * a mesh, a cylinder, a cone) as the mesh with the shape, and gives the
@@ -2183,10 +2166,8 @@ find_contacts(dart_engine *e)
 		if (n >= limit)
 			continue;
 		n++;
-		if (without_contact(a, b)) {
-			/* reported, never pushed apart */
-			if (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
-			    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))
+		if (phys_contact_without_force(a, b)) {
+			if (phys_contact_without_force_reported(a, b))
 				e->ncontacts++;
 			continue;
 		}

@@ -1512,31 +1512,21 @@ solver(const char *s)
 
 /* ---- contacts ---- */
 
-/* Links of one model collide only when one of them, or the model, asks
- * to; links joined by a joint never; then the bitmasks; as under ODE. */
+/* Gazebo's rules (phys_collisions_may_touch), and no link with itself,
+ * none with a link a joint joins it to. */
 static bool
 pair_excluded(const struct mujoco_engine *e, int c1, int c2)
 {
 	const struct phys_world *w = e->w;
 	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
-	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
-	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
 	int64_t key;
 
 	if (l1 == l2)
 		return true;
-	if (w->links[l1].model == w->links[l2].model &&
-	    !w->models[w->links[l1].model].self_collide &&
-	    !PVB(vals(e, PHYS_S_LINK, l1), LINK_self_collide) &&
-	    !PVB(vals(e, PHYS_S_LINK, l2), LINK_self_collide))
-		return true;
 	key = pair_key(l1, l2, (int)w->nlinks);
 	if (bsearch(&key, e->connected, e->nconnected, sizeof key, pair_cmp))
 		return true;
-	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
-	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
-	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
-	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
+	return !phys_collisions_may_touch(w, e->v, c1, c2);
 }
 
 /* MuJoCo asks before the narrow phase: 1 discards the pair. */
@@ -1556,13 +1546,6 @@ contact_filter(const mjModel *m, mjData *d, int g1, int g2)
 	    m->body_weldid[m->geom_bodyid[g2]] == 0)
 		return 1;	/* neither can move */
 	return pair_excluded(e, c1, c2);
-}
-
-static bool
-without_contact(const struct phys_value *a, const struct phys_value *b)
-{
-	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
-	    PVB(b, COLLISION_surface_contact_collide_without_contact);
 }
 
 /* The restitution e a spring-damper contact of damping ratio z has,
@@ -1884,11 +1867,10 @@ edit_contacts(struct mujoco_engine *e, bool first_pass)
 		kept = j - i < limit ? j - i : limit;
 		if (kept < j - i)
 			qsort(con, (size_t)(j - i), sizeof *con, by_depth);
-		if (first_pass && (!without_contact(a, b) ||
-		    (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
-		    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))))
+		if (first_pass && (!phys_contact_without_force(a, b) ||
+		    phys_contact_without_force_reported(a, b)))
 			e->ncontacts += kept;
-		if (!without_contact(a, b)) {
+		if (!phys_contact_without_force(a, b)) {
 			key = (int64_t)con->geom1 * e->m->ngeom + con->geom2;
 			for (; kept > 0; kept--, i++) {
 				d->contact[out] = d->contact[i];

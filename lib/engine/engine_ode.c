@@ -1512,44 +1512,18 @@ set_contact(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 		c->surface.mode |= dContactBounce;
 }
 
-/* Links of one model collide only when one of them, or the model, asks
- * to (self_collide). */
+/* Gazebo's rules (phys_collisions_may_touch), and no two static bodies,
+ * no body with itself, none with a body a joint holds it to. */
 static bool
 pair_excluded(struct ode_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
 {
-	const struct phys_world *w = e->w;
-	const struct phys_link *l1 = &w->links[w->collisions[c1].link];
-	const struct phys_link *l2 = &w->links[w->collisions[c2].link];
-	long cat1, cat2, col1, col2;
-
 	if (!b1 && !b2)
 		return true;
 	if (b1 == b2)
 		return true;
 	if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact))
 		return true;
-	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
-	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c1].link),
-	    LINK_self_collide) &&
-	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c2].link),
-	    LINK_self_collide))
-		return true;
-	cat1 = PVI(vals(e, PHYS_S_COLLISION, c1),
-	    COLLISION_surface_contact_category_bitmask);
-	cat2 = PVI(vals(e, PHYS_S_COLLISION, c2),
-	    COLLISION_surface_contact_category_bitmask);
-	col1 = PVI(vals(e, PHYS_S_COLLISION, c1),
-	    COLLISION_surface_contact_collide_bitmask);
-	col2 = PVI(vals(e, PHYS_S_COLLISION, c2),
-	    COLLISION_surface_contact_collide_bitmask);
-	return (cat1 & col2) == 0 && (cat2 & col1) == 0;
-}
-
-static bool
-without_contact(const struct phys_value *a, const struct phys_value *b)
-{
-	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
-	    PVB(b, COLLISION_surface_contact_collide_without_contact);
+	return !phys_collisions_may_touch(e->w, e->v, c1, c2);
 }
 
 static void add_pending(struct ode_engine *e, const dContact *c,
@@ -1586,10 +1560,8 @@ near_callback(void *data, dGeomID g1, dGeomID g2)
 	if (limit <= 0)
 		return;
 	n = dCollide(g1, g2, limit, geoms, sizeof *geoms);
-	if (without_contact(a, b)) {
-		/* Reported, never pushed apart; the masks filter the report. */
-		if (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
-		    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))
+	if (phys_contact_without_force(a, b)) {
+		if (phys_contact_without_force_reported(a, b))
 			e->ncontacts += n;
 		return;
 	}

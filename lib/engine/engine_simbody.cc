@@ -383,36 +383,18 @@ surface_friction(const struct phys_value *phys, const struct phys_value *c,
 	*mud = PVD(phys, PHYSICS_simbody_contact_dynamic_friction);
 }
 
-/* Links of one model collide only when one of them, or the model, asks
- * to (self_collide); links a joint connects never do; and the bitmasks
- * filter as under ODE. */
+/* Gazebo's rules (phys_collisions_may_touch), and no link with itself,
+ * none with a link a joint connects it to. */
 bool
 pair_excluded(const simbody_engine *e, int c1, int c2)
 {
 	const struct phys_world *w = e->w;
 	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
-	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
-	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
 
 	if (l1 == l2 || e->joined.count(std::make_pair(std::min(l1, l2),
 	    std::max(l1, l2))))
 		return true;
-	if (w->links[l1].model == w->links[l2].model &&
-	    !w->models[w->links[l1].model].self_collide &&
-	    !PVB(vals(e, PHYS_S_LINK, l1), LINK_self_collide) &&
-	    !PVB(vals(e, PHYS_S_LINK, l2), LINK_self_collide))
-		return true;
-	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
-	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
-	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
-	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
-}
-
-bool
-without_contact(const struct phys_value *a, const struct phys_value *b)
-{
-	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
-	    PVB(b, COLLISION_surface_contact_collide_without_contact);
+	return !phys_collisions_may_touch(w, e->v, c1, c2);
 }
 
 pair_values
@@ -434,7 +416,7 @@ pair_of(const simbody_engine *e, SimTK::ContactSurfaceIndex s1,
 	}
 	const struct phys_value *a = vals(e, PHYS_S_COLLISION, p.c1);
 	const struct phys_value *b = vals(e, PHYS_S_COLLISION, p.c2);
-	p.no_force = without_contact(a, b);
+	p.no_force = phys_contact_without_force(a, b);
 	p.k1 = stiffness(phys, a);
 	p.k2 = stiffness(phys, b);
 	p.no_force |= !(p.k1 > 0 && p.k2 > 0);
@@ -2208,8 +2190,7 @@ count_contacts(const simbody_engine *e, const State &s)
 			const struct phys_value *a = vals(e, PHYS_S_COLLISION,
 			    p.c1), *b = vals(e, PHYS_S_COLLISION, p.c2);
 
-			if (!(PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
-			    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask)))
+			if (!phys_contact_without_force_reported(a, b))
 				continue;
 		}
 		n++;
