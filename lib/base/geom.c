@@ -125,6 +125,33 @@ phys_mat3_to_quat(phys_mat3 r)
 	return phys_quat_normalize(q);
 }
 
+phys_quat
+phys_quat_about(phys_vec3 axis, double angle)
+{
+	double s = sin(angle / 2);
+	phys_quat q = { cos(angle / 2), axis.x * s, axis.y * s, axis.z * s };
+
+	return q;
+}
+
+double
+phys_angle_about(phys_quat q, phys_vec3 axis)
+{
+	return 2 * atan2(v3_dot(v3(q.x, q.y, q.z), axis), q.w);
+}
+
+double
+phys_angle_between(phys_vec3 u, phys_vec3 w, phys_vec3 axis)
+{
+	return atan2(v3_dot(axis, v3_cross(u, w)), v3_dot(u, w));
+}
+
+double
+phys_angle_near(double a, double near)
+{
+	return near + remainder(a - near, 2 * M_PI);
+}
+
 phys_pose
 phys_pose_mul(phys_pose a, phys_pose b)
 {
@@ -201,6 +228,31 @@ phys_mat3_apply(phys_mat3 a, phys_vec3 v)
 	return v3(a.m[0][0] * v.x + a.m[0][1] * v.y + a.m[0][2] * v.z,
 	    a.m[1][0] * v.x + a.m[1][1] * v.y + a.m[1][2] * v.z,
 	    a.m[2][0] * v.x + a.m[2][1] * v.y + a.m[2][2] * v.z);
+}
+
+bool
+phys_mat3_inverse(phys_mat3 m, phys_mat3 *out)
+{
+	double (*a)[3] = m.m, det;
+	int i, j;
+
+	out->m[0][0] = a[1][1] * a[2][2] - a[1][2] * a[2][1];
+	out->m[0][1] = a[0][2] * a[2][1] - a[0][1] * a[2][2];
+	out->m[0][2] = a[0][1] * a[1][2] - a[0][2] * a[1][1];
+	out->m[1][0] = a[1][2] * a[2][0] - a[1][0] * a[2][2];
+	out->m[1][1] = a[0][0] * a[2][2] - a[0][2] * a[2][0];
+	out->m[1][2] = a[0][2] * a[1][0] - a[0][0] * a[1][2];
+	out->m[2][0] = a[1][0] * a[2][1] - a[1][1] * a[2][0];
+	out->m[2][1] = a[0][1] * a[2][0] - a[0][0] * a[2][1];
+	out->m[2][2] = a[0][0] * a[1][1] - a[0][1] * a[1][0];
+	det = a[0][0] * out->m[0][0] + a[0][1] * out->m[1][0] +
+	    a[0][2] * out->m[2][0];
+	if (!(fabs(det) > 0) || !isfinite(det))
+		return false;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			out->m[i][j] /= det;
+	return true;
 }
 
 void

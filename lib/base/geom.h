@@ -3,6 +3,7 @@
 #define PHYS_GEOM_H
 
 #include <math.h>
+#include <stdbool.h>
 
 typedef struct { double x, y, z; } phys_vec3;
 typedef struct { double w, x, y, z; } phys_quat;	/* unit, w first */
@@ -75,6 +76,16 @@ phys_quat phys_quat_normalize(phys_quat q);
 phys_vec3 phys_quat_rotate(phys_quat q, phys_vec3 v);
 phys_mat3 phys_quat_to_mat3(phys_quat q);
 phys_quat phys_mat3_to_quat(phys_mat3 r);	/* r must be a rotation */
+/* The rotation of angle about a unit axis. */
+phys_quat phys_quat_about(phys_vec3 axis, double angle);
+/* The turn of q about a unit axis (its twist), in (-2 pi, 2 pi]. */
+double phys_angle_about(phys_quat q, phys_vec3 axis);
+/* The turn from u to w about axis, in [-pi, pi] (all unit, u and w
+ * normal to axis or nearly). */
+double phys_angle_between(phys_vec3 u, phys_vec3 w, phys_vec3 axis);
+/* The angle a moved by whole turns to within half a turn of near: an
+ * angle read modulo a turn, continuing the one before. */
+double phys_angle_near(double a, double near);
 
 /* a then b: the pose of b's child in a's parent frame. */
 phys_pose phys_pose_mul(phys_pose a, phys_pose b);
@@ -87,6 +98,8 @@ void phys_pose_to6(phys_pose p, double v[6]);
 phys_mat3 phys_mat3_mul(phys_mat3 a, phys_mat3 b);
 phys_mat3 phys_mat3_transpose(phys_mat3 a);
 phys_vec3 phys_mat3_apply(phys_mat3 a, phys_vec3 v);
+/* The inverse of a; false when it is singular or not finite. */
+bool phys_mat3_inverse(phys_mat3 a, phys_mat3 *out);
 
 /*
  * Roll, pitch, yaw of a rotation matrix (R = Rz(yaw) Ry(pitch) Rx(roll)),

@@ -479,6 +479,67 @@ phys_inertia_principal(phys_mat3 I, double moments[3], phys_mat3 *R)
 	return 0;
 }
 
+phys_mat3
+phys_inverse_inertia_world(const double inertia[9], phys_quat q)
+{
+	phys_mat3 in, inv, r;
+	int i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			in.m[i][j] = inertia[3 * i + j];
+	if (!phys_mat3_inverse(in, &inv))
+		return (phys_mat3){ { { 0 } } };
+	r = phys_quat_to_mat3(q);
+	return phys_mat3_mul(phys_mat3_mul(r, inv), phys_mat3_transpose(r));
+}
+
+/* [r]x M [r]x' for the cross-product matrix [r]x. */
+static phys_mat3
+cross_sandwich(phys_vec3 r, phys_mat3 m)
+{
+	phys_mat3 x = { { { 0, -r.z, r.y }, { r.z, 0, -r.x },
+	    { -r.y, r.x, 0 } } };
+
+	return phys_mat3_mul(phys_mat3_mul(x, m), phys_mat3_transpose(x));
+}
+
+double
+phys_axis_inverse_inertia(const struct phys_body_inverse *child,
+    const struct phys_body_inverse *parent, phys_vec3 anchor, phys_vec3 a,
+    bool linear)
+{
+	const struct phys_body_inverse *b[2] = { child, parent };
+	phys_mat3 k = { { { 0 } } }, kinv, s;
+	phys_vec3 r, ia, c = v3(0, 0, 0);
+	double inv = 0;
+	int i, p, q;
+
+	if (linear)
+		return child->inv_mass + parent->inv_mass;
+	/*
+	 * A couple about a on the pair held at the anchor: the free pair's
+	 * a' I^-1 a each, less what the anchor's three rows take back,
+	 * c' K^-1 c with K = sum(m^-1 1 + [r]x I^-1 [r]x') and
+	 * c = sum(r x I^-1 a), r from each centre of mass to the anchor.
+	 */
+	for (i = 0; i < 2; i++) {
+		r = v3_sub(anchor, b[i]->com);
+		ia = phys_mat3_apply(b[i]->inv_inertia, a);
+		inv += v3_dot(a, ia);
+		c = v3_add(c, v3_cross(r, ia));
+		s = cross_sandwich(r, b[i]->inv_inertia);
+		for (p = 0; p < 3; p++)
+			for (q = 0; q < 3; q++)
+				k.m[p][q] += s.m[p][q] + (p == q ?
+				    b[i]->inv_mass : 0);
+	}
+	if (!phys_mat3_inverse(k, &kinv))
+		return inv;
+	inv -= v3_dot(c, phys_mat3_apply(kinv, c));
+	return inv > 0 ? inv : 0;
+}
+
 /* The verdict, and the principal axes when the tensor is finite. */
 static enum phys_inertia_fault
 judge(const phys_inertia *in, struct phys_inertia_verdict *v, phys_mat3 *R)

@@ -144,6 +144,29 @@ int phys_inertia_box_equivalent(const phys_inertia *in, phys_vec3 *size,
 int phys_inertia_scale(const phys_inertia *in, phys_vec3 s,
     double mass_ratio, phys_inertia *out);
 
+/* The inverse of a body's inertia in the world: R I^-1 R'. inertia is
+ * about the centre of mass in the body frame (row-major); zero when it
+ * is singular. */
+phys_mat3 phys_inverse_inertia_world(const double inertia[9], phys_quat q);
+
+/* A body as an axis's inertia sees it: world frame; a static or
+ * kinematic body (or the world) has inv_mass 0 and inv_inertia 0. */
+struct phys_body_inverse {
+	double inv_mass;
+	phys_mat3 inv_inertia;	/* about the centre of mass */
+	phys_vec3 com;
+};
+/*
+ * The inverse inertia of a joint's motion along a, its two bodies alone:
+ * for a turn, the two held together at the anchor (a lower bound of the
+ * motion's inertia, which the joint's other rows and the rest of the
+ * world only raise; exact for a link on the world); for a slide, the two
+ * masses.
+ */
+double phys_axis_inverse_inertia(const struct phys_body_inverse *child,
+    const struct phys_body_inverse *parent, phys_vec3 anchor, phys_vec3 a,
+    bool linear);
+
 /*
  * An inertia line: one JSON object with the numbers mass, ixx, iyy, izz,
  * ixy, ixz, iyz and optionally pose {x, y, z, roll, pitch, yaw}. Unknown

@@ -47,10 +47,6 @@ extern "C" {
 
 namespace {
 
-/* The smallest principal moment Bullet is given, as under ODE: a 1 mm
- * radius of gyration. */
-const double MIN_GYRATION = 1e-3;
-
 btVector3
 bt(phys_vec3 v)
 {
@@ -369,66 +365,33 @@ make_static(bullet_engine *e, int li)
 	return 0;
 }
 
-/* Mass, and the principal frame and moments of the link's inertia; a
- * tensor no rigid body has runs as under ODE, with the same warnings. */
+/*
+ * A link's mass as every engine takes it (phys_link_mass_prepare), handed
+ * to Bullet in principal axes. Bullet takes no stand-in: a file's mass 0
+ * is refused.
+ */
+const struct phys_mass_rules bullet_mass = {
+	.engine = "Bullet",
+	.form = PHYS_INERTIA_PRINCIPAL,
+	.stand_in = PHYS_STAND_IN_NEVER,
+};
+
+/* Mass, and the principal frame and moments of the link's inertia. */
 int
 link_mass(bullet_engine *e, int li, bool at_load, double *mass,
     phys_pose *com, btVector3 *moments)
 {
-	const struct phys_link *l = &e->w->links[li];
-	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	blink &bl = e->links[(size_t)li];
-	phys_inertia in;
-	struct phys_inertia_verdict verdict;
-	phys_mat3 I, R;
-	double mo[3];
-	long line = at_load ? phys_node_line(l->node) : -1;
-	const char *file = at_load ? l->doc->name : nullptr;
+	struct phys_link_mass lm;
+	int rc = phys_link_mass_prepare(e->w, e->v, li, &bullet_mass, at_load,
+	    phys_node_line(e->w->links[li].node), false, &lm);
 
-	phys_link_values_mass(v, mass, bl.inertia);
-	if (!(*mass > 0))
-		return phys_failat(file, line, "link '%s': mass must be "
-		    "positive, not %g (Gazebo refuses it too)", l->name, *mass);
-	in = phys_inertia_make(*mass, bl.inertia[0], bl.inertia[1],
-	    bl.inertia[2], bl.inertia[3], bl.inertia[4], bl.inertia[5]);
-	switch (phys_inertia_validate(&in, &verdict)) {
-	case PHYS_INERTIA_NOT_FINITE:
-		return phys_failat(file, line, "link '%s': %s", l->name,
-		    verdict.reason);
-	case PHYS_INERTIA_NOT_POSITIVE:
-		if (!at_load)
-			return phys_fail("link '%s': inertia is not positive "
-			    "definite (phys-inertia check explains, "
-			    "phys-inertia fix repairs)", l->name);
-		phys_warnat(file, line, "link '%s': inertia %s; run with each "
-		    "principal moment at least mass * (%g m)^2", l->name,
-		    verdict.reason, MIN_GYRATION);
-		break;
-	case PHYS_INERTIA_TRIANGLE:
-		if (at_load)
-			phys_warnat(file, line, "link '%s': inertia %s: no "
-			    "rigid body has it; run as written (phys-inertia "
-			    "fix repairs it)", l->name, verdict.reason);
-		break;
-	default:
-		break;
-	}
-	*com = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
-	if (bl.inertia[3] == 0 && bl.inertia[4] == 0 && bl.inertia[5] == 0) {
-		/* Already principal: keep the inertial frame as it is. */
-		mo[0] = bl.inertia[0], mo[1] = bl.inertia[1], mo[2] = bl.inertia[2];
-	} else {
-		I = { { { bl.inertia[0], bl.inertia[3], bl.inertia[4] },
-			{ bl.inertia[3], bl.inertia[1], bl.inertia[5] },
-			{ bl.inertia[4], bl.inertia[5], bl.inertia[2] } } };
-		if (phys_inertia_principal(I, mo, &R) < 0)
-			return phys_failat(file, line, "link '%s': inertia "
-			    "has no principal axes", l->name);
-		com->q = phys_quat_normalize(phys_quat_mul(com->q, phys_mat3_to_quat(R)));
-	}
-	for (int k = 0; k < 3; k++)
-		mo[k] = fmax(mo[k], *mass * MIN_GYRATION * MIN_GYRATION);
-	*moments = btVector3(mo[0], mo[1], mo[2]);
+	memcpy(bl.inertia, lm.given, sizeof bl.inertia);
+	*mass = lm.mass;
+	if (rc < 0)
+		return -1;
+	*com = lm.frame;
+	*moments = btVector3(lm.moments[0], lm.moments[1], lm.moments[2]);
 	return 0;
 }
 
@@ -742,21 +705,7 @@ surface(const bullet_engine *e, int ci)
 bool
 pair_excluded(const bullet_engine *e, int c1, int c2)
 {
-	const struct phys_world *w = e->w;
-	const struct phys_link *l1 = &w->links[w->collisions[c1].link];
-	const struct phys_link *l2 = &w->links[w->collisions[c2].link];
-	const struct phys_value *a = surface(e, c1), *b = surface(e, c2);
-
-	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
-	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c1].link),
-	    LINK_self_collide) &&
-	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c2].link),
-	    LINK_self_collide))
-		return true;
-	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
-	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
-	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
-	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
+	return !phys_collisions_may_touch(e->w, e->v, c1, c2);
 }
 
 /* Contact stiffness from kp/kd (springs in series, dampers in parallel)
@@ -786,9 +735,7 @@ contact_softness(const struct phys_value *a, const struct phys_value *b,
 			kp += 1 / PVD(v, COLLISION_surface_contact_bullet_kp);
 			kd += PVD(v, COLLISION_surface_contact_bullet_kd);
 		}
-		kp = 1 / kp;
-		*erp = h * kp / (h * kp + kd);
-		*cfm = 1 / (h * kp + kd);
+		phys_spring_erp_cfm(1 / kp, kd, h, erp, cfm);
 		return true;
 	}
 	for (auto *v : s) {
@@ -848,7 +795,7 @@ set_point(const bullet_engine *e, btManifoldPoint &p,
 	const struct phys_value *a = surface(e, c0), *b = surface(e, c1);
 	const btRigidBody *b0 = btRigidBody::upcast(o0), *b1 = btRigidBody::upcast(o1);
 	btVector3 v(0, 0, 0);
-	double erp, cfm, approach, gap;
+	double erp, cfm, approach, gap, restitution, threshold;
 	phys_vec3 d, n = from_bt(p.m_normalWorldOnB);
 
 	p.m_combinedFriction = fmin(sliding_friction(a), sliding_friction(b));
@@ -866,12 +813,8 @@ set_point(const bullet_engine *e, btManifoldPoint &p,
 		v -= b1->getVelocityInLocalPoint(p.getPositionWorldOnB() -
 		    b1->getCenterOfMassPosition());
 	approach = -v.dot(p.m_normalWorldOnB);
-	p.m_combinedRestitution = 0;
-	if (approach > fmin(PVD(a, COLLISION_surface_bounce_threshold),
-	    PVD(b, COLLISION_surface_bounce_threshold)))
-		p.m_combinedRestitution = fmax(
-		    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
-		    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
+	phys_contact_bounce(a, b, &restitution, &threshold);
+	p.m_combinedRestitution = approach > threshold ? restitution : 0;
 	/* A point still apart by gap (Bullet's speculative contact) lets the
 	 * bodies close it this step and takes gap / h off the velocity it
 	 * leaves with: ask for that much more, so that they leave at e times
@@ -901,13 +844,6 @@ set_point(const bullet_engine *e, btManifoldPoint &p,
 	}
 }
 
-bool
-without_contact(const struct phys_value *a, const struct phys_value *b)
-{
-	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
-	    PVB(b, COLLISION_surface_contact_collide_without_contact);
-}
-
 /* One pair's points: filtered, limited, given their surfaces' values. */
 void
 prepare_manifold(bullet_engine *e, btPersistentManifold *m)
@@ -934,11 +870,11 @@ prepare_manifold(bullet_engine *e, btPersistentManifold *m)
 			continue;
 		}
 		kept++;
-		if (p.getDistance() <= 0 && (!without_contact(a, b) ||
-		    (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
-		    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))))
+		if (p.getDistance() <= 0 &&
+		    (!phys_contact_without_force(a, b) ||
+		    phys_contact_without_force_reported(a, b)))
 			e->ncontacts++;
-		if (without_contact(a, b)) {
+		if (phys_contact_without_force(a, b)) {
 			m->removeContactPoint(i);	/* reported, never pushed */
 			continue;
 		}
@@ -1411,14 +1347,6 @@ bullet_engine_set_link_vel(struct bullet_engine *e, int li,
 	return 0;
 }
 
-/* An angle read within one turn, continuing the one before: a joint
- * turns less than half a turn in a step. */
-static double
-continued(double before, double angle)
-{
-	return before + remainder(angle - before, 2 * M_PI);
-}
-
 static int
 bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
     double vel[2])
@@ -1441,7 +1369,7 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 	if (j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_UNIVERSAL ||
 	    j->type == PHYS_JOINT_REVOLUTE2)
 		for (int k = 0; k < n; k++)
-			pos[k] = continued(bj.last[k], pos[k]);
+			pos[k] = phys_angle_near(pos[k], bj.last[k]);
 	return n;
 }
 

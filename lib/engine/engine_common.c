@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "inertia.h"
 #include "mem.h"
 #include "msg.h"
 
@@ -73,6 +74,33 @@ phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
 	    PVD(v, JOINT_axis_dynamics_spring_reference);
 
 	return -damping * vel - stiff * (pos - ref);
+}
+
+struct phys_axis_values
+phys_joint_axis_values(const struct phys_value *v, int k)
+{
+	struct phys_axis_values a;
+
+	if (k == 0) {
+		a.lower = PVD(v, JOINT_axis_limit_lower);
+		a.upper = PVD(v, JOINT_axis_limit_upper);
+		a.limit_stiffness = PVD(v, JOINT_axis_limit_stiffness);
+		a.limit_dissipation = PVD(v, JOINT_axis_limit_dissipation);
+		a.damping = PVD(v, JOINT_axis_dynamics_damping);
+		a.friction = PVD(v, JOINT_axis_dynamics_friction);
+		a.stiffness = PVD(v, JOINT_axis_dynamics_spring_stiffness);
+		a.reference = PVD(v, JOINT_axis_dynamics_spring_reference);
+	} else {
+		a.lower = PVD(v, JOINT_axis2_limit_lower);
+		a.upper = PVD(v, JOINT_axis2_limit_upper);
+		a.limit_stiffness = PVD(v, JOINT_axis2_limit_stiffness);
+		a.limit_dissipation = PVD(v, JOINT_axis2_limit_dissipation);
+		a.damping = PVD(v, JOINT_axis2_dynamics_damping);
+		a.friction = PVD(v, JOINT_axis2_dynamics_friction);
+		a.stiffness = PVD(v, JOINT_axis2_dynamics_spring_stiffness);
+		a.reference = PVD(v, JOINT_axis2_dynamics_spring_reference);
+	}
+	return a;
 }
 
 double
@@ -153,96 +181,8 @@ phys_joint_spring_row(const struct phys_value *v, int k, double h,
 
 	if (!(h * kp + kd > 0))
 		return false;
-	*erp = h * kp / (h * kp + kd);
-	*cfm = 1 / (h * kp + kd);
+	phys_spring_erp_cfm(kp, kd, h, erp, cfm);
 	return true;
-}
-
-/* The inverse of a symmetric 3x3 matrix; false when it is singular. */
-static bool
-mat3_inverse(phys_mat3 m, phys_mat3 *out)
-{
-	double (*a)[3] = m.m, det;
-	int i, j;
-
-	out->m[0][0] = a[1][1] * a[2][2] - a[1][2] * a[2][1];
-	out->m[0][1] = a[0][2] * a[2][1] - a[0][1] * a[2][2];
-	out->m[0][2] = a[0][1] * a[1][2] - a[0][2] * a[1][1];
-	out->m[1][0] = a[1][2] * a[2][0] - a[1][0] * a[2][2];
-	out->m[1][1] = a[0][0] * a[2][2] - a[0][2] * a[2][0];
-	out->m[1][2] = a[0][2] * a[1][0] - a[0][0] * a[1][2];
-	out->m[2][0] = a[1][0] * a[2][1] - a[1][1] * a[2][0];
-	out->m[2][1] = a[0][1] * a[2][0] - a[0][0] * a[2][1];
-	out->m[2][2] = a[0][0] * a[1][1] - a[0][1] * a[1][0];
-	det = a[0][0] * out->m[0][0] + a[0][1] * out->m[1][0] +
-	    a[0][2] * out->m[2][0];
-	if (!(fabs(det) > 0) || !isfinite(det))
-		return false;
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 3; j++)
-			out->m[i][j] /= det;
-	return true;
-}
-
-phys_mat3
-phys_inverse_inertia_world(const double inertia[9], phys_quat q)
-{
-	phys_mat3 in, inv, r;
-	int i, j;
-
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 3; j++)
-			in.m[i][j] = inertia[3 * i + j];
-	if (!mat3_inverse(in, &inv))
-		return (phys_mat3){ { { 0 } } };
-	r = phys_quat_to_mat3(q);
-	return phys_mat3_mul(phys_mat3_mul(r, inv), phys_mat3_transpose(r));
-}
-
-/* [r]x M [r]x' for the cross-product matrix [r]x. */
-static phys_mat3
-cross_sandwich(phys_vec3 r, phys_mat3 m)
-{
-	phys_mat3 x = { { { 0, -r.z, r.y }, { r.z, 0, -r.x },
-	    { -r.y, r.x, 0 } } };
-
-	return phys_mat3_mul(phys_mat3_mul(x, m), phys_mat3_transpose(x));
-}
-
-double
-phys_axis_inverse_inertia(const struct phys_body_inverse *child,
-    const struct phys_body_inverse *parent, phys_vec3 anchor, phys_vec3 a,
-    bool linear)
-{
-	const struct phys_body_inverse *b[2] = { child, parent };
-	phys_mat3 k = { { { 0 } } }, kinv, s;
-	phys_vec3 r, ia, c = v3(0, 0, 0);
-	double inv = 0;
-	int i, p, q;
-
-	if (linear)
-		return child->inv_mass + parent->inv_mass;
-	/*
-	 * A couple about a on the pair held at the anchor: the free pair's
-	 * a' I^-1 a each, less what the anchor's three rows take back,
-	 * c' K^-1 c with K = sum(m^-1 1 + [r]x I^-1 [r]x') and
-	 * c = sum(r x I^-1 a), r from each centre of mass to the anchor.
-	 */
-	for (i = 0; i < 2; i++) {
-		r = v3_sub(anchor, b[i]->com);
-		ia = phys_mat3_apply(b[i]->inv_inertia, a);
-		inv += v3_dot(a, ia);
-		c = v3_add(c, v3_cross(r, ia));
-		s = cross_sandwich(r, b[i]->inv_inertia);
-		for (p = 0; p < 3; p++)
-			for (q = 0; q < 3; q++)
-				k.m[p][q] += s.m[p][q] + (p == q ?
-				    b[i]->inv_mass : 0);
-	}
-	if (!mat3_inverse(k, &kinv))
-		return inv;
-	inv -= v3_dot(c, phys_mat3_apply(kinv, c));
-	return inv > 0 ? inv : 0;
 }
 
 /* Links lighter than this are what solvers lose first beside others. */
@@ -367,46 +307,190 @@ phys_link_values_mass(const struct phys_value *v, double *mass,
 	inertia[5] = PVD(v, LINK_inertial_inertia_iyz);
 }
 
-double
-phys_link_stand_in_mass(const struct phys_world *w, int li)
+/*
+ * A massless link (mass 0 is valid SDF) runs with PHYS_MASSLESS_SHARE of
+ * the mass of the lightest link of its model that has one (as the run's
+ * values rv give them, or the file's when rv is NULL), or of 1 kg when
+ * none has.
+ */
+static double
+stand_in_mass(const struct phys_world *w, const struct phys_run_values *rv,
+    int li)
 {
+	const struct phys_value *v;
 	double m, least = 0;
 	size_t i;
 
 	for (i = 0; i < w->nlinks; i++) {
 		if (w->links[i].model != w->links[li].model)
 			continue;
-		m = PVD(w->links[i].vals, LINK_inertial_mass);
+		v = rv ? phys_run_values_get(rv, PHYS_S_LINK, (int)i) :
+		    w->links[i].vals;
+		m = PVD(v, LINK_inertial_mass);
 		if (m > 0 && (least == 0 || m < least))
 			least = m;
 	}
 	return PHYS_MASSLESS_SHARE * (least > 0 ? least : 1);
 }
 
+/* The mass a link runs with: a file's 0 replaced when the engine takes a
+ * stand-in then; -1 when it is not positive. */
+static int
+run_mass(const struct phys_world *w, const struct phys_run_values *rv,
+    int li, const struct phys_mass_rules *r, bool at_load, long line,
+    bool warn, double *mass)
+{
+	const struct phys_link *l = &w->links[li];
+	const char *file = at_load ? l->doc->name : NULL;
+
+	if (*mass == 0 && (r->stand_in == PHYS_STAND_IN_ALWAYS ||
+	    (r->stand_in == PHYS_STAND_IN_AT_LOAD && at_load))) {
+		/* Only a file gives 0: a user's 0 is refused before. */
+		*mass = stand_in_mass(w, r->stand_in_from_run ? rv : NULL, li);
+		if (warn)
+			phys_warnat(file, line, "link '%s': mass 0, which "
+			    "Gazebo refuses on a moving link; run with mass %g "
+			    "kg (1/1000 of its model's lightest link, or of 1 "
+			    "kg)", l->name, *mass);
+	}
+	if (!(*mass > 0))
+		return phys_failat(file, line, "link '%s': mass must be "
+		    "positive, not %g (Gazebo refuses it too)", l->name, *mass);
+	return 0;
+}
+
+/* The verdict on the tensor in: its warning at load, or its refusal. */
+static int
+judge_inertia(const struct phys_link *l, const phys_inertia *in,
+    const struct phys_mass_rules *r, bool at_load, long line, bool warn,
+    enum phys_inertia_fault *fault)
+{
+	const char *file = at_load ? l->doc->name : NULL;
+	struct phys_inertia_verdict v;
+
+	switch (*fault = phys_inertia_validate(in, &v)) {
+	case PHYS_INERTIA_NOT_FINITE:
+		return phys_failat(file, line, "link '%s': %s", l->name,
+		    v.reason);
+	case PHYS_INERTIA_NOT_POSITIVE:
+		if (!at_load)
+			return phys_fail("link '%s': inertia is not positive "
+			    "definite (phys-inertia check explains, "
+			    "phys-inertia fix repairs)", l->name);
+		if (warn)
+			phys_warnat(file, line, "link '%s': inertia %s; run "
+			    "with each principal moment at least mass * "
+			    "(%g m)^2%s", l->name, v.reason, PHYS_MIN_GYRATION,
+			    r->not_positive_note ? r->not_positive_note : "");
+		return 0;
+	case PHYS_INERTIA_TRIANGLE:
+		if (!warn)
+			return 0;
+		if (r->form == PHYS_INERTIA_RIGID)
+			phys_warnat(file, line, "link '%s': inertia %s: no "
+			    "rigid body has it, and %s refuses it; run with "
+			    "its smaller principal moments raised to meet the "
+			    "largest (phys-inertia fix repairs it)", l->name,
+			    v.reason, r->engine);
+		else
+			phys_warnat(file, line, "link '%s': inertia %s: no "
+			    "rigid body has it; run as written (phys-inertia "
+			    "fix repairs it)", l->name, v.reason);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* R diag(mo) R'. */
+static phys_mat3
+from_principal(phys_mat3 R, const double mo[3])
+{
+	phys_mat3 D = { { { 0 } } };
+	int k;
+
+	for (k = 0; k < 3; k++)
+		D.m[k][k] = mo[k];
+	return phys_mat3_mul(phys_mat3_mul(R, D), phys_mat3_transpose(R));
+}
+
+/* The tensor's form for the engine, from the verdict fault. */
+static int
+shape_inertia(const struct phys_link *l, const phys_inertia *in,
+    const struct phys_mass_rules *r, enum phys_inertia_fault fault,
+    const char *file, long line, struct phys_link_mass *out)
+{
+	double floor = out->mass * PHYS_MIN_GYRATION * PHYS_MIN_GYRATION;
+	double *mo = out->moments, lift;
+	const double *g = out->given;
+	phys_mat3 R = { { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } } };
+	int k;
+
+	out->tensor = in->I;
+	if (r->form == PHYS_INERTIA_AS_WRITTEN &&
+	    fault != PHYS_INERTIA_NOT_POSITIVE)
+		return 0;
+	if (r->form == PHYS_INERTIA_PRINCIPAL && g[3] == 0 && g[4] == 0 &&
+	    g[5] == 0) {
+		/* already principal: the inertial frame as it is */
+		mo[0] = g[0], mo[1] = g[1], mo[2] = g[2];
+	} else {
+		if (phys_inertia_principal(in->I, mo, &R) < 0)
+			return phys_failat(file, line, "link '%s': inertia "
+			    "has no principal axes", l->name);
+		if (r->form == PHYS_INERTIA_PRINCIPAL)
+			out->frame.q = phys_quat_normalize(phys_quat_mul(
+			    out->frame.q, phys_mat3_to_quat(R)));
+	}
+	for (k = 0; k < 3; k++)
+		mo[k] = fmax(mo[k], floor);
+	/* Ascending: the two smaller must add up to the largest. */
+	if (r->form == PHYS_INERTIA_RIGID &&
+	    mo[0] + mo[1] < mo[2] * (1 + 1e-9)) {
+		lift = (mo[2] * (1 + 1e-9) - mo[0] - mo[1]) / 2;
+		mo[0] += lift, mo[1] += lift;
+	}
+	if (r->form != PHYS_INERTIA_PRINCIPAL)
+		out->tensor = from_principal(R, mo);
+	return 0;
+}
+
+int
+phys_link_mass_prepare(const struct phys_world *w,
+    const struct phys_run_values *rv, int li, const struct phys_mass_rules *r,
+    bool at_load, long line, bool quiet, struct phys_link_mass *out)
+{
+	const struct phys_link *l = &w->links[li];
+	const struct phys_value *v = phys_run_values_get(rv, PHYS_S_LINK, li);
+	const char *file = at_load ? l->doc->name : NULL;
+	bool warn = at_load && !quiet;
+	enum phys_inertia_fault fault;
+	const double *g = out->given;
+	phys_inertia in;
+	int k;
+
+	if (!at_load)
+		line = -1;
+	phys_link_values_mass(v, &out->mass, out->given);
+	out->frame = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
+	if (run_mass(w, rv, li, r, at_load, line, warn, &out->mass) < 0)
+		return -1;
+	for (k = 0; r->range > 0 && k < 6; k++)
+		if (!(out->mass <= r->range && fabs(g[k]) <= r->range))
+			return phys_failat(file, line, "link '%s': %s runs "
+			    "masses and moments up to %g", l->name, r->engine,
+			    r->range);
+	in = phys_inertia_make(out->mass, g[0], g[1], g[2], g[3], g[4], g[5]);
+	if (!at_load && r->judged_later_by_engine) {
+		out->tensor = in.I;
+		return 0;
+	}
+	if (judge_inertia(l, &in, r, at_load, line, warn, &fault) < 0)
+		return -1;
+	return shape_inertia(l, &in, r, fault, file, line, out);
+}
+
 /* ---- joints measured from link poses ---- */
-
-double
-phys_angle_about(phys_quat q, phys_vec3 axis)
-{
-	return 2 * atan2(v3_dot(v3(q.x, q.y, q.z), axis), q.w);
-}
-
-phys_quat
-phys_quat_about(phys_vec3 axis, double angle)
-{
-	double s = sin(angle / 2);
-	phys_quat q = { cos(angle / 2), axis.x * s, axis.y * s, axis.z * s };
-
-	return q;
-}
-
-/* atan2 of the turn from u to w about axis (all unit, u and w normal to
- * axis or nearly). */
-static double
-turn(phys_vec3 u, phys_vec3 w, phys_vec3 axis)
-{
-	return atan2(v3_dot(axis, v3_cross(u, w)), v3_dot(u, w));
-}
 
 void
 phys_joint_frames_init(struct phys_joint_frames *f, const struct phys_joint *j,
@@ -467,10 +551,10 @@ phys_joint_frames_state(const struct phys_joint_frames *f,
 	case PHYS_JOINT_REVOLUTE2:
 		/* d = turn(a1, t1) * turn(a2, t2), a1 with the parent. */
 		a2 = v3_normalize(f->axis_parent[1]);
-		pos[0] = turn(a2, phys_quat_rotate(d, a2), a1);
+		pos[0] = phys_angle_between(a2, phys_quat_rotate(d, a2), a1);
 		rel = phys_quat_rotate(phys_quat_mul(phys_quat_conj(
 		    phys_quat_about(a1, pos[0])), d), a1);
-		pos[1] = turn(a1, rel, a2);
+		pos[1] = phys_angle_between(a1, rel, a2);
 		rel = v3_sub(wc, wp);
 		vel[0] = v3_dot(rel, phys_joint_frames_axis(f, pp, 0, pos[0]));
 		vel[1] = v3_dot(rel, phys_joint_frames_axis(f, pp, 1, pos[0]));
@@ -478,4 +562,104 @@ phys_joint_frames_state(const struct phys_joint_frames *f,
 	default:
 		return 0;
 	}
+}
+
+/* ---- contacts ---- */
+
+void
+phys_spring_erp_cfm(double kp, double kd, double h, double *erp, double *cfm)
+{
+	*erp = h * kp / (h * kp + kd);
+	*cfm = 1 / (h * kp + kd);
+}
+
+/* A negative max_vel is no limit of the surface's own (Gazebo's ODE
+ * holds it to the global contact_max_correcting_vel, ODELink::UpdateSurface,
+ * which phys's ODE applies to every contact). */
+static double
+surface_max_vel(const struct phys_value *v)
+{
+	double m = PVD(v, COLLISION_surface_contact_ode_max_vel);
+
+	return m < 0 ? INFINITY : m;
+}
+
+static bool
+kp_kd_given(const struct phys_value *v)
+{
+	return PV(v, COLLISION_surface_contact_ode_kp)->given ||
+	    PV(v, COLLISION_surface_contact_ode_kd)->given;
+}
+
+void
+phys_contact_bounce(const struct phys_value *a, const struct phys_value *b,
+    double *restitution, double *threshold)
+{
+	*restitution = fmax(
+	    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
+	    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
+	*threshold = fmin(PVD(a, COLLISION_surface_bounce_threshold),
+	    PVD(b, COLLISION_surface_bounce_threshold));
+}
+
+void
+phys_contact_surface(const struct phys_value *a, const struct phys_value *b,
+    struct phys_contact_surface *s)
+{
+	s->mu = fmin(PVD(a, COLLISION_surface_friction_ode_mu),
+	    PVD(b, COLLISION_surface_friction_ode_mu));
+	s->mu2 = fmin(PVD(a, COLLISION_surface_friction_ode_mu2),
+	    PVD(b, COLLISION_surface_friction_ode_mu2));
+	s->slip1 = fmax(PVD(a, COLLISION_surface_friction_ode_slip1),
+	    PVD(b, COLLISION_surface_friction_ode_slip1));
+	s->slip2 = fmax(PVD(a, COLLISION_surface_friction_ode_slip2),
+	    PVD(b, COLLISION_surface_friction_ode_slip2));
+	phys_contact_bounce(a, b, &s->bounce, &s->bounce_vel);
+	s->kp = 1 / (1 / PVD(a, COLLISION_surface_contact_ode_kp) +
+	    1 / PVD(b, COLLISION_surface_contact_ode_kp));
+	s->kd = PVD(a, COLLISION_surface_contact_ode_kd) +
+	    PVD(b, COLLISION_surface_contact_ode_kd);
+	s->kp_kd_given = kp_kd_given(a) || kp_kd_given(b);
+	s->min_depth = fmin(PVD(a, COLLISION_surface_contact_ode_min_depth),
+	    PVD(b, COLLISION_surface_contact_ode_min_depth));
+	s->max_vel = fmin(surface_max_vel(a), surface_max_vel(b));
+}
+
+bool
+phys_collisions_may_touch(const struct phys_world *w,
+    const struct phys_run_values *rv, int c1, int c2)
+{
+	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
+	const struct phys_value *a = phys_run_values_get(rv, PHYS_S_COLLISION,
+	    c1);
+	const struct phys_value *b = phys_run_values_get(rv, PHYS_S_COLLISION,
+	    c2);
+
+	if (w->links[l1].model == w->links[l2].model &&
+	    !w->models[w->links[l1].model].self_collide &&
+	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l1), LINK_self_collide) &&
+	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l2), LINK_self_collide))
+		return false;
+	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
+	    PVI(b, COLLISION_surface_contact_collide_bitmask)) != 0 ||
+	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
+	    PVI(a, COLLISION_surface_contact_collide_bitmask)) != 0;
+}
+
+bool
+phys_contact_without_force(const struct phys_value *a,
+    const struct phys_value *b)
+{
+	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
+	    PVB(b, COLLISION_surface_contact_collide_without_contact);
+}
+
+bool
+phys_contact_without_force_reported(const struct phys_value *a,
+    const struct phys_value *b)
+{
+	return (PVI(a,
+	    COLLISION_surface_contact_collide_without_contact_bitmask) &
+	    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))
+	    != 0;
 }

@@ -60,27 +60,6 @@ enum phys_joint_springs phys_joint_springs(const struct phys_value *v);
  */
 bool phys_joint_spring_row(const struct phys_value *v, int k, double h,
     bool with_spring, double *erp, double *cfm);
-/* A body as an axis's inertia sees it: world frame; a static or
- * kinematic body (or the world) has inv_mass 0 and inv_inertia 0. */
-struct phys_body_inverse {
-	double inv_mass;
-	phys_mat3 inv_inertia;	/* about the centre of mass */
-	phys_vec3 com;
-};
-/* The inverse of a body's inertia in the world: R I^-1 R'. inertia is
- * about the centre of mass in the body frame (row-major); zero when it
- * is singular. */
-phys_mat3 phys_inverse_inertia_world(const double inertia[9], phys_quat q);
-/*
- * The inverse inertia of a joint's motion along a, its two bodies alone:
- * for a turn, the two held together at the anchor (a lower bound of the
- * motion's inertia, which the joint's other rows and the rest of the
- * world only raise; exact for a link on the world); for a slide, the two
- * masses.
- */
-double phys_axis_inverse_inertia(const struct phys_body_inverse *child,
-    const struct phys_body_inverse *parent, phys_vec3 anchor, phys_vec3 a,
-    bool linear);
 
 /*
  * The likely cause of a divergence, for its message: "; likely cause:
@@ -105,6 +84,17 @@ int phys_check_body(const struct phys_world *w,
 void phys_link_values_mass(const struct phys_value *v, double *mass,
     double inertia[6]);
 
+/* Axis k's (0: axis, 1: axis2) limits and dynamics, as the joint's
+ * values v give them. */
+struct phys_axis_values {
+	double lower, upper;		/* limit */
+	double limit_stiffness, limit_dissipation;
+	double damping, friction;	/* dynamics */
+	double stiffness, reference;	/* its spring */
+};
+struct phys_axis_values phys_joint_axis_values(const struct phys_value *v,
+    int k);
+
 /*
  * A screw joint's travel per radian of turn. SDF 1.10's screw_thread_pitch
  * is metres per revolution, positive for a right-hand thread; the older
@@ -120,7 +110,82 @@ double phys_joint_screw_lead(const struct phys_value *v);
  * heavy enough for an engine, which divides by the mass.
  */
 #define PHYS_MASSLESS_SHARE 1e-3
-double phys_link_stand_in_mass(const struct phys_world *w, int link);
+
+/*
+ * The smallest radius of gyration a link runs with: libsdformat loads
+ * links of zero inertia (a point mass, a massless connector), whose
+ * tensor no engine can invert, so their principal moments are raised to
+ * at least mass * PHYS_MIN_GYRATION^2, with a warning.
+ */
+#define PHYS_MIN_GYRATION 1e-3
+
+/* How an engine holds a link's inertia once phys's rules have passed it. */
+enum phys_inertia_form {
+	/* the tensor as written, one not positive definite with its
+	 * principal moments raised to the floor (ODE, DART) */
+	PHYS_INERTIA_AS_WRITTEN,
+	/* the principal moments, each raised to the floor, and the inertial
+	 * frame turned to their axes; a tensor without products keeps its
+	 * own axes, in their order (Bullet, MuJoCo) */
+	PHYS_INERTIA_PRINCIPAL,
+	/* the tensor of a rigid body, which is all Simbody takes: every
+	 * principal moment raised to the floor, the two smaller to meet the
+	 * largest */
+	PHYS_INERTIA_RIGID
+};
+
+/* When a file's mass 0 runs with the stand-in (ALWAYS: also when a later
+ * change sets the link up again); else it is refused. */
+enum phys_stand_in {
+	PHYS_STAND_IN_NEVER,
+	PHYS_STAND_IN_AT_LOAD,
+	PHYS_STAND_IN_ALWAYS
+};
+
+/* What an engine does its own way when it takes a link's mass and
+ * inertia; the rest is the same for every engine. */
+struct phys_mass_rules {
+	const char *engine;		/* its name, for messages */
+	enum phys_inertia_form form;
+	enum phys_stand_in stand_in;
+	bool stand_in_from_run;		/* from the run's masses, not the file's */
+	/* After load the tensor is not judged here: the engine judges it by
+	 * its own test (ODE's, every leading minor positive). */
+	bool judged_later_by_engine;
+	double range;			/* largest mass and element, or 0 */
+	const char *not_positive_note;	/* ends that warning when given */
+};
+
+/* A link's mass and inertia as an engine takes them. */
+struct phys_link_mass {
+	double mass;		/* a file's 0 replaced by its stand-in */
+	/* ixx iyy izz ixy ixz iyz as the values give them, also when the
+	 * link is refused */
+	double given[6];
+	/* AS_WRITTEN and RIGID: the tensor about the centre of mass in the
+	 * inertial frame */
+	phys_mat3 tensor;
+	double moments[3];	/* PRINCIPAL: the principal moments */
+	/* The inertial frame in the link frame; PRINCIPAL: turned to the
+	 * principal axes */
+	phys_pose frame;
+};
+
+/*
+ * Link li's mass and inertia from the run's values rv, by the rules every
+ * engine follows, Gazebo's where it has one: a file's mass 0 (valid SDF,
+ * which Gazebo refuses on a moving link) runs with a stand-in; a mass must
+ * be positive; a tensor that is not finite is refused; one that is not
+ * positive definite runs, at load, with its principal moments raised to
+ * mass * PHYS_MIN_GYRATION^2, and is refused later; one no rigid body has
+ * runs as r's form allows. At load, warnings and errors point at line of
+ * the link's file, and quiet silences the warnings (for a link that is no
+ * body); later, an error names no place, the caller adding the change
+ * that caused it. -1 with phys_error() when refused.
+ */
+int phys_link_mass_prepare(const struct phys_world *w,
+    const struct phys_run_values *rv, int li, const struct phys_mass_rules *r,
+    bool at_load, long line, bool quiet, struct phys_link_mass *out);
 
 /*
  * A joint measured from the poses of its links, for engines whose joints
@@ -150,10 +215,56 @@ int phys_joint_frames_state(const struct phys_joint_frames *f,
     enum phys_joint_type type, phys_pose parent, phys_vec3 parent_lin,
     phys_vec3 parent_ang, phys_pose child, phys_vec3 child_lin,
     phys_vec3 child_ang, double pos[2], double vel[2]);
-/* The turn of q about a unit axis, in (-2 pi, 2 pi]. */
-double phys_angle_about(phys_quat q, phys_vec3 axis);
-/* The rotation of angle about a unit axis. */
-phys_quat phys_quat_about(phys_vec3 axis, double angle);
+
+/*
+ * The ERP and CFM (ODE's units: CFM per step) of a spring kp and a damper
+ * kd over a step of h, as the implicit Euler step of both; h kp + kd must
+ * be positive for them to mean anything.
+ */
+void phys_spring_erp_cfm(double kp, double kd, double h, double *erp,
+    double *cfm);
+
+/*
+ * A pair's contact surface: two collisions' <surface> values combined as
+ * under ODE, the rule every engine that takes them follows. Friction
+ * (<friction><ode>) takes the smaller coefficients and the larger slips;
+ * a bounce the larger restitution coefficient, above the smaller
+ * threshold; the contact (<contact><ode>) springs in series and dampers
+ * side by side, the smaller min_depth and the smaller max_vel (a negative
+ * one none: INFINITY).
+ */
+struct phys_contact_surface {
+	double mu, mu2, slip1, slip2;
+	double bounce, bounce_vel;	/* restitution, its threshold */
+	double kp, kd;
+	bool kp_kd_given;		/* by either surface */
+	double min_depth, max_vel;
+};
+
+void phys_contact_surface(const struct phys_value *a,
+    const struct phys_value *b, struct phys_contact_surface *s);
+/* The bounce alone, which every engine takes so: the larger restitution
+ * coefficient, above the smaller threshold. */
+void phys_contact_bounce(const struct phys_value *a,
+    const struct phys_value *b, double *restitution, double *threshold);
+
+/*
+ * Whether collisions c1 and c2 may touch, by Gazebo's rules on the run's
+ * values rv: links of one model only when the model or either link asks
+ * to (self_collide), and two surfaces only when the category bitmask of
+ * one meets the collide bitmask of the other. Each engine adds its own
+ * (a link with itself, links a joint holds together).
+ */
+bool phys_collisions_may_touch(const struct phys_world *w,
+    const struct phys_run_values *rv, int c1, int c2);
+/* Whether surfaces a and b touch without force (collide_without_contact
+ * on either): their contacts are reported, never pushed apart. */
+bool phys_contact_without_force(const struct phys_value *a,
+    const struct phys_value *b);
+/* Whether such a contact is reported: the surfaces'
+ * collide_without_contact_bitmask share a bit. */
+bool phys_contact_without_force_reported(const struct phys_value *a,
+    const struct phys_value *b);
 
 #ifdef __cplusplus
 }

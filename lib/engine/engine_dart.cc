@@ -97,10 +97,6 @@ namespace dd = dart::dynamics;
 namespace dc = dart::collision;
 namespace dk = dart::constraint;
 
-/* The smallest principal moment DART is given, as under ODE: a 1 mm
- * radius of gyration. */
-const double MIN_GYRATION = 1e-3;
-
 /* Joint limits beyond this are none (SDF's default is 1e16). */
 const double NO_LIMIT = 1e15;
 
@@ -1261,16 +1257,13 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 	return 0;
 }
 
-/* Links of one model collide only when one of them, or the model, asks
- * to; links a joint connects never; the bitmasks as under ODE. */
+/* Gazebo's rules (phys_collisions_may_touch), and no link with itself,
+ * none with a link a joint connects it to, no two static links. */
 bool
 pair_excluded(const dart_engine *e, int c1, int c2)
 {
 	const struct phys_world *w = e->w;
 	int k1 = w->collisions[c1].link, k2 = w->collisions[c2].link;
-	const struct phys_link *l1 = &w->links[k1], *l2 = &w->links[k2];
-	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
-	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
 
 	if (k1 == k2 || (e->links[(size_t)k1].is_static &&
 	    e->links[(size_t)k2].is_static))
@@ -1278,14 +1271,7 @@ pair_excluded(const dart_engine *e, int c1, int c2)
 	for (int k : e->joined[(size_t)k1])
 		if (k == k2)
 			return true;
-	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
-	    !PVB(vals(e, PHYS_S_LINK, k1), LINK_self_collide) &&
-	    !PVB(vals(e, PHYS_S_LINK, k2), LINK_self_collide))
-		return true;
-	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
-	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
-	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
-	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
+	return !phys_collisions_may_touch(w, e->v, c1, c2);
 }
 
 int
@@ -1352,75 +1338,35 @@ make_detector(dart_engine *e, bool at_load)
 /* ---- bodies ---- */
 
 /*
- * Mass and inertia about the centre of mass in the link frame; a tensor
- * no rigid body has runs as under ODE, with the same warnings, and a
- * file's mass 0 with ODE's stand-in.
+ * A link's mass as every engine takes it (phys_link_mass_prepare), the
+ * tensor as written unless raised to the floor; masses and moments
+ * within DART_RANGE.
  */
+const struct phys_mass_rules dart_mass = {
+	.engine = "DART",
+	.form = PHYS_INERTIA_AS_WRITTEN,
+	.stand_in = PHYS_STAND_IN_AT_LOAD,
+	.range = DART_RANGE,
+};
+
+/* Mass and inertia about the centre of mass in the link frame. */
 int
 set_mass(dart_engine *e, int li, bool at_load)
 {
-	const struct phys_link *l = &e->w->links[li];
-	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	dlink &dl = e->links[(size_t)li];
-	phys_inertia in;
-	struct phys_inertia_verdict verdict;
-	phys_mat3 I, R, D = { { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } } };
-	phys_pose ip = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
-	long line = at_load ? phys_node_line(l->node) : -1;
-	const char *file = at_load ? l->doc->name : nullptr;
-	double mass, mo[3];
+	struct phys_link_mass lm;
+	int rc = phys_link_mass_prepare(e->w, e->v, li, &dart_mass, at_load,
+	    phys_node_line(e->w->links[li].node), false, &lm);
+	const phys_mat3 &I = lm.tensor;
+	const phys_pose &ip = lm.frame;
+	double mass = lm.mass;
 
-	phys_link_values_mass(v, &mass, dl.inertia);
-	if (mass == 0 && at_load) {
-		mass = phys_link_stand_in_mass(e->w, li);
-		phys_warnat(file, line, "link '%s': mass 0, which Gazebo "
-		    "refuses on a moving link; run with mass %g kg (1/1000 of "
-		    "its model's lightest link, or of 1 kg)", l->name, mass);
-	}
-	if (!(mass > 0))
-		return phys_failat(file, line, "link '%s': mass must be "
-		    "positive, not %g (Gazebo refuses it too)", l->name, mass);
-	for (int k = 0; k < 6; k++)
-		if (!(mass <= DART_RANGE && fabs(dl.inertia[k]) <= DART_RANGE))
-			return phys_failat(file, line, "link '%s': DART runs "
-			    "masses and moments up to %g", l->name, DART_RANGE);
-	in = phys_inertia_make(mass, dl.inertia[0], dl.inertia[1],
-	    dl.inertia[2], dl.inertia[3], dl.inertia[4], dl.inertia[5]);
-	I = { { { dl.inertia[0], dl.inertia[3], dl.inertia[4] },
-		{ dl.inertia[3], dl.inertia[1], dl.inertia[5] },
-		{ dl.inertia[4], dl.inertia[5], dl.inertia[2] } } };
-	switch (phys_inertia_validate(&in, &verdict)) {
-	case PHYS_INERTIA_NOT_FINITE:
-		return phys_failat(file, line, "link '%s': %s", l->name,
-		    verdict.reason);
-	case PHYS_INERTIA_NOT_POSITIVE:
-		if (!at_load)
-			return phys_fail("link '%s': inertia is not positive "
-			    "definite (phys-inertia check explains, "
-			    "phys-inertia fix repairs)", l->name);
-		phys_warnat(file, line, "link '%s': inertia %s; run with each "
-		    "principal moment at least mass * (%g m)^2", l->name,
-		    verdict.reason, MIN_GYRATION);
-		if (phys_inertia_principal(I, mo, &R) < 0)
-			return phys_failat(file, line, "link '%s': inertia "
-			    "has no principal axes", l->name);
-		for (int k = 0; k < 3; k++)
-			D.m[k][k] = fmax(mo[k], mass * MIN_GYRATION *
-			    MIN_GYRATION);
-		I = phys_mat3_mul(phys_mat3_mul(R, D), phys_mat3_transpose(R));
-		dl.inertia[0] = I.m[0][0], dl.inertia[1] = I.m[1][1];
-		dl.inertia[2] = I.m[2][2], dl.inertia[3] = I.m[0][1];
-		dl.inertia[4] = I.m[0][2], dl.inertia[5] = I.m[1][2];
-		break;
-	case PHYS_INERTIA_TRIANGLE:
-		if (at_load)
-			phys_warnat(file, line, "link '%s': inertia %s: no "
-			    "rigid body has it; run as written (phys-inertia "
-			    "fix repairs it)", l->name, verdict.reason);
-		break;
-	default:
-		break;
-	}
+	memcpy(dl.inertia, lm.given, sizeof dl.inertia);
+	if (rc < 0)
+		return -1;
+	dl.inertia[0] = I.m[0][0], dl.inertia[1] = I.m[1][1];
+	dl.inertia[2] = I.m[2][2], dl.inertia[3] = I.m[0][1];
+	dl.inertia[4] = I.m[0][2], dl.inertia[5] = I.m[1][2];
 	dl.mass = mass;
 	if (!dl.body || dl.is_static)
 		return 0;
@@ -1503,23 +1449,12 @@ set_axes(dart_engine *e, int ji)
 	bool limited = false;
 
 	for (std::size_t k = 0; k < d->getNumDofs() && k < 2; k++) {
-		bool second = inner(j, (int)k) == 1;	/* phys's axis2 */
-		double lo = second ? PVD(v, JOINT_axis2_limit_lower) :
-		    PVD(v, JOINT_axis_limit_lower);
-		double hi = second ? PVD(v, JOINT_axis2_limit_upper) :
-		    PVD(v, JOINT_axis_limit_upper);
-		/* A screw's one coordinate is its turn: its spring and
-		 * friction are the first axis's. */
-		double damping = second ? PVD(v, JOINT_axis2_dynamics_damping) :
-		    PVD(v, JOINT_axis_dynamics_damping);
-		double stiff = second ?
-		    PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
-		    PVD(v, JOINT_axis_dynamics_spring_stiffness);
-		double ref = second ?
-		    PVD(v, JOINT_axis2_dynamics_spring_reference) :
-		    PVD(v, JOINT_axis_dynamics_spring_reference);
-		double fr = second ? PVD(v, JOINT_axis2_dynamics_friction) :
-		    PVD(v, JOINT_axis_dynamics_friction);
+		/* phys's axis2, or axis; a screw's one coordinate is its
+		 * turn: its spring and friction are the first axis's */
+		struct phys_axis_values a = phys_joint_axis_values(v,
+		    inner(j, (int)k));
+		double lo = a.lower, hi = a.upper, damping = a.damping;
+		double stiff = a.stiffness, ref = a.reference, fr = a.friction;
 
 		/* DART integrates them implicitly, which takes none below 0. */
 		if (!(damping >= 0 && stiff >= 0 && damping <= DART_RANGE &&
@@ -2142,45 +2077,25 @@ surfaces(const dart_engine *e, int c1, int c2)
 	const struct phys_value *s[2] = { vals(e, PHYS_S_COLLISION, c1),
 		vals(e, PHYS_S_COLLISION, c2) };
 	int ci[2] = { c1, c2 };
+	struct phys_contact_surface cs;
 	surface_pair p;
 
-	p.mu[0] = fmin(PVD(s[0], COLLISION_surface_friction_ode_mu),
-	    PVD(s[1], COLLISION_surface_friction_ode_mu));
-	p.mu[1] = fmin(PVD(s[0], COLLISION_surface_friction_ode_mu2),
-	    PVD(s[1], COLLISION_surface_friction_ode_mu2));
-	p.slip[0] = fmax(PVD(s[0], COLLISION_surface_friction_ode_slip1),
-	    PVD(s[1], COLLISION_surface_friction_ode_slip1));
-	p.slip[1] = fmax(PVD(s[0], COLLISION_surface_friction_ode_slip2),
-	    PVD(s[1], COLLISION_surface_friction_ode_slip2));
-	p.bounce = fmax(PVD(s[0], COLLISION_surface_bounce_restitution_coefficient),
-	    PVD(s[1], COLLISION_surface_bounce_restitution_coefficient));
-	p.threshold = fmin(PVD(s[0], COLLISION_surface_bounce_threshold),
-	    PVD(s[1], COLLISION_surface_bounce_threshold));
+	phys_contact_surface(s[0], s[1], &cs);
+	p.mu[0] = cs.mu;
+	p.mu[1] = cs.mu2;
+	p.slip[0] = cs.slip1;
+	p.slip[1] = cs.slip2;
+	p.bounce = cs.bounce;
+	p.threshold = cs.bounce_vel;
 	p.erp = p.cfm = -1;
-	if (PV(s[0], COLLISION_surface_contact_ode_kp)->given ||
-	    PV(s[0], COLLISION_surface_contact_ode_kd)->given ||
-	    PV(s[1], COLLISION_surface_contact_ode_kp)->given ||
-	    PV(s[1], COLLISION_surface_contact_ode_kd)->given) {
-		/* springs in series, dampers side by side, as under ODE */
+	if (cs.kp_kd_given) {
 		double h = e->step;
-		double kp = 1 / (1 / PVD(s[0], COLLISION_surface_contact_ode_kp) +
-		    1 / PVD(s[1], COLLISION_surface_contact_ode_kp));
-		double kd = PVD(s[0], COLLISION_surface_contact_ode_kd) +
-		    PVD(s[1], COLLISION_surface_contact_ode_kd);
 
-		if (h * kp + kd > 0) {
-			p.erp = h * kp / (h * kp + kd);
-			p.cfm = 1 / (h * kp + kd);
-		}
-		/* a negative max_vel is none (ODE's own limit is ODE's) */
-		p.max_vel = INFINITY;
-		for (int k = 0; k < 2; k++)
-			if (PVD(s[k], COLLISION_surface_contact_ode_max_vel) >= 0)
-				p.max_vel = std::min(p.max_vel, PVD(s[k],
-				    COLLISION_surface_contact_ode_max_vel));
-		p.min_depth = std::max(0.0, std::min(
-		    PVD(s[0], COLLISION_surface_contact_ode_min_depth),
-		    PVD(s[1], COLLISION_surface_contact_ode_min_depth)));
+		if (h * cs.kp + cs.kd > 0)
+			phys_spring_erp_cfm(cs.kp, cs.kd, h, &p.erp, &p.cfm);
+		/* ODE's own limit, the profile's, is ODE's */
+		p.max_vel = cs.max_vel;
+		p.min_depth = std::max(0.0, cs.min_depth);
 	}
 	p.fdir = false;
 	/* fdir1 in its collision's frame, the first surface's first */
@@ -2195,13 +2110,6 @@ surfaces(const dart_engine *e, int c1, int c2)
 		    link_pose(e, c->link), c->pose).q, d)));
 	}
 	return p;
-}
-
-bool
-without_contact(const struct phys_value *a, const struct phys_value *b)
-{
-	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
-	    PVB(b, COLLISION_surface_contact_collide_without_contact);
 }
 
 /*
@@ -2258,10 +2166,8 @@ find_contacts(dart_engine *e)
 		if (n >= limit)
 			continue;
 		n++;
-		if (without_contact(a, b)) {
-			/* reported, never pushed apart */
-			if (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
-			    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))
+		if (phys_contact_without_force(a, b)) {
+			if (phys_contact_without_force_reported(a, b))
 				e->ncontacts++;
 			continue;
 		}

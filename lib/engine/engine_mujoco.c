@@ -45,11 +45,6 @@
  * in mujoco.h (later versions do). */
 void mj_implicit(const mjModel *m, mjData *d);
 
-/* The smallest principal moment MuJoCo is given, as under ODE: a 1 mm
- * radius of gyration. */
-#define MIN_GYRATION 1e-3
-/* A massless link runs with this share of its model's lightest mass. */
-#define MASSLESS_SHARE 1e-3
 /* A ghost body (the far side of a loop joint) weighs this share of the
  * link it is welded to. */
 #define GHOST_SHARE 1e-3
@@ -216,36 +211,6 @@ to_mj(phys_vec3 v, mjtNum *out)
 	out[0] = v.x, out[1] = v.y, out[2] = v.z;
 }
 
-static phys_quat
-rotation(phys_vec3 axis, double angle)
-{
-	double s = sin(angle / 2);
-	phys_quat q = { cos(angle / 2), axis.x * s, axis.y * s, axis.z * s };
-
-	return q;
-}
-
-/* The angle of q about a unit axis (its twist). */
-static double
-angle_about(phys_quat q, phys_vec3 axis)
-{
-	return 2 * atan2(v3_dot(v3(q.x, q.y, q.z), axis), q.w);
-}
-
-/* atan2 of the turn from u to w about a unit axis. */
-static double
-turn(phys_vec3 u, phys_vec3 w, phys_vec3 axis)
-{
-	return atan2(v3_dot(axis, v3_cross(u, w)), v3_dot(u, w));
-}
-
-/* The angle a, moved by whole turns to be nearest to near. */
-static double
-unwrap(double a, double near)
-{
-	return near + remainder(a - near, 2 * M_PI);
-}
-
 /* A rotation taking z to n (unit). */
 static phys_quat
 z_to(phys_vec3 n)
@@ -255,7 +220,7 @@ z_to(phys_vec3 n)
 
 	if (s < 1e-12)
 		return c > 0 ? PHYS_QUAT_IDENTITY : (phys_quat){ 0, 1, 0, 0 };
-	return rotation(v3_scale(a, 1 / s), atan2(s, c));
+	return phys_quat_about(v3_scale(a, 1 / s), atan2(s, c));
 }
 
 /* A body's pose in the world from MuJoCo's kinematics. */
@@ -991,19 +956,6 @@ body_name(const struct mujoco_engine *e, int li, char *buf, size_t size)
 	return buf;
 }
 
-/* Travel per radian of turn, as under ODE: SDF 1.10's screw_thread_pitch
- * is metres per revolution (right-hand positive), the older thread_pitch
- * radians per metre (left-hand positive). */
-static double
-screw_lead(const struct mujoco_engine *e, int ji)
-{
-	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
-
-	if (PV(v, JOINT_screw_thread_pitch)->given)
-		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
-	return -1 / PVD(v, JOINT_thread_pitch);
-}
-
 /* A revolute joint between links a and b (a may be -1, the world): its
  * index, -1 when none. */
 static int
@@ -1318,96 +1270,36 @@ map_model(struct mujoco_engine *e)
 
 /* ---- values into the model ---- */
 
-/* A massless link (mass 0 is valid SDF) runs with a share of the mass of
- * its model's lightest link that has one, or of 1 kg, as under ODE. */
-static double
-massless_mass(const struct mujoco_engine *e, int li)
-{
-	const struct phys_world *w = e->w;
-	double m, least = 0;
-	size_t i;
-
-	for (i = 0; i < w->nlinks; i++) {
-		if (w->links[i].model != w->links[li].model)
-			continue;
-		m = PVD(vals(e, PHYS_S_LINK, (int)i), LINK_inertial_mass);
-		if (m > 0 && (least == 0 || m < least))
-			least = m;
-	}
-	return MASSLESS_SHARE * (least > 0 ? least : 1);
-}
-
 /*
- * Mass, principal moments and the principal frame in the link frame, as
- * under the other engines: a tensor no rigid body has runs as written, a
- * non-positive one with its moments raised to the floor, with warnings at
- * load; later such a tensor is refused.
+ * A link's mass as every engine takes it (phys_link_mass_prepare), its
+ * stand-in for mass 0 from the run's masses, handed to MuJoCo in
+ * principal axes; a static link's (the world body's geoms) without
+ * warnings.
  */
+static const struct phys_mass_rules mujoco_mass = {
+	.engine = "MuJoCo",
+	.form = PHYS_INERTIA_PRINCIPAL,
+	.stand_in = PHYS_STAND_IN_AT_LOAD,
+	.stand_in_from_run = true,
+};
+
+/* Mass, principal moments and the principal frame in the link frame. */
 static int
 link_inertia(struct mujoco_engine *e, int li, bool at_load, double *mass,
     double mo[3], phys_pose *frame)
 {
-	const struct phys_link *l = &e->w->links[li];
-	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	struct mlink *ml = &e->links[li];
-	struct phys_inertia_verdict verdict;
-	phys_inertia in;
-	phys_mat3 R;
-	long line = at_load ? phys_node_line(l->node) : -1;
-	const char *file = at_load ? l->doc->name : NULL;
-	int k;
+	struct phys_link_mass lm;
+	int rc;
 
-	phys_link_values_mass(v, mass, ml->inertia);
-	if (*mass == 0 && at_load) {
-		*mass = massless_mass(e, li);
-		if (ml->hold != HOLD_STATIC)
-			phys_warnat(file, line, "link '%s': mass 0, which "
-			    "Gazebo refuses on a moving link; run with mass %g "
-			    "kg (1/1000 of its model's lightest link, or of "
-			    "1 kg)", l->name, *mass);
-	}
-	if (!(*mass > 0))
-		return phys_failat(file, line, "link '%s': mass must be "
-		    "positive, not %g (Gazebo refuses it too)", l->name, *mass);
-	in = phys_inertia_make(*mass, ml->inertia[0], ml->inertia[1],
-	    ml->inertia[2], ml->inertia[3], ml->inertia[4], ml->inertia[5]);
-	switch (phys_inertia_validate(&in, &verdict)) {
-	case PHYS_INERTIA_NOT_FINITE:
-		return phys_failat(file, line, "link '%s': %s", l->name,
-		    verdict.reason);
-	case PHYS_INERTIA_NOT_POSITIVE:
-		if (!at_load)
-			return phys_fail("link '%s': inertia is not positive "
-			    "definite (phys-inertia check explains, "
-			    "phys-inertia fix repairs)", l->name);
-		if (ml->hold != HOLD_STATIC)
-			phys_warnat(file, line, "link '%s': inertia %s; run "
-			    "with each principal moment at least mass * "
-			    "(%g m)^2", l->name, verdict.reason, MIN_GYRATION);
-		break;
-	case PHYS_INERTIA_TRIANGLE:
-		if (at_load && ml->hold != HOLD_STATIC)
-			phys_warnat(file, line, "link '%s': inertia %s: no "
-			    "rigid body has it; run as written (phys-inertia "
-			    "fix repairs it)", l->name, verdict.reason);
-		break;
-	default:
-		break;
-	}
-	*frame = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
-	if (ml->inertia[3] == 0 && ml->inertia[4] == 0 && ml->inertia[5] == 0) {
-		/* already principal: the inertial frame as it is */
-		memcpy(mo, ml->inertia, 3 * sizeof *mo);
-	} else {
-		if (phys_inertia_principal(in.I, mo, &R) < 0)
-			return phys_failat(file, line, "link '%s': inertia has "
-			    "no principal axes", l->name);
-		frame->q = phys_quat_normalize(phys_quat_mul(frame->q,
-		    phys_mat3_to_quat(R)));
-	}
-	for (k = 0; k < 3; k++)
-		mo[k] = fmax(mo[k], *mass * MIN_GYRATION * MIN_GYRATION);
-	ml->mass = *mass;
+	rc = phys_link_mass_prepare(e->w, e->v, li, &mujoco_mass, at_load,
+	    phys_node_line(e->w->links[li].node), ml->hold == HOLD_STATIC, &lm);
+	memcpy(ml->inertia, lm.given, sizeof ml->inertia);
+	if (rc < 0)
+		return -1;
+	memcpy(mo, lm.moments, 3 * sizeof *mo);
+	*mass = ml->mass = lm.mass;
+	*frame = lm.frame;
 	return 0;
 }
 
@@ -1488,34 +1380,6 @@ set_constants(struct mujoco_engine *e)
 	free(keep);
 }
 
-/* Axis k's dynamics and limits from the joint's values. */
-struct axis_values {
-	double lo, hi, damping, friction, stiffness, reference;
-};
-
-static struct axis_values
-axis_values(const struct phys_value *v, int k)
-{
-	struct axis_values a;
-
-	if (k == 0) {
-		a.lo = PVD(v, JOINT_axis_limit_lower);
-		a.hi = PVD(v, JOINT_axis_limit_upper);
-		a.damping = PVD(v, JOINT_axis_dynamics_damping);
-		a.friction = PVD(v, JOINT_axis_dynamics_friction);
-		a.stiffness = PVD(v, JOINT_axis_dynamics_spring_stiffness);
-		a.reference = PVD(v, JOINT_axis_dynamics_spring_reference);
-	} else {
-		a.lo = PVD(v, JOINT_axis2_limit_lower);
-		a.hi = PVD(v, JOINT_axis2_limit_upper);
-		a.damping = PVD(v, JOINT_axis2_dynamics_damping);
-		a.friction = PVD(v, JOINT_axis2_dynamics_friction);
-		a.stiffness = PVD(v, JOINT_axis2_dynamics_spring_stiffness);
-		a.reference = PVD(v, JOINT_axis2_dynamics_spring_reference);
-	}
-	return a;
-}
-
 static void
 set_polycoef(mjModel *m, int eq, double c0, double c1)
 {
@@ -1540,7 +1404,7 @@ apply_couplings(struct mujoco_engine *e, int ji)
 
 	if (j->type == PHYS_JOINT_SCREW) {
 		/* travel = lead turn, both from the loaded configuration */
-		lead = screw_lead(e, ji);
+		lead = phys_joint_screw_lead(vals(e, PHYS_S_JOINT, ji));
 		snprintf(name, sizeof name, "s%d", ji);
 		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name),
 		    e->joints[ji].sign * (lead * off[0] - off[1]), lead);
@@ -1583,7 +1447,7 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	struct mjoint *mj = &e->joints[ji];
 	mjModel *m = e->m;
-	struct axis_values a;
+	struct phys_axis_values a;
 	int k, jid, dof;
 	double s = mj->sign, lo, hi;
 
@@ -1591,12 +1455,12 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 		jid = mj->jnt[k];
 		if (jid < 0 || m->jnt_type[jid] == mjJNT_BALL)
 			continue;
-		a = axis_values(v, k);
+		a = phys_joint_axis_values(v, k);
 		dof = m->jnt_dofadr[jid];
 		/* MuJoCo's q = sign (reported - offset) */
-		lo = a.lo - mj->offset[k];
-		hi = a.hi - mj->offset[k];
-		m->jnt_limited[jid] = a.lo > -1e15 || a.hi < 1e15;
+		lo = a.lower - mj->offset[k];
+		hi = a.upper - mj->offset[k];
+		m->jnt_limited[jid] = a.lower > -1e15 || a.upper < 1e15;
 		m->jnt_range[2 * jid] = s > 0 ? lo : -hi;
 		m->jnt_range[2 * jid + 1] = s > 0 ? hi : -lo;
 		m->dof_damping[dof] = a.damping;
@@ -1651,31 +1515,21 @@ solver(const char *s)
 
 /* ---- contacts ---- */
 
-/* Links of one model collide only when one of them, or the model, asks
- * to; links joined by a joint never; then the bitmasks; as under ODE. */
+/* Gazebo's rules (phys_collisions_may_touch), and no link with itself,
+ * none with a link a joint joins it to. */
 static bool
 pair_excluded(const struct mujoco_engine *e, int c1, int c2)
 {
 	const struct phys_world *w = e->w;
 	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
-	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
-	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
 	int64_t key;
 
 	if (l1 == l2)
 		return true;
-	if (w->links[l1].model == w->links[l2].model &&
-	    !w->models[w->links[l1].model].self_collide &&
-	    !PVB(vals(e, PHYS_S_LINK, l1), LINK_self_collide) &&
-	    !PVB(vals(e, PHYS_S_LINK, l2), LINK_self_collide))
-		return true;
 	key = pair_key(l1, l2, (int)w->nlinks);
 	if (bsearch(&key, e->connected, e->nconnected, sizeof key, pair_cmp))
 		return true;
-	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
-	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
-	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
-	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
+	return !phys_collisions_may_touch(w, e->v, c1, c2);
 }
 
 /* MuJoCo asks before the narrow phase: 1 discards the pair. */
@@ -1695,13 +1549,6 @@ contact_filter(const mjModel *m, mjData *d, int g1, int g2)
 	    m->body_weldid[m->geom_bodyid[g2]] == 0)
 		return 1;	/* neither can move */
 	return pair_excluded(e, c1, c2);
-}
-
-static bool
-without_contact(const struct phys_value *a, const struct phys_value *b)
-{
-	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
-	    PVB(b, COLLISION_surface_contact_collide_without_contact);
 }
 
 /* The restitution e a spring-damper contact of damping ratio z has,
@@ -1744,13 +1591,6 @@ solref_given(const struct phys_value *v)
 	    PV(v, COLLISION_surface_contact_mujoco_solref_dampratio)->given;
 }
 
-static bool
-kpkd_given(const struct phys_value *v)
-{
-	return PV(v, COLLISION_surface_contact_ode_kp)->given ||
-	    PV(v, COLLISION_surface_contact_ode_kd)->given;
-}
-
 /*
  * The contact's solref and solimp: the mean of the surfaces' MuJoCo
  * values (as MuJoCo mixes two geoms'), unless neither gives a solref and
@@ -1761,11 +1601,12 @@ kpkd_given(const struct phys_value *v)
  */
 static struct softness
 contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
-    const struct phys_value *b, double invmass)
+    const struct phys_value *b, const struct phys_contact_surface *cs,
+    double invmass)
 {
 	const struct phys_value *s[2] = { a, b };
 	struct softness out;
-	double kp = 0, kd = 0, h = e->step;
+	double kp, kd, h = e->step;
 	int i;
 
 	for (i = 0; i < 5; i++)
@@ -1782,8 +1623,7 @@ contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
 	}
 	for (i = 0; i < 5; i++)
 		out.solimp[i] /= 2;
-	out.direct = !solref_given(a) && !solref_given(b) &&
-	    (kpkd_given(a) || kpkd_given(b));
+	out.direct = !solref_given(a) && !solref_given(b) && cs->kp_kd_given;
 	if (!out.direct) {
 		out.solref[0] = (PVD(a, COLLISION_surface_contact_mujoco_solref_timeconst) +
 		    PVD(b, COLLISION_surface_contact_mujoco_solref_timeconst)) / 2;
@@ -1791,12 +1631,8 @@ contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
 		    PVD(b, COLLISION_surface_contact_mujoco_solref_dampratio)) / 2;
 		return out;
 	}
-	for (i = 0; i < 2; i++) {
-		kp += 1 / PVD(s[i], COLLISION_surface_contact_ode_kp);
-		kd += PVD(s[i], COLLISION_surface_contact_ode_kd);
-	}
-	kp = 1 / kp * invmass;
-	kd *= invmass;
+	kp = cs->kp * invmass;
+	kd = cs->kd * invmass;
 	if (kp > 1 / (h * h) || kd > 1 / h)
 		phys_warn_once("contact stiffness kp or damping kd is beyond "
 		    "what a MuJoCo step of %g s follows: lowered to 1/h^2 and "
@@ -1870,12 +1706,10 @@ world_fdir(const struct mujoco_engine *e, int ci)
 
 static void
 set_friction(const struct mujoco_engine *e, mjContact *con, int c1, int c2,
-    const struct phys_value *a, const struct phys_value *b)
+    const struct phys_value *a, const struct phys_value *b,
+    const struct phys_contact_surface *cs)
 {
-	double mu = fmin(PVD(a, COLLISION_surface_friction_ode_mu),
-	    PVD(b, COLLISION_surface_friction_ode_mu));
-	double mu2 = fmin(PVD(a, COLLISION_surface_friction_ode_mu2),
-	    PVD(b, COLLISION_surface_friction_ode_mu2));
+	double mu = cs->mu, mu2 = cs->mu2;
 	double spin = spin_friction(a, b, -con->dist);
 	/* MuJoCo's own parameter, by MuJoCo's rule: the larger (a ball
 	 * that rolls gives it; the ground need not) */
@@ -1928,10 +1762,9 @@ keep_bouncing(struct mujoco_engine *e, int64_t key)
  */
 static double
 restitution(struct mujoco_engine *e, const mjContact *con,
-    const struct phys_value *a, const struct phys_value *b, int64_t key)
+    const struct phys_contact_surface *cs, int64_t key)
 {
-	double rc = fmax(PVD(a, COLLISION_surface_bounce_restitution_coefficient),
-	    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
+	double rc = cs->bounce;
 	const mjModel *m = e->m;
 	phys_vec3 p = from_mj(con->pos), n = from_mj(con->frame);
 	double approach;
@@ -1941,8 +1774,7 @@ restitution(struct mujoco_engine *e, const mjContact *con,
 	if (!listed(e->was_bouncing, e->nwas, key)) {
 		approach = v3_dot(v3_sub(point_vel(e, m->geom_bodyid[con->geom1], p),
 		    point_vel(e, m->geom_bodyid[con->geom2], p)), n);
-		if (!(approach > fmin(PVD(a, COLLISION_surface_bounce_threshold),
-		    PVD(b, COLLISION_surface_bounce_threshold))))
+		if (!(approach > cs->bounce_vel))
 			return 0;
 	}
 	keep_bouncing(e, key);
@@ -1964,13 +1796,15 @@ set_contact(struct mujoco_engine *e, mjContact *con, int c1, int c2,
 {
 	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
 	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
-	struct softness s = contact_softness(e, a, b, pair_invmass(e->m, con));
-	double rc = first_pass ? restitution(e, con, a, b, key) :
-	    listed(e->bouncing, e->nbouncing, key) ? fmax(
-	    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
-	    PVD(b, COLLISION_surface_bounce_restitution_coefficient)) : 0;
+	struct phys_contact_surface cs;
+	struct softness s;
+	double rc;
 
-	set_friction(e, con, c1, c2, a, b);
+	phys_contact_surface(a, b, &cs);
+	s = contact_softness(e, a, b, &cs, pair_invmass(e->m, con));
+	rc = first_pass ? restitution(e, con, &cs, key) :
+	    listed(e->bouncing, e->nbouncing, key) ? cs.bounce : 0;
+	set_friction(e, con, c1, c2, a, b, &cs);
 	if (rc > 0)
 		bounce(&s, fmin(rc, 1 - 1e-6), e->step);
 	memcpy(con->solref, s.solref, sizeof s.solref);
@@ -2036,11 +1870,10 @@ edit_contacts(struct mujoco_engine *e, bool first_pass)
 		kept = j - i < limit ? j - i : limit;
 		if (kept < j - i)
 			qsort(con, (size_t)(j - i), sizeof *con, by_depth);
-		if (first_pass && (!without_contact(a, b) ||
-		    (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
-		    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))))
+		if (first_pass && (!phys_contact_without_force(a, b) ||
+		    phys_contact_without_force_reported(a, b)))
 			e->ncontacts += kept;
-		if (!without_contact(a, b)) {
+		if (!phys_contact_without_force(a, b)) {
 			key = (int64_t)con->geom1 * e->m->ngeom + con->geom2;
 			for (; kept > 0; kept--, i++) {
 				d->contact[out] = d->contact[i];
@@ -2212,8 +2045,8 @@ move_mocap(struct mujoco_engine *e)
 		to_mj(v3_add(from_mj(pos), v3_scale(ml->lin, e->step)), pos);
 		a = v3_norm(ml->ang) * e->step;
 		if (a > 0) {
-			q = phys_quat_mul(rotation(v3_normalize(ml->ang), a),
-			    from_mjquat(quat));
+			q = phys_quat_mul(phys_quat_about(v3_normalize(
+			    ml->ang), a), from_mjquat(quat));
 			to_mjquat(phys_quat_normalize(q), quat);
 		}
 	}
@@ -2507,7 +2340,7 @@ body_fk(const mjModel *m, int b, phys_pose parent, const mjtNum *qpos)
 			    from_mjquat(qpos + a)));
 			break;
 		case mjJNT_HINGE:
-			x = turn_about(x, c, rotation(ax, qpos[a] -
+			x = turn_about(x, c, phys_quat_about(ax, qpos[a] -
 			    m->qpos0[a]));
 			break;
 		case mjJNT_SLIDE:
@@ -2563,15 +2396,15 @@ fit_positions(const mjModel *m, mjData *d, int b, phys_pose p, phys_pose x)
 			 * that hinge's axis where it goes */
 			if (j + 1 < j0 + n && m->jnt_type[j + 1] == mjJNT_HINGE) {
 				next = from_mj(m->jnt_axis + 3 * (j + 1));
-				q = turn(v3_normalize(across(next, ax)),
-				    v3_normalize(across(phys_quat_rotate(left,
-				    next), ax)), ax);
+				q = phys_angle_between(v3_normalize(across(
+				    next, ax)), v3_normalize(across(
+				    phys_quat_rotate(left, next), ax)), ax);
 			} else {
-				q = angle_about(left, ax);
+				q = phys_angle_about(left, ax);
 			}
-			q = unwrap(q, d->qpos[a] - m->qpos0[a]);
+			q = phys_angle_near(q, d->qpos[a] - m->qpos0[a]);
 			d->qpos[a] = m->qpos0[a] + q;
-			left = phys_quat_mul(rotation(ax, -q), left);
+			left = phys_quat_mul(phys_quat_about(ax, -q), left);
 			break;
 		}
 	}

@@ -238,65 +238,8 @@ positive_definite(double a, double b, double c, double xy, double xz,
 	return a > 0 && m2 > 0 && m3 > 0;
 }
 
-/*
- * The smallest principal moment ODE is given: a 1 mm radius of gyration.
- * libsdformat loads links with zero inertia (a point mass, a massless
- * connector); ODE cannot invert such a tensor, so phys raises each
- * principal moment to this floor and says so.
- */
-#define PHYS_MIN_GYRATION 1e-3
-
-static void
-floor_moments(dMass *m)
-{
-	phys_mat3 I, R, D = { { { 0 } } };
-	double mo[3], floor = m->mass * PHYS_MIN_GYRATION * PHYS_MIN_GYRATION;
-	int i, j;
-
-	for (i = 0; i < 3; i++)
-		for (j = 0; j < 3; j++)
-			I.m[i][j] = m->I[i * 4 + j];
-	if (phys_inertia_principal(I, mo, &R) < 0)
-		return;
-	for (i = 0; i < 3; i++)
-		D.m[i][i] = fmax(mo[i], floor);
-	I = phys_mat3_mul(phys_mat3_mul(R, D), phys_mat3_transpose(R));
-	dMassSetParameters(m, m->mass, 0, 0, 0, I.m[0][0], I.m[1][1],
-	    I.m[2][2], I.m[0][1], I.m[0][2], I.m[1][2]);
-}
-
-/* A tensor no rigid body has still runs, as in Gazebo, with a warning. */
-static int
-loaded_inertia(const struct phys_link *l, long line, dMass *m)
-{
-	phys_inertia in = phys_inertia_make(m->mass, m->I[0], m->I[5],
-	    m->I[10], m->I[1], m->I[2], m->I[6]);
-	struct phys_inertia_verdict v;
-
-	switch (phys_inertia_validate(&in, &v)) {
-	case PHYS_INERTIA_NOT_POSITIVE:
-		floor_moments(m);
-		phys_warnat(l->doc->name, line, "link '%s': inertia %s; run "
-		    "with each principal moment at least mass * (%g m)^2 "
-		    "(ODE's quick solver may not converge on it: "
-		    "-s ode.solver.type=world solves it exactly)",
-		    l->name, v.reason, PHYS_MIN_GYRATION);
-		return 0;
-	case PHYS_INERTIA_TRIANGLE:
-		phys_warnat(l->doc->name, line, "link '%s': inertia %s: no "
-		    "rigid body has it; run as written (phys-inertia fix "
-		    "repairs it)", l->name, v.reason);
-		return 0;
-	case PHYS_INERTIA_NOT_FINITE:
-		return phys_failat(l->doc->name, line, "link '%s': %s",
-		    l->name, v.reason);
-	default:
-		return 0;
-	}
-}
-
 /* dMassSetParameters prints ODE's complaint on stderr when the tensor is
- * not positive definite; loaded_inertia says it better, once. */
+ * not positive definite; phys_link_mass_prepare says it better, once. */
 static void
 mass_unchecked(dMass *m, double mass, double ixx, double iyy, double izz,
     double ixy, double ixz, double iyz)
@@ -311,46 +254,45 @@ mass_unchecked(dMass *m, double mass, double ixx, double iyy, double izz,
 	m->I[6] = m->I[9] = iyz;
 }
 
-/* At load an error names the SDF line; later, the change that caused it
- * is the place to point at, and the caller adds it. */
+/*
+ * ODE takes a link's mass as every engine does (phys_link_mass_prepare),
+ * and warns of ODE's quick solver on a tensor raised to the floor. ODE
+ * cannot invert a tensor that is not positive definite, which after load
+ * it judges by its own test.
+ */
+static const struct phys_mass_rules ode_mass = {
+	.engine = "ODE",
+	.form = PHYS_INERTIA_AS_WRITTEN,
+	.stand_in = PHYS_STAND_IN_ALWAYS,
+	.judged_later_by_engine = true,
+	.not_positive_note = " (ODE's quick solver may not converge on it: "
+	    "-s ode.solver.type=world solves it exactly)",
+};
+
+/* At load an error names the SDF line (of <inertial>, where there is
+ * one); later, the change that caused it is the place to point at, and
+ * the caller adds it. */
 static int
 link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 {
 	const struct phys_link *l = &e->w->links[li];
-	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
-	double mass = PVD(v, LINK_inertial_mass);
-	double ixx = PVD(v, LINK_inertial_inertia_ixx);
-	double iyy = PVD(v, LINK_inertial_inertia_iyy);
-	double izz = PVD(v, LINK_inertial_inertia_izz);
-	double ixy = PVD(v, LINK_inertial_inertia_ixy);
-	double ixz = PVD(v, LINK_inertial_inertia_ixz);
-	double iyz = PVD(v, LINK_inertial_inertia_iyz);
+	struct phys_link_mass lm;
+	phys_mat3 I;
 	long line = phys_node_line(phys_path_find(l->node, "inertial"));
 
 	if (!line)
 		line = phys_node_line(l->node);
-	if (!at_load)
-		line = -1;
-	/* Only a file gives 0: a user's 0 is refused before it gets here. */
-	if (mass == 0) {
-		mass = phys_link_stand_in_mass(e->w, li);
-		if (at_load)
-			phys_warnat(l->doc->name, line, "link '%s': mass 0, "
-			    "which Gazebo refuses on a moving link; run with "
-			    "mass %g kg (1/1000 of its model's lightest link, "
-			    "or of 1 kg)", l->name, mass);
-	}
-	if (!(mass > 0))
-		return phys_failat(line < 0 ? NULL : l->doc->name, line,
-		    "link '%s': mass must be positive, not %g (Gazebo refuses "
-		    "it too)", l->name, mass);
-	if (!positive_definite(ixx, iyy, izz, ixy, ixz, iyz) && !at_load)
+	if (phys_link_mass_prepare(e->w, e->v, li, &ode_mass, at_load, line,
+	    false, &lm) < 0)
+		return -1;
+	I = lm.tensor;
+	if (!at_load && !positive_definite(I.m[0][0], I.m[1][1], I.m[2][2],
+	    I.m[0][1], I.m[0][2], I.m[1][2]))
 		return phys_failat(NULL, -1, "link '%s': inertia is not "
 		    "positive definite (phys-inertia check explains, "
 		    "phys-inertia fix repairs)", l->name);
-	mass_unchecked(m, mass, ixx, iyy, izz, ixy, ixz, iyz);
-	if (at_load)
-		return loaded_inertia(l, line, m);
+	mass_unchecked(m, lm.mass, I.m[0][0], I.m[1][1], I.m[2][2], I.m[0][1],
+	    I.m[0][2], I.m[1][2]);
 	return 0;
 }
 
@@ -614,41 +556,115 @@ joint_body(struct ode_engine *e, int link)
 	return link < 0 ? NULL : e->links[link].body;
 }
 
+/*
+ * ODE's functions for each joint type, a row a type, so that the type is
+ * looked up once. A screw is ODE's piston, whose turn phys keeps itself
+ * (ODE's wraps at pi: no position function); a gearbox is no joint of
+ * ODE's.
+ */
+struct ode_kind {
+	dJointID (*create)(dWorldID, dJointGroupID);
+	int naxes;		/* axes with ODE's limits and motors */
+	void (*set_param)(dJointID, int, dReal);
+	void (*anchor)(dJointID, dVector3);
+	void (*axis[2])(dJointID, dVector3);
+	int nmeasured;		/* axes whose state ODE measures */
+	dReal (*position[2])(dJointID);
+	dReal (*rate[2])(dJointID);
+	void (*add)(dJointID, dReal);		/* one axis's force */
+	void (*add2)(dJointID, dReal, dReal);	/* two axes' */
+	bool turns;		/* its axes turn: angles wrap at pi */
+};
+
+static const struct ode_kind ode_kinds[] = {
+	[PHYS_JOINT_REVOLUTE] = {
+		.create = dJointCreateHinge,
+		.naxes = 1,
+		.set_param = dJointSetHingeParam,
+		.anchor = dJointGetHingeAnchor,
+		.axis = { dJointGetHingeAxis, dJointGetHingeAxis },
+		.nmeasured = 1,
+		.position = { dJointGetHingeAngle },
+		.rate = { dJointGetHingeAngleRate },
+		.add = dJointAddHingeTorque,
+		.turns = true,
+	},
+	[PHYS_JOINT_PRISMATIC] = {
+		.create = dJointCreateSlider,
+		.naxes = 1,
+		.set_param = dJointSetSliderParam,
+		.axis = { dJointGetSliderAxis, dJointGetSliderAxis },
+		.nmeasured = 1,
+		.position = { dJointGetSliderPosition },
+		.rate = { dJointGetSliderPositionRate },
+		.add = dJointAddSliderForce,
+	},
+	[PHYS_JOINT_FIXED] = {
+		.create = dJointCreateFixed,
+	},
+	[PHYS_JOINT_BALL] = {
+		.create = dJointCreateBall,
+	},
+	[PHYS_JOINT_UNIVERSAL] = {
+		.create = dJointCreateUniversal,
+		.naxes = 2,
+		.set_param = dJointSetUniversalParam,
+		.anchor = dJointGetUniversalAnchor,
+		.axis = { dJointGetUniversalAxis1, dJointGetUniversalAxis2 },
+		.nmeasured = 2,
+		.position = { dJointGetUniversalAngle1,
+		    dJointGetUniversalAngle2 },
+		.rate = { dJointGetUniversalAngle1Rate,
+		    dJointGetUniversalAngle2Rate },
+		.add2 = dJointAddUniversalTorques,
+		.turns = true,
+	},
+	[PHYS_JOINT_REVOLUTE2] = {
+		.create = dJointCreateHinge2,
+		.naxes = 2,
+		.set_param = dJointSetHinge2Param,
+		.anchor = dJointGetHinge2Anchor,
+		.axis = { dJointGetHinge2Axis1, dJointGetHinge2Axis2 },
+		.nmeasured = 2,
+		.position = { dJointGetHinge2Angle1, dJointGetHinge2Angle2 },
+		.rate = { dJointGetHinge2Angle1Rate,
+		    dJointGetHinge2Angle2Rate },
+		.add2 = dJointAddHinge2Torques,
+		.turns = true,
+	},
+	[PHYS_JOINT_SCREW] = {	/* Gazebo's order: the turn, then travel */
+		.create = dJointCreatePiston,
+		.nmeasured = 2,
+		.position = { NULL, dJointGetPistonPosition },
+		.rate = { dJointGetPistonAngleRate,
+		    dJointGetPistonPositionRate },
+	},
+	[PHYS_JOINT_GEARBOX] = { 0 },
+};
+
+static const struct ode_kind *
+kind_of(const struct phys_joint *j)
+{
+	return &ode_kinds[j->type];
+}
+
 static void
-set_axis_params(struct ode_engine *e, dJointID jid, int type,
+set_axis_params(struct ode_engine *e, dJointID jid,
     const struct phys_joint *j, int axis)
 {
 	const struct phys_value *v = vals(e, PHYS_S_JOINT,
 	    (int)(j - e->w->joints));
 	/* Parameter numbers of the second axis are offset by dParamGroup. */
 	int off = axis ? dParamGroup : 0;
-	double lo = axis ? PVD(v, JOINT_axis2_limit_lower) :
-	    PVD(v, JOINT_axis_limit_lower);
-	double hi = axis ? PVD(v, JOINT_axis2_limit_upper) :
-	    PVD(v, JOINT_axis_limit_upper);
-	double friction = axis ? PVD(v, JOINT_axis2_dynamics_friction) :
-	    PVD(v, JOINT_axis_dynamics_friction);
-	void (*set)(dJointID, int, dReal);
-	bool angular = type != PHYS_JOINT_PRISMATIC;
+	struct phys_axis_values a = phys_joint_axis_values(v, axis);
+	double lo = a.lower, hi = a.upper;
+	void (*set)(dJointID, int, dReal) = kind_of(j)->set_param;
+	bool angular = j->type != PHYS_JOINT_PRISMATIC;
 	/* ODE measures from where the joint was last set up. */
 	double zero = e->joints[j - e->w->joints].offset[axis];
 
-	switch (type) {
-	case PHYS_JOINT_REVOLUTE:
-		set = dJointSetHingeParam;
-		break;
-	case PHYS_JOINT_PRISMATIC:
-		set = dJointSetSliderParam;
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		set = dJointSetUniversalParam;
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		set = dJointSetHinge2Param;
-		break;
-	default:
+	if (!set)
 		return;
-	}
 	/* Reset first: ODE refuses a low stop above the current high one. */
 	set(jid, dParamLoStop + off, -dInfinity);
 	set(jid, dParamHiStop + off, dInfinity);
@@ -665,14 +681,14 @@ set_axis_params(struct ode_engine *e, dJointID jid, int type,
 		    "ODE cannot stop a revolute axis there", j->name, hi);
 	/* Coulomb joint friction: a motor driving to rest with bounded force. */
 	set(jid, dParamVel + off, 0);
-	set(jid, dParamFMax + off, friction);
+	set(jid, dParamFMax + off, a.friction);
 	set(jid, dParamStopERP + off, PVD(v, JOINT_physics_ode_limit_erp));
 	set(jid, dParamStopCFM + off, PVD(v, JOINT_physics_ode_limit_cfm));
 	set(jid, dParamBounce + off, PVD(v, JOINT_physics_ode_bounce));
 	set(jid, dParamFudgeFactor + off, PVD(v, JOINT_physics_ode_fudge_factor));
 	set(jid, dParamCFM + off, PVD(v, JOINT_physics_ode_cfm) > 0 ?
 	    PVD(v, JOINT_physics_ode_cfm) : dWorldGetCFM(e->world));
-	if (type == PHYS_JOINT_REVOLUTE2 && axis == 0) {
+	if (j->type == PHYS_JOINT_REVOLUTE2 && axis == 0) {
 		set(jid, dParamSuspensionERP,
 		    PVD(v, JOINT_physics_ode_suspension_erp));
 		set(jid, dParamSuspensionCFM,
@@ -719,6 +735,7 @@ configure_joint(struct ode_engine *e, int ji)
 	phys_pose child, jw;
 	phys_vec3 a, b, p;
 	dReal a1[3], a2[3];
+	int k;
 
 	ode_engine_link_pose(e, j->child, &child);
 	jw = phys_pose_mul(child, oj->in_child);
@@ -759,9 +776,8 @@ configure_joint(struct ode_engine *e, int ji)
 	case PHYS_JOINT_GEARBOX:
 		break;
 	}
-	set_axis_params(e, jid, j->type, j, 0);
-	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
-		set_axis_params(e, jid, j->type, j, 1);
+	for (k = 0; k < kind_of(j)->naxes; k++)
+		set_axis_params(e, jid, j, k);
 	set_joint_softness(e, ji);
 }
 
@@ -783,7 +799,7 @@ make_joint(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	dBodyID child = joint_body(e, j->child), parent = joint_body(e, j->parent);
-	dJointID jid = NULL;
+	dJointID jid;
 
 	if (!child && !parent)
 		return;
@@ -791,34 +807,11 @@ make_joint(struct ode_engine *e, int ji)
 		make_gearbox(e, ji);
 		return;
 	}
-	switch (j->type) {
-	case PHYS_JOINT_REVOLUTE:
-		jid = dJointCreateHinge(e->world, NULL);
-		break;
-	case PHYS_JOINT_PRISMATIC:
-		jid = dJointCreateSlider(e->world, NULL);
-		break;
-	case PHYS_JOINT_FIXED:
-		jid = dJointCreateFixed(e->world, NULL);
-		break;
-	case PHYS_JOINT_BALL:
-		jid = dJointCreateBall(e->world, NULL);
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		jid = dJointCreateUniversal(e->world, NULL);
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		jid = dJointCreateHinge2(e->world, NULL);
-		break;
-	case PHYS_JOINT_SCREW:
-		jid = dJointCreatePiston(e->world, NULL);
-		/* ODE's first-order rotation update turns a fast nut less
-		 * than its rate says, which the coupling would then fight */
+	jid = kind_of(j)->create(e->world, NULL);
+	/* ODE's first-order rotation update turns a fast nut less than its
+	 * rate says, which the coupling would then fight */
+	if (j->type == PHYS_JOINT_SCREW)
 		dBodySetFiniteRotationMode(child ? child : parent, 1);
-		break;
-	case PHYS_JOINT_GEARBOX:
-		return;
-	}
 	/* ODE's hinge2 needs two bodies: the world is a body that stays put. */
 	if (j->type == PHYS_JOINT_REVOLUTE2 && (!child || !parent)) {
 		if (!child)
@@ -884,14 +877,14 @@ static int
 ode_engine_apply_joint(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
+	int k;
 
 	if (!e->joints[ji].joint)
 		return 0;
 	if (new_axes(e, ji) < 0)
 		return -1;
-	set_axis_params(e, e->joints[ji].joint, j->type, j, 0);
-	if (j->type == PHYS_JOINT_UNIVERSAL || j->type == PHYS_JOINT_REVOLUTE2)
-		set_axis_params(e, e->joints[ji].joint, j->type, j, 1);
+	for (k = 0; k < kind_of(j)->naxes; k++)
+		set_axis_params(e, e->joints[ji].joint, j, k);
 	set_joint_softness(e, ji);
 	return 0;
 }
@@ -904,16 +897,12 @@ ode_engine_joint_state(const struct ode_engine *e, int ji, double pos[2],
     double vel[2])
 {
 	int n = ode_joint_state(e, ji, pos, vel), k;
-	enum phys_joint_type t = e->w->joints[ji].type;
-	bool turns = t == PHYS_JOINT_REVOLUTE || t == PHYS_JOINT_UNIVERSAL ||
-	    t == PHYS_JOINT_REVOLUTE2;
 
 	for (k = 0; k < n; k++) {
 		pos[k] += e->joints[ji].offset[k];
 		/* a joint turns less than half a turn in a step */
-		if (turns)
-			pos[k] = e->joints[ji].last[k] + remainder(pos[k] -
-			    e->joints[ji].last[k], 2 * M_PI);
+		if (kind_of(&e->w->joints[ji])->turns)
+			pos[k] = phys_angle_near(pos[k], e->joints[ji].last[k]);
 	}
 	return n;
 }
@@ -922,66 +911,30 @@ static int
 ode_joint_state(const struct ode_engine *e, int ji, double pos[2],
     double vel[2])
 {
+	const struct ode_kind *kind = kind_of(&e->w->joints[ji]);
 	dJointID j = e->joints[ji].joint;
+	int k;
 
 	pos[0] = pos[1] = vel[0] = vel[1] = 0;
 	if (!j)
 		return 0;
-	switch (e->w->joints[ji].type) {
-	case PHYS_JOINT_REVOLUTE:
-		pos[0] = dJointGetHingeAngle(j);
-		vel[0] = dJointGetHingeAngleRate(j);
-		return 1;
-	case PHYS_JOINT_PRISMATIC:
-		pos[0] = dJointGetSliderPosition(j);
-		vel[0] = dJointGetSliderPositionRate(j);
-		return 1;
-	case PHYS_JOINT_UNIVERSAL:
-		pos[0] = dJointGetUniversalAngle1(j);
-		pos[1] = dJointGetUniversalAngle2(j);
-		vel[0] = dJointGetUniversalAngle1Rate(j);
-		vel[1] = dJointGetUniversalAngle2Rate(j);
-		return 2;
-	case PHYS_JOINT_REVOLUTE2:
-		pos[0] = dJointGetHinge2Angle1(j);
-		pos[1] = dJointGetHinge2Angle2(j);
-		vel[0] = dJointGetHinge2Angle1Rate(j);
-		vel[1] = dJointGetHinge2Angle2Rate(j);
-		return 2;
-	case PHYS_JOINT_SCREW:	/* Gazebo's order: the turn, then travel */
-		pos[0] = e->joints[ji].angle[0];
-		pos[1] = dJointGetPistonPosition(j);
-		vel[0] = dJointGetPistonAngleRate(j);
-		vel[1] = dJointGetPistonPositionRate(j);
-		return 2;
-	default:
-		return 0;
+	for (k = 0; k < kind->nmeasured; k++) {
+		pos[k] = kind->position[k] ? kind->position[k](j) :
+		    e->joints[ji].angle[k];
+		vel[k] = kind->rate[k](j);
 	}
+	return kind->nmeasured;
 }
 
 /* The world direction of axis k of a joint ODE moves along (or about). */
 static phys_vec3
 ode_axis(const struct ode_engine *e, int ji, int k)
 {
-	dJointID j = e->joints[ji].joint;
+	const struct ode_kind *kind = kind_of(&e->w->joints[ji]);
 	dVector3 a = { 0, 0, 1, 0 };
 
-	switch (e->w->joints[ji].type) {
-	case PHYS_JOINT_REVOLUTE:
-		dJointGetHingeAxis(j, a);
-		break;
-	case PHYS_JOINT_PRISMATIC:
-		dJointGetSliderAxis(j, a);
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		(k ? dJointGetUniversalAxis2 : dJointGetUniversalAxis1)(j, a);
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		(k ? dJointGetHinge2Axis2 : dJointGetHinge2Axis1)(j, a);
-		break;
-	default:
-		break;
-	}
+	if (kind->axis[k])
+		kind->axis[k](e->joints[ji].joint, a);
 	return v3(a[0], a[1], a[2]);
 }
 
@@ -1014,22 +967,11 @@ body_inverse(dBodyID b)
 static phys_vec3
 ode_anchor(const struct ode_engine *e, int ji)
 {
-	dJointID j = e->joints[ji].joint;
+	const struct ode_kind *kind = kind_of(&e->w->joints[ji]);
 	dVector3 a = { 0, 0, 0, 0 };
 
-	switch (e->w->joints[ji].type) {
-	case PHYS_JOINT_REVOLUTE:
-		dJointGetHingeAnchor(j, a);
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		dJointGetUniversalAnchor(j, a);
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		dJointGetHinge2Anchor(j, a);
-		break;
-	default:
-		break;
-	}
+	if (kind->anchor)
+		kind->anchor(e->joints[ji].joint, a);
 	return v3(a[0], a[1], a[2]);
 }
 
@@ -1058,40 +1000,20 @@ spring_row(struct ode_engine *e, int ji, int k, double pos, bool with_spring)
 	const struct phys_joint *j = &e->w->joints[ji];
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	dJointID jid = e->joints[ji].joint;
-	void (*set)(dJointID, int, dReal);
+	void (*set)(dJointID, int, dReal) = kind_of(j)->set_param;
 	int off = k ? dParamGroup : 0;
-	double lo = k ? PVD(v, JOINT_axis2_limit_lower) :
-	    PVD(v, JOINT_axis_limit_lower);
-	double hi = k ? PVD(v, JOINT_axis2_limit_upper) :
-	    PVD(v, JOINT_axis_limit_upper);
-	double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
-	    PVD(v, JOINT_axis_dynamics_spring_reference);
+	struct phys_axis_values a = phys_joint_axis_values(v, k);
 	double zero = e->joints[ji].offset[k], erp, cfm, at;
 
-	switch (j->type) {
-	case PHYS_JOINT_REVOLUTE:
-		set = dJointSetHingeParam;
-		break;
-	case PHYS_JOINT_PRISMATIC:
-		set = dJointSetSliderParam;
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		set = dJointSetUniversalParam;
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		set = dJointSetHinge2Param;
-		break;
-	default:
+	if (!set || !phys_joint_spring_row(v, k, e->step, with_spring, &erp,
+	    &cfm))
 		return false;
-	}
-	if (!phys_joint_spring_row(v, k, e->step, with_spring, &erp, &cfm))
-		return false;
-	if (pos < lo || pos > hi) {
-		set_axis_params(e, jid, j->type, j, k);
+	if (pos < a.lower || pos > a.upper) {
+		set_axis_params(e, jid, j, k);
 		return false;
 	}
 	/* A damper alone holds no place: its stop is where the axis is. */
-	at = (with_spring ? ref : pos) - zero;
+	at = (with_spring ? a.reference : pos) - zero;
 	if (j->type != PHYS_JOINT_PRISMATIC)
 		at = remainder(at, 2 * M_PI);
 	set(jid, dParamLoStop + off, -dInfinity);
@@ -1139,22 +1061,10 @@ joint_forces(struct ode_engine *e, int ji)
 	}
 	if (n == 0 || (f[0] == 0 && (n < 2 || f[1] == 0)))
 		return;
-	switch (j->type) {
-	case PHYS_JOINT_REVOLUTE:
-		dJointAddHingeTorque(jid, f[0]);
-		break;
-	case PHYS_JOINT_PRISMATIC:
-		dJointAddSliderForce(jid, f[0]);
-		break;
-	case PHYS_JOINT_UNIVERSAL:
-		dJointAddUniversalTorques(jid, f[0], f[1]);
-		break;
-	case PHYS_JOINT_REVOLUTE2:
-		dJointAddHinge2Torques(jid, f[0], f[1]);
-		break;
-	default:
-		break;
-	}
+	if (kind_of(j)->add2)
+		kind_of(j)->add2(jid, f[0], f[1]);
+	else if (kind_of(j)->add)
+		kind_of(j)->add(jid, f[0]);
 }
 
 /*
@@ -1494,8 +1404,7 @@ surface_softness(const struct phys_value *v, double h)
 		s.erp = PVD(v, COLLISION_surface_contact_ode_soft_erp);
 		s.cfm = PVD(v, COLLISION_surface_contact_ode_soft_cfm);
 	} else {
-		s.erp = h * s.kp / (h * s.kp + s.kd);
-		s.cfm = 1 / (h * s.kp + s.kd);
+		phys_spring_erp_cfm(s.kp, s.kd, h, &s.erp, &s.cfm);
 	}
 	return s;
 }
@@ -1507,16 +1416,12 @@ surface_softness(const struct phys_value *v, double h)
  */
 static void
 contact_softness(const struct phys_value *a, const struct phys_value *b,
-    double h, double *erp, double *cfm)
+    const struct phys_contact_surface *s, double h, double *erp, double *cfm)
 {
 	struct softness sa = surface_softness(a, h), sb = surface_softness(b, h);
-	double kp, kd;
 
 	if (!sa.soft && !sb.soft) {
-		kp = 1 / (1 / sa.kp + 1 / sb.kp);
-		kd = sa.kd + sb.kd;
-		*erp = h * kp / (h * kp + kd);
-		*cfm = 1 / (h * kp + kd);
+		phys_spring_erp_cfm(s->kp, s->kd, h, erp, cfm);
 		return;
 	}
 	*erp = fmin(sa.erp, sb.erp);
@@ -1547,14 +1452,13 @@ point_vel(dBodyID b, const dReal *pos)
 
 static void
 set_friction(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
-    const struct phys_value *a, const struct phys_value *b)
+    const struct phys_value *a, const struct phys_value *b,
+    const struct phys_contact_surface *s)
 {
 	phys_vec3 fd = geom_fdir(g1, a), n, rel;
 
-	c->surface.mu = fmin(PVD(a, COLLISION_surface_friction_ode_mu),
-	    PVD(b, COLLISION_surface_friction_ode_mu));
-	c->surface.mu2 = fmin(PVD(a, COLLISION_surface_friction_ode_mu2),
-	    PVD(b, COLLISION_surface_friction_ode_mu2));
+	c->surface.mu = s->mu;
+	c->surface.mu2 = s->mu2;
 	c->surface.mode |= dContactMu2;
 	if (e->friction != FRICTION_BOX)
 		c->surface.mode |= dContactApprox1;
@@ -1574,93 +1478,53 @@ set_friction(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 		c->surface.mode |= dContactFDir1;
 		c->fdir1[0] = fd.x, c->fdir1[1] = fd.y, c->fdir1[2] = fd.z;
 	}
-	c->surface.slip1 = fmax(PVD(a, COLLISION_surface_friction_ode_slip1),
-	    PVD(b, COLLISION_surface_friction_ode_slip1));
-	c->surface.slip2 = fmax(PVD(a, COLLISION_surface_friction_ode_slip2),
-	    PVD(b, COLLISION_surface_friction_ode_slip2));
+	c->surface.slip1 = s->slip1;
+	c->surface.slip2 = s->slip2;
 	if (c->surface.slip1 > 0)
 		c->surface.mode |= dContactSlip1;
 	if (c->surface.slip2 > 0)
 		c->surface.mode |= dContactSlip2;
 }
 
-/* Gazebo reads a negative max_vel as "the global
- * contact_max_correcting_vel" (ODELink::UpdateSurface). */
-static double
-surface_max_vel(const struct phys_value *v)
-{
-	double m = PVD(v, COLLISION_surface_contact_ode_max_vel);
-
-	return m < 0 ? INFINITY : m;
-}
-
+/* The pair's surface, its depth and ERP held to the profile's surface
+ * layer and largest correcting speed (ODE's own are global). */
 static void
 set_contact(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
     const struct phys_value *a, const struct phys_value *b)
 {
 	double h = e->step, erp, cfm, min_depth, max_vel, depth;
+	struct phys_contact_surface s;
 
+	phys_contact_surface(a, b, &s);
 	c->surface.mode = dContactSoftERP | dContactSoftCFM;
-	set_friction(e, c, g1, g2, a, b);
-	contact_softness(a, b, h, &erp, &cfm);
-	min_depth = fmin(e->surface_layer, fmin(
-	    PVD(a, COLLISION_surface_contact_ode_min_depth),
-	    PVD(b, COLLISION_surface_contact_ode_min_depth)));
-	max_vel = fmin(e->max_correcting_vel, fmin(
-	    surface_max_vel(a), surface_max_vel(b)));
+	set_friction(e, c, g1, g2, a, b, &s);
+	contact_softness(a, b, &s, h, &erp, &cfm);
+	min_depth = fmin(e->surface_layer, s.min_depth);
+	max_vel = fmin(e->max_correcting_vel, s.max_vel);
 	depth = fmax(c->geom.depth - fmax(min_depth, 0), 0);
 	c->geom.depth = depth;
 	if (depth > 0 && erp * depth / h > max_vel)
 		erp = max_vel * h / depth;
 	c->surface.soft_erp = erp;
 	c->surface.soft_cfm = cfm;
-	c->surface.bounce = fmax(
-	    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
-	    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
-	c->surface.bounce_vel = fmin(PVD(a, COLLISION_surface_bounce_threshold),
-	    PVD(b, COLLISION_surface_bounce_threshold));
+	c->surface.bounce = s.bounce;
+	c->surface.bounce_vel = s.bounce_vel;
 	if (c->surface.bounce > 0)
 		c->surface.mode |= dContactBounce;
 }
 
-/* Links of one model collide only when one of them, or the model, asks
- * to (self_collide). */
+/* Gazebo's rules (phys_collisions_may_touch), and no two static bodies,
+ * no body with itself, none with a body a joint holds it to. */
 static bool
 pair_excluded(struct ode_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
 {
-	const struct phys_world *w = e->w;
-	const struct phys_link *l1 = &w->links[w->collisions[c1].link];
-	const struct phys_link *l2 = &w->links[w->collisions[c2].link];
-	long cat1, cat2, col1, col2;
-
 	if (!b1 && !b2)
 		return true;
 	if (b1 == b2)
 		return true;
 	if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact))
 		return true;
-	if (l1->model == l2->model && !w->models[l1->model].self_collide &&
-	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c1].link),
-	    LINK_self_collide) &&
-	    !PVB(vals(e, PHYS_S_LINK, w->collisions[c2].link),
-	    LINK_self_collide))
-		return true;
-	cat1 = PVI(vals(e, PHYS_S_COLLISION, c1),
-	    COLLISION_surface_contact_category_bitmask);
-	cat2 = PVI(vals(e, PHYS_S_COLLISION, c2),
-	    COLLISION_surface_contact_category_bitmask);
-	col1 = PVI(vals(e, PHYS_S_COLLISION, c1),
-	    COLLISION_surface_contact_collide_bitmask);
-	col2 = PVI(vals(e, PHYS_S_COLLISION, c2),
-	    COLLISION_surface_contact_collide_bitmask);
-	return (cat1 & col2) == 0 && (cat2 & col1) == 0;
-}
-
-static bool
-without_contact(const struct phys_value *a, const struct phys_value *b)
-{
-	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
-	    PVB(b, COLLISION_surface_contact_collide_without_contact);
+	return !phys_collisions_may_touch(e->w, e->v, c1, c2);
 }
 
 static void add_pending(struct ode_engine *e, const dContact *c,
@@ -1697,10 +1561,8 @@ near_callback(void *data, dGeomID g1, dGeomID g2)
 	if (limit <= 0)
 		return;
 	n = dCollide(g1, g2, limit, geoms, sizeof *geoms);
-	if (without_contact(a, b)) {
-		/* Reported, never pushed apart; the masks filter the report. */
-		if (PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
-		    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))
+	if (phys_contact_without_force(a, b)) {
+		if (phys_contact_without_force_reported(a, b))
 			e->ncontacts += n;
 		return;
 	}

@@ -60,9 +60,6 @@ using SimTK::Transform;
 using SimTK::UnitVec3;
 using SimTK::Vec3;
 
-/* The smallest principal moment Simbody is given, as under ODE: a 1 mm
- * radius of gyration. */
-const double MIN_GYRATION = 1e-3;
 /* Meshes of boxes and cylinders: a box's longest edge split in three,
  * the others about as finely (Gazebo's Simbody splits it in seven, which
  * measured two to three times slower here); a cylinder of 24 sides
@@ -388,36 +385,18 @@ surface_friction(const struct phys_value *phys, const struct phys_value *c,
 	*mud = PVD(phys, PHYSICS_simbody_contact_dynamic_friction);
 }
 
-/* Links of one model collide only when one of them, or the model, asks
- * to (self_collide); links a joint connects never do; and the bitmasks
- * filter as under ODE. */
+/* Gazebo's rules (phys_collisions_may_touch), and no link with itself,
+ * none with a link a joint connects it to. */
 bool
 pair_excluded(const simbody_engine *e, int c1, int c2)
 {
 	const struct phys_world *w = e->w;
 	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
-	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
-	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
 
 	if (l1 == l2 || e->joined.count(std::make_pair(std::min(l1, l2),
 	    std::max(l1, l2))))
 		return true;
-	if (w->links[l1].model == w->links[l2].model &&
-	    !w->models[w->links[l1].model].self_collide &&
-	    !PVB(vals(e, PHYS_S_LINK, l1), LINK_self_collide) &&
-	    !PVB(vals(e, PHYS_S_LINK, l2), LINK_self_collide))
-		return true;
-	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
-	    PVI(b, COLLISION_surface_contact_collide_bitmask)) == 0 &&
-	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
-	    PVI(a, COLLISION_surface_contact_collide_bitmask)) == 0;
-}
-
-bool
-without_contact(const struct phys_value *a, const struct phys_value *b)
-{
-	return PVB(a, COLLISION_surface_contact_collide_without_contact) ||
-	    PVB(b, COLLISION_surface_contact_collide_without_contact);
+	return !phys_collisions_may_touch(w, e->v, c1, c2);
 }
 
 pair_values
@@ -439,7 +418,7 @@ pair_of(const simbody_engine *e, SimTK::ContactSurfaceIndex s1,
 	}
 	const struct phys_value *a = vals(e, PHYS_S_COLLISION, p.c1);
 	const struct phys_value *b = vals(e, PHYS_S_COLLISION, p.c2);
-	p.no_force = without_contact(a, b);
+	p.no_force = phys_contact_without_force(a, b);
 	p.k1 = stiffness(phys, a);
 	p.k2 = stiffness(phys, b);
 	p.no_force |= !(p.k1 > 0 && p.k2 > 0);
@@ -449,11 +428,8 @@ pair_of(const simbody_engine *e, SimTK::ContactSurfaceIndex s1,
 	p.mud = fmin(mud[0], mud[1]);
 	p.muv = PVD(phys, PHYSICS_simbody_contact_viscous_friction);
 	p.dissipation = dissipation(phys);
-	p.restitution = fmax(
-	    PVD(a, COLLISION_surface_bounce_restitution_coefficient),
-	    PVD(b, COLLISION_surface_bounce_restitution_coefficient));
-	p.bounce_from = fmax(fmin(PVD(a, COLLISION_surface_bounce_threshold),
-	    PVD(b, COLLISION_surface_bounce_threshold)),
+	phys_contact_bounce(a, b, &p.restitution, &p.bounce_from);
+	p.bounce_from = fmax(p.bounce_from,
 	    PVD(phys, PHYSICS_simbody_contact_override_impact_capture_velocity));
 	return p;
 }
@@ -849,79 +825,37 @@ foundation::calcContactForce(const State &s, const SimTK::Contact &overlap,
 /* ---- bodies ---- */
 
 /*
- * Mass and inertia about the centre of mass in the link frame, as the
- * run's values give them; a tensor no rigid body has runs as under ODE,
- * raised where Simbody, which refuses it, must have it (each principal
- * moment at least mass * (1 mm)^2, and the triangle inequality).
+ * A link's mass as every engine takes it (phys_link_mass_prepare), its
+ * tensor raised where Simbody, which refuses any other, must have it:
+ * each principal moment at least mass * PHYS_MIN_GYRATION^2, and the
+ * triangle inequality.
  */
+const struct phys_mass_rules simbody_mass = {
+	.engine = "Simbody",
+	.form = PHYS_INERTIA_RIGID,
+	.stand_in = PHYS_STAND_IN_ALWAYS,
+};
+
+/* Mass and inertia about the centre of mass in the link frame, as the
+ * run's values give them. */
 int
 link_mass(simbody_engine *e, int li, bool at_load, SimTK::MassProperties *mp)
 {
 	const struct phys_link *l = &e->w->links[li];
-	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	slink &sl = e->links[(size_t)li];
 	long line = at_load ? phys_node_line(l->node) : -1;
 	const char *file = at_load ? l->doc->name : nullptr;
-	struct phys_inertia_verdict verdict;
-	phys_inertia in;
-	phys_mat3 I, R, D = { { { 0 } } };
-	double mass, mo[3];
+	struct phys_link_mass lm;
+	int rc = phys_link_mass_prepare(e->w, e->v, li, &simbody_mass,
+	    at_load, line, false, &lm);
+	phys_mat3 I = lm.tensor;
+	double mass = lm.mass;
 
-	phys_link_values_mass(v, &mass, sl.inertia);
-	if (mass == 0) {
-		/* Only a file gives 0: a user's 0 is refused before. */
-		mass = phys_link_stand_in_mass(e->w, li);
-		if (at_load)
-			phys_warnat(file, line, "link '%s': mass 0, which "
-			    "Gazebo refuses on a moving link; run with mass %g "
-			    "kg (1/1000 of its model's lightest link, or of 1 "
-			    "kg)", l->name, mass);
-	}
-	if (!(mass > 0))
-		return phys_failat(file, line, "link '%s': mass must be "
-		    "positive, not %g (Gazebo refuses it too)", l->name, mass);
-	in = phys_inertia_make(mass, sl.inertia[0], sl.inertia[1],
-	    sl.inertia[2], sl.inertia[3], sl.inertia[4], sl.inertia[5]);
-	switch (phys_inertia_validate(&in, &verdict)) {
-	case PHYS_INERTIA_NOT_FINITE:
-		return phys_failat(file, line, "link '%s': %s", l->name,
-		    verdict.reason);
-	case PHYS_INERTIA_NOT_POSITIVE:
-		if (!at_load)
-			return phys_fail("link '%s': inertia is not positive "
-			    "definite (phys-inertia check explains, "
-			    "phys-inertia fix repairs)", l->name);
-		phys_warnat(file, line, "link '%s': inertia %s; run with each "
-		    "principal moment at least mass * (%g m)^2", l->name,
-		    verdict.reason, MIN_GYRATION);
-		break;
-	case PHYS_INERTIA_TRIANGLE:
-		if (at_load)
-			phys_warnat(file, line, "link '%s': inertia %s: no "
-			    "rigid body has it, and Simbody refuses it; run "
-			    "with its smaller principal moments raised to "
-			    "meet the largest (phys-inertia fix repairs it)",
-			    l->name, verdict.reason);
-		break;
-	default:
-		break;
-	}
+	memcpy(sl.inertia, lm.given, sizeof sl.inertia);
+	if (rc < 0)
+		return -1;
 	sl.mass = mass;
-	if (phys_inertia_principal(in.I, mo, &R) < 0)
-		return phys_failat(file, line, "link '%s': inertia has no "
-		    "principal axes", l->name);
-	for (int k = 0; k < 3; k++)
-		mo[k] = fmax(mo[k], mass * MIN_GYRATION * MIN_GYRATION);
-	/* Ascending: the two smaller must add up to the largest. */
-	if (mo[0] + mo[1] < mo[2] * (1 + 1e-9)) {
-		double lift = (mo[2] * (1 + 1e-9) - mo[0] - mo[1]) / 2;
-
-		mo[0] += lift, mo[1] += lift;
-	}
-	for (int k = 0; k < 3; k++)
-		D.m[k][k] = mo[k];
-	I = phys_mat3_mul(phys_mat3_mul(R, D), phys_mat3_transpose(R));
-	sl.inertial = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
+	sl.inertial = lm.frame;
 	/* The tensor in the link frame, about the centre of mass. */
 	I = phys_inertia_rotate(I, phys_quat_to_mat3(sl.inertial.q));
 	SimTK::Mat33 M;
@@ -1638,16 +1572,9 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 	const MobilizedBody &b = mobod(e, sj.mobod);
 	int c = axis_coord(&e->w->joints[ji], k);
 	double q = b.getOneQ(s, c), u = b.getOneU(s, c);
-	double lo = k ? PVD(v, JOINT_axis2_limit_lower) :
-	    PVD(v, JOINT_axis_limit_lower);
-	double hi = k ? PVD(v, JOINT_axis2_limit_upper) :
-	    PVD(v, JOINT_axis_limit_upper);
-	double stiff = k ? PVD(v, JOINT_axis2_limit_stiffness) :
-	    PVD(v, JOINT_axis_limit_stiffness);
-	double diss = k ? PVD(v, JOINT_axis2_limit_dissipation) :
-	    PVD(v, JOINT_axis_limit_dissipation);
-	double fric = k ? PVD(v, JOINT_axis2_dynamics_friction) :
-	    PVD(v, JOINT_axis_dynamics_friction);
+	struct phys_axis_values a = phys_joint_axis_values(v, k);
+	double lo = a.lower, hi = a.upper, fric = a.friction;
+	double stiff = a.limit_stiffness, diss = a.limit_dissipation;
 	double vt = e->m->contact.getTransitionVelocity(), f;
 
 	f = phys_joint_spring_damper(v, k, q, u) + sj.cmd[k];
@@ -2254,8 +2181,7 @@ count_contacts(const simbody_engine *e, const State &s)
 			const struct phys_value *a = vals(e, PHYS_S_COLLISION,
 			    p.c1), *b = vals(e, PHYS_S_COLLISION, p.c2);
 
-			if (!(PVI(a, COLLISION_surface_contact_collide_without_contact_bitmask) &
-			    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask)))
+			if (!phys_contact_without_force_reported(a, b))
 				continue;
 		}
 		n++;
