@@ -27,7 +27,7 @@ main(int argc, char **argv)
 		"surface.friction.ode.mu", "inertial.mass", "gravity", "sor" };
 	const char *entity_names[] = { "ode.solver.iters", "gravity",
 		"box0::link/inertial.mass", "box1::link::collision/surface.friction.ode.mu" };
-	struct phys_world w;
+	struct phys_scene w;
 	struct phys_value v = { 0 };
 	long i, n = 20000000, found = 0;
 	double t0, t;

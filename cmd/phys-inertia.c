@@ -476,7 +476,7 @@ run_check(int argc, char **argv, void *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct phys_buf b = { 0 };
-	struct phys_world w;
+	struct phys_scene w;
 	double limit = 10;
 	size_t bad;
 	int c;
@@ -516,7 +516,7 @@ run_fix(int argc, char **argv, void *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct phys_inertia_fix o = { .density = 1000 };
-	struct phys_world w;
+	struct phys_scene w;
 	bool in_place = false;
 	int c, rc;
 
@@ -576,7 +576,7 @@ run_show(int argc, char **argv, void *ctx)
 	};
 	struct phys_show_options o = { NULL, NULL, NULL, 2 };
 	const char *script = NULL;
-	struct phys_world w;
+	struct phys_scene w;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, ":ho:qV", longopts, NULL)) != -1)

@@ -306,7 +306,7 @@ cmd_plot(int argc, char **argv, void *ctx)
 static int
 cmd_items(int argc, char **argv, void *ctx)
 {
-	struct phys_world w;
+	struct phys_scene w;
 	struct phys_buf b = { 0 };
 	int rc;
 

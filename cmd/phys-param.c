@@ -176,7 +176,7 @@ load_options(struct phys_load_options *lo)
 }
 
 static void
-load_world(struct phys_world *w, const char *path)
+load_world(struct phys_scene *w, const char *path)
 {
 	struct phys_load_options lo;
 
@@ -186,7 +186,7 @@ load_world(struct phys_world *w, const char *path)
 }
 
 static int
-profile_of(struct phys_world *w, const char *preset)
+profile_of(struct phys_scene *w, const char *preset)
 {
 	int p;
 
@@ -207,7 +207,7 @@ struct list_ctx {
 };
 
 static int
-print_instance(struct phys_world *w, const struct phys_ref *r, void *ctx)
+print_instance(struct phys_scene *w, const struct phys_ref *r, void *ctx)
 {
 	const struct list_ctx *lc = ctx;
 
@@ -260,7 +260,7 @@ cmd_list(int argc, char **argv, void *ctx)
 {
 	const struct opts *o = ctx;
 	struct list_ctx lc = { PHYS_PL_PRESET | (o->doc ? PHYS_PL_DOC : 0) };
-	struct phys_world w;
+	struct phys_scene w;
 	int k;
 
 	if (argc == 0 || !is_world_operand(argv[0]))
@@ -311,7 +311,7 @@ world_last(int argc, char **argv, bool assignments)
 /* ---- get ---- */
 
 static int
-get_one(struct phys_world *w, const char *name, int profile, unsigned flags)
+get_one(struct phys_scene *w, const char *name, int profile, unsigned flags)
 {
 	struct list_ctx lc = { flags };
 	struct phys_ref r;
@@ -331,7 +331,7 @@ cmd_get(int argc, char **argv, void *ctx)
 {
 	const struct opts *o = ctx;
 	unsigned flags = PHYS_PL_PRESET | (o->doc ? PHYS_PL_DOC : 0);
-	struct phys_world w;
+	struct phys_scene w;
 	int k, profile;
 
 	if (argc < 2)
@@ -358,7 +358,7 @@ cmd_set(int argc, char **argv, void *ctx)
 	const struct opts *o = ctx;
 	struct phys_param_edits e = { 0 };
 	struct phys_load_options lo;
-	struct phys_world w;
+	struct phys_scene w;
 	int k, profile, rc = 0;
 
 	if (argc < 1 || (argc < 2 && !o->from))

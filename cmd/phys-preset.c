@@ -135,7 +135,7 @@ struct opts {
 	const char *from, *engine;
 };
 
-static struct phys_world world;
+static struct phys_scene world;
 /* The exit status of a world that cannot be read: diff, like diff(1),
  * keeps 1 for "they differ" and exits 2 on trouble. */
 static int trouble = PHYS_EXIT_FAIL;

@@ -231,7 +231,7 @@ run_path(const char *dir, const char *engine)
 
 /* One engine's run of w, its state lines into path (replaced whole). */
 static int
-run_engine(struct phys_world *w, struct phys_run_options *o, int start,
+run_engine(struct phys_scene *w, struct phys_run_options *o, int start,
     const char *engine, const char *path)
 {
 	struct phys_atomic a;
@@ -302,7 +302,7 @@ report_runs(const struct phys_run_options *o, const struct comparing *cmp,
  * 0 when they agree, 1 when they differ, 2 on trouble, as diff(1).
  */
 static int
-compare_engines(struct phys_world *w, struct phys_run_options *o,
+compare_engines(struct phys_scene *w, struct phys_run_options *o,
     const struct comparing *cmp)
 {
 	const char *tmp = getenv("TMPDIR"), *dir = cmp->runs;
@@ -356,7 +356,7 @@ main(int argc, char **argv)
 	struct phys_load_options lo;
 	struct phys_run_options o;
 	struct comparing cmp = { 0 };
-	struct phys_world w;
+	struct phys_scene w;
 	int rc;
 
 	phys_setprog(argv[0]);

@@ -376,7 +376,7 @@ cmd_plan(int argc, char **argv, void *ctx)
 {
 	struct opts *o = ctx;
 	struct phys_sweep_plan plan;
-	struct phys_world w;
+	struct phys_scene w;
 	int i, profile, rc;
 
 	if (argc < 1)
@@ -542,7 +542,7 @@ cmd_score(int argc, char **argv, void *ctx)
 static int
 save_best(const struct opts *o, json_t *run, const char *path)
 {
-	struct phys_world w;
+	struct phys_scene w;
 	int rc;
 
 	if (phys_world_open_edit(&w, path, o->in_place, false) < 0)

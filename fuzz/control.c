@@ -22,7 +22,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct phys_run_options o;
-	struct phys_world w;
+	struct phys_scene w;
 	struct fuzz_file f;
 
 	fuzz_world(&w);

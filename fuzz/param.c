@@ -20,7 +20,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 static void
-set_line(struct phys_world *w, const char *line)
+set_line(struct phys_scene *w, const char *line)
 {
 	json_t *obj = json_loads(line, JSON_REJECT_DUPLICATES, NULL);
 	json_t *name = json_object_get(obj, "name");
@@ -42,7 +42,7 @@ set_line(struct phys_world *w, const char *line)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct phys_world w;
+	struct phys_scene w;
 	char *text = fuzz_text(data, size), *line, *next;
 	size_t len;
 

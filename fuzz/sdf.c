@@ -20,7 +20,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /* Each parameter's line, built and dropped. */
 static int
-list_one(struct phys_world *w, const struct phys_ref *r, void *ctx)
+list_one(struct phys_scene *w, const struct phys_ref *r, void *ctx)
 {
 	struct phys_buf *b = ctx;
 
@@ -33,7 +33,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct phys_load_options lo;
-	struct phys_world w = { 0 };
+	struct phys_scene w = { 0 };
 	struct phys_buf b = { 0 };
 	struct phys_value v;
 	struct phys_ref r;

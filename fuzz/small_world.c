@@ -36,7 +36,7 @@ static const char text[] =
     "</world>\n</sdf>\n";
 
 void
-fuzz_world(struct phys_world *w)
+fuzz_world(struct phys_scene *w)
 {
 	struct phys_load_options lo;
 

@@ -9,6 +9,6 @@
 #include "world.h"
 
 /* Loads it into w, or aborts: the harness is broken without it. */
-void fuzz_world(struct phys_world *w);
+void fuzz_world(struct phys_scene *w);
 
 #endif

@@ -15,7 +15,7 @@
 #include "world.h"
 
 struct phys_api_world {
-	struct phys_world w;
+	struct phys_scene w;
 	bool skip_unsupported;
 	bool running;		/* a run of it exists */
 };

@@ -17,7 +17,7 @@
 #include "msg.h"
 
 struct phys_engine {
-	const struct phys_world *w;
+	const struct phys_scene *w;
 	const struct phys_run_values *v;
 	struct phys_engine_options opt;
 	const struct phys_engine_info *info;	/* the engine running */
@@ -69,7 +69,7 @@ rebase(struct phys_engine *e, double h)
 }
 
 struct phys_engine *
-phys_engine_new(const struct phys_world *w,
+phys_engine_new(const struct phys_scene *w,
     const struct phys_engine_info *engine, const struct phys_run_values *v,
     const struct phys_engine_options *opt)
 {

@@ -83,7 +83,7 @@ const struct phys_engine_info *phys_profile_engine(
 char *phys_profile_engine_note(const struct phys_profile *p);
 /* Each gz-sim profile's engine, for the model layer's lines (phys-preset
  * list): phys_profile_engine's type in the profile's engine. */
-void phys_world_engines(struct phys_world *w);
+void phys_world_engines(struct phys_scene *w);
 /* ,"ode":"native","bullet":"inert",...: what each engine does with p, as
  * the fields of a parameter's documentation line. */
 void phys_engine_put_support(struct phys_buf *b, const struct phys_param *p);
@@ -95,7 +95,7 @@ struct phys_engine_options {
 /* Build bodies, geometry and joints of w, set up with the values v (its
  * current profile's included); NULL with phys_error() on failure. Both
  * must outlive the engine. */
-struct phys_engine *phys_engine_new(const struct phys_world *w,
+struct phys_engine *phys_engine_new(const struct phys_scene *w,
     const struct phys_engine_info *engine, const struct phys_run_values *v,
     const struct phys_engine_options *opt);
 void phys_engine_free(struct phys_engine *e);
@@ -165,9 +165,9 @@ int phys_engine_command(struct phys_engine *e, int joint,
  * its parent's side stays. -1 with phys_error() for another kind of
  * joint, or one whose sides a loop joins. */
 int phys_engine_set_joint_position(struct phys_engine *e,
-    const struct phys_world *w, int joint, double target);
+    const struct phys_scene *w, int joint, double target);
 int phys_engine_set_joint_velocity(struct phys_engine *e,
-    const struct phys_world *w, int joint, double target);
+    const struct phys_scene *w, int joint, double target);
 /* A joint axis's command and what it did in the last step. */
 const struct phys_axis_motor *phys_engine_motor(const struct phys_engine *e,
     int joint, int axis);

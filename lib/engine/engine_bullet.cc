@@ -127,7 +127,7 @@ struct bjoint {
 class World;
 
 struct bullet_engine {
-	const struct phys_world *w;
+	const struct phys_scene *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
 	btDefaultCollisionConfiguration config;
 	btCollisionDispatcher dispatcher{ &config };
@@ -150,7 +150,7 @@ struct bullet_engine {
 	int max_contacts = 20;
 	int ncontacts = 0;
 
-	bullet_engine(const struct phys_world *world_,
+	bullet_engine(const struct phys_scene *world_,
 	    const struct phys_run_values *v_) : w(world_), v(v_) {}
 };
 
@@ -923,7 +923,7 @@ bullet_support(const struct phys_param *p)
 }
 
 static struct bullet_engine *
-bullet_engine_new(const struct phys_world *w, const struct phys_run_values *v,
+bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
 {
 	auto *e = new bullet_engine(w, v);

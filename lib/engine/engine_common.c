@@ -189,7 +189,7 @@ phys_joint_spring_row(const struct phys_value *v, int k, double h,
 #define PHYS_LIGHT_LINK 1e-6
 
 static char *
-light_link(const struct phys_world *w, const struct phys_run_values *v)
+light_link(const struct phys_scene *w, const struct phys_run_values *v)
 {
 	const struct phys_link *l;
 	double m, least = 0;
@@ -217,7 +217,7 @@ light_link(const struct phys_world *w, const struct phys_run_values *v)
 /* A spring explicit over the step needs k h^2 / I below 4 (I: the
  * child's smallest moment, or its mass for a slide). */
 static char *
-stiff_spring(const struct phys_world *w, const struct phys_run_values *v,
+stiff_spring(const struct phys_scene *w, const struct phys_run_values *v,
     double h)
 {
 	const struct phys_value *jv, *cv;
@@ -254,7 +254,7 @@ stiff_spring(const struct phys_world *w, const struct phys_run_values *v,
 }
 
 char *
-phys_divergence_cause(const struct phys_world *w,
+phys_divergence_cause(const struct phys_scene *w,
     const struct phys_run_values *v, double h)
 {
 	char *why = light_link(w, v);
@@ -268,7 +268,7 @@ phys_divergence_cause(const struct phys_world *w,
 #define PHYS_FASTEST_TURN 1e8		/* rad/s */
 
 int
-phys_check_body(const struct phys_world *w, const struct phys_run_values *v,
+phys_check_body(const struct phys_scene *w, const struct phys_run_values *v,
     double h, int link, phys_vec3 pos, phys_quat q, phys_vec3 vel,
     phys_vec3 angvel, double t)
 {
@@ -314,7 +314,7 @@ phys_link_values_mass(const struct phys_value *v, double *mass,
  * none has.
  */
 static double
-stand_in_mass(const struct phys_world *w, const struct phys_run_values *rv,
+stand_in_mass(const struct phys_scene *w, const struct phys_run_values *rv,
     int li)
 {
 	const struct phys_value *v;
@@ -336,7 +336,7 @@ stand_in_mass(const struct phys_world *w, const struct phys_run_values *rv,
 /* The mass a link runs with: a file's 0 replaced when the engine takes a
  * stand-in then; -1 when it is not positive. */
 static int
-run_mass(const struct phys_world *w, const struct phys_run_values *rv,
+run_mass(const struct phys_scene *w, const struct phys_run_values *rv,
     int li, const struct phys_mass_rules *r, bool at_load, long line,
     bool warn, double *mass)
 {
@@ -456,7 +456,7 @@ shape_inertia(const struct phys_link *l, const phys_inertia *in,
 }
 
 int
-phys_link_mass_prepare(const struct phys_world *w,
+phys_link_mass_prepare(const struct phys_scene *w,
     const struct phys_run_values *rv, int li, const struct phys_mass_rules *r,
     bool at_load, long line, bool quiet, struct phys_link_mass *out)
 {
@@ -626,7 +626,7 @@ phys_contact_surface(const struct phys_value *a, const struct phys_value *b,
 }
 
 bool
-phys_collisions_may_touch(const struct phys_world *w,
+phys_collisions_may_touch(const struct phys_scene *w,
     const struct phys_run_values *rv, int c1, int c2)
 {
 	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;

@@ -67,7 +67,7 @@ bool phys_joint_spring_row(const struct phys_value *v, int k, double h,
  * Looked for: a moving link lighter than 1e-6 kg, a joint spring too
  * stiff for the step of h.
  */
-char *phys_divergence_cause(const struct phys_world *w,
+char *phys_divergence_cause(const struct phys_scene *w,
     const struct phys_run_values *v, double h);
 /*
  * A body's state after a step at time t: -1, with the error naming the
@@ -75,7 +75,7 @@ char *phys_divergence_cause(const struct phys_world *w,
  * for 1e15 m, or moves faster than any body does (light's speed, 1e8
  * rad/s: a spring or damper the step cannot integrate ends there).
  */
-int phys_check_body(const struct phys_world *w,
+int phys_check_body(const struct phys_scene *w,
     const struct phys_run_values *v, double h, int link, phys_vec3 pos,
     phys_quat q, phys_vec3 vel, phys_vec3 angvel, double t);
 
@@ -183,7 +183,7 @@ struct phys_link_mass {
  * body); later, an error names no place, the caller adding the change
  * that caused it. -1 with phys_error() when refused.
  */
-int phys_link_mass_prepare(const struct phys_world *w,
+int phys_link_mass_prepare(const struct phys_scene *w,
     const struct phys_run_values *rv, int li, const struct phys_mass_rules *r,
     bool at_load, long line, bool quiet, struct phys_link_mass *out);
 
@@ -255,7 +255,7 @@ void phys_contact_bounce(const struct phys_value *a,
  * one meets the collide bitmask of the other. Each engine adds its own
  * (a link with itself, links a joint holds together).
  */
-bool phys_collisions_may_touch(const struct phys_world *w,
+bool phys_collisions_may_touch(const struct phys_scene *w,
     const struct phys_run_values *rv, int c1, int c2);
 /* Whether surfaces a and b touch without force (collide_without_contact
  * on either): their contacts are reported, never pushed apart. */

@@ -758,7 +758,7 @@ private:
 };
 
 struct dart_engine {
-	const struct phys_world *w;
+	const struct phys_scene *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
 	bool skip_unsupported = false;
 	bool commanded = false;			/* some joint has had a command */
@@ -781,7 +781,7 @@ struct dart_engine {
 	int max_contacts = 20;
 	int ncontacts = 0;
 
-	dart_engine(const struct phys_world *world_,
+	dart_engine(const struct phys_scene *world_,
 	    const struct phys_run_values *v_) : w(world_), v(v_) {}
 };
 
@@ -1262,7 +1262,7 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 bool
 pair_excluded(const dart_engine *e, int c1, int c2)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	int k1 = w->collisions[c1].link, k2 = w->collisions[c2].link;
 
 	if (k1 == k2 || (e->links[(size_t)k1].is_static &&
@@ -1745,7 +1745,7 @@ make_coupling(dart_engine *e, int ji)
 int
 build(dart_engine *e)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	std::vector<int> parent_joint(w->nlinks, -1);
 
 	e->joined.resize(w->nlinks);
@@ -2226,7 +2226,7 @@ dart_support(const struct phys_param *p)
 }
 
 static struct dart_engine *
-dart_engine_new(const struct phys_world *w, const struct phys_run_values *v,
+dart_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
 {
 	auto *e = new dart_engine(w, v);

@@ -88,7 +88,7 @@ struct phys_body_state {
 #define PHYS_ENGINE_OP_FIELD(E, ret, name, cv, params, args)		\
 	int (*name)(cv void *s PHYS_ENGINE_UNPAREN params);
 struct phys_engine_ops {
-	void *(*create)(const struct phys_world *w,
+	void *(*create)(const struct phys_scene *w,
 	    const struct phys_run_values *v,
 	    const struct phys_engine_options *opt, double t);
 	void (*destroy)(void *s);
@@ -99,7 +99,7 @@ struct phys_engine_ops {
 #define PHYS_ENGINE_OP_PROTO(E, ret, name, cv, params, args)		\
 	static ret E##_##name(cv struct E *e PHYS_ENGINE_UNPAREN params);
 #define PHYS_ENGINE_FUNCTIONS(E)					\
-	static struct E *E##_new(const struct phys_world *w,		\
+	static struct E *E##_new(const struct phys_scene *w,		\
 	    const struct phys_run_values *v,				\
 	    const struct phys_engine_options *opt, double t);		\
 	static void E##_free(struct E *e);				\
@@ -161,7 +161,7 @@ phys_engine_caught(const char *engine, const char *op, const char *what)
 #define PHYS_ENGINE_DEFINE(E, type_, display, support_, record_, ...)	\
 	static const char E##_display_name[] = display;			\
 	static void *							\
-	E##_op_create(const struct phys_world *w,			\
+	E##_op_create(const struct phys_scene *w,			\
 	    const struct phys_run_values *v,				\
 	    const struct phys_engine_options *opt, double t)		\
 	{								\

@@ -100,7 +100,7 @@ struct mjoint {
 };
 
 struct mujoco_engine {
-	const struct phys_world *w;
+	const struct phys_scene *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
 	bool skip_unsupported;
 	mjModel *m;
@@ -247,7 +247,7 @@ point_vel(const struct mujoco_engine *e, int b, phys_vec3 p)
 /* ---- the tree: which joints hold which links ---- */
 
 static bool
-link_static(const struct phys_world *w, int li)
+link_static(const struct phys_scene *w, int li)
 {
 	return w->models[w->links[li].model].is_static;
 }
@@ -291,7 +291,7 @@ hold_by(struct mujoco_engine *e, int li, int ji, int up, bool reversed,
 static bool
 grow_tree(struct mujoco_engine *e, bool *in_tree)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	bool grew = false;
 	size_t i;
 
@@ -312,7 +312,7 @@ grow_tree(struct mujoco_engine *e, bool *in_tree)
 }
 
 static bool
-is_child(const struct phys_world *w, int li)
+is_child(const struct phys_scene *w, int li)
 {
 	size_t i;
 
@@ -327,7 +327,7 @@ is_child(const struct phys_world *w, int li)
 static bool
 new_root(struct mujoco_engine *e, bool *in_tree)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	int pick = -1;
 	size_t i;
 
@@ -349,7 +349,7 @@ new_root(struct mujoco_engine *e, bool *in_tree)
 static int
 plan_tree(struct mujoco_engine *e)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	bool *in_tree = phys_xcalloc(w->nlinks + 1, sizeof *in_tree);
 	size_t i;
 	int rc = 0;
@@ -410,7 +410,7 @@ pair_key(int a, int b, int n)
 static void
 plan_connected(struct mujoco_engine *e)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	size_t i;
 
 	e->connected = phys_xcalloc(w->njoints + 1, sizeof *e->connected);
@@ -729,7 +729,7 @@ hfield_size(const struct phys_heightmap *hm, double s[4])
 static int
 put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	struct phys_collision c;
 	struct phys_mesh *own;
 	double s[4];
@@ -930,7 +930,7 @@ static int
 put_children(struct phys_buf *b, struct mujoco_engine *e, int up,
     const bool *skip)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	size_t i;
 
 	for (i = 0; i < w->nlinks; i++)
@@ -959,7 +959,7 @@ body_name(const struct mujoco_engine *e, int li, char *buf, size_t size)
 /* A revolute joint between links a and b (a may be -1, the world): its
  * index, -1 when none. */
 static int
-revolute_between(const struct phys_world *w, int a, int b)
+revolute_between(const struct phys_scene *w, int a, int b)
 {
 	size_t i;
 
@@ -1047,7 +1047,7 @@ check_mimic(const struct mujoco_engine *e, int ji, int k)
 static int
 put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	char name[48], other[32];
 	int gear[2], k;
 	double coef[2];
@@ -1105,7 +1105,7 @@ put_size(struct phys_buf *b, const struct mujoco_engine *e)
 static int
 write_mjcf(struct mujoco_engine *e, struct phys_buf *b)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	bool *skip = phys_xcalloc(w->ncollisions + 1, sizeof *skip);
 	size_t i;
 	int rc = 0;
@@ -1145,7 +1145,7 @@ write_mjcf(struct mujoco_engine *e, struct phys_buf *b)
 static int
 refuse_model(const struct mujoco_engine *e, const char *err)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	const char *at = strstr(err, "Object name = ");
 	char what[256], kind = 0;
 	int idx = -1;
@@ -1203,7 +1203,7 @@ find(const mjModel *m, int type, const char *fmt, int a, int b)
 static void
 map_model(struct mujoco_engine *e)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	const mjModel *m = e->m;
 	size_t i;
 	int k, id;
@@ -1338,7 +1338,7 @@ set_body_mass(mjModel *m, int b, double mass, const double mo[3],
 static int
 apply_mass(struct mujoco_engine *e, int li, bool at_load)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	double mass, mo[3], g[3];
 	phys_pose frame;
 	size_t i;
@@ -1520,7 +1520,7 @@ solver(const char *s)
 static bool
 pair_excluded(const struct mujoco_engine *e, int c1, int c2)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
 	int64_t key;
 
@@ -2077,7 +2077,7 @@ jacobian_at(const mjModel *m, const mjData *d, int i, int dof)
 static void
 joint_forces(struct mujoco_engine *e)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	const mjModel *m = e->m;
 	mjData *d = e->d;
 	size_t i;
@@ -2565,7 +2565,7 @@ hull_volume(const mjModel *m, int id)
 static void
 say_hulls(struct mujoco_engine *e)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	double vol, hull;
 	phys_vec3 com;
 	phys_mat3 I;
@@ -2607,7 +2607,7 @@ say_hulls(struct mujoco_engine *e)
 static void
 fill_hfields(struct mujoco_engine *e)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	mjModel *m = e->m;
 	size_t i, r, c;
 	int h;
@@ -2678,7 +2678,7 @@ stack_size(const mjModel *m)
 static int
 build(struct mujoco_engine *e, bool at_load)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	struct phys_buf xml = { 0 };
 	size_t i;
 
@@ -2720,7 +2720,7 @@ build(struct mujoco_engine *e, bool at_load)
 }
 
 static struct mujoco_engine *
-mujoco_engine_new(const struct phys_world *w, const struct phys_run_values *v,
+mujoco_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
 {
 	struct mujoco_engine *e = phys_xcalloc(1, sizeof *e);

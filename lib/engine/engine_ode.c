@@ -73,7 +73,7 @@ struct ode_joint {
 };
 
 struct ode_engine {
-	const struct phys_world *w;
+	const struct phys_scene *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
 	dWorldID world;
 	dSpaceID space;
@@ -518,7 +518,7 @@ apply_link_flags(struct ode_engine *e, int li)
 }
 
 static bool
-link_is_static(const struct phys_world *w, int li)
+link_is_static(const struct phys_scene *w, int li)
 {
 	return w->models[w->links[li].model].is_static;
 }
@@ -1756,7 +1756,7 @@ world_step(struct ode_engine *e)
 static int
 build(struct ode_engine *e, const struct phys_engine_options *opt)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	size_t i;
 
 	for (i = 0; i < w->nlinks; i++)
@@ -1771,7 +1771,7 @@ build(struct ode_engine *e, const struct phys_engine_options *opt)
 }
 
 static struct ode_engine *
-ode_engine_new(const struct phys_world *w, const struct phys_run_values *v,
+ode_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
 {
 	struct phys_engine_options dflt = { 0 };

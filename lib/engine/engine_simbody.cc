@@ -214,7 +214,7 @@ struct model {
 };
 
 struct simbody_engine {
-	const struct phys_world *w;
+	const struct phys_scene *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
 	bool skip_unsupported = false;
 	std::unique_ptr<model> m;
@@ -239,7 +239,7 @@ struct simbody_engine {
 	double now = 0;		/* the run's time (the driver's) */
 	int ncontacts = 0;
 
-	simbody_engine(const struct phys_world *world_,
+	simbody_engine(const struct phys_scene *world_,
 	    const struct phys_run_values *v_) : w(world_), v(v_) {}
 };
 
@@ -270,7 +270,7 @@ mobod(const simbody_engine *e, MobilizedBodyIndex i)
 }
 
 bool
-is_static(const struct phys_world *w, int li)
+is_static(const struct phys_scene *w, int li)
 {
 	return li < 0 || w->models[w->links[li].model].is_static;
 }
@@ -390,7 +390,7 @@ surface_friction(const struct phys_value *phys, const struct phys_value *c,
 bool
 pair_excluded(const simbody_engine *e, int c1, int c2)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
 
 	if (l1 == l2 || e->joined.count(std::make_pair(std::min(l1, l2),
@@ -1325,7 +1325,7 @@ void
 graph_input(const simbody_engine *e, SimTK::MultibodyGraphMaker &g,
     std::vector<int> &ids)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 
 	g.addJointType("revolute", 1);
 	g.addJointType("prismatic", 1);
@@ -1366,7 +1366,7 @@ int
 make_tree(simbody_engine *e, model &m, const SimTK::MultibodyGraphMaker &g,
     bool at_load)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	std::vector<SimTK::MassProperties> mp(w->nlinks);
 
 	for (size_t i = 0; i < w->nlinks; i++) {
@@ -1417,7 +1417,7 @@ make_tree(simbody_engine *e, model &m, const SimTK::MultibodyGraphMaker &g,
 void
 make_loops(simbody_engine *e, model &m, const SimTK::MultibodyGraphMaker &g)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 
 	for (const slink &sl : e->links)
 		for (MobilizedBodyIndex s : sl.slaves)
@@ -1508,7 +1508,7 @@ int
 gear_joint(const simbody_engine *e, int ref, int link, phys_vec3 axis,
     double *sign)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	bool ground = is_static(w, ref);
 
 	for (size_t i = 0; i < w->njoints; i++) {
@@ -1702,7 +1702,7 @@ transition_velocity(const struct phys_value *phys)
 int
 make_surfaces(simbody_engine *e, model &m, bool at_load)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	std::vector<SimTK::ContactCliqueId> cliques(w->nmodels);
 
 	m.made.clear();
@@ -1726,7 +1726,7 @@ make_surfaces(simbody_engine *e, model &m, bool at_load)
 int
 make_model(simbody_engine *e, model &m, bool at_load)
 {
-	const struct phys_world *w = e->w;
+	const struct phys_scene *w = e->w;
 	SimTK::MultibodyGraphMaker g;
 	std::vector<int> ids(w->nlinks + w->njoints);
 
@@ -2068,7 +2068,7 @@ check_mu2(const simbody_engine *e)
 }
 
 static struct simbody_engine *
-simbody_engine_new(const struct phys_world *w, const struct phys_run_values *v,
+simbody_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
 {
 	auto *e = new simbody_engine(w, v);

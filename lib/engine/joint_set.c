@@ -15,7 +15,7 @@
 /* The links on the child's side of joint j, child first: 0 with their
  * count, or -1 when a loop joins them back to the parent. */
 static int
-subtree(const struct phys_world *w, int j, int *out, size_t *n)
+subtree(const struct phys_scene *w, int j, int *out, size_t *n)
 {
 	const struct phys_joint *jt = &w->joints[j];
 	bool *in = phys_xcalloc(w->nlinks, sizeof *in);
@@ -54,7 +54,7 @@ subtree(const struct phys_world *w, int j, int *out, size_t *n)
 
 /* Joint j's axis and anchor in the world now: they move with its child. */
 static void
-axis_now(const struct phys_engine *e, const struct phys_world *w, int j,
+axis_now(const struct phys_engine *e, const struct phys_scene *w, int j,
     phys_vec3 *axis, phys_vec3 *anchor)
 {
 	const struct phys_joint *jt = &w->joints[j];
@@ -70,7 +70,7 @@ axis_now(const struct phys_engine *e, const struct phys_world *w, int j,
 }
 
 static int
-settable_joint(const struct phys_world *w, int j)
+settable_joint(const struct phys_scene *w, int j)
 {
 	const struct phys_joint *jt = &w->joints[j];
 
@@ -84,7 +84,7 @@ settable_joint(const struct phys_world *w, int j)
 
 int
 phys_engine_set_joint_position(struct phys_engine *e,
-    const struct phys_world *w, int j, double target)
+    const struct phys_scene *w, int j, double target)
 {
 	const struct phys_joint *jt = &w->joints[j];
 	int *links = phys_xcalloc(w->nlinks, sizeof *links);
@@ -122,7 +122,7 @@ phys_engine_set_joint_position(struct phys_engine *e,
 
 int
 phys_engine_set_joint_velocity(struct phys_engine *e,
-    const struct phys_world *w, int j, double target)
+    const struct phys_scene *w, int j, double target)
 {
 	const struct phys_joint *jt = &w->joints[j];
 	int *links = phys_xcalloc(w->nlinks, sizeof *links);

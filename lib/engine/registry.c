@@ -70,7 +70,7 @@ phys_profile_engine(const struct phys_profile *p)
 }
 
 void
-phys_world_engines(struct phys_world *w)
+phys_world_engines(struct phys_scene *w)
 {
 	const struct phys_engine_info *e;
 	size_t i;

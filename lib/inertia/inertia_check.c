@@ -21,7 +21,7 @@ largest_moment(const phys_inertia *in)
 /* Ratios across joints between moving links: the quick-step solver
  * converges poorly when neighbours differ by orders of magnitude. */
 static void
-joint_warnings(struct phys_world *w, int li, double limit, struct phys_buf *b)
+joint_warnings(struct phys_scene *w, int li, double limit, struct phys_buf *b)
 {
 	phys_inertia a, o;
 	double mr, ir;
@@ -67,7 +67,7 @@ put_size(struct phys_buf *b, const char *key, phys_vec3 s)
 
 /* The geometry's box and density, and how the equivalent box compares. */
 static void
-check_geometry(struct phys_world *w, int li, const phys_inertia *in,
+check_geometry(struct phys_scene *w, int li, const phys_inertia *in,
     bool valid, struct phys_buf *b)
 {
 	phys_vec3 lo, hi;
@@ -87,7 +87,7 @@ check_geometry(struct phys_world *w, int li, const phys_inertia *in,
 }
 
 static bool
-check_link(struct phys_world *w, int li, double limit, struct phys_buf *b)
+check_link(struct phys_scene *w, int li, double limit, struct phys_buf *b)
 {
 	struct phys_inertia_verdict v;
 	phys_inertia in;
@@ -129,7 +129,7 @@ check_link(struct phys_world *w, int li, double limit, struct phys_buf *b)
 }
 
 size_t
-phys_inertia_check_world(struct phys_world *w, double ratio,
+phys_inertia_check_world(struct phys_scene *w, double ratio,
     struct phys_buf *b)
 {
 	size_t i, bad = 0;

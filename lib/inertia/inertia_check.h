@@ -19,7 +19,7 @@
  * implies, whether it is static, and warnings for mass or inertia ratios
  * above ratio across a joint. Returns how many links are invalid.
  */
-size_t phys_inertia_check_world(struct phys_world *w, double ratio,
+size_t phys_inertia_check_world(struct phys_scene *w, double ratio,
     struct phys_buf *b);
 
 struct phys_inertia_fix {
@@ -43,7 +43,7 @@ struct phys_inertia_fix {
  * included file, is left as it is, with a warning; a glob that matches
  * no link is an error.
  */
-int phys_inertia_fix_world(struct phys_world *w,
+int phys_inertia_fix_world(struct phys_scene *w,
     const struct phys_inertia_fix *o);
 
 #endif

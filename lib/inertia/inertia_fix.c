@@ -14,7 +14,7 @@
 /* Links the globs name; without globs, those of models that move. Each
  * glob that names one is counted in hits. */
 static bool
-selected(const struct phys_world *w, int li, const struct phys_inertia_fix *o,
+selected(const struct phys_scene *w, int li, const struct phys_inertia_fix *o,
     size_t *hits)
 {
 	bool any = false;
@@ -92,7 +92,7 @@ new_value(const phys_inertia *in, size_t k, struct phys_value *v)
  * change on stderr: the link, each value before and after.
  */
 static int
-write_inertial(struct phys_world *w, int li, const phys_inertia *in)
+write_inertial(struct phys_scene *w, int li, const phys_inertia *in)
 {
 	struct phys_ref r = { NULL, PHYS_S_LINK, li };
 	struct phys_buf said = { 0 };
@@ -132,7 +132,7 @@ write_inertial(struct phys_world *w, int li, const phys_inertia *in)
  * density written when one was given.
  */
 static int
-write_auto(struct phys_world *w, int li, double density, bool keep)
+write_auto(struct phys_scene *w, int li, double density, bool keep)
 {
 	struct phys_doc *d = w->links[li].doc;
 	xmlNodePtr in = phys_child(w->links[li].node, "inertial"), e;
@@ -163,7 +163,7 @@ write_auto(struct phys_world *w, int li, double density, bool keep)
 }
 
 static int
-fix_link(struct phys_world *w, int li, double density, bool keep,
+fix_link(struct phys_scene *w, int li, double density, bool keep,
     bool automatic, bool density_given)
 {
 	phys_inertia in;
@@ -199,7 +199,7 @@ fix_link(struct phys_world *w, int li, double density, bool keep,
 
 /* Whether the link's inertia is one a body can have. */
 static bool
-valid(const struct phys_world *w, int li)
+valid(const struct phys_scene *w, int li)
 {
 	phys_inertia in;
 
@@ -208,7 +208,7 @@ valid(const struct phys_world *w, int li)
 }
 
 int
-phys_inertia_fix_world(struct phys_world *w, const struct phys_inertia_fix *o)
+phys_inertia_fix_world(struct phys_scene *w, const struct phys_inertia_fix *o)
 {
 	size_t i, *hits = phys_xcalloc(o->nglobs + 1, sizeof *hits);
 	int rc = 0;

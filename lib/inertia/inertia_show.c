@@ -147,7 +147,7 @@ tube(struct pen *pn, phys_pose f, double r, double h, bool caps)
 }
 
 static void
-shape_edges(struct pen *pn, const struct phys_world *w,
+shape_edges(struct pen *pn, const struct phys_scene *w,
     const struct phys_collision *c)
 {
 	phys_pose f = phys_pose_mul(w->links[c->link].pose, c->pose);
@@ -194,7 +194,7 @@ struct shown {
 };
 
 static void
-link_shapes(struct pen *pn, const struct phys_world *w, int li)
+link_shapes(struct pen *pn, const struct phys_scene *w, int li)
 {
 	size_t i;
 
@@ -205,7 +205,7 @@ link_shapes(struct pen *pn, const struct phys_world *w, int li)
 
 /* The link as the picture shows it; the warnings say it once. */
 static void
-look(const struct phys_world *w, int li, double limit, struct shown *sh)
+look(const struct phys_scene *w, int li, double limit, struct shown *sh)
 {
 	const struct phys_link *l = &w->links[li];
 	struct phys_inertia_verdict v;
@@ -244,7 +244,7 @@ look(const struct phys_world *w, int li, double limit, struct shown *sh)
 
 /* The link's extent in a view, shapes and box, before any move. */
 static void
-extent(const struct phys_world *w, int li, const struct shown *sh, int u,
+extent(const struct phys_scene *w, int li, const struct shown *sh, int u,
     double lo[3], double hi[3])
 {
 	struct pen pn;
@@ -303,7 +303,7 @@ view_frame(struct view *vw)
 
 /* The longest line of the link's name under it, in characters. */
 static size_t
-label_chars(const struct phys_world *w, const struct shown *sh, int li)
+label_chars(const struct phys_scene *w, const struct shown *sh, int li)
 {
 	size_t n = strlen(w->links[li].name);
 
@@ -320,7 +320,7 @@ label_chars(const struct phys_world *w, const struct shown *sh, int li)
  * from the moves, a few times, as it settles.
  */
 static void
-spread(const struct phys_world *w, const struct shown *sh, struct view *vw)
+spread(const struct phys_scene *w, const struct shown *sh, struct view *vw)
 {
 	size_t n = w->nlinks, i, j, k, *order = phys_xcalloc(n + 1,
 	    sizeof *order), m = 0;
@@ -381,7 +381,7 @@ gp_string(struct phys_buf *b, const char *s)
 /* The view's data: $sN (shapes of valid links), $iN (shapes of invalid
  * ones), $bN (boxes), $fN (boxes far from their shapes). */
 static void
-view_data(const struct phys_world *w, const struct shown *sh,
+view_data(const struct phys_scene *w, const struct shown *sh,
     const struct view *vw, int k, struct phys_buf *b)
 {
 	static const char tag[] = "sibf";
@@ -410,7 +410,7 @@ view_data(const struct phys_world *w, const struct shown *sh,
 
 /* Each link's name under its drawing in the view, and what is wrong. */
 static void
-view_labels(const struct phys_world *w, const struct shown *sh,
+view_labels(const struct phys_scene *w, const struct shown *sh,
     const struct view *vw, struct phys_buf *b)
 {
 	/* two lines of names (centred on the point given) in their room */
@@ -449,7 +449,7 @@ view_labels(const struct phys_world *w, const struct shown *sh,
 
 /* Under the views, why each link without a box has none. */
 static void
-footnotes(const struct phys_world *w, const struct shown *sh, int top,
+footnotes(const struct phys_scene *w, const struct shown *sh, int top,
     int height, struct phys_buf *b)
 {
 	size_t i;
@@ -509,7 +509,7 @@ view_plot(const struct view *vw, int k, bool legend, double key_top,
 }
 
 int
-phys_inertia_show_script(const struct phys_world *w,
+phys_inertia_show_script(const struct phys_scene *w,
     const struct phys_show_options *o, struct phys_buf *b)
 {
 	struct view views[3] = {
@@ -601,7 +601,7 @@ phys_inertia_show_terminal(const char *path)
 }
 
 int
-phys_inertia_show_draw(const struct phys_world *w,
+phys_inertia_show_draw(const struct phys_scene *w,
     const struct phys_show_options *o)
 {
 	struct phys_show_options tmp;
@@ -635,7 +635,7 @@ phys_inertia_show_draw(const struct phys_world *w,
 }
 
 int
-phys_inertia_show_save_script(const struct phys_world *w,
+phys_inertia_show_save_script(const struct phys_scene *w,
     const struct phys_show_options *o, const char *path)
 {
 	struct phys_buf script = { 0 };

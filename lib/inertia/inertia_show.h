@@ -23,17 +23,17 @@ struct phys_show_options {
  * link standing out is also warned about on stderr. Returns how many
  * stand out.
  */
-int phys_inertia_show_script(const struct phys_world *w,
+int phys_inertia_show_script(const struct phys_scene *w,
     const struct phys_show_options *o, struct phys_buf *b);
 /* gnuplot's terminal for an image file, by its name: "pngcairo" for
  * .png, "svg" for .svg, NULL for any other. */
 const char *phys_inertia_show_terminal(const char *path);
 /* The picture, drawn by gnuplot (Debian: gnuplot-nox) into o->output,
  * which is replaced only when gnuplot succeeds. */
-int phys_inertia_show_draw(const struct phys_world *w,
+int phys_inertia_show_draw(const struct phys_scene *w,
     const struct phys_show_options *o);
 /* The script for o into path, replaced whole. */
-int phys_inertia_show_save_script(const struct phys_world *w,
+int phys_inertia_show_save_script(const struct phys_scene *w,
     const struct phys_show_options *o, const char *path);
 
 #endif

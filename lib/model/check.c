@@ -1012,7 +1012,7 @@ inertial_node(const struct phys_link *l)
 }
 
 static void
-check_inertia(struct phys_findings *out, struct phys_world *w)
+check_inertia(struct phys_findings *out, struct phys_scene *w)
 {
 	struct phys_inertia_verdict v;
 	phys_inertia in;
@@ -1044,7 +1044,7 @@ check_inertia(struct phys_findings *out, struct phys_world *w)
  * to what stops the motion within a step, and honours the implicit form.
  */
 static void
-check_damping(struct phys_findings *out, struct phys_world *w)
+check_damping(struct phys_findings *out, struct phys_scene *w)
 {
 	const struct phys_joint *j;
 	const struct phys_value *c;
@@ -1088,7 +1088,7 @@ check_damping(struct phys_findings *out, struct phys_world *w)
 /* gz-sim's placeholder engine type: the world runs, on which engine the
  * run says (phys-step), this says where it comes from. */
 static void
-check_gz_profiles(struct phys_findings *out, struct phys_world *w)
+check_gz_profiles(struct phys_findings *out, struct phys_scene *w)
 {
 	const struct phys_profile *p;
 	char msg[512];
@@ -1116,7 +1116,7 @@ check_gz_profiles(struct phys_findings *out, struct phys_world *w)
 /* ---- order ---- */
 
 static int
-doc_rank(const struct phys_world *w, const char *file)
+doc_rank(const struct phys_scene *w, const char *file)
 {
 	size_t i;
 
@@ -1230,7 +1230,7 @@ void
 phys_check_world(const char *path, struct phys_findings *out)
 {
 	struct phys_load_options lo;
-	struct phys_world w;
+	struct phys_scene w;
 	struct sink_ctx sink = { out, phys_display_name(path) };
 	size_t i, loader_first, loader_end;
 	int rc;

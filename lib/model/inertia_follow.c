@@ -190,7 +190,7 @@ phys_collision_sized(const struct phys_collision *c,
 
 /* A collision of the link as its values size it: volume and solid. */
 static int
-solid_at(const struct phys_world *w, const struct phys_values_at *va,
+solid_at(const struct phys_scene *w, const struct phys_values_at *va,
     int ci, double *volume, phys_inertia *out)
 {
 	struct phys_collision c;
@@ -208,7 +208,7 @@ solid_at(const struct phys_world *w, const struct phys_values_at *va,
 /* The link's density: the collision's own, or mass over the volume of
  * its shapes (an open mesh has none). */
 static int
-link_density(const struct phys_world *w, const struct phys_values_at *va,
+link_density(const struct phys_scene *w, const struct phys_values_at *va,
     const struct phys_collision *c, double *rho)
 {
 	const struct phys_link *l = &w->links[c->link];
@@ -242,7 +242,7 @@ values_inertia(const struct phys_value *lv, phys_inertia *out)
 }
 
 static int
-follow_resize(const struct phys_world *w, const struct phys_values_at *va,
+follow_resize(const struct phys_scene *w, const struct phys_values_at *va,
     const struct phys_collision *old, const struct phys_collision *new,
     phys_inertia *out)
 {
@@ -369,7 +369,7 @@ resized(const struct phys_collision *c, const struct phys_collision *old,
  * inertial follows. now and mesh, when not NULL, get the collision after
  * and its new triangles. */
 static int
-resize(const struct phys_world *w, const struct phys_values_at *va,
+resize(const struct phys_scene *w, const struct phys_values_at *va,
     const struct phys_ref *r, struct phys_value *v, int *link,
     struct phys_collision *now, struct phys_mesh **mesh)
 {
@@ -425,7 +425,7 @@ new_mass(const struct phys_values_at *va, const struct phys_ref *r,
 /* now and mesh, when not NULL, get the resized collision and its new
  * mesh (NULL when the triangles stay). */
 static int
-assign(const struct phys_world *w, const struct phys_values_at *va,
+assign(const struct phys_scene *w, const struct phys_values_at *va,
     const struct phys_ref *r, struct phys_value *v, int *link,
     struct phys_collision *now, struct phys_mesh **mesh)
 {
@@ -452,7 +452,7 @@ assign(const struct phys_world *w, const struct phys_values_at *va,
 }
 
 int
-phys_values_assign(const struct phys_world *w, const struct phys_values_at *va,
+phys_values_assign(const struct phys_scene *w, const struct phys_values_at *va,
     const struct phys_ref *r, struct phys_value *v, int *link)
 {
 	return assign(w, va, r, v, link, NULL, NULL);
@@ -470,7 +470,7 @@ world_values(void *ctx, phys_scope s, int idx)
  * and the loaded values stay the collision's own.
  */
 int
-phys_world_assign(struct phys_world *w, const struct phys_ref *r,
+phys_world_assign(struct phys_scene *w, const struct phys_ref *r,
     struct phys_value *v, int *link)
 {
 	const struct phys_values_at va = { world_values, w };
@@ -491,7 +491,7 @@ phys_world_assign(struct phys_world *w, const struct phys_ref *r,
 }
 
 int
-phys_world_edit_inertial(struct phys_world *w, int li)
+phys_world_edit_inertial(struct phys_scene *w, int li)
 {
 	static const enum phys_param_id ids[] = {
 		PHYS_P_LINK_inertial_mass, PHYS_P_LINK_inertial_pose,

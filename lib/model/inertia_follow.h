@@ -46,7 +46,7 @@ struct phys_values_at {
  * changed, or -1. On failure (-1, phys_error() says why) nothing changed
  * and v is freed.
  */
-int phys_values_assign(const struct phys_world *w,
+int phys_values_assign(const struct phys_scene *w,
     const struct phys_values_at *va, const struct phys_ref *r,
     struct phys_value *v, int *link);
 
@@ -56,11 +56,11 @@ int phys_values_assign(const struct phys_world *w,
  * link whose inertial changed, or -1. On failure (-1, phys_error() says
  * why) nothing changed and v is freed.
  */
-int phys_world_assign(struct phys_world *w, const struct phys_ref *r,
+int phys_world_assign(struct phys_scene *w, const struct phys_ref *r,
     struct phys_value *v, int *link);
 
 /* Record in the document the link's inertial as its values hold it
  * (mass, tensor, and the pose when given), for a file edit. */
-int phys_world_edit_inertial(struct phys_world *w, int link);
+int phys_world_edit_inertial(struct phys_scene *w, int link);
 
 #endif

@@ -72,7 +72,7 @@ half_extents(const struct phys_collision *c)
 }
 
 bool
-phys_link_geometry_box(const struct phys_world *w, int li, phys_vec3 *min,
+phys_link_geometry_box(const struct phys_scene *w, int li, phys_vec3 *min,
     phys_vec3 *max, double *volume)
 {
 	const struct phys_link *l = &w->links[li];
@@ -190,7 +190,7 @@ phys_collision_solid(const struct phys_collision *c, double *volume,
  * collision's own when per_collision and it has one), or sharing mass
  * by volume when density <= 0. */
 static int
-solids_inertia(const struct phys_world *w, int li, double density,
+solids_inertia(const struct phys_scene *w, int li, double density,
     bool per_collision, double mass, phys_inertia *out)
 {
 	const struct phys_link *l = &w->links[li];
@@ -234,7 +234,7 @@ out:
 }
 
 int
-phys_link_geometry_inertia(const struct phys_world *w, int li, double density,
+phys_link_geometry_inertia(const struct phys_scene *w, int li, double density,
     double mass, phys_inertia *out)
 {
 	return solids_inertia(w, li, density, false, mass, out);
@@ -254,7 +254,7 @@ phys_link_auto_inertial(const struct phys_link *l)
 }
 
 int
-phys_link_auto_inertia(struct phys_world *w, int li, double density)
+phys_link_auto_inertia(struct phys_scene *w, int li, double density)
 {
 	struct phys_link *l = &w->links[li];
 	struct phys_value *mass = PV(l->vals, LINK_inertial_mass);
@@ -282,7 +282,7 @@ phys_link_auto_inertia(struct phys_world *w, int li, double density)
 }
 
 double
-phys_link_box_ratio(const struct phys_world *w, int li, const phys_inertia *in)
+phys_link_box_ratio(const struct phys_scene *w, int li, const phys_inertia *in)
 {
 	phys_vec3 lo, hi, size, box;
 	double vol, a[3], g[3], t, worst = 1;

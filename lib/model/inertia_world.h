@@ -18,7 +18,7 @@ void phys_link_inertia(const struct phys_link *l, phys_inertia *out);
  * (planes left out), and the summed volume of its shapes. False when the
  * link has no such geometry.
  */
-bool phys_link_geometry_box(const struct phys_world *w, int link,
+bool phys_link_geometry_box(const struct phys_scene *w, int link,
     phys_vec3 *min, phys_vec3 *max, double *volume);
 
 /*
@@ -29,7 +29,7 @@ bool phys_link_geometry_box(const struct phys_world *w, int link,
  * pose has the centre of mass and no rotation; the tensor is in link axes.
  * Returns the number of shapes used (0: none), or -1.
  */
-int phys_link_geometry_inertia(const struct phys_world *w, int link,
+int phys_link_geometry_inertia(const struct phys_scene *w, int link,
     double density, double mass, phys_inertia *out);
 
 /* A collision's solid at unit density: its volume, and its inertia
@@ -43,7 +43,7 @@ int phys_collision_solid(const struct phys_collision *c, double *volume,
  * sorted longest first, that is furthest from 1: near 1 for a uniform
  * solid. 0 when the link has no geometry or its inertia is not valid.
  */
-double phys_link_box_ratio(const struct phys_world *w, int link,
+double phys_link_box_ratio(const struct phys_scene *w, int link,
     const phys_inertia *in);
 
 /* SDF 1.11: does the link's <inertial> say auto="true"? */
@@ -54,6 +54,6 @@ bool phys_link_auto_inertial(const struct phys_link *l);
  * <density> or else density. A mass the link gives is kept: the
  * densities are scaled to it.
  */
-int phys_link_auto_inertia(struct phys_world *w, int link, double density);
+int phys_link_auto_inertia(struct phys_scene *w, int link, double density);
 
 #endif

@@ -119,7 +119,7 @@ phys_param_line_registry(struct phys_buf *b, const struct phys_param *p,
 }
 
 void
-phys_param_line(struct phys_buf *b, struct phys_world *w,
+phys_param_line(struct phys_buf *b, struct phys_scene *w,
     const struct phys_ref *r, const struct phys_value *v, unsigned flags,
     phys_param_notes notes)
 {
@@ -201,7 +201,7 @@ plain_pose_attrs(struct phys_doc *doc, xmlNodePtr e)
 }
 
 int
-phys_world_edit(struct phys_world *w, const struct phys_ref *r,
+phys_world_edit(struct phys_scene *w, const struct phys_ref *r,
     const struct phys_value *v)
 {
 	struct phys_doc *doc = phys_entity_doc(w, r->scope, r->idx);
@@ -242,7 +242,7 @@ phys_world_edit(struct phys_world *w, const struct phys_ref *r,
 }
 
 int
-phys_world_open_edit_with(struct phys_world *w, const char *path,
+phys_world_open_edit_with(struct phys_scene *w, const char *path,
     bool in_place, const struct phys_load_options *lo)
 {
 	if (in_place && phys_edit_lock(path) < 0) {
@@ -254,7 +254,7 @@ phys_world_open_edit_with(struct phys_world *w, const char *path,
 }
 
 int
-phys_world_open_edit(struct phys_world *w, const char *path, bool in_place,
+phys_world_open_edit(struct phys_scene *w, const char *path, bool in_place,
     bool warn)
 {
 	struct phys_load_options lo;
@@ -266,7 +266,7 @@ phys_world_open_edit(struct phys_world *w, const char *path, bool in_place,
 }
 
 int
-phys_world_write(struct phys_world *w, bool in_place)
+phys_world_write(struct phys_scene *w, bool in_place)
 {
 	struct phys_atomic a;
 	size_t len;

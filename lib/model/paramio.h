@@ -32,7 +32,7 @@ typedef void (*phys_param_notes)(struct phys_buf *b, const struct phys_param *p)
 void phys_param_line_registry(struct phys_buf *b, const struct phys_param *p,
     unsigned flags, phys_param_notes notes);
 /* An instance with its value; notes (or NULL) with PHYS_PL_DOC. */
-void phys_param_line(struct phys_buf *b, struct phys_world *w,
+void phys_param_line(struct phys_buf *b, struct phys_scene *w,
     const struct phys_ref *r, const struct phys_value *v, unsigned flags,
     phys_param_notes notes);
 
@@ -52,7 +52,7 @@ int phys_param_rank(const void *ctx, xmlNodePtr owner, const char *path);
  * Entities from included files cannot be edited here: an error says which
  * file to edit.
  */
-int phys_world_edit(struct phys_world *w, const struct phys_ref *r,
+int phys_world_edit(struct phys_scene *w, const struct phys_ref *r,
     const struct phys_value *v);
 
 /*
@@ -60,14 +60,14 @@ int phys_world_edit(struct phys_world *w, const struct phys_ref *r,
  * file is first locked against other editors (phys_edit_lock), so that
  * the read, the edit and the rename are one step for them.
  */
-int phys_world_open_edit(struct phys_world *w, const char *path,
+int phys_world_open_edit(struct phys_scene *w, const char *path,
     bool in_place, bool warn);
 /* The same with the caller's load options. */
-int phys_world_open_edit_with(struct phys_world *w, const char *path,
+int phys_world_open_edit_with(struct phys_scene *w, const char *path,
     bool in_place, const struct phys_load_options *lo);
 
 /* Write the edited world to stdout, or replace path in place (temporary
  * file, then rename). */
-int phys_world_write(struct phys_world *w, bool in_place);
+int phys_world_write(struct phys_scene *w, bool in_place);
 
 #endif

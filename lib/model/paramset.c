@@ -36,7 +36,7 @@ struct glob_ctx {
 /* A glob reaches into included models too: their files are not ours to
  * edit here, so those matches are skipped and counted. */
 static int
-add_glob_edit(struct phys_world *w, const struct phys_ref *r, void *ctx)
+add_glob_edit(struct phys_scene *w, const struct phys_ref *r, void *ctx)
 {
 	struct glob_ctx *g = ctx;
 
@@ -49,7 +49,7 @@ add_glob_edit(struct phys_world *w, const struct phys_ref *r, void *ctx)
 }
 
 int
-phys_param_edits_add(struct phys_param_edits *e, struct phys_world *w,
+phys_param_edits_add(struct phys_param_edits *e, struct phys_scene *w,
     const char *name, const char *text, int profile)
 {
 	struct glob_ctx g = { e, text };
@@ -68,7 +68,7 @@ phys_param_edits_add(struct phys_param_edits *e, struct phys_world *w,
 }
 
 int
-phys_param_edits_assign(struct phys_param_edits *e, struct phys_world *w,
+phys_param_edits_assign(struct phys_param_edits *e, struct phys_scene *w,
     const char *arg, int profile)
 {
 	char *name = phys_xstrdup(arg), *eq = strchr(name, '=');
@@ -85,7 +85,7 @@ phys_param_edits_assign(struct phys_param_edits *e, struct phys_world *w,
 }
 
 static int
-collect_line(struct phys_world *w, json_t *obj, int profile,
+collect_line(struct phys_scene *w, json_t *obj, int profile,
     struct phys_param_edits *e)
 {
 	json_t *name = json_object_get(obj, "name");
@@ -109,7 +109,7 @@ collect_line(struct phys_world *w, json_t *obj, int profile,
 }
 
 struct from_ctx {
-	struct phys_world *w;
+	struct phys_scene *w;
 	int profile;
 	struct phys_param_edits *e;
 };
@@ -131,7 +131,7 @@ collect_json_line(char *line, long lineno, void *ctx)
 }
 
 int
-phys_param_edits_read(struct phys_param_edits *e, struct phys_world *w,
+phys_param_edits_read(struct phys_param_edits *e, struct phys_scene *w,
     const char *path, int profile)
 {
 	struct from_ctx fc = { w, profile, e };
@@ -142,7 +142,7 @@ phys_param_edits_read(struct phys_param_edits *e, struct phys_world *w,
 /* One value into the model (a resize moves the inertial with it) and
  * into the document. */
 static int
-apply_edit(struct phys_world *w, const struct phys_ref *r,
+apply_edit(struct phys_scene *w, const struct phys_ref *r,
     const struct phys_value *v)
 {
 	struct phys_value copy = { 0 };
@@ -165,7 +165,7 @@ apply_edit(struct phys_world *w, const struct phys_ref *r,
 }
 
 int
-phys_param_edits_apply(struct phys_world *w,
+phys_param_edits_apply(struct phys_scene *w,
     const struct phys_param_edits *e)
 {
 	struct phys_value v;

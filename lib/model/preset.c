@@ -10,7 +10,7 @@
 #include "ref.h"
 
 static xmlNodePtr
-last_physics(const struct phys_world *w)
+last_physics(const struct phys_scene *w)
 {
 	xmlNodePtr n, last = NULL;
 
@@ -32,7 +32,7 @@ printable_name(const char *name)
 }
 
 static int
-check_new_name(const struct phys_world *w, const char *name)
+check_new_name(const struct phys_scene *w, const char *name)
 {
 	struct phys_buf shown = { 0 };
 
@@ -51,7 +51,7 @@ check_new_name(const struct phys_world *w, const char *name)
 }
 
 int
-phys_preset_use(struct phys_world *w, int p)
+phys_preset_use(struct phys_scene *w, int p)
 {
 	size_t i;
 	int rc = 0;
@@ -71,7 +71,7 @@ phys_preset_use(struct phys_world *w, int p)
 
 /* Insert a standalone <physics> block among the world's profiles. */
 static int
-insert_block(struct phys_world *w, const char *block)
+insert_block(struct phys_scene *w, const char *block)
 {
 	xmlNodePtr after = last_physics(w);
 
@@ -351,7 +351,7 @@ carry_over(struct phys_doc *d, xmlNodePtr node, const struct phys_profile *src,
  * engine or without from, the specification's required elements.
  */
 static char *
-source_block(struct phys_world *w, const char *name, int from,
+source_block(struct phys_scene *w, const char *name, int from,
     const char *engine)
 {
 	if (from >= 0 && w->profiles[from].node &&
@@ -363,7 +363,7 @@ source_block(struct phys_world *w, const char *name, int from,
 
 /* Copy (or defaults) renamed, not default, with overrides: as text. */
 static char *
-new_block(struct phys_world *w, const char *name, int from,
+new_block(struct phys_scene *w, const char *name, int from,
     const char *engine, char **sets, size_t nsets)
 {
 	char *src = source_block(w, name, from, engine);
@@ -409,7 +409,7 @@ unknown_engine(const char *engine)
 }
 
 int
-phys_preset_add(struct phys_world *w, const char *name, int from,
+phys_preset_add(struct phys_scene *w, const char *name, int from,
     const char *engine, char **sets, size_t nsets)
 {
 	char *block;
@@ -435,7 +435,7 @@ phys_preset_add(struct phys_world *w, const char *name, int from,
  * only (its document untouched).
  */
 int
-phys_preset_for_engine(struct phys_world *w, int from, const char *engine)
+phys_preset_for_engine(struct phys_scene *w, int from, const char *engine)
 {
 	const struct phys_profile *src = &w->profiles[from];
 	struct phys_profile *p;
@@ -501,7 +501,7 @@ phys_preset_for_engine(struct phys_world *w, int from, const char *engine)
 }
 
 int
-phys_preset_remove(struct phys_world *w, int p)
+phys_preset_remove(struct phys_scene *w, int p)
 {
 	if (!w->profiles[p].node)
 		return phys_fail("'%s' is the implicit profile of a world "
@@ -511,7 +511,7 @@ phys_preset_remove(struct phys_world *w, int p)
 }
 
 int
-phys_preset_rename(struct phys_world *w, int p, const char *name)
+phys_preset_rename(struct phys_scene *w, int p, const char *name)
 {
 	if (check_new_name(w, name) < 0)
 		return -1;
@@ -522,7 +522,7 @@ phys_preset_rename(struct phys_world *w, int p, const char *name)
 }
 
 char *
-phys_preset_export(struct phys_world *w, int p)
+phys_preset_export(struct phys_scene *w, int p)
 {
 	if (!w->profiles[p].node)
 		return default_block(w->profiles[p].name, "ode");
@@ -559,7 +559,7 @@ load_profiles_file(struct phys_doc *d, const char *path, int minor)
 }
 
 static int
-import_from(struct phys_world *w, struct phys_doc *src, xmlNodePtr parent,
+import_from(struct phys_scene *w, struct phys_doc *src, xmlNodePtr parent,
     char ***names, size_t *n)
 {
 	xmlNodePtr p;
@@ -588,7 +588,7 @@ import_from(struct phys_world *w, struct phys_doc *src, xmlNodePtr parent,
 }
 
 int
-phys_preset_import(struct phys_world *w, const char *path)
+phys_preset_import(struct phys_scene *w, const char *path)
 {
 	struct phys_doc src;
 	char **names = NULL;
@@ -644,7 +644,7 @@ profile_engine_bit(const struct phys_profile *p)
 }
 
 void
-phys_preset_list(const struct phys_world *w, bool bare, struct phys_buf *b)
+phys_preset_list(const struct phys_scene *w, bool bare, struct phys_buf *b)
 {
 	size_t i;
 
@@ -676,7 +676,7 @@ relevant(const struct phys_param *p, unsigned engines)
 }
 
 void
-phys_preset_show(struct phys_world *w, int p, struct phys_buf *b)
+phys_preset_show(struct phys_scene *w, int p, struct phys_buf *b)
 {
 	unsigned engine = profile_engine_bit(&w->profiles[p]);
 	struct phys_ref r;
@@ -716,7 +716,7 @@ diff_then(struct phys_buf *b, const char *bname)
 }
 
 void
-phys_preset_diff(const struct phys_world *w, int a, int b,
+phys_preset_diff(const struct phys_scene *w, int a, int b,
     struct phys_buf *out)
 {
 	const struct phys_profile *pa = &w->profiles[a], *pb = &w->profiles[b];

@@ -16,25 +16,25 @@
  * "start"} (marked default="true"; the one a run starts in), a gz-sim
  * profile's "engine" and "gz_plugin" after its type; bare: the names
  * alone, one a line. */
-void phys_preset_list(const struct phys_world *w, bool bare,
+void phys_preset_list(const struct phys_scene *w, bool bare,
     struct phys_buf *b);
 /* The parameter lines of profile p: the shared parameters and those of
  * its engine. */
-void phys_preset_show(struct phys_world *w, int p, struct phys_buf *b);
+void phys_preset_show(struct phys_scene *w, int p, struct phys_buf *b);
 /* A line for each parameter whose values differ between profiles a and
  * b (the shared ones and those of both engines, and the type itself):
  * {"name","type","values":{A:value,B:value}}. Nothing when they agree. */
-void phys_preset_diff(const struct phys_world *w, int a, int b,
+void phys_preset_diff(const struct phys_scene *w, int a, int b,
     struct phys_buf *out);
 
 /* Make profile p the one default="true" profile. */
-int phys_preset_use(struct phys_world *w, int p);
+int phys_preset_use(struct phys_scene *w, int p);
 /* A new profile NAME copied from profile from (or the specification's
  * defaults when from < 0), with NAME=VALUE overrides. With engine (not
  * NULL) the profile is for that engine: from another engine's profile,
  * it carries the values that mean the same there and names on standard
  * error those that have no counterpart. */
-int phys_preset_add(struct phys_world *w, const char *name, int from,
+int phys_preset_add(struct phys_scene *w, const char *name, int from,
     const char *engine, char **sets, size_t nsets);
 /*
  * The profile a run of w under engine takes, starting from profile from:
@@ -44,13 +44,13 @@ int phys_preset_add(struct phys_world *w, const char *name, int from,
  * naming on standard error what has no counterpart. Its index, or -1 with
  * phys_error().
  */
-int phys_preset_for_engine(struct phys_world *w, int from, const char *engine);
-int phys_preset_remove(struct phys_world *w, int p);
-int phys_preset_rename(struct phys_world *w, int p, const char *name);
+int phys_preset_for_engine(struct phys_scene *w, int from, const char *engine);
+int phys_preset_remove(struct phys_scene *w, int p);
+int phys_preset_rename(struct phys_scene *w, int p, const char *name);
 /* The profile as a standalone <physics> element; caller frees. */
-char *phys_preset_export(struct phys_world *w, int p);
+char *phys_preset_export(struct phys_scene *w, int p);
 /* Add the <physics> blocks of an SDF snippet or world file; returns how
  * many were added. */
-int phys_preset_import(struct phys_world *w, const char *path);
+int phys_preset_import(struct phys_scene *w, const char *path);
 
 #endif

@@ -21,7 +21,7 @@ shape_node(const struct phys_collision *c)
 }
 
 const char *
-phys_collision_shape(const struct phys_world *w, int idx)
+phys_collision_shape(const struct phys_scene *w, int idx)
 {
 	xmlNodePtr n = shape_node(&w->collisions[idx]);
 
@@ -29,7 +29,7 @@ phys_collision_shape(const struct phys_world *w, int idx)
 }
 
 bool
-phys_param_applies(const struct phys_world *w, phys_scope s, int idx,
+phys_param_applies(const struct phys_scene *w, phys_scope s, int idx,
     const struct phys_param *p)
 {
 	const char *shape = p->name + strlen(GEOMETRY);
@@ -67,7 +67,7 @@ unknown_param(phys_scope s, const char *entity, const char *name)
 
 /* The closest scoped entity name, for "did you mean". */
 static const char *
-closest_entity(const struct phys_world *w, const char *name)
+closest_entity(const struct phys_scene *w, const char *name)
 {
 	const char *best = NULL;
 	size_t bestd = (size_t)-1, d;
@@ -87,7 +87,7 @@ closest_entity(const struct phys_world *w, const char *name)
 }
 
 static int
-resolve_entity(const struct phys_world *w, const char *name, const char *slash,
+resolve_entity(const struct phys_scene *w, const char *name, const char *slash,
     struct phys_ref *out)
 {
 	/* Names are short: no allocation on this path, which is hot. */
@@ -134,7 +134,7 @@ resolve_entity(const struct phys_world *w, const char *name, const char *slash,
 }
 
 int
-phys_ref_resolve(const struct phys_world *w, const char *name, int profile,
+phys_ref_resolve(const struct phys_scene *w, const char *name, int profile,
     struct phys_ref *out)
 {
 	const char *slash = strchr(name, '/');
@@ -156,7 +156,7 @@ phys_ref_resolve(const struct phys_world *w, const char *name, int profile,
 }
 
 struct phys_value *
-phys_ref_value(struct phys_world *w, const struct phys_ref *r)
+phys_ref_value(struct phys_scene *w, const struct phys_ref *r)
 {
 	struct phys_value *vals = phys_entity_values(w, r->scope, r->idx);
 
@@ -164,7 +164,7 @@ phys_ref_value(struct phys_world *w, const struct phys_ref *r)
 }
 
 char *
-phys_ref_name(const struct phys_world *w, const struct phys_ref *r)
+phys_ref_name(const struct phys_scene *w, const struct phys_ref *r)
 {
 	if (r->scope == PHYS_S_PHYSICS || r->scope == PHYS_S_WORLD)
 		return phys_xstrdup(r->p->name);
@@ -178,7 +178,7 @@ struct matches {
 };
 
 static void
-match_in_scope(const struct phys_world *w, phys_scope s, int idx,
+match_in_scope(const struct phys_scene *w, phys_scope s, int idx,
     const char *pat, struct matches *m)
 {
 	const char *ename = s >= PHYS_S_LINK ? phys_entity_name(w, s, idx) : NULL;
@@ -204,7 +204,7 @@ match_in_scope(const struct phys_world *w, phys_scope s, int idx,
 }
 
 size_t
-phys_ref_match(const struct phys_world *w, const char *pattern, int profile,
+phys_ref_match(const struct phys_scene *w, const char *pattern, int profile,
     struct phys_ref **out)
 {
 	struct matches m = { NULL, 0 };
@@ -223,7 +223,7 @@ phys_ref_match(const struct phys_world *w, const char *pattern, int profile,
 }
 
 int
-phys_ref_each(struct phys_world *w, const char *pattern, int profile,
+phys_ref_each(struct phys_scene *w, const char *pattern, int profile,
     phys_ref_cb cb, void *ctx)
 {
 	struct phys_ref *refs;
@@ -238,7 +238,7 @@ phys_ref_each(struct phys_world *w, const char *pattern, int profile,
 }
 
 int
-phys_get_value(struct phys_world *w, const char *name, int profile,
+phys_get_value(struct phys_scene *w, const char *name, int profile,
     struct phys_value *out)
 {
 	struct phys_ref r;
@@ -250,7 +250,7 @@ phys_get_value(struct phys_world *w, const char *name, int profile,
 }
 
 int
-phys_set_value(struct phys_world *w, const char *name, int profile,
+phys_set_value(struct phys_scene *w, const char *name, int profile,
     const struct phys_value *v)
 {
 	struct phys_value *dst;

@@ -21,7 +21,7 @@
 #include "world.h"
 
 struct printer {
-	struct phys_world *w;
+	struct phys_scene *w;
 	int out_minor;		/* the version written: the world's */
 	size_t next_include;	/* w->includes, in the loader's order */
 };
@@ -186,7 +186,7 @@ frame_pose(struct printer *pr, int model, xmlNodePtr f, struct phys_doc *d,
 
 /* An entity's world pose by scoped name: model, link or joint. */
 static bool
-entity_pose(const struct phys_world *w, const char *scoped, phys_pose *out)
+entity_pose(const struct phys_scene *w, const char *scoped, phys_pose *out)
 {
 	enum phys_kind kind;
 	int i = phys_world_entity(w, scoped, &kind);
@@ -221,7 +221,7 @@ static int
 resolve_name(struct printer *pr, int model, const char *name, xmlNodePtr at,
     struct phys_doc *d, int depth, phys_pose *out)
 {
-	struct phys_world *w = pr->w;
+	struct phys_scene *w = pr->w;
 	xmlNodePtr owner = model >= 0 ? w->models[model].node : w->node;
 	xmlNodePtr f;
 	char *scoped, *sep;
@@ -309,7 +309,7 @@ rewrite_axis(struct printer *pr, const struct phys_joint *j, xmlNodePtr jn,
 static void
 rewrite_joint(struct printer *pr, const struct phys_joint *j)
 {
-	const struct phys_world *w = pr->w;
+	const struct phys_scene *w = pr->w;
 	phys_pose child = w->links[j->child].pose;
 
 	char *name = phys_node_text(phys_child(j->node, "child"));
@@ -346,7 +346,7 @@ check_kept_pose(struct phys_doc *d, xmlNodePtr n, const char *link)
 }
 
 static const struct phys_collision *
-collision_of(const struct phys_world *w, const struct phys_link *l,
+collision_of(const struct phys_scene *w, const struct phys_link *l,
     xmlNodePtr n)
 {
 	int i;
@@ -359,7 +359,7 @@ collision_of(const struct phys_world *w, const struct phys_link *l,
 
 /* The model whose element holds n, dflt when none does. */
 static int
-element_model(const struct phys_world *w, xmlNodePtr n, int dflt)
+element_model(const struct phys_scene *w, xmlNodePtr n, int dflt)
 {
 	size_t i;
 
@@ -372,7 +372,7 @@ element_model(const struct phys_world *w, xmlNodePtr n, int dflt)
 static int
 rewrite_link(struct printer *pr, int li, size_t *visual)
 {
-	struct phys_world *w = pr->w;
+	struct phys_scene *w = pr->w;
 	const struct phys_link *l = &w->links[li];
 	const struct phys_collision *c;
 	const char *local = strrchr(l->name, ':') + 1;
@@ -421,7 +421,7 @@ frame_in_owner_frame(xmlNodePtr f)
 static int
 rewrite_frames(struct printer *pr, int model, struct phys_doc *d)
 {
-	struct phys_world *w = pr->w;
+	struct phys_scene *w = pr->w;
 	xmlNodePtr owner = model >= 0 ? w->models[model].node : w->node, f;
 	phys_pose p, base = model >= 0 ? w->models[model].pose :
 	    PHYS_POSE_IDENTITY;
@@ -474,7 +474,7 @@ check_owner_frames(struct printer *pr, int model, struct phys_doc *d,
 }
 
 int
-phys_frames_check(struct phys_world *w, void (*fn)(const char *why,
+phys_frames_check(struct phys_scene *w, void (*fn)(const char *why,
     void *ctx), void *ctx)
 {
 	struct printer pr;
@@ -493,7 +493,7 @@ phys_frames_check(struct phys_world *w, void (*fn)(const char *why,
 static int
 rewrite_entities(struct printer *pr)
 {
-	struct phys_world *w = pr->w;
+	struct phys_scene *w = pr->w;
 	size_t i, visual = 0;
 	phys_pose p;
 	int parent;
@@ -581,7 +581,7 @@ add_before(xmlNodePtr at, xmlNodePtr n, const char *ws, bool first)
 
 /* The merged model whose element is n, or -1. */
 static int
-merged_model(const struct phys_world *w, xmlNodePtr n)
+merged_model(const struct phys_scene *w, xmlNodePtr n)
 {
 	size_t i;
 
@@ -629,7 +629,7 @@ rename_model_frame(xmlNodePtr n, const char *frame)
 static void
 splice(struct printer *pr, xmlNodePtr include, int mi)
 {
-	const struct phys_world *w = pr->w;
+	const struct phys_scene *w = pr->w;
 	const struct phys_model *m = &w->models[mi];
 	const char *frame = strrchr(m->name, ':') + 1;
 	xmlNodePtr c, copy, f, pose;
@@ -726,7 +726,7 @@ inline_includes(struct printer *pr, xmlNodePtr owner)
 int
 phys_sdf_print(const char *path, struct phys_buf *b)
 {
-	struct phys_world w;
+	struct phys_scene w;
 	struct printer pr;
 	struct phys_doc *out;
 	xmlChar *mem = NULL;
@@ -796,7 +796,7 @@ int
 phys_sdf_world(const char *path, bool ground, struct phys_buf *b)
 {
 	struct phys_load_options lo;
-	struct phys_world w;
+	struct phys_scene w;
 	bool hosted;
 
 	if (!path || strcmp(path, "-") == 0)

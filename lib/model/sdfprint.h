@@ -19,11 +19,11 @@ int phys_sdf_print(const char *path, struct phys_buf *b);
  */
 int phys_sdf_world(const char *path, bool ground, struct phys_buf *b);
 
-struct phys_world;
+struct phys_scene;
 /* Resolve every <frame> of a loaded world, the world's and each model's,
  * through relative_to and attached_to; fn gets "file:line: why" for each
  * that names no frame. Returns how many did. */
-int phys_frames_check(struct phys_world *w, void (*fn)(const char *why,
+int phys_frames_check(struct phys_scene *w, void (*fn)(const char *why,
     void *ctx), void *ctx);
 
 #endif

@@ -128,7 +128,7 @@ struct named_frame {
 };
 
 struct loader {
-	struct phys_world *w;
+	struct phys_scene *w;
 	const struct phys_load_options *opt;
 	size_t capmodels, caplinks, capcols, capjoints, capvisuals;
 	int depth;
@@ -366,7 +366,7 @@ read_values(struct loader *L, struct phys_doc *d, xmlNodePtr owner,
  * arrays cost no allocation each, and are freed with the world at once.
  */
 static struct phys_value *
-entity_values_new(struct phys_world *w, phys_scope s)
+entity_values_new(struct phys_scene *w, phys_scope s)
 {
 	struct phys_value *v = phys_arena_alloc(&w->values,
 	    phys_scope_count(s) * sizeof *v);
@@ -494,7 +494,7 @@ gz_physics_plugin(xmlNodePtr world)
 }
 
 static void
-read_gz_engines(struct phys_world *w)
+read_gz_engines(struct phys_scene *w)
 {
 	char *file = gz_physics_plugin(w->node);
 	size_t k;
@@ -507,7 +507,7 @@ read_gz_engines(struct phys_world *w)
 }
 
 static int
-choose_start(struct phys_world *w, const struct phys_load_options *opt)
+choose_start(struct phys_scene *w, const struct phys_load_options *opt)
 {
 	size_t i;
 
@@ -531,7 +531,7 @@ choose_start(struct phys_world *w, const struct phys_load_options *opt)
 static int
 read_profiles(struct loader *L)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	struct phys_doc *wd = phys_world_doc(w);
 	struct phys_profile *p;
 	xmlNodePtr n;
@@ -561,7 +561,7 @@ read_profiles(struct loader *L)
 }
 
 int
-phys_world_profile(const struct phys_world *w, const char *name)
+phys_world_profile(const struct phys_scene *w, const char *name)
 {
 	size_t i;
 
@@ -573,7 +573,7 @@ phys_world_profile(const struct phys_world *w, const char *name)
 
 /* "a, b, c": the profile names, for messages; caller frees. */
 static char *
-profile_names(const struct phys_world *w)
+profile_names(const struct phys_scene *w)
 {
 	struct phys_buf b = { 0 };
 	size_t i;
@@ -588,7 +588,7 @@ profile_names(const struct phys_world *w)
 }
 
 int
-phys_world_find_profile(const struct phys_world *w, const char *name)
+phys_world_find_profile(const struct phys_scene *w, const char *name)
 {
 	int profile = phys_world_profile(w, name);
 	char *names;
@@ -604,7 +604,7 @@ phys_world_find_profile(const struct phys_world *w, const char *name)
 /* The model whose entities a model's are: itself, or for a merged
  * include the model it was merged into. */
 static int
-owner_model(const struct phys_world *w, int mi)
+owner_model(const struct phys_scene *w, int mi)
 {
 	while (w->models[mi].merged && w->models[mi].parent >= 0)
 		mi = w->models[mi].parent;
@@ -613,13 +613,13 @@ owner_model(const struct phys_world *w, int mi)
 
 /* The scope a model's entities are named in. */
 static const char *
-scope_prefix(const struct phys_world *w, int mi)
+scope_prefix(const struct phys_scene *w, int mi)
 {
 	return w->models[owner_model(w, mi)].name;
 }
 
 const char *
-phys_model_scope(const struct phys_world *w, int mi)
+phys_model_scope(const struct phys_scene *w, int mi)
 {
 	return scope_prefix(w, mi);
 }
@@ -792,7 +792,7 @@ static int resolve_frame(struct scope *sc, struct frame *f, phys_pose *out);
 static int
 resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 {
-	struct phys_world *w = sc->L->w;
+	struct phys_scene *w = sc->L->w;
 	const struct phys_name_slot *slot;
 	const struct named_frame *nf;
 	struct frame *f;
@@ -1397,7 +1397,7 @@ static int
 read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 {
 	struct loader *L = sc->L;
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	struct phys_collision c;
 	char *local;
 	int kept;
@@ -1442,7 +1442,7 @@ static int
 read_visual(struct scope *sc, int li, const char *link_local, xmlNodePtr vn)
 {
 	struct loader *L = sc->L;
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	struct phys_visual v;
 	char *local = phys_node_attr(vn, "name");
 
@@ -1488,7 +1488,7 @@ calculator_params(xmlNodePtr link)
 static int
 auto_inertia(struct loader *L, struct phys_doc *d, int li)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	xmlNodePtr in = phys_child(w->links[li].node, "inertial");
 	xmlNodePtr params = calculator_params(w->links[li].node);
 	double density;
@@ -1509,7 +1509,7 @@ static int
 read_link(struct scope *sc, struct frame *f)
 {
 	struct loader *L = sc->L;
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	struct phys_link *l;
 	xmlNodePtr cn;
 	size_t skipped;
@@ -1588,7 +1588,7 @@ joint_type(struct phys_doc *d, xmlNodePtr jn, enum phys_joint_type *out)
 
 /* The first link of a model: the one its frame is attached to. */
 static int
-canonical_link(struct phys_world *w, int mi)
+canonical_link(struct phys_scene *w, int mi)
 {
 	char *name = phys_node_attr(w->models[mi].node, "canonical_link");
 	char *scoped;
@@ -1620,7 +1620,7 @@ static int
 frame_link(struct scope *sc, const char *name, xmlNodePtr at, int depth,
     int *out)
 {
-	struct phys_world *w = sc->L->w;
+	struct phys_scene *w = sc->L->w;
 	const struct phys_name_slot *slot;
 	const struct named_frame *nf;
 	struct frame *f;
@@ -1801,7 +1801,7 @@ static int
 read_joint(struct scope *sc, struct frame *f)
 {
 	struct loader *L = sc->L;
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	struct phys_joint *j;
 	int ji;
 
@@ -1874,7 +1874,7 @@ one_axis_joint(const struct phys_joint *j)
 static int
 read_mimic(struct scope *sc, struct phys_joint *j, int k, xmlNodePtr e)
 {
-	struct phys_world *w = sc->L->w;
+	struct phys_scene *w = sc->L->w;
 	struct phys_mimic *m = &j->mimic[k];
 	char *leader = phys_node_attr(e, "joint"), *axis, *scoped;
 	int rc = 0;
@@ -1988,7 +1988,7 @@ static int
 new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
     const struct model_override *ov)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	struct phys_model *m;
 	char *local = ov && ov->name ? phys_xstrdup(ov->name) :
 	    phys_node_attr(mn, "name");
@@ -2032,7 +2032,7 @@ static int
 world_frame(struct loader *L, struct phys_doc *d, const char *name,
     xmlNodePtr at, int depth, phys_pose *out)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	const struct phys_name_slot *slot = index_get(w->index, name);
 	phys_pose local;
 	char *fname, *rel, *attached;
@@ -2150,7 +2150,7 @@ into_nested(struct scope *sc, const struct frame *f, int depth)
 static int
 read_model_body(struct loader *L, struct scope *sc)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	xmlNodePtr n;
 	size_t i, first_joint;
 	int rc = 0;
@@ -2187,7 +2187,7 @@ read_model_body(struct loader *L, struct scope *sc)
 static bool
 scope_knows(struct scope *sc, const char *name)
 {
-	struct phys_world *w = sc->L->w;
+	struct phys_scene *w = sc->L->w;
 	char *scoped;
 	bool known;
 
@@ -2523,7 +2523,7 @@ warn_missing(struct loader *L)
 static int
 include_urdf(struct loader *L, struct phys_doc **inc)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
 		L->opt->notes || L->opt->whole };
 	struct phys_doc *model = phys_xcalloc(1, sizeof *model);
@@ -2560,7 +2560,7 @@ included_at(struct phys_doc *d, xmlNodePtr in)
 static int
 read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	struct model_override ov;
 	struct phys_doc *inc;
 	xmlNodePtr uri = phys_child(in, "uri"), mn;
@@ -2649,7 +2649,7 @@ loop_root(int *up, int i)
 static void
 warn_joint_loops(struct loader *L)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	int *up = phys_xmalloc((w->nlinks + 1) * sizeof *up), a, b;
 	size_t i;
 
@@ -2673,7 +2673,7 @@ warn_joint_loops(struct loader *L)
 
 /* A <frame> of the world by name, or NULL. */
 static xmlNodePtr
-world_frame_node(struct phys_world *w, const char *name)
+world_frame_node(struct phys_scene *w, const char *name)
 {
 	xmlNodePtr f;
 	char *fname;
@@ -2694,7 +2694,7 @@ world_frame_node(struct phys_world *w, const char *name)
 static int
 check_world_frames(struct loader *L)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	xmlNodePtr f, g;
 	char *name, *to, *next;
 	int steps, rc = 0;
@@ -2737,7 +2737,7 @@ static int
 world_name_pose(struct loader *L, const char *name, xmlNodePtr at,
     phys_pose *out)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	const struct phys_name_slot *slot = index_get(w->index, name);
 	const struct named_frame *nf = named_frame(L, name);
 
@@ -2759,7 +2759,7 @@ world_name_pose(struct loader *L, const char *name, xmlNodePtr at,
 static int
 world_joint_link(struct loader *L, xmlNodePtr jn, const char *which, int *out)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	xmlNodePtr e = phys_child(jn, which);
 	const struct named_frame *nf;
 	int mi, rc = 0;
@@ -2838,7 +2838,7 @@ world_joint_axis(struct loader *L, struct phys_joint *j, const char *elem,
 static int
 read_world_joint(struct loader *L, xmlNodePtr jn)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	struct phys_joint *j;
 	char *local = phys_node_attr(jn, "name");
 	int ji;
@@ -2892,7 +2892,7 @@ read_world_joint(struct loader *L, xmlNodePtr jn)
 static int
 other_worlds(struct loader *L)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	xmlNodePtr n;
 	char *name;
 	int rc = 0;
@@ -2918,7 +2918,7 @@ other_worlds(struct loader *L)
 static int
 world_values(struct loader *L)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 
 	w->vals = phys_values_new(PHYS_S_WORLD);
 	w->index = phys_xcalloc(1, sizeof *w->index);
@@ -2932,7 +2932,7 @@ world_values(struct loader *L)
 static int
 read_world(struct loader *L)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	xmlNodePtr n;
 	int rc = 0;
 
@@ -2980,7 +2980,7 @@ static const char host_world[] =
 static int
 read_hosted(struct loader *L)
 {
-	struct phys_world *w = L->w;
+	struct phys_scene *w = L->w;
 	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
 		L->opt->notes || L->opt->whole };
 	struct phys_doc *md = &w->doc;
@@ -3009,7 +3009,7 @@ read_hosted(struct loader *L)
 }
 
 int
-phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
+phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 {
 	struct phys_load_options dflt;
 	struct loader L;
@@ -3032,7 +3032,7 @@ phys_world_load_doc(struct phys_world *w, const struct phys_load_options *opt)
 }
 
 int
-phys_world_load(struct phys_world *w, const char *path,
+phys_world_load(struct phys_scene *w, const char *path,
     const struct phys_load_options *opt)
 {
 	memset(w, 0, sizeof *w);
@@ -3042,7 +3042,7 @@ phys_world_load(struct phys_world *w, const char *path,
 }
 
 int
-phys_world_open_with(struct phys_world *w, const char *path,
+phys_world_open_with(struct phys_scene *w, const char *path,
     const struct phys_load_options *lo)
 {
 	if (phys_world_load(w, path, lo) == 0)
@@ -3053,7 +3053,7 @@ phys_world_open_with(struct phys_world *w, const char *path,
 }
 
 int
-phys_world_open(struct phys_world *w, const char *path, bool warn)
+phys_world_open(struct phys_scene *w, const char *path, bool warn)
 {
 	struct phys_load_options lo;
 
@@ -3064,7 +3064,7 @@ phys_world_open(struct phys_world *w, const char *path, bool warn)
 }
 
 void
-phys_world_free(struct phys_world *w)
+phys_world_free(struct phys_scene *w)
 {
 	size_t i;
 
@@ -3118,13 +3118,13 @@ phys_world_free(struct phys_world *w)
 }
 
 struct phys_doc *
-phys_world_doc(struct phys_world *w)
+phys_world_doc(struct phys_scene *w)
 {
 	return w->host ? w->host : &w->doc;
 }
 
 int
-phys_world_has_world(const struct phys_world *w, const char *what)
+phys_world_has_world(const struct phys_scene *w, const char *what)
 {
 	if (!w->host)
 		return 0;
@@ -3135,16 +3135,16 @@ phys_world_has_world(const struct phys_world *w, const char *what)
 }
 
 bool
-phys_world_editable(const struct phys_world *w, phys_scope s, int idx)
+phys_world_editable(const struct phys_scene *w, phys_scope s, int idx)
 {
-	const struct phys_doc *d = phys_entity_doc((struct phys_world *)w, s,
+	const struct phys_doc *d = phys_entity_doc((struct phys_scene *)w, s,
 	    idx);
 
 	return d == &w->doc || (w->model_doc && d == w->model_doc);
 }
 
 int
-phys_world_entity_of(const struct phys_world *w, const char *name,
+phys_world_entity_of(const struct phys_scene *w, const char *name,
     enum phys_kind kind)
 {
 	const struct phys_name_slot *slot = index_get_kind(w->index, name,
@@ -3154,7 +3154,7 @@ phys_world_entity_of(const struct phys_world *w, const char *name,
 }
 
 int
-phys_world_entity(const struct phys_world *w, const char *name,
+phys_world_entity(const struct phys_scene *w, const char *name,
     enum phys_kind *kind)
 {
 	const struct phys_name_slot *slot = index_get(w->index, name);
@@ -3166,7 +3166,7 @@ phys_world_entity(const struct phys_world *w, const char *name,
 }
 
 struct phys_value *
-phys_entity_values(struct phys_world *w, phys_scope s, int idx)
+phys_entity_values(struct phys_scene *w, phys_scope s, int idx)
 {
 	switch (s) {
 	case PHYS_S_PHYSICS:
@@ -3185,7 +3185,7 @@ phys_entity_values(struct phys_world *w, phys_scope s, int idx)
 }
 
 const char *
-phys_entity_name(const struct phys_world *w, phys_scope s, int idx)
+phys_entity_name(const struct phys_scene *w, phys_scope s, int idx)
 {
 	switch (s) {
 	case PHYS_S_PHYSICS:
@@ -3204,7 +3204,7 @@ phys_entity_name(const struct phys_world *w, phys_scope s, int idx)
 }
 
 xmlNodePtr
-phys_entity_node(const struct phys_world *w, phys_scope s, int idx)
+phys_entity_node(const struct phys_scene *w, phys_scope s, int idx)
 {
 	switch (s) {
 	case PHYS_S_PHYSICS:
@@ -3223,7 +3223,7 @@ phys_entity_node(const struct phys_world *w, phys_scope s, int idx)
 }
 
 struct phys_doc *
-phys_entity_doc(struct phys_world *w, phys_scope s, int idx)
+phys_entity_doc(struct phys_scene *w, phys_scope s, int idx)
 {
 	switch (s) {
 	case PHYS_S_LINK:
@@ -3238,7 +3238,7 @@ phys_entity_doc(struct phys_world *w, phys_scope s, int idx)
 }
 
 size_t
-phys_entity_count(const struct phys_world *w, phys_scope s)
+phys_entity_count(const struct phys_scene *w, phys_scope s)
 {
 	switch (s) {
 	case PHYS_S_PHYSICS:
@@ -3259,13 +3259,13 @@ phys_entity_count(const struct phys_world *w, phys_scope s)
 /* ---- a run's values ---- */
 
 static const struct phys_value *
-entity_values(const struct phys_world *w, phys_scope s, int idx)
+entity_values(const struct phys_scene *w, phys_scope s, int idx)
 {
-	return phys_entity_values((struct phys_world *)w, s, idx);
+	return phys_entity_values((struct phys_scene *)w, s, idx);
 }
 
 void
-phys_run_values_init(struct phys_run_values *rv, const struct phys_world *w,
+phys_run_values_init(struct phys_run_values *rv, const struct phys_scene *w,
     int profile)
 {
 	phys_scope s;
@@ -3302,7 +3302,7 @@ phys_run_values_free(struct phys_run_values *rv)
 }
 
 void
-phys_run_values_use(struct phys_run_values *rv, const struct phys_world *w,
+phys_run_values_use(struct phys_run_values *rv, const struct phys_scene *w,
     int profile, const struct phys_value *vals)
 {
 	phys_values_copy(PHYS_S_PHYSICS, rv->v[PHYS_S_PHYSICS][0],

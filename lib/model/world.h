@@ -32,42 +32,42 @@ struct phys_load_options {
 void phys_load_options_default(struct phys_load_options *o);
 /* Load a world file ("-" or NULL: stdin). On failure phys_error() says
  * "file:line: what" and the world is left empty (safe to free). */
-int phys_world_load(struct phys_world *w, const char *path,
+int phys_world_load(struct phys_scene *w, const char *path,
     const struct phys_load_options *opt);
-int phys_world_load_doc(struct phys_world *w,
+int phys_world_load_doc(struct phys_scene *w,
     const struct phys_load_options *opt);
 /* For the commands that read and edit worlds without running them:
  * unsupported collisions skipped, warnings only when asked; a failure is
  * reported on stderr and leaves the world empty. */
-int phys_world_open(struct phys_world *w, const char *path, bool warn);
+int phys_world_open(struct phys_scene *w, const char *path, bool warn);
 /* The same with the caller's load options. */
-int phys_world_open_with(struct phys_world *w, const char *path,
+int phys_world_open_with(struct phys_scene *w, const char *path,
     const struct phys_load_options *lo);
-void phys_world_free(struct phys_world *w);
+void phys_world_free(struct phys_scene *w);
 
 /* The document holding the world element: doc, or the host world. */
-struct phys_doc *phys_world_doc(struct phys_world *w);
+struct phys_doc *phys_world_doc(struct phys_scene *w);
 /*
  * 0 when the file read is a world, where profiles and world values are
  * kept; else -1 with an error saying that a model or URDF file has no
  * place for what (the words of the message, "physics profiles") and how
  * to put the model in a world.
  */
-int phys_world_has_world(const struct phys_world *w, const char *what);
+int phys_world_has_world(const struct phys_scene *w, const char *what);
 /* Can an edit of entity idx of scope s be written into w->doc (rather
  * than into an included file, or a host world that is not written)? */
-bool phys_world_editable(const struct phys_world *w, phys_scope s, int idx);
+bool phys_world_editable(const struct phys_scene *w, phys_scope s, int idx);
 
 /* Profile index by name, -1 when there is none. */
-int phys_world_profile(const struct phys_world *w, const char *name);
+int phys_world_profile(const struct phys_scene *w, const char *name);
 /* Profile index by name, or -1 with a message listing the profiles. */
-int phys_world_find_profile(const struct phys_world *w, const char *name);
+int phys_world_find_profile(const struct phys_scene *w, const char *name);
 /* Entity by scoped name: its index, and its kind in *kind; -1 if none. */
-int phys_world_entity(const struct phys_world *w, const char *name,
+int phys_world_entity(const struct phys_scene *w, const char *name,
     enum phys_kind *kind);
 /* The entity of one kind by scoped name (up to SDF 1.6 a link and a
  * joint may share a name; phys_world_entity finds the link). */
-int phys_world_entity_of(const struct phys_world *w, const char *name,
+int phys_world_entity_of(const struct phys_scene *w, const char *name,
     enum phys_kind kind);
 
 /* A <pose> element as a transform, in any of its forms (rpy in radians
@@ -80,18 +80,18 @@ char *phys_pose_relative_to(const struct phys_doc *d, xmlNodePtr pose);
 
 /* The scope a model's entities are named in: its name, or for a merged
  * include the name of the model it was merged into. */
-const char *phys_model_scope(const struct phys_world *w, int mi);
+const char *phys_model_scope(const struct phys_scene *w, int mi);
 
 /* What a profile holds, freed (phys_world_free frees each). */
 void phys_profile_free(struct phys_profile *p);
 
 /* The values array of an entity of a parameter scope. */
-struct phys_value *phys_entity_values(struct phys_world *w, phys_scope s,
+struct phys_value *phys_entity_values(struct phys_scene *w, phys_scope s,
     int idx);
-const char *phys_entity_name(const struct phys_world *w, phys_scope s, int idx);
-xmlNodePtr phys_entity_node(const struct phys_world *w, phys_scope s, int idx);
-struct phys_doc *phys_entity_doc(struct phys_world *w, phys_scope s, int idx);
-size_t phys_entity_count(const struct phys_world *w, phys_scope s);
+const char *phys_entity_name(const struct phys_scene *w, phys_scope s, int idx);
+xmlNodePtr phys_entity_node(const struct phys_scene *w, phys_scope s, int idx);
+struct phys_doc *phys_entity_doc(struct phys_scene *w, phys_scope s, int idx);
+size_t phys_entity_count(const struct phys_scene *w, phys_scope s);
 
 /*
  * The values of a run (a model's data beside the loaded world's const
@@ -111,12 +111,12 @@ struct phys_run_values {
 /* Copy w's values, with profile's as the physics values (its legacy
  * gravity folded in). */
 void phys_run_values_init(struct phys_run_values *rv,
-    const struct phys_world *w, int profile);
+    const struct phys_scene *w, int profile);
 void phys_run_values_free(struct phys_run_values *rv);
 /* Make profile's values, or vals when not NULL, the current physics
  * values, and fold the profile's legacy gravity into the world's. */
 void phys_run_values_use(struct phys_run_values *rv,
-    const struct phys_world *w, int profile, const struct phys_value *vals);
+    const struct phys_scene *w, int profile, const struct phys_value *vals);
 /* One scope's value array (idx: the entity; ignored for PHYSICS and
  * WORLD). */
 struct phys_value *phys_run_values_at(struct phys_run_values *rv,

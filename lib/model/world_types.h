@@ -140,7 +140,12 @@ struct phys_joint {
 	struct phys_value *vals;	/* PHYS_S_JOINT values */
 };
 
-struct phys_world {
+/*
+ * A world as loaded: its documents, models, links, collisions, joints and
+ * profiles, and the values they give. The library's own; phys.h's
+ * phys_world (struct phys_api_world) is the embedder's handle holding one.
+ */
+struct phys_scene {
 	/* The file read, editable: a world, a model file or a URDF. */
 	struct phys_doc doc;
 	/* A model file's or a URDF's world (the default one: see phys(7)),

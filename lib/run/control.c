@@ -34,7 +34,7 @@ settable(enum phys_item_kind k)
 }
 
 int
-phys_control_state_target(const struct phys_world *w, const char *name, int *kind,
+phys_control_state_target(const struct phys_scene *w, const char *name, int *kind,
     int *entity)
 {
 	const char *slash = strrchr(name, '/');
@@ -64,7 +64,7 @@ phys_control_state_target(const struct phys_world *w, const char *name, int *kin
 }
 
 int
-phys_control_command_target(const struct phys_world *w, const char *name,
+phys_control_command_target(const struct phys_scene *w, const char *name,
     enum phys_command_kind *kind, int *joint)
 {
 	const char *slash = strrchr(name, '/');
@@ -85,7 +85,7 @@ phys_control_command_target(const struct phys_world *w, const char *name,
 }
 
 int
-phys_control_check_command(const struct phys_world *w, int joint,
+phys_control_check_command(const struct phys_scene *w, int joint,
     const char *name, const char *text, double v[2])
 {
 	const struct phys_joint *j = &w->joints[joint];
@@ -298,7 +298,7 @@ read_all(struct phys_controls *r)
 }
 
 int
-phys_controls_open(struct phys_controls *c, const struct phys_world *w,
+phys_controls_open(struct phys_controls *c, const struct phys_scene *w,
     const char *path, bool can_save, bool lockstep)
 {
 	memset(c, 0, sizeof *c);
@@ -566,7 +566,7 @@ int
 phys_control_save(const char *path, const char *name, const char *from,
     const char *type, const struct phys_value *vals)
 {
-	struct phys_world ed;
+	struct phys_scene ed;
 	char **sets;
 	size_t n, i;
 	int base, rc;

@@ -39,7 +39,7 @@ struct phys_control {
  * line may leave out "t" to apply at the next step.
  */
 struct phys_controls {
-	const struct phys_world *w;
+	const struct phys_scene *w;
 	const char *name;	/* for messages */
 	struct phys_control *v;	/* a file's lines, or a stream's queue */
 	size_t n, cap, next;	/* v[next] is the next to apply */
@@ -52,7 +52,7 @@ struct phys_controls {
  * lockstep: path is a controller's replies, read by phys_controls_reply
  * alone (a regular file too). 0, or -1 with phys_error() naming file and
  * line. */
-int phys_controls_open(struct phys_controls *c, const struct phys_world *w,
+int phys_controls_open(struct phys_controls *c, const struct phys_scene *w,
     const char *path, bool can_save, bool lockstep);
 /* Take in what a stream has sent, without waiting, when the run is at
  * time now with steps of h: 0, or -1 (a bad line, or one whose time has
@@ -78,15 +78,15 @@ int phys_controls_reply(struct phys_controls *c, double now, double h,
 void phys_controls_free(struct phys_controls *c);
 /* "box::link/linear_vel" and friends, the state a control line may set:
  * 0 with the item kind and entity, or -1. */
-int phys_control_state_target(const struct phys_world *w, const char *name,
+int phys_control_state_target(const struct phys_scene *w, const char *name,
     int *kind, int *entity);
 /* "robot::elbow/cmd_pos" and the other commands of a joint's axes: 0
  * with the kind and the joint, or -1 when name is none. */
-int phys_control_command_target(const struct phys_world *w, const char *name,
+int phys_control_command_target(const struct phys_scene *w, const char *name,
     enum phys_command_kind *kind, int *joint);
 /* A command's text: one finite number per axis of the joint, into v: the
  * count, or -1 with phys_error(). */
-int phys_control_check_command(const struct phys_world *w, int joint,
+int phys_control_check_command(const struct phys_scene *w, int joint,
     const char *name, const char *text, double v[2]);
 /* A pose is six numbers, a velocity three: 0, or -1 with phys_error(). */
 int phys_control_check_state(const char *name, const char *text);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 static size_t
-owner_count(const struct phys_world *w, enum phys_item_owner o)
+owner_count(const struct phys_scene *w, enum phys_item_owner o)
 {
 	switch (o) {
 	case PHYS_IO_WORLD:
@@ -25,7 +25,7 @@ owner_count(const struct phys_world *w, enum phys_item_owner o)
 }
 
 static const char *
-owner_name(const struct phys_world *w, enum phys_item_owner o, size_t i)
+owner_name(const struct phys_scene *w, enum phys_item_owner o, size_t i)
 {
 	switch (o) {
 	case PHYS_IO_MODEL:
@@ -58,7 +58,7 @@ push(struct phys_item_list *l, size_t *cap, enum phys_item_kind k, size_t i,
 }
 
 static char *
-item_name(const struct phys_world *w, enum phys_item_kind k, size_t i)
+item_name(const struct phys_scene *w, enum phys_item_kind k, size_t i)
 {
 	const struct phys_item_def *d = &phys_item_defs[k];
 
@@ -69,7 +69,7 @@ item_name(const struct phys_world *w, enum phys_item_kind k, size_t i)
 
 /* Owners in model order, each owner's kinds together: stable and readable. */
 void
-phys_items_all(const struct phys_world *w, struct phys_item_list *out)
+phys_items_all(const struct phys_scene *w, struct phys_item_list *out)
 {
 	enum phys_item_owner o;
 	size_t cap = 0, i;
@@ -85,7 +85,7 @@ phys_items_all(const struct phys_world *w, struct phys_item_list *out)
 }
 
 int
-phys_items_select(const struct phys_world *w, char **patterns,
+phys_items_select(const struct phys_scene *w, char **patterns,
     size_t npatterns, struct phys_item_list *out)
 {
 	struct phys_item_list all;
@@ -134,7 +134,7 @@ phys_items_free(struct phys_item_list *l)
 
 /* Joints have as many axis values as they have axes. */
 static int
-axis_count(const struct phys_world *w, int joint)
+axis_count(const struct phys_scene *w, int joint)
 {
 	switch (w->joints[joint].type) {
 	case PHYS_JOINT_REVOLUTE:
@@ -150,7 +150,7 @@ axis_count(const struct phys_world *w, int joint)
 }
 
 void
-phys_item_line(const struct phys_world *w, const struct phys_item *it,
+phys_item_line(const struct phys_scene *w, const struct phys_item *it,
     struct phys_buf *b)
 {
 	const struct phys_item_def *d = &phys_item_defs[it->kind];
@@ -175,7 +175,7 @@ phys_item_line(const struct phys_world *w, const struct phys_item *it,
 }
 
 int
-phys_items_lines(const struct phys_world *w, char **globs, size_t n,
+phys_items_lines(const struct phys_scene *w, char **globs, size_t n,
     struct phys_buf *b)
 {
 	struct phys_item_list l;

@@ -24,18 +24,18 @@ struct phys_item_list {
 };
 
 /* Every item a run of w can produce, in a stable order. */
-void phys_items_all(const struct phys_world *w, struct phys_item_list *out);
+void phys_items_all(const struct phys_scene *w, struct phys_item_list *out);
 /* The items matching any pattern; with none, each link's pose, sim_time
  * and iterations. A pattern matching nothing is an error. */
-int phys_items_select(const struct phys_world *w, char **patterns,
+int phys_items_select(const struct phys_scene *w, char **patterns,
     size_t npatterns, struct phys_item_list *out);
 void phys_items_free(struct phys_item_list *l);
 /* {"name","type","units","fields":[...],"doc"} and a newline. */
-void phys_item_line(const struct phys_world *w, const struct phys_item *it,
+void phys_item_line(const struct phys_scene *w, const struct phys_item *it,
     struct phys_buf *b);
 /* The line of every item a run of w can produce, or of those the globs
  * match (none matching one is an error), into b. */
-int phys_items_lines(const struct phys_world *w, char **globs, size_t n,
+int phys_items_lines(const struct phys_scene *w, char **globs, size_t n,
     struct phys_buf *b);
 
 #endif

@@ -16,7 +16,7 @@
 #include "ref.h"
 
 struct run {
-	const struct phys_world *w;	/* as loaded: a run never changes it */
+	const struct phys_scene *w;	/* as loaded: a run never changes it */
 	const struct phys_run_options *o;
 	struct phys_run_values vals;	/* the run's values, its engine's too */
 	const struct phys_engine_info *engine;	/* the current profile's */
@@ -77,7 +77,7 @@ file_origin(const struct run *r, phys_scope s, int idx,
     const struct phys_param *p, const struct phys_value *v, bool group)
 {
 	/* the world is only read here */
-	struct phys_world *w = (struct phys_world *)r->w;
+	struct phys_scene *w = (struct phys_scene *)r->w;
 	const struct phys_value *loaded = phys_entity_values(w, s, idx);
 	struct origin o = { NULL, 0, true };
 	xmlNodePtr owner = phys_entity_node(w, s, idx), e;
@@ -462,7 +462,7 @@ apply_sets(struct run *r)
 /* ---- sampling ---- */
 
 static bool
-is_descendant(const struct phys_world *w, int model, int ancestor)
+is_descendant(const struct phys_scene *w, int model, int ancestor)
 {
 	for (; model >= 0; model = w->models[model].parent)
 		if (model == ancestor)
@@ -484,7 +484,7 @@ model_links(struct run *r, int model, int *out, size_t *n)
 static void
 init_models(struct run *r)
 {
-	const struct phys_world *w = r->w;
+	const struct phys_scene *w = r->w;
 	size_t m, i;
 
 	r->link0 = phys_xcalloc(w->nmodels, sizeof *r->link0);
@@ -542,7 +542,7 @@ com_orientation(struct run *r, int li)
 static void
 track(struct run *r, bool first)
 {
-	const struct phys_world *w = r->w;
+	const struct phys_scene *w = r->w;
 	double h = PVD(r->cur, PHYSICS_max_step_size);
 	phys_vec3 lin, ang, com, comv, mom;
 	phys_mat3 inertia;
@@ -583,7 +583,7 @@ elapsed(const struct run *r)
 static void
 model_energy(struct run *r, int m, double *ke, double *pe)
 {
-	const struct phys_world *w = r->w;
+	const struct phys_scene *w = r->w;
 	phys_vec3 g = PVV(phys_run_values_get(&r->vals, PHYS_S_WORLD, 0),
 	    WORLD_gravity), com, comv, lin, ang;
 	phys_mat3 inertia;
@@ -681,7 +681,7 @@ set3(double *v, phys_vec3 a)
 static int
 item_values(struct run *r, const struct phys_item *it, double v[6])
 {
-	const struct phys_world *w = r->w;
+	const struct phys_scene *w = r->w;
 	int i = it->entity, n, k;
 	phys_pose p;
 	phys_vec3 a, c;
@@ -1254,7 +1254,7 @@ struct phys_sim {
 };
 
 int
-phys_sim_new(struct phys_sim **out, const struct phys_world *w,
+phys_sim_new(struct phys_sim **out, const struct phys_scene *w,
     const struct phys_run_options *o)
 {
 	struct phys_sim *s = phys_xcalloc(1, sizeof *s);
@@ -1363,7 +1363,7 @@ phys_sim_use_profile(struct phys_sim *s, const char *name)
 }
 
 int
-phys_sim_run(const struct phys_world *w, const struct phys_run_options *o,
+phys_sim_run(const struct phys_scene *w, const struct phys_run_options *o,
     FILE *out)
 {
 	struct phys_sim *s;

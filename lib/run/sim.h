@@ -54,7 +54,7 @@ bool phys_run_option(int c, int items, const char *arg, const char *usage_text,
 struct phys_sim;
 struct phys_item;
 struct phys_item_list;
-int phys_sim_new(struct phys_sim **out, const struct phys_world *w,
+int phys_sim_new(struct phys_sim **out, const struct phys_scene *w,
     const struct phys_run_options *o);
 void phys_sim_free(struct phys_sim *s);
 /* One step, then the control lines due before the next: 0 or -1 (the
@@ -85,7 +85,7 @@ int phys_sim_use_profile(struct phys_sim *s, const char *name);
 /* Run w as o says and write state lines to out. Returns a PHYS_EXIT_*
  * status; the error has been reported on stderr when it is not
  * PHYS_EXIT_OK. */
-int phys_sim_run(const struct phys_world *w, const struct phys_run_options *o,
+int phys_sim_run(const struct phys_scene *w, const struct phys_run_options *o,
     FILE *out);
 
 #endif

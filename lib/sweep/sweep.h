@@ -75,7 +75,7 @@ int phys_sweep_plan_list(struct phys_sweep_plan *p, const char *path);
  * suits every parameter it names, in the profile the runs start in: a
  * thousand runs do not fail on one typing mistake.
  */
-int phys_sweep_plan_check(struct phys_sweep_plan *p, struct phys_world *w,
+int phys_sweep_plan_check(struct phys_sweep_plan *p, struct phys_scene *w,
     int profile);
 /* The run lines on out: ids from 0; the grid's first name varies
  * slowest. o gives what every run line holds besides its values. */
@@ -216,7 +216,7 @@ void phys_sweep_rank(struct phys_sweep_runs *r, bool maximize);
  * the run started from: a physics parameter goes into the profile, a
  * world or entity parameter where it lives. The caller writes w.
  */
-int phys_sweep_save_best(struct phys_world *w, json_t *run, const char *name);
+int phys_sweep_save_best(struct phys_scene *w, json_t *run, const char *name);
 /*
  * The score against each swept parameter whose values are all numbers, a
  * panel each, drawn by phys_ist_plot_custom: names and nnames from

@@ -57,7 +57,7 @@ struct save_ctx {
 };
 
 static int
-save_one(struct phys_world *w, const struct phys_ref *r, void *ctx)
+save_one(struct phys_scene *w, const struct phys_ref *r, void *ctx)
 {
 	struct save_ctx *c = ctx;
 	struct phys_value v;
@@ -84,7 +84,7 @@ save_one(struct phys_world *w, const struct phys_ref *r, void *ctx)
 }
 
 int
-phys_sweep_save_best(struct phys_world *w, json_t *run, const char *name)
+phys_sweep_save_best(struct phys_scene *w, json_t *run, const char *name)
 {
 	struct save_ctx c = { 0 };
 	json_t *set = json_object_get(run, "set"), *v;

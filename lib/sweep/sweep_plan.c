@@ -203,7 +203,7 @@ sample_axis(struct phys_sweep_axis *a, long n, enum phys_sweep_sample sample,
 }
 
 static int
-check_value(struct phys_world *w, const struct phys_ref *r, void *ctx)
+check_value(struct phys_scene *w, const struct phys_ref *r, void *ctx)
 {
 	struct phys_value v;
 	int rc;
@@ -217,7 +217,7 @@ check_value(struct phys_world *w, const struct phys_ref *r, void *ctx)
 /* A glob must match, a plain name resolve, and each value parse for
  * every parameter the name names. */
 static int
-check_values(struct phys_world *w, const char *name, int profile,
+check_values(struct phys_scene *w, const char *name, int profile,
     char *const *vals, size_t n)
 {
 	struct phys_ref r;
@@ -249,7 +249,7 @@ check_values(struct phys_world *w, const char *name, int profile,
 }
 
 static int
-first_param(struct phys_world *w, const struct phys_ref *r, void *ctx)
+first_param(struct phys_scene *w, const struct phys_ref *r, void *ctx)
 {
 	*(const struct phys_param **)ctx = r->p;
 	return 1;
@@ -261,7 +261,7 @@ first_param(struct phys_world *w, const struct phys_ref *r, void *ctx)
  * that names nothing or a parameter that is no number.
  */
 static int
-sample_type(struct phys_world *w, const char *name, int profile, bool *whole)
+sample_type(struct phys_scene *w, const char *name, int profile, bool *whole)
 {
 	const struct phys_param *p = NULL;
 	struct phys_ref r;
@@ -283,7 +283,7 @@ sample_type(struct phys_world *w, const char *name, int profile, bool *whole)
 }
 
 int
-phys_sweep_plan_check(struct phys_sweep_plan *p, struct phys_world *w,
+phys_sweep_plan_check(struct phys_sweep_plan *p, struct phys_scene *w,
     int profile)
 {
 	const char *name;

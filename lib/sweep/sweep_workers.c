@@ -37,7 +37,7 @@
 
 /* The world of the runs, loaded once for as many runs as share it. */
 struct world_cache {
-	struct phys_world w;
+	struct phys_scene w;
 	char *path;		/* NULL: none loaded */
 };
 
