@@ -85,6 +85,8 @@ struct phys_model {
 	bool merged;
 	xmlNodePtr node;
 	struct phys_doc *doc;	/* the file it came from (includes differ) */
+	xmlNodePtr include;	/* the <include> that placed it, or NULL */
+	struct phys_doc *include_doc;	/* the file of that <include> */
 };
 
 struct phys_link {
