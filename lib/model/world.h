@@ -97,6 +97,8 @@ struct phys_link {
 	xmlNodePtr node;
 	struct phys_doc *doc;
 	struct phys_value *vals;	/* PHYS_S_LINK values */
+	char *lost;	/* why a collision of it was skipped (the first one's),
+			 * or NULL: its geometry is then not all there */
 };
 
 struct phys_collision {
