@@ -80,10 +80,12 @@ static const char check_help[] =
     "One line per link of WORLD: its mass, whether its inertia is valid\n"
     "(mass > 0, positive definite, triangle inequality; tolerance 1e-9 of\n"
     "the largest moment), principal moments, equivalent box, the box its\n"
-    "collision geometry spans and the density that implies, and warnings\n"
-    "for mass or inertia ratios above R (default 10) across a joint.\n"
-    "Exit status 1 when any link is invalid.\n"
-    "  --ratio R   the ratio across a joint worth a warning\n";
+    "collision geometry spans and the density that implies, why a valid\n"
+    "inertia is implausible (its box more than R times larger or smaller\n"
+    "than its shapes', or a placeholder such as ixx = iyy = izz = 0.01 that\n"
+    "they do not bear out), and warnings for mass or inertia ratios above R\n"
+    "(default 10) across a joint. Exit status 1 when any link is invalid.\n"
+    "  --ratio R   the ratio across a joint, or to the shapes, worth saying\n";
 
 static const char fix_help[] =
     "\n"
@@ -91,7 +93,9 @@ static const char fix_help[] =
     "whose inertia is not valid computed from its collision geometry as\n"
     "uniform solids, written on stdout or in place; each change is said\n"
     "on stderr. GLOBs select links (default: all links of models that are\n"
-    "not static and have collision geometry).\n"
+    "not static and have collision geometry). A link whose geometry gives\n"
+    "no inertia (a mesh that is open or cannot be read) is left as it is\n"
+    "and named with why; the rest are fixed, and the exit status is 1.\n"
     "  --all           every selected link, valid or not\n"
     "  --auto          write SDF 1.11 <inertial auto=\"true\"> instead of\n"
     "                  numbers (and <density> when given); links already\n"
@@ -516,9 +520,10 @@ run_fix(int argc, char **argv, void *ctx)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct phys_inertia_fix o = { .density = 1000 };
+	struct phys_load_options lo;
 	struct phys_scene w;
 	bool in_place = false;
-	int c, rc;
+	int c, rc, left;
 
 	while ((c = getopt_long(argc, argv, ":hiqV", longopts, NULL)) != -1)
 		switch (c) {
@@ -549,17 +554,19 @@ run_fix(int argc, char **argv, void *ctx)
 		usage_error("give --density or --keep-mass, not both");
 	if (argc - optind < 1)
 		usage_error("fix needs a WORLD");
-	if (phys_world_open_edit(&w, argv[optind], in_place, false) < 0)
+	/* a mesh that cannot be read costs its link, not the others */
+	phys_load_options_default(&lo);
+	lo.quiet = lo.skip_unsupported = lo.skip_missing = true;
+	if (phys_world_open_edit_with(&w, argv[optind], in_place, &lo) < 0)
 		return PHYS_EXIT_FAIL;
 	o.globs = argv + optind + 1;
 	o.nglobs = (size_t)(argc - optind - 1);
-	rc = phys_inertia_fix_world(&w, &o);
-	if (rc == 0)
-		rc = phys_world_write(&w, in_place);
+	left = phys_inertia_fix_world(&w, &o);
+	rc = left < 0 ? -1 : phys_world_write(&w, in_place);
 	if (rc < 0)
 		phys_report();
 	phys_world_free(&w);
-	return rc < 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
+	return rc < 0 || left > 0 ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
 
 static int

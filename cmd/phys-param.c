@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "engine.h"
+#include "modelpose.h"
 #include "paramio.h"
 #include "paramset.h"
 #include "sim.h"
@@ -315,11 +316,16 @@ get_one(struct phys_scene *w, const char *name, int profile, unsigned flags)
 {
 	struct list_ctx lc = { flags };
 	struct phys_ref r;
+	int m;
 
 	if (phys_has_glob(name)) {
 		if (phys_ref_each(w, name, profile, print_instance, &lc) > 0)
 			return 0;
 		return phys_fail("no parameter matches '%s'", name);
+	}
+	if ((m = phys_model_pose_of(w, name)) >= 0) {
+		phys_model_pose_json(w, m, &out);
+		return 0;
 	}
 	if (phys_ref_resolve(w, name, profile, &r) < 0)
 		return -1;

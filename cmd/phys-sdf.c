@@ -21,9 +21,13 @@
     "as a model file, a URDF as the SDF model it becomes.\n"
 #define WORLD_TEXT \
     "world: write a world that includes the model or URDF file MODEL: the\n" \
-    "default world of phys(7), which model files run in, to edit and run.\n"
+    "default world of phys(7), which model files run in, to edit and run.\n" \
+    "The include names MODEL from the directory of the --output file, or\n" \
+    "by its absolute path on standard output.\n"
 #define GROUND_TEXT \
-    "      --ground        world: add Gazebo's ground plane\n"
+    "      --ground        world: add Gazebo's ground plane\n" \
+    "  -o, --output FILE   world: write the world to FILE\n" \
+    "      --pose POSE     world: place the model at \"X Y Z [ROLL PITCH YAW]\"\n"
 
 static const char help_text[] =
     "\n"
@@ -42,7 +46,13 @@ static const char check_help[] = "\n" CHECK_TEXT;
 static const char print_help[] = "\n" PRINT_TEXT;
 static const char world_help[] = "\n" WORLD_TEXT "\n" GROUND_TEXT;
 
-enum { OPT_GROUND = 256 };
+enum { OPT_GROUND = 256, OPT_POSE };
+
+/* What the options say; world's own are refused elsewhere. */
+struct opts {
+	struct phys_sdf_world_options world;
+	bool world_only;	/* one of world's options was given */
+};
 
 static int cmd_check(int, char **, void *);
 static int cmd_print(int, char **, void *);
@@ -54,8 +64,8 @@ static const struct phys_subcommand subcommands[] = {
 	    NULL },
 	{ "print", cmd_print, "phys-sdf print [WORLD | -]\n", print_help,
 	    NULL },
-	{ "world", cmd_world, "phys-sdf world [--ground] MODEL\n", world_help,
-	    NULL },
+	{ "world", cmd_world, "phys-sdf world [--ground] [--pose POSE] "
+	    "[-o FILE] MODEL\n", world_help, NULL },
 	{ NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -67,6 +77,8 @@ static const struct phys_subcommand *current;
 static const struct option longopts[] = {
 	{ "ground", no_argument, NULL, OPT_GROUND },
 	{ "help", no_argument, NULL, 'h' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "pose", required_argument, NULL, OPT_POSE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -75,7 +87,7 @@ static const struct option longopts[] = {
 static void
 parse_options(int argc, char **argv, const char *optstring, void *ctx)
 {
-	bool *ground = ctx;
+	struct opts *o = ctx;
 	int c;
 
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
@@ -88,22 +100,34 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		case 'V':
 			phys_version();
 		case OPT_GROUND:
-			*ground = true;
+			o->world.ground = o->world_only = true;
+			break;
+		case 'o':
+			o->world.output = optarg;
+			o->world_only = true;
+			break;
+		case OPT_POSE:
+			if (phys_sdf_world_pose(optarg, o->world.pose) < 0)
+				phys_usage_error(phys_command_usage(&command,
+				    current), "--pose: %s", phys_error());
+			o->world.has_pose = o->world_only = true;
 			break;
 		default:
 			phys_option_error(c, argv, longopts);
 		}
 }
 
-/* The one WORLD, or "-" for stdin; --ground is world's alone. */
+/* The one WORLD, or "-" for stdin; --ground, --pose and -o are world's
+ * alone. */
 static const char *
-world_operand(int argc, char **argv, const bool *ground)
+world_operand(int argc, char **argv, const struct opts *o)
 {
 	const char *path = argc == 1 ? argv[0] : "-";
 
-	if (*ground)
+	if (o->world_only)
 		phys_usage_error(phys_command_usage(&command, current),
-		    "--ground is world's option");
+		    "%s is world's option", o->world.ground ? "--ground" :
+		    o->world.has_pose ? "--pose" : "--output");
 	if (argc > 1)
 		phys_usage_error(phys_command_usage(&command, current),
 		    "%s takes one WORLD", current->name);
@@ -147,10 +171,25 @@ cmd_print(int argc, char **argv, void *ctx)
 	return rc;
 }
 
+/* The world written whole or not at all. */
+static int
+write_file(const char *path, const struct phys_buf *b)
+{
+	struct phys_atomic a;
+
+	if (phys_atomic_open(&a, path) < 0)
+		return -1;
+	if (b->len && fwrite(b->s, 1, b->len, a.fp) != b->len) {
+		phys_atomic_abort(&a);
+		return phys_fail("%s: write error", path);
+	}
+	return phys_atomic_commit(&a);
+}
+
 static int
 cmd_world(int argc, char **argv, void *ctx)
 {
-	const bool *ground = ctx;
+	const struct opts *o = ctx;
 	struct phys_buf b = { 0 };
 	int rc = PHYS_EXIT_OK;
 
@@ -161,10 +200,11 @@ cmd_world(int argc, char **argv, void *ctx)
 		phys_usage_error(phys_command_usage(&command, current),
 		    "world includes MODEL by its file name: give a file, not "
 		    "standard input");
-	if (phys_sdf_world(argv[0], *ground, &b) < 0) {
+	if (phys_sdf_world_with(argv[0], &o->world, &b) < 0 ||
+	    (o->world.output && write_file(o->world.output, &b) < 0)) {
 		phys_report();
 		rc = PHYS_EXIT_FAIL;
-	} else {
+	} else if (!o->world.output) {
 		fwrite(b.s, 1, b.len, stdout);
 	}
 	phys_buf_free(&b);
@@ -175,16 +215,18 @@ int
 main(int argc, char **argv)
 {
 	const struct phys_subcommand *sub;
-	bool ground = false;
+	struct opts o;
 	int rc;
 
 	phys_setprog(argv[0]);
 	opterr = 0;	/* phys_option_error says what is wrong */
 	phys_stdout_init();
+	memset(&o, 0, sizeof o);
+	phys_sdf_world_options_default(&o.world);
 	if (!(sub = phys_command_split(&command, &current, &argc, &argv,
-	    ":hqV", parse_options, &ground)))
+	    ":ho:qV", parse_options, &o)))
 		phys_usage(phys_command_usage(&command, NULL));
-	rc = sub->run(argc, argv, &ground);
+	rc = sub->run(argc, argv, &o);
 	if (phys_close_stdout() != PHYS_EXIT_OK)
 		rc = PHYS_EXIT_FAIL;
 	return rc;

@@ -1,6 +1,7 @@
 /* phys-step - run an SDF world under one engine or several; state lines. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "atomic.h"
 #include "compare.h"
 #include "engine.h"
+#include "items.h"
 #include "plot.h"
 #include "preset.h"
 #include "sim.h"
@@ -50,7 +52,8 @@ static const char help_text[] =
     "      --skip-unsupported   skip mesh, heightmap and other unsupported\n"
     "                           collisions with a warning\n"
     "      --engines LIST       run under each engine of LIST (ode,bullet,...\n"
-    "                           or all) and compare the runs field by field\n"
+    "                           or all), compare the runs that finish field\n"
+    "                           by field and name those that do not\n"
     "      --tolerance TOL      --engines: largest difference that is none\n"
     "                           (default 0)\n"
     "      --rel-tolerance R    --engines: also allow R times the larger\n"
@@ -229,30 +232,53 @@ run_path(const char *dir, const char *engine)
 	return phys_xasprintf("%s/%s.jsonl", dir, engine);
 }
 
-/* One engine's run of w, its state lines into path (replaced whole). */
+/*
+ * --engines: where each engine's run is, for the report and for a stop.
+ * A run that fails costs its engine only: the others are still compared,
+ * and the report names it with why.
+ */
+enum run_state { RUN_PENDING, RUN_GOING, RUN_DONE, RUN_FAILED };
+
+struct engines_run {
+	struct phys_run_options *o;
+	const struct comparing *cmp;
+	const char *dir;	/* the runs' directory */
+	bool own_dir;		/* a temporary one, removed at the end */
+	char **paths;		/* each engine's state lines */
+	enum run_state *state;
+	char **why;		/* why a run failed */
+	const char *going_tmp;	/* the file the run under way writes */
+	bool reported;
+};
+
+/* One engine's run of w, its state lines into path (replaced whole);
+ * -1 with why (the message already given), -2 when the fault is a name
+ * the command line gave (an item, a profile, an override), which every
+ * engine would refuse alike. */
 static int
-run_engine(struct phys_scene *w, struct phys_run_options *o, int start,
-    const char *engine, const char *path)
+run_engine(struct phys_scene *w, struct engines_run *er, int start, size_t k)
 {
+	const char *engine = er->cmp->engines[k];
 	struct phys_atomic a;
 	int p = phys_preset_for_engine(w, start, engine), rc;
 
-	if (p < 0) {
+	if (p < 0 || phys_atomic_open(&a, er->paths[k]) < 0) {
 		phys_report();
+		er->why[k] = phys_xstrdup(phys_error());
 		return -1;
 	}
-	o->preset = w->profiles[p].name;
-	if (phys_atomic_open(&a, path) < 0) {
-		phys_report();
-		return -1;
-	}
-	rc = phys_sim_run(w, o, a.fp);
+	er->o->preset = w->profiles[p].name;
+	er->going_tmp = a.tmp;
+	rc = phys_sim_run(w, er->o, a.fp);
+	er->going_tmp = NULL;
 	if (rc != PHYS_EXIT_OK) {
+		er->why[k] = phys_xstrdup(phys_error());
 		phys_atomic_abort(&a);
-		return -1;
+		return rc == PHYS_EXIT_USAGE ? -2 : -1;
 	}
 	if (phys_atomic_commit(&a) < 0) {
 		phys_report();
+		er->why[k] = phys_xstrdup(phys_error());
 		return -1;
 	}
 	return 0;
@@ -263,7 +289,7 @@ run_engine(struct phys_scene *w, struct phys_run_options *o, int start,
  * poses. */
 static int
 report_runs(const struct phys_run_options *o, const struct comparing *cmp,
-    char **paths, bool *differ)
+    const char **names, char **paths, size_t n, bool *differ)
 {
 	struct phys_ist_opts io;
 	struct phys_ist_plotopts po;
@@ -272,15 +298,15 @@ report_runs(const struct phys_run_options *o, const struct comparing *cmp,
 
 	memset(&io, 0, sizeof io);
 	io.inputs = (const char **)paths;
-	io.ninputs = cmp->n;
+	io.ninputs = n;
 	io.tol = cmp->tol;
 	io.reltol = cmp->reltol;
 	io.out = stdout;
-	rc = phys_ist_compare(&io, cmp->engines, differ);
+	rc = phys_ist_compare(&io, names, differ);
 	if (rc < 0 || !cmp->plot)
 		return rc;
 	memset(&po, 0, sizeof po);
-	po.run_names = cmp->engines;
+	po.run_names = names;
 	po.format = phys_ist_plot_format_of(cmp->plot);
 	if (po.format == IST_PLOT_AUTO)
 		po.format = IST_PLOT_PNG;
@@ -296,56 +322,173 @@ report_runs(const struct phys_run_options *o, const struct comparing *cmp,
 	return rc;
 }
 
+static const char *
+signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	default:
+		return "a signal";
+	}
+}
+
+/*
+ * The runs that finished compared (when two did), then a line for each
+ * engine that did not: {"engine":E,"failed":WHY}, WHY its run's error,
+ * or the stop signal sig that ended or forestalled it.
+ */
+static int
+report_finished(struct engines_run *er, int sig, bool *differ)
+{
+	const struct comparing *cmp = er->cmp;
+	const char **names = phys_xcalloc(cmp->n + 1, sizeof *names);
+	char **paths = phys_xcalloc(cmp->n + 1, sizeof *paths), *why;
+	struct phys_buf b = { 0 };
+	size_t k, n = 0;
+	int rc = 0;
+
+	er->reported = true;
+	*differ = false;
+	for (k = 0; k < cmp->n; k++)
+		if (er->state[k] == RUN_DONE) {
+			names[n] = cmp->engines[k];
+			paths[n++] = er->paths[k];
+		}
+	if (n >= 2 && (rc = report_runs(er->o, cmp, names, paths, n,
+	    differ)) < 0)
+		phys_report();
+	else if (n < 2)
+		phys_warn("%zu of %zu engines finished: nothing to compare", n,
+		    cmp->n);
+	for (k = 0; k < cmp->n; k++) {
+		if (er->state[k] == RUN_DONE)
+			continue;
+		why = er->state[k] == RUN_FAILED ? phys_xstrdup(er->why[k]) :
+		    phys_xasprintf("%s by %s%s", er->state[k] == RUN_GOING ?
+		    "stopped" : "not run: stopped", signal_name(sig),
+		    er->state[k] == RUN_GOING ? "" : " before it");
+		phys_buf_puts(&b, "{\"engine\":");
+		phys_buf_json_string(&b, cmp->engines[k]);
+		phys_buf_puts(&b, ",\"failed\":");
+		phys_buf_json_string(&b, why);
+		phys_buf_puts(&b, "}\n");
+		free(why);
+	}
+	if (b.len)
+		fwrite(b.s, 1, b.len, stdout);
+	phys_buf_free(&b);
+	free(names);
+	free(paths);
+	return rc;
+}
+
+/* The runs' files, unless --runs keeps them, and a directory of ours. */
+static void
+remove_runs(struct engines_run *er)
+{
+	size_t k;
+
+	if (er->going_tmp)
+		unlink(er->going_tmp);
+	for (k = 0; !er->cmp->runs && k < er->cmp->n; k++)
+		if (er->paths[k])
+			unlink(er->paths[k]);
+	if (er->own_dir)
+		rmdir(er->dir);
+}
+
+/* A stop: what has finished is reported, and the files go. */
+static void
+engines_stopped(int sig, void *ctx)
+{
+	struct engines_run *er = ctx;
+	bool differ;
+
+	if (!er->reported)
+		report_finished(er, sig, &differ);
+	remove_runs(er);
+}
+
 /*
  * --engines: w run under each engine from the same starting profile (the
- * engine's own, or that one carried over to it), then the runs compared.
- * 0 when they agree, 1 when they differ, 2 on trouble, as diff(1).
+ * engine's own, or that one carried over to it), then the runs that
+ * finished compared. 0 when they agree, 1 when they differ, 2 on trouble
+ * (an engine that failed among them), as diff(1).
  */
 static int
 compare_engines(struct phys_scene *w, struct phys_run_options *o,
     const struct comparing *cmp)
 {
-	const char *tmp = getenv("TMPDIR"), *dir = cmp->runs;
+	const char *tmp = getenv("TMPDIR");
 	char *tmpl = phys_xasprintf("%s/phys-step.XXXXXX", tmp && *tmp ? tmp :
-	    "/tmp"), **paths;
+	    "/tmp"), *label;
 	int start = o->preset ? phys_world_find_profile(w, o->preset) : w->start;
-	bool differ = false;
-	size_t k, made = 0;
+	struct engines_run er = { o, cmp, cmp->runs, false, NULL, NULL, NULL,
+		NULL, false };
+	struct phys_item_list items;
+	bool differ = false, failed = false;
+	size_t k;
 	int rc = 0;
 
-	if (start < 0) {
+	/* the items are the world's: one that matches nothing under one
+	 * engine does under every engine */
+	if (start < 0 || phys_items_select(w, o->items, o->nitems, &items) < 0) {
 		phys_report();
 		free(tmpl);
 		return PHYS_EXIT_USAGE;
 	}
-	if (dir && mkdir(dir, 0777) < 0 && errno != EEXIST) {
-		phys_warn("%s: %s", dir, strerror(errno));
+	phys_items_free(&items);
+	if (er.dir && mkdir(er.dir, 0777) < 0 && errno != EEXIST) {
+		phys_warn("%s: %s", er.dir, strerror(errno));
 		free(tmpl);
 		return PHYS_EXIT_USAGE;
 	}
-	if (!dir && !(dir = mkdtemp(tmpl))) {
+	if (!er.dir && !(er.dir = mkdtemp(tmpl))) {
 		phys_warn("cannot make a directory for the runs: %s",
 		    strerror(errno));
 		free(tmpl);
 		return PHYS_EXIT_USAGE;
 	}
-	paths = phys_xcalloc(cmp->n, sizeof *paths);
-	for (k = 0; k < cmp->n && rc == 0; k++, made++) {
-		paths[k] = run_path(dir, cmp->engines[k]);
-		rc = run_engine(w, o, start, cmp->engines[k], paths[k]);
+	er.own_dir = !cmp->runs;
+	er.paths = phys_xcalloc(cmp->n, sizeof *er.paths);
+	er.state = phys_xcalloc(cmp->n, sizeof *er.state);
+	er.why = phys_xcalloc(cmp->n, sizeof *er.why);
+	phys_stop_defer(engines_stopped, &er);
+	for (k = 0; k < cmp->n && rc != -2; k++) {
+		phys_signal_check();
+		er.paths[k] = run_path(er.dir, cmp->engines[k]);
+		label = phys_xasprintf("%s %zu/%zu", cmp->engines[k], k + 1,
+		    cmp->n);
+		o->label = label;
+		er.state[k] = RUN_GOING;
+		rc = run_engine(w, &er, start, k);
+		er.state[k] = rc == 0 ? RUN_DONE : RUN_FAILED;
+		failed |= rc < 0;
+		o->label = NULL;
+		free(label);
 	}
-	if (rc == 0 && (rc = report_runs(o, cmp, paths, &differ)) < 0)
-		phys_report();
-	for (k = 0; k < made; k++) {
-		if (!cmp->runs)
-			unlink(paths[k]);
-		free(paths[k]);
+	phys_signal_check();
+	er.reported = rc == -2;	/* no report of a command line's fault */
+	if (rc != -2)
+		rc = report_finished(&er, 0, &differ);
+	remove_runs(&er);
+	phys_stop_defer(NULL, NULL);
+	fflush(stdout);
+	phys_signal_check();	/* one that came while reporting */
+	for (k = 0; k < cmp->n; k++) {
+		free(er.paths[k]);
+		free(er.why[k]);
 	}
-	free(paths);
-	if (!cmp->runs)
-		rmdir(dir);
+	free(er.paths);
+	free(er.state);
+	free(er.why);
 	free(tmpl);
-	if (rc < 0)
+	if (rc < 0 || failed)
 		return PHYS_EXIT_USAGE;
 	return differ ? PHYS_EXIT_FAIL : PHYS_EXIT_OK;
 }
@@ -384,7 +527,7 @@ main(int argc, char **argv)
 	if (cmp.n && o.control && strcmp(o.control, "-") == 0)
 		phys_die(PHYS_EXIT_USAGE, "--engines runs the world once an "
 		    "engine: its control lines come from a file");
-	o.progress = phys_stderr_is_tty() && cmp.n == 0;
+	o.progress = phys_stderr_is_tty();
 	if (optind == argc || strcmp(argv[optind], "-") == 0)
 		phys_stdin_hint("an SDF world");
 	phys_load_options_default(&lo);

@@ -592,15 +592,21 @@ _phys_introspect()
 
 _phys_sdf()
 {
-	_phys_subcommand ''
+	_phys_subcommand '-o|--output|--pose'
+	case $prev in
+	-o | --output) _phys_files world; return ;;
+	--pose) return ;;
+	esac
 	if [[ $cur == -* ]]; then
 		_phys_words_add -q --quiet --help --version
-		[[ $_phys_sub == world ]] && _phys_words_add --ground
+		[[ $_phys_sub == world ]] && _phys_words_add --ground --pose -o \
+		    --output
 		return
 	fi
 	case $_phys_sub in
 	'') _phys_words_add check print world ;;
-	check | print | world) ((_phys_cword == _phys_subi + 1)) && _phys_files world ;;
+	check | print) ((_phys_cword == _phys_subi + 1)) && _phys_files world ;;
+	world) _phys_files world ;;
 	esac
 }
 

@@ -4,6 +4,7 @@
 # when they agree, 1 when they differ, 2 on trouble.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 W="$WORLDS/closed_forms.sdf"
 
@@ -105,4 +106,74 @@ W="$WORLDS/closed_forms.sdf"
 	run phys-step --engines ode,dart -c - -n 1 "$W" < /dev/null
 	[ "$status" -eq 2 ]
 	assert_output --partial "its control lines come from a file"
+}
+
+@test "--engines: an engine that fails is named with why; those that finished are still compared (exit 2)" {
+	sed -e 's|<joint name="slider" type="prismatic">|<joint name="slider" type="screw"><thread_pitch>10</thread_pitch>|' "$W" > "$TMP/screw.sdf"
+	run --separate-stderr phys-step --engines ode,bullet,mujoco -t 0.5 -r 10 -i 'fall::link/pose' "$TMP/screw.sdf"
+	[ "$status" -eq 2 ]
+	# the two that finished, compared field by field
+	[ "$(grep -c '"field":"fall::link/pose.z"' <<<"$output")" -eq 1 ]
+	jq -se 'map(select(.field)) | length == 6 and all(.values | keys == ["mujoco", "ode"])' <<<"$output"
+	# the one that failed, last, with why
+	[ "$(tail -1 <<<"$output")" = '{"engine":"bullet","failed":"'"$TMP"'/screw.sdf:121: joint '"'spring::slider'"': the Bullet engine runs no screw or gearbox joint (run it under an ODE profile)"}' ]
+	# as many failures as there are: two, then nothing to compare
+	run --separate-stderr phys-step --engines bullet,ode,dart -t 0.1 -s 'gravity=0 0 -1e30' -i 'fall::link/pose' "$TMP/screw.sdf"
+	[ "$status" -eq 2 ]
+	[ "$(jq -r 'select(.failed) | "\(.engine): \(.failed)"' <<<"$output")" = "$(printf '%s\n' \
+	    "bullet: $TMP/screw.sdf:121: joint 'spring::slider': the Bullet engine runs no screw or gearbox joint (run it under an ODE profile)" \
+	    "ode: simulation diverged: body 'fall::link' has a non-finite state at t=0.001" \
+	    "dart: simulation diverged: body 'fall::link' has a non-finite state at t=0.001")" ]
+	[[ "$stderr" == *"0 of 3 engines finished: nothing to compare"* ]]
+	# an item no engine has is the command line's fault: said once
+	run --separate-stderr phys-step --engines ode,mujoco -n 1 -i 'fall::nosuch/pose' "$W"
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "phys-step: no item matches 'fall::nosuch/pose' (phys-introspect items lists them)" ]
+}
+
+# wait_for GLOB: until a file matches GLOB (60 s at most).
+wait_for() {
+	local i
+	for ((i = 0; i < 600; i++)); do
+		compgen -G "$1" > /dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+@test "--engines stopped by SIGTERM: what finished compared, the engine stopped and those not run named, no file left" {
+	mkdir "$TMP/tmp"
+	TMPDIR="$TMP/tmp" phys-step --engines ode,mujoco,bullet,dart -t 150 -r 1 -i 'fall::link/pose' "$W" > "$TMP/out" 2> "$TMP/err" &
+	pid=$!
+	wait_for "$TMP/tmp/phys-step.*/mujoco.jsonl" || { kill $pid; fail "mujoco never finished"; }
+	# two, as GNU timeout sends: the second changes nothing
+	kill -TERM $pid
+	kill -TERM $pid 2> /dev/null || true
+	wait $pid && status=0 || status=$?
+	[ "$status" -eq 143 ]
+	jq -se 'map(select(.field)) | length == 6 and all(.values | keys == ["mujoco", "ode"])' "$TMP/out"
+	[ "$(jq -c 'select(.failed)' "$TMP/out")" = "$(printf '%s\n' '{"engine":"bullet","failed":"stopped by SIGTERM"}' \
+	    '{"engine":"dart","failed":"not run: stopped by SIGTERM before it"}')" ]
+	# the runs' directory and the stopped run's file are gone
+	[ -z "$(ls -A "$TMP/tmp")" ]
+	# --runs keeps the finished runs, and only them
+	phys-step --engines ode,mujoco,bullet -t 150 -r 1 -i 'fall::link/pose' --runs "$TMP/runs" "$W" > "$TMP/out" 2> /dev/null &
+	pid=$!
+	wait_for "$TMP/runs/mujoco.jsonl" || { kill $pid; fail "mujoco never finished"; }
+	kill -TERM $pid
+	wait $pid || true
+	[ "$(ls -A "$TMP/runs" | paste -sd' ')" = "mujoco.jsonl ode.jsonl" ]
+	[ "$(jq -r 'select(.failed) | .engine' "$TMP/out")" = bullet ]
+}
+
+@test "--engines: progress on a terminal's stderr names the engine and its place in the list; none elsewhere" {
+	command -v script > /dev/null || skip "script(1) is not installed"
+	run timeout 60 script -qfec "$PHYS_BIN/phys-step --engines ode,mujoco --realtime -t 0.8 -r 2 -i sim_time $W > $TMP/out" /dev/null < /dev/null
+	[ "$status" -eq 0 ]
+	grep -aEq 'phys-step: ode 1/2: t=[0-9.]+/0\.800 s +[0-9]+% +ETA' <<<"$output"
+	grep -aEq 'phys-step: mujoco 2/2: t=[0-9.]+/0\.800 s +[0-9]+% +ETA' <<<"$output"
+	! grep -aq 'ETA' "$TMP/out"
+	run -0 --separate-stderr phys-step --engines ode,mujoco --realtime -t 0.6 -i sim_time "$W"
+	[[ "$stderr" != *ETA* ]]
 }

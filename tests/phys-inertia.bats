@@ -898,3 +898,85 @@ EOF2
 	assert_failure 1
 	assert_output --partial '"reason":"mass must be positive (got 0)","tolerance":0,"moments":[0.03,0.05,0.06]'
 }
+
+# inertia_link NAME MASS I GEOMETRY: a link of mass MASS and moments I (ixx
+# iyy izz, no products), with a collision of GEOMETRY when there is one.
+inertia_link() {
+	local -a i=($3)
+	printf '      <link name="%s"><pose>%s 0 1 0 0 0</pose>\n' "$1" "$((RANDOM % 100))"
+	printf '        <inertial><mass>%s</mass><inertia><ixx>%s</ixx><iyy>%s</iyy><izz>%s</izz>' "$2" "${i[@]}"
+	printf '<ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>\n'
+	[ -z "$4" ] || printf '        <collision name="c"><geometry>%s</geometry></collision>\n' "$4"
+	printf '      </link>\n'
+}
+
+@test "check: implausible inertia, with the reason: an iCub-like wrist's placeholder 47 times its shapes, a placeholder without shapes" {
+	{
+		printf '<?xml version="1.0"?>\n<sdf version="1.7">\n  <world name="w">\n    <model name="arm">\n'
+		# 36 g and 0.01 kg m^2 on a 27.4 mm cube: a box 1.29 m long
+		inertia_link wrist 0.036 '0.01 0.01 0.01' '<box><size>0.0274 0.0274 0.0274</size></box>'
+		# a uniform 0.1 m cube of 1 kg
+		inertia_link hand 1 '0.0016666666666667 0.0016666666666667 0.0016666666666667' '<box><size>0.1 0.1 0.1</size></box>'
+		# a round value its shapes bear out: 6 kg on a 1 m cube
+		inertia_link cube 6 '1 1 1' '<box><size>1 1 1</size></box>'
+		# no shapes to judge by: the placeholder alone says it
+		inertia_link sensor 0.01 '0.001 0.001 0.001' ''
+		# far from its shapes without a round value
+		inertia_link rod 1 '0.5 0.6 0.7' '<sphere><radius>0.01</radius></sphere>'
+		printf '    </model>\n    <model name="ground"><static>true</static>\n'
+		inertia_link slab 1 '1 1 1' '<box><size>0.01 0.01 0.01</size></box>'
+		printf '    </model>\n  </world>\n</sdf>\n'
+	} > "$TMP/w.sdf"
+	run --separate-stderr phys-inertia check "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	jq -r 'select(.implausible) | "\(.link): \(.implausible)"' <<<"$output" > "$TMP/said"
+	[ "$(wc -l < "$TMP/said")" -eq 3 ]
+	grep -qx "arm::wrist: its box of equivalent inertia is 47.1 times its shapes' (beyond 10); ixx = iyy = izz = 0.01 and no products: a placeholder, not a body's inertia" "$TMP/said"
+	grep -qx "arm::sensor: ixx = iyy = izz = 0.001 and no products: a placeholder, not a body's inertia (the link has no shapes to compare with)" "$TMP/said"
+	grep -q "^arm::rod: its box of equivalent inertia is [0-9.]* times its shapes' (beyond 10)$" "$TMP/said"
+	# the figures behind it: a box 1.29 m long, 47 times the link
+	wrist=$(jq -c 'select(.link == "arm::wrist")' <<<"$output")
+	near "$(jq .box.x <<<"$wrist")" "$(awk 'BEGIN { OFMT = "%.17g"; print sqrt(6 * 0.01 / 0.036) }')" 1e-12
+	near "$(jq .box_ratio <<<"$wrist")" "$(awk 'BEGIN { OFMT = "%.17g"; print sqrt(6 * 0.01 / 0.036) / 0.0274 }')" 1e-9
+	# valid all the same: implausible is not impossible
+	jq -se 'all(.valid)' <<<"$output"
+	# --ratio moves the line; the placeholder then fits within it
+	run --separate-stderr phys-inertia check --ratio 100 "$TMP/w.sdf"
+	[ "$(jq -r 'select(.implausible) | .link' <<<"$output" | paste -sd' ')" = "arm::sensor arm::rod" ]
+}
+
+@test "fix --all fixes what it can: a mesh that cannot be read, an open one and a missing one are named with why, every other link fixed" {
+	printf 'solid x\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\nvertex 0 1 0\nendloop\nendfacet\nendsolid x\n' > "$TMP/open.stl"
+	echo garbage > "$TMP/bad.stl"
+	{
+		printf '<?xml version="1.0"?>\n<sdf version="1.7">\n  <world name="w">\n    <model name="m">\n'
+		inertia_link a 1 '1 1 1' '<mesh><uri>bad.stl</uri></mesh>'
+		inertia_link b 1 '1 1 1' '<mesh><uri>open.stl</uri></mesh>'
+		inertia_link c 1 '1 1 1' '<box><size>0.1 0.1 0.1</size></box>'
+		inertia_link d 1 '1 1 1' '<mesh><uri>missing.stl</uri></mesh>'
+		inertia_link e 1 '1 1 1' '<sphere><radius>0.1</radius></sphere>'
+		printf '    </model>\n  </world>\n</sdf>\n'
+	} > "$TMP/w.sdf"
+	cp "$TMP/w.sdf" "$TMP/orig.sdf"
+	run --separate-stderr phys-inertia fix --all --density 1000 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	printf '%s\n' "$output" > "$TMP/fixed.sdf"
+	# the two links it could fix are fixed, the others as they were
+	diff "$TMP/orig.sdf" "$TMP/fixed.sdf" > "$TMP/diff" || true
+	[ "$(grep -c '^[0-9]' "$TMP/diff")" -eq 2 ]
+	grep -q '^> .*<ixx>0.0016666666666667</ixx><iyy>0.0016666666666667</iyy><izz>0.0016666666666667</izz>' "$TMP/diff"
+	grep -q '^> .*<mass>4.1887902047864</mass>' "$TMP/diff"
+	[ "$(sed -n '/link name="c"/,/<\/link>/p; /link name="e"/,/<\/link>/p' "$TMP/orig.sdf" | grep -c inertia)" -eq 2 ]
+	# the three it could not are named, with why, once each
+	cd "$TMP" && phys-inertia fix --all w.sdf 2>&1 > /dev/null | grep -v ' -> ' > "$TMP/said" || true
+	[ "$(wc -l < "$TMP/said")" -eq 3 ]
+	grep -qx "phys-inertia: m::a: left as it is: w.sdf:7: mesh: ./bad.stl: not a Collada, STL or OBJ file, the mesh formats phys reads (recognised by their content) (so the collision was skipped)" "$TMP/said"
+	grep -q "^phys-inertia: m::b: left as it is: collision 'm::b::c': the mesh is open" "$TMP/said"
+	grep -q "^phys-inertia: m::d: left as it is: w.sdf:19: cannot find file 'missing.stl'" "$TMP/said"
+	# in place: written all the same
+	run -1 phys-inertia fix --all -q --in-place "$TMP/w.sdf"
+	[ -z "$output" ]
+	cmp "$TMP/w.sdf" "$TMP/fixed.sdf"
+	# check reads the world as it read it before: the mesh is an error
+	run -1 phys-inertia check "$TMP/orig.sdf"
+}

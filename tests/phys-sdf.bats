@@ -549,3 +549,126 @@ world_poses() {
 	sed -i 's|<always_onn>1</always_onn>||' "$TMP/w.sdf"
 	run -0 phys-sdf check "$TMP/w.sdf"
 }
+
+# ---- world: a robot placed in a world ----
+
+JQ_POSES='
+def R(r; p; y): [[(y|cos) * (p|cos), (y|cos) * (p|sin) * (r|sin) - (y|sin) * (r|cos), (y|cos) * (p|sin) * (r|cos) + (y|sin) * (r|sin)],
+	[(y|sin) * (p|cos), (y|sin) * (p|sin) * (r|sin) + (y|cos) * (r|cos), (y|sin) * (p|sin) * (r|cos) - (y|cos) * (r|sin)],
+	[0 - (p|sin), (p|cos) * (r|sin), (p|cos) * (r|cos)]];
+def mv(A; v): [range(3) as $i | A[$i][0] * v[0] + A[$i][1] * v[1] + A[$i][2] * v[2]];
+def mm(A; B): [range(3) as $i | [range(3) as $j | A[$i][0] * B[0][$j] + A[$i][1] * B[1][$j] + A[$i][2] * B[2][$j]]];
+'
+
+# robot_poses RUN: the first state line's poses of the quadruped's links,
+# collisions and joints.
+robot_poses() {
+	phys-step -n 0 -i 'quadruped::*/pose' "$1" 2> /dev/null | head -1
+}
+
+# placed_error POSE BARE PLACED: over every pose of BARE, the largest
+# difference (m, or a rotation matrix's entry) between POSE (a JSON
+# array x y z roll pitch yaw) applied to it and the same pose in PLACED.
+placed_error() {
+	jq -n --argjson P "$1" --slurpfile a "$2" --slurpfile b "$3" "$JQ_POSES"'
+	R($P[3]; $P[4]; $P[5]) as $RP |
+	[$a[0].items | to_entries[] | .value as $u | $b[0].items[.key] as $v |
+	 (mv($RP; [$u.x, $u.y, $u.z]) | [.[0] + $P[0], .[1] + $P[1], .[2] + $P[2]]) as $p |
+	 mm($RP; R($u.roll; $u.pitch; $u.yaw)) as $M | R($v.roll; $v.pitch; $v.yaw) as $N |
+	 [$p[0] - $v.x, $p[1] - $v.y, $p[2] - $v.z, (range(3) as $i | range(3) as $j | $M[$i][$j] - $N[$i][$j])] |
+	 map(fabs) | max] | max'
+}
+
+below() {
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a < b) }' || fail "$1 is not below $2"
+}
+
+@test "world --pose: a robot placed in one command, each link, collision and joint where the pose puts it" {
+	local robot="$WORLDS/robots/quadruped.urdf"
+	robot_poses "$robot" > "$TMP/bare"
+	[ "$(jq '.items | length' "$TMP/bare")" -gt 30 ]
+	phys-sdf world --ground --pose '0.5 -1.25 0.4 0.3 -0.2 2.5' -o "$TMP/w.sdf" "$robot"
+	grep -q '<pose>0.5 -1.25 0.4 0.3 -0.2 2.5</pose>' "$TMP/w.sdf"
+	robot_poses "$TMP/w.sdf" > "$TMP/placed"
+	below "$(placed_error '[0.5, -1.25, 0.4, 0.3, -0.2, 2.5]' "$TMP/bare" "$TMP/placed")" 1e-9
+	# three numbers place it without a turn
+	phys-sdf world --pose '1 2 0.3' -o "$TMP/w3.sdf" "$robot"
+	grep -q '<pose>1 2 0.3 0 0 0</pose>' "$TMP/w3.sdf"
+	robot_poses "$TMP/w3.sdf" > "$TMP/placed"
+	below "$(placed_error '[1, 2, 0.3, 0, 0, 0]' "$TMP/bare" "$TMP/placed")" 1e-12
+	# not a pose, or world's options given to another command: usage errors
+	run -2 phys-sdf world --pose '1 2' "$robot"
+	[[ "$output" == *"--pose: '1 2' is no pose: X Y Z or X Y Z ROLL PITCH YAW, in numbers"* ]]
+	run -2 phys-sdf world --pose '1 2 3 x 0 0' "$robot"
+	run -2 phys-sdf check --pose '1 2 3' "$robot"
+	[[ "$output" == *"--pose is world's option"* ]]
+	run -2 phys-sdf print -o "$TMP/p.sdf" "$robot"
+	[[ "$output" == *"--output is world's option"* ]]
+	[ ! -e "$TMP/p.sdf" ]
+}
+
+@test "world -o: the include resolves from the written file, from any directory; on standard output, by its absolute path" {
+	mkdir -p "$TMP/proj/worlds/mine" "$TMP/proj/robots"
+	cp "$WORLDS/robots/quadruped.urdf" "$TMP/proj/robots/q.urdf"
+	( cd "$TMP/proj" && phys-sdf world --ground -o worlds/mine/w.sdf robots/q.urdf )
+	grep -q '<uri>../../robots/q.urdf</uri>' "$TMP/proj/worlds/mine/w.sdf"
+	# it runs from anywhere, and moves with its directory
+	( cd / && phys-step -n 0 -i 'quadruped::trunk/pose' "$TMP/proj/worlds/mine/w.sdf" > /dev/null )
+	mv "$TMP/proj" "$TMP/moved"
+	( cd "$TMP/moved/worlds" && phys-step -n 0 -i 'quadruped::trunk/pose' mine/w.sdf > /dev/null )
+	# a file beside the world is named bare; one that shares no
+	# directory with it, by its absolute path
+	( cd "$TMP/moved/robots" && phys-sdf world -o w.sdf q.urdf )
+	grep -q '<uri>q.urdf</uri>' "$TMP/moved/robots/w.sdf"
+	phys-sdf world -o "$TMP/moved/w.sdf" /dev/null 2> /dev/null && fail "/dev/null is no model"
+	# standard output: the absolute path, which runs wherever it is written
+	( cd "$TMP/moved" && phys-sdf world robots/q.urdf > "$TMP/moved/worlds/stdout.sdf" )
+	grep -q "<uri>$TMP/moved/robots/q.urdf</uri>" "$TMP/moved/worlds/stdout.sdf"
+	( cd / && phys-step -n 0 -i 'quadruped::trunk/pose' "$TMP/moved/worlds/stdout.sdf" > /dev/null )
+	# a directory that is not there: an error, nothing written
+	run -1 phys-sdf world -o "$TMP/none/w.sdf" "$TMP/moved/robots/q.urdf"
+	[[ "$output" == *"$TMP/none: No such file or directory"* ]]
+}
+
+@test "a model's pose set by name in its world: MODEL/pose, in the <include> or the <model>" {
+	local robot="$WORLDS/robots/quadruped.urdf"
+	robot_poses "$robot" > "$TMP/bare"
+	phys-sdf world --ground --pose '0 0 0.4' -o "$TMP/w.sdf" "$robot"
+	phys-param get quadruped/pose "$TMP/w.sdf" | jq -ce '. == {"name":"quadruped/pose","type":"pose","value":{"x":0,"y":0,"z":0.4,"roll":0,"pitch":0,"yaw":0}}'
+	cp "$TMP/w.sdf" "$TMP/before.sdf"
+	phys-param set --in-place 'quadruped/pose=-2 3 0.35 0 0.1 -1' "$TMP/w.sdf"
+	# one line changed, the include's pose
+	diff "$TMP/before.sdf" "$TMP/w.sdf" > "$TMP/diff" || true
+	[ "$(grep -c '^[<>]' "$TMP/diff")" -eq 2 ]
+	grep -q '^>       <pose>-2 3 0.35 0 0.1 -1</pose>$' "$TMP/diff"
+	robot_poses "$TMP/w.sdf" > "$TMP/placed"
+	below "$(placed_error '[-2, 3, 0.35, 0, 0.1, -1]' "$TMP/bare" "$TMP/placed")" 1e-9
+	phys-param get quadruped/pose "$TMP/w.sdf" | jq -e '.value | .x == -2 and .y == 3 and .z == 0.35'
+	# a parameter line sets it too; a model of the world gets a <pose>
+	# after its <static>, relative_to and degrees gone
+	echo '{"name":"ground_plane/pose","value":{"x":0,"y":0,"z":-0.5,"roll":0,"pitch":0,"yaw":0}}' |
+	    phys-param set -f - "$TMP/w.sdf" > "$TMP/g.sdf"
+	grep -A1 '<static>true</static>' "$TMP/g.sdf" | grep -q '<pose>0 0 -0.5 0 0 0</pose>'
+	world 1.8 '    <frame name="f"><pose>0 0 5 0 0 0</pose></frame>
+    <model name="m">
+      <pose relative_to="f" degrees="true">0 0 1 0 0 90</pose>
+      <link name="l"><inertial><mass>1</mass></inertial></link>
+    </model>'
+	phys-param get m/pose "$TMP/w.sdf" | jq -e '.value.z == 6'
+	phys-param set 'm/pose=1 0 2 0 0 0' "$TMP/w.sdf" | grep -qx '      <pose>1 0 2 0 0 0</pose>'
+	# not a pose, no world to place it in, a model another file places,
+	# or a run's setting: errors that say where to set it
+	run -1 phys-param set 'm/pose=1 2 3' "$TMP/w.sdf"
+	[[ "$output" == *"m/pose: '1 2 3' is no pose: six numbers, x y z roll pitch yaw"* ]]
+	run -1 phys-param set 'quadruped/pose=0 0 1 0 0 0' "$robot"
+	[[ "$output" == *"is a URDF file: it holds no world to place it in"* ]]
+	mkdir "$TMP/nest"
+	printf '%s\n' '<sdf version="1.8"><model name="outer"><link name="a"><inertial><mass>1</mass></inertial></link>' \
+	    '<model name="inner"><pose>1 0 0 0 0 0</pose><link name="b"><inertial><mass>1</mass></inertial></link></model></model></sdf>' > "$TMP/nest/model.sdf"
+	world 1.8 "    <include><uri>$TMP/nest/model.sdf</uri></include>"
+	run -1 phys-param set 'outer::inner/pose=0 0 0 0 0 0' "$TMP/w.sdf"
+	[[ "$output" == *"outer::inner is placed in the included file $TMP/nest/model.sdf; edit that file instead"* ]]
+	phys-param set 'outer/pose=0 0 1 0 0 0' "$TMP/w.sdf" > /dev/null
+	run -1 phys-step -s 'outer/pose=0 0 0 0 0 0' -n 1 "$TMP/w.sdf"
+	[[ "$output" == *"'outer' is a model: where it starts is set in its world (phys-param set 'outer/pose=X Y Z ROLL PITCH YAW') or on a control line at t=0"* ]]
+}

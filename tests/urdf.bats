@@ -267,6 +267,92 @@ agrees_with_libsdformat() {
 	[ "$(cat "$TMP/ours")" = "$(printf '%s\n' massless::base/mass massless::mid/mass massless::tip/mass)" ]
 }
 
+# massless_robot NAME LINKS...: $TMP/NAME.urdf, a chain of links and
+# joints written as LINK:MASS or JOINT-TYPE between them, each link's
+# parent the one before it or, with ^N, the N-th link written (from 1).
+# MASS is a number, 0, or - for no <inertial>.
+massless_robot() {
+	local name=$1 parent='' n=0 type='' link mass
+	local -a links
+	shift
+	{
+		printf '<?xml version="1.0"?>\n<robot name="%s">\n' "$name"
+		for w; do
+			case $w in
+			fixed|revolute) type=$w; continue ;;
+			esac
+			link=${w%%:*} mass=${w#*:}
+			case $mass in
+			*^*) parent=${links[${mass#*^} - 1]}; mass=${mass%^*} ;;
+			esac
+			printf '<link name="%s">' "$link"
+			[ "$mass" = - ] || printf '<inertial><mass value="%s"/><inertia ixx="%s" iyy="%s" izz="%s" ixy="0" ixz="0" iyz="0"/></inertial>' \
+			    "$mass" "$mass" "$mass" "$mass"
+			printf '</link>\n'
+			[ -z "$parent" ] || printf '<joint name="j%d" type="%s"><parent link="%s"/><child link="%s"/><origin xyz="0 0 0.1"/><axis xyz="0 1 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>\n' \
+			    "$n" "$type" "$parent" "$link"
+			links+=("$link") parent=$link n=$((n + 1))
+		done
+		printf '</robot>\n'
+	} > "$TMP/$name.urdf"
+}
+
+# libsdformat_fate ROBOT: "refuses", or the links phys has that
+# libsdformat's conversion loses, one a line (none: nothing).
+libsdformat_fate() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" > "$TMP/oracle" 2> /dev/null || { echo refuses; return; }
+	jq -r '.link // empty' "$TMP/oracle" | sort > "$TMP/theirs"
+	phys-introspect items "$1" '*/mass' | jq -r '.name | sub("/mass$"; "")' | sort |
+	    comm -23 - "$TMP/theirs"
+}
+
+# phys_says ROBOT: the same, from phys's warnings.
+phys_says() {
+	local model
+	model=$(basename "$1" .urdf)
+	phys-sdf check "$1" | jq -r .message > "$TMP/said" || true
+	if grep -q 'refuses the file' "$TMP/said"; then echo refuses; return; fi
+	{ sed -n "s/^link '\([^']*\)' has .*libsdformat drops it.*/\1/p" "$TMP/said"
+	  sed -n 's/.*libsdformat drops .*below it (\([^)]*\)).*/\1/p' "$TMP/said" |
+	    tr ',' '\n' | tr -d ' '; } | sed "s/^/$model::/" | sort -u
+}
+
+@test "a link without mass: phys says what libsdformat does with it, robot by robot" {
+	need_oracle
+	# no <inertial> or mass 0 on a root lumped with a link of mass (the
+	# base of turtlebot3, ANYmal, Go1): libsdformat keeps it, silently
+	massless_robot lumproot base:- fixed trunk:2 revolute leg:1
+	massless_robot zeroroot base:0 fixed trunk:2 revolute leg:1
+	massless_robot sensor base:1 fixed sensor:-
+	massless_robot welded world:- fixed b:1 revolute leg:1
+	# a lump that reaches mass only after a lump of 0 + 0 kg: NaN
+	massless_robot nan base:1 fixed l:0 fixed z:0 fixed w:1^2
+	massless_robot nonan base:1 fixed l:0 fixed a:1 fixed z:0^2
+	# dropped with the links below it
+	massless_robot leaf base:1 revolute leaf:-
+	massless_robot middle base:1 revolute mid:- revolute tip:1
+	massless_robot mount base:1 fixed mount:- revolute arm:1
+	massless_robot tiny base:1 revolute tiny:1e-7 revolute tip:1
+	massless_robot worldleg world:- fixed b:- revolute leg:1^1
+	# a massless root: no link is left
+	massless_robot root base:- revolute leg:1 revolute foot:1
+	massless_robot zerolump base:- fixed z:0 revolute leg:1^1
+	for r in lumproot zeroroot sensor welded nan nonan leaf middle mount tiny worldleg root zerolump; do
+		libsdformat_fate "$TMP/$r.urdf" > "$TMP/want"
+		phys_says "$TMP/$r.urdf" > "$TMP/got"
+		diff -u --label "libsdformat: $r" "$TMP/want" --label "phys says: $r" "$TMP/got"
+	done
+	# the false warning is gone, and a massless root lumped with its
+	# trunk weighs the trunk
+	[ -z "$(phys-sdf check "$TMP/lumproot.urdf")" ]
+	[ "$(phys-param get "$TMP/lumproot.urdf" 'lumproot::base/inertial.mass' | jq .value)" = 2 ]
+	# what libsdformat loses is said in full
+	phys-sdf check "$TMP/root.urdf" | jq -r '[.line, .message] | @tsv' > "$TMP/said"
+	grep -qx "3	link 'base' has no <inertial>: kept with mass 0 (phys-inertia fix computes one); libsdformat drops it and the links below it (leg, foot), which leaves no link: it refuses the file" "$TMP/said"
+	phys-sdf check "$TMP/tiny.urdf" | jq -r .message > "$TMP/said"
+	grep -qx "link 'tiny' has mass 1e-07, which libsdformat takes for none (it is within 1e-6 of 0): kept; libsdformat drops it and the links below it (tip), and Gazebo runs without them" "$TMP/said"
+}
+
 @test "a robot without any inertial: check lists each link, fix writes only <inertial>s, then it simulates" {
 	cp "$ROBOTS/bare.urdf" "$TMP/bare.urdf"
 	run -1 phys-inertia check "$TMP/bare.urdf"
@@ -371,9 +457,12 @@ URDF
 	[[ "$output" == *'"r::a::a_collision/pose"'* ]]
 	echo "$output" | grep '"t":0.5' | jq -e '.items["r::c/pose"].z | . < 2 - 9.8 * 0.25 / 2 + 0.01 and . > 2 - 9.8 * 0.25 / 2 - 0.01'
 	phys-sdf print "$TMP/r.urdf" 2> /dev/null | grep -q '<sdf version="1.8">'
-	# two massless links lumped: libsdformat's NaN, phys's mass 0
+	# two massless links lumped into a: libsdformat's NaN, phys's sum
+	[[ "$output" == *"r.urdf:2: link 'a': libsdformat lumps links of no mass together into it, which makes its centre of mass NaN, and refuses the file; phys adds their masses"* ]]
+	[ "$(phys-param get "$TMP/r.urdf" 'r::a/inertial.mass' | jq .value)" = 1 ]
+	# and with a of no mass too: libsdformat drops a, phys keeps mass 0
 	sed -i 's|<capsule radius="0.1" length="0.4"/>|<sphere radius="0.1"/>|; s|<mass value="1"/>|<mass value="0"/>|' "$TMP/r.urdf"
-	phys-sdf check "$TMP/r.urdf" | grep -q '"line":2,"severity":"warning","message":"link '"'a'"': the links lumped into it have no mass (libsdformat fails on the NaN); kept massless"'
+	phys-sdf check "$TMP/r.urdf" | grep -q '"line":3,"severity":"warning","message":"link '"'a'"' has mass 0: kept with mass 0 (phys-inertia fix computes one); libsdformat drops it and the links below it (c), which leaves no link: it refuses the file"'
 	[ "$(phys-param get "$TMP/r.urdf" 'r::a/inertial.mass' | jq .value)" = 0 ]
 }
 

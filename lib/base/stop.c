@@ -42,6 +42,10 @@ static volatile sig_atomic_t stdout_closed;
 static char *volatile pending_tmp;	/* a temporary file not yet renamed */
 static const char *volatile last_words;	/* for the terminal, at a stop */
 static volatile size_t last_words_len;
+static void (*volatile stop_fn)(int, void *);	/* phys_stop_defer's */
+static void *volatile stop_ctx;
+static volatile sig_atomic_t stopping;	/* in stop_fn: more signals, and
+					 * its own checks, wait for it */
 static bool out_pipe;		/* writes of PIPE_BUF bytes are atomic */
 static bool out_may_block;	/* not a regular file */
 
@@ -76,7 +80,11 @@ idle_and_whole(void)
 static void
 on_signal(int sig)
 {
+	if (stopping)	/* GNU timeout sends two: the first is at work */
+		return;
 	caught_signal = sig;
+	if (stop_fn && !waiting)	/* phys_signal_check runs it */
+		return;
 	if (waiting || out_state == OUT_WHOLE || idle_and_whole())
 		die_by_signal(sig);
 	/* A line longer than a pipe's atomic write, half through to a
@@ -95,13 +103,27 @@ on_alarm(int sig)
 void
 phys_signal_check(void)
 {
+	void (*fn)(int, void *) = stop_fn;
 	int sig = caught_signal;
 
-	if (!sig)
+	if (!sig || stopping)
 		return;
+	if (fn) {	/* once: what it writes is not deferred */
+		stopping = 1;
+		stop_fn = NULL;
+		fn(sig, stop_ctx);
+	}
 	if (!stdout_closed)
 		fflush(stdout);
 	die_by_signal(sig);
+}
+
+void
+phys_stop_defer(void (*fn)(int sig, void *ctx), void *ctx)
+{
+	stop_fn = NULL;
+	stop_ctx = ctx;
+	stop_fn = fn;
 }
 
 void

@@ -30,6 +30,15 @@ void phys_signal_check(void);
  */
 void phys_wait_begin(void);
 void phys_wait_end(void);
+/*
+ * A command whose output comes at its end (phys-step --engines) defers
+ * stops: a stop signal then only marks the stop, however idle standard
+ * output is (but while blocked waiting), and the next phys_signal_check,
+ * or the program's exit, runs fn once, which may write what the program
+ * has and remove its files, before the program stops by the signal;
+ * more signals meanwhile change nothing. NULL: stops as above.
+ */
+void phys_stop_defer(void (*fn)(int sig, void *ctx), void *ctx);
 /* A temporary file to remove if a signal stops the program before it is
  * renamed into place (NULL: none). */
 void phys_stop_removes(char *tmp);

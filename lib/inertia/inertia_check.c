@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "inertia.h"
 #include "inertia_world.h"
@@ -55,6 +56,55 @@ joint_warnings(struct phys_scene *w, int li, double limit, struct phys_buf *b)
 		phys_buf_putc(b, ']');
 }
 
+double
+phys_inertia_box_far(const struct phys_scene *w, int li,
+    const phys_inertia *in, double limit, struct phys_buf *why)
+{
+	double r = phys_link_box_ratio(w, li, in);
+
+	if (!(r > 0) || (r <= limit && r >= 1 / limit))
+		return 0;
+	phys_buf_printf(why, "its box of equivalent inertia is %.3g times its "
+	    "shapes' (beyond %g)", r, limit);
+	return r;
+}
+
+/*
+ * Three equal moments of one significant digit and no products: a value
+ * typed in to fill the element (Gazebo's 1, a robot's 0.01 on every
+ * link), not the inertia of a body; the shapes, where the link has them,
+ * say whether it happens to fit.
+ */
+static bool
+placeholder(const phys_inertia *in, double *value)
+{
+	double v = in->I.m[0][0], m;
+
+	if (!(v > 0) || in->I.m[1][1] != v || in->I.m[2][2] != v ||
+	    in->I.m[0][1] != 0 || in->I.m[0][2] != 0 || in->I.m[1][2] != 0)
+		return false;
+	m = v / pow(10, floor(log10(v)));
+	*value = v;
+	return fabs(m - round(m)) < 1e-9 * m;
+}
+
+/* A valid inertia no body of the link's shapes has, and why. */
+static bool
+implausible(struct phys_scene *w, int li, const phys_inertia *in,
+    double limit, struct phys_buf *why)
+{
+	phys_vec3 lo, hi;
+	double vol, v;
+	bool far = phys_inertia_box_far(w, li, in, limit, why) > 0;
+	bool shapes = phys_link_geometry_box(w, li, &lo, &hi, &vol);
+
+	if (placeholder(in, &v) && (far || !shapes))
+		phys_buf_printf(why, "%sixx = iyy = izz = %g and no products: "
+		    "a placeholder, not a body's inertia%s", far ? "; " : "", v,
+		    shapes ? "" : " (the link has no shapes to compare with)");
+	return why->len > 0;
+}
+
 static void
 put_size(struct phys_buf *b, const char *key, phys_vec3 s)
 {
@@ -90,10 +140,11 @@ static bool
 check_link(struct phys_scene *w, int li, double limit, struct phys_buf *b)
 {
 	struct phys_inertia_verdict v;
+	struct phys_buf why = { 0 };
 	phys_inertia in;
 	phys_vec3 size;
 	phys_mat3 R;
-	bool valid;
+	bool valid, stat = w->models[w->links[li].model].is_static;
 
 	phys_link_inertia(&w->links[li], &in);
 	valid = phys_inertia_validate(&in, &v) == PHYS_INERTIA_VALID;
@@ -121,7 +172,13 @@ check_link(struct phys_scene *w, int li, double limit, struct phys_buf *b)
 	if (valid && phys_inertia_box_equivalent(&in, &size, &R) == 0)
 		put_size(b, "box", size);
 	check_geometry(w, li, &in, valid, b);
-	if (w->models[w->links[li].model].is_static)
+	/* a static link's inertia moves nothing */
+	if (valid && !stat && implausible(w, li, &in, limit, &why)) {
+		phys_buf_puts(b, ",\"implausible\":");
+		phys_buf_json_string(b, why.s);
+	}
+	phys_buf_free(&why);
+	if (stat)
 		phys_buf_puts(b, ",\"static\":true");
 	joint_warnings(w, li, limit, b);
 	phys_buf_puts(b, "}\n");

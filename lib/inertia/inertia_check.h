@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "base.h"
+#include "inertia.h"
 #include "world.h"
 
 /*
@@ -16,11 +17,20 @@
  * (mass > 0, positive definite, triangle inequality; tolerance 1e-9 of
  * the largest moment) and why not, principal moments, box of equivalent
  * inertia, the box its collision geometry spans and the density that
- * implies, whether it is static, and warnings for mass or inertia ratios
- * above ratio across a joint. Returns how many links are invalid.
+ * implies, whether it is static, why a valid inertia is implausible (its
+ * box beyond ratio times its shapes', or a placeholder the shapes do not
+ * bear out) and warnings for mass or inertia ratios above ratio across a
+ * joint. Returns how many links are invalid.
  */
 size_t phys_inertia_check_world(struct phys_scene *w, double ratio,
     struct phys_buf *b);
+
+/*
+ * The ratio of link li's box of equivalent inertia (in, valid) to its
+ * shapes' when it is beyond limit or 1/limit, said into why; else 0.
+ */
+double phys_inertia_box_far(const struct phys_scene *w, int li,
+    const phys_inertia *in, double limit, struct phys_buf *why);
 
 struct phys_inertia_fix {
 	bool all;		/* every selected link, not only the invalid */
@@ -40,8 +50,11 @@ struct phys_inertia_fix {
  * inertia is not valid, or with o->all every one. Each value
  * changed is said on stderr, the link, the old and the new, with the
  * digits it needs. A link without collision geometry, or from an
- * included file, is left as it is, with a warning; a glob that matches
- * no link is an error.
+ * included file, is left as it is, with a warning; so is a link whose
+ * geometry gives no inertia (a mesh that is open, or was skipped as it
+ * could not be read), and it is counted: the others are still fixed.
+ * Returns how many were counted, or -1 (a glob that matches no link is
+ * an error).
  */
 int phys_inertia_fix_world(struct phys_scene *w,
     const struct phys_inertia_fix *o);

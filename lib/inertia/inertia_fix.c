@@ -177,8 +177,11 @@ fix_link(struct phys_scene *w, int li, double density, bool keep,
 		    "%s: inertial made automatic", w->links[li].name);
 	n = phys_link_geometry_inertia(w, li, keep ? 0 : density,
 	    PVD(w->links[li].vals, LINK_inertial_mass), &in);
-	if (n < 0)
-		return -1;
+	if (n < 0) {	/* this link only: the others are still fixed */
+		phys_warn("%s: left as it is: %s", w->links[li].name,
+		    phys_error());
+		return 1;
+	}
 	if (n == 0) {
 		phys_warn("link '%s' has no collision geometry to compute "
 		    "from; left as it is", w->links[li].name);
@@ -211,18 +214,21 @@ int
 phys_inertia_fix_world(struct phys_scene *w, const struct phys_inertia_fix *o)
 {
 	size_t i, *hits = phys_xcalloc(o->nglobs + 1, sizeof *hits);
-	int rc = 0;
+	int rc = 0, left = 0;
 
-	for (i = 0; i < w->nlinks && rc == 0; i++)
+	for (i = 0; i < w->nlinks && rc >= 0; i++)
 		if (selected(w, (int)i, o, hits) &&
-		    (o->all || !valid(w, (int)i)))
-			rc = fix_link(w, (int)i, o->density, o->keep_mass,
-			    o->automatic, o->density_given);
+		    (o->all || !valid(w, (int)i)) &&
+		    (rc = fix_link(w, (int)i, o->density, o->keep_mass,
+		    o->automatic, o->density_given)) > 0)
+			left++;
+	if (rc > 0)
+		rc = 0;
 	/* A pattern matching nothing is bad input, as in every command. */
 	for (i = 0; rc == 0 && i < o->nglobs; i++)
 		if (hits[i] == 0)
 			rc = phys_fail("no link matches '%s' (phys-inertia "
 			    "check lists them)", o->globs[i]);
 	free(hits);
-	return rc;
+	return rc < 0 ? rc : left;
 }

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "inertia.h"
+#include "inertia_check.h"
 #include "inertia_world.h"
 
 #define CIRCLE_SEGMENTS 48
@@ -210,6 +211,7 @@ look(const struct phys_scene *w, int li, double limit, struct shown *sh)
 	const struct phys_link *l = &w->links[li];
 	struct phys_inertia_verdict v;
 	struct pen pn;
+	struct phys_buf why = { 0 };
 	phys_inertia in;
 	phys_vec3 size;
 	phys_mat3 R;
@@ -230,12 +232,10 @@ look(const struct phys_scene *w, int li, double limit, struct shown *sh)
 		sh->f.q = phys_quat_mul(sh->f.q, phys_mat3_to_quat(R));
 		sh->half = v3_scale(size, 0.5);
 		sh->ratio = phys_link_box_ratio(w, li, &in);
-		sh->far = sh->ratio > 0 && (sh->ratio > limit ||
-		    sh->ratio < 1 / limit);
+		sh->far = phys_inertia_box_far(w, li, &in, limit, &why) > 0;
 		if (sh->far)
-			phys_warn("%s: its box of equivalent inertia is %.3g "
-			    "times its shapes' (beyond %g)", l->name,
-			    sh->ratio, limit);
+			phys_warn("%s: %s", l->name, why.s);
+		phys_buf_free(&why);
 	}
 	pen_start(&pn, NULL, 0, 0);
 	link_shapes(&pn, w, li);

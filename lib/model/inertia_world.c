@@ -82,6 +82,8 @@ phys_link_geometry_box(const struct phys_scene *w, int li, phys_vec3 *min,
 	int c, k;
 
 	*volume = 0;
+	if (l->lost)	/* a part of it is not known */
+		return false;
 	for (c = l->first_collision; c < l->first_collision + l->ncollisions;
 	    c++) {
 		const struct phys_collision *col = &w->collisions[c];
@@ -198,6 +200,9 @@ solids_inertia(const struct phys_scene *w, int li, double density,
 	double volume = 0, weighted = 0, *v, rho, k;
 	int c, n = 0, rc, i;
 
+	if (l->lost)
+		return phys_fail("%s (so the collision was skipped)",
+		    l->lost);
 	parts = phys_xmalloc(((size_t)l->ncollisions + 1) * sizeof *parts);
 	v = phys_xmalloc(((size_t)l->ncollisions + 1) * sizeof *v);
 	for (c = l->first_collision; c < l->first_collision + l->ncollisions;

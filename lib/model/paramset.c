@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "inertia_follow.h"
+#include "modelpose.h"
 #include "paramio.h"
 
 /* The value is checked as it is collected, so that an error in a --from
@@ -18,7 +19,7 @@ add_edit(struct phys_param_edits *e, const struct phys_ref *r,
 	struct phys_value v;
 
 	memset(&v, 0, sizeof v);
-	if (phys_value_parse(r->p, text, &v) < 0)
+	if (r->p && phys_value_parse(r->p, text, &v) < 0)
 		return -1;
 	phys_value_free(&v);
 	e->v = phys_xrealloc(e->v, (e->n + 1) * sizeof *e->v);
@@ -54,7 +55,17 @@ phys_param_edits_add(struct phys_param_edits *e, struct phys_scene *w,
 {
 	struct glob_ctx g = { e, text };
 	struct phys_ref r;
+	double pose[6];
 
+	/* MODEL/pose: no row of the registry (modelpose.h) */
+	if (!phys_has_glob(name) &&
+	    (r.idx = phys_model_pose_of(w, name)) >= 0) {
+		if (phys_model_pose_parse(w, r.idx, text, pose) < 0)
+			return -1;
+		r.p = NULL;
+		r.scope = PHYS_S_WORLD;
+		return add_edit(e, &r, text);
+	}
 	if (phys_has_glob(name)) {
 		int n = phys_ref_each(w, name, profile, add_glob_edit, &g);
 
@@ -173,6 +184,11 @@ phys_param_edits_apply(struct phys_scene *w,
 	int rc = 0;
 
 	for (i = 0; i < e->n && rc == 0; i++) {
+		if (!e->v[i].ref.p) {
+			rc = phys_model_pose_set(w, e->v[i].ref.idx,
+			    e->v[i].text);
+			continue;
+		}
 		memset(&v, 0, sizeof v);
 		rc = phys_value_parse(e->v[i].ref.p, e->v[i].text, &v);
 		if (rc == 0)

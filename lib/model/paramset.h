@@ -12,7 +12,7 @@
 #include "world.h"
 
 struct phys_param_edit {
-	struct phys_ref ref;
+	struct phys_ref ref;	/* ref.p NULL: model ref.idx's pose */
 	char *text;		/* the value as SDF text */
 };
 

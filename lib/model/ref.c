@@ -107,6 +107,10 @@ resolve_entity(const struct phys_scene *w, const char *name, const char *slash,
 		near = closest_entity(w, entity);
 		rc = near ? phys_fail("no entity named '%s' (did you mean %s?)",
 		    entity, near) : phys_fail("no entity named '%s'", entity);
+	} else if (kind == PHYS_K_MODEL && strcmp(slash + 1, "pose") == 0) {
+		rc = phys_fail("'%s' is a model: where it starts is set in its "
+		    "world (phys-param set '%s/pose=X Y Z ROLL PITCH YAW') or "
+		    "on a control line at t=0", entity, entity);
 	} else if (kind == PHYS_K_MODEL) {
 		rc = phys_fail("'%s' is a model: parameters belong to its "
 		    "links, collisions and joints", entity);

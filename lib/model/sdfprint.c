@@ -11,9 +11,11 @@
  */
 #include "sdfprint.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxml/tree.h>
 
@@ -792,12 +794,131 @@ static const char ground_plane[] =
     "      </link>\n"
     "    </model>\n";
 
+/* The components of an absolute path, '.' left out, as pointers into
+ * the copy returned. */
+static char *
+components(const char *path, const char **v, size_t max, size_t *n)
+{
+	char *copy = phys_xstrdup(path), *c, *save = NULL;
+
+	*n = 0;
+	for (c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save))
+		if (strcmp(c, ".") != 0 && *n < max)
+			v[(*n)++] = c;
+	return copy;
+}
+
+/* to (a canonical absolute path) as seen from the directory from (one
+ * too): "../" for each of from's components past those they share; NULL
+ * when they share none (the absolute path says it better). */
+static char *
+relative_to_dir(const char *from, const char *to)
+{
+	enum { MAXC = 256 };
+	const char *f[MAXC], *t[MAXC];
+	struct phys_buf b = { 0 };
+	char *fc, *tc;
+	size_t nf, nt, k = 0, i;
+
+	fc = components(from, f, MAXC, &nf);
+	tc = components(to, t, MAXC, &nt);
+	while (k < nf && k + 1 < nt && strcmp(f[k], t[k]) == 0)
+		k++;
+	if (k == 0) {
+		free(fc);
+		free(tc);
+		return NULL;
+	}
+	for (i = k; i < nf; i++)
+		phys_buf_puts(&b, "../");
+	for (i = k; i < nt; i++)
+		phys_buf_printf(&b, "%s%s", t[i], i + 1 < nt ? "/" : "");
+	free(fc);
+	free(tc);
+	return b.s;
+}
+
+/*
+ * The <uri> a world written to output includes path by: a relative
+ * include is looked up beside the world, so the path from output's
+ * directory (symbolic links resolved, as the lookup follows them); the
+ * absolute path when the world goes to standard output, whose file is
+ * not known.
+ */
+static char *
+include_uri(const char *path, const char *output)
+{
+	char *dir, *slash, *rdir, *rpath, *uri, cwd[4096];
+
+	if (!output) {
+		if (path[0] == '/')
+			return phys_xstrdup(path);
+		if (!getcwd(cwd, sizeof cwd)) {
+			phys_fail("the current directory: %s", strerror(errno));
+			return NULL;
+		}
+		while (strncmp(path, "./", 2) == 0)
+			path += 2 + strspn(path + 2, "/");
+		return phys_xasprintf("%s%s%s", cwd, strcmp(cwd, "/") ? "/" :
+		    "", path);
+	}
+	dir = phys_xstrdup(output);
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	rpath = NULL;
+	uri = NULL;
+	if (!(rdir = realpath(slash ? dir : ".", NULL)))
+		phys_fail("%s: %s", slash ? dir : ".", strerror(errno));
+	else if (!(rpath = realpath(path, NULL)))
+		phys_fail("%s: %s", path, strerror(errno));
+	else if (!(uri = relative_to_dir(rdir, rpath)))
+		uri = phys_xstrdup(rpath);
+	free(dir);
+	free(rdir);
+	free(rpath);
+	return uri;
+}
+
+void
+phys_sdf_world_options_default(struct phys_sdf_world_options *o)
+{
+	memset(o, 0, sizeof *o);
+}
+
+int
+phys_sdf_world_pose(const char *text, double pose[6])
+{
+	double v[7];
+	int n = phys_parse_doubles(text, v, 7);
+
+	if (n != 3 && n != 6)
+		return phys_fail("'%s' is no pose: X Y Z or X Y Z ROLL PITCH "
+		    "YAW, in numbers", text);
+	memset(pose, 0, 6 * sizeof *pose);
+	memcpy(pose, v, (size_t)n * sizeof *v);
+	return 0;
+}
+
 int
 phys_sdf_world(const char *path, bool ground, struct phys_buf *b)
 {
+	struct phys_sdf_world_options o;
+
+	phys_sdf_world_options_default(&o);
+	o.ground = ground;
+	return phys_sdf_world_with(path, &o, b);
+}
+
+int
+phys_sdf_world_with(const char *path, const struct phys_sdf_world_options *o,
+    struct phys_buf *b)
+{
 	struct phys_load_options lo;
 	struct phys_scene w;
+	char num[32], *uri;
 	bool hosted;
+	int k;
 
 	if (!path || strcmp(path, "-") == 0)
 		return phys_fail("a world includes its model by name: give the "
@@ -813,16 +934,31 @@ phys_sdf_world(const char *path, bool ground, struct phys_buf *b)
 	phys_world_free(&w);
 	if (!hosted)
 		return phys_fail("%s is a world already", path);
+	if (!(uri = include_uri(path, o->output)))
+		return -1;
+	if (!phys_xml_text_ok(uri)) {
+		free(uri);
+		return phys_fail("%s", "the model's path is not text XML can "
+		    "hold");
+	}
 	phys_buf_puts(b, "<?xml version=\"1.0\"?>\n"
 	    "<sdf version=\"1.7\">\n"
 	    "  <world name=\"default\">\n");
-	if (ground)
+	if (o->ground)
 		phys_buf_puts(b, ground_plane);
-	if (!phys_xml_text_ok(path))
-		return phys_fail("%s", "the model's path is not text XML can "
-		    "hold");
 	phys_buf_puts(b, "    <include>\n      <uri>");
-	phys_buf_xml_attr(b, path);
-	phys_buf_puts(b, "</uri>\n    </include>\n  </world>\n</sdf>\n");
+	phys_buf_xml_attr(b, uri);
+	phys_buf_puts(b, "</uri>\n");
+	free(uri);
+	if (o->has_pose) {
+		phys_buf_puts(b, "      <pose>");
+		for (k = 0; k < 6; k++) {
+			phys_fmt_double(num, sizeof num, o->pose[k] == 0 ? 0 :
+			    o->pose[k]);
+			phys_buf_printf(b, "%s%s", k ? " " : "", num);
+		}
+		phys_buf_puts(b, "</pose>\n");
+	}
+	phys_buf_puts(b, "    </include>\n  </world>\n</sdf>\n");
 	return 0;
 }

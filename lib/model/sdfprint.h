@@ -19,6 +19,24 @@ int phys_sdf_print(const char *path, struct phys_buf *b);
  */
 int phys_sdf_world(const char *path, bool ground, struct phys_buf *b);
 
+/*
+ * The same, with the model placed (pose: x y z roll pitch yaw, in the
+ * world) and the <uri> relative to the directory of output, the file the
+ * world is written to; when output is NULL (standard output), the
+ * model's absolute path.
+ */
+struct phys_sdf_world_options {
+	bool ground;
+	bool has_pose;
+	double pose[6];
+	const char *output;
+};
+void phys_sdf_world_options_default(struct phys_sdf_world_options *o);
+int phys_sdf_world_with(const char *path,
+    const struct phys_sdf_world_options *o, struct phys_buf *b);
+/* "X Y Z" or "X Y Z ROLL PITCH YAW" read into pose; -1 with phys_error(). */
+int phys_sdf_world_pose(const char *text, double pose[6]);
+
 struct phys_scene;
 /* Resolve every <frame> of a loaded world, the world's and each model's,
  * through relative_to and attached_to; fn gets "file:line: why" for each

@@ -41,9 +41,11 @@
  *  - package://PKG/... becomes model://PKG/...
  *
  * Where libsdformat loses data without a word, phys keeps it and warns
- * with file:line: a link without mass is kept (libsdformat drops it and
- * every link below it), two massless links lumped together stay massless
- * (libsdformat fails on the NaN), capsules are read (urdfdom stops reading
+ * with file:line: a link without mass, once the links on fixed joints
+ * below it are lumped into it, is kept (libsdformat drops it and every
+ * link below it, and refuses a model left without links), massless links
+ * lumped together add their masses (libsdformat's centre of mass is NaN
+ * and it refuses the file), capsules are read (urdfdom stops reading
  * the link there), a floating joint leaves its child free where it is
  * (libsdformat refuses the file), a <mimic> becomes SDF's (libsdformat
  * drops it), an <inertia> missing a product reads it as 0 (urdfdom zeroes
@@ -124,6 +126,19 @@ struct u_link {
 	phys_pose at;		/* its frame in the model frame */
 };
 
+/*
+ * A link as libsdformat's converter leaves it: its mass once the links
+ * below it on fixed joints are lumped into it, whether it then has an
+ * <inertial> and a centre of mass of NaN (a lump of 0 kg with 0 kg
+ * divides by 0), whether CreateSDF drops it (no <inertial>, or a mass
+ * within 1e-6 of 0) and whether CreateSDF reaches it (no link above it
+ * dropped).
+ */
+struct u_fate {
+	double mass;
+	bool has, nan, dropped, reached;
+};
+
 struct u_joint {
 	char *name;
 	struct u_el el, origin_el, parent_el, child_el, axis_el, limit_el,
@@ -191,6 +206,9 @@ struct reader {
 	int *size;		/* the links of each link's subtree, itself too */
 	int *next_body;		/* by place: the place of the next SDF link */
 	struct lists lumps;	/* a body's links, in libsdformat's order */
+	struct u_fate *fates;	/* by link */
+	/* libsdformat refuses what it converts: no link left, or a NaN */
+	bool no_link, nan;
 	struct lists link_exts, joint_exts;	/* <gazebo> blocks, in order */
 	int minor;		/* the SDF version the model needs */
 	xmlDocPtr out;
@@ -1518,10 +1536,8 @@ lump_inertia(struct reader *r, const int *order, size_t n,
 		return;
 	}
 	out->has = true;
+	/* a body of no mass, which warn_lost names */
 	if (!(mass > 0)) {
-		urdf_warn(r, b->el.line, "link '%s': the links lumped into it "
-		    "have no mass (libsdformat fails on the NaN); kept "
-		    "massless", b->name);
 		memset(out->I, 0, sizeof out->I);
 		out->mass = 0;
 		free(parts);
@@ -2249,41 +2265,136 @@ bodies_below(const struct reader *r, int li, struct phys_buf *b)
 	return n;
 }
 
-static bool
-has_mass(const struct u_link *l)
+/*
+ * Each link's fate in libsdformat's converter. ReduceFixedJoints first
+ * lumps each link's children on fixed joints into it, the deepest first
+ * and each link's in the order of their joints' names: a link without
+ * an <inertial> gets one of 0 kg from the first child that has one, and
+ * two masses summing to 0 make a centre of mass of NaN, which every lump
+ * after carries. CreateSDF then walks from the root and drops, with all
+ * below it, a link without an <inertial> or whose mass is within 1e-6 of
+ * 0 (ignition::math::equal), lumped or not; the root named world is no
+ * link and never dropped. A model left without a link, or a link with a
+ * centre of mass of NaN, makes libsdformat refuse the file.
+ */
+static void
+find_fates(struct reader *r)
 {
-	return l->in.has && l->in.mass > 0;
+	struct u_fate *f, *c;
+	const struct u_link *l;
+	size_t k, i, kept = 0;
+	int li;
+
+	r->fates = phys_xcalloc(r->nlinks, sizeof *r->fates);
+	for (k = r->nlinks; k-- > 0;) {
+		li = r->order[k];
+		l = &r->links[li];
+		f = &r->fates[li];
+		f->has = l->in.has;
+		f->mass = l->in.has ? l->in.mass : 0;
+		for (i = 0; i < l->nkids; i++) {
+			c = &r->fates[r->joints[l->kids[i]].child];
+			if (!r->joints[l->kids[i]].lumped || !c->has)
+				continue;
+			f->has = true;
+			f->mass += c->mass;
+			f->nan = f->nan || c->nan || f->mass == 0;
+		}
+		f->dropped = !is_world(r, li) &&
+		    (!f->has || fabs(f->mass) <= 1e-6);
+	}
+	for (k = 0; k < r->nlinks; k++) {
+		li = r->order[k];
+		l = &r->links[li];
+		f = &r->fates[li];
+		f->reached = l->up < 0 ||
+		    (r->fates[r->joints[l->up].parent].reached &&
+		    !r->fates[r->joints[l->up].parent].dropped);
+		if (!f->reached || f->dropped || l->body != li ||
+		    is_world(r, li))
+			continue;
+		kept++;
+		r->nan = r->nan || f->nan;
+	}
+	r->no_link = kept == 0;
+}
+
+/* "has no <inertial>", "has mass 0", or a mass libsdformat takes for 0. */
+static void
+mass_words(const struct u_link *l, const struct u_fate *f,
+    struct phys_buf *b)
+{
+	if (!f->has || (f->mass == 0 && !l->in.has))
+		phys_buf_printf(b, "%s", "no <inertial>");
+	else if (f->mass == 0)
+		phys_buf_printf(b, "%s", "mass 0");
+	else
+		phys_buf_printf(b, "mass %g, which libsdformat takes for none "
+		    "(it is within 1e-6 of 0)", f->mass);
+}
+
+/* What the links libsdformat drops leave Gazebo. */
+static const char *
+gazebo(const struct reader *r, size_t below)
+{
+	if (r->no_link)
+		return ", which leaves no link: it refuses the file";
+	if (r->nan)
+		return "";
+	return below ? ", and Gazebo runs without them" :
+	    ", and Gazebo runs without it";
 }
 
 /*
  * libsdformat drops a link without mass with every link below it, even
  * one that is lumped (its own lumped children are merged first): a robot
- * can lose an arm. phys keeps them all, and says so.
+ * can lose an arm, or every link, when libsdformat refuses the file.
+ * phys keeps them all, and says so once, at the link CreateSDF reaches.
  */
 static void
 warn_lost(struct reader *r, int li)
 {
 	const struct u_link *l = &r->links[li];
-	struct phys_buf names = { 0 };
+	const struct u_fate *f = &r->fates[li];
+	struct phys_buf names = { 0 }, has = { 0 };
+	long line = l->in.has ? l->in.mass_el.line : l->el.line;
+	bool zero = !f->has || f->mass == 0;
 	size_t n = 0;
 
-	if (is_world(r, li) || has_mass(l))
+	if (!f->dropped || (!f->reached && (!zero || l->body != li)))
 		return;
 	n = bodies_below(r, li, &names);
-	if (l->body == li)
-		urdf_warn(r, l->in.has ? l->in.mass_el.line : l->el.line, "link "
-		    "'%s' has %s: kept with mass 0 (phys-inertia fix computes "
-		    "one); libsdformat drops it%s%s%s%s, and Gazebo runs "
-		    "without %s", l->name, l->in.has ? "mass 0" :
-		    "no <inertial>", n ? " and the links below it (" : "",
-		    n ? names.s : "", n > 4 ? ", ..." : "", n ? ")" : "",
-		    n ? "them" : "it");
+	mass_words(l, f, &has);
+	if (l->body == li && !f->reached)
+		urdf_warn(r, line, "link '%s' has %s: kept with mass 0 "
+		    "(phys-inertia fix computes one)", l->name, has.s);
+	else if (l->body == li)
+		urdf_warn(r, line, "link '%s' has %s: kept%s; libsdformat "
+		    "drops it%s%s%s%s%s", l->name, has.s, zero ?
+		    " with mass 0 (phys-inertia fix computes one)" : "",
+		    n ? " and the links below it (" : "", n ? names.s : "",
+		    n > 4 ? ", ..." : "", n ? ")" : "", gazebo(r, n));
 	else if (n)
-		urdf_warn(r, l->in.has ? l->in.mass_el.line : l->el.line, "link "
-		    "'%s' has no mass: libsdformat drops the links below it "
-		    "(%s%s) and Gazebo runs without them; phys keeps them",
-		    l->name, names.s, n > 4 ? ", ..." : "");
+		urdf_warn(r, line, "link '%s' has %s: libsdformat drops the "
+		    "links below it (%s%s)%s%s; phys keeps them", l->name,
+		    zero ? "no mass" : has.s, names.s, n > 4 ? ", ..." : "",
+		    r->nan ? "" : " and Gazebo runs without ",
+		    r->nan ? "" : "them");
 	phys_buf_free(&names);
+	phys_buf_free(&has);
+}
+
+/* A centre of mass of NaN in a link libsdformat keeps: it refuses it. */
+static void
+warn_nan(struct reader *r, int li)
+{
+	const struct u_fate *f = &r->fates[li];
+
+	if (f->nan && f->reached && !f->dropped && r->links[li].body == li)
+		urdf_warn(r, r->links[li].el.line, "link '%s': libsdformat "
+		    "lumps links of no mass together into it, which makes its "
+		    "centre of mass NaN, and refuses the file; phys adds "
+		    "their masses", r->links[li].name);
 }
 
 static void
@@ -2475,6 +2586,7 @@ write_tree(struct reader *r)
 		li = r->order[k];
 		l = &r->links[li];
 		warn_lost(r, li);
+		warn_nan(r, li);
 		if (is_world(r, li) || l->body != li)
 			continue;
 		if (l->up >= 0 && r->joints[l->up].type != UJ_FLOATING &&
@@ -2680,6 +2792,7 @@ reader_free(struct reader *r)
 	free(r->order);
 	free(r->pos);
 	free(r->size);
+	free(r->fates);
 	free(r->next_body);
 	lists_free(&r->lumps);
 	lists_free(&r->link_exts);
@@ -2732,6 +2845,7 @@ read_robot(struct reader *r)
 		return -1;
 	read_exts(r);
 	assign_bodies(r);
+	find_fates(r);
 	return 0;
 }
 

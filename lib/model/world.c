@@ -1083,7 +1083,10 @@ skip_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	why = phys_xstrdup(phys_error());
 	if (!L->opt->quiet)
 		phys_warn("%s; skipping collision %s", why, c->name);
-	free(why);
+	if (!L->w->links[c->link].lost)
+		L->w->links[c->link].lost = why;
+	else
+		free(why);
 	c->mesh = NULL;
 	L->skipped++;
 	return 0;
@@ -1332,6 +1335,10 @@ read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 		    (const char *)s->name);
 	warn_node(L, d, s, "skipping collision with unsupported geometry: %s",
 	    c->name);
+	if (!L->w->links[c->link].lost)
+		L->w->links[c->link].lost = phys_xasprintf("collision '%s': "
+		    "<%s> geometry is not supported", c->name,
+		    (const char *)s->name);
 	L->skipped++;
 	return 0;
 }
@@ -2013,6 +2020,10 @@ new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	m->parent = parent;
 	m->node = mn;
 	m->doc = d;
+	if (ov) {
+		m->include = ov->at;
+		m->include_doc = ov->doc;
+	}
 	m->self_collide = bool_flag(mn, "self_collide");
 	m->is_static = bool_flag(mn, "static") ||
 	    (parent >= 0 && w->models[parent].is_static);
@@ -3074,6 +3085,7 @@ phys_world_free(struct phys_scene *w)
 		free(w->models[i].name);
 	for (i = 0; i < w->nlinks; i++) {
 		free(w->links[i].name);
+		free(w->links[i].lost);
 		phys_values_clear(PHYS_S_LINK, w->links[i].vals);
 	}
 	for (i = 0; i < w->ncollisions; i++) {

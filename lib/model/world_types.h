@@ -86,6 +86,8 @@ struct phys_model {
 	bool merged;
 	xmlNodePtr node;
 	struct phys_doc *doc;	/* the file it came from (includes differ) */
+	xmlNodePtr include;	/* the <include> that placed it, or NULL */
+	struct phys_doc *include_doc;	/* the file of that <include> */
 };
 
 struct phys_link {
@@ -96,6 +98,8 @@ struct phys_link {
 	xmlNodePtr node;
 	struct phys_doc *doc;
 	struct phys_value *vals;	/* PHYS_S_LINK values */
+	char *lost;	/* why a collision of it was skipped (the first one's),
+			 * or NULL: its geometry is then not all there */
 };
 
 struct phys_collision {

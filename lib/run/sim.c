@@ -950,6 +950,7 @@ run_total(struct run *r)
 static void
 progress(struct run *r, double started, double *last)
 {
+	const char *label = r->o->label ? r->o->label : "";
 	double now, t, total, left;
 
 	if (!r->o->progress)
@@ -964,12 +965,13 @@ progress(struct run *r, double started, double *last)
 		return;
 	left = (now - started) * (total - t) / t;
 	if (left < 60)
-		phys_status("%s: t=%.3f/%.3f s  %3.0f%%  ETA %.0f s",
-		    phys_progname, t, total, 100 * t / total, ceil(left));
+		phys_status("%s: %s%st=%.3f/%.3f s  %3.0f%%  ETA %.0f s",
+		    phys_progname, label, *label ? ": " : "", t, total,
+		    100 * t / total, ceil(left));
 	else
-		phys_status("%s: t=%.3f/%.3f s  %3.0f%%  ETA %.0f:%02.0f",
-		    phys_progname, t, total, 100 * t / total,
-		    floor(left / 60), floor(fmod(left, 60)));
+		phys_status("%s: %s%st=%.3f/%.3f s  %3.0f%%  ETA %.0f:%02.0f",
+		    phys_progname, label, *label ? ": " : "", t, total,
+		    100 * t / total, floor(left / 60), floor(fmod(left, 60)));
 }
 
 /* Progress goes to stderr; when stdout is the same terminal, each data

@@ -27,6 +27,8 @@ struct phys_run_options {
 	bool realtime;		/* pace by real_time_factor */
 	bool skip_unsupported;	/* skip unsupported collisions */
 	bool progress;		/* progress on stderr */
+	const char *label;	/* what the progress names ("dart 3/5"), or
+				 * NULL */
 	const char *tag;	/* "key":value the first state line also holds
 				 * (a sweep's hash of the run), or NULL */
 };
