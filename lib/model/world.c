@@ -2032,6 +2032,10 @@ new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	m->parent = parent;
 	m->node = mn;
 	m->doc = d;
+	if (ov && ov->at) {
+		m->include = ov->at;
+		m->include_doc = ov->doc;
+	}
 	m->self_collide = bool_flag(mn, "self_collide");
 	m->is_static = bool_flag(mn, "static") ||
 	    (parent >= 0 && w->models[parent].is_static);

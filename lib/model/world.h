@@ -85,6 +85,10 @@ struct phys_model {
 	bool merged;
 	xmlNodePtr node;
 	struct phys_doc *doc;	/* the file it came from (includes differ) */
+	/* The <include> that brought it, in include_doc: its <plugin>s are
+	 * the model's too; NULL when written in place. */
+	xmlNodePtr include;
+	struct phys_doc *include_doc;
 };
 
 struct phys_link {
