@@ -91,7 +91,7 @@ EOF
 	n=$(grep -n SceneBroadcaster "$w" | cut -d: -f1)
 	[[ "$output" == *"w.sdf:$n: plugin 'gz::sim::systems::SceneBroadcaster' (gz-sim-scene-broadcaster-system) is not run; phys(7) lists the gz-sim systems phys runs"* ]]
 	n=$(grep -n 'libgz-sim8-joint' "$w" | cut -d: -f1)
-	[[ "$output" == *"w.sdf:$n: plugin 'gz::sim::systems::JointPositionController' (libgz-sim8-joint-position-controller-system.so) is not run"* ]]
+	[[ "$output" == *"w.sdf:$n: plugin 'gz::sim::systems::JointPositionController' (libgz-sim8-joint-position-controller-system.so) is not run: gz-sim runs it in a <model> only"* ]]
 	n=$(grep -n 'libfoo' "$w" | cut -d: -f1)
 	[[ "$output" == *"w.sdf:$n: plugin 'foo::Bar' (libfoo.so) is not run"* ]]
 	n=$(grep -n 'libimu' "$w" | cut -d: -f1)
@@ -104,14 +104,268 @@ EOF
 	! echo "$output" | grep -q 'not run'
 }
 
-@test "a topic line in a world that runs no system is an error naming its line" {
-	world "$TMP/n.sdf" < /dev/null
-	echo '{"t":0,"topic":"/go","msg":{"data":1}}' > "$TMP/ctl"
-	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/n.sdf"
+@test "a URDF's <gazebo> plugins are the model's, as libsdformat carries them: a system runs, another is said not run at its URDF line" {
+	cat > "$TMP/r.urdf" <<'EOF'
+<?xml version="1.0"?>
+<robot name="r">
+  <link name="world"/>
+  <link name="arm">
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="spin" type="continuous">
+    <parent link="world"/><child link="arm"/><axis xyz="0 0 1"/>
+  </joint>
+  <gazebo>
+    <plugin filename="gz-sim-joint-position-controller-system" name="gz::sim::systems::JointPositionController">
+      <joint_name>spin</joint_name><initial_position>0.7</initial_position>
+      <p_gain>4</p_gain><d_gain>0.4</d_gain><i_gain>0</i_gain>
+    </plugin>
+    <plugin filename="libgazebo_ros2_control.so" name="gazebo_ros2_control"/>
+  </gazebo>
+</robot>
+EOF
+	run phys-step -t 2 -r 1 -i 'r::spin/position' "$TMP/r.urdf"
+	[ "$status" -eq 0 ]
+	local n=$(grep -n ros2_control "$TMP/r.urdf" | cut -d: -f1)
+	[[ "$output" == *"r.urdf:$n: plugin 'gazebo_ros2_control' (libgazebo_ros2_control.so) is not run"* ]]
+	near "$(echo "$output" | grep '"t":2' | jq -r '.items["r::spin/position"][0]')" 0.7 1e-4
+}
+
+@test "an <include>'s plugins are its model's" {
+	mkdir -p "$TMP/models/spinner"
+	printf '<?xml version="1.0"?>\n<model><name>spinner</name><sdf version="1.6">model.sdf</sdf></model>\n' \
+	    > "$TMP/models/spinner/model.config"
+	{ echo '<?xml version="1.0"?><sdf version="1.6">'
+	  rotor spinner 0.01 0
+	  echo '</sdf>'; } > "$TMP/models/spinner/model.sdf"
+	world "$TMP/w.sdf" <<EOF
+    <include><uri>model://spinner</uri><name>s</name>
+      $JPC<joint_name>j1</joint_name><initial_position>-0.4</initial_position>
+        <p_gain>4</p_gain><d_gain>0.4</d_gain><i_gain>0</i_gain></plugin>
+    </include>
+EOF
+	SDF_PATH="$TMP/models" phys-step -t 2 -r 1 -i 's::j1/position' "$TMP/w.sdf" > "$TMP/out"
+	near "$(at "$TMP/out" 2 's::j1/position')" -0.4 1e-6
+}
+
+# ---- JointPositionController ----
+
+jpc_example() {
+	# gz-sim's joint_position_controller.sdf: its default gains behind a
+	# 0.5 N m s/rad damper on a 1.2e-4 kg m^2 rotor. "Try sending joint
+	# position commands": data 1.0, then -1.0. The integral (0.1 N m/(rad
+	# s)) first overshoots by a few hundredths, then draws the rotor in.
+	printf '%s\n' '{"t":0,"topic":"/rotor_cmd","msg":{"data":1.0}}' \
+	    '{"t":10,"topic":"rotor_cmd","msg":{"data":-1.0}}' > "$TMP/ctl"
+	run_world "$1" 20 "$TMP/w.sdf" -c "$TMP/ctl" -i 'demo::j1/position'
+	local a b
+	for t in 8 18; do
+		a=$(at "$TMP/$1" $t demo::j1/position)
+		b=$(at "$TMP/$1" $((t + 2)) demo::j1/position)
+		near "$a" "$([ $t = 8 ] && echo 1 || echo -1)" 0.05
+		# closer at the end
+		awk -v a="$a" -v b="$b" -v s=$([ $t = 8 ] && echo 1 || echo -1) \
+		    'BEGIN { exit !((b - s)^2 < (a - s)^2) }'
+	done
+}
+@test "JointPositionController, gz-sim's example: the rotor turns to 1 rad, then to -1 rad, as its topic says, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+$(rotor demo 0.00012 0.5 "$JPC<joint_name>j1</joint_name><topic>rotor_cmd</topic>
+        <p_gain>1</p_gain><i_gain>0.1</i_gain><d_gain>0.01</d_gain><i_max>1</i_max><i_min>-1</i_min>
+        <cmd_max>1000</cmd_max><cmd_min>-1000</cmd_min></plugin>")
+EOF
+	for_both jpc_example
+}
+
+# pid_curve I B P I_GAIN D TARGET T: the angle at T of a rotor of inertia
+# I with damping B driven from rest at 0 by gz-math's PID (cmd = -p e -
+# i int(e) - d e', e = q - TARGET), integrated finely (RK4, 1e-5 s).
+pid_curve() {
+	awk -v I="$1" -v b="$2" -v p="$3" -v ki="$4" -v d="$5" -v tg="$6" -v T="$7" '
+	function acc(q, w, s) { return (-p * (q - tg) - s - d * w - b * w) / I }
+	BEGIN { h = 1e-5; q = 0; w = 0; s = 0; n = int(T / h + 0.5)
+		for (k = 0; k < n; k++) {
+			q1 = w; w1 = acc(q, w, s); s1 = ki * (q - tg)
+			q2 = w + h/2*w1; w2 = acc(q + h/2*q1, w + h/2*w1, s + h/2*s1); s2 = ki * (q + h/2*q1 - tg)
+			q3 = w + h/2*w2; w3 = acc(q + h/2*q2, w + h/2*w2, s + h/2*s2); s3 = ki * (q + h/2*q2 - tg)
+			q4 = w + h*w3; w4 = acc(q + h*q3, w + h*w3, s + h*s3); s4 = ki * (q + h*q3 - tg)
+			q += h/6*(q1 + 2*q2 + 2*q3 + q4); w += h/6*(w1 + 2*w2 + 2*w3 + w4)
+			s += h/6*(s1 + 2*s2 + 2*s3 + s4)
+		}
+		printf "%.9f\n", q }'
+}
+
+jpc_pid() {
+	# The plugin's default gains (p 1, i 0.1, d 0.01) on a 0.01 kg m^2
+	# rotor with 0.05 N m s/rad of damping, told 1 rad: a lightly damped
+	# swing about 1 rad the integral draws in.
+	printf '%s\n' '{"t":0,"topic":"/model/demo/joint/j1/0/cmd_pos","msg":{"data":1}}' > "$TMP/ctl"
+	run_world "$1" 4 "$TMP/w.sdf" -c "$TMP/ctl" -i 'demo::j1/*'
+	for t in 0.25 0.5 1 2 4; do
+		near "$(at "$TMP/$1" $t demo::j1/position)" "$(pid_curve 0.01 0.05 1 0.1 0.01 1 $t)" 5e-3
+	done
+	near "$(at "$TMP/$1" 4 demo::j1/target)" 1 0
+}
+@test "JointPositionController's defaults (p 1, i 0.1, d 0.01) and its default topic: gz-math's PID on the rotor, to 5e-3 rad, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+$(rotor demo 0.01 0.05 "$JPC<joint_name>j1</joint_name></plugin>")
+EOF
+	for_both jpc_pid
+}
+
+jpc_critical() {
+	# p 4, d 0.4 on 0.01 kg m^2: critically damped, w = 20 rad/s;
+	# -s gains (p 9, d 0.6: w = 30) take the place of the plugin's. The
+	# PD acts on each step's start, its damping a step late: the engines
+	# run ahead of the continuous curve by about w h / 2 of its rise.
+	run_world "$1" 1 "$TMP/w.sdf" -i 'demo::j1/position'
+	phys-step -p "$1" -t 1 -r 100 -i 'demo::j1/position' "$TMP/w.sdf" \
+	    -s 'demo::j1/position_pid.p_gain=9' \
+	    -s 'demo::j1/position_pid.d_gain=0.6' > "$TMP/$1.s"
+	for t in 0.05 0.1 0.2; do
+		near "$(at "$TMP/$1" $t demo::j1/position)" \
+		    "$(awk -v t=$t 'BEGIN { w = 20; print 1 - (1 + w * t) * exp(-w * t) }')" 7e-3
+		near "$(at "$TMP/$1.s" $t demo::j1/position)" \
+		    "$(awk -v t=$t 'BEGIN { w = 30; print 1 - (1 + w * t) * exp(-w * t) }')" 1e-2
+	done
+}
+@test "JointPositionController: initial_position and the plugin's gains, critically damped; -s gains override them, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+$(rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><initial_position>1</initial_position>
+        <p_gain>4</p_gain><d_gain>0.4</d_gain><i_gain>0</i_gain></plugin>")
+EOF
+	for_both jpc_critical
+}
+
+# arm MODEL PLUGIN...: worlds/motor.sdf's arm: a 1 kg bob 0.5 m below a
+# shoulder about x (I = 0.26 kg m^2 about it), gravity's torque 4.905 sin q.
+arm() {
+	local m=$1
+	shift
+	cat <<EOF
+    <model name="$m">
+      <link name="bob">
+        <pose>0 0 1.5 0 0 0</pose>
+        <inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>
+      </link>
+      <joint name="shoulder" type="revolute">
+        <parent>world</parent><child>bob</child><pose>0 0 0.5 0 0 0</pose>
+        <axis><xyz>1 0 0</xyz></axis>
+      </joint>
+      $*
+    </model>
+EOF
+}
+
+jpc_hold() {
+	run_world "$1" 4 "$TMP/w.sdf" -i 'arm::shoulder/*'
+	# kp (0.5 - q) = m g l sin q at rest
+	local q=$(awk 'BEGIN { q = 0.5; for (i = 0; i < 200; i++)
+	    q = 0.5 - 4.905 * sin(q) / 100; printf "%.12f", q }')
+	near "$(at "$TMP/$1" 4 arm::shoulder/position)" "$q" 1e-6
+	near "$(at "$TMP/$1" 4 arm::shoulder/applied_effort)" "$(awk -v q="$q" 'BEGIN { print 4.905 * sin(q) }')" 1e-4
+}
+@test "JointPositionController holds an arm against gravity: kp (target - q) = m g l sin q at rest, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+$(arm arm "$JPC<joint_name>shoulder</joint_name><initial_position>0.5</initial_position>
+        <p_gain>100</p_gain><d_gain>10</d_gain><i_gain>0</i_gain></plugin>")
+EOF
+	for_both jpc_hold
+}
+
+jpc_many() {
+	printf '%s\n' '{"t":0,"topic":"/model/twins/joint/a/1/cmd_pos","msg":{"data":0.3}}' > "$TMP/ctl"
+	run_world "$1" 2 "$TMP/w.sdf" -c "$TMP/ctl" -i 'twins::*/position'
+	local a=$(jq -r 'select(.t == 2) | .items["twins::a/position"] | @tsv' "$TMP/$1")
+	local b=$(jq -r 'select(.t == 2) | .items["twins::b/position"] | @tsv' "$TMP/$1")
+	# the second axis of each, the first left free (and still)
+	near "$(echo "$a" | cut -f2)" 0.3 1e-4
+	near "$(echo "$b" | cut -f2)" 0.3 1e-4
+	near "$(echo "$a" | cut -f1)" 0 1e-6
+}
+@test "JointPositionController: several <joint_name>s, <joint_index> 1 and its topic /model/M/joint/J/1/cmd_pos, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+    <model name="twins">
+      <link name="p"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+      <link name="q"><pose>1 0 1 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+      <joint name="a" type="universal"><parent>world</parent><child>p</child>
+        <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+      <joint name="b" type="universal"><parent>world</parent><child>q</child>
+        <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+      <plugin filename="gz-sim-joint-position-controller-system" name="gz::sim::systems::JointPositionController">
+        <joint_name>a</joint_name><joint_name>b</joint_name><joint_index>1</joint_index>
+        <p_gain>4</p_gain><d_gain>0.4</d_gain><i_gain>0</i_gain>
+      </plugin>
+    </model>
+EOF
+	sed -i 's|<world name="default">|&<gravity>0 0 0</gravity>|' "$TMP/w.sdf"
+	for_both jpc_many
+}
+
+jpc_velocity() {
+	# No PID: the speed that reaches the target, at most cmd_max (2
+	# rad/s): a ramp of 2 rad/s to 1 rad; without cmd_max, at once (in
+	# a step where the engine moves at the speed it reaches, in a few
+	# where it integrates the speed's rise: Simbody).
+	printf '%s\n' '{"t":0,"topic":"/model/slow/joint/j1/0/cmd_pos","msg":{"data":1}}' \
+	    '{"t":0,"topic":"/model/fast/joint/j1/0/cmd_pos","msg":{"data":1}}' > "$TMP/ctl"
+	run_world "$1" 1 "$TMP/w.sdf" -c "$TMP/ctl" -i '*::j1/position'
+	near "$(at "$TMP/$1" 0.25 slow::j1/position)" 0.5 1.5e-3
+	near "$(at "$TMP/$1" 1 slow::j1/position)" 1 1e-6
+	near "$(at "$TMP/$1" 0.05 fast::j1/position)" 1 1e-4
+	near "$(at "$TMP/$1" 1 fast::j1/position)" 1 1e-6
+}
+@test "JointPositionController with use_velocity_commands: at cmd_max until the target, or at once, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+$(rotor slow 0.01 0 "$JPC<joint_name>j1</joint_name><use_velocity_commands>true</use_velocity_commands><cmd_max>2</cmd_max></plugin>")
+$(rotor fast 0.01 0 "$JPC<joint_name>j1</joint_name><use_velocity_commands>1</use_velocity_commands></plugin>")
+EOF
+	sed -i 's|<model name="fast">|&<pose>2 0 0 0 0 0</pose>|' "$TMP/w.sdf"
+	for_both jpc_velocity
+}
+
+@test "a system's bad parameters and bad topic lines are errors naming the file and line" {
+	world "$TMP/w.sdf" <<EOF
+$(rotor demo 0.01 0 "$JPC<joint_name>j9</joint_name></plugin>")
+EOF
+	run phys-step -t 0.1 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"ctl:1: no system listens on topic '/go': the world runs no gz-sim system with topics"* ]]
+	local n=$(grep -n '<joint_name>j9' "$TMP/w.sdf" | cut -d: -f1)
+	[[ "$output" == *"w.sdf:$n: JointPositionController: model 'demo' has no joint 'j9'"* ]]
+	world "$TMP/w.sdf" <<EOF
+$(rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><p_gain>fast</p_gain></plugin>")
+EOF
+	run phys-step -t 0.1 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"JointPositionController: <p_gain> 'fast' is not a number"* ]]
+	world "$TMP/w.sdf" <<EOF
+$(rotor demo 0.01 0 "$JPC<joint_name>world_fixed</joint_name></plugin>")
+EOF
+	run phys-step -t 0.1 "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"joint 'demo::world_fixed' has no axis phys can drive"* ]]
+	world "$TMP/w.sdf" <<EOF
+$(rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><topic>go</topic></plugin>")
+EOF
+	echo '{"t":0,"topic":"/stop","msg":{"data":1}}' > "$TMP/ctl"
+	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ctl:1: no system listens on topic '/stop' (the world's topics: /go)"* ]]
+	echo '{"t":0,"topic":"/go","msg":{"data":"one"}}' > "$TMP/ctl"
+	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/w.sdf"
+	[[ "$output" == *"ctl:1: msg.data: expected a number, not a string (topic /go takes gz.msgs.Double)"* ]]
+	echo '{"t":0,"topic":"/go","msg":{"value":1}}' > "$TMP/ctl"
+	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/w.sdf"
+	[[ "$output" == *"msg: gz.msgs.Double has no field 'value'"* ]]
+	echo '{"t":0,"topic":"/go","msg":{"data":"NaN"}}' > "$TMP/ctl"
+	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
 	echo '{"t":0,"topic":"/go"}' > "$TMP/ctl"
+	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/w.sdf"
+	[[ "$output" == *'a topic line needs "msg"'* ]]
+	# a world that runs no system has no topics
+	echo '{"t":0,"topic":"/go","msg":{"data":1}}' > "$TMP/ctl"
+	world "$TMP/n.sdf" < /dev/null
 	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/n.sdf"
-	[ "$status" -eq 1 ]
-	[[ "$output" == *'ctl:1: a topic line needs "msg"'* ]]
+	[[ "$output" == *"no system listens on topic '/go': the world runs no gz-sim system with topics"* ]]
 }

@@ -1,5 +1,5 @@
-/* sysutil.c - what gz-sim's systems share: parameters, topics and
- * commands. */
+/* sysutil.c - what gz-sim's systems share: parameters, topics, commands
+ * and the velocity servo. */
 #include "sysint.h"
 
 #include <ctype.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "engine_common.h"
 
 /* ---- parameters ---- */
 
@@ -255,4 +256,95 @@ phys_sys_check_axis(const struct phys_sys_conf *c, xmlNodePtr e, int joint,
 		return phys_sys_fail(c, e, "joint '%s' has no axis %d (it has "
 		    "%d)", j->name, axis, n);
 	return 0;
+}
+
+/* ---- the velocity servo ---- */
+
+void
+phys_servo_init(struct phys_servo *s, int joint, int axis)
+{
+	memset(s, 0, sizeof *s);
+	s->joint = joint;
+	s->axis = axis;
+}
+
+/* A link as an axis's inertia sees it, now; the world and static links
+ * have none to give. */
+static struct phys_body_inverse
+body_inverse(const struct phys_sys_run *r, int link)
+{
+	struct phys_body_inverse b;
+	double mass, in[6], I[9];
+	phys_vec3 comv;
+	phys_pose lp;
+
+	memset(&b, 0, sizeof b);
+	if (link < 0 || !phys_engine_link_dynamic(r->e, link))
+		return b;
+	phys_engine_link_mass(r->e, link, &mass, in);
+	I[0] = in[0], I[1] = in[3], I[2] = in[4];
+	I[3] = in[3], I[4] = in[1], I[5] = in[5];
+	I[6] = in[4], I[7] = in[5], I[8] = in[2];
+	phys_engine_link_pose(r->e, link, &lp);
+	lp = phys_pose_mul(lp, phys_pose_from6(PV(phys_run_values_get(r->vals,
+	    PHYS_S_LINK, link), LINK_inertial_pose)->u.pose));
+	b.inv_mass = mass > 0 ? 1 / mass : 0;
+	b.inv_inertia = phys_inverse_inertia_world(I, lp.q);
+	phys_engine_link_com(r->e, link, &b.com, &comv);
+	return b;
+}
+
+/* How link has turned since the world was loaded. */
+static phys_quat
+turned(const struct phys_sys_run *r, int link)
+{
+	phys_pose now;
+
+	if (link < 0)
+		return (phys_quat){ 1, 0, 0, 0 };
+	phys_engine_link_pose(r->e, link, &now);
+	return phys_quat_mul(now.q, phys_quat_conj(r->w->links[link].pose.q));
+}
+
+/* The inverse inertia of axis k of joint ji now, its two bodies alone. */
+static double
+axis_inverse_inertia(const struct phys_sys_run *r, int ji, int k)
+{
+	const struct phys_joint *j = &r->w->joints[ji];
+	struct phys_body_inverse c = body_inverse(r, j->child);
+	struct phys_body_inverse p = body_inverse(r, j->parent);
+	int frame = j->child >= 0 ? j->child : j->parent;
+	/* a universal or revolute2 joint's first axis turns with the parent */
+	int axis_frame = k == 0 && (j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2) ? j->parent : frame;
+	phys_vec3 anchor = j->pose.p, axis;
+	phys_pose now;
+
+	if (frame >= 0) {
+		phys_engine_link_pose(r->e, frame, &now);
+		anchor = phys_pose_apply(phys_pose_mul(now,
+		    phys_pose_inv(r->w->links[frame].pose)), j->pose.p);
+	}
+	axis = phys_quat_rotate(turned(r, axis_frame), j->axis[k]);
+	return phys_axis_inverse_inertia(&c, &p, anchor, axis,
+	    j->type == PHYS_JOINT_PRISMATIC);
+}
+
+int
+phys_servo_step(struct phys_servo *s, const struct phys_sys_run *r, double h)
+{
+	double pos[2], vel[2], inv, load = 0, f;
+
+	if (phys_engine_joint_state(r->e, s->joint, pos, vel) <= s->axis)
+		return 0;
+	inv = axis_inverse_inertia(r, s->joint, s->axis);
+	if (!(inv > 0) || !(h > 0))
+		return 0;	/* both bodies static: nothing moves */
+	if (s->has_last)
+		load = (vel[s->axis] - s->last_vel) / (h * inv) -
+		    phys_engine_motor(r->e, s->joint, s->axis)->applied;
+	f = (s->target - vel[s->axis]) / (h * inv) - load;
+	s->last_vel = vel[s->axis];
+	s->has_last = true;
+	return phys_sys_command(r, s->joint, s->axis, PHYS_COMMAND_EFFORT, f);
 }

@@ -1,0 +1,281 @@
+/*
+ * sys_joint.c - gz-sim's systems that drive joints one by one:
+ * JointPositionController, with
+ * gz-sim's parameters, defaults and topics.
+ *
+ * A PID of theirs is the joints' own (motor.h): its gains, the plugin's,
+ * become the joints' position_pid.* or velocity_pid.* at the start of the
+ * run, where -s, control lines and sweeps may change them as any other
+ * parameter, and its target, error and effort are the joints' items.
+ * Their velocity commands (gz-sim's JointVelocityCmd) are followed by the
+ * servo of sysutil.c.
+ */
+#include "sysint.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+
+/* gz-math's PID's eight numbers, as a plugin gives them. */
+struct gains {
+	double p, i, d, i_max, i_min, cmd_max, cmd_min, offset;
+};
+
+static const char *const gain_names[] = { "p_gain", "i_gain", "d_gain",
+	"i_max", "i_min", "cmd_max", "cmd_min", "cmd_offset" };
+
+/* The gains the plugin gives, over defaults g; *max_set when it gives
+ * cmd_max. */
+static int
+read_gains(const struct phys_sys_conf *c, struct gains *g, bool *max_set)
+{
+	double *v[] = { &g->p, &g->i, &g->d, &g->i_max, &g->i_min,
+		&g->cmd_max, &g->cmd_min, &g->offset };
+	size_t k;
+	int rc;
+
+	for (k = 0; k < 8; k++) {
+		if ((rc = phys_sys_double(c, gain_names[k], v[k])) < 0)
+			return -1;
+		if (k == 5 && max_set)
+			*max_set = rc > 0;
+	}
+	return 0;
+}
+
+/* The gains as joint j's PID for commands of kind (position or velocity). */
+static void
+set_gains(const struct phys_sys_conf *c, int j, enum phys_command_kind kind,
+    const struct gains *g)
+{
+	static const enum phys_param_id pos[] = {
+		PHYS_P_JOINT_position_pid_p_gain, PHYS_P_JOINT_position_pid_i_gain,
+		PHYS_P_JOINT_position_pid_d_gain, PHYS_P_JOINT_position_pid_i_max,
+		PHYS_P_JOINT_position_pid_i_min, PHYS_P_JOINT_position_pid_cmd_max,
+		PHYS_P_JOINT_position_pid_cmd_min,
+		PHYS_P_JOINT_position_pid_cmd_offset };
+	static const enum phys_param_id vel[] = {
+		PHYS_P_JOINT_velocity_pid_p_gain, PHYS_P_JOINT_velocity_pid_i_gain,
+		PHYS_P_JOINT_velocity_pid_d_gain, PHYS_P_JOINT_velocity_pid_i_max,
+		PHYS_P_JOINT_velocity_pid_i_min, PHYS_P_JOINT_velocity_pid_cmd_max,
+		PHYS_P_JOINT_velocity_pid_cmd_min,
+		PHYS_P_JOINT_velocity_pid_cmd_offset };
+	const enum phys_param_id *ids = kind == PHYS_COMMAND_POSITION ? pos :
+	    vel;
+	const double v[] = { g->p, g->i, g->d, g->i_max, g->i_min, g->cmd_max,
+		g->cmd_min, g->offset };
+	size_t k;
+
+	for (k = 0; k < 8; k++)
+		phys_sys_set_param(c, j, ids[k], v[k]);
+}
+
+/* <use_actuator_msg> with its <actuator_number>: the index, or -1 when
+ * the system takes gz.msgs.Double; -2 on error. */
+static int
+actuator_number(const struct phys_sys_conf *c)
+{
+	bool use = false;
+	double n;
+	int rc;
+
+	if (phys_sys_bool(c, "use_actuator_msg", &use) < 0)
+		return -2;
+	if (!use)
+		return -1;
+	if ((rc = phys_sys_double(c, "actuator_number", &n)) < 0)
+		return -2;
+	if (rc == 0)
+		return phys_sys_fail(c, phys_child(c->node, "use_actuator_msg"),
+		    "<use_actuator_msg> needs an <actuator_number>"), -2;
+	if (n < 0 || n != floor(n) || n > 1e6)
+		return phys_sys_fail(c, phys_child(c->node, "actuator_number"),
+		    "<actuator_number> %g is no index", n), -2;
+	return (int)n;
+}
+
+/*
+ * The topic of a joint controller: <topic>, else /model/MODEL/<sub_topic>,
+ * else /actuators for actuator messages, else deflt; subscribed as slot 0
+ * (gz.msgs.Double) or 1 (gz.msgs.Actuators).
+ */
+static int
+controller_topic(const struct phys_sys_conf *c, int actuator,
+    const char *deflt)
+{
+	char *topic = phys_sys_text(c, "topic"), *sub;
+	int rc;
+
+	if (!topic && (sub = phys_sys_text(c, "sub_topic"))) {
+		topic = phys_xasprintf("/model/%s/%s", c->model_name, sub);
+		free(sub);
+	}
+	if (!topic)
+		topic = phys_xstrdup(actuator >= 0 ? "/actuators" : deflt);
+	rc = phys_sys_subscribe(c, topic, actuator >= 0 ? &phys_msg_actuators :
+	    &phys_msg_double, actuator >= 0);
+	free(topic);
+	return rc;
+}
+
+/* The first joint's name as the plugin wrote it (gz-sim's topics use it). */
+static char *
+first_joint_name(const struct phys_sys_conf *c)
+{
+	return phys_sys_text(c, "joint_name");
+}
+
+/* A message's command: Double's data, or the actuator's value in field
+ * (position or velocity) of an Actuators message. */
+static int
+message_value(int slot, const json_t *msg, int actuator, const char *field,
+    double *out)
+{
+	const json_t *a;
+
+	if (slot == 0) {
+		*out = phys_msg_num(msg, "data");
+		return 0;
+	}
+	a = phys_msg_get(msg, field);
+	if ((size_t)actuator >= json_array_size(a))
+		return phys_fail("msg.%s has %zu values: actuator %d is not "
+		    "among them", field, json_array_size(a), actuator);
+	*out = json_number_value(json_array_get(a, (size_t)actuator));
+	return 0;
+}
+
+/* ---- JointPositionController ---- */
+
+struct jpc {
+	int *joints, n;
+	int axis;		/* <joint_index> */
+	int actuator;		/* -1: gz.msgs.Double */
+	double target;		/* rad or m */
+	bool velocity;		/* <use_velocity_commands> */
+	bool max_set;		/* <cmd_max> given: the speed limit then */
+	double cmd_max;
+	struct phys_servo *servo;	/* per joint, with velocity commands */
+};
+
+static int
+jpc_parse(const struct phys_sys_conf *c, void *state)
+{
+	struct jpc *s = state;
+	struct gains g = { 1, 0.1, 0.01, 1, -1, 1000, -1000, 0 };
+	xmlNodePtr e;
+	char *j0, *topic;
+	double index = 0;
+	int k, rc;
+
+	if ((s->n = phys_sys_joints(c, "joint_name", &s->joints)) < 0)
+		return -1;
+	if (phys_sys_double(c, "joint_index", &index) < 0)
+		return -1;
+	if (index < 0 || index != floor(index) || index > 1)
+		return phys_sys_fail(c, phys_child(c->node, "joint_index"),
+		    "<joint_index> %g is no axis of a joint (0 or 1)", index);
+	s->axis = (int)index;
+	for (k = 0, e = phys_child(c->node, "joint_name"); k < s->n;
+	    k++, e = phys_next(e, "joint_name"))
+		if (phys_sys_check_axis(c, e, s->joints[k], s->axis) < 0)
+			return -1;
+	if (read_gains(c, &g, &s->max_set) < 0 ||
+	    phys_sys_bool(c, "use_velocity_commands", &s->velocity) < 0 ||
+	    phys_sys_double(c, "initial_position", &s->target) < 0 ||
+	    (s->actuator = actuator_number(c)) < -1)
+		return -1;
+	s->cmd_max = g.cmd_max;
+	if (!s->velocity)
+		for (k = 0; k < s->n; k++)
+			set_gains(c, s->joints[k], PHYS_COMMAND_POSITION, &g);
+	s->servo = phys_xcalloc((size_t)s->n, sizeof *s->servo);
+	for (k = 0; k < s->n; k++)
+		phys_servo_init(&s->servo[k], s->joints[k], s->axis);
+	j0 = first_joint_name(c);
+	topic = phys_xasprintf("/model/%s/joint/%s/%d/cmd_pos", c->model_name,
+	    j0, s->axis);
+	rc = controller_topic(c, s->actuator, topic);
+	free(topic);
+	free(j0);
+	return rc;
+}
+
+/* The target as the joints' position commands (the PID's own). */
+static int
+jpc_command(struct jpc *s, const struct phys_sys_run *r)
+{
+	int k;
+
+	if (s->velocity)
+		return 0;
+	for (k = 0; k < s->n; k++)
+		if (phys_sys_command(r, s->joints[k], s->axis,
+		    PHYS_COMMAND_POSITION, s->target) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+jpc_start(void *state, const struct phys_sys_run *r)
+{
+	return jpc_command(state, r);
+}
+
+/*
+ * <use_velocity_commands>: no PID, the speed that reaches the target in
+ * this step (gz-sim's "perfect position"), at most cmd_max when the
+ * plugin gives one; the first joint's error drives them all, as in
+ * gz-sim.
+ */
+static int
+jpc_step(void *state, const struct phys_sys_run *r, double h)
+{
+	struct jpc *s = state;
+	double pos[2], vel[2], error, speed;
+	int k;
+
+	if (!s->velocity)
+		return 0;
+	if (phys_engine_joint_state(r->e, s->joints[0], pos, vel) <= s->axis)
+		return 0;
+	error = pos[s->axis] - s->target;
+	if (s->max_set && fabs(error) > s->cmd_max * h)
+		speed = error < 0 ? s->cmd_max : -s->cmd_max;
+	else
+		speed = -error / h;
+	for (k = 0; k < s->n; k++) {
+		s->servo[k].target = speed;
+		if (phys_servo_step(&s->servo[k], r, h) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+jpc_message(void *state, const struct phys_sys_run *r, int slot,
+    const json_t *msg)
+{
+	struct jpc *s = state;
+
+	if (message_value(slot, msg, s->actuator, "position", &s->target) < 0)
+		return -1;
+	return jpc_command(s, r);
+}
+
+static void
+jpc_free(void *state)
+{
+	struct jpc *s = state;
+
+	free(s->joints);
+	free(s->servo);
+}
+
+const struct phys_sys_kind phys_sys_joint_position_controller = {
+	"JointPositionController", "joint-position-controller-system", false,
+	sizeof(struct jpc), jpc_parse, jpc_start, jpc_step, jpc_message,
+	jpc_free
+};
