@@ -369,3 +369,59 @@ EOF
 	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/n.sdf"
 	[[ "$output" == *"no system listens on topic '/go': the world runs no gz-sim system with topics"* ]]
 }
+
+# ---- JointController ----
+
+jc_example() {
+	# gz-sim's joint_controller.sdf. Velocity mode: initial_velocity 5,
+	# then "data: -1.0" and "data: 10.0", each held from the step it
+	# arrives. Force mode (p 0.2, i 0.01): the velocity PID to 10 rad/s.
+	printf '%s\n' '{"t":1,"topic":"/model/demo/joint/j1/cmd_vel","msg":{"data":-1.0}}' \
+	    '{"t":2,"topic":"/model/demo/joint/j1/cmd_vel","msg":{"data":10.0}}' \
+	    '{"t":0,"topic":"/model/demo2/joint/j1/cmd_vel","msg":{"data":10.0}}' > "$TMP/ctl"
+	run_world "$1" 3 "$TMP/w.sdf" -c "$TMP/ctl" -i '*::j1/velocity'
+	near "$(at "$TMP/$1" 0.5 demo::j1/velocity)" 5 1e-9
+	near "$(at "$TMP/$1" 1.5 demo::j1/velocity)" -1 1e-9
+	near "$(at "$TMP/$1" 3 demo::j1/velocity)" 10 1e-9
+	near "$(at "$TMP/$1" 1 demo2::j1/velocity)" 10 1e-3
+	near "$(at "$TMP/$1" 3 demo2::j1/velocity)" 10 1e-3
+}
+@test "JointController, gz-sim's example: velocity mode follows its commands at once, force mode through its PID, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+$(rotor demo 0.00012 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
+        <joint_name>j1</joint_name><initial_velocity>5.0</initial_velocity></plugin>')
+$(rotor demo2 0.00012 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
+        <joint_name>j1</joint_name><use_force_commands>true</use_force_commands>
+        <p_gain>0.2</p_gain><i_gain>0.01</i_gain></plugin>')
+EOF
+	sed -i 's|<model name="demo2">|&<pose>0 0.5 0 0 -1.57 0</pose>|' "$TMP/w.sdf"
+	for_both jc_example
+}
+
+jc_limits() {
+	# A velocity command within a 0.05 N m effort limit on 0.01 kg m^2:
+	# 5 rad/s^2 until the 2 rad/s asked, then 2 rad/s. Braking disabled,
+	# the force mode's rotor coasts at 3 rad/s when asked for 1.
+	printf '%s\n' '{"t":1,"topic":"/model/coast/joint/j1/cmd_vel","msg":{"data":1}}' > "$TMP/ctl"
+	run_world "$1" 2 "$TMP/w.sdf" -c "$TMP/ctl" -i '*::j1/velocity' -i '*::j1/applied_effort'
+	near "$(at "$TMP/$1" 0.2 limited::j1/velocity)" 1 1e-3
+	near "$(at "$TMP/$1" 0.2 limited::j1/applied_effort)" 0.05 1e-9
+	near "$(at "$TMP/$1" 1 limited::j1/velocity)" 2 1e-6
+	near "$(at "$TMP/$1" 0.9 coast::j1/velocity)" 3 1e-3
+	near "$(at "$TMP/$1" 2 coast::j1/velocity)" 3 1e-3
+}
+@test "JointController: the velocity servo within the joint's effort limit; disable_braking lets it coast, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+$(rotor limited 0.01 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
+        <joint_name>j1</joint_name><initial_velocity>2</initial_velocity></plugin>')
+$(rotor coast 0.01 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
+        <joint_name>j1</joint_name><initial_velocity>3</initial_velocity><use_force_commands>true</use_force_commands>
+        <p_gain>1</p_gain><disable_braking>true</disable_braking></plugin>')
+EOF
+	sed -i 's|<model name="coast">|&<pose>2 0 0 0 0 0</pose>|' "$TMP/w.sdf"
+	# the limit on the first model's joint only
+	awk '/<model name="limited">/ { m = 1 } /<\/model>/ { m = 0 }
+	    m && /<dynamics>/ { sub(/<dynamics>/, "<limit><effort>0.05</effort></limit><dynamics>") } { print }' \
+	    "$TMP/w.sdf" > "$TMP/w2.sdf" && mv "$TMP/w2.sdf" "$TMP/w.sdf"
+	for_both jc_limits
+}

@@ -1,6 +1,6 @@
 /*
  * sys_joint.c - gz-sim's systems that drive joints one by one:
- * JointPositionController, with
+ * JointPositionController and JointController, with
  * gz-sim's parameters, defaults and topics.
  *
  * A PID of theirs is the joints' own (motor.h): its gains, the plugin's,
@@ -278,4 +278,126 @@ const struct phys_sys_kind phys_sys_joint_position_controller = {
 	"JointPositionController", "joint-position-controller-system", false,
 	sizeof(struct jpc), jpc_parse, jpc_start, jpc_step, jpc_message,
 	jpc_free
+};
+
+/* ---- JointController ---- */
+
+struct jc {
+	int *joints, n;
+	int actuator;		/* -1: gz.msgs.Double */
+	double target;		/* rad/s or m/s */
+	bool force;		/* <use_force_commands>: the velocity PID */
+	bool no_braking;	/* <disable_braking> */
+	struct phys_servo *servo;	/* per joint, without force commands */
+};
+
+static int
+jc_parse(const struct phys_sys_conf *c, void *state)
+{
+	struct jc *s = state;
+	struct gains g = { 1, 0, 0, 1, -1, 1000, -1000, 0 };
+	xmlNodePtr e;
+	char *j0, *topic;
+	int k, rc;
+
+	if ((s->n = phys_sys_joints(c, "joint_name", &s->joints)) < 0)
+		return -1;
+	for (k = 0, e = phys_child(c->node, "joint_name"); k < s->n;
+	    k++, e = phys_next(e, "joint_name"))
+		if (phys_sys_check_axis(c, e, s->joints[k], 0) < 0)
+			return -1;
+	if (phys_sys_double(c, "initial_velocity", &s->target) < 0 ||
+	    phys_sys_bool(c, "use_force_commands", &s->force) < 0 ||
+	    (s->actuator = actuator_number(c)) < -1)
+		return -1;
+	if (s->force) {
+		if (read_gains(c, &g, NULL) < 0 ||
+		    phys_sys_bool(c, "disable_braking", &s->no_braking) < 0)
+			return -1;
+		for (k = 0; k < s->n; k++)
+			set_gains(c, s->joints[k], PHYS_COMMAND_VELOCITY, &g);
+	}
+	s->servo = phys_xcalloc((size_t)s->n, sizeof *s->servo);
+	for (k = 0; k < s->n; k++)
+		phys_servo_init(&s->servo[k], s->joints[k], 0);
+	j0 = first_joint_name(c);
+	topic = phys_xasprintf("/model/%s/joint/%s/cmd_vel", c->model_name, j0);
+	rc = controller_topic(c, s->actuator, topic);
+	free(topic);
+	free(j0);
+	return rc;
+}
+
+/* Force mode: the joints' velocity commands, through their PID; with
+ * braking disabled, none while the first joint runs faster than asked
+ * in the target's direction (it coasts). */
+static int
+jc_force(struct jc *s, const struct phys_sys_run *r)
+{
+	enum phys_command_kind kind = PHYS_COMMAND_VELOCITY;
+	double pos[2], vel[2], error, sgn, target = s->target;
+	int k;
+
+	if (s->no_braking &&
+	    phys_engine_joint_state(r->e, s->joints[0], pos, vel) > 0) {
+		error = vel[0] - s->target;
+		sgn = s->target > 0 ? 1 : s->target < 0 ? -1 : 0;
+		if (sgn == 0 || sgn * error > 0) {
+			kind = PHYS_COMMAND_EFFORT;
+			target = 0;
+		}
+	}
+	for (k = 0; k < s->n; k++)
+		if (phys_sys_command(r, s->joints[k], 0, kind, target) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+jc_start(void *state, const struct phys_sys_run *r)
+{
+	struct jc *s = state;
+
+	return s->force ? jc_force(s, r) : 0;
+}
+
+static int
+jc_step(void *state, const struct phys_sys_run *r, double h)
+{
+	struct jc *s = state;
+	int k;
+
+	if (s->force)
+		return s->no_braking ? jc_force(s, r) : 0;
+	for (k = 0; k < s->n; k++) {
+		s->servo[k].target = s->target;
+		if (phys_servo_step(&s->servo[k], r, h) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+jc_message(void *state, const struct phys_sys_run *r, int slot,
+    const json_t *msg)
+{
+	struct jc *s = state;
+
+	if (message_value(slot, msg, s->actuator, "velocity", &s->target) < 0)
+		return -1;
+	return s->force ? jc_force(s, r) : 0;
+}
+
+static void
+jc_free(void *state)
+{
+	struct jc *s = state;
+
+	free(s->joints);
+	free(s->servo);
+}
+
+const struct phys_sys_kind phys_sys_joint_controller = {
+	"JointController", "joint-controller-system", false, sizeof(struct jc),
+	jc_parse, jc_start, jc_step, jc_message, jc_free
 };

@@ -11,6 +11,7 @@
 /* Every system phys runs, by gz-sim's names. */
 static const struct phys_sys_kind *const kinds[] = {
 	&phys_sys_joint_position_controller,
+	&phys_sys_joint_controller,
 	NULL
 };
 
