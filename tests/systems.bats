@@ -425,3 +425,27 @@ EOF
 	    "$TMP/w.sdf" > "$TMP/w2.sdf" && mv "$TMP/w2.sdf" "$TMP/w.sdf"
 	for_both jc_limits
 }
+
+# ---- ApplyJointForce ----
+
+ajf_example() {
+	# gz-sim's apply_joint_force.sdf: "data: 0.001" on a 1.2e-4 kg m^2
+	# rotor with 1e-4 N m s/rad of damping, w = tau / b (1 - e^(-b t / I));
+	# "data: 0.0" at 3 s stops the force: the rotor runs down, e^(-b t / I).
+	printf '%s\n' '{"t":0,"topic":"/model/force/joint/j1/cmd_force","msg":{"data":0.001}}' \
+	    '{"t":3,"topic":"/model/force/joint/j1/cmd_force","msg":{"data":0.0}}' > "$TMP/ctl"
+	run_world "$1" 5 "$TMP/w.sdf" -c "$TMP/ctl" -i 'force::j1/velocity'
+	for t in 0.5 1 3; do
+		near "$(at "$TMP/$1" $t force::j1/velocity)" \
+		    "$(awk -v t=$t 'BEGIN { print 10 * (1 - exp(-t / 1.2)) }')" 5e-3
+	done
+	near "$(at "$TMP/$1" 5 force::j1/velocity)" \
+	    "$(awk 'BEGIN { print 10 * (1 - exp(-3 / 1.2)) * exp(-2 / 1.2) }')" 5e-3
+}
+@test "ApplyJointForce, gz-sim's example: a damped rotor runs up as tau / b (1 - e^(-b t / I)) and down when told 0, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+$(rotor force 0.00012 0.0001 '<plugin filename="gz-sim-apply-joint-force-system" name="gz::sim::systems::ApplyJointForce">
+        <joint_name>j1</joint_name></plugin>')
+EOF
+	for_both ajf_example
+}

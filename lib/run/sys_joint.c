@@ -1,6 +1,6 @@
 /*
  * sys_joint.c - gz-sim's systems that drive joints one by one:
- * JointPositionController and JointController, with
+ * JointPositionController, JointController and ApplyJointForce, with
  * gz-sim's parameters, defaults and topics.
  *
  * A PID of theirs is the joints' own (motor.h): its gains, the plugin's,
@@ -400,4 +400,49 @@ jc_free(void *state)
 const struct phys_sys_kind phys_sys_joint_controller = {
 	"JointController", "joint-controller-system", false, sizeof(struct jc),
 	jc_parse, jc_start, jc_step, jc_message, jc_free
+};
+
+/* ---- ApplyJointForce ---- */
+
+struct ajf {
+	int joint;
+};
+
+static int
+ajf_parse(const struct phys_sys_conf *c, void *state)
+{
+	struct ajf *s = state;
+	xmlNodePtr e = phys_child(c->node, "joint_name");
+	char *name, *topic;
+	int rc;
+
+	if (!e)
+		return phys_sys_fail(c, NULL, "no <joint_name>: the system "
+		    "has no joint to drive");
+	if ((s->joint = phys_sys_joint(c, e)) < 0 ||
+	    phys_sys_check_axis(c, e, s->joint, 0) < 0)
+		return -1;
+	name = phys_node_text(e);
+	topic = phys_xasprintf("/model/%s/joint/%s/cmd_force", c->model_name,
+	    name);
+	rc = phys_sys_subscribe(c, topic, &phys_msg_double, 0);
+	free(topic);
+	free(name);
+	return rc;
+}
+
+/* The effort, held on the joint's first axis until the next message. */
+static int
+ajf_message(void *state, const struct phys_sys_run *r, int slot,
+    const json_t *msg)
+{
+	struct ajf *s = state;
+
+	return phys_sys_command(r, s->joint, 0, PHYS_COMMAND_EFFORT,
+	    phys_msg_num(msg, "data"));
+}
+
+const struct phys_sys_kind phys_sys_apply_joint_force = {
+	"ApplyJointForce", "apply-joint-force-system", false,
+	sizeof(struct ajf), ajf_parse, NULL, NULL, ajf_message, NULL
 };

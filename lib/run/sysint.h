@@ -150,5 +150,6 @@ int phys_servo_step(struct phys_servo *s, const struct phys_sys_run *r,
 
 extern const struct phys_sys_kind phys_sys_joint_position_controller;
 extern const struct phys_sys_kind phys_sys_joint_controller;
+extern const struct phys_sys_kind phys_sys_apply_joint_force;
 
 #endif

@@ -12,6 +12,7 @@
 static const struct phys_sys_kind *const kinds[] = {
 	&phys_sys_joint_position_controller,
 	&phys_sys_joint_controller,
+	&phys_sys_apply_joint_force,
 	NULL
 };
 
