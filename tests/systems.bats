@@ -449,3 +449,134 @@ $(rotor force 0.00012 0.0001 '<plugin filename="gz-sim-apply-joint-force-system"
 EOF
 	for_both ajf_example
 }
+
+# ---- DiffDrive ----
+
+# vehicle NAME Y PLUGIN...: gz-sim's diff_drive.sdf vehicle: a 1.14 kg
+# chassis on two 2 kg spheres of 0.3 m (wheels 1.25 m apart, on joints
+# about their y) and a free 0.2 m caster ball behind, at y = Y.
+vehicle() {
+	local m=$1 y=$2
+	shift 2
+	local sphere='<inertial><mass>2</mass><inertia><ixx>0.145833</ixx><iyy>0.145833</iyy><izz>0.125</izz></inertia></inertial>
+        <collision name="collision"><geometry><sphere><radius>0.3</radius></sphere></geometry>
+          <surface><friction><ode><mu>1</mu><mu2>1</mu2></ode></friction></surface></collision>'
+	cat <<EOF
+    <model name="$m">
+      <pose>0 $y 0.325 0 0 0</pose>
+      <link name="chassis">
+        <pose>-0.151427 0 0.175 0 0 0</pose>
+        <inertial><mass>1.14395</mass><inertia><ixx>0.126164</ixx><iyy>0.416519</iyy><izz>0.481014</izz></inertia></inertial>
+        <collision name="collision"><geometry><box><size>2.01142 1 0.568726</size></box></geometry></collision>
+      </link>
+      <link name="left_wheel"><pose>0.554283 0.625029 -0.025 -1.5707 0 0</pose>$sphere</link>
+      <link name="right_wheel"><pose>0.554282 -0.625029 -0.025 -1.5707 0 0</pose>$sphere</link>
+      <link name="caster">
+        <pose>-0.957138 0 -0.125 0 0 0</pose>
+        <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+        <collision name="collision"><geometry><sphere><radius>0.2</radius></sphere></geometry></collision>
+      </link>
+      <joint name="left_wheel_joint" type="revolute"><parent>chassis</parent><child>left_wheel</child>
+        <axis><xyz>0 0 1</xyz><limit><lower>-1.79769e+308</lower><upper>1.79769e+308</upper></limit></axis></joint>
+      <joint name="right_wheel_joint" type="revolute"><parent>chassis</parent><child>right_wheel</child>
+        <axis><xyz>0 0 1</xyz><limit><lower>-1.79769e+308</lower><upper>1.79769e+308</upper></limit></axis></joint>
+      <joint name="caster_wheel" type="ball"><parent>chassis</parent><child>caster</child></joint>
+      $*
+    </model>
+EOF
+}
+
+GROUND='<model name="ground_plane"><static>true</static><link name="link"><collision name="collision">
+      <geometry><plane><normal>0 0 1</normal><size>100 100</size></plane></geometry></collision></link></model>'
+
+DIFF='<plugin filename="gz-sim-diff-drive-system" name="gz::sim::systems::DiffDrive">
+        <left_joint>left_wheel_joint</left_joint><right_joint>right_wheel_joint</right_joint>
+        <wheel_separation>1.25</wheel_separation><wheel_radius>0.3</wheel_radius>
+        <odom_publish_frequency>1</odom_publish_frequency>
+        <max_linear_acceleration>1</max_linear_acceleration><min_linear_acceleration>-1</min_linear_acceleration>
+        <max_angular_acceleration>2</max_angular_acceleration><min_angular_acceleration>-2</min_angular_acceleration>
+        <max_linear_velocity>0.5</max_linear_velocity><min_linear_velocity>-0.5</min_linear_velocity>
+        <max_angular_velocity>1</max_angular_velocity><min_angular_velocity>-1</min_angular_velocity>
+      </plugin>'
+
+# circle FILE MODEL FROM: the circle the midpoint of MODEL's wheels draws
+# from time FROM on (Kasa's least squares): "radius largest-miss".
+circle() {
+	jq -r --argjson t "$3" --arg l "$2::left_wheel/pose" --arg r "$2::right_wheel/pose" \
+	    'select(.t >= $t) | .items | [(.[$l].x + .[$r].x) / 2, (.[$l].y + .[$r].y) / 2] | @tsv' "$1" |
+	awk 'BEGIN { n = 0 } { x[n] = $1; y[n] = $2; n++ }
+	    END {
+		# x^2 + y^2 + D x + E y + F = 0, least squares
+		for (i = 0; i < n; i++) {
+			z = -(x[i]^2 + y[i]^2)
+			a11 += x[i]*x[i]; a12 += x[i]*y[i]; a13 += x[i]
+			a22 += y[i]*y[i]; a23 += y[i]; a33 += 1
+			b1 += x[i]*z; b2 += y[i]*z; b3 += z
+		}
+		a21 = a12; a31 = a13; a32 = a23
+		det = a11*(a22*a33-a23*a32) - a12*(a21*a33-a23*a31) + a13*(a21*a32-a22*a31)
+		D = (b1*(a22*a33-a23*a32) - a12*(b2*a33-a23*b3) + a13*(b2*a32-a22*b3)) / det
+		E = (a11*(b2*a33-a23*b3) - b1*(a21*a33-a23*a31) + a13*(a21*b3-b2*a31)) / det
+		F = (a11*(a22*b3-b2*a32) - a12*(a21*b3-b2*a31) + b1*(a21*a32-a22*a31)) / det
+		cx = -D / 2; cy = -E / 2; r = sqrt(cx^2 + cy^2 - F)
+		for (i = 0; i < n; i++) {
+			d = sqrt((x[i]-cx)^2 + (y[i]-cy)^2) - r; if (d < 0) d = -d
+			if (d > m) m = d
+		}
+		printf "%.6f %.6f\n", r, m }'
+}
+
+dd_circle() {
+	# gz-sim's diff_drive.sdf commands: vehicle_blue "linear: {x: 0.5},
+	# angular: {z: 0.05}", a circle of 10 m to the left; vehicle_green
+	# "linear: {x: 1.0}, angular: {z: -0.1}", within its 0.5 m/s: 5 m to
+	# the right. Each wheel turns at (v -+ w s / 2) / r, reached at the
+	# 1 m/s^2 the plugin allows (the wheels' servos a little behind the
+	# ramp, as the vehicle's inertia reaches them through the ground;
+	# Bullet's friction keeps them within 5e-4 of their speed); each
+	# radius to 2% (the contacts and the caster's drag).
+	printf '%s\n' '{"t":0,"topic":"/model/vehicle_blue/cmd_vel","msg":{"linear":{"x":0.5},"angular":{"z":0.05}}}' \
+	    '{"t":0,"topic":"/model/vehicle_green/cmd_vel","msg":{"linear":{"x":1.0},"angular":{"z":-0.1}}}' > "$TMP/ctl"
+	phys-step -p "$1" -t 12 -r 10 -c "$TMP/ctl" -i '*::*_wheel/pose' -i '*::*_wheel_joint/velocity' \
+	    "$TMP/w.sdf" > "$TMP/$1"
+	near "$(at "$TMP/$1" 0.3 vehicle_blue::left_wheel_joint/velocity)" \
+	    "$(awk 'BEGIN { print (0.3 - 0.05 * 1.25 / 2) / 0.3 }')" 2e-3
+	near "$(at "$TMP/$1" 6 vehicle_blue::left_wheel_joint/velocity)" "$(awk 'BEGIN { print (0.5 - 0.05 * 1.25 / 2) / 0.3 }')" 1e-3
+	near "$(at "$TMP/$1" 6 vehicle_blue::right_wheel_joint/velocity)" "$(awk 'BEGIN { print (0.5 + 0.05 * 1.25 / 2) / 0.3 }')" 1e-3
+	near "$(at "$TMP/$1" 6 vehicle_green::left_wheel_joint/velocity)" "$(awk 'BEGIN { print (0.5 + 0.1 * 1.25 / 2) / 0.3 }')" 1e-3
+	local c
+	c=$(circle "$TMP/$1" vehicle_blue 2)
+	rel "${c% *}" 10 0.02
+	near "${c#* }" 0 0.01
+	c=$(circle "$TMP/$1" vehicle_green 2)
+	rel "${c% *}" 5 0.02
+	near "${c#* }" 0 0.01
+}
+@test "DiffDrive, gz-sim's example: each vehicle draws the circle of radius v / w its cmd_vel asks, within its limits, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+    $GROUND
+$(vehicle vehicle_blue 2 "$DIFF")
+$(vehicle vehicle_green -2 "$DIFF")
+EOF
+	for_both dd_circle
+}
+
+@test "DiffDrive: /model/M/enable false stops the vehicle and leaves cmd_vel unheard until true; the wheel speeds follow gz-math's speed limiter (under ODE)" {
+	world "$TMP/w.sdf" <<EOF
+    $GROUND
+$(vehicle v 0 "$DIFF")
+EOF
+	printf '%s\n' '{"t":0,"topic":"/model/v/cmd_vel","msg":{"linear":{"x":0.4}}}' \
+	    '{"t":1,"topic":"/model/v/enable","msg":{"data":false}}' \
+	    '{"t":1.5,"topic":"/model/v/cmd_vel","msg":{"linear":{"x":0.4}}}' \
+	    '{"t":2,"topic":"/model/v/enable","msg":{"data":true}}' \
+	    '{"t":2.5,"topic":"/model/v/cmd_vel","msg":{"linear":{"x":-0.2}}}' > "$TMP/ctl"
+	phys-step -t 3 -r 100 -c "$TMP/ctl" -i 'v::left_wheel_joint/velocity' "$TMP/w.sdf" > "$TMP/out"
+	# up at 1 m/s^2 to 0.4 m/s, down to rest when disabled, deaf until
+	# enabled, then back at -0.2 m/s
+	near "$(at "$TMP/out" 0.2 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print 0.2 / 0.3 }')" 2e-3
+	near "$(at "$TMP/out" 1 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print 0.4 / 0.3 }')" 2e-3
+	near "$(at "$TMP/out" 1.2 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print 0.2 / 0.3 }')" 2e-3
+	near "$(at "$TMP/out" 2.4 v::left_wheel_joint/velocity)" 0 2e-3
+	near "$(at "$TMP/out" 3 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print -0.2 / 0.3 }')" 2e-3
+}

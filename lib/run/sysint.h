@@ -131,15 +131,16 @@ int phys_sys_check_axis(const struct phys_sys_conf *c, xmlNodePtr e,
  * constraint solver), the same on every engine: before each step, the
  * effort that brings the axis to its target within the step as its two
  * bodies alone would move (no overshoot: the rest of the world only adds
- * inertia), plus the load the last step met (what held it back from the
- * rate it was asked, so that a steady load costs no speed), within the
- * axis's effort limit.
+ * inertia), plus the load the steps before met (what held it back from
+ * the rate it was asked, so that a steady load costs no speed; averaged
+ * over two steps, so that an iterative solver's ripple does not feed
+ * back), within the axis's effort limit.
  */
 struct phys_servo {
 	int joint, axis;
 	double target;		/* rad/s or m/s */
 	double last_vel;	/* the rate before the last step */
-	double last_effort;	/* the effort it applied */
+	double load;		/* the load it met, smoothed */
 	bool has_last;
 };
 void phys_servo_init(struct phys_servo *s, int joint, int axis);
@@ -151,5 +152,6 @@ int phys_servo_step(struct phys_servo *s, const struct phys_sys_run *r,
 extern const struct phys_sys_kind phys_sys_joint_position_controller;
 extern const struct phys_sys_kind phys_sys_joint_controller;
 extern const struct phys_sys_kind phys_sys_apply_joint_force;
+extern const struct phys_sys_kind phys_sys_diff_drive;
 
 #endif

@@ -13,6 +13,7 @@ static const struct phys_sys_kind *const kinds[] = {
 	&phys_sys_joint_position_controller,
 	&phys_sys_joint_controller,
 	&phys_sys_apply_joint_force,
+	&phys_sys_diff_drive,
 	NULL
 };
 

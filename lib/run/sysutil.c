@@ -340,9 +340,12 @@ phys_servo_step(struct phys_servo *s, const struct phys_sys_run *r, double h)
 	inv = axis_inverse_inertia(r, s->joint, s->axis);
 	if (!(inv > 0) || !(h > 0))
 		return 0;	/* both bodies static: nothing moves */
-	if (s->has_last)
+	if (s->has_last) {
 		load = (vel[s->axis] - s->last_vel) / (h * inv) -
 		    phys_engine_motor(r->e, s->joint, s->axis)->applied;
+		load = (load + s->load) / 2;
+		s->load = load;
+	}
 	f = (s->target - vel[s->axis]) / (h * inv) - load;
 	s->last_vel = vel[s->axis];
 	s->has_last = true;
