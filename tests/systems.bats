@@ -499,11 +499,9 @@ DIFF='<plugin filename="gz-sim-diff-drive-system" name="gz::sim::systems::DiffDr
         <max_angular_velocity>1</max_angular_velocity><min_angular_velocity>-1</min_angular_velocity>
       </plugin>'
 
-# circle FILE MODEL FROM: the circle the midpoint of MODEL's wheels draws
-# from time FROM on (Kasa's least squares): "radius largest-miss".
-circle() {
-	jq -r --argjson t "$3" --arg l "$2::left_wheel/pose" --arg r "$2::right_wheel/pose" \
-	    'select(.t >= $t) | .items | [(.[$l].x + .[$r].x) / 2, (.[$l].y + .[$r].y) / 2] | @tsv' "$1" |
+# circle_of: the circle points ("x y" lines) lie on, by Kasa's least
+# squares: "radius largest-miss".
+circle_of() {
 	awk 'BEGIN { n = 0 } { x[n] = $1; y[n] = $2; n++ }
 	    END {
 		# x^2 + y^2 + D x + E y + F = 0, least squares
@@ -524,6 +522,14 @@ circle() {
 			if (d > m) m = d
 		}
 		printf "%.6f %.6f\n", r, m }'
+}
+
+# circle FILE MODEL FROM: the circle the midpoint of MODEL's wheels draws
+# from time FROM on.
+circle() {
+	jq -r --argjson t "$3" --arg l "$2::left_wheel/pose" --arg r "$2::right_wheel/pose" \
+	    'select(.t >= $t) | .items | [(.[$l].x + .[$r].x) / 2, (.[$l].y + .[$r].y) / 2] | @tsv' "$1" |
+	    circle_of
 }
 
 dd_circle() {
@@ -579,4 +585,111 @@ EOF
 	near "$(at "$TMP/out" 1.2 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print 0.2 / 0.3 }')" 2e-3
 	near "$(at "$TMP/out" 2.4 v::left_wheel_joint/velocity)" 0 2e-3
 	near "$(at "$TMP/out" 3 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print -0.2 / 0.3 }')" 2e-3
+}
+
+# ---- VelocityControl ----
+
+VC='<plugin filename="gz-sim-velocity-control-system" name="gz::sim::systems::VelocityControl">'
+
+# box MODEL X Y PLUGIN...: a free 2 kg box (0.1 kg m^2 about each axis).
+box() {
+	local m=$1 x=$2 y=$3
+	shift 3
+	cat <<EOF
+    <model name="$m"><pose>$x $y 1 0 0 0</pose>
+      <link name="link"><inertial><mass>2</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+        <collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link>
+      $*
+    </model>
+EOF
+}
+
+vc_example() {
+	# gz-sim's velocity_control.sdf commands: each vehicle keeps the speed
+	# asked in its own frame (its wheels' scrub on the ground slows its
+	# turn within each step, as under gz-sim); a box above the ground
+	# draws the circle of v / w (the twist is held whole: gravity takes
+	# only a step's worth of fall, g h, each step); a link with a twist of
+	# its own moves at it, in its own frame.
+	printf '%s\n' '{"t":0,"topic":"/model/vehicle_blue/cmd_vel","msg":{"linear":{"x":0.5},"angular":{"z":0.05}}}' \
+	    '{"t":0,"topic":"/model/vehicle_green/cmd_vel","msg":{"linear":{"x":1.0},"angular":{"z":-0.1}}}' \
+	    '{"t":0,"topic":"/model/circler/cmd_vel","msg":{"linear":{"x":1.0},"angular":{"z":0.5}}}' \
+	    '{"t":0,"topic":"/model/pair/link/b/cmd_vel","msg":{"linear":{"x":2}}}' > "$TMP/ctl"
+	phys-step -p "$1" -t 4 -r 10 -c "$TMP/ctl" -i '*::chassis/*' -i '*::link/pose' -i 'pair::*/*' "$TMP/w.sdf" > "$TMP/$1"
+	local v
+	v=$(jq -r 'select(.t == 4) | .items["vehicle_blue::chassis/linear_vel"] | (.x * .x + .y * .y | sqrt)' "$TMP/$1")
+	near "$v" 0.5 1e-3
+	v=$(jq -r 'select(.t == 4) | .items["vehicle_green::chassis/linear_vel"] | (.x * .x + .y * .y | sqrt)' "$TMP/$1")
+	near "$v" 1 1e-3
+	[ "$(jq -r 'select(.t == 4) | .items["vehicle_blue::chassis/pose"].yaw > 0.1' "$TMP/$1")" = true ]
+	[ "$(jq -r 'select(.t == 4) | .items["vehicle_green::chassis/pose"].yaw < -0.2' "$TMP/$1")" = true ]
+	# the free box: a circle of 2 m, to the left
+	local c
+	c=$(jq -r 'select(.t >= 0.1) | .items["circler::link/pose"] | "\(.x)\t\(.y)"' "$TMP/$1" | circle_of)
+	near "${c% *}" 2 1e-3
+	near "${c#* }" 0 1e-3
+	# pair::b turned 90 degrees with its model: +x of its own is the
+	# world's +y
+	near "$(jq -r 'select(.t == 4) | .items["pair::b/linear_vel"].y' "$TMP/$1")" 2 1e-9
+	near "$(jq -r 'select(.t == 4) | .items["pair::b/pose"].y' "$TMP/$1")" 13 1e-6
+}
+@test "VelocityControl, gz-sim's example: each model moves at the twist asked in its own frame; a link's own twist moves that link, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+    $GROUND
+$(vehicle vehicle_blue 2 "$VC</plugin>")
+$(vehicle vehicle_green -2 "$VC</plugin>")
+$(box circler 10 0 "$VC</plugin>")
+    <model name="pair"><pose>20 5 5 0 0 1.5707963267948966</pose>
+      <link name="a"><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+      <link name="b"><pose>0 1 0 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+      $VC<link_name>b</link_name></plugin>
+    </model>
+EOF
+	for_both vc_example
+}
+
+# ---- ApplyLinkWrench ----
+
+alw_example() {
+	# gz-sim's apply_link_wrench.sdf in free space: the box's persistent
+	# -10 N along x and 0.1 N m about z (2 kg, 0.1 kg m^2): x = -2.5 t^2,
+	# yaw = t^2 / 2 (to the fixed step's h/2 t), cleared at 1 s: on at
+	# -5 m/s and 1 rad/s. A one-step 1000 N on the 4 kg cylinder: 0.25
+	# m/s. 10 N at the origin of a link whose centre of mass is 0.1 m
+	# off: 10 m/s^2 and, about the centre, -1 N m: -10 rad/s^2 at first.
+	printf '%s\n' '{"t":0,"topic":"/world/default/wrench","msg":{"entity":{"name":"cylinder","type":"MODEL"},"wrench":{"force":{"y":1000}}}}' \
+	    '{"t":0,"topic":"/world/default/wrench/persistent","msg":{"entity":{"name":"off::link","type":"LINK"},"wrench":{"force":{"y":10}}}}' \
+	    '{"t":1,"topic":"/world/default/wrench/clear","msg":{"name":"box","type":"MODEL"}}' > "$TMP/ctl"
+	phys-step -p "$1" -t 2 -r 100 -c "$TMP/ctl" -i '*::link/*' "$TMP/w.sdf" > "$TMP/$1"
+	near "$(jq -r 'select(.t == 1) | .items["box::link/pose"].x' "$TMP/$1")" -2.5 3e-3
+	near "$(jq -r 'select(.t == 1) | .items["box::link/pose"].yaw' "$TMP/$1")" 0.5 1e-3
+	near "$(jq -r 'select(.t == 2) | .items["box::link/linear_vel"].x' "$TMP/$1")" -5 1e-9
+	near "$(jq -r 'select(.t == 2) | .items["box::link/angular_vel"].z' "$TMP/$1")" 1 1e-9
+	near "$(jq -r 'select(.t == 2) | .items["cylinder::link/linear_vel"].y' "$TMP/$1")" 0.25 1e-12
+	near "$(jq -r 'select(.t == 0.01) | .items["off::link/angular_vel"].z' "$TMP/$1")" -0.1 1e-3
+	near "$(jq -r 'select(.t == 0.01) | .items["off::link/inertial_linear_vel"].y' "$TMP/$1")" 0.1 1e-3
+}
+@test "ApplyLinkWrench, gz-sim's example: persistent wrenches from SDF and topics, one-step wrenches, clearing, forces off the centre of mass, under each engine" {
+	world "$TMP/w.sdf" <<'EOF'
+    <plugin filename="gz-sim-apply-link-wrench-system" name="gz::sim::systems::ApplyLinkWrench">
+      <persistent><entity_name>box</entity_name><entity_type>model</entity_type>
+        <force>-10 0 0</force><torque>0 0 0.1</torque></persistent>
+    </plugin>
+    <model name="box"><link name="link">
+      <inertial><mass>2</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+    </link></model>
+    <model name="cylinder"><pose>0 3 0 0 0 0</pose><link name="link">
+      <inertial><mass>4</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+    </link></model>
+    <model name="off"><pose>0 -3 0 0 0 0</pose><link name="link">
+      <inertial><pose>0.1 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+    </link></model>
+EOF
+	sed -i 's|<gravity>0 0 -9.81</gravity>|<gravity>0 0 0</gravity>|' "$TMP/w.sdf"
+	for_both alw_example
+	# a wrench for what the world has not is refused when read
+	echo '{"t":0,"topic":"/world/default/wrench","msg":{"entity":{"name":"ghost","type":"MODEL"},"wrench":{}}}' > "$TMP/ctl"
+	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/w.sdf"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ctl:1: the world has no model 'ghost'"* ]]
 }

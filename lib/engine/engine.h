@@ -75,6 +75,10 @@ struct phys_engine_ops {
 	/* The generalized force on each axis of the joint from the next
 	 * step on, beside springs and damping (N m or N). */
 	int (*set_joint_effort)(void *s, int joint, const double effort[2]);
+	/* A force through the link's centre of mass and a torque, world
+	 * frame, from the next step on (zero: none). */
+	int (*set_link_wrench)(void *s, int link, phys_vec3 force,
+	    phys_vec3 torque);
 };
 
 /* An engine: what phys knows of it without making one, and its
@@ -180,6 +184,11 @@ int phys_engine_contact_count(const struct phys_engine *e);
  * engine runs; each step applies the efforts the commands ask. */
 int phys_engine_command(struct phys_engine *e, int joint,
     enum phys_command_kind kind, const double *target, int n);
+/* A force through a link's centre of mass and a torque on it, world
+ * frame, in force from the next step until changed in the engine running
+ * (zero: none; a static link takes none). */
+int phys_engine_set_link_wrench(struct phys_engine *e, int link,
+    phys_vec3 force, phys_vec3 torque);
 /* A joint axis's command and what it did in the last step. */
 const struct phys_axis_motor *phys_engine_motor(const struct phys_engine *e,
     int joint, int axis);

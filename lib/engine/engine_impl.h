@@ -48,7 +48,9 @@ static int E##_joint_effort(const struct E *e, int joint,		\
     double effort[2]);							\
 static int E##_contact_count(const struct E *e);			\
 static int E##_set_joint_effort(struct E *e, int joint,			\
-    const double effort[2]);
+    const double effort[2]);						\
+static int E##_set_link_wrench(struct E *e, int link, phys_vec3 force,	\
+    phys_vec3 torque);
 
 /* The operations table over a module's functions: each takes the state
  * as void * and hands it on as the module's own type. */
@@ -101,6 +103,8 @@ PHYS_ENGINE_OP(E, int, contact_count, (const void *s),			\
     ((PHYS_ENGINE_CONST(E))s))						\
 PHYS_ENGINE_OP(E, int, set_joint_effort, (void *s, int j,		\
     const double f[2]), ((struct E *)s, j, f))				\
+PHYS_ENGINE_OP(E, int, set_link_wrench, (void *s, int l, phys_vec3 f,	\
+    phys_vec3 t), ((struct E *)s, l, f, t))				\
 static const struct phys_engine_ops E##_ops = {				\
 	E##_op_new, E##_op_free, E##_op_set_clock,			\
 	E##_op_apply_profile, E##_op_apply_world, E##_op_apply_link,	\
@@ -109,7 +113,8 @@ static const struct phys_engine_ops E##_ops = {				\
 	E##_op_link_vel, E##_op_link_com, E##_op_link_dynamic,		\
 	E##_op_link_mass, E##_op_set_link_pose, E##_op_set_link_vel,	\
 	E##_op_joint_state, E##_op_joint_wrench, E##_op_joint_effort,	\
-	E##_op_contact_count, E##_op_set_joint_effort			\
+	E##_op_contact_count, E##_op_set_joint_effort,			\
+	E##_op_set_link_wrench						\
 };									\
 PHYS_ENGINE_EXTERN const struct phys_engine_info info;			\
 const struct phys_engine_info info = {					\

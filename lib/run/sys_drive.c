@@ -227,5 +227,5 @@ dd_free(void *state)
 
 const struct phys_sys_kind phys_sys_diff_drive = {
 	"DiffDrive", "diff-drive-system", false, sizeof(struct dd), dd_parse,
-	NULL, dd_step, dd_message, dd_free
+	NULL, dd_step, dd_message, dd_free, NULL
 };

@@ -265,6 +265,15 @@ jpc_message(void *state, const struct phys_sys_run *r, int slot,
 	return jpc_command(s, r);
 }
 
+static int
+jpc_check(const void *state, int slot, const json_t *msg)
+{
+	const struct jpc *s = state;
+	double v;
+
+	return message_value(slot, msg, s->actuator, "position", &v);
+}
+
 static void
 jpc_free(void *state)
 {
@@ -277,7 +286,7 @@ jpc_free(void *state)
 const struct phys_sys_kind phys_sys_joint_position_controller = {
 	"JointPositionController", "joint-position-controller-system", false,
 	sizeof(struct jpc), jpc_parse, jpc_start, jpc_step, jpc_message,
-	jpc_free
+	jpc_free, jpc_check
 };
 
 /* ---- JointController ---- */
@@ -388,6 +397,15 @@ jc_message(void *state, const struct phys_sys_run *r, int slot,
 	return s->force ? jc_force(s, r) : 0;
 }
 
+static int
+jc_check(const void *state, int slot, const json_t *msg)
+{
+	const struct jc *s = state;
+	double v;
+
+	return message_value(slot, msg, s->actuator, "velocity", &v);
+}
+
 static void
 jc_free(void *state)
 {
@@ -399,7 +417,7 @@ jc_free(void *state)
 
 const struct phys_sys_kind phys_sys_joint_controller = {
 	"JointController", "joint-controller-system", false, sizeof(struct jc),
-	jc_parse, jc_start, jc_step, jc_message, jc_free
+	jc_parse, jc_start, jc_step, jc_message, jc_free, jc_check
 };
 
 /* ---- ApplyJointForce ---- */
@@ -444,5 +462,5 @@ ajf_message(void *state, const struct phys_sys_run *r, int slot,
 
 const struct phys_sys_kind phys_sys_apply_joint_force = {
 	"ApplyJointForce", "apply-joint-force-system", false,
-	sizeof(struct ajf), ajf_parse, NULL, NULL, ajf_message, NULL
+	sizeof(struct ajf), ajf_parse, NULL, NULL, ajf_message, NULL, NULL
 };

@@ -57,6 +57,9 @@ struct phys_sys_kind {
 	int (*message)(void *state, const struct phys_sys_run *r, int slot,
 	    const json_t *msg);
 	void (*free)(void *state);
+	/* A message's sense, checked when its line is read (the entities
+	 * it names): 0, or -1 with phys_error(); NULL: none to check. */
+	int (*check)(const void *state, int slot, const json_t *msg);
 };
 
 struct phys_sys_sub {
@@ -153,5 +156,7 @@ extern const struct phys_sys_kind phys_sys_joint_position_controller;
 extern const struct phys_sys_kind phys_sys_joint_controller;
 extern const struct phys_sys_kind phys_sys_apply_joint_force;
 extern const struct phys_sys_kind phys_sys_diff_drive;
+extern const struct phys_sys_kind phys_sys_velocity_control;
+extern const struct phys_sys_kind phys_sys_apply_link_wrench;
 
 #endif

@@ -14,6 +14,8 @@ static const struct phys_sys_kind *const kinds[] = {
 	&phys_sys_joint_controller,
 	&phys_sys_apply_joint_force,
 	&phys_sys_diff_drive,
+	&phys_sys_velocity_control,
+	&phys_sys_apply_link_wrench,
 	NULL
 };
 
@@ -307,23 +309,31 @@ parse_msg(const struct phys_sys_sub *sub, const char *msg)
 int
 phys_systems_check(const struct phys_systems *s, int topic, const char *msg)
 {
+	const struct phys_sys_inst *in;
+	char *why;
 	size_t i;
 	json_t *j;
 
 	for (i = 0; i < s->nsubs; i++) {
 		if (s->subs[i].topic != topic)
 			continue;
-		if (!(j = parse_msg(&s->subs[i], msg))) {
-			char *why = phys_xstrdup(phys_error());
-
-			phys_fail("%s (topic %s takes %s)", why, s->topics[topic],
-			    phys_msg_type_name(s->subs[i].type));
-			free(why);
+		in = &s->v[s->subs[i].inst];
+		if (!(j = parse_msg(&s->subs[i], msg)))
+			goto bad;
+		if (in->kind->check && in->kind->check(in->state,
+		    s->subs[i].slot, j) < 0) {
+			json_decref(j);
 			return -1;
 		}
 		json_decref(j);
 	}
 	return 0;
+bad:
+	why = phys_xstrdup(phys_error());
+	phys_fail("%s (topic %s takes %s)", why, s->topics[topic],
+	    phys_msg_type_name(s->subs[i].type));
+	free(why);
+	return -1;
 }
 
 /* ---- running ---- */
