@@ -1,18 +1,21 @@
 /*
- * sys_joint.c - gz-sim's systems that drive joints one by one:
- * JointPositionController, JointController and ApplyJointForce, with
+ * sys_joint.c - gz-sim's systems that drive joints: JointPositionController,
+ * JointController, ApplyJointForce and JointTrajectoryController, with
  * gz-sim's parameters, defaults and topics.
  *
- * A PID of theirs is the joints' own (motor.h): its gains, the plugin's,
- * become the joints' position_pid.* or velocity_pid.* at the start of the
- * run, where -s, control lines and sweeps may change them as any other
- * parameter, and its target, error and effort are the joints' items.
+ * The PID of the first two is the joints' own (motor.h): its gains, the
+ * plugin's, become the joints' position_pid.* or velocity_pid.* at the
+ * start of the run, where -s, control lines and sweeps may change them as
+ * any other parameter, and its target, error and effort are the joints'
+ * items. JointTrajectoryController sums two PIDs of its own per joint.
  * Their velocity commands (gz-sim's JointVelocityCmd) are followed by the
  * servo of sysutil.c.
  */
 #include "sysint.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -463,4 +466,338 @@ ajf_message(void *state, const struct phys_sys_run *r, int slot,
 const struct phys_sys_kind phys_sys_apply_joint_force = {
 	"ApplyJointForce", "apply-joint-force-system", false,
 	sizeof(struct ajf), ajf_parse, NULL, NULL, ajf_message, NULL, NULL
+};
+
+/* ---- JointTrajectoryController ---- */
+
+/* One joint it drives: its two PIDs (gz-sim's defaults: all 0, off) and
+ * the targets of the current point. */
+struct jtc_joint {
+	int joint;
+	const char *name;	/* as trajectories name it: its own name */
+	double initial;
+	struct phys_pid pos, vel;
+	double target[3];	/* position, velocity, effort */
+};
+
+/* A point of a trajectory: each joint's position, velocity and effort
+ * (NAN where the point gives none: the target stays), and its time. */
+struct jtc_point {
+	double *v;		/* 3 per joint of the trajectory */
+	double at;		/* s after the trajectory's start */
+};
+
+enum { JTC_NEW, JTC_ACTIVE, JTC_REACHED };
+
+struct jtc {
+	struct jtc_joint *joints;
+	int n;
+	bool header_time;	/* use_header_start_time */
+	/* the trajectory followed */
+	int *which;		/* per name of the trajectory: a joint, -1 */
+	int nnames;
+	struct jtc_point *points;
+	int npoints, index, status;
+	double start;
+	bool has_start;
+};
+
+/* The joints the plugin names, or every one-axis joint of its model. */
+static int
+jtc_joints(const struct phys_sys_conf *c, struct jtc *s)
+{
+	const struct phys_world *w = c->w;
+	int *js = NULL, n, k;
+	size_t i;
+
+	if (phys_child(c->node, "joint_name")) {
+		if ((n = phys_sys_joints(c, "joint_name", &js)) < 0)
+			return -1;
+		for (k = 0; k < n; k++)
+			if (phys_joint_axes(w->joints[js[k]].type) != 1) {
+				free(js);
+				return phys_sys_fail(c, NULL, "joint '%s' is not "
+				    "a joint of one axis phys can drive",
+				    w->joints[js[k]].name);
+			}
+	} else {
+		n = 0;
+		for (i = 0; i < w->njoints; i++)
+			if (w->joints[i].model == c->model &&
+			    phys_joint_axes(w->joints[i].type) == 1) {
+				js = phys_xrealloc(js, (size_t)(n + 1) *
+				    sizeof *js);
+				js[n++] = (int)i;
+			}
+		if (n == 0)
+			return phys_sys_fail(c, NULL, "model '%s' has no joint "
+			    "of one axis to drive", w->models[c->model].name);
+	}
+	s->joints = phys_xcalloc((size_t)n, sizeof *s->joints);
+	for (k = 0; k < n; k++) {
+		const char *full = w->joints[js[k]].name, *own = strrchr(full,
+		    ':');
+
+		s->joints[k].joint = js[k];
+		s->joints[k].name = own ? own + 1 : full;
+	}
+	s->n = n;
+	free(js);
+	return 0;
+}
+
+/* Every <NAME> in turn, the k-th for the k-th joint; d for the rest. */
+static int
+jtc_values(const struct phys_sys_conf *c, struct jtc *s, const char *name,
+    size_t off, double d)
+{
+	xmlNodePtr e = phys_child(c->node, name);
+	char *text;
+	double v;
+	int k;
+
+	for (k = 0; k < s->n; k++) {
+		v = d;
+		if (e) {
+			text = phys_node_text(e);
+			if (!phys_parse_double(text, &v)) {
+				free(text);
+				return phys_sys_fail(c, e, "<%s> is not a "
+				    "number", name);
+			}
+			free(text);
+			e = phys_next(e, name);
+		}
+		*(double *)((char *)&s->joints[k] + off) = v;
+	}
+	return 0;
+}
+
+static int
+jtc_parse(const struct phys_sys_conf *c, void *state)
+{
+	static const char *const gains[] = { "p_gain", "i_gain", "d_gain",
+		"i_max", "i_min", "cmd_max", "cmd_min", "cmd_offset" };
+	static const size_t fields[] = { offsetof(struct phys_pid, p),
+		offsetof(struct phys_pid, i), offsetof(struct phys_pid, d),
+		offsetof(struct phys_pid, i_max),
+		offsetof(struct phys_pid, i_min),
+		offsetof(struct phys_pid, cmd_max),
+		offsetof(struct phys_pid, cmd_min),
+		offsetof(struct phys_pid, offset) };
+	/* gz-sim's: every gain 0, the clamps' max below their min (none) */
+	static const double defaults[] = { 0, 0, 0, -1, 0, -1, 0, 0 };
+	struct jtc *s = state;
+	char name[32], *attr, *topic;
+	int k, rc;
+
+	if (jtc_joints(c, s) < 0 ||
+	    jtc_values(c, s, "initial_position",
+	    offsetof(struct jtc_joint, initial), 0) < 0)
+		return -1;
+	for (k = 0; k < 8; k++) {
+		snprintf(name, sizeof name, "position_%s", gains[k]);
+		if (jtc_values(c, s, name, offsetof(struct jtc_joint, pos) +
+		    fields[k], defaults[k]) < 0)
+			return -1;
+		snprintf(name, sizeof name, "velocity_%s", gains[k]);
+		if (jtc_values(c, s, name, offsetof(struct jtc_joint, vel) +
+		    fields[k], defaults[k]) < 0)
+			return -1;
+	}
+	for (k = 0; k < s->n; k++)
+		s->joints[k].target[0] = s->joints[k].initial;
+	/* gz-sim reads it as the plugin's attribute; an element also does */
+	if ((attr = phys_node_attr(c->node, "use_header_start_time"))) {
+		rc = phys_parse_bool(attr, &s->header_time) ? 0 :
+		    phys_sys_fail(c, NULL, "use_header_start_time='%.20s' is "
+		    "not true or false", attr);
+		free(attr);
+		if (rc < 0)
+			return -1;
+	}
+	if (phys_sys_bool(c, "use_header_start_time", &s->header_time) < 0)
+		return -1;
+	s->status = JTC_REACHED;
+	topic = phys_sys_text(c, "topic");
+	if (!topic || !*topic) {
+		free(topic);
+		topic = phys_xasprintf("/model/%s/joint_trajectory",
+		    c->model_name);
+	}
+	rc = phys_sys_subscribe(c, topic, &phys_msg_joint_trajectory, 0);
+	free(topic);
+	return rc;
+}
+
+static void
+jtc_forget(struct jtc *s)
+{
+	int k;
+
+	for (k = 0; k < s->npoints; k++)
+		free(s->points[k].v);
+	free(s->points);
+	free(s->which);
+	s->points = NULL;
+	s->which = NULL;
+	s->npoints = s->nnames = s->index = 0;
+}
+
+/* The joint a trajectory's name is, or -1 with phys_error(). */
+static int
+jtc_find(const struct jtc *s, const char *name)
+{
+	int k;
+
+	for (k = 0; k < s->n; k++)
+		if (strcmp(s->joints[k].name, name) == 0)
+			return k;
+	return phys_fail("msg.joint_names: '%.60s' is no joint the "
+	    "controller drives", name);
+}
+
+static int
+jtc_check(const void *state, int slot, const json_t *msg)
+{
+	const json_t *names = phys_msg_get(msg, "joint_names");
+	size_t i;
+
+	if (json_array_size(names) == 0)
+		return phys_fail("msg.joint_names: a trajectory names its "
+		    "joints");
+	for (i = 0; i < json_array_size(names); i++)
+		if (jtc_find(state, json_string_value(json_array_get(names,
+		    i))) < 0)
+			return -1;
+	return 0;
+}
+
+/* A point's value k of name i, NAN when it gives none. */
+static double
+point_value(const json_t *point, const char *field, size_t i)
+{
+	const json_t *a = phys_msg_get(point, field);
+
+	return i < json_array_size(a) ?
+	    json_number_value(json_array_get(a, i)) : NAN;
+}
+
+static double
+msg_time(const json_t *t)
+{
+	return phys_msg_num(t, "sec") + phys_msg_num(t, "nsec") * 1e-9;
+}
+
+/* A new trajectory: followed from the next step (or from its header's
+ * time, with use_header_start_time), the one before forgotten. */
+static int
+jtc_message(void *state, const struct phys_sys_run *r, int slot,
+    const json_t *msg)
+{
+	static const char *const fields[] = { "positions", "velocities",
+		"effort" };
+	struct jtc *s = state;
+	const json_t *names = phys_msg_get(msg, "joint_names"),
+	    *points = phys_msg_get(msg, "points"), *p;
+	size_t i, k, f;
+
+	jtc_forget(s);
+	s->nnames = (int)json_array_size(names);
+	s->which = phys_xcalloc((size_t)s->nnames, sizeof *s->which);
+	for (i = 0; i < (size_t)s->nnames; i++)
+		s->which[i] = jtc_find(s, json_string_value(
+		    json_array_get(names, i)));
+	s->npoints = (int)json_array_size(points);
+	s->points = phys_xcalloc((size_t)s->npoints + 1, sizeof *s->points);
+	for (k = 0; k < (size_t)s->npoints; k++) {
+		p = json_array_get(points, k);
+		s->points[k].v = phys_xcalloc((size_t)s->nnames * 3 + 1,
+		    sizeof(double));
+		for (i = 0; i < (size_t)s->nnames; i++)
+			for (f = 0; f < 3; f++)
+				s->points[k].v[3 * i + f] = point_value(p,
+				    fields[f], i);
+		s->points[k].at = msg_time(phys_msg_get(p, "time_from_start"));
+	}
+	s->has_start = s->header_time && phys_msg_get(msg, "header.stamp");
+	if (s->has_start)
+		s->start = msg_time(phys_msg_get(msg, "header.stamp"));
+	s->status = JTC_NEW;
+	return 0;
+}
+
+/* The targets of the current point, for the joints it names. */
+static void
+jtc_targets(struct jtc *s)
+{
+	const struct jtc_point *p = &s->points[s->index];
+	int i, f;
+
+	for (i = 0; i < s->nnames; i++)
+		for (f = 0; f < 3; f++)
+			if (s->which[i] >= 0 && !isnan(p->v[3 * i + f]))
+				s->joints[s->which[i]].target[f] =
+				    p->v[3 * i + f];
+}
+
+/*
+ * gz-sim's: a trajectory starts at the first step after it came; at each
+ * step the point followed is the first whose time has not passed, its
+ * targets held until the next; each joint's effort is its position PID's
+ * plus its velocity PID's plus the point's effort.
+ */
+static int
+jtc_step(void *state, const struct phys_sys_run *r, double h)
+{
+	struct jtc *s = state;
+	double t = phys_engine_time(r->e), pos[2], vel[2], f;
+	bool update = false;
+	int k;
+
+	if (s->status == JTC_NEW) {
+		if (!s->has_start)
+			s->start = t;
+		s->status = s->npoints ? JTC_ACTIVE : JTC_REACHED;
+		update = true;
+	}
+	if (s->status == JTC_ACTIVE)
+		while (s->index + 1 < s->npoints &&
+		    s->points[s->index].at < t - s->start - 1e-12) {
+			s->index++;
+			update = true;
+		}
+	if (update && s->status == JTC_ACTIVE) {
+		jtc_targets(s);
+		if (s->index + 1 >= s->npoints)
+			s->status = JTC_REACHED;
+	}
+	for (k = 0; k < s->n; k++) {
+		struct jtc_joint *j = &s->joints[k];
+
+		if (phys_engine_joint_state(r->e, j->joint, pos, vel) < 1)
+			continue;
+		f = phys_pid_update(&j->pos, pos[0] - j->target[0], h) +
+		    phys_pid_update(&j->vel, vel[0] - j->target[1], h) +
+		    j->target[2];
+		if (phys_sys_command(r, j->joint, 0, PHYS_COMMAND_EFFORT,
+		    f) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+jtc_free(void *state)
+{
+	struct jtc *s = state;
+
+	jtc_forget(s);
+	free(s->joints);
+}
+
+const struct phys_sys_kind phys_sys_joint_trajectory_controller = {
+	"JointTrajectoryController", "joint-trajectory-controller-system",
+	false, sizeof(struct jtc), jtc_parse, NULL, jtc_step, jtc_message,
+	jtc_free, jtc_check
 };

@@ -150,6 +150,18 @@ void phys_servo_init(struct phys_servo *s, int joint, int axis);
 int phys_servo_step(struct phys_servo *s, const struct phys_sys_run *r,
     double h);
 
+/*
+ * gz-math's PID, for a system that sums several (the joints' own PIDs,
+ * motor.h, follow one command each): cmd = offset - p e - i sum(e h) -
+ * d (e - e_last) / h, e_last 0 at first; the integral and the output
+ * clamped when their max >= min.
+ */
+struct phys_pid {
+	double p, i, d, i_max, i_min, cmd_max, cmd_min, offset;
+	double integral, last;
+};
+double phys_pid_update(struct phys_pid *pid, double error, double h);
+
 /* ---- the families' systems ---- */
 
 extern const struct phys_sys_kind phys_sys_joint_position_controller;
@@ -158,5 +170,6 @@ extern const struct phys_sys_kind phys_sys_apply_joint_force;
 extern const struct phys_sys_kind phys_sys_diff_drive;
 extern const struct phys_sys_kind phys_sys_velocity_control;
 extern const struct phys_sys_kind phys_sys_apply_link_wrench;
+extern const struct phys_sys_kind phys_sys_joint_trajectory_controller;
 
 #endif

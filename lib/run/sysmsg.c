@@ -168,6 +168,8 @@ phys_msg_type_name(const struct phys_msg_type *t)
 static bool
 names_field(const char *key, const char *name)
 {
+	if (strcmp(key, name) == 0)
+		return true;
 	for (; *name && *key; name++, key++) {
 		if (*name == '_' && name[1]) {
 			name++;
