@@ -772,3 +772,91 @@ EOF
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"ctl:1: msg.joint_names: 'elbow' is no joint the controller drives"* ]]
 }
+
+# ---- AckermannSteering ----
+
+# car NAME PLUGIN...: a 1.14 kg chassis on four 2 kg spheres of 0.3 m,
+# 1.5 m apart front to back and 1.25 m across; the front ones turn on
+# steering joints about z 1 m apart (the kingpins), within 0.6 rad.
+car() {
+	local m=$1
+	shift
+	local wheel='<inertial><mass>2</mass><inertia><ixx>0.145833</ixx><iyy>0.145833</iyy><izz>0.125</izz></inertia></inertial>
+        <collision name="collision"><geometry><sphere><radius>0.3</radius></sphere></geometry>
+          <surface><friction><ode><mu>1</mu><mu2>1</mu2></ode></friction></surface></collision>'
+	local knuckle='<inertial><mass>0.5</mass><inertia><ixx>0.0015</ixx><iyy>0.0015</iyy><izz>0.0015</izz></inertia></inertial>'
+	local spin='<axis><xyz>0 0 1</xyz><limit><lower>-1.79769e+308</lower><upper>1.79769e+308</upper></limit></axis>'
+	local steer='<axis><xyz>0 0 1</xyz><limit><lower>-0.6</lower><upper>0.6</upper></limit></axis>'
+	cat <<EOF
+    <model name="$m">
+      <pose>0 0 0.325 0 0 0</pose>
+      <link name="chassis"><pose>0 0 0.175 0 0 0</pose>
+        <inertial><mass>1.14395</mass><inertia><ixx>0.126164</ixx><iyy>0.416519</iyy><izz>0.481014</izz></inertia></inertial>
+        <collision name="collision"><geometry><box><size>2.01142 1 0.568726</size></box></geometry></collision>
+      </link>
+      <link name="front_left_wheel"><pose>0.75 0.625 -0.025 -1.5707 0 0</pose>$wheel</link>
+      <link name="front_right_wheel"><pose>0.75 -0.625 -0.025 -1.5707 0 0</pose>$wheel</link>
+      <link name="rear_left_wheel"><pose>-0.75 0.625 -0.025 -1.5707 0 0</pose>$wheel</link>
+      <link name="rear_right_wheel"><pose>-0.75 -0.625 -0.025 -1.5707 0 0</pose>$wheel</link>
+      <link name="front_left_knuckle"><pose>0.75 0.5 -0.025 0 0 0</pose>$knuckle</link>
+      <link name="front_right_knuckle"><pose>0.75 -0.5 -0.025 0 0 0</pose>$knuckle</link>
+      <joint name="front_left_steering_joint" type="revolute"><parent>chassis</parent><child>front_left_knuckle</child>$steer</joint>
+      <joint name="front_right_steering_joint" type="revolute"><parent>chassis</parent><child>front_right_knuckle</child>$steer</joint>
+      <joint name="front_left_wheel_joint" type="revolute"><parent>front_left_knuckle</parent><child>front_left_wheel</child>$spin</joint>
+      <joint name="front_right_wheel_joint" type="revolute"><parent>front_right_knuckle</parent><child>front_right_wheel</child>$spin</joint>
+      <joint name="rear_left_wheel_joint" type="revolute"><parent>chassis</parent><child>rear_left_wheel</child>$spin</joint>
+      <joint name="rear_right_wheel_joint" type="revolute"><parent>chassis</parent><child>rear_right_wheel</child>$spin</joint>
+      $*
+    </model>
+EOF
+}
+
+ACK='<plugin filename="gz-sim-ackermann-steering-system" name="gz::sim::systems::AckermannSteering">
+        <left_joint>front_left_wheel_joint</left_joint><left_joint>rear_left_wheel_joint</left_joint>
+        <right_joint>front_right_wheel_joint</right_joint><right_joint>rear_right_wheel_joint</right_joint>
+        <left_steering_joint>front_left_steering_joint</left_steering_joint>
+        <right_steering_joint>front_right_steering_joint</right_steering_joint>
+        <kingpin_width>1.0</kingpin_width><steering_limit>0.5</steering_limit>
+        <wheel_base>1.5</wheel_base><wheel_separation>1.25</wheel_separation><wheel_radius>0.3</wheel_radius>
+        <min_velocity>-1</min_velocity><max_velocity>1</max_velocity>
+        <min_acceleration>-3</min_acceleration><max_acceleration>3</max_acceleration>
+        <steer_p_gain>4</steer_p_gain>
+      </plugin>'
+
+ack_circle() {
+	# gz-sim's ackermann_steering.sdf command, "linear: {x: 0.5},
+	# angular: {z: 0.1}", on a car whose plugin has its geometry: a turn
+	# of 5 m. The steering joints settle where atan(B / (R -+ K / 2))
+	# puts them; the rear axle's middle draws the circle.
+	echo '{"t":0,"topic":"/model/car/cmd_vel","msg":{"linear":{"x":0.5},"angular":{"z":0.1}}}' > "$TMP/ctl"
+	phys-step -p "$1" -t 12 -r 10 -c "$TMP/ctl" -i 'car::*_wheel/pose' -i 'car::*_joint/position' "$TMP/w.sdf" > "$TMP/$1"
+	near "$(at "$TMP/$1" 6 car::front_left_steering_joint/position)" "$(awk 'BEGIN { print atan2(1.5, 5 - 0.5) }')" 1e-3
+	near "$(at "$TMP/$1" 6 car::front_right_steering_joint/position)" "$(awk 'BEGIN { print atan2(1.5, 5 + 0.5) }')" 1e-3
+	local c
+	c=$(jq -r --arg l car::rear_left_wheel/pose --arg r car::rear_right_wheel/pose \
+	    'select(.t >= 3) | .items | [(.[$l].x + .[$r].x) / 2, (.[$l].y + .[$r].y) / 2] | @tsv' "$TMP/$1" | circle_of)
+	rel "${c% *}" 5 0.03
+	near "${c#* }" 0 0.01
+}
+@test "AckermannSteering: the steering joints turn to atan(B / (R -+ K / 2)), the rear axle draws the circle of v / w, under each engine" {
+	world "$TMP/w.sdf" <<EOF
+    $GROUND
+$(car car "$ACK")
+EOF
+	for_both ack_circle
+}
+
+@test "AckermannSteering with steering_only: an angle on /model/M/steer_angle turns the steering joints and leaves the wheels alone (under ODE)" {
+	world "$TMP/w.sdf" <<EOF
+    $GROUND
+$(car car "$(echo "$ACK" | sed 's|<steer_p_gain>|<steering_only>true</steering_only>&|')")
+EOF
+	echo '{"t":0,"topic":"/model/car/steer_angle","msg":{"data":0.3}}' > "$TMP/ctl"
+	phys-step -t 4 -r 10 -c "$TMP/ctl" -i 'car::*_joint/*' "$TMP/w.sdf" > "$TMP/out"
+	# B = 1.5, S = 1.25
+	near "$(at "$TMP/out" 4 car::front_left_steering_joint/position)" \
+	    "$(awk 'BEGIN { a = 0.3; print atan2(3 * sin(a), 3 * cos(a) - 1.25 * sin(a)) }')" 1e-4
+	near "$(at "$TMP/out" 4 car::front_right_steering_joint/position)" \
+	    "$(awk 'BEGIN { a = 0.3; print atan2(3 * sin(a), 3 * cos(a) + 1.25 * sin(a)) }')" 1e-4
+	near "$(at "$TMP/out" 4 car::rear_left_wheel_joint/applied_effort)" 0 0
+}

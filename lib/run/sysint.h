@@ -171,5 +171,6 @@ extern const struct phys_sys_kind phys_sys_diff_drive;
 extern const struct phys_sys_kind phys_sys_velocity_control;
 extern const struct phys_sys_kind phys_sys_apply_link_wrench;
 extern const struct phys_sys_kind phys_sys_joint_trajectory_controller;
+extern const struct phys_sys_kind phys_sys_ackermann_steering;
 
 #endif

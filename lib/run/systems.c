@@ -17,6 +17,7 @@ static const struct phys_sys_kind *const kinds[] = {
 	&phys_sys_velocity_control,
 	&phys_sys_apply_link_wrench,
 	&phys_sys_joint_trajectory_controller,
+	&phys_sys_ackermann_steering,
 	NULL
 };
 
