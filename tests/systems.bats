@@ -129,6 +129,10 @@ EOF
 	local n=$(grep -n ros2_control "$TMP/r.urdf" | cut -d: -f1)
 	[[ "$output" == *"r.urdf:$n: plugin 'gazebo_ros2_control' (libgazebo_ros2_control.so) is not run"* ]]
 	near "$(echo "$output" | grep '"t":2' | jq -r '.items["r::spin/position"][0]')" 0.7 1e-4
+	# phys-sdf check calls only the other inert
+	run phys-sdf check "$TMP/r.urdf"
+	[ "$(echo "$output" | grep -c 'plugin> in <gazebo>: stored but inert')" -eq 1 ]
+	echo "$output" | grep -q "\"line\":$n,.*stored but inert"
 }
 
 @test "an <include>'s plugins are its model's" {
