@@ -864,3 +864,15 @@ EOF
 	    "$(awk 'BEGIN { a = 0.3; print atan2(3 * sin(a), 3 * cos(a) + 1.25 * sin(a)) }')" 1e-4
 	near "$(at "$TMP/out" 4 car::rear_left_wheel_joint/applied_effort)" 0 0
 }
+
+@test "topic lines on a live stream: each at its time; a bad one is skipped with a warning and the run goes on" {
+	world "$TMP/w.sdf" <<EOF
+$(rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><topic>rotor_cmd</topic>
+        <p_gain>4</p_gain><d_gain>0.4</d_gain><i_gain>0</i_gain></plugin>")
+EOF
+	printf '%s\n' '{"t":0.5,"topic":"/rotor_cmd","msg":{"data":1}}' '{"topic":"/nowhere","msg":{}}' |
+	    phys-step --realtime -t 1.5 -r 10 -c - -i 'demo::j1/position' "$TMP/w.sdf" > "$TMP/out" 2> "$TMP/err"
+	near "$(at "$TMP/out" 0.5 demo::j1/position)" 0 1e-9
+	near "$(at "$TMP/out" 1.5 demo::j1/position)" 1 1e-3
+	grep -q "no system listens on topic '/nowhere'.*line skipped" "$TMP/err"
+}
