@@ -707,7 +707,7 @@ jtc_points() {
 	# position (p 16, d 0.8, within 20 N m), velocity (p 0.6, i 175) and
 	# effort (0.05 N m: 5 rad/s^2 on 0.01 kg m^2).
 	printf '%s\n' '{"t":0,"topic":"/model/p/joint_trajectory","msg":{"joint_names":["j1"],"points":[{"positions":[1],"time_from_start":{"nsec":500000000}},{"positions":[-1],"time_from_start":{"sec":1,"nsec":500000000}},{"positions":[0.5],"timeFromStart":{"sec":"3"}}]}}' \
-	    '{"t":0,"topic":"/model/v/joint_trajectory","msg":{"jointNames":["j1"],"points":[{"velocities":[2],"time_from_start":{"sec":1}},{"velocities":[-1],"time_from_start":{"sec":2}}]}}' \
+	    '{"t":0,"topic":"/model/v/joint_trajectory","msg":{"jointNames":["j1"],"points":[{"velocities":[2],"time_from_start":{"sec":1.0}},{"velocities":[-1],"time_from_start":{"sec":2}}]}}' \
 	    '{"t":0,"topic":"/custom_effort","msg":{"joint_names":["j1"],"points":[{"effort":[0.05],"time_from_start":{"sec":1}},{"effort":[0],"time_from_start":{"sec":2}}]}}' > "$TMP/ctl"
 	run_world "$1" 4 "$TMP/w.sdf" -c "$TMP/ctl" -i '*::j1/*'
 	near "$(at "$TMP/$1" 0.5 p::j1/position)" 1 1e-3

@@ -229,6 +229,10 @@ check_value(const struct msg_field *f, json_t *v, struct phys_buf *path)
 	case F_INT:
 		if (json_is_integer(v))
 			return json_incref(v);
+		/* protobuf's JSON takes 2.0 and "2" for an integer */
+		if (json_is_real(v) && json_real_value(v) ==
+		    floor(json_real_value(v)) && fabs(json_real_value(v)) < 9e15)
+			return json_integer((json_int_t)json_real_value(v));
 		if (json_is_string(v) &&
 		    phys_parse_long(json_string_value(v), &l))
 			return json_integer(l);
