@@ -214,6 +214,13 @@ phys_engine_command(struct phys_engine *e, int joint,
 	return 0;
 }
 
+int
+phys_engine_set_link_wrench(struct phys_engine *e, int link, phys_vec3 force,
+    phys_vec3 torque)
+{
+	return CALL(e, set_link_wrench, link, force, torque);
+}
+
 const struct phys_axis_motor *
 phys_engine_motor(const struct phys_engine *e, int joint, int axis)
 {

@@ -168,6 +168,11 @@ int phys_engine_set_joint_position(struct phys_engine *e,
     const struct phys_scene *w, int joint, double target);
 int phys_engine_set_joint_velocity(struct phys_engine *e,
     const struct phys_scene *w, int joint, double target);
+/* A force through a link's centre of mass and a torque on it, world
+ * frame, in force from the next step until changed in the engine running
+ * (zero: none; a static link takes none). */
+int phys_engine_set_link_wrench(struct phys_engine *e, int link,
+    phys_vec3 force, phys_vec3 torque);
 /* A joint axis's command and what it did in the last step. */
 const struct phys_axis_motor *phys_engine_motor(const struct phys_engine *e,
     int joint, int axis);

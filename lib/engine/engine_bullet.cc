@@ -110,6 +110,7 @@ struct blink {
 	int single = -1;	/* the collision when the shape is not compound */
 	std::unique_ptr<btCompoundShape> compound;	/* when there is one */
 	bool kinematic = false;
+	btVector3 force{ 0, 0, 0 }, torque{ 0, 0, 0 };	/* the run's */
 };
 
 struct bjoint {
@@ -145,6 +146,7 @@ struct bullet_engine {
 	/* Per collision of a static link: its object, null when skipped. */
 	std::vector<btCollisionObject *> static_object;
 	bool skip_unsupported = false;
+	bool pushed = false;	/* some link has had a force of the run's */
 
 	double step = 0.001;
 	int max_contacts = 20;
@@ -1216,12 +1218,27 @@ bullet_engine_body_state(const struct bullet_engine *e, int li,
 	return true;
 }
 
+/* The forces the run puts on links, at their bodies' centres of mass
+ * (Bullet clears them after each step). */
+static void
+link_wrenches(struct bullet_engine *e)
+{
+	for (blink &bl : e->links) {
+		if (!bl.body || bl.kinematic)
+			continue;
+		bl.body->applyCentralForce(bl.force);
+		bl.body->applyTorque(bl.torque);
+	}
+}
+
 static int
 bullet_engine_step(struct bullet_engine *e, double t0, double t1)
 {
 	for (size_t i = 0; i < e->joints.size(); i++)
 		if (e->joints[i].c)
 			joint_forces(e, (int)i);
+	if (e->pushed)
+		link_wrenches(e);
 	move_kinematic(e);
 	/* One step of exactly max_step_size: no substeps, no interpolation. */
 	e->world->stepSimulation(e->step, 0, e->step);
@@ -1420,6 +1437,18 @@ bullet_engine_set_joint_effort(struct bullet_engine *e, int joint,
 {
 	e->joints[(size_t)joint].cmd[0] = effort[0];
 	e->joints[(size_t)joint].cmd[1] = effort[1];
+	return 0;
+}
+
+static int
+bullet_engine_set_link_wrench(struct bullet_engine *e, int link,
+    phys_vec3 force, phys_vec3 torque)
+{
+	blink &bl = e->links[(size_t)link];
+
+	bl.force = btVector3(force.x, force.y, force.z);
+	bl.torque = btVector3(torque.x, torque.y, torque.z);
+	e->pushed = true;
 	return 0;
 }
 

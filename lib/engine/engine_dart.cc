@@ -727,6 +727,7 @@ struct dlink {
 	bool is_static = false, kinematic = false;
 	double mass = 0, inertia[6] = { 0, 0, 0, 0, 0, 0 };	/* as run */
 	std::vector<dd::ShapeNode *> shapes;	/* per collision, null: none */
+	phys_vec3 force{ 0, 0, 0 }, torque{ 0, 0, 0 };	/* the run's */
 };
 
 enum jkind { J_NONE, J_TREE, J_LOOP, J_COUPLING };
@@ -762,6 +763,7 @@ struct dart_engine {
 	const struct phys_run_values *v;	/* the run's: every parameter */
 	bool skip_unsupported = false;
 	bool commanded = false;			/* some joint has had a command */
+	bool pushed = false;			/* some link has had a force */
 	std::shared_ptr<dart::simulation::World> world;
 	Solver *solver = nullptr;		/* the world's */
 	std::vector<dlink> links;
@@ -2435,6 +2437,12 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 		if (dl.is_static)
 			continue;
 		decay(e, (int)i);
+		if (e->pushed && !dl.kinematic) {
+			/* the run's force, at the centre of mass */
+			dl.body->addExtForce(ev(dl.force), dl.body->getLocalCOM(),
+			    false, true);
+			dl.body->addExtTorque(ev(dl.torque), false);
+		}
 		if (dl.kinematic && dl.tree_joint < 0)
 			dl.joint->setCommands(dl.joint->getVelocities());
 	}
@@ -2722,6 +2730,16 @@ dart_engine_set_joint_effort(struct dart_engine *e, int joint,
 	e->joints[(size_t)joint].cmd[0] = effort[0];
 	e->joints[(size_t)joint].cmd[1] = effort[1];
 	e->commanded = true;
+	return 0;
+}
+
+static int
+dart_engine_set_link_wrench(struct dart_engine *e, int link, phys_vec3 force,
+    phys_vec3 torque)
+{
+	e->links[(size_t)link].force = force;
+	e->links[(size_t)link].torque = torque;
+	e->pushed = true;
 	return 0;
 }
 

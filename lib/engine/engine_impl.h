@@ -76,7 +76,9 @@ struct phys_body_state {
 	    (, joint, effort))						\
 	OP(E, int, contact_count, const, (), ())			\
 	OP(E, int, set_joint_effort, , (, int joint,			\
-	    const double effort[2]), (, joint, effort))
+	    const double effort[2]), (, joint, effort))			\
+	OP(E, int, set_link_wrench, , (, int link, phys_vec3 force,	\
+	    phys_vec3 torque), (, link, force, torque))
 
 #define PHYS_ENGINE_UNPAREN(...) __VA_ARGS__
 

@@ -75,6 +75,7 @@ struct mlink {
 	phys_vec3 lin, ang;	/* a mocap link's velocity */
 	phys_pose target;	/* what set_link_pose/vel fit the joints to */
 	phys_vec3 tlin, tang;
+	phys_vec3 force, torque;	/* the run's, at the centre of mass */
 };
 
 /* What a phys joint is in MuJoCo. */
@@ -108,6 +109,7 @@ struct mujoco_engine {
 	struct mlink *links;
 	struct mjoint *joints;
 	bool commanded;		/* some joint has had a command */
+	bool pushed;		/* some link has had a force of the run's */
 	int *geom_collision;	/* per MuJoCo geom: its collision, -1 */
 	int *collision_geom;	/* per collision: its first geom, -1 */
 	int *body_link;		/* per MuJoCo body: its link, -1 */
@@ -2025,6 +2027,25 @@ link_forces(struct mujoco_engine *e)
 	}
 }
 
+/* The forces the run puts on links, beside link_forces' (a body's
+ * xfrc_applied acts at its centre of mass). */
+static void
+link_wrenches(struct mujoco_engine *e)
+{
+	const struct mlink *l;
+	double *x;
+	size_t i;
+
+	for (i = 0; i < e->w->nlinks; i++) {
+		l = &e->links[i];
+		if (l->body <= 0 || e->m->body_weldid[l->body] == 0)
+			continue;
+		x = e->d->xfrc_applied + 6 * l->body;
+		x[0] += l->force.x, x[1] += l->force.y, x[2] += l->force.z;
+		x[3] += l->torque.x, x[4] += l->torque.y, x[5] += l->torque.z;
+	}
+}
+
 /* A kinematic link moves with its velocities. */
 static void
 move_mocap(struct mujoco_engine *e)
@@ -2154,6 +2175,8 @@ step_once(struct mujoco_engine *e)
 	mjData *d = e->d;
 
 	link_forces(e);
+	if (e->pushed)
+		link_wrenches(e);
 	if (e->commanded)
 		joint_commands(e);
 	forward(e, true);
@@ -3186,6 +3209,16 @@ mujoco_engine_set_joint_effort(struct mujoco_engine *e, int joint,
 	e->joints[joint].cmd[0] = effort[0];
 	e->joints[joint].cmd[1] = effort[1];
 	e->commanded = true;
+	return 0;
+}
+
+static int
+mujoco_engine_set_link_wrench(struct mujoco_engine *e, int link,
+    phys_vec3 force, phys_vec3 torque)
+{
+	e->links[link].force = force;
+	e->links[link].torque = torque;
+	e->pushed = true;
 	return 0;
 }
 

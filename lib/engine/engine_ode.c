@@ -47,6 +47,7 @@ struct body_state {
 struct ode_link {
 	dBodyID body;		/* NULL for static links */
 	phys_pose inertial;	/* centre-of-mass frame in the link frame */
+	phys_vec3 force, torque;	/* the run's, at the centre of mass */
 };
 
 /*
@@ -97,6 +98,7 @@ struct ode_engine {
 
 	/* The current profile, as applied. */
 	bool quick;
+	bool pushed;		/* some link has had a force of the run's */
 	int iters;
 	double step, sor, cfm, erp;
 	double max_correcting_vel, surface_layer;
@@ -2039,6 +2041,23 @@ track_turns(struct ode_engine *e)
 	}
 }
 
+/* The forces the run puts on links (ODE's bodies sit at their centres of
+ * mass; ODE clears what was added after each step). */
+static void
+link_wrenches(struct ode_engine *e)
+{
+	const struct ode_link *l;
+	size_t i;
+
+	for (i = 0; i < e->w->nlinks; i++) {
+		l = &e->links[i];
+		if (!l->body)
+			continue;
+		dBodyAddForce(l->body, l->force.x, l->force.y, l->force.z);
+		dBodyAddTorque(l->body, l->torque.x, l->torque.y, l->torque.z);
+	}
+}
+
 static int
 ode_engine_step(struct ode_engine *e, double t0, double t1)
 {
@@ -2047,6 +2066,8 @@ ode_engine_step(struct ode_engine *e, double t0, double t1)
 	for (i = 0; i < e->w->njoints; i++)
 		if (e->joints[i].joint)
 			joint_forces(e, (int)i);
+	if (e->pushed)
+		link_wrenches(e);
 	couple_joints(e);
 	e->ncontacts = 0;
 	e->npending = 0;
@@ -2232,6 +2253,16 @@ ode_engine_set_joint_effort(struct ode_engine *e, int joint,
 {
 	e->joints[joint].cmd[0] = effort[0];
 	e->joints[joint].cmd[1] = effort[1];
+	return 0;
+}
+
+static int
+ode_engine_set_link_wrench(struct ode_engine *e, int link, phys_vec3 force,
+    phys_vec3 torque)
+{
+	e->links[link].force = force;
+	e->links[link].torque = torque;
+	e->pushed = true;
 	return 0;
 }
 

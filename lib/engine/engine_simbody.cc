@@ -123,6 +123,7 @@ struct slink {
 	phys_pose inertial = PHYS_POSE_IDENTITY;	/* in the link frame */
 	SimTK::Inertia com_inertia;	/* as run: about the centre of mass,
 					 * link axes */
+	phys_vec3 force{ 0, 0, 0 }, torque{ 0, 0, 0 };	/* the run's */
 };
 
 /* A joint: the mobilizer it is, or a weld constraint closing a loop. */
@@ -1619,7 +1620,8 @@ private:
 };
 
 /* velocity_decay: the share of a link's velocity lost per step, as a
- * continuous damping of that rate (exact over a step). */
+ * continuous damping of that rate (exact over a step); and the forces
+ * the run puts on links. */
 class decay_forces : public SimTK::Force::Custom::Implementation {
 public:
 	explicit decay_forces(const simbody_engine *e_) : e(e_) {}
@@ -1649,9 +1651,18 @@ decay_forces::calcForce(const State &s, SimTK::Vector_<SpatialVec> &body,
 		double lin = PVD(v, LINK_velocity_decay_linear);
 		double ang = PVD(v, LINK_velocity_decay_angular);
 
-		if (!sl.dynamic || (lin == 0 && ang == 0))
+		if (!sl.dynamic)
 			continue;
 		const MobilizedBody &b = mobod(e, sl.mobod);
+
+		/* the run's force, at the centre of mass */
+		if (sl.force.x != 0 || sl.force.y != 0 || sl.force.z != 0)
+			b.applyForceToBodyPoint(s, sv(sl.inertial.p),
+			    sv(sl.force), body);
+		if (sl.torque.x != 0 || sl.torque.y != 0 || sl.torque.z != 0)
+			b.applyBodyTorque(s, sv(sl.torque), body);
+		if (lin == 0 && ang == 0)
+			continue;
 		const Rotation &R = b.getBodyRotation(s);
 		Vec3 com = sv(sl.inertial.p);
 		Vec3 vc = b.findStationVelocityInGround(s, com);
@@ -2501,6 +2512,20 @@ simbody_engine_set_joint_effort(struct simbody_engine *e, int ji,
 		e->commands_changed = true;
 	sj.cmd[0] = effort[0];
 	sj.cmd[1] = effort[1];
+	return 0;
+}
+
+static int
+simbody_engine_set_link_wrench(struct simbody_engine *e, int link,
+    phys_vec3 force, phys_vec3 torque)
+{
+	slink &sl = e->links[(size_t)link];
+
+	if (memcmp(&sl.force, &force, sizeof force) != 0 ||
+	    memcmp(&sl.torque, &torque, sizeof torque) != 0)
+		e->commands_changed = true;	/* forces are cached */
+	sl.force = force;
+	sl.torque = torque;
 	return 0;
 }
 

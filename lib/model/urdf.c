@@ -2704,8 +2704,10 @@ model_reads(xmlNodePtr e)
 		return true;
 	if (!phys_node_is(e, "plugin"))
 		return false;
+	/* a gz-sim system is phys-step's to run, or to say it does not */
 	file = phys_node_attr(e, "filename");
-	ours = file && strstr(file, "InitialVelocityPlugin");
+	ours = file && (strstr(file, "InitialVelocityPlugin") ||
+	    strstr(file, "gz-sim") || strstr(file, "ignition-gazebo"));
 	free(file);
 	return ours;
 }

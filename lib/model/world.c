@@ -2020,7 +2020,7 @@ new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	m->parent = parent;
 	m->node = mn;
 	m->doc = d;
-	if (ov) {
+	if (ov && ov->at) {
 		m->include = ov->at;
 		m->include_doc = ov->doc;
 	}

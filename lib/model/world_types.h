@@ -86,8 +86,10 @@ struct phys_model {
 	bool merged;
 	xmlNodePtr node;
 	struct phys_doc *doc;	/* the file it came from (includes differ) */
-	xmlNodePtr include;	/* the <include> that placed it, or NULL */
-	struct phys_doc *include_doc;	/* the file of that <include> */
+	/* The <include> that placed it, in include_doc (its <pose>, its
+	 * <plugin>s, the model's too); NULL when written in place. */
+	xmlNodePtr include;
+	struct phys_doc *include_doc;
 };
 
 struct phys_link {

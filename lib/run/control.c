@@ -190,6 +190,29 @@ parse_control_value(struct phys_controls *r, struct phys_control *c,
 	return 0;
 }
 
+/* {"topic":"/model/M/cmd_vel","msg":{...}}: a message to the systems
+ * listening on a topic, checked against their message type now. */
+static int
+parse_topic(struct phys_controls *r, struct phys_control *c, json_t *topic,
+    json_t *msg)
+{
+	char *text;
+
+	if (!json_is_string(topic))
+		return phys_fail("\"topic\" must be a topic name");
+	if (!msg)
+		return phys_fail("a topic line needs \"msg\", the message as "
+		    "gz topic -p publishes it, in JSON");
+	if ((c->topic = phys_systems_topic(r->systems,
+	    json_string_value(topic))) < 0)
+		return -1;
+	text = json_dumps(msg, JSON_COMPACT | JSON_ENCODE_ANY);
+	c->text = phys_xstrdup(text ? text : "");
+	free(text);
+	c->on_topic = true;
+	return phys_systems_check(r->systems, c->topic, c->text);
+}
+
 /* {"save":"NAME"}: the run's physics values become a new profile. */
 static int
 parse_save(struct phys_controls *r, struct phys_control *c, json_t *name)
@@ -210,6 +233,7 @@ parse_control(struct phys_controls *r, struct phys_control *c, json_t *obj,
 {
 	json_t *t = json_object_get(obj, "t"), *p = json_object_get(obj, "preset");
 	json_t *save = json_object_get(obj, "save");
+	json_t *topic = json_object_get(obj, "topic");
 
 	c->t = NAN;	/* a stream's line without "t": at the next step */
 	c->profile = -1;
@@ -222,6 +246,8 @@ parse_control(struct phys_controls *r, struct phys_control *c, json_t *obj,
 	}
 	if (save)
 		return parse_save(r, c, save);
+	if (topic)
+		return parse_topic(r, c, topic, json_object_get(obj, "msg"));
 	/* A parameter line may say which profile its value came from (as
 	 * phys-param get writes); only a line without a name switches. */
 	if (!p || json_object_get(obj, "name"))
@@ -299,10 +325,12 @@ read_all(struct phys_controls *r)
 
 int
 phys_controls_open(struct phys_controls *c, const struct phys_scene *w,
-    const char *path, bool can_save, bool lockstep)
+    const struct phys_systems *systems, const char *path, bool can_save,
+    bool lockstep)
 {
 	memset(c, 0, sizeof *c);
 	c->w = w;
+	c->systems = systems;
 	c->can_save = can_save;
 	c->lines.fd = -1;
 	if (!path)

@@ -11,6 +11,7 @@
 
 #include "motor.h"
 #include "ref.h"
+#include "systems.h"
 #include "world.h"
 
 /* One control line. */
@@ -26,7 +27,9 @@ struct phys_control {
 	enum phys_command_kind command;	/* ... or joint entity's command */
 	double cmd[2];		/* its target per axis */
 	int ncmd;
-	char *text;		/* the value as SDF text */
+	bool on_topic;		/* ... or a message on a system's topic */
+	int topic;		/* its number (systems.h) */
+	char *text;		/* the value as SDF text; a message's JSON */
 };
 
 /* Lines of a stream read ahead of their time, at most. */
@@ -46,14 +49,16 @@ struct phys_controls {
 	bool stream, can_save;
 	bool lockstep;		/* read one reply a state line, no more */
 	struct phys_lines lines;
+	const struct phys_systems *systems;	/* their topics; may be NULL */
 };
 
 /* Open path (NULL: no control lines); can_save allows "save" lines;
- * lockstep: path is a controller's replies, read by phys_controls_reply
- * alone (a regular file too). 0, or -1 with phys_error() naming file and
- * line. */
+ * topic lines go to systems (may be NULL); lockstep: path is a
+ * controller's replies, read by phys_controls_reply alone (a regular file
+ * too). 0, or -1 with phys_error() naming file and line. */
 int phys_controls_open(struct phys_controls *c, const struct phys_scene *w,
-    const char *path, bool can_save, bool lockstep);
+    const struct phys_systems *systems, const char *path, bool can_save,
+    bool lockstep);
 /* Take in what a stream has sent, without waiting, when the run is at
  * time now with steps of h: 0, or -1 (a bad line, or one whose time has
  * passed). */

@@ -14,6 +14,7 @@
 #include "inertia_follow.h"
 #include "items.h"
 #include "ref.h"
+#include "systems.h"
 
 struct run {
 	const struct phys_scene *w;	/* as loaded: a run never changes it */
@@ -30,6 +31,7 @@ struct run {
 	bool tagged;			/* o->tag written */
 	bool status_on_out;		/* progress shares stdout's terminal */
 	struct phys_controls ctl;
+	struct phys_systems *sys;	/* gz-sim's, from the plugins; or NULL */
 	struct phys_item_list items;
 	char **keys;			/* per item: ',"name":' ready to write */
 	bool need_accel;
@@ -352,6 +354,8 @@ apply_control(struct run *r, const struct phys_control *c)
 		    r->w->profiles[r->profile].type, r->cur);
 	else if (c->profile >= 0)
 		rc = switch_profile(r, c->profile);
+	else if (c->on_topic)
+		rc = phys_systems_deliver(r->sys, c->topic, c->text);
 	else if (c->command != PHYS_COMMAND_NONE)
 		rc = phys_engine_command(r->e, c->entity, c->command, c->cmd,
 		    c->ncmd);
@@ -1014,6 +1018,9 @@ finished(struct run *r, long step)
 static int
 step_once(struct run *r)
 {
+	if (r->sys && phys_systems_step(r->sys, PVD(r->cur,
+	    PHYSICS_max_step_size)) < 0)
+		return -1;
 	if (phys_engine_step(r->e) < 0)
 		return -1;
 	track(r, false);
@@ -1089,6 +1096,7 @@ run_free(struct run *r)
 	size_t i;
 
 	phys_controls_free(&r->ctl);
+	phys_systems_free(r->sys);
 	phys_engine_free(r->e);
 	phys_run_values_free(&r->vals);
 	if (r->start_vals)
@@ -1218,11 +1226,14 @@ prepare(struct run *r)
 	r->cur = phys_run_values_at(&r->vals, PHYS_S_PHYSICS, 0);
 	if ((rc = start_profile(r)) < 0)
 		return rc;
+	/* The plugins' gains come before the overrides. */
+	if (phys_systems_load(&r->sys, r->w, &r->vals) < 0)
+		return -1;
 	/* A name or value the world does not take is bad input (1), as it
 	 * is in every command; see phys(7). */
 	if (apply_sets(r) < 0)
 		return -1;
-	if (phys_controls_open(&r->ctl, r->w, r->o->control,
+	if (phys_controls_open(&r->ctl, r->w, r->sys, r->o->control,
 	    r->o->save_to != NULL, r->o->lockstep) < 0)
 		return -1;
 	/* A pattern matching nothing is bad input, in every command. */
@@ -1234,7 +1245,7 @@ prepare(struct run *r)
 	r->start_vals = phys_values_new(PHYS_S_PHYSICS);
 	phys_values_copy(PHYS_S_PHYSICS, r->start_vals, r->cur);
 	r->e = phys_engine_new(r->w, r->engine, &r->vals, &eo);
-	if (!r->e)
+	if (!r->e || (r->sys && phys_systems_start(r->sys, r->e) < 0))
 		return -1;
 	alloc_tracking(r);
 	init_models(r);
