@@ -27,11 +27,11 @@ EOF
 	} > "$1"
 }
 
-# rotor MODEL IZZ DAMPING PLUGIN...: gz-sim's example rotor: a 120 kg base
+# gz_rotor MODEL IZZ DAMPING PLUGIN...: gz-sim's example rotor: a 120 kg base
 # welded to the world and a 0.6 kg rotor on joint j1 about z through its
 # centre (inertia IZZ about it, the joint's damping DAMPING), the plugin
 # blocks after.
-rotor() {
+gz_rotor() {
 	local m=$1 izz=$2 b=$3
 	shift 3
 	cat <<EOF
@@ -56,8 +56,8 @@ rotor() {
 EOF
 }
 
-# at FILE T ITEM: axis 0 (or the number) of ITEM at time T.
-at() {
+# value_at FILE T ITEM: axis 0 (or the number) of ITEM at time T.
+value_at() {
 	jq -r --argjson t "$2" --arg i "$3" \
 	    'select(.t == $t) | .items[$i] | if type == "array" then .[0] else . end' "$1"
 }
@@ -79,7 +79,7 @@ JPC='<plugin filename="gz-sim-joint-position-controller-system" name="gz::sim::s
     <plugin filename="gz-sim-physics-system" name="gz::sim::systems::Physics"/>
     <plugin filename="gz-sim-scene-broadcaster-system" name="gz::sim::systems::SceneBroadcaster"/>
     <plugin filename="libgz-sim8-joint-position-controller-system.so" name="gz::sim::systems::JointPositionController"><joint_name>m::j1</joint_name></plugin>
-$(rotor m 0.00012 0 '<plugin filename="libfoo.so" name="foo::Bar"/>')
+$(gz_rotor m 0.00012 0 '<plugin filename="libfoo.so" name="foo::Bar"/>')
     <model name="spun">
       <link name="l"><pose>2 0 0 0 0 0</pose><sensor name="s" type="imu"><plugin filename="libimu.so" name="imu"/></sensor></link>
       <plugin filename="libInitialVelocityPlugin.so" name="v"><angular>0 0 1</angular></plugin>
@@ -140,7 +140,7 @@ EOF
 	printf '<?xml version="1.0"?>\n<model><name>spinner</name><sdf version="1.6">model.sdf</sdf></model>\n' \
 	    > "$TMP/models/spinner/model.config"
 	{ echo '<?xml version="1.0"?><sdf version="1.6">'
-	  rotor spinner 0.01 0
+	  gz_rotor spinner 0.01 0
 	  echo '</sdf>'; } > "$TMP/models/spinner/model.sdf"
 	world "$TMP/w.sdf" <<EOF
     <include><uri>model://spinner</uri><name>s</name>
@@ -149,7 +149,7 @@ EOF
     </include>
 EOF
 	SDF_PATH="$TMP/models" phys-step -t 2 -r 1 -i 's::j1/position' "$TMP/w.sdf" > "$TMP/out"
-	near "$(at "$TMP/out" 2 's::j1/position')" -0.4 1e-6
+	near "$(value_at "$TMP/out" 2 's::j1/position')" -0.4 1e-6
 }
 
 # ---- JointPositionController ----
@@ -164,8 +164,8 @@ jpc_example() {
 	run_world "$1" 20 "$TMP/w.sdf" -c "$TMP/ctl" -i 'demo::j1/position'
 	local a b
 	for t in 8 18; do
-		a=$(at "$TMP/$1" $t demo::j1/position)
-		b=$(at "$TMP/$1" $((t + 2)) demo::j1/position)
+		a=$(value_at "$TMP/$1" $t demo::j1/position)
+		b=$(value_at "$TMP/$1" $((t + 2)) demo::j1/position)
 		near "$a" "$([ $t = 8 ] && echo 1 || echo -1)" 0.05
 		# closer at the end
 		awk -v a="$a" -v b="$b" -v s=$([ $t = 8 ] && echo 1 || echo -1) \
@@ -174,7 +174,7 @@ jpc_example() {
 }
 @test "JointPositionController, gz-sim's example: the rotor turns to 1 rad, then to -1 rad, as its topic says, under each engine" {
 	world "$TMP/w.sdf" <<EOF
-$(rotor demo 0.00012 0.5 "$JPC<joint_name>j1</joint_name><topic>rotor_cmd</topic>
+$(gz_rotor demo 0.00012 0.5 "$JPC<joint_name>j1</joint_name><topic>rotor_cmd</topic>
         <p_gain>1</p_gain><i_gain>0.1</i_gain><d_gain>0.01</d_gain><i_max>1</i_max><i_min>-1</i_min>
         <cmd_max>1000</cmd_max><cmd_min>-1000</cmd_min></plugin>")
 EOF
@@ -206,13 +206,13 @@ jpc_pid() {
 	printf '%s\n' '{"t":0,"topic":"/model/demo/joint/j1/0/cmd_pos","msg":{"data":1}}' > "$TMP/ctl"
 	run_world "$1" 4 "$TMP/w.sdf" -c "$TMP/ctl" -i 'demo::j1/*'
 	for t in 0.25 0.5 1 2 4; do
-		near "$(at "$TMP/$1" $t demo::j1/position)" "$(pid_curve 0.01 0.05 1 0.1 0.01 1 $t)" 5e-3
+		near "$(value_at "$TMP/$1" $t demo::j1/position)" "$(pid_curve 0.01 0.05 1 0.1 0.01 1 $t)" 5e-3
 	done
-	near "$(at "$TMP/$1" 4 demo::j1/target)" 1 0
+	near "$(value_at "$TMP/$1" 4 demo::j1/target)" 1 0
 }
 @test "JointPositionController's defaults (p 1, i 0.1, d 0.01) and its default topic: gz-math's PID on the rotor, to 5e-3 rad, under each engine" {
 	world "$TMP/w.sdf" <<EOF
-$(rotor demo 0.01 0.05 "$JPC<joint_name>j1</joint_name></plugin>")
+$(gz_rotor demo 0.01 0.05 "$JPC<joint_name>j1</joint_name></plugin>")
 EOF
 	each_engine jpc_pid
 }
@@ -227,15 +227,15 @@ jpc_critical() {
 	    -s 'demo::j1/position_pid.p_gain=9' \
 	    -s 'demo::j1/position_pid.d_gain=0.6' > "$TMP/$1.s"
 	for t in 0.05 0.1 0.2; do
-		near "$(at "$TMP/$1" $t demo::j1/position)" \
+		near "$(value_at "$TMP/$1" $t demo::j1/position)" \
 		    "$(awk -v t=$t 'BEGIN { w = 20; print 1 - (1 + w * t) * exp(-w * t) }')" 7e-3
-		near "$(at "$TMP/$1.s" $t demo::j1/position)" \
+		near "$(value_at "$TMP/$1.s" $t demo::j1/position)" \
 		    "$(awk -v t=$t 'BEGIN { w = 30; print 1 - (1 + w * t) * exp(-w * t) }')" 1e-2
 	done
 }
 @test "JointPositionController: initial_position and the plugin's gains, critically damped; -s gains override them, under each engine" {
 	world "$TMP/w.sdf" <<EOF
-$(rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><initial_position>1</initial_position>
+$(gz_rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><initial_position>1</initial_position>
         <p_gain>4</p_gain><d_gain>0.4</d_gain><i_gain>0</i_gain></plugin>")
 EOF
 	each_engine jpc_critical
@@ -266,8 +266,8 @@ jpc_hold() {
 	# kp (0.5 - q) = m g l sin q at rest
 	local q=$(awk 'BEGIN { q = 0.5; for (i = 0; i < 200; i++)
 	    q = 0.5 - 4.905 * sin(q) / 100; printf "%.12f", q }')
-	near "$(at "$TMP/$1" 4 arm::shoulder/position)" "$q" 1e-6
-	near "$(at "$TMP/$1" 4 arm::shoulder/applied_effort)" "$(awk -v q="$q" 'BEGIN { print 4.905 * sin(q) }')" 1e-4
+	near "$(value_at "$TMP/$1" 4 arm::shoulder/position)" "$q" 1e-6
+	near "$(value_at "$TMP/$1" 4 arm::shoulder/applied_effort)" "$(awk -v q="$q" 'BEGIN { print 4.905 * sin(q) }')" 1e-4
 }
 @test "JointPositionController holds an arm against gravity: kp (target - q) = m g l sin q at rest, under each engine" {
 	world "$TMP/w.sdf" <<EOF
@@ -314,15 +314,15 @@ jpc_velocity() {
 	printf '%s\n' '{"t":0,"topic":"/model/slow/joint/j1/0/cmd_pos","msg":{"data":1}}' \
 	    '{"t":0,"topic":"/model/fast/joint/j1/0/cmd_pos","msg":{"data":1}}' > "$TMP/ctl"
 	run_world "$1" 1 "$TMP/w.sdf" -c "$TMP/ctl" -i '*::j1/position'
-	near "$(at "$TMP/$1" 0.25 slow::j1/position)" 0.5 1.5e-3
-	near "$(at "$TMP/$1" 1 slow::j1/position)" 1 1e-6
-	near "$(at "$TMP/$1" 0.05 fast::j1/position)" 1 1e-4
-	near "$(at "$TMP/$1" 1 fast::j1/position)" 1 1e-6
+	near "$(value_at "$TMP/$1" 0.25 slow::j1/position)" 0.5 1.5e-3
+	near "$(value_at "$TMP/$1" 1 slow::j1/position)" 1 1e-6
+	near "$(value_at "$TMP/$1" 0.05 fast::j1/position)" 1 1e-4
+	near "$(value_at "$TMP/$1" 1 fast::j1/position)" 1 1e-6
 }
 @test "JointPositionController with use_velocity_commands: at cmd_max until the target, or at once, under each engine" {
 	world "$TMP/w.sdf" <<EOF
-$(rotor slow 0.01 0 "$JPC<joint_name>j1</joint_name><use_velocity_commands>true</use_velocity_commands><cmd_max>2</cmd_max></plugin>")
-$(rotor fast 0.01 0 "$JPC<joint_name>j1</joint_name><use_velocity_commands>1</use_velocity_commands></plugin>")
+$(gz_rotor slow 0.01 0 "$JPC<joint_name>j1</joint_name><use_velocity_commands>true</use_velocity_commands><cmd_max>2</cmd_max></plugin>")
+$(gz_rotor fast 0.01 0 "$JPC<joint_name>j1</joint_name><use_velocity_commands>1</use_velocity_commands></plugin>")
 EOF
 	sed -i 's|<model name="fast">|&<pose>2 0 0 0 0 0</pose>|' "$TMP/w.sdf"
 	each_engine jpc_velocity
@@ -330,26 +330,26 @@ EOF
 
 @test "a system's bad parameters and bad topic lines are errors naming the file and line" {
 	world "$TMP/w.sdf" <<EOF
-$(rotor demo 0.01 0 "$JPC<joint_name>j9</joint_name></plugin>")
+$(gz_rotor demo 0.01 0 "$JPC<joint_name>j9</joint_name></plugin>")
 EOF
 	run phys-step -t 0.1 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	local n=$(grep -n '<joint_name>j9' "$TMP/w.sdf" | cut -d: -f1)
 	[[ "$output" == *"w.sdf:$n: JointPositionController: model 'demo' has no joint 'j9'"* ]]
 	world "$TMP/w.sdf" <<EOF
-$(rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><p_gain>fast</p_gain></plugin>")
+$(gz_rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><p_gain>fast</p_gain></plugin>")
 EOF
 	run phys-step -t 0.1 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"JointPositionController: <p_gain> 'fast' is not a number"* ]]
 	world "$TMP/w.sdf" <<EOF
-$(rotor demo 0.01 0 "$JPC<joint_name>world_fixed</joint_name></plugin>")
+$(gz_rotor demo 0.01 0 "$JPC<joint_name>world_fixed</joint_name></plugin>")
 EOF
 	run phys-step -t 0.1 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"joint 'demo::world_fixed' has no axis phys can drive"* ]]
 	world "$TMP/w.sdf" <<EOF
-$(rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><topic>go</topic></plugin>")
+$(gz_rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><topic>go</topic></plugin>")
 EOF
 	echo '{"t":0,"topic":"/stop","msg":{"data":1}}' > "$TMP/ctl"
 	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/w.sdf"
@@ -384,17 +384,17 @@ jc_example() {
 	    '{"t":2,"topic":"/model/demo/joint/j1/cmd_vel","msg":{"data":10.0}}' \
 	    '{"t":0,"topic":"/model/demo2/joint/j1/cmd_vel","msg":{"data":10.0}}' > "$TMP/ctl"
 	run_world "$1" 3 "$TMP/w.sdf" -c "$TMP/ctl" -i '*::j1/velocity'
-	near "$(at "$TMP/$1" 0.5 demo::j1/velocity)" 5 1e-9
-	near "$(at "$TMP/$1" 1.5 demo::j1/velocity)" -1 1e-9
-	near "$(at "$TMP/$1" 3 demo::j1/velocity)" 10 1e-9
-	near "$(at "$TMP/$1" 1 demo2::j1/velocity)" 10 1e-3
-	near "$(at "$TMP/$1" 3 demo2::j1/velocity)" 10 1e-3
+	near "$(value_at "$TMP/$1" 0.5 demo::j1/velocity)" 5 1e-9
+	near "$(value_at "$TMP/$1" 1.5 demo::j1/velocity)" -1 1e-9
+	near "$(value_at "$TMP/$1" 3 demo::j1/velocity)" 10 1e-9
+	near "$(value_at "$TMP/$1" 1 demo2::j1/velocity)" 10 1e-3
+	near "$(value_at "$TMP/$1" 3 demo2::j1/velocity)" 10 1e-3
 }
 @test "JointController, gz-sim's example: velocity mode follows its commands at once, force mode through its PID, under each engine" {
 	world "$TMP/w.sdf" <<EOF
-$(rotor demo 0.00012 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
+$(gz_rotor demo 0.00012 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
         <joint_name>j1</joint_name><initial_velocity>5.0</initial_velocity></plugin>')
-$(rotor demo2 0.00012 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
+$(gz_rotor demo2 0.00012 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
         <joint_name>j1</joint_name><use_force_commands>true</use_force_commands>
         <p_gain>0.2</p_gain><i_gain>0.01</i_gain></plugin>')
 EOF
@@ -408,17 +408,17 @@ jc_limits() {
 	# the force mode's rotor coasts at 3 rad/s when asked for 1.
 	printf '%s\n' '{"t":1,"topic":"/model/coast/joint/j1/cmd_vel","msg":{"data":1}}' > "$TMP/ctl"
 	run_world "$1" 2 "$TMP/w.sdf" -c "$TMP/ctl" -i '*::j1/velocity' -i '*::j1/applied_effort'
-	near "$(at "$TMP/$1" 0.2 limited::j1/velocity)" 1 1e-3
-	near "$(at "$TMP/$1" 0.2 limited::j1/applied_effort)" 0.05 1e-9
-	near "$(at "$TMP/$1" 1 limited::j1/velocity)" 2 1e-6
-	near "$(at "$TMP/$1" 0.9 coast::j1/velocity)" 3 1e-3
-	near "$(at "$TMP/$1" 2 coast::j1/velocity)" 3 1e-3
+	near "$(value_at "$TMP/$1" 0.2 limited::j1/velocity)" 1 1e-3
+	near "$(value_at "$TMP/$1" 0.2 limited::j1/applied_effort)" 0.05 1e-9
+	near "$(value_at "$TMP/$1" 1 limited::j1/velocity)" 2 1e-6
+	near "$(value_at "$TMP/$1" 0.9 coast::j1/velocity)" 3 1e-3
+	near "$(value_at "$TMP/$1" 2 coast::j1/velocity)" 3 1e-3
 }
 @test "JointController: the velocity servo within the joint's effort limit; disable_braking lets it coast, under each engine" {
 	world "$TMP/w.sdf" <<EOF
-$(rotor limited 0.01 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
+$(gz_rotor limited 0.01 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
         <joint_name>j1</joint_name><initial_velocity>2</initial_velocity></plugin>')
-$(rotor coast 0.01 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
+$(gz_rotor coast 0.01 0 '<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
         <joint_name>j1</joint_name><initial_velocity>3</initial_velocity><use_force_commands>true</use_force_commands>
         <p_gain>1</p_gain><disable_braking>true</disable_braking></plugin>')
 EOF
@@ -440,15 +440,15 @@ ajf_example() {
 	    '{"t":3,"topic":"/model/force/joint/j1/cmd_force","msg":{"data":0.0}}' > "$TMP/ctl"
 	run_world "$1" 5 "$TMP/w.sdf" -c "$TMP/ctl" -i 'force::j1/velocity'
 	for t in 0.5 1 3; do
-		near "$(at "$TMP/$1" $t force::j1/velocity)" \
+		near "$(value_at "$TMP/$1" $t force::j1/velocity)" \
 		    "$(awk -v t=$t 'BEGIN { print 10 * (1 - exp(-t / 1.2)) }')" 5e-3
 	done
-	near "$(at "$TMP/$1" 5 force::j1/velocity)" \
+	near "$(value_at "$TMP/$1" 5 force::j1/velocity)" \
 	    "$(awk 'BEGIN { print 10 * (1 - exp(-3 / 1.2)) * exp(-2 / 1.2) }')" 5e-3
 }
 @test "ApplyJointForce, gz-sim's example: a damped rotor runs up as tau / b (1 - e^(-b t / I)) and down when told 0, under each engine" {
 	world "$TMP/w.sdf" <<EOF
-$(rotor force 0.00012 0.0001 '<plugin filename="gz-sim-apply-joint-force-system" name="gz::sim::systems::ApplyJointForce">
+$(gz_rotor force 0.00012 0.0001 '<plugin filename="gz-sim-apply-joint-force-system" name="gz::sim::systems::ApplyJointForce">
         <joint_name>j1</joint_name></plugin>')
 EOF
 	each_engine ajf_example
@@ -549,11 +549,11 @@ dd_circle() {
 	    '{"t":0,"topic":"/model/vehicle_green/cmd_vel","msg":{"linear":{"x":1.0},"angular":{"z":-0.1}}}' > "$TMP/ctl"
 	phys-step -p "$1" -t 12 -r 10 -c "$TMP/ctl" -i '*::*_wheel/pose' -i '*::*_wheel_joint/velocity' \
 	    "$TMP/w.sdf" > "$TMP/$1"
-	near "$(at "$TMP/$1" 0.3 vehicle_blue::left_wheel_joint/velocity)" \
+	near "$(value_at "$TMP/$1" 0.3 vehicle_blue::left_wheel_joint/velocity)" \
 	    "$(awk 'BEGIN { print (0.3 - 0.05 * 1.25 / 2) / 0.3 }')" 2e-3
-	near "$(at "$TMP/$1" 6 vehicle_blue::left_wheel_joint/velocity)" "$(awk 'BEGIN { print (0.5 - 0.05 * 1.25 / 2) / 0.3 }')" 1e-3
-	near "$(at "$TMP/$1" 6 vehicle_blue::right_wheel_joint/velocity)" "$(awk 'BEGIN { print (0.5 + 0.05 * 1.25 / 2) / 0.3 }')" 1e-3
-	near "$(at "$TMP/$1" 6 vehicle_green::left_wheel_joint/velocity)" "$(awk 'BEGIN { print (0.5 + 0.1 * 1.25 / 2) / 0.3 }')" 1e-3
+	near "$(value_at "$TMP/$1" 6 vehicle_blue::left_wheel_joint/velocity)" "$(awk 'BEGIN { print (0.5 - 0.05 * 1.25 / 2) / 0.3 }')" 1e-3
+	near "$(value_at "$TMP/$1" 6 vehicle_blue::right_wheel_joint/velocity)" "$(awk 'BEGIN { print (0.5 + 0.05 * 1.25 / 2) / 0.3 }')" 1e-3
+	near "$(value_at "$TMP/$1" 6 vehicle_green::left_wheel_joint/velocity)" "$(awk 'BEGIN { print (0.5 + 0.1 * 1.25 / 2) / 0.3 }')" 1e-3
 	local c
 	c=$(circle "$TMP/$1" vehicle_blue 2)
 	rel "${c% *}" 10 0.02
@@ -584,11 +584,11 @@ EOF
 	phys-step -t 3 -r 100 -c "$TMP/ctl" -i 'v::left_wheel_joint/velocity' "$TMP/w.sdf" > "$TMP/out"
 	# up at 1 m/s^2 to 0.4 m/s, down to rest when disabled, deaf until
 	# enabled, then back at -0.2 m/s
-	near "$(at "$TMP/out" 0.2 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print 0.2 / 0.3 }')" 2e-3
-	near "$(at "$TMP/out" 1 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print 0.4 / 0.3 }')" 2e-3
-	near "$(at "$TMP/out" 1.2 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print 0.2 / 0.3 }')" 2e-3
-	near "$(at "$TMP/out" 2.4 v::left_wheel_joint/velocity)" 0 2e-3
-	near "$(at "$TMP/out" 3 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print -0.2 / 0.3 }')" 2e-3
+	near "$(value_at "$TMP/out" 0.2 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print 0.2 / 0.3 }')" 2e-3
+	near "$(value_at "$TMP/out" 1 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print 0.4 / 0.3 }')" 2e-3
+	near "$(value_at "$TMP/out" 1.2 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print 0.2 / 0.3 }')" 2e-3
+	near "$(value_at "$TMP/out" 2.4 v::left_wheel_joint/velocity)" 0 2e-3
+	near "$(value_at "$TMP/out" 3 v::left_wheel_joint/velocity)" "$(awk 'BEGIN { print -0.2 / 0.3 }')" 2e-3
 }
 
 # ---- VelocityControl ----
@@ -710,25 +710,25 @@ jtc_points() {
 	    '{"t":0,"topic":"/model/v/joint_trajectory","msg":{"jointNames":["j1"],"points":[{"velocities":[2],"time_from_start":{"sec":1.0}},{"velocities":[-1],"time_from_start":{"sec":2}}]}}' \
 	    '{"t":0,"topic":"/custom_effort","msg":{"joint_names":["j1"],"points":[{"effort":[0.05],"time_from_start":{"sec":1}},{"effort":[0],"time_from_start":{"sec":2}}]}}' > "$TMP/ctl"
 	run_world "$1" 4 "$TMP/w.sdf" -c "$TMP/ctl" -i '*::j1/*'
-	near "$(at "$TMP/$1" 0.5 p::j1/position)" 1 1e-3
-	near "$(at "$TMP/$1" 1.5 p::j1/position)" -1 1e-3
-	near "$(at "$TMP/$1" 3 p::j1/position)" 0.5 1e-3
-	near "$(at "$TMP/$1" 4 p::j1/position)" 0.5 1e-4
-	near "$(at "$TMP/$1" 1 v::j1/velocity)" 2 1e-3
-	near "$(at "$TMP/$1" 2 v::j1/velocity)" -1 1e-3
-	near "$(at "$TMP/$1" 4 v::j1/velocity)" -1 1e-3
-	near "$(at "$TMP/$1" 0.5 e::j1/velocity)" 2.5 1e-3
-	near "$(at "$TMP/$1" 1 e::j1/velocity)" 5 1e-3
+	near "$(value_at "$TMP/$1" 0.5 p::j1/position)" 1 1e-3
+	near "$(value_at "$TMP/$1" 1.5 p::j1/position)" -1 1e-3
+	near "$(value_at "$TMP/$1" 3 p::j1/position)" 0.5 1e-3
+	near "$(value_at "$TMP/$1" 4 p::j1/position)" 0.5 1e-4
+	near "$(value_at "$TMP/$1" 1 v::j1/velocity)" 2 1e-3
+	near "$(value_at "$TMP/$1" 2 v::j1/velocity)" -1 1e-3
+	near "$(value_at "$TMP/$1" 4 v::j1/velocity)" -1 1e-3
+	near "$(value_at "$TMP/$1" 0.5 e::j1/velocity)" 2.5 1e-3
+	near "$(value_at "$TMP/$1" 1 e::j1/velocity)" 5 1e-3
 	# a point holds through the step that starts at its time
-	near "$(at "$TMP/$1" 4 e::j1/velocity)" 5.005 1e-6
+	near "$(value_at "$TMP/$1" 4 e::j1/velocity)" 5.005 1e-6
 }
 @test "JointTrajectoryController: a trajectory's points in turn, through its position and velocity PIDs and its efforts, under each engine" {
 	world "$TMP/w.sdf" <<EOF
-$(rotor p 0.01 0 "$JTC<position_p_gain>16</position_p_gain><position_d_gain>0.8</position_d_gain>
+$(gz_rotor p 0.01 0 "$JTC<position_p_gain>16</position_p_gain><position_d_gain>0.8</position_d_gain>
         <position_cmd_min>-20</position_cmd_min><position_cmd_max>20</position_cmd_max></plugin>")
-$(rotor v 0.01 0 "$JTC<velocity_p_gain>0.6</velocity_p_gain><velocity_i_gain>175</velocity_i_gain>
+$(gz_rotor v 0.01 0 "$JTC<velocity_p_gain>0.6</velocity_p_gain><velocity_i_gain>175</velocity_i_gain>
         <velocity_cmd_min>-10</velocity_cmd_min><velocity_cmd_max>10</velocity_cmd_max></plugin>")
-$(rotor e 0.01 0 "$JTC<topic>custom_effort</topic></plugin>")
+$(gz_rotor e 0.01 0 "$JTC<topic>custom_effort</topic></plugin>")
 EOF
 	sed -i 's|<model name="v">|&<pose>2 0 0 0 0 0</pose>|; s|<model name="e">|&<pose>4 0 0 0 0 0</pose>|' "$TMP/w.sdf"
 	each_engine jtc_points
@@ -767,10 +767,10 @@ EOF
 	# its initial positions)
 	echo '{"t":2,"topic":"/model/RR_position_control/joint_trajectory","msg":{"joint_names":["RR_position_control_joint1","RR_position_control_joint2"],"points":[{"positions":[-0.7854,1.5708],"time_from_start":{"sec":0,"nsec":250000000}},{"positions":[-1.5708,0],"time_from_start":{"sec":0,"nsec":500000000}},{"positions":[-1.5708,-1.5708],"time_from_start":{"sec":0,"nsec":750000000}},{"positions":[0,0],"time_from_start":{"sec":1,"nsec":0}}]}}' > "$TMP/ctl"
 	phys-step -t 6 -r 10 -c "$TMP/ctl" -i 'RR_position_control::*/position' "$TMP/w.sdf" > "$TMP/out"
-	near "$(at "$TMP/out" 2 RR_position_control::RR_position_control_joint1/position)" 0.7854 2e-3
-	near "$(at "$TMP/out" 2 RR_position_control::RR_position_control_joint2/position)" -1.5708 2e-3
-	near "$(at "$TMP/out" 6 RR_position_control::RR_position_control_joint1/position)" 0 2e-3
-	near "$(at "$TMP/out" 6 RR_position_control::RR_position_control_joint2/position)" 0 2e-3
+	near "$(value_at "$TMP/out" 2 RR_position_control::RR_position_control_joint1/position)" 0.7854 2e-3
+	near "$(value_at "$TMP/out" 2 RR_position_control::RR_position_control_joint2/position)" -1.5708 2e-3
+	near "$(value_at "$TMP/out" 6 RR_position_control::RR_position_control_joint1/position)" 0 2e-3
+	near "$(value_at "$TMP/out" 6 RR_position_control::RR_position_control_joint2/position)" 0 2e-3
 	echo '{"t":0,"topic":"/model/RR_position_control/joint_trajectory","msg":{"joint_names":["elbow"],"points":[]}}' > "$TMP/ctl"
 	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
@@ -834,8 +834,8 @@ ack_circle() {
 	# puts them; the rear axle's middle draws the circle.
 	echo '{"t":0,"topic":"/model/car/cmd_vel","msg":{"linear":{"x":0.5},"angular":{"z":0.1}}}' > "$TMP/ctl"
 	phys-step -p "$1" -t 12 -r 10 -c "$TMP/ctl" -i 'car::*_wheel/pose' -i 'car::*_joint/position' "$TMP/w.sdf" > "$TMP/$1"
-	near "$(at "$TMP/$1" 6 car::front_left_steering_joint/position)" "$(awk 'BEGIN { print atan2(1.5, 5 - 0.5) }')" 1e-3
-	near "$(at "$TMP/$1" 6 car::front_right_steering_joint/position)" "$(awk 'BEGIN { print atan2(1.5, 5 + 0.5) }')" 1e-3
+	near "$(value_at "$TMP/$1" 6 car::front_left_steering_joint/position)" "$(awk 'BEGIN { print atan2(1.5, 5 - 0.5) }')" 1e-3
+	near "$(value_at "$TMP/$1" 6 car::front_right_steering_joint/position)" "$(awk 'BEGIN { print atan2(1.5, 5 + 0.5) }')" 1e-3
 	local c
 	c=$(jq -r --arg l car::rear_left_wheel/pose --arg r car::rear_right_wheel/pose \
 	    'select(.t >= 3) | .items | [(.[$l].x + .[$r].x) / 2, (.[$l].y + .[$r].y) / 2] | @tsv' "$TMP/$1" | circle_of)
@@ -858,21 +858,21 @@ EOF
 	echo '{"t":0,"topic":"/model/car/steer_angle","msg":{"data":0.3}}' > "$TMP/ctl"
 	phys-step -t 4 -r 10 -c "$TMP/ctl" -i 'car::*_joint/*' "$TMP/w.sdf" > "$TMP/out"
 	# B = 1.5, S = 1.25
-	near "$(at "$TMP/out" 4 car::front_left_steering_joint/position)" \
+	near "$(value_at "$TMP/out" 4 car::front_left_steering_joint/position)" \
 	    "$(awk 'BEGIN { a = 0.3; print atan2(3 * sin(a), 3 * cos(a) - 1.25 * sin(a)) }')" 1e-4
-	near "$(at "$TMP/out" 4 car::front_right_steering_joint/position)" \
+	near "$(value_at "$TMP/out" 4 car::front_right_steering_joint/position)" \
 	    "$(awk 'BEGIN { a = 0.3; print atan2(3 * sin(a), 3 * cos(a) + 1.25 * sin(a)) }')" 1e-4
-	near "$(at "$TMP/out" 4 car::rear_left_wheel_joint/applied_effort)" 0 0
+	near "$(value_at "$TMP/out" 4 car::rear_left_wheel_joint/applied_effort)" 0 0
 }
 
 @test "topic lines on a live stream: each at its time; a bad one is skipped with a warning and the run goes on" {
 	world "$TMP/w.sdf" <<EOF
-$(rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><topic>rotor_cmd</topic>
+$(gz_rotor demo 0.01 0 "$JPC<joint_name>j1</joint_name><topic>rotor_cmd</topic>
         <p_gain>4</p_gain><d_gain>0.4</d_gain><i_gain>0</i_gain></plugin>")
 EOF
 	printf '%s\n' '{"t":0.5,"topic":"/rotor_cmd","msg":{"data":1}}' '{"topic":"/nowhere","msg":{}}' |
 	    phys-step --realtime -t 1.5 -r 10 -c - -i 'demo::j1/position' "$TMP/w.sdf" > "$TMP/out" 2> "$TMP/err"
-	near "$(at "$TMP/out" 0.5 demo::j1/position)" 0 1e-9
-	near "$(at "$TMP/out" 1.5 demo::j1/position)" 1 1e-3
+	near "$(value_at "$TMP/out" 0.5 demo::j1/position)" 0 1e-9
+	near "$(value_at "$TMP/out" 1.5 demo::j1/position)" 1 1e-3
 	grep -q "no system listens on topic '/nowhere'.*line skipped" "$TMP/err"
 }
