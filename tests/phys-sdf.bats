@@ -649,7 +649,7 @@ below() {
 	echo '{"name":"ground_plane/pose","value":{"x":0,"y":0,"z":-0.5,"roll":0,"pitch":0,"yaw":0}}' |
 	    phys-param set -f - "$TMP/w.sdf" > "$TMP/g.sdf"
 	grep -A1 '<static>true</static>' "$TMP/g.sdf" | grep -q '<pose>0 0 -0.5 0 0 0</pose>'
-	world 1.8 '    <frame name="f"><pose>0 0 5 0 0 0</pose></frame>
+	write_world 1.8 '    <frame name="f"><pose>0 0 5 0 0 0</pose></frame>
     <model name="m">
       <pose relative_to="f" degrees="true">0 0 1 0 0 90</pose>
       <link name="l"><inertial><mass>1</mass></inertial></link>
@@ -665,7 +665,7 @@ below() {
 	mkdir "$TMP/nest"
 	printf '%s\n' '<sdf version="1.8"><model name="outer"><link name="a"><inertial><mass>1</mass></inertial></link>' \
 	    '<model name="inner"><pose>1 0 0 0 0 0</pose><link name="b"><inertial><mass>1</mass></inertial></link></model></model></sdf>' > "$TMP/nest/model.sdf"
-	world 1.8 "    <include><uri>$TMP/nest/model.sdf</uri></include>"
+	write_world 1.8 "    <include><uri>$TMP/nest/model.sdf</uri></include>"
 	run -1 phys-param set 'outer::inner/pose=0 0 0 0 0 0' "$TMP/w.sdf"
 	[[ "$output" == *"outer::inner is placed in the included file $TMP/nest/model.sdf; edit that file instead"* ]]
 	phys-param set 'outer/pose=0 0 1 0 0 0' "$TMP/w.sdf" > /dev/null
