@@ -82,15 +82,46 @@ settable_joint(const struct phys_scene *w, int j)
 	return 0;
 }
 
-int
-phys_engine_set_joint_position(struct phys_engine *e,
-    const struct phys_scene *w, int j, double target)
+/* Link li of the moving side moved by the joint's change d of position
+ * (rate false) or of rate (true) about axis through anchor. */
+static int
+move_link(struct phys_engine *e, const struct phys_joint *jt, int li,
+    bool rate, double d, phys_vec3 axis, phys_vec3 anchor)
 {
-	const struct phys_joint *jt = &w->joints[j];
+	bool slide = jt->type == PHYS_JOINT_PRISMATIC;
+	phys_pose p, move = PHYS_POSE_IDENTITY;
+	phys_vec3 lin, ang, w = v3_scale(axis, d);
+
+	phys_engine_link_pose(e, li, &p);
+	if (!rate) {
+		if (slide) {
+			move.p = w;
+		} else {
+			/* about the anchor: x -> q (x - a) + a */
+			move.q = phys_quat_about(axis, d);
+			move.p = v3_sub(anchor, phys_quat_rotate(move.q, anchor));
+		}
+		return phys_engine_set_link_pose(e, li, phys_pose_mul(move, p));
+	}
+	phys_engine_link_vel(e, li, &lin, &ang);
+	if (slide) {
+		lin = v3_add(lin, w);
+	} else {
+		ang = v3_add(ang, w);
+		lin = v3_add(lin, v3_cross(w, v3_sub(p.p, anchor)));
+	}
+	return phys_engine_set_link_vel(e, li, &lin, &ang);
+}
+
+/* The joint's position (rate false) or rate set to target: every dynamic
+ * link of its child's side moved as one body. */
+static int
+set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
+    double target, bool rate)
+{
 	int *links = phys_xcalloc(w->nlinks, sizeof *links);
-	double pos[2], vel[2], d;
+	double pos[2], vel[2];
 	phys_vec3 axis, anchor;
-	phys_pose move = PHYS_POSE_IDENTITY, p;
 	size_t n, i;
 	int rc;
 
@@ -100,60 +131,25 @@ phys_engine_set_joint_position(struct phys_engine *e,
 		return rc;
 	}
 	phys_engine_joint_state(e, j, pos, vel);
-	d = target - pos[0];
 	axis_now(e, w, j, &axis, &anchor);
-	if (jt->type == PHYS_JOINT_PRISMATIC) {
-		move.p = v3_scale(axis, d);
-	} else {
-		/* about the anchor: x -> q (x - a) + a */
-		move.q = phys_quat_about(axis, d);
-		move.p = v3_sub(anchor, phys_quat_rotate(move.q, anchor));
-	}
-	for (i = 0; i < n && rc == 0; i++) {
-		if (!phys_engine_link_dynamic(e, links[i]))
-			continue;
-		phys_engine_link_pose(e, links[i], &p);
-		rc = phys_engine_set_link_pose(e, links[i],
-		    phys_pose_mul(move, p));
-	}
+	for (i = 0; i < n && rc == 0; i++)
+		if (phys_engine_link_dynamic(e, links[i]))
+			rc = move_link(e, &w->joints[j], links[i], rate,
+			    target - (rate ? vel[0] : pos[0]), axis, anchor);
 	free(links);
 	return rc;
+}
+
+int
+phys_engine_set_joint_position(struct phys_engine *e,
+    const struct phys_scene *w, int j, double target)
+{
+	return set_joint(e, w, j, target, false);
 }
 
 int
 phys_engine_set_joint_velocity(struct phys_engine *e,
     const struct phys_scene *w, int j, double target)
 {
-	const struct phys_joint *jt = &w->joints[j];
-	int *links = phys_xcalloc(w->nlinks, sizeof *links);
-	double pos[2], vel[2], d;
-	phys_vec3 axis, anchor, lin, ang, w_add;
-	phys_pose p;
-	size_t n, i;
-	int rc;
-
-	if ((rc = settable_joint(w, j)) < 0 ||
-	    (rc = subtree(w, j, links, &n)) < 0) {
-		free(links);
-		return rc;
-	}
-	phys_engine_joint_state(e, j, pos, vel);
-	d = target - vel[0];
-	axis_now(e, w, j, &axis, &anchor);
-	w_add = v3_scale(axis, d);
-	for (i = 0; i < n && rc == 0; i++) {
-		if (!phys_engine_link_dynamic(e, links[i]))
-			continue;
-		phys_engine_link_vel(e, links[i], &lin, &ang);
-		if (jt->type == PHYS_JOINT_PRISMATIC) {
-			lin = v3_add(lin, w_add);
-		} else {
-			phys_engine_link_pose(e, links[i], &p);
-			ang = v3_add(ang, w_add);
-			lin = v3_add(lin, v3_cross(w_add, v3_sub(p.p, anchor)));
-		}
-		rc = phys_engine_set_link_vel(e, links[i], &lin, &ang);
-	}
-	free(links);
-	return rc;
+	return set_joint(e, w, j, target, true);
 }

@@ -89,36 +89,36 @@ phys_motors_command(struct phys_motors *m, int joint,
 		m->ncommanded++;
 }
 
-/* A joint's gains for one command kind: gz-math's PID's eight numbers. */
-struct pid_gains {
-	double p, i, d, i_max, i_min, cmd_max, cmd_min, offset;
-};
-
-static struct pid_gains
+/* A joint's gains for one command kind, from its values. */
+static struct phys_pid_gains
 gains(const struct phys_value *v, enum phys_command_kind kind)
 {
-	struct pid_gains g;
+	static const enum phys_param_id ids[2][8] = {
+		{ PHYS_P_JOINT_velocity_pid_p_gain,
+		  PHYS_P_JOINT_velocity_pid_i_gain,
+		  PHYS_P_JOINT_velocity_pid_d_gain,
+		  PHYS_P_JOINT_velocity_pid_i_max,
+		  PHYS_P_JOINT_velocity_pid_i_min,
+		  PHYS_P_JOINT_velocity_pid_cmd_max,
+		  PHYS_P_JOINT_velocity_pid_cmd_min,
+		  PHYS_P_JOINT_velocity_pid_cmd_offset },
+		{ PHYS_P_JOINT_position_pid_p_gain,
+		  PHYS_P_JOINT_position_pid_i_gain,
+		  PHYS_P_JOINT_position_pid_d_gain,
+		  PHYS_P_JOINT_position_pid_i_max,
+		  PHYS_P_JOINT_position_pid_i_min,
+		  PHYS_P_JOINT_position_pid_cmd_max,
+		  PHYS_P_JOINT_position_pid_cmd_min,
+		  PHYS_P_JOINT_position_pid_cmd_offset }
+	};
+	const enum phys_param_id *id = ids[kind == PHYS_COMMAND_POSITION];
+	double g[8];
+	int k;
 
-	if (kind == PHYS_COMMAND_POSITION) {
-		g.p = PVD(v, JOINT_position_pid_p_gain);
-		g.i = PVD(v, JOINT_position_pid_i_gain);
-		g.d = PVD(v, JOINT_position_pid_d_gain);
-		g.i_max = PVD(v, JOINT_position_pid_i_max);
-		g.i_min = PVD(v, JOINT_position_pid_i_min);
-		g.cmd_max = PVD(v, JOINT_position_pid_cmd_max);
-		g.cmd_min = PVD(v, JOINT_position_pid_cmd_min);
-		g.offset = PVD(v, JOINT_position_pid_cmd_offset);
-	} else {
-		g.p = PVD(v, JOINT_velocity_pid_p_gain);
-		g.i = PVD(v, JOINT_velocity_pid_i_gain);
-		g.d = PVD(v, JOINT_velocity_pid_d_gain);
-		g.i_max = PVD(v, JOINT_velocity_pid_i_max);
-		g.i_min = PVD(v, JOINT_velocity_pid_i_min);
-		g.cmd_max = PVD(v, JOINT_velocity_pid_cmd_max);
-		g.cmd_min = PVD(v, JOINT_velocity_pid_cmd_min);
-		g.offset = PVD(v, JOINT_velocity_pid_cmd_offset);
-	}
-	return g;
+	for (k = 0; k < 8; k++)
+		g[k] = v[phys_param_index[id[k]]].u.d;
+	return (struct phys_pid_gains){ g[0], g[1], g[2], g[3], g[4], g[5],
+	    g[6], g[7] };
 }
 
 static double
@@ -127,17 +127,16 @@ clamp(double x, double lo, double hi)
 	return x < lo ? lo : x > hi ? hi : x;
 }
 
-/* gz-math's PID update of error e, its rate, over h. */
-static double
-pid_update(struct phys_axis_motor *a, const struct pid_gains *g, double e,
+double
+phys_pid_step(const struct phys_pid_gains *g, double *integral, double e,
     double rate, double h)
 {
 	double cmd;
 
-	a->integral += g->i * h * e;
+	*integral += g->i * h * e;
 	if (g->i_max >= g->i_min)
-		a->integral = clamp(a->integral, g->i_min, g->i_max);
-	cmd = g->offset - g->p * e - a->integral - g->d * rate;
+		*integral = clamp(*integral, g->i_min, g->i_max);
+	cmd = g->offset - g->p * e - *integral - g->d * rate;
 	if (g->cmd_max >= g->cmd_min)
 		cmd = clamp(cmd, g->cmd_min, g->cmd_max);
 	return cmd;
@@ -157,7 +156,7 @@ static double
 axis_effort(struct phys_axis_motor *a, const struct phys_value *v, int k,
     double pos, double vel, double h)
 {
-	struct pid_gains g;
+	struct phys_pid_gains g;
 	double rate;
 
 	switch (a->kind) {
@@ -169,14 +168,14 @@ axis_effort(struct phys_axis_motor *a, const struct phys_value *v, int k,
 		 * the axis's, measured, with no kick when the target moves. */
 		g = gains(v, a->kind);
 		a->error = pos - a->target;
-		return pid_update(a, &g, a->error, vel, h);
+		return phys_pid_step(&g, &a->integral, a->error, vel, h);
 	case PHYS_COMMAND_VELOCITY:
 		g = gains(v, a->kind);
 		a->error = vel - velocity_target(v, k, a->target);
 		rate = a->has_last ? (a->error - a->last_error) / h : 0;
 		a->last_error = a->error;
 		a->has_last = true;
-		return pid_update(a, &g, a->error, rate, h);
+		return phys_pid_step(&g, &a->integral, a->error, rate, h);
 	default:
 		return 0;
 	}

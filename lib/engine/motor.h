@@ -42,6 +42,16 @@ struct phys_motors {
 	size_t ncommanded;	/* joints with a command on some axis */
 };
 
+/* gz-math's PID's gains and clamps (a clamp holds when max >= min). */
+struct phys_pid_gains {
+	double p, i, d, i_max, i_min, cmd_max, cmd_min, offset;
+};
+/* One update of gz-math's PID on error e, changing at rate, over h:
+ * cmd_offset - p e - I - d rate, the integral I (advanced by i e h) and
+ * the output each held within its clamp. */
+double phys_pid_step(const struct phys_pid_gains *g, double *integral,
+    double e, double rate, double h);
+
 /* The axes of a joint of type t that take commands: 1 or 2, 0 for fixed
  * and ball joints and, for now, the coupled screw and gearbox. */
 int phys_joint_axes(enum phys_joint_type t);

@@ -578,13 +578,13 @@ jtc_parse(const struct phys_sys_conf *c, void *state)
 {
 	static const char *const gains[] = { "p_gain", "i_gain", "d_gain",
 		"i_max", "i_min", "cmd_max", "cmd_min", "cmd_offset" };
-	static const size_t fields[] = { offsetof(struct phys_pid, p),
-		offsetof(struct phys_pid, i), offsetof(struct phys_pid, d),
-		offsetof(struct phys_pid, i_max),
-		offsetof(struct phys_pid, i_min),
-		offsetof(struct phys_pid, cmd_max),
-		offsetof(struct phys_pid, cmd_min),
-		offsetof(struct phys_pid, offset) };
+	static const size_t fields[] = { offsetof(struct phys_pid, g.p),
+		offsetof(struct phys_pid, g.i), offsetof(struct phys_pid, g.d),
+		offsetof(struct phys_pid, g.i_max),
+		offsetof(struct phys_pid, g.i_min),
+		offsetof(struct phys_pid, g.cmd_max),
+		offsetof(struct phys_pid, g.cmd_min),
+		offsetof(struct phys_pid, g.offset) };
 	/* gz-sim's: every gain 0, the clamps' max below their min (none) */
 	static const double defaults[] = { 0, 0, 0, -1, 0, -1, 0, 0 };
 	struct jtc *s = state;

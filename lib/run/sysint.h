@@ -157,7 +157,7 @@ int phys_servo_step(struct phys_servo *s, const struct phys_sys_run *r,
  * clamped when their max >= min.
  */
 struct phys_pid {
-	double p, i, d, i_max, i_min, cmd_max, cmd_min, offset;
+	struct phys_pid_gains g;
 	double integral, last;
 };
 double phys_pid_update(struct phys_pid *pid, double error, double h);

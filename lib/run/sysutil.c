@@ -260,30 +260,18 @@ phys_sys_check_axis(const struct phys_sys_conf *c, xmlNodePtr e, int joint,
 	return 0;
 }
 
-/* ---- gz-math's PID ---- */
-
-static double
-clamp(double x, double lo, double hi)
-{
-	return x < lo ? lo : x > hi ? hi : x;
-}
+/* ---- gz-math's PID (motor.h's), its rate the error's change ---- */
 
 double
 phys_pid_update(struct phys_pid *pid, double error, double h)
 {
-	double rate, cmd;
+	double rate;
 
 	if (!(h > 0) || !isfinite(error))
 		return 0;
 	rate = (error - pid->last) / h;
 	pid->last = error;
-	pid->integral += pid->i * h * error;
-	if (pid->i_max >= pid->i_min)
-		pid->integral = clamp(pid->integral, pid->i_min, pid->i_max);
-	cmd = pid->offset - pid->p * error - pid->integral - pid->d * rate;
-	if (pid->cmd_max >= pid->cmd_min)
-		cmd = clamp(cmd, pid->cmd_min, pid->cmd_max);
-	return cmd;
+	return phys_pid_step(&pid->g, &pid->integral, error, rate, h);
 }
 
 /* ---- the velocity servo ---- */
