@@ -79,28 +79,26 @@ phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
 struct phys_axis_values
 phys_joint_axis_values(const struct phys_value *v, int k)
 {
-	struct phys_axis_values a;
+#define AXIS_IDS(a) { PHYS_P_JOINT_##a##_limit_lower,			\
+	PHYS_P_JOINT_##a##_limit_upper, PHYS_P_JOINT_##a##_limit_stiffness, \
+	PHYS_P_JOINT_##a##_limit_dissipation,				\
+	PHYS_P_JOINT_##a##_dynamics_damping,				\
+	PHYS_P_JOINT_##a##_dynamics_friction,				\
+	PHYS_P_JOINT_##a##_dynamics_spring_stiffness,			\
+	PHYS_P_JOINT_##a##_dynamics_spring_reference,			\
+	PHYS_P_JOINT_##a##_limit_effort, PHYS_P_JOINT_##a##_limit_velocity }
+	static const enum phys_param_id ids[2][10] = { AXIS_IDS(axis),
+		AXIS_IDS(axis2) };
+#undef AXIS_IDS
+	double x[10];
+	int i;
 
-	if (k == 0) {
-		a.lower = PVD(v, JOINT_axis_limit_lower);
-		a.upper = PVD(v, JOINT_axis_limit_upper);
-		a.limit_stiffness = PVD(v, JOINT_axis_limit_stiffness);
-		a.limit_dissipation = PVD(v, JOINT_axis_limit_dissipation);
-		a.damping = PVD(v, JOINT_axis_dynamics_damping);
-		a.friction = PVD(v, JOINT_axis_dynamics_friction);
-		a.stiffness = PVD(v, JOINT_axis_dynamics_spring_stiffness);
-		a.reference = PVD(v, JOINT_axis_dynamics_spring_reference);
-	} else {
-		a.lower = PVD(v, JOINT_axis2_limit_lower);
-		a.upper = PVD(v, JOINT_axis2_limit_upper);
-		a.limit_stiffness = PVD(v, JOINT_axis2_limit_stiffness);
-		a.limit_dissipation = PVD(v, JOINT_axis2_limit_dissipation);
-		a.damping = PVD(v, JOINT_axis2_dynamics_damping);
-		a.friction = PVD(v, JOINT_axis2_dynamics_friction);
-		a.stiffness = PVD(v, JOINT_axis2_dynamics_spring_stiffness);
-		a.reference = PVD(v, JOINT_axis2_dynamics_spring_reference);
-	}
-	return a;
+	for (i = 0; i < 10; i++)
+		x[i] = v[phys_param_index[ids[k != 0][i]]].u.d;
+	return (struct phys_axis_values){ .lower = x[0], .upper = x[1],
+	    .limit_stiffness = x[2], .limit_dissipation = x[3],
+	    .damping = x[4], .friction = x[5], .stiffness = x[6],
+	    .reference = x[7], .effort = x[8], .velocity = x[9] };
 }
 
 double

@@ -91,6 +91,7 @@ struct phys_axis_values {
 	double limit_stiffness, limit_dissipation;
 	double damping, friction;	/* dynamics */
 	double stiffness, reference;	/* its spring */
+	double effort, velocity;	/* what a command may use; < 0: any */
 };
 struct phys_axis_values phys_joint_axis_values(const struct phys_value *v,
     int k);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_common.h"
 #include "mem.h"
 
 static const char *const command_props[] = {
@@ -146,8 +147,7 @@ phys_pid_step(const struct phys_pid_gains *g, double *integral, double e,
 static double
 velocity_target(const struct phys_value *v, int k, double target)
 {
-	double lim = k ? PVD(v, JOINT_axis2_limit_velocity) :
-	    PVD(v, JOINT_axis_limit_velocity);
+	double lim = phys_joint_axis_values(v, k).velocity;
 
 	return lim >= 0 ? clamp(target, -lim, lim) : target;
 }
@@ -191,8 +191,7 @@ phys_motors_effort(struct phys_motors *m, int joint,
 	effort[0] = effort[1] = 0;
 	for (k = 0; k < n && k < 2; k++) {
 		struct phys_axis_motor *a = &m->axis[joint][k];
-		double lim = k ? PVD(v, JOINT_axis2_limit_effort) :
-		    PVD(v, JOINT_axis_limit_effort);
+		double lim = phys_joint_axis_values(v, k).effort;
 		double f;
 
 		if (a->kind == PHYS_COMMAND_NONE)

@@ -11,6 +11,7 @@
 
 #include "control.h"
 #include "engine.h"
+#include "engine_common.h"
 #include "inertia_follow.h"
 #include "items.h"
 #include "ref.h"
@@ -1184,10 +1185,6 @@ alloc_tracking(struct run *r)
 static void
 warn_outside_limits(struct run *r)
 {
-	static const enum phys_param_id lim[2][2] = {
-		{ PHYS_P_JOINT_axis_limit_lower, PHYS_P_JOINT_axis_limit_upper },
-		{ PHYS_P_JOINT_axis2_limit_lower, PHYS_P_JOINT_axis2_limit_upper }
-	};
 	double pos[2], vel[2], lo, hi;
 	size_t j;
 	int n, k;
@@ -1201,8 +1198,8 @@ warn_outside_limits(struct run *r)
 			continue;
 		n = phys_engine_joint_state(r->e, (int)j, pos, vel);
 		for (k = 0; k < n && k < 2; k++) {
-			lo = v[phys_param_index[lim[k][0]]].u.d;
-			hi = v[phys_param_index[lim[k][1]]].u.d;
+			lo = phys_joint_axis_values(v, k).lower;
+			hi = phys_joint_axis_values(v, k).upper;
 			if (lo > hi || (pos[k] >= lo - 1e-9 && pos[k] <= hi + 1e-9))
 				continue;
 			phys_warnat_once(jt->doc->name, phys_node_line(jt->node),
