@@ -31,6 +31,10 @@ struct phys_engine {
 	 * query, apply_world): the next step returns it. */
 	char **fault;
 	struct phys_motors motors;		/* kept across switches */
+	/* Links held to others by phys_engine_weld: kept across switches
+	 * (the engine that takes over welds them again). */
+	struct weld { int parent, child; bool on; } *welds;
+	size_t nwelds;
 };
 
 /* Forward to the engine running: CALL(e, f, args) for operations with
@@ -100,6 +104,7 @@ phys_engine_free(struct phys_engine *e)
 	free(*e->fault);
 	free(e->fault);
 	phys_motors_free(&e->motors);
+	free(e->welds);
 	free(e);
 }
 
@@ -143,6 +148,13 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 		phys_engine_set_link_pose(e, (int)i, p);
 		phys_engine_set_link_vel(e, (int)i, &lin, &ang);
 	}
+	for (i = 0; i < e->nwelds; i++)
+		if (e->welds[i].on && CALL(e, weld, e->welds[i].parent,
+		    e->welds[i].child, true) < 0) {
+			e->info->ops->destroy(e->state);
+			*e = old;
+			return -1;
+		}
 	old.info->ops->destroy(old.state);
 	return 0;
 }
@@ -219,6 +231,28 @@ phys_engine_set_link_wrench(struct phys_engine *e, int link, phys_vec3 force,
     phys_vec3 torque)
 {
 	return CALL(e, set_link_wrench, link, force, torque);
+}
+
+int
+phys_engine_weld(struct phys_engine *e, int parent, int child, bool on)
+{
+	size_t i;
+
+	for (i = 0; i < e->nwelds; i++)
+		if (e->welds[i].parent == parent && e->welds[i].child == child)
+			break;
+	if (i == e->nwelds) {
+		if (!on)
+			return 0;
+		e->welds = phys_xrealloc(e->welds, (i + 1) * sizeof *e->welds);
+		e->welds[e->nwelds++] = (struct weld){ parent, child, false };
+	}
+	if (e->welds[i].on == on)
+		return 0;
+	if (CALL(e, weld, parent, child, on) < 0)
+		return -1;
+	e->welds[i].on = on;
+	return 0;
 }
 
 const struct phys_axis_motor *

@@ -173,6 +173,10 @@ int phys_engine_set_joint_velocity(struct phys_engine *e,
  * (zero: none; a static link takes none). */
 int phys_engine_set_link_wrench(struct phys_engine *e, int link,
     phys_vec3 force, phys_vec3 torque);
+/* Hold link child to link parent where it is relative to it now, as a
+ * fixed joint made at run time would (on), or let it go (off): in force
+ * until changed, whichever engine runs. */
+int phys_engine_weld(struct phys_engine *e, int parent, int child, bool on);
 /* A joint axis's command and what it did in the last step. */
 const struct phys_axis_motor *phys_engine_motor(const struct phys_engine *e,
     int joint, int axis);

@@ -147,6 +147,12 @@ struct bullet_engine {
 	std::vector<btCollisionObject *> static_object;
 	bool skip_unsupported = false;
 	bool pushed = false;	/* some link has had a force of the run's */
+	/* The run's welds, each a fixed constraint made at run time. */
+	struct weld {
+		int parent, child;
+		std::unique_ptr<btTypedConstraint> c;
+	};
+	std::vector<weld> welds;
 
 	double step = 0.001;
 	int max_contacts = 20;
@@ -971,6 +977,10 @@ bullet_engine_free(struct bullet_engine *e)
 		return;
 	for (auto &c : e->constraints)
 		e->world->removeConstraint(c.get());
+	for (auto &wd : e->welds)
+		if (wd.c)
+			e->world->removeConstraint(wd.c.get());
+	e->welds.clear();
 	for (auto &o : e->objects)
 		e->world->removeCollisionObject(o.get());
 	e->constraints.clear();
@@ -1449,6 +1459,40 @@ bullet_engine_set_link_wrench(struct bullet_engine *e, int link,
 	bl.force = btVector3(force.x, force.y, force.z);
 	bl.torque = btVector3(torque.x, torque.y, torque.z);
 	e->pushed = true;
+	return 0;
+}
+
+/* A fixed constraint holding the two bodies where they are now (a static
+ * side is Bullet's fixed body, at the world's origin); the pair no
+ * longer collides while it holds, as a joint's. */
+static int
+bullet_engine_weld(struct bullet_engine *e, int parent, int child, bool on)
+{
+	auto it = e->welds.begin();
+
+	while (it != e->welds.end() && !(it->parent == parent &&
+	    it->child == child))
+		++it;
+	if (!on) {
+		if (it != e->welds.end()) {
+			if (it->c)
+				e->world->removeConstraint(it->c.get());
+			e->welds.erase(it);
+		}
+		return 0;
+	}
+	e->welds.push_back({ parent, child, nullptr });
+	if (!e->links[(size_t)parent].body && !e->links[(size_t)child].body)
+		return 0;	/* both static: nothing moves */
+	btRigidBody &a = joint_body(e, parent), &b = joint_body(e, child);
+	btTransform ta = a.getCenterOfMassTransform();
+	btTransform tb = b.getCenterOfMassTransform();
+	auto *c = new btFixedConstraint(a, b, ta.inverse() * tb,
+	    btTransform::getIdentity());
+	e->welds.back().c.reset(c);
+	e->world->addConstraint(c, true);
+	a.activate(true);
+	b.activate(true);
 	return 0;
 }
 

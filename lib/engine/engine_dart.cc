@@ -47,6 +47,7 @@
 #include <dart/constraint/DantzigBoxedLcpSolver.hpp>
 #include <dart/constraint/JointConstraint.hpp>
 #include <dart/constraint/PgsBoxedLcpSolver.hpp>
+#include <dart/constraint/WeldJointConstraint.hpp>
 #include <dart/dynamics/BallJoint.hpp>
 #include <dart/dynamics/BodyNode.hpp>
 #include <dart/dynamics/BoxShape.hpp>
@@ -70,6 +71,7 @@
 
 #include <assimp/scene.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iostream>
@@ -777,7 +779,14 @@ struct dart_engine {
 	std::shared_ptr<dc::CollisionGroup> group;
 	std::shared_ptr<Filter> filter;
 	dc::CollisionResult result;
-	std::vector<dk::ConstraintBasePtr> lasting;	/* loops, couplings */
+	std::vector<dk::ConstraintBasePtr> lasting;	/* loops, couplings,
+							 * welds */
+	/* The run's welds: DART's weld constraints, made at run time. */
+	struct weld {
+		int parent, child;
+		dk::ConstraintBasePtr c;
+	};
+	std::vector<weld> welds;
 
 	double step = 0.001;
 	int max_contacts = 20;
@@ -2740,6 +2749,43 @@ dart_engine_set_link_wrench(struct dart_engine *e, int link, phys_vec3 force,
 	e->links[(size_t)link].force = force;
 	e->links[(size_t)link].torque = torque;
 	e->pushed = true;
+	return 0;
+}
+
+/* A weld constraint holding the child's body where it is relative to the
+ * parent's (the world's, for a static parent). */
+static int
+dart_engine_weld(struct dart_engine *e, int parent, int child, bool on)
+{
+	auto it = e->welds.begin();
+
+	while (it != e->welds.end() && !(it->parent == parent &&
+	    it->child == child))
+		++it;
+	if (!on) {
+		if (it != e->welds.end()) {
+			auto &l = e->lasting;
+			l.erase(std::remove(l.begin(), l.end(), it->c),
+			    l.end());
+			e->welds.erase(it);
+		}
+		return 0;
+	}
+	int a = child, b = parent;
+	dk::ConstraintBasePtr c;
+
+	if (is_static(e, a))
+		std::swap(a, b);
+	if (!is_static(e, a)) {
+		dd::BodyNode *ba = e->links[(size_t)a].body;
+		if (is_static(e, b))
+			c = std::make_shared<dk::WeldJointConstraint>(ba);
+		else
+			c = std::make_shared<dk::WeldJointConstraint>(ba,
+			    e->links[(size_t)b].body);
+		e->lasting.push_back(c);
+	}
+	e->welds.push_back({ parent, child, c });
 	return 0;
 }
 

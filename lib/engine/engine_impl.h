@@ -45,7 +45,10 @@ struct phys_body_state {
  * operation that only reads the state; params are its parameters after
  * the state, each after a comma, and args their names, the same way.
  * step goes from time t0 to t1; body_state is false for a link with no
- * body of its own to check.
+ * body of its own to check. weld holds link child to link parent (a
+ * static, kinematic or dynamic one) at the pose it has relative to it
+ * now, as a fixed joint would (on), or lets it go (off, after on); the
+ * driver never welds a pair twice.
  */
 #define PHYS_ENGINE_OPS(OP, E)						\
 	OP(E, int, apply_profile, , (), ())				\
@@ -78,7 +81,9 @@ struct phys_body_state {
 	OP(E, int, set_joint_effort, , (, int joint,			\
 	    const double effort[2]), (, joint, effort))			\
 	OP(E, int, set_link_wrench, , (, int link, phys_vec3 force,	\
-	    phys_vec3 torque), (, link, force, torque))
+	    phys_vec3 torque), (, link, force, torque))			\
+	OP(E, int, weld, , (, int parent, int child, bool on),		\
+	    (, parent, child, on))
 
 #define PHYS_ENGINE_UNPAREN(...) __VA_ARGS__
 

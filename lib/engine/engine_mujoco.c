@@ -134,6 +134,10 @@ struct mujoco_engine {
 	jmp_buf fail;		/* where a MuJoCo error returns to */
 	bool catching;
 	char fail_text[512];
+	/* The run's welds: weld equalities of the model, which is made
+	 * again where the links are when one begins or ends. */
+	struct mweld { int parent, child; } *welds;
+	size_t nwelds;
 };
 
 PHYS_ENGINE_FUNCTIONS(mujoco_engine)
@@ -1084,6 +1088,11 @@ put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 			    j->mimic[k].leader_axis, 0, 1);
 		}
 	}
+	for (i = 0; i < e->nwelds; i++)
+		phys_buf_printf(b, "<weld name=\"d%zu\" body1=\"%s\" "
+		    "body2=\"%s\"/>\n", i, body_name(e, e->welds[i].parent,
+		    name, sizeof name), body_name(e, e->welds[i].child, other,
+		    sizeof other));
 	phys_buf_puts(b, "</equality>\n");
 	return 0;
 }
@@ -2787,6 +2796,7 @@ mujoco_engine_free(struct mujoco_engine *e)
 	free(e->warned);
 	free(e->bouncing);
 	free(e->was_bouncing);
+	free(e->welds);
 	free(e);
 }
 
@@ -3219,6 +3229,34 @@ mujoco_engine_set_link_wrench(struct mujoco_engine *e, int link,
 	e->links[link].force = force;
 	e->links[link].torque = torque;
 	e->pushed = true;
+	return 0;
+}
+
+/* A weld holds the pair where the model places it, which is where it is
+ * when the model is made again. */
+static int
+mujoco_engine_weld(struct mujoco_engine *e, int parent, int child, bool on)
+{
+	size_t i;
+
+	for (i = 0; i < e->nwelds; i++)
+		if (e->welds[i].parent == parent && e->welds[i].child == child)
+			break;
+	if (!on) {
+		if (i == e->nwelds)
+			return 0;
+		e->welds[i] = e->welds[--e->nwelds];
+		return rebuild(e);
+	}
+	if (e->links[parent].hold == HOLD_STATIC &&
+	    e->links[child].hold == HOLD_STATIC)
+		return 0;	/* both static: nothing moves */
+	e->welds = phys_xrealloc(e->welds, (e->nwelds + 1) * sizeof *e->welds);
+	e->welds[e->nwelds++] = (struct mweld){ parent, child };
+	if (rebuild(e) < 0) {
+		e->nwelds--;
+		return -1;
+	}
 	return 0;
 }
 

@@ -110,6 +110,10 @@ struct ode_engine {
 	struct pending_contact *pending;
 	size_t npending, pending_cap;
 	struct body_state *saved;	/* one per link, then the ground */
+	/* The run's welds: fixed joints made at run time (the world frees
+	 * them with it). */
+	struct ode_weld { int parent, child; dJointID joint; } *welds;
+	size_t nwelds;
 };
 
 PHYS_ENGINE_FUNCTIONS(ode_engine)
@@ -1829,6 +1833,7 @@ ode_engine_free(struct ode_engine *e)
 	free(e->joints);
 	free(e->pending);
 	free(e->saved);
+	free(e->welds);
 	free(e);
 }
 
@@ -2263,6 +2268,39 @@ ode_engine_set_link_wrench(struct ode_engine *e, int link, phys_vec3 force,
 	e->links[link].force = force;
 	e->links[link].torque = torque;
 	e->pushed = true;
+	return 0;
+}
+
+/* A fixed joint between the two bodies where they are now; a static
+ * side is the world (ODE's body 0). */
+static int
+ode_engine_weld(struct ode_engine *e, int parent, int child, bool on)
+{
+	dBodyID p = e->links[parent].body, c = e->links[child].body;
+	struct ode_weld *wd;
+	size_t i;
+
+	for (i = 0; i < e->nwelds; i++)
+		if (e->welds[i].parent == parent && e->welds[i].child == child)
+			break;
+	if (!on) {
+		if (i < e->nwelds) {
+			if (e->welds[i].joint)
+				dJointDestroy(e->welds[i].joint);
+			e->welds[i] = e->welds[--e->nwelds];
+		}
+		return 0;
+	}
+	e->welds = phys_xrealloc(e->welds, (e->nwelds + 1) * sizeof *e->welds);
+	wd = &e->welds[e->nwelds++];
+	wd->parent = parent;
+	wd->child = child;
+	wd->joint = NULL;
+	if (!p && !c)
+		return 0;	/* both static: nothing moves */
+	wd->joint = dJointCreateFixed(e->world, 0);
+	dJointAttach(wd->joint, c ? c : p, c ? p : NULL);
+	dJointSetFixed(wd->joint);
 	return 0;
 }
 

@@ -239,6 +239,14 @@ struct simbody_engine {
 	double step = 0.001;
 	double now = 0;		/* the run's time (the driver's) */
 	int ncontacts = 0;
+	/* The run's welds: the child link's frame in the parent's body
+	 * frame (Ground's for a static parent), a weld constraint each time
+	 * the system is made. */
+	struct weld {
+		int parent, child;
+		phys_pose rel;
+	};
+	std::vector<weld> welds;
 
 	simbody_engine(const struct phys_scene *world_,
 	    const struct phys_run_values *v_) : w(world_), v(v_) {}
@@ -1442,6 +1450,11 @@ make_loops(simbody_engine *e, model &m, const SimTK::MultibodyGraphMaker &g)
 		e->joints[(size_t)ji].weld = weld.getConstraintIndex();
 		e->joints[(size_t)ji].is_weld = true;
 	}
+	for (const auto &wd : e->welds)
+		SimTK::Constraint::Weld(m.matter.updMobilizedBody(
+		    e->links[(size_t)wd.parent].mobod), stf(wd.rel),
+		    m.matter.updMobilizedBody(e->links[(size_t)wd.child].mobod),
+		    Transform());
 }
 
 /* How many coordinates phys reports for a joint of this type. */
@@ -2526,6 +2539,38 @@ simbody_engine_set_link_wrench(struct simbody_engine *e, int link,
 		e->commands_changed = true;	/* forces are cached */
 	sl.force = force;
 	sl.torque = torque;
+	return 0;
+}
+
+/* Simbody's constraints are made with the system: a weld, or its end,
+ * makes it again, keeping the state. */
+static int
+simbody_engine_weld(struct simbody_engine *e, int parent, int child, bool on)
+{
+	auto it = e->welds.begin();
+	phys_pose pp = PHYS_POSE_IDENTITY, cp = PHYS_POSE_IDENTITY;
+
+	while (it != e->welds.end() && !(it->parent == parent &&
+	    it->child == child))
+		++it;
+	if (!on) {
+		if (it == e->welds.end())
+			return 0;
+		e->welds.erase(it);
+		return rebuild(e);
+	}
+	if (is_static(e->w, parent) && is_static(e->w, child))
+		return 0;	/* both static: nothing moves */
+	if (!is_static(e->w, parent))
+		simbody_engine_link_pose(e, parent, &pp);
+	if (!is_static(e->w, child))
+		simbody_engine_link_pose(e, child, &cp);
+	e->welds.push_back({ parent, child,
+	    phys_pose_mul(phys_pose_inv(pp), cp) });
+	if (rebuild(e) < 0) {
+		e->welds.pop_back();
+		return -1;
+	}
 	return 0;
 }
 

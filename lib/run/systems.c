@@ -18,6 +18,7 @@ static const struct phys_sys_kind *const kinds[] = {
 	&phys_sys_apply_link_wrench,
 	&phys_sys_joint_trajectory_controller,
 	&phys_sys_ackermann_steering,
+	&phys_sys_detachable_joint,
 	NULL
 };
 
