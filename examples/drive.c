@@ -13,6 +13,7 @@
  *   profile NAME    switch to another physics profile
  *   control LINE    apply control lines now: a JSON object, an array of
  *                   them, or {}
+ *   publish TOPIC MSG  give the world's systems a message (JSON) on a topic
  *   restart         free the run and start a new one of the same world
  *
  * A failing call prints "drive: CODE: message" (CODE is the PHYS_E*
@@ -154,6 +155,10 @@ main(int argc, char **argv)
 			check(phys_run_use_profile(r, argv[++i]));
 		else if (strcmp(cmd, "control") == 0)
 			check(phys_run_control(r, argv[++i]));
+		else if (strcmp(cmd, "publish") == 0 && i + 2 < argc) {
+			check(phys_run_publish(r, argv[i + 1], argv[i + 2]));
+			i += 2;
+		}
 		else if (strcmp(cmd, "set") == 0 && i + 2 < argc) {
 			check(phys_run_set(r, argv[i + 1], argv[i + 2]));
 			i += 2;

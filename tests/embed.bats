@@ -372,3 +372,23 @@ EOF
 	assert_output "0 failed"
 	assert_success
 }
+
+@test "phys_run_publish: a cmd_vel message to a DiffDrive drives the carrier of worlds/detachable_joint.sdf at the commanded speed; a topic no system has and a message not of its type are PHYS_EINPUT" {
+	local w="$WORLDS/detachable_joint.sdf" x
+	x=$("$EX/drive" "$w" publish /model/carrier/cmd_vel '{"linear":{"x":0.5},"angular":{"z":0}}' \
+	    until 2 read carrier::chassis/pose until 3 read carrier::chassis/pose | cut -d' ' -f2 | tr '\n' ' ')
+	near "$(awk -v x="$x" 'BEGIN { split(x, a, " "); print a[2] - a[1] }')" 0.5 0.005
+	# the same as the topic line phys-step reads
+	echo '{"t":0,"topic":"/model/carrier/cmd_vel","msg":{"linear":{"x":0.5},"angular":{"z":0}}}' > "$BATS_TEST_TMPDIR/ctl"
+	[ "$("$EX/drive" "$w" publish /model/carrier/cmd_vel '{"linear":{"x":0.5},"angular":{"z":0}}' until 1 read carrier::chassis/pose)" = \
+	    "$("$EX/drive" -c "$BATS_TEST_TMPDIR/ctl" "$w" until 1 read carrier::chassis/pose)" ]
+	run "$EX/drive" "$w" publish /model/nobody/cmd_vel '{}'
+	[ "$status" -eq 1 ]
+	[[ "$output" == "drive: PHYS_EINPUT: no system listens on topic '/model/nobody/cmd_vel'"* ]]
+	run "$EX/drive" "$w" publish /model/carrier/cmd_vel '{"linear":{"x":"fast"}}'
+	[ "$status" -eq 1 ]
+	[[ "$output" == "drive: PHYS_EINPUT: msg.linear.x: expected a number"*"gz.msgs.Twist)" ]]
+	run "$EX/drive" "$w" publish /model/carrier/cmd_vel '{oops'
+	[ "$status" -eq 1 ]
+	[[ "$output" == "drive: PHYS_EINPUT: message on topic '/model/carrier/cmd_vel' is not JSON: "* ]]
+}

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "items.h"
 #include "sim.h"
 #include "world.h"
@@ -414,4 +416,31 @@ phys_run_control(phys_run *r, const char *line)
 		return PHYS_ERUN;
 	}
 	return PHYS_OK;
+}
+
+int
+phys_run_publish(phys_run *r, const char *topic, const char *msg)
+{
+	int rc = check_run(r, "phys_run_publish");
+	json_t *m, *line;
+	json_error_t err;
+	char *text;
+
+	if (rc < 0)
+		return rc;
+	if (!topic || !msg)
+		return misuse("phys_run_publish: no topic or no message");
+	if (!(m = json_loads(msg, JSON_REJECT_DUPLICATES, &err))) {
+		phys_fail("message on topic '%.80s' is not JSON: %s", topic,
+		    err.text);
+		return PHYS_EINPUT;
+	}
+	line = json_pack("{s:s, s:o}", "topic", topic, "msg", m);
+	text = line ? json_dumps(line, JSON_COMPACT) : NULL;
+	json_decref(line);
+	if (!text)
+		return misuse("phys_run_publish: the topic is not UTF-8");
+	rc = phys_run_control(r, text);
+	free(text);
+	return rc;
 }

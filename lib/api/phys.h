@@ -131,6 +131,16 @@ int phys_run_use_profile(phys_run *r, const char *profile);
  * applied.
  */
 int phys_run_control(phys_run *r, const char *line);
+/*
+ * A message to the world's gz-sim systems on a topic (phys(7), "Topics"),
+ * from the next step: msg is the message as JSON, in protobuf's form of
+ * what gz topic -p publishes ("{\"linear\":{\"x\":0.5}}" on
+ * "/model/vehicle/cmd_vel"), as the line {"topic":TOPIC,"msg":MSG} of
+ * phys_run_control gives it. PHYS_EINPUT when no system listens on the
+ * topic or the message is not of its type (nothing is sent); PHYS_ERUN
+ * when a system failed as it took it.
+ */
+int phys_run_publish(phys_run *r, const char *topic, const char *msg);
 
 #ifdef __cplusplus
 }
