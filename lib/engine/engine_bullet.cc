@@ -1145,6 +1145,21 @@ axis_inverse_inertia(const bullet_engine *e, int ji, phys_vec3 a,
  * when the row's CFM is below its inverse inertia: a row would leave
  * light damping out).
  */
+/* Axis k of a joint in the world, the way its position is reported
+ * (bullet_engine_joint_state): a revolute2 joint's second the other way
+ * round. */
+static phys_vec3
+joint_axis(const struct bullet_engine *e, int ji, phys_pose pp, int k,
+    double t1)
+{
+	phys_vec3 a = phys_joint_frames_axis(&e->joints[(size_t)ji].f, pp, k,
+	    t1);
+
+	if (k == 1 && e->w->joints[ji].type == PHYS_JOINT_REVOLUTE2)
+		return v3_scale(a, -1);
+	return a;
+}
+
 static void
 joint_forces(struct bullet_engine *e, int ji)
 {
@@ -1158,7 +1173,7 @@ joint_forces(struct bullet_engine *e, int ji)
 	bool linear = j->type == PHYS_JOINT_PRISMATIC;
 
 	for (int k = 0; k < n; k++) {
-		phys_vec3 axis = phys_joint_frames_axis(&bj.f, pp, k, pos[0]);
+		phys_vec3 axis = joint_axis(e, ji, pp, k, pos[0]);
 		double f;
 
 		double inv = axis_inverse_inertia(e, ji, axis, linear);
@@ -1393,6 +1408,13 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 	int n = phys_joint_frames_state(&bj.f, j->type, body_pose(e, j->parent),
 	    lp, wp, body_pose(e, j->child), lc, wc, pos, vel);
 
+	if (j->type == PHYS_JOINT_REVOLUTE2) {
+		/* ODE's hinge-2 measures its second angle the other way
+		 * round, and every engine reports it so; its torque and
+		 * rate go with it (joint_axis) */
+		pos[1] = -pos[1];
+		vel[1] = -vel[1];
+	}
 	if (j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_UNIVERSAL ||
 	    j->type == PHYS_JOINT_REVOLUTE2)
 		for (int k = 0; k < n; k++)
@@ -1433,8 +1455,8 @@ bullet_engine_joint_effort(const struct bullet_engine *e, int ji, double eff[2])
 	bullet_engine_link_com(e, j->child, &com, &comv);
 	/* About the anchor, where the axis passes. */
 	t = v3_add(t, v3_cross(v3_sub(com, phys_pose_mul(cp, bj.f.in_child).p), f));
-	axis[0] = phys_joint_frames_axis(&bj.f, pp, 0, pos[0]);
-	axis[1] = phys_joint_frames_axis(&bj.f, pp, 1, pos[0]);
+	axis[0] = joint_axis(e, ji, pp, 0, pos[0]);
+	axis[1] = joint_axis(e, ji, pp, 1, pos[0]);
 	for (int k = 0; k < n; k++)
 		eff[k] = v3_dot(j->type == PHYS_JOINT_PRISMATIC ? f : t,
 		    axis[k]) + bj.applied[k];

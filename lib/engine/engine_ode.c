@@ -929,6 +929,11 @@ ode_joint_state(const struct ode_engine *e, int ji, double pos[2],
 		    e->joints[ji].angle[k];
 		vel[k] = kind->rate[k](j);
 	}
+	/* ODE's hinge-2 measures its second angle against the way it
+	 * turns under a positive torque or rate: its rate and torque are
+	 * taken the way its angle is (as under MuJoCo, DART and Simbody) */
+	if (e->w->joints[ji].type == PHYS_JOINT_REVOLUTE2)
+		vel[1] = -vel[1];
 	return kind->nmeasured;
 }
 
@@ -1068,7 +1073,8 @@ joint_forces(struct ode_engine *e, int ji)
 	if (n == 0 || (f[0] == 0 && (n < 2 || f[1] == 0)))
 		return;
 	if (kind_of(j)->add2)
-		kind_of(j)->add2(jid, f[0], f[1]);
+		kind_of(j)->add2(jid, f[0], j->type == PHYS_JOINT_REVOLUTE2 ?
+		    -f[1] : f[1]);
 	else if (kind_of(j)->add)
 		kind_of(j)->add(jid, f[0]);
 }

@@ -84,6 +84,25 @@ phys_control_command_target(const struct phys_scene *w, const char *name,
 	return 0;
 }
 
+char *
+phys_control_no_axis(const struct phys_joint *j, const char *verb)
+{
+	char *type = j->node ? phys_node_attr(j->node, "type") : NULL;
+	char *why;
+
+	if (j->doc && j->node)
+		why = phys_xasprintf("joint '%s' has no axis phys can %s: it "
+		    "is a %s joint (%s:%ld), and fixed, ball, screw and "
+		    "gearbox joints have none", j->name, verb, type ? type :
+		    "fixed", j->doc->name, phys_node_line(j->node));
+	else
+		why = phys_xasprintf("joint '%s' has no axis phys can %s "
+		    "(fixed, ball, screw and gearbox joints have none)",
+		    j->name, verb);
+	free(type);
+	return why;
+}
+
 int
 phys_control_check_command(const struct phys_scene *w, int joint,
     const char *name, const char *text, double v[2])
@@ -92,10 +111,13 @@ phys_control_check_command(const struct phys_scene *w, int joint,
 	int want = phys_joint_axes(j->type), n, k;
 	double tmp[3];
 
-	if (want == 0)
-		return phys_fail("%s: joint '%s' has no axis phys can command "
-		    "(fixed, ball, screw and gearbox joints have none)", name,
-		    j->name);
+	if (want == 0) {
+		char *why = phys_control_no_axis(j, "command");
+
+		phys_fail("%s: %s", name, why);
+		free(why);
+		return -1;
+	}
 	n = phys_parse_doubles(text, tmp, 3);
 	if (n != want)
 		return phys_fail("%s: expected %s for the joint's %d ax%s",

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "control.h"
 #include "engine_common.h"
 #include "inertia.h"
 
@@ -250,10 +251,13 @@ phys_sys_check_axis(const struct phys_sys_conf *c, xmlNodePtr e, int joint,
 	const struct phys_joint *j = &c->w->joints[joint];
 	int n = phys_joint_axes(j->type);
 
-	if (n == 0)
-		return phys_sys_fail(c, e, "joint '%s' has no axis phys can "
-		    "drive (fixed, ball, screw and gearbox joints have none)",
-		    j->name);
+	if (n == 0) {
+		char *why = phys_control_no_axis(j, "drive");
+		int rc = phys_sys_fail(c, e, "%s", why);
+
+		free(why);
+		return rc;
+	}
 	if (axis < 0 || axis >= n)
 		return phys_sys_fail(c, e, "joint '%s' has no axis %d (it has "
 		    "%d)", j->name, axis, n);
