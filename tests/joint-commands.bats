@@ -39,7 +39,7 @@ kinds() {
 EOF
 }
 
-refused() {
+no_axis_refused() {
 	local j line
 	for j in weld socket; do
 		line=$(grep -n "name=\"$j\"" "$TMP/w.sdf" | cut -d: -f1)
@@ -58,7 +58,7 @@ refused() {
 
 @test "a command on a fixed or ball joint is refused with the joint's name, type and file:line, from a control line or a system, under each engine" {
 	kinds "$TMP/w.sdf"
-	each_engine refused
+	each_engine no_axis_refused
 }
 
 @test "a command on a screw or gearbox joint is refused with the joint's name, type and file:line" {

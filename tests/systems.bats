@@ -904,8 +904,8 @@ crane() {
 EOF
 }
 
-# fallen T T0: the height of a free fall from 2 m at rest at T0, at T.
-fallen() {
+# free_fall_z T T0: the height of a free fall from 2 m at rest at T0, at T.
+free_fall_z() {
 	awk -v t="$1" -v t0="$2" 'BEGIN { printf "%.12f", 2 - 9.81 * (t - t0)^2 / 2 }'
 }
 
@@ -919,7 +919,7 @@ held_dropped_held() {
 		near "$(at "$TMP/$1" $t box::body/pose z)" 2 1e-6
 	done
 	for t in 0.7 0.9 1; do
-		near "$(at "$TMP/$1" $t box::body/pose z)" "$(fallen $t 0.5)" 2.5e-3
+		near "$(at "$TMP/$1" $t box::body/pose z)" "$(free_fall_z $t 0.5)" 2.5e-3
 	done
 	z=$(at "$TMP/$1" 1 box::body/pose z)
 	near "$(at "$TMP/$1" 1.5 box::body/pose z)" "$z" 1e-6
@@ -946,7 +946,7 @@ EOF
 	    '{"t":0.5,"topic":"/drop","msg":{}}' '{"t":0.6,"topic":"/drop","msg":{}}' > "$TMP/ctl"
 	phys-step -t 0.9 -r 10 -c "$TMP/ctl" -i 'box::body/pose' "$TMP/w.sdf" > "$TMP/out"
 	near "$(at "$TMP/out" 0.5 box::body/pose z)" 2 1e-6
-	near "$(at "$TMP/out" 0.9 box::body/pose z)" "$(fallen 0.9 0.5)" 2.5e-3
+	near "$(at "$TMP/out" 0.9 box::body/pose z)" "$(free_fall_z 0.9 0.5)" 2.5e-3
 	echo '{"t":0,"topic":"/model/crane/detachable_joint/detach","msg":{}}' > "$TMP/ctl"
 	run phys-step -t 0.1 -c "$TMP/ctl" "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
@@ -961,9 +961,9 @@ EOF
 	    '{"t":0.5,"topic":"/release","msg":{}}' > "$TMP/ctl"
 	phys-step -t 0.9 -r 10 -c "$TMP/ctl" -i 'box::body/pose' "$TMP/w.sdf" > "$TMP/out"
 	near "$(at "$TMP/out" 0.5 box::body/pose z)" 2 1e-6
-	near "$(at "$TMP/out" 0.9 box::body/pose z)" "$(fallen 0.9 0.5)" 2.5e-3
+	near "$(at "$TMP/out" 0.9 box::body/pose z)" "$(free_fall_z 0.9 0.5)" 2.5e-3
 	phys-step -t 0.5 -r 10 -i 'box::body/pose' "$TMP/w.sdf" > "$TMP/out"
-	near "$(at "$TMP/out" 0.5 box::body/pose z)" "$(fallen 0.5 0)" 2.5e-3
+	near "$(at "$TMP/out" 0.5 box::body/pose z)" "$(free_fall_z 0.5 0)" 2.5e-3
 }
 
 @test "DetachableJoint: a missing parameter or parent link is an error at the plugin's line; a child model that is not there is warned about once (suppress_child_warning silences it) and nothing is held" {
@@ -984,7 +984,7 @@ $(crane | sed 's|<child_model>box|<child_model>crate|')
 EOF
 	phys-step -t 0.5 -r 10 -i 'box::body/pose' "$TMP/w.sdf" > "$TMP/out" 2> "$TMP/err"
 	[ "$(grep -c "DetachableJoint: no link 'body' in a model 'crate'" "$TMP/err")" -eq 1 ]
-	near "$(at "$TMP/out" 0.5 box::body/pose z)" "$(fallen 0.5 0)" 2.5e-3
+	near "$(at "$TMP/out" 0.5 box::body/pose z)" "$(free_fall_z 0.5 0)" 2.5e-3
 	world "$TMP/w.sdf" <<EOF
 $(crane '<suppress_child_warning>true</suppress_child_warning>' | sed 's|<child_model>box|<child_model>crate|')
 EOF

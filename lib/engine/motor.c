@@ -7,6 +7,7 @@
 
 #include "engine_common.h"
 #include "mem.h"
+#include "sdf.h"
 
 static const char *const command_props[] = {
 	[PHYS_COMMAND_EFFORT] = "cmd_force",
@@ -29,6 +30,25 @@ phys_joint_axes(enum phys_joint_type t)
 	default:
 		return 1;
 	}
+}
+
+char *
+phys_joint_no_axis(const struct phys_joint *j, const char *verb)
+{
+	char *type = j->node ? phys_node_attr(j->node, "type") : NULL;
+	char *why;
+
+	if (j->doc && j->node)
+		why = phys_xasprintf("joint '%s' has no axis phys can %s: it "
+		    "is a %s joint (%s:%ld), and fixed, ball, screw and "
+		    "gearbox joints have none", j->name, verb, type ? type :
+		    "fixed", j->doc->name, phys_node_line(j->node));
+	else
+		why = phys_xasprintf("joint '%s' has no axis phys can %s "
+		    "(fixed, ball, screw and gearbox joints have none)",
+		    j->name, verb);
+	free(type);
+	return why;
 }
 
 void

@@ -55,6 +55,9 @@ double phys_pid_step(const struct phys_pid_gains *g, double *integral,
 /* The axes of a joint of type t that take commands: 1 or 2, 0 for fixed
  * and ball joints and, for now, the coupled screw and gearbox. */
 int phys_joint_axes(enum phys_joint_type t);
+/* Why joint j takes no command ("joint 'arm::hold' has no axis phys can
+ * VERB: it is a fixed joint (arm.sdf:12), ..."; caller frees). */
+char *phys_joint_no_axis(const struct phys_joint *j, const char *verb);
 
 void phys_motors_init(struct phys_motors *m, size_t njoints);
 void phys_motors_free(struct phys_motors *m);

@@ -84,25 +84,6 @@ phys_control_command_target(const struct phys_scene *w, const char *name,
 	return 0;
 }
 
-char *
-phys_control_no_axis(const struct phys_joint *j, const char *verb)
-{
-	char *type = j->node ? phys_node_attr(j->node, "type") : NULL;
-	char *why;
-
-	if (j->doc && j->node)
-		why = phys_xasprintf("joint '%s' has no axis phys can %s: it "
-		    "is a %s joint (%s:%ld), and fixed, ball, screw and "
-		    "gearbox joints have none", j->name, verb, type ? type :
-		    "fixed", j->doc->name, phys_node_line(j->node));
-	else
-		why = phys_xasprintf("joint '%s' has no axis phys can %s "
-		    "(fixed, ball, screw and gearbox joints have none)",
-		    j->name, verb);
-	free(type);
-	return why;
-}
-
 int
 phys_control_check_command(const struct phys_scene *w, int joint,
     const char *name, const char *text, double v[2])
@@ -112,7 +93,7 @@ phys_control_check_command(const struct phys_scene *w, int joint,
 	double tmp[3];
 
 	if (want == 0) {
-		char *why = phys_control_no_axis(j, "command");
+		char *why = phys_joint_no_axis(j, "command");
 
 		phys_fail("%s: %s", name, why);
 		free(why);

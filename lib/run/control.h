@@ -89,9 +89,6 @@ int phys_control_state_target(const struct phys_scene *w, const char *name,
  * with the kind and the joint, or -1 when name is none. */
 int phys_control_command_target(const struct phys_scene *w, const char *name,
     enum phys_command_kind *kind, int *joint);
-/* Why joint j takes no command ("joint 'arm::hold' has no axis phys can
- * VERB: it is a fixed joint (arm.sdf:12), ..."; caller frees). */
-char *phys_control_no_axis(const struct phys_joint *j, const char *verb);
 /* A command's text: one finite number per axis of the joint, into v: the
  * count, or -1 with phys_error(). */
 int phys_control_check_command(const struct phys_scene *w, int joint,

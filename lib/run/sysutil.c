@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "base.h"
-#include "control.h"
 #include "engine_common.h"
 #include "inertia.h"
 
@@ -252,7 +251,7 @@ phys_sys_check_axis(const struct phys_sys_conf *c, xmlNodePtr e, int joint,
 	int n = phys_joint_axes(j->type);
 
 	if (n == 0) {
-		char *why = phys_control_no_axis(j, "drive");
+		char *why = phys_joint_no_axis(j, "drive");
 		int rc = phys_sys_fail(c, e, "%s", why);
 
 		free(why);
