@@ -298,7 +298,8 @@ BEGIN {
 
 quadruped() {
 	local w=$(profile_world "$WORLDS/quadruped.sdf" "$1") sel=(-i 'quadruped::trunk/pose'
-	    -i 'quadruped::*_joint/position' -i 'quadruped::*_joint/velocity')
+	    -i 'quadruped::*_joint/position' -i 'quadruped::*_joint/velocity'
+	    -i 'quadruped::*_joint/applied_effort')
 	loop "$TMP/$1" "$QPD" -p "$1" -t 2 "${sel[@]}" "$w"
 	[ "$(cat "$TMP/$1.rc")" = 0 ] || fail "$(cat "$TMP/$1.err")"
 	[ "$(wc -l < "$TMP/$1")" -eq 2001 ]
@@ -307,9 +308,18 @@ quadruped() {
 	    awk 'function abs(v) { return v < 0 ? -v : v }
 		$1 < 0.25 || $1 > 0.4 || abs($2) > 0.1 || abs($3) > 0.1 { print "trunk at " $0 > "/dev/stderr"; exit 1 }'
 	near "$(tail -1 "$TMP/$1" | jq '.items["quadruped::trunk/pose"].z')" 0.32 0.03
+	# the efforts the controller asked, held within the URDF's limits
+	phys-param get "$w" 'quadruped::*_joint/axis.limit.effort' |
+	    jq -r '[(.name | sub("/axis.limit.effort$"; "/applied_effort")), .value] | @tsv' > "$TMP/limits"
+	[ "$(wc -l < "$TMP/limits")" -eq 12 ]
+	jq -r '.t as $t | .items | to_entries[] | select(.key | endswith("/applied_effort")) |
+	    [.key, .value[0], $t] | @tsv' "$TMP/$1" |
+	    awk -F'\t' 'NR == FNR { lim[$1] = $2; next }
+		{ a = $2 < 0 ? -$2 : $2; n++; if (a > lim[$1] + 1e-9) { print $3 ": " $1 " " $2 > "/dev/stderr"; exit 1 } }
+		END { if (n != 12 * 2001) exit 1 }' "$TMP/limits" -
 	loop "$TMP/$1.again" "$QPD" -p "$1" -t 2 "${sel[@]}" "$w"
 	cmp "$TMP/$1" "$TMP/$1.again"
 }
-@test "the quadruped held standing by a PD on its 12 joints written in awk, in lock-step at 1 kHz: the trunk up after 2 s, byte-identical twice, under each engine" {
+@test "the quadruped held standing by a PD on its 12 joints written in awk, in lock-step at 1 kHz: the trunk up after 2 s, every effort within its URDF limit, byte-identical twice, under each engine" {
 	each_engine quadruped
 }
