@@ -990,6 +990,39 @@ same_terminal(int a, int b)
 	    fstat(b, &sb) == 0 && sa.st_rdev == sb.st_rdev;
 }
 
+/*
+ * A run far slower than real time says so once, on a terminal, where
+ * someone waits for it: the engine, its pace and what to try. The pace
+ * is measured over the first second of wall time at least, so that
+ * the first steps (caches, allocations) do not decide it; a run paced
+ * on purpose (--realtime) or waiting on a controller is not judged.
+ */
+#define SLOW_RTF	0.05	/* simulated s per wall s, below it: slow */
+#define SLOW_AFTER	1.0	/* s of wall time before judging */
+
+static void
+slow_check(struct run *r, double t0, bool *said)
+{
+	double wall, rtf, h;
+
+	if (*said || r->o->realtime || r->ctl.lockstep ||
+	    !phys_stderr_is_tty())
+		return;
+	wall = elapsed(r);
+	if (wall < SLOW_AFTER)
+		return;
+	*said = true;
+	rtf = (phys_engine_time(r->e) - t0) / wall;
+	if (!(rtf < SLOW_RTF))
+		return;
+	h = PVD(r->cur, PHYSICS_max_step_size);
+	phys_warn("slow: %s runs this world at %.2g times real time (1 s "
+	    "simulated takes %.0f s); try a larger step (-s max_step_size="
+	    "%g, now %g) or another engine (a profile of its own: "
+	    "phys-preset add --engine, then -p)", r->engine->name, rtf,
+	    ceil(1 / rtf), 2 * h, h);
+}
+
 static bool
 sample_due(struct run *r, long step, double *next_sample)
 {
@@ -1056,8 +1089,9 @@ sample(struct run *r, bool last)
 static int
 loop(struct run *r)
 {
-	double next_sample = 0, started, shown;
+	double next_sample = 0, started, shown, t0 = phys_engine_time(r->e);
 	long step = 0;
+	bool slow_said = false;
 
 	/* Real time, and pacing, start with the first step. */
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
@@ -1075,6 +1109,7 @@ loop(struct run *r)
 		phys_signal_check();	/* SIGTERM and the like end it here */
 		pace(r);
 		progress(r, started, &shown);
+		slow_check(r, t0, &slow_said);
 	}
 	return 0;
 }

@@ -1,0 +1,93 @@
+#!/usr/bin/env bats
+# What phys says, said plainly and once: a run far slower than real time,
+# what an edit changes beyond what was asked, warnings grouped rather than
+# repeated per link.
+
+load helper
+
+# chain_world N [INERTIA]: a robot of N small links (36 g, 4 cm cubes)
+# in a row along x, 0.5 m up, hinged on y one to the next, each with
+# ixx = iyy = izz = INERTIA (0.01 by default: iCub's placeholder, far too
+# large for such a link), over a ground plane; profiles for every engine.
+chain_world() {
+	local i
+	{
+		cat <<'H'
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <physics name="ode" type="ode" default="true"><max_step_size>0.001</max_step_size></physics>
+H
+		for e in $(engines); do
+			[ "$e" = ode ] || echo "    <physics name=\"$e\" type=\"$e\"><max_step_size>0.001</max_step_size></physics>"
+		done
+		cat <<'H'
+    <model name="ground">
+      <static>true</static>
+      <link name="link">
+        <collision name="c"><geometry><plane><normal>0 0 1</normal><size>100 100</size></plane></geometry></collision>
+      </link>
+    </model>
+    <model name="robot">
+H
+		for i in $(seq 0 $(($1 - 1))); do
+			cat <<L
+      <link name="l$i">
+        <pose>$(awk -v i="$i" 'BEGIN { print i * 0.05 }') 0 0.5 0 0 0</pose>
+        <inertial><mass>0.036</mass><inertia><ixx>${2:-0.01}</ixx><iyy>${2:-0.01}</iyy><izz>${2:-0.01}</izz></inertia></inertial>
+        <collision name="c"><geometry><box><size>0.04 0.04 0.04</size></box></geometry></collision>
+      </link>
+L
+			[ "$i" -eq 0 ] || echo "      <joint name=\"j$i\" type=\"revolute\"><parent>l$((i - 1))</parent><child>l$i</child><axis><xyz>0 1 0</xyz></axis></joint>"
+		done
+		printf '    </model>\n  </world>\n</sdf>\n'
+	}
+}
+
+# ---- a slow run ----
+
+# A world made slow on purpose: 50 links at a 1 us step run at a few
+# thousandths of real time on any machine (0.25 ms a step here), far
+# below the 0.05 that is said; 0.01 s of it lasts seconds.
+slow_run() {	# the command, for a shell
+	chain_world 50 > "$TMP/slow.sdf"
+	echo "'$PHYS_BIN/phys-step' -t 0.01 -s max_step_size=1e-6 -e 1000 '$TMP/slow.sdf'"
+}
+
+# tty_run CMD: CMD in a terminal (tmux) with stdout to $TMP/out, until
+# it ends; its screen (stderr) in $TMP/screen.
+tty_run() {
+	local sock="phys-$$-$BATS_TEST_NUMBER" i
+	tmux -L "$sock" new-session -d -s s -x 200 -y 50 \
+		"$1 > '$TMP/out'; echo \$? > '$TMP/rc'; sleep 60"
+	for i in $(seq 600); do
+		[ -s "$TMP/rc" ] && break
+		sleep 0.1
+	done
+	tmux -L "$sock" capture-pane -p -J -t s > "$TMP/screen"
+	tmux -L "$sock" kill-server
+	[ -s "$TMP/rc" ]
+}
+
+@test "a run far slower than real time says so once on a terminal: the engine, its pace and what to try" {
+	command -v tmux > /dev/null || skip "tmux is not installed"
+	tty_run "$(slow_run)"
+	[ "$(cat "$TMP/rc")" = 0 ]
+	cat "$TMP/screen"
+	[ "$(grep -c 'slow:' "$TMP/screen")" -eq 1 ]
+	line=$(grep 'slow:' "$TMP/screen")
+	[[ $line == "phys-step: slow: ODE runs this world at "*" times real time"* ]]
+	[[ $line == *"-s max_step_size=2e-06, now 1e-06"* ]]
+	[[ $line == *"another engine"* ]]
+	# the factor said is below 0.05 and matches the run's own
+	rtf=$(sed 's/.* at \([^ ]*\) times real time.*/\1/' <<<"$line")
+	near "$rtf" 0.025 0.025
+	# the state lines are all there, untouched
+	[ "$(wc -l < "$TMP/out")" -eq 11 ]
+}
+
+@test "a slow run says nothing when standard error is not a terminal" {
+	eval "$(slow_run)" > "$TMP/out" 2> "$TMP/err"
+	[ "$(wc -l < "$TMP/out")" -eq 11 ]
+	[ ! -s "$TMP/err" ]
+}
