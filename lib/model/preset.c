@@ -69,14 +69,35 @@ phys_preset_use(struct phys_scene *w, int p)
 	return rc;
 }
 
-/* Insert a standalone <physics> block among the world's profiles. */
+static char *default_block(const char *name, const char *type);
+
+/*
+ * Insert a standalone <physics> block among the world's profiles. A
+ * world without <physics> has an implicit profile, which a run starts
+ * in: the first block added would end it and become the start profile
+ * in its place. The implicit one is written out first instead, as the
+ * specification's <physics> at its defaults (what export gives), so the
+ * world runs as before and its profiles are those it had, and one more.
+ */
 static int
 insert_block(struct phys_scene *w, const char *block)
 {
 	xmlNodePtr after = last_physics(w);
+	char *implicit;
+	int rc;
 
 	if (after)
 		return phys_doc_insert_after(&w->doc, after, block);
+	if (w->nprofiles == 1 && !w->profiles[0].node) {
+		implicit = default_block(w->profiles[0].name,
+		    w->profiles[0].type);
+		rc = phys_doc_append_child(&w->doc, w->node, implicit);
+		free(implicit);
+		if (rc < 0)
+			return -1;
+		if ((after = last_physics(w)))
+			return phys_doc_insert_after(&w->doc, after, block);
+	}
 	return phys_doc_append_child(&w->doc, w->node, block);
 }
 
