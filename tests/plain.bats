@@ -4,11 +4,13 @@
 # repeated per link.
 
 load helper
+bats_require_minimum_version 1.5.0
 
-# chain_world N [INERTIA]: a robot of N small links (36 g, 4 cm cubes)
-# in a row along x, 0.5 m up, hinged on y one to the next, each with
-# ixx = iyy = izz = INERTIA (0.01 by default: iCub's placeholder, far too
-# large for such a link), over a ground plane; profiles for every engine.
+# chain_world N [IZZ]: a robot of N small links (36 g, 4 cm cubes) in a
+# row along x, 0.5 m up, hinged on y one to the next, each with ixx = iyy
+# = 0.01 (iCub's placeholder, far too large for such a link) and izz =
+# IZZ (0.01 by default), over a ground plane with Gazebo's friction (ODE's
+# mu 100, mu2 50); profiles for every engine.
 chain_world() {
 	local i
 	{
@@ -25,7 +27,8 @@ H
     <model name="ground">
       <static>true</static>
       <link name="link">
-        <collision name="c"><geometry><plane><normal>0 0 1</normal><size>100 100</size></plane></geometry></collision>
+        <collision name="c"><geometry><plane><normal>0 0 1</normal><size>100 100</size></plane></geometry>
+          <surface><friction><ode><mu>100</mu><mu2>50</mu2></ode></friction></surface></collision>
       </link>
     </model>
     <model name="robot">
@@ -34,7 +37,7 @@ H
 			cat <<L
       <link name="l$i">
         <pose>$(awk -v i="$i" 'BEGIN { print i * 0.05 }') 0 0.5 0 0 0</pose>
-        <inertial><mass>0.036</mass><inertia><ixx>${2:-0.01}</ixx><iyy>${2:-0.01}</iyy><izz>${2:-0.01}</izz></inertia></inertial>
+        <inertial><mass>0.036</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>${2:-0.01}</izz></inertia></inertial>
         <collision name="c"><geometry><box><size>0.04 0.04 0.04</size></box></geometry></collision>
       </link>
 L
@@ -91,3 +94,51 @@ tty_run() {
 	[ "$(wc -l < "$TMP/out")" -eq 11 ]
 	[ ! -s "$TMP/err" ]
 }
+
+# ---- warnings grouped ----
+
+# grouped ENGINE: the chain's 50 links share one fault (no rigid body has
+# their inertia: 0.01 + 0.01 < 0.03): one line for all, at the first
+# link, saying how many more; nothing else said twice.
+grouped() {
+	phys-step -p "$1" -n 2 "$TMP/chain.sdf" 2> "$TMP/err" > /dev/null
+	cat "$TMP/err"
+	[ "$(grep -c 'inertia triangle inequality broken' "$TMP/err")" -eq 1 ]
+	line=$(grep 'inertia triangle inequality broken' "$TMP/err")
+	[[ $line == "phys-step: $TMP/chain.sdf:"*": link 'robot::l0': inertia triangle inequality broken: "*" (and 49 more links)" ]]
+	# at the first link's element (its <link> or its <inertial>)
+	at=$(cut -d: -f3 <<<"$line")
+	first=$(grep -n '<link name="l0">' "$TMP/chain.sdf" | cut -d: -f1)
+	[ "$at" -ge "$first" ] && [ "$at" -le $((first + 2)) ]
+	[ "$(sort "$TMP/err" | uniq -d | wc -l)" -eq 0 ]
+	[ "$(wc -l < "$TMP/err")" -le 3 ]
+}
+@test "a fault shared by 50 links is one warning line, at the first, with how many more, under each engine" {
+	chain_world 50 0.03 > "$TMP/chain.sdf"
+	each_engine grouped
+	# -q: nothing
+	[ -z "$(phys-step -q -n 2 "$TMP/chain.sdf" 2>&1 > /dev/null)" ]
+}
+
+@test "parameters for another engine name the element and the engines they are for" {
+	chain_world 2 > "$TMP/chain.sdf"
+	phys-step -p bullet -n 1 "$TMP/chain.sdf" 2> "$TMP/err" > /dev/null
+	at=$(grep -n '<surface>' "$TMP/chain.sdf" | cut -d: -f1)
+	assert_equal "$(cat "$TMP/err")" "phys-step: $TMP/chain.sdf:$at: collision 'ground::link::c': its surface parameters are for ODE, MuJoCo and DART and have no effect with Bullet (kept as given)"
+}
+
+@test "phys-preset says nothing about the robot's links, only about the profiles" {
+	# every link's mesh missing, and a second profile marked default
+	chain_world 50 | sed 's|<box><size>0.04 0.04 0.04</size></box>|<mesh><uri>not_here.stl</uri></mesh>|; s|<physics name="bullet" type="bullet">|<physics name="bullet" type="bullet" default="true">|' > "$TMP/w.sdf"
+	run -0 --separate-stderr phys-step -n 1 --skip-unsupported "$TMP/w.sdf"
+	[[ $stderr == *"skipping collision 'robot::l0::c' (and 49 more collisions)"* ]]
+	run -0 --separate-stderr phys-preset list -1 "$TMP/w.sdf"
+	[ "$(tr '\n' ' ' <<<"$output")" = "ode $(engines | grep -vx ode | tr '\n' ' ')" ]
+	at=$(grep -n '<physics name="bullet"' "$TMP/w.sdf" | cut -d: -f1)
+	assert_equal "$stderr" "phys-preset: $TMP/w.sdf:$at: profile 'bullet' is also marked default; 'ode', the first so marked, is the default"
+	# an edit, in place, says the same and no more
+	run -0 --separate-stderr phys-preset add --in-place fast max_step_size=0.002 "$TMP/w.sdf"
+	assert_equal "$stderr" "phys-preset: $TMP/w.sdf:$at: profile 'bullet' is also marked default; 'ode', the first so marked, is the default"
+	[ "$(phys-preset show fast "$TMP/w.sdf" 2> /dev/null | jq 'select(.name == "max_step_size") | .value')" = 0.002 ]
+}
+

@@ -102,6 +102,23 @@ file_origin(const struct run *r, phys_scope s, int idx,
 	return o;
 }
 
+/* "ODE" or "ODE and Bullet": the engines of bits, by name. */
+static void
+owners(unsigned bits, struct phys_buf *b)
+{
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; phys_engines[i]; i++)
+		if (bits & phys_engine_bit(phys_engines[i]->type))
+			n++;
+	for (i = 0; phys_engines[i]; i++)
+		if (bits & phys_engine_bit(phys_engines[i]->type))
+			phys_buf_printf(b, "%s%s", k++ == 0 ? "" : k == n ?
+			    " and " : ", ", phys_engines[i]->name);
+	if (n == 0)
+		phys_buf_puts(b, "another engine");
+}
+
 /* One wording, said once, however the value arrived: values the engine
  * cannot honour, and values for another engine, are kept but do nothing.
  * The message names where the value came from: the world file's line, or
@@ -114,7 +131,9 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
 	    "";
 	enum phys_engine_support how = r->engine->support(p);
+	struct phys_buf whose = { 0 };
 	struct phys_value def;
+	char *elem;
 	bool inert;
 
 	if (how != PHYS_SUPPORT_INERT && how != PHYS_SUPPORT_OTHER)
@@ -126,15 +145,21 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 		return;
 	if (!from.known)
 		from = file_origin(r, s, idx, p, v, how == PHYS_SUPPORT_OTHER);
-	if (how == PHYS_SUPPORT_OTHER)
+	/* which element: "collision 'm::l::c': " */
+	elem = phys_xasprintf(*scope ? "%s '%s': " : "", scope,
+	    phys_entity_name(r->w, s, idx));
+	if (how == PHYS_SUPPORT_OTHER) {
+		owners(p->engines, &whose);
 		phys_warnat_once(from.file, from.line, "%s%s%.*s parameters "
-		    "are for another engine and have no effect with %s (kept "
-		    "as given)", scope, *scope ? " " : "",
-		    (int)strcspn(p->name, "."), p->name, r->engine->name);
-	else
-		phys_warnat_once(from.file, from.line, "%s%s%s is set but has "
-		    "no effect with %s (kept as given)", scope, *scope ? " " :
-		    "", p->name, r->engine->name);
+		    "are for %s and have no effect with %s (kept as given)",
+		    elem, *scope ? "its " : "", (int)strcspn(p->name, "."),
+		    p->name, whose.s, r->engine->name);
+		phys_buf_free(&whose);
+	} else
+		phys_warnat_once(from.file, from.line, "%s%s is set but has "
+		    "no effect with %s (kept as given)", elem, p->name,
+		    r->engine->name);
+	free(elem);
 }
 
 /* The values vals of entity idx of scope s (the current profile's, for
@@ -218,6 +243,8 @@ note_gz_engine(const struct phys_profile *p)
 static int
 switch_profile(struct run *r, int profile)
 {
+	int rc;
+
 	if (check_engine_type(r, profile) < 0)
 		return -1;
 	r->profile = profile;
@@ -230,8 +257,11 @@ switch_profile(struct run *r, int profile)
 	if (!r->e)
 		return 0;
 	if (r->engine != phys_engine_running(r->e)) {
+		phys_warn_batch_begin();
 		warn_inert_world(r);	/* what the new engine leaves aside */
-		return phys_engine_use(r->e, r->engine);
+		rc = phys_engine_use(r->e, r->engine);
+		phys_warn_batch_end();
+		return rc;
 	}
 	phys_engine_apply_world(r->e);	/* a profile may bring gravity */
 	return phys_engine_apply_profile(r->e);
@@ -1249,7 +1279,7 @@ warn_outside_limits(struct run *r)
 }
 
 static int
-prepare(struct run *r)
+prepare_run(struct run *r)
 {
 	struct phys_engine_options eo = { r->o->skip_unsupported };
 	int rc;
@@ -1290,6 +1320,19 @@ prepare(struct run *r)
 	warn_outside_limits(r);
 	track(r, true);
 	return 0;
+}
+
+/* What a run's start has to say about the world's links and joints is
+ * said grouped (msg.h), before the first state line. */
+static int
+prepare(struct run *r)
+{
+	int rc;
+
+	phys_warn_batch_begin();
+	rc = prepare_run(r);
+	phys_warn_batch_end();
+	return rc;
 }
 
 /* ---- a run as the library's callers see it ---- */
