@@ -347,7 +347,7 @@ EOF
 	run phys-step -n 1 "$TMP/w.sdf"
 	[ "$status" -eq 0 ]
 	assert_line "phys-step: $TMP/w.sdf:$(line '<precon_iters>'): ode.solver.precon_iters is set but has no effect with ODE (kept as given)"
-	assert_line "phys-step: $TMP/w.sdf:$(line '<bullet>'): bullet parameters are for Bullet and have no effect with ODE (kept as given)"
+	assert_line "phys-step: $TMP/w.sdf:$(line '<bullet>'): bullet parameters are Bullet's and have no effect with ODE (kept as given)"
 	# a control line's value: that line; -s: no position
 	echo '{"t":0,"name":"ball::link::collision/surface.friction.torsional.coefficient","value":2}' > "$TMP/ctl"
 	run phys-step -n 1 -c "$TMP/ctl" -s 'ball::link::collision/surface.friction.torsional.patch_radius=0.2' "$WORLDS/falling_sphere.sdf"

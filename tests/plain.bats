@@ -120,11 +120,14 @@ grouped() {
 	[ -z "$(phys-step -q -n 2 "$TMP/chain.sdf" 2>&1 > /dev/null)" ]
 }
 
-@test "parameters for another engine name the element and the engines they are for" {
-	chain_world 2 > "$TMP/chain.sdf"
-	phys-step -p bullet -n 1 "$TMP/chain.sdf" 2> "$TMP/err" > /dev/null
+@test "parameters for another engine name the element, the block and the engine it is of" {
+	chain_world 2 | sed 's|<mu2>50</mu2>|<mu2>50</mu2></ode><bullet><friction>0.7</friction></bullet><ode>|' > "$TMP/chain.sdf"
+	# ODE's <ode> under Bullet, Bullet's <bullet> under ODE, at the block's line
 	at=$(grep -n '<surface>' "$TMP/chain.sdf" | cut -d: -f1)
-	assert_equal "$(cat "$TMP/err")" "phys-step: $TMP/chain.sdf:$at: collision 'ground::link::c': its surface parameters are for ODE, MuJoCo and DART and have no effect with Bullet (kept as given)"
+	phys-step -p bullet -n 1 "$TMP/chain.sdf" 2> "$TMP/err" > /dev/null
+	grep -Fx "phys-step: $TMP/chain.sdf:$at: collision 'ground::link::c': surface.friction.ode parameters are ODE's and have no effect with Bullet (kept as given)" "$TMP/err"
+	phys-step -p ode -n 1 "$TMP/chain.sdf" 2> "$TMP/err" > /dev/null
+	assert_equal "$(cat "$TMP/err")" "phys-step: $TMP/chain.sdf:$at: collision 'ground::link::c': surface.friction.bullet parameters are Bullet's and have no effect with ODE (kept as given)"
 }
 
 @test "phys-preset says nothing about the robot's links, only about the profiles" {

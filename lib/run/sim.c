@@ -71,6 +71,35 @@ struct origin {
 };
 
 /*
+ * The block of another engine that parameter name is in: its name up to
+ * the first part naming an engine ("surface.friction.bullet" of
+ * "surface.friction.bullet.friction2"), that engine in *engine; else its
+ * first part, and NULL.
+ */
+static size_t
+engine_block(const char *name, const struct phys_engine_info **engine)
+{
+	const char *part = name;
+	size_t n, i;
+	char *t;
+
+	*engine = NULL;
+	for (;;) {
+		n = strcspn(part, ".");
+		t = phys_xstrndup(part, n);
+		for (i = 0; phys_engines[i] && !*engine; i++)
+			if (strcmp(t, phys_engines[i]->type) == 0)
+				*engine = phys_engines[i];
+		free(t);
+		if (*engine)
+			return (size_t)(part - name) + n;
+		if (!part[n])
+			return strcspn(name, ".");
+		part += n + 1;
+	}
+}
+
+/*
  * The element of the world file that value v of parameter p of entity
  * idx of scope s came from: none when the run's value is no longer the
  * file's (-s or a control line set it) or the file does not write it.
@@ -83,6 +112,7 @@ file_origin(const struct run *r, phys_scope s, int idx,
 	struct phys_scene *w = (struct phys_scene *)r->w;
 	const struct phys_value *loaded = phys_entity_values(w, s, idx);
 	struct origin o = { NULL, 0, true };
+	const struct phys_engine_info *other;
 	xmlNodePtr owner = phys_entity_node(w, s, idx), e;
 	struct phys_doc *doc = s == PHYS_S_PHYSICS ? w->profiles[idx].doc :
 	    phys_entity_doc(w, s, idx);
@@ -92,7 +122,7 @@ file_origin(const struct run *r, phys_scope s, int idx,
 	    !phys_value_equal(p, &loaded[phys_param_index[p->id]], v))
 		return o;
 	/* another engine's block: the block itself */
-	path = phys_xstrndup(p->name, group ? strcspn(p->name, ".") :
+	path = phys_xstrndup(p->name, group ? engine_block(p->name, &other) :
 	    strlen(p->name));
 	if ((e = phys_path_find(owner, path))) {
 		o.file = doc->name;
@@ -100,23 +130,6 @@ file_origin(const struct run *r, phys_scope s, int idx,
 	}
 	free(path);
 	return o;
-}
-
-/* "ODE" or "ODE and Bullet": the engines of bits, by name. */
-static void
-owners(unsigned bits, struct phys_buf *b)
-{
-	size_t i, n = 0, k = 0;
-
-	for (i = 0; phys_engines[i]; i++)
-		if (bits & phys_engine_bit(phys_engines[i]->type))
-			n++;
-	for (i = 0; phys_engines[i]; i++)
-		if (bits & phys_engine_bit(phys_engines[i]->type))
-			phys_buf_printf(b, "%s%s", k++ == 0 ? "" : k == n ?
-			    " and " : ", ", phys_engines[i]->name);
-	if (n == 0)
-		phys_buf_puts(b, "another engine");
 }
 
 /* One wording, said once, however the value arrived: values the engine
@@ -131,9 +144,10 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
 	    "";
 	enum phys_engine_support how = r->engine->support(p);
-	struct phys_buf whose = { 0 };
+	const struct phys_engine_info *other;
 	struct phys_value def;
 	char *elem;
+	size_t n;
 	bool inert;
 
 	if (how != PHYS_SUPPORT_INERT && how != PHYS_SUPPORT_OTHER)
@@ -149,12 +163,11 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 	elem = phys_xasprintf(*scope ? "%s '%s': " : "", scope,
 	    phys_entity_name(r->w, s, idx));
 	if (how == PHYS_SUPPORT_OTHER) {
-		owners(p->engines, &whose);
-		phys_warnat_once(from.file, from.line, "%s%s%.*s parameters "
-		    "are for %s and have no effect with %s (kept as given)",
-		    elem, *scope ? "its " : "", (int)strcspn(p->name, "."),
-		    p->name, whose.s, r->engine->name);
-		phys_buf_free(&whose);
+		n = engine_block(p->name, &other);
+		phys_warnat_once(from.file, from.line, "%s%.*s parameters are "
+		    "%s%s and have no effect with %s (kept as given)", elem,
+		    (int)n, p->name, other ? other->name : "another engine",
+		    "'s", r->engine->name);
 	} else
 		phys_warnat_once(from.file, from.line, "%s%s is set but has "
 		    "no effect with %s (kept as given)", elem, p->name,
