@@ -145,3 +145,33 @@ grouped() {
 	[ "$(phys-preset show fast "$TMP/w.sdf" 2> /dev/null | jq 'select(.name == "max_step_size") | .value')" = 0.002 ]
 }
 
+# ---- a resize into the ground ----
+
+# sunk ENGINE: the 0.4 m cube resting on the plane doubled at t = 0.5 s:
+# its new half size, 0.4 m, below its centre, reaches 0.4 - z into the
+# ground (z the centre's height then); said once, with the link, the
+# depth and the time, under every engine. A later resize that takes it
+# no deeper says nothing more.
+sunk() {
+	printf '%s\n' '{"t":0.5,"name":"box::link::collision/geometry.box.size","value":{"x":0.8,"y":0.8,"z":0.8}}' \
+	    '{"t":0.7,"name":"box::link::collision/geometry.box.size","value":{"x":0.8,"y":0.8,"z":0.8}}' > "$TMP/c"
+	phys-step -p "$1" -t 1 -r 1000 -c "$TMP/c" -i 'box::link/pose' "$(profile_world "$WORLDS/resting_box.sdf" "$1")" \
+	    > "$TMP/o" 2> "$TMP/err"
+	cat "$TMP/err"
+	[ "$(grep -c 'resized, reaches' "$TMP/err")" -eq 1 ]
+	line=$(grep 'resized, reaches' "$TMP/err")
+	[[ $line == "phys-step: $TMP/c:1: link 'box::link': at t=0.5 s its collision 'box::link::collision', resized, reaches "*" m into '"*"': each engine pushes it out its own way (it may jump)" ]]
+	depth=$(sed 's/.* reaches \([^ ]*\) m into.*/\1/' <<<"$line")
+	z=$(at "$TMP/o" 0.5 'box::link/pose' z)
+	near "$depth" "$(awk -v z="$z" 'BEGIN { print 0.4 - z }')" 0.001
+}
+@test "a resize that sinks a collision into the ground is said once, with the link, the depth and the time, under each engine" {
+	each_engine sunk
+	# shrinking says nothing, nor does -s at a size that stays clear
+	echo '{"t":0.5,"name":"box::link::collision/geometry.box.size","value":{"x":0.2,"y":0.2,"z":0.2}}' > "$TMP/c"
+	run -0 --separate-stderr phys-step -t 0.6 -c "$TMP/c" "$WORLDS/resting_box.sdf"
+	[ -z "$stderr" ]
+	# -s: from the start, no position
+	run -0 --separate-stderr phys-step -n 1 -s 'box::link::collision/geometry.box.size=0.8 0.8 0.8' "$WORLDS/resting_box.sdf"
+	[[ $stderr == "phys-step: link 'box::link': at t=0 s its collision 'box::link::collision', resized, reaches 0.2"*" m into "* ]]
+}

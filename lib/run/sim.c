@@ -42,6 +42,7 @@ struct run {
 	phys_vec3 *force, *torque;
 	phys_pose *link0, *model0;		/* per model: reference poses */
 	int *canon;				/* per model: its first link */
+	bool *sunk;			/* per link: resized into the ground, said */
 	struct timespec start;		/* real time counts from here */
 	double pace_sim, pace_wall, pace_rtf;	/* --realtime's anchor */
 	struct phys_buf line;
@@ -286,18 +287,153 @@ run_values(void *ctx, phys_scope s, int idx)
 	return phys_run_values_at(ctx, s, idx);
 }
 
-/* A parameter change at run time reaches the engine at once: it changes
- * the run's values only (a resize and the inertia that follows too).
- * from: the control line it came from, or none (-s). */
-static int
-apply_param(struct run *r, const struct phys_ref *ref, const char *text,
+/* ---- a resize into the ground ---- */
+
+/* How far shape c reaches along unit direction d (its own frame) from
+ * its origin. */
+static double
+reach(const struct phys_collision *c, phys_vec3 d)
+{
+	double rho = sqrt(d.x * d.x + d.y * d.y), h = 0, x;
+	size_t i;
+
+	switch (c->shape) {
+	case PHYS_GEOM_BOX:
+		return (fabs(d.x) * c->size[0] + fabs(d.y) * c->size[1] +
+		    fabs(d.z) * c->size[2]) / 2;
+	case PHYS_GEOM_SPHERE:
+		return c->size[0];
+	case PHYS_GEOM_CYLINDER:
+		return c->size[0] * rho + fabs(d.z) * c->size[1] / 2;
+	case PHYS_GEOM_CAPSULE:
+		return c->size[0] + fabs(d.z) * c->size[1] / 2;
+	case PHYS_GEOM_ELLIPSOID:
+		return sqrt(pow(c->size[0] * d.x, 2) + pow(c->size[1] * d.y, 2) +
+		    pow(c->size[2] * d.z, 2));
+	case PHYS_GEOM_CONE:	/* apex at +length/2, base at -length/2 */
+		return fmax(d.z * c->size[1] / 2, -d.z * c->size[1] / 2 +
+		    c->size[0] * rho);
+	case PHYS_GEOM_MESH:
+		for (i = 0; c->mesh && i < c->mesh->nv; i++) {
+			x = c->mesh->v[3 * i] * d.x + c->mesh->v[3 * i + 1] *
+			    d.y + c->mesh->v[3 * i + 2] * d.z;
+			if (i == 0 || x > h)
+				h = x;
+		}
+		return h;
+	default:
+		return NAN;
+	}
+}
+
+/* How deep collision ci, sized by vals, is below plane pl now (0 when
+ * above it; NaN for a shape without a reach). */
+static double
+below_plane(struct run *r, int ci, const struct phys_value *vals, int pl)
+{
+	const struct phys_collision *c = &r->w->collisions[ci],
+	    *g = &r->w->collisions[pl];
+	struct phys_collision sized;
+	struct phys_mesh *mesh = NULL;
+	phys_pose lp, at, gp;
+	phys_vec3 n;
+	double lowest, depth;
+
+	if (phys_collision_sized(c, vals, &sized, &mesh) < 0)
+		return NAN;
+	phys_engine_link_pose(r->e, c->link, &lp);
+	phys_engine_link_pose(r->e, g->link, &gp);
+	at = phys_pose_mul(lp, c->pose);
+	gp = phys_pose_mul(gp, g->pose);
+	n = phys_quat_rotate(gp.q, g->normal);
+	n = v3_scale(n, 1 / v3_norm(n));
+	/* the shape's lowest point along the plane's normal */
+	lowest = v3_dot(at.p, n) - reach(&sized, phys_quat_rotate(
+	    phys_quat_conj(at.q), v3_scale(n, -1)));
+	depth = v3_dot(gp.p, n) - lowest;
+	free(mesh ? mesh->v : NULL);
+	free(mesh ? mesh->tri : NULL);
+	free(mesh);
+	return depth > 0 ? depth : isnan(depth) ? NAN : 0;
+}
+
+/*
+ * A collision resized into a plane (the ground) starts inside it, and
+ * each engine pushes it out its own way: up at once, or slowly, or not
+ * at all. Said once a link, with how deep and when, when the resize
+ * took it deeper than before by more than a tenth of a millimetre.
+ * before: the collision's values before the resize.
+ */
+#define SUNK_TOL	1e-4	/* m */
+
+static void
+warn_sunk(struct run *r, int ci, const struct phys_value *before,
     struct origin from)
 {
-	struct phys_value v = { 0 }, *dst;
+	const struct phys_collision *c = &r->w->collisions[ci];
+	const struct phys_value *now = phys_run_values_get(&r->vals,
+	    PHYS_S_COLLISION, ci);
+	double d0, d1;
+	size_t i;
+
+	if (!r->e || !r->sunk || r->sunk[c->link] ||
+	    !phys_engine_link_dynamic(r->e, c->link))
+		return;
+	for (i = 0; i < r->w->ncollisions; i++) {
+		if (r->w->collisions[i].shape != PHYS_GEOM_PLANE ||
+		    r->w->collisions[i].link == c->link)
+			continue;
+		d0 = below_plane(r, ci, before, (int)i);
+		d1 = below_plane(r, ci, now, (int)i);
+		if (!(d1 > SUNK_TOL && d1 > d0 + SUNK_TOL))
+			continue;
+		r->sunk[c->link] = true;
+		phys_warnat(from.file, from.line, "link '%s': at t=%.9g s its "
+		    "collision '%s', resized, reaches %.3g m into '%s': each "
+		    "engine pushes it out its own way (it may jump)",
+		    r->w->links[c->link].name, phys_engine_time(r->e),
+		    c->name, d1, r->w->collisions[i].name);
+		return;
+	}
+}
+
+/* The sizes -s gave, before the first step: each collision against the
+ * file's own sizes. */
+static void
+warn_sunk_at_start(struct run *r)
+{
+	/* the world is only read here */
+	struct phys_scene *w = (struct phys_scene *)r->w;
+	const struct phys_param *p;
+	const struct phys_value *now;
+	struct phys_value *file;
+	struct origin none = { NULL, 0, true };
+	size_t ci, i;
+
+	for (ci = 0; ci < w->ncollisions; ci++) {
+		file = phys_entity_values(w, PHYS_S_COLLISION, (int)ci);
+		now = phys_run_values_get(&r->vals, PHYS_S_COLLISION, (int)ci);
+		for (i = 0; file && i < phys_scope_count(PHYS_S_COLLISION); i++) {
+			p = phys_scope_param(PHYS_S_COLLISION, i);
+			if (phys_param_is_size(p) &&
+			    !phys_value_equal(p, &file[i], &now[i])) {
+				warn_sunk(r, (int)ci, file, none);
+				break;
+			}
+		}
+	}
+}
+
+/* A parameter change at run time reaches the engine at once: it changes
+ * the run's values only (a resize and the inertia that follows too).
+ * v is taken over. from: the control line it came from, or none (-s). */
+static int
+apply_value(struct run *r, const struct phys_ref *ref, struct phys_value v,
+    struct origin from)
+{
+	struct phys_value *dst;
 	int link = -1;
 
-	if (phys_value_parse(ref->p, text, &v) < 0)
-		return -1;
 	if (ref->scope == PHYS_S_PHYSICS) {
 		dst = &r->cur[phys_param_index[ref->p->id]];
 		phys_value_free(dst);
@@ -328,6 +464,30 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text,
 			return -1;
 		return link >= 0 ? phys_engine_apply_link(r->e, link) : 0;
 	}
+}
+
+/* The same from text; a resize is checked against the ground. */
+static int
+apply_param(struct run *r, const struct phys_ref *ref, const char *text,
+    struct origin from)
+{
+	struct phys_value v = { 0 }, *before = NULL;
+	int rc;
+
+	if (phys_value_parse(ref->p, text, &v) < 0)
+		return -1;
+	if (r->e && ref->scope == PHYS_S_COLLISION &&
+	    phys_param_is_size(ref->p)) {
+		before = phys_values_new(PHYS_S_COLLISION);
+		phys_values_copy(PHYS_S_COLLISION, before, phys_run_values_get(
+		    &r->vals, PHYS_S_COLLISION, ref->idx));
+	}
+	rc = apply_value(r, ref, v, from);
+	if (rc == 0 && before)
+		warn_sunk(r, ref->idx, before, from);
+	if (before)
+		phys_values_free(PHYS_S_COLLISION, before);
+	return rc;
 }
 
 static void model_links(struct run *r, int model, int *out, size_t *n);
@@ -1193,6 +1353,7 @@ run_free(struct run *r)
 	free(r->mom);
 	free(r->force);
 	free(r->torque);
+	free(r->sunk);
 	free(r->link0);
 	free(r->model0);
 	free(r->canon);
@@ -1252,6 +1413,7 @@ alloc_tracking(struct run *r)
 	r->mom = phys_xcalloc(n, sizeof *r->mom);
 	r->force = phys_xcalloc(n, sizeof *r->force);
 	r->torque = phys_xcalloc(n, sizeof *r->torque);
+	r->sunk = phys_xcalloc(n, sizeof *r->sunk);
 }
 
 /*
@@ -1323,6 +1485,7 @@ prepare_run(struct run *r)
 	if (!r->e || (r->sys && phys_systems_start(r->sys, r->e) < 0))
 		return -1;
 	alloc_tracking(r);
+	warn_sunk_at_start(r);
 	init_models(r);
 	r->need_accel = needs_history(&r->items);
 	make_keys(r);
