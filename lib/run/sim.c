@@ -1196,9 +1196,10 @@ same_terminal(int a, int b)
 /*
  * A run far slower than real time says so once, on a terminal, where
  * someone waits for it: the engine, its pace and what to try. The pace
- * is measured over the first second of wall time at least, so that
- * the first steps (caches, allocations) do not decide it; a run paced
- * on purpose (--realtime) or waiting on a controller is not judged.
+ * is that of the run so far, from its first second of wall time on, so
+ * that the first steps (caches, allocations) do not decide it; a run
+ * paced on purpose (--realtime) or waiting on a controller is not
+ * judged.
  */
 #define SLOW_RTF	0.05	/* simulated s per wall s, below it: slow */
 #define SLOW_AFTER	1.0	/* s of wall time before judging */
@@ -1214,10 +1215,11 @@ slow_check(struct run *r, double t0, bool *said)
 	wall = elapsed(r);
 	if (wall < SLOW_AFTER)
 		return;
-	*said = true;
+	/* over the run so far: a robot that lands may slow it down later */
 	rtf = (phys_engine_time(r->e) - t0) / wall;
 	if (!(rtf < SLOW_RTF))
 		return;
+	*said = true;
 	h = PVD(r->cur, PHYSICS_max_step_size);
 	phys_warn("slow: %s runs this world at %.2g times real time (1 s "
 	    "simulated takes %.0f s); try a larger step (-s max_step_size="
