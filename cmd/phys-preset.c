@@ -195,13 +195,16 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 
 /*
  * Profiles need no models: a world whose includes are not on this
- * machine is read without them, with one warning.
+ * machine is read without them, with one warning; its meshes need not be
+ * there either, and what is said about its models is left to the
+ * commands that use them (phys_preset_load).
  */
 static void
 load_options(struct phys_load_options *lo)
 {
 	phys_load_options_default(lo);
 	lo->skip_unsupported = true;
+	lo->skip_missing = true;
 	lo->partial = true;
 }
 
@@ -211,8 +214,11 @@ load(const char *path)
 	struct phys_load_options lo;
 
 	load_options(&lo);
-	if (phys_world_open_with(&world, path, &lo) < 0)
+	if (phys_preset_load(&world, path, &lo) < 0) {
+		phys_report();
+		phys_world_free(&world);
 		exit(trouble);
+	}
 	phys_world_engines(&world);	/* which a gz-sim profile runs */
 }
 
@@ -317,8 +323,15 @@ open_edit(const struct opts *o, const char *path)
 	struct phys_load_options lo;
 
 	load_options(&lo);
-	if (phys_world_open_edit_with(&world, path, o->in_place, &lo) < 0)
+	if (o->in_place && phys_edit_lock(path) < 0) {
+		phys_report();
 		exit(PHYS_EXIT_FAIL);
+	}
+	if (phys_preset_load(&world, path, &lo) < 0) {
+		phys_report();
+		phys_world_free(&world);
+		exit(PHYS_EXIT_FAIL);
+	}
 }
 
 static int

@@ -118,12 +118,20 @@ unheeded() {
 	    sed 's/^phys-step: //; s/^[^ ]*:[0-9]*: //' > "$TMP/err"
 	# the messages, each with the number of times it must be said
 	phys-param list --doc | jq -r --arg e "$1" '[.scope, .name, .[$e]] | @tsv' |
-	    awk -F '\t' -v n="$name" 'NR == FNR { split($0, s, " "); set[s[1] " " s[2]]; next }
+	    awk -F '\t' -v n="$name" -v types="$(for e in $(engines); do printf '%s=%s;' "$e" "$(engine_name "$e")"; done)" '
+		BEGIN { ent["collision"] = "slide::link::collision"
+		ent["joint"] = "limit::hinge"; ent["link"] = "slide::link"
+		k = split(types, t, ";"); for (i = 1; i < k; i++) { split(t[i], tn, "="); eng[tn[1]] = tn[2] } }
+		NR == FNR { split($0, s, " "); set[s[1] " " s[2]]; next }
 		!(($1 " " $2) in set) { next }
-		{ at = $1 == "physics" ? "" : $1 " "; split($2, first, ".")
+		{ at = $1 == "physics" ? "" : $1 " '"'"'" ent[$1] "'"'"': "; split($2, first, ".")
 		  m = at $2 " is set but has no effect with " n " (kept as given)" }
 		$3 == "inert" { print "1\t" m; next }
-		$3 == "other" { print "1\t" at first[1] " parameters are for another engine and have no effect with " n " (kept as given)"; next }
+		# another engine'"'"'s: its block, the name up to the part that is an engine
+		$3 == "other" { k = split($2, part, "."); b = ""; o = ""
+		  for (i = 1; i <= k && o == ""; i++) { b = b (i > 1 ? "." : "") part[i]; if (part[i] in eng) o = eng[part[i]] }
+		  if (o == "") { b = part[1]; o = "another engine" }
+		  print "1\t" at b " parameters are " o "'"'"'s and have no effect with " n " (kept as given)"; next }
 		{ print "0\t" m }' "$TMP/set" - | sort -u > "$TMP/want"
 	grep -q '^1' "$TMP/want"
 	awk -F '\t' 'NR == FNR { want[$2] = $1; next } $0 in want { n[$0]++ }

@@ -392,3 +392,22 @@ mapped() {
 	run phys-step -n 1 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 }
+
+@test "add to a world without <physics>: its implicit profile is written out and stays the start one, the run unchanged" {
+	cp "$WORLDS/no_physics.sdf" "$TMP/w.sdf"
+	phys-step -n 50 "$TMP/w.sdf" > "$TMP/before"
+	phys-preset add --in-place --engine mujoco --copy default_physics mj "$TMP/w.sdf"
+	[ "$(phys-preset list "$TMP/w.sdf" | jq -c '[.name, .type, .start]' | tr '\n' ' ')" = \
+	    '["default_physics","ode",true] ["mj","mujoco",false] ' ]
+	# written as export writes the implicit one, before the new one
+	phys-preset export default_physics "$WORLDS/no_physics.sdf" > "$TMP/implicit"
+	[ "$(phys-preset export default_physics "$TMP/w.sdf")" = "$(cat "$TMP/implicit")" ]
+	# the same run, line for line: ODE's, not MuJoCo's
+	phys-step -n 50 "$TMP/w.sdf" | diff "$TMP/before" -
+	[ "$(phys-step -n 0 -p mj "$TMP/w.sdf" | jq -r .preset)" = mj ]
+	# the same for a profile imported, and for one added without --engine
+	phys-preset export mj "$TMP/w.sdf" > "$TMP/mj.xml"
+	phys-preset import "$TMP/mj.xml" "$WORLDS/no_physics.sdf" | phys-preset list -1 - > "$TMP/names"
+	[ "$(tr '\n' ' ' < "$TMP/names")" = "default_physics mj " ]
+	[ "$(phys-preset add fast max_step_size=0.004 "$WORLDS/no_physics.sdf" | phys-step -n 0 - | jq -r .preset)" = default_physics ]
+}

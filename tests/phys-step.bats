@@ -245,7 +245,7 @@ turned_by_pyramid() {
 	# centre is half the box's height above the plane
 	run phys-step -t 2 -r 1 -i 'm::l/pose' --skip-unsupported "$TMP/miss.sdf"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"$TMP/miss.sdf:$line: cannot find file 'hull.stl'"*"; skipping collision m::l::hull"* ]]
+	[[ "$output" == *"$TMP/miss.sdf:$line: cannot find file 'hull.stl'"*"; skipping collision 'm::l::hull'"* ]]
 	z=$(printf '%s\n' "$output" | grep '"t":2,' | jq '.items["m::l/pose"].z')
 	awk -v z="$z" 'BEGIN { exit !(z > 0.49 && z < 0.501) }'
 	# an automatic inertia would miss the skipped mesh's mass: refused
@@ -347,13 +347,13 @@ EOF
 	run phys-step -n 1 "$TMP/w.sdf"
 	[ "$status" -eq 0 ]
 	assert_line "phys-step: $TMP/w.sdf:$(line '<precon_iters>'): ode.solver.precon_iters is set but has no effect with ODE (kept as given)"
-	assert_line "phys-step: $TMP/w.sdf:$(line '<bullet>'): bullet parameters are for another engine and have no effect with ODE (kept as given)"
+	assert_line "phys-step: $TMP/w.sdf:$(line '<bullet>'): bullet parameters are Bullet's and have no effect with ODE (kept as given)"
 	# a control line's value: that line; -s: no position
 	echo '{"t":0,"name":"ball::link::collision/surface.friction.torsional.coefficient","value":2}' > "$TMP/ctl"
 	run phys-step -n 1 -c "$TMP/ctl" -s 'ball::link::collision/surface.friction.torsional.patch_radius=0.2' "$WORLDS/falling_sphere.sdf"
 	[ "$status" -eq 0 ]
-	assert_line "phys-step: $TMP/ctl:1: collision surface.friction.torsional.coefficient is set but has no effect with ODE (kept as given)"
-	assert_line "phys-step: collision surface.friction.torsional.patch_radius is set but has no effect with ODE (kept as given)"
+	assert_line "phys-step: $TMP/ctl:1: collision 'ball::link::collision': surface.friction.torsional.coefficient is set but has no effect with ODE (kept as given)"
+	assert_line "phys-step: collision 'ball::link::collision': surface.friction.torsional.patch_radius is set but has no effect with ODE (kept as given)"
 }
 
 @test "Gazebo's presets.world: every warning names its line" {

@@ -13,6 +13,8 @@
 const char *phys_progname = "phys";
 static char errbuf[4096];
 
+static void flush_held(void);
+
 void
 phys_setprog(const char *argv0)
 {
@@ -22,10 +24,20 @@ phys_setprog(const char *argv0)
 		phys_progname = slash ? slash + 1 : argv0;
 }
 
+/* The last error's position apart, for a caller that turns it into a
+ * warning of its own: the file (empty: none), the line, where its text
+ * starts in errbuf. */
+static char errfile[1024];
+static long errline;
+static size_t errtext;
+
 static void
 vset_error(const char *file, long line, const char *fmt, va_list ap)
 {
 	int n = 0;
+
+	snprintf(errfile, sizeof errfile, "%s", file ? file : "");
+	errline = file ? line : 0;
 
 	if (file && line > 0)
 		n = snprintf(errbuf, sizeof errbuf, "%s:%ld: ", file, line);
@@ -33,6 +45,7 @@ vset_error(const char *file, long line, const char *fmt, va_list ap)
 		n = snprintf(errbuf, sizeof errbuf, "%s: ", file);
 	if (n < 0 || (size_t)n >= sizeof errbuf)
 		n = 0;
+	errtext = (size_t)n;
 	vsnprintf(errbuf + n, sizeof errbuf - n, fmt, ap);
 }
 
@@ -59,6 +72,14 @@ phys_failat(const char *file, long line, const char *fmt, ...)
 }
 
 const char *
+phys_error_at(const char **file, long *line)
+{
+	*file = errfile[0] ? errfile : NULL;
+	*line = errline;
+	return errbuf[0] ? errbuf + errtext : "unknown error";
+}
+
+const char *
 phys_error(void)
 {
 	return errbuf[0] ? errbuf : "unknown error";
@@ -67,6 +88,7 @@ phys_error(void)
 void
 phys_report(void)
 {
+	flush_held();	/* the warnings before the error they led to */
 	phys_status_clear();
 	fflush(stdout);
 	fprintf(stderr, "%s: %s\n", phys_progname, phys_error());
@@ -91,17 +113,8 @@ phys_set_warning_sink(void (*sink)(const char *file, long line,
 }
 
 static void
-vwarn(const char *file, long line, const char *fmt, va_list ap)
+put_warning(const char *file, long line, const char *msg, const char *tail)
 {
-	char msg[1024];
-
-	if (warning_sink) {
-		vsnprintf(msg, sizeof msg, fmt, ap);
-		warning_sink(file, line, msg, warning_sink_ctx);
-		return;
-	}
-	if (quiet)
-		return;
 	phys_status_clear();
 	fflush(stdout);
 	fprintf(stderr, "%s: ", phys_progname);
@@ -109,8 +122,163 @@ vwarn(const char *file, long line, const char *fmt, va_list ap)
 		fprintf(stderr, "%s:%ld: ", file, line);
 	else if (file)
 		fprintf(stderr, "%s: ", file);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "%s%s\n", msg, tail);
+}
+
+/*
+ * Warnings held while a batch is open (a world's load, an engine's
+ * build): a robot of fifty links with the same fault would otherwise say
+ * the same thing fifty times. What differs only by the element it names
+ * is one group, said once at its first element's place, with how many
+ * more: "link 'arm::l0': ... (and 49 more links)". The element is the
+ * first "KIND 'NAME'" of the text, KIND one of the words below.
+ */
+struct held {
+	char *file;
+	long line;
+	char *msg;
+	char *key;		/* msg without the element's name */
+	const char *kind;	/* the element's kind, or NULL */
+	size_t more;		/* how many more said the same */
+};
+static struct held *held;
+static size_t nheld;
+static int batch_depth;
+
+static const char *const kinds[] = { "link", "joint", "collision", "visual",
+	"model", "sensor", NULL };
+
+/* The key of msg: msg with its element's name left out; *kind its kind. */
+static char *
+group_key(const char *msg, const char **kind)
+{
+	const char *p, *name, *end;
+	size_t i, n;
+	char *key;
+
+	*kind = NULL;
+	for (p = msg; *p; p++) {
+		if (p > msg && p[-1] != ' ' && p[-1] != '(')
+			continue;
+		for (i = 0; kinds[i]; i++) {
+			n = strlen(kinds[i]);
+			if (strncmp(p, kinds[i], n) == 0 &&
+			    strncmp(p + n, " '", 2) == 0)
+				break;
+		}
+		if (!kinds[i])
+			continue;
+		name = p + n + 2;
+		if (!(end = strchr(name, '\'')))
+			break;
+		if ((key = malloc(strlen(msg) + 1)) == NULL)
+			return NULL;
+		memcpy(key, msg, (size_t)(name - msg));
+		strcpy(key + (name - msg), end);
+		*kind = kinds[i];
+		return key;
+	}
+	return strdup(msg);
+}
+
+/* Hold msg in the open batch; false when it cannot be (no memory). */
+static bool
+hold(const char *file, long line, const char *msg)
+{
+	struct held *h, *more;
+	const char *kind;
+	char *key = group_key(msg, &kind);
+	size_t i;
+
+	if (!key)
+		return false;
+	for (i = 0; i < nheld; i++)
+		if (strcmp(held[i].key, key) == 0) {
+			held[i].more++;
+			free(key);
+			return true;
+		}
+	if (!(more = realloc(held, (nheld + 1) * sizeof *held))) {
+		free(key);
+		return false;
+	}
+	held = more;
+	h = &held[nheld];
+	h->file = file ? strdup(file) : NULL;
+	h->line = line;
+	h->msg = strdup(msg);
+	h->key = key;
+	h->kind = kind;
+	h->more = 0;
+	if (!h->msg || (file && !h->file)) {
+		free(h->file);
+		free(h->msg);
+		free(key);
+		return false;
+	}
+	nheld++;
+	return true;
+}
+
+/* Write the held warnings, each group on one line, in the order of its
+ * first. */
+static void
+flush_held(void)
+{
+	char tail[64];
+	size_t i;
+
+	for (i = 0; i < nheld; i++) {
+		tail[0] = '\0';
+		if (held[i].more > 0)
+			snprintf(tail, sizeof tail, " (and %zu more%s%s%s)",
+			    held[i].more, held[i].kind ? " " : "",
+			    held[i].kind ? held[i].kind : "",
+			    held[i].kind && held[i].more > 1 ? "s" : "");
+		put_warning(held[i].file, held[i].line, held[i].msg, tail);
+		free(held[i].file);
+		free(held[i].msg);
+		free(held[i].key);
+	}
+	free(held);
+	held = NULL;
+	nheld = 0;
+}
+
+void
+phys_warn_batch_begin(void)
+{
+	batch_depth++;
+}
+
+void
+phys_warn_batch_end(void)
+{
+	if (batch_depth > 0 && --batch_depth == 0)
+		flush_held();
+}
+
+static void
+vwarn(const char *file, long line, const char *fmt, va_list ap)
+{
+	char small[1024], *msg = small;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(small, sizeof small, fmt, ap);
+	/* a long one whole when memory allows, else cut */
+	if (n >= (int)sizeof small && (msg = malloc((size_t)n + 1)))
+		vsnprintf(msg, (size_t)n + 1, fmt, again);
+	else
+		msg = small;
+	va_end(again);
+	if (warning_sink)
+		warning_sink(file, line, msg, warning_sink_ctx);
+	else if (!quiet && !(batch_depth > 0 && hold(file, line, msg)))
+		put_warning(file, line, msg, "");
+	if (msg != small)
+		free(msg);
 }
 
 void
@@ -182,6 +350,7 @@ phys_die(int status, const char *fmt, ...)
 {
 	va_list ap;
 
+	flush_held();
 	va_start(ap, fmt);
 	vwarn(NULL, 0, fmt, ap);
 	va_end(ap);

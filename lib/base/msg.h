@@ -25,6 +25,9 @@ int phys_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int phys_failat(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *phys_error(void);
+/* The same without its position, which goes to *file (NULL: none) and
+ * *line, to be given again as a warning's (phys_warnat). */
+const char *phys_error_at(const char **file, long *line);
 void phys_report(void);	/* "prog: <last error>" on stderr */
 
 /* "prog: message" on stderr. */
@@ -44,6 +47,14 @@ void phys_set_warning_sink(void (*sink)(const char *file, long line,
 void phys_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void phys_warnat_once(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/*
+ * Between these, warnings on stderr are held, then written at the end of
+ * the outermost batch (or before an error report), those that differ only
+ * by the element they name ("link 'X': ...") as one line ending "(and N
+ * more links)". Batches nest.
+ */
+void phys_warn_batch_begin(void);
+void phys_warn_batch_end(void);
 _Noreturn void phys_die(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 

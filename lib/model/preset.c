@@ -50,6 +50,75 @@ check_new_name(const struct phys_scene *w, const char *name)
 	return 0;
 }
 
+/* ---- loading for the profiles ---- */
+
+struct said {
+	char *file;
+	long line;
+	char *msg;
+};
+struct said_list {
+	struct said *v;
+	size_t n;
+};
+
+static void
+collect(const char *file, long line, const char *msg, void *ctx)
+{
+	struct said_list *l = ctx;
+
+	l->v = phys_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+	l->v[l->n].file = file ? phys_xstrdup(file) : NULL;
+	l->v[l->n].line = line;
+	l->v[l->n].msg = phys_xstrdup(msg);
+	l->n++;
+}
+
+/* Whether a warning at file:line is about a model of w: in a file other
+ * than the world's, in a document that is a model or a robot, or within
+ * a <model> of the world (the last of its elements to start at or before
+ * that line). */
+static bool
+about_models(const struct phys_scene *w, const char *file, long line)
+{
+	xmlNodePtr n, at = NULL;
+
+	if (!file)
+		return false;
+	if (w->doc.kind != PHYS_DOC_WORLD || !w->doc.name ||
+	    strcmp(file, w->doc.name) != 0)
+		return true;
+	for (n = w->node ? w->node->children : NULL; n; n = n->next)
+		if (n->type == XML_ELEMENT_NODE && phys_node_line(n) <= line)
+			at = n;
+	return at && xmlStrcmp(at->name, (const xmlChar *)"model") == 0;
+}
+
+int
+phys_preset_load(struct phys_scene *w, const char *path,
+    const struct phys_load_options *lo)
+{
+	struct said_list l = { NULL, 0 };
+	size_t i;
+	int rc;
+
+	phys_set_warning_sink(collect, &l);
+	rc = phys_world_load(w, path, lo);
+	phys_set_warning_sink(NULL, NULL);
+	phys_warn_batch_begin();
+	for (i = 0; i < l.n; i++) {
+		if (rc == 0 && about_models(w, l.v[i].file, l.v[i].line))
+			;
+		else
+			phys_warnat(l.v[i].file, l.v[i].line, "%s", l.v[i].msg);
+		free(l.v[i].file);
+		free(l.v[i].msg);
+	}
+	phys_warn_batch_end();
+	free(l.v);
+	return rc;
+}
+
 int
 phys_preset_use(struct phys_scene *w, int p)
 {
@@ -69,14 +138,35 @@ phys_preset_use(struct phys_scene *w, int p)
 	return rc;
 }
 
-/* Insert a standalone <physics> block among the world's profiles. */
+static char *default_block(const char *name, const char *type);
+
+/*
+ * Insert a standalone <physics> block among the world's profiles. A
+ * world without <physics> has an implicit profile, which a run starts
+ * in: the first block added would end it and become the start profile
+ * in its place. The implicit one is written out first instead, as the
+ * specification's <physics> at its defaults (what export gives), so the
+ * world runs as before and its profiles are those it had, and one more.
+ */
 static int
 insert_block(struct phys_scene *w, const char *block)
 {
 	xmlNodePtr after = last_physics(w);
+	char *implicit;
+	int rc;
 
 	if (after)
 		return phys_doc_insert_after(&w->doc, after, block);
+	if (w->nprofiles == 1 && !w->profiles[0].node) {
+		implicit = default_block(w->profiles[0].name,
+		    w->profiles[0].type);
+		rc = phys_doc_append_child(&w->doc, w->node, implicit);
+		free(implicit);
+		if (rc < 0)
+			return -1;
+		if ((after = last_physics(w)))
+			return phys_doc_insert_after(&w->doc, after, block);
+	}
 	return phys_doc_append_child(&w->doc, w->node, block);
 }
 

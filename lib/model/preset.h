@@ -27,6 +27,17 @@ void phys_preset_show(struct phys_scene *w, int p, struct phys_buf *b);
 void phys_preset_diff(const struct phys_scene *w, int a, int b,
     struct phys_buf *out);
 
+/*
+ * Load path for its profiles (phys_world_load with lo): what the loader
+ * warns about the world's models (their links, joints, meshes), and all
+ * of a model file's or URDF robot's, is left to the commands that use
+ * them; what concerns the profiles and the world's own elements (an
+ * include that does not resolve) is said. On failure the error is
+ * phys_error()'s and the world is empty.
+ */
+int phys_preset_load(struct phys_scene *w, const char *path,
+    const struct phys_load_options *lo);
+
 /* Make profile p the one default="true" profile. */
 int phys_preset_use(struct phys_scene *w, int p);
 /* A new profile NAME copied from profile from (or the specification's

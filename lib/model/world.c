@@ -1077,12 +1077,17 @@ skip_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
     xmlNodePtr s)
 {
 	char *why;
+	long line;
 
 	if (!L->opt->skip_missing)
 		return -1;
 	why = phys_xstrdup(phys_error());
-	if (!L->opt->quiet)
-		phys_warn("%s; skipping collision %s", why, c->name);
+	if (!L->opt->quiet) {
+		const char *file, *text = phys_error_at(&file, &line);
+
+		phys_warnat(file, line, "%s; skipping collision '%s'", text,
+		    c->name);
+	}
 	if (!L->w->links[c->link].lost)
 		L->w->links[c->link].lost = why;
 	else
@@ -3034,8 +3039,10 @@ phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 	memset(&L, 0, sizeof L);
 	L.w = w;
 	L.opt = opt;
+	phys_warn_batch_begin();	/* fifty links, one fault: one line */
 	rc = w->doc.kind == PHYS_DOC_WORLD ? read_world(&L) : read_hosted(&L);
 	warn_missing(&L);	/* a model file's, if any */
+	phys_warn_batch_end();
 	for (i = 0; i < L.nframes; i++)
 		free(L.frames[i].name);
 	free(L.frames);

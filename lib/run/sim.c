@@ -42,6 +42,7 @@ struct run {
 	phys_vec3 *force, *torque;
 	phys_pose *link0, *model0;		/* per model: reference poses */
 	int *canon;				/* per model: its first link */
+	bool *sunk;			/* per link: resized into the ground, said */
 	struct timespec start;		/* real time counts from here */
 	double pace_sim, pace_wall, pace_rtf;	/* --realtime's anchor */
 	struct phys_buf line;
@@ -71,6 +72,35 @@ struct origin {
 };
 
 /*
+ * The block of another engine that parameter name is in: its name up to
+ * the first part naming an engine ("surface.friction.bullet" of
+ * "surface.friction.bullet.friction2"), that engine in *engine; else its
+ * first part, and NULL.
+ */
+static size_t
+engine_block(const char *name, const struct phys_engine_info **engine)
+{
+	const char *part = name;
+	size_t n, i;
+	char *t;
+
+	*engine = NULL;
+	for (;;) {
+		n = strcspn(part, ".");
+		t = phys_xstrndup(part, n);
+		for (i = 0; phys_engines[i] && !*engine; i++)
+			if (strcmp(t, phys_engines[i]->type) == 0)
+				*engine = phys_engines[i];
+		free(t);
+		if (*engine)
+			return (size_t)(part - name) + n;
+		if (!part[n])
+			return strcspn(name, ".");
+		part += n + 1;
+	}
+}
+
+/*
  * The element of the world file that value v of parameter p of entity
  * idx of scope s came from: none when the run's value is no longer the
  * file's (-s or a control line set it) or the file does not write it.
@@ -83,6 +113,7 @@ file_origin(const struct run *r, phys_scope s, int idx,
 	struct phys_scene *w = (struct phys_scene *)r->w;
 	const struct phys_value *loaded = phys_entity_values(w, s, idx);
 	struct origin o = { NULL, 0, true };
+	const struct phys_engine_info *other;
 	xmlNodePtr owner = phys_entity_node(w, s, idx), e;
 	struct phys_doc *doc = s == PHYS_S_PHYSICS ? w->profiles[idx].doc :
 	    phys_entity_doc(w, s, idx);
@@ -92,7 +123,7 @@ file_origin(const struct run *r, phys_scope s, int idx,
 	    !phys_value_equal(p, &loaded[phys_param_index[p->id]], v))
 		return o;
 	/* another engine's block: the block itself */
-	path = phys_xstrndup(p->name, group ? strcspn(p->name, ".") :
+	path = phys_xstrndup(p->name, group ? engine_block(p->name, &other) :
 	    strlen(p->name));
 	if ((e = phys_path_find(owner, path))) {
 		o.file = doc->name;
@@ -114,7 +145,10 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
 	    "";
 	enum phys_engine_support how = r->engine->support(p);
+	const struct phys_engine_info *other;
 	struct phys_value def;
+	char *elem;
+	size_t n;
 	bool inert;
 
 	if (how != PHYS_SUPPORT_INERT && how != PHYS_SUPPORT_OTHER)
@@ -126,15 +160,20 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 		return;
 	if (!from.known)
 		from = file_origin(r, s, idx, p, v, how == PHYS_SUPPORT_OTHER);
-	if (how == PHYS_SUPPORT_OTHER)
-		phys_warnat_once(from.file, from.line, "%s%s%.*s parameters "
-		    "are for another engine and have no effect with %s (kept "
-		    "as given)", scope, *scope ? " " : "",
-		    (int)strcspn(p->name, "."), p->name, r->engine->name);
-	else
-		phys_warnat_once(from.file, from.line, "%s%s%s is set but has "
-		    "no effect with %s (kept as given)", scope, *scope ? " " :
-		    "", p->name, r->engine->name);
+	/* which element: "collision 'm::l::c': " */
+	elem = phys_xasprintf(*scope ? "%s '%s': " : "", scope,
+	    phys_entity_name(r->w, s, idx));
+	if (how == PHYS_SUPPORT_OTHER) {
+		n = engine_block(p->name, &other);
+		phys_warnat_once(from.file, from.line, "%s%.*s parameters are "
+		    "%s%s and have no effect with %s (kept as given)", elem,
+		    (int)n, p->name, other ? other->name : "another engine",
+		    "'s", r->engine->name);
+	} else
+		phys_warnat_once(from.file, from.line, "%s%s is set but has "
+		    "no effect with %s (kept as given)", elem, p->name,
+		    r->engine->name);
+	free(elem);
 }
 
 /* The values vals of entity idx of scope s (the current profile's, for
@@ -218,6 +257,8 @@ note_gz_engine(const struct phys_profile *p)
 static int
 switch_profile(struct run *r, int profile)
 {
+	int rc;
+
 	if (check_engine_type(r, profile) < 0)
 		return -1;
 	r->profile = profile;
@@ -230,8 +271,11 @@ switch_profile(struct run *r, int profile)
 	if (!r->e)
 		return 0;
 	if (r->engine != phys_engine_running(r->e)) {
+		phys_warn_batch_begin();
 		warn_inert_world(r);	/* what the new engine leaves aside */
-		return phys_engine_use(r->e, r->engine);
+		rc = phys_engine_use(r->e, r->engine);
+		phys_warn_batch_end();
+		return rc;
 	}
 	phys_engine_apply_world(r->e);	/* a profile may bring gravity */
 	return phys_engine_apply_profile(r->e);
@@ -243,18 +287,153 @@ run_values(void *ctx, phys_scope s, int idx)
 	return phys_run_values_at(ctx, s, idx);
 }
 
-/* A parameter change at run time reaches the engine at once: it changes
- * the run's values only (a resize and the inertia that follows too).
- * from: the control line it came from, or none (-s). */
-static int
-apply_param(struct run *r, const struct phys_ref *ref, const char *text,
+/* ---- a resize into the ground ---- */
+
+/* How far shape c reaches along unit direction d (its own frame) from
+ * its origin. */
+static double
+reach(const struct phys_collision *c, phys_vec3 d)
+{
+	double rho = sqrt(d.x * d.x + d.y * d.y), h = 0, x;
+	size_t i;
+
+	switch (c->shape) {
+	case PHYS_GEOM_BOX:
+		return (fabs(d.x) * c->size[0] + fabs(d.y) * c->size[1] +
+		    fabs(d.z) * c->size[2]) / 2;
+	case PHYS_GEOM_SPHERE:
+		return c->size[0];
+	case PHYS_GEOM_CYLINDER:
+		return c->size[0] * rho + fabs(d.z) * c->size[1] / 2;
+	case PHYS_GEOM_CAPSULE:
+		return c->size[0] + fabs(d.z) * c->size[1] / 2;
+	case PHYS_GEOM_ELLIPSOID:
+		return sqrt(pow(c->size[0] * d.x, 2) + pow(c->size[1] * d.y, 2) +
+		    pow(c->size[2] * d.z, 2));
+	case PHYS_GEOM_CONE:	/* apex at +length/2, base at -length/2 */
+		return fmax(d.z * c->size[1] / 2, -d.z * c->size[1] / 2 +
+		    c->size[0] * rho);
+	case PHYS_GEOM_MESH:
+		for (i = 0; c->mesh && i < c->mesh->nv; i++) {
+			x = c->mesh->v[3 * i] * d.x + c->mesh->v[3 * i + 1] *
+			    d.y + c->mesh->v[3 * i + 2] * d.z;
+			if (i == 0 || x > h)
+				h = x;
+		}
+		return h;
+	default:
+		return NAN;
+	}
+}
+
+/* How deep collision ci, sized by vals, is below plane pl now (0 when
+ * above it; NaN for a shape without a reach). */
+static double
+below_plane(struct run *r, int ci, const struct phys_value *vals, int pl)
+{
+	const struct phys_collision *c = &r->w->collisions[ci],
+	    *g = &r->w->collisions[pl];
+	struct phys_collision sized;
+	struct phys_mesh *mesh = NULL;
+	phys_pose lp, at, gp;
+	phys_vec3 n;
+	double lowest, depth;
+
+	if (phys_collision_sized(c, vals, &sized, &mesh) < 0)
+		return NAN;
+	phys_engine_link_pose(r->e, c->link, &lp);
+	phys_engine_link_pose(r->e, g->link, &gp);
+	at = phys_pose_mul(lp, c->pose);
+	gp = phys_pose_mul(gp, g->pose);
+	n = phys_quat_rotate(gp.q, g->normal);
+	n = v3_scale(n, 1 / v3_norm(n));
+	/* the shape's lowest point along the plane's normal */
+	lowest = v3_dot(at.p, n) - reach(&sized, phys_quat_rotate(
+	    phys_quat_conj(at.q), v3_scale(n, -1)));
+	depth = v3_dot(gp.p, n) - lowest;
+	free(mesh ? mesh->v : NULL);
+	free(mesh ? mesh->tri : NULL);
+	free(mesh);
+	return depth > 0 ? depth : isnan(depth) ? NAN : 0;
+}
+
+/*
+ * A collision resized into a plane (the ground) starts inside it, and
+ * each engine pushes it out its own way: up at once, or slowly, or not
+ * at all. Said once a link, with how deep and when, when the resize
+ * took it deeper than before by more than a tenth of a millimetre.
+ * before: the collision's values before the resize.
+ */
+#define SUNK_TOL	1e-4	/* m */
+
+static void
+warn_sunk(struct run *r, int ci, const struct phys_value *before,
     struct origin from)
 {
-	struct phys_value v = { 0 }, *dst;
+	const struct phys_collision *c = &r->w->collisions[ci];
+	const struct phys_value *now = phys_run_values_get(&r->vals,
+	    PHYS_S_COLLISION, ci);
+	double d0, d1;
+	size_t i;
+
+	if (!r->e || !r->sunk || r->sunk[c->link] ||
+	    !phys_engine_link_dynamic(r->e, c->link))
+		return;
+	for (i = 0; i < r->w->ncollisions; i++) {
+		if (r->w->collisions[i].shape != PHYS_GEOM_PLANE ||
+		    r->w->collisions[i].link == c->link)
+			continue;
+		d0 = below_plane(r, ci, before, (int)i);
+		d1 = below_plane(r, ci, now, (int)i);
+		if (!(d1 > SUNK_TOL && d1 > d0 + SUNK_TOL))
+			continue;
+		r->sunk[c->link] = true;
+		phys_warnat(from.file, from.line, "link '%s': at t=%.9g s its "
+		    "collision '%s', resized, reaches %.3g m into '%s': each "
+		    "engine pushes it out its own way (it may jump)",
+		    r->w->links[c->link].name, phys_engine_time(r->e),
+		    c->name, d1, r->w->collisions[i].name);
+		return;
+	}
+}
+
+/* The sizes -s gave, before the first step: each collision against the
+ * file's own sizes. */
+static void
+warn_sunk_at_start(struct run *r)
+{
+	/* the world is only read here */
+	struct phys_scene *w = (struct phys_scene *)r->w;
+	const struct phys_param *p;
+	const struct phys_value *now;
+	struct phys_value *file;
+	struct origin none = { NULL, 0, true };
+	size_t ci, i;
+
+	for (ci = 0; ci < w->ncollisions; ci++) {
+		file = phys_entity_values(w, PHYS_S_COLLISION, (int)ci);
+		now = phys_run_values_get(&r->vals, PHYS_S_COLLISION, (int)ci);
+		for (i = 0; file && i < phys_scope_count(PHYS_S_COLLISION); i++) {
+			p = phys_scope_param(PHYS_S_COLLISION, i);
+			if (phys_param_is_size(p) &&
+			    !phys_value_equal(p, &file[i], &now[i])) {
+				warn_sunk(r, (int)ci, file, none);
+				break;
+			}
+		}
+	}
+}
+
+/* A parameter change at run time reaches the engine at once: it changes
+ * the run's values only (a resize and the inertia that follows too).
+ * v is taken over. from: the control line it came from, or none (-s). */
+static int
+apply_value(struct run *r, const struct phys_ref *ref, struct phys_value v,
+    struct origin from)
+{
+	struct phys_value *dst;
 	int link = -1;
 
-	if (phys_value_parse(ref->p, text, &v) < 0)
-		return -1;
 	if (ref->scope == PHYS_S_PHYSICS) {
 		dst = &r->cur[phys_param_index[ref->p->id]];
 		phys_value_free(dst);
@@ -285,6 +464,30 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text,
 			return -1;
 		return link >= 0 ? phys_engine_apply_link(r->e, link) : 0;
 	}
+}
+
+/* The same from text; a resize is checked against the ground. */
+static int
+apply_param(struct run *r, const struct phys_ref *ref, const char *text,
+    struct origin from)
+{
+	struct phys_value v = { 0 }, *before = NULL;
+	int rc;
+
+	if (phys_value_parse(ref->p, text, &v) < 0)
+		return -1;
+	if (r->e && ref->scope == PHYS_S_COLLISION &&
+	    phys_param_is_size(ref->p)) {
+		before = phys_values_new(PHYS_S_COLLISION);
+		phys_values_copy(PHYS_S_COLLISION, before, phys_run_values_get(
+		    &r->vals, PHYS_S_COLLISION, ref->idx));
+	}
+	rc = apply_value(r, ref, v, from);
+	if (rc == 0 && before)
+		warn_sunk(r, ref->idx, before, from);
+	if (before)
+		phys_values_free(PHYS_S_COLLISION, before);
+	return rc;
 }
 
 static void model_links(struct run *r, int model, int *out, size_t *n);
@@ -990,6 +1193,41 @@ same_terminal(int a, int b)
 	    fstat(b, &sb) == 0 && sa.st_rdev == sb.st_rdev;
 }
 
+/*
+ * A run far slower than real time says so once, on a terminal, where
+ * someone waits for it: the engine, its pace and what to try. The pace
+ * is that of the run so far, from its first second of wall time on, so
+ * that the first steps (caches, allocations) do not decide it; a run
+ * paced on purpose (--realtime) or waiting on a controller is not
+ * judged.
+ */
+#define SLOW_RTF	0.05	/* simulated s per wall s, below it: slow */
+#define SLOW_AFTER	1.0	/* s of wall time before judging */
+
+static void
+slow_check(struct run *r, double t0, bool *said)
+{
+	double wall, rtf, h;
+
+	if (*said || r->o->realtime || r->ctl.lockstep ||
+	    !phys_stderr_is_tty())
+		return;
+	wall = elapsed(r);
+	if (wall < SLOW_AFTER)
+		return;
+	/* over the run so far: a robot that lands may slow it down later */
+	rtf = (phys_engine_time(r->e) - t0) / wall;
+	if (!(rtf < SLOW_RTF))
+		return;
+	*said = true;
+	h = PVD(r->cur, PHYSICS_max_step_size);
+	phys_warn("slow: %s runs this world at %.2g times real time (1 s "
+	    "simulated takes %.0f s); try a larger step (-s max_step_size="
+	    "%g, now %g) or another engine (a profile of its own: "
+	    "phys-preset add --engine, then -p)", r->engine->name, rtf,
+	    ceil(1 / rtf), 2 * h, h);
+}
+
 static bool
 sample_due(struct run *r, long step, double *next_sample)
 {
@@ -1056,8 +1294,9 @@ sample(struct run *r, bool last)
 static int
 loop(struct run *r)
 {
-	double next_sample = 0, started, shown;
+	double next_sample = 0, started, shown, t0 = phys_engine_time(r->e);
 	long step = 0;
+	bool slow_said = false;
 
 	/* Real time, and pacing, start with the first step. */
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
@@ -1075,6 +1314,7 @@ loop(struct run *r)
 		phys_signal_check();	/* SIGTERM and the like end it here */
 		pace(r);
 		progress(r, started, &shown);
+		slow_check(r, t0, &slow_said);
 	}
 	return 0;
 }
@@ -1115,6 +1355,7 @@ run_free(struct run *r)
 	free(r->mom);
 	free(r->force);
 	free(r->torque);
+	free(r->sunk);
 	free(r->link0);
 	free(r->model0);
 	free(r->canon);
@@ -1174,6 +1415,7 @@ alloc_tracking(struct run *r)
 	r->mom = phys_xcalloc(n, sizeof *r->mom);
 	r->force = phys_xcalloc(n, sizeof *r->force);
 	r->torque = phys_xcalloc(n, sizeof *r->torque);
+	r->sunk = phys_xcalloc(n, sizeof *r->sunk);
 }
 
 /*
@@ -1214,7 +1456,7 @@ warn_outside_limits(struct run *r)
 }
 
 static int
-prepare(struct run *r)
+prepare_run(struct run *r)
 {
 	struct phys_engine_options eo = { r->o->skip_unsupported };
 	int rc;
@@ -1245,6 +1487,7 @@ prepare(struct run *r)
 	if (!r->e || (r->sys && phys_systems_start(r->sys, r->e) < 0))
 		return -1;
 	alloc_tracking(r);
+	warn_sunk_at_start(r);
 	init_models(r);
 	r->need_accel = needs_history(&r->items);
 	make_keys(r);
@@ -1255,6 +1498,19 @@ prepare(struct run *r)
 	warn_outside_limits(r);
 	track(r, true);
 	return 0;
+}
+
+/* What a run's start has to say about the world's links and joints is
+ * said grouped (msg.h), before the first state line. */
+static int
+prepare(struct run *r)
+{
+	int rc;
+
+	phys_warn_batch_begin();
+	rc = prepare_run(r);
+	phys_warn_batch_end();
+	return rc;
 }
 
 /* ---- a run as the library's callers see it ---- */
