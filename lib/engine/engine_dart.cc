@@ -2109,8 +2109,9 @@ surfaces(const dart_engine *e, int c1, int c2)
 
 		if (h * cs.kp + cs.kd > 0)
 			phys_spring_erp_cfm(cs.kp, cs.kd, h, &p.erp, &p.cfm);
-		/* ODE's own limit, the profile's, is ODE's */
-		p.max_vel = cs.max_vel;
+		/* a spring holds what it carries: its push out is not capped
+		 * (as under ODE, engine_ode.c's set_contact) */
+		p.max_vel = INFINITY;
 		p.min_depth = std::max(0.0, cs.min_depth);
 	}
 	p.fdir = false;
