@@ -28,10 +28,10 @@ setup_file() {
 	    > "$BATS_FILE_TMPDIR/limits"
 }
 
-# drop ENGINE: the 2 s run's state lines (the trunk's pose and each
+# go1_run ENGINE: the 2 s run's state lines (the trunk's pose and each
 # joint's position every 10 ms) in $BATS_FILE_TMPDIR/ENGINE, its messages
 # in ENGINE.err; made once for the file.
-drop() {
+go1_run() {
 	local out="$BATS_FILE_TMPDIR/$1"
 	[ -s "$out" ] && return 0
 	phys-step -p "$1" -t 2 -r 100 -i "$T" -i "$R::*_joint/position" "$W" \
@@ -39,11 +39,11 @@ drop() {
 	mv "$out.part" "$out"
 }
 
-# rests ENGINE TOL: the run reached 2 s; over its last half second the
+# at_rest ENGINE TOL: the run reached 2 s; over its last half second the
 # trunk's centre is above HALF less 3 mm and moves less than 1 mm; at
 # the end every joint is within TOL of its limits.
-rests() {
-	drop "$1"
+at_rest() {
+	go1_run "$1"
 	local f="$BATS_FILE_TMPDIR/$1"
 	[ "$(tail -1 "$f" | jq .t)" = 2 ]
 	jq -r --arg i "$T" 'select(.t >= 1.5) | [.t, .items[$i].z] | @tsv' "$f" |
@@ -79,14 +79,14 @@ rests() {
 	local e
 	for e in ode bullet dart; do
 		echo "under $e"
-		rests $e 0.01
+		at_rest $e 0.01
 	done
 }
 
 @test "under MuJoCo too, finite: its 1e6 N/m feet take MuJoCo's shortest safe response, said once with the file and line" {
 	# MuJoCo's limits are soft (a time constant of 0.02 s): the folded
 	# calves rest up to 0.05 rad past their lower limit
-	rests mujoco 0.06
+	at_rest mujoco 0.06
 	[ "$(grep -c "stiffer than a MuJoCo step of 0.001 s follows" "$BATS_FILE_TMPDIR/mujoco.err")" -eq 1 ]
 	grep -q "go1like.urdf:[0-9]*: collision 'go1like::" "$BATS_FILE_TMPDIR/mujoco.err"
 }
