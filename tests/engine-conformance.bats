@@ -3,8 +3,10 @@
 # (tests/helper.bash's engines: lib/engine/registry.c's list, so that a
 # new engine there is checked here with no line changed): its parameters
 # reach it or are warned about, worlds/closed_forms.sdf's eight cases and
-# friction against their closed forms, a kinematic loop against its
-# loop-closure equation, worlds/joints.sdf's joints against a pendulum's
+# friction against their closed forms, asymmetric joint limits about and
+# along either axis sign and a joint started outside them, a kinematic
+# loop against its loop-closure equation, worlds/joints.sdf's joints
+# against a pendulum's
 # period and a stop's moment, meshes, polylines, ellipsoids and
 # heightmaps resting and rolling where geometry says, a switch between
 # any two engines mid-run in both directions, identical runs, a
@@ -236,6 +238,69 @@ limit_case() {
 }
 @test "joint limit: a falling arm stops at its lower limit under each engine" {
 	each_engine limit_case
+}
+
+# limited_arm AXIS KIND LOWER UPPER: worlds/motor.sdf's arm about (or,
+# KIND prismatic, along) AXIS, limited to [LOWER, UPPER], in $TMP/arm.sdf.
+limited_arm() {
+	sed -e "s/type=\"revolute\"/type=\"$2\"/" \
+	    -e "s|<xyz>1 0 0</xyz>|<xyz>$1</xyz><limit><lower>$3</lower><upper>$4</upper></limit>|" \
+	    "$WORLDS/motor.sdf" > "$TMP/arm.sdf"
+}
+
+# pushed_case ENGINE: pushed one way then the other, without gravity, the
+# arm rests on the limit of that side: about and along each axis sign
+# (Simbody's stops are elastic: they bounce within 4 cm at first).
+pushed_case() {
+	local axis kind f lim tol=2e-3
+	[ "$1" = simbody ] && tol=4e-2
+	for axis in "1 0 0" "-1 0 0" "0 1 0" "0 -1 0"; do
+		for kind in revolute prismatic; do
+			if [ $kind = revolute ]; then
+				limited_arm "$axis" $kind -2.818 0.1
+			else
+				limited_arm "$axis" $kind -0.3 0.1
+			fi
+			for f in 3 -3; do
+				echo "{\"t\":0,\"name\":\"arm::shoulder/cmd_force\",\"value\":$f}" > "$TMP/ctl"
+				phys-step -q -p "$1" -t 1.5 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' \
+				    -i arm::shoulder/position "$TMP/arm.sdf" > "$TMP/o"
+				lim=$([ $f -gt 0 ] && echo 0.1 || { [ $kind = revolute ] && echo -2.818 || echo -0.3; })
+				echo "$kind along $axis, pushed $f: rests on $lim"
+				near "$(jq -r 'select(.t == 1) | .items["arm::shoulder/position"][0]' "$TMP/o")" $lim $tol
+			done
+		done
+	done
+}
+@test "asymmetric limits hold on the side each bounds, about and along each axis sign, under each engine" {
+	each_engine pushed_case
+}
+
+# outside_case ENGINE: an arm that starts at 0, outside its limits
+# [-2.818, -0.888] as a robot's straight leg is outside its knee's, is
+# pushed back within them from the first step and stays within them
+# from 1 s on (to 2 cm: MuJoCo's soft limits rebound past them), about
+# either axis sign; a slider outside [-0.3, -0.1] likewise.
+outside_case() {
+	local axis kind lo hi
+	for axis in "1 0 0" "-1 0 0"; do
+		for kind in revolute prismatic; do
+			if [ $kind = revolute ]; then lo=-2.818 hi=-0.888; else lo=-0.3 hi=-0.1; fi
+			limited_arm "$axis" $kind $lo $hi
+			phys-step -q -p "$1" -t 2 -r 100 -s 'gravity=0 0 0' \
+			    -i arm::shoulder/position "$TMP/arm.sdf" > "$TMP/o"
+			echo "$kind along $axis"
+			jq -r '[.t, .items["arm::shoulder/position"][0]] | @tsv' "$TMP/o" |
+			    awk -v lo=$lo -v hi=$hi '
+				$1 == 0.01 && !($2 < 0) { print "not pushed in at 0.01 s: " $2 > "/dev/stderr"; bad = 1 }
+				$1 >= 1 && ($2 < lo - 0.02 || $2 > hi + 0.02) {
+					printf "t %s: at %s, outside [%s, %s]\n", $1, $2, lo, hi > "/dev/stderr"; bad = 1; exit }
+				END { exit bad }'
+		done
+	done
+}
+@test "a joint that starts outside its limits is pushed back within them from the first step under each engine" {
+	each_engine outside_case
 }
 
 rotor_case() {

@@ -1389,6 +1389,27 @@ bullet_engine_set_link_vel(struct bullet_engine *e, int li,
 	return 0;
 }
 
+/* A link's pose and velocity (the world's, at rest, for -1), its pose
+ * worked out once for both. */
+static void
+link_motion(const struct bullet_engine *e, int li, phys_pose *pose,
+    phys_vec3 *lin, phys_vec3 *ang)
+{
+	*lin = *ang = v3(0, 0, 0);
+	if (li < 0) {
+		*pose = PHYS_POSE_IDENTITY;
+		return;
+	}
+	const blink &bl = e->links[(size_t)li];
+
+	bullet_engine_link_pose(e, li, pose);
+	if (!bl.body)
+		return;
+	*lin = from_bt(bl.body->getVelocityInLocalPoint(bt(pose->p) -
+	    bl.body->getCenterOfMassPosition()));
+	*ang = from_bt(bl.body->getAngularVelocity());
+}
+
 static int
 bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
     double vel[2])
@@ -1396,17 +1417,16 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 	const struct phys_joint *j = &e->w->joints[ji];
 	const bjoint &bj = e->joints[(size_t)ji];
 	phys_vec3 lp, lc, wp, wc;
+	phys_pose pp, pc;
 
 	pos[0] = pos[1] = vel[0] = vel[1] = 0;
 	if (!bj.c)
 		return 0;
-	if (j->parent >= 0)
-		bullet_engine_link_vel(e, j->parent, &lp, &wp);
-	else
-		lp = wp = v3(0, 0, 0);
-	bullet_engine_link_vel(e, j->child, &lc, &wc);
-	int n = phys_joint_frames_state(&bj.f, j->type, body_pose(e, j->parent),
-	    lp, wp, body_pose(e, j->child), lc, wc, pos, vel);
+	/* each pose reckoned once: a controller reads every joint a step */
+	link_motion(e, j->parent, &pp, &lp, &wp);
+	link_motion(e, j->child, &pc, &lc, &wc);
+	int n = phys_joint_frames_state(&bj.f, j->type, pp, lp, wp, pc, lc,
+	    wc, pos, vel);
 
 	if (j->type == PHYS_JOINT_REVOLUTE2) {
 		/* ODE's hinge-2 measures its second angle the other way

@@ -559,6 +559,8 @@ public:
 	};
 	Coupling(std::vector<term> t_, double target_) : t(std::move(t_)),
 	    target(target_) { mDim = 1; }
+	/* the impulse's bounds: one side only for a stop */
+	double lo = -INFINITY, hi = INFINITY;
 	const std::string &getType() const override;
 	void update() override {}
 	void getInformation(dk::ConstraintInfo *info) override;
@@ -598,8 +600,8 @@ Coupling::getInformation(dk::ConstraintInfo *info)
 	}
 	info->b[0] = -rate - LOOP_ERP * gap * info->invTimeStep;
 	info->x[0] = 0;
-	info->lo[0] = -INFINITY;
-	info->hi[0] = INFINITY;
+	info->lo[0] = lo;
+	info->hi[0] = hi;
 	info->findex[0] = -1;
 }
 
@@ -760,6 +762,15 @@ private:
 	const dart_engine *e;
 };
 
+/* A tree joint's axis found past a limit, until it is back within. */
+struct stop {
+	dd::Joint *joint;
+	std::size_t dof;
+	bool upper;		/* past the upper limit (else the lower) */
+	double bound;		/* the limit, DART's coordinate */
+	std::shared_ptr<Coupling> row;
+};
+
 struct dart_engine {
 	const struct phys_scene *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
@@ -787,6 +798,8 @@ struct dart_engine {
 		dk::ConstraintBasePtr c;
 	};
 	std::vector<weld> welds;
+	std::vector<struct stop> stops;	/* axes past a limit, pushed back */
+	bool find_stops = true;		/* look for them before the next step */
 
 	double step = 0.001;
 	int max_contacts = 20;
@@ -1494,6 +1507,7 @@ set_axes(dart_engine *e, int ji)
 		d->setCoulombFriction(k, fr);
 	}
 	d->setLimitEnforcement(limited);
+	e->find_stops = true;
 	return 0;
 }
 
@@ -2104,8 +2118,9 @@ surfaces(const dart_engine *e, int c1, int c2)
 
 		if (h * cs.kp + cs.kd > 0)
 			phys_spring_erp_cfm(cs.kp, cs.kd, h, &p.erp, &p.cfm);
-		/* ODE's own limit, the profile's, is ODE's */
-		p.max_vel = cs.max_vel;
+		/* a spring holds what it carries: its push out is not capped
+		 * (as under ODE, engine_ode.c's set_contact) */
+		p.max_vel = INFINITY;
 		p.min_depth = std::max(0.0, cs.min_depth);
 	}
 	p.fdir = false;
@@ -2190,6 +2205,79 @@ find_contacts(dart_engine *e)
 		    ->asShapeNode()->getBodyNodePtr().get()),
 		    c.point, normal, c.penetrationDepth, surfaces(e, c1, c2),
 		    e->step));
+	}
+}
+
+/* A stop's side of DART's limit: the limit itself, or none while the
+ * stop's own row pushes the axis back. */
+void
+open_stop(const struct stop &s, bool open)
+{
+	double b = open ? (s.upper ? INFINITY : -INFINITY) : s.bound;
+
+	if (s.upper)
+		s.joint->setPositionUpperLimit(s.dof, b);
+	else
+		s.joint->setPositionLowerLimit(s.dof, b);
+}
+
+/*
+ * The tree joints' axes past a limit at the start, or where a pose or the
+ * limits were last set. DART's limit (6.12) only stops such an axis where
+ * it is (its push back scales with its error allowance, 0), so the limit
+ * would hold a joint outside its range; under ODE the stop pushes it back
+ * in from the first step. Each such axis gets a row of its own that
+ * pushes as ODE's stop does (LOOP_ERP of the error a step, one way), in
+ * place of DART's limit on that side until it is back within.
+ */
+void
+find_stops(dart_engine *e)
+{
+	for (auto &s : e->stops)
+		open_stop(s, false);
+	e->stops.clear();
+	e->find_stops = false;
+	for (auto &dj : e->joints) {
+		dd::Joint *d = dj.dj;
+
+		if (dj.kind != J_TREE || !d->areLimitsEnforced())
+			continue;
+		for (std::size_t k = 0; k < d->getNumDofs() && k < 2; k++) {
+			double q = d->getPosition(k);
+			double lo = d->getPositionLowerLimit(k);
+			double hi = d->getPositionUpperLimit(k);
+			bool upper = q > hi;
+
+			if (!upper && !(q < lo))
+				continue;
+			auto row = std::make_shared<Coupling>(
+			    std::vector<Coupling::term>{ { d, k, 1 } },
+			    upper ? hi : lo);
+			(upper ? row->hi : row->lo) = 0;
+			e->stops.push_back({ d, k, upper, upper ? hi : lo, row });
+		}
+	}
+}
+
+/* This step's stops: a row each for the axes still past their limit; an
+ * axis back within has DART's limit again. */
+void
+push_stops(dart_engine *e)
+{
+	if (e->find_stops)
+		find_stops(e);
+	for (std::size_t i = 0; i < e->stops.size();) {
+		struct stop &s = e->stops[i];
+		double q = s.joint->getPosition(s.dof);
+
+		if (s.upper ? q > s.bound : q < s.bound) {
+			open_stop(s, true);
+			e->solver->manual().push_back(s.row);
+			i++;
+			continue;
+		}
+		open_stop(s, false);
+		e->stops.erase(e->stops.begin() + (long)i);
 	}
 }
 
@@ -2462,6 +2550,7 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 		return phys_fail("gravity of %g m/s^2: DART runs up to %g",
 		    g.norm(), DART_RANGE);
 	find_contacts(e);
+	push_stops(e);
 	e->world->step();
 	e->solver->manual().clear();
 	track_loops(e, false);
@@ -2545,6 +2634,7 @@ dart_engine_set_link_pose(struct dart_engine *e, int li, phys_pose p)
 	pose[dl.body->getIndexInSkeleton()] = iso(p);
 	place_tree(e, dl.skel, pose, link_of);
 	track_loops(e, true);
+	e->find_stops = true;
 	return 0;
 }
 

@@ -138,6 +138,7 @@ struct mujoco_engine {
 	 * again where the links are when one begins or ends. */
 	struct mweld { int parent, child; } *welds;
 	size_t nwelds;
+	bool said_stiff;	/* a contact's spring lowered: said once */
 };
 
 PHYS_ENGINE_FUNCTIONS(mujoco_engine)
@@ -1593,6 +1594,9 @@ damping_for(double e)
 struct softness {
 	double solref[2], solimp[5];
 	bool direct;	/* solref as -stiffness, -damping */
+	double stiff;	/* how much stiffer the spring was than a step
+			 * follows (0: as given) */
+	int given;	/* the collision that gives it */
 };
 
 static bool
@@ -1607,13 +1611,18 @@ solref_given(const struct phys_value *v)
  * values (as MuJoCo mixes two geoms'), unless neither gives a solref and
  * one gives kp or kd: then a spring kp and a damper kd on the pair's
  * effective mass (springs in series, dampers in parallel, as under ODE),
- * which is MuJoCo's direct form. Direct stiffness beyond what a step can
- * follow is lowered to 1 / h^2 (damping to 1 / h), with a warning.
+ * which is MuJoCo's direct form. Its damping is kd + h kp, as ODE's step
+ * (implicit in the spring) damps it: with kd alone Go1's feet (kp 1e6
+ * N/m, kd 1 N s/m) bounced back as fast as they landed. A spring stiffer
+ * than a step can follow (per unit mass above 1 / (2h)^2: MuJoCo's
+ * shortest safe time constant, 2h) takes that response, critically
+ * damped, instead; set_contact says so once. At 1 / h^2, the limit before,
+ * Go1 dropped on the ground diverged.
  */
 static struct softness
 contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
     const struct phys_value *b, const struct phys_contact_surface *cs,
-    double invmass)
+    double invmass, const int ci[2])
 {
 	const struct phys_value *s[2] = { a, b };
 	struct softness out;
@@ -1634,6 +1643,7 @@ contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
 	}
 	for (i = 0; i < 5; i++)
 		out.solimp[i] /= 2;
+	out.stiff = 0;
 	out.direct = !solref_given(a) && !solref_given(b) && cs->kp_kd_given;
 	if (!out.direct) {
 		out.solref[0] = (PVD(a, COLLISION_surface_contact_mujoco_solref_timeconst) +
@@ -1643,13 +1653,18 @@ contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
 		return out;
 	}
 	kp = cs->kp * invmass;
-	kd = cs->kd * invmass;
-	if (kp > 1 / (h * h) || kd > 1 / h)
-		phys_warn_once("contact stiffness kp or damping kd is beyond "
-		    "what a MuJoCo step of %g s follows: lowered to 1/h^2 and "
-		    "1/h per unit mass", h);
-	out.solref[0] = -fmin(kp, 1 / (h * h));
-	out.solref[1] = -fmin(kd, 1 / h);
+	kd = (cs->kd + h * cs->kp) * invmass;
+	if (kp > 1 / (4 * h * h) || kd > 1 / h) {
+		out.stiff = fmax(kp * 4 * h * h, kd * h);
+		out.given = PV(a, COLLISION_surface_contact_ode_kp)->given ||
+		    PV(a, COLLISION_surface_contact_ode_kd)->given ? ci[0] : ci[1];
+		out.direct = false;
+		out.solref[0] = 2 * h;
+		out.solref[1] = 1;
+		return out;
+	}
+	out.solref[0] = -kp;
+	out.solref[1] = -kd;
 	return out;
 }
 
@@ -1812,10 +1827,23 @@ set_contact(struct mujoco_engine *e, mjContact *con, int c1, int c2,
 	double rc;
 
 	phys_contact_surface(a, b, &cs);
-	s = contact_softness(e, a, b, &cs, pair_invmass(e->m, con));
+	s = contact_softness(e, a, b, &cs, pair_invmass(e->m, con),
+	    (const int[2]){ c1, c2 });
 	rc = first_pass ? restitution(e, con, &cs, key) :
 	    listed(e->bouncing, e->nbouncing, key) ? cs.bounce : 0;
 	set_friction(e, con, c1, c2, a, b, &cs);
+	if (s.stiff > 0 && !e->said_stiff) {
+		const struct phys_collision *c = &e->w->collisions[s.given];
+
+		phys_warnat(c->doc->name, phys_node_line(c->node),
+		    "collision '%s': kp %g N/m and kd %g N s/m (the pair's) "
+		    "make a spring %.3g times stiffer than a MuJoCo step of "
+		    "%g s follows: such contacts take MuJoCo's shortest safe "
+		    "response instead, a time constant of 2h = %g s, "
+		    "critically damped", c->name, cs.kp, cs.kd, s.stiff,
+		    e->step, 2 * e->step);
+		e->said_stiff = true;
+	}
 	if (rc > 0)
 		bounce(&s, fmin(rc, 1 - 1e-6), e->step);
 	memcpy(con->solref, s.solref, sizeof s.solref);

@@ -1515,7 +1515,11 @@ set_contact(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 	max_vel = fmin(e->max_correcting_vel, s.max_vel);
 	depth = fmax(c->geom.depth - fmax(min_depth, 0), 0);
 	c->geom.depth = depth;
-	if (depth > 0 && erp * depth / h > max_vel)
+	/* A spring (kp, kd) holds what it carries: capped, it would carry
+	 * at most max_vel (h kp + kd) a point (10 N for kp 1e6, kd 1 and
+	 * SDF's 0.01 m/s) and sink under more. Gazebo's ODE caps only the
+	 * velocity a correction leaves, not the push out of the depth. */
+	if (!s.kp_kd_given && depth > 0 && erp * depth / h > max_vel)
 		erp = max_vel * h / depth;
 	c->surface.soft_erp = erp;
 	c->surface.soft_cfm = cfm;
