@@ -316,7 +316,7 @@ pane_until() {
 	pane_until "sim time [s]" > /dev/null || { tmux -L "$SOCK" kill-server; fail "no plot"; }
 	# suspended: the shell's output scrolls the whole screen, the plot gone
 	tmux -L "$SOCK" send-keys -t plot C-z
-	sleep 0.5
+	pane_until "Stopped" > /dev/null || { tmux -L "$SOCK" kill-server; fail "not suspended"; }
 	tmux -L "$SOCK" send-keys -t plot "seq 100" Enter
 	out=$(pane_until "100") || { tmux -L "$SOCK" kill-server; fail "$out"; }
 	first=$(head -1 <<<"$out")

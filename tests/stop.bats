@@ -40,13 +40,6 @@ cpu_past() {
 	return 1
 }
 
-# ended PID: PID has ended (10 s at most: a failure guard only; the
-# program stops half a second after the signal).
-ended() {
-	timeout 10 tail -s 0.05 --pid="$1" -f /dev/null ||
-	    { echo "still running 10 s after the signal"; return 1; }
-}
-
 ticks() {
 	getconf CLK_TCK
 }
@@ -72,7 +65,7 @@ ticks() {
 		PID=$!
 		cpu_past "$PID" "$(ticks)"
 		kill -s "$sig" "$PID"
-		ended "$PID"
+		gone_within 10 "$PID"
 		st=0
 		wait "$PID" || st=$?
 		[ "$st" -eq $((128 + $(kill -l "$sig"))) ] || fail "$sig: status $st"
@@ -90,7 +83,7 @@ ticks() {
 	PID=$!
 	cpu_past "$PID" "$(ticks)"
 	kill -s TERM "$PID"
-	ended "$PID"
+	gone_within 10 "$PID"
 	st=0
 	wait "$PID" || st=$?
 	[ "$st" -eq 143 ] || fail "status $st"
@@ -106,7 +99,7 @@ ticks() {
 	phys-step --lockstep -c "$TMP/ctl" -n 3 "$TMP/slow.sdf" > "$TMP/state" 2> "$TMP/err" &
 	PID=$!
 	{ head -n 1 > "$TMP/out"; echo '{}'; } < "$TMP/state" > "$TMP/ctl"
-	ended "$PID"
+	gone_within 10 "$PID"
 	st=0
 	wait "$PID" || st=$?
 	[ "$st" -eq 141 ] || fail "status $st: $(cat "$TMP/err")"
@@ -121,7 +114,7 @@ ticks() {
 	PID=$!
 	cpu_past "$PID" "$(ticks)"
 	kill -s TERM "$PID"
-	ended "$PID"
+	gone_within 10 "$PID"
 	st=0
 	wait "$PID" || st=$?
 	[ "$st" -eq 143 ] || fail "status $st"
@@ -147,11 +140,11 @@ ticks() {
 	done
 	cpu_past "$w" "$(ticks)"
 	kill -s TERM "$PID"
-	ended "$PID"
+	gone_within 10 "$PID"
 	st=0
 	wait "$PID" || st=$?
 	[ "$st" -eq 143 ] || fail "status $st: $(cat err)"
-	ended "$w"
+	gone_within 10 "$w"
 	[ -z "$(pgrep -P "$PID")" ]
 	[ -z "$(ls -A runs | grep -v '^log.jsonl$' | grep -v '^.lock$')" ] || fail "left: $(ls -A runs)"
 }
