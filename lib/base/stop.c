@@ -68,6 +68,7 @@ static char held[1 << 16];	/* a line's beginning, held back */
 static size_t held_len;
 static volatile sig_atomic_t out_started;	/* a byte reached the reader */
 static int wake_fd[2] = { -1, -1 };	/* the handler's word to watchdog */
+static pid_t watchdog_pid;	/* the process the watchdog is in */
 
 /* Async-signal-safe: remove the temporary file, then die by sig. */
 static _Noreturn void
@@ -103,7 +104,9 @@ wake_watchdog(char why)
 {
 	int e = errno;
 
-	if (wake_fd[1] >= 0)
+	/* a child forked without exec (a sweep's worker, a mesh decoder)
+	 * shares the pipe, but has no watchdog of its own */
+	if (wake_fd[1] >= 0 && getpid() == watchdog_pid)
 		(void)!write(wake_fd[1], &why, 1);
 	errno = e;
 }
@@ -386,6 +389,10 @@ stop_now(int sig)
 			die_by_signal(sig);
 		nap(10);
 	}
+	if (stdout_closed) {	/* the program is ending */
+		funlockfile(stdout);
+		die_by_signal(sig);
+	}
 	if (!claim_stop()) {	/* the main thread is at it */
 		funlockfile(stdout);
 		nap(STOP_REPORT_MS);
@@ -410,7 +417,7 @@ watchdog(void *arg)
 		if (poll(p, 2, p[1].fd < 0 ? -1 : 1000) < 0)
 			continue;
 		if ((p[0].revents & POLLIN) && read(wake_fd[0], &c, 1) == 1 &&
-		    c == 's')
+		    c == 's' && caught_signal)
 			break;
 		/* a reader that has gone while the program computes, as a
 		 * write would find it; one blocked on input finds out */
@@ -437,6 +444,7 @@ start_watchdog(void)
 
 	if (pipe2(wake_fd, O_CLOEXEC) < 0)
 		return;
+	watchdog_pid = getpid();
 	fcntl(wake_fd[1], F_SETFL, O_NONBLOCK);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -497,9 +505,13 @@ phys_close_stdout(void)
 {
 	int bad = fflush(stdout) != 0 || ferror(stdout), err = errno;
 
-	/* Flushed: a stop signal from here on loses nothing. */
+	/* Flushed: a stop signal from here on loses nothing. Ours stays
+	 * open as a stream (the watchdog may still take its lock), its
+	 * descriptor closed. */
+	flockfile(stdout);
 	stdout_closed = 1;
-	if (fclose(stdout) != 0 && !bad) {
+	funlockfile(stdout);
+	if ((stdout_ours ? out_close(NULL) : fclose(stdout)) != 0 && !bad) {
 		bad = 1;
 		err = errno;
 	}
