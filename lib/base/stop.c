@@ -195,11 +195,24 @@ phys_wait_end(void)
 	waiting = 0;
 }
 
-/* A program that was asked to stop says so by its exit status. */
+static ssize_t out_send(const char *data, size_t n);
+
+/* A program that was asked to stop says so by its exit status; one that
+ * exits without phys_close_stdout still writes a last line it held (an
+ * exit flushes stdio's buffer, which leaves a line's beginning held). */
 static void
 stop_at_exit(void)
 {
+	size_t k;
+
 	phys_signal_check();
+	if (!stdout_ours || stdout_closed)
+		return;
+	fflush(stdout);
+	if ((k = held_len) > 0) {
+		held_len = 0;
+		(void)out_send(held, k);
+	}
 }
 
 static void
