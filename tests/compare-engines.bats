@@ -117,6 +117,11 @@ W="$WORLDS/closed_forms.sdf"
 	jq -se 'map(select(.field)) | length == 6 and all(.values | keys == ["mujoco", "ode"])' <<<"$output"
 	# the one that failed, last, with why
 	[ "$(tail -1 <<<"$output")" = '{"engine":"bullet","failed":"'"$TMP"'/screw.sdf:121: joint '"'spring::slider'"': the Bullet engine runs no screw or gearbox joint (run it under an ODE profile)"}' ]
+	# no file left in TMPDIR, and --runs keeps only the runs that finished
+	mkdir "$TMP/tmp"
+	run -2 env TMPDIR="$TMP/tmp" phys-step --engines ode,bullet,mujoco -t 0.5 -r 10 -i 'fall::link/pose' --runs "$TMP/runs" "$TMP/screw.sdf"
+	[ -z "$(ls -A "$TMP/tmp")" ]
+	[ "$(ls -A "$TMP/runs" | paste -sd' ')" = "mujoco.jsonl ode.jsonl" ]
 	# as many failures as there are: two, then nothing to compare
 	run --separate-stderr phys-step --engines bullet,ode,dart -t 0.1 -s 'gravity=0 0 -1e30' -i 'fall::link/pose' "$TMP/screw.sdf"
 	[ "$status" -eq 2 ]

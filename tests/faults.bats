@@ -254,10 +254,11 @@ signum() {
 	WRITER=$!
 	phys-introspect filter '*' < "$TMP/p" > "$TMP/out" 3>&- &
 	pid=$!
-	sleep 1
+	# its lines are out when it waits: then blocked reading the pipe
+	blocked_in "$pid" '*pipe_read'
 	kill -s TERM "$pid"
 	status=0
-	timeout 5 tail --pid="$pid" -f /dev/null || fail "still running 5 s after SIGTERM"
+	gone_within 10 "$pid"
 	wait "$pid" || status=$?
 	[ "$status" -eq 143 ]
 	[ "$(wc -l < "$TMP/out")" -eq 3 ]
@@ -322,11 +323,6 @@ last_whole() {
 	done
 }
 
-# gone_within SECONDS PID: the process has ended within SECONDS.
-gone_within() {
-	timeout "$1" tail -s 0.05 --pid="$2" -f /dev/null || { echo "still running $1 s after the signal"; return 1; }
-}
-
 @test "a long load stops at once: nothing written yet" {
 	local pid status
 	awk 'BEGIN {
@@ -338,9 +334,8 @@ gone_within() {
 		print "</world>\n</sdf>" }' > "$TMP/big.sdf"
 	phys-param get gravity "$TMP/big.sdf" > "$TMP/out" 3>&- &
 	pid=$!
-	sleep 0.2
 	kill -s TERM "$pid"
-	gone_within 1.5 "$pid"
+	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
 	[ "$status" -eq 143 ]
@@ -361,32 +356,42 @@ gone_within() {
 EOF
 	phys-step -n 10 "$TMP/hang.sdf" > "$TMP/out" 3>&- &
 	pid=$!
-	sleep 0.5
+	# the decoder at work: a child of the run's
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		pgrep -P "$pid" > /dev/null && break
+		sleep 0.05
+	done
 	kill -s TERM "$pid"
-	gone_within 2 "$pid"
+	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
 	[ "$status" -eq 143 ]
 	[ ! -s "$TMP/out" ]
 	# the decoder, a process of the same command line, went with it
-	sleep 0.2
+	for ((i = 0; i < 200; i++)); do
+		pgrep -f "$TMP/hang.sdf" > /dev/null || break
+		sleep 0.05
+	done
 	! pgrep -f "$TMP/hang.sdf"
 }
 
 @test "blocked writing to a full pipe, the program stops at once, and the pipe holds whole lines" {
 	local pid reader status
-	mkfifo "$TMP/p"
-	# a reader that takes nothing for five seconds, then everything
-	{ sleep 5; cat > "$TMP/out"; } < "$TMP/p" 3>&- &
+	mkfifo "$TMP/p" "$TMP/go"
+	# a reader that takes nothing until the program has ended, then
+	# everything
+	{ read -r _ < "$TMP/go"; cat > "$TMP/out"; } < "$TMP/p" 3>&- &
 	reader=$!
 	phys-step -t 1e6 -i '*' "$WORLDS/pendulum.sdf" > "$TMP/p" 3>&- &
 	pid=$!
-	sleep 1
+	blocked_in "$pid" '*pipe_write'
 	kill -s TERM "$pid"
-	gone_within 2 "$pid"
+	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
 	[ "$status" -eq 143 ]
+	echo go > "$TMP/go"
 	wait "$reader"
 	ends_whole "$TMP/out"
 }
@@ -399,9 +404,9 @@ EOF
 	READER=$!
 	phys-step -t 1e6 -i '*' "$TMP/heavy.sdf" > "$TMP/p" 3>&- &
 	pid=$!
-	sleep 1
+	blocked_in "$pid" '*pipe_write'
 	kill -s TERM "$pid"
-	gone_within 5 "$pid"
+	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
 	[ "$status" -eq 143 ]

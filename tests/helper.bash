@@ -199,3 +199,26 @@ ends_whole() {
 	    { echo "$1 ends inside a line"; return 1; }
 	jq -c . "$1" >/dev/null
 }
+
+# blocked_in PID PATTERN: wait (60 s at most) until PID's main thread is
+# blocked in a kernel function matching PATTERN (/proc/PID/wchan: a
+# write to a full pipe is *pipe_write, a read of an empty one
+# *pipe_read): an event to wait for, where a sleep would only hope.
+blocked_in() {
+	local i w
+	for ((i = 0; i < 1200; i++)); do
+		w=$(cat "/proc/$1/wchan" 2> /dev/null) || { echo "$1 has ended"; return 1; }
+		# shellcheck disable=SC2053
+		[[ $w == $2 ]] && return 0
+		sleep 0.05
+	done
+	echo "$1 never blocked in $2 (it is in ${w:-?})"
+	return 1
+}
+
+# gone_within SECONDS PID: the process has ended within SECONDS (a guard
+# against a program that does not stop, far above the time it takes:
+# never a measure of it).
+gone_within() {
+	timeout "$1" tail -s 0.05 --pid="$2" -f /dev/null || { echo "still running $1 s after the signal"; return 1; }
+}

@@ -221,7 +221,7 @@ same_as_api() {
 		[ "$(wc -l < "$TMP/out")" -ge 4 ] && break
 		sleep 0.05
 	done
-	sleep 0.2
+	blocked_in "$pid" '*pipe_read'
 	kill -s TERM "$pid"
 	local st=0
 	wait "$pid" || st=$?

@@ -248,6 +248,27 @@ pane_until() {
 	[ "$(grep -n 'sim time \[s\]' <<<"$out" | cut -d: -f1)" -lt "$(grep -n 'diverged' <<<"$out" | cut -d: -f1)" ]
 }
 
+@test "plot --live whose terminal dies under a background job (tmux killed): the plot ends, and its run with it" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	SOCK="phys-$$-$BATS_TEST_NUMBER"
+	cp "$WORLDS/falling_sphere.sdf" dies.sdf
+	# a job of its own process group (set -m) that no one sends SIGHUP:
+	# only its terminal's end tells it
+	tmux -L "$SOCK" new-session -d -s plot -x 100 -y 30 \
+		"bash -c 'set -m; env -u DISPLAY \"$PHYS_BIN/phys-step\" -t 1e6 -r 200 -i ball::link/pose \"$PWD/dies.sdf\" 2> run.err |
+		env -u DISPLAY \"$PHYS_BIN/phys-introspect\" plot --live --interval 0.2 ball::link/pose.z 2> plot.err & echo \$! > plot.pid; wait'"
+	out=$(pane_until "sim time [s]") || { tmux -L "$SOCK" kill-server; fail "$out"; }
+	local plot run
+	plot=$(cat plot.pid)
+	run=$(pgrep -f -n "$PWD/dies.sdf")
+	tmux -L "$SOCK" kill-server
+	# a failure guard, not a measure: both end at once
+	timeout 10 tail -s 0.05 --pid="$plot" -f /dev/null || { kill "$plot" "$run"; fail "the plot runs on"; }
+	timeout 10 tail -s 0.05 --pid="$run" -f /dev/null || { kill "$run"; fail "the run goes on"; }
+	[ "$(cat plot.err)" = "phys-introspect: the terminal has gone" ]
+	[ ! -s run.err ]
+}
+
 @test "plot --live in tmux follows the terminal's size (SIGWINCH), 20 times" {
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	SOCK="phys-$$-$BATS_TEST_NUMBER"
@@ -295,7 +316,7 @@ pane_until() {
 	pane_until "sim time [s]" > /dev/null || { tmux -L "$SOCK" kill-server; fail "no plot"; }
 	# suspended: the shell's output scrolls the whole screen, the plot gone
 	tmux -L "$SOCK" send-keys -t plot C-z
-	sleep 0.5
+	pane_until "Stopped" > /dev/null || { tmux -L "$SOCK" kill-server; fail "not suspended"; }
 	tmux -L "$SOCK" send-keys -t plot "seq 100" Enter
 	out=$(pane_until "100") || { tmux -L "$SOCK" kill-server; fail "$out"; }
 	first=$(head -1 <<<"$out")

@@ -1359,6 +1359,7 @@ struct live {
 	unsigned long added;	/* rows added so far */
 	bool done;		/* the input ended or failed */
 	bool failed;		/* the drawer stopped; err says why */
+	bool gone;		/* the terminal has gone: reading stops */
 	char err[256];
 	/* the drawer's own */
 	struct table snap;
@@ -1407,6 +1408,16 @@ static bool
 on_terminal(const struct live *lv)
 {
 	return lv->tg.kind == T_TEXT || lv->tg.kind == T_SIXEL;
+}
+
+/* Has the terminal hung up (its tmux pane or window closed)? */
+static bool
+terminal_gone(void)
+{
+	struct pollfd p = { STDOUT_FILENO, 0, 0 };
+
+	return poll(&p, 1, 0) == 1 &&
+	    (p.revents & (POLLHUP | POLLERR | POLLNVAL));
 }
 
 /* Wait on lv->cv until the monotonic time `until`. */
@@ -1552,6 +1563,8 @@ draw_frame(struct live *lv)
 		return -1;
 	}
 	if (on_terminal(lv) && show_frame(lv) < 0) {
+		if (errno == EIO || errno == ENXIO || terminal_gone())
+			return -3;
 		snprintf(lv->err, sizeof lv->err, "write error: %s",
 		    strerror(errno));
 		return -1;
@@ -1560,7 +1573,7 @@ draw_frame(struct live *lv)
 	return 0;
 }
 
-enum next { NEXT_DRAW, NEXT_RESIZE, NEXT_END };
+enum next { NEXT_DRAW, NEXT_RESIZE, NEXT_END, NEXT_GONE };
 
 /*
  * What the drawer does next: draw a copy of the rows, when there are new
@@ -1576,6 +1589,10 @@ next_step(struct live *lv, unsigned long *drawn, double last)
 
 	pthread_mutex_lock(&lv->mu);
 	for (;;) {
+		if (on_terminal(lv) && terminal_gone()) {
+			what = NEXT_GONE;
+			break;
+		}
 		if (live_resized && on_terminal(lv)) {
 			what = NEXT_RESIZE;
 			break;
@@ -1626,6 +1643,10 @@ drawer(void *arg)
 	int rc = 0;
 
 	while (rc == 0 && (what = next_step(lv, &drawn, last)) != NEXT_END) {
+		if (what == NEXT_GONE) {
+			rc = -3;
+			break;
+		}
 		if (what == NEXT_RESIZE) {
 			resize(lv);
 			if (lv->frames == 0)
@@ -1634,7 +1655,13 @@ drawer(void *arg)
 		last = phys_seconds();
 		rc = draw_frame(lv);
 	}
-	if (rc < 0) {
+	if (rc == -3) {	/* no one to show the plot to: it ends, and its
+			 * input's writer with it (SIGPIPE) */
+		pthread_mutex_lock(&lv->mu);
+		snprintf(lv->err, sizeof lv->err, "the terminal has gone");
+		lv->failed = lv->gone = true;
+		pthread_mutex_unlock(&lv->mu);
+	} else if (rc < 0) {
 		pthread_mutex_lock(&lv->mu);
 		lv->failed = true;
 		if (!lv->done)	/* said now; the reader reads on */
@@ -1670,6 +1697,7 @@ live_read(struct live *lv, struct phys_ist_src *s)
 		}
 		table_add(&lv->tb, s->t, s->v);
 		lv->added++;
+		stop |= lv->gone;
 		pthread_cond_signal(&lv->cv);
 		pthread_mutex_unlock(&lv->mu);
 	}

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -19,11 +20,19 @@
  * Standard output goes through out_write below (a stdio stream of our
  * own in place of stdout), which knows at every moment whether what the
  * reader has received ends with a whole line, and whether a write under
- * way could leave it cut. A stop signal ends the program at once when
- * nothing could be cut: before anything was written, while blocked on
- * input or a lock, and while blocked writing whole lines to a pipe (a
- * write of PIPE_BUF bytes or less to a pipe is all or nothing). Anywhere
- * else it waits for the next line boundary, however many come.
+ * way could leave it cut; but for a terminal it writes whole lines only,
+ * holding a line's beginning back until its end comes. A stop signal
+ * ends the program at once when nothing could be cut: before anything
+ * was written, while blocked on input or a lock, and while blocked
+ * writing whole lines to a pipe (a write of PIPE_BUF bytes or less to a
+ * pipe is all or nothing). Anywhere else it waits for the next line
+ * boundary, however many come, but not for long: an engine step may
+ * take minutes. The handler wakes a watchdog thread, which gives the
+ * program STOP_DEADLINE_MS to stop by itself, then takes standard
+ * output's stream (its lock: no write is then half done), writes the
+ * whole lines it holds and stops the program by the signal. The same
+ * thread notices a reader of a pipe that has gone while the program
+ * computes, and stops it as a write would (SIGPIPE).
  */
 
 enum { OUT_IDLE, OUT_WHOLE, OUT_PART };
@@ -32,6 +41,9 @@ enum { OUT_IDLE, OUT_WHOLE, OUT_PART };
  * line boundary (the lines still buffered are dropped), and in a line
  * (which is then cut: it cannot be finished). */
 enum { STUCK_AT_BOUNDARY_MS = 1000, STUCK_IN_LINE_S = 2 };
+/* How long a stop signal may wait for the program's next line boundary,
+ * and for a deferred stop's report (phys_stop_defer) once it has begun. */
+enum { STOP_DEADLINE_MS = 500, STOP_REPORT_MS = 5000 };
 
 static volatile sig_atomic_t caught_signal;	/* to raise again */
 static volatile sig_atomic_t waiting;	/* blocked on input or a lock */
@@ -46,8 +58,17 @@ static void (*volatile stop_fn)(int, void *);	/* phys_stop_defer's */
 static void *volatile stop_ctx;
 static volatile sig_atomic_t stopping;	/* in stop_fn: more signals, and
 					 * its own checks, wait for it */
+static int claimed;		/* the stop is at work: the main thread's
+				 * or the watchdog's, whichever came first */
 static bool out_pipe;		/* writes of PIPE_BUF bytes are atomic */
 static bool out_may_block;	/* not a regular file */
+static bool out_lines;		/* hold a line's beginning back */
+static char out_buf[1 << 16];	/* stdio's buffer for standard output */
+static char held[1 << 16];	/* a line's beginning, held back */
+static size_t held_len;
+static volatile sig_atomic_t out_started;	/* a byte reached the reader */
+static int wake_fd[2] = { -1, -1 };	/* the handler's word to watchdog */
+static pid_t watchdog_pid;	/* the process the watchdog is in */
 
 /* Async-signal-safe: remove the temporary file, then die by sig. */
 static _Noreturn void
@@ -77,20 +98,36 @@ idle_and_whole(void)
 	    (!stdout_ours || stdout_closed || __fpending(stdout) == 0);
 }
 
+/* Async-signal-safe: the watchdog thread starts counting. */
+static void
+wake_watchdog(char why)
+{
+	int e = errno;
+
+	/* a child forked without exec (a sweep's worker, a mesh decoder)
+	 * shares the pipe, but has no watchdog of its own */
+	if (wake_fd[1] >= 0 && getpid() == watchdog_pid)
+		(void)!write(wake_fd[1], &why, 1);
+	errno = e;
+}
+
 static void
 on_signal(int sig)
 {
 	if (stopping)	/* GNU timeout sends two: the first is at work */
 		return;
 	caught_signal = sig;
-	if (stop_fn && !waiting)	/* phys_signal_check runs it */
+	if (stop_fn && !waiting) {	/* phys_signal_check runs it */
+		wake_watchdog('s');
 		return;
+	}
 	if (waiting || out_state == OUT_WHOLE || idle_and_whole())
 		die_by_signal(sig);
 	/* A line longer than a pipe's atomic write, half through to a
 	 * reader that takes nothing, is given a little time. */
 	if (out_state == OUT_PART && out_may_block)
 		alarm(STUCK_IN_LINE_S);
+	wake_watchdog('s');
 }
 
 static void
@@ -100,19 +137,36 @@ on_alarm(int sig)
 		die_by_signal(caught_signal);
 }
 
+/* The first caller (the main thread at a line boundary, or the
+ * watchdog) is the one that stops the program. */
+static bool
+claim_stop(void)
+{
+	if (__atomic_exchange_n(&claimed, 1, __ATOMIC_SEQ_CST))
+		return false;
+	stopping = 1;
+	return true;
+}
+
+/* Run phys_stop_defer's function, once: what it writes is not deferred. */
+static void
+run_stop_fn(int sig)
+{
+	void (*fn)(int, void *) = stop_fn;
+
+	stop_fn = NULL;
+	if (fn)
+		fn(sig, stop_ctx);
+}
+
 void
 phys_signal_check(void)
 {
-	void (*fn)(int, void *) = stop_fn;
 	int sig = caught_signal;
 
-	if (!sig || stopping)
+	if (!sig || !claim_stop())
 		return;
-	if (fn) {	/* once: what it writes is not deferred */
-		stopping = 1;
-		stop_fn = NULL;
-		fn(sig, stop_ctx);
-	}
+	run_stop_fn(sig);
 	if (!stdout_closed)
 		fflush(stdout);
 	die_by_signal(sig);
@@ -141,11 +195,24 @@ phys_wait_end(void)
 	waiting = 0;
 }
 
-/* A program that was asked to stop says so by its exit status. */
+static ssize_t out_send(const char *data, size_t n);
+
+/* A program that was asked to stop says so by its exit status; one that
+ * exits without phys_close_stdout still writes a last line it held (an
+ * exit flushes stdio's buffer, which leaves a line's beginning held). */
 static void
 stop_at_exit(void)
 {
+	size_t k;
+
 	phys_signal_check();
+	if (!stdout_ours || stdout_closed)
+		return;
+	fflush(stdout);
+	if ((k = held_len) > 0) {
+		held_len = 0;
+		(void)out_send(held, k);
+	}
 }
 
 static void
@@ -203,8 +270,9 @@ reader_takes(int ms)
 	return rc != 0;
 }
 
+/* data to the reader: what was written, or -1 if nothing was. */
 static ssize_t
-out_write(void *cookie, const char *data, size_t n)
+out_send(const char *data, size_t n)
 {
 	size_t done = 0, k;
 	ssize_t w;
@@ -228,15 +296,181 @@ out_write(void *cookie, const char *data, size_t n)
 			continue;
 		if (w <= 0)
 			return done > 0 ? (ssize_t)done : -1;
+		if (!out_started) {	/* the watchdog watches the reader */
+			out_started = 1;
+			wake_watchdog('w');
+		}
 		done += (size_t)w;
 	}
+	return (ssize_t)n;
+}
+
+/* The held beginning of a line out, and then data. */
+static int
+out_send_held(const char *data, size_t n)
+{
+	size_t k = held_len;
+
+	if (k + n <= sizeof held) {	/* at once: the line is whole */
+		memcpy(held + k, data, n);
+		held_len = 0;
+		return out_send(held, k + n) == (ssize_t)(k + n) ? 0 : -1;
+	}
+	held_len = 0;
+	if (k && out_send(held, k) != (ssize_t)k)
+		return -1;
+	return out_send(data, n) == (ssize_t)n ? 0 : -1;
+}
+
+/*
+ * stdio's flush: to a terminal all of it, elsewhere the whole lines, and
+ * the beginning of a line is held back until its end comes (or the
+ * stream is closed), so that a reader never has half a line of ours
+ * however the program stops.
+ */
+static ssize_t
+out_write(void *cookie, const char *data, size_t n)
+{
+	size_t whole = n;
+	ssize_t w;
+
+	if (!out_lines) {
+		w = out_send(data, n);
+		return w;
+	}
+	while (whole > 0 && data[whole - 1] != '\n')
+		whole--;
+	if (whole == 0 && held_len + n <= sizeof held) {
+		memcpy(held + held_len, data, n);
+		held_len += n;
+		return (ssize_t)n;
+	}
+	if (whole == 0 || n - whole > sizeof held)	/* a line too long to
+							 * hold goes as it is */
+		whole = n;
+	if (out_send_held(data, whole) < 0)
+		return -1;
+	memcpy(held, data + whole, n - whole);
+	held_len = n - whole;
 	return (ssize_t)n;
 }
 
 static int
 out_close(void *cookie)
 {
+	size_t k = held_len;
+
+	held_len = 0;
+	if (k && out_send(held, k) != (ssize_t)k) {
+		close(STDOUT_FILENO);
+		return -1;
+	}
 	return close(STDOUT_FILENO);
+}
+
+/* ---- the watchdog ---- */
+
+static void
+nap(int ms)
+{
+	poll(NULL, 0, ms);
+}
+
+/* Has the reader of a pipe on standard output gone? */
+static bool
+reader_gone(void)
+{
+	struct pollfd p = { STDOUT_FILENO, 0, 0 };
+
+	return out_started && !stdout_closed && out_pipe &&
+	    poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
+
+/*
+ * A stop the program has not honoured within STOP_DEADLINE_MS: with
+ * standard output's lock held no write is half done, so the whole lines
+ * in its buffer go out (out_write holds a line's beginning back), after
+ * phys_stop_defer's report, and the program stops by sig.
+ */
+static _Noreturn void
+stop_now(int sig)
+{
+	int ms;
+
+	for (ms = 0; ftrylockfile(stdout) != 0; ms += 10) {
+		if (ms >= STOP_REPORT_MS)
+			die_by_signal(sig);
+		nap(10);
+	}
+	if (stdout_closed) {	/* the program is ending */
+		funlockfile(stdout);
+		die_by_signal(sig);
+	}
+	if (!claim_stop()) {	/* the main thread is at it */
+		funlockfile(stdout);
+		nap(STOP_REPORT_MS);
+		die_by_signal(sig);
+	}
+	run_stop_fn(sig);
+	if (!stdout_closed)
+		fflush(stdout);
+	die_by_signal(sig);
+}
+
+static void *
+watchdog(void *arg)
+{
+	struct pollfd p[2];
+	char c;
+
+	for (;;) {
+		p[0] = (struct pollfd){ wake_fd[0], POLLIN, 0 };
+		p[1] = (struct pollfd){ out_started && out_pipe &&
+		    !stdout_closed ? STDOUT_FILENO : -1, 0, 0 };
+		if (poll(p, 2, p[1].fd < 0 ? -1 : 1000) < 0)
+			continue;
+		if ((p[0].revents & POLLIN) && read(wake_fd[0], &c, 1) == 1 &&
+		    c == 's' && caught_signal)
+			break;
+		/* a reader that has gone while the program computes, as a
+		 * write would find it; one blocked on input finds out */
+		if ((p[1].revents & POLLERR) && !waiting) {
+			nap(STOP_DEADLINE_MS);
+			if (reader_gone() && !waiting && !caught_signal) {
+				caught_signal = SIGPIPE;
+				stop_now(SIGPIPE);
+			}
+		}
+		if (p[1].revents & POLLERR)
+			nap(100);	/* it stays: no spinning */
+	}
+	nap(STOP_DEADLINE_MS);
+	stop_now(caught_signal);
+}
+
+static void
+start_watchdog(void)
+{
+	sigset_t all, old;
+	pthread_attr_t a;
+	pthread_t t;
+
+	if (pipe2(wake_fd, O_CLOEXEC) < 0)
+		return;
+	watchdog_pid = getpid();
+	fcntl(wake_fd[1], F_SETFL, O_NONBLOCK);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&a, 1 << 16);
+	if (pthread_create(&t, &a, watchdog, NULL) != 0) {
+		close(wake_fd[0]);
+		close(wake_fd[1]);
+		wake_fd[0] = wake_fd[1] = -1;
+	}
+	pthread_attr_destroy(&a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* stdout becomes a stream of out_write's, buffered as stdio buffers a
@@ -256,7 +490,10 @@ own_stdout(void)
 	fflush(stdout);
 	if (!(f = fopencookie(NULL, "w", io)))
 		return;
-	setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, 1 << 16);
+	out_lines = !isatty(STDOUT_FILENO);
+	/* stdio would take BUFSIZ for a stream of its own, whatever size
+	 * setvbuf asked for without a buffer */
+	setvbuf(f, out_buf, out_lines ? _IOFBF : _IOLBF, sizeof out_buf);
 	stdout = f;
 	stdout_ours = 1;
 }
@@ -273,6 +510,7 @@ phys_stdout_init(void)
 	signal(SIGPIPE, SIG_DFL);
 	own_stdout();
 	catch_stop_signals();
+	start_watchdog();
 }
 
 int
@@ -280,9 +518,13 @@ phys_close_stdout(void)
 {
 	int bad = fflush(stdout) != 0 || ferror(stdout), err = errno;
 
-	/* Flushed: a stop signal from here on loses nothing. */
+	/* Flushed: a stop signal from here on loses nothing. Ours stays
+	 * open as a stream (the watchdog may still take its lock), its
+	 * descriptor closed. */
+	flockfile(stdout);
 	stdout_closed = 1;
-	if (fclose(stdout) != 0 && !bad) {
+	funlockfile(stdout);
+	if ((stdout_ours ? out_close(NULL) : fclose(stdout)) != 0 && !bad) {
 		bad = 1;
 		err = errno;
 	}

@@ -11,9 +11,15 @@
  * SIGTERM, SIGHUP and SIGINT stop the program at the next line boundary
  * (phys_signal_check), however many come; at once when nothing can be
  * cut: before anything was written, while it waits for input or a lock,
- * and while it is blocked writing whole lines to a full pipe. Complete
- * lines are flushed, a pending temporary file is removed, and the signal
- * is raised again so the parent sees it.
+ * and while it is blocked writing whole lines to a full pipe; and half a
+ * second after the signal however far the next line boundary is (a
+ * watchdog thread then writes the whole lines buffered). Complete lines
+ * are flushed, a pending temporary file is removed, and the signal is
+ * raised again so the parent sees it. Standard output, but a terminal,
+ * is written in whole lines from a 64 KB buffer. For the commands only:
+ * it installs signal handlers and starts the watchdog thread, which also
+ * ends the program by SIGPIPE when the reader of a pipe it writes to has
+ * gone while it computes.
  */
 void phys_stdout_init(void);
 /* fileno(f); for stdout, standard output's descriptor (stdout is then a
