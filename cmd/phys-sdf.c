@@ -13,8 +13,10 @@
     "includes, one JSON line per finding, in file order: elements and\n" \
     "attributes the specification of the file's version does not know,\n" \
     "values of the wrong type or out of range, missing required elements,\n" \
-    "duplicate names, dangling references and impossible inertia. Exit 1\n" \
-    "when there is an error; warnings alone exit 0.\n"
+    "duplicate names, dangling references and impossible inertia. A MuJoCo\n" \
+    "model (MJCF, root <mujoco>) is checked against MJCF's schema and the\n" \
+    "rules MuJoCo 2.2.2's compiler refuses a model by. Exit 1 when there\n" \
+    "is an error; warnings alone exit 0.\n"
 #define PRINT_TEXT \
     "print: write the world as one SDF file: includes resolved, and every\n" \
     "pose relative to its parent model (or the world). A model file prints\n" \
