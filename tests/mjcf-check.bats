@@ -182,6 +182,13 @@ CASES
 	! mujoco_loads "$TMP/good.xml"
 }
 
+@test "an included file with entity declarations is refused, at its DOCTYPE" {
+	good_model
+	printf '<?xml version="1.0"?>\n<!DOCTYPE mujoco [\n<!ENTITY a "aaaa">\n]>\n<mujoco model="&a;"/>\n' > "$TMP/parts.xml"
+	run -1 phys-sdf check "$TMP/good.xml"
+	assert_output --partial "\"file\":\"$TMP/parts.xml\",\"line\":2,\"severity\":\"error\",\"message\":\"DTDs and entity declarations are not allowed in MJCF\""
+}
+
 @test "not XML: the parser's error at its line" {
 	printf '<mujoco>\n  <worldbody>\n    <body>\n  </worldbody>\n</mujoco>\n' > "$TMP/broken.xml"
 	! mujoco_loads "$TMP/broken.xml"

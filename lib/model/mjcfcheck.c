@@ -567,6 +567,20 @@ parse(const char *text, size_t len, const char *name,
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	if (!doc && !err->seen)
 		snprintf(err->message, sizeof err->message, "not XML");
+	/* entity declarations are the door to expansion bombs and
+	 * external files: MJCF has no use for them */
+	if (doc && ((doc->intSubset && doc->intSubset->entities) ||
+	    doc->extSubset)) {
+		const char *at = memmem(text, len, "<!DOCTYPE", 9), *p;
+
+		err->line = 1;	/* the DOCTYPE's: libxml2 keeps no line */
+		for (p = text; at && p < at; p++)
+			err->line += *p == '\n';
+		snprintf(err->message, sizeof err->message, "DTDs and entity "
+		    "declarations are not allowed in MJCF");
+		xmlFreeDoc(doc);
+		doc = NULL;
+	}
 	return doc;
 }
 
