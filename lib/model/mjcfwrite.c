@@ -49,9 +49,8 @@ put_num(struct phys_buf *b, double x)
 	phys_buf_puts(b, s);
 }
 
-/* name="x y z", numbers that read back exactly. */
-static void
-put_nums(struct phys_buf *b, const char *name, const double *x, int n)
+void
+phys_mjcf_nums(struct phys_buf *b, const char *name, const double *x, int n)
 {
 	int i;
 
@@ -69,7 +68,7 @@ put_vec(struct phys_buf *b, const char *name, phys_vec3 v)
 {
 	double x[3] = { v.x, v.y, v.z };
 
-	put_nums(b, name, x, 3);
+	phys_mjcf_nums(b, name, x, 3);
 }
 
 /* pos and quat, each left out when it is MuJoCo's default. */
@@ -81,7 +80,7 @@ put_pose(struct phys_buf *b, phys_pose p)
 	if (p.p.x != 0 || p.p.y != 0 || p.p.z != 0)
 		put_vec(b, "pos", p.p);
 	if (q[0] != 1 || q[1] != 0 || q[2] != 0 || q[3] != 0)
-		put_nums(b, "quat", q, 4);
+		phys_mjcf_nums(b, "quat", q, 4);
 }
 
 static void
@@ -188,12 +187,12 @@ put_inertial(struct writer *wr, int li, int depth)
 	phys_buf_puts(wr->b, "<inertial");
 	put_vec(wr->b, "pos", at.p);
 	if (at.q.w != 1)
-		put_nums(wr->b, "quat", (double[4]){ at.q.w, at.q.x, at.q.y,
+		phys_mjcf_nums(wr->b, "quat", (double[4]){ at.q.w, at.q.x, at.q.y,
 		    at.q.z }, 4);
 	phys_buf_puts(wr->b, " mass=\"");
 	put_num(wr->b, in.mass);
 	phys_buf_putc(wr->b, '"');
-	put_nums(wr->b, "diaginertia", mo, 3);
+	phys_mjcf_nums(wr->b, "diaginertia", mo, 3);
 	phys_buf_puts(wr->b, "/>\n");
 	return 0;
 }
@@ -218,16 +217,16 @@ put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 
 	/* a one-sided limit keeps SDF's huge number for the open side */
 	if (lo > -NO_LIMIT || hi < NO_LIMIT)
-		put_nums(b, "range", (double[2]){ lo, hi }, 2);
+		phys_mjcf_nums(b, "range", (double[2]){ lo, hi }, 2);
 	phys_buf_printf(b, " limited=\"%s\"", lo > -NO_LIMIT ||
 	    hi < NO_LIMIT ? "true" : "false");
 	if (damping != 0)
-		put_nums(b, "damping", &damping, 1);
+		phys_mjcf_nums(b, "damping", &damping, 1);
 	if (friction != 0)
-		put_nums(b, "frictionloss", &friction, 1);
+		phys_mjcf_nums(b, "frictionloss", &friction, 1);
 	if (stiffness != 0) {
-		put_nums(b, "stiffness", &stiffness, 1);
-		put_nums(b, "springref", &ref, 1);
+		phys_mjcf_nums(b, "stiffness", &stiffness, 1);
+		phys_mjcf_nums(b, "springref", &ref, 1);
 	}
 }
 
@@ -321,16 +320,50 @@ put_surface(struct phys_buf *b, const struct phys_collision *c)
 
 	if (fr[2] == 0)
 		fr[2] = 0.0001;	/* MuJoCo's own default */
-	put_nums(b, "friction", fr, 3);
+	phys_mjcf_nums(b, "friction", fr, 3);
 	if (PV(v, COLLISION_surface_contact_mujoco_solref_timeconst)->given ||
 	    PV(v, COLLISION_surface_contact_mujoco_solref_dampratio)->given)
-		put_nums(b, "solref", ref, 2);
+		phys_mjcf_nums(b, "solref", ref, 2);
 	if (PV(v, COLLISION_surface_contact_mujoco_solimp_dmin)->given ||
 	    PV(v, COLLISION_surface_contact_mujoco_solimp_dmax)->given ||
 	    PV(v, COLLISION_surface_contact_mujoco_solimp_width)->given ||
 	    PV(v, COLLISION_surface_contact_mujoco_solimp_midpoint)->given ||
 	    PV(v, COLLISION_surface_contact_mujoco_solimp_power)->given)
-		put_nums(b, "solimp", imp, 5);
+		phys_mjcf_nums(b, "solimp", imp, 5);
+}
+
+bool
+phys_mjcf_shape(struct phys_buf *b, const struct phys_collision *c)
+{
+	double s[3];
+	int n;
+
+	switch (c->shape) {
+	case PHYS_GEOM_BOX:
+		phys_buf_puts(b, " type=\"box\"");
+		s[0] = c->size[0] / 2, s[1] = c->size[1] / 2;
+		s[2] = c->size[2] / 2, n = 3;
+		break;
+	case PHYS_GEOM_SPHERE:
+		phys_buf_puts(b, " type=\"sphere\"");
+		s[0] = c->size[0], n = 1;
+		break;
+	case PHYS_GEOM_CYLINDER:
+	case PHYS_GEOM_CAPSULE:
+		phys_buf_puts(b, c->shape == PHYS_GEOM_CYLINDER ?
+		    " type=\"cylinder\"" : " type=\"capsule\"");
+		s[0] = c->size[0], s[1] = c->size[1] / 2, n = 2;
+		break;
+	case PHYS_GEOM_ELLIPSOID:
+		phys_buf_puts(b, " type=\"ellipsoid\"");
+		s[0] = c->size[0], s[1] = c->size[1], s[2] = c->size[2];
+		n = 3;
+		break;
+	default:
+		return false;
+	}
+	phys_mjcf_nums(b, "size", s, n);
+	return true;
 }
 
 /* Collision ci as a geom; a mesh, a cone or a polyline is the mesh
@@ -359,24 +392,11 @@ put_geom(struct writer *wr, int ci, int depth)
 	put_name(wr->b, c->name);
 	switch (c->shape) {
 	case PHYS_GEOM_BOX:
-		phys_buf_puts(wr->b, " type=\"box\"");
-		s[0] = c->size[0] / 2, s[1] = c->size[1] / 2;
-		s[2] = c->size[2] / 2, n = 3;
-		break;
 	case PHYS_GEOM_SPHERE:
-		phys_buf_puts(wr->b, " type=\"sphere\"");
-		s[0] = c->size[0], n = 1;
-		break;
 	case PHYS_GEOM_CYLINDER:
 	case PHYS_GEOM_CAPSULE:
-		phys_buf_puts(wr->b, c->shape == PHYS_GEOM_CYLINDER ?
-		    " type=\"cylinder\"" : " type=\"capsule\"");
-		s[0] = c->size[0], s[1] = c->size[1] / 2, n = 2;
-		break;
 	case PHYS_GEOM_ELLIPSOID:
-		phys_buf_puts(wr->b, " type=\"ellipsoid\"");
-		s[0] = c->size[0], s[1] = c->size[1], s[2] = c->size[2];
-		n = 3;
+		phys_mjcf_shape(wr->b, c);
 		break;
 	case PHYS_GEOM_PLANE:
 		/* half extents for drawing; MuJoCo's plane is infinite */
@@ -392,7 +412,7 @@ put_geom(struct writer *wr, int ci, int depth)
 		break;
 	}
 	if (n)
-		put_nums(wr->b, "size", s, n);
+		phys_mjcf_nums(wr->b, "size", s, n);
 	put_pose(wr->b, p);
 	put_surface(wr->b, c);
 	phys_buf_puts(wr->b, "/>\n");
@@ -432,7 +452,7 @@ put_ghost(struct writer *wr, int ji, int depth)
 	phys_buf_puts(wr->b, "<inertial pos=\"0 0 0\" mass=\"");
 	put_num(wr->b, m);
 	phys_buf_putc(wr->b, '"');
-	put_nums(wr->b, "diaginertia", mo, 3);
+	phys_mjcf_nums(wr->b, "diaginertia", mo, 3);
 	phys_buf_puts(wr->b, "/>\n");
 	put_joints(wr, ji, depth + 1);
 	indent(wr->b, depth);
@@ -519,12 +539,33 @@ put_body(struct writer *wr, int li, int depth)
 
 /* ---- the model ---- */
 
+void
+phys_mjcf_mesh(struct phys_buf *b, const char *name,
+    const struct phys_mesh *m)
+{
+	size_t k;
+
+	phys_buf_puts(b, "<mesh name=\"");
+	phys_buf_xml_attr(b, name);
+	phys_buf_puts(b, "\" vertex=\"");
+	for (k = 0; k < 3 * m->nv; k++) {
+		if (k)
+			phys_buf_putc(b, ' ');
+		put_num(b, m->v[k]);
+	}
+	phys_buf_puts(b, "\" face=\"");
+	for (k = 0; k < 3 * m->ntri; k++)
+		phys_buf_printf(b, k ? " %u" : "%u", m->tri[k]);
+	phys_buf_puts(b, "\"/>\n");
+}
+
 /* Each mesh geom's triangles, as loaded (scale applied). */
 static void
 put_assets(struct writer *wr)
 {
 	const struct phys_scene *w = wr->w;
-	size_t i, k;
+	char name[32];
+	size_t i;
 	bool any = false;
 
 	for (i = 0; i < w->ncollisions; i++) {
@@ -537,16 +578,9 @@ put_assets(struct writer *wr)
 		if (!any)
 			phys_buf_puts(wr->b, "  <asset>\n");
 		any = true;
-		phys_buf_printf(wr->b, "    <mesh name=\"m%zu\" vertex=\"", i);
-		for (k = 0; k < 3 * m->nv; k++) {
-			if (k)
-				phys_buf_putc(wr->b, ' ');
-			put_num(wr->b, m->v[k]);
-		}
-		phys_buf_puts(wr->b, "\" face=\"");
-		for (k = 0; k < 3 * m->ntri; k++)
-			phys_buf_printf(wr->b, k ? " %u" : "%u", m->tri[k]);
-		phys_buf_puts(wr->b, "\"/>\n");
+		snprintf(name, sizeof name, "m%zu", i);
+		phys_buf_puts(wr->b, "    ");
+		phys_mjcf_mesh(wr->b, name, m);
 	}
 	if (any)
 		phys_buf_puts(wr->b, "  </asset>\n");
@@ -562,18 +596,18 @@ put_option(struct writer *wr)
 	double ts = PVD(v, PHYSICS_max_step_size);
 
 	phys_buf_puts(wr->b, "  <option");
-	put_nums(wr->b, "timestep", &ts, 1);
+	phys_mjcf_nums(wr->b, "timestep", &ts, 1);
 	put_vec(wr->b, "gravity", PVV(w->vals, WORLD_gravity));
 	phys_buf_printf(wr->b, " integrator=\"%s\" solver=\"%s\" "
 	    "iterations=\"%ld\"", PVS(v, PHYSICS_mujoco_integrator),
 	    PVS(v, PHYSICS_mujoco_solver), PVI(v, PHYSICS_mujoco_iterations));
-	put_nums(wr->b, "tolerance", &PVD(v, PHYSICS_mujoco_tolerance), 1);
+	phys_mjcf_nums(wr->b, "tolerance", &PVD(v, PHYSICS_mujoco_tolerance), 1);
 	phys_buf_printf(wr->b, " noslip_iterations=\"%ld\"",
 	    PVI(v, PHYSICS_mujoco_noslip_iterations));
-	put_nums(wr->b, "noslip_tolerance",
+	phys_mjcf_nums(wr->b, "noslip_tolerance",
 	    &PVD(v, PHYSICS_mujoco_noslip_tolerance), 1);
 	phys_buf_printf(wr->b, " cone=\"%s\"", PVS(v, PHYSICS_mujoco_cone));
-	put_nums(wr->b, "impratio", &PVD(v, PHYSICS_mujoco_impratio), 1);
+	phys_mjcf_nums(wr->b, "impratio", &PVD(v, PHYSICS_mujoco_impratio), 1);
 	phys_buf_puts(wr->b, "/>\n");
 }
 

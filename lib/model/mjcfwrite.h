@@ -18,4 +18,17 @@
  */
 int phys_mjcf_write(const struct phys_scene *w, struct phys_buf *b);
 
+/*
+ * The pieces MJCF is written of, shared with the MuJoCo engine's own
+ * model (engine_mujoco.c), so that both write a shape alike:
+ * name="x y z", numbers that read back exactly; a primitive collision's
+ * type and size (MuJoCo's half sizes), false for other shapes; a mesh
+ * asset of m's triangles as given.
+ */
+void phys_mjcf_nums(struct phys_buf *b, const char *name, const double *x,
+    int n);
+bool phys_mjcf_shape(struct phys_buf *b, const struct phys_collision *c);
+void phys_mjcf_mesh(struct phys_buf *b, const char *name,
+    const struct phys_mesh *m);
+
 #endif
