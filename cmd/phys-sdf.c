@@ -13,17 +13,24 @@
     "includes, one JSON line per finding, in file order: elements and\n" \
     "attributes the specification of the file's version does not know,\n" \
     "values of the wrong type or out of range, missing required elements,\n" \
-    "duplicate names, dangling references and impossible inertia. Exit 1\n" \
-    "when there is an error; warnings alone exit 0.\n"
+    "duplicate names, dangling references and impossible inertia. A MuJoCo\n" \
+    "model (MJCF, root <mujoco>) is checked against MJCF's schema and the\n" \
+    "rules MuJoCo 2.2.2's compiler refuses a model by. Exit 1 when there\n" \
+    "is an error; warnings alone exit 0.\n"
 #define PRINT_TEXT \
     "print: write the world as one SDF file: includes resolved, and every\n" \
     "pose relative to its parent model (or the world). A model file prints\n" \
-    "as a model file, a URDF as the SDF model it becomes.\n"
+    "as a model file, a URDF as the SDF model it becomes. With --format\n" \
+    "mjcf, the world as a MuJoCo model (MJCF) instead: a body per link,\n" \
+    "nested along the joints, masses in principal axes, the collisions as\n" \
+    "geoms, the starting profile as <option>.\n"
 #define WORLD_TEXT \
     "world: write a world that includes the model or URDF file MODEL: the\n" \
     "default world of phys(7), which model files run in, to edit and run.\n" \
     "The include names MODEL from the directory of the --output file, or\n" \
     "by its absolute path on standard output.\n"
+#define FORMAT_TEXT \
+    "      --format sdf|mjcf  print: the format written (default: sdf)\n"
 #define GROUND_TEXT \
     "      --ground        world: add Gazebo's ground plane\n" \
     "  -o, --output FILE   world: write the world to FILE\n" \
@@ -37,21 +44,24 @@ static const char help_text[] =
     "\n"
     WORLD_TEXT
     "\n"
+    FORMAT_TEXT
     GROUND_TEXT
     "  -q, --quiet         no warnings\n"
     "  -h, --help          show this help\n"
     "  -V, --version       show the version\n";
 
 static const char check_help[] = "\n" CHECK_TEXT;
-static const char print_help[] = "\n" PRINT_TEXT;
+static const char print_help[] = "\n" PRINT_TEXT "\n" FORMAT_TEXT;
 static const char world_help[] = "\n" WORLD_TEXT "\n" GROUND_TEXT;
 
-enum { OPT_GROUND = 256, OPT_POSE };
+enum { OPT_GROUND = 256, OPT_POSE, OPT_FORMAT };
 
 /* What the options say; world's own are refused elsewhere. */
 struct opts {
 	struct phys_sdf_world_options world;
 	bool world_only;	/* one of world's options was given */
+	bool mjcf;		/* print --format mjcf */
+	bool format_given;	/* --format, print's alone */
 };
 
 static int cmd_check(int, char **, void *);
@@ -62,7 +72,8 @@ static int cmd_world(int, char **, void *);
 static const struct phys_subcommand subcommands[] = {
 	{ "check", cmd_check, "phys-sdf check [WORLD | -]\n", check_help,
 	    NULL },
-	{ "print", cmd_print, "phys-sdf print [WORLD | -]\n", print_help,
+	{ "print", cmd_print, "phys-sdf print [--format sdf|mjcf] "
+	    "[WORLD | -]\n", print_help,
 	    NULL },
 	{ "world", cmd_world, "phys-sdf world [--ground] [--pose POSE] "
 	    "[-o FILE] MODEL\n", world_help, NULL },
@@ -75,6 +86,7 @@ static const struct phys_command command = { subcommands, NULL, help_text };
 static const struct phys_subcommand *current;
 
 static const struct option longopts[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "ground", no_argument, NULL, OPT_GROUND },
 	{ "help", no_argument, NULL, 'h' },
 	{ "output", required_argument, NULL, 'o' },
@@ -99,6 +111,15 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 			phys_command_help(&command, current);
 		case 'V':
 			phys_version();
+		case OPT_FORMAT:
+			if (strcmp(optarg, "sdf") != 0 &&
+			    strcmp(optarg, "mjcf") != 0)
+				phys_usage_error(phys_command_usage(&command,
+				    current), "--format: '%s' is neither sdf "
+				    "nor mjcf", optarg);
+			o->mjcf = strcmp(optarg, "mjcf") == 0;
+			o->format_given = true;
+			break;
 		case OPT_GROUND:
 			o->world.ground = o->world_only = true;
 			break;
@@ -131,6 +152,9 @@ world_operand(int argc, char **argv, const struct opts *o)
 	if (argc > 1)
 		phys_usage_error(phys_command_usage(&command, current),
 		    "%s takes one WORLD", current->name);
+	if (o->format_given && strcmp(current->name, "print") != 0)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "--format is print's option");
 	if (strcmp(path, "-") == 0)
 		phys_stdin_hint("an SDF world");
 	return path;
@@ -157,11 +181,13 @@ cmd_check(int argc, char **argv, void *ctx)
 static int
 cmd_print(int argc, char **argv, void *ctx)
 {
-	const char *path = world_operand(argc, argv, ctx);
+	const struct opts *o = ctx;
+	const char *path = world_operand(argc, argv, o);
 	struct phys_buf b = { 0 };
 	int rc = PHYS_EXIT_OK;
 
-	if (phys_sdf_print(path, &b) < 0) {
+	if ((o->mjcf ? phys_sdf_print_mjcf(path, &b) :
+	    phys_sdf_print(path, &b)) < 0) {
 		phys_report();
 		rc = PHYS_EXIT_FAIL;
 	} else {
@@ -196,6 +222,9 @@ cmd_world(int argc, char **argv, void *ctx)
 	if (argc != 1)
 		phys_usage_error(phys_command_usage(&command, current),
 		    "world takes one MODEL");
+	if (o->format_given)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "--format is print's option");
 	if (strcmp(argv[0], "-") == 0)
 		phys_usage_error(phys_command_usage(&command, current),
 		    "world includes MODEL by its file name: give a file, not "

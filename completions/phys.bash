@@ -592,15 +592,17 @@ _phys_introspect()
 
 _phys_sdf()
 {
-	_phys_subcommand '-o|--output|--pose'
+	_phys_subcommand '-o|--output|--pose|--format'
 	case $prev in
 	-o | --output) _phys_files world; return ;;
 	--pose) return ;;
+	--format) _phys_words_add sdf mjcf; return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		_phys_words_add -q --quiet --help --version
 		[[ $_phys_sub == world ]] && _phys_words_add --ground --pose -o \
 		    --output
+		[[ $_phys_sub == print ]] && _phys_words_add --format
 		return
 	fi
 	case $_phys_sub in

@@ -355,6 +355,7 @@ complete -c phys-sdf -f
 complete -c phys-sdf -n '__phys_sub_is' -a check -d 'Report what is wrong with a world'
 complete -c phys-sdf -n '__phys_sub_is' -a print -d 'Write the world whole, poses in one frame'
 complete -c phys-sdf -n '__phys_sub_is' -a world -d 'Write a world that includes a model or URDF file'
+complete -c phys-sdf -n '__phys_sub_is print' -l format -x -a 'sdf mjcf' -d 'The format written'
 complete -c phys-sdf -n '__phys_sub_is world' -l ground -d "Add Gazebo's ground plane"
 complete -c phys-sdf -n '__phys_sub_is world' -l pose -x -d 'Place the model at "X Y Z [ROLL PITCH YAW]"'
 complete -c phys-sdf -n '__phys_sub_is world' -s o -l output -r -F -d 'Write the world to FILE'

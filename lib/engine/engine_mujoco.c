@@ -31,6 +31,7 @@
 #include "engine_impl.h"
 #include "inertia.h"
 #include "inertia_follow.h"
+#include "mjcfwrite.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -431,29 +432,9 @@ plan_connected(struct mujoco_engine *e)
 
 /* ---- MJCF: the world as MuJoCo reads it ---- */
 
-static void
-put_num(struct phys_buf *b, double x)
-{
-	char s[40];
-
-	phys_fmt_double(s, sizeof s, x);
-	phys_buf_puts(b, s);
-}
-
-/* name="x y z": numbers that read back exactly. */
-static void
-put_nums(struct phys_buf *b, const char *name, const double *x, int n)
-{
-	int i;
-
-	phys_buf_printf(b, " %s=\"", name);
-	for (i = 0; i < n; i++) {
-		if (i)
-			phys_buf_putc(b, ' ');
-		put_num(b, x[i]);
-	}
-	phys_buf_putc(b, '"');
-}
+/* Numbers, shapes and meshes as phys-sdf print --format mjcf writes them
+ * (mjcfwrite.h). */
+#define put_nums phys_mjcf_nums
 
 static void
 put_pose(struct phys_buf *b, phys_pose p)
@@ -640,18 +621,10 @@ thickness(const struct phys_mesh *m)
 static void
 put_mesh_asset(struct phys_buf *b, int ci, const struct phys_mesh *m)
 {
-	size_t i;
+	char name[32];
 
-	phys_buf_printf(b, "<mesh name=\"m%d\" vertex=\"", ci);
-	for (i = 0; i < 3 * m->nv; i++) {
-		if (i)
-			phys_buf_putc(b, ' ');
-		put_num(b, m->v[i]);
-	}
-	phys_buf_puts(b, "\" face=\"");
-	for (i = 0; i < 3 * m->ntri; i++)
-		phys_buf_printf(b, i ? " %u" : "%u", m->tri[i]);
-	phys_buf_puts(b, "\"/>\n");
+	snprintf(name, sizeof name, "m%d", ci);
+	phys_mjcf_mesh(b, name, m);
 }
 
 /*
@@ -815,8 +788,6 @@ put_geom(struct phys_buf *b, struct mujoco_engine *e, int ci, phys_pose p,
 	const struct phys_collision *wc = &e->w->collisions[ci];
 	struct phys_collision c;
 	struct phys_mesh *own;
-	double s[3];
-	int n = 0;
 
 	if (phys_collision_sized(wc, vals(e, PHYS_S_COLLISION, ci), &c,
 	    &own) < 0)
@@ -825,23 +796,11 @@ put_geom(struct phys_buf *b, struct mujoco_engine *e, int ci, phys_pose p,
 	phys_buf_printf(b, "<geom name=\"c%d\"", ci);
 	switch (c.shape) {
 	case PHYS_GEOM_BOX:
-		phys_buf_puts(b, " type=\"box\"");
-		s[0] = c.size[0] / 2, s[1] = c.size[1] / 2, s[2] = c.size[2] / 2;
-		n = 3;
-		break;
 	case PHYS_GEOM_SPHERE:
-		phys_buf_puts(b, " type=\"sphere\"");
-		s[0] = c.size[0], n = 1;
-		break;
 	case PHYS_GEOM_CYLINDER:
 	case PHYS_GEOM_CAPSULE:
-		phys_buf_puts(b, c.shape == PHYS_GEOM_CYLINDER ?
-		    " type=\"cylinder\"" : " type=\"capsule\"");
-		s[0] = c.size[0], s[1] = c.size[1] / 2, n = 2;
-		break;
 	case PHYS_GEOM_ELLIPSOID:
-		phys_buf_puts(b, " type=\"ellipsoid\"");
-		s[0] = c.size[0], s[1] = c.size[1], s[2] = c.size[2], n = 3;
+		phys_mjcf_shape(b, &c);
 		break;
 	case PHYS_GEOM_PLANE:
 		if (moving)
@@ -865,8 +824,6 @@ put_geom(struct phys_buf *b, struct mujoco_engine *e, int ci, phys_pose p,
 		    c.heightmap->pos[1], c.heightmap->lo }, PHYS_QUAT_IDENTITY });
 		break;
 	}
-	if (n)
-		put_nums(b, "size", s, n);
 	put_pose(b, p);
 	phys_buf_puts(b, "/>\n");
 	return 0;

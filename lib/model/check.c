@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file.h"
 #include "inertia_world.h"
+#include "mem.h"
+#include "mjcfcheck.h"
+#include "mjcfroot.h"
 #include "param.h"
 #include "sdfprint.h"
 #include "spec.h"
@@ -1226,6 +1230,72 @@ sort_and_dedupe(struct phys_findings *f, size_t loader_first,
 	f->n = n;
 }
 
+/* ---- MJCF ---- */
+
+static void
+collect_mjcf(const struct phys_mjcf_finding *m, void *ctx)
+{
+	struct phys_findings *out = ctx;
+	struct phys_finding *x;
+	size_t i;
+
+	x = add_finding(out, m->file, m->line, m->error ? PHYS_SEV_ERROR :
+	    PHYS_SEV_WARNING, m->element, m->message);
+	for (i = 0; i < 3 && m->suggest[i]; i++)
+		x->suggest[i] = phys_xstrdup(m->suggest[i]);
+}
+
+/* The findings in walk order, each file after the one including it:
+ * ranked by file as met, then by line. */
+static void
+rank_mjcf(struct phys_findings *out)
+{
+	size_t i, k;
+
+	for (i = 0; i < out->n; i++) {
+		out->v[i].file_rank = (int)i;
+		for (k = 0; k < i; k++)
+			if (strcmp(out->v[k].file, out->v[i].file) == 0) {
+				out->v[i].file_rank = out->v[k].file_rank;
+				break;
+			}
+	}
+}
+
+/*
+ * The world as the loader reads it from text already read (a file read
+ * once: standard input cannot be read twice), or, for MJCF, its own
+ * check; true when the text was MJCF and out holds its findings.
+ */
+static bool
+load_or_mjcf(struct phys_scene *w, const char *path, const char *name,
+    const struct phys_load_options *lo, struct phys_findings *out, int *rc)
+{
+	size_t len;
+	char *text = phys_read_file(path, &len);
+
+	memset(w, 0, sizeof *w);
+	if (text && phys_mjcf_text(text, len)) {
+		phys_mjcf_check(name, path && strcmp(path, "-") != 0 ? path :
+		    NULL, text, len, collect_mjcf, out);
+		free(text);
+		rank_mjcf(out);
+		sort_and_dedupe(out, 0, 0);
+		return true;
+	}
+	if (!text) {
+		*rc = -1;
+		return false;
+	}
+	*rc = phys_doc_load_text(&w->doc, name, text, len);
+	free(text);
+	if (*rc == 0 && path && strcmp(path, "-") != 0)
+		w->doc.path = phys_xstrdup(path);
+	if (*rc == 0)
+		*rc = phys_world_load_doc(w, lo);
+	return false;
+}
+
 void
 phys_check_world(const char *path, struct phys_findings *out)
 {
@@ -1240,7 +1310,10 @@ phys_check_world(const char *path, struct phys_findings *out)
 	lo.skip_unsupported = true;
 	lo.notes = true;
 	phys_set_warning_sink(collect_warning, &sink);
-	rc = phys_world_load(&w, path, &lo);
+	if (load_or_mjcf(&w, path, sink.file, &lo, out, &rc)) {
+		phys_set_warning_sink(NULL, NULL);
+		return;
+	}
 	phys_set_warning_sink(NULL, NULL);
 	loader_first = 0;
 	if (rc < 0)

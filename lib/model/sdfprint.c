@@ -19,6 +19,7 @@
 
 #include <libxml/tree.h>
 
+#include "mjcfwrite.h"
 #include "sdfedit.h"
 #include "world.h"
 
@@ -764,6 +765,23 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 			phys_buf_putn(b, (const char *)mem, (size_t)len);
 		xmlFree(mem);
 	}
+	phys_world_free(&w);
+	return rc;
+}
+
+/* ---- MJCF ---- */
+
+int
+phys_sdf_print_mjcf(const char *path, struct phys_buf *b)
+{
+	struct phys_load_options lo;
+	struct phys_scene w;
+	int rc;
+
+	phys_load_options_default(&lo);
+	lo.skip_unsupported = true;
+	if ((rc = phys_world_load(&w, path, &lo)) == 0)
+		rc = phys_mjcf_write(&w, b);
 	phys_world_free(&w);
 	return rc;
 }

@@ -1,0 +1,883 @@
+/*
+ * mjcfcheck.c - an MJCF file checked as MuJoCo 2.2.2 reads and compiles
+ * it. The walk checks each element against the schema table (where it
+ * may sit, its attributes and their values) and gathers what the rules
+ * need: names, references, default classes, the compiler's settings and
+ * the bodies' masses; the rules run once the whole model, includes
+ * and all, is read, as MuJoCo's compiler runs after its parser.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+
+#include "base.h"
+#include "file.h"
+#include "mem.h"
+#include "mjcf_schema.h"
+#include "mjcfcheck.h"
+#include "mjcfroot.h"
+#include "msg.h"
+#include "names.h"
+
+/* Includes nest at most this deep (MuJoCo refuses an include cycle). */
+#define MAX_INCLUDE_DEPTH 8
+
+/* A name given (kind "body", "joint", ...) or asked for. */
+struct entry {
+	const char *kind;
+	char *name;
+	const char *file;
+	long line;
+	const char *attr;	/* references: the attribute naming it */
+};
+
+struct list {
+	struct entry *v;
+	size_t n, cap;
+};
+
+/* Where a body's mass may come from: its <inertial>, or its geoms when
+ * the compiler computes inertia from geometry. */
+struct mass_source {
+	bool has_inertial, inertial_massless, has_geom;
+};
+
+/* The welded children whose mass counts for a moving body (MuJoCo lets
+ * them carry it), at most this many looked at. */
+#define MAX_SOURCES 8
+
+/* A body that moves, for the mass rule: its own source first. */
+struct moving {
+	const char *file;
+	long line;
+	char *name;
+	struct mass_source src[MAX_SOURCES];
+	int nsrc;
+};
+
+struct checker {
+	phys_mjcf_report fn;
+	void *ctx;
+	const char *dir;	/* includes are found from here */
+	char **files;		/* the names of the files read, kept */
+	size_t nfiles;
+	struct list names, refs;
+	struct moving *moving;
+	size_t nmoving;
+	char *inertiafromgeom;	/* the compiler's, as given */
+	bool balanceinertia;
+	bool autolimits;	/* a range given limits the joint */
+	bool in_default;
+};
+
+static void walk(struct checker *ck, const char *file, xmlNodePtr n,
+    const struct phys_mjcf_elem *e, int depth);
+
+/* ---- findings ---- */
+
+static void
+report(struct checker *ck, const char *file, xmlNodePtr n, bool error,
+    const char *const *suggest, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static void
+report(struct checker *ck, const char *file, xmlNodePtr n, bool error,
+    const char *const *suggest, const char *fmt, ...)
+{
+	struct phys_mjcf_finding f;
+	char msg[1024];
+	va_list ap;
+	int i;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	memset(&f, 0, sizeof f);
+	f.file = file;
+	f.line = n ? xmlGetLineNo(n) : 0;
+	f.error = error;
+	f.element = n ? (const char *)n->name : NULL;
+	for (i = 0; suggest && i < 3 && suggest[i]; i++)
+		f.suggest[i] = suggest[i];
+	f.message = msg;
+	ck->fn(&f, ck->ctx);
+}
+
+/* The three known names closest to wrong, near enough to be a typo. */
+struct close {
+	const char *name[4];
+	size_t dist[3];
+	size_t n;
+};
+
+static void
+consider(struct close *c, const char *wrong, const char *known)
+{
+	size_t d = phys_edit_distance(wrong, known), limit, i, j;
+
+	limit = strlen(wrong) / 3 > 2 ? strlen(wrong) / 3 : 2;
+	if (d > limit)
+		return;
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->name[i], known) == 0)
+			return;
+	for (i = 0; i < c->n && c->dist[i] <= d; i++)
+		;
+	if (i == 3)
+		return;
+	for (j = c->n < 3 ? c->n : 2; j > i; j--) {
+		c->name[j] = c->name[j - 1];
+		c->dist[j] = c->dist[j - 1];
+	}
+	c->name[i] = known;
+	c->dist[i] = d;
+	if (c->n < 3)
+		c->n++;
+	c->name[c->n] = NULL;
+}
+
+/* "; did you mean <a> or <b>?" */
+static const char *
+close_text(const struct close *c, bool element, char *buf, size_t size)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, element ?
+		    "%s<%s>" : "%s'%s'", i == 0 ? "; did you mean " :
+		    i + 1 == c->n ? " or " : ", ", c->name[i]);
+	if (c->n && len < size)
+		snprintf(buf + len, size - len, "?");
+	return buf;
+}
+
+/* ---- names and references ---- */
+
+static void
+add(struct list *l, const char *kind, const char *name, const char *file,
+    long line, const char *attr)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 32;
+		l->v = phys_xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->n++] = (struct entry){ kind, phys_xstrdup(name), file, line,
+		attr };
+}
+
+static const struct entry *
+find(const struct list *l, const char *kind, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].kind, kind) == 0 &&
+		    strcmp(l->v[i].name, name) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+/* The kind of object an element's name is, NULL when it names none. */
+static const char *
+name_kind(const struct phys_mjcf_elem *e)
+{
+	static const char *const kinds[][2] = {
+		{ "body", "body" }, { "joint", "joint" },
+		{ "freejoint", "joint" }, { "geom", "geom" },
+		{ "site", "site" }, { "camera", "camera" },
+		{ "light", "light" }, { "mesh", "mesh" },
+		{ "hfield", "hfield" }, { "texture", "texture" },
+		{ "material", "material" }, { "skin", "skin" },
+		{ "pair", "pair" }, { "exclude", "exclude" },
+		{ "connect", "equality" }, { "weld", "equality" },
+		{ "eq_joint", "equality" }, { "eq_tendon", "equality" },
+		{ "distance", "equality" }, { "spatial", "tendon" },
+		{ "fixed", "tendon" }, { "general", "actuator" },
+		{ "motor", "actuator" }, { "position", "actuator" },
+		{ "velocity", "actuator" }, { "intvelocity", "actuator" },
+		{ "cylinder", "actuator" }, { "muscle", "actuator" },
+		{ "adhesion", "actuator" }, { "key", "key" },
+		{ "numeric", "numeric" }, { "ctext", "text" },
+		{ "tuple", "tuple" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if (strcmp(kinds[i][0], e->id) == 0)
+			return kinds[i][1];
+	return strcmp(e->parents, "sensor") == 0 ? "sensor" : NULL;
+}
+
+/* The kind of object an attribute names, NULL when none. */
+static const char *
+ref_kind(const struct phys_mjcf_elem *e, const char *attr)
+{
+	static const char *const refs[][2] = {
+		{ "mesh", "mesh" }, { "hfield", "hfield" },
+		{ "material", "material" }, { "texture", "texture" },
+		{ "body1", "body" }, { "body2", "body" }, { "body", "body" },
+		{ "target", "body" }, { "joint1", "joint" },
+		{ "joint2", "joint" }, { "jointinparent", "joint" },
+		{ "tendon1", "tendon" }, { "tendon2", "tendon" },
+		{ "tendon", "tendon" }, { "geom1", "geom" },
+		{ "geom2", "geom" }, { "geom", "geom" }, { "site", "site" },
+		{ "sidesite", "site" }, { "refsite", "site" },
+		{ "cranksite", "site" }, { "slidersite", "site" },
+		{ "actuator", "actuator" }, { "class", "class" },
+		{ "childclass", "class" },
+	};
+	size_t i;
+
+	if (strcmp(attr, "joint") == 0)
+		return "joint";
+	for (i = 0; i < sizeof refs / sizeof *refs; i++)
+		if (strcmp(refs[i][0], attr) == 0)
+			return strcmp(e->id, "default") == 0 ? NULL : refs[i][1];
+	return NULL;
+}
+
+/* ---- values ---- */
+
+/* Count the numbers of text: -1 when a word is not one (an integer when
+ * integers). */
+static int
+count_numbers(const char *text, bool integers)
+{
+	const char *p = text;
+	char *end;
+	int n = 0;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p)
+			return n;
+		errno = 0;
+		if (integers)
+			(void)strtol(p, &end, 10);
+		else
+			(void)strtod(p, &end);
+		if (end == p || (*end && *end != ' ' && *end != '\t' &&
+		    *end != '\n' && *end != '\r'))
+			return -1;
+		p = end;
+		n++;
+	}
+}
+
+static void
+count_error(struct checker *ck, const char *file, xmlNodePtr n,
+    const struct phys_mjcf_attr *a, int c)
+{
+	char want[48];
+
+	if (a->max == a->min)
+		snprintf(want, sizeof want, "%d", a->min);
+	else if (!a->max)
+		snprintf(want, sizeof want, "%d or more", a->min);
+	else
+		snprintf(want, sizeof want, "%d to %d", a->min, a->max);
+	report(ck, file, n, true, NULL, "<%s %s>: %d number%s, where MuJoCo "
+	    "reads %s", n->name, a->name, c, c == 1 ? "" : "s", want);
+}
+
+static void
+check_value(struct checker *ck, const char *file, xmlNodePtr n,
+    const struct phys_mjcf_attr *a, const char *v)
+{
+	int c;
+
+	switch (a->type) {
+	case PHYS_MJ_STRING:
+		return;
+	case PHYS_MJ_BOOL:
+		if (strcmp(v, "true") != 0 && strcmp(v, "false") != 0)
+			report(ck, file, n, true, NULL, "<%s %s=\"%s\">: "
+			    "true or false", n->name, a->name, v);
+		return;
+	case PHYS_MJ_KEYWORD:
+		if (!phys_mjcf_keyword(a->values, v))
+			report(ck, file, n, true, NULL, "<%s %s=\"%s\">: one "
+			    "of %s", n->name, a->name, v, a->values);
+		return;
+	case PHYS_MJ_REAL:
+	case PHYS_MJ_INT:
+		c = count_numbers(v, a->type == PHYS_MJ_INT);
+		if (c < 0)
+			report(ck, file, n, true, NULL, "<%s %s=\"%s\">: not "
+			    "%s", n->name, a->name, v, a->type == PHYS_MJ_INT ?
+			    "integers" : "numbers");
+		else if (c < a->min || (a->max && c > a->max))
+			count_error(ck, file, n, a, c);
+		return;
+	}
+}
+
+/* ---- the walk ---- */
+
+static void
+unknown_attr(struct checker *ck, const char *file, xmlNodePtr n,
+    const struct phys_mjcf_elem *e, const char *name)
+{
+	struct close c = { { NULL }, { 0 }, 0 };
+	char hint[256];
+	size_t i;
+
+	for (i = 0; i < phys_mjcf_nattrs; i++)
+		if (strcmp(phys_mjcf_attrs[i].elem, e->id) == 0)
+			consider(&c, name, phys_mjcf_attrs[i].name);
+	report(ck, file, n, true, c.name, "unknown attribute '%s' of <%s>%s",
+	    name, e->name, close_text(&c, false, hint, sizeof hint));
+}
+
+/* The value of attribute name, or NULL; the caller frees. */
+static char *
+attr(xmlNodePtr n, const char *name)
+{
+	return (char *)xmlGetProp(n, (const xmlChar *)name);
+}
+
+static const char *const orientations[] = { "quat", "axisangle", "xyaxes",
+	"zaxis", "euler", NULL };
+
+static void
+check_attrs(struct checker *ck, const char *file, xmlNodePtr n,
+    const struct phys_mjcf_elem *e)
+{
+	const struct phys_mjcf_attr *a;
+	const char *kind;
+	xmlAttrPtr p;
+	char *v;
+	int norient = 0, i;
+
+	for (p = n->properties; p; p = p->next) {
+		const char *name = (const char *)p->name;
+
+		if (p->ns)
+			continue;
+		if (!(a = phys_mjcf_attr(e, name))) {
+			unknown_attr(ck, file, n, e, name);
+			continue;
+		}
+		v = attr(n, name);
+		check_value(ck, file, n, a, v ? v : "");
+		if (v && !ck->in_default && (kind = ref_kind(e, name)) &&
+		    !(strcmp(kind, "body") == 0 && strcmp(v, "world") == 0))
+			add(&ck->refs, kind, v, file, xmlGetLineNo(n), a->name);
+		free(v);
+		for (i = 0; orientations[i]; i++)
+			norient += strcmp(name, orientations[i]) == 0;
+	}
+	if (norient > 1)
+		report(ck, file, n, true, NULL, "<%s>: more than one of quat, "
+		    "axisangle, xyaxes, zaxis and euler: MuJoCo takes one "
+		    "orientation", e->name);
+}
+
+/* Numbers of attribute name into v (up to max); how many were read. */
+static int
+numbers(xmlNodePtr n, const char *name, double *v, int max)
+{
+	char *s = attr(n, name), *p, *end;
+	int k = 0;
+
+	for (p = s; p && k < max; p = end) {
+		v[k] = strtod(p, &end);
+		if (end == p)
+			break;
+		k++;
+	}
+	free(s);
+	return k;
+}
+
+/* An <inertial>: MuJoCo wants its mass, a tensor, and a tensor that a
+ * rigid body can have. */
+static void
+check_inertial(struct checker *ck, const char *file, xmlNodePtr n)
+{
+	double m, d[6];
+
+	if (numbers(n, "mass", &m, 1) != 1)
+		report(ck, file, n, true, NULL, "<inertial> without its "
+		    "mass");
+	else if (m < 0)
+		report(ck, file, n, true, NULL, "<inertial mass=\"%g\">: a "
+		    "mass cannot be negative", m);
+	if (numbers(n, "diaginertia", d, 3) == 3) {
+		if (d[0] < 0 || d[1] < 0 || d[2] < 0)
+			report(ck, file, n, true, NULL, "<inertial "
+			    "diaginertia>: a moment cannot be negative");
+		else if (!ck->balanceinertia && (d[0] + d[1] < d[2] ||
+		    d[1] + d[2] < d[0] || d[0] + d[2] < d[1]))
+			report(ck, file, n, true, NULL, "<inertial "
+			    "diaginertia=\"%g %g %g\">: the moments break the "
+			    "triangle inequality A + B >= C, which MuJoCo "
+			    "refuses (balanceinertia=\"true\" makes them "
+			    "satisfy it)", d[0], d[1], d[2]);
+	} else if (numbers(n, "fullinertia", d, 6) == 6) {
+		/* positive definite: the leading minors */
+		double m2 = d[0] * d[1] - d[3] * d[3];
+		double m3 = d[0] * (d[1] * d[2] - d[5] * d[5]) -
+		    d[3] * (d[3] * d[2] - d[5] * d[4]) +
+		    d[4] * (d[3] * d[5] - d[1] * d[4]);
+
+		if (!(d[0] > 0 && m2 > 0 && m3 > 0))
+			report(ck, file, n, true, NULL, "<inertial "
+			    "fullinertia>: not positive definite, which "
+			    "MuJoCo refuses");
+	} else {
+		report(ck, file, n, true, NULL, "<inertial> without "
+		    "diaginertia or fullinertia");
+	}
+}
+
+/* A joint's range, where the element itself limits it (limited="true",
+ * or a range under autolimits; a class's limits are not followed). */
+static void
+check_range(struct checker *ck, const char *file, xmlNodePtr n)
+{
+	char *lim = attr(n, "limited");
+	bool limited = lim ? strcmp(lim, "true") == 0 : ck->autolimits;
+	double r[2];
+
+	if (limited && numbers(n, "range", r, 2) == 2 && !(r[0] < r[1]))
+		report(ck, file, n, true, NULL, "<%s range=\"%g %g\">: the "
+		    "lower limit must be below the upper", n->name, r[0],
+		    r[1]);
+	free(lim);
+}
+
+/* Does element n hold an element named name? */
+static bool
+holds(xmlNodePtr n, const char *name)
+{
+	xmlNodePtr c;
+
+	for (c = n->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE &&
+		    xmlStrEqual(c->name, (const xmlChar *)name))
+			return true;
+	return false;
+}
+
+static bool
+has_joints(xmlNodePtr n)
+{
+	return holds(n, "joint") || holds(n, "freejoint");
+}
+
+static struct mass_source
+mass_source(xmlNodePtr n)
+{
+	struct mass_source s = { false, false, holds(n, "geom") };
+	double d[6], m;
+	xmlNodePtr c;
+	int k;
+
+	for (c = n->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE ||
+		    !xmlStrEqual(c->name, (const xmlChar *)"inertial"))
+			continue;
+		s.has_inertial = true;
+		s.inertial_massless = numbers(c, "mass", &m, 1) == 1 &&
+		    m <= 0;
+		if ((k = numbers(c, "diaginertia", d, 3)) == 3 &&
+		    d[0] + d[1] + d[2] <= 0)
+			s.inertial_massless = true;
+	}
+	return s;
+}
+
+/* A body: a free joint only at the top; a moving one's mass is looked
+ * at once the compiler's settings are known. */
+static void
+check_body(struct checker *ck, const char *file, xmlNodePtr n, bool top)
+{
+	struct moving mv = { file, xmlGetLineNo(n), NULL, { { 0 } }, 0 };
+	xmlNodePtr c;
+	char *t;
+
+	for (c = n->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		t = attr(c, "type");
+		if (!top && (xmlStrEqual(c->name,
+		    (const xmlChar *)"freejoint") || (xmlStrEqual(c->name,
+		    (const xmlChar *)"joint") && t && strcmp(t, "free") == 0)))
+			report(ck, file, c, true, NULL, "a free joint only on "
+			    "a body of <worldbody> itself: MuJoCo frees "
+			    "top-level bodies alone");
+		free(t);
+	}
+	if (!has_joints(n))
+		return;
+	mv.src[mv.nsrc++] = mass_source(n);
+	for (c = n->children; c && mv.nsrc < MAX_SOURCES; c = c->next)
+		if (c->type == XML_ELEMENT_NODE &&
+		    xmlStrEqual(c->name, (const xmlChar *)"body") &&
+		    !has_joints(c))
+			mv.src[mv.nsrc++] = mass_source(c);
+	mv.name = attr(n, "name");
+	ck->moving = phys_xrealloc(ck->moving, (ck->nmoving + 1) *
+	    sizeof *ck->moving);
+	ck->moving[ck->nmoving++] = mv;
+}
+
+/* The parser's first complaint (libxml2 keeps only its last). */
+struct first_error {
+	bool seen;
+	long line;
+	char message[256];
+};
+
+static void
+keep_first(void *ctx, const xmlError *e)
+{
+	struct first_error *f = ctx;
+
+	if (f->seen || !e || e->level < XML_ERR_ERROR)
+		return;
+	f->seen = true;
+	f->line = e->line;
+	snprintf(f->message, sizeof f->message, "%.*s", e->message ?
+	    (int)strcspn(e->message, "\n") : 7, e->message ? e->message :
+	    "not XML");
+}
+
+/* Parse text safely: no network, no entities expanded; NULL with the
+ * first error in *err. */
+static xmlDocPtr
+parse(const char *text, size_t len, const char *name,
+    struct first_error *err)
+{
+	xmlDocPtr doc;
+
+	memset(err, 0, sizeof *err);
+	xmlSetStructuredErrorFunc(err, (xmlStructuredErrorFunc)keep_first);
+	doc = xmlReadMemory(text, (int)len, name, NULL, XML_PARSE_NONET |
+	    XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	if (!doc && !err->seen)
+		snprintf(err->message, sizeof err->message, "not XML");
+	/* entity declarations are the door to expansion bombs and
+	 * external files: MJCF has no use for them */
+	if (doc && ((doc->intSubset && doc->intSubset->entities) ||
+	    doc->extSubset)) {
+		const char *at = memmem(text, len, "<!DOCTYPE", 9), *p;
+
+		err->line = 1;	/* the DOCTYPE's: libxml2 keeps no line */
+		for (p = text; at && p < at; p++)
+			err->line += *p == '\n';
+		snprintf(err->message, sizeof err->message, "DTDs and entity "
+		    "declarations are not allowed in MJCF");
+		xmlFreeDoc(doc);
+		doc = NULL;
+	}
+	return doc;
+}
+
+/* <include file="...">: the file's <mujoco> children, in place. */
+static void
+include(struct checker *ck, const char *file, xmlNodePtr n,
+    const struct phys_mjcf_elem *parent, int depth)
+{
+	char *f = attr(n, "file"), *path, *text, *name;
+	struct first_error err;
+	xmlDocPtr doc;
+	xmlNodePtr root, c;
+	size_t len;
+
+	if (!f) {
+		report(ck, file, n, true, NULL, "<include> without file");
+		return;
+	}
+	if (depth >= MAX_INCLUDE_DEPTH) {
+		report(ck, file, n, true, NULL, "<include file=\"%s\">: "
+		    "includes nest more than %d deep", f, MAX_INCLUDE_DEPTH);
+		free(f);
+		return;
+	}
+	path = f[0] == '/' ? phys_xstrdup(f) : phys_xasprintf("%s/%s",
+	    ck->dir, f);
+	if (!(text = phys_read_file(path, &len))) {
+		report(ck, file, n, true, NULL, "<include file=\"%s\">: %s",
+		    f, phys_error());
+		free(f);
+		free(path);
+		return;
+	}
+	name = path;
+	ck->files = phys_xrealloc(ck->files, (ck->nfiles + 1) *
+	    sizeof *ck->files);
+	ck->files[ck->nfiles++] = name;
+	doc = parse(text, len, name, &err);
+	free(text);
+	if (!doc) {
+		struct phys_mjcf_finding fd = { name, err.line, true, NULL,
+			{ NULL }, err.message };
+
+		ck->fn(&fd, ck->ctx);
+	} else if (!(root = xmlDocGetRootElement(doc)) ||
+	    !xmlStrEqual(root->name, (const xmlChar *)"mujoco")) {
+		report(ck, name, root, true, NULL, "an included file's root "
+		    "element must be <mujoco>");
+	} else {
+		for (c = root->children; c; c = c->next)
+			if (c->type == XML_ELEMENT_NODE)
+				walk(ck, name, c, parent, depth + 1);
+	}
+	xmlFreeDoc(doc);
+	free(f);
+}
+
+static void
+unknown_element(struct checker *ck, const char *file, xmlNodePtr n,
+    const struct phys_mjcf_elem *parent)
+{
+	const char *name = (const char *)n->name;
+	struct close c = { { NULL }, { 0 }, 0 };
+	char hint[256];
+	size_t i;
+
+	if (phys_mjcf_known(name)) {
+		report(ck, file, n, true, NULL, "<%s> cannot sit in <%s>",
+		    name, parent->name);
+		return;
+	}
+	for (i = 0; i < phys_mjcf_nelems; i++)
+		if (phys_mjcf_child(parent, phys_mjcf_elems[i].name) ==
+		    &phys_mjcf_elems[i])
+			consider(&c, name, phys_mjcf_elems[i].name);
+	report(ck, file, n, true, c.name, "unknown element <%s> in <%s>%s",
+	    name, parent->name, close_text(&c, true, hint, sizeof hint));
+}
+
+/* An object's name: its own, or, for an asset read from a file, the
+ * file's name without directory and extension, as MuJoCo names it. */
+static char *
+object_name(xmlNodePtr n, const char *kind)
+{
+	char *v = attr(n, "name"), *f, *base, *dot;
+
+	if (v || (strcmp(kind, "mesh") != 0 && strcmp(kind, "hfield") != 0 &&
+	    strcmp(kind, "texture") != 0 && strcmp(kind, "skin") != 0) ||
+	    !(f = attr(n, "file")))
+		return v;
+	base = strrchr(f, '/') ? strrchr(f, '/') + 1 : f;
+	if ((dot = strrchr(base, '.')) && dot != base)
+		*dot = '\0';
+	v = phys_xstrdup(base);
+	free(f);
+	return v;
+}
+
+/* Element n, a child of an element parent, and what it holds. */
+static void
+walk(struct checker *ck, const char *file, xmlNodePtr n,
+    const struct phys_mjcf_elem *parent, int depth)
+{
+	const struct phys_mjcf_elem *e;
+	const char *kind;
+	bool was = ck->in_default;
+	xmlNodePtr c;
+	char *v;
+
+	if (xmlStrEqual(n->name, (const xmlChar *)"include")) {
+		include(ck, file, n, parent, depth);
+		return;
+	}
+	if (!(e = parent ? phys_mjcf_child(parent, (const char *)n->name) :
+	    phys_mjcf_root())) {
+		unknown_element(ck, file, n, parent);
+		return;
+	}
+	check_attrs(ck, file, n, e);
+	if (strcmp(e->id, "default") == 0) {
+		ck->in_default = true;
+		v = attr(n, "class");
+		add(&ck->names, "class", v ? v : "main", file,
+		    xmlGetLineNo(n), NULL);
+		free(v);
+	} else if (!ck->in_default && (kind = name_kind(e)) &&
+	    (v = object_name(n, kind))) {
+		const struct entry *was_named = find(&ck->names, kind, v);
+
+		if (was_named)
+			report(ck, file, n, true, NULL, "%s name '%s' given "
+			    "twice (first at %s:%ld): MuJoCo refuses a "
+			    "repeated name", kind, v, was_named->file,
+			    was_named->line);
+		else
+			add(&ck->names, kind, v, file, xmlGetLineNo(n), NULL);
+		free(v);
+	}
+	if (strcmp(e->id, "compiler") == 0) {
+		if ((v = attr(n, "inertiafromgeom"))) {
+			free(ck->inertiafromgeom);
+			ck->inertiafromgeom = v;
+		}
+		if ((v = attr(n, "balanceinertia")))
+			ck->balanceinertia = strcmp(v, "true") == 0;
+		free(v);
+		if ((v = attr(n, "autolimits")))
+			ck->autolimits = strcmp(v, "true") == 0;
+		free(v);
+	}
+	if (!ck->in_default) {
+		if (strcmp(e->id, "inertial") == 0)
+			check_inertial(ck, file, n);
+		else if (strcmp(e->id, "joint") == 0)
+			check_range(ck, file, n);
+		else if (strcmp(e->id, "body") == 0)
+			check_body(ck, file, n, strcmp(parent->id,
+			    "worldbody") == 0);
+	}
+	if (!e->free)
+		for (c = n->children; c; c = c->next)
+			if (c->type == XML_ELEMENT_NODE)
+				walk(ck, file, c, e, depth);
+	ck->in_default = was;
+}
+
+/* ---- the compiler's rules, once all is read ---- */
+
+static void
+check_refs(struct checker *ck)
+{
+	struct close c;
+	char hint[256];
+	size_t i, k;
+
+	for (i = 0; i < ck->refs.n; i++) {
+		const struct entry *r = &ck->refs.v[i];
+		struct phys_mjcf_finding f;
+		char msg[512];
+
+		if (find(&ck->names, r->kind, r->name) ||
+		    (strcmp(r->kind, "class") == 0 &&
+		    strcmp(r->name, "main") == 0))
+			continue;
+		memset(&c, 0, sizeof c);
+		for (k = 0; k < ck->names.n; k++)
+			if (strcmp(ck->names.v[k].kind, r->kind) == 0)
+				consider(&c, r->name, ck->names.v[k].name);
+		snprintf(msg, sizeof msg, "%s=\"%s\": no %s%s is so named%s",
+		    r->attr, r->name, strcmp(r->kind, "class") == 0 ?
+		    "default " : "", r->kind, close_text(&c, false, hint,
+		    sizeof hint));
+		memset(&f, 0, sizeof f);
+		f.file = r->file;
+		f.line = r->line;
+		f.error = true;
+		for (k = 0; k < c.n; k++)
+			f.suggest[k] = c.name[k];
+		f.message = msg;
+		ck->fn(&f, ck->ctx);
+	}
+}
+
+/* A moving body needs mass and inertia of its own or of a body welded
+ * to it: from an <inertial>, or, when the compiler computes inertia from
+ * geometry, from geoms. */
+static void
+check_masses(struct checker *ck)
+{
+	const char *ifg = ck->inertiafromgeom ? ck->inertiafromgeom : "auto";
+	struct phys_mjcf_finding f;
+	char msg[512];
+	bool massless;
+	size_t i;
+	int k;
+
+	for (i = 0; i < ck->nmoving; i++) {
+		const struct moving *mv = &ck->moving[i];
+
+		massless = true;
+		for (k = 0; k < mv->nsrc && massless; k++) {
+			const struct mass_source *s = &mv->src[k];
+
+			if (strcmp(ifg, "true") == 0)
+				massless = !s->has_geom;
+			else if (s->has_inertial)
+				massless = s->inertial_massless;
+			else
+				massless = strcmp(ifg, "false") == 0 ||
+				    !s->has_geom;
+		}
+		if (!massless)
+			continue;
+		snprintf(msg, sizeof msg, "body%s%s%s moves (it has joints) "
+		    "and has no mass: MuJoCo refuses a moving body whose mass "
+		    "and inertia are not positive", mv->name ? " '" : "",
+		    mv->name ? mv->name : "", mv->name ? "'" : "");
+		memset(&f, 0, sizeof f);
+		f.file = mv->file;
+		f.line = mv->line;
+		f.error = true;
+		f.element = "body";
+		f.message = msg;
+		ck->fn(&f, ck->ctx);
+	}
+}
+
+static char *
+dir_of(const char *path)
+{
+	const char *slash = path ? strrchr(path, '/') : NULL;
+
+	if (!slash)
+		return phys_xstrdup(".");
+	if (slash == path)
+		return phys_xstrdup("/");
+	return phys_xstrndup(path, (size_t)(slash - path));
+}
+
+void
+phys_mjcf_check(const char *name, const char *path, const char *text,
+    size_t len, phys_mjcf_report fn, void *ctx)
+{
+	struct checker ck;
+	xmlDocPtr doc;
+	size_t i;
+	char *dir = dir_of(path);
+	struct first_error err;
+
+	memset(&ck, 0, sizeof ck);
+	ck.fn = fn;
+	ck.ctx = ctx;
+	ck.dir = dir;
+	doc = parse(text, len, name, &err);
+	if (!doc) {
+		struct phys_mjcf_finding f = { name, err.line, true, NULL,
+			{ NULL }, err.message };
+
+		fn(&f, ctx);
+	} else {
+		walk(&ck, name, xmlDocGetRootElement(doc), NULL, 0);
+		check_refs(&ck);
+		check_masses(&ck);
+		xmlFreeDoc(doc);
+	}
+	for (i = 0; i < ck.names.n; i++)
+		free(ck.names.v[i].name);
+	for (i = 0; i < ck.refs.n; i++)
+		free(ck.refs.v[i].name);
+	for (i = 0; i < ck.nmoving; i++)
+		free(ck.moving[i].name);
+	for (i = 0; i < ck.nfiles; i++)
+		free(ck.files[i]);
+	free(ck.names.v);
+	free(ck.refs.v);
+	free(ck.moving);
+	free(ck.files);
+	free(ck.inertiafromgeom);
+	free(dir);
+}

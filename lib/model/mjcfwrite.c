@@ -1,0 +1,645 @@
+/*
+ * mjcfwrite.c - a loaded world as MJCF. Each link is a body named as the
+ * link (scoped), nested in the body of the link its joint hangs it from;
+ * a moving link no joint holds gets a free joint, a kinematic one is a
+ * mocap body, a static model's links are bodies without joints (welded
+ * to the world). Poses are the loaded ones, so MuJoCo's qpos0 is the
+ * loaded configuration. Masses go in principal axes (quat and
+ * diaginertia, from phys's own decomposition), so that the inertia MuJoCo
+ * holds is the file's exactly, whatever its compiler would do with a
+ * full tensor.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+#include "buf.h"
+#include "geom.h"
+#include "inertia.h"
+#include "inertia_follow.h"
+#include "inertia_world.h"
+#include "mem.h"
+#include "msg.h"
+#include "mjcfwrite.h"
+#include "sdf.h"
+#include "sdfedit.h"
+
+/* Limits at or past this are SDF's "no limit" (its default is 1e16). */
+#define NO_LIMIT 1e16
+
+struct writer {
+	const struct phys_scene *w;
+	struct phys_buf *b;
+	int *holder;		/* per link: the joint its body hangs by, -1 */
+	int *up;		/* per link: the parent body's link, -1 world */
+	bool *loop;		/* per joint: it closes a loop */
+	bool warned_heightmap;
+};
+
+/* ---- numbers and names ---- */
+
+static void
+put_num(struct phys_buf *b, double x)
+{
+	char s[40];
+
+	phys_fmt_double(s, sizeof s, x);
+	phys_buf_puts(b, s);
+}
+
+void
+phys_mjcf_nums(struct phys_buf *b, const char *name, const double *x, int n)
+{
+	int i;
+
+	phys_buf_printf(b, " %s=\"", name);
+	for (i = 0; i < n; i++) {
+		if (i)
+			phys_buf_putc(b, ' ');
+		put_num(b, x[i]);
+	}
+	phys_buf_putc(b, '"');
+}
+
+static void
+put_vec(struct phys_buf *b, const char *name, phys_vec3 v)
+{
+	double x[3] = { v.x, v.y, v.z };
+
+	phys_mjcf_nums(b, name, x, 3);
+}
+
+/* pos and quat, each left out when it is MuJoCo's default. */
+static void
+put_pose(struct phys_buf *b, phys_pose p)
+{
+	double q[4] = { p.q.w, p.q.x, p.q.y, p.q.z };
+
+	if (p.p.x != 0 || p.p.y != 0 || p.p.z != 0)
+		put_vec(b, "pos", p.p);
+	if (q[0] != 1 || q[1] != 0 || q[2] != 0 || q[3] != 0)
+		phys_mjcf_nums(b, "quat", q, 4);
+}
+
+static void
+put_name(struct phys_buf *b, const char *name)
+{
+	phys_buf_puts(b, " name=\"");
+	phys_buf_xml_attr(b, name);
+	phys_buf_putc(b, '"');
+}
+
+static void
+indent(struct phys_buf *b, int depth)
+{
+	int i;
+
+	for (i = 0; i < depth; i++)
+		phys_buf_puts(b, "  ");
+}
+
+static int
+refuse_joint(const struct phys_joint *j, const char *why)
+{
+	return phys_failat(j->doc->name, phys_node_line(j->node),
+	    "joint '%s': %s", j->name, why);
+}
+
+/* ---- the tree ---- */
+
+/* A joint that moves one link against another: not a gearbox, not a
+ * link joined to itself. */
+static bool
+holds(const struct phys_joint *j)
+{
+	return j->type != PHYS_JOINT_GEARBOX && j->parent != j->child;
+}
+
+/*
+ * Each link hangs from its joint's parent: MJCF's tree is the joints'
+ * own, so a link held by two joints (a loop) or a chain of links that
+ * comes back to itself has no MJCF of this writer's.
+ */
+static int
+plan_tree(struct writer *wr)
+{
+	const struct phys_scene *w = wr->w;
+	size_t i, n;
+	int li;
+
+	for (i = 0; i < w->nlinks; i++)
+		wr->holder[i] = wr->up[i] = -1;
+	for (i = 0; i < w->njoints; i++) {
+		const struct phys_joint *j = &w->joints[i];
+
+		if (j->type == PHYS_JOINT_GEARBOX)
+			return refuse_joint(j, "MJCF has no gearbox: it would "
+			    "be an equality coupling the two hinges that turn "
+			    "about its reference body, which this writer does "
+			    "not make; remove the gearbox to write the rest");
+		if (j->type == PHYS_JOINT_SCREW)
+			return refuse_joint(j, "MJCF has no screw joint: it "
+			    "would be a hinge and a slide coupled by an "
+			    "equality whose factor follows the thread pitch, "
+			    "which this writer does not make");
+		if (!holds(j))
+			continue;
+		if (wr->holder[j->child] >= 0) {
+			wr->loop[i] = true;	/* a ghost welded to the child */
+			continue;
+		}
+		wr->holder[j->child] = (int)i;
+		wr->up[j->child] = j->parent;
+	}
+	for (i = 0; i < w->nlinks; i++)
+		for (li = (int)i, n = 0; li >= 0; li = wr->up[li])
+			if (++n > w->nlinks)
+				return refuse_joint(&w->joints[wr->holder[i]],
+				    "its links hang from each other in a "
+				    "circle: MJCF's bodies form a tree");
+	return 0;
+}
+
+/* ---- bodies ---- */
+
+/* The link's mass in principal axes, in the link frame. */
+static int
+put_inertial(struct writer *wr, int li, int depth)
+{
+	const struct phys_link *l = &wr->w->links[li];
+	phys_inertia in;
+	phys_mat3 R;
+	double mo[3];
+	phys_pose at;
+	double p6[6];
+
+	phys_link_inertia(l, &in);
+	if (phys_inertia_principal(phys_inertia_link_tensor(&in), mo, &R) < 0)
+		return phys_failat(l->doc->name, phys_node_line(l->node),
+		    "link '%s': its inertia has no principal axes: %s",
+		    l->name, phys_error());
+	memcpy(p6, in.pose, sizeof p6);
+	at = phys_pose_from6(p6);
+	at.q = phys_mat3_to_quat(R);
+	indent(wr->b, depth);
+	phys_buf_puts(wr->b, "<inertial");
+	put_vec(wr->b, "pos", at.p);
+	if (at.q.w != 1)
+		phys_mjcf_nums(wr->b, "quat", (double[4]){ at.q.w, at.q.x, at.q.y,
+		    at.q.z }, 4);
+	phys_buf_puts(wr->b, " mass=\"");
+	put_num(wr->b, in.mass);
+	phys_buf_putc(wr->b, '"');
+	phys_mjcf_nums(wr->b, "diaginertia", mo, 3);
+	phys_buf_puts(wr->b, "/>\n");
+	return 0;
+}
+
+/* One axis's limits and dynamics as joint attributes. */
+static void
+put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
+{
+	const struct phys_value *v = j->vals;
+	double lo = k ? PVD(v, JOINT_axis2_limit_lower) :
+	    PVD(v, JOINT_axis_limit_lower);
+	double hi = k ? PVD(v, JOINT_axis2_limit_upper) :
+	    PVD(v, JOINT_axis_limit_upper);
+	double damping = k ? PVD(v, JOINT_axis2_dynamics_damping) :
+	    PVD(v, JOINT_axis_dynamics_damping);
+	double friction = k ? PVD(v, JOINT_axis2_dynamics_friction) :
+	    PVD(v, JOINT_axis_dynamics_friction);
+	double stiffness = k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
+	    PVD(v, JOINT_axis_dynamics_spring_stiffness);
+	double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
+	    PVD(v, JOINT_axis_dynamics_spring_reference);
+
+	/* a one-sided limit keeps SDF's huge number for the open side */
+	if (lo > -NO_LIMIT || hi < NO_LIMIT)
+		phys_mjcf_nums(b, "range", (double[2]){ lo, hi }, 2);
+	phys_buf_printf(b, " limited=\"%s\"", lo > -NO_LIMIT ||
+	    hi < NO_LIMIT ? "true" : "false");
+	if (damping != 0)
+		phys_mjcf_nums(b, "damping", &damping, 1);
+	if (friction != 0)
+		phys_mjcf_nums(b, "frictionloss", &friction, 1);
+	if (stiffness != 0) {
+		phys_mjcf_nums(b, "stiffness", &stiffness, 1);
+		phys_mjcf_nums(b, "springref", &ref, 1);
+	}
+}
+
+/*
+ * The MuJoCo joints of phys joint ji in its child's body. A universal or
+ * revolute2 joint is two hinges: the second axis's, fixed in the parent,
+ * first, and the first axis's riding on it, fixed in the child; the
+ * second is named NAME_axis2.
+ */
+static void
+put_joints(struct writer *wr, int ji, int depth)
+{
+	const struct phys_joint *j = &wr->w->joints[ji];
+	phys_pose child = wr->w->links[j->child].pose;
+	phys_quat inv = phys_quat_conj(child.q);
+	phys_vec3 pos = phys_pose_apply(phys_pose_inv(child), j->pose.p);
+	const char *kind = "hinge";
+	int k, n = 1, order[2] = { 0, 1 };
+
+	switch (j->type) {
+	case PHYS_JOINT_FIXED:
+		return;
+	case PHYS_JOINT_PRISMATIC:
+		kind = "slide";
+		break;
+	case PHYS_JOINT_BALL:
+		kind = "ball";
+		break;
+	case PHYS_JOINT_UNIVERSAL:
+	case PHYS_JOINT_REVOLUTE2:
+		n = 2, order[0] = 1, order[1] = 0;
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; i < n; i++) {
+		k = order[i];
+		indent(wr->b, depth);
+		phys_buf_puts(wr->b, "<joint");
+		if (k == 0) {
+			put_name(wr->b, j->name);
+		} else {
+			phys_buf_puts(wr->b, " name=\"");
+			phys_buf_xml_attr(wr->b, j->name);
+			phys_buf_puts(wr->b, "_axis2\"");
+		}
+		phys_buf_printf(wr->b, " type=\"%s\"", kind);
+		if (pos.x != 0 || pos.y != 0 || pos.z != 0)
+			put_vec(wr->b, "pos", pos);
+		if (j->type != PHYS_JOINT_BALL) {
+			put_vec(wr->b, "axis", v3_normalize(phys_quat_rotate(inv,
+			    j->axis[k])));
+			put_axis_values(wr->b, j, k);
+		} else {
+			put_axis_values(wr->b, j, 0);
+		}
+		phys_buf_puts(wr->b, "/>\n");
+	}
+}
+
+/* The quaternion turning z onto the unit vector n. */
+static phys_quat
+z_to(phys_vec3 n)
+{
+	phys_vec3 z = v3(0, 0, 1), a = v3_cross(z, n);
+	double s = v3_norm(a), c = v3_dot(z, n);
+
+	if (s < 1e-12)
+		return c > 0 ? PHYS_QUAT_IDENTITY : (phys_quat){ 0, 1, 0, 0 };
+	return phys_quat_about(v3_scale(a, 1 / s), atan2(s, c));
+}
+
+/* Surface values that map onto a geom: mu (MuJoCo keeps one sliding
+ * coefficient; mu2 has no place), MuJoCo's rolling friction, and the
+ * MuJoCo block's solref and solimp where the file gives them. */
+static void
+put_surface(struct phys_buf *b, const struct phys_collision *c)
+{
+	const struct phys_value *v = c->vals;
+	double fr[3] = { PVD(v, COLLISION_surface_friction_ode_mu), 0.005,
+		PVD(v, COLLISION_surface_friction_mujoco_rolling) };
+	double ref[2] = {
+		PVD(v, COLLISION_surface_contact_mujoco_solref_timeconst),
+		PVD(v, COLLISION_surface_contact_mujoco_solref_dampratio) };
+	double imp[5] = {
+		PVD(v, COLLISION_surface_contact_mujoco_solimp_dmin),
+		PVD(v, COLLISION_surface_contact_mujoco_solimp_dmax),
+		PVD(v, COLLISION_surface_contact_mujoco_solimp_width),
+		PVD(v, COLLISION_surface_contact_mujoco_solimp_midpoint),
+		PVD(v, COLLISION_surface_contact_mujoco_solimp_power) };
+
+	if (fr[2] == 0)
+		fr[2] = 0.0001;	/* MuJoCo's own default */
+	phys_mjcf_nums(b, "friction", fr, 3);
+	if (PV(v, COLLISION_surface_contact_mujoco_solref_timeconst)->given ||
+	    PV(v, COLLISION_surface_contact_mujoco_solref_dampratio)->given)
+		phys_mjcf_nums(b, "solref", ref, 2);
+	if (PV(v, COLLISION_surface_contact_mujoco_solimp_dmin)->given ||
+	    PV(v, COLLISION_surface_contact_mujoco_solimp_dmax)->given ||
+	    PV(v, COLLISION_surface_contact_mujoco_solimp_width)->given ||
+	    PV(v, COLLISION_surface_contact_mujoco_solimp_midpoint)->given ||
+	    PV(v, COLLISION_surface_contact_mujoco_solimp_power)->given)
+		phys_mjcf_nums(b, "solimp", imp, 5);
+}
+
+bool
+phys_mjcf_shape(struct phys_buf *b, const struct phys_collision *c)
+{
+	double s[3];
+	int n;
+
+	switch (c->shape) {
+	case PHYS_GEOM_BOX:
+		phys_buf_puts(b, " type=\"box\"");
+		s[0] = c->size[0] / 2, s[1] = c->size[1] / 2;
+		s[2] = c->size[2] / 2, n = 3;
+		break;
+	case PHYS_GEOM_SPHERE:
+		phys_buf_puts(b, " type=\"sphere\"");
+		s[0] = c->size[0], n = 1;
+		break;
+	case PHYS_GEOM_CYLINDER:
+	case PHYS_GEOM_CAPSULE:
+		phys_buf_puts(b, c->shape == PHYS_GEOM_CYLINDER ?
+		    " type=\"cylinder\"" : " type=\"capsule\"");
+		s[0] = c->size[0], s[1] = c->size[1] / 2, n = 2;
+		break;
+	case PHYS_GEOM_ELLIPSOID:
+		phys_buf_puts(b, " type=\"ellipsoid\"");
+		s[0] = c->size[0], s[1] = c->size[1], s[2] = c->size[2];
+		n = 3;
+		break;
+	default:
+		return false;
+	}
+	phys_mjcf_nums(b, "size", s, n);
+	return true;
+}
+
+/* Collision ci as a geom; a mesh, a cone or a polyline is the mesh
+ * asset m<ci>. Heightmaps are left out (MuJoCo 2.2.2 reads an hfield
+ * from a PNG or its own binary file only). */
+static int
+put_geom(struct writer *wr, int ci, int depth)
+{
+	const struct phys_collision *c = &wr->w->collisions[ci];
+	phys_pose p = c->pose;
+	double s[3];
+	int n = 0;
+
+	if (c->shape == PHYS_GEOM_HEIGHTMAP) {
+		if (!wr->warned_heightmap)
+			phys_warnat(c->doc->name, phys_node_line(c->node),
+			    "collision '%s': a heightmap is not written as "
+			    "MJCF", c->name);
+		wr->warned_heightmap = true;
+		return 0;
+	}
+	if (c->shape == PHYS_GEOM_MESH && !c->mesh)
+		return 0;	/* skipped at load, and said so */
+	indent(wr->b, depth);
+	phys_buf_puts(wr->b, "<geom");
+	put_name(wr->b, c->name);
+	switch (c->shape) {
+	case PHYS_GEOM_BOX:
+	case PHYS_GEOM_SPHERE:
+	case PHYS_GEOM_CYLINDER:
+	case PHYS_GEOM_CAPSULE:
+	case PHYS_GEOM_ELLIPSOID:
+		phys_mjcf_shape(wr->b, c);
+		break;
+	case PHYS_GEOM_PLANE:
+		/* half extents for drawing; MuJoCo's plane is infinite */
+		phys_buf_puts(wr->b, " type=\"plane\"");
+		s[0] = c->size[0] / 2, s[1] = c->size[1] / 2, s[2] = 1, n = 3;
+		p.q = phys_quat_mul(p.q, z_to(v3_normalize(c->normal)));
+		break;
+	case PHYS_GEOM_MESH:
+	case PHYS_GEOM_CONE:
+		phys_buf_printf(wr->b, " type=\"mesh\" mesh=\"m%d\"", ci);
+		break;
+	case PHYS_GEOM_HEIGHTMAP:
+		break;
+	}
+	if (n)
+		phys_mjcf_nums(wr->b, "size", s, n);
+	put_pose(wr->b, p);
+	put_surface(wr->b, c);
+	phys_buf_puts(wr->b, "/>\n");
+	return 0;
+}
+
+static int put_body(struct writer *wr, int li, int depth);
+
+/*
+ * A joint closing a loop: a ghost body, NAME::loop, where the child is,
+ * hanging from the parent by the joint's own joints and welded to the
+ * child (<equality>). It weighs GHOST_SHARE of the child (MuJoCo moves no
+ * massless body), as phys's MuJoCo engine makes it.
+ */
+#define GHOST_SHARE 1e-3
+
+static int
+put_ghost(struct writer *wr, int ji, int depth)
+{
+	const struct phys_joint *j = &wr->w->joints[ji];
+	const struct phys_link *c = &wr->w->links[j->child];
+	phys_pose parent = j->parent >= 0 ? wr->w->links[j->parent].pose :
+	    PHYS_POSE_IDENTITY;
+	phys_inertia in;
+	double m, mo[3];
+
+	phys_link_inertia(c, &in);
+	m = GHOST_SHARE * (in.mass > 0 ? in.mass : 1);
+	mo[0] = mo[1] = mo[2] = m * 1e-2;
+	indent(wr->b, depth);
+	phys_buf_puts(wr->b, "<body name=\"");
+	phys_buf_xml_attr(wr->b, j->name);
+	phys_buf_puts(wr->b, "::loop\"");
+	put_pose(wr->b, phys_pose_mul(phys_pose_inv(parent), c->pose));
+	phys_buf_puts(wr->b, ">\n");
+	indent(wr->b, depth + 1);
+	phys_buf_puts(wr->b, "<inertial pos=\"0 0 0\" mass=\"");
+	put_num(wr->b, m);
+	phys_buf_putc(wr->b, '"');
+	phys_mjcf_nums(wr->b, "diaginertia", mo, 3);
+	phys_buf_puts(wr->b, "/>\n");
+	put_joints(wr, ji, depth + 1);
+	indent(wr->b, depth);
+	phys_buf_puts(wr->b, "</body>\n");
+	return 0;
+}
+
+/* The welds holding each loop's ghost to its child. */
+static void
+put_welds(struct writer *wr)
+{
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < wr->w->njoints; i++) {
+		if (!wr->loop[i])
+			continue;
+		if (!any)
+			phys_buf_puts(wr->b, "  <equality>\n");
+		any = true;
+		phys_buf_puts(wr->b, "    <weld body1=\"");
+		phys_buf_xml_attr(wr->b, wr->w->joints[i].name);
+		phys_buf_puts(wr->b, "::loop\" body2=\"");
+		phys_buf_xml_attr(wr->b,
+		    wr->w->links[wr->w->joints[i].child].name);
+		phys_buf_puts(wr->b, "\"/>\n");
+	}
+	if (any)
+		phys_buf_puts(wr->b, "  </equality>\n");
+}
+
+/* The bodies hanging from link up (-1: from the world). */
+static int
+put_children(struct writer *wr, int up, int depth)
+{
+	size_t i;
+
+	for (i = 0; i < wr->w->nlinks; i++)
+		if (wr->up[i] == up && put_body(wr, (int)i, depth) < 0)
+			return -1;
+	for (i = 0; i < wr->w->njoints; i++)
+		if (wr->loop[i] && wr->w->joints[i].parent == up &&
+		    put_ghost(wr, (int)i, depth) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+put_body(struct writer *wr, int li, int depth)
+{
+	const struct phys_scene *w = wr->w;
+	const struct phys_link *l = &w->links[li];
+	phys_pose parent = wr->up[li] >= 0 ? w->links[wr->up[li]].pose :
+	    PHYS_POSE_IDENTITY;
+	bool moving = !w->models[l->model].is_static;
+	bool kinematic = PVB(l->vals, LINK_kinematic);
+	int ci;
+
+	indent(wr->b, depth);
+	phys_buf_puts(wr->b, "<body");
+	put_name(wr->b, l->name);
+	put_pose(wr->b, phys_pose_mul(phys_pose_inv(parent), l->pose));
+	if (moving && kinematic && wr->holder[li] < 0)
+		phys_buf_puts(wr->b, " mocap=\"true\"");
+	phys_buf_puts(wr->b, ">\n");
+	if (put_inertial(wr, li, depth + 1) < 0)
+		return -1;
+	if (wr->holder[li] >= 0) {
+		put_joints(wr, wr->holder[li], depth + 1);
+	} else if (moving && !kinematic) {
+		indent(wr->b, depth + 1);
+		phys_buf_puts(wr->b, "<freejoint/>\n");
+	}
+	for (ci = l->first_collision; ci < l->first_collision +
+	    l->ncollisions; ci++)
+		if (put_geom(wr, ci, depth + 1) < 0)
+			return -1;
+	if (put_children(wr, li, depth + 1) < 0)
+		return -1;
+	indent(wr->b, depth);
+	phys_buf_puts(wr->b, "</body>\n");
+	return 0;
+}
+
+/* ---- the model ---- */
+
+void
+phys_mjcf_mesh(struct phys_buf *b, const char *name,
+    const struct phys_mesh *m)
+{
+	size_t k;
+
+	phys_buf_puts(b, "<mesh name=\"");
+	phys_buf_xml_attr(b, name);
+	phys_buf_puts(b, "\" vertex=\"");
+	for (k = 0; k < 3 * m->nv; k++) {
+		if (k)
+			phys_buf_putc(b, ' ');
+		put_num(b, m->v[k]);
+	}
+	phys_buf_puts(b, "\" face=\"");
+	for (k = 0; k < 3 * m->ntri; k++)
+		phys_buf_printf(b, k ? " %u" : "%u", m->tri[k]);
+	phys_buf_puts(b, "\"/>\n");
+}
+
+/* Each mesh geom's triangles, as loaded (scale applied). */
+static void
+put_assets(struct writer *wr)
+{
+	const struct phys_scene *w = wr->w;
+	char name[32];
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < w->ncollisions; i++) {
+		const struct phys_collision *c = &w->collisions[i];
+		const struct phys_mesh *m = c->mesh;
+
+		if ((c->shape != PHYS_GEOM_MESH && c->shape !=
+		    PHYS_GEOM_CONE) || !m)
+			continue;
+		if (!any)
+			phys_buf_puts(wr->b, "  <asset>\n");
+		any = true;
+		snprintf(name, sizeof name, "m%zu", i);
+		phys_buf_puts(wr->b, "    ");
+		phys_mjcf_mesh(wr->b, name, m);
+	}
+	if (any)
+		phys_buf_puts(wr->b, "  </asset>\n");
+}
+
+/* The starting profile: its step, the world's gravity, the MuJoCo
+ * block's solver settings. */
+static void
+put_option(struct writer *wr)
+{
+	const struct phys_scene *w = wr->w;
+	const struct phys_value *v = w->profiles[w->start].vals;
+	double ts = PVD(v, PHYSICS_max_step_size);
+
+	phys_buf_puts(wr->b, "  <option");
+	phys_mjcf_nums(wr->b, "timestep", &ts, 1);
+	put_vec(wr->b, "gravity", PVV(w->vals, WORLD_gravity));
+	phys_buf_printf(wr->b, " integrator=\"%s\" solver=\"%s\" "
+	    "iterations=\"%ld\"", PVS(v, PHYSICS_mujoco_integrator),
+	    PVS(v, PHYSICS_mujoco_solver), PVI(v, PHYSICS_mujoco_iterations));
+	phys_mjcf_nums(wr->b, "tolerance", &PVD(v, PHYSICS_mujoco_tolerance), 1);
+	phys_buf_printf(wr->b, " noslip_iterations=\"%ld\"",
+	    PVI(v, PHYSICS_mujoco_noslip_iterations));
+	phys_mjcf_nums(wr->b, "noslip_tolerance",
+	    &PVD(v, PHYSICS_mujoco_noslip_tolerance), 1);
+	phys_buf_printf(wr->b, " cone=\"%s\"", PVS(v, PHYSICS_mujoco_cone));
+	phys_mjcf_nums(wr->b, "impratio", &PVD(v, PHYSICS_mujoco_impratio), 1);
+	phys_buf_puts(wr->b, "/>\n");
+}
+
+int
+phys_mjcf_write(const struct phys_scene *w, struct phys_buf *b)
+{
+	struct writer wr = { w, b, NULL, NULL, NULL, false };
+	int rc;
+
+	wr.holder = phys_xcalloc(w->nlinks + 1, sizeof *wr.holder);
+	wr.up = phys_xcalloc(w->nlinks + 1, sizeof *wr.up);
+	wr.loop = phys_xcalloc(w->njoints + 1, sizeof *wr.loop);
+	if ((rc = plan_tree(&wr)) == 0) {
+		phys_buf_puts(b, "<mujoco model=\"");
+		phys_buf_xml_attr(b, w->name ? w->name : "phys");
+		phys_buf_putc(b, '"');
+		/* every mass as written: MuJoCo computes none and bounds
+		 * none, and fuses no static body into its parent */
+		phys_buf_puts(b, ">\n  <compiler angle=\"radian\" "
+		    "inertiafromgeom=\"false\" boundmass=\"0\" "
+		    "boundinertia=\"0\" balanceinertia=\"false\" "
+		    "fusestatic=\"false\"/>\n");
+		put_option(&wr);
+		put_assets(&wr);
+		phys_buf_puts(b, "  <worldbody>\n");
+		rc = put_children(&wr, -1, 2);
+		phys_buf_puts(b, "  </worldbody>\n");
+		put_welds(&wr);
+		phys_buf_puts(b, "</mujoco>\n");
+	}
+	free(wr.holder);
+	free(wr.up);
+	free(wr.loop);
+	return rc;
+}

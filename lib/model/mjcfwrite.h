@@ -1,0 +1,34 @@
+/*
+ * mjcfwrite.h - a loaded world written as a MuJoCo model (MJCF, as MuJoCo
+ * 2.2.2 reads it): its links as bodies nested along their joints, their
+ * masses and inertia, the joints MJCF can hold, the collisions as geoms,
+ * the starting profile as <option>.
+ */
+#ifndef PHYS_MJCFWRITE_H
+#define PHYS_MJCFWRITE_H
+
+#include "base.h"
+#include "world_types.h"
+
+/*
+ * Append the MJCF of w to b. A joint MJCF cannot hold (a screw, a
+ * gearbox, one closing a loop) fails, with phys_error() at the joint's
+ * file:line; what is left out without changing the motion (visuals,
+ * heightmaps) is said once as a warning.
+ */
+int phys_mjcf_write(const struct phys_scene *w, struct phys_buf *b);
+
+/*
+ * The pieces MJCF is written of, shared with the MuJoCo engine's own
+ * model (engine_mujoco.c), so that both write a shape alike:
+ * name="x y z", numbers that read back exactly; a primitive collision's
+ * type and size (MuJoCo's half sizes), false for other shapes; a mesh
+ * asset of m's triangles as given.
+ */
+void phys_mjcf_nums(struct phys_buf *b, const char *name, const double *x,
+    int n);
+bool phys_mjcf_shape(struct phys_buf *b, const struct phys_collision *c);
+void phys_mjcf_mesh(struct phys_buf *b, const char *name,
+    const struct phys_mesh *m);
+
+#endif

@@ -1,0 +1,112 @@
+/*
+ * mjcf_schema.c - the MJCF schema table, expanded from mjcf_schema.def,
+ * and its look-ups.
+ */
+#include <string.h>
+
+#include "mjcf_schema.h"
+
+#define S PHYS_MJ_STRING
+#define R PHYS_MJ_REAL
+#define I PHYS_MJ_INT
+#define B PHYS_MJ_BOOL
+#define K PHYS_MJ_KEYWORD
+
+#define MJ_E(ID, NAME, PARENTS, FREE) { #ID, NAME, PARENTS, FREE },
+#define MJ_A(ID, NAME, TYPE, MIN, MAX, VALUES)
+const struct phys_mjcf_elem phys_mjcf_elems[] = {
+#include "mjcf_schema.def"
+};
+#undef MJ_E
+#undef MJ_A
+
+#define MJ_E(ID, NAME, PARENTS, FREE)
+#define MJ_A(ID, NAME, TYPE, MIN, MAX, VALUES) \
+	{ #ID, NAME, TYPE, MIN, MAX, VALUES },
+const struct phys_mjcf_attr phys_mjcf_attrs[] = {
+#include "mjcf_schema.def"
+};
+#undef MJ_E
+#undef MJ_A
+
+#undef S
+#undef R
+#undef I
+#undef B
+#undef K
+
+const size_t phys_mjcf_nelems = sizeof phys_mjcf_elems /
+    sizeof *phys_mjcf_elems;
+const size_t phys_mjcf_nattrs = sizeof phys_mjcf_attrs /
+    sizeof *phys_mjcf_attrs;
+
+const struct phys_mjcf_elem *
+phys_mjcf_root(void)
+{
+	return &phys_mjcf_elems[0];
+}
+
+/* Is word one of the blank-separated words of list? */
+static bool
+listed(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = list; (p = strstr(p, word)) != NULL; p += n)
+		if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+			return true;
+	return false;
+}
+
+const struct phys_mjcf_elem *
+phys_mjcf_child(const struct phys_mjcf_elem *parent, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < phys_mjcf_nelems; i++) {
+		const struct phys_mjcf_elem *e = &phys_mjcf_elems[i];
+
+		if (strcmp(e->name, name) == 0 && (strcmp(e->parents,
+		    "*") == 0 || listed(e->parents, parent->id)))
+			return e;
+	}
+	return NULL;
+}
+
+bool
+phys_mjcf_known(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < phys_mjcf_nelems; i++)
+		if (strcmp(phys_mjcf_elems[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+const struct phys_mjcf_attr *
+phys_mjcf_attr(const struct phys_mjcf_elem *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < phys_mjcf_nattrs; i++)
+		if (strcmp(phys_mjcf_attrs[i].elem, e->id) == 0 &&
+		    strcmp(phys_mjcf_attrs[i].name, name) == 0)
+			return &phys_mjcf_attrs[i];
+	return NULL;
+}
+
+bool
+phys_mjcf_keyword(const char *values, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	if (!n)
+		return false;
+	for (p = values; (p = strstr(p, word)) != NULL; p += n)
+		if ((p == values || p[-1] == '|') && (p[n] == '|' || !p[n]))
+			return true;
+	return false;
+}

@@ -1,0 +1,52 @@
+/*
+ * mjcf_schema.h - MuJoCo 2.2.2's MJCF as data (mjcf_schema.def): its
+ * elements, where each may sit, and their attributes' value types.
+ */
+#ifndef PHYS_MJCF_SCHEMA_H
+#define PHYS_MJCF_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum phys_mjcf_type {
+	PHYS_MJ_STRING,		/* any text: a name, a file */
+	PHYS_MJ_REAL,		/* min..max real numbers */
+	PHYS_MJ_INT,		/* min..max integers */
+	PHYS_MJ_BOOL,		/* true or false */
+	PHYS_MJ_KEYWORD		/* one of values */
+};
+
+struct phys_mjcf_attr {
+	const char *elem;	/* the id of the element it belongs to */
+	const char *name;
+	enum phys_mjcf_type type;
+	int min, max;		/* how many numbers; max 0: no upper bound */
+	const char *values;	/* keywords, "a|b|c" */
+};
+
+struct phys_mjcf_elem {
+	const char *id;
+	const char *name;
+	const char *parents;	/* ids, blank-separated; "*" anywhere */
+	bool free;		/* content not checked */
+};
+
+extern const struct phys_mjcf_elem phys_mjcf_elems[];
+extern const size_t phys_mjcf_nelems;
+extern const struct phys_mjcf_attr phys_mjcf_attrs[];
+extern const size_t phys_mjcf_nattrs;
+
+/* The root element, <mujoco>. */
+const struct phys_mjcf_elem *phys_mjcf_root(void);
+/* The element named name that may sit in parent; NULL when none may. */
+const struct phys_mjcf_elem *phys_mjcf_child(const struct phys_mjcf_elem
+    *parent, const char *name);
+/* May an element so named sit in any element? */
+bool phys_mjcf_known(const char *name);
+/* Element e's attribute so named; NULL when it has none. */
+const struct phys_mjcf_attr *phys_mjcf_attr(const struct phys_mjcf_elem *e,
+    const char *name);
+/* Does the keyword list "a|b|c" hold word? */
+bool phys_mjcf_keyword(const char *values, const char *word);
+
+#endif

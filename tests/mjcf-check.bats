@@ -1,0 +1,206 @@
+#!/usr/bin/env bats
+# phys-sdf check on MJCF (root <mujoco>): MuJoCo 2.2.2's schema (elements,
+# where they sit, attributes and their types) and its compiler's rules,
+# with did-you-mean. Each fault is checked against libmujoco itself
+# (tests/data/mujoco_print_oracle.c): a file phys-sdf check finds an error
+# in is one MuJoCo refuses, and the clean file is one it loads.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	cc -O1 -o "$BATS_FILE_TMPDIR/mujoco" \
+	    "$BATS_TEST_DIRNAME/data/mujoco_print_oracle.c" -lmujoco -lm
+}
+
+# mujoco_loads FILE: does libmujoco load FILE?
+mujoco_loads() {
+	"$BATS_FILE_TMPDIR/mujoco" "$1" > /dev/null 2>&1
+}
+
+# A model of most of MJCF, valid, in $TMP/good.xml (with an include).
+good_model() {
+	cat > "$TMP/parts.xml" <<'XML'
+<mujoco>
+  <asset>
+    <mesh name="tet" vertex="0 0 0  0.1 0 0  0 0.1 0  0 0 0.1"/>
+  </asset>
+</mujoco>
+XML
+	cat > "$TMP/good.xml" <<'XML'
+<mujoco model="good">
+  <compiler angle="radian" autolimits="true" inertiafromgeom="auto"/>
+  <option timestep="0.002" gravity="0 0 -9.81" integrator="RK4" cone="elliptic" impratio="2">
+    <flag warmstart="enable" energy="enable"/>
+  </option>
+  <size nconmax="100" njmax="300"/>
+  <visual><global fovy="45"/><quality shadowsize="1024"/></visual>
+  <statistic extent="2" center="0 0 0.5"/>
+  <include file="parts.xml"/>
+  <default>
+    <joint damping="0.1" armature="0.01"/>
+    <geom friction="0.8 0.005 0.0001" solref="0.02 1" solimp="0.9 0.95 0.001"/>
+    <default class="leg">
+      <joint type="hinge" axis="0 1 0" range="-1 1"/>
+      <geom type="capsule" size="0.03" rgba="0.2 0.3 0.8 1"/>
+      <default class="foot"><geom type="sphere" size="0.04"/></default>
+    </default>
+  </default>
+  <asset>
+    <texture name="grid" type="2d" builtin="checker" rgb1="0.1 0.2 0.3" rgb2="0.2 0.3 0.4" width="64" height="64"/>
+    <material name="floor" texture="grid" texrepeat="4 4" reflectance="0.2"/>
+  </asset>
+  <worldbody>
+    <light name="sun" pos="0 0 3" dir="0 0 -1" directional="true"/>
+    <geom name="ground" type="plane" size="5 5 0.1" material="floor"/>
+    <camera name="side" pos="2 0 1" xyaxes="0 1 0 -0.4 0 1"/>
+    <body name="torso" pos="0 0 1" euler="0 0 0.3">
+      <freejoint name="root"/>
+      <inertial pos="0 0 0" mass="5" fullinertia="0.1 0.12 0.14 0.01 0 0"/>
+      <geom name="chest" type="box" size="0.1 0.08 0.12"/>
+      <site name="imu" pos="0 0 0.1" size="0.01"/>
+      <body name="thigh" pos="0 0 -0.15" childclass="leg">
+        <joint name="hip"/>
+        <joint name="hip_y" axis="1 0 0" springref="0.2" stiffness="5"/>
+        <geom name="thigh_geom" fromto="0 0 0 0 0 -0.3"/>
+        <body name="shin" pos="0 0 -0.3" zaxis="0 0.1 1">
+          <joint name="knee" range="-2 0" frictionloss="0.05"/>
+          <geom name="shin_geom" fromto="0 0 0 0 0 -0.3"/>
+          <geom name="foot" class="foot" pos="0 0 -0.3"/>
+          <site name="toe" pos="0 0 -0.34"/>
+        </body>
+      </body>
+      <body name="arm" pos="0.15 0 0" axisangle="0 0 1 0.5">
+        <joint name="shoulder" type="ball" range="0 1.2"/>
+        <geom name="hand" type="mesh" mesh="tet" density="500"/>
+      </body>
+    </body>
+    <body name="box" pos="1 0 0.2" quat="1 0 0 0">
+      <joint name="rail" type="slide" axis="1 0 0" range="-0.5 0.5"/>
+      <geom name="crate" type="box" size="0.1 0.1 0.1" mass="2"/>
+    </body>
+  </worldbody>
+  <contact>
+    <exclude body1="torso" body2="thigh"/>
+    <pair geom1="foot" geom2="ground" condim="4" friction="1 1 0.005 0.0001 0.0001"/>
+  </contact>
+  <equality>
+    <connect name="tie" body1="arm" body2="box" anchor="0.2 0 0" active="false"/>
+    <joint joint1="hip_y" joint2="hip" polycoef="0 0.5 0 0 0"/>
+  </equality>
+  <tendon>
+    <fixed name="sum" limited="true" range="-1 1"><joint joint="hip" coef="1"/><joint joint="knee" coef="-1"/></fixed>
+    <spatial name="string" width="0.005"><site site="imu"/><site site="toe"/></spatial>
+  </tendon>
+  <actuator>
+    <motor name="m_hip" joint="hip" gear="50" ctrlrange="-1 1" ctrllimited="true"/>
+    <position name="p_knee" joint="knee" kp="20"/>
+    <velocity name="v_rail" joint="rail" kv="3"/>
+    <general name="g_sum" tendon="sum" gainprm="10" biastype="affine" biasprm="0 -10 -1"/>
+  </actuator>
+  <sensor>
+    <jointpos joint="knee"/>
+    <accelerometer site="imu"/>
+    <touch name="toe_touch" site="toe"/>
+    <framepos objtype="body" objname="torso"/>
+    <tendonpos tendon="string"/>
+    <actuatorfrc actuator="m_hip"/>
+  </sensor>
+  <keyframe>
+    <key name="crouch" qpos="0 0 0.9 1 0 0 0 0.2 0 -0.5 1 0 0 0 0.1"/>
+  </keyframe>
+</mujoco>
+XML
+}
+
+# fault SED: good.xml changed by SED into $TMP/f.xml; its check's
+# errors as "LINE: MESSAGE" lines in $TMP/found.
+fault() {
+	sed "$1" "$TMP/good.xml" > "$TMP/f.xml"
+	phys-sdf check "$TMP/f.xml" > "$TMP/json" || true
+	jq -r 'select(.severity == "error") | "\(.line): \(.message)"' "$TMP/json" > "$TMP/found"
+}
+
+@test "a valid model: no finding, and MuJoCo loads it" {
+	good_model
+	mujoco_loads "$TMP/good.xml"
+	run phys-sdf check "$TMP/good.xml"
+	assert_success
+	assert_output ""
+	# from standard input, its include found from the working directory
+	cd "$TMP"
+	run phys-sdf check - < good.xml
+	assert_success
+	assert_output ""
+}
+
+@test "each fault: an error at its line, and MuJoCo refuses the file too" {
+	good_model
+	while read -r line; do
+		sed=${line%% ## *} want=${line#* ## }
+		fault "$sed"
+		grep -qF -- "$want" "$TMP/found" ||
+		    fail "$sed: no '$want' in: $(cat "$TMP/found")"
+		! mujoco_loads "$TMP/f.xml" || fail "$sed: MuJoCo loads it"
+	done <<'CASES'
+s/gravity="0 0 -9.81"/gravty="0 0 -9.81"/ ## 3: unknown attribute 'gravty' of <option>; did you mean 'gravity'?
+s/<site name="imu"/<sight name="imu"/ ## 31: unknown element <sight> in <body>
+s/integrator="RK4"/integrator="RK5"/ ## 3: <option integrator="RK5">: one of Euler|RK4|implicit
+s/size="0.1 0.08 0.12"/size="0.1 0.08 0.12 0.3"/ ## 30: <geom size>: 4 numbers, where MuJoCo reads 1 to 3
+s/quat="1 0 0 0"/quat="1 0 0 0" euler="0 0 0"/ ## 48: <body>: more than one of quat, axisangle, xyaxes, zaxis and euler
+s/childclass="leg"/childclass="lag"/ ## 32: childclass="lag": no default class is so named; did you mean 'leg'?
+s/mesh="tet"/mesh="tte"/ ## 45: mesh="tte": no mesh is so named; did you mean 'tet'?
+s/name="hip_y"/name="knee"/ ## 37: joint name 'knee' given twice (first at
+s/fullinertia="0.1 0.12 0.14 0.01 0 0"/diaginertia="0.1 0.1 0.3"/ ## 29: <inertial diaginertia="0.1 0.1 0.3">: the moments break the triangle inequality
+s/fullinertia="0.1 0.12 0.14 0.01 0 0"/fullinertia="0.1 0.12 0.14 0.2 0 0"/ ## 29: <inertial fullinertia>: not positive definite
+s/mass="5"/mass="0"/ ## 27: body 'torso' moves (it has joints) and has no mass
+s/range="-2 0"/range="0 -2"/ ## 37: <joint range="0 -2">: the lower limit must be below the upper
+s|<geom name="hand"|<joint name="loose" type="free"/><geom name="hand"| ## 45: a free joint only on a body of <worldbody> itself
+s|<light name="sun"|<joint name="k"/><light name="sun"| ## 24: <joint> cannot sit in <worldbody>
+s/parts.xml/nothere.xml/ ## 9: <include file="nothere.xml">
+s/body2="box"/body2="bx"/ ## 58: body2="bx": no body is so named; did you mean 'box'?
+s/joint="knee" kp/joint="kne" kp/ ## 67: joint="kne": no joint is so named; did you mean 'knee'?
+s/autolimits="true"/autolimits="yes"/ ## 2: <compiler autolimits="yes">: true or false
+CASES
+}
+
+@test "did-you-mean as JSON, as for SDF: the element, the closest names" {
+	good_model
+	fault 's/<flag warmstart/<flags warmstart/; s|</flag>|</flags>|'
+	run jq -c 'select(.line == 4) | [.element, .suggest]' "$TMP/json"
+	assert_output '["flags",["flag"]]'
+	fault 's/damping="0.1" armature/dampng="0.1" armature/'
+	run jq -c 'select(.line == 11) | [.element, .suggest]' "$TMP/json"
+	assert_output '["joint",["damping"]]'
+}
+
+@test "an included file's faults at its own lines" {
+	good_model
+	sed -i 's/vertex=/vertx=/' "$TMP/parts.xml"
+	run -1 phys-sdf check "$TMP/good.xml"
+	assert_output --partial "\"file\":\"$TMP/parts.xml\",\"line\":3,\"severity\":\"error\",\"message\":\"unknown attribute 'vertx' of <mesh>; did you mean 'vertex'?\""
+	! mujoco_loads "$TMP/good.xml"
+}
+
+@test "an included file with entity declarations is refused, at its DOCTYPE" {
+	good_model
+	printf '<?xml version="1.0"?>\n<!DOCTYPE mujoco [\n<!ENTITY a "aaaa">\n]>\n<mujoco model="&a;"/>\n' > "$TMP/parts.xml"
+	run -1 phys-sdf check "$TMP/good.xml"
+	assert_output --partial "\"file\":\"$TMP/parts.xml\",\"line\":2,\"severity\":\"error\",\"message\":\"DTDs and entity declarations are not allowed in MJCF\""
+}
+
+@test "not XML: the parser's error at its line" {
+	printf '<mujoco>\n  <worldbody>\n    <body>\n  </worldbody>\n</mujoco>\n' > "$TMP/broken.xml"
+	! mujoco_loads "$TMP/broken.xml"
+	run -1 phys-sdf check "$TMP/broken.xml"
+	assert_output --partial '"line":4,"severity":"error"'
+}
+
+@test "a model MJCF printing writes checks clean" {
+	for w in pendulum.sdf closed_forms.sdf fourbar.sdf robots/arm.urdf robots/quadruped.urdf; do
+		phys-sdf print --format mjcf "$WORLDS/$w" > "$TMP/out.xml" 2> /dev/null
+		run phys-sdf check "$TMP/out.xml"
+		assert_success
+		assert_output ""
+	done
+}

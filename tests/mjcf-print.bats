@@ -1,0 +1,267 @@
+#!/usr/bin/env bats
+# phys-sdf print --format mjcf: worlds and robots written as MuJoCo models,
+# loaded by Debian's libmujoco 2.2.2 (tests/data/mujoco_print_oracle.c)
+# and compared with libsdformat's reading of the source
+# (tests/data/sdformat_oracle.cc, through tests/data/mjcf_compare.py) or
+# with closed forms: bodies, masses, inertia, poses and joints to 1e-6,
+# and a pendulum's period when MuJoCo runs the printed file.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	cc -O1 -o "$BATS_FILE_TMPDIR/mujoco" \
+	    "$BATS_TEST_DIRNAME/data/mujoco_print_oracle.c" -lmujoco -lm
+	if pkg-config --exists sdformat12 2>/dev/null; then
+		c++ -O0 -o "$BATS_FILE_TMPDIR/sdformat" \
+		    "$BATS_TEST_DIRNAME/data/sdformat_oracle.cc" \
+		    $(pkg-config --cflags --libs sdformat12)
+	fi
+}
+
+need_print_sdformat() {
+	[ -x "$BATS_FILE_TMPDIR/sdformat" ] || skip "no libsdformat (libsdformat-dev) to compare with"
+}
+
+# print_oracle FILE [run T JOINT]: MuJoCo's reading of a printed file.
+print_oracle() {
+	"$BATS_FILE_TMPDIR/mujoco" "$@"
+}
+
+# printed_agrees SOURCE: SOURCE printed as MJCF, MuJoCo's compilation of it
+# compared with libsdformat's reading of SOURCE.
+printed_agrees() {
+	phys-sdf print --format mjcf "$1" > "$TMP/out.xml"
+	print_oracle "$TMP/out.xml" > "$TMP/mujoco"
+	"$BATS_FILE_TMPDIR/sdformat" "$1" > "$TMP/sdformat"
+	python3 "$BATS_TEST_DIRNAME/data/mjcf_compare.py" "$TMP/sdformat" \
+	    "$TMP/mujoco"
+}
+
+# printed KIND NAME JQ: one value of MuJoCo's line for the named object.
+printed() {
+	jq -r --arg k "$1" --arg n "$2" "select(.[\$k] == \$n and
+	    (\$k != \"body\" or has(\"mass\"))) | $3" "$TMP/mujoco"
+}
+
+# A world of every joint type MJCF holds, a free body, a nested model.
+printed_joints_world() {
+	cat > "$TMP/joints.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7">
+<world name="joints">
+<gravity>0 0 -9.81</gravity>
+<physics name="fine" type="ode"><max_step_size>0.0005</max_step_size></physics>
+<model name="free">
+  <pose>1 2 3 0.3 -0.2 0.5</pose>
+  <link name="body">
+    <pose>0.1 0 0 0 0 0.4</pose>
+    <inertial>
+      <pose>0.01 0.02 -0.03 0.2 0.1 -0.3</pose>
+      <mass>2.5</mass>
+      <inertia><ixx>0.03</ixx><iyy>0.04</iyy><izz>0.05</izz><ixy>0.002</ixy><ixz>-0.001</ixz><iyz>0.003</iyz></inertia>
+    </inertial>
+    <collision name="c"><geometry><box><size>0.2 0.3 0.4</size></box></geometry>
+      <surface><friction><ode><mu>0.6</mu></ode></friction>
+      <contact><mujoco><solref><timeconst>0.01</timeconst></solref></mujoco></contact></surface>
+    </collision>
+  </link>
+</model>
+<model name="mech">
+  <pose>0 0 1 0 0 0.2</pose>
+  <link name="base"><inertial><mass>3</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
+  <joint name="weld" type="fixed"><parent>world</parent><child>base</child></joint>
+  <link name="arm">
+    <pose>0.2 0 0 0.1 0 0</pose>
+    <inertial><pose>0.1 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>0.001</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>
+  </link>
+  <joint name="hinge" type="revolute"><parent>base</parent><child>arm</child>
+    <pose>-0.05 0 0 0 0 0</pose>
+    <axis><xyz>0 1 0</xyz><limit><lower>-1.2</lower><upper>0.7</upper></limit>
+    <dynamics><damping>0.3</damping><friction>0.05</friction><spring_stiffness>2</spring_stiffness><spring_reference>0.1</spring_reference></dynamics></axis>
+  </joint>
+  <link name="slider">
+    <pose>0.5 0 0 0 0.3 0</pose>
+    <inertial><mass>0.5</mass><inertia><ixx>0.002</ixx><iyy>0.002</iyy><izz>0.002</izz></inertia></inertial>
+  </link>
+  <joint name="slide" type="prismatic"><parent>arm</parent><child>slider</child>
+    <axis><xyz>1 0 0</xyz><limit><lower>-0.1</lower><upper>0.2</upper></limit><dynamics><damping>1.5</damping></dynamics></axis>
+  </joint>
+  <link name="sph">
+    <pose>0.5 0.3 0 0 0 0</pose>
+    <inertial><mass>0.7</mass><inertia><ixx>0.003</ixx><iyy>0.004</iyy><izz>0.005</izz></inertia></inertial>
+  </link>
+  <joint name="ball" type="ball"><parent>slider</parent><child>sph</child></joint>
+  <link name="wheel">
+    <pose>0 0.4 0 1.5707963267948966 0 0</pose>
+    <inertial><mass>0.4</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.002</izz></inertia></inertial>
+  </link>
+  <joint name="spin" type="revolute"><parent>base</parent><child>wheel</child><axis><xyz>0 0 1</xyz></axis></joint>
+  <link name="cross">
+    <pose>0 -0.4 0 0 0 0</pose>
+    <inertial><mass>0.6</mass><inertia><ixx>0.002</ixx><iyy>0.003</iyy><izz>0.004</izz></inertia></inertial>
+  </link>
+  <joint name="uni" type="universal"><parent>base</parent><child>cross</child>
+    <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+  <model name="inner">
+    <pose>0 0 0.5 0 0 0</pose>
+    <link name="top">
+      <pose>0.1 0 0 0 0 0</pose>
+      <inertial><mass>0.2</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial>
+    </link>
+  </model>
+  <joint name="lift" type="prismatic"><parent>base</parent><child>inner::top</child><axis><xyz>0 0 1</xyz></axis></joint>
+</model>
+</world>
+</sdf>
+SDF
+}
+
+@test "a URDF arm: MuJoCo's bodies, masses, inertia and joints are libsdformat's" {
+	need_print_sdformat
+	run printed_agrees "$WORLDS/robots/arm.urdf"
+	assert_success
+	# the base is welded: no joint on it; the arm's two hinges limited
+	[ "$(printed body arm::base .parent)" = world ]
+	[ "$(jq -s '[.[] | select(.joint)] | length' "$TMP/mujoco")" = 2 ]
+	[ "$(printed joint arm::shoulder '.range | join(" ")')" = "-2 2" ]
+}
+
+@test "a URDF robot keeps its floating base: a free joint on its root" {
+	need_print_sdformat
+	run printed_agrees "$WORLDS/robots/pendulum.urdf"
+	assert_success
+	run printed_agrees "$WORLDS/robots/quadruped.urdf"
+	assert_success
+	[ "$(jq -s '[.[] | select(.type == "free")] | length' "$TMP/mujoco")" = 1 ]
+}
+
+@test "every joint type MJCF holds, a free body, a rotated full inertia: libsdformat's numbers" {
+	need_print_sdformat
+	printed_joints_world
+	run printed_agrees "$TMP/joints.sdf"
+	assert_success
+	[ "$(printed joint mech::ball .type)" = ball ]
+	[ "$(printed joint mech::slide .type)" = slide ]
+	[ "$(printed joint mech::spin '.range // "none"')" = none ]
+	# the spring and its rest position
+	[ "$(printed joint mech::hinge '[.stiffness, .springref] | join(" ")')" = "2 0.1" ]
+	# a universal joint: the second axis's hinge first, fixed in the base
+	run jq -r 'select(.body == "mech::cross" and .joint) | .joint' "$TMP/mujoco"
+	assert_output "mech::uni_axis2
+mech::uni"
+	near "$(printed joint mech::uni_axis2 '.axis[0]')" "$(awk 'BEGIN { printf "%.17g", -sin(0.2) }')" 1e-9
+	near "$(printed joint mech::uni_axis2 '.axis[1]')" "$(awk 'BEGIN { printf "%.17g", cos(0.2) }')" 1e-9
+	# the free body
+	[ "$(printed body free::body .parent)" = world ]
+	[ "$(jq -r 'select(.body == "free::body" and .joint) | .type' "$TMP/mujoco")" = free ]
+}
+
+@test "a nested model's link: its body where the model poses put it" {
+	printed_joints_world
+	phys-sdf print --format mjcf "$TMP/joints.sdf" > "$TMP/out.xml"
+	print_oracle "$TMP/out.xml" > "$TMP/mujoco"
+	# mech at z 1 turned 0.2 about z, inner 0.5 up, top 0.1 along x
+	near "$(printed body mech::inner::top '.pos[0]')" "$(awk 'BEGIN { printf "%.17g", 0.1 * cos(0.2) }')" 1e-9
+	near "$(printed body mech::inner::top '.pos[1]')" "$(awk 'BEGIN { printf "%.17g", 0.1 * sin(0.2) }')" 1e-9
+	near "$(printed body mech::inner::top '.pos[2]')" 1.5 1e-9
+	[ "$(printed body mech::inner::top .parent)" = mech::base ]
+	[ "$(printed joint mech::lift .type)" = slide ]
+}
+
+@test "the profile as <option>, surfaces as geom friction and solref" {
+	printed_joints_world
+	phys-sdf print --format mjcf "$TMP/joints.sdf" > "$TMP/out.xml"
+	print_oracle "$TMP/out.xml" > "$TMP/mujoco"
+	[ "$(jq -r 'select(.option) | .timestep' "$TMP/mujoco")" = 0.0005 ]
+	near "$(jq -r 'select(.option) | .gravity[2]' "$TMP/mujoco")" -9.81 1e-12
+	[ "$(printed geom free::body::c '.friction[0]')" = 0.6 ]
+	[ "$(printed geom free::body::c '.solref | join(" ")')" = "0.01 1" ]
+	# the box's half sizes
+	[ "$(printed geom free::body::c '.size | join(" ")')" = "0.1 0.15 0.2" ]
+}
+
+@test "a pendulum printed as MJCF swings, under MuJoCo, with the closed-form period" {
+	phys-sdf print --format mjcf "$WORLDS/pendulum.sdf" > "$TMP/p.xml"
+	print_oracle "$TMP/p.xml" run 2 pendulum::pivot > "$TMP/run"
+	# released 0.05 rad from the bottom: it swings about -0.05 from qpos0
+	T=$(period -0.05 < "$TMP/run")
+	# 2 pi sqrt(I / (m g d)), I = 0.01 + 1 * 0.5^2, and the amplitude's
+	# first correction, 1 + theta0^2 / 16
+	want=$(awk 'BEGIN { printf "%.12g", 2 * atan2(0, -1) * sqrt(0.26 / (9.81 * 0.5)) * (1 + 0.05^2 / 16) }')
+	rel "$T" "$want" 1e-5
+}
+
+@test "a mesh link: the triangles as loaded, scale applied, where the collision puts them" {
+	# a 0.2 m cube with a corner at the origin, scaled 2 along x
+	{
+		echo "solid cube"
+		awk 'BEGIN {
+		    v[0] = "0 0 0"; v[1] = "0.2 0 0"; v[2] = "0.2 0.2 0"; v[3] = "0 0.2 0"
+		    v[4] = "0 0 0.2"; v[5] = "0.2 0 0.2"; v[6] = "0.2 0.2 0.2"; v[7] = "0 0.2 0.2"
+		    split("0 2 1 0 3 2 4 5 6 4 6 7 0 1 5 0 5 4 1 2 6 1 6 5 2 3 7 2 7 6 3 0 4 3 4 7", f)
+		    for (i = 1; i <= 36; i += 3) {
+			print "facet normal 0 0 0"; print "outer loop"
+			for (k = 0; k < 3; k++) print "vertex " v[f[i + k]]
+			print "endloop"; print "endfacet"
+		    } }'
+		echo "endsolid cube"
+	} > "$TMP/cube.stl"
+	cat > "$TMP/mesh.sdf" <<SDF
+<?xml version="1.0"?>
+<sdf version="1.7"><world name="w"><model name="m"><pose>0 0 1 0 0 0</pose>
+<link name="block"><inertial><mass>2</mass><inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.3</izz></inertia></inertial>
+<collision name="shell"><pose>0.5 0 0 0 0 0</pose><geometry><mesh><uri>$TMP/cube.stl</uri><scale>2 1 1</scale></mesh></geometry></collision>
+</link></model></world></sdf>
+SDF
+	phys-sdf print --format mjcf "$TMP/mesh.sdf" > "$TMP/out.xml"
+	print_oracle "$TMP/out.xml" > "$TMP/mujoco"
+	[ "$(printed geom m::block::shell .type)" = mesh ]
+	# MuJoCo holds a mesh about its centre: the cube's, 0.5 + 0.2 along x
+	# (an STL holds single-precision numbers)
+	near "$(printed geom m::block::shell '.pos[0]')" 0.7 1e-7
+	near "$(printed geom m::block::shell '.pos[1]')" 0.1 1e-7
+	near "$(printed geom m::block::shell '.pos[2]')" 0.1 1e-7
+	# the link's own inertia, not the mesh's
+	[ "$(printed body m::block .mass)" = 2 ]
+	[ "$(printed body m::block '.inertia | [.[0], .[4], .[8]] | join(" ")')" = "0.1 0.2 0.3" ]
+}
+
+@test "a joint closing a loop: a ghost body on the joint, welded to the child" {
+	phys-sdf print --format mjcf "$WORLDS/fourbar.sdf" > "$TMP/out.xml" 2> /dev/null
+	print_oracle "$TMP/out.xml" > "$TMP/mujoco"
+	grep -q '<weld body1="fourbar::loop::loop" body2="fourbar::rocker"/>' "$TMP/out.xml"
+	# the ghost stands where the rocker is
+	for k in 0 1 2; do
+		near "$(printed body fourbar::loop::loop ".pos[$k]")" "$(printed body fourbar::rocker ".pos[$k]")" 1e-12
+	done
+	[ "$(printed joint fourbar::loop .body)" = fourbar::loop::loop ]
+}
+
+@test "a screw or a gearbox is refused, at its line, with the reason" {
+	cat > "$TMP/screw.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7"><world name="w"><model name="m">
+<link name="a"/><link name="b"/><link name="c"/>
+<joint name="s" type="screw"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>
+</model></world></sdf>
+SDF
+	run -1 phys-sdf print --format mjcf "$TMP/screw.sdf"
+	assert_output --partial "screw.sdf:4: joint 'm::s': MJCF has no screw joint"
+	sed -i 's|type="screw"|type="gearbox"|; s|<axis>|<gearbox_reference_body>c</gearbox_reference_body><axis>|' "$TMP/screw.sdf"
+	run -1 phys-sdf print --format mjcf "$TMP/screw.sdf"
+	assert_output --partial "screw.sdf:4: joint 'm::s': MJCF has no gearbox"
+}
+
+@test "--format: sdf or mjcf, print's alone" {
+	run -2 phys-sdf print --format urdf "$WORLDS/pendulum.sdf"
+	assert_output --partial "--format: 'urdf' is neither sdf nor mjcf"
+	run -2 phys-sdf check --format mjcf "$WORLDS/pendulum.sdf"
+	assert_output --partial "--format is print's option"
+	run -2 phys-sdf world --format mjcf "$WORLDS/robots/arm.urdf"
+	assert_output --partial "--format is print's option"
+	# sdf is the print as before
+	cmp <(phys-sdf print "$WORLDS/pendulum.sdf") <(phys-sdf print --format sdf "$WORLDS/pendulum.sdf")
+	# from standard input too
+	cmp <(phys-sdf print --format mjcf < "$WORLDS/pendulum.sdf") <(phys-sdf print --format mjcf "$WORLDS/pendulum.sdf")
+}
