@@ -110,11 +110,15 @@ phys_read_file(const char *path, size_t *lenp)
 		if ((uintmax_t)st.st_size > PHYS_MAX_FILE_BYTES)
 			rc = too_large(name);
 		else
-			phys_buf_reserve(&b, (size_t)st.st_size);
+			phys_buf_reserve(&b, (size_t)st.st_size + 1);
 	}
 	while (rc == 0) {
+		/* a regular file's size and a byte more (to see its end) fit
+		 * already; a stream grows a chunk at a time */
 		room = PHYS_MAX_FILE_BYTES + 1 - b.len;
-		phys_buf_reserve(&b, room < READ_CHUNK ? room : READ_CHUNK);
+		if (b.cap < b.len + 2)
+			phys_buf_reserve(&b, room < READ_CHUNK ? room :
+			    READ_CHUNK);
 		room = b.cap - 1 - b.len;
 		got = read_some(fd, b.s + b.len, room, may_block);
 		if (got < 0)
@@ -132,7 +136,9 @@ phys_read_file(const char *path, size_t *lenp)
 		phys_buf_free(&b);
 		return NULL;
 	}
-	phys_buf_reserve(&b, 0);
+	/* what the text does not use goes back: a world of many included
+	 * files holds each of them */
+	b.s = phys_xrealloc(b.s, b.len + 1);
 	b.s[b.len] = '\0';	/* an empty file still reads as "" */
 	if (lenp)
 		*lenp = b.len;
