@@ -397,7 +397,7 @@ phys_doc_load(struct phys_doc *d, const char *path)
 {
 	const char *name = phys_display_name(path);
 	size_t len;
-	char *text = phys_read_file(path, &len);
+	char *text = phys_read_regular_file(path, &len);
 	int rc;
 
 	if (!text) {

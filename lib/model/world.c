@@ -2348,12 +2348,14 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A file is found when it is there and no directory: a FIFO or a device
+ * named is then refused by its reader, as what it is. */
 static bool
 is_file(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
 static bool
@@ -2463,7 +2465,11 @@ find_resource(const char *uri, const char *doc_path, bool want_dir)
 	    want_dir) : NULL;
 }
 
-/* model.config names the SDF file per version; take the newest we read. */
+/*
+ * model.config names the SDF file per version; take the newest we read.
+ * One that is there but no regular file (a FIFO would wait for ever) is
+ * an error: NULL.
+ */
 static char *
 model_file(const char *dir)
 {
@@ -2471,10 +2477,17 @@ model_file(const char *dir)
 	xmlDocPtr doc = NULL;
 	xmlNodePtr n;
 	double bestv = -1, ver;
+	size_t len;
 
-	if (access(cfg, R_OK) == 0)
-		doc = xmlReadFile(cfg, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-		    XML_PARSE_NOWARNING);
+	if (access(cfg, R_OK) == 0) {
+		if (!(t = phys_read_regular_file(cfg, &len))) {
+			free(cfg);
+			return NULL;
+		}
+		doc = xmlReadMemory(t, (int)len, cfg, NULL, XML_PARSE_NONET |
+		    XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+		free(t);
+	}
 	free(cfg);
 	for (n = doc ? phys_child(xmlDocGetRootElement(doc), "sdf") : NULL; n;
 	    n = phys_next(n, "sdf")) {
@@ -2593,6 +2606,18 @@ included_at(struct phys_doc *d, xmlNodePtr in)
 	return -1;
 }
 
+/* A file the <include> in d names that could not be opened (or is no
+ * regular file): said at the <include>, "w.sdf:4: m/model.sdf: why". */
+static int
+unreadable_include(struct phys_doc *d, xmlNodePtr in)
+{
+	char *why = phys_xstrdup(phys_error());
+
+	phys_failat(d->name, phys_node_line(in), "%s", why);
+	free(why);
+	return -1;
+}
+
 static int
 read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 {
@@ -2616,6 +2641,11 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	dir = find_resource(u, d->path, true);
 	/* as libsdformat: a URI may name the model's SDF file itself */
 	file = dir ? model_file(dir) : find_resource(u, d->path, false);
+	if (dir && !file) {	/* its model.config could not be read */
+		free(u);
+		free(dir);
+		return unreadable_include(d, in);
+	}
 	if (!file && L->opt->partial) {
 		if (L->missing++ == 0) {
 			L->missing_uri = u;
@@ -2639,6 +2669,8 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	w->includes[w->nincludes++] = inc;
 	rc = phys_doc_load(inc, file);
 	free(file);
+	if (rc < 0 && !inc->name)	/* not opened, or no regular file */
+		return unreadable_include(d, in);
 	if (rc == 0 && inc->kind == PHYS_DOC_URDF)
 		rc = include_urdf(L, &inc);
 	if (rc < 0)
