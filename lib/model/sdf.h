@@ -26,8 +26,8 @@ struct phys_urdf;
  * so that files including each other many times over end early.
  */
 #define PHYS_MAX_MODELS		10000
-#define PHYS_MAX_LINKS		100000
-#define PHYS_MAX_JOINTS		100000
+#define PHYS_MAX_LINKS		50000
+#define PHYS_MAX_JOINTS		50000
 #define PHYS_MAX_INCLUDES	10000	/* files <include>d, each time */
 #define PHYS_MAX_INCLUDE_DEPTH	16	/* includes inside includes */
 

@@ -277,7 +277,22 @@ struct stream {
 	long xacro_line;	/* the first xacro element's, 0 for none */
 	char xacro[64];
 	bool entities;
+	const char *over;	/* links or joints past the limit (sdf.h) */
+	long over_line;
 };
+
+/* One more link or joint than a world may hold (sdf.h): the stream
+ * stops there, and the rest of a huge robot is not read. */
+static bool
+past_limit(struct stream *st, size_t count, size_t max, const char *what)
+{
+	if (count < max)
+		return false;
+	st->over = what;
+	st->over_line = st->ctxt->input ? st->ctxt->input->line : 0;
+	xmlStopParser(st->ctxt);
+	return true;
+}
 
 /* Attribute values, entities decoded (&amp; is given as &#38;). */
 static void
@@ -359,6 +374,8 @@ begin_link(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 	struct reader *r = st->r;
 	struct u_link *l;
 
+	if (past_limit(st, r->nlinks, PHYS_MAX_LINKS, "links"))
+		return K_OTHER;
 	GROW(r->links, r->nlinks, r->caplinks);
 	l = &r->links[st->link = (int)r->nlinks++];
 	memset(l, 0, sizeof *l);
@@ -395,6 +412,8 @@ begin_joint(struct stream *st, const xmlChar *name, int n,
 	struct reader *r = st->r;
 	struct u_joint *j;
 
+	if (past_limit(st, r->njoints, PHYS_MAX_JOINTS, "joints"))
+		return K_OTHER;
 	GROW(r->joints, r->njoints, r->capjoints);
 	j = &r->joints[st->joint = (int)r->njoints++];
 	memset(j, 0, sizeof *j);
@@ -610,6 +629,11 @@ read_stream(struct reader *r)
 	sax.cdataBlock = stream_text;
 	sax.entityDecl = stream_entity;
 	rc = phys_doc_sax(r->d, &sax, &st, &st.ctxt);
+	if (st.over)
+		return urdf_fail(r, st.over_line, "more than %zu %s in the "
+		    "world: the limit (LIMITS in phys(7))", strcmp(st.over,
+		    "links") == 0 ? (size_t)PHYS_MAX_LINKS :
+		    (size_t)PHYS_MAX_JOINTS, st.over);
 	if (st.entities)
 		return phys_failat(r->d->name, 1, "%s", "DTDs and entity "
 		    "declarations are not allowed in URDF");
