@@ -233,3 +233,49 @@ terrain_world() {
 	assert_output "phys-param: link 'r::b' has no mass to scale its inertia from, nor collision geometry to compute one: set its inertia too (inertial.inertia.ixx, iyy, izz), or inertia.follow=none first"
 	cmp "$TMP/orig.urdf" "$TMP/r.urdf"
 }
+
+# ---- legal but suspicious URDF, and messages in the user's format ----
+
+@test "URDF: mimic cycles, xacro left unexpanded and a nested robot are warned about at their lines" {
+	cat > "$TMP/r.urdf" <<-'EOF'
+	<?xml version="1.0"?>
+	<robot name="r">
+	  <link name="base"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+	  <link name="a"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+	  <link name="b_${suffix}"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+	  <joint name="ja" type="revolute"><parent link="base"/><child link="a"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+	    <mimic joint="jb"/></joint>
+	  <joint name="jb" type="revolute"><parent link="base"/><child link="b_${suffix}"/><axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/>
+	    <mimic joint="ja"/></joint>
+	  <robot name="inner"><link name="x"/></robot>
+	</robot>
+	EOF
+	run -0 --separate-stderr guarded phys-step -n 1 "$TMP/r.urdf"
+	assert_equal "$stderr" "phys-step: $TMP/r.urdf:10: a <robot> inside <robot>: what it holds is not read (a URDF holds one robot)
+phys-step: $TMP/r.urdf:5: '\${suffix}': a xacro expression left unexpanded, read as it is (the first; was the file made by xacro?)
+phys-step: $TMP/r.urdf:7: joint 'ja': its <mimic> leads back to it (ja -> jb -> ja): a cycle no joint leads"
+	# a chain that ends is no cycle
+	sed -i '9s|<mimic joint="ja"/>||' "$TMP/r.urdf"
+	run -0 --separate-stderr guarded phys-step -n 1 "$TMP/r.urdf"
+	[[ "$stderr" != *"leads back"* ]]
+}
+
+@test "URDF: a DTD is refused as URDF, a negative mass as negative, lumped or not" {
+	printf '%s\n' '<?xml version="1.0"?>' '<!DOCTYPE robot [ <!ENTITY x "1"> ]>' '<robot name="r"><link name="a"/></robot>' > "$TMP/dtd.urdf"
+	run -1 guarded phys-step -n 1 "$TMP/dtd.urdf"
+	assert_output "phys-step: $TMP/dtd.urdf:1: DTDs and entity declarations are not allowed in URDF"
+	cat > "$TMP/r.urdf" <<-'EOF'
+	<?xml version="1.0"?>
+	<robot name="r">
+	  <link name="base"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+	  <link name="c"><inertial><mass value="-1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+	  <joint name="f" type="fixed"><parent link="base"/><child link="c"/></joint>
+	</robot>
+	EOF
+	for cmd in "phys-step -n 1" "phys-inertia check"; do
+		run -1 guarded $cmd "$TMP/r.urdf"
+		assert_output "${cmd%% *}: $TMP/r.urdf:4: inertial.mass: -1 must be above 0"
+	done
+	run -1 guarded phys-sdf check "$TMP/r.urdf"
+	[ "$(jq -r '"\(.line): \(.message)"' <<< "$output")" = "4: inertial.mass: -1 must be above 0" ]
+}

@@ -317,9 +317,12 @@ parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 	}
 	free(first.message);
 	xmlFreeParserCtxt(ctxt);
+	/* the format the file is, told by its root: a URDF's DTD is
+	 * refused as URDF */
 	if (!sax && has_entity_declarations(d->xml))
-		return phys_failat(name, 1,
-		    "DTDs and entity declarations are not allowed in SDF");
+		return phys_failat(name, 1, "DTDs and entity declarations are "
+		    "not allowed in %s", phys_node_is(xmlDocGetRootElement(
+		    d->xml), "robot") ? "URDF" : "SDF");
 	return 0;
 }
 
