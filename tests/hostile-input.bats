@@ -161,6 +161,11 @@ terrain_world() {
 	terrain_world "$TMP/t.sdf" "$TMP/dem.tif"
 	run -1 guarded phys-step -n 1 "$TMP/t.sdf"
 	assert_output "phys-step: $TMP/t.sdf:4: heightmap: $TMP/dem.tif: not a regular file (a FIFO)"
+	# a mesh
+	mkfifo "$TMP/m.stl"
+	sed 's|<heightmap><uri>.*</uri><size>10 10 1</size></heightmap>|<mesh><uri>m.stl</uri></mesh>|' "$TMP/t.sdf" > "$TMP/mesh.sdf"
+	run -1 guarded phys-step -n 1 "$TMP/mesh.sdf"
+	assert_output "phys-step: $TMP/mesh.sdf:4: mesh: $TMP/m.stl: not a regular file (a FIFO)"
 	# standard input stays a world
 	run -0 guarded phys-step -n 0 - < "$WORLDS/falling_sphere.sdf"
 }
