@@ -122,7 +122,7 @@ signum() {
 @test "/dev/zero as a world, control, parameter, selection or inertia file: refused at once, little memory" {
 	local rss
 	rss=$(max_rss_kb timeout 20 phys-step -n 2 /dev/zero)
-	[ "$(cat "$TMP/err")" = "phys-step: /dev/zero: not a text file (a NUL byte)" ]
+	[ "$(cat "$TMP/err")" = "phys-step: /dev/zero: not a regular file (a character device)" ]
 	[ "$rss" -lt 65536 ] || fail "peak RSS $rss kB"
 	rss=$(max_rss_kb timeout 20 phys-step -c /dev/zero "$W")
 	[ "$(cat "$TMP/err")" = "phys-step: /dev/zero:1: not a text file (a NUL byte)" ]
@@ -143,8 +143,14 @@ signum() {
 
 @test "/dev/urandom as any input: a clear error, exit 1, no crash" {
 	local c
+	# a world is a regular file: a device is refused before it is read
 	for c in "phys-step -n 1" "phys-param get iters" "phys-preset list" \
-	    "phys-inertia principal" "phys-introspect items"; do
+	    "phys-introspect items"; do
+		run -1 --separate-stderr timeout 20 $c /dev/urandom
+		[ "$stderr" = "${c%% *}: /dev/urandom: not a regular file (a character device)" ] ||
+		    fail "$c: $stderr"
+	done
+	for c in "phys-inertia principal"; do
 		run -1 --separate-stderr timeout 20 $c /dev/urandom
 		[[ "$stderr" == "${c%% *}: /dev/urandom"*": not a text file (a NUL byte)" ]] ||
 		    fail "$c: $stderr"

@@ -205,7 +205,8 @@ SDF
 	phys-step -t 1 -r 1 -i 'm::s/position' "$TMP/w.sdf" | tail -1 > "$TMP/o"
 	near "$(jq '.items["m::s/position"] | .[1] - 0.1 * .[0]' "$TMP/o")" 0 1e-9
 	[ "$(jq '.items["m::s/position"][0] < -20' "$TMP/o")" = true ]
-	run phys-step -n 0 <(nut_world 1.9 '<thread_pitch>0</thread_pitch>')
+	nut_world 1.9 '<thread_pitch>0</thread_pitch>' > "$TMP/zero.sdf"
+	run phys-step -n 0 "$TMP/zero.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *":10: joint 'm::s': thread_pitch is zero"* ]]
 }
@@ -243,7 +244,8 @@ SDF
 	jq -r '[.t, .items["m::h1/position"][0]] | @tsv' "$TMP/o" | awk '
 	    { e = 1 - cos(sqrt(10) * $1); d = $2 - e; if (d < 0) d = -d; if (d > m) m = d }
 	    END { if (m > 0.03) { print "theta1 off by " m; exit 1 } }'
-	run phys-step -n 0 <(sed 's|<gearbox_reference_body>base</gearbox_reference_body>||' "$TMP/w.sdf")
+	sed 's|<gearbox_reference_body>base</gearbox_reference_body>||' "$TMP/w.sdf" > "$TMP/noref.sdf"
+	run phys-step -n 0 "$TMP/noref.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"gearbox joint 'm::gear' has no <gearbox_reference_body>"* ]]
 }

@@ -248,19 +248,22 @@ dem_extent(const char *path, GDALDatasetH ds, struct phys_heightmap_file *f)
 }
 
 /* Only a regular file: a FIFO would block GDAL for ever, a device never
- * end. */
+ * end. It is told by opening it without waiting; GDAL opens it by name
+ * (its drivers look for files beside it), what was found here. */
 static int
 regular_file(const char *path)
 {
-	struct stat st;
+	char *why;
+	int fd = phys_open_regular(path);
 
-	if (stat(path, &st) < 0)
-		return hfail(path, "%s", strerror(errno));
-	if (S_ISDIR(st.st_mode))
-		return hfail(path, "%s", strerror(EISDIR));
-	if (!S_ISREG(st.st_mode))
-		return hfail(path, "%s", "not a regular file");
-	return 0;
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	why = phys_xstrdup(phys_error());	/* "path: reason" */
+	phys_fail("heightmap: %s", why);
+	free(why);
+	return -1;
 }
 
 static int

@@ -297,8 +297,11 @@ read_mesh_file(const char *path, size_t *len)
 		return NULL;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		phys_fail("%s", fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) ?
-		    strerror(EISDIR) : "not a regular file");
+		if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+			phys_fail("%s", strerror(EISDIR));
+		else
+			phys_fail("not a regular file (%s)", fstat(fd, &st) ==
+			    0 ? phys_file_kind(st.st_mode) : strerror(errno));
 		close(fd);
 		return NULL;
 	}

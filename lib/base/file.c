@@ -39,14 +39,68 @@ close_input(int fd)
 		close(fd);
 }
 
-/* A descriptor for path; *may_block when reads can wait for ever. */
+const char *
+phys_file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISDIR(mode))
+		return "a directory";
+	return S_ISREG(mode) ? "a regular file" : "not a file";
+}
+
+int
+phys_open_regular(const char *path)
+{
+	struct stat st;
+	int fd, flags;
+
+	/* O_NONBLOCK: a FIFO opens at once, without a writer, to be told
+	 * apart by fstat; the descriptor is the one read, so what was
+	 * looked at is what is read */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return phys_failat(path, 0, "%s", strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int err = errno;
+
+		if (fstat(fd, &st) == 0)
+			phys_failat(path, 0, S_ISDIR(st.st_mode) ? "%s" :
+			    "not a regular file (%s)", S_ISDIR(st.st_mode) ?
+			    strerror(EISDIR) : phys_file_kind(st.st_mode));
+		else
+			phys_failat(path, 0, "%s", strerror(err));
+		close(fd);
+		return -1;
+	}
+	if ((flags = fcntl(fd, F_GETFL)) < 0 ||
+	    fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		phys_failat(path, 0, "%s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* A descriptor for path; *may_block when reads can wait for ever. Only
+ * a regular file (or standard input) when regular. */
 static int
-open_input(const char *path, bool *may_block)
+open_input(const char *path, bool *may_block, bool regular)
 {
 	const char *name = phys_display_name(path);
 	struct stat st;
 	int fd;
 
+	if (regular && !phys_path_is_stdin(path)) {
+		*may_block = false;
+		return phys_open_regular(path);
+	}
 	phys_wait_begin();		/* opening a FIFO waits for its writer */
 	fd = phys_path_is_stdin(path) ? STDIN_FILENO :
 	    open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
@@ -93,8 +147,8 @@ nul_byte(const char *name, long line)
 	return phys_failat(name, line, "not a text file (a NUL byte)");
 }
 
-char *
-phys_read_file(const char *path, size_t *lenp)
+static char *
+read_whole(const char *path, size_t *lenp, bool regular)
 {
 	const char *name = phys_display_name(path);
 	struct phys_buf b = { 0 };
@@ -102,7 +156,7 @@ phys_read_file(const char *path, size_t *lenp)
 	bool may_block;
 	ssize_t got;
 	size_t room;
-	int fd = open_input(path, &may_block), rc = 0;
+	int fd = open_input(path, &may_block, regular), rc = 0;
 
 	if (fd < 0)
 		return NULL;
@@ -110,11 +164,15 @@ phys_read_file(const char *path, size_t *lenp)
 		if ((uintmax_t)st.st_size > PHYS_MAX_FILE_BYTES)
 			rc = too_large(name);
 		else
-			phys_buf_reserve(&b, (size_t)st.st_size);
+			phys_buf_reserve(&b, (size_t)st.st_size + 1);
 	}
 	while (rc == 0) {
+		/* a regular file's size and a byte more (to see its end) fit
+		 * already; a stream grows a chunk at a time */
 		room = PHYS_MAX_FILE_BYTES + 1 - b.len;
-		phys_buf_reserve(&b, room < READ_CHUNK ? room : READ_CHUNK);
+		if (b.cap < b.len + 2)
+			phys_buf_reserve(&b, room < READ_CHUNK ? room :
+			    READ_CHUNK);
 		room = b.cap - 1 - b.len;
 		got = read_some(fd, b.s + b.len, room, may_block);
 		if (got < 0)
@@ -132,15 +190,30 @@ phys_read_file(const char *path, size_t *lenp)
 		phys_buf_free(&b);
 		return NULL;
 	}
-	phys_buf_reserve(&b, 0);
+	/* what the text does not use goes back: a world of many included
+	 * files holds each of them */
+	b.s = phys_xrealloc(b.s, b.len + 1);
 	b.s[b.len] = '\0';	/* an empty file still reads as "" */
 	if (lenp)
 		*lenp = b.len;
 	return b.s;
 }
 
-int
-phys_lines_open(struct phys_lines *l, const char *path, size_t max_total)
+char *
+phys_read_file(const char *path, size_t *lenp)
+{
+	return read_whole(path, lenp, false);
+}
+
+char *
+phys_read_regular_file(const char *path, size_t *lenp)
+{
+	return read_whole(path, lenp, true);
+}
+
+static int
+lines_open(struct phys_lines *l, const char *path, size_t max_total,
+    bool regular)
 {
 	struct stat st;
 	bool may_block;
@@ -148,7 +221,7 @@ phys_lines_open(struct phys_lines *l, const char *path, size_t max_total)
 	memset(l, 0, sizeof *l);
 	l->name = phys_display_name(path);
 	l->max_total = max_total;
-	l->fd = open_input(path, &may_block);
+	l->fd = open_input(path, &may_block, regular);
 	if (l->fd < 0)
 		return -1;
 	l->may_block = may_block;
@@ -158,6 +231,19 @@ phys_lines_open(struct phys_lines *l, const char *path, size_t max_total)
 		return too_large(phys_display_name(path));
 	}
 	return 0;
+}
+
+int
+phys_lines_open(struct phys_lines *l, const char *path, size_t max_total)
+{
+	return lines_open(l, path, max_total, false);
+}
+
+int
+phys_lines_open_regular(struct phys_lines *l, const char *path,
+    size_t max_total)
+{
+	return lines_open(l, path, max_total, true);
 }
 
 static int

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * Input limits, far above any real world or run, so that /dev/zero or a
@@ -19,6 +20,16 @@
 /* Whole text file ("-" or NULL is stdin) into memory, at most
  * PHYS_MAX_FILE_BYTES; NULL and phys_error() on failure. */
 char *phys_read_file(const char *path, size_t *len);
+/* The same for a file a world is or names (its includes, a plan's
+ * world): a regular file, or stdin ("-"); a FIFO, a device or a
+ * directory is refused at once, never waited on: "not a regular file
+ * (a FIFO)". */
+char *phys_read_regular_file(const char *path, size_t *len);
+/* path opened to read, only if it is a regular file, without waiting
+ * (a FIFO without a writer, a device); -1 and phys_error() else. */
+int phys_open_regular(const char *path);
+/* What a file of st_mode mode is, for messages: "a FIFO". */
+const char *phys_file_kind(mode_t mode);
 
 /*
  * A line file read a buffer at a time: a line is held only while it is
@@ -35,6 +46,10 @@ struct phys_lines {
 	bool eof, may_block;
 };
 int phys_lines_open(struct phys_lines *l, const char *path, size_t max_total);
+/* The same for a file that must be a regular one, or stdin ("-"), as
+ * phys_read_regular_file. */
+int phys_lines_open_regular(struct phys_lines *l, const char *path,
+    size_t max_total);
 /* The next line, without its newline, NUL-terminated in *line (valid to
  * the next call), and its length: 1, 0 at the end, -1 on error. */
 int phys_lines_next(struct phys_lines *l, char **line, size_t *len);

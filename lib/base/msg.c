@@ -351,6 +351,9 @@ phys_die(int status, const char *fmt, ...)
 	va_list ap;
 
 	flush_held();
+	/* a sink that collects warnings (phys-sdf check's) would take the
+	 * last words with it: they go to stderr */
+	warning_sink = NULL;
 	va_start(ap, fmt);
 	vwarn(NULL, 0, fmt, ap);
 	va_end(ap);

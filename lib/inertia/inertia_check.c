@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "inertia.h"
@@ -19,19 +20,71 @@ largest_moment(const phys_inertia *in)
 	return fmax(fabs(m[0]), fmax(fabs(m[1]), fabs(m[2])));
 }
 
+/*
+ * The joints of each link, in joint order: link li's are
+ * joint[first[li] .. first[li + 1]), so that a link's neighbours are
+ * found without a walk over every joint (a chain of many links was
+ * quadratic).
+ */
+struct link_joints {
+	size_t *first;		/* nlinks + 1 */
+	size_t *joint;
+};
+
+static void
+link_joints_add(struct link_joints *lj, size_t *fill, int li, size_t j)
+{
+	if (li >= 0)
+		lj->joint[fill[li]++] = j;
+}
+
+static void
+link_joints_init(struct link_joints *lj, const struct phys_scene *w)
+{
+	size_t *fill, i, j;
+
+	lj->first = phys_xcalloc(w->nlinks + 1, sizeof *lj->first);
+	lj->joint = phys_xcalloc(2 * w->njoints + 1, sizeof *lj->joint);
+	for (j = 0; j < w->njoints; j++) {
+		if (w->joints[j].child >= 0)
+			lj->first[w->joints[j].child + 1]++;
+		if (w->joints[j].parent >= 0 &&
+		    w->joints[j].parent != w->joints[j].child)
+			lj->first[w->joints[j].parent + 1]++;
+	}
+	for (i = 0; i < w->nlinks; i++)
+		lj->first[i + 1] += lj->first[i];
+	fill = phys_xmalloc((w->nlinks + 1) * sizeof *fill);
+	memcpy(fill, lj->first, (w->nlinks + 1) * sizeof *fill);
+	for (j = 0; j < w->njoints; j++) {
+		link_joints_add(lj, fill, w->joints[j].child, j);
+		if (w->joints[j].parent != w->joints[j].child)
+			link_joints_add(lj, fill, w->joints[j].parent, j);
+	}
+	free(fill);
+}
+
+static void
+link_joints_free(struct link_joints *lj)
+{
+	free(lj->first);
+	free(lj->joint);
+}
+
 /* Ratios across joints between moving links: the quick-step solver
  * converges poorly when neighbours differ by orders of magnitude. */
 static void
-joint_warnings(struct phys_scene *w, int li, double limit, struct phys_buf *b)
+joint_warnings(struct phys_scene *w, const struct link_joints *lj, int li,
+    double limit, struct phys_buf *b)
 {
 	phys_inertia a, o;
 	double mr, ir;
 	char msg[512];
-	size_t j;
+	size_t k, j;
 	int other, n = 0;
 
-	for (j = 0; j < w->njoints; j++) {
-		const struct phys_joint *jt = &w->joints[j];
+	for (k = lj->first[li]; k < lj->first[li + 1]; k++) {
+		const struct phys_joint *jt = &w->joints[j = lj->joint[k]];
 
 		other = jt->child == li ? jt->parent : jt->parent == li ?
 		    jt->child : -2;
@@ -137,7 +190,8 @@ check_geometry(struct phys_scene *w, int li, const phys_inertia *in,
 }
 
 static bool
-check_link(struct phys_scene *w, int li, double limit, struct phys_buf *b)
+check_link(struct phys_scene *w, const struct link_joints *lj, int li,
+    double limit, struct phys_buf *b)
 {
 	struct phys_inertia_verdict v;
 	struct phys_buf why = { 0 };
@@ -180,7 +234,7 @@ check_link(struct phys_scene *w, int li, double limit, struct phys_buf *b)
 	phys_buf_free(&why);
 	if (stat)
 		phys_buf_puts(b, ",\"static\":true");
-	joint_warnings(w, li, limit, b);
+	joint_warnings(w, lj, li, limit, b);
 	phys_buf_puts(b, "}\n");
 	return valid;
 }
@@ -189,9 +243,12 @@ size_t
 phys_inertia_check_world(struct phys_scene *w, double ratio,
     struct phys_buf *b)
 {
+	struct link_joints lj;
 	size_t i, bad = 0;
 
+	link_joints_init(&lj, w);
 	for (i = 0; i < w->nlinks; i++)
-		bad += !check_link(w, (int)i, ratio, b);
+		bad += !check_link(w, &lj, (int)i, ratio, b);
+	link_joints_free(&lj);
 	return bad;
 }

@@ -400,25 +400,73 @@ resize(const struct phys_scene *w, const struct phys_values_at *va,
 	return 0;
 }
 
-static int
-new_mass(const struct phys_values_at *va, const struct phys_ref *r,
-    struct phys_value *v, int *link)
+/* Every value of in a number: what is written must load again. */
+static bool
+inertia_finite(const phys_inertia *in)
 {
-	struct phys_value *lv = va->at(va->ctx, PHYS_S_LINK, r->idx);
-	double k = v->u.d / PVD(lv, LINK_inertial_mass);
-	phys_inertia in;
 	int i, j;
 
-	values_inertia(lv, &in);
-	store(PV(lv, LINK_inertial_mass), v);
-	*link = r->idx;
-	if (strcmp(PVS(lv, LINK_inertia_follow), "none") == 0)
-		return 0;
-	in.mass = v->u.d;
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < 3; j++)
-			in.I.m[i][j] *= k;
-	store_inertia(lv, &in);
+			if (!isfinite(in->I.m[i][j]))
+				return false;
+	return isfinite(in->mass) && isfinite(in->pose[0]) &&
+	    isfinite(in->pose[1]) && isfinite(in->pose[2]);
+}
+
+/*
+ * The inertia of a link given mass m: its own scaled by the new mass
+ * over the old; a link without mass has nothing to scale, and takes the
+ * inertia of its collision geometry at that mass, as phys-inertia fix
+ * --keep-mass computes it.
+ */
+static int
+scaled_inertia(const struct phys_scene *w, const struct phys_value *lv,
+    int li, double m, phys_inertia *in)
+{
+	double k = m / PVD(lv, LINK_inertial_mass);
+	int i, j, n;
+
+	values_inertia(lv, in);
+	if (!(PVD(lv, LINK_inertial_mass) > 0) || !isfinite(k)) {
+		n = phys_link_geometry_inertia(w, li, 0, m, in);
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return phys_fail("link '%s' has no mass to scale its "
+			    "inertia from, nor collision geometry to compute "
+			    "one: set its inertia too (inertial.inertia.ixx, "
+			    "iyy, izz), or inertia.follow=none first",
+			    w->links[li].name);
+		in->mass = m;	/* the sum of its shares, as given */
+	} else {
+		in->mass = m;
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 3; j++)
+				in->I.m[i][j] *= k;
+	}
+	if (!inertia_finite(in))
+		return phys_fail("link '%s': a mass of %g makes its inertia "
+		    "beyond any number", w->links[li].name, m);
+	return 0;
+}
+
+static int
+new_mass(const struct phys_scene *w, const struct phys_values_at *va,
+    const struct phys_ref *r, struct phys_value *v, int *link)
+{
+	struct phys_value *lv = va->at(va->ctx, PHYS_S_LINK, r->idx);
+	bool follow = strcmp(PVS(lv, LINK_inertia_follow), "none") != 0;
+	phys_inertia in;
+
+	if (follow && scaled_inertia(w, lv, r->idx, v->u.d, &in) < 0) {
+		phys_value_free(v);
+		return -1;
+	}
+	store(PV(lv, LINK_inertial_mass), v);
+	*link = r->idx;
+	if (follow)
+		store_inertia(lv, &in);
 	return 0;
 }
 
@@ -445,7 +493,7 @@ assign(const struct phys_scene *w, const struct phys_values_at *va,
 		return -1;
 	}
 	if (r->scope == PHYS_S_LINK && r->p->id == PHYS_P_LINK_inertial_mass)
-		return new_mass(va, r, v, link);
+		return new_mass(w, va, r, v, link);
 	store(&va->at(va->ctx, r->scope, r->idx)[phys_param_index[r->p->id]],
 	    v);
 	return 0;

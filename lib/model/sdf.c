@@ -317,9 +317,12 @@ parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 	}
 	free(first.message);
 	xmlFreeParserCtxt(ctxt);
+	/* the format the file is, told by its root: a URDF's DTD is
+	 * refused as URDF */
 	if (!sax && has_entity_declarations(d->xml))
-		return phys_failat(name, 1,
-		    "DTDs and entity declarations are not allowed in SDF");
+		return phys_failat(name, 1, "DTDs and entity declarations are "
+		    "not allowed in %s", phys_node_is(xmlDocGetRootElement(
+		    d->xml), "robot") ? "URDF" : "SDF");
 	return 0;
 }
 
@@ -397,7 +400,7 @@ phys_doc_load(struct phys_doc *d, const char *path)
 {
 	const char *name = phys_display_name(path);
 	size_t len;
-	char *text = phys_read_file(path, &len);
+	char *text = phys_read_regular_file(path, &len);
 	int rc;
 
 	if (!text) {

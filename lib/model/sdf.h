@@ -19,6 +19,18 @@
 struct phys_sdf_edit;
 struct phys_urdf;
 
+/*
+ * What one world may bring, its included files and converted URDFs
+ * counted, checked as it loads (phys(7), LIMITS): far above any real
+ * world or robot (a few thousand models, a few hundred links a robot),
+ * so that files including each other many times over end early.
+ */
+#define PHYS_MAX_MODELS		10000
+#define PHYS_MAX_LINKS		50000
+#define PHYS_MAX_JOINTS		50000
+#define PHYS_MAX_INCLUDES	10000	/* files <include>d, each time */
+#define PHYS_MAX_INCLUDE_DEPTH	16	/* includes inside includes */
+
 enum phys_doc_kind {
 	PHYS_DOC_WORLD,		/* <sdf><world> (or <sdf> with neither) */
 	PHYS_DOC_MODEL,		/* <sdf><model> without a <world> */

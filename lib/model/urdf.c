@@ -277,7 +277,44 @@ struct stream {
 	long xacro_line;	/* the first xacro element's, 0 for none */
 	char xacro[64];
 	bool entities;
+	const char *over;	/* links or joints past the limit (sdf.h) */
+	long over_line;
+	long expr_line;		/* the first ${...} or $(...) left, 0: none */
+	char expr[64];
 };
+
+/* xacro's ${...} and $(...): a value xacro did not expand, kept for a
+ * warning at the first. */
+static void
+note_expression(struct stream *st, const char *v, size_t len)
+{
+	const char *p;
+
+	if (st->expr_line)
+		return;
+	for (p = v; (p = memchr(p, '$', len - (size_t)(p - v))) &&
+	    p + 1 < v + len; p++)
+		if (p[1] == '{' || p[1] == '(') {
+			st->expr_line = st->ctxt->input ?
+			    st->ctxt->input->line : 1;
+			snprintf(st->expr, sizeof st->expr, "%.*s",
+			    (int)(v + len - p < 40 ? v + len - p : 40), p);
+			return;
+		}
+}
+
+/* One more link or joint than a world may hold (sdf.h): the stream
+ * stops there, and the rest of a huge robot is not read. */
+static bool
+past_limit(struct stream *st, size_t count, size_t max, const char *what)
+{
+	if (count < max)
+		return false;
+	st->over = what;
+	st->over_line = st->ctxt->input ? st->ctxt->input->line : 0;
+	xmlStopParser(st->ctxt);
+	return true;
+}
 
 /* Attribute values, entities decoded (&amp; is given as &#38;). */
 static void
@@ -292,6 +329,7 @@ keep_attrs(struct stream *st, struct u_el *e, int n, const xmlChar **a)
 		if (a[1])	/* prefixed: no URDF attribute */
 			continue;
 		len = (int)(a[4] - a[3]);
+		note_expression(st, (const char *)a[3], (size_t)len);
 		phys_buf_puts(b, (const char *)a[0]);
 		phys_buf_putc(b, '\0');
 		if (memchr(a[3], '&', (size_t)len) && (v =
@@ -359,6 +397,8 @@ begin_link(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 	struct reader *r = st->r;
 	struct u_link *l;
 
+	if (past_limit(st, r->nlinks, PHYS_MAX_LINKS, "links"))
+		return K_OTHER;
 	GROW(r->links, r->nlinks, r->caplinks);
 	l = &r->links[st->link = (int)r->nlinks++];
 	memset(l, 0, sizeof *l);
@@ -395,6 +435,8 @@ begin_joint(struct stream *st, const xmlChar *name, int n,
 	struct reader *r = st->r;
 	struct u_joint *j;
 
+	if (past_limit(st, r->njoints, PHYS_MAX_JOINTS, "joints"))
+		return K_OTHER;
 	GROW(r->joints, r->njoints, r->capjoints);
 	j = &r->joints[st->joint = (int)r->njoints++];
 	memset(j, 0, sizeof *j);
@@ -444,6 +486,10 @@ robot_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 		return begin_joint(st, name, n, a);
 	if (xmlStrEqual(name, (const xmlChar *)"origin"))
 		return take(st, &r->origin_el, name, n, a) ? K_ORIGIN : K_OTHER;
+	if (xmlStrEqual(name, (const xmlChar *)"robot"))
+		urdf_warn(r, st->ctxt->input ? st->ctxt->input->line : 0,
+		    "%s", "a <robot> inside <robot>: what it holds is not "
+		    "read (a URDF holds one robot)");
 	if (!xmlStrEqual(name, (const xmlChar *)"gazebo"))
 		return K_OTHER;
 	GROW(r->exts, r->nexts, r->capexts);
@@ -570,8 +616,10 @@ stream_text(void *ctx, const xmlChar *ch, int len)
 {
 	struct stream *st = ctx;
 
-	if (st->gz)
+	if (st->gz) {
+		note_expression(st, (const char *)ch, (size_t)len);
 		xmlNodeAddContentLen(st->gz, ch, len);
+	}
 }
 
 /* Entities are the door to expansion bombs and external files. */
@@ -610,6 +658,11 @@ read_stream(struct reader *r)
 	sax.cdataBlock = stream_text;
 	sax.entityDecl = stream_entity;
 	rc = phys_doc_sax(r->d, &sax, &st, &st.ctxt);
+	if (st.over)
+		return urdf_fail(r, st.over_line, "more than %zu %s in the "
+		    "world: the limit (LIMITS in phys(7))", strcmp(st.over,
+		    "links") == 0 ? (size_t)PHYS_MAX_LINKS :
+		    (size_t)PHYS_MAX_JOINTS, st.over);
 	if (st.entities)
 		return phys_failat(r->d->name, 1, "%s", "DTDs and entity "
 		    "declarations are not allowed in URDF");
@@ -620,6 +673,10 @@ read_stream(struct reader *r)
 		    "URDF: expand it first (xacro %s > robot.urdf)", st.xacro,
 		    strcmp(r->d->name, "<stdin>") == 0 ? "robot.xacro" :
 		    r->d->name);
+	if (st.expr_line)
+		urdf_warn(r, st.expr_line, "'%s': a xacro expression left "
+		    "unexpanded, read as it is (the first; was the file made "
+		    "by xacro?)", st.expr);
 	return 0;
 }
 
@@ -691,6 +748,11 @@ read_inertial(struct reader *r, struct u_link *l)
 		    "<mass>", l->name);
 	if (required_number(r, &in->mass_el, "value", &in->mass) < 0)
 		return -1;
+	/* said here, as the SDF it becomes says it: lumped into a parent
+	 * it would be summed away, and reported as the mass 0 left */
+	if (in->mass < 0)
+		return urdf_fail(r, in->mass_el.line, "inertial.mass: %g must "
+		    "be above 0", in->mass);
 	if (!in->inertia_el.name)
 		return urdf_fail(r, in->el.line, "link '%s': <inertial> has no "
 		    "<inertia>", l->name);
@@ -2827,6 +2889,45 @@ info_free(struct phys_doc *d)
 	d->urdf = NULL;
 }
 
+/*
+ * Joints whose <mimic>s lead back to themselves (a -> b -> a): no joint
+ * of the cycle leads it, which no simulator can follow; said once per
+ * cycle, at the <mimic> of its first joint in the file. Each joint is
+ * walked once: 1 on the walk in hand, 2 when done.
+ */
+static void
+warn_mimic_cycles(struct reader *r)
+{
+	char *mark = phys_xcalloc(r->njoints + 1, 1);
+	struct phys_buf names = { 0 };
+	size_t i;
+	int j, k, n;
+
+	for (i = 0; i < r->njoints; i++) {
+		for (j = (int)i; j >= 0 && !mark[j]; j = r->joints[j].mimic ?
+		    find_joint(r, r->joints[j].mimic) : -1)
+			mark[j] = 1;
+		if (j >= 0 && mark[j] == 1) {	/* back on this walk */
+			phys_buf_clear(&names);
+			for (k = j, n = 0; n == 0 || k != j; n++,
+			    k = find_joint(r, r->joints[k].mimic))
+				if (n < 4)
+					phys_buf_printf(&names, "%s -> ",
+					    r->joints[k].name);
+			phys_buf_printf(&names, "%s%s", n > 4 ? "... -> " : "",
+			    r->joints[j].name);
+			urdf_warn(r, r->joints[j].mimic_el.line, "joint '%s': "
+			    "its <mimic> leads back to it (%s): a cycle no "
+			    "joint leads", r->joints[j].name, names.s);
+		}
+		for (j = (int)i; j >= 0 && mark[j] == 1; j =
+		    r->joints[j].mimic ? find_joint(r, r->joints[j].mimic) : -1)
+			mark[j] = 2;
+	}
+	phys_buf_free(&names);
+	free(mark);
+}
+
 static int
 read_robot(struct reader *r)
 {
@@ -2845,6 +2946,7 @@ read_robot(struct reader *r)
 	if (read_links(r) < 0 || read_joints(r) < 0 || build_tree(r) < 0 ||
 	    check_tree(r) < 0)
 		return -1;
+	warn_mimic_cycles(r);
 	read_exts(r);
 	assign_bodies(r);
 	find_fates(r);

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_INCLUDE_DEPTH 16
+#define MAX_MODEL_DEPTH 64	/* models inside models, includes too */
 
 /* ---- scoped name index: open addressing, names owned by the entities ---- */
 
@@ -131,7 +131,8 @@ struct loader {
 	struct phys_scene *w;
 	const struct phys_load_options *opt;
 	size_t capmodels, caplinks, capcols, capjoints, capvisuals;
-	int depth;
+	int depth;		/* models inside models */
+	int include_depth;	/* includes inside includes */
 	struct named_frame *frames;
 	size_t nframes, capframes;
 	/* opt->partial: the includes left out, and where the first was */
@@ -165,6 +166,18 @@ static int
 fail_node(struct phys_doc *d, xmlNodePtr n, const char *fmt, const char *arg)
 {
 	return phys_failat(d->name, phys_node_line(n), fmt, arg);
+}
+
+/* A world's count of what at n is within its limit (sdf.h); count is
+ * what it holds before n adds one more. */
+static int
+within_limit(struct phys_doc *d, xmlNodePtr n, size_t count, size_t max,
+    const char *what)
+{
+	if (count < max)
+		return 0;
+	return phys_failat(d->name, phys_node_line(n), "more than %zu %s in "
+	    "the world: the limit (LIMITS in phys(7))", max, what);
 }
 
 static void
@@ -1527,6 +1540,9 @@ read_link(struct scope *sc, struct frame *f)
 	size_t skipped;
 	int li;
 
+	if (within_limit(sc->doc, f->node, w->nlinks, PHYS_MAX_LINKS,
+	    "links") < 0)
+		return -1;
 	GROW(w->links, w->nlinks, L->caplinks);
 	li = (int)w->nlinks;
 	l = &w->links[li];
@@ -1817,6 +1833,9 @@ read_joint(struct scope *sc, struct frame *f)
 	struct phys_joint *j;
 	int ji;
 
+	if (within_limit(sc->doc, f->node, w->njoints, PHYS_MAX_JOINTS,
+	    "joints") < 0)
+		return -1;
 	GROW(w->joints, w->njoints, L->capjoints);
 	ji = (int)w->njoints;
 	j = &w->joints[ji];
@@ -2008,6 +2027,10 @@ new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 
 	if (!local)
 		return fail_node(d, mn, "%s", "<model> has no name");
+	if (within_limit(d, mn, w->nmodels, PHYS_MAX_MODELS, "models") < 0) {
+		free(local);
+		return -1;
+	}
 	if (ov && ov->merge) {	/* libsdformat's name for its frame */
 		char *frame = phys_xasprintf("_merged__%s__model__", local);
 
@@ -2287,8 +2310,10 @@ read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	struct scope sc, *outer = L->scope;
 	int mi, rc;
 
-	if (++L->depth > MAX_INCLUDE_DEPTH * 4)
-		return fail_node(d, mn, "%s", "models nested too deeply");
+	if (L->depth >= MAX_MODEL_DEPTH)
+		return phys_failat(d->name, phys_node_line(mn), "models nested "
+		    "more than %d deep", MAX_MODEL_DEPTH);
+	L->depth++;
 	mi = new_model(L, d, mn, parent, ov);
 	if (mi < 0)
 		return -1;
@@ -2328,12 +2353,14 @@ is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A file is found when it is there and no directory: a FIFO or a device
+ * named is then refused by its reader, as what it is. */
 static bool
 is_file(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
 }
 
 static bool
@@ -2443,7 +2470,11 @@ find_resource(const char *uri, const char *doc_path, bool want_dir)
 	    want_dir) : NULL;
 }
 
-/* model.config names the SDF file per version; take the newest we read. */
+/*
+ * model.config names the SDF file per version; take the newest we read.
+ * One that is there but no regular file (a FIFO would wait for ever) is
+ * an error: NULL.
+ */
 static char *
 model_file(const char *dir)
 {
@@ -2451,10 +2482,17 @@ model_file(const char *dir)
 	xmlDocPtr doc = NULL;
 	xmlNodePtr n;
 	double bestv = -1, ver;
+	size_t len;
 
-	if (access(cfg, R_OK) == 0)
-		doc = xmlReadFile(cfg, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
-		    XML_PARSE_NOWARNING);
+	if (access(cfg, R_OK) == 0) {
+		if (!(t = phys_read_regular_file(cfg, &len))) {
+			free(cfg);
+			return NULL;
+		}
+		doc = xmlReadMemory(t, (int)len, cfg, NULL, XML_PARSE_NONET |
+		    XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+		free(t);
+	}
 	free(cfg);
 	for (n = doc ? phys_child(xmlDocGetRootElement(doc), "sdf") : NULL; n;
 	    n = phys_next(n, "sdf")) {
@@ -2573,6 +2611,18 @@ included_at(struct phys_doc *d, xmlNodePtr in)
 	return -1;
 }
 
+/* A file the <include> in d names that could not be opened (or is no
+ * regular file): said at the <include>, "w.sdf:4: m/model.sdf: why". */
+static int
+unreadable_include(struct phys_doc *d, xmlNodePtr in)
+{
+	char *why = phys_xstrdup(phys_error());
+
+	phys_failat(d->name, phys_node_line(in), "%s", why);
+	free(why);
+	return -1;
+}
+
 static int
 read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 {
@@ -2585,12 +2635,22 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 
 	if (!uri)
 		return fail_node(d, in, "%s", "<include> has no <uri>");
-	if (L->depth >= MAX_INCLUDE_DEPTH)
-		return fail_node(d, in, "%s", "includes nested too deeply");
+	if (L->include_depth >= PHYS_MAX_INCLUDE_DEPTH)
+		return phys_failat(d->name, phys_node_line(in), "includes "
+		    "nested more than %d deep: the limit (LIMITS in phys(7))",
+		    PHYS_MAX_INCLUDE_DEPTH);
+	if (within_limit(d, in, w->nincludes, PHYS_MAX_INCLUDES,
+	    "included files") < 0)
+		return -1;
 	u = phys_node_text(uri);
 	dir = find_resource(u, d->path, true);
 	/* as libsdformat: a URI may name the model's SDF file itself */
 	file = dir ? model_file(dir) : find_resource(u, d->path, false);
+	if (dir && !file) {	/* its model.config could not be read */
+		free(u);
+		free(dir);
+		return unreadable_include(d, in);
+	}
 	if (!file && L->opt->partial) {
 		if (L->missing++ == 0) {
 			L->missing_uri = u;
@@ -2614,6 +2674,8 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	w->includes[w->nincludes++] = inc;
 	rc = phys_doc_load(inc, file);
 	free(file);
+	if (rc < 0 && !inc->name)	/* not opened, or no regular file */
+		return unreadable_include(d, in);
 	if (rc == 0 && inc->kind == PHYS_DOC_URDF)
 		rc = include_urdf(L, &inc);
 	if (rc < 0)
@@ -2631,9 +2693,9 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 		    "a model; at world level the model is loaded as it is");
 	ov.merge = rc == 0 && merged_include(in) && parent >= 0;
 	if (rc == 0) {
-		L->depth++;
+		L->include_depth++;
 		rc = read_model(L, inc, mn, parent, &ov);
-		L->depth--;
+		L->include_depth--;
 	}
 	free(name);
 	free(ov.rel);
@@ -2862,6 +2924,11 @@ read_world_joint(struct loader *L, xmlNodePtr jn)
 	if (!local || !*local) {
 		free(local);
 		return fail_node(&w->doc, jn, "%s", "<joint> has no name");
+	}
+	if (within_limit(&w->doc, jn, w->njoints, PHYS_MAX_JOINTS,
+	    "joints") < 0) {
+		free(local);
+		return -1;
 	}
 	GROW(w->joints, w->njoints, L->capjoints);
 	ji = (int)w->njoints;

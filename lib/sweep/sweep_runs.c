@@ -10,9 +10,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -92,6 +95,87 @@ run_hash(json_t *obj)
 	return h;
 }
 
+/* ---- a run line's options, as the options they stand for ---- */
+
+/* v as it was written, for messages. */
+static char *
+json_text(json_t *v)
+{
+	char *t = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+	return t ? t : phys_xstrdup("?");
+}
+
+/* run's key, when there, a whole number of at least min, written as
+ * one (the workers read no other); 0, or -1 when bad. */
+static int
+run_count(json_t *run, const char *key, long min)
+{
+	json_t *v = json_object_get(run, key);
+	char *t;
+
+	if (!v || (json_is_integer(v) && json_integer_value(v) >= min))
+		return 0;
+	t = json_text(v);
+	phys_fail("\"%s\": %s is not a whole number of at least %ld (as "
+	    "--%s)", key, t, min, key);
+	free(t);
+	return -1;
+}
+
+/* run's key, when there, a number of at least (or, !min_ok, above) min. */
+static int
+run_number(json_t *run, const char *key, double min, bool min_ok)
+{
+	json_t *v = json_object_get(run, key);
+	double d = json_is_number(v) ? json_number_value(v) : NAN;
+	char *t;
+
+	if (!v || (isfinite(d) && (d > min || (min_ok && d == min))))
+		return 0;
+	t = json_text(v);
+	if (!json_is_number(v))
+		phys_fail("\"%s\": %s is not a number (as --%s)", key, t, key);
+	else
+		phys_fail("\"%s\": %s must be %s %g (as --%s)", key, t,
+		    min_ok ? "at least" : "above", min, key);
+	free(t);
+	return -1;
+}
+
+static int
+run_options_check(json_t *run)
+{
+	static const char *const strings[] = { "preset", "control" };
+	json_t *items = json_object_get(run, "items"), *v;
+	const char *world = json_string_value(json_object_get(run, "world"));
+	struct stat st;
+	size_t i;
+
+	/* a world that is there but no regular file (a FIFO would block
+	 * every worker) fails the plan here, at its line; one that is
+	 * missing fails its runs */
+	if (world && !phys_path_is_stdin(world) && stat(world, &st) == 0 &&
+	    !S_ISREG(st.st_mode))
+		return phys_fail("\"world\": %s: not a regular file (%s)",
+		    world, phys_file_kind(st.st_mode));
+	if (run_count(run, "steps", 0) < 0 ||
+	    run_number(run, "duration", 0, true) < 0 ||
+	    run_count(run, "every", 1) < 0 ||
+	    run_number(run, "rate", 0, false) < 0)
+		return -1;
+	for (i = 0; i < sizeof strings / sizeof *strings; i++)
+		if ((v = json_object_get(run, strings[i])) &&
+		    !json_is_string(v))
+			return phys_fail("\"%s\" is not a string", strings[i]);
+	if (items && !json_is_array(items))
+		return phys_fail("\"items\" is not an array of names");
+	json_array_foreach(items, i, v)
+		if (!json_is_string(v))
+			return phys_fail("\"items\" is not an array of names");
+	return 0;
+}
+
 /* The line parsed and checked: its id and hash. */
 static int
 check_run(const char *line, long long *id, uint64_t *hash)
@@ -112,6 +196,10 @@ check_run(const char *line, long long *id, uint64_t *hash)
 		json_decref(obj);
 		return phys_fail("a run line needs \"id\" (a whole number >= 0), "
 		    "\"world\" and an object \"set\"");
+	}
+	if (run_options_check(obj) < 0) {
+		json_decref(obj);
+		return -1;
 	}
 	json_object_foreach(set, k, v)
 		if (!json_is_string(v)) {
@@ -181,7 +269,7 @@ each_run_line(struct phys_sweep_runs *r, const char *path,
 
 	memset(r, 0, sizeof *r);
 	r->name = phys_display_name(path);
-	if (phys_lines_open(&l, path, 0) < 0)
+	if (phys_lines_open_regular(&l, path, 0) < 0)	/* a FIFO: refused */
 		return -1;
 	while (rc == 0 && (k = phys_lines_next(&l, &line, &len)) > 0)
 		if (!phys_blank_or_comment(line) &&
