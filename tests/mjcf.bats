@@ -1,0 +1,140 @@
+#!/usr/bin/env bats
+# MJCF models, read as MuJoCo 2.2.2 compiles them: the models of
+# tests/data/mjcf/ compared with what Debian's libmujoco makes of them
+# (tests/data/mujoco_oracle.c, built here; phys itself never links it):
+# every body's world pose at qpos0, mass, centre of mass and inertia in
+# world axes, and each joint's axis, limits and dynamics, to 1e-6.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+MJ="$BATS_TEST_DIRNAME/data/mjcf"
+
+setup_file() {
+	if [ -e /usr/include/mujoco/mujoco.h ]; then
+		cc -O0 -o "$BATS_FILE_TMPDIR/oracle" \
+		    "$BATS_TEST_DIRNAME/data/mujoco_oracle.c" -lmujoco -lm
+	fi
+}
+
+need_oracle() {
+	[ -x "$BATS_FILE_TMPDIR/oracle" ] || skip "no libmujoco (libmujoco-dev) to compare with"
+}
+
+# Body facts, one a line, the same words for both sides:
+#   NAME x y z R11 .. R33 mass cx cy cz Ixx Iyy Izz Ixy Ixz Iyz
+# (R the body's rotation, c the centre of mass, I about it in world axes).
+oracle_bodies() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" | awk '$1 == "body" {
+		w = $7; x = $8; y = $9; z = $10
+		printf "%s %.12g %.12g %.12g", $2, $4, $5, $6
+		printf " %.12g %.12g %.12g", 1 - 2*(y*y + z*z), 2*(x*y - w*z), 2*(x*z + w*y)
+		printf " %.12g %.12g %.12g", 2*(x*y + w*z), 1 - 2*(x*x + z*z), 2*(y*z - w*x)
+		printf " %.12g %.12g %.12g", 2*(x*z - w*y), 2*(y*z + w*x), 1 - 2*(x*x + y*y)
+		for (i = 11; i <= 20; i++) printf " %.12g", $i
+		printf "\n" }' | sort
+}
+
+phys_bodies() {
+	phys-step -q -n 0 -i '*/pose' -i '*/inertial_pose' -i '*/mass' \
+	    -i '*/inertia' "$1" | jq -r '.items as $i | $i | keys[] |
+	    select(endswith("/mass")) | rtrimstr("/mass") as $l |
+	    ($i[$l + "/pose"]) as $p | ($i[$l + "/inertial_pose"]) as $c |
+	    ($i[$l + "/inertia"]) as $t |
+	    [($l | sub(".*::"; "")), $p.x, $p.y, $p.z, $p.roll, $p.pitch, $p.yaw,
+	     $i[$l + "/mass"], $c.x, $c.y, $c.z, $c.roll, $c.pitch, $c.yaw,
+	     $t.ixx, $t.iyy, $t.izz, $t.ixy, $t.ixz, $t.iyz] | map(tostring) |
+	    join(" ")' | awk '
+	function rot(r, p, y) {	# R = Rz(y) Ry(p) Rx(r), into M
+		M[1,1] = cos(y)*cos(p); M[1,2] = cos(y)*sin(p)*sin(r) - sin(y)*cos(r)
+		M[1,3] = cos(y)*sin(p)*cos(r) + sin(y)*sin(r)
+		M[2,1] = sin(y)*cos(p); M[2,2] = sin(y)*sin(p)*sin(r) + cos(y)*cos(r)
+		M[2,3] = sin(y)*sin(p)*cos(r) - cos(y)*sin(r)
+		M[3,1] = -sin(p); M[3,2] = cos(p)*sin(r); M[3,3] = cos(p)*cos(r)
+	}
+	{
+		printf "%s %.12g %.12g %.12g", $1, $2, $3, $4
+		rot($5, $6, $7)
+		for (i = 1; i <= 3; i++) for (j = 1; j <= 3; j++) printf " %.12g", M[i,j]
+		printf " %.12g %.12g %.12g %.12g", $8, $9, $10, $11
+		rot($12, $13, $14)
+		I[1,1] = $15; I[2,2] = $16; I[3,3] = $17
+		I[1,2] = I[2,1] = $18; I[1,3] = I[3,1] = $19; I[2,3] = I[3,2] = $20
+		for (i = 1; i <= 3; i++) for (j = 1; j <= 3; j++) {
+			W[i,j] = 0
+			for (k = 1; k <= 3; k++) for (l = 1; l <= 3; l++)
+				W[i,j] += M[i,k] * I[k,l] * M[j,l]
+		}
+		printf " %.12g %.12g %.12g %.12g %.12g %.12g\n", W[1,1], W[2,2],
+		    W[3,3], W[1,2], W[1,3], W[2,3]
+	}' | grep -v '^worldbody ' | sort
+}
+
+# Joint facts: NAME ax ay az [lower upper] damping friction stiffness
+# springref armature; free joints have none in SDF and are left out.
+oracle_joints() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" | awk '$1 == "joint" && $4 != "free" {
+		printf "%s %.12g %.12g %.12g", $2, $5, $6, $7
+		if ($4 != "ball") {
+			if ($10) printf " %.12g %.12g", $8, $9
+			printf " %.12g %.12g %.12g %.12g", $11, $15, $12, $13
+		}
+		printf " %.12g\n", $14 }' | sort
+}
+
+phys_joints() {
+	local fixed
+	fixed=$(phys-sdf print "$1" 2>/dev/null | sed -n 's/.*<joint name="\([^"]*\)" type="fixed".*/\1/p' |
+	    jq -Rsc 'split("\n")')
+	phys-param list "$1" 2>/dev/null | jq -rs --argjson fixed "$fixed" '
+	    map(select(.name | test("/(axis\\.(xyz|limit\\.lower|limit\\.upper|dynamics\\.(damping|friction|spring_stiffness|spring_reference))|physics\\.mujoco\\.armature)$")))
+	    | group_by(.name | sub("/.*"; "")) | .[] |
+	    (map({(.name | sub(".*/"; "")): .value}) | add) as $v |
+	    (.[0].name | sub("/.*"; "") | sub(".*::"; "")) as $n |
+	    select(($fixed | index($n)) | not) |
+	    [$n] + (if $v["axis.xyz"] then [$v["axis.xyz"].x, $v["axis.xyz"].y, $v["axis.xyz"].z]
+	        else [0, 0, 1] end) +
+	    (if $v["axis.limit.lower"] and $v["axis.limit.lower"] > -1e16 then
+	        [$v["axis.limit.lower"], $v["axis.limit.upper"]] else [] end) +
+	    (if $v["axis.xyz"] then [$v["axis.dynamics.damping"],
+	        $v["axis.dynamics.friction"], $v["axis.dynamics.spring_stiffness"],
+	        $v["axis.dynamics.spring_reference"]] else [] end) +
+	    [$v["physics.mujoco.armature"]] | map(tostring) | join(" ")' |
+	    awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %.12g", $i
+	        printf "\n" }' | sort
+}
+
+# agree WANT GOT: the same names, every number within 1e-6.
+agree() {
+	awk 'NR == FNR { want[$1] = $0; next }
+	{
+		if (!($1 in want)) { print "phys has " $1 " that MuJoCo has not"; bad = 1; next }
+		n = split(want[$1], w, " ")
+		if (n != NF) { print $1 ": " NF " fields, not " n; bad = 1 }
+		for (i = 2; i <= NF && i <= n; i++) {
+			d = $i - w[i]; if (d < 0) d = -d
+			if (d > 1e-6) { printf "%s field %d: %s, MuJoCo %s\n", $1, i, $i, w[i]; bad = 1 }
+		}
+		seen[$1] = 1
+	}
+	END {
+		for (k in want) if (!(k in seen)) { print "MuJoCo has " k " that phys has not"; bad = 1 }
+		exit bad
+	}' "$1" "$2"
+}
+
+# same_as_mujoco MODEL: bodies and joints as MuJoCo compiles them.
+same_as_mujoco() {
+	oracle_bodies "$1" > "$TMP/want"
+	phys_bodies "$1" > "$TMP/got"
+	[ -s "$TMP/want" ]
+	agree "$TMP/want" "$TMP/got"
+	oracle_joints "$1" > "$TMP/want"
+	phys_joints "$1" > "$TMP/got"
+	agree "$TMP/want" "$TMP/got"
+}
+
+@test "mjcf: the body tree, poses, defaults and inertia from geoms are MuJoCo's" {
+	need_oracle
+	same_as_mujoco "$MJ/tree.xml"
+}
