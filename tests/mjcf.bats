@@ -71,27 +71,34 @@ phys_bodies() {
 }
 
 # Joint facts: NAME ax ay az [lower upper] damping friction stiffness
-# springref armature; free joints have none in SDF and are left out.
+# springref armature, limits and the spring's reference measured from
+# qpos0 (phys measures a joint from where it is built); free joints have
+# none in SDF, ball joints only their name.
 oracle_joints() {
 	"$BATS_FILE_TMPDIR/oracle" "$1" | awk '$1 == "joint" && $4 != "free" {
+		if ($4 == "ball") { print $2; next }
 		printf "%s %.12g %.12g %.12g", $2, $5, $6, $7
-		if ($4 != "ball") {
-			if ($10) printf " %.12g %.12g", $8, $9
-			printf " %.12g %.12g %.12g %.12g", $11, $15, $12, $13
-		}
+		if ($10) printf " %.12g %.12g", $8 - $16, $9 - $16
+		printf " %.12g %.12g %.12g %.12g", $11, $15, $12, $13 - $16
 		printf " %.12g\n", $14 }' | sort
 }
 
+# typed FILE TYPE: the names of the joints of that type.
+typed() {
+	phys-sdf print "$1" 2>/dev/null |
+	    sed -n 's/.*<joint name="\([^"]*\)" type="'"$2"'".*/\1/p' |
+	    jq -Rsc 'split("\n")'
+}
+
 phys_joints() {
-	local fixed
-	fixed=$(phys-sdf print "$1" 2>/dev/null | sed -n 's/.*<joint name="\([^"]*\)" type="fixed".*/\1/p' |
-	    jq -Rsc 'split("\n")')
-	phys-param list "$1" 2>/dev/null | jq -rs --argjson fixed "$fixed" '
+	phys-param list "$1" 2>/dev/null | jq -rs --argjson fixed "$(typed "$1" fixed)" \
+	    --argjson ball "$(typed "$1" ball)" '
 	    map(select(.name | test("/(axis\\.(xyz|limit\\.lower|limit\\.upper|dynamics\\.(damping|friction|spring_stiffness|spring_reference))|physics\\.mujoco\\.armature)$")))
 	    | group_by(.name | sub("/.*"; "")) | .[] |
 	    (map({(.name | sub(".*/"; "")): .value}) | add) as $v |
 	    (.[0].name | sub("/.*"; "") | sub(".*::"; "")) as $n |
 	    select(($fixed | index($n)) | not) |
+	    if ($ball | index($n)) then $n else
 	    [$n] + (if $v["axis.xyz"] then [$v["axis.xyz"].x, $v["axis.xyz"].y, $v["axis.xyz"].z]
 	        else [0, 0, 1] end) +
 	    (if $v["axis.limit.lower"] and $v["axis.limit.lower"] > -1e16 then
@@ -99,7 +106,7 @@ phys_joints() {
 	    (if $v["axis.xyz"] then [$v["axis.dynamics.damping"],
 	        $v["axis.dynamics.friction"], $v["axis.dynamics.spring_stiffness"],
 	        $v["axis.dynamics.spring_reference"]] else [] end) +
-	    [$v["physics.mujoco.armature"]] | map(tostring) | join(" ")' |
+	    [$v["physics.mujoco.armature"]] | map(tostring) | join(" ") end' |
 	    awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %.12g", $i
 	        printf "\n" }' | sort
 }
@@ -137,4 +144,24 @@ same_as_mujoco() {
 @test "mjcf: the body tree, poses, defaults and inertia from geoms are MuJoCo's" {
 	need_oracle
 	same_as_mujoco "$MJ/tree.xml"
+}
+
+@test "mjcf: angles in radians, eulerseq, every orientation form and fromto" {
+	need_oracle
+	same_as_mujoco "$MJ/radian.xml"
+}
+
+@test "mjcf: boundmass, boundinertia, balanceinertia, settotalmass and discardvisual" {
+	need_oracle
+	same_as_mujoco "$MJ/compiler.xml"
+}
+
+@test "mjcf: inertiafromgeom=\"true\" and inertiagrouprange" {
+	need_oracle
+	same_as_mujoco "$MJ/fromgeom.xml"
+}
+
+@test "mjcf: <include> of another MJCF file" {
+	need_oracle
+	same_as_mujoco "$MJ/include.xml"
 }

@@ -1173,10 +1173,14 @@ write_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b)
 	add_pose(jn, at, j->line);
 	if (j->type != MJ_BALL)
 		write_axis(jn, j);
-	else if (j->limited)
-		mj_note(r, xmlDocGetRootElement(r->d->xml), "a ball joint's "
-		    "range is not kept: SDF's ball joint has no limit");
-	if (j->armature != 0)
+	else if (j->limited || j->damping != 0 || j->stiffness != 0 ||
+	    j->armature != 0 || j->frictionloss != 0)
+		if (!r->o->quiet)
+			phys_warnat(r->d->name, j->line, "ball joint '%s': its "
+			    "range, damping, stiffness, armature and "
+			    "frictionloss are not kept (phys's ball joints "
+			    "have none)", j->name ? j->name : b->name);
+	if (j->armature != 0 && j->type != MJ_BALL)
 		add_num(add(add(jn, "physics", NULL, j->line), "mujoco", NULL,
 		    j->line), "armature", j->armature, j->line);
 }

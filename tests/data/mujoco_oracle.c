@@ -4,7 +4,7 @@
  *
  *   body NAME PARENT x y z qw qx qy qz mass cx cy cz Ixx Iyy Izz Ixy Ixz Iyz
  *   joint NAME BODY TYPE ax ay az lo hi limited damping stiffness
- *       springref armature frictionloss
+ *       springref armature frictionloss qpos0
  *
  * Poses are world poses after mj_kinematics at qpos0; c is the centre of
  * mass in the world and I the inertia about it in world axes; the joint
@@ -73,7 +73,7 @@ main(int argc, char **argv)
 	}
 	for (j = 0; j < m->njnt; j++)
 		printf("joint %s %s %s %.17g %.17g %.17g %.17g %.17g %d %.17g "
-		    "%.17g %.17g %.17g %.17g\n", mj_id2name(m, mjOBJ_JOINT, j),
+		    "%.17g %.17g %.17g %.17g %.17g\n", mj_id2name(m, mjOBJ_JOINT, j),
 		    mj_id2name(m, mjOBJ_BODY, m->jnt_bodyid[j]),
 		    types[m->jnt_type[j]], m->jnt_axis[3 * j],
 		    m->jnt_axis[3 * j + 1], m->jnt_axis[3 * j + 2],
@@ -81,7 +81,8 @@ main(int argc, char **argv)
 		    m->jnt_limited[j], m->dof_damping[m->jnt_dofadr[j]],
 		    m->jnt_stiffness[j], m->qpos_spring[m->jnt_qposadr[j]],
 		    m->dof_armature[m->jnt_dofadr[j]],
-		    m->dof_frictionloss[m->jnt_dofadr[j]]);
+		    m->dof_frictionloss[m->jnt_dofadr[j]],
+		    m->qpos0[m->jnt_qposadr[j]]);
 	mj_deleteData(d);
 	mj_deleteModel(m);
 	return 0;
