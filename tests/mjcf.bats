@@ -165,3 +165,69 @@ same_as_mujoco() {
 	need_oracle
 	same_as_mujoco "$MJ/include.xml"
 }
+
+# swing ENGINE: the MJCF pendulum, included by an SDF world, swings with
+# the period of its closed form, 2 pi sqrt(I / (m g d)) (1 + a^2 / 16).
+swing() {
+	local w
+	w=$(profile_world "$TMP/world.sdf" "$1")
+	phys-step -q -p "$1" -t 6 -i 'pendulum::bob/pose' "$w" > "$TMP/run"
+	rel "$(series "$TMP/run" pendulum::bob/pose roll | period -0.1)" \
+	    "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(1.001 / 9.81) * (1 + 0.01 / 16) }')" 0.01
+}
+
+@test "mjcf: a MuJoCo pendulum included in an SDF world swings with its closed-form period under each engine" {
+	cat > "$TMP/world.sdf" <<-EOF
+	<?xml version="1.0"?>
+	<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+	<include><uri>$MJ/pendulum.xml</uri></include></world></sdf>
+	EOF
+	each_engine swing
+}
+
+@test "mjcf: every command reads an MJCF model, by path and on standard input" {
+	local m="$MJ/pendulum.xml"
+	phys-step -q -n 2 -i 'pendulum::bob/pose' "$m" | tail -1 | jq -e '.iter == 2'
+	phys-step -q -n 2 -i 'pendulum::bob/pose' - < "$m" | tail -1 | jq -e '.iter == 2'
+	phys-param get pendulum::bob/inertial.mass "$m" | jq -e '.value == 1'
+	phys-sdf print "$m" | grep -q '<joint name="hinge" type="revolute">'
+	phys-preset list -1 "$m" | grep -qx default_physics
+	phys-inertia check "$m" | jq -e 'select(.link == "pendulum::bob") | .mass == 1'
+	phys-sweep plan "$m" iters=1:2:2 | jq -se 'length == 2'
+}
+
+@test "mjcf: a parameter set on an MJCF file is refused, with what to do instead" {
+	run -1 --separate-stderr phys-param set pendulum::bob/inertial.mass=2 "$MJ/pendulum.xml"
+	assert_equal "$stderr" "phys-param: $MJ/pendulum.xml: phys does not edit MJCF files; give inertial.mass for a run instead (phys-step -s NAME=VALUE, or a control line)"
+	phys-step -q -n 0 -s pendulum::bob/inertial.mass=2 -i 'pendulum::bob/mass' "$MJ/pendulum.xml" |
+	    jq -e '.items["pendulum::bob/mass"] == 2'
+}
+
+@test "mjcf: malformed input and what phys cannot read are named at their file:line" {
+	printf '<mujoco>\n<worldbody>\n<body name="a">\n<geom type="box" size="1 x"/>\n</body></worldbody></mujoco>\n' > "$TMP/bad.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/bad.xml"
+	assert_equal "$stderr" "phys-step: $TMP/bad.xml:4: size=\"1 x\": 0 to 3 numbers expected"
+	printf '<mujoco>\n<worldbody>\n<body name="a">\n<joint name="j" range="0 1"/><geom size="0.1"/>\n</body></worldbody></mujoco>\n' > "$TMP/lim.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/lim.xml"
+	assert_equal "$stderr" "phys-step: $TMP/lim.xml:4: joint has range but not limited: MuJoCo refuses it without autolimits=\"true\""
+	printf '<mujoco>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<tendon>\n<fixed name="t"><joint joint="j" coef="1"/></fixed>\n</tendon>\n</mujoco>\n' > "$TMP/tendon.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/tendon.xml"
+	assert_equal "$stderr" "phys-step: $TMP/tendon.xml:5: <tendon>: tendons are not read, and they change how the model moves; phys refuses the model"
+	printf '<mujoco>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<sensor>\n<jointpos joint="j"/>\n</sensor>\n<sensor><jointvel joint="j"/></sensor>\n</mujoco>\n' > "$TMP/sensor.xml"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/sensor.xml"
+	assert_equal "$stderr" "phys-step: $TMP/sensor.xml:5: <sensor>: not read (phys reports state lines instead)"
+}
+
+@test "mjcf: the world body's geoms are static ground that bodies rest on" {
+	cat > "$TMP/drop.xml" <<-EOF
+	<mujoco model="drop">
+	  <worldbody>
+	    <geom name="floor" type="plane" size="0 0 1"/>
+	    <body name="ball" pos="0 0 0.5"><freejoint/><geom type="sphere" size="0.1"/></body>
+	  </worldbody>
+	</mujoco>
+	EOF
+	phys-step -q -t 1.5 -i 'drop::ball/pose' "$TMP/drop.xml" | tail -1 |
+	    jq -r '.items["drop::ball/pose"].z' > "$TMP/z"
+	near "$(cat "$TMP/z")" 0.1 0.005
+}

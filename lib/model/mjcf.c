@@ -1277,14 +1277,34 @@ write_model(struct reader *r, long line)
 
 /* ---- the conversion ---- */
 
-static const char *const not_read[] = { "tendon", "sensor", "equality",
-	"actuator", "contact", "keyframe", "extension", "custom", NULL };
+/* What phys does not read yet, and what the model loses without it. */
+static const struct {
+	const char *name;
+	bool refuse;	/* the model cannot move as MuJoCo moves it */
+	const char *why;
+} not_read[] = {
+	{ "tendon", true, "tendons are not read, and they change how the "
+	    "model moves" },
+	{ "equality", true, "equality constraints are not read, and they "
+	    "change how the model moves" },
+	{ "actuator", false, "not read: the model runs unactuated (no motor "
+	    "force and no position or velocity servo)" },
+	{ "contact", false, "not read: every pair of geoms that MuJoCo's "
+	    "contype and conaffinity let touch may touch, and pairs and "
+	    "excludes are not kept" },
+	{ "option", false, "not read: the model runs with phys's profile "
+	    "(gravity 9.8 m/s^2 and steps of 1 ms in a model file; a world "
+	    "that includes it sets its own)" },
+	{ "sensor", false, "not read (phys reports state lines instead)" },
+	{ "keyframe", false, "not read: the model starts at qpos0" },
+	{ "extension", true, "plugins are not read" },
+};
 
 static int
 read_top(struct reader *r, xmlNodePtr root)
 {
 	xmlNodePtr n;
-	int i;
+	size_t i;
 
 	for (n = phys_child(root, "compiler"); n; n = phys_next(n, "compiler"))
 		if (read_compiler(r, n) < 0)
@@ -1302,17 +1322,22 @@ read_top(struct reader *r, xmlNodePtr root)
 		if (read_assets(r, n) < 0)
 			return -1;
 	for (n = phys_child(root, NULL); n; n = phys_next(n, NULL))
-		for (i = 0; not_read[i]; i++)
-			if (phys_node_is(n, not_read[i]) && phys_child(n, NULL))
-				mj_note(r, n, "not read yet: the model runs "
-				    "without it");
+		for (i = 0; i < sizeof not_read / sizeof *not_read; i++) {
+			if (!phys_node_is(n, not_read[i].name) ||
+			    (!phys_child(n, NULL) && !n->properties))
+				continue;
+			if (not_read[i].refuse)
+				return mj_fail(r, n, "<%s>: %s; phys refuses "
+				    "the model", not_read[i].name,
+				    not_read[i].why);
+			mj_note(r, n, not_read[i].why);
+		}
 	for (n = phys_child(root, "worldbody"); n;
 	    n = phys_next(n, "worldbody"))
 		if (body_children(r, n, -1, 0, 0, false) < 0)
 			return -1;
 	return 0;
 }
-
 static void
 reader_free(struct reader *r)
 {
