@@ -17,7 +17,7 @@ setup_file() {
 	fi
 }
 
-need_oracle() {
+need_mujoco() {
 	[ -x "$BATS_FILE_TMPDIR/oracle" ] || skip "no libmujoco (libmujoco-dev) to compare with"
 }
 
@@ -142,27 +142,27 @@ same_as_mujoco() {
 }
 
 @test "mjcf: the body tree, poses, defaults and inertia from geoms are MuJoCo's" {
-	need_oracle
+	need_mujoco
 	same_as_mujoco "$MJ/tree.xml"
 }
 
 @test "mjcf: angles in radians, eulerseq, every orientation form and fromto" {
-	need_oracle
+	need_mujoco
 	same_as_mujoco "$MJ/radian.xml"
 }
 
 @test "mjcf: boundmass, boundinertia, balanceinertia, settotalmass and discardvisual" {
-	need_oracle
+	need_mujoco
 	same_as_mujoco "$MJ/compiler.xml"
 }
 
 @test "mjcf: inertiafromgeom=\"true\" and inertiagrouprange" {
-	need_oracle
+	need_mujoco
 	same_as_mujoco "$MJ/fromgeom.xml"
 }
 
 @test "mjcf: <include> of another MJCF file" {
-	need_oracle
+	need_mujoco
 	same_as_mujoco "$MJ/include.xml"
 }
 
