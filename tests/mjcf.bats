@@ -130,14 +130,17 @@ agree() {
 	}' "$1" "$2"
 }
 
-# same_as_mujoco MODEL: bodies and joints as MuJoCo compiles them.
+# same_as_mujoco MODEL [LINK...]: bodies and joints as MuJoCo compiles
+# them; the LINKs, phys's own between two joints of one body, aside.
 same_as_mujoco() {
-	oracle_bodies "$1" > "$TMP/want"
-	phys_bodies "$1" > "$TMP/got"
+	local m="$1"
+	shift
+	oracle_bodies "$m" > "$TMP/want"
+	phys_bodies "$m" | awk -v extra=" $* " 'index(extra, " " $1 " ") == 0' > "$TMP/got"
 	[ -s "$TMP/want" ]
 	agree "$TMP/want" "$TMP/got"
-	oracle_joints "$1" > "$TMP/want"
-	phys_joints "$1" > "$TMP/got"
+	oracle_joints "$m" > "$TMP/want"
+	phys_joints "$m" > "$TMP/got"
 	agree "$TMP/want" "$TMP/got"
 }
 
@@ -159,6 +162,11 @@ same_as_mujoco() {
 @test "mjcf: inertiafromgeom=\"true\" and inertiagrouprange" {
 	need_mujoco
 	same_as_mujoco "$MJ/fromgeom.xml"
+}
+
+@test "mjcf: several joints on one body, through links of their own between them" {
+	need_mujoco
+	same_as_mujoco "$MJ/planar.xml" torso_rootx torso_rootz thigh_hip
 }
 
 @test "mjcf: <include> of another MJCF file" {

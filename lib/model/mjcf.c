@@ -22,6 +22,10 @@
 #include "num.h"
 
 #define MJ_MAX_DEPTH	64	/* nested bodies, includes, classes */
+/* The link between two joints of one body: this share of the body's mass
+ * (of 1 kg when it has none), with this radius of gyration (m). */
+#define CHAIN_SHARE	1e-3
+#define CHAIN_GYRATION	1e-2
 
 enum mj_joint_type { MJ_FREE, MJ_BALL, MJ_SLIDE, MJ_HINGE };
 
@@ -865,6 +869,17 @@ bound_inertial(struct reader *r, xmlNodePtr n, struct mj_body *b)
 	return 0;
 }
 
+static bool
+has_free(const struct reader *r, const struct mj_body *b)
+{
+	size_t k;
+
+	for (k = 0; k < b->njoints; k++)
+		if (r->joints[b->joint0 + k].type == MJ_FREE)
+			return true;
+	return false;
+}
+
 static const char *const unread[] = { "camera", "light", NULL };
 
 static int read_body(struct reader *r, xmlNodePtr n, int parent,
@@ -968,9 +983,9 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 		b->in.ipos = local.p;
 		b->in.iquat = local.q;
 	}
-	if (b->njoints > 1)
-		return mj_fail(r, n, "body '%s' has %zu joints: several joints "
-		    "on one body are not read yet", b->name, b->njoints);
+	if (b->njoints > 1 && has_free(r, b))
+		return mj_fail(r, n, "body '%s': a free joint must be its body's "
+		    "only joint", b->name);
 	return bound_inertial(r, n, b);
 }
 
@@ -1145,44 +1160,121 @@ write_axis(xmlNodePtr jn, const struct mj_joint *j)
 	add_num(e, "spring_stiffness", j->stiffness, j->line);
 }
 
+/* The name of joint k of body b, which an unnamed joint takes from it. */
+static char *
+joint_name(const struct reader *r, const struct mj_body *b, size_t k)
+{
+	const struct mj_joint *j = &r->joints[b->joint0 + k];
+
+	if (j->name)
+		return phys_xstrdup(j->name);
+	return b->njoints > 1 ? phys_xasprintf("%s_joint%zu", b->name, k) :
+	    phys_xasprintf("%s_joint", b->name);
+}
+
+/*
+ * The link that joint k of a body of several joints moves: the body's
+ * own for the last joint, else one of no mass at the body's pose, named
+ * BODY_JOINT, which the next joint moves on.
+ */
+static char *
+chain_link(const struct reader *r, const struct mj_body *b, size_t k)
+{
+	char *j, *name;
+
+	if (k + 1 >= b->njoints)
+		return phys_xstrdup(b->name);
+	j = joint_name(r, b, k);
+	name = phys_xasprintf("%s_%s", b->name, j);
+	free(j);
+	return name;
+}
+
 static void
-write_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b)
+write_chain_links(struct reader *r, xmlNodePtr model, const struct mj_body *b)
+{
+	double m = CHAIN_SHARE * (b->in.mass > 0 ? b->in.mass : 1);
+	xmlNodePtr link, in, t;
+	size_t k;
+	char *name;
+
+	for (k = 0; k + 1 < b->njoints; k++) {
+		name = chain_link(r, b, k);
+		link = add(model, "link", NULL, r->joints[b->joint0 + k].line);
+		set_name(link, name);
+		free(name);
+		add_pose(link, b->world, b->line);
+		in = add(link, "inertial", NULL, b->line);
+		add_num(in, "mass", m, b->line);
+		t = add(in, "inertia", NULL, b->line);
+		add_num(t, "ixx", m * CHAIN_GYRATION * CHAIN_GYRATION, b->line);
+		add_num(t, "iyy", m * CHAIN_GYRATION * CHAIN_GYRATION, b->line);
+		add_num(t, "izz", m * CHAIN_GYRATION * CHAIN_GYRATION, b->line);
+	}
+	if (b->njoints > 1 && !r->o->quiet)
+		phys_warnat_once(r->d->name, b->line, "body '%s' has %zu "
+		    "joints: each but the last moves a link of its own at the "
+		    "body, of %g of the body's mass (MuJoCo's have none; SDF "
+		    "needs a link between two joints)", b->name, b->njoints,
+		    CHAIN_SHARE);
+}
+
+static void
+write_one_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b,
+    size_t k)
 {
 	static const char *const sdf[] = { NULL, "ball", "prismatic",
 		"revolute" };
-	const struct mj_joint *j = b->njoints ? &r->joints[b->joint0] : NULL;
-	xmlNodePtr jn;
-	char *name;
+	const struct mj_joint *j = &r->joints[b->joint0 + k];
+	xmlNodePtr jn = add(model, "joint", NULL, j->line);
+	char *name = joint_name(r, b, k), *parent, *child;
 	phys_pose at = PHYS_POSE_IDENTITY;
 
-	if (j && j->type == MJ_FREE)
-		return;		/* an SDF link without a joint moves free */
-	name = j && j->name ? phys_xstrdup(j->name) : phys_xasprintf("%s%s",
-	    b->name, j ? "_joint" : "_weld");
-	jn = add(model, "joint", NULL, j ? j->line : b->line);
+	parent = k ? chain_link(r, b, k - 1) : phys_xstrdup(b->parent < 0 ?
+	    "world" : r->bodies[b->parent].name);
+	child = chain_link(r, b, k);
 	set_name(jn, name);
-	free(name);
-	xmlSetProp(jn, (const xmlChar *)"type", (const xmlChar *)(j ?
-	    sdf[j->type] : "fixed"));
-	add(jn, "parent", b->parent < 0 ? "world" :
-	    r->bodies[b->parent].name, b->line);
-	add(jn, "child", b->name, b->line);
-	if (!j)
-		return;
+	xmlSetProp(jn, (const xmlChar *)"type", (const xmlChar *)sdf[j->type]);
+	add(jn, "parent", parent, j->line);
+	add(jn, "child", child, j->line);
+	free(parent);
+	free(child);
 	at.p = j->pos;
 	add_pose(jn, at, j->line);
 	if (j->type != MJ_BALL)
 		write_axis(jn, j);
-	else if (j->limited || j->damping != 0 || j->stiffness != 0 ||
-	    j->armature != 0 || j->frictionloss != 0)
-		if (!r->o->quiet)
-			phys_warnat(r->d->name, j->line, "ball joint '%s': its "
-			    "range, damping, stiffness, armature and "
-			    "frictionloss are not kept (phys's ball joints "
-			    "have none)", j->name ? j->name : b->name);
+	else if ((j->limited || j->damping != 0 || j->stiffness != 0 ||
+	    j->armature != 0 || j->frictionloss != 0) && !r->o->quiet)
+		phys_warnat(r->d->name, j->line, "ball joint '%s': its range, "
+		    "damping, stiffness, armature and frictionloss are not "
+		    "kept (phys's ball joints have none)", name);
+	free(name);
 	if (j->armature != 0 && j->type != MJ_BALL)
 		add_num(add(add(jn, "physics", NULL, j->line), "mujoco", NULL,
 		    j->line), "armature", j->armature, j->line);
+}
+
+static void
+write_joints(struct reader *r, xmlNodePtr model, const struct mj_body *b)
+{
+	xmlNodePtr jn;
+	char *name;
+	size_t k;
+
+	if (b->njoints == 1 && r->joints[b->joint0].type == MJ_FREE)
+		return;		/* an SDF link without a joint moves free */
+	for (k = 0; k < b->njoints; k++)
+		write_one_joint(r, model, b, k);
+	if (b->njoints)
+		return;
+	name = phys_xasprintf("%s_weld", b->name);
+	jn = add(model, "joint", NULL, b->line);
+	set_name(jn, name);
+	free(name);
+	xmlSetProp(jn, (const xmlChar *)"type", (const xmlChar *)"fixed");
+	add(jn, "parent", b->parent < 0 ? "world" :
+	    r->bodies[b->parent].name, b->line);
+	add(jn, "child", b->name, b->line);
 }
 
 static void
@@ -1266,9 +1358,10 @@ write_model(struct reader *r, long line)
 		add_pose(link, b->world, b->line);
 		write_inertial(link, b);
 		write_geoms(r, link, b->geom0, b->ngeoms);
+		write_chain_links(r, model, b);
 	}
 	for (i = 0; i < r->nbodies; i++) {
-		write_joint(r, model, &r->bodies[i]);
+		write_joints(r, model, &r->bodies[i]);
 		write_sites(r, model, (int)i, r->bodies[i].name);
 	}
 	write_world_geoms(r, model, line);
