@@ -239,3 +239,22 @@ swing() {
 	    jq -r '.items["drop::ball/pose"].z' > "$TMP/z"
 	near "$(cat "$TMP/z")" 0.1 0.005
 }
+
+@test "mjcf: <option> gives the model file's world MuJoCo's gravity and step, and a profile of MuJoCo's values" {
+	cat > "$TMP/fall.xml" <<-EOF
+	<mujoco model="fall">
+	  <option timestep="0.004" gravity="0 0 -3" integrator="RK4" solver="CG" iterations="17" tolerance="1e-9" cone="elliptic" impratio="2"/>
+	  <worldbody><body name="b" pos="0 0 10"><freejoint/><geom size="0.1"/></body></worldbody>
+	</mujoco>
+	EOF
+	phys-preset list "$TMP/fall.xml" | jq -s -e '(map(.name) == ["default_physics", "mujoco"]) and .[0].start'
+	phys-param get max_step_size gravity "$TMP/fall.xml" | jq -s -e '.[0].value == 0.004 and .[1].value.z == -3'
+	phys-param get -p mujoco mujoco.integrator mujoco.solver mujoco.iterations mujoco.tolerance mujoco.cone mujoco.impratio "$TMP/fall.xml" |
+	    jq -s -e 'map(.value) == ["RK4", "CG", 17, 1e-9, "elliptic", 2]'
+	# semi-implicit Euler's fall after n steps: z0 - g h^2 n (n + 1) / 2
+	phys-step -q -n 25 -e 25 -i 'fall::b/pose' "$TMP/fall.xml" | tail -1 |
+	    jq -r '.items["fall::b/pose"].z' > "$TMP/z"
+	near "$(cat "$TMP/z")" "$(awk 'BEGIN { print 10 - 3 * 0.004 * 0.004 * 25 * 26 / 2 }')" 1e-9
+	printf '<mujoco model="g"><worldbody><body name="b"><freejoint/><geom size="0.1"/></body></worldbody></mujoco>\n' > "$TMP/g.xml"
+	phys-param get gravity max_step_size "$TMP/g.xml" | jq -s -e '.[0].value.z == -9.81 and .[1].value == 0.002'
+}

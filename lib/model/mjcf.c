@@ -95,6 +95,10 @@ struct reader {
 	double boundmass, boundinertia, settotalmass;
 	bool balanceinertia, autolimits, discardvisual;
 	char *meshdir;
+	/* <option>, MuJoCo's defaults unless given */
+	double timestep, gravity[3], tolerance, impratio;
+	int integrator, solver, cone, iterations;
+	long option_line;
 	struct mj_class *cls;
 	size_t ncls;
 	struct mj_mesh *meshes;
@@ -399,6 +403,45 @@ position(struct reader *r, xmlNodePtr el, int cls, phys_vec3 *p)
 	if (numbers(r, el, cls, "pos", v, 3) < 0)
 		return -1;
 	*p = v3(v[0], v[1], v[2]);
+	return 0;
+}
+
+/* ---- <option> ---- */
+
+static const char *const integrators[] = { "Euler", "RK4", "implicit",
+	NULL };
+static const char *const solvers[] = { "PGS", "CG", "Newton", NULL };
+static const char *const cones[] = { "pyramidal", "elliptic", NULL };
+
+static int
+read_option(struct reader *r, xmlNodePtr o)
+{
+	double it = r->iterations;
+	int k;
+
+	r->option_line = phys_node_line(o);
+	if (number(r, o, -1, "timestep", &r->timestep) < 0 ||
+	    numbers(r, o, -1, "gravity", r->gravity, 3) < 0 ||
+	    number(r, o, -1, "tolerance", &r->tolerance) < 0 ||
+	    number(r, o, -1, "impratio", &r->impratio) < 0 ||
+	    number(r, o, -1, "iterations", &it) < 0)
+		return -1;
+	r->iterations = (int)it;
+	if ((k = keyword(r, o, -1, "integrator", integrators,
+	    r->integrator)) < 0)
+		return -1;
+	r->integrator = k;
+	if ((k = keyword(r, o, -1, "solver", solvers, r->solver)) < 0)
+		return -1;
+	r->solver = k;
+	if ((k = keyword(r, o, -1, "cone", cones, r->cone)) < 0)
+		return -1;
+	r->cone = k;
+	if (!(r->timestep > 0))
+		return mj_fail(r, o, "%s", "timestep must be positive");
+	if (phys_child(o, "flag") && !r->o->quiet)
+		phys_warnat(r->d->name, phys_node_line(phys_child(o, "flag")),
+		    "%s", "<flag>: not read: every part of the dynamics is on");
 	return 0;
 }
 
@@ -1336,6 +1379,39 @@ write_world_geoms(struct reader *r, xmlNodePtr model, long line)
 	write_sites(r, m, -1, "worldbody");
 }
 
+/*
+ * The world a model file of MJCF runs in: MuJoCo's gravity, and two
+ * profiles: the default one, ODE's at MuJoCo's timestep, and "mujoco",
+ * MuJoCo's engine with the <option> values as they are.
+ */
+static void
+write_world(struct reader *r, xmlNodePtr sdf, long line)
+{
+	xmlNodePtr w, p, m;
+
+	if (r->option_line)
+		line = r->option_line;
+	w = add(sdf, "world", NULL, line);
+	set_name(w, "default");
+	add_nums(w, "gravity", r->gravity, 3, line);
+	p = add(w, "physics", NULL, line);
+	set_name(p, "default_physics");
+	xmlSetProp(p, (const xmlChar *)"type", (const xmlChar *)"ode");
+	xmlSetProp(p, (const xmlChar *)"default", (const xmlChar *)"true");
+	add_num(p, "max_step_size", r->timestep, line);
+	p = add(w, "physics", NULL, line);
+	set_name(p, "mujoco");
+	xmlSetProp(p, (const xmlChar *)"type", (const xmlChar *)"mujoco");
+	add_num(p, "max_step_size", r->timestep, line);
+	m = add(p, "mujoco", NULL, line);
+	add(m, "integrator", integrators[r->integrator], line);
+	add(m, "solver", solvers[r->solver], line);
+	add_num(m, "iterations", r->iterations, line);
+	add_num(m, "tolerance", r->tolerance, line);
+	add(m, "cone", cones[r->cone], line);
+	add_num(m, "impratio", r->impratio, line);
+}
+
 static int
 write_model(struct reader *r, long line)
 {
@@ -1348,6 +1424,7 @@ write_model(struct reader *r, long line)
 	set_line(sdf, line);
 	xmlDocSetRootElement(r->out, sdf);
 	xmlSetProp(sdf, (const xmlChar *)"version", (const xmlChar *)"1.9");
+	write_world(r, sdf, line);
 	model = add(sdf, "model", NULL, line);
 	set_name(model, r->model);
 	scale_mass(r);
@@ -1385,9 +1462,6 @@ static const struct {
 	{ "contact", false, "not read: every pair of geoms that MuJoCo's "
 	    "contype and conaffinity let touch may touch, and pairs and "
 	    "excludes are not kept" },
-	{ "option", false, "not read: the model runs with phys's profile "
-	    "(gravity 9.8 m/s^2 and steps of 1 ms in a model file; a world "
-	    "that includes it sets its own)" },
 	{ "sensor", false, "not read (phys reports state lines instead)" },
 	{ "keyframe", false, "not read: the model starts at qpos0" },
 	{ "extension", true, "plugins are not read" },
@@ -1401,6 +1475,9 @@ read_top(struct reader *r, xmlNodePtr root)
 
 	for (n = phys_child(root, "compiler"); n; n = phys_next(n, "compiler"))
 		if (read_compiler(r, n) < 0)
+			return -1;
+	for (n = phys_child(root, "option"); n; n = phys_next(n, "option"))
+		if (read_option(r, n) < 0)
 			return -1;
 	for (n = phys_child(root, "default"); n; n = phys_next(n, "default"))
 		if (read_defaults(r, n, -1, 0) < 0)
@@ -1481,6 +1558,13 @@ phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 	r.igroup[0] = 0;
 	r.igroup[1] = 5;
 	r.settotalmass = -1;
+	r.timestep = 0.002;
+	r.gravity[2] = -9.81;
+	r.tolerance = 1e-8;
+	r.impratio = 1;
+	r.integrator = 0;
+	r.solver = 2;
+	r.iterations = 100;
 	name = own_attr(src->root, "model");
 	r.model = phys_xstrdup(name && *name ? name : "MuJoCo Model");
 	out->name = phys_xstrdup(src->name);

@@ -3014,6 +3014,14 @@ read_hosted(struct loader *L)
 		    &uo)) < 0)
 			return -1;
 	}
+	if ((n = phys_child(md->root, "world"))) {
+		/* MJCF's <option>: the default world's gravity and profiles */
+		xmlReplaceNode(w->node, xmlDocCopyNode(n, w->host->xml, 1));
+		xmlFreeNode(w->node);
+		w->node = phys_child(w->host->root, "world");
+		xmlUnlinkNode(n);
+		xmlFreeNode(n);
+	}
 	if (world_values(L) < 0)
 		return -1;
 	for (n = phys_child(md->root, "model"); n && rc == 0;
