@@ -258,3 +258,31 @@ swing() {
 	printf '<mujoco model="g"><worldbody><body name="b"><freejoint/><geom size="0.1"/></body></worldbody></mujoco>\n' > "$TMP/g.xml"
 	phys-param get gravity max_step_size "$TMP/g.xml" | jq -s -e '.[0].value.z == -9.81 and .[1].value == 0.002'
 }
+
+# slid MODEL PROFILE: how far the box of MODEL slides down its slope in 1 s.
+slid() {
+	phys-step -q -p "$2" -t 1 -e 100 -i 'incline::box/pose' "$1" | tail -1 |
+	    jq -r '.items["incline::box/pose"] | [.x, .z] | @tsv' |
+	    awk '{ dx = $1 - 0.05; dz = $2 - 0.0866025403784; print sqrt(dx * dx + dz * dz) }'
+}
+
+@test "mjcf: friction and condim: a box slides down a slope with g (sin a - mu cos a), without friction at condim 1" {
+	local p
+	for p in default_physics mujoco; do
+		rel "$(slid "$MJ/incline.xml" $p)" "$(awk 'BEGIN { print 9.81 * (0.5 - 0.3 * sqrt(3) / 2) / 2 }')" 0.01
+	done
+	sed 's/<geom friction="0.3 0.005 0.0001"/<geom friction="0.3 0.005 0.0001" condim="1"/' "$MJ/incline.xml" > "$TMP/slick.xml"
+	rel "$(slid "$TMP/slick.xml" default_physics)" "$(awk 'BEGIN { print 9.81 * 0.5 / 2 }')" 0.01
+}
+
+@test "mjcf: condim 4 and 6, solref and solimp reach MuJoCo's surface parameters" {
+	cat > "$TMP/s.xml" <<-EOF
+	<mujoco model="s"><worldbody><body name="b"><freejoint/>
+	<geom name="g" size="0.1" condim="6" friction="0.7 0.02 0.003" solref="0.05 0.8" solimp="0.8 0.9 0.002 0.4 3"/>
+	</body></worldbody></mujoco>
+	EOF
+	phys-param get -q 's::b::g/surface.friction.ode.mu' 's::b::g/surface.friction.torsional.coefficient' \
+	    's::b::g/surface.friction.torsional.patch_radius' 's::b::g/surface.friction.mujoco.rolling' \
+	    's::b::g/surface.contact.mujoco.solref.*' 's::b::g/surface.contact.mujoco.solimp.*' "$TMP/s.xml" |
+	    jq -s -e 'map(.value) == [0.7, 0.02, 1, 0.003, 0.05, 0.8, 0.8, 0.9, 0.002, 0.4, 3]'
+}

@@ -49,8 +49,9 @@ struct mj_geom {
 	phys_pose pose;		/* in its body */
 	double mass;		/* kg */
 	double diag[3];		/* kg m^2, along pose.q */
-	double friction;	/* sliding */
-	int group, mesh;
+	double friction[3];	/* sliding, torsional (m), rolling (m) */
+	double solref[2], solimp[5];
+	int group, mesh, condim;
 	bool collides;		/* contype or conaffinity set */
 	bool inertia;		/* counted in the body's inertia */
 	long line;
@@ -710,23 +711,39 @@ static int
 read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
     bool needs_inertia)
 {
+	static const double solref[2] = { 0.02, 1 },
+	    solimp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
 	struct mj_geom g;
-	double ct = 1, ca = 1, gr = 0, fr[3] = { 1, 0.005, 0.0001 };
+	double ct = 1, ca = 1, gr = 0, cd = 3;
 
 	memset(&g, 0, sizeof g);
 	g.pose = PHYS_POSE_IDENTITY;
 	g.line = phys_node_line(n);
+	g.friction[0] = 1;
+	g.friction[1] = 0.005;
+	g.friction[2] = 0.0001;
+	memcpy(g.solref, solref, sizeof solref);
+	memcpy(g.solimp, solimp, sizeof solimp);
 	if (geom_shape(r, n, cls, &g) < 0 ||
 	    number(r, n, cls, "contype", &ct) < 0 ||
 	    number(r, n, cls, "conaffinity", &ca) < 0 ||
 	    number(r, n, cls, "group", &gr) < 0 ||
-	    some_numbers(r, n, cls, "friction", fr, 1, 3) < 0)
+	    number(r, n, cls, "condim", &cd) < 0 ||
+	    some_numbers(r, n, cls, "friction", g.friction, 1, 3) < 0 ||
+	    some_numbers(r, n, cls, "solref", g.solref, 2, 2) < 0 ||
+	    some_numbers(r, n, cls, "solimp", g.solimp, 3, 5) < 0)
 		return -1;
 	g.collides = ct != 0 || ca != 0;
 	if (!g.collides && r->discardvisual)
 		return 0;
 	g.group = (int)gr;
-	g.friction = fr[0];
+	g.condim = (int)cd;
+	if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
+		return mj_fail(r, n, "condim=\"%g\": 1, 3, 4 or 6", cd);
+	if (g.solref[0] <= 0 && !r->o->quiet)
+		phys_warnat_once(r->d->name, g.line, "%s", "solref of direct "
+		    "stiffness and damping (negative): not kept; the contact "
+		    "takes MuJoCo's default, 0.02 1");
 	g.inertia = needs_inertia && body >= 0 && g.group >= r->igroup[0] &&
 	    g.group <= r->igroup[1];
 	if (geom_mass(r, n, cls, &g) < 0)
@@ -1139,11 +1156,50 @@ write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
 	}
 }
 
+/*
+ * MuJoCo's contact dimension through phys's surface: sliding friction
+ * (none for condim 1), torsional friction as a coefficient over a patch
+ * of 1 m (condim 4 and 6; phys's default patch of none gives no spin
+ * otherwise), rolling friction (condim 6); solref and
+ * solimp as MuJoCo's engine takes them.
+ */
+static void
+write_surface(xmlNodePtr c, const struct mj_geom *g)
+{
+	static const char *const imp[] = { "dmin", "dmax", "width",
+		"midpoint", "power" };
+	xmlNodePtr s = add(c, "surface", NULL, g->line), f, e, m;
+	double mu = g->condim == 1 ? 0 : g->friction[0];
+	int i;
+
+	f = add(s, "friction", NULL, g->line);
+	e = add(f, "ode", NULL, g->line);
+	add_num(e, "mu", mu, g->line);
+	add_num(e, "mu2", mu, g->line);
+	if (g->condim >= 4) {	/* else none: no patch, no spin */
+		e = add(f, "torsional", NULL, g->line);
+		add_num(e, "coefficient", g->friction[1], g->line);
+		add(e, "use_patch_radius", "true", g->line);
+		add(e, "patch_radius", "1", g->line);
+	}
+	if (g->condim == 6)
+		add_num(add(f, "mujoco", NULL, g->line), "rolling",
+		    g->friction[2], g->line);
+	m = add(add(s, "contact", NULL, g->line), "mujoco", NULL, g->line);
+	e = add(m, "solref", NULL, g->line);
+	add_num(e, "timeconst", g->solref[0] > 0 ? g->solref[0] : 0.02,
+	    g->line);
+	add_num(e, "dampratio", g->solref[0] > 0 ? g->solref[1] : 1, g->line);
+	e = add(m, "solimp", NULL, g->line);
+	for (i = 0; i < 5; i++)
+		add_num(e, imp[i], g->solimp[i], g->line);
+}
+
 static void
 write_geoms(struct reader *r, xmlNodePtr link, size_t g0, size_t n)
 {
 	const struct mj_geom *g;
-	xmlNodePtr c, f;
+	xmlNodePtr c;
 	size_t i;
 	char *name;
 
@@ -1161,10 +1217,7 @@ write_geoms(struct reader *r, xmlNodePtr link, size_t g0, size_t n)
 		write_geometry(r, c, g);
 		if (!g->collides)
 			continue;
-		f = add(add(add(c, "surface", NULL, g->line), "friction", NULL,
-		    g->line), "ode", NULL, g->line);
-		add_num(f, "mu", g->friction, g->line);
-		add_num(f, "mu2", g->friction, g->line);
+		write_surface(c, g);
 	}
 }
 
