@@ -286,3 +286,8 @@ slid() {
 	    's::b::g/surface.contact.mujoco.solref.*' 's::b::g/surface.contact.mujoco.solimp.*' "$TMP/s.xml" |
 	    jq -s -e 'map(.value) == [0.7, 0.02, 1, 0.003, 0.05, 0.8, 0.8, 0.9, 0.002, 0.4, 3]'
 }
+
+@test "mjcf: mesh geoms weigh as MuJoCo's default mesh inertia has them, scale and meshdir included" {
+	need_mujoco
+	same_as_mujoco "$MJ/mesh.xml"
+}

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "mem.h"
+#include "mesh.h"
 #include "mjcf.h"
 #include "mjcf_inertia.h"
 #include "num.h"
@@ -40,6 +41,9 @@ struct mj_mesh {
 	char *file;		/* resolved path */
 	double scale[3];
 	long line;
+	bool measured;		/* frame and box below computed */
+	phys_pose frame;	/* centre and principal axes, mesh frame */
+	double box[3];		/* half-sides of its inertia box (m) */
 };
 
 struct mj_geom {
@@ -47,8 +51,9 @@ struct mj_geom {
 	enum phys_mjcf_geom_type type;
 	double size[3];
 	phys_pose pose;		/* in its body */
+	phys_pose ipose;	/* its inertia's frame in its body */
 	double mass;		/* kg */
-	double diag[3];		/* kg m^2, along pose.q */
+	double diag[3];		/* kg m^2, along ipose.q */
 	double friction[3];	/* sliding, torsional (m), rolling (m) */
 	double solref[2], solimp[5];
 	int group, mesh, condim;
@@ -682,26 +687,54 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	return 0;
 }
 
+/* A mesh's inertia frame and box, MuJoCo's way, once per mesh. */
+static int
+measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
+{
+	struct phys_mesh_spec spec = { m->file, NULL, false,
+		{ m->scale[0], m->scale[1], m->scale[2] } };
+	struct phys_mesh *mesh;
+	int rc;
+
+	if (m->measured)
+		return 0;
+	if (!(mesh = phys_mesh_load(&spec)))
+		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
+	rc = phys_mjcf_mesh_box(mesh->v, mesh->nv, mesh->tri, mesh->ntri,
+	    &m->frame.p, &m->frame.q, m->box);
+	phys_mesh_free(mesh);
+	if (rc < 0)
+		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
+	m->measured = true;
+	return 0;
+}
+
 static int
 geom_mass(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 {
 	double density = 1000, mass, vol;
+	const double *mb;
 	int k;
 
 	if (number(r, n, cls, "density", &density) < 0 ||
 	    (k = number(r, n, cls, "mass", &mass)) < 0)
 		return -1;
+	g->ipose = g->pose;
 	if (g->type == PHYS_MJ_MESH) {
-		if (g->inertia)
-			return mj_fail(r, n, "%s", "mesh geom in a body whose "
-			    "inertia comes from its geoms: MuJoCo's mesh "
-			    "inertia is not computed yet; give the body an "
-			    "<inertial>");
-		return 0;
+		if (!g->inertia)
+			return 0;
+		if (measure_mesh(r, n, &r->meshes[g->mesh]) < 0)
+			return -1;
+		mb = r->meshes[g->mesh].box;
+		g->ipose = phys_pose_mul(g->pose, r->meshes[g->mesh].frame);
+		vol = 8 * mb[0] * mb[1] * mb[2];
+		g->mass = k && vol > 1e-15 ? mass : density * vol;
+		phys_mjcf_shape_diag(g->type, mb, g->mass, g->diag);
+	} else {
+		vol = phys_mjcf_volume(g->type, g->size);
+		g->mass = k && vol > 1e-15 ? mass : density * vol;
+		phys_mjcf_shape_diag(g->type, g->size, g->mass, g->diag);
 	}
-	vol = phys_mjcf_volume(g->type, g->size);
-	g->mass = k && vol > 1e-15 ? mass : density * vol;
-	phys_mjcf_shape_diag(g->type, g->size, g->mass, g->diag);
 	if (g->mass < 0 || density < 0)
 		return mj_fail(r, n, "%s", "mass or density is negative");
 	return 0;
@@ -893,8 +926,8 @@ geom_inertial(struct reader *r, xmlNodePtr n, struct mj_body *b)
 			continue;
 		m[k] = r->geoms[i].mass;
 		memcpy(d[k], r->geoms[i].diag, sizeof d[k]);
-		p[k] = r->geoms[i].pose.p;
-		q[k++] = r->geoms[i].pose.q;
+		p[k] = r->geoms[i].ipose.p;
+		q[k++] = r->geoms[i].ipose.q;
 	}
 	if (k && phys_mjcf_geoms_inertial(k, m, d, p, q, &b->in) < 0)
 		rc = mj_fail(r, n, "body '%s': %s", b->name, phys_error());

@@ -150,3 +150,106 @@ phys_mjcf_geoms_inertial(size_t n, const double *m, const double (*d)[3],
 		add_about(&I, m[i], d[i], p[i], q[i], c);
 	return principal(I, out->diag, &out->iquat);
 }
+
+/* A triangle's area, unit normal and centre. */
+static double
+triangle(phys_vec3 a, phys_vec3 b, phys_vec3 c, phys_vec3 *n, phys_vec3 *cen)
+{
+	phys_vec3 x = v3_cross(v3_sub(b, a), v3_sub(c, a));
+	double len = v3_norm(x);
+
+	*n = len > 0 ? v3_scale(x, 1 / len) : v3(0, 0, 0);
+	*cen = v3_scale(v3_add(v3_add(a, b), c), 1.0 / 3);
+	return len / 2;
+}
+
+static phys_vec3
+vertex(const double *v, const unsigned *t, int k, phys_vec3 shift)
+{
+	const double *p = v + 3 * (size_t)t[k];
+
+	return v3_sub(v3(p[0], p[1], p[2]), shift);
+}
+
+/* The centre as MuJoCo finds it: pyramids from the faces' area centroid. */
+static int
+mesh_centre(const double *v, const unsigned *tri, size_t ntri,
+    phys_vec3 *com)
+{
+	phys_vec3 fc = { 0, 0, 0 }, o = { 0, 0, 0 }, n, c, a, b, d;
+	double area = 0, vol = 0, ar, pv;
+	size_t i;
+
+	for (i = 0; i < ntri; i++) {
+		a = vertex(v, tri + 3 * i, 0, o);
+		b = vertex(v, tri + 3 * i, 1, o);
+		d = vertex(v, tri + 3 * i, 2, o);
+		ar = triangle(a, b, d, &n, &c);
+		fc = v3_add(fc, v3_scale(c, ar));
+		area += ar;
+	}
+	if (area < 1e-15)
+		return phys_fail("%s", "mesh surface area is too small");
+	fc = v3_scale(fc, 1 / area);
+	*com = o;
+	for (i = 0; i < ntri; i++) {
+		a = vertex(v, tri + 3 * i, 0, o);
+		b = vertex(v, tri + 3 * i, 1, o);
+		d = vertex(v, tri + 3 * i, 2, o);
+		ar = triangle(a, b, d, &n, &c);
+		pv = v3_dot(v3_sub(c, fc), n) * ar / 3;
+		vol += pv;
+		*com = v3_add(*com, v3_scale(v3_add(v3_scale(c, 0.75),
+		    v3_scale(fc, 0.25)), pv));
+	}
+	if (vol < 1e-15)
+		return phys_fail("%s", "mesh volume is too small");
+	*com = v3_scale(*com, 1 / vol);
+	return 0;
+}
+
+int
+phys_mjcf_mesh_box(const double *v, size_t nv, const unsigned *tri,
+    size_t ntri, phys_vec3 *pos, phys_quat *q, double box[3])
+{
+	static const int k[6][2] = { { 0, 0 }, { 1, 1 }, { 2, 2 }, { 0, 1 },
+		{ 0, 2 }, { 1, 2 } };
+	double P[6] = { 0 }, vol = 0, pv, ar, D[3], E[3], F[3], e[3];
+	phys_vec3 a, b, c, n, cen;
+	phys_mat3 I;
+	size_t i;
+	int j;
+
+	(void)nv;
+	if (mesh_centre(v, tri, ntri, pos) < 0)
+		return -1;
+	for (i = 0; i < ntri; i++) {
+		a = vertex(v, tri + 3 * i, 0, *pos);
+		b = vertex(v, tri + 3 * i, 1, *pos);
+		c = vertex(v, tri + 3 * i, 2, *pos);
+		ar = triangle(a, b, c, &n, &cen);
+		/* every pyramid counted positive: MuJoCo's legacy rule */
+		pv = fabs(v3_dot(cen, n) * ar / 3);
+		vol += pv;
+		D[0] = a.x, D[1] = a.y, D[2] = a.z;
+		E[0] = b.x, E[1] = b.y, E[2] = b.z;
+		F[0] = c.x, F[1] = c.y, F[2] = c.z;
+		for (j = 0; j < 6; j++)
+			P[j] += pv / 20 * (2 * (D[k[j][0]] * D[k[j][1]] +
+			    E[k[j][0]] * E[k[j][1]] + F[k[j][0]] * F[k[j][1]]) +
+			    D[k[j][0]] * E[k[j][1]] + D[k[j][1]] * E[k[j][0]] +
+			    D[k[j][0]] * F[k[j][1]] + D[k[j][1]] * F[k[j][0]] +
+			    E[k[j][0]] * F[k[j][1]] + E[k[j][1]] * F[k[j][0]]);
+	}
+	I = (phys_mat3){ { { P[1] + P[2], -P[3], -P[4] },
+	    { -P[3], P[0] + P[2], -P[5] }, { -P[4], -P[5], P[0] + P[1] } } };
+	if (principal(I, e, q) < 0)
+		return -1;
+	if (!(e[2] > 0) || e[0] + e[1] < e[2] || e[0] + e[2] < e[1] ||
+	    e[1] + e[2] < e[0])
+		return phys_fail("%s", "mesh inertia is not a body's");
+	box[0] = sqrt(6 * (e[1] + e[2] - e[0]) / vol) / 2;
+	box[1] = sqrt(6 * (e[0] + e[2] - e[1]) / vol) / 2;
+	box[2] = sqrt(6 * (e[0] + e[1] - e[2]) / vol) / 2;
+	return 0;
+}
