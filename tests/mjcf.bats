@@ -291,3 +291,30 @@ slid() {
 	need_mujoco
 	same_as_mujoco "$MJ/mesh.xml"
 }
+
+# tips RUN: how far apart the coupler's and the rocker's tips are, which
+# the connect joins, and the lid's height, which the weld holds, at the
+# end of RUN.
+tips() {
+	tail -1 "$1" | jq -r '.items | [.["loops::coupler/pose"].x, .["loops::coupler/pose"].z,
+	    .["loops::coupler/pose"].pitch, .["loops::rocker/pose"].x, .["loops::rocker/pose"].z,
+	    .["loops::rocker/pose"].pitch, .["loops::lid/pose"].z] | @tsv' | awk '{
+		ax = $1 + 0.4 * sin($3); az = $2 + 0.4 * cos($3)
+		bx = $4 - 0.2 * cos($6) + 0.4 * sin($6); bz = $5 + 0.2 * sin($6) + 0.4 * cos($6)
+		printf "%.9f %.9f\n", sqrt((ax - bx)^2 + (az - bz)^2), $7 }'
+}
+
+@test "mjcf: equality constraints: a connect closes a four-bar, a weld holds, a joint equality gears two wheels" {
+	local p
+	for p in default_physics mujoco; do
+		phys-step -q -p $p -t 1 -e 50 -i 'loops::*/pose' -i 'loops::w*/position' "$MJ/loops.xml" > "$TMP/run"
+		read -r gap lid < <(tips "$TMP/run")
+		near "$gap" 0 1e-3
+		near "$lid" 1 1e-3
+		# the pendulum of wheel 1 swings, and wheel 2 turns half as far back
+		tail -1 "$TMP/run" | jq -r '.items | [.["loops::w1/position"][0], .["loops::w2/position"][0]] | @tsv' > "$TMP/w"
+		read -r w1 w2 < "$TMP/w"
+		awk -v a="$w1" 'BEGIN { exit !(a < -0.1 || a > 0.1) }'
+		near "$w2" "$(awk -v a="$w1" 'BEGIN { print -0.5 * a }')" 1e-3
+	done
+}

@@ -117,6 +117,9 @@ struct reader {
 	size_t njoints;
 	struct mj_site *sites;
 	size_t nsites;
+	xmlNodePtr *equality;	/* <connect>, <weld> and <joint> to write */
+	size_t nequality;
+	bool mimic;		/* a coupled joint: SDF 1.11 */
 	xmlDocPtr out;
 };
 
@@ -1498,6 +1501,65 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 	add_num(m, "impratio", r->impratio, line);
 }
 
+static int joint_find(const struct reader *r, const char *name);
+
+/* A connect is a ball joint at its anchor, a weld a fixed joint: loops
+ * that phys closes as constraints. */
+static void
+write_loop(struct reader *r, xmlNodePtr model, xmlNodePtr n, size_t i)
+{
+	const char *b1 = own_attr(n, "body1"), *b2 = own_attr(n, "body2");
+	const char *name = own_attr(n, "name");
+	bool ball = phys_node_is(n, "connect");
+	phys_pose at = PHYS_POSE_IDENTITY;
+	double a[3] = { 0, 0, 0 };
+	xmlNodePtr jn = add(model, "joint", NULL, phys_node_line(n));
+	char *nm = name ? phys_xstrdup(name) : phys_xasprintf("equality%zu",
+	    i);
+
+	set_name(jn, nm);
+	free(nm);
+	xmlSetProp(jn, (const xmlChar *)"type", (const xmlChar *)(ball ?
+	    "ball" : "fixed"));
+	add(jn, "parent", b2 ? b2 : "world", phys_node_line(n));
+	add(jn, "child", b1, phys_node_line(n));
+	if (ball && numbers(r, n, -1, "anchor", a, 3) == 3) {
+		at.p = v3(a[0], a[1], a[2]);
+		add_pose(jn, at, phys_node_line(n));
+	}
+}
+
+/* joint1 = c0 + c1 joint2, in MuJoCo's positions: a mimic of joint2,
+ * offset by what the refs make of c0. */
+static void
+write_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
+{
+	const struct mj_joint *j1 = &r->joints[joint_find(r,
+	    own_attr(n, "joint1"))];
+	const struct mj_joint *j2 = &r->joints[joint_find(r,
+	    own_attr(n, "joint2"))];
+	double poly[5] = { 0, 1, 0, 0, 0 }, off;
+	xmlNodePtr jn, ax, m;
+	char *name;
+
+	(void)some_numbers(r, n, -1, "polycoef", poly, 1, 5);
+	off = poly[0] + poly[1] * j2->ref - j1->ref;
+	for (jn = phys_child(model, "joint"); jn; jn = phys_next(jn, "joint")) {
+		name = phys_node_attr(jn, "name");
+		if (name && strcmp(name, j1->name) == 0)
+			break;
+		free(name);
+	}
+	if (!jn || !(ax = phys_child(jn, "axis")))
+		return;
+	free(name);
+	m = add(ax, "mimic", NULL, phys_node_line(n));
+	xmlSetProp(m, (const xmlChar *)"joint", (const xmlChar *)j2->name);
+	xmlSetProp(m, (const xmlChar *)"axis", (const xmlChar *)"axis");
+	add_num(m, "multiplier", poly[1], phys_node_line(n));
+	add_num(m, "offset", off, phys_node_line(n));
+}
+
 static int
 write_model(struct reader *r, long line)
 {
@@ -1527,7 +1589,15 @@ write_model(struct reader *r, long line)
 		write_joints(r, model, &r->bodies[i]);
 		write_sites(r, model, (int)i, r->bodies[i].name);
 	}
+	for (i = 0; i < r->nequality; i++)
+		if (phys_node_is(r->equality[i], "joint"))
+			write_coupling(r, model, r->equality[i]);
+		else
+			write_loop(r, model, r->equality[i], i);
 	write_world_geoms(r, model, line);
+	if (r->mimic)
+		xmlSetProp(sdf, (const xmlChar *)"version",
+		    (const xmlChar *)"1.11");
 	return 0;
 }
 
@@ -1541,8 +1611,6 @@ static const struct {
 } not_read[] = {
 	{ "tendon", true, "tendons are not read, and they change how the "
 	    "model moves" },
-	{ "equality", true, "equality constraints are not read, and they "
-	    "change how the model moves" },
 	{ "actuator", false, "not read: the model runs unactuated (no motor "
 	    "force and no position or velocity servo)" },
 	{ "contact", false, "not read: every pair of geoms that MuJoCo's "
@@ -1552,6 +1620,90 @@ static const struct {
 	{ "keyframe", false, "not read: the model starts at qpos0" },
 	{ "extension", true, "plugins are not read" },
 };
+
+/* ---- equality constraints ---- */
+
+static int
+body_find(const struct reader *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nbodies; i++)
+		if (strcmp(r->bodies[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+joint_find(const struct reader *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->njoints; i++)
+		if (r->joints[i].name && strcmp(r->joints[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The equalities SDF holds as joints: each checked, kept for writing. */
+static int
+read_equality(struct reader *r, xmlNodePtr eq)
+{
+	xmlNodePtr n;
+	const char *b1, *b2, *j1, *j2;
+	double poly[5] = { 0, 1, 0, 0, 0 };
+	int k;
+
+	for (n = phys_child(eq, NULL); n; n = phys_next(n, NULL)) {
+		if (flag(r, n, -1, "active", 1) == 0) {
+			mj_note(r, n, "inactive: left out, as MuJoCo leaves it");
+			continue;
+		}
+		if (phys_node_is(n, "connect") || phys_node_is(n, "weld")) {
+			b1 = own_attr(n, "body1");
+			b2 = own_attr(n, "body2");
+			if (!b1 || body_find(r, b1) < 0 ||
+			    (b2 && body_find(r, b2) < 0))
+				return mj_fail(r, n, "<%s>: no body '%s'",
+				    (const char *)n->name, !b1 ? "" :
+				    body_find(r, b1) < 0 ? b1 : b2);
+			if (phys_node_is(n, "weld") && own_attr(n, "relpose"))
+				return mj_fail(r, n, "%s", "<weld relpose>: "
+				    "a weld other than the bodies' pose at "
+				    "qpos0 is not read");
+		} else if (phys_node_is(n, "joint")) {
+			j1 = own_attr(n, "joint1");
+			j2 = own_attr(n, "joint2");
+			if ((k = some_numbers(r, n, -1, "polycoef", poly, 1,
+			    5)) < 0)
+				return -1;
+			if (!j1 || joint_find(r, j1) < 0 || !j2 ||
+			    joint_find(r, j2) < 0)
+				return mj_fail(r, n, "%s", "<joint> equality: "
+				    "phys reads it between two named joints "
+				    "only");
+			if (poly[2] != 0 || poly[3] != 0 || poly[4] != 0)
+				return mj_fail(r, n, "%s", "<joint> equality of "
+				    "a polynomial above first order: not read");
+			if (r->joints[joint_find(r, j1)].type < MJ_SLIDE ||
+			    r->joints[joint_find(r, j2)].type < MJ_SLIDE)
+				return mj_fail(r, n, "%s", "<joint> equality: "
+				    "between hinge and slide joints only");
+			r->mimic = true;
+		} else {
+			return mj_fail(r, n, "<%s> equality constraints are "
+			    "not read, and they change how the model moves; "
+			    "phys refuses the model", (const char *)n->name);
+		}
+		if (own_attr(n, "solref") || own_attr(n, "solimp"))
+			mj_note(r, n, "solref and solimp of equality "
+			    "constraints are not kept: the joint is rigid");
+		r->equality = phys_xrealloc(r->equality, (r->nequality + 1) *
+		    sizeof *r->equality);
+		r->equality[r->nequality++] = n;
+	}
+	return 0;
+}
 
 static int
 read_top(struct reader *r, xmlNodePtr root)
@@ -1592,6 +1744,9 @@ read_top(struct reader *r, xmlNodePtr root)
 	    n = phys_next(n, "worldbody"))
 		if (body_children(r, n, -1, 0, 0, false) < 0)
 			return -1;
+	for (n = phys_child(root, "equality"); n; n = phys_next(n, "equality"))
+		if (read_equality(r, n) < 0)
+			return -1;
 	return 0;
 }
 static void
@@ -1619,6 +1774,7 @@ reader_free(struct reader *r)
 	free(r->geoms);
 	free(r->joints);
 	free(r->sites);
+	free(r->equality);
 	free(r->meshdir);
 	free(r->model);
 	if (r->out)
@@ -1666,7 +1822,7 @@ phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 		out->root = xmlDocGetRootElement(out->xml);
 		out->kind = PHYS_DOC_MODEL;
 		out->major = 1;
-		out->minor = 9;
+		out->minor = r.mimic ? 11 : 9;
 	}
 	reader_free(&r);
 	if (owns) {
