@@ -318,3 +318,13 @@ tips() {
 		near "$w2" "$(awk -v a="$w1" 'BEGIN { print -0.5 * a }')" 1e-3
 	done
 }
+
+@test "mjcf: an error inside an included file names that file; a file that includes itself is refused" {
+	printf '<mujoco>\n<body name="x">\n<geom type="box" size="1"/>\n</body>\n</mujoco>\n' > "$TMP/part.xml"
+	printf '<mujoco>\n<worldbody>\n<include file="part.xml"/>\n</worldbody>\n</mujoco>\n' > "$TMP/main.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/main.xml"
+	assert_equal "$stderr" "phys-step: $TMP/part.xml:3: a box needs 3 positive sizes"
+	printf '<mujoco>\n<include file="self.xml"/><include file="self.xml"/>\n</mujoco>\n' > "$TMP/self.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/self.xml"
+	assert_equal "$stderr" "phys-step: $TMP/self.xml:2: more than 1024 includes (does a file include itself?)"
+}

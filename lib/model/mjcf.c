@@ -23,6 +23,7 @@
 #include "num.h"
 
 #define MJ_MAX_DEPTH	64	/* nested bodies, includes, classes */
+#define MJ_MAX_INCLUDES	1024	/* files included, all told */
 /* The link between two joints of one body: this share of the body's mass
  * (of 1 kg when it has none), with this radius of gyration (m). */
 #define CHAIN_SHARE	1e-3
@@ -120,12 +121,29 @@ struct reader {
 	xmlNodePtr *equality;	/* <connect>, <weld> and <joint> to write */
 	size_t nequality;
 	bool mimic;		/* a coupled joint: SDF 1.11 */
+	size_t nincludes;
+	/* what each included element came from, for messages */
+	struct mj_origin { xmlNodePtr top; char *file; } *origins;
+	size_t norigins;
 	xmlDocPtr out;
 };
 
 static int
 mj_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The file an element was read from: an included one, or the model's. */
+static const char *
+file_of(const struct reader *r, xmlNodePtr n)
+{
+	size_t i;
+
+	for (; n; n = n->parent)
+		for (i = 0; i < r->norigins; i++)
+			if (r->origins[i].top == n)
+				return r->origins[i].file;
+	return r->d->name;
+}
 
 static int
 mj_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
@@ -136,14 +154,15 @@ mj_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return phys_failat(r->d->name, n ? phys_node_line(n) : 0, "%s", msg);
+	return phys_failat(file_of(r, n), n ? phys_node_line(n) : 0, "%s",
+	    msg);
 }
 
 static void
 mj_note(struct reader *r, xmlNodePtr n, const char *what)
 {
 	if (!r->o->quiet)
-		phys_warnat_once(r->d->name, phys_node_line(n), "<%s>: %s",
+		phys_warnat_once(file_of(r, n), phys_node_line(n), "<%s>: %s",
 		    (const char *)n->name, what);
 }
 
@@ -501,6 +520,11 @@ read_compiler(struct reader *r, xmlNodePtr c)
 	if ((k = flag(r, c, -1, "discardvisual", r->discardvisual)) < 0)
 		return -1;
 	r->discardvisual = k;
+	if ((k = flag(r, c, -1, "exactmeshinertia", 0)) < 0)
+		return -1;
+	if (k)
+		mj_note(r, c, "exactmeshinertia is not read: meshes weigh as "
+		    "MuJoCo's default inertia has them");
 	if ((k = flag(r, c, -1, "fusestatic", 0)) < 0)
 		return -1;
 	if (k)
@@ -524,11 +548,15 @@ dir_of(const char *path)
 	return phys_xasprintf("%.*s", (int)(slash - path), path);
 }
 
-/* <include file="..."/>: the file's elements in its place. */
+/*
+ * <include file="..."/>: the file's elements in its place, read on from
+ * the first of them (an included file may include others; its path is
+ * beside the model's file, as MuJoCo finds it).
+ */
 static int
-expand_includes(struct reader *r, xmlNodePtr parent, int depth)
+expand_includes(struct reader *r, xmlNodePtr parent)
 {
-	xmlNodePtr n = phys_child(parent, NULL), next, c, copy;
+	xmlNodePtr n = phys_child(parent, NULL), next, c, copy, first;
 	struct phys_doc inc;
 	const char *file;
 	char *dir, *path;
@@ -537,12 +565,13 @@ expand_includes(struct reader *r, xmlNodePtr parent, int depth)
 	for (; n; n = next) {
 		next = phys_next(n, NULL);
 		if (!phys_node_is(n, "include")) {
-			if (expand_includes(r, n, depth) < 0)
+			if (expand_includes(r, n) < 0)
 				return -1;
 			continue;
 		}
-		if (depth > MJ_MAX_DEPTH)
-			return mj_fail(r, n, "%s", "includes nested too deeply");
+		if (++r->nincludes > MJ_MAX_INCLUDES)
+			return mj_fail(r, n, "%s", "more than 1024 includes "
+			    "(does a file include itself?)");
 		if (!(file = own_attr(n, "file")))
 			return mj_fail(r, n, "%s", "<include> has no file");
 		dir = dir_of(r->d->path);
@@ -559,17 +588,20 @@ expand_includes(struct reader *r, xmlNodePtr parent, int depth)
 			return mj_fail(r, n, "<include file=\"%s\">: its root "
 			    "element must be <mujoco>", file);
 		}
+		first = NULL;
 		for (c = phys_child(inc.root, NULL); c; c = phys_next(c, NULL)) {
 			copy = xmlDocCopyNode(c, r->d->xml, 1);
 			xmlAddPrevSibling(n, copy);
-			if (expand_includes(r, copy, depth + 1) < 0) {
-				phys_doc_free(&inc);
-				return -1;
-			}
+			first = first ? first : copy;
+			r->origins = phys_xrealloc(r->origins, (r->norigins +
+			    1) * sizeof *r->origins);
+			r->origins[r->norigins].top = copy;
+			r->origins[r->norigins++].file = phys_xstrdup(inc.name);
 		}
 		phys_doc_free(&inc);
 		xmlUnlinkNode(n);
 		xmlFreeNode(n);
+		next = first ? first : next;
 	}
 	return 0;
 }
@@ -712,6 +744,29 @@ measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
 	return 0;
 }
 
+/* MuJoCo's check of a geom's sizes: those its type uses positive (a
+ * plane's third, its grid spacing, too). */
+static int
+check_size(struct reader *r, xmlNodePtr n, const struct mj_geom *g)
+{
+	static const int used[] = { [PHYS_MJ_SPHERE] = 1,
+		[PHYS_MJ_CAPSULE] = 2, [PHYS_MJ_ELLIPSOID] = 3,
+		[PHYS_MJ_CYLINDER] = 2, [PHYS_MJ_BOX] = 3, [PHYS_MJ_MESH] = 0 };
+	static const char *const names[] = { "plane", "height field",
+		"sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh" };
+	int i;
+
+	if (g->type == PHYS_MJ_PLANE && !(g->size[2] > 0))
+		return mj_fail(r, n, "%s", "a plane's third size must be "
+		    "positive");
+	for (i = 0; i < used[g->type]; i++)
+		if (!(g->size[i] > 0))
+			return mj_fail(r, n, "a %s needs %d positive size%s",
+			    names[g->type], used[g->type], used[g->type] > 1 ?
+			    "s" : "");
+	return 0;
+}
+
 static int
 geom_mass(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 {
@@ -768,6 +823,8 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	    some_numbers(r, n, cls, "friction", g.friction, 1, 3) < 0 ||
 	    some_numbers(r, n, cls, "solref", g.solref, 2, 2) < 0 ||
 	    some_numbers(r, n, cls, "solimp", g.solimp, 3, 5) < 0)
+		return -1;
+	if (check_size(r, n, &g) < 0)
 		return -1;
 	g.collides = ct != 0 || ca != 0;
 	if (!g.collides && r->discardvisual)
@@ -1775,6 +1832,9 @@ reader_free(struct reader *r)
 	free(r->joints);
 	free(r->sites);
 	free(r->equality);
+	for (i = 0; i < r->norigins; i++)
+		free(r->origins[i].file);
+	free(r->origins);
 	free(r->meshdir);
 	free(r->model);
 	if (r->out)
@@ -1811,7 +1871,7 @@ phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 	r.model = phys_xstrdup(name && *name ? name : "MuJoCo Model");
 	out->name = phys_xstrdup(src->name);
 	out->path = src->path ? phys_xstrdup(src->path) : NULL;
-	rc = expand_includes(&r, src->root, 0);
+	rc = expand_includes(&r, src->root);
 	if (rc == 0)
 		rc = read_top(&r, src->root);
 	if (rc == 0)
