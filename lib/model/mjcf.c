@@ -22,7 +22,8 @@
 #include "mjcf_inertia.h"
 #include "num.h"
 
-#define MJ_MAX_DEPTH	64	/* nested bodies, includes, classes */
+#define MJ_MAX_DEPTH	64	/* nested default classes */
+#define MJ_MAX_BODIES	1024	/* nested bodies (a chain, a rope) */
 #define MJ_MAX_INCLUDES	1024	/* files included, all told */
 /* The link between two joints of one body: this share of the body's mass
  * (of 1 kg when it has none), with this radius of gyration (m). */
@@ -1101,7 +1102,7 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 	bool from_geoms;
 	int k = 0;
 
-	if (depth > MJ_MAX_DEPTH)
+	if (depth > MJ_MAX_BODIES)
 		return mj_fail(r, n, "%s", "bodies nested too deeply");
 	if (cc && (childclass = class_find(r, cc)) < 0)
 		return mj_fail(r, n, "unknown childclass '%s'", cc);
