@@ -132,15 +132,16 @@ agree() {
 
 # same_as_mujoco MODEL [LINK...]: bodies and joints as MuJoCo compiles
 # them; the LINKs, phys's own between two joints of one body, aside.
+# SAME_AS=FILE compares FILE, made from MODEL, instead.
 same_as_mujoco() {
-	local m="$1"
+	local m="$1" f="${SAME_AS:-$1}"
 	shift
 	oracle_bodies "$m" > "$TMP/want"
-	phys_bodies "$m" | awk -v extra=" $* " 'index(extra, " " $1 " ") == 0' > "$TMP/got"
+	phys_bodies "$f" | awk -v extra=" $* " 'index(extra, " " $1 " ") == 0' > "$TMP/got"
 	[ -s "$TMP/want" ]
 	agree "$TMP/want" "$TMP/got"
 	oracle_joints "$m" > "$TMP/want"
-	phys_joints "$m" > "$TMP/got"
+	phys_joints "$f" > "$TMP/got"
 	agree "$TMP/want" "$TMP/got"
 }
 
@@ -327,4 +328,13 @@ tips() {
 	printf '<mujoco>\n<include file="self.xml"/><include file="self.xml"/>\n</mujoco>\n' > "$TMP/self.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/self.xml"
 	assert_equal "$stderr" "phys-step: $TMP/self.xml:2: more than 1024 includes (does a file include itself?)"
+}
+
+@test "mjcf: phys-sdf print writes the SDF model an MJCF file becomes, which loads back to MuJoCo's numbers" {
+	need_mujoco
+	local m
+	for m in tree radian compiler planar include; do
+		phys-sdf print "$MJ/$m.xml" > "$TMP/$m.sdf"
+		SAME_AS="$TMP/$m.sdf" same_as_mujoco "$MJ/$m.xml" torso_rootx torso_rootz thigh_hip
+	done
 }

@@ -41,6 +41,7 @@ struct mj_class {
 struct mj_mesh {
 	char *name;
 	char *file;		/* resolved path */
+	char *uri;		/* the same beside the model's file, for SDF */
 	double scale[3];
 	long line;
 	bool measured;		/* frame and box below computed */
@@ -633,15 +634,15 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	m->scale[0] = m->scale[1] = m->scale[2] = 1;
 	if (numbers(r, n, cls, "scale", m->scale, 3) < 0)
 		return -1;
-	dir = dir_of(r->d->path);
 	if (file[0] == '/')
-		m->file = phys_xstrdup(file);
-	else if (r->meshdir && r->meshdir[0] == '/')
-		m->file = phys_xasprintf("%s/%s", r->meshdir, file);
+		m->uri = phys_xstrdup(file);
 	else if (r->meshdir)
-		m->file = phys_xasprintf("%s/%s/%s", dir, r->meshdir, file);
+		m->uri = phys_xasprintf("%s/%s", r->meshdir, file);
 	else
-		m->file = phys_xasprintf("%s/%s", dir, file);
+		m->uri = phys_xstrdup(file);
+	dir = dir_of(r->d->path);
+	m->file = m->uri[0] == '/' ? phys_xstrdup(m->uri) :
+	    phys_xasprintf("%s/%s", dir, m->uri);
 	free(dir);
 	return 0;
 }
@@ -1245,7 +1246,7 @@ write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
 		break;
 	default:
 		s = add(geo, "mesh", NULL, g->line);
-		add(s, "uri", r->meshes[g->mesh].file, g->line);
+		add(s, "uri", r->meshes[g->mesh].uri, g->line);
 		add_nums(s, "scale", r->meshes[g->mesh].scale, 3, g->line);
 	}
 }
@@ -1817,6 +1818,7 @@ reader_free(struct reader *r)
 	for (i = 0; i < r->nmeshes; i++) {
 		free(r->meshes[i].name);
 		free(r->meshes[i].file);
+		free(r->meshes[i].uri);
 	}
 	for (i = 0; i < r->nbodies; i++)
 		free(r->bodies[i].name);
