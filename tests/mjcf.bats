@@ -338,3 +338,13 @@ tips() {
 		SAME_AS="$TMP/$m.sdf" same_as_mujoco "$MJ/$m.xml" torso_rootx torso_rootz thigh_hip
 	done
 }
+
+@test "mjcf: actuators: a position servo holds a weight m g / kp below its target, a velocity servo lets it fall at m g / kv" {
+	local p
+	for p in default_physics mujoco; do
+		phys-step -q -p $p -t 3 -e 1500 -i 'servo::*/position' -i 'servo::*/velocity' "$MJ/servo.xml" |
+		    tail -1 > "$TMP/end"
+		near "$(jq '.items["servo::lift/position"][0]' "$TMP/end")" -0.0981 1e-6
+		near "$(jq '.items["servo::drop/velocity"][0]' "$TMP/end")" -0.981 1e-6
+	done
+}

@@ -123,6 +123,13 @@ struct reader {
 	xmlNodePtr *equality;	/* <connect>, <weld> and <joint> to write */
 	size_t nequality;
 	bool mimic;		/* a coupled joint: SDF 1.11 */
+	struct mj_act {
+		int kind;	/* ACT_* */
+		int joint;
+		double gain, fmax;	/* N m per unit; force limit */
+		long line;
+	} *acts;
+	size_t nacts;
 	size_t nincludes;
 	/* what each included element came from, for messages */
 	struct mj_origin { xmlNodePtr top; char *file; } *origins;
@@ -1561,6 +1568,7 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 }
 
 static int joint_find(const struct reader *r, const char *name);
+static void write_actuators(struct reader *r, xmlNodePtr model);
 
 /* A connect is a ball joint at its anchor, a weld a fixed joint: loops
  * that phys closes as constraints. */
@@ -1653,6 +1661,7 @@ write_model(struct reader *r, long line)
 			write_coupling(r, model, r->equality[i]);
 		else
 			write_loop(r, model, r->equality[i], i);
+	write_actuators(r, model);
 	write_world_geoms(r, model, line);
 	if (r->mimic)
 		xmlSetProp(sdf, (const xmlChar *)"version",
@@ -1670,8 +1679,6 @@ static const struct {
 } not_read[] = {
 	{ "tendon", true, "tendons are not read, and they change how the "
 	    "model moves" },
-	{ "actuator", false, "not read: the model runs unactuated (no motor "
-	    "force and no position or velocity servo)" },
 	{ "contact", false, "not read: every pair of geoms that MuJoCo's "
 	    "contype and conaffinity let touch may touch, and pairs and "
 	    "excludes are not kept" },
@@ -1764,10 +1771,161 @@ read_equality(struct reader *r, xmlNodePtr eq)
 	return 0;
 }
 
+/* ---- actuators ---- */
+
+enum { ACT_MOTOR, ACT_POSITION, ACT_VELOCITY };
+
+/* A <general> actuator as the kind it acts as: a motor (no bias) or a
+ * position servo (gain kp, bias 0 -kp 0); -1 for any other. */
+static int
+general_kind(struct reader *r, xmlNodePtr n, int cls, double *gain)
+{
+	static const char *const gains[] = { "fixed", "muscle", "user",
+		NULL };
+	static const char *const biases[] = { "none", "affine", "muscle",
+		"user", NULL };
+	double g[3] = { 1, 0, 0 }, b[3] = { 0, 0, 0 };
+	int gt, bt;
+
+	if ((gt = keyword(r, n, cls, "gaintype", gains, 0)) < 0 ||
+	    (bt = keyword(r, n, cls, "biastype", biases, 0)) < 0 ||
+	    some_numbers(r, n, cls, "gainprm", g, 1, 3) < 0 ||
+	    some_numbers(r, n, cls, "biasprm", b, 1, 3) < 0)
+		return -2;
+	if (own_attr(n, "dyntype") && strcmp(own_attr(n, "dyntype"),
+	    "none") != 0)
+		return -1;
+	*gain = g[0];
+	if (gt != 0 || g[1] != 0 || g[2] != 0)
+		return -1;
+	if (bt == 0 || (b[0] == 0 && b[1] == 0 && b[2] == 0))
+		return ACT_MOTOR;
+	if (bt == 1 && b[0] == 0 && b[1] == -g[0] && b[2] == 0)
+		return ACT_POSITION;
+	return -1;
+}
+
+static int
+read_actuator(struct reader *r, xmlNodePtr n)
+{
+	const char *jn = own_attr(n, "joint");
+	struct mj_act a = { 0 };
+	double gear[6] = { 1 }, fr[2] = { 0, 0 };
+	int cls, lim;
+
+	if (class_of(r, n, 0, &cls) < 0)
+		return -1;
+	a.line = phys_node_line(n);
+	if (phys_node_is(n, "motor")) {
+		a.kind = ACT_MOTOR;
+	} else if (phys_node_is(n, "position")) {
+		a.kind = ACT_POSITION;
+		a.gain = 1;
+		if (number(r, n, cls, "kp", &a.gain) < 0)
+			return -1;
+	} else if (phys_node_is(n, "velocity")) {
+		a.kind = ACT_VELOCITY;
+		a.gain = 1;
+		if (number(r, n, cls, "kv", &a.gain) < 0)
+			return -1;
+	} else if (phys_node_is(n, "general")) {
+		if ((a.kind = general_kind(r, n, cls, &a.gain)) == -2)
+			return -1;
+	} else {
+		a.kind = -1;
+	}
+	if (a.kind < 0 || !jn) {
+		mj_note(r, n, "not read (phys reads motor, position, velocity "
+		    "and servo-like general actuators of a joint): the model "
+		    "runs without it");
+		return 0;
+	}
+	if ((a.joint = joint_find(r, jn)) < 0)
+		return mj_fail(r, n, "no joint '%s'", jn);
+	if (r->joints[a.joint].type < MJ_SLIDE)
+		return mj_fail(r, n, "%s", "an actuator of a free or ball joint "
+		    "is not read");
+	if (some_numbers(r, n, cls, "gear", gear, 1, 6) < 0 ||
+	    numbers(r, n, cls, "forcerange", fr, 2) < 0 ||
+	    (lim = flag(r, n, cls, "forcelimited", 0)) < 0)
+		return -1;
+	if (gear[0] != 1 && a.kind != ACT_MOTOR)
+		return mj_fail(r, n, "%s", "a servo of gear other than 1 is not "
+		    "read");
+	if (lim && fr[0] != -fr[1])
+		return mj_fail(r, n, "%s", "a force range not symmetric about "
+		    "0 is not read");
+	a.fmax = lim ? fr[1] : 1e16;
+	if (own_attr(n, "ctrlrange") || attr(r, n, cls, "ctrllimited"))
+		mj_note(r, n, "ctrlrange is not kept: a command is taken as "
+		    "it is");
+	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
+	r->acts[r->nacts++] = a;
+	return 0;
+}
+
+/*
+ * The actuators as gz-sim's joint systems: a position servo as a
+ * JointPositionController of gain kp held at qpos 0, a velocity servo as a
+ * JointController of gain kv on the speed held at 0, a motor as
+ * ApplyJointForce (its messages are the force: gear is not applied).
+ */
+static void
+write_actuators(struct reader *r, xmlNodePtr model)
+{
+	static const char *const files[] = {
+		"gz-sim-apply-joint-force-system",
+		"gz-sim-joint-position-controller-system",
+		"gz-sim-joint-controller-system" };
+	static const char *const names[] = {
+		"gz::sim::systems::ApplyJointForce",
+		"gz::sim::systems::JointPositionController",
+		"gz::sim::systems::JointController" };
+	const struct mj_act *a;
+	const struct mj_body *b = NULL;
+	xmlNodePtr p;
+	size_t i, k;
+	char *jn;
+
+	for (i = 0; i < r->nacts; i++) {
+		a = &r->acts[i];
+		for (k = 0; k < r->nbodies; k++) {
+			b = &r->bodies[k];
+			if ((size_t)a->joint >= b->joint0 &&
+			    (size_t)a->joint < b->joint0 + b->njoints)
+				break;
+		}
+		if (!b || k == r->nbodies)
+			continue;	/* every joint is a body's */
+		p = add(model, "plugin", NULL, a->line);
+		xmlSetProp(p, (const xmlChar *)"filename",
+		    (const xmlChar *)files[a->kind]);
+		xmlSetProp(p, (const xmlChar *)"name",
+		    (const xmlChar *)names[a->kind]);
+		jn = joint_name(r, b, a->joint - b->joint0);
+		add(p, "joint_name", jn, a->line);
+		free(jn);
+		if (a->kind == ACT_MOTOR)
+			continue;
+		if (a->kind == ACT_VELOCITY)
+			add(p, "use_force_commands", "true", a->line);
+		add_num(p, "p_gain", a->gain, a->line);
+		add(p, "i_gain", "0", a->line);
+		add(p, "d_gain", "0", a->line);
+		add(p, "i_max", "0", a->line);
+		add(p, "i_min", "0", a->line);
+		add_num(p, "cmd_max", a->fmax, a->line);
+		add_num(p, "cmd_min", -a->fmax, a->line);
+		if (a->kind == ACT_POSITION)
+			add_num(p, "initial_position", -r->joints[a->joint].ref,
+			    a->line);
+	}
+}
+
 static int
 read_top(struct reader *r, xmlNodePtr root)
 {
-	xmlNodePtr n;
+	xmlNodePtr n, c;
 	size_t i;
 
 	for (n = phys_child(root, "compiler"); n; n = phys_next(n, "compiler"))
@@ -1806,6 +1964,10 @@ read_top(struct reader *r, xmlNodePtr root)
 	for (n = phys_child(root, "equality"); n; n = phys_next(n, "equality"))
 		if (read_equality(r, n) < 0)
 			return -1;
+	for (n = phys_child(root, "actuator"); n; n = phys_next(n, "actuator"))
+		for (c = phys_child(n, NULL); c; c = phys_next(c, NULL))
+			if (read_actuator(r, c) < 0)
+				return -1;
 	return 0;
 }
 static void
@@ -1835,6 +1997,7 @@ reader_free(struct reader *r)
 	free(r->joints);
 	free(r->sites);
 	free(r->equality);
+	free(r->acts);
 	for (i = 0; i < r->norigins; i++)
 		free(r->origins[i].file);
 	free(r->origins);
