@@ -347,7 +347,8 @@ parse_owned(struct phys_doc *d)
 	if (!d->root || !phys_node_is(d->root, "sdf"))
 		return phys_failat(name, d->root ? phys_node_line(d->root) : 1,
 		    "the root element is <%s>, neither <sdf>, a URDF "
-		    "<robot> nor MJCF's <mujoco>", d->root ? (const char *)d->root->name : "none");
+		    "<robot> nor MJCF's <mujoco>", d->root ?
+		    (const char *)d->root->name : "none");
 	d->kind = phys_child(d->root, "model") && !phys_child(d->root,
 	    "world") ? PHYS_DOC_MODEL : PHYS_DOC_WORLD;
 	return read_version(d);
