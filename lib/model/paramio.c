@@ -218,7 +218,11 @@ phys_world_edit(struct phys_scene *w, const struct phys_ref *r,
 		    "that file instead", phys_entity_name(w, r->scope, r->idx),
 		    doc->name);
 	phys_value_sdf(r->p, v, &text);
-	if (doc == w->model_doc) {	/* into the URDF, in its terms */
+	if (doc == w->model_doc && w->doc.kind == PHYS_DOC_MJCF) {
+		rc = phys_fail("%s: phys does not edit MJCF files; give %s "
+		    "for a run instead (phys-step -s NAME=VALUE, or a control "
+		    "line)", w->doc.name, r->p->name);
+	} else if (doc == w->model_doc) {	/* into the URDF, in its terms */
 		rc = phys_urdf_edit(doc, r->scope, owner, r->p, text.s);
 	} else if (r->scope == PHYS_S_PHYSICS && !owner) {
 		/* The implicit profile becomes a real <physics> element. */

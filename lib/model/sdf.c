@@ -343,10 +343,15 @@ parse_owned(struct phys_doc *d)
 		d->kind = PHYS_DOC_URDF;	/* what the quick look missed */
 		return 0;
 	}
+	if (d->root && phys_node_is(d->root, "mujoco")) {
+		d->kind = PHYS_DOC_MJCF;	/* converted by mjcf.c */
+		return 0;
+	}
 	if (!d->root || !phys_node_is(d->root, "sdf"))
 		return phys_failat(name, d->root ? phys_node_line(d->root) : 1,
-		    "the root element is <%s>, neither <sdf> nor a URDF "
-		    "<robot>", d->root ? (const char *)d->root->name : "none");
+		    "the root element is <%s>, neither <sdf>, a URDF "
+		    "<robot> nor MJCF's <mujoco>", d->root ?
+		    (const char *)d->root->name : "none");
 	d->kind = phys_child(d->root, "model") && !phys_child(d->root,
 	    "world") ? PHYS_DOC_MODEL : PHYS_DOC_WORLD;
 	return read_version(d);

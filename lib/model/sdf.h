@@ -3,7 +3,8 @@
  * element lookup. The original text is kept next to the parsed tree, for
  * edits that change only the bytes they must (sdfedit.h). A document is
  * told by its root element, never by its name: <sdf> holding a <world>,
- * <sdf> holding a <model> and no world, or a URDF <robot>.
+ * <sdf> holding a <model> and no world, a URDF <robot> or an MJCF
+ * <mujoco>.
  */
 #ifndef PHYS_SDF_H
 #define PHYS_SDF_H
@@ -34,7 +35,8 @@ struct phys_urdf;
 enum phys_doc_kind {
 	PHYS_DOC_WORLD,		/* <sdf><world> (or <sdf> with neither) */
 	PHYS_DOC_MODEL,		/* <sdf><model> without a <world> */
-	PHYS_DOC_URDF		/* <robot> */
+	PHYS_DOC_URDF,		/* <robot> */
+	PHYS_DOC_MJCF		/* <mujoco> (mjcf.h) */
 };
 
 struct phys_doc {

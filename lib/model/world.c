@@ -4,6 +4,7 @@
 #include "fuel.h"
 #include "inertia_world.h"
 #include "spec.h"
+#include "mjcf.h"
 #include "urdf.h"
 
 #include <limits.h>
@@ -2581,7 +2582,8 @@ include_urdf(struct loader *L, struct phys_doc **inc)
 	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
 		L->opt->notes || L->opt->whole };
 	struct phys_doc *model = phys_xcalloc(1, sizeof *model);
-	int rc = phys_urdf_convert(*inc, true, model, &uo);
+	int rc = (*inc)->kind == PHYS_DOC_MJCF ? phys_mjcf_convert(*inc, true,
+	    model, &uo) : phys_urdf_convert(*inc, true, model, &uo);
 
 	w->includes[w->nincludes - 1] = model;
 	*inc = model;
@@ -2676,7 +2678,8 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	free(file);
 	if (rc < 0 && !inc->name)	/* not opened, or no regular file */
 		return unreadable_include(d, in);
-	if (rc == 0 && inc->kind == PHYS_DOC_URDF)
+	if (rc == 0 && (inc->kind == PHYS_DOC_URDF ||
+	    inc->kind == PHYS_DOC_MJCF))
 		rc = include_urdf(L, &inc);
 	if (rc < 0)
 		return included_at(d, in);
@@ -3076,10 +3079,20 @@ read_hosted(struct loader *L)
 		return -1;
 	w->node = phys_child(w->host->root, "world");
 	w->name = phys_xstrdup("default");
-	if (w->doc.kind == PHYS_DOC_URDF) {
+	if (w->doc.kind == PHYS_DOC_URDF || w->doc.kind == PHYS_DOC_MJCF) {
 		md = w->model_doc = phys_xcalloc(1, sizeof *w->model_doc);
-		if (phys_urdf_convert(&w->doc, false, md, &uo) < 0)
+		if ((w->doc.kind == PHYS_DOC_MJCF ? phys_mjcf_convert(&w->doc,
+		    false, md, &uo) : phys_urdf_convert(&w->doc, false, md,
+		    &uo)) < 0)
 			return -1;
+	}
+	if ((n = phys_child(md->root, "world"))) {
+		/* MJCF's <option>: the default world's gravity and profiles */
+		xmlReplaceNode(w->node, xmlDocCopyNode(n, w->host->xml, 1));
+		xmlFreeNode(w->node);
+		w->node = phys_child(w->host->root, "world");
+		xmlUnlinkNode(n);
+		xmlFreeNode(n);
 	}
 	if (world_values(L) < 0)
 		return -1;

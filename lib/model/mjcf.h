@@ -1,0 +1,25 @@
+/*
+ * mjcf.h - MuJoCo's MJCF models read as MuJoCo 2.2.2 compiles them:
+ * converted in memory into an SDF model, as URDF is (urdf.h), every
+ * element carrying the line of the MJCF element it comes from. The body
+ * tree, poses, masses, centres of mass and inertia are MuJoCo's.
+ */
+#ifndef PHYS_MJCF_H
+#define PHYS_MJCF_H
+
+#include <stdbool.h>
+
+#include "sdf.h"
+#include "urdf.h"
+
+/*
+ * Convert the MJCF document src (kind PHYS_DOC_MJCF) into out, an SDF
+ * document holding one <model>. With owns, out takes src over. On
+ * failure phys_error() says "model.xml:LINE: what" and out is empty.
+ * What phys cannot represent is named once (unless o->quiet); what a
+ * model needs to move as MuJoCo moves it is refused.
+ */
+int phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
+    const struct phys_urdf_options *o);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * mujoco_oracle.c - what MuJoCo compiles an MJCF file into, for
+ * tests/mjcf.bats: one line a body (not the world), then one a joint.
+ *
+ *   body NAME PARENT x y z qw qx qy qz mass cx cy cz Ixx Iyy Izz Ixy Ixz Iyz
+ *   joint NAME BODY TYPE ax ay az lo hi limited damping stiffness
+ *       springref armature frictionloss qpos0
+ *
+ * Poses are world poses after mj_kinematics at qpos0; c is the centre of
+ * mass in the world and I the inertia about it in world axes; the joint
+ * axis is in the body frame.
+ *
+ * cc -o mujoco_oracle mujoco_oracle.c -lmujoco
+ */
+#include <stdio.h>
+
+#include <mujoco/mujoco.h>
+
+static const char *const types[] = { "free", "ball", "slide", "hinge" };
+
+static void
+world_inertia(const mjModel *m, const mjData *d, int b, double out[6])
+{
+	const double *R = d->ximat + 9 * b, *I = m->body_inertia + 3 * b;
+	double w[3][3];
+	int i, j, k;
+
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++) {
+			w[i][j] = 0;
+			for (k = 0; k < 3; k++)
+				w[i][j] += R[3 * i + k] * I[k] * R[3 * j + k];
+		}
+	out[0] = w[0][0];
+	out[1] = w[1][1];
+	out[2] = w[2][2];
+	out[3] = w[0][1];
+	out[4] = w[0][2];
+	out[5] = w[1][2];
+}
+
+int
+main(int argc, char **argv)
+{
+	char err[1000] = "";
+	mjModel *m;
+	mjData *d;
+	double I[6];
+	int b, j;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mujoco_oracle MODEL.xml\n");
+		return 2;
+	}
+	if (!(m = mj_loadXML(argv[1], NULL, err, sizeof err))) {
+		fprintf(stderr, "mujoco_oracle: %s\n", err);
+		return 1;
+	}
+	d = mj_makeData(m);
+	mj_kinematics(m, d);
+	for (b = 1; b < m->nbody; b++) {
+		world_inertia(m, d, b, I);
+		printf("body %s %s %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
+		    "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
+		    "%.17g\n", mj_id2name(m, mjOBJ_BODY, b),
+		    m->body_parentid[b] ? mj_id2name(m, mjOBJ_BODY,
+		    m->body_parentid[b]) : "world",
+		    d->xpos[3 * b], d->xpos[3 * b + 1], d->xpos[3 * b + 2],
+		    d->xquat[4 * b], d->xquat[4 * b + 1], d->xquat[4 * b + 2],
+		    d->xquat[4 * b + 3], m->body_mass[b], d->xipos[3 * b],
+		    d->xipos[3 * b + 1], d->xipos[3 * b + 2], I[0], I[1], I[2],
+		    I[3], I[4], I[5]);
+	}
+	for (j = 0; j < m->njnt; j++)
+		printf("joint %s %s %s %.17g %.17g %.17g %.17g %.17g %d %.17g "
+		    "%.17g %.17g %.17g %.17g %.17g\n", mj_id2name(m, mjOBJ_JOINT, j),
+		    mj_id2name(m, mjOBJ_BODY, m->jnt_bodyid[j]),
+		    types[m->jnt_type[j]], m->jnt_axis[3 * j],
+		    m->jnt_axis[3 * j + 1], m->jnt_axis[3 * j + 2],
+		    m->jnt_range[2 * j], m->jnt_range[2 * j + 1],
+		    m->jnt_limited[j], m->dof_damping[m->jnt_dofadr[j]],
+		    m->jnt_stiffness[j], m->qpos_spring[m->jnt_qposadr[j]],
+		    m->dof_armature[m->jnt_dofadr[j]],
+		    m->dof_frictionloss[m->jnt_dofadr[j]],
+		    m->qpos0[m->jnt_qposadr[j]]);
+	mj_deleteData(d);
+	mj_deleteModel(m);
+	return 0;
+}

@@ -1,0 +1,350 @@
+#!/usr/bin/env bats
+# MJCF models, read as MuJoCo 2.2.2 compiles them: the models of
+# tests/data/mjcf/ compared with what Debian's libmujoco makes of them
+# (tests/data/mujoco_oracle.c, built here; phys itself never links it):
+# every body's world pose at qpos0, mass, centre of mass and inertia in
+# world axes, and each joint's axis, limits and dynamics, to 1e-6.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+MJ="$BATS_TEST_DIRNAME/data/mjcf"
+
+setup_file() {
+	if [ -e /usr/include/mujoco/mujoco.h ]; then
+		cc -O0 -o "$BATS_FILE_TMPDIR/oracle" \
+		    "$BATS_TEST_DIRNAME/data/mujoco_oracle.c" -lmujoco -lm
+	fi
+}
+
+need_mujoco() {
+	[ -x "$BATS_FILE_TMPDIR/oracle" ] || skip "no libmujoco (libmujoco-dev) to compare with"
+}
+
+# Body facts, one a line, the same words for both sides:
+#   NAME x y z R11 .. R33 mass cx cy cz Ixx Iyy Izz Ixy Ixz Iyz
+# (R the body's rotation, c the centre of mass, I about it in world axes).
+oracle_bodies() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" | awk '$1 == "body" {
+		w = $7; x = $8; y = $9; z = $10
+		printf "%s %.12g %.12g %.12g", $2, $4, $5, $6
+		printf " %.12g %.12g %.12g", 1 - 2*(y*y + z*z), 2*(x*y - w*z), 2*(x*z + w*y)
+		printf " %.12g %.12g %.12g", 2*(x*y + w*z), 1 - 2*(x*x + z*z), 2*(y*z - w*x)
+		printf " %.12g %.12g %.12g", 2*(x*z - w*y), 2*(y*z + w*x), 1 - 2*(x*x + y*y)
+		for (i = 11; i <= 20; i++) printf " %.12g", $i
+		printf "\n" }' | sort
+}
+
+phys_bodies() {
+	phys-step -q -n 0 -i '*/pose' -i '*/inertial_pose' -i '*/mass' \
+	    -i '*/inertia' "$1" | jq -r '.items as $i | $i | keys[] |
+	    select(endswith("/mass")) | rtrimstr("/mass") as $l |
+	    ($i[$l + "/pose"]) as $p | ($i[$l + "/inertial_pose"]) as $c |
+	    ($i[$l + "/inertia"]) as $t |
+	    [($l | sub(".*::"; "")), $p.x, $p.y, $p.z, $p.roll, $p.pitch, $p.yaw,
+	     $i[$l + "/mass"], $c.x, $c.y, $c.z, $c.roll, $c.pitch, $c.yaw,
+	     $t.ixx, $t.iyy, $t.izz, $t.ixy, $t.ixz, $t.iyz] | map(tostring) |
+	    join(" ")' | awk '
+	function rot(r, p, y) {	# R = Rz(y) Ry(p) Rx(r), into M
+		M[1,1] = cos(y)*cos(p); M[1,2] = cos(y)*sin(p)*sin(r) - sin(y)*cos(r)
+		M[1,3] = cos(y)*sin(p)*cos(r) + sin(y)*sin(r)
+		M[2,1] = sin(y)*cos(p); M[2,2] = sin(y)*sin(p)*sin(r) + cos(y)*cos(r)
+		M[2,3] = sin(y)*sin(p)*cos(r) - cos(y)*sin(r)
+		M[3,1] = -sin(p); M[3,2] = cos(p)*sin(r); M[3,3] = cos(p)*cos(r)
+	}
+	{
+		printf "%s %.12g %.12g %.12g", $1, $2, $3, $4
+		rot($5, $6, $7)
+		for (i = 1; i <= 3; i++) for (j = 1; j <= 3; j++) printf " %.12g", M[i,j]
+		printf " %.12g %.12g %.12g %.12g", $8, $9, $10, $11
+		rot($12, $13, $14)
+		I[1,1] = $15; I[2,2] = $16; I[3,3] = $17
+		I[1,2] = I[2,1] = $18; I[1,3] = I[3,1] = $19; I[2,3] = I[3,2] = $20
+		for (i = 1; i <= 3; i++) for (j = 1; j <= 3; j++) {
+			W[i,j] = 0
+			for (k = 1; k <= 3; k++) for (l = 1; l <= 3; l++)
+				W[i,j] += M[i,k] * I[k,l] * M[j,l]
+		}
+		printf " %.12g %.12g %.12g %.12g %.12g %.12g\n", W[1,1], W[2,2],
+		    W[3,3], W[1,2], W[1,3], W[2,3]
+	}' | grep -v '^worldbody ' | sort
+}
+
+# Joint facts: NAME ax ay az [lower upper] damping friction stiffness
+# springref armature, limits and the spring's reference measured from
+# qpos0 (phys measures a joint from where it is built); free joints have
+# none in SDF, ball joints only their name.
+oracle_joints() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" | awk '$1 == "joint" && $4 != "free" {
+		if ($4 == "ball") { print $2; next }
+		printf "%s %.12g %.12g %.12g", $2, $5, $6, $7
+		if ($10) printf " %.12g %.12g", $8 - $16, $9 - $16
+		printf " %.12g %.12g %.12g %.12g", $11, $15, $12, $13 - $16
+		printf " %.12g\n", $14 }' | sort
+}
+
+# typed FILE TYPE: the names of the joints of that type.
+typed() {
+	phys-sdf print "$1" 2>/dev/null |
+	    sed -n 's/.*<joint name="\([^"]*\)" type="'"$2"'".*/\1/p' |
+	    jq -Rsc 'split("\n")'
+}
+
+phys_joints() {
+	phys-param list "$1" 2>/dev/null | jq -rs --argjson fixed "$(typed "$1" fixed)" \
+	    --argjson ball "$(typed "$1" ball)" '
+	    map(select(.name | test("/(axis\\.(xyz|limit\\.lower|limit\\.upper|dynamics\\.(damping|friction|spring_stiffness|spring_reference))|physics\\.mujoco\\.armature)$")))
+	    | group_by(.name | sub("/.*"; "")) | .[] |
+	    (map({(.name | sub(".*/"; "")): .value}) | add) as $v |
+	    (.[0].name | sub("/.*"; "") | sub(".*::"; "")) as $n |
+	    select(($fixed | index($n)) | not) |
+	    if ($ball | index($n)) then $n else
+	    [$n] + (if $v["axis.xyz"] then [$v["axis.xyz"].x, $v["axis.xyz"].y, $v["axis.xyz"].z]
+	        else [0, 0, 1] end) +
+	    (if $v["axis.limit.lower"] and $v["axis.limit.lower"] > -1e16 then
+	        [$v["axis.limit.lower"], $v["axis.limit.upper"]] else [] end) +
+	    (if $v["axis.xyz"] then [$v["axis.dynamics.damping"],
+	        $v["axis.dynamics.friction"], $v["axis.dynamics.spring_stiffness"],
+	        $v["axis.dynamics.spring_reference"]] else [] end) +
+	    [$v["physics.mujoco.armature"]] | map(tostring) | join(" ") end' |
+	    awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) printf " %.12g", $i
+	        printf "\n" }' | sort
+}
+
+# agree WANT GOT: the same names, every number within 1e-6.
+agree() {
+	awk 'NR == FNR { want[$1] = $0; next }
+	{
+		if (!($1 in want)) { print "phys has " $1 " that MuJoCo has not"; bad = 1; next }
+		n = split(want[$1], w, " ")
+		if (n != NF) { print $1 ": " NF " fields, not " n; bad = 1 }
+		for (i = 2; i <= NF && i <= n; i++) {
+			d = $i - w[i]; if (d < 0) d = -d
+			if (d > 1e-6) { printf "%s field %d: %s, MuJoCo %s\n", $1, i, $i, w[i]; bad = 1 }
+		}
+		seen[$1] = 1
+	}
+	END {
+		for (k in want) if (!(k in seen)) { print "MuJoCo has " k " that phys has not"; bad = 1 }
+		exit bad
+	}' "$1" "$2"
+}
+
+# same_as_mujoco MODEL [LINK...]: bodies and joints as MuJoCo compiles
+# them; the LINKs, phys's own between two joints of one body, aside.
+# SAME_AS=FILE compares FILE, made from MODEL, instead.
+same_as_mujoco() {
+	local m="$1" f="${SAME_AS:-$1}"
+	shift
+	oracle_bodies "$m" > "$TMP/want"
+	phys_bodies "$f" | awk -v extra=" $* " 'index(extra, " " $1 " ") == 0' > "$TMP/got"
+	[ -s "$TMP/want" ]
+	agree "$TMP/want" "$TMP/got"
+	oracle_joints "$m" > "$TMP/want"
+	phys_joints "$f" > "$TMP/got"
+	agree "$TMP/want" "$TMP/got"
+}
+
+@test "mjcf: the body tree, poses, defaults and inertia from geoms are MuJoCo's" {
+	need_mujoco
+	same_as_mujoco "$MJ/tree.xml"
+}
+
+@test "mjcf: angles in radians, eulerseq, every orientation form and fromto" {
+	need_mujoco
+	same_as_mujoco "$MJ/radian.xml"
+}
+
+@test "mjcf: boundmass, boundinertia, balanceinertia, settotalmass and discardvisual" {
+	need_mujoco
+	same_as_mujoco "$MJ/compiler.xml"
+}
+
+@test "mjcf: inertiafromgeom=\"true\" and inertiagrouprange" {
+	need_mujoco
+	same_as_mujoco "$MJ/fromgeom.xml"
+}
+
+@test "mjcf: several joints on one body, through links of their own between them" {
+	need_mujoco
+	same_as_mujoco "$MJ/planar.xml" torso_rootx torso_rootz thigh_hip
+}
+
+@test "mjcf: <include> of another MJCF file" {
+	need_mujoco
+	same_as_mujoco "$MJ/include.xml"
+}
+
+# swing ENGINE: the MJCF pendulum, included by an SDF world, swings with
+# the period of its closed form, 2 pi sqrt(I / (m g d)) (1 + a^2 / 16).
+swing() {
+	local w
+	w=$(profile_world "$TMP/world.sdf" "$1")
+	phys-step -q -p "$1" -t 6 -i 'pendulum::bob/pose' "$w" > "$TMP/run"
+	rel "$(series "$TMP/run" pendulum::bob/pose roll | period -0.1)" \
+	    "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(1.001 / 9.81) * (1 + 0.01 / 16) }')" 0.01
+}
+
+@test "mjcf: a MuJoCo pendulum included in an SDF world swings with its closed-form period under each engine" {
+	cat > "$TMP/world.sdf" <<-EOF
+	<?xml version="1.0"?>
+	<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+	<include><uri>$MJ/pendulum.xml</uri></include></world></sdf>
+	EOF
+	each_engine swing
+}
+
+@test "mjcf: every command reads an MJCF model, by path and on standard input" {
+	local m="$MJ/pendulum.xml"
+	phys-step -q -n 2 -i 'pendulum::bob/pose' "$m" | tail -1 | jq -e '.iter == 2'
+	phys-step -q -n 2 -i 'pendulum::bob/pose' - < "$m" | tail -1 | jq -e '.iter == 2'
+	phys-param get pendulum::bob/inertial.mass "$m" | jq -e '.value == 1'
+	phys-sdf print "$m" | grep -q '<joint name="hinge" type="revolute">'
+	phys-preset list -1 "$m" | grep -qx default_physics
+	phys-inertia check "$m" | jq -e 'select(.link == "pendulum::bob") | .mass == 1'
+	phys-sweep plan "$m" iters=1:2:2 | jq -se 'length == 2'
+}
+
+@test "mjcf: a parameter set on an MJCF file is refused, with what to do instead" {
+	run -1 --separate-stderr phys-param set pendulum::bob/inertial.mass=2 "$MJ/pendulum.xml"
+	assert_equal "$stderr" "phys-param: $MJ/pendulum.xml: phys does not edit MJCF files; give inertial.mass for a run instead (phys-step -s NAME=VALUE, or a control line)"
+	phys-step -q -n 0 -s pendulum::bob/inertial.mass=2 -i 'pendulum::bob/mass' "$MJ/pendulum.xml" |
+	    jq -e '.items["pendulum::bob/mass"] == 2'
+}
+
+@test "mjcf: malformed input and what phys cannot read are named at their file:line" {
+	printf '<mujoco>\n<worldbody>\n<body name="a">\n<geom type="box" size="1 x"/>\n</body></worldbody></mujoco>\n' > "$TMP/bad.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/bad.xml"
+	assert_equal "$stderr" "phys-step: $TMP/bad.xml:4: size=\"1 x\": 0 to 3 numbers expected"
+	printf '<mujoco>\n<worldbody>\n<body name="a">\n<joint name="j" range="0 1"/><geom size="0.1"/>\n</body></worldbody></mujoco>\n' > "$TMP/lim.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/lim.xml"
+	assert_equal "$stderr" "phys-step: $TMP/lim.xml:4: joint has range but not limited: MuJoCo refuses it without autolimits=\"true\""
+	printf '<mujoco>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<tendon>\n<fixed name="t"><joint joint="j" coef="1"/></fixed>\n</tendon>\n</mujoco>\n' > "$TMP/tendon.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/tendon.xml"
+	assert_equal "$stderr" "phys-step: $TMP/tendon.xml:5: <tendon>: tendons are not read, and they change how the model moves; phys refuses the model"
+	printf '<mujoco>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<sensor>\n<jointpos joint="j"/>\n</sensor>\n<sensor><jointvel joint="j"/></sensor>\n</mujoco>\n' > "$TMP/sensor.xml"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/sensor.xml"
+	assert_equal "$stderr" "phys-step: $TMP/sensor.xml:5: <sensor>: not read (phys reports state lines instead)"
+}
+
+@test "mjcf: the world body's geoms are static ground that bodies rest on" {
+	cat > "$TMP/drop.xml" <<-EOF
+	<mujoco model="drop">
+	  <worldbody>
+	    <geom name="floor" type="plane" size="0 0 1"/>
+	    <body name="ball" pos="0 0 0.5"><freejoint/><geom type="sphere" size="0.1"/></body>
+	  </worldbody>
+	</mujoco>
+	EOF
+	phys-step -q -t 1.5 -i 'drop::ball/pose' "$TMP/drop.xml" | tail -1 |
+	    jq -r '.items["drop::ball/pose"].z' > "$TMP/z"
+	near "$(cat "$TMP/z")" 0.1 0.005
+}
+
+@test "mjcf: <option> gives the model file's world MuJoCo's gravity and step, and a profile of MuJoCo's values" {
+	cat > "$TMP/fall.xml" <<-EOF
+	<mujoco model="fall">
+	  <option timestep="0.004" gravity="0 0 -3" integrator="RK4" solver="CG" iterations="17" tolerance="1e-9" cone="elliptic" impratio="2"/>
+	  <worldbody><body name="b" pos="0 0 10"><freejoint/><geom size="0.1"/></body></worldbody>
+	</mujoco>
+	EOF
+	phys-preset list "$TMP/fall.xml" | jq -s -e '(map(.name) == ["default_physics", "mujoco"]) and .[0].start'
+	phys-param get max_step_size gravity "$TMP/fall.xml" | jq -s -e '.[0].value == 0.004 and .[1].value.z == -3'
+	phys-param get -p mujoco mujoco.integrator mujoco.solver mujoco.iterations mujoco.tolerance mujoco.cone mujoco.impratio "$TMP/fall.xml" |
+	    jq -s -e 'map(.value) == ["RK4", "CG", 17, 1e-9, "elliptic", 2]'
+	# semi-implicit Euler's fall after n steps: z0 - g h^2 n (n + 1) / 2
+	phys-step -q -n 25 -e 25 -i 'fall::b/pose' "$TMP/fall.xml" | tail -1 |
+	    jq -r '.items["fall::b/pose"].z' > "$TMP/z"
+	near "$(cat "$TMP/z")" "$(awk 'BEGIN { print 10 - 3 * 0.004 * 0.004 * 25 * 26 / 2 }')" 1e-9
+	printf '<mujoco model="g"><worldbody><body name="b"><freejoint/><geom size="0.1"/></body></worldbody></mujoco>\n' > "$TMP/g.xml"
+	phys-param get gravity max_step_size "$TMP/g.xml" | jq -s -e '.[0].value.z == -9.81 and .[1].value == 0.002'
+}
+
+# slid MODEL PROFILE: how far the box of MODEL slides down its slope in 1 s.
+slid() {
+	phys-step -q -p "$2" -t 1 -e 100 -i 'incline::box/pose' "$1" | tail -1 |
+	    jq -r '.items["incline::box/pose"] | [.x, .z] | @tsv' |
+	    awk '{ dx = $1 - 0.05; dz = $2 - 0.0866025403784; print sqrt(dx * dx + dz * dz) }'
+}
+
+@test "mjcf: friction and condim: a box slides down a slope with g (sin a - mu cos a), without friction at condim 1" {
+	local p
+	for p in default_physics mujoco; do
+		rel "$(slid "$MJ/incline.xml" $p)" "$(awk 'BEGIN { print 9.81 * (0.5 - 0.3 * sqrt(3) / 2) / 2 }')" 0.01
+	done
+	sed 's/<geom friction="0.3 0.005 0.0001"/<geom friction="0.3 0.005 0.0001" condim="1"/' "$MJ/incline.xml" > "$TMP/slick.xml"
+	rel "$(slid "$TMP/slick.xml" default_physics)" "$(awk 'BEGIN { print 9.81 * 0.5 / 2 }')" 0.01
+}
+
+@test "mjcf: condim 4 and 6, solref and solimp reach MuJoCo's surface parameters" {
+	cat > "$TMP/s.xml" <<-EOF
+	<mujoco model="s"><worldbody><body name="b"><freejoint/>
+	<geom name="g" size="0.1" condim="6" friction="0.7 0.02 0.003" solref="0.05 0.8" solimp="0.8 0.9 0.002 0.4 3"/>
+	</body></worldbody></mujoco>
+	EOF
+	phys-param get -q 's::b::g/surface.friction.ode.mu' 's::b::g/surface.friction.torsional.coefficient' \
+	    's::b::g/surface.friction.torsional.patch_radius' 's::b::g/surface.friction.mujoco.rolling' \
+	    's::b::g/surface.contact.mujoco.solref.*' 's::b::g/surface.contact.mujoco.solimp.*' "$TMP/s.xml" |
+	    jq -s -e 'map(.value) == [0.7, 0.02, 1, 0.003, 0.05, 0.8, 0.8, 0.9, 0.002, 0.4, 3]'
+}
+
+@test "mjcf: mesh geoms weigh as MuJoCo's default mesh inertia has them, scale and meshdir included" {
+	need_mujoco
+	same_as_mujoco "$MJ/mesh.xml"
+}
+
+# tips RUN: how far apart the coupler's and the rocker's tips are, which
+# the connect joins, and the lid's height, which the weld holds, at the
+# end of RUN.
+tips() {
+	tail -1 "$1" | jq -r '.items | [.["loops::coupler/pose"].x, .["loops::coupler/pose"].z,
+	    .["loops::coupler/pose"].pitch, .["loops::rocker/pose"].x, .["loops::rocker/pose"].z,
+	    .["loops::rocker/pose"].pitch, .["loops::lid/pose"].z] | @tsv' | awk '{
+		ax = $1 + 0.4 * sin($3); az = $2 + 0.4 * cos($3)
+		bx = $4 - 0.2 * cos($6) + 0.4 * sin($6); bz = $5 + 0.2 * sin($6) + 0.4 * cos($6)
+		printf "%.9f %.9f\n", sqrt((ax - bx)^2 + (az - bz)^2), $7 }'
+}
+
+@test "mjcf: equality constraints: a connect closes a four-bar, a weld holds, a joint equality gears two wheels" {
+	local p
+	for p in default_physics mujoco; do
+		phys-step -q -p $p -t 1 -e 50 -i 'loops::*/pose' -i 'loops::w*/position' "$MJ/loops.xml" > "$TMP/run"
+		read -r gap lid < <(tips "$TMP/run")
+		near "$gap" 0 1e-3
+		near "$lid" 1 1e-3
+		# the pendulum of wheel 1 swings, and wheel 2 turns half as far back
+		tail -1 "$TMP/run" | jq -r '.items | [.["loops::w1/position"][0], .["loops::w2/position"][0]] | @tsv' > "$TMP/w"
+		read -r w1 w2 < "$TMP/w"
+		awk -v a="$w1" 'BEGIN { exit !(a < -0.1 || a > 0.1) }'
+		near "$w2" "$(awk -v a="$w1" 'BEGIN { print -0.5 * a }')" 1e-3
+	done
+}
+
+@test "mjcf: an error inside an included file names that file; a file that includes itself is refused" {
+	printf '<mujoco>\n<body name="x">\n<geom type="box" size="1"/>\n</body>\n</mujoco>\n' > "$TMP/part.xml"
+	printf '<mujoco>\n<worldbody>\n<include file="part.xml"/>\n</worldbody>\n</mujoco>\n' > "$TMP/main.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/main.xml"
+	assert_equal "$stderr" "phys-step: $TMP/part.xml:3: a box needs 3 positive sizes"
+	printf '<mujoco>\n<include file="self.xml"/><include file="self.xml"/>\n</mujoco>\n' > "$TMP/self.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/self.xml"
+	assert_equal "$stderr" "phys-step: $TMP/self.xml:2: more than 1024 includes (does a file include itself?)"
+}
+
+@test "mjcf: phys-sdf print writes the SDF model an MJCF file becomes, which loads back to MuJoCo's numbers" {
+	need_mujoco
+	local m
+	for m in tree radian compiler planar include; do
+		phys-sdf print "$MJ/$m.xml" > "$TMP/$m.sdf"
+		SAME_AS="$TMP/$m.sdf" same_as_mujoco "$MJ/$m.xml" torso_rootx torso_rootz thigh_hip
+	done
+}
+
+@test "mjcf: actuators: a position servo holds a weight m g / kp below its target, a velocity servo lets it fall at m g / kv" {
+	local p
+	for p in default_physics mujoco; do
+		phys-step -q -p $p -t 3 -e 1500 -i 'servo::*/position' -i 'servo::*/velocity' "$MJ/servo.xml" |
+		    tail -1 > "$TMP/end"
+		near "$(jq '.items["servo::lift/position"][0]' "$TMP/end")" -0.0981 1e-6
+		near "$(jq '.items["servo::drop/velocity"][0]' "$TMP/end")" -0.981 1e-6
+	done
+}
