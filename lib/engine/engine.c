@@ -185,7 +185,7 @@ check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 	    "%zu pairs of collisions start deep inside each other ('%s' and "
 	    "'%s' the first), more than the %d an engine is given: their "
 	    "contacts would take minutes and gigabytes to push them apart; "
-	    "move the bodies apart (phys(7), BOUNDS)", deep,
+	    "move the bodies apart (phys(7), LIMITS)", deep,
 	    w->collisions[first[0]].name, c->name, MAX_DEEP_PAIRS);
 }
 
