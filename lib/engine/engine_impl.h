@@ -185,7 +185,7 @@ phys_engine_trap_spring(void)
 #define PHYS_ENGINE_TRAP(sprung)					\
 	jmp_buf phys_trap_at_;						\
 	jmp_buf *phys_trap_outer_					\
-	    __attribute__((cleanup(phys_engine_trap_disarm))) =	\
+	    __attribute__((cleanup(phys_engine_trap_disarm), unused)) = \
 	    phys_engine_trap_arm(&phys_trap_at_);			\
 	if (setjmp(phys_trap_at_)) {					\
 		sprung;							\
