@@ -23,11 +23,10 @@ sanitized() {
 
 # guarded ARGS...: phys-step ARGS in $H, at most 10 s (a guard against a
 # hang, far above what a refusal takes) and, unless sanitized, 300 MB of
-# address space beyond what the program maps to start; its peak resident
-# size into $TMP/rss.
+# address space; its peak resident size into $TMP/rss.
 guarded() {
 	local limit=
-	sanitized || limit="ulimit -v 1500000;"
+	sanitized || limit="ulimit -v 300000;"
 	(cd "$H" && /usr/bin/time -f %M -o "$TMP/rss" bash -c \
 	    "$limit exec timeout -s KILL 10 phys-step \"\$@\" >\"$TMP/out\"" _ "$@")
 }

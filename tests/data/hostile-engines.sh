@@ -56,7 +56,7 @@ URDF
 # own error names no file)
 echo '{"t":0.003,"name":"ball::link/pose","value":{"x":1e308,"y":1e308,"z":0,"roll":1e308,"pitch":0,"yaw":0}}' > "$d/pose.jsonl"
 
-# a 257 x 257 terrain (ESRI ASCII grid, a DEM), sampled 4 and 16 times
+# a 257 x 257 terrain (ESRI ASCII grid, a DEM), sampled 4 and 8 times
 awk 'BEGIN { n = 257; print "ncols " n; print "nrows " n
 	print "xllcorner 0"; print "yllcorner 0"; print "cellsize 1"
 	for (r = 0; r < n; r++) { s = ""; for (c = 0; c < n; c++) s = s ((r * c) % 7) " "; print s } }' > "$d/terrain.asc"
@@ -67,7 +67,7 @@ terrain() {
 	echo '</world></sdf>'
 }
 terrain 4 > "$d/terrain4.sdf"
-terrain 16 > "$d/terrain16.sdf"
+terrain 8 > "$d/terrain8.sdf"
 
 {
 	for e in ode bullet mujoco dart simbody; do
@@ -79,5 +79,5 @@ terrain 16 > "$d/terrain16.sdf"
 	echo "ode|good.sdf|accuracy.jsonl|simbody.accuracy: 1 is refused"
 	echo "-|axis.urdf|-|axis.xyz: 1e+308 0 0 is refused"
 	echo "dart|terrain4.sdf|-|the DART engine takes at most"
-	echo "mujoco|terrain16.sdf|-|the MuJoCo engine takes at most"
+	echo "mujoco|terrain8.sdf|-|the MuJoCo engine takes at most"
 } > "$d/cases"
