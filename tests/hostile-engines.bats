@@ -101,3 +101,19 @@ guarded() {
 	near "$(tail -1 "$TMP/out" | jq '.items["ball::link/pose"].z')" \
 	    "$(awk 'BEGIN { print 1 - 9.8 * 0.05 * 0.05 / 2 }')" 0.001
 }
+
+@test "a value Simbody asserts on, sent mid-run, is refused at its line after the lines computed" {
+	printf '{}\n{}\n{}\n{"name":"simbody.accuracy","value":1}\n' > "$H/replies.jsonl"
+	run --separate-stderr guarded -p simbody --lockstep -c replies.jsonl -n 10 good.sdf
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "phys-step: replies.jsonl:4: simbody.accuracy: 1 is refused: simbody takes only values above 0 and below 1 (its integrator asserts on any other)" ]
+	# the state at 0 and after each of the three steps replied to
+	[ "$(jq -s length "$TMP/out")" -eq 4 ]
+	ends_whole "$TMP/out"
+	# 0.999 reaches Simbody (the line after it says so) and the run ends
+	sed -i 's/"value":1}/"value":0.999}/' "$H/replies.jsonl"
+	printf '{}\n%.0s' $(seq 7) >> "$H/replies.jsonl"
+	run guarded -p simbody --lockstep -c replies.jsonl -n 10 good.sdf
+	assert_success
+	[ "$(jq -s -c 'map(.engine.accuracy)' "$TMP/out")" = '[0.001,null,null,null,0.999,null,null,null,null,null,null]' ]
+}
