@@ -161,7 +161,7 @@ FUZZ_SECONDS ?= 600
 # Seconds one input may take before it counts as a hang; raise it on a
 # machine so loaded that a normal input waits longer for the CPU.
 FUZZ_TIMEOUT ?= 10
-FUZZERS = sdf state control param inertia expr mesh terrain plan
+FUZZERS = sdf state control param inertia expr mesh terrain plan urdf engines
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_HELPERS = fuzz small_world

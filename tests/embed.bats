@@ -392,3 +392,126 @@ EOF
 	[ "$status" -eq 1 ]
 	[[ "$output" == "drive: PHYS_EINPUT: message on topic '/model/carrier/cmd_vel' is not JSON: "* ]]
 }
+
+@test "hostile worlds through the API: an error code and a message each, and the caller carries on" {
+	local d="$BATS_TEST_TMPDIR/root" h="$BATS_TEST_TMPDIR/h" limit=
+	install_lib "$d" >/dev/null
+	export PKG_CONFIG_PATH="$d/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$d"
+	sh "$BATS_TEST_DIRNAME/data/hostile-engines.sh" "$h"
+	cat >"$BATS_TEST_TMPDIR/hostile.c" <<-'EOF2'
+	#include <math.h>
+	#include <stdio.h>
+	#include <string.h>
+	#include <phys.h>
+
+	static int fails;
+	#define CHECK(c, what) do { if (!(c)) { fails++; printf("%s: %s (%s)\n", \
+	    what, #c, phys_errmsg()); } } while (0)
+
+	/* The good world still runs: the ball falls as semi-implicit Euler
+	 * says over 100 steps of 1 ms under profile p. */
+	static void
+	carry_on(const char *p, const char *after)
+	{
+		phys_run_def d = phys_default_run_def();
+		phys_world *w = phys_open_world("good.sdf", NULL);
+		phys_run *r;
+		double z = 0;
+
+		d.profile = p;
+		CHECK(w && (r = phys_create_run(w, &d)), after);
+		if (!w || !r)
+			return;
+		CHECK(phys_run_step(r, 100) == PHYS_OK, after);
+		CHECK(phys_run_read(r, "ball::link/pose.z", &z, 1) == 1 &&
+		    fabs(z - (1 - 9.8e-6 * 100 * 101 / 2)) < 1e-3, after);
+		phys_free_run(r);
+		phys_free_world(w);
+	}
+
+	/* One case: it fails, with its message, at the open, the run's
+	 * start or a step. */
+	static void
+	hostile(char *e, char *world, char *control, const char *what)
+	{
+		phys_world_def wd = phys_default_world_def();
+		phys_run_def d = phys_default_run_def();
+		phys_world *w;
+		phys_run *r = NULL;
+		int rc = PHYS_OK;
+
+		wd.quiet = 1;
+		d.profile = strcmp(e, "-") ? e : NULL;
+		d.control = strcmp(control, "-") ? control : NULL;
+		if ((w = phys_open_world(world, &wd)) && (r = phys_create_run(w, &d)))
+			rc = phys_run_until(r, 0.02);
+		CHECK(!w || !r || rc < 0, world);
+		CHECK(strstr(phys_errmsg(), what) != NULL, world);
+		phys_free_run(r);
+		phys_free_world(w);
+		carry_on(d.profile, world);
+	}
+
+	int
+	main(void)
+	{
+		static const char *const engines[] = { "ode", "bullet", "mujoco",
+		    "dart", "simbody" };
+		char line[512], *e, *world, *control, *what;
+		FILE *f = fopen("cases", "r");
+		phys_world *w;
+		phys_run *r;
+		int i, j, n = 0;
+
+		while (f && fgets(line, sizeof line, f)) {
+			line[strcspn(line, "\n")] = '\0';
+			e = strtok(line, "|");
+			world = strtok(NULL, "|");
+			control = strtok(NULL, "|");
+			what = strtok(NULL, "|");
+			hostile(e, world, control, what);
+			n++;
+		}
+		CHECK(n >= 10, "cases");
+		/* Values refused as they are set, the run going on. */
+		w = phys_open_world("good.sdf", NULL);
+		CHECK(w && (r = phys_create_run(w, NULL)), "good.sdf");
+		if (!w || !r)
+			return 1;
+		CHECK(phys_run_set(r, "simbody.accuracy", "1") == PHYS_EVALUE &&
+		    strstr(phys_errmsg(), "simbody.accuracy: 1 is refused"), "set");
+		CHECK(phys_run_step(r, 2) == PHYS_OK, "set");
+		/* Every engine to every other, mid-run. */
+		for (i = 0; i < 5; i++)
+			for (j = 0; j < 5; j++) {
+				CHECK(phys_run_use_profile(r, engines[i]) == PHYS_OK, engines[i]);
+				CHECK(phys_run_step(r, 1) == PHYS_OK, engines[i]);
+				CHECK(phys_run_use_profile(r, engines[j]) == PHYS_OK, engines[j]);
+				CHECK(phys_run_step(r, 1) == PHYS_OK, engines[j]);
+			}
+		/* ODE stops in a step: PHYS_ERUN with its message, no exit. */
+		CHECK(phys_run_use_profile(r, "ode") == PHYS_OK, "ode");
+		CHECK(phys_run_control(r, "{\"name\":\"ball::link/pose\",\"value\":"
+		    "{\"x\":1e308,\"y\":1e308,\"z\":0,\"roll\":0,\"pitch\":0,"
+		    "\"yaw\":0}}") == PHYS_OK, "pose");
+		CHECK(phys_run_step(r, 1) == PHYS_ERUN &&
+		    strstr(phys_errmsg(), "ODE stopped"), "pose");
+		CHECK(phys_run_step(r, 1) == PHYS_ERUN, "after");
+		phys_free_run(r);
+		phys_free_world(w);
+		for (i = 0; i < 5; i++)
+			carry_on(engines[i], "at the end");
+		printf("%d cases, %d failed\n", n, fails);
+		return fails != 0;
+	}
+	EOF2
+	run cc -std=c99 -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/hostile" \
+	    "$BATS_TEST_TMPDIR/hostile.c" $(pkg-config --cflags --libs libphys) $(san_flags)
+	assert_success
+	# within 300 MB of address space (not under ASan, which reserves
+	# terabytes), and a guard against a hang
+	[ -n "$(san_flags)" ] || limit="ulimit -v 300000;"
+	run bash -c "cd '$h' && $limit exec timeout -s KILL 120 '$BATS_TEST_TMPDIR/hostile'"
+	assert_output --regexp '^[0-9]+ cases, 0 failed$'
+	assert_success
+}

@@ -1219,6 +1219,30 @@ make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
 	return nullptr;
 }
 
+/* DART keeps a heightmap as a triangle mesh (fcl) or a copy of its
+ * heights, about 1.5 KB a sample with the collision structures: a
+ * 1025 x 1025 terrain took 1.6 GB and 28 s to load, a 4097 x 4097 one
+ * 5.3 GB before FCL asserted. */
+const size_t MAX_HEIGHTMAP_SAMPLES = 1u << 17;
+
+int
+check_heightmap(const struct phys_collision *c)
+{
+	char why[200];
+	size_t n;
+
+	if (c->shape != PHYS_GEOM_HEIGHTMAP || !c->heightmap)
+		return 0;
+	n = c->heightmap->nx * c->heightmap->ny;
+	if (n <= MAX_HEIGHTMAP_SAMPLES)
+		return 0;
+	snprintf(why, sizeof why, "a heightmap of %zu x %zu samples; the "
+	    "DART engine takes at most %zu (a smaller image or <sampling>, "
+	    "or ODE or Bullet)", c->heightmap->nx, c->heightmap->ny,
+	    MAX_HEIGHTMAP_SAMPLES);
+	return refuse_shape(c, why);
+}
+
 /*
  * The link's shapes, made again at the run's sizes for the detector
  * running; the old ones leave the collision group with their nodes.
@@ -1243,6 +1267,8 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 			return refuse_shape(c0, c0->shape == PHYS_GEOM_PLANE ?
 			    "a plane must belong to a static model" :
 			    "a heightmap must belong to a static model");
+		if (check_heightmap(c0) < 0)
+			return -1;
 		if (phys_collision_sized(c0, vals(e, PHYS_S_COLLISION,
 		    l->first_collision + k), &c, &m) < 0)
 			return -1;

@@ -140,6 +140,63 @@ phys_engine_caught(const char *engine, const char *op, const char *what)
 #define PHYS_ENGINE_CATCH(E, op, fail)
 #endif
 
+/*
+ * The seam of a C library whose error handler must not return (ODE's
+ * dError exits and its dDebug aborts once the handler returns; MuJoCo's
+ * mju_error exits): each operation of the module that calls the library
+ * arms a trap first, PHYS_ENGINE_TRAP(e, what to do when it springs);
+ * the module's handler keeps the message (phys_engine_trap_text) and
+ * calls phys_engine_trap_spring(), which jumps back to the innermost
+ * trap armed. The library's state is then unknown: the module marks its
+ * engine broken (every later operation refuses) and never calls the
+ * library on that state again, freeing it included.
+ */
+#ifndef __cplusplus
+#include <setjmp.h>
+
+/* the innermost trap armed; what the library said */
+static jmp_buf *phys_engine_trap_at __attribute__((unused));
+static char phys_engine_trap_text[512] __attribute__((unused));
+
+static inline jmp_buf *
+phys_engine_trap_arm(jmp_buf *at)
+{
+	jmp_buf *outer = phys_engine_trap_at;
+
+	phys_engine_trap_at = at;
+	return outer;
+}
+
+static inline void
+phys_engine_trap_disarm(jmp_buf **outer)
+{
+	phys_engine_trap_at = *outer;
+}
+
+/* False when no trap is armed: the handler cannot jump. */
+static inline bool
+phys_engine_trap_armed(void)
+{
+	return phys_engine_trap_at != NULL;
+}
+
+static inline _Noreturn void
+phys_engine_trap_spring(void)
+{
+	longjmp(*phys_engine_trap_at, 1);
+}
+
+/* Armed from here to the end of the enclosing block, however it ends. */
+#define PHYS_ENGINE_TRAP(sprung)					\
+	jmp_buf phys_trap_at_;						\
+	jmp_buf *phys_trap_outer_					\
+	    __attribute__((cleanup(phys_engine_trap_disarm), unused)) = \
+	    phys_engine_trap_arm(&phys_trap_at_);			\
+	if (setjmp(phys_trap_at_)) {					\
+		sprung;							\
+	}
+#endif
+
 /* The module's function called as the table's returns. */
 #define PHYS_ENGINE_RETURN_int(call) return call;
 #define PHYS_ENGINE_RETURN_bool(call) return call;

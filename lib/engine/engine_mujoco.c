@@ -140,6 +140,7 @@ struct mujoco_engine {
 	struct mweld { int parent, child; } *welds;
 	size_t nwelds;
 	bool said_stiff;	/* a contact's spring lowered: said once */
+	bool broken;		/* MuJoCo stopped outside a step */
 };
 
 PHYS_ENGINE_FUNCTIONS(mujoco_engine)
@@ -158,8 +159,9 @@ static struct mujoco_engine *running;
 /*
  * MuJoCo's errors (a full stack, a broken model) do not return: its
  * default handler waits for a key and exits. Within a step the error goes
- * back to the step, which restores the state and says so; elsewhere it is
- * reported as a divergence is, and the program ends.
+ * back to the step, which restores the state and says so; elsewhere (at
+ * load, setting a pose) back to the operation that called MuJoCo
+ * (engine_impl.h's trap), which fails and leaves the engine broken.
  */
 static void
 mujoco_error(const char *msg)
@@ -169,10 +171,33 @@ mujoco_error(const char *msg)
 		    msg);
 		longjmp(running->fail, 1);
 	}
-	fflush(stdout);
-	phys_warn("MuJoCo stopped: %s", msg);
-	exit(PHYS_EXIT_FAIL);
+	snprintf(phys_engine_trap_text, sizeof phys_engine_trap_text,
+	    "MuJoCo stopped: %s", msg);
+	if (phys_engine_trap_armed())
+		phys_engine_trap_spring();
+	/* Every call into MuJoCo is under a trap: this is a fault of phys. */
+	phys_warn("%s", phys_engine_trap_text);
+	abort();
 }
+
+/* The engine once MuJoCo has stopped in it outside a step. */
+static int
+mujoco_stopped(struct mujoco_engine *e)
+{
+	e->broken = true;
+	e->catching = false;
+	return phys_fail("%s", phys_engine_trap_text);
+}
+
+/* Arm the trap for an operation of e: -1 when MuJoCo stops in it or
+ * stopped before. */
+#define MUJOCO_TRAP(e, ret)						\
+	if ((e)->broken) {						\
+		phys_fail("MuJoCo cannot go on after it stopped: %s",	\
+		    phys_engine_trap_text);				\
+		ret;							\
+	}								\
+	PHYS_ENGINE_TRAP(mujoco_stopped(e); ret)
 
 /* A full contact or constraint buffer within a step is not news: the
  * step is taken again with more room (grow_data). */
@@ -702,6 +727,34 @@ hfield_size(const struct phys_heightmap *hm, double s[4])
 }
 
 /*
+ * MuJoCo 2.2.2's compiler keeps several copies of every height field's
+ * samples: twelve terrains of 4097 x 4097 took it 3.4 GB where ODE and
+ * Bullet took 575 MB. The world's samples together are bounded.
+ */
+#define MAX_HFIELD_SAMPLES (1u << 22)
+
+static int
+check_hfields(const struct phys_scene *w)
+{
+	const struct phys_collision *c, *last = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < w->ncollisions; i++) {
+		c = &w->collisions[i];
+		if (c->shape != PHYS_GEOM_HEIGHTMAP || !c->heightmap)
+			continue;
+		n += c->heightmap->nx * c->heightmap->ny;
+		last = c;
+	}
+	if (n <= MAX_HFIELD_SAMPLES)
+		return 0;
+	return phys_failat(last->doc->name, phys_node_line(last->node),
+	    "the world's heightmaps have %zu samples together; the MuJoCo "
+	    "engine takes at most %u (smaller images or <sampling>, or ODE "
+	    "or Bullet)", n, MAX_HFIELD_SAMPLES);
+}
+
+/*
  * The assets: the collisions' meshes at their run's sizes and the
  * heightmaps. A mesh without volume (flat, or nearly) has no convex hull
  * for MuJoCo to collide: refused, or skipped under --skip-unsupported.
@@ -716,6 +769,8 @@ put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 	size_t i;
 	int rc = 0;
 
+	if (check_hfields(w) < 0)
+		return -1;
 	phys_buf_puts(b, "<asset>\n");
 	for (i = 0; i < w->ncollisions && rc == 0; i++) {
 		const struct phys_collision *wc = &w->collisions[i];
@@ -2744,6 +2799,8 @@ mujoco_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	size_t i;
 
 	mujoco_init();
+	/* MuJoCo's state is left as it is when MuJoCo stops in it. */
+	PHYS_ENGINE_TRAP(mujoco_stopped(e); return NULL)
 	mjcb_contactfilter = contact_filter;
 	e->w = w;
 	e->v = v;
@@ -2839,6 +2896,8 @@ mujoco_engine_apply_profile(struct mujoco_engine *e)
 	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
 	mjOption *o = &e->m->opt;
 
+	MUJOCO_TRAP(e, return -1);
+
 	e->step = PVD(v, PHYSICS_max_step_size);
 	o->timestep = e->step;
 	o->integrator = integrator(PVS(v, PHYSICS_mujoco_integrator));
@@ -2866,6 +2925,8 @@ mujoco_engine_apply_link(struct mujoco_engine *e, int li)
 	bool kinematic = PVB(vals(e, PHYS_S_LINK, li), LINK_kinematic);
 	struct mlink *ml = &e->links[li];
 
+	MUJOCO_TRAP(e, return -1);
+
 	if (ml->hold == HOLD_STATIC)
 		return 0;
 	if (kinematic != (ml->hold == HOLD_MOCAP))
@@ -2885,6 +2946,8 @@ mujoco_engine_apply_joint(struct mujoco_engine *e, int ji)
 
 	const struct mjoint *mj = &e->joints[ji];
 	phys_vec3 a = PVV(v, JOINT_axis_xyz), b = PVV(v, JOINT_axis2_xyz);
+
+	MUJOCO_TRAP(e, return -1);
 
 	if (!(v3_norm(a) > 0) || ((j->type == PHYS_JOINT_UNIVERSAL ||
 	    j->type == PHYS_JOINT_REVOLUTE2) && !(v3_norm(b) > 0)))
@@ -2928,6 +2991,8 @@ mujoco_engine_apply_collision(struct mujoco_engine *e, int ci)
 	struct phys_collision c;
 	struct phys_mesh *own;
 	mjtNum *s;
+
+	MUJOCO_TRAP(e, return -1);
 
 	if (g < 0 || wc->shape == PHYS_GEOM_PLANE ||
 	    wc->shape == PHYS_GEOM_HEIGHTMAP)
@@ -2999,6 +3064,8 @@ static int
 mujoco_engine_step(struct mujoco_engine *e, double t0, double t1)
 {
 	int rc;
+
+	MUJOCO_TRAP(e, return -1);
 
 	e->now = t0;
 	save_state(e);
@@ -3119,6 +3186,8 @@ mujoco_engine_set_link_pose(struct mujoco_engine *e, int li, phys_pose p)
 {
 	struct mlink *ml = &e->links[li];
 
+	MUJOCO_TRAP(e, return -1);
+
 	if (ml->hold == HOLD_STATIC)
 		return phys_fail("link '%s' is static: its pose cannot change",
 		    e->w->links[li].name);
@@ -3141,6 +3210,8 @@ mujoco_engine_set_link_vel(struct mujoco_engine *e, int li,
     const phys_vec3 *lin, const phys_vec3 *ang)
 {
 	struct mlink *ml = &e->links[li];
+
+	MUJOCO_TRAP(e, return -1);
 
 	if (ml->hold == HOLD_STATIC)
 		return phys_fail("link '%s' is static: it cannot move",
@@ -3224,6 +3295,7 @@ mujoco_engine_weld(struct mujoco_engine *e, int parent, int child, bool on)
 {
 	size_t i;
 
+	MUJOCO_TRAP(e, return -1);
 	for (i = 0; i < e->nwelds; i++)
 		if (e->welds[i].parent == parent && e->welds[i].child == child)
 			break;

@@ -114,6 +114,7 @@ struct ode_engine {
 	 * them with it). */
 	struct ode_weld { int parent, child; dJointID joint; } *welds;
 	size_t nwelds;
+	bool broken;		/* ODE stopped in one of its calls */
 };
 
 PHYS_ENGINE_FUNCTIONS(ode_engine)
@@ -133,30 +134,62 @@ static int fastest_body(const struct ode_engine *e);
 
 /*
  * ODE aborts on internal faults (a quaternion that cannot be normalized,
- * say), which only a diverging simulation reaches. Say so the way a
- * divergence is reported, after the last complete line, and exit.
+ * say), which only a diverging simulation reaches, or values no check
+ * foresaw. Said the way a divergence is reported, and back to the
+ * operation that called ODE (engine_impl.h's trap), which fails.
  */
 static void
 ode_fatal(int num, const char *msg, va_list ap)
 {
-	char text[512];
+	char text[400];
 
 	vsnprintf(text, sizeof text, msg, ap);
-	fflush(stdout);
 	if (stepping) {
 		int li = fastest_body(stepping);
 		char *why = phys_divergence_cause(stepping->w, stepping->v,
 		    stepping->step);
 
-		phys_warn("simulation diverged at t=%.9g: body '%s' is lost "
-		    "(ODE stopped: %s)%s", stepping_from, li >= 0 ?
+		snprintf(phys_engine_trap_text, sizeof phys_engine_trap_text,
+		    "simulation diverged at t=%.9g: body '%s' is lost (ODE "
+		    "stopped: %s)%s", stepping_from, li >= 0 ?
 		    stepping->w->links[li].name : "?", text, why);
 		free(why);
 	} else {
-		phys_warn("ODE stopped: %s", text);
+		snprintf(phys_engine_trap_text, sizeof phys_engine_trap_text,
+		    "ODE stopped: %s", text);
 	}
-	exit(PHYS_EXIT_FAIL);
+	stepping = NULL;
+	if (phys_engine_trap_armed())
+		phys_engine_trap_spring();
+	/* Every call into ODE is under a trap: this is a fault of phys. */
+	phys_warn("%s", phys_engine_trap_text);
+	abort();
 }
+
+/* The engine once ODE has stopped in it: the operation fails with what
+ * ODE said, and every later one refuses. */
+static int
+ode_stopped(const struct ode_engine *e)
+{
+	((struct ode_engine *)e)->broken = true;
+	return phys_fail("%s", phys_engine_trap_text);
+}
+
+static int
+ode_refuse(void)
+{
+	return phys_fail("ODE cannot go on after it stopped: %s",
+	    phys_engine_trap_text);
+}
+
+/* Arm the trap for an operation of e: -1 (or nothing for void) when ODE
+ * stops in it or stopped before. */
+#define ODE_TRAP(e, ret)						\
+	if ((e)->broken) {						\
+		ode_refuse();						\
+		ret;							\
+	}								\
+	PHYS_ENGINE_TRAP(ode_stopped(e); ret)
 
 /*
  * ODE's messages are not fatal. The one a run meets is the world solver's
@@ -884,6 +917,8 @@ ode_engine_apply_joint(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	int k;
+
+	ODE_TRAP(e, return -1);
 
 	if (!e->joints[ji].joint)
 		return 0;
@@ -1794,6 +1829,8 @@ ode_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	struct ode_engine *e = phys_xcalloc(1, sizeof *e);
 
 	ode_init();
+	/* ODE's state is left as it is when ODE stops in it (the trap). */
+	PHYS_ENGINE_TRAP(ode_stopped(e); return NULL)
 	e->w = w;
 	e->v = v;
 	e->world = dWorldCreate();
@@ -1817,24 +1854,37 @@ ode_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	return e;
 }
 
+/* ODE's part of an engine, unless ODE stopped in it: then it is left,
+ * as ODE may stop again on what it holds. */
 static void
-ode_engine_free(struct ode_engine *e)
+release_ode(struct ode_engine *e)
 {
 	size_t i;
 
+	if (e->broken)
+		return;
+	{
+		PHYS_ENGINE_TRAP(e->broken = true; return)
+		dJointGroupDestroy(e->contacts);
+		dSpaceDestroy(e->space);
+		dWorldDestroy(e->world);
+		while (e->nmeshes > 0)
+			dGeomTriMeshDataDestroy(e->mesh_data[--e->nmeshes]);
+		for (i = 0; i < e->w->ncollisions; i++)
+			release_shape(e->own_mesh[i], e->own_data[i]);
+		while (e->nterrain > 0)
+			dGeomHeightfieldDataDestroy(e->terrain[--e->nterrain]);
+	}
+}
+
+static void
+ode_engine_free(struct ode_engine *e)
+{
 	if (!e)
 		return;
-	dJointGroupDestroy(e->contacts);
-	dSpaceDestroy(e->space);
-	dWorldDestroy(e->world);
-	while (e->nmeshes > 0)
-		dGeomTriMeshDataDestroy(e->mesh_data[--e->nmeshes]);
-	for (i = 0; i < e->w->ncollisions; i++)
-		release_shape(e->own_mesh[i], e->own_data[i]);
+	release_ode(e);
 	free(e->own_mesh);
 	free(e->own_data);
-	while (e->nterrain > 0)
-		dGeomHeightfieldDataDestroy(e->terrain[--e->nterrain]);
 	free(e->meshes);
 	free(e->mesh_data);
 	free(e->terrain);
@@ -1863,6 +1913,8 @@ ode_engine_apply_profile(struct ode_engine *e)
 	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
 	size_t i;
 
+	ODE_TRAP(e, return -1);
+
 	e->step = PVD(v, PHYSICS_max_step_size);
 	e->quick = strcmp(PVS(v, PHYSICS_ode_solver_type), "world") != 0;
 	e->iters = (int)PVI(v, PHYSICS_ode_solver_iters);
@@ -1888,6 +1940,8 @@ static void
 ode_engine_apply_world(struct ode_engine *e)
 {
 	phys_vec3 g = PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity);
+
+	ODE_TRAP(e, return);
 
 	dWorldSetGravity(e->world, g.x, g.y, g.z);
 }
@@ -1926,6 +1980,8 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 	dMass mass;
 	size_t c;
 
+	ODE_TRAP(e, return -1);
+
 	if (!ol->body)
 		return 0;
 	if (link_mass(e, li, &mass, false) < 0)
@@ -1961,6 +2017,8 @@ ode_engine_apply_collision(struct ode_engine *e, int ci)
 	struct phys_mesh *old_mesh;
 	dTriMeshDataID old_data;
 	dGeomID g = e->geoms[ci];
+
+	ODE_TRAP(e, return -1);
 
 	if (!g)
 		return 0;
@@ -2078,6 +2136,8 @@ ode_engine_step(struct ode_engine *e, double t0, double t1)
 {
 	size_t i;
 
+	ODE_TRAP(e, return -1);
+
 	for (i = 0; i < e->w->njoints; i++)
 		if (e->joints[i].joint)
 			joint_forces(e, (int)i);
@@ -2183,6 +2243,8 @@ ode_engine_set_link_pose(struct ode_engine *e, int li, phys_pose p)
 {
 	struct ode_link *ol = &e->links[li];
 
+	ODE_TRAP(e, return -1);
+
 	if (!ol->body)
 		return phys_fail("link '%s' is static: its pose cannot change",
 		    e->w->links[li].name);
@@ -2199,6 +2261,8 @@ ode_engine_set_link_vel(struct ode_engine *e, int li, const phys_vec3 *lin,
 	struct ode_link *ol = &e->links[li];
 	phys_vec3 l, a, r;
 	phys_pose link;
+
+	ODE_TRAP(e, return -1);
 
 	if (!ol->body)
 		return phys_fail("link '%s' is static: it cannot move",
@@ -2275,6 +2339,8 @@ static int
 ode_engine_set_link_wrench(struct ode_engine *e, int link, phys_vec3 force,
     phys_vec3 torque)
 {
+	ODE_TRAP(e, return -1);
+
 	e->links[link].force = force;
 	e->links[link].torque = torque;
 	e->pushed = true;
@@ -2290,6 +2356,7 @@ ode_engine_weld(struct ode_engine *e, int parent, int child, bool on)
 	struct ode_weld *wd;
 	size_t i;
 
+	ODE_TRAP(e, return -1);
 	for (i = 0; i < e->nwelds; i++)
 		if (e->welds[i].parent == parent && e->welds[i].child == child)
 			break;

@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -539,8 +540,8 @@ check_vec3(const struct phys_param *p, const double xyz[3])
 	return 0;
 }
 
-int
-phys_value_check(const struct phys_param *p, const struct phys_value *v)
+static int
+check_type(const struct phys_param *p, const struct phys_value *v)
 {
 	double xyz[3];
 	const char *s;
@@ -566,6 +567,80 @@ phys_value_check(const struct phys_param *p, const struct phys_value *v)
 		return check_finite(p, v->u.pose, 6);
 	}
 	return phys_fail("%s: unknown type", p->name);
+}
+
+/* params.def's PHYS_ACCEPT rows, by parameter: the open interval the
+ * engines take (exclusive bounds). */
+struct accept {
+	bool has;
+	unsigned engines;
+	double above, below;
+	const char *why;
+};
+
+static const struct accept accepts[PHYS_NPARAMS] = {
+#define P(...)
+#define PHYS_ACCEPT(id, engines, above, below, why)			\
+	[PHYS_P_##id] = { true, engines, above, below, why },
+#include "params.def"
+#undef PHYS_ACCEPT
+#undef P
+};
+
+/* Who refuses it: the engine's type when one, else "the engines". */
+static const char *
+accept_who(unsigned engines)
+{
+	const char *t = phys_engine_type_name(engines);
+
+	return t ? t : "the engines";
+}
+
+/*
+ * A value in the row's range that an engine would still abort or loop
+ * on. A vector's length is what counts; a zero vector is left to the
+ * checks that name it ("axis is zero").
+ */
+static int
+check_accept(const struct phys_param *p, const struct phys_value *v)
+{
+	const struct accept *a = &accepts[p->id];
+	struct phys_buf b = { 0 };
+	double x;
+	int r;
+
+	if (!a->has)
+		return 0;
+	if (p->type == PHYS_T_VEC3) {
+		x = fabs(v->u.v.x) + fabs(v->u.v.y) + fabs(v->u.v.z);
+		if (x == 0)
+			return 0;
+		x = fmax(fmax(fabs(v->u.v.x), fabs(v->u.v.y)),
+		    fabs(v->u.v.z));
+	} else if (p->type == PHYS_T_DOUBLE) {
+		x = v->u.d;
+	} else {
+		x = (double)v->u.i;
+	}
+	if (x > a->above && x < a->below)
+		return 0;
+	phys_value_sdf(p, v, &b);
+	r = phys_fail("%s: %s is refused: %s take%s only %s above %g and "
+	    "below %g (%s)", p->name, b.s, accept_who(a->engines),
+	    phys_engine_type_name(a->engines) ? "s" : "",
+	    p->type == PHYS_T_VEC3 ? "vectors whose largest component in size "
+	    "is" : "values", a->above,
+	    a->below, a->why);
+	phys_buf_free(&b);
+	return r;
+}
+
+int
+phys_value_check(const struct phys_param *p, const struct phys_value *v)
+{
+	if (check_type(p, v) < 0)
+		return -1;
+	return check_accept(p, v);
 }
 
 /* ---- defaults ------------------------------------------------------- */

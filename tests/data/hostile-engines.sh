@@ -1,0 +1,83 @@
+#!/bin/sh
+# tests/data/hostile-engines.sh DIR: the inputs that once aborted, exhausted
+# or hung an engine (issue 31), written into DIR, and DIR/cases listing
+# them: one line each, "ENGINE|WORLD|CONTROL|WHAT", WHAT a part of the
+# message the run must fail with (CONTROL "-" for none). Used by
+# tests/hostile-engines.bats (the commands) and tests/embed.bats (the API).
+set -e
+d=$1
+mkdir -p "$d"
+
+# profiles: one per engine, 1 ms steps
+profiles() {
+	for e in ode bullet mujoco dart simbody; do
+		echo "<physics name=\"$e\" type=\"$e\"><max_step_size>0.001</max_step_size>$1</physics>"
+	done
+}
+head_() { echo '<?xml version="1.0"?>'; echo '<sdf version="1.7"><world name="w">'; }
+ground='<model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane><normal>0 0 1</normal><size>10 10</size></plane></geometry></collision></link></model>'
+ball='<model name="ball"><pose>0 0 1 0 0 0</pose><link name="link"><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial><collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model>'
+
+# a ball on a plane under every engine: the good world
+{ head_; profiles; echo "$ground"; echo "$ball"; echo '</world></sdf>'; } > "$d/good.sdf"
+
+# Simbody's integrator asserts unless 0 < accuracy < 1
+{ head_; profiles "<simbody><accuracy>1</accuracy></simbody>"; echo "$ground"; echo "$ball"; echo '</world></sdf>'; } > "$d/accuracy.sdf"
+echo '{"t":0.005,"name":"simbody.accuracy","value":1}' > "$d/accuracy.jsonl"
+
+# N unit boxes in one spot
+pile() {
+	head_; profiles; echo "$ground"
+	i=0
+	while [ $i -lt "$1" ]; do
+		i=$((i + 1))
+		echo "<model name=\"b$i\"><pose>0 0 0.5 0 0 0</pose><link name=\"l\"><collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link></model>"
+	done
+	echo '</world></sdf>'
+}
+pile 50 > "$d/pile50.sdf"
+pile 500 > "$d/pile500.sdf"
+
+# a joint axis of 1e308: its square is not a double
+cat > "$d/axis.urdf" <<'URDF'
+<?xml version="1.0"?>
+<robot name="r">
+  <link name="base"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <link name="arm"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/>
+    <axis xyz="1e308 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+</robot>
+URDF
+{ head_; profiles; echo '<model name="m"><link name="a"/><link name="b"><pose>0 0 1 0 0 0</pose></link>'
+  echo '<joint name="j" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 1e-200 0</xyz></axis></joint></model>'
+  echo '</world></sdf>'; } > "$d/axis-tiny.sdf"
+
+# a pose ODE cannot collide, set by a control line (not in cases: ODE's
+# own error names no file)
+echo '{"t":0.003,"name":"ball::link/pose","value":{"x":1e308,"y":1e308,"z":0,"roll":1e308,"pitch":0,"yaw":0}}' > "$d/pose.jsonl"
+
+# a 257 x 257 terrain (ESRI ASCII grid, a DEM), sampled 4 and 8 times
+awk 'BEGIN { n = 257; print "ncols " n; print "nrows " n
+	print "xllcorner 0"; print "yllcorner 0"; print "cellsize 1"
+	for (r = 0; r < n; r++) { s = ""; for (c = 0; c < n; c++) s = s ((r * c) % 7) " "; print s } }' > "$d/terrain.asc"
+terrain() {
+	head_; profiles
+	echo "<model name=\"t\"><static>true</static><link name=\"link\"><collision name=\"c\"><geometry><heightmap><uri>$d/terrain.asc</uri><size>100 100 2</size><sampling>$1</sampling></heightmap></geometry></collision></link></model>"
+	echo "$ball" | sed 's|0 0 1 0 0 0|0 0 5 0 0 0|'
+	echo '</world></sdf>'
+}
+terrain 4 > "$d/terrain4.sdf"
+terrain 8 > "$d/terrain8.sdf"
+
+{
+	for e in ode bullet mujoco dart simbody; do
+		echo "$e|pile50.sdf|-|start deep inside each other"
+		echo "$e|pile500.sdf|-|start deep inside each other"
+		echo "$e|axis-tiny.sdf|-|axis.xyz: 0 1e-200 0 is refused"
+	done
+	echo "simbody|accuracy.sdf|-|simbody.accuracy: 1 is refused"
+	echo "ode|good.sdf|accuracy.jsonl|simbody.accuracy: 1 is refused"
+	echo "-|axis.urdf|-|axis.xyz: 1e+308 0 0 is refused"
+	echo "dart|terrain4.sdf|-|the DART engine takes at most"
+	echo "mujoco|terrain8.sdf|-|the MuJoCo engine takes at most"
+} > "$d/cases"

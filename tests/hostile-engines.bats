@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# Hostile worlds for the engines (issue 31): values an engine asserts on,
+# work it would take minutes and gigabytes for, errors of libraries that
+# exit. Each input (tests/data/hostile-engines.sh) gets "phys-step:
+# FILE:LINE: message" and status 1 well within 10 s and 300 MB, and the
+# state lines written before stay whole. tests/embed.bats feeds the same
+# inputs to the C API. An error of ODE's itself (a pose it cannot collide)
+# names the body and the time rather than a file.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+setup() {
+	H="$TMP/h"
+	sh "$BATS_TEST_DIRNAME/data/hostile-engines.sh" "$H"
+}
+
+# sanitized: the build under test is an ASan one, whose shadow memory
+# makes resident sizes meaningless.
+sanitized() {
+	nm "$PHYS_BIN/phys-step" 2>/dev/null | grep -q __asan_init
+}
+
+# guarded ARGS...: phys-step ARGS in $H, at most 10 s (a guard against a
+# hang, far above what a refusal takes) and, unless sanitized, 300 MB of
+# address space; its peak resident size into $TMP/rss.
+guarded() {
+	local limit=
+	sanitized || limit="ulimit -v 300000;"
+	(cd "$H" && /usr/bin/time -f %M -o "$TMP/rss" bash -c \
+	    "$limit exec timeout -s KILL 10 phys-step \"\$@\" >\"$TMP/out\"" _ "$@")
+}
+
+# each case: ENGINE|WORLD|CONTROL|WHAT
+@test "every hostile input is refused with its place and status 1, within the bounds" {
+	local e w c what args line
+	while IFS='|' read -r e w c what; do
+		args=()
+		[ "$e" = - ] || args+=(-p "$e")
+		[ "$c" = - ] || args+=(-c "$c")
+		run --separate-stderr guarded "${args[@]}" -t 0.02 "$w"
+		[ "$status" -eq 1 ] || fail "$e $w $c: status $status: $stderr"
+		[ "${#stderr_lines[@]}" -eq 1 ] || fail "$e $w $c: $stderr"
+		# prog: file:line: message, the file the one that set the value
+		[[ "$stderr" =~ ^phys-step:\ ([^:]+):([0-9]+):\ (.*)$ ]] ||
+		    fail "$e $w $c: no file:line: $stderr"
+		[ "${BASH_REMATCH[1]}" = "$([ "$c" = - ] && echo "$w" || echo "$c")" ] ||
+		    fail "$e $w $c: names ${BASH_REMATCH[1]}"
+		[[ "$stderr" == *"$what"* ]] || fail "$e $w $c: $stderr"
+		sanitized || [ "$(tail -1 "$TMP/rss")" -lt 300000 ] ||
+		    fail "$e $w $c: $(tail -1 "$TMP/rss") KB"
+		[ ! -s "$TMP/out" ] || ends_whole "$TMP/out"
+	done < "$H/cases"
+}
+
+@test "the bounds are the engines' own: one box short of them runs" {
+	# 11 boxes in one spot are 55 deep pairs, under the 64 refused
+	sed '/name="b1[2-9]"\|name="b[2-9][0-9]"\|name="b50"/d' "$H/pile50.sdf" > "$H/pile11.sdf"
+	[ "$(grep -c '<model name="b' "$H/pile11.sdf")" -eq 11 ]
+	run guarded -p ode -n 2 pile11.sdf
+	assert_success
+	[ "$(wc -l < "$TMP/out")" -eq 3 ]
+	# a 257 x 257 terrain is within DART's and MuJoCo's heightmap bounds
+	sed 's|<sampling>4</sampling>|<sampling>1</sampling>|' "$H/terrain4.sdf" > "$H/terrain1.sdf"
+	for e in dart mujoco; do
+		run guarded -p $e -n 1 terrain1.sdf
+		assert_success
+	done
+	# and an accuracy just below 1 reaches Simbody
+	run guarded -p simbody -n 1 -s simbody.accuracy=0.999 good.sdf
+	assert_success
+	[ "$(head -1 "$TMP/out" | jq .engine.accuracy)" = 0.999 ]
+}
+
+@test "an error of ODE in a step ends the run with its message after the lines computed" {
+	run --separate-stderr guarded -p ode -c pose.jsonl -t 0.02 good.sdf
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "phys-step: simulation diverged at t=0.003: body 'ball::link' is lost (ODE stopped: "* ]]
+	# the state at 0 and after each step up to the pose's, each whole
+	[ "$(jq -s length "$TMP/out")" -eq 4 ]
+	ends_whole "$TMP/out"
+}
+
+@test "a run switching through every engine, each to each, mid-run keeps going" {
+	local e f t=0 n=0
+	: > "$H/switch.jsonl"
+	for e in ode bullet mujoco dart simbody; do
+		for f in ode bullet mujoco dart simbody; do
+			[ "$e" = "$f" ] && continue
+			t=$((t + 2)); n=$((n + 1))
+			printf '{"t":%s,"preset":"%s"}\n{"t":%s,"preset":"%s"}\n' \
+			    "$(awk -v t=$t 'BEGIN { print t / 1000 }')" "$e" \
+			    "$(awk -v t=$t 'BEGIN { print (t + 1) / 1000 }')" "$f" >> "$H/switch.jsonl"
+		done
+	done
+	run --separate-stderr guarded -c switch.jsonl -t 0.05 -e 1 good.sdf
+	assert_success
+	[ "$(jq -s length "$TMP/out")" -eq 51 ]
+	ends_whole "$TMP/out"
+	# the ball falls freely all along: 1 - g t^2 / 2 within a step's error
+	near "$(tail -1 "$TMP/out" | jq '.items["ball::link/pose"].z')" \
+	    "$(awk 'BEGIN { print 1 - 9.8 * 0.05 * 0.05 / 2 }')" 0.001
+}
+
+@test "a value Simbody asserts on, sent mid-run, is refused at its line after the lines computed" {
+	printf '{}\n{}\n{}\n{"name":"simbody.accuracy","value":1}\n' > "$H/replies.jsonl"
+	run --separate-stderr guarded -p simbody --lockstep -c replies.jsonl -n 10 good.sdf
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "phys-step: replies.jsonl:4: simbody.accuracy: 1 is refused: simbody takes only values above 0 and below 1 (its integrator asserts on any other)" ]
+	# the state at 0 and after each of the three steps replied to
+	[ "$(jq -s length "$TMP/out")" -eq 4 ]
+	ends_whole "$TMP/out"
+	# 0.999 reaches Simbody (the line after it says so) and the run ends
+	sed -i 's/"value":1}/"value":0.999}/' "$H/replies.jsonl"
+	printf '{}\n%.0s' $(seq 7) >> "$H/replies.jsonl"
+	run guarded -p simbody --lockstep -c replies.jsonl -n 10 good.sdf
+	assert_success
+	[ "$(jq -s -c 'map(.engine.accuracy)' "$TMP/out")" = '[0.001,null,null,null,0.999,null,null,null,null,null,null]' ]
+}
