@@ -923,7 +923,7 @@ fifty_links() {
 		awk -v k="$k" '/^set multiplot/ { on = 1 } on && /^plot / { n++ } on && n == k && /^set object [0-9]+ rect/ {
 			gsub(/,/, " "); print $6, $7, $9, $10 }' "$TMP/s.gp" > "$TMP/cells$k"
 		[ "$(wc -l < "$TMP/cells$k")" -eq 50 ]
-		awk -v b="\$s$k" '$1 == b && $2 == "<<" { on = 1; next } $1 == "EOD" { on = 0 } on && NF == 2' "$TMP/s.gp" |
+		awk -v b="\$s$k" '$1 == b && $2 == "<<" { on = 1; next } on && $1 == "EOD" { exit } on && NF == 2' "$TMP/s.gp" |
 			awk 'NR == FNR { x0[NR] = $1; y0[NR] = $2; x1[NR] = $3; y1[NR] = $4; n = NR; next }
 			    { for (c = 1; c <= n; c++) if ($1 >= x0[c] && $1 <= x1[c] && $2 >= y0[c] && $2 <= y1[c]) break
 			      if (c > n) { print "outside every cell:", $0; bad = 1; next }
@@ -936,6 +936,35 @@ fifty_links() {
 				if (d < 30) { print "cell", c, "drawn", d, "pixels across"; bad = 1 } }
 			      exit bad }' "$TMP/cells$k" -
 	done
+}
+
+@test "show: a box far larger than its shapes does not squash the other links: cells, the box clipped" {
+	# two 1 cm cubes and a 3 cm one of 36 g: its own inertia, or a
+	# placeholder 0.01 kg m^2 (a box 1.29 m a side)
+	for I in 5.4e-6 0.01; do
+		{
+			echo '<sdf version="1.7"><world name="w">'
+			for m in a:0:0.01:1e-3:1.667e-8 b:0.05:0.01:1e-3:1.667e-8 c:0.1:0.03:0.036:$I; do
+				IFS=: read -r name x e mass i <<<"$m"
+				printf '<model name="%s"><pose>%s 0 0 0 0 0</pose><link name="link"><inertial><mass>%s</mass><inertia><ixx>%s</ixx><iyy>%s</iyy><izz>%s</izz></inertia></inertial><collision name="c"><geometry><box><size>%s %s %s</size></box></geometry></collision></link></model>\n' \
+					"$name" "$x" "$mass" "$i" "$i" "$i" "$e" "$e" "$e"
+			done
+			echo '</world></sdf>'
+		} > "$TMP/w$I.sdf"
+		phys-inertia show --script "$TMP/s$I.gp" -o "$TMP/i.svg" "$TMP/w$I.sdf" 2> /dev/null
+	done
+	# its own inertia: one scale, metres on the axes, as ever
+	[ "$(grep -c "own cell" "$TMP/s5.4e-6.gp")" -eq 0 ]
+	[ "$(grep -c "^set xlabel 'x \[m\]" "$TMP/s5.4e-6.gp")" -eq 2 ]
+	# the placeholder: at one scale the 1 cm cubes would be a few
+	# pixels; in cells each fills its own, the big box clipped and said so
+	[ "$(grep -c "each link in its own cell, at its own scale" "$TMP/s0.01.gp")" -eq 3 ]
+	[ "$(grep -c "^set label [0-9]* 'box 43 x its shapes, clipped'" "$TMP/s0.01.gp")" -eq 3 ]
+	# a's cube, 1 cm, 110 pixels high in its cell, 214 across: 11,000
+	# pixels a metre, the cell 0.0195 m across; the row 110 pixels high
+	grep -q "^set label [0-9]* 'cell 0.0195 m across'" "$TMP/s0.01.gp"
+	set -- $(awk '$1 == "$s0" && $2 == "<<" { on = 1; next } on && $1 == "EOD" { exit } on && NF == 2 { print $2 }' "$TMP/s0.01.gp" | sort -g | sed -n '1p;$p')
+	near "$(awk -v a="$1" -v b="$2" 'BEGIN { print b - a }')" 110 0.05
 }
 
 @test "show: a PNG by extension; other extensions and missing operands are usage errors" {

@@ -494,9 +494,10 @@ label_lines(const struct shown *sh)
 /*
  * Whether the view at one scale can be read: every name inside the plot
  * and clear of every other (each as wide as its characters, a line high
- * per line), and no box standing out larger than its shapes while some
- * link's shapes are drawn smaller than MIN_DRAWING (the box sets the
- * scale and squashes the rest).
+ * per line), and no link's shapes drawn smaller than MIN_DRAWING where
+ * boxes standing out larger than their shapes make the view more than
+ * CELL_BOX_MAX times larger than the rest would (they set the scale and
+ * squash the rest).
  */
 static bool
 view_readable(const struct phys_scene *w, const struct shown *sh,
@@ -505,7 +506,9 @@ view_readable(const struct phys_scene *w, const struct shown *sh,
 	size_t n = w->nlinks, i, j, m = 0;
 	double (*r)[4] = phys_xcalloc(n + 1, sizeof *r);
 	double lo[3], hi[3], below = (NAMES_H - 26) / vw->scale, x, y, half;
-	bool ok = true, big = false, tiny = false;
+	double rest_lo[2] = { HUGE_VAL, HUGE_VAL };
+	double rest_hi[2] = { -HUGE_VAL, -HUGE_VAL }, squash = 1;
+	bool ok = true, big, tiny = false;
 
 	for (i = 0; i < n && ok; i++) {
 		if (!sh[i].drawn)
@@ -524,13 +527,32 @@ view_readable(const struct phys_scene *w, const struct shown *sh,
 			ok = r[j][2] <= r[m][0] || r[m][2] <= r[j][0] ||
 			    r[j][3] <= r[m][1] || r[m][3] <= r[j][1];
 		m++;
-		big |= sh[i].far && sh[i].ratio > 1;
+		big = sh[i].far && sh[i].ratio > 1;
+		measure(w, &sh[i], (int)i, vw->u, true, !big, lo, hi);
+		if (!(lo[vw->u] == 0 && hi[vw->u] == 0 && lo[vw->v] == 0 &&
+		    hi[vw->v] == 0)) {
+			lo[vw->u] += vw->shift[i], hi[vw->u] += vw->shift[i];
+			for (j = 0; j < 2; j++) {
+				int a = j ? vw->v : vw->u;
+
+				rest_lo[j] = fmin(rest_lo[j], lo[a]);
+				rest_hi[j] = fmax(rest_hi[j], hi[a]);
+			}
+		}
 		measure(w, &sh[i], (int)i, vw->u, true, false, lo, hi);
 		tiny |= fmax(hi[vw->u] - lo[vw->u], hi[vw->v] - lo[vw->v]) *
 		    vw->scale < MIN_DRAWING;
 	}
 	free(r);
-	return ok && !(big && tiny);
+	/* how much larger the boxes standing out make the view */
+	for (j = 0; j < 2; j++) {
+		int a = j ? vw->v : vw->u;
+
+		if (rest_hi[j] > rest_lo[j])
+			squash = fmax(squash, (vw->hi[a] - vw->lo[a]) /
+			    (rest_hi[j] - rest_lo[j]));
+	}
+	return ok && !(tiny && squash > CELL_BOX_MAX);
 }
 
 /* The lines of a link's label in its cell; text[0] is cut to fit. */
