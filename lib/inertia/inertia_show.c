@@ -484,6 +484,18 @@ measure(const struct phys_scene *w, const struct shown *sh, int li, int u,
 		lo[0] = lo[1] = lo[2] = hi[0] = hi[1] = hi[2] = 0;
 }
 
+/* Whether measure() found nothing. */
+static bool
+is_empty(const double lo[3], const double hi[3])
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (lo[k] != 0 || hi[k] != 0)
+			return false;
+	return true;
+}
+
 /* Lines of a link's name under its drawing in a view at one scale. */
 static int
 label_lines(const struct shown *sh)
@@ -529,8 +541,7 @@ view_readable(const struct phys_scene *w, const struct shown *sh,
 		m++;
 		big = sh[i].far && sh[i].ratio > 1;
 		measure(w, &sh[i], (int)i, vw->u, true, !big, lo, hi);
-		if (!(lo[vw->u] == 0 && hi[vw->u] == 0 && lo[vw->v] == 0 &&
-		    hi[vw->v] == 0)) {
+		if (!is_empty(lo, hi)) {
 			lo[vw->u] += vw->shift[i], hi[vw->u] += vw->shift[i];
 			for (j = 0; j < 2; j++) {
 				int a = j ? vw->v : vw->u;
@@ -539,9 +550,10 @@ view_readable(const struct phys_scene *w, const struct shown *sh,
 				rest_hi[j] = fmax(rest_hi[j], hi[a]);
 			}
 		}
+		/* (a link without shapes measures 0: its box is drawn) */
 		measure(w, &sh[i], (int)i, vw->u, true, false, lo, hi);
-		tiny |= fmax(hi[vw->u] - lo[vw->u], hi[vw->v] - lo[vw->v]) *
-		    vw->scale < MIN_DRAWING;
+		tiny |= !is_empty(lo, hi) && fmax(hi[vw->u] - lo[vw->u],
+		    hi[vw->v] - lo[vw->v]) * vw->scale < MIN_DRAWING;
 	}
 	free(r);
 	/* how much larger the boxes standing out make the view */
@@ -576,7 +588,7 @@ cell_label(const struct phys_scene *w, const struct shown *sh,
 		text[2] = NULL;
 }
 
-/* Characters across the widest label a cell can hold. */
+/* Characters across the widest line a cell must hold. */
 static size_t
 cell_chars(const struct phys_scene *w, const struct shown *sh)
 {
@@ -587,8 +599,12 @@ cell_chars(const struct phys_scene *w, const struct shown *sh)
 			continue;
 		n = strlen(w->links[i].name);
 		most = n > most ? n : most;
-		if (sh[i].far)
-			most = most > 30 ? most : 30;
+		if (sh[i].far)	/* as cell_label says it, at its longest */
+			n = (size_t)snprintf(NULL, 0, "box %.3g x its shapes, "
+			    "clipped", sh[i].ratio);
+		else if (sh[i].why)
+			n = strlen("invalid inertia (below)");
+		most = n > most ? n : most;
 	}
 	return most > CELL_NAME_MAX ? CELL_NAME_MAX : most;
 }
