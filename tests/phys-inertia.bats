@@ -867,6 +867,106 @@ block() {
 		    { x = $2; y = $3; t = $4 } END { exit bad }'
 }
 
+# 50 links in a chain, long-named cubes of 0.02 to 0.5 m with their own
+# inertia, but links 07 and 31, 3 cm cubes of 36 g with a placeholder
+# 0.01 kg m^2 (a box of equivalent inertia 43 times theirs)
+fifty_links() {
+	{
+		echo '<?xml version="1.0"?><robot name="r">'
+		for i in $(seq 0 49); do
+			awk -v i="$i" 'BEGIN {
+				e = 0.02 + 0.48 * ((i * 37) % 50) / 49; m = 1000 * e^3; I = m * e * e / 6
+				if (i == 7 || i == 31) { e = 0.03; m = 0.036; I = 0.01 }
+				printf "<link name=\"left_arm_segment_link_%02d\"><inertial><mass value=\"%.9g\"/><inertia ixx=\"%.9g\" iyy=\"%.9g\" izz=\"%.9g\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><geometry><box size=\"%.9g %.9g %.9g\"/></geometry></collision></link>\n", i, m, I, I, I, e, e, e
+				if (i > 0)
+					printf "<joint name=\"j%02d\" type=\"revolute\"><parent link=\"left_arm_segment_link_%02d\"/><child link=\"left_arm_segment_link_%02d\"/><origin xyz=\"0.3 0 0.05\"/><axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>\n", i, i - 1, i
+			}'
+		done
+		echo '</robot>'
+	} > "$TMP/fifty.urdf"
+}
+
+@test "show: fifty links, two with placeholder inertias: each in its own cell, names apart, none squashed" {
+	fifty_links
+	run --separate-stderr -0 phys-inertia show -o "$TMP/f.svg" "$TMP/fifty.urdf"
+	[ "$(grep -c 'its box of equivalent inertia is 43 times' <<<"$stderr")" -eq 2 ]
+	# every text gnuplot wrote, "x0 y0 x1 y1" in pixels: 7 pixels a
+	# character as the picture reckons, 10 above its baseline, 3 below
+	awk '/<g transform="translate\(/ {
+		match($0, /translate\([-0-9.]+,[-0-9.]+\)/)
+		split(substr($0, RSTART + 10, RLENGTH - 11), p, ",")
+		a = $0 ~ /text-anchor="end"/ ? 1 : $0 ~ /text-anchor="middle"/ ? 0.5 : 0
+		getline
+		if (match($0, /<text>.*<\/text>/)) {
+			t = substr($0, RSTART + 6, RLENGTH - 13)
+			gsub(/&[a-z]+;/, "_", t)
+			w = 7 * length(t)
+			print p[1] - a * w, p[2] - 10, p[1] + (1 - a) * w, p[2] + 3, t
+		}
+	}' "$TMP/f.svg" > "$TMP/texts"
+	# each link named once a view, the two placeholders flagged
+	[ "$(grep -c 'left_arm_segment_link_' "$TMP/texts")" -eq 150 ]
+	[ "$(grep -c 'box 43 x its shapes, clipped' "$TMP/texts")" -eq 6 ]
+	# all inside the canvas, none on another
+	read -r W H < <(sed -n 's/^ *width="\([0-9]*\)" height="\([0-9]*\)".*/\1 \2/p' "$TMP/f.svg")
+	awk -v W="$W" -v H="$H" '
+		$1 < 0 || $2 < 0 || $3 > W || $4 > H { print "outside:", $0; bad = 1 }
+		{ for (j = 1; j < NR; j++)
+			if ($1 < x1[j] && x0[j] < $3 && $2 < y1[j] && y0[j] < $4) { print "overlap:", t[j], "and", $5; bad = 1 }
+		  x0[NR] = $1; y0[NR] = $2; x1[NR] = $3; y1[NR] = $4; t[NR] = $5 }
+		END { exit bad }' "$TMP/texts"
+	# in the script, each view's cells: every link's shapes 30 pixels
+	# across at least, inside its cell (and so inside the view)
+	phys-inertia show --script "$TMP/s.gp" -o "$TMP/f.svg" "$TMP/fifty.urdf" 2> /dev/null
+	for k in 0 1 2; do
+		# the view's cells, "x0 y0 x1 y1" each
+		awk -v k="$k" '/^set multiplot/ { on = 1 } on && /^plot / { n++ } on && n == k && /^set object [0-9]+ rect/ {
+			gsub(/,/, " "); print $6, $7, $9, $10 }' "$TMP/s.gp" > "$TMP/cells$k"
+		[ "$(wc -l < "$TMP/cells$k")" -eq 50 ]
+		awk -v b="\$s$k" '$1 == b && $2 == "<<" { on = 1; next } on && $1 == "EOD" { exit } on && NF == 2' "$TMP/s.gp" |
+			awk 'NR == FNR { x0[NR] = $1; y0[NR] = $2; x1[NR] = $3; y1[NR] = $4; n = NR; next }
+			    { for (c = 1; c <= n; c++) if ($1 >= x0[c] && $1 <= x1[c] && $2 >= y0[c] && $2 <= y1[c]) break
+			      if (c > n) { print "outside every cell:", $0; bad = 1; next }
+			      if (!(c in lo)) { lo[c] = $1; hi[c] = $1; bo[c] = $2; to[c] = $2 }
+			      lo[c] = $1 < lo[c] ? $1 : lo[c]; hi[c] = $1 > hi[c] ? $1 : hi[c]
+			      bo[c] = $2 < bo[c] ? $2 : bo[c]; to[c] = $2 > to[c] ? $2 : to[c] }
+			    END { for (c = 1; c <= n; c++) {
+				if (!(c in lo)) { print "cell", c, "empty"; bad = 1; continue }
+				d = hi[c] - lo[c] > to[c] - bo[c] ? hi[c] - lo[c] : to[c] - bo[c]
+				if (d < 30) { print "cell", c, "drawn", d, "pixels across"; bad = 1 } }
+			      exit bad }' "$TMP/cells$k" -
+	done
+}
+
+@test "show: a box far larger than its shapes does not squash the other links: cells, the box clipped" {
+	# two 1 cm cubes and a 3 cm one of 36 g: its own inertia, or a
+	# placeholder 0.01 kg m^2 (a box 1.29 m a side)
+	for I in 5.4e-6 0.01; do
+		{
+			echo '<sdf version="1.7"><world name="w">'
+			for m in a:0:0.01:1e-3:1.667e-8 b:0.05:0.01:1e-3:1.667e-8 c:0.1:0.03:0.036:$I; do
+				IFS=: read -r name x e mass i <<<"$m"
+				printf '<model name="%s"><pose>%s 0 0 0 0 0</pose><link name="link"><inertial><mass>%s</mass><inertia><ixx>%s</ixx><iyy>%s</iyy><izz>%s</izz></inertia></inertial><collision name="c"><geometry><box><size>%s %s %s</size></box></geometry></collision></link></model>\n' \
+					"$name" "$x" "$mass" "$i" "$i" "$i" "$e" "$e" "$e"
+			done
+			echo '</world></sdf>'
+		} > "$TMP/w$I.sdf"
+		phys-inertia show --script "$TMP/s$I.gp" -o "$TMP/i.svg" "$TMP/w$I.sdf" 2> /dev/null
+	done
+	# its own inertia: one scale, metres on the axes, as ever
+	[ "$(grep -c "own cell" "$TMP/s5.4e-6.gp")" -eq 0 ]
+	[ "$(grep -c "^set xlabel 'x \[m\]" "$TMP/s5.4e-6.gp")" -eq 2 ]
+	# the placeholder: at one scale the 1 cm cubes would be a few
+	# pixels; in cells each fills its own, the big box clipped and said so
+	[ "$(grep -c "each link in its own cell, at its own scale" "$TMP/s0.01.gp")" -eq 3 ]
+	[ "$(grep -c "^set label [0-9]* 'box 43 x its shapes, clipped'" "$TMP/s0.01.gp")" -eq 3 ]
+	# a's cube, 1 cm, 110 pixels high in its cell, 214 across: 11,000
+	# pixels a metre, the cell 0.0195 m across; the row 110 pixels high
+	grep -q "^set label [0-9]* 'cell 0.0195 m across'" "$TMP/s0.01.gp"
+	set -- $(awk '$1 == "$s0" && $2 == "<<" { on = 1; next } on && $1 == "EOD" { exit } on && NF == 2 { print $2 }' "$TMP/s0.01.gp" | sort -g | sed -n '1p;$p')
+	near "$(awk -v a="$1" -v b="$2" 'BEGIN { print b - a }')" 110 0.05
+}
+
 @test "show: a PNG by extension; other extensions and missing operands are usage errors" {
 	show_world
 	phys-inertia show -o "$TMP/i.png" "$TMP/show.sdf" 2> /dev/null

@@ -7,6 +7,12 @@
  * shapes, so that every link's box can be told from its shapes and from
  * its neighbours'. A link with an invalid inertia has no box: its shapes
  * are drawn in red, and its name says why.
+ *
+ * When that picture cannot be read (names that would overprint, as on a
+ * robot of fifty links; or a box far larger than its shapes that sets the
+ * scale and leaves a link a few pixels across), every view is drawn as
+ * rows of cells instead, a link in each, in the world's order of links, at
+ * its own scale, said under it.
  */
 #include "inertia_show.h"
 
@@ -32,6 +38,18 @@
 #define HEAD_H 86		/* the figure's title, and the legend ... */
 #define KEY_LINE 16		/* ... a line each */
 #define FOOT_LINE 18		/* a line of text under the views */
+#define LABEL_LINE_H 12		/* pixels of a line of a name, about */
+/* A view whose names would overlap, or whose scale a box standing out
+ * sets, is drawn as cells instead: each link in its own, at its own scale. */
+#define MIN_DRAWING 10		/* pixels across a link's shapes, at least */
+#define CELL_DRAW_H 110		/* pixels of a link's drawing, at most */
+#define CELL_MIN_W 120		/* pixels across a cell, at least */
+#define CELL_PAD 8		/* pixels around a drawing in its cell */
+#define CELL_LINE 15		/* pixels of a line of its label */
+#define CELL_LINES 3		/* name, scale, what stands out */
+#define CELL_BOX_MAX 3		/* a box larger than its shapes by more is clipped */
+#define CELL_NAME_MAX 40	/* characters of a name; beyond, cut */
+#define CELL_H (CELL_DRAW_H + CELL_LINES * CELL_LINE + 3 * CELL_PAD)
 
 /* Where points go: a buffer, and the bounds of what went there. */
 struct pen {
@@ -40,6 +58,11 @@ struct pen {
 	double shift;		/* ... along which points move by this */
 	double lo[3], hi[3];
 	bool any;
+	/* in a cell: points go as "x y" pixels, p[u] and p[v] about (ou, ov)
+	 * times scale about the cell's centre (cx, cy), clipped to clip[] */
+	bool cell;
+	int v;
+	double scale, ou, ov, cx, cy, clip[4];	/* x0 y0 x1 y1 */
 };
 
 static void
@@ -70,10 +93,61 @@ point(struct pen *pn, phys_vec3 p)
 	pn->any = true;
 }
 
+/*
+ * The part of the segment from (x0, y0) to (x1, y1) inside the pen's
+ * clip rectangle, as fractions t0 .. t1 of it; false when none is.
+ */
+static bool
+clip_segment(const struct pen *pn, double x0, double y0, double x1,
+    double y1, double *t0, double *t1)
+{
+	double p[4] = { x0 - x1, x1 - x0, y0 - y1, y1 - y0 };
+	double q[4] = { x0 - pn->clip[0], pn->clip[2] - x0,
+	    y0 - pn->clip[1], pn->clip[3] - y0 };
+	int k;
+
+	*t0 = 0, *t1 = 1;
+	for (k = 0; k < 4; k++) {
+		if (p[k] == 0) {
+			if (q[k] < 0)
+				return false;
+			continue;
+		}
+		if (p[k] < 0)
+			*t0 = fmax(*t0, q[k] / p[k]);
+		else
+			*t1 = fmin(*t1, q[k] / p[k]);
+	}
+	return *t0 <= *t1;
+}
+
+/* A segment in a cell, in its pixels, clipped to it. */
+static void
+cell_segment(struct pen *pn, phys_vec3 a, phys_vec3 c)
+{
+	double pa[3] = { a.x, a.y, a.z }, pc[3] = { c.x, c.y, c.z };
+	double x0 = pn->cx + (pa[pn->u] - pn->ou) * pn->scale;
+	double y0 = pn->cy + (pa[pn->v] - pn->ov) * pn->scale;
+	double x1 = pn->cx + (pc[pn->u] - pn->ou) * pn->scale;
+	double y1 = pn->cy + (pc[pn->v] - pn->ov) * pn->scale;
+	double t0, t1;
+
+	if (!clip_segment(pn, x0, y0, x1, y1, &t0, &t1))
+		return;
+	pn->any = true;
+	phys_buf_printf(pn->b, "%.2f %.2f\n%.2f %.2f\n\n",
+	    x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0,
+	    x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1);
+}
+
 /* One segment, from a to c: its two points and a blank line. */
 static void
 segment(struct pen *pn, phys_vec3 a, phys_vec3 c)
 {
+	if (pn->cell) {
+		cell_segment(pn, a, c);
+		return;
+	}
 	point(pn, a);
 	point(pn, c);
 	if (pn->b)
@@ -268,6 +342,20 @@ struct view {
 	 * the ranges shown */
 	double scale, ulo, uhi, vlo, vhi;
 	int height;
+	/* drawn as cells: how many across, pixels across one, and each
+	 * link's fit in its own */
+	bool cells;
+	int cols, cw;
+	struct fit *fit;
+};
+
+/* A link in its cell: its scale, the point of the world at the centre of
+ * its drawing, and whether its box goes beyond the cell. */
+struct fit {
+	double scale;		/* pixels a metre */
+	double ou, ov;		/* metres along the view's axes */
+	bool clipped;
+	int x0, y0;		/* the cell's lower left corner, pixels */
 };
 
 /*
@@ -378,6 +466,274 @@ gp_string(struct phys_buf *b, const char *s)
 	phys_buf_putc(b, '\'');
 }
 
+/* The extent of the link's shapes, or box, or both, in metres. */
+static void
+measure(const struct phys_scene *w, const struct shown *sh, int li, int u,
+    bool shapes, bool box, double lo[3], double hi[3])
+{
+	struct pen pn;
+
+	pen_start(&pn, NULL, u, 0);
+	if (shapes)
+		link_shapes(&pn, w, li);
+	if (box && sh->box)
+		box_edges(&pn, sh->f, v3_scale(sh->half, -1), sh->half);
+	memcpy(lo, pn.lo, sizeof pn.lo);
+	memcpy(hi, pn.hi, sizeof pn.hi);
+	if (!pn.any)
+		lo[0] = lo[1] = lo[2] = hi[0] = hi[1] = hi[2] = 0;
+}
+
+/* Whether measure() found nothing. */
+static bool
+is_empty(const double lo[3], const double hi[3])
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (lo[k] != 0 || hi[k] != 0)
+			return false;
+	return true;
+}
+
+/* Lines of a link's name under its drawing in a view at one scale. */
+static int
+label_lines(const struct shown *sh)
+{
+	return sh->why || sh->far ? 2 : 1;
+}
+
+/*
+ * Whether the view at one scale can be read: every name inside the plot
+ * and clear of every other (each as wide as its characters, a line high
+ * per line), and no link's shapes drawn smaller than MIN_DRAWING where
+ * boxes standing out larger than their shapes make the view more than
+ * CELL_BOX_MAX times larger than the rest would (they set the scale and
+ * squash the rest).
+ */
+static bool
+view_readable(const struct phys_scene *w, const struct shown *sh,
+    const struct view *vw)
+{
+	size_t n = w->nlinks, i, j, m = 0;
+	double (*r)[4] = phys_xcalloc(n + 1, sizeof *r);
+	double lo[3], hi[3], below = (NAMES_H - 26) / vw->scale, x, y, half;
+	double rest_lo[2] = { HUGE_VAL, HUGE_VAL };
+	double rest_hi[2] = { -HUGE_VAL, -HUGE_VAL }, squash = 1;
+	bool ok = true, big, tiny = false;
+
+	for (i = 0; i < n && ok; i++) {
+		if (!sh[i].drawn)
+			continue;
+		extent(w, (int)i, &sh[i], vw->u, lo, hi);
+		x = ((lo[vw->u] + hi[vw->u]) / 2 + vw->shift[i] - vw->ulo) *
+		    vw->scale;
+		y = (lo[vw->v] - below - vw->vlo) * vw->scale;
+		half = (double)label_chars(w, sh, (int)i) * CHAR_W / 2;
+		r[m][0] = x - half;
+		r[m][1] = y - LABEL_LINE_H * (label_lines(&sh[i]) - 0.5);
+		r[m][2] = x + half;
+		r[m][3] = y + LABEL_LINE_H / 2.0;
+		ok = r[m][0] >= 0 && r[m][2] <= PLOT_W;
+		for (j = 0; j < m && ok; j++)
+			ok = r[j][2] <= r[m][0] || r[m][2] <= r[j][0] ||
+			    r[j][3] <= r[m][1] || r[m][3] <= r[j][1];
+		m++;
+		big = sh[i].far && sh[i].ratio > 1;
+		measure(w, &sh[i], (int)i, vw->u, true, !big, lo, hi);
+		if (!is_empty(lo, hi)) {
+			lo[vw->u] += vw->shift[i], hi[vw->u] += vw->shift[i];
+			for (j = 0; j < 2; j++) {
+				int a = j ? vw->v : vw->u;
+
+				rest_lo[j] = fmin(rest_lo[j], lo[a]);
+				rest_hi[j] = fmax(rest_hi[j], hi[a]);
+			}
+		}
+		/* (a link without shapes measures 0: its box is drawn) */
+		measure(w, &sh[i], (int)i, vw->u, true, false, lo, hi);
+		tiny |= !is_empty(lo, hi) && fmax(hi[vw->u] - lo[vw->u],
+		    hi[vw->v] - lo[vw->v]) * vw->scale < MIN_DRAWING;
+	}
+	free(r);
+	/* how much larger the boxes standing out make the view */
+	for (j = 0; j < 2; j++) {
+		int a = j ? vw->v : vw->u;
+
+		if (rest_hi[j] > rest_lo[j])
+			squash = fmax(squash, (vw->hi[a] - vw->lo[a]) /
+			    (rest_hi[j] - rest_lo[j]));
+	}
+	return ok && !(tiny && squash > CELL_BOX_MAX);
+}
+
+/* The lines of a link's label in its cell; text[0] is cut to fit. */
+static void
+cell_label(const struct phys_scene *w, const struct shown *sh,
+    const struct fit *f, int li, double across, char *text[CELL_LINES])
+{
+	const char *name = w->links[li].name;
+
+	if (strlen(name) > CELL_NAME_MAX)
+		text[0] = phys_xasprintf("%.*s...", CELL_NAME_MAX - 3, name);
+	else
+		text[0] = phys_xstrdup(name);
+	text[1] = phys_xasprintf("cell %.3g m across", across);
+	if (sh[li].why)
+		text[2] = phys_xstrdup("invalid inertia (below)");
+	else if (sh[li].far)
+		text[2] = phys_xasprintf("box %.3g x its shapes%s",
+		    sh[li].ratio, f->clipped ? ", clipped" : "");
+	else
+		text[2] = NULL;
+}
+
+/* Characters across the widest line a cell must hold. */
+static size_t
+cell_chars(const struct phys_scene *w, const struct shown *sh)
+{
+	size_t i, n, most = strlen("cell 0.000123 m across");
+
+	for (i = 0; i < w->nlinks; i++) {
+		if (!sh[i].drawn)
+			continue;
+		n = strlen(w->links[i].name);
+		most = n > most ? n : most;
+		if (sh[i].far)	/* as cell_label says it, at its longest */
+			n = (size_t)snprintf(NULL, 0, "box %.3g x its shapes, "
+			    "clipped", sh[i].ratio);
+		else if (sh[i].why)
+			n = strlen("invalid inertia (below)");
+		most = n > most ? n : most;
+	}
+	return most > CELL_NAME_MAX ? CELL_NAME_MAX : most;
+}
+
+/* Pixels a metre that fit lo .. hi into dw by CELL_DRAW_H pixels. */
+static double
+fit_scale(const double lo[3], const double hi[3], int u, int v, double dw)
+{
+	double du = hi[u] - lo[u], dv = hi[v] - lo[v], s = HUGE_VAL;
+
+	if (du > 0)
+		s = dw / du;
+	if (dv > 0)
+		s = fmin(s, CELL_DRAW_H / dv);
+	return isfinite(s) ? s : 1;
+}
+
+/*
+ * Each link fitted to its own cell: its shapes and box to fill the
+ * drawing's room; but when its box stands out larger than shapes it has,
+ * the shapes take a CELL_BOX_MAX-th of the room at least, centred, and
+ * the box is clipped at the cell if it must be.
+ */
+static void
+cells_frame(const struct phys_scene *w, const struct shown *sh,
+    struct view *vw)
+{
+	size_t i, m = 0, nd = 0;
+	double lo[3], hi[3], blo[3], bhi[3], dw, s;
+	int u = vw->u, v = vw->v, rows;
+	struct pen pn;
+	bool box_out;
+
+	for (i = 0; i < w->nlinks; i++)
+		nd += sh[i].drawn;
+	vw->cw = (int)cell_chars(w, sh) * CHAR_W + 2 * CELL_PAD;
+	vw->cw = vw->cw < CELL_MIN_W ? CELL_MIN_W : vw->cw;
+	vw->cols = PLOT_W / vw->cw;
+	vw->cw = PLOT_W / vw->cols;
+	rows = nd ? (int)((nd + (size_t)vw->cols - 1) / (size_t)vw->cols) : 1;
+	vw->cells = true;
+	vw->moved = false;
+	vw->scale = 1;
+	vw->height = rows * CELL_H;
+	vw->ulo = 0, vw->uhi = PLOT_W;
+	vw->vlo = 0, vw->vhi = vw->height;
+	dw = vw->cw - 2 * CELL_PAD;
+	for (i = 0; i < w->nlinks; i++) {
+		struct fit *f = &vw->fit[i];
+
+		if (!sh[i].drawn)
+			continue;
+		pen_start(&pn, NULL, u, 0);
+		link_shapes(&pn, w, (int)i);
+		box_out = sh[i].far && sh[i].ratio > 1 && pn.any;
+		measure(w, &sh[i], (int)i, u, true, true, lo, hi);
+		s = fit_scale(lo, hi, u, v, dw);
+		if (box_out) {
+			measure(w, &sh[i], (int)i, u, true, false, lo, hi);
+			s = fmax(s, fit_scale(lo, hi, u, v, dw) / CELL_BOX_MAX);
+		}
+		f->scale = s;
+		f->ou = (lo[u] + hi[u]) / 2, f->ov = (lo[v] + hi[v]) / 2;
+		measure(w, &sh[i], (int)i, u, false, true, blo, bhi);
+		f->clipped = box_out && ((bhi[u] - blo[u]) * f->scale > dw +
+		    1 || (bhi[v] - blo[v]) * f->scale > CELL_DRAW_H + 1);
+		f->x0 = (int)(m % (size_t)vw->cols) * vw->cw;
+		f->y0 = (rows - 1 - (int)(m / (size_t)vw->cols)) * CELL_H;
+		m++;
+	}
+}
+
+/* A pen that draws the link into its cell. */
+static void
+cell_pen(struct pen *pn, struct phys_buf *b, const struct view *vw,
+    const struct fit *f)
+{
+	double bottom = f->y0 + 2 * CELL_PAD + CELL_LINES * CELL_LINE;
+
+	pen_start(pn, b, vw->u, 0);
+	pn->cell = true;
+	pn->v = vw->v;
+	pn->scale = f->scale;
+	pn->ou = f->ou, pn->ov = f->ov;
+	pn->cx = f->x0 + vw->cw / 2.0;
+	pn->cy = bottom + CELL_DRAW_H / 2.0;
+	/* half a pixel to spare: a drawing fitted to the room is all in */
+	pn->clip[0] = f->x0 + CELL_PAD - 0.5;
+	pn->clip[1] = bottom - 0.5;
+	pn->clip[2] = f->x0 + vw->cw - CELL_PAD + 0.5;
+	pn->clip[3] = bottom + CELL_DRAW_H + 0.5;
+}
+
+/* Each cell's frame and the lines of its label, in the view's pixels. */
+static void
+cells_labels(const struct phys_scene *w, const struct shown *sh,
+    const struct view *vw, struct phys_buf *b)
+{
+	char *text[CELL_LINES];
+	size_t i;
+	int n = 0, k, obj = 0;
+
+	phys_buf_puts(b, "unset label\nunset object\n");
+	for (i = 0; i < w->nlinks; i++) {
+		const struct fit *f = &vw->fit[i];
+
+		if (!sh[i].drawn)
+			continue;
+		phys_buf_printf(b, "set object %d rect from %d, %d to %d, %d "
+		    "back fs empty border lc rgb '#cccccc'\n", ++obj,
+		    f->x0 + 1, f->y0 + 1, f->x0 + vw->cw - 1,
+		    f->y0 + CELL_H - 1);
+		cell_label(w, sh, f, (int)i, (vw->cw - 2 * CELL_PAD) /
+		    f->scale, text);
+		for (k = 0; k < CELL_LINES; k++) {
+			if (!text[k])
+				continue;
+			phys_buf_printf(b, "set label %d ", ++n);
+			gp_string(b, text[k]);
+			phys_buf_printf(b, " at %.6g, %.6g center front tc "
+			    "rgb '%s'\n", f->x0 + vw->cw / 2.0,
+			    f->y0 + CELL_PAD + (CELL_LINES - k - 0.5) *
+			    CELL_LINE, k == 2 ? "#d62728" : k == 1 ?
+			    "#777777" : "#333333");
+			free(text[k]);
+		}
+	}
+}
+
 /* The view's data: $sN (shapes of valid links), $iN (shapes of invalid
  * ones), $bN (boxes), $fN (boxes far from their shapes). */
 static void
@@ -394,7 +750,10 @@ view_data(const struct phys_scene *w, const struct shown *sh,
 		for (i = 0; i < w->nlinks; i++) {
 			if (!sh[i].drawn)
 				continue;
-			pen_start(&pn, b, vw->u, vw->shift[i]);
+			if (vw->cells)
+				cell_pen(&pn, b, vw, &vw->fit[i]);
+			else
+				pen_start(&pn, b, vw->u, vw->shift[i]);
 			if ((t == 0 && !sh[i].why) || (t == 1 && sh[i].why))
 				link_shapes(&pn, w, (int)i);
 			else if ((t == 2 && sh[i].box) || (t == 3 && sh[i].far))
@@ -402,7 +761,7 @@ view_data(const struct phys_scene *w, const struct shown *sh,
 				    -1), sh[i].half);
 		}
 		/* gnuplot refuses a block without a point */
-		if (t > 0)
+		if (t > 0 || vw->cells)
 			phys_buf_puts(b, "NaN NaN NaN\n");
 		phys_buf_puts(b, "EOD\n");
 	}
@@ -476,11 +835,18 @@ view_plot(const struct view *vw, int k, bool legend, double key_top,
 {
 	static const char *const names = "xyz";
 
-	phys_buf_printf(b, "set title '%s%s'\nset xlabel '%c [m]%s'\n"
-	    "set ylabel '%c [m]'\n", vw->title, vw->moved ? ": links that "
-	    "would overlap moved apart" : "", names[vw->u], vw->moved ?
-	    " (a link moved keeps its size, not its place)" : "",
-	    names[vw->v]);
+	int cu = vw->cells ? 1 : vw->u + 1, cv = vw->cells ? 2 : vw->v + 1;
+
+	if (vw->cells)
+		phys_buf_printf(b, "set title '%s: each link in its own cell, "
+		    "at its own scale (%c across, %c up)'\n", vw->title,
+		    names[vw->u], names[vw->v]);
+	else
+		phys_buf_printf(b, "set title '%s%s'\nset xlabel '%c [m]%s'\n"
+		    "set ylabel '%c [m]'\n", vw->title, vw->moved ? ": links "
+		    "that would overlap moved apart" : "", names[vw->u],
+		    vw->moved ? " (a link moved keeps its size, not its place)" :
+		    "", names[vw->v]);
 	/* room around, and under for the names */
 	phys_buf_printf(b, "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n",
 	    vw->ulo, vw->uhi, vw->vlo, vw->vhi);
@@ -495,16 +861,15 @@ view_plot(const struct view *vw, int k, bool legend, double key_top,
 	    "link''s mass and moments of inertia, along its principal axes',"
 	    " \\\n  $s%d using %d:%d with lines lc rgb '#2f4b7c' title "
 	    "'collision shapes (a box matching them: the inertia fits the "
-	    "shapes)'", k, vw->u + 1, vw->v + 1, k, vw->u + 1, vw->v + 1);
+	    "shapes)'", k, cu, cv, k, cu, cv);
 	if (any_far)
 		phys_buf_printf(b, ", \\\n  $f%d using %d:%d with lines lc rgb "
 		    "'#d62728' lw 3 dt 2 title 'box more than %g times "
-		    "larger or smaller than its shapes'", k, vw->u + 1,
-		    vw->v + 1, limit);
+		    "larger or smaller than its shapes'", k, cu, cv, limit);
 	if (any_invalid)
 		phys_buf_printf(b, ", \\\n  $i%d using %d:%d with lines lc rgb "
 		    "'#d62728' title 'shapes of a link whose inertia is not "
-		    "valid (no box)'", k, vw->u + 1, vw->v + 1);
+		    "valid (no box)'", k, cu, cv);
 	phys_buf_putc(b, '\n');
 }
 
@@ -518,7 +883,7 @@ phys_inertia_show_script(const struct phys_scene *w,
 		{ .title = "top (x-y)", .u = 0, .v = 1 },
 	};
 	struct shown *sh = phys_xcalloc(w->nlinks + 1, sizeof *sh);
-	bool any_invalid = false, any_far = false;
+	bool any_invalid = false, any_far = false, cells = false;
 	int k, n = 0, head, height, top;
 	char *title;
 	size_t i;
@@ -533,7 +898,13 @@ phys_inertia_show_script(const struct phys_scene *w,
 	height = head;
 	for (k = 0; k < 3; k++) {
 		views[k].shift = phys_xcalloc(w->nlinks + 1, sizeof (double));
+		views[k].fit = phys_xcalloc(w->nlinks + 1, sizeof (struct fit));
 		spread(w, sh, &views[k]);
+		cells |= !view_readable(w, sh, &views[k]);
+	}
+	for (k = 0; k < 3; k++) {
+		if (cells)
+			cells_frame(w, sh, &views[k]);
 		height += views[k].height + VIEW_PAD;
 	}
 	for (i = 0; i < w->nlinks; i++)	/* a line below for each reason */
@@ -546,7 +917,9 @@ phys_inertia_show_script(const struct phys_scene *w,
 	phys_buf_putc(b, '\n');
 	for (k = 0; k < 3; k++)
 		view_data(w, sh, &views[k], k, b);
-	phys_buf_puts(b, "set size ratio -1\nset grid\nset lmargin 10\n"
+	phys_buf_puts(b, cells ? "set size ratio -1\nunset tics\n"
+	    "unset border\nset lmargin 10\nset rmargin 4\nset multiplot title "
+	    : "set size ratio -1\nset grid\nset lmargin 10\n"
 	    "set rmargin 4\nset multiplot title ");
 	title = phys_xasprintf("%s: each link's collision shapes and its box "
 	    "of equivalent inertia", o->title);
@@ -561,7 +934,10 @@ phys_inertia_show_script(const struct phys_scene *w,
 		phys_buf_printf(b, "set tmargin at screen %.6f\nset bmargin at "
 		    "screen %.6f\n", 1 - (top + 30.0) / height,
 		    1 - (top + 30.0 + h) / height);
-		view_labels(w, sh, &views[k], b);
+		if (cells)
+			cells_labels(w, sh, &views[k], b);
+		else
+			view_labels(w, sh, &views[k], b);
 		if (k == 2)
 			footnotes(w, sh, top + h + VIEW_PAD, height, b);
 		view_plot(&views[k], k, k == 0, 1 - 36.0 / height, any_invalid,
@@ -569,8 +945,10 @@ phys_inertia_show_script(const struct phys_scene *w,
 		top += h + VIEW_PAD;
 	}
 	phys_buf_puts(b, "unset multiplot\n");
-	for (k = 0; k < 3; k++)
+	for (k = 0; k < 3; k++) {
 		free(views[k].shift);
+		free(views[k].fit);
+	}
 	for (i = 0; i < w->nlinks; i++)
 		free(sh[i].why);
 	free(sh);

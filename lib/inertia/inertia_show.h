@@ -17,11 +17,12 @@ struct phys_show_options {
 };
 
 /*
- * The script into b. Data blocks: $shapes (collision edges), $boxes
- * (equivalent boxes), then one $flagN per link standing out, each a line
- * segment per pair of "x y z" lines, blank lines between segments. Each
- * link standing out is also warned about on stderr. Returns how many
- * stand out.
+ * The script into b. Data blocks per view N (0 front, 1 side, 2 top):
+ * $sN (shapes of valid links), $iN (shapes of invalid ones), $bN (boxes),
+ * $fN (boxes standing out), each a line segment per pair of lines, blank
+ * lines between segments: "x y z" in metres, or, when the views are drawn
+ * as cells, "x y" in the view's pixels. Each link standing out is also
+ * warned about on stderr. Returns how many stand out.
  */
 int phys_inertia_show_script(const struct phys_scene *w,
     const struct phys_show_options *o, struct phys_buf *b);
