@@ -1181,7 +1181,7 @@ surface_frame(const struct phys_collision *c, phys_pose in_body)
  * generators read the run's values at every contact). */
 int
 add_surfaces(simbody_engine *e, model &m, int li, bool at_load,
-    SimTK::ContactCliqueId clique)
+    const std::vector<SimTK::ContactCliqueId> &cliques)
 {
 	const struct phys_link *l = &e->w->links[li];
 	const slink &sl = e->links[(size_t)li];
@@ -1202,7 +1202,7 @@ add_surfaces(simbody_engine *e, model &m, int li, bool at_load,
 			SimTK::ContactSurface surface(sh.g, material, THICKNESS);
 			made_surface made;
 
-			if (clique.isValid())
+			for (SimTK::ContactCliqueId clique : cliques)
 				surface.joinClique(clique);
 			made.collision = ci;
 			made.body = (int)sl.mobod;
@@ -1708,27 +1708,40 @@ transition_velocity(const struct phys_value *phys)
 	return fmax(vt, 1e-9);
 }
 
-/* The surfaces of the links: a clique per model keeps its links apart
- * unless they collide with each other (self_collide). */
+/*
+ * The surfaces of the links: a clique per model keeps its links apart
+ * unless they collide with each other (self_collide), and a clique per
+ * joint keeps the two links it connects apart, as pair_excluded() does:
+ * Simbody then never tracks them (a thigh's box and its calf's overlap
+ * at the knee, which as two meshes cost Simbody's tracker more than the
+ * rest of a quadruped's step).
+ */
 int
 make_surfaces(simbody_engine *e, model &m, bool at_load)
 {
 	const struct phys_scene *w = e->w;
-	std::vector<SimTK::ContactCliqueId> cliques(w->nmodels);
+	std::vector<SimTK::ContactCliqueId> models(w->nmodels);
+	std::vector<std::vector<SimTK::ContactCliqueId>> of(w->nlinks);
 
 	m.made.clear();
+	for (const auto &pair : e->joined) {
+		SimTK::ContactCliqueId joint =
+		    SimTK::ContactSurface::createNewContactClique();
+
+		of[(size_t)pair.first].push_back(joint);
+		of[(size_t)pair.second].push_back(joint);
+	}
 	for (size_t li = 0; li < w->nlinks; li++) {
 		const struct phys_link *l = &w->links[li];
-		SimTK::ContactCliqueId clique;
 
 		if (e->links[li].dynamic && !w->models[l->model].self_collide &&
 		    !PVB(vals(e, PHYS_S_LINK, (int)li), LINK_self_collide)) {
-			if (!cliques[(size_t)l->model].isValid())
-				cliques[(size_t)l->model] =
+			if (!models[(size_t)l->model].isValid())
+				models[(size_t)l->model] =
 				    SimTK::ContactSurface::createNewContactClique();
-			clique = cliques[(size_t)l->model];
+			of[li].push_back(models[(size_t)l->model]);
 		}
-		if (add_surfaces(e, m, (int)li, at_load, clique) < 0)
+		if (add_surfaces(e, m, (int)li, at_load, of[li]) < 0)
 			return -1;
 	}
 	return 0;
