@@ -605,6 +605,45 @@ SDF
 	assert_output --partial "joint 'pendulum::pivot': the Simbody engine cannot turn a joint's axis during a run"
 }
 
+# cube_obj N: a 0.1 m cube whose every face is an N x N grid (12 N^2
+# triangles), outward, as an OBJ on standard output.
+cube_obj() {
+	awk -v n="$1" 'BEGIN { h = 0.05
+	    for (f = 0; f < 6; f++) { a = int(f / 2); s = f % 2 ? 1 : -1
+		u = (a + 1) % 3; w = (a + 2) % 3; b = v
+		for (i = 0; i <= n; i++) for (j = 0; j <= n; j++) {
+			p[a] = s * h; p[u] = -h + 2 * h * i / n; p[w] = -h + 2 * h * j / n
+			printf "v %g %g %g\n", p[0], p[1], p[2]; v++ }
+		for (i = 0; i < n; i++) for (j = 0; j < n; j++) {
+			q = b + i * (n + 1) + j + 1; r = q + n + 1
+			if (s > 0) printf "f %d %d %d\nf %d %d %d\n", q, r, r + 1, q, r + 1, q + 1
+			else printf "f %d %d %d\nf %d %d %d\n", q, r + 1, r, q, q + 1, r + 1 } } }'
+}
+
+@test "Simbody says before the run, once with its line, how slow a fine mesh will be: 20 ms a simulated second for each triangle on another mesh" {
+	cube_obj 8 > "$TMP/fine.obj"	# 768 triangles
+	cube_obj 2 > "$TMP/coarse.obj"	# 48
+	local in='<inertial><mass>1</mass><inertia><ixx>0.00167</ixx><iyy>0.00167</iyy><izz>0.00167</izz></inertia></inertial>'
+	cat > "$TMP/m.sdf" <<SDF
+<?xml version="1.0"?>
+<sdf version="1.7"><world name="w">
+<physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>
+<model name="ground"><static>true</static><link name="link"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+<model name="fine"><pose>0 0 0.05 0 0 0</pose><link name="link">$in
+<collision name="c"><geometry><mesh><uri>$TMP/fine.obj</uri></mesh></geometry></collision></link></model>
+<model name="coarse"><pose>0 0 0.15 0 0 0</pose><link name="link">$in
+<collision name="c"><geometry><mesh><uri>$TMP/coarse.obj</uri></mesh></geometry></collision></link></model>
+</world></sdf>
+SDF
+	run phys-step -t 0.05 -e 50 "$TMP/m.sdf"
+	assert_success
+	# a sixth of 768 triangles on a mesh at 20 ms each: 2.56 s
+	[ "$(grep -c "m.sdf:6: collision 'fine::link::c': 768 triangles, which Simbody's elastic foundation springs one by one: each in contact takes about 1 ms of processor time a simulated second on a plane and 20 ms on another mesh (a sixth of them on a mesh: about 3 s)" <<< "$output")" -eq 1 ]
+	[ "$(grep -c "triangles, which Simbody" <<< "$output")" -eq 1 ]
+	# the coarse cube rests on the fine one, its base 0.1 m up
+	near "$(tail -1 <<< "$output" | jq '.items["coarse::link/pose"].z')" 0.15 0.001
+}
+
 @test "Simbody: a four-bar's loop survives a switch from ODE and back (joint positions carried by the link poses)" {
 	fourbar_world
 	# parallel in time: one run under Simbody throughout, one under ODE

@@ -74,6 +74,13 @@ const int MAX_INTERNAL_STEPS = 20000;
 /* The most triangles a mesh may have: Simbody's takes about 1.2 kB a
  * triangle (a heightmap of 513 x 513 samples: 650 MB). */
 const size_t MAX_TRIANGLES = 1000000;
+/* Processor time a triangle in contact costs, s per simulated second, as
+ * measured on a cube of 6,912 triangles resting on a plane (1 ms) and on
+ * another such cube (20 ms); a mesh that would cost a second a simulated
+ * second with a sixth of it (a cube's face) on another mesh is warned
+ * about. */
+const double TRIANGLE_COST_PLANE = 0.001;
+const double TRIANGLE_COST_MESH = 0.02;
 /* A joint limit beyond this is no limit. */
 const double NO_LIMIT = 1e15;
 
@@ -1067,6 +1074,20 @@ struct shape {
 	Transform at;
 };
 
+/* Said once before the run: how slow a mesh of ntri triangles makes
+ * Simbody's elastic foundation. */
+void
+warn_slow(const struct phys_collision *c, size_t ntri)
+{
+	phys_warnat(c->doc->name, phys_node_line(c->node),
+	    "collision '%s': %zu triangles, which Simbody's elastic "
+	    "foundation springs one by one: each in contact takes about "
+	    "%g ms of processor time a simulated second on a plane and %g ms "
+	    "on another mesh (a sixth of them on a mesh: about %.0f s)",
+	    c->name, ntri, TRIANGLE_COST_PLANE * 1e3, TRIANGLE_COST_MESH * 1e3,
+	    ntri / 6.0 * TRIANGLE_COST_MESH);
+}
+
 /*
  * The shapes of collision ci at the run's sizes, centred on its frame
  * (an ellipsoid and a capsule more than one: see meets()); none when it
@@ -1105,6 +1126,9 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 		    "at most %zu (a coarser mesh or heightmap)", wc->name,
 		    ntri, MAX_TRIANGLES);
 	}
+	if (at_load && (c.shape == PHYS_GEOM_MESH || c.shape ==
+	    PHYS_GEOM_HEIGHTMAP) && ntri / 6.0 * TRIANGLE_COST_MESH >= 1)
+		warn_slow(wc, ntri);
 	try {
 		switch (c.shape) {
 		case PHYS_GEOM_SPHERE:
@@ -1189,7 +1213,7 @@ surface_frame(const struct phys_collision *c, phys_pose in_body)
  * generators read the run's values at every contact). */
 int
 add_surfaces(simbody_engine *e, model &m, int li, bool at_load,
-    SimTK::ContactCliqueId clique)
+    const std::vector<SimTK::ContactCliqueId> &cliques)
 {
 	const struct phys_link *l = &e->w->links[li];
 	const slink &sl = e->links[(size_t)li];
@@ -1210,7 +1234,7 @@ add_surfaces(simbody_engine *e, model &m, int li, bool at_load,
 			SimTK::ContactSurface surface(sh.g, material, THICKNESS);
 			made_surface made;
 
-			if (clique.isValid())
+			for (SimTK::ContactCliqueId clique : cliques)
 				surface.joinClique(clique);
 			made.collision = ci;
 			made.body = (int)sl.mobod;
@@ -1721,27 +1745,40 @@ transition_velocity(const struct phys_value *phys)
 	return fmax(vt, 1e-9);
 }
 
-/* The surfaces of the links: a clique per model keeps its links apart
- * unless they collide with each other (self_collide). */
+/*
+ * The surfaces of the links: a clique per model keeps its links apart
+ * unless they collide with each other (self_collide), and a clique per
+ * joint keeps the two links it connects apart, as pair_excluded() does:
+ * Simbody then never tracks them (a thigh's box and its calf's overlap
+ * at the knee, which as two meshes cost Simbody's tracker more than the
+ * rest of a quadruped's step).
+ */
 int
 make_surfaces(simbody_engine *e, model &m, bool at_load)
 {
 	const struct phys_scene *w = e->w;
-	std::vector<SimTK::ContactCliqueId> cliques(w->nmodels);
+	std::vector<SimTK::ContactCliqueId> models(w->nmodels);
+	std::vector<std::vector<SimTK::ContactCliqueId>> of(w->nlinks);
 
 	m.made.clear();
+	for (const auto &pair : e->joined) {
+		SimTK::ContactCliqueId joint =
+		    SimTK::ContactSurface::createNewContactClique();
+
+		of[(size_t)pair.first].push_back(joint);
+		of[(size_t)pair.second].push_back(joint);
+	}
 	for (size_t li = 0; li < w->nlinks; li++) {
 		const struct phys_link *l = &w->links[li];
-		SimTK::ContactCliqueId clique;
 
 		if (e->links[li].dynamic && !w->models[l->model].self_collide &&
 		    !PVB(vals(e, PHYS_S_LINK, (int)li), LINK_self_collide)) {
-			if (!cliques[(size_t)l->model].isValid())
-				cliques[(size_t)l->model] =
+			if (!models[(size_t)l->model].isValid())
+				models[(size_t)l->model] =
 				    SimTK::ContactSurface::createNewContactClique();
-			clique = cliques[(size_t)l->model];
+			of[li].push_back(models[(size_t)l->model]);
 		}
-		if (add_surfaces(e, m, (int)li, at_load, clique) < 0)
+		if (add_surfaces(e, m, (int)li, at_load, of[li]) < 0)
 			return -1;
 	}
 	return 0;
