@@ -489,14 +489,18 @@ EOF
 				CHECK(phys_run_use_profile(r, engines[j]) == PHYS_OK, engines[j]);
 				CHECK(phys_run_step(r, 1) == PHYS_OK, engines[j]);
 			}
-		/* ODE stops in a step: PHYS_ERUN with its message, no exit. */
+		/* A pose ODE would stop on: refused as it is sent, by name,
+		 * and the run goes on. */
 		CHECK(phys_run_use_profile(r, "ode") == PHYS_OK, "ode");
 		CHECK(phys_run_control(r, "{\"name\":\"ball::link/pose\",\"value\":"
 		    "{\"x\":1e308,\"y\":1e308,\"z\":0,\"roll\":0,\"pitch\":0,"
-		    "\"yaw\":0}}") == PHYS_OK, "pose");
-		CHECK(phys_run_step(r, 1) == PHYS_ERUN &&
-		    strstr(phys_errmsg(), "ODE stopped"), "pose");
-		CHECK(phys_run_step(r, 1) == PHYS_ERUN, "after");
+		    "\"yaw\":0}}") == PHYS_EINPUT &&
+		    strstr(phys_errmsg(), "ball::link/pose: the position 1e+308 "
+		    "1e+308 0 m is refused"), "pose");
+		CHECK(phys_run_set(r, "ball::link/linear_vel", "0 0 3e8") ==
+		    PHYS_EVALUE && strstr(phys_errmsg(), "no body moves faster"),
+		    "pose");
+		CHECK(phys_run_step(r, 1) == PHYS_OK, "after");
 		phys_free_run(r);
 		phys_free_world(w);
 		for (i = 0; i < 5; i++)
@@ -513,5 +517,122 @@ EOF
 	[ -n "$(san_flags)" ] || limit="ulimit -v 300000;"
 	run bash -c "cd '$h' && $limit exec timeout -s KILL 120 '$BATS_TEST_TMPDIR/hostile'"
 	assert_output --regexp '^[0-9]+ cases, 0 failed$'
+	assert_success
+}
+
+@test "memory running out in a call: NULL or PHYS_ENOMEM, what it built freed, and the caller carries on" {
+	local d="$BATS_TEST_TMPDIR/root" h="$BATS_TEST_TMPDIR/h"
+	# the address space is what runs out: ASan's shadow takes terabytes
+	[ -z "$(san_flags)" ] || skip "a sanitized build"
+	install_lib "$d" >/dev/null
+	export PKG_CONFIG_PATH="$d/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$d"
+	sh "$BATS_TEST_DIRNAME/data/hostile-engines.sh" "$h"
+	# 10,000 boxes: about 130 MB once loaded
+	awk 'BEGIN { print "<?xml version=\"1.0\"?><sdf version=\"1.7\"><world name=\"w\">"
+		for (i = 0; i < 10000; i++)
+			printf "<model name=\"b%d\"><pose>%d 0 1 0 0 0</pose><link name=\"l\"><inertial><mass>1</mass><inertia><ixx>0.2</ixx><iyy>0.2</iyy><izz>0.2</izz></inertia></inertial><collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision><visual name=\"v\"><geometry><box><size>1 1 1</size></box></geometry></visual></link></model>\n", i, 2 * i
+		print "</world></sdf>" }' > "$h/big.sdf"
+	cat >"$BATS_TEST_TMPDIR/oom.c" <<-'EOF2'
+	#include <math.h>
+	#include <stdio.h>
+	#include <stdlib.h>
+	#include <string.h>
+	#include <sys/resource.h>
+	#include <phys.h>
+
+	static int fails;
+	#define CHECK(c, what) do { if (!(c)) { fails++; printf("%s: %s (%s)\n", \
+	    what, #c, phys_errmsg()); } } while (0)
+
+	/* The address space in use now (bytes). */
+	static long
+	in_use(void)
+	{
+		char line[256];
+		long kb = -1;
+		FILE *f = fopen("/proc/self/status", "r");
+
+		while (f && fgets(line, sizeof line, f))
+			if (sscanf(line, "VmSize: %ld kB", &kb) == 1)
+				break;
+		if (f)
+			fclose(f);
+		return kb * 1024;
+	}
+
+	/* The good world: the ball falls as semi-implicit Euler says. */
+	static void
+	carry_on(const char *after)
+	{
+		phys_world *w = phys_open_world("good.sdf", NULL);
+		phys_run *r = NULL;
+		double z = 0;
+
+		CHECK(w && (r = phys_create_run(w, NULL)), after);
+		if (!w || !r)
+			return;
+		CHECK(phys_run_step(r, 100) == PHYS_OK, after);
+		CHECK(phys_run_read(r, "ball::link/pose.z", &z, 1) == 1 &&
+		    fabs(z - (1 - 9.8e-6 * 100 * 101 / 2)) < 1e-3, after);
+		phys_free_run(r);
+		phys_free_world(w);
+	}
+
+	/* Address space for mb MB more than now, from here on. */
+	static void
+	limit(long mb)
+	{
+		struct rlimit rl;
+
+		/* the soft limit only: the next may be higher */
+		CHECK(getrlimit(RLIMIT_AS, &rl) == 0, "getrlimit");
+		rl.rlim_cur = in_use() + mb * 1024 * 1024;
+		CHECK(setrlimit(RLIMIT_AS, &rl) == 0, "setrlimit");
+	}
+
+	int
+	main(void)
+	{
+		static const long start[] = { 2, 8, 32 };
+		phys_world_def wd = phys_default_world_def();
+		phys_world *big;
+		phys_run *r;
+		char what[64];
+		long mb;
+		int i;
+
+		wd.quiet = 1;
+		carry_on("before");
+		/* the big world opened, its runs cannot start */
+		CHECK((big = phys_open_world("big.sdf", &wd)) != NULL, "big.sdf");
+		for (i = 0; big && i < 3; i++) {
+			limit(start[i]);
+			r = phys_create_run(big, NULL);
+			snprintf(what, sizeof what, "a run with %ld MB", start[i]);
+			CHECK(!r && strcmp(phys_errmsg(), "out of memory") == 0,
+			    what);
+			phys_free_run(r);
+			carry_on(what);
+		}
+		phys_free_world(big);
+		/* nor can it be opened again, with ever more room */
+		for (mb = 4; mb <= 52; mb += 8) {
+			limit(mb);
+			big = phys_open_world("big.sdf", &wd);
+			snprintf(what, sizeof what, "big.sdf in %ld MB", mb);
+			CHECK(!big && strcmp(phys_errmsg(), "out of memory") == 0,
+			    what);
+			phys_free_world(big);
+			carry_on(what);
+		}
+		printf("%d failed\n", fails);
+		return fails != 0;
+	}
+	EOF2
+	run cc -std=c99 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/oom" \
+	    "$BATS_TEST_TMPDIR/oom.c" $(pkg-config --cflags --libs libphys)
+	assert_success
+	run bash -c "cd '$h' && exec timeout -s KILL 120 '$BATS_TEST_TMPDIR/oom'"
+	assert_output "0 failed"
 	assert_success
 }

@@ -4,8 +4,7 @@
 # exit. Each input (tests/data/hostile-engines.sh) gets "phys-step:
 # FILE:LINE: message" and status 1 well within 10 s and 300 MB, and the
 # state lines written before stay whole. tests/embed.bats feeds the same
-# inputs to the C API. An error of ODE's itself (a pose it cannot collide)
-# names the body and the time rather than a file.
+# inputs to the C API.
 
 load helper
 bats_require_minimum_version 1.5.0
@@ -21,10 +20,10 @@ sanitized() {
 	nm "$PHYS_BIN/phys-step" 2>/dev/null | grep -q __asan_init
 }
 
-# guarded ARGS...: phys-step ARGS in $H, at most 10 s (a guard against a
+# step_bounded ARGS...: phys-step ARGS in $H, at most 10 s (a guard against a
 # hang, far above what a refusal takes) and, unless sanitized, 300 MB of
 # address space; its peak resident size into $TMP/rss.
-guarded() {
+step_bounded() {
 	local limit=
 	sanitized || limit="ulimit -v 300000;"
 	(cd "$H" && /usr/bin/time -f %M -o "$TMP/rss" bash -c \
@@ -38,7 +37,7 @@ guarded() {
 		args=()
 		[ "$e" = - ] || args+=(-p "$e")
 		[ "$c" = - ] || args+=(-c "$c")
-		run --separate-stderr guarded "${args[@]}" -t 0.02 "$w"
+		run --separate-stderr step_bounded "${args[@]}" -t 0.02 "$w"
 		[ "$status" -eq 1 ] || fail "$e $w $c: status $status: $stderr"
 		[ "${#stderr_lines[@]}" -eq 1 ] || fail "$e $w $c: $stderr"
 		# prog: file:line: message, the file the one that set the value
@@ -57,28 +56,41 @@ guarded() {
 	# 11 boxes in one spot are 55 deep pairs, under the 64 refused
 	sed '/name="b1[2-9]"\|name="b[2-9][0-9]"\|name="b50"/d' "$H/pile50.sdf" > "$H/pile11.sdf"
 	[ "$(grep -c '<model name="b' "$H/pile11.sdf")" -eq 11 ]
-	run guarded -p ode -n 2 pile11.sdf
+	run step_bounded -p ode -n 2 pile11.sdf
 	assert_success
 	[ "$(wc -l < "$TMP/out")" -eq 3 ]
 	# a 257 x 257 terrain is within DART's and MuJoCo's heightmap bounds
 	sed 's|<sampling>4</sampling>|<sampling>1</sampling>|' "$H/terrain4.sdf" > "$H/terrain1.sdf"
 	for e in dart mujoco; do
-		run guarded -p $e -n 1 terrain1.sdf
+		run step_bounded -p $e -n 1 terrain1.sdf
 		assert_success
 	done
 	# and an accuracy just below 1 reaches Simbody
-	run guarded -p simbody -n 1 -s simbody.accuracy=0.999 good.sdf
+	run step_bounded -p simbody -n 1 -s simbody.accuracy=0.999 good.sdf
 	assert_success
 	[ "$(head -1 "$TMP/out" | jq .engine.accuracy)" = 0.999 ]
 }
 
-@test "an error of ODE in a step ends the run with its message after the lines computed" {
-	run --separate-stderr guarded -p ode -c pose.jsonl -t 0.02 good.sdf
+@test "a state a control line sets is bounded as the driver bounds a body's: just inside runs, just outside is refused" {
+	local e
+	printf '%s\n' '{"t":0.003,"name":"ball::link/pose","value":[1e15,0,0,0,0,0]}' \
+	    '{"t":0.004,"name":"ball::link/linear_vel","value":[0,0,299792458]}' \
+	    '{"t":0.005,"name":"ball::link/angular_vel","value":[0,1e8,0]}' > "$H/edge.jsonl"
+	for e in ode bullet mujoco dart simbody; do
+		run --separate-stderr step_bounded -p $e -c edge.jsonl -t 0.003 good.sdf
+		assert_success
+		# set after the third step: the ball is where the line put it
+		[ "$(tail -1 "$TMP/out" | jq '.items["ball::link/pose"].x')" = 1000000000000000 ]
+	done
+	printf '%s\n' '{"t":0.003,"name":"ball::link/linear_vel","value":[0,0,299792459]}' > "$H/fast.jsonl"
+	printf '%s\n' '{"t":0.003,"name":"ball::link/angular_vel","value":[1e8,1e8,0]}' > "$H/turn.jsonl"
+	run --separate-stderr step_bounded -c fast.jsonl -t 0.01 good.sdf
 	[ "$status" -eq 1 ]
-	[[ "$stderr" == "phys-step: simulation diverged at t=0.003: body 'ball::link' is lost (ODE stopped: "* ]]
-	# the state at 0 and after each step up to the pose's, each whole
-	[ "$(jq -s length "$TMP/out")" -eq 4 ]
-	ends_whole "$TMP/out"
+	[ "$stderr" = "phys-step: fast.jsonl:1: ball::link/linear_vel: 299792459 m/s is refused: no body moves faster than 299792458 m/s" ]
+	[ ! -s "$TMP/out" ]
+	run --separate-stderr step_bounded -c turn.jsonl -t 0.01 good.sdf
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "phys-step: turn.jsonl:1: ball::link/angular_vel: 141421356 rad/s is refused: no body turns faster than 100000000 rad/s" ]
 }
 
 @test "a run switching through every engine, each to each, mid-run keeps going" {
@@ -93,7 +105,7 @@ guarded() {
 			    "$(awk -v t=$t 'BEGIN { print (t + 1) / 1000 }')" "$f" >> "$H/switch.jsonl"
 		done
 	done
-	run --separate-stderr guarded -c switch.jsonl -t 0.05 -e 1 good.sdf
+	run --separate-stderr step_bounded -c switch.jsonl -t 0.05 -e 1 good.sdf
 	assert_success
 	[ "$(jq -s length "$TMP/out")" -eq 51 ]
 	ends_whole "$TMP/out"
@@ -104,7 +116,7 @@ guarded() {
 
 @test "a value Simbody asserts on, sent mid-run, is refused at its line after the lines computed" {
 	printf '{}\n{}\n{}\n{"name":"simbody.accuracy","value":1}\n' > "$H/replies.jsonl"
-	run --separate-stderr guarded -p simbody --lockstep -c replies.jsonl -n 10 good.sdf
+	run --separate-stderr step_bounded -p simbody --lockstep -c replies.jsonl -n 10 good.sdf
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "phys-step: replies.jsonl:4: simbody.accuracy: 1 is refused: simbody takes only values above 0 and below 1 (its integrator asserts on any other)" ]
 	# the state at 0 and after each of the three steps replied to
@@ -113,7 +125,7 @@ guarded() {
 	# 0.999 reaches Simbody (the line after it says so) and the run ends
 	sed -i 's/"value":1}/"value":0.999}/' "$H/replies.jsonl"
 	printf '{}\n%.0s' $(seq 7) >> "$H/replies.jsonl"
-	run guarded -p simbody --lockstep -c replies.jsonl -n 10 good.sdf
+	run step_bounded -p simbody --lockstep -c replies.jsonl -n 10 good.sdf
 	assert_success
 	[ "$(jq -s -c 'map(.engine.accuracy)' "$TMP/out")" = '[0.001,null,null,null,0.999,null,null,null,null,null,null]' ]
 }

@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "items.h"
+#include "msg.h"
 #include "sim.h"
 #include "world.h"
 
@@ -81,6 +82,27 @@ phys_default_run_def(void)
 	return d;
 }
 
+/*
+ * Every public function arms a recovery point first (msg.h): phys_die
+ * (memory ran out) inside it ends the call, which returns PHYS_ENOMEM or
+ * NULL, instead of the caller's process. What the call was building is
+ * freed (a world being opened, a run being created) or marked failed (a
+ * run in a step or a change): see phys.h.
+ */
+#define GUARD(sprung)							\
+	struct phys_recover guard_at_;					\
+	struct phys_recover *guard_armed_				\
+	    __attribute__((cleanup(phys_recover_pop), unused)) =	\
+	    phys_recover_push(&guard_at_);				\
+	if (setjmp(guard_at_.at)) {					\
+		sprung;							\
+	}
+
+/* The world being opened and the run being created, freed when memory
+ * runs out on the way. */
+static phys_world *opening;
+static phys_run *creating;
+
 static int
 misuse(const char *what)
 {
@@ -99,6 +121,7 @@ open_world(const char *path, const char *name, const char *sdf, size_t len,
 	phys_world *w = phys_xcalloc(1, sizeof *w);
 	int rc;
 
+	opening = w;
 	phys_load_options_default(&lo);
 	lo.skip_unsupported = d.skip_unsupported != 0;
 	lo.skip_missing = lo.skip_unsupported;
@@ -112,6 +135,7 @@ open_world(const char *path, const char *name, const char *sdf, size_t len,
 		if (rc == 0)
 			rc = phys_world_load_doc(&w->w, &lo);
 	}
+	opening = NULL;
 	if (rc < 0) {
 		phys_world_free(&w->w);
 		free(w);
@@ -120,9 +144,21 @@ open_world(const char *path, const char *name, const char *sdf, size_t len,
 	return w;
 }
 
+/* A world whose opening ran out of memory: what it holds so far. */
+static void
+drop_opening(void)
+{
+	if (opening) {
+		phys_world_free(&opening->w);
+		free(opening);
+	}
+	opening = NULL;
+}
+
 phys_world *
 phys_open_world(const char *path, const phys_world_def *def)
 {
+	GUARD(drop_opening(); return NULL)
 	if (!path) {
 		misuse("phys_open_world: no path (\"-\" is standard input)");
 		return NULL;
@@ -144,6 +180,7 @@ phys_open_world_text(const char *name, const char *sdf, size_t len,
 void
 phys_free_world(phys_world *w)
 {
+	GUARD(return)
 	if (!w)
 		return;
 	phys_world_free(&w->w);
@@ -158,9 +195,18 @@ dup_or_null(const char *s)
 	return s ? phys_xstrdup(s) : NULL;
 }
 
+/* A run whose start ran out of memory: what it holds so far. */
+static void
+drop_creating(void)
+{
+	phys_free_run(creating);
+	creating = NULL;
+}
+
 phys_run *
 phys_create_run(phys_world *w, const phys_run_def *def)
 {
+	GUARD(drop_creating(); return NULL)
 	phys_run_def d = def ? *def : phys_default_run_def();
 	phys_run *r;
 	int rc;
@@ -175,6 +221,7 @@ phys_create_run(phys_world *w, const phys_run_def *def)
 		return NULL;
 	}
 	r = phys_xcalloc(1, sizeof *r);
+	creating = r;
 	r->world = w;
 	r->items[0] = "*";
 	r->profile = dup_or_null(d.profile);
@@ -187,6 +234,7 @@ phys_create_run(phys_world *w, const phys_run_def *def)
 	r->o.skip_unsupported = w->skip_unsupported;
 	w->running = true;
 	rc = phys_sim_new(&r->sim, &w->w, &r->o);
+	creating = NULL;
 	if (rc < 0) {
 		phys_free_run(r);
 		return NULL;
@@ -194,9 +242,11 @@ phys_create_run(phys_world *w, const phys_run_def *def)
 	return r;
 }
 
+
 void
 phys_free_run(phys_run *r)
 {
+	GUARD(return)
 	if (!r)
 		return;
 	phys_sim_free(r->sim);
@@ -205,6 +255,15 @@ phys_free_run(phys_run *r)
 	free(r->control);
 	phys_buf_free(&r->text);
 	free(r);
+}
+
+/* A run whose call ran out of memory: it cannot go on. */
+static int
+out_of_memory(phys_run *r)
+{
+	if (r)
+		r->failed = true;
+	return PHYS_ENOMEM;
 }
 
 static int
@@ -230,15 +289,12 @@ check_run(const phys_run *r, const char *fn)
 	return PHYS_OK;
 }
 
-int
-phys_run_step(phys_run *r, long n)
+/* Apart from phys_run_step: what a longjmp could clobber is not there. */
+static int
+take_steps(phys_run *r, long n)
 {
-	int rc = check_run(r, "phys_run_step");
+	int rc;
 
-	if (rc < 0)
-		return rc;
-	if (n < 0)
-		return misuse("phys_run_step: a negative number of steps");
 	while (n-- > 0)
 		if ((rc = step(r)) < 0)
 			return rc;
@@ -246,8 +302,22 @@ phys_run_step(phys_run *r, long n)
 }
 
 int
+phys_run_step(phys_run *r, long n)
+{
+	GUARD(return out_of_memory(r))
+	int rc = check_run(r, "phys_run_step");
+
+	if (rc < 0)
+		return rc;
+	if (n < 0)
+		return misuse("phys_run_step: a negative number of steps");
+	return take_steps(r, n);
+}
+
+int
 phys_run_until(phys_run *r, double t)
 {
+	GUARD(return out_of_memory(r))
 	int rc = check_run(r, "phys_run_until");
 
 	if (rc < 0)
@@ -299,6 +369,7 @@ find_item(const phys_run *r, const char *name, int *field)
 int
 phys_run_read(phys_run *r, const char *item, double *v, int n)
 {
+	GUARD(return out_of_memory(r))
 	const struct phys_item *it;
 	double all[6];
 	int field, count, i;
@@ -337,6 +408,7 @@ status(int rc)
 int
 phys_run_set(phys_run *r, const char *name, const char *value)
 {
+	GUARD(return out_of_memory(r))
 	int rc = check_run(r, "phys_run_set");
 
 	if (rc < 0)
@@ -349,6 +421,7 @@ phys_run_set(phys_run *r, const char *name, const char *value)
 int
 phys_run_set_numbers(phys_run *r, const char *name, const double *v, int n)
 {
+	GUARD(return out_of_memory(r))
 	char num[40];
 	int i;
 
@@ -372,6 +445,7 @@ phys_run_set_numbers(phys_run *r, const char *name, const double *v, int n)
 int
 phys_run_get(phys_run *r, const char *name, char *buf, size_t size)
 {
+	GUARD(return out_of_memory(r))
 	int rc = check_run(r, "phys_run_get");
 
 	if (rc == PHYS_EUSE)
@@ -390,6 +464,7 @@ phys_run_get(phys_run *r, const char *name, char *buf, size_t size)
 int
 phys_run_use_profile(phys_run *r, const char *profile)
 {
+	GUARD(return out_of_memory(r))
 	int rc = check_run(r, "phys_run_use_profile");
 
 	if (rc < 0)
@@ -402,6 +477,7 @@ phys_run_use_profile(phys_run *r, const char *profile)
 int
 phys_run_control(phys_run *r, const char *line)
 {
+	GUARD(return out_of_memory(r))
 	int rc = check_run(r, "phys_run_control");
 
 	if (rc < 0)
@@ -421,6 +497,7 @@ phys_run_control(phys_run *r, const char *line)
 int
 phys_run_publish(phys_run *r, const char *topic, const char *msg)
 {
+	GUARD(return out_of_memory(r))
 	int rc = check_run(r, "phys_run_publish");
 	json_t *m, *line;
 	json_error_t err;

@@ -5,6 +5,8 @@
  * Every public name starts with phys_ (types and functions) or PHYS_
  * (constants). Errors are not printed: a function that fails returns a
  * negative PHYS_E* code (or NULL) and phys_errmsg() says what went wrong.
+ * None of them prints an error or ends the program, out of memory
+ * included (PHYS_ENOMEM).
  * Names of items and parameters are those of phys(7), phys-params(7),
  * phys-introspect items and phys-param list. Units are SI throughout;
  * angles are in radians. See libphys(3).
@@ -34,7 +36,12 @@ enum phys_status {
 	 * control line failed. */
 	PHYS_ERUN = -4,
 	/* A NULL or negative argument, or a world that already has a run. */
-	PHYS_EUSE = -5
+	PHYS_EUSE = -5,
+	/* Memory ran out (or the library found itself inconsistent) in the
+	 * call: it was ended there, and the program goes on. A run it
+	 * happened in cannot go on (PHYS_ERUN from then on; free it); a
+	 * world being opened or a run being created is freed (NULL). */
+	PHYS_ENOMEM = -6
 };
 
 /* A world loaded from SDF, and a simulation run of it. Opaque. */

@@ -345,11 +345,48 @@ phys_warnat_once(const char *file, long line, const char *fmt, ...)
 	va_end(ap);
 }
 
+static struct phys_recover *recover_at;	/* the innermost point armed */
+static unsigned long recovered;
+
+struct phys_recover *
+phys_recover_push(struct phys_recover *r)
+{
+	r->outer = recover_at;
+	r->batch_depth = batch_depth;
+	recover_at = r;
+	return r;
+}
+
+void
+phys_recover_pop(struct phys_recover **r)
+{
+	recover_at = (*r)->outer;
+}
+
+unsigned long
+phys_recover_count(void)
+{
+	return recovered;
+}
+
 void
 phys_die(int status, const char *fmt, ...)
 {
+	struct phys_recover *r = recover_at;
 	va_list ap;
 
+	if (r) {
+		va_start(ap, fmt);
+		vset_error(NULL, 0, fmt, ap);
+		va_end(ap);
+		/* the batches the call opened end with it */
+		batch_depth = r->batch_depth;
+		if (batch_depth == 0)
+			flush_held();
+		recover_at = r->outer;
+		recovered++;
+		longjmp(r->at, 1);
+	}
 	flush_held();
 	/* a sink that collects warnings (phys-sdf check's) would take the
 	 * last words with it: they go to stderr */

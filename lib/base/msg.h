@@ -2,6 +2,7 @@
 #ifndef PHYS_BASE_MSG_H
 #define PHYS_BASE_MSG_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 
@@ -55,7 +56,30 @@ void phys_warnat_once(const char *file, long line, const char *fmt, ...)
  */
 void phys_warn_batch_begin(void);
 void phys_warn_batch_end(void);
+/*
+ * A failure the caller cannot take back (memory ran out, the tables are
+ * inconsistent): a command says so and exits with status; inside a
+ * recovery point the message becomes the last error and the innermost
+ * point's setjmp returns 1 instead.
+ */
 _Noreturn void phys_die(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/*
+ * A recovery point: what an embedder's call into the library arms, so
+ * that phys_die ends the call, not the program. push arms it (setjmp on
+ * its at right after, in the same frame) and returns it; pop disarms it
+ * and every point armed after it. Points nest.
+ */
+struct phys_recover {
+	jmp_buf at;
+	struct phys_recover *outer;
+	int batch_depth;	/* the warning batches open when armed */
+};
+struct phys_recover *phys_recover_push(struct phys_recover *r);
+void phys_recover_pop(struct phys_recover **r);
+/* How many times phys_die went back to a point: what was armed within
+ * (an engine's traps) is gone when this changed. */
+unsigned long phys_recover_count(void);
 
 #endif

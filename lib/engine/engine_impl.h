@@ -154,14 +154,29 @@ phys_engine_caught(const char *engine, const char *op, const char *what)
 #ifndef __cplusplus
 #include <setjmp.h>
 
+#include "msg.h"
+
 /* the innermost trap armed; what the library said */
 static jmp_buf *phys_engine_trap_at __attribute__((unused));
 static char phys_engine_trap_text[512] __attribute__((unused));
+static unsigned long phys_engine_trap_epoch __attribute__((unused));
+
+/* The innermost trap, none when an embedder's call was ended by phys_die
+ * (msg.h) since the last: the frames of the traps it left are gone. */
+static inline jmp_buf *
+phys_engine_trap_current(void)
+{
+	if (phys_engine_trap_epoch != phys_recover_count()) {
+		phys_engine_trap_epoch = phys_recover_count();
+		phys_engine_trap_at = NULL;
+	}
+	return phys_engine_trap_at;
+}
 
 static inline jmp_buf *
 phys_engine_trap_arm(jmp_buf *at)
 {
-	jmp_buf *outer = phys_engine_trap_at;
+	jmp_buf *outer = phys_engine_trap_current();
 
 	phys_engine_trap_at = at;
 	return outer;
@@ -177,7 +192,7 @@ phys_engine_trap_disarm(jmp_buf **outer)
 static inline bool
 phys_engine_trap_armed(void)
 {
-	return phys_engine_trap_at != NULL;
+	return phys_engine_trap_current() != NULL;
 }
 
 static inline _Noreturn void

@@ -22,6 +22,9 @@ quiet_errors(void *ctx, const char *msg, ...)
 struct first_error {
 	char *message;
 	int line;
+	/* libxml2 ran out of memory: it says so, or it could not make
+	 * the text of an error */
+	bool no_memory;
 };
 
 static void
@@ -29,6 +32,9 @@ keep_first_fatal(void *ctx, xmlErrorPtr e)
 {
 	struct first_error *f = ctx;
 
+	if (e && e->level == XML_ERR_FATAL && (e->code == XML_ERR_NO_MEMORY ||
+	    !e->message))
+		f->no_memory = true;
 	if (!f->message && e && e->level == XML_ERR_FATAL)
 		f->message = phys_xstrdup(e->message ? e->message :
 		    "not well-formed XML"), f->line = e->line;
@@ -271,7 +277,7 @@ parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 	struct tolerant t = { d->text, NULL, d->len };
 	xmlParserCtxtPtr ctxt;
 	const xmlError *e;
-	struct first_error first = { NULL, 0 };
+	struct first_error first = { NULL, 0, false };
 	struct reader r;
 
 	xmlSetGenericErrorFunc(NULL, quiet_errors);
@@ -304,6 +310,12 @@ parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 	e = xmlCtxtGetLastError(ctxt);
 	/* Namespace errors (an undeclared prefix, as in <ignition:...>) leave
 	 * the document well-formed; libsdformat reads such files. */
+	/* libxml2 out of memory: as phys's own allocations say it */
+	if (!ok && (first.no_memory || ctxt->errNo == XML_ERR_NO_MEMORY)) {
+		free(first.message);
+		xmlFreeParserCtxt(ctxt);
+		phys_die(PHYS_EXIT_FAIL, "out of memory");
+	}
 	if (!ok) {
 		char *msg = first.message ? first.message :
 		    phys_xstrdup(e && e->message ? e->message : "not well-formed XML");

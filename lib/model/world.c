@@ -3367,6 +3367,7 @@ void
 phys_run_values_init(struct phys_run_values *rv, const struct phys_scene *w,
     int profile)
 {
+	struct phys_value *vals;
 	phys_scope s;
 	size_t i;
 
@@ -3375,11 +3376,14 @@ phys_run_values_init(struct phys_run_values *rv, const struct phys_scene *w,
 		rv->n[s] = s <= PHYS_S_WORLD ? 1 : phys_entity_count(w, s);
 		rv->v[s] = phys_xcalloc(rv->n[s] ? rv->n[s] : 1, sizeof *rv->v[s]);
 		for (i = 0; i < rv->n[s]; i++) {
-			rv->v[s][i] = phys_arena_alloc(&rv->arena,
-			    phys_scope_count(s) * sizeof *rv->v[s][i]);
-			phys_values_init(s, rv->v[s][i], s == PHYS_S_PHYSICS ?
+			/* in the array once whole: memory running out on
+			 * the way leaves none half made for the free */
+			vals = phys_arena_alloc(&rv->arena,
+			    phys_scope_count(s) * sizeof *vals);
+			phys_values_init(s, vals, s == PHYS_S_PHYSICS ?
 			    w->profiles[profile].vals :
 			    entity_values(w, s, (int)i));
+			rv->v[s][i] = vals;
 		}
 	}
 	fold_legacy_gravity(&w->profiles[profile], rv->v[PHYS_S_WORLD][0]);
@@ -3393,7 +3397,8 @@ phys_run_values_free(struct phys_run_values *rv)
 
 	for (s = 0; s < PHYS_NSCOPES; s++) {
 		for (i = 0; rv->v[s] && i < rv->n[s]; i++)
-			phys_values_clear(s, rv->v[s][i]);
+			if (rv->v[s][i])
+				phys_values_clear(s, rv->v[s][i]);
 		free(rv->v[s]);
 	}
 	phys_arena_free(&rv->arena);

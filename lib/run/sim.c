@@ -1526,6 +1526,7 @@ phys_sim_new(struct phys_sim **out, const struct phys_scene *w,
 	struct phys_sim *s = phys_xcalloc(1, sizeof *s);
 	int rc;
 
+	*out = s;	/* for a caller to free when memory runs out on the way */
 	s->run.w = w;
 	s->run.o = o;
 	clock_gettime(CLOCK_MONOTONIC, &s->run.start);
