@@ -858,16 +858,22 @@ phys_mjcf_edit(struct phys_doc *src, struct phys_doc *model,
     const char *value)
 {
 	struct mj_ent *e;
+	char *name;
+	int rc;
 
 	if (!model || map_build(src, model) < 0)
 		return -1;
 	if (s == PHYS_S_WORLD || s == PHYS_S_PHYSICS)
 		return edit_option(src, s, node, p, value);
 	e = entity_of(src->mjcf, node);
-	if (!e || !e->el)
-		return phys_fail("%s: %s comes from no element of the file "
-		    "that MJCF could hold it in (phys made it, or it comes "
-		    "from an <include>)", src->name, p->name);
+	if (!e || !e->el) {
+		name = node ? phys_node_attr(node, "name") : NULL;
+		rc = phys_fail("%s: '%s' is made by phys or comes from an "
+		    "<include>d file: no element of this file holds its %s",
+		    src->name, name ? name : "?", p->name);
+		free(name);
+		return rc;
+	}
 	switch (s) {
 	case PHYS_S_LINK:
 		return edit_body(src, e, p, value);
