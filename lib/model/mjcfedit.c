@@ -101,7 +101,8 @@ source_of(xmlNodePtr root, xmlNodePtr sdf, const char *const *tags)
 	size_t i;
 
 	for (n = root; n && !found; n = walk(n, root)) {
-		if (!n->_private || phys_node_line(n) != line)
+		if (!n->_private || phys_node_line(n) != line ||
+		    phys_node_is(n->parent, "default"))
 			continue;
 		for (i = 0; tags[i]; i++)
 			if (phys_node_is(n, tags[i]))
