@@ -227,6 +227,8 @@ only_attrs() {
 	near "$(mj body upper .mass)" \
 	    "$(awk 'BEGIN { pi = atan2(0, -1); printf "%.17g", 1000 * (pi * 0.05^2 * 0.4 + 4 / 3 * pi * 0.05^3) }')" 1e-9
 	near "$(mj body upper '.com[2]')" -0.2 1e-12
+	run -1 phys-inertia fix --auto --all "$TMP/ed.xml"
+	[[ "$output" == *"an MJCF body has no automatic inertia"* ]]
 	for l in upper lower slider; do
 		run -0 phys-param get "arm::$l/inertial.mass" "$TMP/ed.xml"
 		near "$(jq .value <<< "$output")" "$(mj body $l .mass)" 1e-12
