@@ -515,6 +515,7 @@ static int
 inertial_new(struct phys_doc *d, xmlNodePtr body, const struct mj_ent *e)
 {
 	struct phys_buf b = { 0 };
+	xmlNodePtr n, after = NULL;
 	double v[6];
 	int rc;
 
@@ -545,7 +546,12 @@ inertial_new(struct phys_doc *d, xmlNodePtr body, const struct mj_ent *e)
 		put_numbers(&b, v, 6);
 	}
 	phys_buf_puts(&b, "\"/>");
-	rc = phys_doc_append_child(d, body, b.s);
+	/* after the body's joints, where MJCF files keep it */
+	for (n = phys_child(body, NULL); n; n = phys_next(n, NULL))
+		if (phys_node_is(n, "joint") || phys_node_is(n, "freejoint"))
+			after = n;
+	rc = after ? phys_doc_insert_after(d, after, b.s) :
+	    phys_doc_append_child(d, body, b.s);
 	phys_buf_free(&b);
 	return rc;
 }
