@@ -235,13 +235,24 @@ only_attrs() {
 	done
 }
 
-@test "mjcf-edit: the model printed as MJCF gives MuJoCo the original's bodies, to 1e-6" {
+@test "mjcf-edit: the model printed as MJCF gives MuJoCo the original's bodies and joints, to 1e-6" {
 	phys-sdf print --format mjcf "$TMP/arm.xml" > "$TMP/printed.xml"
 	"$BATS_FILE_TMPDIR/mujoco" "$TMP/printed.xml" > "$TMP/after"
 	for b in upper lower slider; do
 		for f in mass 'pos[]' 'com[]' 'inertia[]' 'rot[]'; do
 			paste <(jq -r --arg n "$b" "select(.body == \$n and has(\"mass\")) | .$f" "$TMP/before") \
 			    <(mj body "arm::$b" ".$f") | while read -r x y; do
+				near "$y" "$x" 1e-6
+			done
+		done
+	done
+	# joints: their ranges from where phys builds them, qpos0 less ref
+	for j in shoulder:10 elbow:0 slide:0; do
+		for f in damping stiffness frictionloss 'axis[]' 'range[]'; do
+			paste <(jq -r --arg n "${j%:*}" "select(.joint == \$n) | .$f" "$TMP/before") \
+			    <(mj joint "arm::${j%:*}" ".$f") | while read -r x y; do
+				[ "$f" = 'range[]' ] && x=$(awk -v x="$x" -v r="${j#*:}" \
+				    'BEGIN { printf "%.17g", x - r * atan2(0, -1) / 180 }')
 				near "$y" "$x" 1e-6
 			done
 		done
