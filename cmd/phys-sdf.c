@@ -23,7 +23,9 @@
     "as a model file, a URDF as the SDF model it becomes. With --format\n" \
     "mjcf, the world as a MuJoCo model (MJCF) instead: a body per link,\n" \
     "nested along the joints, masses in principal axes, the collisions as\n" \
-    "geoms, the starting profile as <option>.\n"
+    "geoms, meshes MuJoCo reads (OBJ, binary STL) by their path from the\n" \
+    "--output file's directory (absolute on standard output), others as\n" \
+    "triangles, the starting profile as <option>.\n"
 #define WORLD_TEXT \
     "world: write a world that includes the model or URDF file MODEL: the\n" \
     "default world of phys(7), which model files run in, to edit and run.\n" \
@@ -33,7 +35,7 @@
     "      --format sdf|mjcf  print: the format written (default: sdf)\n"
 #define GROUND_TEXT \
     "      --ground        world: add Gazebo's ground plane\n" \
-    "  -o, --output FILE   world: write the world to FILE\n" \
+    "  -o, --output FILE   print, world: write to FILE (whole, or not at all)\n" \
     "      --pose POSE     world: place the model at \"X Y Z [ROLL PITCH YAW]\"\n"
 
 static const char help_text[] =
@@ -51,7 +53,8 @@ static const char help_text[] =
     "  -V, --version       show the version\n";
 
 static const char check_help[] = "\n" CHECK_TEXT;
-static const char print_help[] = "\n" PRINT_TEXT "\n" FORMAT_TEXT;
+static const char print_help[] = "\n" PRINT_TEXT "\n" FORMAT_TEXT
+    "  -o, --output FILE   write to FILE (whole, or not at all)\n";
 static const char world_help[] = "\n" WORLD_TEXT "\n" GROUND_TEXT;
 
 enum { OPT_GROUND = 256, OPT_POSE, OPT_FORMAT };
@@ -72,7 +75,7 @@ static int cmd_world(int, char **, void *);
 static const struct phys_subcommand subcommands[] = {
 	{ "check", cmd_check, "phys-sdf check [WORLD | -]\n", check_help,
 	    NULL },
-	{ "print", cmd_print, "phys-sdf print [--format sdf|mjcf] "
+	{ "print", cmd_print, "phys-sdf print [--format sdf|mjcf] [-o FILE] "
 	    "[WORLD | -]\n", print_help,
 	    NULL },
 	{ "world", cmd_world, "phys-sdf world [--ground] [--pose POSE] "
@@ -125,7 +128,6 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 			break;
 		case 'o':
 			o->world.output = optarg;
-			o->world_only = true;
 			break;
 		case OPT_POSE:
 			if (phys_sdf_world_pose(optarg, o->world.pose) < 0)
@@ -138,8 +140,8 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 		}
 }
 
-/* The one WORLD, or "-" for stdin; --ground, --pose and -o are world's
- * alone. */
+/* The one WORLD, or "-" for stdin; --ground and --pose are world's
+ * alone, -o world's and print's. */
 static const char *
 world_operand(int argc, char **argv, const struct opts *o)
 {
@@ -149,6 +151,9 @@ world_operand(int argc, char **argv, const struct opts *o)
 		phys_usage_error(phys_command_usage(&command, current),
 		    "%s is world's option", o->world.ground ? "--ground" :
 		    o->world.has_pose ? "--pose" : "--output");
+	if (o->world.output && strcmp(current->name, "print") != 0)
+		phys_usage_error(phys_command_usage(&command, current),
+		    "--output is print's and world's option");
 	if (argc > 1)
 		phys_usage_error(phys_command_usage(&command, current),
 		    "%s takes one WORLD", current->name);
@@ -178,6 +183,8 @@ cmd_check(int argc, char **argv, void *ctx)
 	return rc;
 }
 
+static int write_file(const char *path, const struct phys_buf *b);
+
 static int
 cmd_print(int argc, char **argv, void *ctx)
 {
@@ -186,11 +193,12 @@ cmd_print(int argc, char **argv, void *ctx)
 	struct phys_buf b = { 0 };
 	int rc = PHYS_EXIT_OK;
 
-	if ((o->mjcf ? phys_sdf_print_mjcf(path, &b) :
-	    phys_sdf_print(path, &b)) < 0) {
+	if ((o->mjcf ? phys_sdf_print_mjcf(path, o->world.output, &b) :
+	    phys_sdf_print(path, &b)) < 0 ||
+	    (o->world.output && write_file(o->world.output, &b) < 0)) {
 		phys_report();
 		rc = PHYS_EXIT_FAIL;
-	} else {
+	} else if (!o->world.output) {
 		fwrite(b.s, 1, b.len, stdout);
 	}
 	phys_buf_free(&b);

@@ -602,7 +602,8 @@ _phys_sdf()
 		_phys_words_add -q --quiet --help --version
 		[[ $_phys_sub == world ]] && _phys_words_add --ground --pose -o \
 		    --output
-		[[ $_phys_sub == print ]] && _phys_words_add --format
+		[[ $_phys_sub == print ]] && _phys_words_add --format -o \
+		    --output
 		return
 	fi
 	case $_phys_sub in

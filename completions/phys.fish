@@ -358,7 +358,7 @@ complete -c phys-sdf -n '__phys_sub_is' -a world -d 'Write a world that includes
 complete -c phys-sdf -n '__phys_sub_is print' -l format -x -a 'sdf mjcf' -d 'The format written'
 complete -c phys-sdf -n '__phys_sub_is world' -l ground -d "Add Gazebo's ground plane"
 complete -c phys-sdf -n '__phys_sub_is world' -l pose -x -d 'Place the model at "X Y Z [ROLL PITCH YAW]"'
-complete -c phys-sdf -n '__phys_sub_is world' -s o -l output -r -F -d 'Write the world to FILE'
+complete -c phys-sdf -n '__phys_sub_is world print' -s o -l output -r -F -d 'Write to FILE'
 complete -c phys-sdf -s q -l quiet -d 'No warnings'
 complete -c phys-sdf -s h -l help -d 'Show the help'
 complete -c phys-sdf -s V -l version -d 'Show the version'

@@ -227,6 +227,51 @@ SDF
 	[ "$(printed body m::block '.inertia | [.[0], .[4], .[8]] | join(" ")')" = "0.1 0.2 0.3" ]
 }
 
+@test "a mesh MuJoCo reads is its file, referenced from the --output file's directory; one it cannot read its triangles; MuJoCo makes the same of both" {
+	# one wedge as a binary STL (MuJoCo 2.2.2 reads it) and as an ASCII
+	# one (it does not), in a model each
+	mkdir -p "$TMP/meshes" "$TMP/out"
+	python3 - "$TMP" <<'PY'
+import struct, sys
+v = [(0, 0, 0), (0.4, 0, 0), (0, 0.2, 0), (0, 0, 0.1), (0.4, 0, 0.1), (0, 0.2, 0.1)]
+f = [(0, 2, 1), (3, 4, 5), (0, 1, 4), (0, 4, 3), (1, 2, 5), (1, 5, 4), (2, 0, 3), (2, 3, 5)]
+with open(sys.argv[1] + "/meshes/bin.stl", "wb") as o:
+    o.write(b"\0" * 80 + struct.pack("<I", len(f)))
+    for t in f:
+        o.write(struct.pack("<12fH", 0, 0, 0, *[x for i in t for x in v[i]], 0))
+with open(sys.argv[1] + "/meshes/asc.stl", "w") as o:
+    o.write("solid w\n")
+    for t in f:
+        o.write("facet normal 0 0 0\nouter loop\n")
+        o.write("".join("vertex %g %g %g\n" % v[i] for i in t))
+        o.write("endloop\nendfacet\n")
+    o.write("endsolid w\n")
+PY
+	cat > "$TMP/wedges.sdf" <<SDF
+<?xml version="1.0"?>
+<sdf version="1.7"><world name="w">
+<model name="bin"><link name="l"><collision name="c"><pose>0.1 0 0 0 0 0.5</pose><geometry><mesh><uri>meshes/bin.stl</uri><scale>1 2 0.5</scale></mesh></geometry></collision></link></model>
+<model name="asc"><link name="l"><collision name="c"><pose>0.1 0 0 0 0 0.5</pose><geometry><mesh><uri>meshes/asc.stl</uri><scale>1 2 0.5</scale></mesh></geometry></collision></link></model>
+</world></sdf>
+SDF
+	phys-sdf print --format mjcf -o "$TMP/out/w.xml" "$TMP/wedges.sdf"
+	grep -q '<mesh name="m0" file="../meshes/bin.stl" scale="1 2 0.5"/>' "$TMP/out/w.xml"
+	grep -q '<mesh name="m1" vertex="' "$TMP/out/w.xml"
+	# on standard output, by its absolute path
+	phys-sdf print --format mjcf "$TMP/wedges.sdf" | grep -q "<mesh name=\"m0\" file=\"$(realpath "$TMP/meshes/bin.stl")\""
+	print_oracle "$TMP/out/w.xml" > "$TMP/mujoco"
+	for f in '.mass' '.com[]' '.inertia[]'; do
+		paste <(printed body bin::l "$f") <(printed body asc::l "$f") |
+		    while read -r a b; do near "$a" "$b" 1e-9; done
+	done
+	for f in '.pos[]' '.size[]'; do
+		paste <(printed geom bin::l::c "$f") <(printed geom asc::l::c "$f") |
+		    while read -r a b; do near "$a" "$b" 1e-6; done
+	done
+	# the mesh's centre, where MuJoCo holds it, is the collision's
+	near "$(printed geom bin::l::c '.pos[2]')" 0.025 1e-7
+}
+
 @test "a joint closing a loop: a ghost body on the joint, welded to the child" {
 	phys-sdf print --format mjcf "$WORLDS/fourbar.sdf" > "$TMP/out.xml" 2> /dev/null
 	print_oracle "$TMP/out.xml" > "$TMP/mujoco"

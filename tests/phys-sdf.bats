@@ -602,9 +602,12 @@ below() {
 	run -2 phys-sdf world --pose '1 2 3 x 0 0' "$robot"
 	run -2 phys-sdf check --pose '1 2 3' "$robot"
 	[[ "$output" == *"--pose is world's option"* ]]
-	run -2 phys-sdf print -o "$TMP/p.sdf" "$robot"
-	[[ "$output" == *"--output is world's option"* ]]
+	run -2 phys-sdf check -o "$TMP/p.sdf" "$robot"
+	[[ "$output" == *"--output is print's and world's option"* ]]
 	[ ! -e "$TMP/p.sdf" ]
+	# print writes to -o what it prints on standard output
+	phys-sdf print -o "$TMP/p.sdf" "$robot"
+	cmp "$TMP/p.sdf" <(phys-sdf print "$robot")
 }
 
 @test "world -o: the include resolves from the written file, from any directory; on standard output, by its absolute path" {

@@ -193,8 +193,9 @@ fix_link(struct phys_scene *w, int li, double density, bool keep,
 		return 0;
 	}
 	if (automatic && w->model_doc)
-		return phys_fail("%s: URDF has no automatic inertia; give "
-		    "--density or --keep-mass instead of --auto", w->doc.name);
+		return phys_fail("%s: %s has no automatic inertia; give "
+		    "--density or --keep-mass instead of --auto", w->doc.name,
+		    w->doc.kind == PHYS_DOC_MJCF ? "an MJCF body" : "URDF");
 	if (automatic)
 		return write_auto(w, li, density_given ? density : 0, keep);
 	return write_inertial(w, li, &in);

@@ -20,6 +20,7 @@
 #include "mesh.h"
 #include "mjcf.h"
 #include "mjcf_inertia.h"
+#include "mjcfedit.h"
 #include "num.h"
 
 #define MJ_MAX_DEPTH	64	/* nested default classes */
@@ -2037,6 +2038,8 @@ phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 	r.model = phys_xstrdup(name && *name ? name : "MuJoCo Model");
 	out->name = phys_xstrdup(src->name);
 	out->path = src->path ? phys_xstrdup(src->path) : NULL;
+	if (!owns)	/* the file may be edited (mjcfedit.h) */
+		phys_mjcf_mark(src);
 	rc = expand_includes(&r, src->root);
 	if (rc == 0)
 		rc = read_top(&r, src->root);

@@ -9,6 +9,8 @@
  * holds is the file's exactly, whatever its compiler would do with a
  * full tensor.
  */
+#include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +27,7 @@
 #include "mjcfwrite.h"
 #include "sdf.h"
 #include "sdfedit.h"
+#include "world.h"
 
 /* Limits at or past this are SDF's "no limit" (its default is 1e16). */
 #define NO_LIMIT 1e16
@@ -36,6 +39,7 @@ struct writer {
 	int *up;		/* per link: the parent body's link, -1 world */
 	bool *loop;		/* per joint: it closes a loop */
 	bool warned_heightmap;
+	const char *out;	/* the file written; NULL: standard output */
 };
 
 /* ---- numbers and names ---- */
@@ -559,7 +563,110 @@ phys_mjcf_mesh(struct phys_buf *b, const char *name,
 	phys_buf_puts(b, "\"/>\n");
 }
 
-/* Each mesh geom's triangles, as loaded (scale applied). */
+/*
+ * Whether MuJoCo 2.2.2 reads a mesh file: OBJ, and binary STL (its STL
+ * reader takes no ASCII one). Its own MSH is none phys reads.
+ */
+static bool
+mujoco_reads(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	unsigned char head[84];
+	long size;
+	FILE *f;
+	bool ok;
+
+	if (!dot || strchr(dot, '/'))
+		return false;
+	if (strcasecmp(dot, ".obj") == 0)
+		return true;
+	if (strcasecmp(dot, ".stl") != 0 || !(f = fopen(path, "rb")))
+		return false;
+	ok = fread(head, 1, sizeof head, f) == sizeof head &&
+	    fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 84;
+	fclose(f);
+	/* a binary STL is 84 bytes and 50 a triangle, exactly */
+	return ok && (unsigned long)size == 84 + 50ul * (head[80] |
+	    head[81] << 8 | head[82] << 16 | (unsigned long)head[83] << 24);
+}
+
+/* The path of file (absolute) from directory dir (absolute), with ../
+ * where they part. */
+static char *
+relative_to(const char *file, const char *dir)
+{
+	struct phys_buf b = { 0 };
+	size_t i = 0, common = 0;
+	const char *p;
+
+	while (file[i] && file[i] == dir[i]) {
+		if (file[i] == '/')
+			common = i + 1;
+		i++;
+	}
+	if (!dir[i] && file[i] == '/')
+		common = i + 1;
+	else if (!dir[i] && !file[i])
+		common = i;
+	for (p = dir + common; *p; p++)
+		if (p == dir + common || p[-1] == '/')
+			phys_buf_puts(&b, "../");
+	phys_buf_puts(&b, file + common);
+	return b.s ? b.s : phys_xstrdup(file);
+}
+
+/* Where the written file finds the mesh file path: beside the file written
+ * (-o), else by its absolute path. */
+static char *
+mesh_ref(const struct writer *wr, const char *path)
+{
+	char abs[PATH_MAX], dir[PATH_MAX], *slash, *copy;
+
+	if (!realpath(path, abs))
+		return NULL;
+	if (!wr->out)
+		return phys_xstrdup(abs);
+	copy = phys_xstrdup(wr->out);
+	slash = strrchr(copy, '/');
+	if (slash)
+		*(slash == copy ? slash + 1 : slash) = '\0';
+	if (!realpath(slash ? copy : ".", dir)) {
+		free(copy);
+		return phys_xstrdup(abs);
+	}
+	free(copy);
+	return strcmp(dir, "/") == 0 ? phys_xstrdup(abs + 1) :
+	    relative_to(abs, dir);
+}
+
+/* A mesh asset MuJoCo reads from its file, with its scale; false when
+ * MuJoCo cannot read it, which is written as triangles. */
+static bool
+put_mesh_file(struct writer *wr, const char *name,
+    const struct phys_collision *c)
+{
+	double scale[3];
+	char *path = phys_collision_mesh_file(c, scale), *ref;
+
+	if (!path || !mujoco_reads(path) || !(ref = mesh_ref(wr, path))) {
+		free(path);
+		return false;
+	}
+	free(path);
+	phys_buf_puts(wr->b, "<mesh name=\"");
+	phys_buf_xml_attr(wr->b, name);
+	phys_buf_puts(wr->b, "\" file=\"");
+	phys_buf_xml_attr(wr->b, ref);
+	phys_buf_putc(wr->b, '"');
+	if (scale[0] != 1 || scale[1] != 1 || scale[2] != 1)
+		phys_mjcf_nums(wr->b, "scale", scale, 3);
+	phys_buf_puts(wr->b, "/>\n");
+	free(ref);
+	return true;
+}
+
+/* Each mesh geom's file where MuJoCo reads it, else its triangles, as
+ * loaded (scale applied). */
 static void
 put_assets(struct writer *wr)
 {
@@ -580,7 +687,8 @@ put_assets(struct writer *wr)
 		any = true;
 		snprintf(name, sizeof name, "m%zu", i);
 		phys_buf_puts(wr->b, "    ");
-		phys_mjcf_mesh(wr->b, name, m);
+		if (!put_mesh_file(wr, name, c))
+			phys_mjcf_mesh(wr->b, name, m);
 	}
 	if (any)
 		phys_buf_puts(wr->b, "  </asset>\n");
@@ -612,9 +720,10 @@ put_option(struct writer *wr)
 }
 
 int
-phys_mjcf_write(const struct phys_scene *w, struct phys_buf *b)
+phys_mjcf_write(const struct phys_scene *w, const char *out,
+    struct phys_buf *b)
 {
-	struct writer wr = { w, b, NULL, NULL, NULL, false };
+	struct writer wr = { w, b, NULL, NULL, NULL, false, out };
 	int rc;
 
 	wr.holder = phys_xcalloc(w->nlinks + 1, sizeof *wr.holder);

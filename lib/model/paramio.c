@@ -1,6 +1,7 @@
 /* paramio.c - parameter lines, and writing edited worlds. */
 #include "paramio.h"
 #include "sdfedit.h"
+#include "mjcfedit.h"
 #include "urdf.h"
 
 #include <errno.h>
@@ -210,6 +211,14 @@ phys_world_edit(struct phys_scene *w, const struct phys_ref *r,
 	char *path = NULL;
 	int rc;
 
+	if (w->doc.kind == PHYS_DOC_MJCF && w->model_doc &&
+	    (doc == w->host || doc == w->model_doc)) {	/* in MJCF's terms */
+		phys_value_sdf(r->p, v, &text);
+		rc = phys_mjcf_edit(&w->doc, w->model_doc, r->scope, owner,
+		    r->p, text.s);
+		phys_buf_free(&text);
+		return rc;
+	}
 	if (doc == w->host)
 		return phys_world_has_world(w, r->scope == PHYS_S_PHYSICS ?
 		    "physics profile" : "world values");
@@ -218,11 +227,7 @@ phys_world_edit(struct phys_scene *w, const struct phys_ref *r,
 		    "that file instead", phys_entity_name(w, r->scope, r->idx),
 		    doc->name);
 	phys_value_sdf(r->p, v, &text);
-	if (doc == w->model_doc && w->doc.kind == PHYS_DOC_MJCF) {
-		rc = phys_fail("%s: phys does not edit MJCF files; give %s "
-		    "for a run instead (phys-step -s NAME=VALUE, or a control "
-		    "line)", w->doc.name, r->p->name);
-	} else if (doc == w->model_doc) {	/* into the URDF, in its terms */
+	if (doc == w->model_doc) {	/* into the URDF, in its terms */
 		rc = phys_urdf_edit(doc, r->scope, owner, r->p, text.s);
 	} else if (r->scope == PHYS_S_PHYSICS && !owner) {
 		/* The implicit profile becomes a real <physics> element. */

@@ -119,6 +119,19 @@ phys_preset_load(struct phys_scene *w, const char *path,
 	return rc;
 }
 
+/* The profiles an MJCF model's <option> makes live in no file of
+ * profiles: their values are set with phys-param, nothing else. */
+static int
+option_profiles(const struct phys_scene *w)
+{
+	if (!w->host)
+		return 0;
+	return phys_fail("%s: its profiles are made from MJCF's <option>, "
+	    "which holds one set of values: set them with phys-param set "
+	    "[-p PRESET], or put the model in a world (phys-sdf world %s > "
+	    "world.sdf)", w->doc.name, w->doc.path ? w->doc.path : "-");
+}
+
 int
 phys_preset_use(struct phys_scene *w, int p)
 {
@@ -127,6 +140,8 @@ phys_preset_use(struct phys_scene *w, int p)
 
 	if (!w->profiles[p].node)	/* the implicit profile is the start */
 		return 0;
+	if (option_profiles(w) < 0)
+		return -1;
 	for (i = 0; i < w->nprofiles && rc == 0; i++) {
 		if ((int)i == p)
 			rc = phys_doc_set_attr(&w->doc, w->profiles[i].node,
@@ -597,6 +612,8 @@ phys_preset_remove(struct phys_scene *w, int p)
 		return phys_fail("'%s' is the implicit profile of a world "
 		    "without <physics>; there is nothing to remove",
 		    w->profiles[p].name);
+	if (option_profiles(w) < 0)
+		return -1;
 	return phys_doc_remove(&w->doc, w->profiles[p].node);
 }
 
@@ -608,6 +625,8 @@ phys_preset_rename(struct phys_scene *w, int p, const char *name)
 	if (!w->profiles[p].node)
 		return phys_fail("'%s' is the implicit profile; add a real one "
 		    "with phys-preset add", w->profiles[p].name);
+	if (option_profiles(w) < 0)
+		return -1;
 	return phys_doc_set_attr(&w->doc, w->profiles[p].node, "name", name);
 }
 

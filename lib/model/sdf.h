@@ -19,6 +19,7 @@
 
 struct phys_sdf_edit;
 struct phys_urdf;
+struct phys_mjcf_map;
 
 /*
  * What one world may bring, its included files and converted URDFs
@@ -56,6 +57,9 @@ struct phys_doc {
 	 * freed by the converter's function. */
 	struct phys_urdf *urdf;
 	void (*urdf_free)(struct phys_doc *d);
+	/* An MJCF file edited: which of its elements each entity of its
+	 * model comes from (mjcfedit.c), freed through urdf_free. */
+	struct phys_mjcf_map *mjcf;
 };
 
 /*

@@ -772,7 +772,7 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 /* ---- MJCF ---- */
 
 int
-phys_sdf_print_mjcf(const char *path, struct phys_buf *b)
+phys_sdf_print_mjcf(const char *path, const char *out, struct phys_buf *b)
 {
 	struct phys_load_options lo;
 	struct phys_scene w;
@@ -781,7 +781,7 @@ phys_sdf_print_mjcf(const char *path, struct phys_buf *b)
 	phys_load_options_default(&lo);
 	lo.skip_unsupported = true;
 	if ((rc = phys_world_load(&w, path, &lo)) == 0)
-		rc = phys_mjcf_write(&w, b);
+		rc = phys_mjcf_write(&w, out, b);
 	phys_world_free(&w);
 	return rc;
 }

@@ -1147,6 +1147,24 @@ read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	return skip_mesh(L, d, c, s);
 }
 
+char *
+phys_collision_mesh_file(const struct phys_collision *c, double scale[3])
+{
+	xmlNodePtr s = phys_child(phys_child(c->node, "geometry"), "mesh");
+	char *t;
+
+	if (c->shape != PHYS_GEOM_MESH || !c->mesh || !s ||
+	    phys_child(s, "submesh"))
+		return NULL;
+	scale[0] = scale[1] = scale[2] = 1;
+	if (phys_child(s, "scale") &&
+	    (t = phys_node_text(phys_child(s, "scale")))) {
+		(void)phys_parse_doubles(t, scale, 3);
+		free(t);
+	}
+	return geometry_file(c->doc, s);
+}
+
 /* Every <polyline> of the geometry, extruded: they share one height. */
 static int
 read_polylines(struct loader *L, struct phys_doc *d, struct phys_collision *c,

@@ -57,6 +57,11 @@ int phys_world_has_world(const struct phys_scene *w, const char *what);
 /* Can an edit of entity idx of scope s be written into w->doc (rather
  * than into an included file, or a host world that is not written)? */
 bool phys_world_editable(const struct phys_scene *w, phys_scope s, int idx);
+/* The file a mesh collision was read from whole, as found (caller frees),
+ * and the scale its triangles have; NULL for a submesh and any other
+ * shape. */
+char *phys_collision_mesh_file(const struct phys_collision *c,
+    double scale[3]);
 
 /* Profile index by name, -1 when there is none. */
 int phys_world_profile(const struct phys_scene *w, const char *name);
