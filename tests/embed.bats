@@ -4,6 +4,7 @@
 # library of that same build (its pub/libphys.a, as make install-lib does
 # with B set to it) and build programs against the copy, found through
 # pkg-config.
+bats_require_minimum_version 1.5.0
 
 load helper
 
@@ -183,7 +184,7 @@ EOF
 @test "a box resized by one run: the next run of the world starts at the file's size and mass" {
 	local b=box::link
 	# a 0.4 m cube of 1 kg resting on a plane
-	run "$EX/drive" "$WORLDS/resting_box.sdf" \
+	run --separate-stderr "$EX/drive" "$WORLDS/resting_box.sdf" \
 	    set $b::collision/geometry.box.size "0.8 0.8 0.8" \
 	    get $b/inertial.mass get $b/inertial.inertia.ixx \
 	    until 2 read $b/pose.z restart \
@@ -200,6 +201,10 @@ EOF
 	[ "${lines[4]}" = "$b/inertial.mass 1" ]
 	near "${lines[5]#"$b/inertial.inertia.ixx "}" 0.026666666666666668 1e-15
 	near "${lines[6]#* }" 0.2 1e-6
+	# the library said once that the first run's box was grown 0.2 m
+	# into the ground
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ "${stderr_lines[0]}" == *"'box::link::collision', resized, reaches 0.2 m into 'ground::link::c'"* ]]
 }
 
 @test "errors: a bad name or value returns its code and a message naming it" {
