@@ -235,6 +235,11 @@ private:
 	{
 		return n && n->isReactive();
 	}
+	/* Whether each body moves, and its skeleton, as isActive found them:
+	 * DART asks that of every constraint before each solve, and then
+	 * asks each for its response once per row of the group. */
+	mutable bool ra = false, rb = false;
+	mutable dd::Skeleton *sa = nullptr, *sb = nullptr;
 };
 
 void
@@ -288,20 +293,17 @@ TwoBody::rate(std::size_t i) const
 void
 TwoBody::applyUnitImpulse(std::size_t i)
 {
-	dd::Skeleton *sa = a->getSkeleton().get();
-	dd::Skeleton *sb = b ? b->getSkeleton().get() : nullptr;
-
-	if (sa == sb && reactive(a) && reactive(b)) {
+	if (sa == sb && ra && rb) {
 		sa->clearConstraintImpulses();
 		sa->updateBiasImpulse(a, ja[i], b, jb[i]);
 		sa->updateVelocityChange();
 	} else {
-		if (reactive(a)) {
+		if (ra) {
 			sa->clearConstraintImpulses();
 			sa->updateBiasImpulse(a, ja[i]);
 			sa->updateVelocityChange();
 		}
-		if (reactive(b)) {
+		if (rb) {
 			sb->clearConstraintImpulses();
 			sb->updateBiasImpulse(b, jb[i]);
 			sb->updateVelocityChange();
@@ -313,12 +315,17 @@ TwoBody::applyUnitImpulse(std::size_t i)
 void
 TwoBody::getVelocityChange(double *vel, bool withCfm)
 {
+	bool va = ra && sa->isImpulseApplied();
+	bool vb = rb && sb->isImpulseApplied();
+	const Eigen::Vector6d *da = va ? &a->getBodyVelocityChange() : nullptr;
+	const Eigen::Vector6d *db = vb ? &b->getBodyVelocityChange() : nullptr;
+
 	for (std::size_t i = 0; i < mDim; i++) {
 		vel[i] = 0;
-		if (reactive(a) && a->getSkeleton()->isImpulseApplied())
-			vel[i] += ja[i].dot(a->getBodyVelocityChange());
-		if (reactive(b) && b->getSkeleton()->isImpulseApplied())
-			vel[i] += jb[i].dot(b->getBodyVelocityChange());
+		if (da)
+			vel[i] += ja[i].dot(*da);
+		if (db)
+			vel[i] += jb[i].dot(*db);
 	}
 	if (withCfm)
 		vel[tested] += vel[tested] * cfm[tested] + soft[tested];
@@ -327,19 +334,19 @@ TwoBody::getVelocityChange(double *vel, bool withCfm)
 void
 TwoBody::excite()
 {
-	if (reactive(a))
-		a->getSkeleton()->setImpulseApplied(true);
-	if (reactive(b))
-		b->getSkeleton()->setImpulseApplied(true);
+	if (ra)
+		sa->setImpulseApplied(true);
+	if (rb)
+		sb->setImpulseApplied(true);
 }
 
 void
 TwoBody::unexcite()
 {
-	if (reactive(a))
-		a->getSkeleton()->setImpulseApplied(false);
-	if (reactive(b))
-		b->getSkeleton()->setImpulseApplied(false);
+	if (ra)
+		sa->setImpulseApplied(false);
+	if (rb)
+		sb->setImpulseApplied(false);
 }
 
 void
@@ -352,16 +359,20 @@ TwoBody::applyImpulse(double *x)
 		ib += jb[i] * x[i];
 	}
 	impulse = ia;
-	if (reactive(a))
+	if (ra)
 		a->addConstraintImpulse(ia);
-	if (reactive(b))
+	if (rb)
 		b->addConstraintImpulse(ib);
 }
 
 bool
 TwoBody::isActive() const
 {
-	return mDim > 0 && (reactive(a) || reactive(b));
+	ra = reactive(a);
+	rb = reactive(b);
+	sa = ra ? a->getSkeleton().get() : nullptr;
+	sb = rb ? b->getSkeleton().get() : nullptr;
+	return mDim > 0 && (ra || rb);
 }
 
 dd::SkeletonPtr
