@@ -340,7 +340,8 @@ SDF
 SDF
 	run phys-step -t 1 -r 100 -i '*::j*/position' -i 'free::*/pose' "$TMP/loops.sdf"
 	assert_success
-	[ "$(grep -c 'closes a kinematic loop' <<<"$output")" -eq 2 ]
+	# the two loops' closing joints, said in one line
+	[ "$(grep -c 'closes a kinematic loop.*(and 1 more joint)$' <<<"$output")" -eq 1 ]
 	grep '^{' <<<"$output" > "$TMP/o"
 	# a planar loop's turns add up to nothing: the anchored one's chain
 	# turns as its second anchor does, the free one's four cancel

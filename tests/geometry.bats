@@ -162,10 +162,9 @@ EOF
 		rel "$(tail -1 <<<"$output" | jq --arg k "$m::l/mass" '.items[$k]')" 1 1e-12
 		rel "$(tail -1 <<<"$output" | jq --arg k "$m::l/inertia" '.items[$k].ixx')" 0.0066666666666666671 1e-12
 	done
-	# one warning for each link whose parameters hold something
-	[ "$(grep -c 'has no effect' <<<"$stderr")" -eq 2 ]
-	[[ "$stderr" == *"w.sdf:3: link 'a::l': <auto_inertia_params> has no effect"* ]]
-	[[ "$stderr" == *"w.sdf:6: link 'b::l': <auto_inertia_params> has no effect"* ]]
+	# one warning for the two links whose parameters hold something
+	[ "$(grep -c 'has no effect' <<<"$stderr")" -eq 1 ]
+	[[ "$stderr" == *"w.sdf:3: link 'a::l': <auto_inertia_params> has no effect"*"(and 1 more link)"* ]]
 }
 
 @test "an open mesh has no inertia: the error says so" {

@@ -67,7 +67,8 @@ at_rest() {
 	[ "$(phys-param get "$W" "$R::*/inertial.mass" | jq -s 'map(.value) | add * 1e9 | round / 1e9')" = 12.012 ]
 	[ "$(awk -F'\t' '$1 ~ /_calf_joint$/ && $2 == -2.818 && $3 == -0.888' "$BATS_FILE_TMPDIR/limits" | wc -l)" -eq 4 ]
 	run phys-step -n 1 "$W"
-	[ "$(grep -c "calf_joint' starts at 0 rad on its first axis, outside its limits \[-2.818, -0.888\]" <<< "$output")" -eq 4 ]
+	# the four calves' warning, said once for them all
+	[ "$(grep -c "calf_joint' starts at 0 rad on its first axis, outside its limits \[-2.818, -0.888\].* (and 3 more joints)$" <<< "$output")" -eq 1 ]
 	phys-param get "$W" "$R::FR_calf::*foot*/surface.contact.ode.kp" "$R::FR_calf::*foot*/surface.contact.ode.kd" |
 	    jq -r .value | paste -sd' ' | grep -qx '1000000 1'
 	phys-param get "$W" 'ground_plane::link::collision/mu' 'ground_plane::link::collision/mu2' |

@@ -143,7 +143,7 @@ XML
 	[[ "$output" != *"no effect"* ]]
 	# another engine's block: one line for the block
 	run phys-step -n 1 -s bullet.solver.iters=9 -s bullet.constraints.cfm=0.1 "$WORLDS/falling_sphere.sdf"
-	[ "$(grep -c 'bullet parameters are for another engine' <<<"$output")" -eq 1 ]
+	[ "$(grep -c "bullet parameters are Bullet's and have no effect with ODE" <<<"$output")" -eq 1 ]
 }
 
 @test "Gazebo's own worlds load and run" {

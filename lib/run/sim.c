@@ -1446,9 +1446,9 @@ warn_outside_limits(struct run *r)
 				continue;
 			phys_warnat_once(jt->doc->name, phys_node_line(jt->node),
 			    "joint '%s' starts at %.6g %s on its %s axis, outside "
-			    "its limits [%.6g, %.6g]: each engine pushes it back "
-			    "its own way (a control line at t=0 can set its "
-			    "position)", jt->name, pos[k],
+			    "its limits [%.6g, %.6g]: its stop pushes it back "
+			    "within them from the first step (a control line "
+			    "at t=0 can set its position)", jt->name, pos[k],
 			    jt->type == PHYS_JOINT_PRISMATIC ? "m" : "rad",
 			    k ? "second" : "first", lo, hi);
 		}
