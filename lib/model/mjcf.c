@@ -130,6 +130,12 @@ struct reader {
 		long line;
 	} *acts;
 	size_t nacts;
+	struct mj_key {		/* <keyframe><key> */
+		char *name;
+		double *qpos, *qvel;	/* nq and nv values */
+		long line;
+	} *keys;
+	size_t nkeys;
 	size_t nincludes;
 	/* what each included element came from, for messages */
 	struct mj_origin { xmlNodePtr top; char *file; } *origins;
@@ -1569,6 +1575,7 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 
 static int joint_find(const struct reader *r, const char *name);
 static void write_actuators(struct reader *r, xmlNodePtr model);
+static void write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model);
 
 /* A connect is a ball joint at its anchor, a weld a fixed joint: loops
  * that phys closes as constraints. */
@@ -1662,6 +1669,7 @@ write_model(struct reader *r, long line)
 		else
 			write_loop(r, model, r->equality[i], i);
 	write_actuators(r, model);
+	write_keys(r, sdf, model);
 	write_world_geoms(r, model, line);
 	if (r->mimic)
 		xmlSetProp(sdf, (const xmlChar *)"version",
@@ -1683,7 +1691,6 @@ static const struct {
 	    "contype and conaffinity let touch may touch, and pairs and "
 	    "excludes are not kept" },
 	{ "sensor", false, "not read (phys reports state lines instead)" },
-	{ "keyframe", false, "not read: the model starts at qpos0" },
 	{ "extension", true, "plugins are not read" },
 };
 
@@ -1922,6 +1929,283 @@ write_actuators(struct reader *r, xmlNodePtr model)
 	}
 }
 
+/* ---- keyframes ---- */
+
+/* A free, ball, slide or hinge joint's values in qpos and in qvel. */
+static const size_t nq_of[] = { 7, 4, 1, 1 }, nv_of[] = { 6, 3, 1, 1 };
+
+/* MuJoCo's qpos0, the model as written: a free body where it is, balls
+ * unturned, slides and hinges at ref. Joints are in body order. */
+static void
+qpos0(const struct reader *r, double *q)
+{
+	const struct mj_body *b;
+	const struct mj_joint *j;
+	size_t i, k;
+
+	for (i = 0; i < r->nbodies; i++) {
+		b = &r->bodies[i];
+		for (k = 0; k < b->njoints; k++) {
+			j = &r->joints[b->joint0 + k];
+			if (j->type == MJ_FREE) {
+				*q++ = b->world.p.x;
+				*q++ = b->world.p.y;
+				*q++ = b->world.p.z;
+				*q++ = b->world.q.w;
+				*q++ = b->world.q.x;
+				*q++ = b->world.q.y;
+				*q++ = b->world.q.z;
+			} else if (j->type == MJ_BALL) {
+				*q++ = 1;
+				*q++ = 0;
+				*q++ = 0;
+				*q++ = 0;
+			} else {
+				*q++ = j->ref;
+			}
+		}
+	}
+}
+
+/* A key's qpos or qvel: exactly n numbers when given. */
+static int
+key_values(struct reader *r, xmlNodePtr n, const char *name, double *out,
+    size_t count)
+{
+	const char *v = own_attr(n, name);
+	double *tmp;
+	int k;
+
+	if (!v)
+		return 0;
+	if (count > INT_MAX - 1)
+		return mj_fail(r, n, "%s", "too many joints");
+	tmp = phys_xcalloc(count + 1, sizeof *tmp);
+	k = phys_parse_doubles(v, tmp, (int)count + 1);
+	if (k >= 0 && (size_t)k == count)
+		memcpy(out, tmp, count * sizeof *out);
+	free(tmp);
+	if (k < 0 || (size_t)k != count)
+		return mj_fail(r, n, "%s: %zu numbers expected (the model's "
+		    "%s)", name, count, name[1] == 'p' ? "nq" : "nv");
+	return 0;
+}
+
+static int
+read_key(struct reader *r, xmlNodePtr n)
+{
+	static const char *const unkept[] = { "act", "ctrl", "mpos", "mquat",
+		NULL };
+	struct mj_key k = { 0 };
+	size_t nq = 0, nv = 0, i;
+	double t = 0;
+	const char *name = own_attr(n, "name");
+
+	for (i = 0; i < r->njoints; i++) {
+		nq += nq_of[r->joints[i].type];
+		nv += nv_of[r->joints[i].type];
+	}
+	if (!name || !*name)
+		return mj_fail(r, n, "%s", "<key>: phys chooses a keyframe by "
+		    "its name, and this one has none");
+	for (i = 0; i < r->nkeys; i++)
+		if (strcmp(r->keys[i].name, name) == 0)
+			return mj_fail(r, n, "repeated keyframe name '%s'",
+			    name);
+	k.qpos = phys_xcalloc(nq + 1, sizeof *k.qpos);
+	k.qvel = phys_xcalloc(nv + 1, sizeof *k.qvel);
+	qpos0(r, k.qpos);
+	if (key_values(r, n, "qpos", k.qpos, nq) < 0 ||
+	    key_values(r, n, "qvel", k.qvel, nv) < 0 ||
+	    number(r, n, -1, "time", &t) < 0) {
+		free(k.qpos);
+		free(k.qvel);
+		return -1;
+	}
+	if (t != 0)
+		mj_note(r, n, "time is not kept: a run's clock starts at 0");
+	for (i = 0; unkept[i]; i++)
+		if (own_attr(n, unkept[i]))
+			mj_note(r, n, "act, ctrl, mpos and mquat are not kept: "
+			    "a keyframe sets the joints' positions and "
+			    "velocities");
+	k.name = phys_xstrdup(name);
+	k.line = phys_node_line(n);
+	r->keys = phys_xrealloc(r->keys, (r->nkeys + 1) * sizeof *r->keys);
+	r->keys[r->nkeys++] = k;
+	return 0;
+}
+
+/* A frame moving in the model: its pose, its origin's velocity and its
+ * angular velocity, in the model's frame. */
+struct key_frame {
+	phys_pose pose;
+	phys_vec3 lin, ang;
+};
+
+/* The joints of one body moving at qpos, qvel (consumed), as MuJoCo's
+ * kinematics turns them: each after the one before, about its axis as
+ * the body stands then; f is the body's frame before them. at[k] is the
+ * frame after joint k: its origin moves with the frame before the joints,
+ * with each turn about its anchor and with each slide. */
+static void
+key_joints(const struct reader *r, const struct mj_body *b,
+    struct key_frame f, const double **qpos, const double **qvel,
+    struct key_frame *at)
+{
+	const struct mj_joint *j;
+	const double *q, *v;
+	phys_vec3 *anchor, *spin, slide = v3(0, 0, 0), base = f.pose.p, a;
+	size_t k, i, n = 0;
+
+	anchor = phys_xcalloc(b->njoints + 1, sizeof *anchor);
+	spin = phys_xcalloc(b->njoints + 1, sizeof *spin);
+	for (k = 0; k < b->njoints; k++) {
+		j = &r->joints[b->joint0 + k];
+		q = *qpos;
+		v = *qvel;
+		*qpos += nq_of[j->type];
+		*qvel += nv_of[j->type];
+		a = phys_pose_apply(f.pose, j->pos);
+		switch (j->type) {
+		case MJ_FREE:	/* a body of the world's, all of its motion */
+			f.pose.p = base = v3(q[0], q[1], q[2]);
+			f.pose.q = phys_quat_normalize((phys_quat){ q[3], q[4],
+			    q[5], q[6] });
+			f.lin = v3(v[0], v[1], v[2]);
+			f.ang = phys_quat_rotate(f.pose.q, v3(v[3], v[4],
+			    v[5]));
+			n = 0;
+			slide = v3(0, 0, 0);
+			break;
+		case MJ_BALL:
+			f.pose.q = phys_quat_normalize(phys_quat_mul(f.pose.q,
+			    phys_quat_normalize((phys_quat){ q[0], q[1], q[2],
+			    q[3] })));
+			spin[n] = phys_quat_rotate(f.pose.q, v3(v[0], v[1],
+			    v[2]));
+			anchor[n++] = a;
+			f.pose.p = v3_sub(a, phys_quat_rotate(f.pose.q, j->pos));
+			break;
+		case MJ_HINGE:
+			spin[n] = v3_scale(phys_quat_rotate(f.pose.q, j->axis),
+			    v[0]);
+			anchor[n++] = a;
+			f.pose.q = phys_quat_normalize(phys_quat_mul(f.pose.q,
+			    phys_quat_about(j->axis, q[0] - j->ref)));
+			f.pose.p = v3_sub(a, phys_quat_rotate(f.pose.q, j->pos));
+			break;
+		case MJ_SLIDE:
+			a = phys_quat_rotate(f.pose.q, j->axis);
+			f.pose.p = v3_add(f.pose.p, v3_scale(a, q[0] - j->ref));
+			slide = v3_add(slide, v3_scale(a, v[0]));
+			break;
+		}
+		at[k].pose = f.pose;
+		at[k].lin = v3_add(v3_add(f.lin, v3_cross(f.ang,
+		    v3_sub(f.pose.p, base))), slide);
+		at[k].ang = f.ang;
+		for (i = 0; i < n; i++) {
+			at[k].lin = v3_add(at[k].lin, v3_cross(spin[i],
+			    v3_sub(f.pose.p, anchor[i])));
+			at[k].ang = v3_add(at[k].ang, spin[i]);
+		}
+	}
+	free(anchor);
+	free(spin);
+}
+
+/* A link's state in a keyframe, in the model's frame, as an element of
+ * phys's own namespace (the run sets it: lib/run/keyframe.c). */
+static void
+write_key_state(xmlNodePtr link, xmlNsPtr ns, const char *key,
+    const struct key_frame *f, long line)
+{
+	xmlNodePtr k = xmlNewChild(link, ns, (const xmlChar *)"key", NULL);
+	double v[6];
+
+	set_line(k, line);
+	set_name(k, key);
+	phys_pose_to6(f->pose, v);
+	add_nums(k, "pose", v, 6, line);
+	v[0] = f->lin.x, v[1] = f->lin.y, v[2] = f->lin.z;
+	add_nums(k, "linear_vel", v, 3, line);
+	v[0] = f->ang.x, v[1] = f->ang.y, v[2] = f->ang.z;
+	add_nums(k, "angular_vel", v, 3, line);
+}
+
+/* The link named name of the model written. */
+static xmlNodePtr
+link_named(xmlNodePtr model, const char *name)
+{
+	xmlNodePtr n;
+	xmlChar *v;
+	bool same;
+
+	for (n = phys_child(model, "link"); n; n = phys_next(n, "link")) {
+		v = xmlGetProp(n, (const xmlChar *)"name");
+		same = v && strcmp((const char *)v, name) == 0;
+		xmlFree(v);
+		if (same)
+			return n;
+	}
+	return NULL;
+}
+
+/* Each keyframe as every body's (and chain link's) pose and velocity. */
+static void
+write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr model,
+    const struct mj_key *key)
+{
+	struct key_frame *f = phys_xcalloc(r->nbodies, sizeof *f), *at, in;
+	const double *q = key->qpos, *v = key->qvel;
+	const struct mj_body *b;
+	size_t i, k;
+	char *name;
+
+	for (i = 0; i < r->nbodies; i++) {
+		b = &r->bodies[i];
+		memset(&in, 0, sizeof in);
+		in.pose = b->world;
+		if (b->parent >= 0) {
+			in = f[b->parent];
+			in.pose = phys_pose_mul(in.pose, phys_pose_mul(
+			    phys_pose_inv(r->bodies[b->parent].world),
+			    b->world));
+			in.lin = v3_add(in.lin, v3_cross(in.ang,
+			    v3_sub(in.pose.p, f[b->parent].pose.p)));
+		}
+		at = phys_xcalloc(b->njoints + 1, sizeof *at);
+		key_joints(r, b, in, &q, &v, at);
+		f[i] = b->njoints ? at[b->njoints - 1] : in;
+		for (k = 0; k < b->njoints; k++) {
+			name = chain_link(r, b, k);
+			write_key_state(link_named(model, name), ns, key->name,
+			    &at[k], key->line);
+			free(name);
+		}
+		if (!b->njoints)
+			write_key_state(link_named(model, b->name), ns,
+			    key->name, &in, key->line);
+		free(at);
+	}
+	free(f);
+}
+
+static void
+write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
+{
+	xmlNsPtr ns;
+	size_t i;
+
+	if (!r->nkeys)
+		return;
+	ns = xmlNewNs(sdf, (const xmlChar *)PHYS_KEY_NS,
+	    (const xmlChar *)"phys");
+	for (i = 0; i < r->nkeys; i++)
+		write_key(r, ns, model, &r->keys[i]);
+}
+
 static int
 read_top(struct reader *r, xmlNodePtr root)
 {
@@ -1968,6 +2252,10 @@ read_top(struct reader *r, xmlNodePtr root)
 		for (c = phys_child(n, NULL); c; c = phys_next(c, NULL))
 			if (read_actuator(r, c) < 0)
 				return -1;
+	for (n = phys_child(root, "keyframe"); n; n = phys_next(n, "keyframe"))
+		for (c = phys_child(n, "key"); c; c = phys_next(c, "key"))
+			if (read_key(r, c) < 0)
+				return -1;
 	return 0;
 }
 static void
@@ -1998,6 +2286,12 @@ reader_free(struct reader *r)
 	free(r->sites);
 	free(r->equality);
 	free(r->acts);
+	for (i = 0; i < r->nkeys; i++) {
+		free(r->keys[i].name);
+		free(r->keys[i].qpos);
+		free(r->keys[i].qvel);
+	}
+	free(r->keys);
 	for (i = 0; i < r->norigins; i++)
 		free(r->origins[i].file);
 	free(r->origins);
