@@ -60,6 +60,7 @@ struct mj_geom {
 	double friction[3];	/* sliding, torsional (m), rolling (m) */
 	double solref[2], solimp[5];
 	int group, mesh, condim;
+	int contype, conaffinity;	/* MuJoCo's collision bits */
 	bool collides;		/* contype or conaffinity set */
 	bool inertia;		/* counted in the body's inertia */
 	long line;
@@ -130,6 +131,8 @@ struct reader {
 		long line;
 	} *acts;
 	size_t nacts;
+	int *excl;		/* <contact><exclude>: body pairs */
+	size_t nexcl;
 	struct mj_key {		/* <keyframe><key> */
 		char *name;
 		double *qpos, *qvel;	/* nq and nv values */
@@ -842,6 +845,12 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	if (check_size(r, n, &g) < 0)
 		return -1;
 	g.collides = ct != 0 || ca != 0;
+	g.contype = (int)ct & 0xffff;
+	g.conaffinity = (int)ca & 0xffff;
+	if ((ct < 0 || ct > 0xffff || ca < 0 || ca > 0xffff) && !r->o->quiet)
+		phys_warnat_once(r->d->name, g.line, "%s", "contype and "
+		    "conaffinity above 16 bits: only their low 16 bits are "
+		    "kept (SDF's bitmasks)");
 	if (!g.collides && r->discardvisual)
 		return 0;
 	g.group = (int)gr;
@@ -1293,7 +1302,12 @@ write_surface(xmlNodePtr c, const struct mj_geom *g)
 	if (g->condim == 6)
 		add_num(add(f, "mujoco", NULL, g->line), "rolling",
 		    g->friction[2], g->line);
-	m = add(add(s, "contact", NULL, g->line), "mujoco", NULL, g->line);
+	m = add(s, "contact", NULL, g->line);
+	/* MuJoCo's rule is SDF's: contype as category, conaffinity as the
+	 * mask of what it collides with */
+	add_num(m, "collide_bitmask", g->conaffinity, g->line);
+	add_num(m, "category_bitmask", g->contype, g->line);
+	m = add(m, "mujoco", NULL, g->line);
 	e = add(m, "solref", NULL, g->line);
 	add_num(e, "timeconst", g->solref[0] > 0 ? g->solref[0] : 0.02,
 	    g->line);
@@ -1576,6 +1590,8 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 static int joint_find(const struct reader *r, const char *name);
 static void write_actuators(struct reader *r, xmlNodePtr model);
 static void write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model);
+static void write_excludes(struct reader *r, xmlNodePtr sdf,
+    xmlNodePtr model);
 
 /* A connect is a ball joint at its anchor, a weld a fixed joint: loops
  * that phys closes as constraints. */
@@ -1649,6 +1665,8 @@ write_model(struct reader *r, long line)
 	write_world(r, sdf, line);
 	model = add(sdf, "model", NULL, line);
 	set_name(model, r->model);
+	/* MuJoCo's bodies touch each other, as their geoms' bits allow */
+	add(model, "self_collide", "true", line);
 	scale_mass(r);
 	for (i = 0; i < r->nbodies; i++) {
 		b = &r->bodies[i];
@@ -1670,6 +1688,7 @@ write_model(struct reader *r, long line)
 			write_loop(r, model, r->equality[i], i);
 	write_actuators(r, model);
 	write_keys(r, sdf, model);
+	write_excludes(r, sdf, model);
 	write_world_geoms(r, model, line);
 	if (r->mimic)
 		xmlSetProp(sdf, (const xmlChar *)"version",
@@ -1687,9 +1706,6 @@ static const struct {
 } not_read[] = {
 	{ "tendon", true, "tendons are not read, and they change how the "
 	    "model moves" },
-	{ "contact", false, "not read: every pair of geoms that MuJoCo's "
-	    "contype and conaffinity let touch may touch, and pairs and "
-	    "excludes are not kept" },
 	{ "sensor", false, "not read (phys reports state lines instead)" },
 	{ "extension", true, "plugins are not read" },
 };
@@ -2192,6 +2208,17 @@ write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr model,
 	free(f);
 }
 
+/* phys's namespace (mjcf.h), declared once in the <sdf>. */
+static xmlNsPtr
+phys_ns(xmlNodePtr sdf)
+{
+	xmlNsPtr ns = xmlSearchNsByHref(sdf->doc, sdf,
+	    (const xmlChar *)PHYS_KEY_NS);
+
+	return ns ? ns : xmlNewNs(sdf, (const xmlChar *)PHYS_KEY_NS,
+	    (const xmlChar *)"phys");
+}
+
 static void
 write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 {
@@ -2200,10 +2227,136 @@ write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 
 	if (!r->nkeys)
 		return;
-	ns = xmlNewNs(sdf, (const xmlChar *)PHYS_KEY_NS,
-	    (const xmlChar *)"phys");
+	ns = phys_ns(sdf);
 	for (i = 0; i < r->nkeys; i++)
 		write_key(r, ns, model, &r->keys[i]);
+}
+
+/* ---- contacts ---- */
+
+/* <exclude body1 body2> kept; <pair> named. */
+static int
+read_contact(struct reader *r, xmlNodePtr c)
+{
+	xmlNodePtr n;
+	const char *b[2];
+	int k[2], i;
+
+	for (n = phys_child(c, NULL); n; n = phys_next(n, NULL)) {
+		if (!phys_node_is(n, "exclude")) {
+			mj_note(r, n, "not kept: these geoms touch as their "
+			    "contype, conaffinity and own surfaces say");
+			continue;
+		}
+		b[0] = own_attr(n, "body1");
+		b[1] = own_attr(n, "body2");
+		for (i = 0; i < 2; i++)
+			if (!b[i] || ((k[i] = body_find(r, b[i])) < 0 &&
+			    strcmp(b[i], "world") != 0))
+				return mj_fail(r, n, "<exclude>: no body '%s'",
+				    b[i] ? b[i] : "");
+		r->excl = phys_xrealloc(r->excl, (r->nexcl + 1) * 2 *
+		    sizeof *r->excl);
+		r->excl[2 * r->nexcl] = k[0];
+		r->excl[2 * r->nexcl++ + 1] = k[1];
+	}
+	return 0;
+}
+
+/* The body whose frame body i moves with: itself when it has joints,
+ * else its parent's (-1: the world), as MuJoCo welds them. */
+static int
+weld_of(const struct reader *r, int i)
+{
+	while (i >= 0 && !r->bodies[i].njoints)
+		i = r->bodies[i].parent;
+	return i;
+}
+
+static bool
+touches(const struct reader *r, int i)
+{
+	const struct mj_body *b = &r->bodies[i];
+	size_t k;
+
+	for (k = b->geom0; k < b->geom0 + b->ngeoms; k++)
+		if (r->geoms[k].collides)
+			return true;
+	return false;
+}
+
+/*
+ * Whether MuJoCo's filter keeps bodies i and j apart: bodies welded
+ * together, a body and its parent (unless that is the world), and an
+ * <exclude>. A pair one joint joins is left out: every engine keeps
+ * those apart already.
+ */
+static bool
+kept_apart(const struct reader *r, int i, int j)
+{
+	int wi = weld_of(r, i), wj = weld_of(r, j), pi, pj;
+	size_t k;
+
+	for (k = 0; k < r->nexcl; k++)
+		if ((r->excl[2 * k] == i && r->excl[2 * k + 1] == j) ||
+		    (r->excl[2 * k] == j && r->excl[2 * k + 1] == i))
+			return true;
+	if ((r->bodies[j].parent == i && r->bodies[j].njoints <= 1) ||
+	    (r->bodies[i].parent == j && r->bodies[i].njoints <= 1))
+		return false;
+	if (wi == wj)
+		return true;
+	pi = wi >= 0 ? weld_of(r, r->bodies[wi].parent) : -1;
+	pj = wj >= 0 ? weld_of(r, r->bodies[wj].parent) : -1;
+	return wi >= 0 && wj >= 0 && (wi == pj || wj == pi);
+}
+
+static void
+write_exclude(xmlNsPtr ns, xmlNodePtr link, const char *other, long line)
+{
+	xmlNodePtr e = xmlNewChild(link, ns, (const xmlChar *)"exclude",
+	    NULL);
+
+	set_line(e, line);
+	xmlSetProp(e, (const xmlChar *)"link", (const xmlChar *)other);
+}
+
+/* The pairs kept apart, in the first link of each, as <phys:exclude>
+ * (excludes.h); a body and the world's geoms by an <exclude> too. */
+static void
+write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
+{
+	xmlNsPtr ns = NULL;
+	xmlNodePtr link;
+	size_t i, j, k;
+	bool world = r->nbodies ? r->bodies[0].geom0 > 0 : r->ngeoms > 0;
+
+	for (i = 0; i < r->nbodies; i++) {
+		if (!touches(r, (int)i))
+			continue;
+		link = link_named(model, r->bodies[i].name);
+		for (j = i + 1; j < r->nbodies; j++) {
+			if (!touches(r, (int)j) || !kept_apart(r, (int)i,
+			    (int)j))
+				continue;
+			if (!ns)
+				ns = phys_ns(sdf);
+			write_exclude(ns, link, r->bodies[j].name,
+			    r->bodies[i].line);
+		}
+		for (k = 0; world && k <= r->nexcl; k++)
+			if (k == r->nexcl ? weld_of(r, (int)i) < 0 :
+			    (r->excl[2 * k] == (int)i &&
+			    r->excl[2 * k + 1] < 0) ||
+			    (r->excl[2 * k + 1] == (int)i &&
+			    r->excl[2 * k] < 0)) {
+				if (!ns)
+					ns = phys_ns(sdf);
+				write_exclude(ns, link, "worldbody::worldbody",
+				    r->bodies[i].line);
+				break;
+			}
+	}
 }
 
 static int
@@ -2252,6 +2405,9 @@ read_top(struct reader *r, xmlNodePtr root)
 		for (c = phys_child(n, NULL); c; c = phys_next(c, NULL))
 			if (read_actuator(r, c) < 0)
 				return -1;
+	for (n = phys_child(root, "contact"); n; n = phys_next(n, "contact"))
+		if (read_contact(r, n) < 0)
+			return -1;
 	for (n = phys_child(root, "keyframe"); n; n = phys_next(n, "keyframe"))
 		for (c = phys_child(n, "key"); c; c = phys_next(c, "key"))
 			if (read_key(r, c) < 0)
@@ -2286,6 +2442,7 @@ reader_free(struct reader *r)
 	free(r->sites);
 	free(r->equality);
 	free(r->acts);
+	free(r->excl);
 	for (i = 0; i < r->nkeys; i++) {
 		free(r->keys[i].name);
 		free(r->keys[i].qpos);

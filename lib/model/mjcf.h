@@ -18,7 +18,7 @@
  * the link's <pose> (in the model's frame), <linear_vel> (of its origin)
  * and <angular_vel> (both in the model's frame) in that start state.
  */
-#define PHYS_KEY_NS	"urn:phys:keyframe"
+#define PHYS_KEY_NS	"urn:phys:mjcf"
 
 /*
  * Convert the MJCF document src (kind PHYS_DOC_MJCF) into out, an SDF
