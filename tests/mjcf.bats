@@ -403,3 +403,70 @@ keyed() {
 	EOF
 	each_engine keyed
 }
+
+# stack ENGINE: the boxes of exclude.xml, as $TMP/x.xml has them, in an
+# SDF world: where the upper one is at 0.25 s and at 1 s.
+stack() {
+	local w
+	cat > "$TMP/world.sdf" <<-EOF
+	<?xml version="1.0"?>
+	<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+	<include><uri>$TMP/x.xml</uri></include></world></sdf>
+	EOF
+	w=$(profile_world "$TMP/world.sdf" "$1")
+	phys-step -q -p "$1" -t 1 -i 'stack::high/pose' "$w" > "$TMP/run"
+	echo "$(at "$TMP/run" 0.25 stack::high/pose z) $(at "$TMP/run" 1 stack::high/pose z)"
+}
+
+# landed ENGINE: the upper box rests on the lower, 0.3 m up.
+landed() {
+	local z
+	z=$(stack "$1")
+	near "${z#* }" 0.3 0.005
+}
+
+# through ENGINE: the upper box falls freely through the lower, at 0.5 -
+# g t^2 / 2 at t = 0.25 s, and rests on the floor at 0.1 m.
+through() {
+	local z
+	z=$(stack "$1")
+	near "${z% *}" "$(awk 'BEGIN { print 0.5 - 9.81 * 0.25^2 / 2 }')" 0.005
+	near "${z#* }" 0.1 0.005
+}
+
+@test "mjcf: bodies of one model touch, as MuJoCo's do; an <exclude> or contype and conaffinity keep two boxes apart under each engine" {
+	cp "$MJ/exclude.xml" "$TMP/x.xml"
+	each_engine landed
+	sed 's#</worldbody>#&<contact><exclude body1="high" body2="low"/></contact>#' "$MJ/exclude.xml" > "$TMP/x.xml"
+	each_engine through
+	# the floor's bits 3 meet the upper box's 2; the lower box's 1 do not
+	sed -e 's#name="top"#& contype="2" conaffinity="2"#' \
+	    -e 's#name="floor"#& contype="3" conaffinity="3"#' "$MJ/exclude.xml" > "$TMP/x.xml"
+	through ode
+	through mujoco
+	sed -e 's#name="top"#& contype="2" conaffinity="3"#' \
+	    -e 's#name="floor"#& contype="3" conaffinity="3"#' "$MJ/exclude.xml" > "$TMP/x.xml"
+	landed ode
+}
+
+@test "mjcf: MuJoCo's filter keeps apart a body and its parent through two joints, and a body welded to its parent from its grandparent" {
+	# each body's box overlaps its parent's: touching, they would push
+	# apart at once; kept apart, nothing moves without gravity
+	cat > "$TMP/f.xml" <<-EOF
+	<mujoco model="f"><option gravity="0 0 0"/><worldbody>
+	<body name="a" pos="0 0 1"><freejoint/><geom type="box" size="0.2 0.2 0.2"/>
+	<body name="b" pos="0.1 0 0"><joint axis="1 0 0"/><joint axis="0 1 0"/>
+	<geom type="box" size="0.2 0.2 0.2"/>
+	<body name="c" pos="0.1 0 0"><geom type="box" size="0.2 0.2 0.2"/>
+	<body name="d" pos="0.35 0 0"><joint axis="0 0 1"/><geom type="box" size="0.2 0.2 0.2"/>
+	</body></body></body></body></worldbody></mujoco>
+	EOF
+	moved() {
+		phys-step -q -t 0.2 -e 100 -i 'f::*/linear_vel' "$1" | tail -1 |
+		    jq '[.items[] | .x, .y, .z | fabs] | max'
+	}
+	near "$(moved "$TMP/f.xml")" 0 1e-9
+	# the same model without phys's exclusions: the boxes fly apart
+	phys-sdf print "$TMP/f.xml" 2> /dev/null | grep -v 'phys:exclude' > "$TMP/f.sdf"
+	[ "$(awk -v v="$(moved "$TMP/f.sdf")" 'BEGIN { print (v > 0.01) }')" = 1 ]
+}
