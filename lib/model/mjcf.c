@@ -1287,6 +1287,7 @@ write_surface(xmlNodePtr c, const struct mj_geom *g)
 		"midpoint", "power" };
 	xmlNodePtr s = add(c, "surface", NULL, g->line), f, e, m;
 	double mu = g->condim == 1 ? 0 : g->friction[0];
+	char bits[16];
 	int i;
 
 	f = add(s, "friction", NULL, g->line);
@@ -1305,8 +1306,10 @@ write_surface(xmlNodePtr c, const struct mj_geom *g)
 	m = add(s, "contact", NULL, g->line);
 	/* MuJoCo's rule is SDF's: contype as category, conaffinity as the
 	 * mask of what it collides with */
-	add_num(m, "collide_bitmask", g->conaffinity, g->line);
-	add_num(m, "category_bitmask", g->contype, g->line);
+	snprintf(bits, sizeof bits, "%d", g->conaffinity);
+	add(m, "collide_bitmask", bits, g->line);
+	snprintf(bits, sizeof bits, "%d", g->contype);
+	add(m, "category_bitmask", bits, g->line);
 	m = add(m, "mujoco", NULL, g->line);
 	e = add(m, "solref", NULL, g->line);
 	add_num(e, "timeconst", g->solref[0] > 0 ? g->solref[0] : 0.02,
@@ -2150,34 +2153,35 @@ write_key_state(xmlNodePtr link, xmlNsPtr ns, const char *key,
 	add_nums(k, "angular_vel", v, 3, line);
 }
 
-/* The link named name of the model written. */
-static xmlNodePtr
-link_named(xmlNodePtr model, const char *name)
+/* The links written for the bodies, in write_model's order: each body's,
+ * then those between its joints: body[i] and chain[joint] (the link
+ * that joint moves, but for a body's last). */
+static void
+links_written(const struct reader *r, xmlNodePtr model, xmlNodePtr *body,
+    xmlNodePtr *chain)
 {
-	xmlNodePtr n;
-	xmlChar *v;
-	bool same;
+	xmlNodePtr n = phys_child(model, "link");
+	size_t i, k;
 
-	for (n = phys_child(model, "link"); n; n = phys_next(n, "link")) {
-		v = xmlGetProp(n, (const xmlChar *)"name");
-		same = v && strcmp((const char *)v, name) == 0;
-		xmlFree(v);
-		if (same)
-			return n;
+	for (i = 0; i < r->nbodies && n; i++) {
+		body[i] = n;
+		n = phys_next(n, "link");
+		for (k = 0; k + 1 < r->bodies[i].njoints && n; k++) {
+			chain[r->bodies[i].joint0 + k] = n;
+			n = phys_next(n, "link");
+		}
 	}
-	return NULL;
 }
 
 /* Each keyframe as every body's (and chain link's) pose and velocity. */
 static void
-write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr model,
+write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr *body, xmlNodePtr *chain,
     const struct mj_key *key)
 {
 	struct key_frame *f = phys_xcalloc(r->nbodies, sizeof *f), *at, in;
 	const double *q = key->qpos, *v = key->qvel;
 	const struct mj_body *b;
 	size_t i, k;
-	char *name;
 
 	for (i = 0; i < r->nbodies; i++) {
 		b = &r->bodies[i];
@@ -2194,15 +2198,13 @@ write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr model,
 		at = phys_xcalloc(b->njoints + 1, sizeof *at);
 		key_joints(r, b, in, &q, &v, at);
 		f[i] = b->njoints ? at[b->njoints - 1] : in;
-		for (k = 0; k < b->njoints; k++) {
-			name = chain_link(r, b, k);
-			write_key_state(link_named(model, name), ns, key->name,
+		for (k = 0; k < b->njoints; k++)
+			write_key_state(k + 1 < b->njoints ?
+			    chain[b->joint0 + k] : body[i], ns, key->name,
 			    &at[k], key->line);
-			free(name);
-		}
 		if (!b->njoints)
-			write_key_state(link_named(model, b->name), ns,
-			    key->name, &in, key->line);
+			write_key_state(body[i], ns, key->name, &in,
+			    key->line);
 		free(at);
 	}
 	free(f);
@@ -2222,14 +2224,20 @@ phys_ns(xmlNodePtr sdf)
 static void
 write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 {
+	xmlNodePtr *body, *chain;
 	xmlNsPtr ns;
 	size_t i;
 
 	if (!r->nkeys)
 		return;
 	ns = phys_ns(sdf);
+	body = phys_xcalloc(r->nbodies + 1, sizeof *body);
+	chain = phys_xcalloc(r->njoints + 1, sizeof *chain);
+	links_written(r, model, body, chain);
 	for (i = 0; i < r->nkeys; i++)
-		write_key(r, ns, model, &r->keys[i]);
+		write_key(r, ns, body, chain, &r->keys[i]);
+	free(body);
+	free(chain);
 }
 
 /* ---- contacts ---- */
@@ -2327,14 +2335,17 @@ static void
 write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 {
 	xmlNsPtr ns = NULL;
-	xmlNodePtr link;
+	xmlNodePtr link, *body, *chain;
 	size_t i, j, k;
 	bool world = r->nbodies ? r->bodies[0].geom0 > 0 : r->ngeoms > 0;
 
+	body = phys_xcalloc(r->nbodies + 1, sizeof *body);
+	chain = phys_xcalloc(r->njoints + 1, sizeof *chain);
+	links_written(r, model, body, chain);
 	for (i = 0; i < r->nbodies; i++) {
 		if (!touches(r, (int)i))
 			continue;
-		link = link_named(model, r->bodies[i].name);
+		link = body[i];
 		for (j = i + 1; j < r->nbodies; j++) {
 			if (!touches(r, (int)j) || !kept_apart(r, (int)i,
 			    (int)j))
@@ -2357,6 +2368,8 @@ write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 				break;
 			}
 	}
+	free(body);
+	free(chain);
 }
 
 static int
