@@ -470,3 +470,21 @@ through() {
 	phys-sdf print "$TMP/f.xml" 2> /dev/null | grep -v 'phys:exclude' > "$TMP/f.sdf"
 	[ "$(awk -v v="$(moved "$TMP/f.sdf")" 'BEGIN { print (v > 0.01) }')" = 1 ]
 }
+
+@test "mjcf: a motor's ctrlrange times its gear, and its forcerange, bound the force commanded: a 1 kg cart reaches 2 m/s, then 0.5 m/s, in 1 s" {
+	cat > "$TMP/act.xml" <<-EOF
+	<mujoco model="act"><compiler autolimits="true"/><option gravity="0 0 0"/>
+	<worldbody><body name="cart"><joint name="slider" type="slide" axis="1 0 0"/>
+	<geom type="box" size="0.1 0.1 0.1" mass="1"/></body></worldbody>
+	<actuator><motor joint="slider" gear="2" ctrlrange="-1 1"/></actuator></mujoco>
+	EOF
+	echo '{"t":0,"topic":"/model/act/joint/slider/cmd_force","msg":{"data":100}}' > "$TMP/act.jsonl"
+	local p
+	for p in default_physics mujoco; do
+		phys-step -q -p $p -t 1 -e 500 -c "$TMP/act.jsonl" -i 'act::slider/velocity' "$TMP/act.xml" | tail -1 > "$TMP/end"
+		near "$(jq '.items["act::slider/velocity"][0]' "$TMP/end")" 2 1e-9
+	done
+	sed -i 's/ctrlrange="-1 1"/& forcerange="-0.5 0.5"/' "$TMP/act.xml"
+	phys-step -q -t 1 -e 500 -c "$TMP/act.jsonl" -i 'act::slider/velocity' "$TMP/act.xml" | tail -1 > "$TMP/end"
+	near "$(jq '.items["act::slider/velocity"][0]' "$TMP/end")" 0.5 1e-9
+}

@@ -1831,13 +1831,32 @@ general_kind(struct reader *r, xmlNodePtr n, int cls, double *gain)
 	return -1;
 }
 
+/* An actuator's ctrlrange or forcerange (what, "ctrl" or "force") in
+ * force: 1 with the range, 0 when none, -1 for an error. As for joints,
+ * a range makes it limited under autolimits. */
+static int
+act_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
+    double range[2])
+{
+	static const char *const lim[] = { "false", "true", "auto", NULL };
+	char attr_range[16], attr_lim[16];
+	int k, has;
+
+	snprintf(attr_range, sizeof attr_range, "%srange", what);
+	snprintf(attr_lim, sizeof attr_lim, "%slimited", what);
+	if ((has = numbers(r, n, cls, attr_range, range, 2)) < 0 ||
+	    (k = keyword(r, n, cls, attr_lim, lim, 2)) < 0)
+		return -1;
+	return k == 1 || (k == 2 && has && r->autolimits);
+}
+
 static int
 read_actuator(struct reader *r, xmlNodePtr n)
 {
 	const char *jn = own_attr(n, "joint");
 	struct mj_act a = { 0 };
-	double gear[6] = { 1 }, fr[2] = { 0, 0 };
-	int cls, lim;
+	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 };
+	int cls, lim, clim;
 
 	if (class_of(r, n, 0, &cls) < 0)
 		return -1;
@@ -1872,8 +1891,8 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		return mj_fail(r, n, "%s", "an actuator of a free or ball joint "
 		    "is not read");
 	if (some_numbers(r, n, cls, "gear", gear, 1, 6) < 0 ||
-	    numbers(r, n, cls, "forcerange", fr, 2) < 0 ||
-	    (lim = flag(r, n, cls, "forcelimited", 0)) < 0)
+	    (lim = act_range(r, n, cls, "force", fr)) < 0 ||
+	    (clim = act_range(r, n, cls, "ctrl", cr)) < 0)
 		return -1;
 	if (gear[0] != 1 && a.kind != ACT_MOTOR)
 		return mj_fail(r, n, "%s", "a servo of gear other than 1 is not "
@@ -1882,12 +1901,39 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		return mj_fail(r, n, "%s", "a force range not symmetric about "
 		    "0 is not read");
 	a.fmax = lim ? fr[1] : 1e16;
-	if (own_attr(n, "ctrlrange") || attr(r, n, cls, "ctrllimited"))
-		mj_note(r, n, "ctrlrange is not kept: a command is taken as "
-		    "it is");
+	/* a motor's force is gear times its control: a symmetric ctrlrange
+	 * bounds it as forcerange does */
+	if (clim && a.kind == ACT_MOTOR && cr[0] == -cr[1])
+		a.fmax = fmin(a.fmax, fabs(gear[0]) * cr[1]);
+	else if (clim)
+		mj_note(r, n, "ctrlrange is not kept (but a motor's symmetric "
+		    "one, as its force limit): a command is taken as it is");
 	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
 	r->acts[r->nacts++] = a;
 	return 0;
+}
+
+/* A motor's force limit as its joint's effort limit, which bounds every
+ * command of the joint. */
+static void
+effort_limit(xmlNodePtr model, const char *joint, double fmax, long line)
+{
+	xmlNodePtr j, ax, lim;
+	xmlChar *v;
+	bool same;
+
+	for (j = phys_child(model, "joint"); j; j = phys_next(j, "joint")) {
+		v = xmlGetProp(j, (const xmlChar *)"name");
+		same = v && strcmp((const char *)v, joint) == 0;
+		xmlFree(v);
+		if (same)
+			break;
+	}
+	if (!j || !(ax = phys_child(j, "axis")))
+		return;
+	if (!(lim = phys_child(ax, "limit")))
+		lim = add(ax, "limit", NULL, line);
+	add_num(lim, "effort", fmax, line);
 }
 
 /*
@@ -1930,9 +1976,12 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		    (const xmlChar *)names[a->kind]);
 		jn = joint_name(r, b, a->joint - b->joint0);
 		add(p, "joint_name", jn, a->line);
-		free(jn);
-		if (a->kind == ACT_MOTOR)
+		if (a->kind == ACT_MOTOR) {
+			if (a->fmax < 1e16)
+				effort_limit(model, jn, a->fmax, a->line);
+			free(jn);
 			continue;
+		}
 		if (a->kind == ACT_VELOCITY)
 			add(p, "use_force_commands", "true", a->line);
 		add_num(p, "p_gain", a->gain, a->line);
@@ -1940,6 +1989,7 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		add(p, "d_gain", "0", a->line);
 		add(p, "i_max", "0", a->line);
 		add(p, "i_min", "0", a->line);
+		free(jn);
 		add_num(p, "cmd_max", a->fmax, a->line);
 		add_num(p, "cmd_min", -a->fmax, a->line);
 		if (a->kind == ACT_POSITION)
