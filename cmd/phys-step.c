@@ -20,8 +20,8 @@
 static const char usage_text[] =
     "usage: phys-step [-q] [-c FILE] [-e N] [-i GLOB]... [-n STEPS]\n"
     "                 [-p PRESET] [-r HZ] [-s NAME=VALUE]... [-t SECONDS]\n"
-    "                 [--lockstep] [--realtime] [--save-to WORLD]\n"
-    "                 [--skip-unsupported] [WORLD | -]\n"
+    "                 [--keyframe NAME] [--lockstep] [--realtime]\n"
+    "                 [--save-to WORLD] [--skip-unsupported] [WORLD | -]\n"
     "       phys-step --engines LIST [--tolerance TOL] [--rel-tolerance R]\n"
     "                 [--plot FILE] [--plot-fields SELECTOR]... [--runs DIR]\n"
     "                 [OPTION]... [WORLD | -]\n";
@@ -44,6 +44,8 @@ static const char help_text[] =
     "  -r, --rate HZ            write at HZ samples per simulated second\n"
     "  -s, --set NAME=VALUE     override a parameter (repeatable)\n"
     "  -t, --duration SECONDS   simulate SECONDS (default 1)\n"
+    "      --keyframe NAME      start the models in their keyframe NAME (an\n"
+    "                           MJCF model's <key>)\n"
     "      --lockstep           after each state line, wait for one reply on\n"
     "                           -c: control lines, an array of them, or {}\n"
     "      --realtime           pace the run by real_time_factor\n"
@@ -70,7 +72,8 @@ static const char help_text[] =
     "  -V, --version            show the version\n";
 
 enum { OPT_REALTIME = 256, OPT_SAVE_TO, OPT_SKIP, OPT_ENGINES,
-	OPT_TOL, OPT_RELTOL, OPT_PLOT, OPT_PLOT_FIELDS, OPT_RUNS, OPT_LOCKSTEP };
+	OPT_TOL, OPT_RELTOL, OPT_PLOT, OPT_PLOT_FIELDS, OPT_RUNS, OPT_LOCKSTEP,
+	OPT_KEYFRAME };
 
 static const struct option longopts[] = {
 	{ "control", required_argument, NULL, 'c' },
@@ -79,6 +82,7 @@ static const struct option longopts[] = {
 	{ "every", required_argument, NULL, 'e' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "items", required_argument, NULL, 'i' },
+	{ "keyframe", required_argument, NULL, OPT_KEYFRAME },
 	{ "lockstep", no_argument, NULL, OPT_LOCKSTEP },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "plot-fields", required_argument, NULL, OPT_PLOT_FIELDS },
@@ -181,6 +185,9 @@ parse_options(int argc, char **argv, struct phys_run_options *o,
 			break;
 		case OPT_LOCKSTEP:
 			o->lockstep = true;
+			break;
+		case OPT_KEYFRAME:
+			o->keyframe = optarg;
 			break;
 		case OPT_SAVE_TO:
 			o->save_to = optarg;

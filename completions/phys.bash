@@ -2,8 +2,9 @@
 # phys-introspect, phys-sdf and phys-sweep.
 #
 # Profile, parameter and item names come from the commands themselves, for
-# the world file (*.sdf, *.world, *.urdf) already on the command line; when a
-# command is missing or fails, nothing is offered and nothing is printed.
+# the world file (*.sdf, *.world, *.urdf, MJCF *.xml) already on the command
+# line; when a command is missing or fails, nothing is offered and
+# nothing is printed.
 
 # Words of the line up to the cursor, split at blanks only, so that
 # "box::link/pose" and "iters=5" stay whole: sets _phys_words, _phys_cword,
@@ -56,7 +57,7 @@ _phys_world()
 		# shellcheck disable=SC2088 # a literal ~/ typed on the line
 		[[ $w == "~/"* ]] && w=$HOME/${w#\~/}
 		case $w in
-		*.sdf | *.world | *.urdf)
+		*.sdf | *.world | *.urdf | *.xml)
 			if [[ -f $w && -r $w ]]; then
 				printf '%s\n' "$w"
 				return 0
@@ -179,8 +180,8 @@ _phys_fields()
 	_phys_add < <(_phys_fields_of "$f")
 }
 
-# Files: world, model and robot files (*.sdf, *.world, *.urdf) with
-# "world", any file otherwise;
+# Files: world, model and robot files (*.sdf, *.world, *.urdf, MJCF *.xml)
+# with "world", any file otherwise;
 # directories always.
 _phys_files()
 {
@@ -190,7 +191,7 @@ _phys_files()
 		if [[ -d $f ]]; then
 			COMPREPLY+=("$f")
 		elif [[ $1 != world || $f == *.sdf || $f == *.world ||
-		    $f == *.urdf ]]; then
+		    $f == *.urdf || $f == *.xml ]]; then
 			COMPREPLY+=("$f")
 		fi
 	done < <(compgen -f -- "$cur" 2> /dev/null)
@@ -284,6 +285,7 @@ _phys_step_value()
 	-p | --preset) _phys_profiles ;;
 	-i | --items) _phys_items ;;
 	-s | --set) [[ $cur == *=* ]] || _phys_params '=' ;;
+	--keyframe) ;;	# a name in the model
 	esac
 }
 
@@ -291,7 +293,7 @@ _phys_step()
 {
 	case $prev in
 	-c | --control | -p | --preset | -i | --items | -s | --set | --save-to | \
-	    --plot | --plot-fields | --runs | --engines)
+	    --plot | --plot-fields | --runs | --engines | --keyframe)
 		_phys_step_value "$prev"
 		return
 		;;
@@ -303,7 +305,8 @@ _phys_step()
 	_phys_long_value _phys_step_value && return
 	if [[ $cur == -* ]]; then
 		_phys_words_add -c --control -e --every -i --items -n --steps \
-		    -p --preset -r --rate -s --set -t --duration --lockstep \
+		    -p --preset -r --rate -s --set -t --duration --keyframe \
+		    --lockstep \
 		    --realtime --save-to --skip-unsupported --engines \
 		    --tolerance --rel-tolerance --plot --plot-fields --runs -q \
 		    --quiet --help --version
@@ -326,7 +329,7 @@ _phys_operand_index()
 			continue
 		fi
 		case $w in
-		--*=* | *.sdf | *.world | *.urdf) ;;
+		--*=* | *.sdf | *.world | *.urdf | *.xml) ;;
 		-*) [[ "|$1|" == *"|$w|"* ]] && skip=1 ;;
 		*) n=$((n + 1)) ;;
 		esac

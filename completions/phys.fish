@@ -2,8 +2,9 @@
 # phys-introspect, phys-sdf and phys-sweep.
 #
 # Profile, parameter and item names come from the commands themselves, for
-# the world file (*.sdf, *.world, *.urdf) already on the command line; when a
-# command is missing or fails, nothing is offered and nothing is printed.
+# the world file (*.sdf, *.world, *.urdf, MJCF *.xml) already on the command
+# line; when a command is missing or fails, nothing is offered and
+# nothing is printed.
 
 # The first readable world file on the line, other than the current token.
 function __phys_world
@@ -11,7 +12,7 @@ function __phys_world
     for w in (commandline -o)[2..-1]
         set w (string trim -c '\'"' -- $w)
         set w (string replace -r '^~/' "$HOME/" -- $w)
-        if test "$w" != "$current"; and string match -qr '\.(sdf|world|urdf)$' -- $w
+        if test "$w" != "$current"; and string match -qr '\.(sdf|world|urdf|xml)$' -- $w
             if test -f "$w" -a -r "$w"
                 echo $w
                 return 0
@@ -31,6 +32,7 @@ function __phys_world_files
     __fish_complete_suffix .sdf
     __fish_complete_suffix .world
     __fish_complete_suffix .urdf
+    __fish_complete_suffix .xml
 end
 
 function __phys_profiles
@@ -169,7 +171,7 @@ function __phys_operands
             continue
         end
         switch $w
-            case '--*=*' '*.sdf' '*.world' '*.urdf'
+            case '--*=*' '*.sdf' '*.world' '*.urdf' '*.xml'
                 continue
             case '--copy' '--engine'
                 set skip 1
@@ -201,6 +203,7 @@ complete -c phys-step -s p -l preset -x -a '(__phys_profiles)' -d 'Start in phys
 complete -c phys-step -s r -l rate -x -d 'Write at HZ samples per simulated second'
 complete -c phys-step -s s -l set -x -a '(__phys_params =)' -d 'Override a parameter'
 complete -c phys-step -s t -l duration -x -d 'Simulate SECONDS'
+complete -c phys-step -l keyframe -x -d 'Start the models in their keyframe NAME'
 complete -c phys-step -l lockstep -d 'After each state line, wait for one reply on -c'
 complete -c phys-step -l realtime -d 'Pace the run by real_time_factor'
 complete -c phys-step -l save-to -r -F -d 'World file that save control lines add profiles to'

@@ -274,6 +274,17 @@ complete_line() {
 	assert_equal "$output" "quick"
 }
 
+@test "bash completion: an MJCF *.xml is a world operand, whose profiles -p offers" {
+	[ -x "$PHYS_BIN/phys-preset" ] || skip "phys-preset is not built yet"
+	mkdir "$TMP/c"
+	cp "$ROOT/tests/data/mjcf/pendulum.xml" "$TMP/c/m.xml"
+	touch "$TMP/c/notes.txt"
+	complete_words phys-step "$TMP/c/"
+	assert_equal "$output" "$TMP/c/m.xml"
+	complete_words phys-step "$TMP/c/m.xml" -p ''
+	assert_equal "$(printf '%s\n' "$output" | sort)" "$(printf 'default_physics\nmujoco')"
+}
+
 @test "bash completion: subcommands of phys-preset, phys-param, phys-inertia, phys-introspect, phys-sdf, phys-sweep" {
 	complete_words phys-param ''
 	assert_equal "$output" "$(printf '%s\n' list get set doc)"

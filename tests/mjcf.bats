@@ -348,3 +348,143 @@ tips() {
 		near "$(jq '.items["servo::drop/velocity"][0]' "$TMP/end")" -0.981 1e-6
 	done
 }
+
+# Every body's state in keyframe KEY of MODEL, one a line:
+#   NAME x y z R11 .. R33 vx vy vz wx wy wz
+# (R the body's rotation; v its origin's velocity, w its angular velocity,
+# in world axes), as MuJoCo's mj_resetDataKeyframe sets it ...
+oracle_key() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" "$2" | awk '$1 == "body" {
+		w = $7; x = $8; y = $9; z = $10
+		s[$2] = sprintf("%s %.12g %.12g %.12g %.12g %.12g %.12g %.12g %.12g %.12g %.12g %.12g %.12g",
+		    $2, $4, $5, $6, 1 - 2*(y*y + z*z), 2*(x*y - w*z), 2*(x*z + w*y),
+		    2*(x*y + w*z), 1 - 2*(x*x + z*z), 2*(y*z - w*x),
+		    2*(x*z - w*y), 2*(y*z + w*x), 1 - 2*(x*x + y*y)) }
+	    $1 == "vel" { printf "%s %.12g %.12g %.12g %.12g %.12g %.12g\n", s[$2], $3, $4, $5, $6, $7, $8 }' | sort
+}
+
+# ... and as phys starts a run in it: phys_key FILE KEY MODEL ENGINE.
+phys_key() {
+	phys-step -q -p "$4" -n 0 --keyframe "$2" -i "$3::*/pose" \
+	    -i "$3::*/linear_vel" -i "$3::*/angular_vel" "$1" | jq -r --arg m "$3::" \
+	    '.items as $i | $i | keys[] | select(endswith("/linear_vel")) |
+	    rtrimstr("/linear_vel") as $l | $i[$l + "/pose"] as $p |
+	    $i[$l + "/linear_vel"] as $v | $i[$l + "/angular_vel"] as $w |
+	    [($l | ltrimstr($m)), $p.x, $p.y, $p.z, $p.roll, $p.pitch, $p.yaw,
+	     $v.x, $v.y, $v.z, $w.x, $w.y, $w.z] | map(tostring) | join(" ")' |
+	    awk '{
+		r = $5; p = $6; y = $7
+		printf "%s %.12g %.12g %.12g", $1, $2, $3, $4
+		printf " %.12g %.12g %.12g", cos(y)*cos(p), cos(y)*sin(p)*sin(r) - sin(y)*cos(r), cos(y)*sin(p)*cos(r) + sin(y)*sin(r)
+		printf " %.12g %.12g %.12g", sin(y)*cos(p), sin(y)*sin(p)*sin(r) + cos(y)*cos(r), sin(y)*sin(p)*cos(r) - cos(y)*sin(r)
+		printf " %.12g %.12g %.12g", -sin(p), cos(p)*sin(r), cos(p)*cos(r)
+		for (i = 8; i <= 13; i++) printf " %.12g", $i
+		printf "\n" }' | grep -v -e '^worldbody' -e '^hand_wrist1 ' | sort
+}
+
+# keyed ENGINE: the keyed model, included by an SDF world, starts in each
+# of its keyframes as MuJoCo's would.
+keyed() {
+	local w k
+	w=$(profile_world "$TMP/world.sdf" "$1")
+	for k in crouch moving; do
+		oracle_key "$MJ/keyframe.xml" $k > "$TMP/want"
+		phys_key "$w" $k keyed "$1" > "$TMP/got"
+		agree "$TMP/want" "$TMP/got"
+	done
+}
+
+@test "mjcf: a keyframe (free, hinge with ref, slide, ball, two joints on a body) starts every engine where MuJoCo's does, moving as it does" {
+	need_mujoco
+	cat > "$TMP/world.sdf" <<-EOF
+	<?xml version="1.0"?>
+	<sdf version="1.9"><world name="w"><gravity>0 0 0</gravity>
+	<include><uri>$MJ/keyframe.xml</uri></include></world></sdf>
+	EOF
+	each_engine keyed
+}
+
+# stack ENGINE: the boxes of exclude.xml, as $TMP/x.xml has them, in an
+# SDF world: where the upper one is at 0.25 s and at 1 s.
+stack() {
+	local w
+	cat > "$TMP/world.sdf" <<-EOF
+	<?xml version="1.0"?>
+	<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+	<include><uri>$TMP/x.xml</uri></include></world></sdf>
+	EOF
+	w=$(profile_world "$TMP/world.sdf" "$1")
+	phys-step -q -p "$1" -t 1 -i 'stack::high/pose' "$w" > "$TMP/run"
+	echo "$(at "$TMP/run" 0.25 stack::high/pose z) $(at "$TMP/run" 1 stack::high/pose z)"
+}
+
+# landed ENGINE: the upper box rests on the lower, 0.3 m up.
+landed() {
+	local z
+	z=$(stack "$1")
+	near "${z#* }" 0.3 0.005
+}
+
+# through ENGINE: the upper box falls freely through the lower, at 0.5 -
+# g t^2 / 2 at t = 0.25 s, and rests on the floor at 0.1 m.
+through() {
+	local z
+	z=$(stack "$1")
+	near "${z% *}" "$(awk 'BEGIN { print 0.5 - 9.81 * 0.25^2 / 2 }')" 0.005
+	near "${z#* }" 0.1 0.005
+}
+
+@test "mjcf: bodies of one model touch, as MuJoCo's do; an <exclude> or contype and conaffinity keep two boxes apart under each engine" {
+	cp "$MJ/exclude.xml" "$TMP/x.xml"
+	each_engine landed
+	sed 's#</worldbody>#&<contact><exclude body1="high" body2="low"/></contact>#' "$MJ/exclude.xml" > "$TMP/x.xml"
+	each_engine through
+	# the floor's bits 3 meet the upper box's 2; the lower box's 1 do not
+	sed -e 's#name="top"#& contype="2" conaffinity="2"#' \
+	    -e 's#name="floor"#& contype="3" conaffinity="3"#' "$MJ/exclude.xml" > "$TMP/x.xml"
+	through ode
+	through mujoco
+	sed -e 's#name="top"#& contype="2" conaffinity="3"#' \
+	    -e 's#name="floor"#& contype="3" conaffinity="3"#' "$MJ/exclude.xml" > "$TMP/x.xml"
+	landed ode
+}
+
+@test "mjcf: MuJoCo's filter keeps apart a body and its parent through two joints, and a body welded to its parent from its grandparent" {
+	# each body's box overlaps its parent's: touching, they would push
+	# apart at once; kept apart, nothing moves without gravity
+	cat > "$TMP/f.xml" <<-EOF
+	<mujoco model="f"><option gravity="0 0 0"/><worldbody>
+	<body name="a" pos="0 0 1"><freejoint/><geom type="box" size="0.2 0.2 0.2"/>
+	<body name="b" pos="0.1 0 0"><joint axis="1 0 0"/><joint axis="0 1 0"/>
+	<geom type="box" size="0.2 0.2 0.2"/>
+	<body name="c" pos="0.1 0 0"><geom type="box" size="0.2 0.2 0.2"/>
+	<body name="d" pos="0.35 0 0"><joint axis="0 0 1"/><geom type="box" size="0.2 0.2 0.2"/>
+	</body></body></body></body></worldbody></mujoco>
+	EOF
+	moved() {
+		phys-step -q -t 0.2 -e 100 -i 'f::*/linear_vel' "$1" | tail -1 |
+		    jq '[.items[] | .x, .y, .z | fabs] | max'
+	}
+	near "$(moved "$TMP/f.xml")" 0 1e-9
+	# the same model without phys's exclusions: the boxes fly apart
+	phys-sdf print "$TMP/f.xml" 2> /dev/null | grep -v 'phys:exclude' > "$TMP/f.sdf"
+	[ "$(awk -v v="$(moved "$TMP/f.sdf")" 'BEGIN { print (v > 0.01) }')" = 1 ]
+}
+
+@test "mjcf: a motor's ctrlrange times its gear, and its forcerange, bound the force commanded: a 1 kg cart reaches 2 m/s, then 0.5 m/s, in 1 s" {
+	cat > "$TMP/act.xml" <<-EOF
+	<mujoco model="act"><compiler autolimits="true"/><option gravity="0 0 0"/>
+	<worldbody><body name="cart"><joint name="slider" type="slide" axis="1 0 0"/>
+	<geom type="box" size="0.1 0.1 0.1" mass="1"/></body></worldbody>
+	<actuator><motor joint="slider" gear="2" ctrlrange="-1 1"/></actuator></mujoco>
+	EOF
+	echo '{"t":0,"topic":"/model/act/joint/slider/cmd_force","msg":{"data":100}}' > "$TMP/act.jsonl"
+	local p
+	for p in default_physics mujoco; do
+		phys-step -q -p $p -t 1 -e 500 -c "$TMP/act.jsonl" -i 'act::slider/velocity' "$TMP/act.xml" | tail -1 > "$TMP/end"
+		near "$(jq '.items["act::slider/velocity"][0]' "$TMP/end")" 2 1e-9
+	done
+	sed -i 's/ctrlrange="-1 1"/& forcerange="-0.5 0.5"/' "$TMP/act.xml"
+	phys-step -q -t 1 -e 500 -c "$TMP/act.jsonl" -i 'act::slider/velocity' "$TMP/act.xml" | tail -1 > "$TMP/end"
+	near "$(jq '.items["act::slider/velocity"][0]' "$TMP/end")" 0.5 1e-9
+}

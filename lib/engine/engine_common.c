@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "excludes.h"
 #include "inertia.h"
 #include "mem.h"
 #include "msg.h"
@@ -630,6 +631,8 @@ phys_collisions_may_touch(const struct phys_scene *w,
 	const struct phys_value *b = phys_run_values_get(rv, PHYS_S_COLLISION,
 	    c2);
 
+	if (phys_excludes_pair(w, l1, l2))
+		return false;
 	if (w->links[l1].model == w->links[l2].model &&
 	    !w->models[w->links[l1].model].self_collide &&
 	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l1), LINK_self_collide) &&

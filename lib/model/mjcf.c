@@ -61,6 +61,7 @@ struct mj_geom {
 	double friction[3];	/* sliding, torsional (m), rolling (m) */
 	double solref[2], solimp[5];
 	int group, mesh, condim;
+	int contype, conaffinity;	/* MuJoCo's collision bits */
 	bool collides;		/* contype or conaffinity set */
 	bool inertia;		/* counted in the body's inertia */
 	long line;
@@ -131,6 +132,14 @@ struct reader {
 		long line;
 	} *acts;
 	size_t nacts;
+	int *excl;		/* <contact><exclude>: body pairs */
+	size_t nexcl;
+	struct mj_key {		/* <keyframe><key> */
+		char *name;
+		double *qpos, *qvel;	/* nq and nv values */
+		long line;
+	} *keys;
+	size_t nkeys;
 	size_t nincludes;
 	/* what each included element came from, for messages */
 	struct mj_origin { xmlNodePtr top; char *file; } *origins;
@@ -837,6 +846,12 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	if (check_size(r, n, &g) < 0)
 		return -1;
 	g.collides = ct != 0 || ca != 0;
+	g.contype = (int)ct & 0xffff;
+	g.conaffinity = (int)ca & 0xffff;
+	if ((ct < 0 || ct > 0xffff || ca < 0 || ca > 0xffff) && !r->o->quiet)
+		phys_warnat_once(r->d->name, g.line, "%s", "contype and "
+		    "conaffinity above 16 bits: only their low 16 bits are "
+		    "kept (SDF's bitmasks)");
 	if (!g.collides && r->discardvisual)
 		return 0;
 	g.group = (int)gr;
@@ -1273,6 +1288,7 @@ write_surface(xmlNodePtr c, const struct mj_geom *g)
 		"midpoint", "power" };
 	xmlNodePtr s = add(c, "surface", NULL, g->line), f, e, m;
 	double mu = g->condim == 1 ? 0 : g->friction[0];
+	char bits[16];
 	int i;
 
 	f = add(s, "friction", NULL, g->line);
@@ -1288,7 +1304,14 @@ write_surface(xmlNodePtr c, const struct mj_geom *g)
 	if (g->condim == 6)
 		add_num(add(f, "mujoco", NULL, g->line), "rolling",
 		    g->friction[2], g->line);
-	m = add(add(s, "contact", NULL, g->line), "mujoco", NULL, g->line);
+	m = add(s, "contact", NULL, g->line);
+	/* MuJoCo's rule is SDF's: contype as category, conaffinity as the
+	 * mask of what it collides with */
+	snprintf(bits, sizeof bits, "%d", g->conaffinity);
+	add(m, "collide_bitmask", bits, g->line);
+	snprintf(bits, sizeof bits, "%d", g->contype);
+	add(m, "category_bitmask", bits, g->line);
+	m = add(m, "mujoco", NULL, g->line);
 	e = add(m, "solref", NULL, g->line);
 	add_num(e, "timeconst", g->solref[0] > 0 ? g->solref[0] : 0.02,
 	    g->line);
@@ -1570,6 +1593,9 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 
 static int joint_find(const struct reader *r, const char *name);
 static void write_actuators(struct reader *r, xmlNodePtr model);
+static void write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model);
+static void write_excludes(struct reader *r, xmlNodePtr sdf,
+    xmlNodePtr model);
 
 /* A connect is a ball joint at its anchor, a weld a fixed joint: loops
  * that phys closes as constraints. */
@@ -1643,6 +1669,8 @@ write_model(struct reader *r, long line)
 	write_world(r, sdf, line);
 	model = add(sdf, "model", NULL, line);
 	set_name(model, r->model);
+	/* MuJoCo's bodies touch each other, as their geoms' bits allow */
+	add(model, "self_collide", "true", line);
 	scale_mass(r);
 	for (i = 0; i < r->nbodies; i++) {
 		b = &r->bodies[i];
@@ -1663,6 +1691,8 @@ write_model(struct reader *r, long line)
 		else
 			write_loop(r, model, r->equality[i], i);
 	write_actuators(r, model);
+	write_keys(r, sdf, model);
+	write_excludes(r, sdf, model);
 	write_world_geoms(r, model, line);
 	if (r->mimic)
 		xmlSetProp(sdf, (const xmlChar *)"version",
@@ -1680,11 +1710,7 @@ static const struct {
 } not_read[] = {
 	{ "tendon", true, "tendons are not read, and they change how the "
 	    "model moves" },
-	{ "contact", false, "not read: every pair of geoms that MuJoCo's "
-	    "contype and conaffinity let touch may touch, and pairs and "
-	    "excludes are not kept" },
 	{ "sensor", false, "not read (phys reports state lines instead)" },
-	{ "keyframe", false, "not read: the model starts at qpos0" },
 	{ "extension", true, "plugins are not read" },
 };
 
@@ -1806,13 +1832,32 @@ general_kind(struct reader *r, xmlNodePtr n, int cls, double *gain)
 	return -1;
 }
 
+/* An actuator's ctrlrange or forcerange (what, "ctrl" or "force") in
+ * force: 1 with the range, 0 when none, -1 for an error. As for joints,
+ * a range makes it limited under autolimits. */
+static int
+act_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
+    double range[2])
+{
+	static const char *const lim[] = { "false", "true", "auto", NULL };
+	char attr_range[16], attr_lim[16];
+	int k, has;
+
+	snprintf(attr_range, sizeof attr_range, "%srange", what);
+	snprintf(attr_lim, sizeof attr_lim, "%slimited", what);
+	if ((has = numbers(r, n, cls, attr_range, range, 2)) < 0 ||
+	    (k = keyword(r, n, cls, attr_lim, lim, 2)) < 0)
+		return -1;
+	return k == 1 || (k == 2 && has && r->autolimits);
+}
+
 static int
 read_actuator(struct reader *r, xmlNodePtr n)
 {
 	const char *jn = own_attr(n, "joint");
 	struct mj_act a = { 0 };
-	double gear[6] = { 1 }, fr[2] = { 0, 0 };
-	int cls, lim;
+	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 };
+	int cls, lim, clim;
 
 	if (class_of(r, n, 0, &cls) < 0)
 		return -1;
@@ -1847,8 +1892,8 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		return mj_fail(r, n, "%s", "an actuator of a free or ball joint "
 		    "is not read");
 	if (some_numbers(r, n, cls, "gear", gear, 1, 6) < 0 ||
-	    numbers(r, n, cls, "forcerange", fr, 2) < 0 ||
-	    (lim = flag(r, n, cls, "forcelimited", 0)) < 0)
+	    (lim = act_range(r, n, cls, "force", fr)) < 0 ||
+	    (clim = act_range(r, n, cls, "ctrl", cr)) < 0)
 		return -1;
 	if (gear[0] != 1 && a.kind != ACT_MOTOR)
 		return mj_fail(r, n, "%s", "a servo of gear other than 1 is not "
@@ -1857,12 +1902,39 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		return mj_fail(r, n, "%s", "a force range not symmetric about "
 		    "0 is not read");
 	a.fmax = lim ? fr[1] : 1e16;
-	if (own_attr(n, "ctrlrange") || attr(r, n, cls, "ctrllimited"))
-		mj_note(r, n, "ctrlrange is not kept: a command is taken as "
-		    "it is");
+	/* a motor's force is gear times its control: a symmetric ctrlrange
+	 * bounds it as forcerange does */
+	if (clim && a.kind == ACT_MOTOR && cr[0] == -cr[1])
+		a.fmax = fmin(a.fmax, fabs(gear[0]) * cr[1]);
+	else if (clim)
+		mj_note(r, n, "ctrlrange is not kept (but a motor's symmetric "
+		    "one, as its force limit): a command is taken as it is");
 	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
 	r->acts[r->nacts++] = a;
 	return 0;
+}
+
+/* A motor's force limit as its joint's effort limit, which bounds every
+ * command of the joint. */
+static void
+effort_limit(xmlNodePtr model, const char *joint, double fmax, long line)
+{
+	xmlNodePtr j, ax, lim;
+	xmlChar *v;
+	bool same;
+
+	for (j = phys_child(model, "joint"); j; j = phys_next(j, "joint")) {
+		v = xmlGetProp(j, (const xmlChar *)"name");
+		same = v && strcmp((const char *)v, joint) == 0;
+		xmlFree(v);
+		if (same)
+			break;
+	}
+	if (!j || !(ax = phys_child(j, "axis")))
+		return;
+	if (!(lim = phys_child(ax, "limit")))
+		lim = add(ax, "limit", NULL, line);
+	add_num(lim, "effort", fmax, line);
 }
 
 /*
@@ -1905,9 +1977,12 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		    (const xmlChar *)names[a->kind]);
 		jn = joint_name(r, b, a->joint - b->joint0);
 		add(p, "joint_name", jn, a->line);
-		free(jn);
-		if (a->kind == ACT_MOTOR)
+		if (a->kind == ACT_MOTOR) {
+			if (a->fmax < 1e16)
+				effort_limit(model, jn, a->fmax, a->line);
+			free(jn);
 			continue;
+		}
 		if (a->kind == ACT_VELOCITY)
 			add(p, "use_force_commands", "true", a->line);
 		add_num(p, "p_gain", a->gain, a->line);
@@ -1915,12 +1990,437 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		add(p, "d_gain", "0", a->line);
 		add(p, "i_max", "0", a->line);
 		add(p, "i_min", "0", a->line);
+		free(jn);
 		add_num(p, "cmd_max", a->fmax, a->line);
 		add_num(p, "cmd_min", -a->fmax, a->line);
 		if (a->kind == ACT_POSITION)
 			add_num(p, "initial_position", -r->joints[a->joint].ref,
 			    a->line);
 	}
+}
+
+/* ---- keyframes ---- */
+
+/* A free, ball, slide or hinge joint's values in qpos and in qvel. */
+static const size_t nq_of[] = { 7, 4, 1, 1 }, nv_of[] = { 6, 3, 1, 1 };
+
+/* MuJoCo's qpos0, the model as written: a free body where it is, balls
+ * unturned, slides and hinges at ref. Joints are in body order. */
+static void
+qpos0(const struct reader *r, double *q)
+{
+	const struct mj_body *b;
+	const struct mj_joint *j;
+	size_t i, k;
+
+	for (i = 0; i < r->nbodies; i++) {
+		b = &r->bodies[i];
+		for (k = 0; k < b->njoints; k++) {
+			j = &r->joints[b->joint0 + k];
+			if (j->type == MJ_FREE) {
+				*q++ = b->world.p.x;
+				*q++ = b->world.p.y;
+				*q++ = b->world.p.z;
+				*q++ = b->world.q.w;
+				*q++ = b->world.q.x;
+				*q++ = b->world.q.y;
+				*q++ = b->world.q.z;
+			} else if (j->type == MJ_BALL) {
+				*q++ = 1;
+				*q++ = 0;
+				*q++ = 0;
+				*q++ = 0;
+			} else {
+				*q++ = j->ref;
+			}
+		}
+	}
+}
+
+/* A key's qpos or qvel: exactly n numbers when given. */
+static int
+key_values(struct reader *r, xmlNodePtr n, const char *name, double *out,
+    size_t count)
+{
+	const char *v = own_attr(n, name);
+	double *tmp;
+	int k;
+
+	if (!v)
+		return 0;
+	if (count > INT_MAX - 1)
+		return mj_fail(r, n, "%s", "too many joints");
+	tmp = phys_xcalloc(count + 1, sizeof *tmp);
+	k = phys_parse_doubles(v, tmp, (int)count + 1);
+	if (k >= 0 && (size_t)k == count)
+		memcpy(out, tmp, count * sizeof *out);
+	free(tmp);
+	if (k < 0 || (size_t)k != count)
+		return mj_fail(r, n, "%s: %zu numbers expected (the model's "
+		    "%s)", name, count, name[1] == 'p' ? "nq" : "nv");
+	return 0;
+}
+
+static int
+read_key(struct reader *r, xmlNodePtr n)
+{
+	static const char *const unkept[] = { "act", "ctrl", "mpos", "mquat",
+		NULL };
+	struct mj_key k = { 0 };
+	size_t nq = 0, nv = 0, i;
+	double t = 0;
+	const char *name = own_attr(n, "name");
+
+	for (i = 0; i < r->njoints; i++) {
+		nq += nq_of[r->joints[i].type];
+		nv += nv_of[r->joints[i].type];
+	}
+	if (!name || !*name)
+		return mj_fail(r, n, "%s", "<key>: phys chooses a keyframe by "
+		    "its name, and this one has none");
+	for (i = 0; i < r->nkeys; i++)
+		if (strcmp(r->keys[i].name, name) == 0)
+			return mj_fail(r, n, "repeated keyframe name '%s'",
+			    name);
+	k.qpos = phys_xcalloc(nq + 1, sizeof *k.qpos);
+	k.qvel = phys_xcalloc(nv + 1, sizeof *k.qvel);
+	qpos0(r, k.qpos);
+	if (key_values(r, n, "qpos", k.qpos, nq) < 0 ||
+	    key_values(r, n, "qvel", k.qvel, nv) < 0 ||
+	    number(r, n, -1, "time", &t) < 0) {
+		free(k.qpos);
+		free(k.qvel);
+		return -1;
+	}
+	if (t != 0)
+		mj_note(r, n, "time is not kept: a run's clock starts at 0");
+	for (i = 0; unkept[i]; i++)
+		if (own_attr(n, unkept[i]))
+			mj_note(r, n, "act, ctrl, mpos and mquat are not kept: "
+			    "a keyframe sets the joints' positions and "
+			    "velocities");
+	k.name = phys_xstrdup(name);
+	k.line = phys_node_line(n);
+	r->keys = phys_xrealloc(r->keys, (r->nkeys + 1) * sizeof *r->keys);
+	r->keys[r->nkeys++] = k;
+	return 0;
+}
+
+/* A frame moving in the model: its pose, its origin's velocity and its
+ * angular velocity, in the model's frame. */
+struct key_frame {
+	phys_pose pose;
+	phys_vec3 lin, ang;
+};
+
+/* The joints of one body moving at qpos, qvel (consumed), as MuJoCo's
+ * kinematics turns them: each after the one before, about its axis as
+ * the body stands then; f is the body's frame before them. at[k] is the
+ * frame after joint k: its origin moves with the frame before the joints,
+ * with each turn about its anchor and with each slide. */
+static void
+key_joints(const struct reader *r, const struct mj_body *b,
+    struct key_frame f, const double **qpos, const double **qvel,
+    struct key_frame *at)
+{
+	const struct mj_joint *j;
+	const double *q, *v;
+	phys_vec3 *anchor, *spin, slide = v3(0, 0, 0), base = f.pose.p, a;
+	size_t k, i, n = 0;
+
+	anchor = phys_xcalloc(b->njoints + 1, sizeof *anchor);
+	spin = phys_xcalloc(b->njoints + 1, sizeof *spin);
+	for (k = 0; k < b->njoints; k++) {
+		j = &r->joints[b->joint0 + k];
+		q = *qpos;
+		v = *qvel;
+		*qpos += nq_of[j->type];
+		*qvel += nv_of[j->type];
+		a = phys_pose_apply(f.pose, j->pos);
+		switch (j->type) {
+		case MJ_FREE:	/* a body of the world's, all of its motion */
+			f.pose.p = base = v3(q[0], q[1], q[2]);
+			f.pose.q = phys_quat_normalize((phys_quat){ q[3], q[4],
+			    q[5], q[6] });
+			f.lin = v3(v[0], v[1], v[2]);
+			f.ang = phys_quat_rotate(f.pose.q, v3(v[3], v[4],
+			    v[5]));
+			n = 0;
+			slide = v3(0, 0, 0);
+			break;
+		case MJ_BALL:
+			f.pose.q = phys_quat_normalize(phys_quat_mul(f.pose.q,
+			    phys_quat_normalize((phys_quat){ q[0], q[1], q[2],
+			    q[3] })));
+			spin[n] = phys_quat_rotate(f.pose.q, v3(v[0], v[1],
+			    v[2]));
+			anchor[n++] = a;
+			f.pose.p = v3_sub(a, phys_quat_rotate(f.pose.q, j->pos));
+			break;
+		case MJ_HINGE:
+			spin[n] = v3_scale(phys_quat_rotate(f.pose.q, j->axis),
+			    v[0]);
+			anchor[n++] = a;
+			f.pose.q = phys_quat_normalize(phys_quat_mul(f.pose.q,
+			    phys_quat_about(j->axis, q[0] - j->ref)));
+			f.pose.p = v3_sub(a, phys_quat_rotate(f.pose.q, j->pos));
+			break;
+		case MJ_SLIDE:
+			a = phys_quat_rotate(f.pose.q, j->axis);
+			f.pose.p = v3_add(f.pose.p, v3_scale(a, q[0] - j->ref));
+			slide = v3_add(slide, v3_scale(a, v[0]));
+			break;
+		}
+		at[k].pose = f.pose;
+		at[k].lin = v3_add(v3_add(f.lin, v3_cross(f.ang,
+		    v3_sub(f.pose.p, base))), slide);
+		at[k].ang = f.ang;
+		for (i = 0; i < n; i++) {
+			at[k].lin = v3_add(at[k].lin, v3_cross(spin[i],
+			    v3_sub(f.pose.p, anchor[i])));
+			at[k].ang = v3_add(at[k].ang, spin[i]);
+		}
+	}
+	free(anchor);
+	free(spin);
+}
+
+/* A link's state in a keyframe, in the model's frame, as an element of
+ * phys's own namespace (the run sets it: lib/run/keyframe.c). */
+static void
+write_key_state(xmlNodePtr link, xmlNsPtr ns, const char *key,
+    const struct key_frame *f, long line)
+{
+	xmlNodePtr k = xmlNewChild(link, ns, (const xmlChar *)"key", NULL);
+	double v[6];
+
+	set_line(k, line);
+	set_name(k, key);
+	phys_pose_to6(f->pose, v);
+	add_nums(k, "pose", v, 6, line);
+	v[0] = f->lin.x, v[1] = f->lin.y, v[2] = f->lin.z;
+	add_nums(k, "linear_vel", v, 3, line);
+	v[0] = f->ang.x, v[1] = f->ang.y, v[2] = f->ang.z;
+	add_nums(k, "angular_vel", v, 3, line);
+}
+
+/* The links written for the bodies, in write_model's order: each body's,
+ * then those between its joints: body[i] and chain[joint] (the link
+ * that joint moves, but for a body's last). */
+static void
+links_written(const struct reader *r, xmlNodePtr model, xmlNodePtr *body,
+    xmlNodePtr *chain)
+{
+	xmlNodePtr n = phys_child(model, "link");
+	size_t i, k;
+
+	for (i = 0; i < r->nbodies && n; i++) {
+		body[i] = n;
+		n = phys_next(n, "link");
+		for (k = 0; k + 1 < r->bodies[i].njoints && n; k++) {
+			chain[r->bodies[i].joint0 + k] = n;
+			n = phys_next(n, "link");
+		}
+	}
+}
+
+/* Each keyframe as every body's (and chain link's) pose and velocity. */
+static void
+write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr *body, xmlNodePtr *chain,
+    const struct mj_key *key)
+{
+	struct key_frame *f = phys_xcalloc(r->nbodies, sizeof *f), *at, in;
+	const double *q = key->qpos, *v = key->qvel;
+	const struct mj_body *b;
+	size_t i, k;
+
+	for (i = 0; i < r->nbodies; i++) {
+		b = &r->bodies[i];
+		memset(&in, 0, sizeof in);
+		in.pose = b->world;
+		if (b->parent >= 0) {
+			in = f[b->parent];
+			in.pose = phys_pose_mul(in.pose, phys_pose_mul(
+			    phys_pose_inv(r->bodies[b->parent].world),
+			    b->world));
+			in.lin = v3_add(in.lin, v3_cross(in.ang,
+			    v3_sub(in.pose.p, f[b->parent].pose.p)));
+		}
+		at = phys_xcalloc(b->njoints + 1, sizeof *at);
+		key_joints(r, b, in, &q, &v, at);
+		f[i] = b->njoints ? at[b->njoints - 1] : in;
+		for (k = 0; k < b->njoints; k++)
+			write_key_state(k + 1 < b->njoints ?
+			    chain[b->joint0 + k] : body[i], ns, key->name,
+			    &at[k], key->line);
+		if (!b->njoints)
+			write_key_state(body[i], ns, key->name, &in,
+			    key->line);
+		free(at);
+	}
+	free(f);
+}
+
+/* phys's namespace (mjcf.h), declared once in the <sdf>. */
+static xmlNsPtr
+phys_ns(xmlNodePtr sdf)
+{
+	xmlNsPtr ns = xmlSearchNsByHref(sdf->doc, sdf,
+	    (const xmlChar *)PHYS_KEY_NS);
+
+	return ns ? ns : xmlNewNs(sdf, (const xmlChar *)PHYS_KEY_NS,
+	    (const xmlChar *)"phys");
+}
+
+static void
+write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
+{
+	xmlNodePtr *body, *chain;
+	xmlNsPtr ns;
+	size_t i;
+
+	if (!r->nkeys)
+		return;
+	ns = phys_ns(sdf);
+	body = phys_xcalloc(r->nbodies + 1, sizeof *body);
+	chain = phys_xcalloc(r->njoints + 1, sizeof *chain);
+	links_written(r, model, body, chain);
+	for (i = 0; i < r->nkeys; i++)
+		write_key(r, ns, body, chain, &r->keys[i]);
+	free(body);
+	free(chain);
+}
+
+/* ---- contacts ---- */
+
+/* <exclude body1 body2> kept; <pair> named. */
+static int
+read_contact(struct reader *r, xmlNodePtr c)
+{
+	xmlNodePtr n;
+	const char *b[2];
+	int k[2], i;
+
+	for (n = phys_child(c, NULL); n; n = phys_next(n, NULL)) {
+		if (!phys_node_is(n, "exclude")) {
+			mj_note(r, n, "not kept: these geoms touch as their "
+			    "contype, conaffinity and own surfaces say");
+			continue;
+		}
+		b[0] = own_attr(n, "body1");
+		b[1] = own_attr(n, "body2");
+		for (i = 0; i < 2; i++)
+			if (!b[i] || ((k[i] = body_find(r, b[i])) < 0 &&
+			    strcmp(b[i], "world") != 0))
+				return mj_fail(r, n, "<exclude>: no body '%s'",
+				    b[i] ? b[i] : "");
+		r->excl = phys_xrealloc(r->excl, (r->nexcl + 1) * 2 *
+		    sizeof *r->excl);
+		r->excl[2 * r->nexcl] = k[0];
+		r->excl[2 * r->nexcl++ + 1] = k[1];
+	}
+	return 0;
+}
+
+/* The body whose frame body i moves with: itself when it has joints,
+ * else its parent's (-1: the world), as MuJoCo welds them. */
+static int
+weld_of(const struct reader *r, int i)
+{
+	while (i >= 0 && !r->bodies[i].njoints)
+		i = r->bodies[i].parent;
+	return i;
+}
+
+static bool
+touches(const struct reader *r, int i)
+{
+	const struct mj_body *b = &r->bodies[i];
+	size_t k;
+
+	for (k = b->geom0; k < b->geom0 + b->ngeoms; k++)
+		if (r->geoms[k].collides)
+			return true;
+	return false;
+}
+
+/*
+ * Whether MuJoCo's filter keeps bodies i and j apart: bodies welded
+ * together, a body and its parent (unless that is the world), and an
+ * <exclude>. A pair one joint joins is left out: every engine keeps
+ * those apart already.
+ */
+static bool
+kept_apart(const struct reader *r, int i, int j)
+{
+	int wi = weld_of(r, i), wj = weld_of(r, j), pi, pj;
+	size_t k;
+
+	for (k = 0; k < r->nexcl; k++)
+		if ((r->excl[2 * k] == i && r->excl[2 * k + 1] == j) ||
+		    (r->excl[2 * k] == j && r->excl[2 * k + 1] == i))
+			return true;
+	if ((r->bodies[j].parent == i && r->bodies[j].njoints <= 1) ||
+	    (r->bodies[i].parent == j && r->bodies[i].njoints <= 1))
+		return false;
+	if (wi == wj)
+		return true;
+	pi = wi >= 0 ? weld_of(r, r->bodies[wi].parent) : -1;
+	pj = wj >= 0 ? weld_of(r, r->bodies[wj].parent) : -1;
+	return wi >= 0 && wj >= 0 && (wi == pj || wj == pi);
+}
+
+static void
+write_exclude(xmlNsPtr ns, xmlNodePtr link, const char *other, long line)
+{
+	xmlNodePtr e = xmlNewChild(link, ns, (const xmlChar *)"exclude",
+	    NULL);
+
+	set_line(e, line);
+	xmlSetProp(e, (const xmlChar *)"link", (const xmlChar *)other);
+}
+
+/* The pairs kept apart, in the first link of each, as <phys:exclude>
+ * (excludes.h); a body and the world's geoms by an <exclude> too. */
+static void
+write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
+{
+	xmlNsPtr ns = NULL;
+	xmlNodePtr link, *body, *chain;
+	size_t i, j, k;
+	bool world = r->nbodies ? r->bodies[0].geom0 > 0 : r->ngeoms > 0;
+
+	body = phys_xcalloc(r->nbodies + 1, sizeof *body);
+	chain = phys_xcalloc(r->njoints + 1, sizeof *chain);
+	links_written(r, model, body, chain);
+	for (i = 0; i < r->nbodies; i++) {
+		if (!touches(r, (int)i))
+			continue;
+		link = body[i];
+		for (j = i + 1; j < r->nbodies; j++) {
+			if (!touches(r, (int)j) || !kept_apart(r, (int)i,
+			    (int)j))
+				continue;
+			if (!ns)
+				ns = phys_ns(sdf);
+			write_exclude(ns, link, r->bodies[j].name,
+			    r->bodies[i].line);
+		}
+		for (k = 0; world && k <= r->nexcl; k++)
+			if (k == r->nexcl ? weld_of(r, (int)i) < 0 :
+			    (r->excl[2 * k] == (int)i &&
+			    r->excl[2 * k + 1] < 0) ||
+			    (r->excl[2 * k + 1] == (int)i &&
+			    r->excl[2 * k] < 0)) {
+				if (!ns)
+					ns = phys_ns(sdf);
+				write_exclude(ns, link, "worldbody::worldbody",
+				    r->bodies[i].line);
+				break;
+			}
+	}
+	free(body);
+	free(chain);
 }
 
 static int
@@ -1969,6 +2469,13 @@ read_top(struct reader *r, xmlNodePtr root)
 		for (c = phys_child(n, NULL); c; c = phys_next(c, NULL))
 			if (read_actuator(r, c) < 0)
 				return -1;
+	for (n = phys_child(root, "contact"); n; n = phys_next(n, "contact"))
+		if (read_contact(r, n) < 0)
+			return -1;
+	for (n = phys_child(root, "keyframe"); n; n = phys_next(n, "keyframe"))
+		for (c = phys_child(n, "key"); c; c = phys_next(c, "key"))
+			if (read_key(r, c) < 0)
+				return -1;
 	return 0;
 }
 static void
@@ -1999,6 +2506,13 @@ reader_free(struct reader *r)
 	free(r->sites);
 	free(r->equality);
 	free(r->acts);
+	free(r->excl);
+	for (i = 0; i < r->nkeys; i++) {
+		free(r->keys[i].name);
+		free(r->keys[i].qpos);
+		free(r->keys[i].qvel);
+	}
+	free(r->keys);
 	for (i = 0; i < r->norigins; i++)
 		free(r->origins[i].file);
 	free(r->origins);

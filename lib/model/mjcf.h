@@ -13,6 +13,14 @@
 #include "urdf.h"
 
 /*
+ * A keyframe of the model, <keyframe><key name="K">, is kept in each
+ * link of the SDF model as <phys:key name="K"> in this namespace, holding
+ * the link's <pose> (in the model's frame), <linear_vel> (of its origin)
+ * and <angular_vel> (both in the model's frame) in that start state.
+ */
+#define PHYS_KEY_NS	"urn:phys:mjcf"
+
+/*
  * Convert the MJCF document src (kind PHYS_DOC_MJCF) into out, an SDF
  * document holding one <model>. With owns, out takes src over. On
  * failure phys_error() says "model.xml:LINE: what" and out is empty.

@@ -4,6 +4,7 @@
 #include "fuel.h"
 #include "inertia_world.h"
 #include "spec.h"
+#include "excludes.h"
 #include "mjcf.h"
 #include "urdf.h"
 
@@ -3141,6 +3142,8 @@ phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 	rc = w->doc.kind == PHYS_DOC_WORLD ? read_world(&L) : read_hosted(&L);
 	warn_missing(&L);	/* a model file's, if any */
 	phys_warn_batch_end();
+	if (rc == 0)
+		rc = phys_excludes_read(w);
 	for (i = 0; i < L.nframes; i++)
 		free(L.frames[i].name);
 	free(L.frames);
@@ -3218,6 +3221,7 @@ phys_world_free(struct phys_scene *w)
 	free(w->profiles);
 	free(w->models);
 	free(w->links);
+	free(w->excluded);
 	free(w->collisions);
 	phys_mesh_cache_free(&w->meshes);
 	phys_heightmap_cache_free(&w->heightmaps);

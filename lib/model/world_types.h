@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "geom.h"
 #include "heightmap.h"
@@ -177,6 +178,10 @@ struct phys_scene {
 	struct phys_joint *joints;
 	struct phys_visual *visuals;
 	size_t nmodels, nlinks, ncollisions, njoints, nvisuals;
+
+	/* Link pairs that never touch (excludes.h), sorted */
+	int64_t *excluded;
+	size_t nexcluded;
 
 	struct phys_name_index *index;	/* scoped name -> entity */
 	struct phys_mesh_cache meshes;	/* each mesh file loaded once */

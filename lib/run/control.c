@@ -9,6 +9,7 @@
 
 #include "engine_common.h"
 #include "items.h"
+#include "keyframe.h"
 #include "paramio.h"
 #include "preset.h"
 
@@ -257,6 +258,19 @@ parse_save(struct phys_controls *r, struct phys_control *c, json_t *name)
 	return 0;
 }
 
+/* {"keyframe":"NAME"}: the models' state in a keyframe of theirs. */
+static int
+parse_keyframe(struct phys_controls *r, struct phys_control *c, json_t *name)
+{
+	if (!json_is_string(name))
+		return phys_fail("\"keyframe\" must be a keyframe's name");
+	if (phys_keyframe_check(r->w, json_string_value(name)) < 0)
+		return -1;
+	c->keyframe = true;
+	c->text = phys_xstrdup(json_string_value(name));
+	return 0;
+}
+
 static int
 parse_control(struct phys_controls *r, struct phys_control *c, json_t *obj,
     bool need_t)
@@ -264,6 +278,7 @@ parse_control(struct phys_controls *r, struct phys_control *c, json_t *obj,
 	json_t *t = json_object_get(obj, "t"), *p = json_object_get(obj, "preset");
 	json_t *save = json_object_get(obj, "save");
 	json_t *topic = json_object_get(obj, "topic");
+	json_t *key = json_object_get(obj, "keyframe");
 
 	c->t = NAN;	/* a stream's line without "t": at the next step */
 	c->profile = -1;
@@ -276,6 +291,8 @@ parse_control(struct phys_controls *r, struct phys_control *c, json_t *obj,
 	}
 	if (save)
 		return parse_save(r, c, save);
+	if (key)
+		return parse_keyframe(r, c, key);
 	if (topic)
 		return parse_topic(r, c, topic, json_object_get(obj, "msg"));
 	/* A parameter line may say which profile its value came from (as

@@ -20,6 +20,7 @@ struct phys_control {
 	long line;
 	int profile;		/* >= 0: switch to this profile */
 	bool save;		/* store the run's values as profile text */
+	bool keyframe;		/* set the state of keyframe text */
 	struct phys_ref ref;	/* otherwise a parameter ... */
 	char *glob;		/* ... or those a pattern names, as -s */
 	int state_kind;		/* ... or link/model state: an item kind */

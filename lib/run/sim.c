@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "engine_common.h"
 #include "inertia_follow.h"
+#include "keyframe.h"
 #include "items.h"
 #include "ref.h"
 #include "systems.h"
@@ -560,6 +561,8 @@ apply_control(struct run *r, const struct phys_control *c)
 		rc = switch_profile(r, c->profile);
 	else if (c->on_topic)
 		rc = phys_systems_deliver(r->sys, c->topic, c->text);
+	else if (c->keyframe)
+		rc = phys_keyframe_apply(r->e, r->w, c->text);
 	else if (c->command != PHYS_COMMAND_NONE)
 		rc = phys_engine_command(r->e, c->entity, c->command, c->cmd,
 		    c->ncmd);
@@ -602,7 +605,7 @@ apply_due(struct run *r)
 	if (phys_controls_poll(&r->ctl, now, h) < 0)
 		return -1;
 	while (phys_controls_due(&r->ctl, now, h, &c) > 0) {
-		moved |= c->state_kind >= 0;
+		moved |= c->state_kind >= 0 || c->keyframe;
 		if (apply_control(r, c) < 0)
 			return -1;
 	}
@@ -1465,6 +1468,8 @@ prepare_run(struct run *r)
 	r->cur = phys_run_values_at(&r->vals, PHYS_S_PHYSICS, 0);
 	if ((rc = start_profile(r)) < 0)
 		return rc;
+	if (r->o->keyframe && phys_keyframe_check(r->w, r->o->keyframe) < 0)
+		return -2;
 	/* The plugins' gains come before the overrides. */
 	if (phys_systems_load(&r->sys, r->w, &r->vals) < 0)
 		return -1;
@@ -1489,6 +1494,9 @@ prepare_run(struct run *r)
 	alloc_tracking(r);
 	warn_sunk_at_start(r);
 	init_models(r);
+	if (r->o->keyframe && phys_keyframe_apply(r->e, r->w,
+	    r->o->keyframe) < 0)
+		return -1;
 	r->need_accel = needs_history(&r->items);
 	make_keys(r);
 	r->announce = true;

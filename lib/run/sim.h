@@ -14,6 +14,7 @@ struct phys_run_options {
 	long steps;		/* steps to take; < 0: use duration */
 	double duration;	/* s of simulated time */
 	const char *preset;	/* starting profile; NULL: the world's start */
+	const char *keyframe;	/* the models' start state, or NULL */
 	char **sets;		/* NAME=VALUE overrides of the starting profile */
 	size_t nsets;
 	long every;		/* write every Nth step (>= 1) */

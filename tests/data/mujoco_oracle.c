@@ -8,7 +8,13 @@
  *
  * Poses are world poses after mj_kinematics at qpos0; c is the centre of
  * mass in the world and I the inertia about it in world axes; the joint
- * axis is in the body frame.
+ * axis is in the body frame. With a keyframe's name, the poses are those
+ * of that keyframe (mj_resetDataKeyframe), and a line a body follows:
+ *
+ *   vel NAME vx vy vz wx wy wz
+ *
+ * the velocity of the body frame's origin and the angular velocity, both
+ * in world axes.
  *
  * cc -o mujoco_oracle mujoco_oracle.c -lmujoco
  */
@@ -45,11 +51,11 @@ main(int argc, char **argv)
 	char err[1000] = "";
 	mjModel *m;
 	mjData *d;
-	double I[6];
-	int b, j;
+	double I[6], v[6];
+	int b, j, key = -1;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: mujoco_oracle MODEL.xml\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: mujoco_oracle MODEL.xml [KEYFRAME]\n");
 		return 2;
 	}
 	if (!(m = mj_loadXML(argv[1], NULL, err, sizeof err))) {
@@ -57,7 +63,17 @@ main(int argc, char **argv)
 		return 1;
 	}
 	d = mj_makeData(m);
+	if (argc == 3) {
+		if ((key = mj_name2id(m, mjOBJ_KEY, argv[2])) < 0) {
+			fprintf(stderr, "mujoco_oracle: no keyframe %s\n",
+			    argv[2]);
+			return 1;
+		}
+		mj_resetDataKeyframe(m, d, key);
+	}
 	mj_kinematics(m, d);
+	mj_comPos(m, d);
+	mj_comVel(m, d);
 	for (b = 1; b < m->nbody; b++) {
 		world_inertia(m, d, b, I);
 		printf("body %s %s %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
@@ -70,6 +86,12 @@ main(int argc, char **argv)
 		    d->xquat[4 * b + 3], m->body_mass[b], d->xipos[3 * b],
 		    d->xipos[3 * b + 1], d->xipos[3 * b + 2], I[0], I[1], I[2],
 		    I[3], I[4], I[5]);
+		if (key < 0)
+			continue;
+		mj_objectVelocity(m, d, mjOBJ_XBODY, b, v, 0);
+		printf("vel %s %.17g %.17g %.17g %.17g %.17g %.17g\n",
+		    mj_id2name(m, mjOBJ_BODY, b), v[3], v[4], v[5], v[0], v[1],
+		    v[2]);
 	}
 	for (j = 0; j < m->njnt; j++)
 		printf("joint %s %s %s %.17g %.17g %.17g %.17g %.17g %d %.17g "
