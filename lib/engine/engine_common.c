@@ -263,6 +263,9 @@ phys_divergence_cause(const struct phys_scene *w,
 	return why ? why : phys_xstrdup("");
 }
 
+#define PHYS_FASTEST 299792458.0		/* m/s */
+#define PHYS_FASTEST_TURN 1e8		/* rad/s */
+
 int
 phys_check_body(const struct phys_scene *w, const struct phys_run_values *v,
     double h, int link, phys_vec3 pos, phys_quat q, phys_vec3 vel,
@@ -273,13 +276,13 @@ phys_check_body(const struct phys_scene *w, const struct phys_run_values *v,
 
 	if (isfinite(pos.x + pos.y + pos.z + q.w + q.x + q.y + q.z + vel.x +
 	    vel.y + vel.z + angvel.x + angvel.y + angvel.z) &&
-	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= PHYS_FARTHEST &&
+	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= 1e15 &&
 	    v3_norm(vel) <= PHYS_FASTEST && v3_norm(angvel) <= PHYS_FASTEST_TURN)
 		return 0;
 	why = phys_divergence_cause(w, v, h);
 	if (isfinite(pos.x + pos.y + pos.z + q.w + q.x + q.y + q.z + vel.x +
 	    vel.y + vel.z + angvel.x + angvel.y + angvel.z) &&
-	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= PHYS_FARTHEST)
+	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= 1e15)
 		rc = phys_fail("simulation diverged: body '%s' moves at %.3g m/s "
 		    "and %.3g rad/s at t=%.9g, faster than any body%s",
 		    w->links[link].name, v3_norm(vel), v3_norm(angvel), t, why);

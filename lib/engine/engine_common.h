@@ -78,12 +78,6 @@ char *phys_divergence_cause(const struct phys_scene *w,
 int phys_check_body(const struct phys_scene *w,
     const struct phys_run_values *v, double h, int link, phys_vec3 pos,
     phys_quat q, phys_vec3 vel, phys_vec3 angvel, double t);
-/* Those bounds, which a state set from outside must keep too: a
- * position's sum of coordinates in size (m), a speed (m/s), a rate of
- * turn (rad/s). */
-#define PHYS_FARTHEST 1e15
-#define PHYS_FASTEST 299792458.0
-#define PHYS_FASTEST_TURN 1e8
 
 /* A link's mass and inertia (ixx iyy izz ixy ixz iyz) as its values give
  * them. */
