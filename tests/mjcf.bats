@@ -404,9 +404,9 @@ keyed() {
 	each_engine keyed
 }
 
-# stack ENGINE: the boxes of exclude.xml, as $TMP/x.xml has them, in an
+# exclude_stack ENGINE: the boxes of exclude.xml, as $TMP/x.xml has them, in an
 # SDF world: where the upper one is at 0.25 s and at 1 s.
-stack() {
+exclude_stack() {
 	local w
 	cat > "$TMP/world.sdf" <<-EOF
 	<?xml version="1.0"?>
@@ -421,7 +421,7 @@ stack() {
 # landed ENGINE: the upper box rests on the lower, 0.3 m up.
 landed() {
 	local z
-	z=$(stack "$1")
+	z=$(exclude_stack "$1")
 	near "${z#* }" 0.3 0.005
 }
 
@@ -429,7 +429,7 @@ landed() {
 # g t^2 / 2 at t = 0.25 s, and rests on the floor at 0.1 m.
 through() {
 	local z
-	z=$(stack "$1")
+	z=$(exclude_stack "$1")
 	near "${z% *}" "$(awk 'BEGIN { print 0.5 - 9.81 * 0.25^2 / 2 }')" 0.005
 	near "${z#* }" 0.1 0.005
 }

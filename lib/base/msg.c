@@ -387,6 +387,9 @@ phys_die(int status, const char *fmt, ...)
 		recovered++;
 		longjmp(r->at, 1);
 	}
+	/* the warnings held so far, then the last words, at once: not
+	 * held with them in a batch that will never end */
+	batch_depth = 0;
 	flush_held();
 	/* a sink that collects warnings (phys-sdf check's) would take the
 	 * last words with it: they go to stderr */
