@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdio_ext.h>
@@ -417,12 +418,19 @@ stop_now(int sig)
 	die_by_signal(sig);
 }
 
+/* The watchdog has started: start_watchdog waits for it, so that no
+ * fork (a sweep's worker, a mesh decoder) happens while the thread is
+ * still being set up, holding locks of the allocator's that the child
+ * would wait on for ever (seen under AddressSanitizer's). */
+static sem_t watchdog_ready;
+
 static void *
 watchdog(void *arg)
 {
 	struct pollfd p[2];
 	char c;
 
+	sem_post(&watchdog_ready);
 	for (;;) {
 		p[0] = (struct pollfd){ wake_fd[0], POLLIN, 0 };
 		p[1] = (struct pollfd){ out_started && out_pipe &&
@@ -464,11 +472,14 @@ start_watchdog(void)
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&a, 1 << 16);
+	sem_init(&watchdog_ready, 0, 0);
 	if (pthread_create(&t, &a, watchdog, NULL) != 0) {
 		close(wake_fd[0]);
 		close(wake_fd[1]);
 		wake_fd[0] = wake_fd[1] = -1;
-	}
+	} else
+		while (sem_wait(&watchdog_ready) < 0 && errno == EINTR)
+			;
 	pthread_attr_destroy(&a);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
