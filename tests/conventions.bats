@@ -369,8 +369,8 @@ tab_complete() {
 		tmux -L "$sock" send-keys -t c Tab
 		# what the line shows once the completion has changed it (a
 		# completion that runs phys under the sanitizers on a busy
-		# machine may take seconds)
-		for i in $(seq 150); do
+		# machine may take many seconds: up to a minute)
+		for i in $(seq 600); do
 			sleep 0.1
 			now=$(tmux -L "$sock" capture-pane -p -t c | grep -F -- "${line%% *}" |
 			    tail -1 | sed 's/^.*[$#>] \(phys-\)/\1/; s/ *$//')
