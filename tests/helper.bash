@@ -23,6 +23,7 @@ need_reference() {
 }
 # Sanitizer builds: leaks are checked, and any report fails the command.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export LSAN_OPTIONS="suppressions=$BATS_TEST_DIRNAME/data/lsan.supp"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 # near ACTUAL EXPECTED TOL: succeed when |actual - expected| <= tol.
