@@ -2,6 +2,7 @@
 #include "names.h"
 
 #include <fnmatch.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,4 +83,47 @@ phys_suggest(struct phys_buf *b, const char *word, const char *const *names,
 			phys_buf_puts(b, found == total ? " or " : ", ");
 		phys_buf_printf(b, "%s%s", prefix, names[i]);
 	}
+}
+
+void
+phys_close_consider(struct phys_close *c, const char *wrong,
+    const char *known)
+{
+	size_t d = phys_edit_distance(wrong, known), limit, i, j;
+
+	limit = strlen(wrong) / 3 > 2 ? strlen(wrong) / 3 : 2;
+	if (d > limit)
+		return;
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->name[i], known) == 0)
+			return;
+	for (i = 0; i < c->n && c->dist[i] <= d; i++)
+		;
+	if (i == 3)
+		return;
+	for (j = c->n < 3 ? c->n : 2; j > i; j--) {
+		c->name[j] = c->name[j - 1];
+		c->dist[j] = c->dist[j - 1];
+	}
+	c->name[i] = known;
+	c->dist[i] = d;
+	if (c->n < 3)
+		c->n++;
+	c->name[c->n] = NULL;
+}
+
+const char *
+phys_close_text(const struct phys_close *c, bool element, char *buf,
+    size_t size)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->n && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, element ?
+		    "%s<%s>" : "%s'%s'", i == 0 ? "; did you mean " :
+		    i + 1 == c->n ? " or " : ", ", c->name[i]);
+	if (c->n && len < size)
+		snprintf(buf + len, size - len, "?");
+	return buf;
 }

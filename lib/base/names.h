@@ -17,4 +17,21 @@ size_t phys_edit_distance(const char *a, const char *b);
 void phys_suggest(struct phys_buf *b, const char *word,
     const char *const *names, const char *prefix);
 
+/*
+ * The three known names closest to a wrong one, within what a typo can
+ * explain, gathered a candidate at a time (zeroed to start): name[] is
+ * NULL-terminated, nearest first.
+ */
+struct phys_close {
+	const char *name[4];
+	size_t dist[3];
+	size_t n;
+};
+void phys_close_consider(struct phys_close *c, const char *wrong,
+    const char *known);
+/* "; did you mean <a>, <b> or <c>?" (element) or with 'a' quotes, into
+ * buf; empty when none is close. Returns buf. */
+const char *phys_close_text(const struct phys_close *c, bool element,
+    char *buf, size_t size);
+
 #endif

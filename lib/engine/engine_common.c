@@ -67,39 +67,9 @@ double
 phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
     double vel)
 {
-	double damping = k ? PVD(v, JOINT_axis2_dynamics_damping) :
-	    PVD(v, JOINT_axis_dynamics_damping);
-	double stiff = k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
-	    PVD(v, JOINT_axis_dynamics_spring_stiffness);
-	double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
-	    PVD(v, JOINT_axis_dynamics_spring_reference);
+	struct phys_axis_values a = phys_joint_axis_values(v, k);
 
-	return -damping * vel - stiff * (pos - ref);
-}
-
-struct phys_axis_values
-phys_joint_axis_values(const struct phys_value *v, int k)
-{
-#define AXIS_IDS(a) { PHYS_P_JOINT_##a##_limit_lower,			\
-	PHYS_P_JOINT_##a##_limit_upper, PHYS_P_JOINT_##a##_limit_stiffness, \
-	PHYS_P_JOINT_##a##_limit_dissipation,				\
-	PHYS_P_JOINT_##a##_dynamics_damping,				\
-	PHYS_P_JOINT_##a##_dynamics_friction,				\
-	PHYS_P_JOINT_##a##_dynamics_spring_stiffness,			\
-	PHYS_P_JOINT_##a##_dynamics_spring_reference,			\
-	PHYS_P_JOINT_##a##_limit_effort, PHYS_P_JOINT_##a##_limit_velocity }
-	static const enum phys_param_id ids[2][10] = { AXIS_IDS(axis),
-		AXIS_IDS(axis2) };
-#undef AXIS_IDS
-	double x[10];
-	int i;
-
-	for (i = 0; i < 10; i++)
-		x[i] = v[phys_param_index[ids[k != 0][i]]].u.d;
-	return (struct phys_axis_values){ .lower = x[0], .upper = x[1],
-	    .limit_stiffness = x[2], .limit_dissipation = x[3],
-	    .damping = x[4], .friction = x[5], .stiffness = x[6],
-	    .reference = x[7], .effort = x[8], .velocity = x[9] };
+	return -a.damping * vel - a.stiffness * (pos - a.reference);
 }
 
 double
@@ -113,15 +83,13 @@ phys_joint_screw_lead(const struct phys_value *v)
 static double
 axis_damping(const struct phys_value *v, int k)
 {
-	return k ? PVD(v, JOINT_axis2_dynamics_damping) :
-	    PVD(v, JOINT_axis_dynamics_damping);
+	return phys_joint_axis_values(v, k).damping;
 }
 
 static double
 axis_stiffness(const struct phys_value *v, int k)
 {
-	return k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
-	    PVD(v, JOINT_axis_dynamics_spring_stiffness);
+	return phys_joint_axis_values(v, k).stiffness;
 }
 
 /*

@@ -84,17 +84,6 @@ int phys_check_body(const struct phys_scene *w,
 void phys_link_values_mass(const struct phys_value *v, double *mass,
     double inertia[6]);
 
-/* Axis k's (0: axis, 1: axis2) limits and dynamics, as the joint's
- * values v give them. */
-struct phys_axis_values {
-	double lower, upper;		/* limit */
-	double limit_stiffness, limit_dissipation;
-	double damping, friction;	/* dynamics */
-	double stiffness, reference;	/* its spring */
-	double effort, velocity;	/* what a command may use; < 0: any */
-};
-struct phys_axis_values phys_joint_axis_values(const struct phys_value *v,
-    int k);
 
 /*
  * A screw joint's travel per radian of turn. SDF 1.10's screw_thread_pitch

@@ -299,14 +299,6 @@ refuse_collision(const struct phys_collision *c, const char *why)
 	    "collision '%s': %s", c->name, why);
 }
 
-/* Joints that move something: not a gearbox (a coupling), not a joint
- * of a link with itself. */
-static bool
-holds(const struct phys_joint *j)
-{
-	return j->type != PHYS_JOINT_GEARBOX && j->parent != j->child;
-}
-
 static void
 hold_by(struct mujoco_engine *e, int li, int ji, int up, bool reversed,
     bool *in_tree)
@@ -333,7 +325,8 @@ grow_tree(struct mujoco_engine *e, bool *in_tree)
 		bool pin = j->parent < 0 || in_tree[j->parent];
 		bool cin = in_tree[j->child];
 
-		if (!holds(j) || e->joints[i].role != ROLE_NONE || pin == cin)
+		if (!phys_mjcf_tree_joint(j) ||
+		    e->joints[i].role != ROLE_NONE || pin == cin)
 			continue;
 		if (pin)
 			hold_by(e, j->child, (int)i, j->parent, false, in_tree);
@@ -350,7 +343,8 @@ is_child(const struct phys_scene *w, int li)
 	size_t i;
 
 	for (i = 0; i < w->njoints; i++)
-		if (holds(&w->joints[i]) && w->joints[i].child == li)
+		if (phys_mjcf_tree_joint(&w->joints[i]) &&
+		    w->joints[i].child == li)
 			return true;
 	return false;
 }
@@ -409,7 +403,8 @@ plan_tree(struct mujoco_engine *e)
 
 		if (j->type == PHYS_JOINT_GEARBOX)
 			e->joints[i].role = ROLE_GEAR;
-		else if (holds(j) && e->joints[i].role == ROLE_NONE && moves)
+		else if (phys_mjcf_tree_joint(j) &&
+		    e->joints[i].role == ROLE_NONE && moves)
 			e->joints[i].role = ROLE_LOOP;
 	}
 	for (i = 0; i < w->nlinks && rc == 0; i++)
@@ -448,7 +443,8 @@ plan_connected(struct mujoco_engine *e)
 
 	e->connected = phys_xcalloc(w->njoints + 1, sizeof *e->connected);
 	for (i = 0; i < w->njoints; i++)
-		if (holds(&w->joints[i]) && w->joints[i].parent >= 0)
+		if (phys_mjcf_tree_joint(&w->joints[i]) &&
+		    w->joints[i].parent >= 0)
 			e->connected[e->nconnected++] = pair_key(
 			    w->joints[i].parent, w->joints[i].child,
 			    (int)w->nlinks);

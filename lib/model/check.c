@@ -16,6 +16,7 @@
 #include "mem.h"
 #include "mjcfcheck.h"
 #include "mjcfroot.h"
+#include "names.h"
 #include "param.h"
 #include "sdfprint.h"
 #include "spec.h"
@@ -101,61 +102,13 @@ finding(struct checker *ck, xmlNodePtr n, enum phys_severity sev,
 
 /* ---- closest names ---- */
 
-struct candidates {
-	const char *name[3];
-	size_t dist[3];
-	size_t n;
-};
-
-/* Keep the three closest names within a distance a typo could explain. */
 static void
-consider(struct candidates *c, const char *wrong, const char *known)
-{
-	size_t d = phys_edit_distance(wrong, known), limit, i, j;
-
-	limit = strlen(wrong) / 3 > 2 ? strlen(wrong) / 3 : 2;
-	if (d > limit)
-		return;
-	for (i = 0; i < c->n; i++)
-		if (strcmp(c->name[i], known) == 0)
-			return;
-	for (i = 0; i < c->n && c->dist[i] <= d; i++)
-		;
-	if (i == 3)
-		return;
-	for (j = c->n < 3 ? c->n : 2; j > i; j--) {
-		c->name[j] = c->name[j - 1];
-		c->dist[j] = c->dist[j - 1];
-	}
-	c->name[i] = known;
-	c->dist[i] = d;
-	if (c->n < 3)
-		c->n++;
-}
-
-static void
-attach_suggestions(struct phys_finding *x, const struct candidates *c)
+attach_suggestions(struct phys_finding *x, const struct phys_close *c)
 {
 	size_t i;
 
 	for (i = 0; i < c->n; i++)
 		x->suggest[i] = phys_xstrdup(c->name[i]);
-}
-
-/* " (did you mean <a> or <b>?)" */
-static void
-suggestion_text(const struct candidates *c, bool element, char *buf,
-    size_t size)
-{
-	size_t i, len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < c->n && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, element ?
-		    "%s<%s>" : "%s'%s'", i == 0 ? "; did you mean " :
-		    i + 1 == c->n ? " or " : ", ", c->name[i]);
-	if (c->n && len < size)
-		snprintf(buf + len, size - len, "?");
 }
 
 /* ---- values of the specification's types ---- */
@@ -275,14 +228,14 @@ static void
 unknown_attr(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e,
     const char *name)
 {
-	struct candidates c = { { 0 }, { 0 }, 0 };
+	struct phys_close c = { { NULL }, { 0 }, 0 };
 	struct phys_finding *x;
 	char hint[256];
 	unsigned i;
 
 	for (i = 0; i < e->nattrs; i++)
-		consider(&c, name, ck->spec->attrs[e->attr + i].name);
-	suggestion_text(&c, false, hint, sizeof hint);
+		phys_close_consider(&c, name, ck->spec->attrs[e->attr + i].name);
+	phys_close_text(&c, false, hint, sizeof hint);
 	x = finding(ck, n, PHYS_SEV_ERROR, "<%s> has no attribute '%s' in SDF "
 	    "%d.%d%s", (const char *)n->name, name, ck->spec->major,
 	    ck->spec->minor, hint);
@@ -499,7 +452,7 @@ static void
 unknown_own_element(struct checker *ck, xmlNodePtr parent, xmlNodePtr c,
     const struct param_at *at)
 {
-	struct candidates cand = { { 0 }, { 0 }, 0 };
+	struct phys_close cand = { { NULL }, { 0 }, 0 };
 	struct phys_finding *x;
 	size_t i, k, n = phys_scope_count((phys_scope)at->scope), nn = 0;
 	size_t len = strlen(at->path) - strlen((const char *)c->name);
@@ -519,8 +472,8 @@ unknown_own_element(struct checker *ck, xmlNodePtr parent, xmlNodePtr c,
 			nn++;
 	}
 	for (k = 0; k < nn; k++)
-		consider(&cand, (const char *)c->name, names[k]);
-	suggestion_text(&cand, true, hint, sizeof hint);
+		phys_close_consider(&cand, (const char *)c->name, names[k]);
+	phys_close_text(&cand, true, hint, sizeof hint);
 	x = finding(ck, c, PHYS_SEV_ERROR, "unknown element <%s> in phys's "
 	    "<%s>%s", (const char *)c->name, (const char *)parent->name, hint);
 	attach_suggestions(x, &cand);
@@ -573,7 +526,7 @@ static void
 unknown_element(struct checker *ck, xmlNodePtr parent,
     const struct phys_spec_elem *pe, xmlNodePtr c)
 {
-	struct candidates cand = { { 0 }, { 0 }, 0 };
+	struct phys_close cand = { { NULL }, { 0 }, 0 };
 	struct phys_finding *x;
 	char hint[256];
 	unsigned i;
@@ -583,9 +536,9 @@ unknown_element(struct checker *ck, xmlNodePtr parent,
 		    elem(ck, ck->spec->kids[pe->kid + i].elem)->name;
 
 		if (name)
-			consider(&cand, (const char *)c->name, name);
+			phys_close_consider(&cand, (const char *)c->name, name);
 	}
-	suggestion_text(&cand, true, hint, sizeof hint);
+	phys_close_text(&cand, true, hint, sizeof hint);
 	/* A name close to a known one is a misspelling, which every reader
 	 * ignores: an error. Another is an extension a simulator may read
 	 * (gz-sim's <gz_frame_id>): libsdformat keeps it with a warning. */

@@ -109,55 +109,6 @@ report(struct checker *ck, const char *file, xmlNodePtr n, bool error,
 	ck->fn(&f, ck->ctx);
 }
 
-/* The three known names closest to wrong, near enough to be a typo. */
-struct close {
-	const char *name[4];
-	size_t dist[3];
-	size_t n;
-};
-
-static void
-consider(struct close *c, const char *wrong, const char *known)
-{
-	size_t d = phys_edit_distance(wrong, known), limit, i, j;
-
-	limit = strlen(wrong) / 3 > 2 ? strlen(wrong) / 3 : 2;
-	if (d > limit)
-		return;
-	for (i = 0; i < c->n; i++)
-		if (strcmp(c->name[i], known) == 0)
-			return;
-	for (i = 0; i < c->n && c->dist[i] <= d; i++)
-		;
-	if (i == 3)
-		return;
-	for (j = c->n < 3 ? c->n : 2; j > i; j--) {
-		c->name[j] = c->name[j - 1];
-		c->dist[j] = c->dist[j - 1];
-	}
-	c->name[i] = known;
-	c->dist[i] = d;
-	if (c->n < 3)
-		c->n++;
-	c->name[c->n] = NULL;
-}
-
-/* "; did you mean <a> or <b>?" */
-static const char *
-close_text(const struct close *c, bool element, char *buf, size_t size)
-{
-	size_t i, len = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < c->n && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, element ?
-		    "%s<%s>" : "%s'%s'", i == 0 ? "; did you mean " :
-		    i + 1 == c->n ? " or " : ", ", c->name[i]);
-	if (c->n && len < size)
-		snprintf(buf + len, size - len, "?");
-	return buf;
-}
-
 /* ---- names and references ---- */
 
 static void
@@ -326,15 +277,15 @@ static void
 unknown_attr(struct checker *ck, const char *file, xmlNodePtr n,
     const struct phys_mjcf_elem *e, const char *name)
 {
-	struct close c = { { NULL }, { 0 }, 0 };
+	struct phys_close c = { { NULL }, { 0 }, 0 };
 	char hint[256];
 	size_t i;
 
 	for (i = 0; i < phys_mjcf_nattrs; i++)
 		if (strcmp(phys_mjcf_attrs[i].elem, e->id) == 0)
-			consider(&c, name, phys_mjcf_attrs[i].name);
+			phys_close_consider(&c, name, phys_mjcf_attrs[i].name);
 	report(ck, file, n, true, c.name, "unknown attribute '%s' of <%s>%s",
-	    name, e->name, close_text(&c, false, hint, sizeof hint));
+	    name, e->name, phys_close_text(&c, false, hint, sizeof hint));
 }
 
 /* The value of attribute name, or NULL; the caller frees. */
@@ -643,7 +594,7 @@ unknown_element(struct checker *ck, const char *file, xmlNodePtr n,
     const struct phys_mjcf_elem *parent)
 {
 	const char *name = (const char *)n->name;
-	struct close c = { { NULL }, { 0 }, 0 };
+	struct phys_close c = { { NULL }, { 0 }, 0 };
 	char hint[256];
 	size_t i;
 
@@ -655,9 +606,9 @@ unknown_element(struct checker *ck, const char *file, xmlNodePtr n,
 	for (i = 0; i < phys_mjcf_nelems; i++)
 		if (phys_mjcf_child(parent, phys_mjcf_elems[i].name) ==
 		    &phys_mjcf_elems[i])
-			consider(&c, name, phys_mjcf_elems[i].name);
+			phys_close_consider(&c, name, phys_mjcf_elems[i].name);
 	report(ck, file, n, true, c.name, "unknown element <%s> in <%s>%s",
-	    name, parent->name, close_text(&c, true, hint, sizeof hint));
+	    name, parent->name, phys_close_text(&c, true, hint, sizeof hint));
 }
 
 /* An object's name: its own, or, for an asset read from a file, the
@@ -752,7 +703,7 @@ walk(struct checker *ck, const char *file, xmlNodePtr n,
 static void
 check_refs(struct checker *ck)
 {
-	struct close c;
+	struct phys_close c;
 	char hint[256];
 	size_t i, k;
 
@@ -768,10 +719,10 @@ check_refs(struct checker *ck)
 		memset(&c, 0, sizeof c);
 		for (k = 0; k < ck->names.n; k++)
 			if (strcmp(ck->names.v[k].kind, r->kind) == 0)
-				consider(&c, r->name, ck->names.v[k].name);
+				phys_close_consider(&c, r->name, ck->names.v[k].name);
 		snprintf(msg, sizeof msg, "%s=\"%s\": no %s%s is so named%s",
 		    r->attr, r->name, strcmp(r->kind, "class") == 0 ?
-		    "default " : "", r->kind, close_text(&c, false, hint,
+		    "default " : "", r->kind, phys_close_text(&c, false, hint,
 		    sizeof hint));
 		memset(&f, 0, sizeof f);
 		f.file = r->file;

@@ -8,11 +8,10 @@
 #include "mjcfroot.h"
 
 bool
-phys_mjcf_text(const char *text, size_t len)
+phys_xml_root_is(const char *text, size_t len, const char *name)
 {
 	const char *p = text, *end = text + len, *q;
-	static const char name[] = "mujoco";
-	size_t n = sizeof name - 1;
+	size_t n = strlen(name);
 
 	while (p < end) {
 		while (p < end && isspace((unsigned char)*p))
@@ -31,4 +30,10 @@ phys_mjcf_text(const char *text, size_t len)
 	return (size_t)(end - p) > n + 1 && *p == '<' &&
 	    memcmp(p + 1, name, n) == 0 && (isspace((unsigned char)p[1 + n]) ||
 	    p[1 + n] == '>' || p[1 + n] == '/');
+}
+
+bool
+phys_mjcf_text(const char *text, size_t len)
+{
+	return phys_xml_root_is(text, len, "mujoco");
 }

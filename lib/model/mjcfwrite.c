@@ -113,10 +113,8 @@ refuse_joint(const struct phys_joint *j, const char *why)
 
 /* ---- the tree ---- */
 
-/* A joint that moves one link against another: not a gearbox, not a
- * link joined to itself. */
-static bool
-holds(const struct phys_joint *j)
+bool
+phys_mjcf_tree_joint(const struct phys_joint *j)
 {
 	return j->type != PHYS_JOINT_GEARBOX && j->parent != j->child;
 }
@@ -148,7 +146,7 @@ plan_tree(struct writer *wr)
 			    "would be a hinge and a slide coupled by an "
 			    "equality whose factor follows the thread pitch, "
 			    "which this writer does not make");
-		if (!holds(j))
+		if (!phys_mjcf_tree_joint(j))
 			continue;
 		if (wr->holder[j->child] >= 0) {
 			wr->loop[i] = true;	/* a ghost welded to the child */
@@ -205,32 +203,20 @@ put_inertial(struct writer *wr, int li, int depth)
 static void
 put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 {
-	const struct phys_value *v = j->vals;
-	double lo = k ? PVD(v, JOINT_axis2_limit_lower) :
-	    PVD(v, JOINT_axis_limit_lower);
-	double hi = k ? PVD(v, JOINT_axis2_limit_upper) :
-	    PVD(v, JOINT_axis_limit_upper);
-	double damping = k ? PVD(v, JOINT_axis2_dynamics_damping) :
-	    PVD(v, JOINT_axis_dynamics_damping);
-	double friction = k ? PVD(v, JOINT_axis2_dynamics_friction) :
-	    PVD(v, JOINT_axis_dynamics_friction);
-	double stiffness = k ? PVD(v, JOINT_axis2_dynamics_spring_stiffness) :
-	    PVD(v, JOINT_axis_dynamics_spring_stiffness);
-	double ref = k ? PVD(v, JOINT_axis2_dynamics_spring_reference) :
-	    PVD(v, JOINT_axis_dynamics_spring_reference);
+	struct phys_axis_values a = phys_joint_axis_values(j->vals, k);
+	bool limited = a.lower > -NO_LIMIT || a.upper < NO_LIMIT;
 
 	/* a one-sided limit keeps SDF's huge number for the open side */
-	if (lo > -NO_LIMIT || hi < NO_LIMIT)
-		phys_mjcf_nums(b, "range", (double[2]){ lo, hi }, 2);
-	phys_buf_printf(b, " limited=\"%s\"", lo > -NO_LIMIT ||
-	    hi < NO_LIMIT ? "true" : "false");
-	if (damping != 0)
-		phys_mjcf_nums(b, "damping", &damping, 1);
-	if (friction != 0)
-		phys_mjcf_nums(b, "frictionloss", &friction, 1);
-	if (stiffness != 0) {
-		phys_mjcf_nums(b, "stiffness", &stiffness, 1);
-		phys_mjcf_nums(b, "springref", &ref, 1);
+	if (limited)
+		phys_mjcf_nums(b, "range", (double[2]){ a.lower, a.upper }, 2);
+	phys_buf_printf(b, " limited=\"%s\"", limited ? "true" : "false");
+	if (a.damping != 0)
+		phys_mjcf_nums(b, "damping", &a.damping, 1);
+	if (a.friction != 0)
+		phys_mjcf_nums(b, "frictionloss", &a.friction, 1);
+	if (a.stiffness != 0) {
+		phys_mjcf_nums(b, "stiffness", &a.stiffness, 1);
+		phys_mjcf_nums(b, "springref", &a.reference, 1);
 	}
 }
 

@@ -34,5 +34,8 @@ void phys_mjcf_nums(struct phys_buf *b, const char *name, const double *x,
 bool phys_mjcf_shape(struct phys_buf *b, const struct phys_collision *c);
 void phys_mjcf_mesh(struct phys_buf *b, const char *name,
     const struct phys_mesh *m);
+/* A joint of MJCF's body tree: one that moves a link against another,
+ * not a gearbox (a coupling) nor a link's joint with itself. */
+bool phys_mjcf_tree_joint(const struct phys_joint *j);
 
 #endif

@@ -12,6 +12,8 @@
 #include <libxml/SAX2.h>
 #include <libxml/xmlerror.h>
 
+#include "mjcfroot.h"
+
 /* libxml2 would print its own messages; the first error is reported instead. */
 static void
 quiet_errors(void *ctx, const char *msg, ...)
@@ -230,36 +232,6 @@ start_element(void *ctx, const xmlChar *name, const xmlChar *prefix,
 }
 
 /*
- * The name of the root element, from the text, without parsing it: past
- * the declaration, comments, processing instructions and a DOCTYPE. A
- * URDF is parsed by its converter (urdf.h), as a stream, with no tree.
- */
-static bool
-root_is(const char *s, size_t len, const char *name)
-{
-	const char *p = s, *end = s + len, *q;
-	size_t n = strlen(name);
-
-	while (p < end) {
-		while (p < end && isspace((unsigned char)*p))
-			p++;
-		if (p + 4 <= end && memcmp(p, "<!--", 4) == 0)
-			q = memmem(p + 4, (size_t)(end - p - 4), "-->", 3);
-		else if (p + 2 <= end && (memcmp(p, "<?", 2) == 0 ||
-		    memcmp(p, "<!", 2) == 0))
-			q = memchr(p, '>', (size_t)(end - p));
-		else
-			break;
-		if (!q)
-			return false;
-		p = q + (*q == '-' ? 3 : 1);
-	}
-	return p + 1 + n < end && *p == '<' && memcmp(p + 1, name, n) == 0 &&
-	    (isspace((unsigned char)p[1 + n]) || p[1 + n] == '>' ||
-	    p[1 + n] == '/');
-}
-
-/*
  * Run libxml2 over d's text: with sax NULL, build d's tree; else call
  * sax's handlers with user. The text is first made what libxml2 reads
  * (struct tolerant); no network, no entity expansion, and the first
@@ -344,8 +316,9 @@ parse_owned(struct phys_doc *d)
 {
 	const char *name = d->name;
 
-	if (root_is(d->text, d->len, "robot")) {
-		d->kind = PHYS_DOC_URDF;	/* its converter parses it */
+	if (phys_xml_root_is(d->text, d->len, "robot")) {
+		/* its converter parses it, as a stream, with no tree */
+		d->kind = PHYS_DOC_URDF;
 		return 0;
 	}
 	if (parse_text(d, NULL, NULL, NULL) < 0)

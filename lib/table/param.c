@@ -871,3 +871,28 @@ phys_param_run_only(const struct phys_param *p)
 	return p->id >= PHYS_P_JOINT_position_pid_p_gain &&
 	    p->id <= PHYS_P_JOINT_velocity_pid_cmd_offset;
 }
+
+struct phys_axis_values
+phys_joint_axis_values(const struct phys_value *v, int k)
+{
+#define AXIS_IDS(a) { PHYS_P_JOINT_##a##_limit_lower,			\
+	PHYS_P_JOINT_##a##_limit_upper, PHYS_P_JOINT_##a##_limit_stiffness, \
+	PHYS_P_JOINT_##a##_limit_dissipation,				\
+	PHYS_P_JOINT_##a##_dynamics_damping,				\
+	PHYS_P_JOINT_##a##_dynamics_friction,				\
+	PHYS_P_JOINT_##a##_dynamics_spring_stiffness,			\
+	PHYS_P_JOINT_##a##_dynamics_spring_reference,			\
+	PHYS_P_JOINT_##a##_limit_effort, PHYS_P_JOINT_##a##_limit_velocity }
+	static const enum phys_param_id ids[2][10] = { AXIS_IDS(axis),
+		AXIS_IDS(axis2) };
+#undef AXIS_IDS
+	double x[10];
+	int i;
+
+	for (i = 0; i < 10; i++)
+		x[i] = v[phys_param_index[ids[k != 0][i]]].u.d;
+	return (struct phys_axis_values){ .lower = x[0], .upper = x[1],
+	    .limit_stiffness = x[2], .limit_dissipation = x[3],
+	    .damping = x[4], .friction = x[5], .stiffness = x[6],
+	    .reference = x[7], .effort = x[8], .velocity = x[9] };
+}

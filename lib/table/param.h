@@ -181,4 +181,16 @@ void phys_values_copy(phys_scope s, struct phys_value *dst,
 #define PVS(vals, id) (PV(vals, id)->s)
 #define PVV(vals, id) (PV(vals, id)->u.v)
 
+/* Axis k's (0: axis, 1: axis2) limits and dynamics, as the joint's
+ * values v give them. */
+struct phys_axis_values {
+	double lower, upper;		/* limit */
+	double limit_stiffness, limit_dissipation;
+	double damping, friction;	/* dynamics */
+	double stiffness, reference;	/* its spring */
+	double effort, velocity;	/* what a command may use; < 0: any */
+};
+struct phys_axis_values phys_joint_axis_values(const struct phys_value *v,
+    int k);
+
 #endif
