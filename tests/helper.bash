@@ -53,6 +53,18 @@ engines() {
 	    $k[($k | index("engines")) + 1:($k | index("doc"))][]'
 }
 
+# engine_profiles STEP: a <physics> profile per engine the binary runs,
+# named as its type, of max_step_size STEP s, the first the default: for
+# worlds a test writes to run under each engine.
+engine_profiles() {
+	local e d=' default="true"'
+	for e in $(engines); do
+		printf '    <physics name="%s" type="%s"%s><max_step_size>%s</max_step_size></physics>\n' \
+		    "$e" "$e" "$d" "$1"
+		d=
+	done
+}
+
 # engine_name TYPE: the engine's name as messages give it ("MuJoCo"),
 # from phys-param doc's row of max_step_size ("; ODE: native; ...").
 engine_name() {

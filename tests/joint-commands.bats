@@ -15,11 +15,7 @@ kinds() {
 <?xml version="1.0"?>
 <sdf version="1.6">
   <world name="default">
-    <physics name="ode" type="ode" default="true"><max_step_size>0.001</max_step_size></physics>
-    <physics name="bullet" type="bullet"><max_step_size>0.001</max_step_size></physics>
-    <physics name="mujoco" type="mujoco"><max_step_size>0.001</max_step_size></physics>
-    <physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>
-    <physics name="dart" type="dart"><max_step_size>0.001</max_step_size></physics>
+$(engine_profiles 0.001)
     <model name="m">
       <link name="top">$inertial</link>
       <link name="a"><pose>0 0 -1 0 0 0</pose>$inertial</link>

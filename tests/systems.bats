@@ -11,17 +11,9 @@ load helper
 # stdin, gravity 9.81 m/s^2.
 world() {
 	{
-		cat <<'EOF'
-<?xml version="1.0"?>
-<sdf version="1.6">
-  <world name="default">
-    <physics name="ode" type="ode" default="true"><max_step_size>0.001</max_step_size></physics>
-    <physics name="bullet" type="bullet"><max_step_size>0.001</max_step_size></physics>
-    <physics name="mujoco" type="mujoco"><max_step_size>0.001</max_step_size></physics>
-    <physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>
-    <physics name="dart" type="dart"><max_step_size>0.001</max_step_size></physics>
-    <gravity>0 0 -9.81</gravity>
-EOF
+		printf '<?xml version="1.0"?>\n<sdf version="1.6">\n  <world name="default">\n'
+		engine_profiles 0.001
+		printf '    <gravity>0 0 -9.81</gravity>\n'
 		cat
 		printf '  </world>\n</sdf>\n'
 	} > "$1"
