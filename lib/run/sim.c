@@ -162,8 +162,8 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 	if (!from.known)
 		from = file_origin(r, s, idx, p, v, how == PHYS_SUPPORT_OTHER);
 	/* which element: "collision 'm::l::c': " */
-	elem = phys_xasprintf(*scope ? "%s '%s': " : "", scope,
-	    phys_entity_name(r->w, s, idx));
+	elem = *scope ? phys_xasprintf("%s '%s': ", scope,
+	    phys_entity_name(r->w, s, idx)) : phys_xstrdup("");
 	if (how == PHYS_SUPPORT_OTHER) {
 		n = engine_block(p->name, &other);
 		phys_warnat_once(from.file, from.line, "%s%.*s parameters are "
