@@ -1212,8 +1212,7 @@ slow_check(struct run *r, double t0, bool *said)
 {
 	double wall, rtf, h;
 
-	if (*said || r->o->realtime || r->ctl.lockstep ||
-	    !phys_stderr_is_tty())
+	if (*said)
 		return;
 	wall = elapsed(r);
 	if (wall < SLOW_AFTER)
@@ -1299,7 +1298,10 @@ loop(struct run *r)
 {
 	double next_sample = 0, started, shown, t0 = phys_engine_time(r->e);
 	long step = 0;
-	bool slow_said = false;
+	/* whether the run is to be judged slow, asked once, not a system
+	 * call a step: as if said already where it is not */
+	bool slow_said = r->o->realtime || r->ctl.lockstep ||
+	    !phys_stderr_is_tty();
 
 	/* Real time, and pacing, start with the first step. */
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
