@@ -788,6 +788,7 @@ struct dart_engine {
 	bool skip_unsupported = false;
 	bool commanded = false;			/* some joint has had a command */
 	bool pushed = false;			/* some link has had a force */
+	bool thrown = false;			/* DART threw in a build or step */
 	std::shared_ptr<dart::simulation::World> world;
 	Solver *solver = nullptr;		/* the world's */
 	std::vector<dlink> links;
@@ -2382,8 +2383,14 @@ dart_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 			dart_engine_free(e);
 			return nullptr;
 		}
+	} catch (const std::bad_alloc &) {
+		phys_fail("DART: out of memory building the world");
+		e->thrown = true;
+		dart_engine_free(e);
+		return nullptr;
 	} catch (const std::exception &ex) {
 		phys_fail("DART: %s", ex.what());
+		e->thrown = true;
 		dart_engine_free(e);
 		return nullptr;
 	}
@@ -2403,7 +2410,12 @@ dart_engine_free(struct dart_engine *e)
 {
 	Quiet quiet;
 
-	if (!e)
+	/*
+	 * After a throw (memory running out, most often) DART's state is
+	 * unknown: its FCL detector can keep shapes whose objects are gone,
+	 * and asserts when freed. Such an engine is kept, never freed.
+	 */
+	if (!e || e->thrown)
 		return;
 	e->group.reset();
 	e->lasting.clear();
@@ -2586,9 +2598,14 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 	if (!(g.norm() <= DART_RANGE))
 		return phys_fail("gravity of %g m/s^2: DART runs up to %g",
 		    g.norm(), DART_RANGE);
-	find_contacts(e);
-	push_stops(e);
-	e->world->step();
+	try {
+		find_contacts(e);
+		push_stops(e);
+		e->world->step();
+	} catch (...) {
+		e->thrown = true;
+		throw;
+	}
 	e->solver->manual().clear();
 	track_loops(e, false);
 	return 0;

@@ -118,6 +118,8 @@ struct phys_engine_ops {
  * through the driver's C frames.
  */
 #ifdef __cplusplus
+#include <new>
+
 static inline int
 phys_engine_caught(const char *engine, const char *op, const char *what)
 {
@@ -128,6 +130,9 @@ phys_engine_caught(const char *engine, const char *op, const char *what)
 }
 #define PHYS_ENGINE_TRY try {
 #define PHYS_ENGINE_CATCH(E, op, fail)					\
+	} catch (const std::bad_alloc &) {				\
+		phys_engine_caught(E##_display_name, op, "out of memory"); \
+		fail;							\
 	} catch (const std::exception &ex) {				\
 		phys_engine_caught(E##_display_name, op, ex.what());	\
 		fail;							\
