@@ -173,7 +173,7 @@ signum() {
 	# 400 MB offered, 64 MB read: the sanitizer build keeps freed blocks
 	# for a while, so it is allowed more
 	limit=196608
-	ldd "$PHYS_BIN/phys-param" | grep -q libasan && limit=327680
+	! sanitized || limit=327680
 	rss=$(max_rss_kb timeout 60 sh -c 'yes "<!-- padding -->" | head -c 400M | phys-param list -')
 	[ "$(cat "$TMP/err")" = "phys-param: <stdin>: file too large (limit 64 MB)" ]
 	[ "$rss" -lt "$limit" ] || fail "peak RSS $rss kB"

@@ -37,9 +37,7 @@ rpy() {
 
 @test "rpy -> rotation -> rpy -> rotation keeps 10,000 random rotations, the singular ones and their neighbours to 1e-12" {
 	san=
-	if nm "$PHYS_BIN/libphys.a" 2>/dev/null | grep -q __asan_; then
-		san="-fsanitize=address,undefined"
-	fi
+	! sanitized || san="-fsanitize=address,undefined"
 	cc -O2 -std=c11 -D_GNU_SOURCE $san -I"$BATS_TEST_DIRNAME/../lib/base" \
 	    -o "$TMP/rotcheck" "$BATS_TEST_DIRNAME/data/rotcheck.c" \
 	    "$PHYS_BIN/libphys.a" -lm

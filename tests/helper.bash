@@ -3,7 +3,7 @@
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
 
-: "${PHYS_BIN:=$BATS_TEST_DIRNAME/../build}"
+export PHYS_BIN="${PHYS_BIN:-$BATS_TEST_DIRNAME/../build}"
 PATH="$PHYS_BIN:$PATH"
 WORLDS="$BATS_TEST_DIRNAME/../worlds"
 # Every test writes only below $TMP: its own directory, unless the suite's
@@ -186,6 +186,28 @@ double_pendulum() {
 <pose relative_to="B">0 0 -0.5 0 0 0</pose><axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
 </model></world></sdf>
 SDF
+}
+
+# sanitized: the programs under test are a sanitized build (make check's
+# build/asan), which reserves terabytes of address space for its shadow
+# and keeps freed blocks a while: address-space bounds and resident sizes
+# do not apply to it.
+sanitized() {
+	nm "$PHYS_BIN/phys-step" 2>/dev/null | grep -q __asan_init
+}
+
+# bounded SECONDS KB CMD...: CMD killed after SECONDS (a guard against a
+# hang, far above what the work takes) and, unless sanitized, refused
+# more than KB of address space: what a hostile input once cost fails
+# the test loudly instead of exhausting the machine.
+bounded() {
+	local s=$1 kb=$2
+	shift 2
+	if sanitized; then
+		timeout -s KILL "$s" "$@"
+	else
+		(ulimit -v "$kb" && exec timeout -s KILL "$s" "$@")
+	fi
 }
 
 # max_rss_kb CMD...: run CMD (status ignored), print its peak resident set

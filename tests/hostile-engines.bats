@@ -15,20 +15,14 @@ setup() {
 	sh "$BATS_TEST_DIRNAME/data/hostile-engines.sh" "$H"
 }
 
-# sanitized: the build under test is an ASan one, whose shadow memory
-# makes resident sizes meaningless.
-sanitized() {
-	nm "$PHYS_BIN/phys-step" 2>/dev/null | grep -q __asan_init
-}
-
 # step_bounded ARGS...: phys-step ARGS in $H, at most 10 s (a guard against a
 # hang, far above what a refusal takes) and, unless sanitized, 300 MB of
 # address space; its peak resident size into $TMP/rss.
 step_bounded() {
-	local limit=
-	sanitized || limit="ulimit -v 300000;"
-	(cd "$H" && /usr/bin/time -f %M -o "$TMP/rss" bash -c \
-	    "$limit exec timeout -s KILL 10 phys-step \"\$@\" >\"$TMP/out\"" _ "$@")
+	(cd "$H" && export -f bounded sanitized &&
+	    /usr/bin/time -f %M -o "$TMP/rss" bash -c \
+	    'out=$1; shift; bounded 10 300000 phys-step "$@" >"$out"' \
+	    _ "$TMP/out" "$@")
 }
 
 # each case: ENGINE|WORLD|CONTROL|WHAT

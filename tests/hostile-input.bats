@@ -11,16 +11,11 @@ setup() {
 	TMP="$BATS_TEST_TMPDIR"
 }
 
-# guarded CMD...: CMD within 1 GB of address space and a minute: what
-# these inputs once cost (10 GB, minutes, no end) fails the test loudly.
-# A sanitized build reserves terabytes of address space for its shadow:
-# it has the minute alone.
+# guarded CMD...: CMD within the bounds these inputs must keep to (300 MB
+# of address space; a minute as a guard against a hang): what they once
+# cost (10 GB, minutes, no end) fails the test loudly.
 guarded() {
-	if ldd "$PHYS_BIN/phys-step" | grep -q libasan; then
-		timeout -s KILL 60 "$@"
-	else
-		(ulimit -v 1048576; exec timeout -s KILL 60 "$@")
-	fi
+	bounded 60 300000 "$@"
 }
 
 # tenfold DIR LEVELS: model files m0..mLEVELS under DIR, each including
@@ -69,7 +64,7 @@ tenfold() {
 	export GAZEBO_MODEL_PATH="$TMP"
 	# too little memory for the world: the loader runs out part way,
 	# and says so (it once went to check's findings, lost with them)
-	! ldd "$PHYS_BIN/phys-sdf" | grep -q libasan ||
+	! sanitized ||
 	    skip "a sanitized build cannot run in 80 MB of address space"
 	run -1 --separate-stderr bash -c "ulimit -v 80000; exec phys-sdf check '$TMP/w.sdf'"
 	# said on stderr where an allocation of phys's fails, or as the
