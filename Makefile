@@ -146,8 +146,10 @@ check: deps
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) all B=build/asan OPT=-O1 \
 		EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		EXTRA_LDFLAGS="-fsanitize=address,undefined"
-	@sh tests/run build build/asan
-	@$(MAKE) --no-print-directory $(CHECK_JOBS) fuzz FUZZ_SECONDS=10
+	@$(MAKE) --no-print-directory $(CHECK_JOBS) fuzz-build
+	@FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh fuzz/run build/fuzz $(CHECK_FUZZ_SECONDS) \
+		$(FUZZERS) >build/fuzz/check.tap || true
+	@TEST_TAP=build/fuzz/check.tap sh tests/run build build/asan
 
 # What check runs on the plain build alone: no sanitizers, no fuzzing.
 check-fast: deps
@@ -158,6 +160,8 @@ check-fast: deps
 # libFuzzer harnesses (fuzz/), built by clang with the library instrumented
 # into build/fuzz; fuzz/run seeds them, replays fuzz/regress and fuzzes.
 FUZZ_SECONDS ?= 600
+# and within make check, each briefly, counted with the tests
+CHECK_FUZZ_SECONDS = 8
 # Seconds one input may take before it counts as a hang; raise it on a
 # machine so loaded that a normal input waits longer for the CPU.
 FUZZ_TIMEOUT ?= 10
@@ -177,10 +181,13 @@ $(B)/fuzz-%: $(B)/obj/fuzz_%.o $(FUZZ_HELPERS:%=$(B)/obj/fuzz_%.o) $(B)/libphys.
 
 fuzz-bins: $(FUZZERS:%=$(B)/fuzz-%)
 
-fuzz: deps
+fuzz-build:
 	@$(MAKE) --no-print-directory fuzz-bins B=build/fuzz CC=clang CXX=clang++ OPT=-O1 \
 		EXTRA_CFLAGS="-Werror -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 		EXTRA_LDFLAGS="$(FUZZ_SAN) -fsanitize-link-c++-runtime"
+
+fuzz: deps
+	@$(MAKE) --no-print-directory fuzz-build
 	@FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh fuzz/run build/fuzz $(FUZZ_SECONDS) $(FUZZERS)
 
 # deps first, then a new make for the build: never both at once under -j.
@@ -239,7 +246,7 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all deps check check-fast demo bench install uninstall clean spec spec-check \
+.PHONY: all deps check check-fast demo bench install uninstall clean spec spec-check fuzz-build \
 	spec-import fuzz fuzz-bins
 .SECONDARY:
 
