@@ -283,7 +283,8 @@ pane_until() {
 	for k in $(seq 20); do
 		if [ $((k % 2)) -eq 1 ]; then w=120 h=40; else w=60 h=20; fi
 		tmux -L "$SOCK" resize-window -t plot -x "$w" -y "$h"
-		for i in $(seq 100); do
+		# up to 20 s, for a loaded machine; a redraw ends the wait
+		for i in $(seq 400); do
 			now=$(pane)
 			wide=$(wc -L <<<"$now")
 			if [ "$w" -eq 120 ]; then [ "$wide" -gt 100 ] && break; else
