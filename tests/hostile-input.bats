@@ -231,9 +231,9 @@ terrain_world() {
 	# a 2 kg box of 0.1 x 0.2 x 0.3 m at z = 0.5: m (b^2 + c^2) / 12 ...
 	run -0 phys-param get r::a/inertial.mass r::a/inertial.inertia.ixx r::a/inertial.inertia.iyy r::a/inertial.inertia.izz r::a/inertial.pose "$TMP/r.urdf"
 	[ "$(jq -r 'select(.name | endswith("mass")) | .value' <<< "$output")" = 2 ]
-	near "$(jq -r 'select(.name | endswith("ixx")) | .value' <<< "$output")" "$(echo '2 * (0.04 + 0.09) / 12' | bc -l)" 1e-12
-	near "$(jq -r 'select(.name | endswith("iyy")) | .value' <<< "$output")" "$(echo '2 * (0.01 + 0.09) / 12' | bc -l)" 1e-12
-	near "$(jq -r 'select(.name | endswith("izz")) | .value' <<< "$output")" "$(echo '2 * (0.01 + 0.04) / 12' | bc -l)" 1e-12
+	near "$(jq -r 'select(.name | endswith("ixx")) | .value' <<< "$output")" "$(awk 'BEGIN { printf "%.17g", 2 * (0.04 + 0.09) / 12 }')" 1e-12
+	near "$(jq -r 'select(.name | endswith("iyy")) | .value' <<< "$output")" "$(awk 'BEGIN { printf "%.17g", 2 * (0.01 + 0.09) / 12 }')" 1e-12
+	near "$(jq -r 'select(.name | endswith("izz")) | .value' <<< "$output")" "$(awk 'BEGIN { printf "%.17g", 2 * (0.01 + 0.04) / 12 }')" 1e-12
 	near "$(jq -r 'select(.name | endswith("pose")) | .value.z' <<< "$output")" 0.5 1e-12
 	# nothing written is inf or nan, and the file loads
 	! grep -Eiq 'inf|nan' "$TMP/r.urdf"
