@@ -75,11 +75,11 @@ tenfold() {
 
 @test "more models, links or joints than a world may hold are refused at the one past the limit" {
 	awk 'BEGIN { print "<?xml version=\"1.0\"?>"; print "<sdf version=\"1.9\"><world name=\"w\">"
-		for (i = 0; i <= 10000; i++) printf "<model name=\"m%d\"><static>true</static><link name=\"l\"/></model>\n", i
+		for (i = 0; i <= 50000; i++) printf "<model name=\"m%d\"><static>true</static><link name=\"l\"/></model>\n", i
 		print "</world></sdf>" }' > "$TMP/models.sdf"
 	run guarded phys-step -n 1 "$TMP/models.sdf"
 	[ "$status" -eq 1 ]
-	assert_output "phys-step: $TMP/models.sdf:10003: more than 10000 models in the world: the limit (LIMITS in phys(7))"
+	assert_output "phys-step: $TMP/models.sdf:50003: more than 50000 models in the world: the limit (LIMITS in phys(7))"
 	# one model of 50,001 links
 	awk 'BEGIN { print "<?xml version=\"1.0\"?>"; print "<sdf version=\"1.9\"><world name=\"w\"><model name=\"m\"><static>true</static>"
 		for (i = 0; i <= 50000; i++) printf "<link name=\"l%d\"/>\n", i

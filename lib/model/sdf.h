@@ -27,7 +27,7 @@ struct phys_mjcf_map;
  * world or robot (a few thousand models, a few hundred links a robot),
  * so that files including each other many times over end early.
  */
-#define PHYS_MAX_MODELS		10000
+#define PHYS_MAX_MODELS		50000
 #define PHYS_MAX_LINKS		50000
 #define PHYS_MAX_JOINTS		50000
 #define PHYS_MAX_INCLUDES	10000	/* files <include>d, each time */
