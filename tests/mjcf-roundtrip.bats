@@ -58,6 +58,19 @@ lines_agree() {
 	END { if (n != m) { print m " lines, not " n; bad = 1 }; exit bad }' "$1" "$2"
 }
 
+@test "mjcf round trip: the keyframes' qpos and qvel of a free body, hinges, a slide, a ball and a body of two joints are MuJoCo's" {
+	need_key_oracle
+	phys-sdf print --format mjcf "$MJ/roundtrip.xml" > "$TMP/out.xml"
+	grep -q '<key name="crouch"' "$TMP/out.xml"
+	grep -q '<key name="moving"' "$TMP/out.xml"
+	for what in qpos qvel; do
+		keys_of "$MJ/roundtrip.xml" $what > "$TMP/want"
+		keys_of "$TMP/out.xml" $what > "$TMP/got"
+		[ "$(wc -l < "$TMP/want")" = 2 ]
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+}
+
 @test "mjcf round trip: an <exclude>, and the pairs MuJoCo's filter kept apart, touch in the written file as in the original" {
 	need_key_oracle
 	phys-sdf print --format mjcf "$MJ/roundtrip.xml" > "$TMP/out.xml"
@@ -74,4 +87,89 @@ lines_agree() {
 	sed '/<contact>/,/<\/contact>/d' "$TMP/out.xml" > "$TMP/none.xml"
 	keys_of "$TMP/none.xml" contact > "$TMP/got"
 	printf 'contact arm hand\ncontact base hand\ncontact shin world\n' | diff - "$TMP/got"
+}
+
+# states FILE KEY PROFILE: phys's first state line of a run of FILE from
+# keyframe KEY: its links', collisions' and joints' items (not the
+# model's, whose name the written file changes), names without their
+# scope, one a line.
+states() {
+	phys-step -q -p "$3" -n 0 --keyframe "$2" -i '*/pose' -i '*/linear_vel' \
+	    -i '*/angular_vel' "$1" | head -1 | jq -r '.items | to_entries[] |
+	    select(.key | test("::")) |
+	    [(.key | sub(".*::"; "")), (.value | if type == "object" then
+	     [.[]] else . end | .[] | tostring)] | join(" ")' | sort
+}
+
+@test "mjcf round trip: phys starts the written file in each keyframe where it starts the original, under ODE and MuJoCo" {
+	# without the floor: the written file has it in a body welded to
+	# the world, and phys reads a plane only in a static model
+	grep -v 'name="floor"' "$MJ/roundtrip.xml" > "$TMP/in.xml"
+	phys-sdf print --format mjcf "$TMP/in.xml" > "$TMP/out.xml"
+	for p in default_physics mujoco; do
+		for k in crouch moving; do
+			states "$TMP/in.xml" $k $p > "$TMP/want"
+			states "$TMP/out.xml" $k $p > "$TMP/got"
+			[ "$(wc -l < "$TMP/want")" = 28 ]
+			lines_agree "$TMP/want" "$TMP/got" 1e-9
+		done
+	done
+	# a keyframe moves the bodies: the two starts differ
+	states "$TMP/in.xml" crouch mujoco > "$TMP/a"
+	states "$TMP/in.xml" moving mujoco > "$TMP/b"
+	run ! lines_agree "$TMP/a" "$TMP/b" 1e-3
+}
+
+# key_bodies FILE KEY: every body's world pose and velocities in keyframe
+# KEY as MuJoCo sets it (mujoco_oracle.c), names without phys's scope.
+key_bodies() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" "$2" | awk '
+	$1 == "body" { n = $2; sub(/.*::/, "", n); s[$2] = n " " $4 " " $5 " " $6
+		# the rotation, whatever the sign of the quaternion
+		w = $7; x = $8; y = $9; z = $10
+		s[$2] = s[$2] sprintf(" %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g",
+		    1 - 2*(y*y + z*z), 2*(x*y - w*z), 2*(x*z + w*y),
+		    2*(x*y + w*z), 1 - 2*(x*x + z*z), 2*(y*z - w*x),
+		    2*(x*z - w*y), 2*(y*z + w*x), 1 - 2*(x*x + y*y)) }
+	$1 == "vel" { print s[$2], $3, $4, $5, $6, $7, $8 }' | sort
+}
+
+@test "mjcf round trip: MuJoCo starts the written file in each keyframe where it starts the original, a hinge's ref included" {
+	need_key_oracle
+	phys-sdf print --format mjcf "$MJ/keyframe.xml" > "$TMP/out.xml"
+	for k in crouch moving; do
+		key_bodies "$MJ/keyframe.xml" $k > "$TMP/want"
+		# the bodies of both files: phys's link between the hand's
+		# two joints is a body of the written one
+		key_bodies "$TMP/out.xml" $k | grep -v -e '^worldbody ' \
+		    -e '^hand_wrist1 ' > "$TMP/got"
+		[ "$(wc -l < "$TMP/want")" = 5 ]
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+}
+
+@test "mjcf round trip: a keyframe the written joints cannot hold is named once on stderr and left out" {
+	# a pendulum whose keyframe 'off' has the bob away from its hinge
+	cat > "$TMP/w.sdf" <<-'EOF'
+	<?xml version="1.0"?>
+	<sdf version="1.9" xmlns:phys="urn:phys:mjcf"><world name="w">
+	<model name="p"><pose>0 0 2 0 0 0</pose>
+	  <link name="bob"><pose>0 0 -1 0 0 0</pose>
+	    <inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>
+	    <phys:key name="swing"><phys:pose>-0.479425538604203 0 -0.877582561890373 0 0.5 0</phys:pose>
+	      <phys:linear_vel>0 0 0</phys:linear_vel><phys:angular_vel>0 0 0</phys:angular_vel></phys:key>
+	    <phys:key name="off"><phys:pose>0.3 0 -1 0 0 0</phys:pose>
+	      <phys:linear_vel>0 0 0</phys:linear_vel><phys:angular_vel>0 0 0</phys:angular_vel></phys:key>
+	  </link>
+	  <joint name="pivot" type="revolute"><parent>world</parent><child>bob</child>
+	    <pose>0 0 1 0 0 0</pose><axis><xyz>0 1 0</xyz></axis></joint>
+	</model></world></sdf>
+	EOF
+	run --separate-stderr phys-sdf print --format mjcf "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "keyframe 'off'" <<< "$stderr")" = 1 ]
+	grep -q "keyframe 'off' is not written as MJCF: joint 'p::pivot' cannot take link 'p::bob' where the key has it (it moved off the joint's anchor)" <<< "$stderr"
+	! grep -q "swing" <<< "$stderr" || false
+	near "$(sed -n 's/.*<key name="swing" qpos="\([^"]*\)" qvel="0".*/\1/p' <<< "$output")" 0.5 1e-12
+	! grep -q 'name="off"' <<< "$output" || false
 }

@@ -25,6 +25,7 @@
 #include "inertia_world.h"
 #include "mem.h"
 #include "msg.h"
+#include "mjcfkey_write.h"
 #include "mjcftree.h"
 #include "mjcfwrite.h"
 #include "sdf.h"
@@ -819,6 +820,7 @@ phys_mjcf_write(const struct phys_scene *w, const char *out,
 		phys_buf_puts(b, "  </worldbody>\n");
 		put_excludes(&wr);
 		put_welds(&wr);
+		phys_mjcf_write_keys(w, &wr.t, b);
 		phys_buf_puts(b, "</mujoco>\n");
 	}
 	free(wr.t.holder);
