@@ -148,6 +148,27 @@ key_bodies() {
 	done
 }
 
+@test "mjcf round trip: a keyframe that leaves a connect and a weld apart starts MuJoCo where the original does" {
+	need_key_oracle
+	# the four-bar and the welded lid of loops.xml (not its gear: the
+	# writer makes no joint equality), with keys that open the loop
+	# and lift the lid off its weld: the written file's ghost bodies,
+	# welded to the coupler and the lid, stay where their joints put
+	# them, for the welds to pull together as the original's equalities
+	sed -e '/<body name="wheel1"/,/<\/worldbody>/{/<\/worldbody>/!d}' \
+	    -e '/<joint name="gear"/d' \
+	    -e 's#</mujoco>#<keyframe><key name="lifted" qpos="0 0 0 0.1"/><key name="open" qpos="0.3 0 0 0" qvel="1 0 0 0"/></keyframe>&#' \
+	    "$MJ/loops.xml" > "$TMP/loops.xml"
+	phys-sdf print --format mjcf "$TMP/loops.xml" > "$TMP/out.xml"
+	for k in lifted open; do
+		grep -q "<key name=\"$k\"" "$TMP/out.xml"
+		key_bodies "$TMP/loops.xml" $k > "$TMP/want"
+		key_bodies "$TMP/out.xml" $k | grep -v '^loop ' > "$TMP/got"
+		[ "$(wc -l < "$TMP/want")" = 4 ]
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+}
+
 @test "mjcf round trip: a keyframe the written joints cannot hold is named once on stderr and left out" {
 	# a pendulum whose keyframe 'off' has the bob away from its hinge
 	cat > "$TMP/w.sdf" <<-'EOF'

@@ -238,9 +238,9 @@ hinge(const struct rel *r, const struct phys_joint *j, phys_vec3 a,
 	    (lim.lower + lim.upper) / 2 : 0;
 
 	x[0] = phys_angle_near(phys_angle_about(r->d.q, a), mid);
+	x[1] = v3_dot(r->w, aw);
 	if (turn_between(phys_quat_about(a, x[0]), r->d.q) > KEY_TOL)
 		return "it turned about another axis than the hinge's";
-	x[1] = v3_dot(r->w, aw);
 	if (!near_v(r->w, v3_scale(aw, x[1])))
 		return "it turns about another axis than the hinge's";
 	return check_turn(r, c);
@@ -286,10 +286,15 @@ at_rest(const struct rel *r)
 	return NULL;
 }
 
-/* The values of the joints mjcfwrite.c writes for joint ji, in its
- * order (a universal joint's second axis first). */
+/*
+ * The values of the joints mjcfwrite.c writes for joint ji, in its
+ * order (a universal joint's second axis first). A joint closing a loop
+ * moves a ghost body that an equality welds to its child: values that
+ * leave the ghost off the child are written as they fit, the weld then
+ * pulling the two together as the loop's constraint does in the key.
+ */
 static void
-joint_values(struct keyw *k, int ji)
+joint_values(struct keyw *k, int ji, bool loop)
 {
 	const struct phys_joint *j = &k->w->joints[ji];
 	phys_pose child = k->w->links[j->child].pose;
@@ -327,7 +332,7 @@ joint_values(struct keyw *k, int ji)
 		nq = nv = 0;
 		break;
 	}
-	if (why)
+	if (why && !loop)
 		fail(k, j->child, j->name, why);
 	put_values(&k->qpos, q, nq);
 	put_values(&k->qvel, v, nv);
@@ -365,12 +370,12 @@ walk(struct keyw *k, int up)
 		if (k->t->free[i])
 			free_values(k, (int)i);
 		else if (k->t->holder[i] >= 0)
-			joint_values(k, k->t->holder[i]);
+			joint_values(k, k->t->holder[i], false);
 		walk(k, (int)i);
 	}
 	for (i = 0; i < w->njoints; i++)
 		if (k->t->loop[i] && w->joints[i].parent == up)
-			joint_values(k, (int)i);
+			joint_values(k, (int)i, true);
 }
 
 /* ---- the keys ---- */

@@ -18,7 +18,8 @@
  * hold (nothing when none does). A link without the key stays where its
  * joints are at rest, on its parent. A key that the written joints cannot
  * hold (a link moved where its joint cannot take it, or moving as it
- * cannot) is left out and said once as a warning naming it.
+ * cannot) is left out and said once as a warning naming it; a loop's
+ * ghost body may be left off its child, for the weld to close.
  */
 void phys_mjcf_write_keys(const struct phys_scene *w,
     const struct phys_mjcf_tree *t, struct phys_buf *b);
