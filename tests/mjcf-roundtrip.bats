@@ -169,6 +169,33 @@ key_bodies() {
 	done
 }
 
+@test "mjcf round trip: a universal joint's keyframe is its two hinges' angles and rates" {
+	# the head turned by Ry(0.4) Rx(0.7) (roll 0.7, pitch 0.4), turning
+	# at -0.3 rad/s about y and 0.5 rad/s about x as Ry(0.4) carries it
+	local w1 w3
+	read -r w1 w3 <<< "$(awk 'BEGIN { printf "%.17g %.17g", 0.5 * cos(0.4), -0.5 * sin(0.4) }')"
+	cat > "$TMP/u.sdf" <<-EOF
+	<?xml version="1.0"?>
+	<sdf version="1.9" xmlns:phys="urn:phys:mjcf"><world name="w">
+	<model name="u"><pose>0 0 1 0 0 0</pose>
+	  <link name="base"><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+	  <joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
+	  <link name="head">
+	    <inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.02</iyy><izz>0.03</izz></inertia></inertial>
+	    <phys:key name="tilt"><phys:pose>0 0 0 0.7 0.4 0</phys:pose>
+	      <phys:linear_vel>0 0 0</phys:linear_vel><phys:angular_vel>$w1 -0.3 $w3</phys:angular_vel></phys:key>
+	  </link>
+	  <joint name="neck" type="universal"><parent>base</parent><child>head</child>
+	    <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+	</model></world></sdf>
+	EOF
+	phys-sdf print --format mjcf "$TMP/u.sdf" > "$TMP/u.xml"
+	# the hinge of axis2, fixed in the base, first
+	sed -n 's/.*<key name="tilt" qpos="\([^"]*\)" qvel="\([^"]*\)".*/\1 \2/p' "$TMP/u.xml" > "$TMP/got"
+	echo "0.4 0.7 -0.3 0.5" > "$TMP/want"
+	lines_agree "$TMP/want" "$TMP/got" 1e-12
+}
+
 @test "mjcf round trip: a keyframe the written joints cannot hold is named once on stderr and left out" {
 	# a pendulum whose keyframe 'off' has the bob away from its hinge
 	cat > "$TMP/w.sdf" <<-'EOF'

@@ -226,18 +226,25 @@ check_turn(const struct rel *r, phys_vec3 c)
 	return NULL;
 }
 
-/* A hinge about a (in the body): the angle nearest the middle of its
- * range, else of 0, since a pose gives it modulo a turn. */
+/* The angle a of axis k of joint j, which a pose gives modulo a turn,
+ * nearest the middle of its range, else 0. */
+static double
+in_range(const struct phys_joint *j, int k, double a)
+{
+	struct phys_axis_values lim = phys_joint_axis_values(j->vals, k);
+
+	return phys_angle_near(a, lim.lower > -NO_LIMIT &&
+	    lim.upper < NO_LIMIT ? (lim.lower + lim.upper) / 2 : 0);
+}
+
+/* A hinge about a (in the body), its joint's first axis. */
 static const char *
 hinge(const struct rel *r, const struct phys_joint *j, phys_vec3 a,
     phys_vec3 c, double x[2])
 {
-	struct phys_axis_values lim = phys_joint_axis_values(j->vals, 0);
 	phys_vec3 aw = phys_quat_rotate(r->at.q, a);
-	double mid = lim.lower > -NO_LIMIT && lim.upper < NO_LIMIT ?
-	    (lim.lower + lim.upper) / 2 : 0;
 
-	x[0] = phys_angle_near(phys_angle_about(r->d.q, a), mid);
+	x[0] = in_range(j, 0, phys_angle_about(r->d.q, a));
 	x[1] = v3_dot(r->w, aw);
 	if (turn_between(phys_quat_about(a, x[0]), r->d.q) > KEY_TOL)
 		return "it turned about another axis than the hinge's";
@@ -287,6 +294,42 @@ at_rest(const struct rel *r)
 }
 
 /*
+ * Two hinges at c, about a1 then a2 riding on it (in the body): the turn
+ * is about a1 by x[0], then about a2 by x[1], the first taking a2 where
+ * the turn takes it. Their rates x[2], x[3] fit the angular velocity
+ * (least squares) about a1 as the body stood before them and about a2
+ * as it stands.
+ */
+static const char *
+two_hinges(const struct rel *r, const struct phys_joint *j, phys_vec3 a1,
+    phys_vec3 a2, phys_vec3 c, double x[4])
+{
+	phys_vec3 to = phys_quat_rotate(r->d.q, a2), u, w2;
+	phys_quat t1;
+	double uw, det, b1, b2;
+
+	x[0] = in_range(j, 1, phys_angle_between(v3_sub(a2, v3_scale(a1,
+	    v3_dot(a1, a2))), v3_sub(to, v3_scale(a1, v3_dot(a1, to))), a1));
+	t1 = phys_quat_about(a1, x[0]);
+	x[1] = in_range(j, 0, phys_angle_about(phys_quat_mul(
+	    phys_quat_conj(t1), r->d.q), a2));
+	u = phys_quat_rotate(phys_quat_mul(r->at.q, phys_quat_conj(r->d.q)),
+	    a1);
+	w2 = phys_quat_rotate(r->at.q, a2);
+	uw = v3_dot(u, w2);
+	det = 1 - uw * uw;
+	b1 = v3_dot(u, r->w), b2 = v3_dot(w2, r->w);
+	x[2] = det > 1e-12 ? (b1 - uw * b2) / det : b1;
+	x[3] = det > 1e-12 ? (b2 - uw * b1) / det : 0;
+	if (turn_between(phys_quat_mul(t1, phys_quat_about(a2, x[1])),
+	    r->d.q) > KEY_TOL)
+		return "it turned about another axis than the joint's two";
+	if (!near_v(r->w, v3_add(v3_scale(u, x[2]), v3_scale(w2, x[3]))))
+		return "it turns about another axis than the joint's two";
+	return check_turn(r, c);
+}
+
+/*
  * The values of the joints mjcfwrite.c writes for joint ji, in its
  * order (a universal joint's second axis first). A joint closing a loop
  * moves a ghost body that an equality welds to its child: values that
@@ -303,7 +346,7 @@ joint_values(struct keyw *k, int ji, bool loop)
 	phys_vec3 a = v3_normalize(phys_quat_rotate(inv, j->axis[0]));
 	struct rel r = relative(k, ji);
 	const char *why = NULL;
-	double q[4] = { 0 }, v[3] = { 0 };
+	double q[4] = { 0 }, v[3] = { 0 }, x[4];
 	int nq = 1, nv = 1;
 
 	switch (j->type) {
@@ -321,10 +364,9 @@ joint_values(struct keyw *k, int ji, bool loop)
 		break;
 	case PHYS_JOINT_UNIVERSAL:
 	case PHYS_JOINT_REVOLUTE2:
-		/* two hinges: only their rest is fitted */
-		if (at_rest(&r))
-			why = "it moved, and a two-axis joint is written in "
-			    "a key only at rest";
+		why = two_hinges(&r, j, v3_normalize(phys_quat_rotate(inv,
+		    j->axis[1])), a, c, x);
+		q[0] = x[0], q[1] = x[1], v[0] = x[2], v[1] = x[3];
 		nq = nv = 2;
 		break;
 	default:
