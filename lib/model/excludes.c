@@ -21,21 +21,23 @@ pair_order(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The link the exclusion e of link li names, in li's model's scope. */
+/* The link the exclusion e of link li names, in li's model's scope (the
+ * model's name, not the link's up to its last "::": an MJCF body's name
+ * may hold "::", as phys-sdf print --format mjcf writes them). */
 static int
 other_link(const struct phys_scene *w, int li, xmlNodePtr e)
 {
 	const struct phys_link *l = &w->links[li];
 	xmlChar *name = xmlGetProp(e, (const xmlChar *)"link");
-	const char *sep = strrchr(l->name, ':');
+	const char *model = l->model >= 0 ? w->models[l->model].name : NULL;
 	char *scoped;
 	int other = -1;
 	size_t i;
 
 	if (!name)
 		return -1;
-	scoped = sep ? phys_xasprintf("%.*s%s", (int)(sep + 1 - l->name),
-	    l->name, (const char *)name) : phys_xstrdup((const char *)name);
+	scoped = model ? phys_xasprintf("%s::%s", model,
+	    (const char *)name) : phys_xstrdup((const char *)name);
 	xmlFree(name);
 	for (i = 0; i < w->nlinks && other < 0; i++)
 		if (strcmp(w->links[i].name, scoped) == 0)

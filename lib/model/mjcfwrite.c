@@ -7,7 +7,8 @@
  * loaded configuration. Masses go in principal axes (quat and
  * diaginertia, from phys's own decomposition), so that the inertia MuJoCo
  * holds is the file's exactly, whatever its compiler would do with a
- * full tensor.
+ * full tensor. The link pairs kept apart are <exclude>s where MuJoCo's
+ * own filter would not keep them apart in the tree written.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -24,6 +25,8 @@
 #include "inertia_world.h"
 #include "mem.h"
 #include "msg.h"
+#include "mjcfkey_write.h"
+#include "mjcftree.h"
 #include "mjcfwrite.h"
 #include "sdf.h"
 #include "sdfedit.h"
@@ -35,9 +38,7 @@
 struct writer {
 	const struct phys_scene *w;
 	struct phys_buf *b;
-	int *holder;		/* per link: the joint its body hangs by, -1 */
-	int *up;		/* per link: the parent body's link, -1 world */
-	bool *loop;		/* per joint: it closes a loop */
+	struct phys_mjcf_tree t;	/* the bodies and their joints */
 	bool warned_heightmap;
 	const char *out;	/* the file written; NULL: standard output */
 };
@@ -132,7 +133,7 @@ plan_tree(struct writer *wr)
 	int li;
 
 	for (i = 0; i < w->nlinks; i++)
-		wr->holder[i] = wr->up[i] = -1;
+		wr->t.holder[i] = wr->t.up[i] = -1;
 	for (i = 0; i < w->njoints; i++) {
 		const struct phys_joint *j = &w->joints[i];
 
@@ -148,20 +149,35 @@ plan_tree(struct writer *wr)
 			    "which this writer does not make");
 		if (!phys_mjcf_tree_joint(j))
 			continue;
-		if (wr->holder[j->child] >= 0) {
-			wr->loop[i] = true;	/* a ghost welded to the child */
+		if (wr->t.holder[j->child] >= 0) {
+			wr->t.loop[i] = true;	/* a ghost welded to the child */
 			continue;
 		}
-		wr->holder[j->child] = (int)i;
-		wr->up[j->child] = j->parent;
+		wr->t.holder[j->child] = (int)i;
+		wr->t.up[j->child] = j->parent;
 	}
 	for (i = 0; i < w->nlinks; i++)
-		for (li = (int)i, n = 0; li >= 0; li = wr->up[li])
+		for (li = (int)i, n = 0; li >= 0; li = wr->t.up[li])
 			if (++n > w->nlinks)
-				return refuse_joint(&w->joints[wr->holder[i]],
+				return refuse_joint(&w->joints[wr->t.holder[i]],
 				    "its links hang from each other in a "
 				    "circle: MJCF's bodies form a tree");
+	for (i = 0; i < w->nlinks; i++)
+		wr->t.free[i] = wr->t.holder[i] < 0 &&
+		    !w->models[w->links[i].model].is_static &&
+		    !PVB(w->links[i].vals, LINK_kinematic);
 	return 0;
+}
+
+/* A kinematic link of a moving model that no joint holds: a mocap body,
+ * which MuJoCo moves where its mocap pose says. */
+static bool
+is_mocap(const struct writer *wr, int li)
+{
+	const struct phys_link *l = &wr->w->links[li];
+
+	return !wr->w->models[l->model].is_static &&
+	    PVB(l->vals, LINK_kinematic) && wr->t.holder[li] < 0;
 }
 
 /* ---- bodies ---- */
@@ -458,7 +474,7 @@ put_welds(struct writer *wr)
 	bool any = false;
 
 	for (i = 0; i < wr->w->njoints; i++) {
-		if (!wr->loop[i])
+		if (!wr->t.loop[i])
 			continue;
 		if (!any)
 			phys_buf_puts(wr->b, "  <equality>\n");
@@ -481,10 +497,10 @@ put_children(struct writer *wr, int up, int depth)
 	size_t i;
 
 	for (i = 0; i < wr->w->nlinks; i++)
-		if (wr->up[i] == up && put_body(wr, (int)i, depth) < 0)
+		if (wr->t.up[i] == up && put_body(wr, (int)i, depth) < 0)
 			return -1;
 	for (i = 0; i < wr->w->njoints; i++)
-		if (wr->loop[i] && wr->w->joints[i].parent == up &&
+		if (wr->t.loop[i] && wr->w->joints[i].parent == up &&
 		    put_ghost(wr, (int)i, depth) < 0)
 			return -1;
 	return 0;
@@ -495,24 +511,22 @@ put_body(struct writer *wr, int li, int depth)
 {
 	const struct phys_scene *w = wr->w;
 	const struct phys_link *l = &w->links[li];
-	phys_pose parent = wr->up[li] >= 0 ? w->links[wr->up[li]].pose :
+	phys_pose parent = wr->t.up[li] >= 0 ? w->links[wr->t.up[li]].pose :
 	    PHYS_POSE_IDENTITY;
-	bool moving = !w->models[l->model].is_static;
-	bool kinematic = PVB(l->vals, LINK_kinematic);
 	int ci;
 
 	indent(wr->b, depth);
 	phys_buf_puts(wr->b, "<body");
 	put_name(wr->b, l->name);
 	put_pose(wr->b, phys_pose_mul(phys_pose_inv(parent), l->pose));
-	if (moving && kinematic && wr->holder[li] < 0)
+	if (is_mocap(wr, li))
 		phys_buf_puts(wr->b, " mocap=\"true\"");
 	phys_buf_puts(wr->b, ">\n");
 	if (put_inertial(wr, li, depth + 1) < 0)
 		return -1;
-	if (wr->holder[li] >= 0) {
-		put_joints(wr, wr->holder[li], depth + 1);
-	} else if (moving && !kinematic) {
+	if (wr->t.holder[li] >= 0) {
+		put_joints(wr, wr->t.holder[li], depth + 1);
+	} else if (wr->t.free[li]) {
 		indent(wr->b, depth + 1);
 		phys_buf_puts(wr->b, "<freejoint/>\n");
 	}
@@ -525,6 +539,79 @@ put_body(struct writer *wr, int li, int depth)
 	indent(wr->b, depth);
 	phys_buf_puts(wr->b, "</body>\n");
 	return 0;
+}
+
+/* ---- contacts ---- */
+
+/* Whether link li's body moves against its parent's: it has joints, or
+ * is a mocap body. */
+static bool
+own_weld(const struct writer *wr, int li)
+{
+	int ji = wr->t.holder[li];
+
+	return wr->t.free[li] || is_mocap(wr, li) ||
+	    (ji >= 0 && wr->w->joints[ji].type != PHYS_JOINT_FIXED);
+}
+
+/* The link of the body li's is welded to (MuJoCo's weldid); -1 the
+ * world. */
+static int
+weld_of(const struct writer *wr, int li)
+{
+	while (li >= 0 && !own_weld(wr, li))
+		li = wr->t.up[li];
+	return li;
+}
+
+/*
+ * Whether MuJoCo 2.2.2 keeps the bodies of links a and b apart by itself
+ * in the file written: bodies welded together, and a body and its
+ * parent's, neither welded to the world. A mocap body counts as welded to
+ * itself, never as a parent: a pair is left to MuJoCo only where it is
+ * kept apart whichever MuJoCo does.
+ */
+static bool
+mujoco_filters(const struct writer *wr, int a, int b)
+{
+	int wa = weld_of(wr, a), wb = weld_of(wr, b);
+
+	if (wa == wb)
+		return true;
+	if (wa < 0 || wb < 0 || is_mocap(wr, wa) || is_mocap(wr, wb))
+		return false;
+	return wa == weld_of(wr, wr->t.up[wb]) ||
+	    wb == weld_of(wr, wr->t.up[wa]);
+}
+
+/* The pairs kept apart (an MJCF model's <exclude>s, and what its
+ * filter kept apart that the written tree does not) as <exclude>s. */
+static void
+put_excludes(struct writer *wr)
+{
+	const struct phys_scene *w = wr->w;
+	int64_t n = (int64_t)w->nlinks;
+	size_t i;
+	int a, b;
+	bool any = false;
+
+	for (i = 0; i < w->nexcluded; i++) {
+		a = (int)(w->excluded[i] / n);
+		b = (int)(w->excluded[i] % n);
+		if ((i && w->excluded[i] == w->excluded[i - 1]) || a == b ||
+		    mujoco_filters(wr, a, b))
+			continue;
+		if (!any)
+			phys_buf_puts(wr->b, "  <contact>\n");
+		any = true;
+		phys_buf_puts(wr->b, "    <exclude body1=\"");
+		phys_buf_xml_attr(wr->b, w->links[a].name);
+		phys_buf_puts(wr->b, "\" body2=\"");
+		phys_buf_xml_attr(wr->b, w->links[b].name);
+		phys_buf_puts(wr->b, "\"/>\n");
+	}
+	if (any)
+		phys_buf_puts(wr->b, "  </contact>\n");
 }
 
 /* ---- the model ---- */
@@ -709,12 +796,13 @@ int
 phys_mjcf_write(const struct phys_scene *w, const char *out,
     struct phys_buf *b)
 {
-	struct writer wr = { w, b, NULL, NULL, NULL, false, out };
+	struct writer wr = { w, b, { NULL, NULL, NULL, NULL }, false, out };
 	int rc;
 
-	wr.holder = phys_xcalloc(w->nlinks + 1, sizeof *wr.holder);
-	wr.up = phys_xcalloc(w->nlinks + 1, sizeof *wr.up);
-	wr.loop = phys_xcalloc(w->njoints + 1, sizeof *wr.loop);
+	wr.t.holder = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.holder);
+	wr.t.up = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.up);
+	wr.t.free = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.free);
+	wr.t.loop = phys_xcalloc(w->njoints + 1, sizeof *wr.t.loop);
 	if ((rc = plan_tree(&wr)) == 0) {
 		phys_buf_puts(b, "<mujoco model=\"");
 		phys_buf_xml_attr(b, w->name ? w->name : "phys");
@@ -730,11 +818,14 @@ phys_mjcf_write(const struct phys_scene *w, const char *out,
 		phys_buf_puts(b, "  <worldbody>\n");
 		rc = put_children(&wr, -1, 2);
 		phys_buf_puts(b, "  </worldbody>\n");
+		put_excludes(&wr);
 		put_welds(&wr);
+		phys_mjcf_write_keys(w, &wr.t, b);
 		phys_buf_puts(b, "</mujoco>\n");
 	}
-	free(wr.holder);
-	free(wr.up);
-	free(wr.loop);
+	free(wr.t.holder);
+	free(wr.t.up);
+	free(wr.t.free);
+	free(wr.t.loop);
 	return rc;
 }

@@ -2,7 +2,8 @@
  * mjcfwrite.h - a loaded world written as a MuJoCo model (MJCF, as MuJoCo
  * 2.2.2 reads it): its links as bodies nested along their joints, their
  * masses and inertia, the joints MJCF can hold, the collisions as geoms,
- * the starting profile as <option>.
+ * the starting profile as <option>, the link pairs kept apart as
+ * <contact><exclude>, the keyframes (mjcfkey_write.h).
  */
 #ifndef PHYS_MJCFWRITE_H
 #define PHYS_MJCFWRITE_H

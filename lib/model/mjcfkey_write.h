@@ -1,0 +1,27 @@
+/*
+ * mjcfkey_write.h - the keyframes a world's links hold (<phys:key>,
+ * mjcf.h) written as MJCF <keyframe>: each key's qpos and qvel in the
+ * joint order of the body tree mjcfwrite.c writes, each joint's values
+ * fitted to the links' poses and velocities in MuJoCo's conventions.
+ */
+#ifndef PHYS_MJCFKEY_WRITE_H
+#define PHYS_MJCFKEY_WRITE_H
+
+#include <stdbool.h>
+
+#include "base.h"
+#include "mjcftree.h"
+#include "world_types.h"
+
+/*
+ * Append <keyframe> to b with one <key> per keyframe name the links of w
+ * hold (nothing when none does). A link without the key stays where its
+ * joints are at rest, on its parent. A key that the written joints cannot
+ * hold (a link moved where its joint cannot take it, or moving as it
+ * cannot) is left out and said once as a warning naming it; a loop's
+ * ghost body may be left off its child, for the weld to close.
+ */
+void phys_mjcf_write_keys(const struct phys_scene *w,
+    const struct phys_mjcf_tree *t, struct phys_buf *b);
+
+#endif

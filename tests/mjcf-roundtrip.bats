@@ -1,0 +1,223 @@
+#!/usr/bin/env bats
+# MJCF -> phys -> MJCF: phys-sdf print --format mjcf of an MJCF model
+# keeps its contact exclusions and its keyframes. Both files are read by
+# Debian's libmujoco 2.2.2 (tests/data/mujoco_key_oracle.c and
+# tests/data/mujoco_oracle.c, built here): the keyframes' qpos and qvel,
+# the bodies' states in them, and the pairs in contact, compared with the
+# original's; and phys starts a run of each in a keyframe alike.
+
+load helper
+bats_require_minimum_version 1.5.0
+
+MJ="$BATS_TEST_DIRNAME/data/mjcf"
+
+setup_file() {
+	if [ -e /usr/include/mujoco/mujoco.h ]; then
+		cc -O0 -o "$BATS_FILE_TMPDIR/keys" \
+		    "$BATS_TEST_DIRNAME/data/mujoco_key_oracle.c" -lmujoco -lm
+		cc -O0 -o "$BATS_FILE_TMPDIR/oracle" \
+		    "$BATS_TEST_DIRNAME/data/mujoco_oracle.c" -lmujoco -lm
+	fi
+}
+
+need_key_oracle() {
+	[ -x "$BATS_FILE_TMPDIR/keys" ] || skip "no libmujoco (libmujoco-dev) to compare with"
+}
+
+# keys_of FILE WHAT: MuJoCo's lines of that kind (qpos, qvel, exclude,
+# contact), body names without phys's model scope ("m::trip::base" is
+# base; the world's geoms' body, worldbody, is the world), sorted.
+keys_of() {
+	"$BATS_FILE_TMPDIR/keys" "$1" | awk -v what="$2" '$1 == what {
+		if (what == "exclude" || what == "contact") {
+			for (i = 2; i <= 3; i++) {
+				sub(/.*::/, "", $i)
+				if ($i == "worldbody") $i = "world"
+			}
+			if ($2 > $3) { t = $2; $2 = $3; $3 = t }
+		}
+		print }' | sort -u
+}
+
+# lines_agree WANT GOT TOL: the same words, every number within TOL.
+lines_agree() {
+	awk -v tol="$3" 'NR == FNR { want[FNR] = $0; n = FNR; next }
+	{
+		got[FNR] = $0; m = FNR
+		k = split(want[FNR], w, " ")
+		if (k != NF) { print "line " FNR ": " NF " fields, not " k; bad = 1; next }
+		for (i = 1; i <= NF; i++) {
+			if (w[i] ~ /^[-0-9.e+]+$/) {
+				d = $i - w[i]; if (d < 0) d = -d
+				if (d <= tol) continue
+			} else if ($i == w[i])
+				continue
+			printf "line %d field %d: %s, not %s\n", FNR, i, $i, w[i]; bad = 1
+		}
+	}
+	END { if (n != m) { print m " lines, not " n; bad = 1 }; exit bad }' "$1" "$2"
+}
+
+@test "mjcf round trip: the keyframes' qpos and qvel of a free body, hinges, a slide, a ball and a body of two joints are MuJoCo's" {
+	need_key_oracle
+	phys-sdf print --format mjcf "$MJ/roundtrip.xml" > "$TMP/out.xml"
+	grep -q '<key name="crouch"' "$TMP/out.xml"
+	grep -q '<key name="moving"' "$TMP/out.xml"
+	for what in qpos qvel; do
+		keys_of "$MJ/roundtrip.xml" $what > "$TMP/want"
+		keys_of "$TMP/out.xml" $what > "$TMP/got"
+		[ "$(wc -l < "$TMP/want")" = 2 ]
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+}
+
+@test "mjcf round trip: an <exclude>, and the pairs MuJoCo's filter kept apart, touch in the written file as in the original" {
+	need_key_oracle
+	phys-sdf print --format mjcf "$MJ/roundtrip.xml" > "$TMP/out.xml"
+	keys_of "$MJ/roundtrip.xml" contact > "$TMP/want"
+	keys_of "$TMP/out.xml" contact > "$TMP/got"
+	# the leg stands on the floor; the hand, in the base, does not touch it
+	[ "$(cat "$TMP/want")" = "contact shin world" ]
+	diff "$TMP/want" "$TMP/got"
+	keys_of "$TMP/out.xml" exclude | grep -qx 'exclude base hand'
+	# the hand's two joints: phys's link between them parts it from the
+	# arm in the written tree, and MuJoCo's filter then no longer does
+	keys_of "$TMP/out.xml" exclude | grep -qx 'exclude arm hand'
+	# without the exclusions the hand touches the base and the arm
+	sed '/<contact>/,/<\/contact>/d' "$TMP/out.xml" > "$TMP/none.xml"
+	keys_of "$TMP/none.xml" contact > "$TMP/got"
+	printf 'contact arm hand\ncontact base hand\ncontact shin world\n' | diff - "$TMP/got"
+}
+
+# states FILE KEY PROFILE: phys's first state line of a run of FILE from
+# keyframe KEY: its links', collisions' and joints' items (not the
+# model's, whose name the written file changes), names without their
+# scope, one a line.
+states() {
+	phys-step -q -p "$3" -n 0 --keyframe "$2" -i '*/pose' -i '*/linear_vel' \
+	    -i '*/angular_vel' "$1" | head -1 | jq -r '.items | to_entries[] |
+	    select(.key | test("::")) |
+	    [(.key | sub(".*::"; "")), (.value | if type == "object" then
+	     [.[]] else . end | .[] | tostring)] | join(" ")' | sort
+}
+
+@test "mjcf round trip: phys starts the written file in each keyframe where it starts the original, under ODE and MuJoCo" {
+	# without the floor: the written file has it in a body welded to
+	# the world, and phys reads a plane only in a static model
+	grep -v 'name="floor"' "$MJ/roundtrip.xml" > "$TMP/in.xml"
+	phys-sdf print --format mjcf "$TMP/in.xml" > "$TMP/out.xml"
+	for p in default_physics mujoco; do
+		for k in crouch moving; do
+			states "$TMP/in.xml" $k $p > "$TMP/want"
+			states "$TMP/out.xml" $k $p > "$TMP/got"
+			[ "$(wc -l < "$TMP/want")" = 28 ]
+			lines_agree "$TMP/want" "$TMP/got" 1e-9
+		done
+	done
+	# a keyframe moves the bodies: the two starts differ
+	states "$TMP/in.xml" crouch mujoco > "$TMP/a"
+	states "$TMP/in.xml" moving mujoco > "$TMP/b"
+	run ! lines_agree "$TMP/a" "$TMP/b" 1e-3
+}
+
+# key_bodies FILE KEY: every body's world pose and velocities in keyframe
+# KEY as MuJoCo sets it (mujoco_oracle.c), names without phys's scope.
+key_bodies() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" "$2" | awk '
+	$1 == "body" { n = $2; sub(/.*::/, "", n); s[$2] = n " " $4 " " $5 " " $6
+		# the rotation, whatever the sign of the quaternion
+		w = $7; x = $8; y = $9; z = $10
+		s[$2] = s[$2] sprintf(" %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g",
+		    1 - 2*(y*y + z*z), 2*(x*y - w*z), 2*(x*z + w*y),
+		    2*(x*y + w*z), 1 - 2*(x*x + z*z), 2*(y*z - w*x),
+		    2*(x*z - w*y), 2*(y*z + w*x), 1 - 2*(x*x + y*y)) }
+	$1 == "vel" { print s[$2], $3, $4, $5, $6, $7, $8 }' | sort
+}
+
+@test "mjcf round trip: MuJoCo starts the written file in each keyframe where it starts the original, a hinge's ref included" {
+	need_key_oracle
+	phys-sdf print --format mjcf "$MJ/keyframe.xml" > "$TMP/out.xml"
+	for k in crouch moving; do
+		key_bodies "$MJ/keyframe.xml" $k > "$TMP/want"
+		# the bodies of both files: phys's link between the hand's
+		# two joints is a body of the written one
+		key_bodies "$TMP/out.xml" $k | grep -v -e '^worldbody ' \
+		    -e '^hand_wrist1 ' > "$TMP/got"
+		[ "$(wc -l < "$TMP/want")" = 5 ]
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+}
+
+@test "mjcf round trip: a keyframe that leaves a connect and a weld apart starts MuJoCo where the original does" {
+	need_key_oracle
+	# the four-bar and the welded lid of loops.xml (not its gear: the
+	# writer makes no joint equality), with keys that open the loop
+	# and lift the lid off its weld: the written file's ghost bodies,
+	# welded to the coupler and the lid, stay where their joints put
+	# them, for the welds to pull together as the original's equalities
+	sed -e '/<body name="wheel1"/,/<\/worldbody>/{/<\/worldbody>/!d}' \
+	    -e '/<joint name="gear"/d' \
+	    -e 's#</mujoco>#<keyframe><key name="lifted" qpos="0 0 0 0.1"/><key name="open" qpos="0.3 0 0 0" qvel="1 0 0 0"/></keyframe>&#' \
+	    "$MJ/loops.xml" > "$TMP/loops.xml"
+	phys-sdf print --format mjcf "$TMP/loops.xml" > "$TMP/out.xml"
+	for k in lifted open; do
+		grep -q "<key name=\"$k\"" "$TMP/out.xml"
+		key_bodies "$TMP/loops.xml" $k > "$TMP/want"
+		key_bodies "$TMP/out.xml" $k | grep -v '^loop ' > "$TMP/got"
+		[ "$(wc -l < "$TMP/want")" = 4 ]
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+}
+
+@test "mjcf round trip: a universal joint's keyframe is its two hinges' angles and rates" {
+	# the head turned by Ry(0.4) Rx(0.7) (roll 0.7, pitch 0.4), turning
+	# at -0.3 rad/s about y and 0.5 rad/s about x as Ry(0.4) carries it
+	local w1 w3
+	read -r w1 w3 <<< "$(awk 'BEGIN { printf "%.17g %.17g", 0.5 * cos(0.4), -0.5 * sin(0.4) }')"
+	cat > "$TMP/u.sdf" <<-EOF
+	<?xml version="1.0"?>
+	<sdf version="1.9" xmlns:phys="urn:phys:mjcf"><world name="w">
+	<model name="u"><pose>0 0 1 0 0 0</pose>
+	  <link name="base"><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+	  <joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
+	  <link name="head">
+	    <inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.02</iyy><izz>0.03</izz></inertia></inertial>
+	    <phys:key name="tilt"><phys:pose>0 0 0 0.7 0.4 0</phys:pose>
+	      <phys:linear_vel>0 0 0</phys:linear_vel><phys:angular_vel>$w1 -0.3 $w3</phys:angular_vel></phys:key>
+	  </link>
+	  <joint name="neck" type="universal"><parent>base</parent><child>head</child>
+	    <axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+	</model></world></sdf>
+	EOF
+	phys-sdf print --format mjcf "$TMP/u.sdf" > "$TMP/u.xml"
+	# the hinge of axis2, fixed in the base, first
+	sed -n 's/.*<key name="tilt" qpos="\([^"]*\)" qvel="\([^"]*\)".*/\1 \2/p' "$TMP/u.xml" > "$TMP/got"
+	echo "0.4 0.7 -0.3 0.5" > "$TMP/want"
+	lines_agree "$TMP/want" "$TMP/got" 1e-12
+}
+
+@test "mjcf round trip: a keyframe the written joints cannot hold is named once on stderr and left out" {
+	# a pendulum whose keyframe 'off' has the bob away from its hinge
+	cat > "$TMP/w.sdf" <<-'EOF'
+	<?xml version="1.0"?>
+	<sdf version="1.9" xmlns:phys="urn:phys:mjcf"><world name="w">
+	<model name="p"><pose>0 0 2 0 0 0</pose>
+	  <link name="bob"><pose>0 0 -1 0 0 0</pose>
+	    <inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>
+	    <phys:key name="swing"><phys:pose>-0.479425538604203 0 -0.877582561890373 0 0.5 0</phys:pose>
+	      <phys:linear_vel>0 0 0</phys:linear_vel><phys:angular_vel>0 0 0</phys:angular_vel></phys:key>
+	    <phys:key name="off"><phys:pose>0.3 0 -1 0 0 0</phys:pose>
+	      <phys:linear_vel>0 0 0</phys:linear_vel><phys:angular_vel>0 0 0</phys:angular_vel></phys:key>
+	  </link>
+	  <joint name="pivot" type="revolute"><parent>world</parent><child>bob</child>
+	    <pose>0 0 1 0 0 0</pose><axis><xyz>0 1 0</xyz></axis></joint>
+	</model></world></sdf>
+	EOF
+	run --separate-stderr phys-sdf print --format mjcf "$TMP/w.sdf"
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "keyframe 'off'" <<< "$stderr")" = 1 ]
+	grep -q "keyframe 'off' is not written as MJCF: joint 'p::pivot' cannot take link 'p::bob' where the key has it (it moved off the joint's anchor)" <<< "$stderr"
+	! grep -q "swing" <<< "$stderr" || false
+	near "$(sed -n 's/.*<key name="swing" qpos="\([^"]*\)" qvel="0".*/\1/p' <<< "$output")" 0.5 1e-12
+	! grep -q 'name="off"' <<< "$output" || false
+}
