@@ -1321,8 +1321,29 @@ write_surface(xmlNodePtr c, const struct mj_geom *g)
 		add_num(e, imp[i], g->solimp[i], g->line);
 }
 
+static int weld_of(const struct reader *r, int i);
+
+/*
+ * Whether geom i, of body (-1: the world body), is ground: a plane or a
+ * height field that nothing moves. MuJoCo's static bodies (welded to the
+ * world) hold them as the world body does; phys holds such shapes only
+ * in a static model, so they go in the world body's (write_world_geoms),
+ * in the world's frame.
+ */
+static bool
+ground(const struct reader *r, int body, size_t i)
+{
+	enum phys_mjcf_geom_type t = r->geoms[i].type;
+
+	return (t == PHYS_MJ_PLANE || t == PHYS_MJ_HFIELD) &&
+	    (body < 0 || weld_of(r, body) < 0);
+}
+
+/* Geoms g0..g0+n of body (-1: the world body) into link: the ground, in
+ * the world's frame, when ground_only, else the others. */
 static void
-write_geoms(struct reader *r, xmlNodePtr link, size_t g0, size_t n)
+write_geoms(struct reader *r, xmlNodePtr link, int body, size_t g0,
+    size_t n, bool ground_only)
 {
 	const struct mj_geom *g;
 	xmlNodePtr c;
@@ -1331,7 +1352,8 @@ write_geoms(struct reader *r, xmlNodePtr link, size_t g0, size_t n)
 
 	for (i = g0; i < g0 + n; i++) {
 		g = &r->geoms[i];
-		if (!g->collides && !r->o->visuals)
+		if ((!g->collides && !r->o->visuals) ||
+		    (body >= 0 && ground(r, body, i) != ground_only))
 			continue;
 		name = g->name ? phys_xstrdup(g->name) :
 		    phys_xasprintf("geom%zu", i);
@@ -1339,7 +1361,9 @@ write_geoms(struct reader *r, xmlNodePtr link, size_t g0, size_t n)
 		    g->line);
 		set_name(c, name);
 		free(name);
-		add_pose(c, g->pose, g->line);
+		add_pose(c, body >= 0 && ground_only ?
+		    phys_pose_mul(r->bodies[body].world, g->pose) : g->pose,
+		    g->line);
 		write_geometry(r, c, g);
 		if (!g->collides)
 			continue;
@@ -1543,10 +1567,14 @@ scale_mass(struct reader *r)
 static void
 write_world_geoms(struct reader *r, xmlNodePtr model, long line)
 {
-	size_t n = r->nbodies ? r->bodies[0].geom0 : r->ngeoms;
+	size_t n = r->nbodies ? r->bodies[0].geom0 : r->ngeoms, i, k;
 	xmlNodePtr m, link;
+	bool any = n > 0;
 
-	if (!n && !r->nsites)
+	for (i = 0; i < r->nbodies && !any; i++)
+		for (k = 0; k < r->bodies[i].ngeoms && !any; k++)
+			any = ground(r, (int)i, r->bodies[i].geom0 + k);
+	if (!any && !r->nsites)
 		return;
 	/* the world body's geoms: ground, which nothing moves */
 	m = add(model, "model", NULL, line);
@@ -1554,7 +1582,10 @@ write_world_geoms(struct reader *r, xmlNodePtr model, long line)
 	add(m, "static", "true", line);
 	link = add(m, "link", NULL, line);
 	set_name(link, "worldbody");
-	write_geoms(r, link, 0, n);
+	write_geoms(r, link, -1, 0, n, true);
+	for (i = 0; i < r->nbodies; i++)
+		write_geoms(r, link, (int)i, r->bodies[i].geom0,
+		    r->bodies[i].ngeoms, true);
 	write_sites(r, m, -1, "worldbody");
 }
 
@@ -1678,7 +1709,7 @@ write_model(struct reader *r, long line)
 		set_name(link, b->name);
 		add_pose(link, b->world, b->line);
 		write_inertial(link, b);
-		write_geoms(r, link, b->geom0, b->ngeoms);
+		write_geoms(r, link, (int)i, b->geom0, b->ngeoms, false);
 		write_chain_links(r, model, b);
 	}
 	for (i = 0; i < r->nbodies; i++) {
