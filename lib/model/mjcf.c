@@ -22,6 +22,7 @@
 #include "mjcf_inertia.h"
 #include "mjcfedit.h"
 #include "num.h"
+#include "world_types.h"
 
 #define MJ_MAX_DEPTH	64	/* nested default classes */
 #define MJ_MAX_BODIES	1024	/* nested bodies (a chain, a rope) */
@@ -2031,6 +2032,31 @@ write_actuators(struct reader *r, xmlNodePtr model)
 }
 
 /* ---- keyframes ---- */
+
+xmlNodePtr
+phys_mjcf_link_key(const struct phys_link *l, const char *name,
+    xmlNodePtr after)
+{
+	xmlNodePtr n = after ? after->next : l->node ? l->node->children : NULL;
+	xmlChar *v;
+	bool same;
+
+	for (; n; n = n->next) {
+		if (n->type != XML_ELEMENT_NODE || !n->ns || !n->ns->href ||
+		    strcmp((const char *)n->ns->href, PHYS_KEY_NS) != 0 ||
+		    strcmp((const char *)n->name, "key") != 0)
+			continue;
+		if (!name)
+			return n;
+		v = xmlGetProp(n, (const xmlChar *)"name");
+		same = v && strcmp((const char *)v, name) == 0;
+		xmlFree(v);
+		if (same)
+			return n;
+	}
+	return NULL;
+}
+
 
 /* A free, ball, slide or hinge joint's values in qpos and in qvel. */
 static const size_t nq_of[] = { 7, 4, 1, 1 }, nv_of[] = { 6, 3, 1, 1 };

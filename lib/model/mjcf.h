@@ -12,6 +12,8 @@
 #include "sdf.h"
 #include "urdf.h"
 
+struct phys_link;
+
 /*
  * A keyframe of the model, <keyframe><key name="K">, is kept in each
  * link of the SDF model as <phys:key name="K"> in this namespace, holding
@@ -19,6 +21,11 @@
  * and <angular_vel> (both in the model's frame) in that start state.
  */
 #define PHYS_KEY_NS	"urn:phys:mjcf"
+
+/* Link l's <phys:key> named name (of any name when name is NULL) after
+ * after (NULL: from its first), or NULL. */
+xmlNodePtr phys_mjcf_link_key(const struct phys_link *l, const char *name,
+    xmlNodePtr after);
 
 /*
  * Convert the MJCF document src (kind PHYS_DOC_MJCF) into out, an SDF

@@ -59,31 +59,6 @@ struct keyw {
 
 /* ---- the key's states ---- */
 
-/* The link's next <phys:key> after after (NULL: its first). */
-static xmlNodePtr
-next_key(const struct phys_link *l, xmlNodePtr after)
-{
-	xmlNodePtr n = after ? after->next : l->node ? l->node->children :
-	    NULL;
-
-	for (; n; n = n->next)
-		if (n->type == XML_ELEMENT_NODE && n->ns && n->ns->href &&
-		    strcmp((const char *)n->ns->href, PHYS_KEY_NS) == 0 &&
-		    strcmp((const char *)n->name, "key") == 0)
-			return n;
-	return NULL;
-}
-
-static bool
-key_named(xmlNodePtr k, const char *name)
-{
-	xmlChar *v = xmlGetProp(k, (const xmlChar *)"name");
-	bool same = v && strcmp((const char *)v, name) == 0;
-
-	xmlFree(v);
-	return same;
-}
-
 static bool
 key_numbers(xmlNodePtr k, const char *tag, double *v, int n)
 {
@@ -152,9 +127,7 @@ link_state(struct keyw *k, int li)
 	}
 	if (k->w->models[l->model].is_static || PVB(l->vals, LINK_kinematic))
 		return;
-	for (n = next_key(l, NULL); n && !key_named(n, k->key);
-	    n = next_key(l, n))
-		;
+	n = phys_mjcf_link_key(l, k->key, NULL);
 	if (n && !read_state(k->w, li, n, s))
 		fail(k, li, NULL, "its <phys:key> is not a pose and two "
 		    "velocities");
@@ -427,11 +400,8 @@ static void
 warn_left_out(const struct keyw *k)
 {
 	const struct phys_link *l = &k->w->links[k->bad_link];
-	xmlNodePtr n;
+	xmlNodePtr n = phys_mjcf_link_key(l, k->key, NULL);
 
-	for (n = next_key(l, NULL); n && !key_named(n, k->key);
-	    n = next_key(l, n))
-		;
 	if (k->bad_joint)
 		phys_warnat(l->doc ? l->doc->name : "", phys_node_line(n ? n :
 		    l->node), "keyframe '%s' is not written as MJCF: joint "
@@ -487,8 +457,8 @@ key_names(const struct phys_scene *w, size_t *n)
 
 	*n = 0;
 	for (i = 0; i < w->nlinks; i++)
-		for (k = next_key(&w->links[i], NULL); k;
-		    k = next_key(&w->links[i], k)) {
+		for (k = phys_mjcf_link_key(&w->links[i], NULL, NULL); k;
+		    k = phys_mjcf_link_key(&w->links[i], NULL, k)) {
 			if (!(v = xmlGetProp(k, (const xmlChar *)"name")))
 				continue;
 			for (m = 0; m < *n && strcmp(names[m],

@@ -15,31 +15,6 @@
 #include "num.h"
 #include "sdf.h"
 
-/* The link's <phys:key> of that name, or NULL; any name when name is
- * NULL, from after *after (NULL: the first). */
-static xmlNodePtr
-link_key(const struct phys_link *l, const char *name, xmlNodePtr after)
-{
-	xmlNodePtr n = after ? after->next : l->node ? l->node->children : NULL;
-	xmlChar *v;
-	bool same;
-
-	for (; n; n = n->next) {
-		if (n->type != XML_ELEMENT_NODE || !n->ns || !n->ns->href ||
-		    strcmp((const char *)n->ns->href, PHYS_KEY_NS) != 0 ||
-		    strcmp((const char *)n->name, "key") != 0)
-			continue;
-		if (!name)
-			return n;
-		v = xmlGetProp(n, (const xmlChar *)"name");
-		same = v && strcmp((const char *)v, name) == 0;
-		xmlFree(v);
-		if (same)
-			return n;
-	}
-	return NULL;
-}
-
 int
 phys_keyframe_check(const struct phys_scene *w, const char *name)
 {
@@ -50,13 +25,13 @@ phys_keyframe_check(const struct phys_scene *w, const char *name)
 	int rc;
 
 	for (i = 0; i < w->nlinks; i++)
-		if (link_key(&w->links[i], name, NULL))
+		if (phys_mjcf_link_key(&w->links[i], name, NULL))
 			return 0;
 	/* the names of the first link that has any: a model's keyframes
 	 * are in each of its links */
 	for (i = 0; i < w->nlinks && !b.len; i++)
-		for (k = link_key(&w->links[i], NULL, NULL); k;
-		    k = link_key(&w->links[i], NULL, k)) {
+		for (k = phys_mjcf_link_key(&w->links[i], NULL, NULL); k;
+		    k = phys_mjcf_link_key(&w->links[i], NULL, k)) {
 			v = xmlGetProp(k, (const xmlChar *)"name");
 			phys_buf_printf(&b, "%s%s", b.len ? ", " : "",
 			    v ? (const char *)v : "");
@@ -104,7 +79,7 @@ phys_keyframe_apply(struct phys_engine *e, const struct phys_scene *w,
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < w->nlinks && rc == 0; i++) {
 			l = &w->links[i];
-			if (!(k = link_key(l, name, NULL)) ||
+			if (!(k = phys_mjcf_link_key(l, name, NULL)) ||
 			    !phys_engine_link_dynamic(e, (int)i))
 				continue;
 			m = w->models[l->model].pose;
