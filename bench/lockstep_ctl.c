@@ -11,17 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_clock.h"
 
 /* Axis 0 of item name in a state line, or 0. */
 static double
@@ -60,7 +52,7 @@ main(void)
 	while ((got = read(STDIN_FILENO, buf + have, sizeof buf - 1 - have)) >
 	    0) {
 		if (lines == 0)
-			start = now();
+			start = bench_clock(CLOCK_MONOTONIC);
 		have += (size_t)got;
 		buf[have] = '\0';
 		while ((nl = memchr(buf, '\n', have))) {
@@ -76,7 +68,7 @@ main(void)
 		}
 	}
 	/* the first line started the clock: the others are round trips */
-	took = now() - start;
+	took = bench_clock(CLOCK_MONOTONIC) - start;
 	fprintf(stderr, "lines %ld seconds %.6f rate %.0f\n", lines, took,
 	    lines > 1 && took > 0 ? (double)(lines - 1) / took : 0);
 	return 0;

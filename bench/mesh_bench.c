@@ -8,19 +8,11 @@
  * TRIANGLES" and "first MS".
  */
 #include <stdio.h>
-#include <time.h>
+
+#include "bench_clock.h"
 
 #include "mesh.h"
 #include "base.h"
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 int
 main(int argc, char **argv)
@@ -38,9 +30,9 @@ main(int argc, char **argv)
 	spec.path = argv[1];
 	spec.scale = v3(1, 1, 1);
 	for (i = 0; i < 6; i++) {
-		t = now();
+		t = bench_clock(CLOCK_MONOTONIC);
 		m = phys_mesh_load(&spec);
-		t = now() - t;
+		t = bench_clock(CLOCK_MONOTONIC) - t;
 		if (!m) {
 			phys_report();
 			return 1;

@@ -6,19 +6,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "bench_clock.h"
 
 #include "msg.h"
 #include "world.h"
-
-static double
-cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int
 main(int argc, char **argv)
@@ -34,7 +26,7 @@ main(int argc, char **argv)
 	}
 	phys_load_options_default(&lo);
 	lo.quiet = true;
-	t0 = cpu();
+	t0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
 	for (i = 0; i < n; i++) {
 		if (phys_world_load(&w, argv[1], &lo) < 0) {
 			phys_report();
@@ -42,6 +34,6 @@ main(int argc, char **argv)
 		}
 		phys_world_free(&w);
 	}
-	printf("load %.9f\n", (cpu() - t0) / (double)n);
+	printf("load %.9f\n", (bench_clock(CLOCK_PROCESS_CPUTIME_ID) - t0) / (double)n);
 	return 0;
 }

@@ -7,18 +7,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <mujoco/mujoco.h>
 
-static double
-cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "bench_clock.h"
 
 int
 main(int argc, char **argv)
@@ -32,7 +24,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: mujoco_load MODEL.xml N\n");
 		return 2;
 	}
-	t0 = cpu();
+	t0 = bench_clock(CLOCK_PROCESS_CPUTIME_ID);
 	for (i = 0; i < n; i++) {
 		if (!(m = mj_loadXML(argv[1], NULL, err, sizeof err))) {
 			fprintf(stderr, "mujoco_load: %s\n", err);
@@ -40,6 +32,6 @@ main(int argc, char **argv)
 		}
 		mj_deleteModel(m);
 	}
-	printf("load %.9f\n", (cpu() - t0) / (double)n);
+	printf("load %.9f\n", (bench_clock(CLOCK_PROCESS_CPUTIME_ID) - t0) / (double)n);
 	return 0;
 }

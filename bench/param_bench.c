@@ -6,18 +6,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "bench_clock.h"
 
 #include "ref.h"
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int
 main(int argc, char **argv)
@@ -36,31 +28,31 @@ main(int argc, char **argv)
 		phys_report();
 		return 2;
 	}
-	t0 = now();
+	t0 = bench_clock(CLOCK_MONOTONIC);
 	for (i = 0; i < n; i++)
 		found += phys_param_find(i % 10 < 6 ? PHYS_S_PHYSICS :
 		    i % 10 < 8 ? PHYS_S_COLLISION : PHYS_S_LINK,
 		    names[i % 10]) != NULL;
-	t = now() - t0;
+	t = bench_clock(CLOCK_MONOTONIC) - t0;
 	printf("lookup %.1f M/s (%ld found)\n", n / t / 1e6, found);
 
 	n = 5000000;
-	t0 = now();
+	t0 = bench_clock(CLOCK_MONOTONIC);
 	for (i = 0; i < n; i++) {
 		if (phys_get_value(&w, entity_names[i & 3], 0, &v) < 0)
 			return 1;
 		phys_value_free(&v);
 	}
-	t = now() - t0;
+	t = bench_clock(CLOCK_MONOTONIC) - t0;
 	printf("get %.1f M/s\n", n / t / 1e6);
 
-	t0 = now();
+	t0 = bench_clock(CLOCK_MONOTONIC);
 	for (i = 0; i < n; i++) {
 		v.u.d = 0.5 + (double)(i & 7);
 		if (phys_set_value(&w, "box0::link/inertial.mass", 0, &v) < 0)
 			return 1;
 	}
-	t = now() - t0;
+	t = bench_clock(CLOCK_MONOTONIC) - t0;
 	printf("set %.1f M/s\n", n / t / 1e6);
 	phys_world_free(&w);
 	return 0;
