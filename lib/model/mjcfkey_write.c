@@ -59,33 +59,12 @@ struct keyw {
 
 /* ---- the key's states ---- */
 
-static bool
-key_numbers(xmlNodePtr k, const char *tag, double *v, int n)
-{
-	xmlNodePtr e = phys_child(k, tag);
-	char *text = e ? phys_node_text(e) : NULL;
-	bool ok = text && phys_parse_doubles(text, v, n) == n;
-
-	free(text);
-	return ok;
-}
-
 /* The state a link's <phys:key> gives, from its model's frame. */
 static bool
 read_state(const struct phys_scene *w, int li, xmlNodePtr k,
     struct state *s)
 {
-	phys_pose m = w->models[w->links[li].model].pose;
-	double v[6], u[6];
-
-	if (!key_numbers(k, "pose", v, 6) ||
-	    !key_numbers(k, "linear_vel", u, 3) ||
-	    !key_numbers(k, "angular_vel", u + 3, 3))
-		return false;
-	s->pose = phys_pose_mul(m, phys_pose_from6(v));
-	s->lin = phys_quat_rotate(m.q, v3(u[0], u[1], u[2]));
-	s->ang = phys_quat_rotate(m.q, v3(u[3], u[4], u[5]));
-	return true;
+	return phys_mjcf_key_state(w, li, k, &s->pose, &s->lin, &s->ang) == 0;
 }
 
 static void
@@ -313,10 +292,8 @@ static void
 joint_values(struct keyw *k, int ji, bool loop)
 {
 	const struct phys_joint *j = &k->w->joints[ji];
-	phys_pose child = k->w->links[j->child].pose;
-	phys_quat inv = phys_quat_conj(child.q);
-	phys_vec3 c = phys_pose_apply(phys_pose_inv(child), j->pose.p);
-	phys_vec3 a = v3_normalize(phys_quat_rotate(inv, j->axis[0]));
+	phys_vec3 c = phys_mjcf_joint_pos(k->w, ji);
+	phys_vec3 a = phys_mjcf_joint_axis(k->w, ji, 0);
 	struct rel r = relative(k, ji);
 	const char *why = NULL;
 	double q[4] = { 0 }, v[3] = { 0 }, x[4];
@@ -337,8 +314,8 @@ joint_values(struct keyw *k, int ji, bool loop)
 		break;
 	case PHYS_JOINT_UNIVERSAL:
 	case PHYS_JOINT_REVOLUTE2:
-		why = two_hinges(&r, j, v3_normalize(phys_quat_rotate(inv,
-		    j->axis[1])), a, c, x);
+		why = two_hinges(&r, j, phys_mjcf_joint_axis(k->w, ji, 1), a,
+		    c, x);
 		q[0] = x[0], q[1] = x[1], v[0] = x[2], v[1] = x[3];
 		nq = nv = 2;
 		break;

@@ -7,6 +7,9 @@
 
 #include <stdbool.h>
 
+#include "geom.h"
+#include "world_types.h"
+
 /* Per link and per joint of the world written. */
 struct phys_mjcf_tree {
 	int *holder;		/* per link: the joint its body hangs by, -1 */
@@ -16,5 +19,25 @@ struct phys_mjcf_tree {
 				 * a ghost body's, hanging from its parent
 				 * where its child is */
 };
+
+/* Where the MJCF joints of phys joint ji stand in its child's body: its
+ * anchor, and its axis k (0 or 1) as a unit vector. */
+static inline phys_vec3
+phys_mjcf_joint_pos(const struct phys_scene *w, int ji)
+{
+	const struct phys_joint *j = &w->joints[ji];
+
+	return phys_pose_apply(phys_pose_inv(w->links[j->child].pose),
+	    j->pose.p);
+}
+
+static inline phys_vec3
+phys_mjcf_joint_axis(const struct phys_scene *w, int ji, int k)
+{
+	const struct phys_joint *j = &w->joints[ji];
+
+	return v3_normalize(phys_quat_rotate(phys_quat_conj(
+	    w->links[j->child].pose.q), j->axis[k]));
+}
 
 #endif

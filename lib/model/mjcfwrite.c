@@ -246,9 +246,7 @@ static void
 put_joints(struct writer *wr, int ji, int depth)
 {
 	const struct phys_joint *j = &wr->w->joints[ji];
-	phys_pose child = wr->w->links[j->child].pose;
-	phys_quat inv = phys_quat_conj(child.q);
-	phys_vec3 pos = phys_pose_apply(phys_pose_inv(child), j->pose.p);
+	phys_vec3 pos = phys_mjcf_joint_pos(wr->w, ji);
 	const char *kind = "hinge";
 	int k, n = 1, order[2] = { 0, 1 };
 
@@ -283,8 +281,8 @@ put_joints(struct writer *wr, int ji, int depth)
 		if (pos.x != 0 || pos.y != 0 || pos.z != 0)
 			put_vec(wr->b, "pos", pos);
 		if (j->type != PHYS_JOINT_BALL) {
-			put_vec(wr->b, "axis", v3_normalize(phys_quat_rotate(inv,
-			    j->axis[k])));
+			put_vec(wr->b, "axis", phys_mjcf_joint_axis(wr->w, ji,
+			    k));
 			put_axis_values(wr->b, j, k);
 		} else {
 			put_axis_values(wr->b, j, 0);
