@@ -2033,6 +2033,40 @@ write_actuators(struct reader *r, xmlNodePtr model)
 
 /* ---- keyframes ---- */
 
+/* n numbers of the key's element tag into v: 0, or -1. */
+static int
+key_numbers(const struct phys_link *l, xmlNodePtr k, const char *tag,
+    double *v, int n)
+{
+	xmlNodePtr e = phys_child(k, tag);
+	char *text = e ? phys_node_text(e) : NULL;
+	int got = text ? phys_parse_doubles(text, v, n) : -1;
+
+	free(text);
+	if (got != n)
+		return phys_fail("link '%s': its keyframe's <%s> needs %d "
+		    "numbers", l->name, tag, n);
+	return 0;
+}
+
+int
+phys_mjcf_key_state(const struct phys_scene *w, int li, xmlNodePtr k,
+    phys_pose *pose, phys_vec3 *lin, phys_vec3 *ang)
+{
+	const struct phys_link *l = &w->links[li];
+	phys_pose m = w->models[l->model].pose;
+	double v[6], u[6];
+
+	if (key_numbers(l, k, "pose", v, 6) < 0 ||
+	    key_numbers(l, k, "linear_vel", u, 3) < 0 ||
+	    key_numbers(l, k, "angular_vel", u + 3, 3) < 0)
+		return -1;
+	*pose = phys_pose_mul(m, phys_pose_from6(v));
+	*lin = phys_quat_rotate(m.q, v3(u[0], u[1], u[2]));
+	*ang = phys_quat_rotate(m.q, v3(u[3], u[4], u[5]));
+	return 0;
+}
+
 xmlNodePtr
 phys_mjcf_link_key(const struct phys_link *l, const char *name,
     xmlNodePtr after)

@@ -9,10 +9,12 @@
 
 #include <stdbool.h>
 
+#include "geom.h"
 #include "sdf.h"
 #include "urdf.h"
 
 struct phys_link;
+struct phys_scene;
 
 /*
  * A keyframe of the model, <keyframe><key name="K">, is kept in each
@@ -26,6 +28,12 @@ struct phys_link;
  * after (NULL: from its first), or NULL. */
 xmlNodePtr phys_mjcf_link_key(const struct phys_link *l, const char *name,
     xmlNodePtr after);
+
+/* Link li's state in its key k, in the world: its pose, its origin's
+ * velocity and its angular velocity; -1 (the link named) when k lacks
+ * their numbers. */
+int phys_mjcf_key_state(const struct phys_scene *w, int li, xmlNodePtr k,
+    phys_pose *pose, phys_vec3 *lin, phys_vec3 *ang);
 
 /*
  * Convert the MJCF document src (kind PHYS_DOC_MJCF) into out, an SDF
