@@ -242,7 +242,6 @@ phys_create_run(phys_world *w, const phys_run_def *def)
 	return r;
 }
 
-
 void
 phys_free_run(phys_run *r)
 {

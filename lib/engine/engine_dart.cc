@@ -2383,16 +2383,11 @@ dart_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 			dart_engine_free(e);
 			return nullptr;
 		}
-	} catch (const std::bad_alloc &) {
-		phys_fail("DART: out of memory building the world");
+	} catch (...) {
+		/* said by the operation's seam (engine_impl.h) */
 		e->thrown = true;
 		dart_engine_free(e);
-		return nullptr;
-	} catch (const std::exception &ex) {
-		phys_fail("DART: %s", ex.what());
-		e->thrown = true;
-		dart_engine_free(e);
-		return nullptr;
+		throw;
 	}
 	dart_engine_apply_world(e);
 	for (size_t i = 0; i < w->nlinks; i++) {
