@@ -2033,6 +2033,14 @@ write_actuators(struct reader *r, xmlNodePtr model)
 
 /* ---- keyframes ---- */
 
+bool
+phys_mjcf_own(xmlNodePtr n, const char *tag)
+{
+	return n->type == XML_ELEMENT_NODE && n->ns && n->ns->href &&
+	    strcmp((const char *)n->ns->href, PHYS_KEY_NS) == 0 &&
+	    strcmp((const char *)n->name, tag) == 0;
+}
+
 /* n numbers of the key's element tag into v: 0, or -1. */
 static int
 key_numbers(const struct phys_link *l, xmlNodePtr k, const char *tag,
@@ -2076,9 +2084,7 @@ phys_mjcf_link_key(const struct phys_link *l, const char *name,
 	bool same;
 
 	for (; n; n = n->next) {
-		if (n->type != XML_ELEMENT_NODE || !n->ns || !n->ns->href ||
-		    strcmp((const char *)n->ns->href, PHYS_KEY_NS) != 0 ||
-		    strcmp((const char *)n->name, "key") != 0)
+		if (!phys_mjcf_own(n, "key"))
 			continue;
 		if (!name)
 			return n;
@@ -2441,16 +2447,57 @@ touches(const struct reader *r, int i)
  * <exclude>. A pair one joint joins is left out: every engine keeps
  * those apart already.
  */
-static bool
-kept_apart(const struct reader *r, int i, int j)
+/* The <exclude>d pairs as sorted keys (the world as -1), so that
+ * write_excludes costs a search a pair, not a pass over them all. */
+struct excluded {
+	int64_t *key;
+	size_t n;
+};
+
+static int64_t
+excl_key(const struct reader *r, int a, int b)
 {
-	int wi = weld_of(r, i), wj = weld_of(r, j), pi, pj;
+	int lo = a < b ? a : b, hi = a < b ? b : a;
+
+	return (int64_t)(lo + 1) * (int64_t)(r->nbodies + 1) + (hi + 1);
+}
+
+static int
+key_order(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static struct excluded
+excluded_keys(const struct reader *r)
+{
+	struct excluded x = { phys_xcalloc(r->nexcl + 1, sizeof *x.key),
+	    r->nexcl };
 	size_t k;
 
 	for (k = 0; k < r->nexcl; k++)
-		if ((r->excl[2 * k] == i && r->excl[2 * k + 1] == j) ||
-		    (r->excl[2 * k] == j && r->excl[2 * k + 1] == i))
-			return true;
+		x.key[k] = excl_key(r, r->excl[2 * k], r->excl[2 * k + 1]);
+	qsort(x.key, x.n, sizeof *x.key, key_order);
+	return x;
+}
+
+static bool
+is_excluded(const struct reader *r, const struct excluded *x, int a, int b)
+{
+	int64_t key = excl_key(r, a, b);
+
+	return x->n && bsearch(&key, x->key, x->n, sizeof key, key_order);
+}
+
+static bool
+kept_apart(const struct reader *r, const struct excluded *x, int i, int j)
+{
+	int wi = weld_of(r, i), wj = weld_of(r, j), pi, pj;
+
+	if (is_excluded(r, x, i, j))
+		return true;
 	if ((r->bodies[j].parent == i && r->bodies[j].njoints <= 1) ||
 	    (r->bodies[i].parent == j && r->bodies[i].njoints <= 1))
 		return false;
@@ -2478,18 +2525,20 @@ write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 {
 	xmlNsPtr ns = NULL;
 	xmlNodePtr link, *body, *chain;
-	size_t i, j, k;
+	struct excluded x;
+	size_t i, j;
 	bool world = r->nbodies ? r->bodies[0].geom0 > 0 : r->ngeoms > 0;
 
 	body = phys_xcalloc(r->nbodies + 1, sizeof *body);
 	chain = phys_xcalloc(r->njoints + 1, sizeof *chain);
+	x = excluded_keys(r);
 	links_written(r, model, body, chain);
 	for (i = 0; i < r->nbodies; i++) {
 		if (!touches(r, (int)i))
 			continue;
 		link = body[i];
 		for (j = i + 1; j < r->nbodies; j++) {
-			if (!touches(r, (int)j) || !kept_apart(r, (int)i,
+			if (!touches(r, (int)j) || !kept_apart(r, &x, (int)i,
 			    (int)j))
 				continue;
 			if (!ns)
@@ -2497,19 +2546,15 @@ write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 			write_exclude(ns, link, r->bodies[j].name,
 			    r->bodies[i].line);
 		}
-		for (k = 0; world && k <= r->nexcl; k++)
-			if (k == r->nexcl ? weld_of(r, (int)i) < 0 :
-			    (r->excl[2 * k] == (int)i &&
-			    r->excl[2 * k + 1] < 0) ||
-			    (r->excl[2 * k + 1] == (int)i &&
-			    r->excl[2 * k] < 0)) {
-				if (!ns)
-					ns = phys_ns(sdf);
-				write_exclude(ns, link, "worldbody::worldbody",
-				    r->bodies[i].line);
-				break;
-			}
+		if (world && (weld_of(r, (int)i) < 0 ||
+		    is_excluded(r, &x, -1, (int)i))) {
+			if (!ns)
+				ns = phys_ns(sdf);
+			write_exclude(ns, link, "worldbody::worldbody",
+			    r->bodies[i].line);
+		}
 	}
+	free(x.key);
 	free(body);
 	free(chain);
 }

@@ -24,6 +24,9 @@ struct phys_scene;
  */
 #define PHYS_KEY_NS	"urn:phys:mjcf"
 
+/* Whether n is an element of phys's own in this namespace, <phys:TAG>. */
+bool phys_mjcf_own(xmlNodePtr n, const char *tag);
+
 /* Link l's <phys:key> named name (of any name when name is NULL) after
  * after (NULL: from its first), or NULL. */
 xmlNodePtr phys_mjcf_link_key(const struct phys_link *l, const char *name,
