@@ -374,7 +374,12 @@ tab_complete() {
 			sleep 0.1
 			now=$(tmux -L "$sock" capture-pane -p -t c | grep -F -- "${line%% *}" |
 			    tail -1 | sed 's/^.*[$#>] \(phys-\)/\1/; s/ *$//')
-			[ "$now" != "$line" ] && [ -n "$now" ] && break
+			# not the typed line, nor part of it still being
+			# echoed: the completion's
+			case $line in
+			"$now"*) ;;
+			*) break ;;
+			esac
 		done
 		sleep 0.2
 		tmux -L "$sock" capture-pane -p -t c | grep -F -- "${line%% *}" | tail -1 |
