@@ -374,11 +374,11 @@ tab_complete() {
 			sleep 0.1
 			now=$(tmux -L "$sock" capture-pane -p -t c | grep -F -- "${line%% *}" |
 			    tail -1 | sed 's/^.*[$#>] \(phys-\)/\1/; s/ *$//')
-			# not the typed line, nor part of it still being
-			# echoed: the completion's
-			case $line in
-			"$now"*) ;;
-			*) break ;;
+			# the typed line echoed whole and then extended by
+			# the completion (what each case here expects), not
+			# the line before it or part of it still being echoed
+			case $now in
+			"$line"?*) break ;;
 			esac
 		done
 		sleep 0.2
