@@ -935,7 +935,7 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
 {
 	auto *e = new bullet_engine(w, v);
-	struct phys_engine_options dflt = { false };
+	struct phys_engine_options dflt = {};
 
 	if (!opt)
 		opt = &dflt;

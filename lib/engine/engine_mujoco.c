@@ -105,6 +105,7 @@ struct mujoco_engine {
 	const struct phys_scene *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
 	bool skip_unsupported;
+	bool joint_forces;	/* computed each step (someone reads them) */
 	mjModel *m;
 	mjData *d;
 	struct mlink *links;
@@ -1544,12 +1545,11 @@ pair_excluded(const struct mujoco_engine *e, int c1, int c2)
 	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
 	int64_t key;
 
-	if (l1 == l2)
+	if (l1 == l2 || !phys_collisions_may_touch(w, e->v, c1, c2))
 		return true;
 	key = pair_key(l1, l2, (int)w->nlinks);
-	if (bsearch(&key, e->connected, e->nconnected, sizeof key, pair_cmp))
-		return true;
-	return !phys_collisions_may_touch(w, e->v, c1, c2);
+	return bsearch(&key, e->connected, e->nconnected, sizeof key,
+	    pair_cmp) != NULL;
 }
 
 /* MuJoCo asks before the narrow phase: 1 discards the pair. */
@@ -1738,17 +1738,54 @@ world_fdir(const struct mujoco_engine *e, int ci)
  * direction. */
 #define MIN_MU 1e-5
 
-static void
-set_friction(const struct mujoco_engine *e, mjContact *con, int c1, int c2,
-    const struct phys_value *a, const struct phys_value *b,
-    const struct phys_contact_surface *cs)
+/* The pair's effective inverse mass along the normal, as MuJoCo weighs
+ * bodies (translational invweight0). */
+static double
+pair_invmass(const mjModel *m, const mjContact *con)
 {
-	double mu = cs->mu, mu2 = cs->mu2;
-	double spin = spin_friction(a, b, -con->dist);
+	return m->body_invweight0[2 * m->geom_bodyid[con->geom1]] +
+	    m->body_invweight0[2 * m->geom_bodyid[con->geom2]];
+}
+
+/*
+ * What the contacts of one pair of collisions share in a step: their
+ * surfaces' values, the spring they make (its bounce aside), the
+ * rolling coefficient and the direction fdir1 gives (zero: none).
+ * Reckoned once for the pair's contacts, which differ only in point,
+ * normal and depth.
+ */
+struct contact_pair {
+	const struct phys_value *a, *b;
+	struct phys_contact_surface cs;
+	struct softness soft;
+	double roll;
+	phys_vec3 fdir;
+};
+
+static void
+pair_of(const struct mujoco_engine *e, const mjContact *con, int c1, int c2,
+    struct contact_pair *p)
+{
+	p->a = vals(e, PHYS_S_COLLISION, c1);
+	p->b = vals(e, PHYS_S_COLLISION, c2);
+	phys_contact_surface(p->a, p->b, &p->cs);
+	p->soft = contact_softness(e, p->a, p->b, &p->cs,
+	    pair_invmass(e->m, con), (const int[2]){ c1, c2 });
 	/* MuJoCo's own parameter, by MuJoCo's rule: the larger (a ball
 	 * that rolls gives it; the ground need not) */
-	double roll = fmax(PVD(a, COLLISION_surface_friction_mujoco_rolling),
-	    PVD(b, COLLISION_surface_friction_mujoco_rolling));
+	p->roll = fmax(PVD(p->a, COLLISION_surface_friction_mujoco_rolling),
+	    PVD(p->b, COLLISION_surface_friction_mujoco_rolling));
+	p->fdir = world_fdir(e, c1);
+	if (v3_norm(p->fdir) == 0)
+		p->fdir = world_fdir(e, c2);
+}
+
+static void
+set_friction(mjContact *con, const struct contact_pair *p)
+{
+	double mu = p->cs.mu, mu2 = p->cs.mu2;
+	double spin = spin_friction(p->a, p->b, -con->dist);
+	double roll = p->roll;
 	phys_vec3 n = from_mj(con->frame), d;
 
 	if (mu <= 0 && mu2 <= 0 && spin <= 0 && roll <= 0) {
@@ -1760,10 +1797,7 @@ set_friction(const struct mujoco_engine *e, mjContact *con, int c1, int c2,
 	con->friction[1] = fmax(mu2, MIN_MU);
 	con->friction[2] = fmax(spin, MIN_MU);
 	con->friction[3] = con->friction[4] = fmax(roll, MIN_MU);
-	d = world_fdir(e, c1);
-	if (v3_norm(d) == 0)
-		d = world_fdir(e, c2);
-	d = v3_sub(d, v3_scale(n, v3_dot(d, n)));
+	d = v3_sub(p->fdir, v3_scale(n, v3_dot(p->fdir, n)));
 	if (v3_norm(d) > 1e-9) {
 		d = v3_normalize(d);
 		to_mj(d, con->frame + 3);
@@ -1815,31 +1849,16 @@ restitution(struct mujoco_engine *e, const mjContact *con,
 	return rc;
 }
 
-/* The pair's effective inverse mass along the normal, as MuJoCo weighs
- * bodies (translational invweight0). */
-static double
-pair_invmass(const mjModel *m, const mjContact *con)
-{
-	return m->body_invweight0[2 * m->geom_bodyid[con->geom1]] +
-	    m->body_invweight0[2 * m->geom_bodyid[con->geom2]];
-}
-
 static void
-set_contact(struct mujoco_engine *e, mjContact *con, int c1, int c2,
-    int64_t key, bool first_pass)
+set_contact(struct mujoco_engine *e, mjContact *con,
+    const struct contact_pair *p, int64_t key, bool first_pass)
 {
-	const struct phys_value *a = vals(e, PHYS_S_COLLISION, c1);
-	const struct phys_value *b = vals(e, PHYS_S_COLLISION, c2);
-	struct phys_contact_surface cs;
-	struct softness s;
+	struct softness s = p->soft;
 	double rc;
 
-	phys_contact_surface(a, b, &cs);
-	s = contact_softness(e, a, b, &cs, pair_invmass(e->m, con),
-	    (const int[2]){ c1, c2 });
-	rc = first_pass ? restitution(e, con, &cs, key) :
-	    listed(e->bouncing, e->nbouncing, key) ? cs.bounce : 0;
-	set_friction(e, con, c1, c2, a, b, &cs);
+	rc = first_pass ? restitution(e, con, &p->cs, key) :
+	    listed(e->bouncing, e->nbouncing, key) ? p->cs.bounce : 0;
+	set_friction(con, p);
 	if (s.stiff > 0 && !e->said_stiff) {
 		const struct phys_collision *c = &e->w->collisions[s.given];
 
@@ -1848,7 +1867,7 @@ set_contact(struct mujoco_engine *e, mjContact *con, int c1, int c2,
 		    "make a spring %.3g times stiffer than a MuJoCo step of "
 		    "%g s follows: such contacts take MuJoCo's shortest safe "
 		    "response instead, a time constant of 2h = %g s, "
-		    "critically damped", c->name, cs.kp, cs.kd, s.stiff,
+		    "critically damped", c->name, p->cs.kp, p->cs.kd, s.stiff,
 		    e->step, 2 * e->step);
 		e->said_stiff = true;
 	}
@@ -1895,6 +1914,7 @@ edit_contacts(struct mujoco_engine *e, bool first_pass)
 	mjData *d = e->d;
 	int n = d->ncon, i = 0, out = 0, j, limit, c1, c2, kept;
 	int64_t key;
+	struct contact_pair pair;
 
 	if (first_pass) {
 		e->ncontacts = 0;
@@ -1922,9 +1942,11 @@ edit_contacts(struct mujoco_engine *e, bool first_pass)
 			e->ncontacts += kept;
 		if (!phys_contact_without_force(a, b)) {
 			key = (int64_t)con->geom1 * e->m->ngeom + con->geom2;
+			pair_of(e, con, c1, c2, &pair);
 			for (; kept > 0; kept--, i++) {
-				d->contact[out] = d->contact[i];
-				set_contact(e, &d->contact[out++], c1, c2, key,
+				if (out != i)	/* 500 bytes each */
+					d->contact[out] = d->contact[i];
+				set_contact(e, &d->contact[out++], &pair, key,
 				    first_pass);
 			}
 		}
@@ -2225,7 +2247,7 @@ step_once(struct mujoco_engine *e)
 	if (e->commanded)
 		joint_commands(e);
 	forward(e, true);
-	if (e->w->njoints)
+	if (e->w->njoints && e->joint_forces)
 		joint_forces(e);
 	switch (m->opt.integrator) {
 	case mjINT_RK4:
@@ -2802,6 +2824,7 @@ mujoco_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->v = v;
 	e->now = t;
 	e->skip_unsupported = opt && opt->skip_unsupported;
+	e->joint_forces = !opt || !opt->no_joint_forces;
 	e->links = phys_xcalloc(w->nlinks + 1, sizeof *e->links);
 	e->joints = phys_xcalloc(w->njoints + 1, sizeof *e->joints);
 	e->step = PVD(vals(e, PHYS_S_PHYSICS, 0), PHYSICS_max_step_size);

@@ -3441,9 +3441,3 @@ phys_run_values_at(struct phys_run_values *rv, phys_scope s, int idx)
 {
 	return rv->v[s][s <= PHYS_S_WORLD ? 0 : idx];
 }
-
-const struct phys_value *
-phys_run_values_get(const struct phys_run_values *rv, phys_scope s, int idx)
-{
-	return rv->v[s][s <= PHYS_S_WORLD ? 0 : idx];
-}

@@ -1406,6 +1406,25 @@ needs_history(const struct phys_item_list *l)
 	return false;
 }
 
+/* Whether a state line (or the API, which reads the same items) can
+ * ask for a joint's effort, force or torque. */
+static bool
+reads_joint_forces(const struct phys_item_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		switch (l->v[i].kind) {
+		case PHYS_ITEM_JOINT_EFFORT:
+		case PHYS_ITEM_JOINT_FORCE:
+		case PHYS_ITEM_JOINT_TORQUE:
+			return true;
+		default:
+			break;
+		}
+	return false;
+}
+
 static void
 alloc_tracking(struct run *r)
 {
@@ -1463,7 +1482,8 @@ warn_outside_limits(struct run *r)
 static int
 prepare_run(struct run *r)
 {
-	struct phys_engine_options eo = { r->o->skip_unsupported };
+	struct phys_engine_options eo = {
+	    .skip_unsupported = r->o->skip_unsupported };
 	int rc;
 
 	phys_run_values_init(&r->vals, r->w, r->w->start);
@@ -1486,6 +1506,7 @@ prepare_run(struct run *r)
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
 		return -1;
 	warn_inert_world(r);
+	eo.no_joint_forces = !reads_joint_forces(&r->items);
 	/* Switching back to the starting profile brings the overrides too. */
 	r->start_profile = r->profile;
 	r->start_vals = phys_values_new(PHYS_S_PHYSICS);
