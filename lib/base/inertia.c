@@ -494,6 +494,19 @@ phys_inverse_inertia_world(const double inertia[9], phys_quat q)
 	return phys_mat3_mul(phys_mat3_mul(r, inv), phys_mat3_transpose(r));
 }
 
+double
+phys_inverse_inertia_bound(const double I[9])
+{
+	double det = I[0] * (I[4] * I[8] - I[5] * I[7]) -
+	    I[1] * (I[3] * I[8] - I[5] * I[6]) +
+	    I[2] * (I[3] * I[7] - I[4] * I[6]);
+	double half = (I[0] + I[4] + I[8]) / 2;
+
+	if (!(det > 0))
+		return INFINITY;
+	return half * half / det;
+}
+
 /* [r]x M [r]x' for the cross-product matrix [r]x. */
 static phys_mat3
 cross_sandwich(phys_vec3 r, phys_mat3 m)

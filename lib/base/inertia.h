@@ -149,6 +149,11 @@ int phys_inertia_scale(const phys_inertia *in, phys_vec3 s,
  * is singular. */
 phys_mat3 phys_inverse_inertia_world(const double inertia[9], phys_quat q);
 
+/* At least a' I^-1 a for every unit a, without inverting I: 1 / l_min
+ * <= (tr I / 2)^2 / det I, since the other two moments' product is at
+ * most (tr I / 2)^2; infinity when I is singular. */
+double phys_inverse_inertia_bound(const double inertia[9]);
+
 /* A body as an axis's inertia sees it: world frame; a static or
  * kinematic body (or the world) has inv_mass 0 and inv_inertia 0. */
 struct phys_body_inverse {

@@ -107,6 +107,13 @@ damping_within_step(double d, double inv_inertia, double h)
 	return d;
 }
 
+bool
+phys_joint_damping_within_step(const struct phys_value *v, int k,
+    double inv_bound, double h)
+{
+	return !(axis_damping(v, k) * h * inv_bound > 1);
+}
+
 double
 phys_joint_spring_damper_stable(const struct phys_value *v, int k,
     double pos, double vel, double inv_inertia, double h)
@@ -245,7 +252,8 @@ phys_check_body(const struct phys_scene *w, const struct phys_run_values *v,
 	if (isfinite(pos.x + pos.y + pos.z + q.w + q.x + q.y + q.z + vel.x +
 	    vel.y + vel.z + angvel.x + angvel.y + angvel.z) &&
 	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= 1e15 &&
-	    v3_norm(vel) <= PHYS_FASTEST && v3_norm(angvel) <= PHYS_FASTEST_TURN)
+	    v3_dot(vel, vel) <= PHYS_FASTEST * PHYS_FASTEST &&
+	    v3_dot(angvel, angvel) <= PHYS_FASTEST_TURN * PHYS_FASTEST_TURN)
 		return 0;
 	why = phys_divergence_cause(w, v, h);
 	if (isfinite(pos.x + pos.y + pos.z + q.w + q.x + q.y + q.z + vel.x +

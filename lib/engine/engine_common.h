@@ -35,6 +35,11 @@ double phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
  */
 double phys_joint_spring_damper_stable(const struct phys_value *v, int k,
     double pos, double vel, double inv_inertia, double h);
+/* Whether axis k's damping stops no motion of inverse inertia at most
+ * inv_bound within a step of h: then the stable force is Gazebo's as it
+ * is, and needs no inverse inertia (0 says none). */
+bool phys_joint_damping_within_step(const struct phys_value *v, int k,
+    double inv_bound, double h);
 /* The same with the spring acting on where the step ends, x + h v' (its
  * implicit Euler step). */
 double phys_joint_spring_damper_implicit(const struct phys_value *v, int k,
