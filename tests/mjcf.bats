@@ -185,12 +185,18 @@ swing() {
 	    "$(awk 'BEGIN { print 2 * atan2(0, -1) * sqrt(1.001 / 9.81) * (1 + 0.01 / 16) }')" 0.01
 }
 
-@test "mjcf: a MuJoCo pendulum included in an SDF world swings with its closed-form period under each engine" {
-	cat > "$TMP/world.sdf" <<-EOF
+# including MODEL WORLD: WORLD written, an SDF world of the Earth's
+# gravity holding MODEL by <include>.
+including() {
+	cat > "$2" <<-EOF
 	<?xml version="1.0"?>
 	<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
-	<include><uri>$MJ/pendulum.xml</uri></include></world></sdf>
+	<include><uri>$1</uri></include></world></sdf>
 	EOF
+}
+
+@test "mjcf: a MuJoCo pendulum included in an SDF world swings with its closed-form period under each engine" {
+	including "$MJ/pendulum.xml" "$TMP/world.sdf"
 	each_engine swing
 }
 
@@ -274,6 +280,86 @@ slid() {
 	done
 	sed 's/<geom friction="0.3 0.005 0.0001"/<geom friction="0.3 0.005 0.0001" condim="1"/' "$MJ/incline.xml" > "$TMP/slick.xml"
 	rel "$(slid "$TMP/slick.xml" default_physics)" "$(awk 'BEGIN { print 9.81 * 0.5 / 2 }')" 0.01
+}
+
+# pair_slid ENGINE: how far the box of the pair's model (in $TMP/pair.xml),
+# included by an SDF world, slides down its slope in 1 s under ENGINE,
+# against the closed form of the pair's friction, 0.3.
+pair_slid() {
+	rel "$(slid "$(profile_world "$TMP/pair.sdf" "$1")" "$1")" \
+	    "$(awk 'BEGIN { print 9.81 * (0.5 - 0.3 * sqrt(3) / 2) / 2 }')" 0.02
+}
+
+@test "mjcf: a <pair> touches with a surface of its own under each engine: the box its geoms' friction would hold slides with the pair's, also when neither geom has a bit" {
+	including "$TMP/pair.xml" "$TMP/pair.sdf"
+	cp "$MJ/pair.xml" "$TMP/pair.xml"
+	each_engine pair_slid
+	# as MuJoCo Menagerie's models for MJX have it: no geom collides by
+	# its bits, the pairs alone touch
+	sed 's/name="slope"/& contype="0" conaffinity="0"/; s/name="cube"/& contype="0" conaffinity="0"/' \
+	    "$MJ/pair.xml" > "$TMP/pair.xml"
+	rm -f "$TMP"/*-pair.sdf
+	each_engine pair_slid
+}
+
+# oracle_pairs FILE: MuJoCo's pairs of FILE (mujoco_oracle.c), a line
+# each, as much of each as its condim uses: the geoms (phys's scope left
+# out, in name order), condim, the friction coefficients it takes,
+# solref, solimp; then its named geoms' condim, friction and bits.
+oracle_pairs() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" | awk '$1 == "pair" {
+		a = $2; b = $3; sub(/.*::/, "", a); sub(/.*::/, "", b)
+		if (a > b) { t = a; a = b; b = t }
+		n = $4 == 1 ? 0 : $4 == 3 ? 2 : $4 == 4 ? 3 : 4
+		printf "%s %s %d", a, b, $4
+		for (i = 5; i < 5 + n; i++) printf " %.12g", $i
+		for (i = 10; i <= 16; i++) printf " %.12g", $i
+		printf "\n" }
+	    $1 == "geom" { n = $2; sub(/.*::/, "", n); print "geom", n, $3, $4, $5, $6, $7, $8 }' | sort
+}
+
+@test "mjcf: a <pair>'s values are MuJoCo's (its class's, else MuJoCo's own, never its geoms'), written back as <pair>s MuJoCo reads the same, its geoms' condim, friction and bits too" {
+	need_mujoco
+	cat > "$TMP/pairs.xml" <<-EOF
+	<mujoco model="pairs">
+	<default><geom friction="0.9 0.02 0.003" condim="6" solref="0.05 1"/>
+	<default class="soft"><pair condim="4" friction="0.7 0.6 0.01" solref="0.04 0.9" solimp="0.8 0.9 0.002"/></default></default>
+	<worldbody><geom name="floor" type="plane" size="1 1 0.1"/>
+	<body name="a" pos="0 0 0.2"><freejoint/><geom name="ball" size="0.1"/></body>
+	<body name="b" pos="0.5 0 0.2"><freejoint/><geom name="block" type="box" size="0.1 0.1 0.1" contype="0" conaffinity="0"/></body>
+	<body name="c" pos="1 0 0.2"><freejoint/><geom name="pin" type="capsule" size="0.05 0.1"/></body></worldbody>
+	<contact><pair geom1="floor" geom2="ball"/>
+	<pair class="soft" geom1="block" geom2="floor"/>
+	<pair geom1="pin" geom2="floor" condim="6" friction="0.4 0.5 0.02 0.001 0.001" solimp="0.7 0.8 0.003 0.4 3"/>
+	<pair geom1="ball" geom2="block" condim="1"/></contact></mujoco>
+	EOF
+	oracle_pairs "$TMP/pairs.xml" > "$TMP/want"
+	[ "$(grep -c ^pair "$TMP/want")" -eq 4 ] && [ "$(grep -c ^geom "$TMP/want")" -eq 4 ]
+	phys-sdf print -q --format mjcf "$TMP/pairs.xml" > "$TMP/out.xml"
+	oracle_pairs "$TMP/out.xml" > "$TMP/got"
+	diff "$TMP/want" "$TMP/got"
+}
+
+@test "mjcf: a <pair> naming no geom is refused at its line; one of bodies a joint joins is named" {
+	cat > "$TMP/bad.xml" <<-EOF
+	<mujoco><worldbody><geom name="floor" type="plane" size="1 1 0.1"/>
+	<body><freejoint/><geom name="ball" size="0.1"/></body></worldbody>
+	<contact>
+	<pair geom1="ball" geom2="flor"/></contact></mujoco>
+	EOF
+	run -1 phys-step -q -n 1 "$TMP/bad.xml"
+	[[ "$output" == *"bad.xml:4: <pair>: no geom 'flor'"* ]]
+	cat > "$TMP/arm.xml" <<-EOF
+	<mujoco model="arm"><worldbody><geom name="floor" type="plane" size="1 1 0.1"/>
+	<body name="upper" pos="0 0 1"><freejoint/><geom name="u" size="0.1"/>
+	<body name="lower" pos="0 0 -0.3"><joint type="hinge"/><geom name="l" size="0.1"/></body></body></worldbody>
+	<contact><pair geom1="u" geom2="floor"/>
+	<pair geom1="u" geom2="l"/></contact></mujoco>
+	EOF
+	run phys-step -n 1 "$TMP/arm.xml"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"arm.xml:5: <pair>: its geoms' bodies are one, or joined by a joint"* ]]
+	[[ "$output" != *"arm.xml:4:"* ]]
 }
 
 @test "mjcf: condim 4 and 6, solref and solimp reach MuJoCo's surface parameters" {

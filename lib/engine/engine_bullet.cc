@@ -704,12 +704,6 @@ make_joint(bullet_engine *e, int ji)
 
 /* ---- contacts ---- */
 
-const struct phys_value *
-surface(const bullet_engine *e, int ci)
-{
-	return vals(e, PHYS_S_COLLISION, ci);
-}
-
 bool
 pair_excluded(const bullet_engine *e, int c1, int c2)
 {
@@ -800,12 +794,13 @@ void
 set_point(const bullet_engine *e, btManifoldPoint &p,
     const btCollisionObject *o0, const btCollisionObject *o1, int c0, int c1)
 {
-	const struct phys_value *a = surface(e, c0), *b = surface(e, c1);
+	const struct phys_value *a, *b;
 	const btRigidBody *b0 = btRigidBody::upcast(o0), *b1 = btRigidBody::upcast(o1);
 	btVector3 v(0, 0, 0);
 	double erp, cfm, approach, gap, restitution, threshold;
 	phys_vec3 d, n = from_bt(p.m_normalWorldOnB);
 
+	phys_contact_surfaces(e->w, e->v, c0, c1, &a, &b);
 	p.m_combinedFriction = fmin(sliding_friction(a), sliding_friction(b));
 	p.m_combinedRollingFriction = fmin(rolling_friction(a),
 	    rolling_friction(b));
@@ -870,7 +865,7 @@ prepare_manifold(bullet_engine *e, btPersistentManifold *m)
 			m->removeContactPoint(i);
 			continue;
 		}
-		a = surface(e, c0), b = surface(e, c1);
+		phys_contact_surfaces(e->w, e->v, c0, c1, &a, &b);
 		lim = std::min<long>(lim, std::min(PVI(a, COLLISION_max_contacts),
 		    PVI(b, COLLISION_max_contacts)));
 		if (kept >= lim) {

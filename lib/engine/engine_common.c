@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "excludes.h"
+#include "pairs.h"
 #include "inertia.h"
 #include "mem.h"
 #include "msg.h"
@@ -610,6 +611,8 @@ phys_collisions_may_touch(const struct phys_scene *w,
 	const struct phys_value *b = phys_run_values_get(rv, PHYS_S_COLLISION,
 	    c2);
 
+	if (w->npairs && phys_pair_find(w, c1, c2))
+		return true;
 	if (phys_excludes_pair(w, l1, l2))
 		return false;
 	if (w->links[l1].model == w->links[l2].model &&
@@ -621,6 +624,22 @@ phys_collisions_may_touch(const struct phys_scene *w,
 	    PVI(b, COLLISION_surface_contact_collide_bitmask)) != 0 ||
 	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
 	    PVI(a, COLLISION_surface_contact_collide_bitmask)) != 0;
+}
+
+void
+phys_contact_surfaces(const struct phys_scene *w,
+    const struct phys_run_values *rv, int c1, int c2,
+    const struct phys_value **a, const struct phys_value **b)
+{
+	const struct phys_contact_pair *p = w->npairs ?
+	    phys_pair_find(w, c1, c2) : NULL;
+
+	if (p) {
+		*a = *b = p->vals;
+		return;
+	}
+	*a = phys_run_values_get(rv, PHYS_S_COLLISION, c1);
+	*b = phys_run_values_get(rv, PHYS_S_COLLISION, c2);
 }
 
 bool

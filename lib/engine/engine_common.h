@@ -247,11 +247,17 @@ void phys_contact_bounce(const struct phys_value *a,
  * Whether collisions c1 and c2 may touch, by Gazebo's rules on the run's
  * values rv: links of one model only when the model or either link asks
  * to (self_collide), and two surfaces only when the category bitmask of
- * one meets the collide bitmask of the other. Each engine adds its own
- * (a link with itself, links a joint holds together).
+ * one meets the collide bitmask of the other; a pair the world lists
+ * (pairs.h) always. Each engine adds its own (a link with itself, links
+ * a joint holds together).
  */
 bool phys_collisions_may_touch(const struct phys_scene *w,
     const struct phys_run_values *rv, int c1, int c2);
+/* The two surfaces contacts between collisions c1 and c2 take: theirs,
+ * or, for a pair the world lists, the pair's own as both. */
+void phys_contact_surfaces(const struct phys_scene *w,
+    const struct phys_run_values *rv, int c1, int c2,
+    const struct phys_value **a, const struct phys_value **b);
 /* Whether surfaces a and b touch without force (collide_without_contact
  * on either): their contacts are reported, never pushed apart. */
 bool phys_contact_without_force(const struct phys_value *a,

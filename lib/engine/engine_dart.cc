@@ -2137,12 +2137,12 @@ decay(dart_engine *e, int li)
 surface_pair
 surfaces(const dart_engine *e, int c1, int c2)
 {
-	const struct phys_value *s[2] = { vals(e, PHYS_S_COLLISION, c1),
-		vals(e, PHYS_S_COLLISION, c2) };
+	const struct phys_value *s[2];
 	int ci[2] = { c1, c2 };
 	struct phys_contact_surface cs;
 	surface_pair p;
 
+	phys_contact_surfaces(e->w, e->v, c1, c2, &s[0], &s[1]);
 	phys_contact_surface(s[0], s[1], &cs);
 	p.mu[0] = cs.mu;
 	p.mu[1] = cs.mu2;
@@ -2222,8 +2222,7 @@ find_contacts(dart_engine *e)
 		if (e->detector_used == "fcl" && fcl_mesh(c.collisionObject2) &&
 		    !fcl_mesh(c.collisionObject1))
 			normal = -normal;
-		a = vals(e, PHYS_S_COLLISION, c1);
-		b = vals(e, PHYS_S_COLLISION, c2);
+		phys_contact_surfaces(e->w, e->v, c1, c2, &a, &b);
 		limit = std::min(limit, std::min(PVI(a, COLLISION_max_contacts),
 		    PVI(b, COLLISION_max_contacts)));
 		int &n = kept[std::make_pair(std::min(c1, c2), std::max(c1, c2))];

@@ -1766,8 +1766,7 @@ static void
 pair_of(const struct mujoco_engine *e, const mjContact *con, int c1, int c2,
     struct contact_pair *p)
 {
-	p->a = vals(e, PHYS_S_COLLISION, c1);
-	p->b = vals(e, PHYS_S_COLLISION, c2);
+	phys_contact_surfaces(e->w, e->v, c1, c2, &p->a, &p->b);
 	phys_contact_surface(p->a, p->b, &p->cs);
 	p->soft = contact_softness(e, p->a, p->b, &p->cs,
 	    pair_invmass(e->m, con), (const int[2]){ c1, c2 });
@@ -1929,8 +1928,7 @@ edit_contacts(struct mujoco_engine *e, bool first_pass)
 			continue;
 		c1 = e->geom_collision[con->geom1];
 		c2 = e->geom_collision[con->geom2];
-		a = vals(e, PHYS_S_COLLISION, c1);
-		b = vals(e, PHYS_S_COLLISION, c2);
+		phys_contact_surfaces(e->w, e->v, c1, c2, &a, &b);
 		limit = (int)fmin(fmin(PVI(a, COLLISION_max_contacts),
 		    PVI(b, COLLISION_max_contacts)),
 		    PVI(vals(e, PHYS_S_PHYSICS, 0), PHYSICS_max_contacts));

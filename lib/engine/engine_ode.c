@@ -1630,8 +1630,7 @@ near_callback(void *data, dGeomID g1, dGeomID g2)
 
 	if (c1 < 0 || c2 < 0 || pair_excluded(e, c1, c2, b1, b2))
 		return;
-	a = vals(e, PHYS_S_COLLISION, c1);
-	b = vals(e, PHYS_S_COLLISION, c2);
+	phys_contact_surfaces(e->w, e->v, c1, c2, &a, &b);
 	limit = e->max_contacts;
 	if (PVI(a, COLLISION_max_contacts) < limit)
 		limit = (int)PVI(a, COLLISION_max_contacts);

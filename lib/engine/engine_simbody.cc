@@ -432,8 +432,9 @@ pair_of(const simbody_engine *e, SimTK::ContactSurfaceIndex s1,
 		p.excluded = true;
 		return p;
 	}
-	const struct phys_value *a = vals(e, PHYS_S_COLLISION, p.c1);
-	const struct phys_value *b = vals(e, PHYS_S_COLLISION, p.c2);
+	const struct phys_value *a, *b;
+
+	phys_contact_surfaces(e->w, e->v, p.c1, p.c2, &a, &b);
 	p.no_force = phys_contact_without_force(a, b);
 	p.k1 = stiffness(phys, a);
 	p.k2 = stiffness(phys, b);
@@ -2239,9 +2240,9 @@ count_contacts(const simbody_engine *e, const State &s)
 		if (p.excluded)
 			continue;
 		if (p.no_force) {
-			const struct phys_value *a = vals(e, PHYS_S_COLLISION,
-			    p.c1), *b = vals(e, PHYS_S_COLLISION, p.c2);
+			const struct phys_value *a, *b;
 
+			phys_contact_surfaces(e->w, e->v, p.c1, p.c2, &a, &b);
 			if (!phys_contact_without_force_reported(a, b))
 				continue;
 		}

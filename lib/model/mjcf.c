@@ -64,7 +64,19 @@ struct mj_geom {
 	int group, mesh, condim;
 	int contype, conaffinity;	/* MuJoCo's collision bits */
 	bool collides;		/* contype or conaffinity set */
+	bool paired;		/* in a <pair>: a collision whatever its bits */
 	bool inertia;		/* counted in the body's inertia */
+	int body;		/* -1: the world body */
+	xmlNodePtr node;	/* its <collision>, once written */
+	long line;
+};
+
+/* <contact><pair>: two geoms that touch with a surface of their own. */
+struct mj_pair {
+	int g1, g2;
+	int condim;
+	double friction[5];	/* 2 sliding, torsional (m), 2 rolling (m) */
+	double solref[2], solimp[5];
 	long line;
 };
 
@@ -135,6 +147,8 @@ struct reader {
 	size_t nacts;
 	int *excl;		/* <contact><exclude>: body pairs */
 	size_t nexcl;
+	struct mj_pair *pairs;
+	size_t npairs;
 	struct mj_key {		/* <keyframe><key> */
 		char *name;
 		double *qpos, *qvel;	/* nq and nv values */
@@ -869,6 +883,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 		return -1;
 	if (own_attr(n, "name"))
 		g.name = phys_xstrdup(own_attr(n, "name"));
+	g.body = body;
 	r->geoms = phys_xrealloc(r->geoms, (r->ngeoms + 1) * sizeof *r->geoms);
 	r->geoms[r->ngeoms++] = g;
 	return 0;
@@ -1282,44 +1297,65 @@ write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
  * otherwise), rolling friction (condim 6); solref and
  * solimp as MuJoCo's engine takes them.
  */
+struct mj_contact {
+	int condim;
+	double mu, mu2, torsional, rolling;
+	const double *solref, *solimp;
+	const int *bits;	/* contype, conaffinity; NULL: none */
+	long line;
+};
+
 static void
-write_surface(xmlNodePtr c, const struct mj_geom *g)
+write_surface_of(xmlNodePtr c, const struct mj_contact *k)
 {
 	static const char *const imp[] = { "dmin", "dmax", "width",
 		"midpoint", "power" };
-	xmlNodePtr s = add(c, "surface", NULL, g->line), f, e, m;
-	double mu = g->condim == 1 ? 0 : g->friction[0];
+	xmlNodePtr s = add(c, "surface", NULL, k->line), f, e, m;
 	char bits[16];
 	int i;
 
-	f = add(s, "friction", NULL, g->line);
-	e = add(f, "ode", NULL, g->line);
-	add_num(e, "mu", mu, g->line);
-	add_num(e, "mu2", mu, g->line);
-	if (g->condim >= 4) {	/* else none: no patch, no spin */
-		e = add(f, "torsional", NULL, g->line);
-		add_num(e, "coefficient", g->friction[1], g->line);
-		add(e, "use_patch_radius", "true", g->line);
-		add(e, "patch_radius", "1", g->line);
+	xmlSetNs(s, NULL);	/* SDF's, in a <phys:pair> too */
+	f = add(s, "friction", NULL, k->line);
+	e = add(f, "ode", NULL, k->line);
+	add_num(e, "mu", k->condim == 1 ? 0 : k->mu, k->line);
+	add_num(e, "mu2", k->condim == 1 ? 0 : k->mu2, k->line);
+	if (k->condim >= 4) {	/* else none: no patch, no spin */
+		e = add(f, "torsional", NULL, k->line);
+		add_num(e, "coefficient", k->torsional, k->line);
+		add(e, "use_patch_radius", "true", k->line);
+		add(e, "patch_radius", "1", k->line);
 	}
-	if (g->condim == 6)
-		add_num(add(f, "mujoco", NULL, g->line), "rolling",
-		    g->friction[2], g->line);
-	m = add(s, "contact", NULL, g->line);
-	/* MuJoCo's rule is SDF's: contype as category, conaffinity as the
-	 * mask of what it collides with */
-	snprintf(bits, sizeof bits, "%d", g->conaffinity);
-	add(m, "collide_bitmask", bits, g->line);
-	snprintf(bits, sizeof bits, "%d", g->contype);
-	add(m, "category_bitmask", bits, g->line);
-	m = add(m, "mujoco", NULL, g->line);
-	e = add(m, "solref", NULL, g->line);
-	add_num(e, "timeconst", g->solref[0] > 0 ? g->solref[0] : 0.02,
-	    g->line);
-	add_num(e, "dampratio", g->solref[0] > 0 ? g->solref[1] : 1, g->line);
-	e = add(m, "solimp", NULL, g->line);
+	if (k->condim == 6)
+		add_num(add(f, "mujoco", NULL, k->line), "rolling",
+		    k->rolling, k->line);
+	m = add(s, "contact", NULL, k->line);
+	if (k->bits) {
+		/* MuJoCo's rule is SDF's: contype as category, conaffinity
+		 * as the mask of what it collides with */
+		snprintf(bits, sizeof bits, "%d", k->bits[1]);
+		add(m, "collide_bitmask", bits, k->line);
+		snprintf(bits, sizeof bits, "%d", k->bits[0]);
+		add(m, "category_bitmask", bits, k->line);
+	}
+	m = add(m, "mujoco", NULL, k->line);
+	e = add(m, "solref", NULL, k->line);
+	add_num(e, "timeconst", k->solref[0] > 0 ? k->solref[0] : 0.02,
+	    k->line);
+	add_num(e, "dampratio", k->solref[0] > 0 ? k->solref[1] : 1, k->line);
+	e = add(m, "solimp", NULL, k->line);
 	for (i = 0; i < 5; i++)
-		add_num(e, imp[i], g->solimp[i], g->line);
+		add_num(e, imp[i], k->solimp[i], k->line);
+}
+
+static void
+write_surface(xmlNodePtr c, const struct mj_geom *g)
+{
+	const int bits[2] = { g->contype, g->conaffinity };
+	struct mj_contact k = { g->condim, g->friction[0], g->friction[0],
+		g->friction[1], g->friction[2], g->solref, g->solimp, bits,
+		g->line };
+
+	write_surface_of(c, &k);
 }
 
 static int weld_of(const struct reader *r, int i);
@@ -1353,21 +1389,22 @@ write_geoms(struct reader *r, xmlNodePtr link, int body, size_t g0,
 
 	for (i = g0; i < g0 + n; i++) {
 		g = &r->geoms[i];
-		if ((!g->collides && !r->o->visuals) ||
+		if ((!g->collides && !g->paired && !r->o->visuals) ||
 		    (body >= 0 && ground(r, body, i) != ground_only))
 			continue;
 		name = g->name ? phys_xstrdup(g->name) :
 		    phys_xasprintf("geom%zu", i);
-		c = add(link, g->collides ? "collision" : "visual", NULL,
-		    g->line);
+		c = add(link, g->collides || g->paired ? "collision" : "visual",
+		    NULL, g->line);
 		set_name(c, name);
 		free(name);
 		add_pose(c, body >= 0 && ground_only ?
 		    phys_pose_mul(r->bodies[body].world, g->pose) : g->pose,
 		    g->line);
 		write_geometry(r, c, g);
-		if (!g->collides)
+		if (!g->collides && !g->paired)
 			continue;
+		r->geoms[i].node = c;
 		write_surface(c, g);
 	}
 }
@@ -1625,6 +1662,7 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 
 static int joint_find(const struct reader *r, const char *name);
 static void write_actuators(struct reader *r, xmlNodePtr model);
+static void write_pairs(struct reader *r, xmlNodePtr sdf);
 static void write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model);
 static void write_excludes(struct reader *r, xmlNodePtr sdf,
     xmlNodePtr model);
@@ -1726,6 +1764,7 @@ write_model(struct reader *r, long line)
 	write_keys(r, sdf, model);
 	write_excludes(r, sdf, model);
 	write_world_geoms(r, model, line);
+	write_pairs(r, sdf);
 	if (r->mimic)
 		xmlSetProp(sdf, (const xmlChar *)"version",
 		    (const xmlChar *)"1.11");
@@ -2390,33 +2429,141 @@ write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 
 /* ---- contacts ---- */
 
-/* <exclude body1 body2> kept; <pair> named. */
+/* The named geoms in name order, for geom_find's binary search: pairs
+ * are found in n log n, however many. */
+static int
+geom_order(const void *a, const void *b, void *ctx)
+{
+	const struct mj_geom *g = ((const struct reader *)ctx)->geoms;
+	const char *x = g[*(const int *)a].name, *y = g[*(const int *)b].name;
+
+	if (!x || !y)
+		return !x - !y;
+	return strcmp(x, y);
+}
+
+static int *
+geoms_by_name(struct reader *r)
+{
+	int *order = phys_xcalloc(r->ngeoms + 1, sizeof *order);
+	size_t i;
+
+	for (i = 0; i < r->ngeoms; i++)
+		order[i] = (int)i;
+	qsort_r(order, r->ngeoms, sizeof *order, geom_order, r);
+	return order;
+}
+
+static int
+geom_find(const struct reader *r, const int *order, const char *name)
+{
+	size_t lo = 0, hi = r->ngeoms, mid;
+	const char *g;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		g = r->geoms[order[mid]].name;
+		c = g ? strcmp(name, g) : -1;
+		if (c == 0)
+			return order[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+/*
+ * <pair geom1 geom2>, its values from its class's <pair> and MuJoCo's
+ * defaults (condim 3, friction 1 1 0.005 0.0001 0.0001, the default
+ * solref and solimp), not from its geoms: as MuJoCo 2.2.2 compiles it.
+ */
+static int
+read_pair(struct reader *r, xmlNodePtr n, int **order)
+{
+	static const double fr[5] = { 1, 1, 0.005, 0.0001, 0.0001 },
+	    ref[2] = { 0.02, 1 }, imp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
+	struct mj_pair p;
+	const char *name[2] = { own_attr(n, "geom1"), own_attr(n, "geom2") };
+	double cd = 3, margin = 0, gap = 0;
+	int cls, *g[2] = { &p.g1, &p.g2 }, i;
+
+	memset(&p, 0, sizeof p);
+	p.line = phys_node_line(n);
+	memcpy(p.friction, fr, sizeof fr);
+	memcpy(p.solref, ref, sizeof ref);
+	memcpy(p.solimp, imp, sizeof imp);
+	if (class_of(r, n, 0, &cls) < 0 ||
+	    number(r, n, cls, "condim", &cd) < 0 ||
+	    some_numbers(r, n, cls, "friction", p.friction, 1, 5) < 0 ||
+	    some_numbers(r, n, cls, "solref", p.solref, 2, 2) < 0 ||
+	    some_numbers(r, n, cls, "solimp", p.solimp, 3, 5) < 0 ||
+	    number(r, n, cls, "margin", &margin) < 0 ||
+	    number(r, n, cls, "gap", &gap) < 0)
+		return -1;
+	if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
+		return mj_fail(r, n, "condim=\"%g\": 1, 3, 4 or 6", cd);
+	p.condim = (int)cd;
+	if (!*order)
+		*order = geoms_by_name(r);
+	for (i = 0; i < 2; i++)
+		if (!name[i] || (*g[i] = geom_find(r, *order, name[i])) < 0)
+			return mj_fail(r, n, "<pair>: no geom '%s'",
+			    name[i] ? name[i] : "");
+	if (p.g1 == p.g2)
+		return mj_fail(r, n, "<pair>: geom '%s' with itself",
+		    name[0]);
+	if (margin != 0 || gap != 0)
+		mj_note(r, n, "margin and gap are not kept: its contacts begin "
+		    "where the geoms touch");
+	if (p.condim == 6 && p.friction[4] != p.friction[3])
+		mj_note(r, n, "its second rolling coefficient is not kept: "
+		    "both rolling directions take the first");
+	if (p.solref[0] <= 0)
+		mj_note(r, n, "solref of direct stiffness and damping "
+		    "(negative): not kept; the contact takes MuJoCo's default, "
+		    "0.02 1");
+	r->geoms[p.g1].paired = r->geoms[p.g2].paired = true;
+	r->pairs = phys_xrealloc(r->pairs, (r->npairs + 1) * sizeof *r->pairs);
+	r->pairs[r->npairs++] = p;
+	return 0;
+}
+
+/* <exclude body1 body2> and <pair geom1 geom2> kept. */
 static int
 read_contact(struct reader *r, xmlNodePtr c)
 {
 	xmlNodePtr n;
 	const char *b[2];
-	int k[2], i;
+	int k[2], i, *order = NULL, rc = 0;
 
-	for (n = phys_child(c, NULL); n; n = phys_next(n, NULL)) {
+	for (n = phys_child(c, NULL); n && rc == 0; n = phys_next(n, NULL)) {
+		if (phys_node_is(n, "pair")) {
+			rc = read_pair(r, n, &order);
+			continue;
+		}
 		if (!phys_node_is(n, "exclude")) {
-			mj_note(r, n, "not kept: these geoms touch as their "
-			    "contype, conaffinity and own surfaces say");
+			mj_note(r, n, "not read");
 			continue;
 		}
 		b[0] = own_attr(n, "body1");
 		b[1] = own_attr(n, "body2");
-		for (i = 0; i < 2; i++)
+		for (i = 0; i < 2 && rc == 0; i++)
 			if (!b[i] || ((k[i] = body_find(r, b[i])) < 0 &&
 			    strcmp(b[i], "world") != 0))
-				return mj_fail(r, n, "<exclude>: no body '%s'",
+				rc = mj_fail(r, n, "<exclude>: no body '%s'",
 				    b[i] ? b[i] : "");
+		if (rc < 0)
+			break;
 		r->excl = phys_xrealloc(r->excl, (r->nexcl + 1) * 2 *
 		    sizeof *r->excl);
 		r->excl[2 * r->nexcl] = k[0];
 		r->excl[2 * r->nexcl++ + 1] = k[1];
 	}
-	return 0;
+	free(order);
+	return rc;
 }
 
 /* The body whose frame body i moves with: itself when it has joints,
@@ -2559,6 +2706,83 @@ write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 	free(chain);
 }
 
+/* The link geom gi is written in, as the model names it. */
+static const char *
+geom_link(const struct reader *r, int gi)
+{
+	int b = r->geoms[gi].body;
+
+	return b < 0 || ground(r, b, (size_t)gi) ? "worldbody::worldbody" :
+	    r->bodies[b].name;
+}
+
+static bool
+moves_free(const struct reader *r, int b)
+{
+	return r->bodies[b].njoints == 1 &&
+	    r->joints[r->bodies[b].joint0].type == MJ_FREE;
+}
+
+/* Whether bodies a and b (-1: the world) are one, or a joint joins
+ * them in the model written: phys keeps such links apart. */
+static bool
+joined(const struct reader *r, int a, int b)
+{
+	if (a == b)
+		return true;
+	if (a >= 0 && r->bodies[a].parent == b && !moves_free(r, a))
+		return true;
+	return b >= 0 && r->bodies[b].parent == a && !moves_free(r, b);
+}
+
+/* Each pair as <phys:pair> (pairs.h) in the <collision> of its first
+ * geom that the world does not hold, naming the other. */
+static void
+write_pairs(struct reader *r, xmlNodePtr sdf)
+{
+	xmlNsPtr ns = NULL;
+	xmlNodePtr e;
+	size_t i;
+
+	for (i = 0; i < r->npairs; i++) {
+		const struct mj_pair *p = &r->pairs[i];
+		const char *l1 = geom_link(r, p->g1), *l2 = geom_link(r, p->g2);
+		bool first = strcmp(l1, "worldbody::worldbody") != 0;
+		const struct mj_geom *host = &r->geoms[first ? p->g1 : p->g2];
+		const struct mj_geom *other = &r->geoms[first ? p->g2 : p->g1];
+		struct mj_contact k = { p->condim, p->friction[0],
+			p->friction[1], p->friction[2], p->friction[3],
+			p->solref, p->solimp, NULL, p->line };
+		int b1 = strcmp(l1, "worldbody::worldbody") ? r->geoms[p->g1].body
+		    : -1, b2 = strcmp(l2, "worldbody::worldbody") ?
+		    r->geoms[p->g2].body : -1;
+
+		if (b1 < 0 && b2 < 0) {
+			if (!r->o->quiet)
+				phys_warnat_once(r->d->name, p->line, "%s",
+				    "<pair>: both geoms are the world's, which "
+				    "never moves: they never touch");
+			continue;
+		}
+		if (joined(r, b1, b2) && !r->o->quiet)
+			phys_warnat_once(r->d->name, p->line, "%s", "<pair>: "
+			    "its geoms' bodies are one, or joined by a joint: "
+			    "phys keeps such links apart under every engine, "
+			    "and the pair never touches");
+		if (!host->node)
+			continue;	/* not written, and said so */
+		if (!ns)
+			ns = phys_ns(sdf);
+		e = xmlNewChild(host->node, ns, (const xmlChar *)"pair", NULL);
+		set_line(e, p->line);
+		xmlSetProp(e, (const xmlChar *)"link",
+		    (const xmlChar *)(first ? l2 : l1));
+		xmlSetProp(e, (const xmlChar *)"collision",
+		    (const xmlChar *)other->name);
+		write_surface_of(e, &k);
+	}
+}
+
 static int
 read_top(struct reader *r, xmlNodePtr root)
 {
@@ -2643,6 +2867,7 @@ reader_free(struct reader *r)
 	free(r->equality);
 	free(r->acts);
 	free(r->excl);
+	free(r->pairs);
 	for (i = 0; i < r->nkeys; i++) {
 		free(r->keys[i].name);
 		free(r->keys[i].qpos);

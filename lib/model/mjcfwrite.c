@@ -303,37 +303,79 @@ z_to(phys_vec3 n)
 	return phys_quat_about(v3_scale(a, 1 / s), atan2(s, c));
 }
 
-/* Surface values that map onto a geom: mu (MuJoCo keeps one sliding
- * coefficient; mu2 has no place), MuJoCo's rolling friction, and the
- * MuJoCo block's solref and solimp where the file gives them. */
-static void
-put_surface(struct phys_buf *b, const struct phys_collision *c)
+/*
+ * A surface as MuJoCo's contact takes it: mu and mu2, the torsional
+ * coefficient over its patch, the rolling friction (for both rolling
+ * directions), MuJoCo's defaults where a coefficient is 0 (unused then);
+ * the condim that uses them; MuJoCo's block's solref and solimp.
+ */
+struct mj_surface {
+	double fr[5], ref[2], imp[5];
+	int condim;
+};
+
+static struct mj_surface
+surface_of(const struct phys_value *v)
 {
-	const struct phys_value *v = c->vals;
-	double fr[3] = { PVD(v, COLLISION_surface_friction_ode_mu), 0.005,
-		PVD(v, COLLISION_surface_friction_mujoco_rolling) };
-	double ref[2] = {
+	struct mj_surface s = { {
+		PVD(v, COLLISION_surface_friction_ode_mu),
+		PVD(v, COLLISION_surface_friction_ode_mu2),
+		PVB(v, COLLISION_surface_friction_torsional_use_patch_radius) ?
+		    PVD(v, COLLISION_surface_friction_torsional_coefficient) *
+		    PVD(v, COLLISION_surface_friction_torsional_patch_radius) : 0,
+		PVD(v, COLLISION_surface_friction_mujoco_rolling),
+		PVD(v, COLLISION_surface_friction_mujoco_rolling) }, {
 		PVD(v, COLLISION_surface_contact_mujoco_solref_timeconst),
-		PVD(v, COLLISION_surface_contact_mujoco_solref_dampratio) };
-	double imp[5] = {
+		PVD(v, COLLISION_surface_contact_mujoco_solref_dampratio) }, {
 		PVD(v, COLLISION_surface_contact_mujoco_solimp_dmin),
 		PVD(v, COLLISION_surface_contact_mujoco_solimp_dmax),
 		PVD(v, COLLISION_surface_contact_mujoco_solimp_width),
 		PVD(v, COLLISION_surface_contact_mujoco_solimp_midpoint),
-		PVD(v, COLLISION_surface_contact_mujoco_solimp_power) };
+		PVD(v, COLLISION_surface_contact_mujoco_solimp_power) }, 3 };
 
-	if (fr[2] == 0)
-		fr[2] = 0.0001;	/* MuJoCo's own default */
+	s.condim = s.fr[3] > 0 ? 6 : s.fr[2] > 0 ? 4 :
+	    s.fr[0] > 0 || s.fr[1] > 0 ? 3 : 1;
+	if (s.fr[2] == 0)
+		s.fr[2] = 0.005;
+	if (s.fr[3] == 0)
+		s.fr[3] = s.fr[4] = 0.0001;
+	return s;
+}
+
+/*
+ * Surface values that map onto a geom: mu (MuJoCo keeps one sliding
+ * coefficient; mu2 has no place), the torsional and rolling friction with
+ * the condim that uses them, the bitmasks, and the MuJoCo block's solref
+ * and solimp where the file gives them.
+ */
+static void
+put_surface(struct phys_buf *b, const struct phys_collision *c)
+{
+	const struct phys_value *v = c->vals;
+	struct mj_surface s = surface_of(v);
+	double fr[3] = { s.fr[0], s.fr[2], s.fr[3] };
+
+	/* the bitmasks where the file gives them: contype is the category,
+	 * conaffinity the mask, by one rule (MuJoCo's is SDF's) */
+	if (PV(v, COLLISION_surface_contact_category_bitmask)->given ||
+	    PV(v, COLLISION_surface_contact_collide_bitmask)->given)
+		phys_buf_printf(b, " contype=\"%ld\" conaffinity=\"%ld\"",
+		    PVI(v, COLLISION_surface_contact_category_bitmask),
+		    PVI(v, COLLISION_surface_contact_collide_bitmask));
+	/* a geom's condim 1 would not stop its friction: MuJoCo takes the
+	 * larger of two geoms' */
+	if (s.condim > 3)
+		phys_buf_printf(b, " condim=\"%d\"", s.condim);
 	phys_mjcf_nums(b, "friction", fr, 3);
 	if (PV(v, COLLISION_surface_contact_mujoco_solref_timeconst)->given ||
 	    PV(v, COLLISION_surface_contact_mujoco_solref_dampratio)->given)
-		phys_mjcf_nums(b, "solref", ref, 2);
+		phys_mjcf_nums(b, "solref", s.ref, 2);
 	if (PV(v, COLLISION_surface_contact_mujoco_solimp_dmin)->given ||
 	    PV(v, COLLISION_surface_contact_mujoco_solimp_dmax)->given ||
 	    PV(v, COLLISION_surface_contact_mujoco_solimp_width)->given ||
 	    PV(v, COLLISION_surface_contact_mujoco_solimp_midpoint)->given ||
 	    PV(v, COLLISION_surface_contact_mujoco_solimp_power)->given)
-		phys_mjcf_nums(b, "solimp", imp, 5);
+		phys_mjcf_nums(b, "solimp", s.imp, 5);
 }
 
 bool
@@ -582,16 +624,24 @@ mujoco_filters(const struct writer *wr, int a, int b)
 	    wb == weld_of(wr, wr->t.up[wa]);
 }
 
+/* <contact> opened before its first element. */
+static void
+open_contact(struct writer *wr, bool *open)
+{
+	if (!*open)
+		phys_buf_puts(wr->b, "  <contact>\n");
+	*open = true;
+}
+
 /* The pairs kept apart (an MJCF model's <exclude>s, and what its
  * filter kept apart that the written tree does not) as <exclude>s. */
 static void
-put_excludes(struct writer *wr)
+put_excludes(struct writer *wr, bool *open)
 {
 	const struct phys_scene *w = wr->w;
 	int64_t n = (int64_t)w->nlinks;
 	size_t i;
 	int a, b;
-	bool any = false;
 
 	for (i = 0; i < w->nexcluded; i++) {
 		a = (int)(w->excluded[i] / n);
@@ -599,16 +649,47 @@ put_excludes(struct writer *wr)
 		if ((i && w->excluded[i] == w->excluded[i - 1]) || a == b ||
 		    mujoco_filters(wr, a, b))
 			continue;
-		if (!any)
-			phys_buf_puts(wr->b, "  <contact>\n");
-		any = true;
+		open_contact(wr, open);
 		phys_buf_puts(wr->b, "    <exclude body1=\"");
 		phys_buf_xml_attr(wr->b, w->links[a].name);
 		phys_buf_puts(wr->b, "\" body2=\"");
 		phys_buf_xml_attr(wr->b, w->links[b].name);
 		phys_buf_puts(wr->b, "\"/>\n");
 	}
-	if (any)
+}
+
+/* The world's collision pairs (pairs.h) as <pair>s of their surfaces
+ * (surface_of). */
+static void
+put_pairs(struct writer *wr, bool *open)
+{
+	const struct phys_scene *w = wr->w;
+	size_t i;
+
+	for (i = 0; i < w->npairs; i++) {
+		struct mj_surface s = surface_of(w->pairs[i].vals);
+
+		open_contact(wr, open);
+		phys_buf_puts(wr->b, "    <pair geom1=\"");
+		phys_buf_xml_attr(wr->b, w->collisions[w->pairs[i].c1].name);
+		phys_buf_puts(wr->b, "\" geom2=\"");
+		phys_buf_xml_attr(wr->b, w->collisions[w->pairs[i].c2].name);
+		phys_buf_printf(wr->b, "\" condim=\"%d\"", s.condim);
+		phys_mjcf_nums(wr->b, "friction", s.fr, 5);
+		phys_mjcf_nums(wr->b, "solref", s.ref, 2);
+		phys_mjcf_nums(wr->b, "solimp", s.imp, 5);
+		phys_buf_puts(wr->b, "/>\n");
+	}
+}
+
+static void
+put_contact(struct writer *wr)
+{
+	bool open = false;
+
+	put_excludes(wr, &open);
+	put_pairs(wr, &open);
+	if (open)
 		phys_buf_puts(wr->b, "  </contact>\n");
 }
 
@@ -816,7 +897,7 @@ phys_mjcf_write(const struct phys_scene *w, const char *out,
 		phys_buf_puts(b, "  <worldbody>\n");
 		rc = put_children(&wr, -1, 2);
 		phys_buf_puts(b, "  </worldbody>\n");
-		put_excludes(&wr);
+		put_contact(&wr);
 		put_welds(&wr);
 		phys_mjcf_write_keys(w, &wr.t, b);
 		phys_buf_puts(b, "</mujoco>\n");

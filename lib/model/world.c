@@ -5,6 +5,7 @@
 #include "inertia_world.h"
 #include "spec.h"
 #include "excludes.h"
+#include "pairs.h"
 #include "mjcf.h"
 #include "urdf.h"
 
@@ -3123,6 +3124,17 @@ read_hosted(struct loader *L)
 	return rc;
 }
 
+/* A <phys:pair>'s surface (pairs.h), read as a collision's is. */
+static int
+pair_values(void *ctx, struct phys_doc *d, xmlNodePtr owner,
+    struct phys_value **out)
+{
+	struct loader *L = ctx;
+
+	*out = entity_values_new(L->w, PHYS_S_COLLISION);
+	return read_values(L, d, owner, PHYS_S_COLLISION, *out);
+}
+
 int
 phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 {
@@ -3144,6 +3156,8 @@ phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 	phys_warn_batch_end();
 	if (rc == 0)
 		rc = phys_excludes_read(w);
+	if (rc == 0)
+		rc = phys_pairs_read(w, pair_values, &L);
 	for (i = 0; i < L.nframes; i++)
 		free(L.frames[i].name);
 	free(L.frames);
@@ -3222,6 +3236,7 @@ phys_world_free(struct phys_scene *w)
 	free(w->models);
 	free(w->links);
 	free(w->excluded);
+	phys_pairs_free(w);
 	free(w->collisions);
 	phys_mesh_cache_free(&w->meshes);
 	phys_heightmap_cache_free(&w->heightmaps);

@@ -122,6 +122,20 @@ struct phys_collision {
 	struct phys_value *vals;	/* PHYS_S_COLLISION values */
 };
 
+/*
+ * Two collisions that touch with a surface of their own, whatever their
+ * bitmasks say (an MJCF <contact><pair>): pairs.h.
+ */
+struct phys_contact_pair {
+	int64_t key;		/* lo * ncollisions + hi */
+	int c1, c2;		/* collisions */
+	/* PHYS_S_COLLISION: the surface their contacts take, in place of
+	 * both of theirs */
+	struct phys_value *vals;
+	xmlNodePtr node;	/* the <phys:pair> */
+	struct phys_doc *doc;
+};
+
 /* Visuals matter only for their poses (an introspection item). */
 struct phys_visual {
 	char *name;		/* scoped: "box::link::visual" */
@@ -182,6 +196,9 @@ struct phys_scene {
 	/* Link pairs that never touch (excludes.h), sorted */
 	int64_t *excluded;
 	size_t nexcluded;
+	/* Collision pairs with a surface of their own (pairs.h), sorted */
+	struct phys_contact_pair *pairs;
+	size_t npairs;
 
 	struct phys_name_index *index;	/* scoped name -> entity */
 	struct phys_mesh_cache meshes;	/* each mesh file loaded once */

@@ -14,7 +14,11 @@
  *   vel NAME vx vy vz wx wy wz
  *
  * the velocity of the body frame's origin and the angular velocity, both
- * in world axes.
+ * in world axes. Then one line a named geom, and one a contact pair:
+ *
+ *   geom NAME condim f1 f2 f3 contype conaffinity
+ *   pair GEOM1 GEOM2 condim f1 f2 f3 f4 f5 timeconst dampratio
+ *       dmin dmax width midpoint power
  *
  * cc -o mujoco_oracle mujoco_oracle.c -lmujoco
  */
@@ -105,6 +109,26 @@ main(int argc, char **argv)
 		    m->dof_armature[m->jnt_dofadr[j]],
 		    m->dof_frictionloss[m->jnt_dofadr[j]],
 		    m->qpos0[m->jnt_qposadr[j]]);
+	for (j = 0; j < m->ngeom; j++)
+		if (mj_id2name(m, mjOBJ_GEOM, j))
+			printf("geom %s %d %.17g %.17g %.17g %d %d\n",
+			    mj_id2name(m, mjOBJ_GEOM, j), m->geom_condim[j],
+			    m->geom_friction[3 * j],
+			    m->geom_friction[3 * j + 1],
+			    m->geom_friction[3 * j + 2], m->geom_contype[j],
+			    m->geom_conaffinity[j]);
+	for (j = 0; j < m->npair; j++)
+		printf("pair %s %s %d %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
+		    "%.17g %.17g %.17g %.17g %.17g\n",
+		    mj_id2name(m, mjOBJ_GEOM, m->pair_geom1[j]),
+		    mj_id2name(m, mjOBJ_GEOM, m->pair_geom2[j]),
+		    m->pair_dim[j], m->pair_friction[5 * j],
+		    m->pair_friction[5 * j + 1], m->pair_friction[5 * j + 2],
+		    m->pair_friction[5 * j + 3], m->pair_friction[5 * j + 4],
+		    m->pair_solref[2 * j], m->pair_solref[2 * j + 1],
+		    m->pair_solimp[5 * j], m->pair_solimp[5 * j + 1],
+		    m->pair_solimp[5 * j + 2], m->pair_solimp[5 * j + 3],
+		    m->pair_solimp[5 * j + 4]);
 	mj_deleteData(d);
 	mj_deleteModel(m);
 	return 0;
