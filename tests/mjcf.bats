@@ -155,6 +155,17 @@ same_as_mujoco() {
 	same_as_mujoco "$MJ/radian.xml"
 }
 
+@test "mjcf: fusestatic: bodies without joints are part of those they are welded to, the world's too, as MuJoCo fuses them; none in a model with an actuator" {
+	need_mujoco
+	same_as_mujoco "$MJ/fusestatic.xml"
+	# MuJoCo 2.2.2 leaves them all alone where an element names others
+	sed 's|</worldbody>|&<actuator><motor joint="shoulder"/></actuator>|' \
+	    "$MJ/fusestatic.xml" > "$TMP/held.xml"
+	same_as_mujoco "$TMP/held.xml"
+	run phys-step -n 0 "$TMP/held.xml"
+	[[ "$output" == *"held.xml:36: <motor>: fusestatic is left undone"* ]]
+}
+
 @test "mjcf: boundmass, boundinertia, balanceinertia, settotalmass and discardvisual" {
 	need_mujoco
 	same_as_mujoco "$MJ/compiler.xml"

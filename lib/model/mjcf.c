@@ -117,7 +117,10 @@ struct reader {
 	int inertiafromgeom;	/* 0 false, 1 true, 2 auto */
 	int igroup[2];
 	double boundmass, boundinertia, settotalmass;
-	bool balanceinertia, autolimits, discardvisual;
+	bool balanceinertia, autolimits, discardvisual, fusestatic;
+	/* fusestatic, and nothing naming what it would move: each body
+	 * without joints becomes part of the body it is welded to */
+	bool fuse;
 	char *meshdir;
 	/* <option>, MuJoCo's defaults unless given */
 	double timestep, gravity[3], tolerance, impratio;
@@ -559,12 +562,9 @@ read_compiler(struct reader *r, xmlNodePtr c)
 	if (k)
 		mj_note(r, c, "exactmeshinertia is not read: meshes weigh as "
 		    "MuJoCo's default inertia has them");
-	if ((k = flag(r, c, -1, "fusestatic", 0)) < 0)
+	if ((k = flag(r, c, -1, "fusestatic", r->fusestatic)) < 0)
 		return -1;
-	if (k)
-		mj_note(r, c, "fusestatic is not done: static bodies stay "
-		    "bodies of their own, welded to their parents, which moves "
-		    "them as MuJoCo does");
+	r->fusestatic = k;
 	if ((v = own_attr(c, "meshdir")) || (v = own_attr(c, "assetdir"))) {
 		free(r->meshdir);
 		r->meshdir = phys_xstrdup(v);
@@ -1360,6 +1360,44 @@ write_surface(xmlNodePtr c, const struct mj_geom *g)
 
 static int weld_of(const struct reader *r, int i);
 
+/* Whether body i is fused into the body it is welded to (fusestatic). */
+static bool
+fused(const struct reader *r, int i)
+{
+	return r->fuse && i >= 0 && r->bodies[i].njoints == 0;
+}
+
+/* The body whose link holds body i's geoms, sites and children's
+ * joints: itself, or the one a fused body is part of (-1: the world). */
+static int
+holder_of(const struct reader *r, int i)
+{
+	return fused(r, i) ? weld_of(r, i) : i;
+}
+
+/* Body i's frame in its holder's (in the world's for the world). */
+static phys_pose
+frame_in_holder(const struct reader *r, int i)
+{
+	int h = holder_of(r, i);
+
+	if (h == i)
+		return PHYS_POSE_IDENTITY;
+	if (h < 0)
+		return r->bodies[i].world;
+	return phys_pose_mul(phys_pose_inv(r->bodies[h].world),
+	    r->bodies[i].world);
+}
+
+/* The link body i (-1: the world) is part of, as joints name it. */
+static const char *
+holder_link(const struct reader *r, int i)
+{
+	int h = i < 0 ? -1 : holder_of(r, i);
+
+	return h < 0 ? "world" : r->bodies[h].name;
+}
+
 /*
  * Whether geom i, of body (-1: the world body), is ground: a plane or a
  * height field that nothing moves. MuJoCo's static bodies (welded to the
@@ -1372,15 +1410,16 @@ ground(const struct reader *r, int body, size_t i)
 {
 	enum phys_mjcf_geom_type t = r->geoms[i].type;
 
-	return (t == PHYS_MJ_PLANE || t == PHYS_MJ_HFIELD) &&
-	    (body < 0 || weld_of(r, body) < 0);
+	return ((t == PHYS_MJ_PLANE || t == PHYS_MJ_HFIELD) &&
+	    (body < 0 || weld_of(r, body) < 0)) ||
+	    (body >= 0 && holder_of(r, body) < 0);
 }
 
 /* Geoms g0..g0+n of body (-1: the world body) into link: the ground, in
  * the world's frame, when ground_only, else the others. */
 static void
 write_geoms(struct reader *r, xmlNodePtr link, int body, size_t g0,
-    size_t n, bool ground_only)
+    size_t n, bool ground_only, phys_pose frame)
 {
 	const struct mj_geom *g;
 	xmlNodePtr c;
@@ -1398,9 +1437,7 @@ write_geoms(struct reader *r, xmlNodePtr link, int body, size_t g0,
 		    NULL, g->line);
 		set_name(c, name);
 		free(name);
-		add_pose(c, body >= 0 && ground_only ?
-		    phys_pose_mul(r->bodies[body].world, g->pose) : g->pose,
-		    g->line);
+		add_pose(c, phys_pose_mul(frame, g->pose), g->line);
 		write_geometry(r, c, g);
 		if (!g->collides && !g->paired)
 			continue;
@@ -1514,8 +1551,8 @@ write_one_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b,
 	char *name = joint_name(r, b, k), *parent, *child;
 	phys_pose at = PHYS_POSE_IDENTITY;
 
-	parent = k ? chain_link(r, b, k - 1) : phys_xstrdup(b->parent < 0 ?
-	    "world" : r->bodies[b->parent].name);
+	parent = k ? chain_link(r, b, k - 1) :
+	    phys_xstrdup(holder_link(r, b->parent));
 	child = chain_link(r, b, k);
 	set_name(jn, name);
 	xmlSetProp(jn, (const xmlChar *)"type", (const xmlChar *)sdf[j->type]);
@@ -1547,6 +1584,8 @@ write_joints(struct reader *r, xmlNodePtr model, const struct mj_body *b)
 
 	if (b->njoints == 1 && r->joints[b->joint0].type == MJ_FREE)
 		return;		/* an SDF link without a joint moves free */
+	if (fused(r, (int)(b - r->bodies)))
+		return;		/* part of the body it is welded to */
 	for (k = 0; k < b->njoints; k++)
 		write_one_joint(r, model, b, k);
 	if (b->njoints)
@@ -1556,13 +1595,13 @@ write_joints(struct reader *r, xmlNodePtr model, const struct mj_body *b)
 	set_name(jn, name);
 	free(name);
 	xmlSetProp(jn, (const xmlChar *)"type", (const xmlChar *)"fixed");
-	add(jn, "parent", b->parent < 0 ? "world" :
-	    r->bodies[b->parent].name, b->line);
+	add(jn, "parent", holder_link(r, b->parent), b->line);
 	add(jn, "child", b->name, b->line);
 }
 
 static void
-write_sites(struct reader *r, xmlNodePtr model, int body, const char *of)
+write_sites(struct reader *r, xmlNodePtr model, int body, const char *of,
+    phys_pose frame)
 {
 	const struct mj_site *s;
 	xmlNodePtr f;
@@ -1576,7 +1615,7 @@ write_sites(struct reader *r, xmlNodePtr model, int body, const char *of)
 		set_name(f, s->name);
 		xmlSetProp(f, (const xmlChar *)"attached_to",
 		    (const xmlChar *)of);
-		add_pose(f, s->pose, s->line);
+		add_pose(f, phys_pose_mul(frame, s->pose), s->line);
 	}
 }
 
@@ -1602,6 +1641,49 @@ scale_mass(struct reader *r)
 	}
 }
 
+/*
+ * fusestatic: each fused body's mass and inertia added to the body it is
+ * part of (the world takes its own), in that body's frame, as MuJoCo
+ * sums them: about their common centre, diagonalized again.
+ */
+static int
+fuse_inertials(struct reader *r)
+{
+	struct phys_mjcf_inertial *h, sum;
+	double m[2], d[2][3];
+	phys_vec3 p[2];
+	phys_quat q[2];
+	phys_pose at;
+	size_t i;
+	int k;
+
+	for (i = 0; i < r->nbodies; i++) {
+		const struct phys_mjcf_inertial *f = &r->bodies[i].in;
+
+		if (!fused(r, (int)i) || holder_of(r, (int)i) < 0 ||
+		    !(f->mass > 0))
+			continue;
+		h = &r->bodies[holder_of(r, (int)i)].in;
+		at = frame_in_holder(r, (int)i);
+		m[0] = h->mass, m[1] = f->mass;
+		p[0] = h->ipos, p[1] = phys_pose_apply(at, f->ipos);
+		q[0] = h->iquat, q[1] = phys_quat_mul(at.q, f->iquat);
+		for (k = 0; k < 3; k++)
+			d[0][k] = h->diag[k], d[1][k] = f->diag[k];
+		if (!(h->mass > 0)) {
+			h->mass = f->mass, h->ipos = p[1], h->iquat = q[1];
+			memcpy(h->diag, f->diag, sizeof h->diag);
+			continue;
+		}
+		if (phys_mjcf_geoms_inertial(2, m, (const double (*)[3])d, p, q,
+		    &sum) < 0)
+			return mj_fail(r, r->d->root, "body '%s': %s",
+			    r->bodies[i].name, phys_error());
+		*h = sum;
+	}
+	return 0;
+}
+
 static void
 write_world_geoms(struct reader *r, xmlNodePtr model, long line)
 {
@@ -1620,11 +1702,15 @@ write_world_geoms(struct reader *r, xmlNodePtr model, long line)
 	add(m, "static", "true", line);
 	link = add(m, "link", NULL, line);
 	set_name(link, "worldbody");
-	write_geoms(r, link, -1, 0, n, true);
+	write_geoms(r, link, -1, 0, n, true, PHYS_POSE_IDENTITY);
 	for (i = 0; i < r->nbodies; i++)
 		write_geoms(r, link, (int)i, r->bodies[i].geom0,
-		    r->bodies[i].ngeoms, true);
-	write_sites(r, m, -1, "worldbody");
+		    r->bodies[i].ngeoms, true, r->bodies[i].world);
+	write_sites(r, m, -1, "worldbody", PHYS_POSE_IDENTITY);
+	for (i = 0; i < r->nbodies; i++)
+		if (fused(r, (int)i) && holder_of(r, (int)i) < 0)
+			write_sites(r, m, (int)i, "worldbody",
+			    r->bodies[i].world);
 }
 
 /*
@@ -1727,7 +1813,7 @@ write_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
 static int
 write_model(struct reader *r, long line)
 {
-	xmlNodePtr sdf, model, link;
+	xmlNodePtr sdf, model, link, *links;
 	const struct mj_body *b;
 	size_t i;
 
@@ -1742,18 +1828,33 @@ write_model(struct reader *r, long line)
 	/* MuJoCo's bodies touch each other, as their geoms' bits allow */
 	add(model, "self_collide", "true", line);
 	scale_mass(r);
+	if (r->fuse && fuse_inertials(r) < 0)
+		return -1;
+	links = phys_xcalloc(r->nbodies + 1, sizeof *links);
 	for (i = 0; i < r->nbodies; i++) {
 		b = &r->bodies[i];
-		link = add(model, "link", NULL, b->line);
+		if (fused(r, (int)i))
+			continue;
+		link = links[i] = add(model, "link", NULL, b->line);
 		set_name(link, b->name);
 		add_pose(link, b->world, b->line);
 		write_inertial(link, b);
-		write_geoms(r, link, (int)i, b->geom0, b->ngeoms, false);
+		write_geoms(r, link, (int)i, b->geom0, b->ngeoms, false,
+		    PHYS_POSE_IDENTITY);
 		write_chain_links(r, model, b);
 	}
+	/* a fused body's geoms in the link of the body it is part of */
+	for (i = 0; i < r->nbodies; i++)
+		if (fused(r, (int)i) && holder_of(r, (int)i) >= 0)
+			write_geoms(r, links[holder_of(r, (int)i)], (int)i,
+			    r->bodies[i].geom0, r->bodies[i].ngeoms, false,
+			    frame_in_holder(r, (int)i));
+	free(links);
 	for (i = 0; i < r->nbodies; i++) {
 		write_joints(r, model, &r->bodies[i]);
-		write_sites(r, model, (int)i, r->bodies[i].name);
+		if (holder_of(r, (int)i) >= 0)
+			write_sites(r, model, (int)i, holder_link(r, (int)i),
+			    frame_in_holder(r, (int)i));
 	}
 	for (i = 0; i < r->nequality; i++)
 		if (phys_node_is(r->equality[i], "joint"))
@@ -2351,6 +2452,8 @@ links_written(const struct reader *r, xmlNodePtr model, xmlNodePtr *body,
 	size_t i, k;
 
 	for (i = 0; i < r->nbodies && n; i++) {
+		if (fused(r, (int)i))
+			continue;	/* no link of its own */
 		body[i] = n;
 		n = phys_next(n, "link");
 		for (k = 0; k + 1 < r->bodies[i].njoints && n; k++) {
@@ -2389,7 +2492,7 @@ write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr *body, xmlNodePtr *chain,
 			write_key_state(k + 1 < b->njoints ?
 			    chain[b->joint0 + k] : body[i], ns, key->name,
 			    &at[k], key->line);
-		if (!b->njoints)
+		if (!b->njoints && body[i])
 			write_key_state(body[i], ns, key->name, &in,
 			    key->line);
 		free(at);
@@ -2675,18 +2778,29 @@ write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 	struct excluded x;
 	size_t i, j;
 	bool world = r->nbodies ? r->bodies[0].geom0 > 0 : r->ngeoms > 0;
+	bool *touch = phys_xcalloc(r->nbodies + 1, sizeof *touch);
+	int h;
 
+	/* a link touches by its own geoms and those of the bodies fused
+	 * into it */
+	for (i = 0; i < r->nbodies; i++) {
+		h = holder_of(r, (int)i);
+		if (h >= 0)
+			touch[h] |= touches(r, (int)i);
+		else
+			world |= touches(r, (int)i);
+	}
 	body = phys_xcalloc(r->nbodies + 1, sizeof *body);
 	chain = phys_xcalloc(r->njoints + 1, sizeof *chain);
 	x = excluded_keys(r);
 	links_written(r, model, body, chain);
 	for (i = 0; i < r->nbodies; i++) {
-		if (!touches(r, (int)i))
+		if (!touch[i] || fused(r, (int)i))
 			continue;
 		link = body[i];
 		for (j = i + 1; j < r->nbodies; j++) {
-			if (!touches(r, (int)j) || !kept_apart(r, &x, (int)i,
-			    (int)j))
+			if (!touch[j] || fused(r, (int)j) ||
+			    !kept_apart(r, &x, (int)i, (int)j))
 				continue;
 			if (!ns)
 				ns = phys_ns(sdf);
@@ -2702,6 +2816,7 @@ write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 		}
 	}
 	free(x.key);
+	free(touch);
 	free(body);
 	free(chain);
 }
@@ -2783,6 +2898,30 @@ write_pairs(struct reader *r, xmlNodePtr sdf)
 	}
 }
 
+/*
+ * What keeps MuJoCo 2.2.2 from fusing static bodies (it then fuses none):
+ * an element that names others by their place, an actuator, a sensor, a
+ * contact pair or exclusion, an equality, a tendon, a custom tuple or a
+ * skin. The first, or NULL.
+ */
+static xmlNodePtr
+fusion_blocked(xmlNodePtr root)
+{
+	static const char *const naming[][2] = { { "actuator", NULL },
+		{ "sensor", NULL }, { "contact", NULL }, { "equality", NULL },
+		{ "tendon", NULL }, { "custom", "tuple" }, { "asset", "skin" },
+		{ "deformable", "skin" } };
+	xmlNodePtr n, c;
+	size_t i;
+
+	for (i = 0; i < sizeof naming / sizeof *naming; i++)
+		for (n = phys_child(root, naming[i][0]); n;
+		    n = phys_next(n, naming[i][0]))
+			if ((c = phys_child(n, naming[i][1])))
+				return c;
+	return NULL;
+}
+
 static int
 read_top(struct reader *r, xmlNodePtr root)
 {
@@ -2836,6 +2975,11 @@ read_top(struct reader *r, xmlNodePtr root)
 		for (c = phys_child(n, "key"); c; c = phys_next(c, "key"))
 			if (read_key(r, c) < 0)
 				return -1;
+	if ((r->fuse = r->fusestatic && !(n = fusion_blocked(root))) ||
+	    !r->fusestatic)
+		return 0;
+	mj_note(r, n, "fusestatic is left undone: MuJoCo 2.2.2 fuses no "
+	    "static body in a model with one, nor does phys");
 	return 0;
 }
 static void

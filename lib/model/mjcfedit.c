@@ -589,20 +589,27 @@ edit_inertial(struct phys_doc *d, struct mj_ent *e, const char *what,
 		"iyz" };
 	static const int at[6][2] = { { 0, 0 }, { 1, 1 }, { 2, 2 }, { 0, 1 },
 		{ 0, 2 }, { 1, 2 } };
+	/* compiler flags that make the masses MuJoCo's, not the file's */
+	static const char *const flags[][2] = {
+		{ "inertiafromgeom", "makes every body's from its geoms" },
+		{ "fusestatic", "sums the bodies without joints into those "
+		    "they are welded to" } };
 	xmlNodePtr in = phys_child(e->el, "inertial");
 	char *w, name[300];
 	double x, v[6];
-	bool fromgeom;
+	bool on;
 	int i;
 
-	w = compiler_word(d->root, "inertiafromgeom");
-	fromgeom = w && strcmp(w, "true") == 0;
-	free(w);
-	if (fromgeom)
-		return phys_failat(d->name, phys_node_line(compiler_of(d->root)),
-		    "%s's inertial cannot be set: <compiler inertiafromgeom="
-		    "\"true\"> makes every body's from its geoms",
-		    label(e->el, name, sizeof name));
+	for (i = 0; i < 2; i++) {
+		w = compiler_word(d->root, flags[i][0]);
+		on = w && strcmp(w, "true") == 0;
+		free(w);
+		if (on)
+			return phys_failat(d->name, phys_node_line(
+			    compiler_of(d->root)), "%s's inertial cannot be "
+			    "set: <compiler %s=\"true\"> %s", label(e->el,
+			    name, sizeof name), flags[i][0], flags[i][1]);
+	}
 	if ((w = compiler_word(d->root, "settotalmass"))) {
 		x = 0;
 		(void)phys_parse_double(w, &x);
