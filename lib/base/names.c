@@ -127,3 +127,59 @@ phys_close_text(const struct phys_close *c, bool element, char *buf,
 		snprintf(buf + len, size - len, "?");
 	return buf;
 }
+
+static int
+name_cmp(const void *a, const void *b, void *arg)
+{
+	const struct phys_name_order *o = arg;
+	const char *x = o->name((size_t)*(const int *)a, o->ctx);
+	const char *y = o->name((size_t)*(const int *)b, o->ctx);
+
+	if (!x || !y)
+		return !!x - !!y;
+	return strcmp(x, y);
+}
+
+void
+phys_name_order_make(struct phys_name_order *o, size_t n, phys_name_of name,
+    const void *ctx)
+{
+	size_t i;
+
+	o->at = phys_xcalloc(n + 1, sizeof *o->at);
+	o->n = n;
+	o->name = name;
+	o->ctx = ctx;
+	for (i = 0; i < n; i++)
+		o->at[i] = (int)i;
+	qsort_r(o->at, n, sizeof *o->at, name_cmp, o);
+}
+
+int
+phys_name_order_find(const struct phys_name_order *o, const char *key)
+{
+	size_t lo = 0, hi = o->n, mid;
+	const char *s;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		s = o->name((size_t)o->at[mid], o->ctx);
+		c = s ? strcmp(key, s) : 1;
+		if (c == 0)
+			return o->at[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+void
+phys_name_order_free(struct phys_name_order *o)
+{
+	free(o->at);
+	o->at = NULL;
+	o->n = 0;
+}

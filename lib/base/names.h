@@ -34,4 +34,22 @@ void phys_close_consider(struct phys_close *c, const char *wrong,
 const char *phys_close_text(const struct phys_close *c, bool element,
     char *buf, size_t size);
 
+/*
+ * Names looked up by binary search: the order that sorts n names (the
+ * i-th is name(i, ctx); a NULL name sorts first and is never found), and
+ * the index of key in it, -1 when no name is key. For readers linear in
+ * their input however many names they look up.
+ */
+typedef const char *(*phys_name_of)(size_t i, const void *ctx);
+struct phys_name_order {
+	int *at;		/* indices, by name */
+	size_t n;
+	phys_name_of name;
+	const void *ctx;
+};
+void phys_name_order_make(struct phys_name_order *o, size_t n,
+    phys_name_of name, const void *ctx);
+int phys_name_order_find(const struct phys_name_order *o, const char *key);
+void phys_name_order_free(struct phys_name_order *o);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include "mem.h"
 #include "mjcf.h"
+#include "names.h"
 #include "sdf.h"
 
 static int
@@ -23,62 +24,38 @@ pair_order(const void *a, const void *b)
 
 /* The links by name, for other_link's binary search: a reader linear
  * in its input, however many links and exclusions. */
-static int
-name_order(const void *a, const void *b, void *w)
+static const char *
+link_name(size_t i, const void *w)
 {
-	const struct phys_link *l = ((const struct phys_scene *)w)->links;
-
-	return strcmp(l[*(const int *)a].name, l[*(const int *)b].name);
-}
-
-static int *
-links_by_name(const struct phys_scene *w)
-{
-	int *order = phys_xcalloc(w->nlinks + 1, sizeof *order);
-	size_t i;
-
-	for (i = 0; i < w->nlinks; i++)
-		order[i] = (int)i;
-	qsort_r(order, w->nlinks, sizeof *order, name_order, (void *)w);
-	return order;
+	return ((const struct phys_scene *)w)->links[i].name;
 }
 
 /* The link the exclusion e of link li names, in li's model's scope (the
  * model's name, not the link's up to its last "::": an MJCF body's name
  * may hold "::", as phys-sdf print --format mjcf writes them). */
 static int
-other_link(const struct phys_scene *w, const int *order, int li,
-    xmlNodePtr e)
+other_link(const struct phys_scene *w, const struct phys_name_order *o,
+    int li, xmlNodePtr e)
 {
 	const struct phys_link *l = &w->links[li];
 	xmlChar *name = xmlGetProp(e, (const xmlChar *)"link");
 	const char *model = l->model >= 0 ? w->models[l->model].name : NULL;
 	char *scoped;
-	size_t lo = 0, hi = w->nlinks, mid;
-	int c, other = -1;
+	int other;
 
 	if (!name)
 		return -1;
 	scoped = model ? phys_xasprintf("%s::%s", model,
 	    (const char *)name) : phys_xstrdup((const char *)name);
 	xmlFree(name);
-	while (lo < hi && other < 0) {
-		mid = lo + (hi - lo) / 2;
-		c = strcmp(scoped, w->links[order[mid]].name);
-		if (c == 0)
-			other = order[mid];
-		else if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
+	other = phys_name_order_find(o, scoped);
 	free(scoped);
 	return other;
 }
 
 /* Link li's <phys:exclude>s into w->excluded. */
 static int
-read_link(struct phys_scene *w, const int *order, int li)
+read_link(struct phys_scene *w, const struct phys_name_order *order, int li)
 {
 	xmlNodePtr n;
 	int o;
@@ -101,7 +78,7 @@ read_link(struct phys_scene *w, const int *order, int li)
 int
 phys_excludes_read(struct phys_scene *w)
 {
-	int *order;
+	struct phys_name_order order;
 	xmlNodePtr n;
 	size_t i, count = 0;
 	int rc = 0;
@@ -113,10 +90,10 @@ phys_excludes_read(struct phys_scene *w)
 	if (!count)
 		return 0;
 	w->excluded = phys_xcalloc(count, sizeof *w->excluded);
-	order = links_by_name(w);
+	phys_name_order_make(&order, w->nlinks, link_name, w);
 	for (i = 0; i < w->nlinks && rc == 0; i++)
-		rc = read_link(w, order, (int)i);
-	free(order);
+		rc = read_link(w, &order, (int)i);
+	phys_name_order_free(&order);
 	if (rc == 0 && w->nexcluded > 1)
 		qsort(w->excluded, w->nexcluded, sizeof *w->excluded,
 		    pair_order);

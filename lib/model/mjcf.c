@@ -21,6 +21,7 @@
 #include "mjcf.h"
 #include "mjcf_inertia.h"
 #include "mjcfedit.h"
+#include "names.h"
 #include "num.h"
 #include "world_types.h"
 
@@ -2532,50 +2533,12 @@ write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 
 /* ---- contacts ---- */
 
-/* The named geoms in name order, for geom_find's binary search: pairs
- * are found in n log n, however many. */
-static int
-geom_order(const void *a, const void *b, void *ctx)
+/* The named geoms in name order, for the pairs' binary search: found
+ * in n log n, however many. */
+static const char *
+geom_name(size_t i, const void *r)
 {
-	const struct mj_geom *g = ((const struct reader *)ctx)->geoms;
-	const char *x = g[*(const int *)a].name, *y = g[*(const int *)b].name;
-
-	if (!x || !y)
-		return !x - !y;
-	return strcmp(x, y);
-}
-
-static int *
-geoms_by_name(struct reader *r)
-{
-	int *order = phys_xcalloc(r->ngeoms + 1, sizeof *order);
-	size_t i;
-
-	for (i = 0; i < r->ngeoms; i++)
-		order[i] = (int)i;
-	qsort_r(order, r->ngeoms, sizeof *order, geom_order, r);
-	return order;
-}
-
-static int
-geom_find(const struct reader *r, const int *order, const char *name)
-{
-	size_t lo = 0, hi = r->ngeoms, mid;
-	const char *g;
-	int c;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		g = r->geoms[order[mid]].name;
-		c = g ? strcmp(name, g) : -1;
-		if (c == 0)
-			return order[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return -1;
+	return ((const struct reader *)r)->geoms[i].name;
 }
 
 /*
@@ -2584,7 +2547,7 @@ geom_find(const struct reader *r, const int *order, const char *name)
  * solref and solimp), not from its geoms: as MuJoCo 2.2.2 compiles it.
  */
 static int
-read_pair(struct reader *r, xmlNodePtr n, int **order)
+read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 {
 	static const double fr[5] = { 1, 1, 0.005, 0.0001, 0.0001 },
 	    ref[2] = { 0.02, 1 }, imp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
@@ -2609,10 +2572,11 @@ read_pair(struct reader *r, xmlNodePtr n, int **order)
 	if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
 		return mj_fail(r, n, "condim=\"%g\": 1, 3, 4 or 6", cd);
 	p.condim = (int)cd;
-	if (!*order)
-		*order = geoms_by_name(r);
+	if (!order->at)
+		phys_name_order_make(order, r->ngeoms, geom_name, r);
 	for (i = 0; i < 2; i++)
-		if (!name[i] || (*g[i] = geom_find(r, *order, name[i])) < 0)
+		if (!name[i] || (*g[i] = phys_name_order_find(order,
+		    name[i])) < 0)
 			return mj_fail(r, n, "<pair>: no geom '%s'",
 			    name[i] ? name[i] : "");
 	if (p.g1 == p.g2)
@@ -2640,7 +2604,8 @@ read_contact(struct reader *r, xmlNodePtr c)
 {
 	xmlNodePtr n;
 	const char *b[2];
-	int k[2], i, *order = NULL, rc = 0;
+	struct phys_name_order order = { 0 };
+	int k[2], i, rc = 0;
 
 	for (n = phys_child(c, NULL); n && rc == 0; n = phys_next(n, NULL)) {
 		if (phys_node_is(n, "pair")) {
@@ -2665,7 +2630,7 @@ read_contact(struct reader *r, xmlNodePtr c)
 		r->excl[2 * r->nexcl] = k[0];
 		r->excl[2 * r->nexcl++ + 1] = k[1];
 	}
-	free(order);
+	phys_name_order_free(&order);
 	return rc;
 }
 

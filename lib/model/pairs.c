@@ -9,7 +9,7 @@
 
 #include "mem.h"
 #include "mjcf.h"
-#include "world.h"
+#include "names.h"
 
 static int
 key_order(const void *a, const void *b)
@@ -28,10 +28,18 @@ pair_key(const struct phys_scene *w, int c1, int c2)
 	return (int64_t)lo * (int64_t)w->ncollisions + hi;
 }
 
+static const char *
+collision_name(size_t i, const void *w)
+{
+	return ((const struct phys_scene *)w)->collisions[i].name;
+}
+
 /* The collision e names: its link= in the scope of collision ci's model
- * (as <phys:exclude> names a link), its collision= in that link. */
+ * (as <phys:exclude> names a link), its collision= in that link; by
+ * the collisions' names in order. */
 static int
-other_collision(const struct phys_scene *w, int ci, xmlNodePtr e)
+other_collision(const struct phys_scene *w, const struct phys_name_order *o,
+    int ci, xmlNodePtr e)
 {
 	const struct phys_link *l = &w->links[w->collisions[ci].link];
 	char *link = phys_node_attr(e, "link");
@@ -43,7 +51,7 @@ other_collision(const struct phys_scene *w, int ci, xmlNodePtr e)
 		scoped = l->model >= 0 ? phys_xasprintf("%s::%s::%s",
 		    w->models[l->model].name, link, coll) :
 		    phys_xasprintf("%s::%s", link, coll);
-		other = phys_world_entity_of(w, scoped, PHYS_K_COLLISION);
+		other = phys_name_order_find(o, scoped);
 		free(scoped);
 	}
 	free(link);
@@ -66,26 +74,26 @@ count_pairs(const struct phys_scene *w)
 
 /* Collision ci's <phys:pair>s into w->pairs. */
 static int
-read_collision(struct phys_scene *w, int ci, phys_pair_values_fn read,
-    void *ctx)
+read_collision(struct phys_scene *w, const struct phys_name_order *o, int ci,
+    phys_pair_values_fn read, void *ctx)
 {
 	const struct phys_collision *c = &w->collisions[ci];
 	struct phys_contact_pair *p;
 	xmlNodePtr n;
-	int o;
+	int other;
 
 	for (n = c->node->children; n; n = n->next) {
 		if (!phys_mjcf_own(n, "pair"))
 			continue;
-		if ((o = other_collision(w, ci, n)) < 0 || o == ci)
+		if ((other = other_collision(w, o, ci, n)) < 0 || other == ci)
 			return phys_failat(c->doc->name, phys_node_line(n),
 			    "%s", "<phys:pair>: its link= and collision= "
 			    "name no other collision of the model");
 		p = &w->pairs[w->npairs];
 		memset(p, 0, sizeof *p);
 		p->c1 = ci;
-		p->c2 = o;
-		p->key = pair_key(w, ci, o);
+		p->c2 = other;
+		p->key = pair_key(w, ci, other);
 		p->node = n;
 		p->doc = c->doc;
 		if (read(ctx, c->doc, n, &p->vals) < 0) {
@@ -101,15 +109,18 @@ read_collision(struct phys_scene *w, int ci, phys_pair_values_fn read,
 int
 phys_pairs_read(struct phys_scene *w, phys_pair_values_fn read, void *ctx)
 {
+	struct phys_name_order o;
 	size_t i, count = count_pairs(w);
 	int rc = 0;
 
 	if (!count)
 		return 0;
 	w->pairs = phys_xcalloc(count, sizeof *w->pairs);
+	phys_name_order_make(&o, w->ncollisions, collision_name, w);
 	for (i = 0; i < w->ncollisions && rc == 0; i++)
 		if (w->collisions[i].node)
-			rc = read_collision(w, (int)i, read, ctx);
+			rc = read_collision(w, &o, (int)i, read, ctx);
+	phys_name_order_free(&o);
 	if (rc == 0 && w->npairs > 1)
 		qsort(w->pairs, w->npairs, sizeof *w->pairs, key_order);
 	return rc;
