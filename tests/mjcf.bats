@@ -446,6 +446,21 @@ tips() {
 	done
 }
 
+@test "mjcf: a keyframe's controls: the servo holds its arm at the key's target, the motor turns its wheel by gear times control, under ODE and MuJoCo" {
+	local p
+	for p in default_physics mujoco; do
+		phys-step -q -p $p -t 1 --keyframe up -i 'keyctrl::*/position' "$MJ/keyctrl.xml" |
+		    tail -1 > "$TMP/end"
+		# phys measures the hinge from its ref: 0.8 - 0.1
+		near "$(jq '.items["keyctrl::hinge/position"][0]' "$TMP/end")" 0.7 1e-6
+		# 10 rad/s^2 for 1 s, in 500 semi-implicit steps of 2 ms
+		rel "$(jq '.items["keyctrl::axle/position"][0]' "$TMP/end")" 5 0.003
+	done
+	sed 's/ctrl="0.8 7 0.05"/ctrl="0.8 0.05"/' "$MJ/keyctrl.xml" > "$TMP/short.xml"
+	run -1 phys-step -q -n 0 "$TMP/short.xml"
+	[[ "$output" == *"short.xml:24: ctrl: 3 numbers expected (the model's nu)"* ]]
+}
+
 # Every body's state in keyframe KEY of MODEL, one a line:
 #   NAME x y z R11 .. R33 vx vy vz wx wy wz
 # (R the body's rotation; v its origin's velocity, w its angular velocity,

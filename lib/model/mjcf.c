@@ -146,9 +146,13 @@ struct reader {
 		int kind;	/* ACT_* */
 		int joint;
 		double gain, fmax;	/* N m per unit; force limit */
+		double gear;	/* a motor's force per unit of control */
+		size_t index;	/* among all the model's actuators */
+		xmlNodePtr plugin;	/* its system, once written */
 		long line;
 	} *acts;
 	size_t nacts;
+	size_t nu;		/* actuators, read or not: MuJoCo's nu */
 	int *excl;		/* <contact><exclude>: body pairs */
 	size_t nexcl;
 	struct mj_pair *pairs;
@@ -156,6 +160,7 @@ struct reader {
 	struct mj_key {		/* <keyframe><key> */
 		char *name;
 		double *qpos, *qvel;	/* nq and nv values */
+		double *ctrl;		/* nu values; NULL: none given */
 		long line;
 	} *keys;
 	size_t nkeys;
@@ -1750,6 +1755,8 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 static int joint_find(const struct reader *r, const char *name);
 static void write_actuators(struct reader *r, xmlNodePtr model);
 static void write_pairs(struct reader *r, xmlNodePtr sdf);
+static void write_key_controls(struct reader *r, xmlNodePtr sdf);
+static xmlNsPtr phys_ns(xmlNodePtr sdf);
 static void write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model);
 static void write_excludes(struct reader *r, xmlNodePtr sdf,
     xmlNodePtr model);
@@ -1863,6 +1870,7 @@ write_model(struct reader *r, long line)
 		else
 			write_loop(r, model, r->equality[i], i);
 	write_actuators(r, model);
+	write_key_controls(r, sdf);
 	write_keys(r, sdf, model);
 	write_excludes(r, sdf, model);
 	write_world_geoms(r, model, line);
@@ -2035,6 +2043,7 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	if (class_of(r, n, 0, &cls) < 0)
 		return -1;
 	a.line = phys_node_line(n);
+	a.index = r->nu++;
 	if (phys_node_is(n, "motor")) {
 		a.kind = ACT_MOTOR;
 	} else if (phys_node_is(n, "position")) {
@@ -2075,6 +2084,7 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		return mj_fail(r, n, "%s", "a force range not symmetric about "
 		    "0 is not read");
 	a.fmax = lim ? fr[1] : 1e16;
+	a.gear = gear[0];
 	/* a motor's force is gear times its control: a symmetric ctrlrange
 	 * bounds it as forcerange does */
 	if (clim && a.kind == ACT_MOTOR && cr[0] == -cr[1])
@@ -2143,7 +2153,7 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		}
 		if (!b || k == r->nbodies)
 			continue;	/* every joint is a body's */
-		p = add(model, "plugin", NULL, a->line);
+		p = r->acts[i].plugin = add(model, "plugin", NULL, a->line);
 		xmlSetProp(p, (const xmlChar *)"filename",
 		    (const xmlChar *)files[a->kind]);
 		xmlSetProp(p, (const xmlChar *)"name",
@@ -2169,6 +2179,48 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		if (a->kind == ACT_POSITION)
 			add_num(p, "initial_position", -r->joints[a->joint].ref,
 			    a->line);
+	}
+}
+
+/*
+ * A keyframe's controls, in each actuator's plugin as <phys:key name>
+ * holding the command a message to it would carry: a servo's target in
+ * phys's measure (a position less the joint's ref), a motor's force
+ * (gear times the control).
+ */
+static void
+write_key_controls(struct reader *r, xmlNodePtr sdf)
+{
+	xmlNsPtr ns = NULL;
+	xmlNodePtr e;
+	const struct mj_act *a;
+	const struct mj_key *k;
+	char num[32];
+	size_t i, j;
+	double v;
+
+	for (i = 0; i < r->nacts; i++) {
+		a = &r->acts[i];
+		for (j = 0; j < r->nkeys && a->plugin; j++) {
+			k = &r->keys[j];
+			if (!k->ctrl)
+				continue;
+			v = k->ctrl[a->index];
+			v = a->kind == ACT_MOTOR ? a->gear * v :
+			    a->kind == ACT_POSITION ?
+			    v - r->joints[a->joint].ref : v;
+			if (!ns)
+				ns = phys_ns(sdf);
+			if (v == 0)
+				strcpy(num, "0");
+			else
+				phys_fmt_double(num, sizeof num, v);
+			e = xmlNewTextChild(a->plugin, ns, (const xmlChar *)"key",
+			    (const xmlChar *)num);
+			set_line(e, k->line);
+			xmlSetProp(e, (const xmlChar *)"name",
+			    (const xmlChar *)k->name);
+		}
 	}
 }
 
@@ -2295,15 +2347,15 @@ key_values(struct reader *r, xmlNodePtr n, const char *name, double *out,
 	free(tmp);
 	if (k < 0 || (size_t)k != count)
 		return mj_fail(r, n, "%s: %zu numbers expected (the model's "
-		    "%s)", name, count, name[1] == 'p' ? "nq" : "nv");
+		    "%s)", name, count, name[0] == 'c' ? "nu" :
+		    name[1] == 'p' ? "nq" : "nv");
 	return 0;
 }
 
 static int
 read_key(struct reader *r, xmlNodePtr n)
 {
-	static const char *const unkept[] = { "act", "ctrl", "mpos", "mquat",
-		NULL };
+	static const char *const unkept[] = { "act", "mpos", "mquat", NULL };
 	struct mj_key k = { 0 };
 	size_t nq = 0, nv = 0, i;
 	double t = 0;
@@ -2323,20 +2375,24 @@ read_key(struct reader *r, xmlNodePtr n)
 	k.qpos = phys_xcalloc(nq + 1, sizeof *k.qpos);
 	k.qvel = phys_xcalloc(nv + 1, sizeof *k.qvel);
 	qpos0(r, k.qpos);
+	if (own_attr(n, "ctrl"))
+		k.ctrl = phys_xcalloc(r->nu + 1, sizeof *k.ctrl);
 	if (key_values(r, n, "qpos", k.qpos, nq) < 0 ||
 	    key_values(r, n, "qvel", k.qvel, nv) < 0 ||
+	    (k.ctrl && key_values(r, n, "ctrl", k.ctrl, r->nu) < 0) ||
 	    number(r, n, -1, "time", &t) < 0) {
 		free(k.qpos);
 		free(k.qvel);
+		free(k.ctrl);
 		return -1;
 	}
 	if (t != 0)
 		mj_note(r, n, "time is not kept: a run's clock starts at 0");
 	for (i = 0; unkept[i]; i++)
 		if (own_attr(n, unkept[i]))
-			mj_note(r, n, "act, ctrl, mpos and mquat are not kept: "
-			    "a keyframe sets the joints' positions and "
-			    "velocities");
+			mj_note(r, n, "act, mpos and mquat are not kept: a "
+			    "keyframe sets the joints' positions and "
+			    "velocities, and the actuators' controls");
 	k.name = phys_xstrdup(name);
 	k.line = phys_node_line(n);
 	r->keys = phys_xrealloc(r->keys, (r->nkeys + 1) * sizeof *r->keys);
@@ -2981,6 +3037,7 @@ reader_free(struct reader *r)
 		free(r->keys[i].name);
 		free(r->keys[i].qpos);
 		free(r->keys[i].qvel);
+		free(r->keys[i].ctrl);
 	}
 	free(r->keys);
 	for (i = 0; i < r->norigins; i++)

@@ -548,6 +548,16 @@ apply_state(struct run *r, const struct phys_control *c)
 static int apply_matches(struct run *r, const char *name, const char *text,
     struct origin from);
 
+/* A model's keyframe: its links' states, and its actuators' controls
+ * (their systems' targets). */
+static int
+start_keyframe(struct run *r, const char *name)
+{
+	if (phys_keyframe_apply(r->e, r->w, name) < 0)
+		return -1;
+	return r->sys ? phys_systems_keyframe(r->sys, name) : 0;
+}
+
 static int
 apply_control(struct run *r, const struct phys_control *c)
 {
@@ -562,7 +572,7 @@ apply_control(struct run *r, const struct phys_control *c)
 	else if (c->on_topic)
 		rc = phys_systems_deliver(r->sys, c->topic, c->text);
 	else if (c->keyframe)
-		rc = phys_keyframe_apply(r->e, r->w, c->text);
+		rc = start_keyframe(r, c->text);
 	else if (c->command != PHYS_COMMAND_NONE)
 		rc = phys_engine_command(r->e, c->entity, c->command, c->cmd,
 		    c->ncmd);
@@ -1517,8 +1527,7 @@ prepare_run(struct run *r)
 	alloc_tracking(r);
 	warn_sunk_at_start(r);
 	init_models(r);
-	if (r->o->keyframe && phys_keyframe_apply(r->e, r->w,
-	    r->o->keyframe) < 0)
+	if (r->o->keyframe && start_keyframe(r, r->o->keyframe) < 0)
 		return -1;
 	r->need_accel = needs_history(&r->items);
 	make_keys(r);

@@ -71,6 +71,7 @@ struct phys_sys_sub {
 struct phys_sys_inst {
 	const struct phys_sys_kind *kind;
 	void *state;
+	xmlNodePtr node;	/* its <plugin> */
 };
 
 struct phys_systems {

@@ -3,10 +3,13 @@
 #include "sysint.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base.h"
+#include "mjcf.h"
+#include "num.h"
 
 /* Every system phys runs, by gz-sim's names. */
 static const struct phys_sys_kind *const kinds[] = {
@@ -132,7 +135,7 @@ add_system(struct phys_systems *s, const struct phys_sys_kind *k,
 		return -1;
 	}
 	s->v = phys_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
-	s->v[s->n++] = (struct phys_sys_inst){ k, state };
+	s->v[s->n++] = (struct phys_sys_inst){ k, state, c->node };
 	return 0;
 }
 
@@ -387,5 +390,66 @@ phys_systems_step(struct phys_systems *s, double h)
 		if (s->v[i].kind->step &&
 		    s->v[i].kind->step(s->v[i].state, &s->run, h) < 0)
 			return -1;
+	return 0;
+}
+
+/* System i's value in keyframe name (its <phys:key name>): 1 with *v, 0
+ * when it has none, -1 when it is no number. */
+static int
+key_value(const struct phys_systems *s, size_t i, const char *name,
+    double *v)
+{
+	xmlNodePtr e;
+	char *at, *text;
+	int found = 0;
+
+	for (e = s->v[i].node ? s->v[i].node->children : NULL; e && !found;
+	    e = e->next) {
+		if (!phys_mjcf_own(e, "key"))
+			continue;
+		at = phys_node_attr(e, "name");
+		if (at && strcmp(at, name) == 0) {
+			text = phys_node_text(e);
+			found = phys_parse_double(text, v) && isfinite(*v) ?
+			    1 : -1;
+			if (found < 0)
+				phys_failat(phys_world_doc((struct phys_scene *)
+				    s->run.w)->name, phys_node_line(e),
+				    "<phys:key name=\"%s\">: '%s' is not a "
+				    "number", name, text);
+			free(text);
+		}
+		free(at);
+	}
+	return found;
+}
+
+int
+phys_systems_keyframe(struct phys_systems *s, const char *name)
+{
+	const struct phys_sys_inst *in;
+	size_t i, k;
+	double v;
+	json_t *j;
+	int rc;
+
+	for (i = 0; s && i < s->n; i++) {
+		in = &s->v[i];
+		if ((rc = key_value(s, i, name, &v)) <= 0) {
+			if (rc < 0)
+				return -1;
+			continue;
+		}
+		for (k = 0; k < s->nsubs && s->subs[k].inst != (int)i; k++)
+			continue;
+		if (k == s->nsubs || !in->kind->message)
+			continue;
+		j = json_pack("{s:f}", "data", v);
+		rc = phys_msg_check(s->subs[k].type, j) < 0 ? -1 :
+		    in->kind->message(in->state, &s->run, s->subs[k].slot, j);
+		json_decref(j);
+		if (rc < 0)
+			return -1;
+	}
 	return 0;
 }

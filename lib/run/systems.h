@@ -38,6 +38,10 @@ int phys_systems_check(const struct phys_systems *s, int topic,
 
 /* The commands in force from time 0, on engine e. */
 int phys_systems_start(struct phys_systems *s, struct phys_engine *e);
+/* A keyframe's controls (an MJCF model's <key ctrl>, which the reader
+ * keeps in each actuator's plugin as <phys:key name>: mjcf.h): each such
+ * system takes its value as a message on its topic would give it. */
+int phys_systems_keyframe(struct phys_systems *s, const char *name);
 /* A message on a topic, to each system listening there. */
 int phys_systems_deliver(struct phys_systems *s, int topic, const char *msg);
 /* What the systems do before a step of h. */
