@@ -380,6 +380,10 @@ tab_complete() {
 			case $now in
 			"$line"?*) break ;;
 			esac
+			# a Tab the shell took while it was still busy with
+			# the line before (a loaded machine) is given again
+			[ $((i % 200)) -ne 0 ] ||
+			    tmux -L "$sock" send-keys -t c Tab
 		done
 		sleep 0.2
 		tmux -L "$sock" capture-pane -p -t c | grep -F -- "${line%% *}" | tail -1 |

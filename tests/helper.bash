@@ -3,7 +3,11 @@
 load /usr/lib/bats/bats-support/load.bash
 load /usr/lib/bats/bats-assert/load.bash
 
-export PHYS_BIN="${PHYS_BIN:-$BATS_TEST_DIRNAME/../build}"
+# a path without "." or ".." in it: zsh does not look up commands in such
+# a directory of PATH for its completions ($commands)
+PHYS_BIN=${PHYS_BIN:-$BATS_TEST_DIRNAME/../build}
+PHYS_BIN=$(cd "$PHYS_BIN" 2>/dev/null && pwd -P || echo "$PHYS_BIN")
+export PHYS_BIN
 PATH="$PHYS_BIN:$PATH"
 WORLDS="$BATS_TEST_DIRNAME/../worlds"
 # Every test writes only below $TMP: its own directory, unless the suite's
