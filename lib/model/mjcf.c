@@ -39,6 +39,10 @@ struct mj_class {
 	char *name;
 	int parent;		/* -1 for "main" */
 	xmlNodePtr node;	/* the <default> */
+	/* its child for the element last asked about (an element's
+	 * attributes are asked one after another) */
+	const xmlChar *asked;
+	xmlNodePtr answer;
 };
 
 struct mj_mesh {
@@ -250,6 +254,7 @@ read_defaults(struct reader *r, xmlNodePtr def, int parent, int depth)
 		    "a nested <default> needs a", name);
 	r->cls = phys_xrealloc(r->cls, (r->ncls + 1) * sizeof *r->cls);
 	me = (int)r->ncls++;
+	memset(&r->cls[me], 0, sizeof r->cls[me]);
 	r->cls[me].name = phys_xstrdup(name);
 	r->cls[me].parent = parent;
 	r->cls[me].node = def;
@@ -279,11 +284,18 @@ static const char *
 attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
 {
 	const char *v = own_attr(n, name);
-	xmlNodePtr k;
+	struct mj_class *c;
 
-	for (; !v && cls >= 0; cls = r->cls[cls].parent)
-		if ((k = phys_child(r->cls[cls].node, (const char *)n->name)))
-			v = own_attr(k, name);
+	for (; !v && cls >= 0; cls = c->parent) {
+		c = &r->cls[cls];
+		if (!c->asked || (c->asked != n->name &&
+		    !xmlStrEqual(c->asked, n->name))) {
+			c->asked = n->name;
+			c->answer = phys_child(c->node, (const char *)n->name);
+		}
+		if (c->answer)
+			v = own_attr(c->answer, name);
+	}
 	return v;
 }
 
