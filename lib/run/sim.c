@@ -1396,42 +1396,16 @@ make_keys(struct run *r)
 	phys_buf_free(&b);
 }
 
+/* Whether an item of the list (which the API reads too) needs what the
+ * item table says it does. */
 static bool
-needs_history(const struct phys_item_list *l)
+items_need(const struct phys_item_list *l, enum phys_item_need need)
 {
 	size_t i;
 
 	for (i = 0; i < l->n; i++)
-		switch (l->v[i].kind) {
-		case PHYS_ITEM_LINK_LINACC:
-		case PHYS_ITEM_LINK_ANGACC:
-		case PHYS_ITEM_LINK_FORCE:
-		case PHYS_ITEM_LINK_TORQUE:
-		case PHYS_ITEM_LINK_COM_LINACC:
-		case PHYS_ITEM_LINK_COM_ANGACC:
+		if (phys_item_defs[l->v[i].kind].need == need)
 			return true;
-		default:
-			break;
-		}
-	return false;
-}
-
-/* Whether a state line (or the API, which reads the same items) can
- * ask for a joint's effort, force or torque. */
-static bool
-reads_joint_forces(const struct phys_item_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		switch (l->v[i].kind) {
-		case PHYS_ITEM_JOINT_EFFORT:
-		case PHYS_ITEM_JOINT_FORCE:
-		case PHYS_ITEM_JOINT_TORQUE:
-			return true;
-		default:
-			break;
-		}
 	return false;
 }
 
@@ -1516,7 +1490,7 @@ prepare_run(struct run *r)
 	if (phys_items_select(r->w, r->o->items, r->o->nitems, &r->items) < 0)
 		return -1;
 	warn_inert_world(r);
-	eo.no_joint_forces = !reads_joint_forces(&r->items);
+	eo.no_joint_forces = !items_need(&r->items, PHYS_IN_JOINT_FORCES);
 	/* Switching back to the starting profile brings the overrides too. */
 	r->start_profile = r->profile;
 	r->start_vals = phys_values_new(PHYS_S_PHYSICS);
@@ -1529,7 +1503,7 @@ prepare_run(struct run *r)
 	init_models(r);
 	if (r->o->keyframe && start_keyframe(r, r->o->keyframe) < 0)
 		return -1;
-	r->need_accel = needs_history(&r->items);
+	r->need_accel = items_need(&r->items, PHYS_IN_HISTORY);
 	make_keys(r);
 	r->announce = true;
 	/* Control lines for time zero act before the first state is read. */

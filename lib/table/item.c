@@ -4,8 +4,9 @@
 #include <string.h>
 
 const struct phys_item_def phys_item_defs[PHYS_NITEM_KINDS] = {
-#define I(id, owner, prop, type, units, doc) \
-	{ PHYS_ITEM_##id, PHYS_IO_##owner, prop, PHYS_IT_##type, units, doc },
+#define I(id, owner, prop, type, need, units, doc) \
+	{ PHYS_ITEM_##id, PHYS_IO_##owner, prop, PHYS_IT_##type, \
+	    PHYS_IN_##need, units, doc },
 	PHYS_ITEM_TABLE
 #undef I
 };
