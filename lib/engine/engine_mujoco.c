@@ -32,6 +32,7 @@
 #include "inertia.h"
 #include "inertia_follow.h"
 #include "mjcfwrite.h"
+#include "pairkey.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -422,20 +423,6 @@ plan_tree(struct mujoco_engine *e)
 }
 
 /* Link pairs joined by a joint never collide, as under ODE. */
-static int
-pair_cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int64_t
-pair_key(int a, int b, int n)
-{
-	return a < b ? (int64_t)a * n + b : (int64_t)b * n + a;
-}
-
 static void
 plan_connected(struct mujoco_engine *e)
 {
@@ -446,10 +433,10 @@ plan_connected(struct mujoco_engine *e)
 	for (i = 0; i < w->njoints; i++)
 		if (phys_mjcf_tree_joint(&w->joints[i]) &&
 		    w->joints[i].parent >= 0)
-			e->connected[e->nconnected++] = pair_key(
+			e->connected[e->nconnected++] = phys_pair_key(
 			    w->joints[i].parent, w->joints[i].child,
-			    (int)w->nlinks);
-	qsort(e->connected, e->nconnected, sizeof *e->connected, pair_cmp);
+			    (int64_t)w->nlinks);
+	phys_keys_sort(e->connected, e->nconnected);
 }
 
 /* ---- MJCF: the world as MuJoCo reads it ---- */
@@ -1543,13 +1530,11 @@ pair_excluded(const struct mujoco_engine *e, int c1, int c2)
 {
 	const struct phys_scene *w = e->w;
 	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
-	int64_t key;
 
 	if (l1 == l2 || !phys_collisions_may_touch(w, e->v, c1, c2))
 		return true;
-	key = pair_key(l1, l2, (int)w->nlinks);
-	return bsearch(&key, e->connected, e->nconnected, sizeof key,
-	    pair_cmp) != NULL;
+	return phys_key_listed(e->connected, e->nconnected,
+	    phys_pair_key(l1, l2, (int64_t)w->nlinks));
 }
 
 /* MuJoCo asks before the narrow phase: 1 discards the pair. */
@@ -1804,12 +1789,6 @@ set_friction(mjContact *con, const struct contact_pair *p)
 	}
 }
 
-static bool
-listed(const int64_t *list, size_t n, int64_t key)
-{
-	return n && bsearch(&key, list, n, sizeof key, pair_cmp) != NULL;
-}
-
 static void
 keep_bouncing(struct mujoco_engine *e, int64_t key)
 {
@@ -1838,7 +1817,7 @@ restitution(struct mujoco_engine *e, const mjContact *con,
 
 	if (!(rc > 0) || rc >= 1)
 		return rc >= 1 ? 1 - 1e-6 : 0;
-	if (!listed(e->was_bouncing, e->nwas, key)) {
+	if (!phys_key_listed(e->was_bouncing, e->nwas, key)) {
 		approach = v3_dot(v3_sub(point_vel(e, m->geom_bodyid[con->geom1], p),
 		    point_vel(e, m->geom_bodyid[con->geom2], p)), n);
 		if (!(approach > cs->bounce_vel))
@@ -1856,7 +1835,7 @@ set_contact(struct mujoco_engine *e, mjContact *con,
 	double rc;
 
 	rc = first_pass ? restitution(e, con, &p->cs, key) :
-	    listed(e->bouncing, e->nbouncing, key) ? p->cs.bounce : 0;
+	    phys_key_listed(e->bouncing, e->nbouncing, key) ? p->cs.bounce : 0;
 	set_friction(con, p);
 	if (s.stiff > 0 && !e->said_stiff) {
 		const struct phys_collision *c = &e->w->collisions[s.given];
@@ -1952,7 +1931,7 @@ edit_contacts(struct mujoco_engine *e, bool first_pass)
 	}
 	d->ncon = out;
 	if (first_pass && e->nbouncing)
-		qsort(e->bouncing, e->nbouncing, sizeof *e->bouncing, pair_cmp);
+		phys_keys_sort(e->bouncing, e->nbouncing);
 }
 
 /* ---- stepping ---- */

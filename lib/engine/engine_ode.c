@@ -1060,13 +1060,12 @@ static double
 damping_inverse_inertia(struct ode_engine *e, int ji, int k)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
-	double bound = j->type == PHYS_JOINT_PRISMATIC ? 0 :
-	    body_inverse_bound(joint_body(e, j->child)) +
-	    body_inverse_bound(joint_body(e, j->parent));
 
+	/* a slide's is the two inverse masses: as cheap as a bound */
 	if (j->type != PHYS_JOINT_PRISMATIC &&
 	    phys_joint_damping_within_step(vals(e, PHYS_S_JOINT, ji), k,
-	    bound, e->step))
+	    body_inverse_bound(joint_body(e, j->child)) +
+	    body_inverse_bound(joint_body(e, j->parent)), e->step))
 		return 0;
 	return axis_inverse_inertia(e, ji, k);
 }

@@ -1,7 +1,6 @@
 /*
- * excludes.c - link pairs that never touch (excludes.h), kept sorted as
- * lo * nlinks + hi so that the engines' pair filter finds one in a
- * binary search.
+ * excludes.c - link pairs that never touch (excludes.h), kept as sorted
+ * pair keys (pairkey.h) that the engines' pair filter searches.
  */
 #include "excludes.h"
 
@@ -12,15 +11,8 @@
 #include "mem.h"
 #include "mjcf.h"
 #include "names.h"
+#include "pairkey.h"
 #include "sdf.h"
-
-static int
-pair_order(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* The links by name, for other_link's binary search: a reader linear
  * in its input, however many links and exclusions. */
@@ -30,26 +22,29 @@ link_name(size_t i, const void *w)
 	return ((const struct phys_scene *)w)->links[i].name;
 }
 
-/* The link the exclusion e of link li names, in li's model's scope (the
- * model's name, not the link's up to its last "::": an MJCF body's name
- * may hold "::", as phys-sdf print --format mjcf writes them). */
+char *
+phys_model_scoped(const struct phys_scene *w, int li, const char *local)
+{
+	const struct phys_link *l = &w->links[li];
+
+	return l->model >= 0 ? phys_xasprintf("%s::%s",
+	    w->models[l->model].name, local) : phys_xstrdup(local);
+}
+
+/* The link the exclusion e of link li names, in li's model's scope. */
 static int
 other_link(const struct phys_scene *w, const struct phys_name_order *o,
     int li, xmlNodePtr e)
 {
-	const struct phys_link *l = &w->links[li];
-	xmlChar *name = xmlGetProp(e, (const xmlChar *)"link");
-	const char *model = l->model >= 0 ? w->models[l->model].name : NULL;
-	char *scoped;
+	char *name = phys_node_attr(e, "link"), *scoped;
 	int other;
 
 	if (!name)
 		return -1;
-	scoped = model ? phys_xasprintf("%s::%s", model,
-	    (const char *)name) : phys_xstrdup((const char *)name);
-	xmlFree(name);
+	scoped = phys_model_scoped(w, li, name);
 	other = phys_name_order_find(o, scoped);
 	free(scoped);
+	free(name);
 	return other;
 }
 
@@ -68,9 +63,8 @@ read_link(struct phys_scene *w, const struct phys_name_order *order, int li)
 			return phys_failat(w->links[li].doc->name,
 			    phys_node_line(n), "%s", "<phys:exclude>: its "
 			    "link= names no link of the model");
-		w->excluded[w->nexcluded++] = o < li ?
-		    (int64_t)o * (int64_t)w->nlinks + li :
-		    (int64_t)li * (int64_t)w->nlinks + o;
+		w->excluded[w->nexcluded++] = phys_pair_key(o, li,
+		    (int64_t)w->nlinks);
 	}
 	return 0;
 }
@@ -94,21 +88,14 @@ phys_excludes_read(struct phys_scene *w)
 	for (i = 0; i < w->nlinks && rc == 0; i++)
 		rc = read_link(w, &order, (int)i);
 	phys_name_order_free(&order);
-	if (rc == 0 && w->nexcluded > 1)
-		qsort(w->excluded, w->nexcluded, sizeof *w->excluded,
-		    pair_order);
+	if (rc == 0)
+		phys_keys_sort(w->excluded, w->nexcluded);
 	return rc;
 }
 
 bool
 phys_excludes_pair(const struct phys_scene *w, int l1, int l2)
 {
-	int64_t key;
-
-	if (!w->nexcluded)
-		return false;
-	key = l1 < l2 ? (int64_t)l1 * (int64_t)w->nlinks + l2 :
-	    (int64_t)l2 * (int64_t)w->nlinks + l1;
-	return bsearch(&key, w->excluded, w->nexcluded, sizeof key,
-	    pair_order) != NULL;
+	return phys_key_listed(w->excluded, w->nexcluded,
+	    phys_pair_key(l1, l2, (int64_t)w->nlinks));
 }

@@ -23,6 +23,7 @@
 #include "mjcfedit.h"
 #include "names.h"
 #include "num.h"
+#include "pairkey.h"
 #include "world_types.h"
 
 #define MJ_MAX_DEPTH	64	/* nested default classes */
@@ -157,7 +158,9 @@ struct reader {
 	} *acts;
 	size_t nacts;
 	size_t nu;		/* actuators, read or not: MuJoCo's nu */
-	int *excl;		/* <contact><exclude>: body pairs */
+	/* <contact><exclude>: body pairs as keys (excl_key), sorted once
+	 * read */
+	int64_t *excl;
 	size_t nexcl;
 	struct mj_pair *pairs;
 	size_t npairs;
@@ -2203,7 +2206,6 @@ write_actuators(struct reader *r, xmlNodePtr model)
 static void
 write_key_controls(struct reader *r, xmlNodePtr sdf)
 {
-	xmlNsPtr ns = NULL;
 	xmlNodePtr e;
 	const struct mj_act *a;
 	const struct mj_key *k;
@@ -2221,14 +2223,9 @@ write_key_controls(struct reader *r, xmlNodePtr sdf)
 			v = a->kind == ACT_MOTOR ? a->gear * v :
 			    a->kind == ACT_POSITION ?
 			    v - r->joints[a->joint].ref : v;
-			if (!ns)
-				ns = phys_ns(sdf);
-			if (v == 0)
-				strcpy(num, "0");
-			else
-				phys_fmt_double(num, sizeof num, v);
-			e = xmlNewTextChild(a->plugin, ns, (const xmlChar *)"key",
-			    (const xmlChar *)num);
+			phys_fmt_double(num, sizeof num, v);
+			e = xmlNewTextChild(a->plugin, phys_ns(sdf),
+			    (const xmlChar *)"key", (const xmlChar *)num);
 			set_line(e, k->line);
 			xmlSetProp(e, (const xmlChar *)"name",
 			    (const xmlChar *)k->name);
@@ -2281,10 +2278,9 @@ phys_mjcf_key_state(const struct phys_scene *w, int li, xmlNodePtr k,
 }
 
 xmlNodePtr
-phys_mjcf_link_key(const struct phys_link *l, const char *name,
-    xmlNodePtr after)
+phys_mjcf_key(xmlNodePtr holder, const char *name, xmlNodePtr after)
 {
-	xmlNodePtr n = after ? after->next : l->node ? l->node->children : NULL;
+	xmlNodePtr n = after ? after->next : holder ? holder->children : NULL;
 	xmlChar *v;
 	bool same;
 
@@ -2609,6 +2605,30 @@ geom_name(size_t i, const void *r)
 	return ((const struct reader *)r)->geoms[i].name;
 }
 
+/* The body whose link holds geom gi, -1 for the world's (its own, and
+ * the ground). */
+static int
+geom_holder(const struct reader *r, int gi)
+{
+	int b = r->geoms[gi].body;
+
+	return b < 0 || ground(r, b, (size_t)gi) ? -1 : holder_of(r, b);
+}
+
+/* Whether bodies a and b (-1: the world) are one, or a joint joins
+ * them in the model written: phys keeps such links apart. */
+static bool
+joined(const struct reader *r, int a, int b)
+{
+	if (a == b)
+		return true;
+	if (a >= 0 && r->bodies[a].parent == b &&
+	    !has_free(r, &r->bodies[a]))
+		return true;
+	return b >= 0 && r->bodies[b].parent == a &&
+	    !has_free(r, &r->bodies[b]);
+}
+
 /*
  * <pair geom1 geom2>, its values from its class's <pair> and MuJoCo's
  * defaults (condim 3, friction 1 1 0.005 0.0001 0.0001, the default
@@ -2650,6 +2670,15 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 	if (p.g1 == p.g2)
 		return mj_fail(r, n, "<pair>: geom '%s' with itself",
 		    name[0]);
+	if (geom_holder(r, p.g1) < 0 && geom_holder(r, p.g2) < 0) {
+		mj_note(r, n, "both geoms are the world's, which never moves: "
+		    "they never touch");
+		return 0;
+	}
+	if (joined(r, geom_holder(r, p.g1), geom_holder(r, p.g2)))
+		mj_note(r, n, "its geoms' bodies are one, or joined by a joint: "
+		    "phys keeps such links apart under every engine, and the "
+		    "pair never touches");
 	if (margin != 0 || gap != 0)
 		mj_note(r, n, "margin and gap are not kept: its contacts begin "
 		    "where the geoms touch");
@@ -2664,6 +2693,13 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 	r->pairs = phys_xrealloc(r->pairs, (r->npairs + 1) * sizeof *r->pairs);
 	r->pairs[r->npairs++] = p;
 	return 0;
+}
+
+/* The key of bodies a and b (-1: the world) as a pair. */
+static int64_t
+excl_key(const struct reader *r, int a, int b)
+{
+	return phys_pair_key(a + 1, b + 1, (int64_t)r->nbodies + 1);
 }
 
 /* <exclude body1 body2> and <pair geom1 geom2> kept. */
@@ -2693,12 +2729,12 @@ read_contact(struct reader *r, xmlNodePtr c)
 				    b[i] ? b[i] : "");
 		if (rc < 0)
 			break;
-		r->excl = phys_xrealloc(r->excl, (r->nexcl + 1) * 2 *
+		r->excl = phys_xrealloc(r->excl, (r->nexcl + 1) *
 		    sizeof *r->excl);
-		r->excl[2 * r->nexcl] = k[0];
-		r->excl[2 * r->nexcl++ + 1] = k[1];
+		r->excl[r->nexcl++] = excl_key(r, k[0], k[1]);
 	}
 	phys_name_order_free(&order);
+	phys_keys_sort(r->excl, r->nexcl);
 	return rc;
 }
 
@@ -2724,62 +2760,26 @@ touches(const struct reader *r, int i)
 	return false;
 }
 
+/* Whether an <exclude> names bodies a and b (-1: the world): a search a
+ * pair, not a pass over them all. */
+static bool
+is_excluded(const struct reader *r, int a, int b)
+{
+	return phys_key_listed(r->excl, r->nexcl, excl_key(r, a, b));
+}
+
 /*
  * Whether MuJoCo's filter keeps bodies i and j apart: bodies welded
  * together, a body and its parent (unless that is the world), and an
  * <exclude>. A pair one joint joins is left out: every engine keeps
  * those apart already.
  */
-/* The <exclude>d pairs as sorted keys (the world as -1), so that
- * write_excludes costs a search a pair, not a pass over them all. */
-struct excluded {
-	int64_t *key;
-	size_t n;
-};
-
-static int64_t
-excl_key(const struct reader *r, int a, int b)
-{
-	int lo = a < b ? a : b, hi = a < b ? b : a;
-
-	return (int64_t)(lo + 1) * (int64_t)(r->nbodies + 1) + (hi + 1);
-}
-
-static int
-key_order(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static struct excluded
-excluded_keys(const struct reader *r)
-{
-	struct excluded x = { phys_xcalloc(r->nexcl + 1, sizeof *x.key),
-	    r->nexcl };
-	size_t k;
-
-	for (k = 0; k < r->nexcl; k++)
-		x.key[k] = excl_key(r, r->excl[2 * k], r->excl[2 * k + 1]);
-	qsort(x.key, x.n, sizeof *x.key, key_order);
-	return x;
-}
-
 static bool
-is_excluded(const struct reader *r, const struct excluded *x, int a, int b)
-{
-	int64_t key = excl_key(r, a, b);
-
-	return x->n && bsearch(&key, x->key, x->n, sizeof key, key_order);
-}
-
-static bool
-kept_apart(const struct reader *r, const struct excluded *x, int i, int j)
+kept_apart(const struct reader *r, int i, int j)
 {
 	int wi = weld_of(r, i), wj = weld_of(r, j), pi, pj;
 
-	if (is_excluded(r, x, i, j))
+	if (is_excluded(r, i, j))
 		return true;
 	if ((r->bodies[j].parent == i && r->bodies[j].njoints <= 1) ||
 	    (r->bodies[i].parent == j && r->bodies[i].njoints <= 1))
@@ -2792,10 +2792,10 @@ kept_apart(const struct reader *r, const struct excluded *x, int i, int j)
 }
 
 static void
-write_exclude(xmlNsPtr ns, xmlNodePtr link, const char *other, long line)
+write_exclude(xmlNodePtr sdf, xmlNodePtr link, const char *other, long line)
 {
-	xmlNodePtr e = xmlNewChild(link, ns, (const xmlChar *)"exclude",
-	    NULL);
+	xmlNodePtr e = xmlNewChild(link, phys_ns(sdf),
+	    (const xmlChar *)"exclude", NULL);
 
 	set_line(e, line);
 	xmlSetProp(e, (const xmlChar *)"link", (const xmlChar *)other);
@@ -2806,9 +2806,7 @@ write_exclude(xmlNsPtr ns, xmlNodePtr link, const char *other, long line)
 static void
 write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 {
-	xmlNsPtr ns = NULL;
 	xmlNodePtr link, *body, *chain;
-	struct excluded x;
 	size_t i, j;
 	bool world = r->nbodies ? r->bodies[0].geom0 > 0 : r->ngeoms > 0;
 	bool *touch = phys_xcalloc(r->nbodies + 1, sizeof *touch);
@@ -2825,7 +2823,6 @@ write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 	}
 	body = phys_xcalloc(r->nbodies + 1, sizeof *body);
 	chain = phys_xcalloc(r->njoints + 1, sizeof *chain);
-	x = excluded_keys(r);
 	links_written(r, model, body, chain);
 	for (i = 0; i < r->nbodies; i++) {
 		if (!touch[i] || fused(r, (int)i))
@@ -2833,100 +2830,47 @@ write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 		link = body[i];
 		for (j = i + 1; j < r->nbodies; j++) {
 			if (!touch[j] || fused(r, (int)j) ||
-			    !kept_apart(r, &x, (int)i, (int)j))
+			    !kept_apart(r, (int)i, (int)j))
 				continue;
-			if (!ns)
-				ns = phys_ns(sdf);
-			write_exclude(ns, link, r->bodies[j].name,
+			write_exclude(sdf, link, r->bodies[j].name,
 			    r->bodies[i].line);
 		}
 		if (world && (weld_of(r, (int)i) < 0 ||
-		    is_excluded(r, &x, -1, (int)i))) {
-			if (!ns)
-				ns = phys_ns(sdf);
-			write_exclude(ns, link, "worldbody::worldbody",
+		    is_excluded(r, -1, (int)i)))
+			write_exclude(sdf, link, "worldbody::worldbody",
 			    r->bodies[i].line);
-		}
 	}
-	free(x.key);
 	free(touch);
 	free(body);
 	free(chain);
 }
 
-/* The link geom gi is written in, as the model names it. */
-static const char *
-geom_link(const struct reader *r, int gi)
-{
-	int b = r->geoms[gi].body;
-
-	return b < 0 || ground(r, b, (size_t)gi) ? "worldbody::worldbody" :
-	    r->bodies[b].name;
-}
-
-static bool
-moves_free(const struct reader *r, int b)
-{
-	return r->bodies[b].njoints == 1 &&
-	    r->joints[r->bodies[b].joint0].type == MJ_FREE;
-}
-
-/* Whether bodies a and b (-1: the world) are one, or a joint joins
- * them in the model written: phys keeps such links apart. */
-static bool
-joined(const struct reader *r, int a, int b)
-{
-	if (a == b)
-		return true;
-	if (a >= 0 && r->bodies[a].parent == b && !moves_free(r, a))
-		return true;
-	return b >= 0 && r->bodies[b].parent == a && !moves_free(r, b);
-}
-
 /* Each pair as <phys:pair> (pairs.h) in the <collision> of its first
- * geom that the world does not hold, naming the other. */
+ * geom the world does not hold, naming the other. */
 static void
 write_pairs(struct reader *r, xmlNodePtr sdf)
 {
-	xmlNsPtr ns = NULL;
 	xmlNodePtr e;
 	size_t i;
 
 	for (i = 0; i < r->npairs; i++) {
 		const struct mj_pair *p = &r->pairs[i];
-		const char *l1 = geom_link(r, p->g1), *l2 = geom_link(r, p->g2);
-		bool first = strcmp(l1, "worldbody::worldbody") != 0;
-		const struct mj_geom *host = &r->geoms[first ? p->g1 : p->g2];
-		const struct mj_geom *other = &r->geoms[first ? p->g2 : p->g1];
 		struct mj_contact k = { p->condim, p->friction[0],
 			p->friction[1], p->friction[2], p->friction[3],
 			p->solref, p->solimp, NULL, p->line };
-		int b1 = strcmp(l1, "worldbody::worldbody") ? r->geoms[p->g1].body
-		    : -1, b2 = strcmp(l2, "worldbody::worldbody") ?
-		    r->geoms[p->g2].body : -1;
+		int host = geom_holder(r, p->g1) >= 0 ? p->g1 : p->g2;
+		int other = host == p->g1 ? p->g2 : p->g1;
+		int ob = geom_holder(r, other);
 
-		if (b1 < 0 && b2 < 0) {
-			if (!r->o->quiet)
-				phys_warnat_once(r->d->name, p->line, "%s",
-				    "<pair>: both geoms are the world's, which "
-				    "never moves: they never touch");
-			continue;
-		}
-		if (joined(r, b1, b2) && !r->o->quiet)
-			phys_warnat_once(r->d->name, p->line, "%s", "<pair>: "
-			    "its geoms' bodies are one, or joined by a joint: "
-			    "phys keeps such links apart under every engine, "
-			    "and the pair never touches");
-		if (!host->node)
+		if (!r->geoms[host].node)
 			continue;	/* not written, and said so */
-		if (!ns)
-			ns = phys_ns(sdf);
-		e = xmlNewChild(host->node, ns, (const xmlChar *)"pair", NULL);
+		e = xmlNewChild(r->geoms[host].node, phys_ns(sdf),
+		    (const xmlChar *)"pair", NULL);
 		set_line(e, p->line);
-		xmlSetProp(e, (const xmlChar *)"link",
-		    (const xmlChar *)(first ? l2 : l1));
+		xmlSetProp(e, (const xmlChar *)"link", (const xmlChar *)(ob < 0 ?
+		    "worldbody::worldbody" : r->bodies[ob].name));
 		xmlSetProp(e, (const xmlChar *)"collision",
-		    (const xmlChar *)other->name);
+		    (const xmlChar *)r->geoms[other].name);
 		write_surface_of(e, &k);
 	}
 }

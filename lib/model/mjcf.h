@@ -27,9 +27,10 @@ struct phys_scene;
 /* Whether n is an element of phys's own in this namespace, <phys:TAG>. */
 bool phys_mjcf_own(xmlNodePtr n, const char *tag);
 
-/* Link l's <phys:key> named name (of any name when name is NULL) after
- * after (NULL: from its first), or NULL. */
-xmlNodePtr phys_mjcf_link_key(const struct phys_link *l, const char *name,
+/* The <phys:key> named name (of any name when name is NULL) of element
+ * holder (a link's, or an actuator's plugin's) after after (NULL: from
+ * its first), or NULL. */
+xmlNodePtr phys_mjcf_key(xmlNodePtr holder, const char *name,
     xmlNodePtr after);
 
 /* Link li's state in its key k, in the world: its pose, its origin's

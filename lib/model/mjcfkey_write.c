@@ -106,7 +106,7 @@ link_state(struct keyw *k, int li)
 	}
 	if (k->w->models[l->model].is_static || PVB(l->vals, LINK_kinematic))
 		return;
-	n = phys_mjcf_link_key(l, k->key, NULL);
+	n = phys_mjcf_key(l->node, k->key, NULL);
 	if (n && !read_state(k->w, li, n, s))
 		fail(k, li, NULL, "its <phys:key> is not a pose and two "
 		    "velocities");
@@ -377,7 +377,7 @@ static void
 warn_left_out(const struct keyw *k)
 {
 	const struct phys_link *l = &k->w->links[k->bad_link];
-	xmlNodePtr n = phys_mjcf_link_key(l, k->key, NULL);
+	xmlNodePtr n = phys_mjcf_key(l->node, k->key, NULL);
 
 	if (k->bad_joint)
 		phys_warnat(l->doc ? l->doc->name : "", phys_node_line(n ? n :
@@ -434,8 +434,8 @@ key_names(const struct phys_scene *w, size_t *n)
 
 	*n = 0;
 	for (i = 0; i < w->nlinks; i++)
-		for (k = phys_mjcf_link_key(&w->links[i], NULL, NULL); k;
-		    k = phys_mjcf_link_key(&w->links[i], NULL, k)) {
+		for (k = phys_mjcf_key(w->links[i].node, NULL, NULL); k;
+		    k = phys_mjcf_key(w->links[i].node, NULL, k)) {
 			if (!(v = xmlGetProp(k, (const xmlChar *)"name")))
 				continue;
 			for (m = 0; m < *n && strcmp(names[m],

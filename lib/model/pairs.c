@@ -1,31 +1,29 @@
 /*
  * pairs.c - collision pairs with a surface of their own (pairs.h), kept
- * sorted by lo * ncollisions + hi for the engines' binary search.
+ * sorted by their lower and higher collision for the engines' binary
+ * search.
  */
 #include "pairs.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "excludes.h"
 #include "mem.h"
 #include "mjcf.h"
 #include "names.h"
+#include "pairkey.h"
 
+/* The order of pairs: their keys over every int a collision index can
+ * be, the pair's two collisions in either order. */
 static int
-key_order(const void *a, const void *b)
+pair_cmp(const void *a, const void *b)
 {
-	int64_t x = ((const struct phys_contact_pair *)a)->key;
-	int64_t y = ((const struct phys_contact_pair *)b)->key;
+	const struct phys_contact_pair *x = a, *y = b;
+	int64_t kx = phys_pair_key(x->c1, x->c2, (int64_t)1 << 31);
+	int64_t ky = phys_pair_key(y->c1, y->c2, (int64_t)1 << 31);
 
-	return x < y ? -1 : x > y;
-}
-
-static int64_t
-pair_key(const struct phys_scene *w, int c1, int c2)
-{
-	int lo = c1 < c2 ? c1 : c2, hi = c1 < c2 ? c2 : c1;
-
-	return (int64_t)lo * (int64_t)w->ncollisions + hi;
+	return phys_key_cmp(&kx, &ky);
 }
 
 static const char *
@@ -35,24 +33,22 @@ collision_name(size_t i, const void *w)
 }
 
 /* The collision e names: its link= in the scope of collision ci's model
- * (as <phys:exclude> names a link), its collision= in that link; by
- * the collisions' names in order. */
+ * (phys_model_scoped), its collision= in that link. */
 static int
 other_collision(const struct phys_scene *w, const struct phys_name_order *o,
     int ci, xmlNodePtr e)
 {
-	const struct phys_link *l = &w->links[w->collisions[ci].link];
 	char *link = phys_node_attr(e, "link");
 	char *coll = phys_node_attr(e, "collision");
-	char *scoped;
+	char *local, *scoped;
 	int other = -1;
 
 	if (link && coll) {
-		scoped = l->model >= 0 ? phys_xasprintf("%s::%s::%s",
-		    w->models[l->model].name, link, coll) :
-		    phys_xasprintf("%s::%s", link, coll);
+		local = phys_xasprintf("%s::%s", link, coll);
+		scoped = phys_model_scoped(w, w->collisions[ci].link, local);
 		other = phys_name_order_find(o, scoped);
 		free(scoped);
+		free(local);
 	}
 	free(link);
 	free(coll);
@@ -90,12 +86,9 @@ read_collision(struct phys_scene *w, const struct phys_name_order *o, int ci,
 			    "%s", "<phys:pair>: its link= and collision= "
 			    "name no other collision of the model");
 		p = &w->pairs[w->npairs];
-		memset(p, 0, sizeof *p);
 		p->c1 = ci;
 		p->c2 = other;
-		p->key = pair_key(w, ci, other);
-		p->node = n;
-		p->doc = c->doc;
+		p->vals = NULL;
 		if (read(ctx, c->doc, n, &p->vals) < 0) {
 			if (p->vals)
 				phys_values_clear(PHYS_S_COLLISION, p->vals);
@@ -122,19 +115,18 @@ phys_pairs_read(struct phys_scene *w, phys_pair_values_fn read, void *ctx)
 			rc = read_collision(w, &o, (int)i, read, ctx);
 	phys_name_order_free(&o);
 	if (rc == 0 && w->npairs > 1)
-		qsort(w->pairs, w->npairs, sizeof *w->pairs, key_order);
+		qsort(w->pairs, w->npairs, sizeof *w->pairs, pair_cmp);
 	return rc;
 }
 
 const struct phys_contact_pair *
 phys_pair_find(const struct phys_scene *w, int c1, int c2)
 {
-	struct phys_contact_pair k;
+	struct phys_contact_pair k = { .c1 = c1, .c2 = c2 };
 
 	if (!w->npairs)
 		return NULL;
-	k.key = pair_key(w, c1, c2);
-	return bsearch(&k, w->pairs, w->npairs, sizeof k, key_order);
+	return bsearch(&k, w->pairs, w->npairs, sizeof k, pair_cmp);
 }
 
 void

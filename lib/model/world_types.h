@@ -127,13 +127,10 @@ struct phys_collision {
  * bitmasks say (an MJCF <contact><pair>): pairs.h.
  */
 struct phys_contact_pair {
-	int64_t key;		/* lo * ncollisions + hi */
-	int c1, c2;		/* collisions */
+	int c1, c2;		/* collisions: the one holding it, the other */
 	/* PHYS_S_COLLISION: the surface their contacts take, in place of
 	 * both of theirs */
 	struct phys_value *vals;
-	xmlNodePtr node;	/* the <phys:pair> */
-	struct phys_doc *doc;
 };
 
 /* Visuals matter only for their poses (an introspection item). */

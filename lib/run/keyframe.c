@@ -21,13 +21,13 @@ phys_keyframe_check(const struct phys_scene *w, const char *name)
 	int rc;
 
 	for (i = 0; i < w->nlinks; i++)
-		if (phys_mjcf_link_key(&w->links[i], name, NULL))
+		if (phys_mjcf_key(w->links[i].node, name, NULL))
 			return 0;
 	/* the names of the first link that has any: a model's keyframes
 	 * are in each of its links */
 	for (i = 0; i < w->nlinks && !b.len; i++)
-		for (k = phys_mjcf_link_key(&w->links[i], NULL, NULL); k;
-		    k = phys_mjcf_link_key(&w->links[i], NULL, k)) {
+		for (k = phys_mjcf_key(w->links[i].node, NULL, NULL); k;
+		    k = phys_mjcf_key(w->links[i].node, NULL, k)) {
 			v = xmlGetProp(k, (const xmlChar *)"name");
 			phys_buf_printf(&b, "%s%s", b.len ? ", " : "",
 			    v ? (const char *)v : "");
@@ -56,7 +56,7 @@ phys_keyframe_apply(struct phys_engine *e, const struct phys_scene *w,
 	/* every pose first, then the velocities at those poses */
 	for (pass = 0; pass < 2; pass++)
 		for (i = 0; i < w->nlinks && rc == 0; i++) {
-			if (!(k = phys_mjcf_link_key(&w->links[i], name,
+			if (!(k = phys_mjcf_key(w->links[i].node, name,
 			    NULL)) || !phys_engine_link_dynamic(e, (int)i))
 				continue;
 			if ((rc = phys_mjcf_key_state(w, (int)i, k, &pose,

@@ -72,6 +72,7 @@ struct phys_sys_inst {
 	const struct phys_sys_kind *kind;
 	void *state;
 	xmlNodePtr node;	/* its <plugin> */
+	struct phys_doc *doc;	/* the file it is in, for messages */
 };
 
 struct phys_systems {

@@ -135,7 +135,7 @@ add_system(struct phys_systems *s, const struct phys_sys_kind *k,
 		return -1;
 	}
 	s->v = phys_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
-	s->v[s->n++] = (struct phys_sys_inst){ k, state, c->node };
+	s->v[s->n++] = (struct phys_sys_inst){ k, state, c->node, c->doc };
 	return 0;
 }
 
@@ -399,28 +399,19 @@ static int
 key_value(const struct phys_systems *s, size_t i, const char *name,
     double *v)
 {
-	xmlNodePtr e;
-	char *at, *text;
-	int found = 0;
+	xmlNodePtr e = phys_mjcf_key(s->v[i].node, name, NULL);
+	char *text;
+	int found;
 
-	for (e = s->v[i].node ? s->v[i].node->children : NULL; e && !found;
-	    e = e->next) {
-		if (!phys_mjcf_own(e, "key"))
-			continue;
-		at = phys_node_attr(e, "name");
-		if (at && strcmp(at, name) == 0) {
-			text = phys_node_text(e);
-			found = phys_parse_double(text, v) && isfinite(*v) ?
-			    1 : -1;
-			if (found < 0)
-				phys_failat(phys_world_doc((struct phys_scene *)
-				    s->run.w)->name, phys_node_line(e),
-				    "<phys:key name=\"%s\">: '%s' is not a "
-				    "number", name, text);
-			free(text);
-		}
-		free(at);
-	}
+	if (!e)
+		return 0;
+	text = phys_node_text(e);
+	found = phys_parse_double(text, v) && isfinite(*v) ? 1 : -1;
+	if (found < 0)
+		phys_failat(s->v[i].doc->name, phys_node_line(e),
+		    "<phys:key name=\"%s\">: '%s' is not a number", name,
+		    text);
+	free(text);
 	return found;
 }
 
