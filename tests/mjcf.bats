@@ -579,8 +579,46 @@ through() {
 	}
 	near "$(moved "$TMP/f.xml")" 0 1e-9
 	# the same model without phys's exclusions: the boxes fly apart
-	phys-sdf print "$TMP/f.xml" 2> /dev/null | grep -v 'phys:exclude' > "$TMP/f.sdf"
+	phys-sdf print "$TMP/f.xml" 2> /dev/null | grep -v 'phys:exclude\|phys:weld' > "$TMP/f.sdf"
 	[ "$(awk -v v="$(moved "$TMP/f.sdf")" 'BEGIN { print (v > 0.01) }')" = 1 ]
+}
+
+# welded N: an MJCF model of a free ball with N balls welded to it, all in
+# one spot, falling at 10 m/s^2.
+welded() {
+	awk -v n="$1" 'BEGIN {
+		printf "<mujoco model=\"weld\"><option gravity=\"0 0 -10\" timestep=\"0.001\"/>"
+		printf "<worldbody><body name=\"r\"><freejoint/><geom size=\"0.1\"/>"
+		for (i = 0; i < n; i++)
+			printf "<body name=\"b%d\" pos=\"0 0 0.01\"><geom size=\"0.1\"/></body>", i
+		print "</body></worldbody></mujoco>"
+	}'
+}
+
+@test "mjcf: bodies welded to one in one spot fall as one under each engine; 10,000 of them load and print in a size linear in them" {
+	# MuJoCo's filter keeps them apart: each body's weld is written, not
+	# each pair of them (50 million for 10,000), and the engines' broad
+	# phases leave them out; no pair starts deep inside another.
+	welded 300 > "$TMP/w.xml"
+	phys-sdf world "$TMP/w.xml" > "$TMP/w.sdf"
+	local e z
+	for e in bullet dart simbody; do
+		phys-preset add --engine $e $e "$TMP/w.sdf" > "$TMP/w.$e.sdf"
+	done
+	for e in default_physics mujoco bullet dart simbody; do
+		f=$TMP/w.$e.sdf
+		[ -e "$f" ] || f=$TMP/w.xml
+		z=$(phys-step -q -p $e -t 0.1 -e 100 -i 'weld::r/pose' "$f" |
+		    tail -1 | jq '.items["weld::r/pose"].z')
+		# z = -g t^2 / 2 = -0.05, within each engine's first-order step
+		near "$z" -0.05 0.0011 || fail "$e: z $z"
+	done
+	welded 10000 > "$TMP/w.xml"
+	bounded 10 600000 phys-sdf print "$TMP/w.xml" > "$TMP/w.out"
+	# about 1.3 KB a body, however many are welded together
+	[ "$(wc -c < "$TMP/w.out")" -lt 15000000 ]
+	[ "$(grep -c '<phys:weld ' "$TMP/w.out")" -eq 10001 ]
+	[ "$(grep -c '<phys:exclude ' "$TMP/w.out")" -eq 0 ]
 }
 
 @test "mjcf: a motor's ctrlrange times its gear, and its forcerange, bound the force commanded: a 1 kg cart reaches 2 m/s, then 0.5 m/s, in 1 s" {

@@ -2768,29 +2768,7 @@ is_excluded(const struct reader *r, int a, int b)
 	return phys_key_listed(r->excl, r->nexcl, excl_key(r, a, b));
 }
 
-/*
- * Whether MuJoCo's filter keeps bodies i and j apart: bodies welded
- * together, a body and its parent (unless that is the world), and an
- * <exclude>. A pair one joint joins is left out: every engine keeps
- * those apart already.
- */
-static bool
-kept_apart(const struct reader *r, int i, int j)
-{
-	int wi = weld_of(r, i), wj = weld_of(r, j), pi, pj;
-
-	if (is_excluded(r, i, j))
-		return true;
-	if ((r->bodies[j].parent == i && r->bodies[j].njoints <= 1) ||
-	    (r->bodies[i].parent == j && r->bodies[i].njoints <= 1))
-		return false;
-	if (wi == wj)
-		return true;
-	pi = wi >= 0 ? weld_of(r, r->bodies[wi].parent) : -1;
-	pj = wj >= 0 ? weld_of(r, r->bodies[wj].parent) : -1;
-	return wi >= 0 && wj >= 0 && (wi == pj || wj == pi);
-}
-
+/* <phys:exclude link=other> in link. */
 static void
 write_exclude(xmlNodePtr sdf, xmlNodePtr link, const char *other, long line)
 {
@@ -2801,16 +2779,43 @@ write_exclude(xmlNodePtr sdf, xmlNodePtr link, const char *other, long line)
 	xmlSetProp(e, (const xmlChar *)"link", (const xmlChar *)other);
 }
 
-/* The pairs kept apart, in the first link of each, as <phys:exclude>
- * (excludes.h); a body and the world's geoms by an <exclude> too. */
+/*
+ * Body i's weld in its link, as <phys:weld> (excludes.h): MuJoCo's filter
+ * keeps bodies welded together apart, and a body and its parent's
+ * (unless that is the world). Written as each link's weld and its weld
+ * parent, not as the pairs, which grow as the square of a weld's bodies
+ * (10,000 bodies welded to one made 50 million exclusions).
+ */
+static void
+write_weld(struct reader *r, xmlNodePtr sdf, xmlNodePtr link, int i)
+{
+	int wi = weld_of(r, i), pi = wi >= 0 ? weld_of(r,
+	    r->bodies[wi].parent) : -1;
+	xmlNodePtr e = xmlNewChild(link, phys_ns(sdf),
+	    (const xmlChar *)"weld", NULL);
+
+	set_line(e, r->bodies[i].line);
+	xmlSetProp(e, (const xmlChar *)"link",
+	    (const xmlChar *)(wi >= 0 ? r->bodies[wi].name : "world"));
+	if (wi >= 0 && pi >= 0)
+		xmlSetProp(e, (const xmlChar *)"parent",
+		    (const xmlChar *)r->bodies[pi].name);
+}
+
+/*
+ * What MuJoCo's filter keeps apart, in the links that touch: each one's
+ * weld; each <exclude> of two bodies, in the first's link; and the world's
+ * geoms and each body welded to the world or excluded from it, in the
+ * body's link.
+ */
 static void
 write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 {
-	xmlNodePtr link, *body, *chain;
-	size_t i, j;
+	xmlNodePtr *body, *chain;
+	size_t i;
 	bool world = r->nbodies ? r->bodies[0].geom0 > 0 : r->ngeoms > 0;
 	bool *touch = phys_xcalloc(r->nbodies + 1, sizeof *touch);
-	int h;
+	int h, a, b;
 
 	/* a link touches by its own geoms and those of the bodies fused
 	 * into it */
@@ -2824,20 +2829,22 @@ write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 	body = phys_xcalloc(r->nbodies + 1, sizeof *body);
 	chain = phys_xcalloc(r->njoints + 1, sizeof *chain);
 	links_written(r, model, body, chain);
+	for (i = 0; i < r->nexcl; i++) {
+		/* keys of bodies + 1 (0: the world), sorted */
+		a = (int)(r->excl[i] / ((int64_t)r->nbodies + 1)) - 1;
+		b = (int)(r->excl[i] % ((int64_t)r->nbodies + 1)) - 1;
+		if (a >= 0 && a != b && touch[a] && touch[b] &&
+		    (!i || r->excl[i] != r->excl[i - 1]))
+			write_exclude(sdf, body[a], r->bodies[b].name,
+			    r->bodies[a].line);
+	}
 	for (i = 0; i < r->nbodies; i++) {
 		if (!touch[i] || fused(r, (int)i))
 			continue;
-		link = body[i];
-		for (j = i + 1; j < r->nbodies; j++) {
-			if (!touch[j] || fused(r, (int)j) ||
-			    !kept_apart(r, (int)i, (int)j))
-				continue;
-			write_exclude(sdf, link, r->bodies[j].name,
-			    r->bodies[i].line);
-		}
+		write_weld(r, sdf, body[i], (int)i);
 		if (world && (weld_of(r, (int)i) < 0 ||
 		    is_excluded(r, -1, (int)i)))
-			write_exclude(sdf, link, "worldbody::worldbody",
+			write_exclude(sdf, body[i], "worldbody::worldbody",
 			    r->bodies[i].line);
 	}
 	free(touch);

@@ -19,6 +19,7 @@
 
 #include "base.h"
 #include "buf.h"
+#include "excludes.h"
 #include "geom.h"
 #include "inertia.h"
 #include "inertia_follow.h"
@@ -633,6 +634,38 @@ open_contact(struct writer *wr, bool *open)
 	*open = true;
 }
 
+/* The links a and b kept apart as an <exclude>, but where MuJoCo's
+ * filter keeps them apart in the file written. */
+static void
+put_exclude(struct writer *wr, bool *open, int a, int b)
+{
+	const struct phys_scene *w = wr->w;
+
+	if (a == b || mujoco_filters(wr, a, b))
+		return;
+	open_contact(wr, open);
+	phys_buf_puts(wr->b, "    <exclude body1=\"");
+	phys_buf_xml_attr(wr->b, w->links[a].name);
+	phys_buf_puts(wr->b, "\" body2=\"");
+	phys_buf_xml_attr(wr->b, w->links[b].name);
+	phys_buf_puts(wr->b, "\"/>\n");
+}
+
+struct welded_put {
+	struct writer *wr;
+	bool *open;
+};
+
+static void
+put_welded(int a, int b, void *arg)
+{
+	struct welded_put *p = arg;
+
+	/* a pair an exclusion names too is written with them */
+	if (!phys_excludes_listed(p->wr->w, a, b))
+		put_exclude(p->wr, p->open, a, b);
+}
+
 /* The pairs kept apart (an MJCF model's <exclude>s, and what its
  * filter kept apart that the written tree does not) as <exclude>s. */
 static void
@@ -640,22 +673,14 @@ put_excludes(struct writer *wr, bool *open)
 {
 	const struct phys_scene *w = wr->w;
 	int64_t n = (int64_t)w->nlinks;
+	struct welded_put p = { wr, open };
 	size_t i;
-	int a, b;
 
-	for (i = 0; i < w->nexcluded; i++) {
-		a = (int)(w->excluded[i] / n);
-		b = (int)(w->excluded[i] % n);
-		if ((i && w->excluded[i] == w->excluded[i - 1]) || a == b ||
-		    mujoco_filters(wr, a, b))
-			continue;
-		open_contact(wr, open);
-		phys_buf_puts(wr->b, "    <exclude body1=\"");
-		phys_buf_xml_attr(wr->b, w->links[a].name);
-		phys_buf_puts(wr->b, "\" body2=\"");
-		phys_buf_xml_attr(wr->b, w->links[b].name);
-		phys_buf_puts(wr->b, "\"/>\n");
-	}
+	for (i = 0; i < w->nexcluded; i++)
+		if (!i || w->excluded[i] != w->excluded[i - 1])
+			put_exclude(wr, open, (int)(w->excluded[i] / n),
+			    (int)(w->excluded[i] % n));
+	phys_excludes_each_welded(w, put_welded, &p);
 }
 
 /* The world's collision pairs (pairs.h) as <pair>s of their surfaces

@@ -3236,6 +3236,7 @@ phys_world_free(struct phys_scene *w)
 	free(w->models);
 	free(w->links);
 	free(w->excluded);
+	free(w->welds);
 	phys_pairs_free(w);
 	free(w->collisions);
 	phys_mesh_cache_free(&w->meshes);

@@ -193,6 +193,9 @@ struct phys_scene {
 	/* Link pairs that never touch (excludes.h), sorted */
 	int64_t *excluded;
 	size_t nexcluded;
+	/* Each link's weld group and its weld parent's group (excludes.h):
+	 * 2 ints a link, -1 for none; NULL when no link has a <phys:weld> */
+	int *welds;
 	/* Collision pairs with a surface of their own (pairs.h), sorted */
 	struct phys_contact_pair *pairs;
 	size_t npairs;
