@@ -66,6 +66,22 @@ step_bounded() {
 	[ "$(head -1 "$TMP/out" | jq .engine.accuracy)" = 0.999 ]
 }
 
+@test "links a joint joins are not counted as starting deep inside each other: 100 fixed to one in its spot fall freely" {
+	# self_collide, but the children's bitmasks keep them from each other
+	awk 'BEGIN {
+		c = "<collision name=\"c\"><geometry><sphere><radius>0.1</radius></sphere></geometry>"
+		print "<?xml version=\"1.0\"?><sdf version=\"1.7\"><world name=\"w\"><gravity>0 0 -10</gravity>"
+		print "<model name=\"m\"><self_collide>true</self_collide><link name=\"r\">" c "</collision></link>"
+		for (i = 0; i < 100; i++) {
+			print "<link name=\"b" i "\">" c "<surface><contact><collide_bitmask>0x01</collide_bitmask><category_bitmask>0x02</category_bitmask></contact></surface></collision></link>"
+			print "<joint name=\"j" i "\" type=\"fixed\"><parent>r</parent><child>b" i "</child></joint>"
+		}
+		print "</model></world></sdf>"
+	}' > "$TMP/joined.sdf"
+	run -0 --separate-stderr phys-step -q -t 0.1 -e 100 -i 'm::r/pose' "$TMP/joined.sdf"
+	near "$(echo "$output" | tail -1 | jq '.items["m::r/pose"].z')" -0.05 0.0011
+}
+
 @test "an error of ODE in a step ends the run with its message after the lines computed" {
 	run --separate-stderr step_bounded -p ode -c pose.jsonl -t 0.02 good.sdf
 	[ "$status" -eq 1 ]

@@ -16,6 +16,7 @@
 #include "engine_impl.h"
 #include "mem.h"
 #include "msg.h"
+#include "pairkey.h"
 #include "trimesh.h"
 
 struct phys_engine {
@@ -82,8 +83,10 @@ rebase(struct phys_engine *e, double h)
  * 120 s. A pair is deep when the centres of the spheres that bound the
  * two are closer than half the smaller radius (resting or touching
  * shapes are not); more than MAX_DEEP_PAIRS such pairs that may touch
- * are refused before any engine sees them. The pairs are found in order
- * of x, at most MAX_DEEP_LOOKS compared.
+ * are refused before any engine sees them (not two links a joint joins,
+ * which every engine keeps apart: a robot's links overlap their
+ * parents'). The pairs are found in order of x, at most MAX_DEEP_LOOKS
+ * compared.
  */
 #define MAX_DEEP_PAIRS 64
 #define MAX_DEEP_LOOKS 50000000L
@@ -149,14 +152,43 @@ by_x(const void *a, const void *b)
 	return (xa > xb) - (xa < xb);
 }
 
+/* The links each joint joins as sorted pair keys (pairkey.h), n of them. */
+static int64_t *
+joined_links(const struct phys_scene *w, size_t *n)
+{
+	int64_t *k = phys_xcalloc(w->njoints + 1, sizeof *k);
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < w->njoints; i++)
+		if (w->joints[i].parent >= 0 && w->joints[i].child >= 0)
+			k[(*n)++] = phys_pair_key(w->joints[i].parent,
+			    w->joints[i].child, (int64_t)w->nlinks);
+	phys_keys_sort(k, *n);
+	return k;
+}
+
+/* Whether collisions a and b may touch, on two links no joint joins. */
+static bool
+apart_may_touch(const struct phys_scene *w, const struct phys_run_values *v,
+    const int64_t *joined, size_t njoined, int a, int b)
+{
+	int la = w->collisions[a].link, lb = w->collisions[b].link;
+
+	return la != lb && !phys_key_listed(joined, njoined,
+	    phys_pair_key(la, lb, (int64_t)w->nlinks)) &&
+	    phys_collisions_may_touch(w, v, a, b);
+}
+
 static int
 check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 {
 	struct bound *b = phys_xcalloc(w->ncollisions + 1, sizeof *b), *x, *y;
 	const struct phys_collision *c;
-	size_t n = 0, i, j, deep = 0, first[2] = { 0, 0 };
+	size_t n = 0, i, j, deep = 0, first[2] = { 0, 0 }, njoined;
 	double rmax = 0;
 	long looks = 0;
+	int64_t *joined = joined_links(w, &njoined);
 
 	for (i = 0; i < w->ncollisions; i++)
 		if (bound_of(w, (int)i, &b[n])) {
@@ -170,10 +202,8 @@ check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 		    looks < MAX_DEEP_LOOKS; j++, looks++) {
 			y = &b[j];
 			if (v3_norm(v3_sub(x->c, y->c)) >= fmin(x->r, y->r) / 2 ||
-			    w->collisions[x->collision].link ==
-			    w->collisions[y->collision].link ||
-			    !phys_collisions_may_touch(w, v, x->collision,
-			    y->collision))
+			    !apart_may_touch(w, v, joined, njoined,
+			    x->collision, y->collision))
 				continue;
 			if (deep++ == 0) {
 				first[0] = (size_t)x->collision;
@@ -182,6 +212,7 @@ check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 		}
 	}
 	free(b);
+	free(joined);
 	if (deep <= MAX_DEEP_PAIRS)
 		return 0;
 	c = &w->collisions[first[1]];
