@@ -127,6 +127,16 @@ struct bjoint {
 
 class World;
 
+/* Bullet's broadphase keeps, for every two overlapping objects, what
+ * their collision needs (a manifold, an algorithm): links that never
+ * touch are left out there rather than after their contacts are found. */
+struct bullet_engine;
+struct Overlaps : public btOverlapFilterCallback {
+	const bullet_engine *e = nullptr;
+	bool needBroadphaseCollision(btBroadphaseProxy *p0,
+	    btBroadphaseProxy *p1) const override;
+};
+
 struct bullet_engine {
 	const struct phys_scene *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
@@ -135,6 +145,7 @@ struct bullet_engine {
 	btDbvtBroadphase broadphase;
 	btSequentialImpulseConstraintSolver solver;
 	std::unique_ptr<World> world;
+	Overlaps overlaps;
 	std::vector<bshape> shapes;	/* per collision */
 	/* Bullet's rows of each heightmap, one copy however many collisions
 	 * share the heightmap. */
@@ -185,6 +196,37 @@ private:
 };
 
 /* ---- bodies and shapes ---- */
+
+/* The link object o is of: its own, or its collision's for a static
+ * object of one collision; -1 for none. */
+static int
+link_of(const bullet_engine *e, const btCollisionObject *o)
+{
+	int ci;
+
+	if (o->getUserIndex() >= 0)
+		return o->getUserIndex();
+	ci = o->getUserIndex2();
+	return ci >= 0 ? e->w->collisions[ci].link : -1;
+}
+
+bool
+Overlaps::needBroadphaseCollision(btBroadphaseProxy *p0,
+    btBroadphaseProxy *p1) const
+{
+	auto *o0 = static_cast<const btCollisionObject *>(p0->m_clientObject);
+	auto *o1 = static_cast<const btCollisionObject *>(p1->m_clientObject);
+	int l0, l1;
+
+	/* Bullet's own test: the groups and masks */
+	if (!(p0->m_collisionFilterGroup & p1->m_collisionFilterMask) ||
+	    !(p1->m_collisionFilterGroup & p0->m_collisionFilterMask))
+		return false;
+	l0 = link_of(e, o0);
+	l1 = link_of(e, o1);
+	return l0 < 0 || l1 < 0 || l0 == l1 ||
+	    !phys_links_never_touch(e->w, l0, l1);
+}
 
 int
 collision_of(const bullet_engine *e, const btCollisionObject *o, int child)
@@ -940,6 +982,8 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->config.setConvexConvexMultipointIterations(3, 3);
 	btGImpactCollisionAlgorithm::registerAlgorithm(&e->dispatcher);
 	e->world.reset(new World(e));
+	e->overlaps.e = e;
+	e->world->getPairCache()->setOverlapFilterCallback(&e->overlaps);
 	e->skip_unsupported = opt->skip_unsupported;
 	e->links.resize(w->nlinks);
 	e->joints.resize(w->njoints);

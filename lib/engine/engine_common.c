@@ -626,6 +626,23 @@ phys_collisions_may_touch(const struct phys_scene *w,
 	    PVI(a, COLLISION_surface_contact_collide_bitmask)) != 0;
 }
 
+bool
+phys_links_never_touch(const struct phys_scene *w, int l1, int l2)
+{
+	size_t i;
+	int a, b;
+
+	if (!phys_excludes_pair(w, l1, l2))
+		return false;
+	for (i = 0; i < w->npairs; i++) {
+		a = w->collisions[w->pairs[i].c1].link;
+		b = w->collisions[w->pairs[i].c2].link;
+		if ((a == l1 && b == l2) || (a == l2 && b == l1))
+			return false;
+	}
+	return true;
+}
+
 void
 phys_contact_surfaces(const struct phys_scene *w,
     const struct phys_run_values *rv, int c1, int c2,

@@ -1746,13 +1746,58 @@ transition_velocity(const struct phys_value *phys)
 	return fmax(vt, 1e-9);
 }
 
+/* At most this many cliques joined for parent welds: past it, the pairs
+ * are left to pair_excluded() (a weld of n links under a weld parent of
+ * n child welds would be n^2). */
+#define MAX_WELD_PARENT_CLIQUES 100000
+
+/*
+ * Welds (excludes.h) as cliques: one per weld, which its links join, and
+ * its parent weld's links too. Links a listed pair names are left out,
+ * for the pair to touch.
+ */
+void
+weld_cliques(const struct phys_scene *w,
+    std::vector<std::vector<SimTK::ContactCliqueId>> &of)
+{
+	std::vector<bool> paired(w->nlinks);
+	std::map<int, SimTK::ContactCliqueId> clique;
+	std::map<int, std::set<int>> children;	/* weld -> child welds */
+	size_t li, joined = 0;
+	int g, p;
+
+	if (!w->welds)
+		return;
+	for (size_t i = 0; i < w->npairs; i++) {
+		paired[(size_t)w->collisions[w->pairs[i].c1].link] = true;
+		paired[(size_t)w->collisions[w->pairs[i].c2].link] = true;
+	}
+	for (li = 0; li < w->nlinks; li++) {
+		if ((g = w->welds[2 * li]) < 0 || paired[li])
+			continue;
+		if (!clique.count(g))
+			clique[g] = SimTK::ContactSurface::createNewContactClique();
+		of[li].push_back(clique[g]);
+		if ((p = w->welds[2 * li + 1]) >= 0)
+			children[p].insert(g);
+	}
+	for (li = 0; li < w->nlinks; li++) {
+		if ((g = w->welds[2 * li]) < 0 || paired[li] ||
+		    !children.count(g))
+			continue;
+		for (int c : children[g])
+			if (joined++ < MAX_WELD_PARENT_CLIQUES)
+				of[li].push_back(clique[c]);
+	}
+}
+
 /*
  * The surfaces of the links: a clique per model keeps its links apart
- * unless they collide with each other (self_collide), and a clique per
- * joint keeps the two links it connects apart, as pair_excluded() does:
- * Simbody then never tracks them (a thigh's box and its calf's overlap
- * at the knee, which as two meshes cost Simbody's tracker more than the
- * rest of a quadruped's step).
+ * unless they collide with each other (self_collide), a clique per
+ * joint keeps the two links it connects apart, as pair_excluded() does,
+ * and the welds' cliques theirs: Simbody then never tracks them (a
+ * thigh's box and its calf's overlap at the knee, which as two meshes
+ * cost Simbody's tracker more than the rest of a quadruped's step).
  */
 int
 make_surfaces(simbody_engine *e, model &m, bool at_load)
@@ -1762,6 +1807,7 @@ make_surfaces(simbody_engine *e, model &m, bool at_load)
 	std::vector<std::vector<SimTK::ContactCliqueId>> of(w->nlinks);
 
 	m.made.clear();
+	weld_cliques(w, of);
 	for (const auto &pair : e->joined) {
 		SimTK::ContactCliqueId joint =
 		    SimTK::ContactSurface::createNewContactClique();
