@@ -56,6 +56,10 @@ void mj_implicit(const mjModel *m, mjData *d);
 /* The constraint arrays MuJoCo 2.2.2 allocates grow with the square of
  * their rows: a world needing more than this is refused. */
 #define MEMORY_BUDGET (1024.0 * 1024 * 1024)
+/* The stack MuJoCo's broadphase may take for its body pairs, in mjtNums:
+ * one for every two bodies (the links and the world). 5,000 bodies
+ * overflowed the stack the compiler had been given. */
+#define STACK_PAIRS(nlinks) (((size_t)(nlinks) + 1) * ((size_t)(nlinks) + 1) / 2)
 
 /* How a link is held in MuJoCo's tree. */
 enum hold {
@@ -1097,7 +1101,10 @@ put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 /*
  * Sizes of the constraint arrays a model starts with (a step that
  * outgrows them makes them larger: grow_data), and a stack for the
- * compiler's own computations (the data's is set once loaded).
+ * compiler's own computations (the data's is set once loaded). The
+ * compiler makes a data of them, so they are held to half the budget
+ * (data_bytes, with nv at most what the links and joints could move):
+ * 5,000 bodies asked it for 50 GB, and it failed without a reason.
  */
 static void
 put_size(struct phys_buf *b, const struct mujoco_engine *e)
@@ -1105,9 +1112,16 @@ put_size(struct phys_buf *b, const struct mujoco_engine *e)
 	size_t nconmax = 2 * e->w->ncollisions + 32;
 	size_t njmax = 4 * nconmax + 8 * e->w->njoints + 32;
 	size_t nv = 6 * e->w->nlinks + 3 * e->w->njoints;
+	/* 12 nj^2 + 24 nj nv <= MEMORY_BUDGET / 2 */
+	double fit = (sqrt(576.0 * nv * nv + 24.0 * MEMORY_BUDGET) -
+	    24.0 * nv) / 24;
+
+	if ((double)njmax > fit)
+		njmax = (size_t)fmax(fit, 32);
 
 	phys_buf_printf(b, "<size nconmax=\"%zu\" njmax=\"%zu\" "
-	    "nstack=\"%zu\"/>\n", nconmax, njmax, 10000 + 20 * nv + 10 * njmax);
+	    "nstack=\"%zu\"/>\n", nconmax, njmax, 10000 + 20 * nv + 10 * njmax +
+	    STACK_PAIRS(e->w->nlinks));
 }
 
 static int
@@ -2726,7 +2740,7 @@ stack_size(const mjModel *m)
 {
 	double nv = m->nv, nj = m->njmax;
 	double n = 2000 + 16 * nj + 16 * nv + 20.0 * (m->nq + m->nbody +
-	    m->njnt + m->ngeom + m->neq);
+	    m->njnt + m->ngeom + m->neq) + (double)STACK_PAIRS(m->nbody - 1);
 
 	if (m->opt.solver == mjSOL_NEWTON)
 		n += 3 * nv * nv;
