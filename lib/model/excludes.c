@@ -67,8 +67,9 @@ weld_group(const struct phys_scene *w, const struct phys_name_order *o,
 	return named_link(w, o, li, e, "link");
 }
 
-/* One weld group's parent group, as its first link named it (-2: no
- * link yet), for a weld's links to agree on it. */
+/* Link li's <phys:weld> e into w->welds. parent_of holds each weld's
+ * parent as the weld's first link named it (-2: none yet), which its
+ * other links must name too. */
 static int
 read_weld(struct phys_scene *w, const struct phys_name_order *o,
     int *parent_of, int li, xmlNodePtr e)
