@@ -1,0 +1,1187 @@
+/*
+ * mjcf_sdf.c - the SDF model of an MJCF model as mjcf.c reads it
+ * (mjcfint.h): the world's gravity and profiles from <option>, a link per
+ * body at its pose at qpos0 (one fusestatic fuses is part of the link of
+ * the body it is welded to, its mass summed into it; settotalmass scales
+ * every mass), its geoms as collisions, the ground in a static model of
+ * the world body's, the joints (with a link between two joints of one
+ * body), sites as frames, connect and weld constraints as joints and
+ * joint couplings as mimics, actuators as gz-sim's joint systems, and in
+ * phys's namespace (mjcf.h) the keyframes, exclusions, welds and contact
+ * pairs.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mem.h"
+#include "mjcf.h"
+#include "mjcf_inertia.h"
+#include "mjcfint.h"
+#include "pairkey.h"
+
+/* The link between two joints of one body: this share of the body's mass
+ * (of 1 kg when it has none), with this radius of gyration (m). */
+#define CHAIN_SHARE	1e-3
+#define CHAIN_GYRATION	1e-2
+
+/* ---- the SDF model ---- */
+
+static void
+set_line(xmlNodePtr n, long line)
+{
+	n->line = line < USHRT_MAX ? (unsigned short)line : USHRT_MAX;
+	if (line >= USHRT_MAX)
+		n->psvi = (void *)(intptr_t)line;
+}
+
+static xmlNodePtr
+add(xmlNodePtr parent, const char *name, const char *text, long line)
+{
+	xmlNodePtr n = xmlNewTextChild(parent, NULL, (const xmlChar *)name,
+	    (const xmlChar *)text);
+
+	set_line(n, line);
+	return n;
+}
+
+static xmlNodePtr
+add_nums(xmlNodePtr parent, const char *name, const double *v, int n,
+    long line)
+{
+	char buf[6 * 32], *p = buf;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			*p++ = ' ';
+		if (v[i] == 0)
+			*p++ = '0';
+		else
+			p += phys_fmt_double(p, 32, v[i]);
+	}
+	*p = '\0';
+	return add(parent, name, buf, line);
+}
+
+static void
+add_num(xmlNodePtr parent, const char *name, double v, long line)
+{
+	add_nums(parent, name, &v, 1, line);
+}
+
+static void
+add_pose(xmlNodePtr parent, phys_pose p, long line)
+{
+	double v[6];
+
+	if (p.p.x == 0 && p.p.y == 0 && p.p.z == 0 && p.q.w == 1 &&
+	    p.q.x == 0 && p.q.y == 0 && p.q.z == 0)
+		return;
+	phys_pose_to6(p, v);
+	add_nums(parent, "pose", v, 6, line);
+}
+
+static void
+set_name(xmlNodePtr n, const char *name)
+{
+	xmlSetProp(n, (const xmlChar *)"name", (const xmlChar *)name);
+}
+
+static void
+write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
+{
+	xmlNodePtr geo = add(parent, "geometry", NULL, g->line), s;
+	const double *z = g->size;
+	double v[3];
+
+	switch (g->type) {
+	case PHYS_MJ_PLANE:
+		s = add(geo, "plane", NULL, g->line);
+		add(s, "normal", "0 0 1", g->line);
+		v[0] = z[0] > 0 ? 2 * z[0] : 1e3;	/* 0: infinite */
+		v[1] = z[1] > 0 ? 2 * z[1] : 1e3;
+		add_nums(s, "size", v, 2, g->line);
+		break;
+	case PHYS_MJ_SPHERE:
+		s = add(geo, "sphere", NULL, g->line);
+		add_num(s, "radius", z[0], g->line);
+		break;
+	case PHYS_MJ_CAPSULE:
+	case PHYS_MJ_CYLINDER:
+		s = add(geo, g->type == PHYS_MJ_CAPSULE ? "capsule" :
+		    "cylinder", NULL, g->line);
+		add_num(s, "radius", z[0], g->line);
+		add_num(s, "length", 2 * z[1], g->line);
+		break;
+	case PHYS_MJ_ELLIPSOID:
+		s = add(geo, "ellipsoid", NULL, g->line);
+		add_nums(s, "radii", z, 3, g->line);
+		break;
+	case PHYS_MJ_BOX:
+		s = add(geo, "box", NULL, g->line);
+		v[0] = 2 * z[0];
+		v[1] = 2 * z[1];
+		v[2] = 2 * z[2];
+		add_nums(s, "size", v, 3, g->line);
+		break;
+	default:
+		s = add(geo, "mesh", NULL, g->line);
+		add(s, "uri", r->meshes[g->mesh].uri, g->line);
+		add_nums(s, "scale", r->meshes[g->mesh].scale, 3, g->line);
+	}
+}
+
+/*
+ * MuJoCo's contact dimension through phys's surface: sliding friction
+ * (none for condim 1), torsional friction as a coefficient over a patch
+ * of 1 m (condim 4 and 6; phys's default patch of none gives no spin
+ * otherwise), rolling friction (condim 6); solref and
+ * solimp as MuJoCo's engine takes them.
+ */
+struct mj_contact {
+	int condim;
+	double mu, mu2, torsional, rolling;
+	const double *solref, *solimp;
+	const int *bits;	/* contype, conaffinity; NULL: none */
+	long line;
+};
+
+static void
+write_surface_of(xmlNodePtr c, const struct mj_contact *k)
+{
+	static const char *const imp[] = { "dmin", "dmax", "width",
+		"midpoint", "power" };
+	xmlNodePtr s = add(c, "surface", NULL, k->line), f, e, m;
+	char bits[16];
+	int i;
+
+	xmlSetNs(s, NULL);	/* SDF's, in a <phys:pair> too */
+	f = add(s, "friction", NULL, k->line);
+	e = add(f, "ode", NULL, k->line);
+	add_num(e, "mu", k->condim == 1 ? 0 : k->mu, k->line);
+	add_num(e, "mu2", k->condim == 1 ? 0 : k->mu2, k->line);
+	if (k->condim >= 4) {	/* else none: no patch, no spin */
+		e = add(f, "torsional", NULL, k->line);
+		add_num(e, "coefficient", k->torsional, k->line);
+		add(e, "use_patch_radius", "true", k->line);
+		add(e, "patch_radius", "1", k->line);
+	}
+	if (k->condim == 6)
+		add_num(add(f, "mujoco", NULL, k->line), "rolling",
+		    k->rolling, k->line);
+	m = add(s, "contact", NULL, k->line);
+	if (k->bits) {
+		/* MuJoCo's rule is SDF's: contype as category, conaffinity
+		 * as the mask of what it collides with */
+		snprintf(bits, sizeof bits, "%d", k->bits[1]);
+		add(m, "collide_bitmask", bits, k->line);
+		snprintf(bits, sizeof bits, "%d", k->bits[0]);
+		add(m, "category_bitmask", bits, k->line);
+	}
+	m = add(m, "mujoco", NULL, k->line);
+	e = add(m, "solref", NULL, k->line);
+	add_num(e, "timeconst", k->solref[0] > 0 ? k->solref[0] : 0.02,
+	    k->line);
+	add_num(e, "dampratio", k->solref[0] > 0 ? k->solref[1] : 1, k->line);
+	e = add(m, "solimp", NULL, k->line);
+	for (i = 0; i < 5; i++)
+		add_num(e, imp[i], k->solimp[i], k->line);
+}
+
+static void
+write_surface(xmlNodePtr c, const struct mj_geom *g)
+{
+	const int bits[2] = { g->contype, g->conaffinity };
+	struct mj_contact k = { g->condim, g->friction[0], g->friction[0],
+		g->friction[1], g->friction[2], g->solref, g->solimp, bits,
+		g->line };
+
+	write_surface_of(c, &k);
+}
+
+static int weld_of(const struct reader *r, int i);
+
+/* Whether body i is fused into the body it is welded to (fusestatic). */
+static bool
+fused(const struct reader *r, int i)
+{
+	return r->fuse && i >= 0 && r->bodies[i].njoints == 0;
+}
+
+/* The body whose link holds body i's geoms, sites and children's
+ * joints: itself, or the one a fused body is part of (-1: the world). */
+static int
+holder_of(const struct reader *r, int i)
+{
+	return fused(r, i) ? weld_of(r, i) : i;
+}
+
+/* Body i's frame in its holder's (in the world's for the world). */
+static phys_pose
+frame_in_holder(const struct reader *r, int i)
+{
+	int h = holder_of(r, i);
+
+	if (h == i)
+		return PHYS_POSE_IDENTITY;
+	if (h < 0)
+		return r->bodies[i].world;
+	return phys_pose_mul(phys_pose_inv(r->bodies[h].world),
+	    r->bodies[i].world);
+}
+
+/* The link body i (-1: the world) is part of, as joints name it. */
+static const char *
+holder_link(const struct reader *r, int i)
+{
+	int h = i < 0 ? -1 : holder_of(r, i);
+
+	return h < 0 ? "world" : r->bodies[h].name;
+}
+
+/*
+ * Whether geom i, of body (-1: the world body), is ground: a plane or a
+ * height field that nothing moves. MuJoCo's static bodies (welded to the
+ * world) hold them as the world body does; phys holds such shapes only
+ * in a static model, so they go in the world body's (write_world_geoms),
+ * in the world's frame.
+ */
+static bool
+ground(const struct reader *r, int body, size_t i)
+{
+	enum phys_mjcf_geom_type t = r->geoms[i].type;
+
+	return ((t == PHYS_MJ_PLANE || t == PHYS_MJ_HFIELD) &&
+	    (body < 0 || weld_of(r, body) < 0)) ||
+	    (body >= 0 && holder_of(r, body) < 0);
+}
+
+/* Geoms g0..g0+n of body (-1: the world body) into link: the ground, in
+ * the world's frame, when ground_only, else the others. */
+static void
+write_geoms(struct reader *r, xmlNodePtr link, int body, size_t g0,
+    size_t n, bool ground_only, phys_pose frame)
+{
+	const struct mj_geom *g;
+	xmlNodePtr c;
+	size_t i;
+	char *name;
+
+	for (i = g0; i < g0 + n; i++) {
+		g = &r->geoms[i];
+		if ((!g->collides && !g->paired && !r->o->visuals) ||
+		    (body >= 0 && ground(r, body, i) != ground_only))
+			continue;
+		name = g->name ? phys_xstrdup(g->name) :
+		    phys_xasprintf("geom%zu", i);
+		c = add(link, g->collides || g->paired ? "collision" : "visual",
+		    NULL, g->line);
+		set_name(c, name);
+		free(name);
+		add_pose(c, phys_pose_mul(frame, g->pose), g->line);
+		write_geometry(r, c, g);
+		if (!g->collides && !g->paired)
+			continue;
+		r->geoms[i].node = c;
+		write_surface(c, g);
+	}
+}
+
+static void
+write_inertial(xmlNodePtr link, const struct mj_body *b)
+{
+	xmlNodePtr in = add(link, "inertial", NULL, b->line), t;
+	phys_pose p = { b->in.ipos, b->in.iquat };
+
+	add_pose(in, p, b->line);
+	add_num(in, "mass", b->in.mass, b->line);
+	t = add(in, "inertia", NULL, b->line);
+	add_num(t, "ixx", b->in.diag[0], b->line);
+	add_num(t, "iyy", b->in.diag[1], b->line);
+	add_num(t, "izz", b->in.diag[2], b->line);
+}
+
+static void
+write_axis(xmlNodePtr jn, const struct mj_joint *j)
+{
+	xmlNodePtr ax = add(jn, "axis", NULL, j->line), e;
+	double v[3] = { j->axis.x, j->axis.y, j->axis.z };
+
+	add_nums(ax, "xyz", v, 3, j->line);
+	if (j->limited) {
+		/* phys measures a joint from where it is built: MuJoCo's
+		 * qpos less ref */
+		e = add(ax, "limit", NULL, j->line);
+		add_num(e, "lower", j->range[0] - j->ref, j->line);
+		add_num(e, "upper", j->range[1] - j->ref, j->line);
+	}
+	e = add(ax, "dynamics", NULL, j->line);
+	add_num(e, "damping", j->damping, j->line);
+	add_num(e, "friction", j->frictionloss, j->line);
+	add_num(e, "spring_reference", j->springref - j->ref, j->line);
+	add_num(e, "spring_stiffness", j->stiffness, j->line);
+}
+
+/* The name of joint k of body b, which an unnamed joint takes from it. */
+static char *
+joint_name(const struct reader *r, const struct mj_body *b, size_t k)
+{
+	const struct mj_joint *j = &r->joints[b->joint0 + k];
+
+	if (j->name)
+		return phys_xstrdup(j->name);
+	return b->njoints > 1 ? phys_xasprintf("%s_joint%zu", b->name, k) :
+	    phys_xasprintf("%s_joint", b->name);
+}
+
+/*
+ * The link that joint k of a body of several joints moves: the body's
+ * own for the last joint, else one of no mass at the body's pose, named
+ * BODY_JOINT, which the next joint moves on.
+ */
+static char *
+chain_link(const struct reader *r, const struct mj_body *b, size_t k)
+{
+	char *j, *name;
+
+	if (k + 1 >= b->njoints)
+		return phys_xstrdup(b->name);
+	j = joint_name(r, b, k);
+	name = phys_xasprintf("%s_%s", b->name, j);
+	free(j);
+	return name;
+}
+
+static void
+write_chain_links(struct reader *r, xmlNodePtr model, const struct mj_body *b)
+{
+	double m = CHAIN_SHARE * (b->in.mass > 0 ? b->in.mass : 1);
+	xmlNodePtr link, in, t;
+	size_t k;
+	char *name;
+
+	for (k = 0; k + 1 < b->njoints; k++) {
+		name = chain_link(r, b, k);
+		link = add(model, "link", NULL, r->joints[b->joint0 + k].line);
+		set_name(link, name);
+		free(name);
+		add_pose(link, b->world, b->line);
+		in = add(link, "inertial", NULL, b->line);
+		add_num(in, "mass", m, b->line);
+		t = add(in, "inertia", NULL, b->line);
+		add_num(t, "ixx", m * CHAIN_GYRATION * CHAIN_GYRATION, b->line);
+		add_num(t, "iyy", m * CHAIN_GYRATION * CHAIN_GYRATION, b->line);
+		add_num(t, "izz", m * CHAIN_GYRATION * CHAIN_GYRATION, b->line);
+	}
+	if (b->njoints > 1 && !r->o->quiet)
+		phys_warnat_once(r->d->name, b->line, "body '%s' has %zu "
+		    "joints: each but the last moves a link of its own at the "
+		    "body, of %g of the body's mass (MuJoCo's have none; SDF "
+		    "needs a link between two joints)", b->name, b->njoints,
+		    CHAIN_SHARE);
+}
+
+static void
+write_one_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b,
+    size_t k)
+{
+	static const char *const sdf[] = { NULL, "ball", "prismatic",
+		"revolute" };
+	const struct mj_joint *j = &r->joints[b->joint0 + k];
+	xmlNodePtr jn = add(model, "joint", NULL, j->line);
+	char *name = joint_name(r, b, k), *parent, *child;
+	phys_pose at = PHYS_POSE_IDENTITY;
+
+	parent = k ? chain_link(r, b, k - 1) :
+	    phys_xstrdup(holder_link(r, b->parent));
+	child = chain_link(r, b, k);
+	set_name(jn, name);
+	xmlSetProp(jn, (const xmlChar *)"type", (const xmlChar *)sdf[j->type]);
+	add(jn, "parent", parent, j->line);
+	add(jn, "child", child, j->line);
+	free(parent);
+	free(child);
+	at.p = j->pos;
+	add_pose(jn, at, j->line);
+	if (j->type != MJ_BALL)
+		write_axis(jn, j);
+	else if ((j->limited || j->damping != 0 || j->stiffness != 0 ||
+	    j->armature != 0 || j->frictionloss != 0) && !r->o->quiet)
+		phys_warnat(r->d->name, j->line, "ball joint '%s': its range, "
+		    "damping, stiffness, armature and frictionloss are not "
+		    "kept (phys's ball joints have none)", name);
+	free(name);
+	if (j->armature != 0 && j->type != MJ_BALL)
+		add_num(add(add(jn, "physics", NULL, j->line), "mujoco", NULL,
+		    j->line), "armature", j->armature, j->line);
+}
+
+static void
+write_joints(struct reader *r, xmlNodePtr model, const struct mj_body *b)
+{
+	xmlNodePtr jn;
+	char *name;
+	size_t k;
+
+	if (b->njoints == 1 && r->joints[b->joint0].type == MJ_FREE)
+		return;		/* an SDF link without a joint moves free */
+	if (fused(r, (int)(b - r->bodies)))
+		return;		/* part of the body it is welded to */
+	for (k = 0; k < b->njoints; k++)
+		write_one_joint(r, model, b, k);
+	if (b->njoints)
+		return;
+	name = phys_xasprintf("%s_weld", b->name);
+	jn = add(model, "joint", NULL, b->line);
+	set_name(jn, name);
+	free(name);
+	xmlSetProp(jn, (const xmlChar *)"type", (const xmlChar *)"fixed");
+	add(jn, "parent", holder_link(r, b->parent), b->line);
+	add(jn, "child", b->name, b->line);
+}
+
+static void
+write_sites(struct reader *r, xmlNodePtr model, int body, const char *of,
+    phys_pose frame)
+{
+	const struct mj_site *s;
+	xmlNodePtr f;
+	size_t i;
+
+	for (i = 0; i < r->nsites; i++) {
+		s = &r->sites[i];
+		if (s->body != body)
+			continue;
+		f = add(model, "frame", NULL, s->line);
+		set_name(f, s->name);
+		xmlSetProp(f, (const xmlChar *)"attached_to",
+		    (const xmlChar *)of);
+		add_pose(f, phys_pose_mul(frame, s->pose), s->line);
+	}
+}
+
+/* settotalmass: every body's mass and inertia scaled alike. */
+static void
+scale_mass(struct reader *r)
+{
+	double total = 0, k;
+	size_t i;
+
+	if (!(r->settotalmass > 0))
+		return;
+	for (i = 0; i < r->nbodies; i++)
+		total += r->bodies[i].in.mass;
+	if (!(total > 0))
+		return;
+	k = r->settotalmass / total;
+	for (i = 0; i < r->nbodies; i++) {
+		r->bodies[i].in.mass *= k;
+		r->bodies[i].in.diag[0] *= k;
+		r->bodies[i].in.diag[1] *= k;
+		r->bodies[i].in.diag[2] *= k;
+	}
+}
+
+/*
+ * fusestatic: each fused body's mass and inertia added to the body it is
+ * part of (the world takes its own), in that body's frame, as MuJoCo
+ * sums them: about their common centre, diagonalized again.
+ */
+static int
+fuse_inertials(struct reader *r)
+{
+	struct phys_mjcf_inertial *h, sum;
+	double m[2], d[2][3];
+	phys_vec3 p[2];
+	phys_quat q[2];
+	phys_pose at;
+	size_t i;
+	int k;
+
+	for (i = 0; i < r->nbodies; i++) {
+		const struct phys_mjcf_inertial *f = &r->bodies[i].in;
+
+		if (!fused(r, (int)i) || holder_of(r, (int)i) < 0 ||
+		    !(f->mass > 0))
+			continue;
+		h = &r->bodies[holder_of(r, (int)i)].in;
+		at = frame_in_holder(r, (int)i);
+		m[0] = h->mass, m[1] = f->mass;
+		p[0] = h->ipos, p[1] = phys_pose_apply(at, f->ipos);
+		q[0] = h->iquat, q[1] = phys_quat_mul(at.q, f->iquat);
+		for (k = 0; k < 3; k++)
+			d[0][k] = h->diag[k], d[1][k] = f->diag[k];
+		if (!(h->mass > 0)) {
+			h->mass = f->mass, h->ipos = p[1], h->iquat = q[1];
+			memcpy(h->diag, f->diag, sizeof h->diag);
+			continue;
+		}
+		if (phys_mjcf_geoms_inertial(2, m, (const double (*)[3])d, p, q,
+		    &sum) < 0)
+			return mj_fail(r, r->d->root, "body '%s': %s",
+			    r->bodies[i].name, phys_error());
+		*h = sum;
+	}
+	return 0;
+}
+
+static void
+write_world_geoms(struct reader *r, xmlNodePtr model, long line)
+{
+	size_t n = r->nbodies ? r->bodies[0].geom0 : r->ngeoms, i, k;
+	xmlNodePtr m, link;
+	bool any = n > 0;
+
+	for (i = 0; i < r->nbodies && !any; i++)
+		for (k = 0; k < r->bodies[i].ngeoms && !any; k++)
+			any = ground(r, (int)i, r->bodies[i].geom0 + k);
+	if (!any && !r->nsites)
+		return;
+	/* the world body's geoms: ground, which nothing moves */
+	m = add(model, "model", NULL, line);
+	set_name(m, "worldbody");
+	add(m, "static", "true", line);
+	link = add(m, "link", NULL, line);
+	set_name(link, "worldbody");
+	write_geoms(r, link, -1, 0, n, true, PHYS_POSE_IDENTITY);
+	for (i = 0; i < r->nbodies; i++)
+		write_geoms(r, link, (int)i, r->bodies[i].geom0,
+		    r->bodies[i].ngeoms, true, r->bodies[i].world);
+	write_sites(r, m, -1, "worldbody", PHYS_POSE_IDENTITY);
+	for (i = 0; i < r->nbodies; i++)
+		if (fused(r, (int)i) && holder_of(r, (int)i) < 0)
+			write_sites(r, m, (int)i, "worldbody",
+			    r->bodies[i].world);
+}
+
+/*
+ * The world a model file of MJCF runs in: MuJoCo's gravity, and two
+ * profiles: the default one, ODE's at MuJoCo's timestep, and "mujoco",
+ * MuJoCo's engine with the <option> values as they are.
+ */
+static void
+write_world(struct reader *r, xmlNodePtr sdf, long line)
+{
+	xmlNodePtr w, p, m;
+
+	if (r->option_line)
+		line = r->option_line;
+	w = add(sdf, "world", NULL, line);
+	set_name(w, "default");
+	add_nums(w, "gravity", r->gravity, 3, line);
+	p = add(w, "physics", NULL, line);
+	set_name(p, "default_physics");
+	xmlSetProp(p, (const xmlChar *)"type", (const xmlChar *)"ode");
+	xmlSetProp(p, (const xmlChar *)"default", (const xmlChar *)"true");
+	add_num(p, "max_step_size", r->timestep, line);
+	p = add(w, "physics", NULL, line);
+	set_name(p, "mujoco");
+	xmlSetProp(p, (const xmlChar *)"type", (const xmlChar *)"mujoco");
+	add_num(p, "max_step_size", r->timestep, line);
+	m = add(p, "mujoco", NULL, line);
+	add(m, "integrator", integrators[r->integrator], line);
+	add(m, "solver", solvers[r->solver], line);
+	add_num(m, "iterations", r->iterations, line);
+	add_num(m, "tolerance", r->tolerance, line);
+	add(m, "cone", cones[r->cone], line);
+	add_num(m, "impratio", r->impratio, line);
+}
+
+static void write_actuators(struct reader *r, xmlNodePtr model);
+static void write_pairs(struct reader *r, xmlNodePtr sdf);
+static void write_key_controls(struct reader *r, xmlNodePtr sdf);
+static xmlNsPtr phys_ns(xmlNodePtr sdf);
+static void write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model);
+static void write_excludes(struct reader *r, xmlNodePtr sdf,
+    xmlNodePtr model);
+
+/* A connect is a ball joint at its anchor, a weld a fixed joint: loops
+ * that phys closes as constraints. */
+static void
+write_loop(struct reader *r, xmlNodePtr model, xmlNodePtr n, size_t i)
+{
+	const char *b1 = own_attr(n, "body1"), *b2 = own_attr(n, "body2");
+	const char *name = own_attr(n, "name");
+	bool ball = phys_node_is(n, "connect");
+	phys_pose at = PHYS_POSE_IDENTITY;
+	double a[3] = { 0, 0, 0 };
+	xmlNodePtr jn = add(model, "joint", NULL, phys_node_line(n));
+	char *nm = name ? phys_xstrdup(name) : phys_xasprintf("equality%zu",
+	    i);
+
+	set_name(jn, nm);
+	free(nm);
+	xmlSetProp(jn, (const xmlChar *)"type", (const xmlChar *)(ball ?
+	    "ball" : "fixed"));
+	add(jn, "parent", b2 ? b2 : "world", phys_node_line(n));
+	add(jn, "child", b1, phys_node_line(n));
+	if (ball && numbers(r, n, -1, "anchor", a, 3) == 3) {
+		at.p = v3(a[0], a[1], a[2]);
+		add_pose(jn, at, phys_node_line(n));
+	}
+}
+
+/* joint1 = c0 + c1 joint2, in MuJoCo's positions: a mimic of joint2,
+ * offset by what the refs make of c0. */
+static void
+write_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
+{
+	const struct mj_joint *j1 = &r->joints[joint_find(r,
+	    own_attr(n, "joint1"))];
+	const struct mj_joint *j2 = &r->joints[joint_find(r,
+	    own_attr(n, "joint2"))];
+	double poly[5] = { 0, 1, 0, 0, 0 }, off;
+	xmlNodePtr jn, ax, m;
+	char *name;
+
+	(void)some_numbers(r, n, -1, "polycoef", poly, 1, 5);
+	off = poly[0] + poly[1] * j2->ref - j1->ref;
+	for (jn = phys_child(model, "joint"); jn; jn = phys_next(jn, "joint")) {
+		name = phys_node_attr(jn, "name");
+		if (name && strcmp(name, j1->name) == 0)
+			break;
+		free(name);
+	}
+	if (!jn || !(ax = phys_child(jn, "axis")))
+		return;
+	free(name);
+	m = add(ax, "mimic", NULL, phys_node_line(n));
+	xmlSetProp(m, (const xmlChar *)"joint", (const xmlChar *)j2->name);
+	xmlSetProp(m, (const xmlChar *)"axis", (const xmlChar *)"axis");
+	add_num(m, "multiplier", poly[1], phys_node_line(n));
+	add_num(m, "offset", off, phys_node_line(n));
+}
+
+int
+phys_mjcf_write_sdf(struct reader *r, long line)
+{
+	xmlNodePtr sdf, model, link, *links;
+	const struct mj_body *b;
+	size_t i;
+
+	r->out = xmlNewDoc((const xmlChar *)"1.0");
+	sdf = xmlNewDocNode(r->out, NULL, (const xmlChar *)"sdf", NULL);
+	set_line(sdf, line);
+	xmlDocSetRootElement(r->out, sdf);
+	xmlSetProp(sdf, (const xmlChar *)"version", (const xmlChar *)"1.9");
+	write_world(r, sdf, line);
+	model = add(sdf, "model", NULL, line);
+	set_name(model, r->model);
+	/* MuJoCo's bodies touch each other, as their geoms' bits allow */
+	add(model, "self_collide", "true", line);
+	scale_mass(r);
+	if (r->fuse && fuse_inertials(r) < 0)
+		return -1;
+	links = phys_xcalloc(r->nbodies + 1, sizeof *links);
+	for (i = 0; i < r->nbodies; i++) {
+		b = &r->bodies[i];
+		if (fused(r, (int)i))
+			continue;
+		link = links[i] = add(model, "link", NULL, b->line);
+		set_name(link, b->name);
+		add_pose(link, b->world, b->line);
+		write_inertial(link, b);
+		write_geoms(r, link, (int)i, b->geom0, b->ngeoms, false,
+		    PHYS_POSE_IDENTITY);
+		write_chain_links(r, model, b);
+	}
+	/* a fused body's geoms in the link of the body it is part of */
+	for (i = 0; i < r->nbodies; i++)
+		if (fused(r, (int)i) && holder_of(r, (int)i) >= 0)
+			write_geoms(r, links[holder_of(r, (int)i)], (int)i,
+			    r->bodies[i].geom0, r->bodies[i].ngeoms, false,
+			    frame_in_holder(r, (int)i));
+	free(links);
+	for (i = 0; i < r->nbodies; i++) {
+		write_joints(r, model, &r->bodies[i]);
+		if (holder_of(r, (int)i) >= 0)
+			write_sites(r, model, (int)i, holder_link(r, (int)i),
+			    frame_in_holder(r, (int)i));
+	}
+	for (i = 0; i < r->nequality; i++)
+		if (phys_node_is(r->equality[i], "joint"))
+			write_coupling(r, model, r->equality[i]);
+		else
+			write_loop(r, model, r->equality[i], i);
+	write_actuators(r, model);
+	write_key_controls(r, sdf);
+	write_keys(r, sdf, model);
+	write_excludes(r, sdf, model);
+	write_world_geoms(r, model, line);
+	write_pairs(r, sdf);
+	if (r->mimic)
+		xmlSetProp(sdf, (const xmlChar *)"version",
+		    (const xmlChar *)"1.11");
+	return 0;
+}
+
+/* ---- actuators ---- */
+
+/* A motor's force limit as its joint's effort limit, which bounds every
+ * command of the joint. */
+static void
+effort_limit(xmlNodePtr model, const char *joint, double fmax, long line)
+{
+	xmlNodePtr j, ax, lim;
+	xmlChar *v;
+	bool same;
+
+	for (j = phys_child(model, "joint"); j; j = phys_next(j, "joint")) {
+		v = xmlGetProp(j, (const xmlChar *)"name");
+		same = v && strcmp((const char *)v, joint) == 0;
+		xmlFree(v);
+		if (same)
+			break;
+	}
+	if (!j || !(ax = phys_child(j, "axis")))
+		return;
+	if (!(lim = phys_child(ax, "limit")))
+		lim = add(ax, "limit", NULL, line);
+	add_num(lim, "effort", fmax, line);
+}
+
+/*
+ * The actuators as gz-sim's joint systems: a position servo as a
+ * JointPositionController of gain kp held at qpos 0, a velocity servo as a
+ * JointController of gain kv on the speed held at 0, a motor as
+ * ApplyJointForce (its messages are the force: gear is not applied).
+ */
+static void
+write_actuators(struct reader *r, xmlNodePtr model)
+{
+	static const char *const files[] = {
+		"gz-sim-apply-joint-force-system",
+		"gz-sim-joint-position-controller-system",
+		"gz-sim-joint-controller-system" };
+	static const char *const names[] = {
+		"gz::sim::systems::ApplyJointForce",
+		"gz::sim::systems::JointPositionController",
+		"gz::sim::systems::JointController" };
+	const struct mj_act *a;
+	const struct mj_body *b = NULL;
+	xmlNodePtr p;
+	size_t i, k;
+	char *jn;
+
+	for (i = 0; i < r->nacts; i++) {
+		a = &r->acts[i];
+		for (k = 0; k < r->nbodies; k++) {
+			b = &r->bodies[k];
+			if ((size_t)a->joint >= b->joint0 &&
+			    (size_t)a->joint < b->joint0 + b->njoints)
+				break;
+		}
+		if (!b || k == r->nbodies)
+			continue;	/* every joint is a body's */
+		p = r->acts[i].plugin = add(model, "plugin", NULL, a->line);
+		xmlSetProp(p, (const xmlChar *)"filename",
+		    (const xmlChar *)files[a->kind]);
+		xmlSetProp(p, (const xmlChar *)"name",
+		    (const xmlChar *)names[a->kind]);
+		jn = joint_name(r, b, a->joint - b->joint0);
+		add(p, "joint_name", jn, a->line);
+		if (a->kind == ACT_MOTOR) {
+			if (a->fmax < 1e16)
+				effort_limit(model, jn, a->fmax, a->line);
+			free(jn);
+			continue;
+		}
+		if (a->kind == ACT_VELOCITY)
+			add(p, "use_force_commands", "true", a->line);
+		add_num(p, "p_gain", a->gain, a->line);
+		add(p, "i_gain", "0", a->line);
+		add(p, "d_gain", "0", a->line);
+		add(p, "i_max", "0", a->line);
+		add(p, "i_min", "0", a->line);
+		free(jn);
+		add_num(p, "cmd_max", a->fmax, a->line);
+		add_num(p, "cmd_min", -a->fmax, a->line);
+		if (a->kind == ACT_POSITION)
+			add_num(p, "initial_position", -r->joints[a->joint].ref,
+			    a->line);
+	}
+}
+
+/*
+ * A keyframe's controls, in each actuator's plugin as <phys:key name>
+ * holding the command a message to it would carry: a servo's target in
+ * phys's measure (a position less the joint's ref), a motor's force
+ * (gear times the control).
+ */
+static void
+write_key_controls(struct reader *r, xmlNodePtr sdf)
+{
+	xmlNodePtr e;
+	const struct mj_act *a;
+	const struct mj_key *k;
+	char num[32];
+	size_t i, j;
+	double v;
+
+	for (i = 0; i < r->nacts; i++) {
+		a = &r->acts[i];
+		for (j = 0; j < r->nkeys && a->plugin; j++) {
+			k = &r->keys[j];
+			if (!k->ctrl)
+				continue;
+			v = k->ctrl[a->index];
+			v = a->kind == ACT_MOTOR ? a->gear * v :
+			    a->kind == ACT_POSITION ?
+			    v - r->joints[a->joint].ref : v;
+			phys_fmt_double(num, sizeof num, v);
+			e = xmlNewTextChild(a->plugin, phys_ns(sdf),
+			    (const xmlChar *)"key", (const xmlChar *)num);
+			set_line(e, k->line);
+			xmlSetProp(e, (const xmlChar *)"name",
+			    (const xmlChar *)k->name);
+		}
+	}
+}
+
+/* ---- keyframes ---- */
+
+/* A frame moving in the model: its pose, its origin's velocity and its
+ * angular velocity, in the model's frame. */
+struct key_frame {
+	phys_pose pose;
+	phys_vec3 lin, ang;
+};
+
+/* The joints of one body moving at qpos, qvel (consumed), as MuJoCo's
+ * kinematics turns them: each after the one before, about its axis as
+ * the body stands then; f is the body's frame before them. at[k] is the
+ * frame after joint k: its origin moves with the frame before the joints,
+ * with each turn about its anchor and with each slide. */
+static void
+key_joints(const struct reader *r, const struct mj_body *b,
+    struct key_frame f, const double **qpos, const double **qvel,
+    struct key_frame *at)
+{
+	const struct mj_joint *j;
+	const double *q, *v;
+	phys_vec3 *anchor, *spin, slide = v3(0, 0, 0), base = f.pose.p, a;
+	size_t k, i, n = 0;
+
+	anchor = phys_xcalloc(b->njoints + 1, sizeof *anchor);
+	spin = phys_xcalloc(b->njoints + 1, sizeof *spin);
+	for (k = 0; k < b->njoints; k++) {
+		j = &r->joints[b->joint0 + k];
+		q = *qpos;
+		v = *qvel;
+		*qpos += nq_of[j->type];
+		*qvel += nv_of[j->type];
+		a = phys_pose_apply(f.pose, j->pos);
+		switch (j->type) {
+		case MJ_FREE:	/* a body of the world's, all of its motion */
+			f.pose.p = base = v3(q[0], q[1], q[2]);
+			f.pose.q = phys_quat_normalize((phys_quat){ q[3], q[4],
+			    q[5], q[6] });
+			f.lin = v3(v[0], v[1], v[2]);
+			f.ang = phys_quat_rotate(f.pose.q, v3(v[3], v[4],
+			    v[5]));
+			n = 0;
+			slide = v3(0, 0, 0);
+			break;
+		case MJ_BALL:
+			f.pose.q = phys_quat_normalize(phys_quat_mul(f.pose.q,
+			    phys_quat_normalize((phys_quat){ q[0], q[1], q[2],
+			    q[3] })));
+			spin[n] = phys_quat_rotate(f.pose.q, v3(v[0], v[1],
+			    v[2]));
+			anchor[n++] = a;
+			f.pose.p = v3_sub(a, phys_quat_rotate(f.pose.q, j->pos));
+			break;
+		case MJ_HINGE:
+			spin[n] = v3_scale(phys_quat_rotate(f.pose.q, j->axis),
+			    v[0]);
+			anchor[n++] = a;
+			f.pose.q = phys_quat_normalize(phys_quat_mul(f.pose.q,
+			    phys_quat_about(j->axis, q[0] - j->ref)));
+			f.pose.p = v3_sub(a, phys_quat_rotate(f.pose.q, j->pos));
+			break;
+		case MJ_SLIDE:
+			a = phys_quat_rotate(f.pose.q, j->axis);
+			f.pose.p = v3_add(f.pose.p, v3_scale(a, q[0] - j->ref));
+			slide = v3_add(slide, v3_scale(a, v[0]));
+			break;
+		}
+		at[k].pose = f.pose;
+		at[k].lin = v3_add(v3_add(f.lin, v3_cross(f.ang,
+		    v3_sub(f.pose.p, base))), slide);
+		at[k].ang = f.ang;
+		for (i = 0; i < n; i++) {
+			at[k].lin = v3_add(at[k].lin, v3_cross(spin[i],
+			    v3_sub(f.pose.p, anchor[i])));
+			at[k].ang = v3_add(at[k].ang, spin[i]);
+		}
+	}
+	free(anchor);
+	free(spin);
+}
+
+/* A link's state in a keyframe, in the model's frame, as an element of
+ * phys's own namespace (the run sets it: lib/run/keyframe.c). */
+static void
+write_key_state(xmlNodePtr link, xmlNsPtr ns, const char *key,
+    const struct key_frame *f, long line)
+{
+	xmlNodePtr k = xmlNewChild(link, ns, (const xmlChar *)"key", NULL);
+	double v[6];
+
+	set_line(k, line);
+	set_name(k, key);
+	phys_pose_to6(f->pose, v);
+	add_nums(k, "pose", v, 6, line);
+	v[0] = f->lin.x, v[1] = f->lin.y, v[2] = f->lin.z;
+	add_nums(k, "linear_vel", v, 3, line);
+	v[0] = f->ang.x, v[1] = f->ang.y, v[2] = f->ang.z;
+	add_nums(k, "angular_vel", v, 3, line);
+}
+
+/* The links written for the bodies, in phys_mjcf_write_sdf's order:
+ * each body's, then those between its joints: body[i] and chain[joint]
+ * (the link that joint moves, but for a body's last). */
+static void
+links_written(const struct reader *r, xmlNodePtr model, xmlNodePtr *body,
+    xmlNodePtr *chain)
+{
+	xmlNodePtr n = phys_child(model, "link");
+	size_t i, k;
+
+	for (i = 0; i < r->nbodies && n; i++) {
+		if (fused(r, (int)i))
+			continue;	/* no link of its own */
+		body[i] = n;
+		n = phys_next(n, "link");
+		for (k = 0; k + 1 < r->bodies[i].njoints && n; k++) {
+			chain[r->bodies[i].joint0 + k] = n;
+			n = phys_next(n, "link");
+		}
+	}
+}
+
+/* Each keyframe as every body's (and chain link's) pose and velocity. */
+static void
+write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr *body, xmlNodePtr *chain,
+    const struct mj_key *key)
+{
+	struct key_frame *f = phys_xcalloc(r->nbodies, sizeof *f), *at, in;
+	const double *q = key->qpos, *v = key->qvel;
+	const struct mj_body *b;
+	size_t i, k;
+
+	for (i = 0; i < r->nbodies; i++) {
+		b = &r->bodies[i];
+		memset(&in, 0, sizeof in);
+		in.pose = b->world;
+		if (b->parent >= 0) {
+			in = f[b->parent];
+			in.pose = phys_pose_mul(in.pose, phys_pose_mul(
+			    phys_pose_inv(r->bodies[b->parent].world),
+			    b->world));
+			in.lin = v3_add(in.lin, v3_cross(in.ang,
+			    v3_sub(in.pose.p, f[b->parent].pose.p)));
+		}
+		at = phys_xcalloc(b->njoints + 1, sizeof *at);
+		key_joints(r, b, in, &q, &v, at);
+		f[i] = b->njoints ? at[b->njoints - 1] : in;
+		for (k = 0; k < b->njoints; k++)
+			write_key_state(k + 1 < b->njoints ?
+			    chain[b->joint0 + k] : body[i], ns, key->name,
+			    &at[k], key->line);
+		if (!b->njoints && body[i])
+			write_key_state(body[i], ns, key->name, &in,
+			    key->line);
+		free(at);
+	}
+	free(f);
+}
+
+/* phys's namespace (mjcf.h), declared once in the <sdf>. */
+static xmlNsPtr
+phys_ns(xmlNodePtr sdf)
+{
+	xmlNsPtr ns = xmlSearchNsByHref(sdf->doc, sdf,
+	    (const xmlChar *)PHYS_KEY_NS);
+
+	return ns ? ns : xmlNewNs(sdf, (const xmlChar *)PHYS_KEY_NS,
+	    (const xmlChar *)"phys");
+}
+
+static void
+write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
+{
+	xmlNodePtr *body, *chain;
+	xmlNsPtr ns;
+	size_t i;
+
+	if (!r->nkeys)
+		return;
+	ns = phys_ns(sdf);
+	body = phys_xcalloc(r->nbodies + 1, sizeof *body);
+	chain = phys_xcalloc(r->njoints + 1, sizeof *chain);
+	links_written(r, model, body, chain);
+	for (i = 0; i < r->nkeys; i++)
+		write_key(r, ns, body, chain, &r->keys[i]);
+	free(body);
+	free(chain);
+}
+
+/* ---- contacts ---- */
+
+/* The body whose link holds geom gi, -1 for the world's (its own, and
+ * the ground). */
+int
+phys_mjcf_geom_holder(const struct reader *r, int gi)
+{
+	int b = r->geoms[gi].body;
+
+	return b < 0 || ground(r, b, (size_t)gi) ? -1 : holder_of(r, b);
+}
+
+/* The body whose frame body i moves with: itself when it has joints,
+ * else its parent's (-1: the world), as MuJoCo welds them. */
+static int
+weld_of(const struct reader *r, int i)
+{
+	while (i >= 0 && !r->bodies[i].njoints)
+		i = r->bodies[i].parent;
+	return i;
+}
+
+static bool
+touches(const struct reader *r, int i)
+{
+	const struct mj_body *b = &r->bodies[i];
+	size_t k;
+
+	for (k = b->geom0; k < b->geom0 + b->ngeoms; k++)
+		if (r->geoms[k].collides)
+			return true;
+	return false;
+}
+
+/* Whether an <exclude> names bodies a and b (-1: the world): a search a
+ * pair, not a pass over them all. */
+static bool
+is_excluded(const struct reader *r, int a, int b)
+{
+	return phys_key_listed(r->excl, r->nexcl, excl_key(r, a, b));
+}
+
+/* <phys:exclude link=other> in link. */
+static void
+write_exclude(xmlNodePtr sdf, xmlNodePtr link, const char *other, long line)
+{
+	xmlNodePtr e = xmlNewChild(link, phys_ns(sdf),
+	    (const xmlChar *)"exclude", NULL);
+
+	set_line(e, line);
+	xmlSetProp(e, (const xmlChar *)"link", (const xmlChar *)other);
+}
+
+/*
+ * Body i's weld in its link, as <phys:weld> (excludes.h): MuJoCo's filter
+ * keeps bodies welded together apart, and a body and its parent's
+ * (unless that is the world). Written as each link's weld and its weld
+ * parent, not as the pairs, which grow as the square of a weld's bodies
+ * (10,000 bodies welded to one made 50 million exclusions).
+ */
+static void
+write_weld(struct reader *r, xmlNodePtr sdf, xmlNodePtr link, int i)
+{
+	int wi = weld_of(r, i), pi = wi >= 0 ? weld_of(r,
+	    r->bodies[wi].parent) : -1;
+	xmlNodePtr e = xmlNewChild(link, phys_ns(sdf),
+	    (const xmlChar *)"weld", NULL);
+
+	set_line(e, r->bodies[i].line);
+	xmlSetProp(e, (const xmlChar *)"link",
+	    (const xmlChar *)(wi >= 0 ? r->bodies[wi].name : "world"));
+	if (wi >= 0 && pi >= 0)
+		xmlSetProp(e, (const xmlChar *)"parent",
+		    (const xmlChar *)r->bodies[pi].name);
+}
+
+/*
+ * What MuJoCo's filter keeps apart, in the links that touch: each one's
+ * weld; each <exclude> of two bodies, in the first's link; and the world's
+ * geoms and each body welded to the world or excluded from it, in the
+ * body's link.
+ */
+static void
+write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
+{
+	xmlNodePtr *body, *chain;
+	size_t i;
+	bool world = r->nbodies ? r->bodies[0].geom0 > 0 : r->ngeoms > 0;
+	bool *touch = phys_xcalloc(r->nbodies + 1, sizeof *touch);
+	int h, a, b;
+
+	/* a link touches by its own geoms and those of the bodies fused
+	 * into it */
+	for (i = 0; i < r->nbodies; i++) {
+		h = holder_of(r, (int)i);
+		if (h >= 0)
+			touch[h] |= touches(r, (int)i);
+		else
+			world |= touches(r, (int)i);
+	}
+	body = phys_xcalloc(r->nbodies + 1, sizeof *body);
+	chain = phys_xcalloc(r->njoints + 1, sizeof *chain);
+	links_written(r, model, body, chain);
+	for (i = 0; i < r->nexcl; i++) {
+		/* keys of bodies + 1 (0: the world), sorted */
+		a = (int)(r->excl[i] / ((int64_t)r->nbodies + 1)) - 1;
+		b = (int)(r->excl[i] % ((int64_t)r->nbodies + 1)) - 1;
+		if (a >= 0 && a != b && touch[a] && touch[b] &&
+		    (!i || r->excl[i] != r->excl[i - 1]))
+			write_exclude(sdf, body[a], r->bodies[b].name,
+			    r->bodies[a].line);
+	}
+	for (i = 0; i < r->nbodies; i++) {
+		if (!touch[i] || fused(r, (int)i))
+			continue;
+		write_weld(r, sdf, body[i], (int)i);
+		if (world && (weld_of(r, (int)i) < 0 ||
+		    is_excluded(r, -1, (int)i)))
+			write_exclude(sdf, body[i], "worldbody::worldbody",
+			    r->bodies[i].line);
+	}
+	free(touch);
+	free(body);
+	free(chain);
+}
+
+/* Each pair as <phys:pair> (pairs.h) in the <collision> of its first
+ * geom the world does not hold, naming the other. */
+static void
+write_pairs(struct reader *r, xmlNodePtr sdf)
+{
+	xmlNodePtr e;
+	size_t i;
+
+	for (i = 0; i < r->npairs; i++) {
+		const struct mj_pair *p = &r->pairs[i];
+		struct mj_contact k = { p->condim, p->friction[0],
+			p->friction[1], p->friction[2], p->friction[3],
+			p->solref, p->solimp, NULL, p->line };
+		int host = phys_mjcf_geom_holder(r, p->g1) >= 0 ? p->g1 : p->g2;
+		int other = host == p->g1 ? p->g2 : p->g1;
+		int ob = phys_mjcf_geom_holder(r, other);
+
+		if (!r->geoms[host].node)
+			continue;	/* not written, and said so */
+		e = xmlNewChild(r->geoms[host].node, phys_ns(sdf),
+		    (const xmlChar *)"pair", NULL);
+		set_line(e, p->line);
+		xmlSetProp(e, (const xmlChar *)"link", (const xmlChar *)(ob < 0 ?
+		    "worldbody::worldbody" : r->bodies[ob].name));
+		xmlSetProp(e, (const xmlChar *)"collision",
+		    (const xmlChar *)r->geoms[other].name);
+		write_surface_of(e, &k);
+	}
+}

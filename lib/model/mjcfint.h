@@ -1,0 +1,306 @@
+/*
+ * mjcfint.h - what reading an MJCF model (mjcf.c) and writing the SDF
+ * model from it (mjcf_sdf.c) share: the model as read, in MuJoCo's terms
+ * (struct reader), and the helpers both use: messages at an element's
+ * file and line, an element's attributes through its default classes,
+ * the lookups of joints and excluded body pairs. Those are static inline
+ * so that the writer uses nothing of mjcf.c, which calls it
+ * (tools/check-lib: no two files use each other).
+ */
+#ifndef PHYS_MJCFINT_H
+#define PHYS_MJCFINT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "geom.h"
+#include "mjcf_inertia.h"
+#include "num.h"
+#include "pairkey.h"
+#include "sdf.h"
+#include "urdf.h"
+
+enum mj_joint_type { MJ_FREE, MJ_BALL, MJ_SLIDE, MJ_HINGE };
+
+struct mj_class {
+	char *name;
+	int parent;		/* -1 for "main" */
+	xmlNodePtr node;	/* the <default> */
+	/* its child for the element last asked about (an element's
+	 * attributes are asked one after another) */
+	const xmlChar *asked;
+	xmlNodePtr answer;
+};
+
+struct mj_mesh {
+	char *name;
+	char *file;		/* resolved path */
+	char *uri;		/* the same beside the model's file, for SDF */
+	double scale[3];
+	long line;
+	bool measured;		/* frame and box below computed */
+	phys_pose frame;	/* centre and principal axes, mesh frame */
+	double box[3];		/* half-sides of its inertia box (m) */
+};
+
+struct mj_geom {
+	char *name;
+	enum phys_mjcf_geom_type type;
+	double size[3];
+	phys_pose pose;		/* in its body */
+	phys_pose ipose;	/* its inertia's frame in its body */
+	double mass;		/* kg */
+	double diag[3];		/* kg m^2, along ipose.q */
+	double friction[3];	/* sliding, torsional (m), rolling (m) */
+	double solref[2], solimp[5];
+	int group, mesh, condim;
+	int contype, conaffinity;	/* MuJoCo's collision bits */
+	bool collides;		/* contype or conaffinity set */
+	bool paired;		/* in a <pair>: a collision whatever its bits */
+	bool inertia;		/* counted in the body's inertia */
+	int body;		/* -1: the world body */
+	xmlNodePtr node;	/* its <collision>, once written */
+	long line;
+};
+
+/* <contact><pair>: two geoms that touch with a surface of their own. */
+struct mj_pair {
+	int g1, g2;
+	int condim;
+	double friction[5];	/* 2 sliding, torsional (m), 2 rolling (m) */
+	double solref[2], solimp[5];
+	long line;
+};
+
+struct mj_joint {
+	char *name;
+	enum mj_joint_type type;
+	phys_vec3 pos, axis;	/* body frame */
+	bool limited;
+	double range[2];	/* rad or m, in MuJoCo's qpos */
+	double ref, springref;
+	double damping, stiffness, armature, frictionloss;
+	long line;
+};
+
+struct mj_body {
+	char *name;
+	int parent;		/* -1: the world body */
+	phys_pose world;	/* at qpos0 */
+	struct phys_mjcf_inertial in;
+	size_t geom0, ngeoms, joint0, njoints;
+	long line;
+};
+
+struct mj_site {
+	char *name;
+	int body;
+	phys_pose pose;
+	long line;
+};
+
+enum { ACT_MOTOR, ACT_POSITION, ACT_VELOCITY };
+
+struct reader {
+	struct phys_doc *d;
+	const struct phys_urdf_options *o;
+	char *model;
+	/* <compiler> */
+	bool degree;
+	char eulerseq[4];
+	int inertiafromgeom;	/* 0 false, 1 true, 2 auto */
+	int igroup[2];
+	double boundmass, boundinertia, settotalmass;
+	bool balanceinertia, autolimits, discardvisual, fusestatic;
+	/* fusestatic, and nothing naming what it would move: each body
+	 * without joints becomes part of the body it is welded to */
+	bool fuse;
+	char *meshdir;
+	/* <option>, MuJoCo's defaults unless given */
+	double timestep, gravity[3], tolerance, impratio;
+	int integrator, solver, cone, iterations;
+	long option_line;
+	struct mj_class *cls;
+	size_t ncls;
+	struct mj_mesh *meshes;
+	size_t nmeshes;
+	struct mj_body *bodies;
+	size_t nbodies;
+	struct mj_geom *geoms;
+	size_t ngeoms;
+	struct mj_joint *joints;
+	size_t njoints;
+	struct mj_site *sites;
+	size_t nsites;
+	xmlNodePtr *equality;	/* <connect>, <weld> and <joint> to write */
+	size_t nequality;
+	bool mimic;		/* a coupled joint: SDF 1.11 */
+	struct mj_act {
+		int kind;	/* ACT_* */
+		int joint;
+		double gain, fmax;	/* N m per unit; force limit */
+		double gear;	/* a motor's force per unit of control */
+		size_t index;	/* among all the model's actuators */
+		xmlNodePtr plugin;	/* its system, once written */
+		long line;
+	} *acts;
+	size_t nacts;
+	size_t nu;		/* actuators, read or not: MuJoCo's nu */
+	/* <contact><exclude>: body pairs as keys (excl_key), sorted once
+	 * read */
+	int64_t *excl;
+	size_t nexcl;
+	struct mj_pair *pairs;
+	size_t npairs;
+	struct mj_key {		/* <keyframe><key> */
+		char *name;
+		double *qpos, *qvel;	/* nq and nv values */
+		double *ctrl;		/* nu values; NULL: none given */
+		long line;
+	} *keys;
+	size_t nkeys;
+	size_t nincludes;
+	/* what each included element came from, for messages */
+	struct mj_origin { xmlNodePtr top; char *file; } *origins;
+	size_t norigins;
+	xmlDocPtr out;
+};
+
+/* <option>'s keywords, in MuJoCo's order. */
+static const char *const integrators[] = { "Euler", "RK4", "implicit",
+	NULL };
+static const char *const solvers[] = { "PGS", "CG", "Newton", NULL };
+static const char *const cones[] = { "pyramidal", "elliptic", NULL };
+
+/* A free, ball, slide or hinge joint's values in qpos and in qvel. */
+static const size_t nq_of[] = { 7, 4, 1, 1 }, nv_of[] = { 6, 3, 1, 1 };
+
+static inline int
+mj_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The file an element was read from: an included one, or the model's. */
+static inline const char *
+file_of(const struct reader *r, xmlNodePtr n)
+{
+	size_t i;
+
+	for (; n; n = n->parent)
+		for (i = 0; i < r->norigins; i++)
+			if (r->origins[i].top == n)
+				return r->origins[i].file;
+	return r->d->name;
+}
+
+static inline int
+mj_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return phys_failat(file_of(r, n), n ? phys_node_line(n) : 0, "%s",
+	    msg);
+}
+
+/* The attribute's text, the document's own; NULL when absent. */
+static inline const char *
+own_attr(xmlNodePtr n, const char *name)
+{
+	xmlAttrPtr a = n ? xmlHasProp(n, (const xmlChar *)name) : NULL;
+
+	return a && a->children ? (const char *)a->children->content :
+	    a ? "" : NULL;
+}
+
+/* The attribute of element n (kind: its name in <default>) or its
+ * class's, or that class's parents'. */
+static inline const char *
+attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
+{
+	const char *v = own_attr(n, name);
+	struct mj_class *c;
+
+	for (; !v && cls >= 0; cls = c->parent) {
+		c = &r->cls[cls];
+		if (!c->asked || (c->asked != n->name &&
+		    !xmlStrEqual(c->asked, n->name))) {
+			c->asked = n->name;
+			c->answer = phys_child(c->node, (const char *)n->name);
+		}
+		if (c->answer)
+			v = own_attr(c->answer, name);
+	}
+	return v;
+}
+
+/* n numbers of an attribute: 0 when absent, else exactly n. */
+static inline int
+numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
+    double *out, int n)
+{
+	const char *v = attr(r, el, cls, name);
+	int k;
+
+	if (!v)
+		return 0;
+	k = phys_parse_doubles(v, out, n);
+	if (k != n)
+		return mj_fail(r, el, "%s=\"%.40s\": %d numbers expected", name,
+		    v, n);
+	return n;
+}
+
+/* Up to n numbers (n <= 6), at least min: how many. */
+static inline int
+some_numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
+    double *out, int min, int n)
+{
+	const char *v = attr(r, el, cls, name);
+	double tmp[8];
+	int k;
+
+	if (!v)
+		return 0;
+	k = phys_parse_doubles(v, tmp, 8);
+	if (k < min || k > n)
+		return mj_fail(r, el, "%s=\"%.40s\": %d to %d numbers expected",
+		    name, v, min, n);
+	memcpy(out, tmp, k * sizeof *out);
+	return k;
+}
+
+static inline int
+joint_find(const struct reader *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->njoints; i++)
+		if (r->joints[i].name && strcmp(r->joints[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The key of bodies a and b (-1: the world) as a pair. */
+static inline int64_t
+excl_key(const struct reader *r, int a, int b)
+{
+	return phys_pair_key(a + 1, b + 1, (int64_t)r->nbodies + 1);
+}
+
+/* The body whose link holds geom gi in the SDF model, -1 for the world's
+ * (its own, and the ground): mjcf_sdf.c. */
+int phys_mjcf_geom_holder(const struct reader *r, int gi);
+
+/* The SDF model of what r holds into r->out, an <sdf> document whose
+ * elements carry the lines of the MJCF elements they come from (line:
+ * the <mujoco>'s): 0, or -1 with phys_error() at the element. */
+int phys_mjcf_write_sdf(struct reader *r, long line);
+
+#endif
