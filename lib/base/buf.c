@@ -228,6 +228,13 @@ phys_fmt_double(char *buf, size_t size, double v)
 		return snprintf(buf, size, "0");
 	if (!isfinite(v))
 		return snprintf(buf, size, "%g", v);
+	/* a whole number of up to 15 digits: its digits, as below */
+	if (fabs(v) < 1e15 && v == (double)(int64_t)v) {
+		q = (uint64_t)fabs(v);
+		for (e = 0, c = q; c >= 10; c /= 10)
+			e++;
+		return fmt_digits(buf, size, v < 0, q, 15, e);
+	}
 	if (!exact_digits(v, &x))
 		return fmt_double_printf(buf, size, v);
 	/* The shortest of 15, 16 and 17 digits that reads back exactly,
