@@ -663,6 +663,9 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 	size_t i;
 
 	r->out = xmlNewDoc((const xmlChar *)"1.0");
+	/* element and attribute names kept once, as the parser keeps an
+	 * SDF file's: a model's thousands of nodes take no copy each */
+	r->out->dict = xmlDictCreate();
 	sdf = xmlNewDocNode(r->out, NULL, (const xmlChar *)"sdf", NULL);
 	set_line(sdf, line);
 	xmlDocSetRootElement(r->out, sdf);
