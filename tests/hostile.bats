@@ -233,3 +233,19 @@ LINES
 	[ "$status" -eq 1 ]
 	[[ "$output" == "phys-param: $TMP/w.sdf:70004: "* ]]
 }
+
+@test "elements nested past 256, in SDF and MJCF, are refused in the user's words, not the XML library's" {
+	awk 'BEGIN { printf "<?xml version=\"1.0\"?><sdf version=\"1.7\"><world name=\"w\">"
+		for (i = 0; i < 300; i++) printf "<a>"; for (i = 0; i < 300; i++) printf "</a>"
+		print "</world></sdf>" }' > "$TMP/deep.sdf"
+	# a rope of 300 nested bodies: MuJoCo 2.2.2 refuses it too
+	awk 'BEGIN { printf "<mujoco><worldbody>"
+		for (i = 0; i < 300; i++) printf "<body><joint/><geom size=\"0.01\"/>"
+		for (i = 0; i < 300; i++) printf "</body>"
+		print "</worldbody></mujoco>" }' > "$TMP/rope.xml"
+	local f
+	for f in deep.sdf rope.xml; do
+		run -1 --separate-stderr phys-step -n 1 "$TMP/$f"
+		assert_equal "$stderr" "phys-step: $TMP/$f:1: malformed XML: elements nested deeper than 256, more than phys reads"
+	done
+}

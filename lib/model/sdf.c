@@ -293,6 +293,13 @@ parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 		    phys_xstrdup(e && e->message ? e->message : "not well-formed XML");
 
 		trim_message(msg);
+		/* libxml2's words for its depth limit tell the user to
+		 * change a parser option, which is not theirs to change */
+		if (strncmp(msg, "Excessive depth in document", 27) == 0) {
+			free(msg);
+			msg = phys_xstrdup("elements nested deeper than 256, "
+			    "more than phys reads");
+		}
 		phys_failat(name, first.message ? first.line : e ? e->line : 0,
 		    "malformed XML: %s", msg);
 		free(msg);
