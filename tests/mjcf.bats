@@ -163,7 +163,38 @@ same_as_mujoco() {
 	    "$MJ/fusestatic.xml" > "$TMP/held.xml"
 	same_as_mujoco "$TMP/held.xml"
 	run phys-step -n 0 "$TMP/held.xml"
-	[[ "$output" == *"held.xml:36: <motor>: fusestatic is left undone"* ]]
+	[[ "$output" == *"held.xml:44: <motor>: fusestatic is left undone"* ]]
+}
+
+@test "mjcf: a mocap body is a kinematic link: a ball rests on it, and goes down with it when a control line moves it, under each engine" {
+	cat > "$TMP/m.xml" <<-EOF
+	<mujoco model="m"><worldbody>
+	<body name="target" mocap="true" pos="0 0 1"><geom type="box" size="0.1 0.1 0.1"/></body>
+	<body name="ball" pos="0 0 1.5"><freejoint/><geom size="0.1"/></body>
+	</worldbody></mujoco>
+	EOF
+	phys-sdf world "$TMP/m.xml" > "$TMP/m.sdf"
+	local e f z
+	for e in bullet dart simbody; do
+		phys-preset add --engine $e $e "$TMP/m.sdf" > "$TMP/m.$e.sdf"
+	done
+	echo '{"t":1,"name":"m::target/pose","value":{"x":0,"y":0,"z":0.6,"roll":0,"pitch":0,"yaw":0}}' > "$TMP/ctl"
+	for e in default_physics mujoco bullet dart simbody; do
+		f=$TMP/m.$e.sdf
+		[ -e "$f" ] || f=$TMP/m.xml
+		phys-step -q -p $e -t 2 -r 10 -c "$TMP/ctl" -i 'm::ball/pose' "$f" > "$TMP/out"
+		# on the box's top at 1.1, then at 0.7: the ball's centre 0.1 above
+		z=$(jq -r 'select(.t == 1) | .items["m::ball/pose"].z' "$TMP/out")
+		near "$z" 1.2 0.002 || fail "$e: z $z at t=1"
+		z=$(tail -1 "$TMP/out" | jq '.items["m::ball/pose"].z')
+		near "$z" 0.8 0.002 || fail "$e: z $z at t=2"
+	done
+	# written back as MuJoCo's mocap body
+	phys-sdf print --format mjcf "$TMP/m.xml" | grep -q '<body name="m::target" pos="0 0 1" mocap="true">'
+	# as MuJoCo 2.2.2, none below another body or with joints
+	sed 's|<geom type="box"|<joint/>&|' "$TMP/m.xml" > "$TMP/j.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/j.xml"
+	assert_equal "$stderr" "phys-step: $TMP/j.xml:2: mocap body 'target': a mocap body is a child of the world without joints"
 }
 
 @test "mjcf: boundmass, boundinertia, balanceinertia, settotalmass and discardvisual" {

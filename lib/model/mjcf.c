@@ -953,6 +953,10 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 	if (b->njoints > 1 && has_free(r, b))
 		return mj_fail(r, n, "body '%s': a free joint must be its body's "
 		    "only joint", b->name);
+	if ((b->mocap = flag(r, n, -1, "mocap", 0)) &&
+	    (parent >= 0 || b->njoints))
+		return mj_fail(r, n, "mocap body '%s': a mocap body is a child "
+		    "of the world without joints", b->name);
 	return bound_inertial(r, n, b);
 }
 

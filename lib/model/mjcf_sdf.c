@@ -204,19 +204,24 @@ write_surface(xmlNodePtr c, const struct mj_geom *g)
 
 static int weld_of(const struct reader *r, int i);
 
-/* Whether body i is fused into the body it is welded to (fusestatic). */
+/* Whether body i is fused into its parent (fusestatic): it has no
+ * joints, and is not a mocap body, which the user moves. */
 static bool
 fused(const struct reader *r, int i)
 {
-	return r->fuse && i >= 0 && r->bodies[i].njoints == 0;
+	return r->fuse && i >= 0 && r->bodies[i].njoints == 0 &&
+	    !r->bodies[i].mocap;
 }
 
 /* The body whose link holds body i's geoms, sites and children's
- * joints: itself, or the one a fused body is part of (-1: the world). */
+ * joints: itself, or the one a fused body is part of (-1: the world):
+ * the body it is welded to, or the mocap body it is fixed on. */
 static int
 holder_of(const struct reader *r, int i)
 {
-	return fused(r, i) ? weld_of(r, i) : i;
+	while (fused(r, i))
+		i = r->bodies[i].parent;
+	return i;
 }
 
 /* Body i's frame in its holder's (in the world's for the world). */
@@ -432,8 +437,8 @@ write_joints(struct reader *r, xmlNodePtr model, const struct mj_body *b)
 		return;		/* part of the body it is welded to */
 	for (k = 0; k < b->njoints; k++)
 		write_one_joint(r, model, b, k);
-	if (b->njoints)
-		return;
+	if (b->njoints || b->mocap)
+		return;		/* a mocap body: a kinematic link */
 	name = phys_xasprintf("%s_weld", b->name);
 	jn = add(model, "joint", NULL, b->line);
 	set_name(jn, name);
@@ -686,6 +691,8 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 		link = links[i] = add(model, "link", NULL, b->line);
 		set_name(link, b->name);
 		add_pose(link, b->world, b->line);
+		if (b->mocap)
+			add(link, "kinematic", "true", b->line);
 		write_inertial(link, b);
 		write_geoms(r, link, (int)i, b->geom0, b->ngeoms, false,
 		    PHYS_POSE_IDENTITY);

@@ -90,6 +90,7 @@ struct mj_joint {
 struct mj_body {
 	char *name;
 	int parent;		/* -1: the world body */
+	bool mocap;		/* moved by the user, not by forces */
 	phys_pose world;	/* at qpos0 */
 	struct phys_mjcf_inertial in;
 	size_t geom0, ngeoms, joint0, njoints;
