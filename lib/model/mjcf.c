@@ -1264,7 +1264,7 @@ qpos0(const struct reader *r, double *q)
 /* A key's qpos or qvel: exactly n numbers when given. */
 static int
 key_values(struct reader *r, xmlNodePtr n, const char *name, double *out,
-    size_t count)
+    size_t count, const char *of)
 {
 	const char *v = own_attr(n, name);
 	double *tmp;
@@ -1280,18 +1280,37 @@ key_values(struct reader *r, xmlNodePtr n, const char *name, double *out,
 		memcpy(out, tmp, count * sizeof *out);
 	free(tmp);
 	if (k < 0 || (size_t)k != count)
-		return mj_fail(r, n, "%s: %zu numbers expected (the model's "
-		    "%s)", name, count, name[0] == 'c' ? "nu" :
-		    name[1] == 'p' ? "nq" : "nv");
+		return mj_fail(r, n, "%s: %zu numbers expected (%s)", name,
+		    count, of);
 	return 0;
+}
+
+/* The mocap bodies' poses as the model has them, MuJoCo's mocap_pos
+ * and mocap_quat (nmocap of each). */
+static void
+mocap0(const struct reader *r, double *m, size_t nmocap)
+{
+	const phys_pose *p;
+	size_t i, k = 0;
+
+	for (i = 0; i < r->nbodies; i++) {
+		if (!r->bodies[i].mocap)
+			continue;
+		p = &r->bodies[i].world;
+		m[3 * k] = p->p.x, m[3 * k + 1] = p->p.y, m[3 * k + 2] = p->p.z;
+		m[3 * nmocap + 4 * k] = p->q.w;
+		m[3 * nmocap + 4 * k + 1] = p->q.x;
+		m[3 * nmocap + 4 * k + 2] = p->q.y;
+		m[3 * nmocap + 4 * k + 3] = p->q.z;
+		k++;
+	}
 }
 
 static int
 read_key(struct reader *r, xmlNodePtr n)
 {
-	static const char *const unkept[] = { "act", "mpos", "mquat", NULL };
 	struct mj_key k = { 0 };
-	size_t nq = 0, nv = 0, i;
+	size_t nq = 0, nv = 0, nmocap = 0, i;
 	double t = 0;
 	const char *name = own_attr(n, "name");
 
@@ -1299,6 +1318,8 @@ read_key(struct reader *r, xmlNodePtr n)
 		nq += nq_of[r->joints[i].type];
 		nv += nv_of[r->joints[i].type];
 	}
+	for (i = 0; i < r->nbodies; i++)
+		nmocap += r->bodies[i].mocap;
 	if (!name || !*name)
 		return mj_fail(r, n, "%s", "<key>: phys chooses a keyframe by "
 		    "its name, and this one has none");
@@ -1308,25 +1329,32 @@ read_key(struct reader *r, xmlNodePtr n)
 			    name);
 	k.qpos = phys_xcalloc(nq + 1, sizeof *k.qpos);
 	k.qvel = phys_xcalloc(nv + 1, sizeof *k.qvel);
+	k.mocap = phys_xcalloc(7 * nmocap + 1, sizeof *k.mocap);
 	qpos0(r, k.qpos);
+	mocap0(r, k.mocap, nmocap);
 	if (own_attr(n, "ctrl"))
 		k.ctrl = phys_xcalloc(r->nu + 1, sizeof *k.ctrl);
-	if (key_values(r, n, "qpos", k.qpos, nq) < 0 ||
-	    key_values(r, n, "qvel", k.qvel, nv) < 0 ||
-	    (k.ctrl && key_values(r, n, "ctrl", k.ctrl, r->nu) < 0) ||
+	if (key_values(r, n, "qpos", k.qpos, nq, "the model's nq") < 0 ||
+	    key_values(r, n, "qvel", k.qvel, nv, "the model's nv") < 0 ||
+	    key_values(r, n, "mpos", k.mocap, 3 * nmocap,
+	    "3 for each mocap body") < 0 ||
+	    key_values(r, n, "mquat", k.mocap + 3 * nmocap, 4 * nmocap,
+	    "4 for each mocap body") < 0 ||
+	    (k.ctrl && key_values(r, n, "ctrl", k.ctrl, r->nu,
+	    "the model's nu") < 0) ||
 	    number(r, n, -1, "time", &t) < 0) {
 		free(k.qpos);
 		free(k.qvel);
+		free(k.mocap);
 		free(k.ctrl);
 		return -1;
 	}
 	if (t != 0)
 		mj_note(r, n, "time is not kept: a run's clock starts at 0");
-	for (i = 0; unkept[i]; i++)
-		if (own_attr(n, unkept[i]))
-			mj_note(r, n, "act, mpos and mquat are not kept: a "
-			    "keyframe sets the joints' positions and "
-			    "velocities, and the actuators' controls");
+	if (own_attr(n, "act"))
+		mj_note(r, n, "act is not kept: a keyframe sets the joints' "
+		    "positions and velocities, the mocap bodies' poses and "
+		    "the actuators' controls");
 	k.name = phys_xstrdup(name);
 	k.line = phys_node_line(n);
 	r->keys = phys_xrealloc(r->keys, (r->nkeys + 1) * sizeof *r->keys);
@@ -1580,6 +1608,7 @@ reader_free(struct reader *r)
 		free(r->keys[i].name);
 		free(r->keys[i].qpos);
 		free(r->keys[i].qvel);
+		free(r->keys[i].mocap);
 		free(r->keys[i].ctrl);
 	}
 	free(r->keys);

@@ -973,7 +973,19 @@ links_written(const struct reader *r, xmlNodePtr model, xmlNodePtr *body,
 	}
 }
 
-/* Each keyframe as every body's (and chain link's) pose and velocity. */
+/* Mocap body m's pose in key (of nmocap): its mpos and mquat. */
+static phys_pose
+key_mocap(const struct mj_key *key, size_t m, size_t nmocap)
+{
+	const double *p = key->mocap + 3 * m, *q = key->mocap + 3 * nmocap +
+	    4 * m;
+
+	return (phys_pose){ v3(p[0], p[1], p[2]), phys_quat_normalize(
+	    (phys_quat){ q[0], q[1], q[2], q[3] }) };
+}
+
+/* Each keyframe as every body's (and chain link's) pose and velocity; a
+ * mocap body where the key's mpos and mquat put it. */
 static void
 write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr *body, xmlNodePtr *chain,
     const struct mj_key *key)
@@ -981,12 +993,14 @@ write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr *body, xmlNodePtr *chain,
 	struct key_frame *f = phys_xcalloc(r->nbodies, sizeof *f), *at, in;
 	const double *q = key->qpos, *v = key->qvel;
 	const struct mj_body *b;
-	size_t i, k;
+	size_t i, k, m = 0, nmocap = 0;
 
+	for (i = 0; i < r->nbodies; i++)
+		nmocap += r->bodies[i].mocap;
 	for (i = 0; i < r->nbodies; i++) {
 		b = &r->bodies[i];
 		memset(&in, 0, sizeof in);
-		in.pose = b->world;
+		in.pose = b->mocap ? key_mocap(key, m++, nmocap) : b->world;
 		if (b->parent >= 0) {
 			in = f[b->parent];
 			in.pose = phys_pose_mul(in.pose, phys_pose_mul(

@@ -161,6 +161,9 @@ struct reader {
 		char *name;
 		double *qpos, *qvel;	/* nq and nv values */
 		double *ctrl;		/* nu values; NULL: none given */
+		/* the mocap bodies' positions, then their quaternions
+		 * (w x y z), in body order: 7 values each */
+		double *mocap;
 		long line;
 	} *keys;
 	size_t nkeys;

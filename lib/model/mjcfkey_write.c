@@ -78,9 +78,9 @@ fail(struct keyw *k, int li, const char *joint, const char *why)
 }
 
 /*
- * Link li's state in the key: its own when it moves and holds the key
- * (the run sets only those: lib/run/keyframe.c), else carried at rest on
- * its parent body, or where it was loaded.
+ * Link li's state in the key: its own when it is not static and holds
+ * the key (the run sets only those: lib/run/keyframe.c), else carried at
+ * rest on its parent body, or where it was loaded.
  */
 static void
 link_state(struct keyw *k, int li)
@@ -104,7 +104,7 @@ link_state(struct keyw *k, int li)
 		s->lin = v3_add(p->lin, v3_cross(p->ang, v3_sub(s->pose.p,
 		    p->pose.p)));
 	}
-	if (k->w->models[l->model].is_static || PVB(l->vals, LINK_kinematic))
+	if (k->w->models[l->model].is_static)
 		return;
 	n = phys_mjcf_key(l->node, k->key, NULL);
 	if (n && !read_state(k->w, li, n, s))
@@ -370,6 +370,40 @@ walk(struct keyw *k, int up)
 			joint_values(k, (int)i, true);
 }
 
+/* Whether link li is written as a mocap body (mjcfwrite.c's is_mocap):
+ * kinematic, hanging from no joint. */
+static bool
+mocap(const struct keyw *k, int li)
+{
+	const struct phys_link *l = &k->w->links[li];
+
+	return !k->w->models[l->model].is_static &&
+	    PVB(l->vals, LINK_kinematic) && k->t->holder[li] < 0;
+}
+
+/* The mocap bodies' poses in the key, as MuJoCo's mpos and mquat: the
+ * bodies of the world in the written order. False when there are none. */
+static bool
+mocap_values(struct keyw *k, struct phys_buf *pos, struct phys_buf *quat)
+{
+	const struct state *s;
+	phys_quat q;
+	size_t i;
+
+	for (i = 0; i < k->w->nlinks; i++) {
+		if (k->t->up[i] >= 0 || !mocap(k, (int)i))
+			continue;
+		s = &k->s[i];
+		q = s->pose.q;
+		if (q.w < 0)
+			q = (phys_quat){ -q.w, -q.x, -q.y, -q.z };
+		put_values(pos, (double[3]){ s->pose.p.x, s->pose.p.y,
+		    s->pose.p.z }, 3);
+		put_values(quat, (double[4]){ q.w, q.x, q.y, q.z }, 4);
+	}
+	return pos->len > 0;
+}
+
 /* ---- the keys ---- */
 
 /* Said once: where the key is, in the link the joints cannot hold. */
@@ -397,6 +431,7 @@ put_key(const struct phys_scene *w, const struct phys_mjcf_tree *t,
 {
 	struct keyw k = { w, t, name, NULL, NULL, { 0 }, { 0 }, -1, NULL,
 		NULL };
+	struct phys_buf mpos = { 0 }, mquat = { 0 };
 	size_t i;
 
 	k.s = phys_xcalloc(w->nlinks + 1, sizeof *k.s);
@@ -414,8 +449,13 @@ put_key(const struct phys_scene *w, const struct phys_mjcf_tree *t,
 		if (k.qpos.len)
 			phys_buf_printf(b, " qpos=\"%s\" qvel=\"%s\"",
 			    k.qpos.s, k.qvel.s);
+		if (mocap_values(&k, &mpos, &mquat))
+			phys_buf_printf(b, " mpos=\"%s\" mquat=\"%s\"",
+			    mpos.s, mquat.s);
 		phys_buf_puts(b, "/>\n");
 	}
+	phys_buf_free(&mpos);
+	phys_buf_free(&mquat);
 	phys_buf_free(&k.qpos);
 	phys_buf_free(&k.qvel);
 	free(k.s);
