@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "mjcfout.h"
 #include "sdfprint.h"
 
 #define CHECK_TEXT \
@@ -193,7 +194,7 @@ cmd_print(int argc, char **argv, void *ctx)
 	struct phys_buf b = { 0 };
 	int rc = PHYS_EXIT_OK;
 
-	if ((o->mjcf ? phys_sdf_print_mjcf(path, o->world.output, &b) :
+	if ((o->mjcf ? phys_print_mjcf(path, o->world.output, &b) :
 	    phys_sdf_print(path, &b)) < 0 ||
 	    (o->world.output && write_file(o->world.output, &b) < 0)) {
 		phys_report();

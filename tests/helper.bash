@@ -261,3 +261,22 @@ blocked_in() {
 gone_within() {
 	timeout "$1" tail -s 0.05 --pid="$2" -f /dev/null || { echo "still running $1 s after the signal"; return 1; }
 }
+
+# lines_agree WANT GOT TOL: the same words, every number within TOL.
+lines_agree() {
+	awk -v tol="$3" 'NR == FNR { want[FNR] = $0; n = FNR; next }
+	{
+		got[FNR] = $0; m = FNR
+		k = split(want[FNR], w, " ")
+		if (k != NF) { print "line " FNR ": " NF " fields, not " k; bad = 1; next }
+		for (i = 1; i <= NF; i++) {
+			if (w[i] ~ /^[-0-9.e+]+$/) {
+				d = $i - w[i]; if (d < 0) d = -d
+				if (d <= tol) continue
+			} else if ($i == w[i])
+				continue
+			printf "line %d field %d: %s, not %s\n", FNR, i, $i, w[i]; bad = 1
+		}
+	}
+	END { if (n != m) { print m " lines, not " n; bad = 1 }; exit bad }' "$1" "$2"
+}

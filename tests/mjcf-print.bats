@@ -310,3 +310,73 @@ SDF
 	# from standard input too
 	cmp <(phys-sdf print --format mjcf < "$WORLDS/pendulum.sdf") <(phys-sdf print --format mjcf "$WORLDS/pendulum.sdf")
 }
+
+# arm_world PLUGIN: an arm of 1 kg at 0.5 m on a hinge about y, held
+# horizontal by the joint system PLUGIN (its inner XML), under gravity.
+arm_world() {
+	cat > "$TMP/arm.sdf" <<-EOF
+	<?xml version="1.0"?>
+	<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+	<model name="arm">
+	<link name="base"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+	<joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
+	<link name="rod"><pose>0 0 1 0 0 0</pose><inertial><pose>0.5 0 0 0 0 0</pose><mass>1</mass>
+	<inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial></link>
+	<joint name="shoulder" type="revolute"><parent>base</parent><child>rod</child>
+	<axis><xyz>0 1 0</xyz></axis></joint>
+	$1
+	</model></world></sdf>
+	EOF
+}
+
+@test "a JointPositionController is MuJoCo's servo: the printed arm sags where kp theta = m g L cos theta under MuJoCo, as under phys" {
+	arm_world '<plugin filename="gz-sim-joint-position-controller-system" name="gz::sim::systems::JointPositionController">
+	<joint_name>shoulder</joint_name><p_gain>50</p_gain><i_gain>0</i_gain><d_gain>5</d_gain></plugin>'
+	local want
+	want=$(awk 'BEGIN { t = 0.1; for (i = 0; i < 100; i++) t = 9.81 * 0.5 * cos(t) / 50; printf "%.12f", t }')
+	phys-sdf print --format mjcf "$TMP/arm.sdf" > "$TMP/arm.xml"
+	# the PID's derivative gain: a general actuator's bias
+	grep -q '<general joint="arm::shoulder" gainprm="50" biastype="affine" biasprm="0 -50 -5"' "$TMP/arm.xml"
+	near "$(print_oracle "$TMP/arm.xml" run 3 arm::shoulder | tail -1 | cut -d' ' -f2)" "$want" 1e-9
+	near "$(phys-step -q -t 3 -r 1 -i 'arm::shoulder/position' "$TMP/arm.sdf" |
+	    tail -1 | jq '.items["arm::shoulder/position"][0]')" "$want" 1e-9
+}
+
+@test "what MuJoCo's actuators cannot do is named at the plugin: an integral gain, a start target, a joint moved by its speed" {
+	arm_world '<plugin filename="gz-sim-joint-position-controller-system" name="gz::sim::systems::JointPositionController">
+	<joint_name>shoulder</joint_name><initial_position>0.2</initial_position></plugin>
+	<plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController">
+	<joint_name>shoulder</joint_name></plugin>'
+	run -0 --separate-stderr phys-sdf print --format mjcf "$TMP/arm.sdf"
+	# gz-sim's defaults: i_gain 0.1, d_gain 0.01
+	[[ "$output" == *'<general joint="arm::shoulder" gainprm="1" biastype="affine" biasprm="0 -1 -0.01"'* ]]
+	[ "$(grep -c '<velocity\|<motor' <<<"$output")" -eq 0 ]
+	assert_equal "$stderr" "phys-sdf: $TMP/arm.sdf:12: <plugin> JointController is not written: no MuJoCo actuator does what it does
+phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its integral gain, 0.1, is not written: MuJoCo's position servo has a proportional and a derivative gain
+phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at the start, 0.2, is not written: MuJoCo's controls start at 0"
+}
+
+@test "an MJCF model's actuators and a key's controls printed back run in MuJoCo as the original: a position servo, a velocity servo, a motor with a gear" {
+	cat > "$TMP/act.xml" <<-EOF
+	<mujoco model="act"><compiler autolimits="true"/><option gravity="0 0 0" timestep="0.001"/>
+	<worldbody>
+	<body name="cart"><joint name="slider" type="slide" axis="1 0 0"/><geom type="box" size="0.1 0.1 0.1" mass="1"/></body>
+	<body name="cart2" pos="0 1 0"><joint name="slider2" type="slide" axis="1 0 0"/><geom type="box" size="0.1 0.1 0.1" mass="2"/></body>
+	<body name="cart3" pos="0 2 0"><joint name="slider3" type="slide" axis="1 0 0"/><geom type="box" size="0.1 0.1 0.1" mass="1"/></body>
+	</worldbody>
+	<actuator><position joint="slider" kp="100" forcerange="-30 30"/><velocity joint="slider2" kv="5"/>
+	<motor joint="slider3" gear="2" ctrlrange="-1 1"/></actuator>
+	<keyframe><key name="go" ctrl="0.5 1 0.25"/></keyframe>
+	</mujoco>
+	EOF
+	phys-sdf print --format mjcf "$TMP/act.xml" > "$TMP/out.xml"
+	local j
+	for j in slider slider2 slider3; do
+		print_oracle "$TMP/act.xml" run 1 $j go > "$TMP/want"
+		print_oracle "$TMP/out.xml" run 1 act::$j go > "$TMP/got"
+		[ "$(wc -l < "$TMP/want")" -eq 1000 ]
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+	# the motor: a force of gear times control, within gear times its range
+	grep -q '<motor joint="act::slider3" gear="1" forcelimited="true" forcerange="-2 2"/>' "$TMP/out.xml"
+}

@@ -39,25 +39,6 @@ keys_of() {
 		print }' | sort -u
 }
 
-# lines_agree WANT GOT TOL: the same words, every number within TOL.
-lines_agree() {
-	awk -v tol="$3" 'NR == FNR { want[FNR] = $0; n = FNR; next }
-	{
-		got[FNR] = $0; m = FNR
-		k = split(want[FNR], w, " ")
-		if (k != NF) { print "line " FNR ": " NF " fields, not " k; bad = 1; next }
-		for (i = 1; i <= NF; i++) {
-			if (w[i] ~ /^[-0-9.e+]+$/) {
-				d = $i - w[i]; if (d < 0) d = -d
-				if (d <= tol) continue
-			} else if ($i == w[i])
-				continue
-			printf "line %d field %d: %s, not %s\n", FNR, i, $i, w[i]; bad = 1
-		}
-	}
-	END { if (n != m) { print m " lines, not " n; bad = 1 }; exit bad }' "$1" "$2"
-}
-
 @test "mjcf round trip: the keyframes' qpos and qvel of a free body, hinges, a slide, a ball and a body of two joints are MuJoCo's" {
 	need_key_oracle
 	phys-sdf print --format mjcf "$MJ/roundtrip.xml" > "$TMP/out.xml"

@@ -424,14 +424,40 @@ warn_left_out(const struct keyw *k)
 		    "'%s': %s", k->key, l->name, k->why);
 }
 
+/* The actuators' commands in key name as MuJoCo's ctrl (a servo's
+ * target, a motor's force: gear 1), 0 where a plugin has none: false
+ * when none has any. */
+static bool
+ctrl_values(const struct phys_mjcf_actuator *acts, size_t n,
+    const char *name, struct phys_buf *ctrl)
+{
+	xmlNodePtr k;
+	char *text;
+	double v;
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < n; i++) {
+		v = 0;
+		if ((k = phys_mjcf_key(acts[i].plugin, name, NULL))) {
+			text = phys_node_text(k);
+			any |= phys_parse_double(text, &v);
+			free(text);
+		}
+		put_values(ctrl, &v, 1);
+	}
+	return any;
+}
+
 /* Key name as a <key>, or a warning; true when written. */
 static bool
 put_key(const struct phys_scene *w, const struct phys_mjcf_tree *t,
-    const char *name, struct phys_buf *b)
+    const struct phys_mjcf_actuator *acts, size_t nacts, const char *name,
+    struct phys_buf *b)
 {
 	struct keyw k = { w, t, name, NULL, NULL, { 0 }, { 0 }, -1, NULL,
 		NULL };
-	struct phys_buf mpos = { 0 }, mquat = { 0 };
+	struct phys_buf mpos = { 0 }, mquat = { 0 }, ctrl = { 0 };
 	size_t i;
 
 	k.s = phys_xcalloc(w->nlinks + 1, sizeof *k.s);
@@ -452,8 +478,11 @@ put_key(const struct phys_scene *w, const struct phys_mjcf_tree *t,
 		if (mocap_values(&k, &mpos, &mquat))
 			phys_buf_printf(b, " mpos=\"%s\" mquat=\"%s\"",
 			    mpos.s, mquat.s);
+		if (ctrl_values(acts, nacts, name, &ctrl))
+			phys_buf_printf(b, " ctrl=\"%s\"", ctrl.s);
 		phys_buf_puts(b, "/>\n");
 	}
+	phys_buf_free(&ctrl);
 	phys_buf_free(&mpos);
 	phys_buf_free(&mquat);
 	phys_buf_free(&k.qpos);
@@ -493,14 +522,15 @@ key_names(const struct phys_scene *w, size_t *n)
 
 void
 phys_mjcf_write_keys(const struct phys_scene *w,
-    const struct phys_mjcf_tree *t, struct phys_buf *b)
+    const struct phys_mjcf_tree *t, const struct phys_mjcf_actuator *acts,
+    size_t nacts, struct phys_buf *b)
 {
 	struct phys_buf keys = { 0 };
 	size_t i, n;
 	char **names = key_names(w, &n);
 
 	for (i = 0; i < n; i++) {
-		put_key(w, t, names[i], &keys);
+		put_key(w, t, acts, nacts, names[i], &keys);
 		free(names[i]);
 	}
 	free(names);

@@ -11,6 +11,7 @@
 
 #include "base.h"
 #include "mjcftree.h"
+#include "mjcfact.h"
 #include "world_types.h"
 
 /*
@@ -19,9 +20,12 @@
  * joints are at rest, on its parent. A key that the written joints cannot
  * hold (a link moved where its joint cannot take it, or moving as it
  * cannot) is left out and said once as a warning naming it; a loop's
- * ghost body may be left off its child, for the weld to close.
+ * ghost body may be left off its child, for the weld to close. A key's
+ * commands for the actuators acts (n, as written), kept in their plugins
+ * (<phys:key> there), are its ctrl: a servo's target, a motor's force.
  */
 void phys_mjcf_write_keys(const struct phys_scene *w,
-    const struct phys_mjcf_tree *t, struct phys_buf *b);
+    const struct phys_mjcf_tree *t, const struct phys_mjcf_actuator *acts,
+    size_t nacts, struct phys_buf *b);
 
 #endif

@@ -42,6 +42,8 @@ struct writer {
 	struct phys_mjcf_tree t;	/* the bodies and their joints */
 	bool warned_heightmap;
 	const char *out;	/* the file written; NULL: standard output */
+	const struct phys_mjcf_actuator *acts;
+	size_t nacts;
 };
 
 /* ---- numbers and names ---- */
@@ -718,6 +720,88 @@ put_contact(struct writer *wr)
 		phys_buf_puts(wr->b, "  </contact>\n");
 }
 
+/* ---- actuators ---- */
+
+/* What of actuator a MuJoCo's cannot do, said once at its plugin. */
+static void
+warn_actuator(const struct phys_scene *w, const struct phys_mjcf_actuator *a,
+    const char *what, double v)
+{
+	phys_warnat(a->file, phys_node_line(a->plugin), "the servo of joint "
+	    "'%s': its %s, %g, is not written: %s", w->joints[a->joint].name,
+	    what, v, a->kind == PHYS_MJCF_POSITION ? "MuJoCo's position "
+	    "servo has a proportional and a derivative gain" : "MuJoCo's "
+	    "velocity servo has a proportional gain");
+}
+
+/* Its force's bounds, where the system has any. */
+static void
+put_forcerange(struct phys_buf *b, const struct phys_mjcf_actuator *a)
+{
+	if (a->fmin <= -NO_LIMIT && a->fmax >= NO_LIMIT)
+		return;
+	phys_buf_puts(b, " forcelimited=\"true\"");
+	phys_mjcf_nums(b, "forcerange", (double[2]){ fmax(a->fmin, -NO_LIMIT),
+	    fmin(a->fmax, NO_LIMIT) }, 2);
+}
+
+/*
+ * Actuator a: a motor of gear 1 (its control the force), a position
+ * servo (a general one of bias -kp q - kd qdot when the PID has a
+ * derivative gain: gz-math's PID on a still target), or a velocity servo
+ * of the PID's proportional gain.
+ */
+static void
+put_actuator(struct writer *wr, const struct phys_mjcf_actuator *a)
+{
+	const struct phys_joint *j = &wr->w->joints[a->joint];
+	struct phys_buf *b = wr->b;
+	const char *tag = a->kind == PHYS_MJCF_MOTOR ? "motor" :
+	    a->kind == PHYS_MJCF_VELOCITY ? "velocity" :
+	    a->kd != 0 ? "general" : "position";
+
+	phys_buf_printf(b, "    <%s joint=\"", tag);
+	phys_buf_xml_attr(b, j->name);
+	phys_buf_puts(b, a->axis ? "_axis2\"" : "\"");
+	if (a->kind == PHYS_MJCF_MOTOR)
+		phys_buf_puts(b, " gear=\"1\"");
+	else if (a->kind == PHYS_MJCF_VELOCITY)
+		phys_mjcf_nums(b, "kv", &a->kp, 1);
+	else if (a->kd == 0)
+		phys_mjcf_nums(b, "kp", &a->kp, 1);
+	else {
+		phys_mjcf_nums(b, "gainprm", &a->kp, 1);
+		phys_buf_puts(b, " biastype=\"affine\"");
+		phys_mjcf_nums(b, "biasprm", (double[3]){ 0, -a->kp, -a->kd },
+		    3);
+	}
+	put_forcerange(b, a);
+	phys_buf_puts(b, "/>\n");
+	if (a->ki != 0)
+		warn_actuator(wr->w, a, "integral gain", a->ki);
+	if (a->kd != 0 && a->kind == PHYS_MJCF_VELOCITY)
+		warn_actuator(wr->w, a, "derivative gain", a->kd);
+	if (a->target != 0)
+		phys_warnat(a->file, phys_node_line(a->plugin), "the %s of "
+		    "joint '%s': its command at the start, %g, is not "
+		    "written: MuJoCo's controls start at 0", a->kind ==
+		    PHYS_MJCF_MOTOR ? "motor" : "servo",
+		    wr->w->joints[a->joint].name, a->target);
+}
+
+static void
+put_actuators(struct writer *wr)
+{
+	size_t i;
+
+	if (!wr->nacts)
+		return;
+	phys_buf_puts(wr->b, "  <actuator>\n");
+	for (i = 0; i < wr->nacts; i++)
+		put_actuator(wr, &wr->acts[i]);
+	phys_buf_puts(wr->b, "  </actuator>\n");
+}
+
 /* ---- the model ---- */
 
 void
@@ -897,10 +981,12 @@ put_option(struct writer *wr)
 }
 
 int
-phys_mjcf_write(const struct phys_scene *w, const char *out,
+phys_mjcf_write(const struct phys_scene *w,
+    const struct phys_mjcf_actuator *acts, size_t n, const char *out,
     struct phys_buf *b)
 {
-	struct writer wr = { w, b, { NULL, NULL, NULL, NULL }, false, out };
+	struct writer wr = { w, b, { NULL, NULL, NULL, NULL }, false, out,
+		acts, n };
 	int rc;
 
 	wr.t.holder = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.holder);
@@ -924,7 +1010,8 @@ phys_mjcf_write(const struct phys_scene *w, const char *out,
 		phys_buf_puts(b, "  </worldbody>\n");
 		put_contact(&wr);
 		put_welds(&wr);
-		phys_mjcf_write_keys(w, &wr.t, b);
+		put_actuators(&wr);
+		phys_mjcf_write_keys(w, &wr.t, acts, n, b);
 		phys_buf_puts(b, "</mujoco>\n");
 	}
 	free(wr.t.holder);

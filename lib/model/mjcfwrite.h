@@ -9,18 +9,21 @@
 #define PHYS_MJCFWRITE_H
 
 #include "base.h"
+#include "mjcfact.h"
 #include "world_types.h"
 
 /*
- * Append the MJCF of w to b. A joint MJCF cannot hold (a screw, a
- * gearbox, one closing a loop) fails, with phys_error() at the joint's
- * file:line; what is left out without changing the motion (visuals,
- * heightmaps) is said once as a warning. A mesh read whole from a file
- * MuJoCo reads (OBJ, binary STL) is referenced by its path from the
- * directory of out, the file b is written to (NULL: standard output,
- * absolute paths); any other mesh is written as its triangles.
+ * Append the MJCF of w to b, the actuators acts (n of them) as its
+ * <actuator>s. A joint MJCF cannot hold (a screw, a gearbox, one closing
+ * a loop) fails, with phys_error() at the joint's file:line; what is left
+ * out without changing the motion (visuals, heightmaps) is said once as
+ * a warning. A mesh read whole from a file MuJoCo reads (OBJ, binary STL)
+ * is referenced by its path from the directory of out, the file b is
+ * written to (NULL: standard output, absolute paths); any other mesh is
+ * written as its triangles.
  */
-int phys_mjcf_write(const struct phys_scene *w, const char *out,
+int phys_mjcf_write(const struct phys_scene *w,
+    const struct phys_mjcf_actuator *acts, size_t n, const char *out,
     struct phys_buf *b);
 
 /*

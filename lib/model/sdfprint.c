@@ -769,23 +769,6 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 	return rc;
 }
 
-/* ---- MJCF ---- */
-
-int
-phys_sdf_print_mjcf(const char *path, const char *out, struct phys_buf *b)
-{
-	struct phys_load_options lo;
-	struct phys_scene w;
-	int rc;
-
-	phys_load_options_default(&lo);
-	lo.skip_unsupported = true;
-	if ((rc = phys_world_load(&w, path, &lo)) == 0)
-		rc = phys_mjcf_write(&w, out, b);
-	phys_world_free(&w);
-	return rc;
-}
-
 /* ---- a world for a model ---- */
 
 /* Gazebo's ground plane: a static plane, mu 100 and mu2 50. */

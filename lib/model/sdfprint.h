@@ -10,10 +10,6 @@
 /* Load the world at path ("-" or NULL: stdin) and append the document to
  * b; -1 with phys_error() when it does not load or cannot be written so. */
 int phys_sdf_print(const char *path, struct phys_buf *b);
-/* The same world written as MJCF (mjcfwrite.h), for the file out (NULL:
- * standard output). */
-int phys_sdf_print_mjcf(const char *path, const char *out,
-    struct phys_buf *b);
 
 /*
  * A world that runs the model or robot file at path, written to b: the

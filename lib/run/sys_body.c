@@ -177,7 +177,7 @@ vc_free(void *state)
 
 const struct phys_sys_kind phys_sys_velocity_control = {
 	"VelocityControl", "velocity-control-system", false, sizeof(struct vc),
-	vc_parse, NULL, vc_step, vc_message, vc_free, NULL
+	vc_parse, NULL, vc_step, vc_message, vc_free, NULL, NULL
 };
 
 /* ---- ApplyLinkWrench ---- */
@@ -417,5 +417,5 @@ alw_free(void *state)
 
 const struct phys_sys_kind phys_sys_apply_link_wrench = {
 	"ApplyLinkWrench", "apply-link-wrench-system", true, sizeof(struct alw),
-	alw_parse, NULL, alw_step, alw_message, alw_free, alw_check
+	alw_parse, NULL, alw_step, alw_message, alw_free, alw_check, NULL
 };

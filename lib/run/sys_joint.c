@@ -75,6 +75,46 @@ set_gains(const struct phys_sys_conf *c, int j, enum phys_command_kind kind,
 		phys_sys_set_param(c, j, ids[k], v[k]);
 }
 
+/*
+ * Joint j's axis's servo of kind as a MuJoCo actuator: the PID gains the
+ * run values v hold for it (what the plugin set), its force within the
+ * PID's command bounds and the axis's effort limit.
+ */
+static void
+add_servo(struct phys_sys_actuators *out, const struct phys_run_values *v,
+    enum phys_mjcf_actuator_kind kind, int j, int axis, double target)
+{
+	static const enum phys_param_id pid[2][5] = {
+		{ PHYS_P_JOINT_position_pid_p_gain,
+		  PHYS_P_JOINT_position_pid_i_gain,
+		  PHYS_P_JOINT_position_pid_d_gain,
+		  PHYS_P_JOINT_position_pid_cmd_min,
+		  PHYS_P_JOINT_position_pid_cmd_max },
+		{ PHYS_P_JOINT_velocity_pid_p_gain,
+		  PHYS_P_JOINT_velocity_pid_i_gain,
+		  PHYS_P_JOINT_velocity_pid_d_gain,
+		  PHYS_P_JOINT_velocity_pid_cmd_min,
+		  PHYS_P_JOINT_velocity_pid_cmd_max } };
+	const struct phys_value *jv = phys_run_values_get(v, PHYS_S_JOINT, j);
+	struct phys_axis_values ax = phys_joint_axis_values(jv, axis);
+	const enum phys_param_id *g = pid[kind == PHYS_MJCF_VELOCITY];
+	struct phys_mjcf_actuator a = { kind, j, axis, 0, 0, 0, -1e16, 1e16,
+		target, NULL, NULL };
+
+	if (kind != PHYS_MJCF_MOTOR) {
+		a.kp = jv[phys_param_index[g[0]]].u.d;
+		a.ki = jv[phys_param_index[g[1]]].u.d;
+		a.kd = jv[phys_param_index[g[2]]].u.d;
+		a.fmin = jv[phys_param_index[g[3]]].u.d;
+		a.fmax = jv[phys_param_index[g[4]]].u.d;
+	}
+	if (ax.effort >= 0) {
+		a.fmin = fmax(a.fmin, -ax.effort);
+		a.fmax = fmin(a.fmax, ax.effort);
+	}
+	phys_sys_actuator_add(out, &a);
+}
+
 /* <use_actuator_msg> with its <actuator_number>: the index, or -1 when
  * the system takes gz.msgs.Double; -2 on error. */
 static int
@@ -286,10 +326,26 @@ jpc_free(void *state)
 	free(s->servo);
 }
 
+/* A servo of each joint's axis; with velocity commands, none MuJoCo has. */
+static int
+jpc_actuators(const void *state, const struct phys_run_values *v,
+    struct phys_sys_actuators *out)
+{
+	const struct jpc *s = state;
+	int k;
+
+	if (s->velocity)
+		return -1;
+	for (k = 0; k < s->n; k++)
+		add_servo(out, v, PHYS_MJCF_POSITION, s->joints[k], s->axis,
+		    s->target);
+	return 0;
+}
+
 const struct phys_sys_kind phys_sys_joint_position_controller = {
 	"JointPositionController", "joint-position-controller-system", false,
 	sizeof(struct jpc), jpc_parse, jpc_start, jpc_step, jpc_message,
-	jpc_free, jpc_check
+	jpc_free, jpc_check, jpc_actuators
 };
 
 /* ---- JointController ---- */
@@ -418,9 +474,27 @@ jc_free(void *state)
 	free(s->servo);
 }
 
+/* A velocity servo of each joint with force commands; without them (the
+ * speed set outright), none MuJoCo has. */
+static int
+jc_actuators(const void *state, const struct phys_run_values *v,
+    struct phys_sys_actuators *out)
+{
+	const struct jc *s = state;
+	int k;
+
+	if (!s->force || s->no_braking)
+		return -1;
+	for (k = 0; k < s->n; k++)
+		add_servo(out, v, PHYS_MJCF_VELOCITY, s->joints[k], 0,
+		    s->target);
+	return 0;
+}
+
 const struct phys_sys_kind phys_sys_joint_controller = {
 	"JointController", "joint-controller-system", false, sizeof(struct jc),
-	jc_parse, jc_start, jc_step, jc_message, jc_free, jc_check
+	jc_parse, jc_start, jc_step, jc_message, jc_free, jc_check,
+	jc_actuators
 };
 
 /* ---- ApplyJointForce ---- */
@@ -463,9 +537,20 @@ ajf_message(void *state, const struct phys_sys_run *r, int slot,
 	    phys_msg_num(msg, "data"));
 }
 
+/* A motor: its control the force. */
+static int
+ajf_actuators(const void *state, const struct phys_run_values *v,
+    struct phys_sys_actuators *out)
+{
+	add_servo(out, v, PHYS_MJCF_MOTOR, ((const struct ajf *)state)->joint,
+	    0, 0);
+	return 0;
+}
+
 const struct phys_sys_kind phys_sys_apply_joint_force = {
 	"ApplyJointForce", "apply-joint-force-system", false,
-	sizeof(struct ajf), ajf_parse, NULL, NULL, ajf_message, NULL, NULL
+	sizeof(struct ajf), ajf_parse, NULL, NULL, ajf_message, NULL, NULL,
+	ajf_actuators
 };
 
 /* ---- JointTrajectoryController ---- */
@@ -799,5 +884,5 @@ jtc_free(void *state)
 const struct phys_sys_kind phys_sys_joint_trajectory_controller = {
 	"JointTrajectoryController", "joint-trajectory-controller-system",
 	false, sizeof(struct jtc), jtc_parse, NULL, jtc_step, jtc_message,
-	jtc_free, jtc_check
+	jtc_free, jtc_check, NULL
 };

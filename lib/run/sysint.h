@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "engine.h"
+#include "mjcfwrite.h"
 #include "sdf.h"
 #include "sysmsg.h"
 #include "systems.h"
@@ -45,6 +46,12 @@ struct phys_sys_run {
 	struct phys_run_values *vals;
 };
 
+/* Actuators as systems.h's phys_systems_actuators gathers them. */
+struct phys_sys_actuators {
+	struct phys_mjcf_actuator *v;
+	size_t n;
+};
+
 struct phys_sys_kind {
 	const char *name;	/* gz::sim::systems::NAME */
 	const char *lib;	/* its library, gz-sim-LIB */
@@ -60,6 +67,11 @@ struct phys_sys_kind {
 	/* A message's sense, checked when its line is read (the entities
 	 * it names): 0, or -1 with phys_error(); NULL: none to check. */
 	int (*check)(const void *state, int slot, const json_t *msg);
+	/* The joints it drives as MuJoCo's actuators do, appended to out
+	 * with the gains of v: 0, or -1 when it drives them otherwise;
+	 * NULL: it is no actuator of joints. */
+	int (*actuators)(const void *state, const struct phys_run_values *v,
+	    struct phys_sys_actuators *out);
 };
 
 struct phys_sys_sub {
@@ -111,6 +123,10 @@ int phys_sys_joints(const struct phys_sys_conf *c, const char *name,
 /* A run parameter of joint j, as the plugin sets it (before -s). */
 void phys_sys_set_param(const struct phys_sys_conf *c, int joint,
     enum phys_param_id id, double v);
+
+/* Append a to out. */
+void phys_sys_actuator_add(struct phys_sys_actuators *out,
+    const struct phys_mjcf_actuator *a);
 
 /* ---- topics ---- */
 

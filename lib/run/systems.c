@@ -444,3 +444,32 @@ phys_systems_keyframe(struct phys_systems *s, const char *name)
 	}
 	return 0;
 }
+
+void
+phys_systems_actuators(const struct phys_systems *s,
+    const struct phys_run_values *v, struct phys_mjcf_actuator **out,
+    size_t *n)
+{
+	struct phys_sys_actuators acts = { NULL, 0 };
+	const struct phys_sys_inst *in;
+	size_t i, k, first;
+
+	for (i = 0; s && i < s->n; i++) {
+		in = &s->v[i];
+		first = acts.n;
+		if (!in->kind->actuators ||
+		    in->kind->actuators(in->state, v, &acts) < 0) {
+			acts.n = first;
+			phys_warnat(in->doc->name, phys_node_line(in->node),
+			    "<plugin> %s is not written: no MuJoCo actuator "
+			    "does what it does", in->kind->name);
+			continue;
+		}
+		for (k = first; k < acts.n; k++) {
+			acts.v[k].plugin = in->node;
+			acts.v[k].file = in->doc->name;
+		}
+	}
+	*out = acts.v;
+	*n = acts.n;
+}

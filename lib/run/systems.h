@@ -13,6 +13,7 @@
 #define PHYS_SYSTEMS_H
 
 #include "engine.h"
+#include "mjcfwrite.h"
 #include "world.h"
 
 struct phys_systems;
@@ -42,6 +43,16 @@ int phys_systems_start(struct phys_systems *s, struct phys_engine *e);
  * keeps in each actuator's plugin as <phys:key name>: mjcf.h): each such
  * system takes its value as a message on its topic would give it. */
 int phys_systems_keyframe(struct phys_systems *s, const char *name);
+/*
+ * The joints the systems drive as MuJoCo's actuators do (mjcfwrite.h),
+ * in the systems' order, with the gains of v (the run's values after
+ * phys_systems_load): *out (the caller frees it), *n. A system that
+ * drives joints otherwise, or does what no actuator does, is named once
+ * as not written.
+ */
+void phys_systems_actuators(const struct phys_systems *s,
+    const struct phys_run_values *v, struct phys_mjcf_actuator **out,
+    size_t *n);
 /* A message on a topic, to each system listening there. */
 int phys_systems_deliver(struct phys_systems *s, int topic, const char *msg);
 /* What the systems do before a step of h. */

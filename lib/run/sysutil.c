@@ -168,6 +168,14 @@ phys_sys_set_param(const struct phys_sys_conf *c, int joint,
 	vals[phys_param_index[id]].given = true;
 }
 
+void
+phys_sys_actuator_add(struct phys_sys_actuators *out,
+    const struct phys_mjcf_actuator *a)
+{
+	out->v = phys_xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+	out->v[out->n++] = *a;
+}
+
 /* ---- topics ---- */
 
 char *

@@ -15,7 +15,8 @@
  *         solref and solimp.
  *
  * With "run T JOINT", prints instead "t qpos" of that joint after every
- * step for T seconds of simulated time, from qpos0 at rest.
+ * step for T seconds of simulated time, from qpos0 at rest; with "run T
+ * JOINT KEY", from keyframe KEY (its controls too).
  *
  * Build: cc mujoco_print_oracle.c -lmujoco -lm. Exit 1, with MuJoCo's
  * complaint on standard error, when it refuses the file.
@@ -137,8 +138,10 @@ main(int argc, char **argv)
 	mjData *d;
 	int i, rc = 0;
 
-	if (argc != 2 && !(argc == 5 && strcmp(argv[2], "run") == 0)) {
-		fprintf(stderr, "usage: mujoco_print_oracle FILE [run T JOINT]\n");
+	if (argc != 2 && !((argc == 5 || argc == 6) &&
+	    strcmp(argv[2], "run") == 0)) {
+		fprintf(stderr, "usage: mujoco_print_oracle FILE "
+		    "[run T JOINT [KEY]]\n");
 		return 2;
 	}
 	if (!(m = mj_loadXML(argv[1], NULL, err, sizeof err))) {
@@ -146,7 +149,15 @@ main(int argc, char **argv)
 		return 1;
 	}
 	d = mj_makeData(m);
-	if (argc == 5) {
+	if (argc == 6) {
+		if ((i = mj_name2id(m, mjOBJ_KEY, argv[5])) < 0) {
+			fprintf(stderr, "mujoco_print_oracle: no keyframe %s\n",
+			    argv[5]);
+			return 1;
+		}
+		mj_resetDataKeyframe(m, d, i);
+	}
+	if (argc >= 5) {
 		rc = run(m, d, atof(argv[3]), argv[4]);
 	} else {
 		mj_kinematics(m, d);

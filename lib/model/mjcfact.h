@@ -1,0 +1,28 @@
+/*
+ * mjcfact.h - a joint's actuator as the MJCF writer (mjcfwrite.h) and its
+ * keyframes (mjcfkey_write.h) take it.
+ */
+#ifndef PHYS_MJCFACT_H
+#define PHYS_MJCFACT_H
+
+#include <libxml/tree.h>
+
+/*
+ * A joint's actuator, as a system of the run drives the joint (lib/run's
+ * phys_systems_actuators): a force, or gz-math's PID on the position or
+ * the speed, which MuJoCo's motor, position and velocity servos are.
+ */
+enum phys_mjcf_actuator_kind {
+	PHYS_MJCF_MOTOR, PHYS_MJCF_POSITION, PHYS_MJCF_VELOCITY
+};
+struct phys_mjcf_actuator {
+	enum phys_mjcf_actuator_kind kind;
+	int joint, axis;
+	double kp, ki, kd;	/* the PID's gains (none for a motor) */
+	double fmin, fmax;	/* its force's bounds, N or N m */
+	double target;		/* the command it starts with */
+	xmlNodePtr plugin;	/* its <plugin>, which holds its keys */
+	const char *file;	/* the plugin's file, for messages */
+};
+
+#endif
