@@ -356,11 +356,11 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its integral gain
 phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at the start, 0.2, is not written: MuJoCo's controls start at 0"
 }
 
-@test "an MJCF model's actuators and a key's controls printed back run in MuJoCo as the original: a position servo, a velocity servo, a motor with a gear" {
+@test "an MJCF model's actuators and a key's controls printed back run in MuJoCo as the original: a position servo (of a joint with a ref), a velocity servo, a motor with a gear" {
 	cat > "$TMP/act.xml" <<-EOF
 	<mujoco model="act"><compiler autolimits="true"/><option gravity="0 0 0" timestep="0.001"/>
 	<worldbody>
-	<body name="cart"><joint name="slider" type="slide" axis="1 0 0"/><geom type="box" size="0.1 0.1 0.1" mass="1"/></body>
+	<body name="cart"><joint name="slider" type="slide" axis="1 0 0" ref="0.1"/><geom type="box" size="0.1 0.1 0.1" mass="1"/></body>
 	<body name="cart2" pos="0 1 0"><joint name="slider2" type="slide" axis="1 0 0"/><geom type="box" size="0.1 0.1 0.1" mass="2"/></body>
 	<body name="cart3" pos="0 2 0"><joint name="slider3" type="slide" axis="1 0 0"/><geom type="box" size="0.1 0.1 0.1" mass="1"/></body>
 	</worldbody>

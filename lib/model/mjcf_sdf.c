@@ -203,6 +203,7 @@ write_surface(xmlNodePtr c, const struct mj_geom *g)
 }
 
 static int weld_of(const struct reader *r, int i);
+static xmlNsPtr phys_ns(xmlNodePtr sdf);
 
 /* Whether body i is fused into its parent (fusestatic): it has no
  * joints, and is not a mocap body, which the user moves. */
@@ -328,6 +329,15 @@ write_axis(xmlNodePtr jn, const struct mj_joint *j)
 	add_num(e, "friction", j->frictionloss, j->line);
 	add_num(e, "spring_reference", j->springref - j->ref, j->line);
 	add_num(e, "spring_stiffness", j->stiffness, j->line);
+	if (j->ref != 0) {
+		/* kept for MJCF written back (mjcfkey_write.h) */
+		char num[32];
+
+		phys_fmt_double(num, sizeof num, j->ref);
+		set_line(xmlNewTextChild(ax, phys_ns(xmlDocGetRootElement(
+		    jn->doc)), (const xmlChar *)"ref", (const xmlChar *)num),
+		    j->line);
+	}
 }
 
 /* The name of joint k of body b, which an unnamed joint takes from it. */
@@ -598,7 +608,6 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 static void write_actuators(struct reader *r, xmlNodePtr model);
 static void write_pairs(struct reader *r, xmlNodePtr sdf);
 static void write_key_controls(struct reader *r, xmlNodePtr sdf);
-static xmlNsPtr phys_ns(xmlNodePtr sdf);
 static void write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model);
 static void write_excludes(struct reader *r, xmlNodePtr sdf,
     xmlNodePtr model);

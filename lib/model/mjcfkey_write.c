@@ -114,6 +114,25 @@ link_state(struct keyw *k, int li)
 
 /* ---- joint values ---- */
 
+double
+phys_mjcf_joint_ref(const struct phys_joint *j, int k)
+{
+	xmlNodePtr n = phys_child(phys_child(j->node, k ? "axis2" : "axis"),
+	    NULL);
+	char *text;
+	double v = 0;
+
+	for (; n; n = phys_next(n, NULL))
+		if (phys_mjcf_own(n, "ref")) {
+			text = phys_node_text(n);
+			if (!phys_parse_double(text, &v))
+				v = 0;
+			free(text);
+			break;
+		}
+	return v;
+}
+
 static bool
 near_v(phys_vec3 a, phys_vec3 b)
 {
@@ -326,6 +345,13 @@ joint_values(struct keyw *k, int ji, bool loop)
 	}
 	if (why && !loop)
 		fail(k, j->child, j->name, why);
+	/* MuJoCo's values from its ref, phys's from the built pose */
+	if (j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_PRISMATIC)
+		q[0] += phys_mjcf_joint_ref(j, 0);
+	if (nq == 2) {
+		q[0] += phys_mjcf_joint_ref(j, 1);
+		q[1] += phys_mjcf_joint_ref(j, 0);
+	}
 	put_values(&k->qpos, q, nq);
 	put_values(&k->qvel, v, nv);
 }
@@ -428,8 +454,8 @@ warn_left_out(const struct keyw *k)
  * target, a motor's force: gear 1), 0 where a plugin has none: false
  * when none has any. */
 static bool
-ctrl_values(const struct phys_mjcf_actuator *acts, size_t n,
-    const char *name, struct phys_buf *ctrl)
+ctrl_values(const struct phys_scene *w, const struct phys_mjcf_actuator *acts,
+    size_t n, const char *name, struct phys_buf *ctrl)
 {
 	xmlNodePtr k;
 	char *text;
@@ -444,6 +470,10 @@ ctrl_values(const struct phys_mjcf_actuator *acts, size_t n,
 			any |= phys_parse_double(text, &v);
 			free(text);
 		}
+		/* a servo's target from MuJoCo's ref, as its qpos */
+		if (acts[i].kind == PHYS_MJCF_POSITION)
+			v += phys_mjcf_joint_ref(&w->joints[acts[i].joint],
+			    acts[i].axis);
 		put_values(ctrl, &v, 1);
 	}
 	return any;
@@ -478,7 +508,7 @@ put_key(const struct phys_scene *w, const struct phys_mjcf_tree *t,
 		if (mocap_values(&k, &mpos, &mquat))
 			phys_buf_printf(b, " mpos=\"%s\" mquat=\"%s\"",
 			    mpos.s, mquat.s);
-		if (ctrl_values(acts, nacts, name, &ctrl))
+		if (ctrl_values(w, acts, nacts, name, &ctrl))
 			phys_buf_printf(b, " ctrl=\"%s\"", ctrl.s);
 		phys_buf_puts(b, "/>\n");
 	}

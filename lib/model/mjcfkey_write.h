@@ -24,6 +24,10 @@
  * commands for the actuators acts (n, as written), kept in their plugins
  * (<phys:key> there), are its ctrl: a servo's target, a motor's force.
  */
+/* Axis k's MuJoCo ref of joint j, which phys measures from: an MJCF
+ * joint's, kept in its axis as <phys:ref> (mjcf.h); 0 for others. */
+double phys_mjcf_joint_ref(const struct phys_joint *j, int k);
+
 void phys_mjcf_write_keys(const struct phys_scene *w,
     const struct phys_mjcf_tree *t, const struct phys_mjcf_actuator *acts,
     size_t nacts, struct phys_buf *b);

@@ -219,15 +219,22 @@ put_inertial(struct writer *wr, int li, int depth)
 }
 
 /* One axis's limits and dynamics as joint attributes. */
+/* Axis k's values, measured from MuJoCo's ref where an MJCF joint had
+ * one (phys measures from the built pose). */
 static void
 put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 {
 	struct phys_axis_values a = phys_joint_axis_values(j->vals, k);
 	bool limited = a.lower > -NO_LIMIT || a.upper < NO_LIMIT;
+	double ref = phys_mjcf_joint_ref(j, k), springref = a.reference + ref;
 
+	if (ref != 0)
+		phys_mjcf_nums(b, "ref", &ref, 1);
 	/* a one-sided limit keeps SDF's huge number for the open side */
 	if (limited)
-		phys_mjcf_nums(b, "range", (double[2]){ a.lower, a.upper }, 2);
+		phys_mjcf_nums(b, "range", (double[2]){ a.lower > -NO_LIMIT ?
+		    a.lower + ref : a.lower, a.upper < NO_LIMIT ?
+		    a.upper + ref : a.upper }, 2);
 	phys_buf_printf(b, " limited=\"%s\"", limited ? "true" : "false");
 	if (a.damping != 0)
 		phys_mjcf_nums(b, "damping", &a.damping, 1);
@@ -235,7 +242,7 @@ put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 		phys_mjcf_nums(b, "frictionloss", &a.friction, 1);
 	if (a.stiffness != 0) {
 		phys_mjcf_nums(b, "stiffness", &a.stiffness, 1);
-		phys_mjcf_nums(b, "springref", &a.reference, 1);
+		phys_mjcf_nums(b, "springref", &springref, 1);
 	}
 }
 
@@ -759,6 +766,7 @@ put_actuator(struct writer *wr, const struct phys_mjcf_actuator *a)
 	const char *tag = a->kind == PHYS_MJCF_MOTOR ? "motor" :
 	    a->kind == PHYS_MJCF_VELOCITY ? "velocity" :
 	    a->kd != 0 ? "general" : "position";
+	double start;
 
 	phys_buf_printf(b, "    <%s joint=\"", tag);
 	phys_buf_xml_attr(b, j->name);
@@ -781,12 +789,14 @@ put_actuator(struct writer *wr, const struct phys_mjcf_actuator *a)
 		warn_actuator(wr->w, a, "integral gain", a->ki);
 	if (a->kd != 0 && a->kind == PHYS_MJCF_VELOCITY)
 		warn_actuator(wr->w, a, "derivative gain", a->kd);
-	if (a->target != 0)
+	/* a servo's target in MuJoCo's measure, from the joint's ref */
+	start = a->target + (a->kind == PHYS_MJCF_POSITION ?
+	    phys_mjcf_joint_ref(j, a->axis) : 0);
+	if (start != 0)
 		phys_warnat(a->file, phys_node_line(a->plugin), "the %s of "
 		    "joint '%s': its command at the start, %g, is not "
 		    "written: MuJoCo's controls start at 0", a->kind ==
-		    PHYS_MJCF_MOTOR ? "motor" : "servo",
-		    wr->w->joints[a->joint].name, a->target);
+		    PHYS_MJCF_MOTOR ? "motor" : "servo", j->name, start);
 }
 
 static void
