@@ -58,17 +58,6 @@ grows() {
 	return 1
 }
 
-# has_lines FILE N: FILE holds N lines within 20 s
-has_lines() {
-	local i
-	for i in $(seq 200); do
-		[ "$(wc -l < "$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	echo "$1 has $(wc -l < "$1") lines, not $2"
-	return 1
-}
-
 signum() {
 	kill -l "$1"
 }
@@ -273,7 +262,7 @@ signum() {
 	pid=$!
 	# its lines are out when it waits (the pipe may be read before head
 	# writes, so blocked reading alone does not say the lines have come)
-	has_lines "$TMP/out" 3
+	lines_at_least "$TMP/out" 3
 	blocked_in "$pid" '*pipe_read'
 	kill -s TERM "$pid"
 	status=0

@@ -280,3 +280,15 @@ lines_agree() {
 	}
 	END { if (n != m) { print m " lines, not " n; bad = 1 }; exit bad }' "$1" "$2"
 }
+
+# lines_at_least FILE N: wait (up to 20 s, a guard against a hang) until
+# FILE holds N lines: an event to wait for, not a time.
+lines_at_least() {
+	local i
+	for i in $(seq 2000); do
+		[ "$(wc -l < "$1" 2>/dev/null || echo 0)" -ge "$2" ] && return 0
+		sleep 0.01
+	done
+	echo "$1 has $(wc -l < "$1") lines, not $2"
+	return 1
+}

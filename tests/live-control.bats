@@ -5,16 +5,6 @@
 load helper
 bats_require_minimum_version 1.5.0
 
-# lines_at_least FILE N: wait (up to 10 s) until FILE holds N lines.
-lines_at_least() {
-	local i=0
-	while [ "$(wc -l < "$1")" -lt "$2" ]; do
-		sleep 0.01
-		i=$((i + 1))
-		[ "$i" -lt 1000 ] || return 1
-	done
-}
-
 # accel FILE: "t a_z" per step from the ball's vertical velocity.
 accel() {
 	jq -r '[.t, .items["ball::link/linear_vel"].z] | @tsv' "$1" |

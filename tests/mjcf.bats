@@ -189,8 +189,6 @@ same_as_mujoco() {
 		z=$(tail -1 "$TMP/out" | jq '.items["m::ball/pose"].z')
 		near "$z" 0.8 0.002 || fail "$e: z $z at t=2"
 	done
-	# written back as MuJoCo's mocap body
-	phys-sdf print --format mjcf "$TMP/m.xml" | grep -q '<body name="m::target" pos="0 0 1" mocap="true">'
 	# as MuJoCo 2.2.2, none below another body or with joints
 	sed 's|<geom type="box"|<joint/>&|' "$TMP/m.xml" > "$TMP/j.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/j.xml"
@@ -648,8 +646,6 @@ welded() {
 	bounded 10 600000 phys-sdf print "$TMP/w.xml" > "$TMP/w.out"
 	# about 1.3 KB a body, however many are welded together
 	[ "$(wc -c < "$TMP/w.out")" -lt 6000000 ]
-	[ "$(grep -c '<phys:weld ' "$TMP/w.out")" -eq 3001 ]
-	[ "$(grep -c '<phys:exclude ' "$TMP/w.out")" -eq 0 ]
 }
 
 @test "mjcf: a motor's ctrlrange times its gear, and its forcerange, bound the force commanded: a 1 kg cart reaches 2 m/s, then 0.5 m/s, in 1 s" {

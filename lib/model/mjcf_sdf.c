@@ -29,21 +29,13 @@
 
 /* ---- the SDF model ---- */
 
-static void
-set_line(xmlNodePtr n, long line)
-{
-	n->line = line < USHRT_MAX ? (unsigned short)line : USHRT_MAX;
-	if (line >= USHRT_MAX)
-		n->psvi = (void *)(intptr_t)line;
-}
-
 static xmlNodePtr
 add(xmlNodePtr parent, const char *name, const char *text, long line)
 {
 	xmlNodePtr n = xmlNewTextChild(parent, NULL, (const xmlChar *)name,
 	    (const xmlChar *)text);
 
-	set_line(n, line);
+	phys_node_set_line(n, line);
 	return n;
 }
 
@@ -332,11 +324,11 @@ write_axis(xmlNodePtr jn, const struct mj_joint *j)
 	if (j->ref != 0) {
 		/* kept for MJCF written back (mjcfkey_write.h) */
 		char num[32];
+		xmlNsPtr ns = phys_ns(xmlDocGetRootElement(jn->doc));
 
 		phys_fmt_double(num, sizeof num, j->ref);
-		set_line(xmlNewTextChild(ax, phys_ns(xmlDocGetRootElement(
-		    jn->doc)), (const xmlChar *)"ref", (const xmlChar *)num),
-		    j->line);
+		phys_node_set_line(xmlNewTextChild(ax, ns,
+		    (const xmlChar *)"ref", (const xmlChar *)num), j->line);
 	}
 }
 
@@ -681,7 +673,7 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 	 * SDF file's: a model's thousands of nodes take no copy each */
 	r->out->dict = xmlDictCreate();
 	sdf = xmlNewDocNode(r->out, NULL, (const xmlChar *)"sdf", NULL);
-	set_line(sdf, line);
+	phys_node_set_line(sdf, line);
 	xmlDocSetRootElement(r->out, sdf);
 	xmlSetProp(sdf, (const xmlChar *)"version", (const xmlChar *)"1.9");
 	write_world(r, sdf, line);
@@ -853,7 +845,7 @@ write_key_controls(struct reader *r, xmlNodePtr sdf)
 			phys_fmt_double(num, sizeof num, v);
 			e = xmlNewTextChild(a->plugin, phys_ns(sdf),
 			    (const xmlChar *)"key", (const xmlChar *)num);
-			set_line(e, k->line);
+			phys_node_set_line(e, k->line);
 			xmlSetProp(e, (const xmlChar *)"name",
 			    (const xmlChar *)k->name);
 		}
@@ -950,7 +942,7 @@ write_key_state(xmlNodePtr link, xmlNsPtr ns, const char *key,
 	xmlNodePtr k = xmlNewChild(link, ns, (const xmlChar *)"key", NULL);
 	double v[6];
 
-	set_line(k, line);
+	phys_node_set_line(k, line);
 	set_name(k, key);
 	phys_pose_to6(f->pose, v);
 	add_nums(k, "pose", v, 6, line);
@@ -1112,7 +1104,7 @@ write_exclude(xmlNodePtr sdf, xmlNodePtr link, const char *other, long line)
 	xmlNodePtr e = xmlNewChild(link, phys_ns(sdf),
 	    (const xmlChar *)"exclude", NULL);
 
-	set_line(e, line);
+	phys_node_set_line(e, line);
 	xmlSetProp(e, (const xmlChar *)"link", (const xmlChar *)other);
 }
 
@@ -1131,7 +1123,7 @@ write_weld(struct reader *r, xmlNodePtr sdf, xmlNodePtr link, int i)
 	xmlNodePtr e = xmlNewChild(link, phys_ns(sdf),
 	    (const xmlChar *)"weld", NULL);
 
-	set_line(e, r->bodies[i].line);
+	phys_node_set_line(e, r->bodies[i].line);
 	xmlSetProp(e, (const xmlChar *)"link",
 	    (const xmlChar *)(wi >= 0 ? r->bodies[wi].name : "world"));
 	if (wi >= 0 && pi >= 0)
@@ -1210,7 +1202,7 @@ write_pairs(struct reader *r, xmlNodePtr sdf)
 			continue;	/* not written, and said so */
 		e = xmlNewChild(r->geoms[host].node, phys_ns(sdf),
 		    (const xmlChar *)"pair", NULL);
-		set_line(e, p->line);
+		phys_node_set_line(e, p->line);
 		xmlSetProp(e, (const xmlChar *)"link", (const xmlChar *)(ob < 0 ?
 		    "worldbody::worldbody" : r->bodies[ob].name));
 		xmlSetProp(e, (const xmlChar *)"collision",

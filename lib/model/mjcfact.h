@@ -19,7 +19,7 @@ struct phys_mjcf_actuator {
 	enum phys_mjcf_actuator_kind kind;
 	int joint, axis;
 	double kp, ki, kd;	/* the PID's gains (none for a motor) */
-	double fmin, fmax;	/* its force's bounds, N or N m */
+	double fmin, fmax;	/* its force's bounds, N or N m (inf: none) */
 	double target;		/* the command it starts with */
 	xmlNodePtr plugin;	/* its <plugin>, which holds its keys */
 	const char *file;	/* the plugin's file, for messages */

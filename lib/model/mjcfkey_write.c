@@ -396,17 +396,6 @@ walk(struct keyw *k, int up)
 			joint_values(k, (int)i, true);
 }
 
-/* Whether link li is written as a mocap body (mjcfwrite.c's is_mocap):
- * kinematic, hanging from no joint. */
-static bool
-mocap(const struct keyw *k, int li)
-{
-	const struct phys_link *l = &k->w->links[li];
-
-	return !k->w->models[l->model].is_static &&
-	    PVB(l->vals, LINK_kinematic) && k->t->holder[li] < 0;
-}
-
 /* The mocap bodies' poses in the key, as MuJoCo's mpos and mquat: the
  * bodies of the world in the written order. False when there are none. */
 static bool
@@ -417,7 +406,7 @@ mocap_values(struct keyw *k, struct phys_buf *pos, struct phys_buf *quat)
 	size_t i;
 
 	for (i = 0; i < k->w->nlinks; i++) {
-		if (k->t->up[i] >= 0 || !mocap(k, (int)i))
+		if (k->t->up[i] >= 0 || !phys_mjcf_is_mocap(k->w, k->t, (int)i))
 			continue;
 		s = &k->s[i];
 		q = s->pose.q;

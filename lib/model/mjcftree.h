@@ -8,6 +8,7 @@
 #include <stdbool.h>
 
 #include "geom.h"
+#include "param.h"
 #include "world_types.h"
 
 /* Per link and per joint of the world written. */
@@ -19,6 +20,18 @@ struct phys_mjcf_tree {
 				 * a ghost body's, hanging from its parent
 				 * where its child is */
 };
+
+/* Whether link li is a mocap body: a kinematic link of a moving model
+ * that no joint holds, which MuJoCo moves where its mocap pose says. */
+static inline bool
+phys_mjcf_is_mocap(const struct phys_scene *w,
+    const struct phys_mjcf_tree *t, int li)
+{
+	const struct phys_link *l = &w->links[li];
+
+	return !w->models[l->model].is_static &&
+	    PVB(l->vals, LINK_kinematic) && t->holder[li] < 0;
+}
 
 /* Where the MJCF joints of phys joint ji stand in its child's body: its
  * anchor, and its axis k (0 or 1) as a unit vector. */

@@ -172,15 +172,10 @@ plan_tree(struct writer *wr)
 	return 0;
 }
 
-/* A kinematic link of a moving model that no joint holds: a mocap body,
- * which MuJoCo moves where its mocap pose says. */
 static bool
 is_mocap(const struct writer *wr, int li)
 {
-	const struct phys_link *l = &wr->w->links[li];
-
-	return !wr->w->models[l->model].is_static &&
-	    PVB(l->vals, LINK_kinematic) && wr->t.holder[li] < 0;
+	return phys_mjcf_is_mocap(wr->w, &wr->t, li);
 }
 
 /* ---- bodies ---- */

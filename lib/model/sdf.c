@@ -419,6 +419,14 @@ phys_node_line(xmlNodePtr n)
 	return n ? xmlGetLineNo(n) : 0;
 }
 
+void
+phys_node_set_line(xmlNodePtr n, long line)
+{
+	n->line = line < USHRT_MAX ? (unsigned short)line : USHRT_MAX;
+	if (line >= USHRT_MAX)
+		n->psvi = (void *)(intptr_t)line;	/* see start_element */
+}
+
 bool
 phys_node_is(xmlNodePtr n, const char *name)
 {

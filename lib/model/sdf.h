@@ -84,6 +84,9 @@ int phys_doc_tree(struct phys_doc *d);
 void phys_doc_free(struct phys_doc *d);
 
 long phys_node_line(xmlNodePtr n);
+/* Give element n the line phys_node_line reads back, past libxml2's
+ * 65535 too, for a document built in memory (URDF and MJCF read). */
+void phys_node_set_line(xmlNodePtr n, long line);
 /* First element child named name (any name when NULL). */
 xmlNodePtr phys_child(xmlNodePtr parent, const char *name);
 /* Next element sibling named name (any name when NULL). */

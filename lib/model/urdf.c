@@ -461,9 +461,7 @@ gazebo_element(struct stream *st, const xmlChar *name, const xmlChar *prefix,
 	long line = st->ctxt->input ? st->ctxt->input->line : 0;
 
 	free(qname);
-	e->line = line < USHRT_MAX ? (unsigned short)line : USHRT_MAX;
-	if (line >= USHRT_MAX)
-		e->psvi = (void *)(intptr_t)line;
+	phys_node_set_line(e, line);
 	take(st, &attrs, name, n, a);
 	for (p = r->strs.s + attrs.attrs; *p; p += strlen(p) + 1) {
 		xmlNewProp(e, (const xmlChar *)p,
@@ -1641,22 +1639,13 @@ intern(xmlDocPtr doc, const char *name)
 	return seen[k].interned;
 }
 
-static void
-set_line(xmlNodePtr n, long line)
-{
-
-	n->line = line < USHRT_MAX ? (unsigned short)line : USHRT_MAX;
-	if (line >= USHRT_MAX)
-		n->psvi = (void *)(intptr_t)line;
-}
-
 static xmlNodePtr
 add_el(xmlNodePtr parent, const char *name, long line)
 {
 	xmlNodePtr n = xmlNewDocNodeEatName(parent->doc, NULL,
 	    (xmlChar *)intern(parent->doc, name), NULL);
 
-	set_line(n, line);
+	phys_node_set_line(n, line);
 	xmlAddChild(parent, n);
 	return n;
 }
@@ -1849,7 +1838,7 @@ path_el(xmlNodePtr parent, const char *path, long line)
 		if (!e) {	/* part is no constant: not for intern */
 			e = xmlNewDocNode(parent->doc, NULL,
 			    (const xmlChar *)part, NULL);
-			set_line(e, line);
+			phys_node_set_line(e, line);
 			xmlAddChild(parent, e);
 		}
 		parent = e;
@@ -2964,7 +2953,7 @@ write_model(struct reader *r)
 	r->out->dict = xmlDictCreate();	/* for names and short texts */
 	r->out->_private = r->names;	/* intern()'s, until written */
 	sdf = xmlNewDocNode(r->out, NULL, (const xmlChar *)"sdf", NULL);
-	set_line(sdf, r->robot_el.line);
+	phys_node_set_line(sdf, r->robot_el.line);
 	xmlDocSetRootElement(r->out, sdf);
 	r->model = add_el(sdf, "model", r->robot_el.line);
 	xmlSetProp(r->model, (const xmlChar *)"name",

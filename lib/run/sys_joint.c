@@ -48,25 +48,27 @@ read_gains(const struct phys_sys_conf *c, struct gains *g, bool *max_set)
 	return 0;
 }
 
+/* A joint's PID parameters for position commands [0] and velocity
+ * commands [1], in struct gains' order. */
+static const enum phys_param_id pid_params[2][8] = {
+	{ PHYS_P_JOINT_position_pid_p_gain, PHYS_P_JOINT_position_pid_i_gain,
+	  PHYS_P_JOINT_position_pid_d_gain, PHYS_P_JOINT_position_pid_i_max,
+	  PHYS_P_JOINT_position_pid_i_min, PHYS_P_JOINT_position_pid_cmd_max,
+	  PHYS_P_JOINT_position_pid_cmd_min,
+	  PHYS_P_JOINT_position_pid_cmd_offset },
+	{ PHYS_P_JOINT_velocity_pid_p_gain, PHYS_P_JOINT_velocity_pid_i_gain,
+	  PHYS_P_JOINT_velocity_pid_d_gain, PHYS_P_JOINT_velocity_pid_i_max,
+	  PHYS_P_JOINT_velocity_pid_i_min, PHYS_P_JOINT_velocity_pid_cmd_max,
+	  PHYS_P_JOINT_velocity_pid_cmd_min,
+	  PHYS_P_JOINT_velocity_pid_cmd_offset } };
+
 /* The gains as joint j's PID for commands of kind (position or velocity). */
 static void
 set_gains(const struct phys_sys_conf *c, int j, enum phys_command_kind kind,
     const struct gains *g)
 {
-	static const enum phys_param_id pos[] = {
-		PHYS_P_JOINT_position_pid_p_gain, PHYS_P_JOINT_position_pid_i_gain,
-		PHYS_P_JOINT_position_pid_d_gain, PHYS_P_JOINT_position_pid_i_max,
-		PHYS_P_JOINT_position_pid_i_min, PHYS_P_JOINT_position_pid_cmd_max,
-		PHYS_P_JOINT_position_pid_cmd_min,
-		PHYS_P_JOINT_position_pid_cmd_offset };
-	static const enum phys_param_id vel[] = {
-		PHYS_P_JOINT_velocity_pid_p_gain, PHYS_P_JOINT_velocity_pid_i_gain,
-		PHYS_P_JOINT_velocity_pid_d_gain, PHYS_P_JOINT_velocity_pid_i_max,
-		PHYS_P_JOINT_velocity_pid_i_min, PHYS_P_JOINT_velocity_pid_cmd_max,
-		PHYS_P_JOINT_velocity_pid_cmd_min,
-		PHYS_P_JOINT_velocity_pid_cmd_offset };
-	const enum phys_param_id *ids = kind == PHYS_COMMAND_POSITION ? pos :
-	    vel;
+	const enum phys_param_id *ids =
+	    pid_params[kind != PHYS_COMMAND_POSITION];
 	const double v[] = { g->p, g->i, g->d, g->i_max, g->i_min, g->cmd_max,
 		g->cmd_min, g->offset };
 	size_t k;
@@ -84,29 +86,19 @@ static void
 add_servo(struct phys_sys_actuators *out, const struct phys_run_values *v,
     enum phys_mjcf_actuator_kind kind, int j, int axis, double target)
 {
-	static const enum phys_param_id pid[2][5] = {
-		{ PHYS_P_JOINT_position_pid_p_gain,
-		  PHYS_P_JOINT_position_pid_i_gain,
-		  PHYS_P_JOINT_position_pid_d_gain,
-		  PHYS_P_JOINT_position_pid_cmd_min,
-		  PHYS_P_JOINT_position_pid_cmd_max },
-		{ PHYS_P_JOINT_velocity_pid_p_gain,
-		  PHYS_P_JOINT_velocity_pid_i_gain,
-		  PHYS_P_JOINT_velocity_pid_d_gain,
-		  PHYS_P_JOINT_velocity_pid_cmd_min,
-		  PHYS_P_JOINT_velocity_pid_cmd_max } };
 	const struct phys_value *jv = phys_run_values_get(v, PHYS_S_JOINT, j);
 	struct phys_axis_values ax = phys_joint_axis_values(jv, axis);
-	const enum phys_param_id *g = pid[kind == PHYS_MJCF_VELOCITY];
-	struct phys_mjcf_actuator a = { kind, j, axis, 0, 0, 0, -1e16, 1e16,
-		target, NULL, NULL };
+	const enum phys_param_id *g = pid_params[kind == PHYS_MJCF_VELOCITY];
+	struct phys_mjcf_actuator a = { kind, j, axis, 0, 0, 0, -INFINITY,
+		INFINITY, target, NULL, NULL };
+	double k[8];
+	size_t i;
 
 	if (kind != PHYS_MJCF_MOTOR) {
-		a.kp = jv[phys_param_index[g[0]]].u.d;
-		a.ki = jv[phys_param_index[g[1]]].u.d;
-		a.kd = jv[phys_param_index[g[2]]].u.d;
-		a.fmin = jv[phys_param_index[g[3]]].u.d;
-		a.fmax = jv[phys_param_index[g[4]]].u.d;
+		for (i = 0; i < 8; i++)
+			k[i] = jv[phys_param_index[g[i]]].u.d;
+		a.kp = k[0], a.ki = k[1], a.kd = k[2];
+		a.fmax = k[5], a.fmin = k[6];
 	}
 	if (ax.effort >= 0) {
 		a.fmin = fmax(a.fmin, -ax.effort);
