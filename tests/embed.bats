@@ -234,7 +234,7 @@ EOF
 }
 
 @test "errors: a diverging run stops with PHYS_ERUN naming the body" {
-	run "$EX/drive" "$WORLDS/falling_sphere.sdf" set gravity "0 0 -1e308" step 5
+	run "$EX/drive" "$WORLDS/falling_sphere.sdf" set gravity "0 0 -1e14" step 5
 	assert_failure 1
 	assert_output --partial "PHYS_ERUN"
 	assert_output --partial "ball::link"
@@ -494,13 +494,23 @@ EOF
 				CHECK(phys_run_use_profile(r, engines[j]) == PHYS_OK, engines[j]);
 				CHECK(phys_run_step(r, 1) == PHYS_OK, engines[j]);
 			}
-		/* ODE stops in a step: PHYS_ERUN with its message, no exit. */
-		CHECK(phys_run_use_profile(r, "ode") == PHYS_OK, "ode");
+		/* A state past where phys places a body: refused as given,
+		 * the run going on. */
 		CHECK(phys_run_control(r, "{\"name\":\"ball::link/pose\",\"value\":"
 		    "{\"x\":1e308,\"y\":1e308,\"z\":0,\"roll\":0,\"pitch\":0,"
-		    "\"yaw\":0}}") == PHYS_OK, "pose");
-		CHECK(phys_run_step(r, 1) == PHYS_ERUN &&
-		    strstr(phys_errmsg(), "ODE stopped"), "pose");
+		    "\"yaw\":0}}") == PHYS_EINPUT &&
+		    strstr(phys_errmsg(), "farther than phys places a body"), "pose");
+		CHECK(phys_run_step(r, 1) == PHYS_OK, "pose");
+		phys_free_run(r);
+		phys_free_world(w);
+		/* ODE stops in a step: PHYS_ERUN with its message, no exit. */
+		w = phys_open_world("far.sdf", NULL);
+		CHECK(w && (r = phys_create_run(w, NULL)), "far.sdf");
+		if (!w || !r)
+			return 1;
+		CHECK(phys_run_set(r, "gravity", "0 0 2e7") == PHYS_OK, "far");
+		CHECK(phys_run_step(r, 2) == PHYS_ERUN &&
+		    strstr(phys_errmsg(), "ODE stopped"), "far");
 		CHECK(phys_run_step(r, 1) == PHYS_ERUN, "after");
 		phys_free_run(r);
 		phys_free_world(w);

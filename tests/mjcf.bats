@@ -545,6 +545,32 @@ keyed() {
 	each_engine keyed
 }
 
+@test "mjcf: a keyframe past where phys places a body, or faster than any body moves, is refused at its <key>, at the start and from a control line" {
+	cat > "$TMP/k.xml" <<-'EOF'
+	<mujoco model="k"><worldbody>
+	<body name="b" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>
+	</worldbody><keyframe>
+	<key name="fast" qvel="0 1e300 0 0 0 0"/>
+	<key name="far" qpos="0 0 -3e8 1 0 0 0"/>
+	<key name="spin" qvel="0 0 0 2e8 0 0"/>
+	<key name="ok" qpos="0 0 2e8 1 0 0 0" qvel="0 0 2.9e8 0 0 0"/>
+	</keyframe></mujoco>
+	EOF
+	run --separate-stderr phys-step -n 1 --keyframe fast "$TMP/k.xml"
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	[ "$stderr" = "phys-step: $TMP/k.xml:4: keyframe 'fast' of link 'k::b': 1e+300 m/s is faster than any body moves (light's 299792458 m/s)" ]
+	run --separate-stderr phys-step -n 1 --keyframe far "$TMP/k.xml"
+	[ "$stderr" = "phys-step: $TMP/k.xml:5: keyframe 'far' of link 'k::b': -3e+08 m along z is farther than phys places a body (2.6e+08 m from the origin along each axis)" ]
+	echo '{"t":0.002,"keyframe":"spin"}' > "$TMP/ctl"
+	run --separate-stderr phys-step -n 5 -c "$TMP/ctl" "$TMP/k.xml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "phys-step: $TMP/ctl:1: $TMP/k.xml:6: keyframe 'spin' of link 'k::b': 2e+08 rad/s is faster than any body turns (1e+08 rad/s)" ]
+	# within: 2e8 m up at 2.9e8 m/s, a step of MuJoCo's 2 ms later
+	# 5.8e5 m higher, less g h^2
+	run -0 phys-step -q -n 1 --keyframe ok -i 'k::b/pose' "$TMP/k.xml"
+	near "$(tail -1 <<<"$output" | jq '.items["k::b/pose"].z')" "$(awk 'BEGIN { printf "%.17g", 2e8 + (2.9e8 - 9.81 * 0.002) * 0.002 }')" 1e-6
+}
+
 # exclude_stack ENGINE: the boxes of exclude.xml, as $TMP/x.xml has them, in an
 # SDF world: where the upper one is at 0.25 s and at 1 s.
 exclude_stack() {

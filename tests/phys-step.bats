@@ -367,18 +367,51 @@ EOF
 }
 
 @test "a diverging simulation stops with an error naming the body" {
-	echo '{"t":0.01,"name":"ball::link/linear_vel","value":{"x":1e300,"y":0,"z":0}}' > "$TMP/ctl"
+	# 9e99 m/s^2 for 1 ms sends the ball 9e93 m: past 1e15 m, said as a
+	# state not finite
+	echo '{"t":0.01,"name":"gravity","value":"0 0 -9e99"}' > "$TMP/ctl"
 	run phys-step -t 1 -c "$TMP/ctl" "$WORLDS/falling_sphere.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" =~ "simulation diverged: body 'ball::link' has a non-finite state at t=0.011" ]]
-	# ODE's own faults end the same way, after the last complete line.
-	echo '{"t":0.01,"name":"ball::link/angular_vel","value":{"x":1e300,"y":1e300,"z":0}}' > "$TMP/ctl"
-	run phys-step -t 1 -c "$TMP/ctl" "$WORLDS/falling_sphere.sdf"
+	# ODE's own faults end the same way, after the last complete line:
+	# two balls 2e9 m up after a step of 10 s, beyond ODE's collision space
+	sed -e 's|<max_step_size>[^<]*<|<max_step_size>10<|' \
+	    -e 's|</world>|<model name="ball2"><pose>5 0 1 0 0 0</pose><link name="link"><collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model></world>|' \
+	    "$WORLDS/falling_sphere.sdf" > "$TMP/far.sdf"
+	echo '{"t":0,"name":"gravity","value":"0 0 2e7"}' > "$TMP/ctl"
+	run phys-step -t 100 -c "$TMP/ctl" "$TMP/far.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" =~ "simulation diverged at t=0.01" ]]
-	phys-step -t 1 -c "$TMP/ctl" "$WORLDS/falling_sphere.sdf" 2>/dev/null > "$TMP/out" || true
-	[ "$(wc -l < "$TMP/out")" -eq 11 ]
+	[[ "$output" =~ "simulation diverged at t=10: body '"ball2?::link"' is lost (ODE stopped: " ]]
+	phys-step -t 100 -c "$TMP/ctl" "$TMP/far.sdf" 2>/dev/null > "$TMP/out" || true
+	[ "$(wc -l < "$TMP/out")" -eq 2 ]
 	jq -c . "$TMP/out" > /dev/null
+}
+
+@test "a state past where phys places a body or faster than any body moves, or a gravity DART cannot step, is refused at its control line, before the run; a state within runs" {
+	local w="$WORLDS/falling_sphere.sdf" p="$WORLDS/pendulum.sdf" bad ok
+	bad=(
+	    "$w|ball::link/pose|{\"x\":0,\"y\":3e8,\"z\":0,\"roll\":0,\"pitch\":0,\"yaw\":0}|3e+08 m along y is farther than phys places a body (2.6e+08 m from the origin along each axis)"
+	    "$w|ball/pose|{\"x\":0,\"y\":0,\"z\":-1e20,\"roll\":0,\"pitch\":0,\"yaw\":0}|-1e+20 m along z is farther than phys places a body"
+	    "$w|ball::link/linear_vel|{\"x\":3e8,\"y\":4e8,\"z\":0}|5e+08 m/s is faster than any body moves (light's 299792458 m/s)"
+	    "$w|ball/angular_vel|{\"x\":0,\"y\":0,\"z\":1.5e8}|1.5e+08 rad/s is faster than any body turns (1e+08 rad/s)"
+	    "$p|pendulum::pivot/velocity|-1e300|1e+300 rad/s is faster than any body turns"
+	    "$p|pendulum::pivot/cmd_vel|2e8|2e+08 rad/s is faster than any body turns"
+	    "$p|pendulum::pivot/position|3e8|3e+08 rad is farther than phys places a body (2.6e+08 rad)"
+	    "$p|pendulum::pivot/cmd_pos|-1e20|-1e+20 rad is farther than phys places a body"
+	    "$w|gravity|\"0 0 -1e200\"|0 0 -1e+200 is refused: dart takes only vectors whose largest component in size is above 0 and below 1e+100"
+	)
+	for c in "${bad[@]}"; do
+		IFS='|' read -r world name value why <<<"$c"
+		printf '{"t":0.5,"name":"%s","value":%s}\n' "$name" "$value" > "$TMP/ctl"
+		run --separate-stderr phys-step -t 1 -c "$TMP/ctl" "$world"
+		[ "$status" -eq 1 ] || fail "$name $value: status $status"
+		[ -z "$output" ] || fail "$name $value: a run started"
+		[[ "$stderr" == "phys-step: $TMP/ctl:1: $name: $why"* ]] || fail "$stderr"
+	done
+	# within the bounds: a ball at 2.9e8 m/s moves 2.9e5 m a step
+	echo '{"t":0.5,"name":"ball::link/linear_vel","value":{"x":2.9e8,"y":0,"z":0}}' > "$TMP/ctl"
+	run -0 phys-step -q -t 0.502 -i 'ball::link/pose' -c "$TMP/ctl" "$w"
+	near "$(tail -1 <<<"$output" | jq '.items["ball::link/pose"].x')" 5.8e5 1e-3
 }
 
 @test "--help and --version" {

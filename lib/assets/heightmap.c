@@ -27,6 +27,7 @@
 
 #include "dl.h"
 #include "base.h"
+#include "geom.h"
 
 /*
  * GDAL is opened when the first heightmap is read (dl.h), not linked: its
@@ -102,7 +103,7 @@ hfail(const char *path, const char *fmt, ...)
 static bool
 within_reach(double v)
 {
-	return isfinite(v) && fabs(v) <= PHYS_TERRAIN_REACH;
+	return isfinite(v) && fabs(v) <= PHYS_REACH;
 }
 
 static bool
@@ -243,7 +244,7 @@ dem_extent(const char *path, GDALDatasetH ds, struct phys_heightmap_file *f)
 	    !(f->extent[0] > 0) || !(f->extent[1] > 0))
 		return hfail(path, "its pixel size (%g by %g) makes an extent of "
 		    "%g by %g m; it must be above 0 and within %g m", gt[1],
-		    gt[5], f->extent[0], f->extent[1], PHYS_TERRAIN_REACH);
+		    gt[5], f->extent[0], f->extent[1], PHYS_REACH);
 	return 0;
 }
 
@@ -383,7 +384,7 @@ make(struct phys_heightmap_cache *c, const char *path,
 	if (!within_reach(hm->lo) || !within_reach(hm->hi) ||
 	    !within_reach(hm->size[2])) {
 		hfail(path, "its heights run from %g to %g m; they must lie "
-		    "within %g m", hm->lo, hm->hi, PHYS_TERRAIN_REACH);
+		    "within %g m", hm->lo, hm->hi, PHYS_REACH);
 		free(hm->h);
 		free(hm);
 		return NULL;
@@ -405,7 +406,7 @@ check_arguments(const char *path, const double size[3], bool has_size,
 		if ((has_size && !within_reach(size[k])) ||
 		    !within_reach(pos[k]))
 			return hfail(path, "its size and position must lie "
-			    "within %g m", PHYS_TERRAIN_REACH);
+			    "within %g m", PHYS_REACH);
 	if (has_size && !(size[0] > 0 && size[1] > 0))
 		return hfail(path, "%s", "its extent along x and y must be "
 		    "positive");

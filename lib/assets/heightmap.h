@@ -16,12 +16,6 @@
 #define PHYS_HEIGHTMAP_MAX_SAMPLES (1u << 25)
 #define PHYS_HEIGHTMAP_BUDGET (1u << 26)
 #define PHYS_HEIGHTMAP_MAX_SAMPLING 16
-/*
- * How far from its origin a terrain may reach, in metres: its extent, its
- * offset and its heights (ODE collides geometry only within 2^31 cells of
- * 1/8 m).
- */
-#define PHYS_TERRAIN_REACH 2.6e8
 
 struct phys_heightmap {
 	size_t nx, ny;		/* samples along x (columns), y (rows) */

@@ -10,6 +10,13 @@ typedef struct { double w, x, y, z; } phys_quat;	/* unit, w first */
 typedef struct { phys_vec3 p; phys_quat q; } phys_pose;	/* child in parent */
 typedef struct { double m[3][3]; } phys_mat3;		/* row-major */
 
+/*
+ * How far from the world's origin, along each axis, phys places geometry
+ * and bodies, in metres: ODE files geometry in cells of 1/8 m and up,
+ * counted in ints, and stops on an assertion past 2^31 / 8 m.
+ */
+#define PHYS_REACH 2.6e8
+
 static const phys_quat PHYS_QUAT_IDENTITY = { 1, 0, 0, 0 };
 static const phys_pose PHYS_POSE_IDENTITY = { { 0, 0, 0 }, { 1, 0, 0, 0 } };
 

@@ -239,8 +239,45 @@ phys_divergence_cause(const struct phys_scene *w,
 	return why ? why : phys_xstrdup("");
 }
 
-#define PHYS_FASTEST 299792458.0		/* m/s */
-#define PHYS_FASTEST_TURN 1e8		/* rad/s */
+/* A velocity (turn: an angular one) set from outside, as
+ * phys_check_state_set says. */
+static int
+rate_set(const char *what, phys_vec3 v, bool turn)
+{
+	double size = hypot(hypot(v.x, v.y), v.z);
+
+	if (!isfinite(v.x + v.y + v.z))
+		return phys_fail("%s: %g %g %g is not finite", what, v.x, v.y,
+		    v.z);
+	if (turn && size > PHYS_FASTEST_TURN)
+		return phys_fail("%s: %g rad/s is faster than any body turns "
+		    "(%g rad/s)", what, size, PHYS_FASTEST_TURN);
+	if (!turn && size > PHYS_FASTEST)
+		return phys_fail("%s: %g m/s is faster than any body moves "
+		    "(light's %.9g m/s)", what, size, PHYS_FASTEST);
+	return 0;
+}
+
+int
+phys_check_state_set(const char *what, const phys_vec3 *pos,
+    const phys_vec3 *lin, const phys_vec3 *ang)
+{
+	double p[3];
+	int k;
+
+	if (pos) {
+		p[0] = pos->x, p[1] = pos->y, p[2] = pos->z;
+		for (k = 0; k < 3; k++)
+			if (!(fabs(p[k]) <= PHYS_REACH))
+				return phys_fail("%s: %g m along %c is farther "
+				    "than phys places a body (%g m from the "
+				    "origin along each axis)", what, p[k],
+				    "xyz"[k], PHYS_REACH);
+	}
+	if (lin && rate_set(what, *lin, false) < 0)
+		return -1;
+	return ang ? rate_set(what, *ang, true) : 0;
+}
 
 int
 phys_check_body(const struct phys_scene *w, const struct phys_run_values *v,
@@ -252,14 +289,14 @@ phys_check_body(const struct phys_scene *w, const struct phys_run_values *v,
 
 	if (isfinite(pos.x + pos.y + pos.z + q.w + q.x + q.y + q.z + vel.x +
 	    vel.y + vel.z + angvel.x + angvel.y + angvel.z) &&
-	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= 1e15 &&
+	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= PHYS_FARTHEST &&
 	    v3_dot(vel, vel) <= PHYS_FASTEST * PHYS_FASTEST &&
 	    v3_dot(angvel, angvel) <= PHYS_FASTEST_TURN * PHYS_FASTEST_TURN)
 		return 0;
 	why = phys_divergence_cause(w, v, h);
 	if (isfinite(pos.x + pos.y + pos.z + q.w + q.x + q.y + q.z + vel.x +
 	    vel.y + vel.z + angvel.x + angvel.y + angvel.z) &&
-	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= 1e15)
+	    fabs(pos.x) + fabs(pos.y) + fabs(pos.z) <= PHYS_FARTHEST)
 		rc = phys_fail("simulation diverged: body '%s' moves at %.3g m/s "
 		    "and %.3g rad/s at t=%.9g, faster than any body%s",
 		    w->links[link].name, v3_norm(vel), v3_norm(angvel), t, why);

@@ -75,10 +75,25 @@ bool phys_joint_spring_row(const struct phys_value *v, int k, double h,
 char *phys_divergence_cause(const struct phys_scene *w,
     const struct phys_run_values *v, double h);
 /*
+ * The bounds of a body's state: phys_check_body holds every body to them
+ * after each step. A state set from outside (a control line, a keyframe,
+ * the API) is held to the rates, and its position to PHYS_REACH (geom.h),
+ * as it is read, so that its line is named (phys_check_state_set).
+ */
+#define PHYS_FARTHEST 1e15		/* m: |x| + |y| + |z| of its origin */
+#define PHYS_FASTEST 299792458.0	/* m/s: light's speed */
+#define PHYS_FASTEST_TURN 1e8		/* rad/s */
+/* A link's state as set from outside, named what in the error: its
+ * position (m), velocity (m/s) and angular velocity (rad/s), any of them
+ * NULL, finite and within those bounds: 0, or -1 with phys_error(). */
+int phys_check_state_set(const char *what, const phys_vec3 *pos,
+    const phys_vec3 *lin, const phys_vec3 *ang);
+/*
  * A body's state after a step at time t: -1, with the error naming the
  * link, the time and the likely cause, when it is not finite, has left
- * for 1e15 m, or moves faster than any body does (light's speed, 1e8
- * rad/s: a spring or damper the step cannot integrate ends there).
+ * for PHYS_FARTHEST, or moves faster than any body does (PHYS_FASTEST,
+ * PHYS_FASTEST_TURN: a spring or damper the step cannot integrate ends
+ * there).
  */
 int phys_check_body(const struct phys_scene *w,
     const struct phys_run_values *v, double h, int link, phys_vec3 pos,

@@ -2588,10 +2588,12 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 	}
 	/* A gravity DART can step under. */
 	Eigen::Vector3d g = e->world->getGravity();
+	/* its size without squares, which overflow past 1e154 */
+	double gn = std::hypot(std::hypot(g.x(), g.y()), g.z());
 
-	if (!(g.norm() <= DART_RANGE))
+	if (!(gn <= DART_RANGE))
 		return phys_fail("gravity of %g m/s^2: DART runs up to %g",
-		    g.norm(), DART_RANGE);
+		    gn, DART_RANGE);
 	try {
 		find_contacts(e);
 		push_stops(e);

@@ -1237,11 +1237,11 @@ terrain_numbers(struct phys_doc *d, xmlNodePtr s, const char *what,
 	if (read_numbers(d, s, what, v, 3, signed_ok) < 0)
 		return -1;
 	for (k = 0; k < 3; k++)
-		if (!(fabs(v[k]) <= PHYS_TERRAIN_REACH))
+		if (!(fabs(v[k]) <= PHYS_REACH))
 			return phys_failat(d->name,
 			    phys_node_line(phys_child(s, what)), "<%s>: %g is "
 			    "beyond the %g m a terrain may reach", what, v[k],
-			    PHYS_TERRAIN_REACH);
+			    PHYS_REACH);
 	return 0;
 }
 
@@ -1417,26 +1417,20 @@ collision_pose(struct scope *sc, const struct phys_link *l,
 	return rc;
 }
 
-/*
- * ODE's collision space files geometry in cells of 1/8 m and up, counted
- * in ints: past 2^31 / 8 m from the origin it stops on an assertion.
- */
-#define PHYS_COLLISION_REACH 2.6e8
-
 static int
 collision_in_reach(struct scope *sc, const struct phys_link *l,
     const struct phys_collision *c)
 {
 	phys_vec3 p = phys_pose_mul(l->pose, c->pose).p;
 
-	if (c->shape == PHYS_GEOM_PLANE || (fabs(p.x) <= PHYS_COLLISION_REACH &&
-	    fabs(p.y) <= PHYS_COLLISION_REACH &&
-	    fabs(p.z) <= PHYS_COLLISION_REACH))
+	if (c->shape == PHYS_GEOM_PLANE || (fabs(p.x) <= PHYS_REACH &&
+	    fabs(p.y) <= PHYS_REACH &&
+	    fabs(p.z) <= PHYS_REACH))
 		return 0;
 	return phys_failat(sc->doc->name, phys_node_line(c->node),
 	    "collision '%s' is %.3g m from the origin; ODE collides "
 	    "geometry only within %.2g m", c->name,
-	    v3_norm(p), PHYS_COLLISION_REACH);
+	    v3_norm(p), PHYS_REACH);
 }
 
 static int

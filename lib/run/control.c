@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "engine_common.h"
 #include "items.h"
 #include "keyframe.h"
 #include "paramio.h"
@@ -85,9 +86,30 @@ phys_control_command_target(const struct phys_scene *w, const char *name,
 	return 0;
 }
 
+/* Past where phys places a body (PHYS_REACH) or the rates every body is
+ * held to (engine_common.h), a joint's position or rate (kind) of size x
+ * on a joint of type: -1 with phys_error() naming the bound, else 0. */
+static int
+joint_bound(enum phys_joint_type type, enum phys_command_kind kind,
+    const char *name, double x)
+{
+	bool linear = type == PHYS_JOINT_PRISMATIC;
+	phys_vec3 rate = v3(x, 0, 0);
+
+	if (kind == PHYS_COMMAND_POSITION && fabs(x) > PHYS_REACH)
+		return phys_fail("%s: %g %s is farther than phys places a "
+		    "body (%g %s)", name, x, linear ? "m" : "rad", PHYS_REACH,
+		    linear ? "m" : "rad");
+	if (kind == PHYS_COMMAND_VELOCITY)
+		return phys_check_state_set(name, NULL, linear ? &rate : NULL,
+		    linear ? NULL : &rate);
+	return 0;
+}
+
 int
 phys_control_check_command(const struct phys_scene *w, int joint,
-    const char *name, const char *text, double v[2])
+    enum phys_command_kind kind, const char *name, const char *text,
+    double v[2])
 {
 	const struct phys_joint *j = &w->joints[joint];
 	int want = phys_joint_axes(j->type), n, k;
@@ -109,20 +131,37 @@ phys_control_check_command(const struct phys_scene *w, int joint,
 		if (!isfinite(tmp[k]))
 			return phys_fail("%s: %g is not a finite number", name,
 			    tmp[k]);
+		if (joint_bound(j->type, kind, name, tmp[k]) < 0)
+			return -1;
 		v[k] = tmp[k];
 	}
 	return n;
 }
 
 int
-phys_control_check_state(const char *name, const char *text)
+phys_control_check_state(const struct phys_scene *w, int kind, int entity,
+    const char *name, const char *text, double cmd[2])
 {
+	bool pose = kind == PHYS_ITEM_LINK_POSE || kind == PHYS_ITEM_MODEL_POSE;
+	bool turn = kind == PHYS_ITEM_LINK_ANGVEL ||
+	    kind == PHYS_ITEM_MODEL_ANGVEL;
 	double v[6];
-	int want = strstr(name, "/pose") ? 6 : 3;
+	phys_vec3 x;
+	int want = pose ? 6 : 3, k;
 
+	if (phys_item_defs[kind].owner == PHYS_IO_JOINT)
+		return phys_control_check_command(w, entity,
+		    kind == PHYS_ITEM_JOINT_POSITION ? PHYS_COMMAND_POSITION :
+		    PHYS_COMMAND_VELOCITY, name, text, cmd);
 	if (phys_parse_doubles(text, v, 6) != want)
 		return phys_fail("%s: expected %d numbers", name, want);
-	return 0;
+	for (k = 0; k < want; k++)
+		if (!isfinite(v[k]))
+			return phys_fail("%s: %g is not a finite number", name,
+			    v[k]);
+	x = v3(v[0], v[1], v[2]);
+	return phys_check_state_set(name, pose ? &x : NULL,
+	    !pose && !turn ? &x : NULL, turn ? &x : NULL);
 }
 
 /* A pattern, as phys-step -s takes one: every parameter it names, each
@@ -170,17 +209,14 @@ parse_control_value(struct phys_controls *r, struct phys_control *c,
 	if (phys_control_command_target(r->w, json_string_value(name),
 	    &c->command, &c->entity) == 0) {
 		c->ncmd = phys_control_check_command(r->w, c->entity,
-		    json_string_value(name), c->text, c->cmd);
+		    c->command, json_string_value(name), c->text, c->cmd);
 		return c->ncmd < 0 ? -1 : 0;
 	}
 	c->command = PHYS_COMMAND_NONE;
 	if (phys_control_state_target(r->w, json_string_value(name),
 	    &c->state_kind, &c->entity) == 0) {
-		if (phys_item_defs[c->state_kind].owner != PHYS_IO_JOINT)
-			return phys_control_check_state(json_string_value(name),
-			    c->text);
-		c->ncmd = phys_control_check_command(r->w, c->entity,
-		    json_string_value(name), c->text, c->cmd);
+		c->ncmd = phys_control_check_state(r->w, c->state_kind,
+		    c->entity, json_string_value(name), c->text, c->cmd);
 		return c->ncmd < 0 ? -1 : 0;
 	}
 	if (phys_has_glob(json_string_value(name)))

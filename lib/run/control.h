@@ -91,11 +91,19 @@ int phys_control_state_target(const struct phys_scene *w, const char *name,
 int phys_control_command_target(const struct phys_scene *w, const char *name,
     enum phys_command_kind *kind, int *joint);
 /* A command's text: one finite number per axis of the joint, into v: the
- * count, or -1 with phys_error(). */
+ * count, or -1 with phys_error(). A position (kind POSITION: a command's
+ * or a state's) or a rate (VELOCITY) within the bounds every body is held
+ * to (engine_common.h). */
 int phys_control_check_command(const struct phys_scene *w, int joint,
-    const char *name, const char *text, double v[2]);
-/* A pose is six numbers, a velocity three: 0, or -1 with phys_error(). */
-int phys_control_check_state(const char *name, const char *text);
+    enum phys_command_kind kind, const char *name, const char *text,
+    double v[2]);
+/* The state of item kind of entity (a link, model or joint) named name:
+ * a pose is six finite numbers, a velocity three, a joint's position or
+ * rate one per axis (into cmd), within the bounds every body is held to:
+ * the count of a joint's values, 0 for a link's or model's, or -1 with
+ * phys_error(). */
+int phys_control_check_state(const struct phys_scene *w, int kind,
+    int entity, const char *name, const char *text, double cmd[2]);
 /* Store vals (a run's physics values, for engine type) as a new profile
  * name in the world file path, a copy of its profile from (when it has
  * one of that type) with the values that differ: edited in place, locked,

@@ -8,7 +8,9 @@
 #include "keyframe.h"
 
 #include "buf.h"
+#include "engine_common.h"
 #include "mjcf.h"
+#include "msg.h"
 #include "sdf.h"
 
 int
@@ -43,6 +45,28 @@ phys_keyframe_check(const struct phys_scene *w, const char *name)
 	return rc;
 }
 
+/* A key's state for link li within the bounds every state set is held
+ * to, or -1 with the error at the key's line. */
+static int
+key_within_bounds(const struct phys_scene *w, int li, xmlNodePtr k,
+    const char *name, const phys_pose *pose, const phys_vec3 *lin,
+    const phys_vec3 *ang)
+{
+	const struct phys_link *l = &w->links[li];
+	char *what, *why;
+
+	what = phys_xasprintf("keyframe '%s' of link '%s'", name, l->name);
+	if (phys_check_state_set(what, &pose->p, lin, ang) == 0) {
+		free(what);
+		return 0;
+	}
+	why = phys_xstrdup(phys_error());
+	phys_failat(l->doc->name, phys_node_line(k), "%s", why);
+	free(why);
+	free(what);
+	return -1;
+}
+
 int
 phys_keyframe_apply(struct phys_engine *e, const struct phys_scene *w,
     const char *name)
@@ -60,6 +84,8 @@ phys_keyframe_apply(struct phys_engine *e, const struct phys_scene *w,
 			    NULL)) || !phys_engine_link_dynamic(e, (int)i))
 				continue;
 			if ((rc = phys_mjcf_key_state(w, (int)i, k, &pose,
+			    &lin, &ang)) < 0 ||
+			    (rc = key_within_bounds(w, (int)i, k, name, &pose,
 			    &lin, &ang)) < 0)
 				break;
 			rc = pass == 0 ? phys_engine_set_link_pose(e, (int)i,

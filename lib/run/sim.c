@@ -1602,7 +1602,8 @@ phys_sim_set(struct phys_sim *s, const char *name, const char *text)
 
 	if (phys_control_state_target(r->w, name, &c.state_kind, &c.entity) < 0)
 		return apply_set(r, name, text);
-	if (phys_control_check_state(name, text) < 0)
+	if (phys_control_check_state(r->w, c.state_kind, c.entity, name, text,
+	    c.cmd) < 0)
 		return -1;
 	c.text = phys_xstrdup(text);
 	rc = apply_state(r, &c);
