@@ -228,6 +228,24 @@ rest_case() {
 	each_engine rest_case
 }
 
+# unmasked ENGINE: the ball resting on the ground from 0 to 0.5 s, its
+# category and collide bitmasks 0 from then on: it falls through the
+# ground freely, z(0.5) - g h^2 n (n + 1) / 2 after n steps of h.
+unmasked() {
+	local w z0 z1
+	w=$(profile_world "$WORLDS/resting_sphere.sdf" "$1")
+	printf '%s\n' '{"t":0.5,"name":"ball::link::collision/surface.contact.collide_bitmask","value":0}' \
+	    '{"t":0.5,"name":"ball::link::collision/surface.contact.category_bitmask","value":0}' > "$TMP/ctl"
+	phys-step -q -p "$1" -t 1 -e 100 -i 'ball::link/pose' -c "$TMP/ctl" "$w" > "$TMP/run"
+	z0=$(at "$TMP/run" 0.5 ball::link/pose z)
+	z1=$(at "$TMP/run" 1 ball::link/pose z)
+	near "$z0" 0.1 0.005
+	near "$z1" "$(awk -v z="$z0" 'BEGIN { print z - 9.81 * 1e-6 * 500 * 501 / 2 }')" 0.005
+}
+@test "a collision's bitmasks cleared mid-run by control lines: a resting ball falls through the ground from then on, under each engine" {
+	each_engine unmasked
+}
+
 limit_case() {
 	local f
 	f=$(closed_forms "$1")

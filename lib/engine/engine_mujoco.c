@@ -59,6 +59,8 @@ void mj_implicit(const mjModel *m, mjData *d);
 /* The stack MuJoCo's broadphase may take for its body pairs, in mjtNums:
  * one for every two bodies (the links and the world). 5,000 bodies
  * overflowed the stack the compiler had been given. */
+/* Geom pairs whose filter answers are kept: a byte each (4 MB). */
+#define FILTER_PAIRS (1u << 22)
 #define STACK_PAIRS(nlinks) (((size_t)(nlinks) + 1) * ((size_t)(nlinks) + 1) / 2)
 
 /* How a link is held in MuJoCo's tree. */
@@ -118,6 +120,11 @@ struct mujoco_engine {
 	bool commanded;		/* some joint has had a command */
 	bool pushed;		/* some link has had a force of the run's */
 	int *geom_collision;	/* per MuJoCo geom: its collision, -1 */
+	/* contact_filter's answers by geom pair, g1 * ngeom + g2, where
+	 * there are at most FILTER_PAIRS: 0 not asked yet, 1 kept, 2 left
+	 * out; given while the run's values had filtered_at changes. */
+	unsigned char *filtered;
+	unsigned long filtered_at;
 	int *collision_geom;	/* per collision: its first geom, -1 */
 	int *body_link;		/* per MuJoCo body: its link, -1 */
 	int *body_ghost;	/* per MuJoCo body: the loop joint it carries, -1 */
@@ -1231,6 +1238,10 @@ map_model(struct mujoco_engine *e)
 	int k, id;
 
 	e->geom_collision = phys_xcalloc((size_t)m->ngeom + 1, sizeof(int));
+	if ((size_t)m->ngeom * (size_t)m->ngeom <= FILTER_PAIRS)
+		e->filtered = phys_xcalloc((size_t)m->ngeom * (size_t)m->ngeom +
+		    1, 1);
+	e->filtered_at = e->v->changes;
 	e->collision_geom = phys_xcalloc(w->ncollisions + 1, sizeof(int));
 	e->body_link = phys_xcalloc((size_t)m->nbody, sizeof(int));
 	e->body_ghost = phys_xcalloc((size_t)m->nbody, sizeof(int));
@@ -1551,24 +1562,44 @@ pair_excluded(const struct mujoco_engine *e, int c1, int c2)
 	    phys_pair_key(l1, l2, (int64_t)w->nlinks));
 }
 
-/* MuJoCo asks before the narrow phase: 1 discards the pair. */
+/* Whether geoms g1 and g2 of e's model may not touch. */
+static bool
+geoms_excluded(const struct mujoco_engine *e, int g1, int g2)
+{
+	const mjModel *m = e->m;
+	int c1 = e->geom_collision[g1], c2 = e->geom_collision[g2];
+
+	if (c1 < 0 || c2 < 0)
+		return true;
+	if (m->body_weldid[m->geom_bodyid[g1]] == 0 &&
+	    m->body_weldid[m->geom_bodyid[g2]] == 0)
+		return true;	/* neither can move */
+	return pair_excluded(e, c1, c2);
+}
+
+/* MuJoCo asks before the narrow phase: 1 discards the pair. The answer
+ * is kept (filtered) where there is room. */
 static int
 contact_filter(const mjModel *m, mjData *d, int g1, int g2)
 {
-	const struct mujoco_engine *e = running;
-	int c1, c2;
+	struct mujoco_engine *e = running;
+	unsigned char *known;
 
 	(void)d;
 	if (!e || e->m != m)
 		return 0;
-	c1 = e->geom_collision[g1], c2 = e->geom_collision[g2];
-	if (c1 < 0 || c2 < 0)
-		return 1;
-	if (m->body_weldid[m->geom_bodyid[g1]] == 0 &&
-	    m->body_weldid[m->geom_bodyid[g2]] == 0)
-		return 1;	/* neither can move */
-	return pair_excluded(e, c1, c2);
+	if (!e->filtered)
+		return geoms_excluded(e, g1, g2);
+	if (e->filtered_at != e->v->changes) {
+		memset(e->filtered, 0, (size_t)m->ngeom * (size_t)m->ngeom);
+		e->filtered_at = e->v->changes;
+	}
+	known = &e->filtered[(size_t)g1 * (size_t)m->ngeom + (size_t)g2];
+	if (!*known)
+		*known = geoms_excluded(e, g1, g2) ? 2 : 1;
+	return *known == 2;
 }
+
 
 /* The restitution e a spring-damper contact of damping ratio z has,
  * leaving when its force vanishes (before the spring is relaxed). */
@@ -2721,6 +2752,8 @@ free_model(struct mujoco_engine *e)
 	e->d = NULL;
 	e->m = NULL;
 	free(e->geom_collision);
+	free(e->filtered);
+	e->filtered = NULL;
 	free(e->collision_geom);
 	free(e->body_link);
 	free(e->body_ghost);

@@ -3441,6 +3441,7 @@ void
 phys_run_values_use(struct phys_run_values *rv, const struct phys_scene *w,
     int profile, const struct phys_value *vals)
 {
+	rv->changes++;
 	phys_values_copy(PHYS_S_PHYSICS, rv->v[PHYS_S_PHYSICS][0],
 	    vals ? vals : w->profiles[profile].vals);
 	fold_legacy_gravity(&w->profiles[profile], rv->v[PHYS_S_WORLD][0]);
@@ -3449,5 +3450,6 @@ phys_run_values_use(struct phys_run_values *rv, const struct phys_scene *w,
 struct phys_value *
 phys_run_values_at(struct phys_run_values *rv, phys_scope s, int idx)
 {
+	rv->changes++;
 	return rv->v[s][s <= PHYS_S_WORLD ? 0 : idx];
 }

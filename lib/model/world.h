@@ -111,6 +111,9 @@ struct phys_run_values {
 	struct phys_value **v[PHYS_NSCOPES];
 	size_t n[PHYS_NSCOPES];
 	struct phys_arena arena;	/* where the arrays are */
+	/* Counts the accesses that may write (phys_run_values_at, _use):
+	 * what an engine derives from the values holds while it stays. */
+	unsigned long changes;
 };
 
 /* Copy w's values, with profile's as the physics values (its legacy
