@@ -381,3 +381,46 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	# range's end, 2 N on 1 kg, x = t^2 at 1 s
 	near "$(tail -1 "$TMP/want" | cut -d' ' -f2)" 1 0.002
 }
+
+@test "an InitialVelocityPlugin's velocities are a keyframe MuJoCo starts from as phys starts the world: a thrown box's parabola, a wheel's turn of 3 rad/s" {
+	cat > "$TMP/iv.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9">
+<world name="w">
+<gravity>0 0 -9.81</gravity>
+<model name="box">
+  <pose>0 0 2 0 0 0</pose>
+  <link name="link">
+    <inertial><mass>2</mass><inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.3</izz></inertia></inertial>
+    <collision name="c"><geometry><box><size>0.2 0.3 0.4</size></box></geometry></collision>
+  </link>
+  <plugin filename="libInitialVelocityPlugin.so" name="iv"><linear>1.5 0 2</linear><angular>0 0 0</angular></plugin>
+</model>
+<model name="wheel">
+  <pose>3 0 1 0 0 0</pose>
+  <link name="link">
+    <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.2</izz></inertia></inertial>
+  </link>
+  <joint name="hinge" type="revolute"><parent>world</parent><child>link</child><axis><xyz>0 0 1</xyz></axis></joint>
+  <plugin filename="libInitialVelocityPlugin.so" name="iv"><linear>0 0 0</linear><angular>0 0 3</angular></plugin>
+</model>
+</world>
+</sdf>
+SDF
+	run --separate-stderr phys-sdf print --format mjcf "$TMP/iv.sdf"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" > "$TMP/iv.xml"
+	[ "${stderr_lines[0]}" = "phys-sdf: $TMP/iv.sdf:5: model 'box': the velocities of its InitialVelocityPlugin are keyframe 'initial_velocity' (a MuJoCo model starts at rest; reset to that keyframe to start it moving)" ]
+	[[ "${stderr_lines[1]}" == "phys-sdf: $TMP/iv.sdf:13: model 'wheel': "* ]]
+	# 1 s of semi-implicit Euler at 1 ms: x = 1.5 t, z = 2 + 2 t - g h^2 n (n + 1) / 2
+	print_oracle "$TMP/iv.xml" run 1 box::link initial_velocity | tail -1 > "$TMP/box"
+	near "$(cut -d' ' -f2 "$TMP/box")" 1.5 1e-9
+	near "$(cut -d' ' -f4 "$TMP/box")" "$(awk 'BEGIN { printf "%.12f", 4 - 9.81 * 1e-6 * 1000 * 1001 / 2 }')" 1e-9
+	near "$(print_oracle "$TMP/iv.xml" run 1 wheel::hinge initial_velocity | tail -1 | cut -d' ' -f2)" 3 1e-9
+	# phys's run of the world starts the same
+	phys-step -q -t 1 -e 1000 -i 'box::link/pose' -i 'wheel::hinge/position' "$TMP/iv.sdf" | tail -1 > "$TMP/phys"
+	near "$(jq '.items["box::link/pose"].z' "$TMP/phys")" "$(cut -d' ' -f4 "$TMP/box")" 1e-9
+	near "$(jq '.items["wheel::hinge/position"][0]' "$TMP/phys")" 3 1e-5
+	# at rest without it
+	near "$(print_oracle "$TMP/iv.xml" run 1 wheel::hinge | tail -1 | cut -d' ' -f2)" 0 1e-12
+}

@@ -28,6 +28,9 @@
 #define KEY_TOL 1e-6
 /* Limits at or past this are SDF's "no limit". */
 #define NO_LIMIT 1e16
+/* The key that holds the velocities of Gazebo's InitialVelocityPlugin,
+ * which MuJoCo's model, always starting at rest, cannot. */
+#define INITIAL_KEY "initial_velocity"
 
 /* A link's state in the world: pose, its origin's velocity, angular
  * velocity. */
@@ -49,6 +52,7 @@ struct keyw {
 	const struct phys_scene *w;
 	const struct phys_mjcf_tree *t;
 	const char *key;
+	bool initial;		/* the key is INITIAL_KEY */
 	struct state *s;	/* per link, in the key */
 	bool *known;		/* per link: s is set */
 	struct phys_buf qpos, qvel;
@@ -106,6 +110,12 @@ link_state(struct keyw *k, int li)
 	}
 	if (k->w->models[l->model].is_static)
 		return;
+	if (k->initial && k->w->models[l->model].has_init_vel) {
+		/* as the run sets them: every link's, in the world */
+		s->lin = k->w->models[l->model].init_linear;
+		s->ang = k->w->models[l->model].init_angular;
+		return;
+	}
 	n = phys_mjcf_key(l->node, k->key, NULL);
 	if (n && !read_state(k->w, li, n, s))
 		fail(k, li, NULL, "its <phys:key> is not a pose and two "
@@ -474,8 +484,8 @@ put_key(const struct phys_scene *w, const struct phys_mjcf_tree *t,
     const struct phys_mjcf_actuator *acts, size_t nacts, const char *name,
     struct phys_buf *b)
 {
-	struct keyw k = { w, t, name, NULL, NULL, { 0 }, { 0 }, -1, NULL,
-		NULL };
+	struct keyw k = { w, t, name, strcmp(name, INITIAL_KEY) == 0, NULL,
+		NULL, { 0 }, { 0 }, -1, NULL, NULL };
 	struct phys_buf mpos = { 0 }, mquat = { 0 }, ctrl = { 0 };
 	size_t i;
 
@@ -511,7 +521,34 @@ put_key(const struct phys_scene *w, const struct phys_mjcf_tree *t,
 	return !k.why;
 }
 
-/* The keyframe names the links hold, each once, as first met. */
+/* Whether model mi moves under an InitialVelocityPlugin. */
+static bool
+has_initial_velocity(const struct phys_scene *w, size_t mi)
+{
+	return w->models[mi].has_init_vel && !w->models[mi].is_static;
+}
+
+/* Said of each such model once INITIAL_KEY is written. */
+static void
+said_initial_velocity(const struct phys_scene *w)
+{
+	const struct phys_model *m;
+	size_t i;
+
+	for (i = 0; i < w->nmodels; i++) {
+		if (!has_initial_velocity(w, i))
+			continue;
+		m = &w->models[i];
+		phys_warnat(m->doc ? m->doc->name : "", phys_node_line(m->node),
+		    "model '%s': the velocities of its InitialVelocityPlugin "
+		    "are keyframe '%s' (a MuJoCo model starts at rest; reset "
+		    "to that keyframe to start it moving)", m->name,
+		    INITIAL_KEY);
+	}
+}
+
+/* The keyframe names the links hold, each once, as first met; first
+ * INITIAL_KEY where a model has initial velocities. */
 static char **
 key_names(const struct phys_scene *w, size_t *n)
 {
@@ -521,6 +558,11 @@ key_names(const struct phys_scene *w, size_t *n)
 	size_t i, m;
 
 	*n = 0;
+	for (i = 0; i < w->nmodels && !*n; i++)
+		if (has_initial_velocity(w, i)) {
+			names = phys_xcalloc(1, sizeof *names);
+			names[(*n)++] = phys_xstrdup(INITIAL_KEY);
+		}
 	for (i = 0; i < w->nlinks; i++)
 		for (k = phys_mjcf_key(w->links[i].node, NULL, NULL); k;
 		    k = phys_mjcf_key(w->links[i].node, NULL, k)) {
@@ -547,9 +589,10 @@ phys_mjcf_write_keys(const struct phys_scene *w,
 	struct phys_buf keys = { 0 };
 	size_t i, n;
 	char **names = key_names(w, &n);
-
 	for (i = 0; i < n; i++) {
-		put_key(w, t, acts, nacts, names[i], &keys);
+		if (put_key(w, t, acts, nacts, names[i], &keys) &&
+		    strcmp(names[i], INITIAL_KEY) == 0)
+			said_initial_velocity(w);
 		free(names[i]);
 	}
 	free(names);

@@ -16,7 +16,8 @@
  *
  * With "run T JOINT", prints instead "t qpos" of that joint after every
  * step for T seconds of simulated time, from qpos0 at rest; with "run T
- * JOINT KEY", from keyframe KEY (its controls too).
+ * JOINT KEY", from keyframe KEY (its controls too). JOINT may name a body
+ * instead: "t x y z" of its frame's origin.
  *
  * Build: cc mujoco_print_oracle.c -lmujoco -lm. Exit 1, with MuJoCo's
  * complaint on standard error, when it refuses the file.
@@ -118,14 +119,24 @@ static int
 run(mjModel *m, mjData *d, double seconds, const char *joint)
 {
 	int j = mj_name2id(m, mjOBJ_JOINT, joint);
+	int b = mj_name2id(m, mjOBJ_BODY, joint);
 
-	if (j < 0) {
-		fprintf(stderr, "mujoco_print_oracle: no joint %s\n", joint);
+	if (j < 0 && b < 0) {
+		fprintf(stderr, "mujoco_print_oracle: no joint or body %s\n",
+		    joint);
 		return 1;
 	}
 	while (d->time < seconds - m->opt.timestep / 2) {
 		mj_step(m, d);
-		printf("%.17g %.17g\n", d->time, d->qpos[m->jnt_qposadr[j]]);
+		if (j >= 0) {
+			printf("%.17g %.17g\n", d->time,
+			    d->qpos[m->jnt_qposadr[j]]);
+			continue;
+		}
+		mj_kinematics(m, d);	/* a step leaves the last pose's */
+		printf("%.17g %.17g %.17g %.17g\n", d->time,
+			    d->xpos[3 * b], d->xpos[3 * b + 1],
+			    d->xpos[3 * b + 2]);
 	}
 	return 0;
 }
