@@ -246,6 +246,49 @@ unmasked() {
 	each_engine unmasked
 }
 
+# A kinematic platform whose centre of mass is 0.2 m off its origin.
+kinematic_world() {
+	cat > "$TMP/kin.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9">
+<world name="w">
+<gravity>0 0 -9.81</gravity>
+<model name="plat">
+  <pose>0 0 1 0 0 0</pose>
+  <link name="link">
+    <kinematic>true</kinematic>
+    <inertial><pose>0.2 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+    <collision name="c"><geometry><box><size>1 1 0.1</size></box></geometry></collision>
+  </link>
+</model>
+</world>
+</sdf>
+SDF
+}
+
+# kinematic_path ENGINE: set moving at 1 m/s and turning at 2 rad/s, the
+# platform's origin goes straight on and it turns about it: at 1 s the
+# origin at x = 1, the yaw 2, the centre of mass at (1 + 0.2 cos 2,
+# 0.2 sin 2); its velocities as set.
+kinematic_path() {
+	local w
+	kinematic_world
+	w=$(profile_world "$TMP/kin.sdf" "$1")
+	printf '%s\n' '{"t":0,"name":"plat::link/linear_vel","value":{"x":1,"y":0,"z":0}}' \
+	    '{"t":0,"name":"plat::link/angular_vel","value":{"x":0,"y":0,"z":2}}' > "$TMP/ctl"
+	phys-step -q -p "$1" -t 1 -e 1000 -c "$TMP/ctl" -i 'plat::link/*' "$w" | tail -1 > "$TMP/end"
+	near "$(jq '.items["plat::link/pose"].x' "$TMP/end")" 1 1e-9
+	near "$(jq '.items["plat::link/pose"].y' "$TMP/end")" 0 1e-9
+	near "$(jq '.items["plat::link/pose"].yaw' "$TMP/end")" 2 1e-9
+	near "$(jq '.items["plat::link/inertial_pose"].x' "$TMP/end")" "$(awk 'BEGIN { printf "%.15f", 1 + 0.2 * cos(2) }')" 1e-9
+	near "$(jq '.items["plat::link/inertial_pose"].y' "$TMP/end")" "$(awk 'BEGIN { printf "%.15f", 0.2 * sin(2) }')" 1e-9
+	near "$(jq '.items["plat::link/linear_vel"].x' "$TMP/end")" 1 1e-9
+	near "$(jq '.items["plat::link/angular_vel"].z' "$TMP/end")" 2 1e-9
+}
+@test "a kinematic link set moving goes on at its velocities: its origin straight on, turning about it, under each engine" {
+	each_engine kinematic_path
+}
+
 limit_case() {
 	local f
 	f=$(closed_forms "$1")

@@ -111,6 +111,9 @@ struct blink {
 	std::unique_ptr<btCompoundShape> compound;	/* when there is one */
 	bool kinematic = false;
 	btVector3 force{ 0, 0, 0 }, torque{ 0, 0, 0 };	/* the run's */
+	/* A kinematic link's velocities, held: its origin's and its turn,
+	 * in the world. */
+	phys_vec3 kin_lin{ 0, 0, 0 }, kin_ang{ 0, 0, 0 };
 };
 
 struct bjoint {
@@ -527,6 +530,8 @@ apply_link_flags(bullet_engine *e, int li)
 	}
 	b->setDamping(PVD(v, LINK_velocity_decay_linear),
 	    PVD(v, LINK_velocity_decay_angular));
+	if (PVB(v, LINK_kinematic) && !bl.kinematic)
+		bullet_engine_link_vel(e, li, &bl.kin_lin, &bl.kin_ang);
 	bl.kinematic = PVB(v, LINK_kinematic);
 	if (bl.kinematic)
 		b->setCollisionFlags(b->getCollisionFlags() |
@@ -1245,20 +1250,33 @@ joint_forces(struct bullet_engine *e, int ji)
 	}
 }
 
-/* Kinematic links move with their velocities, untouched by forces. */
+/*
+ * Kinematic links move with their velocities, untouched by forces, as
+ * phys_kinematic_step says. The step takes a kinematic body's velocity
+ * as its move from the interpolation transform, which stays where the
+ * body was (with both moved it came out 0); after it, the velocities are
+ * set as held (before: false).
+ */
 static void
-move_kinematic(struct bullet_engine *e)
+move_kinematic(struct bullet_engine *e, bool before)
 {
-	for (auto &bl : e->links) {
-		btTransform t;
+	for (size_t i = 0; i < e->links.size(); i++) {
+		blink &bl = e->links[i];
+		phys_pose from;
 
 		if (!bl.body || !bl.kinematic)
 			continue;
-		btTransformUtil::integrateTransform(bl.body->getWorldTransform(),
-		    bl.body->getLinearVelocity(), bl.body->getAngularVelocity(),
-		    e->step, t);
-		bl.body->setWorldTransform(t);
-		bl.body->setInterpolationWorldTransform(t);
+		if (!before) {
+			bullet_engine_set_link_vel(e, (int)i, &bl.kin_lin,
+			    &bl.kin_ang);
+			continue;
+		}
+		bullet_engine_link_pose(e, (int)i, &from);
+		bl.body->setInterpolationWorldTransform(
+		    bl.body->getWorldTransform());
+		bl.body->setWorldTransform(bt(phys_pose_mul(
+		    phys_kinematic_step(from, bl.kin_lin, bl.kin_ang, e->step),
+		    bl.com)));
 	}
 }
 
@@ -1303,9 +1321,10 @@ bullet_engine_step(struct bullet_engine *e, double t0, double t1)
 			joint_forces(e, (int)i);
 	if (e->pushed)
 		link_wrenches(e);
-	move_kinematic(e);
+	move_kinematic(e, true);
 	/* One step of exactly max_step_size: no substeps, no interpolation. */
 	e->world->stepSimulation(e->step, 0, e->step);
+	move_kinematic(e, false);
 	for (size_t i = 0; i < e->joints.size(); i++) {
 		double pos[2], vel[2];
 		int n = bullet_engine_joint_state(e, (int)i, pos, vel);
@@ -1425,6 +1444,10 @@ bullet_engine_set_link_vel(struct bullet_engine *e, int li,
 	bl.body->setAngularVelocity(bt(a));
 	bl.body->setInterpolationLinearVelocity(bt(l));
 	bl.body->setInterpolationAngularVelocity(bt(a));
+	if (bl.kinematic) {
+		bl.kin_lin = lin ? *lin : v3_sub(l, v3_cross(a, r));
+		bl.kin_ang = a;
+	}
 	return 0;
 }
 

@@ -239,6 +239,18 @@ phys_divergence_cause(const struct phys_scene *w,
 	return why ? why : phys_xstrdup("");
 }
 
+phys_pose
+phys_kinematic_step(phys_pose p, phys_vec3 lin, phys_vec3 ang, double h)
+{
+	double a = v3_norm(ang) * h;
+
+	p.p = v3_add(p.p, v3_scale(lin, h));
+	if (a > 0)
+		p.q = phys_quat_normalize(phys_quat_mul(phys_quat_about(
+		    v3_normalize(ang), a), p.q));
+	return p;
+}
+
 /* A velocity (turn: an angular one) set from outside, as
  * phys_check_state_set says. */
 static int

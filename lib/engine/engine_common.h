@@ -19,6 +19,13 @@ extern "C" {
  * 1.5 s and 140 steps of 0.001 s), which every engine's clock uses. */
 double phys_engine_clock(double base, long n, double h);
 
+/* Where a kinematic link at pose p, moving at lin (its origin's velocity)
+ * and turning at ang, both in the world, is h later: its origin moved on
+ * a straight line, the link turned about it, as every engine moves one
+ * (the velocities a control line sets are its origin's). */
+phys_pose phys_kinematic_step(phys_pose p, phys_vec3 lin, phys_vec3 ang,
+    double h);
+
 /* The spring and viscous damping force along axis k (0 or 1) of a joint
  * with values v at position pos and rate vel, as Gazebo applies it: an
  * explicit generalized force. */

@@ -743,6 +743,10 @@ struct dlink {
 	double mass = 0, inertia[6] = { 0, 0, 0, 0, 0, 0 };	/* as run */
 	std::vector<dd::ShapeNode *> shapes;	/* per collision, null: none */
 	phys_vec3 force{ 0, 0, 0 }, torque{ 0, 0, 0 };	/* the run's */
+	/* A kinematic link's velocities, held: its origin's and its turn,
+	 * in the world; where they take it in the step being taken. */
+	Eigen::Vector3d kin_lin{ 0, 0, 0 }, kin_ang{ 0, 0, 0 };
+	Eigen::Isometry3d kin_next = Eigen::Isometry3d::Identity();
 };
 
 enum jkind { J_NONE, J_TREE, J_LOOP, J_COUPLING };
@@ -1447,6 +1451,10 @@ apply_link_flags(dart_engine *e, int li)
 	dlink &dl = e->links[(size_t)li];
 
 	dl.body->setGravityMode(PVB(v, LINK_gravity));
+	if (PVB(v, LINK_kinematic) && !dl.kinematic) {
+		dl.kin_lin = dl.body->getLinearVelocity();
+		dl.kin_ang = dl.body->getAngularVelocity();
+	}
 	dl.kinematic = PVB(v, LINK_kinematic);
 	if (dl.tree_joint < 0)
 		dl.joint->setActuatorType(dl.kinematic ? dd::Joint::VELOCITY :
@@ -2561,6 +2569,46 @@ tree_command(dart_engine *e, int ji)
 			dj.dj->setForce((std::size_t)inner(j, (int)k), dj.cmd[k]);
 }
 
+/* A kinematic link's free joint's velocities for its held motion where
+ * it is now (they are the body frame's, which turns with it). */
+static void
+kinematic_velocities(dlink &dl)
+{
+	const Eigen::Isometry3d &x = dl.body->getWorldTransform();
+	Eigen::Matrix3d rt = x.linear().transpose();
+	Eigen::Vector6d v;
+
+	v.head<3>() = rt * dl.kin_ang;
+	v.tail<3>() = rt * dl.kin_lin;
+	const dart::math::Jacobian &J = dl.joint->getRelativeJacobian();
+	Eigen::VectorXd dq = (J.transpose() * J).ldlt().solve(J.transpose() *
+	    v);
+
+	dl.joint->setVelocities(dq);
+	dl.joint->setCommands(dq);
+}
+
+/*
+ * A kinematic link moves as phys_kinematic_step says, as under the other
+ * engines; DART moves a free body along the screw of its body frame's
+ * velocities, a curve, so the step's end is placed after it
+ * (held_kinematic).
+ */
+static void
+hold_kinematic(dlink &dl, double h)
+{
+	dl.kin_next = iso(phys_kinematic_step(pp(dl.body->getWorldTransform()),
+	    pv(dl.kin_lin), pv(dl.kin_ang), h));
+	kinematic_velocities(dl);
+}
+
+static void
+held_kinematic(dlink &dl)
+{
+	dd::FreeJoint::setTransformOf(dl.joint, dl.kin_next);
+	kinematic_velocities(dl);
+}
+
 static int
 dart_engine_step(struct dart_engine *e, double t0, double t1)
 {
@@ -2584,7 +2632,7 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 			dl.body->addExtTorque(ev(dl.torque), false);
 		}
 		if (dl.kinematic && dl.tree_joint < 0)
-			dl.joint->setCommands(dl.joint->getVelocities());
+			hold_kinematic(dl, e->step);
 	}
 	/* A gravity DART can step under. */
 	Eigen::Vector3d g = e->world->getGravity();
@@ -2602,6 +2650,9 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 		e->thrown = true;
 		throw;
 	}
+	for (dlink &dl : e->links)
+		if (!dl.is_static && dl.kinematic && dl.tree_joint < 0)
+			held_kinematic(dl);
 	e->solver->manual().clear();
 	track_loops(e, false);
 	return 0;
@@ -2713,6 +2764,8 @@ dart_engine_set_link_vel(struct dart_engine *e, int li, const phys_vec3 *lin,
 	else
 		mine.tail<3>() = rt * dl.body->getLinearVelocity();
 	move_tree(dl.skel, vel);
+	dl.kin_lin = dl.body->getLinearVelocity();
+	dl.kin_ang = dl.body->getAngularVelocity();
 	return 0;
 }
 

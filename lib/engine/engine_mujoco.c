@@ -2140,8 +2140,7 @@ static void
 move_mocap(struct mujoco_engine *e)
 {
 	mjData *d = e->d;
-	phys_quat q;
-	double a;
+	phys_pose p;
 	size_t i;
 
 	for (i = 0; i < e->w->nlinks; i++) {
@@ -2152,13 +2151,11 @@ move_mocap(struct mujoco_engine *e)
 			continue;
 		pos = d->mocap_pos + 3 * ml->mocap;
 		quat = d->mocap_quat + 4 * ml->mocap;
-		to_mj(v3_add(from_mj(pos), v3_scale(ml->lin, e->step)), pos);
-		a = v3_norm(ml->ang) * e->step;
-		if (a > 0) {
-			q = phys_quat_mul(phys_quat_about(v3_normalize(
-			    ml->ang), a), from_mjquat(quat));
-			to_mjquat(phys_quat_normalize(q), quat);
-		}
+		p = phys_kinematic_step((phys_pose){ from_mj(pos),
+		    from_mjquat(quat) }, ml->lin, ml->ang, e->step);
+		to_mj(p.p, pos);
+		if (v3_norm(ml->ang) > 0)
+			to_mjquat(p.q, quat);
 	}
 }
 

@@ -48,6 +48,10 @@ struct ode_link {
 	dBodyID body;		/* NULL for static links */
 	phys_pose inertial;	/* centre-of-mass frame in the link frame */
 	phys_vec3 force, torque;	/* the run's, at the centre of mass */
+	/* A kinematic link's velocities, held (its origin's and its turn,
+	 * in the world), and its pose as a step starts. */
+	phys_vec3 kin_lin, kin_ang;
+	phys_pose kin_from;
 };
 
 /*
@@ -550,10 +554,13 @@ apply_link_flags(struct ode_engine *e, int li)
 	dBodySetGravityMode(b, PVB(v, LINK_gravity));
 	dBodySetLinearDamping(b, PVD(v, LINK_velocity_decay_linear));
 	dBodySetAngularDamping(b, PVD(v, LINK_velocity_decay_angular));
-	if (PVB(v, LINK_kinematic))
+	if (PVB(v, LINK_kinematic) && !dBodyIsKinematic(b)) {
+		ode_engine_link_vel(e, li, &e->links[li].kin_lin,
+		    &e->links[li].kin_ang);
 		dBodySetKinematic(b);
-	else
+	} else if (!PVB(v, LINK_kinematic)) {
 		dBodySetDynamic(b);
+	}
 }
 
 static bool
@@ -2192,6 +2199,33 @@ link_wrenches(struct ode_engine *e)
 	}
 }
 
+/*
+ * Kinematic links move as phys_kinematic_step says: their centres of mass
+ * at the velocity their origins' give them where they are now as the step
+ * starts (ODE moves a kinematic body's centre straight on), placed on the
+ * path after it (before: true).
+ */
+static void
+move_kinematic(struct ode_engine *e, bool before)
+{
+	size_t i;
+
+	for (i = 0; i < e->w->nlinks; i++) {
+		struct ode_link *ol = &e->links[i];
+
+		if (!ol->body || !dBodyIsKinematic(ol->body))
+			continue;
+		if (before) {
+			ode_engine_link_pose(e, (int)i, &ol->kin_from);
+		} else {
+			set_body_pose(ol->body, phys_pose_mul(phys_kinematic_step(
+			    ol->kin_from, ol->kin_lin, ol->kin_ang, e->step),
+			    ol->inertial));
+		}
+		ode_engine_set_link_vel(e, (int)i, &ol->kin_lin, &ol->kin_ang);
+	}
+}
+
 static int
 ode_engine_step(struct ode_engine *e, double t0, double t1)
 {
@@ -2205,6 +2239,7 @@ ode_engine_step(struct ode_engine *e, double t0, double t1)
 	if (e->pushed)
 		link_wrenches(e);
 	couple_joints(e);
+	move_kinematic(e, true);
 	e->ncontacts = 0;
 	e->npending = 0;
 	stepping = e;
@@ -2218,6 +2253,7 @@ ode_engine_step(struct ode_engine *e, double t0, double t1)
 	}
 	dJointGroupEmpty(e->contacts);
 	stepping = NULL;
+	move_kinematic(e, false);
 	track_coupled_angles(e);
 	track_turns(e);
 	return 0;
@@ -2333,6 +2369,10 @@ ode_engine_set_link_vel(struct ode_engine *e, int li, const phys_vec3 *lin,
 		l = *lin;
 	if (ang)
 		a = *ang;
+	if (dBodyIsKinematic(ol->body)) {
+		ol->kin_lin = l;
+		ol->kin_ang = a;
+	}
 	ode_engine_link_pose(e, li, &link);
 	r = v3_sub(body_pose(ol->body).p, link.p);
 	l = v3_add(l, v3_cross(a, r));
