@@ -289,6 +289,44 @@ kinematic_path() {
 	each_engine kinematic_path
 }
 
+# carried ENGINE: a box resting on a kinematic platform set moving at
+# 0.5 m/s at 0.5 s slips until friction (mu 1) has brought it to the
+# platform's speed, v^2 / (2 mu g) behind it, then rides along.
+carried() {
+	local w
+	cat > "$TMP/carry.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9">
+<world name="w">
+<gravity>0 0 -9.81</gravity>
+<model name="plat">
+  <pose>0 0 0.5 0 0 0</pose>
+  <link name="link">
+    <kinematic>true</kinematic>
+    <inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial>
+    <collision name="c"><geometry><box><size>4 4 0.1</size></box></geometry></collision>
+  </link>
+</model>
+<model name="box">
+  <pose>0 0 0.6 0 0 0</pose>
+  <link name="link">
+    <inertial><mass>1</mass><inertia><ixx>0.0017</ixx><iyy>0.0017</iyy><izz>0.0017</izz></inertia></inertial>
+    <collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision>
+  </link>
+</model>
+</world>
+</sdf>
+SDF
+	w=$(profile_world "$TMP/carry.sdf" "$1")
+	echo '{"t":0.5,"name":"plat::link/linear_vel","value":{"x":0.5,"y":0,"z":0}}' > "$TMP/ctl"
+	phys-step -q -p "$1" -t 2.5 -e 500 -c "$TMP/ctl" -i 'box::link/*' "$w" | tail -1 > "$TMP/end"
+	near "$(jq '.items["box::link/pose"].x' "$TMP/end")" "$(awk 'BEGIN { printf "%.9f", 1 - 0.25 / (2 * 9.81) }')" 0.005
+	near "$(jq '.items["box::link/linear_vel"].x' "$TMP/end")" 0.5 1e-3
+}
+@test "a box on a kinematic platform set moving is carried along, v^2 / (2 mu g) behind it after its slip, under each engine" {
+	each_engine carried
+}
+
 limit_case() {
 	local f
 	f=$(closed_forms "$1")

@@ -1981,6 +1981,78 @@ edit_contacts(struct mujoco_engine *e, bool first_pass)
 
 /* ---- stepping ---- */
 
+/* Body b's motion at world point p when it is a mocap body (its link's
+ * velocities, held): false for any other body. */
+static bool
+mocap_motion(const struct mujoco_engine *e, int b, const mjtNum *p,
+    phys_vec3 *v, phys_vec3 *w)
+{
+	int k = e->m->body_mocapid[b];
+	const struct mlink *ml;
+
+	if (k < 0 || e->body_link[b] < 0)
+		return false;
+	ml = &e->links[e->body_link[b]];
+	*w = ml->ang;
+	*v = v3_add(ml->lin, v3_cross(ml->ang, v3_sub(from_mj(p),
+	    from_mj(e->d->xpos + 3 * b))));
+	return true;
+}
+
+/*
+ * MuJoCo holds a mocap body still in its contacts: a moving one pushes by
+ * its penetration alone and carries nothing that rests on it. A kinematic
+ * link's velocity is its contacts' too, as under the other engines: each
+ * contact row of a mocap body gets the velocity its motion adds (what
+ * efc_vel = J qvel would hold, were it moved by joints) and the reference
+ * acceleration that velocity asks for (aref = -B vel - K imp pos), between
+ * MuJoCo's velocity stage and its solver. A row is a direction of the
+ * contact frame, the normal, tangents, then turns about them (elliptic
+ * cones), or the normal plus and minus the friction times each of the
+ * others (pyramidal), of geom2's motion less geom1's.
+ */
+static void
+mocap_contact_motion(struct mujoco_engine *e)
+{
+	const mjModel *m = e->m;
+	mjData *d = e->d;
+	phys_vec3 v1, w1, v2, w2, dv, dw, f[3];
+	double rel[6], extra;
+	int i, j, r, n, a;
+	bool pyramid = m->opt.cone == mjCONE_PYRAMIDAL;
+
+	if (m->nmocap == 0)
+		return;
+	for (i = 0; i < d->ncon; i++) {
+		const mjContact *c = &d->contact[i];
+		bool m1 = mocap_motion(e, m->geom_bodyid[c->geom1], c->pos,
+		    &v1, &w1);
+		bool m2 = mocap_motion(e, m->geom_bodyid[c->geom2], c->pos,
+		    &v2, &w2);
+
+		if ((!m1 && !m2) || (a = c->efc_address) < 0)
+			continue;
+		dv = v3_sub(m2 ? v2 : v3(0, 0, 0), m1 ? v1 : v3(0, 0, 0));
+		dw = v3_sub(m2 ? w2 : v3(0, 0, 0), m1 ? w1 : v3(0, 0, 0));
+		for (j = 0; j < 3; j++) {
+			f[j] = from_mj(c->frame + 3 * j);
+			rel[j] = v3_dot(f[j], dv);
+			rel[3 + j] = v3_dot(f[j], dw);
+		}
+		n = !pyramid ? c->dim : c->dim == 1 ? 1 : 2 * (c->dim - 1);
+		for (r = 0; r < n; r++) {
+			if (pyramid && c->dim > 1)
+				extra = rel[0] + (r % 2 ? -1 : 1) *
+				    c->friction[r / 2] * rel[r / 2 + 1];
+			else
+				extra = rel[r];
+			d->efc_vel[a + r] += extra;
+			d->efc_aref[a + r] -= d->efc_KBIP[4 * (a + r) + 1] *
+			    extra;
+		}
+	}
+}
+
 /*
  * What a step's forces and accelerations come from: MuJoCo's
  * mj_fwdPosition with phys's contact values put in between collision
@@ -2007,7 +2079,12 @@ forward(struct mujoco_engine *e, bool first_pass)
 	mj_makeConstraint(m, d);
 	mj_transmission(m, d);
 	mj_projectConstraint(m, d);
-	mj_forwardSkip(m, d, mjSTAGE_POS, 1);
+	/* mj_forwardSkip from the velocity stage on, without sensors */
+	mj_fwdVelocity(m, d);
+	mocap_contact_motion(e);
+	mj_fwdActuation(m, d);
+	mj_fwdAcceleration(m, d);
+	mj_fwdConstraint(m, d);
 }
 
 /* The kinematics and velocities of the current state, which queries
