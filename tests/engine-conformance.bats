@@ -327,6 +327,47 @@ SDF
 	each_engine carried
 }
 
+# cardan_turn ENGINE: a bob hung 1 m below a universal joint, set turning
+# at 1 rad/s about the joint's second axis (its velocity and angular
+# velocity set by two lines) without gravity, turns on past the quarter
+# turn: 2.5 rad at 2.5 s, the bob at (-sin 2.5, 3 - cos 2.5) m.
+cardan_turn() {
+	local w
+	cat > "$TMP/cardan.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9">
+<world name="w">
+<gravity>0 0 0</gravity>
+<model name="cardan">
+  <pose>0 0 3 0 0 0</pose>
+  <link name="bob">
+    <pose>0 0 -1 0 0 0</pose>
+    <inertial><mass>1</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial>
+  </link>
+  <joint name="j" type="universal">
+    <parent>world</parent>
+    <child>bob</child>
+    <pose>0 0 1 0 0 0</pose>
+    <axis><xyz>1 0 0</xyz></axis>
+    <axis2><xyz>0 1 0</xyz></axis2>
+  </joint>
+</model>
+</world>
+</sdf>
+SDF
+	w=$(profile_world "$TMP/cardan.sdf" "$1")
+	printf '%s\n' '{"t":0,"name":"cardan::bob/linear_vel","value":{"x":-1,"y":0,"z":0}}' \
+	    '{"t":0,"name":"cardan::bob/angular_vel","value":{"x":0,"y":1,"z":0}}' > "$TMP/ctl"
+	phys-step -q -p "$1" -t 2.5 -e 2500 -c "$TMP/ctl" -i 'cardan::j/position' -i 'cardan::bob/pose' "$w" | tail -1 > "$TMP/end"
+	near "$(jq '.items["cardan::j/position"][1]' "$TMP/end")" 2.5 1e-4
+	near "$(jq '.items["cardan::j/position"][0]' "$TMP/end")" 0 1e-6
+	near "$(jq '.items["cardan::bob/pose"].x' "$TMP/end")" "$(awk 'BEGIN { printf "%.12f", -sin(2.5) }')" 1e-4
+	near "$(jq '.items["cardan::bob/pose"].z' "$TMP/end")" "$(awk 'BEGIN { printf "%.12f", 3 - cos(2.5) }')" 1e-4
+}
+@test "a universal joint turns on past a quarter turn about its second axis, at the rate two lines set, under each engine" {
+	each_engine cardan_turn
+}
+
 limit_case() {
 	local f
 	f=$(closed_forms "$1")

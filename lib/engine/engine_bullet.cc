@@ -736,9 +736,16 @@ make_joint(bullet_engine *e, int ji)
 		c = new btPoint2PointConstraint(parent, child, fp.getOrigin(),
 		    fc.getOrigin());
 	} else {
+		/* Bullet's middle angle is held within a quarter turn (its
+		 * Euler angles' singularity): a joint turning about x and y
+		 * takes the order X, Z, Y, whose middle row is locked, so
+		 * that its second axis turns on past 90 degrees. */
+		bool two = j->type == PHYS_JOINT_UNIVERSAL ||
+		    j->type == PHYS_JOINT_REVOLUTE2;
+
 		c = new btGeneric6DofSpring2Constraint(parent, child,
 		    joint_frame(e, j, j->parent), joint_frame(e, j, j->child),
-		    RO_XYZ);
+		    two ? RO_XZY : RO_XYZ);
 	}
 	c->setJointFeedback(&bj.fb);
 	bj.c = c;
