@@ -10,10 +10,13 @@
 # period and a stop's moment, meshes, polylines, ellipsoids and
 # heightmaps resting and rolling where geometry says, a switch between
 # any two engines mid-run in both directions, identical runs, a
-# divergence named. What only one engine does is in its own
-# tests/engine-*.bats.
+# divergence named; states set by control lines (kinematic links moving
+# on and carrying what rests on them, a universal joint past a quarter
+# turn, poses a joint holds or refuses) and a filter's values changed
+# mid-run. What only one engine does is in its own tests/engine-*.bats.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 W="$WORLDS/closed_forms.sdf"
 
@@ -366,6 +369,30 @@ SDF
 }
 @test "a universal joint turns on past a quarter turn about its second axis, at the rate two lines set, under each engine" {
 	each_engine cardan_turn
+}
+
+# held_pose ENGINE: the pendulum's bob set where its pivot holds it, at
+# 0.3 rad, starts its swing there (0.25 from the loaded 0.05, less 1 ms of
+# fall); the model moved as a whole, or the bob off its pivot, is refused
+# naming the joint.
+held_pose() {
+	local w
+	w=$(profile_world "$WORLDS/pendulum.sdf" "$1")
+	awk 'BEGIN { printf "{\"t\":0.5,\"name\":\"pendulum::bob/pose\",\"value\":{\"x\":0,\"y\":%.17g,\"z\":%.17g,\"roll\":0.3,\"pitch\":0,\"yaw\":0}}\n",
+	    0.5 * sin(0.3), 2 - 0.5 * cos(0.3) }' > "$TMP/ctl"
+	near "$(phys-step -q -p "$1" -t 0.501 -e 1 -c "$TMP/ctl" -i 'pendulum::pivot/position' "$w" |
+	    tail -1 | jq '.items["pendulum::pivot/position"][0]')" 0.25 2e-4
+	echo '{"t":0.5,"name":"pendulum/pose","value":{"x":5,"y":1,"z":3,"roll":0,"pitch":0,"yaw":1}}' > "$TMP/ctl"
+	run --separate-stderr phys-step -q -p "$1" -t 1 -c "$TMP/ctl" "$w"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == "phys-step: $TMP/ctl:1: joint 'pendulum::pivot' would be pulled 5.92 m apart: it holds link 'pendulum::bob' to the world"* ]]
+	echo '{"t":0.5,"name":"pendulum::bob/pose","value":{"x":0,"y":0,"z":1,"roll":0,"pitch":0,"yaw":0}}' > "$TMP/ctl"
+	run --separate-stderr phys-step -q -p "$1" -t 1 -c "$TMP/ctl" "$w"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"joint 'pendulum::pivot' would be pulled 0.5 m apart"* ]]
+}
+@test "a link's pose set where its joint holds it starts it there; a model or link moved off a joint is refused, naming it, under each engine" {
+	each_engine held_pose
 }
 
 limit_case() {

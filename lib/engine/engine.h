@@ -169,6 +169,15 @@ int phys_engine_command(struct phys_engine *e, int joint,
  * links on its child's side turn or slide about its axis as one body,
  * its parent's side stays. -1 with phys_error() for another kind of
  * joint, or one whose sides a loop joins. */
+/*
+ * Whether links moved to new poses (moved: per link; to: their poses,
+ * where moved) stay where every joint between a moved link and one that
+ * stays (the world included) holds them: its anchor, as each side has
+ * it, within 1e-6 m (off its axis, for a prismatic or screw joint). -1
+ * with phys_error() naming the first joint pulled apart, else 0.
+ */
+int phys_engine_joints_hold(const struct phys_engine *e,
+    const struct phys_scene *w, const bool *moved, const phys_pose *to);
 int phys_engine_set_joint_position(struct phys_engine *e,
     const struct phys_scene *w, int joint, double target);
 int phys_engine_set_joint_velocity(struct phys_engine *e,

@@ -493,14 +493,34 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text,
 
 static void model_links(struct run *r, int model, int *out, size_t *n);
 
+/* Links moved to poses to (n of them, links[i] to to[i]) where the joints
+ * hold them: 0, or -1 with phys_error(). */
+static int
+poses_held(struct run *r, const int *links, const phys_pose *to, size_t n)
+{
+	bool *moved = phys_xcalloc(r->w->nlinks + 1, sizeof *moved);
+	phys_pose *at = phys_xcalloc(r->w->nlinks + 1, sizeof *at);
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		moved[links[i]] = true;
+		at[links[i]] = to[i];
+	}
+	rc = phys_engine_joints_hold(r->e, r->w, moved, at);
+	free(moved);
+	free(at);
+	return rc;
+}
+
 static int
 apply_state(struct run *r, const struct phys_control *c)
 {
 	double v[6];
 	phys_vec3 vec;
-	phys_pose p, delta, lp;
+	phys_pose p, delta, lp, *to;
 	int *links, rc = 0;
-	size_t n, i;
+	size_t n, i, k;
 
 	phys_parse_doubles(c->text, v, 6);
 	vec = v3(v[0], v[1], v[2]);
@@ -512,28 +532,37 @@ apply_state(struct run *r, const struct phys_control *c)
 		return phys_engine_set_joint_velocity(r->e, r->w, c->entity,
 		    c->cmd[0]);
 	case PHYS_ITEM_LINK_POSE:
-		return phys_engine_set_link_pose(r->e, c->entity, phys_pose_from6(v));
+		p = phys_pose_from6(v);
+		if (poses_held(r, &c->entity, &p, 1) < 0)
+			return -1;
+		return phys_engine_set_link_pose(r->e, c->entity, p);
 	case PHYS_ITEM_LINK_LINVEL:
 		return phys_engine_set_link_vel(r->e, c->entity, &vec, NULL);
 	case PHYS_ITEM_LINK_ANGVEL:
 		return phys_engine_set_link_vel(r->e, c->entity, NULL, &vec);
 	}
-	links = phys_xcalloc(r->w->nlinks, sizeof *links);
+	links = phys_xcalloc(r->w->nlinks + 1, sizeof *links);
+	to = phys_xcalloc(r->w->nlinks + 1, sizeof *to);
 	model_links(r, c->entity, links, &n);
+	for (i = k = 0; i < n; i++)	/* its dynamic links */
+		if (phys_engine_link_dynamic(r->e, links[i]))
+			links[k++] = links[i];
+	n = k;
 	if (c->state_kind == PHYS_ITEM_MODEL_POSE) {
 		/* Move the model rigidly: every link by the same transform. */
 		p = phys_pose_from6(v);
 		phys_engine_link_pose(r->e, r->canon[c->entity], &lp);
 		delta = phys_pose_mul(p, phys_pose_inv(phys_pose_mul(lp, phys_pose_mul(
 		    phys_pose_inv(r->link0[c->entity]), r->model0[c->entity]))));
+		for (i = 0; i < n; i++) {
+			phys_engine_link_pose(r->e, links[i], &lp);
+			to[i] = phys_pose_mul(delta, lp);
+		}
+		rc = poses_held(r, links, to, n);
 	}
 	for (i = 0; i < n && rc == 0; i++) {
-		if (!phys_engine_link_dynamic(r->e, links[i]))
-			continue;
 		if (c->state_kind == PHYS_ITEM_MODEL_POSE) {
-			phys_engine_link_pose(r->e, links[i], &lp);
-			rc = phys_engine_set_link_pose(r->e, links[i],
-			    phys_pose_mul(delta, lp));
+			rc = phys_engine_set_link_pose(r->e, links[i], to[i]);
 		} else {
 			rc = phys_engine_set_link_vel(r->e, links[i],
 			    c->state_kind == PHYS_ITEM_MODEL_LINVEL ? &vec :
@@ -542,6 +571,7 @@ apply_state(struct run *r, const struct phys_control *c)
 		}
 	}
 	free(links);
+	free(to);
 	return rc;
 }
 
