@@ -395,6 +395,44 @@ held_pose() {
 	each_engine held_pose
 }
 
+# model_spin ENGINE: two bodies 1 m apart welded into one model, set
+# turning at 2 rad/s about z by the model's angular_vel (its canonical
+# link's origin kept still), turn as one body without gravity: link a's
+# yaw 2 at 1 s, the centre of mass, 0.5 m from it, gone straight on at
+# omega x r = 1 m/s, so a at (0.5 - 0.5 cos 2, 1 - 0.5 sin 2) (MuJoCo and
+# DART move a body's origin, not its centre, by Euler steps: 1e-3 m).
+model_spin() {
+	local w
+	cat > "$TMP/pair.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9">
+<world name="w">
+<gravity>0 0 0</gravity>
+<model name="pair">
+  <pose>0 0 1 0 0 0</pose>
+  <link name="a">
+    <inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.02</iyy><izz>0.03</izz></inertia></inertial>
+  </link>
+  <link name="b">
+    <pose>1 0 0 0 0 0</pose>
+    <inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.02</iyy><izz>0.03</izz></inertia></inertial>
+  </link>
+  <joint name="weld" type="fixed"><parent>a</parent><child>b</child></joint>
+</model>
+</world>
+</sdf>
+SDF
+	w=$(profile_world "$TMP/pair.sdf" "$1")
+	echo '{"t":0,"name":"pair/angular_vel","value":{"x":0,"y":0,"z":2}}' > "$TMP/ctl"
+	phys-step -q -p "$1" -t 1 -e 1000 -c "$TMP/ctl" -i 'pair::a/pose' "$w" | tail -1 > "$TMP/end"
+	near "$(jq '.items["pair::a/pose"].yaw' "$TMP/end")" 2 1e-4
+	near "$(jq '.items["pair::a/pose"].x' "$TMP/end")" "$(awk 'BEGIN { printf "%.12f", 0.5 - 0.5 * cos(2) }')" 2e-3
+	near "$(jq '.items["pair::a/pose"].y' "$TMP/end")" "$(awk 'BEGIN { printf "%.12f", 1 - 0.5 * sin(2) }')" 2e-3
+}
+@test "a model set turning turns as one body, its joints' rates kept, under each engine" {
+	each_engine model_spin
+}
+
 limit_case() {
 	local f
 	f=$(closed_forms "$1")

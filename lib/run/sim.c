@@ -493,6 +493,41 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text,
 
 static void model_links(struct run *r, int model, int *out, size_t *n);
 
+/*
+ * A model's velocity (angular: its angular velocity) set to vec: its
+ * canonical link's, every other link of links (n) moving on with it, the
+ * joints' rates kept: the change the canonical link gets, a rigid motion,
+ * added to each link's velocities, all worked out before any is set.
+ */
+static int
+set_model_vel(struct run *r, int model, bool angular, phys_vec3 vec,
+    const int *links, size_t n)
+{
+	phys_vec3 cv, cw, dv, dw, *lin, *ang;
+	phys_pose cp, p;
+	size_t i;
+	int rc = 0;
+
+	phys_engine_link_vel(r->e, r->canon[model], &cv, &cw);
+	phys_engine_link_pose(r->e, r->canon[model], &cp);
+	dv = angular ? v3(0, 0, 0) : v3_sub(vec, cv);
+	dw = angular ? v3_sub(vec, cw) : v3(0, 0, 0);
+	lin = phys_xcalloc(n + 1, sizeof *lin);
+	ang = phys_xcalloc(n + 1, sizeof *ang);
+	for (i = 0; i < n; i++) {
+		phys_engine_link_vel(r->e, links[i], &lin[i], &ang[i]);
+		phys_engine_link_pose(r->e, links[i], &p);
+		lin[i] = v3_add(lin[i], v3_add(dv, v3_cross(dw,
+		    v3_sub(p.p, cp.p))));
+		ang[i] = v3_add(ang[i], dw);
+	}
+	for (i = 0; i < n && rc == 0; i++)
+		rc = phys_engine_set_link_vel(r->e, links[i], &lin[i], &ang[i]);
+	free(lin);
+	free(ang);
+	return rc;
+}
+
 /* Links moved to poses to (n of them, links[i] to to[i]) where the joints
  * hold them: 0, or -1 with phys_error(). */
 static int
@@ -559,16 +594,11 @@ apply_state(struct run *r, const struct phys_control *c)
 			to[i] = phys_pose_mul(delta, lp);
 		}
 		rc = poses_held(r, links, to, n);
-	}
-	for (i = 0; i < n && rc == 0; i++) {
-		if (c->state_kind == PHYS_ITEM_MODEL_POSE) {
+		for (i = 0; i < n && rc == 0; i++)
 			rc = phys_engine_set_link_pose(r->e, links[i], to[i]);
-		} else {
-			rc = phys_engine_set_link_vel(r->e, links[i],
-			    c->state_kind == PHYS_ITEM_MODEL_LINVEL ? &vec :
-			    NULL, c->state_kind == PHYS_ITEM_MODEL_ANGVEL ?
-			    &vec : NULL);
-		}
+	} else if (r->canon[c->entity] >= 0) {
+		rc = set_model_vel(r, c->entity, c->state_kind ==
+		    PHYS_ITEM_MODEL_ANGVEL, vec, links, n);
 	}
 	free(links);
 	free(to);
