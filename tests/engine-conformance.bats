@@ -395,14 +395,9 @@ held_pose() {
 	each_engine held_pose
 }
 
-# model_spin ENGINE: two bodies 1 m apart welded into one model, set
-# turning at 2 rad/s about z by the model's angular_vel (its canonical
-# link's origin kept still), turn as one body without gravity: link a's
-# yaw 2 at 1 s, the centre of mass, 0.5 m from it, gone straight on at
-# omega x r = 1 m/s, so a at (0.5 - 0.5 cos 2, 1 - 0.5 sin 2) (MuJoCo and
-# DART move a body's origin, not its centre, by Euler steps: 1e-3 m).
-model_spin() {
-	local w
+# model_spin_world: $TMP/pair.sdf, two bodies 1 m apart welded into one
+# model, without gravity.
+model_spin_world() {
 	cat > "$TMP/pair.sdf" <<'SDF'
 <?xml version="1.0"?>
 <sdf version="1.9">
@@ -422,6 +417,17 @@ model_spin() {
 </world>
 </sdf>
 SDF
+}
+
+# model_spin ENGINE: the pair set
+# turning at 2 rad/s about z by the model's angular_vel (its canonical
+# link's origin kept still), turn as one body without gravity: link a's
+# yaw 2 at 1 s, the centre of mass, 0.5 m from it, gone straight on at
+# omega x r = 1 m/s, so a at (0.5 - 0.5 cos 2, 1 - 0.5 sin 2) (MuJoCo and
+# DART move a body's origin, not its centre, by Euler steps: 1e-3 m).
+model_spin() {
+	local w
+	model_spin_world
 	w=$(profile_world "$TMP/pair.sdf" "$1")
 	echo '{"t":0,"name":"pair/angular_vel","value":{"x":0,"y":0,"z":2}}' > "$TMP/ctl"
 	phys-step -q -p "$1" -t 1 -e 1000 -c "$TMP/ctl" -i 'pair::a/pose' "$w" | tail -1 > "$TMP/end"
@@ -431,6 +437,24 @@ SDF
 }
 @test "a model set turning turns as one body, its joints' rates kept, under each engine" {
 	each_engine model_spin
+}
+
+# root_carry ENGINE: the same bodies hinged about z instead of welded: link
+# a set moving at 1 m/s carries b, which hangs from it, along (the hinge
+# keeps its rate, 0): both 1 m on after 1 s.
+root_carry() {
+	local w
+	model_spin_world
+	sed -i 's|<joint name="weld" type="fixed"><parent>a</parent><child>b</child></joint>|<joint name="hinge" type="revolute"><parent>a</parent><child>b</child><axis><xyz>0 0 1</xyz></axis></joint>|' "$TMP/pair.sdf"
+	w=$(profile_world "$TMP/pair.sdf" "$1")
+	echo '{"t":0,"name":"pair::a/linear_vel","value":{"x":1,"y":0,"z":0}}' > "$TMP/ctl"
+	phys-step -q -p "$1" -t 1 -e 1000 -c "$TMP/ctl" -i 'pair::*/pose' "$w" | tail -1 > "$TMP/end"
+	near "$(jq '.items["pair::a/pose"].x' "$TMP/end")" 1 1e-6
+	near "$(jq '.items["pair::b/pose"].x' "$TMP/end")" 2 1e-6
+	near "$(jq '.items["pair::b/pose"].y' "$TMP/end")" 0 1e-6
+}
+@test "a link set moving carries the links that hang from it, their joints keeping their rates, under each engine" {
+	each_engine root_carry
 }
 
 limit_case() {

@@ -38,6 +38,12 @@ struct phys_engine {
 	 * (the engine that takes over welds them again). */
 	struct weld { int parent, child; bool on; } *welds;
 	size_t nwelds;
+	/* The velocities asked of each link since the last step (lines at
+	 * one time): a later change of one of them keeps the other as
+	 * asked, where an engine that fits its joints to one alone may have
+	 * made less of it. */
+	struct asked { bool lin, ang; phys_vec3 v, w; } *asked;
+	bool any_asked;
 };
 
 /* Forward to the engine running: CALL(e, f, args) for operations with
@@ -244,6 +250,7 @@ phys_engine_new(const struct phys_scene *w,
 		return NULL;
 	}
 	phys_motors_init(&e->motors, w->njoints);
+	e->asked = phys_xcalloc(w->nlinks + 1, sizeof *e->asked);
 	return e;
 }
 
@@ -257,6 +264,7 @@ phys_engine_free(struct phys_engine *e)
 	free(e->fault);
 	phys_motors_free(&e->motors);
 	free(e->welds);
+	free(e->asked);
 	free(e);
 }
 
@@ -449,6 +457,10 @@ phys_engine_step(struct phys_engine *e)
 		return -1;
 	if (CALL(e, step, t0, t1) < 0)
 		return -1;
+	if (e->any_asked) {
+		memset(e->asked, 0, e->w->nlinks * sizeof *e->asked);
+		e->any_asked = false;
+	}
 	e->iterations++;
 	return check_bodies(e, t1);
 }
@@ -531,7 +543,27 @@ int
 phys_engine_set_link_vel(struct phys_engine *e, int link, const phys_vec3 *lin,
     const phys_vec3 *ang)
 {
+	struct asked *a = &e->asked[link];
+
+	if (lin)
+		a->lin = true, a->v = *lin;
+	if (ang)
+		a->ang = true, a->w = *ang;
+	e->any_asked |= lin || ang;
 	return CALL(e, set_link_vel, link, lin, ang);
+}
+
+void
+phys_engine_link_vel_asked(const struct phys_engine *e, int link,
+    phys_vec3 *lin, phys_vec3 *ang)
+{
+	const struct asked *a = &e->asked[link];
+
+	phys_engine_link_vel(e, link, lin, ang);
+	if (a->lin)
+		*lin = a->v;
+	if (a->ang)
+		*ang = a->w;
 }
 
 int

@@ -169,6 +169,27 @@ int phys_engine_command(struct phys_engine *e, int joint,
  * links on its child's side turn or slide about its axis as one body,
  * its parent's side stays. -1 with phys_error() for another kind of
  * joint, or one whose sides a loop joins. */
+/* Link li's velocity and angular velocity as asked since the last step
+ * where they were (phys_engine_set_link_vel), else as they are. */
+void phys_engine_link_vel_asked(const struct phys_engine *e, int link,
+    phys_vec3 *lin, phys_vec3 *ang);
+/*
+ * The links (n) moving on by a rigid change of velocity: dv of point at,
+ * and dw of angular velocity, added to each one's velocities (worked out
+ * for all before any is set), so that the joints between them keep their
+ * rates.
+ */
+int phys_engine_move_links(struct phys_engine *e, const int *links,
+    size_t n, phys_vec3 at, phys_vec3 dv, phys_vec3 dw);
+/*
+ * Link li's velocity (its origin's) and angular velocity set, either
+ * NULL to keep it: the links that hang from it (on its side of the joint
+ * that holds it; for a link no joint holds, all joined to it) move on
+ * with it by the same rigid change (phys_engine_move_links).
+ */
+int phys_engine_set_link_motion(struct phys_engine *e,
+    const struct phys_scene *w, int li, const phys_vec3 *lin,
+    const phys_vec3 *ang);
 /*
  * Whether links moved to new poses (moved: per link; to: their poses,
  * where moved) stay where every joint between a moved link and one that

@@ -747,11 +747,6 @@ struct dlink {
 	 * in the world; where they take it in the step being taken. */
 	Eigen::Vector3d kin_lin{ 0, 0, 0 }, kin_ang{ 0, 0, 0 };
 	Eigen::Isometry3d kin_next = Eigen::Isometry3d::Identity();
-	/* The velocities asked of it since the last step, world frame: a
-	 * velocity set after an angular one (or before) keeps the one asked,
-	 * not what the joints could give of it alone. */
-	bool asked_lin = false, asked_ang = false;
-	Eigen::Vector3d lin_asked{ 0, 0, 0 }, ang_asked{ 0, 0, 0 };
 };
 
 enum jkind { J_NONE, J_TREE, J_LOOP, J_COUPLING };
@@ -2655,11 +2650,9 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 		e->thrown = true;
 		throw;
 	}
-	for (dlink &dl : e->links) {
+	for (dlink &dl : e->links)
 		if (!dl.is_static && dl.kinematic && dl.tree_joint < 0)
 			held_kinematic(dl);
-		dl.asked_lin = dl.asked_ang = false;
-	}
 	e->solver->manual().clear();
 	track_loops(e, false);
 	return 0;
@@ -2764,18 +2757,12 @@ dart_engine_set_link_vel(struct dart_engine *e, int li, const phys_vec3 *lin,
 		vel[i] = dl.skel->getBodyNode(i)->getSpatialVelocity();
 	Eigen::Matrix3d rt = dl.body->getWorldTransform().linear().transpose();
 	Eigen::Vector6d &mine = vel[dl.body->getIndexInSkeleton()];
-	if (ang) {
-		dl.ang_asked = ev(*ang);
-		dl.asked_ang = true;
-	}
-	if (lin) {
-		dl.lin_asked = ev(*lin);
-		dl.asked_lin = true;
-	}
-	if (dl.asked_ang)
-		mine.head<3>() = rt * dl.ang_asked;
-	mine.tail<3>() = rt * (dl.asked_lin ? dl.lin_asked :
-	    dl.body->getLinearVelocity());
+	if (ang)
+		mine.head<3>() = rt * ev(*ang);
+	if (lin)
+		mine.tail<3>() = rt * ev(*lin);
+	else
+		mine.tail<3>() = rt * dl.body->getLinearVelocity();
 	move_tree(dl.skel, vel);
 	dl.kin_lin = dl.body->getLinearVelocity();
 	dl.kin_ang = dl.body->getAngularVelocity();

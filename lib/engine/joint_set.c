@@ -204,6 +204,88 @@ set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
 }
 
 int
+phys_engine_move_links(struct phys_engine *e, const int *links, size_t n,
+    phys_vec3 at, phys_vec3 dv, phys_vec3 dw)
+{
+	phys_vec3 *lin = phys_xcalloc(n + 1, sizeof *lin);
+	phys_vec3 *ang = phys_xcalloc(n + 1, sizeof *ang);
+	phys_pose p;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		phys_engine_link_vel_asked(e, links[i], &lin[i], &ang[i]);
+		phys_engine_link_pose(e, links[i], &p);
+		lin[i] = v3_add(lin[i], v3_add(dv, v3_cross(dw,
+		    v3_sub(p.p, at))));
+		ang[i] = v3_add(ang[i], dw);
+	}
+	for (i = 0; i < n && rc == 0; i++)
+		if (phys_engine_link_dynamic(e, links[i]))
+			rc = phys_engine_set_link_vel(e, links[i], &lin[i],
+			    &ang[i]);
+	free(lin);
+	free(ang);
+	return rc;
+}
+
+/* The links joined to link li, itself first: through every joint of
+ * theirs but the world. */
+static void
+connected(const struct phys_scene *w, int li, int *out, size_t *n)
+{
+	bool *in = phys_xcalloc(w->nlinks, sizeof *in);
+	size_t head = 0, i;
+
+	*n = 0;
+	out[(*n)++] = li;
+	in[li] = true;
+	while (head < *n) {
+		int l = out[head++];
+
+		for (i = 0; i < w->njoints; i++) {
+			const struct phys_joint *o = &w->joints[i];
+			int other;
+
+			if (o->parent != l && o->child != l)
+				continue;
+			other = o->parent == l ? o->child : o->parent;
+			if (other >= 0 && !in[other]) {
+				in[other] = true;
+				out[(*n)++] = other;
+			}
+		}
+	}
+	free(in);
+}
+
+int
+phys_engine_set_link_motion(struct phys_engine *e,
+    const struct phys_scene *w, int li, const phys_vec3 *lin,
+    const phys_vec3 *ang)
+{
+	int *links = phys_xcalloc(w->nlinks + 1, sizeof *links);
+	phys_vec3 cv, cw;
+	phys_pose cp;
+	size_t n = 0, j;
+	int rc;
+
+	for (j = 0; j < w->njoints && w->joints[j].child != li; j++)
+		continue;
+	if (j == w->njoints)
+		connected(w, li, links, &n);
+	else if (subtree(w, (int)j, links, &n) < 0)
+		links[0] = li, n = 1;	/* a loop: it alone */
+	phys_engine_link_vel_asked(e, li, &cv, &cw);
+	phys_engine_link_pose(e, li, &cp);
+	rc = phys_engine_move_links(e, links, n, cp.p,
+	    lin ? v3_sub(*lin, cv) : v3(0, 0, 0),
+	    ang ? v3_sub(*ang, cw) : v3(0, 0, 0));
+	free(links);
+	return rc;
+}
+
+int
 phys_engine_set_joint_position(struct phys_engine *e,
     const struct phys_scene *w, int j, double target)
 {

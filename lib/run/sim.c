@@ -496,36 +496,20 @@ static void model_links(struct run *r, int model, int *out, size_t *n);
 /*
  * A model's velocity (angular: its angular velocity) set to vec: its
  * canonical link's, every other link of links (n) moving on with it, the
- * joints' rates kept: the change the canonical link gets, a rigid motion,
- * added to each link's velocities, all worked out before any is set.
+ * joints' rates kept.
  */
 static int
 set_model_vel(struct run *r, int model, bool angular, phys_vec3 vec,
     const int *links, size_t n)
 {
-	phys_vec3 cv, cw, dv, dw, *lin, *ang;
-	phys_pose cp, p;
-	size_t i;
-	int rc = 0;
+	phys_vec3 cv, cw;
+	phys_pose cp;
 
-	phys_engine_link_vel(r->e, r->canon[model], &cv, &cw);
+	phys_engine_link_vel_asked(r->e, r->canon[model], &cv, &cw);
 	phys_engine_link_pose(r->e, r->canon[model], &cp);
-	dv = angular ? v3(0, 0, 0) : v3_sub(vec, cv);
-	dw = angular ? v3_sub(vec, cw) : v3(0, 0, 0);
-	lin = phys_xcalloc(n + 1, sizeof *lin);
-	ang = phys_xcalloc(n + 1, sizeof *ang);
-	for (i = 0; i < n; i++) {
-		phys_engine_link_vel(r->e, links[i], &lin[i], &ang[i]);
-		phys_engine_link_pose(r->e, links[i], &p);
-		lin[i] = v3_add(lin[i], v3_add(dv, v3_cross(dw,
-		    v3_sub(p.p, cp.p))));
-		ang[i] = v3_add(ang[i], dw);
-	}
-	for (i = 0; i < n && rc == 0; i++)
-		rc = phys_engine_set_link_vel(r->e, links[i], &lin[i], &ang[i]);
-	free(lin);
-	free(ang);
-	return rc;
+	return phys_engine_move_links(r->e, links, n, cp.p,
+	    angular ? v3(0, 0, 0) : v3_sub(vec, cv),
+	    angular ? v3_sub(vec, cw) : v3(0, 0, 0));
 }
 
 /* Links moved to poses to (n of them, links[i] to to[i]) where the joints
@@ -572,9 +556,11 @@ apply_state(struct run *r, const struct phys_control *c)
 			return -1;
 		return phys_engine_set_link_pose(r->e, c->entity, p);
 	case PHYS_ITEM_LINK_LINVEL:
-		return phys_engine_set_link_vel(r->e, c->entity, &vec, NULL);
+		return phys_engine_set_link_motion(r->e, r->w, c->entity, &vec,
+		    NULL);
 	case PHYS_ITEM_LINK_ANGVEL:
-		return phys_engine_set_link_vel(r->e, c->entity, NULL, &vec);
+		return phys_engine_set_link_motion(r->e, r->w, c->entity, NULL,
+		    &vec);
 	}
 	links = phys_xcalloc(r->w->nlinks + 1, sizeof *links);
 	to = phys_xcalloc(r->w->nlinks + 1, sizeof *to);
