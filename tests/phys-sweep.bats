@@ -250,7 +250,10 @@ kill_midway() {
 @test "a worker killed in a run fails that run alone; a new worker takes the rest" {
 	cd "$TMP"
 	cp "$WORLDS/sliding_box.sdf" .
-	phys-sweep plan -t 1 -e 100 sliding_box.sdf "$MU=0.1:0.9:30" > plan.jsonl
+	# runs of 5 s (5,000 steps each): the worker is still at work when
+	# the third is logged, also on a fast machine (runs of 1 s were all
+	# done by then)
+	phys-sweep plan -t 5 -e 100 sliding_box.sdf "$MU=0.1:0.9:30" > plan.jsonl
 	phys-sweep run -j 1 --dir ref plan.jsonl 2> /dev/null
 	phys-sweep run -j 1 plan.jsonl 2> err &
 	pid=$!
