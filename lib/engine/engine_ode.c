@@ -2215,13 +2215,12 @@ move_kinematic(struct ode_engine *e, bool before)
 
 		if (!ol->body || !dBodyIsKinematic(ol->body))
 			continue;
-		if (before) {
+		if (before)
 			ode_engine_link_pose(e, (int)i, &ol->kin_from);
-		} else {
-			set_body_pose(ol->body, phys_pose_mul(phys_kinematic_step(
-			    ol->kin_from, ol->kin_lin, ol->kin_ang, e->step),
-			    ol->inertial));
-		}
+		else
+			set_body_pose(ol->body, phys_pose_mul(
+			    phys_kinematic_step(ol->kin_from, ol->kin_lin,
+			    ol->kin_ang, e->step), ol->inertial));
 		ode_engine_set_link_vel(e, (int)i, &ol->kin_lin, &ol->kin_ang);
 	}
 }
