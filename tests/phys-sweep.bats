@@ -258,10 +258,7 @@ kill_midway() {
 	phys-sweep run -j 1 plan.jsonl 2> err &
 	pid=$!
 	# the one worker, once it has finished some runs: kill it in its next
-	for _ in $(seq 200); do
-		[ "$(cat runs/log.jsonl 2> /dev/null | wc -l)" -ge 3 ] && break
-		sleep 0.02
-	done
+	lines_at_least runs/log.jsonl 3
 	worker=$(pgrep -P "$pid")
 	[ -n "$worker" ] || fail "no worker"
 	kill -KILL "$worker"

@@ -174,13 +174,15 @@ int phys_engine_command(struct phys_engine *e, int joint,
 void phys_engine_link_vel_asked(const struct phys_engine *e, int link,
     phys_vec3 *lin, phys_vec3 *ang);
 /*
- * The links (n) moving on by a rigid change of velocity: dv of point at,
- * and dw of angular velocity, added to each one's velocities (worked out
- * for all before any is set), so that the joints between them keep their
- * rates.
+ * Link ref's velocity (its origin's) and angular velocity set, either
+ * NULL to keep it (as asked, else as it is), and the links (n, ref among
+ * them) moving on by the same rigid change added to each one's
+ * velocities (worked out for all before any is set), so that the joints
+ * between them keep their rates.
  */
-int phys_engine_move_links(struct phys_engine *e, const int *links,
-    size_t n, phys_vec3 at, phys_vec3 dv, phys_vec3 dw);
+int phys_engine_move_links(struct phys_engine *e, int ref,
+    const phys_vec3 *lin, const phys_vec3 *ang, const int *links,
+    size_t n);
 /*
  * Link li's velocity (its origin's) and angular velocity set, either
  * NULL to keep it: the links that hang from it (on its side of the joint

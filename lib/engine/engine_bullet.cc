@@ -1444,6 +1444,8 @@ bullet_engine_set_link_vel(struct bullet_engine *e, int li,
 		l = *lin;
 	if (ang)
 		a = *ang;
+	if (bl.kinematic)
+		bl.kin_lin = l, bl.kin_ang = a;
 	bullet_engine_link_pose(e, li, &link);
 	r = v3_sub(from_bt(bl.body->getCenterOfMassPosition()), link.p);
 	l = v3_add(l, v3_cross(a, r));
@@ -1451,10 +1453,6 @@ bullet_engine_set_link_vel(struct bullet_engine *e, int li,
 	bl.body->setAngularVelocity(bt(a));
 	bl.body->setInterpolationLinearVelocity(bt(l));
 	bl.body->setInterpolationAngularVelocity(bt(a));
-	if (bl.kinematic) {
-		bl.kin_lin = lin ? *lin : v3_sub(l, v3_cross(a, r));
-		bl.kin_ang = a;
-	}
 	return 0;
 }
 

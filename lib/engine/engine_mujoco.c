@@ -59,9 +59,9 @@ void mj_implicit(const mjModel *m, mjData *d);
 /* The stack MuJoCo's broadphase may take for its body pairs, in mjtNums:
  * one for every two bodies (the links and the world). 5,000 bodies
  * overflowed the stack the compiler had been given. */
+#define STACK_PAIRS(nlinks) (((size_t)(nlinks) + 1) * ((size_t)(nlinks) + 1) / 2)
 /* Geom pairs whose filter answers are kept: a byte each (4 MB). */
 #define FILTER_PAIRS (1u << 22)
-#define STACK_PAIRS(nlinks) (((size_t)(nlinks) + 1) * ((size_t)(nlinks) + 1) / 2)
 
 /* How a link is held in MuJoCo's tree. */
 enum hold {
@@ -1599,7 +1599,6 @@ contact_filter(const mjModel *m, mjData *d, int g1, int g2)
 		*known = geoms_excluded(e, g1, g2) ? 2 : 1;
 	return *known == 2;
 }
-
 
 /* The restitution e a spring-damper contact of damping ratio z has,
  * leaving when its force vanishes (before the spring is relaxed). */

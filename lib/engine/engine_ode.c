@@ -2200,10 +2200,11 @@ link_wrenches(struct ode_engine *e)
 }
 
 /*
- * Kinematic links move as phys_kinematic_step says: their centres of mass
- * at the velocity their origins' give them where they are now as the step
- * starts (ODE moves a kinematic body's centre straight on), placed on the
- * path after it (before: true).
+ * Kinematic links move as phys_kinematic_step says. ODE moves a kinematic
+ * body's centre of mass straight on: before the step (before: true) each
+ * gets the velocity its held motion gives its centre where it is, for
+ * the contacts, and where it starts is kept; after the step it is placed
+ * on its path, and given that velocity again.
  */
 static void
 move_kinematic(struct ode_engine *e, bool before)

@@ -12,34 +12,35 @@
 #include "engine_common.h"
 #include "mem.h"
 
-/* The links on the child's side of joint j, child first: 0 with their
- * count, or -1 when a loop joins them back to the parent. */
+/* No link: what joined() avoids when it avoids none. */
+#define NO_LINK (-2)
+
+/* The links joined to link start, itself first, through every joint but
+ * skip (-1: none), into out (n): the joint that joins one of them to
+ * link avoid (-1: the world; NO_LINK: none), which ends the walk, or -1. */
 static int
-subtree(const struct phys_scene *w, int j, int *out, size_t *n)
+joined(const struct phys_scene *w, int start, int skip, int avoid, int *out,
+    size_t *n)
 {
-	const struct phys_joint *jt = &w->joints[j];
 	bool *in = phys_xcalloc(w->nlinks, sizeof *in);
 	size_t head = 0, i;
-	int rc = 0;
+	int back = -1;
 
 	*n = 0;
-	out[(*n)++] = jt->child;
-	in[jt->child] = true;
-	while (head < *n && rc == 0) {
+	out[(*n)++] = start;
+	in[start] = true;
+	while (head < *n && back < 0) {
 		int l = out[head++];
 
 		for (i = 0; i < w->njoints; i++) {
 			const struct phys_joint *o = &w->joints[i];
 			int other;
 
-			if ((int)i == j || (o->parent != l && o->child != l))
+			if ((int)i == skip || (o->parent != l && o->child != l))
 				continue;
 			other = o->parent == l ? o->child : o->parent;
-			if (other == jt->parent) {	/* the world too */
-				rc = phys_fail("joint '%s': its links form a "
-				    "loop with its parent through joint '%s': "
-				    "its position cannot be set alone",
-				    jt->name, o->name);
+			if (other == avoid) {
+				back = (int)i;
 				break;
 			}
 			if (other >= 0 && !in[other]) {
@@ -49,7 +50,22 @@ subtree(const struct phys_scene *w, int j, int *out, size_t *n)
 		}
 	}
 	free(in);
-	return rc;
+	return back;
+}
+
+/* The links on the child's side of joint j, child first: 0 with their
+ * count, or -1 when a loop joins them back to the parent. */
+static int
+subtree(const struct phys_scene *w, int j, int *out, size_t *n)
+{
+	const struct phys_joint *jt = &w->joints[j];
+	int back = joined(w, jt->child, j, jt->parent, out, n);
+
+	if (back < 0)
+		return 0;
+	return phys_fail("joint '%s': its links form a loop with its parent "
+	    "through joint '%s': its position cannot be set alone", jt->name,
+	    w->joints[back].name);
 }
 
 /* Where link li is, moved to its new pose or not (the world: -1). */
@@ -204,15 +220,21 @@ set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
 }
 
 int
-phys_engine_move_links(struct phys_engine *e, const int *links, size_t n,
-    phys_vec3 at, phys_vec3 dv, phys_vec3 dw)
+phys_engine_move_links(struct phys_engine *e, int ref, const phys_vec3 *to_lin,
+    const phys_vec3 *to_ang, const int *links, size_t n)
 {
 	phys_vec3 *lin = phys_xcalloc(n + 1, sizeof *lin);
 	phys_vec3 *ang = phys_xcalloc(n + 1, sizeof *ang);
+	phys_vec3 dv, dw, at;
 	phys_pose p;
 	size_t i;
 	int rc = 0;
 
+	phys_engine_link_vel_asked(e, ref, &dv, &dw);
+	phys_engine_link_pose(e, ref, &p);
+	at = p.p;
+	dv = to_lin ? v3_sub(*to_lin, dv) : v3(0, 0, 0);
+	dw = to_ang ? v3_sub(*to_ang, dw) : v3(0, 0, 0);
 	for (i = 0; i < n; i++) {
 		phys_engine_link_vel_asked(e, links[i], &lin[i], &ang[i]);
 		phys_engine_link_pose(e, links[i], &p);
@@ -229,58 +251,22 @@ phys_engine_move_links(struct phys_engine *e, const int *links, size_t n,
 	return rc;
 }
 
-/* The links joined to link li, itself first: through every joint of
- * theirs but the world. */
-static void
-connected(const struct phys_scene *w, int li, int *out, size_t *n)
-{
-	bool *in = phys_xcalloc(w->nlinks, sizeof *in);
-	size_t head = 0, i;
-
-	*n = 0;
-	out[(*n)++] = li;
-	in[li] = true;
-	while (head < *n) {
-		int l = out[head++];
-
-		for (i = 0; i < w->njoints; i++) {
-			const struct phys_joint *o = &w->joints[i];
-			int other;
-
-			if (o->parent != l && o->child != l)
-				continue;
-			other = o->parent == l ? o->child : o->parent;
-			if (other >= 0 && !in[other]) {
-				in[other] = true;
-				out[(*n)++] = other;
-			}
-		}
-	}
-	free(in);
-}
-
 int
 phys_engine_set_link_motion(struct phys_engine *e,
     const struct phys_scene *w, int li, const phys_vec3 *lin,
     const phys_vec3 *ang)
 {
 	int *links = phys_xcalloc(w->nlinks + 1, sizeof *links);
-	phys_vec3 cv, cw;
-	phys_pose cp;
 	size_t n = 0, j;
 	int rc;
 
 	for (j = 0; j < w->njoints && w->joints[j].child != li; j++)
 		continue;
-	if (j == w->njoints)
-		connected(w, li, links, &n);
-	else if (subtree(w, (int)j, links, &n) < 0)
+	if (j == w->njoints)	/* held by none: all joined to it */
+		joined(w, li, -1, NO_LINK, links, &n);
+	else if (joined(w, li, (int)j, w->joints[j].parent, links, &n) >= 0)
 		links[0] = li, n = 1;	/* a loop: it alone */
-	phys_engine_link_vel_asked(e, li, &cv, &cw);
-	phys_engine_link_pose(e, li, &cp);
-	rc = phys_engine_move_links(e, links, n, cp.p,
-	    lin ? v3_sub(*lin, cv) : v3(0, 0, 0),
-	    ang ? v3_sub(*ang, cw) : v3(0, 0, 0));
+	rc = phys_engine_move_links(e, li, lin, ang, links, n);
 	free(links);
 	return rc;
 }

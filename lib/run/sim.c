@@ -493,25 +493,6 @@ apply_param(struct run *r, const struct phys_ref *ref, const char *text,
 
 static void model_links(struct run *r, int model, int *out, size_t *n);
 
-/*
- * A model's velocity (angular: its angular velocity) set to vec: its
- * canonical link's, every other link of links (n) moving on with it, the
- * joints' rates kept.
- */
-static int
-set_model_vel(struct run *r, int model, bool angular, phys_vec3 vec,
-    const int *links, size_t n)
-{
-	phys_vec3 cv, cw;
-	phys_pose cp;
-
-	phys_engine_link_vel_asked(r->e, r->canon[model], &cv, &cw);
-	phys_engine_link_pose(r->e, r->canon[model], &cp);
-	return phys_engine_move_links(r->e, links, n, cp.p,
-	    angular ? v3(0, 0, 0) : v3_sub(vec, cv),
-	    angular ? v3_sub(vec, cw) : v3(0, 0, 0));
-}
-
 /* Links moved to poses to (n of them, links[i] to to[i]) where the joints
  * hold them: 0, or -1 with phys_error(). */
 static int
@@ -583,8 +564,11 @@ apply_state(struct run *r, const struct phys_control *c)
 		for (i = 0; i < n && rc == 0; i++)
 			rc = phys_engine_set_link_pose(r->e, links[i], to[i]);
 	} else if (r->canon[c->entity] >= 0) {
-		rc = set_model_vel(r, c->entity, c->state_kind ==
-		    PHYS_ITEM_MODEL_ANGVEL, vec, links, n);
+		/* the model's velocity: its canonical link's */
+		rc = phys_engine_move_links(r->e, r->canon[c->entity],
+		    c->state_kind == PHYS_ITEM_MODEL_LINVEL ? &vec : NULL,
+		    c->state_kind == PHYS_ITEM_MODEL_ANGVEL ? &vec : NULL,
+		    links, n);
 	}
 	free(links);
 	free(to);
