@@ -66,6 +66,52 @@ step_bounded() {
 	[ "$(head -1 "$TMP/out" | jq .engine.accuracy)" = 0.999 ]
 }
 
+@test "an effort or a wrench is refused where it would take its link past the fastest body in a step, and not below" {
+	local e
+	# arm.sdf's bound (tests/data/hostile-engines.sh): 1e8 rad/s *
+	# (0.006 + 1) kg m^2 / 1 ms = 1.006e11 N m, judged by half the
+	# bob's inertia's trace (its inertia about the axis, 1.004 kg m^2,
+	# cannot be larger); the ball of 1 kg takes light's speed * 1 kg /
+	# 1 ms = 2.998e11 N
+	for e in ode bullet mujoco dart simbody; do
+		echo '{"t":0,"name":"arm::pivot/cmd_force","value":-1.003e11}' > "$H/near.jsonl"
+		run step_bounded -p $e -n 1 -i 'arm::pivot/velocity' \
+		    -c near.jsonl arm.sdf
+		assert_success
+		# the one step turns it at 1.003e11 N m * 1 ms / 1.004 kg
+		# m^2 = 0.999e8 rad/s (its weight adds 1e-10 of that)
+		jq -e 'select(.iter == 1) | .items."arm::pivot/velocity"[0] |
+		    fabs / 0.999e8 | . > 0.9999 and . < 1.0001' "$TMP/out" >/dev/null ||
+		    fail "$e: $(tail -1 "$TMP/out")"
+		echo '{"t":0,"name":"arm::pivot/cmd_force","value":-1.007e11}' > "$H/far.jsonl"
+		run --separate-stderr step_bounded -p $e -n 1 -c far.jsonl arm.sdf
+		assert_failure 1
+		[[ "$stderr" == *"far.jsonl:1: joint 'arm::pivot': an effort of -1.01e+11 N m would turn link 'arm::bob' faster than any body turns (1e8 rad/s) within a step of 0.001 s (at most 1.01e+11 N m)" ]] ||
+		    fail "$e: $stderr"
+		sed 's|1e300|2.99e11|' "$H/wrench.jsonl" > "$H/near.jsonl"
+		run step_bounded -p $e -n 1 -c near.jsonl wrench.sdf
+		assert_success
+		sed 's|1e300|3.0e11|' "$H/wrench.jsonl" > "$H/far.jsonl"
+		run --separate-stderr step_bounded -p $e -n 1 -c far.jsonl wrench.sdf
+		assert_failure 1
+		[[ "$stderr" == *"far.jsonl:1: a force of 3e+11 N would move link 'ball::link'"* ]] ||
+		    fail "$e: $stderr"
+	done
+	# a controller's output is checked before each step: a position PID
+	# of gain 1e300 whose output is not clamped (cmd_max < cmd_min)
+	echo '{"t":0.002,"name":"arm::pivot/cmd_pos","value":1}' > "$H/pid.jsonl"
+	for e in ode dart; do
+		run --separate-stderr step_bounded -p $e -n 10 -c pid.jsonl \
+		    -s 'arm::pivot/position_pid.p_gain=1e300' \
+		    -s 'arm::pivot/position_pid.cmd_max=0' \
+		    -s 'arm::pivot/position_pid.cmd_min=1' arm.sdf
+		assert_failure 1
+		[[ "$stderr" == "phys-step: simulation diverged at t=0.002: joint 'arm::pivot': an effort of 1e+300 N m would turn"* ]] ||
+		    fail "$e: $stderr"
+		ends_whole "$TMP/out"
+	done
+}
+
 @test "links a joint joins are not counted as starting deep inside each other: 100 fixed to one in its spot fall freely" {
 	# self_collide, but the children's bitmasks keep them from each other
 	awk 'BEGIN {

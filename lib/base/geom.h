@@ -66,6 +66,14 @@ v3_norm(phys_vec3 a)
 	return sqrt(v3_dot(a, a));
 }
 
+/* The length of a vector of any finite size (v3_norm's square may
+ * overflow: 1e300 0 0 has length 1e300, not inf). */
+static inline double
+v3_size(phys_vec3 a)
+{
+	return hypot(hypot(a.x, a.y), a.z);
+}
+
 static inline phys_vec3
 v3_normalize(phys_vec3 a)
 {

@@ -9,6 +9,7 @@
 #include "engine.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -355,6 +356,121 @@ phys_engine_apply_collision(struct phys_engine *e, int collision)
 	return CALL(e, apply_collision, collision);
 }
 
+/* The largest push (linear) or turn a link of mass and inertia turn
+ * takes for a step, within the rates every body is held to
+ * (engine_common.h). */
+static double
+most_in_step(const struct phys_engine *e, bool linear, double mass,
+    double turn)
+{
+	return linear ? PHYS_FASTEST * mass / e->h :
+	    PHYS_FASTEST_TURN * turn / e->h;
+}
+
+static int
+too_much(const struct phys_engine *e, const char *what, int li, bool linear,
+    double f, double most)
+{
+	return phys_fail("%s %.3g %s would %s link '%s' faster than any body "
+	    "%s within a step of %g s (at most %.3g %s)", what, f,
+	    linear ? "N" : "N m", linear ? "move" : "turn",
+	    e->w->links[li].name, linear ? "moves (light's speed)" :
+	    "turns (1e8 rad/s)", e->h, most, linear ? "N" : "N m");
+}
+
+/*
+ * Link li's mass, and half its inertia's trace about its centre: no
+ * principal moment exceeds the other two together, so its inertia about
+ * no axis through its centre is larger, and a turn judged by it is one
+ * the link cannot take.
+ */
+static void
+link_resistance(const struct phys_engine *e, int li, double *mass,
+    double *turn)
+{
+	double I[6];
+
+	phys_engine_link_mass(e, li, mass, I);
+	*turn = (I[0] + I[1] + I[2]) / 2;
+}
+
+int
+phys_engine_effort_fits(const struct phys_engine *e, int j, double f)
+{
+	const struct phys_joint *jt = &e->w->joints[j];
+	bool linear = jt->type == PHYS_JOINT_PRISMATIC;
+	int side[2] = { jt->child, jt->parent }, k, li;
+	double mass, turn, most;
+	const double *c;
+	phys_vec3 d;
+	char what[300];
+
+	for (k = 0; k < 2; k++) {
+		if ((li = side[k]) < 0 || !phys_engine_link_dynamic(e, li))
+			continue;
+		link_resistance(e, li, &mass, &turn);
+		if (fabs(f) <= most_in_step(e, linear, mass, turn))
+			continue;
+		/* About the anchor, which stays where the joint was on both
+		 * its links: its mass times its centre's distance squared
+		 * more (looked at only for a large effort). */
+		c = PV(phys_run_values_get(e->v, PHYS_S_LINK, li),
+		    LINK_inertial_pose)->u.pose;
+		d = v3_sub(v3(c[0], c[1], c[2]), phys_pose_mul(phys_pose_inv(
+		    e->w->links[li].pose), jt->pose).p);
+		most = most_in_step(e, linear, mass, turn +
+		    mass * v3_dot(d, d));
+		if (fabs(f) <= most)
+			continue;
+		snprintf(what, sizeof what, "joint '%s': an effort of",
+		    jt->name);
+		return too_much(e, what, li, linear, f, most);
+	}
+	return 0;
+}
+
+int
+phys_engine_wrench_fits(const struct phys_engine *e, int li,
+    phys_vec3 force, phys_vec3 torque)
+{
+	double mass, turn, most;
+
+	if (!phys_engine_link_dynamic(e, li))
+		return 0;
+	link_resistance(e, li, &mass, &turn);
+	if (!(v3_size(force) <= (most = most_in_step(e, true, mass, turn))))
+		return too_much(e, "a force of", li, true, v3_size(force),
+		    most);
+	if (!(v3_size(torque) <= (most = most_in_step(e, false, mass, turn))))
+		return too_much(e, "a torque of", li, false, v3_size(torque),
+		    most);
+	return 0;
+}
+
+/* Whether the efforts f of joint j's n axes can be given for a step. */
+static int
+efforts_fit(const struct phys_engine *e, int j, const double f[2], int n)
+{
+	int k;
+
+	for (k = 0; k < n && k < 2; k++)
+		if (f[k] != 0 && phys_engine_effort_fits(e, j, f[k]) < 0)
+			return -1;
+	return 0;
+}
+
+/* The error set now, as what the run's next step would diverge on. */
+static int
+diverged_at(const struct phys_engine *e)
+{
+	char *why = phys_xstrdup(phys_error());
+
+	phys_fail("simulation diverged at t=%.9g: %s", phys_engine_time(e),
+	    why);
+	free(why);
+	return -1;
+}
+
 /* Each commanded joint's efforts for the step about to be taken, from
  * its state now. */
 static int
@@ -372,6 +488,8 @@ drive_joints(struct phys_engine *e)
 		phys_motors_effort(&e->motors, (int)j,
 		    phys_run_values_get(e->v, PHYS_S_JOINT, (int)j), n, pos,
 		    vel, e->h, f);
+		if (efforts_fit(e, (int)j, f, n) < 0)
+			return diverged_at(e);
 		if (CALL(e, set_joint_effort, (int)j, f) < 0)
 			return -1;
 	}
@@ -382,6 +500,19 @@ int
 phys_engine_command(struct phys_engine *e, int joint,
     enum phys_command_kind kind, const double *target, int n)
 {
+	const struct phys_value *v = phys_run_values_get(e->v, PHYS_S_JOINT,
+	    joint);
+	double f[2] = { 0, 0 }, lim;
+	int k;
+
+	/* An effort is held within the axis's limit before it is given. */
+	for (k = 0; kind == PHYS_COMMAND_EFFORT && k < n && k < 2; k++) {
+		lim = phys_joint_axis_values(v, k).effort;
+		f[k] = lim >= 0 && fabs(target[k]) > lim ?
+		    copysign(lim, target[k]) : target[k];
+	}
+	if (efforts_fit(e, joint, f, n) < 0)
+		return -1;
 	phys_motors_command(&e->motors, joint, kind, target, n);
 	return 0;
 }
@@ -390,6 +521,8 @@ int
 phys_engine_set_link_wrench(struct phys_engine *e, int link, phys_vec3 force,
     phys_vec3 torque)
 {
+	if (phys_engine_wrench_fits(e, link, force, torque) < 0)
+		return diverged_at(e);
 	return CALL(e, set_link_wrench, link, force, torque);
 }
 

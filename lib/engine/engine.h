@@ -201,6 +201,20 @@ int phys_engine_set_link_motion(struct phys_engine *e,
  */
 int phys_engine_joints_hold(const struct phys_engine *e,
     const struct phys_scene *w, const bool *moved, const phys_pose *to);
+/*
+ * Whether an effort f on an axis of joint j (N m; N on a prismatic
+ * joint), or a force and a torque on link li's centre of mass, can be
+ * given for the next step: none of the dynamic links it acts on, each
+ * taken alone, would move or turn faster than any body within the step
+ * (PHYS_FASTEST, PHYS_FASTEST_TURN), judged by its mass and, for a turn,
+ * by an inertia no smaller than its own about any axis through the
+ * joint's anchor (its centre). 0, or -1 with phys_error() naming the
+ * joint or link and the largest it takes: an engine given more may
+ * leave the numbers' range inside its step, where some abort.
+ */
+int phys_engine_effort_fits(const struct phys_engine *e, int j, double f);
+int phys_engine_wrench_fits(const struct phys_engine *e, int li,
+    phys_vec3 force, phys_vec3 torque);
 int phys_engine_set_joint_position(struct phys_engine *e,
     const struct phys_scene *w, int joint, double target);
 int phys_engine_set_joint_velocity(struct phys_engine *e,

@@ -256,7 +256,7 @@ phys_kinematic_step(phys_pose p, phys_vec3 lin, phys_vec3 ang, double h)
 static int
 rate_set(const char *what, phys_vec3 v, bool turn)
 {
-	double size = hypot(hypot(v.x, v.y), v.z);
+	double size = v3_size(v);
 
 	if (!isfinite(v.x + v.y + v.z))
 		return phys_fail("%s: %g %g %g is not finite", what, v.x, v.y,

@@ -383,6 +383,9 @@ alw_message(void *state, const struct phys_sys_run *r, int slot,
 	wr.force = msg_vec3(msg, "wrench.force");
 	wr.torque = msg_vec3(msg, "wrench.torque");
 	wr.offset = msg_vec3(msg, "wrench.force_offset");
+	/* the sum of those held is checked as each step gives it */
+	if (phys_engine_wrench_fits(r->e, wr.link, wr.force, wr.torque) < 0)
+		return -1;
 	if (slot == 1) {
 		s->held = phys_xrealloc(s->held, (size_t)(s->nheld + 1) *
 		    sizeof *s->held);

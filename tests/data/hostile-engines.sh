@@ -60,6 +60,20 @@ URDF
   echo '</world></sdf>'; } > "$d/far.sdf"
 echo '{"t":0,"name":"gravity","value":"0 0 2e7"}' > "$d/far.jsonl"
 
+# an effort or a wrench no engine can integrate in a step (DART's joint
+# transform went non-finite and asserted): a bob of 1 kg, its inertia
+# 0.004 kg m^2 each way, 1 m below its pivot on the world, where an
+# effort over 1e8 rad/s * (0.006 + 1 * 1^2) kg m^2 / 1 ms = 1.006e11 N m
+# would turn it faster than any body; the good world's ball pushed by
+# ApplyLinkWrench's topic
+{ head_; profiles
+  echo '<model name="arm"><link name="bob"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial></link>'
+  echo '<joint name="pivot" type="revolute"><parent>world</parent><child>bob</child><pose>0 0 1 0 0 0</pose><axis><xyz>0 1 0</xyz></axis></joint></model>'
+  echo '</world></sdf>'; } > "$d/arm.sdf"
+echo '{"t":0,"name":"arm::pivot/cmd_force","value":1e300}' > "$d/effort.jsonl"
+sed 's|</world>|<plugin filename="gz-sim-apply-link-wrench-system" name="gz::sim::systems::ApplyLinkWrench"/></world>|' "$d/good.sdf" > "$d/wrench.sdf"
+echo '{"t":0,"topic":"/world/w/wrench","msg":{"entity":{"name":"ball::link","type":"LINK"},"wrench":{"force":{"z":1e300}}}}' > "$d/wrench.jsonl"
+
 # a 257 x 257 terrain (ESRI ASCII grid, a DEM), sampled 4 and 8 times
 awk 'BEGIN { n = 257; print "ncols " n; print "nrows " n
 	print "xllcorner 0"; print "yllcorner 0"; print "cellsize 1"
@@ -78,6 +92,8 @@ terrain 8 > "$d/terrain8.sdf"
 		echo "$e|pile50.sdf|-|start deep inside each other"
 		echo "$e|pile500.sdf|-|start deep inside each other"
 		echo "$e|axis-tiny.sdf|-|axis.xyz: 0 1e-200 0 is refused"
+		echo "$e|arm.sdf|effort.jsonl|an effort of 1e+300 N m would turn link 'arm::bob' faster than any body"
+		echo "$e|wrench.sdf|wrench.jsonl|a force of 1e+300 N would move link 'ball::link' faster than any body"
 	done
 	echo "simbody|accuracy.sdf|-|simbody.accuracy: 1 is refused"
 	echo "ode|good.sdf|accuracy.jsonl|simbody.accuracy: 1 is refused"
