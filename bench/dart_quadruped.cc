@@ -120,8 +120,8 @@ main(int argc, char **argv)
 		auto *calf = link(robot, thigh, (leg + "_calf").c_str(), 0, 0, -0.213, y, -2.8, -0.9,
 		    0.25, Eigen::Vector3d(0, 0, -0.1198),
 		    Eigen::Vector3d(0.00118015667, 0.00118015667, 0.0000249));
-		/* at its nearest limit: phys pushes a calf started outside
-		 * its limits back in, DART's limit would hold it there */
+		/* at its nearest limit, as phys-step starts a calf started
+		 * outside its limits (DART's limit would hold it there) */
 		calf->getParentJoint()->setPosition(0, -0.9);
 
 		shape(hip, std::make_shared<dd::CylinderShape>(0.045, 0.04), 0,

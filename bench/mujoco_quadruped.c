@@ -6,7 +6,9 @@
  * 0.5 m; per leg a 0.6 kg hip cylinder, a 1 kg thigh box, a 0.25 kg calf
  * of a cylinder and its foot sphere; hinges of damping 0.01 N m s/rad
  * and the URDF's limits) on Gazebo's ground plane, the robot's own
- * parts not colliding with each other (the model does not self-collide).
+ * parts not colliding with each other (the model does not self-collide),
+ * each calf started at its nearest limit, -0.9 rad, as phys-step starts
+ * it.
  * A contact's friction is the smaller of its surfaces' mu, as under ODE
  * (the ground's 100 against the robot's 1: 1, where MuJoCo would take
  * the larger); then
@@ -93,6 +95,9 @@ main(int argc, char **argv)
 		return 1;
 	}
 	d = mj_makeData(m);
+	/* the calves: every third hinge after the free joint */
+	for (i = 3; i < m->njnt; i += 3)
+		d->qpos[m->jnt_qposadr[i]] = -0.9;
 	for (i = 0; i < steps; i++)
 		mj_step(m, d);
 	printf("%.9g %d\n", d->qpos[2], d->ncon);

@@ -6,7 +6,8 @@
  * leg a 0.6 kg hip cylinder, a 1 kg thigh box, a 0.25 kg calf of a
  * cylinder and its foot sphere, the foot's fixed joint lumped into the
  * calf; hinges with the URDF's limits and a damping of 0.01 N m s/rad)
- * on a plane, ODE bodies at the links' centres of mass. Quick step of 50
+ * on a plane, ODE bodies at the links' centres of mass, each calf started
+ * at its nearest limit, -0.9 rad, as phys-step starts it. Quick step of 50
  * iterations, SOR 1.3, ERP 0.2, contacts as phys-step gives them by
  * default (the smaller mu of the two surfaces, 1; kp 1e12 and kd 1 per
  * surface; max_vel 0.01; up to 10 a pair), the robot's parts not
@@ -91,6 +92,19 @@ hinge(dBodyID child, dBodyID parent, double x, double y, double z,
 	return j;
 }
 
+/* Body b turned by angle about the y axis through (x, y, z). */
+static void
+bend(dBodyID b, double x, double y, double z, double angle)
+{
+	const dReal *p = dBodyGetPosition(b);
+	double c = cos(angle), s = sin(angle), dx = p[0] - x, dz = p[2] - z;
+	dMatrix3 r;
+
+	dRFromAxisAndAngle(r, 0, 1, 0, angle);
+	dBodySetRotation(b, r);
+	dBodySetPosition(b, x + c * dx + s * dz, p[1], z - s * dx + c * dz);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -136,6 +150,7 @@ main(int argc, char **argv)
 		joints[3 * l + 1] = hinge(thigh, hip, x, y, 0.5, 0, 1, -0.69, 3);
 		joints[3 * l + 2] = hinge(calf, thigh, x, y, knee, 0, 1, -2.8,
 		    -0.9);
+		bend(calf, x, y, knee, -0.9);
 	}
 	for (s = 0; s < steps; s++) {
 		for (k = 0; k < 12; k++)

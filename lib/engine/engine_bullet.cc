@@ -126,6 +126,9 @@ struct bjoint {
 	/* turning axes: the angle after the last step, which the next
 	 * reading continues (Bullet's are within (-pi, pi]) */
 	double last[2] = { 0, 0 };
+	/* A revolute joint's position where its constraint's angle is 0:
+	 * it follows the joint's turns (limits_follow_turns). */
+	double zero = 0;
 };
 
 class World;
@@ -664,15 +667,29 @@ set_limits(bullet_engine *e, int ji)
 	for (int k = 0; k < free_axes; k++) {
 		double l = lo[k] > -1e15 ? lo[k] : 1, h = hi[k] < 1e15 ? hi[k] : -1;
 
-		/* Bullet's angles, like ODE's, stay within [-pi, pi]. */
-		if (angular && (lo[k] < -M_PI || hi[k] > M_PI) &&
+		if (j->type == PHYS_JOINT_REVOLUTE) {
+			/* Bullet's angle stays within [-pi, pi] of the
+			 * constraint's zero, which follows the joint's turns
+			 * a quarter turn behind: a limit farther off is
+			 * beyond reach for now, a side without one held at
+			 * pi, which the angle never reaches. */
+			double z = e->joints[(size_t)ji].zero;
+
+			l = lo[k] > -1e15 && lo[k] - z >= -M_PI ? lo[k] - z :
+			    -M_PI;
+			h = hi[k] < 1e15 && hi[k] - z <= M_PI ? hi[k] - z :
+			    M_PI;
+			if (l == -M_PI && h == M_PI)
+				l = 1, h = -1;
+		} else if (angular && (lo[k] < -M_PI || hi[k] > M_PI) &&
 		    (lo[k] > -1e15 || hi[k] < 1e15)) {
+			/* Bullet's angles, like ODE's, stay within [-pi, pi]. */
 			phys_warn_once("joint '%s': limits beyond pi; Bullet "
 			    "cannot stop a revolute axis there", j->name);
 			l = 1, h = -1;
-		}
-		if (lo[k] <= -1e15 || hi[k] >= 1e15)
+		} else if (lo[k] <= -1e15 || hi[k] >= 1e15) {
 			l = 1, h = -1;	/* one open side: free */
+		}
 		/* The constraint measures a turn of the parent's frame from
 		 * the child's: the opposite sign of the joint's position, so
 		 * [lo, hi] is Bullet's [-hi, -lo] (a free row stays free). */
@@ -1320,6 +1337,56 @@ link_wrenches(struct bullet_engine *e)
 	}
 }
 
+/* Each turning axis's angle now, for the next reading to count its
+ * turns from: after a step, and after a pose set. */
+static void
+track_turns(struct bullet_engine *e)
+{
+	for (size_t i = 0; i < e->joints.size(); i++) {
+		double pos[2], vel[2];
+		int n = bullet_engine_joint_state(e, (int)i, pos, vel);
+
+		for (int k = 0; k < n; k++)
+			e->joints[i].last[k] = pos[k];
+	}
+}
+
+/*
+ * A limited revolute joint's constraint set up again where the joint is,
+ * once it has turned a quarter turn from where its angle is 0: its
+ * limits then hold over several turns, and on one side alone.
+ */
+static void
+limits_follow_turns(struct bullet_engine *e)
+{
+	double pos[2], vel[2];
+
+	for (size_t i = 0; i < e->joints.size(); i++) {
+		bjoint &bj = e->joints[i];
+		const struct phys_joint *j = &e->w->joints[i];
+
+		struct phys_axis_values v = phys_joint_axis_values(vals(e,
+		    PHYS_S_JOINT, (int)i), 0);
+
+		if (!bj.c || j->type != PHYS_JOINT_REVOLUTE ||
+		    !(v.lower > -1e15 || v.upper < 1e15))
+			continue;
+		bullet_engine_joint_state(e, (int)i, pos, vel);
+		if (fabs(pos[0] - bj.zero) <= M_PI / 2)
+			continue;
+		auto *c = static_cast<btGeneric6DofSpring2Constraint *>(bj.c);
+		/* the parent's frame turned by the position's change about
+		 * its x axis, the joint's: the constraint measures the
+		 * opposite way (set_limits) */
+		btTransform a = c->getFrameOffsetA();
+		a.setBasis(a.getBasis() * btMatrix3x3(btQuaternion(
+		    btVector3(1, 0, 0), pos[0] - bj.zero)));
+		c->setFrames(a, c->getFrameOffsetB());
+		bj.zero = pos[0];
+		set_limits(e, (int)i);
+	}
+}
+
 static int
 bullet_engine_step(struct bullet_engine *e, double t0, double t1)
 {
@@ -1328,17 +1395,12 @@ bullet_engine_step(struct bullet_engine *e, double t0, double t1)
 			joint_forces(e, (int)i);
 	if (e->pushed)
 		link_wrenches(e);
+	limits_follow_turns(e);
 	move_kinematic(e, true);
 	/* One step of exactly max_step_size: no substeps, no interpolation. */
 	e->world->stepSimulation(e->step, 0, e->step);
 	move_kinematic(e, false);
-	for (size_t i = 0; i < e->joints.size(); i++) {
-		double pos[2], vel[2];
-		int n = bullet_engine_joint_state(e, (int)i, pos, vel);
-
-		for (int k = 0; k < n; k++)
-			e->joints[i].last[k] = pos[k];
-	}
+	track_turns(e);
 	return 0;
 }
 
@@ -1423,6 +1485,8 @@ bullet_engine_set_link_pose(struct bullet_engine *e, int li, phys_pose p)
 	t = bt(phys_pose_mul(p, bl.com));
 	bl.body->setWorldTransform(t);
 	bl.body->setInterpolationWorldTransform(t);
+	/* less than half a turn at a time keeps the count of turns */
+	track_turns(e);
 	return 0;
 }
 

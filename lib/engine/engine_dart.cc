@@ -1882,7 +1882,8 @@ build(dart_engine *e)
 /* ---- positions and velocities of tree joints ---- */
 
 /* The coordinates of DART joint d that put its child at tc relative to
- * its parent. */
+ * its parent; a revolute joint's angle the nearest to the one it has
+ * (less than half a turn at a time keeps the count of turns). */
 Eigen::VectorXd
 coordinates(const dart_engine *e, int ji, dd::Joint *d,
     const Eigen::Isometry3d &rel)
@@ -1897,8 +1898,9 @@ coordinates(const dart_engine *e, int ji, dd::Joint *d,
 		return dd::FreeJoint::convertToPositions(t);
 	switch (j->type) {
 	case PHYS_JOINT_REVOLUTE:
-		q[0] = phys_angle_about(r, pv(static_cast<dd::RevoluteJoint *>(
-		    d)->getAxis()));
+		q[0] = phys_angle_near(phys_angle_about(r, pv(
+		    static_cast<dd::RevoluteJoint *>(d)->getAxis())),
+		    d->getPosition(0));
 		break;
 	case PHYS_JOINT_PRISMATIC:
 		q[0] = t.translation().dot(static_cast<dd::PrismaticJoint *>(

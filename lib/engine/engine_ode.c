@@ -714,15 +714,17 @@ set_axis_params(struct ode_engine *e, dJointID jid,
 	/* Reset first: ODE refuses a low stop above the current high one. */
 	set(jid, dParamLoStop + off, -dInfinity);
 	set(jid, dParamHiStop + off, dInfinity);
-	/* ODE's angular stops only work within [-pi, pi]. */
-	if (lo > -1e15 && (!angular || lo >= -M_PI))
+	/* ODE's angular stops only work within [-pi, pi] of its zero; a
+	 * revolute joint's zero follows its turns (stops_follow_turns), a
+	 * stop farther from it being more than a quarter turn away. */
+	if (lo > -1e15 && (!angular || fabs(lo - zero) <= M_PI))
 		set(jid, dParamLoStop + off, lo - zero);
-	else if (lo > -1e15)
+	else if (lo > -1e15 && j->type != PHYS_JOINT_REVOLUTE)
 		phys_warn_once("joint '%s': lower limit %g is beyond -pi; "
 		    "ODE cannot stop a revolute axis there", j->name, lo);
-	if (hi < 1e15 && (!angular || hi <= M_PI))
+	if (hi < 1e15 && (!angular || fabs(hi - zero) <= M_PI))
 		set(jid, dParamHiStop + off, hi - zero);
-	else if (hi < 1e15)
+	else if (hi < 1e15 && j->type != PHYS_JOINT_REVOLUTE)
 		phys_warn_once("joint '%s': upper limit %g is beyond pi; "
 		    "ODE cannot stop a revolute axis there", j->name, hi);
 	/* Coulomb joint friction: a motor driving to rest with bounded force. */
@@ -2165,7 +2167,42 @@ ode_engine_body_state(const struct ode_engine *e, int li,
 	return true;
 }
 
-/* Each turning axis's angle after the step, for the next to continue. */
+/*
+ * ODE measures a hinge's angle within [-pi, pi] of where it was set up,
+ * and stops it there only. A limited revolute joint is set up again (its
+ * axis, not its anchor) where it is once it has turned a quarter turn
+ * from there, with the stops within reach (set_axis_params): its limits
+ * hold over several turns and on one side alone, as under the other
+ * engines.
+ */
+static void
+stops_follow_turns(struct ode_engine *e)
+{
+	double pos[2], vel[2];
+	struct phys_axis_values a;
+	dVector3 axis;
+	size_t i;
+
+	for (i = 0; i < e->w->njoints; i++) {
+		struct ode_joint *oj = &e->joints[i];
+
+		if (!oj->joint || e->w->joints[i].type != PHYS_JOINT_REVOLUTE)
+			continue;
+		a = phys_joint_axis_values(vals(e, PHYS_S_JOINT, (int)i), 0);
+		if (!(a.lower > -1e15 || a.upper < 1e15))
+			continue;
+		ode_engine_joint_state(e, (int)i, pos, vel);
+		if (fabs(pos[0] - oj->offset[0]) <= M_PI / 2)
+			continue;
+		dJointGetHingeAxis(oj->joint, axis);
+		dJointSetHingeAxis(oj->joint, axis[0], axis[1], axis[2]);
+		oj->offset[0] = pos[0];
+		set_axis_params(e, oj->joint, &e->w->joints[i], 0);
+	}
+}
+
+/* Each turning axis's angle now, for the next reading to count its turns
+ * from: after a step, and after a pose set. */
 static void
 track_turns(struct ode_engine *e)
 {
@@ -2233,6 +2270,8 @@ ode_engine_step(struct ode_engine *e, double t0, double t1)
 
 	ODE_TRAP(e, return -1);
 
+	/* before the springs' rows, which may take the stops */
+	stops_follow_turns(e);
 	for (i = 0; i < e->w->njoints; i++)
 		if (e->joints[i].joint)
 			joint_forces(e, (int)i);
@@ -2346,6 +2385,8 @@ ode_engine_set_link_pose(struct ode_engine *e, int li, phys_pose p)
 		return phys_fail("link '%s' is static: its pose cannot change",
 		    e->w->links[li].name);
 	set_body_pose(ol->body, phys_pose_mul(p, ol->inertial));
+	/* less than half a turn at a time keeps the count of turns */
+	track_turns(e);
 	return 0;
 }
 

@@ -2491,6 +2491,10 @@ simbody_engine_set_link_pose(struct simbody_engine *e, int li, phys_pose p)
 	if (!e->links[(size_t)li].dynamic)
 		return phys_fail("link '%s' is static: its pose cannot change",
 		    e->w->links[li].name);
+	/* A pose set again is fitted after the one before: less than half
+	 * a turn at a time keeps a revolute coordinate's count of turns. */
+	if (e->pend[(size_t)li].pose)
+		settle(e);
 	e->pend[(size_t)li].pose = true;
 	e->pend[(size_t)li].p = p;
 	e->has_pending = true;

@@ -172,6 +172,7 @@ move_link(struct phys_engine *e, const struct phys_joint *jt, int li,
 	phys_vec3 lin, ang, w = v3_scale(axis, d);
 
 	phys_engine_link_pose(e, li, &p);
+	phys_engine_link_vel(e, li, &lin, &ang);
 	if (!rate) {
 		if (slide) {
 			move.p = w;
@@ -180,9 +181,15 @@ move_link(struct phys_engine *e, const struct phys_joint *jt, int li,
 			move.q = phys_quat_about(axis, d);
 			move.p = v3_sub(anchor, phys_quat_rotate(move.q, anchor));
 		}
-		return phys_engine_set_link_pose(e, li, phys_pose_mul(move, p));
+		if (phys_engine_set_link_pose(e, li, phys_pose_mul(move, p)) < 0)
+			return -1;
+		/* its motion turns with it: the joint keeps its rate */
+		if (slide || (v3_dot(lin, lin) == 0 && v3_dot(ang, ang) == 0))
+			return 0;
+		lin = phys_quat_rotate(move.q, lin);
+		ang = phys_quat_rotate(move.q, ang);
+		return phys_engine_set_link_vel(e, li, &lin, &ang);
 	}
-	phys_engine_link_vel(e, li, &lin, &ang);
 	if (slide) {
 		lin = v3_add(lin, w);
 	} else {
@@ -199,7 +206,7 @@ set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
     double target, bool rate)
 {
 	int *links = phys_xcalloc(w->nlinks, sizeof *links);
-	double pos[2], vel[2];
+	double pos[2], vel[2], d, parts, p;
 	phys_vec3 axis, anchor;
 	size_t n, i;
 	int rc;
@@ -211,10 +218,17 @@ set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
 	}
 	phys_engine_joint_state(e, j, pos, vel);
 	axis_now(e, w, j, &axis, &anchor);
-	for (i = 0; i < n && rc == 0; i++)
-		if (phys_engine_link_dynamic(e, links[i]))
-			rc = move_link(e, &w->joints[j], links[i], rate,
-			    target - (rate ? vel[0] : pos[0]), axis, anchor);
+	d = target - (rate ? vel[0] : pos[0]);
+	/* A turn in parts of at most a quarter turn each, so that every
+	 * engine, which finds its joint's angle from its links' poses
+	 * nearest the angle it had, counts the whole turns. */
+	parts = rate || w->joints[j].type != PHYS_JOINT_REVOLUTE ? 1 :
+	    ceil(fabs(d) / (M_PI / 2));
+	for (p = 0; p < parts && rc == 0; p++)
+		for (i = 0; i < n && rc == 0; i++)
+			if (phys_engine_link_dynamic(e, links[i]))
+				rc = move_link(e, &w->joints[j], links[i],
+				    rate, d / parts, axis, anchor);
 	free(links);
 	return rc;
 }

@@ -1458,14 +1458,19 @@ alloc_tracking(struct run *r)
 
 /*
  * A joint that starts outside its limits (as a robot's zero pose often
- * puts a knee) is pushed back in a way each engine has its own: said
- * once, with the joint's line, after the control lines for time zero,
- * which may have set it inside.
+ * puts a knee), once the control lines for time zero have acted (they
+ * may have set it inside), starts at its nearest limit, under every
+ * engine alike: each engine's stop pushes it back its own way (DART's
+ * and MuJoCo's on to the other limit, ODE's round and round where its
+ * angle wraps at pi). Said once, with the joint's line. An axis whose
+ * position cannot be set (a two-axis joint's, or one a loop holds) is
+ * left to the engine's stop, and that is said.
  */
-static void
-warn_outside_limits(struct run *r)
+static int
+start_within_limits(struct run *r)
 {
-	double pos[2], vel[2], lo, hi;
+	double pos[2], vel[2], lo, hi, to;
+	const char *unit;
 	size_t j;
 	int n, k;
 
@@ -1477,20 +1482,33 @@ warn_outside_limits(struct run *r)
 		if (jt->type == PHYS_JOINT_SCREW || jt->type == PHYS_JOINT_GEARBOX)
 			continue;
 		n = phys_engine_joint_state(r->e, (int)j, pos, vel);
+		unit = jt->type == PHYS_JOINT_PRISMATIC ? "m" : "rad";
 		for (k = 0; k < n && k < 2; k++) {
 			lo = phys_joint_axis_values(v, k).lower;
 			hi = phys_joint_axis_values(v, k).upper;
 			if (lo > hi || (pos[k] >= lo - 1e-9 && pos[k] <= hi + 1e-9))
 				continue;
+			to = pos[k] < lo ? lo : hi;
+			if (n == 1 && phys_engine_set_joint_position(r->e,
+			    r->w, (int)j, to) == 0) {
+				phys_warnat_once(jt->doc->name,
+				    phys_node_line(jt->node), "joint '%s' starts "
+				    "at %.6g %s on its first axis, outside its "
+				    "limits [%.6g, %.6g]: it starts at %.6g "
+				    "instead (a control line at t=0 can set its "
+				    "position)", jt->name, pos[k], unit, lo, hi,
+				    to);
+				continue;
+			}
 			phys_warnat_once(jt->doc->name, phys_node_line(jt->node),
 			    "joint '%s' starts at %.6g %s on its %s axis, outside "
-			    "its limits [%.6g, %.6g]: its stop pushes it back "
-			    "within them from the first step (a control line "
-			    "at t=0 can set its position)", jt->name, pos[k],
-			    jt->type == PHYS_JOINT_PRISMATIC ? "m" : "rad",
-			    k ? "second" : "first", lo, hi);
+			    "its limits [%.6g, %.6g]: its position cannot be "
+			    "set (%s); each engine's stop pushes it back its own "
+			    "way", jt->name, pos[k], unit, k ? "second" : "first",
+			    lo, hi, n == 1 ? phys_error() : "two axes");
 		}
 	}
+	return 0;
 }
 
 static int
@@ -1539,7 +1557,8 @@ prepare_run(struct run *r)
 	/* Control lines for time zero act before the first state is read. */
 	if (apply_due(r) < 0)
 		return -1;
-	warn_outside_limits(r);
+	if (start_within_limits(r) < 0)
+		return -1;
 	track(r, true);
 	return 0;
 }
