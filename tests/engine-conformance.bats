@@ -557,8 +557,16 @@ turns_case() {
 	echo '{"t":0,"name":"arm::shoulder/position","value":30}' > "$TMP/ctl"
 	phys-step -q -p "$1" -n 1 -c "$TMP/ctl" -i arm::shoulder/position "$TMP/free.sdf" > "$TMP/o"
 	near "$(jq -r 'select(.t == 0) | .items["arm::shoulder/position"][0]' "$TMP/o")" 30 1e-9
+	# limits the wrong way round, [-1, -5], hold nothing (DART held
+	# the arm to -5 alone, MuJoCo to both, ODE to -1): pushed by -3 N m
+	# for 1 s, it turns 3 / 0.26 kg m^2 / 2 = 5.769 rad, as if free
+	limited_arm "1 0 0" revolute -1 -5
+	echo '{"t":0,"name":"arm::shoulder/cmd_force","value":-3}' > "$TMP/ctl"
+	phys-step -q -p "$1" -t 1 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' \
+	    -i arm::shoulder/position "$TMP/arm.sdf" > "$TMP/o"
+	near "$(jq -r 'select(.t == 1) | .items["arm::shoulder/position"][0]' "$TMP/o")" -5.769 0.01
 }
-@test "limits several turns away or on one side alone hold, and a position of several turns is set, under each engine" {
+@test "limits several turns away, on one side alone, or none the wrong way round, and a position of several turns, under each engine" {
 	each_engine turns_case
 }
 

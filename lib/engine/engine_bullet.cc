@@ -644,7 +644,7 @@ refuse_joint(const struct phys_joint *j, const char *why)
 	    "joint '%s': %s", j->name, why);
 }
 
-/* Limits in the joint's rows: lower > upper leaves a row free. */
+/* Limits in the joint's rows. */
 void
 set_limits(bullet_engine *e, int ji)
 {
@@ -652,12 +652,11 @@ set_limits(bullet_engine *e, int ji)
 	auto *c = static_cast<btGeneric6DofSpring2Constraint *>(
 	    e->joints[(size_t)ji].c);
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
-	double lo[2] = { PVD(v, JOINT_axis_limit_lower),
-		PVD(v, JOINT_axis2_limit_lower) };
-	double hi[2] = { PVD(v, JOINT_axis_limit_upper),
-		PVD(v, JOINT_axis2_limit_upper) };
-	double fr[2] = { PVD(v, JOINT_axis_dynamics_friction),
-		PVD(v, JOINT_axis2_dynamics_friction) };
+	struct phys_axis_values a[2] = { phys_joint_axis_values(v, 0),
+		phys_joint_axis_values(v, 1) };
+	double lo[2] = { a[0].lower, a[1].lower };
+	double hi[2] = { a[0].upper, a[1].upper };
+	double fr[2] = { a[0].friction, a[1].friction };
 	btVector3 llo(0, 0, 0), lhi(0, 0, 0), alo(0, 0, 0), ahi(0, 0, 0);
 	bool angular = j->type != PHYS_JOINT_PRISMATIC;
 	int free_axes = j->type == PHYS_JOINT_FIXED ? 0 :

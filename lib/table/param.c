@@ -891,6 +891,11 @@ phys_joint_axis_values(const struct phys_value *v, int k)
 
 	for (i = 0; i < 10; i++)
 		x[i] = v[phys_param_index[ids[k != 0][i]]].u.d;
+	/* A lower limit above the upper one leaves the axis free, under
+	 * every engine (each took it its own way: DART held the joint to
+	 * the upper alone, MuJoCo to both, ODE to the lower). */
+	if (!(x[0] <= x[1]))
+		x[0] = -1e16, x[1] = 1e16;
 	return (struct phys_axis_values){ .lower = x[0], .upper = x[1],
 	    .limit_stiffness = x[2], .limit_dissipation = x[3],
 	    .damping = x[4], .friction = x[5], .stiffness = x[6],

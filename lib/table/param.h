@@ -182,7 +182,7 @@ void phys_values_copy(phys_scope s, struct phys_value *dst,
 #define PVV(vals, id) (PV(vals, id)->u.v)
 
 /* Axis k's (0: axis, 1: axis2) limits and dynamics, as the joint's
- * values v give them. */
+ * values v give them; limits whose lower is above the upper, none. */
 struct phys_axis_values {
 	double lower, upper;		/* limit */
 	double limit_stiffness, limit_dissipation;
