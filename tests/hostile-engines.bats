@@ -66,6 +66,14 @@ step_bounded() {
 	[ "$(head -1 "$TMP/out" | jq .engine.accuracy)" = 0.999 ]
 }
 
+@test "an inertia DART cannot invert, raised by phys to be positive definite, is refused after the warning that says so" {
+	run --separate-stderr step_bounded -p dart -n 30 skew.sdf
+	assert_failure 1
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	[[ "${stderr_lines[0]}" == "phys-step: skew.sdf:8: link 'b::bob': inertia not positive definite: principal moments -1e+17, 0.001, 1e+17"* ]]
+	[[ "${stderr_lines[1]}" == "phys-step: skew.sdf:8: link 'b::bob': DART runs inertia whose principal moments lie within a factor 1e+12 of each other, not 0 to 1e+17 kg m^2" ]]
+}
+
 @test "an effort or a wrench is refused where it would take its link past the fastest body in a step, and not below" {
 	local e
 	# arm.sdf's bound (tests/data/hostile-engines.sh): 1e8 rad/s *

@@ -480,6 +480,28 @@ shape_inertia(const struct phys_link *l, const phys_inertia *in,
 	return 0;
 }
 
+/* The tensor an engine gets, its principal moments within r's spread. */
+static int
+spread_within(const struct phys_link *l, const struct phys_mass_rules *r,
+    const char *file, long line, const struct phys_link_mass *out)
+{
+	double m[3], lo, hi;
+	phys_mat3 R;
+
+	if (r->spread == 0 || r->form == PHYS_INERTIA_PRINCIPAL)
+		return 0;
+	if (phys_inertia_principal(out->tensor, m, &R) < 0)
+		return phys_failat(file, line, "link '%s': inertia has no "
+		    "principal axes", l->name);
+	lo = fmin(m[0], fmin(m[1], m[2]));
+	hi = fmax(m[0], fmax(m[1], m[2]));
+	if (hi <= r->spread * lo)
+		return 0;
+	return phys_failat(file, line, "link '%s': %s runs inertia whose "
+	    "principal moments lie within a factor %g of each other, not %g "
+	    "to %g kg m^2", l->name, r->engine, r->spread, lo, hi);
+}
+
 int
 phys_link_mass_prepare(const struct phys_scene *w,
     const struct phys_run_values *rv, int li, const struct phys_mass_rules *r,
@@ -505,14 +527,19 @@ phys_link_mass_prepare(const struct phys_scene *w,
 			return phys_failat(file, line, "link '%s': %s runs "
 			    "masses and moments up to %g", l->name, r->engine,
 			    r->range);
+	if (r->range > 0 && !(out->mass >= 1 / r->range))
+		return phys_failat(file, line, "link '%s': %s runs masses "
+		    "from %g kg, not %g", l->name, r->engine, 1 / r->range,
+		    out->mass);
 	in = phys_inertia_make(out->mass, g[0], g[1], g[2], g[3], g[4], g[5]);
 	if (!at_load && r->judged_later_by_engine) {
 		out->tensor = in.I;
 		return 0;
 	}
-	if (judge_inertia(l, &in, r, at_load, line, warn, &fault) < 0)
+	if (judge_inertia(l, &in, r, at_load, line, warn, &fault) < 0 ||
+	    shape_inertia(l, &in, r, fault, file, line, out) < 0)
 		return -1;
-	return shape_inertia(l, &in, r, fault, file, line, out);
+	return spread_within(l, r, file, line, out);
 }
 
 /* ---- joints measured from link poses ---- */

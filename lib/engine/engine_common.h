@@ -169,7 +169,10 @@ struct phys_mass_rules {
 	/* After load the tensor is not judged here: the engine judges it by
 	 * its own test (ODE's, every leading minor positive). */
 	bool judged_later_by_engine;
-	double range;			/* largest mass and element, or 0 */
+	double range;			/* largest mass and element, and
+					 * 1 / the smallest mass, or 0 */
+	double spread;			/* largest ratio of two principal
+					 * moments, or 0 */
 	const char *not_positive_note;	/* ends that warning when given */
 };
 

@@ -1406,13 +1406,17 @@ make_detector(dart_engine *e, bool at_load)
 /*
  * A link's mass as every engine takes it (phys_link_mass_prepare), the
  * tensor as written unless raised to the floor; masses and moments
- * within DART_RANGE.
+ * within DART_RANGE, masses from its inverse, principal moments within
+ * 1e12 of each other (past either, a ball or universal joint's
+ * articulated inertia is not a number, and DART aborts: an off-diagonal
+ * 1e17 on moments of 1e-3 did).
  */
 const struct phys_mass_rules dart_mass = {
 	.engine = "DART",
 	.form = PHYS_INERTIA_AS_WRITTEN,
 	.stand_in = PHYS_STAND_IN_AT_LOAD,
 	.range = DART_RANGE,
+	.spread = 1e12,
 };
 
 /* Mass and inertia about the centre of mass in the link frame. */

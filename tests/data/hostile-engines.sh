@@ -74,6 +74,19 @@ echo '{"t":0,"name":"arm::pivot/cmd_force","value":1e300}' > "$d/effort.jsonl"
 sed 's|</world>|<plugin filename="gz-sim-apply-link-wrench-system" name="gz::sim::systems::ApplyLinkWrench"/></world>|' "$d/good.sdf" > "$d/wrench.sdf"
 echo '{"t":0,"topic":"/world/w/wrench","msg":{"entity":{"name":"ball::link","type":"LINK"},"wrench":{"force":{"z":1e300}}}}' > "$d/wrench.jsonl"
 
+# a bob swinging on a ball joint, set a mass, or given an inertia that
+# phys raises to be positive definite, whose articulated inertia DART
+# makes not a number (and aborts on)
+ball_bob() {
+	head_; profiles
+	echo "<model name=\"b\"><link name=\"bob\"><pose>0 0.05 2 0.05 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz><ixy>$1</ixy></inertia></inertial></link>"
+	echo '<joint name="j" type="ball"><parent>world</parent><child>bob</child><pose>0 0 1 0 0 0</pose></joint></model>'
+	echo '</world></sdf>'
+}
+ball_bob 0 > "$d/ball.sdf"
+echo '{"t":0,"name":"b::bob/inertial.mass","value":1e-300}' > "$d/light.jsonl"
+ball_bob 1e17 > "$d/skew.sdf"
+
 # a 257 x 257 terrain (ESRI ASCII grid, a DEM), sampled 4 and 8 times
 awk 'BEGIN { n = 257; print "ncols " n; print "nrows " n
 	print "xllcorner 0"; print "yllcorner 0"; print "cellsize 1"
@@ -100,4 +113,5 @@ terrain 8 > "$d/terrain8.sdf"
 	echo "-|axis.urdf|-|axis.xyz: 1e+308 0 0 is refused"
 	echo "dart|terrain4.sdf|-|the DART engine takes at most"
 	echo "mujoco|terrain8.sdf|-|the MuJoCo engine takes at most"
+	echo "dart|ball.sdf|light.jsonl|link 'b::bob': DART runs masses from 1e-100 kg, not 1e-300"
 } > "$d/cases"
