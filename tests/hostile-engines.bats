@@ -136,6 +136,21 @@ step_bounded() {
 	near "$(echo "$output" | tail -1 | jq '.items["m::r/pose"].z')" -0.05 0.0011
 }
 
+@test "ODE's world solver is not given more rows to factor together than it solves in a second" {
+	# 2,000 links welded to one: 12,000 rows (minutes and gigabytes a
+	# step); refused before the first step is taken
+	run --separate-stderr step_bounded -n 10 welded2000.sdf
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "phys-step: at t=0 ODE's world solver would solve 12000 constraint rows of bodies joined by joints and contacts together, at most 2000: its time grows with their cube and its memory with their square (-s ode.solver.type=quick solves them by iteration)" ]
+	[ "$(jq -s length "$TMP/out")" -eq 1 ]
+	ends_whole "$TMP/out"
+	# 300 of them, 1,800 rows, run; the quick solver takes 2,000
+	run step_bounded -n 1 welded300.sdf
+	assert_success
+	run step_bounded -n 10 -s ode.solver.type=quick welded2000.sdf
+	assert_success
+}
+
 @test "an error of ODE in a step ends the run with its message after the lines computed" {
 	run --separate-stderr step_bounded -c far.jsonl -t 100 far.sdf
 	[ "$status" -eq 1 ]

@@ -59,9 +59,14 @@ oracle_facts() {
 	else empty end'
 }
 
-# phys_facts FILE: phys's, from what phys-step and phys-param say.
+# phys_facts FILE: phys's, from what phys-step and phys-param say (the
+# poses as read: without limits, so that no joint outside them starts at
+# the nearest).
 phys_facts() {
-	phys-step -n 0 -i '*/pose' "$1" 2> /dev/null | jq -r "$JQ_FACTS"'
+	local free=()
+	phys-param get "$1" '*/axis.limit.lower' > /dev/null 2>&1 &&
+	    free=(-s '*/axis.limit.lower=-1e16' -s '*/axis.limit.upper=1e16')
+	phys-step -n 0 "${free[@]}" -i '*/pose' "$1" 2> /dev/null | jq -r "$JQ_FACTS"'
 	.items | to_entries[] | pose("pose"; .key | sub("/pose$"; ""); .value | p6)'
 	phys-param get "$1" '*' | jq -r "$JQ_FACTS"'
 	(.name | split("/")) as [$n, $p] |

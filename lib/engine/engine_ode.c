@@ -1823,15 +1823,111 @@ update_friction_bounds(struct ode_engine *e, bool first)
 	return !first && moved <= FRICTION_LOAD_TOL * total;
 }
 
-static void
+/*
+ * ODE's world solver factors each island's constraint rows together: its
+ * time grows with their cube and its memory with their square (islands of
+ * 1,800, 2,400 and 3,600 rows took 0.6, 1.7 and 7.9 s and 76, 110 and 205
+ * MB for their first step; one of 2,000 welded links, 12,000 rows, minutes
+ * and gigabytes). A step whose largest island has more rows than this is
+ * refused.
+ */
+#define MAX_WORLD_ROWS 2000
+
+/* A joint's rows as ODE's solver takes them, limits and motors aside. */
+static int
+joint_rows(dJointID j)
+{
+	switch (dJointGetType(j)) {
+	case dJointTypeFixed:
+		return 6;
+	case dJointTypeHinge:
+	case dJointTypeSlider:
+		return 5;
+	case dJointTypeUniversal:
+	case dJointTypeHinge2:
+	case dJointTypePiston:
+	case dJointTypePR:
+		return 4;
+	case dJointTypeBall:
+	case dJointTypeContact:
+	case dJointTypeAMotor:
+	case dJointTypeLMotor:
+	case dJointTypePU:
+	case dJointTypePlane2D:
+		return 3;
+	default:
+		return 1;
+	}
+}
+
+/* The rows of the island of link li's body (its links marked in seen),
+ * each joint counted from its first body, or from its only one. */
+static long
+island_rows(const struct ode_engine *e, int li, bool *seen, int *queue)
+{
+	size_t head = 0, n = 0;
+	long rows = 0;
+	int k;
+
+	queue[n++] = li;
+	seen[li] = true;
+	while (head < n) {
+		dBodyID b = e->links[queue[head++]].body;
+
+		for (k = 0; k < dBodyGetNumJoints(b); k++) {
+			dJointID j = dBodyGetJoint(b, k);
+			dBodyID o = dJointGetBody(j, 0) == b ?
+			    dJointGetBody(j, 1) : dJointGetBody(j, 0);
+			int ol = o ? (int)(intptr_t)dBodyGetData(o) - 1 : -1;
+
+			if (!dJointIsEnabled(j))
+				continue;
+			if (dJointGetBody(j, 0) == b || !dJointGetBody(j, 0))
+				rows += joint_rows(j);
+			if (ol >= 0 && !seen[ol]) {
+				seen[ol] = true;
+				queue[n++] = ol;
+			}
+		}
+	}
+	return rows;
+}
+
+/* Whether the world solver can take this step's islands. */
+static int
+world_rows_within(const struct ode_engine *e)
+{
+	bool *seen = phys_xcalloc(e->w->nlinks, sizeof *seen);
+	int *queue = phys_xcalloc(e->w->nlinks, sizeof *queue);
+	long rows, most = 0;
+	size_t i;
+
+	for (i = 0; i < e->w->nlinks; i++)
+		if (e->links[i].body && !seen[i] &&
+		    (rows = island_rows(e, (int)i, seen, queue)) > most)
+			most = rows;
+	free(seen);
+	free(queue);
+	if (most <= MAX_WORLD_ROWS)
+		return 0;
+	return phys_fail("at t=%.9g ODE's world solver would solve %ld "
+	    "constraint rows of bodies joined by joints and contacts "
+	    "together, at most %d: its time grows with their cube and its "
+	    "memory with their square (-s ode.solver.type=quick solves them "
+	    "by iteration)", stepping_from, most, MAX_WORLD_ROWS);
+}
+
+static int
 world_step(struct ode_engine *e)
 {
 	int pass;
 
+	if (world_rows_within(e) < 0)
+		return -1;
 	if (!has_load_friction(e)) {
 		make_contacts(e, false);
 		dWorldStep(e->world, e->step);
-		return;
+		return 0;
 	}
 	save_bodies(e);
 	for (pass = 0; pass < MAX_FRICTION_PASSES; pass++) {
@@ -1844,6 +1940,7 @@ world_step(struct ode_engine *e)
 	}
 	make_contacts(e, false);
 	dWorldStep(e->world, e->step);
+	return 0;
 }
 
 /* ---- the engine ---- */
@@ -2287,8 +2384,10 @@ ode_engine_step(struct ode_engine *e, double t0, double t1)
 	if (e->quick) {
 		make_contacts(e, false);
 		dWorldQuickStep(e->world, e->step);
-	} else {
-		world_step(e);
+	} else if (world_step(e) < 0) {
+		dJointGroupEmpty(e->contacts);
+		stepping = NULL;
+		return -1;
 	}
 	dJointGroupEmpty(e->contacts);
 	stepping = NULL;

@@ -87,6 +87,22 @@ ball_bob 0 > "$d/ball.sdf"
 echo '{"t":0,"name":"b::bob/inertial.mass","value":1e-300}' > "$d/light.jsonl"
 ball_bob 1e17 > "$d/skew.sdf"
 
+# N balls fixed to one, under ODE's world solver: one island of 6 N + 3
+# rows at rest on the ground (not in cases: the error names the time)
+welded() {
+	head_; echo '<physics name="ode" type="ode"><max_step_size>0.001</max_step_size><ode><solver><type>world</type></solver></ode></physics>'
+	echo "$ground"
+	awk -v n="$1" 'BEGIN {
+		c = "<collision name=\"c\"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision>"
+		print "<model name=\"m\"><pose>0 0 0.1 0 0 0</pose><link name=\"r\">" c "</link>"
+		for (i = 0; i < n; i++)
+			print "<link name=\"b" i "\"><pose>" (i % 50) * 0.3 " " int(i / 50) * 0.3 " 0.5 0 0 0</pose></link><joint name=\"j" i "\" type=\"fixed\"><parent>r</parent><child>b" i "</child></joint>"
+		print "</model>" }'
+	echo '</world></sdf>'
+}
+welded 2000 > "$d/welded2000.sdf"
+welded 300 > "$d/welded300.sdf"
+
 # a 257 x 257 terrain (ESRI ASCII grid, a DEM), sampled 4 and 8 times
 awk 'BEGIN { n = 257; print "ncols " n; print "nrows " n
 	print "xllcorner 0"; print "yllcorner 0"; print "cellsize 1"
