@@ -570,6 +570,31 @@ turns_case() {
 	each_engine turns_case
 }
 
+@test "a joint's turns are carried across every engine switch" {
+	# set at -10 rad within [-12, -8] and pushed by -3 N m without
+	# gravity: -10 - 3 / 0.26 kg m^2 * t^2 / 2 until the stop at -12,
+	# through all five engines a 0.2 s each (a new engine read the
+	# poses it took over as 4 pi less)
+	limited_arm "1 0 0" revolute -12 -8
+	{
+		printf '%s\n' '{"t":0,"name":"arm::shoulder/position","value":-10}' \
+		    '{"t":0,"name":"arm::shoulder/cmd_force","value":-3}'
+		t=0.1
+		for p in bullet mujoco dart simbody ode; do
+			echo "{\"t\":$t,\"preset\":\"$p\"}"
+			t=$(awk -v t=$t 'BEGIN { print t + 0.1 }')
+		done
+	} > "$TMP/ctl"
+	phys-step -q -p ode -t 1.5 -r 20 -c "$TMP/ctl" -s 'gravity=0 0 0' \
+	    -i arm::shoulder/position "$TMP/arm.sdf" > "$TMP/o"
+	jq -r '[.t, .items["arm::shoulder/position"][0]] | @tsv' "$TMP/o" |
+	    awk 'function abs(v) { return v < 0 ? -v : v }
+		{ want = -10 - 3 / 0.26 * $1 * $1 / 2; if (want < -12) want = -12 }
+		$1 <= 0.55 && abs($2 - want) > 5e-3 || $1 >= 1 && abs($2 + 12) > 4e-2 {
+			printf "t %s: at %s, not %s\n", $1, $2, want > "/dev/stderr"; bad = 1 }
+		END { exit bad }'
+}
+
 rotor_case() {
 	rel "$(at "$(closed_forms "$1")" 1 rotor::spin/velocity 0)" "$(awk 'BEGIN { print 2 * exp(-1) }')" 0.01
 }
