@@ -375,7 +375,7 @@ each_line(const char *path, size_t max_total,
     int (*fn)(char *line, long lineno, void *ctx), void *ctx)
 {
 	struct phys_lines l;
-	char *line, *why;
+	char *line;
 	int rc;
 
 	if (phys_lines_open(&l, path, max_total) < 0)
@@ -385,11 +385,8 @@ each_line(const char *path, size_t max_total,
 			continue;
 		if ((rc = fn(line, l.lineno, ctx)) == 0)
 			continue;
-		if (rc < 0) {	/* fn's message gains the position */
-			why = phys_xstrdup(phys_error());
-			phys_failat(l.name, l.lineno, "%s", why);
-			free(why);
-		}
+		if (rc < 0)	/* fn's message gains the position */
+			phys_fail_again(l.name, l.lineno, "");
 		break;
 	}
 	phys_lines_close(&l);

@@ -71,6 +71,15 @@ phys_failat(const char *file, long line, const char *fmt, ...)
 	return -1;
 }
 
+int
+phys_fail_again(const char *file, long line, const char *before)
+{
+	char was[sizeof errbuf];
+
+	memcpy(was, phys_error(), strlen(phys_error()) + 1);
+	return phys_failat(file, line, "%s%s", before, was);
+}
+
 const char *
 phys_error_at(const char **file, long *line)
 {

@@ -26,6 +26,9 @@ int phys_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int phys_failat(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 const char *phys_error(void);
+/* The error set now, recorded again at file:line (file NULL: no place),
+ * after the text before: a caller placing a callee's. */
+int phys_fail_again(const char *file, long line, const char *before);
 /* The same without its position, which goes to *file (NULL: none) and
  * *line, to be given again as a warning's (phys_warnat). */
 const char *phys_error_at(const char **file, long *line);

@@ -487,12 +487,11 @@ efforts_fit(const struct phys_engine *e, int j, const double f[2], int n)
 static int
 diverged_at(const struct phys_engine *e)
 {
-	char *why = phys_xstrdup(phys_error());
+	char before[64];
 
-	phys_fail("simulation diverged at t=%.9g: %s", phys_engine_time(e),
-	    why);
-	free(why);
-	return -1;
+	snprintf(before, sizeof before, "simulation diverged at t=%.9g: ",
+	    phys_engine_time(e));
+	return phys_fail_again(NULL, 0, before);
 }
 
 /* Each commanded joint's efforts for the step about to be taken, from

@@ -367,11 +367,7 @@ read_values(struct loader *L, struct phys_doc *d, xmlNodePtr owner,
 			phys_value_free(&vals[i]);
 			vals[i] = v;
 		} else {
-			char *why = phys_xstrdup(phys_error());
-
-			phys_failat(d->name, phys_node_line(e), "%s", why);
-			free(why);
-			return -1;
+			return phys_fail_again(d->name, phys_node_line(e), "");
 		}
 	}
 	return 0;
@@ -1059,11 +1055,7 @@ geometry_file(struct phys_doc *d, xmlNodePtr s)
 static int
 fail_at_element(struct phys_doc *d, xmlNodePtr n)
 {
-	char *why = phys_xstrdup(phys_error());
-	int rc = phys_failat(d->name, phys_node_line(n), "%s", why);
-
-	free(why);
-	return rc;
+	return phys_fail_again(d->name, phys_node_line(n), "");
 }
 
 static bool
@@ -2632,11 +2624,7 @@ included_at(struct phys_doc *d, xmlNodePtr in)
 static int
 unreadable_include(struct phys_doc *d, xmlNodePtr in)
 {
-	char *why = phys_xstrdup(phys_error());
-
-	phys_failat(d->name, phys_node_line(in), "%s", why);
-	free(why);
-	return -1;
+	return phys_fail_again(d->name, phys_node_line(in), "");
 }
 
 static int

@@ -331,7 +331,6 @@ parse_line(struct phys_controls *r, const char *text, struct phys_control *c)
 {
 	json_error_t jerr;
 	json_t *obj;
-	char *why;
 	int rc;
 
 	memset(c, 0, sizeof *c);
@@ -348,9 +347,7 @@ parse_line(struct phys_controls *r, const char *text, struct phys_control *c)
 		c->text = NULL;
 		free(c->glob);
 		c->glob = NULL;
-		why = phys_xstrdup(phys_error());
-		phys_failat(r->name, c->line, "%s", why);
-		free(why);
+		phys_fail_again(r->name, c->line, "");
 	}
 	return rc;
 }
@@ -507,7 +504,6 @@ reply_control(struct phys_controls *r, json_t *obj, int k, const char *name,
     long line, double now, double h, struct phys_control *c)
 {
 	char where[32] = "";
-	char *why;
 	int rc;
 
 	memset(c, 0, sizeof *c);
@@ -526,10 +522,7 @@ reply_control(struct phys_controls *r, json_t *obj, int k, const char *name,
 		return 0;
 	free(c->text);
 	c->text = NULL;
-	why = phys_xstrdup(phys_error());
-	phys_failat(name, line, "%s%s", where, why);
-	free(why);
-	return -1;
+	return phys_fail_again(name, line, where);
 }
 
 /* Is obj the empty object, a reply that changes nothing? */

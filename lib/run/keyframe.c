@@ -53,18 +53,14 @@ key_within_bounds(const struct phys_scene *w, int li, xmlNodePtr k,
     const phys_vec3 *ang)
 {
 	const struct phys_link *l = &w->links[li];
-	char *what, *why;
+	char *what;
+	int rc;
 
 	what = phys_xasprintf("keyframe '%s' of link '%s'", name, l->name);
-	if (phys_check_state_set(what, &pose->p, lin, ang) == 0) {
-		free(what);
-		return 0;
-	}
-	why = phys_xstrdup(phys_error());
-	phys_failat(l->doc->name, phys_node_line(k), "%s", why);
-	free(why);
+	rc = phys_check_state_set(what, &pose->p, lin, ang);
 	free(what);
-	return -1;
+	return rc < 0 ? phys_fail_again(l->doc->name, phys_node_line(k), "") :
+	    0;
 }
 
 int

@@ -615,12 +615,8 @@ apply_control(struct run *r, const struct phys_control *c)
 		rc = apply_param(r, &c->ref, c->text,
 		    (struct origin){ r->ctl.name, c->line, true });
 	if (rc < 0) {
-		char *why = phys_xstrdup(phys_error());
-
 		/* a line of phys_sim_control's has no file */
-		phys_failat(c->line > 0 ? r->ctl.name : NULL, c->line, "%s",
-		    why);
-		free(why);
+		phys_fail_again(c->line > 0 ? r->ctl.name : NULL, c->line, "");
 		/* A save that fails changes nothing: a live session goes on. */
 		if (c->save && r->ctl.stream) {
 			phys_warn("%s; line skipped", phys_error());

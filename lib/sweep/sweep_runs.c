@@ -263,7 +263,7 @@ each_run_line(struct phys_sweep_runs *r, const char *path,
     void *ctx)
 {
 	struct phys_lines l;
-	char *line, *why;
+	char *line;
 	size_t len;
 	int k, rc = 0;
 
@@ -273,11 +273,8 @@ each_run_line(struct phys_sweep_runs *r, const char *path,
 		return -1;
 	while (rc == 0 && (k = phys_lines_next(&l, &line, &len)) > 0)
 		if (!phys_blank_or_comment(line) &&
-		    (rc = one(r, line, len, l.lineno, ctx)) < 0) {
-			why = phys_xstrdup(phys_error());
-			phys_failat(r->name, l.lineno, "%s", why);
-			free(why);
-		}
+		    (rc = one(r, line, len, l.lineno, ctx)) < 0)
+			phys_fail_again(r->name, l.lineno, "");
 	if (rc == 0 && k < 0)
 		rc = -1;
 	phys_lines_close(&l);
