@@ -15,6 +15,10 @@
 /* No link: what joined() avoids when it avoids none. */
 #define NO_LINK (-2)
 
+/* The most quarter turns a position set takes (each moves every link
+ * beyond the joint): 1,024 turns. */
+#define MAX_QUARTER_TURNS 4096
+
 /* The links joined to link start, itself first, through every joint but
  * skip (-1: none), into out (n): the joint that joins one of them to
  * link avoid (-1: the world; NO_LINK: none), which ends the walk, or -1. */
@@ -224,6 +228,10 @@ set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
 	 * nearest the angle it had, counts the whole turns. */
 	parts = rate || w->joints[j].type != PHYS_JOINT_REVOLUTE ? 1 :
 	    ceil(fabs(d) / (M_PI / 2));
+	if (parts > MAX_QUARTER_TURNS)
+		rc = phys_fail("joint '%s': a turn of %g rad from where it is "
+		    "is more than phys sets (%d turns)", w->joints[j].name, d,
+		    MAX_QUARTER_TURNS / 4);
 	for (p = 0; p < parts && rc == 0; p++)
 		for (i = 0; i < n && rc == 0; i++)
 			if (phys_engine_link_dynamic(e, links[i]))

@@ -71,6 +71,8 @@ echo '{"t":0,"name":"gravity","value":"0 0 2e7"}' > "$d/far.jsonl"
   echo '<joint name="pivot" type="revolute"><parent>world</parent><child>bob</child><pose>0 0 1 0 0 0</pose><axis><xyz>0 1 0</xyz></axis></joint></model>'
   echo '</world></sdf>'; } > "$d/arm.sdf"
 echo '{"t":0,"name":"arm::pivot/cmd_force","value":1e300}' > "$d/effort.jsonl"
+# a position 3e7 turns away, which phys would set a quarter turn at a time
+echo '{"t":0,"name":"arm::pivot/position","value":2e8}' > "$d/turns.jsonl"
 sed 's|</world>|<plugin filename="gz-sim-apply-link-wrench-system" name="gz::sim::systems::ApplyLinkWrench"/></world>|' "$d/good.sdf" > "$d/wrench.sdf"
 echo '{"t":0,"topic":"/world/w/wrench","msg":{"entity":{"name":"ball::link","type":"LINK"},"wrench":{"force":{"z":1e300}}}}' > "$d/wrench.jsonl"
 
@@ -122,6 +124,7 @@ terrain 8 > "$d/terrain8.sdf"
 		echo "$e|pile500.sdf|-|start deep inside each other"
 		echo "$e|axis-tiny.sdf|-|axis.xyz: 0 1e-200 0 is refused"
 		echo "$e|arm.sdf|effort.jsonl|an effort of 1e+300 N m would turn link 'arm::bob' faster than any body"
+		echo "$e|arm.sdf|turns.jsonl|joint 'arm::pivot': a turn of 2e+08 rad from where it is is more than phys sets (1024 turns)"
 		echo "$e|wrench.sdf|wrench.jsonl|a force of 1e+300 N would move link 'ball::link' faster than any body"
 	done
 	echo "simbody|accuracy.sdf|-|simbody.accuracy: 1 is refused"
