@@ -1462,7 +1462,7 @@ alloc_tracking(struct run *r)
  * position cannot be set (a two-axis joint's, or one a loop holds) is
  * left to the engine's stop, and that is said.
  */
-static int
+static void
 start_within_limits(struct run *r)
 {
 	double pos[2], vel[2], lo, hi, to;
@@ -1504,7 +1504,6 @@ start_within_limits(struct run *r)
 			    lo, hi, n == 1 ? phys_error() : "two axes");
 		}
 	}
-	return 0;
 }
 
 static int
@@ -1553,8 +1552,7 @@ prepare_run(struct run *r)
 	/* Control lines for time zero act before the first state is read. */
 	if (apply_due(r) < 0)
 		return -1;
-	if (start_within_limits(r) < 0)
-		return -1;
+	start_within_limits(r);
 	track(r, true);
 	return 0;
 }
