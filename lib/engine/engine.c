@@ -275,33 +275,11 @@ phys_engine_running(const struct phys_engine *e)
 	return e->info;
 }
 
-/* Each revolute joint of the new engine at the old one's turn: the
- * poses it took over say the angle but not how many turns it is. */
-static void
-take_over_turns(struct phys_engine *e, const struct phys_engine *old)
-{
-	double was[2], now[2], vel[2];
-	size_t j;
-
-	for (j = 0; j < e->w->njoints; j++) {
-		const struct phys_joint *jt = &e->w->joints[j];
-
-		if (jt->type != PHYS_JOINT_REVOLUTE || jt->child < 0 ||
-		    !phys_engine_link_dynamic(e, jt->child) ||
-		    phys_engine_joint_state(old, (int)j, was, vel) < 1 ||
-		    phys_engine_joint_state(e, (int)j, now, vel) < 1 ||
-		    fabs(was[0] - now[0]) < M_PI)
-			continue;
-		/* a joint a loop closes cannot be set: its angle as it is */
-		(void)phys_engine_set_joint_position(e, e->w, (int)j, was[0]);
-	}
-}
-
 /*
  * A new engine starts from the world as loaded (its joints measure from
  * the loaded configuration, as the old engine's did), at the run's time,
- * and then takes over each dynamic link's pose and velocity, and each
- * revolute joint's turns.
+ * and then takes over each dynamic link's pose and velocity (its joints'
+ * turns: phys_engine_use_keeping_turns).
  */
 int
 phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
@@ -332,7 +310,6 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 		phys_engine_set_link_pose(e, (int)i, p);
 		phys_engine_set_link_vel(e, (int)i, &lin, &ang);
 	}
-	take_over_turns(e, &old);
 	for (i = 0; i < e->nwelds; i++)
 		if (e->welds[i].on && CALL(e, weld, e->welds[i].parent,
 		    e->welds[i].child, true) < 0) {

@@ -215,6 +215,11 @@ int phys_engine_joints_hold(const struct phys_engine *e,
 int phys_engine_effort_fits(const struct phys_engine *e, int j, double f);
 int phys_engine_wrench_fits(const struct phys_engine *e, int li,
     phys_vec3 force, phys_vec3 torque);
+/* phys_engine_use, each revolute joint then set to the whole turns it
+ * had: the new engine takes the links' poses, which say its angle but
+ * not its turns. */
+int phys_engine_use_keeping_turns(struct phys_engine *e,
+    const struct phys_scene *w, const struct phys_engine_info *engine);
 int phys_engine_set_joint_position(struct phys_engine *e,
     const struct phys_scene *w, int joint, double target);
 int phys_engine_set_joint_velocity(struct phys_engine *e,

@@ -2,7 +2,8 @@
  * joint_set.c - a joint's position or rate set by the run: the links
  * beyond it (its child and all that hangs from it) turn or slide about
  * the joint's axis as one body, under whichever engine runs, so that a
- * robot starts where its user says.
+ * robot starts where its user says; and each joint's turns carried over
+ * to a new engine.
  */
 #include "engine.h"
 
@@ -305,4 +306,33 @@ phys_engine_set_joint_velocity(struct phys_engine *e,
     const struct phys_scene *w, int j, double target)
 {
 	return set_joint(e, w, j, target, true);
+}
+
+int
+phys_engine_use_keeping_turns(struct phys_engine *e,
+    const struct phys_scene *w, const struct phys_engine_info *engine)
+{
+	double *was = phys_xcalloc(w->njoints + 1, sizeof *was);
+	double pos[2], vel[2];
+	size_t j;
+	int rc;
+
+	for (j = 0; j < w->njoints; j++)
+		if (phys_engine_joint_state(e, (int)j, pos, vel) > 0)
+			was[j] = pos[0];
+	rc = phys_engine_use(e, engine);
+	for (j = 0; j < w->njoints && rc == 0; j++) {
+		const struct phys_joint *jt = &w->joints[j];
+
+		if (jt->type != PHYS_JOINT_REVOLUTE || jt->child < 0 ||
+		    !phys_engine_link_dynamic(e, jt->child) ||
+		    phys_engine_joint_state(e, (int)j, pos, vel) < 1 ||
+		    fabs(was[j] - pos[0]) < M_PI)
+			continue;
+		/* one a loop closes, or turned past what a set takes, keeps
+		 * its angle as read */
+		(void)set_joint(e, w, (int)j, was[j], false);
+	}
+	free(was);
+	return rc;
 }

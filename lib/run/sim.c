@@ -274,7 +274,7 @@ switch_profile(struct run *r, int profile)
 	if (r->engine != phys_engine_running(r->e)) {
 		phys_warn_batch_begin();
 		warn_inert_world(r);	/* what the new engine leaves aside */
-		rc = phys_engine_use(r->e, r->engine);
+		rc = phys_engine_use_keeping_turns(r->e, r->w, r->engine);
 		phys_warn_batch_end();
 		return rc;
 	}
