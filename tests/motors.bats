@@ -214,7 +214,13 @@ start_pose() {
 	sed 's|<xyz>1 0 0</xyz>|<xyz>1 0 0</xyz><limit><lower>0.2</lower><upper>1.2</upper></limit>|' "$W" > "$TMP/lim.sdf"
 	run phys-step -n 1 "$TMP/lim.sdf"
 	assert_success
-	assert_output --partial "lim.sdf:45: joint 'arm::shoulder' starts at 0 rad on its first axis, outside its limits [0.2, 1.2]"
+	assert_output --partial "lim.sdf:45: joint 'arm::shoulder' starts at 0 rad on its first axis, outside its limits [0.2, 1.2]: it starts at 0.2 instead"
+	# a universal joint's axes cannot be set: its engine's stop acts
+	sed -e 's|type="revolute"|type="universal"|' \
+	    -e 's|</axis>|</axis><axis2><xyz>0 1 0</xyz></axis2>|' "$TMP/lim.sdf" > "$TMP/lim2.sdf"
+	run phys-step -n 1 "$TMP/lim2.sdf"
+	assert_success
+	assert_output --partial "lim2.sdf:45: joint 'arm::shoulder' starts at 0 rad on its first axis, outside its limits [0.2, 1.2]: its position cannot be set (two axes); each engine's stop pushes it back its own way"
 	echo '{"t":0,"name":"arm::shoulder/position","value":0.5}' > "$TMP/ctl"
 	run phys-step -n 1 -c "$TMP/ctl" "$TMP/lim.sdf"
 	assert_success

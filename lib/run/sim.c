@@ -1465,8 +1465,8 @@ alloc_tracking(struct run *r)
 static void
 start_within_limits(struct run *r)
 {
-	double pos[2], vel[2], lo, hi, to;
-	const char *unit;
+	double pos[2], vel[2], now[2], lo, hi, to;
+	const char *unit, *why;
 	size_t j;
 	int n, k;
 
@@ -1485,8 +1485,16 @@ start_within_limits(struct run *r)
 			if (lo > hi || (pos[k] >= lo - 1e-9 && pos[k] <= hi + 1e-9))
 				continue;
 			to = pos[k] < lo ? lo : hi;
-			if (n == 1 && phys_engine_set_joint_position(r->e,
-			    r->w, (int)j, to) == 0) {
+			why = n == 1 ? NULL : "two axes";
+			if (!why && phys_engine_set_joint_position(r->e, r->w,
+			    (int)j, to) < 0)
+				why = phys_error();
+			/* a joint whose child is static or kinematic moves
+			 * nothing */
+			if (!why && (phys_engine_joint_state(r->e, (int)j, now,
+			    vel) < 1 || fabs(now[0] - to) > 1e-6))
+				why = "the links beyond it do not move";
+			if (!why) {
 				phys_warnat_once(jt->doc->name,
 				    phys_node_line(jt->node), "joint '%s' starts "
 				    "at %.6g %s on its first axis, outside its "
@@ -1501,7 +1509,7 @@ start_within_limits(struct run *r)
 			    "its limits [%.6g, %.6g]: its position cannot be "
 			    "set (%s); each engine's stop pushes it back its own "
 			    "way", jt->name, pos[k], unit, k ? "second" : "first",
-			    lo, hi, n == 1 ? phys_error() : "two axes");
+			    lo, hi, why);
 		}
 	}
 }
