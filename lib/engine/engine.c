@@ -502,15 +502,12 @@ phys_engine_command(struct phys_engine *e, int joint,
 {
 	const struct phys_value *v = phys_run_values_get(e->v, PHYS_S_JOINT,
 	    joint);
-	double f[2] = { 0, 0 }, lim;
+	double f[2] = { 0, 0 };
 	int k;
 
 	/* An effort is held within the axis's limit before it is given. */
-	for (k = 0; kind == PHYS_COMMAND_EFFORT && k < n && k < 2; k++) {
-		lim = phys_joint_axis_values(v, k).effort;
-		f[k] = lim >= 0 && fabs(target[k]) > lim ?
-		    copysign(lim, target[k]) : target[k];
-	}
+	for (k = 0; kind == PHYS_COMMAND_EFFORT && k < n && k < 2; k++)
+		f[k] = phys_effort_held(v, k, target[k]);
 	if (efforts_fit(e, joint, f, n) < 0)
 		return -1;
 	phys_motors_command(&e->motors, joint, kind, target, n);

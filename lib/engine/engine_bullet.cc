@@ -674,10 +674,10 @@ set_limits(bullet_engine *e, int ji)
 			 * pi, which the angle never reaches. */
 			double z = e->joints[(size_t)ji].zero;
 
-			l = lo[k] > -1e15 && lo[k] - z >= -M_PI ? lo[k] - z :
-			    -M_PI;
-			h = hi[k] < 1e15 && hi[k] - z <= M_PI ? hi[k] - z :
-			    M_PI;
+			l = lo[k] > -1e15 && phys_stop_in_reach(lo[k], z) ?
+			    lo[k] - z : -M_PI;
+			h = hi[k] < 1e15 && phys_stop_in_reach(hi[k], z) ?
+			    hi[k] - z : M_PI;
 			if (l == -M_PI && h == M_PI)
 				l = 1, h = -1;
 		} else if (angular && (lo[k] < -M_PI || hi[k] > M_PI) &&
@@ -1352,8 +1352,8 @@ track_turns(struct bullet_engine *e)
 
 /*
  * A limited revolute joint's constraint set up again where the joint is,
- * once it has turned a quarter turn from where its angle is 0: its
- * limits then hold over several turns, and on one side alone.
+ * as engine_common.h says: its limits then hold over several turns, and
+ * on one side alone.
  */
 static void
 limits_follow_turns(struct bullet_engine *e)
@@ -1368,10 +1368,10 @@ limits_follow_turns(struct bullet_engine *e)
 		    PHYS_S_JOINT, (int)i), 0);
 
 		if (!bj.c || j->type != PHYS_JOINT_REVOLUTE ||
-		    !(v.lower > -1e15 || v.upper < 1e15))
+		    !phys_axis_limited(&v))
 			continue;
 		bullet_engine_joint_state(e, (int)i, pos, vel);
-		if (fabs(pos[0] - bj.zero) <= M_PI / 2)
+		if (!phys_turned_from(pos[0], bj.zero))
 			continue;
 		auto *c = static_cast<btGeneric6DofSpring2Constraint *>(bj.c);
 		/* the parent's frame turned by the position's change about

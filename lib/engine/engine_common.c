@@ -239,6 +239,24 @@ phys_divergence_cause(const struct phys_scene *w,
 	return why ? why : phys_xstrdup("");
 }
 
+bool
+phys_axis_limited(const struct phys_axis_values *a)
+{
+	return a->lower > -1e15 || a->upper < 1e15;
+}
+
+bool
+phys_turned_from(double pos, double zero)
+{
+	return fabs(pos - zero) > PHYS_QUARTER_TURN;
+}
+
+bool
+phys_stop_in_reach(double limit, double zero)
+{
+	return fabs(limit - zero) <= M_PI;
+}
+
 phys_pose
 phys_kinematic_step(phys_pose p, phys_vec3 lin, phys_vec3 ang, double h)
 {

@@ -5,6 +5,7 @@
 #ifndef PHYS_ENGINE_COMMON_H
 #define PHYS_ENGINE_COMMON_H
 
+#include <math.h>
 #include <stdbool.h>
 
 #include "world.h"
@@ -235,6 +236,21 @@ int phys_joint_frames_state(const struct phys_joint_frames *f,
     enum phys_joint_type type, phys_pose parent, phys_vec3 parent_lin,
     phys_vec3 parent_ang, phys_pose child, phys_vec3 child_lin,
     phys_vec3 child_ang, double pos[2], double vel[2]);
+
+/*
+ * Whole turns. An angle read from poses (ODE's, Bullet's, one an engine
+ * fits to its links) keeps its count of turns only while the joint turns
+ * less than half a turn between two readings: a position set turns a
+ * joint a quarter turn at a time, and ODE's and Bullet's angles, which
+ * wrap at pi about where their joint was set up (zero), are set up again
+ * where a limited revolute joint (phys_axis_limited) is once it has
+ * turned a quarter turn from there (phys_turned_from), each stop then in
+ * reach while within pi of zero (phys_stop_in_reach).
+ */
+#define PHYS_QUARTER_TURN (M_PI / 2)
+bool phys_axis_limited(const struct phys_axis_values *a);
+bool phys_turned_from(double pos, double zero);
+bool phys_stop_in_reach(double limit, double zero);
 
 /*
  * The ERP and CFM (ODE's units: CFM per step) of a spring kp and a damper

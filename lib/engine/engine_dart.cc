@@ -994,12 +994,13 @@ Loop::update()
 	default:
 		break;
 	}
-	fr[inner(j, 0)] = PVD(v, JOINT_axis_dynamics_friction);
-	fr[inner(j, 1)] = PVD(v, JOINT_axis2_dynamics_friction);
-	l[inner(j, 0)] = PVD(v, JOINT_axis_limit_lower);
-	u[inner(j, 0)] = PVD(v, JOINT_axis_limit_upper);
-	l[inner(j, 1)] = PVD(v, JOINT_axis2_limit_lower);
-	u[inner(j, 1)] = PVD(v, JOINT_axis2_limit_upper);
+	for (int k = 0; k < 2; k++) {
+		struct phys_axis_values a = phys_joint_axis_values(v, k);
+
+		fr[inner(j, k)] = a.friction;
+		l[inner(j, k)] = a.lower;
+		u[inner(j, k)] = a.upper;
+	}
 	for (int k = 0; k < free_axes; k++) {
 		bool lin = j->type == PHYS_JOINT_PRISMATIC;
 		Eigen::Vector3d d = sign * axis[k];
@@ -1007,8 +1008,6 @@ Loop::update()
 
 		if (fr[k] > 0)
 			row(d, !lin, 0, -fr[k] * h, fr[k] * h);
-		if (!(l[k] <= u[k]))
-			continue;
 		/* Past a limit, the row pushes back only: error is how far. */
 		if (l[k] > -NO_LIMIT && pos[k] < l[k])
 			row(d, !lin, pos[k] - l[k], 0, INFINITY);

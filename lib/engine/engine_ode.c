@@ -717,12 +717,12 @@ set_axis_params(struct ode_engine *e, dJointID jid,
 	/* ODE's angular stops only work within [-pi, pi] of its zero; a
 	 * revolute joint's zero follows its turns (stops_follow_turns), a
 	 * stop farther from it being more than a quarter turn away. */
-	if (lo > -1e15 && (!angular || fabs(lo - zero) <= M_PI))
+	if (lo > -1e15 && (!angular || phys_stop_in_reach(lo, zero)))
 		set(jid, dParamLoStop + off, lo - zero);
 	else if (lo > -1e15 && j->type != PHYS_JOINT_REVOLUTE)
 		phys_warn_once("joint '%s': lower limit %g is beyond -pi; "
 		    "ODE cannot stop a revolute axis there", j->name, lo);
-	if (hi < 1e15 && (!angular || fabs(hi - zero) <= M_PI))
+	if (hi < 1e15 && (!angular || phys_stop_in_reach(hi, zero)))
 		set(jid, dParamHiStop + off, hi - zero);
 	else if (hi < 1e15 && j->type != PHYS_JOINT_REVOLUTE)
 		phys_warn_once("joint '%s': upper limit %g is beyond pi; "
@@ -2266,11 +2266,10 @@ ode_engine_body_state(const struct ode_engine *e, int li,
 
 /*
  * ODE measures a hinge's angle within [-pi, pi] of where it was set up,
- * and stops it there only. A limited revolute joint is set up again (its
- * axis, not its anchor) where it is once it has turned a quarter turn
- * from there, with the stops within reach (set_axis_params): its limits
- * hold over several turns and on one side alone, as under the other
- * engines.
+ * and stops it there only: a limited revolute joint is set up again (its
+ * axis, not its anchor) as engine_common.h says, with the stops in reach
+ * (set_axis_params), so that its limits hold over several turns and on
+ * one side alone, as under the other engines.
  */
 static void
 stops_follow_turns(struct ode_engine *e)
@@ -2286,10 +2285,10 @@ stops_follow_turns(struct ode_engine *e)
 		if (!oj->joint || e->w->joints[i].type != PHYS_JOINT_REVOLUTE)
 			continue;
 		a = phys_joint_axis_values(vals(e, PHYS_S_JOINT, (int)i), 0);
-		if (!(a.lower > -1e15 || a.upper < 1e15))
+		if (!phys_axis_limited(&a))
 			continue;
 		ode_engine_joint_state(e, (int)i, pos, vel);
-		if (fabs(pos[0] - oj->offset[0]) <= M_PI / 2)
+		if (!phys_turned_from(pos[0], oj->offset[0]))
 			continue;
 		dJointGetHingeAxis(oj->joint, axis);
 		dJointSetHingeAxis(oj->joint, axis[0], axis[1], axis[2]);

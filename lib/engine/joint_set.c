@@ -228,7 +228,7 @@ set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
 	 * engine, which finds its joint's angle from its links' poses
 	 * nearest the angle it had, counts the whole turns. */
 	parts = rate || w->joints[j].type != PHYS_JOINT_REVOLUTE ? 1 :
-	    ceil(fabs(d) / (M_PI / 2));
+	    ceil(fabs(d) / PHYS_QUARTER_TURN);
 	if (parts > MAX_QUARTER_TURNS)
 		rc = phys_fail("joint '%s': a turn of %g rad from where it is "
 		    "is more than phys sets (%d turns)", w->joints[j].name, d,

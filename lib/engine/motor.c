@@ -201,6 +201,14 @@ axis_effort(struct phys_axis_motor *a, const struct phys_value *v, int k,
 	}
 }
 
+double
+phys_effort_held(const struct phys_value *v, int k, double f)
+{
+	double lim = phys_joint_axis_values(v, k).effort;
+
+	return lim >= 0 ? clamp(f, -lim, lim) : f;
+}
+
 void
 phys_motors_effort(struct phys_motors *m, int joint,
     const struct phys_value *v, int n, const double pos[2],
@@ -211,7 +219,6 @@ phys_motors_effort(struct phys_motors *m, int joint,
 	effort[0] = effort[1] = 0;
 	for (k = 0; k < n && k < 2; k++) {
 		struct phys_axis_motor *a = &m->axis[joint][k];
-		double lim = phys_joint_axis_values(v, k).effort;
 		double f;
 
 		if (a->kind == PHYS_COMMAND_NONE)
@@ -220,7 +227,7 @@ phys_motors_effort(struct phys_motors *m, int joint,
 		if (!isfinite(f))
 			f = 0;
 		a->asked = f;
-		a->applied = lim >= 0 ? clamp(f, -lim, lim) : f;
+		a->applied = phys_effort_held(v, k, f);
 		effort[k] = a->applied;
 	}
 }

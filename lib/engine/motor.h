@@ -78,6 +78,9 @@ bool phys_motors_active(const struct phys_motors *m, int joint);
  * limit (axis.limit.effort, negative: none). A velocity target is held
  * within axis.limit.velocity.
  */
+/* Effort f held within axis k's effort limit (joint values v; a
+ * negative limit is none). */
+double phys_effort_held(const struct phys_value *v, int k, double f);
 void phys_motors_effort(struct phys_motors *m, int joint,
     const struct phys_value *v, int n, const double pos[2],
     const double vel[2], double h, double effort[2]);

@@ -1482,7 +1482,7 @@ start_within_limits(struct run *r)
 		for (k = 0; k < n && k < 2; k++) {
 			lo = phys_joint_axis_values(v, k).lower;
 			hi = phys_joint_axis_values(v, k).upper;
-			if (lo > hi || (pos[k] >= lo - 1e-9 && pos[k] <= hi + 1e-9))
+			if (pos[k] >= lo - 1e-9 && pos[k] <= hi + 1e-9)
 				continue;
 			to = pos[k] < lo ? lo : hi;
 			why = n == 1 ? NULL : "two axes";
