@@ -95,15 +95,19 @@ phys_atomic_open(struct phys_atomic *a, const char *path)
 	dir = phys_xstrdup(a->path);
 	a->tmp = phys_xasprintf("%s/.%s.XXXXXX", dirname(dir), basename(a->path));
 	free(dir);
+	/* Named to the stop handler before it exists: a signal between
+	 * mkstemp's open and the naming left the file behind (unlinking a
+	 * name not yet made is harmless). */
+	phys_stop_removes(a->tmp);
 	fd = mkstemp(a->tmp);
 	if (fd < 0) {
+		phys_stop_removes(NULL);
 		phys_failat(path, 0, "cannot create temporary file: %s",
 		    strerror(errno));
 		free(a->tmp);
 		free(a->path);
 		return -1;
 	}
-	phys_stop_removes(a->tmp);
 	if (exists)
 		keep_attributes(fd, path, &st);
 	else
