@@ -210,6 +210,33 @@ same_as_mujoco() {
 	same_as_mujoco "$MJ/planar.xml" torso_rootx torso_rootz thigh_hip
 }
 
+@test "mjcf: a body, its joint and its site may share a name, as in dm_control's models: in phys the joint is NAME_joint and the site NAME_frame (then a number while taken), as libsdformat renames them, said once a kind; an edit of the renamed joint is written to the MJCF's" {
+	need_mujoco
+	oracle_bodies "$MJ/names.xml" > "$TMP/want"
+	phys_bodies "$MJ/names.xml" > "$TMP/got"
+	agree "$TMP/want" "$TMP/got"
+	# a site is named thigh_joint: the joint thigh takes thigh_joint0
+	oracle_joints "$MJ/names.xml" | sed 's/^thigh /thigh_joint0 /' | sort > "$TMP/want"
+	phys_joints "$MJ/names.xml" > "$TMP/got"
+	[ "$(wc -l < "$TMP/want")" = 2 ]
+	agree "$TMP/want" "$TMP/got"
+	run -0 --separate-stderr phys-sdf print "$MJ/names.xml"
+	frames=$(printf '%s\n' "$output" | sed -n 's/.*<frame name="\([^"]*\)" attached_to="\([^"]*\)".*/\1@\2/p' | sort | tr '\n' ' ')
+	assert_equal "$frames" "knee_frame@shin thigh_frame@thigh thigh_joint@thigh torso_frame@torso "
+	run -0 --separate-stderr phys-step -n 0 "$MJ/names.xml"
+	[[ "$stderr" == *"names.xml:14: joint 'thigh' is named 'thigh_joint0' in phys: it shares its name with a body (MJCF keeps a namespace for each kind, SDF one for a model's links, joints and frames)"$'\n'* ]]
+	[[ "$stderr" == *"names.xml:11: site 'torso' is named 'torso_frame' in phys: it shares its name with a body or joint (MJCF keeps a namespace for each kind, SDF one for a model's links, joints and frames); 2 more sites likewise"* ]]
+	[[ "$stderr" == *"names.xml:26: <tendon>: tendons are not read: none of these is limited, a spring, a damper or has friction loss, so the model moves as without them (an actuator of a tendon is not read)"* ]]
+	[ "$(printf '%s\n' "$stderr" | grep -c 'is named')" = 2 ]
+	cp "$MJ/names.xml" "$TMP/e.xml"
+	phys-param set -q --in-place 'names::thigh_joint0/axis.dynamics.damping=2' "$TMP/e.xml"
+	run diff "$MJ/names.xml" "$TMP/e.xml"
+	assert_equal "$output" '14c14
+<         <joint name="thigh" axis="0 1 0" range="-1 1" damping="0.5"/>
+---
+>         <joint name="thigh" axis="0 1 0" range="-1 1" damping="2"/>'
+}
+
 @test "mjcf: <include> of another MJCF file" {
 	need_mujoco
 	same_as_mujoco "$MJ/include.xml"
@@ -265,9 +292,20 @@ including() {
 	printf '<mujoco>\n<worldbody>\n<body name="a">\n<joint name="j" range="0 1"/><geom size="0.1"/>\n</body></worldbody></mujoco>\n' > "$TMP/lim.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/lim.xml"
 	assert_equal "$stderr" "phys-step: $TMP/lim.xml:4: joint has range but not limited: MuJoCo refuses it without autolimits=\"true\""
-	printf '<mujoco>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<tendon>\n<fixed name="t"><joint joint="j" coef="1"/></fixed>\n</tendon>\n</mujoco>\n' > "$TMP/tendon.xml"
-	run -1 --separate-stderr phys-step -n 1 "$TMP/tendon.xml"
-	assert_equal "$stderr" "phys-step: $TMP/tendon.xml:5: <tendon>: tendons are not read, and they change how the model moves; phys refuses the model"
+	# a tendon that moves the model is refused; one an actuator only
+	# pulls is not (see names.xml's test)
+	for t in 'limited="true" range="0 1"' 'range="0 1"' 'stiffness="2"' \
+	    'class="d"' 'frictionloss="0.1"'; do
+		printf '<mujoco>\n<compiler autolimits="true"/>\n<default><default class="d"><tendon damping="3"/></default></default>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<tendon>\n<fixed name="t" %s><joint joint="j" coef="1"/></fixed>\n</tendon>\n</mujoco>\n' "$t" > "$TMP/tendon.xml"
+		run -1 --separate-stderr phys-step -n 1 "$TMP/tendon.xml"
+		case $t in
+		*range*) why="is limited: tendons are not read, and a limited one" ;;
+		*stiff*) why="has stiffness 2: tendons are not read, and this one" ;;
+		*class*) why="has damping 3: tendons are not read, and this one" ;;
+		*) why="has frictionloss 0.1: tendons are not read, and this one" ;;
+		esac
+		assert_equal "$stderr" "phys-step: $TMP/tendon.xml:8: tendon 't' $why changes how the model moves; phys refuses the model"
+	done
 	printf '<mujoco>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<sensor>\n<jointpos joint="j"/>\n</sensor>\n<sensor><jointvel joint="j"/></sensor>\n</mujoco>\n' > "$TMP/sensor.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/sensor.xml"
 	assert_equal "$stderr" "phys-step: $TMP/sensor.xml:5: <sensor>: not read (phys reports state lines instead)"

@@ -968,11 +968,85 @@ static const struct {
 	bool refuse;	/* the model cannot move as MuJoCo moves it */
 	const char *why;
 } not_read[] = {
-	{ "tendon", true, "tendons are not read, and they change how the "
-	    "model moves" },
 	{ "sensor", false, "not read (phys reports state lines instead)" },
 	{ "extension", true, "plugins are not read" },
 };
+
+/* ---- tendons ---- */
+
+/* A tendon's attribute, its own or its class's (<default><tendon>, for
+ * <fixed> and <spatial> alike). */
+static const char *
+tendon_attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
+{
+	const char *v = own_attr(n, name);
+	xmlNodePtr d;
+
+	for (; !v && cls >= 0; cls = r->cls[cls].parent)
+		if ((d = phys_child(r->cls[cls].node, "tendon")))
+			v = own_attr(d, name);
+	return v;
+}
+
+/*
+ * A tendon moves nothing of itself unless it is limited, a spring, a
+ * damper or has friction loss: then the model would move otherwise
+ * without it, and is refused. One that only an actuator pulls (which is
+ * named as not read where it is) or a sensor reads is left out.
+ */
+static int
+read_tendon(struct reader *r, xmlNodePtr n)
+{
+	static const char *const lim[] = { "false", "true", "auto", NULL };
+	static const char *const acting[] = { "stiffness", "damping",
+		"frictionloss" };
+	const char *v;
+	double x, range[2];
+	int cls, k, has;
+	size_t i;
+
+	if (class_of(r, n, 0, &cls) < 0)
+		return -1;
+	v = tendon_attr(r, n, cls, "limited");
+	for (k = 0; v && lim[k] && strcmp(lim[k], v) != 0; k++)
+		;
+	if (v && !lim[k])
+		return mj_fail(r, n, "limited=\"%.40s\": not one of MuJoCo's "
+		    "values", v);
+	k = v ? k : 2;
+	v = tendon_attr(r, n, cls, "range");
+	has = v && phys_parse_doubles(v, range, 2) == 2;
+	if (k == 1 || (k == 2 && has && r->autolimits))
+		return mj_fail(r, n, "tendon '%s' is limited: tendons are not "
+		    "read, and a limited one changes how the model moves; "
+		    "phys refuses the model", own_attr(n, "name") ?
+		    own_attr(n, "name") : "");
+	for (i = 0; i < sizeof acting / sizeof *acting; i++) {
+		v = tendon_attr(r, n, cls, acting[i]);
+		if (v && (phys_parse_doubles(v, &x, 1) != 1 || x != 0))
+			return mj_fail(r, n, "tendon '%s' has %s %s: tendons "
+			    "are not read, and this one changes how the model "
+			    "moves; phys refuses the model", own_attr(n,
+			    "name") ? own_attr(n, "name") : "", acting[i], v);
+	}
+	return 0;
+}
+
+static int
+read_tendons(struct reader *r, xmlNodePtr t)
+{
+	xmlNodePtr n;
+
+	for (n = phys_child(t, NULL); n; n = phys_next(n, NULL))
+		if (read_tendon(r, n) < 0)
+			return -1;
+	if (phys_child(t, NULL))
+		mj_note(r, t, "tendons are not read: none of these is limited, "
+		    "a spring, a damper or has friction loss, so the model "
+		    "moves as without them (an actuator of a tendon is not "
+		    "read)");
+	return 0;
+}
 
 /* ---- equality constraints ---- */
 
@@ -1549,6 +1623,9 @@ read_top(struct reader *r, xmlNodePtr root)
 				    not_read[i].why);
 			mj_note(r, n, not_read[i].why);
 		}
+	for (n = phys_child(root, "tendon"); n; n = phys_next(n, "tendon"))
+		if (read_tendons(r, n) < 0)
+			return -1;
 	for (n = phys_child(root, "worldbody"); n;
 	    n = phys_next(n, "worldbody"))
 		if (body_children(r, n, -1, 0, 0, false) < 0)
@@ -1590,10 +1667,14 @@ reader_free(struct reader *r)
 		free(r->bodies[i].name);
 	for (i = 0; i < r->ngeoms; i++)
 		free(r->geoms[i].name);
-	for (i = 0; i < r->njoints; i++)
+	for (i = 0; i < r->njoints; i++) {
 		free(r->joints[i].name);
-	for (i = 0; i < r->nsites; i++)
+		free(r->joints[i].sdf);
+	}
+	for (i = 0; i < r->nsites; i++) {
 		free(r->sites[i].name);
+		free(r->sites[i].sdf);
+	}
 	free(r->cls);
 	free(r->meshes);
 	free(r->bodies);

@@ -20,6 +20,7 @@
 #include "mjcf.h"
 #include "mjcf_inertia.h"
 #include "mjcfint.h"
+#include "names.h"
 #include "pairkey.h"
 
 /* The link between two joints of one body: this share of the body's mass
@@ -339,7 +340,7 @@ joint_name(const struct reader *r, const struct mj_body *b, size_t k)
 	const struct mj_joint *j = &r->joints[b->joint0 + k];
 
 	if (j->name)
-		return phys_xstrdup(j->name);
+		return phys_xstrdup(j->sdf ? j->sdf : j->name);
 	return b->njoints > 1 ? phys_xasprintf("%s_joint%zu", b->name, k) :
 	    phys_xasprintf("%s_joint", b->name);
 }
@@ -383,12 +384,29 @@ write_chain_links(struct reader *r, xmlNodePtr model, const struct mj_body *b)
 		add_num(t, "iyy", m * CHAIN_GYRATION * CHAIN_GYRATION, b->line);
 		add_num(t, "izz", m * CHAIN_GYRATION * CHAIN_GYRATION, b->line);
 	}
-	if (b->njoints > 1 && !r->o->quiet)
-		phys_warnat_once(r->d->name, b->line, "body '%s' has %zu "
-		    "joints: each but the last moves a link of its own at the "
-		    "body, of %g of the body's mass (MuJoCo's have none; SDF "
-		    "needs a link between two joints)", b->name, b->njoints,
-		    CHAIN_SHARE);
+}
+
+/* Said once for the model: the first body of several joints, and how
+ * many more there are. */
+static void
+say_chains(const struct reader *r)
+{
+	const struct mj_body *first = NULL;
+	char more[64] = "";
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nbodies; i++)
+		if (r->bodies[i].njoints > 1 && !fused(r, (int)i) &&
+		    n++ == 0)
+			first = &r->bodies[i];
+	if (!first || r->o->quiet)
+		return;
+	if (n > 1)
+		snprintf(more, sizeof more, "; %zu more bodies likewise", n - 1);
+	phys_warnat(r->d->name, first->line, "body '%s' has %zu joints: each "
+	    "but the last moves a link of its own at the body, of %g of the "
+	    "body's mass (MuJoCo's have none; SDF needs a link between two "
+	    "joints)%s", first->name, first->njoints, CHAIN_SHARE, more);
 }
 
 static void
@@ -463,7 +481,7 @@ write_sites(struct reader *r, xmlNodePtr model, int body, const char *of,
 		if (s->body != body)
 			continue;
 		f = add(model, "frame", NULL, s->line);
-		set_name(f, s->name);
+		set_name(f, s->sdf ? s->sdf : s->name);
 		xmlSetProp(f, (const xmlChar *)"attached_to",
 		    (const xmlChar *)of);
 		add_pose(f, phys_pose_mul(frame, s->pose), s->line);
@@ -647,7 +665,7 @@ write_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
 	off = poly[0] + poly[1] * j2->ref - j1->ref;
 	for (jn = phys_child(model, "joint"); jn; jn = phys_next(jn, "joint")) {
 		name = phys_node_attr(jn, "name");
-		if (name && strcmp(name, j1->name) == 0)
+		if (name && strcmp(name, j1->sdf ? j1->sdf : j1->name) == 0)
 			break;
 		free(name);
 	}
@@ -655,10 +673,128 @@ write_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
 		return;
 	free(name);
 	m = add(ax, "mimic", NULL, phys_node_line(n));
-	xmlSetProp(m, (const xmlChar *)"joint", (const xmlChar *)j2->name);
+	xmlSetProp(m, (const xmlChar *)"joint",
+	    (const xmlChar *)(j2->sdf ? j2->sdf : j2->name));
 	xmlSetProp(m, (const xmlChar *)"axis", (const xmlChar *)"axis");
 	add_num(m, "multiplier", poly[1], phys_node_line(n));
 	add_num(m, "offset", off, phys_node_line(n));
+}
+
+/* ---- one namespace ---- */
+
+/* The names of MuJoCo's bodies, joints and sites, one list. */
+struct mj_names {
+	const char **name;
+	size_t n;
+};
+
+static const char *
+listed_name(size_t i, const void *ctx)
+{
+	return ((const struct mj_names *)ctx)->name[i];
+}
+
+static void
+names_of(struct mj_names *l, const char *name)
+{
+	l->name = phys_xrealloc(l->name, (l->n + 1) * sizeof *l->name);
+	l->name[l->n++] = name;
+}
+
+/* NAME_SUFFIX, else NAME_SUFFIX0, NAME_SUFFIX1...: the first no element
+ * of the model is named. */
+static char *
+free_name(const struct phys_name_order *all, const char *name,
+    const char *suffix)
+{
+	char *s = phys_xasprintf("%s_%s", name, suffix);
+	size_t i = 0;
+
+	while (phys_name_order_find(all, s) >= 0) {
+		free(s);
+		s = phys_xasprintf("%s_%s%zu", name, suffix, i++);
+	}
+	return s;
+}
+
+/* Said once for each kind renamed: the first and how many more. */
+static void
+say_renamed(const struct reader *r, const char *kind, const char *name,
+    const char *sdf, const char *with, long line, size_t n)
+{
+	char more[64] = "";
+
+	if (r->o->quiet || n == 0)
+		return;
+	if (n > 1)
+		snprintf(more, sizeof more, "; %zu more %ss likewise", n - 1,
+		    kind);
+	phys_warnat(r->d->name, line, "%s '%s' is named '%s' in phys: it "
+	    "shares its name with a %s (MJCF keeps a namespace for each "
+	    "kind, SDF one for a model's links, joints and frames)%s", kind,
+	    name, sdf, with, more);
+}
+
+/*
+ * MuJoCo lets a body, a joint and a site share a name; SDF gives a
+ * model's links, joints and frames one namespace. Bodies keep their
+ * names; a joint named like a body is NAME_joint, a site named like a
+ * body or a joint NAME_frame (then NAME_joint0, NAME_joint1... while
+ * taken), as libsdformat renames them in an SDF file from before 1.7.
+ */
+static void
+name_apart(struct reader *r)
+{
+	struct mj_names bodies = { 0 }, joints = { 0 }, all = { 0 };
+	struct phys_name_order ob, oj, oa;
+	size_t i, nj = 0, ns = 0;
+	long lj = 0, ls = 0;
+	int first_j = -1, first_s = -1;
+
+	for (i = 0; i < r->nbodies; i++) {
+		names_of(&bodies, r->bodies[i].name);
+		names_of(&all, r->bodies[i].name);
+	}
+	for (i = 0; i < r->njoints; i++) {
+		names_of(&joints, r->joints[i].name);
+		names_of(&all, r->joints[i].name);
+	}
+	for (i = 0; i < r->nsites; i++)
+		names_of(&all, r->sites[i].name);
+	phys_name_order_make(&ob, bodies.n, listed_name, &bodies);
+	phys_name_order_make(&oj, joints.n, listed_name, &joints);
+	phys_name_order_make(&oa, all.n, listed_name, &all);
+	for (i = 0; i < r->njoints; i++) {
+		struct mj_joint *j = &r->joints[i];
+
+		if (!j->name || phys_name_order_find(&ob, j->name) < 0)
+			continue;
+		j->sdf = free_name(&oa, j->name, "joint");
+		if (nj++ == 0)
+			first_j = (int)i, lj = j->line;
+	}
+	for (i = 0; i < r->nsites; i++) {
+		struct mj_site *s = &r->sites[i];
+
+		if (phys_name_order_find(&ob, s->name) < 0 &&
+		    phys_name_order_find(&oj, s->name) < 0)
+			continue;
+		s->sdf = free_name(&oa, s->name, "frame");
+		if (ns++ == 0)
+			first_s = (int)i, ls = s->line;
+	}
+	if (first_j >= 0)
+		say_renamed(r, "joint", r->joints[first_j].name,
+		    r->joints[first_j].sdf, "body", lj, nj);
+	if (first_s >= 0)
+		say_renamed(r, "site", r->sites[first_s].name,
+		    r->sites[first_s].sdf, "body or joint", ls, ns);
+	phys_name_order_free(&ob);
+	phys_name_order_free(&oj);
+	phys_name_order_free(&oa);
+	free(bodies.name);
+	free(joints.name);
+	free(all.name);
 }
 
 int
@@ -682,6 +818,7 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 	/* MuJoCo's bodies touch each other, as their geoms' bits allow */
 	add(model, "self_collide", "true", line);
 	scale_mass(r);
+	name_apart(r);
 	if (r->fuse && fuse_inertials(r) < 0)
 		return -1;
 	links = phys_xcalloc(r->nbodies + 1, sizeof *links);
@@ -699,6 +836,7 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 		    PHYS_POSE_IDENTITY);
 		write_chain_links(r, model, b);
 	}
+	say_chains(r);
 	/* a fused body's geoms in the link of the body it is part of */
 	for (i = 0; i < r->nbodies; i++)
 		if (fused(r, (int)i) && holder_of(r, (int)i) >= 0)

@@ -88,16 +88,31 @@ same_attr(xmlNodePtr n, const char *name, const char *want)
 	return same;
 }
 
+/* Whether sdf is name as the converter renames a joint or site whose
+ * name is taken in SDF: NAME_joint or NAME_frame, then a number. */
+static bool
+renamed_from(const char *sdf, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!sdf || strncmp(sdf, name, n) != 0 || sdf[n] != '_' ||
+	    (strncmp(sdf + n + 1, "joint", 5) != 0 &&
+	    strncmp(sdf + n + 1, "frame", 5) != 0))
+		return false;
+	return strspn(sdf + n + 6, "0123456789") == strlen(sdf + n + 6);
+}
+
 /*
  * The marked element of the file that the converted element sdf comes
- * from: one of the tags, at sdf's line, of sdf's name (else unnamed).
+ * from: one of the tags, at sdf's line, of sdf's name (else of the name
+ * it was renamed from, else unnamed).
  */
 static int
 source_of(xmlNodePtr root, xmlNodePtr sdf, const char *const *tags)
 {
 	long line = phys_node_line(sdf);
-	char *name = phys_node_attr(sdf, "name");
-	xmlNodePtr n, unnamed = NULL, found = NULL;
+	char *name = phys_node_attr(sdf, "name"), *own;
+	xmlNodePtr n, unnamed = NULL, renamed = NULL, found = NULL;
 	size_t i;
 
 	for (n = root; n && !found; n = walk(n, root)) {
@@ -114,10 +129,15 @@ source_of(xmlNodePtr root, xmlNodePtr sdf, const char *const *tags)
 				unnamed = n;
 		} else if (same_attr(n, "name", name)) {
 			found = n;
+		} else if (!renamed) {
+			own = phys_node_attr(n, "name");
+			if (own && renamed_from(name, own))
+				renamed = n;
+			free(own);
 		}
 	}
 	free(name);
-	found = found ? found : unnamed;
+	found = found ? found : renamed ? renamed : unnamed;
 	return found ? (int)((intptr_t)found->_private - 1) : -1;
 }
 

@@ -78,6 +78,7 @@ struct mj_pair {
 
 struct mj_joint {
 	char *name;
+	char *sdf;		/* its SDF name when name is a body's (name_apart) */
 	enum mj_joint_type type;
 	phys_vec3 pos, axis;	/* body frame */
 	bool limited;
@@ -99,6 +100,7 @@ struct mj_body {
 
 struct mj_site {
 	char *name;
+	char *sdf;		/* its SDF name when name is taken (name_apart) */
 	int body;
 	phys_pose pose;
 	long line;
