@@ -1000,6 +1000,9 @@ read_tendon(struct reader *r, xmlNodePtr n)
 	static const char *const lim[] = { "false", "true", "auto", NULL };
 	static const char *const acting[] = { "stiffness", "damping",
 		"frictionloss" };
+	struct mj_tendon t = { own_attr(n, "name"), { NULL, NULL }, { 0, 0 },
+		0, phys_node_is(n, "fixed") };
+	xmlNodePtr c;
 	const char *v;
 	double x, range[2];
 	int cls, k, has;
@@ -1007,6 +1010,20 @@ read_tendon(struct reader *r, xmlNodePtr n)
 
 	if (class_of(r, n, 0, &cls) < 0)
 		return -1;
+	for (c = phys_child(n, "joint"); t.fixed && c; c = phys_next(c,
+	    "joint")) {
+		if (number(r, c, -1, "coef", &x) < 0)
+			return -1;
+		if (!own_attr(c, "coef"))
+			x = 1;	/* MuJoCo's default */
+		if (x == 0)
+			continue;	/* no part of the length */
+		if (t.njoints < 2) {
+			t.joint[t.njoints] = own_attr(c, "joint");
+			t.coef[t.njoints] = x;
+		}
+		t.njoints++;
+	}
 	v = tendon_attr(r, n, cls, "limited");
 	for (k = 0; v && lim[k] && strcmp(lim[k], v) != 0; k++)
 		;
@@ -1029,6 +1046,9 @@ read_tendon(struct reader *r, xmlNodePtr n)
 			    "moves; phys refuses the model", own_attr(n,
 			    "name") ? own_attr(n, "name") : "", acting[i], v);
 	}
+	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
+	    sizeof *r->tendons);
+	r->tendons[r->ntendons++] = t;
 	return 0;
 }
 
@@ -1041,8 +1061,9 @@ read_tendons(struct reader *r, xmlNodePtr t)
 		if (read_tendon(r, n) < 0)
 			return -1;
 	if (phys_child(t, NULL))
-		mj_note(r, t, "tendons are not read: none of these is limited, "
-		    "a spring, a damper or has friction loss, so the model "
+		mj_note(r, t, "tendons are not read (but as an equality "
+		    "couples their joints): none of these is limited, a "
+		    "spring, a damper or has friction loss, so the model "
 		    "moves as without them (an actuator of a tendon is not "
 		    "read)");
 	return 0;
@@ -1059,6 +1080,60 @@ body_find(const struct reader *r, const char *name)
 		if (strcmp(r->bodies[i].name, name) == 0)
 			return (int)i;
 	return -1;
+}
+
+/* A joint of a tendon's that a coupling moves: a named hinge or slide. */
+static int
+coupled_joint(struct reader *r, xmlNodePtr n, const char *name)
+{
+	int j = name ? joint_find(r, name) : -1;
+
+	if (j < 0)
+		return mj_fail(r, n, "<tendon> equality: no joint '%s'",
+		    name ? name : "");
+	if (r->joints[j].type < MJ_SLIDE)
+		return mj_fail(r, n, "%s", "<tendon> equality: between hinge "
+		    "and slide joints only");
+	return 0;
+}
+
+/*
+ * A tendon equality phys holds as a coupling of two joints: of one fixed
+ * tendon of two joints (L1 = c0), or of two fixed tendons of one joint
+ * each (L1 = c0 + c1 L2), first order; any other is refused.
+ */
+static int
+tendon_coupling(struct reader *r, xmlNodePtr n)
+{
+	const char *n1 = own_attr(n, "tendon1"), *n2 = own_attr(n, "tendon2");
+	int t1 = tendon_find(r, n1), t2 = tendon_find(r, n2);
+	double poly[5] = { 0, 1, 0, 0, 0 };
+	bool two = n2 != NULL;
+	const char *a, *b;
+
+	if (some_numbers(r, n, -1, "polycoef", poly, 1, 5) < 0)
+		return -1;
+	if (t1 < 0 || (two && t2 < 0))
+		return mj_fail(r, n, "<tendon> equality: no tendon '%s'",
+		    t1 < 0 ? (n1 ? n1 : "") : n2);
+	if (poly[2] != 0 || poly[3] != 0 || poly[4] != 0)
+		return mj_fail(r, n, "%s", "<tendon> equality of a polynomial "
+		    "above first order: not read");
+	if (!r->tendons[t1].fixed || (two && !r->tendons[t2].fixed) ||
+	    r->tendons[t1].njoints != (two ? 1u : 2u) ||
+	    (two && r->tendons[t2].njoints != 1))
+		return mj_fail(r, n, "%s", "<tendon> equality: phys reads one "
+		    "of a fixed tendon of two joints, or of two fixed tendons "
+		    "of one joint each, as a coupling of the two joints; this "
+		    "one is not read, and it changes how the model moves");
+	a = r->tendons[t1].joint[0];
+	b = two ? r->tendons[t2].joint[0] : r->tendons[t1].joint[1];
+	if (coupled_joint(r, n, a) < 0 || coupled_joint(r, n, b) < 0)
+		return -1;
+	if (strcmp(a, b) == 0)
+		return mj_fail(r, n, "<tendon> equality: joint '%s' coupled "
+		    "to itself is not read", a);
+	return 0;
 }
 
 /* The equalities SDF holds as joints: each checked, kept for writing. */
@@ -1105,6 +1180,10 @@ read_equality(struct reader *r, xmlNodePtr eq)
 			    r->joints[joint_find(r, j2)].type < MJ_SLIDE)
 				return mj_fail(r, n, "%s", "<joint> equality: "
 				    "between hinge and slide joints only");
+			r->mimic = true;
+		} else if (phys_node_is(n, "tendon")) {
+			if (tendon_coupling(r, n) < 0)
+				return -1;
 			r->mimic = true;
 		} else {
 			return mj_fail(r, n, "<%s> equality constraints are "
@@ -1675,6 +1754,7 @@ reader_free(struct reader *r)
 		free(r->sites[i].name);
 		free(r->sites[i].sdf);
 	}
+	free(r->tendons);
 	free(r->cls);
 	free(r->meshes);
 	free(r->bodies);

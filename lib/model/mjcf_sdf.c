@@ -648,21 +648,19 @@ write_loop(struct reader *r, xmlNodePtr model, xmlNodePtr n, size_t i)
 	}
 }
 
-/* joint1 = c0 + c1 joint2, in MuJoCo's positions: a mimic of joint2,
- * offset by what the refs make of c0. */
+/*
+ * Joint j1 at c0 + c1 times joint j2: a mimic of j2. MuJoCo's joint and
+ * tendon equalities measure each joint from qpos0 (its ref), as phys
+ * measures a joint from where the model is built, so c0 is the offset
+ * as it stands.
+ */
 static void
-write_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
+write_mimic(xmlNodePtr model, const struct mj_joint *j1,
+    const struct mj_joint *j2, double c0, double c1, long line)
 {
-	const struct mj_joint *j1 = &r->joints[joint_find(r,
-	    own_attr(n, "joint1"))];
-	const struct mj_joint *j2 = &r->joints[joint_find(r,
-	    own_attr(n, "joint2"))];
-	double poly[5] = { 0, 1, 0, 0, 0 }, off;
 	xmlNodePtr jn, ax, m;
 	char *name;
 
-	(void)some_numbers(r, n, -1, "polycoef", poly, 1, 5);
-	off = poly[0] + poly[1] * j2->ref - j1->ref;
 	for (jn = phys_child(model, "joint"); jn; jn = phys_next(jn, "joint")) {
 		name = phys_node_attr(jn, "name");
 		if (name && strcmp(name, j1->sdf ? j1->sdf : j1->name) == 0)
@@ -672,12 +670,54 @@ write_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
 	if (!jn || !(ax = phys_child(jn, "axis")))
 		return;
 	free(name);
-	m = add(ax, "mimic", NULL, phys_node_line(n));
+	m = add(ax, "mimic", NULL, line);
 	xmlSetProp(m, (const xmlChar *)"joint",
 	    (const xmlChar *)(j2->sdf ? j2->sdf : j2->name));
 	xmlSetProp(m, (const xmlChar *)"axis", (const xmlChar *)"axis");
-	add_num(m, "multiplier", poly[1], phys_node_line(n));
-	add_num(m, "offset", off, phys_node_line(n));
+	add_num(m, "multiplier", c1, line);
+	add_num(m, "offset", c0, line);
+}
+
+/* <joint joint1 joint2 polycoef>: joint1 = c0 + c1 joint2. */
+static void
+write_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
+{
+	double poly[5] = { 0, 1, 0, 0, 0 };
+
+	(void)some_numbers(r, n, -1, "polycoef", poly, 1, 5);
+	write_mimic(model, &r->joints[joint_find(r, own_attr(n, "joint1"))],
+	    &r->joints[joint_find(r, own_attr(n, "joint2"))], poly[0],
+	    poly[1], phys_node_line(n));
+}
+
+/*
+ * <tendon tendon1 [tendon2] polycoef>: L1 = c0 [+ c1 L2], each fixed
+ * tendon's length L = sum coef q measured from qpos0. Of one tendon of
+ * joints a and b, a = (c0 - cb b) / ca; of two of one joint each,
+ * a = (c0 + c1 cb b) / ca (mjcf.c's read_equality allows no other).
+ */
+static void
+write_tendon_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
+{
+	const struct mj_tendon *t1 = &r->tendons[tendon_find(r,
+	    own_attr(n, "tendon1"))], *t2 = own_attr(n, "tendon2") ?
+	    &r->tendons[tendon_find(r, own_attr(n, "tendon2"))] : NULL;
+	double poly[5] = { 0, 1, 0, 0, 0 }, ca = t1->coef[0], cb, c1;
+	const char *b;
+
+	(void)some_numbers(r, n, -1, "polycoef", poly, 1, 5);
+	if (t2) {
+		b = t2->joint[0];
+		cb = t2->coef[0];
+		c1 = poly[1] * cb / ca;
+	} else {
+		b = t1->joint[1];
+		cb = t1->coef[1];
+		c1 = -cb / ca;
+	}
+	write_mimic(model, &r->joints[joint_find(r, t1->joint[0])],
+	    &r->joints[joint_find(r, b)], poly[0] / ca, c1,
+	    phys_node_line(n));
 }
 
 /* ---- one namespace ---- */
@@ -853,6 +893,8 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 	for (i = 0; i < r->nequality; i++)
 		if (phys_node_is(r->equality[i], "joint"))
 			write_coupling(r, model, r->equality[i]);
+		else if (phys_node_is(r->equality[i], "tendon"))
+			write_tendon_coupling(r, model, r->equality[i]);
 		else
 			write_loop(r, model, r->equality[i], i);
 	write_actuators(r, model);

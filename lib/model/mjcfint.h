@@ -98,6 +98,17 @@ struct mj_body {
 	long line;
 };
 
+/* A fixed tendon, as an equality may couple its joints (others are not
+ * kept): its first two joints of nonzero coefficient, and how many it
+ * has. */
+struct mj_tendon {
+	const char *name;	/* the document's */
+	const char *joint[2];	/* names, the document's */
+	double coef[2];
+	size_t njoints;
+	bool fixed;
+};
+
 struct mj_site {
 	char *name;
 	char *sdf;		/* its SDF name when name is taken (name_apart) */
@@ -139,6 +150,8 @@ struct reader {
 	size_t njoints;
 	struct mj_site *sites;
 	size_t nsites;
+	struct mj_tendon *tendons;
+	size_t ntendons;
 	xmlNodePtr *equality;	/* <connect>, <weld> and <joint> to write */
 	size_t nequality;
 	bool mimic;		/* a coupled joint: SDF 1.11 */
@@ -289,6 +302,17 @@ joint_find(const struct reader *r, const char *name)
 
 	for (i = 0; i < r->njoints; i++)
 		if (r->joints[i].name && strcmp(r->joints[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static inline int
+tendon_find(const struct reader *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < r->ntendons; i++)
+		if (r->tendons[i].name && strcmp(r->tendons[i].name, name) == 0)
 			return (int)i;
 	return -1;
 }
