@@ -248,6 +248,11 @@ same_as_mujoco() {
 	done
 }
 
+@test "mjcf: a second top-level <default> (an included file's, then the model's) is more of main, for the elements and the classes read after it, not those read before, as MuJoCo reads it" {
+	need_mujoco
+	same_as_mujoco "$MJ/defaults.xml"
+}
+
 @test "mjcf: <include> of another MJCF file" {
 	need_mujoco
 	same_as_mujoco "$MJ/include.xml"

@@ -42,12 +42,13 @@ mj_note(struct reader *r, xmlNodePtr n, const char *what)
 
 /* ---- default classes ---- */
 
+/* The class of that name; of "main", the last (read_defaults). */
 static int
 class_find(const struct reader *r, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < r->ncls; i++)
+	for (i = r->ncls; i-- > 0;)
 		if (strcmp(r->cls[i].name, name) == 0)
 			return (int)i;
 	return -1;
@@ -58,15 +59,25 @@ read_defaults(struct reader *r, xmlNodePtr def, int parent, int depth)
 {
 	const char *name = own_attr(def, "class");
 	xmlNodePtr c;
+	bool more;
 	int me;
 
 	if (depth > MJ_MAX_DEPTH)
 		return mj_fail(r, def, "%s", "defaults nested too deeply");
-	if (parent < 0 && r->ncls)	/* a second top-level <default> */
-		parent = 0;
 	if (!name)
 		name = parent < 0 ? "main" : "";
-	if (!*name || class_find(r, name) >= 0)
+	/*
+	 * A second top-level <default> (an included file's and the
+	 * model's) is more of "main", as MuJoCo reads it: a class of its
+	 * own whose parent is main as it was, which the elements and the
+	 * classes read after it take as main. Classes read before keep
+	 * main as it was, as MuJoCo copies a class into each child class
+	 * when it reads it.
+	 */
+	more = parent < 0 && r->ncls && strcmp(name, "main") == 0;
+	if (parent < 0 && r->ncls)
+		parent = r->main;
+	if (!*name || (!more && class_find(r, name) >= 0))
 		return mj_fail(r, def, "%s class name '%s'", *name ? "repeated" :
 		    "a nested <default> needs a", name);
 	r->cls = phys_xrealloc(r->cls, (r->ncls + 1) * sizeof *r->cls);
@@ -75,6 +86,8 @@ read_defaults(struct reader *r, xmlNodePtr def, int parent, int depth)
 	r->cls[me].name = phys_xstrdup(name);
 	r->cls[me].parent = parent;
 	r->cls[me].node = def;
+	if (strcmp(name, "main") == 0)
+		r->main = me;
 	for (c = phys_child(def, "default"); c; c = phys_next(c, "default"))
 		if (read_defaults(r, c, me, depth + 1) < 0)
 			return -1;
@@ -459,7 +472,7 @@ read_assets(struct reader *r, xmlNodePtr a)
 	int cls;
 
 	for (n = phys_child(a, NULL); n; n = phys_next(n, NULL)) {
-		if (class_of(r, n, 0, &cls) < 0)
+		if (class_of(r, n, r->main, &cls) < 0)
 			return -1;
 		if (phys_node_is(n, "mesh") && read_mesh(r, n, cls) < 0)
 			return -1;
@@ -1008,7 +1021,7 @@ read_tendon(struct reader *r, xmlNodePtr n)
 	int cls, k, has;
 	size_t i;
 
-	if (class_of(r, n, 0, &cls) < 0)
+	if (class_of(r, n, r->main, &cls) < 0)
 		return -1;
 	for (c = phys_child(n, "joint"); t.fixed && c; c = phys_next(c,
 	    "joint")) {
@@ -1259,7 +1272,7 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 };
 	int cls, lim, clim;
 
-	if (class_of(r, n, 0, &cls) < 0)
+	if (class_of(r, n, r->main, &cls) < 0)
 		return -1;
 	a.line = phys_node_line(n);
 	a.index = r->nu++;
@@ -1559,7 +1572,7 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 	memcpy(p.friction, fr, sizeof fr);
 	memcpy(p.solref, ref, sizeof ref);
 	memcpy(p.solimp, imp, sizeof imp);
-	if (class_of(r, n, 0, &cls) < 0 ||
+	if (class_of(r, n, r->main, &cls) < 0 ||
 	    number(r, n, cls, "condim", &cd) < 0 ||
 	    some_numbers(r, n, cls, "friction", p.friction, 1, 5) < 0 ||
 	    some_numbers(r, n, cls, "solref", p.solref, 2, 2) < 0 ||
@@ -1707,7 +1720,7 @@ read_top(struct reader *r, xmlNodePtr root)
 			return -1;
 	for (n = phys_child(root, "worldbody"); n;
 	    n = phys_next(n, "worldbody"))
-		if (body_children(r, n, -1, 0, 0, false) < 0)
+		if (body_children(r, n, -1, r->main, 0, false) < 0)
 			return -1;
 	for (n = phys_child(root, "equality"); n; n = phys_next(n, "equality"))
 		if (read_equality(r, n) < 0)

@@ -140,6 +140,7 @@ struct reader {
 	long option_line;
 	struct mj_class *cls;
 	size_t ncls;
+	int main;		/* the class "main" is, the last read */
 	struct mj_mesh *meshes;
 	size_t nmeshes;
 	struct mj_body *bodies;
