@@ -10,9 +10,9 @@
 
 #define ENGINE_OPTIONS \
     "      --copy PRESET   copy the new profile from PRESET\n" \
-    "      --engine ENGINE add a profile for ENGINE (ode, bullet, simbody,\n" \
-    "                      dart), carrying over from PRESET what means the\n" \
-    "                      same there\n"
+    "      --engine ENGINE add a profile for ENGINE (ode, bullet, mujoco,\n" \
+    "                      simbody, dart), carrying over from PRESET what\n" \
+    "                      means the same there\n"
 #define IN_PLACE_OPTION \
     "      --in-place      replace WORLD (via a temporary file)\n"
 
