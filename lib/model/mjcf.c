@@ -22,6 +22,7 @@
 #include "mjcf.h"
 #include "mjcf_inertia.h"
 #include "mjcfedit.h"
+#include "mjcf_schema.h"
 #include "mjcfint.h"
 #include "names.h"
 #include "num.h"
@@ -278,10 +279,18 @@ read_option(struct reader *r, xmlNodePtr o)
 	    number(r, o, -1, "iterations", &it) < 0)
 		return -1;
 	r->iterations = (int)it;
-	if ((k = keyword(r, o, -1, "integrator", integrators,
-	    r->integrator)) < 0)
+	if (phys_mjcf_newer_integrator(own_attr(o, "integrator"))) {
+		/* Menagerie's arms name it: refusing them helps no one */
+		mj_note(r, o, "integrator=\"implicitfast\" is MuJoCo 2.3's (2.2.2 "
+		    "has none): read as implicit, which differs from it only in "
+		    "keeping the Coriolis terms");
+		r->integrator = 2;
+	} else if ((k = keyword(r, o, -1, "integrator", integrators,
+	    r->integrator)) < 0) {
 		return -1;
-	r->integrator = k;
+	} else {
+		r->integrator = k;
+	}
 	if ((k = keyword(r, o, -1, "solver", solvers, r->solver)) < 0)
 		return -1;
 	r->solver = k;
@@ -442,10 +451,11 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	m = &r->meshes[r->nmeshes++];
 	memset(m, 0, sizeof *m);
 	m->line = phys_node_line(n);
-	if (!name) {	/* MuJoCo names it after its file */
+	if (!name) {	/* MuJoCo names it after its file, less the last
+			 * extension (Allegro's link_0.0.stl is link_0.0) */
 		base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-		m->name = phys_xasprintf("%.*s", (int)(strcspn(base, ".")),
-		    base);
+		m->name = phys_xasprintf("%.*s", (int)(strrchr(base, '.') ?
+		    strrchr(base, '.') - base : (ptrdiff_t)strlen(base)), base);
 	} else {
 		m->name = phys_xstrdup(name);
 	}
@@ -1216,9 +1226,11 @@ read_equality(struct reader *r, xmlNodePtr eq)
 /* ---- actuators ---- */
 
 /* A <general> actuator as the kind it acts as: a motor (no bias) or a
- * position servo (gain kp, bias 0 -kp 0); -1 for any other. */
+ * position servo (gain kp, bias 0 -kp -kv: kv, as Menagerie's arms have
+ * it, a damping the servo adds, into *kd); -1 for any other. */
 static int
-general_kind(struct reader *r, xmlNodePtr n, int cls, double *gain)
+general_kind(struct reader *r, xmlNodePtr n, int cls, double *gain,
+    double *kd)
 {
 	static const char *const gains[] = { "fixed", "muscle", "user",
 		NULL };
@@ -1232,15 +1244,16 @@ general_kind(struct reader *r, xmlNodePtr n, int cls, double *gain)
 	    some_numbers(r, n, cls, "gainprm", g, 1, 3) < 0 ||
 	    some_numbers(r, n, cls, "biasprm", b, 1, 3) < 0)
 		return -2;
-	if (own_attr(n, "dyntype") && strcmp(own_attr(n, "dyntype"),
+	if (attr(r, n, cls, "dyntype") && strcmp(attr(r, n, cls, "dyntype"),
 	    "none") != 0)
 		return -1;
 	*gain = g[0];
+	*kd = -b[2];
 	if (gt != 0 || g[1] != 0 || g[2] != 0)
 		return -1;
 	if (bt == 0 || (b[0] == 0 && b[1] == 0 && b[2] == 0))
 		return ACT_MOTOR;
-	if (bt == 1 && b[0] == 0 && b[1] == -g[0] && b[2] == 0)
+	if (bt == 1 && b[0] == 0 && b[1] == -g[0] && b[2] <= 0)
 		return ACT_POSITION;
 	return -1;
 }
@@ -1262,6 +1275,27 @@ act_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
 	    (k = keyword(r, n, cls, attr_lim, lim, 2)) < 0)
 		return -1;
 	return k == 1 || (k == 2 && has && r->autolimits);
+}
+
+/*
+ * A motor's force on its joint, as MuJoCo 2.2.2 makes it: the actuator's
+ * force, gain times control (the control within a ctrlrange), held to
+ * its forcerange, times the gear. A symmetric ctrlrange bounds it as the
+ * forcerange does; the joint's effort limit is gear times the tighter.
+ */
+static void
+motor_limits(struct reader *r, xmlNodePtr n, struct mj_act *a, double gear,
+    double force, int clim, const double cr[2])
+{
+	double gain = phys_node_is(n, "general") ? a->gain : 1;
+
+	if (clim && cr[0] == -cr[1])
+		force = fmin(force, fabs(gain) * cr[1]);
+	else if (clim)
+		mj_note(r, n, "ctrlrange is not kept (but a motor's symmetric "
+		    "one, as its force limit): a command is taken as it is");
+	a->gear = gear * gain;
+	a->fmax = force < 1e16 ? fabs(gear) * force : 1e16;
 }
 
 static int
@@ -1289,7 +1323,7 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		if (number(r, n, cls, "kv", &a.gain) < 0)
 			return -1;
 	} else if (phys_node_is(n, "general")) {
-		if ((a.kind = general_kind(r, n, cls, &a.gain)) == -2)
+		if ((a.kind = general_kind(r, n, cls, &a.gain, &a.kd)) == -2)
 			return -1;
 	} else {
 		a.kind = -1;
@@ -1315,15 +1349,16 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	if (lim && fr[0] != -fr[1])
 		return mj_fail(r, n, "%s", "a force range not symmetric about "
 		    "0 is not read");
-	a.fmax = lim ? fr[1] : 1e16;
-	a.gear = gear[0];
-	/* a motor's force is gear times its control: a symmetric ctrlrange
-	 * bounds it as forcerange does */
-	if (clim && a.kind == ACT_MOTOR && cr[0] == -cr[1])
-		a.fmax = fmin(a.fmax, fabs(gear[0]) * cr[1]);
-	else if (clim)
-		mj_note(r, n, "ctrlrange is not kept (but a motor's symmetric "
-		    "one, as its force limit): a command is taken as it is");
+	if (a.kind == ACT_MOTOR)
+		motor_limits(r, n, &a, gear[0], lim ? fr[1] : 1e16, clim, cr);
+	else {
+		a.fmax = lim ? fr[1] : 1e16;
+		a.gear = gear[0];
+		if (clim)
+			mj_note(r, n, "ctrlrange is not kept (but a motor's "
+			    "symmetric one, as its force limit): a command is "
+			    "taken as it is");
+	}
 	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
 	r->acts[r->nacts++] = a;
 	return 0;

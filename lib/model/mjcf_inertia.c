@@ -171,7 +171,10 @@ vertex(const double *v, const unsigned *t, int k, phys_vec3 shift)
 	return v3_sub(v3(p[0], p[1], p[2]), shift);
 }
 
-/* The centre as MuJoCo finds it: pyramids from the faces' area centroid. */
+/* The centre as MuJoCo 2.2.2 finds it: pyramids from the faces' area
+ * centroid, each counted positive as its legacy mesh inertia counts them
+ * (a mesh of two walls, MuJoCo's mug, or not closed, Allegro's links,
+ * has its centre elsewhere by signed volumes). */
 static int
 mesh_centre(const double *v, const unsigned *tri, size_t ntri,
     phys_vec3 *com)
@@ -197,7 +200,7 @@ mesh_centre(const double *v, const unsigned *tri, size_t ntri,
 		b = vertex(v, tri + 3 * i, 1, o);
 		d = vertex(v, tri + 3 * i, 2, o);
 		ar = triangle(a, b, d, &n, &c);
-		pv = v3_dot(v3_sub(c, fc), n) * ar / 3;
+		pv = fabs(v3_dot(v3_sub(c, fc), n) * ar / 3);
 		vol += pv;
 		*com = v3_add(*com, v3_scale(v3_add(v3_scale(c, 0.75),
 		    v3_scale(fc, 0.25)), pv));

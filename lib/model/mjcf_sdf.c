@@ -1004,7 +1004,7 @@ write_actuators(struct reader *r, xmlNodePtr model)
 			add(p, "use_force_commands", "true", a->line);
 		add_num(p, "p_gain", a->gain, a->line);
 		add(p, "i_gain", "0", a->line);
-		add(p, "d_gain", "0", a->line);
+		add_num(p, "d_gain", a->kd, a->line);
 		add(p, "i_max", "0", a->line);
 		add(p, "i_min", "0", a->line);
 		free(jn);

@@ -254,7 +254,12 @@ check_value(struct checker *ck, const char *file, xmlNodePtr n,
 			    "true or false", n->name, a->name, v);
 		return;
 	case PHYS_MJ_KEYWORD:
-		if (!phys_mjcf_keyword(a->values, v))
+		if (strcmp(a->name, "integrator") == 0 &&
+		    phys_mjcf_newer_integrator(v))
+			report(ck, file, n, false, NULL, "<%s %s=\"%s\">: MuJoCo "
+			    "2.3's, not 2.2.2's: phys reads it as implicit",
+			    n->name, a->name, v);
+		else if (!phys_mjcf_keyword(a->values, v))
 			report(ck, file, n, true, NULL, "<%s %s=\"%s\">: one "
 			    "of %s", n->name, a->name, v, a->values);
 		return;

@@ -160,6 +160,7 @@ struct reader {
 		int kind;	/* ACT_* */
 		int joint;
 		double gain, fmax;	/* N m per unit; force limit */
+		double kd;	/* a servo's damping (N m s): general's -biasprm[2] */
 		double gear;	/* a motor's force per unit of control */
 		size_t index;	/* among all the model's actuators */
 		xmlNodePtr plugin;	/* its system, once written */

@@ -98,6 +98,12 @@ phys_mjcf_attr(const struct phys_mjcf_elem *e, const char *name)
 }
 
 bool
+phys_mjcf_newer_integrator(const char *v)
+{
+	return v && strcmp(v, "implicitfast") == 0;
+}
+
+bool
 phys_mjcf_keyword(const char *values, const char *word)
 {
 	size_t n = strlen(word);

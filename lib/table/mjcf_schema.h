@@ -48,5 +48,8 @@ const struct phys_mjcf_attr *phys_mjcf_attr(const struct phys_mjcf_elem *e,
     const char *name);
 /* Does the keyword list "a|b|c" hold word? */
 bool phys_mjcf_keyword(const char *values, const char *word);
+/* Is v MuJoCo 2.3's integrator "implicitfast", which MuJoCo 2.2.2 does
+ * not know and phys reads as "implicit"? */
+bool phys_mjcf_newer_integrator(const char *v);
 
 #endif
