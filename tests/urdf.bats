@@ -471,6 +471,28 @@ URDF
 	[ "$(phys-param get "$TMP/r.urdf" 'r::a/inertial.mass' | jq .value)" = 0 ]
 }
 
+@test "a link of no mass but moments lumped into its parent adds them, as libsdformat sums inertials (the Pioneer 3-DX's sonars)" {
+	cat > "$TMP/p.urdf" <<'URDF'
+<robot name="p">
+  <link name="base">
+    <inertial><origin xyz="0 0 0.1"/><mass value="3.5"/><inertia ixx="1" ixy="0" ixz="0" iyy="2" iyz="0" izz="3"/></inertial>
+  </link>
+  <joint name="s" type="fixed"><origin xyz="0.1 0 0.2"/><parent link="base"/><child link="sonar"/></joint>
+  <link name="sonar">
+    <inertial><mass value="0"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+  </link>
+</robot>
+URDF
+	# its moments add as they are: no mass to carry them anywhere
+	phys-param get "$TMP/p.urdf" 'p::base/inertial.*' | jq -c '[.name, .value]' > "$TMP/in"
+	grep -q '\["p::base/inertial.mass",3.5\]' "$TMP/in"
+	grep -q '\["p::base/inertial.inertia.ixx",2\]' "$TMP/in"
+	grep -q '\["p::base/inertial.inertia.iyy",3\]' "$TMP/in"
+	grep -q '\["p::base/inertial.inertia.izz",4\]' "$TMP/in"
+	need_oracle
+	agrees_with_libsdformat "$TMP/p.urdf"
+}
+
 @test "edits stay URDF: a mass is its <mass value>, a lumped one is refused, physics goes to a world" {
 	cp "$ROBOTS/arm.urdf" "$TMP/arm.urdf"
 	# the mass, and the tensor that follows it (inertia.follow)

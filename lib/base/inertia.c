@@ -315,8 +315,6 @@ phys_inertia_combine(const phys_inertia *parts, size_t n, phys_inertia *out)
 		    num(m).s);
 	c = v3_scale(c, 1 / m);
 	for (k = 0; k < n; k++) {
-		if (parts[k].mass == 0)
-			continue;
 		ci = v3(parts[k].pose[0], parts[k].pose[1], parts[k].pose[2]);
 		I = add3(I, phys_inertia_shift(
 		    phys_inertia_link_tensor(&parts[k]), parts[k].mass,

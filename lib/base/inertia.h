@@ -92,7 +92,9 @@ phys_mat3 phys_inertia_link_tensor(const phys_inertia *in);
  * Several bodies, each posed in one common frame, as one body: mass is the
  * sum, the pose's position the joint centre of mass, its rotation zero,
  * and the tensor about that point in the common axes. Masses must be
- * finite and >= 0 with a positive sum.
+ * finite and >= 0 with a positive sum; a part of no mass adds its own
+ * moments (not carried anywhere), as gz-math's sum of inertials does, by
+ * which libsdformat lumps a URDF's massless link.
  */
 int phys_inertia_combine(const phys_inertia *parts, size_t n,
     phys_inertia *out);
