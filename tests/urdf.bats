@@ -69,7 +69,7 @@ phys_facts() {
 	phys-step -n 0 "${free[@]}" -i '*/pose' "$1" 2> /dev/null | jq -r "$JQ_FACTS"'
 	.items | to_entries[] | pose("pose"; .key | sub("/pose$"; ""); .value | p6)'
 	phys-param get "$1" '*' | jq -r "$JQ_FACTS"'
-	(.name | split("/")) as [$n, $p] |
+	(.name | [sub("/[^/]*$"; ""), sub("^.*/"; "")]) as [$n, $p] |
 	{"inertial.mass": "mass", "inertial.inertia.ixx": "ixx", "inertial.inertia.iyy": "iyy",
 	 "inertial.inertia.izz": "izz", "inertial.inertia.ixy": "ixy", "inertial.inertia.ixz": "ixz",
 	 "inertial.inertia.iyz": "iyz", "surface.friction.ode.mu": "mu", "surface.friction.ode.mu2": "mu2",
@@ -491,6 +491,31 @@ URDF
 	grep -q '\["p::base/inertial.inertia.izz",4\]' "$TMP/in"
 	need_oracle
 	agrees_with_libsdformat "$TMP/p.urdf"
+}
+
+@test "links named with a slash (Interbotix's /base_link, R2's r2/left_arm) are addressed by get, set, -s and -i: a name's parameter follows its last slash" {
+	cat > "$TMP/s.urdf" <<'URDF'
+<robot name="s">
+  <link name="/base_link">
+    <inertial><mass value="2"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+  </link>
+  <joint name="arm/shoulder" type="revolute"><origin xyz="0 0 1"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="10" velocity="1"/>
+    <parent link="/base_link"/><child link="arm/upper"/></joint>
+  <link name="arm/upper">
+    <inertial><origin xyz="0.5 0 0"/><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial>
+  </link>
+</robot>
+URDF
+	[ "$(phys-param get "$TMP/s.urdf" 's::/base_link/inertial.mass' | jq .value)" = 2 ]
+	[ "$(phys-param get "$TMP/s.urdf" 's::arm/shoulder/axis.limit.upper' | jq .value)" = 1 ]
+	phys-param set "$TMP/s.urdf" 's::arm/upper/inertial.mass=3' | grep -q '<mass value="3"/>'
+	# a run: the arm's mass set by -s, its pose read by -i (free of gravity, it stays)
+	run -0 --separate-stderr phys-step -q -n 0 -s 's::arm/upper/inertial.mass=3' -i 's::arm/upper/mass' -i 's::arm/upper/pose' "$TMP/s.urdf"
+	[ "$(printf '%s\n' "$output" | tail -1 | jq '.items["s::arm/upper/mass"]')" = 3 ]
+	[ "$(printf '%s\n' "$output" | tail -1 | jq '.items["s::arm/upper/pose"].z')" = 1 ]
+	need_oracle
+	agrees_with_libsdformat "$TMP/s.urdf"
 }
 
 @test "edits stay URDF: a mass is its <mass value>, a lumped one is refused, physics goes to a world" {

@@ -141,7 +141,9 @@ int
 phys_ref_resolve(const struct phys_scene *w, const char *name, int profile,
     struct phys_ref *out)
 {
-	const char *slash = strchr(name, '/');
+	/* the last: a parameter's name has none, an entity's may (a URDF
+	 * link "/base_link", "r2/left_arm") */
+	const char *slash = strrchr(name, '/');
 
 	memset(out, 0, sizeof *out);
 	if (slash)
