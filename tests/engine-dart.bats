@@ -432,7 +432,7 @@ SDF
 	done
 }
 
-@test "DART collides with ODE's detector unless the world names another, as gz-sim's DART does (gz-physics's default; the specification's fcl has no capsule): an MJCF robot's capsules run under phys-preset add --engine dart and --engines" {
+@test "a DART profile carried over from another engine's collides with DART's ode detector where the world has a capsule (fcl has none), said once: phys-preset add --engine dart and --engines run an MJCF robot's capsules" {
 	cat > "$TMP/cap.xml" <<-EOF
 	<mujoco model="cap"><worldbody>
 	<geom name="floor" type="plane" size="5 5 0.1"/>
@@ -440,18 +440,21 @@ SDF
 	</worldbody></mujoco>
 	EOF
 	phys-sdf world "$TMP/cap.xml" > "$TMP/cap.sdf"
-	phys-preset add --engine dart dart "$TMP/cap.sdf" > "$TMP/dart.sdf"
-	[ "$(phys-param get -p dart dart.collision_detector "$TMP/dart.sdf" | jq -r '[.value, .is_default] | @tsv')" = "ode	true" ]
+	bats_require_minimum_version 1.5.0
+	run --separate-stderr phys-preset add --engine dart dart "$TMP/cap.sdf"
+	assert_success
+	assert_equal "$stderr" "phys-preset: profile 'dart': DART collides with its ode detector, as its fcl one has no capsule (collision 'cap::rod::rod'; dart.collision_detector chooses)"
+	[[ "$output" == *"<collision_detector>ode</collision_detector>"* ]]
 	# the rod lies on the floor at its radius under DART
+	printf '%s\n' "$output" > "$TMP/dart.sdf"
 	phys-step -q -p dart -t 2 -i 'cap::rod/pose' "$TMP/dart.sdf" | tail -1 > "$TMP/z"
 	near "$(jq '.items[].z' "$TMP/z")" 0.05 1e-3
 	# --engines takes DART in, as one more engine that finished
-	bats_require_minimum_version 1.5.0
 	run --separate-stderr phys-step -q --engines mujoco,dart -t 0.1 -i 'cap::rod/pose' "$TMP/cap.xml"
 	assert_success
 	[ "$(printf '%s\n' "$output" | jq -c 'select(.field == "cap::rod/pose.z") | .values | keys')" = '["dart","mujoco"]' ]
-	# fcl, named, refuses the capsule
-	run phys-step -n 1 -p dart -s dart.collision_detector=fcl "$TMP/dart.sdf"
-	assert_failure 1
-	assert_output --partial "DART's fcl collision detector has no capsule"
+	# a detector the user sets is kept (and fcl refuses the capsule)
+	run phys-preset add --engine dart dart dart.collision_detector=fcl "$TMP/cap.sdf"
+	assert_success
+	[[ "$output" == *"<collision_detector>fcl</collision_detector>"* ]]
 }

@@ -452,6 +452,34 @@ carry_over(struct phys_doc *d, xmlNodePtr node, const struct phys_profile *src,
 }
 
 /*
+ * A DART profile made for a world with a capsule (carried over from
+ * another engine's, or from the defaults) collides with DART's ode
+ * detector: its default, fcl, has none
+ * (the profile was refused, and --engines left DART out, on every MJCF
+ * robot). The first capsule, or NULL.
+ */
+static const struct phys_collision *
+fcl_lacks(const struct phys_scene *w, const char *engine)
+{
+	size_t i;
+
+	if (strcmp(engine, "dart") != 0)
+		return NULL;
+	for (i = 0; i < w->ncollisions; i++)
+		if (w->collisions[i].shape == PHYS_GEOM_CAPSULE)
+			return &w->collisions[i];
+	return NULL;
+}
+
+static void
+say_detector(const char *profile, const struct phys_collision *c)
+{
+	phys_warn("profile '%s': DART collides with its ode detector, as "
+	    "its fcl one has no capsule (collision '%s'; "
+	    "dart.collision_detector chooses)", profile, c->name);
+}
+
+/*
  * The text the new block starts from: profile from's, or, for another
  * engine or without from, the specification's required elements.
  */
@@ -474,6 +502,10 @@ new_block(struct phys_scene *w, const char *name, int from,
 	char *src = source_block(w, name, from, engine);
 	bool convert = from >= 0 && engine &&
 	    strcmp(engine, w->profiles[from].type) != 0;
+	/* a block of DART's not copied from one of DART's */
+	const struct phys_collision *cap = engine && (from < 0 ||
+	    strcmp(engine, w->profiles[from].type) != 0) ? fcl_lacks(w,
+	    engine) : NULL;
 	struct phys_doc d;
 	xmlNodePtr node;
 	char *out = NULL;
@@ -487,8 +519,13 @@ new_block(struct phys_scene *w, const char *name, int from,
 		    phys_doc_set_attr(&d, node, "default", NULL) == 0) &&
 		    (!convert || carry_over(&d, node, &w->profiles[from],
 		    engine) == 0) &&
+		    (!cap || phys_doc_set_text(&d, node,
+		    "dart.collision_detector", "ode", phys_param_rank,
+		    (void *)(intptr_t)PHYS_S_PHYSICS) == 0) &&
 		    apply_sets(&d, node, sets, nsets) == 0)
 			out = phys_doc_node_text(&d, node);
+		if (out && cap)
+			say_detector(name, cap);
 	}
 	phys_doc_free(&d);
 	free(src);
@@ -600,6 +637,16 @@ phys_preset_for_engine(struct phys_scene *w, int from, const char *engine)
 	if (lost.len)
 		phys_warn("profile '%s': no %s counterpart, not carried over: %s",
 		    src->name, engine, lost.s);
+	if (fcl_lacks(w, engine)) {
+		struct phys_value *v = PV(p->vals, PHYSICS_dart_collision_detector);
+
+		phys_value_free(v);
+		phys_value_parse(phys_scope_param(PHYS_S_PHYSICS,
+		    phys_param_index[PHYS_P_PHYSICS_dart_collision_detector]),
+		    "ode", v);
+		v->given = true;
+		say_detector(p->name, fcl_lacks(w, engine));
+	}
 	phys_buf_free(&lost);
 	phys_buf_free(&mapped);
 	return (int)w->nprofiles++;
