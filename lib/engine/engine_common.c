@@ -242,7 +242,7 @@ phys_divergence_cause(const struct phys_scene *w,
 bool
 phys_axis_limited(const struct phys_axis_values *a)
 {
-	return a->lower > -1e15 || a->upper < 1e15;
+	return a->lower > -PHYS_NO_LIMIT || a->upper < PHYS_NO_LIMIT;
 }
 
 bool

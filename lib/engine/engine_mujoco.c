@@ -1493,7 +1493,7 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 		/* MuJoCo's q = sign (reported - offset) */
 		lo = a.lower - mj->offset[k];
 		hi = a.upper - mj->offset[k];
-		m->jnt_limited[jid] = a.lower > -1e15 || a.upper < 1e15;
+		m->jnt_limited[jid] = phys_axis_limited(&a);
 		m->jnt_range[2 * jid] = s > 0 ? lo : -hi;
 		m->jnt_range[2 * jid + 1] = s > 0 ? hi : -lo;
 		m->dof_damping[dof] = a.damping;

@@ -81,8 +81,6 @@ const size_t MAX_TRIANGLES = 1000000;
  * about. */
 const double TRIANGLE_COST_PLANE = 0.001;
 const double TRIANGLE_COST_MESH = 0.02;
-/* A joint limit beyond this is no limit. */
-const double NO_LIMIT = 1e15;
 
 Vec3
 sv(phys_vec3 v)
@@ -1625,9 +1623,9 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 	 * speed, as the contacts' friction is. */
 	f -= fric * fmax(-1, fmin(1, u / vt));
 	/* Simbody's linear stop: k x (1 + d qdot), never pulling. */
-	if (hi < NO_LIMIT && q > hi)
+	if (hi < PHYS_NO_LIMIT && q > hi)
 		f += fmin(0, -stiff * (q - hi) * (1 + diss * u));
-	if (lo > -NO_LIMIT && q < lo)
+	if (lo > -PHYS_NO_LIMIT && q < lo)
 		f += fmax(0, -stiff * (q - lo) * (1 - diss * u));
 	return f;
 }

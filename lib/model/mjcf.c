@@ -995,21 +995,27 @@ static const struct {
 	{ "extension", true, "plugins are not read" },
 };
 
-/* ---- tendons ---- */
-
-/* A tendon's attribute, its own or its class's (<default><tendon>, for
- * <fixed> and <spatial> alike). */
-static const char *
-tendon_attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
+/* A range in force (what: "" for a tendon's range, "ctrl" or "force"
+ * for an actuator's ctrlrange or forcerange): 1 with the range, 0 when
+ * none, -1 for an error. As for joints, a range makes it limited under
+ * autolimits. */
+static int
+limited_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
+    double range[2])
 {
-	const char *v = own_attr(n, name);
-	xmlNodePtr d;
+	static const char *const lim[] = { "false", "true", "auto", NULL };
+	char attr_range[16], attr_lim[16];
+	int k, has;
 
-	for (; !v && cls >= 0; cls = r->cls[cls].parent)
-		if ((d = phys_child(r->cls[cls].node, "tendon")))
-			v = own_attr(d, name);
-	return v;
+	snprintf(attr_range, sizeof attr_range, "%srange", what);
+	snprintf(attr_lim, sizeof attr_lim, "%slimited", what);
+	if ((has = numbers(r, n, cls, attr_range, range, 2)) < 0 ||
+	    (k = keyword(r, n, cls, attr_lim, lim, 2)) < 0)
+		return -1;
+	return k == 1 || (k == 2 && has && r->autolimits);
 }
+
+/* ---- tendons ---- */
 
 /*
  * A tendon moves nothing of itself unless it is limited, a spring, a
@@ -1020,15 +1026,14 @@ tendon_attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
 static int
 read_tendon(struct reader *r, xmlNodePtr n)
 {
-	static const char *const lim[] = { "false", "true", "auto", NULL };
 	static const char *const acting[] = { "stiffness", "damping",
 		"frictionloss" };
 	struct mj_tendon t = { own_attr(n, "name"), { NULL, NULL }, { 0, 0 },
 		0, phys_node_is(n, "fixed") };
+	const char *name = t.name ? t.name : "";
 	xmlNodePtr c;
-	const char *v;
 	double x, range[2];
-	int cls, k, has;
+	int cls, k;
 	size_t i;
 
 	if (class_of(r, n, r->main, &cls) < 0)
@@ -1047,27 +1052,21 @@ read_tendon(struct reader *r, xmlNodePtr n)
 		}
 		t.njoints++;
 	}
-	v = tendon_attr(r, n, cls, "limited");
-	for (k = 0; v && lim[k] && strcmp(lim[k], v) != 0; k++)
-		;
-	if (v && !lim[k])
-		return mj_fail(r, n, "limited=\"%.40s\": not one of MuJoCo's "
-		    "values", v);
-	k = v ? k : 2;
-	v = tendon_attr(r, n, cls, "range");
-	has = v && phys_parse_doubles(v, range, 2) == 2;
-	if (k == 1 || (k == 2 && has && r->autolimits))
+	if ((k = limited_range(r, n, cls, "", range)) < 0)
+		return -1;
+	if (k)
 		return mj_fail(r, n, "tendon '%s' is limited: tendons are not "
 		    "read, and a limited one changes how the model moves; "
-		    "phys refuses the model", own_attr(n, "name") ?
-		    own_attr(n, "name") : "");
+		    "phys refuses the model", name);
 	for (i = 0; i < sizeof acting / sizeof *acting; i++) {
-		v = tendon_attr(r, n, cls, acting[i]);
-		if (v && (phys_parse_doubles(v, &x, 1) != 1 || x != 0))
+		x = 0;
+		if (number(r, n, cls, acting[i], &x) < 0)
+			return -1;
+		if (x != 0)
 			return mj_fail(r, n, "tendon '%s' has %s %s: tendons "
 			    "are not read, and this one changes how the model "
-			    "moves; phys refuses the model", own_attr(n,
-			    "name") ? own_attr(n, "name") : "", acting[i], v);
+			    "moves; phys refuses the model", name, acting[i],
+			    attr(r, n, cls, acting[i]));
 	}
 	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
 	    sizeof *r->tendons);
@@ -1258,24 +1257,9 @@ general_kind(struct reader *r, xmlNodePtr n, int cls, double *gain,
 	return -1;
 }
 
-/* An actuator's ctrlrange or forcerange (what, "ctrl" or "force") in
- * force: 1 with the range, 0 when none, -1 for an error. As for joints,
- * a range makes it limited under autolimits. */
-static int
-act_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
-    double range[2])
-{
-	static const char *const lim[] = { "false", "true", "auto", NULL };
-	char attr_range[16], attr_lim[16];
-	int k, has;
-
-	snprintf(attr_range, sizeof attr_range, "%srange", what);
-	snprintf(attr_lim, sizeof attr_lim, "%slimited", what);
-	if ((has = numbers(r, n, cls, attr_range, range, 2)) < 0 ||
-	    (k = keyword(r, n, cls, attr_lim, lim, 2)) < 0)
-		return -1;
-	return k == 1 || (k == 2 && has && r->autolimits);
-}
+/* What an actuator's ctrlrange becomes where it is not a force limit. */
+#define CTRLRANGE_LOST "ctrlrange is not kept (but a motor's symmetric " \
+	"one, as its force limit): a command is taken as it is"
 
 /*
  * A motor's force on its joint, as MuJoCo 2.2.2 makes it: the actuator's
@@ -1292,8 +1276,7 @@ motor_limits(struct reader *r, xmlNodePtr n, struct mj_act *a, double gear,
 	if (clim && cr[0] == -cr[1])
 		force = fmin(force, fabs(gain) * cr[1]);
 	else if (clim)
-		mj_note(r, n, "ctrlrange is not kept (but a motor's symmetric "
-		    "one, as its force limit): a command is taken as it is");
+		mj_note(r, n, CTRLRANGE_LOST);
 	a->gear = gear * gain;
 	a->fmax = force < 1e16 ? fabs(gear) * force : 1e16;
 }
@@ -1340,8 +1323,8 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		return mj_fail(r, n, "%s", "an actuator of a free or ball joint "
 		    "is not read");
 	if (some_numbers(r, n, cls, "gear", gear, 1, 6) < 0 ||
-	    (lim = act_range(r, n, cls, "force", fr)) < 0 ||
-	    (clim = act_range(r, n, cls, "ctrl", cr)) < 0)
+	    (lim = limited_range(r, n, cls, "force", fr)) < 0 ||
+	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0)
 		return -1;
 	if (gear[0] != 1 && a.kind != ACT_MOTOR)
 		return mj_fail(r, n, "%s", "a servo of gear other than 1 is not "
@@ -1355,9 +1338,7 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		a.fmax = lim ? fr[1] : 1e16;
 		a.gear = gear[0];
 		if (clim)
-			mj_note(r, n, "ctrlrange is not kept (but a motor's "
-			    "symmetric one, as its force limit): a command is "
-			    "taken as it is");
+			mj_note(r, n, CTRLRANGE_LOST);
 	}
 	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
 	r->acts[r->nacts++] = a;

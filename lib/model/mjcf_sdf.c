@@ -338,16 +338,11 @@ write_axis(xmlNodePtr jn, const struct mj_joint *j)
 	}
 }
 
-/* The name of joint k of body b, which an unnamed joint takes from it. */
+/* The SDF name of joint k of body b (name_apart gives it). */
 static char *
 joint_name(const struct reader *r, const struct mj_body *b, size_t k)
 {
-	const struct mj_joint *j = &r->joints[b->joint0 + k];
-
-	if (j->name)
-		return phys_xstrdup(j->sdf ? j->sdf : j->name);
-	return b->njoints > 1 ? phys_xasprintf("%s_joint%zu", b->name, k) :
-	    phys_xasprintf("%s_joint", b->name);
+	return phys_xstrdup(r->joints[b->joint0 + k].sdf);
 }
 
 /*
@@ -500,7 +495,7 @@ write_sites(struct reader *r, xmlNodePtr model, int body, const char *of,
 		if (s->body != body)
 			continue;
 		f = add(model, "frame", NULL, s->line);
-		set_name(f, s->sdf ? s->sdf : s->name);
+		set_name(f, s->sdf);
 		xmlSetProp(f, (const xmlChar *)"attached_to",
 		    (const xmlChar *)of);
 		add_pose(f, phys_pose_mul(frame, s->pose), s->line);
@@ -692,7 +687,7 @@ write_mimic(xmlNodePtr model, const struct mj_joint *j1,
 
 	for (jn = phys_child(model, "joint"); jn; jn = phys_next(jn, "joint")) {
 		name = phys_node_attr(jn, "name");
-		if (name && strcmp(name, j1->sdf ? j1->sdf : j1->name) == 0)
+		if (name && strcmp(name, j1->sdf) == 0)
 			break;
 		free(name);
 	}
@@ -700,8 +695,7 @@ write_mimic(xmlNodePtr model, const struct mj_joint *j1,
 		return;
 	free(name);
 	m = add(ax, "mimic", NULL, line);
-	xmlSetProp(m, (const xmlChar *)"joint",
-	    (const xmlChar *)(j2->sdf ? j2->sdf : j2->name));
+	xmlSetProp(m, (const xmlChar *)"joint", (const xmlChar *)j2->sdf);
 	xmlSetProp(m, (const xmlChar *)"axis", (const xmlChar *)"axis");
 	add_num(m, "multiplier", c1, line);
 	add_num(m, "offset", c0, line);
@@ -786,6 +780,21 @@ free_name(const struct phys_name_order *all, const char *name,
 	return s;
 }
 
+/* Body b's unnamed joints named after it. */
+static void
+unnamed_joints(struct reader *r, const struct mj_body *b)
+{
+	struct mj_joint *j;
+	size_t k;
+
+	for (k = 0; k < b->njoints; k++) {
+		j = &r->joints[b->joint0 + k];
+		if (!j->name)
+			j->sdf = b->njoints > 1 ? phys_xasprintf("%s_joint%zu",
+			    b->name, k) : phys_xasprintf("%s_joint", b->name);
+	}
+}
+
 /* Said once for each kind renamed: the first and how many more. */
 static void
 say_renamed(const struct reader *r, const char *kind, const char *name,
@@ -805,11 +814,13 @@ say_renamed(const struct reader *r, const char *kind, const char *name,
 }
 
 /*
- * MuJoCo lets a body, a joint and a site share a name; SDF gives a
- * model's links, joints and frames one namespace. Bodies keep their
- * names; a joint named like a body is NAME_joint, a site named like a
- * body or a joint NAME_frame (then NAME_joint0, NAME_joint1... while
- * taken), as libsdformat renames them in an SDF file from before 1.7.
+ * Each joint's and site's SDF name. MuJoCo lets a body, a joint and a
+ * site share a name; SDF gives a model's links, joints and frames one
+ * namespace. Bodies keep their names; a joint named like a body is
+ * NAME_joint, a site named like a body or a joint NAME_frame (then
+ * NAME_joint0 or NAME_frame0, ... while taken), as libsdformat renames
+ * them in an SDF file from before 1.7; an unnamed joint is its body's,
+ * BODY_joint (BODY_jointK of several).
  */
 static void
 name_apart(struct reader *r)
@@ -833,11 +844,17 @@ name_apart(struct reader *r)
 	phys_name_order_make(&ob, bodies.n, listed_name, &bodies);
 	phys_name_order_make(&oj, joints.n, listed_name, &joints);
 	phys_name_order_make(&oa, all.n, listed_name, &all);
+	for (i = 0; i < r->nbodies; i++)
+		unnamed_joints(r, &r->bodies[i]);
 	for (i = 0; i < r->njoints; i++) {
 		struct mj_joint *j = &r->joints[i];
 
-		if (!j->name || phys_name_order_find(&ob, j->name) < 0)
+		if (j->sdf)
 			continue;
+		if (phys_name_order_find(&ob, j->name) < 0) {
+			j->sdf = phys_xstrdup(j->name);
+			continue;
+		}
 		j->sdf = free_name(&oa, j->name, "joint");
 		if (nj++ == 0)
 			first_j = (int)i, lj = j->line;
@@ -846,8 +863,10 @@ name_apart(struct reader *r)
 		struct mj_site *s = &r->sites[i];
 
 		if (phys_name_order_find(&ob, s->name) < 0 &&
-		    phys_name_order_find(&oj, s->name) < 0)
+		    phys_name_order_find(&oj, s->name) < 0) {
+			s->sdf = phys_xstrdup(s->name);
 			continue;
+		}
 		s->sdf = free_name(&oa, s->name, "frame");
 		if (ns++ == 0)
 			first_s = (int)i, ls = s->line;

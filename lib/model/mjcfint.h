@@ -78,7 +78,7 @@ struct mj_pair {
 
 struct mj_joint {
 	char *name;
-	char *sdf;		/* its SDF name when name is a body's (name_apart) */
+	char *sdf;		/* its SDF name (name_apart) */
 	enum mj_joint_type type;
 	phys_vec3 pos, axis;	/* body frame */
 	bool limited;
@@ -111,7 +111,7 @@ struct mj_tendon {
 
 struct mj_site {
 	char *name;
-	char *sdf;		/* its SDF name when name is taken (name_apart) */
+	char *sdf;		/* its SDF name (name_apart) */
 	int body;
 	phys_pose pose;
 	long line;
@@ -240,20 +240,33 @@ own_attr(xmlNodePtr n, const char *name)
 	    a ? "" : NULL;
 }
 
-/* The attribute of element n (kind: its name in <default>) or its
- * class's, or that class's parents'. */
+/* The element a <default> holds for n's kind: n's own name, but a
+ * <fixed> or <spatial> tendon's <tendon>. */
+static inline const xmlChar *
+default_kind(xmlNodePtr n)
+{
+	static const xmlChar tendon[] = "tendon";
+
+	return xmlStrEqual(n->name, (const xmlChar *)"fixed") ||
+	    xmlStrEqual(n->name, (const xmlChar *)"spatial") ? tendon :
+	    n->name;
+}
+
+/* The attribute of element n or its class's (in the <default> element
+ * of n's kind), or that class's parents'. */
 static inline const char *
 attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
 {
 	const char *v = own_attr(n, name);
+	const xmlChar *kind = default_kind(n);
 	struct mj_class *c;
 
 	for (; !v && cls >= 0; cls = c->parent) {
 		c = &r->cls[cls];
-		if (!c->asked || (c->asked != n->name &&
-		    !xmlStrEqual(c->asked, n->name))) {
-			c->asked = n->name;
-			c->answer = phys_child(c->node, (const char *)n->name);
+		if (!c->asked || (c->asked != kind &&
+		    !xmlStrEqual(c->asked, kind))) {
+			c->asked = kind;
+			c->answer = phys_child(c->node, (const char *)kind);
 		}
 		if (c->answer)
 			v = own_attr(c->answer, name);
