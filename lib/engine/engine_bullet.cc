@@ -116,6 +116,12 @@ struct blink {
 	phys_vec3 kin_lin{ 0, 0, 0 }, kin_ang{ 0, 0, 0 };
 };
 
+/* A link's pose and the velocities of its origin, in the world. */
+struct bmotion {
+	phys_pose pose = PHYS_POSE_IDENTITY;
+	phys_vec3 lin{ 0, 0, 0 }, ang{ 0, 0, 0 };
+};
+
 struct bjoint {
 	btTypedConstraint *c = nullptr;	/* null when both sides are static */
 	btJointFeedback fb;
@@ -123,9 +129,12 @@ struct bjoint {
 	double applied[2] = { 0, 0 };	/* spring, damping and command,
 					 * last step */
 	double cmd[2] = { 0, 0 };	/* the command's effort (motor.h) */
-	/* turning axes: the angle after the last step, which the next
+	/* turning axes: the angle as the last step began, which the next
 	 * reading continues (Bullet's are within (-pi, pi]) */
 	double last[2] = { 0, 0 };
+	/* the state as the step began, read once for its forces and limits */
+	int n = 0;
+	double pos[2] = { 0, 0 }, vel[2] = { 0, 0 };
 	/* A revolute joint's position where its constraint's angle is 0:
 	 * it follows the joint's turns (limits_follow_turns). */
 	double zero = 0;
@@ -134,8 +143,11 @@ struct bjoint {
 class World;
 
 /* Bullet's broadphase keeps, for every two overlapping objects, what
- * their collision needs (a manifold, an algorithm): links that never
- * touch are left out there rather than after their contacts are found. */
+ * their collision needs (a manifold, an algorithm): links that cannot
+ * touch under the run's values (phys_links_may_touch) are left out there
+ * rather than after their contacts are found, and a link whose values
+ * change is put back into the world (bullet_engine_apply_link), which
+ * asks again. */
 struct bullet_engine;
 struct Overlaps : public btOverlapFilterCallback {
 	const bullet_engine *e = nullptr;
@@ -160,6 +172,8 @@ struct bullet_engine {
 	std::vector<std::unique_ptr<btTypedConstraint>> constraints;
 	std::vector<blink> links;
 	std::vector<bjoint> joints;
+	/* Each link's motion as the step began (read_joints). */
+	std::vector<bmotion> now;
 	/* Per collision of a static link: its object, null when skipped. */
 	std::vector<btCollisionObject *> static_object;
 	bool skip_unsupported = false;
@@ -231,7 +245,7 @@ Overlaps::needBroadphaseCollision(btBroadphaseProxy *p0,
 	l0 = link_of(e, o0);
 	l1 = link_of(e, o1);
 	return l0 < 0 || l1 < 0 || l0 == l1 ||
-	    !phys_links_never_touch(e->w, l0, l1);
+	    phys_links_may_touch(e->w, e->v, l0, l1);
 }
 
 int
@@ -1015,6 +1029,7 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->skip_unsupported = opt->skip_unsupported;
 	e->links.resize(w->nlinks);
 	e->joints.resize(w->njoints);
+	e->now.resize(w->nlinks);
 	e->shapes.resize(w->ncollisions);
 	e->static_object.resize(w->ncollisions);
 	if (bullet_engine_apply_profile(e) < 0) {
@@ -1192,14 +1207,14 @@ body_inverse(const bullet_engine *e, int link)
 /* The inverse inertia of the joint's motion along a (world frame), its
  * two bodies alone (phys_axis_inverse_inertia). */
 double
-axis_inverse_inertia(const bullet_engine *e, int ji, phys_vec3 a,
-    bool linear)
+axis_inverse_inertia(const bullet_engine *e, int ji, phys_pose child,
+    phys_vec3 a, bool linear)
 {
 	const struct phys_joint *j = &e->w->joints[(size_t)ji];
 	const bjoint &bj = e->joints[(size_t)ji];
 	struct phys_body_inverse c = body_inverse(e, j->child);
 	struct phys_body_inverse p = body_inverse(e, j->parent);
-	phys_vec3 anchor = phys_pose_mul(body_pose(e, j->child), bj.f.in_child).p;
+	phys_vec3 anchor = phys_pose_mul(child, bj.f.in_child).p;
 
 	return phys_axis_inverse_inertia(&c, &p, anchor, a, linear);
 }
@@ -1235,6 +1250,12 @@ joint_axis(const struct bullet_engine *e, int ji, phys_pose pp, int k,
 	return a;
 }
 
+static void link_motion(const struct bullet_engine *, int, phys_pose *,
+    phys_vec3 *, phys_vec3 *);
+static const bmotion &motion_now(const struct bullet_engine *, int);
+static int joint_state_of(const struct bullet_engine *, int, const bmotion &,
+    const bmotion &, double[2], double[2]);
+
 /*
  * Springs and viscous damping as generalized forces, stable at any
  * damping (phys_joint_spring_damper_stable); for Gazebo's implicit forms
@@ -1250,16 +1271,16 @@ joint_forces(struct bullet_engine *e, int ji)
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	enum phys_joint_springs how = phys_joint_springs(v);
 	bjoint &bj = e->joints[(size_t)ji];
-	double pos[2], vel[2];
-	int n = bullet_engine_joint_state(e, ji, pos, vel);
-	phys_pose pp = body_pose(e, j->parent);
+	const double *pos = bj.pos, *vel = bj.vel;
+	phys_pose pp = motion_now(e, j->parent).pose;
+	phys_pose cp = motion_now(e, j->child).pose;
 	bool linear = j->type == PHYS_JOINT_PRISMATIC;
 
-	for (int k = 0; k < n; k++) {
+	for (int k = 0; k < bj.n; k++) {
 		phys_vec3 axis = joint_axis(e, ji, pp, k, pos[0]);
 		double f;
 
-		double inv = axis_inverse_inertia(e, ji, axis, linear);
+		double inv = axis_inverse_inertia(e, ji, cp, axis, linear);
 
 		if (how == PHYS_SPRINGS_ROW)
 			f = phys_joint_spring_damper_implicit(v, k, pos[k],
@@ -1352,17 +1373,26 @@ link_wrenches(struct bullet_engine *e)
 	}
 }
 
-/* Each turning axis's angle now, for the next reading to count its
- * turns from: after a step, and after a pose set. */
+/* Each joint's state now, kept for the step's forces and limits, its
+ * angles for the next reading to count their turns from: as a step
+ * begins, and after a pose set. Read once a step, as each reading
+ * reckons the poses of two links and their angles. */
 static void
-track_turns(struct bullet_engine *e)
+read_joints(struct bullet_engine *e)
 {
-	for (size_t i = 0; i < e->joints.size(); i++) {
-		double pos[2], vel[2];
-		int n = bullet_engine_joint_state(e, (int)i, pos, vel);
+	for (size_t i = 0; i < e->links.size(); i++) {
+		bmotion &m = e->now[i];
 
-		for (int k = 0; k < n; k++)
-			e->joints[i].last[k] = pos[k];
+		link_motion(e, (int)i, &m.pose, &m.lin, &m.ang);
+	}
+	for (size_t i = 0; i < e->joints.size(); i++) {
+		bjoint &bj = e->joints[i];
+		const struct phys_joint *j = &e->w->joints[i];
+
+		bj.n = joint_state_of(e, (int)i, motion_now(e, j->parent),
+		    motion_now(e, j->child), bj.pos, bj.vel);
+		for (int k = 0; k < bj.n; k++)
+			bj.last[k] = bj.pos[k];
 	}
 }
 
@@ -1374,8 +1404,6 @@ track_turns(struct bullet_engine *e)
 static void
 limits_follow_turns(struct bullet_engine *e)
 {
-	double pos[2], vel[2];
-
 	for (size_t i = 0; i < e->joints.size(); i++) {
 		bjoint &bj = e->joints[i];
 		const struct phys_joint *j = &e->w->joints[i];
@@ -1386,7 +1414,8 @@ limits_follow_turns(struct bullet_engine *e)
 		if (!bj.c || j->type != PHYS_JOINT_REVOLUTE ||
 		    !phys_axis_limited(&v))
 			continue;
-		bullet_engine_joint_state(e, (int)i, pos, vel);
+		double *pos = bj.pos;
+
 		if (!phys_turned_from(pos[0], bj.zero))
 			continue;
 		auto *c = static_cast<btGeneric6DofSpring2Constraint *>(bj.c);
@@ -1405,6 +1434,7 @@ limits_follow_turns(struct bullet_engine *e)
 static int
 bullet_engine_step(struct bullet_engine *e, double t0, double t1)
 {
+	read_joints(e);
 	for (size_t i = 0; i < e->joints.size(); i++)
 		if (e->joints[i].c)
 			joint_forces(e, (int)i);
@@ -1415,7 +1445,6 @@ bullet_engine_step(struct bullet_engine *e, double t0, double t1)
 	/* One step of exactly max_step_size: no substeps, no interpolation. */
 	e->world->stepSimulation(e->step, 0, e->step);
 	move_kinematic(e, false);
-	track_turns(e);
 	return 0;
 }
 
@@ -1501,7 +1530,7 @@ bullet_engine_set_link_pose(struct bullet_engine *e, int li, phys_pose p)
 	bl.body->setWorldTransform(t);
 	bl.body->setInterpolationWorldTransform(t);
 	/* less than half a turn at a time keeps the count of turns */
-	track_turns(e);
+	read_joints(e);
 	return 0;
 }
 
@@ -1556,23 +1585,28 @@ link_motion(const struct bullet_engine *e, int li, phys_pose *pose,
 	*ang = from_bt(bl.body->getAngularVelocity());
 }
 
+/* A link's motion as the step began (the world's, at rest, for -1). */
+static const bmotion &
+motion_now(const struct bullet_engine *e, int li)
+{
+	static const bmotion world;
+
+	return li < 0 ? world : e->now[(size_t)li];
+}
+
+/* Joint ji's state from its parent's motion p and its child's c. */
 static int
-bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
-    double vel[2])
+joint_state_of(const struct bullet_engine *e, int ji, const bmotion &p,
+    const bmotion &c, double pos[2], double vel[2])
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	const bjoint &bj = e->joints[(size_t)ji];
-	phys_vec3 lp, lc, wp, wc;
-	phys_pose pp, pc;
 
 	pos[0] = pos[1] = vel[0] = vel[1] = 0;
 	if (!bj.c)
 		return 0;
-	/* each pose reckoned once: a controller reads every joint a step */
-	link_motion(e, j->parent, &pp, &lp, &wp);
-	link_motion(e, j->child, &pc, &lc, &wc);
-	int n = phys_joint_frames_state(&bj.f, j->type, pp, lp, wp, pc, lc,
-	    wc, pos, vel);
+	int n = phys_joint_frames_state(&bj.f, j->type, p.pose, p.lin, p.ang,
+	    c.pose, c.lin, c.ang, pos, vel);
 
 	if (j->type == PHYS_JOINT_REVOLUTE2) {
 		/* ODE's hinge-2 measures its second angle the other way
@@ -1586,6 +1620,20 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 		for (int k = 0; k < n; k++)
 			pos[k] = phys_angle_near(pos[k], bj.last[k]);
 	return n;
+}
+
+static int
+bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
+    double vel[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	bmotion p, c;
+
+	if (!e->joints[(size_t)ji].c)
+		return joint_state_of(e, ji, p, c, pos, vel);
+	link_motion(e, j->parent, &p.pose, &p.lin, &p.ang);
+	link_motion(e, j->child, &c.pose, &c.lin, &c.ang);
+	return joint_state_of(e, ji, p, c, pos, vel);
 }
 
 static void

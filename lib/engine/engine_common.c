@@ -720,21 +720,39 @@ phys_collisions_may_touch(const struct phys_scene *w,
 	    PVI(a, COLLISION_surface_contact_collide_bitmask)) != 0;
 }
 
-bool
-phys_links_never_touch(const struct phys_scene *w, int l1, int l2)
+/* Whether a pair the world lists names a collision of each link. */
+static bool
+links_paired(const struct phys_scene *w, int l1, int l2)
 {
 	size_t i;
 	int a, b;
 
-	if (!phys_excludes_pair(w, l1, l2))
-		return false;
 	for (i = 0; i < w->npairs; i++) {
 		a = w->collisions[w->pairs[i].c1].link;
 		b = w->collisions[w->pairs[i].c2].link;
 		if ((a == l1 && b == l2) || (a == l2 && b == l1))
-			return false;
+			return true;
 	}
-	return true;
+	return false;
+}
+
+bool
+phys_links_never_touch(const struct phys_scene *w, int l1, int l2)
+{
+	return phys_excludes_pair(w, l1, l2) && !links_paired(w, l1, l2);
+}
+
+bool
+phys_links_may_touch(const struct phys_scene *w,
+    const struct phys_run_values *rv, int l1, int l2)
+{
+	int m = w->links[l1].model;
+
+	if (m != w->links[l2].model || w->models[m].self_collide ||
+	    PVB(phys_run_values_get(rv, PHYS_S_LINK, l1), LINK_self_collide) ||
+	    PVB(phys_run_values_get(rv, PHYS_S_LINK, l2), LINK_self_collide))
+		return !phys_links_never_touch(w, l1, l2);
+	return links_paired(w, l1, l2);
 }
 
 void

@@ -304,6 +304,14 @@ bool phys_collisions_may_touch(const struct phys_scene *w,
  * keep, for each pair of overlapping links, what their collisions need
  * (10,000 links welded in one spot: 50 million such pairs). */
 bool phys_links_never_touch(const struct phys_scene *w, int l1, int l2);
+/* Whether some collision of link l1 may touch one of link l2's under the
+ * run's values now, as far as the links say (their collisions' bitmasks
+ * are left to phys_collisions_may_touch): not if they never touch, nor
+ * if they are of one model that collides with itself nowhere, unless a
+ * pair the world lists names both. An engine whose broadphase asks it
+ * must ask again when a link's values change. */
+bool phys_links_may_touch(const struct phys_scene *w,
+    const struct phys_run_values *rv, int l1, int l2);
 /* The two surfaces contacts between collisions c1 and c2 take: theirs,
  * or, for a pair the world lists, the pair's own as both. */
 void phys_contact_surfaces(const struct phys_scene *w,
