@@ -111,7 +111,8 @@ reaches() {
 # each inert one is named once as having no effect, none of its own is;
 # the other engines' values are named once for each place they are set
 # (the profile, a collision's surface, a joint's physics), under the
-# first part of their names.
+# first part of their names, or each by its own name where the engine
+# honours some of that block (Bullet's friction from ODE's <mu>).
 unheeded() {
 	local name scope p opt arg
 	local -a args=()
@@ -129,16 +130,22 @@ unheeded() {
 		ent["joint"] = "limit::hinge"; ent["link"] = "slide::link"
 		k = split(types, t, ";"); for (i = 1; i < k; i++) { split(t[i], tn, "="); eng[tn[1]] = tn[2] } }
 		NR == FNR { split($0, s, " "); set[s[1] " " s[2]]; next }
-		!(($1 " " $2) in set) { next }
-		{ at = $1 == "physics" ? "" : $1 " '"'"'" ent[$1] "'"'"': "; split($2, first, ".")
-		  m = at $2 " is set but has no effect with " n " (kept as given)" }
-		$3 == "inert" { print "1\t" m; next }
-		# another engine'"'"'s: its block, the name up to the part that is an engine
-		$3 == "other" { k = split($2, part, "."); b = ""; o = ""
+		# what the engine does with every parameter, the set ones in order
+		{ how[$1 " " $2] = $3 }
+		($1 " " $2) in set { ns++; sc[ns] = $1; nm[ns] = $2; hw[ns] = $3 }
+		END { for (j = 1; j <= ns; j++) {
+		  at = sc[j] == "physics" ? "" : sc[j] " '"'"'" ent[sc[j]] "'"'"': "
+		  m = at nm[j] " is set but has no effect with " n " (kept as given)"
+		  if (hw[j] == "inert") { print "1\t" m; continue }
+		  if (hw[j] != "other") { print "0\t" m; continue }
+		  # another engine'"'"'s: its block, the name up to the part that is an engine
+		  k = split(nm[j], part, "."); b = ""; o = ""
 		  for (i = 1; i <= k && o == ""; i++) { b = b (i > 1 ? "." : "") part[i]; if (part[i] in eng) o = eng[part[i]] }
 		  if (o == "") { b = part[1]; o = "another engine" }
-		  print "1\t" at b " parameters are " o "'"'"'s and have no effect with " n " (kept as given)"; next }
-		{ print "0\t" m }' "$TMP/set" - | sort -u > "$TMP/want"
+		  partly = 0
+		  for (q in how) { split(q, qs, " "); if (qs[1] == sc[j] && index(qs[2], b ".") == 1 && how[q] != "other") partly = 1 }
+		  if (partly) print "1\t" at nm[j] " is " o "'"'"'s and has no effect with " n " (kept as given)"
+		  else print "1\t" at b " parameters are " o "'"'"'s and have no effect with " n " (kept as given)" } }' "$TMP/set" - | sort -u > "$TMP/want"
 	grep -q '^1' "$TMP/want"
 	awk -F '\t' 'NR == FNR { want[$2] = $1; next } $0 in want { n[$0]++ }
 	    END { for (w in want) if (n[w] != want[w]) { print "said " n[w] + 0 " times, not " want[w] ": " w; bad = 1 }; exit bad }' \

@@ -134,10 +134,30 @@ file_origin(const struct run *r, phys_scope s, int idx,
 	return o;
 }
 
+/* Whether the running engine honours some parameter of the block the
+ * first n characters of p's name make: Gazebo's Bullet takes its sliding
+ * friction from <ode><mu>, so ODE's friction block is not all inert. */
+static bool
+block_honoured_in_part(const struct run *r, const struct phys_param *p,
+    size_t n)
+{
+	const struct phys_param *q;
+	size_t i;
+
+	for (i = 0; i < phys_scope_count(p->scope); i++) {
+		q = phys_scope_param(p->scope, i);
+		if (strncmp(q->name, p->name, n) == 0 && q->name[n] == '.' &&
+		    r->engine->support(q) != PHYS_SUPPORT_OTHER)
+			return true;
+	}
+	return false;
+}
+
 /* One wording, said once, however the value arrived: values the engine
- * cannot honour, and values for another engine, are kept but do nothing.
- * The message names where the value came from: the world file's line, or
- * the control line; none for -s. */
+ * cannot honour, and values for another engine, are kept but do nothing;
+ * another engine's block is named as a whole unless the engine honours
+ * some of it, when each parameter is. The message names where the value
+ * came from: the world file's line, or the control line; none for -s. */
 static void
 warn_if_inert(const struct run *r, phys_scope s, int idx,
     const struct phys_param *p, const struct phys_value *v,
@@ -146,11 +166,11 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
 	    "";
 	enum phys_engine_support how = r->engine->support(p);
-	const struct phys_engine_info *other;
+	const struct phys_engine_info *other = NULL;
 	struct phys_value def;
 	char *elem;
-	size_t n;
-	bool inert;
+	size_t n = 0;
+	bool inert, block;
 
 	if (how != PHYS_SUPPORT_INERT && how != PHYS_SUPPORT_OTHER)
 		return;
@@ -159,17 +179,24 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 	phys_value_free(&def);
 	if (!inert)
 		return;
+	if (how == PHYS_SUPPORT_OTHER)
+		n = engine_block(p->name, &other);
+	block = how == PHYS_SUPPORT_OTHER && !block_honoured_in_part(r, p, n);
 	if (!from.known)
-		from = file_origin(r, s, idx, p, v, how == PHYS_SUPPORT_OTHER);
+		from = file_origin(r, s, idx, p, v, block);
 	/* which element: "collision 'm::l::c': " */
 	elem = *scope ? phys_xasprintf("%s '%s': ", scope,
 	    phys_entity_name(r->w, s, idx)) : phys_xstrdup("");
-	if (how == PHYS_SUPPORT_OTHER) {
-		n = engine_block(p->name, &other);
+	if (block) {
 		phys_warnat_once(from.file, from.line, "%s%.*s parameters are "
 		    "%s%s and have no effect with %s (kept as given)", elem,
 		    (int)n, p->name, other ? other->name : "another engine",
 		    "'s", r->engine->name);
+	} else if (how == PHYS_SUPPORT_OTHER) {
+		phys_warnat_once(from.file, from.line, "%s%s is %s%s and has "
+		    "no effect with %s (kept as given)", elem, p->name,
+		    other ? other->name : "another engine", "'s",
+		    r->engine->name);
 	} else
 		phys_warnat_once(from.file, from.line, "%s%s is set but has "
 		    "no effect with %s (kept as given)", elem, p->name,
