@@ -100,8 +100,12 @@ setup() {
 	cd "$TMP"
 	[ "$(phys-inertia check models/cart/model.sdf | jq -c .geometry_box)" = '{"x":1,"y":0.5,"z":0.25}' ]
 	rm -r models/cart/meshes
-	run -1 phys-inertia check models/cart/model.sdf
-	[ "$output" = "phys-inertia: models/cart/model.sdf:18: cannot find file 'model://cart/meshes/body.stl' (searched GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH and the directories above the file)" ]
+	# the inertia still checked, the link's geometry said to be unread
+	# (exit 1: the model does not load as it is)
+	run -1 --separate-stderr phys-inertia check models/cart/model.sdf
+	[ "$stderr" = "phys-inertia: models/cart/model.sdf:18: cannot find file 'model://cart/meshes/body.stl' (searched GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH and the directories above the file); link 'cart::body' checked without its geometry" ]
+	[ "$(jq -r 'select(.link == "cart::body") | [.valid, .geometry_box, .unread] | @tsv' <<<"$output")" = \
+	    "$(printf 'true\t\tmodels/cart/model.sdf:18: cannot find file %s (searched GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH and the directories above the file)' "'model://cart/meshes/body.stl'")" ]
 }
 
 @test "a model file in a world: included, or through phys-sdf world" {

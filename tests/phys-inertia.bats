@@ -1077,6 +1077,8 @@ inertia_link() {
 	run -1 phys-inertia fix --all -q --in-place "$TMP/w.sdf"
 	[ -z "$output" ]
 	cmp "$TMP/w.sdf" "$TMP/fixed.sdf"
-	# check reads the world as it read it before: the mesh is an error
-	run -1 phys-inertia check "$TMP/orig.sdf"
+	# check reads every link, and says which it read without geometry
+	run -1 --separate-stderr phys-inertia check "$TMP/orig.sdf"
+	[ "$(jq -r 'select(.unread) | .link' <<<"$output" | tr '\n' ' ')" = "m::a m::d " ]
+	[ "$(wc -l <<<"$stderr")" -eq 2 ]
 }

@@ -226,6 +226,10 @@ check_link(struct phys_scene *w, const struct link_joints *lj, int li,
 	if (valid && phys_inertia_box_equivalent(&in, &size, &R) == 0)
 		put_size(b, "box", size);
 	check_geometry(w, li, &in, valid, b);
+	if (w->links[li].lost) {	/* its geometry is not all known */
+		phys_buf_puts(b, ",\"unread\":");
+		phys_buf_json_string(b, w->links[li].lost);
+	}
 	/* a static link's inertia moves nothing */
 	if (valid && !stat && implausible(w, li, &in, limit, &why)) {
 		phys_buf_puts(b, ",\"implausible\":");

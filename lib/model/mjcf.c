@@ -1815,7 +1815,7 @@ int
 phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
     const struct phys_urdf_options *o)
 {
-	struct phys_urdf_options quiet = { true, false, false };
+	struct phys_urdf_options quiet = { .quiet = true };
 	struct reader r;
 	const char *name;
 	int rc;

@@ -927,6 +927,12 @@ read_mesh(struct reader *r, struct u_shape *s)
 		s->uri = path;
 		return 0;
 	}
+	/* a collision's mesh is the loader's to skip when asked: it looks
+	 * for it again, and says so at this line */
+	if (s->collision && r->o->skip_missing) {
+		s->uri = phys_xstrdup(uri);
+		return 0;
+	}
 	if (!s->collision) {	/* a visual does not move anything */
 		s->uri = strncmp(uri, "package://", 10) == 0 ?
 		    phys_xasprintf("model://%s", uri + 10) : phys_xstrdup(uri);
@@ -2978,7 +2984,7 @@ int
 phys_urdf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
     const struct phys_urdf_options *o)
 {
-	struct phys_urdf_options quiet = { true, false, false };
+	struct phys_urdf_options quiet = { .quiet = true };
 	struct reader r;
 	int rc;
 

@@ -19,6 +19,8 @@ struct phys_urdf_options {
 	bool quiet;	/* no warnings */
 	bool notes;	/* also say what is kept but has no effect (checks) */
 	bool visuals;	/* the visuals' geometry too (printing, checks) */
+	bool skip_missing;	/* a collision's mesh not found is the
+				 * loader's to skip (phys_load_options) */
 };
 
 /*

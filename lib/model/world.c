@@ -2586,7 +2586,7 @@ include_urdf(struct loader *L, struct phys_doc **inc)
 {
 	struct phys_scene *w = L->w;
 	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
-		L->opt->notes || L->opt->whole };
+		L->opt->notes || L->opt->whole, L->opt->skip_missing };
 	struct phys_doc *model = phys_xcalloc(1, sizeof *model);
 	int rc = (*inc)->kind == PHYS_DOC_MJCF ? phys_mjcf_convert(*inc, true,
 	    model, &uo) : phys_urdf_convert(*inc, true, model, &uo);
@@ -3070,7 +3070,7 @@ read_hosted(struct loader *L)
 {
 	struct phys_scene *w = L->w;
 	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
-		L->opt->notes || L->opt->whole };
+		L->opt->notes || L->opt->whole, L->opt->skip_missing };
 	struct phys_doc *md = &w->doc;
 	xmlNodePtr n;
 	int rc = 0;
