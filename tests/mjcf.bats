@@ -341,6 +341,30 @@ including() {
 	near "$(cat "$TMP/z")" 0.1 0.005
 }
 
+@test "mjcf: a second <worldbody> adds to the world body, as a Menagerie scene's floor after its included robot: the ball rests on it under each profile" {
+	cat > "$TMP/robot.xml" <<-EOF
+	<mujoco model="robot">
+	  <worldbody>
+	    <body name="ball" pos="0 0 0.5"><freejoint/><geom type="sphere" size="0.1"/></body>
+	  </worldbody>
+	</mujoco>
+	EOF
+	cat > "$TMP/scene.xml" <<-EOF
+	<mujoco model="scene">
+	  <include file="robot.xml"/>
+	  <worldbody>
+	    <light pos="0 0 3"/>
+	    <geom name="floor" type="plane" size="0 0 1"/>
+	  </worldbody>
+	</mujoco>
+	EOF
+	local p
+	for p in default_physics mujoco; do
+		near "$(phys-step -q -p $p -t 1.5 -i 'scene::ball/pose' "$TMP/scene.xml" | tail -1 |
+		    jq -r '.items["scene::ball/pose"].z')" 0.1 0.005
+	done
+}
+
 @test "mjcf: <option> gives the model file's world MuJoCo's gravity and step, and a profile of MuJoCo's values" {
 	cat > "$TMP/fall.xml" <<-EOF
 	<mujoco model="fall">

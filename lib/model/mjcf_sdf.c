@@ -567,12 +567,26 @@ fuse_inertials(struct reader *r)
 	return 0;
 }
 
+/* Whether the world body has geoms of its own. Each <worldbody> of the
+ * file adds to it, as MuJoCo reads them (a Menagerie scene's floor is in
+ * a second one, after the robot's bodies): they need not come first. */
+static bool
+world_has_geoms(const struct reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ngeoms; i++)
+		if (r->geoms[i].body < 0)
+			return true;
+	return false;
+}
+
 static void
 write_world_geoms(struct reader *r, xmlNodePtr model, long line)
 {
-	size_t n = r->nbodies ? r->bodies[0].geom0 : r->ngeoms, i, k;
 	xmlNodePtr m, link;
-	bool any = n > 0;
+	bool any = world_has_geoms(r);
+	size_t i, k;
 
 	for (i = 0; i < r->nbodies && !any; i++)
 		for (k = 0; k < r->bodies[i].ngeoms && !any; k++)
@@ -585,7 +599,9 @@ write_world_geoms(struct reader *r, xmlNodePtr model, long line)
 	add(m, "static", "true", line);
 	link = add(m, "link", NULL, line);
 	set_name(link, "worldbody");
-	write_geoms(r, link, -1, 0, n, true, PHYS_POSE_IDENTITY);
+	for (i = 0; i < r->ngeoms; i++)
+		if (r->geoms[i].body < 0)
+			write_geoms(r, link, -1, i, 1, true, PHYS_POSE_IDENTITY);
 	for (i = 0; i < r->nbodies; i++)
 		write_geoms(r, link, (int)i, r->bodies[i].geom0,
 		    r->bodies[i].ngeoms, true, r->bodies[i].world);
@@ -1370,7 +1386,7 @@ write_excludes(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 {
 	xmlNodePtr *body, *chain;
 	size_t i;
-	bool world = r->nbodies ? r->bodies[0].geom0 > 0 : r->ngeoms > 0;
+	bool world = world_has_geoms(r);
 	bool *touch = phys_xcalloc(r->nbodies + 1, sizeof *touch);
 	int h, a, b;
 
