@@ -79,6 +79,7 @@ printed_joints_world() {
     <pose>-0.05 0 0 0 0 0</pose>
     <axis><xyz>0 1 0</xyz><limit><lower>-1.2</lower><upper>0.7</upper></limit>
     <dynamics><damping>0.3</damping><friction>0.05</friction><spring_stiffness>2</spring_stiffness><spring_reference>0.1</spring_reference></dynamics></axis>
+    <physics><mujoco><armature>0.05</armature></mujoco></physics>
   </joint>
   <link name="slider">
     <pose>0.5 0 0 0 0.3 0</pose>
@@ -146,6 +147,9 @@ SDF
 	[ "$(printed joint mech::spin '.range // "none"')" = none ]
 	# the spring and its rest position
 	[ "$(printed joint mech::hinge '[.stiffness, .springref] | join(" ")')" = "2 0.1" ]
+	# a rotor's inertia, which the engine adds to the joint's
+	[ "$(printed joint mech::hinge .armature)" = 0.05 ]
+	[ "$(printed joint mech::slide .armature)" = 0 ]
 	# a universal joint: the second axis's hinge first, fixed in the base
 	run jq -r 'select(.body == "mech::cross" and .joint) | .joint' "$TMP/mujoco"
 	assert_output "mech::uni_axis2

@@ -222,6 +222,7 @@ put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 	struct phys_axis_values a = phys_joint_axis_values(j->vals, k);
 	bool limited = a.lower > -NO_LIMIT || a.upper < NO_LIMIT;
 	double ref = phys_mjcf_joint_ref(j, k), springref = a.reference + ref;
+	double armature = PVD(j->vals, JOINT_physics_mujoco_armature);
 
 	if (ref != 0)
 		phys_mjcf_nums(b, "ref", &ref, 1);
@@ -239,6 +240,10 @@ put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 		phys_mjcf_nums(b, "stiffness", &a.stiffness, 1);
 		phys_mjcf_nums(b, "springref", &springref, 1);
 	}
+	/* each hinge of a universal joint its own; phys's ball joints have
+	 * none (the engine gives them none) */
+	if (armature != 0 && j->type != PHYS_JOINT_BALL)
+		phys_mjcf_nums(b, "armature", &armature, 1);
 }
 
 /*

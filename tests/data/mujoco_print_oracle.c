@@ -9,7 +9,7 @@
  *         of mass in the body frame and the inertia tensor about it in
  *         the body frame's axes (iquat diag(inertia) iquat^T);
  *   joint: type, world anchor and axis, range (when limited), damping,
- *         stiffness, springref and frictionloss;
+ *         stiffness, springref, frictionloss and armature;
  *   geom: type, position in its body (a mesh's is its centre of mass:
  *         MuJoCo moves a mesh's vertices about it), size, friction,
  *         solref and solimp.
@@ -96,9 +96,9 @@ put_joint(const mjModel *m, const mjData *d, int j)
 	if (m->jnt_limited[j])
 		nums("range", m->jnt_range + 2 * j, 2);
 	printf(",\"damping\":%.17g,\"stiffness\":%.17g,\"springref\":%.17g,"
-	    "\"frictionloss\":%.17g}\n", m->dof_damping[dof],
+	    "\"frictionloss\":%.17g,\"armature\":%.17g}\n", m->dof_damping[dof],
 	    m->jnt_stiffness[j], m->qpos_spring[m->jnt_qposadr[j]],
-	    m->dof_frictionloss[dof]);
+	    m->dof_frictionloss[dof], m->dof_armature[dof]);
 }
 
 static void
