@@ -409,6 +409,24 @@ slid() {
 	rel "$(slid "$TMP/slick.xml" default_physics)" "$(awk 'BEGIN { print 9.81 * 0.5 / 2 }')" 0.01
 }
 
+@test "mjcf: two geoms touch with MuJoCo's mix of their surfaces under each profile: the larger condim (a box of condim 1 grips a slope of 3) and the larger friction" {
+	# the box alone condim 1, as Menagerie's Cassie and Go1 make their
+	# bodies: it slides with the slope's 0.3, as MuJoCo has it
+	sed 's|<geom type="box" size="0.1 0.1 0.1"/>|<geom type="box" size="0.1 0.1 0.1" condim="1"/>|' "$MJ/incline.xml" > "$TMP/box1.xml"
+	# the slope's friction 0.2, the box's 0.3: MuJoCo takes 0.3
+	sed 's|<geom name="slope" type="plane"|<geom name="slope" friction="0.2" type="plane"|' "$MJ/incline.xml" > "$TMP/low.xml"
+	local p f
+	for p in default_physics mujoco; do
+		for f in box1 low; do
+			echo "$p $f"
+			rel "$(slid "$TMP/$f.xml" $p)" "$(awk 'BEGIN { print 9.81 * (0.5 - 0.3 * sqrt(3) / 2) / 2 }')" 0.01
+		done
+	done
+	# both of condim 1 stay frictionless, under MuJoCo too
+	sed 's/<geom friction="0.3 0.005 0.0001"/<geom friction="0.3 0.005 0.0001" condim="1"/' "$MJ/incline.xml" > "$TMP/slick.xml"
+	rel "$(slid "$TMP/slick.xml" mujoco)" "$(awk 'BEGIN { print 9.81 * 0.5 / 2 }')" 0.01
+}
+
 # pair_slid ENGINE: how far the box of the pair's model (in $TMP/pair.xml),
 # included by an SDF world, slides down its slope in 1 s under ENGINE,
 # against the closed form of the pair's friction, 0.3.

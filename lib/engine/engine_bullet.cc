@@ -885,7 +885,11 @@ set_point(const bullet_engine *e, btManifoldPoint &p,
 	phys_vec3 d, n = from_bt(p.m_normalWorldOnB);
 
 	phys_contact_surfaces(e->w, e->v, c0, c1, &a, &b);
-	p.m_combinedFriction = fmin(sliding_friction(a), sliding_friction(b));
+	double mu, mu2;
+
+	phys_contact_friction(a, sliding_friction(a), sliding_friction(a), b,
+	    sliding_friction(b), sliding_friction(b), &mu, &mu2);
+	p.m_combinedFriction = mu;
 	p.m_combinedRollingFriction = fmin(rolling_friction(a),
 	    rolling_friction(b));
 	if (std::isinf(p.m_combinedRollingFriction))

@@ -673,13 +673,32 @@ phys_contact_bounce(const struct phys_value *a, const struct phys_value *b,
 }
 
 void
+phys_contact_friction(const struct phys_value *a, double mu_a, double mu2_a,
+    const struct phys_value *b, double mu_b, double mu2_b, double *mu,
+    double *mu2)
+{
+	const struct phys_value *ca = PV(a, COLLISION_surface_friction_mujoco_condim);
+	const struct phys_value *cb = PV(b, COLLISION_surface_friction_mujoco_condim);
+
+	if (!ca->given || !cb->given) {
+		*mu = fmin(mu_a, mu_b);
+		*mu2 = fmin(mu2_a, mu2_b);
+	} else if (ca->u.i == 1 && cb->u.i == 1) {
+		*mu = *mu2 = 0;
+	} else {
+		*mu = fmax(mu_a, mu_b);
+		*mu2 = fmax(mu2_a, mu2_b);
+	}
+}
+
+void
 phys_contact_surface(const struct phys_value *a, const struct phys_value *b,
     struct phys_contact_surface *s)
 {
-	s->mu = fmin(PVD(a, COLLISION_surface_friction_ode_mu),
-	    PVD(b, COLLISION_surface_friction_ode_mu));
-	s->mu2 = fmin(PVD(a, COLLISION_surface_friction_ode_mu2),
-	    PVD(b, COLLISION_surface_friction_ode_mu2));
+	phys_contact_friction(a, PVD(a, COLLISION_surface_friction_ode_mu),
+	    PVD(a, COLLISION_surface_friction_ode_mu2), b,
+	    PVD(b, COLLISION_surface_friction_ode_mu),
+	    PVD(b, COLLISION_surface_friction_ode_mu2), &s->mu, &s->mu2);
 	s->slip1 = fmax(PVD(a, COLLISION_surface_friction_ode_slip1),
 	    PVD(b, COLLISION_surface_friction_ode_slip1));
 	s->slip2 = fmax(PVD(a, COLLISION_surface_friction_ode_slip2),

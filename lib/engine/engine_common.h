@@ -283,6 +283,16 @@ struct phys_contact_surface {
 
 void phys_contact_surface(const struct phys_value *a,
     const struct phys_value *b, struct phys_contact_surface *s);
+/*
+ * The sliding friction of a pair, mu and mu2: Gazebo's rule (the smaller
+ * of each), or MuJoCo's where both surfaces give a condim (an MJCF
+ * model's geoms): none when the larger condim is 1, else the larger of
+ * each coefficient. An engine that reads its own coefficient (Bullet's)
+ * passes them as mu.
+ */
+void phys_contact_friction(const struct phys_value *a, double mu_a,
+    double mu2_a, const struct phys_value *b, double mu_b, double mu2_b,
+    double *mu, double *mu2);
 /* The bounce alone, which every engine takes so: the larger restitution
  * coefficient, above the smaller threshold. */
 void phys_contact_bounce(const struct phys_value *a,

@@ -159,17 +159,21 @@ write_surface_of(xmlNodePtr c, const struct mj_contact *k)
 	xmlSetNs(s, NULL);	/* SDF's, in a <phys:pair> too */
 	f = add(s, "friction", NULL, k->line);
 	e = add(f, "ode", NULL, k->line);
-	add_num(e, "mu", k->condim == 1 ? 0 : k->mu, k->line);
-	add_num(e, "mu2", k->condim == 1 ? 0 : k->mu2, k->line);
+	/* a condim of 1 is frictionless only against another of 1: MuJoCo
+	 * takes the larger condim and coefficients of two geoms, which the
+	 * condim given makes phys do (phys_contact_friction) */
+	add_num(e, "mu", k->mu, k->line);
+	add_num(e, "mu2", k->mu2, k->line);
 	if (k->condim >= 4) {	/* else none: no patch, no spin */
 		e = add(f, "torsional", NULL, k->line);
 		add_num(e, "coefficient", k->torsional, k->line);
 		add(e, "use_patch_radius", "true", k->line);
 		add(e, "patch_radius", "1", k->line);
 	}
+	e = add(f, "mujoco", NULL, k->line);
 	if (k->condim == 6)
-		add_num(add(f, "mujoco", NULL, k->line), "rolling",
-		    k->rolling, k->line);
+		add_num(e, "rolling", k->rolling, k->line);
+	add_num(e, "condim", k->condim, k->line);
 	m = add(s, "contact", NULL, k->line);
 	if (k->bits) {
 		/* MuJoCo's rule is SDF's: contype as category, conaffinity

@@ -343,7 +343,10 @@ surface_of(const struct phys_value *v)
 		PVD(v, COLLISION_surface_contact_mujoco_solimp_midpoint),
 		PVD(v, COLLISION_surface_contact_mujoco_solimp_power) }, 3 };
 
-	s.condim = s.fr[3] > 0 ? 6 : s.fr[2] > 0 ? 4 :
+	/* the condim an MJCF geom had, else the one its coefficients use */
+	s.condim = PV(v, COLLISION_surface_friction_mujoco_condim)->given ?
+	    (int)PVI(v, COLLISION_surface_friction_mujoco_condim) :
+	    s.fr[3] > 0 ? 6 : s.fr[2] > 0 ? 4 :
 	    s.fr[0] > 0 || s.fr[1] > 0 ? 3 : 1;
 	if (s.fr[2] == 0)
 		s.fr[2] = 0.005;
@@ -372,9 +375,11 @@ put_surface(struct phys_buf *b, const struct phys_collision *c)
 		phys_buf_printf(b, " contype=\"%ld\" conaffinity=\"%ld\"",
 		    PVI(v, COLLISION_surface_contact_category_bitmask),
 		    PVI(v, COLLISION_surface_contact_collide_bitmask));
-	/* a geom's condim 1 would not stop its friction: MuJoCo takes the
-	 * larger of two geoms' */
-	if (s.condim > 3)
+	/* a derived condim 1 would not stop the geom's friction against
+	 * another's (MuJoCo takes the larger): a condim given is MuJoCo's
+	 * rule already (phys_contact_friction) */
+	if (s.condim > 3 || (s.condim != 3 &&
+	    PV(v, COLLISION_surface_friction_mujoco_condim)->given))
 		phys_buf_printf(b, " condim=\"%d\"", s.condim);
 	phys_mjcf_nums(b, "friction", fr, 3);
 	if (PV(v, COLLISION_surface_contact_mujoco_solref_timeconst)->given ||
