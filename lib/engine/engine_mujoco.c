@@ -1507,22 +1507,20 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 	return 0;
 }
 
-/*
- * Loops' welds and the couplings (screws, gearboxes, mimics) stand for
- * joints, which hold: as stiff as a MuJoCo step follows (a time constant
- * of two steps, MuJoCo's least), critically damped, at nearly full
- * impedance (a ghost is light, and a softer weld would let it lag).
- */
+/* Loops' welds and the couplings (screws, gearboxes, mimics) stand for
+ * joints, which hold (phys_mjcf_hold). */
 static void
 stiffen_equalities(mjModel *m, double h)
 {
-	static const double imp[5] = { 0.9999, 0.9999, 0.001, 0.5, 2 };
-	int i;
+	double ref[2], imp[5];
+	int i, k;
 
+	phys_mjcf_hold(h, ref, imp);
 	for (i = 0; i < m->neq; i++) {
-		m->eq_solref[mjNREF * i] = 2 * h;
-		m->eq_solref[mjNREF * i + 1] = 1;
-		memcpy(m->eq_solimp + mjNIMP * i, imp, sizeof imp);
+		for (k = 0; k < 2; k++)
+			m->eq_solref[mjNREF * i + k] = ref[k];
+		for (k = 0; k < 5; k++)
+			m->eq_solimp[mjNIMP * i + k] = imp[k];
 	}
 }
 

@@ -521,12 +521,28 @@ put_ghost(struct writer *wr, int ji, int depth)
 	return 0;
 }
 
-/* The welds holding each loop's ghost to its child. */
+void
+phys_mjcf_hold(double h, double solref[2], double solimp[5])
+{
+	static const double imp[5] = { 0.9999, 0.9999, 0.001, 0.5, 2 };
+
+	solref[0] = 2 * h;
+	solref[1] = 1;
+	memcpy(solimp, imp, sizeof imp);
+}
+
+/* The welds holding each loop's ghost to its child, as stiff as the
+ * engine makes them for the starting profile's step. */
 static void
 put_welds(struct writer *wr)
 {
+	const struct phys_scene *w = wr->w;
+	double ref[2], imp[5];
 	size_t i;
 	bool any = false;
+
+	phys_mjcf_hold(PVD(w->profiles[w->start].vals, PHYSICS_max_step_size),
+	    ref, imp);
 
 	for (i = 0; i < wr->w->njoints; i++) {
 		if (!wr->t.loop[i])
@@ -539,7 +555,10 @@ put_welds(struct writer *wr)
 		phys_buf_puts(wr->b, "::loop\" body2=\"");
 		phys_buf_xml_attr(wr->b,
 		    wr->w->links[wr->w->joints[i].child].name);
-		phys_buf_puts(wr->b, "\"/>\n");
+		phys_buf_putc(wr->b, '"');
+		phys_mjcf_nums(wr->b, "solref", ref, 2);
+		phys_mjcf_nums(wr->b, "solimp", imp, 5);
+		phys_buf_puts(wr->b, "/>\n");
 	}
 	if (any)
 		phys_buf_puts(wr->b, "  </equality>\n");

@@ -41,5 +41,13 @@ void phys_mjcf_mesh(struct phys_buf *b, const char *name,
 /* A joint of MJCF's body tree: one that moves a link against another,
  * not a gearbox (a coupling) nor a link's joint with itself. */
 bool phys_mjcf_tree_joint(const struct phys_joint *j);
+/*
+ * The solref and solimp of the equality constraints that stand for
+ * joints (a loop's weld, a coupling), which hold: as stiff as a MuJoCo
+ * step of h follows (a time constant of two steps, MuJoCo's least),
+ * critically damped, at nearly full impedance (a ghost is light, and a
+ * softer weld would let it lag). The engine and MJCF out alike.
+ */
+void phys_mjcf_hold(double h, double solref[2], double solimp[5]);
 
 #endif
