@@ -185,6 +185,27 @@ mech::uni"
 	[ "$(printed geom free::body::c '.size | join(" ")')" = "0.1 0.15 0.2" ]
 }
 
+@test "an MJCF model printed back runs by its MuJoCo profile: libmujoco reads the printed <option> as the source's and slides the box of a priority pad as it slides the source's, as phys's MuJoCo engine does" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/priority.xml"
+	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
+	print_oracle "$src" | jq -c 'select(.option) | [.timestep, .cone, .impratio]' > "$TMP/want"
+	print_oracle "$TMP/out.xml" | jq -c 'select(.option) | [.timestep, .cone, .impratio]' > "$TMP/got"
+	[ "$(cat "$TMP/want")" = "[0.002,1,10]" ]
+	cmp "$TMP/want" "$TMP/got"
+	# 1 s down the slope (the printed slope, a geom of a body welded to
+	# the world rather than of the world body, weighs in MuJoCo's
+	# contact a little: 0.35 mm)
+	print_oracle "$src" run 1 box | tail -1 > "$TMP/source"
+	near "$(print_oracle "$TMP/out.xml" run 1 priority::box | tail -1 | cut -d' ' -f2)" \
+	    "$(cut -d' ' -f2 "$TMP/source")" 1e-3
+	# phys's MuJoCo engine runs the source as libmujoco does, the pad's
+	# solref and solimp setting how deep it rides
+	phys-step -q -p mujoco -t 1 -e 500 -i 'priority::box/pose' "$src" | tail -1 |
+	    jq -r '.items["priority::box/pose"] | [.x, .z] | @tsv' > "$TMP/phys"
+	near "$(cut -f1 "$TMP/phys")" "$(cut -d' ' -f2 "$TMP/source")" 1e-9
+	near "$(cut -f2 "$TMP/phys")" "$(cut -d' ' -f4 "$TMP/source")" 1e-9
+}
+
 @test "a pendulum printed as MJCF swings, under MuJoCo, with the closed-form period" {
 	phys-sdf print --format mjcf "$WORLDS/pendulum.sdf" > "$TMP/p.xml"
 	print_oracle "$TMP/p.xml" run 2 pendulum::pivot > "$TMP/run"

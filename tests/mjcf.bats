@@ -435,6 +435,20 @@ pair_slid() {
 	    "$(awk 'BEGIN { print 9.81 * (0.5 - 0.3 * sqrt(3) / 2) / 2 }')" 0.02
 }
 
+# priority_slid PROFILE: how far priority.xml's box slides in 1 s.
+priority_slid() {
+	phys-step -q -p "$1" -t 1 -e 100 -i 'priority::box/pose' "$MJ/priority.xml" | tail -1 |
+	    jq -r '.items["priority::box/pose"] | [.x, .z] | @tsv' |
+	    awk '{ dx = $1 - 0.05; dz = $2 - 0.0866025403784; print sqrt(dx * dx + dz * dz) }'
+}
+
+@test "mjcf: a geom of higher priority gives the pair its surface: the box's pad of friction 0.3 slides down a slope of 0.5 with g (sin a - 0.3 cos a) under each profile" {
+	local p
+	for p in default_physics mujoco; do
+		rel "$(priority_slid $p)" "$(awk 'BEGIN { print 9.81 * (0.5 - 0.3 * sqrt(3) / 2) / 2 }')" 0.01
+	done
+}
+
 @test "mjcf: a <pair> touches with a surface of its own under each engine: the box its geoms' friction would hold slides with the pair's, also when neither geom has a bit" {
 	including "$TMP/pair.xml" "$TMP/pair.sdf"
 	cp "$MJ/pair.xml" "$TMP/pair.xml"

@@ -679,16 +679,35 @@ phys_contact_friction(const struct phys_value *a, double mu_a, double mu2_a,
 {
 	const struct phys_value *ca = PV(a, COLLISION_surface_friction_mujoco_condim);
 	const struct phys_value *cb = PV(b, COLLISION_surface_friction_mujoco_condim);
+	int first;
 
 	if (!ca->given || !cb->given) {
 		*mu = fmin(mu_a, mu_b);
 		*mu2 = fmin(mu2_a, mu2_b);
+	} else if ((first = phys_contact_priority(a, b)) != 0) {
+		/* the higher priority's alone */
+		*mu = first > 0 ? mu_a : mu_b;
+		*mu2 = first > 0 ? mu2_a : mu2_b;
+		if ((first > 0 ? ca : cb)->u.i == 1)
+			*mu = *mu2 = 0;
 	} else if (ca->u.i == 1 && cb->u.i == 1) {
 		*mu = *mu2 = 0;
 	} else {
 		*mu = fmax(mu_a, mu_b);
 		*mu2 = fmax(mu2_a, mu2_b);
 	}
+}
+
+int
+phys_contact_priority(const struct phys_value *a, const struct phys_value *b)
+{
+	long pa = PVI(a, COLLISION_surface_contact_mujoco_priority);
+	long pb = PVI(b, COLLISION_surface_contact_mujoco_priority);
+
+	if (!PV(a, COLLISION_surface_friction_mujoco_condim)->given ||
+	    !PV(b, COLLISION_surface_friction_mujoco_condim)->given)
+		return 0;
+	return pa > pb ? 1 : pa < pb ? -1 : 0;
 }
 
 void

@@ -286,13 +286,17 @@ void phys_contact_surface(const struct phys_value *a,
 /*
  * The sliding friction of a pair, mu and mu2: Gazebo's rule (the smaller
  * of each), or MuJoCo's where both surfaces give a condim (an MJCF
- * model's geoms): none when the larger condim is 1, else the larger of
- * each coefficient. An engine that reads its own coefficient (Bullet's)
- * passes them as mu.
+ * model's geoms): the one of higher priority's, else none when both
+ * condims are 1, else the larger of each coefficient. An engine that
+ * reads its own coefficient (Bullet's) passes them as mu.
  */
 void phys_contact_friction(const struct phys_value *a, double mu_a,
     double mu2_a, const struct phys_value *b, double mu_b, double mu2_b,
     double *mu, double *mu2);
+/* Of two MJCF geoms' surfaces (both giving a condim), 1 when a's
+ * priority is higher, -1 when b's is, else 0 (equal, or not MJCF's). */
+int phys_contact_priority(const struct phys_value *a,
+    const struct phys_value *b);
 /* The bounce alone, which every engine takes so: the larger restitution
  * coefficient, above the smaller threshold. */
 void phys_contact_bounce(const struct phys_value *a,

@@ -1642,8 +1642,8 @@ solref_given(const struct phys_value *v)
 }
 
 /*
- * The contact's solref and solimp: the mean of the surfaces' MuJoCo
- * values (as MuJoCo mixes two geoms'), unless neither gives a solref and
+ * The contact's solref and solimp: the surfaces' MuJoCo values mixed as
+ * MuJoCo mixes two geoms' (mix_weight), unless neither gives a solref and
  * one gives kp or kd: then a spring kp and a damper kd on the pair's
  * effective mass (springs in series, dampers in parallel, as under ODE),
  * which is MuJoCo's direct form. Its damping is kd + h kp, as ODE's step
@@ -1654,37 +1654,53 @@ solref_given(const struct phys_value *v)
  * damped, instead; set_contact says so once. At 1 / h^2, the limit before,
  * Go1 dropped on the ground diverged.
  */
+/* a's weight in the mix of two surfaces' solref and solimp, as MuJoCo
+ * weighs two geoms': all of the higher priority's (MJCF geoms'), else by
+ * solmix (the mean, as they are 1 unless given), half each when both are
+ * 0. */
+static double
+mix_weight(const struct phys_value *a, const struct phys_value *b)
+{
+	double sa = PVD(a, COLLISION_surface_contact_mujoco_solmix);
+	double sb = PVD(b, COLLISION_surface_contact_mujoco_solmix);
+	int first = phys_contact_priority(a, b);
+
+	if (first)
+		return first > 0 ? 1 : 0;
+	if (sa < mjMINVAL && sb < mjMINVAL)
+		return 0.5;
+	return sa < mjMINVAL ? 0 : sb < mjMINVAL ? 1 : sa / (sa + sb);
+}
+
 static struct softness
 contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
     const struct phys_value *b, const struct phys_contact_surface *cs,
     double invmass, const int ci[2])
 {
-	const struct phys_value *s[2] = { a, b };
+	static const enum phys_param_id imp[5] = {
+		PHYS_P_COLLISION_surface_contact_mujoco_solimp_dmin,
+		PHYS_P_COLLISION_surface_contact_mujoco_solimp_dmax,
+		PHYS_P_COLLISION_surface_contact_mujoco_solimp_width,
+		PHYS_P_COLLISION_surface_contact_mujoco_solimp_midpoint,
+		PHYS_P_COLLISION_surface_contact_mujoco_solimp_power,
+	};
+	static const enum phys_param_id ref[2] = {
+		PHYS_P_COLLISION_surface_contact_mujoco_solref_timeconst,
+		PHYS_P_COLLISION_surface_contact_mujoco_solref_dampratio,
+	};
 	struct softness out;
-	double kp, kd, h = e->step;
+	double kp, kd, h = e->step, w = mix_weight(a, b);
 	int i;
 
 	for (i = 0; i < 5; i++)
-		out.solimp[i] = 0;
-	for (i = 0; i < 2; i++) {
-		const struct phys_value *v = s[i];
-
-		out.solimp[0] += PVD(v, COLLISION_surface_contact_mujoco_solimp_dmin);
-		out.solimp[1] += PVD(v, COLLISION_surface_contact_mujoco_solimp_dmax);
-		out.solimp[2] += PVD(v, COLLISION_surface_contact_mujoco_solimp_width);
-		out.solimp[3] += PVD(v,
-		    COLLISION_surface_contact_mujoco_solimp_midpoint);
-		out.solimp[4] += PVD(v, COLLISION_surface_contact_mujoco_solimp_power);
-	}
-	for (i = 0; i < 5; i++)
-		out.solimp[i] /= 2;
+		out.solimp[i] = w * a[phys_param_index[imp[i]]].u.d +
+		    (1 - w) * b[phys_param_index[imp[i]]].u.d;
 	out.stiff = 0;
 	out.direct = !solref_given(a) && !solref_given(b) && cs->kp_kd_given;
 	if (!out.direct) {
-		out.solref[0] = (PVD(a, COLLISION_surface_contact_mujoco_solref_timeconst) +
-		    PVD(b, COLLISION_surface_contact_mujoco_solref_timeconst)) / 2;
-		out.solref[1] = (PVD(a, COLLISION_surface_contact_mujoco_solref_dampratio) +
-		    PVD(b, COLLISION_surface_contact_mujoco_solref_dampratio)) / 2;
+		for (i = 0; i < 2; i++)
+			out.solref[i] = w * a[phys_param_index[ref[i]]].u.d +
+			    (1 - w) * b[phys_param_index[ref[i]]].u.d;
 		return out;
 	}
 	kp = cs->kp * invmass;

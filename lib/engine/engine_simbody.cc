@@ -2122,6 +2122,7 @@ simbody_support(const struct phys_param *p)
 	case PHYS_P_COLLISION_surface_friction_ode_slip2:
 	/* Simbody mixes two materials' friction its own way */
 	case PHYS_P_COLLISION_surface_friction_mujoco_condim:
+	case PHYS_P_COLLISION_surface_contact_mujoco_priority:
 		return PHYS_SUPPORT_INERT;
 	case PHYS_P_COLLISION_surface_friction_ode_mu:
 	case PHYS_P_COLLISION_surface_friction_ode_mu2:	/* checked at load */

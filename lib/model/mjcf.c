@@ -635,7 +635,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	static const double solref[2] = { 0.02, 1 },
 	    solimp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
 	struct mj_geom g;
-	double ct = 1, ca = 1, gr = 0, cd = 3;
+	double ct = 1, ca = 1, gr = 0, cd = 3, pr = 0;
 
 	memset(&g, 0, sizeof g);
 	g.pose = PHYS_POSE_IDENTITY;
@@ -645,11 +645,14 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	g.friction[2] = 0.0001;
 	memcpy(g.solref, solref, sizeof solref);
 	memcpy(g.solimp, solimp, sizeof solimp);
+	g.solmix = 1;
 	if (geom_shape(r, n, cls, &g) < 0 ||
 	    number(r, n, cls, "contype", &ct) < 0 ||
 	    number(r, n, cls, "conaffinity", &ca) < 0 ||
 	    number(r, n, cls, "group", &gr) < 0 ||
 	    number(r, n, cls, "condim", &cd) < 0 ||
+	    number(r, n, cls, "priority", &pr) < 0 ||
+	    number(r, n, cls, "solmix", &g.solmix) < 0 ||
 	    some_numbers(r, n, cls, "friction", g.friction, 1, 3) < 0 ||
 	    some_numbers(r, n, cls, "solref", g.solref, 2, 2) < 0 ||
 	    some_numbers(r, n, cls, "solimp", g.solimp, 3, 5) < 0)
@@ -667,6 +670,9 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 		return 0;
 	g.group = (int)gr;
 	g.condim = (int)cd;
+	g.priority = (int)pr;
+	if (g.solmix < 0)
+		return mj_fail(r, n, "solmix=\"%g\": not negative", g.solmix);
 	if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
 		return mj_fail(r, n, "condim=\"%g\": 1, 3, 4 or 6", cd);
 	if (g.solref[0] <= 0 && !r->o->quiet)

@@ -140,7 +140,8 @@ write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
  * solimp as MuJoCo's engine takes them.
  */
 struct mj_contact {
-	int condim;
+	int condim, priority;
+	double solmix;
 	double mu, mu2, torsional, rolling;
 	const double *solref, *solimp;
 	const int *bits;	/* contype, conaffinity; NULL: none */
@@ -191,15 +192,19 @@ write_surface_of(xmlNodePtr c, const struct mj_contact *k)
 	e = add(m, "solimp", NULL, k->line);
 	for (i = 0; i < 5; i++)
 		add_num(e, imp[i], k->solimp[i], k->line);
+	if (k->priority != 0)
+		add_num(m, "priority", k->priority, k->line);
+	if (k->solmix != 1)
+		add_num(m, "solmix", k->solmix, k->line);
 }
 
 static void
 write_surface(xmlNodePtr c, const struct mj_geom *g)
 {
 	const int bits[2] = { g->contype, g->conaffinity };
-	struct mj_contact k = { g->condim, g->friction[0], g->friction[0],
-		g->friction[1], g->friction[2], g->solref, g->solimp, bits,
-		g->line };
+	struct mj_contact k = { g->condim, g->priority, g->solmix,
+		g->friction[0], g->friction[0], g->friction[1], g->friction[2],
+		g->solref, g->solimp, bits, g->line };
 
 	write_surface_of(c, &k);
 }
@@ -1439,7 +1444,8 @@ write_pairs(struct reader *r, xmlNodePtr sdf)
 
 	for (i = 0; i < r->npairs; i++) {
 		const struct mj_pair *p = &r->pairs[i];
-		struct mj_contact k = { p->condim, p->friction[0],
+		/* a pair's surface is the pair's: no priority, no mix */
+		struct mj_contact k = { p->condim, 0, 1, p->friction[0],
 			p->friction[1], p->friction[2], p->friction[3],
 			p->solref, p->solimp, NULL, p->line };
 		int host = phys_mjcf_geom_holder(r, p->g1) >= 0 ? p->g1 : p->g2;

@@ -771,7 +771,8 @@ edit_geom(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
 	static const double friction[3] = { 1, 0.005, 0.0001 };
 	static const double solref[2] = { 0.02, 1 };
 	static const double solimp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
-	static const double condim[1] = { 3 };
+	static const double condim[1] = { 3 }, priority[1] = { 0 },
+	    solmix[1] = { 1 };
 	static const struct {
 		const char *param, *attr;
 		int i, n;
@@ -783,6 +784,9 @@ edit_geom(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
 		{ "surface.friction.mujoco.rolling", "friction", 2, 3,
 		    friction },
 		{ "surface.friction.mujoco.condim", "condim", 0, 1, condim },
+		{ "surface.contact.mujoco.priority", "priority", 0, 1,
+		    priority },
+		{ "surface.contact.mujoco.solmix", "solmix", 0, 1, solmix },
 		{ "surface.contact.mujoco.solref.timeconst", "solref", 0, 2,
 		    solref },
 		{ "surface.contact.mujoco.solref.dampratio", "solref", 1, 2,

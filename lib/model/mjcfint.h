@@ -57,6 +57,8 @@ struct mj_geom {
 	double diag[3];		/* kg m^2, along ipose.q */
 	double friction[3];	/* sliding, torsional (m), rolling (m) */
 	double solref[2], solimp[5];
+	double solmix;		/* its weight in a mix of two geoms' */
+	int priority;		/* the higher's surface is a pair's */
 	int group, mesh, condim;
 	int contype, conaffinity;	/* MuJoCo's collision bits */
 	bool collides;		/* contype or conaffinity set */

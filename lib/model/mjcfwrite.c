@@ -391,6 +391,13 @@ put_surface(struct phys_buf *b, const struct phys_collision *c)
 	    PV(v, COLLISION_surface_contact_mujoco_solimp_midpoint)->given ||
 	    PV(v, COLLISION_surface_contact_mujoco_solimp_power)->given)
 		phys_mjcf_nums(b, "solimp", s.imp, 5);
+	/* how two geoms mix, where the file gives it */
+	if (PVI(v, COLLISION_surface_contact_mujoco_priority) != 0)
+		phys_buf_printf(b, " priority=\"%ld\"",
+		    PVI(v, COLLISION_surface_contact_mujoco_priority));
+	if (PV(v, COLLISION_surface_contact_mujoco_solmix)->given)
+		phys_mjcf_nums(b, "solmix",
+		    &PVD(v, COLLISION_surface_contact_mujoco_solmix), 1);
 }
 
 bool
@@ -521,6 +528,22 @@ put_ghost(struct writer *wr, int ji, int depth)
 	return 0;
 }
 
+/* The profile the written model runs by: the starting one when it is
+ * MuJoCo's, else the first of MuJoCo's (an MJCF model's starts in ODE's
+ * and keeps its <option> in "mujoco"), else the starting one. */
+static const struct phys_value *
+mujoco_profile(const struct phys_scene *w)
+{
+	size_t i;
+
+	if (strcmp(w->profiles[w->start].type, "mujoco") == 0)
+		return w->profiles[w->start].vals;
+	for (i = 0; i < w->nprofiles; i++)
+		if (strcmp(w->profiles[i].type, "mujoco") == 0)
+			return w->profiles[i].vals;
+	return w->profiles[w->start].vals;
+}
+
 void
 phys_mjcf_hold(double h, double solref[2], double solimp[5])
 {
@@ -532,7 +555,7 @@ phys_mjcf_hold(double h, double solref[2], double solimp[5])
 }
 
 /* The welds holding each loop's ghost to its child, as stiff as the
- * engine makes them for the starting profile's step. */
+ * engine makes them for the written step. */
 static void
 put_welds(struct writer *wr)
 {
@@ -541,8 +564,7 @@ put_welds(struct writer *wr)
 	size_t i;
 	bool any = false;
 
-	phys_mjcf_hold(PVD(w->profiles[w->start].vals, PHYSICS_max_step_size),
-	    ref, imp);
+	phys_mjcf_hold(PVD(mujoco_profile(w), PHYSICS_max_step_size), ref, imp);
 
 	for (i = 0; i < wr->w->njoints; i++) {
 		if (!wr->t.loop[i])
@@ -989,13 +1011,13 @@ put_assets(struct writer *wr)
 		phys_buf_puts(wr->b, "  </asset>\n");
 }
 
-/* The starting profile: its step, the world's gravity, the MuJoCo
- * block's solver settings. */
+/* MuJoCo's profile (mujoco_profile): its step, the world's gravity, the
+ * MuJoCo block's solver settings. */
 static void
 put_option(struct writer *wr)
 {
 	const struct phys_scene *w = wr->w;
-	const struct phys_value *v = w->profiles[w->start].vals;
+	const struct phys_value *v = mujoco_profile(w);
 	double ts = PVD(v, PHYSICS_max_step_size);
 
 	phys_buf_puts(wr->b, "  <option");

@@ -177,8 +177,9 @@ main(int argc, char **argv)
 		    m->opt.timestep);
 		nums("gravity", m->opt.gravity, 3);
 		printf(",\"integrator\":%d,\"cone\":%d,\"solver\":%d,"
-		    "\"iterations\":%d}\n", m->opt.integrator, m->opt.cone,
-		    m->opt.solver, m->opt.iterations);
+		    "\"iterations\":%d,\"impratio\":%.17g}\n",
+		    m->opt.integrator, m->opt.cone, m->opt.solver,
+		    m->opt.iterations, m->opt.impratio);
 		for (i = 1; i < m->nbody; i++)
 			put_body(m, d, i);
 		for (i = 0; i < m->njnt; i++)
