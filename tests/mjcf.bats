@@ -391,6 +391,48 @@ slid() {
 	    awk '{ dx = $1 - 0.05; dz = $2 - 0.0866025403784; print sqrt(dx * dx + dz * dz) }'
 }
 
+# flagged FLAGS PROFILE: a ball of radius 0.1 let go 0.3 m above a floor and
+# an arm on a hinge of range -10..10 degrees let go level, under an
+# <option><flag FLAGS/>: the ball's height and the hinge's angle after
+# 0.5 s.
+flagged() {
+	cat > "$TMP/flag.xml" <<-EOF
+	<mujoco model="flag">
+	  <option timestep="0.001"><flag $1/></option>
+	  <worldbody>
+	    <geom name="floor" type="plane" size="0 0 1"/>
+	    <body name="ball" pos="0 0 0.3"><freejoint/><geom type="sphere" size="0.1"/></body>
+	    <body name="arm" pos="2 0 1">
+	      <joint name="hinge" axis="0 1 0" range="-10 10" limited="true"/>
+	      <geom type="capsule" fromto="0 0 0 0.5 0 0" size="0.02" contype="0" conaffinity="0"/>
+	    </body>
+	  </worldbody>
+	</mujoco>
+	EOF
+	phys-step -q -p "$2" -t 0.5 -e 500 -i 'flag::ball/pose' -i 'flag::hinge/position' "$TMP/flag.xml" | tail -1 |
+	    jq -r '[.items["flag::ball/pose"].z, .items["flag::hinge/position"][0]] | @tsv'
+}
+
+@test "mjcf: what an <option><flag> turns off is off under each profile: contact (the ball falls through its floor), gravity (it floats), limit and constraint (the arm swings past its range); a flag phys cannot run is refused at its line" {
+	local p out fall
+	fall=$(awk 'BEGIN { print 0.3 - 9.81 * 0.25 / 2 }')
+	for p in default_physics mujoco; do
+		out=$(flagged 'energy="enable"' $p)
+		near "$(cut -f1 <<<"$out")" 0.1 0.005
+		near "$(cut -f2 <<<"$out")" 0.1745 0.02
+		near "$(cut -f1 <<<"$(flagged 'contact="disable"' $p)")" "$fall" 0.01
+		[ "$(cut -f1 <<<"$(flagged 'gravity="disable"' $p)")" = 0.3 ]
+		out=$(flagged 'limit="disable"' $p)
+		awk -v a="$(cut -f2 <<<"$out")" 'BEGIN { exit !(a > 1) }'
+		out=$(flagged 'constraint="disable"' $p)
+		near "$(cut -f1 <<<"$out")" "$fall" 0.01
+		awk -v a="$(cut -f2 <<<"$out")" 'BEGIN { exit !(a > 1) }'
+	done
+	flagged 'filterparent="disable"' default_physics > /dev/null 2>&1 || true
+	run -1 phys-step -n 0 "$TMP/flag.xml"
+	[[ "$output" == *"flag.xml:2: <flag filterparent=\"disable\">: phys cannot run it"* ]]
+}
+
 @test "mjcf: integrator=\"implicitfast\" (MuJoCo 2.3's, in Menagerie's arms) is read as implicit, said once; phys-sdf check warns of it" {
 	printf '<mujoco model="f">\n<option integrator="implicitfast" timestep="0.004"/>\n<worldbody><body name="b"><freejoint/><geom size="0.1"/></body></worldbody>\n</mujoco>\n' > "$TMP/f.xml"
 	run -0 --separate-stderr phys-step -n 0 -p mujoco "$TMP/f.xml"

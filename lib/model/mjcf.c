@@ -265,10 +265,73 @@ position(struct reader *r, xmlNodePtr el, int cls, phys_vec3 *p)
 
 /* ---- <option> ---- */
 
+/*
+ * An <option><flag>: what it turns off is applied as the model is read
+ * (MJ_OFF_*, constraint being contact, limit, frictionloss and
+ * equality); what changes nothing phys does (the solver's warm start, the
+ * energy, sensors, control clamping, which phys does not do) is passed
+ * over; what phys cannot do, refused.
+ */
+static int
+read_flags(struct reader *r, xmlNodePtr f)
+{
+	static const struct {
+		const char *name;
+		const char *off;	/* the value that changes anything */
+		unsigned bits;		/* what it turns off; 0: refused */
+	} flags[] = {
+		{ "constraint", "disable", MJ_OFF_CONTACT | MJ_OFF_LIMIT |
+		    MJ_OFF_FRICTIONLOSS | MJ_OFF_EQUALITY },
+		{ "equality", "disable", MJ_OFF_EQUALITY },
+		{ "frictionloss", "disable", MJ_OFF_FRICTIONLOSS },
+		{ "limit", "disable", MJ_OFF_LIMIT },
+		{ "contact", "disable", MJ_OFF_CONTACT },
+		{ "passive", "disable", MJ_OFF_PASSIVE },
+		{ "gravity", "disable", MJ_OFF_GRAVITY },
+		{ "actuation", "disable", MJ_OFF_ACTUATION },
+		{ "clampctrl", NULL, 0 }, { "warmstart", NULL, 0 },
+		{ "refsafe", NULL, 0 }, { "sensor", NULL, 0 },
+		{ "energy", NULL, 0 }, { "fwdinv", NULL, 0 },
+		{ "sensornoise", NULL, 0 }, { "multiccd", NULL, 0 },
+		{ "nativeccd", NULL, 0 }, { "midphase", NULL, 0 },
+		{ "eulerdamp", NULL, 0 },
+		/* a body and its parent touch; global contact values */
+		{ "filterparent", "disable", 0 }, { "override", "enable", 0 },
+	};
+	static const char *const values[] = { "disable", "enable", NULL };
+	xmlAttrPtr a;
+	const char *name;
+	size_t i;
+
+	for (a = f->properties; a; a = a->next) {
+		name = (const char *)a->name;
+		for (i = 0; i < sizeof flags / sizeof *flags; i++)
+			if (strcmp(name, flags[i].name) == 0)
+				break;
+		if (i == sizeof flags / sizeof *flags)
+			return mj_fail(r, f, "<flag %s>: not one of MuJoCo's "
+			    "flags", name);
+		if (keyword(r, f, -1, name, values, 0) < 0)
+			return -1;
+		if (!flags[i].off || strcmp(own_attr(f, name), flags[i].off))
+			continue;
+		if (!flags[i].bits)
+			return mj_fail(r, f, "<flag %s=\"%s\">: phys cannot run "
+			    "it (%s); phys refuses the model", name,
+			    flags[i].off, strcmp(name, "override") == 0 ?
+			    "it gives every contact <option>'s o_margin, "
+			    "o_solref and o_solimp" : "phys keeps a body and "
+			    "its parent apart, as MuJoCo does by default");
+		r->off |= flags[i].bits;
+	}
+	return 0;
+}
+
 static int
 read_option(struct reader *r, xmlNodePtr o)
 {
 	double it = r->iterations;
+	xmlNodePtr n;
 	int k;
 
 	r->option_line = phys_node_line(o);
@@ -299,9 +362,11 @@ read_option(struct reader *r, xmlNodePtr o)
 	r->cone = k;
 	if (!(r->timestep > 0))
 		return mj_fail(r, o, "%s", "timestep must be positive");
-	if (phys_child(o, "flag") && !r->o->quiet)
-		phys_warnat(r->d->name, phys_node_line(phys_child(o, "flag")),
-		    "%s", "<flag>: not read: every part of the dynamics is on");
+	for (n = phys_child(o, "flag"); n; n = phys_next(n, "flag"))
+		if (read_flags(r, n) < 0)
+			return -1;
+	if (r->off & MJ_OFF_GRAVITY)
+		r->gravity[0] = r->gravity[1] = r->gravity[2] = 0;
 	return 0;
 }
 
@@ -659,7 +724,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 		return -1;
 	if (check_size(r, n, &g) < 0)
 		return -1;
-	g.collides = ct != 0 || ca != 0;
+	g.collides = (ct != 0 || ca != 0) && !(r->off & MJ_OFF_CONTACT);
 	g.contype = (int)ct & 0xffff;
 	g.conaffinity = (int)ca & 0xffff;
 	if ((ct < 0 || ct > 0xffff || ca < 0 || ca > 0xffff) && !r->o->quiet)
@@ -745,6 +810,12 @@ read_joint(struct reader *r, xmlNodePtr n, int cls, bool free)
 	    number(r, n, cls, "armature", &j.armature) < 0 ||
 	    number(r, n, cls, "frictionloss", &j.frictionloss) < 0))
 		return -1;
+	if (r->off & MJ_OFF_LIMIT)
+		j.limited = false;
+	if (r->off & MJ_OFF_FRICTIONLOSS)
+		j.frictionloss = 0;
+	if (r->off & MJ_OFF_PASSIVE)
+		j.damping = j.stiffness = 0;
 	if (j.type == MJ_FREE || j.type == MJ_BALL) {
 		ax[0] = ax[1] = 0;
 		ax[2] = 1;
@@ -1744,14 +1815,18 @@ read_top(struct reader *r, xmlNodePtr root)
 	    n = phys_next(n, "worldbody"))
 		if (body_children(r, n, -1, r->main, 0, false) < 0)
 			return -1;
-	for (n = phys_child(root, "equality"); n; n = phys_next(n, "equality"))
+	/* what a <flag> turned off is not read (read_flags) */
+	for (n = phys_child(root, "equality"); n &&
+	    !(r->off & MJ_OFF_EQUALITY); n = phys_next(n, "equality"))
 		if (read_equality(r, n) < 0)
 			return -1;
-	for (n = phys_child(root, "actuator"); n; n = phys_next(n, "actuator"))
+	for (n = phys_child(root, "actuator"); n &&
+	    !(r->off & MJ_OFF_ACTUATION); n = phys_next(n, "actuator"))
 		for (c = phys_child(n, NULL); c; c = phys_next(c, NULL))
 			if (read_actuator(r, c) < 0)
 				return -1;
-	for (n = phys_child(root, "contact"); n; n = phys_next(n, "contact"))
+	for (n = phys_child(root, "contact"); n &&
+	    !(r->off & MJ_OFF_CONTACT); n = phys_next(n, "contact"))
 		if (read_contact(r, n) < 0)
 			return -1;
 	for (n = phys_child(root, "keyframe"); n; n = phys_next(n, "keyframe"))

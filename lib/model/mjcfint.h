@@ -47,6 +47,17 @@ struct mj_mesh {
 	double box[3];		/* half-sides of its inertia box (m) */
 };
 
+/* What an <option><flag> turns off, as phys applies it. */
+enum {
+	MJ_OFF_CONTACT = 1,	/* no geom touches another */
+	MJ_OFF_LIMIT = 2,	/* joints unlimited */
+	MJ_OFF_FRICTIONLOSS = 4,	/* joints without Coulomb friction */
+	MJ_OFF_EQUALITY = 8,	/* no equality constraint */
+	MJ_OFF_PASSIVE = 16,	/* joints without springs and damping */
+	MJ_OFF_ACTUATION = 32,	/* no actuator */
+	MJ_OFF_GRAVITY = 64,
+};
+
 struct mj_geom {
 	char *name;
 	enum phys_mjcf_geom_type type;
@@ -132,6 +143,9 @@ struct reader {
 	int igroup[2];
 	double boundmass, boundinertia, settotalmass;
 	bool balanceinertia, autolimits, discardvisual, fusestatic;
+	/* <option><flag>: the parts of MuJoCo's dynamics the model turns
+	 * off (MJ_OFF_*) */
+	unsigned off;
 	/* fusestatic, and nothing naming what it would move: each body
 	 * without joints becomes part of the body it is welded to */
 	bool fuse;
