@@ -325,6 +325,10 @@ including() {
 	printf '<mujoco>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<sensor>\n<jointpos joint="j"/>\n</sensor>\n<sensor><jointvel joint="j"/></sensor>\n</mujoco>\n' > "$TMP/sensor.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/sensor.xml"
 	assert_equal "$stderr" "phys-step: $TMP/sensor.xml:5: <sensor>: not read (phys reports state lines instead)"
+	# a geom's margin, once for all
+	printf '<mujoco>\n<default><geom margin="0.001"/></default>\n<worldbody>\n<geom type="plane" size="1 1 1"/>\n<body name="a"><freejoint/><geom size="0.1"/></body>\n</worldbody>\n</mujoco>\n' > "$TMP/margin.xml"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/margin.xml"
+	assert_equal "$stderr" "phys-step: $TMP/margin.xml:4: <geom>: margin and gap are not kept: its contacts begin where the geoms touch (a body rests up to the margin lower than under MuJoCo)"
 }
 
 @test "mjcf: the world body's geoms are static ground that bodies rest on" {

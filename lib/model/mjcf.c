@@ -700,7 +700,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	static const double solref[2] = { 0.02, 1 },
 	    solimp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
 	struct mj_geom g;
-	double ct = 1, ca = 1, gr = 0, cd = 3, pr = 0;
+	double ct = 1, ca = 1, gr = 0, cd = 3, pr = 0, margin = 0, gap = 0;
 
 	memset(&g, 0, sizeof g);
 	g.pose = PHYS_POSE_IDENTITY;
@@ -718,6 +718,8 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	    number(r, n, cls, "condim", &cd) < 0 ||
 	    number(r, n, cls, "priority", &pr) < 0 ||
 	    number(r, n, cls, "solmix", &g.solmix) < 0 ||
+	    number(r, n, cls, "margin", &margin) < 0 ||
+	    number(r, n, cls, "gap", &gap) < 0 ||
 	    some_numbers(r, n, cls, "friction", g.friction, 1, 3) < 0 ||
 	    some_numbers(r, n, cls, "solref", g.solref, 2, 2) < 0 ||
 	    some_numbers(r, n, cls, "solimp", g.solimp, 3, 5) < 0)
@@ -736,6 +738,10 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	g.group = (int)gr;
 	g.condim = (int)cd;
 	g.priority = (int)pr;
+	if ((margin != 0 || gap != 0) && g.collides)
+		mj_note(r, n, "margin and gap are not kept: its contacts begin "
+		    "where the geoms touch (a body rests up to the margin "
+		    "lower than under MuJoCo)");
 	if (g.solmix < 0)
 		return mj_fail(r, n, "solmix=\"%g\": not negative", g.solmix);
 	if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
