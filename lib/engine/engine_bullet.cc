@@ -885,10 +885,10 @@ set_point(const bullet_engine *e, btManifoldPoint &p,
 	phys_vec3 d, n = from_bt(p.m_normalWorldOnB);
 
 	phys_contact_surfaces(e->w, e->v, c0, c1, &a, &b);
-	double mu, mu2;
+	/* Bullet has one coefficient, for both directions */
+	double fa = sliding_friction(a), fb = sliding_friction(b), mu, mu2;
 
-	phys_contact_friction(a, sliding_friction(a), sliding_friction(a), b,
-	    sliding_friction(b), sliding_friction(b), &mu, &mu2);
+	phys_contact_friction(a, fa, fa, b, fb, fb, &mu, &mu2);
 	p.m_combinedFriction = mu;
 	p.m_combinedRollingFriction = fmin(rolling_friction(a),
 	    rolling_friction(b));
@@ -1254,11 +1254,72 @@ joint_axis(const struct bullet_engine *e, int ji, phys_pose pp, int k,
 	return a;
 }
 
-static void link_motion(const struct bullet_engine *, int, phys_pose *,
-    phys_vec3 *, phys_vec3 *);
-static const bmotion &motion_now(const struct bullet_engine *, int);
-static int joint_state_of(const struct bullet_engine *, int, const bmotion &,
-    const bmotion &, double[2], double[2]);
+/* A link's pose and the velocities of its origin (the world's, at rest,
+ * for -1), its pose worked out once for all three. */
+static bmotion
+link_motion(const struct bullet_engine *e, int li)
+{
+	bmotion m;
+
+	if (li < 0)
+		return m;
+	const blink &bl = e->links[(size_t)li];
+
+	bullet_engine_link_pose(e, li, &m.pose);
+	if (!bl.body)
+		return m;
+	m.lin = from_bt(bl.body->getVelocityInLocalPoint(bt(m.pose.p) -
+	    bl.body->getCenterOfMassPosition()));
+	m.ang = from_bt(bl.body->getAngularVelocity());
+	return m;
+}
+
+/* A link's motion as the step began (the world's, at rest, for -1). */
+static const bmotion &
+motion_now(const struct bullet_engine *e, int li)
+{
+	static const bmotion world;
+
+	return li < 0 ? world : e->now[(size_t)li];
+}
+
+/* Joint ji's state from its parent's motion p and its child's c. */
+static int
+joint_state_of(const struct bullet_engine *e, int ji, const bmotion &p,
+    const bmotion &c, double pos[2], double vel[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const bjoint &bj = e->joints[(size_t)ji];
+
+	pos[0] = pos[1] = vel[0] = vel[1] = 0;
+	if (!bj.c)
+		return 0;
+	int n = phys_joint_frames_state(&bj.f, j->type, p.pose, p.lin, p.ang,
+	    c.pose, c.lin, c.ang, pos, vel);
+
+	if (j->type == PHYS_JOINT_REVOLUTE2) {
+		/* ODE's hinge-2 measures its second angle the other way
+		 * round, and every engine reports it so; its torque and
+		 * rate go with it (joint_axis) */
+		pos[1] = -pos[1];
+		vel[1] = -vel[1];
+	}
+	if (j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_UNIVERSAL ||
+	    j->type == PHYS_JOINT_REVOLUTE2)
+		for (int k = 0; k < n; k++)
+			pos[k] = phys_angle_near(pos[k], bj.last[k]);
+	return n;
+}
+
+static int
+bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
+    double vel[2])
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+
+	return joint_state_of(e, ji, link_motion(e, j->parent),
+	    link_motion(e, j->child), pos, vel);
+}
 
 /*
  * Springs and viscous damping as generalized forces, stable at any
@@ -1384,11 +1445,8 @@ link_wrenches(struct bullet_engine *e)
 static void
 read_joints(struct bullet_engine *e)
 {
-	for (size_t i = 0; i < e->links.size(); i++) {
-		bmotion &m = e->now[i];
-
-		link_motion(e, (int)i, &m.pose, &m.lin, &m.ang);
-	}
+	for (size_t i = 0; i < e->links.size(); i++)
+		e->now[i] = link_motion(e, (int)i);
 	for (size_t i = 0; i < e->joints.size(); i++) {
 		bjoint &bj = e->joints[i];
 		const struct phys_joint *j = &e->w->joints[i];
@@ -1418,9 +1476,7 @@ limits_follow_turns(struct bullet_engine *e)
 		if (!bj.c || j->type != PHYS_JOINT_REVOLUTE ||
 		    !phys_axis_limited(&v))
 			continue;
-		double *pos = bj.pos;
-
-		if (!phys_turned_from(pos[0], bj.zero))
+		if (!phys_turned_from(bj.pos[0], bj.zero))
 			continue;
 		auto *c = static_cast<btGeneric6DofSpring2Constraint *>(bj.c);
 		/* the parent's frame turned by the position's change about
@@ -1428,9 +1484,9 @@ limits_follow_turns(struct bullet_engine *e)
 		 * opposite way (set_limits) */
 		btTransform a = c->getFrameOffsetA();
 		a.setBasis(a.getBasis() * btMatrix3x3(btQuaternion(
-		    btVector3(1, 0, 0), pos[0] - bj.zero)));
+		    btVector3(1, 0, 0), bj.pos[0] - bj.zero)));
 		c->setFrames(a, c->getFrameOffsetB());
-		bj.zero = pos[0];
+		bj.zero = bj.pos[0];
 		set_limits(e, (int)i);
 	}
 }
@@ -1566,78 +1622,6 @@ bullet_engine_set_link_vel(struct bullet_engine *e, int li,
 	bl.body->setInterpolationLinearVelocity(bt(l));
 	bl.body->setInterpolationAngularVelocity(bt(a));
 	return 0;
-}
-
-/* A link's pose and velocity (the world's, at rest, for -1), its pose
- * worked out once for both. */
-static void
-link_motion(const struct bullet_engine *e, int li, phys_pose *pose,
-    phys_vec3 *lin, phys_vec3 *ang)
-{
-	*lin = *ang = v3(0, 0, 0);
-	if (li < 0) {
-		*pose = PHYS_POSE_IDENTITY;
-		return;
-	}
-	const blink &bl = e->links[(size_t)li];
-
-	bullet_engine_link_pose(e, li, pose);
-	if (!bl.body)
-		return;
-	*lin = from_bt(bl.body->getVelocityInLocalPoint(bt(pose->p) -
-	    bl.body->getCenterOfMassPosition()));
-	*ang = from_bt(bl.body->getAngularVelocity());
-}
-
-/* A link's motion as the step began (the world's, at rest, for -1). */
-static const bmotion &
-motion_now(const struct bullet_engine *e, int li)
-{
-	static const bmotion world;
-
-	return li < 0 ? world : e->now[(size_t)li];
-}
-
-/* Joint ji's state from its parent's motion p and its child's c. */
-static int
-joint_state_of(const struct bullet_engine *e, int ji, const bmotion &p,
-    const bmotion &c, double pos[2], double vel[2])
-{
-	const struct phys_joint *j = &e->w->joints[ji];
-	const bjoint &bj = e->joints[(size_t)ji];
-
-	pos[0] = pos[1] = vel[0] = vel[1] = 0;
-	if (!bj.c)
-		return 0;
-	int n = phys_joint_frames_state(&bj.f, j->type, p.pose, p.lin, p.ang,
-	    c.pose, c.lin, c.ang, pos, vel);
-
-	if (j->type == PHYS_JOINT_REVOLUTE2) {
-		/* ODE's hinge-2 measures its second angle the other way
-		 * round, and every engine reports it so; its torque and
-		 * rate go with it (joint_axis) */
-		pos[1] = -pos[1];
-		vel[1] = -vel[1];
-	}
-	if (j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_UNIVERSAL ||
-	    j->type == PHYS_JOINT_REVOLUTE2)
-		for (int k = 0; k < n; k++)
-			pos[k] = phys_angle_near(pos[k], bj.last[k]);
-	return n;
-}
-
-static int
-bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
-    double vel[2])
-{
-	const struct phys_joint *j = &e->w->joints[ji];
-	bmotion p, c;
-
-	if (!e->joints[(size_t)ji].c)
-		return joint_state_of(e, ji, p, c, pos, vel);
-	link_motion(e, j->parent, &p.pose, &p.lin, &p.ang);
-	link_motion(e, j->child, &c.pose, &c.lin, &c.ang);
-	return joint_state_of(e, ji, p, c, pos, vel);
 }
 
 static void

@@ -733,6 +733,20 @@ phys_contact_surface(const struct phys_value *a, const struct phys_value *b,
 	s->max_vel = fmin(surface_max_vel(a), surface_max_vel(b));
 }
 
+/* Whether links l1 and l2 are of one model that collides with itself
+ * nowhere under the run's values: neither the model nor either link asks
+ * to (self_collide). */
+static bool
+kept_apart_in_model(const struct phys_scene *w,
+    const struct phys_run_values *rv, int l1, int l2)
+{
+	int m = w->links[l1].model;
+
+	return m == w->links[l2].model && !w->models[m].self_collide &&
+	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l1), LINK_self_collide) &&
+	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l2), LINK_self_collide);
+}
+
 bool
 phys_collisions_may_touch(const struct phys_scene *w,
     const struct phys_run_values *rv, int c1, int c2)
@@ -745,12 +759,7 @@ phys_collisions_may_touch(const struct phys_scene *w,
 
 	if (w->npairs && phys_pair_find(w, c1, c2))
 		return true;
-	if (phys_excludes_pair(w, l1, l2))
-		return false;
-	if (w->links[l1].model == w->links[l2].model &&
-	    !w->models[w->links[l1].model].self_collide &&
-	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l1), LINK_self_collide) &&
-	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l2), LINK_self_collide))
+	if (phys_excludes_pair(w, l1, l2) || kept_apart_in_model(w, rv, l1, l2))
 		return false;
 	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
 	    PVI(b, COLLISION_surface_contact_collide_bitmask)) != 0 ||
@@ -784,13 +793,9 @@ bool
 phys_links_may_touch(const struct phys_scene *w,
     const struct phys_run_values *rv, int l1, int l2)
 {
-	int m = w->links[l1].model;
-
-	if (m != w->links[l2].model || w->models[m].self_collide ||
-	    PVB(phys_run_values_get(rv, PHYS_S_LINK, l1), LINK_self_collide) ||
-	    PVB(phys_run_values_get(rv, PHYS_S_LINK, l2), LINK_self_collide))
-		return !phys_links_never_touch(w, l1, l2);
-	return links_paired(w, l1, l2);
+	if (kept_apart_in_model(w, rv, l1, l2))
+		return links_paired(w, l1, l2);
+	return !phys_links_never_touch(w, l1, l2);
 }
 
 void

@@ -278,25 +278,28 @@ read_flags(struct reader *r, xmlNodePtr f)
 	static const struct {
 		const char *name;
 		const char *off;	/* the value that changes anything */
-		unsigned bits;		/* what it turns off; 0: refused */
+		unsigned bits;		/* what it turns off */
+		const char *refused;	/* why phys cannot run it, or NULL */
 	} flags[] = {
 		{ "constraint", "disable", MJ_OFF_CONTACT | MJ_OFF_LIMIT |
-		    MJ_OFF_FRICTIONLOSS | MJ_OFF_EQUALITY },
-		{ "equality", "disable", MJ_OFF_EQUALITY },
-		{ "frictionloss", "disable", MJ_OFF_FRICTIONLOSS },
-		{ "limit", "disable", MJ_OFF_LIMIT },
-		{ "contact", "disable", MJ_OFF_CONTACT },
-		{ "passive", "disable", MJ_OFF_PASSIVE },
-		{ "gravity", "disable", MJ_OFF_GRAVITY },
-		{ "actuation", "disable", MJ_OFF_ACTUATION },
-		{ "clampctrl", NULL, 0 }, { "warmstart", NULL, 0 },
-		{ "refsafe", NULL, 0 }, { "sensor", NULL, 0 },
-		{ "energy", NULL, 0 }, { "fwdinv", NULL, 0 },
-		{ "sensornoise", NULL, 0 }, { "multiccd", NULL, 0 },
-		{ "nativeccd", NULL, 0 }, { "midphase", NULL, 0 },
-		{ "eulerdamp", NULL, 0 },
-		/* a body and its parent touch; global contact values */
-		{ "filterparent", "disable", 0 }, { "override", "enable", 0 },
+		    MJ_OFF_FRICTIONLOSS | MJ_OFF_EQUALITY, NULL },
+		{ "equality", "disable", MJ_OFF_EQUALITY, NULL },
+		{ "frictionloss", "disable", MJ_OFF_FRICTIONLOSS, NULL },
+		{ "limit", "disable", MJ_OFF_LIMIT, NULL },
+		{ "contact", "disable", MJ_OFF_CONTACT, NULL },
+		{ "passive", "disable", MJ_OFF_PASSIVE, NULL },
+		{ "gravity", "disable", MJ_OFF_GRAVITY, NULL },
+		{ "actuation", "disable", MJ_OFF_ACTUATION, NULL },
+		{ "filterparent", "disable", 0, "phys keeps a body and its "
+		    "parent apart, as MuJoCo does by default" },
+		{ "override", "enable", 0, "it gives every contact "
+		    "<option>'s o_margin, o_solref and o_solimp" },
+		{ "clampctrl", NULL, 0, NULL }, { "warmstart", NULL, 0, NULL },
+		{ "refsafe", NULL, 0, NULL }, { "sensor", NULL, 0, NULL },
+		{ "energy", NULL, 0, NULL }, { "fwdinv", NULL, 0, NULL },
+		{ "sensornoise", NULL, 0, NULL }, { "multiccd", NULL, 0, NULL },
+		{ "nativeccd", NULL, 0, NULL }, { "midphase", NULL, 0, NULL },
+		{ "eulerdamp", NULL, 0, NULL },
 	};
 	static const char *const values[] = { "disable", "enable", NULL };
 	xmlAttrPtr a;
@@ -315,13 +318,10 @@ read_flags(struct reader *r, xmlNodePtr f)
 			return -1;
 		if (!flags[i].off || strcmp(own_attr(f, name), flags[i].off))
 			continue;
-		if (!flags[i].bits)
+		if (flags[i].refused)
 			return mj_fail(r, f, "<flag %s=\"%s\">: phys cannot run "
 			    "it (%s); phys refuses the model", name,
-			    flags[i].off, strcmp(name, "override") == 0 ?
-			    "it gives every contact <option>'s o_margin, "
-			    "o_solref and o_solimp" : "phys keeps a body and "
-			    "its parent apart, as MuJoCo does by default");
+			    flags[i].off, flags[i].refused);
 		r->off |= flags[i].bits;
 	}
 	return 0;
@@ -743,7 +743,8 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 		    "where the geoms touch (a body rests up to the margin "
 		    "lower than under MuJoCo)");
 	if (g.solmix < 0)
-		return mj_fail(r, n, "solmix=\"%g\": not negative", g.solmix);
+		return mj_fail(r, n, "solmix=\"%g\": must not be negative",
+		    g.solmix);
 	if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
 		return mj_fail(r, n, "condim=\"%g\": 1, 3, 4 or 6", cd);
 	if (g.solref[0] <= 0 && !r->o->quiet)
