@@ -473,6 +473,24 @@ flagged() {
 	rel "$(slid "$TMP/slick.xml" mujoco)" "$(awk 'BEGIN { print 9.81 * 0.5 / 2 }')" 0.01
 }
 
+@test "mjcf: a condim MuJoCo does not have (2, 5) is refused where it is given, in SDF as in MJCF" {
+	local c
+	for c in 2 5; do
+		run phys-param set "ball::link::collision/surface.friction.mujoco.condim=$c" "$WORLDS/falling_sphere.sdf"
+		[ "$status" -eq 1 ]
+		assert_output --partial "surface.friction.mujoco.condim: \"$c\" is not one of 1, 3, 4, 6"
+	done
+	phys-param set 'ball::link::collision/surface.friction.mujoco.condim=4' "$WORLDS/falling_sphere.sdf" |
+	    sed 's|<condim>4</condim>|<condim>5</condim>|' > "$TMP/c5.sdf"
+	run phys-step -n 1 "$TMP/c5.sdf"
+	[ "$status" -eq 1 ]
+	assert_output --regexp "c5.sdf:[0-9]+: surface.friction.mujoco.condim: \"5\" is not one of 1, 3, 4, 6"
+	sed 's|<geom type="box" size="0.1 0.1 0.1"/>|<geom type="box" size="0.1 0.1 0.1" condim="2"/>|' "$MJ/incline.xml" > "$TMP/c2.xml"
+	run phys-step -n 1 "$TMP/c2.xml"
+	[ "$status" -eq 1 ]
+	assert_output --regexp 'c2.xml:[0-9]+: .*condim="2": 1, 3, 4 or 6'
+}
+
 # pair_slid ENGINE: how far the box of the pair's model (in $TMP/pair.xml),
 # included by an SDF world, slides down its slope in 1 s under ENGINE,
 # against the closed form of the pair's friction, 0.3.

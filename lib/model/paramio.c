@@ -40,16 +40,17 @@ put_engines(struct phys_buf *b, unsigned e)
 }
 
 static void
-put_values(struct phys_buf *b, const char *values)
+put_values(struct phys_buf *b, const char *values, bool numbers)
 {
 	const char *p = values, *bar;
+	const char *quote = numbers ? "" : "\"";
 
 	phys_buf_putc(b, '[');
 	for (;;) {
 		bar = strchr(p, '|');
-		phys_buf_putc(b, '"');
+		phys_buf_puts(b, quote);
 		phys_buf_putn(b, p, bar ? (size_t)(bar - p) : strlen(p));
-		phys_buf_putc(b, '"');
+		phys_buf_puts(b, quote);
 		if (!bar)
 			break;
 		phys_buf_putc(b, ',');
@@ -94,7 +95,7 @@ put_facts(struct phys_buf *b, const struct phys_param *p,
 	}
 	if (p->values) {
 		phys_buf_puts(b, ",\"values\":");
-		put_values(b, p->values);
+		put_values(b, p->values, p->type == PHYS_T_INT);
 	}
 	phys_buf_puts(b, ",\"engines\":");
 	put_engines(b, p->engines);

@@ -508,10 +508,13 @@ check_int(const struct phys_param *p, long x)
 {
 	char xs[24];
 
-	if ((double)x >= p->min && (double)x <= p->max)
-		return 0;
 	snprintf(xs, sizeof xs, "%ld", x);
-	return check_range(p, (double)x, xs);
+	if ((double)x < p->min || (double)x > p->max)
+		return check_range(p, (double)x, xs);
+	/* an int of a closed set: MuJoCo's condim is 1, 3, 4 or 6 */
+	if (p->values && !in_set(p->values, xs, strlen(xs)))
+		return fail_set(p, xs, strlen(xs));
+	return 0;
 }
 
 static int

@@ -16,7 +16,7 @@
 
 typedef enum {
 	PHYS_T_DOUBLE,
-	PHYS_T_INT,
+	PHYS_T_INT,		/* a closed set too when values != NULL */
 	PHYS_T_BOOL,
 	PHYS_T_STRING,		/* free text, or a closed set when values != NULL */
 	PHYS_T_VEC3,
