@@ -257,3 +257,19 @@ only_attrs() {
 	done
 	grep -q '<joint name="arm::shoulder" .*ref="0.17453292519943' "$TMP/printed.xml"
 }
+
+@test "mjcf-edit: a joint's limit softness and margin, and a geom's margin and gap, into MuJoCo's solreflimit, solimplimit, margin and gap" {
+	set_in arm::elbow/physics.mujoco.limit.solref.dampratio=0.3 \
+	    arm::elbow/physics.mujoco.limit.solimp.dmin=0.5
+	[ "$(mj joint elbow '.solreflimit | join(" ")')" = "0.02 0.3" ]
+	[ "$(mj joint elbow '.solimplimit | join(" ")')" = "0.5 0.95 0.001 0.5 2" ]
+	all_else_same joint elbow solreflimit solimplimit
+	only_attrs solreflimit solimplimit
+	cp "$TMP/arm.xml" "$TMP/ed.xml"
+	set_in arm::elbow/physics.mujoco.limit.margin=0.05 \
+	    arm::upper::arm/surface.contact.mujoco.gap=0.001
+	[ "$(mj joint elbow '.margin[0]')" = 0.05 ]
+	[ "$(mj geom arm '.gap[0]')" = 0.001 ]
+	run -0 phys-param get arm::upper::arm/surface.contact.mujoco.gap "$TMP/ed.xml"
+	[ "$(jq .value <<< "$output")" = 0.001 ]
+}

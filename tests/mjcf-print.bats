@@ -206,6 +206,35 @@ mech::uni"
 	near "$(cut -f2 "$TMP/phys")" "$(cut -d' ' -f4 "$TMP/source")" 1e-9
 }
 
+@test "a joint's soft limit (solreflimit, solimplimit, margin, from classes) and a geom's margin and gap: phys's MuJoCo engine and the printed model run as libmujoco runs the source" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/softlimit.xml"
+	# the arm falls onto its limit of 20 degrees, which gives way: it
+	# sinks 0.0143 rad past it and swings back
+	print_oracle "$src" run 2 shoulder | awk 'NR % 100 == 0 { print $2 }' > "$TMP/want"
+	phys-step -q -p mujoco -t 2 -e 100 -i 'softlimit::shoulder/position' "$src" |
+	    jq -r 'select(.t > 0) | .items["softlimit::shoulder/position"][0]' > "$TMP/got"
+	[ "$(wc -l < "$TMP/got")" = 10 ]
+	paste "$TMP/want" "$TMP/got" | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-9) { print; bad = 1 } } END { exit bad }'
+	# 0.0143 rad past, where MuJoCo's default softness holds it within
+	# 0.004: the limit's own numbers are the ones run
+	near "$(tail -1 "$TMP/got")" 0.33476 1e-4
+	# the ball rests its margin less its gap (0.008) above the floor,
+	# less what its contact sinks
+	want=$(print_oracle "$src" run 2 ball | tail -1 | cut -d' ' -f4)
+	near "$want" 0.10763 1e-4
+	near "$(phys-step -q -p mujoco -t 2 -e 1000 -i 'softlimit::ball/pose' "$src" | tail -1 |
+	    jq '.items["softlimit::ball/pose"].z')" "$want" 1e-9
+	# printed back, libmujoco runs the same model
+	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
+	near "$(print_oracle "$TMP/out.xml" run 2 softlimit::shoulder | tail -1 | cut -d' ' -f2)" "$(tail -1 "$TMP/got")" 1e-9
+	near "$(print_oracle "$TMP/out.xml" run 2 softlimit::ball | tail -1 | cut -d' ' -f4)" "$want" 1e-9
+	# MuJoCo holds an impedance within 0.0001 and 0.9999: dm_control's
+	# dmin of 0 is read as MuJoCo runs it, without a word
+	run -0 --separate-stderr phys-param get softlimit::shoulder/physics.mujoco.limit.solimp.dmin softlimit::shoulder/physics.mujoco.limit.solref.timeconst "$src"
+	[ "$(jq -s -c 'map(.value)' <<< "$output")" = "[0.0001,0.05]" ]
+	[ -z "$stderr" ]
+}
+
 @test "a pendulum printed as MJCF swings, under MuJoCo, with the closed-form period" {
 	phys-sdf print --format mjcf "$WORLDS/pendulum.sdf" > "$TMP/p.xml"
 	print_oracle "$TMP/p.xml" run 2 pendulum::pivot > "$TMP/run"

@@ -325,10 +325,15 @@ including() {
 	printf '<mujoco>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<sensor>\n<jointpos joint="j"/>\n</sensor>\n<sensor><jointvel joint="j"/></sensor>\n</mujoco>\n' > "$TMP/sensor.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/sensor.xml"
 	assert_equal "$stderr" "phys-step: $TMP/sensor.xml:5: <sensor>: not read (phys reports state lines instead)"
-	# a geom's margin, once for all
+	# a geom's margin, which only MuJoCo's engine keeps: once for all
 	printf '<mujoco>\n<default><geom margin="0.001"/></default>\n<worldbody>\n<geom type="plane" size="1 1 1"/>\n<body name="a"><freejoint/><geom size="0.1"/></body>\n</worldbody>\n</mujoco>\n' > "$TMP/margin.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/margin.xml"
-	assert_equal "$stderr" "phys-step: $TMP/margin.xml:4: <geom>: margin and gap are not kept: its contacts begin where the geoms touch (a body rests up to the margin lower than under MuJoCo)"
+	assert_equal "$stderr" "phys-step: $TMP/margin.xml:5: collision 'MuJoCo Model::a::geom1': surface.contact.mujoco.margin is MuJoCo's and has no effect with ODE (kept as given) (and 1 more collision)"
+	# a joint's friction loss as soft as MuJoCo's default, the softness
+	# given being named
+	printf '<mujoco>\n<worldbody>\n<body name="a"><joint name="j" frictionloss="0.1" solreffriction="0.05 1"/><geom size="0.1"/></body>\n</worldbody>\n</mujoco>\n' > "$TMP/fl.xml"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/fl.xml"
+	assert_equal "$stderr" "phys-step: $TMP/fl.xml:3: <joint>: solreffriction and solimpfriction are not kept: its friction loss is as soft as MuJoCo's default"
 }
 
 @test "mjcf: the world body's geoms are static ground that bodies rest on" {

@@ -125,6 +125,8 @@ struct mujoco_engine {
 	 * out; given while the run's values had filtered_at changes. */
 	unsigned char *filtered;
 	unsigned long filtered_at;
+	/* the run's values' changes when the geoms' margins were set */
+	unsigned long margins_at;
 	int *collision_geom;	/* per collision: its first geom, -1 */
 	int *body_link;		/* per MuJoCo body: its link, -1 */
 	int *body_ghost;	/* per MuJoCo body: the loop joint it carries, -1 */
@@ -1471,6 +1473,32 @@ apply_couplings(struct mujoco_engine *e, int ji)
 	}
 }
 
+/* How softly MuJoCo joint jid's limits hold, and from how far inside its
+ * range they act: the phys joint's MuJoCo block (an MJCF joint's
+ * solreflimit, solimplimit and margin). */
+static void
+limit_softness(mjModel *m, int jid, const struct phys_value *v)
+{
+	static const enum phys_param_id ref[mjNREF] = {
+		PHYS_P_JOINT_physics_mujoco_limit_solref_timeconst,
+		PHYS_P_JOINT_physics_mujoco_limit_solref_dampratio,
+	};
+	static const enum phys_param_id imp[mjNIMP] = {
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_dmin,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_dmax,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_width,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_midpoint,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_power,
+	};
+	int k;
+
+	for (k = 0; k < mjNREF; k++)
+		m->jnt_solref[mjNREF * jid + k] = v[phys_param_index[ref[k]]].u.d;
+	for (k = 0; k < mjNIMP; k++)
+		m->jnt_solimp[mjNIMP * jid + k] = v[phys_param_index[imp[k]]].u.d;
+	m->jnt_margin[jid] = PVD(v, JOINT_physics_mujoco_limit_margin);
+}
+
 /* Limits, damping, Coulomb friction, springs and armature of joint ji's
  * hinges and slides, in MuJoCo's sense of each (reversed: negated). */
 static int
@@ -1502,6 +1530,7 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 		m->qpos_spring[m->jnt_qposadr[jid]] = s * (a.reference -
 		    mj->offset[k]);
 		m->dof_armature[dof] = PVD(v, JOINT_physics_mujoco_armature);
+		limit_softness(m, jid, v);
 	}
 	apply_couplings(e, ji);
 	return 0;
@@ -1802,6 +1831,7 @@ struct contact_pair {
 	struct phys_contact_surface cs;
 	struct softness soft;
 	double roll;
+	double includemargin;	/* the pair's margin less its gap */
 	phys_vec3 fdir;
 };
 
@@ -1817,6 +1847,13 @@ pair_of(const struct mujoco_engine *e, const mjContact *con, int c1, int c2,
 	 * that rolls gives it; the ground need not) */
 	p->roll = fmax(PVD(p->a, COLLISION_surface_friction_mujoco_rolling),
 	    PVD(p->b, COLLISION_surface_friction_mujoco_rolling));
+	/* the larger margin and gap, as MuJoCo takes two geoms' (a pair's
+	 * surface is both) */
+	p->includemargin =
+	    fmax(PVD(p->a, COLLISION_surface_contact_mujoco_margin),
+	    PVD(p->b, COLLISION_surface_contact_mujoco_margin)) -
+	    fmax(PVD(p->a, COLLISION_surface_contact_mujoco_gap),
+	    PVD(p->b, COLLISION_surface_contact_mujoco_gap));
 	p->fdir = world_fdir(e, c1);
 	if (v3_norm(p->fdir) == 0)
 		p->fdir = world_fdir(e, c2);
@@ -1911,6 +1948,7 @@ set_contact(struct mujoco_engine *e, mjContact *con,
 		bounce(&s, fmin(rc, 1 - 1e-6), e->step);
 	memcpy(con->solref, s.solref, sizeof s.solref);
 	memcpy(con->solimp, s.solimp, sizeof s.solimp);
+	con->includemargin = p->includemargin;
 }
 
 /* A step done: its bouncing pairs become the ones the next step keeps. */
@@ -2876,6 +2914,27 @@ stack_size(const mjModel *m)
  * loaded, mapped back, every value applied. The state is the loaded
  * configuration at rest.
  */
+/* Each geom's margin and gap, its collision's: how far apart MuJoCo
+ * finds its contacts (a pair's contact then takes the pair's values,
+ * set_contact). Again whenever the run's values change, as the other
+ * collision values are read at every contact. */
+static void
+apply_margins(struct mujoco_engine *e)
+{
+	mjModel *m = e->m;
+	int g, c;
+
+	e->margins_at = e->v->changes;
+	for (g = 0; g < m->ngeom; g++) {
+		if ((c = e->geom_collision[g]) < 0)
+			continue;
+		m->geom_margin[g] = PVD(vals(e, PHYS_S_COLLISION, c),
+		    COLLISION_surface_contact_mujoco_margin);
+		m->geom_gap[g] = PVD(vals(e, PHYS_S_COLLISION, c),
+		    COLLISION_surface_contact_mujoco_gap);
+	}
+}
+
 static int
 build(struct mujoco_engine *e, bool at_load)
 {
@@ -2913,6 +2972,7 @@ build(struct mujoco_engine *e, bool at_load)
 			return -1;
 	for (i = 0; i < w->njoints; i++)
 		apply_joint_values(e, (int)i);
+	apply_margins(e);
 	set_constants(e);
 	refresh(e);
 	if (at_load)
@@ -3198,6 +3258,8 @@ mujoco_engine_step(struct mujoco_engine *e, double t0, double t1)
 	MUJOCO_TRAP(e, return -1);
 
 	e->now = t0;
+	if (e->margins_at != e->v->changes)
+		apply_margins(e);
 	save_state(e);
 	while ((rc = attempt(e)) != 0) {
 		restore_state(e);

@@ -700,7 +700,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	static const double solref[2] = { 0.02, 1 },
 	    solimp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
 	struct mj_geom g;
-	double ct = 1, ca = 1, gr = 0, cd = 3, pr = 0, margin = 0, gap = 0;
+	double ct = 1, ca = 1, gr = 0, cd = 3, pr = 0;
 
 	memset(&g, 0, sizeof g);
 	g.pose = PHYS_POSE_IDENTITY;
@@ -718,8 +718,8 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	    number(r, n, cls, "condim", &cd) < 0 ||
 	    number(r, n, cls, "priority", &pr) < 0 ||
 	    number(r, n, cls, "solmix", &g.solmix) < 0 ||
-	    number(r, n, cls, "margin", &margin) < 0 ||
-	    number(r, n, cls, "gap", &gap) < 0 ||
+	    number(r, n, cls, "margin", &g.margin) < 0 ||
+	    number(r, n, cls, "gap", &g.gap) < 0 ||
 	    some_numbers(r, n, cls, "friction", g.friction, 1, 3) < 0 ||
 	    some_numbers(r, n, cls, "solref", g.solref, 2, 2) < 0 ||
 	    some_numbers(r, n, cls, "solimp", g.solimp, 3, 5) < 0)
@@ -738,10 +738,6 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	g.group = (int)gr;
 	g.condim = (int)cd;
 	g.priority = (int)pr;
-	if ((margin != 0 || gap != 0) && g.collides)
-		mj_note(r, n, "margin and gap are not kept: its contacts begin "
-		    "where the geoms touch (a body rests up to the margin "
-		    "lower than under MuJoCo)");
 	if (g.solmix < 0)
 		return mj_fail(r, n, "solmix=\"%g\": must not be negative",
 		    g.solmix);
@@ -788,6 +784,39 @@ joint_limits(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 	return 0;
 }
 
+/* A joint's limit softness (MuJoCo's defaults where the file and its
+ * classes give none); the friction loss's, which phys does not keep,
+ * named where it differs from the default. */
+static int
+joint_softness(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
+{
+	static const double ref[2] = { 0.02, 1 },
+	    imp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
+	double fref[2], fimp[5];
+
+	memcpy(j->solreflimit, ref, sizeof ref);
+	memcpy(j->solimplimit, imp, sizeof imp);
+	memcpy(fref, ref, sizeof ref);
+	memcpy(fimp, imp, sizeof imp);
+	if (some_numbers(r, n, cls, "solreflimit", j->solreflimit, 2, 2) < 0 ||
+	    some_numbers(r, n, cls, "solimplimit", j->solimplimit, 3, 5) < 0 ||
+	    number(r, n, cls, "margin", &j->margin) < 0 ||
+	    some_numbers(r, n, cls, "solreffriction", fref, 2, 2) < 0 ||
+	    some_numbers(r, n, cls, "solimpfriction", fimp, 3, 5) < 0)
+		return -1;
+	if (j->solreflimit[0] <= 0) {
+		mj_note(r, n, "solreflimit of direct stiffness and damping "
+		    "(negative): not kept; the limits take MuJoCo's default, "
+		    "0.02 1");
+		memcpy(j->solreflimit, ref, sizeof ref);
+	}
+	if (j->frictionloss != 0 && (memcmp(fref, ref, sizeof ref) != 0 ||
+	    memcmp(fimp, imp, sizeof imp) != 0))
+		mj_note(r, n, "solreffriction and solimpfriction are not kept: "
+		    "its friction loss is as soft as MuJoCo's default");
+	return 0;
+}
+
 static int
 read_joint(struct reader *r, xmlNodePtr n, int cls, bool free)
 {
@@ -815,7 +844,8 @@ read_joint(struct reader *r, xmlNodePtr n, int cls, bool free)
 	    number(r, n, cls, "damping", &j.damping) < 0 ||
 	    number(r, n, cls, "stiffness", &j.stiffness) < 0 ||
 	    number(r, n, cls, "armature", &j.armature) < 0 ||
-	    number(r, n, cls, "frictionloss", &j.frictionloss) < 0))
+	    number(r, n, cls, "frictionloss", &j.frictionloss) < 0 ||
+	    joint_softness(r, n, cls, &j) < 0))
 		return -1;
 	if (r->off & MJ_OFF_LIMIT)
 		j.limited = false;
@@ -1664,7 +1694,7 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 	    ref[2] = { 0.02, 1 }, imp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
 	struct mj_pair p;
 	const char *name[2] = { own_attr(n, "geom1"), own_attr(n, "geom2") };
-	double cd = 3, margin = 0, gap = 0;
+	double cd = 3;
 	int cls, *g[2] = { &p.g1, &p.g2 }, i;
 
 	memset(&p, 0, sizeof p);
@@ -1677,8 +1707,8 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 	    some_numbers(r, n, cls, "friction", p.friction, 1, 5) < 0 ||
 	    some_numbers(r, n, cls, "solref", p.solref, 2, 2) < 0 ||
 	    some_numbers(r, n, cls, "solimp", p.solimp, 3, 5) < 0 ||
-	    number(r, n, cls, "margin", &margin) < 0 ||
-	    number(r, n, cls, "gap", &gap) < 0)
+	    number(r, n, cls, "margin", &p.margin) < 0 ||
+	    number(r, n, cls, "gap", &p.gap) < 0)
 		return -1;
 	if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
 		return mj_fail(r, n, "condim=\"%g\": 1, 3, 4 or 6", cd);
@@ -1704,9 +1734,6 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 		mj_note(r, n, "its geoms' bodies are one, or joined by a joint: "
 		    "phys keeps such links apart under every engine, and the "
 		    "pair never touches");
-	if (margin != 0 || gap != 0)
-		mj_note(r, n, "margin and gap are not kept: its contacts begin "
-		    "where the geoms touch");
 	if (p.condim == 6 && p.friction[4] != p.friction[3])
 		mj_note(r, n, "its second rolling coefficient is not kept: "
 		    "both rolling directions take the first");

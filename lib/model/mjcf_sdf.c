@@ -141,12 +141,21 @@ write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
  */
 struct mj_contact {
 	int condim, priority;
-	double solmix;
+	double solmix, margin, gap;
 	double mu, mu2, torsional, rolling;
 	const double *solref, *solimp;
 	const int *bits;	/* contype, conaffinity; NULL: none */
 	long line;
 };
+
+/* Solimp's number i as MuJoCo runs it: it holds an impedance (dmin,
+ * dmax) within 0.0001 and 0.9999, whatever the file says (dm_control's
+ * joints give a dmin of 0). */
+static double
+impedance(int i, double x)
+{
+	return i < 2 ? fmin(fmax(x, 0.0001), 0.9999) : x;
+}
 
 static void
 write_surface_of(xmlNodePtr c, const struct mj_contact *k)
@@ -191,11 +200,15 @@ write_surface_of(xmlNodePtr c, const struct mj_contact *k)
 	add_num(e, "dampratio", k->solref[0] > 0 ? k->solref[1] : 1, k->line);
 	e = add(m, "solimp", NULL, k->line);
 	for (i = 0; i < 5; i++)
-		add_num(e, imp[i], k->solimp[i], k->line);
+		add_num(e, imp[i], impedance(i, k->solimp[i]), k->line);
 	if (k->priority != 0)
 		add_num(m, "priority", k->priority, k->line);
 	if (k->solmix != 1)
 		add_num(m, "solmix", k->solmix, k->line);
+	if (k->margin != 0)
+		add_num(m, "margin", k->margin, k->line);
+	if (k->gap != 0)
+		add_num(m, "gap", k->gap, k->line);
 }
 
 static void
@@ -203,7 +216,7 @@ write_surface(xmlNodePtr c, const struct mj_geom *g)
 {
 	const int bits[2] = { g->contype, g->conaffinity };
 	struct mj_contact k = { g->condim, g->priority, g->solmix,
-		g->friction[0], g->friction[0], g->friction[1], g->friction[2],
+		g->margin, g->gap, g->friction[0], g->friction[0], g->friction[1], g->friction[2],
 		g->solref, g->solimp, bits, g->line };
 
 	write_surface_of(c, &k);
@@ -432,6 +445,41 @@ say_chains(const struct reader *r)
 	    "joints)%s", first->name, first->njoints, CHAIN_SHARE, more);
 }
 
+/* The joint's values that only MuJoCo's engine has, where they are not
+ * its defaults: armature; the limits' margin, solref and solimp. */
+static void
+write_joint_mujoco(xmlNodePtr jn, const struct mj_joint *j)
+{
+	static const double ref[2] = { 0.02, 1 },
+	    imp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
+	static const char *const imps[] = { "dmin", "dmax", "width",
+		"midpoint", "power" };
+	bool soft = j->limited && (memcmp(j->solreflimit, ref, sizeof ref) ||
+	    memcmp(j->solimplimit, imp, sizeof imp));
+	bool margin = j->limited && j->margin != 0;
+	xmlNodePtr m, l, e;
+	int i;
+
+	if (j->armature == 0 && !soft && !margin)
+		return;
+	m = add(add(jn, "physics", NULL, j->line), "mujoco", NULL, j->line);
+	if (j->armature != 0)
+		add_num(m, "armature", j->armature, j->line);
+	if (!soft && !margin)
+		return;
+	l = add(m, "limit", NULL, j->line);
+	if (margin)
+		add_num(l, "margin", j->margin, j->line);
+	if (!soft)
+		return;
+	e = add(l, "solref", NULL, j->line);
+	add_num(e, "timeconst", j->solreflimit[0], j->line);
+	add_num(e, "dampratio", j->solreflimit[1], j->line);
+	e = add(l, "solimp", NULL, j->line);
+	for (i = 0; i < 5; i++)
+		add_num(e, imps[i], impedance(i, j->solimplimit[i]), j->line);
+}
+
 static void
 write_one_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b,
     size_t k)
@@ -462,9 +510,8 @@ write_one_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b,
 		    "damping, stiffness, armature and frictionloss are not "
 		    "kept (phys's ball joints have none)", name);
 	free(name);
-	if (j->armature != 0 && j->type != MJ_BALL)
-		add_num(add(add(jn, "physics", NULL, j->line), "mujoco", NULL,
-		    j->line), "armature", j->armature, j->line);
+	if (j->type != MJ_BALL)
+		write_joint_mujoco(jn, j);
 }
 
 static void
@@ -1445,7 +1492,8 @@ write_pairs(struct reader *r, xmlNodePtr sdf)
 	for (i = 0; i < r->npairs; i++) {
 		const struct mj_pair *p = &r->pairs[i];
 		/* a pair's surface is the pair's: no priority, no mix */
-		struct mj_contact k = { p->condim, 0, 1, p->friction[0],
+		struct mj_contact k = { p->condim, 0, 1, p->margin, p->gap,
+			p->friction[0],
 			p->friction[1], p->friction[2], p->friction[3],
 			p->solref, p->solimp, NULL, p->line };
 		int host = phys_mjcf_geom_holder(r, p->g1) >= 0 ? p->g1 : p->g2;

@@ -694,23 +694,59 @@ edit_body(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
 
 static const double zero[8];
 
+/* MuJoCo's defaults of a solref and a solimp. */
+static const double solref[2] = { 0.02, 1 };
+static const double solimp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
+
+/* A parameter held as number I of the N of an MJCF attribute, whose
+ * numbers default to DFLT. */
+struct attr_part {
+	const char *param, *attr;
+	int i, n;
+	const double *dflt;
+};
+
+/* The seven parameters PREFIX.solref.* and PREFIX.solimp.* as numbers
+ * of the attributes REF and IMP. */
+#define SOFTNESS_PARTS(PREFIX, REF, IMP) \
+	{ PREFIX ".solref.timeconst", REF, 0, 2, solref }, \
+	{ PREFIX ".solref.dampratio", REF, 1, 2, solref }, \
+	{ PREFIX ".solimp.dmin", IMP, 0, 5, solimp }, \
+	{ PREFIX ".solimp.dmax", IMP, 1, 5, solimp }, \
+	{ PREFIX ".solimp.width", IMP, 2, 5, solimp }, \
+	{ PREFIX ".solimp.midpoint", IMP, 3, 5, solimp }, \
+	{ PREFIX ".solimp.power", IMP, 4, 5, solimp }
+
+/* The part of parts (n of them) that holds parameter p, NULL if none. */
+static const struct attr_part *
+part_of(const struct attr_part *parts, size_t n, const struct phys_param *p)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(p->name, parts[i].param) == 0)
+			return &parts[i];
+	return NULL;
+}
+
 static int
 edit_joint(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
     const char *value)
 {
-	static const struct {
-		const char *param, *attr;
-	} plain[] = {
-		{ "axis.dynamics.damping", "damping" },
-		{ "axis.dynamics.friction", "frictionloss" },
-		{ "axis.dynamics.spring_stiffness", "stiffness" },
-		{ "physics.mujoco.armature", "armature" },
+	static const struct attr_part plain[] = {
+		{ "axis.dynamics.damping", "damping", 0, 1, zero },
+		{ "axis.dynamics.friction", "frictionloss", 0, 1, zero },
+		{ "axis.dynamics.spring_stiffness", "stiffness", 0, 1, zero },
+		{ "physics.mujoco.armature", "armature", 0, 1, zero },
+		{ "physics.mujoco.limit.margin", "margin", 0, 1, zero },
+		SOFTNESS_PARTS("physics.mujoco.limit", "solreflimit",
+		    "solimplimit"),
 	};
+	const struct attr_part *a;
 	char name[300], *type, *w;
 	double x, ref = 0, unit = 1, v[3];
 	xmlNodePtr from;
 	bool hinge, degree = true;
-	size_t i;
 
 	label(e->el, name, sizeof name);
 	type = phys_node_is(e->el, "freejoint") ? phys_xstrdup("free") :
@@ -732,10 +768,9 @@ edit_joint(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
 	}
 	if (!phys_parse_double(value, &x))
 		return phys_fail("'%s' is not a number", value);
-	for (i = 0; i < sizeof plain / sizeof *plain; i++)
-		if (strcmp(p->name, plain[i].param) == 0)
-			return set_number(d, e->el, "joint", plain[i].attr, 0,
-			    1, zero, x);
+	if ((a = part_of(plain, sizeof plain / sizeof *plain, p)))
+		return set_number(d, e->el, "joint", a->attr, a->i, a->n,
+		    a->dflt, x);
 	/* phys measures from ref, in radians; the file from qpos 0, in its
 	 * unit */
 	if ((w = compiler_word(d->root, "angle"))) {
@@ -769,15 +804,9 @@ edit_geom(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
     const char *value)
 {
 	static const double friction[3] = { 1, 0.005, 0.0001 };
-	static const double solref[2] = { 0.02, 1 };
-	static const double solimp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
 	static const double condim[1] = { 3 }, priority[1] = { 0 },
 	    solmix[1] = { 1 };
-	static const struct {
-		const char *param, *attr;
-		int i, n;
-		const double *dflt;
-	} attrs[] = {
+	static const struct attr_part attrs[] = {
 		{ "surface.friction.ode.mu", "friction", 0, 3, friction },
 		{ "surface.friction.torsional.coefficient", "friction", 1, 3,
 		    friction },
@@ -787,23 +816,14 @@ edit_geom(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
 		{ "surface.contact.mujoco.priority", "priority", 0, 1,
 		    priority },
 		{ "surface.contact.mujoco.solmix", "solmix", 0, 1, solmix },
-		{ "surface.contact.mujoco.solref.timeconst", "solref", 0, 2,
-		    solref },
-		{ "surface.contact.mujoco.solref.dampratio", "solref", 1, 2,
-		    solref },
-		{ "surface.contact.mujoco.solimp.dmin", "solimp", 0, 5, solimp },
-		{ "surface.contact.mujoco.solimp.dmax", "solimp", 1, 5, solimp },
-		{ "surface.contact.mujoco.solimp.width", "solimp", 2, 5,
-		    solimp },
-		{ "surface.contact.mujoco.solimp.midpoint", "solimp", 3, 5,
-		    solimp },
-		{ "surface.contact.mujoco.solimp.power", "solimp", 4, 5,
-		    solimp },
+		{ "surface.contact.mujoco.margin", "margin", 0, 1, zero },
+		{ "surface.contact.mujoco.gap", "gap", 0, 1, zero },
+		SOFTNESS_PARTS("surface.contact.mujoco", "solref", "solimp"),
 	};
+	const struct attr_part *a;
 	char name[300];
 	double x, v[3];
 	xmlNodePtr from;
-	size_t i;
 
 	label(e->el, name, sizeof name);
 	if (!phys_parse_double(value, &x))
@@ -817,10 +837,9 @@ edit_geom(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
 		    "MuJoCo's geoms have one sliding friction, which "
 		    "surface.friction.ode.mu sets (mu2 follows it)", name);
 	}
-	for (i = 0; i < sizeof attrs / sizeof *attrs; i++)
-		if (strcmp(p->name, attrs[i].param) == 0)
-			return set_number(d, e->el, "geom", attrs[i].attr,
-			    attrs[i].i, attrs[i].n, attrs[i].dflt, x);
+	if ((a = part_of(attrs, sizeof attrs / sizeof *attrs, p)))
+		return set_number(d, e->el, "geom", a->attr, a->i, a->n,
+		    a->dflt, x);
 	return phys_failat(d->name, phys_node_line(e->el), "%s: MJCF's geoms "
 	    "cannot hold %s; write the model as SDF (phys-sdf print) to set "
 	    "it", name, p->name);

@@ -68,6 +68,7 @@ struct mj_geom {
 	double diag[3];		/* kg m^2, along ipose.q */
 	double friction[3];	/* sliding, torsional (m), rolling (m) */
 	double solref[2], solimp[5];
+	double margin, gap;	/* m */
 	double solmix;		/* its weight in a mix of two geoms' */
 	int priority;		/* the higher's surface is a pair's */
 	int group, mesh, condim;
@@ -86,6 +87,7 @@ struct mj_pair {
 	int condim;
 	double friction[5];	/* 2 sliding, torsional (m), 2 rolling (m) */
 	double solref[2], solimp[5];
+	double margin, gap;	/* m */
 	long line;
 };
 
@@ -98,6 +100,9 @@ struct mj_joint {
 	double range[2];	/* rad or m, in MuJoCo's qpos */
 	double ref, springref;
 	double damping, stiffness, armature, frictionloss;
+	/* its limits' softness, and how far inside the range they act (in
+	 * the unit the file gives it: MuJoCo turns no degrees of it) */
+	double solreflimit[2], solimplimit[5], margin;
 	long line;
 };
 

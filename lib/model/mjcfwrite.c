@@ -213,7 +213,44 @@ put_inertial(struct writer *wr, int li, int depth)
 	return 0;
 }
 
-/* One axis's limits and dynamics as joint attributes. */
+/* The limits' MuJoCo block, where the file gives it: solreflimit,
+ * solimplimit, margin. */
+static void
+put_limit_softness(struct phys_buf *b, const struct phys_value *v)
+{
+	static const enum phys_param_id ref[2] = {
+		PHYS_P_JOINT_physics_mujoco_limit_solref_timeconst,
+		PHYS_P_JOINT_physics_mujoco_limit_solref_dampratio,
+	};
+	static const enum phys_param_id imp[5] = {
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_dmin,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_dmax,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_width,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_midpoint,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_power,
+	};
+	double x[5];
+	bool given = false;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		x[i] = v[phys_param_index[ref[i]]].u.d;
+		given = given || v[phys_param_index[ref[i]]].given;
+	}
+	if (given)
+		phys_mjcf_nums(b, "solreflimit", x, 2);
+	given = false;
+	for (i = 0; i < 5; i++) {
+		x[i] = v[phys_param_index[imp[i]]].u.d;
+		given = given || v[phys_param_index[imp[i]]].given;
+	}
+	if (given)
+		phys_mjcf_nums(b, "solimplimit", x, 5);
+	if (PVD(v, JOINT_physics_mujoco_limit_margin) != 0)
+		phys_mjcf_nums(b, "margin",
+		    &PVD(v, JOINT_physics_mujoco_limit_margin), 1);
+}
+
 /* Axis k's values, measured from MuJoCo's ref where an MJCF joint had
  * one (phys measures from the built pose). */
 static void
@@ -244,6 +281,8 @@ put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 	 * none (the engine gives them none) */
 	if (armature != 0 && j->type != PHYS_JOINT_BALL)
 		phys_mjcf_nums(b, "armature", &armature, 1);
+	if (limited)
+		put_limit_softness(b, j->vals);
 }
 
 /*
@@ -355,6 +394,18 @@ surface_of(const struct phys_value *v)
 	return s;
 }
 
+/* A surface's margin and gap, where they are not 0. */
+static void
+put_margin(struct phys_buf *b, const struct phys_value *v)
+{
+	if (PVD(v, COLLISION_surface_contact_mujoco_margin) != 0)
+		phys_mjcf_nums(b, "margin",
+		    &PVD(v, COLLISION_surface_contact_mujoco_margin), 1);
+	if (PVD(v, COLLISION_surface_contact_mujoco_gap) != 0)
+		phys_mjcf_nums(b, "gap",
+		    &PVD(v, COLLISION_surface_contact_mujoco_gap), 1);
+}
+
 /*
  * Surface values that map onto a geom: mu (MuJoCo keeps one sliding
  * coefficient; mu2 has no place), the torsional and rolling friction with
@@ -398,6 +449,7 @@ put_surface(struct phys_buf *b, const struct phys_collision *c)
 	if (PV(v, COLLISION_surface_contact_mujoco_solmix)->given)
 		phys_mjcf_nums(b, "solmix",
 		    &PVD(v, COLLISION_surface_contact_mujoco_solmix), 1);
+	put_margin(b, v);
 }
 
 bool
@@ -758,6 +810,7 @@ put_pairs(struct writer *wr, bool *open)
 		phys_mjcf_nums(wr->b, "friction", s.fr, 5);
 		phys_mjcf_nums(wr->b, "solref", s.ref, 2);
 		phys_mjcf_nums(wr->b, "solimp", s.imp, 5);
+		put_margin(wr->b, w->pairs[i].vals);
 		phys_buf_puts(wr->b, "/>\n");
 	}
 }

@@ -9,10 +9,11 @@
  *         of mass in the body frame and the inertia tensor about it in
  *         the body frame's axes (iquat diag(inertia) iquat^T);
  *   joint: type, world anchor and axis, range (when limited), damping,
- *         stiffness, springref, frictionloss and armature;
+ *         stiffness, springref, frictionloss, armature, and its limits'
+ *         margin, solref and solimp;
  *   geom: type, position in its body (a mesh's is its centre of mass:
  *         MuJoCo moves a mesh's vertices about it), size, friction,
- *         solref and solimp.
+ *         solref, solimp, margin and gap.
  *
  * With "run T JOINT", prints instead "t qpos" of that joint after every
  * step for T seconds of simulated time, from qpos0 at rest; with "run T
@@ -95,6 +96,9 @@ put_joint(const mjModel *m, const mjData *d, int j)
 	nums("axis", d->xaxis + 3 * j, 3);
 	if (m->jnt_limited[j])
 		nums("range", m->jnt_range + 2 * j, 2);
+	nums("margin", m->jnt_margin + j, 1);
+	nums("solreflimit", m->jnt_solref + mjNREF * j, mjNREF);
+	nums("solimplimit", m->jnt_solimp + mjNIMP * j, mjNIMP);
 	printf(",\"damping\":%.17g,\"stiffness\":%.17g,\"springref\":%.17g,"
 	    "\"frictionloss\":%.17g,\"armature\":%.17g}\n", m->dof_damping[dof],
 	    m->jnt_stiffness[j], m->qpos_spring[m->jnt_qposadr[j]],
@@ -112,6 +116,8 @@ put_geom(const mjModel *m, int g)
 	nums("friction", m->geom_friction + 3 * g, 3);
 	nums("solref", m->geom_solref + mjNREF * g, mjNREF);
 	nums("solimp", m->geom_solimp + mjNIMP * g, mjNIMP);
+	nums("margin", m->geom_margin + g, 1);
+	nums("gap", m->geom_gap + g, 1);
 	printf("}\n");
 }
 
