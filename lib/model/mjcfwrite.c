@@ -490,10 +490,10 @@ phys_mjcf_shape(struct phys_buf *b, const struct phys_collision *c)
  * asset m<ci>. Heightmaps are left out (MuJoCo 2.2.2 reads an hfield
  * from a PNG or its own binary file only). */
 static int
-put_geom(struct writer *wr, int ci, int depth)
+put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 {
 	const struct phys_collision *c = &wr->w->collisions[ci];
-	phys_pose p = c->pose;
+	phys_pose p = phys_pose_mul(frame, c->pose);
 	double s[3];
 	int n = 0;
 
@@ -638,14 +638,59 @@ put_welds(struct writer *wr)
 		phys_buf_puts(wr->b, "  </equality>\n");
 }
 
-/* The bodies hanging from link up (-1: from the world). */
+/*
+ * Whether link li is part of the world body: a static link that nothing
+ * hangs from. MuJoCo's contacts weigh a body welded to the world a
+ * little unlike the world body itself (a box slid 0.35 mm further in 1 s
+ * down a slope of such a body), so its geoms are the world body's, in
+ * the world's frame, and keep the link's name in theirs.
+ */
+static bool
+in_world(const struct writer *wr, int li)
+{
+	const struct phys_scene *w = wr->w;
+	size_t i;
+
+	if (wr->t.up[li] >= 0 || wr->t.holder[li] >= 0 || wr->t.free[li] ||
+	    is_mocap(wr, li))
+		return false;
+	for (i = 0; i < w->nlinks; i++)
+		if (wr->t.up[i] == li)
+			return false;
+	for (i = 0; i < w->njoints; i++)
+		if (wr->t.loop[i] && w->joints[i].parent == li)
+			return false;
+	return true;
+}
+
+/* Link li's geoms, in its frame, at. */
+static int
+put_geoms(struct writer *wr, int li, phys_pose at, int depth)
+{
+	const struct phys_link *l = &wr->w->links[li];
+	int ci;
+
+	for (ci = l->first_collision; ci < l->first_collision +
+	    l->ncollisions; ci++)
+		if (put_geom(wr, ci, at, depth) < 0)
+			return -1;
+	return 0;
+}
+
+/* The bodies hanging from link up (-1: from the world, with the links
+ * part of it). */
 static int
 put_children(struct writer *wr, int up, int depth)
 {
 	size_t i;
 
 	for (i = 0; i < wr->w->nlinks; i++)
-		if (wr->t.up[i] == up && put_body(wr, (int)i, depth) < 0)
+		if (wr->t.up[i] == up && (up >= 0 || !in_world(wr, (int)i)) &&
+		    put_body(wr, (int)i, depth) < 0)
+			return -1;
+	for (i = 0; up < 0 && i < wr->w->nlinks; i++)
+		if (in_world(wr, (int)i) && put_geoms(wr, (int)i,
+		    wr->w->links[i].pose, depth) < 0)
 			return -1;
 	for (i = 0; i < wr->w->njoints; i++)
 		if (wr->t.loop[i] && wr->w->joints[i].parent == up &&
@@ -661,7 +706,6 @@ put_body(struct writer *wr, int li, int depth)
 	const struct phys_link *l = &w->links[li];
 	phys_pose parent = wr->t.up[li] >= 0 ? w->links[wr->t.up[li]].pose :
 	    PHYS_POSE_IDENTITY;
-	int ci;
 
 	indent(wr->b, depth);
 	phys_buf_puts(wr->b, "<body");
@@ -678,10 +722,8 @@ put_body(struct writer *wr, int li, int depth)
 		indent(wr->b, depth + 1);
 		phys_buf_puts(wr->b, "<freejoint/>\n");
 	}
-	for (ci = l->first_collision; ci < l->first_collision +
-	    l->ncollisions; ci++)
-		if (put_geom(wr, ci, depth + 1) < 0)
-			return -1;
+	if (put_geoms(wr, li, PHYS_POSE_IDENTITY, depth + 1) < 0)
+		return -1;
 	if (put_children(wr, li, depth + 1) < 0)
 		return -1;
 	indent(wr->b, depth);
@@ -752,9 +794,9 @@ put_exclude(struct writer *wr, bool *open, int a, int b)
 		return;
 	open_contact(wr, open);
 	phys_buf_puts(wr->b, "    <exclude body1=\"");
-	phys_buf_xml_attr(wr->b, w->links[a].name);
+	phys_buf_xml_attr(wr->b, in_world(wr, a) ? "world" : w->links[a].name);
 	phys_buf_puts(wr->b, "\" body2=\"");
-	phys_buf_xml_attr(wr->b, w->links[b].name);
+	phys_buf_xml_attr(wr->b, in_world(wr, b) ? "world" : w->links[b].name);
 	phys_buf_puts(wr->b, "\"/>\n");
 }
 
