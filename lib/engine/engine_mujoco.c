@@ -1381,6 +1381,10 @@ apply_mass(struct mujoco_engine *e, int li, bool at_load)
 
 	if (link_inertia(e, li, at_load, &mass, mo, &frame) < 0)
 		return -1;
+	/* a frame between two joints of one MJCF body weighs nothing, as
+	 * in MuJoCo (a joint that moves it moves the body too) */
+	if (w->links[li].between_joints)
+		mass = mo[0] = mo[1] = mo[2] = 0;
 	if (e->links[li].body > 0)
 		set_body_mass(e->m, e->links[li].body, mass, mo, frame);
 	for (i = 0; i < w->njoints; i++) {

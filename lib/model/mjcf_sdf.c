@@ -375,12 +375,21 @@ joint_name(const struct reader *r, const struct mj_body *b, size_t k)
 static char *
 chain_link(const struct reader *r, const struct mj_body *b, size_t k)
 {
+	const char *s, *scope = NULL;
+	size_t n;
 	char *j, *name;
+
+	for (s = strstr(b->name, "::"); s; s = strstr(s + 2, "::"))
+		scope = s;
+	n = scope ? (size_t)(scope - b->name) + 2 : 0;
 
 	if (k + 1 >= b->njoints)
 		return phys_xstrdup(b->name);
 	j = joint_name(r, b, k);
-	name = phys_xasprintf("%s_%s", b->name, j);
+	/* a scope the body's and joint's names share is said once (MJCF
+	 * that phys wrote names both model::name): trip::hand_wrist1 */
+	name = phys_xasprintf("%s_%s", b->name, strncmp(j, b->name, n) == 0 ?
+	    j + n : j);
 	free(j);
 	return name;
 }
@@ -413,6 +422,9 @@ write_chain_links(struct reader *r, xmlNodePtr model, const struct mj_body *b)
 		set_name(link, name);
 		free(name);
 		add_pose(link, b->world, b->line);
+		phys_node_set_line(xmlNewChild(link, phys_ns(xmlDocGetRootElement(
+		    model->doc)), (const xmlChar *)"between_joints", NULL),
+		    b->line);
 		in = add(link, "inertial", NULL, b->line);
 		add_num(in, "mass", m, b->line);
 		t = add(in, "inertia", NULL, b->line);
@@ -440,9 +452,11 @@ say_chains(const struct reader *r)
 	if (n > 1)
 		snprintf(more, sizeof more, "; %zu more bodies likewise", n - 1);
 	phys_warnat(r->d->name, first->line, "body '%s' has %zu joints: each "
-	    "but the last moves a link of its own at the body, of %g of the "
-	    "body's mass (MuJoCo's have none; SDF needs a link between two "
-	    "joints)%s", first->name, first->njoints, CHAIN_SHARE, more);
+	    "but the last moves a link of its own at the body (SDF needs a "
+	    "link between two joints), of %g of the body's mass under ODE, "
+	    "Bullet, DART and Simbody, of none under MuJoCo and in MJCF "
+	    "written back, as in MuJoCo%s", first->name, first->njoints,
+	    CHAIN_SHARE, more);
 }
 
 /* The joint's values that only MuJoCo's engine has, where they are not

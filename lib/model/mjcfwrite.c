@@ -663,6 +663,57 @@ in_world(const struct writer *wr, int li)
 	return true;
 }
 
+/*
+ * Whether link li is written into the body of the one link that hangs
+ * from it, *into: li is an MJCF body's frame between two of its joints
+ * (between_joints), where that link is, bearing nothing else. MuJoCo's
+ * body of several joints has no mass there; a body of that frame's
+ * would weigh.
+ */
+static bool
+merged(const struct writer *wr, int li, int *into)
+{
+	const struct phys_scene *w = wr->w;
+	const struct phys_link *l = &w->links[li];
+	phys_pose d;
+	int c = -1;
+	size_t i;
+
+	if (!l->between_joints || l->ncollisions || wr->t.holder[li] < 0)
+		return false;
+	for (i = 0; i < w->nlinks; i++)
+		if (wr->t.up[i] == li && c++ >= 0)
+			return false;	/* a second */
+	for (i = 0; i < w->nlinks && c >= 0; i++)
+		if (wr->t.up[i] == li)
+			c = (int)i;
+	if (c < 0 || wr->t.holder[c] < 0)
+		return false;
+	for (i = 0; i < w->njoints; i++)
+		if (wr->t.loop[i] && (w->joints[i].parent == li ||
+		    w->joints[i].child == li))
+			return false;
+	d = phys_pose_mul(phys_pose_inv(l->pose), w->links[c].pose);
+	if (v3_norm(d.p) > 1e-12 || fabs(fabs(d.q.w) - 1) > 1e-12)
+		return false;
+	*into = c;
+	return true;
+}
+
+/* The link whose body link li's is written in (itself, or the one it is
+ * merged into), -1 for the world body. */
+static int
+written_in(const struct writer *wr, int li)
+{
+	int c;
+
+	if (in_world(wr, li))
+		return -1;
+	while (merged(wr, li, &c))
+		li = c;
+	return li;
+}
+
 /* Link li's geoms, in its frame, at. */
 static int
 put_geoms(struct writer *wr, int li, phys_pose at, int depth)
@@ -699,12 +750,15 @@ put_children(struct writer *wr, int up, int depth)
 	return 0;
 }
 
+/* Link li's body, and the links merged into it: its joints and theirs,
+ * in order, in the body of the last. */
 static int
-put_body(struct writer *wr, int li, int depth)
+put_body(struct writer *wr, int top, int depth)
 {
 	const struct phys_scene *w = wr->w;
+	int li = written_in(wr, top), k, next;
 	const struct phys_link *l = &w->links[li];
-	phys_pose parent = wr->t.up[li] >= 0 ? w->links[wr->t.up[li]].pose :
+	phys_pose parent = wr->t.up[top] >= 0 ? w->links[wr->t.up[top]].pose :
 	    PHYS_POSE_IDENTITY;
 
 	indent(wr->b, depth);
@@ -716,6 +770,8 @@ put_body(struct writer *wr, int li, int depth)
 	phys_buf_puts(wr->b, ">\n");
 	if (put_inertial(wr, li, depth + 1) < 0)
 		return -1;
+	for (k = top; k != li && merged(wr, k, &next); k = next)
+		put_joints(wr, wr->t.holder[k], depth + 1);
 	if (wr->t.holder[li] >= 0) {
 		put_joints(wr, wr->t.holder[li], depth + 1);
 	} else if (wr->t.free[li]) {
@@ -754,6 +810,18 @@ weld_of(const struct writer *wr, int li)
 	return li;
 }
 
+/* The link whose body is the parent of link x's body (x being written
+ * as a body: written_in), -1 the world. */
+static int
+body_parent(const struct writer *wr, int x)
+{
+	int c;
+
+	while (wr->t.up[x] >= 0 && merged(wr, wr->t.up[x], &c) && c == x)
+		x = wr->t.up[x];
+	return wr->t.up[x] < 0 ? -1 : written_in(wr, wr->t.up[x]);
+}
+
 /*
  * Whether MuJoCo 2.2.2 keeps the bodies of links a and b apart by itself
  * in the file written: bodies welded together, and a body and its
@@ -770,8 +838,8 @@ mujoco_filters(const struct writer *wr, int a, int b)
 		return true;
 	if (wa < 0 || wb < 0 || is_mocap(wr, wa) || is_mocap(wr, wb))
 		return false;
-	return wa == weld_of(wr, wr->t.up[wb]) ||
-	    wb == weld_of(wr, wr->t.up[wa]);
+	return wa == weld_of(wr, body_parent(wr, wb)) ||
+	    wb == weld_of(wr, body_parent(wr, wa));
 }
 
 /* <contact> opened before its first element. */
@@ -790,13 +858,15 @@ put_exclude(struct writer *wr, bool *open, int a, int b)
 {
 	const struct phys_scene *w = wr->w;
 
+	a = written_in(wr, a);
+	b = written_in(wr, b);
 	if (a == b || mujoco_filters(wr, a, b))
 		return;
 	open_contact(wr, open);
 	phys_buf_puts(wr->b, "    <exclude body1=\"");
-	phys_buf_xml_attr(wr->b, in_world(wr, a) ? "world" : w->links[a].name);
+	phys_buf_xml_attr(wr->b, a < 0 ? "world" : w->links[a].name);
 	phys_buf_puts(wr->b, "\" body2=\"");
-	phys_buf_xml_attr(wr->b, in_world(wr, b) ? "world" : w->links[b].name);
+	phys_buf_xml_attr(wr->b, b < 0 ? "world" : w->links[b].name);
 	phys_buf_puts(wr->b, "\"/>\n");
 }
 

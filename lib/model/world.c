@@ -1564,6 +1564,9 @@ read_link(struct scope *sc, struct frame *f)
 	    resolve_frame(sc, f, &l->pose) < 0 ||
 	    read_values(L, sc->doc, f->node, PHYS_S_LINK, l->vals) < 0)
 		return -1;
+	for (cn = f->node->children; cn; cn = cn->next)
+		if (phys_mjcf_own(cn, "between_joints"))
+			l->between_joints = true;
 	l->first_collision = (int)w->ncollisions;
 	skipped = L->skipped;
 	for (cn = phys_child(f->node, "collision"); cn;

@@ -103,6 +103,9 @@ struct phys_link {
 	struct phys_value *vals;	/* PHYS_S_LINK values */
 	char *lost;	/* why a collision of it was skipped (the first one's),
 			 * or NULL: its geometry is then not all there */
+	/* an MJCF body's frame between two of its joints (SDF needs a link
+	 * there; <phys:between_joints/>), which MuJoCo gives no mass */
+	bool between_joints;
 };
 
 struct phys_collision {
