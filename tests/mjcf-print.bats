@@ -266,6 +266,17 @@ mech::uni"
 	near "$(crank)" "$mj" 0.01
 	# at ODE's own stop ERP, 0.2, the stop throws it to its near limit
 	near "$(crank -s 'loopout::*/physics.ode.limit.erp=0.2')" -0.5236 1e-3
+	# DART pushes a joint that starts past a limit by the same ERP: after
+	# one step of 0.5 ms the crank turns back at erp r / h, r the 30
+	# degrees to its near limit
+	phys-sdf world "$src" > "$TMP/w.sdf"
+	local w e
+	w=$(profile_world "$TMP/w.sdf" dart)
+	for e in "$want" 0.2; do
+		near "$(phys-step -q -p dart -s max_step_size=0.0005 -s "loopout::crank_joint/physics.ode.limit.erp=$e" -n 1 -e 1 -i 'loopout::crank_joint/velocity' "$w" |
+		    tail -1 | jq '.items["loopout::crank_joint/velocity"][0]')" \
+		    "$(awk -v e="$e" 'BEGIN { printf "%.17g", -e * (30 * atan2(0, -1) / 180) / 0.0005 }')" 1e-4
+	done
 }
 
 @test "a pendulum printed as MJCF swings, under MuJoCo, with the closed-form period" {

@@ -569,6 +569,8 @@ public:
 	    target(target_) { mDim = 1; }
 	/* the impulse's bounds: one side only for a stop */
 	double lo = -INFINITY, hi = INFINITY;
+	/* the share of the error corrected a step */
+	double erp = LOOP_ERP;
 	const std::string &getType() const override;
 	void update() override {}
 	void getInformation(dk::ConstraintInfo *info) override;
@@ -606,7 +608,7 @@ Coupling::getInformation(dk::ConstraintInfo *info)
 		gap += k.c * k.joint->getPosition(k.dof);
 		rate += k.c * k.joint->getVelocity(k.dof);
 	}
-	info->b[0] = -rate - LOOP_ERP * gap * info->invTimeStep;
+	info->b[0] = -rate - erp * gap * info->invTimeStep;
 	info->x[0] = 0;
 	info->lo[0] = lo;
 	info->hi[0] = hi;
@@ -2274,8 +2276,9 @@ open_stop(const struct stop &s, bool open)
  * it is (its push back scales with its error allowance, 0), so the limit
  * would hold a joint outside its range; under ODE the stop pushes it back
  * in from the first step. Each such axis gets a row of its own that
- * pushes as ODE's stop does (LOOP_ERP of the error a step, one way), in
- * place of DART's limit on that side until it is back within.
+ * pushes as ODE's stop does (the joint's physics.ode.limit.erp of the
+ * error a step, one way: an MJCF joint's is as soft as MuJoCo's limit),
+ * in place of DART's limit on that side until it is back within.
  */
 void
 find_stops(dart_engine *e)
@@ -2284,7 +2287,8 @@ find_stops(dart_engine *e)
 		open_stop(s, false);
 	e->stops.clear();
 	e->find_stops = false;
-	for (auto &dj : e->joints) {
+	for (std::size_t ji = 0; ji < e->joints.size(); ji++) {
+		djoint &dj = e->joints[ji];
 		dd::Joint *d = dj.dj;
 
 		if (dj.kind != J_TREE || !d->areLimitsEnforced())
@@ -2301,6 +2305,8 @@ find_stops(dart_engine *e)
 			    std::vector<Coupling::term>{ { d, k, 1 } },
 			    upper ? hi : lo);
 			(upper ? row->hi : row->lo) = 0;
+			row->erp = PVD(vals(e, PHYS_S_JOINT, (int)ji),
+			    JOINT_physics_ode_limit_erp);
 			e->stops.push_back({ d, k, upper, upper ? hi : lo, row });
 		}
 	}
@@ -2360,6 +2366,7 @@ dart_support(const struct phys_param *p)
 		return PHYS_SUPPORT_NATIVE;
 	case PHYS_P_LINK_velocity_decay_linear:
 	case PHYS_P_LINK_velocity_decay_angular:
+	case PHYS_P_JOINT_physics_ode_limit_erp:	/* find_stops */
 	case PHYS_P_COLLISION_surface_bounce_restitution_coefficient:
 	case PHYS_P_COLLISION_surface_bounce_threshold:
 		return PHYS_SUPPORT_EMULATED;
