@@ -24,13 +24,6 @@ struct phys_scene;
  */
 #define PHYS_KEY_NS	"urn:phys:mjcf"
 
-/* MuJoCo's default solref (time constant, damping ratio) and solimp
- * (dmin, dmax, width, midpoint, power): a geom's, a pair's, a joint's
- * limits' and friction loss's, where the file and its classes give none;
- * the parameter table's defaults of surface.contact.mujoco.sol* and
- * physics.mujoco.limit.sol* are these. */
-extern const double phys_mjcf_solref[2], phys_mjcf_solimp[5];
-
 /* Whether n is an element of phys's own in this namespace, <phys:TAG>. */
 bool phys_mjcf_own(xmlNodePtr n, const char *tag);
 

@@ -464,12 +464,12 @@ say_chains(const struct reader *r)
 static void
 write_joint_mujoco(xmlNodePtr physics, const struct mj_joint *j)
 {
-	const double *ref = phys_mjcf_solref, *imp = phys_mjcf_solimp;
+	static const double ref[2] = { 0.02, 1 },
+	    imp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
 	static const char *const imps[] = { "dmin", "dmax", "width",
 		"midpoint", "power" };
-	bool soft = j->limited &&
-	    (memcmp(j->solreflimit, ref, sizeof j->solreflimit) ||
-	    memcmp(j->solimplimit, imp, sizeof j->solimplimit));
+	bool soft = j->limited && (memcmp(j->solreflimit, ref, sizeof ref) ||
+	    memcmp(j->solimplimit, imp, sizeof imp));
 	bool margin = j->limited && j->margin != 0;
 	xmlNodePtr m, l, e;
 	int i;
