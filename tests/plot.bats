@@ -269,6 +269,20 @@ pane_until() {
 	[ ! -s run.err ]
 }
 
+# redrawn WIDTH PANE: PANE holds one frame that fills a WIDTH-column
+# terminal (120x40 or 60x20) but the three rows at the bottom
+redrawn() {
+	local wide row
+	wide=$(wc -L <<<"$2")
+	row=$(grep -n 'sim time \[s\]' <<<"$2" | cut -d: -f1)
+	[ "$(grep -c 'pose.z \[m\]' <<<"$2")" -eq 1 ] || return 1
+	if [ "$1" -eq 120 ]; then
+		[ "$wide" -gt 100 ] && [ "${row:-0}" -gt 30 ]
+	else
+		[ "$wide" -le 60 ] && [ "${row:-0}" -gt 12 ] && [ "${row:-99}" -le 17 ]
+	fi
+}
+
 @test "plot --live in tmux follows the terminal's size (SIGWINCH), 20 times" {
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	SOCK="phys-$$-$BATS_TEST_NUMBER"
@@ -283,25 +297,15 @@ pane_until() {
 	for k in $(seq 20); do
 		if [ $((k % 2)) -eq 1 ]; then w=120 h=40; else w=60 h=20; fi
 		tmux -L "$SOCK" resize-window -t plot -x "$w" -y "$h"
-		# up to 20 s, for a loaded machine; a redraw ends the wait
+		# up to 20 s, for a loaded machine; a whole redrawn frame ends
+		# the wait (a capture may catch one half drawn: look again)
 		for i in $(seq 400); do
 			now=$(pane)
-			wide=$(wc -L <<<"$now")
-			if [ "$w" -eq 120 ]; then [ "$wide" -gt 100 ] && break; else
-				[ "$wide" -le 60 ] && [[ $now == *"sim time [s]"* ]] && break; fi
+			redrawn "$w" "$now" && break
 			sleep 0.05
 		done
-		row=$(grep -n 'sim time \[s\]' <<<"$now" | cut -d: -f1)
-		# the frame fills the new size but the three rows at the bottom
-		if [ "$w" -eq 120 ]; then
-			[ "$wide" -gt 100 ] && [ "${row:-0}" -gt 30 ] ||
-			    { tmux -L "$SOCK" kill-server; fail "$k: not redrawn at 120x40: $now"; }
-		else
-			[ "$wide" -le 60 ] && [ "${row:-0}" -gt 12 ] && [ "${row:-99}" -le 17 ] ||
-			    { tmux -L "$SOCK" kill-server; fail "$k: not redrawn at 60x20: $now"; }
-		fi
-		[ "$(grep -c 'pose.z \[m\]' <<<"$now")" -eq 1 ] ||
-		    { tmux -L "$SOCK" kill-server; fail "$k: two frames: $now"; }
+		redrawn "$w" "$now" ||
+		    { tmux -L "$SOCK" kill-server; fail "$k: not redrawn at ${w}x$h: $now"; }
 	done
 	exec 7>&-
 	tmux -L "$SOCK" kill-server
