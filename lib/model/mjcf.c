@@ -20,6 +20,7 @@
 #include "mem.h"
 #include "mesh.h"
 #include "mjcf.h"
+#include "mjcf_defaults.h"
 #include "mjcf_inertia.h"
 #include "mjcfedit.h"
 #include "mjcf_schema.h"
@@ -697,8 +698,6 @@ static int
 read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
     bool needs_inertia)
 {
-	static const double solref[2] = { 0.02, 1 },
-	    solimp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
 	struct mj_geom g;
 	double ct = 1, ca = 1, gr = 0, cd = 3, pr = 0;
 
@@ -708,8 +707,8 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	g.friction[0] = 1;
 	g.friction[1] = 0.005;
 	g.friction[2] = 0.0001;
-	memcpy(g.solref, solref, sizeof solref);
-	memcpy(g.solimp, solimp, sizeof solimp);
+	memcpy(g.solref, phys_mjcf_solref, sizeof g.solref);
+	memcpy(g.solimp, phys_mjcf_solimp, sizeof g.solimp);
 	g.solmix = 1;
 	if (geom_shape(r, n, cls, &g) < 0 ||
 	    number(r, n, cls, "contype", &ct) < 0 ||
@@ -790,14 +789,13 @@ joint_limits(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 static int
 joint_softness(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 {
-	static const double ref[2] = { 0.02, 1 },
-	    imp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
+	const double *ref = phys_mjcf_solref, *imp = phys_mjcf_solimp;
 	double fref[2], fimp[5];
 
-	memcpy(j->solreflimit, ref, sizeof ref);
-	memcpy(j->solimplimit, imp, sizeof imp);
-	memcpy(fref, ref, sizeof ref);
-	memcpy(fimp, imp, sizeof imp);
+	memcpy(j->solreflimit, ref, sizeof fref);
+	memcpy(j->solimplimit, imp, sizeof fimp);
+	memcpy(fref, ref, sizeof fref);
+	memcpy(fimp, imp, sizeof fimp);
 	if (some_numbers(r, n, cls, "solreflimit", j->solreflimit, 2, 2) < 0 ||
 	    some_numbers(r, n, cls, "solimplimit", j->solimplimit, 3, 5) < 0 ||
 	    number(r, n, cls, "margin", &j->margin) < 0 ||
@@ -808,10 +806,10 @@ joint_softness(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 		mj_note(r, n, "solreflimit of direct stiffness and damping "
 		    "(negative): not kept; the limits take MuJoCo's default, "
 		    "0.02 1");
-		memcpy(j->solreflimit, ref, sizeof ref);
+		memcpy(j->solreflimit, ref, sizeof fref);
 	}
-	if (j->frictionloss != 0 && (memcmp(fref, ref, sizeof ref) != 0 ||
-	    memcmp(fimp, imp, sizeof imp) != 0))
+	if (j->frictionloss != 0 && (memcmp(fref, ref, sizeof fref) != 0 ||
+	    memcmp(fimp, imp, sizeof fimp) != 0))
 		mj_note(r, n, "solreffriction and solimpfriction are not kept: "
 		    "its friction loss is as soft as MuJoCo's default");
 	return 0;
@@ -1690,8 +1688,7 @@ joined(const struct reader *r, int a, int b)
 static int
 read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 {
-	static const double fr[5] = { 1, 1, 0.005, 0.0001, 0.0001 },
-	    ref[2] = { 0.02, 1 }, imp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
+	static const double fr[5] = { 1, 1, 0.005, 0.0001, 0.0001 };
 	struct mj_pair p;
 	const char *name[2] = { own_attr(n, "geom1"), own_attr(n, "geom2") };
 	double cd = 3;
@@ -1700,8 +1697,8 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 	memset(&p, 0, sizeof p);
 	p.line = phys_node_line(n);
 	memcpy(p.friction, fr, sizeof fr);
-	memcpy(p.solref, ref, sizeof ref);
-	memcpy(p.solimp, imp, sizeof imp);
+	memcpy(p.solref, phys_mjcf_solref, sizeof p.solref);
+	memcpy(p.solimp, phys_mjcf_solimp, sizeof p.solimp);
 	if (class_of(r, n, r->main, &cls) < 0 ||
 	    number(r, n, cls, "condim", &cd) < 0 ||
 	    some_numbers(r, n, cls, "friction", p.friction, 1, 5) < 0 ||

@@ -19,6 +19,7 @@
 
 #include "mem.h"
 #include "mjcf.h"
+#include "mjcf_defaults.h"
 #include "mjcf_inertia.h"
 #include "mjcfint.h"
 #include "names.h"
@@ -464,12 +465,12 @@ say_chains(const struct reader *r)
 static void
 write_joint_mujoco(xmlNodePtr physics, const struct mj_joint *j)
 {
-	static const double ref[2] = { 0.02, 1 },
-	    imp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
+	const double *ref = phys_mjcf_solref, *imp = phys_mjcf_solimp;
 	static const char *const imps[] = { "dmin", "dmax", "width",
 		"midpoint", "power" };
-	bool soft = j->limited && (memcmp(j->solreflimit, ref, sizeof ref) ||
-	    memcmp(j->solimplimit, imp, sizeof imp));
+	bool soft = j->limited &&
+	    (memcmp(j->solreflimit, ref, sizeof j->solreflimit) ||
+	    memcmp(j->solimplimit, imp, sizeof j->solimplimit));
 	bool margin = j->limited && j->margin != 0;
 	xmlNodePtr m, l, e;
 	int i;

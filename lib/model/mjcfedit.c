@@ -29,6 +29,7 @@
 
 #include "geom.h"
 #include "mem.h"
+#include "mjcf_defaults.h"
 #include "num.h"
 #include "sdfedit.h"
 
@@ -694,10 +695,6 @@ edit_body(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
 
 static const double zero[8];
 
-/* MuJoCo's defaults of a solref and a solimp. */
-static const double solref[2] = { 0.02, 1 };
-static const double solimp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
-
 /* A parameter held as number I of the N of an MJCF attribute, whose
  * numbers default to DFLT. */
 struct attr_part {
@@ -709,13 +706,13 @@ struct attr_part {
 /* The seven parameters PREFIX.solref.* and PREFIX.solimp.* as numbers
  * of the attributes REF and IMP. */
 #define SOFTNESS_PARTS(PREFIX, REF, IMP) \
-	{ PREFIX ".solref.timeconst", REF, 0, 2, solref }, \
-	{ PREFIX ".solref.dampratio", REF, 1, 2, solref }, \
-	{ PREFIX ".solimp.dmin", IMP, 0, 5, solimp }, \
-	{ PREFIX ".solimp.dmax", IMP, 1, 5, solimp }, \
-	{ PREFIX ".solimp.width", IMP, 2, 5, solimp }, \
-	{ PREFIX ".solimp.midpoint", IMP, 3, 5, solimp }, \
-	{ PREFIX ".solimp.power", IMP, 4, 5, solimp }
+	{ PREFIX ".solref.timeconst", REF, 0, 2, phys_mjcf_solref }, \
+	{ PREFIX ".solref.dampratio", REF, 1, 2, phys_mjcf_solref }, \
+	{ PREFIX ".solimp.dmin", IMP, 0, 5, phys_mjcf_solimp }, \
+	{ PREFIX ".solimp.dmax", IMP, 1, 5, phys_mjcf_solimp }, \
+	{ PREFIX ".solimp.width", IMP, 2, 5, phys_mjcf_solimp }, \
+	{ PREFIX ".solimp.midpoint", IMP, 3, 5, phys_mjcf_solimp }, \
+	{ PREFIX ".solimp.power", IMP, 4, 5, phys_mjcf_solimp }
 
 /* The part of parts (n of them) that holds parameter p, NULL if none. */
 static const struct attr_part *

@@ -676,18 +676,17 @@ merged(const struct writer *wr, int li, int *into)
 	const struct phys_scene *w = wr->w;
 	const struct phys_link *l = &w->links[li];
 	phys_pose d;
-	int c = -1;
+	int c = -1, children = 0;
 	size_t i;
 
 	if (!l->between_joints || l->ncollisions || wr->t.holder[li] < 0)
 		return false;
 	for (i = 0; i < w->nlinks; i++)
-		if (wr->t.up[i] == li && c++ >= 0)
-			return false;	/* a second */
-	for (i = 0; i < w->nlinks && c >= 0; i++)
-		if (wr->t.up[i] == li)
+		if (wr->t.up[i] == li) {
 			c = (int)i;
-	if (c < 0 || wr->t.holder[c] < 0)
+			children++;
+		}
+	if (children != 1 || wr->t.holder[c] < 0)
 		return false;
 	for (i = 0; i < w->njoints; i++)
 		if (wr->t.loop[i] && (w->joints[i].parent == li ||
