@@ -137,19 +137,28 @@ deps:
 	@sh tools/deps.sh
 
 # The check's builds use every core unless make was given -j: a clean
-# clone builds three times (plain, sanitized, fuzz) within the check's time.
+# clone builds twice (plain; sanitized and fuzzing, one build) within the
+# check's time.
 CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
+
+# The suites that feed hostile or edited input, which check runs again
+# against the sanitized build (build/fuzz: AddressSanitizer and
+# UndefinedBehaviorSanitizer) besides every suite against the plain one.
+SAN_SUITES = hostile hostile-input hostile-engines embed faults stop \
+	live-control assets urdf sdf-model model-file phys-sdf phys-param \
+	mjcf-check mjcf-edit
+comma = ,
+empty =
+space = $(empty) $(empty)
 
 check: deps
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) all EXTRA_CFLAGS=-Werror
 	@$(MAKE) --no-print-directory spec-check
-	@$(MAKE) --no-print-directory $(CHECK_JOBS) all B=build/asan OPT=-O1 \
-		EXTRA_CFLAGS="-Werror -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		EXTRA_LDFLAGS="-fsanitize=address,undefined"
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) fuzz-build
 	@FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh fuzz/run build/fuzz $(CHECK_FUZZ_SECONDS) \
 		$(FUZZERS) >build/fuzz/check.tap || true
-	@TEST_TAP=build/fuzz/check.tap sh tests/run build build/asan
+	@TEST_TAP=build/fuzz/check.tap sh tests/run build \
+		build/fuzz:$(subst $(space),$(comma),$(strip $(SAN_SUITES)))
 
 # What check runs on the plain build alone: no sanitizers, no fuzzing.
 check-fast: deps
@@ -158,10 +167,11 @@ check-fast: deps
 	@sh tests/run build
 
 # libFuzzer harnesses (fuzz/), built by clang with the library instrumented
-# into build/fuzz; fuzz/run seeds them, replays fuzz/regress and fuzzes.
+# into build/fuzz, and the commands with them (sanitized: check runs
+# SAN_SUITES on them); fuzz/run seeds them, replays fuzz/regress and fuzzes.
 FUZZ_SECONDS ?= 600
 # and within make check, each briefly, counted with the tests
-CHECK_FUZZ_SECONDS = 8
+CHECK_FUZZ_SECONDS = 5
 # Seconds one input may take before it counts as a hang; raise it on a
 # machine so loaded that a normal input waits longer for the CPU.
 FUZZ_TIMEOUT ?= 10
@@ -182,7 +192,7 @@ $(B)/fuzz-%: $(B)/obj/fuzz_%.o $(FUZZ_HELPERS:%=$(B)/obj/fuzz_%.o) $(B)/libphys.
 fuzz-bins: $(FUZZERS:%=$(B)/fuzz-%)
 
 fuzz-build:
-	@$(MAKE) --no-print-directory fuzz-bins B=build/fuzz CC=clang CXX=clang++ OPT=-O1 \
+	@$(MAKE) --no-print-directory all fuzz-bins B=build/fuzz CC=clang CXX=clang++ OPT=-O1 \
 		EXTRA_CFLAGS="-Werror -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
 		EXTRA_LDFLAGS="$(FUZZ_SAN) -fsanitize-link-c++-runtime"
 

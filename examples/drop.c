@@ -90,10 +90,12 @@ main(int argc, char **argv)
 
 	if (phys_run_until(r, 1.0) < 0)
 		die("step");
-	if (phys_run_read(r, "sim_time", &t, 1) < 0 ||
-	    phys_run_read(r, "iterations", &n, 1) < 0 ||
-	    phys_run_read(r, "ball::link/pose.z", &z, 1) < 0)
-		die("read");
+	if (phys_run_read(r, "sim_time", &t, 1) < 0)
+		die("sim_time");
+	if (phys_run_read(r, "iterations", &n, 1) < 0)
+		die("iterations");
+	if (phys_run_read(r, "ball::link/pose.z", &z, 1) < 0)
+		die("ball::link/pose.z");
 
 	zexact = z0 + g[2] * t * t / 2;
 	zstep = z0 + g[2] * h * h * n * (n + 1) / 2;

@@ -193,7 +193,7 @@ SDF
 }
 
 # sanitized: the programs under test are a sanitized build (make check's
-# build/asan), which reserves terabytes of address space for its shadow
+# build/fuzz), which reserves terabytes of address space for its shadow
 # and keeps freed blocks a while: address-space bounds and resident sizes
 # do not apply to it.
 sanitized() {
