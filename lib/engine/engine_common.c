@@ -239,11 +239,6 @@ phys_divergence_cause(const struct phys_scene *w,
 	return why ? why : phys_xstrdup("");
 }
 
-bool
-phys_axis_limited(const struct phys_axis_values *a)
-{
-	return a->lower > -PHYS_NO_LIMIT || a->upper < PHYS_NO_LIMIT;
-}
 
 bool
 phys_turned_from(double pos, double zero)

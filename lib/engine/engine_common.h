@@ -248,11 +248,6 @@ int phys_joint_frames_state(const struct phys_joint_frames *f,
  * reach while within pi of zero (phys_stop_in_reach).
  */
 #define PHYS_QUARTER_TURN (M_PI / 2)
-/* A limit at or beyond it (lower at or below its negative) is none: the
- * table's -1e16 and 1e16, and what phys_joint_axis_values makes of a
- * lower limit above the upper. */
-#define PHYS_NO_LIMIT 1e15
-bool phys_axis_limited(const struct phys_axis_values *a);
 bool phys_turned_from(double pos, double zero);
 bool phys_stop_in_reach(double limit, double zero);
 

@@ -1008,9 +1008,9 @@ Loop::update()
 		if (fr[k] > 0)
 			row(d, !lin, 0, -fr[k] * h, fr[k] * h);
 		/* Past a limit, the row pushes back only: error is how far. */
-		if (l[k] > -PHYS_NO_LIMIT && pos[k] < l[k])
+		if (l[k] > -PHYS_NO_LIMIT_FROM && pos[k] < l[k])
 			row(d, !lin, pos[k] - l[k], 0, INFINITY);
-		else if (u[k] < PHYS_NO_LIMIT && pos[k] > u[k])
+		else if (u[k] < PHYS_NO_LIMIT_FROM && pos[k] > u[k])
 			row(d, !lin, pos[k] - u[k], -INFINITY, 0);
 	}
 	rows(dir.size());
@@ -1539,9 +1539,9 @@ set_axes(dart_engine *e, int ji)
 		/* Positions count from the loaded configuration, or from
 		 * where the axes last changed. */
 		lo -= dj.offset[k], hi -= dj.offset[k], ref -= dj.offset[k];
-		if (!(lo <= hi) || lo <= -PHYS_NO_LIMIT + std::fabs(dj.offset[k]))
+		if (!(lo <= hi) || lo <= -PHYS_NO_LIMIT_FROM + std::fabs(dj.offset[k]))
 			lo = -INFINITY;
-		if (!(lo <= hi) || hi >= PHYS_NO_LIMIT - std::fabs(dj.offset[k]))
+		if (!(lo <= hi) || hi >= PHYS_NO_LIMIT_FROM - std::fabs(dj.offset[k]))
 			hi = INFINITY;
 		if (j->type == PHYS_JOINT_SCREW && PV(v, JOINT_axis_limit_lower)
 		    ->given)

@@ -1390,7 +1390,7 @@ motor_limits(struct reader *r, xmlNodePtr n, struct mj_act *a, double gear,
 	else if (clim)
 		mj_note(r, n, CTRLRANGE_LOST);
 	a->gear = gear * gain;
-	a->fmax = force < 1e16 ? fabs(gear) * force : 1e16;
+	a->fmax = force < PHYS_NO_LIMIT_FROM ? fabs(gear) * force : PHYS_NO_LIMIT;
 }
 
 static int
@@ -1445,9 +1445,9 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		return mj_fail(r, n, "%s", "a force range not symmetric about "
 		    "0 is not read");
 	if (a.kind == ACT_MOTOR)
-		motor_limits(r, n, &a, gear[0], lim ? fr[1] : 1e16, clim, cr);
+		motor_limits(r, n, &a, gear[0], lim ? fr[1] : PHYS_NO_LIMIT, clim, cr);
 	else {
-		a.fmax = lim ? fr[1] : 1e16;
+		a.fmax = lim ? fr[1] : PHYS_NO_LIMIT;
 		a.gear = gear[0];
 		if (clim)
 			mj_note(r, n, CTRLRANGE_LOST);

@@ -26,8 +26,6 @@
  * rad/s (relative above 1). A key read from MJCF is what joints give, to
  * rounding. */
 #define KEY_TOL 1e-6
-/* Limits at or past this are SDF's "no limit". */
-#define NO_LIMIT 1e16
 /* The key that holds the velocities of Gazebo's InitialVelocityPlugin,
  * which MuJoCo's model, always starting at rest, cannot. */
 #define INITIAL_KEY "initial_velocity"
@@ -214,8 +212,8 @@ in_range(const struct phys_joint *j, int k, double a)
 {
 	struct phys_axis_values lim = phys_joint_axis_values(j->vals, k);
 
-	return phys_angle_near(a, lim.lower > -NO_LIMIT &&
-	    lim.upper < NO_LIMIT ? (lim.lower + lim.upper) / 2 : 0);
+	return phys_angle_near(a, lim.lower > -PHYS_NO_LIMIT_FROM &&
+	    lim.upper < PHYS_NO_LIMIT_FROM ? (lim.lower + lim.upper) / 2 : 0);
 }
 
 /* A hinge about a (in the body), its joint's first axis. */

@@ -33,9 +33,6 @@
 #include "sdfedit.h"
 #include "world.h"
 
-/* Limits at or past this are SDF's "no limit" (its default is 1e16). */
-#define NO_LIMIT 1e16
-
 struct writer {
 	const struct phys_scene *w;
 	struct phys_buf *b;
@@ -257,7 +254,7 @@ static void
 put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 {
 	struct phys_axis_values a = phys_joint_axis_values(j->vals, k);
-	bool limited = a.lower > -NO_LIMIT || a.upper < NO_LIMIT;
+	bool limited = phys_axis_limited(&a);
 	double ref = phys_mjcf_joint_ref(j, k), springref = a.reference + ref;
 	double armature = PVD(j->vals, JOINT_physics_mujoco_armature);
 
@@ -265,8 +262,8 @@ put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 		phys_mjcf_nums(b, "ref", &ref, 1);
 	/* a one-sided limit keeps SDF's huge number for the open side */
 	if (limited)
-		phys_mjcf_nums(b, "range", (double[2]){ a.lower > -NO_LIMIT ?
-		    a.lower + ref : a.lower, a.upper < NO_LIMIT ?
+		phys_mjcf_nums(b, "range", (double[2]){ a.lower > -PHYS_NO_LIMIT_FROM ?
+		    a.lower + ref : a.lower, a.upper < PHYS_NO_LIMIT_FROM ?
 		    a.upper + ref : a.upper }, 2);
 	phys_buf_printf(b, " limited=\"%s\"", limited ? "true" : "false");
 	if (a.damping != 0)
@@ -955,11 +952,11 @@ warn_actuator(const struct phys_scene *w, const struct phys_mjcf_actuator *a,
 static void
 put_forcerange(struct phys_buf *b, const struct phys_mjcf_actuator *a)
 {
-	if (a->fmin <= -NO_LIMIT && a->fmax >= NO_LIMIT)
+	if (a->fmin <= -PHYS_NO_LIMIT_FROM && a->fmax >= PHYS_NO_LIMIT_FROM)
 		return;
 	phys_buf_puts(b, " forcelimited=\"true\"");
-	phys_mjcf_nums(b, "forcerange", (double[2]){ fmax(a->fmin, -NO_LIMIT),
-	    fmin(a->fmax, NO_LIMIT) }, 2);
+	phys_mjcf_nums(b, "forcerange", (double[2]){ fmax(a->fmin, -PHYS_NO_LIMIT),
+	    fmin(a->fmax, PHYS_NO_LIMIT) }, 2);
 }
 
 /*

@@ -898,9 +898,15 @@ phys_joint_axis_values(const struct phys_value *v, int k)
 	 * every engine (each took it its own way: DART held the joint to
 	 * the upper alone, MuJoCo to both, ODE to the lower). */
 	if (!(x[0] <= x[1]))
-		x[0] = -1e16, x[1] = 1e16;
+		x[0] = -PHYS_NO_LIMIT, x[1] = PHYS_NO_LIMIT;
 	return (struct phys_axis_values){ .lower = x[0], .upper = x[1],
 	    .limit_stiffness = x[2], .limit_dissipation = x[3],
 	    .damping = x[4], .friction = x[5], .stiffness = x[6],
 	    .reference = x[7], .effort = x[8], .velocity = x[9] };
+}
+
+bool
+phys_axis_limited(const struct phys_axis_values *a)
+{
+	return a->lower > -PHYS_NO_LIMIT_FROM || a->upper < PHYS_NO_LIMIT_FROM;
 }

@@ -181,6 +181,13 @@ void phys_values_copy(phys_scope s, struct phys_value *dst,
 #define PVS(vals, id) (PV(vals, id)->s)
 #define PVV(vals, id) (PV(vals, id)->u.v)
 
+/* SDF's default joint limits and effort, -1e16 and 1e16: none. */
+#define PHYS_NO_LIMIT 1e16
+/* A bound at or beyond this (a lower one at or below its negative) is
+ * none: PHYS_NO_LIMIT also once an engine has shifted it by a joint's
+ * reference or zero. */
+#define PHYS_NO_LIMIT_FROM 1e15
+
 /* Axis k's (0: axis, 1: axis2) limits and dynamics, as the joint's
  * values v give them; limits whose lower is above the upper, none. */
 struct phys_axis_values {
@@ -190,6 +197,8 @@ struct phys_axis_values {
 	double stiffness, reference;	/* its spring */
 	double effort, velocity;	/* what a command may use; < 0: any */
 };
+/* Whether a has a lower or an upper limit. */
+bool phys_axis_limited(const struct phys_axis_values *a);
 struct phys_axis_values phys_joint_axis_values(const struct phys_value *v,
     int k);
 
