@@ -234,7 +234,7 @@ signum() {
 	status=0
 	wait "$pid" || status=$?
 	wait "$reader"
-	[ "$status" -eq 143 ]
+	[ "$status" -eq 143 ] || fail "status $status"
 	ends_whole "$TMP/out"
 }
 
@@ -249,7 +249,7 @@ signum() {
 	kill -s TERM "$pid"
 	status=0
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ]
+	[ "$status" -eq 143 ] || fail "status $status"
 	ends_whole "$TMP/out"
 }
 
@@ -268,7 +268,7 @@ signum() {
 	status=0
 	gone_within 10 "$pid"
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ]
+	[ "$status" -eq 143 ] || fail "status $status"
 	[ "$(wc -l < "$TMP/out")" -eq 3 ]
 	ends_whole "$TMP/out"
 }
@@ -340,13 +340,13 @@ last_whole() {
 			    "<link name=\"l\"><collision name=\"c\"><geometry><box><size>1 1 1</size>" \
 			    "</box></geometry></collision></link></model>\n", i, i
 		print "</world>\n</sdf>" }' > "$TMP/big.sdf"
-	phys-param get gravity "$TMP/big.sdf" > "$TMP/out" 3>&- &
+	phys-param get gravity "$TMP/big.sdf" > "$TMP/out" 2> "$TMP/err" 3>&- &
 	pid=$!
 	kill -s TERM "$pid"
 	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ]
+	[ "$status" -eq 143 ] || fail "status $status: $(head -c 2000 "$TMP/err")"
 	[ ! -s "$TMP/out" ]
 }
 
@@ -374,7 +374,7 @@ EOF
 	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ]
+	[ "$status" -eq 143 ] || fail "status $status"
 	[ ! -s "$TMP/out" ]
 	# the decoder, a process of the same command line, went with it
 	for ((i = 0; i < 200; i++)); do
@@ -398,7 +398,7 @@ EOF
 	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ]
+	[ "$status" -eq 143 ] || fail "status $status"
 	echo go > "$TMP/go"
 	wait "$reader"
 	ends_whole "$TMP/out"
@@ -417,7 +417,7 @@ EOF
 	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ]
+	[ "$status" -eq 143 ] || fail "status $status"
 }
 
 # ---- interrupted and concurrent edits (items 4, 6) ----
