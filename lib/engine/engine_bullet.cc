@@ -717,6 +717,12 @@ set_limits(bullet_engine *e, int ji)
 		c->enableMotor(row, fr[k] > 0);
 		c->setTargetVelocity(row, 0);
 		c->setMaxMotorForce(row, fr[k]);
+		/* A limit pushes back as ODE's stop and DART's do, by the
+		 * joint's stop ERP (an MJCF joint's is MuJoCo's softness),
+		 * not the profile's, which holds the locked rows: a joint
+		 * that starts past a limit is not flung back in a step. */
+		c->setParam(BT_CONSTRAINT_STOP_ERP,
+		    PVD(v, JOINT_physics_ode_limit_erp), row);
 	}
 	c->setLinearLowerLimit(llo);
 	c->setLinearUpperLimit(lhi);
@@ -724,7 +730,8 @@ set_limits(bullet_engine *e, int ji)
 	c->setAngularUpperLimit(ahi);
 }
 
-/* The profile's ERP and CFM on every row of the joint. */
+/* The profile's ERP and CFM on every row of the joint (set_limits then
+ * gives a free axis's row the joint's stop ERP). */
 void
 set_softness(btTypedConstraint *c, double erp, double cfm)
 {
@@ -1097,9 +1104,13 @@ bullet_engine_apply_profile(struct bullet_engine *e)
 	 * one (each point's direction is set again every step). */
 	si.m_solverMode |= SOLVER_USE_2_FRICTION_DIRECTIONS |
 	    SOLVER_ENABLE_FRICTION_DIRECTION_CACHING;
-	for (size_t i = 0; i < e->joints.size(); i++)
-		if (e->joints[i].c)
-			set_softness(e->joints[i].c, si.m_erp, si.m_globalCfm);
+	for (size_t i = 0; i < e->joints.size(); i++) {
+		if (!e->joints[i].c)
+			continue;
+		set_softness(e->joints[i].c, si.m_erp, si.m_globalCfm);
+		if (e->w->joints[i].type != PHYS_JOINT_BALL)
+			set_limits(e, (int)i);	/* the free rows' own ERP */
+	}
 	return 0;
 }
 
