@@ -215,6 +215,25 @@ phys_mesh_scaled(const struct phys_mesh *m, phys_vec3 s)
 	return out;
 }
 
+/* A copy with every vertex carried by the pose p. */
+struct phys_mesh *
+phys_mesh_moved(const struct phys_mesh *m, phys_pose p)
+{
+	struct phys_mesh *out = phys_mesh_scaled(m, (phys_vec3){ 1, 1, 1 });
+	size_t i;
+
+	for (i = 0; i < m->nv; i++) {
+		phys_vec3 v = phys_pose_apply(p, (phys_vec3){ m->v[3 * i],
+		    m->v[3 * i + 1], m->v[3 * i + 2] });
+
+		out->v[3 * i] = v.x;
+		out->v[3 * i + 1] = v.y;
+		out->v[3 * i + 2] = v.z;
+	}
+	bounds(out);
+	return out;
+}
+
 /* Signed volume, about the box centre for accuracy far from the origin. */
 static double
 signed_volume(const struct phys_mesh *m)

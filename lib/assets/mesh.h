@@ -58,6 +58,9 @@ struct phys_mesh *phys_mesh_cone(double r, double length);
 /* A copy of m with every vertex multiplied by s (no factor 0). */
 struct phys_mesh *phys_mesh_scaled(const struct phys_mesh *m, phys_vec3 s);
 
+/* A copy of m with every vertex carried by the pose p. */
+struct phys_mesh *phys_mesh_moved(const struct phys_mesh *m, phys_pose p);
+
 void phys_mesh_free(struct phys_mesh *m);
 
 /*

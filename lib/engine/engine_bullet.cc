@@ -83,6 +83,13 @@ is_identity(phys_pose p)
 	    p.q.y == 0 && p.q.z == 0;
 }
 
+/* Whether Bullet holds collision c as triangles. */
+static bool
+has_triangles(const struct phys_collision *c)
+{
+	return c->shape == PHYS_GEOM_MESH || c->shape == PHYS_GEOM_ELLIPSOID;
+}
+
 struct bullet_engine;
 
 
@@ -96,6 +103,10 @@ struct mesh_free {
 /* What Bullet collides for one collision at its run's sizes, owned by the
  * engine until the collision is resized or the engine goes (members in the
  * order each depends on the one before). */
+/* What holds a shape: a static object, a moving body alone, or a moving
+ * body's compound with other shapes. */
+enum holder { HELD_STATIC, HELD_ALONE, HELD_IN_COMPOUND };
+
 struct bshape {
 	std::unique_ptr<struct phys_mesh, mesh_free> own;	/* rescaled triangles */
 	std::unique_ptr<btTriangleIndexVertexArray> tris;
@@ -263,13 +274,29 @@ collision_of(const bullet_engine *e, const btCollisionObject *o, int child)
 	return bl.child_collision[(size_t)child];
 }
 
+/*
+ * A mesh's triangles: a static object's tree of them, a moving body's
+ * GImpact shape. Bullet's compound shape cannot hold a GImpact one (its
+ * triangles then collide with nothing: a link's mesh fell through the
+ * ground), so a mesh that shares its body with other shapes is its
+ * convex hull there, and a lone one off the body's centre of mass has
+ * its triangles carried into the body's frame (sized_shape).
+ */
 btCollisionShape *
-mesh_shape(bshape &out, const struct phys_mesh *m, bool moving)
+mesh_shape(bshape &out, const struct phys_mesh *m, enum holder h)
 {
+	if (h == HELD_IN_COMPOUND) {
+		auto *hull = new btConvexHullShape(m->v, (int)m->nv,
+		    3 * (int)sizeof(double));
+
+		out.shape.reset(hull);
+		hull->setMargin(0);
+		return hull;
+	}
 	out.tris.reset(new btTriangleIndexVertexArray((int)m->ntri,
 	    (int *)m->tri, 3 * (int)sizeof(unsigned), (int)m->nv, m->v,
 	    3 * (int)sizeof(double)));
-	if (!moving)
+	if (h == HELD_STATIC)
 		out.shape.reset(new btBvhTriangleMeshShape(out.tris.get(), true));
 	else {
 		auto *g = new btGImpactMeshShape(out.tris.get());
@@ -313,7 +340,7 @@ terrain_shape(bullet_engine *e, bshape &out, const struct phys_heightmap *hm,
  * heightmap's may move the frame), in out; null when Bullet has none. */
 btCollisionShape *
 make_shape(bullet_engine *e, bshape &out, const struct phys_collision *c,
-    bool moving, phys_pose *at)
+    enum holder h, phys_pose *at)
 {
 	switch (c->shape) {
 	case PHYS_GEOM_BOX:
@@ -338,7 +365,7 @@ make_shape(bullet_engine *e, bshape &out, const struct phys_collision *c,
 		break;
 	case PHYS_GEOM_MESH:
 	case PHYS_GEOM_ELLIPSOID:
-		return mesh_shape(out, c->mesh, moving);
+		return mesh_shape(out, c->mesh, h);
 	case PHYS_GEOM_HEIGHTMAP:
 		return terrain_shape(e, out, c->heightmap, at);
 	default:
@@ -351,7 +378,7 @@ make_shape(bullet_engine *e, bshape &out, const struct phys_collision *c,
  * out: a rescaled mesh or an ellipsoid of other radii gets triangles of
  * its own. -1 with phys_error() when they cannot be made. */
 int
-sized_shape(bullet_engine *e, int ci, bool moving, phys_pose *at, bshape &out)
+sized_shape(bullet_engine *e, int ci, enum holder h, phys_pose *at, bshape &out)
 {
 	struct phys_collision c;
 	struct phys_mesh *m;
@@ -360,7 +387,12 @@ sized_shape(bullet_engine *e, int ci, bool moving, phys_pose *at, bshape &out)
 	    vals(e, PHYS_S_COLLISION, ci), &c, &m) < 0)
 		return -1;
 	out.own.reset(m);
-	make_shape(e, out, &c, moving, at);
+	if (h == HELD_ALONE && has_triangles(&c) && !is_identity(*at)) {
+		out.own.reset(phys_mesh_moved(c.mesh, *at));
+		c.mesh = out.own.get();
+		*at = PHYS_POSE_IDENTITY;
+	}
+	make_shape(e, out, &c, h, at);
 	return 0;
 }
 
@@ -417,7 +449,7 @@ make_static(bullet_engine *e, int li)
 			bs.shape.reset(new btStaticPlaneShape(bt(n), v3_dot(n,
 			    at.p)));
 			at = PHYS_POSE_IDENTITY;
-		} else if (sized_shape(e, ci, false, &at, bs) < 0)
+		} else if (sized_shape(e, ci, HELD_STATIC, &at, bs) < 0)
 			return -1;
 		if (!bs.shape) {
 			if (unsupported(e, c, true) < 0)
@@ -486,9 +518,10 @@ attach_shapes(bullet_engine *e, int li, bool at_load)
 		const struct phys_collision *c = &e->w->collisions[first];
 		phys_pose off = phys_pose_mul(phys_pose_inv(bl.com), c->pose);
 
-		if (is_identity(off) && c->shape != PHYS_GEOM_PLANE &&
+		if ((is_identity(off) || has_triangles(c)) &&
+		    c->shape != PHYS_GEOM_PLANE &&
 		    c->shape != PHYS_GEOM_HEIGHTMAP) {
-			if (sized_shape(e, first, true, &off, made[0]) < 0)
+			if (sized_shape(e, first, HELD_ALONE, &off, made[0]) < 0)
 				return -1;
 			if (made[0].shape)
 				single = first;
@@ -506,9 +539,15 @@ attach_shapes(bullet_engine *e, int li, bool at_load)
 			if (c->shape == PHYS_GEOM_HEIGHTMAP)
 				return refuse_shape(c, "a heightmap must belong "
 				    "to a static model");
-			if (sized_shape(e, first + k, true, &off,
+			if (sized_shape(e, first + k, HELD_IN_COMPOUND, &off,
 			    made[(size_t)k]) < 0)
 				return -1;
+			if (c->shape == PHYS_GEOM_MESH && made[(size_t)k].shape)
+				phys_warnat_once(c->doc->name,
+				    phys_node_line(c->node), "collision '%s': "
+				    "collides as its convex hull under Bullet, "
+				    "which holds a moving mesh's triangles only "
+				    "for a link of one collision", c->name);
 			if (!made[(size_t)k].shape) {
 				if (unsupported(e, c, at_load) < 0)
 					return -1;
@@ -1172,7 +1211,7 @@ reshape_static(struct bullet_engine *e, int ci)
 
 	if (!o || c->shape == PHYS_GEOM_PLANE || c->shape == PHYS_GEOM_HEIGHTMAP)
 		return 0;	/* skipped at load, or no sizes to change */
-	if (sized_shape(e, ci, false, &at, bs) < 0)
+	if (sized_shape(e, ci, HELD_STATIC, &at, bs) < 0)
 		return -1;
 	e->world->removeCollisionObject(o);
 	o->setCollisionShape(bs.shape.get());
