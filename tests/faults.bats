@@ -58,6 +58,12 @@ grows() {
 	return 1
 }
 
+# by_term STATUS [ERRFILE]: the program ended by SIGTERM (status 143); if
+# not, the failure says the status, and what it wrote to ERRFILE.
+by_term() {
+	[ "$1" -eq 143 ] || fail "status $1${2:+: $(head -c 2000 "$2")}"
+}
+
 signum() {
 	kill -l "$1"
 }
@@ -234,7 +240,7 @@ signum() {
 	status=0
 	wait "$pid" || status=$?
 	wait "$reader"
-	[ "$status" -eq 143 ] || fail "status $status"
+	by_term "$status"
 	ends_whole "$TMP/out"
 }
 
@@ -249,7 +255,7 @@ signum() {
 	kill -s TERM "$pid"
 	status=0
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ] || fail "status $status"
+	by_term "$status"
 	ends_whole "$TMP/out"
 }
 
@@ -268,7 +274,7 @@ signum() {
 	status=0
 	gone_within 10 "$pid"
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ] || fail "status $status"
+	by_term "$status"
 	[ "$(wc -l < "$TMP/out")" -eq 3 ]
 	ends_whole "$TMP/out"
 }
@@ -346,7 +352,7 @@ last_whole() {
 	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ] || fail "status $status: $(head -c 2000 "$TMP/err")"
+	by_term "$status" "$TMP/err"
 	[ ! -s "$TMP/out" ]
 }
 
@@ -374,7 +380,7 @@ EOF
 	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ] || fail "status $status"
+	by_term "$status"
 	[ ! -s "$TMP/out" ]
 	# the decoder, a process of the same command line, went with it
 	for ((i = 0; i < 200; i++)); do
@@ -398,7 +404,7 @@ EOF
 	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ] || fail "status $status"
+	by_term "$status"
 	echo go > "$TMP/go"
 	wait "$reader"
 	ends_whole "$TMP/out"
@@ -417,7 +423,7 @@ EOF
 	gone_within 10 "$pid"
 	status=0
 	wait "$pid" || status=$?
-	[ "$status" -eq 143 ] || fail "status $status"
+	by_term "$status"
 }
 
 # ---- interrupted and concurrent edits (items 4, 6) ----

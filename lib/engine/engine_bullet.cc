@@ -100,13 +100,13 @@ struct mesh_free {
 	void operator()(struct phys_mesh *m) const { phys_mesh_free(m); }
 };
 
-/* What Bullet collides for one collision at its run's sizes, owned by the
- * engine until the collision is resized or the engine goes (members in the
- * order each depends on the one before). */
 /* What holds a shape: a static object, a moving body alone, or a moving
  * body's compound with other shapes. */
 enum holder { HELD_STATIC, HELD_ALONE, HELD_IN_COMPOUND };
 
+/* What Bullet collides for one collision at its run's sizes, owned by the
+ * engine until the collision is resized or the engine goes (members in the
+ * order each depends on the one before). */
 struct bshape {
 	std::unique_ptr<struct phys_mesh, mesh_free> own;	/* rescaled triangles */
 	std::unique_ptr<btTriangleIndexVertexArray> tris;
@@ -697,11 +697,15 @@ refuse_joint(const struct phys_joint *j, const char *why)
 	    "joint '%s': %s", j->name, why);
 }
 
-/* Limits in the joint's rows. */
+/* Limits in the joint's rows; a ball joint (a point-to-point
+ * constraint) and a joint Bullet holds no constraint for have none. */
 void
 set_limits(bullet_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
+
+	if (!e->joints[(size_t)ji].c || j->type == PHYS_JOINT_BALL)
+		return;
 	auto *c = static_cast<btGeneric6DofSpring2Constraint *>(
 	    e->joints[(size_t)ji].c);
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
@@ -827,8 +831,7 @@ make_joint(bullet_engine *e, int ji)
 	bj.c = c;
 	e->constraints.emplace_back(c);
 	e->world->addConstraint(c, true);
-	if (j->type != PHYS_JOINT_BALL)
-		set_limits(e, ji);
+	set_limits(e, ji);
 	return 0;
 }
 
@@ -1147,8 +1150,7 @@ bullet_engine_apply_profile(struct bullet_engine *e)
 		if (!e->joints[i].c)
 			continue;
 		set_softness(e->joints[i].c, si.m_erp, si.m_globalCfm);
-		if (e->w->joints[i].type != PHYS_JOINT_BALL)
-			set_limits(e, (int)i);	/* the free rows' own ERP */
+		set_limits(e, (int)i);	/* the free rows' own ERP */
 	}
 	return 0;
 }

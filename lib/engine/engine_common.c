@@ -239,7 +239,6 @@ phys_divergence_cause(const struct phys_scene *w,
 	return why ? why : phys_xstrdup("");
 }
 
-
 bool
 phys_turned_from(double pos, double zero)
 {

@@ -792,8 +792,8 @@ joint_softness(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 	const double *ref = phys_mjcf_solref, *imp = phys_mjcf_solimp;
 	double fref[2], fimp[5];
 
-	memcpy(j->solreflimit, ref, sizeof fref);
-	memcpy(j->solimplimit, imp, sizeof fimp);
+	memcpy(j->solreflimit, ref, sizeof j->solreflimit);
+	memcpy(j->solimplimit, imp, sizeof j->solimplimit);
 	memcpy(fref, ref, sizeof fref);
 	memcpy(fimp, imp, sizeof fimp);
 	if (some_numbers(r, n, cls, "solreflimit", j->solreflimit, 2, 2) < 0 ||
@@ -806,7 +806,7 @@ joint_softness(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 		mj_note(r, n, "solreflimit of direct stiffness and damping "
 		    "(negative): not kept; the limits take MuJoCo's default, "
 		    "0.02 1");
-		memcpy(j->solreflimit, ref, sizeof fref);
+		memcpy(j->solreflimit, ref, sizeof j->solreflimit);
 	}
 	if (j->frictionloss != 0 && (memcmp(fref, ref, sizeof fref) != 0 ||
 	    memcmp(fimp, imp, sizeof fimp) != 0))
