@@ -29,7 +29,8 @@
     "triangles, the starting profile as <option>.\n"
 #define WORLD_TEXT \
     "world: write a world that includes the model or URDF file MODEL: the\n" \
-    "default world of phys(7), which model files run in, to edit and run.\n" \
+    "default world of phys(7), which model files run in, to edit and run;\n" \
+    "for an MJCF model, the world its <option> makes.\n" \
     "The include names MODEL from the directory of the --output file, or\n" \
     "by its absolute path on standard output.\n"
 #define FORMAT_TEXT \

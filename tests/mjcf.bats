@@ -393,6 +393,30 @@ including() {
 	phys-param get gravity max_step_size "$TMP/g.xml" | jq -s -e '.[0].value.z == -9.81 and .[1].value == 0.002'
 }
 
+@test "mjcf: a world phys-sdf world writes for an MJCF model keeps its <option>: the box falls as the model's step and gravity make it, under both profiles; included in a world of its own, or printed as a model file, the <option> left behind is said at its line" {
+	cat > "$TMP/fall.xml" <<-EOF
+	<mujoco model="fall">
+	  <option timestep="0.004" gravity="0 0 -3"/>
+	  <worldbody><body name="b" pos="0 0 10"><freejoint/><geom size="0.1"/></body></worldbody>
+	</mujoco>
+	EOF
+	phys-sdf world -o "$TMP/w.sdf" "$TMP/fall.xml"
+	# semi-implicit Euler's fall after n steps: z0 - g h^2 n (n + 1) / 2
+	want=$(awk 'BEGIN { print 10 - 3 * 0.004 * 0.004 * 25 * 26 / 2 }')
+	for p in default_physics mujoco; do
+		phys-step -q -p $p -n 25 -e 25 -i 'fall::b/pose' "$TMP/w.sdf" | tail -1 |
+		    jq -r '.items["fall::b/pose"].z' > "$TMP/z"
+		near "$(cat "$TMP/z")" "$want" 1e-9
+	done
+	run -0 --separate-stderr phys-step -n 1 "$TMP/w.sdf"
+	! grep -q 'option' <<< "$stderr"
+	printf '<sdf version="1.7"><world name="w"><include><uri>fall.xml</uri></include></world></sdf>\n' > "$TMP/inc.sdf"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/inc.sdf"
+	grep -q "fall.xml:2: <option> sets the world MuJoCo runs this model in: included in .*inc.sdf, it runs at that world's step of 0.001 s and gravity 0 0 -9.8, not at 0.004 s and 0 0 -3" <<< "$stderr"
+	run -0 --separate-stderr phys-sdf print "$TMP/fall.xml"
+	grep -q "fall.xml:2: <option> sets the world MuJoCo runs this model in, which the printed model file has no place for" <<< "$stderr"
+}
+
 # slid MODEL PROFILE: how far the box of MODEL slides down its slope in 1 s.
 slid() {
 	phys-step -q -p "$2" -t 1 -e 100 -i 'incline::box/pose' "$1" | tail -1 |

@@ -726,6 +726,20 @@ inline_includes(struct printer *pr, xmlNodePtr owner)
 
 /* ---- the document ---- */
 
+/* An MJCF model's <option> belongs to its world, which a model file
+ * has no place for: said, for it is not printed. */
+static void
+warn_option_left(const struct phys_doc *mjcf)
+{
+	xmlNodePtr opt = phys_child(mjcf->root, "option");
+
+	if (opt && opt->properties)
+		phys_warnat(mjcf->name, phys_node_line(opt), "%s", "<option> "
+		    "sets the world MuJoCo runs this model in, which the "
+		    "printed model file has no place for: 'phys-sdf world' "
+		    "writes a world that keeps it");
+}
+
 int
 phys_sdf_print(const char *path, struct phys_buf *b)
 {
@@ -747,6 +761,8 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 	/* A model file prints as a model file; a URDF as the model it
 	 * becomes, as gz sdf -p prints it. */
 	out = w.model_doc ? w.model_doc : &w.doc;
+	if (w.doc.kind == PHYS_DOC_MJCF)
+		warn_option_left(&w.doc);
 	memset(&pr, 0, sizeof pr);
 	pr.w = &w;
 	/* The world's version: its own elements stay valid, and Gazebo reads
@@ -911,11 +927,37 @@ phys_sdf_world(const char *path, bool ground, struct phys_buf *b)
 	return phys_sdf_world_with(path, &o, b);
 }
 
+/*
+ * What the world a model file is loaded into holds besides the model:
+ * nothing for SDF and URDF, whose world is phys(7)'s default; an MJCF
+ * model's gravity and profiles from its <option>, which the written
+ * world must keep, since an included model's own world is not read.
+ */
+static void
+host_settings(const struct phys_scene *w, struct phys_buf *b)
+{
+	xmlBufferPtr xb = xmlBufferCreate();
+	xmlNodePtr n;
+
+	for (n = phys_child(w->node, NULL); n; n = phys_next(n, NULL)) {
+		if (phys_node_is(n, "model") || phys_node_is(n, "include"))
+			continue;
+		xmlBufferEmpty(xb);
+		xmlNodeDump(xb, w->host->xml, n, 2, 1);
+		phys_buf_puts(b, "    ");
+		phys_buf_putn(b, (const char *)xmlBufferContent(xb),
+		    (size_t)xmlBufferLength(xb));
+		phys_buf_puts(b, "\n");
+	}
+	xmlBufferFree(xb);
+}
+
 int
 phys_sdf_world_with(const char *path, const struct phys_sdf_world_options *o,
     struct phys_buf *b)
 {
 	struct phys_load_options lo;
+	struct phys_buf settings = { 0 };
 	struct phys_scene w;
 	char num[32], *uri;
 	bool hosted;
@@ -932,19 +974,27 @@ phys_sdf_world_with(const char *path, const struct phys_sdf_world_options *o,
 		return -1;
 	}
 	hosted = w.host != NULL;
+	if (hosted)
+		host_settings(&w, &settings);
 	phys_world_free(&w);
 	if (!hosted)
 		return phys_fail("%s is a world already", path);
-	if (!(uri = include_uri(path, o->output)))
-		return -1;
-	if (!phys_xml_text_ok(uri)) {
+	uri = include_uri(path, o->output);
+	if (uri && !phys_xml_text_ok(uri)) {
 		free(uri);
-		return phys_fail("%s", "the model's path is not text XML can "
-		    "hold");
+		uri = NULL;
+		phys_fail("%s", "the model's path is not text XML can hold");
+	}
+	if (!uri) {
+		phys_buf_free(&settings);
+		return -1;
 	}
 	phys_buf_puts(b, "<?xml version=\"1.0\"?>\n"
 	    "<sdf version=\"1.7\">\n"
 	    "  <world name=\"default\">\n");
+	if (settings.len)
+		phys_buf_putn(b, settings.s, settings.len);
+	phys_buf_free(&settings);
 	if (o->ground)
 		phys_buf_puts(b, ground_plane);
 	phys_buf_puts(b, "    <include>\n      <uri>");

@@ -2582,8 +2582,43 @@ warn_missing(struct loader *L)
 	L->missing = 0;
 }
 
-/* An included URDF: its converted model takes its place in the list
- * of included documents, and owns it. */
+/*
+ * An MJCF file's <option> sets the world MuJoCo runs it in; an SDF world
+ * that includes the file runs it under its own step and gravity. Said
+ * when they differ, at the <option> (line), with both; model is the
+ * converted document, whose <world> holds the option's values.
+ */
+static void
+warn_included_option(struct loader *L, const struct phys_doc *model,
+    long line)
+{
+	const struct phys_scene *w = L->w;
+	xmlNodePtr mw = phys_child(model->root, "world");
+	phys_vec3 g = PVV(w->vals, WORLD_gravity);
+	double h = PVD(w->profiles[w->start].vals, PHYSICS_max_step_size);
+	double mg[3], mh;
+	char *t, *u;
+
+	if (!line || L->opt->quiet)
+		return;
+	t = phys_node_text(phys_child(mw, "gravity"));
+	u = phys_node_text(phys_child(phys_child(mw, "physics"),
+	    "max_step_size"));
+	if (phys_parse_doubles(t, mg, 3) == 3 && phys_parse_doubles(u, &mh,
+	    1) == 1 && (mh != h || mg[0] != g.x || mg[1] != g.y ||
+	    mg[2] != g.z))
+		phys_warnat(model->name, line, "<option> sets the world MuJoCo "
+		    "runs this model in: included in %s, it runs at that "
+		    "world's step of %g s and gravity %g %g %g, not at %g s and "
+		    "%g %g %g ('phys-sdf world' writes a world that keeps "
+		    "<option>)", w->doc.name, h, g.x, g.y, g.z, mh, mg[0],
+		    mg[1], mg[2]);
+	free(t);
+	free(u);
+}
+
+/* An included URDF or MJCF file: its converted model takes its place in
+ * the list of included documents, and owns it. */
 static int
 include_urdf(struct loader *L, struct phys_doc **inc)
 {
@@ -2591,9 +2626,14 @@ include_urdf(struct loader *L, struct phys_doc **inc)
 	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
 		L->opt->notes || L->opt->whole, L->opt->skip_missing };
 	struct phys_doc *model = phys_xcalloc(1, sizeof *model);
-	int rc = (*inc)->kind == PHYS_DOC_MJCF ? phys_mjcf_convert(*inc, true,
-	    model, &uo) : phys_urdf_convert(*inc, true, model, &uo);
+	bool mjcf = (*inc)->kind == PHYS_DOC_MJCF;
+	xmlNodePtr opt = mjcf ? phys_child((*inc)->root, "option") : NULL;
+	long line = opt && opt->properties ? phys_node_line(opt) : 0;
+	int rc = mjcf ? phys_mjcf_convert(*inc, true, model, &uo) :
+	    phys_urdf_convert(*inc, true, model, &uo);
 
+	if (rc == 0)
+		warn_included_option(L, model, line);
 	w->includes[w->nincludes - 1] = model;
 	*inc = model;
 	return rc;
