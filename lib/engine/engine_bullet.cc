@@ -721,7 +721,8 @@ set_limits(bullet_engine *e, int ji)
 	    2 : 1;
 
 	for (int k = 0; k < free_axes; k++) {
-		double l = lo[k] > -PHYS_NO_LIMIT_FROM ? lo[k] : 1, h = hi[k] < PHYS_NO_LIMIT_FROM ? hi[k] : -1;
+		double l = phys_has_lower(lo[k]) ? lo[k] : 1;
+		double h = phys_has_upper(hi[k]) ? hi[k] : -1;
 
 		if (j->type == PHYS_JOINT_REVOLUTE) {
 			/* Bullet's angle stays within [-pi, pi] of the
@@ -731,19 +732,19 @@ set_limits(bullet_engine *e, int ji)
 			 * pi, which the angle never reaches. */
 			double z = e->joints[(size_t)ji].zero;
 
-			l = lo[k] > -PHYS_NO_LIMIT_FROM && phys_stop_in_reach(lo[k], z) ?
+			l = phys_has_lower(lo[k]) && phys_stop_in_reach(lo[k], z) ?
 			    lo[k] - z : -M_PI;
-			h = hi[k] < PHYS_NO_LIMIT_FROM && phys_stop_in_reach(hi[k], z) ?
+			h = phys_has_upper(hi[k]) && phys_stop_in_reach(hi[k], z) ?
 			    hi[k] - z : M_PI;
 			if (l == -M_PI && h == M_PI)
 				l = 1, h = -1;
 		} else if (angular && (lo[k] < -M_PI || hi[k] > M_PI) &&
-		    (lo[k] > -PHYS_NO_LIMIT_FROM || hi[k] < PHYS_NO_LIMIT_FROM)) {
+		    (phys_has_lower(lo[k]) || phys_has_upper(hi[k]))) {
 			/* Bullet's angles, like ODE's, stay within [-pi, pi]. */
 			phys_warn_once("joint '%s': limits beyond pi; Bullet "
 			    "cannot stop a revolute axis there", j->name);
 			l = 1, h = -1;
-		} else if (lo[k] <= -PHYS_NO_LIMIT_FROM || hi[k] >= PHYS_NO_LIMIT_FROM) {
+		} else if (!phys_has_lower(lo[k]) || !phys_has_upper(hi[k])) {
 			l = 1, h = -1;	/* one open side: free */
 		}
 		/* The constraint measures a turn of the parent's frame from

@@ -1008,9 +1008,9 @@ Loop::update()
 		if (fr[k] > 0)
 			row(d, !lin, 0, -fr[k] * h, fr[k] * h);
 		/* Past a limit, the row pushes back only: error is how far. */
-		if (l[k] > -PHYS_NO_LIMIT_FROM && pos[k] < l[k])
+		if (phys_has_lower(l[k]) && pos[k] < l[k])
 			row(d, !lin, pos[k] - l[k], 0, INFINITY);
-		else if (u[k] < PHYS_NO_LIMIT_FROM && pos[k] > u[k])
+		else if (phys_has_upper(u[k]) && pos[k] > u[k])
 			row(d, !lin, pos[k] - u[k], -INFINITY, 0);
 	}
 	rows(dir.size());

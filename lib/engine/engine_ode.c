@@ -717,14 +717,14 @@ set_axis_params(struct ode_engine *e, dJointID jid,
 	/* ODE's angular stops only work within [-pi, pi] of its zero; a
 	 * revolute joint's zero follows its turns (stops_follow_turns), a
 	 * stop farther from it being more than a quarter turn away. */
-	if (lo > -PHYS_NO_LIMIT_FROM && (!angular || phys_stop_in_reach(lo, zero)))
+	if (phys_has_lower(lo) && (!angular || phys_stop_in_reach(lo, zero)))
 		set(jid, dParamLoStop + off, lo - zero);
-	else if (lo > -PHYS_NO_LIMIT_FROM && j->type != PHYS_JOINT_REVOLUTE)
+	else if (phys_has_lower(lo) && j->type != PHYS_JOINT_REVOLUTE)
 		phys_warn_once("joint '%s': lower limit %g is beyond -pi; "
 		    "ODE cannot stop a revolute axis there", j->name, lo);
-	if (hi < PHYS_NO_LIMIT_FROM && (!angular || phys_stop_in_reach(hi, zero)))
+	if (phys_has_upper(hi) && (!angular || phys_stop_in_reach(hi, zero)))
 		set(jid, dParamHiStop + off, hi - zero);
-	else if (hi < PHYS_NO_LIMIT_FROM && j->type != PHYS_JOINT_REVOLUTE)
+	else if (phys_has_upper(hi) && j->type != PHYS_JOINT_REVOLUTE)
 		phys_warn_once("joint '%s': upper limit %g is beyond pi; "
 		    "ODE cannot stop a revolute axis there", j->name, hi);
 	/* Coulomb joint friction: a motor driving to rest with bounded force. */

@@ -1623,9 +1623,9 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 	 * speed, as the contacts' friction is. */
 	f -= fric * fmax(-1, fmin(1, u / vt));
 	/* Simbody's linear stop: k x (1 + d qdot), never pulling. */
-	if (hi < PHYS_NO_LIMIT_FROM && q > hi)
+	if (phys_has_upper(hi) && q > hi)
 		f += fmin(0, -stiff * (q - hi) * (1 + diss * u));
-	if (lo > -PHYS_NO_LIMIT_FROM && q < lo)
+	if (phys_has_lower(lo) && q < lo)
 		f += fmax(0, -stiff * (q - lo) * (1 - diss * u));
 	return f;
 }

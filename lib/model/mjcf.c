@@ -1390,7 +1390,7 @@ motor_limits(struct reader *r, xmlNodePtr n, struct mj_act *a, double gear,
 	else if (clim)
 		mj_note(r, n, CTRLRANGE_LOST);
 	a->gear = gear * gain;
-	a->fmax = force < PHYS_NO_LIMIT_FROM ? fabs(gear) * force : PHYS_NO_LIMIT;
+	a->fmax = phys_has_upper(force) ? fabs(gear) * force : PHYS_NO_LIMIT;
 }
 
 static int

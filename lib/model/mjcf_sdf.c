@@ -1147,7 +1147,7 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		jn = joint_name(r, b, a->joint - b->joint0);
 		add(p, "joint_name", jn, a->line);
 		if (a->kind == ACT_MOTOR) {
-			if (a->fmax < PHYS_NO_LIMIT_FROM)
+			if (phys_has_upper(a->fmax))
 				effort_limit(model, jn, a->fmax, a->line);
 			free(jn);
 			continue;

@@ -212,8 +212,8 @@ in_range(const struct phys_joint *j, int k, double a)
 {
 	struct phys_axis_values lim = phys_joint_axis_values(j->vals, k);
 
-	return phys_angle_near(a, lim.lower > -PHYS_NO_LIMIT_FROM &&
-	    lim.upper < PHYS_NO_LIMIT_FROM ? (lim.lower + lim.upper) / 2 : 0);
+	return phys_angle_near(a, phys_has_lower(lim.lower) &&
+	    phys_has_upper(lim.upper) ? (lim.lower + lim.upper) / 2 : 0);
 }
 
 /* A hinge about a (in the body), its joint's first axis. */

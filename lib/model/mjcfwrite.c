@@ -262,8 +262,8 @@ put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 		phys_mjcf_nums(b, "ref", &ref, 1);
 	/* a one-sided limit keeps SDF's huge number for the open side */
 	if (limited)
-		phys_mjcf_nums(b, "range", (double[2]){ a.lower > -PHYS_NO_LIMIT_FROM ?
-		    a.lower + ref : a.lower, a.upper < PHYS_NO_LIMIT_FROM ?
+		phys_mjcf_nums(b, "range", (double[2]){ phys_has_lower(a.lower) ?
+		    a.lower + ref : a.lower, phys_has_upper(a.upper) ?
 		    a.upper + ref : a.upper }, 2);
 	phys_buf_printf(b, " limited=\"%s\"", limited ? "true" : "false");
 	if (a.damping != 0)
@@ -952,7 +952,7 @@ warn_actuator(const struct phys_scene *w, const struct phys_mjcf_actuator *a,
 static void
 put_forcerange(struct phys_buf *b, const struct phys_mjcf_actuator *a)
 {
-	if (a->fmin <= -PHYS_NO_LIMIT_FROM && a->fmax >= PHYS_NO_LIMIT_FROM)
+	if (!phys_has_lower(a->fmin) && !phys_has_upper(a->fmax))
 		return;
 	phys_buf_puts(b, " forcelimited=\"true\"");
 	phys_mjcf_nums(b, "forcerange", (double[2]){ fmax(a->fmin, -PHYS_NO_LIMIT),

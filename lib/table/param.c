@@ -908,5 +908,5 @@ phys_joint_axis_values(const struct phys_value *v, int k)
 bool
 phys_axis_limited(const struct phys_axis_values *a)
 {
-	return a->lower > -PHYS_NO_LIMIT_FROM || a->upper < PHYS_NO_LIMIT_FROM;
+	return phys_has_lower(a->lower) || phys_has_upper(a->upper);
 }

@@ -187,6 +187,17 @@ void phys_values_copy(phys_scope s, struct phys_value *dst,
  * none: PHYS_NO_LIMIT also once an engine has shifted it by a joint's
  * reference or zero. */
 #define PHYS_NO_LIMIT_FROM 1e15
+/* Whether lo is a lower bound, hi an upper one, rather than none. */
+static inline bool
+phys_has_lower(double lo)
+{
+	return lo > -PHYS_NO_LIMIT_FROM;
+}
+static inline bool
+phys_has_upper(double hi)
+{
+	return hi < PHYS_NO_LIMIT_FROM;
+}
 
 /* Axis k's (0: axis, 1: axis2) limits and dynamics, as the joint's
  * values v give them; limits whose lower is above the upper, none. */
