@@ -241,7 +241,7 @@ only_attrs() {
 	for b in upper lower slider; do
 		for f in mass 'pos[]' 'com[]' 'inertia[]' 'rot[]'; do
 			paste <(jq -r --arg n "$b" "select(.body == \$n and has(\"mass\")) | .$f" "$TMP/before") \
-			    <(mj body "arm::$b" ".$f") | while read -r x y; do
+			    <(mj body "$b" ".$f") | while read -r x y; do
 				near "$y" "$x" 1e-6
 			done
 		done
@@ -250,12 +250,12 @@ only_attrs() {
 	for j in shoulder elbow slide; do
 		for f in damping stiffness frictionloss 'axis[]' 'range[]'; do
 			paste <(jq -r --arg n "$j" "select(.joint == \$n) | .$f" "$TMP/before") \
-			    <(mj joint "arm::$j" ".$f") | while read -r x y; do
+			    <(mj joint "$j" ".$f") | while read -r x y; do
 				near "$y" "$x" 1e-6
 			done
 		done
 	done
-	grep -q '<joint name="arm::shoulder" .*ref="0.17453292519943' "$TMP/printed.xml"
+	grep -q '<joint name="shoulder" .*ref="0.17453292519943' "$TMP/printed.xml"
 }
 
 @test "mjcf-edit: a joint's limit softness and margin, and a geom's margin and gap, into MuJoCo's solreflimit, solimplimit, margin and gap" {

@@ -123,9 +123,9 @@ SDF
 	run printed_agrees "$WORLDS/robots/arm.urdf"
 	assert_success
 	# the base is welded: no joint on it; the arm's two hinges limited
-	[ "$(printed body arm::base .parent)" = world ]
+	[ "$(printed body base .parent)" = world ]
 	[ "$(jq -s '[.[] | select(.joint)] | length' "$TMP/mujoco")" = 2 ]
-	[ "$(printed joint arm::shoulder '.range | join(" ")')" = "-2 2" ]
+	[ "$(printed joint shoulder '.range | join(" ")')" = "-2 2" ]
 }
 
 @test "a URDF robot keeps its floating base: a free joint on its root" {
@@ -179,10 +179,10 @@ mech::uni"
 	print_oracle "$TMP/out.xml" > "$TMP/mujoco"
 	[ "$(jq -r 'select(.option) | .timestep' "$TMP/mujoco")" = 0.0005 ]
 	near "$(jq -r 'select(.option) | .gravity[2]' "$TMP/mujoco")" -9.81 1e-12
-	[ "$(printed geom free::body::c '.friction[0]')" = 0.6 ]
-	[ "$(printed geom free::body::c '.solref | join(" ")')" = "0.01 1" ]
+	[ "$(printed geom c '.friction[0]')" = 0.6 ]
+	[ "$(printed geom c '.solref | join(" ")')" = "0.01 1" ]
 	# the box's half sizes
-	[ "$(printed geom free::body::c '.size | join(" ")')" = "0.1 0.15 0.2" ]
+	[ "$(printed geom c '.size | join(" ")')" = "0.1 0.15 0.2" ]
 }
 
 @test "an MJCF model printed back runs by its MuJoCo profile: libmujoco reads the printed <option> as the source's and slides the box of a priority pad as it slides the source's, as phys's MuJoCo engine does" {
@@ -196,7 +196,7 @@ mech::uni"
 	# body welded to the world weighs in MuJoCo's contact a little: the
 	# box slid 0.35 mm further)
 	print_oracle "$src" run 1 box | tail -1 > "$TMP/source"
-	near "$(print_oracle "$TMP/out.xml" run 1 priority::box | tail -1 | cut -d' ' -f2)" \
+	near "$(print_oracle "$TMP/out.xml" run 1 box | tail -1 | cut -d' ' -f2)" \
 	    "$(cut -d' ' -f2 "$TMP/source")" 1e-9
 	# phys's MuJoCo engine runs the source as libmujoco does, the pad's
 	# solref and solimp setting how deep it rides
@@ -226,8 +226,8 @@ mech::uni"
 	    jq '.items["softlimit::ball/pose"].z')" "$want" 1e-9
 	# printed back, libmujoco runs the same model
 	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
-	near "$(print_oracle "$TMP/out.xml" run 2 softlimit::shoulder | tail -1 | cut -d' ' -f2)" "$(tail -1 "$TMP/got")" 1e-9
-	near "$(print_oracle "$TMP/out.xml" run 2 softlimit::ball | tail -1 | cut -d' ' -f4)" "$want" 1e-9
+	near "$(print_oracle "$TMP/out.xml" run 2 shoulder | tail -1 | cut -d' ' -f2)" "$(tail -1 "$TMP/got")" 1e-9
+	near "$(print_oracle "$TMP/out.xml" run 2 ball | tail -1 | cut -d' ' -f4)" "$want" 1e-9
 	# MuJoCo holds an impedance within 0.0001 and 0.9999: dm_control's
 	# dmin of 0 is read as MuJoCo runs it, without a word
 	run -0 --separate-stderr phys-param get softlimit::shoulder/physics.mujoco.limit.solimp.dmin softlimit::shoulder/physics.mujoco.limit.solref.timeconst "$src"
@@ -246,8 +246,8 @@ mech::uni"
 	lines_agree "$TMP/want" "$TMP/got" 1e-9
 	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
 	print_oracle "$TMP/out.xml" > "$TMP/mujoco"
-	[ "$(jq -r 'select(.joint) | .body' "$TMP/mujoco" | sort | uniq -c | awk '{ print $1 $2 }' | tr '\n' ' ')" = "2planar::thigh 3planar::torso " ]
-	print_oracle "$TMP/out.xml" run 1 planar::torso | awk 'NR % 100 == 0 { print $2, $4 }' > "$TMP/printed"
+	[ "$(jq -r 'select(.joint) | .body' "$TMP/mujoco" | sort | uniq -c | awk '{ print $1 $2 }' | tr '\n' ' ')" = "2thigh 3torso " ]
+	print_oracle "$TMP/out.xml" run 1 torso | awk 'NR % 100 == 0 { print $2, $4 }' > "$TMP/printed"
 	lines_agree "$TMP/want" "$TMP/printed" 1e-9
 }
 
@@ -294,7 +294,7 @@ mech::uni"
 
 @test "a pendulum printed as MJCF swings, under MuJoCo, with the closed-form period" {
 	phys-sdf print --format mjcf "$WORLDS/pendulum.sdf" > "$TMP/p.xml"
-	print_oracle "$TMP/p.xml" run 2 pendulum::pivot > "$TMP/run"
+	print_oracle "$TMP/p.xml" run 2 pivot > "$TMP/run"
 	# released 0.05 rad from the bottom: it swings about -0.05 from qpos0
 	T=$(period -0.05 < "$TMP/run")
 	# 2 pi sqrt(I / (m g d)), I = 0.01 + 1 * 0.5^2, and the amplitude's
@@ -327,15 +327,15 @@ mech::uni"
 SDF
 	phys-sdf print --format mjcf "$TMP/mesh.sdf" > "$TMP/out.xml"
 	print_oracle "$TMP/out.xml" > "$TMP/mujoco"
-	[ "$(printed geom m::block::shell .type)" = mesh ]
+	[ "$(printed geom shell .type)" = mesh ]
 	# MuJoCo holds a mesh about its centre: the cube's, 0.5 + 0.2 along x
 	# (an STL holds single-precision numbers)
-	near "$(printed geom m::block::shell '.pos[0]')" 0.7 1e-7
-	near "$(printed geom m::block::shell '.pos[1]')" 0.1 1e-7
-	near "$(printed geom m::block::shell '.pos[2]')" 0.1 1e-7
+	near "$(printed geom shell '.pos[0]')" 0.7 1e-7
+	near "$(printed geom shell '.pos[1]')" 0.1 1e-7
+	near "$(printed geom shell '.pos[2]')" 0.1 1e-7
 	# the link's own inertia, not the mesh's
-	[ "$(printed body m::block .mass)" = 2 ]
-	[ "$(printed body m::block '.inertia | [.[0], .[4], .[8]] | join(" ")')" = "0.1 0.2 0.3" ]
+	[ "$(printed body block .mass)" = 2 ]
+	[ "$(printed body block '.inertia | [.[0], .[4], .[8]] | join(" ")')" = "0.1 0.2 0.3" ]
 }
 
 @test "a mesh MuJoCo reads is its file, referenced from the --output file's directory; one it cannot read its triangles; MuJoCo makes the same of both" {
@@ -386,12 +386,12 @@ SDF
 @test "a joint closing a loop: a ghost body on the joint, welded to the child as stiffly as the joint holds: MuJoCo keeps the printed four-bar closed" {
 	phys-sdf print --format mjcf "$WORLDS/fourbar.sdf" > "$TMP/out.xml" 2> /dev/null
 	print_oracle "$TMP/out.xml" > "$TMP/mujoco"
-	grep -q '<weld body1="fourbar::loop::loop" body2="fourbar::rocker" solref="0.002 1" solimp="0.9999 0.9999 0.001 0.5 2"/>' "$TMP/out.xml"
+	grep -q '<weld body1="loop::loop" body2="rocker" solref="0.002 1" solimp="0.9999 0.9999 0.001 0.5 2"/>' "$TMP/out.xml"
 	# 2 s of swing in MuJoCo: the loop-closure equation (closure in
 	# helper.bash) holds to 1 mm while the crank turns through more than
 	# a radian (a weld of MuJoCo's default softness let it open 12 cm)
-	print_oracle "$TMP/out.xml" run 2 fourbar::crank_pivot > "$TMP/crank"
-	print_oracle "$TMP/out.xml" run 2 fourbar::rocker_pivot > "$TMP/rocker"
+	print_oracle "$TMP/out.xml" run 2 crank_pivot > "$TMP/crank"
+	print_oracle "$TMP/out.xml" run 2 rocker_pivot > "$TMP/rocker"
 	paste "$TMP/crank" "$TMP/rocker" |
 	    jq -R 'split("\t") | map(split(" ") | .[1] | tonumber) |
 		{ items: { "fourbar::crank_pivot/position": [.[0]], "fourbar::rocker_pivot/position": [.[1]] } }' > "$TMP/swing"
@@ -399,9 +399,9 @@ SDF
 	awk '{ exit !($1 < 1e-3 && $2 > 1) }' "$TMP/c" || fail "the printed loop opens $(cat "$TMP/c")"
 	# the ghost stands where the rocker is
 	for k in 0 1 2; do
-		near "$(printed body fourbar::loop::loop ".pos[$k]")" "$(printed body fourbar::rocker ".pos[$k]")" 1e-12
+		near "$(printed body loop::loop ".pos[$k]")" "$(printed body rocker ".pos[$k]")" 1e-12
 	done
-	[ "$(printed joint fourbar::loop .body)" = fourbar::loop::loop ]
+	[ "$(printed joint loop .body)" = loop::loop ]
 }
 
 @test "a screw or a gearbox is refused, at its line, with the reason" {
@@ -457,8 +457,8 @@ arm_world() {
 	want=$(awk 'BEGIN { t = 0.1; for (i = 0; i < 100; i++) t = 9.81 * 0.5 * cos(t) / 50; printf "%.12f", t }')
 	phys-sdf print --format mjcf "$TMP/arm.sdf" > "$TMP/arm.xml"
 	# the PID's derivative gain: a general actuator's bias
-	grep -q '<general joint="arm::shoulder" gainprm="50" biastype="affine" biasprm="0 -50 -5"' "$TMP/arm.xml"
-	near "$(print_oracle "$TMP/arm.xml" run 3 arm::shoulder | tail -1 | cut -d' ' -f2)" "$want" 1e-9
+	grep -q '<general joint="shoulder" gainprm="50" biastype="affine" biasprm="0 -50 -5"' "$TMP/arm.xml"
+	near "$(print_oracle "$TMP/arm.xml" run 3 shoulder | tail -1 | cut -d' ' -f2)" "$want" 1e-9
 	near "$(phys-step -q -t 3 -r 1 -i 'arm::shoulder/position' "$TMP/arm.sdf" |
 	    tail -1 | jq '.items["arm::shoulder/position"][0]')" "$want" 1e-9
 }
@@ -470,7 +470,7 @@ arm_world() {
 	<joint_name>shoulder</joint_name></plugin>'
 	run -0 --separate-stderr phys-sdf print --format mjcf "$TMP/arm.sdf"
 	# gz-sim's defaults: i_gain 0.1, d_gain 0.01
-	[[ "$output" == *'<general joint="arm::shoulder" gainprm="1" biastype="affine" biasprm="0 -1 -0.01"'* ]]
+	[[ "$output" == *'<general joint="shoulder" gainprm="1" biastype="affine" biasprm="0 -1 -0.01"'* ]]
 	[ "$(grep -c '<velocity\|<motor' <<<"$output")" -eq 0 ]
 	assert_equal "$stderr" "phys-sdf: $TMP/arm.sdf:12: <plugin> JointController is not written: no MuJoCo actuator does what it does
 phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its integral gain, 0.1, is not written: MuJoCo's position servo has a proportional and a derivative gain
@@ -494,7 +494,7 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	local j
 	for j in slider slider2 slider3; do
 		print_oracle "$TMP/act.xml" run 1 $j go > "$TMP/want"
-		print_oracle "$TMP/out.xml" run 1 act::$j go > "$TMP/got"
+		print_oracle "$TMP/out.xml" run 1 $j go > "$TMP/got"
 		[ "$(wc -l < "$TMP/want")" -eq 1000 ]
 		lines_agree "$TMP/want" "$TMP/got" 1e-9
 	done

@@ -52,6 +52,23 @@ keys_of() {
 	done
 }
 
+# named FILE: MuJoCo's bodies with their parents, joints with their
+# bodies and types, and named geoms, by name, sorted.
+named() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" | awk '$1 == "body" { print $1, $2, $3 }
+	    $1 == "joint" { print $1, $2, $3, $4 } $1 == "geom" { print $1, $2 }' | sort
+}
+
+@test "mjcf round trip: bodies, joints and named geoms keep their names and places, and the model its name; a free joint's name is not kept" {
+	need_key_oracle
+	phys-sdf print --format mjcf "$MJ/roundtrip.xml" > "$TMP/out.xml"
+	named "$MJ/roundtrip.xml" | grep -v '^joint root ' > "$TMP/want"
+	named "$TMP/out.xml" | grep -v '^joint (null) \|^geom geom[0-9]' > "$TMP/got"
+	[ "$(grep -c . "$TMP/want")" = 11 ]
+	diff "$TMP/want" "$TMP/got"
+	grep -q '^<mujoco model="trip">' "$TMP/out.xml"
+}
+
 @test "mjcf round trip: an <exclude>, and the pairs MuJoCo's filter kept apart, touch in the written file as in the original" {
 	need_key_oracle
 	phys-sdf print --format mjcf "$MJ/roundtrip.xml" > "$TMP/out.xml"

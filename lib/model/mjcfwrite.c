@@ -41,6 +41,14 @@ struct writer {
 	const char *out;	/* the file written; NULL: standard output */
 	const struct phys_mjcf_actuator *acts;
 	size_t nacts;
+	/* "M::" when the world holds one top-level model M (a model file, a
+	 * URDF, an MJCF model, a world of one robot): names are written
+	 * without it, as the robot's own; "" when models share the world. */
+	char *scope;
+	/* Whether a collision is written by its own name alone, none of the
+	 * others in the world having it (MJCF's geom names are the
+	 * model's, SDF's a link's), or as its link's. */
+	bool *own_geom;
 };
 
 /* ---- numbers and names ---- */
@@ -88,12 +96,90 @@ put_pose(struct phys_buf *b, phys_pose p)
 		phys_mjcf_nums(b, "quat", q, 4);
 }
 
-static void
-put_name(struct phys_buf *b, const char *name)
+/* The name an entity of scoped name is written by (writer's scope). */
+static const char *
+own_name(const struct writer *wr, const char *scoped)
 {
-	phys_buf_puts(b, " name=\"");
-	phys_buf_xml_attr(b, name);
-	phys_buf_putc(b, '"');
+	size_t n = strlen(wr->scope);
+
+	return strncmp(scoped, wr->scope, n) == 0 ? scoped + n : scoped;
+}
+
+static void
+put_name(const struct writer *wr, const char *scoped)
+{
+	phys_buf_puts(wr->b, " name=\"");
+	phys_buf_xml_attr(wr->b, own_name(wr, scoped));
+	phys_buf_putc(wr->b, '"');
+}
+
+/* The last part of a scoped name: "c" of "m::link::c". */
+static const char *
+last_part(const char *scoped)
+{
+	const char *s, *p = scoped;
+
+	while ((s = strstr(p, "::")))
+		p = s + 2;
+	return p;
+}
+
+struct named {
+	const char *name;
+	size_t i;
+};
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct named *)a)->name,
+	    ((const struct named *)b)->name);
+}
+
+/* Which collisions no other shares the last part of its name with. */
+static bool *
+own_geom_names(const struct phys_scene *w)
+{
+	bool *own = phys_xcalloc(w->ncollisions + 1, sizeof *own);
+	struct named *v = phys_xcalloc(w->ncollisions + 1, sizeof *v);
+	size_t i, k, n = w->ncollisions;
+
+	for (i = 0; i < n; i++)
+		v[i] = (struct named){ last_part(w->collisions[i].name), i };
+	qsort(v, n, sizeof *v, by_name);
+	for (i = 0; i < n; i = k) {
+		for (k = i + 1; k < n && strcmp(v[i].name, v[k].name) == 0;
+		    k++)
+			;
+		own[v[i].i] = k == i + 1;
+	}
+	free(v);
+	return own;
+}
+
+/* The name collision c is written by (writer's own_geom). */
+static const char *
+geom_name(const struct writer *wr, const struct phys_collision *c)
+{
+	return wr->own_geom[c - wr->w->collisions] ? last_part(c->name) :
+	    own_name(wr, c->name);
+}
+
+/* The scope of the world's one top-level model, or "". */
+static char *
+one_model_scope(const struct phys_scene *w)
+{
+	const struct phys_model *top = NULL;
+	size_t i;
+
+	for (i = 0; i < w->nmodels; i++) {
+		if (w->models[i].parent >= 0)
+			continue;
+		if (top)
+			return phys_xstrdup("");
+		top = &w->models[i];
+	}
+	return top ? phys_xasprintf("%s::", top->name) : phys_xstrdup("");
 }
 
 static void
@@ -317,10 +403,10 @@ put_joints(struct writer *wr, int ji, int depth)
 		indent(wr->b, depth);
 		phys_buf_puts(wr->b, "<joint");
 		if (k == 0) {
-			put_name(wr->b, j->name);
+			put_name(wr, j->name);
 		} else {
 			phys_buf_puts(wr->b, " name=\"");
-			phys_buf_xml_attr(wr->b, j->name);
+			phys_buf_xml_attr(wr->b, own_name(wr, j->name));
 			phys_buf_puts(wr->b, "_axis2\"");
 		}
 		phys_buf_printf(wr->b, " type=\"%s\"", kind);
@@ -505,8 +591,9 @@ put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 	if (c->shape == PHYS_GEOM_MESH && !c->mesh)
 		return 0;	/* skipped at load, and said so */
 	indent(wr->b, depth);
-	phys_buf_puts(wr->b, "<geom");
-	put_name(wr->b, c->name);
+	phys_buf_puts(wr->b, "<geom name=\"");
+	phys_buf_xml_attr(wr->b, geom_name(wr, c));
+	phys_buf_putc(wr->b, '"');
 	switch (c->shape) {
 	case PHYS_GEOM_BOX:
 	case PHYS_GEOM_SPHERE:
@@ -561,7 +648,7 @@ put_ghost(struct writer *wr, int ji, int depth)
 	mo[0] = mo[1] = mo[2] = m * 1e-2;
 	indent(wr->b, depth);
 	phys_buf_puts(wr->b, "<body name=\"");
-	phys_buf_xml_attr(wr->b, j->name);
+	phys_buf_xml_attr(wr->b, own_name(wr, j->name));
 	phys_buf_puts(wr->b, "::loop\"");
 	put_pose(wr->b, phys_pose_mul(phys_pose_inv(parent), c->pose));
 	phys_buf_puts(wr->b, ">\n");
@@ -622,10 +709,10 @@ put_welds(struct writer *wr)
 			phys_buf_puts(wr->b, "  <equality>\n");
 		any = true;
 		phys_buf_puts(wr->b, "    <weld body1=\"");
-		phys_buf_xml_attr(wr->b, wr->w->joints[i].name);
+		phys_buf_xml_attr(wr->b, own_name(wr, wr->w->joints[i].name));
 		phys_buf_puts(wr->b, "::loop\" body2=\"");
-		phys_buf_xml_attr(wr->b,
-		    wr->w->links[wr->w->joints[i].child].name);
+		phys_buf_xml_attr(wr->b, own_name(wr,
+		    wr->w->links[wr->w->joints[i].child].name));
 		phys_buf_putc(wr->b, '"');
 		phys_mjcf_nums(wr->b, "solref", ref, 2);
 		phys_mjcf_nums(wr->b, "solimp", imp, 5);
@@ -759,7 +846,7 @@ put_body(struct writer *wr, int top, int depth)
 
 	indent(wr->b, depth);
 	phys_buf_puts(wr->b, "<body");
-	put_name(wr->b, l->name);
+	put_name(wr, l->name);
 	put_pose(wr->b, phys_pose_mul(phys_pose_inv(parent), l->pose));
 	if (is_mocap(wr, li))
 		phys_buf_puts(wr->b, " mocap=\"true\"");
@@ -860,9 +947,11 @@ put_exclude(struct writer *wr, bool *open, int a, int b)
 		return;
 	open_contact(wr, open);
 	phys_buf_puts(wr->b, "    <exclude body1=\"");
-	phys_buf_xml_attr(wr->b, a < 0 ? "world" : w->links[a].name);
+	phys_buf_xml_attr(wr->b, a < 0 ? "world" : own_name(wr,
+	    w->links[a].name));
 	phys_buf_puts(wr->b, "\" body2=\"");
-	phys_buf_xml_attr(wr->b, b < 0 ? "world" : w->links[b].name);
+	phys_buf_xml_attr(wr->b, b < 0 ? "world" : own_name(wr,
+	    w->links[b].name));
 	phys_buf_puts(wr->b, "\"/>\n");
 }
 
@@ -911,9 +1000,11 @@ put_pairs(struct writer *wr, bool *open)
 
 		open_contact(wr, open);
 		phys_buf_puts(wr->b, "    <pair geom1=\"");
-		phys_buf_xml_attr(wr->b, w->collisions[w->pairs[i].c1].name);
+		phys_buf_xml_attr(wr->b, geom_name(wr,
+		    &w->collisions[w->pairs[i].c1]));
 		phys_buf_puts(wr->b, "\" geom2=\"");
-		phys_buf_xml_attr(wr->b, w->collisions[w->pairs[i].c2].name);
+		phys_buf_xml_attr(wr->b, geom_name(wr,
+		    &w->collisions[w->pairs[i].c2]));
 		phys_buf_printf(wr->b, "\" condim=\"%d\"", s.condim);
 		phys_mjcf_nums(wr->b, "friction", s.fr, 5);
 		phys_mjcf_nums(wr->b, "solref", s.ref, 2);
@@ -976,7 +1067,7 @@ put_actuator(struct writer *wr, const struct phys_mjcf_actuator *a)
 	double start;
 
 	phys_buf_printf(b, "    <%s joint=\"", tag);
-	phys_buf_xml_attr(b, j->name);
+	phys_buf_xml_attr(b, own_name(wr, j->name));
 	phys_buf_puts(b, a->axis ? "_axis2\"" : "\"");
 	if (a->kind == PHYS_MJCF_MOTOR)
 		phys_buf_puts(b, " gear=\"1\"");
@@ -1203,16 +1294,27 @@ phys_mjcf_write(const struct phys_scene *w,
     struct phys_buf *b)
 {
 	struct writer wr = { w, b, { NULL, NULL, NULL, NULL }, false, out,
-		acts, n };
+		acts, n, NULL, NULL };
 	int rc;
 
 	wr.t.holder = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.holder);
 	wr.t.up = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.up);
 	wr.t.free = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.free);
 	wr.t.loop = phys_xcalloc(w->njoints + 1, sizeof *wr.t.loop);
+	wr.scope = one_model_scope(w);
+	wr.own_geom = own_geom_names(w);
 	if ((rc = plan_tree(&wr)) == 0) {
+		/* a robot's model is its own; a world of models, the world's */
 		phys_buf_puts(b, "<mujoco model=\"");
-		phys_buf_xml_attr(b, w->name ? w->name : "phys");
+		if (*wr.scope) {
+			char *m = phys_xstrdup(wr.scope);
+
+			m[strlen(m) - 2] = '\0';
+			phys_buf_xml_attr(b, m);
+			free(m);
+		} else {
+			phys_buf_xml_attr(b, w->name ? w->name : "phys");
+		}
 		phys_buf_putc(b, '"');
 		/* every mass as written: MuJoCo computes none and bounds
 		 * none, and fuses no static body into its parent */
@@ -1235,5 +1337,7 @@ phys_mjcf_write(const struct phys_scene *w,
 	free(wr.t.up);
 	free(wr.t.free);
 	free(wr.t.loop);
+	free(wr.scope);
+	free(wr.own_geom);
 	return rc;
 }

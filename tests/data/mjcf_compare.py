@@ -8,7 +8,8 @@ its name with the same mass, world pose, centre of mass and inertia (in
 the link frame), every joint but a fixed one a MuJoCo joint of its name
 (a universal's second axis NAME_axis2) at the same world anchor and axis,
 with its limits, damping and friction. Prints each difference over TOL
-(1e-6 by default) and exits 1 when there is one.
+(1e-6 by default) and exits 1 when there is one. Where the world holds
+one model, the bodies and joints are named without its scope.
 """
 import json
 import math
@@ -56,10 +57,14 @@ def main():
                                    for x, y in zip(a, b)):
             bad.append("%s: %s, want %s" % (what, a, b))
 
+    # a world of one top-level model is written by the robot's own names
+    tops = {x["link"].split("::")[0] for x in sdf if "link" in x}
+    skip = len(tops.pop()) + 2 if len(tops) == 1 else 0
+
     nlinks = njoints = 0
     for x in sdf:
         if "link" in x:
-            b = bodies.get(x["link"])
+            b = bodies.get(x["link"][skip:])
             if not b:
                 bad.append("link %s: no body" % x["link"])
                 continue
@@ -80,7 +85,7 @@ def main():
         elif "joint" in x and x["type"] != "fixed":
             axes = [(x["joint"], x.get("axis"))]
             for name, axis in axes:
-                j = joints.get(name)
+                j = joints.get(name[skip:])
                 if not j:
                     bad.append("joint %s: no MuJoCo joint" % name)
                     continue
