@@ -503,6 +503,31 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	near "$(tail -1 "$TMP/want" | cut -d' ' -f2)" 1 0.002
 }
 
+@test "a servo too stiff for an explicit step (Menagerie's iiwa: kp 2000, kv 200 on a link of 2e-3 kg m2) under the implicit integrator: phys's MuJoCo engine takes its damping into the step, as libmujoco does, and follows libmujoco" {
+	cat > "$TMP/stiff.xml" <<-EOF
+	<mujoco model="stiff">
+	  <option integrator="implicit" timestep="0.002"/>
+	  <worldbody>
+	    <body name="link" pos="0 0 1">
+	      <joint name="hinge" axis="0 1 0" range="-3 3" limited="true"/>
+	      <inertial mass="1.2" pos="0.02 0 0" diaginertia="0.001 0.001 0.001"/>
+	    </body>
+	  </worldbody>
+	  <actuator>
+	    <general joint="hinge" gaintype="fixed" biastype="affine" gainprm="2000" biasprm="0 -2000 -200" forcerange="-300 300" forcelimited="true"/>
+	  </actuator>
+	  <keyframe><key name="go" ctrl="0.5"/></keyframe>
+	</mujoco>
+	EOF
+	# kv h / I = 200 * 0.002 / 0.00148 = 270: an explicit step multiplies
+	# the velocity by -269
+	print_oracle "$TMP/stiff.xml" run 0.5 hinge go | awk 'NR % 25 == 0 { print $2 }' > "$TMP/want"
+	phys-step -q -p mujoco -t 0.5 -e 25 --keyframe go -i 'stiff::hinge/position' "$TMP/stiff.xml" |
+	    jq -r 'select(.t > 0) | .items["stiff::hinge/position"][0]' > "$TMP/got"
+	[ "$(wc -l < "$TMP/want")" -eq 10 ]
+	lines_agree "$TMP/want" "$TMP/got" 1e-9
+}
+
 @test "an InitialVelocityPlugin's velocities are a keyframe MuJoCo starts from as phys starts the world: a thrown box's parabola, a wheel's turn of 3 rad/s" {
 	cat > "$TMP/iv.sdf" <<'SDF'
 <?xml version="1.0"?>

@@ -476,7 +476,8 @@ diverged_at(const struct phys_engine *e)
 static int
 drive_joints(struct phys_engine *e)
 {
-	double pos[2], vel[2], f[2];
+	struct phys_joint_drive drive;
+	double pos[2], vel[2];
 	size_t j;
 	int n;
 
@@ -485,12 +486,12 @@ drive_joints(struct phys_engine *e)
 			continue;
 		if ((n = CALL(e, joint_state, (int)j, pos, vel)) < 0)
 			return -1;
-		phys_motors_effort(&e->motors, (int)j,
+		phys_motors_drive(&e->motors, (int)j,
 		    phys_run_values_get(e->v, PHYS_S_JOINT, (int)j), n, pos,
-		    vel, e->h, f);
-		if (efforts_fit(e, (int)j, f, n) < 0)
+		    vel, e->h, &drive);
+		if (efforts_fit(e, (int)j, drive.effort, n) < 0)
 			return diverged_at(e);
-		if (CALL(e, set_joint_effort, (int)j, f) < 0)
+		if (CALL(e, set_joint_effort, (int)j, &drive) < 0)
 			return -1;
 	}
 	return 0;

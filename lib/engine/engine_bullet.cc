@@ -1720,10 +1720,10 @@ bullet_engine_joint_effort(const struct bullet_engine *e, int ji, double eff[2])
 
 static int
 bullet_engine_set_joint_effort(struct bullet_engine *e, int joint,
-    const double effort[2])
+    const struct phys_joint_drive *drive)
 {
-	e->joints[(size_t)joint].cmd[0] = effort[0];
-	e->joints[(size_t)joint].cmd[1] = effort[1];
+	e->joints[(size_t)joint].cmd[0] = drive->effort[0];
+	e->joints[(size_t)joint].cmd[1] = drive->effort[1];
 	return 0;
 }
 

@@ -23,6 +23,7 @@
 
 #include "engine.h"
 #include "engine_common.h"
+#include "motor.h"
 
 /* A body's state as the driver checks it: where it is (its centre of
  * mass or its frame, as the engine holds it), how it is turned, and how
@@ -79,7 +80,7 @@ struct phys_body_state {
 	    (, joint, effort))						\
 	OP(E, int, contact_count, const, (), ())			\
 	OP(E, int, set_joint_effort, , (, int joint,			\
-	    const double effort[2]), (, joint, effort))			\
+	    const struct phys_joint_drive *drive), (, joint, drive))	\
 	OP(E, int, set_link_wrench, , (, int link, phys_vec3 force,	\
 	    phys_vec3 torque), (, link, force, torque))			\
 	OP(E, int, weld, , (, int parent, int child, bool on),		\

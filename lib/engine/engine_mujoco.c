@@ -34,6 +34,7 @@
 #include "mjcfwrite.h"
 #include "pairkey.h"
 
+#include <float.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -106,6 +107,8 @@ struct mjoint {
 	phys_vec3 force, torque;	/* on the child, last step */
 	double effort[2];
 	double cmd[2];		/* the command's effort (motor.h) */
+	int act[2];		/* per reported axis: its servo actuator, -1 */
+	struct phys_axis_servo servo[2];	/* the command's, if a servo */
 };
 
 struct mujoco_engine {
@@ -1133,6 +1136,36 @@ put_size(struct phys_buf *b, const struct mujoco_engine *e)
 	    STACK_PAIRS(e->w->nlinks));
 }
 
+/*
+ * A general actuator on each hinge and slide that takes commands, named
+ * a<joint>_<reported axis>: a servo command (motor.h) sets its gain and
+ * bias, so that MuJoCo's implicit integrator takes its damping into the
+ * step as it takes an MJCF servo's. Idle, they are off (actuation
+ * disabled while no servo runs).
+ */
+static void
+put_servos(struct phys_buf *b, const struct mujoco_engine *e)
+{
+	const struct phys_scene *w = e->w;
+	size_t i;
+	int k, n;
+
+	phys_buf_puts(b, "<actuator>\n");
+	for (i = 0; i < w->njoints; i++) {
+		n = phys_joint_axes(w->joints[i].type);
+		if (e->joints[i].role != ROLE_TREE &&
+		    e->joints[i].role != ROLE_LOOP)
+			continue;
+		for (k = 0; k < n; k++)
+			phys_buf_printf(b, "<general name=\"a%zu_%d\" "
+			    "joint=\"j%zu_%d\" gaintype=\"fixed\" "
+			    "biastype=\"affine\" gainprm=\"1\" "
+			    "biasprm=\"0 0 0\" ctrllimited=\"false\" "
+			    "forcelimited=\"false\"/>\n", i, k, i, k);
+	}
+	phys_buf_puts(b, "</actuator>\n");
+}
+
 static int
 write_mjcf(struct mujoco_engine *e, struct phys_buf *b)
 {
@@ -1162,6 +1195,7 @@ write_mjcf(struct mujoco_engine *e, struct phys_buf *b)
 	phys_buf_puts(b, "</worldbody>\n");
 	if (rc == 0)
 		rc = put_equalities(b, e);
+	put_servos(b, e);
 	phys_buf_puts(b, "</mujoco>\n");
 	free(skip);
 	return rc;
@@ -1293,6 +1327,8 @@ map_model(struct mujoco_engine *e)
 		}
 		for (k = 0; k < 2; k++) {
 			mj->jnt[k] = find(m, mjOBJ_JOINT, "j%d_%d", (int)i, k);
+			mj->act[k] = find(m, mjOBJ_ACTUATOR, "a%d_%d", (int)i,
+			    k);
 			if (mj->jnt[k] < 0)
 				continue;
 			e->jnt_joint[mj->jnt[k]] = (int)i;
@@ -2366,23 +2402,68 @@ joint_forces(struct mujoco_engine *e)
 	}
 }
 
-/* The joints' commands as generalized forces on their axes' dofs. */
+/*
+ * Servo s of axis k of joint mj on its actuator a: force = base + kq pos
+ * + kv vel along the reported axis, where pos = sign (qpos - qpos0) +
+ * offset and vel = sign qvel; the actuator's gear is the sign, so that
+ * its length and velocity are sign qpos and sign qvel, its bias takes kq
+ * and kv, and its control the rest.
+ */
+static void
+set_servo(struct mujoco_engine *e, const struct mjoint *mj, int k, int a,
+    const struct phys_axis_servo *s)
+{
+	mjModel *m = e->m;
+	int jid = mj->jnt[k];
+	bool limited = isfinite(s->fmin) || isfinite(s->fmax);
+
+	m->actuator_gear[6 * a] = mj->sign;
+	m->actuator_biasprm[mjNBIAS * a + 1] = s->kq;
+	m->actuator_biasprm[mjNBIAS * a + 2] = s->kv;
+	m->actuator_forcelimited[a] = limited;
+	m->actuator_forcerange[2 * a] = fmax(s->fmin, -DBL_MAX);
+	m->actuator_forcerange[2 * a + 1] = fmin(s->fmax, DBL_MAX);
+	e->d->ctrl[a] = s->base + s->kq * (mj->offset[k] - mj->sign *
+	    m->qpos0[m->jnt_qposadr[jid]]);
+}
+
+/* The joints' commands: servos on their actuators, other efforts as
+ * generalized forces on their axes' dofs. */
 static void
 joint_commands(struct mujoco_engine *e)
 {
-	const mjModel *m = e->m;
+	mjModel *m = e->m;
 	size_t i;
-	int k, jid;
+	int k, jid, a;
+	bool servos = false;
 
 	mju_zero(e->d->qfrc_applied, m->nv);
 	for (i = 0; i < e->w->njoints; i++) {
 		const struct mjoint *mj = &e->joints[i];
 
-		for (k = 0; k < mj->naxes; k++)
-			if ((jid = mj->jnt[k]) >= 0 && mj->cmd[k] != 0)
+		for (k = 0; k < mj->naxes; k++) {
+			if ((jid = mj->jnt[k]) < 0)
+				continue;
+			a = mj->act[k];
+			if (a >= 0 && mj->servo[k].on) {
+				set_servo(e, mj, k, a, &mj->servo[k]);
+				servos = true;
+				continue;
+			}
+			if (a >= 0) {	/* idle */
+				m->actuator_biasprm[mjNBIAS * a + 1] = 0;
+				m->actuator_biasprm[mjNBIAS * a + 2] = 0;
+				e->d->ctrl[a] = 0;
+			}
+			if (mj->cmd[k] != 0)
 				e->d->qfrc_applied[m->jnt_dofadr[jid]] +=
 				    mj->sign * mj->cmd[k];
+		}
 	}
+	if (servos)
+		m->opt.disableflags &= ~mjDSBL_ACTUATION;
+	else
+		m->opt.disableflags |= mjDSBL_ACTUATION;
 }
 
 /* One step of the state in d; MuJoCo's errors return to the caller. */
@@ -2955,6 +3036,7 @@ build(struct mujoco_engine *e, bool at_load)
 	if (!e->m)
 		return -1;
 	map_model(e);
+	e->m->opt.disableflags |= mjDSBL_ACTUATION;	/* no servo yet */
 	fill_hfields(e);
 	if (mujoco_engine_apply_profile(e) < 0)
 		return -1;
@@ -3466,10 +3548,12 @@ mujoco_engine_joint_effort(const struct mujoco_engine *e, int ji,
 
 static int
 mujoco_engine_set_joint_effort(struct mujoco_engine *e, int joint,
-    const double effort[2])
+    const struct phys_joint_drive *drive)
 {
-	e->joints[joint].cmd[0] = effort[0];
-	e->joints[joint].cmd[1] = effort[1];
+	e->joints[joint].cmd[0] = drive->effort[0];
+	e->joints[joint].cmd[1] = drive->effort[1];
+	e->joints[joint].servo[0] = drive->servo[0];
+	e->joints[joint].servo[1] = drive->servo[1];
 	e->commanded = true;
 	return 0;
 }

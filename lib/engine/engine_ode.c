@@ -2568,10 +2568,10 @@ ode_engine_joint_effort(const struct ode_engine *e, int ji, double eff[2])
 
 static int
 ode_engine_set_joint_effort(struct ode_engine *e, int joint,
-    const double effort[2])
+    const struct phys_joint_drive *drive)
 {
-	e->joints[joint].cmd[0] = effort[0];
-	e->joints[joint].cmd[1] = effort[1];
+	e->joints[joint].cmd[0] = drive->effort[0];
+	e->joints[joint].cmd[1] = drive->effort[1];
 	return 0;
 }
 

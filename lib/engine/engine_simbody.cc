@@ -2603,9 +2603,10 @@ simbody_engine_joint_effort(const struct simbody_engine *e, int ji,
 
 static int
 simbody_engine_set_joint_effort(struct simbody_engine *e, int ji,
-    const double effort[2])
+    const struct phys_joint_drive *drive)
 {
 	sjoint &sj = e->joints[(size_t)ji];
+	const double *effort = drive->effort;
 
 	if (!sj.mobilizer && (effort[0] != 0 || effort[1] != 0))
 		phys_warn_once("joint '%s' closes a kinematic loop: the Simbody "

@@ -209,25 +209,68 @@ phys_effort_held(const struct phys_value *v, int k, double f)
 	return lim >= 0 ? clamp(f, -lim, lim) : f;
 }
 
+/*
+ * Axis a's command as a servo (motor.h), when it is one: a position PID
+ * (its rate the axis's) or a velocity PID without a derivative (whose
+ * rate is measured between steps), of no integral, whose output and
+ * effort limit leave some force.
+ */
+static bool
+axis_servo(const struct phys_axis_motor *a, const struct phys_value *v,
+    int k, struct phys_axis_servo *s)
+{
+	struct phys_pid_gains g;
+	double lim = phys_joint_axis_values(v, k).effort;
+
+	if (a->kind != PHYS_COMMAND_POSITION &&
+	    a->kind != PHYS_COMMAND_VELOCITY)
+		return false;
+	g = gains(v, a->kind);
+	if (g.i != 0 || a->integral != 0 || (a->kind ==
+	    PHYS_COMMAND_VELOCITY && g.d != 0))
+		return false;
+	s->fmin = g.cmd_max >= g.cmd_min ? g.cmd_min : -INFINITY;
+	s->fmax = g.cmd_max >= g.cmd_min ? g.cmd_max : INFINITY;
+	if (lim >= 0) {
+		s->fmin = fmax(s->fmin, -lim);
+		s->fmax = fmin(s->fmax, lim);
+	}
+	if (!(s->fmin <= s->fmax))
+		return false;
+	if (a->kind == PHYS_COMMAND_POSITION) {
+		/* offset - p (pos - target) - d vel */
+		s->base = g.offset + g.p * a->target;
+		s->kq = -g.p;
+		s->kv = -g.d;
+	} else {
+		/* offset - p (vel - target) */
+		s->base = g.offset + g.p * velocity_target(v, k, a->target);
+		s->kq = 0;
+		s->kv = -g.p;
+	}
+	return isfinite(s->base) && isfinite(s->kq) && isfinite(s->kv);
+}
+
 void
-phys_motors_effort(struct phys_motors *m, int joint,
+phys_motors_drive(struct phys_motors *m, int joint,
     const struct phys_value *v, int n, const double pos[2],
-    const double vel[2], double h, double effort[2])
+    const double vel[2], double h, struct phys_joint_drive *out)
 {
 	int k;
 
-	effort[0] = effort[1] = 0;
+	memset(out, 0, sizeof *out);
 	for (k = 0; k < n && k < 2; k++) {
 		struct phys_axis_motor *a = &m->axis[joint][k];
 		double f;
 
 		if (a->kind == PHYS_COMMAND_NONE)
 			continue;
+		out->servo[k].on = axis_servo(a, v, k, &out->servo[k]);
 		f = axis_effort(a, v, k, pos[k], vel[k], h);
 		if (!isfinite(f))
 			f = 0;
 		a->asked = f;
 		a->applied = phys_effort_held(v, k, f);
-		effort[k] = a->applied;
+		out->effort[k] = a->applied;
 	}
 }

@@ -22,6 +22,28 @@ enum phys_command_kind {
 	PHYS_COMMAND_POSITION	/* rad or m, through position_pid */
 };
 
+/*
+ * What a joint's commands ask of the next step (phys_motors_drive): each
+ * axis's effort, from the state now; and, for an axis whose command is a
+ * servo (a position PID, or a velocity PID without a derivative, of no
+ * integral gain), the servo itself: the force base + kq pos + kv vel
+ * (pos, vel: the axis's, as joint_state reports them) held within [fmin,
+ * fmax]. At the state now it is the effort; an engine that integrates a
+ * servo's damping implicitly, as MuJoCo's implicit integrator does an
+ * actuator's, applies the servo in its place.
+ */
+struct phys_axis_servo {
+	bool on;
+	double base;		/* N m or N */
+	double kq;		/* N m/rad or N/m */
+	double kv;		/* N m s/rad or N s/m */
+	double fmin, fmax;	/* N m or N; -inf, inf: none */
+};
+struct phys_joint_drive {
+	double effort[2];
+	struct phys_axis_servo servo[2];
+};
+
 /* One axis's command and its controller's state. */
 struct phys_axis_motor {
 	enum phys_command_kind kind;
@@ -81,8 +103,8 @@ bool phys_motors_active(const struct phys_motors *m, int joint);
 /* Effort f held within axis k's effort limit (joint values v; a
  * negative limit is none). */
 double phys_effort_held(const struct phys_value *v, int k, double f);
-void phys_motors_effort(struct phys_motors *m, int joint,
+void phys_motors_drive(struct phys_motors *m, int joint,
     const struct phys_value *v, int n, const double pos[2],
-    const double vel[2], double h, double effort[2]);
+    const double vel[2], double h, struct phys_joint_drive *out);
 
 #endif
