@@ -41,6 +41,29 @@ hold() {
 	each_engine hold
 }
 
+stiff() {
+	# kd h / I = 1e4 * 1e-3 / 0.26 = 38: a force computed at the step's
+	# start multiplies the arm's rate by -37 a step. MuJoCo's implicit
+	# integrator and Simbody's error control hold the arm where
+	# kp (0.5 - q) = m g l sin q.
+	local mj=
+	[ "$1" = mujoco ] && mj='-s mujoco.integrator=implicit'
+	drive "$1" 3 "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":0.5}" \
+	    -s "$J/position_pid.p_gain=1e5" -s "$J/position_pid.d_gain=1e4" \
+	    -s "$J/position_pid.i_gain=0" $mj
+	local q=$(awk 'BEGIN { q = 0.5; for (i = 0; i < 200; i++)
+	    q = 0.5 - 4.905 * sin(q) / 1e5; printf "%.12f", q }')
+	near "$(axis "$TMP/$1" 3 position)" "$q" 1e-7
+}
+@test "a servo too stiff for an explicit step (kd h / I = 38): MuJoCo's implicit integrator and Simbody hold the arm where kp (target - q) = m g l sin q" {
+	local e
+	for e in mujoco simbody; do
+		engines | grep -qx $e || continue
+		echo "under $e"
+		stiff $e
+	done
+}
+
 critical() {
 	# No gravity: I q'' = -kp (q - 1) - kd q', kd = 2 sqrt(kp I): critically
 	# damped, q = 1 - (1 + w t) e^(-w t), w = sqrt(kp / I), never past 1.

@@ -569,6 +569,22 @@ check_bodies(const struct phys_engine *e, double t)
 	return 0;
 }
 
+/* The joints' commands, then the engine's step; what either says of
+ * many joints alike, as one warning. */
+static int
+drive_and_step(struct phys_engine *e, double t0, double t1)
+{
+	int rc = 0;
+
+	phys_warn_batch_begin();
+	if (e->motors.ncommanded && drive_joints(e) < 0)
+		rc = -1;
+	if (rc == 0 && CALL(e, step, t0, t1) < 0)
+		rc = -1;
+	phys_warn_batch_end();
+	return rc;
+}
+
 /*
  * As MuJoCo's mj_step: the engine steps from t0 to t1, the clock counts
  * the step once the engine has made it, and the state it leaves is
@@ -584,9 +600,7 @@ phys_engine_step(struct phys_engine *e)
 		return phys_fail("%s", *e->fault);
 	if (e->info->check_first && check_bodies(e, t0) < 0)
 		return -1;
-	if (e->motors.ncommanded && drive_joints(e) < 0)
-		return -1;
-	if (CALL(e, step, t0, t1) < 0)
+	if (drive_and_step(e, t0, t1) < 0)
 		return -1;
 	if (e->any_asked) {
 		memset(e->asked, 0, e->w->nlinks * sizeof *e->asked);

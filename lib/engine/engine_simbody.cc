@@ -144,6 +144,9 @@ struct sjoint {
 	SimTK::ConstraintIndex weld;	/* a fixed joint closing a loop */
 	bool is_weld = false;
 	double cmd[2] = { 0, 0 };	/* the command's effort (motor.h) */
+	/* the command's, if a servo: evaluated throughout the step, which
+	 * Simbody's error control then follows however stiff it is */
+	struct phys_axis_servo servo[2] = {};
 };
 
 /* A link's pose or velocity set by the run, applied before the next step
@@ -1614,7 +1617,8 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 	double stiff = a.limit_stiffness, diss = a.limit_dissipation;
 	double vt = e->m->contact.getTransitionVelocity(), f;
 
-	f = phys_joint_spring_damper(v, k, q, u) + sj.cmd[k];
+	f = phys_joint_spring_damper(v, k, q, u) + (sj.servo[k].on ?
+	    phys_servo_force(&sj.servo[k], q, u) : sj.cmd[k]);
 	/* A screw's travel is its turn times the lead. */
 	if (e->w->joints[ji].type == PHYS_JOINT_SCREW)
 		f += sj.lead * phys_joint_spring_damper(v, 1, sj.lead * q,
@@ -2611,10 +2615,12 @@ simbody_engine_set_joint_effort(struct simbody_engine *e, int ji,
 	if (!sj.mobilizer && (effort[0] != 0 || effort[1] != 0))
 		phys_warn_once("joint '%s' closes a kinematic loop: the Simbody "
 		    "engine applies no command to it", e->w->joints[ji].name);
-	if (sj.cmd[0] != effort[0] || sj.cmd[1] != effort[1])
+	if (sj.cmd[0] != effort[0] || sj.cmd[1] != effort[1] ||
+	    memcmp(sj.servo, drive->servo, sizeof sj.servo) != 0)
 		e->commands_changed = true;
 	sj.cmd[0] = effort[0];
 	sj.cmd[1] = effort[1];
+	memcpy(sj.servo, drive->servo, sizeof sj.servo);
 	return 0;
 }
 

@@ -274,3 +274,9 @@ phys_motors_drive(struct phys_motors *m, int joint,
 		out->effort[k] = a->applied;
 	}
 }
+
+double
+phys_servo_force(const struct phys_axis_servo *s, double pos, double vel)
+{
+	return clamp(s->base + s->kq * pos + s->kv * vel, s->fmin, s->fmax);
+}

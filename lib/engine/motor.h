@@ -44,6 +44,10 @@ struct phys_joint_drive {
 	struct phys_axis_servo servo[2];
 };
 
+/* Servo s's force at pos, vel, as asked: for an engine that evaluates it
+ * throughout its step. */
+double phys_servo_force(const struct phys_axis_servo *s, double pos,
+    double vel);
 /* One axis's command and its controller's state. */
 struct phys_axis_motor {
 	enum phys_command_kind kind;
