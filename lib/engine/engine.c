@@ -471,6 +471,49 @@ diverged_at(const struct phys_engine *e)
 	return phys_fail_again(NULL, 0, before);
 }
 
+/*
+ * The effort of joint j's servo that did not fit: where its damping
+ * alone is more than a step follows on the child link (h d > 2 I, I the
+ * link's inertia about the joint at most), a force held over the step
+ * flips the rate at each step, which is said as the likely cause.
+ */
+static void
+servo_cause(const struct phys_engine *e, int j,
+    const struct phys_joint_drive *drive, int n)
+{
+	const struct phys_joint *jt = &e->w->joints[j];
+	double mass, turn, I, kd;
+	const double *c;
+	phys_vec3 d;
+	char *msg;
+	int k;
+
+	if (jt->child < 0 || !phys_engine_link_dynamic(e, jt->child))
+		return;
+	for (k = 0; k < n && k < 2; k++) {
+		if (!drive->servo[k].on || !((kd = -drive->servo[k].kv) > 0))
+			continue;
+		link_resistance(e, jt->child, &mass, &turn);
+		c = PV(phys_run_values_get(e->v, PHYS_S_LINK, jt->child),
+		    LINK_inertial_pose)->u.pose;
+		d = v3_sub(v3(c[0], c[1], c[2]), phys_pose_mul(phys_pose_inv(
+		    e->w->links[jt->child].pose), jt->pose).p);
+		I = jt->type == PHYS_JOINT_PRISMATIC ? mass : turn +
+		    mass * v3_dot(d, d);
+		if (!(e->h * kd > 2 * I))
+			return;
+		msg = phys_xstrdup(phys_error());
+		phys_fail("%s; likely cause: its servo's damping, %g, is %.3g "
+		    "times I / h on link '%s' (I, its inertia about the joint, "
+		    "at most %.3g): a force held over the step flips its rate "
+		    "at every step; MuJoCo's implicit integrator, Simbody or a "
+		    "step below %.3g s follows it", msg, kd, e->h * kd / I,
+		    e->w->links[jt->child].name, I, 2 * I / kd);
+		free(msg);
+		return;
+	}
+}
+
 /* Each commanded joint's efforts for the step about to be taken, from
  * its state now. */
 static int
@@ -489,8 +532,10 @@ drive_joints(struct phys_engine *e)
 		phys_motors_drive(&e->motors, (int)j,
 		    phys_run_values_get(e->v, PHYS_S_JOINT, (int)j), n, pos,
 		    vel, e->h, &drive);
-		if (efforts_fit(e, (int)j, drive.effort, n) < 0)
+		if (efforts_fit(e, (int)j, drive.effort, n) < 0) {
+			servo_cause(e, (int)j, &drive, n);
 			return diverged_at(e);
+		}
 		if (CALL(e, set_joint_effort, (int)j, &drive) < 0)
 			return -1;
 	}
