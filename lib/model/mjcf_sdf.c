@@ -767,6 +767,8 @@ static void write_actuators(struct reader *r, xmlNodePtr model);
 static void write_pairs(struct reader *r, xmlNodePtr sdf);
 static void write_key_controls(struct reader *r, xmlNodePtr sdf);
 static void write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model);
+static void write_free_name(struct reader *r, xmlNodePtr link,
+    const struct mj_body *b);
 static void write_excludes(struct reader *r, xmlNodePtr sdf,
     xmlNodePtr model);
 
@@ -1044,6 +1046,7 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 		if (b->mocap)
 			add(link, "kinematic", "true", b->line);
 		write_inertial(link, b);
+		write_free_name(r, link, b);
 		write_geoms(r, link, (int)i, b->geom0, b->ngeoms, false,
 		    PHYS_POSE_IDENTITY);
 		write_chain_links(r, model, b);
@@ -1447,6 +1450,25 @@ static bool
 is_excluded(const struct reader *r, int a, int b)
 {
 	return phys_key_listed(r->excl, r->nexcl, excl_key(r, a, b));
+}
+
+/*
+ * A free body's named free joint, which SDF has no joint for (a link no
+ * joint holds moves free), as <phys:free name> in its link: MJCF out
+ * names the <freejoint> by it again.
+ */
+static void
+write_free_name(struct reader *r, xmlNodePtr link, const struct mj_body *b)
+{
+	const struct mj_joint *j = &r->joints[b->joint0];
+	xmlNodePtr e;
+
+	if (b->njoints != 1 || j->type != MJ_FREE || !j->name || !*j->name)
+		return;
+	e = xmlNewChild(link, phys_ns(xmlDocGetRootElement(link->doc)),
+	    (const xmlChar *)"free", NULL);
+	phys_node_set_line(e, j->line);
+	xmlSetProp(e, (const xmlChar *)"name", (const xmlChar *)j->name);
 }
 
 /* <phys:exclude link=other> in link. */

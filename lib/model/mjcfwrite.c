@@ -26,6 +26,7 @@
 #include "inertia_world.h"
 #include "mem.h"
 #include "msg.h"
+#include "mjcf.h"
 #include "mjcfkey_write.h"
 #include "mjcftree.h"
 #include "mjcfwrite.h"
@@ -163,6 +164,29 @@ geom_name(const struct writer *wr, const struct phys_collision *c)
 {
 	return wr->own_geom[c - wr->w->collisions] ? last_part(c->name) :
 	    own_name(wr, c->name);
+}
+
+/* A free link's <freejoint>, named as an MJCF model's was (<phys:free
+ * name> in the link). */
+static void
+put_freejoint(const struct writer *wr, const struct phys_link *l)
+{
+	xmlNodePtr n;
+	char *name;
+
+	for (n = l->node ? phys_child(l->node, NULL) : NULL; n;
+	    n = phys_next(n, NULL))
+		if (phys_mjcf_own(n, "free"))
+			break;
+	name = n ? phys_node_attr(n, "name") : NULL;
+	phys_buf_puts(wr->b, "<freejoint");
+	if (name) {
+		phys_buf_puts(wr->b, " name=\"");
+		phys_buf_xml_attr(wr->b, name);
+		phys_buf_putc(wr->b, '"');
+	}
+	phys_buf_puts(wr->b, "/>\n");
+	free(name);
 }
 
 /* The scope of the world's one top-level model, or "". */
@@ -859,7 +883,7 @@ put_body(struct writer *wr, int top, int depth)
 		put_joints(wr, wr->t.holder[li], depth + 1);
 	} else if (wr->t.free[li]) {
 		indent(wr->b, depth + 1);
-		phys_buf_puts(wr->b, "<freejoint/>\n");
+		put_freejoint(wr, l);
 	}
 	if (put_geoms(wr, li, PHYS_POSE_IDENTITY, depth + 1) < 0)
 		return -1;
