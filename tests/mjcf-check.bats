@@ -189,6 +189,17 @@ CASES
 	assert_output --partial "\"file\":\"$TMP/parts.xml\",\"line\":2,\"severity\":\"error\",\"message\":\"DTDs and entity declarations are not allowed in MJCF\""
 }
 
+@test "what MuJoCo's XML reader reads past is no error: blank lines before the declaration, \"--\" inside a comment, in the model and its include" {
+	good_model
+	{ printf '\n\n<?xml version="1.0"?>\n<!-- phys-sdf print --format mjcf -->\n'; cat "$TMP/good.xml"; } > "$TMP/dashes.xml"
+	{ printf '<!-- --- a part --- -->\n'; cat "$TMP/parts.xml"; } > "$TMP/p2.xml"
+	mv "$TMP/p2.xml" "$TMP/parts.xml"
+	mujoco_loads "$TMP/dashes.xml"
+	run phys-sdf check "$TMP/dashes.xml"
+	assert_success
+	assert_output ""
+}
+
 @test "not XML: the parser's error at its line" {
 	printf '<mujoco>\n  <worldbody>\n    <body>\n  </worldbody>\n</mujoco>\n' > "$TMP/broken.xml"
 	! mujoco_loads "$TMP/broken.xml"

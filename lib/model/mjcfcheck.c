@@ -24,6 +24,7 @@
 #include "mjcfroot.h"
 #include "msg.h"
 #include "names.h"
+#include "sdf.h"
 
 /* Includes nest at most this deep (MuJoCo refuses an include cycle). */
 #define MAX_INCLUDE_DEPTH 8
@@ -514,13 +515,15 @@ static xmlDocPtr
 parse(const char *text, size_t len, const char *name,
     struct first_error *err)
 {
+	char *tolerated = phys_xml_tolerated(text, len);
 	xmlDocPtr doc;
 
 	memset(err, 0, sizeof *err);
 	xmlSetStructuredErrorFunc(err, (xmlStructuredErrorFunc)keep_first);
-	doc = xmlReadMemory(text, (int)len, name, NULL, XML_PARSE_NONET |
-	    XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	doc = xmlReadMemory(tolerated ? tolerated : text, (int)len, name, NULL,
+	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	xmlSetStructuredErrorFunc(NULL, NULL);
+	free(tolerated);
 	if (!doc && !err->seen)
 		snprintf(err->message, sizeof err->message, "not XML");
 	/* entity declarations are the door to expansion bombs and

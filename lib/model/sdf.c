@@ -181,6 +181,17 @@ comment_dashes(struct tolerant *t)
 	}
 }
 
+char *
+phys_xml_tolerated(const char *text, size_t len)
+{
+	struct tolerant t = { text, NULL, len };
+
+	declaration_first(&t);
+	declaration_version(&t);
+	comment_dashes(&t);
+	return t.copy;
+}
+
 /*
  * libxml2 reads the text through a callback, a block at a time, into a
  * buffer it keeps small by dropping what it has parsed:
@@ -246,16 +257,14 @@ parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 	 * inside its node rather than in an allocation of its own. */
 	int opts = XML_PARSE_NONET | XML_PARSE_COMPACT, ok;
 	const char *name = d->name;
-	struct tolerant t = { d->text, NULL, d->len };
+	struct tolerant t = { d->text, phys_xml_tolerated(d->text, d->len),
+		d->len };
 	xmlParserCtxtPtr ctxt;
 	const xmlError *e;
 	struct first_error first = { NULL, 0, false };
 	struct reader r;
 
 	xmlSetGenericErrorFunc(NULL, quiet_errors);
-	declaration_first(&t);
-	declaration_version(&t);
-	comment_dashes(&t);
 	r.p = parsed_text(&t);
 	r.left = d->len;
 	ctxt = sax ? xmlCreateIOParserCtxt(sax, user, read_block, close_nothing,

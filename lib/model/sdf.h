@@ -67,6 +67,14 @@ struct phys_doc {
  * external entities, no DTD loading, no entity declarations, bounded
  * size. A xacro file is refused with the command that expands it.
  */
+/*
+ * What libxml2 calls fatal and the reference readers (libsdformat,
+ * urdfdom, MuJoCo: tinyxml2) read past, made harmless byte for byte in a
+ * copy of text, lines and offsets kept: blanks before the declaration, a
+ * declaration's version other than 1.x, "--" inside a comment. NULL when
+ * text needs none of it; the caller frees the copy.
+ */
+char *phys_xml_tolerated(const char *text, size_t len);
 int phys_doc_load(struct phys_doc *d, const char *path);
 int phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
     size_t len);
