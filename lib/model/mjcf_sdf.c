@@ -1460,10 +1460,13 @@ is_excluded(const struct reader *r, int a, int b)
 static void
 write_free_name(struct reader *r, xmlNodePtr link, const struct mj_body *b)
 {
-	const struct mj_joint *j = &r->joints[b->joint0];
+	const struct mj_joint *j;
 	xmlNodePtr e;
 
-	if (b->njoints != 1 || j->type != MJ_FREE || !j->name || !*j->name)
+	if (b->njoints != 1)
+		return;
+	j = &r->joints[b->joint0];
+	if (j->type != MJ_FREE || !j->name || !*j->name)
 		return;
 	e = xmlNewChild(link, phys_ns(xmlDocGetRootElement(link->doc)),
 	    (const xmlChar *)"free", NULL);
