@@ -395,6 +395,21 @@ link_resistance(const struct phys_engine *e, int li, double *mass,
 	*turn = (I[0] + I[1] + I[2]) / 2;
 }
 
+/* Link li's turn resistance about joint jt's anchor, which stays where
+ * the joint was on both its links: link_resistance's, with its mass
+ * times its centre's distance from the anchor squared. */
+static double
+turn_about_joint(const struct phys_engine *e, const struct phys_joint *jt,
+    int li, double mass, double turn)
+{
+	const double *c = PV(phys_run_values_get(e->v, PHYS_S_LINK, li),
+	    LINK_inertial_pose)->u.pose;
+	phys_vec3 d = v3_sub(v3(c[0], c[1], c[2]), phys_pose_mul(
+	    phys_pose_inv(e->w->links[li].pose), jt->pose).p);
+
+	return turn + mass * v3_dot(d, d);
+}
+
 int
 phys_engine_effort_fits(const struct phys_engine *e, int j, double f)
 {
@@ -402,8 +417,6 @@ phys_engine_effort_fits(const struct phys_engine *e, int j, double f)
 	bool linear = jt->type == PHYS_JOINT_PRISMATIC;
 	int side[2] = { jt->child, jt->parent }, k, li;
 	double mass, turn, most;
-	const double *c;
-	phys_vec3 d;
 	char what[300];
 
 	for (k = 0; k < 2; k++) {
@@ -412,15 +425,9 @@ phys_engine_effort_fits(const struct phys_engine *e, int j, double f)
 		link_resistance(e, li, &mass, &turn);
 		if (fabs(f) <= most_in_step(e, linear, mass, turn))
 			continue;
-		/* About the anchor, which stays where the joint was on both
-		 * its links: its mass times its centre's distance squared
-		 * more (looked at only for a large effort). */
-		c = PV(phys_run_values_get(e->v, PHYS_S_LINK, li),
-		    LINK_inertial_pose)->u.pose;
-		d = v3_sub(v3(c[0], c[1], c[2]), phys_pose_mul(phys_pose_inv(
-		    e->w->links[li].pose), jt->pose).p);
-		most = most_in_step(e, linear, mass, turn +
-		    mass * v3_dot(d, d));
+		/* about the anchor (looked at only for a large effort) */
+		most = most_in_step(e, linear, mass, turn_about_joint(e, jt,
+		    li, mass, turn));
 		if (fabs(f) <= most)
 			continue;
 		snprintf(what, sizeof what, "joint '%s': an effort of",
@@ -483,8 +490,6 @@ servo_cause(const struct phys_engine *e, int j,
 {
 	const struct phys_joint *jt = &e->w->joints[j];
 	double mass, turn, I, kd;
-	const double *c;
-	phys_vec3 d;
 	char *msg;
 	int k;
 
@@ -494,12 +499,8 @@ servo_cause(const struct phys_engine *e, int j,
 		if (!drive->servo[k].on || !((kd = -drive->servo[k].kv) > 0))
 			continue;
 		link_resistance(e, jt->child, &mass, &turn);
-		c = PV(phys_run_values_get(e->v, PHYS_S_LINK, jt->child),
-		    LINK_inertial_pose)->u.pose;
-		d = v3_sub(v3(c[0], c[1], c[2]), phys_pose_mul(phys_pose_inv(
-		    e->w->links[jt->child].pose), jt->pose).p);
-		I = jt->type == PHYS_JOINT_PRISMATIC ? mass : turn +
-		    mass * v3_dot(d, d);
+		I = jt->type == PHYS_JOINT_PRISMATIC ? mass :
+		    turn_about_joint(e, jt, jt->child, mass, turn);
 		if (!(e->h * kd > 2 * I))
 			return;
 		msg = phys_xstrdup(phys_error());

@@ -1459,6 +1459,14 @@ read_actuator(struct reader *r, xmlNodePtr n)
 
 /* ---- keyframes ---- */
 
+long
+phys_mjcf_option_line(const struct phys_doc *d)
+{
+	xmlNodePtr opt = phys_child(d->root, "option");
+
+	return opt && opt->properties ? phys_node_line(opt) : 0;
+}
+
 bool
 phys_mjcf_own(xmlNodePtr n, const char *tag)
 {

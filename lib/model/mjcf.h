@@ -26,6 +26,9 @@ struct phys_scene;
 
 /* Whether n is an element of phys's own in this namespace, <phys:TAG>. */
 bool phys_mjcf_own(xmlNodePtr n, const char *tag);
+/* The line of the <option> an MJCF document gives values in (its world's
+ * step, gravity, solver), 0 when it gives none. */
+long phys_mjcf_option_line(const struct phys_doc *d);
 
 /* The <phys:key> named name (of any name when name is NULL) of element
  * holder (a link's, or an actuator's plugin's) after after (NULL: from

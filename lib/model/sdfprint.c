@@ -19,6 +19,7 @@
 
 #include <libxml/tree.h>
 
+#include "mjcf.h"
 #include "mjcfwrite.h"
 #include "sdfedit.h"
 #include "world.h"
@@ -731,10 +732,10 @@ inline_includes(struct printer *pr, xmlNodePtr owner)
 static void
 warn_option_left(const struct phys_doc *mjcf)
 {
-	xmlNodePtr opt = phys_child(mjcf->root, "option");
+	long line = phys_mjcf_option_line(mjcf);
 
-	if (opt && opt->properties)
-		phys_warnat(mjcf->name, phys_node_line(opt), "%s", "<option> "
+	if (line)
+		phys_warnat(mjcf->name, line, "%s", "<option> "
 		    "sets the world MuJoCo runs this model in, which the "
 		    "printed model file has no place for: 'phys-sdf world' "
 		    "writes a world that keeps it");

@@ -2627,8 +2627,7 @@ include_urdf(struct loader *L, struct phys_doc **inc)
 		L->opt->notes || L->opt->whole, L->opt->skip_missing };
 	struct phys_doc *model = phys_xcalloc(1, sizeof *model);
 	bool mjcf = (*inc)->kind == PHYS_DOC_MJCF;
-	xmlNodePtr opt = mjcf ? phys_child((*inc)->root, "option") : NULL;
-	long line = opt && opt->properties ? phys_node_line(opt) : 0;
+	long line = mjcf ? phys_mjcf_option_line(*inc) : 0;
 	int rc = mjcf ? phys_mjcf_convert(*inc, true, model, &uo) :
 	    phys_urdf_convert(*inc, true, model, &uo);
 
