@@ -5,6 +5,7 @@
 # 0.5 m below a shoulder, I = 0.26 kg m^2 about the joint).
 
 load helper
+bats_require_minimum_version 1.5.0
 
 W="$WORLDS/motor.sdf"
 J='arm::shoulder'
@@ -41,27 +42,67 @@ hold() {
 	each_engine hold
 }
 
+# continuous NAME KP KD T: the arm's angle at T under a PD of KP and KD
+# toward 0.5 rad from rest at 0, I q'' = kp (0.5 - q) - kd q' - m g l
+# sin q, by RK4 in steps of 1e-5 s.
+continuous() {
+	awk -v kp="$1" -v kd="$2" -v t="$3" 'function acc(q, v) {
+		return (kp * (0.5 - q) - kd * v - 4.905 * sin(q)) / 0.26 }
+	BEGIN { h = 1e-5; q = 0; v = 0
+	for (i = 0; i < t / h - 0.5; i++) {
+		a1 = acc(q, v); a2 = acc(q + h / 2 * v, v + h / 2 * a1)
+		a3 = acc(q + h / 2 * (v + h / 2 * a1), v + h / 2 * a2)
+		a4 = acc(q + h * (v + h / 2 * a2), v + h * a3)
+		q += h * (v + h / 6 * (a1 + a2 + a3))
+		v += h / 6 * (a1 + 2 * a2 + 2 * a3 + a4) }
+	printf "%.9f", q }'
+}
+
 stiff() {
 	# kd h / I = 1e4 * 1e-3 / 0.26 = 38: a force computed at the step's
-	# start multiplies the arm's rate by -37 a step. MuJoCo's implicit
-	# integrator and Simbody's error control hold the arm where
-	# kp (0.5 - q) = m g l sin q.
+	# start multiplies the arm's rate by -37 a step (held within the
+	# effort limit, the arm chatters to 0.338 rad). MuJoCo's implicit
+	# integrator, Simbody's error control and, with implicit_servo,
+	# ODE's and Bullet's motor rows and DART's implicit spring take the
+	# servo into the step: the arm rests where kp (0.5 - q) = m g l sin
+	# q. The rows are solved by iteration: enough of them for the rest
+	# to 1e-7.
 	local mj=
 	[ "$1" = mujoco ] && mj='-s mujoco.integrator=implicit'
 	drive "$1" 3 "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":0.5}" \
 	    -s "$J/position_pid.p_gain=1e5" -s "$J/position_pid.d_gain=1e4" \
-	    -s "$J/position_pid.i_gain=0" $mj
+	    -s "$J/position_pid.i_gain=0" -s "$J/implicit_servo=true" \
+	    -s ode.solver.iters=1000 -s bullet.solver.iters=1000 $mj
 	local q=$(awk 'BEGIN { q = 0.5; for (i = 0; i < 200; i++)
 	    q = 0.5 - 4.905 * sin(q) / 1e5; printf "%.12f", q }')
 	near "$(axis "$TMP/$1" 3 position)" "$q" 1e-7
+	# the effort the rows and the spring report (MuJoCo and Simbody
+	# report the servo's force at the state, kd times the rate's noise)
+	case $1 in ode|bullet|dart)
+		near "$(axis "$TMP/$1" 3 effort)" "$(awk -v q="$q" 'BEGIN { print 4.905 * sin(q) }')" 1e-4
+	esac
+	# On the way, within 2e-3 of the continuous motion (0.459 rad at
+	# 0.25 s); MuJoCo's integrator takes only the damping implicitly,
+	# and follows libmujoco (mjcf-print.bats).
+	[ "$1" = mujoco ] ||
+	    near "$(axis "$TMP/$1" 0.25 position)" "$(continuous 1e5 1e4 0.25)" 2e-3
 }
-@test "a servo too stiff for an explicit step (kd h / I = 38): MuJoCo's implicit integrator and Simbody hold the arm where kp (target - q) = m g l sin q" {
-	local e
-	for e in mujoco simbody; do
-		engines | grep -qx $e || continue
-		echo "under $e"
-		stiff $e
-	done
+@test "a servo too stiff for a force held over the step (kd h / I = 38): with implicit_servo every engine takes it into the step and holds the arm where kp (target - q) = m g l sin q; without, its chatter is said" {
+	each_engine stiff
+	# Without implicit_servo, ODE holds the force over the step, as
+	# gz-sim does: the effort chatters between its limits, said once
+	# with the damping's share and what takes it into the step
+	drive ode 0.1 "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":0.5}" \
+	    -s "$J/position_pid.p_gain=1e5" -s "$J/position_pid.d_gain=1e4" \
+	    -s "$J/position_pid.i_gain=0"
+	[ "$(grep -c "joint '$J': its servo's effort has gone from one end of its range to the other at each of 20 steps: its damping, 10000, is 37.7 times I / h on link 'arm::bob' .*implicit_servo=true takes it into the step" "$TMP/ode.err")" -eq 1 ]
+	# MuJoCo's Euler integrator holds it over the step: said, with the
+	# ratio (h D I^-1, D = kd + kp h) and the integrator that takes it
+	engines | grep -qx mujoco || return 0
+	drive mujoco 0.01 "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":0.5}" \
+	    -s "$J/position_pid.p_gain=1e5" -s "$J/position_pid.d_gain=1e4" \
+	    -s "$J/position_pid.i_gain=0"
+	grep -q "joint '$J': its servo's damping, 10100, is 38.8 times I / h .*MuJoCo's Euler integrator .*(mujoco.integrator=implicit)" "$TMP/mujoco.err"
 }
 
 critical() {
@@ -346,4 +387,68 @@ asymmetric() {
 	run phys-step -c "$TMP/bad" "$TMP/two.sdf"
 	assert_failure 1
 	assert_output --partial "bad:1: no parameter matches 'leg::*/position_pid.p_gain'"
+}
+
+lift() {
+	# A 1 kg block on a vertical slider, its servo (kp 1e5, kd 1e4: kd h
+	# / m = 10) within an output range of [-5, 20] N: at rest where kp
+	# (target - x) = m g; past the range, the range's end, so the block
+	# rises at 20 / 1 - g and falls at -5 / 1 - g (to h's order: 5e-4 at
+	# 0.05 s). With implicit_servo, ODE's and Bullet's rows hold the
+	# range's middle as an effort and the rest within a symmetric one.
+	cat > "$TMP/lift.sdf" <<-SDF
+	<?xml version="1.0"?>
+	<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+	<physics name="$1" type="$1"><max_step_size>0.001</max_step_size></physics>
+	<model name="lift">
+	<link name="block"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass>
+	<inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+	<joint name="slide" type="prismatic"><parent>world</parent><child>block</child>
+	<axis><xyz>0 0 1</xyz></axis></joint>
+	</model></world></sdf>
+	SDF
+	printf '%s\n' '{"t":0,"name":"lift::slide/cmd_pos","value":0.1}' \
+	    '{"t":2,"name":"lift::slide/cmd_pos","value":0.5}' \
+	    '{"t":4,"name":"lift::slide/cmd_pos","value":-0.5}' > "$TMP/ctl"
+	local s=lift::slide/position_pid
+	phys-step -t 4.05 -r 20 -c "$TMP/ctl" -i 'lift::slide/position' \
+	    -s $s.p_gain=1e5 -s $s.d_gain=1e4 -s $s.i_gain=0 -s $s.cmd_max=20 \
+	    -s $s.cmd_min=-5 -s lift::slide/implicit_servo=true \
+	    -s ode.solver.iters=1000 -s bullet.solver.iters=1000 \
+	    "$TMP/lift.sdf" > "$TMP/$1"
+	at() { jq -r --argjson t "$1" 'select(.t == $t) | .items["lift::slide/position"][0]' "$TMP/$2"; }
+	near "$(at 2 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.1 - 9.81e-5 }')" 1e-7
+	near "$(at 2.05 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.1 - 9.81e-5 + (20 - 9.81) / 2 * 0.05^2 }')" 5e-4
+	near "$(at 4 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.5 - 9.81e-5 }')" 1e-7
+	near "$(at 4.05 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.5 - 9.81e-5 + (-5 - 9.81) / 2 * 0.05^2 }')" 5e-4
+}
+@test "implicit_servo, a stiff servo on a slider within an uneven output range: at rest where kp (target - x) = m g, at the range's ends past it, under ODE, Bullet and DART" {
+	local e
+	for e in ode bullet dart; do
+		engines | grep -qx $e || continue
+		echo "under $e"
+		lift $e
+	done
+}
+
+@test "a stiff servo on a universal joint, which ODE holds as a force over the step, diverges with its damping named as the likely cause" {
+	# kd h / I = 200 * 0.002 / 0.0015 = 267 (I at most half the trace,
+	# 0.0015); no effort limit, no output range
+	cat > "$TMP/cross.sdf" <<-SDF
+	<?xml version="1.0"?>
+	<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+	<physics name="ode" type="ode"><max_step_size>0.002</max_step_size></physics>
+	<model name="m">
+	<link name="link"><pose>0 0 1 0 0 0</pose><inertial><mass>1.2</mass>
+	<inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial></link>
+	<joint name="cross" type="universal"><parent>world</parent><child>link</child>
+	<axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>
+	</model></world></sdf>
+	SDF
+	echo '{"t":0,"name":"m::cross/cmd_pos","value":[0.5,0.2]}' > "$TMP/ctl"
+	local s=m::cross/position_pid
+	run -1 --separate-stderr phys-step -q -t 0.5 -c "$TMP/ctl" -s $s.p_gain=2000 \
+	    -s $s.d_gain=200 -s $s.i_gain=0 -s $s.cmd_max=1e9 -s $s.cmd_min=-1e9 \
+	    -s m::cross/axis.limit.effort=-1 -s m::cross/axis2.limit.effort=-1 "$TMP/cross.sdf"
+	[[ "$stderr" == *"joint 'm::cross': an effort of "*"; likely cause: its servo's damping, 200, is 267 times I / h on link 'm::link' (I, its inertia about the joint, at most 0.0015)"* ]]
 }

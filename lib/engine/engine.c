@@ -35,6 +35,7 @@ struct phys_engine {
 	 * query, apply_world): the next step returns it. */
 	char **fault;
 	struct phys_motors motors;		/* kept across switches */
+	bool chatter_said;	/* a servo's chatter, said once a run */
 	/* Links held to others by phys_engine_weld: kept across switches
 	 * (the engine that takes over welds them again). */
 	struct weld { int parent, child; bool on; } *welds;
@@ -479,40 +480,90 @@ diverged_at(const struct phys_engine *e)
 }
 
 /*
+ * The damping kd of servo s on joint j and I, the child link's inertia
+ * about the joint at most; false when the servo has no damping or the
+ * child does not move.
+ */
+static bool
+servo_damping(const struct phys_engine *e, int j,
+    const struct phys_axis_servo *s, double *kd, double *I)
+{
+	const struct phys_joint *jt = &e->w->joints[j];
+	double mass, turn;
+
+	if (!s->on || !((*kd = -s->kv) > 0) || jt->child < 0 ||
+	    !phys_engine_link_dynamic(e, jt->child))
+		return false;
+	link_resistance(e, jt->child, &mass, &turn);
+	*I = jt->type == PHYS_JOINT_PRISMATIC ? mass :
+	    turn_about_joint(e, jt, jt->child, mass, turn);
+	return true;
+}
+
+/* What follows a servo of damping kd on I: said after its ratio. */
+#define SERVO_FOLLOWERS "implicit_servo=true takes it into the step (ODE, " \
+	"Bullet and DART, on a revolute or prismatic joint), as MuJoCo's " \
+	"implicit integrator and Simbody do, or a step below %.3g s follows it"
+
+/*
  * The effort of joint j's servo that did not fit: where its damping
- * alone is more than a step follows on the child link (h d > 2 I, I the
- * link's inertia about the joint at most), a force held over the step
- * flips the rate at each step, which is said as the likely cause.
+ * alone is more than a step follows on the child link (h d > 2 I), a
+ * force held over the step flips the rate at each step, which is said as
+ * the likely cause.
  */
 static void
 servo_cause(const struct phys_engine *e, int j,
     const struct phys_joint_drive *drive, int n)
 {
-	const struct phys_joint *jt = &e->w->joints[j];
-	double mass, turn, I, kd;
+	double I, kd;
 	char *msg;
 	int k;
 
-	if (jt->child < 0 || !phys_engine_link_dynamic(e, jt->child))
-		return;
 	for (k = 0; k < n && k < 2; k++) {
-		if (!drive->servo[k].on || !((kd = -drive->servo[k].kv) > 0))
+		if (!servo_damping(e, j, &drive->servo[k], &kd, &I))
 			continue;
-		link_resistance(e, jt->child, &mass, &turn);
-		I = jt->type == PHYS_JOINT_PRISMATIC ? mass :
-		    turn_about_joint(e, jt, jt->child, mass, turn);
 		if (!(e->h * kd > 2 * I))
 			return;
 		msg = phys_xstrdup(phys_error());
 		phys_fail("%s; likely cause: its servo's damping, %g, is %.3g "
 		    "times I / h on link '%s' (I, its inertia about the joint, "
 		    "at most %.3g): a force held over the step flips its rate "
-		    "at every step; MuJoCo's implicit integrator, Simbody or a "
-		    "step below %.3g s follows it", msg, kd, e->h * kd / I,
-		    e->w->links[jt->child].name, I, 2 * I / kd);
+		    "at every step; " SERVO_FOLLOWERS, msg, kd, e->h * kd / I,
+		    e->w->links[e->w->joints[j].child].name, I, 2 * I / kd);
 		free(msg);
 		return;
 	}
+}
+
+/* Steps in a row a servo's effort goes from one end of its range to
+ * the other before it is said to chatter. */
+#define CHATTER_STEPS 20
+
+/* Joint j's servo s whose effort chatters between its range's ends:
+ * said for the first such joint of a run (a robot's twelve would say it
+ * twelve times), with the damping's share in it where it is the
+ * cause. */
+static void
+servo_chatter(struct phys_engine *e, int j, const struct phys_axis_servo *s)
+{
+	const struct phys_joint *jt = &e->w->joints[j];
+	double I, kd;
+
+	if (e->chatter_said)
+		return;
+	e->chatter_said = true;
+	if (servo_damping(e, j, s, &kd, &I) && e->h * kd > 2 * I)
+		phys_warn_once("joint '%s': its servo's effort has gone from "
+		    "one end of its range to the other at each of %d steps: "
+		    "its damping, %g, is %.3g times I / h on link '%s' (I, "
+		    "its inertia about the joint, at most %.3g), and a force "
+		    "held over the step flips its rate at every step; "
+		    SERVO_FOLLOWERS, jt->name, CHATTER_STEPS, kd,
+		    e->h * kd / I, e->w->links[jt->child].name, I, 2 * I / kd);
+	else
+		phys_warn_once("joint '%s': its servo's effort has gone from "
+		    "one end of its range to the other at each of %d steps",
+		    jt->name, CHATTER_STEPS);
 }
 
 /* Each commanded joint's efforts for the step about to be taken, from
@@ -523,7 +574,7 @@ drive_joints(struct phys_engine *e)
 	struct phys_joint_drive drive;
 	double pos[2], vel[2];
 	size_t j;
-	int n;
+	int n, k;
 
 	for (j = 0; j < e->w->njoints; j++) {
 		if (!phys_motors_active(&e->motors, (int)j))
@@ -537,6 +588,9 @@ drive_joints(struct phys_engine *e)
 			servo_cause(e, (int)j, &drive, n);
 			return diverged_at(e);
 		}
+		for (k = 0; k < n && k < 2; k++)
+			if (e->motors.axis[j][k].flips == CHATTER_STEPS)
+				servo_chatter(e, (int)j, &drive.servo[k]);
 		if (CALL(e, set_joint_effort, (int)j, &drive) < 0)
 			return -1;
 	}

@@ -140,6 +140,12 @@ struct bjoint {
 	double applied[2] = { 0, 0 };	/* spring, damping and command,
 					 * last step */
 	double cmd[2] = { 0, 0 };	/* the command's effort (motor.h) */
+	struct phys_axis_servo servo = {};	/* axis 0's, if a servo */
+	/* its motor row, on a constraint of its own (the joint's motor row
+	 * is its friction's, and slows near its limits), made when first
+	 * needed; e->constraints owns it */
+	btGeneric6DofSpring2Constraint *servo_c = nullptr;
+	bool servo_held = false;	/* the row held it in the last step */
 	/* turning axes: the angle as the last step began, which the next
 	 * reading continues (Bullet's are within (-pi, pi]) */
 	double last[2] = { 0, 0 };
@@ -1374,6 +1380,95 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 	    link_motion(e, j->child), pos, vel);
 }
 
+/* Joint ji's constraint for its servo's row: the joint's bodies and
+ * frames, every axis free. */
+btGeneric6DofSpring2Constraint *
+servo_constraint(struct bullet_engine *e, int ji)
+{
+	bjoint &bj = e->joints[(size_t)ji];
+	auto *c = static_cast<btGeneric6DofSpring2Constraint *>(bj.c);
+	const btVector3 free_lo(1, 1, 1), free_hi(-1, -1, -1);
+
+	if (bj.servo_c)
+		return bj.servo_c;
+	bj.servo_c = new btGeneric6DofSpring2Constraint(c->getRigidBodyA(),
+	    c->getRigidBodyB(), c->getFrameOffsetA(), c->getFrameOffsetB(),
+	    c->getRotationOrder());
+	bj.servo_c->setLinearLowerLimit(free_lo);
+	bj.servo_c->setLinearUpperLimit(free_hi);
+	bj.servo_c->setAngularLowerLimit(free_lo);
+	bj.servo_c->setAngularUpperLimit(free_hi);
+	bj.servo_c->enableFeedback(true);
+	e->constraints.emplace_back(bj.servo_c);
+	e->world->addConstraint(bj.servo_c, true);
+	return bj.servo_c;
+}
+
+/* J M^-1 J^T of row 0 (a slide) or 3 (a turn) of c where its bodies are
+ * now: Bullet softens a row by its CFM times this. */
+double
+row_inverse_mass(btGeneric6DofSpring2Constraint *c, bool linear)
+{
+	const btRigidBody &a = c->getRigidBodyA(), &b = c->getRigidBodyB();
+
+	c->calculateTransforms();
+	if (!linear) {
+		btVector3 ax = c->getAxis(0);
+
+		return ax.dot(a.getInvInertiaTensorWorld() * ax) +
+		    ax.dot(b.getInvInertiaTensorWorld() * ax);
+	}
+	btVector3 ax = c->getCalculatedTransformA().getBasis().getColumn(0);
+	btVector3 ra = (c->getCalculatedTransformA().getOrigin() -
+	    a.getCenterOfMassPosition()).cross(ax);
+	btVector3 rb = (c->getCalculatedTransformB().getOrigin() -
+	    b.getCenterOfMassPosition()).cross(ax);
+
+	return a.getInvMass() + b.getInvMass() +
+	    ra.dot(a.getInvInertiaTensorWorld() * ra) +
+	    rb.dot(b.getInvInertiaTensorWorld() * rb);
+}
+
+/*
+ * An implicit servo (motor.h) too stiff for a force held over the step,
+ * on a hinge's or slider's axis, in a motor row implicit in the axis's
+ * rate (phys_servo_row), as under ODE, on a constraint of its own: the
+ * middle of its range is held as an effort (*cmd). Bullet's CFM is
+ * scaled by the row's inverse mass A and its impulse is over the step
+ * (CFM 1 / (D h A)); its row measures the parent's motion from the
+ * child's, the opposite of the joint's rate. Its solver settles a row
+ * only while that CFM is below 1 (each sweep multiplies the row's error
+ * by it), which a stiff servo's is (D h A >= 2: at most 1/2). Any other
+ * servo stays the effort the driver computed.
+ */
+void
+servo_in_row(struct bullet_engine *e, int ji, double pos, double *cmd)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	bjoint &bj = e->joints[(size_t)ji];
+	bool linear = j->type == PHYS_JOINT_PRISMATIC;
+	int row = linear ? 0 : 3;
+	struct phys_servo_row r;
+	double inv;
+
+	bj.servo_held = false;
+	if (!bj.servo.on || !bj.servo.implicit || !bj.c || (j->type !=
+	    PHYS_JOINT_REVOLUTE && !linear) || !phys_servo_row(&bj.servo,
+	    e->step, inv = row_inverse_mass(static_cast<
+	    btGeneric6DofSpring2Constraint *>(bj.c), linear), pos, &r)) {
+		if (bj.servo_c)
+			bj.servo_c->enableMotor(row, false);
+		return;
+	}
+	btGeneric6DofSpring2Constraint *c = servo_constraint(e, ji);
+	c->enableMotor(row, true);
+	c->setTargetVelocity(row, -r.rate);
+	c->setMaxMotorForce(row, std::isfinite(r.half) ? r.half : SIMD_INFINITY);
+	c->setParam(BT_CONSTRAINT_CFM, r.cfm / (e->step * inv), row);
+	bj.servo_held = true;
+	*cmd = r.middle;
+}
+
 /*
  * Springs and viscous damping as generalized forces, stable at any
  * damping (phys_joint_spring_damper_stable); for Gazebo's implicit forms
@@ -1406,7 +1501,11 @@ joint_forces(struct bullet_engine *e, int ji)
 		else
 			f = phys_joint_spring_damper_stable(v, k, pos[k],
 			    vel[k], inv, e->step);
-		f += bj.cmd[k];
+		double cmd = bj.cmd[k];
+
+		if (k == 0 && bj.n == 1)
+			servo_in_row(e, ji, pos[0], &cmd);
+		f += cmd;
 		bj.applied[k] = f;
 		if (f == 0)
 			continue;
@@ -1715,6 +1814,9 @@ bullet_engine_joint_effort(const struct bullet_engine *e, int ji, double eff[2])
 	for (int k = 0; k < n; k++)
 		eff[k] = v3_dot(j->type == PHYS_JOINT_PRISMATIC ? f : t,
 		    axis[k]) + bj.applied[k];
+	/* the servo's row: the impulse on the parent, over the step */
+	if (bj.servo_held)
+		eff[0] -= bj.servo_c->getAppliedImpulse() / e->step;
 	return n;
 }
 
@@ -1724,6 +1826,7 @@ bullet_engine_set_joint_effort(struct bullet_engine *e, int joint,
 {
 	e->joints[(size_t)joint].cmd[0] = drive->effort[0];
 	e->joints[(size_t)joint].cmd[1] = drive->effort[1];
+	e->joints[(size_t)joint].servo = drive->servo[0];
 	return 0;
 }
 

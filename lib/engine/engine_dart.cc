@@ -760,6 +760,8 @@ struct djoint {
 	double offset[2] = { 0, 0 };	/* positions when the axes last changed */
 	double applied[2] = { 0, 0 };	/* a loop's spring and damping, last step */
 	double cmd[2] = { 0, 0 };	/* the command's effort, phys's axes */
+	struct phys_axis_servo servo = {};	/* axis 0's, if a servo */
+	bool servo_spring = false;	/* in the spring's coefficients now */
 	/* A loop's turns, unwrapped (its poses give them modulo 2 pi), and
 	 * the raw angles they were last taken from. */
 	double turned[2] = { 0, 0 }, raw[2] = { 0, 0 };
@@ -2564,18 +2566,87 @@ dart_engine_body_state(const struct dart_engine *e, int li,
 	return true;
 }
 
+/* What a tree joint's first axis gives its two links alone, as an
+ * inverse inertia. */
+double
+tree_axis_inverse(const dart_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const djoint &dj = e->joints[(size_t)ji];
+	struct phys_body_inverse c = body_inverse(e, j->child);
+	struct phys_body_inverse p = body_inverse(e, j->parent);
+	phys_vec3 anchor = phys_pose_mul(link_pose(e, j->child),
+	    dj.f.in_child).p;
+	phys_vec3 axis = phys_joint_frames_axis(&dj.f, link_pose(e,
+	    j->parent), 0, dj.dj->getPosition(0));
+
+	return phys_axis_inverse_inertia(&c, &p, anchor, axis,
+	    j->type == PHYS_JOINT_PRISMATIC);
+}
+
+/*
+ * An implicit servo (motor.h) too stiff for a force held over the step
+ * (the driver's effort else, as gz-sim applies it), on a hinge or slider
+ * of the tree, in DART's implicit spring and damper: DART applies -K (q + h q' - r) - C q', q' the rate
+ * at the step's end, which is the axis's own spring (k, its reference r0
+ * in DART's coordinate q = pos - offset) and damper (c) plus the servo's
+ * base + kq (pos + h q') + kv q' for K = k - kq, C = c - kv and K r = k r0
+ * + base + kq offset (with K = 0, that constant is a force). A servo at
+ * its force range's end at the step's start is the effort held there, as
+ * MuJoCo's implicit integrator takes a clamped actuator. True when the
+ * spring holds it, *force then the force to add (else left as it is).
+ */
+static bool
+servo_in_spring(dart_engine *e, int ji, double *force)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	djoint &dj = e->joints[(size_t)ji];
+	const struct phys_axis_servo &s = dj.servo;
+	struct phys_axis_values a = phys_joint_axis_values(vals(e,
+	    PHYS_S_JOINT, ji), 0);
+	double k = a.stiffness - s.kq, c = a.damping - s.kv;
+	double r0 = a.reference - dj.offset[0];
+	double pull = a.stiffness * r0 + s.base + s.kq * dj.offset[0];
+	bool in = s.on && s.implicit && (j->type == PHYS_JOINT_REVOLUTE ||
+	    j->type == PHYS_JOINT_PRISMATIC) && dj.cmd[0] > s.fmin &&
+	    dj.cmd[0] < s.fmax && k >= 0 && c >= 0 && k <= DART_RANGE &&
+	    c <= DART_RANGE && (k > 0 || c > 0) && std::isfinite(pull) &&
+	    phys_servo_stiff(&s, e->step, tree_axis_inverse(e, ji));
+
+	if (!in) {
+		if (dj.servo_spring) {	/* the axis's own again */
+			dj.dj->setSpringStiffness(0, a.stiffness);
+			dj.dj->setDampingCoefficient(0, a.damping);
+			dj.dj->setRestPosition(0, r0);
+			dj.servo_spring = false;
+		}
+		return false;
+	}
+	dj.dj->setSpringStiffness(0, k);
+	dj.dj->setDampingCoefficient(0, c);
+	dj.dj->setRestPosition(0, k > 0 ? pull / k : 0);
+	dj.servo_spring = true;
+	*force = k > 0 ? 0 : pull;
+	return true;
+}
+
 /* A tree joint's command: DART's generalized force on its dofs, for one
- * step (the world's step resets it). */
+ * step (the world's step resets it), or its servo in the spring. */
 static void
 tree_command(dart_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	djoint &dj = e->joints[(size_t)ji];
 	std::size_t n = std::min<std::size_t>(dj.dj->getNumDofs(), 2);
+	double f;
 
-	for (std::size_t k = 0; k < n; k++)
-		if (dj.cmd[k] != 0)
-			dj.dj->setForce((std::size_t)inner(j, (int)k), dj.cmd[k]);
+	for (std::size_t k = 0; k < n; k++) {
+		f = dj.cmd[k];
+		if (k == 0 && n == 1 && servo_in_spring(e, ji, &f) && f == 0)
+			continue;
+		if (f != 0)
+			dj.dj->setForce((std::size_t)inner(j, (int)k), f);
+	}
 }
 
 /* A kinematic link's free joint's velocities for its held motion where
@@ -2940,6 +3011,7 @@ dart_engine_set_joint_effort(struct dart_engine *e, int joint,
 {
 	e->joints[(size_t)joint].cmd[0] = drive->effort[0];
 	e->joints[(size_t)joint].cmd[1] = drive->effort[1];
+	e->joints[(size_t)joint].servo = drive->servo[0];
 	e->commanded = true;
 	return 0;
 }

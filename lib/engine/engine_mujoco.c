@@ -2425,6 +2425,21 @@ set_servo(struct mujoco_engine *e, const struct mjoint *mj, int k, int a,
 	m->actuator_forcerange[2 * a + 1] = fmin(s->fmax, DBL_MAX);
 	e->d->ctrl[a] = s->base + s->kq * (mj->offset[k] - mj->sign *
 	    m->qpos0[m->jnt_qposadr[jid]]);
+	/* MuJoCo's other integrators hold the actuator's force over the
+	 * step: a servo stiffer than that flips the rate at every step,
+	 * which its force range can hide as a chatter */
+	if (m->opt.integrator != mjINT_IMPLICIT && phys_servo_stiff(s,
+	    m->opt.timestep, m->dof_invweight0[m->jnt_dofadr[jid]]))
+		phys_warn_once("joint '%s': its servo's damping, %g, is %.3g "
+		    "times I / h (I at the model's zero): MuJoCo's %s "
+		    "integrator holds its force over the step, which flips "
+		    "the joint's rate at every step; its implicit one "
+		    "(mujoco.integrator=implicit) takes the servo into the "
+		    "step", e->w->joints[mj - e->joints].name,
+		    phys_servo_resistance(s, m->opt.timestep),
+		    m->opt.timestep * phys_servo_resistance(s,
+		    m->opt.timestep) * m->dof_invweight0[m->jnt_dofadr[jid]],
+		    m->opt.integrator == mjINT_RK4 ? "RK4" : "Euler");
 }
 
 /* The joints' commands: servos on their actuators, other efforts as

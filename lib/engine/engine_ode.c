@@ -68,6 +68,12 @@ struct ode_joint {
 	double offset[2];
 	double applied[2];	/* spring, damping and command, last step */
 	double cmd[2];		/* the command's effort (motor.h) */
+	struct phys_axis_servo servo;	/* the first axis's command, if a
+					 * servo (motor.h) */
+	dJointID servo_row;	/* its motor row, made when first needed */
+	dJointFeedback servo_fb;
+	phys_vec3 servo_axis;	/* the row's axis over the last step */
+	bool servo_held;	/* the row held the servo in the last step */
 	double last[2];		/* turning axes: the angle after the last
 				 * step, which the next reading continues
 				 * (ODE's wrap at pi) */
@@ -1117,6 +1123,68 @@ spring_row(struct ode_engine *e, int ji, int k, double pos, bool with_spring)
 	return true;
 }
 
+/* Joint ji's motor row for its servo: an angular motor on a hinge, a
+ * linear one on a slider, on the joint's bodies in the joint's order. */
+static dJointID
+servo_motor(struct ode_engine *e, int ji)
+{
+	struct ode_joint *oj = &e->joints[ji];
+	bool linear = e->w->joints[ji].type == PHYS_JOINT_PRISMATIC;
+
+	if (oj->servo_row)
+		return oj->servo_row;
+	oj->servo_row = linear ? dJointCreateLMotor(e->world, NULL) :
+	    dJointCreateAMotor(e->world, NULL);
+	dJointAttach(oj->servo_row, dJointGetBody(oj->joint, 0),
+	    dJointGetBody(oj->joint, 1));
+	if (linear) {
+		dJointSetLMotorNumAxes(oj->servo_row, 1);
+	} else {
+		dJointSetAMotorMode(oj->servo_row, dAMotorUser);
+		dJointSetAMotorNumAxes(oj->servo_row, 1);
+	}
+	dJointSetFeedback(oj->servo_row, &oj->servo_fb);
+	return oj->servo_row;
+}
+
+/*
+ * An implicit servo (motor.h) too stiff for a force held over the step,
+ * on a hinge's or slider's axis, held in a motor row of its own (the
+ * joint's is its friction's), implicit in the axis's rate as ODE's stops
+ * are in a spring's (phys_servo_row); the middle of its range is held as
+ * an effort (*cmd). Any other servo stays the effort the driver
+ * computed, as gz-sim applies it, as does any other command.
+ */
+static void
+servo_in_row(struct ode_engine *e, int ji, double pos, double *cmd)
+{
+	struct ode_joint *oj = &e->joints[ji];
+	const struct phys_joint *j = &e->w->joints[ji];
+	bool linear = j->type == PHYS_JOINT_PRISMATIC;
+	void (*set)(dJointID, int, dReal) = linear ? dJointSetLMotorParam :
+	    dJointSetAMotorParam;
+	struct phys_servo_row r;
+	dVector3 ax;
+
+	oj->servo_held = false;
+	if (!oj->servo.on || !oj->servo.implicit || (j->type !=
+	    PHYS_JOINT_REVOLUTE && !linear) || !phys_servo_row(&oj->servo,
+	    e->step, axis_inverse_inertia(e, ji, 0), pos, &r)) {
+		if (oj->servo_row)	/* no force: no row */
+			set(oj->servo_row, dParamFMax, 0);
+		return;
+	}
+	kind_of(j)->axis[0](oj->joint, ax);
+	(linear ? dJointSetLMotorAxis : dJointSetAMotorAxis)(servo_motor(e,
+	    ji), 0, 1, ax[0], ax[1], ax[2]);
+	set(oj->servo_row, dParamVel, r.rate);
+	set(oj->servo_row, dParamFMax, r.half);
+	set(oj->servo_row, dParamCFM, r.cfm);
+	oj->servo_axis = v3(ax[0], ax[1], ax[2]);
+	oj->servo_held = true;
+	*cmd = r.middle;
+}
+
 /*
  * Springs and viscous damping: as generalized forces, stable at any
  * damping (phys_joint_spring_damper_stable), or in the stops' row when
@@ -1147,8 +1215,12 @@ joint_forces(struct ode_engine *e, int ji)
 		e->joints[ji].applied[k] = f[k];
 	}
 	for (k = 0; k < n; k++) {
-		f[k] += e->joints[ji].cmd[k];
-		e->joints[ji].applied[k] += e->joints[ji].cmd[k];
+		double cmd = e->joints[ji].cmd[k];
+
+		if (k == 0 && n == 1)
+			servo_in_row(e, ji, pos[0], &cmd);
+		f[k] += cmd;
+		e->joints[ji].applied[k] += cmd;
 	}
 	if (n == 0 || (f[0] == 0 && (n < 2 || f[1] == 0)))
 		return;
@@ -2563,6 +2635,13 @@ ode_engine_joint_effort(const struct ode_engine *e, int ji, double eff[2])
 		    (j->type == PHYS_JOINT_SCREW && k == 1) ? f : t, axis) +
 		    oj->applied[k];
 	}
+	/* the servo's row pushed the first body (the child) along it */
+	if (oj->servo_held)
+		eff[0] += v3_dot(oj->servo_axis, j->type ==
+		    PHYS_JOINT_PRISMATIC ? v3(oj->servo_fb.f1[0],
+		    oj->servo_fb.f1[1], oj->servo_fb.f1[2]) :
+		    v3(oj->servo_fb.t1[0], oj->servo_fb.t1[1],
+		    oj->servo_fb.t1[2]));
 	return n;
 }
 
@@ -2572,6 +2651,7 @@ ode_engine_set_joint_effort(struct ode_engine *e, int joint,
 {
 	e->joints[joint].cmd[0] = drive->effort[0];
 	e->joints[joint].cmd[1] = drive->effort[1];
+	e->joints[joint].servo = drive->servo[0];
 	return 0;
 }
 

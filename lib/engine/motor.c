@@ -237,6 +237,7 @@ axis_servo(const struct phys_axis_motor *a, const struct phys_value *v,
 	}
 	if (!(s->fmin <= s->fmax))
 		return false;
+	s->implicit = PVB(v, JOINT_implicit_servo);
 	if (a->kind == PHYS_COMMAND_POSITION) {
 		/* offset - p (pos - target) - d vel */
 		s->base = g.offset + g.p * a->target;
@@ -261,7 +262,8 @@ phys_motors_drive(struct phys_motors *m, int joint,
 	memset(out, 0, sizeof *out);
 	for (k = 0; k < n && k < 2; k++) {
 		struct phys_axis_motor *a = &m->axis[joint][k];
-		double f;
+		double f, was = a->applied;
+		bool end;
 
 		if (a->kind == PHYS_COMMAND_NONE)
 			continue;
@@ -272,6 +274,12 @@ phys_motors_drive(struct phys_motors *m, int joint,
 		a->asked = f;
 		a->applied = phys_effort_held(v, k, f);
 		out->effort[k] = a->applied;
+		/* a servo thrown from one end of its range to the other */
+		end = out->servo[k].on && (a->applied == out->servo[k].fmin ||
+		    a->applied == out->servo[k].fmax);
+		a->flips = end && a->at_end && a->applied != was ?
+		    a->flips + 1 : 0;
+		a->at_end = end;
 	}
 }
 
@@ -279,4 +287,34 @@ double
 phys_servo_force(const struct phys_axis_servo *s, double pos, double vel)
 {
 	return clamp(s->base + s->kq * pos + s->kv * vel, s->fmin, s->fmax);
+}
+
+double
+phys_servo_resistance(const struct phys_axis_servo *s, double h)
+{
+	return -(s->kq * h + s->kv);
+}
+
+bool
+phys_servo_stiff(const struct phys_axis_servo *s, double h, double inv)
+{
+	double d = phys_servo_resistance(s, h);
+
+	return s->on && isfinite(d) && h * d * inv >= 2;
+}
+
+bool
+phys_servo_row(const struct phys_axis_servo *s, double h, double inv,
+    double pos, struct phys_servo_row *r)
+{
+	double d = phys_servo_resistance(s, h);
+
+	if (!s->implicit || !phys_servo_stiff(s, h, inv) ||
+	    isfinite(s->fmin) != isfinite(s->fmax))
+		return false;
+	r->middle = isfinite(s->fmin) ? (s->fmin + s->fmax) / 2 : 0;
+	r->half = isfinite(s->fmin) ? (s->fmax - s->fmin) / 2 : INFINITY;
+	r->rate = (s->base + s->kq * pos - r->middle) / d;
+	r->cfm = 1 / d;
+	return r->half > 0 && isfinite(r->middle) && isfinite(r->rate);
 }

@@ -38,6 +38,9 @@ struct phys_axis_servo {
 	double kq;		/* N m/rad or N/m */
 	double kv;		/* N m s/rad or N s/m */
 	double fmin, fmax;	/* N m or N; -inf, inf: none */
+	/* implicit_servo: an engine that holds forces over its step takes
+	 * it into the step where it is too stiff for that */
+	bool implicit;
 };
 struct phys_joint_drive {
 	double effort[2];
@@ -48,6 +51,36 @@ struct phys_joint_drive {
  * throughout its step. */
 double phys_servo_force(const struct phys_axis_servo *s, double pos,
     double vel);
+/* What servo s resists the axis's rate with over a step of h when the
+ * step takes it implicitly, D = -(kq h + kv): its force at the step's end
+ * is base + kq pos - D v', v' the rate then. */
+double phys_servo_resistance(const struct phys_axis_servo *s, double h);
+/* Whether servo s is too stiff for its force to be held over a step of
+ * h on an axis of inverse inertia inv (what the two links give alone,
+ * which bounds the axis's from above): h D inv >= 2, where a held force
+ * flips the rate at each step. ODE, Bullet and DART take such a servo
+ * into their step when it is implicit (their motor rows, DART's implicit
+ * spring). */
+bool phys_servo_stiff(const struct phys_axis_servo *s, double h,
+    double inv);
+/*
+ * A servo as a constraint row implicit in its axis's rate: F = D (rate -
+ * v') within +-half, v' the rate at the step's end (CFM 1 / D), is the
+ * servo's base + kq (pos + h v') + kv v' less its range's middle, which
+ * is held beside the row as an effort (a row's range is symmetric).
+ */
+struct phys_servo_row {
+	double rate;	/* rad/s or m/s */
+	double cfm;	/* 1 / D: rad/(N m s) or m/(N s) */
+	double half;	/* N m or N; inf: none */
+	double middle;	/* N m or N */
+};
+/* Servo s at pos as such a row, for a step of h on an axis of inverse
+ * inertia inv: true when it is implicit and too stiff for a force held
+ * over the step (phys_servo_stiff) and its range is closed on both sides
+ * or open on both. */
+bool phys_servo_row(const struct phys_axis_servo *s, double h, double inv,
+    double pos, struct phys_servo_row *r);
 /* One axis's command and its controller's state. */
 struct phys_axis_motor {
 	enum phys_command_kind kind;
@@ -59,6 +92,10 @@ struct phys_axis_motor {
 	 * effort asked (PID output or the effort commanded) and the effort
 	 * applied (asked, within the effort limit). */
 	double error, asked, applied;
+	/* A servo's effort at an end of its range (at_end) and how many
+	 * steps in a row it has gone from one end to the other (flips). */
+	bool at_end;
+	int flips;
 };
 
 /* The commands of a world's joints, two axes each. */

@@ -872,7 +872,7 @@ bool
 phys_param_run_only(const struct phys_param *p)
 {
 	return p->id >= PHYS_P_JOINT_position_pid_p_gain &&
-	    p->id <= PHYS_P_JOINT_velocity_pid_cmd_offset;
+	    p->id <= PHYS_P_JOINT_implicit_servo;
 }
 
 struct phys_axis_values
