@@ -183,3 +183,13 @@ phys_name_order_free(struct phys_name_order *o)
 	o->at = NULL;
 	o->n = 0;
 }
+
+const char *
+phys_last_scope(const char *name)
+{
+	const char *p, *last = NULL;
+
+	for (p = strstr(name, "::"); p; p = strstr(p + 2, "::"))
+		last = p;
+	return last;
+}

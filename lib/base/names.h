@@ -11,6 +11,10 @@
 bool phys_glob(const char *pattern, const char *name);
 bool phys_has_glob(const char *s);
 
+/* The last "::" of a scoped name ("m::link::c": the one before "c"), or
+ * NULL for a name of no scope. */
+const char *phys_last_scope(const char *name);
+
 /* Levenshtein distance, for "did you mean" suggestions. */
 size_t phys_edit_distance(const char *a, const char *b);
 /* The names closest to word, "a, b or c" (empty when none is close). */

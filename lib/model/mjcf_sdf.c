@@ -376,12 +376,11 @@ joint_name(const struct reader *r, const struct mj_body *b, size_t k)
 static char *
 chain_link(const struct reader *r, const struct mj_body *b, size_t k)
 {
-	const char *s, *scope = NULL;
+	const char *scope;
 	size_t n;
 	char *j, *name;
 
-	for (s = strstr(b->name, "::"); s; s = strstr(s + 2, "::"))
-		scope = s;
+	scope = phys_last_scope(b->name);
 	n = scope ? (size_t)(scope - b->name) + 2 : 0;
 
 	if (k + 1 >= b->njoints)

@@ -26,6 +26,7 @@
 #include "inertia_world.h"
 #include "mem.h"
 #include "msg.h"
+#include "names.h"
 #include "mjcf.h"
 #include "mjcfkey_write.h"
 #include "mjcftree.h"
@@ -118,11 +119,9 @@ put_name(const struct writer *wr, const char *scoped)
 static const char *
 last_part(const char *scoped)
 {
-	const char *s, *p = scoped;
+	const char *s = phys_last_scope(scoped);
 
-	while ((s = strstr(p, "::")))
-		p = s + 2;
-	return p;
+	return s ? s + 2 : scoped;
 }
 
 struct named {

@@ -21,6 +21,7 @@
 
 #include "mjcf.h"
 #include "mjcfwrite.h"
+#include "names.h"
 #include "sdfedit.h"
 #include "world.h"
 
@@ -208,17 +209,6 @@ entity_pose(const struct phys_scene *w, const char *scoped, phys_pose *out)
 	return true;
 }
 
-/* The last "::" of a scoped name, or NULL. */
-static char *
-last_scope(char *s)
-{
-	char *p, *last = NULL;
-
-	for (p = strstr(s, "::"); p; p = strstr(p + 2, "::"))
-		last = p;
-	return last;
-}
-
 /* The world pose of the frame a name means in model's scope (-1: the
  * world's). */
 static int
@@ -244,7 +234,8 @@ resolve_name(struct printer *pr, int model, const char *name, xmlNodePtr at,
 	scoped = model >= 0 ? phys_xasprintf("%s::%s", phys_model_scope(w,
 	    model), name) : phys_xstrdup(name);
 	found = entity_pose(w, scoped, out);
-	if (!found && strstr(name, "::") && (sep = last_scope(scoped))) {
+	if (!found && strstr(name, "::") && phys_last_scope(scoped)) {
+		sep = scoped + (phys_last_scope(scoped) - scoped);
 		/* "inner::frame": a name in a nested model's scope */
 		*sep = '\0';
 		inner = phys_world_entity_of(w, scoped, PHYS_K_MODEL);
