@@ -123,13 +123,23 @@ unheeded() {
 	done < "$TMP/set"
 	phys-step -p "$1" -n 2 "${args[@]}" "$(profile_world "$W" "$1")" 2>&1 >/dev/null |
 	    sed 's/^phys-step: //; s/^[^ ]*:[0-9]*: //' > "$TMP/err"
+	# a parameter of no block ("implicit_servo") is said to be the
+	# engines' that take it: "ODE's, Bullet's and DART's"
+	phys-param list --doc | jq -r --argjson es "$(for e in $(engines); do
+	    printf '["%s","%s"]\n' "$e" "$(engine_name "$e")"; done | jq -s -c .)" '
+	    select(.name | contains(".") | not) | . as $p |
+	    [$es[] | select($p[.[0]] != "other") | "\(.[1])'"'"'s"] as $o |
+	    "\(.scope) \(.name)\t\(if ($o | length) == 0 then "another engine'"'"'s"
+		elif ($o | length) == 1 then $o[0]
+		else ($o[:-1] | join(", ")) + " and " + $o[-1] end)"' > "$TMP/owners"
 	# the messages, each with the number of times it must be said
 	phys-param list --doc | jq -r --arg e "$1" '[.scope, .name, .[$e]] | @tsv' |
 	    awk -F '\t' -v n="$name" -v types="$(for e in $(engines); do printf '%s=%s;' "$e" "$(engine_name "$e")"; done)" '
 		BEGIN { ent["collision"] = "slide::link::collision"
 		ent["joint"] = "limit::hinge"; ent["link"] = "slide::link"
 		k = split(types, t, ";"); for (i = 1; i < k; i++) { split(t[i], tn, "="); eng[tn[1]] = tn[2] } }
-		NR == FNR { split($0, s, " "); set[s[1] " " s[2]]; next }
+		FILENAME == ARGV[1] { own[$1] = $2; next }
+		FILENAME == ARGV[2] { split($0, s, " "); set[s[1] " " s[2]]; next }
 		# what the engine does with every parameter, the set ones in order
 		{ how[$1 " " $2] = $3 }
 		($1 " " $2) in set { ns++; sc[ns] = $1; nm[ns] = $2; hw[ns] = $3 }
@@ -141,11 +151,12 @@ unheeded() {
 		  # another engine'"'"'s: its block, the name up to the part that is an engine
 		  k = split(nm[j], part, "."); b = ""; o = ""
 		  for (i = 1; i <= k && o == ""; i++) { b = b (i > 1 ? "." : "") part[i]; if (part[i] in eng) o = eng[part[i]] }
+		  if (o == "" && k == 1) { print "1\t" at nm[j] " is " own[sc[j] " " nm[j]] " and has no effect with " n " (kept as given)"; continue }
 		  if (o == "") { b = part[1]; o = "another engine" }
 		  partly = 0
 		  for (q in how) { split(q, qs, " "); if (qs[1] == sc[j] && index(qs[2], b ".") == 1 && how[q] != "other") partly = 1 }
 		  if (partly) print "1\t" at nm[j] " is " o "'"'"'s and has no effect with " n " (kept as given)"
-		  else print "1\t" at b " parameters are " o "'"'"'s and have no effect with " n " (kept as given)" } }' "$TMP/set" - | sort -u > "$TMP/want"
+		  else print "1\t" at b " parameters are " o "'"'"'s and have no effect with " n " (kept as given)" } }' "$TMP/owners" "$TMP/set" - | sort -u > "$TMP/want"
 	grep -q '^1' "$TMP/want"
 	awk -F '\t' 'NR == FNR { want[$2] = $1; next } $0 in want { n[$0]++ }
 	    END { for (w in want) if (n[w] != want[w]) { print "said " n[w] + 0 " times, not " want[w] ": " w; bad = 1 }; exit bad }' \

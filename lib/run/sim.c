@@ -153,6 +153,28 @@ block_honoured_in_part(const struct run *r, const struct phys_param *p,
 	return false;
 }
 
+/* The engines whose parameter p is, as a message names them: "ODE's,
+ * Bullet's and DART's" (caller frees). */
+static char *
+owners(const struct phys_param *p)
+{
+	struct phys_buf b = { 0 };
+	size_t i, n = 0, k = 0;
+
+	for (i = 0; phys_engines[i]; i++)
+		n += phys_engines[i]->support(p) != PHYS_SUPPORT_OTHER;
+	for (i = 0; phys_engines[i]; i++) {
+		if (phys_engines[i]->support(p) == PHYS_SUPPORT_OTHER)
+			continue;
+		phys_buf_printf(&b, "%s%s's", k == 0 ? "" : k + 1 == n ?
+		    " and " : ", ", phys_engines[i]->name);
+		k++;
+	}
+	if (n == 0)
+		phys_buf_puts(&b, "another engine's");
+	return b.s;
+}
+
 /* One wording, said once, however the value arrived: values the engine
  * cannot honour, and values for another engine, are kept but do nothing;
  * another engine's block is named as a whole unless the engine honours
@@ -181,7 +203,9 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 		return;
 	if (how == PHYS_SUPPORT_OTHER)
 		n = engine_block(p->name, &other);
-	block = how == PHYS_SUPPORT_OTHER && !block_honoured_in_part(r, p, n);
+	/* a name of no block ("implicit_servo") is the parameter's own */
+	block = how == PHYS_SUPPORT_OTHER && p->name[n] == '.' &&
+	    !block_honoured_in_part(r, p, n);
 	if (!from.known)
 		from = file_origin(r, s, idx, p, v, block);
 	/* which element: "collision 'm::l::c': " */
@@ -193,10 +217,13 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 		    (int)n, p->name, other ? other->name : "another engine",
 		    "'s", r->engine->name);
 	} else if (how == PHYS_SUPPORT_OTHER) {
-		phys_warnat_once(from.file, from.line, "%s%s is %s%s and has "
-		    "no effect with %s (kept as given)", elem, p->name,
-		    other ? other->name : "another engine", "'s",
+		char *whose = other ? phys_xasprintf("%s's", other->name) :
+		    owners(p);
+
+		phys_warnat_once(from.file, from.line, "%s%s is %s and has no "
+		    "effect with %s (kept as given)", elem, p->name, whose,
 		    r->engine->name);
+		free(whose);
 	} else
 		phys_warnat_once(from.file, from.line, "%s%s is set but has "
 		    "no effect with %s (kept as given)", elem, p->name,
