@@ -76,10 +76,12 @@ stiff() {
 	local q=$(awk 'BEGIN { q = 0.5; for (i = 0; i < 200; i++)
 	    q = 0.5 - 4.905 * sin(q) / 1e5; printf "%.12f", q }')
 	near "$(axis "$TMP/$1" 3 position)" "$q" 1e-7
-	# the effort the rows and the spring report (MuJoCo and Simbody
-	# report the servo's force at the state, kd times the rate's noise)
+	# the effort the rows and the spring applied, in the joint's effort
+	# and the servo's applied_effort (MuJoCo and Simbody report the
+	# servo's force at the state, kd times the rate's noise)
 	case $1 in ode|bullet|dart)
-		near "$(axis "$TMP/$1" 3 effort)" "$(awk -v q="$q" 'BEGIN { print 4.905 * sin(q) }')" 1e-4 ;;
+		near "$(axis "$TMP/$1" 3 effort)" "$(awk -v q="$q" 'BEGIN { print 4.905 * sin(q) }')" 1e-4
+		near "$(axis "$TMP/$1" 3 applied_effort)" "$(awk -v q="$q" 'BEGIN { print 4.905 * sin(q) }')" 1e-4 ;;
 	*)	# the parameter said to be the other engines', by name
 		grep -q "joint '$J': implicit_servo is ODE's, Bullet's and DART's and has no effect with" "$TMP/$1.err"
 	esac
@@ -413,16 +415,20 @@ lift() {
 	    '{"t":2,"name":"lift::slide/cmd_pos","value":0.5}' \
 	    '{"t":4,"name":"lift::slide/cmd_pos","value":-0.5}' > "$TMP/ctl"
 	local s=lift::slide/position_pid
-	phys-step -t 4.05 -r 20 -c "$TMP/ctl" -i 'lift::slide/position' \
+	phys-step -t 4.05 -r 20 -c "$TMP/ctl" -i 'lift::slide/position' -i 'lift::slide/applied_effort' \
 	    -s $s.p_gain=1e5 -s $s.d_gain=1e4 -s $s.i_gain=0 -s $s.cmd_max=20 \
 	    -s $s.cmd_min=-5 -s lift::slide/implicit_servo=true \
 	    -s ode.solver.iters=1000 -s bullet.solver.iters=1000 \
 	    "$TMP/lift.sdf" > "$TMP/$1"
-	at() { jq -r --argjson t "$1" 'select(.t == $t) | .items["lift::slide/position"][0]' "$TMP/$2"; }
+	at() { jq -r --argjson t "$1" --arg i "lift::slide/${3:-position}" 'select(.t == $t) | .items[$i][0]' "$TMP/$2"; }
 	near "$(at 2 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.1 - 9.81e-5 }')" 1e-7
 	near "$(at 2.05 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.1 - 9.81e-5 + (20 - 9.81) / 2 * 0.05^2 }')" 5e-4
 	near "$(at 4 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.5 - 9.81e-5 }')" 1e-7
 	near "$(at 4.05 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.5 - 9.81e-5 + (-5 - 9.81) / 2 * 0.05^2 }')" 5e-4
+	# the effort applied: m g at rest, the range's ends past it
+	near "$(at 2 "$1" applied_effort)" 9.81 1e-6
+	near "$(at 2.05 "$1" applied_effort)" 20 1e-6
+	near "$(at 4.05 "$1" applied_effort)" -5 1e-6
 }
 @test "implicit_servo, a stiff servo on a slider within an uneven output range: at rest where kp (target - x) = m g, at the range's ends past it, under ODE, Bullet and DART" {
 	local e

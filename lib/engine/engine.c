@@ -669,6 +669,26 @@ check_bodies(const struct phys_engine *e, double t)
 	return 0;
 }
 
+/* What the servos the engine took into its step applied, in place of the
+ * effort the driver computed at the step's start. */
+static int
+servo_efforts(struct phys_engine *e)
+{
+	double eff[2];
+	size_t j;
+	int n;
+
+	for (j = 0; j < e->w->njoints; j++) {
+		if (!phys_motors_active(&e->motors, (int)j))
+			continue;
+		if ((n = CALL(e, servo_effort, (int)j, eff)) < 0)
+			return -1;
+		if (n > 0)
+			e->motors.axis[j][0].applied = eff[0];
+	}
+	return 0;
+}
+
 /* The joints' commands, then the engine's step; what either says of
  * many joints alike, as one warning. */
 static int
@@ -681,6 +701,8 @@ drive_and_step(struct phys_engine *e, double t0, double t1)
 		rc = -1;
 	if (rc == 0 && CALL(e, step, t0, t1) < 0)
 		rc = -1;
+	if (rc == 0 && e->motors.ncommanded)
+		rc = servo_efforts(e);
 	phys_warn_batch_end();
 	return rc;
 }

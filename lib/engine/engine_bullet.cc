@@ -146,6 +146,7 @@ struct bjoint {
 	 * needed; e->constraints owns it */
 	btGeneric6DofSpring2Constraint *servo_c = nullptr;
 	bool servo_held = false;	/* the row held it in the last step */
+	double servo_middle = 0;	/* its range's middle, held as an effort */
 	/* turning axes: the angle as the last step began, which the next
 	 * reading continues (Bullet's are within (-pi, pi]) */
 	double last[2] = { 0, 0 };
@@ -1465,6 +1466,7 @@ servo_in_row(struct bullet_engine *e, int ji, double pos, double *cmd)
 	c->setTargetVelocity(row, -r.rate);
 	c->setMaxMotorForce(row, std::isfinite(r.half) ? r.half : SIMD_INFINITY);
 	c->setParam(BT_CONSTRAINT_CFM, r.cfm / (e->step * inv), row);
+	bj.servo_middle = r.middle;
 	bj.servo_held = true;
 	*cmd = r.middle;
 }
@@ -1791,6 +1793,14 @@ bullet_engine_joint_wrench(const struct bullet_engine *e, int ji,
 	*torque = from_bt(bj.fb.m_appliedTorqueBodyB);
 }
 
+/* The force of joint ji's servo row over the last step: its impulse
+ * pushed the parent. */
+double
+servo_row_force(const struct bullet_engine *e, int ji)
+{
+	return -e->joints[(size_t)ji].servo_c->getAppliedImpulse() / e->step;
+}
+
 static int
 bullet_engine_joint_effort(const struct bullet_engine *e, int ji, double eff[2])
 {
@@ -1814,10 +1824,21 @@ bullet_engine_joint_effort(const struct bullet_engine *e, int ji, double eff[2])
 	for (int k = 0; k < n; k++)
 		eff[k] = v3_dot(j->type == PHYS_JOINT_PRISMATIC ? f : t,
 		    axis[k]) + bj.applied[k];
-	/* the servo's row: the impulse on the parent, over the step */
 	if (bj.servo_held)
-		eff[0] -= bj.servo_c->getAppliedImpulse() / e->step;
+		eff[0] += servo_row_force(e, ji);
 	return n;
+}
+
+static int
+bullet_engine_servo_effort(const struct bullet_engine *e, int ji,
+    double eff[2])
+{
+	const bjoint &bj = e->joints[(size_t)ji];
+
+	if (!bj.servo_held)
+		return 0;
+	eff[0] = bj.servo_middle + servo_row_force(e, ji);
+	return 1;
 }
 
 static int

@@ -3005,6 +3005,21 @@ dart_engine_joint_effort(const struct dart_engine *e, int ji, double eff[2])
 	return n;
 }
 
+/* The spring's servo over the last step: its force at the step's end
+ * rate, and the position that rate reached (q + h q'). */
+static int
+dart_engine_servo_effort(const struct dart_engine *e, int ji, double eff[2])
+{
+	const djoint &dj = e->joints[(size_t)ji];
+	double pos[2], vel[2];
+
+	if (!dj.servo_spring)
+		return 0;
+	dart_engine_joint_state(e, ji, pos, vel);
+	eff[0] = dj.servo.base + dj.servo.kq * pos[0] + dj.servo.kv * vel[0];
+	return 1;
+}
+
 static int
 dart_engine_set_joint_effort(struct dart_engine *e, int joint,
     const struct phys_joint_drive *drive)

@@ -49,7 +49,10 @@ struct phys_body_state {
  * body of its own to check. weld holds link child to link parent (a
  * static, kinematic or dynamic one) at the pose it has relative to it
  * now, as a fixed joint would (on), or lets it go (off, after on); the
- * driver never welds a pair twice.
+ * driver never welds a pair twice. servo_effort gives the effort of the
+ * servo on joint's first axis that the engine took into its last step
+ * (implicit_servo), 1; 0 when it took none (the driver's effort was
+ * applied).
  */
 #define PHYS_ENGINE_OPS(OP, E)						\
 	OP(E, int, apply_profile, , (), ())				\
@@ -81,6 +84,8 @@ struct phys_body_state {
 	OP(E, int, contact_count, const, (), ())			\
 	OP(E, int, set_joint_effort, , (, int joint,			\
 	    const struct phys_joint_drive *drive), (, joint, drive))	\
+	OP(E, int, servo_effort, const, (, int joint, double effort[2]), \
+	    (, joint, effort))						\
 	OP(E, int, set_link_wrench, , (, int link, phys_vec3 force,	\
 	    phys_vec3 torque), (, link, force, torque))			\
 	OP(E, int, weld, , (, int parent, int child, bool on),		\

@@ -3561,6 +3561,15 @@ mujoco_engine_joint_effort(const struct mujoco_engine *e, int ji,
 	return e->joints[ji].naxes;
 }
 
+/* MuJoCo's actuators report their force at the step's start, which the
+ * driver's effort is already. */
+static int
+mujoco_engine_servo_effort(const struct mujoco_engine *e, int joint,
+    double eff[2])
+{
+	return 0;
+}
+
 static int
 mujoco_engine_set_joint_effort(struct mujoco_engine *e, int joint,
     const struct phys_joint_drive *drive)

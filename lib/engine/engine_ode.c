@@ -73,6 +73,7 @@ struct ode_joint {
 	dJointID servo_row;	/* its motor row, made when first needed */
 	dJointFeedback servo_fb;
 	phys_vec3 servo_axis;	/* the row's axis over the last step */
+	double servo_middle;	/* its range's middle, held as an effort */
 	bool servo_held;	/* the row held the servo in the last step */
 	double last[2];		/* turning axes: the angle after the last
 				 * step, which the next reading continues
@@ -1181,6 +1182,7 @@ servo_in_row(struct ode_engine *e, int ji, double pos, double *cmd)
 	set(oj->servo_row, dParamFMax, r.half);
 	set(oj->servo_row, dParamCFM, r.cfm);
 	oj->servo_axis = v3(ax[0], ax[1], ax[2]);
+	oj->servo_middle = r.middle;
 	oj->servo_held = true;
 	*cmd = r.middle;
 }
@@ -2608,6 +2610,18 @@ ode_engine_joint_wrench(const struct ode_engine *e, int ji, phys_vec3 *force,
 
 /* The constraint's share along each axis, on the child, plus what the
  * springs and dampers applied there. */
+/* The force of joint ji's servo row over the last step: it pushed the
+ * first body (the child) along the axis. */
+static double
+servo_row_force(const struct ode_engine *e, int ji)
+{
+	const struct ode_joint *oj = &e->joints[ji];
+	const dReal *f = e->w->joints[ji].type == PHYS_JOINT_PRISMATIC ?
+	    oj->servo_fb.f1 : oj->servo_fb.t1;
+
+	return v3_dot(oj->servo_axis, v3(f[0], f[1], f[2]));
+}
+
 static int
 ode_engine_joint_effort(const struct ode_engine *e, int ji, double eff[2])
 {
@@ -2635,14 +2649,20 @@ ode_engine_joint_effort(const struct ode_engine *e, int ji, double eff[2])
 		    (j->type == PHYS_JOINT_SCREW && k == 1) ? f : t, axis) +
 		    oj->applied[k];
 	}
-	/* the servo's row pushed the first body (the child) along it */
 	if (oj->servo_held)
-		eff[0] += v3_dot(oj->servo_axis, j->type ==
-		    PHYS_JOINT_PRISMATIC ? v3(oj->servo_fb.f1[0],
-		    oj->servo_fb.f1[1], oj->servo_fb.f1[2]) :
-		    v3(oj->servo_fb.t1[0], oj->servo_fb.t1[1],
-		    oj->servo_fb.t1[2]));
+		eff[0] += servo_row_force(e, ji);
 	return n;
+}
+
+static int
+ode_engine_servo_effort(const struct ode_engine *e, int ji, double eff[2])
+{
+	const struct ode_joint *oj = &e->joints[ji];
+
+	if (!oj->servo_held)
+		return 0;
+	eff[0] = oj->servo_middle + servo_row_force(e, ji);
+	return 1;
 }
 
 static int

@@ -2605,6 +2605,15 @@ simbody_engine_joint_effort(const struct simbody_engine *e, int ji,
 	return sj.ncoords;
 }
 
+/* Simbody evaluates a servo throughout its step: at a state, its force
+ * is the driver's effort there. */
+static int
+simbody_engine_servo_effort(const struct simbody_engine *e, int ji,
+    double eff[2])
+{
+	return 0;
+}
+
 static int
 simbody_engine_set_joint_effort(struct simbody_engine *e, int ji,
     const struct phys_joint_drive *drive)
