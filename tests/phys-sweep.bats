@@ -156,6 +156,17 @@ digest() {
 	[[ $stderr == *tuned* ]]
 }
 
+@test "best --save-as: a run's own parameter swept (a servo's implicit_servo) is said and left out of the profile, the physics saved" {
+	cd "$TMP"
+	cp "$WORLDS/motor.sdf" .
+	phys-sweep plan -n 10 motor.sdf 'max_step_size=0.002' 'arm::shoulder/implicit_servo=true' |
+	    jq -c '. + {score: 1}' > scores.jsonl
+	run -0 --separate-stderr phys-sweep best --save-as tuned --in-place scores.jsonl motor.sdf
+	assert_equal "$stderr" "phys-sweep: arm::shoulder/implicit_servo=true is a run's own parameter, not saved with the profile: give it to the runs that use it (phys-step -s, a control line)"
+	assert_equal "$(phys-param get -p tuned max_step_size motor.sdf | jq .value)" 0.002
+	! grep -q implicit_servo motor.sdf
+}
+
 @test "score final and max read fields through expressions; best --maximize ranks the other way" {
 	fit_setup
 	phys-sweep run -j 2 plan.jsonl 2> /dev/null

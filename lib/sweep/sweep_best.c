@@ -54,6 +54,7 @@ struct save_ctx {
 	char **sets;		/* NAME=VALUE of the new profile */
 	size_t nsets;
 	int matched;
+	bool run_only;		/* it matched a run's own parameter */
 };
 
 static int
@@ -65,6 +66,10 @@ save_one(struct phys_scene *w, const struct phys_ref *r, void *ctx)
 	int rc;
 
 	c->matched++;
+	if (phys_param_run_only(r->p)) {	/* no file holds it */
+		c->run_only = true;
+		return 0;
+	}
 	if (r->scope == PHYS_S_PHYSICS) {
 		name = phys_ref_name(w, r);
 		c->sets = phys_xrealloc(c->sets, (c->nsets + 1) * sizeof *c->sets);
@@ -100,10 +105,15 @@ phys_sweep_save_best(struct phys_scene *w, json_t *run, const char *name)
 			break;
 		c.text = json_string_value(v);
 		c.matched = 0;
+		c.run_only = false;
 		if (phys_ref_each(w, k, from, save_one, &c) < 0)
 			rc = -1;
 		else if (c.matched == 0)
 			rc = phys_fail("no parameter matches '%s'", k);
+		else if (c.run_only)
+			phys_warn("%s=%s is a run's own parameter, not saved with "
+			    "the profile: give it to the runs that use it "
+			    "(phys-step -s, a control line)", k, c.text);
 	}
 	if (rc == 0)
 		rc = phys_preset_add(w, name, from, NULL, c.sets, c.nsets);
