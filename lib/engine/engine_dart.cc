@@ -2584,6 +2584,28 @@ tree_axis_inverse(const dart_engine *e, int ji)
 	    j->type == PHYS_JOINT_PRISMATIC);
 }
 
+/* Whether servo effort f is at an end of servo s's range. */
+static bool
+at_range_end(const struct phys_axis_servo &s, double f)
+{
+	return !(f > s.fmin && f < s.fmax);
+}
+
+/* Whether joint ji's servo, at an end of its range, would leave it
+ * within a step held there, on an axis of inverse inertia inv. */
+static bool
+end_left_in_step(const dart_engine *e, int ji, double inv)
+{
+	const djoint &dj = e->joints[(size_t)ji];
+	const struct phys_axis_servo &s = dj.servo;
+	double pos[2], vel[2], v, f;
+
+	dart_engine_joint_state(e, ji, pos, vel);
+	v = vel[0] + e->step * inv * dj.cmd[0];
+	f = s.base + s.kq * (pos[0] + e->step * v) + s.kv * v;
+	return dj.cmd[0] >= s.fmax ? f < s.fmax : f > s.fmin;
+}
+
 /*
  * An implicit servo (motor.h) too stiff for a force held over the step
  * (the driver's effort else, as gz-sim applies it), on a hinge or slider
@@ -2591,10 +2613,14 @@ tree_axis_inverse(const dart_engine *e, int ji)
  * at the step's end, which is the axis's own spring (k, its reference r0
  * in DART's coordinate q = pos - offset) and damper (c) plus the servo's
  * base + kq (pos + h q') + kv q' for K = k - kq, C = c - kv and K r = k r0
- * + base + kq offset (with K = 0, that constant is a force). A servo at
- * its force range's end at the step's start is the effort held there, as
- * MuJoCo's implicit integrator takes a clamped actuator. True when the
- * spring holds it, *force then the force to add (else left as it is).
+ * + base + kq offset (with K = 0, that constant is a force). The spring
+ * knows no force range: a servo at its range's end at the step's start
+ * stays the effort held there, unless that effort, on the two links
+ * alone, would carry its force back within the range or past the other
+ * end within the step (a held end would then flip the rate at every
+ * step); then the spring, whose force at the step's end the range bounds
+ * but for the step's share of other forces. True when the spring holds
+ * it, *force then the force to add (else left as it is).
  */
 static bool
 servo_in_spring(dart_engine *e, int ji, double *force)
@@ -2607,11 +2633,13 @@ servo_in_spring(dart_engine *e, int ji, double *force)
 	double k = a.stiffness - s.kq, c = a.damping - s.kv;
 	double r0 = a.reference - dj.offset[0];
 	double pull = a.stiffness * r0 + s.base + s.kq * dj.offset[0];
+	double inv = 0;
 	bool in = s.on && s.implicit && (j->type == PHYS_JOINT_REVOLUTE ||
-	    j->type == PHYS_JOINT_PRISMATIC) && dj.cmd[0] > s.fmin &&
-	    dj.cmd[0] < s.fmax && k >= 0 && c >= 0 && k <= DART_RANGE &&
-	    c <= DART_RANGE && (k > 0 || c > 0) && std::isfinite(pull) &&
-	    phys_servo_stiff(&s, e->step, tree_axis_inverse(e, ji));
+	    j->type == PHYS_JOINT_PRISMATIC) && k >= 0 && c >= 0 &&
+	    k <= DART_RANGE && c <= DART_RANGE && (k > 0 || c > 0) &&
+	    std::isfinite(pull) && phys_servo_stiff(&s, e->step,
+	    inv = tree_axis_inverse(e, ji)) && (!at_range_end(s, dj.cmd[0]) ||
+	    end_left_in_step(e, ji, inv));
 
 	if (!in) {
 		if (dj.servo_spring) {	/* the axis's own again */
