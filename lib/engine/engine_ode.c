@@ -2608,8 +2608,6 @@ ode_engine_joint_wrench(const struct ode_engine *e, int ji, phys_vec3 *force,
 	*torque = v3(fb->t1[0], fb->t1[1], fb->t1[2]);
 }
 
-/* The constraint's share along each axis, on the child, plus what the
- * springs and dampers applied there. */
 /* The force of joint ji's servo row over the last step: it pushed the
  * first body (the child) along the axis. */
 static double
@@ -2622,6 +2620,8 @@ servo_row_force(const struct ode_engine *e, int ji)
 	return v3_dot(oj->servo_axis, v3(f[0], f[1], f[2]));
 }
 
+/* The constraint's share along each axis, on the child, plus what the
+ * springs and dampers (and a servo's row) applied there. */
 static int
 ode_engine_joint_effort(const struct ode_engine *e, int ji, double eff[2])
 {
