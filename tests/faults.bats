@@ -64,6 +64,20 @@ by_term() {
 	[ "$1" -eq 143 ] || fail "status $1${2:+: $(head -c 2000 "$2")}"
 }
 
+# runs PID NAME: wait (at most 10 s) until process PID has become NAME.
+# A stop signal that reaches a background job's shell before it execs
+# the program can be lost there (a shell with an EXIT trap, as bats's,
+# catches it, to act on it later, and then execs).
+runs() {
+	local i
+	for i in $(seq 1000); do
+		[ "$(cat "/proc/$1/comm" 2>/dev/null)" = "$2" ] && return 0
+		sleep 0.01
+	done
+	echo "process $1 never became $2"
+	return 1
+}
+
 signum() {
 	kill -l "$1"
 }
@@ -348,6 +362,7 @@ last_whole() {
 		print "</world>\n</sdf>" }' > "$TMP/big.sdf"
 	phys-param get gravity "$TMP/big.sdf" > "$TMP/out" 2> "$TMP/err" 3>&- &
 	pid=$!
+	runs "$pid" phys-param || { kill "$pid"; fail "no phys-param"; }
 	kill -s TERM "$pid"
 	gone_within 10 "$pid"
 	status=0
