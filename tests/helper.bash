@@ -91,6 +91,18 @@ each_engine() {
 	done
 }
 
+# each_engine_of "ENGINE..." CMD...: each_engine over those of the
+# ENGINEs phys has.
+each_engine_of() {
+	local e list=$1
+	shift
+	for e in $list; do
+		engines | grep -qx "$e" || continue
+		echo "under $e"
+		"$@" "$e"
+	done
+}
+
 # profile_world WORLD ENGINE: the path of a world with a profile named
 # ENGINE: WORLD where it has one, else a copy in $TMP with one carried
 # over from WORLD's default profile (phys-preset add --engine), so that a

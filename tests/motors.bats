@@ -99,7 +99,7 @@ stiff() {
 	drive ode 0.1 "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":0.5}" \
 	    -s "$J/position_pid.p_gain=1e5" -s "$J/position_pid.d_gain=1e4" \
 	    -s "$J/position_pid.i_gain=0"
-	[ "$(grep -c "joint '$J': its servo's effort has gone from one end of its range to the other at each of 20 steps: its damping, 10000, is 37.7 times I / h on link 'arm::bob' .*implicit_servo=true takes it into the step" "$TMP/ode.err")" -eq 1 ]
+	[ "$(grep -c "joint '$J': its servo's effort has gone from one end of its range to the other at each of 20 steps: its servo's damping, 10000, is 37.7 times I / h on link 'arm::bob' .*implicit_servo=true takes it into the step" "$TMP/ode.err")" -eq 1 ]
 	# MuJoCo's Euler integrator holds it over the step: said, with the
 	# ratio (h D I^-1, D = kd + kp h) and the integrator that takes it
 	engines | grep -qx mujoco || return 0
@@ -420,23 +420,18 @@ lift() {
 	    -s $s.cmd_min=-5 -s lift::slide/implicit_servo=true \
 	    -s ode.solver.iters=1000 -s bullet.solver.iters=1000 \
 	    "$TMP/lift.sdf" > "$TMP/$1"
-	at() { jq -r --argjson t "$1" --arg i "lift::slide/${3:-position}" 'select(.t == $t) | .items[$i][0]' "$TMP/$2"; }
-	near "$(at 2 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.1 - 9.81e-5 }')" 1e-7
-	near "$(at 2.05 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.1 - 9.81e-5 + (20 - 9.81) / 2 * 0.05^2 }')" 5e-4
-	near "$(at 4 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.5 - 9.81e-5 }')" 1e-7
-	near "$(at 4.05 "$1")" "$(awk 'BEGIN { printf "%.12f", 0.5 - 9.81e-5 + (-5 - 9.81) / 2 * 0.05^2 }')" 5e-4
+	local x=lift::slide/position f=lift::slide/applied_effort
+	near "$(at "$TMP/$1" 2 $x 0)" "$(awk 'BEGIN { printf "%.12f", 0.1 - 9.81e-5 }')" 1e-7
+	near "$(at "$TMP/$1" 2.05 $x 0)" "$(awk 'BEGIN { printf "%.12f", 0.1 - 9.81e-5 + (20 - 9.81) / 2 * 0.05^2 }')" 5e-4
+	near "$(at "$TMP/$1" 4 $x 0)" "$(awk 'BEGIN { printf "%.12f", 0.5 - 9.81e-5 }')" 1e-7
+	near "$(at "$TMP/$1" 4.05 $x 0)" "$(awk 'BEGIN { printf "%.12f", 0.5 - 9.81e-5 + (-5 - 9.81) / 2 * 0.05^2 }')" 5e-4
 	# the effort applied: m g at rest, the range's ends past it
-	near "$(at 2 "$1" applied_effort)" 9.81 1e-6
-	near "$(at 2.05 "$1" applied_effort)" 20 1e-6
-	near "$(at 4.05 "$1" applied_effort)" -5 1e-6
+	near "$(at "$TMP/$1" 2 $f 0)" 9.81 1e-6
+	near "$(at "$TMP/$1" 2.05 $f 0)" 20 1e-6
+	near "$(at "$TMP/$1" 4.05 $f 0)" -5 1e-6
 }
 @test "implicit_servo, a stiff servo on a slider within an uneven output range: at rest where kp (target - x) = m g, at the range's ends past it, under ODE, Bullet and DART" {
-	local e
-	for e in ode bullet dart; do
-		engines | grep -qx $e || continue
-		echo "under $e"
-		lift $e
-	done
+	each_engine_of "ode bullet dart" lift
 }
 
 @test "a stiff servo on a universal joint, which ODE holds as a force over the step, diverges with its damping named as the likely cause" {
@@ -476,10 +471,5 @@ spin() {
 	near "$(axis "$TMP/$1" 3 position)" "$(awk 'BEGIN { printf "%.9f", 15 - 25 / (2 * 1000 / 0.26) }')" 3e-3
 }
 @test "implicit_servo, a stiff velocity servo within its effort limit: tau / I to its target, then the target, under ODE, Bullet and DART" {
-	local e
-	for e in ode bullet dart; do
-		engines | grep -qx $e || continue
-		echo "under $e"
-		spin $e
-	done
+	each_engine_of "ode bullet dart" spin
 }

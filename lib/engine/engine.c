@@ -480,57 +480,52 @@ diverged_at(const struct phys_engine *e)
 }
 
 /*
- * The damping kd of servo s on joint j and I, the child link's inertia
- * about the joint at most; false when the servo has no damping or the
- * child does not move.
+ * Why joint j's servo s fails a step that holds its force, when its
+ * damping kd alone is more than a step follows on the child link (h kd >
+ * 2 I, I the link's inertia about the joint at most): held over the
+ * step, its force flips the rate at every step. NULL when that is not
+ * the cause (no damping, a child that does not move); caller frees.
  */
-static bool
-servo_damping(const struct phys_engine *e, int j,
-    const struct phys_axis_servo *s, double *kd, double *I)
+static char *
+servo_damping_cause(const struct phys_engine *e, int j,
+    const struct phys_axis_servo *s)
 {
 	const struct phys_joint *jt = &e->w->joints[j];
-	double mass, turn;
+	double mass, turn, kd = -s->kv, I;
 
-	if (!s->on || !((*kd = -s->kv) > 0) || jt->child < 0 ||
+	if (!s->on || !(kd > 0) || jt->child < 0 ||
 	    !phys_engine_link_dynamic(e, jt->child))
-		return false;
+		return NULL;
 	link_resistance(e, jt->child, &mass, &turn);
-	*I = jt->type == PHYS_JOINT_PRISMATIC ? mass :
+	I = jt->type == PHYS_JOINT_PRISMATIC ? mass :
 	    turn_about_joint(e, jt, jt->child, mass, turn);
-	return true;
+	if (!(e->h * kd > 2 * I))
+		return NULL;
+	return phys_xasprintf("its servo's damping, %g, is %.3g times I / h on "
+	    "link '%s' (I, its inertia about the joint, at most %.3g): a "
+	    "force held over the step flips its rate at every step; "
+	    "implicit_servo=true takes it into the step (ODE, Bullet and "
+	    "DART, on a revolute or prismatic joint), as MuJoCo's implicit "
+	    "integrator and Simbody do, or a step below %.3g s follows it",
+	    kd, e->h * kd / I, e->w->links[jt->child].name, I, 2 * I / kd);
 }
 
-/* What follows a servo of damping kd on I: said after its ratio. */
-#define SERVO_FOLLOWERS "implicit_servo=true takes it into the step (ODE, " \
-	"Bullet and DART, on a revolute or prismatic joint), as MuJoCo's " \
-	"implicit integrator and Simbody do, or a step below %.3g s follows it"
-
-/*
- * The effort of joint j's servo that did not fit: where its damping
- * alone is more than a step follows on the child link (h d > 2 I), a
- * force held over the step flips the rate at each step, which is said as
- * the likely cause.
- */
+/* The effort of joint j's servo that did not fit: its damping is said as
+ * the likely cause where it is. */
 static void
 servo_cause(const struct phys_engine *e, int j,
     const struct phys_joint_drive *drive, int n)
 {
-	double I, kd;
-	char *msg;
+	char *why, *msg;
 	int k;
 
 	for (k = 0; k < n && k < 2; k++) {
-		if (!servo_damping(e, j, &drive->servo[k], &kd, &I))
+		if (!(why = servo_damping_cause(e, j, &drive->servo[k])))
 			continue;
-		if (!(e->h * kd > 2 * I))
-			return;
 		msg = phys_xstrdup(phys_error());
-		phys_fail("%s; likely cause: its servo's damping, %g, is %.3g "
-		    "times I / h on link '%s' (I, its inertia about the joint, "
-		    "at most %.3g): a force held over the step flips its rate "
-		    "at every step; " SERVO_FOLLOWERS, msg, kd, e->h * kd / I,
-		    e->w->links[e->w->joints[j].child].name, I, 2 * I / kd);
+		phys_fail("%s; likely cause: %s", msg, why);
 		free(msg);
+		free(why);
 		return;
 	}
 }
@@ -541,29 +536,21 @@ servo_cause(const struct phys_engine *e, int j,
 
 /* Joint j's servo s whose effort chatters between its range's ends:
  * said for the first such joint of a run (a robot's twelve would say it
- * twelve times), with the damping's share in it where it is the
- * cause. */
+ * twelve times), with its damping where that is the cause. */
 static void
 servo_chatter(struct phys_engine *e, int j, const struct phys_axis_servo *s)
 {
-	const struct phys_joint *jt = &e->w->joints[j];
-	double I, kd;
+	char *why;
 
 	if (e->chatter_said)
 		return;
 	e->chatter_said = true;
-	if (servo_damping(e, j, s, &kd, &I) && e->h * kd > 2 * I)
-		phys_warn_once("joint '%s': its servo's effort has gone from "
-		    "one end of its range to the other at each of %d steps: "
-		    "its damping, %g, is %.3g times I / h on link '%s' (I, "
-		    "its inertia about the joint, at most %.3g), and a force "
-		    "held over the step flips its rate at every step; "
-		    SERVO_FOLLOWERS, jt->name, CHATTER_STEPS, kd,
-		    e->h * kd / I, e->w->links[jt->child].name, I, 2 * I / kd);
-	else
-		phys_warn_once("joint '%s': its servo's effort has gone from "
-		    "one end of its range to the other at each of %d steps",
-		    jt->name, CHATTER_STEPS);
+	why = servo_damping_cause(e, j, s);
+	phys_warn_once("joint '%s': its servo's effort has gone from one end "
+	    "of its range to the other at each of %d steps%s%s",
+	    e->w->joints[j].name, CHATTER_STEPS, why ? ": " : "",
+	    why ? why : "");
+	free(why);
 }
 
 /* Each commanded joint's efforts for the step about to be taken, from

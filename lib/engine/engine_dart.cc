@@ -2602,18 +2602,18 @@ end_left_in_step(const dart_engine *e, int ji, double inv)
 
 	dart_engine_joint_state(e, ji, pos, vel);
 	v = vel[0] + e->step * inv * dj.cmd[0];
-	f = s.base + s.kq * (pos[0] + e->step * v) + s.kv * v;
+	f = phys_servo_pull(&s, pos[0] + e->step * v, v);
 	return dj.cmd[0] >= s.fmax ? f < s.fmax : f > s.fmin;
 }
 
 /*
  * An implicit servo (motor.h) too stiff for a force held over the step
  * (the driver's effort else, as gz-sim applies it), on a hinge or slider
- * of the tree, in DART's implicit spring and damper: DART applies -K (q + h q' - r) - C q', q' the rate
- * at the step's end, which is the axis's own spring (k, its reference r0
- * in DART's coordinate q = pos - offset) and damper (c) plus the servo's
- * base + kq (pos + h q') + kv q' for K = k - kq, C = c - kv and K r = k r0
- * + base + kq offset (with K = 0, that constant is a force). The spring
+ * of the tree, in DART's implicit spring and damper: DART applies -K (q +
+ * h q' - r) - C q', q' the rate at the step's end, which is the axis's
+ * own spring (k, its reference r0 in DART's coordinate q = pos - offset)
+ * and damper (c) plus the servo's base + kq (pos + h q') + kv q' for K =
+ * k - kq, C = c - kv and K r = k r0 + base + kq offset (with K = 0, that constant is a force). The spring
  * knows no force range: a servo at its range's end at the step's start
  * stays the effort held there, unless that effort, on the two links
  * alone, would carry its force back within the range or past the other
@@ -2670,8 +2670,8 @@ tree_command(dart_engine *e, int ji)
 
 	for (std::size_t k = 0; k < n; k++) {
 		f = dj.cmd[k];
-		if (k == 0 && n == 1 && servo_in_spring(e, ji, &f) && f == 0)
-			continue;
+		if (k == 0 && n == 1)
+			servo_in_spring(e, ji, &f);
 		if (f != 0)
 			dj.dj->setForce((std::size_t)inner(j, (int)k), f);
 	}
@@ -3044,7 +3044,7 @@ dart_engine_servo_effort(const struct dart_engine *e, int ji, double eff[2])
 	if (!dj.servo_spring)
 		return 0;
 	dart_engine_joint_state(e, ji, pos, vel);
-	eff[0] = dj.servo.base + dj.servo.kq * pos[0] + dj.servo.kv * vel[0];
+	eff[0] = phys_servo_pull(&dj.servo, pos[0], vel[0]);
 	return 1;
 }
 

@@ -109,6 +109,7 @@ struct mjoint {
 	double cmd[2];		/* the command's effort (motor.h) */
 	int act[2];		/* per reported axis: its servo actuator, -1 */
 	struct phys_axis_servo servo[2];	/* the command's, if a servo */
+	bool stiff_said;	/* a servo too stiff for the integrator, said */
 };
 
 struct mujoco_engine {
@@ -2410,12 +2411,13 @@ joint_forces(struct mujoco_engine *e)
  * and kv, and its control the rest.
  */
 static void
-set_servo(struct mujoco_engine *e, const struct mjoint *mj, int k, int a,
+set_servo(struct mujoco_engine *e, struct mjoint *mj, int k, int a,
     const struct phys_axis_servo *s)
 {
 	mjModel *m = e->m;
 	int jid = mj->jnt[k];
 	bool limited = isfinite(s->fmin) || isfinite(s->fmax);
+	double h = m->opt.timestep, inv = m->dof_invweight0[m->jnt_dofadr[jid]];
 
 	m->actuator_gear[6 * a] = mj->sign;
 	m->actuator_biasprm[mjNBIAS * a + 1] = s->kq;
@@ -2428,18 +2430,17 @@ set_servo(struct mujoco_engine *e, const struct mjoint *mj, int k, int a,
 	/* MuJoCo's other integrators hold the actuator's force over the
 	 * step: a servo stiffer than that flips the rate at every step,
 	 * which its force range can hide as a chatter */
-	if (m->opt.integrator != mjINT_IMPLICIT && phys_servo_stiff(s,
-	    m->opt.timestep, m->dof_invweight0[m->jnt_dofadr[jid]]))
-		phys_warn_once("joint '%s': its servo's damping, %g, is %.3g "
-		    "times I / h (I at the model's zero): MuJoCo's %s "
-		    "integrator holds its force over the step, which flips "
-		    "the joint's rate at every step; its implicit one "
-		    "(mujoco.integrator=implicit) takes the servo into the "
-		    "step", e->w->joints[mj - e->joints].name,
-		    phys_servo_resistance(s, m->opt.timestep),
-		    m->opt.timestep * phys_servo_resistance(s,
-		    m->opt.timestep) * m->dof_invweight0[m->jnt_dofadr[jid]],
-		    m->opt.integrator == mjINT_RK4 ? "RK4" : "Euler");
+	if (mj->stiff_said || m->opt.integrator == mjINT_IMPLICIT ||
+	    !phys_servo_stiff(s, h, inv))
+		return;
+	mj->stiff_said = true;
+	phys_warn_once("joint '%s': its servo's damping, %g, is %.3g times "
+	    "I / h (I at the model's zero): MuJoCo's %s integrator holds its "
+	    "force over the step, which flips the joint's rate at every "
+	    "step; its implicit one (mujoco.integrator=implicit) takes the "
+	    "servo into the step", e->w->joints[mj - e->joints].name,
+	    phys_servo_resistance(s, h), h * phys_servo_resistance(s, h) * inv,
+	    m->opt.integrator == mjINT_RK4 ? "RK4" : "Euler");
 }
 
 /* The joints' commands: servos on their actuators, other efforts as
@@ -2454,7 +2455,7 @@ joint_commands(struct mujoco_engine *e)
 
 	mju_zero(e->d->qfrc_applied, m->nv);
 	for (i = 0; i < e->w->njoints; i++) {
-		const struct mjoint *mj = &e->joints[i];
+		struct mjoint *mj = &e->joints[i];
 
 		for (k = 0; k < mj->naxes; k++) {
 			if ((jid = mj->jnt[k]) < 0)

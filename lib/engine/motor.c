@@ -284,9 +284,15 @@ phys_motors_drive(struct phys_motors *m, int joint,
 }
 
 double
+phys_servo_pull(const struct phys_axis_servo *s, double pos, double vel)
+{
+	return s->base + s->kq * pos + s->kv * vel;
+}
+
+double
 phys_servo_force(const struct phys_axis_servo *s, double pos, double vel)
 {
-	return clamp(s->base + s->kq * pos + s->kv * vel, s->fmin, s->fmax);
+	return clamp(phys_servo_pull(s, pos, vel), s->fmin, s->fmax);
 }
 
 double
@@ -314,7 +320,7 @@ phys_servo_row(const struct phys_axis_servo *s, double h, double inv,
 		return false;
 	r->middle = isfinite(s->fmin) ? (s->fmin + s->fmax) / 2 : 0;
 	r->half = isfinite(s->fmin) ? (s->fmax - s->fmin) / 2 : INFINITY;
-	r->rate = (s->base + s->kq * pos - r->middle) / d;
+	r->rate = (phys_servo_pull(s, pos, 0) - r->middle) / d;
 	r->cfm = 1 / d;
 	return r->half > 0 && isfinite(r->middle) && isfinite(r->rate);
 }

@@ -47,8 +47,12 @@ struct phys_joint_drive {
 	struct phys_axis_servo servo[2];
 };
 
-/* Servo s's force at pos, vel, as asked: for an engine that evaluates it
- * throughout its step. */
+/* Servo s's force at pos, vel, base + kq pos + kv vel, before its range
+ * holds it. */
+double phys_servo_pull(const struct phys_axis_servo *s, double pos,
+    double vel);
+/* Servo s's force at pos, vel, as asked (within its range): for an
+ * engine that evaluates it throughout its step. */
 double phys_servo_force(const struct phys_axis_servo *s, double pos,
     double vel);
 /* What servo s resists the axis's rate with over a step of h when the

@@ -218,6 +218,7 @@ resolve_name(struct printer *pr, int model, const char *name, xmlNodePtr at,
 	struct phys_scene *w = pr->w;
 	xmlNodePtr owner = model >= 0 ? w->models[model].node : w->node;
 	xmlNodePtr f;
+	const char *last;
 	char *scoped, *sep;
 	bool found;
 	int inner;
@@ -234,8 +235,8 @@ resolve_name(struct printer *pr, int model, const char *name, xmlNodePtr at,
 	scoped = model >= 0 ? phys_xasprintf("%s::%s", phys_model_scope(w,
 	    model), name) : phys_xstrdup(name);
 	found = entity_pose(w, scoped, out);
-	if (!found && strstr(name, "::") && phys_last_scope(scoped)) {
-		sep = scoped + (phys_last_scope(scoped) - scoped);
+	if (!found && strstr(name, "::") && (last = phys_last_scope(scoped))) {
+		sep = scoped + (last - scoped);	/* scoped's own, to cut */
 		/* "inner::frame": a name in a nested model's scope */
 		*sep = '\0';
 		inner = phys_world_entity_of(w, scoped, PHYS_K_MODEL);
