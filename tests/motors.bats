@@ -108,6 +108,41 @@ stiff() {
 	    -s "$J/position_pid.i_gain=0"
 	grep -q "joint '$J': its servo's damping, 10100, is 38.8 times I / h .*MuJoCo's Euler integrator .*(mujoco.integrator=implicit)" "$TMP/mujoco.err"
 }
+@test "every joint whose servo chatters is named, in two lines: those of the first step it happens at at once, the later ones at the run's end" {
+	# The quadruped crouching under an 80/2 PD at 8 ms (the README's):
+	# its efforts, read at every step, say which servos go from one
+	# end of their range to the other 20 steps in a row.
+	local q=quadruped::
+	for leg in FR FL RR RL; do
+		for j in hip:0 thigh:0.8 calf:-1.5; do
+			echo "{\"t\":0,\"name\":\"$q${leg}_${j%:*}_joint/cmd_pos\",\"value\":${j#*:}}"
+		done
+	done > "$TMP/stand"
+	printf '{"t":0,"name":"quadruped::*_joint/position_pid.%s","value":%s}\n' \
+	    p_gain 80 d_gain 2 i_gain 0 >> "$TMP/stand"
+	phys-step -p ode -s max_step_size=0.008 -t 2 -r 125 -c "$TMP/stand" \
+	    -i "$q*_joint/applied_effort" "$WORLDS/quadruped.sdf" \
+	    > "$TMP/out" 2> "$TMP/err"
+	# an end: the largest effort the joint applies in the run
+	jq -r '.t as $t | .items | to_entries[] | "\(.key) \(.value[0])"' \
+	    "$TMP/out" | awk '{ sub("/applied_effort", "", $1)
+		n[$1]++; v[$1, n[$1]] = $2; a = $2 < 0 ? -$2 : $2
+		if (a > top[$1]) top[$1] = a }
+	    END { for (j in n) { f = 0; was = 0
+		for (i = 1; i <= n[j]; i++) { x = v[j, i]
+			end = x == top[j] || x == -top[j]
+			f = end && was && x != v[j, i - 1] ? f + 1 : 0
+			if (f == 20) { print j; break }
+			was = end } } }' | sort > "$TMP/expect"
+	[ "$(wc -l < "$TMP/expect")" -ge 3 ]
+	# two lines, the second at the end; each joint named once
+	grep "gone from one end of" "$TMP/err" > "$TMP/said"
+	[ "$(wc -l < "$TMP/said")" -eq 2 ]
+	tail -1 "$TMP/said" | grep -q "at each of 20 steps later in the run"
+	sed 's/: \(its\|their\) servo.*//' "$TMP/said" | grep -o "'[^']*'" |
+	    tr -d "'" | sort > "$TMP/named"
+	diff "$TMP/expect" "$TMP/named"
+}
 
 critical() {
 	# No gravity: I q'' = -kp (q - 1) - kd q', kd = 2 sqrt(kp I): critically

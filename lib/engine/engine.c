@@ -13,12 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "engine_common.h"
 #include "engine_impl.h"
 #include "mem.h"
 #include "msg.h"
 #include "pairkey.h"
 #include "trimesh.h"
+
+/* Servos whose efforts chatter between their range's ends: their
+ * joints' names, and the stiffest of them. */
+struct chatter {
+	struct phys_buf names;
+	int count, joint;
+	double ratio;
+	struct phys_axis_servo servo;
+};
+struct phys_engine;
+static void say_chatter(const struct phys_engine *e, struct chatter *c,
+    const char *too);
 
 struct phys_engine {
 	const struct phys_scene *w;
@@ -35,7 +48,11 @@ struct phys_engine {
 	 * query, apply_world): the next step returns it. */
 	char **fault;
 	struct phys_motors motors;		/* kept across switches */
-	bool chatter_said;	/* a servo's chatter, said once a run */
+	/* Per joint: its servo's chatter noted, once a run. The first
+	 * step's are said at once, the later ones together at the end. */
+	bool *chatter_said;
+	bool chatter_first;
+	struct chatter chatter_later;
 	/* Links held to others by phys_engine_weld: kept across switches
 	 * (the engine that takes over welds them again). */
 	struct weld { int parent, child; bool on; } *welds;
@@ -252,6 +269,7 @@ phys_engine_new(const struct phys_scene *w,
 		return NULL;
 	}
 	phys_motors_init(&e->motors, w->njoints);
+	e->chatter_said = phys_xcalloc(w->njoints + 1, sizeof *e->chatter_said);
 	e->asked = phys_xcalloc(w->nlinks + 1, sizeof *e->asked);
 	return e;
 }
@@ -261,11 +279,13 @@ phys_engine_free(struct phys_engine *e)
 {
 	if (!e)
 		return;
+	say_chatter(e, &e->chatter_later, " later in the run");
 	e->info->ops->destroy(e->state);
 	free(*e->fault);
 	free(e->fault);
 	phys_motors_free(&e->motors);
 	free(e->welds);
+	free(e->chatter_said);
 	free(e->asked);
 	free(e);
 }
@@ -480,26 +500,38 @@ diverged_at(const struct phys_engine *e)
 }
 
 /*
- * Why joint j's servo s fails a step that holds its force, when its
- * damping kd alone is more than a step follows on the child link (h kd >
- * 2 I, I the link's inertia about the joint at most): held over the
- * step, its force flips the rate at every step. NULL when that is not
- * the cause (no damping, a child that does not move); caller frees.
+ * How far joint j's servo s is past what a step that holds its force
+ * follows, h kd / I, I the child link's inertia about the joint at most
+ * (*inertia): above 2, a force held over the step flips the rate at
+ * every step. 0 where its damping cannot be the cause (none, a child
+ * that does not move).
  */
+static double
+servo_damping_ratio(const struct phys_engine *e, int j,
+    const struct phys_axis_servo *s, double *inertia)
+{
+	const struct phys_joint *jt = &e->w->joints[j];
+	double mass, turn, kd = -s->kv;
+
+	if (!s->on || !(kd > 0) || jt->child < 0 ||
+	    !phys_engine_link_dynamic(e, jt->child))
+		return 0;
+	link_resistance(e, jt->child, &mass, &turn);
+	*inertia = jt->type == PHYS_JOINT_PRISMATIC ? mass :
+	    turn_about_joint(e, jt, jt->child, mass, turn);
+	return e->h * kd / *inertia;
+}
+
+/* Why joint j's servo s fails a step that holds its force, when its
+ * damping is the cause (servo_damping_ratio above 2); NULL when it is
+ * not. Caller frees. */
 static char *
 servo_damping_cause(const struct phys_engine *e, int j,
     const struct phys_axis_servo *s)
 {
-	const struct phys_joint *jt = &e->w->joints[j];
-	double mass, turn, kd = -s->kv, I;
+	double I, ratio = servo_damping_ratio(e, j, s, &I), kd = -s->kv;
 
-	if (!s->on || !(kd > 0) || jt->child < 0 ||
-	    !phys_engine_link_dynamic(e, jt->child))
-		return NULL;
-	link_resistance(e, jt->child, &mass, &turn);
-	I = jt->type == PHYS_JOINT_PRISMATIC ? mass :
-	    turn_about_joint(e, jt, jt->child, mass, turn);
-	if (!(e->h * kd > 2 * I))
+	if (!(ratio > 2))
 		return NULL;
 	return phys_xasprintf("its servo's damping, %g, is %.3g times I / h on "
 	    "link '%s' (I, its inertia about the joint, at most %.3g): a "
@@ -507,7 +539,7 @@ servo_damping_cause(const struct phys_engine *e, int j,
 	    "implicit_servo=true takes it into the step (ODE, Bullet and "
 	    "DART, on a revolute or prismatic joint), as MuJoCo's implicit "
 	    "integrator and Simbody do, or a step below %.3g s follows it",
-	    kd, e->h * kd / I, e->w->links[jt->child].name, I, 2 * I / kd);
+	    kd, ratio, e->w->links[e->w->joints[j].child].name, I, 2 * I / kd);
 }
 
 /* The effort of joint j's servo that did not fit: its damping is said as
@@ -534,23 +566,58 @@ servo_cause(const struct phys_engine *e, int j,
  * the other before it is said to chatter. */
 #define CHATTER_STEPS 20
 
-/* Joint j's servo s whose effort chatters between its range's ends:
- * said for the first such joint of a run (a robot's twelve would say it
- * twelve times), with its damping where that is the cause. */
+/* Joint j's servo s on axis k, when it has just gone CHATTER_STEPS steps
+ * from one end of its range to the other, into c: each joint once a
+ * run. */
 static void
-servo_chatter(struct phys_engine *e, int j, const struct phys_axis_servo *s)
+note_chatter(struct phys_engine *e, int j, int k,
+    const struct phys_axis_servo *s, struct chatter *c)
+{
+	double I, ratio;
+
+	if (e->motors.axis[j][k].flips != CHATTER_STEPS || e->chatter_said[j])
+		return;
+	e->chatter_said[j] = true;
+	if (e->chatter_first)
+		c = &e->chatter_later;
+	phys_buf_printf(&c->names, "%s'%s'", c->count ? ", " : "",
+	    e->w->joints[j].name);
+	ratio = servo_damping_ratio(e, j, s, &I);
+	if (c->count++ == 0 || ratio > c->ratio) {
+		c->joint = j;
+		c->ratio = ratio;
+		c->servo = *s;
+	}
+}
+
+/* Servos that chatter, as one warning (a robot's twelve would say it
+ * twelve times), with the stiffest one's damping where that is the
+ * cause; "too" for those after the run's first. */
+static void
+say_chatter(const struct phys_engine *e, struct chatter *c, const char *too)
 {
 	char *why;
 
-	if (e->chatter_said)
+	if (c->count == 0)
 		return;
-	e->chatter_said = true;
-	why = servo_damping_cause(e, j, s);
-	phys_warn_once("joint '%s': its servo's effort has gone from one end "
-	    "of its range to the other at each of %d steps%s%s",
-	    e->w->joints[j].name, CHATTER_STEPS, why ? ": " : "",
-	    why ? why : "");
+	why = servo_damping_cause(e, c->joint, &c->servo);
+	if (c->count == 1)
+		phys_warn("joint %s: its servo's effort has gone from one end "
+		    "of its range to the other at each of %d steps%s%s%s",
+		    c->names.s, CHATTER_STEPS, too, why ? ": " : "",
+		    why ? why : "");
+	else if (why)
+		phys_warn("joints %s: their servos' efforts have gone from one "
+		    "end of their range to the other at each of %d steps%s; on "
+		    "'%s', the stiffest: %s", c->names.s, CHATTER_STEPS, too,
+		    e->w->joints[c->joint].name, why);
+	else
+		phys_warn("joints %s: their servos' efforts have gone from one "
+		    "end of their range to the other at each of %d steps%s",
+		    c->names.s, CHATTER_STEPS, too);
 	free(why);
+	phys_buf_free(&c->names);
+	c->count = 0;
 }
 
 /* Each commanded joint's efforts for the step about to be taken, from
@@ -559,6 +626,7 @@ static int
 drive_joints(struct phys_engine *e)
 {
 	struct phys_joint_drive drive;
+	struct chatter chatter = { 0 };
 	double pos[2], vel[2];
 	size_t j;
 	int n, k;
@@ -576,10 +644,13 @@ drive_joints(struct phys_engine *e)
 			return diverged_at(e);
 		}
 		for (k = 0; k < n && k < 2; k++)
-			if (e->motors.axis[j][k].flips == CHATTER_STEPS)
-				servo_chatter(e, (int)j, &drive.servo[k]);
+			note_chatter(e, (int)j, k, &drive.servo[k], &chatter);
 		if (CALL(e, set_joint_effort, (int)j, &drive) < 0)
 			return -1;
+	}
+	if (chatter.count) {
+		say_chatter(e, &chatter, "");
+		e->chatter_first = true;
 	}
 	return 0;
 }
