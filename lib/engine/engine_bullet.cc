@@ -156,6 +156,8 @@ struct bjoint {
 	/* A revolute joint's position where its constraint's angle is 0:
 	 * it follows the joint's turns (limits_follow_turns). */
 	double zero = 0;
+	/* each axis past a limit as the last step began (set_stop) */
+	bool past[2] = { false, false };
 };
 
 class World;
@@ -704,6 +706,35 @@ refuse_joint(const struct phys_joint *j, const char *why)
 	    "joint '%s': %s", j->name, why);
 }
 
+/*
+ * Axis k's limit rows, as it is within or past its limits. Bullet keeps
+ * both rows of a limited axis in the solve at every step, each letting
+ * the axis close on its limit by the row's ERP times the gap over the
+ * step; and where the axis would reach the limit within the step, it
+ * replaces that with the limit's bounce, -bounce times the axis's rate:
+ * at a bounce of 0 the axis stops dead short of its limit, at an ERP
+ * below 1 it slows before it and creeps onto it (at 0.2, a fifth of the
+ * gap a step). ODE, DART and MuJoCo stop it at the limit. So within its
+ * limits the rows take an ERP of 1 and a bounce of -1, which makes the
+ * bounce's target the axis's own rate, never tighter than the gap: the
+ * axis reaches its limit and stops there. Past a limit, the limit pushes
+ * back as ODE's stop and DART's do, by the joint's stop ERP (an MJCF
+ * joint's is MuJoCo's softness), not the profile's, which holds the
+ * locked rows (a joint that starts past a limit is not flung back in a
+ * step), with no bounce.
+ */
+void
+set_stop(bullet_engine *e, int ji, int k, btGeneric6DofSpring2Constraint *c)
+{
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	bool past = e->joints[(size_t)ji].past[k];
+	int row = (e->w->joints[ji].type == PHYS_JOINT_PRISMATIC ? 0 : 3) + k;
+
+	c->setParam(BT_CONSTRAINT_STOP_ERP, past ?
+	    PVD(v, JOINT_physics_ode_limit_erp) : 1, row);
+	c->setBounce(row, past ? 0 : -1);
+}
+
 /* Limits in the joint's rows; a ball joint (a point-to-point
  * constraint) and a joint Bullet holds no constraint for have none. */
 void
@@ -768,12 +799,7 @@ set_limits(bullet_engine *e, int ji)
 		c->enableMotor(row, fr[k] > 0);
 		c->setTargetVelocity(row, 0);
 		c->setMaxMotorForce(row, fr[k]);
-		/* A limit pushes back as ODE's stop and DART's do, by the
-		 * joint's stop ERP (an MJCF joint's is MuJoCo's softness),
-		 * not the profile's, which holds the locked rows: a joint
-		 * that starts past a limit is not flung back in a step. */
-		c->setParam(BT_CONSTRAINT_STOP_ERP,
-		    PVD(v, JOINT_physics_ode_limit_erp), row);
+		set_stop(e, ji, k, c);
 	}
 	c->setLinearLowerLimit(llo);
 	c->setLinearUpperLimit(lhi);
@@ -1592,6 +1618,28 @@ link_wrenches(struct bullet_engine *e)
 	}
 }
 
+/* Joint ji's limit rows for the step, where an axis has come to or
+ * left a limit (set_stop). */
+static void
+limit_rows(struct bullet_engine *e, int ji)
+{
+	bjoint &bj = e->joints[(size_t)ji];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+
+	if (!bj.c || e->w->joints[ji].type == PHYS_JOINT_BALL)
+		return;
+	for (int k = 0; k < bj.n; k++) {
+		struct phys_axis_values a = phys_joint_axis_values(v, k);
+		bool past = bj.pos[k] < a.lower || bj.pos[k] > a.upper;
+
+		if (past == bj.past[k])
+			continue;
+		bj.past[k] = past;
+		set_stop(e, ji, k,
+		    static_cast<btGeneric6DofSpring2Constraint *>(bj.c));
+	}
+}
+
 /* Each joint's state now, kept for the step's forces and limits, its
  * angles for the next reading to count their turns from: as a step
  * begins, and after a pose set. Read once a step, as each reading
@@ -1609,6 +1657,7 @@ read_joints(struct bullet_engine *e)
 		    motion_now(e, j->child), bj.pos, bj.vel);
 		for (int k = 0; k < bj.n; k++)
 			bj.last[k] = bj.pos[k];
+		limit_rows(e, (int)i);
 	}
 }
 
