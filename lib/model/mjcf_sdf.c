@@ -286,6 +286,17 @@ ground(const struct reader *r, int body, size_t i)
 	    (body >= 0 && holder_of(r, body) < 0);
 }
 
+/* An unnamed geom's collision or visual, which SDF names (geomN): MJCF
+ * out writes the geom unnamed again (<phys:unnamed/>). */
+static void
+mark_unnamed(xmlNodePtr c, long line)
+{
+	xmlNodePtr e = xmlNewChild(c, phys_ns(xmlDocGetRootElement(c->doc)),
+	    (const xmlChar *)"unnamed", NULL);
+
+	phys_node_set_line(e, line);
+}
+
 /* Geoms g0..g0+n of body (-1: the world body) into link: the ground, in
  * the world's frame, when ground_only, else the others. */
 static void
@@ -308,6 +319,8 @@ write_geoms(struct reader *r, xmlNodePtr link, int body, size_t g0,
 		    NULL, g->line);
 		set_name(c, name);
 		free(name);
+		if (!g->name)
+			mark_unnamed(c, g->line);
 		add_pose(c, phys_pose_mul(frame, g->pose), g->line);
 		write_geometry(r, c, g);
 		if (!g->collides && !g->paired)

@@ -165,6 +165,24 @@ geom_name(const struct writer *wr, const struct phys_collision *c)
 	    own_name(wr, c->name);
 }
 
+/* Whether collision c is an unnamed MJCF geom's, named in SDF alone
+ * (<phys:unnamed/>), that no pair names: it is written unnamed. */
+static bool
+unnamed(const struct writer *wr, const struct phys_collision *c)
+{
+	size_t i = (size_t)(c - wr->w->collisions), k;
+	xmlNodePtr n;
+
+	for (k = 0; k < wr->w->npairs; k++)
+		if (wr->w->pairs[k].c1 == (int)i || wr->w->pairs[k].c2 == (int)i)
+			return false;
+	for (n = c->node ? phys_child(c->node, NULL) : NULL; n;
+	    n = phys_next(n, NULL))
+		if (phys_mjcf_own(n, "unnamed"))
+			return true;
+	return false;
+}
+
 /* A free link's <freejoint>, named as an MJCF model's was (<phys:free
  * name> in the link). */
 static void
@@ -614,9 +632,12 @@ put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 	if (c->shape == PHYS_GEOM_MESH && !c->mesh)
 		return 0;	/* skipped at load, and said so */
 	indent(wr->b, depth);
-	phys_buf_puts(wr->b, "<geom name=\"");
-	phys_buf_xml_attr(wr->b, geom_name(wr, c));
-	phys_buf_putc(wr->b, '"');
+	phys_buf_puts(wr->b, "<geom");
+	if (!unnamed(wr, c)) {
+		phys_buf_puts(wr->b, " name=\"");
+		phys_buf_xml_attr(wr->b, geom_name(wr, c));
+		phys_buf_putc(wr->b, '"');
+	}
 	switch (c->shape) {
 	case PHYS_GEOM_BOX:
 	case PHYS_GEOM_SPHERE:

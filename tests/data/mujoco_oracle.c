@@ -14,9 +14,11 @@
  *   vel NAME vx vy vz wx wy wz
  *
  * the velocity of the body frame's origin and the angular velocity, both
- * in world axes. Then one line a named geom, and one a contact pair:
+ * in world axes. Then one line a named geom, the number of geoms, and
+ * one line a contact pair:
  *
  *   geom NAME condim f1 f2 f3 contype conaffinity
+ *   ngeom N
  *   pair GEOM1 GEOM2 condim f1 f2 f3 f4 f5 timeconst dampratio
  *       dmin dmax width midpoint power
  *
@@ -117,6 +119,7 @@ main(int argc, char **argv)
 			    m->geom_friction[3 * j + 1],
 			    m->geom_friction[3 * j + 2], m->geom_contype[j],
 			    m->geom_conaffinity[j]);
+	printf("ngeom %d\n", m->ngeom);
 	for (j = 0; j < m->npair; j++)
 		printf("pair %s %s %d %.17g %.17g %.17g %.17g %.17g %.17g %.17g "
 		    "%.17g %.17g %.17g %.17g %.17g\n",
