@@ -110,6 +110,10 @@ struct mjoint {
 	int act[2];		/* per reported axis: its servo actuator, -1 */
 	struct phys_axis_servo servo[2];	/* the command's, if a servo */
 	bool stiff_said;	/* a servo too stiff for the integrator, said */
+	/* axis 0's servo force over the last step, where the implicit
+	 * integrator took it into the step (servo_share) */
+	bool servo_taken;
+	double servo_applied;
 };
 
 struct mujoco_engine {
@@ -2482,6 +2486,39 @@ joint_commands(struct mujoco_engine *e)
 		m->opt.disableflags |= mjDSBL_ACTUATION;
 }
 
+/*
+ * What each servo applied over the step MuJoCo's implicit integrator
+ * just made, which takes the actuator's damping into the step: its force
+ * at the step's start (actuator_force, the driver's effort) and kv times
+ * the axis's change of rate over the step (MuJoCo 2.2.2 keeps that
+ * derivative where the force is at an end of its range too). The
+ * joint's effort takes the same share. Its other integrators hold the
+ * start's force over the step.
+ */
+static void
+servo_share(struct mujoco_engine *e)
+{
+	const mjModel *m = e->m;
+	size_t i;
+
+	for (i = 0; i < e->w->njoints; i++) {
+		struct mjoint *mj = &e->joints[i];
+		int a = mj->act[0], dof;
+		double share;
+
+		mj->servo_taken = mj->naxes > 0 && a >= 0 && mj->jnt[0] >= 0 &&
+		    mj->servo[0].on;
+		if (!mj->servo_taken)
+			continue;
+		dof = m->jnt_dofadr[mj->jnt[0]];
+		/* e->saved holds the step's start: qpos, then qvel */
+		share = mj->servo[0].kv * mj->sign * (e->d->qvel[dof] -
+		    e->saved[m->nq + dof]);
+		mj->servo_applied = e->d->actuator_force[a] + share;
+		mj->effort[0] += share;
+	}
+}
+
 /* One step of the state in d; MuJoCo's errors return to the caller. */
 static void
 step_once(struct mujoco_engine *e)
@@ -2503,6 +2540,8 @@ step_once(struct mujoco_engine *e)
 		break;
 	case mjINT_IMPLICIT:
 		mj_implicit(m, d);
+		if (e->commanded)
+			servo_share(e);
 		break;
 	default:
 		mj_Euler(m, d);
@@ -3562,13 +3601,16 @@ mujoco_engine_joint_effort(const struct mujoco_engine *e, int ji,
 	return e->joints[ji].naxes;
 }
 
-/* MuJoCo's actuators report their force at the step's start, which the
- * driver's effort is already. */
+/* A servo's force over the last step (servo_share); none where the
+ * driver's, the force at the step's start, is it. */
 static int
 mujoco_engine_servo_effort(const struct mujoco_engine *e, int joint,
     double eff[2])
 {
-	return 0;
+	if (!e->joints[joint].servo_taken)
+		return 0;
+	eff[0] = e->joints[joint].servo_applied;
+	return 1;
 }
 
 static int

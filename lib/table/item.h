@@ -72,7 +72,7 @@ enum phys_item_need {
 	I(JOINT_TARGET, JOINT, "target", AXES, NONE, "rad or m; rad/s or m/s; N m or N", "what the axis is commanded (cmd_pos, cmd_vel or cmd_force); 0 without a command") \
 	I(JOINT_TRACKING_ERROR, JOINT, "tracking_error", AXES, NONE, "rad or m; rad/s or m/s", "position (cmd_pos) or velocity (cmd_vel) less its target, before the last step") \
 	I(JOINT_CMD_EFFORT, JOINT, "cmd_effort", AXES, NONE, "N m or N", "effort the command asked in the last step: the one commanded, or the PID's output") \
-	I(JOINT_APPLIED_EFFORT, JOINT, "applied_effort", AXES, NONE, "N m or N", "effort the command applied in the last step: cmd_effort within the effort limit, or what an implicit servo's row or spring applied")
+	I(JOINT_APPLIED_EFFORT, JOINT, "applied_effort", AXES, NONE, "N m or N", "effort the command applied in the last step: cmd_effort within the effort limit, or what an implicit servo's row or spring, or MuJoCo's implicit integrator, applied")
 
 enum phys_item_kind {
 #define I(id, ...) PHYS_ITEM_##id,
