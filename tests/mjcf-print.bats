@@ -206,6 +206,24 @@ mech::uni"
 	near "$(cut -f2 "$TMP/phys")" "$(cut -d' ' -f4 "$TMP/source")" 1e-9
 }
 
+@test "a pair's margin wider than its geoms': MuJoCo's engine finds the pair's contacts within it and the geoms' others within their own, as libmujoco does, and the printed model runs alike" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/pairmargin.xml" want
+	# the paired ball rests the pair's 5 cm above the floor, less what
+	# its contact sinks
+	want=$(print_oracle "$src" run 2 ball | tail -1 | cut -d' ' -f4)
+	near "$want" 0.1496 1e-4
+	near "$(phys-step -q -p mujoco -t 2 -e 1000 -i 'pairmargin::ball/pose' "$src" | tail -1 |
+	    jq '.items["pairmargin::ball/pose"].z')" "$want" 1e-9
+	# the other ball falls onto the floor untouched until it reaches it
+	# (it would slow 5 cm above, were the floor's widened margin its)
+	print_oracle "$src" run 0.3 other | awk 'NR % 10 == 0 { print $4 }' > "$TMP/want"
+	phys-step -q -p mujoco -t 0.3 -e 10 -i 'pairmargin::other/pose' "$src" |
+	    jq -r 'select(.t > 0) | .items["pairmargin::other/pose"].z' > "$TMP/got"
+	[ "$(wc -l < "$TMP/got")" = 15 ]
+	lines_agree "$TMP/want" "$TMP/got" 1e-9
+	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
+	near "$(print_oracle "$TMP/out.xml" run 2 ball | tail -1 | cut -d' ' -f4)" "$want" 1e-9
+}
 @test "a joint's soft limit (solreflimit, solimplimit, margin, from classes) and a geom's margin and gap: phys's MuJoCo engine and the printed model run as libmujoco runs the source" {
 	local src="$BATS_TEST_DIRNAME/data/mjcf/softlimit.xml"
 	# the arm falls onto its limit of 20 degrees, which gives way: it

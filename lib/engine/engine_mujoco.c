@@ -2020,6 +2020,30 @@ by_depth(const void *x, const void *y)
 }
 
 /*
+ * The n contacts of one geom pair at con that lie within the margin its
+ * surfaces a and b give (the larger), moved to the front: how many. A
+ * pair's wider margin widens its geoms' (apply_margins), which finds
+ * their other contacts farther out than MuJoCo finds them.
+ */
+static int
+within_margin(mjContact *con, int n, const struct phys_value *a,
+    const struct phys_value *b)
+{
+	double margin = fmax(PVD(a, COLLISION_surface_contact_mujoco_margin),
+	    PVD(b, COLLISION_surface_contact_mujoco_margin));
+	int k, found = 0;
+
+	for (k = 0; k < n; k++) {
+		if (!(con[k].dist <= margin))
+			continue;
+		if (found != k)		/* 500 bytes each */
+			con[found] = con[k];
+		found++;
+	}
+	return found;
+}
+
+/*
  * This step's contacts, between MuJoCo's collision detection and its
  * constraints: each pair's kept to its limit (the deepest), counted, left
  * out when it collides without contact, given its surfaces' values. On
@@ -2031,7 +2055,7 @@ static void
 edit_contacts(struct mujoco_engine *e, bool first_pass)
 {
 	mjData *d = e->d;
-	int n = d->ncon, i = 0, out = 0, j, limit, c1, c2, kept;
+	int n = d->ncon, i = 0, out = 0, j, limit, c1, c2, kept, found;
 	int64_t key;
 	struct contact_pair pair;
 
@@ -2052,9 +2076,10 @@ edit_contacts(struct mujoco_engine *e, bool first_pass)
 		limit = (int)fmin(fmin(PVI(a, COLLISION_max_contacts),
 		    PVI(b, COLLISION_max_contacts)),
 		    PVI(vals(e, PHYS_S_PHYSICS, 0), PHYSICS_max_contacts));
-		kept = j - i < limit ? j - i : limit;
-		if (kept < j - i)
-			qsort(con, (size_t)(j - i), sizeof *con, by_depth);
+		found = within_margin(con, j - i, a, b);
+		kept = found < limit ? found : limit;
+		if (kept < found)
+			qsort(con, (size_t)found, sizeof *con, by_depth);
 		if (first_pass && (!phys_contact_without_force(a, b) ||
 		    phys_contact_without_force_reported(a, b)))
 			e->ncontacts += kept;
@@ -3054,25 +3079,42 @@ stack_size(const mjModel *m)
  * loaded, mapped back, every value applied. The state is the loaded
  * configuration at rest.
  */
-/* Each geom's margin and gap, its collision's: how far apart MuJoCo
+/*
+ * Each geom's margin and gap, its collision's: how far apart MuJoCo
  * finds its contacts (a pair's contact then takes the pair's values,
- * set_contact). Again whenever the run's values change, as the other
- * collision values are read at every contact. */
+ * set_contact). A pair's margin wider than its geoms' widens theirs, as
+ * MuJoCo finds a <pair>'s contacts within the pair's margin: their other
+ * contacts found farther than their own margin stay inactive, as each
+ * contact's includemargin is its surfaces'. Again whenever the run's
+ * values change, as the other collision values are read at every
+ * contact.
+ */
 static void
 apply_margins(struct mujoco_engine *e)
 {
 	mjModel *m = e->m;
+	const struct phys_scene *w = e->w;
+	double *wide = phys_xcalloc(w->ncollisions + 1, sizeof *wide);
+	size_t k;
 	int g, c;
 
 	e->margins_at = e->v->changes;
+	for (k = 0; k < w->npairs; k++) {
+		double pm = PVD(w->pairs[k].vals,
+		    COLLISION_surface_contact_mujoco_margin);
+
+		wide[w->pairs[k].c1] = fmax(wide[w->pairs[k].c1], pm);
+		wide[w->pairs[k].c2] = fmax(wide[w->pairs[k].c2], pm);
+	}
 	for (g = 0; g < m->ngeom; g++) {
 		if ((c = e->geom_collision[g]) < 0)
 			continue;
-		m->geom_margin[g] = PVD(vals(e, PHYS_S_COLLISION, c),
-		    COLLISION_surface_contact_mujoco_margin);
+		m->geom_margin[g] = fmax(wide[c], PVD(vals(e,
+		    PHYS_S_COLLISION, c), COLLISION_surface_contact_mujoco_margin));
 		m->geom_gap[g] = PVD(vals(e, PHYS_S_COLLISION, c),
 		    COLLISION_surface_contact_mujoco_gap);
 	}
+	free(wide);
 }
 
 static int
