@@ -336,6 +336,16 @@ including() {
 	assert_equal "$stderr" "phys-step: $TMP/fl.xml:3: <joint>: solreffriction and solimpfriction are not kept: its friction loss is as soft as MuJoCo's default"
 }
 
+@test "mjcf: a limited joint's ODE stop ERP, derived from its solreflimit for the other engines, is not said under MuJoCo; one set with -s is" {
+	local w="$BATS_TEST_DIRNAME/data/mjcf/softlimit.xml"
+	# its ERP under ODE is MuJoCo's softness at the model's step
+	[ "$(phys-param get 'softlimit::shoulder/physics.ode.limit.erp' "$w" 2> /dev/null | jq '.value < 0.2 and .value > 0')" = true ]
+	run -0 --separate-stderr phys-step -p mujoco -n 1 "$w"
+	[[ "$stderr" != *"physics.ode"* ]]
+	run -0 --separate-stderr phys-step -p mujoco -n 1 -s 'softlimit::shoulder/physics.ode.limit.erp=0.3' "$w"
+	[[ "$stderr" == *"joint 'softlimit::shoulder': physics.ode parameters are ODE's and have no effect with MuJoCo (kept as given)"* ]]
+}
+
 @test "mjcf: the world body's geoms are static ground that bodies rest on" {
 	cat > "$TMP/drop.xml" <<-EOF
 	<mujoco model="drop">

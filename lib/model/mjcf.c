@@ -1468,6 +1468,13 @@ phys_mjcf_option_line(const struct phys_doc *d)
 }
 
 bool
+phys_mjcf_derived(xmlNodePtr n)
+{
+	return n && xmlHasNsProp(n, (const xmlChar *)"derived",
+	    (const xmlChar *)PHYS_KEY_NS) != NULL;
+}
+
+bool
 phys_mjcf_own(xmlNodePtr n, const char *tag)
 {
 	return n->type == XML_ELEMENT_NODE && n->ns && n->ns->href &&

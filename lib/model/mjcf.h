@@ -26,6 +26,10 @@ struct phys_scene;
 
 /* Whether n is an element of phys's own in this namespace, <phys:TAG>. */
 bool phys_mjcf_own(xmlNodePtr n, const char *tag);
+/* Whether element n holds a value the reader derived for other engines
+ * from the model's own (phys:derived="FROM": an ODE stop's ERP from
+ * MuJoCo's solreflimit), which the model's author never wrote. */
+bool phys_mjcf_derived(xmlNodePtr n);
 /* The line of the <option> an MJCF document gives values in (its world's
  * step, gravity, solver), 0 when it gives none. */
 long phys_mjcf_option_line(const struct phys_doc *d);

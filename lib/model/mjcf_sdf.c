@@ -524,10 +524,15 @@ write_joint_ode(xmlNodePtr physics, const struct mj_joint *j, double h)
 	double k = 1 / (dmax * dmax * tau * tau * zeta * zeta);
 	double b = 2 / (dmax * tau);
 
+	xmlNodePtr limit;
+
 	if (!j->limited)
 		return;
-	add_num(add(add(physics, "ode", NULL, j->line), "limit", NULL,
-	    j->line), "erp", h * k / (h * k + b), j->line);
+	limit = add(add(physics, "ode", NULL, j->line), "limit", NULL, j->line);
+	add_num(limit, "erp", h * k / (h * k + b), j->line);
+	xmlSetNsProp(phys_child(limit, "erp"),
+	    phys_ns(xmlDocGetRootElement(physics->doc)),
+	    (const xmlChar *)"derived", (const xmlChar *)"solreflimit");
 }
 
 /* The joint's values of one engine's: ODE's stops, MuJoCo's own. */

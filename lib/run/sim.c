@@ -15,6 +15,7 @@
 #include "inertia_follow.h"
 #include "keyframe.h"
 #include "items.h"
+#include "mjcf.h"
 #include "ref.h"
 #include "systems.h"
 
@@ -134,6 +135,23 @@ file_origin(const struct run *r, phys_scope s, int idx,
 	return o;
 }
 
+/* Whether value v of p is the one entity idx's file gives in an element
+ * the reader derived for other engines from a model's own values
+ * (phys_mjcf_derived): its author never wrote it for this engine. */
+static bool
+derived_in_file(const struct run *r, phys_scope s, int idx,
+    const struct phys_param *p, const struct phys_value *v)
+{
+	/* the world is only read here */
+	struct phys_scene *w = (struct phys_scene *)r->w;
+	const struct phys_value *loaded = phys_entity_values(w, s, idx);
+	xmlNodePtr owner = phys_entity_node(w, s, idx);
+
+	return loaded && owner &&
+	    phys_value_equal(p, &loaded[phys_param_index[p->id]], v) &&
+	    phys_mjcf_derived(phys_path_find(owner, p->name));
+}
+
 /* Whether the running engine honours some parameter of the block the
  * first n characters of p's name make: Gazebo's Bullet takes its sliding
  * friction from <ode><mu>, so ODE's friction block is not all inert. */
@@ -199,7 +217,7 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 	phys_value_default(p, &def);
 	inert = !phys_value_equal(p, &def, v);
 	phys_value_free(&def);
-	if (!inert)
+	if (!inert || derived_in_file(r, s, idx, p, v))
 		return;
 	if (how == PHYS_SUPPORT_OTHER)
 		n = engine_block(p->name, &other);
