@@ -182,3 +182,18 @@ wait_for() {
 	run -0 --separate-stderr phys-step --engines ode,mujoco --realtime -t 0.6 -i sim_time "$W"
 	[[ "$stderr" != *ETA* ]]
 }
+
+@test "--engines: a yaw across pi, read between one engine's lines, is no spread" {
+	# A ball spinning at 1 rad/s about z from yaw 3, without gravity:
+	# its yaw passes pi at 0.1416 s and goes on from -pi. ODE steps 1 ms
+	# and Bullet 3 ms, so that Bullet's yaw is read between its lines
+	# at ODE's times, across pi too; the engines turn alike, to 1e-6.
+	printf '%s\n' '{"t":0,"name":"ball::link/pose","value":{"x":0,"y":0,"z":5,"roll":0,"pitch":0,"yaw":3}}' \
+	    '{"t":0,"name":"ball::link/angular_vel","value":{"x":0,"y":0,"z":1}}' > "$TMP/spin.ctl"
+	cp "$WORLDS/falling_sphere.sdf" "$TMP/spin.sdf"
+	phys-preset add -q bullet --engine bullet --copy fine max_step_size=0.003 --in-place "$TMP/spin.sdf"
+	run -0 phys-step -q --engines ode,bullet --tolerance 1e-6 -t 0.3 -r 1000 -c "$TMP/spin.ctl" \
+	    -s 'gravity=0 0 0' -i 'ball::link/pose' "$TMP/spin.sdf"
+	grep '"field":"ball::link/pose.yaw"' <<<"$output" > "$TMP/yaw"
+	jq -e '.max_abs < 1e-6' "$TMP/yaw"
+}

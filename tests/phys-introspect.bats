@@ -216,6 +216,34 @@ EOF
 	assert_output "$(printf 't1,t2,box::link/linear_vel.z\n0,0.375,-1.5')"
 }
 
+# A ball spinning at 1 rad/s about z from yaw 3, without gravity: its
+# yaw passes pi at 0.1416 s and goes on from -pi, remainder(3 + t, 2 pi).
+spin_run() {
+	printf '%s\n' '{"t":0,"name":"ball::link/pose","value":{"x":0,"y":0,"z":5,"roll":0,"pitch":0,"yaw":3}}' \
+	    '{"t":0,"name":"ball::link/angular_vel","value":{"x":0,"y":0,"z":1}}' > "$BATS_TEST_TMPDIR/spin.ctl"
+	phys-step -q -t 0.4 -r "$1" -c "$BATS_TEST_TMPDIR/spin.ctl" -s 'gravity=0 0 0' \
+	    -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf"
+}
+@test "at, delta and diff take a yaw across pi the shorter way round" {
+	spin_run 10 > "$BATS_TEST_TMPDIR/spin10.jsonl"
+	spin_run 20 > "$BATS_TEST_TMPDIR/spin20.jsonl"
+	# 0.15 s lies between 3.1 and -3.083 (3.2 - 2 pi)
+	run -0 phys-introspect at 0.15 'ball::link/pose.yaw' -f "$BATS_TEST_TMPDIR/spin10.jsonl"
+	near "$(echo "$output" | jq '.items[]')" "$(awk 'BEGIN { printf "%.17g", 3.15 - 2 * 3.141592653589793 }')" 1e-7
+	run -0 phys-introspect delta 0.1 0.2 'ball::link/pose.yaw' -f "$BATS_TEST_TMPDIR/spin10.jsonl"
+	near "$(echo "$output" | jq '.items[]')" 0.1 1e-7
+	# the coarser run, interpolated at the finer one's times, is the
+	# same turn
+	run -0 phys-introspect diff --tolerance 1e-7 "$BATS_TEST_TMPDIR/spin20.jsonl" \
+	    "$BATS_TEST_TMPDIR/spin10.jsonl" 'ball::link/pose.yaw'
+	[ "$(echo "$output" | jq '.max_abs < 1e-7')" = true ]
+	# one run a hair past pi, the other a hair short of it: 2e-6 apart
+	sed 's/"yaw":-3.0831853[0-9]*/"yaw":3.1415916/' "$BATS_TEST_TMPDIR/spin10.jsonl" > "$BATS_TEST_TMPDIR/a.jsonl"
+	sed 's/"yaw":-3.0831853[0-9]*/"yaw":-3.1415916/' "$BATS_TEST_TMPDIR/spin10.jsonl" > "$BATS_TEST_TMPDIR/b.jsonl"
+	run -0 phys-introspect diff --tolerance 1e-5 "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl" 'ball::link/pose.yaw'
+	near "$(echo "$output" | jq .max_abs)" "$(awk 'BEGIN { printf "%.17g", 2 * 3.141592653589793 - 2 * 3.1415916 }')" 1e-12
+}
+
 @test "at: a time outside the run, and time going backwards, exit 1" {
 	run -1 phys-introspect at 1.5 -f "$RUN"
 	assert_output "phys-introspect: $RUN: time 1.5 is outside the data (0 to 1)"

@@ -118,7 +118,8 @@ value_at(struct comparison *c, size_t k, double t)
 		return false;
 	w = (t - f->prev_t) / (f->s.t - f->prev_t);
 	for (i = 0; i < f->s.cols.n; i++)
-		f->now[i] = f->prev[i] + w * (f->s.v[i] - f->prev[i]);
+		f->now[i] = phys_ist_lerp(phys_ist_col_wraps(&f->s.cols.v[i]),
+		    f->prev[i], f->s.v[i], w);
 	return true;
 }
 
@@ -127,9 +128,9 @@ static void
 compare_column(struct comparison *c, size_t i, double t)
 {
 	struct field_cmp *fc = &c->cmp[i];
-	double hi = -INFINITY, lo = INFINITY, d, m;
+	double hi = -INFINITY, lo = INFINITY, d, m, ref = NAN;
+	bool nan = false, wraps = phys_ist_col_wraps(&c->lead.cols.v[i]);
 	size_t k, have = 0;
-	bool nan = false;
 
 	for (k = 0; k < c->n; k++) {
 		double v = c->row[k];
@@ -138,6 +139,11 @@ compare_column(struct comparison *c, size_t i, double t)
 			nan = true;
 			continue;
 		}
+		/* an angle that wraps: each run's the shorter way from the
+		 * first's, so that a spread across pi is the arc's */
+		if (isnan(ref))
+			ref = v;
+		v = ref + phys_ist_sub(wraps, v, ref);
 		hi = fmax(hi, v);
 		lo = fmin(lo, v);
 		have++;

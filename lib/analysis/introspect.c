@@ -457,13 +457,6 @@ phys_ist_derive(const struct phys_ist_opts *o)
 	return stream_all(o);
 }
 
-
-static double
-lerp(double a, double b, double w)
-{
-	return a + (b - a) * w;
-}
-
 /* ---- at and delta ---------------------------------------------------- */
 
 /* Values of every column at each time, read in one pass. */
@@ -490,7 +483,9 @@ values_at(struct phys_ist_src *s, const struct phys_ist_sel *sel, unsigned flags
 				out[j] = phys_xcalloc(s->cols.n + 1, sizeof **out);
 				w = (times[j] - prev_t) / (s->t - prev_t);
 				for (i = 0; i < s->cols.n; i++)
-					out[j][i] = lerp(prev[i], s->v[i], w);
+					out[j][i] = phys_ist_lerp(
+					    phys_ist_col_wraps(&s->cols.v[i]),
+					    prev[i], s->v[i], w);
 			} else {
 				continue;
 			}
@@ -577,7 +572,8 @@ at_run(const struct phys_ist_opts *o, size_t k, const double *times, size_t nt,
 	if (rc == 0) {
 		if (nt == 2)
 			for (i = 0; i < s.cols.n; i++)
-				vals[0][i] = vals[1][i] - vals[0][i];
+				vals[0][i] = phys_ist_sub(phys_ist_col_wraps(
+				    &s.cols.v[i]), vals[1][i], vals[0][i]);
 		phys_buf_clear(b);
 		if (o->format != IST_JSON && !first->v)
 			put_header(b, o->format, o->ninputs > 1, nt == 1 ?
@@ -619,7 +615,8 @@ struct cmp {
 };
 
 static void
-compare(struct cmp *c, double a, double b, double t, double tol, double rel)
+compare(struct cmp *c, bool wraps, double a, double b, double t, double tol,
+    double rel)
 {
 	double d, m;
 
@@ -630,7 +627,7 @@ compare(struct cmp *c, double a, double b, double t, double tol, double rel)
 		}
 		return;
 	}
-	d = fabs(a - b);
+	d = fabs(phys_ist_sub(wraps, a, b));
 	m = fmax(fabs(a), fabs(b));
 	if (d > c->max_abs)
 		c->max_abs = d;
@@ -680,7 +677,7 @@ put_series_item(struct phys_buf *b, struct diffstate *d, size_t i, size_t j)
 	phys_buf_putc(b, ':');
 	if (!c[i].flen) {
 		phys_buf_double(b, d->a.v[i] - d->vb[d->map[i]]);
-		return;
+		return;	/* a scalar: no angle that wraps */
 	}
 	for (k = i; array && k < j; k++)
 		array = c[k].field == k - i && d->map[k] >= 0;
@@ -696,7 +693,8 @@ put_series_item(struct phys_buf *b, struct diffstate *d, size_t i, size_t j)
 			    c[k].flen);
 			phys_buf_putc(b, ':');
 		}
-		phys_buf_double(b, d->a.v[k] - d->vb[d->map[k]]);
+		phys_buf_double(b, phys_ist_sub(phys_ist_col_wraps(&c[k]),
+		    d->a.v[k], d->vb[d->map[k]]));
 	}
 	phys_buf_putc(b, array ? ']' : '}');
 }
@@ -788,7 +786,8 @@ b_at(struct diffstate *d, double t)
 		return false;
 	w = (t - d->bprev_t) / (d->b.t - d->bprev_t);
 	for (i = 0; i < d->b.cols.n; i++)
-		d->vb[i] = lerp(d->bprev[i], d->b.v[i], w);
+		d->vb[i] = phys_ist_lerp(phys_ist_col_wraps(&d->b.cols.v[i]),
+		    d->bprev[i], d->b.v[i], w);
 	return true;
 }
 
@@ -833,7 +832,8 @@ diff_stream(struct diffstate *d, const struct phys_ist_opts *o)
 			put_series_line(d, o->out);
 		for (i = 0; i < d->a.cols.n; i++)
 			if (d->map[i] >= 0)
-				compare(&d->cmp[i], d->a.v[i],
+				compare(&d->cmp[i], phys_ist_col_wraps(
+				    &d->a.cols.v[i]), d->a.v[i],
 				    d->vb[d->map[i]], d->a.t, o->tol,
 				    o->reltol);
 	}

@@ -185,6 +185,28 @@ phys_ist_cols_index(const struct phys_ist_cols *c, const char *name)
 	return -1;
 }
 
+bool
+phys_ist_col_wraps(const struct phys_ist_col *c)
+{
+	const char *f = c->name + c->itemlen + 1;
+
+	return (c->flen == 4 && memcmp(f, "roll", 4) == 0) ||
+	    (c->flen == 3 && memcmp(f, "yaw", 3) == 0);
+}
+
+double
+phys_ist_sub(bool wraps, double a, double b)
+{
+	return wraps ? remainder(a - b, 2 * M_PI) : a - b;
+}
+
+double
+phys_ist_lerp(bool wraps, double a, double b, double w)
+{
+	return wraps ? remainder(a + w * remainder(b - a, 2 * M_PI),
+	    2 * M_PI) : a + (b - a) * w;
+}
+
 static bool
 item_is(const struct phys_ist_item *it, const struct phys_ist_col *c)
 {

@@ -57,6 +57,19 @@ int phys_ist_cols_build(struct phys_ist_cols *c, const struct phys_ist_frame *f,
 void phys_ist_cols_free(struct phys_ist_cols *c);
 void phys_ist_cols_copy(struct phys_ist_cols *dst, const struct phys_ist_cols *src);
 ssize_t phys_ist_cols_index(const struct phys_ist_cols *c, const char *name);
+/*
+ * Whether column c is a pose's roll or yaw: an angle within [-pi, pi]
+ * that a turn past pi carries to the other end (a joint's position
+ * counts its turns instead). Such columns are differenced and
+ * interpolated the shorter way round, so that 3.14159 and -3.14159 are
+ * the same yaw.
+ */
+bool phys_ist_col_wraps(const struct phys_ist_col *c);
+/* a - b; of a column that wraps, the shorter way round. */
+double phys_ist_sub(bool wraps, double a, double b);
+/* a + w (b - a); of a column that wraps, the shorter way round, within
+ * [-pi, pi]. */
+double phys_ist_lerp(bool wraps, double a, double b, double w);
 /* The field of f that c names, or NULL; remembers where it was. */
 struct phys_ist_field *phys_ist_col_find(struct phys_ist_col *c, struct phys_ist_frame *f);
 /*
