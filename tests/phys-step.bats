@@ -356,6 +356,19 @@ EOF
 	assert_line "phys-step: collision 'ball::link::collision': surface.friction.torsional.patch_radius is set but has no effect with ODE (kept as given)"
 }
 
+@test "the values of one element that do nothing with the engine are one warning, at that element's line, each named; collisions alike are one line" {
+	# two balls whose surfaces give torsional friction (inert under
+	# Bullet), ODE's mu2 and MuJoCo's rolling friction, on one line each
+	sed 's|<collision name="collision">|<collision name="collision"><surface><friction><torsional><coefficient>2</coefficient><patch_radius>0.2</patch_radius></torsional><ode><mu>1</mu><mu2>0.5</mu2></ode><mujoco><rolling>0.01</rolling></mujoco></friction></surface>|' \
+	    "$WORLDS/falling_sphere.sdf" > "$TMP/w.sdf"
+	sed -n '/<model name="ball">/,/<\/model>/p' "$TMP/w.sdf" | sed 's/<model name="ball">/<model name="ball2"><pose>2 0 10 0 0 0<\/pose>/' > "$TMP/m2"
+	sed -i "/<\/world>/e cat $TMP/m2" "$TMP/w.sdf"
+	phys-preset add -q bullet --engine bullet --copy fine --in-place "$TMP/w.sdf"
+	l=$(grep -n '<collision name="collision"><surface>' "$TMP/w.sdf" | head -1 | cut -d: -f1)
+	run -0 --separate-stderr phys-step -p bullet -n 1 "$TMP/w.sdf"
+	assert_equal "$stderr" "phys-step: $TMP/w.sdf:$l: collision 'ball::link::collision': surface.friction.torsional.coefficient and surface.friction.torsional.patch_radius are set but have no effect with Bullet; surface.friction.ode.mu2 is ODE's and has no effect with Bullet; surface.friction.mujoco.rolling is MuJoCo's and has no effect with Bullet (kept as given) (and 1 more collision)"
+}
+
 @test "Gazebo's presets.world: every warning names its line" {
 	need_reference
 	run -0 --separate-stderr phys-step -n 1 "$REF/gazebo-worlds/presets.world"

@@ -193,74 +193,221 @@ owners(const struct phys_param *p)
 	return b.s;
 }
 
+/*
+ * What value v of parameter p of entity idx says of the running engine:
+ * nothing (false), or that it is kept but does nothing, as one clause of
+ * a warning: "X is set but has no effect with E" (an inert value), "X is
+ * O's and has no effect with E" (another engine's), or "B parameters are
+ * O's and have no effect with E" (another engine's block, named as a
+ * whole unless the engine honours some of it).
+ */
+struct inert {
+	enum { INERT_SET, INERT_OTHER, INERT_BLOCK } kind;
+	char *whose;	/* "ODE's", "another engine's"; NULL for INERT_SET */
+	char *name;	/* the parameter, or the block */
+};
+
+static bool
+inert_of(const struct run *r, const struct phys_param *p,
+    const struct phys_value *v, struct inert *in)
+{
+	enum phys_engine_support how = r->engine->support(p);
+	const struct phys_engine_info *other = NULL;
+	struct phys_value def;
+	size_t n = 0;
+	bool inert;
+
+	if (how != PHYS_SUPPORT_INERT && how != PHYS_SUPPORT_OTHER)
+		return false;
+	phys_value_default(p, &def);
+	inert = !phys_value_equal(p, &def, v);
+	phys_value_free(&def);
+	if (!inert)
+		return false;
+	if (how == PHYS_SUPPORT_OTHER)
+		n = engine_block(p->name, &other);
+	/* a name of no block ("implicit_servo") is the parameter's own */
+	if (how == PHYS_SUPPORT_OTHER && p->name[n] == '.' &&
+	    !block_honoured_in_part(r, p, n)) {
+		in->kind = INERT_BLOCK;
+		in->whose = phys_xasprintf("%s's", other ? other->name :
+		    "another engine");
+		in->name = phys_xstrndup(p->name, n);
+	} else if (how == PHYS_SUPPORT_OTHER) {
+		in->kind = INERT_OTHER;
+		in->whose = other ? phys_xasprintf("%s's", other->name) :
+		    owners(p);
+		in->name = phys_xstrdup(p->name);
+	} else {
+		in->kind = INERT_SET;
+		in->whose = NULL;
+		in->name = phys_xstrdup(p->name);
+	}
+	return true;
+}
+
+static void
+inert_free(struct inert *in)
+{
+	free(in->whose);
+	free(in->name);
+}
+
+/* Whether a and b make one clause: of one kind and one owner. */
+static bool
+inert_same(const struct inert *a, const struct inert *b)
+{
+	return a->kind == b->kind && (a->kind == INERT_SET ||
+	    strcmp(a->whose, b->whose) == 0);
+}
+
+/* The clause of in[i] into b: its names and those of the later values
+ * of its kind and owner (marked done), each once, "A, B and C", then
+ * what they are. */
+static void
+put_clause(struct phys_buf *b, const struct run *r, const struct inert *in,
+    size_t n, size_t i, bool *done)
+{
+	struct phys_buf names = { 0 };
+	size_t k, m, count = 0, last = 0;
+
+	for (k = i; k < n; k++) {
+		if (done[k] || !inert_same(&in[i], &in[k]))
+			continue;
+		done[k] = true;
+		for (m = i; m < k; m++)	/* a block already named */
+			if (inert_same(&in[i], &in[m]) &&
+			    strcmp(in[m].name, in[k].name) == 0)
+				break;
+		if (m < k)
+			continue;
+		last = names.len;
+		phys_buf_printf(&names, "%s%s", count++ ? ", " : "",
+		    in[k].name);
+	}
+	if (count > 1) {
+		phys_buf_putn(b, names.s, last);
+		phys_buf_printf(b, " and %s", names.s + last + 2);
+	} else {
+		phys_buf_puts(b, names.s);
+	}
+	phys_buf_free(&names);
+	if (in[i].kind == INERT_BLOCK)
+		phys_buf_printf(b, " parameters are %s and have no effect "
+		    "with %s", in[i].whose, r->engine->name);
+	else if (in[i].kind == INERT_OTHER)
+		phys_buf_printf(b, count > 1 ? " are %s and have no effect "
+		    "with %s" : " is %s and has no effect with %s",
+		    in[i].whose, r->engine->name);
+	else
+		phys_buf_printf(b, count > 1 ? " are set but have no effect "
+		    "with %s" : " is set but has no effect with %s",
+		    r->engine->name);
+}
+
+/*
+ * The inert values in[0..n) of one entity, from one line, as one warning
+ * there: a clause for each kind and owner, "(kept as given)" once. One
+ * value says what warn_if_inert says of it.
+ */
+static void
+say_inert(const struct run *r, phys_scope s, int idx, const struct inert *in,
+    size_t n, struct origin from)
+{
+	struct phys_buf b = { 0 };
+	bool *done = phys_xcalloc(n + 1, sizeof *done);
+	size_t i;
+
+	if (s >= PHYS_S_LINK)
+		phys_buf_printf(&b, "%s '%s': ", phys_scope_name(s),
+		    phys_entity_name(r->w, s, idx));
+	for (i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		if (i > 0)
+			phys_buf_puts(&b, "; ");
+		put_clause(&b, r, in, n, i, done);
+	}
+	phys_buf_puts(&b, " (kept as given)");
+	phys_warnat_once(from.file, from.line, "%s", b.s);
+	phys_buf_free(&b);
+	free(done);
+}
+
 /* One wording, said once, however the value arrived: values the engine
- * cannot honour, and values for another engine, are kept but do nothing;
- * another engine's block is named as a whole unless the engine honours
- * some of it, when each parameter is. The message names where the value
- * came from: the world file's line, or the control line; none for -s. */
+ * cannot honour, and values for another engine, are kept but do nothing.
+ * The message names where the value came from: the world file's line,
+ * or the control line; none for -s. */
 static void
 warn_if_inert(const struct run *r, phys_scope s, int idx,
     const struct phys_param *p, const struct phys_value *v,
     struct origin from)
 {
-	const char *scope = p->scope >= PHYS_S_LINK ? phys_scope_name(p->scope) :
-	    "";
-	enum phys_engine_support how = r->engine->support(p);
-	const struct phys_engine_info *other = NULL;
-	struct phys_value def;
-	char *elem;
-	size_t n = 0;
-	bool inert, block;
+	struct inert in;
 
-	if (how != PHYS_SUPPORT_INERT && how != PHYS_SUPPORT_OTHER)
+	if (!inert_of(r, p, v, &in) || derived_in_file(r, s, idx, p, v))
 		return;
-	phys_value_default(p, &def);
-	inert = !phys_value_equal(p, &def, v);
-	phys_value_free(&def);
-	if (!inert || derived_in_file(r, s, idx, p, v))
-		return;
-	if (how == PHYS_SUPPORT_OTHER)
-		n = engine_block(p->name, &other);
-	/* a name of no block ("implicit_servo") is the parameter's own */
-	block = how == PHYS_SUPPORT_OTHER && p->name[n] == '.' &&
-	    !block_honoured_in_part(r, p, n);
 	if (!from.known)
-		from = file_origin(r, s, idx, p, v, block);
-	/* which element: "collision 'm::l::c': " */
-	elem = *scope ? phys_xasprintf("%s '%s': ", scope,
-	    phys_entity_name(r->w, s, idx)) : phys_xstrdup("");
-	if (block) {
-		phys_warnat_once(from.file, from.line, "%s%.*s parameters are "
-		    "%s%s and have no effect with %s (kept as given)", elem,
-		    (int)n, p->name, other ? other->name : "another engine",
-		    "'s", r->engine->name);
-	} else if (how == PHYS_SUPPORT_OTHER) {
-		char *whose = other ? phys_xasprintf("%s's", other->name) :
-		    owners(p);
+		from = file_origin(r, s, idx, p, v, in.kind == INERT_BLOCK);
+	say_inert(r, s, idx, &in, 1, from);
+	inert_free(&in);
+}
 
-		phys_warnat_once(from.file, from.line, "%s%s is %s and has no "
-		    "effect with %s (kept as given)", elem, p->name, whose,
-		    r->engine->name);
-		free(whose);
-	} else
-		phys_warnat_once(from.file, from.line, "%s%s is set but has "
-		    "no effect with %s (kept as given)", elem, p->name,
-		    r->engine->name);
-	free(elem);
+/* Whether origins a and b are one line of one file, or both none. */
+static bool
+same_origin(struct origin a, struct origin b)
+{
+	return a.line == b.line && (a.file == b.file || (a.file && b.file &&
+	    strcmp(a.file, b.file) == 0));
 }
 
 /* The values vals of entity idx of scope s (the current profile's, for
- * the physics scope), as a run starts or switches engine. */
+ * the physics scope), as a run starts or switches engine: those that do
+ * nothing, one warning for those of each line. */
 static void
 warn_inert(const struct run *r, phys_scope s, int idx,
     const struct phys_value *vals)
 {
-	struct origin unknown = { NULL, 0, false };
-	size_t i;
+	struct inert *in = NULL, *group;
+	struct origin *from = NULL;
+	bool *said;
+	size_t i, k, n = 0, m;
 
-	for (i = 0; i < phys_scope_count(s); i++)
-		warn_if_inert(r, s, idx, phys_scope_param(s, i), &vals[i],
-		    unknown);
+	for (i = 0; i < phys_scope_count(s); i++) {
+		const struct phys_param *p = phys_scope_param(s, i);
+
+		if (n % 8 == 0) {
+			in = phys_xrealloc(in, (n + 8) * sizeof *in);
+			from = phys_xrealloc(from, (n + 8) * sizeof *from);
+		}
+		if (!inert_of(r, p, &vals[i], &in[n]))
+			continue;
+		if (derived_in_file(r, s, idx, p, &vals[i])) {
+			inert_free(&in[n]);
+			continue;
+		}
+		from[n] = file_origin(r, s, idx, p, &vals[i],
+		    in[n].kind == INERT_BLOCK);
+		n++;
+	}
+	said = phys_xcalloc(n + 1, sizeof *said);
+	group = phys_xcalloc(n + 1, sizeof *group);
+	for (i = 0; i < n; i++) {
+		if (said[i])
+			continue;
+		for (k = i, m = 0; k < n; k++)
+			if (!said[k] && same_origin(from[i], from[k])) {
+				said[k] = true;
+				group[m++] = in[k];
+			}
+		say_inert(r, s, idx, group, m, from[i]);
+	}
+	for (i = 0; i < n; i++)
+		inert_free(&in[i]);
+	free(group);
+	free(said);
+	free(from);
+	free(in);
 }
 
 static void
