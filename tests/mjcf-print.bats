@@ -546,11 +546,11 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	lines_agree "$TMP/want" "$TMP/got" 1e-9
 	# ODE holds the force over the step, as gz-sim does: without a force
 	# range the arm diverges, the servo's damping named as the likely
-	# cause, 200 h / I = 202 with I at most half the trace and m d^2,
-	# 0.0015 + 1.2 * 0.02^2, and what takes it into the step
+	# cause, (200 + 2000 h) h / I = 206 with I at most half the trace
+	# and m d^2, 0.0015 + 1.2 * 0.02^2, and what takes it into the step
 	sed 's/ forcerange="-300 300" forcelimited="true"//' "$TMP/stiff.xml" > "$TMP/free.xml"
 	run -1 --separate-stderr phys-step -q -t 0.5 --keyframe go "$TMP/free.xml"
-	[[ "$stderr" == *"joint 'stiff::hinge': an effort of "*"; likely cause: its servo's damping, 200, is 202 times I / h on link 'stiff::link' (I, its inertia about the joint, at most 0.00198)"*"implicit_servo=true takes it into the step"* ]]
+	[[ "$stderr" == *"joint 'stiff::hinge': an effort of "*"; likely cause: its servo's damping over a step, d + p h = 204, is 206 times I / h on link 'stiff::link' (I, its inertia about the joint, at most 0.00198)"*"implicit_servo=true takes it into the step"* ]]
 	# implicit_servo: ODE takes it into the step, and the arm rests
 	# against its limit, 3 degrees (MuJoCo's soft limit gives way)
 	near "$(phys-step -q -t 0.5 -r 10 --keyframe go -s 'stiff::hinge/implicit_servo=true' \

@@ -501,45 +501,58 @@ diverged_at(const struct phys_engine *e)
 
 /*
  * How far joint j's servo s is past what a step that holds its force
- * follows, h kd / I, I the child link's inertia about the joint at most
- * (*inertia): above 2, a force held over the step flips the rate at
- * every step. 0 where its damping cannot be the cause (none, a child
- * that does not move).
+ * follows: h D / I, D = d + p h its damping over the step (what it
+ * resists the rate with, phys_servo_resistance) and I the child link's
+ * inertia about the joint at most (*inertia). Above 2, a force held over
+ * the step flips the rate at every step. 0 where it cannot be (no
+ * damping over the step, a child that does not move).
  */
 static double
 servo_damping_ratio(const struct phys_engine *e, int j,
     const struct phys_axis_servo *s, double *inertia)
 {
 	const struct phys_joint *jt = &e->w->joints[j];
-	double mass, turn, kd = -s->kv;
+	double mass, turn, d = phys_servo_resistance(s, e->h);
 
-	if (!s->on || !(kd > 0) || jt->child < 0 ||
+	if (!s->on || !(d > 0) || jt->child < 0 ||
 	    !phys_engine_link_dynamic(e, jt->child))
 		return 0;
 	link_resistance(e, jt->child, &mass, &turn);
 	*inertia = jt->type == PHYS_JOINT_PRISMATIC ? mass :
 	    turn_about_joint(e, jt, jt->child, mass, turn);
-	return e->h * kd / *inertia;
+	return e->h * d / *inertia;
+}
+
+/* The longest step that follows servo s on inertia I: h (d + p h) = 2 I. */
+static double
+servo_step(const struct phys_axis_servo *s, double I)
+{
+	double p = -s->kq, d = -s->kv;
+
+	if (!(p > 0))
+		return 2 * I / d;
+	return (sqrt(d * d + 8 * p * I) - d) / (2 * p);
 }
 
 /* Why joint j's servo s fails a step that holds its force, when its
- * damping is the cause (servo_damping_ratio above 2); NULL when it is
- * not. Caller frees. */
+ * damping over the step is the cause (servo_damping_ratio above 2);
+ * NULL when it is not. Caller frees. */
 static char *
 servo_damping_cause(const struct phys_engine *e, int j,
     const struct phys_axis_servo *s)
 {
-	double I, ratio = servo_damping_ratio(e, j, s, &I), kd = -s->kv;
+	double I, ratio = servo_damping_ratio(e, j, s, &I);
 
 	if (!(ratio > 2))
 		return NULL;
-	return phys_xasprintf("its servo's damping, %g, is %.3g times I / h on "
-	    "link '%s' (I, its inertia about the joint, at most %.3g): a "
-	    "force held over the step flips its rate at every step; "
-	    "implicit_servo=true takes it into the step (ODE, Bullet and "
-	    "DART, on a revolute or prismatic joint), as MuJoCo's implicit "
-	    "integrator and Simbody do, or a step below %.3g s follows it",
-	    kd, ratio, e->w->links[e->w->joints[j].child].name, I, 2 * I / kd);
+	return phys_xasprintf("its servo's damping over a step, d + p h = %g, "
+	    "is %.3g times I / h on link '%s' (I, its inertia about the "
+	    "joint, at most %.3g): a force held over the step flips its rate "
+	    "at every step; implicit_servo=true takes it into the step (ODE, "
+	    "Bullet and DART, on a revolute or prismatic joint), as MuJoCo's "
+	    "implicit integrator and Simbody do, or a step below %.3g s "
+	    "follows it", phys_servo_resistance(s, e->h), ratio,
+	    e->w->links[e->w->joints[j].child].name, I, servo_step(s, I));
 }
 
 /* The effort of joint j's servo that did not fit: its damping is said as
@@ -566,28 +579,34 @@ servo_cause(const struct phys_engine *e, int j,
  * the other before it is said to chatter. */
 #define CHATTER_STEPS 20
 
-/* Joint j's servo s on axis k, when it has just gone CHATTER_STEPS steps
- * from one end of its range to the other, into c: each joint once a
- * run. */
+/* Joint j's servo s into note c: its name, and s where it is the
+ * stiffest so far. */
 static void
-note_chatter(struct phys_engine *e, int j, int k,
-    const struct phys_axis_servo *s, struct chatter *c)
+note_servo(const struct phys_engine *e, int j, const struct phys_axis_servo *s,
+    struct chatter *c)
 {
-	double I, ratio;
+	double I, ratio = servo_damping_ratio(e, j, s, &I);
 
-	if (e->motors.axis[j][k].flips != CHATTER_STEPS || e->chatter_said[j])
-		return;
-	e->chatter_said[j] = true;
-	if (e->chatter_first)
-		c = &e->chatter_later;
 	phys_buf_printf(&c->names, "%s'%s'", c->count ? ", " : "",
 	    e->w->joints[j].name);
-	ratio = servo_damping_ratio(e, j, s, &I);
 	if (c->count++ == 0 || ratio > c->ratio) {
 		c->joint = j;
 		c->ratio = ratio;
 		c->servo = *s;
 	}
+}
+
+/* Joint j's servo s on axis k, when it has just gone CHATTER_STEPS steps
+ * from one end of its range to the other, into c: each joint once a
+ * run, those after the run's first step of them into the run's end. */
+static void
+note_chatter(struct phys_engine *e, int j, int k,
+    const struct phys_axis_servo *s, struct chatter *c)
+{
+	if (e->motors.axis[j][k].flips != CHATTER_STEPS || e->chatter_said[j])
+		return;
+	e->chatter_said[j] = true;
+	note_servo(e, j, s, e->chatter_first ? &e->chatter_later : c);
 }
 
 /* Servos that chatter, as one warning (a robot's twelve would say it
@@ -620,13 +639,63 @@ say_chatter(const struct phys_engine *e, struct chatter *c, const char *too)
 	c->count = 0;
 }
 
+/* Whether the engine running holds a servo's force over its step unless
+ * implicit_servo takes it into the step (ODE, Bullet, DART), as gz-sim
+ * does. */
+static bool
+holds_servos(const struct phys_engine *e)
+{
+	return e->info->support(&phys_params[PHYS_P_JOINT_implicit_servo]) !=
+	    PHYS_SUPPORT_OTHER;
+}
+
+/* Joint j's servo s, held over the step by such an engine, when it is
+ * too stiff for that (servo_damping_ratio above 2), into c: said before
+ * it shakes the joint, once a run (its chatter is not said again). */
+static void
+note_stiff(struct phys_engine *e, int j, const struct phys_axis_servo *s,
+    struct chatter *c)
+{
+	double I;
+
+	if (!s->on || s->implicit || e->chatter_said[j] || !holds_servos(e) ||
+	    !(servo_damping_ratio(e, j, s, &I) > 2))
+		return;
+	e->chatter_said[j] = true;
+	note_servo(e, j, s, c);
+}
+
+/* The servos of one step that are too stiff for their engine's step, as
+ * one warning, with the stiffest one's damping. */
+static void
+say_stiff(const struct phys_engine *e, struct chatter *c)
+{
+	char *why;
+
+	if (c->count == 0)
+		return;
+	why = servo_damping_cause(e, c->joint, &c->servo);
+	if (c->count == 1)
+		phys_warn("joint %s: its servo is too stiff for %s to hold its "
+		    "force over the step, as gz-sim does, and may shake the "
+		    "joint: %s", c->names.s, e->info->name, why);
+	else
+		phys_warn("joints %s: their servos are too stiff for %s to hold "
+		    "their forces over the step, as gz-sim does, and may shake "
+		    "the joints; on '%s', the stiffest: %s", c->names.s,
+		    e->info->name, e->w->joints[c->joint].name, why);
+	free(why);
+	phys_buf_free(&c->names);
+	c->count = 0;
+}
+
 /* Each commanded joint's efforts for the step about to be taken, from
  * its state now. */
 static int
 drive_joints(struct phys_engine *e)
 {
 	struct phys_joint_drive drive;
-	struct chatter chatter = { 0 };
+	struct chatter chatter = { 0 }, stiff = { 0 };
 	double pos[2], vel[2];
 	size_t j;
 	int n, k;
@@ -643,11 +712,14 @@ drive_joints(struct phys_engine *e)
 			servo_cause(e, (int)j, &drive, n);
 			return diverged_at(e);
 		}
-		for (k = 0; k < n && k < 2; k++)
+		for (k = 0; k < n && k < 2; k++) {
+			note_stiff(e, (int)j, &drive.servo[k], &stiff);
 			note_chatter(e, (int)j, k, &drive.servo[k], &chatter);
+		}
 		if (CALL(e, set_joint_effort, (int)j, &drive) < 0)
 			return -1;
 	}
+	say_stiff(e, &stiff);
 	if (chatter.count) {
 		say_chatter(e, &chatter, "");
 		e->chatter_first = true;
