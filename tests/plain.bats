@@ -178,3 +178,25 @@ sunk() {
 	run -0 --separate-stderr phys-step -n 1 -s 'box::link::collision/geometry.box.size=0.8 0.8 0.8' "$WORLDS/resting_box.sdf"
 	[[ $stderr == "phys-step: link 'box::link': at t=0 s its collision 'box::link::collision', resized, reaches 0.2"*" m into "* ]]
 }
+
+# placed ENGINE: worlds/buried_sphere.sdf's ball of radius 0.1 m starts
+# with its centre 0.05 m up: 0.05 m into the ground, said at its
+# collision's line under every engine; set clear of it at t = 0, or set
+# into it, as placed.
+placed() {
+	local w l
+	w=$(profile_world "$WORLDS/buried_sphere.sdf" "$1")
+	l=$(grep -n '<collision name="collision">' "$w" | tail -1 | cut -d: -f1)
+	run -0 --separate-stderr phys-step -p "$1" -n 1 "$w"
+	[ "$(grep -c 'starts .* m into' <<<"$stderr")" -eq 1 ]
+	grep -qxF "phys-step: $w:$l: link 'ball::link': starts 0.05 m into 'ground::link::collision': each engine pushes it out its own way (it may jump)" <<<"$stderr"
+	echo '{"t":0,"name":"ball::link/pose","value":{"x":0,"y":0,"z":0.1,"roll":0,"pitch":0,"yaw":0}}' > "$TMP/c"
+	run -0 --separate-stderr phys-step -p "$1" -n 1 -c "$TMP/c" "$w"
+	[[ $stderr != *"m into"* ]]
+	echo '{"t":0,"name":"ball::link/pose","value":{"x":0,"y":0,"z":0.02,"roll":0,"pitch":0,"yaw":0}}' > "$TMP/c"
+	run -0 --separate-stderr phys-step -p "$1" -n 1 -c "$TMP/c" "$w"
+	[[ $stderr == *"link 'ball::link': starts 0.08 m into 'ground::link::collision'"* ]]
+}
+@test "a link that starts deep in the ground, as placed, is said at its collision's line with its depth, under each engine" {
+	each_engine placed
+}

@@ -617,6 +617,49 @@ warn_sunk(struct run *r, int ci, const struct phys_value *before,
 	}
 }
 
+/*
+ * Collisions that start the run deep inside a plane (the ground) of
+ * another link, as placed (a keyframe, control lines at t=0): each
+ * engine pushes them out its own way, Bullet at once past its split
+ * impulse's threshold, ODE by its ERP, MuJoCo's soft contact not at all
+ * (a Menagerie robot's feet rest 1 cm in). Said once a link, deeper than
+ * SUNK_START, farther than any engine's resting contact sinks.
+ */
+#define SUNK_START	5e-3	/* m */
+
+static void
+warn_sunk_placed(struct run *r)
+{
+	const struct phys_scene *w = r->w;
+	struct phys_collision *c;
+	double d;
+	size_t ci, i;
+
+	for (ci = 0; ci < w->ncollisions; ci++) {
+		c = &w->collisions[ci];
+		if (r->sunk[c->link] || c->shape == PHYS_GEOM_PLANE ||
+		    !phys_engine_link_dynamic(r->e, c->link))
+			continue;
+		for (i = 0; i < w->ncollisions; i++) {
+			if (w->collisions[i].shape != PHYS_GEOM_PLANE ||
+			    w->collisions[i].link == c->link)
+				continue;
+			d = below_plane(r, (int)ci, phys_run_values_get(&r->vals,
+			    PHYS_S_COLLISION, (int)ci), (int)i);
+			if (!(d > SUNK_START))
+				continue;
+			r->sunk[c->link] = true;
+			/* the collision by its line, so that links alike
+			 * make one line (msg.h) */
+			phys_warnat(c->doc->name, phys_node_line(c->node),
+			    "link '%s': starts %.3g m into '%s': each engine "
+			    "pushes it out its own way (it may jump)",
+			    w->links[c->link].name, d, w->collisions[i].name);
+			break;
+		}
+	}
+}
+
 /* The sizes -s gave, before the first step: each collision against the
  * file's own sizes. */
 static void
@@ -1780,6 +1823,7 @@ prepare_run(struct run *r)
 	if (apply_due(r) < 0)
 		return -1;
 	start_within_limits(r);
+	warn_sunk_placed(r);
 	track(r, true);
 	return 0;
 }
