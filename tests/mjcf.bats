@@ -326,7 +326,7 @@ including() {
 	run -0 --separate-stderr phys-step -n 1 "$TMP/sensor.xml"
 	assert_equal "$stderr" "phys-step: $TMP/sensor.xml:5: <sensor>: not read (phys reports state lines instead)"
 	# a geom's margin, which only MuJoCo's engine keeps: once for all
-	printf '<mujoco>\n<default><geom margin="0.001"/></default>\n<worldbody>\n<geom type="plane" size="1 1 1"/>\n<body name="a"><freejoint/><geom size="0.1"/></body>\n</worldbody>\n</mujoco>\n' > "$TMP/margin.xml"
+	printf '<mujoco>\n<default><geom margin="0.001"/></default>\n<worldbody>\n<geom type="plane" size="1 1 1"/>\n<body name="a" pos="0 0 1"><freejoint/><geom size="0.1"/></body>\n</worldbody>\n</mujoco>\n' > "$TMP/margin.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/margin.xml"
 	assert_equal "$stderr" "phys-step: $TMP/margin.xml:5: collision 'MuJoCo Model::a::geom1': surface.contact.mujoco.margin is MuJoCo's and has no effect with ODE (kept as given) (and 1 more collision)"
 	# a joint's friction loss as soft as MuJoCo's default, the softness
