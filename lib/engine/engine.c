@@ -21,16 +21,16 @@
 #include "pairkey.h"
 #include "trimesh.h"
 
-/* Servos whose efforts chatter between their range's ends: their
- * joints' names, and the stiffest of them. */
-struct chatter {
+/* Servos to say something of (too stiff for the step, chattering
+ * between their range's ends): their joints' names, and the stiffest. */
+struct servo_note {
 	struct phys_buf names;
 	int count, joint;
 	double ratio;
 	struct phys_axis_servo servo;
 };
 struct phys_engine;
-static void say_chatter(const struct phys_engine *e, struct chatter *c,
+static void say_chatter(const struct phys_engine *e, struct servo_note *c,
     const char *too);
 
 struct phys_engine {
@@ -48,11 +48,12 @@ struct phys_engine {
 	 * query, apply_world): the next step returns it. */
 	char **fault;
 	struct phys_motors motors;		/* kept across switches */
-	/* Per joint: its servo's chatter noted, once a run. The first
-	 * step's are said at once, the later ones together at the end. */
-	bool *chatter_said;
+	/* Per joint: its servo said too stiff or chattering, once a run.
+	 * The first step's chatter is said at once, the later ones together
+	 * at the end. */
+	bool *servo_said;
 	bool chatter_first;
-	struct chatter chatter_later;
+	struct servo_note chatter_later;
 	/* Links held to others by phys_engine_weld: kept across switches
 	 * (the engine that takes over welds them again). */
 	struct weld { int parent, child; bool on; } *welds;
@@ -269,7 +270,7 @@ phys_engine_new(const struct phys_scene *w,
 		return NULL;
 	}
 	phys_motors_init(&e->motors, w->njoints);
-	e->chatter_said = phys_xcalloc(w->njoints + 1, sizeof *e->chatter_said);
+	e->servo_said = phys_xcalloc(w->njoints + 1, sizeof *e->servo_said);
 	e->asked = phys_xcalloc(w->nlinks + 1, sizeof *e->asked);
 	return e;
 }
@@ -285,7 +286,7 @@ phys_engine_free(struct phys_engine *e)
 	free(e->fault);
 	phys_motors_free(&e->motors);
 	free(e->welds);
-	free(e->chatter_said);
+	free(e->servo_said);
 	free(e->asked);
 	free(e);
 }
@@ -583,7 +584,7 @@ servo_cause(const struct phys_engine *e, int j,
  * stiffest so far. */
 static void
 note_servo(const struct phys_engine *e, int j, const struct phys_axis_servo *s,
-    struct chatter *c)
+    struct servo_note *c)
 {
 	double I, ratio = servo_damping_ratio(e, j, s, &I);
 
@@ -601,11 +602,11 @@ note_servo(const struct phys_engine *e, int j, const struct phys_axis_servo *s,
  * run, those after the run's first step of them into the run's end. */
 static void
 note_chatter(struct phys_engine *e, int j, int k,
-    const struct phys_axis_servo *s, struct chatter *c)
+    const struct phys_axis_servo *s, struct servo_note *c)
 {
-	if (e->motors.axis[j][k].flips != CHATTER_STEPS || e->chatter_said[j])
+	if (e->motors.axis[j][k].flips != CHATTER_STEPS || e->servo_said[j])
 		return;
-	e->chatter_said[j] = true;
+	e->servo_said[j] = true;
 	note_servo(e, j, s, e->chatter_first ? &e->chatter_later : c);
 }
 
@@ -613,7 +614,7 @@ note_chatter(struct phys_engine *e, int j, int k,
  * twelve times), with the stiffest one's damping where that is the
  * cause; "too" for those after the run's first. */
 static void
-say_chatter(const struct phys_engine *e, struct chatter *c, const char *too)
+say_chatter(const struct phys_engine *e, struct servo_note *c, const char *too)
 {
 	char *why;
 
@@ -654,21 +655,21 @@ holds_servos(const struct phys_engine *e)
  * it shakes the joint, once a run (its chatter is not said again). */
 static void
 note_stiff(struct phys_engine *e, int j, const struct phys_axis_servo *s,
-    struct chatter *c)
+    struct servo_note *c)
 {
 	double I;
 
-	if (!s->on || s->implicit || e->chatter_said[j] || !holds_servos(e) ||
+	if (!s->on || s->implicit || e->servo_said[j] || !holds_servos(e) ||
 	    !(servo_damping_ratio(e, j, s, &I) > 2))
 		return;
-	e->chatter_said[j] = true;
+	e->servo_said[j] = true;
 	note_servo(e, j, s, c);
 }
 
 /* The servos of one step that are too stiff for their engine's step, as
  * one warning, with the stiffest one's damping. */
 static void
-say_stiff(const struct phys_engine *e, struct chatter *c)
+say_stiff(const struct phys_engine *e, struct servo_note *c)
 {
 	char *why;
 
@@ -695,7 +696,7 @@ static int
 drive_joints(struct phys_engine *e)
 {
 	struct phys_joint_drive drive;
-	struct chatter chatter = { 0 }, stiff = { 0 };
+	struct servo_note chatter = { 0 }, stiff = { 0 };
 	double pos[2], vel[2];
 	size_t j;
 	int n, k;
