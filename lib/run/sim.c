@@ -368,18 +368,14 @@ static void
 warn_inert(const struct run *r, phys_scope s, int idx,
     const struct phys_value *vals)
 {
-	struct inert *in = NULL, *group;
-	struct origin *from = NULL;
+	size_t i, k, n = 0, m, all = phys_scope_count(s);
+	struct inert *in = phys_xcalloc(all + 1, sizeof *in), *group;
+	struct origin *from = phys_xcalloc(all + 1, sizeof *from);
 	bool *said;
-	size_t i, k, n = 0, m;
 
-	for (i = 0; i < phys_scope_count(s); i++) {
+	for (i = 0; i < all; i++) {
 		const struct phys_param *p = phys_scope_param(s, i);
 
-		if (n % 8 == 0) {
-			in = phys_xrealloc(in, (n + 8) * sizeof *in);
-			from = phys_xrealloc(from, (n + 8) * sizeof *from);
-		}
 		if (!inert_of(r, p, &vals[i], &in[n]))
 			continue;
 		if (derived_in_file(r, s, idx, p, &vals[i])) {
