@@ -652,15 +652,19 @@ holds_servos(const struct phys_engine *e)
 
 /* Joint j's servo s, held over the step by such an engine, when it is
  * too stiff for that (servo_damping_ratio above 2), into c: said before
- * it shakes the joint, once a run (its chatter is not said again). */
+ * it shakes the joint, once a run (its chatter is not said again).
+ * implicit_servo takes a revolute or prismatic joint's into the step
+ * alone. */
 static void
 note_stiff(struct phys_engine *e, int j, const struct phys_axis_servo *s,
     struct servo_note *c)
 {
+	enum phys_joint_type t = e->w->joints[j].type;
 	double I;
 
-	if (!s->on || s->implicit || e->servo_said[j] || !holds_servos(e) ||
-	    !(servo_damping_ratio(e, j, s, &I) > 2))
+	if (!s->on || (s->implicit && (t == PHYS_JOINT_REVOLUTE ||
+	    t == PHYS_JOINT_PRISMATIC)) || e->servo_said[j] ||
+	    !holds_servos(e) || !(servo_damping_ratio(e, j, s, &I) > 2))
 		return;
 	e->servo_said[j] = true;
 	note_servo(e, j, s, c);
