@@ -3649,7 +3649,9 @@ static int
 mujoco_engine_servo_effort(const struct mujoco_engine *e, int joint,
     double eff[2])
 {
-	if (!e->joints[joint].servo_taken)
+	/* the last step's, not one before a switch of integrator */
+	if (!e->joints[joint].servo_taken ||
+	    e->m->opt.integrator != mjINT_IMPLICIT)
 		return 0;
 	eff[0] = e->joints[joint].servo_applied;
 	return 1;
