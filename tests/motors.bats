@@ -132,6 +132,18 @@ applied_step() {
 @test "a stiff servo taken into the step reports as applied_effort the force that moved the joint over the step, under ODE, Bullet, DART and MuJoCo's implicit integrator" {
 	each_engine_of "ode bullet dart mujoco" applied_step
 }
+@test "MuJoCo switched from its implicit integrator to Euler mid-run: applied_effort is the force that moved the arm over each step, before and after" {
+	engines | grep -qx mujoco || skip "no MuJoCo"
+	printf '%s\n' "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":0.5}" \
+	    '{"t":0.03,"name":"mujoco.integrator","value":"Euler"}' > "$TMP/ctl"
+	phys-step -q -p mujoco -t 0.04 -r 1000 -c "$TMP/ctl" -i "$J/*" \
+	    -s "$J/position_pid.p_gain=100" -s "$J/position_pid.d_gain=10" \
+	    -s "$J/position_pid.i_gain=0" -s mujoco.integrator=implicit "$W" |
+	    jq -r --arg j "$J" '[.t, .items[$j + "/position"][0], .items[$j + "/velocity"][0], .items[$j + "/applied_effort"][0]] | @tsv' |
+	    awk 'NR > 1 && $1 > 0.02 { f = ($3 - v) * 0.26 / 0.001 + 4.905 * sin(q); n++
+		if ($4 - f > 1e-6 || f - $4 > 1e-6) { printf "at %s: applied %s, moved by %.9f\n", $1, $4, f; bad = 1 } }
+		{ q = $2; v = $3 } END { exit bad || n < 15 }'
+}
 # chattering FILE: the joints whose efforts in FILE (state lines of each
 # step's applied_effort) go from one end of their range (the largest
 # effort the joint applies) to the other 20 steps in a row.
