@@ -110,7 +110,7 @@ stiff() {
 	drive mujoco 0.01 "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":0.5}" \
 	    -s "$J/position_pid.p_gain=1e5" -s "$J/position_pid.d_gain=1e4" \
 	    -s "$J/position_pid.i_gain=0"
-	grep -q "joint '$J': its servo's damping, 10100, is 38.8 times I / h .*MuJoCo's Euler integrator .*(mujoco.integrator=implicit)" "$TMP/mujoco.err"
+	grep -q "joint '$J': its servo's damping over a step, d + p h = 10100, is 38.8 times I / h .*MuJoCo's Euler integrator .*(mujoco.integrator=implicit)" "$TMP/mujoco.err"
 }
 # applied_step ENGINE: the stiff servo taken into the step (implicit_servo,
 # MuJoCo's implicit integrator) bringing the arm up, read at every step:

@@ -610,11 +610,12 @@ note_chatter(struct phys_engine *e, int j, int k,
 	note_servo(e, j, s, e->chatter_first ? &e->chatter_later : c);
 }
 
-/* Servos that chatter, as one warning (a robot's twelve would say it
- * twelve times), with the stiffest one's damping where that is the
- * cause; "too" for those after the run's first. */
+/* The servos of note c as one warning (a robot's twelve would say it
+ * twelve times): "joint 'J': ONE", or "joints 'J', 'K': MANY", then the
+ * stiffest one's damping where that is the cause. */
 static void
-say_chatter(const struct phys_engine *e, struct servo_note *c, const char *too)
+say_note(const struct phys_engine *e, struct servo_note *c, const char *one,
+    const char *many)
 {
 	char *why;
 
@@ -622,22 +623,31 @@ say_chatter(const struct phys_engine *e, struct servo_note *c, const char *too)
 		return;
 	why = servo_damping_cause(e, c->joint, &c->servo);
 	if (c->count == 1)
-		phys_warn("joint %s: its servo's effort has gone from one end "
-		    "of its range to the other at each of %d steps%s%s%s",
-		    c->names.s, CHATTER_STEPS, too, why ? ": " : "",
+		phys_warn("joint %s: %s%s%s", c->names.s, one, why ? ": " : "",
 		    why ? why : "");
-	else if (why)
-		phys_warn("joints %s: their servos' efforts have gone from one "
-		    "end of their range to the other at each of %d steps%s; on "
-		    "'%s', the stiffest: %s", c->names.s, CHATTER_STEPS, too,
-		    e->w->joints[c->joint].name, why);
 	else
-		phys_warn("joints %s: their servos' efforts have gone from one "
-		    "end of their range to the other at each of %d steps%s",
-		    c->names.s, CHATTER_STEPS, too);
+		phys_warn("joints %s: %s%s%s%s%s", c->names.s, many,
+		    why ? "; on '" : "", why ? e->w->joints[c->joint].name : "",
+		    why ? "', the stiffest: " : "", why ? why : "");
 	free(why);
 	phys_buf_free(&c->names);
 	c->count = 0;
+}
+
+/* Servos that chatter; "too" for those after the run's first. */
+static void
+say_chatter(const struct phys_engine *e, struct servo_note *c, const char *too)
+{
+	char *one = phys_xasprintf("its servo's effort has gone from one end "
+	    "of its range to the other at each of %d steps%s", CHATTER_STEPS,
+	    too);
+	char *many = phys_xasprintf("their servos' efforts have gone from one "
+	    "end of their range to the other at each of %d steps%s",
+	    CHATTER_STEPS, too);
+
+	say_note(e, c, one, many);
+	free(one);
+	free(many);
 }
 
 /* Whether the engine running holds a servo's force over its step unless
@@ -652,46 +662,35 @@ holds_servos(const struct phys_engine *e)
 
 /* Joint j's servo s, held over the step by such an engine, when it is
  * too stiff for that (servo_damping_ratio above 2), into c: said before
- * it shakes the joint, once a run (its chatter is not said again).
- * implicit_servo takes a revolute or prismatic joint's into the step
- * alone. */
+ * it shakes the joint, once a run (its chatter is not said again). */
 static void
 note_stiff(struct phys_engine *e, int j, const struct phys_axis_servo *s,
     struct servo_note *c)
 {
-	enum phys_joint_type t = e->w->joints[j].type;
 	double I;
 
-	if (!s->on || (s->implicit && (t == PHYS_JOINT_REVOLUTE ||
-	    t == PHYS_JOINT_PRISMATIC)) || e->servo_said[j] ||
+	if (!s->on || phys_servo_implicit(s, e->w->joints[j].type) ||
+	    e->servo_said[j] ||
 	    !holds_servos(e) || !(servo_damping_ratio(e, j, s, &I) > 2))
 		return;
 	e->servo_said[j] = true;
 	note_servo(e, j, s, c);
 }
 
-/* The servos of one step that are too stiff for their engine's step, as
- * one warning, with the stiffest one's damping. */
+/* The servos of one step that are too stiff for their engine's step. */
 static void
 say_stiff(const struct phys_engine *e, struct servo_note *c)
 {
-	char *why;
+	char *one = phys_xasprintf("its servo is too stiff for %s to hold its "
+	    "force over the step, as gz-sim does, and may shake the joint",
+	    e->info->name);
+	char *many = phys_xasprintf("their servos are too stiff for %s to hold "
+	    "their forces over the step, as gz-sim does, and may shake the "
+	    "joints", e->info->name);
 
-	if (c->count == 0)
-		return;
-	why = servo_damping_cause(e, c->joint, &c->servo);
-	if (c->count == 1)
-		phys_warn("joint %s: its servo is too stiff for %s to hold its "
-		    "force over the step, as gz-sim does, and may shake the "
-		    "joint: %s", c->names.s, e->info->name, why);
-	else
-		phys_warn("joints %s: their servos are too stiff for %s to hold "
-		    "their forces over the step, as gz-sim does, and may shake "
-		    "the joints; on '%s', the stiffest: %s", c->names.s,
-		    e->info->name, e->w->joints[c->joint].name, why);
-	free(why);
-	phys_buf_free(&c->names);
-	c->count = 0;
+	say_note(e, c, one, many);
+	free(one);
+	free(many);
 }
 
 /* Each commanded joint's efforts for the step about to be taken, from

@@ -1479,9 +1479,8 @@ servo_in_row(struct bullet_engine *e, int ji, double pos, double *cmd)
 	double inv;
 
 	bj.servo_held = false;
-	if (!bj.servo.on || !bj.servo.implicit || !bj.c || (j->type !=
-	    PHYS_JOINT_REVOLUTE && !linear) || !phys_servo_row(&bj.servo,
-	    e->step, inv = row_inverse_mass(static_cast<
+	if (!phys_servo_implicit(&bj.servo, j->type) || !bj.c ||
+	    !phys_servo_row(&bj.servo, e->step, inv = row_inverse_mass(static_cast<
 	    btGeneric6DofSpring2Constraint *>(bj.c), linear), pos, &r)) {
 		if (bj.servo_c)
 			bj.servo_c->enableMotor(row, false);

@@ -2613,8 +2613,8 @@ end_left_in_step(const dart_engine *e, int ji, double inv)
  * h q' - r) - C q', q' the rate at the step's end, which is the axis's
  * own spring (k, its reference r0 in DART's coordinate q = pos - offset)
  * and damper (c) plus the servo's base + kq (pos + h q') + kv q' for K =
- * k - kq, C = c - kv and K r = k r0 + base + kq offset (with K = 0, that constant is a force). The spring
- * knows no force range: a servo at its range's end at the step's start
+ * k - kq, C = c - kv and K r = k r0 + base + kq offset (with K = 0, that
+ * constant is a force). The spring knows no force range: a servo at its range's end at the step's start
  * stays the effort held there, unless that effort, on the two links
  * alone, would carry its force back within the range or past the other
  * end within the step (a held end would then flip the rate at every
@@ -2634,8 +2634,7 @@ servo_in_spring(dart_engine *e, int ji, double *force)
 	double r0 = a.reference - dj.offset[0];
 	double pull = a.stiffness * r0 + s.base + s.kq * dj.offset[0];
 	double inv = 0;
-	bool in = s.on && s.implicit && (j->type == PHYS_JOINT_REVOLUTE ||
-	    j->type == PHYS_JOINT_PRISMATIC) && k >= 0 && c >= 0 &&
+	bool in = phys_servo_implicit(&s, j->type) && k >= 0 && c >= 0 &&
 	    k <= DART_RANGE && c <= DART_RANGE && (k > 0 || c > 0) &&
 	    std::isfinite(pull) && phys_servo_stiff(&s, e->step,
 	    inv = tree_axis_inverse(e, ji)) && (!at_range_end(s, dj.cmd[0]) ||

@@ -110,10 +110,6 @@ struct mjoint {
 	int act[2];		/* per reported axis: its servo actuator, -1 */
 	struct phys_axis_servo servo[2];	/* the command's, if a servo */
 	bool stiff_said;	/* a servo too stiff for the integrator, said */
-	/* axis 0's servo force over the last step, where the implicit
-	 * integrator took it into the step (servo_share) */
-	bool servo_taken;
-	double servo_applied;
 };
 
 struct mujoco_engine {
@@ -2463,8 +2459,8 @@ set_servo(struct mujoco_engine *e, struct mjoint *mj, int k, int a,
 	    !phys_servo_stiff(s, h, inv))
 		return;
 	mj->stiff_said = true;
-	phys_warn_once("joint '%s': its servo's damping, %g, is %.3g times "
-	    "I / h (I at the model's zero): MuJoCo's %s integrator holds its "
+	phys_warn_once("joint '%s': its servo's damping over a step, d + p h "
+	    "= %g, is %.3g times I / h (I at the model's zero): MuJoCo's %s integrator holds its "
 	    "force over the step, which flips the joint's rate at every "
 	    "step; its implicit one (mujoco.integrator=implicit) takes the "
 	    "servo into the step", e->w->joints[mj - e->joints].name,
@@ -2512,36 +2508,41 @@ joint_commands(struct mujoco_engine *e)
 }
 
 /*
- * What each servo applied over the step MuJoCo's implicit integrator
- * just made, which takes the actuator's damping into the step: its force
- * at the step's start (actuator_force, the driver's effort) and kv times
- * the axis's change of rate over the step (MuJoCo 2.2.2 keeps that
- * derivative where the force is at an end of its range too). The
- * joint's effort takes the same share. Its other integrators hold the
- * start's force over the step.
+ * What joint mj's servo applied over the step MuJoCo's implicit
+ * integrator just made beyond its force at the step's start
+ * (actuator_force, the driver's effort): kv times the axis's change of
+ * rate over the step, as that integrator takes the actuator's damping
+ * into the step (MuJoCo 2.2.2 keeps that derivative where the force is
+ * at an end of its range too). False under its other integrators, which
+ * hold the start's force over the step, or without a servo.
  */
-static void
-servo_share(struct mujoco_engine *e)
+static bool
+servo_share(const struct mujoco_engine *e, const struct mjoint *mj,
+    double *share)
 {
 	const mjModel *m = e->m;
+	int dof;
+
+	if (m->opt.integrator != mjINT_IMPLICIT || mj->naxes < 1 ||
+	    mj->act[0] < 0 || mj->jnt[0] < 0 || !mj->servo[0].on)
+		return false;
+	dof = m->jnt_dofadr[mj->jnt[0]];
+	/* e->saved holds the step's start, qpos then qvel, until the next */
+	*share = mj->servo[0].kv * mj->sign * (e->d->qvel[dof] -
+	    e->saved[m->nq + dof]);
+	return true;
+}
+
+/* Each joint's effort, its servo's share (servo_share) added. */
+static void
+servo_shares(struct mujoco_engine *e)
+{
+	double share;
 	size_t i;
 
-	for (i = 0; i < e->w->njoints; i++) {
-		struct mjoint *mj = &e->joints[i];
-		int a = mj->act[0], dof;
-		double share;
-
-		mj->servo_taken = mj->naxes > 0 && a >= 0 && mj->jnt[0] >= 0 &&
-		    mj->servo[0].on;
-		if (!mj->servo_taken)
-			continue;
-		dof = m->jnt_dofadr[mj->jnt[0]];
-		/* e->saved holds the step's start: qpos, then qvel */
-		share = mj->servo[0].kv * mj->sign * (e->d->qvel[dof] -
-		    e->saved[m->nq + dof]);
-		mj->servo_applied = e->d->actuator_force[a] + share;
-		mj->effort[0] += share;
-	}
+	for (i = 0; i < e->w->njoints; i++)
+		if (servo_share(e, &e->joints[i], &share))
+			e->joints[i].effort[0] += share;
 }
 
 /* One step of the state in d; MuJoCo's errors return to the caller. */
@@ -2566,7 +2567,7 @@ step_once(struct mujoco_engine *e)
 	case mjINT_IMPLICIT:
 		mj_implicit(m, d);
 		if (e->commanded)
-			servo_share(e);
+			servo_shares(e);
 		break;
 	default:
 		mj_Euler(m, d);
@@ -3643,17 +3644,18 @@ mujoco_engine_joint_effort(const struct mujoco_engine *e, int ji,
 	return e->joints[ji].naxes;
 }
 
-/* A servo's force over the last step (servo_share); none where the
- * driver's, the force at the step's start, is it. */
+/* A servo's force over the last step: its force at the step's start and
+ * its share (servo_share); none where the driver's, the start's, is it. */
 static int
 mujoco_engine_servo_effort(const struct mujoco_engine *e, int joint,
     double eff[2])
 {
-	/* the last step's, not one before a switch of integrator */
-	if (!e->joints[joint].servo_taken ||
-	    e->m->opt.integrator != mjINT_IMPLICIT)
+	const struct mjoint *mj = &e->joints[joint];
+	double share;
+
+	if (!servo_share(e, mj, &share))
 		return 0;
-	eff[0] = e->joints[joint].servo_applied;
+	eff[0] = e->d->actuator_force[mj->act[0]] + share;
 	return 1;
 }
 

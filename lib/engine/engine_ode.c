@@ -1168,9 +1168,8 @@ servo_in_row(struct ode_engine *e, int ji, double pos, double *cmd)
 	dVector3 ax;
 
 	oj->servo_held = false;
-	if (!oj->servo.on || !oj->servo.implicit || (j->type !=
-	    PHYS_JOINT_REVOLUTE && !linear) || !phys_servo_row(&oj->servo,
-	    e->step, axis_inverse_inertia(e, ji, 0), pos, &r)) {
+	if (!phys_servo_implicit(&oj->servo, j->type) ||
+	    !phys_servo_row(&oj->servo, e->step, axis_inverse_inertia(e, ji, 0), pos, &r)) {
 		if (oj->servo_row)	/* no force: no row */
 			set(oj->servo_row, dParamFMax, 0);
 		return;

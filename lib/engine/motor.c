@@ -295,6 +295,13 @@ phys_servo_force(const struct phys_axis_servo *s, double pos, double vel)
 	return clamp(phys_servo_pull(s, pos, vel), s->fmin, s->fmax);
 }
 
+bool
+phys_servo_implicit(const struct phys_axis_servo *s, enum phys_joint_type t)
+{
+	return s->on && s->implicit && (t == PHYS_JOINT_REVOLUTE ||
+	    t == PHYS_JOINT_PRISMATIC);
+}
+
 double
 phys_servo_resistance(const struct phys_axis_servo *s, double h)
 {
