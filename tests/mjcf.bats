@@ -716,6 +716,49 @@ tips() {
 	assert_equal "$stderr" "phys-step: $TMP/self.xml:2: more than 1024 includes (does a file include itself?)"
 }
 
+@test "mjcf: what is said of an included file's body, joint or geom after the reading names that file and line; an edit of one is refused, not written to the including file's element of that line" {
+	mkdir "$TMP/inc"
+	cat > "$TMP/inc/part.xml" <<-'EOF'
+	<mujoco>
+	  <worldbody>
+	    <body name="arm" pos="0 0 1">
+	      <joint name="hinge" axis="1 0 0" range="0.5 1" limited="true"/>
+	      <geom type="capsule" fromto="0 0 0 0 0 0.3" size="0.02"/>
+	      <body name="tip" pos="0 0 0.3">
+	        <joint name="socket" type="ball" damping="0.1"/>
+	        <geom type="sphere" size="0.05"/>
+	      </body>
+	    </body>
+	  </worldbody>
+	</mujoco>
+	EOF
+	cat > "$TMP/inc/main.xml" <<-'EOF'
+	<mujoco model="m">
+	  <include file="part.xml"/>
+	  <worldbody>
+	    <geom name="floor" type="plane" size="5 5 .1"/>
+	    <geom type="capsule" fromto="1 0 0 1 0 0.3" size="0.02"/>
+	  </worldbody>
+	</mujoco>
+	EOF
+	cd "$TMP/inc"
+	run -0 --separate-stderr phys-step -n 1 main.xml
+	assert_equal "$(printf '%s\n' "$stderr" | cut -d: -f1-3)" "$(printf '%s\n' \
+	    "phys-step: ./part.xml:7" "phys-step: ./part.xml:4")"
+	[[ "$stderr" == *"./part.xml:7: ball joint 'socket': its range, damping"* ]]
+	[[ "$stderr" == *"./part.xml:4: joint 'm::hinge' starts at 0 rad"* ]]
+	run -0 phys-inertia check main.xml
+	assert_equal "$(printf '%s\n' "$output" | jq -r '"\(.link) \(.file):\(.line)"')" \
+	    "$(printf '%s\n' "m::arm ./part.xml:3" "m::tip ./part.xml:6" \
+	    "m::worldbody::worldbody main.xml:1")"
+	# the arm's capsule (part.xml:5) is not main.xml's (main.xml:5)
+	cp main.xml before.xml
+	run -1 --separate-stderr phys-param set --in-place \
+	    'm::arm::geom0/surface.friction.ode.mu=0.3' main.xml
+	assert_equal "$stderr" "phys-param: main.xml: 'geom0' is made by phys or comes from an <include>d file: no element of this file holds its surface.friction.ode.mu"
+	cmp before.xml main.xml
+}
+
 @test "mjcf: phys-sdf print writes the SDF model an MJCF file becomes, which loads back to MuJoCo's numbers" {
 	need_mujoco
 	local m

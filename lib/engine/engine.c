@@ -242,7 +242,7 @@ check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 	if (deep <= MAX_DEEP_PAIRS)
 		return 0;
 	c = &w->collisions[first[1]];
-	return phys_failat(c->doc ? c->doc->name : NULL, phys_node_line(c->node),
+	return phys_failat(PHYS_AT(c->doc, c->node),
 	    "%zu pairs of collisions start deep inside each other ('%s' and "
 	    "'%s' the first), more than the %d an engine is given: their "
 	    "contacts would take minutes and gigabytes to push them apart; "

@@ -408,7 +408,7 @@ sized_shape(bullet_engine *e, int ci, enum holder h, phys_pose *at, bshape &out)
 int
 refuse_shape(const struct phys_collision *c, const char *why)
 {
-	return phys_failat(c->doc->name, phys_node_line(c->node),
+	return phys_failat(PHYS_AT(c->doc, c->node),
 	    "collision '%s': %s", c->name, why);
 }
 
@@ -435,7 +435,7 @@ unsupported(const bullet_engine *e, const struct phys_collision *c,
 		return refuse_shape(c, "the Bullet engine has no such shape "
 		    "(--skip-unsupported skips it)");
 	if (at_load)
-		phys_warnat(c->doc->name, phys_node_line(c->node),
+		phys_warnat(PHYS_AT(c->doc, c->node),
 		    "skipping collision '%s': no such Bullet shape", c->name);
 	return 0;
 }
@@ -552,11 +552,11 @@ attach_shapes(bullet_engine *e, int li, bool at_load)
 			    made[(size_t)k]) < 0)
 				return -1;
 			if (c->shape == PHYS_GEOM_MESH && made[(size_t)k].shape)
-				phys_warnat_once(c->doc->name,
-				    phys_node_line(c->node), "collision '%s': "
-				    "collides as its convex hull under Bullet, "
-				    "which holds a moving mesh's triangles only "
-				    "for a link of one collision", c->name);
+				phys_warnat_once(PHYS_AT(c->doc, c->node),
+				    "collision '%s': collides as its convex "
+				    "hull under Bullet, which holds a moving "
+				    "mesh's triangles only for a link of one "
+				    "collision", c->name);
 			if (!made[(size_t)k].shape) {
 				if (unsupported(e, c, at_load) < 0)
 					return -1;
@@ -702,7 +702,7 @@ joint_frame(const bullet_engine *e, const struct phys_joint *j, int link)
 int
 refuse_joint(const struct phys_joint *j, const char *why)
 {
-	return phys_failat(j->doc->name, phys_node_line(j->node),
+	return phys_failat(PHYS_AT(j->doc, j->node),
 	    "joint '%s': %s", j->name, why);
 }
 

@@ -185,8 +185,8 @@ light_link(const struct phys_scene *w, const struct phys_run_values *v)
 	return phys_xasprintf("; likely cause: link '%s' weighs %g kg (%s:%ld), "
 	    "below %g kg: beside heavier links, solvers lose a link that "
 	    "light first (give it its real mass, or fix it to its parent)",
-	    w->links[at].name, least, w->links[at].doc->name,
-	    phys_node_line(w->links[at].node), PHYS_LIGHT_LINK);
+	    w->links[at].name, least, PHYS_AT(w->links[at].doc,
+	    w->links[at].node), PHYS_LIGHT_LINK);
 }
 
 /* A spring explicit over the step needs k h^2 / I below 4 (I: the
@@ -221,7 +221,7 @@ stiff_spring(const struct phys_scene *w, const struct phys_run_values *v,
 				    "cannot integrate as a force (below %.3g s "
 				    "it can; physics.ode.implicit_spring_damper "
 				    "integrates it at any step)", j->name,
-				    j->doc->name, phys_node_line(j->node), k,
+				    PHYS_AT(j->doc, j->node), k,
 				    in, h, in > 0 ? 2 * sqrt(in / k) : 0.0);
 		}
 	}
@@ -378,7 +378,8 @@ run_mass(const struct phys_scene *w, const struct phys_run_values *rv,
     bool warn, double *mass)
 {
 	const struct phys_link *l = &w->links[li];
-	const char *file = at_load ? l->doc->name : NULL;
+	const char *file = at_load ? phys_node_file(l->doc, l->node) :
+	    NULL;
 
 	if (*mass == 0 && (r->stand_in == PHYS_STAND_IN_ALWAYS ||
 	    (r->stand_in == PHYS_STAND_IN_AT_LOAD && at_load))) {
@@ -402,7 +403,8 @@ judge_inertia(const struct phys_link *l, const phys_inertia *in,
     const struct phys_mass_rules *r, bool at_load, long line, bool warn,
     enum phys_inertia_fault *fault)
 {
-	const char *file = at_load ? l->doc->name : NULL;
+	const char *file = at_load ? phys_node_file(l->doc, l->node) :
+	    NULL;
 	struct phys_inertia_verdict v;
 
 	switch (*fault = phys_inertia_validate(in, &v)) {
@@ -521,7 +523,8 @@ phys_link_mass_prepare(const struct phys_scene *w,
 {
 	const struct phys_link *l = &w->links[li];
 	const struct phys_value *v = phys_run_values_get(rv, PHYS_S_LINK, li);
-	const char *file = at_load ? l->doc->name : NULL;
+	const char *file = at_load ? phys_node_file(l->doc, l->node) :
+	    NULL;
 	bool warn = at_load && !quiet;
 	enum phys_inertia_fault fault;
 	const double *g = out->given;

@@ -1047,7 +1047,7 @@ Loop::getInformation(dk::ConstraintInfo *info)
 int
 refuse_shape(const struct phys_collision *c, const char *why)
 {
-	return phys_failat(c->doc->name, phys_node_line(c->node),
+	return phys_failat(PHYS_AT(c->doc, c->node),
 	    "collision '%s': %s", c->name, why);
 }
 
@@ -1294,11 +1294,11 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 		if (made[(size_t)k])
 			continue;
 		if (!e->skip_unsupported)
-			return phys_failat(c0->doc->name, phys_node_line(c0->node),
+			return phys_failat(PHYS_AT(c0->doc, c0->node),
 			    "collision '%s': %s (--skip-unsupported skips it)",
 			    c0->name, why);
 		if (at_load)
-			phys_warnat(c0->doc->name, phys_node_line(c0->node),
+			phys_warnat(PHYS_AT(c0->doc, c0->node),
 			    "skipping collision '%s': %s", c0->name, why);
 	}
 	for (auto *s : dl.shapes)
@@ -1491,7 +1491,7 @@ is_static(const dart_engine *e, int li)
 int
 refuse_joint(const struct phys_joint *j, const char *why)
 {
-	return phys_failat(j->doc->name, phys_node_line(j->node),
+	return phys_failat(PHYS_AT(j->doc, j->node),
 	    "joint '%s': %s", j->name, why);
 }
 
@@ -1657,7 +1657,7 @@ make_tree_joint(dart_engine *e, const dd::SkeletonPtr &skel,
 	    set_axes(e, ji) < 0) {
 		std::string why = phys_error();
 
-		phys_failat(j->doc->name, phys_node_line(j->node), "%s",
+		phys_failat(PHYS_AT(j->doc, j->node), "%s",
 		    why.c_str());
 		return nullptr;
 	}

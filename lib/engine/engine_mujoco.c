@@ -307,14 +307,14 @@ link_static(const struct phys_scene *w, int li)
 static int
 refuse_joint(const struct phys_joint *j, const char *why)
 {
-	return phys_failat(j->doc->name, phys_node_line(j->node),
+	return phys_failat(PHYS_AT(j->doc, j->node),
 	    "joint '%s': %s", j->name, why);
 }
 
 static int
 refuse_collision(const struct phys_collision *c, const char *why)
 {
-	return phys_failat(c->doc->name, phys_node_line(c->node),
+	return phys_failat(PHYS_AT(c->doc, c->node),
 	    "collision '%s': %s", c->name, why);
 }
 
@@ -429,11 +429,11 @@ plan_tree(struct mujoco_engine *e)
 	for (i = 0; i < w->nlinks && rc == 0; i++)
 		if (e->links[i].hold == HOLD_JOINT &&
 		    PVB(vals(e, PHYS_S_LINK, (int)i), LINK_kinematic))
-			rc = phys_failat(w->links[i].doc->name,
-			    phys_node_line(w->links[i].node), "link '%s': "
-			    "kinematic, and held by joint '%s': the MuJoCo "
-			    "engine moves a kinematic link only when no joint "
-			    "holds it", w->links[i].name,
+			rc = phys_failat(PHYS_AT(w->links[i].doc,
+			    w->links[i].node), "link '%s': kinematic, and "
+			    "held by joint '%s': the MuJoCo engine moves a "
+			    "kinematic link only when no joint holds it",
+			    w->links[i].name,
 			    w->joints[e->links[i].via].name);
 	free(in_tree);
 	return rc;
@@ -749,7 +749,7 @@ check_hfields(const struct phys_scene *w)
 	}
 	if (n <= MAX_HFIELD_SAMPLES)
 		return 0;
-	return phys_failat(last->doc->name, phys_node_line(last->node),
+	return phys_failat(PHYS_AT(last->doc, last->node),
 	    "the world's heightmaps have %zu samples together; the MuJoCo "
 	    "engine takes at most %u (smaller images or <sampling>, or ODE "
 	    "or Bullet)", n, MAX_HFIELD_SAMPLES);
@@ -801,10 +801,9 @@ put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 				    "which has no volume here "
 				    "(--skip-unsupported skips it)");
 			else
-				phys_warnat(wc->doc->name, phys_node_line(
-				    wc->node), "skipping collision '%s': a "
-				    "flat mesh, which MuJoCo cannot collide",
-				    wc->name);
+				phys_warnat(PHYS_AT(wc->doc, wc->node),
+				    "skipping collision '%s': a flat mesh, "
+				    "which MuJoCo cannot collide", wc->name);
 			skip[i] = true;
 		} else {
 			put_mesh_asset(b, (int)i, c.mesh);
@@ -1224,8 +1223,8 @@ refuse_model(const struct mujoco_engine *e, const char *err)
 		    (size_t)idx < w->ncollisions)
 			return refuse_collision(&w->collisions[idx], what);
 		if (kind == 'l' && (size_t)idx < w->nlinks)
-			return phys_failat(w->links[idx].doc->name,
-			    phys_node_line(w->links[idx].node),
+			return phys_failat(PHYS_AT(w->links[idx].doc,
+			    w->links[idx].node),
 			    "link '%s': MuJoCo refuses it: %s",
 			    w->links[idx].name, what);
 		if ((kind == 'j' || kind == 'g' || kind == 'w') &&
@@ -1976,7 +1975,7 @@ set_contact(struct mujoco_engine *e, mjContact *con,
 	if (s.stiff > 0 && !e->said_stiff) {
 		const struct phys_collision *c = &e->w->collisions[s.given];
 
-		phys_warnat(c->doc->name, phys_node_line(c->node),
+		phys_warnat(PHYS_AT(c->doc, c->node),
 		    "collision '%s': kp %g N/m and kd %g N s/m (the pair's) "
 		    "make a spring %.3g times stiffer than a MuJoCo step of "
 		    "%g s follows: such contacts take MuJoCo's shortest safe "
@@ -2987,11 +2986,11 @@ say_hulls(struct mujoco_engine *e)
 		hull = hull_volume(e->m, e->m->geom_dataid[g]);
 		if (!c->mesh->closed || phys_mesh_mass(c->mesh, &vol, &com,
 		    &I) < 0)
-			phys_warnat(c->doc->name, phys_node_line(c->node),
+			phys_warnat(PHYS_AT(c->doc, c->node),
 			    "collision '%s': its mesh is open, not a solid's "
 			    "surface: MuJoCo collides its convex hull", c->name);
 		else if (vol < (1 - 1e-3) * hull)
-			phys_warnat(c->doc->name, phys_node_line(c->node),
+			phys_warnat(PHYS_AT(c->doc, c->node),
 			    "collision '%s': its mesh is not convex (%.3g%% of "
 			    "its convex hull's volume): MuJoCo collides the "
 			    "hull", c->name, 100 * vol / hull);

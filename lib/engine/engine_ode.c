@@ -416,7 +416,7 @@ make_heightfield(struct ode_engine *e, int ci, phys_pose world)
 	dGeomID g;
 
 	if (e->links[c->link].body)
-		return phys_failat(c->doc->name, phys_node_line(c->node),
+		return phys_failat(PHYS_AT(c->doc, c->node),
 		    "collision '%s': a heightmap must belong to a static model",
 		    c->name);
 	d = dGeomHeightfieldDataCreate();
@@ -500,7 +500,7 @@ make_plane(struct ode_engine *e, int ci, phys_pose world)
 	phys_vec3 n = phys_quat_rotate(world.q, c->normal);
 
 	if (e->links[c->link].body)
-		return phys_failat(c->doc->name, phys_node_line(c->node),
+		return phys_failat(PHYS_AT(c->doc, c->node),
 		    "collision '%s': a plane must belong to a static model",
 		    c->name);
 	e->geoms[ci] = dCreatePlane(e->space, n.x, n.y, n.z,
@@ -531,11 +531,10 @@ make_geom(struct ode_engine *e, int ci, const struct phys_engine_options *opt)
 	g = make_shape(e, ci, &sized);
 	if (!g) {
 		if (!opt->skip_unsupported)
-			return phys_failat(c->doc->name,
-			    phys_node_line(c->node), "collision '%s': the ODE "
-			    "engine has no such shape "
+			return phys_failat(PHYS_AT(c->doc, c->node),
+			    "collision '%s': the ODE engine has no such shape "
 			    "(--skip-unsupported skips it)", c->name);
-		phys_warnat(c->doc->name, phys_node_line(c->node),
+		phys_warnat(PHYS_AT(c->doc, c->node),
 		    "skipping collision '%s': no such ODE shape", c->name);
 		return 0;
 	}

@@ -862,7 +862,8 @@ link_mass(simbody_engine *e, int li, bool at_load, SimTK::MassProperties *mp)
 	const struct phys_link *l = &e->w->links[li];
 	slink &sl = e->links[(size_t)li];
 	long line = at_load ? phys_node_line(l->node) : -1;
-	const char *file = at_load ? l->doc->name : nullptr;
+	const char *file = at_load ? phys_node_file(l->doc, l->node) :
+	    nullptr;
 	struct phys_link_mass lm;
 	int rc = phys_link_mass_prepare(e->w, e->v, li, &simbody_mass,
 	    at_load, line, false, &lm);
@@ -1065,7 +1066,7 @@ terrain_geometry(const struct phys_heightmap *hm)
 int
 refuse_shape(const struct phys_collision *c, const char *why)
 {
-	return phys_failat(c->doc->name, phys_node_line(c->node),
+	return phys_failat(PHYS_AT(c->doc, c->node),
 	    "collision '%s': %s", c->name, why);
 }
 
@@ -1081,7 +1082,7 @@ struct shape {
 void
 warn_slow(const struct phys_collision *c, size_t ntri)
 {
-	phys_warnat(c->doc->name, phys_node_line(c->node),
+	phys_warnat(PHYS_AT(c->doc, c->node),
 	    "collision '%s': %zu triangles, which Simbody's elastic "
 	    "foundation springs one by one: each in contact takes about "
 	    "%g ms of processor time a simulated second on a plane and %g ms "
@@ -1123,7 +1124,7 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 	    c.mesh->ntri : 0;
 	if (ntri > MAX_TRIANGLES) {
 		phys_mesh_free(own);
-		return phys_failat(wc->doc->name, phys_node_line(wc->node),
+		return phys_failat(PHYS_AT(wc->doc, wc->node),
 		    "collision '%s': %zu triangles; the Simbody engine takes "
 		    "at most %zu (a coarser mesh or heightmap)", wc->name,
 		    ntri, MAX_TRIANGLES);
@@ -1192,7 +1193,7 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 		    "closed meshes (its elastic foundation needs an inside; "
 		    "--skip-unsupported skips it)");
 	if (at_load)
-		phys_warnat(wc->doc->name, phys_node_line(wc->node),
+		phys_warnat(PHYS_AT(wc->doc, wc->node),
 		    "skipping collision '%s': not a closed mesh, which "
 		    "Simbody cannot collide", wc->name);
 	return 0;
@@ -1290,7 +1291,7 @@ joint_frame(const struct phys_joint *j)
 int
 refuse_joint(const struct phys_joint *j, const char *why)
 {
-	return phys_failat(j->doc->name, phys_node_line(j->node),
+	return phys_failat(PHYS_AT(j->doc, j->node),
 	    "joint '%s': %s", j->name, why);
 }
 
@@ -2173,7 +2174,7 @@ check_mu2(const simbody_engine *e)
 		    PV(v, COLLISION_surface_friction_ode_mu2);
 
 		if (mu2->given && (!mu->given || mu2->u.d != mu->u.d))
-			phys_warnat(c->doc->name, phys_node_line(c->node),
+			phys_warnat(PHYS_AT(c->doc, c->node),
 			    "collision '%s': mu2 %g is not used: Simbody's "
 			    "friction is the same in every direction (mu, "
 			    "else the profile's)", c->name, mu2->u.d);

@@ -42,7 +42,7 @@ phys_joint_no_axis(const struct phys_joint *j, const char *verb)
 		why = phys_xasprintf("joint '%s' has no axis phys can %s: it "
 		    "is a %s joint (%s:%ld), and fixed, ball, screw and "
 		    "gearbox joints have none", j->name, verb, type ? type :
-		    "fixed", j->doc->name, phys_node_line(j->node));
+		    "fixed", PHYS_AT(j->doc, j->node));
 	else
 		why = phys_xasprintf("joint '%s' has no axis phys can %s "
 		    "(fixed, ball, screw and gearbox joints have none)",

@@ -205,7 +205,8 @@ check_link(struct phys_scene *w, const struct link_joints *lj, int li,
 	phys_buf_puts(b, "{\"link\":");
 	phys_buf_json_string(b, w->links[li].name);
 	phys_buf_puts(b, ",\"file\":");
-	phys_buf_json_string(b, w->links[li].doc->name);
+	phys_buf_json_string(b, phys_node_file(w->links[li].doc,
+	    w->links[li].node));
 	phys_buf_printf(b, ",\"line\":%ld", phys_node_line(w->links[li].node));
 	phys_buf_puts(b, ",\"mass\":");
 	phys_buf_double(b, in.mass);

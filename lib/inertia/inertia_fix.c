@@ -119,7 +119,7 @@ write_inertial(struct phys_scene *w, int li, const phys_inertia *in)
 	}
 	if (rc == 0 && said.len) {
 		at = phys_child(w->links[li].node, "inertial");
-		phys_warnat(w->links[li].doc->name, phys_node_line(at ? at :
+		phys_warnat(PHYS_AT(w->links[li].doc, at ? at :
 		    w->links[li].node), "%s: %s", w->links[li].name, said.s);
 	}
 	phys_buf_free(&said);
@@ -173,7 +173,7 @@ fix_link(struct phys_scene *w, int li, double density, bool keep,
 	if (phys_link_auto_inertial(&w->links[li]) && !automatic)
 		return 0;
 	if (automatic && w->links[li].doc == &w->doc)
-		phys_warnat(w->doc.name, phys_node_line(w->links[li].node),
+		phys_warnat(PHYS_AT(&w->doc, w->links[li].node),
 		    "%s: inertial made automatic", w->links[li].name);
 	n = phys_link_geometry_inertia(w, li, keep ? 0 : density,
 	    PVD(w->links[li].vals, LINK_inertial_mass), &in);
@@ -189,7 +189,8 @@ fix_link(struct phys_scene *w, int li, double density, bool keep,
 	}
 	if (!phys_world_editable(w, PHYS_S_LINK, li)) {
 		phys_warn("link '%s' is in the included file %s; left as it "
-		    "is", w->links[li].name, w->links[li].doc->name);
+		    "is", w->links[li].name, phys_node_file(w->links[li].doc,
+		    w->links[li].node));
 		return 0;
 	}
 	if (automatic && w->model_doc)

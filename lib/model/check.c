@@ -94,7 +94,7 @@ finding(struct checker *ck, xmlNodePtr n, enum phys_severity sev,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	x = add_finding(ck->out, ck->doc->name, phys_node_line(n), sev,
+	x = add_finding(ck->out, PHYS_AT(ck->doc, n), sev,
 	    n ? (const char *)n->name : NULL, msg);
 	x->file_rank = ck->rank;
 	return x;
@@ -987,8 +987,8 @@ check_inertia(struct phys_findings *out, struct phys_scene *w)
 		snprintf(msg, sizeof msg, "link '%s': %s%s", w->links[i].name,
 		    v.reason, is_static ? " (ignored: the model is static)" :
 		    "");
-		add_finding(out, w->links[i].doc->name,
-		    phys_node_line(inertial_node(&w->links[i])),
+		add_finding(out, PHYS_AT(w->links[i].doc,
+		    inertial_node(&w->links[i])),
 		    is_static ? PHYS_SEV_WARNING : PHYS_SEV_ERROR, "inertial",
 		    msg);
 	}
@@ -1035,7 +1035,7 @@ check_damping(struct phys_findings *out, struct phys_scene *w)
 			    "step, and <implicit_spring_damper>true</implicit_"
 			    "spring_damper> puts it in the solver", j->name, d,
 			    in, ratio / 2, h);
-			add_finding(out, j->doc->name, phys_node_line(j->node),
+			add_finding(out, PHYS_AT(j->doc, j->node),
 			    PHYS_SEV_WARNING, "joint", msg);
 			break;
 		}
@@ -1065,7 +1065,7 @@ check_gz_profiles(struct phys_findings *out, struct phys_scene *w)
 			snprintf(msg, sizeof msg, "<physics type=\"%s\"> is "
 			    "gz-sim's placeholder: gz-sim runs DART, and so "
 			    "does phys where it has DART, else ODE", p->type);
-		add_finding(out, p->doc->name, phys_node_line(p->node),
+		add_finding(out, PHYS_AT(p->doc, p->node),
 		    PHYS_SEV_WARNING, "physics", msg);
 	}
 }

@@ -77,12 +77,12 @@ read_weld(struct phys_scene *w, const struct phys_name_order *o,
 	int g = weld_group(w, o, li, e), p = named_link(w, o, li, e, "parent");
 
 	if (g < 0 || p == -1)
-		return phys_failat(w->links[li].doc->name, phys_node_line(e),
+		return phys_failat(PHYS_AT(w->links[li].doc, e),
 		    "<phys:weld>: its %s= names no link of the model",
 		    g < 0 ? "link" : "parent");
 	p = p < 0 ? -1 : p;
 	if (parent_of[g] != -2 && parent_of[g] != p)
-		return phys_failat(w->links[li].doc->name, phys_node_line(e),
+		return phys_failat(PHYS_AT(w->links[li].doc, e),
 		    "%s", "<phys:weld>: its parent= is not the one another "
 		    "link of its weld names");
 	parent_of[g] = p;
@@ -110,9 +110,9 @@ read_link(struct phys_scene *w, const struct phys_name_order *order,
 		if (!phys_mjcf_own(n, "exclude"))
 			continue;
 		if ((o = named_link(w, order, li, n, "link")) < 0)
-			return phys_failat(w->links[li].doc->name,
-			    phys_node_line(n), "%s", "<phys:exclude>: its "
-			    "link= names no link of the model");
+			return phys_failat(PHYS_AT(w->links[li].doc, n), "%s",
+			    "<phys:exclude>: its link= names no link of the "
+			    "model");
 		w->excluded[w->nexcluded++] = phys_pair_key(o, li,
 		    (int64_t)w->nlinks);
 	}

@@ -335,7 +335,7 @@ read_option(struct reader *r, xmlNodePtr o)
 	xmlNodePtr n;
 	int k;
 
-	r->option_line = phys_node_line(o);
+	r->option_line = where_of(r, o);
 	if (number(r, o, -1, "timestep", &r->timestep) < 0 ||
 	    numbers(r, o, -1, "gravity", r->gravity, 3) < 0 ||
 	    number(r, o, -1, "tolerance", &r->tolerance) < 0 ||
@@ -484,14 +484,17 @@ expand_includes(struct reader *r, xmlNodePtr parent)
 			    "element must be <mujoco>", file);
 		}
 		first = NULL;
+		r->files = phys_xrealloc(r->files, (r->nfiles + 1) *
+		    sizeof *r->files);
+		r->files[r->nfiles++] = phys_xstrdup(inc.name);
 		for (c = phys_child(inc.root, NULL); c; c = phys_next(c, NULL)) {
-			copy = xmlDocCopyNode(c, r->d->xml, 1);
+			copy = phys_node_copy(c, r->d->xml);
 			xmlAddPrevSibling(n, copy);
 			first = first ? first : copy;
 			r->origins = phys_xrealloc(r->origins, (r->norigins +
 			    1) * sizeof *r->origins);
 			r->origins[r->norigins].top = copy;
-			r->origins[r->norigins++].file = phys_xstrdup(inc.name);
+			r->origins[r->norigins++].file = r->nfiles;
 		}
 		phys_doc_free(&inc);
 		xmlUnlinkNode(n);
@@ -516,7 +519,7 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	    sizeof *r->meshes);
 	m = &r->meshes[r->nmeshes++];
 	memset(m, 0, sizeof *m);
-	m->line = phys_node_line(n);
+	m->line = where_of(r, n);
 	if (!name) {	/* MuJoCo names it after its file, less the last
 			 * extension (Allegro's link_0.0.stl is link_0.0) */
 		base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
@@ -703,7 +706,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 
 	memset(&g, 0, sizeof g);
 	g.pose = PHYS_POSE_IDENTITY;
-	g.line = phys_node_line(n);
+	g.line = where_of(r, n);
 	g.friction[0] = 1;
 	g.friction[1] = 0.005;
 	g.friction[2] = 0.0001;
@@ -729,9 +732,10 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	g.contype = (int)ct & 0xffff;
 	g.conaffinity = (int)ca & 0xffff;
 	if ((ct < 0 || ct > 0xffff || ca < 0 || ca > 0xffff) && !r->o->quiet)
-		phys_warnat_once(r->d->name, g.line, "%s", "contype and "
-		    "conaffinity above 16 bits: only their low 16 bits are "
-		    "kept (SDF's bitmasks)");
+		phys_warnat_once(where_file(r, g.line),
+		    phys_where_line(g.line), "%s", "contype and conaffinity "
+		    "above 16 bits: only their low 16 bits are kept (SDF's "
+		    "bitmasks)");
 	if (!g.collides && r->discardvisual)
 		return 0;
 	g.group = (int)gr;
@@ -743,7 +747,8 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
 		return mj_fail(r, n, "condim=\"%g\": 1, 3, 4 or 6", cd);
 	if (g.solref[0] <= 0 && !r->o->quiet)
-		phys_warnat_once(r->d->name, g.line, "%s", "solref of direct "
+		phys_warnat_once(where_file(r, g.line),
+		    phys_where_line(g.line), "%s", "solref of direct "
 		    "stiffness and damping (negative): not kept; the contact "
 		    "takes MuJoCo's default, 0.02 1");
 	g.inertia = needs_inertia && body >= 0 && g.group >= r->igroup[0] &&
@@ -825,7 +830,7 @@ read_joint(struct reader *r, xmlNodePtr n, int cls, bool free)
 	int k;
 
 	memset(&j, 0, sizeof j);
-	j.line = phys_node_line(n);
+	j.line = where_of(r, n);
 	if (free) {
 		j.type = MJ_FREE;
 		cls = -1;	/* <freejoint> takes no class */
@@ -887,7 +892,7 @@ read_site(struct reader *r, xmlNodePtr n, int cls, int body)
 		return -1;
 	s.name = phys_xstrdup(name);
 	s.body = body;
-	s.line = phys_node_line(n);
+	s.line = where_of(r, n);
 	r->sites = phys_xrealloc(r->sites, (r->nsites + 1) * sizeof *r->sites);
 	r->sites[r->nsites++] = s;
 	return 0;
@@ -1065,7 +1070,7 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 	b->name = name ? phys_xstrdup(name) : phys_xasprintf("body%zu",
 	    me + 1);
 	b->parent = parent;
-	b->line = phys_node_line(n);
+	b->line = where_of(r, n);
 	b->world = phys_pose_mul(at, local);
 	b->geom0 = r->ngeoms;
 	b->joint0 = r->njoints;
@@ -1403,7 +1408,7 @@ read_actuator(struct reader *r, xmlNodePtr n)
 
 	if (class_of(r, n, r->main, &cls) < 0)
 		return -1;
-	a.line = phys_node_line(n);
+	a.line = where_of(r, n);
 	a.index = r->nu++;
 	if (phys_node_is(n, "motor")) {
 		a.kind = ACT_MOTOR;
@@ -1665,7 +1670,7 @@ read_key(struct reader *r, xmlNodePtr n)
 		    "positions and velocities, the mocap bodies' poses and "
 		    "the actuators' controls");
 	k.name = phys_xstrdup(name);
-	k.line = phys_node_line(n);
+	k.line = where_of(r, n);
 	r->keys = phys_xrealloc(r->keys, (r->nkeys + 1) * sizeof *r->keys);
 	r->keys[r->nkeys++] = k;
 	return 0;
@@ -1710,7 +1715,7 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 	int cls, *g[2] = { &p.g1, &p.g2 }, i;
 
 	memset(&p, 0, sizeof p);
-	p.line = phys_node_line(n);
+	p.line = where_of(r, n);
 	memcpy(p.friction, fr, sizeof fr);
 	memcpy(p.solref, phys_mjcf_solref, sizeof p.solref);
 	memcpy(p.solimp, phys_mjcf_solimp, sizeof p.solimp);
@@ -1929,13 +1934,28 @@ reader_free(struct reader *r)
 		free(r->keys[i].ctrl);
 	}
 	free(r->keys);
-	for (i = 0; i < r->norigins; i++)
-		free(r->origins[i].file);
+	for (i = 0; i < r->nfiles; i++)
+		free(r->files[i]);
+	free(r->files);
 	free(r->origins);
 	free(r->meshdir);
 	free(r->model);
 	if (r->out)
 		xmlFreeDoc(r->out);
+}
+
+static void
+copy_files(struct phys_doc *d, char *const *files, size_t n)
+{
+	size_t i;
+
+	while (d->nfiles > 0)
+		free(d->files[--d->nfiles]);
+	free(d->files);
+	d->files = n ? phys_xcalloc(n, sizeof *d->files) : NULL;
+	for (i = 0; i < n; i++)
+		d->files[i] = phys_xstrdup(files[i]);
+	d->nfiles = n;
 }
 
 int
@@ -1982,6 +2002,13 @@ phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 		out->kind = PHYS_DOC_MODEL;
 		out->major = 1;
 		out->minor = r.mimic ? 11 : 9;
+		/* the files its elements' lines name, in both */
+		if (!owns)
+			copy_files(src, r.files, r.nfiles);
+		out->files = r.files;
+		out->nfiles = r.nfiles;
+		r.files = NULL;
+		r.nfiles = 0;
 	}
 	reader_free(&r);
 	if (owns) {

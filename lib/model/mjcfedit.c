@@ -111,7 +111,9 @@ renamed_from(const char *sdf, const char *name)
 static int
 source_of(xmlNodePtr root, xmlNodePtr sdf, const char *const *tags)
 {
-	long line = phys_node_line(sdf);
+	/* an element of an <include>d file names that file too: none of
+	 * this file's lines */
+	long line = phys_node_where(sdf);
 	char *name = phys_node_attr(sdf, "name"), *own;
 	xmlNodePtr n, unnamed = NULL, renamed = NULL, found = NULL;
 	size_t i;

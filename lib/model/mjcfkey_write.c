@@ -435,16 +435,17 @@ warn_left_out(const struct keyw *k)
 {
 	const struct phys_link *l = &k->w->links[k->bad_link];
 	xmlNodePtr n = phys_mjcf_key(l->node, k->key, NULL);
+	xmlNodePtr at = n ? n : l->node;
+	const char *file = l->doc ? phys_node_file(l->doc, at) : "";
 
 	if (k->bad_joint)
-		phys_warnat(l->doc ? l->doc->name : "", phys_node_line(n ? n :
-		    l->node), "keyframe '%s' is not written as MJCF: joint "
-		    "'%s' cannot take link '%s' where the key has it (%s)",
-		    k->key, k->bad_joint, l->name, k->why);
+		phys_warnat(file, phys_node_line(at), "keyframe '%s' is not "
+		    "written as MJCF: joint '%s' cannot take link '%s' where "
+		    "the key has it (%s)", k->key, k->bad_joint, l->name,
+		    k->why);
 	else
-		phys_warnat(l->doc ? l->doc->name : "", phys_node_line(n ? n :
-		    l->node), "keyframe '%s' is not written as MJCF: link "
-		    "'%s': %s", k->key, l->name, k->why);
+		phys_warnat(file, phys_node_line(at), "keyframe '%s' is not "
+		    "written as MJCF: link '%s': %s", k->key, l->name, k->why);
 }
 
 /* The actuators' commands in key name as MuJoCo's ctrl (a servo's
@@ -537,7 +538,8 @@ said_initial_velocity(const struct phys_scene *w)
 		if (!has_initial_velocity(w, i))
 			continue;
 		m = &w->models[i];
-		phys_warnat(m->doc ? m->doc->name : "", phys_node_line(m->node),
+		phys_warnat(m->doc ? phys_node_file(m->doc, m->node) : "",
+		    phys_node_line(m->node),
 		    "model '%s': the velocities of its InitialVelocityPlugin "
 		    "are keyframe '%s' (a MuJoCo model starts at rest; reset "
 		    "to that keyframe to start it moving)", m->name,

@@ -235,7 +235,7 @@ indent(struct phys_buf *b, int depth)
 static int
 refuse_joint(const struct phys_joint *j, const char *why)
 {
-	return phys_failat(j->doc->name, phys_node_line(j->node),
+	return phys_failat(PHYS_AT(j->doc, j->node),
 	    "joint '%s': %s", j->name, why);
 }
 
@@ -317,7 +317,7 @@ put_inertial(struct writer *wr, int li, int depth)
 
 	phys_link_inertia(l, &in);
 	if (phys_inertia_principal(phys_inertia_link_tensor(&in), mo, &R) < 0)
-		return phys_failat(l->doc->name, phys_node_line(l->node),
+		return phys_failat(PHYS_AT(l->doc, l->node),
 		    "link '%s': its inertia has no principal axes: %s",
 		    l->name, phys_error());
 	memcpy(p6, in.pose, sizeof p6);
@@ -623,7 +623,7 @@ put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 
 	if (c->shape == PHYS_GEOM_HEIGHTMAP) {
 		if (!wr->warned_heightmap)
-			phys_warnat(c->doc->name, phys_node_line(c->node),
+			phys_warnat(PHYS_AT(c->doc, c->node),
 			    "collision '%s': a heightmap is not written as "
 			    "MJCF", c->name);
 		wr->warned_heightmap = true;

@@ -82,7 +82,7 @@ read_collision(struct phys_scene *w, const struct phys_name_order *o, int ci,
 		if (!phys_mjcf_own(n, "pair"))
 			continue;
 		if ((other = other_collision(w, o, ci, n)) < 0 || other == ci)
-			return phys_failat(c->doc->name, phys_node_line(n),
+			return phys_failat(PHYS_AT(c->doc, n),
 			    "%s", "<phys:pair>: its link= and collision= "
 			    "name no other collision of the model");
 		p = &w->pairs[w->npairs];

@@ -419,8 +419,11 @@ phys_doc_load(struct phys_doc *d, const char *path)
 	return rc;
 }
 
+_Static_assert(sizeof(long) * CHAR_BIT > PHYS_LINE_BITS + 16,
+    "a where holds a line and a file's number");
+
 long
-phys_node_line(xmlNodePtr n)
+phys_node_where(xmlNodePtr n)
 {
 	if (n && n->type == XML_ELEMENT_NODE && n->line == USHRT_MAX &&
 	    n->psvi)
@@ -428,12 +431,73 @@ phys_node_line(xmlNodePtr n)
 	return n ? xmlGetLineNo(n) : 0;
 }
 
-void
-phys_node_set_line(xmlNodePtr n, long line)
+long
+phys_where(long line, size_t file)
 {
-	n->line = line < USHRT_MAX ? (unsigned short)line : USHRT_MAX;
-	if (line >= USHRT_MAX)
-		n->psvi = (void *)(intptr_t)line;	/* see start_element */
+	if (line < 0 || line >= 1L << PHYS_LINE_BITS)
+		line = 0;
+	return line | (long)file << PHYS_LINE_BITS;
+}
+
+long
+phys_where_line(long where)
+{
+	return where & ((1L << PHYS_LINE_BITS) - 1);
+}
+
+long
+phys_node_line(xmlNodePtr n)
+{
+	return phys_where_line(phys_node_where(n));
+}
+
+const char *
+phys_doc_file(const struct phys_doc *d, long where)
+{
+	size_t k = (size_t)(where >> PHYS_LINE_BITS);
+
+	if (!d)
+		return NULL;
+	return k > 0 && k <= d->nfiles ? d->files[k - 1] : d->name;
+}
+
+const char *
+phys_node_file(const struct phys_doc *d, xmlNodePtr n)
+{
+	return phys_doc_file(d, phys_node_where(n));
+}
+
+void
+phys_node_set_line(xmlNodePtr n, long where)
+{
+	n->line = where < USHRT_MAX ? (unsigned short)where : USHRT_MAX;
+	if (where >= USHRT_MAX)
+		n->psvi = (void *)(intptr_t)where;	/* see start_element */
+}
+
+/* libxml2's copy keeps the 16-bit line, not the psvi that holds more. */
+static void
+copy_wheres(xmlNodePtr from, xmlNodePtr to)
+{
+	xmlNodePtr a, b;
+
+	if (from->type != XML_ELEMENT_NODE)
+		return;
+	if (from->line == USHRT_MAX)
+		phys_node_set_line(to, phys_node_where(from));
+	for (a = from->children, b = to->children; a && b;
+	    a = a->next, b = b->next)
+		copy_wheres(a, b);
+}
+
+xmlNodePtr
+phys_node_copy(xmlNodePtr n, xmlDocPtr doc)
+{
+	xmlNodePtr c = xmlDocCopyNode(n, doc, 1);
+
+	if (c)
+		copy_wheres(n, c);
+	return c;
 }
 
 bool
@@ -592,5 +656,8 @@ phys_doc_free(struct phys_doc *d)
 		d->edits_free(d);
 	if (d->urdf_free)
 		d->urdf_free(d);
+	while (d->nfiles > 0)
+		free(d->files[--d->nfiles]);
+	free(d->files);
 	memset(d, 0, sizeof *d);
 }

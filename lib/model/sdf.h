@@ -60,6 +60,10 @@ struct phys_doc {
 	/* An MJCF file edited: which of its elements each entity of its
 	 * model comes from (mjcfedit.c), freed through urdf_free. */
 	struct phys_mjcf_map *mjcf;
+	/* The other files its elements were read from (an MJCF model's
+	 * <include>s), which their lines name (phys_node_file). */
+	char **files;
+	size_t nfiles;
 };
 
 /*
@@ -91,10 +95,32 @@ int phys_doc_sax(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 int phys_doc_tree(struct phys_doc *d);
 void phys_doc_free(struct phys_doc *d);
 
+/*
+ * Where an element was read: its line, and for an element a converter
+ * made from another file than the document's (an MJCF model's
+ * <include>d file), which one, as the file's number in the document's
+ * files (from 1) above bit PHYS_LINE_BITS of a "where".
+ */
+#define PHYS_LINE_BITS	32
 long phys_node_line(xmlNodePtr n);
-/* Give element n the line phys_node_line reads back, past libxml2's
- * 65535 too, for a document built in memory (URDF and MJCF read). */
-void phys_node_set_line(xmlNodePtr n, long line);
+/* Line and file together (phys_where_line and phys_doc_file take them
+ * apart), to be given to another element. */
+long phys_node_where(xmlNodePtr n);
+long phys_where(long line, size_t file);
+long phys_where_line(long where);
+/* The file where names: d's own, or one of its files. */
+const char *phys_doc_file(const struct phys_doc *d, long where);
+/* The file element n of d was read from. */
+const char *phys_node_file(const struct phys_doc *d, xmlNodePtr n);
+/* Element n of document d's file and line, as phys_failat and
+ * phys_warnat take them. */
+#define PHYS_AT(d, n)	phys_node_file((d), (n)), phys_node_line(n)
+/* Give element n a where (a line, or a line and a file) that
+ * phys_node_line and phys_node_file read back, past libxml2's 65535 too,
+ * for a document built in memory (URDF and MJCF read). */
+void phys_node_set_line(xmlNodePtr n, long where);
+/* A deep copy of n into doc, its elements' lines and files kept. */
+xmlNodePtr phys_node_copy(xmlNodePtr n, xmlDocPtr doc);
 /* First element child named name (any name when NULL). */
 xmlNodePtr phys_child(xmlNodePtr parent, const char *name);
 /* Next element sibling named name (any name when NULL). */

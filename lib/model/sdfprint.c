@@ -224,7 +224,7 @@ resolve_name(struct printer *pr, int model, const char *name, xmlNodePtr at,
 	int inner;
 
 	if (depth > 64)
-		return phys_failat(d->name, phys_node_line(at),
+		return phys_failat(PHYS_AT(d, at),
 		    "frame '%s' is relative to itself (a cycle)", name);
 	if (!*name || strcmp(name, model >= 0 ? "__model__" : "world") == 0) {
 		*out = model >= 0 ? w->models[model].pose : PHYS_POSE_IDENTITY;
@@ -252,7 +252,7 @@ resolve_name(struct printer *pr, int model, const char *name, xmlNodePtr at,
 	free(scoped);
 	if (found)
 		return 0;
-	return phys_failat(d->name, phys_node_line(at),
+	return phys_failat(PHYS_AT(d, at),
 	    "no frame named '%s' in this %s", name, model >= 0 ? "model" :
 	    "world");
 }
@@ -334,7 +334,7 @@ check_kept_pose(struct phys_doc *d, xmlNodePtr n, const char *link)
 	if (read_pose(d, n, &p, &rel) < 0)
 		return -1;
 	if (rel && *rel && strcmp(rel, link) != 0)
-		rc = phys_failat(d->name, phys_node_line(n), "<%s> is not "
+		rc = phys_failat(PHYS_AT(d, n), "<%s> is not "
 		    "loaded, so its pose relative to '%s' cannot be expressed "
 		    "in its link's frame", (const char *)n->name, rel);
 	free(rel);

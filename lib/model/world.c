@@ -168,7 +168,7 @@ named_frame(const struct loader *L, const char *scoped)
 static int
 fail_node(struct phys_doc *d, xmlNodePtr n, const char *fmt, const char *arg)
 {
-	return phys_failat(d->name, phys_node_line(n), fmt, arg);
+	return phys_failat(PHYS_AT(d, n), fmt, arg);
 }
 
 /* A world's count of what at n is within its limit (sdf.h); count is
@@ -179,7 +179,7 @@ within_limit(struct phys_doc *d, xmlNodePtr n, size_t count, size_t max,
 {
 	if (count < max)
 		return 0;
-	return phys_failat(d->name, phys_node_line(n), "more than %zu %s in "
+	return phys_failat(PHYS_AT(d, n), "more than %zu %s in "
 	    "the world: the limit (LIMITS in phys(7))", max, what);
 }
 
@@ -192,7 +192,7 @@ warn_node(struct loader *L, struct phys_doc *d, xmlNodePtr n, const char *msg,
 	if (L->opt->quiet)
 		return;
 	snprintf(text, sizeof text, msg, arg);
-	phys_warnat(d->name, phys_node_line(n), "%s", text);
+	phys_warnat(PHYS_AT(d, n), "%s", text);
 }
 
 
@@ -288,7 +288,7 @@ out_of_range_kept(struct loader *L, struct phys_doc *d, xmlNodePtr e,
 	    phys_xasprintf("<%s> %s is outside %g..%g; kept as written",
 	    (const char *)e->name, text, p->min, p->max);
 	if (!L->opt->quiet)
-		phys_warnat(d->name, phys_node_line(e), "%s", why);
+		phys_warnat(PHYS_AT(d, e), "%s", why);
 	free(why);
 	free(text);
 	return 0;
@@ -367,7 +367,7 @@ read_values(struct loader *L, struct phys_doc *d, xmlNodePtr owner,
 			phys_value_free(&vals[i]);
 			vals[i] = v;
 		} else {
-			return phys_fail_again(d->name, phys_node_line(e), "");
+			return phys_fail_again(PHYS_AT(d, e), "");
 		}
 	}
 	return 0;
@@ -452,7 +452,7 @@ read_profile_gravity(struct loader *L, struct phys_profile *p)
 	if (p->doc->major > 1 || p->doc->minor >= 6) {
 		/* libsdformat reads it only in files before 1.6 */
 		if (!L->opt->quiet)
-			phys_warnat(p->doc->name, phys_node_line(e), "<gravity> "
+			phys_warnat(PHYS_AT(p->doc, e), "<gravity> "
 			    "in <physics> is SDF 1.5's: in an SDF %d.%d file "
 			    "libsdformat and Gazebo ignore it, and so does phys "
 			    "(the world's <gravity> applies)", p->doc->major,
@@ -532,8 +532,8 @@ choose_start(struct phys_scene *w, const struct phys_load_options *opt)
 	w->start = (int)i;
 	for (i++; i < w->nprofiles; i++)
 		if (w->profiles[i].marked_default && !opt->quiet)
-			phys_warnat(w->doc.name,
-			    phys_node_line(w->profiles[i].node),
+			phys_warnat(PHYS_AT(&w->doc,
+			    w->profiles[i].node),
 			    "profile '%s' is also marked default; '%s', the "
 			    "first so marked, is the default",
 			    w->profiles[i].name, w->profiles[w->start].name);
@@ -1026,7 +1026,7 @@ not_found(struct phys_doc *d, xmlNodePtr at, const char *what,
     const char *uri)
 {
 	char *msg = not_found_text(what, uri);
-	int rc = phys_failat(d->name, phys_node_line(at), "%s", msg);
+	int rc = phys_failat(PHYS_AT(d, at), "%s", msg);
 
 	free(msg);
 	return rc;
@@ -1055,7 +1055,7 @@ geometry_file(struct phys_doc *d, xmlNodePtr s)
 static int
 fail_at_element(struct phys_doc *d, xmlNodePtr n)
 {
-	return phys_fail_again(d->name, phys_node_line(n), "");
+	return phys_fail_again(PHYS_AT(d, n), "");
 }
 
 static bool
@@ -1230,8 +1230,8 @@ terrain_numbers(struct phys_doc *d, xmlNodePtr s, const char *what,
 		return -1;
 	for (k = 0; k < 3; k++)
 		if (!(fabs(v[k]) <= PHYS_REACH))
-			return phys_failat(d->name,
-			    phys_node_line(phys_child(s, what)), "<%s>: %g is "
+			return phys_failat(PHYS_AT(d,
+			    phys_child(s, what)), "<%s>: %g is "
 			    "beyond the %g m a terrain may reach", what, v[k],
 			    PHYS_REACH);
 	return 0;
@@ -1260,7 +1260,7 @@ read_heightmap(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	/* Gazebo's ODE raises the terrain by pos.z and moves it no other
 	 * way: the terrain stays centred on its collision's frame. */
 	if ((pos[0] != 0 || pos[1] != 0) && !L->opt->quiet)
-		phys_warnat(d->name, phys_node_line(phys_child(s, "pos")),
+		phys_warnat(PHYS_AT(d, phys_child(s, "pos")),
 		    "heightmap <pos> %g %g: only its z is applied, as Gazebo's "
 		    "ODE does (move the terrain with the collision's <pose>)",
 		    pos[0], pos[1]);
@@ -1360,7 +1360,7 @@ read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	if (phys_node_is(s, "empty"))
 		return 0;
 	if (!L->opt->skip_unsupported)
-		return phys_failat(d->name, phys_node_line(s),
+		return phys_failat(PHYS_AT(d, s),
 		    "collision '%s': <%s> geometry is not supported "
 		    "(--skip-unsupported skips such collisions)", c->name,
 		    (const char *)s->name);
@@ -1419,7 +1419,7 @@ collision_in_reach(struct scope *sc, const struct phys_link *l,
 	    fabs(p.y) <= PHYS_REACH &&
 	    fabs(p.z) <= PHYS_REACH))
 		return 0;
-	return phys_failat(sc->doc->name, phys_node_line(c->node),
+	return phys_failat(PHYS_AT(sc->doc, c->node),
 	    "collision '%s' is %.3g m from the origin; ODE collides "
 	    "geometry only within %.2g m", c->name,
 	    v3_norm(p), PHYS_REACH);
@@ -1526,7 +1526,7 @@ auto_inertia(struct loader *L, struct phys_doc *d, int li)
 	double density;
 
 	if (params && !L->opt->quiet)
-		phys_warnat(d->name, phys_node_line(params), "link '%s': "
+		phys_warnat(PHYS_AT(d, params), "link '%s': "
 		    "<auto_inertia_params> has no effect: phys computes "
 		    "the inertia of meshes and shapes exactly, with no "
 		    "calculator parameters", w->links[li].name);
@@ -1828,7 +1828,7 @@ rename_old_joint(struct loader *L, struct phys_doc *d, xmlNodePtr n,
 		free(name);
 		name = phys_xasprintf("%s_joint%d", j->name, i++);
 	}
-	phys_warnat(d->name, phys_node_line(n), "joint '%s' shares its name "
+	phys_warnat(PHYS_AT(d, n), "joint '%s' shares its name "
 	    "with a link: it is named '%s', as libsdformat names it",
 	    j->name, name);
 	free(j->name);
@@ -2270,7 +2270,7 @@ check_attachments(struct scope *sc)
 			rc = fail_node(sc->doc, f->node, "frame '%s' is attached "
 			    "to itself", f->name);
 		else if (!scope_knows(sc, to))
-			rc = phys_failat(sc->doc->name, phys_node_line(f->node),
+			rc = phys_failat(PHYS_AT(sc->doc, f->node),
 			    "frame '%s' is attached to '%s', which this model "
 			    "does not have", f->name, to);
 		for (steps = 0; rc == 0 && to && (g = scope_frame(sc, to)) &&
@@ -2321,7 +2321,7 @@ read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	int mi, rc;
 
 	if (L->depth >= MAX_MODEL_DEPTH)
-		return phys_failat(d->name, phys_node_line(mn), "models nested "
+		return phys_failat(PHYS_AT(d, mn), "models nested "
 		    "more than %d deep", MAX_MODEL_DEPTH);
 	L->depth++;
 	mi = new_model(L, d, mn, parent, ov);
@@ -2652,10 +2652,9 @@ included_at(struct phys_doc *d, xmlNodePtr in)
 
 	if (len && msg[len - 1] == ')' && strstr(msg, mark)) {
 		msg[len - 1] = '\0';
-		phys_fail("%s, at %s:%ld)", msg, d->name, phys_node_line(in));
+		phys_fail("%s, at %s:%ld)", msg, PHYS_AT(d, in));
 	} else {
-		phys_fail("%s%s%s:%ld)", msg, mark, d->name,
-		    phys_node_line(in));
+		phys_fail("%s%s%s:%ld)", msg, mark, PHYS_AT(d, in));
 	}
 	free(msg);
 	return -1;
@@ -2666,7 +2665,7 @@ included_at(struct phys_doc *d, xmlNodePtr in)
 static int
 unreadable_include(struct phys_doc *d, xmlNodePtr in)
 {
-	return phys_fail_again(d->name, phys_node_line(in), "");
+	return phys_fail_again(PHYS_AT(d, in), "");
 }
 
 static int
@@ -2682,7 +2681,7 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	if (!uri)
 		return fail_node(d, in, "%s", "<include> has no <uri>");
 	if (L->include_depth >= PHYS_MAX_INCLUDE_DEPTH)
-		return phys_failat(d->name, phys_node_line(in), "includes "
+		return phys_failat(PHYS_AT(d, in), "includes "
 		    "nested more than %d deep: the limit (LIMITS in phys(7))",
 		    PHYS_MAX_INCLUDE_DEPTH);
 	if (within_limit(d, in, w->nincludes, PHYS_MAX_INCLUDES,
@@ -2839,7 +2838,7 @@ check_world_frames(struct loader *L)
 				    "frame '%s' is attached to itself", name);
 			else if (!g && !index_get_kind(w->index, to,
 			    PHYS_K_MODEL))
-				rc = phys_failat(w->doc.name, phys_node_line(f),
+				rc = phys_failat(PHYS_AT(&w->doc, f),
 				    "frame '%s' is attached to '%s', which the "
 				    "world does not have", name, to);
 			if (!g || rc < 0)
@@ -3068,11 +3067,11 @@ read_world(struct loader *L)
 
 	w->node = phys_child(w->doc.root, "world");
 	if (!w->node && (n = phys_child(w->doc.root, NULL)))
-		return phys_failat(w->doc.name, phys_node_line(n), "<%s>, and "
+		return phys_failat(PHYS_AT(&w->doc, n), "<%s>, and "
 		    "no <world> or <model>: nothing to simulate",
 		    (const char *)n->name);
 	if (!w->node)
-		return phys_failat(w->doc.name, phys_node_line(w->doc.root),
+		return phys_failat(PHYS_AT(&w->doc, w->doc.root),
 		    "%s", "no <world> and no <model> element");
 	w->name = phys_node_attr(w->node, "name");
 	if (!w->name || !*w->name)
@@ -3132,7 +3131,7 @@ read_hosted(struct loader *L)
 	}
 	if ((n = phys_child(md->root, "world"))) {
 		/* MJCF's <option>: the default world's gravity and profiles */
-		xmlReplaceNode(w->node, xmlDocCopyNode(n, w->host->xml, 1));
+		xmlReplaceNode(w->node, phys_node_copy(n, w->host->xml));
 		xmlFreeNode(w->node);
 		w->node = phys_child(w->host->root, "world");
 		xmlUnlinkNode(n);

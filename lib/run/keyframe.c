@@ -59,7 +59,7 @@ key_within_bounds(const struct phys_scene *w, int li, xmlNodePtr k,
 	what = phys_xasprintf("keyframe '%s' of link '%s'", name, l->name);
 	rc = phys_check_state_set(what, &pose->p, lin, ang);
 	free(what);
-	return rc < 0 ? phys_fail_again(l->doc->name, phys_node_line(k), "") :
+	return rc < 0 ? phys_fail_again(PHYS_AT(l->doc, k), "") :
 	    0;
 }
 

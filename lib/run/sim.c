@@ -128,7 +128,7 @@ file_origin(const struct run *r, phys_scope s, int idx,
 	path = phys_xstrndup(p->name, group ? engine_block(p->name, &other) :
 	    strlen(p->name));
 	if ((e = phys_path_find(owner, path))) {
-		o.file = doc->name;
+		o.file = phys_node_file(doc, e);
 		o.line = phys_node_line(e);
 	}
 	free(path);
@@ -465,8 +465,7 @@ note_gz_engine(const struct phys_profile *p)
 	char *note = phys_profile_engine_note(p);
 
 	if (note && p->node)
-		phys_warn_once("%s:%ld: %s", p->doc->name,
-		    phys_node_line(p->node), note);
+		phys_warn_once("%s:%ld: %s", PHYS_AT(p->doc, p->node), note);
 	free(note);
 }
 
@@ -647,7 +646,7 @@ warn_sunk_placed(struct run *r)
 			r->sunk[c->link] = true;
 			/* the collision by its line, so that links alike
 			 * make one line (msg.h) */
-			phys_warnat(c->doc->name, phys_node_line(c->node),
+			phys_warnat(PHYS_AT(c->doc, c->node),
 			    "link '%s': starts %.3g m into '%s': each engine "
 			    "pushes it out its own way (it may jump)",
 			    w->links[c->link].name, d, w->collisions[i].name);
@@ -1753,16 +1752,15 @@ start_within_limits(struct run *r)
 			    vel) < 1 || fabs(now[0] - to) > 1e-6))
 				why = "the links beyond it do not move";
 			if (!why) {
-				phys_warnat_once(jt->doc->name,
-				    phys_node_line(jt->node), "joint '%s' starts "
-				    "at %.6g %s on its first axis, outside its "
-				    "limits [%.6g, %.6g]: it starts at %.6g "
-				    "instead (a control line at t=0 can set its "
-				    "position)", jt->name, pos[k], unit, lo, hi,
-				    to);
+				phys_warnat_once(PHYS_AT(jt->doc, jt->node),
+				    "joint '%s' starts at %.6g %s on its first "
+				    "axis, outside its limits [%.6g, %.6g]: it "
+				    "starts at %.6g instead (a control line at "
+				    "t=0 can set its position)", jt->name,
+				    pos[k], unit, lo, hi, to);
 				continue;
 			}
-			phys_warnat_once(jt->doc->name, phys_node_line(jt->node),
+			phys_warnat_once(PHYS_AT(jt->doc, jt->node),
 			    "joint '%s' starts at %.6g %s on its %s axis, outside "
 			    "its limits [%.6g, %.6g]: its position cannot be "
 			    "set (%s); each engine's stop pushes it back its own "

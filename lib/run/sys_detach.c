@@ -78,7 +78,7 @@ child_link(const struct phys_sys_conf *c, const char *model, const char *link,
 		li = phys_world_entity_of(c->w, full, PHYS_K_LINK);
 	free(full);
 	if (li < 0 && !quiet)
-		phys_warnat_once(c->doc->name, phys_node_line(c->node),
+		phys_warnat_once(PHYS_AT(c->doc, c->node),
 		    "%s: no link '%s' in a model '%s': nothing is attached",
 		    c->label, link, model);
 	return li;
@@ -99,7 +99,7 @@ dj_topics(const struct phys_sys_conf *c)
 	int rc;
 
 	if (detach && topic && strcmp(detach, topic) != 0)
-		phys_warnat(c->doc->name, phys_node_line(c->node), "%s: <topic> "
+		phys_warnat(PHYS_AT(c->doc, c->node), "%s: <topic> "
 		    "and <detach_topic> differ: <detach_topic> is used",
 		    c->label);
 	d = first_valid(dl, 2);

@@ -115,8 +115,8 @@ not_run(struct phys_doc *doc, xmlNodePtr n, const char *why)
 	char *name = phys_node_attr(n, "name"), *file = phys_node_attr(n,
 	    "filename");
 
-	phys_warnat_once(doc->name, phys_node_line(n), "plugin '%s'%s%s%s is "
-	    "not run%s", name ? name : "", file ? " (" : "", file ? file : "",
+	phys_warnat_once(PHYS_AT(doc, n), "plugin '%s'%s%s%s is not run%s",
+	    name ? name : "", file ? " (" : "", file ? file : "",
 	    file ? ")" : "", why);
 	free(name);
 	free(file);
@@ -408,7 +408,7 @@ key_value(const struct phys_systems *s, size_t i, const char *name,
 	text = phys_node_text(e);
 	found = phys_parse_double(text, v) && isfinite(*v) ? 1 : -1;
 	if (found < 0)
-		phys_failat(s->v[i].doc->name, phys_node_line(e),
+		phys_failat(PHYS_AT(s->v[i].doc, e),
 		    "<phys:key name=\"%s\">: '%s' is not a number", name,
 		    text);
 	free(text);
@@ -460,14 +460,15 @@ phys_systems_actuators(const struct phys_systems *s,
 		if (!in->kind->actuators ||
 		    in->kind->actuators(in->state, v, &acts) < 0) {
 			acts.n = first;
-			phys_warnat(in->doc->name, phys_node_line(in->node),
+			phys_warnat(PHYS_AT(in->doc, in->node),
 			    "<plugin> %s is not written: no MuJoCo actuator "
 			    "does what it does", in->kind->name);
 			continue;
 		}
 		for (k = first; k < acts.n; k++) {
 			acts.v[k].plugin = in->node;
-			acts.v[k].file = in->doc->name;
+			acts.v[k].file = phys_node_file(in->doc,
+			    in->node);
 		}
 	}
 	*out = acts.v;

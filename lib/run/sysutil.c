@@ -26,7 +26,7 @@ phys_sys_fail(const struct phys_sys_conf *c, xmlNodePtr e, const char *fmt,
 	if (vasprintf(&what, fmt, ap) < 0)
 		what = NULL;
 	va_end(ap);
-	rc = phys_failat(c->doc->name, phys_node_line(e ? e : c->node),
+	rc = phys_failat(PHYS_AT(c->doc, e ? e : c->node),
 	    "%s: %s", c->label, what ? what : fmt);
 	free(what);
 	return rc;
