@@ -521,6 +521,25 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	near "$(tail -1 "$TMP/want" | cut -d' ' -f2)" 1 0.002
 }
 
+@test "actuators of fixed tendons (a position servo on two joints, one with a ref, its control and force held to their ranges; a general one of affine bias through a gear) move their joints as libmujoco's, under phys's MuJoCo engine and printed back as <tendon> and <general>" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/tendonact.xml" j ref
+	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
+	for j in j1 j2 j3; do
+		print_oracle "$src" run 1 $j k | awk 'NR % 50 == 0 { print $2 }' > "$TMP/want"
+		[ "$(wc -l < "$TMP/want")" -eq 20 ]
+		# phys measures j1 from its ref, 10 degrees
+		ref=0
+		[ $j = j1 ] && ref=$(awk 'BEGIN { printf "%.17g", 10 * atan2(0, -1) / 180 }')
+		phys-step -q -p mujoco -t 1 -e 50 --keyframe k -i "tendon::$j/position" "$src" |
+		    jq -r --argjson ref "$ref" 'select(.t > 0) | .items[] | .[0] + $ref' > "$TMP/got"
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+		print_oracle "$TMP/out.xml" run 1 $j k | awk 'NR % 50 == 0 { print $2 }' > "$TMP/got"
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+	grep -q '<fixed name="t2">' "$TMP/out.xml"
+	grep -q '<joint joint="j3" coef="-2"/>' "$TMP/out.xml"
+}
+
 @test "a servo too stiff for an explicit step (Menagerie's iiwa: kp 2000, kv 200 on a link of 2e-3 kg m2) under the implicit integrator: phys's MuJoCo engine takes its damping into the step, as libmujoco does, and follows libmujoco" {
 	cat > "$TMP/stiff.xml" <<-EOF
 	<mujoco model="stiff">

@@ -226,7 +226,7 @@ same_as_mujoco() {
 	run -0 --separate-stderr phys-step -n 0 "$MJ/names.xml"
 	[[ "$stderr" == *"names.xml:14: joint 'thigh' is named 'thigh_joint0' in phys: it shares its name with a body (MJCF keeps a namespace for each kind, SDF one for a model's links, joints and frames)"$'\n'* ]]
 	[[ "$stderr" == *"names.xml:11: site 'torso' is named 'torso_frame' in phys: it shares its name with a body or joint (MJCF keeps a namespace for each kind, SDF one for a model's links, joints and frames); 2 more sites likewise"* ]]
-	[[ "$stderr" == *"names.xml:26: <tendon>: tendons are not read (but as an equality couples their joints): none of these is limited, a spring, a damper or has friction loss, so the model moves as without them (an actuator of a tendon is not read)"* ]]
+	[[ "$stderr" == *"names.xml:26: <tendon>: tendons are not read (but as an equality couples their joints or an actuator pulls a fixed one): none of these is limited, a spring, a damper or has friction loss, so the model moves as without them"* ]]
 	[ "$(printf '%s\n' "$stderr" | grep -c 'is named')" = 2 ]
 	cp "$MJ/names.xml" "$TMP/e.xml"
 	phys-param set -q --in-place 'names::thigh_joint0/axis.dynamics.damping=2' "$TMP/e.xml"
@@ -276,6 +276,46 @@ including() {
 	<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
 	<include><uri>$1</uri></include></world></sdf>
 	EOF
+}
+
+@test "mjcf: an actuator of a fixed tendon holds its joints where its force meets the load: a 1 kg car on a slide of coefficient 2 pulled by a position servo of kp 100 rests at (u - m g / (2 kp)) / 2, for the key's control and one a control line gives, under each engine" {
+	cat > "$TMP/lift.xml" <<-EOF
+	<mujoco model="lift">
+	  <option timestep="0.001"/>
+	  <worldbody>
+	    <body name="car" pos="0 0 1">
+	      <joint name="up" type="slide" axis="0 0 1" damping="20"/>
+	      <geom type="box" size="0.05 0.05 0.05" mass="1" contype="0" conaffinity="0"/>
+	    </body>
+	  </worldbody>
+	  <tendon><fixed name="rope"><joint joint="up" coef="2"/></fixed></tendon>
+	  <actuator><position name="lift" tendon="rope" kp="100"/></actuator>
+	  <keyframe><key name="k" ctrl="0.5"/></keyframe>
+	</mujoco>
+	EOF
+	phys-sdf world "$TMP/lift.xml" > "$TMP/lift.sdf"
+	local e f q
+	for e in bullet dart simbody; do
+		phys-preset add --engine $e $e "$TMP/lift.sdf" > "$TMP/lift.$e.sdf"
+	done
+	echo '{"t":2,"topic":"/model/lift/tendon/rope/cmd","msg":{"data":0.3}}' > "$TMP/ctl"
+	for e in default_physics mujoco bullet dart simbody; do
+		f=$TMP/lift.$e.sdf
+		[ -e "$f" ] || f=$TMP/lift.xml
+		phys-step -q -p $e -t 4 -r 1 --keyframe k -c "$TMP/ctl" -i 'lift::up/position' "$f" > "$TMP/out"
+		# 2 kp (u - 2 q) = m g; stiffness 4 kp, damping ratio 0.5
+		q=$(jq -r 'select(.t == 2) | .items[] | .[0]' "$TMP/out")
+		near "$q" "$(awk 'BEGIN { print (0.5 - 9.81 / 200) / 2 }')" 1e-4 || fail "$e: $q at t=2"
+		q=$(tail -1 "$TMP/out" | jq '.items[] | .[0]')
+		near "$q" "$(awk 'BEGIN { print (0.3 - 9.81 / 200) / 2 }')" 1e-4 || fail "$e: $q at t=4"
+	done
+	# what phys does not read is said where it is, and the model runs
+	# without it: a second actuator of the joint, and one of a muscle
+	sed -e 's|</actuator>|<motor name="more" joint="up"/><general tendon="rope" gaintype="muscle"/>&|' \
+	    -e 's|ctrl="0.5"|ctrl="0.5 0 0"|' "$TMP/lift.xml" > "$TMP/more.xml"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/more.xml"
+	[[ "$stderr" == *"more.xml:10: <motor>: not read: a joint it drives is driven by an actuator before it, and phys drives a joint by one actuator: the model runs without it"* ]]
+	[[ "$stderr" == *"more.xml:10: <general>: not read (phys reads motor, position, velocity and general actuators of fixed gain and affine bias, of a joint or a fixed tendon): the model runs without it"* ]]
 }
 
 @test "mjcf: a MuJoCo pendulum included in an SDF world swings with its closed-form period under each engine" {

@@ -1145,8 +1145,8 @@ read_tendon(struct reader *r, xmlNodePtr n)
 {
 	static const char *const acting[] = { "stiffness", "damping",
 		"frictionloss" };
-	struct mj_tendon t = { own_attr(n, "name"), { NULL, NULL }, { 0, 0 },
-		0, phys_node_is(n, "fixed") };
+	struct mj_tendon t = { own_attr(n, "name"), NULL, NULL, 0,
+		phys_node_is(n, "fixed") };
 	const char *name = t.name ? t.name : "";
 	xmlNodePtr c;
 	double x, range[2];
@@ -1163,12 +1163,16 @@ read_tendon(struct reader *r, xmlNodePtr n)
 			x = 1;	/* MuJoCo's default */
 		if (x == 0)
 			continue;	/* no part of the length */
-		if (t.njoints < 2) {
-			t.joint[t.njoints] = own_attr(c, "joint");
-			t.coef[t.njoints] = x;
-		}
-		t.njoints++;
+		t.joint = phys_xrealloc(t.joint, (t.njoints + 1) *
+		    sizeof *t.joint);
+		t.coef = phys_xrealloc(t.coef, (t.njoints + 1) *
+		    sizeof *t.coef);
+		t.joint[t.njoints] = own_attr(c, "joint");
+		t.coef[t.njoints++] = x;
 	}
+	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
+	    sizeof *r->tendons);
+	r->tendons[r->ntendons++] = t;	/* the reader frees it */
 	if ((k = limited_range(r, n, cls, "", range)) < 0)
 		return -1;
 	if (k)
@@ -1185,9 +1189,6 @@ read_tendon(struct reader *r, xmlNodePtr n)
 			    "moves; phys refuses the model", name, acting[i],
 			    attr(r, n, cls, acting[i]));
 	}
-	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
-	    sizeof *r->tendons);
-	r->tendons[r->ntendons++] = t;
 	return 0;
 }
 
@@ -1201,10 +1202,9 @@ read_tendons(struct reader *r, xmlNodePtr t)
 			return -1;
 	if (phys_child(t, NULL))
 		mj_note(r, t, "tendons are not read (but as an equality "
-		    "couples their joints): none of these is limited, a "
-		    "spring, a damper or has friction loss, so the model "
-		    "moves as without them (an actuator of a tendon is not "
-		    "read)");
+		    "couples their joints or an actuator pulls a fixed one): "
+		    "none of these is limited, a spring, a damper or has "
+		    "friction loss, so the model moves as without them");
 	return 0;
 }
 
@@ -1341,39 +1341,6 @@ read_equality(struct reader *r, xmlNodePtr eq)
 
 /* ---- actuators ---- */
 
-/* A <general> actuator as the kind it acts as: a motor (no bias) or a
- * position servo (gain kp, bias 0 -kp -kv: kv, as Menagerie's arms have
- * it, a damping the servo adds, into *kd); -1 for any other. */
-static int
-general_kind(struct reader *r, xmlNodePtr n, int cls, double *gain,
-    double *kd)
-{
-	static const char *const gains[] = { "fixed", "muscle", "user",
-		NULL };
-	static const char *const biases[] = { "none", "affine", "muscle",
-		"user", NULL };
-	double g[3] = { 1, 0, 0 }, b[3] = { 0, 0, 0 };
-	int gt, bt;
-
-	if ((gt = keyword(r, n, cls, "gaintype", gains, 0)) < 0 ||
-	    (bt = keyword(r, n, cls, "biastype", biases, 0)) < 0 ||
-	    some_numbers(r, n, cls, "gainprm", g, 1, 3) < 0 ||
-	    some_numbers(r, n, cls, "biasprm", b, 1, 3) < 0)
-		return -2;
-	if (attr(r, n, cls, "dyntype") && strcmp(attr(r, n, cls, "dyntype"),
-	    "none") != 0)
-		return -1;
-	*gain = g[0];
-	*kd = -b[2];
-	if (gt != 0 || g[1] != 0 || g[2] != 0)
-		return -1;
-	if (bt == 0 || (b[0] == 0 && b[1] == 0 && b[2] == 0))
-		return ACT_MOTOR;
-	if (bt == 1 && b[0] == 0 && b[1] == -g[0] && b[2] <= 0)
-		return ACT_POSITION;
-	return -1;
-}
-
 /* What an actuator's ctrlrange becomes where it is not a force limit. */
 #define CTRLRANGE_LOST "ctrlrange is not kept (but a motor's symmetric " \
 	"one, as its force limit): a command is taken as it is"
@@ -1398,6 +1365,155 @@ motor_limits(struct reader *r, xmlNodePtr n, struct mj_act *a, double gear,
 	a->fmax = phys_has_upper(force) ? fabs(gear) * force : PHYS_NO_LIMIT;
 }
 
+/*
+ * An actuator's force as MuJoCo 2.2.2 makes it of a control u and its
+ * transmission's length L: gain u + bias[0] + bias[1] L + bias[2] dL/dt,
+ * of a motor (gain 1), a position servo (kp, bias 0 -kp 0), a velocity
+ * servo (kv, bias 0 0 -kv) or a general actuator of fixed gain, no or
+ * affine bias and no dynamics: 0, or -1 for any other (-2 on error).
+ */
+static int
+affine_force(struct reader *r, xmlNodePtr n, int cls, double *gain,
+    double bias[3])
+{
+	static const char *const gains[] = { "fixed", "muscle", "user",
+		NULL };
+	static const char *const biases[] = { "none", "affine", "muscle",
+		"user", NULL };
+	double g[3] = { 1, 0, 0 };
+	int gt, bt;
+
+	bias[0] = bias[1] = bias[2] = 0;
+	*gain = 1;
+	if (phys_node_is(n, "position") || phys_node_is(n, "velocity")) {
+		if (number(r, n, cls, phys_node_is(n, "position") ? "kp" :
+		    "kv", gain) < 0)
+			return -2;
+		bias[phys_node_is(n, "position") ? 1 : 2] = -*gain;
+		return 0;
+	}
+	if (phys_node_is(n, "motor"))
+		return 0;
+	if (!phys_node_is(n, "general"))
+		return -1;
+	if ((gt = keyword(r, n, cls, "gaintype", gains, 0)) < 0 ||
+	    (bt = keyword(r, n, cls, "biastype", biases, 0)) < 0 ||
+	    some_numbers(r, n, cls, "gainprm", g, 1, 3) < 0 ||
+	    some_numbers(r, n, cls, "biasprm", bias, 1, 3) < 0)
+		return -2;
+	if (attr(r, n, cls, "dyntype") && strcmp(attr(r, n, cls, "dyntype"),
+	    "none") != 0)
+		return -1;
+	*gain = g[0];
+	if (bt == 0)
+		bias[0] = bias[1] = bias[2] = 0;
+	return gt == 0 && bt <= 1 ? 0 : -1;
+}
+
+/* A <general> actuator as the kind it acts as: a motor (no bias) or a
+ * position servo (gain kp, bias 0 -kp -kv: kv, as Menagerie's arms have
+ * it, a damping the servo adds, into *kd); -1 for any other. */
+static int
+general_kind(struct reader *r, xmlNodePtr n, int cls, double *gain,
+    double *kd)
+{
+	double b[3];
+	int k = affine_force(r, n, cls, gain, b);
+
+	if (k < 0)
+		return k;
+	*kd = -b[2];
+	if (b[0] == 0 && b[1] == 0 && b[2] == 0)
+		return ACT_MOTOR;
+	if (b[0] == 0 && b[1] == -*gain && b[2] <= 0)
+		return ACT_POSITION;
+	return -1;
+}
+
+/* Whether an actuator read before drives joint j, itself or through a
+ * tendon. */
+static bool
+driven(const struct reader *r, int j)
+{
+	const struct mj_tendon *t;
+	size_t i, k;
+
+	for (i = 0; i < r->nacts; i++) {
+		if (r->acts[i].kind != ACT_TENDON) {
+			if (r->acts[i].joint == j)
+				return true;
+			continue;
+		}
+		t = &r->tendons[r->acts[i].tendon];
+		for (k = 0; k < t->njoints; k++)
+			if (joint_find(r, t->joint[k]) == j)
+				return true;
+	}
+	return false;
+}
+
+#define DRIVEN_TWICE "not read: a joint it drives is driven by an " \
+	"actuator before it, and phys drives a joint by one actuator: the " \
+	"model runs without it"
+
+/*
+ * An actuator of fixed tendon t: its force, the control and the force
+ * within their ranges where they are in force, gear times it on the
+ * tendon (pulling each joint by its coefficient), as gear times the
+ * tendon's length and rate are its length and rate.
+ */
+static int
+read_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
+    struct mj_act *a, const char *tn)
+{
+	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 };
+	int t = tendon_find(r, tn), k, flim, clim;
+	size_t i;
+
+	if (t < 0)
+		return mj_fail(r, n, "no tendon '%s'", tn);
+	if ((k = affine_force(r, n, cls, &a->gain, a->bias)) == -2)
+		return -1;
+	if (k < 0 || !r->tendons[t].fixed) {
+		mj_note(r, n, "not read (phys reads motor, position, velocity "
+		    "and general actuators of fixed gain and affine bias, of "
+		    "a joint or a fixed tendon): the model runs without it");
+		return 0;
+	}
+	for (i = 0; i < r->tendons[t].njoints; i++) {
+		if ((k = joint_find(r, r->tendons[t].joint[i])) < 0)
+			return mj_fail(r, n, "tendon '%s': no joint '%s'", tn,
+			    r->tendons[t].joint[i]);
+		if (r->joints[k].type < MJ_SLIDE)
+			return mj_fail(r, n, "tendon '%s': joint '%s' is "
+			    "neither a hinge nor a slide", tn,
+			    r->tendons[t].joint[i]);
+		if (driven(r, k)) {
+			mj_note(r, n, DRIVEN_TWICE);
+			return 0;
+		}
+	}
+	if (some_numbers(r, n, cls, "gear", gear, 1, 6) < 0 ||
+	    (flim = limited_range(r, n, cls, "force", fr)) < 0 ||
+	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0)
+		return -1;
+	if ((flim && !(fr[0] < fr[1])) || (clim && !(cr[0] < cr[1])))
+		return mj_fail(r, n, "%s", flim && !(fr[0] < fr[1]) ?
+		    "forcerange: its first number must be below its second" :
+		    "ctrlrange: its first number must be below its second");
+	a->force[0] = flim ? fr[0] : -INFINITY;
+	a->force[1] = flim ? fr[1] : INFINITY;
+	a->ctrl[0] = clim ? cr[0] : -INFINITY;
+	a->ctrl[1] = clim ? cr[1] : INFINITY;
+	a->kind = ACT_TENDON;
+	a->joint = -1;
+	a->tendon = t;
+	a->gear = gear[0];
+	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
+	r->acts[r->nacts++] = *a;
+	return 0;
+}
+
 static int
 read_actuator(struct reader *r, xmlNodePtr n)
 {
@@ -1410,6 +1526,10 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		return -1;
 	a.line = where_of(r, n);
 	a.index = r->nu++;
+	a.tendon = -1;
+	if (!jn && own_attr(n, "tendon"))
+		return read_tendon_actuator(r, n, cls, &a, own_attr(n,
+		    "tendon"));
 	if (phys_node_is(n, "motor")) {
 		a.kind = ACT_MOTOR;
 	} else if (phys_node_is(n, "position")) {
@@ -1439,6 +1559,10 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	if (r->joints[a.joint].type < MJ_SLIDE)
 		return mj_fail(r, n, "%s", "an actuator of a free or ball joint "
 		    "is not read");
+	if (driven(r, a.joint)) {
+		mj_note(r, n, DRIVEN_TWICE);
+		return 0;
+	}
 	if (some_numbers(r, n, cls, "gear", gear, 1, 6) < 0 ||
 	    (lim = limited_range(r, n, cls, "force", fr)) < 0 ||
 	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0)
@@ -1914,6 +2038,10 @@ reader_free(struct reader *r)
 	for (i = 0; i < r->nsites; i++) {
 		free(r->sites[i].name);
 		free(r->sites[i].sdf);
+	}
+	for (i = 0; i < r->ntendons; i++) {
+		free(r->tendons[i].joint);
+		free(r->tendons[i].coef);
 	}
 	free(r->tendons);
 	free(r->cls);

@@ -1128,11 +1128,59 @@ effort_limit(xmlNodePtr model, const char *joint, double fmax, long line)
 	add_num(lim, "effort", fmax, line);
 }
 
+static void
+set_num_attr(xmlNodePtr e, const char *name, double v)
+{
+	char num[32];
+
+	phys_fmt_double(num, sizeof num, v);
+	xmlSetProp(e, (const xmlChar *)name, (const xmlChar *)num);
+}
+
+/*
+ * An actuator of a fixed tendon as phys's system of one (phys(7)): the
+ * tendon's joints, each with gear times its coefficient; its length at
+ * phys's zero positions (which are MuJoCo's less ref); the force's gain
+ * and bias; the control's and the force's ranges where they are in
+ * force.
+ */
+static void
+write_tendon_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
+{
+	const struct mj_tendon *t = &r->tendons[a->tendon];
+	const struct mj_joint *j;
+	double offset = 0;
+	xmlNodePtr p, e;
+	size_t i;
+
+	p = a->plugin = add(model, "plugin", NULL, a->line);
+	xmlSetProp(p, (const xmlChar *)"filename",
+	    (const xmlChar *)"phys-tendon-actuator-system");
+	xmlSetProp(p, (const xmlChar *)"name",
+	    (const xmlChar *)"phys::systems::TendonActuator");
+	if (t->name)
+		add(p, "tendon", t->name, a->line);
+	for (i = 0; i < t->njoints; i++) {
+		j = &r->joints[joint_find(r, t->joint[i])];
+		e = add(p, "joint", j->sdf, a->line);
+		set_num_attr(e, "coef", a->gear * t->coef[i]);
+		offset += a->gear * t->coef[i] * j->ref;
+	}
+	add_num(p, "length_offset", offset, a->line);
+	add_num(p, "gain", a->gain, a->line);
+	add_nums(p, "bias", a->bias, 3, a->line);
+	if (isfinite(a->ctrl[0]))
+		add_nums(p, "ctrl_range", a->ctrl, 2, a->line);
+	if (isfinite(a->force[0]))
+		add_nums(p, "force_range", a->force, 2, a->line);
+}
+
 /*
  * The actuators as gz-sim's joint systems: a position servo as a
  * JointPositionController of gain kp held at qpos 0, a velocity servo as a
  * JointController of gain kv on the speed held at 0, a motor as
- * ApplyJointForce (its messages are the force: gear is not applied).
+ * ApplyJointForce (its messages are the force: gear is not applied); an
+ * actuator of a tendon as phys's system.
  */
 static void
 write_actuators(struct reader *r, xmlNodePtr model)
@@ -1153,6 +1201,10 @@ write_actuators(struct reader *r, xmlNodePtr model)
 
 	for (i = 0; i < r->nacts; i++) {
 		a = &r->acts[i];
+		if (a->kind == ACT_TENDON) {
+			write_tendon_actuator(r, model, &r->acts[i]);
+			continue;
+		}
 		for (k = 0; k < r->nbodies; k++) {
 			b = &r->bodies[k];
 			if ((size_t)a->joint >= b->joint0 &&
@@ -1213,7 +1265,8 @@ write_key_controls(struct reader *r, xmlNodePtr sdf)
 			if (!k->ctrl)
 				continue;
 			v = k->ctrl[a->index];
-			v = a->kind == ACT_MOTOR ? a->gear * v :
+			v = a->kind == ACT_TENDON ? v :
+			    a->kind == ACT_MOTOR ? a->gear * v :
 			    a->kind == ACT_POSITION ?
 			    v - r->joints[a->joint].ref : v;
 			phys_fmt_double(num, sizeof num, v);

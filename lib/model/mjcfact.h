@@ -1,5 +1,5 @@
 /*
- * mjcfact.h - a joint's actuator as the MJCF writer (mjcfwrite.h) and its
+ * mjcfact.h - a joint's or a tendon's actuator as the MJCF writer (mjcfwrite.h) and its
  * keyframes (mjcfkey_write.h) take it.
  */
 #ifndef PHYS_MJCFACT_H
@@ -13,7 +13,22 @@
  * the speed, which MuJoCo's motor, position and velocity servos are.
  */
 enum phys_mjcf_actuator_kind {
-	PHYS_MJCF_MOTOR, PHYS_MJCF_POSITION, PHYS_MJCF_VELOCITY
+	PHYS_MJCF_MOTOR, PHYS_MJCF_POSITION, PHYS_MJCF_VELOCITY,
+	PHYS_MJCF_TENDON
+};
+
+/*
+ * An actuator of a fixed tendon (PHYS_MJCF_TENDON: joint is its first
+ * joint): the tendon's length L is offset plus coef[k] times joint[k]'s
+ * position, phys's measure; its force gain times the control (within
+ * ctrl[]) plus bias[0] + bias[1] L + bias[2] dL/dt, within fmin, fmax.
+ */
+struct phys_mjcf_tendon {
+	const char *name;	/* NULL: none */
+	const int *joints;
+	const double *coef;
+	size_t n;
+	double offset, gain, bias[3], ctrl[2];
 };
 struct phys_mjcf_actuator {
 	enum phys_mjcf_actuator_kind kind;
@@ -23,6 +38,7 @@ struct phys_mjcf_actuator {
 	double target;		/* the command it starts with */
 	xmlNodePtr plugin;	/* its <plugin>, which holds its keys */
 	const char *file;	/* the plugin's file, for messages */
+	struct phys_mjcf_tendon tendon;	/* PHYS_MJCF_TENDON's */
 };
 
 #endif

@@ -116,13 +116,12 @@ struct mj_body {
 	long line;
 };
 
-/* A fixed tendon, as an equality may couple its joints (others are not
- * kept): its first two joints of nonzero coefficient, and how many it
- * has. */
+/* A fixed tendon, as an equality may couple its joints or an actuator
+ * pull them (others are not kept): its joints of nonzero coefficient. */
 struct mj_tendon {
 	const char *name;	/* the document's */
-	const char *joint[2];	/* names, the document's */
-	double coef[2];
+	const char **joint;	/* names, the document's */
+	double *coef;
 	size_t njoints;
 	bool fixed;
 };
@@ -135,7 +134,7 @@ struct mj_site {
 	long line;
 };
 
-enum { ACT_MOTOR, ACT_POSITION, ACT_VELOCITY };
+enum { ACT_MOTOR, ACT_POSITION, ACT_VELOCITY, ACT_TENDON };
 
 struct reader {
 	struct phys_doc *d;
@@ -179,7 +178,12 @@ struct reader {
 	bool mimic;		/* a coupled joint: SDF 1.11 */
 	struct mj_act {
 		int kind;	/* ACT_* */
-		int joint;
+		int joint;	/* -1: a tendon's */
+		/* A fixed tendon's: its force gain times control plus
+		 * bias[0] + bias[1] L + bias[2] dL/dt of its length L, the
+		 * control within ctrl[], the force within force[] */
+		int tendon;
+		double bias[3], ctrl[2], force[2];
 		double gain, fmax;	/* N m per unit; force limit */
 		double kd;	/* a servo's damping (N m s): general's -biasprm[2] */
 		double gear;	/* a motor's force per unit of control */

@@ -1141,6 +1141,94 @@ put_actuator(struct writer *wr, const struct phys_mjcf_actuator *a)
 		    PHYS_MJCF_MOTOR ? "motor" : "servo", j->name, start);
 }
 
+/* The name actuator i's tendon is written by: its own, unless an
+ * actuator before it took it (then with the actuator's number), or
+ * tendonN. */
+static void
+put_tendon_name(struct phys_buf *b, const struct phys_mjcf_actuator *acts,
+    size_t i)
+{
+	const char *name = acts[i].tendon.name;
+	size_t k;
+
+	for (k = 0; name && k < i; k++)
+		if (acts[k].kind == PHYS_MJCF_TENDON && acts[k].tendon.name &&
+		    strcmp(acts[k].tendon.name, name) == 0)
+			break;
+	if (name && k == i)
+		phys_buf_xml_attr(b, name);
+	else
+		phys_buf_printf(b, "%s%s%zu", name ? name : "tendon",
+		    name ? "_" : "", i);
+}
+
+/* The fixed tendons the actuators pull, one each. */
+static void
+put_tendons(struct writer *wr)
+{
+	const struct phys_mjcf_tendon *t;
+	struct phys_buf *b = wr->b;
+	size_t i, k;
+	bool any = false;
+
+	for (i = 0; i < wr->nacts; i++) {
+		if (wr->acts[i].kind != PHYS_MJCF_TENDON)
+			continue;
+		if (!any)
+			phys_buf_puts(b, "  <tendon>\n");
+		any = true;
+		t = &wr->acts[i].tendon;
+		phys_buf_puts(b, "    <fixed name=\"");
+		put_tendon_name(b, wr->acts, i);
+		phys_buf_puts(b, "\">\n");
+		for (k = 0; k < t->n; k++) {
+			phys_buf_puts(b, "      <joint joint=\"");
+			phys_buf_xml_attr(b, own_name(wr,
+			    wr->w->joints[t->joints[k]].name));
+			phys_buf_putc(b, '"');
+			phys_mjcf_nums(b, "coef", &t->coef[k], 1);
+			phys_buf_puts(b, "/>\n");
+		}
+		phys_buf_puts(b, "    </fixed>\n");
+	}
+	if (any)
+		phys_buf_puts(b, "  </tendon>\n");
+}
+
+/*
+ * An actuator of a tendon: a general one of its gain and bias, the
+ * bias's constant taking the tendon's length from phys's zero positions
+ * to MuJoCo's qpos (the joints' ref written).
+ */
+static void
+put_tendon_actuator(struct writer *wr, size_t i)
+{
+	const struct phys_mjcf_actuator *a = &wr->acts[i];
+	const struct phys_mjcf_tendon *t = &a->tendon;
+	struct phys_buf *b = wr->b;
+	double bias[3] = { t->bias[0], t->bias[1], t->bias[2] };
+	double len = t->offset;
+	size_t k;
+
+	for (k = 0; k < t->n; k++)
+		len -= t->coef[k] * phys_mjcf_joint_ref(
+		    &wr->w->joints[t->joints[k]], 0);
+	bias[0] += t->bias[1] * len;
+	phys_buf_puts(b, "    <general tendon=\"");
+	put_tendon_name(b, wr->acts, i);
+	phys_buf_putc(b, '"');
+	phys_mjcf_nums(b, "gainprm", &t->gain, 1);
+	phys_buf_puts(b, " biastype=\"affine\"");
+	phys_mjcf_nums(b, "biasprm", bias, 3);
+	if (phys_has_lower(t->ctrl[0]) || phys_has_upper(t->ctrl[1])) {
+		phys_buf_puts(b, " ctrllimited=\"true\"");
+		phys_mjcf_nums(b, "ctrlrange", (double[2]){ fmax(t->ctrl[0],
+		    -PHYS_NO_LIMIT), fmin(t->ctrl[1], PHYS_NO_LIMIT) }, 2);
+	}
+	put_forcerange(b, a);
+	phys_buf_puts(b, "/>\n");
+}
+
 static void
 put_actuators(struct writer *wr)
 {
@@ -1148,9 +1236,13 @@ put_actuators(struct writer *wr)
 
 	if (!wr->nacts)
 		return;
+	put_tendons(wr);
 	phys_buf_puts(wr->b, "  <actuator>\n");
 	for (i = 0; i < wr->nacts; i++)
-		put_actuator(wr, &wr->acts[i]);
+		if (wr->acts[i].kind == PHYS_MJCF_TENDON)
+			put_tendon_actuator(wr, i);
+		else
+			put_actuator(wr, &wr->acts[i]);
 	phys_buf_puts(wr->b, "  </actuator>\n");
 }
 

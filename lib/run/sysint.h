@@ -2,7 +2,8 @@
  * sysint.h - what gz-sim's systems are made of inside phys (systems.h is
  * what the run sees): each system is a row of the table in systems.c, a
  * struct phys_sys_kind whose functions live in one file per family
- * (sys_joint.c, sys_drive.c, sys_body.c, sys_detach.c), over the helpers of sysutil.c.
+ * (sys_joint.c, sys_drive.c, sys_body.c, sys_detach.c; sys_tendon.c
+ * phys's own), over the helpers of sysutil.c.
  *
  * A system's parse reads its <plugin>'s parameters by gz-sim's names and
  * defaults (a bad one is an error at its line), resolves its joints and
@@ -191,5 +192,6 @@ extern const struct phys_sys_kind phys_sys_apply_link_wrench;
 extern const struct phys_sys_kind phys_sys_joint_trajectory_controller;
 extern const struct phys_sys_kind phys_sys_ackermann_steering;
 extern const struct phys_sys_kind phys_sys_detachable_joint;
+extern const struct phys_sys_kind phys_sys_tendon_actuator;
 
 #endif

@@ -22,6 +22,7 @@ static const struct phys_sys_kind *const kinds[] = {
 	&phys_sys_joint_trajectory_controller,
 	&phys_sys_ackermann_steering,
 	&phys_sys_detachable_joint,
+	&phys_sys_tendon_actuator,
 	NULL
 };
 

@@ -1,0 +1,197 @@
+/*
+ * sys_tendon.c - phys's own system of an MJCF actuator that pulls a fixed
+ * tendon (phys(7), SYSTEMS): the tendon's length L is its offset plus
+ * the sum of coef times position over its joints, its rate the sum of
+ * coef times rate; before each step the actuator's force, gain times
+ * the control (held to its range) plus bias[0] + bias[1] L + bias[2] dL/dt
+ * and held to the force range, is each joint's effort times its
+ * coefficient, as MuJoCo 2.2.2 applies an actuator through a tendon.
+ * Its messages (gz.msgs.Double) are the control.
+ */
+#include "sysint.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+
+struct tendon_act {
+	char *name;		/* the tendon's; NULL: none */
+	int *joints;
+	double *coef;		/* gear times the tendon's coefficient */
+	int n;
+	double offset;		/* L at the joints' zero positions */
+	double gain, bias[3];
+	double ctrl[2], force[2];	/* ranges; infinite: none */
+	double u;		/* the control, as given */
+};
+
+/* Up to n numbers of element name into v (left alone when absent): 0, or
+ * -1 when it is not n finite numbers. */
+static int
+numbers(const struct phys_sys_conf *c, const char *name, double *v, int n)
+{
+	xmlNodePtr e = phys_child(c->node, name);
+	double x[3];
+	char *text;
+	int k, ok;
+
+	if (!e)
+		return 0;
+	text = phys_node_text(e);
+	ok = phys_parse_doubles(text, x, n) == n;
+	for (k = 0; ok && k < n; k++)
+		ok = isfinite(x[k]);
+	if (ok)
+		memcpy(v, x, (size_t)n * sizeof *v);
+	else
+		phys_sys_fail(c, e, "<%s> '%.40s' is not %d finite number%s",
+		    name, text, n, n > 1 ? "s" : "");
+	free(text);
+	return ok ? 0 : -1;
+}
+
+/* A range of element name, lower below upper, or none. */
+static int
+range(const struct phys_sys_conf *c, const char *name, double v[2])
+{
+	v[0] = -INFINITY;
+	v[1] = INFINITY;
+	if (numbers(c, name, v, 2) < 0)
+		return -1;
+	if (!(v[0] < v[1]))
+		return phys_sys_fail(c, phys_child(c->node, name), "<%s>: its "
+		    "first number must be below its second", name);
+	return 0;
+}
+
+static int
+ta_joints(const struct phys_sys_conf *c, struct tendon_act *s)
+{
+	xmlNodePtr e;
+	char *text;
+	bool ok;
+	int j;
+
+	for (e = phys_child(c->node, "joint"); e; e = phys_next(e, "joint")) {
+		if ((j = phys_sys_joint(c, e)) < 0 ||
+		    phys_sys_check_axis(c, e, j, 0) < 0)
+			return -1;
+		if (phys_joint_axes(c->w->joints[j].type) != 1)
+			return phys_sys_fail(c, e, "joint '%s' is not a joint of "
+			    "one axis", c->w->joints[j].name);
+		s->joints = phys_xrealloc(s->joints, (size_t)(s->n + 1) *
+		    sizeof *s->joints);
+		s->coef = phys_xrealloc(s->coef, (size_t)(s->n + 1) *
+		    sizeof *s->coef);
+		s->joints[s->n] = j;
+		s->coef[s->n] = 1;
+		if ((text = phys_node_attr(e, "coef"))) {
+			ok = phys_parse_double(text, &s->coef[s->n]) &&
+			    isfinite(s->coef[s->n]);
+			free(text);
+			if (!ok)
+				return phys_sys_fail(c, e, "%s", "<joint coef>: "
+				    "not a finite number");
+		}
+		s->n++;
+	}
+	if (s->n == 0)
+		return phys_sys_fail(c, NULL, "no <joint>: the tendon pulls "
+		    "nothing");
+	return 0;
+}
+
+static int
+ta_parse(const struct phys_sys_conf *c, void *state)
+{
+	struct tendon_act *s = state;
+	char *topic;
+	int rc;
+
+	s->gain = 1;
+	if (ta_joints(c, s) < 0 ||
+	    numbers(c, "length_offset", &s->offset, 1) < 0 ||
+	    numbers(c, "gain", &s->gain, 1) < 0 ||
+	    numbers(c, "bias", s->bias, 3) < 0 ||
+	    range(c, "ctrl_range", s->ctrl) < 0 ||
+	    range(c, "force_range", s->force) < 0)
+		return -1;
+	s->name = phys_sys_text(c, "tendon");
+	if (!(topic = phys_sys_text(c, "topic")))
+		topic = phys_xasprintf("/model/%s/tendon/%s/cmd", c->model_name,
+		    s->name ? s->name : c->w->joints[s->joints[0]].name);
+	rc = phys_sys_subscribe(c, topic, &phys_msg_double, 0);
+	free(topic);
+	return rc;
+}
+
+static int
+ta_message(void *state, const struct phys_sys_run *r, int slot,
+    const json_t *msg)
+{
+	struct tendon_act *s = state;
+
+	(void)r;
+	(void)slot;
+	s->u = phys_msg_num(msg, "data");
+	return 0;
+}
+
+static int
+ta_step(void *state, const struct phys_sys_run *r, double h)
+{
+	struct tendon_act *s = state;
+	double len = s->offset, rate = 0, pos[2], vel[2], u, f;
+	int k;
+
+	(void)h;
+	for (k = 0; k < s->n; k++) {
+		if (phys_engine_joint_state(r->e, s->joints[k], pos, vel) < 1)
+			continue;
+		len += s->coef[k] * pos[0];
+		rate += s->coef[k] * vel[0];
+	}
+	u = fmin(fmax(s->u, s->ctrl[0]), s->ctrl[1]);
+	f = s->gain * u + s->bias[0] + s->bias[1] * len + s->bias[2] * rate;
+	f = fmin(fmax(f, s->force[0]), s->force[1]);
+	for (k = 0; k < s->n; k++)
+		if (phys_sys_command(r, s->joints[k], 0, PHYS_COMMAND_EFFORT,
+		    s->coef[k] * f) < 0)
+			return -1;
+	return 0;
+}
+
+static void
+ta_free(void *state)
+{
+	struct tendon_act *s = state;
+
+	free(s->name);
+	free(s->joints);
+	free(s->coef);
+}
+
+/* MuJoCo's actuator of a fixed tendon, as it is. */
+static int
+ta_actuators(const void *state, const struct phys_run_values *v,
+    struct phys_sys_actuators *out)
+{
+	const struct tendon_act *s = state;
+	struct phys_mjcf_actuator a = { PHYS_MJCF_TENDON, s->joints[0], 0, 0,
+		0, 0, s->force[0], s->force[1], s->u, NULL, NULL,
+		{ s->name, s->joints, s->coef, (size_t)s->n, s->offset, s->gain,
+		  { s->bias[0], s->bias[1], s->bias[2] },
+		  { s->ctrl[0], s->ctrl[1] } } };
+
+	(void)v;
+	phys_sys_actuator_add(out, &a);
+	return 0;
+}
+
+const struct phys_sys_kind phys_sys_tendon_actuator = {
+	"TendonActuator", "phys-tendon-actuator-system", false,
+	sizeof(struct tendon_act), ta_parse, NULL, ta_step, ta_message,
+	ta_free, NULL, ta_actuators
+};
