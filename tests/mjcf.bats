@@ -756,7 +756,7 @@ tips() {
 	assert_equal "$stderr" "phys-step: $TMP/self.xml:2: more than 1024 includes (does a file include itself?)"
 }
 
-@test "mjcf: what is said of an included file's body, joint or geom after the reading names that file and line; an edit of one is refused, not written to the including file's element of that line" {
+@test "mjcf: what is said of an included file's body, joint, geom or option after the reading names that file and line; an edit of one is refused, not written to the including file's element of that line" {
 	mkdir "$TMP/inc"
 	cat > "$TMP/inc/part.xml" <<-'EOF'
 	<mujoco>
@@ -770,6 +770,7 @@ tips() {
 	      </body>
 	    </body>
 	  </worldbody>
+	  <option timestep="0.002"/>
 	</mujoco>
 	EOF
 	cat > "$TMP/inc/main.xml" <<-'EOF'
@@ -791,6 +792,8 @@ tips() {
 	assert_equal "$(printf '%s\n' "$output" | jq -r '"\(.link) \(.file):\(.line)"')" \
 	    "$(printf '%s\n' "m::arm ./part.xml:3" "m::tip ./part.xml:6" \
 	    "m::worldbody::worldbody main.xml:1")"
+	run -0 --separate-stderr phys-sdf print main.xml
+	assert_equal "${stderr_lines[1]}" "phys-sdf: ./part.xml:12: <option> sets the world MuJoCo runs this model in, which the printed model file has no place for: 'phys-sdf world' writes a world that keeps it"
 	# the arm's capsule (part.xml:5) is not main.xml's (main.xml:5)
 	cp main.xml before.xml
 	run -1 --separate-stderr phys-param set --in-place \

@@ -443,6 +443,17 @@ dir_of(const char *path)
 	return phys_xasprintf("%.*s", (int)(slash - path), path);
 }
 
+/* Element e and those in it as read from the document's file k. */
+static void
+mark_file(xmlNodePtr e, size_t k)
+{
+	xmlNodePtr c;
+
+	phys_node_set_line(e, phys_where(phys_node_line(e), k));
+	for (c = phys_child(e, NULL); c; c = phys_next(c, NULL))
+		mark_file(c, k);
+}
+
 /*
  * <include file="..."/>: the file's elements in its place, read on from
  * the first of them (an included file may include others; its path is
@@ -452,7 +463,7 @@ static int
 expand_includes(struct reader *r, xmlNodePtr parent)
 {
 	xmlNodePtr n = phys_child(parent, NULL), next, c, copy, first;
-	struct phys_doc inc;
+	struct phys_doc inc, *d;
 	const char *file;
 	char *dir, *path;
 	int rc;
@@ -484,17 +495,15 @@ expand_includes(struct reader *r, xmlNodePtr parent)
 			    "element must be <mujoco>", file);
 		}
 		first = NULL;
-		r->files = phys_xrealloc(r->files, (r->nfiles + 1) *
-		    sizeof *r->files);
-		r->files[r->nfiles++] = phys_xstrdup(inc.name);
+		d = r->d;
+		d->files = phys_xrealloc(d->files, (d->nfiles + 1) *
+		    sizeof *d->files);
+		d->files[d->nfiles++] = phys_xstrdup(inc.name);
 		for (c = phys_child(inc.root, NULL); c; c = phys_next(c, NULL)) {
-			copy = phys_node_copy(c, r->d->xml);
+			copy = phys_node_copy(c, d->xml);
+			mark_file(copy, d->nfiles);
 			xmlAddPrevSibling(n, copy);
 			first = first ? first : copy;
-			r->origins = phys_xrealloc(r->origins, (r->norigins +
-			    1) * sizeof *r->origins);
-			r->origins[r->norigins].top = copy;
-			r->origins[r->norigins++].file = r->nfiles;
 		}
 		phys_doc_free(&inc);
 		xmlUnlinkNode(n);
@@ -1463,15 +1472,14 @@ driven(const struct reader *r, int j)
  * tendon's length and rate are its length and rate.
  */
 static int
-read_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
-    struct mj_act *a, const char *tn)
+tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
+    int t)
 {
+	const char *tn = r->tendons[t].name ? r->tendons[t].name : "";
 	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 };
-	int t = tendon_find(r, tn), k, flim, clim;
+	int k, flim, clim;
 	size_t i;
 
-	if (t < 0)
-		return mj_fail(r, n, "no tendon '%s'", tn);
 	if ((k = affine_force(r, n, cls, &a->gain, a->bias)) == -2)
 		return -1;
 	if (k < 0 || !r->tendons[t].fixed) {
@@ -1515,12 +1523,46 @@ read_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
 }
 
 static int
+read_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
+    struct mj_act *a, const char *tn)
+{
+	int t = tendon_find(r, tn);
+
+	if (t < 0)
+		return mj_fail(r, n, "no tendon '%s'", tn);
+	return tendon_actuator(r, n, cls, a, t);
+}
+
+/*
+ * An actuator of joint j that no joint system of gz-sim's is (a servo
+ * through a gear, a force range not symmetric about 0, a general one of
+ * another affine bias): the actuator of a fixed tendon of that joint
+ * alone, as MuJoCo's joint transmission is.
+ */
+static int
+joint_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
+    struct mj_act *a, int j)
+{
+	struct mj_tendon t = { NULL, NULL, NULL, 1, true };
+
+	t.joint = phys_xcalloc(1, sizeof *t.joint);
+	t.coef = phys_xcalloc(1, sizeof *t.coef);
+	t.joint[0] = r->joints[j].name;
+	t.coef[0] = 1;
+	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
+	    sizeof *r->tendons);
+	r->tendons[r->ntendons++] = t;
+	return tendon_actuator(r, n, cls, a, (int)r->ntendons - 1);
+}
+
+static int
 read_actuator(struct reader *r, xmlNodePtr n)
 {
 	const char *jn = own_attr(n, "joint");
 	struct mj_act a = { 0 };
-	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 };
+	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 }, g, bias[3];
 	int cls, lim, clim;
+	bool affine = false;
 
 	if (class_of(r, n, r->main, &cls) < 0)
 		return -1;
@@ -1545,13 +1587,14 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	} else if (phys_node_is(n, "general")) {
 		if ((a.kind = general_kind(r, n, cls, &a.gain, &a.kd)) == -2)
 			return -1;
+		affine = a.kind == -1 && affine_force(r, n, cls, &g, bias) == 0;
 	} else {
 		a.kind = -1;
 	}
-	if (a.kind < 0 || !jn) {
+	if ((a.kind < 0 && !affine) || !jn) {
 		mj_note(r, n, "not read (phys reads motor, position, velocity "
-		    "and servo-like general actuators of a joint): the model "
-		    "runs without it");
+		    "and general actuators of fixed gain and affine bias, of "
+		    "a joint or a fixed tendon): the model runs without it");
 		return 0;
 	}
 	if ((a.joint = joint_find(r, jn)) < 0)
@@ -1567,12 +1610,9 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	    (lim = limited_range(r, n, cls, "force", fr)) < 0 ||
 	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0)
 		return -1;
-	if (gear[0] != 1 && a.kind != ACT_MOTOR)
-		return mj_fail(r, n, "%s", "a servo of gear other than 1 is not "
-		    "read");
-	if (lim && fr[0] != -fr[1])
-		return mj_fail(r, n, "%s", "a force range not symmetric about "
-		    "0 is not read");
+	if (affine || (gear[0] != 1 && a.kind != ACT_MOTOR) ||
+	    (lim && fr[0] != -fr[1]))
+		return joint_tendon_actuator(r, n, cls, &a, a.joint);
 	if (a.kind == ACT_MOTOR)
 		motor_limits(r, n, &a, gear[0], lim ? fr[1] : PHYS_NO_LIMIT, clim, cr);
 	else {
@@ -1593,7 +1633,7 @@ phys_mjcf_option_line(const struct phys_doc *d)
 {
 	xmlNodePtr opt = phys_child(d->root, "option");
 
-	return opt && opt->properties ? phys_node_line(opt) : 0;
+	return opt && opt->properties ? phys_node_where(opt) : 0;
 }
 
 bool
@@ -2062,10 +2102,6 @@ reader_free(struct reader *r)
 		free(r->keys[i].ctrl);
 	}
 	free(r->keys);
-	for (i = 0; i < r->nfiles; i++)
-		free(r->files[i]);
-	free(r->files);
-	free(r->origins);
 	free(r->meshdir);
 	free(r->model);
 	if (r->out)
@@ -2130,13 +2166,8 @@ phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 		out->kind = PHYS_DOC_MODEL;
 		out->major = 1;
 		out->minor = r.mimic ? 11 : 9;
-		/* the files its elements' lines name, in both */
-		if (!owns)
-			copy_files(src, r.files, r.nfiles);
-		out->files = r.files;
-		out->nfiles = r.nfiles;
-		r.files = NULL;
-		r.nfiles = 0;
+		/* the files its elements' lines name */
+		copy_files(out, src->files, src->nfiles);
 	}
 	reader_free(&r);
 	if (owns) {

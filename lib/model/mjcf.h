@@ -30,8 +30,9 @@ bool phys_mjcf_own(xmlNodePtr n, const char *tag);
  * from the model's own (phys:derived="FROM": an ODE stop's ERP from
  * MuJoCo's solreflimit), which the model's author never wrote. */
 bool phys_mjcf_derived(xmlNodePtr n);
-/* The line of the <option> an MJCF document gives values in (its world's
- * step, gravity, solver), 0 when it gives none. */
+/* Where the <option> an MJCF document gives values in (its world's
+ * step, gravity, solver) is (phys_node_where: an included file's names
+ * that file), 0 when it gives none. */
 long phys_mjcf_option_line(const struct phys_doc *d);
 
 /* The <phys:key> named name (of any name when name is NULL) of element

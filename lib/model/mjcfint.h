@@ -210,12 +210,6 @@ struct reader {
 	} *keys;
 	size_t nkeys;
 	size_t nincludes;
-	/* the files included, and what each included element came from:
-	 * files[file - 1] */
-	char **files;
-	size_t nfiles;
-	struct mj_origin { xmlNodePtr top; size_t file; } *origins;
-	size_t norigins;
 	xmlDocPtr out;
 };
 
@@ -232,26 +226,12 @@ static inline int
 mj_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Which file an element was read from: an included one's number in
- * files (from 1), or 0: the model's. */
-static inline size_t
-file_number(const struct reader *r, xmlNodePtr n)
-{
-	size_t i;
-
-	for (; n; n = n->parent)
-		for (i = 0; i < r->norigins; i++)
-			if (r->origins[i].top == n)
-				return r->origins[i].file;
-	return 0;
-}
-
+/* The file an element was read from: an included one (the model's
+ * files), or the model's. */
 static inline const char *
 file_of(const struct reader *r, xmlNodePtr n)
 {
-	size_t k = file_number(r, n);
-
-	return k ? r->files[k - 1] : r->d->name;
+	return phys_node_file(r->d, n);
 }
 
 /* Where an element was read, its file's number with its line, for the
@@ -259,16 +239,15 @@ file_of(const struct reader *r, xmlNodePtr n)
 static inline long
 where_of(const struct reader *r, xmlNodePtr n)
 {
-	return phys_where(phys_node_line(n), file_number(r, n));
+	(void)r;
+	return phys_node_where(n);
 }
 
 /* The file of a where. */
 static inline const char *
 where_file(const struct reader *r, long where)
 {
-	size_t k = (size_t)(where >> PHYS_LINE_BITS);
-
-	return k && k <= r->nfiles ? r->files[k - 1] : r->d->name;
+	return phys_doc_file(r->d, where);
 }
 
 static inline int

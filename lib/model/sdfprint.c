@@ -724,10 +724,11 @@ inline_includes(struct printer *pr, xmlNodePtr owner)
 static void
 warn_option_left(const struct phys_doc *mjcf)
 {
-	long line = phys_mjcf_option_line(mjcf);
+	long where = phys_mjcf_option_line(mjcf);
 
-	if (line)
-		phys_warnat(mjcf->name, line, "%s", "<option> "
+	if (where)
+		phys_warnat(phys_doc_file(mjcf, where), phys_where_line(where),
+		    "%s", "<option> "
 		    "sets the world MuJoCo runs this model in, which the "
 		    "printed model file has no place for: 'phys-sdf world' "
 		    "writes a world that keeps it");

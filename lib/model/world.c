@@ -2607,12 +2607,12 @@ warn_included_option(struct loader *L, const struct phys_doc *model,
 	if (phys_parse_doubles(t, mg, 3) == 3 && phys_parse_doubles(u, &mh,
 	    1) == 1 && (mh != h || mg[0] != g.x || mg[1] != g.y ||
 	    mg[2] != g.z))
-		phys_warnat(model->name, line, "<option> sets the world MuJoCo "
-		    "runs this model in: included in %s, it runs at that "
-		    "world's step of %g s and gravity %g %g %g, not at %g s and "
-		    "%g %g %g ('phys-sdf world' writes a world that keeps "
-		    "<option>)", w->doc.name, h, g.x, g.y, g.z, mh, mg[0],
-		    mg[1], mg[2]);
+		phys_warnat(phys_doc_file(model, line), phys_where_line(line),
+		    "<option> sets the world MuJoCo runs this model in: "
+		    "included in %s, it runs at that world's step of %g s and "
+		    "gravity %g %g %g, not at %g s and %g %g %g ('phys-sdf "
+		    "world' writes a world that keeps <option>)", w->doc.name,
+		    h, g.x, g.y, g.z, mh, mg[0], mg[1], mg[2]);
 	free(t);
 	free(u);
 }

@@ -107,7 +107,7 @@ static int
 ta_parse(const struct phys_sys_conf *c, void *state)
 {
 	struct tendon_act *s = state;
-	char *topic;
+	char *topic, *joint;
 	int rc;
 
 	s->gain = 1;
@@ -119,9 +119,15 @@ ta_parse(const struct phys_sys_conf *c, void *state)
 	    range(c, "force_range", s->force) < 0)
 		return -1;
 	s->name = phys_sys_text(c, "tendon");
-	if (!(topic = phys_sys_text(c, "topic")))
+	if (!(topic = phys_sys_text(c, "topic")) && s->name)
 		topic = phys_xasprintf("/model/%s/tendon/%s/cmd", c->model_name,
-		    s->name ? s->name : c->w->joints[s->joints[0]].name);
+		    s->name);
+	else if (!topic) {	/* a joint's own actuator, as MJCF's */
+		joint = phys_node_text(phys_child(c->node, "joint"));
+		topic = phys_xasprintf("/model/%s/joint/%s/cmd", c->model_name,
+		    joint);
+		free(joint);
+	}
 	rc = phys_sys_subscribe(c, topic, &phys_msg_double, 0);
 	free(topic);
 	return rc;
