@@ -570,6 +570,44 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	    printf "%.12f", 0.05 / I * 1e-6 * 500500 }')" 1e-9
 }
 
+@test "actuators under dynamics (a filter, an integrator held to its actrange, on a joint, a tendon and a motor) move their joints as libmujoco's, under phys's MuJoCo engine and printed back" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/dynact.xml" j
+	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
+	for j in hinge slide spin; do
+		print_oracle "$src" run 1 $j k | awk 'NR % 50 == 0 { print $2 }' > "$TMP/want"
+		[ "$(wc -l < "$TMP/want")" -eq 20 ]
+		phys-step -q -p mujoco -t 1 -e 50 --keyframe k -i "dyn::$j/position" "$src" |
+		    jq -r 'select(.t > 0) | .items[] | .[0]' > "$TMP/got"
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+		print_oracle "$TMP/out.xml" run 1 $j k | awk 'NR % 50 == 0 { print $2 }' > "$TMP/got"
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+	grep -q 'dyntype="integrator" actlimited="true" actrange="-0.2 0.4"' "$TMP/out.xml"
+}
+
+@test "an hfield without heights (all 0 in MuJoCo, as dm_control's suite leaves its terrain for run time) is the box it is: a ball rests on its top as on libmujoco's under MuJoCo, and on it under ODE; one with heights is refused at its geom" {
+	cat > "$TMP/hf.xml" <<-EOF
+	<mujoco model="hf">
+	  <asset><hfield name="ground" nrow="11" ncol="11" size="2 2 1 0.1"/></asset>
+	  <worldbody>
+	    <geom type="hfield" hfield="ground" pos="0 0 0.3"/>
+	    <body name="ball" pos="0.3 0.2 1"><freejoint/><geom size="0.1"/></body>
+	  </worldbody>
+	</mujoco>
+	EOF
+	print_oracle "$TMP/hf.xml" run 1 ball | awk 'NR % 50 == 0 { print $4 }' > "$TMP/want"
+	phys-step -q -p mujoco -t 1 -e 50 -i 'hf::ball/pose' "$TMP/hf.xml" |
+	    jq -r 'select(.t > 0) | .items[].z' > "$TMP/got"
+	lines_agree "$TMP/want" "$TMP/got" 1e-7
+	near "$(phys-step -q -t 1 -r 1 -i 'hf::ball/pose' "$TMP/hf.xml" | tail -1 | jq '.items[].z')" 0.4 1e-3
+	run -0 --separate-stderr phys-step -n 1 "$TMP/hf.xml"
+	assert_equal "$stderr" "phys-step: $TMP/hf.xml:4: <geom>: its height field has no heights (all 0 in MuJoCo): read as the box it is, its top at the geom's frame"
+	sed 's|ncol="11"|& elevation="0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1"|' \
+	    "$TMP/hf.xml" > "$TMP/data.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/data.xml"
+	assert_equal "$stderr" "phys-step: $TMP/data.xml:4: hfield geom: height field 'ground' has heights (a file or elevation), which phys does not read"
+}
+
 @test "a servo too stiff for an explicit step (Menagerie's iiwa: kp 2000, kv 200 on a link of 2e-3 kg m2) under the implicit integrator: phys's MuJoCo engine takes its damping into the step, as libmujoco does, and follows libmujoco" {
 	cat > "$TMP/stiff.xml" <<-EOF
 	<mujoco model="stiff">

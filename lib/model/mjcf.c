@@ -553,6 +553,26 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	return 0;
 }
 
+/* A height field of its geoms' size (MuJoCo checks them there). */
+static int
+read_hfield(struct reader *r, xmlNodePtr n)
+{
+	struct mj_hfield h = { own_attr(n, "name"), { 0, 0, 0, 0 },
+		own_attr(n, "file") || own_attr(n, "elevation") };
+	int i;
+
+	if (numbers(r, n, -1, "size", h.size, 4) < 0)
+		return -1;
+	for (i = 0; i < 4; i++)
+		if (!(h.size[i] > 0))
+			return mj_fail(r, n, "%s", "a height field needs 4 "
+			    "positive sizes");
+	r->hfields = phys_xrealloc(r->hfields, (r->nhfields + 1) *
+	    sizeof *r->hfields);
+	r->hfields[r->nhfields++] = h;
+	return 0;
+}
+
 static int
 read_assets(struct reader *r, xmlNodePtr a)
 {
@@ -564,9 +584,41 @@ read_assets(struct reader *r, xmlNodePtr a)
 			return -1;
 		if (phys_node_is(n, "mesh") && read_mesh(r, n, cls) < 0)
 			return -1;
-		if (phys_node_is(n, "hfield"))
-			mj_note(r, n, "height fields are not read");
+		if (phys_node_is(n, "hfield") && read_hfield(r, n) < 0)
+			return -1;
 	}
+	return 0;
+}
+
+/*
+ * An hfield geom whose field has no heights (no file, no elevation:
+ * MuJoCo's are then all 0, as a model built to be filled in at run time
+ * has them): the box it is, its top at the geom's frame, its base below;
+ * any other is not read.
+ */
+static int
+hfield_box(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
+{
+	const char *name = attr(r, n, cls, "hfield");
+	size_t i;
+
+	for (i = 0; name && i < r->nhfields; i++)
+		if (r->hfields[i].name &&
+		    strcmp(r->hfields[i].name, name) == 0)
+			break;
+	if (!name || i == r->nhfields)
+		return mj_fail(r, n, "hfield geom: no hfield '%s'", name ?
+		    name : "");
+	if (r->hfields[i].data)
+		return mj_fail(r, n, "hfield geom: height field '%s' has "
+		    "heights (a file or elevation), which phys does not read",
+		    name);
+	g->type = PHYS_MJ_BOX;
+	g->size[0] = r->hfields[i].size[0];
+	g->size[1] = r->hfields[i].size[1];
+	g->size[2] = r->hfields[i].size[3] / 2;
+	mj_note(r, n, "its height field has no heights (all 0 in MuJoCo): "
+	    "read as the box it is, its top at the geom's frame");
 	return 0;
 }
 
@@ -591,16 +643,18 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	const char *mesh;
 	double ft[6];
 	phys_vec3 v;
+	bool hfield;
 	int k;
 
 	if ((k = keyword(r, n, cls, "type", types, PHYS_MJ_SPHERE)) < 0)
 		return -1;
 	g->type = k;
+	hfield = k == PHYS_MJ_HFIELD;
 	g->mesh = -1;
 	if (some_numbers(r, n, cls, "size", g->size, 0, 3) < 0)
 		return -1;
-	if (g->type == PHYS_MJ_HFIELD)
-		return mj_fail(r, n, "%s", "height field geoms are not read");
+	if (g->type == PHYS_MJ_HFIELD && hfield_box(r, n, cls, g) < 0)
+		return -1;
 	if (g->type == PHYS_MJ_MESH) {
 		if (!(mesh = attr(r, n, cls, "mesh")) ||
 		    (g->mesh = mesh_find(r, mesh)) < 0)
@@ -609,11 +663,17 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	}
 	if ((k = numbers(r, n, cls, "fromto", ft, 6)) < 0)
 		return -1;
+	if (!k && (position(r, n, cls, &g->pose.p) < 0 ||
+	    orientation(r, n, cls, &g->pose.q) < 0))
+		return -1;
+	if (!k && hfield)	/* the field's base under its frame */
+		g->pose = phys_pose_mul(g->pose, (phys_pose){ { 0, 0,
+		    -g->size[2] }, PHYS_QUAT_IDENTITY });
 	if (!k)
-		return position(r, n, cls, &g->pose.p) < 0 ||
-		    orientation(r, n, cls, &g->pose.q) < 0 ? -1 : 0;
-	if (g->type != PHYS_MJ_CAPSULE && g->type != PHYS_MJ_CYLINDER &&
-	    g->type != PHYS_MJ_ELLIPSOID && g->type != PHYS_MJ_BOX)
+		return 0;
+	if (hfield || (g->type != PHYS_MJ_CAPSULE &&
+	    g->type != PHYS_MJ_CYLINDER && g->type != PHYS_MJ_ELLIPSOID &&
+	    g->type != PHYS_MJ_BOX))
 		return mj_fail(r, n, "%s", "fromto requires capsule, cylinder, "
 		    "box or ellipsoid");
 	v = v3(ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]);
@@ -762,6 +822,10 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 		    "takes MuJoCo's default, 0.02 1");
 	g.inertia = needs_inertia && body >= 0 && g.group >= r->igroup[0] &&
 	    g.group <= r->igroup[1];
+	/* a height field weighs nothing in MuJoCo */
+	if (attr(r, n, cls, "type") && strcmp(attr(r, n, cls, "type"),
+	    "hfield") == 0)
+		g.inertia = false;
 	if (geom_mass(r, n, cls, &g) < 0)
 		return -1;
 	if (own_attr(n, "name"))
@@ -1375,30 +1439,34 @@ motor_limits(struct reader *r, xmlNodePtr n, struct mj_act *a, double gear,
 }
 
 /*
- * An actuator's force as MuJoCo 2.2.2 makes it of a control u and its
- * transmission's length L: gain u + bias[0] + bias[1] L + bias[2] dL/dt,
- * of a motor (gain 1), a position servo (kp, bias 0 -kp 0), a velocity
- * servo (kv, bias 0 0 -kv) or a general actuator of fixed gain, no or
- * affine bias and no dynamics: 0, or -1 for any other (-2 on error).
+ * An actuator's force as MuJoCo 2.2.2 makes it of its input and its
+ * transmission's length L: gain times the input plus bias[0] + bias[1] L
+ * + bias[2] dL/dt, of a motor (gain 1), a position servo (kp, bias 0 -kp
+ * 0), a velocity servo (kv, bias 0 0 -kv) or a general actuator of fixed
+ * gain, no or affine bias, the input the control, or, under its dynamics,
+ * its activation (MJ_DYN_*, of time constant dynprm[0]): 0, or -1 for any
+ * other (-2 on error).
  */
 static int
-affine_force(struct reader *r, xmlNodePtr n, int cls, double *gain,
-    double bias[3])
+affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 {
 	static const char *const gains[] = { "fixed", "muscle", "user",
 		NULL };
 	static const char *const biases[] = { "none", "affine", "muscle",
 		"user", NULL };
-	double g[3] = { 1, 0, 0 };
-	int gt, bt;
+	static const char *const dyns[] = { "none", "integrator", "filter",
+		"muscle", "user", NULL };
+	double g[3] = { 1, 0, 0 }, prm[3] = { 1, 0, 0 };
+	int gt, bt, dt;
 
-	bias[0] = bias[1] = bias[2] = 0;
-	*gain = 1;
+	a->bias[0] = a->bias[1] = a->bias[2] = 0;
+	a->gain = 1;
+	a->dyn = MJ_DYN_NONE;
 	if (phys_node_is(n, "position") || phys_node_is(n, "velocity")) {
 		if (number(r, n, cls, phys_node_is(n, "position") ? "kp" :
-		    "kv", gain) < 0)
+		    "kv", &a->gain) < 0)
 			return -2;
-		bias[phys_node_is(n, "position") ? 1 : 2] = -*gain;
+		a->bias[phys_node_is(n, "position") ? 1 : 2] = -a->gain;
 		return 0;
 	}
 	if (phys_node_is(n, "motor"))
@@ -1407,16 +1475,17 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, double *gain,
 		return -1;
 	if ((gt = keyword(r, n, cls, "gaintype", gains, 0)) < 0 ||
 	    (bt = keyword(r, n, cls, "biastype", biases, 0)) < 0 ||
+	    (dt = keyword(r, n, cls, "dyntype", dyns, 0)) < 0 ||
 	    some_numbers(r, n, cls, "gainprm", g, 1, 3) < 0 ||
-	    some_numbers(r, n, cls, "biasprm", bias, 1, 3) < 0)
+	    some_numbers(r, n, cls, "biasprm", a->bias, 1, 3) < 0 ||
+	    some_numbers(r, n, cls, "dynprm", prm, 1, 3) < 0)
 		return -2;
-	if (attr(r, n, cls, "dyntype") && strcmp(attr(r, n, cls, "dyntype"),
-	    "none") != 0)
-		return -1;
-	*gain = g[0];
+	a->gain = g[0];
+	a->dyn = dt;
+	a->tau = prm[0];
 	if (bt == 0)
-		bias[0] = bias[1] = bias[2] = 0;
-	return gt == 0 && bt <= 1 ? 0 : -1;
+		a->bias[0] = a->bias[1] = a->bias[2] = 0;
+	return gt == 0 && bt <= 1 && dt <= MJ_DYN_FILTER ? 0 : -1;
 }
 
 /* A <general> actuator as the kind it acts as: a motor (no bias) or a
@@ -1426,23 +1495,30 @@ static int
 general_kind(struct reader *r, xmlNodePtr n, int cls, double *gain,
     double *kd)
 {
-	double b[3];
-	int k = affine_force(r, n, cls, gain, b);
+	struct mj_act f;
+	int k = affine_force(r, n, cls, &f);
 
 	if (k < 0)
 		return k;
-	*kd = -b[2];
-	if (b[0] == 0 && b[1] == 0 && b[2] == 0)
+	*gain = f.gain;
+	*kd = -f.bias[2];
+	if (f.dyn != MJ_DYN_NONE)
+		return -1;
+	if (f.bias[0] == 0 && f.bias[1] == 0 && f.bias[2] == 0)
 		return ACT_MOTOR;
-	if (b[0] == 0 && b[1] == -*gain && b[2] <= 0)
+	if (f.bias[0] == 0 && f.bias[1] == -f.gain && f.bias[2] <= 0)
 		return ACT_POSITION;
 	return -1;
 }
 
-/* Whether an actuator read before drives joint j, itself or through a
- * tendon. */
+/*
+ * Whether an actuator read before drives joint j where the one being read
+ * cannot drive it too: one that is a joint system of gz-sim's (system)
+ * shares its joint with none, as it commands it; actuators of tendons
+ * (TendonActuator) pull their joints together, their forces summed.
+ */
 static bool
-driven(const struct reader *r, int j)
+driven(const struct reader *r, int j, bool system)
 {
 	const struct mj_tendon *t;
 	size_t i, k;
@@ -1454,7 +1530,7 @@ driven(const struct reader *r, int j)
 			continue;
 		}
 		t = &r->tendons[r->acts[i].tendon];
-		for (k = 0; k < t->njoints; k++)
+		for (k = 0; system && k < t->njoints; k++)
 			if (joint_find(r, t->joint[k]) == j)
 				return true;
 	}
@@ -1462,7 +1538,7 @@ driven(const struct reader *r, int j)
 }
 
 #define DRIVEN_TWICE "not read: a joint it drives is driven by an " \
-	"actuator before it, and phys drives a joint by one actuator: the " \
+	"actuator before it that gz-sim's joint systems cannot add to: the " \
 	"model runs without it"
 
 /*
@@ -1477,10 +1553,11 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 {
 	const char *tn = r->tendons[t].name ? r->tendons[t].name : "";
 	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 };
-	int k, flim, clim;
+	double ar[2] = { 0, 0 };
+	int k, flim, clim, alim;
 	size_t i;
 
-	if ((k = affine_force(r, n, cls, &a->gain, a->bias)) == -2)
+	if ((k = affine_force(r, n, cls, a)) == -2)
 		return -1;
 	if (k < 0 || !r->tendons[t].fixed) {
 		mj_note(r, n, "not read (phys reads motor, position, velocity "
@@ -1496,23 +1573,30 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 			return mj_fail(r, n, "tendon '%s': joint '%s' is "
 			    "neither a hinge nor a slide", tn,
 			    r->tendons[t].joint[i]);
-		if (driven(r, k)) {
+		if (driven(r, k, false)) {
 			mj_note(r, n, DRIVEN_TWICE);
 			return 0;
 		}
 	}
 	if (some_numbers(r, n, cls, "gear", gear, 1, 6) < 0 ||
 	    (flim = limited_range(r, n, cls, "force", fr)) < 0 ||
-	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0)
+	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0 ||
+	    (alim = limited_range(r, n, cls, "act", ar)) < 0)
 		return -1;
-	if ((flim && !(fr[0] < fr[1])) || (clim && !(cr[0] < cr[1])))
-		return mj_fail(r, n, "%s", flim && !(fr[0] < fr[1]) ?
-		    "forcerange: its first number must be below its second" :
-		    "ctrlrange: its first number must be below its second");
+	if ((flim && !(fr[0] < fr[1])) || (clim && !(cr[0] < cr[1])) ||
+	    (alim && !(ar[0] < ar[1])))
+		return mj_fail(r, n, "%srange: its first number must be below "
+		    "its second", flim && !(fr[0] < fr[1]) ? "force" :
+		    clim && !(cr[0] < cr[1]) ? "ctrl" : "act");
+	if (a->dyn == MJ_DYN_FILTER && !(a->tau > 0))
+		return mj_fail(r, n, "dynprm=\"%g\": a filter's time constant "
+		    "must be positive", a->tau);
 	a->force[0] = flim ? fr[0] : -INFINITY;
 	a->force[1] = flim ? fr[1] : INFINITY;
 	a->ctrl[0] = clim ? cr[0] : -INFINITY;
 	a->ctrl[1] = clim ? cr[1] : INFINITY;
+	a->act[0] = alim ? ar[0] : -INFINITY;
+	a->act[1] = alim ? ar[1] : INFINITY;
 	a->kind = ACT_TENDON;
 	a->joint = -1;
 	a->tendon = t;
@@ -1560,7 +1644,8 @@ read_actuator(struct reader *r, xmlNodePtr n)
 {
 	const char *jn = own_attr(n, "joint");
 	struct mj_act a = { 0 };
-	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 }, g, bias[3];
+	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 };
+	struct mj_act f;
 	int cls, lim, clim;
 	bool affine = false;
 
@@ -1587,7 +1672,7 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	} else if (phys_node_is(n, "general")) {
 		if ((a.kind = general_kind(r, n, cls, &a.gain, &a.kd)) == -2)
 			return -1;
-		affine = a.kind == -1 && affine_force(r, n, cls, &g, bias) == 0;
+		affine = a.kind == -1 && affine_force(r, n, cls, &f) == 0;
 	} else {
 		a.kind = -1;
 	}
@@ -1602,10 +1687,6 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	if (r->joints[a.joint].type < MJ_SLIDE)
 		return mj_fail(r, n, "%s", "an actuator of a free or ball joint "
 		    "is not read");
-	if (driven(r, a.joint)) {
-		mj_note(r, n, DRIVEN_TWICE);
-		return 0;
-	}
 	if (some_numbers(r, n, cls, "gear", gear, 1, 6) < 0 ||
 	    (lim = limited_range(r, n, cls, "force", fr)) < 0 ||
 	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0)
@@ -1613,6 +1694,10 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	if (affine || (gear[0] != 1 && a.kind != ACT_MOTOR) ||
 	    (lim && fr[0] != -fr[1]))
 		return joint_tendon_actuator(r, n, cls, &a, a.joint);
+	if (driven(r, a.joint, true)) {
+		mj_note(r, n, DRIVEN_TWICE);
+		return 0;
+	}
 	if (a.kind == ACT_MOTOR)
 		motor_limits(r, n, &a, gear[0], lim ? fr[1] : PHYS_NO_LIMIT, clim, cr);
 	else {
@@ -2086,6 +2171,7 @@ reader_free(struct reader *r)
 	free(r->tendons);
 	free(r->cls);
 	free(r->meshes);
+	free(r->hfields);
 	free(r->bodies);
 	free(r->geoms);
 	free(r->joints);

@@ -1173,6 +1173,13 @@ write_tendon_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
 		add_nums(p, "ctrl_range", a->ctrl, 2, a->line);
 	if (isfinite(a->force[0]))
 		add_nums(p, "force_range", a->force, 2, a->line);
+	if (a->dyn != MJ_DYN_NONE)
+		add(p, "dynamics", a->dyn == MJ_DYN_FILTER ? "filter" :
+		    "integrator", a->line);
+	if (a->dyn == MJ_DYN_FILTER)
+		add_num(p, "time_constant", a->tau, a->line);
+	if (a->dyn != MJ_DYN_NONE && isfinite(a->act[0]))
+		add_nums(p, "act_range", a->act, 2, a->line);
 }
 
 /*

@@ -23,12 +23,21 @@ enum phys_mjcf_actuator_kind {
  * position, phys's measure; its force gain times the control (within
  * ctrl[]) plus bias[0] + bias[1] L + bias[2] dL/dt, within fmin, fmax.
  */
+enum phys_actuator_dynamics {
+	PHYS_DYN_NONE, PHYS_DYN_INTEGRATOR, PHYS_DYN_FILTER
+};
+
 struct phys_mjcf_tendon {
 	const char *name;	/* NULL: none */
 	const int *joints;
 	const double *coef;
 	size_t n;
 	double offset, gain, bias[3], ctrl[2];
+	/* under dynamics, the activation in the control's place: it
+	 * integrates the control, or follows it in time tau (s), within
+	 * act[] */
+	enum phys_actuator_dynamics dyn;
+	double tau, act[2];
 };
 struct phys_mjcf_actuator {
 	enum phys_mjcf_actuator_kind kind;

@@ -135,6 +135,7 @@ struct mj_site {
 };
 
 enum { ACT_MOTOR, ACT_POSITION, ACT_VELOCITY, ACT_TENDON };
+enum { MJ_DYN_NONE, MJ_DYN_INTEGRATOR, MJ_DYN_FILTER };
 
 struct reader {
 	struct phys_doc *d;
@@ -163,6 +164,14 @@ struct reader {
 	int main;		/* the class "main" is, the last read */
 	struct mj_mesh *meshes;
 	size_t nmeshes;
+	/* <hfield>s: MuJoCo's size (half sides, top, base) and whether a
+	 * file or elevation gives its heights (else all 0) */
+	struct mj_hfield {
+		const char *name;	/* the document's */
+		double size[4];
+		bool data;
+	} *hfields;
+	size_t nhfields;
 	struct mj_body *bodies;
 	size_t nbodies;
 	struct mj_geom *geoms;
@@ -184,6 +193,11 @@ struct reader {
 		 * control within ctrl[], the force within force[] */
 		int tendon;
 		double bias[3], ctrl[2], force[2];
+		/* the input, under dynamics (MJ_DYN_*), its activation:
+		 * integrated from the control (integrator), or following
+		 * it in time tau (filter), held to act[] */
+		int dyn;
+		double tau, act[2];
 		double gain, fmax;	/* N m per unit; force limit */
 		double kd;	/* a servo's damping (N m s): general's -biasprm[2] */
 		double gear;	/* a motor's force per unit of control */

@@ -1226,6 +1226,17 @@ put_tendon_actuator(struct writer *wr, size_t i)
 		    -PHYS_NO_LIMIT), fmin(t->ctrl[1], PHYS_NO_LIMIT) }, 2);
 	}
 	put_forcerange(b, a);
+	if (t->dyn != PHYS_DYN_NONE)
+		phys_buf_puts(b, t->dyn == PHYS_DYN_FILTER ?
+		    " dyntype=\"filter\"" : " dyntype=\"integrator\"");
+	if (t->dyn == PHYS_DYN_FILTER)
+		phys_mjcf_nums(b, "dynprm", &t->tau, 1);
+	if (t->dyn != PHYS_DYN_NONE && (phys_has_lower(t->act[0]) ||
+	    phys_has_upper(t->act[1]))) {
+		phys_buf_puts(b, " actlimited=\"true\"");
+		phys_mjcf_nums(b, "actrange", (double[2]){ fmax(t->act[0],
+		    -PHYS_NO_LIMIT), fmin(t->act[1], PHYS_NO_LIMIT) }, 2);
+	}
 	phys_buf_puts(b, "/>\n");
 }
 

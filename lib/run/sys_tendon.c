@@ -5,7 +5,8 @@
  * coef times rate; before each step the actuator's force, gain times
  * the control (held to its range) plus bias[0] + bias[1] L + bias[2] dL/dt
  * and held to the force range, is each joint's effort times its
- * coefficient, as MuJoCo 2.2.2 applies an actuator through a tendon.
+ * coefficient, as MuJoCo 2.2.2 applies an actuator through a tendon;
+ * under dynamics the activation takes the control's place in the force.
  * Its messages (gz.msgs.Double) are the control.
  */
 #include "sysint.h"
@@ -25,6 +26,11 @@ struct tendon_act {
 	double gain, bias[3];
 	double ctrl[2], force[2];	/* ranges; infinite: none */
 	double u;		/* the control, as given */
+	/* Under dynamics the force's input is the activation, which
+	 * integrates the control or follows it in time tau, within
+	 * act_range. */
+	enum phys_actuator_dynamics dyn;
+	double tau, act_range[2], act;
 };
 
 /* Up to n numbers of element name into v (left alone when absent): 0, or
@@ -103,6 +109,34 @@ ta_joints(const struct phys_sys_conf *c, struct tendon_act *s)
 	return 0;
 }
 
+/* <dynamics> (none, integrator, filter) and its <time_constant> (s) and
+ * <act_range>. */
+static int
+ta_dynamics(const struct phys_sys_conf *c, struct tendon_act *s)
+{
+	static const char *const names[] = { "none", "integrator", "filter" };
+	char *text = phys_sys_text(c, "dynamics");
+	size_t k;
+
+	s->dyn = PHYS_DYN_NONE;
+	for (k = 0; text && k < 3 && strcmp(text, names[k]) != 0; k++)
+		continue;
+	free(text);
+	if (k == 3)
+		return phys_sys_fail(c, phys_child(c->node, "dynamics"),
+		    "<dynamics>: none, integrator or filter");
+	if (text)
+		s->dyn = (enum phys_actuator_dynamics)k;
+	s->tau = 1;
+	if (numbers(c, "time_constant", &s->tau, 1) < 0 ||
+	    range(c, "act_range", s->act_range) < 0)
+		return -1;
+	if (s->dyn == PHYS_DYN_FILTER && !(s->tau > 0))
+		return phys_sys_fail(c, phys_child(c->node, "time_constant"),
+		    "%s", "<time_constant>: must be positive");
+	return 0;
+}
+
 static int
 ta_parse(const struct phys_sys_conf *c, void *state)
 {
@@ -117,6 +151,8 @@ ta_parse(const struct phys_sys_conf *c, void *state)
 	    numbers(c, "bias", s->bias, 3) < 0 ||
 	    range(c, "ctrl_range", s->ctrl) < 0 ||
 	    range(c, "force_range", s->force) < 0)
+		return -1;
+	if (ta_dynamics(c, s) < 0)
 		return -1;
 	s->name = phys_sys_text(c, "tendon");
 	if (!(topic = phys_sys_text(c, "topic")) && s->name)
@@ -152,7 +188,6 @@ ta_step(void *state, const struct phys_sys_run *r, double h)
 	double len = s->offset, rate = 0, pos[2], vel[2], u, f;
 	int k;
 
-	(void)h;
 	for (k = 0; k < s->n; k++) {
 		if (phys_engine_joint_state(r->e, s->joints[k], pos, vel) < 1)
 			continue;
@@ -160,12 +195,18 @@ ta_step(void *state, const struct phys_sys_run *r, double h)
 		rate += s->coef[k] * vel[0];
 	}
 	u = fmin(fmax(s->u, s->ctrl[0]), s->ctrl[1]);
-	f = s->gain * u + s->bias[0] + s->bias[1] * len + s->bias[2] * rate;
+	f = s->gain * (s->dyn == PHYS_DYN_NONE ? u : s->act) + s->bias[0] +
+	    s->bias[1] * len + s->bias[2] * rate;
 	f = fmin(fmax(f, s->force[0]), s->force[1]);
 	for (k = 0; k < s->n; k++)
-		if (phys_sys_command(r, s->joints[k], 0, PHYS_COMMAND_EFFORT,
-		    s->coef[k] * f) < 0)
+		if (phys_sys_pull(r, s->joints[k], s->coef[k] * f) < 0)
 			return -1;
+	/* the activation over the step, as MuJoCo's Euler step takes it */
+	if (s->dyn != PHYS_DYN_NONE) {
+		s->act += h * (s->dyn == PHYS_DYN_INTEGRATOR ? u :
+		    (u - s->act) / s->tau);
+		s->act = fmin(fmax(s->act, s->act_range[0]), s->act_range[1]);
+	}
 	return 0;
 }
 
@@ -189,7 +230,8 @@ ta_actuators(const void *state, const struct phys_run_values *v,
 		0, 0, s->force[0], s->force[1], s->u, NULL, NULL,
 		{ s->name, s->joints, s->coef, (size_t)s->n, s->offset, s->gain,
 		  { s->bias[0], s->bias[1], s->bias[2] },
-		  { s->ctrl[0], s->ctrl[1] } } };
+		  { s->ctrl[0], s->ctrl[1] }, s->dyn, s->tau,
+		  { s->act_range[0], s->act_range[1] } } };
 
 	(void)v;
 	phys_sys_actuator_add(out, &a);

@@ -45,6 +45,9 @@ struct phys_sys_run {
 	const struct phys_scene *w;
 	struct phys_engine *e;
 	struct phys_run_values *vals;
+	/* per joint, the efforts actuators pull it by in the step being
+	 * taken (phys_sys_pull), summed as MuJoCo sums its actuators' */
+	double *pulls;
 };
 
 /* Actuators as systems.h's phys_systems_actuators gathers them. */
@@ -141,6 +144,9 @@ int phys_sys_subscribe(const struct phys_sys_conf *c, const char *topic,
 
 /* ---- commands ---- */
 
+/* Add f to the effort joint j's first axis is pulled by in this step,
+ * and command the sum: several actuators of one joint add up. */
+int phys_sys_pull(const struct phys_sys_run *r, int joint, double f);
 /* Command axis k of joint j (the other axis keeps its command). */
 int phys_sys_command(const struct phys_sys_run *r, int joint, int axis,
     enum phys_command_kind kind, double target);

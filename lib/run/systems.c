@@ -232,6 +232,8 @@ phys_systems_load(struct phys_systems **out, const struct phys_scene *w,
 	*out = NULL;
 	s->run.w = w;
 	s->run.vals = vals;
+	s->run.pulls = phys_xcalloc(w->njoints ? w->njoints : 1,
+	    sizeof *s->run.pulls);
 	if (find_systems(s, w, vals) < 0) {
 		phys_systems_free(s);
 		return -1;
@@ -261,6 +263,7 @@ phys_systems_free(struct phys_systems *s)
 	free(s->topics);
 	free(s->subs);
 	free(s->v);
+	free(s->run.pulls);
 	free(s);
 }
 
@@ -387,6 +390,8 @@ phys_systems_step(struct phys_systems *s, double h)
 {
 	size_t i;
 
+	memset(s->run.pulls, 0, (s->run.w->njoints ? s->run.w->njoints : 1) *
+	    sizeof *s->run.pulls);
 	for (i = 0; i < s->n; i++)
 		if (s->v[i].kind->step &&
 		    s->v[i].kind->step(s->v[i].state, &s->run, h) < 0)

@@ -236,6 +236,14 @@ phys_sys_subscribe(const struct phys_sys_conf *c, const char *topic,
 /* ---- commands ---- */
 
 int
+phys_sys_pull(const struct phys_sys_run *r, int joint, double f)
+{
+	r->pulls[joint] += f;
+	return phys_sys_command(r, joint, 0, PHYS_COMMAND_EFFORT,
+	    r->pulls[joint]);
+}
+
+int
 phys_sys_command(const struct phys_sys_run *r, int joint, int axis,
     enum phys_command_kind kind, double target)
 {
