@@ -33,8 +33,8 @@ struct tendon_act {
 	double tau, act_range[2], act;
 };
 
-/* Up to n numbers of element name into v (left alone when absent): 0, or
- * -1 when it is not n finite numbers. */
+/* The n numbers of element name into v (left alone when absent): 0, or
+ * -1 when they are not n finite numbers. */
 static int
 numbers(const struct phys_sys_conf *c, const char *name, double *v, int n)
 {
