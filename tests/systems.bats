@@ -6,6 +6,7 @@
 # plugin blocks of gz-sim's examples.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 # world FILE: a world with one profile per engine around the models on
 # stdin, gravity 9.81 m/s^2.
@@ -1010,4 +1011,27 @@ carrier() {
 
 @test "DetachableJoint, a carrier that leaves its crumbs (worlds/detachable_joint.sdf): the commands its comment gives drive it and drop each crumb where it is, as the comment says, under each engine" {
 	each_engine carrier
+}
+
+@test "TendonActuator, phys's own system, known by its name alone: a 1 kg car on a slide pulled through a coefficient of 2 by a force of 100 (u - L) rests at (u - m g / 200) / 2, for the control its topic gives; a bad parameter is an error at its line" {
+	cat > "$TMP/lift.sdf" <<-EOF
+	<sdf version="1.9"><world name="w">
+	<model name="lift">
+	  <link name="car"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+	  <joint name="up" type="prismatic"><parent>world</parent><child>car</child>
+	    <axis><xyz>0 0 1</xyz><dynamics><damping>20</damping></dynamics></axis></joint>
+	  <plugin filename="my-build-of-it" name="phys::systems::TendonActuator">
+	    <joint coef="2">up</joint>
+	    <gain>100</gain>
+	    <bias>0 -100 0</bias>
+	  </plugin>
+	</model></world></sdf>
+	EOF
+	echo '{"t":0,"topic":"/model/lift/joint/up/cmd","msg":{"data":0.5}}' > "$TMP/ctl"
+	run -0 --separate-stderr phys-step -t 3 -r 1 -c "$TMP/ctl" -i 'lift::up/position' "$TMP/lift.sdf"
+	[ -z "$stderr" ]
+	near "$(printf '%s\n' "$output" | tail -1 | jq '.items[] | .[0]')" "$(awk 'BEGIN { print (0.5 - 9.81 / 200) / 2 }')" 1e-4
+	sed 's|<bias>0 -100 0</bias>|<bias>0 -100</bias>|' "$TMP/lift.sdf" > "$TMP/bad.sdf"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/bad.sdf"
+	assert_equal "$stderr" "phys-step: $TMP/bad.sdf:9: TendonActuator: <bias> '0 -100' is not 3 finite numbers"
 }

@@ -62,14 +62,16 @@ lib_stem(const char *file)
 }
 
 /* "gz::sim::systems::DiffDrive", "ignition::gazebo::systems::DiffDrive":
- * "DiffDrive"; NULL for a name of no gz-sim system. */
+ * "DiffDrive" ("phys::systems::TendonActuator": phys's own); NULL for a
+ * name of no such system. */
 static const char *
 class_name(const char *name)
 {
 	const char *s = strstr(name, "::systems::");
 
 	if (!s || !(strncmp(name, "gz::", 4) == 0 ||
-	    strncmp(name, "ignition::", 10) == 0))
+	    strncmp(name, "ignition::", 10) == 0 ||
+	    strncmp(name, "phys::", 6) == 0))
 		return NULL;
 	return s + strlen("::systems::");
 }
