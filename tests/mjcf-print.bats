@@ -28,6 +28,27 @@ print_oracle() {
 	"$BATS_FILE_TMPDIR/mujoco" "$@"
 }
 
+# moves_as_mujoco SRC MODEL KEY JOINT[:REF_DEGREES]...: from key KEY,
+# each joint's position over 1 s under phys's MuJoCo engine (plus its
+# ref: phys measures from it) and in MuJoCo's run of SRC printed back as
+# MJCF are libmujoco's run of SRC, to 1e-9.
+moves_as_mujoco() {
+	local src=$1 model=$2 key=$3 j ref
+	shift 3
+	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
+	for j in "$@"; do
+		ref=$(awk -v d="${j#*:}" -v j="$j" 'BEGIN { printf "%.17g", j ~ /:/ ? d * atan2(0, -1) / 180 : 0 }')
+		j=${j%%:*}
+		print_oracle "$src" run 1 "$j" "$key" | awk 'NR % 50 == 0 { print $2 }' > "$TMP/want"
+		[ "$(wc -l < "$TMP/want")" -eq 20 ]
+		phys-step -q -p mujoco -t 1 -e 50 --keyframe "$key" -i "$model::$j/position" "$src" |
+		    jq -r --argjson ref "$ref" 'select(.t > 0) | .items[] | .[0] + $ref' > "$TMP/got"
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+		print_oracle "$TMP/out.xml" run 1 "$j" "$key" | awk 'NR % 50 == 0 { print $2 }' > "$TMP/got"
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+}
+
 # printed_agrees SOURCE: SOURCE printed as MJCF, MuJoCo's compilation of it
 # compared with libsdformat's reading of SOURCE.
 printed_agrees() {
@@ -522,38 +543,13 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 }
 
 @test "actuators of fixed tendons (a position servo on two joints, one with a ref, its control and force held to their ranges; a general one of affine bias through a gear) move their joints as libmujoco's, under phys's MuJoCo engine and printed back as <tendon> and <general>" {
-	local src="$BATS_TEST_DIRNAME/data/mjcf/tendonact.xml" j ref
-	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
-	for j in j1 j2 j3; do
-		print_oracle "$src" run 1 $j k | awk 'NR % 50 == 0 { print $2 }' > "$TMP/want"
-		[ "$(wc -l < "$TMP/want")" -eq 20 ]
-		# phys measures j1 from its ref, 10 degrees
-		ref=0
-		[ $j = j1 ] && ref=$(awk 'BEGIN { printf "%.17g", 10 * atan2(0, -1) / 180 }')
-		phys-step -q -p mujoco -t 1 -e 50 --keyframe k -i "tendon::$j/position" "$src" |
-		    jq -r --argjson ref "$ref" 'select(.t > 0) | .items[] | .[0] + $ref' > "$TMP/got"
-		lines_agree "$TMP/want" "$TMP/got" 1e-9
-		print_oracle "$TMP/out.xml" run 1 $j k | awk 'NR % 50 == 0 { print $2 }' > "$TMP/got"
-		lines_agree "$TMP/want" "$TMP/got" 1e-9
-	done
-	grep -q '<fixed name="t2">' "$TMP/out.xml"
-	grep -q '<joint joint="j3" coef="-2"/>' "$TMP/out.xml"
+	# phys measures j1 from its ref, 10 degrees
+	moves_as_mujoco "$BATS_TEST_DIRNAME/data/mjcf/tendonact.xml" tendon k j1:10 j2 j3
 }
 
 @test "actuators of joints no gz-sim system is (a servo through a gear, a general one of another bias, a motor of force range not symmetric about 0), refused or not read before, run as libmujoco runs them, under phys's MuJoCo engine and printed back" {
-	local src="$BATS_TEST_DIRNAME/data/mjcf/jointact.xml" j ref
-	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
-	for j in hinge slide spin; do
-		print_oracle "$src" run 1 $j k | awk 'NR % 50 == 0 { print $2 }' > "$TMP/want"
-		[ "$(wc -l < "$TMP/want")" -eq 20 ]
-		ref=0
-		[ $j = hinge ] && ref=$(awk 'BEGIN { printf "%.17g", 5 * atan2(0, -1) / 180 }')
-		phys-step -q -p mujoco -t 1 -e 50 --keyframe k -i "jact::$j/position" "$src" |
-		    jq -r --argjson ref "$ref" 'select(.t > 0) | .items[] | .[0] + $ref' > "$TMP/got"
-		lines_agree "$TMP/want" "$TMP/got" 1e-9
-		print_oracle "$TMP/out.xml" run 1 $j k | awk 'NR % 50 == 0 { print $2 }' > "$TMP/got"
-		lines_agree "$TMP/want" "$TMP/got" 1e-9
-	done
+	local src="$BATS_TEST_DIRNAME/data/mjcf/jointact.xml" p
+	moves_as_mujoco "$src" jact k hinge:5 slide spin
 	# the cart rests where 2 u + 3 - 40 q = m g, for the key's control
 	# and for the one a control line gives on the joint's topic
 	echo '{"t":4,"topic":"/model/jact/joint/slide/cmd","msg":{"data":1.5}}' > "$TMP/ctl"
@@ -566,23 +562,12 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	# the motor pushes at its range's upper end, 0.05 N m, not at 1:
 	# 1000 steps of h = 1 ms turn the wheel (I = m r^2 / 2, m = 1000 pi
 	# r^2 0.04) by a h^2 1000 1001 / 2
-	near "$(tail -1 "$TMP/want")" "$(awk 'BEGIN { I = 1000 * atan2(0, -1) * 0.01 * 0.04 * 0.01 / 2
+	near "$(print_oracle "$src" run 1 spin k | tail -1 | cut -d' ' -f2)" "$(awk 'BEGIN { I = 1000 * atan2(0, -1) * 0.01 * 0.04 * 0.01 / 2
 	    printf "%.12f", 0.05 / I * 1e-6 * 500500 }')" 1e-9
 }
 
 @test "actuators under dynamics (a filter, an integrator held to its actrange, on a joint, a tendon and a motor) move their joints as libmujoco's, under phys's MuJoCo engine and printed back" {
-	local src="$BATS_TEST_DIRNAME/data/mjcf/dynact.xml" j
-	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
-	for j in hinge slide spin; do
-		print_oracle "$src" run 1 $j k | awk 'NR % 50 == 0 { print $2 }' > "$TMP/want"
-		[ "$(wc -l < "$TMP/want")" -eq 20 ]
-		phys-step -q -p mujoco -t 1 -e 50 --keyframe k -i "dyn::$j/position" "$src" |
-		    jq -r 'select(.t > 0) | .items[] | .[0]' > "$TMP/got"
-		lines_agree "$TMP/want" "$TMP/got" 1e-9
-		print_oracle "$TMP/out.xml" run 1 $j k | awk 'NR % 50 == 0 { print $2 }' > "$TMP/got"
-		lines_agree "$TMP/want" "$TMP/got" 1e-9
-	done
-	grep -q 'dyntype="integrator" actlimited="true" actrange="-0.2 0.4"' "$TMP/out.xml"
+	moves_as_mujoco "$BATS_TEST_DIRNAME/data/mjcf/dynact.xml" dyn k hinge slide spin
 }
 
 @test "an hfield without heights (all 0 in MuJoCo, as dm_control's suite leaves its terrain for run time) is the box it is: a ball rests on its top as on libmujoco's under MuJoCo, and on it under ODE; one with heights is refused at its geom" {

@@ -278,6 +278,19 @@ including() {
 	EOF
 }
 
+# lifted ENGINE: $TMP/lift.sdf's car, pulled through a tendon of
+# coefficient 2 by a servo of kp 100 (2 kp (u - 2 q) = m g; stiffness
+# 4 kp, damping ratio 0.5), rests for the key's control, then for the
+# one $TMP/ctl gives at t=2.
+lifted() {
+	phys-step -q -p "$1" -t 4 -r 1 --keyframe k -c "$TMP/ctl" -i 'lift::up/position' \
+	    "$(profile_world "$TMP/lift.sdf" "$1")" > "$TMP/out"
+	near "$(jq -r 'select(.t == 2) | .items[] | .[0]' "$TMP/out")" \
+	    "$(awk 'BEGIN { print (0.5 - 9.81 / 200) / 2 }')" 1e-4
+	near "$(tail -1 "$TMP/out" | jq '.items[] | .[0]')" \
+	    "$(awk 'BEGIN { print (0.3 - 9.81 / 200) / 2 }')" 1e-4
+}
+
 @test "mjcf: an actuator of a fixed tendon holds its joints where its force meets the load: a 1 kg car on a slide of coefficient 2 pulled by a position servo of kp 100 rests at (u - m g / (2 kp)) / 2, for the key's control and one a control line gives, under each engine" {
 	cat > "$TMP/lift.xml" <<-EOF
 	<mujoco model="lift">
@@ -294,21 +307,8 @@ including() {
 	</mujoco>
 	EOF
 	phys-sdf world "$TMP/lift.xml" > "$TMP/lift.sdf"
-	local e f q
-	for e in bullet dart simbody; do
-		phys-preset add --engine $e $e "$TMP/lift.sdf" > "$TMP/lift.$e.sdf"
-	done
 	echo '{"t":2,"topic":"/model/lift/tendon/rope/cmd","msg":{"data":0.3}}' > "$TMP/ctl"
-	for e in default_physics mujoco bullet dart simbody; do
-		f=$TMP/lift.$e.sdf
-		[ -e "$f" ] || f=$TMP/lift.xml
-		phys-step -q -p $e -t 4 -r 1 --keyframe k -c "$TMP/ctl" -i 'lift::up/position' "$f" > "$TMP/out"
-		# 2 kp (u - 2 q) = m g; stiffness 4 kp, damping ratio 0.5
-		q=$(jq -r 'select(.t == 2) | .items[] | .[0]' "$TMP/out")
-		near "$q" "$(awk 'BEGIN { print (0.5 - 9.81 / 200) / 2 }')" 1e-4 || fail "$e: $q at t=2"
-		q=$(tail -1 "$TMP/out" | jq '.items[] | .[0]')
-		near "$q" "$(awk 'BEGIN { print (0.3 - 9.81 / 200) / 2 }')" 1e-4 || fail "$e: $q at t=4"
-	done
+	each_engine lifted
 	# what phys does not read is said where it is, and the model runs
 	# without it: a second actuator of the joint, and one of a muscle
 	sed -e 's|</actuator>|<motor name="more" joint="up"/><general tendon="rope" gaintype="muscle"/>&|' \

@@ -335,7 +335,7 @@ read_option(struct reader *r, xmlNodePtr o)
 	xmlNodePtr n;
 	int k;
 
-	r->option_line = where_of(r, o);
+	r->option_line = phys_node_where(o);
 	if (number(r, o, -1, "timestep", &r->timestep) < 0 ||
 	    numbers(r, o, -1, "gravity", r->gravity, 3) < 0 ||
 	    number(r, o, -1, "tolerance", &r->tolerance) < 0 ||
@@ -528,7 +528,7 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	    sizeof *r->meshes);
 	m = &r->meshes[r->nmeshes++];
 	memset(m, 0, sizeof *m);
-	m->line = where_of(r, n);
+	m->line = phys_node_where(n);
 	if (!name) {	/* MuJoCo names it after its file, less the last
 			 * extension (Allegro's link_0.0.stl is link_0.0) */
 		base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
@@ -775,7 +775,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 
 	memset(&g, 0, sizeof g);
 	g.pose = PHYS_POSE_IDENTITY;
-	g.line = where_of(r, n);
+	g.line = phys_node_where(n);
 	g.friction[0] = 1;
 	g.friction[1] = 0.005;
 	g.friction[2] = 0.0001;
@@ -801,7 +801,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	g.contype = (int)ct & 0xffff;
 	g.conaffinity = (int)ca & 0xffff;
 	if ((ct < 0 || ct > 0xffff || ca < 0 || ca > 0xffff) && !r->o->quiet)
-		phys_warnat_once(where_file(r, g.line),
+		phys_warnat_once(phys_doc_file(r->d, g.line),
 		    phys_where_line(g.line), "%s", "contype and conaffinity "
 		    "above 16 bits: only their low 16 bits are kept (SDF's "
 		    "bitmasks)");
@@ -816,7 +816,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
 		return mj_fail(r, n, "condim=\"%g\": 1, 3, 4 or 6", cd);
 	if (g.solref[0] <= 0 && !r->o->quiet)
-		phys_warnat_once(where_file(r, g.line),
+		phys_warnat_once(phys_doc_file(r->d, g.line),
 		    phys_where_line(g.line), "%s", "solref of direct "
 		    "stiffness and damping (negative): not kept; the contact "
 		    "takes MuJoCo's default, 0.02 1");
@@ -903,7 +903,7 @@ read_joint(struct reader *r, xmlNodePtr n, int cls, bool free)
 	int k;
 
 	memset(&j, 0, sizeof j);
-	j.line = where_of(r, n);
+	j.line = phys_node_where(n);
 	if (free) {
 		j.type = MJ_FREE;
 		cls = -1;	/* <freejoint> takes no class */
@@ -965,7 +965,7 @@ read_site(struct reader *r, xmlNodePtr n, int cls, int body)
 		return -1;
 	s.name = phys_xstrdup(name);
 	s.body = body;
-	s.line = where_of(r, n);
+	s.line = phys_node_where(n);
 	r->sites = phys_xrealloc(r->sites, (r->nsites + 1) * sizeof *r->sites);
 	r->sites[r->nsites++] = s;
 	return 0;
@@ -1143,7 +1143,7 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 	b->name = name ? phys_xstrdup(name) : phys_xasprintf("body%zu",
 	    me + 1);
 	b->parent = parent;
-	b->line = where_of(r, n);
+	b->line = phys_node_where(n);
 	b->world = phys_pose_mul(at, local);
 	b->geom0 = r->ngeoms;
 	b->joint0 = r->njoints;
@@ -1488,25 +1488,29 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 	return gt == 0 && bt <= 1 && dt <= MJ_DYN_FILTER ? 0 : -1;
 }
 
-/* A <general> actuator as the kind it acts as: a motor (no bias) or a
- * position servo (gain kp, bias 0 -kp -kv: kv, as Menagerie's arms have
- * it, a damping the servo adds, into *kd); -1 for any other. */
+/* An actuator of a joint, its force read (affine_force), as the gz-sim
+ * joint system it is: a motor (a general one without bias), a position
+ * servo (a general one of bias 0 -kp -kv: kv, as Menagerie's arms have
+ * it, a damping the servo adds, into a->kd) or a velocity servo; -1 for
+ * none of them. */
 static int
-general_kind(struct reader *r, xmlNodePtr n, int cls, double *gain,
-    double *kd)
+joint_kind(xmlNodePtr n, struct mj_act *a)
 {
-	struct mj_act f;
-	int k = affine_force(r, n, cls, &f);
+	const double *b = a->bias;
 
-	if (k < 0)
-		return k;
-	*gain = f.gain;
-	*kd = -f.bias[2];
-	if (f.dyn != MJ_DYN_NONE)
-		return -1;
-	if (f.bias[0] == 0 && f.bias[1] == 0 && f.bias[2] == 0)
+	a->kd = 0;
+	if (phys_node_is(n, "motor"))
 		return ACT_MOTOR;
-	if (f.bias[0] == 0 && f.bias[1] == -f.gain && f.bias[2] <= 0)
+	if (phys_node_is(n, "position"))
+		return ACT_POSITION;
+	if (phys_node_is(n, "velocity"))
+		return ACT_VELOCITY;
+	if (a->dyn != MJ_DYN_NONE)
+		return -1;
+	a->kd = -b[2];
+	if (b[0] == 0 && b[1] == 0 && b[2] == 0)
+		return ACT_MOTOR;
+	if (b[0] == 0 && b[1] == -a->gain && b[2] <= 0)
 		return ACT_POSITION;
 	return -1;
 }
@@ -1541,11 +1545,16 @@ driven(const struct reader *r, int j, bool system)
 	"actuator before it that gz-sim's joint systems cannot add to: the " \
 	"model runs without it"
 
+#define NOT_READ "not read (phys reads motor, position, velocity and " \
+	"general actuators of fixed gain and affine bias, of a joint or a " \
+	"fixed tendon): the model runs without it"
+
 /*
- * An actuator of fixed tendon t: its force, the control and the force
- * within their ranges where they are in force, gear times it on the
- * tendon (pulling each joint by its coefficient), as gear times the
- * tendon's length and rate are its length and rate.
+ * An actuator of fixed tendon t, its force read (affine_force): the
+ * control and the force within their ranges where they are in force,
+ * gear times the force on the tendon (pulling each joint by its
+ * coefficient), as gear times the tendon's length and rate are its
+ * length and rate.
  */
 static int
 tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
@@ -1557,12 +1566,8 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 	int k, flim, clim, alim;
 	size_t i;
 
-	if ((k = affine_force(r, n, cls, a)) == -2)
-		return -1;
-	if (k < 0 || !r->tendons[t].fixed) {
-		mj_note(r, n, "not read (phys reads motor, position, velocity "
-		    "and general actuators of fixed gain and affine bias, of "
-		    "a joint or a fixed tendon): the model runs without it");
+	if (!r->tendons[t].fixed) {
+		mj_note(r, n, NOT_READ);
 		return 0;
 	}
 	for (i = 0; i < r->tendons[t].njoints; i++) {
@@ -1642,46 +1647,25 @@ joint_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
 static int
 read_actuator(struct reader *r, xmlNodePtr n)
 {
-	const char *jn = own_attr(n, "joint");
+	const char *jn = own_attr(n, "joint"), *tn = own_attr(n, "tendon");
 	struct mj_act a = { 0 };
 	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 };
-	struct mj_act f;
-	int cls, lim, clim;
-	bool affine = false;
+	int cls, lim, clim, k;
 
 	if (class_of(r, n, r->main, &cls) < 0)
 		return -1;
-	a.line = where_of(r, n);
+	a.line = phys_node_where(n);
 	a.index = r->nu++;
 	a.tendon = -1;
-	if (!jn && own_attr(n, "tendon"))
-		return read_tendon_actuator(r, n, cls, &a, own_attr(n,
-		    "tendon"));
-	if (phys_node_is(n, "motor")) {
-		a.kind = ACT_MOTOR;
-	} else if (phys_node_is(n, "position")) {
-		a.kind = ACT_POSITION;
-		a.gain = 1;
-		if (number(r, n, cls, "kp", &a.gain) < 0)
-			return -1;
-	} else if (phys_node_is(n, "velocity")) {
-		a.kind = ACT_VELOCITY;
-		a.gain = 1;
-		if (number(r, n, cls, "kv", &a.gain) < 0)
-			return -1;
-	} else if (phys_node_is(n, "general")) {
-		if ((a.kind = general_kind(r, n, cls, &a.gain, &a.kd)) == -2)
-			return -1;
-		affine = a.kind == -1 && affine_force(r, n, cls, &f) == 0;
-	} else {
-		a.kind = -1;
-	}
-	if ((a.kind < 0 && !affine) || !jn) {
-		mj_note(r, n, "not read (phys reads motor, position, velocity "
-		    "and general actuators of fixed gain and affine bias, of "
-		    "a joint or a fixed tendon): the model runs without it");
+	if ((k = affine_force(r, n, cls, &a)) == -2)
+		return -1;
+	if (k < 0 || (!jn && !tn)) {
+		mj_note(r, n, NOT_READ);
 		return 0;
 	}
+	if (!jn)
+		return read_tendon_actuator(r, n, cls, &a, tn);
+	a.kind = joint_kind(n, &a);
 	if ((a.joint = joint_find(r, jn)) < 0)
 		return mj_fail(r, n, "no joint '%s'", jn);
 	if (r->joints[a.joint].type < MJ_SLIDE)
@@ -1691,7 +1675,7 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	    (lim = limited_range(r, n, cls, "force", fr)) < 0 ||
 	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0)
 		return -1;
-	if (affine || (gear[0] != 1 && a.kind != ACT_MOTOR) ||
+	if (a.kind < 0 || (gear[0] != 1 && a.kind != ACT_MOTOR) ||
 	    (lim && fr[0] != -fr[1]))
 		return joint_tendon_actuator(r, n, cls, &a, a.joint);
 	if (driven(r, a.joint, true)) {
@@ -1919,7 +1903,7 @@ read_key(struct reader *r, xmlNodePtr n)
 		    "positions and velocities, the mocap bodies' poses and "
 		    "the actuators' controls");
 	k.name = phys_xstrdup(name);
-	k.line = where_of(r, n);
+	k.line = phys_node_where(n);
 	r->keys = phys_xrealloc(r->keys, (r->nkeys + 1) * sizeof *r->keys);
 	r->keys[r->nkeys++] = k;
 	return 0;
@@ -1964,7 +1948,7 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 	int cls, *g[2] = { &p.g1, &p.g2 }, i;
 
 	memset(&p, 0, sizeof p);
-	p.line = where_of(r, n);
+	p.line = phys_node_where(n);
 	memcpy(p.friction, fr, sizeof fr);
 	memcpy(p.solref, phys_mjcf_solref, sizeof p.solref);
 	memcpy(p.solimp, phys_mjcf_solimp, sizeof p.solimp);

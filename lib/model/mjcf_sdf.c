@@ -464,7 +464,7 @@ say_chains(const struct reader *r)
 		return;
 	if (n > 1)
 		snprintf(more, sizeof more, "; %zu more bodies likewise", n - 1);
-	phys_warnat(where_file(r, first->line),
+	phys_warnat(phys_doc_file(r->d, first->line),
 	    phys_where_line(first->line), "body '%s' has %zu joints: each "
 	    "but the last moves a link of its own at the body (SDF needs a "
 	    "link between two joints), of %g of the body's mass under ODE, "
@@ -576,7 +576,7 @@ write_one_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b,
 		write_axis(jn, j);
 	else if ((j->limited || j->damping != 0 || j->stiffness != 0 ||
 	    j->armature != 0 || j->frictionloss != 0) && !r->o->quiet)
-		phys_warnat(where_file(r, j->line),
+		phys_warnat(phys_doc_file(r->d, j->line),
 		    phys_where_line(j->line), "ball joint '%s': its range, "
 		    "damping, stiffness, armature and frictionloss are not "
 		    "kept (phys's ball joints have none)", name);
@@ -801,7 +801,7 @@ write_loop(struct reader *r, xmlNodePtr model, xmlNodePtr n, size_t i)
 	bool ball = phys_node_is(n, "connect");
 	phys_pose at = PHYS_POSE_IDENTITY;
 	double a[3] = { 0, 0, 0 };
-	xmlNodePtr jn = add(model, "joint", NULL, where_of(r, n));
+	xmlNodePtr jn = add(model, "joint", NULL, phys_node_where(n));
 	char *nm = name ? phys_xstrdup(name) : phys_xasprintf("equality%zu",
 	    i);
 
@@ -809,11 +809,11 @@ write_loop(struct reader *r, xmlNodePtr model, xmlNodePtr n, size_t i)
 	free(nm);
 	xmlSetProp(jn, (const xmlChar *)"type", (const xmlChar *)(ball ?
 	    "ball" : "fixed"));
-	add(jn, "parent", b2 ? b2 : "world", where_of(r, n));
-	add(jn, "child", b1, where_of(r, n));
+	add(jn, "parent", b2 ? b2 : "world", phys_node_where(n));
+	add(jn, "child", b1, phys_node_where(n));
 	if (ball && numbers(r, n, -1, "anchor", a, 3) == 3) {
 		at.p = v3(a[0], a[1], a[2]);
-		add_pose(jn, at, where_of(r, n));
+		add_pose(jn, at, phys_node_where(n));
 	}
 }
 
@@ -855,7 +855,7 @@ write_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
 	(void)some_numbers(r, n, -1, "polycoef", poly, 1, 5);
 	write_mimic(model, &r->joints[joint_find(r, own_attr(n, "joint1"))],
 	    &r->joints[joint_find(r, own_attr(n, "joint2"))], poly[0],
-	    poly[1], where_of(r, n));
+	    poly[1], phys_node_where(n));
 }
 
 /*
@@ -885,7 +885,7 @@ write_tendon_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
 	}
 	write_mimic(model, &r->joints[joint_find(r, t1->joint[0])],
 	    &r->joints[joint_find(r, b)], poly[0] / ca, c1,
-	    where_of(r, n));
+	    phys_node_where(n));
 }
 
 /* ---- one namespace ---- */
@@ -952,10 +952,10 @@ say_renamed(const struct reader *r, const char *kind, const char *name,
 	if (n > 1)
 		snprintf(more, sizeof more, "; %zu more %ss likewise", n - 1,
 		    kind);
-	phys_warnat(where_file(r, line), phys_where_line(line), "%s '%s' is "
-	    "named '%s' in phys: it shares its name with a %s (MJCF keeps a "
-	    "namespace for each kind, SDF one for a model's links, joints "
-	    "and frames)%s", kind, name, sdf, with, more);
+	phys_warnat(phys_doc_file(r->d, line), phys_where_line(line),
+	    "%s '%s' is named '%s' in phys: it shares its name with a %s "
+	    "(MJCF keeps a namespace for each kind, SDF one for a model's "
+	    "links, joints and frames)%s", kind, name, sdf, with, more);
 }
 
 /*

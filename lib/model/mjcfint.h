@@ -248,22 +248,6 @@ file_of(const struct reader *r, xmlNodePtr n)
 	return phys_node_file(r->d, n);
 }
 
-/* Where an element was read, its file's number with its line, for the
- * elements made from it (phys_node_file reads them back). */
-static inline long
-where_of(const struct reader *r, xmlNodePtr n)
-{
-	(void)r;
-	return phys_node_where(n);
-}
-
-/* The file of a where. */
-static inline const char *
-where_file(const struct reader *r, long where)
-{
-	return phys_doc_file(r->d, where);
-}
-
 static inline int
 mj_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
 {

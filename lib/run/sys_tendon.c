@@ -33,38 +33,13 @@ struct tendon_act {
 	double tau, act_range[2], act;
 };
 
-/* The n numbers of element name into v (left alone when absent): 0, or
- * -1 when they are not n finite numbers. */
-static int
-numbers(const struct phys_sys_conf *c, const char *name, double *v, int n)
-{
-	xmlNodePtr e = phys_child(c->node, name);
-	double x[3];
-	char *text;
-	int k, ok;
-
-	if (!e)
-		return 0;
-	text = phys_node_text(e);
-	ok = phys_parse_doubles(text, x, n) == n;
-	for (k = 0; ok && k < n; k++)
-		ok = isfinite(x[k]);
-	if (ok)
-		memcpy(v, x, (size_t)n * sizeof *v);
-	else
-		phys_sys_fail(c, e, "<%s> '%.40s' is not %d finite number%s",
-		    name, text, n, n > 1 ? "s" : "");
-	free(text);
-	return ok ? 0 : -1;
-}
-
 /* A range of element name, lower below upper, or none. */
 static int
 range(const struct phys_sys_conf *c, const char *name, double v[2])
 {
 	v[0] = -INFINITY;
 	v[1] = INFINITY;
-	if (numbers(c, name, v, 2) < 0)
+	if (phys_sys_numbers(c, name, v, 2) < 0)
 		return -1;
 	if (!(v[0] < v[1]))
 		return phys_sys_fail(c, phys_child(c->node, name), "<%s>: its "
@@ -128,7 +103,7 @@ ta_dynamics(const struct phys_sys_conf *c, struct tendon_act *s)
 	if (text)
 		s->dyn = (enum phys_actuator_dynamics)k;
 	s->tau = 1;
-	if (numbers(c, "time_constant", &s->tau, 1) < 0 ||
+	if (phys_sys_numbers(c, "time_constant", &s->tau, 1) < 0 ||
 	    range(c, "act_range", s->act_range) < 0)
 		return -1;
 	if (s->dyn == PHYS_DYN_FILTER && !(s->tau > 0))
@@ -146,9 +121,9 @@ ta_parse(const struct phys_sys_conf *c, void *state)
 
 	s->gain = 1;
 	if (ta_joints(c, s) < 0 ||
-	    numbers(c, "length_offset", &s->offset, 1) < 0 ||
-	    numbers(c, "gain", &s->gain, 1) < 0 ||
-	    numbers(c, "bias", s->bias, 3) < 0 ||
+	    phys_sys_numbers(c, "length_offset", &s->offset, 1) < 0 ||
+	    phys_sys_numbers(c, "gain", &s->gain, 1) < 0 ||
+	    phys_sys_numbers(c, "bias", s->bias, 3) < 0 ||
 	    range(c, "ctrl_range", s->ctrl) < 0 ||
 	    range(c, "force_range", s->force) < 0)
 		return -1;

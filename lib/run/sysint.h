@@ -106,12 +106,14 @@ struct phys_systems {
 /* An error at element e (NULL: the plugin) of c's plugin: -1. */
 int phys_sys_fail(const struct phys_sys_conf *c, xmlNodePtr e,
     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Parameter NAME, a number, a bool, three numbers or text: 1 with *out
- * when the plugin has it, 0 when not (*out untouched), -1 when it is not
- * one. */
+/* Parameter NAME, a number, a bool, n (at most 3) finite numbers, three
+ * numbers or text: 1 with *out when the plugin has it, 0 when not (*out
+ * untouched), -1 when it is not one. */
 int phys_sys_double(const struct phys_sys_conf *c, const char *name,
     double *out);
 int phys_sys_bool(const struct phys_sys_conf *c, const char *name, bool *out);
+int phys_sys_numbers(const struct phys_sys_conf *c, const char *name,
+    double *out, int n);
 int phys_sys_vec3(const struct phys_sys_conf *c, const char *name,
     phys_vec3 *out);
 char *phys_sys_text(const struct phys_sys_conf *c, const char *name);

@@ -70,24 +70,38 @@ phys_sys_bool(const struct phys_sys_conf *c, const char *name, bool *out)
 }
 
 int
-phys_sys_vec3(const struct phys_sys_conf *c, const char *name, phys_vec3 *out)
+phys_sys_numbers(const struct phys_sys_conf *c, const char *name,
+    double *out, int n)
 {
 	xmlNodePtr e = phys_child(c->node, name);
 	double v[3];
 	char *text;
-	bool ok;
+	int k, ok;
 
 	if (!e)
 		return 0;
 	text = phys_node_text(e);
-	ok = phys_parse_doubles(text, v, 3) == 3;
+	ok = n <= 3 && phys_parse_doubles(text, v, n) == n;
+	for (k = 0; ok && k < n; k++)
+		ok = isfinite(v[k]);
 	if (ok)
-		*out = v3(v[0], v[1], v[2]);
+		memcpy(out, v, (size_t)n * sizeof *out);
 	else
-		phys_sys_fail(c, e, "<%s> '%.40s' is not three numbers", name,
-		    text);
+		phys_sys_fail(c, e, "<%s> '%.40s' is not %d finite number%s",
+		    name, text, n, n > 1 ? "s" : "");
 	free(text);
 	return ok ? 1 : -1;
+}
+
+int
+phys_sys_vec3(const struct phys_sys_conf *c, const char *name, phys_vec3 *out)
+{
+	double v[3];
+	int rc = phys_sys_numbers(c, name, v, 3);
+
+	if (rc > 0)
+		*out = v3(v[0], v[1], v[2]);
+	return rc;
 }
 
 char *
