@@ -593,7 +593,7 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	assert_equal "$stderr" "phys-step: $TMP/data.xml:4: hfield geom: height field 'ground' has heights (a file or elevation), which phys does not read"
 }
 
-@test "a servo too stiff for an explicit step (Menagerie's iiwa: kp 2000, kv 200 on a link of 2e-3 kg m2) under the implicit integrator: phys's MuJoCo engine takes its damping into the step, as libmujoco does, and follows libmujoco" {
+@test "a servo too stiff for an explicit step (Menagerie's iiwa: kp 2000, kv 200 on a link of 2e-3 kg m2) under the implicit integrator: phys's MuJoCo engine takes its damping into the step, as libmujoco does, and follows libmujoco; ODE does too, implicit_servo set, but not under Euler" {
 	cat > "$TMP/stiff.xml" <<-EOF
 	<mujoco model="stiff">
 	  <option integrator="implicit" timestep="0.002"/>
@@ -616,11 +616,13 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	    jq -r 'select(.t > 0) | .items["stiff::hinge/position"][0]' > "$TMP/got"
 	[ "$(wc -l < "$TMP/want")" -eq 10 ]
 	lines_agree "$TMP/want" "$TMP/got" 1e-9
-	# ODE holds the force over the step, as gz-sim does: without a force
-	# range the arm diverges, the servo's damping named as the likely
-	# cause, (200 + 2000 h) h / I = 206 with I at most half the trace
-	# and m d^2, 0.0015 + 1.2 * 0.02^2, and what takes it into the step
-	sed 's/ forcerange="-300 300" forcelimited="true"//' "$TMP/stiff.xml" > "$TMP/free.xml"
+	# under Euler, ODE holds the force over the step, as gz-sim does:
+	# without a force range the arm diverges, the servo's damping named
+	# as the likely cause, (200 + 2000 h) h / I = 206 with I at most half
+	# the trace and m d^2, 0.0015 + 1.2 * 0.02^2, and what takes it into
+	# the step
+	sed -e 's/ forcerange="-300 300" forcelimited="true"//' \
+	    -e 's/integrator="implicit"/integrator="Euler"/' "$TMP/stiff.xml" > "$TMP/free.xml"
 	run -1 --separate-stderr phys-step -q -t 0.5 --keyframe go "$TMP/free.xml"
 	[[ "$stderr" == *"joint 'stiff::hinge': an effort of "*"; likely cause: its servo's damping over a step, d + p h = 204, is 206 times I / h on link 'stiff::link' (I, its inertia about the joint, at most 0.00198)"*"implicit_servo=true takes it into the step"* ]]
 	# implicit_servo: ODE takes it into the step, and the arm rests
@@ -628,6 +630,10 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	near "$(phys-step -q -t 0.5 -r 10 --keyframe go -s 'stiff::hinge/implicit_servo=true' \
 	    -i 'stiff::hinge/position' "$TMP/free.xml" | tail -1 |
 	    jq '.items["stiff::hinge/position"][0]')" "$(awk 'BEGIN { printf "%.12f", 3 * atan2(0, -1) / 180 }')" 1e-4
+	# and so it does by itself under the implicit integrator
+	sed 's/integrator="Euler"/integrator="implicit"/' "$TMP/free.xml" > "$TMP/implicit.xml"
+	near "$(phys-step -q -t 0.5 -r 10 --keyframe go -i 'stiff::hinge/position' "$TMP/implicit.xml" |
+	    tail -1 | jq '.items["stiff::hinge/position"][0]')" "$(awk 'BEGIN { printf "%.12f", 3 * atan2(0, -1) / 180 }')" 1e-4
 }
 
 @test "an InitialVelocityPlugin's velocities are a keyframe MuJoCo starts from as phys starts the world: a thrown box's parabola, a wheel's turn of 3 rad/s" {

@@ -830,6 +830,34 @@ tips() {
 	done
 }
 
+# stiff_rest ENGINE: the arm of $TMP/stiff.sdf at rest under ENGINE,
+# where kp (u - q) = -m g l cos q for u = 0.5; ODE's quick solver and
+# Bullet's sequential impulses need 300 iterations to converge on the
+# servo's row (with 50: 4e-4 and 3e-3 rad short).
+stiff_rest() {
+	local more=(-s "$1.solver.iters=300")
+	[[ "$1" == ode || "$1" == bullet ]] || more=()
+	phys-step -q -p "$1" -t 3 -r 1 --keyframe k "${more[@]}" -i 'stiff::elbow/position' \
+	    "$(profile_world "$TMP/stiff.sdf" "$1")" > "$TMP/out"
+	near "$(tail -1 "$TMP/out" | jq '.items[][0]')" \
+	    "$(awk 'BEGIN { q = 0.5; for (i = 0; i < 50; i++) q = 0.5 + 0.05 * 9.81 * cos(q) / 2000; printf "%.12g", q }')" 1e-6
+}
+
+@test "mjcf: under the implicit integrator a stiff servo (Menagerie's kp 2000 and kv 200 on a link of 2.6e-3 kg m^2) holds its arm where kp (u - q) meets the load under each engine; under Euler it diverges, in ODE as in MuJoCo" {
+	phys-sdf world "$MJ/stiff.xml" > "$TMP/stiff.sdf"
+	each_engine stiff_rest
+	sed 's/integrator="implicit"/integrator="Euler"/' "$MJ/stiff.xml" > "$TMP/euler.xml"
+	run -1 phys-step -q -t 1 --keyframe k "$TMP/euler.xml"
+	[[ "$output" == *"diverged"*"likely cause: its servo's damping"* ]]
+	run -1 phys-step -q -p mujoco -t 1 --keyframe k "$TMP/euler.xml"
+	[[ "$output" == *"diverged"* ]]
+	# the SDF model keeps it in the servo's plugin, read as a bool
+	phys-sdf print "$MJ/stiff.xml" |
+	    sed 's|<phys:implicit_servo>true<|<phys:implicit_servo>maybe<|' > "$TMP/bad.sdf"
+	run -1 phys-step -q -n 1 "$TMP/bad.sdf"
+	[[ "$output" == *"bad.sdf:$(grep -n implicit_servo "$TMP/bad.sdf" | cut -d: -f1): JointPositionController: <implicit_servo> 'maybe' is not true or false"* ]]
+}
+
 @test "mjcf: a keyframe's controls: the servo holds its arm at the key's target, the motor turns its wheel by gear times control, under ODE and MuJoCo" {
 	local p
 	for p in default_physics mujoco; do

@@ -1187,7 +1187,9 @@ write_tendon_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
  * JointPositionController of gain kp held at qpos 0, a velocity servo as a
  * JointController of gain kv on the speed held at 0, a motor as
  * ApplyJointForce (its messages are the force: gear is not applied); an
- * actuator of a tendon as phys's system.
+ * actuator of a tendon as phys's system. Under the implicit integrator a
+ * servo is <phys:implicit_servo>: MuJoCo takes its damping into the step,
+ * and so do ODE, Bullet and DART then.
  */
 static void
 write_actuators(struct reader *r, xmlNodePtr model)
@@ -1246,6 +1248,11 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		if (a->kind == ACT_POSITION)
 			add_num(p, "initial_position", -r->joints[a->joint].ref,
 			    a->line);
+		if (strcmp(integrators[r->integrator], "implicit") == 0)
+			phys_node_set_line(xmlNewChild(p,
+			    phys_ns(xmlDocGetRootElement(p->doc)),
+			    (const xmlChar *)"implicit_servo",
+			    (const xmlChar *)"true"), a->line);
 	}
 }
 

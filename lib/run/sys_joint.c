@@ -78,6 +78,26 @@ set_gains(const struct phys_sys_conf *c, int j, enum phys_command_kind kind,
 }
 
 /*
+ * <implicit_servo>, phys's (a plain or a phys: element): the joints'
+ * implicit_servo, which takes their servo into the step under ODE,
+ * Bullet and DART. The MJCF reader writes it for a model whose
+ * integrator is implicit, as MuJoCo's takes its actuators' damping.
+ */
+static int
+read_implicit(const struct phys_sys_conf *c, const int *joints, int n)
+{
+	bool implicit;
+	int k, rc;
+
+	if ((rc = phys_sys_bool(c, "implicit_servo", &implicit)) <= 0)
+		return rc;
+	for (k = 0; k < n; k++)
+		phys_sys_set_param(c, joints[k], PHYS_P_JOINT_implicit_servo,
+		    implicit);
+	return 0;
+}
+
+/*
  * Joint j's axis's servo of kind as a MuJoCo actuator: the PID gains the
  * run values v hold for it (what the plugin set), its force within the
  * PID's command bounds and the axis's effort limit.
@@ -220,6 +240,7 @@ jpc_parse(const struct phys_sys_conf *c, void *state)
 	if (read_gains(c, &g, &s->max_set) < 0 ||
 	    phys_sys_bool(c, "use_velocity_commands", &s->velocity) < 0 ||
 	    phys_sys_double(c, "initial_position", &s->target) < 0 ||
+	    read_implicit(c, s->joints, s->n) < 0 ||
 	    (s->actuator = actuator_number(c)) < -1)
 		return -1;
 	s->cmd_max = g.cmd_max;
@@ -368,6 +389,7 @@ jc_parse(const struct phys_sys_conf *c, void *state)
 			return -1;
 	if (phys_sys_double(c, "initial_velocity", &s->target) < 0 ||
 	    phys_sys_bool(c, "use_force_commands", &s->force) < 0 ||
+	    read_implicit(c, s->joints, s->n) < 0 ||
 	    (s->actuator = actuator_number(c)) < -1)
 		return -1;
 	if (s->force) {

@@ -126,7 +126,8 @@ int phys_sys_link(const struct phys_sys_conf *c, xmlNodePtr e);
 /* Every <NAME> of the plugin as joints: the count (at least one), or -1. */
 int phys_sys_joints(const struct phys_sys_conf *c, const char *name,
     int **out);
-/* A run parameter of joint j, as the plugin sets it (before -s). */
+/* A run parameter of joint j, as the plugin sets it (before -s); a bool
+ * one true for any v but 0. */
 void phys_sys_set_param(const struct phys_sys_conf *c, int joint,
     enum phys_param_id id, double v);
 

@@ -177,9 +177,13 @@ phys_sys_set_param(const struct phys_sys_conf *c, int joint,
 {
 	struct phys_value *vals = phys_run_values_at(c->vals, PHYS_S_JOINT,
 	    joint);
+	struct phys_value *x = &vals[phys_param_index[id]];
 
-	vals[phys_param_index[id]].u.d = v;
-	vals[phys_param_index[id]].given = true;
+	if (phys_params[id].type == PHYS_T_BOOL)
+		x->u.b = v != 0;
+	else
+		x->u.d = v;
+	x->given = true;
 }
 
 void
