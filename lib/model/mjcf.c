@@ -331,7 +331,7 @@ read_flags(struct reader *r, xmlNodePtr f)
 static int
 read_option(struct reader *r, xmlNodePtr o)
 {
-	double it = r->iterations;
+	double it = r->iterations, nit = r->noslip_iterations;
 	xmlNodePtr n;
 	int k;
 
@@ -340,9 +340,15 @@ read_option(struct reader *r, xmlNodePtr o)
 	    numbers(r, o, -1, "gravity", r->gravity, 3) < 0 ||
 	    number(r, o, -1, "tolerance", &r->tolerance) < 0 ||
 	    number(r, o, -1, "impratio", &r->impratio) < 0 ||
-	    number(r, o, -1, "iterations", &it) < 0)
+	    number(r, o, -1, "iterations", &it) < 0 ||
+	    number(r, o, -1, "noslip_iterations", &nit) < 0 ||
+	    number(r, o, -1, "noslip_tolerance", &r->noslip_tolerance) < 0)
 		return -1;
+	if (it < 0 || it > INT_MAX || nit < 0 || nit > INT_MAX)
+		return mj_fail(r, o, "%s", "iterations and noslip_iterations "
+		    "must be whole numbers from 0 to 2147483647");
 	r->iterations = (int)it;
+	r->noslip_iterations = (int)nit;
 	if (phys_mjcf_newer_integrator(own_attr(o, "integrator"))) {
 		/* Menagerie's arms name it: refusing them helps no one */
 		mj_note(r, o, "integrator=\"implicitfast\" is MuJoCo 2.3's (2.2.2 "
@@ -2218,6 +2224,7 @@ phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 	r.integrator = 0;
 	r.solver = 2;
 	r.iterations = 100;
+	r.noslip_tolerance = 1e-6;
 	name = own_attr(src->root, "model");
 	r.model = phys_xstrdup(name && *name ? name : "MuJoCo Model");
 	out->name = phys_xstrdup(src->name);

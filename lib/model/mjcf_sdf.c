@@ -778,6 +778,8 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 	add(m, "solver", solvers[r->solver], line);
 	add_num(m, "iterations", r->iterations, line);
 	add_num(m, "tolerance", r->tolerance, line);
+	add_num(m, "noslip_iterations", r->noslip_iterations, line);
+	add_num(m, "noslip_tolerance", r->noslip_tolerance, line);
 	add(m, "cone", cones[r->cone], line);
 	add_num(m, "impratio", r->impratio, line);
 }

@@ -156,8 +156,8 @@ struct reader {
 	bool fuse;
 	char *meshdir;
 	/* <option>, MuJoCo's defaults unless given */
-	double timestep, gravity[3], tolerance, impratio;
-	int integrator, solver, cone, iterations;
+	double timestep, gravity[3], tolerance, impratio, noslip_tolerance;
+	int integrator, solver, cone, iterations, noslip_iterations;
 	long option_line;
 	struct mj_class *cls;
 	size_t ncls;
