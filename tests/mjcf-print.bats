@@ -690,3 +690,83 @@ SDF
 	print_oracle "$TMP/out.xml" run 2 box | tail -1 | cut -d' ' -f2-4 > "$TMP/got"
 	lines_agree "$TMP/want" "$TMP/got" 1e-11
 }
+
+# viscous_wind ENGINE: $TMP/visc.sdf's ball, let go at rest in a wind of
+# 2 m/s and Stokes' drag c v (c = 3 pi d 0.5, d = sqrt(0.024) its box's
+# side), at x = w (t - (1 - exp(-c t / m)) m / c) after 1 s; the step
+# of each engine's profile keeps within 0.3% of it.
+viscous_wind() {
+	local p=$1
+	[ "$1" != ode ] || p=default_physics
+	phys-step -q -p "$p" -t 1 -r 1 --keyframe k -i 'fluid::ball/pose' \
+	    "$(profile_world "$TMP/visc.sdf" "$p")" | tail -1 > "$TMP/end"
+	rel "$(jq '.items[].x' "$TMP/end")" \
+	    "$(awk 'BEGIN { c = 3 * atan2(0, -1) * sqrt(0.024) * 0.5; printf "%.12g", 2 * (1 - (1 - exp(-c)) / c) }')" 3e-3
+}
+
+@test "MJCF's medium (<option> density, viscosity, wind) drags each body as MuJoCo's inertia-box model does: as libmujoco under phys's MuJoCo engine and printed back, to 1e-9; a ball in a viscous wind as Stokes' drag says under each engine" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/fluid.xml" b
+	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
+	for b in ball plate; do
+		print_oracle "$src" run 1 "$b" k | awk 'NR % 50 == 0' | cut -d' ' -f2-4 > "$TMP/want"
+		[ "$(wc -l < "$TMP/want")" -eq 10 ]
+		phys-step -q -p mujoco -t 1 -e 50 --keyframe k -i "fluid::$b/pose" "$src" |
+		    jq -r 'select(.t > 0) | .items[] | "\(.x) \(.y) \(.z)"' > "$TMP/got"
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+		print_oracle "$TMP/out.xml" run 1 "$b" k | awk 'NR % 50 == 0' | cut -d' ' -f2-4 > "$TMP/got"
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+	sed 's/density="1.2" //' "$src" > "$TMP/visc.xml"
+	phys-sdf world "$TMP/visc.xml" > "$TMP/visc.sdf"
+	each_engine viscous_wind
+}
+
+@test "MJCF's medium: <flag passive=\"disable\"> turns it off, as in MuJoCo; MuJoCo's ellipsoid model is refused at its geom; a negative density is an error" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/fluid.xml"
+	sed 's|gravity="0 0 0"/>|gravity="0 0 0"><flag passive="disable"/></option>|' "$src" > "$TMP/off.xml"
+	# the ball stays where it was let go
+	near "$(phys-step -q -t 1 -r 1 --keyframe k -i 'fluid::ball/pose' "$TMP/off.xml" | tail -1 | jq '.items[].x')" 0 1e-12
+	near "$(print_oracle "$TMP/off.xml" run 1 ball k | tail -1 | cut -d' ' -f2)" 0 1e-12
+	sed 's|<geom type="sphere" size="0.1" mass="1"/>|<geom type="sphere" size="0.1" mass="1" fluidshape="ellipsoid"/>|' "$src" > "$TMP/ell.xml"
+	run -1 phys-step -q -n 1 "$TMP/ell.xml"
+	[[ "$output" == "phys-step: $TMP/ell.xml:10: fluidshape=\"ellipsoid\": MuJoCo's ellipsoid fluid model is not read"* ]]
+	sed 's/density="1.2"/density="-1"/' "$src" > "$TMP/neg.xml"
+	run -1 phys-step -q -n 1 "$TMP/neg.xml"
+	[[ "$output" == "phys-step: $TMP/neg.xml:6: density and viscosity must not be negative" ]]
+}
+
+@test "FluidForces, phys's own system, written in SDF: a link of a full inertia tensor, let go in a wind across its principal axes, is dragged as libmujoco drags it printed as MJCF, under ODE and phys's MuJoCo engine; a bad value is an error at its line" {
+	cat > "$TMP/kite.sdf" <<-EOF
+	<?xml version="1.0"?>
+	<sdf version="1.9"><world name="w">
+	<gravity>0 0 0</gravity>
+	<physics name="ode" type="ode" default="true"><max_step_size>0.002</max_step_size></physics>
+	<physics name="mujoco" type="mujoco"><max_step_size>0.002</max_step_size></physics>
+	<model name="kite">
+	  <link name="sail"><pose>0 0 1 0 0 0</pose>
+	    <inertial><pose>0.1 0 0 0.3 0.2 0.1</pose><mass>0.5</mass>
+	      <inertia><ixx>0.02</ixx><iyy>0.01</iyy><izz>0.025</izz><ixy>0.003</ixy><ixz>-0.002</ixz><iyz>0.001</iyz></inertia>
+	    </inertial>
+	  </link>
+	  <plugin filename="phys-fluid-forces-system" name="phys::systems::FluidForces">
+	    <density>1.2</density>
+	    <viscosity>0.05</viscosity>
+	    <wind>3 2 -1</wind>
+	  </plugin>
+	</model></world></sdf>
+	EOF
+	phys-sdf print --format mjcf "$TMP/kite.sdf" > "$TMP/kite.xml"
+	print_oracle "$TMP/kite.xml" run 1 sail | awk 'NR % 50 == 0' | cut -d' ' -f2-4 > "$TMP/want"
+	[ "$(wc -l < "$TMP/want")" -eq 10 ]
+	local p
+	for p in ode mujoco; do
+		phys-step -q -p $p -t 1 -e 50 -i 'kite::sail/pose' "$TMP/kite.sdf" |
+		    jq -r 'select(.t > 0) | .items[] | "\(.x) \(.y) \(.z)"' > "$TMP/got"
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+	done
+	# it moves: 0.98 m downwind along x in the second
+	awk 'END { exit !($1 > 0.9) }' "$TMP/want"
+	sed 's|<density>1.2</density>|<density>-1.2</density>|' "$TMP/kite.sdf" > "$TMP/bad.sdf"
+	run -1 phys-step -q -n 1 "$TMP/bad.sdf"
+	assert_equal "$output" "phys-step: $TMP/bad.sdf:13: FluidForces: <density> -1.2: a finite number of at least 0 expected"
+}

@@ -691,6 +691,30 @@ EOF
 	[[ "$output" == *"ctl:1: the world has no model 'ghost'"* ]]
 }
 
+# terminal ENGINE: $TMP/drag.sdf's ball pushed by 2 N through a medium
+# of viscosity 1 (Stokes' drag c v, c = 3 pi sqrt(0.024)) reaches 2 / c.
+terminal() {
+	phys-step -q -p "$1" -t 6 -r 1 -i 'ball::link/linear_vel' "$TMP/drag.sdf" | tail -1 > "$TMP/end"
+	rel "$(jq '.items[].x' "$TMP/end")" "$(awk 'BEGIN { printf "%.12g", 2 / (3 * atan2(0, -1) * sqrt(0.024)) }')" 1e-3
+}
+
+@test "FluidForces and ApplyLinkWrench on one link add up: a ball pushed by 2 N through a viscous medium reaches the speed where Stokes' drag meets the push, under each engine" {
+	world "$TMP/drag.sdf" <<'EOF'
+    <plugin filename="gz-sim-apply-link-wrench-system" name="gz::sim::systems::ApplyLinkWrench">
+      <persistent><entity_name>ball</entity_name><entity_type>model</entity_type>
+        <force>2 0 0</force></persistent>
+    </plugin>
+    <model name="ball"><link name="link">
+      <inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial>
+    </link>
+    <plugin filename="phys-fluid-forces-system" name="phys::systems::FluidForces">
+      <viscosity>1</viscosity>
+    </plugin></model>
+EOF
+	sed -i 's|<gravity>0 0 -9.81</gravity>|<gravity>0 0 0</gravity>|' "$TMP/drag.sdf"
+	each_engine terminal
+}
+
 # ---- JointTrajectoryController ----
 
 JTC='<plugin filename="gz-sim-joint-trajectory-controller-system" name="gz::sim::systems::JointTrajectoryController">'

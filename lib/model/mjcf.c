@@ -342,8 +342,14 @@ read_option(struct reader *r, xmlNodePtr o)
 	    number(r, o, -1, "impratio", &r->impratio) < 0 ||
 	    number(r, o, -1, "iterations", &it) < 0 ||
 	    number(r, o, -1, "noslip_iterations", &nit) < 0 ||
-	    number(r, o, -1, "noslip_tolerance", &r->noslip_tolerance) < 0)
+	    number(r, o, -1, "noslip_tolerance", &r->noslip_tolerance) < 0 ||
+	    number(r, o, -1, "density", &r->density) < 0 ||
+	    number(r, o, -1, "viscosity", &r->viscosity) < 0 ||
+	    numbers(r, o, -1, "wind", r->wind, 3) < 0)
 		return -1;
+	if (r->density < 0 || r->viscosity < 0)
+		return mj_fail(r, o, "%s", "density and viscosity must not be "
+		    "negative");
 	if (it < 0 || it > INT_MAX || nit < 0 || nit > INT_MAX)
 		return mj_fail(r, o, "%s", "iterations and noslip_iterations "
 		    "must be whole numbers from 0 to 2147483647");
@@ -828,6 +834,11 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 		    "takes MuJoCo's default, 0.02 1");
 	g.inertia = needs_inertia && body >= 0 && g.group >= r->igroup[0] &&
 	    g.group <= r->igroup[1];
+	if (fluid_on(r) && attr(r, n, cls, "fluidshape") &&
+	    strcmp(attr(r, n, cls, "fluidshape"), "ellipsoid") == 0)
+		return mj_fail(r, n, "%s", "fluidshape=\"ellipsoid\": MuJoCo's "
+		    "ellipsoid fluid model is not read (phys applies its "
+		    "inertia-box model to every body); phys refuses the model");
 	/* a height field weighs nothing in MuJoCo */
 	if (attr(r, n, cls, "type") && strcmp(attr(r, n, cls, "type"),
 	    "hfield") == 0)

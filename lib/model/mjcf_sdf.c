@@ -785,6 +785,7 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 }
 
 static void write_actuators(struct reader *r, xmlNodePtr model);
+static void write_fluid(struct reader *r, xmlNodePtr model, long line);
 static void write_pairs(struct reader *r, xmlNodePtr sdf);
 static void write_key_controls(struct reader *r, xmlNodePtr sdf);
 static void write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model);
@@ -1094,6 +1095,7 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 		else
 			write_loop(r, model, r->equality[i], i);
 	write_actuators(r, model);
+	write_fluid(r, model, line);
 	write_key_controls(r, sdf);
 	write_keys(r, sdf, model);
 	write_excludes(r, sdf, model);
@@ -1182,6 +1184,28 @@ write_tendon_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
 		add_num(p, "time_constant", a->tau, a->line);
 	if (a->dyn != MJ_DYN_NONE && isfinite(a->act[0]))
 		add_nums(p, "act_range", a->act, 2, a->line);
+}
+
+/* <option>'s medium as phys's FluidForces system, where the model moves
+ * through one. */
+static void
+write_fluid(struct reader *r, xmlNodePtr model, long line)
+{
+	xmlNodePtr p;
+
+	if (!fluid_on(r))
+		return;
+	if (r->option_line)
+		line = r->option_line;
+	p = add(model, "plugin", NULL, line);
+	xmlSetProp(p, (const xmlChar *)"filename",
+	    (const xmlChar *)"phys-fluid-forces-system");
+	xmlSetProp(p, (const xmlChar *)"name",
+	    (const xmlChar *)"phys::systems::FluidForces");
+	add_num(p, "density", r->density, line);
+	add_num(p, "viscosity", r->viscosity, line);
+	if (r->wind[0] != 0 || r->wind[1] != 0 || r->wind[2] != 0)
+		add_nums(p, "wind", r->wind, 3, line);
 }
 
 /*

@@ -1,6 +1,7 @@
 /*
- * mjcfact.h - a joint's or a tendon's actuator as the MJCF writer (mjcfwrite.h) and its
- * keyframes (mjcfkey_write.h) take it.
+ * mjcfact.h - a joint's or a tendon's actuator as the MJCF writer
+ * (mjcfwrite.h) and its keyframes (mjcfkey_write.h) take it, and the
+ * medium the model moves through.
  */
 #ifndef PHYS_MJCFACT_H
 #define PHYS_MJCFACT_H
@@ -39,6 +40,14 @@ struct phys_mjcf_tendon {
 	enum phys_actuator_dynamics dyn;
 	double tau, act[2];
 };
+/* The medium the model moves through (MuJoCo's <option> density,
+ * viscosity and wind; phys's FluidForces system). */
+struct phys_mjcf_medium {
+	double density;		/* kg/m^3 */
+	double viscosity;	/* Pa s */
+	double wind[3];		/* m/s */
+};
+
 struct phys_mjcf_actuator {
 	enum phys_mjcf_actuator_kind kind;
 	int joint, axis;

@@ -157,6 +157,7 @@ struct reader {
 	char *meshdir;
 	/* <option>, MuJoCo's defaults unless given */
 	double timestep, gravity[3], tolerance, impratio, noslip_tolerance;
+	double density, viscosity, wind[3];	/* the medium's */
 	int integrator, solver, cone, iterations, noslip_iterations;
 	long option_line;
 	struct mj_class *cls;
@@ -239,6 +240,15 @@ static const size_t nq_of[] = { 7, 4, 1, 1 }, nv_of[] = { 6, 3, 1, 1 };
 static inline int
 mj_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Whether the model moves through a medium: MuJoCo's fluid forces are
+ * passive ones, which <flag passive="disable"> turns off too. */
+static inline bool
+fluid_on(const struct reader *r)
+{
+	return (r->density > 0 || r->viscosity > 0) &&
+	    !(r->off & MJ_OFF_PASSIVE);
+}
 
 /* The file an element was read from: an included one (the model's
  * files), or the model's. */

@@ -1411,9 +1411,9 @@ put_assets(struct writer *wr)
 }
 
 /* MuJoCo's profile (mujoco_profile): its step, the world's gravity, the
- * MuJoCo block's solver settings. */
+ * MuJoCo block's solver settings; the medium m, if any. */
 static void
-put_option(struct writer *wr)
+put_option(struct writer *wr, const struct phys_mjcf_medium *m)
 {
 	const struct phys_scene *w = wr->w;
 	const struct phys_value *v = mujoco_profile(w);
@@ -1432,12 +1432,18 @@ put_option(struct writer *wr)
 	    &PVD(v, PHYSICS_mujoco_noslip_tolerance), 1);
 	phys_buf_printf(wr->b, " cone=\"%s\"", PVS(v, PHYSICS_mujoco_cone));
 	phys_mjcf_nums(wr->b, "impratio", &PVD(v, PHYSICS_mujoco_impratio), 1);
+	if (m) {
+		phys_mjcf_nums(wr->b, "density", &m->density, 1);
+		phys_mjcf_nums(wr->b, "viscosity", &m->viscosity, 1);
+		phys_mjcf_nums(wr->b, "wind", m->wind, 3);
+	}
 	phys_buf_puts(wr->b, "/>\n");
 }
 
 int
 phys_mjcf_write(const struct phys_scene *w,
-    const struct phys_mjcf_actuator *acts, size_t n, const char *out,
+    const struct phys_mjcf_actuator *acts, size_t n,
+    const struct phys_mjcf_medium *medium, const char *out,
     struct phys_buf *b)
 {
 	struct writer wr = { w, b, { NULL, NULL, NULL, NULL }, false, out,
@@ -1469,7 +1475,7 @@ phys_mjcf_write(const struct phys_scene *w,
 		    "inertiafromgeom=\"false\" boundmass=\"0\" "
 		    "boundinertia=\"0\" balanceinertia=\"false\" "
 		    "fusestatic=\"false\"/>\n");
-		put_option(&wr);
+		put_option(&wr, medium);
 		put_assets(&wr);
 		phys_buf_puts(b, "  <worldbody>\n");
 		rc = put_children(&wr, -1, 2);

@@ -14,7 +14,7 @@
 
 /*
  * Append the MJCF of w to b, the actuators acts (n of them) as its
- * <actuator>s. A joint MJCF cannot hold (a screw, a gearbox, one closing
+ * <actuator>s, the medium (NULL: none) in its <option>. A joint MJCF cannot hold (a screw, a gearbox, one closing
  * a loop) fails, with phys_error() at the joint's file:line; what is left
  * out without changing the motion (visuals, heightmaps) is said once as
  * a warning. A mesh read whole from a file MuJoCo reads (OBJ, binary STL)
@@ -23,7 +23,8 @@
  * written as its triangles.
  */
 int phys_mjcf_write(const struct phys_scene *w,
-    const struct phys_mjcf_actuator *acts, size_t n, const char *out,
+    const struct phys_mjcf_actuator *acts, size_t n,
+    const struct phys_mjcf_medium *medium, const char *out,
     struct phys_buf *b);
 
 /*

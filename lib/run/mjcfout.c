@@ -19,6 +19,7 @@ phys_print_mjcf(const char *path, const char *out, struct phys_buf *b)
 	struct phys_run_values v;
 	struct phys_systems *s = NULL;
 	struct phys_mjcf_actuator *acts = NULL;
+	struct phys_mjcf_medium medium;
 	size_t n = 0;
 	int rc;
 
@@ -31,7 +32,8 @@ phys_print_mjcf(const char *path, const char *out, struct phys_buf *b)
 	phys_run_values_init(&v, &w, w.start);
 	if ((rc = phys_systems_load(&s, &w, &v)) == 0) {
 		phys_systems_actuators(s, &v, &acts, &n);
-		rc = phys_mjcf_write(&w, acts, n, out, b);
+		rc = phys_mjcf_write(&w, acts, n,
+		    phys_systems_medium(s, &medium) ? &medium : NULL, out, b);
 	}
 	free(acts);
 	phys_systems_free(s);

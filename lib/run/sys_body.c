@@ -11,26 +11,6 @@
 
 #include "base.h"
 
-/* The links of model mi and of the models within it. */
-static int
-model_links(const struct phys_scene *w, int mi, int **out)
-{
-	size_t i;
-	int m, n = 0;
-
-	*out = NULL;
-	for (i = 0; i < w->nlinks; i++) {
-		for (m = w->links[i].model; m >= 0 && m != mi;
-		    m = w->models[m].parent)
-			;
-		if (m < 0)
-			continue;
-		*out = phys_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
-		(*out)[n++] = (int)i;
-	}
-	return n;
-}
-
 /* ---- VelocityControl ---- */
 
 struct vc_link {
@@ -56,7 +36,7 @@ vc_parse(const struct phys_sys_conf *c, void *state)
 	xmlNodePtr e;
 	int rc;
 
-	if ((s->nlinks = model_links(w, c->model, &s->links)) == 0)
+	if ((s->nlinks = phys_sys_model_links(w, c->model, &s->links)) == 0)
 		return phys_sys_fail(c, NULL, "model '%s' has no link to move",
 		    w->models[c->model].name);
 	s->model0 = phys_pose_mul(phys_pose_inv(w->links[s->links[0]].pose),
@@ -177,7 +157,7 @@ vc_free(void *state)
 
 const struct phys_sys_kind phys_sys_velocity_control = {
 	"VelocityControl", "velocity-control-system", false, sizeof(struct vc),
-	vc_parse, NULL, vc_step, vc_message, vc_free, NULL, NULL
+	vc_parse, NULL, vc_step, vc_message, vc_free, NULL, NULL, NULL
 };
 
 /* ---- ApplyLinkWrench ---- */
@@ -202,7 +182,7 @@ struct alw {
 static int
 canonical_link(const struct phys_scene *w, int mi)
 {
-	int *links, n = model_links(w, mi, &links), li;
+	int *links, n = phys_sys_model_links(w, mi, &links), li;
 
 	li = n > 0 ? links[0] : -1;
 	free(links);
@@ -354,7 +334,7 @@ alw_step(void *state, const struct phys_sys_run *r, double h)
 				on = true;
 			}
 		if ((on || s->pushed[li]) &&
-		    phys_engine_set_link_wrench(r->e, (int)li, f, t) < 0)
+		    phys_sys_push(r, (int)li, f, t) < 0)
 			return -1;
 		s->pushed[li] = on;
 	}
@@ -420,5 +400,5 @@ alw_free(void *state)
 
 const struct phys_sys_kind phys_sys_apply_link_wrench = {
 	"ApplyLinkWrench", "apply-link-wrench-system", true, sizeof(struct alw),
-	alw_parse, NULL, alw_step, alw_message, alw_free, alw_check, NULL
+	alw_parse, NULL, alw_step, alw_message, alw_free, alw_check, NULL, NULL
 };

@@ -180,5 +180,5 @@ dj_message(void *state, const struct phys_sys_run *r, int slot,
 
 const struct phys_sys_kind phys_sys_detachable_joint = {
 	"DetachableJoint", "detachable-joint-system", false, sizeof(struct dj),
-	dj_parse, NULL, dj_step, dj_message, NULL, NULL, NULL
+	dj_parse, NULL, dj_step, dj_message, NULL, NULL, NULL, NULL
 };

@@ -230,7 +230,7 @@ dd_free(void *state)
 
 const struct phys_sys_kind phys_sys_diff_drive = {
 	"DiffDrive", "diff-drive-system", false, sizeof(struct dd), dd_parse,
-	NULL, dd_step, dd_message, dd_free, NULL, NULL
+	NULL, dd_step, dd_message, dd_free, NULL, NULL, NULL
 };
 
 /* ---- AckermannSteering ---- */
@@ -455,5 +455,5 @@ ack_free(void *state)
 const struct phys_sys_kind phys_sys_ackermann_steering = {
 	"AckermannSteering", "ackermann-steering-system", false,
 	sizeof(struct ack), ack_parse, NULL, ack_step, ack_message, ack_free,
-	NULL, NULL
+	NULL, NULL, NULL
 };

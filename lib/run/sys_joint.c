@@ -358,7 +358,7 @@ jpc_actuators(const void *state, const struct phys_run_values *v,
 const struct phys_sys_kind phys_sys_joint_position_controller = {
 	"JointPositionController", "joint-position-controller-system", false,
 	sizeof(struct jpc), jpc_parse, jpc_start, jpc_step, jpc_message,
-	jpc_free, jpc_check, jpc_actuators
+	jpc_free, jpc_check, jpc_actuators, NULL
 };
 
 /* ---- JointController ---- */
@@ -508,7 +508,7 @@ jc_actuators(const void *state, const struct phys_run_values *v,
 const struct phys_sys_kind phys_sys_joint_controller = {
 	"JointController", "joint-controller-system", false, sizeof(struct jc),
 	jc_parse, jc_start, jc_step, jc_message, jc_free, jc_check,
-	jc_actuators
+	jc_actuators, NULL
 };
 
 /* ---- ApplyJointForce ---- */
@@ -564,7 +564,7 @@ ajf_actuators(const void *state, const struct phys_run_values *v,
 const struct phys_sys_kind phys_sys_apply_joint_force = {
 	"ApplyJointForce", "apply-joint-force-system", false,
 	sizeof(struct ajf), ajf_parse, NULL, NULL, ajf_message, NULL, NULL,
-	ajf_actuators
+	ajf_actuators, NULL
 };
 
 /* ---- JointTrajectoryController ---- */
@@ -898,5 +898,5 @@ jtc_free(void *state)
 const struct phys_sys_kind phys_sys_joint_trajectory_controller = {
 	"JointTrajectoryController", "joint-trajectory-controller-system",
 	false, sizeof(struct jtc), jtc_parse, NULL, jtc_step, jtc_message,
-	jtc_free, jtc_check, NULL
+	jtc_free, jtc_check, NULL, NULL
 };

@@ -216,5 +216,5 @@ ta_actuators(const void *state, const struct phys_run_values *v,
 const struct phys_sys_kind phys_sys_tendon_actuator = {
 	"TendonActuator", "phys-tendon-actuator-system", false,
 	sizeof(struct tendon_act), ta_parse, NULL, ta_step, ta_message,
-	ta_free, NULL, ta_actuators
+	ta_free, NULL, ta_actuators, NULL
 };

@@ -48,6 +48,9 @@ struct phys_sys_run {
 	/* per joint, the efforts actuators pull it by in the step being
 	 * taken (phys_sys_pull), summed as MuJoCo sums its actuators' */
 	double *pulls;
+	/* per link, the wrench systems push it by in that step
+	 * (phys_sys_push): [2 k] the force, [2 k + 1] the torque */
+	phys_vec3 *pushes;
 };
 
 /* Actuators as systems.h's phys_systems_actuators gathers them. */
@@ -76,6 +79,9 @@ struct phys_sys_kind {
 	 * NULL: it is no actuator of joints. */
 	int (*actuators)(const void *state, const struct phys_run_values *v,
 	    struct phys_sys_actuators *out);
+	/* The medium it moves its model through, as MuJoCo's <option>
+	 * gives one; NULL: it makes none. */
+	void (*medium)(const void *state, struct phys_mjcf_medium *out);
 };
 
 struct phys_sys_sub {
@@ -123,6 +129,9 @@ char *phys_sys_text(const struct phys_sys_conf *c, const char *name);
 int phys_sys_joint(const struct phys_sys_conf *c, xmlNodePtr e);
 /* The same for a link. */
 int phys_sys_link(const struct phys_sys_conf *c, xmlNodePtr e);
+/* The links of model mi and of the models within it, in the scene's
+ * order (caller frees *out): their count. */
+int phys_sys_model_links(const struct phys_scene *w, int mi, int **out);
 /* Every <NAME> of the plugin as joints: the count (at least one), or -1. */
 int phys_sys_joints(const struct phys_sys_conf *c, const char *name,
     int **out);
@@ -150,6 +159,11 @@ int phys_sys_subscribe(const struct phys_sys_conf *c, const char *topic,
 /* Add f to the effort joint j's first axis is pulled by in this step,
  * and command the sum: several actuators of one joint add up. */
 int phys_sys_pull(const struct phys_sys_run *r, int joint, double f);
+/* Add force f (through the centre of mass) and torque t, world axes, to
+ * the wrench link k is pushed by in this step, and set the sum: several
+ * systems' wrenches on one link add up. */
+int phys_sys_push(const struct phys_sys_run *r, int link, phys_vec3 f,
+    phys_vec3 t);
 /* Command axis k of joint j (the other axis keeps its command). */
 int phys_sys_command(const struct phys_sys_run *r, int joint, int axis,
     enum phys_command_kind kind, double target);
@@ -202,5 +216,6 @@ extern const struct phys_sys_kind phys_sys_joint_trajectory_controller;
 extern const struct phys_sys_kind phys_sys_ackermann_steering;
 extern const struct phys_sys_kind phys_sys_detachable_joint;
 extern const struct phys_sys_kind phys_sys_tendon_actuator;
+extern const struct phys_sys_kind phys_sys_fluid_forces;
 
 #endif

@@ -23,6 +23,7 @@ static const struct phys_sys_kind *const kinds[] = {
 	&phys_sys_ackermann_steering,
 	&phys_sys_detachable_joint,
 	&phys_sys_tendon_actuator,
+	&phys_sys_fluid_forces,
 	NULL
 };
 
@@ -236,6 +237,8 @@ phys_systems_load(struct phys_systems **out, const struct phys_scene *w,
 	s->run.vals = vals;
 	s->run.pulls = phys_xcalloc(w->njoints ? w->njoints : 1,
 	    sizeof *s->run.pulls);
+	s->run.pushes = phys_xcalloc(2 * (w->nlinks ? w->nlinks : 1),
+	    sizeof *s->run.pushes);
 	if (find_systems(s, w, vals) < 0) {
 		phys_systems_free(s);
 		return -1;
@@ -266,6 +269,7 @@ phys_systems_free(struct phys_systems *s)
 	free(s->subs);
 	free(s->v);
 	free(s->run.pulls);
+	free(s->run.pushes);
 	free(s);
 }
 
@@ -387,6 +391,29 @@ phys_systems_deliver(struct phys_systems *s, int topic, const char *msg)
 	return 0;
 }
 
+bool
+phys_systems_medium(const struct phys_systems *s,
+    struct phys_mjcf_medium *out)
+{
+	struct phys_mjcf_medium m;
+	const struct phys_sys_inst *in;
+	bool found = false;
+	size_t i;
+
+	for (i = 0; s && i < s->n; i++) {
+		in = &s->v[i];
+		if (!in->kind->medium)
+			continue;
+		in->kind->medium(in->state, found ? &m : out);
+		if (found && memcmp(&m, out, sizeof m) != 0)
+			phys_warnat(PHYS_AT(in->doc, in->node), "<plugin> %s is "
+			    "not written: MuJoCo has one medium for the "
+			    "model, the first one's", in->kind->name);
+		found = true;
+	}
+	return found;
+}
+
 int
 phys_systems_step(struct phys_systems *s, double h)
 {
@@ -394,6 +421,8 @@ phys_systems_step(struct phys_systems *s, double h)
 
 	memset(s->run.pulls, 0, (s->run.w->njoints ? s->run.w->njoints : 1) *
 	    sizeof *s->run.pulls);
+	memset(s->run.pushes, 0, 2 * (s->run.w->nlinks ? s->run.w->nlinks : 1) *
+	    sizeof *s->run.pushes);
 	for (i = 0; i < s->n; i++)
 		if (s->v[i].kind->step &&
 		    s->v[i].kind->step(s->v[i].state, &s->run, h) < 0)
@@ -465,6 +494,8 @@ phys_systems_actuators(const struct phys_systems *s,
 	for (i = 0; s && i < s->n; i++) {
 		in = &s->v[i];
 		first = acts.n;
+		if (in->kind->medium)
+			continue;	/* phys_systems_medium */
 		if (!in->kind->actuators ||
 		    in->kind->actuators(in->state, v, &acts) < 0) {
 			acts.n = first;

@@ -53,6 +53,11 @@ int phys_systems_keyframe(struct phys_systems *s, const char *name);
 void phys_systems_actuators(const struct phys_systems *s,
     const struct phys_run_values *v, struct phys_mjcf_actuator **out,
     size_t *n);
+/* The medium the systems move the models through (a FluidForces
+ * system's), for MJCF's <option>: false when none does. MJCF has one:
+ * a second that differs is named as not written. */
+bool phys_systems_medium(const struct phys_systems *s,
+    struct phys_mjcf_medium *out);
 /* A message on a topic, to each system listening there. */
 int phys_systems_deliver(struct phys_systems *s, int topic, const char *msg);
 /* What the systems do before a step of h. */

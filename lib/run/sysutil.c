@@ -254,6 +254,36 @@ phys_sys_subscribe(const struct phys_sys_conf *c, const char *topic,
 /* ---- commands ---- */
 
 int
+phys_sys_model_links(const struct phys_scene *w, int mi, int **out)
+{
+	size_t i;
+	int m, n = 0;
+
+	*out = NULL;
+	for (i = 0; i < w->nlinks; i++) {
+		for (m = w->links[i].model; m >= 0 && m != mi;
+		    m = w->models[m].parent)
+			;
+		if (m < 0)
+			continue;
+		*out = phys_xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+		(*out)[n++] = (int)i;
+	}
+	return n;
+}
+
+int
+phys_sys_push(const struct phys_sys_run *r, int link, phys_vec3 f,
+    phys_vec3 t)
+{
+	phys_vec3 *p = &r->pushes[2 * link];
+
+	p[0] = v3_add(p[0], f);
+	p[1] = v3_add(p[1], t);
+	return phys_engine_set_link_wrench(r->e, link, p[0], p[1]);
+}
+
+int
 phys_sys_pull(const struct phys_sys_run *r, int joint, double f)
 {
 	r->pulls[joint] += f;
