@@ -770,3 +770,16 @@ viscous_wind() {
 	run -1 phys-step -q -n 1 "$TMP/bad.sdf"
 	assert_equal "$output" "phys-step: $TMP/bad.sdf:13: FluidForces: <density> -1.2: a finite number of at least 0 expected"
 }
+
+@test "a fixed tendon's spring and damper (rest length given, or from the joints' springref), and a servo of one of its joints beside it, move as libmujoco moves them, under phys's MuJoCo engine and printed back" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/tendonspring.xml"
+	sed -e 's|stiffness="10"|stiffness="10" damping="0.7"|' \
+	    -e 's|<option gravity="0 0 0"/>|<option gravity="0 0 0" timestep="0.001"/>|' \
+	    -e 's|</tendon>|&<actuator><position joint="x1" kp="3"/></actuator>|' \
+	    -e 's|qpos="0.5 0.05"|qpos="0.5 0.05" ctrl="0.4"|' "$src" > "$TMP/damped.xml"
+	moves_as_mujoco "$TMP/damped.xml" spring k x1 x2:2.864788975654116
+	sed 's|stiffness="10"|stiffness="10" springlength="0.3"|' "$TMP/damped.xml" > "$TMP/rest.xml"
+	moves_as_mujoco "$TMP/rest.xml" spring k x1 x2:2.864788975654116
+	phys-sdf print --format mjcf "$TMP/rest.xml" > "$TMP/out.xml"
+	grep -q '<fixed name="link" stiffness="10" damping="0.7" springlength="0.3">' "$TMP/out.xml"
+}

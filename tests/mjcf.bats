@@ -226,7 +226,7 @@ same_as_mujoco() {
 	run -0 --separate-stderr phys-step -n 0 "$MJ/names.xml"
 	[[ "$stderr" == *"names.xml:14: joint 'thigh' is named 'thigh_joint0' in phys: it shares its name with a body (MJCF keeps a namespace for each kind, SDF one for a model's links, joints and frames)"$'\n'* ]]
 	[[ "$stderr" == *"names.xml:11: site 'torso' is named 'torso_frame' in phys: it shares its name with a body or joint (MJCF keeps a namespace for each kind, SDF one for a model's links, joints and frames); 2 more sites likewise"* ]]
-	[[ "$stderr" == *"names.xml:26: <tendon>: tendons are not read (but as an equality couples their joints or an actuator pulls a fixed one): none of these is limited, a spring, a damper or has friction loss, so the model moves as without them"* ]]
+	[[ "$stderr" == *"names.xml:26: <tendon>: tendons are not read (but as an equality couples their joints, an actuator pulls a fixed one, or a fixed one is a spring or damper): none of the others is limited or has friction loss, so the model moves as without them"* ]]
 	[ "$(printf '%s\n' "$stderr" | grep -c 'is named')" = 2 ]
 	cp "$MJ/names.xml" "$TMP/e.xml"
 	phys-param set -q --in-place 'names::thigh_joint0/axis.dynamics.damping=2' "$TMP/e.xml"
@@ -348,17 +348,19 @@ lifted() {
 	printf '<mujoco>\n<worldbody>\n<body name="a">\n<joint name="j" range="0 1"/><geom size="0.1"/>\n</body></worldbody></mujoco>\n' > "$TMP/lim.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/lim.xml"
 	assert_equal "$stderr" "phys-step: $TMP/lim.xml:4: joint has range but not limited: MuJoCo refuses it without autolimits=\"true\""
-	# a tendon that moves the model is refused; one an actuator only
-	# pulls is not (see names.xml's test)
+	# a tendon that moves the model is refused, but a fixed spring or
+	# damper (its own or its class's); one an actuator only pulls is not
+	# (see names.xml's test)
 	for t in 'limited="true" range="0 1"' 'range="0 1"' 'stiffness="2"' \
 	    'class="d"' 'frictionloss="0.1"'; do
 		printf '<mujoco>\n<compiler autolimits="true"/>\n<default><default class="d"><tendon damping="3"/></default></default>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<tendon>\n<fixed name="t" %s><joint joint="j" coef="1"/></fixed>\n</tendon>\n</mujoco>\n' "$t" > "$TMP/tendon.xml"
+		case $t in
+		*stiff* | *class*) run -0 phys-step -q -n 1 "$TMP/tendon.xml"; continue ;;
+		esac
 		run -1 --separate-stderr phys-step -n 1 "$TMP/tendon.xml"
 		case $t in
 		*range*) why="is limited: tendons are not read, and a limited one" ;;
-		*stiff*) why="has stiffness 2: tendons are not read, and this one" ;;
-		*class*) why="has damping 3: tendons are not read, and this one" ;;
-		*) why="has frictionloss 0.1: tendons are not read, and this one" ;;
+		*) why="has frictionloss 0.1: phys reads the stiffness and damping of a fixed tendon only, and this one" ;;
 		esac
 		assert_equal "$stderr" "phys-step: $TMP/tendon.xml:8: tendon 't' $why changes how the model moves; phys refuses the model"
 	done
@@ -590,6 +592,31 @@ priority_slid() {
 	for p in default_physics mujoco; do
 		rel "$(priority_slid $p)" "$(awk 'BEGIN { print 9.81 * (0.5 - 0.3 * sqrt(3) / 2) / 2 }')" 0.01
 	done
+}
+
+# swung ENGINE: $TMP/spring.sdf's carts after 1 s, their tendon's
+# length L - L0 at 0.275 cos(w t), w^2 = 11.25 (tendonspring.xml); phys
+# measures x2 from its ref, 0.05.
+swung() {
+	phys-step -q -p "$1" -t 1 -r 1 --keyframe k -i 'spring::*/position' \
+	    "$(profile_world "$TMP/spring.sdf" "$1")" | tail -1 > "$TMP/end"
+	near "$(jq '.items["spring::x1/position"][0] - 0.5 * (.items["spring::x2/position"][0] + 0.05)' "$TMP/end")" \
+	    "$(awk 'BEGIN { printf "%.12g", 0.2 + 0.275 * cos(sqrt(11.25)) }')" 1e-3
+}
+
+@test "mjcf: a fixed tendon of stiffness pulls its joints as a spring along it, at rest at the joints' springref, under each engine; one with friction loss, or a spatial one with stiffness, is refused" {
+	phys-sdf world "$MJ/tendonspring.xml" > "$TMP/spring.sdf"
+	each_engine swung
+	sed 's/stiffness="10"/stiffness="10" frictionloss="1"/' "$MJ/tendonspring.xml" > "$TMP/fl.xml"
+	run -1 phys-step -q -n 1 "$TMP/fl.xml"
+	[[ "$output" == *"fl.xml:18: tendon 'link' has frictionloss 1: phys reads the stiffness and damping of a fixed tendon only"* ]]
+	sed 's/stiffness="10"/stiffness="-10"/' "$MJ/tendonspring.xml" > "$TMP/neg.xml"
+	run -1 phys-step -q -n 1 "$TMP/neg.xml"
+	[[ "$output" == *"neg.xml:18: stiffness=\"-10\": must not be negative"* ]]
+	sed -e 's|<fixed name="link" stiffness="10">|<spatial name="link" stiffness="10">|' \
+	    -e 's|</fixed>|</spatial>|' "$MJ/tendonspring.xml" > "$TMP/spatial.xml"
+	run -1 phys-step -q -n 1 "$TMP/spatial.xml"
+	[[ "$output" == *"spatial.xml:18: tendon 'link' has stiffness 10: phys reads the stiffness and damping of a fixed tendon only"* ]]
 }
 
 @test "mjcf: a <pair> touches with a surface of its own under each engine: the box its geoms' friction would hold slides with the pair's, also when neither geom has a bit" {

@@ -1226,7 +1226,9 @@ limited_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
 
 /*
  * A tendon moves nothing of itself unless it is limited, a spring, a
- * damper or has friction loss: then the model would move otherwise
+ * damper or has friction loss. A fixed one that is a spring or damper
+ * is phys's TendonSpring; one limited, with friction loss, or a spatial
+ * one that is a spring or damper, would leave the model moving otherwise
  * without it, and is refused. One that only an actuator pulls (which is
  * named as not read where it is) or a sensor reads is left out.
  */
@@ -1236,7 +1238,8 @@ read_tendon(struct reader *r, xmlNodePtr n)
 	static const char *const acting[] = { "stiffness", "damping",
 		"frictionloss" };
 	struct mj_tendon t = { own_attr(n, "name"), NULL, NULL, 0,
-		phys_node_is(n, "fixed") };
+		phys_node_is(n, "fixed"), 0, 0, -1, phys_node_where(n) };
+	double *kept[] = { NULL, NULL, NULL };	/* stiffness, damping */
 	const char *name = t.name ? t.name : "";
 	xmlNodePtr c;
 	double x, range[2];
@@ -1260,9 +1263,13 @@ read_tendon(struct reader *r, xmlNodePtr n)
 		t.joint[t.njoints] = own_attr(c, "joint");
 		t.coef[t.njoints++] = x;
 	}
+	if (number(r, n, cls, "springlength", &t.springlength) < 0)
+		return -1;
 	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
 	    sizeof *r->tendons);
 	r->tendons[r->ntendons++] = t;	/* the reader frees it */
+	kept[0] = &r->tendons[r->ntendons - 1].stiffness;
+	kept[1] = &r->tendons[r->ntendons - 1].damping;
 	if ((k = limited_range(r, n, cls, "", range)) < 0)
 		return -1;
 	if (k)
@@ -1273,13 +1280,60 @@ read_tendon(struct reader *r, xmlNodePtr n)
 		x = 0;
 		if (number(r, n, cls, acting[i], &x) < 0)
 			return -1;
+		if (x < 0)
+			return mj_fail(r, n, "%s=\"%g\": must not be negative",
+			    acting[i], x);
+		if (x != 0 && kept[i] && t.fixed) {
+			*kept[i] = x;
+			continue;
+		}
 		if (x != 0)
-			return mj_fail(r, n, "tendon '%s' has %s %s: tendons "
-			    "are not read, and this one changes how the model "
-			    "moves; phys refuses the model", name, acting[i],
+			return mj_fail(r, n, "tendon '%s' has %s %s: phys reads "
+			    "the stiffness and damping of a fixed tendon only, "
+			    "and this one changes how the model moves; phys "
+			    "refuses the model", name, acting[i],
 			    attr(r, n, cls, acting[i]));
 	}
 	return 0;
+}
+
+/* The joints of each spring tendon: hinges and slides of the model. */
+static int
+check_springs(struct reader *r)
+{
+	const struct mj_tendon *t;
+	size_t i, k;
+	int j;
+
+	for (i = 0; i < r->ntendons; i++) {
+		t = &r->tendons[i];
+		for (k = 0; sprung(r, t) && k < t->njoints; k++)
+			if ((j = joint_find(r, t->joint[k])) < 0 ||
+			    r->joints[j].type < MJ_SLIDE)
+				return phys_failat(phys_doc_file(r->d, t->line),
+				    phys_where_line(t->line), "tendon '%s': %s "
+				    "'%s'", t->name ? t->name : "", j < 0 ?
+				    "no joint" : "a spring pulls hinges and "
+				    "slides, not", t->joint[k] ? t->joint[k] :
+				    "");
+	}
+	return 0;
+}
+
+/* Whether joint j is pulled by a spring tendon. */
+static bool
+joint_sprung(const struct reader *r, int j)
+{
+	const struct mj_tendon *t;
+	size_t i, k;
+
+	for (i = 0; i < r->ntendons; i++) {
+		t = &r->tendons[i];
+		for (k = 0; sprung(r, t) && k < t->njoints; k++)
+			if (joint_find(r, t->joint[k]) == j)
+				return true;
+	}
+	return false;
 }
 
 static int
@@ -1290,11 +1344,16 @@ read_tendons(struct reader *r, xmlNodePtr t)
 	for (n = phys_child(t, NULL); n; n = phys_next(n, NULL))
 		if (read_tendon(r, n) < 0)
 			return -1;
-	if (phys_child(t, NULL))
+	for (n = phys_child(t, NULL); n; n = phys_next(n, NULL))
+		if (!phys_node_is(n, "fixed") ||
+		    (!own_attr(n, "stiffness") && !own_attr(n, "damping")))
+			break;
+	if (n)
 		mj_note(r, t, "tendons are not read (but as an equality "
-		    "couples their joints or an actuator pulls a fixed one): "
-		    "none of these is limited, a spring, a damper or has "
-		    "friction loss, so the model moves as without them");
+		    "couples their joints, an actuator pulls a fixed one, or "
+		    "a fixed one is a spring or damper): none of the others "
+		    "is limited or has friction loss, so the model moves as "
+		    "without them");
 	return 0;
 }
 
@@ -1649,7 +1708,7 @@ static int
 joint_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
     struct mj_act *a, int j)
 {
-	struct mj_tendon t = { NULL, NULL, NULL, 1, true };
+	struct mj_tendon t = { NULL, NULL, NULL, 1, true, 0, 0, -1, a->line };
 
 	t.joint = phys_xcalloc(1, sizeof *t.joint);
 	t.coef = phys_xcalloc(1, sizeof *t.coef);
@@ -1692,8 +1751,9 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	    (lim = limited_range(r, n, cls, "force", fr)) < 0 ||
 	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0)
 		return -1;
+	/* where a spring pulls the joint, its actuator pulls beside it */
 	if (a.kind < 0 || (gear[0] != 1 && a.kind != ACT_MOTOR) ||
-	    (lim && fr[0] != -fr[1]))
+	    (lim && fr[0] != -fr[1]) || joint_sprung(r, a.joint))
 		return joint_tendon_actuator(r, n, cls, &a, a.joint);
 	if (driven(r, a.joint, true)) {
 		mj_note(r, n, DRIVEN_TWICE);
@@ -2116,6 +2176,8 @@ read_top(struct reader *r, xmlNodePtr root)
 	    n = phys_next(n, "worldbody"))
 		if (body_children(r, n, -1, r->main, 0, false) < 0)
 			return -1;
+	if (check_springs(r) < 0)
+		return -1;
 	/* what a <flag> turned off is not read (read_flags) */
 	for (n = phys_child(root, "equality"); n &&
 	    !(r->off & MJ_OFF_EQUALITY); n = phys_next(n, "equality"))

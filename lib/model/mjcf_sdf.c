@@ -786,6 +786,7 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 
 static void write_actuators(struct reader *r, xmlNodePtr model);
 static void write_fluid(struct reader *r, xmlNodePtr model, long line);
+static void write_tendon_springs(struct reader *r, xmlNodePtr model);
 static void write_pairs(struct reader *r, xmlNodePtr sdf);
 static void write_key_controls(struct reader *r, xmlNodePtr sdf);
 static void write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model);
@@ -1095,6 +1096,7 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 		else
 			write_loop(r, model, r->equality[i], i);
 	write_actuators(r, model);
+	write_tendon_springs(r, model);
 	write_fluid(r, model, line);
 	write_key_controls(r, sdf);
 	write_keys(r, sdf, model);
@@ -1148,29 +1150,78 @@ set_num_attr(xmlNodePtr e, const char *name, double v)
  * and bias; the control's and the force's ranges where they are in
  * force.
  */
-static void
-write_tendon_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
+/*
+ * A plugin of phys's system kind (TendonActuator, TendonSpring) on
+ * fixed tendon t times gear: its <tendon> name, each <joint> with its
+ * coefficient, and <length_offset>, the length at phys's zero positions
+ * (each joint at MuJoCo's ref).
+ */
+static xmlNodePtr
+tendon_plugin(struct reader *r, xmlNodePtr model, const char *kind,
+    const struct mj_tendon *t, double gear, long line)
 {
-	const struct mj_tendon *t = &r->tendons[a->tendon];
 	const struct mj_joint *j;
 	double offset = 0;
 	xmlNodePtr p, e;
+	char *v;
 	size_t i;
 
-	p = a->plugin = add(model, "plugin", NULL, a->line);
-	xmlSetProp(p, (const xmlChar *)"filename",
-	    (const xmlChar *)"phys-tendon-actuator-system");
-	xmlSetProp(p, (const xmlChar *)"name",
-	    (const xmlChar *)"phys::systems::TendonActuator");
+	p = add(model, "plugin", NULL, line);
+	v = phys_xasprintf("phys-%s-system", strcmp(kind, "TendonActuator") ?
+	    "tendon-spring" : "tendon-actuator");
+	xmlSetProp(p, (const xmlChar *)"filename", (const xmlChar *)v);
+	free(v);
+	v = phys_xasprintf("phys::systems::%s", kind);
+	xmlSetProp(p, (const xmlChar *)"name", (const xmlChar *)v);
+	free(v);
 	if (t->name)
-		add(p, "tendon", t->name, a->line);
+		add(p, "tendon", t->name, line);
 	for (i = 0; i < t->njoints; i++) {
 		j = &r->joints[joint_find(r, t->joint[i])];
-		e = add(p, "joint", j->sdf, a->line);
-		set_num_attr(e, "coef", a->gear * t->coef[i]);
-		offset += a->gear * t->coef[i] * j->ref;
+		e = add(p, "joint", j->sdf, line);
+		set_num_attr(e, "coef", gear * t->coef[i]);
+		offset += gear * t->coef[i] * j->ref;
 	}
-	add_num(p, "length_offset", offset, a->line);
+	add_num(p, "length_offset", offset, line);
+	return p;
+}
+
+/*
+ * The spring tendons as phys's TendonSpring: stiffness and damping, at
+ * rest at springlength, or where MuJoCo puts it when that is negative:
+ * the length with each joint at its springref.
+ */
+static void
+write_tendon_springs(struct reader *r, xmlNodePtr model)
+{
+	const struct mj_tendon *t;
+	double rest;
+	xmlNodePtr p;
+	size_t i, k;
+
+	for (i = 0; i < r->ntendons; i++) {
+		t = &r->tendons[i];
+		if (!sprung(r, t))
+			continue;
+		p = tendon_plugin(r, model, "TendonSpring", t, 1, t->line);
+		add_num(p, "stiffness", t->stiffness, t->line);
+		add_num(p, "damping", t->damping, t->line);
+		rest = t->springlength;
+		if (rest < 0)
+			for (rest = 0, k = 0; k < t->njoints; k++)
+				rest += t->coef[k] * r->joints[joint_find(r,
+				    t->joint[k])].springref;
+		add_num(p, "spring_length", rest, t->line);
+	}
+}
+
+static void
+write_tendon_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
+{
+	xmlNodePtr p;
+
+	p = a->plugin = tendon_plugin(r, model, "TendonActuator",
+	    &r->tendons[a->tendon], a->gear, a->line);
 	add_num(p, "gain", a->gain, a->line);
 	add_nums(p, "bias", a->bias, 3, a->line);
 	if (isfinite(a->ctrl[0]))

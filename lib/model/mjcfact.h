@@ -15,7 +15,8 @@
  */
 enum phys_mjcf_actuator_kind {
 	PHYS_MJCF_MOTOR, PHYS_MJCF_POSITION, PHYS_MJCF_VELOCITY,
-	PHYS_MJCF_TENDON
+	PHYS_MJCF_TENDON,
+	PHYS_MJCF_SPRING	/* no actuator: a spring tendon's pull */
 };
 
 /*
@@ -39,6 +40,8 @@ struct phys_mjcf_tendon {
 	 * act[] */
 	enum phys_actuator_dynamics dyn;
 	double tau, act[2];
+	/* PHYS_MJCF_SPRING's: -stiffness (L - spring) - damping dL/dt */
+	double stiffness, damping, spring;
 };
 /* The medium the model moves through (MuJoCo's <option> density,
  * viscosity and wind; phys's FluidForces system). */

@@ -124,6 +124,10 @@ struct mj_tendon {
 	double *coef;
 	size_t njoints;
 	bool fixed;
+	/* a spring and damper along it (N/m or N m/rad, N s/m), at rest
+	 * at springlength (negative: its length at the joints' springref) */
+	double stiffness, damping, springlength;
+	long line;
 };
 
 struct mj_site {
@@ -247,6 +251,15 @@ static inline bool
 fluid_on(const struct reader *r)
 {
 	return (r->density > 0 || r->viscosity > 0) &&
+	    !(r->off & MJ_OFF_PASSIVE);
+}
+
+/* Whether tendon t pulls its joints of itself, as a spring or damper
+ * (passive forces, which <flag passive="disable"> turns off). */
+static inline bool
+sprung(const struct reader *r, const struct mj_tendon *t)
+{
+	return (t->stiffness != 0 || t->damping != 0) &&
 	    !(r->off & MJ_OFF_PASSIVE);
 }
 

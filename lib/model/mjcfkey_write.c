@@ -462,6 +462,8 @@ ctrl_values(const struct phys_scene *w, const struct phys_mjcf_actuator *acts,
 	bool any = false;
 
 	for (i = 0; i < n; i++) {
+		if (acts[i].kind == PHYS_MJCF_SPRING)
+			continue;	/* no actuator */
 		v = 0;
 		if ((k = phys_mjcf_key(acts[i].plugin, name, NULL))) {
 			text = phys_node_text(k);

@@ -1141,6 +1141,46 @@ put_actuator(struct writer *wr, const struct phys_mjcf_actuator *a)
 		    PHYS_MJCF_MOTOR ? "motor" : "servo", j->name, start);
 }
 
+static bool
+is_tendon(const struct phys_mjcf_actuator *a)
+{
+	return a->kind == PHYS_MJCF_TENDON || a->kind == PHYS_MJCF_SPRING;
+}
+
+/* Tendon t's length in MuJoCo's measure less its length in phys's: each
+ * joint at its ref, written, where phys has it at 0. */
+static double
+mujoco_length(const struct writer *wr, const struct phys_mjcf_tendon *t)
+{
+	double d = -t->offset;
+	size_t k;
+
+	for (k = 0; k < t->n; k++)
+		d += t->coef[k] * phys_mjcf_joint_ref(
+		    &wr->w->joints[t->joints[k]], 0);
+	return d;
+}
+
+/* A spring's stiffness and damping, and its rest length in MuJoCo's
+ * measure, which MuJoCo reads as its length at qpos_spring when it is
+ * negative: such a one is named. */
+static void
+put_spring(struct writer *wr, const struct phys_mjcf_actuator *a)
+{
+	const struct phys_mjcf_tendon *t = &a->tendon;
+	double rest = t->spring + mujoco_length(wr, t);
+
+	phys_mjcf_nums(wr->b, "stiffness", &t->stiffness, 1);
+	phys_mjcf_nums(wr->b, "damping", &t->damping, 1);
+	if (rest >= 0)
+		phys_mjcf_nums(wr->b, "springlength", &rest, 1);
+	else
+		phys_warnat(a->file, phys_node_line(a->plugin), "the spring "
+		    "of tendon '%s': its rest length, %g, is not written: "
+		    "MuJoCo reads a negative one as the length at its joints' "
+		    "springref", t->name ? t->name : "", rest);
+}
+
 /* The name actuator i's tendon is written by: its own, unless an
  * actuator before it took it (then with the actuator's number), or
  * tendonN. */
@@ -1152,7 +1192,7 @@ put_tendon_name(struct phys_buf *b, const struct phys_mjcf_actuator *acts,
 	size_t k;
 
 	for (k = 0; name && k < i; k++)
-		if (acts[k].kind == PHYS_MJCF_TENDON && acts[k].tendon.name &&
+		if (is_tendon(&acts[k]) && acts[k].tendon.name &&
 		    strcmp(acts[k].tendon.name, name) == 0)
 			break;
 	if (name && k == i)
@@ -1162,7 +1202,7 @@ put_tendon_name(struct phys_buf *b, const struct phys_mjcf_actuator *acts,
 		    name ? "_" : "", i);
 }
 
-/* The fixed tendons the actuators pull, one each. */
+/* The fixed tendons the actuators pull, one each, and the springs. */
 static void
 put_tendons(struct writer *wr)
 {
@@ -1172,7 +1212,7 @@ put_tendons(struct writer *wr)
 	bool any = false;
 
 	for (i = 0; i < wr->nacts; i++) {
-		if (wr->acts[i].kind != PHYS_MJCF_TENDON)
+		if (!is_tendon(&wr->acts[i]))
 			continue;
 		if (!any)
 			phys_buf_puts(b, "  <tendon>\n");
@@ -1180,7 +1220,10 @@ put_tendons(struct writer *wr)
 		t = &wr->acts[i].tendon;
 		phys_buf_puts(b, "    <fixed name=\"");
 		put_tendon_name(b, wr->acts, i);
-		phys_buf_puts(b, "\">\n");
+		phys_buf_putc(b, '"');
+		if (wr->acts[i].kind == PHYS_MJCF_SPRING)
+			put_spring(wr, &wr->acts[i]);
+		phys_buf_puts(b, ">\n");
 		for (k = 0; k < t->n; k++) {
 			phys_buf_puts(b, "      <joint joint=\"");
 			phys_buf_xml_attr(b, own_name(wr,
@@ -1207,13 +1250,8 @@ put_tendon_actuator(struct writer *wr, size_t i)
 	const struct phys_mjcf_tendon *t = &a->tendon;
 	struct phys_buf *b = wr->b;
 	double bias[3] = { t->bias[0], t->bias[1], t->bias[2] };
-	double len = t->offset;
-	size_t k;
 
-	for (k = 0; k < t->n; k++)
-		len -= t->coef[k] * phys_mjcf_joint_ref(
-		    &wr->w->joints[t->joints[k]], 0);
-	bias[0] += t->bias[1] * len;
+	bias[0] -= t->bias[1] * mujoco_length(wr, t);
 	phys_buf_puts(b, "    <general tendon=\"");
 	put_tendon_name(b, wr->acts, i);
 	phys_buf_putc(b, '"');
@@ -1243,18 +1281,21 @@ put_tendon_actuator(struct writer *wr, size_t i)
 static void
 put_actuators(struct writer *wr)
 {
-	size_t i;
+	size_t i, n = 0;
 
-	if (!wr->nacts)
-		return;
 	put_tendons(wr);
-	phys_buf_puts(wr->b, "  <actuator>\n");
-	for (i = 0; i < wr->nacts; i++)
+	for (i = 0; i < wr->nacts; i++) {
+		if (wr->acts[i].kind == PHYS_MJCF_SPRING)
+			continue;
+		if (n++ == 0)
+			phys_buf_puts(wr->b, "  <actuator>\n");
 		if (wr->acts[i].kind == PHYS_MJCF_TENDON)
 			put_tendon_actuator(wr, i);
 		else
 			put_actuator(wr, &wr->acts[i]);
-	phys_buf_puts(wr->b, "  </actuator>\n");
+	}
+	if (n)
+		phys_buf_puts(wr->b, "  </actuator>\n");
 }
 
 /* ---- the model ---- */

@@ -8,6 +8,10 @@
  * coefficient, as MuJoCo 2.2.2 applies an actuator through a tendon;
  * under dynamics the activation takes the control's place in the force.
  * Its messages (gz.msgs.Double) are the control.
+ *
+ * TendonSpring, phys's system of an MJCF fixed tendon's stiffness and
+ * damping: its force, -stiffness (L - spring_length) - damping dL/dt,
+ * pulls the joints the same way.
  */
 #include "sysint.h"
 
@@ -17,12 +21,17 @@
 
 #include "base.h"
 
-struct tendon_act {
-	char *name;		/* the tendon's; NULL: none */
+/* A fixed tendon: L = offset + sum of coef times joint position. */
+struct tendon {
+	char *name;		/* NULL: none */
 	int *joints;
-	double *coef;		/* gear times the tendon's coefficient */
+	double *coef;		/* an actuator's gear times the coefficient */
 	int n;
 	double offset;		/* L at the joints' zero positions */
+};
+
+struct tendon_act {
+	struct tendon t;
 	double gain, bias[3];
 	double ctrl[2], force[2];	/* ranges; infinite: none */
 	double u;		/* the control, as given */
@@ -47,8 +56,9 @@ range(const struct phys_sys_conf *c, const char *name, double v[2])
 	return 0;
 }
 
+/* The tendon's <joint>s (coef), <length_offset> and <tendon> name. */
 static int
-ta_joints(const struct phys_sys_conf *c, struct tendon_act *s)
+tendon_parse(const struct phys_sys_conf *c, struct tendon *s)
 {
 	xmlNodePtr e;
 	char *text;
@@ -81,7 +91,48 @@ ta_joints(const struct phys_sys_conf *c, struct tendon_act *s)
 	if (s->n == 0)
 		return phys_sys_fail(c, NULL, "no <joint>: the tendon pulls "
 		    "nothing");
+	if (phys_sys_numbers(c, "length_offset", &s->offset, 1) < 0)
+		return -1;
+	s->name = phys_sys_text(c, "tendon");
 	return 0;
+}
+
+/* The tendon's length and rate now. */
+static void
+tendon_state(const struct tendon *s, const struct phys_sys_run *r,
+    double *len, double *rate)
+{
+	double pos[2], vel[2];
+	int k;
+
+	*len = s->offset;
+	*rate = 0;
+	for (k = 0; k < s->n; k++) {
+		if (phys_engine_joint_state(r->e, s->joints[k], pos, vel) < 1)
+			continue;
+		*len += s->coef[k] * pos[0];
+		*rate += s->coef[k] * vel[0];
+	}
+}
+
+/* Force f along the tendon, on each joint times its coefficient. */
+static int
+tendon_pull(const struct tendon *s, const struct phys_sys_run *r, double f)
+{
+	int k;
+
+	for (k = 0; k < s->n; k++)
+		if (phys_sys_pull(r, s->joints[k], s->coef[k] * f) < 0)
+			return -1;
+	return 0;
+}
+
+static void
+tendon_free(struct tendon *s)
+{
+	free(s->name);
+	free(s->joints);
+	free(s->coef);
 }
 
 /* <dynamics> (none, integrator, filter) and its <time_constant> (s) and
@@ -120,8 +171,7 @@ ta_parse(const struct phys_sys_conf *c, void *state)
 	int rc;
 
 	s->gain = 1;
-	if (ta_joints(c, s) < 0 ||
-	    phys_sys_numbers(c, "length_offset", &s->offset, 1) < 0 ||
+	if (tendon_parse(c, &s->t) < 0 ||
 	    phys_sys_numbers(c, "gain", &s->gain, 1) < 0 ||
 	    phys_sys_numbers(c, "bias", s->bias, 3) < 0 ||
 	    range(c, "ctrl_range", s->ctrl) < 0 ||
@@ -129,10 +179,9 @@ ta_parse(const struct phys_sys_conf *c, void *state)
 		return -1;
 	if (ta_dynamics(c, s) < 0)
 		return -1;
-	s->name = phys_sys_text(c, "tendon");
-	if (!(topic = phys_sys_text(c, "topic")) && s->name)
+	if (!(topic = phys_sys_text(c, "topic")) && s->t.name)
 		topic = phys_xasprintf("/model/%s/tendon/%s/cmd", c->model_name,
-		    s->name);
+		    s->t.name);
 	else if (!topic) {	/* a joint's own actuator, as MJCF's */
 		joint = phys_node_text(phys_child(c->node, "joint"));
 		topic = phys_xasprintf("/model/%s/joint/%s/cmd", c->model_name,
@@ -160,22 +209,15 @@ static int
 ta_step(void *state, const struct phys_sys_run *r, double h)
 {
 	struct tendon_act *s = state;
-	double len = s->offset, rate = 0, pos[2], vel[2], u, f;
-	int k;
+	double len, rate, u, f;
 
-	for (k = 0; k < s->n; k++) {
-		if (phys_engine_joint_state(r->e, s->joints[k], pos, vel) < 1)
-			continue;
-		len += s->coef[k] * pos[0];
-		rate += s->coef[k] * vel[0];
-	}
+	tendon_state(&s->t, r, &len, &rate);
 	u = fmin(fmax(s->u, s->ctrl[0]), s->ctrl[1]);
 	f = s->gain * (s->dyn == PHYS_DYN_NONE ? u : s->act) + s->bias[0] +
 	    s->bias[1] * len + s->bias[2] * rate;
 	f = fmin(fmax(f, s->force[0]), s->force[1]);
-	for (k = 0; k < s->n; k++)
-		if (phys_sys_pull(r, s->joints[k], s->coef[k] * f) < 0)
-			return -1;
+	if (tendon_pull(&s->t, r, f) < 0)
+		return -1;
 	/* the activation over the step, as MuJoCo's Euler step takes it */
 	if (s->dyn != PHYS_DYN_NONE) {
 		s->act += h * (s->dyn == PHYS_DYN_INTEGRATOR ? u :
@@ -188,11 +230,7 @@ ta_step(void *state, const struct phys_sys_run *r, double h)
 static void
 ta_free(void *state)
 {
-	struct tendon_act *s = state;
-
-	free(s->name);
-	free(s->joints);
-	free(s->coef);
+	tendon_free(&((struct tendon_act *)state)->t);
 }
 
 /* MuJoCo's actuator of a fixed tendon, as it is. */
@@ -201,12 +239,13 @@ ta_actuators(const void *state, const struct phys_run_values *v,
     struct phys_sys_actuators *out)
 {
 	const struct tendon_act *s = state;
-	struct phys_mjcf_actuator a = { PHYS_MJCF_TENDON, s->joints[0], 0, 0,
+	struct phys_mjcf_actuator a = { PHYS_MJCF_TENDON, s->t.joints[0], 0, 0,
 		0, 0, s->force[0], s->force[1], s->u, NULL, NULL,
-		{ s->name, s->joints, s->coef, (size_t)s->n, s->offset, s->gain,
+		{ s->t.name, s->t.joints, s->t.coef, (size_t)s->t.n, s->t.offset,
+		  s->gain,
 		  { s->bias[0], s->bias[1], s->bias[2] },
 		  { s->ctrl[0], s->ctrl[1] }, s->dyn, s->tau,
-		  { s->act_range[0], s->act_range[1] } } };
+		  { s->act_range[0], s->act_range[1] }, 0, 0, 0 } };
 
 	(void)v;
 	phys_sys_actuator_add(out, &a);
@@ -217,4 +256,80 @@ const struct phys_sys_kind phys_sys_tendon_actuator = {
 	"TendonActuator", "phys-tendon-actuator-system", false,
 	sizeof(struct tendon_act), ta_parse, NULL, ta_step, ta_message,
 	ta_free, NULL, ta_actuators, NULL
+};
+
+/* ---- TendonSpring ---- */
+
+struct tendon_spring {
+	struct tendon t;
+	double stiffness;	/* N/m or N m/rad */
+	double damping;		/* N s/m or N m s/rad */
+	double rest;		/* <spring_length>: L where it pulls by 0 */
+};
+
+/* A number of element name, at least 0 and finite. */
+static int
+not_negative(const struct phys_sys_conf *c, const char *name, double *v)
+{
+	if (phys_sys_numbers(c, name, v, 1) < 0)
+		return -1;
+	if (!(*v >= 0))
+		return phys_sys_fail(c, phys_child(c->node, name), "<%s>: "
+		    "must not be negative", name);
+	return 0;
+}
+
+static int
+ts_parse(const struct phys_sys_conf *c, void *state)
+{
+	struct tendon_spring *s = state;
+
+	if (tendon_parse(c, &s->t) < 0 ||
+	    not_negative(c, "stiffness", &s->stiffness) < 0 ||
+	    not_negative(c, "damping", &s->damping) < 0)
+		return -1;
+	s->rest = s->t.offset;
+	return phys_sys_numbers(c, "spring_length", &s->rest, 1) < 0 ? -1 : 0;
+}
+
+static int
+ts_step(void *state, const struct phys_sys_run *r, double h)
+{
+	struct tendon_spring *s = state;
+	double len, rate;
+
+	(void)h;
+	tendon_state(&s->t, r, &len, &rate);
+	return tendon_pull(&s->t, r, -s->stiffness * (len - s->rest) -
+	    s->damping * rate);
+}
+
+static void
+ts_free(void *state)
+{
+	tendon_free(&((struct tendon_spring *)state)->t);
+}
+
+/* MuJoCo's fixed tendon of stiffness and damping, no actuator. */
+static int
+ts_actuators(const void *state, const struct phys_run_values *v,
+    struct phys_sys_actuators *out)
+{
+	const struct tendon_spring *s = state;
+	struct phys_mjcf_actuator a = { PHYS_MJCF_SPRING, s->t.joints[0], 0,
+		0, 0, 0, -INFINITY, INFINITY, 0, NULL, NULL,
+		{ s->t.name, s->t.joints, s->t.coef, (size_t)s->t.n,
+		  s->t.offset, 0, { 0, 0, 0 }, { -INFINITY, INFINITY },
+		  PHYS_DYN_NONE, 0, { -INFINITY, INFINITY }, s->stiffness,
+		  s->damping, s->rest } };
+
+	(void)v;
+	phys_sys_actuator_add(out, &a);
+	return 0;
+}
+
+const struct phys_sys_kind phys_sys_tendon_spring = {
+	"TendonSpring", "phys-tendon-spring-system", false,
+	sizeof(struct tendon_spring), ts_parse, NULL, ts_step, NULL, ts_free,
+	NULL, ts_actuators, NULL
 };

@@ -217,5 +217,6 @@ extern const struct phys_sys_kind phys_sys_ackermann_steering;
 extern const struct phys_sys_kind phys_sys_detachable_joint;
 extern const struct phys_sys_kind phys_sys_tendon_actuator;
 extern const struct phys_sys_kind phys_sys_fluid_forces;
+extern const struct phys_sys_kind phys_sys_tendon_spring;
 
 #endif

@@ -24,6 +24,7 @@ static const struct phys_sys_kind *const kinds[] = {
 	&phys_sys_detachable_joint,
 	&phys_sys_tendon_actuator,
 	&phys_sys_fluid_forces,
+	&phys_sys_tendon_spring,
 	NULL
 };
 
