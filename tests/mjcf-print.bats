@@ -783,3 +783,13 @@ viscous_wind() {
 	phys-sdf print --format mjcf "$TMP/rest.xml" > "$TMP/out.xml"
 	grep -q '<fixed name="link" stiffness="10" damping="0.7" springlength="0.3">' "$TMP/out.xml"
 }
+
+@test "an actuator's ctrlrange holds its control as MuJoCo holds it (a position servo's target, a velocity servo's speed, a motor's asymmetric range): from keys past the ranges and within them, as libmujoco under phys's MuJoCo engine and printed back; a range without ctrllimited is refused as MuJoCo refuses it" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/ctrlrange.xml" k
+	for k in k in; do
+		moves_as_mujoco "$src" cr "$k" hinge:0.1 axle rail
+	done
+	sed 's|<compiler autolimits="true"/>||' "$src" > "$TMP/nolim.xml"
+	run -1 phys-step -q -n 1 "$TMP/nolim.xml"
+	assert_equal "$output" "phys-step: $TMP/nolim.xml:24: actuator has ctrlrange but not ctrllimited: MuJoCo refuses it without autolimits=\"true\""
+}

@@ -1219,7 +1219,11 @@ limited_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
 	if ((has = numbers(r, n, cls, attr_range, range, 2)) < 0 ||
 	    (k = keyword(r, n, cls, attr_lim, lim, 2)) < 0)
 		return -1;
-	return k == 1 || (k == 2 && has && r->autolimits);
+	if (k == 2 && has && !r->autolimits)
+		return mj_fail(r, n, "%s has %s but not %s: MuJoCo refuses it "
+		    "without autolimits=\"true\"", *what ? "actuator" :
+		    "tendon", attr_range, attr_lim);
+	return k == 1 || (k == 2 && has);
 }
 
 /* ---- tendons ---- */
@@ -1491,25 +1495,21 @@ read_equality(struct reader *r, xmlNodePtr eq)
 /* ---- actuators ---- */
 
 /* What an actuator's ctrlrange becomes where it is not a force limit. */
-#define CTRLRANGE_LOST "ctrlrange is not kept (but a motor's symmetric " \
-	"one, as its force limit): a command is taken as it is"
-
 /*
  * A motor's force on its joint, as MuJoCo 2.2.2 makes it: the actuator's
  * force, gain times control (the control within a ctrlrange), held to
  * its forcerange, times the gear. A symmetric ctrlrange bounds it as the
- * forcerange does; the joint's effort limit is gear times the tighter.
+ * forcerange does; the joint's effort limit is gear times the tighter
+ * (another ctrlrange makes the motor a TendonActuator).
  */
 static void
-motor_limits(struct reader *r, xmlNodePtr n, struct mj_act *a, double gear,
-    double force, int clim, const double cr[2])
+motor_limits(struct mj_act *a, double gear, double force, int clim,
+    const double cr[2])
 {
-	double gain = phys_node_is(n, "general") ? a->gain : 1;
+	double gain = a->gain;
 
-	if (clim && cr[0] == -cr[1])
+	if (clim)
 		force = fmin(force, fabs(gain) * cr[1]);
-	else if (clim)
-		mj_note(r, n, CTRLRANGE_LOST);
 	a->gear = gear * gain;
 	a->fmax = phys_has_upper(force) ? fabs(gear) * force : PHYS_NO_LIMIT;
 }
@@ -1753,19 +1753,24 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		return -1;
 	/* where a spring pulls the joint, its actuator pulls beside it */
 	if (a.kind < 0 || (gear[0] != 1 && a.kind != ACT_MOTOR) ||
-	    (lim && fr[0] != -fr[1]) || joint_sprung(r, a.joint))
+	    (lim && fr[0] != -fr[1]) || joint_sprung(r, a.joint) ||
+	    (a.kind == ACT_MOTOR && clim && cr[0] != -cr[1]))
 		return joint_tendon_actuator(r, n, cls, &a, a.joint);
 	if (driven(r, a.joint, true)) {
 		mj_note(r, n, DRIVEN_TWICE);
 		return 0;
 	}
+	a.ctrl[0] = clim ? cr[0] : -INFINITY;
+	a.ctrl[1] = clim ? cr[1] : INFINITY;
+	if (clim && !(cr[0] <= cr[1]))
+		return mj_fail(r, n, "%s", "ctrlrange: its first number must "
+		    "not be above its second");
 	if (a.kind == ACT_MOTOR)
-		motor_limits(r, n, &a, gear[0], lim ? fr[1] : PHYS_NO_LIMIT, clim, cr);
+		motor_limits(&a, gear[0], lim ? fr[1] : PHYS_NO_LIMIT, clim,
+		    cr);
 	else {
 		a.fmax = lim ? fr[1] : PHYS_NO_LIMIT;
 		a.gear = gear[0];
-		if (clim)
-			mj_note(r, n, CTRLRANGE_LOST);
 	}
 	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
 	r->acts[r->nacts++] = a;

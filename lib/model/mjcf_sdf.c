@@ -1283,6 +1283,7 @@ write_actuators(struct reader *r, xmlNodePtr model)
 	const struct mj_body *b = NULL;
 	xmlNodePtr p;
 	size_t i, k;
+	double ref;
 	char *jn;
 
 	for (i = 0; i < r->nacts; i++) {
@@ -1306,6 +1307,7 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		    (const xmlChar *)names[a->kind]);
 		jn = joint_name(r, b, a->joint - b->joint0);
 		add(p, "joint_name", jn, a->line);
+		ref = a->kind == ACT_POSITION ? r->joints[a->joint].ref : 0;
 		if (a->kind == ACT_MOTOR) {
 			if (phys_has_upper(a->fmax))
 				effort_limit(model, jn, a->fmax, a->line);
@@ -1325,6 +1327,10 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		if (a->kind == ACT_POSITION)
 			add_num(p, "initial_position", -r->joints[a->joint].ref,
 			    a->line);
+		if (isfinite(a->ctrl[0]))	/* phys's measure */
+			xmlSetNs(add_nums(p, "ctrl_range", (double[2]){
+			    a->ctrl[0] - ref, a->ctrl[1] - ref }, 2, a->line),
+			    phys_ns(xmlDocGetRootElement(p->doc)));
 		if (strcmp(integrators[r->integrator], "implicit") == 0)
 			phys_node_set_line(xmlNewChild(p,
 			    phys_ns(xmlDocGetRootElement(p->doc)),

@@ -60,6 +60,8 @@ struct phys_mjcf_actuator {
 	xmlNodePtr plugin;	/* its <plugin>, which holds its keys */
 	const char *file;	/* the plugin's file, for messages */
 	struct phys_mjcf_tendon tendon;	/* PHYS_MJCF_TENDON's */
+	/* a joint servo's targets, phys's measure (inf: none) */
+	double ctrl[2];
 };
 
 #endif

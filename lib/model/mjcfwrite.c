@@ -1083,6 +1083,18 @@ warn_actuator(const struct phys_scene *w, const struct phys_mjcf_actuator *a,
 	    "velocity servo has a proportional gain");
 }
 
+/* A control's bounds c, where it has any, shifted by off (a position
+ * servo's targets from phys's measure to MuJoCo's qpos). */
+static void
+put_ctrlrange(struct phys_buf *b, const double c[2], double off)
+{
+	if (!phys_has_lower(c[0]) && !phys_has_upper(c[1]))
+		return;
+	phys_buf_puts(b, " ctrllimited=\"true\"");
+	phys_mjcf_nums(b, "ctrlrange", (double[2]){ fmax(c[0] + off,
+	    -PHYS_NO_LIMIT), fmin(c[1] + off, PHYS_NO_LIMIT) }, 2);
+}
+
 /* Its force's bounds, where the system has any. */
 static void
 put_forcerange(struct phys_buf *b, const struct phys_mjcf_actuator *a)
@@ -1126,6 +1138,8 @@ put_actuator(struct writer *wr, const struct phys_mjcf_actuator *a)
 		    3);
 	}
 	put_forcerange(b, a);
+	put_ctrlrange(b, a->ctrl, a->kind == PHYS_MJCF_POSITION ?
+	    phys_mjcf_joint_ref(j, a->axis) : 0);
 	phys_buf_puts(b, "/>\n");
 	if (a->ki != 0)
 		warn_actuator(wr->w, a, "integral gain", a->ki);
@@ -1258,11 +1272,7 @@ put_tendon_actuator(struct writer *wr, size_t i)
 	phys_mjcf_nums(b, "gainprm", &t->gain, 1);
 	phys_buf_puts(b, " biastype=\"affine\"");
 	phys_mjcf_nums(b, "biasprm", bias, 3);
-	if (phys_has_lower(t->ctrl[0]) || phys_has_upper(t->ctrl[1])) {
-		phys_buf_puts(b, " ctrllimited=\"true\"");
-		phys_mjcf_nums(b, "ctrlrange", (double[2]){ fmax(t->ctrl[0],
-		    -PHYS_NO_LIMIT), fmin(t->ctrl[1], PHYS_NO_LIMIT) }, 2);
-	}
+	put_ctrlrange(b, t->ctrl, 0);
 	put_forcerange(b, a);
 	if (t->dyn != PHYS_DYN_NONE)
 		phys_buf_puts(b, t->dyn == PHYS_DYN_FILTER ?

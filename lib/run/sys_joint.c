@@ -98,19 +98,39 @@ read_implicit(const struct phys_sys_conf *c, const int *joints, int n)
 }
 
 /*
+ * <ctrl_range>, phys's (plain or phys:): the targets the controller takes,
+ * a command beyond held to it, as MuJoCo holds an actuator's control to
+ * its ctrlrange; none: any.
+ */
+static int
+read_ctrl_range(const struct phys_sys_conf *c, double range[2])
+{
+	range[0] = -INFINITY;
+	range[1] = INFINITY;
+	if (phys_sys_numbers(c, "ctrl_range", range, 2) < 0)
+		return -1;
+	if (!(range[0] <= range[1]))
+		return phys_sys_fail(c, phys_child(c->node, "ctrl_range"), "%s",
+		    "<ctrl_range>: its first number must not be above its "
+		    "second");
+	return 0;
+}
+
+/*
  * Joint j's axis's servo of kind as a MuJoCo actuator: the PID gains the
  * run values v hold for it (what the plugin set), its force within the
  * PID's command bounds and the axis's effort limit.
  */
 static void
 add_servo(struct phys_sys_actuators *out, const struct phys_run_values *v,
-    enum phys_mjcf_actuator_kind kind, int j, int axis, double target)
+    enum phys_mjcf_actuator_kind kind, int j, int axis, double target,
+    const double range[2])
 {
 	const struct phys_value *jv = phys_run_values_get(v, PHYS_S_JOINT, j);
 	struct phys_axis_values ax = phys_joint_axis_values(jv, axis);
 	const enum phys_param_id *g = pid_params[kind == PHYS_MJCF_VELOCITY];
 	struct phys_mjcf_actuator a = { kind, j, axis, 0, 0, 0, -INFINITY,
-		INFINITY, target, NULL, NULL, { 0 } };
+		INFINITY, target, NULL, NULL, { 0 }, { range[0], range[1] } };
 	double k[8];
 	size_t i;
 
@@ -209,6 +229,7 @@ struct jpc {
 	int axis;		/* <joint_index> */
 	int actuator;		/* -1: gz.msgs.Double */
 	double target;		/* rad or m */
+	double range[2];	/* <ctrl_range> */
 	bool velocity;		/* <use_velocity_commands> */
 	bool max_set;		/* <cmd_max> given: the speed limit then */
 	double cmd_max;
@@ -241,6 +262,7 @@ jpc_parse(const struct phys_sys_conf *c, void *state)
 	    phys_sys_bool(c, "use_velocity_commands", &s->velocity) < 0 ||
 	    phys_sys_double(c, "initial_position", &s->target) < 0 ||
 	    read_implicit(c, s->joints, s->n) < 0 ||
+	    read_ctrl_range(c, s->range) < 0 ||
 	    (s->actuator = actuator_number(c)) < -1)
 		return -1;
 	s->cmd_max = g.cmd_max;
@@ -265,6 +287,7 @@ jpc_command(struct jpc *s, const struct phys_sys_run *r)
 {
 	int k;
 
+	s->target = fmin(fmax(s->target, s->range[0]), s->range[1]);
 	if (s->velocity)
 		return 0;
 	for (k = 0; k < s->n; k++)
@@ -351,7 +374,7 @@ jpc_actuators(const void *state, const struct phys_run_values *v,
 		return -1;
 	for (k = 0; k < s->n; k++)
 		add_servo(out, v, PHYS_MJCF_POSITION, s->joints[k], s->axis,
-		    s->target);
+		    s->target, s->range);
 	return 0;
 }
 
@@ -367,6 +390,7 @@ struct jc {
 	int *joints, n;
 	int actuator;		/* -1: gz.msgs.Double */
 	double target;		/* rad/s or m/s */
+	double range[2];	/* <ctrl_range> */
 	bool force;		/* <use_force_commands>: the velocity PID */
 	bool no_braking;	/* <disable_braking> */
 	struct phys_servo *servo;	/* per joint, without force commands */
@@ -390,6 +414,7 @@ jc_parse(const struct phys_sys_conf *c, void *state)
 	if (phys_sys_double(c, "initial_velocity", &s->target) < 0 ||
 	    phys_sys_bool(c, "use_force_commands", &s->force) < 0 ||
 	    read_implicit(c, s->joints, s->n) < 0 ||
+	    read_ctrl_range(c, s->range) < 0 ||
 	    (s->actuator = actuator_number(c)) < -1)
 		return -1;
 	if (s->force) {
@@ -440,6 +465,7 @@ jc_start(void *state, const struct phys_sys_run *r)
 {
 	struct jc *s = state;
 
+	s->target = fmin(fmax(s->target, s->range[0]), s->range[1]);
 	return s->force ? jc_force(s, r) : 0;
 }
 
@@ -467,6 +493,7 @@ jc_message(void *state, const struct phys_sys_run *r, int slot,
 
 	if (message_value(slot, msg, s->actuator, "velocity", &s->target) < 0)
 		return -1;
+	s->target = fmin(fmax(s->target, s->range[0]), s->range[1]);
 	return s->force ? jc_force(s, r) : 0;
 }
 
@@ -501,7 +528,7 @@ jc_actuators(const void *state, const struct phys_run_values *v,
 		return -1;
 	for (k = 0; k < s->n; k++)
 		add_servo(out, v, PHYS_MJCF_VELOCITY, s->joints[k], 0,
-		    s->target);
+		    s->target, s->range);
 	return 0;
 }
 
@@ -557,7 +584,7 @@ ajf_actuators(const void *state, const struct phys_run_values *v,
     struct phys_sys_actuators *out)
 {
 	add_servo(out, v, PHYS_MJCF_MOTOR, ((const struct ajf *)state)->joint,
-	    0, 0);
+	    0, 0, (const double[2]){ -INFINITY, INFINITY });
 	return 0;
 }
 

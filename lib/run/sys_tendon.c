@@ -245,7 +245,8 @@ ta_actuators(const void *state, const struct phys_run_values *v,
 		  s->gain,
 		  { s->bias[0], s->bias[1], s->bias[2] },
 		  { s->ctrl[0], s->ctrl[1] }, s->dyn, s->tau,
-		  { s->act_range[0], s->act_range[1] }, 0, 0, 0 } };
+		  { s->act_range[0], s->act_range[1] }, 0, 0, 0 },
+		{ -INFINITY, INFINITY } };
 
 	(void)v;
 	phys_sys_actuator_add(out, &a);
@@ -321,7 +322,7 @@ ts_actuators(const void *state, const struct phys_run_values *v,
 		{ s->t.name, s->t.joints, s->t.coef, (size_t)s->t.n,
 		  s->t.offset, 0, { 0, 0, 0 }, { -INFINITY, INFINITY },
 		  PHYS_DYN_NONE, 0, { -INFINITY, INFINITY }, s->stiffness,
-		  s->damping, s->rest } };
+		  s->damping, s->rest }, { -INFINITY, INFINITY } };
 
 	(void)v;
 	phys_sys_actuator_add(out, &a);
