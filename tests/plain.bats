@@ -200,3 +200,20 @@ placed() {
 @test "a link that starts deep in the ground, as placed, is said at its collision's line with its depth, under each engine" {
 	each_engine placed
 }
+
+@test "a link that starts in the ground where the two never touch is not said: an arm's base welded to the world through its floor, as Menagerie's iiwa has it; a ball dropped in beside it is" {
+	cat > "$TMP/arm.xml" <<-EOF
+	<mujoco model="arm">
+	  <worldbody>
+	    <geom name="floor" type="plane" size="0 0 0.05"/>
+	    <body name="base"><geom type="cylinder" size="0.1 0.1" mass="5"/></body>
+	    <body name="ball" pos="1 0 0.05"><freejoint/><geom size="0.1"/></body>
+	  </worldbody>
+	</mujoco>
+	EOF
+	run -0 --separate-stderr phys-step -t 0.5 -r 2 -i 'arm::base/pose' "$TMP/arm.xml"
+	[[ $stderr == *"link 'arm::ball': starts 0.05 m into '"*"floor'"* ]]
+	[[ $stderr != *"arm::base'"* ]]
+	# and the base stays where it is
+	near "$(printf '%s\n' "$output" | tail -1 | jq '.items[].z')" 0 1e-9
+}

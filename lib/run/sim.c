@@ -596,7 +596,8 @@ warn_sunk(struct run *r, int ci, const struct phys_value *before,
 		return;
 	for (i = 0; i < r->w->ncollisions; i++) {
 		if (r->w->collisions[i].shape != PHYS_GEOM_PLANE ||
-		    r->w->collisions[i].link == c->link)
+		    r->w->collisions[i].link == c->link ||
+		    !phys_collisions_may_touch(r->w, &r->vals, ci, (int)i))
 			continue;
 		d0 = below_plane(r, ci, before, (int)i);
 		d1 = below_plane(r, ci, now, (int)i);
@@ -618,7 +619,9 @@ warn_sunk(struct run *r, int ci, const struct phys_value *before,
  * engine pushes them out its own way, Bullet at once past its split
  * impulse's threshold, ODE by its ERP, MuJoCo's soft contact not at all
  * (a Menagerie robot's feet rest 1 cm in). Said once a link, deeper than
- * SUNK_START, farther than any engine's resting contact sinks.
+ * SUNK_START, farther than any engine's resting contact sinks; not of a
+ * pair the filter keeps apart (an arm's base welded to the world through
+ * its floor).
  */
 #define SUNK_START	5e-3	/* m */
 
@@ -637,7 +640,9 @@ warn_sunk_placed(struct run *r)
 			continue;
 		for (i = 0; i < w->ncollisions; i++) {
 			if (w->collisions[i].shape != PHYS_GEOM_PLANE ||
-			    w->collisions[i].link == c->link)
+			    w->collisions[i].link == c->link ||
+			    !phys_collisions_may_touch(w, &r->vals, (int)ci,
+			    (int)i))
 				continue;
 			d = below_plane(r, (int)ci, phys_run_values_get(&r->vals,
 			    PHYS_S_COLLISION, (int)ci), (int)i);
