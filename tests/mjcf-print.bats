@@ -793,3 +793,12 @@ viscous_wind() {
 	run -1 phys-step -q -n 1 "$TMP/nolim.xml"
 	assert_equal "$output" "phys-step: $TMP/nolim.xml:24: actuator has ctrlrange but not ctrllimited: MuJoCo refuses it without autolimits=\"true\""
 }
+
+@test "a joint that starts outside its range (dm_control's hopper's knee) starts there under phys's MuJoCo engine, pushed in by MuJoCo's soft limit as libmujoco pushes it, without a word; under ODE it starts at its limit, said" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/outside.xml"
+	run -0 --separate-stderr phys-step -p mujoco -n 1 "$src"
+	[ -z "$stderr" ]
+	moves_as_mujoco "$src" outside k knee
+	run -0 --separate-stderr phys-step -n 1 -i 'outside::knee/position' "$src"
+	[[ "$stderr" == *"outside.xml:8: joint 'outside::knee' starts at 0 rad on its first axis, outside its limits [0.0872665, 2.61799]: it starts at 0.0872665 instead"* ]]
+}

@@ -2319,6 +2319,7 @@ phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 		r.out = NULL;
 		out->root = xmlDocGetRootElement(out->xml);
 		out->kind = PHYS_DOC_MODEL;
+		out->from = PHYS_DOC_MJCF;
 		out->major = 1;
 		out->minor = r.mimic ? 11 : 9;
 		/* the files its elements' lines name */

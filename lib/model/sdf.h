@@ -48,6 +48,9 @@ struct phys_doc {
 	xmlDocPtr xml;		/* NULL for a URDF until phys_doc_tree */
 	xmlNodePtr root;	/* <sdf>, or <robot> */
 	enum phys_doc_kind kind;
+	/* what a converted model was written in (PHYS_DOC_URDF or
+	 * PHYS_DOC_MJCF); 0 for a file read as it is */
+	enum phys_doc_kind from;
 	int major, minor;	/* the sdf version attribute; 0 for URDF */
 	struct phys_sdf_edit *edits;	/* pending edits, in recording order */
 	size_t nedits, capedits;

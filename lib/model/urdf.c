@@ -3007,6 +3007,7 @@ phys_urdf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 		out->xml = r.out;
 		out->root = xmlDocGetRootElement(r.out);
 		out->kind = PHYS_DOC_MODEL;
+		out->from = PHYS_DOC_URDF;
 		out->major = 1;
 		out->minor = r.minor;
 	} else if (r.out) {

@@ -1722,8 +1722,17 @@ alloc_tracking(struct run *r)
  * and MuJoCo's on to the other limit, ODE's round and round where its
  * angle wraps at pi). Said once, with the joint's line. An axis whose
  * position cannot be set (a two-axis joint's, or one a loop holds) is
- * left to the engine's stop, and that is said.
+ * left to the engine's stop, and that is said. An MJCF model's joint
+ * under MuJoCo starts where the model puts it, as in MuJoCo, whose soft
+ * limit then pushes it in (mujoco_own).
  */
+static bool
+mujoco_own(const struct run *r, const struct phys_joint *jt)
+{
+	return jt->doc && jt->doc->from == PHYS_DOC_MJCF &&
+	    strcmp(r->engine->type, "mujoco") == 0;
+}
+
 static void
 start_within_limits(struct run *r)
 {
@@ -1737,7 +1746,8 @@ start_within_limits(struct run *r)
 		const struct phys_value *v = phys_run_values_get(&r->vals,
 		    PHYS_S_JOINT, (int)j);
 
-		if (jt->type == PHYS_JOINT_SCREW || jt->type == PHYS_JOINT_GEARBOX)
+		if (jt->type == PHYS_JOINT_SCREW ||
+		    jt->type == PHYS_JOINT_GEARBOX || mujoco_own(r, jt))
 			continue;
 		n = phys_engine_joint_state(r->e, (int)j, pos, vel);
 		unit = jt->type == PHYS_JOINT_PRISMATIC ? "m" : "rad";
