@@ -792,6 +792,11 @@ viscous_wind() {
 	sed 's|<compiler autolimits="true"/>||' "$src" > "$TMP/nolim.xml"
 	run -1 phys-step -q -n 1 "$TMP/nolim.xml"
 	assert_equal "$output" "phys-step: $TMP/nolim.xml:24: actuator has ctrlrange but not ctrllimited: MuJoCo refuses it without autolimits=\"true\""
+	# ctrllimited from a class's <general>, which MuJoCo's position,
+	# velocity and motor share, as dm_control's fish and manipulator
+	# have it
+	sed 's|<compiler autolimits="true"/>|<default><general ctrllimited="true"/></default>|' "$src" > "$TMP/shared.xml"
+	moves_as_mujoco "$TMP/shared.xml" cr k hinge:0.1 axle rail
 }
 
 @test "a joint that starts outside its range (dm_control's hopper's knee) starts there under phys's MuJoCo engine, pushed in by MuJoCo's soft limit as libmujoco pushes it, without a word; under ODE it starts at its limit, said" {

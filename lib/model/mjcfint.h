@@ -306,17 +306,75 @@ default_kind(xmlNodePtr n)
 	    n->name;
 }
 
+/* Whether n is an actuator's element (of <actuator> or <default>). */
+static inline bool
+is_actuator(xmlNodePtr n)
+{
+	static const char *const kinds[] = { "general", "motor", "position",
+		"velocity", "cylinder", "muscle", "adhesion", "damper",
+		"intvelocity" };
+	size_t i;
+
+	for (i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if (xmlStrEqual(n->name, (const xmlChar *)kinds[i]))
+			return true;
+	return false;
+}
+
+/*
+ * An attribute every actuator has, which MuJoCo's actuators of any kind
+ * share in a class: its <default> keeps one actuator, which each of its
+ * actuator elements (a <general>, a <motor>, ...) sets in turn. The
+ * gains and biases a kind's own attributes make (kp, kv) stay the kind's.
+ */
+static inline bool
+shared_actuator_attr(const char *name)
+{
+	static const char *const own[] = { "kp", "kv", "gainprm", "biasprm",
+		"gaintype", "biastype", "dyntype", "dynprm", "timeconst",
+		"area", "diameter", "bias", "gain", "force", "scale", "range",
+		"lmin", "lmax", "vmax", "fpmax", "fvmax", "damping", "kpv",
+		"inheritrange" };
+	size_t i;
+
+	for (i = 0; i < sizeof own / sizeof *own; i++)
+		if (strcmp(name, own[i]) == 0)
+			return false;
+	return true;
+}
+
+/* Attribute name of the actuator elements of <default> d: the last one
+ * that gives it. */
+static inline const char *
+actuator_default(xmlNodePtr d, const char *name)
+{
+	const char *v = NULL, *w;
+	xmlNodePtr c;
+
+	for (c = d ? d->children : NULL; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE && is_actuator(c) &&
+		    (w = own_attr(c, name)))
+			v = w;
+	return v;
+}
+
 /* The attribute of element n or its class's (in the <default> element
- * of n's kind), or that class's parents'. */
+ * of n's kind; any actuator's for what actuators share), or that class's
+ * parents'. */
 static inline const char *
 attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
 {
 	const char *v = own_attr(n, name);
 	const xmlChar *kind = default_kind(n);
+	bool shared = !v && is_actuator(n) && shared_actuator_attr(name);
 	struct mj_class *c;
 
 	for (; !v && cls >= 0; cls = c->parent) {
 		c = &r->cls[cls];
+		if (shared) {
+			v = actuator_default(c->node, name);
+			continue;
+		}
 		if (!c->asked || (c->asked != kind &&
 		    !xmlStrEqual(c->asked, kind))) {
 			c->asked = kind;
