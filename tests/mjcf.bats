@@ -885,11 +885,11 @@ stiff_rest() {
 	[[ "$output" == *"bad.sdf:$(grep -n implicit_servo "$TMP/bad.sdf" | cut -d: -f1): JointPositionController: <implicit_servo> 'maybe' is not true or false"* ]]
 }
 
-# held ENGINE: ctrlrange.xml's actuators from key k, each asked past its
+# ctrl_held ENGINE: ctrlrange.xml's actuators from key k, each asked past its
 # ctrlrange: the arm rests at 0.5 rad (phys measures it from its ref,
 # 0.1 degree), the wheel turns at 2 rad/s, the cart (its motor's range
 # 0 to 3) stays; from key in, within them, the cart goes 2 N / 2 kg.
-held() {
+ctrl_held() {
 	phys-step -q -p "$1" -t 3 -r 1 --keyframe k -i 'cr::*/position' -i 'cr::*/velocity' \
 	    "$(profile_world "$TMP/cr.sdf" "$1")" | tail -1 > "$TMP/end"
 	near "$(jq '.items["cr::hinge/position"][0]' "$TMP/end")" \
@@ -903,7 +903,7 @@ held() {
 
 @test "mjcf: an actuator's ctrlrange holds the control it is asked under each engine: a position servo's target, a velocity servo's speed, a motor's force (its range not symmetric); a control line too" {
 	phys-sdf world "$MJ/ctrlrange.xml" > "$TMP/cr.sdf"
-	each_engine held
+	each_engine ctrl_held
 	# a control line past the range is held to it as the key's is
 	echo '{"t":0,"topic":"/model/cr/joint/axle/cmd_vel","msg":{"data":-7}}' > "$TMP/ctl"
 	near "$(phys-step -q -t 2 -r 1 -c "$TMP/ctl" -i 'cr::axle/velocity' "$MJ/ctrlrange.xml" | tail -1 | jq '.items[][0]')" -1 1e-6

@@ -1254,8 +1254,11 @@ read_tendon(struct reader *r, xmlNodePtr n)
 		return -1;
 	for (c = phys_child(n, "joint"); t.fixed && c; c = phys_next(c,
 	    "joint")) {
-		if (number(r, c, -1, "coef", &x) < 0)
+		if (number(r, c, -1, "coef", &x) < 0) {
+			free(t.joint);
+			free(t.coef);
 			return -1;
+		}
 		if (!own_attr(c, "coef"))
 			x = 1;	/* MuJoCo's default */
 		if (x == 0)
@@ -1267,13 +1270,14 @@ read_tendon(struct reader *r, xmlNodePtr n)
 		t.joint[t.njoints] = own_attr(c, "joint");
 		t.coef[t.njoints++] = x;
 	}
-	if (number(r, n, cls, "springlength", &t.springlength) < 0)
-		return -1;
 	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
 	    sizeof *r->tendons);
 	r->tendons[r->ntendons++] = t;	/* the reader frees it */
 	kept[0] = &r->tendons[r->ntendons - 1].stiffness;
 	kept[1] = &r->tendons[r->ntendons - 1].damping;
+	if (number(r, n, cls, "springlength",
+	    &r->tendons[r->ntendons - 1].springlength) < 0)
+		return -1;
 	if ((k = limited_range(r, n, cls, "", range)) < 0)
 		return -1;
 	if (k)
