@@ -768,7 +768,7 @@ viscous_wind() {
 	awk 'END { exit !($1 > 0.9) }' "$TMP/want"
 	sed 's|<density>1.2</density>|<density>-1.2</density>|' "$TMP/kite.sdf" > "$TMP/bad.sdf"
 	run -1 phys-step -q -n 1 "$TMP/bad.sdf"
-	assert_equal "$output" "phys-step: $TMP/bad.sdf:13: FluidForces: <density> -1.2: a finite number of at least 0 expected"
+	assert_equal "$output" "phys-step: $TMP/bad.sdf:13: FluidForces: <density>: must not be negative"
 }
 
 @test "a fixed tendon's spring and damper (rest length given, or from the joints' springref), and a servo of one of its joints beside it, move as libmujoco moves them, under phys's MuJoCo engine and printed back" {
@@ -780,8 +780,6 @@ viscous_wind() {
 	moves_as_mujoco "$TMP/damped.xml" spring k x1 x2:2.864788975654116
 	sed 's|stiffness="10"|stiffness="10" springlength="0.3"|' "$TMP/damped.xml" > "$TMP/rest.xml"
 	moves_as_mujoco "$TMP/rest.xml" spring k x1 x2:2.864788975654116
-	phys-sdf print --format mjcf "$TMP/rest.xml" > "$TMP/out.xml"
-	grep -q '<fixed name="link" stiffness="10" damping="0.7" springlength="0.3">' "$TMP/out.xml"
 }
 
 @test "an actuator's ctrlrange holds its control as MuJoCo holds it (a position servo's target, a velocity servo's speed, a motor's asymmetric range): from keys past the ranges and within them, as libmujoco under phys's MuJoCo engine and printed back; a range without ctrllimited is refused as MuJoCo refuses it" {
@@ -797,6 +795,10 @@ viscous_wind() {
 	# have it
 	sed 's|<compiler autolimits="true"/>|<default><general ctrllimited="true"/></default>|' "$src" > "$TMP/shared.xml"
 	moves_as_mujoco "$TMP/shared.xml" cr k hinge:0.1 axle rail
+	# a range in force must rise, as MuJoCo has it, for every actuator
+	sed 's|ctrlrange="-0.5 0.5"|ctrlrange="0.5 0.5"|' "$src" > "$TMP/flat.xml"
+	run -1 phys-step -q -n 1 "$TMP/flat.xml"
+	assert_equal "$output" "phys-step: $TMP/flat.xml:24: ctrlrange: its first number must be below its second"
 }
 
 @test "a joint that starts outside its range (dm_control's hopper's knee) starts there under phys's MuJoCo engine, pushed in by MuJoCo's soft limit as libmujoco pushes it, without a word; under ODE it starts at its limit, said" {

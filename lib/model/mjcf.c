@@ -1204,8 +1204,10 @@ static const struct {
 
 /* A range in force (what: "" for a tendon's range, "ctrl" or "force"
  * for an actuator's ctrlrange or forcerange): 1 with the range, 0 when
- * none, -1 for an error. As for joints, a range makes it limited under
- * autolimits. */
+ * none, -1 for an error: a range given without its limited attribute
+ * and without autolimits, or one in force whose first number is not
+ * below its second, as MuJoCo refuses both. As for joints, a range makes
+ * it limited under autolimits. */
 static int
 limited_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
     double range[2])
@@ -1223,7 +1225,11 @@ limited_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
 		return mj_fail(r, n, "%s has %s but not %s: MuJoCo refuses it "
 		    "without autolimits=\"true\"", *what ? "actuator" :
 		    "tendon", attr_range, attr_lim);
-	return k == 1 || (k == 2 && has);
+	k = k == 1 || (k == 2 && has);
+	if (k && !(range[0] < range[1]))
+		return mj_fail(r, n, "%s: its first number must be below its "
+		    "second", attr_range);
+	return k;
 }
 
 /* ---- tendons ---- */
@@ -1668,11 +1674,6 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0 ||
 	    (alim = limited_range(r, n, cls, "act", ar)) < 0)
 		return -1;
-	if ((flim && !(fr[0] < fr[1])) || (clim && !(cr[0] < cr[1])) ||
-	    (alim && !(ar[0] < ar[1])))
-		return mj_fail(r, n, "%srange: its first number must be below "
-		    "its second", flim && !(fr[0] < fr[1]) ? "force" :
-		    clim && !(cr[0] < cr[1]) ? "ctrl" : "act");
 	if (a->dyn == MJ_DYN_FILTER && !(a->tau > 0))
 		return mj_fail(r, n, "dynprm=\"%g\": a filter's time constant "
 		    "must be positive", a->tau);
@@ -1766,9 +1767,6 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	}
 	a.ctrl[0] = clim ? cr[0] : -INFINITY;
 	a.ctrl[1] = clim ? cr[1] : INFINITY;
-	if (clim && !(cr[0] <= cr[1]))
-		return mj_fail(r, n, "%s", "ctrlrange: its first number must "
-		    "not be above its second");
 	if (a.kind == ACT_MOTOR)
 		motor_limits(&a, gear[0], lim ? fr[1] : PHYS_NO_LIMIT, clim,
 		    cr);

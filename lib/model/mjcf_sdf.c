@@ -1151,14 +1151,14 @@ set_num_attr(xmlNodePtr e, const char *name, double v)
  * force.
  */
 /*
- * A plugin of phys's system kind (TendonActuator, TendonSpring) on
- * fixed tendon t times gear: its <tendon> name, each <joint> with its
- * coefficient, and <length_offset>, the length at phys's zero positions
- * (each joint at MuJoCo's ref).
+ * A plugin of phys's system kind in library lib (TendonActuator,
+ * TendonSpring) on fixed tendon t times gear: its <tendon> name, each
+ * <joint> with its coefficient, and <length_offset>, the length at
+ * phys's zero positions (each joint at MuJoCo's ref).
  */
 static xmlNodePtr
-tendon_plugin(struct reader *r, xmlNodePtr model, const char *kind,
-    const struct mj_tendon *t, double gear, long line)
+tendon_plugin(struct reader *r, xmlNodePtr model, const char *lib,
+    const char *kind, const struct mj_tendon *t, double gear, long line)
 {
 	const struct mj_joint *j;
 	double offset = 0;
@@ -1167,10 +1167,7 @@ tendon_plugin(struct reader *r, xmlNodePtr model, const char *kind,
 	size_t i;
 
 	p = add(model, "plugin", NULL, line);
-	v = phys_xasprintf("phys-%s-system", strcmp(kind, "TendonActuator") ?
-	    "tendon-spring" : "tendon-actuator");
-	xmlSetProp(p, (const xmlChar *)"filename", (const xmlChar *)v);
-	free(v);
+	xmlSetProp(p, (const xmlChar *)"filename", (const xmlChar *)lib);
 	v = phys_xasprintf("phys::systems::%s", kind);
 	xmlSetProp(p, (const xmlChar *)"name", (const xmlChar *)v);
 	free(v);
@@ -1203,7 +1200,8 @@ write_tendon_springs(struct reader *r, xmlNodePtr model)
 		t = &r->tendons[i];
 		if (!sprung(r, t))
 			continue;
-		p = tendon_plugin(r, model, "TendonSpring", t, 1, t->line);
+		p = tendon_plugin(r, model, "phys-tendon-spring-system",
+		    "TendonSpring", t, 1, t->line);
 		add_num(p, "stiffness", t->stiffness, t->line);
 		add_num(p, "damping", t->damping, t->line);
 		rest = t->springlength;
@@ -1220,8 +1218,8 @@ write_tendon_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
 {
 	xmlNodePtr p;
 
-	p = a->plugin = tendon_plugin(r, model, "TendonActuator",
-	    &r->tendons[a->tendon], a->gear, a->line);
+	p = a->plugin = tendon_plugin(r, model, "phys-tendon-actuator-system",
+	    "TendonActuator", &r->tendons[a->tendon], a->gear, a->line);
 	add_num(p, "gain", a->gain, a->line);
 	add_nums(p, "bias", a->bias, 3, a->line);
 	if (isfinite(a->ctrl[0]))

@@ -1730,7 +1730,7 @@ static bool
 mujoco_own(const struct run *r, const struct phys_joint *jt)
 {
 	return jt->doc && jt->doc->from == PHYS_DOC_MJCF &&
-	    strcmp(r->engine->type, "mujoco") == 0;
+	    phys_engine_bit(r->engine->type) == PHYS_E_MUJOCO;
 }
 
 static void

@@ -26,33 +26,16 @@ struct fluid {
 	int *links, n;
 };
 
-/* A number of element name, at least 0 and finite. */
-static int
-medium(const struct phys_sys_conf *c, const char *name, double *v)
-{
-	if (phys_sys_double(c, name, v) < 0)
-		return -1;
-	if (!(*v >= 0) || !isfinite(*v))
-		return phys_sys_fail(c, phys_child(c->node, name),
-		    "<%s> %g: a finite number of at least 0 expected", name,
-		    *v);
-	return 0;
-}
-
 static int
 fluid_parse(const struct phys_sys_conf *c, void *state)
 {
 	struct fluid *s = state;
 	int *all, n, k;
 
-	if (medium(c, "density", &s->density) < 0 ||
-	    medium(c, "viscosity", &s->viscosity) < 0 ||
+	if (phys_sys_not_negative(c, "density", &s->density) < 0 ||
+	    phys_sys_not_negative(c, "viscosity", &s->viscosity) < 0 ||
 	    phys_sys_vec3(c, "wind", &s->wind) < 0)
 		return -1;
-	if (!isfinite(s->wind.x) || !isfinite(s->wind.y) ||
-	    !isfinite(s->wind.z))
-		return phys_sys_fail(c, phys_child(c->node, "wind"), "%s",
-		    "<wind>: three finite numbers expected");
 	/* MuJoCo has no body where SDF needs a link between two joints */
 	n = phys_sys_model_links(c->w, c->model, &all);
 	for (k = 0; k < n; k++)

@@ -98,25 +98,6 @@ read_implicit(const struct phys_sys_conf *c, const int *joints, int n)
 }
 
 /*
- * <ctrl_range>, phys's (plain or phys:): the targets the controller takes,
- * a command beyond held to it, as MuJoCo holds an actuator's control to
- * its ctrlrange; none: any.
- */
-static int
-read_ctrl_range(const struct phys_sys_conf *c, double range[2])
-{
-	range[0] = -INFINITY;
-	range[1] = INFINITY;
-	if (phys_sys_numbers(c, "ctrl_range", range, 2) < 0)
-		return -1;
-	if (!(range[0] <= range[1]))
-		return phys_sys_fail(c, phys_child(c->node, "ctrl_range"), "%s",
-		    "<ctrl_range>: its first number must not be above its "
-		    "second");
-	return 0;
-}
-
-/*
  * Joint j's axis's servo of kind as a MuJoCo actuator: the PID gains the
  * run values v hold for it (what the plugin set), its force within the
  * PID's command bounds and the axis's effort limit.
@@ -229,7 +210,8 @@ struct jpc {
 	int axis;		/* <joint_index> */
 	int actuator;		/* -1: gz.msgs.Double */
 	double target;		/* rad or m */
-	double range[2];	/* <ctrl_range> */
+	double range[2];	/* <ctrl_range>, phys's (plain or phys:):
+				 * its targets, as MuJoCo's ctrlrange */
 	bool velocity;		/* <use_velocity_commands> */
 	bool max_set;		/* <cmd_max> given: the speed limit then */
 	double cmd_max;
@@ -262,7 +244,7 @@ jpc_parse(const struct phys_sys_conf *c, void *state)
 	    phys_sys_bool(c, "use_velocity_commands", &s->velocity) < 0 ||
 	    phys_sys_double(c, "initial_position", &s->target) < 0 ||
 	    read_implicit(c, s->joints, s->n) < 0 ||
-	    read_ctrl_range(c, s->range) < 0 ||
+	    phys_sys_range(c, "ctrl_range", s->range) < 0 ||
 	    (s->actuator = actuator_number(c)) < -1)
 		return -1;
 	s->cmd_max = g.cmd_max;
@@ -390,7 +372,8 @@ struct jc {
 	int *joints, n;
 	int actuator;		/* -1: gz.msgs.Double */
 	double target;		/* rad/s or m/s */
-	double range[2];	/* <ctrl_range> */
+	double range[2];	/* <ctrl_range>, phys's (plain or phys:):
+				 * its targets, as MuJoCo's ctrlrange */
 	bool force;		/* <use_force_commands>: the velocity PID */
 	bool no_braking;	/* <disable_braking> */
 	struct phys_servo *servo;	/* per joint, without force commands */
@@ -414,7 +397,7 @@ jc_parse(const struct phys_sys_conf *c, void *state)
 	if (phys_sys_double(c, "initial_velocity", &s->target) < 0 ||
 	    phys_sys_bool(c, "use_force_commands", &s->force) < 0 ||
 	    read_implicit(c, s->joints, s->n) < 0 ||
-	    read_ctrl_range(c, s->range) < 0 ||
+	    phys_sys_range(c, "ctrl_range", s->range) < 0 ||
 	    (s->actuator = actuator_number(c)) < -1)
 		return -1;
 	if (s->force) {

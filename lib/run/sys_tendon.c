@@ -42,20 +42,6 @@ struct tendon_act {
 	double tau, act_range[2], act;
 };
 
-/* A range of element name, lower below upper, or none. */
-static int
-range(const struct phys_sys_conf *c, const char *name, double v[2])
-{
-	v[0] = -INFINITY;
-	v[1] = INFINITY;
-	if (phys_sys_numbers(c, name, v, 2) < 0)
-		return -1;
-	if (!(v[0] < v[1]))
-		return phys_sys_fail(c, phys_child(c->node, name), "<%s>: its "
-		    "first number must be below its second", name);
-	return 0;
-}
-
 /* The tendon's <joint>s (coef), <length_offset> and <tendon> name. */
 static int
 tendon_parse(const struct phys_sys_conf *c, struct tendon *s)
@@ -155,7 +141,7 @@ ta_dynamics(const struct phys_sys_conf *c, struct tendon_act *s)
 		s->dyn = (enum phys_actuator_dynamics)k;
 	s->tau = 1;
 	if (phys_sys_numbers(c, "time_constant", &s->tau, 1) < 0 ||
-	    range(c, "act_range", s->act_range) < 0)
+	    phys_sys_range(c, "act_range", s->act_range) < 0)
 		return -1;
 	if (s->dyn == PHYS_DYN_FILTER && !(s->tau > 0))
 		return phys_sys_fail(c, phys_child(c->node, "time_constant"),
@@ -174,8 +160,8 @@ ta_parse(const struct phys_sys_conf *c, void *state)
 	if (tendon_parse(c, &s->t) < 0 ||
 	    phys_sys_numbers(c, "gain", &s->gain, 1) < 0 ||
 	    phys_sys_numbers(c, "bias", s->bias, 3) < 0 ||
-	    range(c, "ctrl_range", s->ctrl) < 0 ||
-	    range(c, "force_range", s->force) < 0)
+	    phys_sys_range(c, "ctrl_range", s->ctrl) < 0 ||
+	    phys_sys_range(c, "force_range", s->force) < 0)
 		return -1;
 	if (ta_dynamics(c, s) < 0)
 		return -1;
@@ -268,26 +254,14 @@ struct tendon_spring {
 	double rest;		/* <spring_length>: L where it pulls by 0 */
 };
 
-/* A number of element name, at least 0 and finite. */
-static int
-not_negative(const struct phys_sys_conf *c, const char *name, double *v)
-{
-	if (phys_sys_numbers(c, name, v, 1) < 0)
-		return -1;
-	if (!(*v >= 0))
-		return phys_sys_fail(c, phys_child(c->node, name), "<%s>: "
-		    "must not be negative", name);
-	return 0;
-}
-
 static int
 ts_parse(const struct phys_sys_conf *c, void *state)
 {
 	struct tendon_spring *s = state;
 
 	if (tendon_parse(c, &s->t) < 0 ||
-	    not_negative(c, "stiffness", &s->stiffness) < 0 ||
-	    not_negative(c, "damping", &s->damping) < 0)
+	    phys_sys_not_negative(c, "stiffness", &s->stiffness) < 0 ||
+	    phys_sys_not_negative(c, "damping", &s->damping) < 0)
 		return -1;
 	s->rest = s->t.offset;
 	return phys_sys_numbers(c, "spring_length", &s->rest, 1) < 0 ? -1 : 0;

@@ -120,6 +120,14 @@ int phys_sys_double(const struct phys_sys_conf *c, const char *name,
 int phys_sys_bool(const struct phys_sys_conf *c, const char *name, bool *out);
 int phys_sys_numbers(const struct phys_sys_conf *c, const char *name,
     double *out, int n);
+/* <NAME>, two numbers, the first below the second, into v: left at
+ * -inf, inf when absent (no range); -1 with an error at the element. */
+int phys_sys_range(const struct phys_sys_conf *c, const char *name,
+    double v[2]);
+/* <NAME>, one finite number of at least 0, into *v (left alone when
+ * absent); -1 with an error at the element. */
+int phys_sys_not_negative(const struct phys_sys_conf *c, const char *name,
+    double *v);
 int phys_sys_vec3(const struct phys_sys_conf *c, const char *name,
     phys_vec3 *out);
 char *phys_sys_text(const struct phys_sys_conf *c, const char *name);

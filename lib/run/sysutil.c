@@ -94,6 +94,31 @@ phys_sys_numbers(const struct phys_sys_conf *c, const char *name,
 }
 
 int
+phys_sys_range(const struct phys_sys_conf *c, const char *name, double v[2])
+{
+	v[0] = -INFINITY;
+	v[1] = INFINITY;
+	if (phys_sys_numbers(c, name, v, 2) < 0)
+		return -1;
+	if (!(v[0] < v[1]))
+		return phys_sys_fail(c, phys_child(c->node, name), "<%s>: its "
+		    "first number must be below its second", name);
+	return 0;
+}
+
+int
+phys_sys_not_negative(const struct phys_sys_conf *c, const char *name,
+    double *v)
+{
+	if (phys_sys_numbers(c, name, v, 1) < 0)
+		return -1;
+	if (!(*v >= 0))
+		return phys_sys_fail(c, phys_child(c->node, name), "<%s>: "
+		    "must not be negative", name);
+	return 0;
+}
+
+int
 phys_sys_vec3(const struct phys_sys_conf *c, const char *name, phys_vec3 *out)
 {
 	double v[3];
