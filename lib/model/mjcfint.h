@@ -427,7 +427,7 @@ joint_find(const struct reader *r, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < r->njoints; i++)
+	for (i = 0; name && i < r->njoints; i++)	/* no name: none */
 		if (r->joints[i].name && strcmp(r->joints[i].name, name) == 0)
 			return (int)i;
 	return -1;
