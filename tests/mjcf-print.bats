@@ -33,13 +33,20 @@ print_oracle() {
 # ref: phys measures from it) and in MuJoCo's run of SRC printed back as
 # MJCF are libmujoco's run of SRC, to 1e-9.
 moves_as_mujoco() {
-	local src=$1 model=$2 key=$3 j ref
-	shift 3
+	moves_as_mujoco_reads "$1" "$@"
+}
+
+# moves_as_mujoco_reads SAME SRC MODEL KEY JOINT[:REF_DEGREES]...: the
+# same, against libmujoco's run of SAME, which says what SRC says in
+# MuJoCo 2.2.2's MJCF.
+moves_as_mujoco_reads() {
+	local same=$1 src=$2 model=$3 key=$4 j ref
+	shift 4
 	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
 	for j in "$@"; do
 		ref=$(awk -v d="${j#*:}" -v j="$j" 'BEGIN { printf "%.17g", j ~ /:/ ? d * atan2(0, -1) / 180 : 0 }')
 		j=${j%%:*}
-		print_oracle "$src" run 1 "$j" "$key" | awk 'NR % 50 == 0 { print $2 }' > "$TMP/want"
+		print_oracle "$same" run 1 "$j" "$key" | awk 'NR % 50 == 0 { print $2 }' > "$TMP/want"
 		[ "$(wc -l < "$TMP/want")" -eq 20 ]
 		phys-step -q -p mujoco -t 1 -e 50 --keyframe "$key" -i "$model::$j/position" "$src" |
 		    jq -r --argjson ref "$ref" 'select(.t > 0) | .items[] | .[0] + $ref' > "$TMP/got"
@@ -782,14 +789,18 @@ viscous_wind() {
 	moves_as_mujoco "$TMP/rest.xml" spring k x1 x2:2.864788975654116
 }
 
-@test "an actuator's ctrlrange holds its control as MuJoCo holds it (a position servo's target, a velocity servo's speed, a motor's asymmetric range): from keys past the ranges and within them, as libmujoco under phys's MuJoCo engine and printed back; a range without ctrllimited is refused as MuJoCo refuses it" {
+@test "an actuator's ctrlrange holds its control as MuJoCo holds it (a position servo's target, a velocity servo's speed, a motor's asymmetric range): from keys past the ranges and within them, as libmujoco under phys's MuJoCo engine and printed back; a range without ctrllimited is limited as MuJoCo from 2.3.3 on limits it, said once, and refused under autolimits=\"false\"" {
 	local src="$BATS_TEST_DIRNAME/data/mjcf/ctrlrange.xml" k
 	for k in k in; do
 		moves_as_mujoco "$src" cr "$k" hinge:0.1 axle rail
 	done
 	sed 's|<compiler autolimits="true"/>||' "$src" > "$TMP/nolim.xml"
+	moves_as_mujoco_reads "$src" "$TMP/nolim.xml" cr k hinge:0.1 axle rail
+	run --separate-stderr phys-step -n 1 "$TMP/nolim.xml"
+	[ "$(grep -c 'limited, as is every such range' <<< "$stderr")" -eq 1 ]
+	sed 's|<compiler autolimits="true"/>|<compiler autolimits="false"/>|' "$src" > "$TMP/nolim.xml"
 	run -1 phys-step -q -n 1 "$TMP/nolim.xml"
-	assert_equal "$output" "phys-step: $TMP/nolim.xml:24: actuator has ctrlrange but not ctrllimited: MuJoCo refuses it without autolimits=\"true\""
+	assert_equal "$output" "phys-step: $TMP/nolim.xml:24: actuator has ctrlrange but not ctrllimited: MuJoCo refuses it under autolimits=\"false\""
 	# ctrllimited from a class's <general>, which MuJoCo's position,
 	# velocity and motor share, as dm_control's fish and manipulator
 	# have it
@@ -808,4 +819,34 @@ viscous_wind() {
 	moves_as_mujoco "$src" outside k knee
 	run -0 --separate-stderr phys-step -n 1 -i 'outside::knee/position' "$src"
 	[[ "$stderr" == *"outside.xml:8: joint 'outside::knee' starts at 0 rad on its first axis, outside its limits [0.0872665, 2.61799]: it starts at 0.0872665 instead"* ]]
+}
+
+@test "what a MuJoCo after 2.2.2 reads: a position servo's kv (its class's) and dampratio (of the mass it moves at qpos0), inheritrange, a joint's actuatorfrcrange through a gear and off centre, ranges without limited: as libmujoco moves the same said in 2.2.2's MJCF, under phys's MuJoCo engine and printed back" {
+	moves_as_mujoco_reads "$BATS_TEST_DIRNAME/data/mjcf/later-2.2.2.xml" \
+	    "$BATS_TEST_DIRNAME/data/mjcf/later.xml" later k shoulder elbow rail rail2
+}
+
+@test "a later MuJoCo's attribute phys does not read, or an element, is refused at its line; one for how the model looks is noted; one that 2.2.2 moves as at its value only is refused at another" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/later.xml"
+	sed 's|<joint name="elbow"|<joint name="elbow" foo="1"|' "$src" > "$TMP/foo.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/foo.xml"
+	assert_equal "$stderr" "phys-step: $TMP/foo.xml:17: unknown attribute 'foo' of <joint>: neither MuJoCo 2.2.2's nor a later MuJoCo's that phys reads, and passed over it could change how the model moves: phys refuses the model; did you mean 'pos'?"
+	# MuJoCo 3's <frame>: passed over, the bodies in it were lost
+	sed 's|<body name="cart" pos="0 2 0.5">|<frame pos="0 1 0">&|; s|conaffinity="0"/>$|&|' "$src" |
+	    awk '/<body name="cart2"/ { print "</frame>" } { print }' > "$TMP/frame.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/frame.xml"
+	[[ "$stderr" == "phys-step: $TMP/frame.xml:22: unknown element <frame> in <worldbody>: "*"phys refuses the model" ]]
+	sed 's|<option timestep="0.001"/>|<option timestep="0.001"><flag eulerdamp="disable"/></option><asset><material name="m" metallic="0.5"/></asset>|' "$src" > "$TMP/flag.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/flag.xml"
+	assert_equal "$stderr" "phys-step: $TMP/flag.xml:8: <flag eulerdamp=\"disable\">: a later MuJoCo's; phys moves the model as MuJoCo 2.2.2 does, as with eulerdamp=\"enable\": phys refuses the model"
+	sed -i 's|eulerdamp="disable"|eulerdamp="enable"|' "$TMP/flag.xml"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/flag.xml"
+	[[ "$stderr" == *"flag.xml:8: <material metallic>: a later MuJoCo's, for how the model looks: not read"* ]]
+	# kv and dampratio both, a body's weight borne in part
+	sed 's|dampratio="0.5"|& kv="1"|' "$src" > "$TMP/both.xml"
+	run -1 --separate-stderr phys-step -q -n 1 "$TMP/both.xml"
+	assert_equal "$stderr" "phys-step: $TMP/both.xml:35: kv and dampratio: MuJoCo takes one of them"
+	sed 's|<body name="cart" |<body name="cart" gravcomp="0.5" |' "$src" > "$TMP/half.xml"
+	run -1 --separate-stderr phys-step -q -n 1 "$TMP/half.xml"
+	assert_equal "$stderr" "phys-step: $TMP/half.xml:22: gravcomp=\"0.5\": phys bears a body's weight whole (1) or not at all (0), not a part of it: phys refuses the model"
 }

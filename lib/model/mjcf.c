@@ -25,6 +25,7 @@
 #include "mjcfedit.h"
 #include "mjcf_schema.h"
 #include "mjcfint.h"
+#include "mjcflater.h"
 #include "names.h"
 #include "num.h"
 #include "pairkey.h"
@@ -427,6 +428,7 @@ read_compiler(struct reader *r, xmlNodePtr c)
 	if ((k = flag(r, c, -1, "autolimits", r->autolimits)) < 0)
 		return -1;
 	r->autolimits = k;
+	r->autolimits_given |= own_attr(c, "autolimits") != NULL;
 	if ((k = flag(r, c, -1, "discardvisual", r->discardvisual)) < 0)
 		return -1;
 	r->discardvisual = k;
@@ -853,6 +855,32 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	return 0;
 }
 
+/*
+ * A range given without its limited attribute (what: "joint", ...):
+ * limited under autolimits. MuJoCo 2.2.2 refuses it without; a later
+ * MuJoCo (2.3.3 on), whose autolimits is on unless <compiler> turns it
+ * off, limits it, and so does phys where the file does not turn it off,
+ * saying so once. 0, or -1 where it is refused.
+ */
+static int
+unlimited_range(struct reader *r, xmlNodePtr n, const char *what,
+    const char *range, const char *limited)
+{
+	if (r->autolimits)
+		return 0;
+	if (r->autolimits_given)
+		return mj_fail(r, n, "%s has %s but not %s: MuJoCo refuses it "
+		    "under autolimits=\"false\"", what, range, limited);
+	if (!r->autolimits_said)
+		mj_notef(r, n, "%s has %s but not %s, which MuJoCo 2.2.2 "
+		    "refuses: read as MuJoCo reads it from 2.3.3 on, whose "
+		    "autolimits is on unless <compiler> turns it off: limited, "
+		    "as is every such range of the model", what, range,
+		    limited);
+	r->autolimits_said = true;
+	return 0;
+}
+
 static int
 joint_limits(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 {
@@ -862,16 +890,16 @@ joint_limits(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 	if ((has = numbers(r, n, cls, "range", j->range, 2)) < 0 ||
 	    (k = keyword(r, n, cls, "limited", lim, 2)) < 0)
 		return -1;
-	if (k == 2 && has && !r->autolimits)
-		return mj_fail(r, n, "%s", "joint has range but not limited: "
-		    "MuJoCo refuses it without autolimits=\"true\"");
+	if (k == 2 && has && unlimited_range(r, n, "joint", "range",
+	    "limited") < 0)
+		return -1;
 	j->limited = k == 1 || (k == 2 && has);
 	if (j->limited && j->type != MJ_BALL && j->range[0] >= j->range[1])
 		return mj_fail(r, n, "%s", "range[0] should be smaller than "
 		    "range[1]");
 	if (j->type == MJ_FREE && j->limited)
 		return mj_fail(r, n, "%s", "a free joint takes no limits");
-	if (j->limited && (j->type == MJ_HINGE || j->type == MJ_BALL)) {
+	if (has && (j->type == MJ_HINGE || j->type == MJ_BALL)) {
 		j->range[0] = angle(r, j->range[0]);
 		j->range[1] = angle(r, j->range[1]);
 	}
@@ -910,6 +938,38 @@ joint_softness(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 	return 0;
 }
 
+/*
+ * A later MuJoCo's actuatorfrcrange: the sum of the forces the joint's
+ * actuators put on it is held to it (their gravcomp too where
+ * actuatorgravcomp says so). As that MuJoCo reads it, a range given makes
+ * it limited unless actuatorfrclimited says otherwise (its autolimits is
+ * on unless the file turns it off).
+ */
+static int
+actuator_force_range(struct reader *r, xmlNodePtr n, int cls,
+    struct mj_joint *j)
+{
+	static const char *const lim[] = { "false", "true", "auto", NULL };
+	int k, has, gc;
+
+	if ((has = numbers(r, n, cls, "actuatorfrcrange", j->frcrange,
+	    2)) < 0 ||
+	    (k = keyword(r, n, cls, "actuatorfrclimited", lim, 2)) < 0 ||
+	    (gc = flag(r, n, cls, "actuatorgravcomp", 0)) < 0)
+		return -1;
+	j->frclimited = k == 1 || (k == 2 && has);
+	j->actgravcomp = gc;
+	if (j->frclimited && !(j->frcrange[0] <= 0 && j->frcrange[1] >= 0 &&
+	    j->frcrange[0] < j->frcrange[1]))
+		return mj_fail(r, n, "actuatorfrcrange=\"%g %g\": MuJoCo "
+		    "takes a range about 0, its first number below its "
+		    "second", j->frcrange[0], j->frcrange[1]);
+	if (j->type < MJ_SLIDE && j->frclimited)
+		return mj_fail(r, n, "%s", "actuatorfrcrange on a free or ball "
+		    "joint is not read: phys refuses the model");
+	return 0;
+}
+
 static int
 read_joint(struct reader *r, xmlNodePtr n, int cls, bool free)
 {
@@ -939,6 +999,8 @@ read_joint(struct reader *r, xmlNodePtr n, int cls, bool free)
 	    number(r, n, cls, "armature", &j.armature) < 0 ||
 	    number(r, n, cls, "frictionloss", &j.frictionloss) < 0 ||
 	    joint_softness(r, n, cls, &j) < 0))
+		return -1;
+	if (!free && actuator_force_range(r, n, cls, &j) < 0)
 		return -1;
 	if (r->off & MJ_OFF_LIMIT)
 		j.limited = false;
@@ -1141,6 +1203,7 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 	xmlNodePtr in = phys_child(n, "inertial");
 	const char *name = own_attr(n, "name"), *cc = own_attr(n, "childclass");
 	phys_pose local = PHYS_POSE_IDENTITY;
+	double gravcomp = 0;
 	size_t me;
 	bool from_geoms;
 	int k = 0;
@@ -1150,8 +1213,13 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 	if (cc && (childclass = class_find(r, cc)) < 0)
 		return mj_fail(r, n, "unknown childclass '%s'", cc);
 	if (position(r, n, -1, &local.p) < 0 ||
-	    orientation(r, n, -1, &local.q) < 0)
+	    orientation(r, n, -1, &local.q) < 0 ||
+	    number(r, n, -1, "gravcomp", &gravcomp) < 0)
 		return -1;
+	if (gravcomp != 0 && gravcomp != 1)
+		return mj_fail(r, n, "gravcomp=\"%g\": phys bears a body's "
+		    "weight whole (1) or not at all (0), not a part of it: "
+		    "phys refuses the model", gravcomp);
 	r->bodies = phys_xrealloc(r->bodies, (r->nbodies + 1) *
 	    sizeof *r->bodies);
 	me = r->nbodies++;
@@ -1165,6 +1233,10 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 	b->geom0 = r->ngeoms;
 	b->joint0 = r->njoints;
 	b->in.iquat = PHYS_QUAT_IDENTITY;
+	/* a borne weight is a passive force against gravity: <flag> turns
+	 * it off with either */
+	b->gravcomp = gravcomp == 1 &&
+	    !(r->off & (MJ_OFF_GRAVITY | MJ_OFF_PASSIVE));
 	from_geoms = r->inertiafromgeom == 1 || (!in &&
 	    r->inertiafromgeom == 2);
 	if (in && explicit_inertial(r, in, b) < 0)
@@ -1221,10 +1293,9 @@ limited_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
 	if ((has = numbers(r, n, cls, attr_range, range, 2)) < 0 ||
 	    (k = keyword(r, n, cls, attr_lim, lim, 2)) < 0)
 		return -1;
-	if (k == 2 && has && !r->autolimits)
-		return mj_fail(r, n, "%s has %s but not %s: MuJoCo refuses it "
-		    "without autolimits=\"true\"", *what ? "actuator" :
-		    "tendon", attr_range, attr_lim);
+	if (k == 2 && has && unlimited_range(r, n, *what ? "actuator" :
+	    "tendon", attr_range, attr_lim) < 0)
+		return -1;
 	k = k == 1 || (k == 2 && has);
 	if (k && !(range[0] < range[1]))
 		return mj_fail(r, n, "%s: its first number must be below its "
@@ -1525,6 +1596,39 @@ motor_limits(struct mj_act *a, double gear, double force, int clim,
 }
 
 /*
+ * A position servo's gain kp, bias 0 -kp -kv, and a later MuJoCo's
+ * damping: kv, or dampratio, a ratio of the critical damping, which
+ * stands in for kv (the element's own, else its classes'); 0, or -2 on
+ * error.
+ */
+static int
+position_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
+{
+	bool own_kv = own_attr(n, "kv"), own_ratio = own_attr(n, "dampratio");
+	double kv = 0, ratio = 0;
+	int hk, hr;
+
+	if (number(r, n, cls, "kp", &a->gain) < 0 ||
+	    (hk = number(r, n, own_ratio ? -1 : cls, "kv", &kv)) < 0 ||
+	    (hr = number(r, n, own_kv ? -1 : cls, "dampratio", &ratio)) < 0)
+		return -2;
+	if (hk && hr) {
+		mj_fail(r, n, "%s", "kv and dampratio: MuJoCo takes one of "
+		    "them");
+		return -2;
+	}
+	if (kv < 0 || ratio < 0) {
+		mj_fail(r, n, "%s=\"%g\": MuJoCo refuses a negative damping",
+		    hk ? "kv" : "dampratio", hk ? kv : ratio);
+		return -2;
+	}
+	a->bias[1] = -a->gain;
+	a->bias[2] = -kv;
+	a->dampratio = ratio;
+	return 0;
+}
+
+/*
  * An actuator's force as MuJoCo 2.2.2 makes it of its input and its
  * transmission's length L: gain times the input plus bias[0] + bias[1] L
  * + bias[2] dL/dt, of a motor (gain 1), a position servo (kp, bias 0 -kp
@@ -1548,11 +1652,12 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 	a->bias[0] = a->bias[1] = a->bias[2] = 0;
 	a->gain = 1;
 	a->dyn = MJ_DYN_NONE;
-	if (phys_node_is(n, "position") || phys_node_is(n, "velocity")) {
-		if (number(r, n, cls, phys_node_is(n, "position") ? "kp" :
-		    "kv", &a->gain) < 0)
+	if (phys_node_is(n, "position"))
+		return position_force(r, n, cls, a);
+	if (phys_node_is(n, "velocity")) {
+		if (number(r, n, cls, "kv", &a->gain) < 0)
 			return -2;
-		a->bias[phys_node_is(n, "position") ? 1 : 2] = -a->gain;
+		a->bias[2] = -a->gain;
 		return 0;
 	}
 	if (phys_node_is(n, "motor"))
@@ -1576,9 +1681,9 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 
 /* An actuator of a joint, its force read (affine_force), as the gz-sim
  * joint system it is: a motor (a general one without bias), a position
- * servo (a general one of bias 0 -kp -kv: kv, as Menagerie's arms have
- * it, a damping the servo adds, into a->kd) or a velocity servo; -1 for
- * none of them. */
+ * servo (a general one of bias 0 -kp -kv, as Menagerie's arms have it, or
+ * a later MuJoCo's position of kv: kv a damping the servo adds, into
+ * a->kd) or a velocity servo; -1 for none of them. */
 static int
 joint_kind(xmlNodePtr n, struct mj_act *a)
 {
@@ -1587,13 +1692,13 @@ joint_kind(xmlNodePtr n, struct mj_act *a)
 	a->kd = 0;
 	if (phys_node_is(n, "motor"))
 		return ACT_MOTOR;
-	if (phys_node_is(n, "position"))
-		return ACT_POSITION;
 	if (phys_node_is(n, "velocity"))
 		return ACT_VELOCITY;
 	if (a->dyn != MJ_DYN_NONE)
 		return -1;
 	a->kd = -b[2];
+	if (phys_node_is(n, "position"))
+		return ACT_POSITION;
 	if (b[0] == 0 && b[1] == 0 && b[2] == 0)
 		return ACT_MOTOR;
 	if (b[0] == 0 && b[1] == -a->gain && b[2] <= 0)
@@ -1636,6 +1741,72 @@ driven(const struct reader *r, int j, bool system)
 	"fixed tendon): the model runs without it"
 
 /*
+ * An actuator's ctrlrange in force (limited_range), or a later MuJoCo's
+ * inheritrange of a position servo of joint j (-1: of a tendon): the
+ * joint's range about its middle, scaled by it. 1 with the range, 0 when
+ * none, -1 on error.
+ */
+static int
+ctrl_range(struct reader *r, xmlNodePtr n, int cls, int j, double cr[2])
+{
+	const struct mj_joint *jt = j >= 0 ? &r->joints[j] : NULL;
+	double inherit = 0, mid, half;
+	int clim;
+
+	if ((clim = limited_range(r, n, cls, "ctrl", cr)) < 0 ||
+	    (phys_node_is(n, "position") && number(r, n, cls,
+	    "inheritrange", &inherit) < 0))
+		return -1;
+	if (!(inherit > 0))
+		return clim;
+	if (clim)
+		return mj_fail(r, n, "%s", "ctrlrange and inheritrange: MuJoCo "
+		    "takes one of them");
+	if (!jt)
+		return mj_fail(r, n, "%s", "inheritrange of a tendon's range "
+		    "is not read: phys refuses the model");
+	if (!(jt->range[0] < jt->range[1]))
+		return mj_fail(r, n, "inheritrange: joint '%s' has no range",
+		    jt->name ? jt->name : "");
+	mid = (jt->range[0] + jt->range[1]) / 2;
+	half = (jt->range[1] - jt->range[0]) / 2 * inherit;
+	cr[0] = mid - half;
+	cr[1] = mid + half;
+	return 1;
+}
+
+/*
+ * The actuatorfrcrange of joint j (a later MuJoCo's) on an actuator of it
+ * alone, whose force moves the joint by g per unit: the actuator's force
+ * held to that range over g as well as to its own forcerange (lim, fr);
+ * 0, or -1 where the two leave no force between them.
+ */
+static int
+joint_force_range(struct reader *r, xmlNodePtr n, int j, double g,
+    int *lim, double fr[2])
+{
+	const struct mj_joint *jt = &r->joints[j];
+	double lo, hi;
+
+	if (!jt->frclimited || g == 0)
+		return 0;
+	lo = (g > 0 ? jt->frcrange[0] : jt->frcrange[1]) / g;
+	hi = (g > 0 ? jt->frcrange[1] : jt->frcrange[0]) / g;
+	if (*lim) {
+		lo = fmax(lo, fr[0]);
+		hi = fmin(hi, fr[1]);
+	}
+	if (!(lo <= hi))
+		return mj_fail(r, n, "its forcerange and joint '%s''s "
+		    "actuatorfrcrange leave it no force in common: phys "
+		    "refuses the model", jt->name ? jt->name : "");
+	fr[0] = lo;
+	fr[1] = hi;
+	*lim = 1;
+	return 0;
+}
+
+/*
  * An actuator of fixed tendon t, its force read (affine_force): the
  * control and the force within their ranges where they are in force,
  * gear times the force on the tendon (pulling each joint by its
@@ -1644,7 +1815,7 @@ driven(const struct reader *r, int j, bool system)
  */
 static int
 tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
-    int t)
+    int t, int joint)
 {
 	const char *tn = r->tendons[t].name ? r->tendons[t].name : "";
 	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 };
@@ -1671,9 +1842,20 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 	}
 	if (some_numbers(r, n, cls, "gear", gear, 1, 6) < 0 ||
 	    (flim = limited_range(r, n, cls, "force", fr)) < 0 ||
-	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0 ||
+	    (clim = ctrl_range(r, n, cls, joint, cr)) < 0 ||
 	    (alim = limited_range(r, n, cls, "act", ar)) < 0)
 		return -1;
+	for (i = 0; i < r->tendons[t].njoints; i++) {
+		k = joint_find(r, r->tendons[t].joint[i]);
+		if (r->joints[k].frclimited && r->tendons[t].njoints > 1)
+			return mj_fail(r, n, "tendon '%s': joint '%s' holds "
+			    "the forces on it to an actuatorfrcrange, which "
+			    "phys keeps for an actuator of that joint alone: "
+			    "phys refuses the model", tn, r->joints[k].name);
+		if (joint_force_range(r, n, k, gear[0] *
+		    r->tendons[t].coef[i], &flim, fr) < 0)
+			return -1;
+	}
 	if (a->dyn == MJ_DYN_FILTER && !(a->tau > 0))
 		return mj_fail(r, n, "dynprm=\"%g\": a filter's time constant "
 		    "must be positive", a->tau);
@@ -1700,7 +1882,7 @@ read_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
 
 	if (t < 0)
 		return mj_fail(r, n, "no tendon '%s'", tn);
-	return tendon_actuator(r, n, cls, a, t);
+	return tendon_actuator(r, n, cls, a, t, -1);
 }
 
 /*
@@ -1722,7 +1904,7 @@ joint_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
 	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
 	    sizeof *r->tendons);
 	r->tendons[r->ntendons++] = t;
-	return tendon_actuator(r, n, cls, a, (int)r->ntendons - 1);
+	return tendon_actuator(r, n, cls, a, (int)r->ntendons - 1, j);
 }
 
 static int
@@ -1754,7 +1936,8 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		    "is not read");
 	if (some_numbers(r, n, cls, "gear", gear, 1, 6) < 0 ||
 	    (lim = limited_range(r, n, cls, "force", fr)) < 0 ||
-	    (clim = limited_range(r, n, cls, "ctrl", cr)) < 0)
+	    (clim = ctrl_range(r, n, cls, a.joint, cr)) < 0 ||
+	    joint_force_range(r, n, a.joint, gear[0], &lim, fr) < 0)
 		return -1;
 	/* where a spring pulls the joint, its actuator pulls beside it */
 	if (a.kind < 0 || (gear[0] != 1 && a.kind != ACT_MOTOR) ||
@@ -1777,6 +1960,55 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
 	r->acts[r->nacts++] = a;
 	return 0;
+}
+
+/*
+ * What a joint's actuatorfrcrange holds that phys cannot: the sum of
+ * several actuators' forces (phys holds each actuator's), and a borne
+ * weight counted among them (phys bears it apart, as the link's lost
+ * gravity).
+ */
+static int
+check_force_ranges(struct reader *r)
+{
+	const struct mj_tendon *t;
+	size_t i, k, *pulls = phys_xcalloc(r->njoints + 1, sizeof *pulls);
+	bool borne = false;
+	int rc = 0, j;
+
+	for (i = 0; i < r->nbodies; i++)
+		borne |= r->bodies[i].gravcomp;
+	for (i = 0; i < r->nacts; i++) {
+		if (r->acts[i].kind != ACT_TENDON) {
+			pulls[r->acts[i].joint]++;
+			continue;
+		}
+		t = &r->tendons[r->acts[i].tendon];
+		for (k = 0; k < t->njoints; k++)
+			if ((j = joint_find(r, t->joint[k])) >= 0)
+				pulls[j]++;
+	}
+	for (i = 0; i < r->njoints && rc == 0; i++) {
+		const struct mj_joint *jt = &r->joints[i];
+		const char *name = jt->name ? jt->name : "";
+
+		if (!jt->frclimited)
+			continue;
+		if (pulls[i] > 1)
+			rc = phys_failat(phys_doc_file(r->d, jt->line),
+			    phys_where_line(jt->line), "joint '%s': its "
+			    "actuatorfrcrange holds the sum of %zu actuators' "
+			    "forces, where phys holds each actuator's: phys "
+			    "refuses the model", name, pulls[i]);
+		else if (jt->actgravcomp && borne)
+			rc = phys_failat(phys_doc_file(r->d, jt->line),
+			    phys_where_line(jt->line), "joint '%s': "
+			    "actuatorgravcomp counts a borne weight among the "
+			    "forces its actuatorfrcrange holds, where phys "
+			    "bears it apart: phys refuses the model", name);
+	}
+	free(pulls);
+	return rc;
 }
 
 /* ---- keyframes ---- */
@@ -2147,6 +2379,8 @@ read_top(struct reader *r, xmlNodePtr root)
 	xmlNodePtr n, c;
 	size_t i;
 
+	if (phys_mjcf_vet(r, root) < 0)
+		return -1;
 	for (n = phys_child(root, "compiler"); n; n = phys_next(n, "compiler"))
 		if (read_compiler(r, n) < 0)
 			return -1;
@@ -2195,6 +2429,8 @@ read_top(struct reader *r, xmlNodePtr root)
 		for (c = phys_child(n, NULL); c; c = phys_next(c, NULL))
 			if (read_actuator(r, c) < 0)
 				return -1;
+	if (check_force_ranges(r) < 0)
+		return -1;
 	for (n = phys_child(root, "contact"); n &&
 	    !(r->off & MJ_OFF_CONTACT); n = phys_next(n, "contact"))
 		if (read_contact(r, n) < 0)

@@ -651,6 +651,100 @@ scale_mass(struct reader *r)
 	}
 }
 
+/* The body joint j is of. */
+static int
+joint_body(const struct reader *r, int j)
+{
+	size_t k;
+
+	for (k = 0; k < r->nbodies; k++)
+		if ((size_t)j >= r->bodies[k].joint0 &&
+		    (size_t)j < r->bodies[k].joint0 + r->bodies[k].njoints)
+			return (int)k;
+	return -1;
+}
+
+/* Whether body k is body top or one below it. */
+static bool
+below(const struct reader *r, int k, int top)
+{
+	for (; k >= 0; k = r->bodies[k].parent)
+		if (k == top)
+			return true;
+	return false;
+}
+
+/*
+ * MuJoCo's dof_M0 of hinge or slide j: the mass matrix's diagonal on its
+ * row at qpos0, the inertia of the bodies it moves about its axis (their
+ * mass, of a slide), and its armature.
+ */
+static double
+joint_m0(const struct reader *r, int j)
+{
+	const struct mj_joint *jt = &r->joints[j];
+	int top = joint_body(r, j);
+	phys_pose at = r->bodies[top].world;
+	phys_vec3 axis = phys_quat_rotate(at.q, jt->axis), c, u, lever;
+	phys_vec3 anchor = phys_pose_apply(at, jt->pos);
+	double m0 = jt->armature;
+	size_t k;
+
+	for (k = 0; k < r->nbodies; k++) {
+		const struct mj_body *b = &r->bodies[k];
+
+		if (!below(r, (int)k, top))
+			continue;
+		if (jt->type == MJ_SLIDE) {
+			m0 += b->in.mass;
+			continue;
+		}
+		c = phys_pose_apply(b->world, b->in.ipos);
+		u = phys_quat_rotate(phys_quat_conj(phys_quat_mul(b->world.q,
+		    b->in.iquat)), axis);
+		lever = v3_cross(v3_sub(c, anchor), axis);
+		m0 += b->in.diag[0] * u.x * u.x + b->in.diag[1] * u.y * u.y +
+		    b->in.diag[2] * u.z * u.z + b->in.mass * v3_dot(lever,
+		    lever);
+	}
+	return m0;
+}
+
+/*
+ * A later MuJoCo's dampratio made its servo's damping, as that MuJoCo
+ * makes it once the model is compiled: the ratio times 2 sqrt(kp m), m
+ * the mass its transmission moves at qpos0: each joint's dof_M0 over
+ * the square of the joint's motion per unit of the actuator's.
+ */
+static void
+resolve_dampratios(struct reader *r)
+{
+	const struct mj_tendon *t;
+	struct mj_act *a;
+	double mass, g;
+	size_t i, k;
+
+	for (i = 0; i < r->nacts; i++) {
+		a = &r->acts[i];
+		if (!(a->dampratio > 0))
+			continue;
+		mass = 0;
+		if (a->kind != ACT_TENDON) {
+			mass = joint_m0(r, a->joint) / (a->gear * a->gear);
+		} else {
+			t = &r->tendons[a->tendon];
+			for (k = 0; k < t->njoints; k++) {
+				g = a->gear * t->coef[k];
+				if (g * g > 1e-15)	/* MuJoCo's mjMINVAL */
+					mass += joint_m0(r, joint_find(r,
+					    t->joint[k])) / (g * g);
+			}
+		}
+		a->bias[2] = -a->dampratio * 2 * sqrt(a->gain * mass);
+		a->kd = -a->bias[2];
+	}
+}
+
 /*
  * fusestatic: each fused body's mass and inertia added to the body it is
  * part of (the world takes its own), in that body's frame, as MuJoCo
@@ -1055,6 +1149,7 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 	/* MuJoCo's bodies touch each other, as their geoms' bits allow */
 	add(model, "self_collide", "true", line);
 	scale_mass(r);
+	resolve_dampratios(r);
 	name_apart(r);
 	if (r->fuse && fuse_inertials(r) < 0)
 		return -1;
@@ -1068,6 +1163,8 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 		add_pose(link, b->world, b->line);
 		if (b->mocap)
 			add(link, "kinematic", "true", b->line);
+		if (b->gravcomp)	/* its weight borne: a force at its centre */
+			add(link, "gravity", "false", b->line);
 		write_inertial(link, b);
 		write_free_name(r, link, b);
 		write_geoms(r, link, (int)i, b->geom0, b->ngeoms, false,
@@ -1278,11 +1375,12 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		"gz::sim::systems::JointPositionController",
 		"gz::sim::systems::JointController" };
 	const struct mj_act *a;
-	const struct mj_body *b = NULL;
+	const struct mj_body *b;
 	xmlNodePtr p;
-	size_t i, k;
+	size_t i;
 	double ref;
 	char *jn;
+	int bi;
 
 	for (i = 0; i < r->nacts; i++) {
 		a = &r->acts[i];
@@ -1290,14 +1388,9 @@ write_actuators(struct reader *r, xmlNodePtr model)
 			write_tendon_actuator(r, model, &r->acts[i]);
 			continue;
 		}
-		for (k = 0; k < r->nbodies; k++) {
-			b = &r->bodies[k];
-			if ((size_t)a->joint >= b->joint0 &&
-			    (size_t)a->joint < b->joint0 + b->njoints)
-				break;
-		}
-		if (!b || k == r->nbodies)
+		if ((bi = joint_body(r, a->joint)) < 0)
 			continue;	/* every joint is a body's */
+		b = &r->bodies[bi];
 		p = r->acts[i].plugin = add(model, "plugin", NULL, a->line);
 		xmlSetProp(p, (const xmlChar *)"filename",
 		    (const xmlChar *)files[a->kind]);

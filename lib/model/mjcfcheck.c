@@ -283,13 +283,9 @@ static void
 unknown_attr(struct checker *ck, const char *file, xmlNodePtr n,
     const struct phys_mjcf_elem *e, const char *name)
 {
-	struct phys_close c = { { NULL }, { 0 }, 0 };
+	struct phys_close c = phys_mjcf_attr_close(e, name);
 	char hint[256];
-	size_t i;
 
-	for (i = 0; i < phys_mjcf_nattrs; i++)
-		if (strcmp(phys_mjcf_attrs[i].elem, e->id) == 0)
-			phys_close_consider(&c, name, phys_mjcf_attrs[i].name);
 	report(ck, file, n, true, c.name, "unknown attribute '%s' of <%s>%s",
 	    name, e->name, phys_close_text(&c, false, hint, sizeof hint));
 }

@@ -103,6 +103,11 @@ struct mj_joint {
 	/* its limits' softness, and how far inside the range they act (in
 	 * the unit the file gives it: MuJoCo turns no degrees of it) */
 	double solreflimit[2], solimplimit[5], margin;
+	/* a later MuJoCo's actuatorfrcrange: the sum of its actuators'
+	 * forces on it held to frcrange (N or N m) */
+	bool frclimited;
+	double frcrange[2];
+	bool actgravcomp;	/* gravcomp counted among them */
 	long line;
 };
 
@@ -110,6 +115,7 @@ struct mj_body {
 	char *name;
 	int parent;		/* -1: the world body */
 	bool mocap;		/* moved by the user, not by forces */
+	bool gravcomp;		/* a later MuJoCo's: its weight borne */
 	phys_pose world;	/* at qpos0 */
 	struct phys_mjcf_inertial in;
 	size_t geom0, ngeoms, joint0, njoints;
@@ -152,6 +158,9 @@ struct reader {
 	int igroup[2];
 	double boundmass, boundinertia, settotalmass;
 	bool balanceinertia, autolimits, discardvisual, fusestatic;
+	/* autolimits given by the file, and a range without its limited
+	 * attribute read as a later MuJoCo reads it (said once) */
+	bool autolimits_given, autolimits_said;
 	/* <option><flag>: the parts of MuJoCo's dynamics the model turns
 	 * off (MJ_OFF_*) */
 	unsigned off;
@@ -205,6 +214,10 @@ struct reader {
 		double tau, act[2];
 		double gain, fmax;	/* N m per unit; force limit */
 		double kd;	/* a servo's damping (N m s): general's -biasprm[2] */
+		/* a later MuJoCo's: the servo's damping as a ratio of its
+		 * critical damping at qpos0, made kd (and -bias[2]) once
+		 * the masses are final (mjcf_sdf.c); 0: none */
+		double dampratio;
 		double gear;	/* a motor's force per unit of control */
 		size_t index;	/* among all the model's actuators */
 		xmlNodePtr plugin;	/* its system, once written */
@@ -282,6 +295,26 @@ mj_fail(struct reader *r, xmlNodePtr n, const char *fmt, ...)
 	va_end(ap);
 	return phys_failat(file_of(r, n), n ? phys_node_line(n) : 0, "%s",
 	    msg);
+}
+
+/* A note at element n, said once unless the reader is quiet: 0. */
+static inline int
+mj_notef(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static inline int
+mj_notef(struct reader *r, xmlNodePtr n, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (r->o->quiet)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	phys_warnat_once(file_of(r, n), phys_node_line(n), "%s", msg);
+	return 0;
 }
 
 /* The attribute's text, the document's own; NULL when absent. */

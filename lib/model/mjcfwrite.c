@@ -894,6 +894,11 @@ put_body(struct writer *wr, int top, int depth)
 	put_pose(wr->b, phys_pose_mul(phys_pose_inv(parent), l->pose));
 	if (is_mocap(wr, li))
 		phys_buf_puts(wr->b, " mocap=\"true\"");
+	if (!PVB(l->vals, LINK_gravity))
+		phys_warnat(PHYS_AT(l->doc, l->node), "link '%s' has no "
+		    "gravity, which MuJoCo 2.2.2 has no way to say (a later "
+		    "MuJoCo's gravcomp=\"1\" does): written with gravity",
+		    l->name);
 	phys_buf_puts(wr->b, ">\n");
 	if (put_inertial(wr, li, depth + 1) < 0)
 		return -1;

@@ -4,6 +4,8 @@
  */
 #include <string.h>
 
+#include "names.h"
+
 #include "mjcf_schema.h"
 
 #define S PHYS_MJ_STRING
@@ -95,6 +97,18 @@ phys_mjcf_attr(const struct phys_mjcf_elem *e, const char *name)
 		    strcmp(phys_mjcf_attrs[i].name, name) == 0)
 			return &phys_mjcf_attrs[i];
 	return NULL;
+}
+
+struct phys_close
+phys_mjcf_attr_close(const struct phys_mjcf_elem *e, const char *name)
+{
+	struct phys_close c = { { NULL }, { 0 }, 0 };
+	size_t i;
+
+	for (i = 0; i < phys_mjcf_nattrs; i++)
+		if (strcmp(phys_mjcf_attrs[i].elem, e->id) == 0)
+			phys_close_consider(&c, name, phys_mjcf_attrs[i].name);
+	return c;
 }
 
 bool

@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "names.h"
+
 enum phys_mjcf_type {
 	PHYS_MJ_STRING,		/* any text: a name, a file */
 	PHYS_MJ_REAL,		/* min..max real numbers */
@@ -45,6 +47,9 @@ const struct phys_mjcf_elem *phys_mjcf_child(const struct phys_mjcf_elem
 bool phys_mjcf_known(const char *name);
 /* Element e's attribute so named; NULL when it has none. */
 const struct phys_mjcf_attr *phys_mjcf_attr(const struct phys_mjcf_elem *e,
+    const char *name);
+/* The attributes of element e closest to a wrong name (names.h). */
+struct phys_close phys_mjcf_attr_close(const struct phys_mjcf_elem *e,
     const char *name);
 /* Does the keyword list "a|b|c" hold word? */
 bool phys_mjcf_keyword(const char *values, const char *word);
