@@ -215,3 +215,17 @@ CASES
 		assert_output ""
 	done
 }
+
+@test "a later MuJoCo's attribute phys reads is a warning, as phys-step loads it (MuJoCo 2.2.2 refuses it); one at a value phys refuses, an error" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/later.xml"
+	run -0 --separate-stderr phys-sdf check "$src"
+	assert_equal "$(jq -r '[.line, .severity, .message] | @tsv' <<< "$output" | sort -n | uniq | head -3)" \
+"10	warning	<position kv>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it
+23	warning	<joint actuatorfrcrange>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it
+29	warning	<joint actuatorfrclimited>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it"
+	mujoco_loads "$BATS_TEST_DIRNAME/data/mjcf/later-2.2.2.xml"
+	run -1 mujoco_loads "$src"
+	sed 's|<option timestep="0.001"/>|<option timestep="0.001"><flag eulerdamp="disable"/></option>|' "$src" > "$TMP/flag.xml"
+	run -1 --separate-stderr phys-sdf check "$TMP/flag.xml"
+	[[ "$output" == *'"line":8,"severity":"error","message":"<flag eulerdamp=\"disable\">: a later MuJoCo'"'"'s; phys moves the model as MuJoCo 2.2.2 does, as with eulerdamp=\"enable\", and refuses it"'* ]]
+}

@@ -297,6 +297,31 @@ attr(xmlNodePtr n, const char *name)
 	return (char *)xmlGetProp(n, (const xmlChar *)name);
 }
 
+/* An attribute the schema lacks: a later MuJoCo's phys knows (a warning,
+ * as phys loads it; an error at a value it refuses), else unknown. */
+static void
+later_attr(struct checker *ck, const char *file, xmlNodePtr n,
+    const struct phys_mjcf_elem *e, const char *name)
+{
+	const struct phys_mjcf_later *l = phys_mjcf_later(e, name);
+	char *v;
+
+	if (!l) {
+		unknown_attr(ck, file, n, e, name);
+		return;
+	}
+	v = attr(n, name);
+	if (l->how == PHYS_MJ_LATER_AT && !(v && strcmp(v, l->value) == 0))
+		report(ck, file, n, true, NULL, "<%s %s=\"%s\">: a later "
+		    "MuJoCo's; phys moves the model as MuJoCo 2.2.2 does, as "
+		    "with %s=\"%s\", and refuses it", e->name, name, v ? v :
+		    "", name, l->value);
+	else
+		report(ck, file, n, false, NULL, "<%s %s>: a later MuJoCo's, "
+		    "%s", e->name, name, phys_mjcf_later_text(l));
+	free(v);
+}
+
 static const char *const orientations[] = { "quat", "axisangle", "xyaxes",
 	"zaxis", "euler", NULL };
 
@@ -316,7 +341,7 @@ check_attrs(struct checker *ck, const char *file, xmlNodePtr n,
 		if (p->ns)
 			continue;
 		if (!(a = phys_mjcf_attr(e, name))) {
-			unknown_attr(ck, file, n, e, name);
+			later_attr(ck, file, n, e, name);
 			continue;
 		}
 		v = attr(n, name);

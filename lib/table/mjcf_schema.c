@@ -130,3 +130,85 @@ phys_mjcf_keyword(const char *values, const char *word)
 			return true;
 	return false;
 }
+
+/* What phys makes of what a later MuJoCo added, by the element's id. */
+static const struct phys_mjcf_later later[] = {
+	{ "position", "kv", PHYS_MJ_LATER_READ, NULL },
+	{ "position", "dampratio", PHYS_MJ_LATER_READ, NULL },
+	{ "position", "inheritrange", PHYS_MJ_LATER_READ, NULL },
+	{ "joint", "actuatorfrcrange", PHYS_MJ_LATER_READ, NULL },
+	{ "joint", "actuatorfrclimited", PHYS_MJ_LATER_READ, NULL },
+	{ "joint", "actuatorgravcomp", PHYS_MJ_LATER_READ, NULL },
+	{ "body", "gravcomp", PHYS_MJ_LATER_READ, NULL },
+	/* read to be refused at its geom */
+	{ "hfield", "elevation", PHYS_MJ_LATER_READ, NULL },
+	{ "material", "metallic", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "material", "roughness", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "texture", "colorspace", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "texture", "nchannel", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "texture", "content_type", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "light", "type", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "light", "intensity", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "light", "range", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "light", "bulbradius", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "light", "texture", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "light", "softness", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "camera", "sensorsize", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "camera", "resolution", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "camera", "focal", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "camera", "focalpixel", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "camera", "principal", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "camera", "principalpixel", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "camera", "orthographic", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "camera", "output", PHYS_MJ_LATER_LOOKS, NULL },
+	{ "compiler", "usethread", PHYS_MJ_LATER_ASIDE, NULL },
+	{ "compiler", "saveinertial", PHYS_MJ_LATER_ASIDE, NULL },
+	{ "size", "memory", PHYS_MJ_LATER_ASIDE, NULL },
+	{ "option", "sleep_tolerance", PHYS_MJ_LATER_ASIDE, NULL },
+	{ "compiler", "alignfree", PHYS_MJ_LATER_AT, "false" },
+	{ "option", "ccd_iterations", PHYS_MJ_LATER_SEARCH, NULL },
+	{ "option", "ccd_tolerance", PHYS_MJ_LATER_SEARCH, NULL },
+	{ "option", "sdf_iterations", PHYS_MJ_LATER_SEARCH, NULL },
+	{ "option", "sdf_initpoints", PHYS_MJ_LATER_SEARCH, NULL },
+	{ "mesh", "maxhullvert", PHYS_MJ_LATER_SEARCH, NULL },
+	{ "flag", "nativeccd", PHYS_MJ_LATER_SEARCH, NULL },
+	{ "flag", "midphase", PHYS_MJ_LATER_SEARCH, NULL },
+	{ "flag", "island", PHYS_MJ_LATER_SEARCH, NULL },
+	{ "flag", "autoreset", PHYS_MJ_LATER_SEARCH, NULL },
+	{ "flag", "eulerdamp", PHYS_MJ_LATER_AT, "enable" },
+	{ "flag", "multiccd", PHYS_MJ_LATER_AT, "disable" },
+	{ "flag", "invdiscrete", PHYS_MJ_LATER_AT, "disable" },
+	{ "flag", "sleep", PHYS_MJ_LATER_AT, "disable" },
+};
+
+const struct phys_mjcf_later *
+phys_mjcf_later(const struct phys_mjcf_elem *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof later / sizeof *later; i++)
+		if (strcmp(later[i].elem, e->id) == 0 &&
+		    strcmp(later[i].name, name) == 0)
+			return &later[i];
+	return NULL;
+}
+
+const char *
+phys_mjcf_later_text(const struct phys_mjcf_later *l)
+{
+	switch (l->how) {
+	case PHYS_MJ_LATER_READ:
+		return "which MuJoCo 2.2.2 refuses: phys reads it";
+	case PHYS_MJ_LATER_LOOKS:
+		return "for how the model looks: not read";
+	case PHYS_MJ_LATER_SEARCH:
+		return "for how it finds contacts: not read (each engine "
+		    "finds them its own way)";
+	case PHYS_MJ_LATER_ASIDE:
+		return "for how it runs, not for how the model moves: not read";
+	case PHYS_MJ_LATER_AT:
+		break;
+	}
+	return "which MuJoCo 2.2.2 refuses: phys reads it at the value "
+	    "2.2.2 moves the model as";
+}

@@ -51,6 +51,32 @@ const struct phys_mjcf_attr *phys_mjcf_attr(const struct phys_mjcf_elem *e,
 /* The attributes of element e closest to a wrong name (names.h). */
 struct phys_close phys_mjcf_attr_close(const struct phys_mjcf_elem *e,
     const char *name);
+/*
+ * What phys makes of an attribute a MuJoCo after 2.2.2 added (the
+ * loader: mjcflater.c; phys-sdf check: mjcfcheck.c); any other the schema
+ * lacks is refused.
+ */
+enum phys_mjcf_later_how {
+	PHYS_MJ_LATER_READ,	/* the loader reads it */
+	PHYS_MJ_LATER_LOOKS,	/* how the model looks: noted */
+	PHYS_MJ_LATER_SEARCH,	/* how MuJoCo finds contacts: noted */
+	PHYS_MJ_LATER_ASIDE,	/* how MuJoCo runs (memory, threads): noted */
+	PHYS_MJ_LATER_AT	/* as 2.2.2 moves at value; else refused */
+};
+
+struct phys_mjcf_later {
+	const char *elem;	/* the id of its element */
+	const char *name;
+	enum phys_mjcf_later_how how;
+	const char *value;	/* PHYS_MJ_LATER_AT's */
+};
+
+/* Element e's later attribute so named; NULL when none is known. */
+const struct phys_mjcf_later *phys_mjcf_later(const struct phys_mjcf_elem
+    *e, const char *name);
+/* What phys makes of it, for messages: "for how the model looks: not
+ * read". */
+const char *phys_mjcf_later_text(const struct phys_mjcf_later *l);
 /* Does the keyword list "a|b|c" hold word? */
 bool phys_mjcf_keyword(const char *values, const char *word);
 /* Is v MuJoCo 2.3's integrator "implicitfast", which MuJoCo 2.2.2 does
