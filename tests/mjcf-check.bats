@@ -225,6 +225,9 @@ CASES
 29	warning	<joint actuatorfrclimited>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it"
 	mujoco_loads "$BATS_TEST_DIRNAME/data/mjcf/later-2.2.2.xml"
 	run -1 mujoco_loads "$src"
+	run -0 phys-sdf check "$BATS_TEST_DIRNAME/data/mjcf/frame.xml"
+	assert_equal "$(jq -r '[.line, .severity, .message] | @tsv' <<< "$output" | tr '\n' ' ')" \
+	    "13	warning	<frame>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it 17	warning	<frame>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it 20	warning	<frame>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it "
 	sed 's|<option timestep="0.001"/>|<option timestep="0.001"><flag eulerdamp="disable"/></option>|' "$src" > "$TMP/flag.xml"
 	run -1 --separate-stderr phys-sdf check "$TMP/flag.xml"
 	[[ "$output" == *'"line":8,"severity":"error","message":"<flag eulerdamp=\"disable\">: a later MuJoCo'"'"'s; phys moves the model as MuJoCo 2.2.2 does, as with eulerdamp=\"enable\", and refuses it"'* ]]

@@ -826,16 +826,15 @@ viscous_wind() {
 	    "$BATS_TEST_DIRNAME/data/mjcf/later.xml" later k shoulder elbow rail rail2
 }
 
-@test "a later MuJoCo's attribute phys does not read, or an element, is refused at its line; one for how the model looks is noted; one that 2.2.2 moves as at its value only is refused at another" {
+@test "a later MuJoCo's attribute phys does not read, or an element, is refused at its line (before, both were passed over); one for how the model looks is noted; one that 2.2.2 moves as at its value only is refused at another" {
 	local src="$BATS_TEST_DIRNAME/data/mjcf/later.xml"
 	sed 's|<joint name="elbow"|<joint name="elbow" foo="1"|' "$src" > "$TMP/foo.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/foo.xml"
 	assert_equal "$stderr" "phys-step: $TMP/foo.xml:17: unknown attribute 'foo' of <joint>: neither MuJoCo 2.2.2's nor a later MuJoCo's that phys reads, and passed over it could change how the model moves: phys refuses the model; did you mean 'pos'?"
-	# MuJoCo 3's <frame>: passed over, the bodies in it were lost
-	sed 's|<body name="cart" pos="0 2 0.5">|<frame pos="0 1 0">&|; s|conaffinity="0"/>$|&|' "$src" |
-	    awk '/<body name="cart2"/ { print "</frame>" } { print }' > "$TMP/frame.xml"
-	run -1 --separate-stderr phys-step -n 1 "$TMP/frame.xml"
-	[[ "$stderr" == "phys-step: $TMP/frame.xml:22: unknown element <frame> in <worldbody>: "*"phys refuses the model" ]]
+	# MuJoCo 3's model asset: passed over, what it held would be lost
+	sed 's|<option timestep="0.001"/>|&<asset><model name="m" file="m.xml"/></asset>|' "$src" > "$TMP/model.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/model.xml"
+	[[ "$stderr" == "phys-step: $TMP/model.xml:8: unknown element <model> in <asset>: "*"phys refuses the model" ]]
 	sed 's|<option timestep="0.001"/>|<option timestep="0.001"><flag eulerdamp="disable"/></option><asset><material name="m" metallic="0.5"/></asset>|' "$src" > "$TMP/flag.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/flag.xml"
 	assert_equal "$stderr" "phys-step: $TMP/flag.xml:8: <flag eulerdamp=\"disable\">: a later MuJoCo's; phys moves the model as MuJoCo 2.2.2 does, as with eulerdamp=\"enable\": phys refuses the model"
@@ -849,4 +848,12 @@ viscous_wind() {
 	sed 's|<body name="cart" |<body name="cart" gravcomp="0.5" |' "$src" > "$TMP/half.xml"
 	run -1 --separate-stderr phys-step -q -n 1 "$TMP/half.xml"
 	assert_equal "$stderr" "phys-step: $TMP/half.xml:22: gravcomp=\"0.5\": phys bears a body's weight whole (1) or not at all (0), not a part of it: phys refuses the model"
+}
+
+@test "a later MuJoCo's <frame> moves the geoms, sites and bodies it holds by its pose, nested, and gives them its childclass: as libmujoco moves the same said without frames, under phys's MuJoCo engine and printed back; a joint in a frame is refused at its line" {
+	moves_as_mujoco_reads "$BATS_TEST_DIRNAME/data/mjcf/frame-2.2.2.xml" \
+	    "$BATS_TEST_DIRNAME/data/mjcf/frame.xml" frame k hinge slide
+	sed 's|<geom type="capsule"|<joint name="bad"/>&|' "$BATS_TEST_DIRNAME/data/mjcf/frame.xml" > "$TMP/joint.xml"
+	run -1 phys-step -q -n 1 "$TMP/joint.xml"
+	assert_equal "$output" "phys-step: $TMP/joint.xml:18: a joint in a <frame> is not read: phys refuses the model"
 }

@@ -1144,55 +1144,144 @@ static const char *const unread[] = { "camera", "light", NULL };
 static int read_body(struct reader *r, xmlNodePtr n, int parent,
     phys_pose at, int childclass, int depth);
 
-/* A body's children: geoms first (its inertia needs them), then the rest. */
+/*
+ * Where a body's children are read from: the body (or the world body),
+ * or a later MuJoCo's <frame> in it, which moves what it holds by its
+ * pose and gives it its childclass.
+ */
+struct holder {
+	int me;			/* the body, -1 the world's */
+	int childclass;
+	int depth;		/* of the body */
+	bool needs_inertia;	/* its geoms weigh */
+	phys_pose frame;	/* in the body's frame */
+	bool in_frame;
+};
+
+/* The children's passes: geoms first (the body's inertia needs them),
+ * then joints and sites, then bodies. */
+enum { PASS_GEOMS, PASS_REST, PASS_BODIES };
+
+static int read_children(struct reader *r, xmlNodePtr n,
+    const struct holder *h, int pass);
+
+/* A later MuJoCo's <frame>: what it holds, read as the body's. */
+static int
+read_frame(struct reader *r, xmlNodePtr n, const struct holder *h,
+    int pass)
+{
+	struct holder in = *h;
+	phys_pose local = PHYS_POSE_IDENTITY;
+	const char *cc = own_attr(n, "childclass");
+
+	if (cc && (in.childclass = class_find(r, cc)) < 0)
+		return mj_fail(r, n, "unknown childclass '%s'", cc);
+	if (position(r, n, -1, &local.p) < 0 ||
+	    orientation(r, n, -1, &local.q) < 0)
+		return -1;
+	in.frame = phys_pose_mul(h->frame, local);
+	in.in_frame = true;
+	return read_children(r, n, &in, pass);
+}
+
+/* The last geom or site read, moved by its frame. */
+static void
+framed(phys_pose f, phys_pose *pose, phys_pose *ipose)
+{
+	*pose = phys_pose_mul(f, *pose);
+	if (ipose)
+		*ipose = phys_pose_mul(f, *ipose);
+}
+
+static int
+read_other(struct reader *r, xmlNodePtr c, const struct holder *h, int cls)
+{
+	size_t i;
+
+	if (phys_node_is(c, "joint") || phys_node_is(c, "freejoint")) {
+		if (h->me < 0)
+			return mj_fail(r, c, "%s", "the world body takes no "
+			    "joint");
+		if (h->in_frame)
+			return mj_fail(r, c, "%s", "a joint in a <frame> is "
+			    "not read: phys refuses the model");
+		if (read_joint(r, c, cls, phys_node_is(c, "freejoint")) < 0)
+			return -1;
+		r->bodies[h->me].njoints++;
+	} else if (phys_node_is(c, "site")) {
+		i = r->nsites;
+		if (read_site(r, c, cls, h->me) < 0)
+			return -1;
+		if (r->nsites > i)
+			framed(h->frame, &r->sites[i].pose, NULL);
+	} else {
+		for (i = 0; unread[i]; i++)
+			if (phys_node_is(c, unread[i]))
+				mj_note(r, c, "not read (phys simulates no "
+				    "cameras or lights)");
+		if (phys_node_is(c, "composite") ||
+		    phys_node_is(c, "flexcomp") ||
+		    phys_node_is(c, "replicate") ||
+		    phys_node_is(c, "plugin"))
+			return mj_fail(r, c, "<%s> is not read: phys cannot "
+			    "represent it", (const char *)c->name);
+	}
+	return 0;
+}
+
+static int
+read_children(struct reader *r, xmlNodePtr n, const struct holder *h,
+    int pass)
+{
+	const struct mj_body *b;
+	xmlNodePtr c;
+	size_t k;
+	int cls;
+
+	for (c = phys_child(n, NULL); c; c = phys_next(c, NULL)) {
+		if (phys_node_is(c, "frame")) {
+			if (read_frame(r, c, h, pass) < 0)
+				return -1;
+			continue;
+		}
+		if (class_of(r, c, h->childclass, &cls) < 0)
+			return -1;
+		if (pass == PASS_GEOMS && phys_node_is(c, "geom")) {
+			k = r->ngeoms;
+			if (read_geom(r, c, cls, h->me, h->needs_inertia) < 0)
+				return -1;
+			if (r->ngeoms > k)
+				framed(h->frame, &r->geoms[k].pose,
+				    &r->geoms[k].ipose);
+		} else if (pass == PASS_BODIES && phys_node_is(c, "body")) {
+			b = h->me < 0 ? NULL : &r->bodies[h->me];
+			if (read_body(r, c, h->me, phys_pose_mul(b ? b->world :
+			    PHYS_POSE_IDENTITY, h->frame), h->childclass,
+			    h->depth + 1) < 0)
+				return -1;
+		} else if (pass == PASS_REST && !phys_node_is(c, "geom") &&
+		    !phys_node_is(c, "body") && read_other(r, c, h, cls) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A body's children, and those of the frames in it. */
 static int
 body_children(struct reader *r, xmlNodePtr n, int me, int childclass,
     int depth, bool needs_inertia)
 {
-	xmlNodePtr c;
-	int cls, i;
+	struct holder h = { me, childclass, depth, needs_inertia,
+		PHYS_POSE_IDENTITY, false };
 
-	for (c = phys_child(n, "geom"); c; c = phys_next(c, "geom"))
-		if (class_of(r, c, childclass, &cls) < 0 ||
-		    read_geom(r, c, cls, me, needs_inertia) < 0)
-			return -1;
+	if (read_children(r, n, &h, PASS_GEOMS) < 0)
+		return -1;
 	if (me >= 0)
 		r->bodies[me].ngeoms = r->ngeoms - r->bodies[me].geom0;
-	for (c = phys_child(n, NULL); c; c = phys_next(c, NULL)) {
-		if (class_of(r, c, childclass, &cls) < 0)
-			return -1;
-		if (phys_node_is(c, "joint") || phys_node_is(c, "freejoint")) {
-			if (me < 0)
-				return mj_fail(r, c, "%s", "the world body "
-				    "takes no joint");
-			if (read_joint(r, c, cls, phys_node_is(c,
-			    "freejoint")) < 0)
-				return -1;
-			r->bodies[me].njoints++;
-		} else if (phys_node_is(c, "site")) {
-			if (read_site(r, c, cls, me) < 0)
-				return -1;
-		} else if (phys_node_is(c, "body")) {
-			continue;
-		} else {
-			for (i = 0; unread[i]; i++)
-				if (phys_node_is(c, unread[i]))
-					mj_note(r, c, "not read (phys "
-					    "simulates no cameras or lights)");
-			if (phys_node_is(c, "composite") ||
-			    phys_node_is(c, "flexcomp") ||
-			    phys_node_is(c, "replicate") ||
-			    phys_node_is(c, "plugin"))
-				return mj_fail(r, c, "<%s> is not read: phys "
-				    "cannot represent it", (const char *)
-				    c->name);
-		}
-	}
-	for (c = phys_child(n, "body"); c; c = phys_next(c, "body"))
-		if (read_body(r, c, me, me < 0 ? PHYS_POSE_IDENTITY :
-		    r->bodies[me].world, childclass, depth + 1) < 0)
-			return -1;
-	return 0;
+	if (read_children(r, n, &h, PASS_REST) < 0)
+		return -1;
+	return read_children(r, n, &h, PASS_BODIES);
 }
 
 static int

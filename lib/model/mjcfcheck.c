@@ -674,6 +674,17 @@ walk(struct checker *ck, const char *file, xmlNodePtr n,
 		include(ck, file, n, parent, depth);
 		return;
 	}
+	if (parent && xmlStrEqual(n->name, (const xmlChar *)"frame") &&
+	    (strcmp(parent->id, "body") == 0 ||
+	    strcmp(parent->id, "worldbody") == 0)) {
+		/* a later MuJoCo's: what it holds sits in its body */
+		report(ck, file, n, false, NULL, "%s", "<frame>: a later "
+		    "MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it");
+		for (c = n->children; c; c = c->next)
+			if (c->type == XML_ELEMENT_NODE)
+				walk(ck, file, c, parent, depth);
+		return;
+	}
 	if (!(e = parent ? phys_mjcf_child(parent, (const char *)n->name) :
 	    phys_mjcf_root())) {
 		unknown_element(ck, file, n, parent);

@@ -6,7 +6,8 @@
  * body's gravcomp: mjcf.c), noted where it changes only how the model
  * looks or how MuJoCo searches for contacts, and refused at its line
  * otherwise: passed over, it would leave the model moving otherwise than
- * its file says, as an unknown <frame> once dropped the bodies it held.
+ * its file says, as an unknown <frame> once dropped the bodies it held
+ * (a frame is now read too).
  */
 #include <string.h>
 
@@ -88,6 +89,32 @@ unknown_element(struct reader *r, xmlNodePtr n,
 	    name, parent->name);
 }
 
+static int vet(struct reader *r, xmlNodePtr n,
+    const struct phys_mjcf_elem *parent);
+
+/*
+ * A later MuJoCo's <frame> in a body or the world body (or a frame):
+ * a pose and a childclass for what it holds, which may sit where it
+ * does (mjcf.c reads it).
+ */
+static int
+vet_frame(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
+{
+	static const char *const attrs[] = { "name", "childclass", "pos",
+		"quat", "axisangle", "xyaxes", "zaxis", "euler", NULL };
+	xmlAttrPtr p;
+	xmlNodePtr c;
+
+	for (p = n->properties; p; p = p->next)
+		if (!p->ns && !listed(attrs, (const char *)p->name))
+			return mj_fail(r, n, "unknown attribute '%s' of "
+			    "<frame>: phys refuses the model", p->name);
+	for (c = n->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE && vet(r, c, parent) < 0)
+			return -1;
+	return 0;
+}
+
 static int
 vet(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
 {
@@ -97,6 +124,10 @@ vet(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
 
 	if (n->ns || phys_node_is(n, "include"))
 		return 0;
+	if (parent && phys_node_is(n, "frame") &&
+	    (strcmp(parent->id, "body") == 0 ||
+	    strcmp(parent->id, "worldbody") == 0))
+		return vet_frame(r, n, parent);
 	if (!(e = parent ? phys_mjcf_child(parent, (const char *)n->name) :
 	    phys_mjcf_root()))
 		return unknown_element(r, n, parent);
