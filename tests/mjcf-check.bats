@@ -230,5 +230,5 @@ CASES
 	    "13	warning	<frame>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it 17	warning	<frame>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it 20	warning	<frame>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it "
 	sed 's|<option timestep="0.001"/>|<option timestep="0.001"><flag eulerdamp="disable"/></option>|' "$src" > "$TMP/flag.xml"
 	run -1 --separate-stderr phys-sdf check "$TMP/flag.xml"
-	[[ "$output" == *'"line":8,"severity":"error","message":"<flag eulerdamp=\"disable\">: a later MuJoCo'"'"'s; phys moves the model as MuJoCo 2.2.2 does, as with eulerdamp=\"enable\", and refuses it"'* ]]
+	[[ "$output" == *'"line":8,"severity":"error","message":"<flag eulerdamp=\"disable\">: a later MuJoCo'"'"'s, not 2.2.2'"'"'s; phys moves the model as with eulerdamp=\"enable\", and refuses it"'* ]]
 }

@@ -837,7 +837,7 @@ viscous_wind() {
 	[[ "$stderr" == "phys-step: $TMP/model.xml:8: unknown element <model> in <asset>: "*"phys refuses the model" ]]
 	sed 's|<option timestep="0.001"/>|<option timestep="0.001"><flag eulerdamp="disable"/></option><asset><material name="m" metallic="0.5"/></asset>|' "$src" > "$TMP/flag.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/flag.xml"
-	assert_equal "$stderr" "phys-step: $TMP/flag.xml:8: <flag eulerdamp=\"disable\">: a later MuJoCo's; phys moves the model as MuJoCo 2.2.2 does, as with eulerdamp=\"enable\": phys refuses the model"
+	assert_equal "$stderr" "phys-step: $TMP/flag.xml:8: <flag eulerdamp=\"disable\">: a later MuJoCo's, not 2.2.2's; phys moves the model as with eulerdamp=\"enable\": phys refuses the model"
 	sed -i 's|eulerdamp="disable"|eulerdamp="enable"|' "$TMP/flag.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/flag.xml"
 	[[ "$stderr" == *"flag.xml:8: <material metallic>: a later MuJoCo's, for how the model looks: not read"* ]]
@@ -845,6 +845,17 @@ viscous_wind() {
 	sed 's|dampratio="0.5"|& kv="1"|' "$src" > "$TMP/both.xml"
 	run -1 --separate-stderr phys-step -q -n 1 "$TMP/both.xml"
 	assert_equal "$stderr" "phys-step: $TMP/both.xml:35: kv and dampratio: MuJoCo takes one of them"
+	# MuJoCo 2.2.2's own that phys leaves aside, at a value that moves
+	# the model, and a primitive fit to a mesh: refused, where they
+	# were dropped without a word
+	sed 's|<joint name="elbow" axis="0 1 0"|& springdamper="0.1 1"|' "$src" > "$TMP/sd.xml"
+	run -1 phys-step -q -n 1 "$TMP/sd.xml"
+	assert_equal "$output" "phys-step: $TMP/sd.xml:17: <joint springdamper=\"0.1 1\">: not read; phys moves the model as with springdamper=\"0 0\": phys refuses the model"
+	sed -i 's|springdamper="0.1 1"|springdamper="0.0 0"|' "$TMP/sd.xml"
+	run -0 phys-step -q -n 1 "$TMP/sd.xml"
+	sed "s|<geom type=\"box\" size=\"0.1 0.1 0.1\" mass=\"3\"|<geom type=\"box\" mesh=\"m\" mass=\"3\"|; s|<option timestep=\"0.001\"/>|&<asset><mesh name=\"m\" file=\"$BATS_TEST_DIRNAME/data/mjcf/meshes/wedge.obj\"/></asset>|" "$src" > "$TMP/fit.xml"
+	run -1 phys-step -q -n 1 "$TMP/fit.xml"
+	assert_equal "$output" "phys-step: $TMP/fit.xml:25: box geom of mesh 'm': MuJoCo fits the shape to the mesh, which phys does not: phys refuses the model"
 	sed 's|<body name="cart" |<body name="cart" gravcomp="0.5" |' "$src" > "$TMP/half.xml"
 	run -1 --separate-stderr phys-step -q -n 1 "$TMP/half.xml"
 	assert_equal "$stderr" "phys-step: $TMP/half.xml:22: gravcomp=\"0.5\": phys bears a body's weight whole (1) or not at all (0), not a part of it: phys refuses the model"

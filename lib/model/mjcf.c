@@ -669,12 +669,15 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 		return -1;
 	if (g->type == PHYS_MJ_HFIELD && hfield_box(r, n, cls, g) < 0)
 		return -1;
-	if (g->type == PHYS_MJ_MESH) {
-		if (!(mesh = attr(r, n, cls, "mesh")) ||
-		    (g->mesh = mesh_find(r, mesh)) < 0)
-			return mj_fail(r, n, "mesh geom: no mesh '%s'", mesh ?
-			    mesh : "");
-	}
+	mesh = attr(r, n, cls, "mesh");
+	if (g->type == PHYS_MJ_MESH && (!mesh ||
+	    (g->mesh = mesh_find(r, mesh)) < 0))
+		return mj_fail(r, n, "mesh geom: no mesh '%s'", mesh ? mesh :
+		    "");
+	if (g->type != PHYS_MJ_MESH && mesh)
+		return mj_fail(r, n, "%s geom of mesh '%s': MuJoCo fits the "
+		    "shape to the mesh, which phys does not: phys refuses the "
+		    "model", types[g->type], mesh);
 	if ((k = numbers(r, n, cls, "fromto", ft, 6)) < 0)
 		return -1;
 	if (!k && (position(r, n, cls, &g->pose.p) < 0 ||

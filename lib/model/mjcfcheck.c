@@ -297,28 +297,34 @@ attr(xmlNodePtr n, const char *name)
 	return (char *)xmlGetProp(n, (const xmlChar *)name);
 }
 
-/* An attribute the schema lacks: a later MuJoCo's phys knows (a warning,
- * as phys loads it; an error at a value it refuses), else unknown. */
+/*
+ * An attribute phys knows of beyond the schema's reading (known: in the
+ * schema, which phys leaves aside; else a later MuJoCo's): a warning, as
+ * phys loads the model, or an error at a value phys refuses; unknown
+ * when phys knows nothing of it either.
+ */
 static void
-later_attr(struct checker *ck, const char *file, xmlNodePtr n,
-    const struct phys_mjcf_elem *e, const char *name)
+aside_attr(struct checker *ck, const char *file, xmlNodePtr n,
+    const struct phys_mjcf_elem *e, const char *name, bool known)
 {
 	const struct phys_mjcf_later *l = phys_mjcf_later(e, name);
+	const char *whose = known ? "MuJoCo's" : "a later MuJoCo's";
 	char *v;
 
 	if (!l) {
-		unknown_attr(ck, file, n, e, name);
+		if (!known)
+			unknown_attr(ck, file, n, e, name);
 		return;
 	}
 	v = attr(n, name);
-	if (l->how == PHYS_MJ_LATER_AT && !(v && strcmp(v, l->value) == 0))
-		report(ck, file, n, true, NULL, "<%s %s=\"%s\">: a later "
-		    "MuJoCo's; phys moves the model as MuJoCo 2.2.2 does, as "
-		    "with %s=\"%s\", and refuses it", e->name, name, v ? v :
-		    "", name, l->value);
-	else
-		report(ck, file, n, false, NULL, "<%s %s>: a later MuJoCo's, "
-		    "%s", e->name, name, phys_mjcf_later_text(l));
+	if (l->how == PHYS_MJ_LATER_AT && !phys_mjcf_later_at(l, v))
+		report(ck, file, n, true, NULL, "<%s %s=\"%s\">: %s; phys "
+		    "moves the model as with %s=\"%s\", and refuses it",
+		    e->name, name, v ? v : "", known ? "not read" :
+		    "a later MuJoCo's, not 2.2.2's", name, l->value);
+	else if (l->how != PHYS_MJ_LATER_AT || !known)
+		report(ck, file, n, false, NULL, "<%s %s>: %s, %s", e->name,
+		    name, whose, phys_mjcf_later_text(l));
 	free(v);
 }
 
@@ -340,10 +346,10 @@ check_attrs(struct checker *ck, const char *file, xmlNodePtr n,
 
 		if (p->ns)
 			continue;
-		if (!(a = phys_mjcf_attr(e, name))) {
-			later_attr(ck, file, n, e, name);
+		a = phys_mjcf_attr(e, name);
+		aside_attr(ck, file, n, e, name, a != NULL);
+		if (!a)
 			continue;
-		}
 		v = attr(n, name);
 		check_value(ck, file, n, a, v ? v : "");
 		if (v && !ck->in_default && (kind = ref_kind(e, name)) &&

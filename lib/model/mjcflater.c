@@ -51,25 +51,31 @@ unknown_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
 	    sizeof hint));
 }
 
+/*
+ * An attribute of element e that the schema lacks (known: it has it) and
+ * phys knows of: read, noted, or taken at the one value phys moves the
+ * model as.
+ */
 static int
 vet_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
-    const char *name)
+    const char *name, bool known)
 {
 	const struct phys_mjcf_later *l = phys_mjcf_later(e, name);
 	const char *v = own_attr(n, name);
 
 	if (!l)
-		return unknown_attr(r, n, e, name);
+		return known ? 0 : unknown_attr(r, n, e, name);
 	if (l->how == PHYS_MJ_LATER_READ)
 		return 0;
 	if (l->how != PHYS_MJ_LATER_AT)
-		return mj_notef(r, n, "<%s %s>: a later MuJoCo's, %s", e->name,
-		    name, phys_mjcf_later_text(l));
-	if (v && strcmp(v, l->value) == 0)
+		return mj_notef(r, n, "<%s %s>: %s, %s", e->name, name, known ?
+		    "MuJoCo's" : "a later MuJoCo's", phys_mjcf_later_text(l));
+	if (phys_mjcf_later_at(l, v))
 		return 0;
-	return mj_fail(r, n, "<%s %s=\"%s\">: a later MuJoCo's; phys moves "
-	    "the model as MuJoCo 2.2.2 does, as with %s=\"%s\": phys refuses "
-	    "the model", e->name, name, v ? v : "", name, l->value);
+	return mj_fail(r, n, "<%s %s=\"%s\">: %s; phys moves the model as "
+	    "with %s=\"%s\": phys refuses the model", e->name, name, v ? v :
+	    "", known ? "not read" : "a later MuJoCo's, not 2.2.2's", name,
+	    l->value);
 }
 
 static int
@@ -134,8 +140,8 @@ vet(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
 	if (listed(unread, e->name) || e->free)
 		return 0;
 	for (p = n->properties; p; p = p->next)
-		if (!p->ns && !phys_mjcf_attr(e, (const char *)p->name) &&
-		    vet_attr(r, n, e, (const char *)p->name) < 0)
+		if (!p->ns && vet_attr(r, n, e, (const char *)p->name,
+		    phys_mjcf_attr(e, (const char *)p->name) != NULL) < 0)
 			return -1;
 	for (c = n->children; c; c = c->next)
 		if (c->type == XML_ELEMENT_NODE && vet(r, c, e) < 0)

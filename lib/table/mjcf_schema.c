@@ -2,6 +2,7 @@
  * mjcf_schema.c - the MJCF schema table, expanded from mjcf_schema.def,
  * and its look-ups.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "names.h"
@@ -179,6 +180,19 @@ static const struct phys_mjcf_later later[] = {
 	{ "flag", "multiccd", PHYS_MJ_LATER_AT, "disable" },
 	{ "flag", "invdiscrete", PHYS_MJ_LATER_AT, "disable" },
 	{ "flag", "sleep", PHYS_MJ_LATER_AT, "disable" },
+	{ "option", "jacobian", PHYS_MJ_LATER_ASIDE, NULL },
+	{ "option", "ls_iterations", PHYS_MJ_LATER_ASIDE, NULL },
+	{ "option", "ls_tolerance", PHYS_MJ_LATER_ASIDE, NULL },
+	{ "mesh", "inertia", PHYS_MJ_LATER_AT, "legacy" },
+	{ "geom", "shellinertia", PHYS_MJ_LATER_AT, "false" },
+	/* MuJoCo 2.2.2's own, which phys leaves aside */
+	{ "joint", "springdamper", PHYS_MJ_LATER_AT, "0 0" },
+	{ "weld", "torquescale", PHYS_MJ_LATER_AT, "1" },
+	{ "mesh", "refpos", PHYS_MJ_LATER_AT, "0 0 0" },
+	{ "mesh", "refquat", PHYS_MJ_LATER_AT, "1 0 0 0" },
+	{ "option", "mpr_iterations", PHYS_MJ_LATER_SEARCH, NULL },
+	{ "option", "mpr_tolerance", PHYS_MJ_LATER_SEARCH, NULL },
+	{ "compiler", "convexhull", PHYS_MJ_LATER_SEARCH, NULL },
 };
 
 const struct phys_mjcf_later *
@@ -191,6 +205,34 @@ phys_mjcf_later(const struct phys_mjcf_elem *e, const char *name)
 		    strcmp(later[i].name, name) == 0)
 			return &later[i];
 	return NULL;
+}
+
+bool
+phys_mjcf_later_at(const struct phys_mjcf_later *l, const char *v)
+{
+	const char *p = v, *q = l->value;
+	char *e1, *e2;
+
+	if (!v)
+		return false;
+	if (strcmp(v, l->value) == 0)
+		return true;
+	/* numbers: equal one by one, as many of each */
+	for (;;) {
+		double a = strtod(p, &e1), b = strtod(q, &e2);
+
+		if (e1 == p || e2 == q)
+			break;
+		if (a != b)
+			return false;
+		p = e1;
+		q = e2;
+	}
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	while (*q == ' ')
+		q++;
+	return p != v && !*p && !*q;
 }
 
 const char *

@@ -74,6 +74,8 @@ struct phys_mjcf_later {
 /* Element e's later attribute so named; NULL when none is known. */
 const struct phys_mjcf_later *phys_mjcf_later(const struct phys_mjcf_elem
     *e, const char *name);
+/* Whether v is l's value (PHYS_MJ_LATER_AT), as text or as a number. */
+bool phys_mjcf_later_at(const struct phys_mjcf_later *l, const char *v);
 /* What phys makes of it, for messages: "for how the model looks: not
  * read". */
 const char *phys_mjcf_later_text(const struct phys_mjcf_later *l);
