@@ -848,11 +848,11 @@ viscous_wind() {
 	# MuJoCo 2.2.2's own that phys leaves aside, at a value that moves
 	# the model, and a primitive fit to a mesh: refused, where they
 	# were dropped without a word
-	sed 's|<joint name="elbow" axis="0 1 0"|& springdamper="0.1 1"|' "$src" > "$TMP/sd.xml"
-	run -1 phys-step -q -n 1 "$TMP/sd.xml"
-	assert_equal "$output" "phys-step: $TMP/sd.xml:17: <joint springdamper=\"0.1 1\">: not read; phys moves the model as with springdamper=\"0 0\": phys refuses the model"
-	sed -i 's|springdamper="0.1 1"|springdamper="0.0 0"|' "$TMP/sd.xml"
-	run -0 phys-step -q -n 1 "$TMP/sd.xml"
+	sed 's|<option timestep="0.001"/>|&<equality><weld body1="cart" torquescale="2"/></equality>|' "$src" > "$TMP/weld.xml"
+	run -1 phys-step -q -n 1 "$TMP/weld.xml"
+	assert_equal "$output" "phys-step: $TMP/weld.xml:8: <weld torquescale=\"2\">: not read; phys moves the model as with torquescale=\"1\": phys refuses the model"
+	sed -i 's|torquescale="2"|torquescale="1.0"|' "$TMP/weld.xml"
+	run -0 phys-step -q -n 1 "$TMP/weld.xml"
 	sed "s|<geom type=\"box\" size=\"0.1 0.1 0.1\" mass=\"3\"|<geom type=\"box\" mesh=\"m\" mass=\"3\"|; s|<option timestep=\"0.001\"/>|&<asset><mesh name=\"m\" file=\"$BATS_TEST_DIRNAME/data/mjcf/meshes/wedge.obj\"/></asset>|" "$src" > "$TMP/fit.xml"
 	run -1 phys-step -q -n 1 "$TMP/fit.xml"
 	assert_equal "$output" "phys-step: $TMP/fit.xml:25: box geom of mesh 'm': MuJoCo fits the shape to the mesh, which phys does not: phys refuses the model"
@@ -867,4 +867,12 @@ viscous_wind() {
 	sed 's|<geom type="capsule"|<joint name="bad"/>&|' "$BATS_TEST_DIRNAME/data/mjcf/frame.xml" > "$TMP/joint.xml"
 	run -1 phys-step -q -n 1 "$TMP/joint.xml"
 	assert_equal "$output" "phys-step: $TMP/joint.xml:18: a joint in a <frame> is not read: phys refuses the model"
+}
+
+@test "a joint's springdamper is its stiffness and damping from the inertia the mass matrix's inverse gives it at qpos0 (a floating base's motion counted, armature too), as MuJoCo's compiler makes them: as libmujoco moves the model, under phys's MuJoCo engine and printed back; on a ball joint it is refused" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/springdamper.xml"
+	moves_as_mujoco "$src" springdamper k hip knee ankle
+	sed 's|<freejoint name="free"/>|<joint name="free" type="ball" springdamper="0.1 1"/>|; s|qpos="0 0 1 1 0 0 0 |qpos="1 0 0 0 |' "$src" > "$TMP/ball.xml"
+	run -1 phys-step -q -n 1 "$TMP/ball.xml"
+	assert_equal "$output" "phys-step: $TMP/ball.xml:15: springdamper of a free or ball joint: phys keeps no stiffness or damping of one: phys refuses the model"
 }

@@ -1001,10 +1001,16 @@ read_joint(struct reader *r, xmlNodePtr n, int cls, bool free)
 	    number(r, n, cls, "stiffness", &j.stiffness) < 0 ||
 	    number(r, n, cls, "armature", &j.armature) < 0 ||
 	    number(r, n, cls, "frictionloss", &j.frictionloss) < 0 ||
+	    numbers(r, n, cls, "springdamper", j.springdamper, 2) < 0 ||
 	    joint_softness(r, n, cls, &j) < 0))
 		return -1;
 	if (!free && actuator_force_range(r, n, cls, &j) < 0)
 		return -1;
+	if (j.type < MJ_SLIDE && j.springdamper[0] > 0 &&
+	    j.springdamper[1] > 0)
+		return mj_fail(r, n, "%s", "springdamper of a free or ball "
+		    "joint: phys keeps no stiffness or damping of one: phys "
+		    "refuses the model");
 	if (r->off & MJ_OFF_LIMIT)
 		j.limited = false;
 	if (r->off & MJ_OFF_FRICTIONLOSS)

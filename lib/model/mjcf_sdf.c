@@ -21,6 +21,7 @@
 #include "mjcf.h"
 #include "mjcf_defaults.h"
 #include "mjcf_inertia.h"
+#include "mjcf_qpos0.h"
 #include "mjcfint.h"
 #include "names.h"
 #include "pairkey.h"
@@ -664,87 +665,6 @@ joint_body(const struct reader *r, int j)
 	return -1;
 }
 
-/* Whether body k is body top or one below it. */
-static bool
-below(const struct reader *r, int k, int top)
-{
-	for (; k >= 0; k = r->bodies[k].parent)
-		if (k == top)
-			return true;
-	return false;
-}
-
-/*
- * MuJoCo's dof_M0 of hinge or slide j: the mass matrix's diagonal on its
- * row at qpos0, the inertia of the bodies it moves about its axis (their
- * mass, of a slide), and its armature.
- */
-static double
-joint_m0(const struct reader *r, int j)
-{
-	const struct mj_joint *jt = &r->joints[j];
-	int top = joint_body(r, j);
-	phys_pose at = r->bodies[top].world;
-	phys_vec3 axis = phys_quat_rotate(at.q, jt->axis), c, u, lever;
-	phys_vec3 anchor = phys_pose_apply(at, jt->pos);
-	double m0 = jt->armature;
-	size_t k;
-
-	for (k = 0; k < r->nbodies; k++) {
-		const struct mj_body *b = &r->bodies[k];
-
-		if (!below(r, (int)k, top))
-			continue;
-		if (jt->type == MJ_SLIDE) {
-			m0 += b->in.mass;
-			continue;
-		}
-		c = phys_pose_apply(b->world, b->in.ipos);
-		u = phys_quat_rotate(phys_quat_conj(phys_quat_mul(b->world.q,
-		    b->in.iquat)), axis);
-		lever = v3_cross(v3_sub(c, anchor), axis);
-		m0 += b->in.diag[0] * u.x * u.x + b->in.diag[1] * u.y * u.y +
-		    b->in.diag[2] * u.z * u.z + b->in.mass * v3_dot(lever,
-		    lever);
-	}
-	return m0;
-}
-
-/*
- * A later MuJoCo's dampratio made its servo's damping, as that MuJoCo
- * makes it once the model is compiled: the ratio times 2 sqrt(kp m), m
- * the mass its transmission moves at qpos0: each joint's dof_M0 over
- * the square of the joint's motion per unit of the actuator's.
- */
-static void
-resolve_dampratios(struct reader *r)
-{
-	const struct mj_tendon *t;
-	struct mj_act *a;
-	double mass, g;
-	size_t i, k;
-
-	for (i = 0; i < r->nacts; i++) {
-		a = &r->acts[i];
-		if (!(a->dampratio > 0))
-			continue;
-		mass = 0;
-		if (a->kind != ACT_TENDON) {
-			mass = joint_m0(r, a->joint) / (a->gear * a->gear);
-		} else {
-			t = &r->tendons[a->tendon];
-			for (k = 0; k < t->njoints; k++) {
-				g = a->gear * t->coef[k];
-				if (g * g > 1e-15)	/* MuJoCo's mjMINVAL */
-					mass += joint_m0(r, joint_find(r,
-					    t->joint[k])) / (g * g);
-			}
-		}
-		a->bias[2] = -a->dampratio * 2 * sqrt(a->gain * mass);
-		a->kd = -a->bias[2];
-	}
-}
-
 /*
  * fusestatic: each fused body's mass and inertia added to the body it is
  * part of (the world takes its own), in that body's frame, as MuJoCo
@@ -1149,7 +1069,8 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 	/* MuJoCo's bodies touch each other, as their geoms' bits allow */
 	add(model, "self_collide", "true", line);
 	scale_mass(r);
-	resolve_dampratios(r);
+	if (phys_mjcf_from_qpos0(r) < 0)
+		return -1;
 	name_apart(r);
 	if (r->fuse && fuse_inertials(r) < 0)
 		return -1;

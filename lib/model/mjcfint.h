@@ -108,6 +108,9 @@ struct mj_joint {
 	bool frclimited;
 	double frcrange[2];
 	bool actgravcomp;	/* gravcomp counted among them */
+	/* time constant (s) and damping ratio its stiffness and damping
+	 * are made of, once the masses are final (mjcf_qpos0.c) */
+	double springdamper[2];
 	long line;
 };
 

@@ -186,7 +186,6 @@ static const struct phys_mjcf_later later[] = {
 	{ "mesh", "inertia", PHYS_MJ_LATER_AT, "legacy" },
 	{ "geom", "shellinertia", PHYS_MJ_LATER_AT, "false" },
 	/* MuJoCo 2.2.2's own, which phys leaves aside */
-	{ "joint", "springdamper", PHYS_MJ_LATER_AT, "0 0" },
 	{ "weld", "torquescale", PHYS_MJ_LATER_AT, "1" },
 	{ "mesh", "refpos", PHYS_MJ_LATER_AT, "0 0 0" },
 	{ "mesh", "refquat", PHYS_MJ_LATER_AT, "1 0 0 0" },
