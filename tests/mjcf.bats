@@ -748,6 +748,11 @@ tips() {
 		awk -v a="$w1" 'BEGIN { exit !(a < -0.1 || a > 0.1) }'
 		near "$w2" "$(awk -v a="$w1" 'BEGIN { print 0.1745329251994 - 0.5 * a }')" 1e-3
 	done
+	# a softness phys does not keep is said, its class's too (Cassie's
+	# <default><equality solref>), where it was said of its own only
+	sed 's|<compiler autolimits="true"/>|&<default><equality solref="0.005 1"/></default>|' "$MJ/loops.xml" > "$TMP/soft.xml"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/soft.xml"
+	[[ "$stderr" == *"soft.xml:"*": <connect>: solref and solimp of equality constraints are not kept: the joint is rigid"* ]]
 }
 
 @test "mjcf: a tendon equality of fixed tendons couples their two joints, each length measured from qpos0 as MuJoCo measures it, under each engine with couplings; any other is refused at its line" {

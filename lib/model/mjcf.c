@@ -1608,6 +1608,24 @@ tendon_coupling(struct reader *r, xmlNodePtr n)
 }
 
 /* The equalities SDF holds as joints: each checked, kept for writing. */
+/* Whether equality n has a solref or solimp, its own or its class's
+ * (a <default>'s <equality>, which every kind of equality takes). */
+static bool
+equality_softness(const struct reader *r, xmlNodePtr n)
+{
+	const char *name = own_attr(n, "class");
+	xmlNodePtr d;
+	int cls = name ? class_find(r, name) : r->main;
+
+	if (own_attr(n, "solref") || own_attr(n, "solimp"))
+		return true;
+	for (; cls >= 0; cls = r->cls[cls].parent)
+		if ((d = phys_child(r->cls[cls].node, "equality")) &&
+		    (own_attr(d, "solref") || own_attr(d, "solimp")))
+			return true;
+	return false;
+}
+
 static int
 read_equality(struct reader *r, xmlNodePtr eq)
 {
@@ -1661,7 +1679,7 @@ read_equality(struct reader *r, xmlNodePtr eq)
 			    "not read, and they change how the model moves; "
 			    "phys refuses the model", (const char *)n->name);
 		}
-		if (own_attr(n, "solref") || own_attr(n, "solimp"))
+		if (equality_softness(r, n))
 			mj_note(r, n, "solref and solimp of equality "
 			    "constraints are not kept: the joint is rigid");
 		r->equality = phys_xrealloc(r->equality, (r->nequality + 1) *
