@@ -25,13 +25,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct phys_heightmap_cache c = { 0 };
 	struct fuzz_file f;
 	int sampling = size > 0 ? 1 + (data[0] >> 6) : 1;
+	/* Gazebo's rule, or MuJoCo's (an MJCF hfield's: any grid) */
+	struct phys_heightmap_rule rule = { size > 0 && (data[0] & 2), 0.1 };
+	bool has_size = size > 0 && ((data[0] & 1) || rule.mujoco);
 
 	fuzz_file_open(&f, data, size);
 	/* twice: the second is the first's, from the cache */
-	if (phys_heightmap_cache_get(&c, f.path, size3, size > 0 &&
-	    (data[0] & 1), pos, sampling))
-		phys_heightmap_cache_get(&c, f.path, size3, size > 0 &&
-		    (data[0] & 1), pos, sampling);
+	if (phys_heightmap_cache_get(&c, f.path, size3, has_size, pos,
+	    sampling, &rule))
+		phys_heightmap_cache_get(&c, f.path, size3, has_size, pos,
+		    sampling, &rule);
 	phys_heightmap_cache_trim(&c);
 	phys_heightmap_cache_free(&c);
 	fuzz_file_close(&f);

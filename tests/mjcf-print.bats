@@ -597,7 +597,26 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	sed 's|ncol="11"|& elevation="0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 1"|' \
 	    "$TMP/hf.xml" > "$TMP/data.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/data.xml"
-	assert_equal "$stderr" "phys-step: $TMP/data.xml:4: hfield geom: height field 'ground' has heights (a file or elevation), which phys does not read"
+	assert_equal "$stderr" "phys-step: $TMP/data.xml:4: hfield geom: height field 'ground' has heights inline or in MuJoCo's own binary file, which phys does not read (a PNG it reads)"
+}
+
+# hfield_rest ENGINE: terrain.xml's ball rests on its hfield's plateau,
+# its centre at 0.35 m (MuJoCo's rule; Gazebo's would give 0.375).
+hfield_rest() {
+	near "$(phys-step -q -p "$1" -t 1 -r 1 -i 'terrain::ball/pose' \
+	    "$(profile_world "$TMP/terrain.sdf" "$1")" | tail -1 | jq '.items[].z')" 0.35 3e-3
+}
+
+@test "an hfield of a PNG is a heightmap by MuJoCo's rule (any grid; its samples' range spans the elevation; its first row the +y edge; its base kept): a ball over its plateau moves as libmujoco moves it under phys's MuJoCo engine, and rests on it under each engine" {
+	cp "$BATS_TEST_DIRNAME/data/mjcf/terrain.xml" "$TMP/"
+	python3 "$BATS_TEST_DIRNAME/data/mjcf/terrain_png.py" "$TMP/terrain.png"
+	print_oracle "$TMP/terrain.xml" run 1 ball | awk 'NR % 50 == 0 { print $4 }' > "$TMP/want"
+	[ "$(wc -l < "$TMP/want")" -eq 20 ]
+	phys-step -q -p mujoco -t 1 -e 50 -i 'terrain::ball/pose' "$TMP/terrain.xml" |
+	    jq -r 'select(.t > 0) | .items[].z' > "$TMP/got"
+	lines_agree "$TMP/want" "$TMP/got" 1e-9
+	phys-sdf world "$TMP/terrain.xml" > "$TMP/terrain.sdf"
+	each_engine hfield_rest
 }
 
 @test "a servo too stiff for an explicit step (Menagerie's iiwa: kp 2000, kv 200 on a link of 2e-3 kg m2) under the implicit integrator: phys's MuJoCo engine takes its damping into the step, as libmujoco does, and follows libmujoco; ODE does too, implicit_servo set, but not under Euler" {

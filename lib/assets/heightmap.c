@@ -203,12 +203,9 @@ resample(const double *d, size_t nx, size_t ny, int s, size_t *mx, size_t *my)
 }
 
 static int
-check_grid(struct phys_heightmap_cache *c, const char *path, bool image,
-    size_t nx, size_t ny)
+check_grid(struct phys_heightmap_cache *c, const char *path, size_t nx,
+    size_t ny)
 {
-	if (image && (nx != ny || !power_of_two_plus_one(nx)))
-		return hfail(path, "a heightmap image must be square with 2^n+1 "
-		    "pixels a side (as Gazebo requires); it is %zux%zu", nx, ny);
 	if (nx < 2 || ny < 2)
 		return hfail(path, "%s", "a heightmap needs at least 2x2 "
 		    "samples");
@@ -287,7 +284,7 @@ decode(struct phys_heightmap_cache *c, const char *path,
 	f->nx = (size_t)gd.GDALGetRasterXSize(ds);
 	f->ny = (size_t)gd.GDALGetRasterYSize(ds);
 	f->image = is_image(ds);
-	rc = check_grid(c, path, f->image, f->nx, f->ny);
+	rc = check_grid(c, path, f->nx, f->ny);
 	if (rc == 0 && !f->image)
 		rc = dem_extent(path, ds, f);
 	if (rc == 0)
@@ -334,16 +331,24 @@ file_of(struct phys_heightmap_cache *c, const char *path)
 	return decode(c, path, f) < 0 ? NULL : f;
 }
 
-/* Images: pixel / largest pixel; DEMs: the elevation range. */
+/* Images by Gazebo's rule: pixel / largest pixel; DEMs, and images by
+ * MuJoCo's: the samples' range. */
 static struct phys_heightmap *
 make(struct phys_heightmap_cache *c, const char *path,
     const struct phys_heightmap_file *f, const double size[3], bool has_size,
-    const double pos[3], int sampling)
+    const double pos[3], int sampling, const struct phys_heightmap_rule *rule)
 {
 	struct phys_heightmap *hm;
 	size_t mx = (f->nx - 1) * (size_t)sampling + 1;
 	size_t my = (f->ny - 1) * (size_t)sampling + 1, i;
+	bool image = f->image && !rule->mujoco;
 	double scale, base;
+
+	if (image && (f->nx != f->ny || !power_of_two_plus_one(f->nx))) {
+		hfail(path, "a heightmap image must be square with 2^n+1 pixels "
+		    "a side (as Gazebo requires); it is %zux%zu", f->nx, f->ny);
+		return NULL;
+	}
 
 	if (mx > PHYS_HEIGHTMAP_MAX_SAMPLES / my) {
 		hfail(path, "more than %u heightmap samples once sampled %d "
@@ -359,13 +364,14 @@ make(struct phys_heightmap_cache *c, const char *path,
 	hm = phys_xcalloc(1, sizeof *hm);
 	memcpy(hm->size, size, sizeof hm->size);
 	memcpy(hm->pos, pos, sizeof hm->pos);
-	if (!f->image && !has_size) {
+	hm->base = rule->mujoco ? rule->base : 0;
+	if (!image && !has_size) {
 		hm->size[0] = f->extent[0];
 		hm->size[1] = f->extent[1];
 		hm->size[2] = f->hi - f->lo;
 	}
-	base = f->image ? 0 : f->lo;
-	scale = f->image ? (f->hi > 0 ? hm->size[2] / f->hi : 0) :
+	base = image ? 0 : f->lo;
+	scale = image ? (f->hi > 0 ? hm->size[2] / f->hi : 0) :
 	    (f->hi > f->lo ? hm->size[2] / (f->hi - f->lo) : 0);
 	hm->h = sampling > 1 ? resample(f->d, f->nx, f->ny, sampling, &hm->nx,
 	    &hm->ny) : phys_xmalloc(f->nx * f->ny * sizeof *hm->h);
@@ -415,7 +421,8 @@ check_arguments(const char *path, const double size[3], bool has_size,
 
 const struct phys_heightmap *
 phys_heightmap_cache_get(struct phys_heightmap_cache *c, const char *path,
-    const double size[3], bool has_size, const double pos[3], int sampling)
+    const double size[3], bool has_size, const double pos[3], int sampling,
+    const struct phys_heightmap_rule *rule)
 {
 	struct phys_heightmap_file *f;
 	struct phys_heightmap *hm;
@@ -424,16 +431,22 @@ phys_heightmap_cache_get(struct phys_heightmap_cache *c, const char *path,
 
 	if (check_arguments(path, size, has_size, pos, sampling) < 0)
 		return NULL;
-	key = phys_xasprintf("%s\n%d %d %.17g %.17g %.17g %.17g %.17g %.17g",
-	    path, has_size, sampling, size[0], size[1], size[2], pos[0],
-	    pos[1], pos[2]);
+	if (rule->mujoco && (!has_size || !(rule->base >= 0) ||
+	    !within_reach(rule->base))) {
+		hfail(path, "%s", "MuJoCo's rule needs the hfield's size and a "
+		    "base of 0 or more");
+		return NULL;
+	}
+	key = phys_xasprintf("%s\n%d %.17g %d %d %.17g %.17g %.17g %.17g "
+	    "%.17g %.17g", path, rule->mujoco, rule->base, has_size, sampling,
+	    size[0], size[1], size[2], pos[0], pos[1], pos[2]);
 	for (i = 0; i < c->nmaps; i++)
 		if (strcmp(c->maps[i].key, key) == 0) {
 			free(key);
 			return c->maps[i].hm;
 		}
 	if (!(f = file_of(c, path)) ||
-	    !(hm = make(c, path, f, size, has_size, pos, sampling))) {
+	    !(hm = make(c, path, f, size, has_size, pos, sampling, rule))) {
 		free(key);
 		return NULL;
 	}

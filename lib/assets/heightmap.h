@@ -24,6 +24,7 @@ struct phys_heightmap {
 	double size[3];		/* extent along x and y; height range */
 	double pos[3];		/* offset; pos[2] is the height of a zero */
 	double lo, hi;		/* lowest and highest height */
+	double base;		/* MuJoCo's solid below lo; 0: the engine's */
 };
 
 /*
@@ -38,17 +39,27 @@ struct phys_heightmap_cache {
 	size_t samples;		/* held now, against the budget */
 };
 
+/* Whose rules make heights of an image's pixels: Gazebo's (square, 2^n+1
+ * a side; pixel / largest), or MuJoCo's (an hfield's: any grid, its
+ * range spanning the height, a solid of base m below its lowest point). */
+struct phys_heightmap_rule {
+	bool mujoco;
+	double base;
+};
+
 /*
- * Images: square, 2^n+1 pixels a side; height = pixel / (largest pixel)
- * * size.z + pos.z, the first band read. DEMs: any grid of at least 2x2;
- * height = (elevation - lowest) / (highest - lowest) * size.z + pos.z,
- * and without a size (has_size false) the raster's own extent and
- * elevation range. sampling >= 1 samples per pixel, bilinear between.
- * NULL with phys_error() "heightmap: PATH: why".
+ * By Gazebo's rule, images: square, 2^n+1 pixels a side; height = pixel
+ * / (largest pixel) * size.z + pos.z, the first band read. DEMs, and
+ * images by MuJoCo's rule (an hfield's PNG, of a size): any grid of at
+ * least 2x2; height = (sample - lowest) / (highest - lowest) * size.z +
+ * pos.z, and a DEM without a size (has_size false) the raster's own
+ * extent and elevation range. sampling >= 1 samples per pixel, bilinear
+ * between. NULL with phys_error() "heightmap: PATH: why".
  */
 const struct phys_heightmap *phys_heightmap_cache_get(
     struct phys_heightmap_cache *c, const char *path, const double size[3],
-    bool has_size, const double pos[3], int sampling);
+    bool has_size, const double pos[3], int sampling,
+    const struct phys_heightmap_rule *rule);
 /* Drop the files' samples once the world's heightmaps are made. */
 void phys_heightmap_cache_trim(struct phys_heightmap_cache *c);
 void phys_heightmap_cache_free(struct phys_heightmap_cache *c);

@@ -717,14 +717,14 @@ put_polyline_assets(struct phys_buf *b, int ci, const struct phys_mesh *m)
 }
 
 /* A heightmap's extent as MuJoCo's: half sizes, the height range (never
- * 0) and a base below the lowest point. */
+ * 0) and a base below the lowest point (an MJCF hfield's own). */
 static void
 hfield_size(const struct phys_heightmap *hm, double s[4])
 {
 	s[0] = hm->size[0] / 2;
 	s[1] = hm->size[1] / 2;
 	s[2] = fmax(hm->hi - hm->lo, 1e-6);
-	s[3] = fmax(s[2], 0.1);
+	s[3] = hm->base > 0 ? hm->base : fmax(s[2], 0.1);
 }
 
 /*

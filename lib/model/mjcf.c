@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "mem.h"
 #include "mesh.h"
@@ -571,12 +572,18 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 static int
 read_hfield(struct reader *r, xmlNodePtr n)
 {
+	const char *file = own_attr(n, "file");
 	struct mj_hfield h = { own_attr(n, "name"), { 0, 0, 0, 0 },
-		own_attr(n, "file") || own_attr(n, "elevation") };
+		file || own_attr(n, "elevation"), NULL };
+	size_t len = file ? strlen(file) : 0;
 	int i;
 
 	if (numbers(r, n, -1, "size", h.size, 4) < 0)
 		return -1;
+	/* a PNG, as MuJoCo tells one: by its name */
+	if (len >= 4 && strcasecmp(file + len - 4, ".png") == 0)
+		h.uri = file[0] == '/' || !r->meshdir ? phys_xstrdup(file) :
+		    phys_xasprintf("%s/%s", r->meshdir, file);
 	for (i = 0; i < 4; i++)
 		if (!(h.size[i] > 0))
 			return mj_fail(r, n, "%s", "a height field needs 4 "
@@ -623,10 +630,18 @@ hfield_box(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	if (!name || i == r->nhfields)
 		return mj_fail(r, n, "hfield geom: no hfield '%s'", name ?
 		    name : "");
+	if (r->hfields[i].uri) {
+		/* heights from 0 at its frame up to the field's elevation */
+		g->hfield = (int)i;
+		g->size[0] = r->hfields[i].size[0];
+		g->size[1] = r->hfields[i].size[1];
+		g->size[2] = r->hfields[i].size[2];
+		return 0;
+	}
 	if (r->hfields[i].data)
 		return mj_fail(r, n, "hfield geom: height field '%s' has "
-		    "heights (a file or elevation), which phys does not read",
-		    name);
+		    "heights inline or in MuJoCo's own binary file, which phys "
+		    "does not read (a PNG it reads)", name);
 	g->type = PHYS_MJ_BOX;
 	g->size[0] = r->hfields[i].size[0];
 	g->size[1] = r->hfields[i].size[1];
@@ -665,6 +680,7 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	g->type = k;
 	hfield = k == PHYS_MJ_HFIELD;
 	g->mesh = -1;
+	g->hfield = -1;
 	if (some_numbers(r, n, cls, "size", g->size, 0, 3) < 0)
 		return -1;
 	if (g->type == PHYS_MJ_HFIELD && hfield_box(r, n, cls, g) < 0)
@@ -683,7 +699,7 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	if (!k && (position(r, n, cls, &g->pose.p) < 0 ||
 	    orientation(r, n, cls, &g->pose.q) < 0))
 		return -1;
-	if (!k && hfield)	/* the field's base under its frame */
+	if (!k && hfield && g->hfield < 0)	/* a box: under its frame */
 		g->pose = phys_pose_mul(g->pose, (phys_pose){ { 0, 0,
 		    -g->size[2] }, PHYS_QUAT_IDENTITY });
 	if (!k)
@@ -2593,6 +2609,8 @@ reader_free(struct reader *r)
 	free(r->tendons);
 	free(r->cls);
 	free(r->meshes);
+	for (i = 0; i < r->nhfields; i++)
+		free(r->hfields[i].uri);
 	free(r->hfields);
 	free(r->bodies);
 	free(r->geoms);

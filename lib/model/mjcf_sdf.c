@@ -90,6 +90,8 @@ set_name(xmlNodePtr n, const char *name)
 	xmlSetProp(n, (const xmlChar *)"name", (const xmlChar *)name);
 }
 
+static xmlNsPtr phys_ns(xmlNodePtr sdf);
+
 static void
 write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
 {
@@ -119,6 +121,18 @@ write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
 	case PHYS_MJ_ELLIPSOID:
 		s = add(geo, "ellipsoid", NULL, g->line);
 		add_nums(s, "radii", z, 3, g->line);
+		break;
+	case PHYS_MJ_HFIELD:	/* of a PNG (hfield_box makes the others) */
+		s = add(geo, "heightmap", NULL, g->line);
+		add(s, "uri", r->hfields[g->hfield].uri, g->line);
+		v[0] = 2 * z[0];
+		v[1] = 2 * z[1];
+		v[2] = z[2];
+		add_nums(s, "size", v, 3, g->line);
+		xmlSetNs(add(s, "rule", "mujoco", g->line),
+		    phys_ns(xmlDocGetRootElement(s->doc)));
+		xmlSetNs(add_nums(s, "base", &r->hfields[g->hfield].size[3], 1,
+		    g->line), phys_ns(xmlDocGetRootElement(s->doc)));
 		break;
 	case PHYS_MJ_BOX:
 		s = add(geo, "box", NULL, g->line);
@@ -225,7 +239,6 @@ write_surface(xmlNodePtr c, const struct mj_geom *g)
 }
 
 static int weld_of(const struct reader *r, int i);
-static xmlNsPtr phys_ns(xmlNodePtr sdf);
 
 /* Whether body i is fused into its parent (fusestatic): it has no
  * joints, and is not a mocap body, which the user moves. */

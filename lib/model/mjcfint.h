@@ -72,6 +72,7 @@ struct mj_geom {
 	double solmix;		/* its weight in a mix of two geoms' */
 	int priority;		/* the higher's surface is a pair's */
 	int group, mesh, condim;
+	int hfield;		/* a heightmap of this hfield; -1: none */
 	int contype, conaffinity;	/* MuJoCo's collision bits */
 	bool collides;		/* contype or conaffinity set */
 	bool paired;		/* in a <pair>: a collision whatever its bits */
@@ -187,6 +188,10 @@ struct reader {
 		const char *name;	/* the document's */
 		double size[4];
 		bool data;
+		/* its PNG, as its geoms' heightmap names it (beside the
+		 * model's file, as a mesh's); NULL: none (inline heights,
+		 * or MuJoCo's own binary file, are not read) */
+		char *uri;
 	} *hfields;
 	size_t nhfields;
 	struct mj_body *bodies;

@@ -1237,10 +1237,36 @@ terrain_numbers(struct phys_doc *d, xmlNodePtr s, const char *what,
 	return 0;
 }
 
+/*
+ * A heightmap's <phys:rule>: whose rules make heights of its image's
+ * pixels, Gazebo's (the default) or MuJoCo's (an hfield's: any grid, its
+ * samples' range spanning the height, as an MJCF model's is read), and
+ * MuJoCo's <phys:base>, the solid below its lowest point (m).
+ */
+static int
+heightmap_rule(struct phys_doc *d, xmlNodePtr s,
+    struct phys_heightmap_rule *rule)
+{
+	xmlNodePtr r = phys_child(s, "rule");
+	char *v = r ? phys_node_text(r) : NULL;
+	int rc = 0;
+
+	rule->mujoco = v && strcmp(v, "mujoco") == 0;
+	rule->base = 0;
+	if (r && !(v && (rule->mujoco || strcmp(v, "gazebo") == 0)))
+		rc = fail_node(d, r, "<rule>%s</rule>: gazebo or mujoco",
+		    v ? v : "");
+	free(v);
+	if (rc == 0 && phys_child(s, "base"))
+		rc = read_numbers(d, s, "base", &rule->base, 1, false);
+	return rc;
+}
+
 static int
 read_heightmap(struct loader *L, struct phys_doc *d, struct phys_collision *c,
     xmlNodePtr s)
 {
+	struct phys_heightmap_rule rule;
 	double size[3] = { 1, 1, 1 }, pos[3] = { 0, 0, 0 }, v = 1;
 	bool has_size = phys_child(s, "size") != NULL;
 	char *path;
@@ -1257,6 +1283,8 @@ read_heightmap(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	if (v != floor(v) || v < 1 || v > PHYS_HEIGHTMAP_MAX_SAMPLING)
 		return fail_node(d, phys_child(s, "sampling"), "%s",
 		    "<sampling>: a whole number from 1 to 16");
+	if (heightmap_rule(d, s, &rule) < 0)
+		return -1;
 	/* Gazebo's ODE raises the terrain by pos.z and moves it no other
 	 * way: the terrain stays centred on its collision's frame. */
 	if ((pos[0] != 0 || pos[1] != 0) && !L->opt->quiet)
@@ -1269,7 +1297,7 @@ read_heightmap(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	if (!path)
 		return -1;
 	c->heightmap = phys_heightmap_cache_get(&L->w->heightmaps, path, size,
-	    has_size, pos, (int)v);
+	    has_size, pos, (int)v, &rule);
 	free(path);
 	if (!c->heightmap)
 		return fail_at_element(d, s);
