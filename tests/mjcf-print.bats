@@ -607,13 +607,17 @@ hfield_rest() {
 	    "$(profile_world "$TMP/terrain.sdf" "$1")" | tail -1 | jq '.items[].z')" 0.35 3e-3
 }
 
-@test "an hfield of a PNG is a heightmap by MuJoCo's rule (any grid; its samples' range spans the elevation; its first row the +y edge; its base kept): a ball over its plateau moves as libmujoco moves it under phys's MuJoCo engine, and rests on it under each engine" {
+@test "an hfield of a PNG is a heightmap by MuJoCo's rule (any grid; its samples' range spans the elevation; its first row the +y edge; its base kept): a ball over its plateau moves as libmujoco moves it under phys's MuJoCo engine and printed back, and rests on it under each engine" {
 	cp "$BATS_TEST_DIRNAME/data/mjcf/terrain.xml" "$TMP/"
 	python3 "$BATS_TEST_DIRNAME/data/mjcf/terrain_png.py" "$TMP/terrain.png"
 	print_oracle "$TMP/terrain.xml" run 1 ball | awk 'NR % 50 == 0 { print $4 }' > "$TMP/want"
 	[ "$(wc -l < "$TMP/want")" -eq 20 ]
 	phys-step -q -p mujoco -t 1 -e 50 -i 'terrain::ball/pose' "$TMP/terrain.xml" |
 	    jq -r 'select(.t > 0) | .items[].z' > "$TMP/got"
+	lines_agree "$TMP/want" "$TMP/got" 1e-9
+	# printed back: the PNG as an hfield of the same size and base
+	phys-sdf print --format mjcf "$TMP/terrain.xml" > "$TMP/out.xml"
+	print_oracle "$TMP/out.xml" run 1 ball | awk 'NR % 50 == 0 { print $4 }' > "$TMP/got"
 	lines_agree "$TMP/want" "$TMP/got" 1e-9
 	phys-sdf world "$TMP/terrain.xml" > "$TMP/terrain.sdf"
 	each_engine hfield_rest

@@ -365,6 +365,8 @@ make(struct phys_heightmap_cache *c, const char *path,
 	memcpy(hm->size, size, sizeof hm->size);
 	memcpy(hm->pos, pos, sizeof hm->pos);
 	hm->base = rule->mujoco ? rule->base : 0;
+	hm->path = f->path;
+	hm->sampling = sampling;
 	if (!image && !has_size) {
 		hm->size[0] = f->extent[0];
 		hm->size[1] = f->extent[1];
@@ -455,6 +457,15 @@ phys_heightmap_cache_get(struct phys_heightmap_cache *c, const char *path,
 	c->maps[c->nmaps].hm = hm;
 	c->nmaps++;
 	return hm;
+}
+
+void
+phys_heightmap_mujoco_size(const struct phys_heightmap *hm, double size[4])
+{
+	size[0] = hm->size[0] / 2;
+	size[1] = hm->size[1] / 2;
+	size[2] = fmax(hm->hi - hm->lo, 1e-6);
+	size[3] = hm->base > 0 ? hm->base : fmax(size[2], 0.1);
 }
 
 void

@@ -25,7 +25,18 @@ struct phys_heightmap {
 	double pos[3];		/* offset; pos[2] is the height of a zero */
 	double lo, hi;		/* lowest and highest height */
 	double base;		/* MuJoCo's solid below lo; 0: the engine's */
+	const char *path;	/* the file it was made of */
+	int sampling;		/* samples per pixel */
 };
+
+/*
+ * The heightmap as a MuJoCo height field: half sizes along x and y, the
+ * height range (never 0) and the solid below its lowest point (its
+ * base, else the range and at least 0.1 m); the field's samples are then
+ * (h - lo) / range, and it stands lo above its geom's frame.
+ */
+void phys_heightmap_mujoco_size(const struct phys_heightmap *hm,
+    double size[4]);
 
 /*
  * Every heightmap of a world, each file decoded once however many

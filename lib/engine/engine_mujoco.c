@@ -716,17 +716,6 @@ put_polyline_assets(struct phys_buf *b, int ci, const struct phys_mesh *m)
 	free(tops);
 }
 
-/* A heightmap's extent as MuJoCo's: half sizes, the height range (never
- * 0) and a base below the lowest point (an MJCF hfield's own). */
-static void
-hfield_size(const struct phys_heightmap *hm, double s[4])
-{
-	s[0] = hm->size[0] / 2;
-	s[1] = hm->size[1] / 2;
-	s[2] = fmax(hm->hi - hm->lo, 1e-6);
-	s[3] = hm->base > 0 ? hm->base : fmax(s[2], 0.1);
-}
-
 /*
  * MuJoCo 2.2.2's compiler keeps several copies of every height field's
  * samples: twelve terrains of 4097 x 4097 took it 3.4 GB where ODE and
@@ -777,7 +766,7 @@ put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 		const struct phys_collision *wc = &w->collisions[i];
 
 		if (wc->shape == PHYS_GEOM_HEIGHTMAP) {
-			hfield_size(wc->heightmap, s);
+			phys_heightmap_mujoco_size(wc->heightmap, s);
 			phys_buf_printf(b, "<hfield name=\"h%zu\" nrow=\"%zu\" "
 			    "ncol=\"%zu\"", i, wc->heightmap->ny,
 			    wc->heightmap->nx);

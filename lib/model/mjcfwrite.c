@@ -27,6 +27,7 @@
 #include "mem.h"
 #include "msg.h"
 #include "names.h"
+#include "heightmap.h"
 #include "mjcf.h"
 #include "mjcfkey_write.h"
 #include "mjcftree.h"
@@ -610,25 +611,33 @@ phys_mjcf_shape(struct phys_buf *b, const struct phys_collision *c)
 	return true;
 }
 
+static char *hfield_ref(const struct writer *wr,
+    const struct phys_collision *c);
+
 /* Collision ci as a geom; a mesh, a cone or a polyline is the mesh
- * asset m<ci>. Heightmaps are left out (MuJoCo 2.2.2 reads an hfield
- * from a PNG or its own binary file only). */
+ * asset m<ci>, a heightmap the hfield h<ci> where MuJoCo reads its file
+ * (else it is left out: MuJoCo 2.2.2 reads an hfield from a PNG or its
+ * own binary file only). */
 static int
 put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 {
 	const struct phys_collision *c = &wr->w->collisions[ci];
 	phys_pose p = phys_pose_mul(frame, c->pose);
 	double s[3];
+	char *ref = NULL;
 	int n = 0;
 
-	if (c->shape == PHYS_GEOM_HEIGHTMAP) {
+	if (c->shape == PHYS_GEOM_HEIGHTMAP && !(ref = hfield_ref(wr, c))) {
 		if (!wr->warned_heightmap)
 			phys_warnat(PHYS_AT(c->doc, c->node),
-			    "collision '%s': a heightmap is not written as "
-			    "MJCF", c->name);
+			    "collision '%s': a heightmap of a GeoTIFF, or "
+			    "sampled between pixels, is not written as MJCF "
+			    "(MuJoCo 2.2.2 reads a height field of a PNG, a "
+			    "sample a pixel)", c->name);
 		wr->warned_heightmap = true;
 		return 0;
 	}
+	free(ref);
 	if (c->shape == PHYS_GEOM_MESH && !c->mesh)
 		return 0;	/* skipped at load, and said so */
 	indent(wr->b, depth);
@@ -656,7 +665,11 @@ put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 	case PHYS_GEOM_CONE:
 		phys_buf_printf(wr->b, " type=\"mesh\" mesh=\"m%d\"", ci);
 		break;
-	case PHYS_GEOM_HEIGHTMAP:
+	case PHYS_GEOM_HEIGHTMAP:	/* its lowest point lo above */
+		phys_buf_printf(wr->b, " type=\"hfield\" hfield=\"h%d\"", ci);
+		p = phys_pose_mul(p, (phys_pose){ { c->heightmap->pos[0],
+		    c->heightmap->pos[1], c->heightmap->lo },
+		    PHYS_QUAT_IDENTITY });
 		break;
 	}
 	if (n)
@@ -1437,13 +1450,54 @@ put_mesh_file(struct writer *wr, const char *name,
 	return true;
 }
 
+/*
+ * The file of heightmap collision c as MuJoCo reads an hfield's, from
+ * the file written; NULL when MuJoCo cannot read it as loaded: a PNG
+ * read a sample a pixel, which MuJoCo 2.2.2 reads (a GeoTIFF, or samples
+ * between pixels, it cannot).
+ */
+static char *
+hfield_ref(const struct writer *wr, const struct phys_collision *c)
+{
+	const struct phys_heightmap *hm = c->heightmap;
+	const char *dot = hm && hm->path ? strrchr(hm->path, '.') : NULL;
+
+	if (!dot || strcasecmp(dot, ".png") != 0 || hm->sampling != 1)
+		return NULL;
+	return mesh_ref(wr, hm->path);
+}
+
+/* Heightmap collision ci, of the file ref, as the hfield h<ci>
+ * (phys_heightmap_mujoco_size: its samples' range spans the field's
+ * elevation, as MuJoCo's). */
+static void
+put_hfield(struct writer *wr, int ci, const char *ref)
+{
+	double size[4];
+
+	phys_heightmap_mujoco_size(wr->w->collisions[ci].heightmap, size);
+	phys_buf_printf(wr->b, "    <hfield name=\"h%d\" file=\"", ci);
+	phys_buf_xml_attr(wr->b, ref);
+	phys_buf_putc(wr->b, '"');
+	phys_mjcf_nums(wr->b, "size", size, 4);
+	phys_buf_puts(wr->b, "/>\n");
+}
+
+static void
+open_assets(struct writer *wr, bool *open)
+{
+	if (!*open)
+		phys_buf_puts(wr->b, "  <asset>\n");
+	*open = true;
+}
+
 /* Each mesh geom's file where MuJoCo reads it, else its triangles, as
- * loaded (scale applied). */
+ * loaded (scale applied); each heightmap's PNG MuJoCo reads. */
 static void
 put_assets(struct writer *wr)
 {
 	const struct phys_scene *w = wr->w;
-	char name[32];
+	char name[32], *ref;
 	size_t i;
 	bool any = false;
 
@@ -1451,12 +1505,16 @@ put_assets(struct writer *wr)
 		const struct phys_collision *c = &w->collisions[i];
 		const struct phys_mesh *m = c->mesh;
 
+		if (c->shape == PHYS_GEOM_HEIGHTMAP &&
+		    (ref = hfield_ref(wr, c))) {
+			open_assets(wr, &any);
+			put_hfield(wr, (int)i, ref);
+			free(ref);
+		}
 		if ((c->shape != PHYS_GEOM_MESH && c->shape !=
 		    PHYS_GEOM_CONE) || !m)
 			continue;
-		if (!any)
-			phys_buf_puts(wr->b, "  <asset>\n");
-		any = true;
+		open_assets(wr, &any);
 		snprintf(name, sizeof name, "m%zu", i);
 		phys_buf_puts(wr->b, "    ");
 		if (!put_mesh_file(wr, name, c))
