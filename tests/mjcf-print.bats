@@ -573,8 +573,11 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	    printf "%.12f", 0.05 / I * 1e-6 * 500500 }')" 1e-9
 }
 
-@test "actuators under dynamics (a filter, an integrator held to its actrange, on a joint, a tendon and a motor) move their joints as libmujoco's, under phys's MuJoCo engine and printed back" {
-	moves_as_mujoco "$BATS_TEST_DIRNAME/data/mjcf/dynact.xml" dyn k hinge slide spin
+@test "actuators under dynamics (a filter, an integrator held to its actrange, on a joint, a tendon and a motor; MuJoCo's intvelocity and cylinder) move their joints as libmujoco's, under phys's MuJoCo engine and printed back" {
+	moves_as_mujoco "$BATS_TEST_DIRNAME/data/mjcf/dynact.xml" dyn k hinge slide spin rise stroke
+	sed 's| actrange="-0.1 0.3"||' "$BATS_TEST_DIRNAME/data/mjcf/dynact.xml" > "$TMP/norange.xml"
+	run -1 phys-step -q -n 1 "$TMP/norange.xml"
+	assert_equal "$output" "phys-step: $TMP/norange.xml:36: intvelocity needs an actrange, its first number below its second"
 }
 
 @test "an hfield without heights (all 0 in MuJoCo, as dm_control's suite leaves its terrain for run time) is the box it is: a ball rests on its top as on libmujoco's under MuJoCo, and on it under ODE; one with heights is refused at its geom" {

@@ -315,7 +315,7 @@ lifted() {
 	    -e 's|ctrl="0.5"|ctrl="0.5 0 0"|' "$TMP/lift.xml" > "$TMP/more.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/more.xml"
 	[[ "$stderr" == *"more.xml:10: <motor>: not read: a joint it drives is driven by an actuator before it that gz-sim's joint systems cannot add to: the model runs without it"* ]]
-	[[ "$stderr" == *"more.xml:10: <general>: not read (phys reads motor, position, velocity and general actuators of fixed gain and affine bias, of a joint or a fixed tendon): the model runs without it"* ]]
+	[[ "$stderr" == *"more.xml:10: <general>: not read (phys reads motor, position, velocity, intvelocity, cylinder and general actuators of fixed gain and affine bias, of a joint or a fixed tendon): the model runs without it"* ]]
 }
 
 @test "mjcf: a MuJoCo pendulum included in an SDF world swings with its closed-form period under each engine" {

@@ -1761,6 +1761,38 @@ position_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 }
 
 /*
+ * MuJoCo's actuators of dynamics: an integrated velocity servo (a
+ * position servo of kp on its activation, which integrates the control
+ * within its actrange) and a pneumatic cylinder (a filter of timeconst,
+ * of gain its area, or that of its diameter, and bias its bias); 0, or
+ * -2 on error.
+ */
+static int
+dynamic_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
+{
+	double d;
+	int k;
+
+	if (phys_node_is(n, "intvelocity")) {
+		if (number(r, n, cls, "kp", &a->gain) < 0)
+			return -2;
+		a->bias[1] = -a->gain;
+		a->dyn = MJ_DYN_INTEGRATOR;
+		return 0;
+	}
+	a->tau = 1;
+	if (number(r, n, cls, "timeconst", &a->tau) < 0 ||
+	    numbers(r, n, cls, "bias", a->bias, 3) < 0 ||
+	    number(r, n, cls, "area", &a->gain) < 0 ||
+	    (k = number(r, n, cls, "diameter", &d)) < 0)
+		return -2;
+	if (k)
+		a->gain = M_PI / 4 * d * d;
+	a->dyn = MJ_DYN_FILTER;
+	return 0;
+}
+
+/*
  * An actuator's force as MuJoCo 2.2.2 makes it of its input and its
  * transmission's length L: gain times the input plus bias[0] + bias[1] L
  * + bias[2] dL/dt, of a motor (gain 1), a position servo (kp, bias 0 -kp
@@ -1786,6 +1818,8 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 	a->dyn = MJ_DYN_NONE;
 	if (phys_node_is(n, "position"))
 		return position_force(r, n, cls, a);
+	if (phys_node_is(n, "intvelocity") || phys_node_is(n, "cylinder"))
+		return dynamic_force(r, n, cls, a);
 	if (phys_node_is(n, "velocity")) {
 		if (number(r, n, cls, "kv", &a->gain) < 0)
 			return -2;
@@ -1868,9 +1902,10 @@ driven(const struct reader *r, int j, bool system)
 	"actuator before it that gz-sim's joint systems cannot add to: the " \
 	"model runs without it"
 
-#define NOT_READ "not read (phys reads motor, position, velocity and " \
-	"general actuators of fixed gain and affine bias, of a joint or a " \
-	"fixed tendon): the model runs without it"
+#define NOT_READ "not read (phys reads motor, position, velocity, " \
+	"intvelocity, cylinder and general actuators of fixed gain and " \
+	"affine bias, of a joint or a fixed tendon): the model runs " \
+	"without it"
 
 /*
  * An actuator's ctrlrange in force (limited_range), or a later MuJoCo's
@@ -1977,6 +2012,12 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 	    (clim = ctrl_range(r, n, cls, joint, cr)) < 0 ||
 	    (alim = limited_range(r, n, cls, "act", ar)) < 0)
 		return -1;
+	/* an intvelocity's activation is held to its range, whatever its
+	 * actlimited says */
+	if (phys_node_is(n, "intvelocity") && ((alim = numbers(r, n, cls,
+	    "actrange", ar, 2)) < 0 || !alim || !(ar[0] < ar[1])))
+		return mj_fail(r, n, "%s", "intvelocity needs an actrange, "
+		    "its first number below its second");
 	for (i = 0; i < r->tendons[t].njoints; i++) {
 		k = joint_find(r, r->tendons[t].joint[i]);
 		if (r->joints[k].frclimited && r->tendons[t].njoints > 1)
