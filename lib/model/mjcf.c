@@ -580,14 +580,14 @@ read_hfield(struct reader *r, xmlNodePtr n)
 
 	if (numbers(r, n, -1, "size", h.size, 4) < 0)
 		return -1;
-	/* a PNG, as MuJoCo tells one: by its name */
-	if (len >= 4 && strcasecmp(file + len - 4, ".png") == 0)
-		h.uri = file[0] == '/' || !r->meshdir ? phys_xstrdup(file) :
-		    phys_xasprintf("%s/%s", r->meshdir, file);
 	for (i = 0; i < 4; i++)
 		if (!(h.size[i] > 0))
 			return mj_fail(r, n, "%s", "a height field needs 4 "
 			    "positive sizes");
+	/* a PNG, as MuJoCo tells one: by its name */
+	if (len >= 4 && strcasecmp(file + len - 4, ".png") == 0)
+		h.uri = file[0] == '/' || !r->meshdir ? phys_xstrdup(file) :
+		    phys_xasprintf("%s/%s", r->meshdir, file);
 	r->hfields = phys_xrealloc(r->hfields, (r->nhfields + 1) *
 	    sizeof *r->hfields);
 	r->hfields[r->nhfields++] = h;
