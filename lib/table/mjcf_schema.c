@@ -23,9 +23,20 @@ const struct phys_mjcf_elem phys_mjcf_elems[] = {
 #undef MJ_E
 #undef MJ_A
 
+/* Each element's index, which its attributes carry. */
+#define MJ_E(ID, NAME, PARENTS, FREE) ELEM_##ID,
+#define MJ_A(ID, NAME, TYPE, MIN, MAX, VALUES)
+enum {
+#include "mjcf_schema.def"
+};
+#undef MJ_E
+#undef MJ_A
+
+/* An element's attributes follow it in mjcf_schema.def, so that the
+ * table is in element order, each element's attributes together. */
 #define MJ_E(ID, NAME, PARENTS, FREE)
 #define MJ_A(ID, NAME, TYPE, MIN, MAX, VALUES) \
-	{ #ID, NAME, TYPE, MIN, MAX, VALUES },
+	{ #ID, ELEM_##ID, NAME, TYPE, MIN, MAX, VALUES },
 const struct phys_mjcf_attr phys_mjcf_attrs[] = {
 #include "mjcf_schema.def"
 };
@@ -91,12 +102,22 @@ phys_mjcf_known(const char *name)
 const struct phys_mjcf_attr *
 phys_mjcf_attr(const struct phys_mjcf_elem *e, const char *name)
 {
-	size_t i;
+	size_t ei = (size_t)(e - phys_mjcf_elems), lo = 0, hi = phys_mjcf_nattrs;
+	size_t mid;
 
-	for (i = 0; i < phys_mjcf_nattrs; i++)
-		if (strcmp(phys_mjcf_attrs[i].elem, e->id) == 0 &&
-		    strcmp(phys_mjcf_attrs[i].name, name) == 0)
-			return &phys_mjcf_attrs[i];
+	/* the element's first attribute, by halves (the table is in
+	 * element order), then its others in turn */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (phys_mjcf_attrs[mid].elem_index < ei)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < phys_mjcf_nattrs && phys_mjcf_attrs[lo].elem_index == ei;
+	    lo++)
+		if (strcmp(phys_mjcf_attrs[lo].name, name) == 0)
+			return &phys_mjcf_attrs[lo];
 	return NULL;
 }
 
@@ -200,8 +221,8 @@ phys_mjcf_later(const struct phys_mjcf_elem *e, const char *name)
 	size_t i;
 
 	for (i = 0; i < sizeof later / sizeof *later; i++)
-		if (strcmp(later[i].elem, e->id) == 0 &&
-		    strcmp(later[i].name, name) == 0)
+		if (strcmp(later[i].name, name) == 0 &&
+		    strcmp(later[i].elem, e->id) == 0)
 			return &later[i];
 	return NULL;
 }

@@ -20,6 +20,7 @@ enum phys_mjcf_type {
 
 struct phys_mjcf_attr {
 	const char *elem;	/* the id of the element it belongs to */
+	size_t elem_index;	/* that element's in phys_mjcf_elems */
 	const char *name;
 	enum phys_mjcf_type type;
 	int min, max;		/* how many numbers; max 0: no upper bound */
