@@ -345,8 +345,9 @@ make(struct phys_heightmap_cache *c, const char *path,
 	double scale, base;
 
 	if (image && (f->nx != f->ny || !power_of_two_plus_one(f->nx))) {
-		hfail(path, "a heightmap image must be square with 2^n+1 pixels "
-		    "a side (as Gazebo requires); it is %zux%zu", f->nx, f->ny);
+		hfail(path, "a heightmap image must be square with 2^n+1 "
+		    "pixels a side (as Gazebo requires); it is %zux%zu", f->nx,
+		    f->ny);
 		return NULL;
 	}
 

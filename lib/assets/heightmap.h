@@ -24,7 +24,7 @@ struct phys_heightmap {
 	double size[3];		/* extent along x and y; height range */
 	double pos[3];		/* offset; pos[2] is the height of a zero */
 	double lo, hi;		/* lowest and highest height */
-	double base;		/* MuJoCo's solid below lo; 0: the engine's */
+	double base;		/* MuJoCo's solid below lo; 0: none */
 	const char *path;	/* the file it was made of */
 	int sampling;		/* samples per pixel */
 };

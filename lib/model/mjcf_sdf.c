@@ -1097,7 +1097,7 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 		add_pose(link, b->world, b->line);
 		if (b->mocap)
 			add(link, "kinematic", "true", b->line);
-		if (b->gravcomp)	/* its weight borne: a force at its centre */
+		if (b->gravcomp)	/* its weight borne at its centre */
 			add(link, "gravity", "false", b->line);
 		write_inertial(link, b);
 		write_free_name(r, link, b);

@@ -102,8 +102,8 @@ phys_mjcf_known(const char *name)
 const struct phys_mjcf_attr *
 phys_mjcf_attr(const struct phys_mjcf_elem *e, const char *name)
 {
-	size_t ei = (size_t)(e - phys_mjcf_elems), lo = 0, hi = phys_mjcf_nattrs;
-	size_t mid;
+	size_t ei = (size_t)(e - phys_mjcf_elems), lo = 0, mid;
+	size_t hi = phys_mjcf_nattrs;
 
 	/* the element's first attribute, by halves (the table is in
 	 * element order), then its others in turn */

@@ -61,7 +61,7 @@ enum phys_mjcf_later_how {
 	PHYS_MJ_LATER_READ,	/* the loader reads it */
 	PHYS_MJ_LATER_LOOKS,	/* how the model looks: noted */
 	PHYS_MJ_LATER_SEARCH,	/* how MuJoCo finds contacts: noted */
-	PHYS_MJ_LATER_ASIDE,	/* how MuJoCo runs (memory, threads): noted */
+	PHYS_MJ_LATER_ASIDE,	/* how MuJoCo runs (memory, threads) */
 	PHYS_MJ_LATER_AT	/* as 2.2.2 moves at value; else refused */
 };
 
