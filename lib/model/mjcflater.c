@@ -52,16 +52,17 @@ unknown_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
 }
 
 /*
- * An attribute of element e that the schema lacks (known: it has it) and
- * phys knows of: read, noted, or taken at the one value phys moves the
- * model as.
+ * Attribute name of element n (known: the schema has it): one phys leaves
+ * aside, or a later MuJoCo's phys knows of, read, noted, or taken at the
+ * one value phys moves the model as; else 0 for a known one, and an
+ * error for another.
  */
 static int
 vet_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
     const char *name, bool known)
 {
 	const struct phys_mjcf_later *l = phys_mjcf_later(e, name);
-	const char *v = own_attr(n, name);
+	const char *v;
 
 	if (!l)
 		return known ? 0 : unknown_attr(r, n, e, name);
@@ -70,7 +71,7 @@ vet_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
 	if (l->how != PHYS_MJ_LATER_AT)
 		return mj_notef(r, n, "<%s %s>: %s, %s", e->name, name, known ?
 		    "MuJoCo's" : "a later MuJoCo's", phys_mjcf_later_text(l));
-	if (phys_mjcf_later_at(l, v))
+	if (phys_mjcf_later_at(l, v = own_attr(n, name)))
 		return 0;
 	return mj_fail(r, n, "<%s %s=\"%s\">: %s; phys moves the model as "
 	    "with %s=\"%s\": phys refuses the model", e->name, name, v ? v :

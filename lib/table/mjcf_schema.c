@@ -220,8 +220,10 @@ phys_mjcf_later(const struct phys_mjcf_elem *e, const char *name)
 {
 	size_t i;
 
+	/* asked of every attribute a model has: the first letter first */
 	for (i = 0; i < sizeof later / sizeof *later; i++)
-		if (strcmp(later[i].name, name) == 0 &&
+		if (later[i].name[0] == name[0] &&
+		    strcmp(later[i].name, name) == 0 &&
 		    strcmp(later[i].elem, e->id) == 0)
 			return &later[i];
 	return NULL;
