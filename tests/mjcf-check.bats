@@ -232,3 +232,13 @@ CASES
 	run -1 --separate-stderr phys-sdf check "$TMP/flag.xml"
 	[[ "$output" == *'"line":8,"severity":"error","message":"<flag eulerdamp=\"disable\">: a later MuJoCo'"'"'s, not 2.2.2'"'"'s; phys moves the model as with eulerdamp=\"enable\", and refuses it"'* ]]
 }
+
+@test "a sensor MuJoCo 2.2.2 lacks (MuJoCo 3's <contact>, or a misspelt one) is a warning, as phys reads no sensor and loads the model; phys-step runs it" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/later.xml"
+	sed 's|</actuator>|&<sensor><contact name="touch" geom1="g"/><jointpoz joint="rail"/></sensor>|' "$src" > "$TMP/sensor.xml"
+	run -0 --separate-stderr phys-sdf check "$TMP/sensor.xml"
+	[[ "$output" == *'"severity":"warning","message":"unknown element <contact> in <sensor> (MuJoCo 2.2.2 has no such sensor; phys reads no sensor and loads the model)"'* ]]
+	[[ "$output" == *'"severity":"warning","message":"unknown element <jointpoz> in <sensor> (MuJoCo 2.2.2 has no such sensor; phys reads no sensor and loads the model); did you mean <jointpos>?"'* ]]
+	run -1 mujoco_loads "$TMP/sensor.xml"
+	run -0 phys-step -q -n 1 "$TMP/sensor.xml"
+}

@@ -630,10 +630,14 @@ unknown_element(struct checker *ck, const char *file, xmlNodePtr n,
 {
 	const char *name = (const char *)n->name;
 	struct phys_close c = { { NULL }, { 0 }, 0 };
+	/* a sensor phys does not read (a later MuJoCo's, as MuJoCo 3's
+	 * <contact>, or a misspelt one) does not keep phys from loading the
+	 * model: a warning */
+	bool sensor = strcmp(parent->id, "sensor") == 0;
 	char hint[256];
 	size_t i;
 
-	if (phys_mjcf_known(name)) {
+	if (phys_mjcf_known(name) && !sensor) {
 		report(ck, file, n, true, NULL, "<%s> cannot sit in <%s>",
 		    name, parent->name);
 		return;
@@ -642,8 +646,10 @@ unknown_element(struct checker *ck, const char *file, xmlNodePtr n,
 		if (phys_mjcf_child(parent, phys_mjcf_elems[i].name) ==
 		    &phys_mjcf_elems[i])
 			phys_close_consider(&c, name, phys_mjcf_elems[i].name);
-	report(ck, file, n, true, c.name, "unknown element <%s> in <%s>%s",
-	    name, parent->name, phys_close_text(&c, true, hint, sizeof hint));
+	report(ck, file, n, !sensor, c.name, "unknown element <%s> in <%s>%s%s",
+	    name, parent->name, sensor ? " (MuJoCo 2.2.2 has no such sensor; "
+	    "phys reads no sensor and loads the model)" : "",
+	    phys_close_text(&c, true, hint, sizeof hint));
 }
 
 /* An object's name: its own, or, for an asset read from a file, the
