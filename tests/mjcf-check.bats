@@ -228,6 +228,11 @@ CASES
 	run -0 phys-sdf check "$BATS_TEST_DIRNAME/data/mjcf/frame.xml"
 	assert_equal "$(jq -r '[.line, .severity, .message] | @tsv' <<< "$output" | tr '\n' ' ')" \
 	    "13	warning	<frame>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it 17	warning	<frame>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it 20	warning	<frame>: a later MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it "
+	# a frame's attributes are checked as the loader checks them
+	sed 's|<frame pos="0 0 1" euler="0 0 90">|<frame pos="0 0 1" euler="0 0 90" size="1">|' "$BATS_TEST_DIRNAME/data/mjcf/frame.xml" > "$TMP/frame.xml"
+	run -1 phys-sdf check "$TMP/frame.xml"
+	[[ "$output" == *'"line":13,"severity":"error","message":"unknown attribute '"'"'size'"'"' of <frame>"'* ]]
+	run -1 phys-step -q -n 1 "$TMP/frame.xml"
 	sed 's|<option timestep="0.001"/>|<option timestep="0.001"><flag eulerdamp="disable"/></option>|' "$src" > "$TMP/flag.xml"
 	run -1 --separate-stderr phys-sdf check "$TMP/flag.xml"
 	[[ "$output" == *'"line":8,"severity":"error","message":"<flag eulerdamp=\"disable\">: a later MuJoCo'"'"'s, not 2.2.2'"'"'s; phys moves the model as with eulerdamp=\"enable\", and refuses it"'* ]]

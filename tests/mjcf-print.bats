@@ -624,6 +624,11 @@ hfield_rest() {
 	lines_agree "$TMP/want" "$TMP/got" 1e-9
 	phys-sdf world "$TMP/terrain.xml" > "$TMP/terrain.sdf"
 	each_engine hfield_rest
+	# a base is MuJoCo's, by its rule only
+	phys-sdf print -q "$TMP/terrain.xml" |
+	    sed 's|<phys:rule>mujoco</phys:rule>|<phys:rule>gazebo</phys:rule>|' > "$TMP/gazebo.sdf"
+	run -1 phys-step -q -n 1 "$TMP/gazebo.sdf"
+	[[ "$output" == *"gazebo.sdf:"*": <base>: the solid MuJoCo keeps under a height field, by MuJoCo's rule only (<rule>mujoco</rule>)" ]]
 }
 
 @test "a servo too stiff for an explicit step (Menagerie's iiwa: kp 2000, kv 200 on a link of 2e-3 kg m2) under the implicit integrator: phys's MuJoCo engine takes its damping into the step, as libmujoco does, and follows libmujoco; ODE does too, implicit_servo set, but not under Euler" {

@@ -39,9 +39,7 @@
 static void
 mj_note(struct reader *r, xmlNodePtr n, const char *what)
 {
-	if (!r->o->quiet)
-		phys_warnat_once(file_of(r, n), phys_node_line(n), "<%s>: %s",
-		    (const char *)n->name, what);
+	mj_notef(r, n, "<%s>: %s", (const char *)n->name, what);
 }
 
 /* ---- default classes ---- */
@@ -957,32 +955,28 @@ joint_softness(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 	return 0;
 }
 
+static int limited_range(struct reader *r, xmlNodePtr n, int cls,
+    const char *what, double range[2]);
+
 /*
  * A later MuJoCo's actuatorfrcrange: the sum of the forces the joint's
  * actuators put on it is held to it (their gravcomp too where
- * actuatorgravcomp says so). As that MuJoCo reads it, a range given makes
- * it limited unless actuatorfrclimited says otherwise (its autolimits is
- * on unless the file turns it off).
+ * actuatorgravcomp says so), in force as any range (limited_range).
  */
 static int
 actuator_force_range(struct reader *r, xmlNodePtr n, int cls,
     struct mj_joint *j)
 {
-	static const char *const lim[] = { "false", "true", "auto", NULL };
-	int k, has, gc;
+	int k, gc;
 
-	if ((has = numbers(r, n, cls, "actuatorfrcrange", j->frcrange,
-	    2)) < 0 ||
-	    (k = keyword(r, n, cls, "actuatorfrclimited", lim, 2)) < 0 ||
+	if ((k = limited_range(r, n, cls, "actuatorfrc", j->frcrange)) < 0 ||
 	    (gc = flag(r, n, cls, "actuatorgravcomp", 0)) < 0)
 		return -1;
-	j->frclimited = k == 1 || (k == 2 && has);
+	j->frclimited = k;
 	j->actgravcomp = gc;
-	if (j->frclimited && !(j->frcrange[0] <= 0 && j->frcrange[1] >= 0 &&
-	    j->frcrange[0] < j->frcrange[1]))
+	if (j->frclimited && !(j->frcrange[0] <= 0 && j->frcrange[1] >= 0))
 		return mj_fail(r, n, "actuatorfrcrange=\"%g %g\": MuJoCo "
-		    "takes a range about 0, its first number below its "
-		    "second", j->frcrange[0], j->frcrange[1]);
+		    "takes a range about 0", j->frcrange[0], j->frcrange[1]);
 	if (j->type < MJ_SLIDE && j->frclimited)
 		return mj_fail(r, n, "%s", "actuatorfrcrange on a free or ball "
 		    "joint is not read: phys refuses the model");
@@ -1388,8 +1382,9 @@ static const struct {
 	{ "extension", true, "plugins are not read" },
 };
 
-/* A range in force (what: "" for a tendon's range, "ctrl" or "force"
- * for an actuator's ctrlrange or forcerange): 1 with the range, 0 when
+/* A range in force (what: "" for a tendon's range, "ctrl", "force" or
+ * "act" for an actuator's, "actuatorfrc" for a joint's actuators'): 1
+ * with the range, 0 when
  * none, -1 for an error: a range given without its limited attribute
  * and without autolimits, or one in force whose first number is not
  * below its second, as MuJoCo refuses both. As for joints, a range makes
@@ -1399,7 +1394,9 @@ limited_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
     double range[2])
 {
 	static const char *const lim[] = { "false", "true", "auto", NULL };
-	char attr_range[16], attr_lim[16];
+	char attr_range[24], attr_lim[24];
+	const char *whose = !*what ? "tendon" : strcmp(what,
+	    "actuatorfrc") == 0 ? "joint" : "actuator";
 	int k, has;
 
 	snprintf(attr_range, sizeof attr_range, "%srange", what);
@@ -1407,8 +1404,8 @@ limited_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
 	if ((has = numbers(r, n, cls, attr_range, range, 2)) < 0 ||
 	    (k = keyword(r, n, cls, attr_lim, lim, 2)) < 0)
 		return -1;
-	if (k == 2 && has && unlimited_range(r, n, *what ? "actuator" :
-	    "tendon", attr_range, attr_lim) < 0)
+	if (k == 2 && has && unlimited_range(r, n, whose, attr_range,
+	    attr_lim) < 0)
 		return -1;
 	k = k == 1 || (k == 2 && has);
 	if (k && !(range[0] < range[1]))
@@ -1623,7 +1620,6 @@ tendon_coupling(struct reader *r, xmlNodePtr n)
 	return 0;
 }
 
-/* The equalities SDF holds as joints: each checked, kept for writing. */
 /* Whether equality n has a solref or solimp, its own or its class's
  * (a <default>'s <equality>, which every kind of equality takes). */
 static bool
@@ -1642,6 +1638,7 @@ equality_softness(const struct reader *r, xmlNodePtr n)
 	return false;
 }
 
+/* The equalities SDF holds as joints: each checked, kept for writing. */
 static int
 read_equality(struct reader *r, xmlNodePtr eq)
 {
@@ -2018,17 +2015,11 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 	    "actrange", ar, 2)) < 0 || !alim || !(ar[0] < ar[1])))
 		return mj_fail(r, n, "%s", "intvelocity needs an actrange, "
 		    "its first number below its second");
-	for (i = 0; i < r->tendons[t].njoints; i++) {
-		k = joint_find(r, r->tendons[t].joint[i]);
-		if (r->joints[k].frclimited && r->tendons[t].njoints > 1)
-			return mj_fail(r, n, "tendon '%s': joint '%s' holds "
-			    "the forces on it to an actuatorfrcrange, which "
-			    "phys keeps for an actuator of that joint alone: "
-			    "phys refuses the model", tn, r->joints[k].name);
-		if (joint_force_range(r, n, k, gear[0] *
-		    r->tendons[t].coef[i], &flim, fr) < 0)
-			return -1;
-	}
+	/* a tendon of several joints on one so held: check_force_ranges */
+	if (r->tendons[t].njoints == 1 && joint_force_range(r, n,
+	    joint_find(r, r->tendons[t].joint[0]), gear[0] *
+	    r->tendons[t].coef[0], &flim, fr) < 0)
+		return -1;
 	if (a->dyn == MJ_DYN_FILTER && !(a->tau > 0))
 		return mj_fail(r, n, "dynprm=\"%g\": a filter's time constant "
 		    "must be positive", a->tau);
@@ -2137,9 +2128,10 @@ read_actuator(struct reader *r, xmlNodePtr n)
 
 /*
  * What a joint's actuatorfrcrange holds that phys cannot: the sum of
- * several actuators' forces (phys holds each actuator's), and a borne
- * weight counted among them (phys bears it apart, as the link's lost
- * gravity).
+ * several actuators' forces (phys holds each actuator's), the force of a
+ * tendon of several joints (phys holds an actuator's force, not its
+ * share on one joint), and a borne weight counted among them (phys bears
+ * it apart, as the link's lost gravity).
  */
 static int
 check_force_ranges(struct reader *r)
@@ -2151,6 +2143,7 @@ check_force_ranges(struct reader *r)
 
 	for (i = 0; i < r->nbodies; i++)
 		borne |= r->bodies[i].gravcomp;
+	/* a pull through a tendon of several joints counts as two */
 	for (i = 0; i < r->nacts; i++) {
 		if (r->acts[i].kind != ACT_TENDON) {
 			pulls[r->acts[i].joint]++;
@@ -2159,7 +2152,7 @@ check_force_ranges(struct reader *r)
 		t = &r->tendons[r->acts[i].tendon];
 		for (k = 0; k < t->njoints; k++)
 			if ((j = joint_find(r, t->joint[k])) >= 0)
-				pulls[j]++;
+				pulls[j] += t->njoints > 1 ? 2 : 1;
 	}
 	for (i = 0; i < r->njoints && rc == 0; i++) {
 		const struct mj_joint *jt = &r->joints[i];
@@ -2170,9 +2163,10 @@ check_force_ranges(struct reader *r)
 		if (pulls[i] > 1)
 			rc = phys_failat(phys_doc_file(r->d, jt->line),
 			    phys_where_line(jt->line), "joint '%s': its "
-			    "actuatorfrcrange holds the sum of %zu actuators' "
-			    "forces, where phys holds each actuator's: phys "
-			    "refuses the model", name, pulls[i]);
+			    "actuatorfrcrange holds the sum of several "
+			    "actuators' forces, or a tendon's share, where "
+			    "phys holds each actuator's force: phys refuses "
+			    "the model", name);
 		else if (jt->actgravcomp && borne)
 			rc = phys_failat(phys_doc_file(r->d, jt->line),
 			    phys_where_line(jt->line), "joint '%s': "

@@ -298,33 +298,37 @@ attr(xmlNodePtr n, const char *name)
 }
 
 /*
- * An attribute phys knows of beyond the schema's reading (known: in the
- * schema, which phys leaves aside; else a later MuJoCo's): a warning, as
- * phys loads the model, or an error at a value phys refuses; unknown
- * when phys knows nothing of it either.
+ * An attribute the schema has or not (known), as phys_mjcf_verdict
+ * judges it: what phys notes, and a later MuJoCo's it reads, a warning
+ * (phys loads the model, 2.2.2 may not); what it refuses, an error; one
+ * neither MuJoCo 2.2.2 nor phys knows, unknown.
  */
 static void
 aside_attr(struct checker *ck, const char *file, xmlNodePtr n,
     const struct phys_mjcf_elem *e, const char *name, bool known)
 {
 	const struct phys_mjcf_later *l = phys_mjcf_later(e, name);
-	const char *whose = known ? "MuJoCo's" : "a later MuJoCo's";
-	char *v;
+	char *v = l && l->how == PHYS_MJ_LATER_AT ? attr(n, name) : NULL;
 
-	if (!l) {
-		if (!known)
-			unknown_attr(ck, file, n, e, name);
-		return;
-	}
-	v = attr(n, name);
-	if (l->how == PHYS_MJ_LATER_AT && !phys_mjcf_later_at(l, v))
+	switch (phys_mjcf_verdict(l, known, v)) {
+	case PHYS_MJ_UNKNOWN:
+		unknown_attr(ck, file, n, e, name);
+		break;
+	case PHYS_MJ_REFUSED:
 		report(ck, file, n, true, NULL, "<%s %s=\"%s\">: %s; phys "
 		    "moves the model as with %s=\"%s\", and refuses it",
 		    e->name, name, v ? v : "", known ? "not read" :
 		    "a later MuJoCo's, not 2.2.2's", name, l->value);
-	else if (l->how != PHYS_MJ_LATER_AT || !known)
+		break;
+	case PHYS_MJ_NOTED:
+	case PHYS_MJ_READ:
 		report(ck, file, n, false, NULL, "<%s %s>: %s, %s", e->name,
-		    name, whose, phys_mjcf_later_text(l));
+		    name, known ? "MuJoCo's" : "a later MuJoCo's",
+		    phys_mjcf_later_text(l));
+		break;
+	case PHYS_MJ_PLAIN:
+		break;
+	}
 	free(v);
 }
 
@@ -679,6 +683,7 @@ walk(struct checker *ck, const char *file, xmlNodePtr n,
 	const struct phys_mjcf_elem *e;
 	const char *kind;
 	bool was = ck->in_default;
+	xmlAttrPtr p;
 	xmlNodePtr c;
 	char *v;
 
@@ -686,12 +691,16 @@ walk(struct checker *ck, const char *file, xmlNodePtr n,
 		include(ck, file, n, parent, depth);
 		return;
 	}
-	if (parent && xmlStrEqual(n->name, (const xmlChar *)"frame") &&
-	    (strcmp(parent->id, "body") == 0 ||
-	    strcmp(parent->id, "worldbody") == 0)) {
+	if (xmlStrEqual(n->name, (const xmlChar *)"frame") &&
+	    phys_mjcf_frame_in(parent)) {
 		/* a later MuJoCo's: what it holds sits in its body */
 		report(ck, file, n, false, NULL, "%s", "<frame>: a later "
 		    "MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it");
+		for (p = n->properties; p; p = p->next)
+			if (!p->ns && !phys_mjcf_frame_attr((const char *)
+			    p->name))
+				report(ck, file, n, true, NULL, "unknown "
+				    "attribute '%s' of <frame>", p->name);
 		for (c = n->children; c; c = c->next)
 			if (c->type == XML_ELEMENT_NODE)
 				walk(ck, file, c, parent, depth);

@@ -51,32 +51,30 @@ unknown_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
 	    sizeof hint));
 }
 
-/*
- * Attribute name of element n (known: the schema has it): one phys leaves
- * aside, or a later MuJoCo's phys knows of, read, noted, or taken at the
- * one value phys moves the model as; else 0 for a known one, and an
- * error for another.
- */
+/* Attribute name of element n, which the schema has or not (known), as
+ * phys_mjcf_verdict judges it: 0, or -1 where phys refuses it. */
 static int
 vet_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
     const char *name, bool known)
 {
 	const struct phys_mjcf_later *l = phys_mjcf_later(e, name);
-	const char *v;
+	const char *v = l && l->how == PHYS_MJ_LATER_AT ? own_attr(n, name) :
+	    NULL;
 
-	if (!l)
-		return known ? 0 : unknown_attr(r, n, e, name);
-	if (l->how == PHYS_MJ_LATER_READ)
-		return 0;
-	if (l->how != PHYS_MJ_LATER_AT)
+	switch (phys_mjcf_verdict(l, known, v)) {
+	case PHYS_MJ_UNKNOWN:
+		return unknown_attr(r, n, e, name);
+	case PHYS_MJ_NOTED:
 		return mj_notef(r, n, "<%s %s>: %s, %s", e->name, name, known ?
 		    "MuJoCo's" : "a later MuJoCo's", phys_mjcf_later_text(l));
-	if (phys_mjcf_later_at(l, v = own_attr(n, name)))
+	case PHYS_MJ_REFUSED:
+		return mj_fail(r, n, "<%s %s=\"%s\">: %s; phys moves the model "
+		    "as with %s=\"%s\": phys refuses the model", e->name, name,
+		    v ? v : "", known ? "not read" : "a later MuJoCo's, not "
+		    "2.2.2's", name, l->value);
+	default:
 		return 0;
-	return mj_fail(r, n, "<%s %s=\"%s\">: %s; phys moves the model as "
-	    "with %s=\"%s\": phys refuses the model", e->name, name, v ? v :
-	    "", known ? "not read" : "a later MuJoCo's, not 2.2.2's", name,
-	    l->value);
+	}
 }
 
 static int
@@ -107,13 +105,11 @@ static int vet(struct reader *r, xmlNodePtr n,
 static int
 vet_frame(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
 {
-	static const char *const attrs[] = { "name", "childclass", "pos",
-		"quat", "axisangle", "xyaxes", "zaxis", "euler", NULL };
 	xmlAttrPtr p;
 	xmlNodePtr c;
 
 	for (p = n->properties; p; p = p->next)
-		if (!p->ns && !listed(attrs, (const char *)p->name))
+		if (!p->ns && !phys_mjcf_frame_attr((const char *)p->name))
 			return mj_fail(r, n, "unknown attribute '%s' of "
 			    "<frame>: phys refuses the model", p->name);
 	for (c = n->children; c; c = c->next)
@@ -131,9 +127,7 @@ vet(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
 
 	if (n->ns || phys_node_is(n, "include"))
 		return 0;
-	if (parent && phys_node_is(n, "frame") &&
-	    (strcmp(parent->id, "body") == 0 ||
-	    strcmp(parent->id, "worldbody") == 0))
+	if (phys_node_is(n, "frame") && phys_mjcf_frame_in(parent))
 		return vet_frame(r, n, parent);
 	if (!(e = parent ? phys_mjcf_child(parent, (const char *)n->name) :
 	    phys_mjcf_root()))

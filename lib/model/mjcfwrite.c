@@ -611,8 +611,17 @@ phys_mjcf_shape(struct phys_buf *b, const struct phys_collision *c)
 	return true;
 }
 
-static char *hfield_ref(const struct writer *wr,
-    const struct phys_collision *c);
+/* Whether MuJoCo 2.2.2 reads heightmap collision c's file as loaded: a
+ * PNG read a sample a pixel (a GeoTIFF, or samples between pixels, it
+ * cannot). */
+static bool
+hfield_readable(const struct phys_collision *c)
+{
+	const struct phys_heightmap *hm = c->heightmap;
+	const char *dot = hm && hm->path ? strrchr(hm->path, '.') : NULL;
+
+	return dot && strcasecmp(dot, ".png") == 0 && hm->sampling == 1;
+}
 
 /* Collision ci as a geom; a mesh, a cone or a polyline is the mesh
  * asset m<ci>, a heightmap the hfield h<ci> where MuJoCo reads its file
@@ -624,10 +633,9 @@ put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 	const struct phys_collision *c = &wr->w->collisions[ci];
 	phys_pose p = phys_pose_mul(frame, c->pose);
 	double s[3];
-	char *ref = NULL;
 	int n = 0;
 
-	if (c->shape == PHYS_GEOM_HEIGHTMAP && !(ref = hfield_ref(wr, c))) {
+	if (c->shape == PHYS_GEOM_HEIGHTMAP && !hfield_readable(c)) {
 		if (!wr->warned_heightmap)
 			phys_warnat(PHYS_AT(c->doc, c->node),
 			    "collision '%s': a heightmap of a GeoTIFF, or "
@@ -637,7 +645,6 @@ put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 		wr->warned_heightmap = true;
 		return 0;
 	}
-	free(ref);
 	if (c->shape == PHYS_GEOM_MESH && !c->mesh)
 		return 0;	/* skipped at load, and said so */
 	indent(wr->b, depth);
@@ -1450,37 +1457,26 @@ put_mesh_file(struct writer *wr, const char *name,
 	return true;
 }
 
-/*
- * The file of heightmap collision c as MuJoCo reads an hfield's, from
- * the file written; NULL when MuJoCo cannot read it as loaded: a PNG
- * read a sample a pixel, which MuJoCo 2.2.2 reads (a GeoTIFF, or samples
- * between pixels, it cannot).
- */
-static char *
-hfield_ref(const struct writer *wr, const struct phys_collision *c)
-{
-	const struct phys_heightmap *hm = c->heightmap;
-	const char *dot = hm && hm->path ? strrchr(hm->path, '.') : NULL;
-
-	if (!dot || strcasecmp(dot, ".png") != 0 || hm->sampling != 1)
-		return NULL;
-	return mesh_ref(wr, hm->path);
-}
-
-/* Heightmap collision ci, of the file ref, as the hfield h<ci>
- * (phys_heightmap_mujoco_size: its samples' range spans the field's
- * elevation, as MuJoCo's). */
+/* Heightmap collision ci, of a file MuJoCo reads (hfield_readable), as
+ * the hfield h<ci> (phys_heightmap_mujoco_size: its samples' range spans
+ * the field's elevation, as MuJoCo's), its file named from the file
+ * written (as read, where it is gone since). */
 static void
-put_hfield(struct writer *wr, int ci, const char *ref)
+put_hfield(struct writer *wr, int ci)
 {
+	const struct phys_heightmap *hm = wr->w->collisions[ci].heightmap;
+	char *ref = mesh_ref(wr, hm->path);
 	double size[4];
 
-	phys_heightmap_mujoco_size(wr->w->collisions[ci].heightmap, size);
+	if (!ref)
+		ref = phys_xstrdup(hm->path);
+	phys_heightmap_mujoco_size(hm, size);
 	phys_buf_printf(wr->b, "    <hfield name=\"h%d\" file=\"", ci);
 	phys_buf_xml_attr(wr->b, ref);
 	phys_buf_putc(wr->b, '"');
 	phys_mjcf_nums(wr->b, "size", size, 4);
 	phys_buf_puts(wr->b, "/>\n");
+	free(ref);
 }
 
 static void
@@ -1497,7 +1493,7 @@ static void
 put_assets(struct writer *wr)
 {
 	const struct phys_scene *w = wr->w;
-	char name[32], *ref;
+	char name[32];
 	size_t i;
 	bool any = false;
 
@@ -1505,11 +1501,9 @@ put_assets(struct writer *wr)
 		const struct phys_collision *c = &w->collisions[i];
 		const struct phys_mesh *m = c->mesh;
 
-		if (c->shape == PHYS_GEOM_HEIGHTMAP &&
-		    (ref = hfield_ref(wr, c))) {
+		if (c->shape == PHYS_GEOM_HEIGHTMAP && hfield_readable(c)) {
 			open_assets(wr, &any);
-			put_hfield(wr, (int)i, ref);
-			free(ref);
+			put_hfield(wr, (int)i);
 		}
 		if ((c->shape != PHYS_GEOM_MESH && c->shape !=
 		    PHYS_GEOM_CONE) || !m)

@@ -1257,7 +1257,11 @@ heightmap_rule(struct phys_doc *d, xmlNodePtr s,
 		rc = fail_node(d, r, "<rule>%s</rule>: gazebo or mujoco",
 		    v ? v : "");
 	free(v);
-	if (rc == 0 && phys_child(s, "base"))
+	if (rc == 0 && phys_child(s, "base") && !rule->mujoco)
+		rc = fail_node(d, phys_child(s, "base"), "%s", "<base>: the "
+		    "solid MuJoCo keeps under a height field, by MuJoCo's "
+		    "rule only (<rule>mujoco</rule>)");
+	else if (rc == 0 && phys_child(s, "base"))
 		rc = read_numbers(d, s, "base", &rule->base, 1, false);
 	return rc;
 }

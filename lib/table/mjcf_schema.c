@@ -257,6 +257,42 @@ phys_mjcf_later_at(const struct phys_mjcf_later *l, const char *v)
 	return p != v && !*p && !*q;
 }
 
+enum phys_mjcf_verdict
+phys_mjcf_verdict(const struct phys_mjcf_later *l, bool known, const char *v)
+{
+	if (!l)
+		return known ? PHYS_MJ_PLAIN : PHYS_MJ_UNKNOWN;
+	switch (l->how) {
+	case PHYS_MJ_LATER_READ:
+		return PHYS_MJ_READ;
+	case PHYS_MJ_LATER_AT:
+		return !phys_mjcf_later_at(l, v) ? PHYS_MJ_REFUSED : known ?
+		    PHYS_MJ_PLAIN : PHYS_MJ_READ;
+	default:
+		return PHYS_MJ_NOTED;
+	}
+}
+
+bool
+phys_mjcf_frame_in(const struct phys_mjcf_elem *parent)
+{
+	return parent && (strcmp(parent->id, "body") == 0 ||
+	    strcmp(parent->id, "worldbody") == 0);
+}
+
+bool
+phys_mjcf_frame_attr(const char *name)
+{
+	static const char *const attrs[] = { "name", "childclass", "pos",
+		"quat", "axisangle", "xyaxes", "zaxis", "euler" };
+	size_t i;
+
+	for (i = 0; i < sizeof attrs / sizeof *attrs; i++)
+		if (strcmp(attrs[i], name) == 0)
+			return true;
+	return false;
+}
+
 const char *
 phys_mjcf_later_text(const struct phys_mjcf_later *l)
 {

@@ -77,6 +77,28 @@ const struct phys_mjcf_later *phys_mjcf_later(const struct phys_mjcf_elem
     *e, const char *name);
 /* Whether v is l's value (PHYS_MJ_LATER_AT), as text or as a number. */
 bool phys_mjcf_later_at(const struct phys_mjcf_later *l, const char *v);
+
+/* What phys makes of an attribute (the loader reads, notes or refuses;
+ * phys-sdf check reports the same). */
+enum phys_mjcf_verdict {
+	PHYS_MJ_PLAIN,		/* 2.2.2's, read as 2.2.2 reads it */
+	PHYS_MJ_READ,		/* a later MuJoCo's phys reads */
+	PHYS_MJ_NOTED,		/* named, not read: it moves nothing */
+	PHYS_MJ_REFUSED,	/* at a value phys does not move as */
+	PHYS_MJ_UNKNOWN		/* neither 2.2.2's nor one phys knows */
+};
+
+/* The verdict on an attribute the schema has or not (known), l its entry
+ * in the later table (phys_mjcf_later) or NULL, v its value (needed only
+ * where l is PHYS_MJ_LATER_AT). */
+enum phys_mjcf_verdict phys_mjcf_verdict(const struct phys_mjcf_later *l,
+    bool known, const char *v);
+
+/* Whether a later MuJoCo's <frame> may sit in parent (a body or the world
+ * body; what it holds sits in that body as its own), and whether it has
+ * an attribute so named. */
+bool phys_mjcf_frame_in(const struct phys_mjcf_elem *parent);
+bool phys_mjcf_frame_attr(const char *name);
 /* What phys makes of it, for messages: "for how the model looks: not
  * read". */
 const char *phys_mjcf_later_text(const struct phys_mjcf_later *l);
