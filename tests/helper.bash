@@ -267,6 +267,20 @@ blocked_in() {
 	return 1
 }
 
+# eventually SECONDS CMD...: wait until CMD succeeds, polling every
+# 0.05 s; fail after SECONDS (a guard against a hang, far above the time
+# it takes on a loaded machine: never a measure of it).
+eventually() {
+	local n=$(($1 * 20)) i
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" 2> /dev/null && return 0
+		sleep 0.05
+	done
+	echo "not within $n polls: $*"
+	return 1
+}
+
 # gone_within SECONDS PID: the process has ended within SECONDS (a guard
 # against a program that does not stop, far above the time it takes:
 # never a measure of it).

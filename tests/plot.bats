@@ -346,10 +346,10 @@ redrawn() {
 	exec 5>in
 	"$PHYS_BIN/phys-step" -t 0.2 -e 10 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
 	head -10 run.jsonl >&5
-	for i in $(seq 100); do grep -q '</svg>' live.svg 2>/dev/null && break; sleep 0.1; done
+	eventually 60 grep -q '</svg>' live.svg
 	cp live.svg first.svg
 	sed -n '11,$p' run.jsonl >&5
-	for i in $(seq 100); do cmp -s live.svg first.svg || break; sleep 0.1; done
+	eventually 60 not_same live.svg first.svg
 	cp live.svg second.svg
 	kill -0 "$pid"		# still running: the input is open
 	exec 5>&-
@@ -362,14 +362,21 @@ redrawn() {
 	run -1 grep -c '>0.2<\|>0.2 <\|> 0.2<' first.svg
 }
 
-# live_until_gone PID: wait up to 5 s for PID to end; its status.
+# in_state PID S: the process's state is S (T stopped, Z a zombie; a
+# process gone counts as Z).
+in_state() {
+	local state
+	state=$(cut -d')' -f2 "/proc/$1/stat" 2>/dev/null | cut -c2)
+	[ "${state:-Z}" = "$2" ]
+}
+
+not_same() {
+	! cmp -s "$1" "$2"
+}
+
+# live_until_gone PID: wait up to 30 s for PID to end; its status.
 live_until_gone() {
-	local i
-	for i in $(seq 100); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.05
-	done
-	! kill -0 "$1" 2>/dev/null || return 99
+	timeout 30 tail -s 0.05 --pid="$1" -f /dev/null || return 99
 	wait "$1"
 }
 
@@ -383,18 +390,18 @@ live_until_gone() {
 			pid=$!
 			exec 7>in
 			head -5 run.jsonl >&7
-			for j in $(seq 100); do grep -q '</svg>' live.svg 2>/dev/null && break; sleep 0.05; done
+			# its first frame drawn (gnuplot's start may take
+			# seconds on a loaded machine)
+			eventually 60 grep -q '</svg>' live.svg ||
+			    fail "SIG$sig: no first frame: $(cat err)"
 			gp=$(pgrep -P "$pid")
 			[ -n "$gp" ] || fail "no gnuplot"
 			kill -"$sig" "$gp"
 			# stopped (or dead) before the rest of the input comes
 			want=T
 			[ "$sig" = STOP ] || want=Z
-			for j in $(seq 200); do
-				state=$(cut -d')' -f2 "/proc/$gp/stat" 2>/dev/null | cut -c2)
-				[ "${state:-Z}" = "$want" ] && break
-				sleep 0.01
-			done
+			eventually 30 in_state "$gp" "$want" ||
+			    fail "gnuplot never in state $want"
 			tail -n +6 run.jsonl >&7
 			exec 7>&-
 			# the input has ended: so has the plot, with the reason
