@@ -907,3 +907,23 @@ viscous_wind() {
 	run -1 phys-step -q -n 1 "$TMP/ball.xml"
 	assert_equal "$output" "phys-step: $TMP/ball.xml:15: springdamper of a free or ball joint: phys keeps no stiffness or damping of one: phys refuses the model"
 }
+
+@test "a tendon equality of three joints (dm_control's quadruped's legs) moves under phys's MuJoCo engine, and printed back as a tendon held, as libmujoco moves the model whose equality is as stiff as phys holds it, to 1e-9; a joint equality is printed back too, where it was left out" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/coupled3.xml"
+	# phys holds a coupling as stiff as it holds a joint (phys_mjcf_hold:
+	# solref 2 steps, solimp 0.9999), its follower's coefficient 1
+	sed -e 's|"qa" coef="0.5"|"qa" coef="1"|; s|"qb" coef="1"|"qb" coef="2"|' \
+	    -e 's|coef="-0.5"|coef="-1"|' \
+	    -e 's|<tendon tendon1="sum"/>|<tendon tendon1="sum" solref="0.002 1" solimp="0.9999 0.9999 0.001 0.5 2"/>|' \
+	    "$src" > "$TMP/same.xml"
+	moves_as_mujoco_reads "$TMP/same.xml" "$src" coupled3 moved qa qb qc
+	grep -q '<tendon tendon1="qa::mimic" polycoef="0 0 0 0 0"' "$TMP/out.xml"
+	# a joint equality, left out of the printed model before
+	phys-sdf print --format mjcf "$BATS_TEST_DIRNAME/data/mjcf/tendons.xml" > "$TMP/t.xml"
+	grep -q '<joint joint1="ja" joint2="jb" polycoef="0.3 -2 0 0 0"' "$TMP/t.xml"
+	print_oracle "$TMP/t.xml" run 2 ja | tail -1 | awk '{ print $2 }' > "$TMP/ja"
+	print_oracle "$TMP/t.xml" run 2 jb | tail -1 | awk '{ print $2 }' > "$TMP/jb"
+	# ja + 2 jb = 0.3 from qpos0 (ja's ref of 0.2)
+	near "$(awk -v a="$(cat "$TMP/ja")" -v b="$(cat "$TMP/jb")" 'BEGIN { print a - 0.2 + 2 * b }')" 0.3 1e-3
+	awk -v b="$(cat "$TMP/jb")" 'BEGIN { exit !(b < -0.1 || b > 0.1) }'
+}

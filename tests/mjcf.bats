@@ -774,12 +774,51 @@ tips() {
 		near "$(awk -v a="$ja" -v b="$jb" 'BEGIN { print a + 2 * b }')" 0.3 1e-3
 		near "$(awk -v c="$jc" -v b="$jb" 'BEGIN { print -0.5 * c - 0.4 * b }')" 0.05 1e-3
 	done
-	sed 's|<fixed name="tc">|<fixed name="tc"><joint joint="ja" coef="1"/>|' "$MJ/tendons.xml" > "$TMP/three.xml"
-	run -1 --separate-stderr phys-step -q -n 1 "$TMP/three.xml"
-	assert_equal "$stderr" "phys-step: $TMP/three.xml:28: <tendon> equality: phys reads one of a fixed tendon of two joints, or of two fixed tendons of one joint each, as a coupling of the two joints; this one is not read, and it changes how the model moves"
+	sed 's|polycoef="0.05 0.4 0 0 0"|polycoef="0.05 0.4 1 0 0"|' "$MJ/tendons.xml" > "$TMP/square.xml"
+	run -1 --separate-stderr phys-step -q -n 1 "$TMP/square.xml"
+	assert_equal "$stderr" "phys-step: $TMP/square.xml:28: <tendon> equality of a polynomial above first order: not read"
 	sed 's|tendon1="ab"|& tendon2="nope"|' "$MJ/tendons.xml" > "$TMP/nope.xml"
 	run -1 --separate-stderr phys-step -q -n 1 "$TMP/nope.xml"
 	assert_equal "$stderr" "phys-step: $TMP/nope.xml:27: <tendon> equality: no tendon 'nope'"
+}
+
+@test "mjcf: a tendon equality of three joints holds them, 0.5 qa + qb - 0.5 qc = 0, under each engine that couples joints, and the carts swing at w^2 = k / 3 (closed form); Bullet refuses it; a joint held to two couplings takes the other's joint as follower" {
+	local e f src="$MJ/coupled3.xml" ja jb jc
+	phys-sdf world "$src" > "$TMP/c.sdf"
+	for e in dart simbody bullet; do
+		phys-preset add -q --engine $e $e "$TMP/c.sdf" > "$TMP/c.$e.sdf"
+	done
+	for e in default_physics mujoco dart simbody; do
+		f=$TMP/c.$e.sdf
+		[ -e "$f" ] || f=$src
+		phys-step -q -p $e -t 1.5707963 -e 1571 -i 'coupled3::q*/position' "$f" | tail -1 |
+		    jq -r '.items | [.["coupled3::qa/position"][0], .["coupled3::qb/position"][0], .["coupled3::qc/position"][0]] | @tsv' > "$TMP/q"
+		read -r ja jb jc < "$TMP/q"
+		echo "$e: $ja $jb $jc"
+		# half a period: qb = qc = 2 s, qa = -2 s
+		near "$jb" 0.2 1e-3
+		near "$jc" 0.2 1e-3
+		near "$ja" -0.2 1e-3
+		near "$(awk -v a="$ja" -v b="$jb" -v c="$jc" 'BEGIN { print 0.5 * a + b - 0.5 * c }')" 0 1e-4
+	done
+	run -1 phys-step -q -p bullet -n 1 "$TMP/c.bullet.sdf"
+	[[ "$output" == *"the Bullet engine has no mimic constraint"* ]]
+	# the printed SDF: a <mimic> and a <phys:mimic> of the third joint
+	phys-sdf print "$src" > "$TMP/p.sdf" 2>/dev/null
+	grep -q '<phys:mimic joint="qc">' "$TMP/p.sdf"
+	# qa follows a joint equality already: the tendon's next joint follows it
+	sed 's|</equality>|<joint joint1="qa" joint2="qb" polycoef="0 -0.5 0 0 0"/></equality>|' "$src" > "$TMP/two.xml"
+	sed -i 's|<tendon tendon1="sum"/>||; s|</equality>|<tendon tendon1="sum"/></equality>|' "$TMP/two.xml"
+	phys-step -q -t 1 -e 1000 -i 'coupled3::q*/position' "$TMP/two.xml" | tail -1 |
+	    jq -r '.items | [.["coupled3::qa/position"][0], .["coupled3::qb/position"][0], .["coupled3::qc/position"][0]] | @tsv' > "$TMP/q"
+	read -r ja jb jc < "$TMP/q"
+	near "$ja" "$(awk -v b="$jb" 'BEGIN { print -0.5 * b }')" 1e-3
+	near "$(awk -v a="$ja" -v b="$jb" -v c="$jc" 'BEGIN { print 0.5 * a + b - 0.5 * c }')" 0 1e-3
+	awk -v b="$jb" 'BEGIN { exit !(b > 0.05) }'
+	# an SDF axis of two <mimic>s is refused, where the second was ignored
+	sed 's|<phys:mimic joint="qc">|<mimic joint="qc">|; s|</phys:mimic>|</mimic>|' "$TMP/p.sdf" > "$TMP/twice.sdf"
+	run -1 phys-step -q -n 1 "$TMP/twice.sdf"
+	[[ "$output" == *"a second <mimic> of the axis"* ]]
 }
 
 @test "mjcf: an error inside an included file names that file; a file that includes itself is refused" {

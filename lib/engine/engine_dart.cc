@@ -1761,6 +1761,13 @@ gear_joint(dart_engine *e, int ref, int li)
 	return nullptr;
 }
 
+int
+refuse_mimic(const struct phys_joint *j)
+{
+	return refuse_joint(j, "the DART engine mimics only joints of its "
+	    "trees, not one that closes a loop");
+}
+
 /* Gearboxes and mimics: couplings of tree joints' coordinates. */
 int
 make_coupling(dart_engine *e, int ji)
@@ -1784,21 +1791,30 @@ make_coupling(dart_engine *e, int ji)
 	} else {
 		for (int k = 0; k < 2; k++) {
 			const auto *m = &j->mimic[k];
-			const djoint &lj = e->joints[(size_t)m->leader];
 
 			if (!m->on)
 				continue;
-			if (dj.kind != J_TREE || lj.kind != J_TREE ||
-			    (size_t)k >= dj.dj->getNumDofs() ||
-			    (size_t)m->leader_axis >= lj.dj->getNumDofs())
-				return refuse_joint(j, "the DART engine mimics "
-				    "only joints of its trees, not one that "
-				    "closes a loop");
-			/* follower = multiplier (leader - reference) + offset */
-			t = { { dj.dj, (std::size_t)inner(j, k), 1 },
-			    { lj.dj, (std::size_t)inner(&e->w->joints[
-			    m->leader], m->leader_axis), -m->multiplier } };
-			target = m->offset - m->multiplier * m->reference;
+			if (dj.kind != J_TREE || (size_t)k >= dj.dj->getNumDofs())
+				return refuse_mimic(j);
+			/* follower = sum of multiplier (leader - reference),
+			 * + offset */
+			t = { { dj.dj, (std::size_t)inner(j, k), 1 } };
+			target = m->offset;
+			for (int i = -1; i < m->nmore; i++) {
+				int li = i < 0 ? m->leader : m->more[i].leader;
+				int la = i < 0 ? m->leader_axis : 0;
+				double c = i < 0 ? m->multiplier :
+				    m->more[i].multiplier;
+				const djoint &lj = e->joints[(size_t)li];
+
+				if (lj.kind != J_TREE ||
+				    (size_t)la >= lj.dj->getNumDofs())
+					return refuse_mimic(j);
+				t.push_back({ lj.dj, (std::size_t)inner(
+				    &e->w->joints[li], la), -c });
+				target -= c * (i < 0 ? m->reference :
+				    m->more[i].reference);
+			}
 			auto c = std::make_shared<Coupling>(t, target);
 			e->lasting.push_back(c);
 			dj.coupling = c;

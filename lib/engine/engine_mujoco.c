@@ -1039,15 +1039,52 @@ check_mimic(const struct mujoco_engine *e, int ji, int k)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	const struct phys_mimic *mi = &j->mimic[k];
+	int i;
 
-	if (!coupled_axis(e, mi->leader, mi->leader_axis))
-		return refuse_joint(j, "the MuJoCo engine couples a mimic "
-		    "axis to a hinge or slide of its leader, which this "
-		    "leader's axis is not");
+	for (i = -1; i < mi->nmore; i++)
+		if (!coupled_axis(e, i < 0 ? mi->leader : mi->more[i].leader,
+		    i < 0 ? mi->leader_axis : 0))
+			return refuse_joint(j, "the MuJoCo engine couples a "
+			    "mimic axis to a hinge or slide of its leader, "
+			    "which this leader's axis is not");
 	if (!coupled_axis(e, ji, k))
 		return refuse_joint(j, "the MuJoCo engine couples a mimic "
 		    "axis only when it is a hinge or a slide");
 	return 0;
+}
+
+/*
+ * A mimic of several leaders is a fixed tendon of the follower and its
+ * leaders, held at a length (MuJoCo's joint equality couples two
+ * joints); its coefficients are set from the joints' senses once loaded
+ * (apply_couplings).
+ */
+static void
+put_mimic_tendons(struct phys_buf *b, const struct mujoco_engine *e)
+{
+	const struct phys_scene *w = e->w;
+	bool any = false;
+	size_t i;
+	int k;
+
+	for (i = 0; i < w->njoints; i++) {
+		const struct phys_mimic *mi = &w->joints[i].mimic[0];
+
+		if (!mi->on || !mi->nmore)
+			continue;
+		if (!any)
+			phys_buf_puts(b, "<tendon>\n");
+		any = true;
+		phys_buf_printf(b, "<fixed name=\"m%zu_0\"><joint "
+		    "joint=\"j%zu_0\" coef=\"1\"/><joint joint=\"j%d_%d\" "
+		    "coef=\"1\"/>", i, i, mi->leader, mi->leader_axis);
+		for (k = 0; k < mi->nmore; k++)
+			phys_buf_printf(b, "<joint joint=\"j%d_0\" "
+			    "coef=\"1\"/>", mi->more[k].leader);
+		phys_buf_puts(b, "</fixed>\n");
+	}
+	if (any)
+		phys_buf_puts(b, "</tendon>\n");
 }
 
 /* The equality constraints: loops' welds, screws, gearboxes, mimics.
@@ -1086,8 +1123,13 @@ put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 			if (check_mimic(e, (int)i, k) < 0)
 				return -1;
 			snprintf(name, sizeof name, "m%zu_%d", i, k);
-			put_coupling(b, name, (int)i, k, j->mimic[k].leader,
-			    j->mimic[k].leader_axis, 0, 1);
+			if (j->mimic[k].nmore)	/* its tendon held */
+				phys_buf_printf(b, "<tendon name=\"%s\" "
+				    "tendon1=\"%s\"/>\n", name, name);
+			else
+				put_coupling(b, name, (int)i, k,
+				    j->mimic[k].leader,
+				    j->mimic[k].leader_axis, 0, 1);
 		}
 	}
 	for (i = 0; i < e->nwelds; i++)
@@ -1182,6 +1224,7 @@ write_mjcf(struct mujoco_engine *e, struct phys_buf *b)
 	if (rc == 0)
 		rc = put_children(b, e, -1, skip);
 	phys_buf_puts(b, "</worldbody>\n");
+	put_mimic_tendons(b, e);
 	if (rc == 0)
 		rc = put_equalities(b, e);
 	put_servos(b, e);
@@ -1453,6 +1496,43 @@ set_polycoef(mjModel *m, int eq, double c0, double c1)
 	m->eq_data[mjNEQDATA * eq + 1] = c1;
 }
 
+/*
+ * A mimic of several leaders: follower = sum m_i (leader_i - ref_i) +
+ * offset, each reported = sign q + offset at the model's zero, is the
+ * tendon q_f - sum sign_f sign_i m_i q_i held at sign_f (offset - off_f
+ * + sum m_i (off_i - ref_i)), lengths from qpos0 as MuJoCo measures them.
+ */
+static void
+apply_mimic_tendon(struct mujoco_engine *e, int ji)
+{
+	const struct phys_mimic *mi = &e->w->joints[ji].mimic[0];
+	mjModel *m = e->m;
+	char name[48];
+	double sf = e->joints[ji].sign, c, c0;
+	int t, adr, i, li;
+
+	snprintf(name, sizeof name, "m%d_0", ji);
+	if ((t = mj_name2id(m, mjOBJ_TENDON, name)) < 0)
+		return;
+	adr = m->tendon_adr[t];
+	m->wrap_prm[adr] = 1;
+	c0 = mi->offset - e->joints[ji].offset[0];
+	for (i = -1; i < mi->nmore; i++) {
+		li = i < 0 ? mi->leader : mi->more[i].leader;
+		c = i < 0 ? mi->multiplier : mi->more[i].multiplier;
+		m->wrap_prm[adr + i + 2] = -sf * e->joints[li].sign * c;
+		c0 += c * (e->joints[li].offset[0] - (i < 0 ? mi->reference :
+		    mi->more[i].reference));
+	}
+	/* its length at qpos0 with these coefficients (MuJoCo's constants
+	 * may have been set before them) */
+	m->tendon_length0[t] = 0;
+	for (i = 0; i < m->tendon_num[t]; i++)
+		m->tendon_length0[t] += m->wrap_prm[adr + i] *
+		    m->qpos0[m->jnt_qposadr[m->wrap_objid[adr + i]]];
+	set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name), sf * c0, 0);
+}
+
 /* The couplings of joint ji (screw, gearbox, mimic) from its values. */
 static void
 apply_couplings(struct mujoco_engine *e, int ji)
@@ -1488,6 +1568,10 @@ apply_couplings(struct mujoco_engine *e, int ji)
 	for (k = 0; k < 2; k++) {
 		const struct phys_mimic *mi = &j->mimic[k];
 
+		if (mi->on && mi->nmore) {
+			apply_mimic_tendon(e, ji);
+			continue;
+		}
 		if (!mi->on)
 			continue;
 		sf = e->joints[ji].sign;

@@ -115,6 +115,7 @@ struct ode_engine {
 	double max_correcting_vel, surface_layer;
 	int max_contacts;
 	bool contact_cap_said;	/* a limit above MAX_PAIR_CONTACTS was warned of */
+	bool slip_said;		/* a coupling that does not hold was warned of */
 	enum friction_model friction;
 
 	int ncontacts;
@@ -1466,22 +1467,53 @@ axis_term(struct ode_engine *e, int ji, double c, struct coupling_term *t)
 	t->c = c;
 }
 
-/* follower = multiplier * (leader - reference) + offset */
+/*
+ * How far a coupling may be off (rad or m) before the run says so: ODE
+ * holds it by a force from each link's own inertia, which a chain of
+ * light links under load (a leg's coupled joints on a servo) leaves
+ * far off, where MuJoCo, DART and Simbody solve it as a constraint.
+ */
+#define COUPLING_SLIP	0.01
+
+static void
+said_slip(struct ode_engine *e, int ji, double gap)
+{
+	if (e->slip_said || fabs(gap) <= COUPLING_SLIP)
+		return;
+	e->slip_said = true;
+	phys_warn("joint '%s': its coupling (mimic) is %.2g off: ODE holds "
+	    "a coupling by a force from each link's own inertia, which "
+	    "does not hold joints of light links under load; MuJoCo, DART "
+	    "and Simbody hold it as a constraint", e->w->joints[ji].name,
+	    fabs(gap));
+}
+
+/* follower = sum of multiplier * (leader - reference), + offset */
 static void
 couple_mimic(struct ode_engine *e, int ji)
 {
 	const struct phys_mimic *m = &e->w->joints[ji].mimic[0];
-	struct coupling_term t[2];
-	double pf[2], pl[2], v[2], gap;
+	struct coupling_term t[PHYS_MIMIC_MORE + 2];
+	double p[2], v[2], gap;
+	int i, li;
 
-	if (!e->joints[ji].joint || !e->joints[m->leader].joint)
+	if (!e->joints[ji].joint)
 		return;
 	axis_term(e, ji, 1, &t[0]);
-	axis_term(e, m->leader, -m->multiplier, &t[1]);
-	ode_engine_joint_state(e, ji, pf, v);
-	ode_engine_joint_state(e, m->leader, pl, v);
-	gap = pf[0] - m->multiplier * (pl[0] - m->reference) - m->offset;
-	solve_coupling(e, t, 2, -e->erp * gap / e->step);
+	ode_engine_joint_state(e, ji, p, v);
+	gap = p[0] - m->offset;
+	for (i = -1; i < m->nmore; i++) {
+		li = i < 0 ? m->leader : m->more[i].leader;
+		if (!e->joints[li].joint)
+			return;
+		axis_term(e, li, -(i < 0 ? m->multiplier :
+		    m->more[i].multiplier), &t[i + 2]);
+		ode_engine_joint_state(e, li, p, v);
+		gap += t[i + 2].c * (p[0] - (i < 0 ? m->reference :
+		    m->more[i].reference));
+	}
+	solve_coupling(e, t, m->nmore + 2, -e->erp * gap / e->step);
+	said_slip(e, ji, gap);
 }
 
 static void

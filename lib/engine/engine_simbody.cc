@@ -1512,8 +1512,8 @@ axis_coord(const struct phys_joint *j, int axis)
 	return swap ? 1 - axis : axis;
 }
 
-/* Mimic: follower = multiplier * (leader - reference) + offset, on the
- * two joints' first coordinates. */
+/* Mimic: follower = the sum of multiplier * (leader - reference), +
+ * offset, on the joints' first coordinates. */
 int
 make_mimic(simbody_engine *e, model &m, int ji)
 {
@@ -1523,20 +1523,30 @@ make_mimic(simbody_engine *e, model &m, int ji)
 
 	if (!mm->on)
 		return 0;
-	const sjoint &l = e->joints[(size_t)mm->leader];
-	if (!f.mobilizer || !l.mobilizer || mm->leader_axis != 0 ||
-	    f.ncoords == 0 || l.ncoords == 0)
-		return refuse_joint(j, "the Simbody engine couples the first "
-		    "axes of two jointed links only (mimic)");
-	/* m (l - ref) + off - f = 0 */
-	SimTK::Vector coef(3);
-	coef[0] = -1, coef[1] = mm->multiplier;
-	coef[2] = mm->offset - mm->multiplier * mm->reference;
-	std::vector<MobilizedBodyIndex> bodies = { f.mobod, l.mobod };
+	/* sum m_i (l_i - ref_i) + off - f = 0: the follower's coefficient,
+	 * each leader's, the constant last */
+	SimTK::Vector coef(mm->nmore + 3);
+	std::vector<MobilizedBodyIndex> bodies = { f.mobod };
 	std::vector<SimTK::MobilizerQIndex> q = {
-		SimTK::MobilizerQIndex(axis_coord(j, 0)),
-		SimTK::MobilizerQIndex(axis_coord(&e->w->joints[mm->leader], 0))
-	};
+		SimTK::MobilizerQIndex(axis_coord(j, 0)) };
+	coef[0] = -1;
+	coef[mm->nmore + 2] = mm->offset;
+	for (int i = -1; i < mm->nmore; i++) {
+		int li = i < 0 ? mm->leader : mm->more[i].leader;
+		double c = i < 0 ? mm->multiplier : mm->more[i].multiplier;
+		const sjoint &l = e->joints[(size_t)li];
+
+		if (!f.mobilizer || !l.mobilizer || (i < 0 &&
+		    mm->leader_axis != 0) || f.ncoords == 0 || l.ncoords == 0)
+			return refuse_joint(j, "the Simbody engine couples the "
+			    "first axes of jointed links only (mimic)");
+		coef[i + 2] = c;
+		coef[mm->nmore + 2] -= c * (i < 0 ? mm->reference :
+		    mm->more[i].reference);
+		bodies.push_back(l.mobod);
+		q.push_back(SimTK::MobilizerQIndex(axis_coord(
+		    &e->w->joints[li], 0)));
+	}
 	SimTK::Constraint::CoordinateCoupler(m.matter,
 	    new SimTK::Function::Linear(coef), bodies, q);
 	return 0;

@@ -1566,60 +1566,6 @@ body_find(const struct reader *r, const char *name)
 	return -1;
 }
 
-/* A joint of a tendon's that a coupling moves: a named hinge or slide. */
-static int
-coupled_joint(struct reader *r, xmlNodePtr n, const char *name)
-{
-	int j = name ? joint_find(r, name) : -1;
-
-	if (j < 0)
-		return mj_fail(r, n, "<tendon> equality: no joint '%s'",
-		    name ? name : "");
-	if (r->joints[j].type < MJ_SLIDE)
-		return mj_fail(r, n, "%s", "<tendon> equality: between hinge "
-		    "and slide joints only");
-	return 0;
-}
-
-/*
- * A tendon equality phys holds as a coupling of two joints: of one fixed
- * tendon of two joints (L1 = c0), or of two fixed tendons of one joint
- * each (L1 = c0 + c1 L2), first order; any other is refused.
- */
-static int
-tendon_coupling(struct reader *r, xmlNodePtr n)
-{
-	const char *n1 = own_attr(n, "tendon1"), *n2 = own_attr(n, "tendon2");
-	int t1 = tendon_find(r, n1), t2 = tendon_find(r, n2);
-	double poly[5] = { 0, 1, 0, 0, 0 };
-	bool two = n2 != NULL;
-	const char *a, *b;
-
-	if (some_numbers(r, n, -1, "polycoef", poly, 1, 5) < 0)
-		return -1;
-	if (t1 < 0 || (two && t2 < 0))
-		return mj_fail(r, n, "<tendon> equality: no tendon '%s'",
-		    t1 < 0 ? (n1 ? n1 : "") : n2);
-	if (poly[2] != 0 || poly[3] != 0 || poly[4] != 0)
-		return mj_fail(r, n, "%s", "<tendon> equality of a polynomial "
-		    "above first order: not read");
-	if (!r->tendons[t1].fixed || (two && !r->tendons[t2].fixed) ||
-	    r->tendons[t1].njoints != (two ? 1u : 2u) ||
-	    (two && r->tendons[t2].njoints != 1))
-		return mj_fail(r, n, "%s", "<tendon> equality: phys reads one "
-		    "of a fixed tendon of two joints, or of two fixed tendons "
-		    "of one joint each, as a coupling of the two joints; this "
-		    "one is not read, and it changes how the model moves");
-	a = r->tendons[t1].joint[0];
-	b = two ? r->tendons[t2].joint[0] : r->tendons[t1].joint[1];
-	if (coupled_joint(r, n, a) < 0 || coupled_joint(r, n, b) < 0)
-		return -1;
-	if (strcmp(a, b) == 0)
-		return mj_fail(r, n, "<tendon> equality: joint '%s' coupled "
-		    "to itself is not read", a);
-	return 0;
-}
-
 /* Whether equality n has a solref or solimp, its own or its class's
  * (a <default>'s <equality>, which every kind of equality takes). */
 static bool
@@ -1682,9 +1628,17 @@ read_equality(struct reader *r, xmlNodePtr eq)
 			    r->joints[joint_find(r, j2)].type < MJ_SLIDE)
 				return mj_fail(r, n, "%s", "<joint> equality: "
 				    "between hinge and slide joints only");
+			if (r->joints[joint_find(r, j1)].follows)
+				return mj_fail(r, n, "<joint> equality: joint "
+				    "'%s' follows another equality already; "
+				    "phys holds a joint to one coupling as its "
+				    "follower", j1);
+			r->joints[joint_find(r, j1)].follows = n;
 			r->mimic = true;
 		} else if (phys_node_is(n, "tendon")) {
-			if (tendon_coupling(r, n) < 0)
+			struct mj_coupling c;
+
+			if (phys_mjcf_tendon_terms(r, n, &c) < 0)
 				return -1;
 			r->mimic = true;
 		} else {

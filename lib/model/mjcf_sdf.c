@@ -848,13 +848,15 @@ write_loop(struct reader *r, xmlNodePtr model, xmlNodePtr n, size_t i)
 	}
 }
 
+static xmlNsPtr phys_ns(xmlNodePtr sdf);
+
 /*
  * Joint j1 at c0 + c1 times joint j2: a mimic of j2. MuJoCo's joint and
  * tendon equalities measure each joint from qpos0 (its ref), as phys
  * measures a joint from where the model is built, so c0 is the offset
- * as it stands.
+ * as it stands. The mimic's axis, or NULL.
  */
-static void
+static xmlNodePtr
 write_mimic(xmlNodePtr model, const struct mj_joint *j1,
     const struct mj_joint *j2, double c0, double c1, long line)
 {
@@ -868,13 +870,14 @@ write_mimic(xmlNodePtr model, const struct mj_joint *j1,
 		free(name);
 	}
 	if (!jn || !(ax = phys_child(jn, "axis")))
-		return;
+		return NULL;
 	free(name);
 	m = add(ax, "mimic", NULL, line);
 	xmlSetProp(m, (const xmlChar *)"joint", (const xmlChar *)j2->sdf);
 	xmlSetProp(m, (const xmlChar *)"axis", (const xmlChar *)"axis");
 	add_num(m, "multiplier", c1, line);
 	add_num(m, "offset", c0, line);
+	return ax;
 }
 
 /* <joint joint1 joint2 polycoef>: joint1 = c0 + c1 joint2. */
@@ -884,39 +887,37 @@ write_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
 	double poly[5] = { 0, 1, 0, 0, 0 };
 
 	(void)some_numbers(r, n, -1, "polycoef", poly, 1, 5);
-	write_mimic(model, &r->joints[joint_find(r, own_attr(n, "joint1"))],
-	    &r->joints[joint_find(r, own_attr(n, "joint2"))], poly[0],
-	    poly[1], phys_node_where(n));
+	(void)write_mimic(model, &r->joints[joint_find(r, own_attr(n,
+	    "joint1"))], &r->joints[joint_find(r, own_attr(n, "joint2"))],
+	    poly[0], poly[1], phys_node_where(n));
 }
 
 /*
- * <tendon tendon1 [tendon2] polycoef>: L1 = c0 [+ c1 L2], each fixed
- * tendon's length L = sum coef q measured from qpos0. Of one tendon of
- * joints a and b, a = (c0 - cb b) / ca; of two of one joint each,
- * a = (c0 + c1 cb b) / ca (mjcf.c's read_equality allows no other).
+ * <tendon tendon1 [tendon2] polycoef>: sum a_k q_k = c0 over the fixed
+ * tendons' joints (phys_mjcf_tendon_terms), the first joint at
+ * (c0 - sum a_k q_k) / a_0: a mimic of the second, and a <phys:mimic>
+ * of each other.
  */
 static void
 write_tendon_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
 {
-	const struct mj_tendon *t1 = &r->tendons[tendon_find(r,
-	    own_attr(n, "tendon1"))], *t2 = own_attr(n, "tendon2") ?
-	    &r->tendons[tendon_find(r, own_attr(n, "tendon2"))] : NULL;
-	double poly[5] = { 0, 1, 0, 0, 0 }, ca = t1->coef[0], cb, c1;
-	const char *b;
+	long line = phys_node_where(n);
+	struct mj_coupling c;
+	xmlNodePtr ax, m;
+	int k;
 
-	(void)some_numbers(r, n, -1, "polycoef", poly, 1, 5);
-	if (t2) {
-		b = t2->joint[0];
-		cb = t2->coef[0];
-		c1 = poly[1] * cb / ca;
-	} else {
-		b = t1->joint[1];
-		cb = t1->coef[1];
-		c1 = -cb / ca;
+	if (phys_mjcf_tendon_terms(r, n, &c) < 0)	/* read before */
+		return;
+	ax = write_mimic(model, &r->joints[c.joint[0]],
+	    &r->joints[c.joint[1]], c.c0 / c.coef[0], -c.coef[1] / c.coef[0],
+	    line);
+	for (k = 2; ax && k < c.n; k++) {
+		m = add(ax, "mimic", NULL, line);
+		xmlSetNs(m, phys_ns(xmlDocGetRootElement(model->doc)));
+		xmlSetProp(m, (const xmlChar *)"joint",
+		    (const xmlChar *)r->joints[c.joint[k]].sdf);
+		add_num(m, "multiplier", -c.coef[k] / c.coef[0], line);
 	}
-	write_mimic(model, &r->joints[joint_find(r, t1->joint[0])],
-	    &r->joints[joint_find(r, b)], poly[0] / ca, c1,
-	    phys_node_where(n));
 }
 
 /* ---- one namespace ---- */

@@ -23,6 +23,7 @@
 #include "pairkey.h"
 #include "sdf.h"
 #include "urdf.h"
+#include "world_types.h"
 
 enum mj_joint_type { MJ_FREE, MJ_BALL, MJ_SLIDE, MJ_HINGE };
 
@@ -112,6 +113,9 @@ struct mj_joint {
 	/* time constant (s) and damping ratio its stiffness and damping
 	 * are made of, once the masses are final (mjcf_qpos0.c) */
 	double springdamper[2];
+	/* the equality it follows (phys holds a joint to one coupling as
+	 * its follower: a mimic), or NULL */
+	xmlNodePtr follows;
 	long line;
 };
 
@@ -150,6 +154,19 @@ struct mj_site {
 
 enum { ACT_MOTOR, ACT_POSITION, ACT_VELOCITY, ACT_TENDON };
 enum { MJ_DYN_NONE, MJ_DYN_INTEGRATOR, MJ_DYN_FILTER };
+
+/*
+ * A linear coupling of joints, sum coef[k] q_k = c0 (q measured from
+ * qpos0), the first joint following the others: a tendon equality as
+ * phys holds it (a mimic of several leaders).
+ */
+#define MJ_COUPLED_MAX	(PHYS_MIMIC_MORE + 2)
+struct mj_coupling {
+	int joint[MJ_COUPLED_MAX];	/* the reader's joints */
+	double coef[MJ_COUPLED_MAX];
+	int n;
+	double c0;
+};
 
 struct reader {
 	struct phys_doc *d;
@@ -495,6 +512,11 @@ excl_key(const struct reader *r, int a, int b)
 /* The body whose link holds geom gi in the SDF model, -1 for the world's
  * (its own, and the ground): mjcf_sdf.c. */
 int phys_mjcf_geom_holder(const struct reader *r, int gi);
+
+/* A tendon equality n as a coupling of its joints into c: 0, or -1 with
+ * phys_error() at n (mjcf.c). */
+int phys_mjcf_tendon_terms(struct reader *r, xmlNodePtr n,
+    struct mj_coupling *c);
 
 /* The SDF model of what r holds into r->out, an <sdf> document whose
  * elements carry the lines of the MJCF elements they come from (line:

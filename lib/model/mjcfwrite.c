@@ -754,10 +754,52 @@ phys_mjcf_hold(double h, double solref[2], double solimp[5])
 	memcpy(solimp, imp, sizeof imp);
 }
 
-/* The welds holding each loop's ghost to its child, as stiff as the
- * engine makes them for the written step. */
+/*
+ * Joint ji's mimic: follower = sum m_i (leader_i - reference_i) + offset,
+ * each joint measured from where phys builds it, which MuJoCo's equality
+ * measures from qpos0 (the joint's ref written): a joint equality of
+ * one leader, else its tendon (put_mimic_tendon) held.
+ */
 static void
-put_welds(struct writer *wr)
+put_mimic(struct writer *wr, int ji)
+{
+	const struct phys_joint *j = &wr->w->joints[ji];
+	const struct phys_mimic *m = &j->mimic[0];
+	struct phys_buf *b = wr->b;
+	double poly[5] = { m->offset - m->multiplier * m->reference,
+		m->multiplier, 0, 0, 0 };
+	int i;
+
+	if (m->nmore) {
+		poly[1] = 0;
+		for (i = 0; i < m->nmore; i++)
+			poly[0] -= m->more[i].multiplier * m->more[i].reference;
+		phys_buf_puts(b, "    <tendon tendon1=\"");
+		phys_buf_xml_attr(b, own_name(wr, j->name));
+		phys_buf_puts(b, "::mimic\"");
+	} else {
+		phys_buf_puts(b, "    <joint joint1=\"");
+		phys_buf_xml_attr(b, own_name(wr, j->name));
+		phys_buf_puts(b, "\" joint2=\"");
+		phys_buf_xml_attr(b, own_name(wr,
+		    wr->w->joints[m->leader].name));
+		phys_buf_putc(b, '"');
+	}
+	phys_mjcf_nums(b, "polycoef", poly, 5);
+}
+
+static void
+put_softness(struct phys_buf *b, const double ref[2], const double imp[5])
+{
+	phys_mjcf_nums(b, "solref", ref, 2);
+	phys_mjcf_nums(b, "solimp", imp, 5);
+	phys_buf_puts(b, "/>\n");
+}
+
+/* The welds holding each loop's ghost to its child, and the mimics'
+ * couplings, as stiff as the engine makes them for the written step. */
+static void
+put_equalities(struct writer *wr)
 {
 	const struct phys_scene *w = wr->w;
 	double ref[2], imp[5];
@@ -767,20 +809,25 @@ put_welds(struct writer *wr)
 	phys_mjcf_hold(PVD(mujoco_profile(w), PHYSICS_max_step_size), ref, imp);
 
 	for (i = 0; i < wr->w->njoints; i++) {
-		if (!wr->t.loop[i])
+		if (!wr->t.loop[i] && !wr->w->joints[i].mimic[0].on)
 			continue;
 		if (!any)
 			phys_buf_puts(wr->b, "  <equality>\n");
 		any = true;
-		phys_buf_puts(wr->b, "    <weld body1=\"");
-		phys_buf_xml_attr(wr->b, own_name(wr, wr->w->joints[i].name));
-		phys_buf_puts(wr->b, "::loop\" body2=\"");
-		phys_buf_xml_attr(wr->b, own_name(wr,
-		    wr->w->links[wr->w->joints[i].child].name));
-		phys_buf_putc(wr->b, '"');
-		phys_mjcf_nums(wr->b, "solref", ref, 2);
-		phys_mjcf_nums(wr->b, "solimp", imp, 5);
-		phys_buf_puts(wr->b, "/>\n");
+		if (wr->t.loop[i]) {
+			phys_buf_puts(wr->b, "    <weld body1=\"");
+			phys_buf_xml_attr(wr->b, own_name(wr,
+			    wr->w->joints[i].name));
+			phys_buf_puts(wr->b, "::loop\" body2=\"");
+			phys_buf_xml_attr(wr->b, own_name(wr,
+			    wr->w->links[wr->w->joints[i].child].name));
+			phys_buf_putc(wr->b, '"');
+			put_softness(wr->b, ref, imp);
+		}
+		if (wr->w->joints[i].mimic[0].on) {
+			put_mimic(wr, (int)i);
+			put_softness(wr->b, ref, imp);
+		}
 	}
 	if (any)
 		phys_buf_puts(wr->b, "  </equality>\n");
@@ -1241,6 +1288,41 @@ put_tendon_name(struct phys_buf *b, const struct phys_mjcf_actuator *acts,
 		    name ? "_" : "", i);
 }
 
+/*
+ * A mimic of several leaders: the fixed tendon follower - sum m_i
+ * leader_i, named JOINT::mimic, which an equality holds (put_mimic); true
+ * when written (the <tendon> opened first unless open).
+ */
+static bool
+put_mimic_tendon(struct writer *wr, int ji, bool open)
+{
+	const struct phys_joint *j = &wr->w->joints[ji];
+	const struct phys_mimic *m = &j->mimic[0];
+	struct phys_buf *b = wr->b;
+	double c;
+	int i;
+
+	if (!m->on || !m->nmore)
+		return false;
+	if (!open)
+		phys_buf_puts(b, "  <tendon>\n");
+	phys_buf_puts(b, "    <fixed name=\"");
+	phys_buf_xml_attr(b, own_name(wr, j->name));
+	phys_buf_puts(b, "::mimic\">\n");
+	for (i = -2; i < m->nmore; i++) {
+		phys_buf_puts(b, "      <joint joint=\"");
+		phys_buf_xml_attr(b, own_name(wr, wr->w->joints[i == -2 ? ji :
+		    i < 0 ? m->leader : m->more[i].leader].name));
+		phys_buf_putc(b, '"');
+		c = i == -2 ? 1 : -(i < 0 ? m->multiplier :
+		    m->more[i].multiplier);
+		phys_mjcf_nums(b, "coef", &c, 1);
+		phys_buf_puts(b, "/>\n");
+	}
+	phys_buf_puts(b, "    </fixed>\n");
+	return true;
+}
+
 /* The fixed tendons the actuators pull, one each, and the springs. */
 static void
 put_tendons(struct writer *wr)
@@ -1273,6 +1355,9 @@ put_tendons(struct writer *wr)
 		}
 		phys_buf_puts(b, "    </fixed>\n");
 	}
+	for (i = 0; i < wr->w->njoints; i++)
+		if (put_mimic_tendon(wr, (int)i, any))
+			any = true;
 	if (any)
 		phys_buf_puts(b, "  </tendon>\n");
 }
@@ -1589,7 +1674,7 @@ phys_mjcf_write(const struct phys_scene *w,
 		rc = put_children(&wr, -1, 2);
 		phys_buf_puts(b, "  </worldbody>\n");
 		put_contact(&wr);
-		put_welds(&wr);
+		put_equalities(&wr);
 		put_actuators(&wr);
 		phys_mjcf_write_keys(w, &wr.t, acts, n, b);
 		phys_buf_puts(b, "</mujoco>\n");

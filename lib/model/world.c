@@ -1940,6 +1940,40 @@ one_axis_joint(const struct phys_joint *j)
 }
 
 /*
+ * The joint a <mimic> (or a <phys:mimic>) of joint j names: a revolute or
+ * prismatic joint of j's model, by its first axis; -1 after an error.
+ */
+static int
+mimic_leader(struct scope *sc, const struct phys_joint *j, xmlNodePtr e)
+{
+	struct phys_scene *w = sc->L->w;
+	char *leader = phys_node_attr(e, "joint"), *axis, *scoped;
+	int li = -1, rc = 0;
+
+	if (!leader || !*leader) {
+		free(leader);
+		return fail_node(sc->doc, e, "<%s> names no joint",
+		    (const char *)e->name);
+	}
+	scoped = scoped_name(scope_prefix(w, sc->model), leader);
+	li = phys_world_entity_of(w, scoped, PHYS_K_JOINT);
+	free(scoped);
+	axis = phys_node_attr(e, "axis");
+	if (li < 0)
+		rc = phys_failat(PHYS_AT(sc->doc, e), "<%s>: no joint named "
+		    "'%s' in this model", (const char *)e->name, leader);
+	else if (!one_axis_joint(j) || !one_axis_joint(&w->joints[li]) ||
+	    (axis && strcmp(axis, "axis2") == 0))
+		rc = fail_node(sc->doc, e, "%s", "<mimic> is supported between "
+		    "the axes of revolute, continuous and prismatic joints");
+	else if (&w->joints[li] == j)
+		rc = fail_node(sc->doc, e, "joint '%s' mimics itself", j->name);
+	free(axis);
+	free(leader);
+	return rc < 0 ? -1 : li;
+}
+
+/*
  * SDF 1.11's <mimic joint="leader" axis="axis">: this axis follows
  * multiplier * (leader - reference) + offset. Read once every joint of
  * the model is known; revolute and prismatic joints only.
@@ -1947,50 +1981,86 @@ one_axis_joint(const struct phys_joint *j)
 static int
 read_mimic(struct scope *sc, struct phys_joint *j, int k, xmlNodePtr e)
 {
-	struct phys_scene *w = sc->L->w;
 	struct phys_mimic *m = &j->mimic[k];
-	char *leader = phys_node_attr(e, "joint"), *axis, *scoped;
-	int rc = 0;
 
-	if (!leader || !*leader) {
-		free(leader);
-		return fail_node(sc->doc, e, "%s", "<mimic> names no joint");
-	}
-	scoped = scoped_name(scope_prefix(w, sc->model), leader);
-	m->leader = phys_world_entity_of(w, scoped, PHYS_K_JOINT);
-	free(scoped);
-	axis = phys_node_attr(e, "axis");
-	m->leader_axis = axis && strcmp(axis, "axis2") == 0;
-	if (m->leader < 0)
-		rc = fail_node(sc->doc, e, "<mimic>: no joint named '%s' in this "
-		    "model", leader);
-	else if (!one_axis_joint(j) || !one_axis_joint(&w->joints[m->leader]) ||
-	    m->leader_axis || k)
-		rc = fail_node(sc->doc, e, "%s", "<mimic> is supported between "
-		    "the axes of revolute, continuous and prismatic joints");
-	else if (&w->joints[m->leader] == j)
-		rc = fail_node(sc->doc, e, "joint '%s' mimics itself", j->name);
-	free(axis);
-	free(leader);
-	if (rc == 0)
-		rc = mimic_number(sc->doc, e, "multiplier", 1, &m->multiplier) |
-		    mimic_number(sc->doc, e, "offset", 0, &m->offset) |
-		    mimic_number(sc->doc, e, "reference", 0, &m->reference);
-	m->on = rc == 0;
-	return rc < 0 ? -1 : 0;
+	if (k)
+		return fail_node(sc->doc, e, "%s", "<mimic> is supported "
+		    "between the axes of revolute, continuous and prismatic "
+		    "joints");
+	if ((m->leader = mimic_leader(sc, j, e)) < 0)
+		return -1;
+	m->leader_axis = 0;
+	if ((mimic_number(sc->doc, e, "multiplier", 1, &m->multiplier) |
+	    mimic_number(sc->doc, e, "offset", 0, &m->offset) |
+	    mimic_number(sc->doc, e, "reference", 0, &m->reference)) < 0)
+		return -1;
+	m->on = true;
+	return 0;
 }
 
+/*
+ * <phys:mimic joint="leader"> beside an axis's <mimic>: one more leader,
+ * whose multiplier * (leader - reference) the follower adds, so that
+ * joints couple linearly (as an MJCF fixed tendon held at a length of
+ * three joints does). The offset is the <mimic>'s.
+ */
+static int
+read_more_mimic(struct scope *sc, struct phys_joint *j, xmlNodePtr e)
+{
+	struct phys_mimic *m = &j->mimic[0];
+	struct phys_mimic_term *t;
+	int li, i;
+
+	if (!m->on)
+		return fail_node(sc->doc, e, "%s", "<phys:mimic> beside no "
+		    "<mimic> of the axis: the <mimic> names the first leader");
+	if (m->nmore == PHYS_MIMIC_MORE)
+		return phys_failat(PHYS_AT(sc->doc, e), "a mimic of more than "
+		    "%d leaders is not read", PHYS_MIMIC_MORE + 1);
+	if (phys_child(e, "offset"))
+		return fail_node(sc->doc, phys_child(e, "offset"), "%s",
+		    "<phys:mimic> has no offset: the <mimic>'s is the "
+		    "coupling's");
+	if ((li = mimic_leader(sc, j, e)) < 0)
+		return -1;
+	for (i = -1; i < m->nmore; i++)
+		if ((i < 0 ? m->leader : m->more[i].leader) == li)
+			return fail_node(sc->doc, e, "joint '%s' leads this "
+			    "mimic twice", sc->L->w->joints[li].name);
+	t = &m->more[m->nmore];
+	t->leader = li;
+	if ((mimic_number(sc->doc, e, "multiplier", 1, &t->multiplier) |
+	    mimic_number(sc->doc, e, "reference", 0, &t->reference)) < 0)
+		return -1;
+	m->nmore++;
+	return 0;
+}
+
+/* An axis's <mimic> (SDF's: the first) and its <phys:mimic>s. */
 static int
 read_mimics(struct scope *sc, struct phys_joint *j)
 {
 	static const char *const axes[] = { "axis", "axis2" };
-	xmlNodePtr e;
+	xmlNodePtr ax, e;
 	int k;
 
 	for (k = 0; k < 2; k++) {
-		e = phys_child(phys_child(j->node, axes[k]), "mimic");
+		ax = phys_child(j->node, axes[k]);
+		for (e = phys_child(ax, "mimic"); e; e = phys_next(e, "mimic"))
+			if (!phys_mjcf_own(e, "mimic"))
+				break;
 		if (e && read_mimic(sc, j, k, e) < 0)
 			return -1;
+		while ((e = phys_next(e, "mimic")))
+			if (!phys_mjcf_own(e, "mimic"))
+				return fail_node(sc->doc, e, "%s", "a second "
+				    "<mimic> of the axis: SDF gives an axis "
+				    "one (<phys:mimic> adds a leader)");
+		for (e = phys_child(ax, "mimic"); e; e = phys_next(e, "mimic"))
+			if (phys_mjcf_own(e, "mimic") &&
+			    (k ? read_mimic(sc, j, k, e) :
+			    read_more_mimic(sc, j, e)) < 0)
+				return -1;
 	}
 	return 0;
 }

@@ -143,6 +143,9 @@ struct phys_visual {
 	phys_pose pose;		/* in the link frame */
 };
 
+/* Leaders a mimic may have beyond its first. */
+#define PHYS_MIMIC_MORE	7
+
 struct phys_joint {
 	char *name;		/* scoped: "robot::elbow" */
 	int model;
@@ -155,6 +158,14 @@ struct phys_joint {
 		bool on;
 		int leader, leader_axis;	/* joint index, 0 or 1 */
 		double multiplier, offset, reference;
+		/* further leaders (<phys:mimic>, first axis only): the
+		 * follower is the sum of every leader's term, a linear
+		 * coupling of several joints (MJCF's fixed tendon held) */
+		int nmore;
+		struct phys_mimic_term {
+			int leader;
+			double multiplier, reference;
+		} more[PHYS_MIMIC_MORE];
 	} mimic[2];
 	xmlNodePtr node;
 	struct phys_doc *doc;
