@@ -23,10 +23,11 @@ good_model() {
 	cat > "$TMP/parts.xml" <<'XML'
 <mujoco>
   <asset>
-    <mesh name="tet" vertex="0 0 0  0.1 0 0  0 0.1 0  0 0 0.1"/>
+    <mesh name="tet" file="tet.obj"/>
   </asset>
 </mujoco>
 XML
+	printf 'v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n' > "$TMP/tet.obj"
 	cat > "$TMP/good.xml" <<'XML'
 <mujoco model="good">
   <compiler angle="radian" autolimits="true" inertiafromgeom="auto"/>
@@ -89,7 +90,7 @@ XML
     <joint joint1="hip_y" joint2="hip" polycoef="0 0.5 0 0 0"/>
   </equality>
   <tendon>
-    <fixed name="sum" limited="true" range="-1 1"><joint joint="hip" coef="1"/><joint joint="knee" coef="-1"/></fixed>
+    <fixed name="sum"><joint joint="hip" coef="1"/><joint joint="knee" coef="-1"/></fixed>
     <spatial name="string" width="0.005"><site site="imu"/><site site="toe"/></spatial>
   </tendon>
   <actuator>
@@ -121,12 +122,20 @@ fault() {
 	jq -r 'select(.severity == "error") | "\(.line): \(.message)"' "$TMP/json" > "$TMP/found"
 }
 
-@test "a valid model: no finding, and MuJoCo loads it" {
+@test "a valid model: no finding, and MuJoCo loads it; what phys-step refuses of a valid model is an error at its line" {
 	good_model
 	mujoco_loads "$TMP/good.xml"
 	run phys-sdf check "$TMP/good.xml"
 	assert_success
 	assert_output ""
+	# a limited tendon, which MuJoCo loads and phys does not read: check
+	# passed it, and phys-step refused the model
+	sed 's|<fixed name="sum">|<fixed name="sum" limited="true" range="-1 1">|' "$TMP/good.xml" > "$TMP/limited.xml"
+	mujoco_loads "$TMP/limited.xml"
+	run -1 phys-step -q -n 1 "$TMP/limited.xml"
+	assert_output "phys-step: $TMP/limited.xml:62: tendon 'sum' is limited: tendons are not read, and a limited one changes how the model moves; phys refuses the model"
+	run -1 phys-sdf check "$TMP/limited.xml"
+	assert_output "{\"file\":\"$TMP/limited.xml\",\"line\":62,\"severity\":\"error\",\"message\":\"tendon 'sum' is limited: tendons are not read, and a limited one changes how the model moves; phys refuses the model\"}"
 	# from standard input, its include found from the working directory
 	cd "$TMP"
 	run phys-sdf check - < good.xml
@@ -176,9 +185,9 @@ CASES
 
 @test "an included file's faults at its own lines" {
 	good_model
-	sed -i 's/vertex=/vertx=/' "$TMP/parts.xml"
+	sed -i 's/file=/fle=/' "$TMP/parts.xml"
 	run -1 phys-sdf check "$TMP/good.xml"
-	assert_output --partial "\"file\":\"$TMP/parts.xml\",\"line\":3,\"severity\":\"error\",\"message\":\"unknown attribute 'vertx' of <mesh>; did you mean 'vertex'?\""
+	assert_output --partial "\"file\":\"$TMP/parts.xml\",\"line\":3,\"severity\":\"error\",\"message\":\"unknown attribute 'fle' of <mesh>; did you mean 'file' or 'face'?\""
 	! mujoco_loads "$TMP/good.xml"
 }
 

@@ -1215,6 +1215,40 @@ rank_mjcf(struct phys_findings *out)
 	}
 }
 
+static void
+drop_warning(const char *file, long line, const char *message, void *ctx)
+{
+	(void)file, (void)line, (void)message, (void)ctx;
+}
+
+/*
+ * What phys-step refuses of an MJCF model that its schema and MuJoCo's
+ * rules pass (a primitive geom of a mesh, MuJoCo's ellipsoid fluid
+ * model) is an error here too: the loader's refusal, its warnings left
+ * to the checks above, which say them at their elements.
+ */
+static void
+mjcf_refusal(const char *path, const char *name, const char *text,
+    size_t len, struct phys_findings *out)
+{
+	struct phys_load_options lo;
+	struct phys_scene w;
+	int rc;
+
+	phys_load_options_default(&lo);
+	lo.quiet = true;
+	memset(&w, 0, sizeof w);
+	phys_set_warning_sink(drop_warning, NULL);
+	rc = phys_doc_load_text(&w.doc, name, text, len);
+	if (rc == 0 && path && strcmp(path, "-") != 0)
+		w.doc.path = phys_xstrdup(path);
+	if (rc == 0)
+		rc = phys_world_load_doc(&w, &lo);
+	if (rc < 0)
+		add_message(out, name, PHYS_SEV_ERROR, phys_error());
+	phys_world_free(&w);
+}
+
 /*
  * The world as the loader reads it from text already read (a file read
  * once: standard input cannot be read twice), or, for MJCF, its own
@@ -1224,16 +1258,18 @@ static bool
 load_or_mjcf(struct phys_scene *w, const char *path, const char *name,
     const struct phys_load_options *lo, struct phys_findings *out, int *rc)
 {
-	size_t len;
+	size_t len, first;
 	char *text = phys_read_file(path, &len);
 
 	memset(w, 0, sizeof *w);
 	if (text && phys_mjcf_text(text, len)) {
 		phys_mjcf_check(name, path && strcmp(path, "-") != 0 ? path :
 		    NULL, text, len, collect_mjcf, out);
+		first = out->n;
+		mjcf_refusal(path, name, text, len, out);
 		free(text);
 		rank_mjcf(out);
-		sort_and_dedupe(out, 0, 0);
+		sort_and_dedupe(out, first, out->n);
 		return true;
 	}
 	if (!text) {

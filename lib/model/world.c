@@ -2561,8 +2561,9 @@ find_resource(const char *uri, const char *doc_path, bool want_dir)
 		name = uri + 7;
 	if (name[0] == '/')
 		return is_resource(name, want_dir) ? phys_xstrdup(name) : NULL;
-	if (!model && doc_path) {
-		base = phys_xstrdup(doc_path);
+	/* next to the file; standard input's, the current directory */
+	if (!model) {
+		base = phys_xstrdup(doc_path ? doc_path : "./-");
 		if (strrchr(base, '/'))
 			*strrchr(base, '/') = '\0';
 		else
