@@ -1196,3 +1196,31 @@ borne() {
 	run -0 --separate-stderr phys-sdf print --format mjcf "$BATS_TEST_DIRNAME/data/mjcf/gravcomp.xml"
 	[[ "$stderr" == *"gravcomp.xml:11: link 'gravcomp::ball' has no gravity, which MuJoCo 2.2.2 has no way to say (a later MuJoCo's gravcomp=\"1\" does): written with gravity"* ]]
 }
+
+@test "mjcf: a massless body the world holds still (no joint of its own: welded, as Menagerie's base and camera bodies are) runs without a word of its mass; a massless body that moves is still said" {
+	cat > "$TMP/still.xml" <<'XML'
+<mujoco>
+  <worldbody>
+    <body name="base">
+      <body name="cam"><camera name="c"/></body>
+      <body name="arm" pos="0 0 1">
+        <joint name="j" axis="0 1 0"/>
+        <geom type="capsule" size="0.02" fromto="0 0 0 0.3 0 0"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator><motor joint="j"/></actuator>
+</mujoco>
+XML
+	for p in default_physics mujoco; do
+		run -0 --separate-stderr phys-step -p $p -n 1 "$TMP/still.xml"
+		[[ "$stderr" != *"mass 0"* ]]
+		[[ "$stderr" != *"not positive definite"* ]]
+	done
+	# the arm hangs from the base: it swings as a pendulum would
+	phys-step -q -t 0.2 -e 100 -i 'MuJoCo Model::j/position' "$TMP/still.xml" | tail -1 |
+	    jq -e '.items["MuJoCo Model::j/position"][0] > 0.1'
+	sed 's|<body name="cam">|<body name="cam"><freejoint/>|' "$TMP/still.xml" > "$TMP/moves.xml"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/moves.xml"
+	[[ "$stderr" == *"link 'MuJoCo Model::cam': mass 0, which Gazebo refuses on a moving link"* ]]
+}

@@ -525,7 +525,8 @@ phys_link_mass_prepare(const struct phys_scene *w,
 	const struct phys_value *v = phys_run_values_get(rv, PHYS_S_LINK, li);
 	const char *file = at_load ? phys_node_file(l->doc, l->node) :
 	    NULL;
-	bool warn = at_load && !quiet;
+	/* a link the world holds still moves the same whatever its mass */
+	bool warn = at_load && !quiet && !l->welded;
 	enum phys_inertia_fault fault;
 	const double *g = out->given;
 	phys_inertia in;

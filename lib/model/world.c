@@ -3261,6 +3261,54 @@ pair_values(void *ctx, struct phys_doc *d, xmlNodePtr owner,
 	return read_values(L, d, owner, PHYS_S_COLLISION, *out);
 }
 
+/*
+ * Each link's welded: a fixed joint holds it to the world, to a static
+ * model's link or to a welded link. Each chain is walked once (a link's
+ * answer is kept), so that a world of many welded links loads in time
+ * linear in them.
+ */
+static void
+mark_welded(struct phys_scene *w)
+{
+	enum { UNKNOWN, YES, NO, ON_PATH };
+	int *up = phys_xmalloc((w->nlinks + 1) * sizeof *up);
+	unsigned char *st = phys_xcalloc(w->nlinks + 1, 1);
+	size_t i, n, k;
+	int *path = phys_xmalloc((w->nlinks + 1) * sizeof *path), li, p;
+	unsigned char to;
+
+	for (i = 0; i < w->nlinks; i++)
+		up[i] = -2;	/* held by no fixed joint */
+	for (i = 0; i < w->njoints; i++)
+		if (w->joints[i].type == PHYS_JOINT_FIXED &&
+		    w->joints[i].child >= 0)
+			up[w->joints[i].child] = w->joints[i].parent;
+	for (i = 0; i < w->nlinks; i++) {
+		for (n = 0, li = (int)i, to = NO; st[li] == UNKNOWN;) {
+			st[li] = ON_PATH;
+			path[n++] = li;
+			if (w->models[w->links[li].model].is_static) {
+				to = YES;
+				break;
+			}
+			if ((p = up[li]) < 0) {
+				to = p == -1 ? YES : NO;
+				break;
+			}
+			li = p;
+		}
+		if (st[li] == YES || st[li] == NO)
+			to = st[li];
+		for (k = 0; k < n; k++)
+			st[path[k]] = to;
+	}
+	for (i = 0; i < w->nlinks; i++)
+		w->links[i].welded = st[i] == YES;
+	free(path);
+	free(st);
+	free(up);
+}
+
 int
 phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 {
@@ -3284,6 +3332,8 @@ phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 		rc = phys_excludes_read(w);
 	if (rc == 0)
 		rc = phys_pairs_read(w, pair_values, &L);
+	if (rc == 0)
+		mark_welded(w);
 	for (i = 0; i < L.nframes; i++)
 		free(L.frames[i].name);
 	free(L.frames);

@@ -106,6 +106,9 @@ struct phys_link {
 	/* an MJCF body's frame between two of its joints (SDF needs a link
 	 * there; <phys:between_joints/>), which MuJoCo gives no mass */
 	bool between_joints;
+	/* held still by the world through fixed joints (a chain of them to
+	 * the world or a static model's link): its mass moves nothing */
+	bool welded;
 };
 
 struct phys_collision {
