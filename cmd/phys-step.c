@@ -503,6 +503,7 @@ compare_engines(struct phys_scene *w, struct phys_run_options *o,
 int
 main(int argc, char **argv)
 {
+	int p = -1;
 	struct phys_load_options lo;
 	struct phys_run_options o;
 	struct comparing cmp = { 0 };
@@ -549,10 +550,17 @@ main(int argc, char **argv)
 		free(cmp.fields);
 		return cmp.n ? PHYS_EXIT_USAGE : PHYS_EXIT_FAIL;
 	}
-	if (cmp.n)
+	/* -p of an engine's name where no profile has it: its profile */
+	if (o.preset && (p = phys_preset_named(&w, o.preset)) >= 0)
+		o.preset = w.profiles[p].name;
+	if (o.preset && p < 0) {
+		phys_report();
+		rc = PHYS_EXIT_USAGE;
+	} else if (cmp.n) {
 		rc = compare_engines(&w, &o, &cmp);
-	else
+	} else {
 		rc = phys_sim_run(&w, &o, stdout);
+	}
 	phys_world_free(&w);
 	free(o.items);
 	free(o.sets);

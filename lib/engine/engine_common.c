@@ -370,6 +370,37 @@ stand_in_mass(const struct phys_scene *w, const struct phys_run_values *rv,
 	return PHYS_MASSLESS_SHARE * (least > 0 ? least : 1);
 }
 
+/*
+ * A massless link the world holds still moves nothing by its mass: it
+ * runs with the mass and inertia of its model's heaviest link (1 kg and
+ * 0.01 kg m^2 when none has one), under every engine and without a word,
+ * as a light link that carries heavy ones is one an iterative solver
+ * (Bullet's) holds badly.
+ */
+static void
+welded_stand_in(const struct phys_scene *w, const struct phys_run_values *rv,
+    int li, double *mass, double given[6])
+{
+	const struct phys_value *v;
+	double most = 0;
+	size_t i;
+	int k;
+
+	*mass = 1;
+	for (k = 0; k < 6; k++)
+		given[k] = k < 3 ? 0.01 : 0;
+	for (i = 0; i < w->nlinks; i++) {
+		if (w->links[i].model != w->links[li].model)
+			continue;
+		v = rv ? phys_run_values_get(rv, PHYS_S_LINK, (int)i) :
+		    w->links[i].vals;
+		if (PVD(v, LINK_inertial_mass) > most) {
+			most = PVD(v, LINK_inertial_mass);
+			phys_link_values_mass(v, mass, given);
+		}
+	}
+}
+
 /* The mass a link runs with: a file's 0 replaced when the engine takes a
  * stand-in then; -1 when it is not positive. */
 static int
@@ -535,6 +566,8 @@ phys_link_mass_prepare(const struct phys_scene *w,
 	if (!at_load)
 		line = -1;
 	phys_link_values_mass(v, &out->mass, out->given);
+	if (out->mass == 0 && l->welded)
+		welded_stand_in(w, rv, li, &out->mass, out->given);
 	out->frame = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
 	if (run_mass(w, rv, li, r, at_load, line, warn, &out->mass) < 0)
 		return -1;

@@ -900,3 +900,17 @@ phys_preset_diff(const struct phys_scene *w, int a, int b,
 		phys_buf_puts(out, "}}\n");
 	}
 }
+
+int
+phys_preset_named(struct phys_scene *w, const char *name)
+{
+	int p = phys_world_profile(w, name);
+
+	if (p >= 0 || phys_engine_bit(name) == 0)
+		return p >= 0 ? p : phys_world_find_profile(w, name);
+	p = phys_preset_for_engine(w, w->start, name);
+	if (p >= 0 && strcmp(w->profiles[p].name, name) != 0)
+		phys_warn("no profile named '%s': running profile '%s' of "
+		    "engine %s", name, w->profiles[p].name, name);
+	return p;
+}

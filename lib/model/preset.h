@@ -56,6 +56,14 @@ int phys_preset_add(struct phys_scene *w, const char *name, int from,
  * phys_error().
  */
 int phys_preset_for_engine(struct phys_scene *w, int from, const char *engine);
+
+/*
+ * The profile a run names: the one called name, else, where name is an
+ * engine's (ode, bullet, ...) and no profile is called so, the world's
+ * start profile under that engine (phys_preset_for_engine), said once;
+ * -1 with phys_error() naming the profiles.
+ */
+int phys_preset_named(struct phys_scene *w, const char *name);
 int phys_preset_remove(struct phys_scene *w, int p);
 int phys_preset_rename(struct phys_scene *w, int p, const char *name);
 /* The profile as a standalone <physics> element; caller frees. */
