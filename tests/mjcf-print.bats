@@ -927,3 +927,16 @@ viscous_wind() {
 	near "$(awk -v a="$(cat "$TMP/ja")" -v b="$(cat "$TMP/jb")" 'BEGIN { print a - 0.2 + 2 * b }')" 0.3 1e-3
 	awk -v b="$(cat "$TMP/jb")" 'BEGIN { exit !(b < -0.1 || b > 0.1) }'
 }
+
+@test "an actuator of a site, pushed off its body's centre along a tilted site and damped by the site's speed, moves the body under phys's MuJoCo engine, and printed back as a site and a general actuator, as libmujoco moves it, to 1e-9" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/drone.xml"
+	print_oracle "$src" run 1 cf2 flip | awk 'NR % 100 == 0 { print $2, $3, $4 }' > "$TMP/want"
+	[ "$(wc -l < "$TMP/want")" -eq 10 ]
+	phys-step -q -p mujoco -t 1 -e 100 --keyframe flip -i 'drone::cf2/pose' "$src" |
+	    jq -r 'select(.t > 0) | .items[] | "\(.x) \(.y) \(.z)"' > "$TMP/got"
+	lines_agree "$TMP/want" "$TMP/got" 1e-9
+	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
+	grep -q '<general site="rotor" gear="0 0 1 0 0 0.01"' "$TMP/out.xml"
+	print_oracle "$TMP/out.xml" run 1 cf2 flip | awk 'NR % 100 == 0 { print $2, $3, $4 }' > "$TMP/got"
+	lines_agree "$TMP/want" "$TMP/got" 1e-9
+}

@@ -1836,6 +1836,8 @@ driven(const struct reader *r, int j, bool system)
 	size_t i, k;
 
 	for (i = 0; i < r->nacts; i++) {
+		if (r->acts[i].kind == ACT_SITE)
+			continue;
 		if (r->acts[i].kind != ACT_TENDON) {
 			if (r->acts[i].joint == j)
 				return true;
@@ -1855,8 +1857,8 @@ driven(const struct reader *r, int j, bool system)
 
 #define NOT_READ "not read (phys reads motor, position, velocity, " \
 	"intvelocity, cylinder and general actuators of fixed gain and " \
-	"affine bias, of a joint or a fixed tendon): the model runs " \
-	"without it"
+	"affine bias, of a joint, a fixed tendon or a site): the model " \
+	"runs without it"
 
 /*
  * An actuator's ctrlrange in force (limited_range), or a later MuJoCo's
@@ -2025,6 +2027,55 @@ joint_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
 	return tendon_actuator(r, n, cls, a, (int)r->ntendons - 1, j);
 }
 
+/*
+ * An actuator of a site (no refsite: its length is 0, as MuJoCo 2.2.2
+ * has it): its force, gain times the control plus bias[0] + bias[2]
+ * times the site's speed along the gear, pushes the site's body along
+ * gear's force and turns it by gear's torque, both in the site's frame:
+ * phys's SiteActuator (a drone's rotors).
+ */
+static int
+site_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
+    const char *sn)
+{
+	double fr[2] = { 0, 0 }, cr[2] = { 0, 0 }, ar[2] = { 0, 0 };
+	int flim, clim, alim;
+	size_t i;
+
+	for (i = 0; i < r->nsites; i++)
+		if (r->sites[i].name && strcmp(r->sites[i].name, sn) == 0)
+			break;
+	if (i == r->nsites)
+		return mj_fail(r, n, "no site '%s'", sn);
+	if (r->sites[i].body < 0)
+		return mj_fail(r, n, "site '%s' is the world's: its actuator "
+		    "pushes nothing", sn);
+	if (a->dampratio > 0)
+		return mj_fail(r, n, "%s", "a site's position servo of a "
+		    "dampratio: not read");
+	a->sgear[0] = 1;
+	if (some_numbers(r, n, cls, "gear", a->sgear, 1, 6) < 0 ||
+	    (flim = limited_range(r, n, cls, "force", fr)) < 0 ||
+	    (clim = ctrl_range(r, n, cls, -1, cr)) < 0 ||
+	    (alim = limited_range(r, n, cls, "act", ar)) < 0)
+		return -1;
+	if (a->dyn == MJ_DYN_FILTER && !(a->tau > 0))
+		return mj_fail(r, n, "dynprm=\"%g\": a filter's time constant "
+		    "must be positive", a->tau);
+	a->force[0] = flim ? fr[0] : -INFINITY;
+	a->force[1] = flim ? fr[1] : INFINITY;
+	a->ctrl[0] = clim ? cr[0] : -INFINITY;
+	a->ctrl[1] = clim ? cr[1] : INFINITY;
+	a->act[0] = alim ? ar[0] : -INFINITY;
+	a->act[1] = alim ? ar[1] : INFINITY;
+	a->kind = ACT_SITE;
+	a->joint = -1;
+	a->site = (int)i;
+	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
+	r->acts[r->nacts++] = *a;
+	return 0;
+}
+
 static int
 read_actuator(struct reader *r, xmlNodePtr n)
 {
@@ -2040,6 +2091,8 @@ read_actuator(struct reader *r, xmlNodePtr n)
 	a.tendon = -1;
 	if ((k = affine_force(r, n, cls, &a)) == -2)
 		return -1;
+	if (k == 0 && !jn && !tn && own_attr(n, "site"))
+		return site_actuator(r, n, cls, &a, own_attr(n, "site"));
 	if (k < 0 || (!jn && !tn)) {
 		mj_note(r, n, NOT_READ);
 		return 0;
@@ -2099,6 +2152,8 @@ check_force_ranges(struct reader *r)
 		borne |= r->bodies[i].gravcomp;
 	/* a pull through a tendon of several joints counts as two */
 	for (i = 0; i < r->nacts; i++) {
+		if (r->acts[i].kind == ACT_SITE)
+			continue;
 		if (r->acts[i].kind != ACT_TENDON) {
 			pulls[r->acts[i].joint]++;
 			continue;

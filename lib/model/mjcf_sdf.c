@@ -1267,6 +1267,46 @@ write_tendon_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
 		add_nums(p, "act_range", a->act, 2, a->line);
 }
 
+/*
+ * An actuator of a site as phys's SiteActuator: the link its body is part
+ * of, the site's <pose> in that link, its <gear> in the site's frame
+ * (force, torque), the force's gain and bias, the ranges in force and the
+ * dynamics. A site of a body welded to the world pushes nothing, in
+ * MuJoCo as here: it is left out.
+ */
+static void
+write_site_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
+{
+	const struct mj_site *st = &r->sites[a->site];
+	xmlNodePtr p;
+
+	if (holder_of(r, st->body) < 0)
+		return;
+	p = a->plugin = add(model, "plugin", NULL, a->line);
+	xmlSetProp(p, (const xmlChar *)"filename",
+	    (const xmlChar *)"phys-site-actuator-system");
+	xmlSetProp(p, (const xmlChar *)"name",
+	    (const xmlChar *)"phys::systems::SiteActuator");
+	add(p, "link_name", holder_link(r, st->body), a->line);
+	add(p, "site", st->sdf, a->line);
+	add_pose(p, phys_pose_mul(frame_in_holder(r, st->body), st->pose),
+	    a->line);
+	add_nums(p, "gear", a->sgear, 6, a->line);
+	add_num(p, "gain", a->gain, a->line);
+	add_nums(p, "bias", a->bias, 3, a->line);
+	if (isfinite(a->ctrl[0]))
+		add_nums(p, "ctrl_range", a->ctrl, 2, a->line);
+	if (isfinite(a->force[0]))
+		add_nums(p, "force_range", a->force, 2, a->line);
+	if (a->dyn != MJ_DYN_NONE)
+		add(p, "dynamics", a->dyn == MJ_DYN_FILTER ? "filter" :
+		    "integrator", a->line);
+	if (a->dyn == MJ_DYN_FILTER)
+		add_num(p, "time_constant", a->tau, a->line);
+	if (a->dyn != MJ_DYN_NONE && isfinite(a->act[0]))
+		add_nums(p, "act_range", a->act, 2, a->line);
+}
+
 /* <option>'s medium as phys's FluidForces system, where the model moves
  * through one. */
 static void
@@ -1321,6 +1361,10 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		a = &r->acts[i];
 		if (a->kind == ACT_TENDON) {
 			write_tendon_actuator(r, model, &r->acts[i]);
+			continue;
+		}
+		if (a->kind == ACT_SITE) {
+			write_site_actuator(r, model, &r->acts[i]);
 			continue;
 		}
 		if ((bi = joint_body(r, a->joint)) < 0)
@@ -1388,7 +1432,7 @@ write_key_controls(struct reader *r, xmlNodePtr sdf)
 			if (!k->ctrl)
 				continue;
 			v = k->ctrl[a->index];
-			v = a->kind == ACT_TENDON ? v :
+			v = a->kind == ACT_TENDON || a->kind == ACT_SITE ? v :
 			    a->kind == ACT_MOTOR ? a->gear * v :
 			    a->kind == ACT_POSITION ?
 			    v - r->joints[a->joint].ref : v;

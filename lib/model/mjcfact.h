@@ -16,7 +16,8 @@
 enum phys_mjcf_actuator_kind {
 	PHYS_MJCF_MOTOR, PHYS_MJCF_POSITION, PHYS_MJCF_VELOCITY,
 	PHYS_MJCF_TENDON,
-	PHYS_MJCF_SPRING	/* no actuator: a spring tendon's pull */
+	PHYS_MJCF_SPRING,	/* no actuator: a spring tendon's pull */
+	PHYS_MJCF_SITE		/* an actuator of a site (phys_mjcf_site) */
 };
 
 /*
@@ -51,6 +52,18 @@ struct phys_mjcf_medium {
 	double wind[3];		/* m/s */
 };
 
+/*
+ * An actuator of a site (PHYS_MJCF_SITE): the site at pose in link's
+ * frame, named site; its force (the tendon's gain, bias, ranges and
+ * dynamics, no joints) along gear's force and torque in the site's frame.
+ */
+struct phys_mjcf_site {
+	int link;
+	const char *site;
+	double pose[6];		/* x y z roll pitch yaw */
+	double gear[6];
+};
+
 struct phys_mjcf_actuator {
 	enum phys_mjcf_actuator_kind kind;
 	int joint, axis;
@@ -62,6 +75,7 @@ struct phys_mjcf_actuator {
 	struct phys_mjcf_tendon tendon;	/* PHYS_MJCF_TENDON's */
 	/* a joint servo's targets, phys's measure (inf: none) */
 	double ctrl[2];
+	struct phys_mjcf_site site;	/* PHYS_MJCF_SITE's */
 };
 
 #endif

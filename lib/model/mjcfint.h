@@ -152,7 +152,7 @@ struct mj_site {
 	long line;
 };
 
-enum { ACT_MOTOR, ACT_POSITION, ACT_VELOCITY, ACT_TENDON };
+enum { ACT_MOTOR, ACT_POSITION, ACT_VELOCITY, ACT_TENDON, ACT_SITE };
 enum { MJ_DYN_NONE, MJ_DYN_INTEGRATOR, MJ_DYN_FILTER };
 
 /*
@@ -226,7 +226,11 @@ struct reader {
 	bool mimic;		/* a coupled joint: SDF 1.11 */
 	struct mj_act {
 		int kind;	/* ACT_* */
-		int joint;	/* -1: a tendon's */
+		int joint;	/* -1: a tendon's or a site's */
+		/* ACT_SITE's: its site, and its gear (force, torque) in
+		 * the site's frame */
+		int site;
+		double sgear[6];
 		/* A fixed tendon's: its force gain times control plus
 		 * bias[0] + bias[1] L + bias[2] dL/dt of its length L, the
 		 * control within ctrl[], the force within force[] */

@@ -944,6 +944,63 @@ put_children(struct writer *wr, int up, int depth)
 	return 0;
 }
 
+/* Site actuator i's site name: its own, else "LINK::siteI". */
+static void
+put_site_name(struct writer *wr, size_t i)
+{
+	const struct phys_mjcf_site *st = &wr->acts[i].site;
+
+	if (st->site) {
+		phys_buf_xml_attr(wr->b, st->site);
+		return;
+	}
+	phys_buf_xml_attr(wr->b, own_name(wr, wr->w->links[st->link].name));
+	phys_buf_printf(wr->b, "::site%zu", i);
+}
+
+/* Whether site actuator i's site is written before, by an actuator of
+ * the same site. */
+static bool
+site_written(const struct writer *wr, size_t i)
+{
+	const struct phys_mjcf_site *st = &wr->acts[i].site;
+	size_t k;
+
+	for (k = 0; st->site && k < i; k++)
+		if (wr->acts[k].kind == PHYS_MJCF_SITE &&
+		    wr->acts[k].site.link == st->link && wr->acts[k].site.site &&
+		    strcmp(wr->acts[k].site.site, st->site) == 0)
+			return true;
+	return false;
+}
+
+/* The sites of the actuators of links written in body li's (its frame,
+ * at). */
+static void
+put_sites(struct writer *wr, int li, int depth)
+{
+	const struct phys_scene *w = wr->w;
+	const struct phys_mjcf_site *st;
+	phys_pose at;
+	size_t i;
+
+	for (i = 0; i < wr->nacts; i++) {
+		st = &wr->acts[i].site;
+		if (wr->acts[i].kind != PHYS_MJCF_SITE || site_written(wr, i) ||
+		    written_in(wr, st->link) != li)
+			continue;
+		at = phys_pose_mul(phys_pose_mul(phys_pose_inv(
+		    w->links[li].pose), w->links[st->link].pose),
+		    phys_pose_from6(st->pose));
+		indent(wr->b, depth);
+		phys_buf_puts(wr->b, "<site name=\"");
+		put_site_name(wr, i);
+		phys_buf_putc(wr->b, '"');
+		put_pose(wr->b, at);
+		phys_buf_puts(wr->b, "/>\n");
+	}
+}
+
 /* Link li's body, and the links merged into it: its joints and theirs,
  * in order, in the body of the last. */
 static int
@@ -979,6 +1036,7 @@ put_body(struct writer *wr, int top, int depth)
 	}
 	if (put_geoms(wr, li, PHYS_POSE_IDENTITY, depth + 1) < 0)
 		return -1;
+	put_sites(wr, li, depth + 1);
 	if (put_children(wr, li, depth + 1) < 0)
 		return -1;
 	indent(wr->b, depth);
@@ -1398,6 +1456,38 @@ put_tendon_actuator(struct writer *wr, size_t i)
 	phys_buf_puts(b, "/>\n");
 }
 
+/* An actuator of a site: a general one of its gear, gain and bias (its
+ * length 0, as MuJoCo's site transmission has it). */
+static void
+put_site_actuator(struct writer *wr, size_t i)
+{
+	const struct phys_mjcf_actuator *a = &wr->acts[i];
+	const struct phys_mjcf_tendon *t = &a->tendon;
+	struct phys_buf *b = wr->b;
+
+	phys_buf_puts(b, "    <general site=\"");
+	put_site_name(wr, i);
+	phys_buf_putc(b, '"');
+	phys_mjcf_nums(b, "gear", a->site.gear, 6);
+	phys_mjcf_nums(b, "gainprm", &t->gain, 1);
+	phys_buf_puts(b, " biastype=\"affine\"");
+	phys_mjcf_nums(b, "biasprm", t->bias, 3);
+	put_ctrlrange(b, t->ctrl, 0);
+	put_forcerange(b, a);
+	if (t->dyn != PHYS_DYN_NONE)
+		phys_buf_puts(b, t->dyn == PHYS_DYN_FILTER ?
+		    " dyntype=\"filter\"" : " dyntype=\"integrator\"");
+	if (t->dyn == PHYS_DYN_FILTER)
+		phys_mjcf_nums(b, "dynprm", &t->tau, 1);
+	if (t->dyn != PHYS_DYN_NONE && (phys_has_lower(t->act[0]) ||
+	    phys_has_upper(t->act[1]))) {
+		phys_buf_puts(b, " actlimited=\"true\"");
+		phys_mjcf_nums(b, "actrange", (double[2]){ fmax(t->act[0],
+		    -PHYS_NO_LIMIT), fmin(t->act[1], PHYS_NO_LIMIT) }, 2);
+	}
+	phys_buf_puts(b, "/>\n");
+}
+
 static void
 put_actuators(struct writer *wr)
 {
@@ -1411,6 +1501,8 @@ put_actuators(struct writer *wr)
 			phys_buf_puts(wr->b, "  <actuator>\n");
 		if (wr->acts[i].kind == PHYS_MJCF_TENDON)
 			put_tendon_actuator(wr, i);
+		else if (wr->acts[i].kind == PHYS_MJCF_SITE)
+			put_site_actuator(wr, i);
 		else
 			put_actuator(wr, &wr->acts[i]);
 	}

@@ -111,7 +111,8 @@ add_servo(struct phys_sys_actuators *out, const struct phys_run_values *v,
 	struct phys_axis_values ax = phys_joint_axis_values(jv, axis);
 	const enum phys_param_id *g = pid_params[kind == PHYS_MJCF_VELOCITY];
 	struct phys_mjcf_actuator a = { kind, j, axis, 0, 0, 0, -INFINITY,
-		INFINITY, target, NULL, NULL, { 0 }, { range[0], range[1] } };
+		INFINITY, target, NULL, NULL, { 0 }, { range[0], range[1] },
+		{ -1, NULL, { 0 }, { 0 } } };
 	double k[8];
 	size_t i;
 

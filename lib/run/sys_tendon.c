@@ -12,6 +12,13 @@
  * TendonSpring, phys's system of an MJCF fixed tendon's stiffness and
  * damping: its force, -stiffness (L - spring_length) - damping dL/dt,
  * pulls the joints the same way.
+ *
+ * SiteActuator, phys's system of an MJCF actuator of a site (a drone's
+ * rotor): its force, computed as a tendon actuator's with a length of 0
+ * (MuJoCo 2.2.2's site transmission without refsite) and the site's
+ * speed along its gear as the rate, pushes the link at the site along
+ * the gear's force and turns it by the gear's torque, both in the site's
+ * frame.
  */
 #include "sysint.h"
 
@@ -232,7 +239,7 @@ ta_actuators(const void *state, const struct phys_run_values *v,
 		  { s->bias[0], s->bias[1], s->bias[2] },
 		  { s->ctrl[0], s->ctrl[1] }, s->dyn, s->tau,
 		  { s->act_range[0], s->act_range[1] }, 0, 0, 0 },
-		{ -INFINITY, INFINITY } };
+		{ -INFINITY, INFINITY }, { -1, NULL, { 0 }, { 0 } } };
 
 	(void)v;
 	phys_sys_actuator_add(out, &a);
@@ -296,7 +303,8 @@ ts_actuators(const void *state, const struct phys_run_values *v,
 		{ s->t.name, s->t.joints, s->t.coef, (size_t)s->t.n,
 		  s->t.offset, 0, { 0, 0, 0 }, { -INFINITY, INFINITY },
 		  PHYS_DYN_NONE, 0, { -INFINITY, INFINITY }, s->stiffness,
-		  s->damping, s->rest }, { -INFINITY, INFINITY } };
+		  s->damping, s->rest }, { -INFINITY, INFINITY },
+		{ -1, NULL, { 0 }, { 0 } } };
 
 	(void)v;
 	phys_sys_actuator_add(out, &a);
@@ -307,4 +315,125 @@ const struct phys_sys_kind phys_sys_tendon_spring = {
 	"TendonSpring", "phys-tendon-spring-system", false,
 	sizeof(struct tendon_spring), ts_parse, NULL, ts_step, NULL, ts_free,
 	NULL, ts_actuators, NULL
+};
+
+/* ---- SiteActuator ---- */
+
+struct site_act {
+	struct tendon_act a;	/* its force; no joints */
+	int link;
+	char *site;		/* its name: the topic's */
+	phys_pose at;		/* the site in the link's frame */
+	double pose[6], gear[6];	/* as given */
+};
+
+static int
+sa_parse(const struct phys_sys_conf *c, void *state)
+{
+	struct site_act *s = state;
+	char *topic;
+	int rc;
+
+	s->a.gain = 1;
+	s->gear[0] = 1;
+	if ((s->link = phys_sys_link(c, phys_child(c->node,
+	    "link_name"))) < 0 ||
+	    phys_sys_numbers(c, "pose", s->pose, 6) < 0 ||
+	    phys_sys_numbers(c, "gear", s->gear, 6) < 0 ||
+	    phys_sys_numbers(c, "gain", &s->a.gain, 1) < 0 ||
+	    phys_sys_numbers(c, "bias", s->a.bias, 3) < 0 ||
+	    phys_sys_range(c, "ctrl_range", s->a.ctrl) < 0 ||
+	    phys_sys_range(c, "force_range", s->a.force) < 0 ||
+	    ta_dynamics(c, &s->a) < 0)
+		return -1;
+	s->at = phys_pose_from6(s->pose);
+	s->site = phys_sys_text(c, "site");
+	if (!(topic = phys_sys_text(c, "topic")))
+		topic = phys_xasprintf("/model/%s/site/%s/cmd", c->model_name,
+		    s->site ? s->site : c->w->links[s->link].name);
+	rc = phys_sys_subscribe(c, topic, &phys_msg_double, 0);
+	free(topic);
+	return rc;
+}
+
+/* The site's gear in the world: its force's direction, its torque's, and
+ * where it acts; the speed along them (MuJoCo's actuator velocity). */
+static double
+sa_frame(const struct site_act *s, const struct phys_sys_run *r,
+    phys_vec3 *f, phys_vec3 *t, phys_vec3 *p)
+{
+	phys_vec3 com, comv, lin, ang, v;
+	phys_pose lp, site;
+
+	phys_engine_link_pose(r->e, s->link, &lp);
+	site = phys_pose_mul(lp, s->at);
+	*f = phys_quat_rotate(site.q, v3(s->gear[0], s->gear[1], s->gear[2]));
+	*t = phys_quat_rotate(site.q, v3(s->gear[3], s->gear[4], s->gear[5]));
+	*p = site.p;
+	phys_engine_link_com(r->e, s->link, &com, &comv);
+	phys_engine_link_vel(r->e, s->link, &lin, &ang);
+	v = v3_add(comv, v3_cross(ang, v3_sub(site.p, com)));
+	return v3_dot(*f, v) + v3_dot(*t, ang);
+}
+
+static int
+sa_step(void *state, const struct phys_sys_run *r, double h)
+{
+	struct site_act *s = state;
+	struct tendon_act *a = &s->a;
+	phys_vec3 f, t, p, com, comv;
+	double rate = sa_frame(s, r, &f, &t, &p), u, x;
+
+	u = fmin(fmax(a->u, a->ctrl[0]), a->ctrl[1]);
+	x = a->gain * (a->dyn == PHYS_DYN_NONE ? u : a->act) + a->bias[0] +
+	    a->bias[2] * rate;
+	x = fmin(fmax(x, a->force[0]), a->force[1]);
+	/* the force at the site: through the centre of mass, with the
+	 * torque of its arm */
+	phys_engine_link_com(r->e, s->link, &com, &comv);
+	f = v3_scale(f, x);
+	t = v3_add(v3_scale(t, x), v3_cross(v3_sub(p, com), f));
+	if (phys_sys_push(r, s->link, f, t) < 0)
+		return -1;
+	if (a->dyn != PHYS_DYN_NONE) {
+		a->act += h * (a->dyn == PHYS_DYN_INTEGRATOR ? u :
+		    (u - a->act) / a->tau);
+		a->act = fmin(fmax(a->act, a->act_range[0]), a->act_range[1]);
+	}
+	return 0;
+}
+
+static void
+sa_free(void *state)
+{
+	free(((struct site_act *)state)->site);
+}
+
+/* MuJoCo's actuator of a site, as it is. */
+static int
+sa_actuators(const void *state, const struct phys_run_values *v,
+    struct phys_sys_actuators *out)
+{
+	const struct site_act *s = state;
+	const struct tendon_act *t = &s->a;
+	struct phys_mjcf_actuator a = { PHYS_MJCF_SITE, -1, 0, 0, 0, 0,
+		t->force[0], t->force[1], t->u, NULL, NULL,
+		{ NULL, NULL, NULL, 0, 0, t->gain,
+		  { t->bias[0], t->bias[1], t->bias[2] },
+		  { t->ctrl[0], t->ctrl[1] }, t->dyn, t->tau,
+		  { t->act_range[0], t->act_range[1] }, 0, 0, 0 },
+		{ -INFINITY, INFINITY },
+		{ s->link, s->site, { 0 }, { 0 } } };
+
+	(void)v;
+	memcpy(a.site.pose, s->pose, sizeof s->pose);
+	memcpy(a.site.gear, s->gear, sizeof s->gear);
+	phys_sys_actuator_add(out, &a);
+	return 0;
+}
+
+const struct phys_sys_kind phys_sys_site_actuator = {
+	"SiteActuator", "phys-site-actuator-system", false,
+	sizeof(struct site_act), sa_parse, NULL, sa_step, ta_message,
+	sa_free, NULL, sa_actuators, NULL
 };

@@ -119,7 +119,7 @@ int phys_sys_double(const struct phys_sys_conf *c, const char *name,
     double *out);
 int phys_sys_bool(const struct phys_sys_conf *c, const char *name, bool *out);
 int phys_sys_numbers(const struct phys_sys_conf *c, const char *name,
-    double *out, int n);
+    double *out, int n);	/* n at most 6 */
 /* <NAME>, two numbers, the first below the second, into v: left at
  * -inf, inf when absent (no range); -1 with an error at the element. */
 int phys_sys_range(const struct phys_sys_conf *c, const char *name,
@@ -226,5 +226,6 @@ extern const struct phys_sys_kind phys_sys_detachable_joint;
 extern const struct phys_sys_kind phys_sys_tendon_actuator;
 extern const struct phys_sys_kind phys_sys_fluid_forces;
 extern const struct phys_sys_kind phys_sys_tendon_spring;
+extern const struct phys_sys_kind phys_sys_site_actuator;
 
 #endif

@@ -25,6 +25,7 @@ static const struct phys_sys_kind *const kinds[] = {
 	&phys_sys_tendon_actuator,
 	&phys_sys_fluid_forces,
 	&phys_sys_tendon_spring,
+	&phys_sys_site_actuator,
 	NULL
 };
 

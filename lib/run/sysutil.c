@@ -74,14 +74,14 @@ phys_sys_numbers(const struct phys_sys_conf *c, const char *name,
     double *out, int n)
 {
 	xmlNodePtr e = phys_child(c->node, name);
-	double v[3];
+	double v[6];
 	char *text;
 	int k, ok;
 
 	if (!e)
 		return 0;
 	text = phys_node_text(e);
-	ok = n <= 3 && phys_parse_doubles(text, v, n) == n;
+	ok = n <= 6 && phys_parse_doubles(text, v, n) == n;
 	for (k = 0; ok && k < n; k++)
 		ok = isfinite(v[k]);
 	if (ok)
