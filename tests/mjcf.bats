@@ -1229,6 +1229,13 @@ XML
 		[[ "$stderr" != *"mass"* ]]
 	done
 	[[ "$stderr" == *"no profile named 'dart': running profile 'dart_from_default_physics' of engine dart"* ]]
+	# a base of 1e-10 kg (a tiny mesh's) held still too: under Bullet the
+	# arm hung still (8e-6 rad after 0.2 s)
+	sed 's|<body name="base">|<body name="base"><inertial pos="0 0 0" mass="1e-10" diaginertia="1e-14 1e-14 1e-14"/>|' "$TMP/still.xml" > "$TMP/tiny.xml"
+	for p in ode bullet; do
+		run -0 phys-step -q -p $p -t 0.2 -e 100 -i 'MuJoCo Model::j/position' "$TMP/tiny.xml"
+		near "$(tail -1 <<< "$output" | jq '.items[][0]')" "$want" 1e-3
+	done
 	run -2 phys-step -q -p nope -n 1 "$TMP/still.xml"
 	assert_output "phys-step: no profile named 'nope' (there are: default_physics, mujoco)"
 	sed 's|<body name="cam">|<body name="cam"><freejoint/>|' "$TMP/still.xml" > "$TMP/moves.xml"

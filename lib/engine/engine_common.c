@@ -371,24 +371,25 @@ stand_in_mass(const struct phys_scene *w, const struct phys_run_values *rv,
 }
 
 /*
- * A massless link the world holds still moves nothing by its mass: it
- * runs with the mass and inertia of its model's heaviest link (1 kg and
- * 0.01 kg m^2 when none has one), under every engine and without a word,
- * as a light link that carries heavy ones is one an iterative solver
- * (Bullet's) holds badly.
+ * A link the world holds still moves nothing by its mass: one massless,
+ * or lighter than PHYS_MASSLESS_SHARE of its model's heaviest link (a
+ * base of a tiny mesh), runs with the heaviest's mass and inertia (1 kg
+ * and 0.01 kg m^2 when none has one), under every engine and without a
+ * word, as a light link that carries heavy ones is one an engine holds
+ * badly (Bullet's iterative solver let such a base swing; ODE lost one
+ * of 1e-10 kg at the first step).
  */
 static void
 welded_stand_in(const struct phys_scene *w, const struct phys_run_values *rv,
     int li, double *mass, double given[6])
 {
-	const struct phys_value *v;
+	const struct phys_value *v, *heaviest = NULL;
 	double most = 0;
 	size_t i;
 	int k;
 
-	*mass = 1;
-	for (k = 0; k < 6; k++)
-		given[k] = k < 3 ? 0.01 : 0;
+	if (!(*mass >= 0))	/* refused as it is */
+		return;
 	for (i = 0; i < w->nlinks; i++) {
 		if (w->links[i].model != w->links[li].model)
 			continue;
@@ -396,9 +397,18 @@ welded_stand_in(const struct phys_scene *w, const struct phys_run_values *rv,
 		    w->links[i].vals;
 		if (PVD(v, LINK_inertial_mass) > most) {
 			most = PVD(v, LINK_inertial_mass);
-			phys_link_values_mass(v, mass, given);
+			heaviest = v;
 		}
 	}
+	if (*mass > 0 && *mass >= PHYS_MASSLESS_SHARE * most)
+		return;
+	if (heaviest) {
+		phys_link_values_mass(heaviest, mass, given);
+		return;
+	}
+	*mass = 1;
+	for (k = 0; k < 6; k++)
+		given[k] = k < 3 ? 0.01 : 0;
 }
 
 /* The mass a link runs with: a file's 0 replaced when the engine takes a
@@ -566,7 +576,7 @@ phys_link_mass_prepare(const struct phys_scene *w,
 	if (!at_load)
 		line = -1;
 	phys_link_values_mass(v, &out->mass, out->given);
-	if (out->mass == 0 && l->welded)
+	if (l->welded)
 		welded_stand_in(w, rv, li, &out->mass, out->given);
 	out->frame = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
 	if (run_mass(w, rv, li, r, at_load, line, warn, &out->mass) < 0)
