@@ -1130,10 +1130,14 @@ same_place(const struct phys_finding *a, const struct phys_finding *b)
 	    strcmp(a->file, b->file) == 0;
 }
 
-/* v is sorted by place: only the findings around i can share its place. */
+/*
+ * v is sorted by place: only the findings around i can share its place.
+ * The loader's error gives way to a check's error at its place; with
+ * defer, its warning to any finding there too.
+ */
 static bool
 redundant(const struct phys_finding *v, size_t n, size_t i,
-    size_t loader_first, size_t loader_end)
+    size_t loader_first, size_t loader_end, bool defer)
 {
 	bool from_loader = is_loader(&v[i], loader_first, loader_end);
 	size_t lo = i, j;
@@ -1146,8 +1150,9 @@ redundant(const struct phys_finding *v, size_t n, size_t i,
 		if (j < i && strcmp(v[j].message, v[i].message) == 0)
 			return true;
 		if (from_loader && !is_loader(&v[j], loader_first, loader_end) &&
-		    v[i].severity == PHYS_SEV_ERROR &&
-		    v[j].severity == PHYS_SEV_ERROR)
+		    ((v[i].severity == PHYS_SEV_ERROR &&
+		    v[j].severity == PHYS_SEV_ERROR) ||
+		    (defer && v[i].severity != PHYS_SEV_ERROR)))
 			return true;
 	}
 	return false;
@@ -1155,7 +1160,7 @@ redundant(const struct phys_finding *v, size_t n, size_t i,
 
 static void
 sort_and_dedupe(struct phys_findings *f, size_t loader_first,
-    size_t loader_end)
+    size_t loader_end, bool defer)
 {
 	size_t i, n = 0;
 	bool *gone = phys_xcalloc(f->n ? f->n : 1, sizeof *gone);
@@ -1164,7 +1169,8 @@ sort_and_dedupe(struct phys_findings *f, size_t loader_first,
 		qsort(f->v, f->n, sizeof *f->v, by_place);
 	f->nerrors = f->nwarnings = 0;
 	for (i = 0; i < f->n; i++)
-		gone[i] = redundant(f->v, f->n, i, loader_first, loader_end);
+		gone[i] = redundant(f->v, f->n, i, loader_first, loader_end,
+		    defer);
 	for (i = 0; i < f->n; i++)
 		if (gone[i]) {
 			free_finding(&f->v[i]);
@@ -1215,30 +1221,27 @@ rank_mjcf(struct phys_findings *out)
 	}
 }
 
-static void
-drop_warning(const char *file, long line, const char *message, void *ctx)
-{
-	(void)file, (void)line, (void)message, (void)ctx;
-}
-
 /*
- * What phys-step refuses of an MJCF model that its schema and MuJoCo's
- * rules pass (a primitive geom of a mesh, MuJoCo's ellipsoid fluid
- * model) is an error here too: the loader's refusal, its warnings left
- * to the checks above, which say them at their elements.
+ * What phys-step says of an MJCF model is said here too, as of an SDF
+ * world: what it refuses that the schema and MuJoCo's rules pass (a
+ * primitive geom of a mesh, MuJoCo's ellipsoid fluid model), an error,
+ * and what it reads otherwise or leaves out (a later MuJoCo's range
+ * without limited, a camera), a warning; where the checks above say
+ * something of the same element, theirs stands (sort_and_dedupe).
  */
 static void
-mjcf_refusal(const char *path, const char *name, const char *text,
+mjcf_loader(const char *path, const char *name, const char *text,
     size_t len, struct phys_findings *out)
 {
 	struct phys_load_options lo;
+	struct sink_ctx sink = { out, name };
 	struct phys_scene w;
 	int rc;
 
 	phys_load_options_default(&lo);
-	lo.quiet = true;
+	lo.notes = true;
 	memset(&w, 0, sizeof w);
-	phys_set_warning_sink(drop_warning, NULL);
+	phys_set_warning_sink(collect_warning, &sink);
 	rc = phys_doc_load_text(&w.doc, name, text, len);
 	if (rc == 0 && path && strcmp(path, "-") != 0)
 		w.doc.path = phys_xstrdup(path);
@@ -1266,10 +1269,10 @@ load_or_mjcf(struct phys_scene *w, const char *path, const char *name,
 		phys_mjcf_check(name, path && strcmp(path, "-") != 0 ? path :
 		    NULL, text, len, collect_mjcf, out);
 		first = out->n;
-		mjcf_refusal(path, name, text, len, out);
+		mjcf_loader(path, name, text, len, out);
 		free(text);
 		rank_mjcf(out);
-		sort_and_dedupe(out, first, out->n);
+		sort_and_dedupe(out, first, out->n, true);
 		return true;
 	}
 	if (!text) {
@@ -1321,7 +1324,7 @@ phys_check_world(const char *path, struct phys_findings *out)
 		check_doc(out, w.includes[i], (int)i + 1);
 	for (i = 0; i < out->n; i++)
 		out->v[i].file_rank = doc_rank(&w, out->v[i].file);
-	sort_and_dedupe(out, loader_first, loader_end);
+	sort_and_dedupe(out, loader_first, loader_end, false);
 	phys_world_free(&w);
 }
 
