@@ -496,6 +496,38 @@ URDF
 	[ "$(phys-param get "$TMP/r.urdf" 'r::a/inertial.mass' | jq .value)" = 0 ]
 }
 
+@test "better than the reference: a visual's material of no name (Unitree H1-2's) loses libsdformat the link's collisions; phys keeps them and says so once" {
+	need_oracle
+	cat > "$TMP/m.urdf" <<'URDF'
+<robot name="m">
+  <link name="a">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <visual><geometry><box size="1 1 1"/></geometry><material><color rgba="1 0 0 1"/></material></visual>
+    <collision><geometry><box size="1 1 1"/></geometry></collision>
+  </link>
+  <joint name="j" type="revolute"><origin xyz="0 0 1"/><parent link="a"/><child link="b"/><axis xyz="1 0 0"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+  <link name="b">
+    <inertial><mass value="1"/><inertia ixx="1" ixy="0" ixz="0" iyy="1" iyz="0" izz="1"/></inertial>
+    <visual><geometry><box size="1 1 1"/></geometry><material><color rgba="1 0 0 1"/></material></visual>
+    <visual><geometry><box size="1 1 1"/></geometry><material><color rgba="0 1 0 1"/></material></visual>
+    <collision><geometry><box size="1 1 1"/></geometry></collision>
+  </link>
+</robot>
+URDF
+	# libsdformat: the links, none of their collisions
+	"$BATS_FILE_TMPDIR/oracle" "$TMP/m.urdf" 2> /dev/null > "$TMP/o"
+	[ "$(jq -r '.link // empty' "$TMP/o" | wc -l)" -eq 2 ]
+	[ "$(jq -r '.collision // empty' "$TMP/o" | wc -l)" -eq 0 ]
+	# phys: both collisions, said once for the two links
+	[ "$(phys-param get "$TMP/m.urdf" '*/max_contacts' | wc -l)" -eq 2 ]
+	run -0 --separate-stderr phys-step -n 1 "$TMP/m.urdf"
+	assert_equal "$stderr" "phys-step: $TMP/m.urdf:4: <material> of a <visual> of link 'a' has no name, which URDF requires: libsdformat's parser refuses the visual and loses the link's collisions with it, and may lose more of the robot (2 links so); phys reads them"
+	# named, nothing is said
+	sed -i 's|<material>|<material name="red">|' "$TMP/m.urdf"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/m.urdf"
+	assert_equal "$stderr" ""
+}
+
 @test "a link of no mass but moments lumped into its parent adds them, as libsdformat sums inertials (the Pioneer 3-DX's sonars)" {
 	cat > "$TMP/p.urdf" <<'URDF'
 <robot name="p">

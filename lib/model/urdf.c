@@ -281,6 +281,10 @@ struct stream {
 	long over_line;
 	long expr_line;		/* the first ${...} or $(...) left, 0: none */
 	char expr[64];
+	/* a visual's <material> without a name (URDF's requires one), the
+	 * first's line and link, and how many links have one */
+	long nameless_line;
+	int nameless_first, nameless_last, nameless_links;
 };
 
 /* xacro's ${...} and $(...): a value xacro did not expand, kept for a
@@ -517,6 +521,40 @@ joint_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 }
 
 /* Where an element is, in the URDF: what it is to the converter. */
+/* Link li's name as written, or "" (none yet). */
+static const char *
+link_name_or(const struct reader *r, int li)
+{
+	const char *n = li >= 0 ? el_attr(r, &r->links[li].el, "name") : NULL;
+
+	return n ? n : "";
+}
+
+/*
+ * A visual's <material> of no name: urdfdom, which libsdformat reads URDF
+ * through, refuses the visual and with it the rest of the link (its
+ * collisions), and may lose more of the robot; phys reads it all, and
+ * says so once (after the reading: note_nameless).
+ */
+static void
+note_nameless_material(struct stream *st, int n, const xmlChar **a)
+{
+	int i;
+
+	for (i = 0; i < n; i++)	/* SAX2: 5 pointers an attribute */
+		if (xmlStrEqual(a[5 * i], (const xmlChar *)"name"))
+			return;
+	if (st->nameless_links && st->nameless_last == st->link)
+		return;		/* a link's shapes come within it */
+	if (!st->nameless_links) {
+		st->nameless_line = st->ctxt->input ? st->ctxt->input->line :
+		    0;
+		st->nameless_first = st->link;
+	}
+	st->nameless_last = st->link;
+	st->nameless_links++;
+}
+
 static enum u_kind
 element_kind(struct stream *st, enum u_kind up, const xmlChar *name, int n,
     const xmlChar **a)
@@ -547,6 +585,8 @@ element_kind(struct stream *st, enum u_kind up, const xmlChar *name, int n,
 			return take(st, &in->inertia_el, name, n, a), K_OTHER;
 		return K_OTHER;
 	case K_SHAPE:
+		if (IS("material") && !s->collision)
+			note_nameless_material(st, n, a);
 		if (IS("origin"))
 			return take(st, &s->origin_el, name, n, a), K_OTHER;
 		if (IS("geometry"))
@@ -675,6 +715,15 @@ read_stream(struct reader *r)
 		urdf_warn(r, st.expr_line, "'%s': a xacro expression left "
 		    "unexpanded, read as it is (the first; was the file made "
 		    "by xacro?)", st.expr);
+	if (st.nameless_links)
+		urdf_warn(r, st.nameless_line, "<material> of a <visual> of "
+		    "link '%s' has no name, which URDF requires: "
+		    "libsdformat's parser refuses the visual and loses the "
+		    "link's collisions with it, and may lose more of the "
+		    "robot (%d link%s so); phys reads them",
+		    link_name_or(r, st.nameless_first),
+		    st.nameless_links,
+		    st.nameless_links > 1 ? "s" : "");
 	return 0;
 }
 
