@@ -826,3 +826,22 @@ URDF
 	    "$(awk 'BEGIN { printf "%.15g", 500 * (0.6 * 0.4 * 0.1 + 4 / 3 * 3.141592653589793 * 0.05^3) }')" 1e-9
 	phys-inertia check "$TMP/fixed.urdf" | jq -e -s 'map(.valid) | all'
 }
+
+@test "an integer written with more after its digits (<max_contacts>10.0, TIAGo's <samples>818.0) is read as its leading digits, as libsdformat reads it, with a warning; phys refused the file" {
+	need_oracle
+	cat > "$TMP/i.sdf" <<'SDF'
+<sdf version="1.7"><model name="m"><link name="l">
+<collision name="c"><max_contacts>10.0</max_contacts><geometry><box><size>1 1 1</size></box></geometry></collision>
+</link></model></sdf>
+SDF
+	[ "$("$BATS_FILE_TMPDIR/oracle" "$TMP/i.sdf" | jq -r '.max_contacts // empty')" = 10 ]
+	[ "$(phys-param get "$TMP/i.sdf" 'm::l::c/max_contacts' | jq .value)" = 10 ]
+	run -0 --separate-stderr phys-step -n 0 "$TMP/i.sdf"
+	assert_equal "$stderr" "phys-step: $TMP/i.sdf:2: <max_contacts>10.0</max_contacts>: read as 10, as libsdformat reads an integer (its leading digits)"
+	run -0 phys-sdf check "$TMP/i.sdf"
+	assert_output "{\"file\":\"$TMP/i.sdf\",\"line\":2,\"severity\":\"warning\",\"message\":\"<max_contacts>10.0</max_contacts>: read as 10, as libsdformat reads an integer (its leading digits)\"}"
+	# no digits at all: refused, as libsdformat refuses it
+	sed -i 's|10.0|ten|' "$TMP/i.sdf"
+	! "$BATS_FILE_TMPDIR/oracle" "$TMP/i.sdf" > /dev/null 2>&1
+	run -1 phys-param get "$TMP/i.sdf" 'm::l::c/max_contacts'
+}

@@ -112,6 +112,31 @@ phys_parse_double(const char *s, double *out)
 	return true;
 }
 
+/*
+ * An integer as libsdformat reads one (std::stoi, std::stoul): its
+ * leading digits, decimal or 0x hex, whatever follows ("10.0" is 10);
+ * false when there are none or it is out of range.
+ */
+bool
+phys_parse_long_prefix(const char *s, long *out)
+{
+	char *end;
+	long v;
+	int base = 10;
+
+	if (!s)
+		return false;
+	s = skip_blanks(s);
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		base = 16;
+	errno = 0;
+	v = strtol(s, &end, base);
+	if (end == s || errno == ERANGE)
+		return false;
+	*out = v;
+	return true;
+}
+
 bool
 phys_parse_long(const char *s, long *out)
 {

@@ -321,6 +321,7 @@ check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 {
 	char *text;
 	bool ok;
+	long l;
 
 	if (e->type == PHYS_SPEC_NONE || e->type == PHYS_SPEC_STRING)
 		return true;
@@ -334,10 +335,19 @@ check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 		return true;
 	}
 	ok = value_ok(e->type, text, pose_is_quaternion(n));
-	if (!ok)
+	if (!ok && (e->type == PHYS_SPEC_INT || e->type == PHYS_SPEC_UINT) &&
+	    phys_parse_long_prefix(text, &l) &&
+	    (e->type == PHYS_SPEC_INT || l >= 0)) {
+		/* the loader's words (world.c) */
+		finding(ck, n, PHYS_SEV_WARNING, "<%s>%s</%s>: read as %ld, "
+		    "as libsdformat reads an integer (its leading digits)",
+		    (const char *)n->name, text, (const char *)n->name, l);
+		ok = true;
+	} else if (!ok) {
 		finding(ck, n, PHYS_SEV_ERROR, "<%s>%s</%s>: expected %s",
 		    (const char *)n->name, text, (const char *)n->name,
 		    type_name(e->type));
+	}
 	free(text);
 	return ok;
 }
@@ -392,6 +402,21 @@ zero_text(const char *text)
 	return phys_parse_double(text, &x) && x == 0;
 }
 
+/* An integer's text as the loader reads it: its leading digits, as
+ * libsdformat reads them (check_value says so), into num. */
+static const char *
+lenient_int(const struct phys_param *p, const char *text, char *num,
+    size_t size)
+{
+	long l;
+
+	if (p->type != PHYS_T_INT || phys_parse_long(text, &l) ||
+	    !phys_parse_long_prefix(text, &l))
+		return text;
+	snprintf(num, size, "%ld", l);
+	return num;
+}
+
 /* Ranges and closed sets the parameter table knows beyond the spec. */
 static void
 check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
@@ -400,6 +425,7 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 	struct phys_value v;
 	char *text;
 	const char *why;
+	char num[32];
 
 	if (at->scope < 0 || !at->path[0])
 		return;
@@ -415,7 +441,8 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 		finding(ck, n, PHYS_SEV_WARNING, "<%s>: a mass of 0 runs, on "
 		    "a moving link, with 1/1000 of its model's lightest mass",
 		    (const char *)n->name);
-	} else if (phys_value_parse(p, text, &v) < 0) {
+	} else if (phys_value_parse(p, lenient_int(p, text, num, sizeof num),
+	    &v) < 0) {
 		why = phys_error();
 		finding(ck, n, PHYS_SEV_ERROR, "<%s>: %s", (const char *)n->name,
 		    why);

@@ -294,6 +294,33 @@ out_of_range_kept(struct loader *L, struct phys_doc *d, xmlNodePtr e,
 	return 0;
 }
 
+/*
+ * An integer written with more after its digits ("10.0"), which
+ * libsdformat reads as its leading digits: read so, with a warning;
+ * -1 (its error kept) when it has none.
+ */
+static int
+int_as_sdformat(struct loader *L, struct phys_doc *d, xmlNodePtr e,
+    const struct phys_param *p, struct phys_value *v)
+{
+	char *text = phys_node_text(e), num[32];
+	long l;
+	int rc = -1;
+
+	if (phys_parse_long_prefix(text, &l)) {
+		snprintf(num, sizeof num, "%ld", l);
+		memset(v, 0, sizeof *v);
+		if ((rc = phys_value_parse(p, num, v)) == 0 &&
+		    !L->opt->quiet)
+			phys_warnat(PHYS_AT(d, e), "<%s>%s</%s>: read as %ld, "
+			    "as libsdformat reads an integer (its leading "
+			    "digits)", (const char *)e->name, text,
+			    (const char *)e->name, l);
+	}
+	free(text);
+	return rc;
+}
+
 /* An element with no text but blanks: libsdformat keeps its default. */
 static bool
 blank(xmlNodePtr e)
@@ -361,6 +388,8 @@ read_values(struct loader *L, struct phys_doc *d, xmlNodePtr owner,
 			    phys_node_text_tmp(e, &t)), &v);
 			phys_text_done(&t);
 		}
+		if (rc < 0 && p->type == PHYS_T_INT)
+			rc = int_as_sdformat(L, d, e, p, &v);
 		if (rc < 0 && out_of_range_kept(L, d, e, p, &v) == 0)
 			rc = 0;
 		if (rc == 0) {
