@@ -1260,6 +1260,9 @@ static void
 mjcf_loader(const char *path, const char *name, const char *text,
     size_t len, struct phys_findings *out)
 {
+	bool erred = false;
+	size_t i;
+
 	struct phys_load_options lo;
 	struct sink_ctx sink = { out, name };
 	struct phys_scene w;
@@ -1274,7 +1277,11 @@ mjcf_loader(const char *path, const char *name, const char *text,
 		w.doc.path = phys_xstrdup(path);
 	if (rc == 0)
 		rc = phys_world_load_doc(&w, &lo);
-	if (rc < 0)
+	/* the loader stops at the first fault, which the checks found
+	 * first when they found one */
+	for (i = 0; i < out->n; i++)
+		erred |= out->v[i].severity == PHYS_SEV_ERROR;
+	if (rc < 0 && !erred)
 		add_message(out, name, PHYS_SEV_ERROR, phys_error());
 	phys_world_free(&w);
 }

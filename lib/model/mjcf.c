@@ -499,9 +499,11 @@ expand_includes(struct reader *r, xmlNodePtr parent)
 		free(dir);
 		rc = phys_doc_load(&inc, path);
 		free(path);
-		if (rc < 0)
+		if (rc < 0) {
+			phys_doc_free(&inc);
 			return mj_fail(r, n, "<include file=\"%s\">: %s", file,
 			    phys_error());
+		}
 		if (!inc.xml || !phys_node_is(inc.root, "mujoco")) {
 			phys_doc_free(&inc);
 			return mj_fail(r, n, "<include file=\"%s\">: its root "

@@ -322,7 +322,8 @@ parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 	if (!sax && has_entity_declarations(d->xml))
 		return phys_failat(name, 1, "DTDs and entity declarations are "
 		    "not allowed in %s", phys_node_is(xmlDocGetRootElement(
-		    d->xml), "robot") ? "URDF" : "SDF");
+		    d->xml), "robot") ? "URDF" : phys_node_is(
+		    xmlDocGetRootElement(d->xml), "mujoco") ? "MJCF" : "SDF");
 	return 0;
 }
 
