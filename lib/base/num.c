@@ -112,48 +112,45 @@ phys_parse_double(const char *s, double *out)
 	return true;
 }
 
-/*
- * An integer as libsdformat reads one (std::stoi, std::stoul): its
- * leading digits, decimal or 0x hex, whatever follows ("10.0" is 10);
- * false when there are none or it is out of range.
- */
-bool
-phys_parse_long_prefix(const char *s, long *out)
+/* An integer's leading digits, decimal or 0x hex: where they end (NULL
+ * when there are none, or it is out of range). */
+static const char *
+long_at(const char *s, long *out)
 {
 	char *end;
 	long v;
 	int base = 10;
 
 	if (!s)
-		return false;
+		return NULL;
 	s = skip_blanks(s);
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		base = 16;
 	errno = 0;
 	v = strtol(s, &end, base);
 	if (end == s || errno == ERANGE)
-		return false;
+		return NULL;
 	*out = v;
-	return true;
+	return end;
+}
+
+/*
+ * An integer as libsdformat reads one (std::stoi, std::stoul): its
+ * leading digits, whatever follows ("10.0" is 10).
+ */
+bool
+phys_parse_long_prefix(const char *s, long *out)
+{
+	return long_at(s, out) != NULL;
 }
 
 bool
 phys_parse_long(const char *s, long *out)
 {
-	char *end;
 	long v;
-	int base = 10;
+	const char *end = long_at(s, &v);
 
-	if (!s)
-		return false;
-	s = skip_blanks(s);
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		base = 16;
-	if (!*s)
-		return false;
-	errno = 0;
-	v = strtol(s, &end, base);
-	if (end == s || errno == ERANGE || *skip_blanks(end))
+	if (!end || *skip_blanks(end))
 		return false;
 	*out = v;
 	return true;

@@ -1929,6 +1929,28 @@ joint_force_range(struct reader *r, xmlNodePtr n, int j, double g,
 }
 
 /*
+ * An actuator's force, control and activation ranges, each where lim
+ * (force, ctrl, act) says it is in force (none: infinite): 0, or -1 for
+ * a filter of no time constant.
+ */
+static int
+act_ranges(struct reader *r, xmlNodePtr n, struct mj_act *a,
+    const int lim[3], const double fr[2], const double cr[2],
+    const double ar[2])
+{
+	if (a->dyn == MJ_DYN_FILTER && !(a->tau > 0))
+		return mj_fail(r, n, "dynprm=\"%g\": a filter's time constant "
+		    "must be positive", a->tau);
+	a->force[0] = lim[0] ? fr[0] : -INFINITY;
+	a->force[1] = lim[0] ? fr[1] : INFINITY;
+	a->ctrl[0] = lim[1] ? cr[0] : -INFINITY;
+	a->ctrl[1] = lim[1] ? cr[1] : INFINITY;
+	a->act[0] = lim[2] ? ar[0] : -INFINITY;
+	a->act[1] = lim[2] ? ar[1] : INFINITY;
+	return 0;
+}
+
+/*
  * An actuator of fixed tendon t, its force read (affine_force): the
  * control and the force within their ranges where they are in force,
  * gear times the force on the tendon (pulling each joint by its
@@ -1978,15 +2000,8 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 	    joint_find(r, r->tendons[t].joint[0]), gear[0] *
 	    r->tendons[t].coef[0], &flim, fr) < 0)
 		return -1;
-	if (a->dyn == MJ_DYN_FILTER && !(a->tau > 0))
-		return mj_fail(r, n, "dynprm=\"%g\": a filter's time constant "
-		    "must be positive", a->tau);
-	a->force[0] = flim ? fr[0] : -INFINITY;
-	a->force[1] = flim ? fr[1] : INFINITY;
-	a->ctrl[0] = clim ? cr[0] : -INFINITY;
-	a->ctrl[1] = clim ? cr[1] : INFINITY;
-	a->act[0] = alim ? ar[0] : -INFINITY;
-	a->act[1] = alim ? ar[1] : INFINITY;
+	if (act_ranges(r, n, a, (int[3]){ flim, clim, alim }, fr, cr, ar) < 0)
+		return -1;
 	a->kind = ACT_TENDON;
 	a->joint = -1;
 	a->tendon = t;
@@ -2061,15 +2076,8 @@ site_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 	    (clim = ctrl_range(r, n, cls, -1, cr)) < 0 ||
 	    (alim = limited_range(r, n, cls, "act", ar)) < 0)
 		return -1;
-	if (a->dyn == MJ_DYN_FILTER && !(a->tau > 0))
-		return mj_fail(r, n, "dynprm=\"%g\": a filter's time constant "
-		    "must be positive", a->tau);
-	a->force[0] = flim ? fr[0] : -INFINITY;
-	a->force[1] = flim ? fr[1] : INFINITY;
-	a->ctrl[0] = clim ? cr[0] : -INFINITY;
-	a->ctrl[1] = clim ? cr[1] : INFINITY;
-	a->act[0] = alim ? ar[0] : -INFINITY;
-	a->act[1] = alim ? ar[1] : INFINITY;
+	if (act_ranges(r, n, a, (int[3]){ flim, clim, alim }, fr, cr, ar) < 0)
+		return -1;
 	a->kind = ACT_SITE;
 	a->joint = -1;
 	a->site = (int)i;

@@ -1245,13 +1245,11 @@ write_tendon_springs(struct reader *r, xmlNodePtr model)
 	}
 }
 
+/* An actuator's force in plugin p: its gain and bias, the ranges in
+ * force, and its dynamics (TendonActuator's and SiteActuator's). */
 static void
-write_tendon_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
+write_force_law(xmlNodePtr p, const struct mj_act *a)
 {
-	xmlNodePtr p;
-
-	p = a->plugin = tendon_plugin(r, model, "phys-tendon-actuator-system",
-	    "TendonActuator", &r->tendons[a->tendon], a->gear, a->line);
 	add_num(p, "gain", a->gain, a->line);
 	add_nums(p, "bias", a->bias, 3, a->line);
 	if (isfinite(a->ctrl[0]))
@@ -1265,6 +1263,16 @@ write_tendon_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
 		add_num(p, "time_constant", a->tau, a->line);
 	if (a->dyn != MJ_DYN_NONE && isfinite(a->act[0]))
 		add_nums(p, "act_range", a->act, 2, a->line);
+}
+
+static void
+write_tendon_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
+{
+	xmlNodePtr p;
+
+	p = a->plugin = tendon_plugin(r, model, "phys-tendon-actuator-system",
+	    "TendonActuator", &r->tendons[a->tendon], a->gear, a->line);
+	write_force_law(p, a);
 }
 
 /*
@@ -1292,19 +1300,7 @@ write_site_actuator(struct reader *r, xmlNodePtr model, struct mj_act *a)
 	add_pose(p, phys_pose_mul(frame_in_holder(r, st->body), st->pose),
 	    a->line);
 	add_nums(p, "gear", a->sgear, 6, a->line);
-	add_num(p, "gain", a->gain, a->line);
-	add_nums(p, "bias", a->bias, 3, a->line);
-	if (isfinite(a->ctrl[0]))
-		add_nums(p, "ctrl_range", a->ctrl, 2, a->line);
-	if (isfinite(a->force[0]))
-		add_nums(p, "force_range", a->force, 2, a->line);
-	if (a->dyn != MJ_DYN_NONE)
-		add(p, "dynamics", a->dyn == MJ_DYN_FILTER ? "filter" :
-		    "integrator", a->line);
-	if (a->dyn == MJ_DYN_FILTER)
-		add_num(p, "time_constant", a->tau, a->line);
-	if (a->dyn != MJ_DYN_NONE && isfinite(a->act[0]))
-		add_nums(p, "act_range", a->act, 2, a->line);
+	write_force_law(p, a);
 }
 
 /* <option>'s medium as phys's FluidForces system, where the model moves

@@ -1420,23 +1420,14 @@ put_tendons(struct writer *wr)
 		phys_buf_puts(b, "  </tendon>\n");
 }
 
-/*
- * An actuator of a tendon: a general one of its gain and bias, the
- * bias's constant taking the tendon's length from phys's zero positions
- * to MuJoCo's qpos (the joints' ref written).
- */
+/* A general actuator's gain, bias, ranges and dynamics, a tendon's or a
+ * site's, ending its element. */
 static void
-put_tendon_actuator(struct writer *wr, size_t i)
+put_force_law(struct phys_buf *b, const struct phys_mjcf_actuator *a,
+    const double bias[3])
 {
-	const struct phys_mjcf_actuator *a = &wr->acts[i];
 	const struct phys_mjcf_tendon *t = &a->tendon;
-	struct phys_buf *b = wr->b;
-	double bias[3] = { t->bias[0], t->bias[1], t->bias[2] };
 
-	bias[0] -= t->bias[1] * mujoco_length(wr, t);
-	phys_buf_puts(b, "    <general tendon=\"");
-	put_tendon_name(b, wr->acts, i);
-	phys_buf_putc(b, '"');
 	phys_mjcf_nums(b, "gainprm", &t->gain, 1);
 	phys_buf_puts(b, " biastype=\"affine\"");
 	phys_mjcf_nums(b, "biasprm", bias, 3);
@@ -1456,6 +1447,26 @@ put_tendon_actuator(struct writer *wr, size_t i)
 	phys_buf_puts(b, "/>\n");
 }
 
+/*
+ * An actuator of a tendon: a general one of its gain and bias, the
+ * bias's constant taking the tendon's length from phys's zero positions
+ * to MuJoCo's qpos (the joints' ref written).
+ */
+static void
+put_tendon_actuator(struct writer *wr, size_t i)
+{
+	const struct phys_mjcf_actuator *a = &wr->acts[i];
+	const struct phys_mjcf_tendon *t = &a->tendon;
+	struct phys_buf *b = wr->b;
+	double bias[3] = { t->bias[0], t->bias[1], t->bias[2] };
+
+	bias[0] -= t->bias[1] * mujoco_length(wr, t);
+	phys_buf_puts(b, "    <general tendon=\"");
+	put_tendon_name(b, wr->acts, i);
+	phys_buf_putc(b, '"');
+	put_force_law(b, a, bias);
+}
+
 /* An actuator of a site: a general one of its gear, gain and bias (its
  * length 0, as MuJoCo's site transmission has it). */
 static void
@@ -1469,23 +1480,7 @@ put_site_actuator(struct writer *wr, size_t i)
 	put_site_name(wr, i);
 	phys_buf_putc(b, '"');
 	phys_mjcf_nums(b, "gear", a->site.gear, 6);
-	phys_mjcf_nums(b, "gainprm", &t->gain, 1);
-	phys_buf_puts(b, " biastype=\"affine\"");
-	phys_mjcf_nums(b, "biasprm", t->bias, 3);
-	put_ctrlrange(b, t->ctrl, 0);
-	put_forcerange(b, a);
-	if (t->dyn != PHYS_DYN_NONE)
-		phys_buf_puts(b, t->dyn == PHYS_DYN_FILTER ?
-		    " dyntype=\"filter\"" : " dyntype=\"integrator\"");
-	if (t->dyn == PHYS_DYN_FILTER)
-		phys_mjcf_nums(b, "dynprm", &t->tau, 1);
-	if (t->dyn != PHYS_DYN_NONE && (phys_has_lower(t->act[0]) ||
-	    phys_has_upper(t->act[1]))) {
-		phys_buf_puts(b, " actlimited=\"true\"");
-		phys_mjcf_nums(b, "actrange", (double[2]){ fmax(t->act[0],
-		    -PHYS_NO_LIMIT), fmin(t->act[1], PHYS_NO_LIMIT) }, 2);
-	}
-	phys_buf_puts(b, "/>\n");
+	put_force_law(b, a, t->bias);
 }
 
 static void

@@ -156,6 +156,20 @@ ta_dynamics(const struct phys_sys_conf *c, struct tendon_act *s)
 	return 0;
 }
 
+/* The force's law: <gain> (1), <bias>, <ctrl_range>, <force_range> and
+ * the dynamics. */
+static int
+ta_law(const struct phys_sys_conf *c, struct tendon_act *s)
+{
+	s->gain = 1;
+	if (phys_sys_numbers(c, "gain", &s->gain, 1) < 0 ||
+	    phys_sys_numbers(c, "bias", s->bias, 3) < 0 ||
+	    phys_sys_range(c, "ctrl_range", s->ctrl) < 0 ||
+	    phys_sys_range(c, "force_range", s->force) < 0)
+		return -1;
+	return ta_dynamics(c, s);
+}
+
 static int
 ta_parse(const struct phys_sys_conf *c, void *state)
 {
@@ -163,14 +177,7 @@ ta_parse(const struct phys_sys_conf *c, void *state)
 	char *topic, *joint;
 	int rc;
 
-	s->gain = 1;
-	if (tendon_parse(c, &s->t) < 0 ||
-	    phys_sys_numbers(c, "gain", &s->gain, 1) < 0 ||
-	    phys_sys_numbers(c, "bias", s->bias, 3) < 0 ||
-	    phys_sys_range(c, "ctrl_range", s->ctrl) < 0 ||
-	    phys_sys_range(c, "force_range", s->force) < 0)
-		return -1;
-	if (ta_dynamics(c, s) < 0)
+	if (tendon_parse(c, &s->t) < 0 || ta_law(c, s) < 0)
 		return -1;
 	if (!(topic = phys_sys_text(c, "topic")) && s->t.name)
 		topic = phys_xasprintf("/model/%s/tendon/%s/cmd", c->model_name,
@@ -198,25 +205,40 @@ ta_message(void *state, const struct phys_sys_run *r, int slot,
 	return 0;
 }
 
+/* The actuator's force at length len and rate, held to its range. */
+static double
+ta_force(const struct tendon_act *s, double len, double rate)
+{
+	double u = fmin(fmax(s->u, s->ctrl[0]), s->ctrl[1]), f;
+
+	f = s->gain * (s->dyn == PHYS_DYN_NONE ? u : s->act) + s->bias[0] +
+	    s->bias[1] * len + s->bias[2] * rate;
+	return fmin(fmax(f, s->force[0]), s->force[1]);
+}
+
+/* The activation over a step of h, as MuJoCo's Euler step takes it. */
+static void
+ta_activate(struct tendon_act *s, double h)
+{
+	double u = fmin(fmax(s->u, s->ctrl[0]), s->ctrl[1]);
+
+	if (s->dyn == PHYS_DYN_NONE)
+		return;
+	s->act += h * (s->dyn == PHYS_DYN_INTEGRATOR ? u :
+	    (u - s->act) / s->tau);
+	s->act = fmin(fmax(s->act, s->act_range[0]), s->act_range[1]);
+}
+
 static int
 ta_step(void *state, const struct phys_sys_run *r, double h)
 {
 	struct tendon_act *s = state;
-	double len, rate, u, f;
+	double len, rate;
 
 	tendon_state(&s->t, r, &len, &rate);
-	u = fmin(fmax(s->u, s->ctrl[0]), s->ctrl[1]);
-	f = s->gain * (s->dyn == PHYS_DYN_NONE ? u : s->act) + s->bias[0] +
-	    s->bias[1] * len + s->bias[2] * rate;
-	f = fmin(fmax(f, s->force[0]), s->force[1]);
-	if (tendon_pull(&s->t, r, f) < 0)
+	if (tendon_pull(&s->t, r, ta_force(s, len, rate)) < 0)
 		return -1;
-	/* the activation over the step, as MuJoCo's Euler step takes it */
-	if (s->dyn != PHYS_DYN_NONE) {
-		s->act += h * (s->dyn == PHYS_DYN_INTEGRATOR ? u :
-		    (u - s->act) / s->tau);
-		s->act = fmin(fmax(s->act, s->act_range[0]), s->act_range[1]);
-	}
+	ta_activate(s, h);
 	return 0;
 }
 
@@ -334,17 +356,12 @@ sa_parse(const struct phys_sys_conf *c, void *state)
 	char *topic;
 	int rc;
 
-	s->a.gain = 1;
 	s->gear[0] = 1;
 	if ((s->link = phys_sys_link(c, phys_child(c->node,
 	    "link_name"))) < 0 ||
 	    phys_sys_numbers(c, "pose", s->pose, 6) < 0 ||
 	    phys_sys_numbers(c, "gear", s->gear, 6) < 0 ||
-	    phys_sys_numbers(c, "gain", &s->a.gain, 1) < 0 ||
-	    phys_sys_numbers(c, "bias", s->a.bias, 3) < 0 ||
-	    phys_sys_range(c, "ctrl_range", s->a.ctrl) < 0 ||
-	    phys_sys_range(c, "force_range", s->a.force) < 0 ||
-	    ta_dynamics(c, &s->a) < 0)
+	    ta_law(c, &s->a) < 0)
 		return -1;
 	s->at = phys_pose_from6(s->pose);
 	s->site = phys_sys_text(c, "site");
@@ -380,14 +397,10 @@ static int
 sa_step(void *state, const struct phys_sys_run *r, double h)
 {
 	struct site_act *s = state;
-	struct tendon_act *a = &s->a;
 	phys_vec3 f, t, p, com, comv;
-	double rate = sa_frame(s, r, &f, &t, &p), u, x;
+	double rate = sa_frame(s, r, &f, &t, &p), x;
 
-	u = fmin(fmax(a->u, a->ctrl[0]), a->ctrl[1]);
-	x = a->gain * (a->dyn == PHYS_DYN_NONE ? u : a->act) + a->bias[0] +
-	    a->bias[2] * rate;
-	x = fmin(fmax(x, a->force[0]), a->force[1]);
+	x = ta_force(&s->a, 0, rate);	/* a site's length is 0 */
 	/* the force at the site: through the centre of mass, with the
 	 * torque of its arm */
 	phys_engine_link_com(r->e, s->link, &com, &comv);
@@ -395,11 +408,7 @@ sa_step(void *state, const struct phys_sys_run *r, double h)
 	t = v3_add(v3_scale(t, x), v3_cross(v3_sub(p, com), f));
 	if (phys_sys_push(r, s->link, f, t) < 0)
 		return -1;
-	if (a->dyn != PHYS_DYN_NONE) {
-		a->act += h * (a->dyn == PHYS_DYN_INTEGRATOR ? u :
-		    (u - a->act) / a->tau);
-		a->act = fmin(fmax(a->act, a->act_range[0]), a->act_range[1]);
-	}
+	ta_activate(&s->a, h);
 	return 0;
 }
 
