@@ -1577,6 +1577,35 @@ key_mocap(const struct mj_key *key, size_t m, size_t nmocap)
 
 /* Each keyframe as every body's (and chain link's) pose and velocity; a
  * mocap body where the key's mpos and mquat put it. */
+/*
+ * Each hinge's and slide's position in the key, phys's measure (qpos less
+ * ref), as <phys:key name> of its SDF joint: the links' poses say a
+ * hinge's angle but not its whole turns, which the run then takes from
+ * here (an arm's wrist keyed at 0.96 rad, -5.32 from the poses alone).
+ */
+static void
+write_key_positions(struct reader *r, xmlNsPtr ns, xmlNodePtr *jointel,
+    const struct mj_key *key)
+{
+	const double *q = key->qpos;
+	const struct mj_joint *j;
+	char num[32];
+	xmlNodePtr e;
+	size_t i;
+
+	for (i = 0; i < r->njoints; q += nq_of[r->joints[i].type], i++) {
+		j = &r->joints[i];
+		if ((j->type != MJ_HINGE && j->type != MJ_SLIDE) || !jointel[i])
+			continue;
+		phys_fmt_double(num, sizeof num, q[0] - j->ref);
+		e = xmlNewTextChild(jointel[i], ns, (const xmlChar *)"key",
+		    (const xmlChar *)num);
+		phys_node_set_line(e, key->line);
+		xmlSetProp(e, (const xmlChar *)"name",
+		    (const xmlChar *)key->name);
+	}
+}
+
 static void
 write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr *body, xmlNodePtr *chain,
     const struct mj_key *key)
@@ -1626,10 +1655,57 @@ phys_ns(xmlNodePtr sdf)
 	    (const xmlChar *)"phys");
 }
 
+static int
+by_node_name(const void *a, const void *b)
+{
+	const xmlNodePtr *x = a, *y = b;
+	xmlChar *p = xmlGetProp(*x, (const xmlChar *)"name"),
+	    *q = xmlGetProp(*y, (const xmlChar *)"name");
+	int c = strcmp(p ? (const char *)p : "", q ? (const char *)q : "");
+
+	xmlFree(p);
+	xmlFree(q);
+	return c;
+}
+
+static int
+name_of_node(const void *key, const void *el)
+{
+	const xmlNodePtr *n = el;
+	xmlChar *v = xmlGetProp(*n, (const xmlChar *)"name");
+	int c = strcmp(key, v ? (const char *)v : "");
+
+	xmlFree(v);
+	return c;
+}
+
+/* Each MJCF joint's SDF <joint> (none for a free one): the model's
+ * joints sorted by name once, each looked up. */
+static xmlNodePtr *
+joints_written(const struct reader *r, xmlNodePtr model)
+{
+	xmlNodePtr *out = phys_xcalloc(r->njoints + 1, sizeof *out), *all = NULL,
+	    n, *hit;
+	size_t i, nall = 0;
+
+	for (n = phys_child(model, "joint"); n; n = phys_next(n, "joint")) {
+		all = phys_xrealloc(all, (nall + 1) * sizeof *all);
+		all[nall++] = n;
+	}
+	if (nall > 1)
+		qsort(all, nall, sizeof *all, by_node_name);
+	for (i = 0; i < r->njoints && nall; i++)
+		if (r->joints[i].sdf && (hit = bsearch(r->joints[i].sdf, all,
+		    nall, sizeof *all, name_of_node)))
+			out[i] = *hit;
+	free(all);
+	return out;
+}
+
 static void
 write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 {
-	xmlNodePtr *body, *chain;
+	xmlNodePtr *body, *chain, *jointel;
 	xmlNsPtr ns;
 	size_t i;
 
@@ -1639,10 +1715,14 @@ write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model)
 	body = phys_xcalloc(r->nbodies + 1, sizeof *body);
 	chain = phys_xcalloc(r->njoints + 1, sizeof *chain);
 	links_written(r, model, body, chain);
-	for (i = 0; i < r->nkeys; i++)
+	jointel = joints_written(r, model);
+	for (i = 0; i < r->nkeys; i++) {
 		write_key(r, ns, body, chain, &r->keys[i]);
+		write_key_positions(r, ns, jointel, &r->keys[i]);
+	}
 	free(body);
 	free(chain);
+	free(jointel);
 }
 
 /* ---- contacts ---- */

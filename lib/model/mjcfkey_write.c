@@ -308,6 +308,23 @@ two_hinges(const struct rel *r, const struct phys_joint *j, phys_vec3 a1,
 	return check_turn(r, c);
 }
 
+/* A one-axis joint's position in key name, phys's measure, where the
+ * reader wrote one (<phys:key name> of the joint): into *q. */
+static void
+key_position(const struct phys_joint *j, const char *name, double *q)
+{
+	xmlNodePtr e = phys_mjcf_key(j->node, name, NULL);
+	char *text;
+	double v;
+
+	if (!e)
+		return;
+	text = phys_node_text(e);
+	if (phys_parse_double(text, &v) && isfinite(v))
+		*q = v;
+	free(text);
+}
+
 /*
  * The values of the joints mjcfwrite.c writes for joint ji, in its
  * order (a universal joint's second axis first). A joint closing a loop
@@ -353,6 +370,10 @@ joint_values(struct keyw *k, int ji, bool loop)
 	}
 	if (why && !loop)
 		fail(k, j->child, j->name, why);
+	/* a hinge's whole turns, which the poses do not say, from the
+	 * key's position of the joint where it has one */
+	if (nq == 1)
+		key_position(j, k->key, &q[0]);
 	/* MuJoCo's values from its ref, phys's from the built pose */
 	if (j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_PRISMATIC)
 		q[0] += phys_mjcf_joint_ref(j, 0);

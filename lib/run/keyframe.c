@@ -7,6 +7,9 @@
  */
 #include "keyframe.h"
 
+#include <math.h>
+#include <stdlib.h>
+
 #include "buf.h"
 #include "engine_common.h"
 #include "mjcf.h"
@@ -63,6 +66,36 @@ key_within_bounds(const struct phys_scene *w, int li, xmlNodePtr k,
 	    0;
 }
 
+/*
+ * Each one-axis joint's position in the key (<phys:key name> of its
+ * element), set once the poses are: the poses say a hinge's angle but
+ * not its whole turns, which a servo's target counts.
+ */
+static int
+key_positions(struct phys_engine *e, const struct phys_scene *w,
+    const char *name)
+{
+	xmlNodePtr k;
+	char *text;
+	double v;
+	size_t i;
+	bool ok;
+
+	for (i = 0; i < w->njoints; i++) {
+		if (!(k = phys_mjcf_key(w->joints[i].node, name, NULL)))
+			continue;
+		text = phys_node_text(k);
+		ok = phys_parse_double(text, &v) && isfinite(v);
+		free(text);
+		if (!ok)
+			return phys_failat(PHYS_AT(w->joints[i].doc, k),
+			    "<phys:key name=\"%s\">: not a number", name);
+		if (phys_engine_set_joint_position(e, w, (int)i, v) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
 phys_keyframe_apply(struct phys_engine *e, const struct phys_scene *w,
     const char *name)
@@ -73,8 +106,11 @@ phys_keyframe_apply(struct phys_engine *e, const struct phys_scene *w,
 	size_t i;
 	int pass, rc = 0;
 
-	/* every pose first, then the velocities at those poses */
-	for (pass = 0; pass < 2; pass++)
+	/* every pose first, the joints' turns, then the velocities at
+	 * those poses */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1 && rc == 0)
+			rc = key_positions(e, w, name);
 		for (i = 0; i < w->nlinks && rc == 0; i++) {
 			if (!(k = phys_mjcf_key(w->links[i].node, name,
 			    NULL)) || !phys_engine_link_dynamic(e, (int)i))
@@ -88,5 +124,6 @@ phys_keyframe_apply(struct phys_engine *e, const struct phys_scene *w,
 			    pose) : phys_engine_set_link_vel(e, (int)i, &lin,
 			    &ang);
 		}
+	}
 	return rc;
 }
