@@ -828,7 +828,7 @@ make_joint(bullet_engine *e, int ji)
 	phys_pose cp = body_pose(e, j->child), pp = body_pose(e, j->parent);
 	btTypedConstraint *c;
 
-	if (j->mimic[0].on || j->mimic[1].on)
+	if (j->mimic.nleaders)
 		return refuse_joint(j, "the Bullet engine has no mimic "
 		    "constraint (run it under an ODE profile)");
 	switch (j->type) {

@@ -372,38 +372,26 @@ stand_in_mass(const struct phys_scene *w, const struct phys_run_values *rv,
 
 /*
  * A link the world holds still moves nothing by its mass: one massless,
- * or lighter than PHYS_MASSLESS_SHARE of its model's heaviest link (a
- * base of a tiny mesh), runs with the heaviest's mass and inertia (1 kg
- * and 0.01 kg m^2 when none has one), under every engine and without a
- * word, as a light link that carries heavy ones is one an engine holds
- * badly (Bullet's iterative solver let such a base swing; ODE lost one
- * of 1e-10 kg at the first step).
+ * or lighter than PHYS_MASSLESS_SHARE of its model's heaviest link as
+ * loaded (a base of a tiny mesh), runs with that link's mass and inertia
+ * (1 kg and 0.01 kg m^2 when none has one), under every engine and
+ * without a word, as a light link that carries heavy ones is one an
+ * engine holds badly (Bullet's iterative solver let such a base swing;
+ * ODE lost one of 1e-10 kg at the first step).
  */
 static void
 welded_stand_in(const struct phys_scene *w, const struct phys_run_values *rv,
     int li, double *mass, double given[6])
 {
-	const struct phys_value *v, *heaviest = NULL;
-	double most = 0;
-	size_t i;
-	int k;
+	int h = w->models[w->links[li].model].heaviest, k;
+	const struct phys_value *v = h < 0 ? NULL : rv ?
+	    phys_run_values_get(rv, PHYS_S_LINK, h) : w->links[h].vals;
 
-	if (!(*mass >= 0))	/* refused as it is */
-		return;
-	for (i = 0; i < w->nlinks; i++) {
-		if (w->links[i].model != w->links[li].model)
-			continue;
-		v = rv ? phys_run_values_get(rv, PHYS_S_LINK, (int)i) :
-		    w->links[i].vals;
-		if (PVD(v, LINK_inertial_mass) > most) {
-			most = PVD(v, LINK_inertial_mass);
-			heaviest = v;
-		}
-	}
-	if (*mass > 0 && *mass >= PHYS_MASSLESS_SHARE * most)
-		return;
-	if (heaviest) {
-		phys_link_values_mass(heaviest, mass, given);
+	if (!(*mass >= 0) || (*mass > 0 && (!v ||
+	    *mass >= PHYS_MASSLESS_SHARE * PVD(v, LINK_inertial_mass))))
+		return;		/* refused as it is, or heavy enough */
+	if (v) {
+		phys_link_values_mass(v, mass, given);
 		return;
 	}
 	*mass = 1;

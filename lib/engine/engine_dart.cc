@@ -1775,7 +1775,6 @@ make_coupling(dart_engine *e, int ji)
 	const struct phys_joint *j = &e->w->joints[ji];
 	djoint &dj = e->joints[(size_t)ji];
 	std::vector<Coupling::term> t;
-	double target = 0;
 
 	if (j->type == PHYS_JOINT_GEARBOX) {
 		dd::Joint *g1 = gear_joint(e, j->reference, j->parent);
@@ -1789,40 +1788,30 @@ make_coupling(dart_engine *e, int ji)
 		    JOINT_gearbox_ratio) });
 		t.push_back({ g2, 0, 1 });
 	} else {
-		for (int k = 0; k < 2; k++) {
-			const auto *m = &j->mimic[k];
+		const auto *m = &j->mimic;
 
-			if (!m->on)
-				continue;
-			if (dj.kind != J_TREE || (size_t)k >= dj.dj->getNumDofs())
+		if (!m->nleaders)
+			return 0;
+		if (dj.kind != J_TREE || dj.dj->getNumDofs() < 1)
+			return refuse_mimic(j);
+		/* follower - sum of multiplier leader = the base */
+		t = { { dj.dj, (std::size_t)inner(j, 0), 1 } };
+		for (int i = 0; i < m->nleaders; i++) {
+			int li = m->lead[i].joint;
+			const djoint &lj = e->joints[(size_t)li];
+
+			if (lj.kind != J_TREE || lj.dj->getNumDofs() < 1)
 				return refuse_mimic(j);
-			/* follower = sum of multiplier (leader - reference),
-			 * + offset */
-			t = { { dj.dj, (std::size_t)inner(j, k), 1 } };
-			target = m->offset;
-			for (int i = -1; i < m->nmore; i++) {
-				int li = i < 0 ? m->leader : m->more[i].leader;
-				int la = i < 0 ? m->leader_axis : 0;
-				double c = i < 0 ? m->multiplier :
-				    m->more[i].multiplier;
-				const djoint &lj = e->joints[(size_t)li];
-
-				if (lj.kind != J_TREE ||
-				    (size_t)la >= lj.dj->getNumDofs())
-					return refuse_mimic(j);
-				t.push_back({ lj.dj, (std::size_t)inner(
-				    &e->w->joints[li], la), -c });
-				target -= c * (i < 0 ? m->reference :
-				    m->more[i].reference);
-			}
-			auto c = std::make_shared<Coupling>(t, target);
-			e->lasting.push_back(c);
-			dj.coupling = c;
+			t.push_back({ lj.dj, (std::size_t)inner(
+			    &e->w->joints[li], 0), -m->lead[i].multiplier });
 		}
+		auto c = std::make_shared<Coupling>(t, phys_mimic_base(m));
+		e->lasting.push_back(c);
+		dj.coupling = c;
 		return 0;
 	}
 	dj.kind = J_COUPLING;
-	dj.coupling = std::make_shared<Coupling>(t, target);
+	dj.coupling = std::make_shared<Coupling>(t, 0);
 	e->lasting.push_back(dj.coupling);
 	return 0;
 }
@@ -1891,7 +1880,7 @@ build(dart_engine *e)
 			return -1;
 	}
 	for (size_t i = 0; i < w->njoints; i++)
-		if ((w->joints[i].mimic[0].on || w->joints[i].mimic[1].on) &&
+		if (w->joints[i].mimic.nleaders &&
 		    make_coupling(e, (int)i) < 0)
 			return -1;
 	for (auto &dl : e->links)

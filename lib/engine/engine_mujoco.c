@@ -1035,29 +1035,26 @@ coupled_axis(const struct mujoco_engine *e, int ji, int k)
 }
 
 static int
-check_mimic(const struct mujoco_engine *e, int ji, int k)
+check_mimic(const struct mujoco_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
-	const struct phys_mimic *mi = &j->mimic[k];
 	int i;
 
-	for (i = -1; i < mi->nmore; i++)
-		if (!coupled_axis(e, i < 0 ? mi->leader : mi->more[i].leader,
-		    i < 0 ? mi->leader_axis : 0))
+	for (i = 0; i < j->mimic.nleaders; i++)
+		if (!coupled_axis(e, j->mimic.lead[i].joint, 0))
 			return refuse_joint(j, "the MuJoCo engine couples a "
 			    "mimic axis to a hinge or slide of its leader, "
 			    "which this leader's axis is not");
-	if (!coupled_axis(e, ji, k))
+	if (!coupled_axis(e, ji, 0))
 		return refuse_joint(j, "the MuJoCo engine couples a mimic "
 		    "axis only when it is a hinge or a slide");
 	return 0;
 }
 
 /*
- * A mimic of several leaders is a fixed tendon of the follower and its
- * leaders, held at a length (MuJoCo's joint equality couples two
- * joints); its coefficients are set from the joints' senses once loaded
- * (apply_couplings).
+ * A mimic is a fixed tendon of the follower and its leaders held at a
+ * length (one leader's as several leaders'); its coefficients are set
+ * from the joints' senses once loaded (apply_mimic).
  */
 static void
 put_mimic_tendons(struct phys_buf *b, const struct mujoco_engine *e)
@@ -1068,19 +1065,18 @@ put_mimic_tendons(struct phys_buf *b, const struct mujoco_engine *e)
 	int k;
 
 	for (i = 0; i < w->njoints; i++) {
-		const struct phys_mimic *mi = &w->joints[i].mimic[0];
+		const struct phys_mimic *mi = &w->joints[i].mimic;
 
-		if (!mi->on || !mi->nmore)
+		if (!mi->nleaders)
 			continue;
 		if (!any)
 			phys_buf_puts(b, "<tendon>\n");
 		any = true;
-		phys_buf_printf(b, "<fixed name=\"m%zu_0\"><joint "
-		    "joint=\"j%zu_0\" coef=\"1\"/><joint joint=\"j%d_%d\" "
-		    "coef=\"1\"/>", i, i, mi->leader, mi->leader_axis);
-		for (k = 0; k < mi->nmore; k++)
+		phys_buf_printf(b, "<fixed name=\"mimic%zu\"><joint "
+		    "joint=\"j%zu_0\" coef=\"1\"/>", i, i);
+		for (k = 0; k < mi->nleaders; k++)
 			phys_buf_printf(b, "<joint joint=\"j%d_0\" "
-			    "coef=\"1\"/>", mi->more[k].leader);
+			    "coef=\"1\"/>", mi->lead[k].joint);
 		phys_buf_puts(b, "</fixed>\n");
 	}
 	if (any)
@@ -1094,7 +1090,7 @@ put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 {
 	const struct phys_scene *w = e->w;
 	char name[48], other[32];
-	int gear[2], k;
+	int gear[2];
 	double coef[2];
 	size_t i;
 
@@ -1117,19 +1113,11 @@ put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 			snprintf(name, sizeof name, "q%zu", i);
 			put_coupling(b, name, gear[1], 0, gear[0], 0, 0, -1);
 		}
-		for (k = 0; k < 2; k++) {
-			if (!j->mimic[k].on)
-				continue;
-			if (check_mimic(e, (int)i, k) < 0)
+		if (j->mimic.nleaders) {	/* its tendon held */
+			if (check_mimic(e, (int)i) < 0)
 				return -1;
-			snprintf(name, sizeof name, "m%zu_%d", i, k);
-			if (j->mimic[k].nmore)	/* its tendon held */
-				phys_buf_printf(b, "<tendon name=\"%s\" "
-				    "tendon1=\"%s\"/>\n", name, name);
-			else
-				put_coupling(b, name, (int)i, k,
-				    j->mimic[k].leader,
-				    j->mimic[k].leader_axis, 0, 1);
+			phys_buf_printf(b, "<tendon name=\"mimic%zu\" "
+			    "tendon1=\"mimic%zu\"/>\n", i, i);
 		}
 	}
 	for (i = 0; i < e->nwelds; i++)
@@ -1497,32 +1485,31 @@ set_polycoef(mjModel *m, int eq, double c0, double c1)
 }
 
 /*
- * A mimic of several leaders: follower = sum m_i (leader_i - ref_i) +
- * offset, each reported = sign q + offset at the model's zero, is the
- * tendon q_f - sum sign_f sign_i m_i q_i held at sign_f (offset - off_f
- * + sum m_i (off_i - ref_i)), lengths from qpos0 as MuJoCo measures them.
+ * A mimic: follower = sum m_i leader_i + base, each reported = sign q +
+ * offset at the model's zero, is the tendon q_f - sum sign_f sign_i m_i
+ * q_i held at sign_f (base + sum m_i off_i - off_f), lengths from qpos0
+ * as MuJoCo measures them.
  */
 static void
-apply_mimic_tendon(struct mujoco_engine *e, int ji)
+apply_mimic(struct mujoco_engine *e, int ji)
 {
-	const struct phys_mimic *mi = &e->w->joints[ji].mimic[0];
+	const struct phys_mimic *mi = &e->w->joints[ji].mimic;
 	mjModel *m = e->m;
 	char name[48];
-	double sf = e->joints[ji].sign, c, c0;
+	double sf = e->joints[ji].sign, c0;
 	int t, adr, i, li;
 
-	snprintf(name, sizeof name, "m%d_0", ji);
+	snprintf(name, sizeof name, "mimic%d", ji);
 	if ((t = mj_name2id(m, mjOBJ_TENDON, name)) < 0)
 		return;
 	adr = m->tendon_adr[t];
 	m->wrap_prm[adr] = 1;
-	c0 = mi->offset - e->joints[ji].offset[0];
-	for (i = -1; i < mi->nmore; i++) {
-		li = i < 0 ? mi->leader : mi->more[i].leader;
-		c = i < 0 ? mi->multiplier : mi->more[i].multiplier;
-		m->wrap_prm[adr + i + 2] = -sf * e->joints[li].sign * c;
-		c0 += c * (e->joints[li].offset[0] - (i < 0 ? mi->reference :
-		    mi->more[i].reference));
+	c0 = phys_mimic_base(mi) - e->joints[ji].offset[0];
+	for (i = 0; i < mi->nleaders; i++) {
+		li = mi->lead[i].joint;
+		m->wrap_prm[adr + i + 1] = -sf * e->joints[li].sign *
+		    mi->lead[i].multiplier;
+		c0 += mi->lead[i].multiplier * e->joints[li].offset[0];
 	}
 	/* its length at qpos0 with these coefficients (MuJoCo's constants
 	 * may have been set before them) */
@@ -1539,12 +1526,11 @@ apply_couplings(struct mujoco_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	mjModel *m = e->m;
-	int gear[2], k;
-	double coef[2], sl, sf, ratio;
+	const double *off = e->joints[ji].offset;
+	int gear[2];
+	double coef[2], ratio, lead;
 	char name[48];
 
-	const double *off = e->joints[ji].offset;
-	double lead;
 
 	if (j->type == PHYS_JOINT_SCREW) {
 		/* travel = lead turn, both from the loaded configuration */
@@ -1565,25 +1551,8 @@ apply_couplings(struct mujoco_engine *e, int ji)
 		    -ratio * coef[0] * coef[1] * e->joints[gear[0]].sign *
 		    e->joints[gear[1]].sign);
 	}
-	for (k = 0; k < 2; k++) {
-		const struct phys_mimic *mi = &j->mimic[k];
-
-		if (mi->on && mi->nmore) {
-			apply_mimic_tendon(e, ji);
-			continue;
-		}
-		if (!mi->on)
-			continue;
-		sf = e->joints[ji].sign;
-		sl = e->joints[mi->leader].sign;
-		snprintf(name, sizeof name, "m%d_%d", ji, k);
-		/* follower = multiplier (leader - reference) + offset, each
-		 * reported = sign q + offset at the model's zero */
-		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name),
-		    sf * (mi->multiplier * (e->joints[mi->leader].offset[
-		    mi->leader_axis] - mi->reference) + mi->offset - off[k]),
-		    sf * sl * mi->multiplier);
-	}
+	if (j->mimic.nleaders)
+		apply_mimic(e, ji);
 }
 
 /* How softly MuJoCo joint jid's limits hold, and from how far inside its

@@ -1492,27 +1492,25 @@ said_slip(struct ode_engine *e, int ji, double gap)
 static void
 couple_mimic(struct ode_engine *e, int ji)
 {
-	const struct phys_mimic *m = &e->w->joints[ji].mimic[0];
-	struct coupling_term t[PHYS_MIMIC_MORE + 2];
+	const struct phys_mimic *m = &e->w->joints[ji].mimic;
+	struct coupling_term t[PHYS_MIMIC_LEADERS + 1];
 	double p[2], v[2], gap;
-	int i, li;
+	int i;
 
 	if (!e->joints[ji].joint)
 		return;
 	axis_term(e, ji, 1, &t[0]);
 	ode_engine_joint_state(e, ji, p, v);
-	gap = p[0] - m->offset;
-	for (i = -1; i < m->nmore; i++) {
-		li = i < 0 ? m->leader : m->more[i].leader;
-		if (!e->joints[li].joint)
+	gap = p[0] - phys_mimic_base(m);
+	for (i = 0; i < m->nleaders; i++) {
+		if (!e->joints[m->lead[i].joint].joint)
 			return;
-		axis_term(e, li, -(i < 0 ? m->multiplier :
-		    m->more[i].multiplier), &t[i + 2]);
-		ode_engine_joint_state(e, li, p, v);
-		gap += t[i + 2].c * (p[0] - (i < 0 ? m->reference :
-		    m->more[i].reference));
+		axis_term(e, m->lead[i].joint, -m->lead[i].multiplier,
+		    &t[i + 1]);
+		ode_engine_joint_state(e, m->lead[i].joint, p, v);
+		gap -= m->lead[i].multiplier * p[0];
 	}
-	solve_coupling(e, t, m->nmore + 2, -e->erp * gap / e->step);
+	solve_coupling(e, t, m->nleaders + 1, -e->erp * gap / e->step);
 	said_slip(e, ji, gap);
 }
 
@@ -1527,7 +1525,7 @@ couple_joints(struct ode_engine *e)
 			couple_screw(e, (int)i);
 		else if (is_gearbox_live(e, (int)i))
 			couple_gearbox(e, (int)i);
-		else if (e->w->joints[i].mimic[0].on)
+		else if (e->w->joints[i].mimic.nleaders)
 			couple_mimic(e, (int)i);
 }
 

@@ -1349,9 +1349,6 @@ check_joint(const simbody_engine *e, int ji)
 	    v3_normalize(j->axis[1]))) > 1e-6)
 		return refuse_joint(j, "the Simbody engine's universal joint "
 		    "needs perpendicular axes");
-	if (j->mimic[1].on)
-		return refuse_joint(j, "the Simbody engine couples only a "
-		    "joint's first axis to another (mimic)");
 	return 0;
 }
 
@@ -1518,31 +1515,29 @@ int
 make_mimic(simbody_engine *e, model &m, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
-	const auto *mm = &j->mimic[0];
+	const auto *mm = &j->mimic;
 	const sjoint &f = e->joints[(size_t)ji];
+	int n = mm->nleaders;
 
-	if (!mm->on)
+	if (!n)
 		return 0;
-	/* sum m_i (l_i - ref_i) + off - f = 0: the follower's coefficient,
-	 * each leader's, the constant last */
-	SimTK::Vector coef(mm->nmore + 3);
+	/* sum m_i l_i + base - f = 0: the follower's coefficient, each
+	 * leader's, the constant last */
+	SimTK::Vector coef(n + 2);
 	std::vector<MobilizedBodyIndex> bodies = { f.mobod };
 	std::vector<SimTK::MobilizerQIndex> q = {
 		SimTK::MobilizerQIndex(axis_coord(j, 0)) };
 	coef[0] = -1;
-	coef[mm->nmore + 2] = mm->offset;
-	for (int i = -1; i < mm->nmore; i++) {
-		int li = i < 0 ? mm->leader : mm->more[i].leader;
-		double c = i < 0 ? mm->multiplier : mm->more[i].multiplier;
+	coef[n + 1] = phys_mimic_base(mm);
+	for (int i = 0; i < n; i++) {
+		int li = mm->lead[i].joint;
 		const sjoint &l = e->joints[(size_t)li];
 
-		if (!f.mobilizer || !l.mobilizer || (i < 0 &&
-		    mm->leader_axis != 0) || f.ncoords == 0 || l.ncoords == 0)
+		if (!f.mobilizer || !l.mobilizer || f.ncoords == 0 ||
+		    l.ncoords == 0)
 			return refuse_joint(j, "the Simbody engine couples the "
 			    "first axes of jointed links only (mimic)");
-		coef[i + 2] = c;
-		coef[mm->nmore + 2] -= c * (i < 0 ? mm->reference :
-		    mm->more[i].reference);
+		coef[i + 1] = mm->lead[i].multiplier;
 		bodies.push_back(l.mobod);
 		q.push_back(SimTK::MobilizerQIndex(axis_coord(
 		    &e->w->joints[li], 0)));

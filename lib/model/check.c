@@ -319,9 +319,9 @@ check_attrs(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e,
 static bool
 check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 {
-	char *text;
+	char *text, num[32];
+	const char *digits;
 	bool ok;
-	long l;
 
 	if (e->type == PHYS_SPEC_NONE || e->type == PHYS_SPEC_STRING)
 		return true;
@@ -336,12 +336,11 @@ check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 	}
 	ok = value_ok(e->type, text, pose_is_quaternion(n));
 	if (!ok && (e->type == PHYS_SPEC_INT || e->type == PHYS_SPEC_UINT) &&
-	    phys_parse_long_prefix(text, &l) &&
-	    (e->type == PHYS_SPEC_INT || l >= 0)) {
-		/* the loader's words (world.c) */
-		finding(ck, n, PHYS_SEV_WARNING, "<%s>%s</%s>: read as %ld, "
-		    "as libsdformat reads an integer (its leading digits)",
-		    (const char *)n->name, text, (const char *)n->name, l);
+	    (digits = phys_int_as_sdformat(text, num)) &&
+	    (e->type == PHYS_SPEC_INT || *digits != '-')) {
+		finding(ck, n, PHYS_SEV_WARNING, PHYS_INT_AS_SDFORMAT,
+		    (const char *)n->name, text, (const char *)n->name,
+		    digits);
 		ok = true;
 	} else if (!ok) {
 		finding(ck, n, PHYS_SEV_ERROR, "<%s>%s</%s>: expected %s",
@@ -402,21 +401,6 @@ zero_text(const char *text)
 	return phys_parse_double(text, &x) && x == 0;
 }
 
-/* An integer's text as the loader reads it: its leading digits, as
- * libsdformat reads them (check_value says so), into num. */
-static const char *
-lenient_int(const struct phys_param *p, const char *text, char *num,
-    size_t size)
-{
-	long l;
-
-	if (p->type != PHYS_T_INT || phys_parse_long(text, &l) ||
-	    !phys_parse_long_prefix(text, &l))
-		return text;
-	snprintf(num, size, "%ld", l);
-	return num;
-}
-
 /* Ranges and closed sets the parameter table knows beyond the spec. */
 static void
 check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
@@ -424,7 +408,7 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 	const struct phys_param *p;
 	struct phys_value v;
 	char *text;
-	const char *why;
+	const char *why, *digits;
 	char num[32];
 
 	if (at->scope < 0 || !at->path[0])
@@ -441,8 +425,10 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 		finding(ck, n, PHYS_SEV_WARNING, "<%s>: a mass of 0 runs, on "
 		    "a moving link, with 1/1000 of its model's lightest mass",
 		    (const char *)n->name);
-	} else if (phys_value_parse(p, lenient_int(p, text, num, sizeof num),
+	} else if (phys_value_parse(p, p->type == PHYS_T_INT &&
+	    (digits = phys_int_as_sdformat(text, num)) ? digits : text,
 	    &v) < 0) {
+		/* (an integer's leading digits, said by check_value) */
 		why = phys_error();
 		finding(ck, n, PHYS_SEV_ERROR, "<%s>: %s", (const char *)n->name,
 		    why);
@@ -1260,12 +1246,11 @@ static void
 mjcf_loader(const char *path, const char *name, const char *text,
     size_t len, struct phys_findings *out)
 {
-	bool erred = false;
-	size_t i;
-
 	struct phys_load_options lo;
 	struct sink_ctx sink = { out, name };
 	struct phys_scene w;
+	bool erred = false;
+	size_t i;
 	int rc;
 
 	phys_load_options_default(&lo);

@@ -2277,6 +2277,24 @@ phys_mjcf_key(xmlNodePtr holder, const char *name, xmlNodePtr after)
 	return NULL;
 }
 
+int
+phys_mjcf_key_value(xmlNodePtr holder, const char *name, double *v,
+    xmlNodePtr *at)
+{
+	xmlNodePtr e = phys_mjcf_key(holder, name, NULL);
+	char *text;
+	bool ok;
+
+	if (at)
+		*at = e;
+	if (!e)
+		return 0;
+	text = phys_node_text(e);
+	ok = phys_parse_double(text, v) && isfinite(*v);
+	free(text);
+	return ok ? 1 : -1;
+}
+
 /* MuJoCo's qpos0, the model as written: a free body where it is, balls
  * unturned, slides and hinges at ref. Joints are in body order. */
 static void

@@ -41,6 +41,12 @@ long phys_mjcf_option_line(const struct phys_doc *d);
 xmlNodePtr phys_mjcf_key(xmlNodePtr holder, const char *name,
     xmlNodePtr after);
 
+/* The number holder's <phys:key name> holds (a joint's position, an
+ * actuator's command): 1 with *v, 0 when it has none, -1 when it is no
+ * finite number (*at: the element, for the message). */
+int phys_mjcf_key_value(xmlNodePtr holder, const char *name, double *v,
+    xmlNodePtr *at);
+
 /* Link li's state in its key k, in the world: its pose, its origin's
  * velocity and its angular velocity; -1 (the link named) when k lacks
  * their numbers. */

@@ -160,7 +160,7 @@ enum { MJ_DYN_NONE, MJ_DYN_INTEGRATOR, MJ_DYN_FILTER };
  * qpos0), the first joint following the others: a tendon equality as
  * phys holds it (a mimic of several leaders).
  */
-#define MJ_COUPLED_MAX	(PHYS_MIMIC_MORE + 2)
+#define MJ_COUPLED_MAX	(PHYS_MIMIC_LEADERS + 1)
 struct mj_coupling {
 	int joint[MJ_COUPLED_MAX];	/* the reader's joints */
 	double coef[MJ_COUPLED_MAX];

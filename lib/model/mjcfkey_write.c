@@ -308,23 +308,6 @@ two_hinges(const struct rel *r, const struct phys_joint *j, phys_vec3 a1,
 	return check_turn(r, c);
 }
 
-/* A one-axis joint's position in key name, phys's measure, where the
- * reader wrote one (<phys:key name> of the joint): into *q. */
-static void
-key_position(const struct phys_joint *j, const char *name, double *q)
-{
-	xmlNodePtr e = phys_mjcf_key(j->node, name, NULL);
-	char *text;
-	double v;
-
-	if (!e)
-		return;
-	text = phys_node_text(e);
-	if (phys_parse_double(text, &v) && isfinite(v))
-		*q = v;
-	free(text);
-}
-
 /*
  * The values of the joints mjcfwrite.c writes for joint ji, in its
  * order (a universal joint's second axis first). A joint closing a loop
@@ -373,7 +356,7 @@ joint_values(struct keyw *k, int ji, bool loop)
 	/* a hinge's whole turns, which the poses do not say, from the
 	 * key's position of the joint where it has one */
 	if (nq == 1)
-		key_position(j, k->key, &q[0]);
+		(void)phys_mjcf_key_value(j->node, k->key, &q[0], NULL);
 	/* MuJoCo's values from its ref, phys's from the built pose */
 	if (j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_PRISMATIC)
 		q[0] += phys_mjcf_joint_ref(j, 0);
@@ -476,8 +459,6 @@ static bool
 ctrl_values(const struct phys_scene *w, const struct phys_mjcf_actuator *acts,
     size_t n, const char *name, struct phys_buf *ctrl)
 {
-	xmlNodePtr k;
-	char *text;
 	double v;
 	size_t i;
 	bool any = false;
@@ -486,11 +467,10 @@ ctrl_values(const struct phys_scene *w, const struct phys_mjcf_actuator *acts,
 		if (acts[i].kind == PHYS_MJCF_SPRING)
 			continue;	/* no actuator */
 		v = 0;
-		if ((k = phys_mjcf_key(acts[i].plugin, name, NULL))) {
-			text = phys_node_text(k);
-			any |= phys_parse_double(text, &v);
-			free(text);
-		}
+		if (phys_mjcf_key_value(acts[i].plugin, name, &v, NULL) > 0)
+			any = true;
+		else
+			v = 0;
 		/* a servo's target from MuJoCo's ref, as its qpos */
 		if (acts[i].kind == PHYS_MJCF_POSITION)
 			v += phys_mjcf_joint_ref(&w->joints[acts[i].joint],

@@ -764,25 +764,21 @@ static void
 put_mimic(struct writer *wr, int ji)
 {
 	const struct phys_joint *j = &wr->w->joints[ji];
-	const struct phys_mimic *m = &j->mimic[0];
+	const struct phys_mimic *m = &j->mimic;
 	struct phys_buf *b = wr->b;
-	double poly[5] = { m->offset - m->multiplier * m->reference,
-		m->multiplier, 0, 0, 0 };
-	int i;
+	double poly[5] = { phys_mimic_base(m), 0, 0, 0, 0 };
 
-	if (m->nmore) {
-		poly[1] = 0;
-		for (i = 0; i < m->nmore; i++)
-			poly[0] -= m->more[i].multiplier * m->more[i].reference;
+	if (m->nleaders > 1) {
 		phys_buf_puts(b, "    <tendon tendon1=\"");
 		phys_buf_xml_attr(b, own_name(wr, j->name));
 		phys_buf_puts(b, "::mimic\"");
 	} else {
+		poly[1] = m->lead[0].multiplier;
 		phys_buf_puts(b, "    <joint joint1=\"");
 		phys_buf_xml_attr(b, own_name(wr, j->name));
 		phys_buf_puts(b, "\" joint2=\"");
 		phys_buf_xml_attr(b, own_name(wr,
-		    wr->w->joints[m->leader].name));
+		    wr->w->joints[m->lead[0].joint].name));
 		phys_buf_putc(b, '"');
 	}
 	phys_mjcf_nums(b, "polycoef", poly, 5);
@@ -809,7 +805,7 @@ put_equalities(struct writer *wr)
 	phys_mjcf_hold(PVD(mujoco_profile(w), PHYSICS_max_step_size), ref, imp);
 
 	for (i = 0; i < wr->w->njoints; i++) {
-		if (!wr->t.loop[i] && !wr->w->joints[i].mimic[0].on)
+		if (!wr->t.loop[i] && !wr->w->joints[i].mimic.nleaders)
 			continue;
 		if (!any)
 			phys_buf_puts(wr->b, "  <equality>\n");
@@ -824,7 +820,7 @@ put_equalities(struct writer *wr)
 			phys_buf_putc(wr->b, '"');
 			put_softness(wr->b, ref, imp);
 		}
-		if (wr->w->joints[i].mimic[0].on) {
+		if (wr->w->joints[i].mimic.nleaders) {
 			put_mimic(wr, (int)i);
 			put_softness(wr->b, ref, imp);
 		}
@@ -1355,25 +1351,24 @@ static bool
 put_mimic_tendon(struct writer *wr, int ji, bool open)
 {
 	const struct phys_joint *j = &wr->w->joints[ji];
-	const struct phys_mimic *m = &j->mimic[0];
+	const struct phys_mimic *m = &j->mimic;
 	struct phys_buf *b = wr->b;
 	double c;
 	int i;
 
-	if (!m->on || !m->nmore)
+	if (m->nleaders < 2)
 		return false;
 	if (!open)
 		phys_buf_puts(b, "  <tendon>\n");
 	phys_buf_puts(b, "    <fixed name=\"");
 	phys_buf_xml_attr(b, own_name(wr, j->name));
 	phys_buf_puts(b, "::mimic\">\n");
-	for (i = -2; i < m->nmore; i++) {
+	for (i = -1; i < m->nleaders; i++) {
 		phys_buf_puts(b, "      <joint joint=\"");
-		phys_buf_xml_attr(b, own_name(wr, wr->w->joints[i == -2 ? ji :
-		    i < 0 ? m->leader : m->more[i].leader].name));
+		phys_buf_xml_attr(b, own_name(wr, wr->w->joints[i < 0 ? ji :
+		    m->lead[i].joint].name));
 		phys_buf_putc(b, '"');
-		c = i == -2 ? 1 : -(i < 0 ? m->multiplier :
-		    m->more[i].multiplier);
+		c = i < 0 ? 1 : -m->lead[i].multiplier;
 		phys_mjcf_nums(b, "coef", &c, 1);
 		phys_buf_puts(b, "/>\n");
 	}

@@ -518,6 +518,17 @@ first_element(xmlNodePtr n, const char *name)
 	return NULL;
 }
 
+const char *
+phys_int_as_sdformat(const char *text, char *num)
+{
+	long l;
+
+	if (phys_parse_long(text, &l) || !phys_parse_long_prefix(text, &l))
+		return NULL;
+	snprintf(num, 32, "%ld", l);
+	return num;
+}
+
 xmlNodePtr
 phys_child(xmlNodePtr parent, const char *name)
 {

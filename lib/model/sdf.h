@@ -143,6 +143,16 @@ void phys_text_done(struct phys_text *t);
 /* Attribute value or NULL; caller frees. */
 char *phys_node_attr(xmlNodePtr n, const char *name);
 /* True when the element name is name. */
+/*
+ * An integer libsdformat reads by its leading digits, what follows
+ * ignored (std::stoi: "10.0" is 10), which phys reads so too, saying
+ * PHYS_INT_AS_SDFORMAT: its digits into num (of 32), or NULL when text is
+ * a whole integer or has no leading digits.
+ */
+const char *phys_int_as_sdformat(const char *text, char *num);
+#define PHYS_INT_AS_SDFORMAT "<%s>%s</%s>: read as %s, as libsdformat " \
+	"reads an integer (its leading digits)"
+
 bool phys_node_is(xmlNodePtr n, const char *name);
 
 #endif

@@ -520,7 +520,6 @@ joint_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 	return K_OTHER;
 }
 
-/* Where an element is, in the URDF: what it is to the converter. */
 /* Link li's name as written, or "" (none yet). */
 static const char *
 link_name_or(const struct reader *r, int li)
@@ -534,7 +533,7 @@ link_name_or(const struct reader *r, int li)
  * A visual's <material> of no name: urdfdom, which libsdformat reads URDF
  * through, refuses the visual and with it the rest of the link (its
  * collisions), and may lose more of the robot; phys reads it all, and
- * says so once (after the reading: note_nameless).
+ * says so once, when the reading ends (read_stream).
  */
 static void
 note_nameless_material(struct stream *st, int n, const xmlChar **a)
@@ -555,6 +554,7 @@ note_nameless_material(struct stream *st, int n, const xmlChar **a)
 	st->nameless_links++;
 }
 
+/* Where an element is, in the URDF: what it is to the converter. */
 static enum u_kind
 element_kind(struct stream *st, enum u_kind up, const xmlChar *name, int n,
     const xmlChar **a)

@@ -295,27 +295,25 @@ out_of_range_kept(struct loader *L, struct phys_doc *d, xmlNodePtr e,
 }
 
 /*
- * An integer written with more after its digits ("10.0"), which
- * libsdformat reads as its leading digits: read so, with a warning;
- * -1 (its error kept) when it has none.
+ * An integer written with more after its digits ("10.0"), read as
+ * libsdformat reads it, with a warning; -1 (its error kept) when it is
+ * no such one.
  */
 static int
 int_as_sdformat(struct loader *L, struct phys_doc *d, xmlNodePtr e,
     const struct phys_param *p, struct phys_value *v)
 {
 	char *text = phys_node_text(e), num[32];
-	long l;
+	const char *digits = phys_int_as_sdformat(text, num);
 	int rc = -1;
 
-	if (phys_parse_long_prefix(text, &l)) {
-		snprintf(num, sizeof num, "%ld", l);
+	if (digits) {
 		memset(v, 0, sizeof *v);
-		if ((rc = phys_value_parse(p, num, v)) == 0 &&
+		if ((rc = phys_value_parse(p, digits, v)) == 0 &&
 		    !L->opt->quiet)
-			phys_warnat(PHYS_AT(d, e), "<%s>%s</%s>: read as %ld, "
-			    "as libsdformat reads an integer (its leading "
-			    "digits)", (const char *)e->name, text,
-			    (const char *)e->name, l);
+			phys_warnat(PHYS_AT(d, e), PHYS_INT_AS_SDFORMAT,
+			    (const char *)e->name, text,
+			    (const char *)e->name, digits);
 	}
 	free(text);
 	return rc;
@@ -2003,95 +2001,77 @@ mimic_leader(struct scope *sc, const struct phys_joint *j, xmlNodePtr e)
 }
 
 /*
- * SDF 1.11's <mimic joint="leader" axis="axis">: this axis follows
- * multiplier * (leader - reference) + offset. Read once every joint of
- * the model is known; revolute and prismatic joints only.
+ * A leader of joint j's mimic: SDF 1.11's <mimic joint="leader"
+ * axis="axis"> (first, with the offset), or a <phys:mimic joint> beside
+ * it, whose term the follower adds. Read once every joint of the model is
+ * known; revolute and prismatic joints only.
  */
 static int
-read_mimic(struct scope *sc, struct phys_joint *j, int k, xmlNodePtr e)
+read_leader(struct scope *sc, struct phys_joint *j, xmlNodePtr e)
 {
-	struct phys_mimic *m = &j->mimic[k];
-
-	if (k)
-		return fail_node(sc->doc, e, "%s", "<mimic> is supported "
-		    "between the axes of revolute, continuous and prismatic "
-		    "joints");
-	if ((m->leader = mimic_leader(sc, j, e)) < 0)
-		return -1;
-	m->leader_axis = 0;
-	if ((mimic_number(sc->doc, e, "multiplier", 1, &m->multiplier) |
-	    mimic_number(sc->doc, e, "offset", 0, &m->offset) |
-	    mimic_number(sc->doc, e, "reference", 0, &m->reference)) < 0)
-		return -1;
-	m->on = true;
-	return 0;
-}
-
-/*
- * <phys:mimic joint="leader"> beside an axis's <mimic>: one more leader,
- * whose multiplier * (leader - reference) the follower adds, so that
- * joints couple linearly (as an MJCF fixed tendon held at a length of
- * three joints does). The offset is the <mimic>'s.
- */
-static int
-read_more_mimic(struct scope *sc, struct phys_joint *j, xmlNodePtr e)
-{
-	struct phys_mimic *m = &j->mimic[0];
-	struct phys_mimic_term *t;
+	struct phys_mimic *m = &j->mimic;
+	struct phys_mimic_term *t = &m->lead[m->nleaders];
+	bool own = phys_mjcf_own(e, "mimic");
 	int li, i;
 
-	if (!m->on)
+	if (own && !m->nleaders)
 		return fail_node(sc->doc, e, "%s", "<phys:mimic> beside no "
 		    "<mimic> of the axis: the <mimic> names the first leader");
-	if (m->nmore == PHYS_MIMIC_MORE)
+	if (!own && m->nleaders)
+		return fail_node(sc->doc, e, "%s", "a second <mimic> of the "
+		    "axis: SDF gives an axis one (<phys:mimic> adds a leader)");
+	if (m->nleaders == PHYS_MIMIC_LEADERS)
 		return phys_failat(PHYS_AT(sc->doc, e), "a mimic of more than "
-		    "%d leaders is not read", PHYS_MIMIC_MORE + 1);
-	if (phys_child(e, "offset"))
+		    "%d leaders is not read", PHYS_MIMIC_LEADERS);
+	if (own && phys_child(e, "offset"))
 		return fail_node(sc->doc, phys_child(e, "offset"), "%s",
 		    "<phys:mimic> has no offset: the <mimic>'s is the "
 		    "coupling's");
 	if ((li = mimic_leader(sc, j, e)) < 0)
 		return -1;
-	for (i = -1; i < m->nmore; i++)
-		if ((i < 0 ? m->leader : m->more[i].leader) == li)
+	for (i = 0; i < m->nleaders; i++)
+		if (m->lead[i].joint == li)
 			return fail_node(sc->doc, e, "joint '%s' leads this "
 			    "mimic twice", sc->L->w->joints[li].name);
-	t = &m->more[m->nmore];
-	t->leader = li;
+	t->joint = li;
 	if ((mimic_number(sc->doc, e, "multiplier", 1, &t->multiplier) |
-	    mimic_number(sc->doc, e, "reference", 0, &t->reference)) < 0)
+	    mimic_number(sc->doc, e, "reference", 0, &t->reference) |
+	    (own ? 0 : mimic_number(sc->doc, e, "offset", 0,
+	    &m->offset))) < 0)
 		return -1;
-	m->nmore++;
+	m->nleaders++;
 	return 0;
 }
 
-/* An axis's <mimic> (SDF's: the first) and its <phys:mimic>s. */
+/* The first axis's <mimic> and <phys:mimic>s, in that order; one of the
+ * second axis is refused. */
 static int
 read_mimics(struct scope *sc, struct phys_joint *j)
 {
-	static const char *const axes[] = { "axis", "axis2" };
-	xmlNodePtr ax, e;
-	int k;
+	xmlNodePtr ax = phys_child(j->node, "axis"), e;
+	int own;
 
-	for (k = 0; k < 2; k++) {
-		ax = phys_child(j->node, axes[k]);
+	if ((e = phys_child(phys_child(j->node, "axis2"), "mimic")))
+		return fail_node(sc->doc, e, "%s", "<mimic> is supported "
+		    "between the axes of revolute, continuous and prismatic "
+		    "joints");
+	for (own = 0; own < 2; own++)
 		for (e = phys_child(ax, "mimic"); e; e = phys_next(e, "mimic"))
-			if (!phys_mjcf_own(e, "mimic"))
-				break;
-		if (e && read_mimic(sc, j, k, e) < 0)
-			return -1;
-		while ((e = phys_next(e, "mimic")))
-			if (!phys_mjcf_own(e, "mimic"))
-				return fail_node(sc->doc, e, "%s", "a second "
-				    "<mimic> of the axis: SDF gives an axis "
-				    "one (<phys:mimic> adds a leader)");
-		for (e = phys_child(ax, "mimic"); e; e = phys_next(e, "mimic"))
-			if (phys_mjcf_own(e, "mimic") &&
-			    (k ? read_mimic(sc, j, k, e) :
-			    read_more_mimic(sc, j, e)) < 0)
+			if (phys_mjcf_own(e, "mimic") == own &&
+			    read_leader(sc, j, e) < 0)
 				return -1;
-	}
 	return 0;
+}
+
+double
+phys_mimic_base(const struct phys_mimic *m)
+{
+	double c = m->offset;
+	int i;
+
+	for (i = 0; i < m->nleaders; i++)
+		c -= m->lead[i].multiplier * m->lead[i].reference;
+	return c;
 }
 
 /* Gazebo's InitialVelocityPlugin: <linear> and <angular> for every link. */
@@ -3294,7 +3274,8 @@ pair_values(void *ctx, struct phys_doc *d, xmlNodePtr owner,
  * Each link's welded: a fixed joint holds it to the world, to a static
  * model's link or to a welded link. Each chain is walked once (a link's
  * answer is kept), so that a world of many welded links loads in time
- * linear in them.
+ * linear in them. And each model's heaviest link, which such a link of
+ * little mass runs as.
  */
 static void
 mark_welded(struct phys_scene *w)
@@ -3333,6 +3314,16 @@ mark_welded(struct phys_scene *w)
 	}
 	for (i = 0; i < w->nlinks; i++)
 		w->links[i].welded = st[i] == YES;
+	for (i = 0; i < w->nmodels; i++)
+		w->models[i].heaviest = -1;
+	for (i = 0; i < w->nlinks; i++) {
+		int *h = &w->models[w->links[i].model].heaviest;
+		double m = PVD(w->links[i].vals, LINK_inertial_mass);
+
+		if (m > 0 && (*h < 0 || m > PVD(w->links[*h].vals,
+		    LINK_inertial_mass)))
+			*h = (int)i;
+	}
 	free(path);
 	free(st);
 	free(up);

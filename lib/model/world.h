@@ -66,6 +66,9 @@ char *phys_collision_mesh_file(const struct phys_collision *c,
 /* Profile index by name, -1 when there is none. */
 int phys_world_profile(const struct phys_scene *w, const char *name);
 /* Profile index by name, or -1 with a message listing the profiles. */
+/* The mimic's follower with each leader at 0: its offset less each
+ * leader's multiplier times reference. */
+double phys_mimic_base(const struct phys_mimic *m);
 int phys_world_find_profile(const struct phys_scene *w, const char *name);
 /* Entity by scoped name: its index, and its kind in *kind; -1 if none. */
 int phys_world_entity(const struct phys_scene *w, const char *name,

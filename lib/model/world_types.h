@@ -91,6 +91,9 @@ struct phys_model {
 	 * <plugin>s, the model's too); NULL when written in place. */
 	xmlNodePtr include;
 	struct phys_doc *include_doc;
+	/* its heaviest link as loaded, -1 when none has a mass: what a
+	 * light link the world holds still runs as (engine_common.c) */
+	int heaviest;
 };
 
 struct phys_link {
@@ -146,8 +149,23 @@ struct phys_visual {
 	phys_pose pose;		/* in the link frame */
 };
 
-/* Leaders a mimic may have beyond its first. */
-#define PHYS_MIMIC_MORE	7
+/* Leaders a mimic may have: its <mimic>'s and its <phys:mimic>s'. */
+#define PHYS_MIMIC_LEADERS	8
+
+/*
+ * SDF 1.11's <mimic> of a joint's first axis and the <phys:mimic>s beside
+ * it: the axis follows the sum of each leader's multiplier * (position -
+ * reference), plus offset, a linear coupling of joints (MJCF's fixed
+ * tendon held); no leaders: no mimic.
+ */
+struct phys_mimic {
+	int nleaders;
+	double offset;
+	struct phys_mimic_term {
+		int joint;		/* a revolute or prismatic one */
+		double multiplier, reference;
+	} lead[PHYS_MIMIC_LEADERS];
+};
 
 struct phys_joint {
 	char *name;		/* scoped: "robot::elbow" */
@@ -157,19 +175,7 @@ struct phys_joint {
 	phys_pose pose;		/* joint frame in world */
 	phys_vec3 axis[2];	/* unit axes in the world frame */
 	int reference;		/* gearbox_reference_body: link, -1 world */
-	struct phys_mimic {	/* SDF 1.11 <mimic> of each axis */
-		bool on;
-		int leader, leader_axis;	/* joint index, 0 or 1 */
-		double multiplier, offset, reference;
-		/* further leaders (<phys:mimic>, first axis only): the
-		 * follower is the sum of every leader's term, a linear
-		 * coupling of several joints (MJCF's fixed tendon held) */
-		int nmore;
-		struct phys_mimic_term {
-			int leader;
-			double multiplier, reference;
-		} more[PHYS_MIMIC_MORE];
-	} mimic[2];
+	struct phys_mimic mimic;
 	xmlNodePtr node;
 	struct phys_doc *doc;
 	struct phys_value *vals;	/* PHYS_S_JOINT values */

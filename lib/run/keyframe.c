@@ -7,9 +7,6 @@
  */
 #include "keyframe.h"
 
-#include <math.h>
-#include <stdlib.h>
-
 #include "buf.h"
 #include "engine_common.h"
 #include "mjcf.h"
@@ -75,55 +72,54 @@ static int
 key_positions(struct phys_engine *e, const struct phys_scene *w,
     const char *name)
 {
-	xmlNodePtr k;
-	char *text;
+	xmlNodePtr at;
 	double v;
 	size_t i;
-	bool ok;
+	int rc;
 
 	for (i = 0; i < w->njoints; i++) {
-		if (!(k = phys_mjcf_key(w->joints[i].node, name, NULL)))
-			continue;
-		text = phys_node_text(k);
-		ok = phys_parse_double(text, &v) && isfinite(v);
-		free(text);
-		if (!ok)
-			return phys_failat(PHYS_AT(w->joints[i].doc, k),
+		if ((rc = phys_mjcf_key_value(w->joints[i].node, name, &v,
+		    &at)) < 0)
+			return phys_failat(PHYS_AT(w->joints[i].doc, at),
 			    "<phys:key name=\"%s\">: not a number", name);
-		if (phys_engine_set_joint_position(e, w, (int)i, v) < 0)
+		if (rc && phys_engine_set_joint_position(e, w, (int)i, v) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-int
-phys_keyframe_apply(struct phys_engine *e, const struct phys_scene *w,
-    const char *name)
+/* Every keyed link's pose (velocities false) or velocities. */
+static int
+key_links(struct phys_engine *e, const struct phys_scene *w,
+    const char *name, bool velocities)
 {
 	phys_pose pose;
 	phys_vec3 lin, ang;
 	xmlNodePtr k;
 	size_t i;
-	int pass, rc = 0;
+	int rc = 0;
 
-	/* every pose first, the joints' turns, then the velocities at
-	 * those poses */
-	for (pass = 0; pass < 2; pass++) {
-		if (pass == 1 && rc == 0)
-			rc = key_positions(e, w, name);
-		for (i = 0; i < w->nlinks && rc == 0; i++) {
-			if (!(k = phys_mjcf_key(w->links[i].node, name,
-			    NULL)) || !phys_engine_link_dynamic(e, (int)i))
-				continue;
-			if ((rc = phys_mjcf_key_state(w, (int)i, k, &pose,
-			    &lin, &ang)) < 0 ||
-			    (rc = key_within_bounds(w, (int)i, k, name, &pose,
-			    &lin, &ang)) < 0)
-				break;
-			rc = pass == 0 ? phys_engine_set_link_pose(e, (int)i,
-			    pose) : phys_engine_set_link_vel(e, (int)i, &lin,
-			    &ang);
-		}
+	for (i = 0; i < w->nlinks && rc == 0; i++) {
+		if (!(k = phys_mjcf_key(w->links[i].node, name, NULL)) ||
+		    !phys_engine_link_dynamic(e, (int)i))
+			continue;
+		if ((rc = phys_mjcf_key_state(w, (int)i, k, &pose, &lin,
+		    &ang)) < 0 || (rc = key_within_bounds(w, (int)i, k, name,
+		    &pose, &lin, &ang)) < 0)
+			break;
+		rc = velocities ? phys_engine_set_link_vel(e, (int)i, &lin,
+		    &ang) : phys_engine_set_link_pose(e, (int)i, pose);
 	}
 	return rc;
+}
+
+/* Every pose first, the joints' turns, then the velocities at those
+ * poses. */
+int
+phys_keyframe_apply(struct phys_engine *e, const struct phys_scene *w,
+    const char *name)
+{
+	if (key_links(e, w, name, false) < 0 || key_positions(e, w, name) < 0)
+		return -1;
+	return key_links(e, w, name, true);
 }
