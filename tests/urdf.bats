@@ -212,6 +212,9 @@ agrees_with_libsdformat() {
 	sed 's|package://rover_description/|file://../|' "$ROBOTS/rover.urdf" > "$TMP/ws/src/rover_description/urdf/file.urdf"
 	[ "$(box "$TMP/ws/src/rover_description/urdf/rel.urdf")" = "$want" ]
 	[ "$(box "$TMP/ws/src/rover_description/urdf/file.urdf")" = "$want" ]
+	# package:///name is package://name (example-robot-data's robots)
+	sed 's|package://|package:///|' "$ROBOTS/rover.urdf" > "$TMP/ws/src/rover_description/urdf/three.urdf"
+	[ "$(box "$TMP/ws/src/rover_description/urdf/three.urdf")" = "$want" ]
 }
 
 @test "a URDF's collision mesh not found fails the load at its line; --skip-unsupported runs the robot without it" {

@@ -923,9 +923,13 @@ in_parents(const char *doc_path, const char *pkg, const char *rest)
 char *
 phys_package_find(const char *doc_path, const char *uri)
 {
-	const char *name = strchr(uri, ':') + 3, *slash = strchr(name, '/');
+	const char *name = strchr(uri, ':') + 3, *slash;
 	char *pkg, *p;
 
+	/* package:///name is package://name, as pinocchio and
+	 * example-robot-data have it, and model:///name model://name */
+	name += strspn(name, "/");
+	slash = strchr(name, '/');
 	if (!slash || slash == name)
 		return NULL;
 	pkg = phys_xstrndup(name, (size_t)(slash - name));
