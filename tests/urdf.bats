@@ -848,3 +848,42 @@ SDF
 	! "$BATS_FILE_TMPDIR/oracle" "$TMP/i.sdf" > /dev/null 2>&1
 	run -1 phys-param get "$TMP/i.sdf" 'm::l::c/max_contacts'
 }
+
+@test "a collision's pitch near 90 degrees: libsdformat turns it to 90 (urdfdom's Euler angles), phys keeps it as written and says by how much, once" {
+	need_oracle
+	cat > "$TMP/snap.urdf" <<'URDF'
+<robot name="r">
+  <link name="a">
+    <inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision name="near"><origin rpy="0.3 1.568 0.2"/><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
+    <collision name="exact"><origin rpy="0 1.5707963267948966 0"/><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
+    <collision name="below"><origin rpy="0.1 -1.569 0.4"/><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
+  </link>
+</robot>
+URDF
+	run -0 --separate-stderr phys-step -n 0 -i 'r::a::*/pose' "$TMP/snap.urdf"
+	[ "$(grep -c . <<< "$stderr")" -eq 1 ]
+	[[ "$stderr" == *"snap.urdf:4: link 'a': a collision's pitch within 0.0045 rad of 90 degrees, which libsdformat (urdfdom's Euler angles) writes as 90 degrees, turning 2 collisions by up to "*" rad; phys keeps the rotations as written" ]]
+	said=$(sed -n 's/.*by up to \([^ ]*\) rad.*/\1/p' <<< "$stderr")
+	# each collision's rotation matrix: phys's, libsdformat's, as written
+	jq -r "$JQ_FACTS"'.items | to_entries[] | pose("pose"; .key | sub("/pose$"; "") | sub(".*__"; "") | sub("_collision.*"; ""); .value | p6)' <<< "$output" |
+	    cut -d' ' -f2,6- | sort > "$TMP/phys"
+	"$BATS_FILE_TMPDIR/oracle" "$TMP/snap.urdf" | jq -r "$JQ_FACTS"'select(.collision) | pose("pose"; .collision | sub(".*__"; "") | sub("_collision.*"; ""); .pose)' |
+	    cut -d' ' -f2,6- | sort > "$TMP/sdformat"
+	jq -nr "$JQ_FACTS"'pose("x"; "near"; [0, 0, 0, 0.3, 1.568, 0.2]), pose("x"; "exact"; [0, 0, 0, 0, 1.5707963267948966, 0]),
+	    pose("x"; "below"; [0, 0, 0, 0.1, -1.569, 0.4])' | cut -d' ' -f2,6- | sort > "$TMP/written"
+	cat "$TMP/phys" "$TMP/sdformat" "$TMP/written"
+	[ "$(cut -d' ' -f1 "$TMP/sdformat" | tr '\n' ' ')" = "$(cut -d' ' -f1 "$TMP/phys" | tr '\n' ' ')" ]
+	# phys: as written
+	paste -d' ' "$TMP/phys" "$TMP/written" | awk '{ for (i = 2; i <= 10; i++) { d = $i - $(i + 10); if (d > 1e-12 || d < -1e-12) exit 1 } }'
+	# libsdformat: the exact one as written, the two others turned, the
+	# larger turn (the angle of R_phys^T R_sdformat) the one said
+	paste -d' ' "$TMP/phys" "$TMP/sdformat" | awk -v said="$said" '{
+		t = 0; for (i = 0; i < 3; i++) for (k = 0; k < 3; k++) t += $(2 + 3 * k + i) * $(12 + 3 * k + i)
+		c = (t - 1) / 2; if (c > 1) c = 1; a = atan2(sqrt(1 - c * c), c)
+		print $1, a
+		if ($1 == "exact" && a > 1e-9) exit 1
+		if ($1 != "exact" && a < 1e-4) exit 1
+		if (a > m) m = a }
+	END { if (sprintf("%.2g", m) != said) { print "said " said ", turned " m; exit 1 } }'
+}
