@@ -267,7 +267,7 @@ run_engine(struct phys_scene *w, struct engines_run *er, int start, size_t k)
 {
 	const char *engine = er->cmp->engines[k];
 	struct phys_atomic a;
-	int p = phys_preset_for_engine(w, start, engine), rc;
+	int p = phys_preset_for_engine(w, start, engine, true), rc;
 
 	if (p < 0 || phys_atomic_open(&a, er->paths[k]) < 0) {
 		phys_report();

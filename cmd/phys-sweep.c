@@ -10,6 +10,7 @@
 
 #include "paramio.h"
 #include "plot.h"
+#include "preset.h"
 #include "sweep.h"
 
 #define PLAN_OPTIONS \
@@ -398,7 +399,9 @@ cmd_plan(int argc, char **argv, void *ctx)
 	}
 	if (phys_world_open(&w, argv[0], false) < 0)
 		return PHYS_EXIT_FAIL;
-	profile = o->run.preset ? phys_world_find_profile(&w, o->run.preset) :
+	/* -p of an engine's name where no profile has it: its profile,
+	 * which each run finds again */
+	profile = o->run.preset ? phys_preset_named(&w, o->run.preset) :
 	    w.start;
 	if (profile < 0) {
 		phys_report();

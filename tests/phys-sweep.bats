@@ -141,6 +141,33 @@ digest() {
 	[ "$(diff "$WORLDS/sliding_box.sdf" sliding_box.sdf | grep -c '^<')" -eq 4 ]
 }
 
+@test "-p ENGINE where the world has no profile of that engine: every run under it (the start profile carried over, said once), mu fitted there, and the profile saved of that engine" {
+	cd "$TMP"
+	cp "$WORLDS/sliding_box.sdf" .
+	echo '{"t":0.2,"name":"box::link/linear_vel","value":{"x":2,"y":0,"z":0}}' > push.jsonl
+	phys-step -q -p dart -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' -s "$MU=0.37" sliding_box.sdf > ref.jsonl
+	run -0 --separate-stderr phys-sweep plan -p dart -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' sliding_box.sdf "$MU=0.1:0.9:17"
+	echo "$output" > plan.jsonl
+	[ "$(grep -c "no profile named 'dart': running profile 'dart_from_pyramid' of engine dart" <<< "$stderr")" -eq 1 ]
+	run -0 --separate-stderr phys-sweep run -j 2 plan.jsonl
+	[[ $stderr == *"17 runs: 17 done, 0 failed"* ]]
+	[[ $stderr != *"counterpart"* ]]
+	for i in 0 16; do
+		[ "$(head -1 "runs/$i.jsonl" | jq -r '.engine.solver')" = pgs ]
+	done
+	phys-sweep score diff:ref.jsonl plan.jsonl 'box::link/pose.x' > scores.jsonl
+	mu=$(phys-sweep best scores.jsonl | jq -r '.set[]')
+	near "$mu" 0.37 0.05
+	# DART's slide for the best run's mu: v^2 / (2 mu g)
+	id=$(phys-sweep best scores.jsonl | jq -r .id)
+	x=$(tail -1 "runs/$id.jsonl" | jq '.items["box::link/pose"].x')
+	rel "$x" "$(awk -v m="$mu" 'BEGIN { print 4 / (2 * m * 9.81) }')" 0.02
+	phys-sweep best --save-as fitted --in-place scores.jsonl sliding_box.sdf 2> /dev/null
+	[ "$(phys-preset list sliding_box.sdf | jq -r 'select(.name == "fitted") | .type')" = dart ]
+	phys-step -p fitted -c push.jsonl -t 1.5 -e 50 -i 'box::link/pose' sliding_box.sdf > again.jsonl
+	cmp <(tail -n +2 again.jsonl) <(tail -n +2 "runs/$id.jsonl")
+}
+
 @test "best --save-as: physics values go into the new profile only, world values where they live" {
 	cd "$TMP"
 	cp "$WORLDS/pendulum.sdf" .

@@ -577,7 +577,8 @@ phys_preset_add(struct phys_scene *w, const char *name, int from,
  * only (its document untouched).
  */
 int
-phys_preset_for_engine(struct phys_scene *w, int from, const char *engine)
+phys_preset_for_engine(struct phys_scene *w, int from, const char *engine,
+    bool say)
 {
 	const struct phys_profile *src = &w->profiles[from];
 	struct phys_profile *p;
@@ -634,7 +635,7 @@ phys_preset_for_engine(struct phys_scene *w, int from, const char *engine)
 			phys_value_copy(dst, &src->vals[i]);
 		dst->given = src->vals[i].given;
 	}
-	if (lost.len)
+	if (lost.len && say)
 		phys_warn("profile '%s': no %s counterpart, not carried over: %s",
 		    src->name, engine, lost.s);
 	if (fcl_lacks(w, engine)) {
@@ -645,7 +646,8 @@ phys_preset_for_engine(struct phys_scene *w, int from, const char *engine)
 		    phys_param_index[PHYS_P_PHYSICS_dart_collision_detector]),
 		    "ode", v);
 		v->given = true;
-		say_detector(p->name, fcl_lacks(w, engine));
+		if (say)
+			say_detector(p->name, fcl_lacks(w, engine));
 	}
 	phys_buf_free(&lost);
 	phys_buf_free(&mapped);
@@ -902,15 +904,28 @@ phys_preset_diff(const struct phys_scene *w, int a, int b,
 }
 
 int
-phys_preset_named(struct phys_scene *w, const char *name)
+phys_preset_resolve(struct phys_scene *w, const char *name, bool say)
 {
 	int p = phys_world_profile(w, name);
 
 	if (p >= 0 || phys_engine_bit(name) == 0)
 		return p >= 0 ? p : phys_world_find_profile(w, name);
-	p = phys_preset_for_engine(w, w->start, name);
+	return phys_preset_for_engine(w, w->start, name, say);
+}
+
+int
+phys_preset_named(struct phys_scene *w, const char *name)
+{
+	int p = phys_preset_resolve(w, name, true);
+
 	if (p >= 0 && strcmp(w->profiles[p].name, name) != 0)
 		phys_warn("no profile named '%s': running profile '%s' of "
 		    "engine %s", name, w->profiles[p].name, name);
 	return p;
+}
+
+bool
+phys_preset_made_for_run(const struct phys_scene *w, int p)
+{
+	return p != w->start && !w->profiles[p].node;
 }

@@ -52,10 +52,11 @@ int phys_preset_add(struct phys_scene *w, const char *name, int from,
  * from when it is that engine's, else the world's first of it (its
  * default one first), else a new one in w alone (the document untouched),
  * "ENGINE_from_NAME", carried over from from as phys_preset_add does,
- * naming on standard error what has no counterpart. Its index, or -1 with
- * phys_error().
+ * naming on standard error what has no counterpart when say. Its index,
+ * or -1 with phys_error().
  */
-int phys_preset_for_engine(struct phys_scene *w, int from, const char *engine);
+int phys_preset_for_engine(struct phys_scene *w, int from, const char *engine,
+    bool say);
 
 /*
  * The profile a run names: the one called name, else, where name is an
@@ -64,6 +65,13 @@ int phys_preset_for_engine(struct phys_scene *w, int from, const char *engine);
  * -1 with phys_error() naming the profiles.
  */
 int phys_preset_named(struct phys_scene *w, const char *name);
+/* The same without the word of the engine's profile chosen, and, unless
+ * say, of what it does not carry over (a sweep's workers: the plan said
+ * it). */
+int phys_preset_resolve(struct phys_scene *w, const char *name, bool say);
+/* Whether profile p is one phys_preset_for_engine made for a run, in
+ * no file: what the start profile carries over to its engine. */
+bool phys_preset_made_for_run(const struct phys_scene *w, int p);
 int phys_preset_remove(struct phys_scene *w, int p);
 int phys_preset_rename(struct phys_scene *w, int p, const char *name);
 /* The profile as a standalone <physics> element; caller frees. */

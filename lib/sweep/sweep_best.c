@@ -97,9 +97,9 @@ phys_sweep_save_best(struct phys_scene *w, json_t *run, const char *name)
 	    "preset"));
 	int from, rc = 0;
 
-	from = preset ? phys_world_profile(w, preset) : w->start;
+	from = preset ? phys_preset_resolve(w, preset, false) : w->start;
 	if (from < 0)
-		rc = phys_fail("%s has no profile '%s'", w->doc.name, preset);
+		rc = -1;
 	json_object_foreach(set, k, v) {
 		if (rc < 0)
 			break;
@@ -115,7 +115,12 @@ phys_sweep_save_best(struct phys_scene *w, json_t *run, const char *name)
 			    "the profile: give it to the runs that use it "
 			    "(phys-step -s, a control line)", k, c.text);
 	}
-	if (rc == 0)
+	/* the runs' profile made of the start one (-p ENGINE): the start
+	 * profile carried over to that engine, as the runs had it */
+	if (rc == 0 && phys_preset_made_for_run(w, from))
+		rc = phys_preset_add(w, name, w->start, w->profiles[from].type,
+		    c.sets, c.nsets);
+	else if (rc == 0)
 		rc = phys_preset_add(w, name, from, NULL, c.sets, c.nsets);
 	while (c.nsets > 0)
 		free(c.sets[--c.nsets]);

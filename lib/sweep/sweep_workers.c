@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "preset.h"
 #include "sweep.h"
 
 /* The world of the runs, loaded once for as many runs as share it. */
@@ -177,7 +178,7 @@ do_run(struct world_cache *c, const char *dir, json_t *run,
 	struct phys_run_options o;
 	char *path, *tmp, *tag;
 	FILE *fp;
-	int rc;
+	int rc, p;
 
 	if (world_for(c, run) < 0)
 		return PHYS_EXIT_FAIL;
@@ -190,6 +191,8 @@ do_run(struct world_cache *c, const char *dir, json_t *run,
 		return PHYS_EXIT_FAIL;
 	}
 	run_options(run, &o);
+	if (o.preset && (p = phys_preset_resolve(&c->w, o.preset, false)) >= 0)
+		o.preset = c->w.profiles[p].name;
 	o.tag = tag = phys_sweep_run_tag(meta);
 	rc = phys_sim_run(&c->w, &o, fp);
 	run_options_free(&o);
