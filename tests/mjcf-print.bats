@@ -940,3 +940,37 @@ viscous_wind() {
 	print_oracle "$TMP/out.xml" run 1 cf2 flip | awk 'NR % 100 == 0 { print $2, $3, $4 }' > "$TMP/got"
 	lines_agree "$TMP/want" "$TMP/got" 1e-9
 }
+
+@test "MJCF: gainprm and biasprm of MuJoCo's full ten numbers (Barkour's servos, in a class) drive the joints as libmujoco drives them; too many are refused at the class's line" {
+	cat > "$TMP/ten.xml" <<'XML'
+<mujoco model="ten">
+  <!-- two servos of a class, written with the ten numbers MuJoCo keeps
+       (the trailing ones mean nothing to a fixed gain and an affine bias) -->
+  <option timestep="0.001"/>
+  <default>
+    <default class="servo">
+      <general biastype="affine" gainprm="35 0 0 0 0 0 0 0 0 0" biasprm="0 -35 -0.65 0 0 0 0 0 0 0"/>
+    </default>
+  </default>
+  <worldbody>
+    <body name="arm" pos="0 0 1">
+      <joint name="shoulder" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.02" mass="0.5"/>
+      <body name="fore" pos="0.3 0 0">
+        <joint name="elbow" axis="0 1 0" damping="0.1"/>
+        <geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.02" mass="0.2"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator>
+    <general class="servo" joint="shoulder"/>
+    <general class="servo" joint="elbow"/>
+  </actuator>
+  <keyframe><key name="k" ctrl="0.6 -0.4"/></keyframe>
+</mujoco>
+XML
+	moves_as_mujoco "$TMP/ten.xml" ten k shoulder elbow
+	sed 's/gainprm="35 0 0 0 0 0 0 0 0 0"/gainprm="35 0 0 0 0 0 0 0 0 0 0"/' "$TMP/ten.xml" > "$TMP/eleven.xml"
+	run -1 phys-step -n 1 "$TMP/eleven.xml"
+	assert_output --partial "eleven.xml:7: gainprm=\"35 0 0 0 0 0 0 0 0 0 0\": 1 to 10 numbers expected"
+}

@@ -1763,7 +1763,10 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 		"user", NULL };
 	static const char *const dyns[] = { "none", "integrator", "filter",
 		"muscle", "user", NULL };
-	double g[3] = { 1, 0, 0 }, prm[3] = { 1, 0, 0 };
+	/* MuJoCo's arrays of 10 (mjNGAIN, mjNBIAS, mjNDYN), of which
+	 * what phys runs (a fixed gain, an affine bias, a filter) uses the
+	 * first three at most: the rest are read and mean nothing */
+	double g[10] = { 1 }, prm[10] = { 1 }, bias[10] = { 0 };
 	int gt, bt, dt;
 
 	a->bias[0] = a->bias[1] = a->bias[2] = 0;
@@ -1786,10 +1789,11 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 	if ((gt = keyword(r, n, cls, "gaintype", gains, 0)) < 0 ||
 	    (bt = keyword(r, n, cls, "biastype", biases, 0)) < 0 ||
 	    (dt = keyword(r, n, cls, "dyntype", dyns, 0)) < 0 ||
-	    some_numbers(r, n, cls, "gainprm", g, 1, 3) < 0 ||
-	    some_numbers(r, n, cls, "biasprm", a->bias, 1, 3) < 0 ||
-	    some_numbers(r, n, cls, "dynprm", prm, 1, 3) < 0)
+	    some_numbers(r, n, cls, "gainprm", g, 1, 10) < 0 ||
+	    some_numbers(r, n, cls, "biasprm", bias, 1, 10) < 0 ||
+	    some_numbers(r, n, cls, "dynprm", prm, 1, 10) < 0)
 		return -2;
+	memcpy(a->bias, bias, sizeof a->bias);
 	a->gain = g[0];
 	a->dyn = dt;
 	a->tau = prm[0];

@@ -406,35 +406,39 @@ shared_actuator_attr(const char *name)
 }
 
 /* Attribute name of the actuator elements of <default> d: the last one
- * that gives it. */
+ * that gives it, that element in *at. */
 static inline const char *
-actuator_default(xmlNodePtr d, const char *name)
+actuator_default(xmlNodePtr d, const char *name, xmlNodePtr *at)
 {
 	const char *v = NULL, *w;
 	xmlNodePtr c;
 
 	for (c = d ? d->children : NULL; c; c = c->next)
 		if (c->type == XML_ELEMENT_NODE && is_actuator(c) &&
-		    (w = own_attr(c, name)))
+		    (w = own_attr(c, name))) {
 			v = w;
+			*at = c;
+		}
 	return v;
 }
 
 /* The attribute of element n or its class's (in the <default> element
  * of n's kind; any actuator's for what actuators share), or that class's
- * parents'. */
+ * parents'; in *at the element that writes it (n when none does). */
 static inline const char *
-attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
+attr_at(const struct reader *r, xmlNodePtr n, int cls, const char *name,
+    xmlNodePtr *at)
 {
 	const char *v = own_attr(n, name);
 	const xmlChar *kind = default_kind(n);
 	bool shared = !v && is_actuator(n) && shared_actuator_attr(name);
 	struct mj_class *c;
 
+	*at = n;
 	for (; !v && cls >= 0; cls = c->parent) {
 		c = &r->cls[cls];
 		if (shared) {
-			v = actuator_default(c->node, name);
+			v = actuator_default(c->node, name, at);
 			continue;
 		}
 		if (!c->asked || (c->asked != kind &&
@@ -442,10 +446,18 @@ attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
 			c->asked = kind;
 			c->answer = phys_child(c->node, (const char *)kind);
 		}
-		if (c->answer)
-			v = own_attr(c->answer, name);
+		if (c->answer && (v = own_attr(c->answer, name)))
+			*at = c->answer;
 	}
 	return v;
+}
+
+static inline const char *
+attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
+{
+	xmlNodePtr at;
+
+	return attr_at(r, n, cls, name, &at);
 }
 
 /* n numbers of an attribute: 0 when absent, else exactly n. */
@@ -453,32 +465,34 @@ static inline int
 numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
     double *out, int n)
 {
-	const char *v = attr(r, el, cls, name);
+	xmlNodePtr at;
+	const char *v = attr_at(r, el, cls, name, &at);
 	int k;
 
 	if (!v)
 		return 0;
 	k = phys_parse_doubles(v, out, n);
 	if (k != n)
-		return mj_fail(r, el, "%s=\"%.40s\": %d numbers expected", name,
+		return mj_fail(r, at, "%s=\"%.40s\": %d numbers expected", name,
 		    v, n);
 	return n;
 }
 
-/* Up to n numbers (n <= 6), at least min: how many. */
+/* Up to n numbers (n <= 12), at least min: how many. */
 static inline int
 some_numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
     double *out, int min, int n)
 {
-	const char *v = attr(r, el, cls, name);
-	double tmp[8];
+	xmlNodePtr at;
+	const char *v = attr_at(r, el, cls, name, &at);
+	double tmp[12];
 	int k;
 
 	if (!v)
 		return 0;
-	k = phys_parse_doubles(v, tmp, 8);
+	k = phys_parse_doubles(v, tmp, 12);
 	if (k < min || k > n)
-		return mj_fail(r, el, "%s=\"%.40s\": %d to %d numbers expected",
+		return mj_fail(r, at, "%s=\"%.40s\": %d to %d numbers expected",
 		    name, v, min, n);
 	memcpy(out, tmp, k * sizeof *out);
 	return k;
