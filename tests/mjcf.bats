@@ -1315,3 +1315,39 @@ XML
 		fi
 	done
 }
+
+@test "mjcf: a range of \"0 0\", given or a class's, is no range, as MuJoCo has it: not limited under autolimits, not refused without; limited=\"true\" on it is refused, by phys-step and phys-sdf check alike" {
+	need_mujoco
+	cat > "$TMP/zero.xml" <<'XML'
+<mujoco model="zero">
+  <compiler autolimits="true"/>
+  <default>
+    <default class="z"><joint range="0 0"/></default>
+    <default class="r"><joint range="-1 1"/></default>
+  </default>
+  <worldbody>
+    <body name="a"><joint name="given" axis="0 1 0" range="0 0"/><geom size="0.1" mass="1"/>
+      <body name="b" pos="0 0 -0.3"><joint name="inherited" class="z" axis="0 1 0"/><geom size="0.1" mass="1"/>
+        <body name="c" pos="0 0 -0.3"><joint name="overridden" class="r" axis="0 1 0" range="0 0"/><geom size="0.1" mass="1"/>
+          <body name="d" pos="0 0 -0.3"><joint name="limited" class="r" axis="0 1 0"/><geom size="0.1" mass="1"/></body>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <actuator><motor joint="given" ctrlrange="0 0"/></actuator>
+</mujoco>
+XML
+	same_as_mujoco "$TMP/zero.xml"
+	# only the last joint is limited, to its class's range
+	[ "$(oracle_joints "$TMP/zero.xml" | awk 'NF > 9' | cut -d' ' -f1)" = limited ]
+	run -0 phys-sdf check "$TMP/zero.xml"
+	sed 's|<compiler autolimits="true"/>||; s|name="limited" class="r"|name="limited"|' "$TMP/zero.xml" > "$TMP/plain.xml"
+	same_as_mujoco "$TMP/plain.xml"
+	run -0 phys-sdf check "$TMP/plain.xml"
+	sed 's|range="0 0"/><geom|range="0 0" limited="true"/><geom|' "$TMP/zero.xml" > "$TMP/bad.xml"
+	run -1 "$BATS_FILE_TMPDIR/oracle" "$TMP/bad.xml"
+	run -1 phys-step -n 0 "$TMP/bad.xml"
+	assert_output "phys-step: $TMP/bad.xml:8: range[0] should be smaller than range[1]"
+	run -1 phys-sdf check "$TMP/bad.xml"
+	[[ "$output" == *'"line":8,"severity":"error","message":"<joint range=\"0 0\">: the lower limit must be below the upper"'* ]]
+}
