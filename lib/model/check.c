@@ -1119,6 +1119,7 @@ free_finding(struct phys_finding *x)
 	free(x->file);
 	free(x->message);
 	free(x->element);
+	free(x->also);
 	for (i = 0; i < 3; i++)
 		free(x->suggest[i]);
 }
@@ -1148,6 +1149,32 @@ same_place(const struct phys_finding *a, const struct phys_finding *b)
  * The loader's error gives way to a check's error at its place; with
  * defer, its warning to any finding there too.
  */
+/*
+ * Whether the loader's warning w may be about what the check's finding c
+ * says: c names an element and maybe an attribute ("<joint
+ * actuatorfrcrange>: ..."); a finding of an attribute is another's
+ * subject than a warning that does not name that attribute (the same
+ * joint's range without limited).
+ */
+static bool
+same_subject(const struct phys_finding *c, const struct phys_finding *w)
+{
+	const char *m = c->message, *a, *end;
+	char attr[64];
+	size_t len;
+
+	if (*m != '<' || !(a = strpbrk(m, " >")) || *a != ' ')
+		return true;	/* an element's, or no element named */
+	a++;
+	end = a + strcspn(a, "=> ");
+	len = (size_t)(end - a);
+	if (!len || len >= sizeof attr)
+		return true;
+	memcpy(attr, a, len);
+	attr[len] = '\0';
+	return strstr(w->message, attr) != NULL;
+}
+
 static bool
 redundant(const struct phys_finding *v, size_t n, size_t i,
     size_t loader_first, size_t loader_end, bool defer)
@@ -1165,10 +1192,63 @@ redundant(const struct phys_finding *v, size_t n, size_t i,
 		if (from_loader && !is_loader(&v[j], loader_first, loader_end) &&
 		    ((v[i].severity == PHYS_SEV_ERROR &&
 		    v[j].severity == PHYS_SEV_ERROR) ||
-		    (defer && v[i].severity != PHYS_SEV_ERROR)))
+		    (defer && v[i].severity != PHYS_SEV_ERROR &&
+		    same_subject(&v[j], &v[i]))))
 			return true;
 	}
 	return false;
+}
+
+/* Warnings by file, then message, then place: a warning said again
+ * lies next to its first. */
+static int
+by_text(const void *pa, const void *pb)
+{
+	const struct phys_finding *a = *(const struct phys_finding *const *)pa;
+	const struct phys_finding *b = *(const struct phys_finding *const *)pb;
+	int c;
+
+	if (a->file_rank != b->file_rank)
+		return a->file_rank < b->file_rank ? -1 : 1;
+	if ((c = strcmp(a->file, b->file)) != 0 ||
+	    (c = strcmp(a->message, b->message)) != 0)
+		return c;
+	return by_place(a, b);
+}
+
+/*
+ * A warning said word for word at several lines of one file is one
+ * finding, at its first line, holding the others (also): a model's
+ * every joint need not repeat it. Errors stay one a place. The dropped
+ * findings are marked with line -1.
+ */
+static void
+gather_repeats(struct phys_findings *f)
+{
+	struct phys_finding **w = phys_xcalloc(f->n ? f->n : 1, sizeof *w);
+	struct phys_finding *first = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < f->n; i++)
+		if (f->v[i].line >= 0 && f->v[i].severity != PHYS_SEV_ERROR)
+			w[n++] = &f->v[i];
+	if (n > 1)
+		qsort(w, n, sizeof *w, by_text);
+	for (i = 0; i < n; i++) {
+		if (!first || first->file_rank != w[i]->file_rank ||
+		    strcmp(first->file, w[i]->file) != 0 ||
+		    strcmp(first->message, w[i]->message) != 0) {
+			first = w[i];
+			continue;
+		}
+		first->also = phys_xrealloc(first->also, (first->nalso + 1) *
+		    sizeof *first->also);
+		first->also[first->nalso++] = w[i]->line;
+		free_finding(w[i]);
+		memset(w[i], 0, sizeof *w[i]);
+		w[i]->line = -1;
+	}
+	free(w);
 }
 
 static void
@@ -1190,6 +1270,7 @@ sort_and_dedupe(struct phys_findings *f, size_t loader_first,
 			f->v[i].line = -1;
 		}
 	free(gone);
+	gather_repeats(f);
 	for (i = 0; i < f->n; i++) {
 		if (f->v[i].line < 0)
 			continue;
@@ -1370,6 +1451,11 @@ phys_findings_json(const struct phys_findings *f, struct phys_buf *b)
 			phys_buf_json_string(b, x->suggest[k]);
 		}
 		if (k)
+			phys_buf_putc(b, ']');
+		for (k = 0; k < x->nalso; k++)
+			phys_buf_printf(b, "%s%ld", k ? "," : ",\"also\":[",
+			    x->also[k]);
+		if (x->nalso)
 			phys_buf_putc(b, ']');
 		phys_buf_puts(b, "}\n");
 	}

@@ -26,6 +26,11 @@ struct phys_finding {
 	char *message;
 	char *element;		/* NULL when none */
 	char *suggest[3];	/* closest known names, NULL-terminated */
+	/* a warning said again further down its file, word for word (a
+	 * later MuJoCo's attribute on every joint): those lines, said
+	 * with it rather than as findings of their own */
+	long *also;
+	size_t nalso;
 	int file_rank;		/* the world 0, included files after it */
 	size_t seq;		/* the order of discovery, for ties */
 };
