@@ -571,6 +571,10 @@ public:
 	double lo = -INFINITY, hi = INFINITY;
 	/* the share of the error corrected a step */
 	double erp = LOOP_ERP;
+	/* a row of a rate (finite: a servo's, see servo_in_row) where the
+	 * position's error is not corrected, soft by an absolute CFM (the
+	 * rate's change per unit impulse); the impulse the step gave it */
+	double rate = NAN, cfm = 0, impulse = 0;
 	const std::string &getType() const override;
 	void update() override {}
 	void getInformation(dk::ConstraintInfo *info) override;
@@ -608,7 +612,8 @@ Coupling::getInformation(dk::ConstraintInfo *info)
 		gap += k.c * k.joint->getPosition(k.dof);
 		rate += k.c * k.joint->getVelocity(k.dof);
 	}
-	info->b[0] = -rate - erp * gap * info->invTimeStep;
+	info->b[0] = std::isfinite(this->rate) ? this->rate - rate :
+	    -rate - erp * gap * info->invTimeStep;
 	info->x[0] = 0;
 	info->lo[0] = lo;
 	info->hi[0] = hi;
@@ -656,7 +661,8 @@ Coupling::getVelocityChange(double *vel, bool withCfm)
 		if (reactive(k) && k.joint->getSkeleton()->isImpulseApplied())
 			vel[0] += k.c * k.joint->getVelocityChange(k.dof);
 	if (withCfm)
-		vel[0] += vel[0] * dk::JointConstraint::getConstraintForceMixing();
+		vel[0] += vel[0] * dk::JointConstraint::getConstraintForceMixing() +
+		    cfm;
 }
 
 void
@@ -678,6 +684,7 @@ Coupling::unexcite()
 void
 Coupling::applyImpulse(double *x)
 {
+	impulse = x[0];
 	for (auto &k : t)
 		if (reactive(k))
 			k.joint->setConstraintImpulse(k.dof,
@@ -761,7 +768,11 @@ struct djoint {
 	double applied[2] = { 0, 0 };	/* a loop's spring and damping, last step */
 	double cmd[2] = { 0, 0 };	/* the command's effort, phys's axes */
 	struct phys_axis_servo servo = {};	/* axis 0's, if a servo */
-	bool servo_spring = false;	/* in the spring's coefficients now */
+	/* An implicit servo's row, this step's when servo_held, and the
+	 * force held beside it (its range's middle). */
+	std::shared_ptr<Coupling> servo_row;
+	bool servo_held = false;
+	double servo_middle = 0;
 	/* A loop's turns, unwrapped (its poses give them modulo 2 pi), and
 	 * the raw angles they were last taken from. */
 	double turned[2] = { 0, 0 }, raw[2] = { 0, 0 };
@@ -2589,81 +2600,55 @@ tree_axis_inverse(const dart_engine *e, int ji)
 	    j->type == PHYS_JOINT_PRISMATIC);
 }
 
-/* Whether servo effort f is at an end of servo s's range. */
-static bool
-at_range_end(const struct phys_axis_servo &s, double f)
-{
-	return !(f > s.fmin && f < s.fmax);
-}
-
-/* Whether joint ji's servo, at an end of its range, would leave it
- * within a step held there, on an axis of inverse inertia inv. */
-static bool
-end_left_in_step(const dart_engine *e, int ji, double inv)
-{
-	const djoint &dj = e->joints[(size_t)ji];
-	const struct phys_axis_servo &s = dj.servo;
-	double pos[2], vel[2], v, f;
-
-	dart_engine_joint_state(e, ji, pos, vel);
-	v = vel[0] + e->step * inv * dj.cmd[0];
-	f = phys_servo_pull(&s, pos[0] + e->step * v, v);
-	return dj.cmd[0] >= s.fmax ? f < s.fmax : f > s.fmin;
-}
-
 /*
  * An implicit servo (motor.h) too stiff for a force held over the step
  * (the driver's effort else, as gz-sim applies it), on a hinge or slider
- * of the tree, in DART's implicit spring and damper: DART applies -K (q +
- * h q' - r) - C q', q' the rate at the step's end, which is the axis's
- * own spring (k, its reference r0 in DART's coordinate q = pos - offset)
- * and damper (c) plus the servo's base + kq (pos + h q') + kv q' for K =
- * k - kq, C = c - kv and K r = k r0 + base + kq offset (with K = 0, that
- * constant is a force). The spring knows no force range: a servo at its range's end at the step's start
- * stays the effort held there, unless that effort, on the two links
- * alone, would carry its force back within the range or past the other
- * end within the step (a held end would then flip the rate at every
- * step); then the spring, whose force at the step's end the range bounds
- * but for the step's share of other forces. True when the spring holds
- * it, *force then the force to add (else left as it is).
+ * of the tree, held in a row of its own, implicit in the axis's rate as
+ * ODE's and Bullet's motor rows are (phys_servo_row), solved with the
+ * step's contacts and limits: its force stays within its range, whatever
+ * else pushes the axis; the range's middle is the effort held beside it
+ * (*force).
  */
-static bool
-servo_in_spring(dart_engine *e, int ji, double *force)
+static void
+servo_in_row(dart_engine *e, int ji, double *force)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	djoint &dj = e->joints[(size_t)ji];
-	const struct phys_axis_servo &s = dj.servo;
-	struct phys_axis_values a = phys_joint_axis_values(vals(e,
-	    PHYS_S_JOINT, ji), 0);
-	double k = a.stiffness - s.kq, c = a.damping - s.kv;
-	double r0 = a.reference - dj.offset[0];
-	double pull = a.stiffness * r0 + s.base + s.kq * dj.offset[0];
-	double inv = 0;
-	bool in = phys_servo_implicit(&s, j->type) && k >= 0 && c >= 0 &&
-	    k <= DART_RANGE && c <= DART_RANGE && (k > 0 || c > 0) &&
-	    std::isfinite(pull) && phys_servo_stiff(&s, e->step,
-	    inv = tree_axis_inverse(e, ji)) && (!at_range_end(s, dj.cmd[0]) ||
-	    end_left_in_step(e, ji, inv));
+	struct phys_servo_row r;
+	double pos[2], vel[2];
 
-	if (!in) {
-		if (dj.servo_spring) {	/* the axis's own again */
-			dj.dj->setSpringStiffness(0, a.stiffness);
-			dj.dj->setDampingCoefficient(0, a.damping);
-			dj.dj->setRestPosition(0, r0);
-			dj.servo_spring = false;
-		}
-		return false;
-	}
-	dj.dj->setSpringStiffness(0, k);
-	dj.dj->setDampingCoefficient(0, c);
-	dj.dj->setRestPosition(0, k > 0 ? pull / k : 0);
-	dj.servo_spring = true;
-	*force = k > 0 ? 0 : pull;
-	return true;
+	dj.servo_held = false;
+	if (!phys_servo_implicit(&dj.servo, j->type))
+		return;
+	dart_engine_joint_state(e, ji, pos, vel);
+	if (!phys_servo_row(&dj.servo, e->step, tree_axis_inverse(e, ji),
+	    pos[0], &r))
+		return;
+	if (!dj.servo_row)
+		dj.servo_row = std::make_shared<Coupling>(
+		    std::vector<Coupling::term>{ { dj.dj, 0, 1 } }, 0);
+	/* in impulses: F = D (rate - v') over h is h F, CFM 1 / (h D) */
+	dj.servo_row->rate = r.rate;
+	dj.servo_row->cfm = r.cfm / e->step;
+	dj.servo_row->lo = -r.half * e->step;
+	dj.servo_row->hi = r.half * e->step;
+	dj.servo_row->impulse = 0;
+	dj.servo_middle = r.middle;
+	dj.servo_held = true;
+	*force = r.middle;
+}
+
+/* This step's servo rows (servo_in_row), beside its contacts. */
+static void
+push_servos(dart_engine *e)
+{
+	for (djoint &dj : e->joints)
+		if (dj.servo_held)
+			e->solver->manual().push_back(dj.servo_row);
 }
 
 /* A tree joint's command: DART's generalized force on its dofs, for one
- * step (the world's step resets it), or its servo in the spring. */
+ * step (the world's step resets it), or its servo in a row. */
 static void
 tree_command(dart_engine *e, int ji)
 {
@@ -2675,7 +2660,7 @@ tree_command(dart_engine *e, int ji)
 	for (std::size_t k = 0; k < n; k++) {
 		f = dj.cmd[k];
 		if (k == 0 && n == 1)
-			servo_in_spring(e, ji, &f);
+			servo_in_row(e, ji, &f);
 		if (f != 0)
 			dj.dj->setForce((std::size_t)inner(j, (int)k), f);
 	}
@@ -2757,6 +2742,7 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 	try {
 		find_contacts(e);
 		push_stops(e);
+		push_servos(e);
 		e->world->step();
 	} catch (...) {
 		e->thrown = true;
@@ -3037,18 +3023,16 @@ dart_engine_joint_effort(const struct dart_engine *e, int ji, double eff[2])
 	return n;
 }
 
-/* The spring's servo over the last step: its force at the step's end
- * rate, and the position that rate reached (q + h q'). */
+/* The row's servo over the last step: the force held beside it and the
+ * row's impulse over the step. */
 static int
 dart_engine_servo_effort(const struct dart_engine *e, int ji, double eff[2])
 {
 	const djoint &dj = e->joints[(size_t)ji];
-	double pos[2], vel[2];
 
-	if (!dj.servo_spring)
+	if (!dj.servo_held)
 		return 0;
-	dart_engine_joint_state(e, ji, pos, vel);
-	eff[0] = phys_servo_pull(&dj.servo, pos[0], vel[0]);
+	eff[0] = dj.servo_middle + dj.servo_row->impulse / e->step;
 	return 1;
 }
 

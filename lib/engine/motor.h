@@ -61,15 +61,14 @@ double phys_servo_force(const struct phys_axis_servo *s, double pos,
 double phys_servo_resistance(const struct phys_axis_servo *s, double h);
 /* Whether implicit_servo takes servo s into the step, given the type t
  * of its joint: it is on and implicit, on a revolute or prismatic joint
- * (the engines' motor rows and DART's spring hold one axis). */
+ * (the engines' motor rows hold one axis). */
 bool phys_servo_implicit(const struct phys_axis_servo *s,
     enum phys_joint_type t);
 /* Whether servo s is too stiff for its force to be held over a step of
  * h on an axis of inverse inertia inv (what the two links give alone,
  * which bounds the axis's from above): h D inv >= 2, where a held force
  * flips the rate at each step. ODE, Bullet and DART take such a servo
- * into their step when it is implicit (their motor rows, DART's implicit
- * spring). */
+ * into their step when it is implicit (their motor rows). */
 bool phys_servo_stiff(const struct phys_axis_servo *s, double h,
     double inv);
 /*
