@@ -543,17 +543,20 @@ servo_damping_cause(const struct phys_engine *e, int j,
     const struct phys_axis_servo *s)
 {
 	double I, ratio = servo_damping_ratio(e, j, s, &I);
+	/* implicit_servo already in force is no advice */
+	bool taken = phys_servo_implicit(s, e->w->joints[j].type);
 
 	if (!(ratio > 2))
 		return NULL;
 	return phys_xasprintf("its servo's damping over a step, d + p h = %g, "
 	    "is %.3g times I / h on link '%s' (I, its inertia about the "
 	    "joint, at most %.3g): a force held over the step flips its rate "
-	    "at every step; implicit_servo=true takes it into the step (ODE, "
-	    "Bullet and DART, on a revolute or prismatic joint), as MuJoCo's "
-	    "implicit integrator and Simbody do, or a step below %.3g s "
-	    "follows it", phys_servo_resistance(s, e->h), ratio,
-	    e->w->links[e->w->joints[j].child].name, I, servo_step(s, I));
+	    "at every step; %sa step below %.3g s follows it",
+	    phys_servo_resistance(s, e->h), ratio,
+	    e->w->links[e->w->joints[j].child].name, I, taken ? "" :
+	    "implicit_servo=true takes it into the step (ODE, Bullet and "
+	    "DART, on a revolute or prismatic joint), as MuJoCo's implicit "
+	    "integrator and Simbody do, or ", servo_step(s, I));
 }
 
 /* The effort of joint j's servo that did not fit: its damping is said as
