@@ -11,6 +11,7 @@
 #include "modelpose.h"
 #include "paramio.h"
 #include "paramset.h"
+#include "preset.h"
 #include "sim.h"
 
 #define DOC_OPTION \
@@ -186,18 +187,25 @@ load_world(struct phys_scene *w, const char *path)
 		exit(PHYS_EXIT_FAIL);
 }
 
+/* The profile -p names: an engine's name where no profile has it is the
+ * profile phys-step -p would run (said once), which an edit cannot go
+ * into: the file has none. */
 static int
-profile_of(struct phys_scene *w, const char *preset)
+profile_of(struct phys_scene *w, const char *preset, bool edit)
 {
 	int p;
 
 	if (!preset)
 		return w->start;
-	p = phys_world_find_profile(w, preset);
+	p = phys_preset_named(w, preset);
 	if (p < 0) {
 		phys_report();
 		exit(PHYS_EXIT_USAGE);
 	}
+	if (edit && phys_preset_made_for_run(w, p))
+		phys_die(PHYS_EXIT_USAGE, "%s has no profile of engine %s to "
+		    "edit ('phys-preset add --engine %s NAME' makes one)",
+		    w->doc.name, preset, preset);
 	return p;
 }
 
@@ -344,7 +352,7 @@ cmd_get(int argc, char **argv, void *ctx)
 		usage_error("get needs a NAME and a WORLD");
 	world_last(argc, argv, false);
 	load_world(&w, argv[argc - 1]);
-	profile = profile_of(&w, o->preset);
+	profile = profile_of(&w, o->preset, false);
 	for (k = 0; k < argc - 1; k++)
 		if (get_one(&w, argv[k], profile, flags) < 0) {
 			phys_report();
@@ -377,7 +385,7 @@ cmd_set(int argc, char **argv, void *ctx)
 	load_options(&lo);
 	if (phys_world_open_edit_with(&w, argv[argc - 1], o->in_place, &lo) < 0)
 		exit(PHYS_EXIT_FAIL);
-	profile = profile_of(&w, o->preset);
+	profile = profile_of(&w, o->preset, true);
 	for (k = 0; k < argc - 1 && rc == 0; k++)
 		rc = phys_param_edits_assign(&e, &w, argv[k], profile);
 	if (rc == 0 && o->from)

@@ -345,3 +345,16 @@ EOF
 	grep -q '<include>' "$TMP/away.sdf"
 	[ "$(phys-param get -q iters "$TMP/away.sdf" | jq .value)" -eq 70 ]
 }
+
+@test "-p ENGINE where no profile has that name: get shows the profile phys-step -p ENGINE runs, said once; set is refused, naming phys-preset add" {
+	run -0 --separate-stderr phys-param get -p dart "$WORLDS/sliding_box.sdf" dart.solver.solver_type max_step_size
+	[ "$(grep -c "no profile named 'dart': running profile 'dart_from_pyramid' of engine dart" <<< "$stderr")" -eq 1 ]
+	run_line=$(phys-step -q -p dart -n 0 "$WORLDS/sliding_box.sdf" | head -1)
+	assert_equal "$(jq -r 'select(.name == "dart.solver.solver_type") | .value' <<< "$output")" "$(jq -r .engine.solver <<< "$run_line")"
+	assert_equal "$(jq -r 'select(.name == "max_step_size") | .value' <<< "$output")" "$(jq -r .engine.max_step_size <<< "$run_line")"
+	[ "$(jq -r .preset <<< "$output" | sort -u)" = dart_from_pyramid ]
+	cp "$WORLDS/sliding_box.sdf" "$TMP/w.sdf"
+	run -2 --separate-stderr phys-param set -p dart --in-place dart.solver.solver_type=dantzig "$TMP/w.sdf"
+	[[ "$stderr" == *"has no profile of engine dart to edit ('phys-preset add --engine dart NAME' makes one)" ]]
+	cmp "$TMP/w.sdf" "$WORLDS/sliding_box.sdf"
+}
