@@ -318,3 +318,89 @@ lines_at_least() {
 	echo "$1 has $(wc -l < "$1") lines, not $2"
 	return 1
 }
+
+# ---- libsdformat as the reference (tests/data/sdformat_oracle.cc) ----
+
+# build_sdformat_oracle: in a setup_file, where Debian's libsdformat is
+# installed.
+build_sdformat_oracle() {
+	if pkg-config --exists sdformat12 2>/dev/null; then
+		c++ -O0 -o "$BATS_FILE_TMPDIR/oracle" \
+		    "$BATS_TEST_DIRNAME/data/sdformat_oracle.cc" \
+		    $(pkg-config --cflags --libs sdformat12)
+	fi
+}
+
+# need_oracle: skip a comparison with libsdformat when it is not installed.
+need_oracle() {
+	[ -x "$BATS_FILE_TMPDIR/oracle" ] || skip "no libsdformat (libsdformat-dev) to compare with"
+}
+
+# Facts as "KIND NAME numbers...": poses as x y z and the rotation matrix
+# (rpy give the same rotation many ways), masses, inertias, limits, and
+# surface values. The same words for both sides, compared by facts_agree.
+JQ_FACTS='
+def R(r; p; y): [((y|cos) * (p|cos)), ((y|cos) * (p|sin) * (r|sin) - (y|sin) * (r|cos)),
+	((y|cos) * (p|sin) * (r|cos) + (y|sin) * (r|sin)), ((y|sin) * (p|cos)),
+	((y|sin) * (p|sin) * (r|sin) + (y|cos) * (r|cos)), ((y|sin) * (p|sin) * (r|cos) - (y|cos) * (r|sin)),
+	(0 - (p|sin)), ((p|cos) * (r|sin)), ((p|cos) * (r|cos))];
+def pose(k; n; v): "\(k) \(n) \(v[0]) \(v[1]) \(v[2]) \(R(v[3]; v[4]; v[5]) | map(tostring) | join(" "))";
+def p6: [.x, .y, .z, .roll, .pitch, .yaw];
+'
+
+# oracle_facts FILE: libsdformat's.
+oracle_facts() {
+	"$BATS_FILE_TMPDIR/oracle" "$1" | jq -r "$JQ_FACTS"'
+	if .model then pose("pose"; .model; .pose)
+	elif .link then pose("pose"; .link; .pose), pose("inertial_pose"; .link; .inertial_pose),
+		"mass \(.link) \(.mass)",
+		(. as $l | ("ixx", "iyy", "izz", "ixy", "ixz", "iyz") | "\(.) \($l.link) \($l[.])")
+	elif .collision then pose("pose"; .collision; .pose),
+		(. as $c | ("mu", "mu2", "kp", "kd", "max_contacts") | select($c[.] != null) | "\(.) \($c.collision) \($c[.])")
+	elif .joint then pose("pose"; .joint; .pose),
+		(. as $j | select(.lower != null) | ("lower", "upper", "damping", "friction") | "\(.) \($j.joint) \($j[.])")
+	else empty end'
+}
+
+# phys_facts FILE: phys's, from what phys-step and phys-param say (the
+# poses as read: without limits, so that no joint outside them starts at
+# the nearest).
+phys_facts() {
+	local free=()
+	phys-param get "$1" '*/axis.limit.lower' > /dev/null 2>&1 &&
+	    free=(-s '*/axis.limit.lower=-1e16' -s '*/axis.limit.upper=1e16')
+	phys-step -n 0 "${free[@]}" -i '*/pose' "$1" 2> /dev/null | jq -r "$JQ_FACTS"'
+	.items | to_entries[] | pose("pose"; .key | sub("/pose$"; ""); .value | p6)'
+	phys-param get "$1" '*' | jq -r "$JQ_FACTS"'
+	(.name | [sub("/[^/]*$"; ""), sub("^.*/"; "")]) as [$n, $p] |
+	{"inertial.mass": "mass", "inertial.inertia.ixx": "ixx", "inertial.inertia.iyy": "iyy",
+	 "inertial.inertia.izz": "izz", "inertial.inertia.ixy": "ixy", "inertial.inertia.ixz": "ixz",
+	 "inertial.inertia.iyz": "iyz", "surface.friction.ode.mu": "mu", "surface.friction.ode.mu2": "mu2",
+	 "surface.contact.ode.kp": "kp", "surface.contact.ode.kd": "kd", "max_contacts": "max_contacts",
+	 "axis.limit.lower": "lower", "axis.limit.upper": "upper", "axis.dynamics.damping": "damping",
+	 "axis.dynamics.friction": "friction"}[$p] as $k |
+	if $p == "inertial.pose" then pose("inertial_pose"; $n; .value | p6)
+	elif $k then "\($k) \($n) \(.value)" else empty end'
+}
+
+# facts_agree WANT GOT: every fact of WANT is in GOT, equal within 1e-9
+# (relative to the value's size, and at least absolute).
+facts_agree() {
+	awk 'NR == FNR { k = $1 " " $2; want[k] = $0; next }
+	{ k = $1 " " $2; if (!(k in want)) next; seen[k] = 1
+	  n = split(want[k], w, " ")
+	  for (i = 3; i <= n; i++) {
+		d = $i - w[i]; if (d < 0) d = -d; m = w[i] < 0 ? -w[i] : w[i]
+		if (d > 1e-9 * (m > 1 ? m : 1)) { print "differs: " want[k] "\n    phys: " $0; bad = 1; next }
+	  } }
+	END { for (k in want) if (!(k in seen)) { print "phys lacks: " want[k]; bad = 1 }
+	      exit bad }' "$1" "$2"
+}
+
+# agrees_with_libsdformat ROBOT: phys reads it as libsdformat converts it.
+agrees_with_libsdformat() {
+	oracle_facts "$1" > "$TMP/want"
+	phys_facts "$1" > "$TMP/got"
+	[ "$(wc -l < "$TMP/want")" -gt 3 ]
+	facts_agree "$TMP/want" "$TMP/got"
+}

@@ -7,6 +7,10 @@
 load helper
 bats_require_minimum_version 1.5.0
 
+setup_file() {
+	build_sdformat_oracle
+}
+
 # swing_period: the mean period of m::j, from state lines on stdin, timed
 # by its upward crossings of pi/2 (a pendulum let go horizontally).
 swing_period() {
@@ -615,4 +619,36 @@ SDF
 	run phys-step -n 1 -s 'm::bob/inertial.mass=0' "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"inertial.mass: 0 must be above 0"* ]]
+}
+
+@test "relative_to=\"\" is the default frame, as libsdformat has it: a joint's child, a frame's attached_to, not the model (a joint 5.4 m off, its axis turned)" {
+	cat > "$TMP/empty.sdf" <<'SDF'
+<?xml version="1.0" ?>
+<sdf version="1.7">
+  <model name="m">
+    <link name="L1"><pose>1 0 0 0 0 1.5707963267948966</pose></link>
+    <frame name="F" attached_to="L1">
+      <pose relative_to="">0 2 0 0 0 0</pose>
+    </frame>
+    <link name="L2"><pose relative_to="F">0 0 0 0 0 0</pose></link>
+    <link name="C"><pose>5 0 0 0 1.5707963267948966 0</pose></link>
+    <joint name="J" type="revolute">
+      <pose relative_to="">0 0 1 0 0 0</pose>
+      <parent>L1</parent><child>C</child>
+      <axis><xyz>0 0 1</xyz></axis>
+    </joint>
+  </model>
+</sdf>
+SDF
+	# by hand: F is 2 along L1's y (turned a quarter about z: the
+	# world's -x) from L1, at (-1, 0, 0); J is 1 along C's z (pitched a
+	# quarter: the world's x), at (6, 0, 0)
+	run -0 phys-step -q -n 0 -i 'm::L2/pose' -i 'm::J/pose' "$TMP/empty.sdf"
+	near "$(jq '.items["m::L2/pose"].x' <<< "$output")" -1 1e-12
+	near "$(jq '.items["m::L2/pose"].yaw' <<< "$output")" 1.5707963267948966 1e-12
+	near "$(jq '.items["m::J/pose"].x' <<< "$output")" 6 1e-12
+	near "$(jq '.items["m::J/pose"].z' <<< "$output")" 0 1e-12
+	need_oracle
+	agrees_with_libsdformat "$TMP/empty.sdf"
+	run -0 phys-sdf check "$TMP/empty.sdf"
 }

@@ -746,12 +746,13 @@ phys_pose_relative_to(const struct phys_doc *d, xmlNodePtr pose)
 	char *rel = phys_node_attr(pose, "relative_to");
 
 	/* SDF 1.6 wrote frame="F", which libsdformat 9 reads as relative_to */
-	if (!rel && d->major == 1 && d->minor <= 6) {
+	if (!rel && d->major == 1 && d->minor <= 6)
 		rel = phys_node_attr(pose, "frame");
-		if (rel && !*rel) {
-			free(rel);
-			rel = NULL;
-		}
+	/* an empty one is none, as libsdformat has it: the default frame
+	 * (a joint's child, a frame's attached_to), not the model's */
+	if (rel && !*rel) {
+		free(rel);
+		rel = NULL;
 	}
 	return rel;
 }
