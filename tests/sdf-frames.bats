@@ -652,3 +652,68 @@ SDF
 	agrees_with_libsdformat "$TMP/empty.sdf"
 	run -0 phys-sdf check "$TMP/empty.sdf"
 }
+
+@test "placement_frame: an <include>'s and a model's own put that frame where the pose says, the model following, as libsdformat places them; an unknown one, or one without a pose, is refused" {
+	mkdir -p "$TMP/models/arm"
+	cat > "$TMP/models/arm/model.config" <<'CFG'
+<?xml version="1.0"?>
+<model><name>arm</name><sdf version="1.8">model.sdf</sdf></model>
+CFG
+	cat > "$TMP/models/arm/model.sdf" <<'SDF'
+<?xml version="1.0" ?>
+<sdf version="1.8">
+  <model name="arm">
+    <link name="L1"><pose>1 0 0 0 0 0</pose></link>
+    <link name="L2"><pose>0 2 0 0 0 1.5707963267948966</pose></link>
+    <frame name="F" attached_to="L1"><pose relative_to="L1">0 0 1 0.5 0 0</pose></frame>
+    <joint name="J" type="revolute"><pose>0 0 0.5 0 0 0</pose>
+      <parent>L1</parent><child>L2</child><axis><xyz>0 0 1</xyz></axis></joint>
+  </model>
+</sdf>
+SDF
+	cat > "$TMP/placed.sdf" <<'SDF'
+<?xml version="1.0" ?>
+<sdf version="1.8">
+  <world name="w">
+    <include><name>by_link</name><uri>model://arm</uri>
+      <pose>0 10 0 1.5707963267948966 0 0</pose><placement_frame>L2</placement_frame></include>
+    <include><name>by_frame</name><uri>model://arm</uri>
+      <pose>3 0 0 0 0 0</pose><placement_frame>F</placement_frame></include>
+    <include><name>by_joint</name><uri>model://arm</uri>
+      <pose>0 -5 1 0 0 0</pose><placement_frame>J</placement_frame></include>
+    <model name="own" placement_frame="L1">
+      <pose>7 7 7 0 0 0</pose>
+      <link name="L1"><pose>1 2 3 0 0 0</pose></link>
+      <model name="inner" placement_frame="K">
+        <pose>0 0 -1 0 0 0</pose>
+        <link name="K"><pose>0 0 2 0 0 0</pose></link>
+      </model>
+    </model>
+  </world>
+</sdf>
+SDF
+	export SDF_PATH="$TMP/models"
+	run -0 phys-step -q -n 0 -i '*/pose' "$TMP/placed.sdf"
+	pose() { jq -c ".items[\"$1/pose\"] | [.x, .y, .z, .roll, .pitch, .yaw] | map(. * 1e9 | round / 1e9)" <<< "$output"; }
+	# by hand: each placement frame where the pose puts it
+	assert_equal "$(pose by_link::L2)" "[0,10,0,1.570796327,0,0]"
+	assert_equal "$(pose own::L1)" "[7,7,7,0,0,0]"
+	# the nested model's K 1 below own's frame (6, 5, 4)
+	assert_equal "$(pose own::inner::K)" "[6,5,3,0,0,0]"
+	# F sits 1 above L1, rolled 0.5: by_frame's L1 1 below (3, 0, 0) in
+	# F's frame
+	assert_equal "$(pose by_frame::L1)" "[3,-0.479425539,-0.877582562,-0.5,0,0]"
+	# J sits 0.5 above L2, its child, turned as L2: by_joint's L2 0.5
+	# below (0, -5, 1), unturned
+	assert_equal "$(pose by_joint::L2)" "[0,-5,0.5,0,0,0]"
+	need_oracle
+	agrees_with_libsdformat "$TMP/placed.sdf"
+	# refused as libsdformat refuses them
+	sed 's|<placement_frame>L2</placement_frame>|<placement_frame>L9</placement_frame>|' "$TMP/placed.sdf" > "$TMP/unknown.sdf"
+	run -1 phys-step -n 0 "$TMP/unknown.sdf"
+	assert_output --partial "placement frame 'L9': the model has no link, joint, frame or model of that name"
+	run -1 "$BATS_FILE_TMPDIR/oracle" "$TMP/unknown.sdf"
+	sed 's|<pose>3 0 0 0 0 0</pose><placement_frame>F|<placement_frame>F|' "$TMP/placed.sdf" > "$TMP/nopose.sdf"
+	run -1 phys-step -n 0 "$TMP/nopose.sdf"
+	assert_output --partial "nopose.sdf:7: <placement_frame> needs the <include>'s <pose>: where the frame goes"
+}

@@ -2115,6 +2115,7 @@ struct model_override {
 	xmlNodePtr at;
 	int is_static;		/* -1 unset */
 	bool merge;		/* <include merge="true"> in a model */
+	char *placement;	/* <include><placement_frame>, or NULL */
 };
 
 static int read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn,
@@ -2425,6 +2426,62 @@ keep_frames(struct scope *sc)
 	}
 }
 
+/*
+ * A model placed by a frame of its own (<model placement_frame="F">, an
+ * <include>'s <placement_frame>): its pose says where F goes, and the
+ * model frame follows, X_model = P inv(X_model_F), X_model_F found with
+ * the model at the origin. A frame of the model itself: its links,
+ * joints, frames and nested models (not the frames inside those, which
+ * are not read yet: an error, as an unknown name is).
+ */
+static int
+place_model(struct loader *L, struct scope *sc,
+    const struct model_override *ov, struct scope *parent)
+{
+	struct phys_model *m = &L->w->models[sc->model];
+	/* a model file's own model stands where its pose says, as
+	 * libsdformat has it: its attribute places it where it is put (a
+	 * frame it lacks is refused all the same) */
+	bool put = ov || parent || !L->w->host;
+	char *own = ov && ov->placement ? NULL : phys_node_attr(m->node,
+	    "placement_frame");
+	const char *name = ov && ov->placement ? ov->placement : own;
+	phys_pose placed = m->pose, in_model;
+	struct frame *f;
+	size_t i;
+	int rc;
+
+	if (!name || !*name) {
+		free(own);
+		return 0;
+	}
+	m->pose = PHYS_POSE_IDENTITY;
+	if (strstr(name, "::"))
+		rc = fail_node(sc->doc, m->node, "placement frame '%s': phys "
+		    "places a model by a frame of its own, not of a model "
+		    "inside it", name);
+	else if (strcmp(name, "__model__") != 0 && !scope_frame(sc, name))
+		rc = fail_node(sc->doc, m->node, "placement frame '%s': the "
+		    "model has no link, joint, frame or model of that name",
+		    name);
+	else
+		rc = resolve_name(sc, name, m->node, &in_model);
+	for (i = 0; i < sc->nframes; i++)	/* resolved at the origin */
+		sc->frames[i].state = 0;
+	m->pose = rc < 0 || !put ? placed : phys_pose_mul(placed,
+	    phys_pose_inv(in_model));
+	/* the enclosing model's frame of a nested <model>, where others
+	 * find it */
+	free(own);
+	own = parent ? phys_node_attr(m->node, "name") : NULL;
+	if (own && (f = scope_frame(parent, own)) && f->node == m->node) {
+		f->world = m->pose;
+		f->state = 2;
+	}
+	free(own);
+	return rc;
+}
+
 static int
 read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
     const struct model_override *ov)
@@ -2452,6 +2509,8 @@ read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 		rc = add_frames(&sc, "frame");
 	if (rc == 0)
 		rc = add_frames(&sc, "model");
+	if (rc == 0)
+		rc = place_model(L, &sc, ov, parent >= 0 ? outer : NULL);
 	L->scope = &sc;
 	if (rc == 0)
 		rc = read_model_body(L, &sc);
@@ -2657,6 +2716,12 @@ include_override(struct phys_doc *d, xmlNodePtr in, struct model_override *ov,
 	}
 	if (phys_child(in, "static"))
 		ov->is_static = bool_flag(in, "static");
+	if ((e = phys_child(in, "placement_frame"))) {
+		ov->placement = phys_node_text(e);
+		if (!ov->has_pose)	/* as libsdformat refuses it */
+			return fail_node(d, e, "%s", "<placement_frame> needs "
+			    "the <include>'s <pose>: where the frame goes");
+	}
 	return 0;
 }
 
@@ -2858,6 +2923,7 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	}
 	free(name);
 	free(ov.rel);
+	free(ov.placement);
 	return rc < 0 ? included_at(d, in) : 0;
 }
 

@@ -1,9 +1,10 @@
 // sdformat_oracle.cc - a robot as Debian's libsdformat reads it: the
-// independent reference tests/urdf.bats compares phys's URDF conversion
-// with. Loads one file (URDF or SDF) through sdf::Root::Load, which is
+// independent reference the tests compare phys's URDF conversion and SDF
+// frames with. Loads one file (URDF or SDF) through sdf::Root::Load, which is
 // what Gazebo and gz-sim do, and prints one JSON line per model, link,
-// collision and joint, poses in the world frame (the model's own pose
-// included), masses and inertia in the link's inertial frame, each
+// collision and joint, nested models too ("outer::inner"), poses in the
+// world frame as libsdformat's frame graph resolves them (a model's
+// placement frame and relative_to included), masses and inertia in the link's inertial frame, each
 // collision's friction and contact values as its <surface> says.
 //
 // Build: c++ sdformat_oracle.cc $(pkg-config --cflags --libs sdformat12)
@@ -58,7 +59,7 @@ put_collision(const std::string &scope, const sdf::Collision *c,
 	static const char *const maxc[] = { "max_contacts", nullptr };
 	ignition::math::Pose3d p;
 
-	c->SemanticPose().Resolve(p, c->SemanticPose().RelativeTo());
+	c->SemanticPose().Resolve(p);	/* in its link's frame */
 	put_name("collision", scope + "::" + c->Name());
 	put_pose("pose", p + link);
 	put_element("mu", c->Element(), mu);
@@ -122,18 +123,29 @@ put_joint(const std::string &model, const sdf::Joint *j,
 	std::printf("}\n");
 }
 
+/* Model m at p in the world, scope the names of the models holding it. */
 static void
-put_model(const sdf::Model *m)
+put_model(const sdf::Model *m, const std::string &scope,
+    const ignition::math::Pose3d &p)
 {
-	ignition::math::Pose3d p = m->RawPose();
+	std::string name = scope.empty() ? m->Name() : scope + "::" + m->Name();
+	ignition::math::Pose3d q;
 
-	put_name("model", m->Name());
+	put_name("model", name);
 	put_pose("pose", p);
 	std::printf(",\"static\":%s}\n", m->Static() ? "true" : "false");
 	for (uint64_t i = 0; i < m->LinkCount(); i++)
-		put_link(m->Name(), m->LinkByIndex(i), p);
+		put_link(name, m->LinkByIndex(i), p);
 	for (uint64_t i = 0; i < m->JointCount(); i++)
-		put_joint(m->Name(), m->JointByIndex(i), p);
+		put_joint(name, m->JointByIndex(i), p);
+	for (uint64_t i = 0; i < m->ModelCount(); i++) {
+		const sdf::Model *n = m->ModelByIndex(i);
+
+		for (const sdf::Error &e : n->SemanticPose().Resolve(q,
+		    "__model__"))
+			std::cerr << "sdformat_oracle: " << e.Message() << "\n";
+		put_model(n, name, q + p);
+	}
 }
 
 int
@@ -151,11 +163,21 @@ main(int argc, char **argv)
 		std::cerr << "sdformat_oracle: " << e.Message() << "\n";
 	if (!errors.empty())
 		return 1;
+	/* a model file's own model stands where its pose says */
 	if (root.Model())
-		put_model(root.Model());
+		put_model(root.Model(), "", root.Model()->RawPose());
 	for (uint64_t w = 0; w < root.WorldCount(); w++)
 		for (uint64_t i = 0; i < root.WorldByIndex(w)->ModelCount();
-		    i++)
-			put_model(root.WorldByIndex(w)->ModelByIndex(i));
+		    i++) {
+			const sdf::Model *m = root.WorldByIndex(w)->
+			    ModelByIndex(i);
+			ignition::math::Pose3d p;
+
+			for (const sdf::Error &e : m->SemanticPose().Resolve(p,
+			    "world"))
+				std::cerr << "sdformat_oracle: " << e.Message() <<
+				    "\n";
+			put_model(m, "", p);
+		}
 	return 0;
 }
