@@ -717,3 +717,30 @@ SDF
 	run -1 phys-step -n 0 "$TMP/nopose.sdf"
 	assert_output --partial "nopose.sdf:7: <placement_frame> needs the <include>'s <pose>: where the frame goes"
 }
+
+@test "a world frame attached to a model's link or frame by its scoped name (M1::L, M1::G) places what is relative to it, as libsdformat does; phys refused the world" {
+	cat > "$TMP/wf.sdf" <<'SDF'
+<?xml version="1.0" ?>
+<sdf version="1.8">
+  <world name="w">
+    <model name="M1">
+      <pose>1 0 0 0 0 1.5707963267948966</pose>
+      <link name="L"><pose>0 1 0 0 0 0</pose></link>
+      <frame name="G" attached_to="L"><pose>0 0 2 0 0 0</pose></frame>
+    </model>
+    <frame name="F" attached_to="M1::L"><pose>0 0 1 0 0 0</pose></frame>
+    <frame name="H" attached_to="M1::G"><pose>1 0 0 0 0 0</pose></frame>
+    <model name="M3"><pose relative_to="F">0 0 0 0 0 0</pose><link name="K"/></model>
+    <model name="M4"><pose relative_to="H">0 0 0 0 0 0</pose><link name="K"/></model>
+  </world>
+</sdf>
+SDF
+	# by hand: M1 turned a quarter about z puts L at the origin, F 1
+	# above it, G 2 above it and H 1 along G's x (the world's y)
+	run -0 phys-step -q -n 0 -i 'M?/pose' "$TMP/wf.sdf"
+	assert_equal "$(jq -c '.items["M3/pose"] | [.x, .y, .z, .yaw] | map(. * 1e9 | round / 1e9)' <<< "$output")" "[0,0,1,1.570796327]"
+	assert_equal "$(jq -c '.items["M4/pose"] | [.x, .y, .z, .yaw] | map(. * 1e9 | round / 1e9)' <<< "$output")" "[0,1,2,1.570796327]"
+	run -0 phys-sdf check "$TMP/wf.sdf"
+	need_oracle
+	agrees_with_libsdformat "$TMP/wf.sdf"
+}

@@ -2198,14 +2198,28 @@ world_frame(struct loader *L, struct phys_doc *d, const char *name,
 	const struct phys_name_slot *slot = index_get(w->index, name);
 	phys_pose local;
 	char *fname, *rel, *attached;
+	const struct named_frame *nf = slot ? NULL : named_frame(L, name);
 	xmlNodePtr f;
 	int rc = -2;
 
 	if (depth > 32)
 		return fail_node(d, at, "frame '%s' is relative to itself "
 		    "(a cycle)", name);
+	/* a model, or a link, joint or frame of one by its scoped name */
 	if (slot && slot->kind == PHYS_K_MODEL) {
 		*out = w->models[slot->idx].pose;
+		return 0;
+	}
+	if (slot && slot->kind == PHYS_K_LINK) {
+		*out = w->links[slot->idx].pose;
+		return 0;
+	}
+	if (slot && slot->kind == PHYS_K_JOINT) {
+		*out = w->joints[slot->idx].pose;
+		return 0;
+	}
+	if (nf) {
+		*out = nf->pose;
 		return 0;
 	}
 	for (f = phys_child(w->node, "frame"); f && rc == -2;
@@ -2992,8 +3006,9 @@ world_frame_node(struct phys_scene *w, const char *name)
 	return NULL;
 }
 
-/* World frames: attached to the world, a world frame or a model; no
- * cycles (checked once every model is read). */
+/* World frames: attached to the world, a world frame, or a model, link,
+ * joint or frame of one by its scoped name ("M1::L"); no cycles (checked
+ * once every model is read). */
 static int
 check_world_frames(struct loader *L)
 {
@@ -3015,8 +3030,8 @@ check_world_frames(struct loader *L)
 				rc = fail_node(&w->doc, f, steps ? "frame '%s' "
 				    "is attached to a cycle of frames" :
 				    "frame '%s' is attached to itself", name);
-			else if (!g && !index_get_kind(w->index, to,
-			    PHYS_K_MODEL))
+			else if (!g && !index_get(w->index, to) &&
+			    !named_frame(L, to))
 				rc = phys_failat(PHYS_AT(&w->doc, f),
 				    "frame '%s' is attached to '%s', which the "
 				    "world does not have", name, to);
