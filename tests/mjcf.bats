@@ -1351,3 +1351,14 @@ XML
 	run -1 phys-sdf check "$TMP/bad.xml"
 	[[ "$output" == *'"line":8,"severity":"error","message":"<joint range=\"0 0\">: the lower limit must be below the upper"'* ]]
 }
+
+@test "mjcf: a stiff servo that a joint's armature steadies under MuJoCo's Euler integrator is taken into the step by ODE, Bullet and DART, which have no armature, said once: each rests at its target as MuJoCo does (they stayed at 0)" {
+	local src="$MJ/rotor.xml" p
+	for p in mujoco ode bullet dart; do
+		run -0 --separate-stderr phys-step -p $p -t 1 -e 500 --keyframe k -i 'rotor::j/position' -i 'rotor::j/velocity' "$src"
+		echo "$p: $(tail -1 <<< "$output")"
+		near "$(tail -1 <<< "$output" | jq '.items["rotor::j/position"][0]')" 0.5 1e-6
+		near "$(tail -1 <<< "$output" | jq '.items["rotor::j/velocity"][0]')" 0 1e-6
+		[ "$(grep -c "rotor.xml:14: 1 servo of joints with armature, which steadies a stiff servo under MuJoCo's Euler integrator: ODE, Bullet and DART, which have no armature, take it into the step in its place (implicit_servo)" <<< "$stderr")" -eq 1 ]
+	done
+}

@@ -1332,8 +1332,39 @@ write_fluid(struct reader *r, xmlNodePtr model, long line)
  * ApplyJointForce (its messages are the force: gear is not applied); an
  * actuator of a tendon as phys's system. Under the implicit integrator a
  * servo is <phys:implicit_servo>: MuJoCo takes its damping into the step,
- * and so do ODE, Bullet and DART then.
+ * and so do ODE, Bullet and DART then. So is a servo of a joint with
+ * armature: the rotor's inertia steadies a stiff servo under MuJoCo's
+ * Euler integrator, and ODE, Bullet and DART, which have none, take the
+ * servo into the step in its place (said once, note_armature_servos).
  */
+/* Whether servo a is one armature steadies under the Euler integrator
+ * (see write_actuators), counted for note_armature_servos. */
+static bool
+armature_servo(struct reader *r, const struct mj_act *a)
+{
+	if (r->joints[a->joint].armature <= 0 || strcmp(integrators[
+	    r->integrator], "implicit") == 0)
+		return false;
+	if (!r->armature_servos++)
+		r->armature_servo_line = a->line;
+	return true;
+}
+
+/* The servos armature steadies, taken into the step, said once. */
+static void
+note_armature_servos(struct reader *r)
+{
+	if (!r->armature_servos || r->o->quiet)
+		return;
+	phys_warnat(phys_doc_file(r->d, r->armature_servo_line),
+	    phys_where_line(r->armature_servo_line), "%d servo%s of joints "
+	    "with armature, which steadies a stiff servo under MuJoCo's "
+	    "Euler integrator: ODE, Bullet and DART, which have no armature, "
+	    "take %s into the step in its place (implicit_servo)",
+	    r->armature_servos, r->armature_servos == 1 ? "" : "s",
+	    r->armature_servos == 1 ? "it" : "them");
+}
+
 static void
 write_actuators(struct reader *r, xmlNodePtr model)
 {
@@ -1397,12 +1428,14 @@ write_actuators(struct reader *r, xmlNodePtr model)
 			xmlSetNs(add_nums(p, "ctrl_range", (double[2]){
 			    a->ctrl[0] - ref, a->ctrl[1] - ref }, 2, a->line),
 			    phys_ns(xmlDocGetRootElement(p->doc)));
-		if (strcmp(integrators[r->integrator], "implicit") == 0)
+		if (strcmp(integrators[r->integrator], "implicit") == 0 ||
+		    armature_servo(r, a))
 			phys_node_set_line(xmlNewChild(p,
 			    phys_ns(xmlDocGetRootElement(p->doc)),
 			    (const xmlChar *)"implicit_servo",
 			    (const xmlChar *)"true"), a->line);
 	}
+	note_armature_servos(r);
 }
 
 /*
