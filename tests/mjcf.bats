@@ -1362,3 +1362,33 @@ XML
 		[ "$(grep -c "rotor.xml:14: 1 servo of joints with armature, which steadies a stiff servo under MuJoCo's Euler integrator: ODE, Bullet and DART, which have no armature, take it into the step in its place (implicit_servo)" <<< "$stderr")" -eq 1 ]
 	done
 }
+
+@test "mjcf: a class's limited=\"true\" reaching a free joint (BXI Elf2's) leaves it unlimited, as MuJoCo compiles it; one written on the free joint is said; phys refused both" {
+	need_mujoco
+	cat > "$TMP/freelim.xml" <<'XML'
+<mujoco model="freelim">
+  <compiler angle="radian"/>
+  <default><joint limited="true" range="-1 1"/></default>
+  <worldbody>
+    <body name="base" pos="0 0 0.5">
+      <freejoint name="root"/>
+      <geom type="sphere" size="0.1" mass="1"/>
+      <body name="arm" pos="0.2 0 0">
+        <joint name="hinge" axis="0 1 0"/>
+        <geom type="capsule" fromto="0 0 0 0.2 0 0" size="0.02" mass="0.2"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+XML
+	same_as_mujoco "$TMP/freelim.xml"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/freelim.xml"
+	[[ "$stderr" != *"free joint"* ]]
+	# the hinge keeps its class's limits
+	assert_equal "$(phys-param get "$TMP/freelim.xml" 'freelim::hinge/axis.limit.upper' | jq .value)" 1
+	sed 's|<freejoint name="root"/>|<joint name="root" type="free" limited="true"/>|' "$TMP/freelim.xml" > "$TMP/said.xml"
+	"$BATS_FILE_TMPDIR/oracle" "$TMP/said.xml" > /dev/null
+	run -0 --separate-stderr phys-step -n 1 "$TMP/said.xml"
+	[[ "$stderr" == *"said.xml:6: a free joint's limits: MuJoCo takes none, and neither does phys"* ]]
+	run -0 phys-sdf check "$TMP/said.xml"
+}

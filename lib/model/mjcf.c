@@ -923,11 +923,18 @@ joint_limits(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 	    "limited") < 0)
 		return -1;
 	j->limited = k == 1 || (k == 2 && has);
+	/* MuJoCo compiles a free joint unlimited, whatever its class says
+	 * (a default limited="true" reaches it); one it says itself is
+	 * said */
+	if (j->type == MJ_FREE && j->limited) {
+		j->limited = false;
+		if (own_attr(n, "limited") || own_attr(n, "range"))
+			mj_notef(r, n, "%s", "a free joint's limits: MuJoCo "
+			    "takes none, and neither does phys");
+	}
 	if (j->limited && j->type != MJ_BALL && j->range[0] >= j->range[1])
 		return mj_fail(r, n, "%s", "range[0] should be smaller than "
 		    "range[1]");
-	if (j->type == MJ_FREE && j->limited)
-		return mj_fail(r, n, "%s", "a free joint takes no limits");
 	if (has && (j->type == MJ_HINGE || j->type == MJ_BALL)) {
 		j->range[0] = angle(r, j->range[0]);
 		j->range[1] = angle(r, j->range[1]);
