@@ -974,3 +974,31 @@ XML
 	run -1 phys-step -n 1 "$TMP/eleven.xml"
 	assert_output --partial "eleven.xml:7: gainprm=\"35 0 0 0 0 0 0 0 0 0 0\": 1 to 10 numbers expected"
 }
+
+@test "MJCF: a free joint's damping (a class's, as BXI Elf2's), which MuJoCo applies to the body's six velocities and a free link has not, is said, with its numbers: the body falls as MuJoCo drops it undamped" {
+	cat > "$TMP/drop.xml" <<'XML'
+<mujoco model="drop">
+  <default><joint damping="0.5" armature="0.01"/></default>
+  <option timestep="0.002"/>
+  <worldbody>
+    <body name="ball" pos="0 0 10">
+      <joint type="free"/>
+      <geom type="sphere" size="0.1" mass="1"/>
+    </body>
+  </worldbody>
+</mujoco>
+XML
+	sed 's| damping="0.5" armature="0.01"||' "$TMP/drop.xml" > "$TMP/undamped.xml"
+	run -0 --separate-stderr phys-step -p mujoco -t 0.5 -e 250 -i 'drop::ball/pose' "$TMP/drop.xml"
+	[[ "$stderr" == *"drop.xml:6: free joint of body 'ball': its damping, stiffness, armature and frictionloss (0.5, 0, 0.01, 0), which MuJoCo applies to the body's six velocities, are not kept (a free link has none)"* ]]
+	z=$(tail -1 <<< "$output" | jq '.items["drop::ball/pose"].z')
+	# as libmujoco drops the body without the damping, not with it
+	near "$z" "$(print_oracle "$TMP/undamped.xml" run 0.5 ball | tail -1 | cut -d' ' -f4)" 1e-9
+	damped=$(print_oracle "$TMP/drop.xml" run 0.5 ball | tail -1 | cut -d' ' -f4)
+	awk -v a="$z" -v b="$damped" 'BEGIN { d = a - b; exit !(d > 1e-3 || d < -1e-3) }'
+	# <freejoint/> takes no class's values, in MuJoCo and phys alike
+	sed 's|<joint type="free"/>|<freejoint/>|' "$TMP/drop.xml" > "$TMP/short.xml"
+	run -0 --separate-stderr phys-step -p mujoco -n 0 "$TMP/short.xml"
+	[[ "$stderr" != *"free joint"* ]]
+	near "$(print_oracle "$TMP/short.xml" run 0.5 ball | tail -1 | cut -d' ' -f4)" "$z" 1e-9
+}

@@ -599,6 +599,22 @@ write_one_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b,
 		write_joint_physics(jn, j, r->timestep);
 }
 
+/* A free joint's damping, stiffness, armature or frictionloss (a class
+ * gives every joint its damping): MuJoCo applies them to the body's six
+ * velocities; a free SDF link has none of them, which is said. */
+static void
+note_free_joint(struct reader *r, const struct mj_joint *j, const char *body)
+{
+	if ((j->damping != 0 || j->stiffness != 0 || j->armature != 0 ||
+	    j->frictionloss != 0) && !r->o->quiet)
+		phys_warnat(phys_doc_file(r->d, j->line),
+		    phys_where_line(j->line), "free joint of body '%s': its "
+		    "damping, stiffness, armature and frictionloss (%g, %g, "
+		    "%g, %g), which MuJoCo applies to the body's six "
+		    "velocities, are not kept (a free link has none)", body,
+		    j->damping, j->stiffness, j->armature, j->frictionloss);
+}
+
 static void
 write_joints(struct reader *r, xmlNodePtr model, const struct mj_body *b)
 {
@@ -606,8 +622,10 @@ write_joints(struct reader *r, xmlNodePtr model, const struct mj_body *b)
 	char *name;
 	size_t k;
 
-	if (b->njoints == 1 && r->joints[b->joint0].type == MJ_FREE)
+	if (b->njoints == 1 && r->joints[b->joint0].type == MJ_FREE) {
+		note_free_joint(r, &r->joints[b->joint0], b->name);
 		return;		/* an SDF link without a joint moves free */
+	}
 	if (fused(r, (int)(b - r->bodies)))
 		return;		/* part of the body it is welded to */
 	for (k = 0; k < b->njoints; k++)
