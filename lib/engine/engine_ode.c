@@ -217,8 +217,9 @@ ode_message(int num, const char *msg, va_list ap)
 	vsnprintf(text, sizeof text, msg, ap);
 	if (strstr(text, "LCP internal error"))
 		phys_warn_once("ODE's world solver could not solve a step's "
-		    "contacts exactly (Dantzig LCP gave up); friction on "
-		    "redundant contacts may be off by a few percent "
+		    "contacts exactly (Dantzig LCP gave up): the step's "
+		    "forces are what it had reached, a few percent off on a "
+		    "box's redundant contacts, far more on a robot's many "
 		    "(-s ode.solver.type=quick solves them iteratively)");
 	else
 		phys_warn_once("ODE message %d: %s", num, text);
