@@ -830,12 +830,13 @@ make_joint(bullet_engine *e, int ji)
 
 	if (j->mimic.nleaders)
 		return refuse_joint(j, "the Bullet engine has no mimic "
-		    "constraint (run it under an ODE profile)");
+		    "constraint (MuJoCo, DART and Simbody hold one as a "
+		    "constraint, ODE by a force: -p mujoco, -p dart)");
 	switch (j->type) {
 	case PHYS_JOINT_SCREW:
 	case PHYS_JOINT_GEARBOX:
 		return refuse_joint(j, "the Bullet engine runs no screw or "
-		    "gearbox joint (run it under an ODE profile)");
+		    "gearbox joint (the other engines do: -p ode, -p dart)");
 	default:
 		break;
 	}
