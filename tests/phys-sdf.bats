@@ -675,3 +675,26 @@ below() {
 	run -1 phys-step -s 'outer/pose=0 0 0 0 0 0' -n 1 "$TMP/w.sdf"
 	[[ "$output" == *"'outer' is a model: where it starts is set in its world (phys-param set 'outer/pose=X Y Z ROLL PITCH YAW') or on a control line at t=0"* ]]
 }
+
+@test "check: an inertial pose as a quaternion (SDF 1.9's rotation_format) is no error, as the loader reads it; one of six numbers is, asking for seven" {
+	cat > "$TMP/q.sdf" <<'SDF'
+<?xml version="1.0" ?>
+<sdf version="1.9">
+  <model name="m">
+    <link name="l">
+      <inertial>
+        <pose rotation_format="quat_xyzw">1 2 3 0.7071067811865476 0 0 0.7071067811865476</pose>
+        <mass>10</mass>
+      </inertial>
+    </link>
+  </model>
+</sdf>
+SDF
+	run -0 phys-sdf check "$TMP/q.sdf"
+	assert_output ""
+	# the loader's reading: rolled a quarter turn
+	near "$(phys-param get "$TMP/q.sdf" 'm::l/inertial.pose' | jq .value.roll)" 1.5707963267948966 1e-12
+	sed 's|0.7071067811865476 0 0 0.7071067811865476|0 0 0|' "$TMP/q.sdf" > "$TMP/bad.sdf"
+	run -1 phys-sdf check "$TMP/bad.sdf"
+	assert_output --partial '"line":6,"severity":"error","message":"<pose>1 2 3 0 0 0</pose>: expected 7 numbers (x y z qx qy qz qw)"'
+}

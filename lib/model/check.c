@@ -345,7 +345,8 @@ check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 	} else if (!ok) {
 		finding(ck, n, PHYS_SEV_ERROR, "<%s>%s</%s>: expected %s",
 		    (const char *)n->name, text, (const char *)n->name,
-		    type_name(e->type));
+		    e->type == PHYS_SPEC_POSE && pose_is_quaternion(n) ?
+		    "7 numbers (x y z qx qy qz qw)" : type_name(e->type));
 	}
 	free(text);
 	return ok;
@@ -420,6 +421,9 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 	memset(&v, 0, sizeof v);
 	if (!*text && p->type != PHYS_T_STRING) {
 		/* empty: the default, said by the walk */
+	} else if (p->type == PHYS_T_POSE && phys_pose_has_attributes(n)) {
+		/* a quaternion or degrees: the spec's check (value_ok)
+		 * reads it, as the loader does */
 	} else if (p->id == PHYS_P_LINK_inertial_mass && zero_text(text)) {
 		/* valid SDF, run by phys-step with a stand-in mass */
 		finding(ck, n, PHYS_SEV_WARNING, "<%s>: a mass of 0 runs, on "

@@ -213,8 +213,8 @@ no_limit_text(const struct phys_param *p, const char *text)
 	return text;
 }
 
-static bool
-pose_has_attributes(xmlNodePtr e)
+bool
+phys_pose_has_attributes(xmlNodePtr e)
 {
 	return xmlHasProp(e, (const xmlChar *)"degrees") ||
 	    xmlHasProp(e, (const xmlChar *)"rotation_format");
@@ -377,7 +377,7 @@ read_values(struct loader *L, struct phys_doc *d, xmlNodePtr owner,
 		memset(&v, 0, sizeof v);
 		if (p->type != PHYS_T_STRING && blank(e))
 			continue;	/* libsdformat: the default */
-		if (p->type == PHYS_T_POSE && pose_has_attributes(e)) {
+		if (p->type == PHYS_T_POSE && phys_pose_has_attributes(e)) {
 			rc = pose_value(d, e, &v);
 			if (rc < 0)
 				return -1;
@@ -696,7 +696,7 @@ struct scope {
 int
 phys_pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out)
 {
-	bool attrs = pose_has_attributes(e);	/* seldom: no copies else */
+	bool attrs = phys_pose_has_attributes(e);	/* seldom: no copies else */
 	char *fmt = attrs ? phys_node_attr(e, "rotation_format") : NULL;
 	char *deg = attrs ? phys_node_attr(e, "degrees") : NULL;
 	bool quat = fmt && strcmp(fmt, "quat_xyzw") == 0, degrees = false;

@@ -85,6 +85,9 @@ int phys_pose_element(struct phys_doc *d, xmlNodePtr e, phys_pose *out);
  * frame="F" (libsdformat 9 reads it so); NULL when neither (caller
  * frees). */
 char *phys_pose_relative_to(const struct phys_doc *d, xmlNodePtr pose);
+/* Whether a <pose> is written in degrees or as a quaternion (its
+ * attributes), not as six numbers in radians. */
+bool phys_pose_has_attributes(xmlNodePtr pose);
 
 /* The scope a model's entities are named in: its name, or for a merged
  * include the name of the model it was merged into. */
