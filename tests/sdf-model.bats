@@ -4,6 +4,11 @@
 # where bodies are and how they move.
 
 load helper
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	build_sdformat_oracle
+}
 
 # pose_of FILE ITEM: the item's pose on each line of FILE, "x y z roll
 # pitch yaw" tab-separated, rounded to 1e-9.
@@ -212,4 +217,43 @@ XML
 	two_spheres '<self_collide>true</self_collide>' > "$TMP/two.sdf"
 	phys-step -t 1 -e 1000 -c "$TMP/c" -i 'm::*/pose' "$TMP/two.sdf" | tail -1 > "$TMP/o"
 	awk -v b="$(pose_of "$TMP/o" m::b/pose | cut -f1)" 'BEGIN { exit !(b > 0.6) }'
+}
+
+@test "what libsdformat refuses or reads in part: two joints of one name and an unknown canonical_link are refused at their lines; a model without a link (not static) is said; a second model at a model file's root is said and left out, as libsdformat reads the first alone" {
+	printf '%s\n' '<?xml version="1.0" ?>' '<sdf version="1.6">' '  <model name="m">' \
+	    '    <link name="a"/><link name="b"/><link name="c"/>' \
+	    '    <joint name="j" type="fixed"><parent>a</parent><child>b</child></joint>' \
+	    '    <joint name="j" type="fixed"><parent>b</parent><child>c</child></joint>' \
+	    '  </model>' '</sdf>' > "$TMP/twice.sdf"
+	run -1 phys-step -n 0 "$TMP/twice.sdf"
+	assert_output "phys-step: $TMP/twice.sdf:6: joint 'm::j' is named twice in its model"
+	sed 's/version="1.6"/version="1.8"/' "$TMP/twice.sdf" > "$TMP/twice18.sdf"
+	run -1 phys-step -n 0 "$TMP/twice18.sdf"
+	assert_output "phys-step: $TMP/twice18.sdf:6: joint 'm::j' is named twice in its model"
+	printf '%s\n' '<?xml version="1.0" ?>' '<sdf version="1.8">' '  <model name="m" canonical_link="c">' \
+	    '    <link name="a"/><link name="b"/>' '  </model>' '</sdf>' > "$TMP/canon.sdf"
+	run -1 phys-step -n 0 "$TMP/canon.sdf"
+	assert_output "phys-step: $TMP/canon.sdf:3: canonical_link 'c': the model has no link of that name"
+	printf '%s\n' '<?xml version="1.0" ?>' '<sdf version="1.8">' '  <world name="w">' \
+	    '    <model name="empty"/>' '    <model name="still"><static>true</static></model>' \
+	    '    <model name="outer"><model name="inner"><link name="l"/></model></model>' \
+	    '  </world>' '</sdf>' > "$TMP/empty.sdf"
+	run -0 --separate-stderr phys-step -n 0 "$TMP/empty.sdf"
+	assert_equal "$stderr" "phys-step: $TMP/empty.sdf:4: model 'empty' has no link, which libsdformat refuses (a model must have at least one link): it moves nothing"
+	printf '%s\n' '<?xml version="1.0" ?>' '<sdf version="1.8">' '  <model name="first"><link name="l"/></model>' \
+	    '  <model name="second"><link name="l"><pose>0 0 1 0 0 0</pose></link></model>' '</sdf>' > "$TMP/two.sdf"
+	run -0 --separate-stderr phys-step -n 0 -i '*/pose' "$TMP/two.sdf"
+	assert_equal "$stderr" "phys-step: $TMP/two.sdf:4: a second <model> at the file's root, where SDF has one: libsdformat reads the first alone, and so does phys"
+	assert_equal "$(jq -c '.items | keys' <<< "$output")" '["first/pose","first::l/pose"]'
+	need_oracle
+	for f in twice twice18 canon empty; do
+		run -1 "$BATS_FILE_TMPDIR/oracle" "$TMP/$f.sdf"
+	done
+	# a static model without a link is none of its faults
+	sed '/name="empty"/d' "$TMP/empty.sdf" > "$TMP/still.sdf"
+	"$BATS_FILE_TMPDIR/oracle" "$TMP/still.sdf" > /dev/null
+	run -0 --separate-stderr phys-step -n 0 "$TMP/still.sdf"
+	assert_equal "$stderr" ""
+	run -1 --separate-stderr "$BATS_FILE_TMPDIR/oracle" "$TMP/two.sdf"
+	[[ "$stderr" == *"Root object can only contain one model. Using the first one found"* ]]
 }

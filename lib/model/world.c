@@ -1874,15 +1874,19 @@ joint_kind_checks(struct scope *sc, struct phys_joint *j)
  * NAME_joint0, NAME_joint1...) with a warning, and so does phys, so that
  * a printed 1.7+ world loads and names match Gazebo's.
  */
-static void
+static int
 rename_old_joint(struct loader *L, struct phys_doc *d, xmlNodePtr n,
     struct phys_joint *j)
 {
+	const struct phys_name_slot *slot = index_get(L->w->index, j->name);
 	char *name;
 	int i = 0;
 
-	if (!(d->major == 1 && d->minor <= 6) || !index_get(L->w->index, j->name))
-		return;
+	if (slot && slot->kind == PHYS_K_JOINT)	/* as libsdformat refuses */
+		return fail_node(d, n, "joint '%s' is named twice in its model",
+		    j->name);
+	if (!(d->major == 1 && d->minor <= 6) || !slot)
+		return 0;
 	name = phys_xasprintf("%s_joint", j->name);
 	while (index_get(L->w->index, name)) {
 		free(name);
@@ -1893,6 +1897,7 @@ rename_old_joint(struct loader *L, struct phys_doc *d, xmlNodePtr n,
 	    j->name, name);
 	free(j->name);
 	j->name = name;
+	return 0;
 }
 
 static int
@@ -1916,8 +1921,8 @@ read_joint(struct scope *sc, struct frame *f)
 	j->doc = sc->doc;
 	j->vals = entity_values_new(w, PHYS_S_JOINT);
 	w->njoints++;
-	rename_old_joint(L, sc->doc, f->node, j);
-	if (register_name(L, sc->doc, f->node, j->name, PHYS_K_JOINT, ji) < 0 ||
+	if (rename_old_joint(L, sc->doc, f->node, j) < 0 ||
+	    register_name(L, sc->doc, f->node, j->name, PHYS_K_JOINT, ji) < 0 ||
 	    joint_type(sc->doc, f->node, &j->type) < 0 ||
 	    joint_link(sc, f->node, "parent", &j->parent) < 0 ||
 	    joint_link(sc, f->node, "child", &j->child) < 0 ||
@@ -2496,11 +2501,43 @@ place_model(struct loader *L, struct scope *sc,
 	return rc;
 }
 
+/*
+ * A model's canonical_link names a link of it (libsdformat refuses the
+ * model otherwise), and a model that is not static has a link, or a
+ * model inside it has: libsdformat refuses one without, which phys loads
+ * as the nothing it is, and says.
+ */
+static int
+check_links(struct loader *L, struct scope *sc, size_t links_before)
+{
+	struct phys_scene *w = L->w;
+	struct phys_model *m = &w->models[sc->model];
+	char *name = phys_node_attr(m->node, "canonical_link"), *scoped;
+	int rc = 0;
+
+	if (name && *name) {
+		scoped = scoped_name(scope_prefix(w, sc->model), name);
+		if (phys_world_entity_of(w, scoped, PHYS_K_LINK) < 0)
+			rc = fail_node(sc->doc, m->node, "canonical_link '%s': "
+			    "the model has no link of that name", name);
+		free(scoped);
+	}
+	free(name);
+	/* its links and its models' were read after links_before */
+	if (rc == 0 && !m->merged && !m->is_static &&
+	    w->nlinks == links_before)
+		warn_node(L, sc->doc, m->node, "model '%s' has no link, which "
+		    "libsdformat refuses (a model must have at least one "
+		    "link): it moves nothing", m->name);
+	return rc;
+}
+
 static int
 read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
     const struct model_override *ov)
 {
 	struct scope sc, *outer = L->scope;
+	size_t links_before = L->w->nlinks;
 	int mi, rc;
 
 	if (L->depth >= MAX_MODEL_DEPTH)
@@ -2530,6 +2567,8 @@ read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 		rc = read_model_body(L, &sc);
 	if (rc == 0)
 		rc = check_attachments(&sc);
+	if (rc == 0)
+		rc = check_links(L, &sc, links_before);
 	if (rc == 0)
 		keep_frames(&sc);
 	L->scope = outer;
@@ -3333,8 +3372,14 @@ read_hosted(struct loader *L)
 	}
 	if (world_values(L) < 0)
 		return -1;
-	for (n = phys_child(md->root, "model"); n && rc == 0;
-	    n = phys_next(n, "model"))
+	/* a model file holds one model: libsdformat reads the first of
+	 * several, and says so */
+	n = phys_child(md->root, "model");
+	if (n && phys_next(n, "model"))
+		warn_node(L, md, phys_next(n, "model"), "%s", "a second <model> "
+		    "at the file's root, where SDF has one: libsdformat reads "
+		    "the first alone, and so does phys");
+	if (n)
 		rc = read_model(L, md, n, -1, NULL);
 	if (rc == 0)
 		warn_joint_loops(L);
