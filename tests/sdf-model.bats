@@ -257,3 +257,17 @@ XML
 	run -1 --separate-stderr "$BATS_FILE_TMPDIR/oracle" "$TMP/two.sdf"
 	[[ "$stderr" == *"Root object can only contain one model. Using the first one found"* ]]
 }
+
+@test "an <include>'s <experimental:params>, libsdformat's edits of the included model, is refused at its line rather than run without them (the model was run unedited, without a word)" {
+	mkdir -p "$TMP/models/box"
+	printf '%s\n' '<?xml version="1.0"?>' '<model><name>box</name><sdf version="1.7">model.sdf</sdf></model>' > "$TMP/models/box/model.config"
+	printf '%s\n' '<?xml version="1.0" ?>' '<sdf version="1.7">' '  <model name="box"><link name="l"><inertial><mass>1</mass></inertial></link></model>' '</sdf>' > "$TMP/models/box/model.sdf"
+	for decl in ' xmlns:experimental="http://sdformat.org/schemas/experimental"' ''; do
+		printf '%s\n' '<?xml version="1.0" ?>' "<sdf version=\"1.7\"$decl>" '  <world name="w">' \
+		    '    <include><uri>model://box</uri>' \
+		    '      <experimental:params><link element_id="l" action="modify"><inertial><mass>0.5</mass></inertial></link></experimental:params>' \
+		    '    </include>' '  </world>' '</sdf>' > "$TMP/edit.sdf"
+		SDF_PATH="$TMP/models" run -1 phys-step -n 0 "$TMP/edit.sdf"
+		assert_output --partial "edit.sdf:5: <experimental:params>: libsdformat's edits of the included model (elements added, changed, removed), which phys does not make: refused rather than run without them"
+	done
+}

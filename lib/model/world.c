@@ -2899,6 +2899,24 @@ unreadable_include(struct phys_doc *d, xmlNodePtr in)
 	return phys_fail_again(PHYS_AT(d, in), "");
 }
 
+/* An <include>'s <experimental:params> (its namespace's, as libsdformat
+ * reads it), or NULL. */
+static xmlNodePtr
+experimental_params(xmlNodePtr in)
+{
+	xmlNodePtr c;
+
+	for (c = in->children; c; c = c->next)
+		if (c->type == XML_ELEMENT_NODE && ((c->ns && c->ns->href &&
+		    xmlStrEqual(c->name, (const xmlChar *)"params") &&
+		    xmlStrEqual(c->ns->href, (const xmlChar *)
+		    "http://sdformat.org/schemas/experimental")) ||
+		    xmlStrEqual(c->name, (const xmlChar *)
+		    "experimental:params")))	/* its prefix undeclared */
+			return c;
+	return NULL;
+}
+
 static int
 read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 {
@@ -2911,6 +2929,11 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 
 	if (!uri)
 		return fail_node(d, in, "%s", "<include> has no <uri>");
+	if ((mn = experimental_params(in)))
+		return fail_node(d, mn, "%s", "<experimental:params>: "
+		    "libsdformat's edits of the included model (elements "
+		    "added, changed, removed), which phys does not make: "
+		    "refused rather than run without them");
 	if (L->include_depth >= PHYS_MAX_INCLUDE_DEPTH)
 		return phys_failat(PHYS_AT(d, in), "includes "
 		    "nested more than %d deep: the limit (LIMITS in phys(7))",
