@@ -82,10 +82,19 @@ EOF
 	assert_success
 	[ "$(echo "$output" | jq -r '"\(.line) \(.severity)"')" = "10 warning" ]
 	[[ "$output" == *"500 times what a step of 0.001 s can integrate"* ]]
+	# and the run says it, once, at the joint's line, under each engine
+	# that holds it as a force (DART's joints integrate it implicitly)
+	for engine in ode bullet; do
+		rotor $engine false 1000000 0 0.001 > "$TMP/w.sdf"
+		run -0 --separate-stderr phys-step -n 3 "$TMP/w.sdf"
+		[ "$(grep -c "w.sdf:10: joint 'm::j': damping 1e+06 on a link of inertia 1 is 500 times what a step of 0.001 s can integrate as a force" <<< "$stderr")" -eq 1 ]
+	done
 	rotor ode true 1000000 0 0.001 > "$TMP/w.sdf"
 	run phys-sdf check "$TMP/w.sdf"
 	assert_success
 	[ -z "$output" ]
+	run -0 --separate-stderr phys-step -n 3 "$TMP/w.sdf"
+	[[ "$stderr" != *"can integrate as a force"* ]]
 	# an arm under gravity (the bob's inertia about the pivot is 1.01):
 	# as a force over the step, damping takes back each step what gravity
 	# gave it, g h L / I, and never more

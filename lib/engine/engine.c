@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "check.h"
 #include "engine_common.h"
 #include "engine_impl.h"
 #include "mem.h"
@@ -250,6 +251,37 @@ check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 	    w->collisions[first[0]].name, c->name, MAX_DEEP_PAIRS);
 }
 
+/*
+ * Joint damping the engine holds as a force over its step (ODE's and
+ * Bullet's, the engines of Gazebo's implicit form) where a step cannot
+ * integrate it so: held to what stops the motion within a step, as
+ * phys-sdf check says; said once a run, at the joint's line, where the
+ * run used to say nothing of it.
+ */
+static void
+say_damping(const struct phys_engine *e)
+{
+	const struct phys_scene *w = e->w;
+	const struct phys_joint *j;
+	char msg[512];
+	size_t i;
+
+	if (e->info->support(&phys_params[
+	    PHYS_P_JOINT_physics_ode_implicit_spring_damper]) ==
+	    PHYS_SUPPORT_OTHER)
+		return;
+	for (i = 0; i < w->njoints; i++) {
+		j = &w->joints[i];
+		if (j->parent < 0 && j->child < 0)
+			continue;
+		if (phys_joint_damping_note(j, phys_run_values_get(e->v,
+		    PHYS_S_JOINT, (int)i), phys_run_values_get(e->v,
+		    PHYS_S_LINK, j->child), e->h, msg, sizeof msg))
+			phys_warnat_once(phys_node_file(j->doc, j->node),
+			    phys_node_line(j->node), "%s", msg);
+	}
+}
+
 struct phys_engine *
 phys_engine_new(const struct phys_scene *w,
     const struct phys_engine_info *engine, const struct phys_run_values *v,
@@ -272,6 +304,7 @@ phys_engine_new(const struct phys_scene *w,
 	phys_motors_init(&e->motors, w->njoints);
 	e->servo_said = phys_xcalloc(w->njoints + 1, sizeof *e->servo_said);
 	e->asked = phys_xcalloc(w->nlinks + 1, sizeof *e->asked);
+	say_damping(e);
 	return e;
 }
 

@@ -1012,50 +1012,59 @@ check_inertia(struct phys_findings *out, struct phys_scene *w)
 }
 
 /*
- * Joint damping an explicit force cannot integrate at the starting
- * profile's step (d h / I above 2, I the child's smallest moment, or its
- * mass for a slide): Gazebo classic diverges there; phys holds the force
- * to what stops the motion within a step, and honours the implicit form.
+ * Joint damping an explicit force cannot integrate at a step of h (d h / I
+ * above 2, I the child's smallest moment, or its mass for a slide):
+ * Gazebo classic diverges there; phys holds the force to what stops the
+ * motion within a step, and honours the implicit form. Its message into
+ * msg, or 0 when the joint's damping fits (or is implicit).
  */
+int
+phys_joint_damping_note(const struct phys_joint *j,
+    const struct phys_value *jv, const struct phys_value *cv, double h,
+    char *msg, size_t len)
+{
+	double d, in, ratio;
+	int k;
+
+	if (PVB(jv, JOINT_physics_ode_implicit_spring_damper) ||
+	    PVB(jv, JOINT_physics_ode_cfm_damping))
+		return 0;
+	in = j->type == PHYS_JOINT_PRISMATIC ? PVD(cv, LINK_inertial_mass) :
+	    fmin(PVD(cv, LINK_inertial_inertia_ixx),
+	    fmin(PVD(cv, LINK_inertial_inertia_iyy),
+	    PVD(cv, LINK_inertial_inertia_izz)));
+	for (k = 0; k < 2; k++) {
+		d = k ? PVD(jv, JOINT_axis2_dynamics_damping) :
+		    PVD(jv, JOINT_axis_dynamics_damping);
+		ratio = in > 0 ? d * h / in : HUGE_VAL;
+		if (!(d > 0) || ratio <= 2)
+			continue;
+		snprintf(msg, len, "joint '%s': damping %g on a link of "
+		    "inertia %g is %g times what a step of %g s can integrate "
+		    "as a force (Gazebo classic diverges); phys holds it to "
+		    "what stops the motion within a step, and "
+		    "<implicit_spring_damper>true</implicit_spring_damper> puts "
+		    "it in the solver", j->name, d, in, ratio / 2, h);
+		return 1;
+	}
+	return 0;
+}
+
+/* The starting profile's damping notes, at the joints' lines. */
 static void
 check_damping(struct phys_findings *out, struct phys_scene *w)
 {
 	const struct phys_joint *j;
-	const struct phys_value *c;
 	double h = PVD(w->profiles[w->start].vals, PHYSICS_max_step_size);
-	double d, in, ratio;
 	char msg[512];
 	size_t i;
-	int k;
 
 	for (i = 0; i < w->njoints; i++) {
 		j = &w->joints[i];
-		c = w->links[j->child].vals;
-		if (PVB(j->vals, JOINT_physics_ode_implicit_spring_damper) ||
-		    PVB(j->vals, JOINT_physics_ode_cfm_damping))
-			continue;
-		in = j->type == PHYS_JOINT_PRISMATIC ?
-		    PVD(c, LINK_inertial_mass) :
-		    fmin(PVD(c, LINK_inertial_inertia_ixx),
-		    fmin(PVD(c, LINK_inertial_inertia_iyy),
-		    PVD(c, LINK_inertial_inertia_izz)));
-		for (k = 0; k < 2; k++) {
-			d = k ? PVD(j->vals, JOINT_axis2_dynamics_damping) :
-			    PVD(j->vals, JOINT_axis_dynamics_damping);
-			ratio = in > 0 ? d * h / in : HUGE_VAL;
-			if (!(d > 0) || ratio <= 2)
-				continue;
-			snprintf(msg, sizeof msg, "joint '%s': damping %g on a "
-			    "link of inertia %g is %g times what a step of %g s "
-			    "can integrate as a force (Gazebo classic diverges); "
-			    "phys holds it to what stops the motion within a "
-			    "step, and <implicit_spring_damper>true</implicit_"
-			    "spring_damper> puts it in the solver", j->name, d,
-			    in, ratio / 2, h);
+		if (phys_joint_damping_note(j, j->vals,
+		    w->links[j->child].vals, h, msg, sizeof msg))
 			add_finding(out, PHYS_AT(j->doc, j->node),
 			    PHYS_SEV_WARNING, "joint", msg);
-			break;
-		}
 	}
 }
 

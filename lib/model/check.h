@@ -14,6 +14,9 @@
 
 #include "base.h"
 
+struct phys_joint;
+struct phys_value;
+
 enum phys_severity {
 	PHYS_SEV_ERROR,
 	PHYS_SEV_WARNING
@@ -50,5 +53,11 @@ void phys_check_world(const char *path, struct phys_findings *out);
 /* One JSON line per finding. */
 void phys_findings_json(const struct phys_findings *f, struct phys_buf *b);
 void phys_findings_free(struct phys_findings *f);
+/* Joint j's damping (its values jv, its child's cv) when a step of h
+ * cannot integrate it as a force: the message, as check and a run of an
+ * engine that holds it so say it; 0 when it fits. */
+int phys_joint_damping_note(const struct phys_joint *j,
+    const struct phys_value *jv, const struct phys_value *cv, double h,
+    char *msg, size_t len);
 
 #endif
