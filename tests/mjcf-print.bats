@@ -12,15 +12,7 @@ bats_require_minimum_version 1.5.0
 setup_file() {
 	cc -O1 -o "$BATS_FILE_TMPDIR/mujoco" \
 	    "$BATS_TEST_DIRNAME/data/mujoco_print_oracle.c" -lmujoco -lm
-	if pkg-config --exists sdformat12 2>/dev/null; then
-		c++ -O0 -o "$BATS_FILE_TMPDIR/sdformat" \
-		    "$BATS_TEST_DIRNAME/data/sdformat_oracle.cc" \
-		    $(pkg-config --cflags --libs sdformat12)
-	fi
-}
-
-need_print_sdformat() {
-	[ -x "$BATS_FILE_TMPDIR/sdformat" ] || skip "no libsdformat (libsdformat-dev) to compare with"
+	build_sdformat_oracle
 }
 
 # print_oracle FILE [run T JOINT]: MuJoCo's reading of a printed file.
@@ -61,7 +53,7 @@ moves_as_mujoco_reads() {
 printed_agrees() {
 	phys-sdf print --format mjcf "$1" > "$TMP/out.xml"
 	print_oracle "$TMP/out.xml" > "$TMP/mujoco"
-	"$BATS_FILE_TMPDIR/sdformat" "$1" > "$TMP/sdformat"
+	"$BATS_FILE_TMPDIR/oracle" "$1" > "$TMP/sdformat"
 	python3 "$BATS_TEST_DIRNAME/data/mjcf_compare.py" "$TMP/sdformat" \
 	    "$TMP/mujoco"
 }
@@ -147,7 +139,7 @@ SDF
 }
 
 @test "a URDF arm: MuJoCo's bodies, masses, inertia and joints are libsdformat's" {
-	need_print_sdformat
+	need_oracle
 	run printed_agrees "$WORLDS/robots/arm.urdf"
 	assert_success
 	# the base is welded: no joint on it; the arm's two hinges limited
@@ -157,7 +149,7 @@ SDF
 }
 
 @test "a URDF robot keeps its floating base: a free joint on its root" {
-	need_print_sdformat
+	need_oracle
 	run printed_agrees "$WORLDS/robots/pendulum.urdf"
 	assert_success
 	run printed_agrees "$WORLDS/robots/quadruped.urdf"
@@ -166,7 +158,7 @@ SDF
 }
 
 @test "every joint type MJCF holds, a free body, a rotated full inertia: libsdformat's numbers" {
-	need_print_sdformat
+	need_oracle
 	printed_joints_world
 	run printed_agrees "$TMP/joints.sdf"
 	assert_success

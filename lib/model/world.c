@@ -158,6 +158,28 @@ named_frame(const struct loader *L, const char *scoped)
 	return NULL;
 }
 
+/* The world pose of what a scoped name names among the entities read so
+ * far: a model, link or joint, or a model's <frame>; false for none. */
+static bool
+loaded_frame(const struct loader *L, const char *scoped, phys_pose *out)
+{
+	const struct phys_scene *w = L->w;
+	const struct phys_name_slot *slot = index_get(w->index, scoped);
+	const struct named_frame *nf;
+
+	if (slot && slot->kind == PHYS_K_MODEL)
+		*out = w->models[slot->idx].pose;
+	else if (slot && slot->kind == PHYS_K_LINK)
+		*out = w->links[slot->idx].pose;
+	else if (slot && slot->kind == PHYS_K_JOINT)
+		*out = w->joints[slot->idx].pose;
+	else if (!slot && (nf = named_frame(L, scoped)))
+		*out = nf->pose;
+	else
+		return false;
+	return true;
+}
+
 #define GROW(arr, n, cap) do { \
 	if ((n) == (cap)) { \
 		(cap) = (cap) ? (cap) * 2 : 16; \
@@ -833,10 +855,9 @@ static int
 resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 {
 	struct phys_scene *w = sc->L->w;
-	const struct phys_name_slot *slot;
-	const struct named_frame *nf;
 	struct frame *f;
 	char *scoped;
+	bool found;
 
 	if (strcmp(name, "__model__") == 0 || *name == '\0') {
 		*out = w->models[sc->model].pose;
@@ -850,25 +871,10 @@ resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 	if (strlen(scoped) > 11 && strcmp(scoped + strlen(scoped) - 11,
 	    "::__model__") == 0)
 		scoped[strlen(scoped) - 11] = '\0';
-	slot = index_get(w->index, scoped);
-	nf = slot ? NULL : named_frame(sc->L, scoped);
+	found = loaded_frame(sc->L, scoped, out);
 	free(scoped);
-	if (slot && slot->kind == PHYS_K_LINK) {
-		*out = w->links[slot->idx].pose;
+	if (found)
 		return 0;
-	}
-	if (slot && slot->kind == PHYS_K_MODEL) {
-		*out = w->models[slot->idx].pose;
-		return 0;
-	}
-	if (slot && slot->kind == PHYS_K_JOINT) {
-		*out = w->joints[slot->idx].pose;
-		return 0;
-	}
-	if (nf) {
-		*out = nf->pose;
-		return 0;
-	}
 	return fail_node(sc->doc, at, "no frame named '%s' in this model", name);
 }
 
@@ -2200,10 +2206,8 @@ world_frame(struct loader *L, struct phys_doc *d, const char *name,
     xmlNodePtr at, int depth, phys_pose *out)
 {
 	struct phys_scene *w = L->w;
-	const struct phys_name_slot *slot = index_get(w->index, name);
 	phys_pose local;
 	char *fname, *rel, *attached;
-	const struct named_frame *nf = slot ? NULL : named_frame(L, name);
 	xmlNodePtr f;
 	int rc = -2;
 
@@ -2211,22 +2215,8 @@ world_frame(struct loader *L, struct phys_doc *d, const char *name,
 		return fail_node(d, at, "frame '%s' is relative to itself "
 		    "(a cycle)", name);
 	/* a model, or a link, joint or frame of one by its scoped name */
-	if (slot && slot->kind == PHYS_K_MODEL) {
-		*out = w->models[slot->idx].pose;
+	if (loaded_frame(L, name, out))
 		return 0;
-	}
-	if (slot && slot->kind == PHYS_K_LINK) {
-		*out = w->links[slot->idx].pose;
-		return 0;
-	}
-	if (slot && slot->kind == PHYS_K_JOINT) {
-		*out = w->joints[slot->idx].pose;
-		return 0;
-	}
-	if (nf) {
-		*out = nf->pose;
-		return 0;
-	}
 	for (f = phys_child(w->node, "frame"); f && rc == -2;
 	    f = phys_next(f, "frame")) {
 		fname = phys_node_attr(f, "name");
@@ -3117,22 +3107,10 @@ static int
 world_name_pose(struct loader *L, const char *name, xmlNodePtr at,
     phys_pose *out)
 {
-	struct phys_scene *w = L->w;
-	const struct phys_name_slot *slot = index_get(w->index, name);
-	const struct named_frame *nf = named_frame(L, name);
-
 	*out = PHYS_POSE_IDENTITY;
 	if (strcmp(name, "world") == 0 || !*name)
 		return 0;
-	if (slot && slot->kind == PHYS_K_LINK)
-		*out = w->links[slot->idx].pose;
-	else if (slot && slot->kind == PHYS_K_JOINT)
-		*out = w->joints[slot->idx].pose;
-	else if (nf)
-		*out = nf->pose;
-	else
-		return world_frame(L, &w->doc, name, at, 0, out);
-	return 0;
+	return world_frame(L, &L->w->doc, name, at, 0, out);
 }
 
 /* The link a world joint's parent or child names: -1 for the world. */
