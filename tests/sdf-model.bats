@@ -271,3 +271,18 @@ XML
 		assert_output --partial "edit.sdf:5: <experimental:params>: libsdformat's edits of the included model (elements added, changed, removed), which phys does not make: refused rather than run without them"
 	done
 }
+
+@test "a collision without geometry (SDF requires one) is said and touches nothing, as libsdformat reads it empty: its link falls through the ground (phys refused the file)" {
+	printf '%s\n' '<?xml version="1.0" ?>' '<sdf version="1.7">' '  <world name="w">' \
+	    '    <model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>' \
+	    '    <model name="m"><pose>0 0 0.5 0 0 0</pose><link name="l">' \
+	    '      <collision name="c"><pose>0 0 0 0 0 0</pose></collision>' \
+	    '    </link></model>' '  </world>' '</sdf>' > "$TMP/nogeom.sdf"
+	run -0 --separate-stderr phys-step -t 0.5 -e 500 -i 'm::l/pose' "$TMP/nogeom.sdf"
+	assert_equal "$stderr" "phys-step: $TMP/nogeom.sdf:6: collision 'm::l::c' has no geometry, which SDF requires: libsdformat reads it as <empty/>, touching nothing, and so does phys"
+	# free fall through the plane: z = 0.5 - g t^2 / 2 (ODE's steps add
+	# g h t / 2)
+	near "$(tail -1 <<< "$output" | jq '.items["m::l/pose"].z')" "$(awk 'BEGIN { print 0.5 - 9.8 * 0.25 / 2 }')" 3e-3
+	need_oracle
+	"$BATS_FILE_TMPDIR/oracle" "$TMP/nogeom.sdf" > /dev/null
+}

@@ -1362,9 +1362,12 @@ read_geometry(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	double v[3];
 
 	s = phys_child(g, NULL);
-	if (!g || !s)
-		return fail_node(d, cn, "collision '%s' has no geometry",
-		    c->name);
+	if (!g || !s) {
+		warn_node(L, d, g ? g : cn, "collision '%s' has no geometry, "
+		    "which SDF requires: libsdformat reads it as <empty/>, "
+		    "touching nothing, and so does phys", c->name);
+		return 0;
+	}
 	if (phys_node_is(s, "box")) {
 		c->shape = PHYS_GEOM_BOX;
 		return geometry_size(d, s, "size", c->size, 3) < 0 ? -1 : 1;
