@@ -271,9 +271,7 @@ say_damping(const struct phys_engine *e)
 	    PHYS_SUPPORT_OTHER)
 		return;
 	for (i = 0; i < w->njoints; i++) {
-		j = &w->joints[i];
-		if (j->parent < 0 && j->child < 0)
-			continue;
+		j = &w->joints[i];	/* a child the world is refused */
 		if (phys_joint_damping_note(j, phys_run_values_get(e->v,
 		    PHYS_S_JOINT, (int)i), phys_run_values_get(e->v,
 		    PHYS_S_LINK, j->child), e->h, msg, sizeof msg))

@@ -1158,11 +1158,6 @@ same_place(const struct phys_finding *a, const struct phys_finding *b)
 }
 
 /*
- * v is sorted by place: only the findings around i can share its place.
- * The loader's error gives way to a check's error at its place; with
- * defer, its warning to any finding there too.
- */
-/*
  * Whether the loader's warning w may be about what the check's finding c
  * says: c names an element and maybe an attribute ("<joint
  * actuatorfrcrange>: ..."); a finding of an attribute is another's
@@ -1188,6 +1183,11 @@ same_subject(const struct phys_finding *c, const struct phys_finding *w)
 	return strstr(w->message, attr) != NULL;
 }
 
+/*
+ * v is sorted by place: only the findings around i can share its place.
+ * The loader's error gives way to a check's error at its place; with
+ * defer, its warning to any finding there of its subject.
+ */
 static bool
 redundant(const struct phys_finding *v, size_t n, size_t i,
     size_t loader_first, size_t loader_end, bool defer)

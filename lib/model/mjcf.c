@@ -874,15 +874,6 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	return 0;
 }
 
-/* A range of "0 0", MuJoCo's default, given or a class's: no range,
- * as MuJoCo has it (neither limited under autolimits nor refused
- * without). */
-static bool
-no_range(const double range[2])
-{
-	return range[0] == 0 && range[1] == 0;
-}
-
 /*
  * A range given without its limited attribute (what: "joint", ...):
  * limited under autolimits. MuJoCo 2.2.2 refuses it without; a later
@@ -918,7 +909,7 @@ joint_limits(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 	if ((has = numbers(r, n, cls, "range", j->range, 2)) < 0 ||
 	    (k = keyword(r, n, cls, "limited", lim, 2)) < 0)
 		return -1;
-	has = has && !no_range(j->range);
+	has = has && !phys_mjcf_no_range(j->range);
 	if (k == 2 && has && unlimited_range(r, n, "joint", "range",
 	    "limited") < 0)
 		return -1;
@@ -1423,7 +1414,7 @@ limited_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
 	if ((has = numbers(r, n, cls, attr_range, range, 2)) < 0 ||
 	    (k = keyword(r, n, cls, attr_lim, lim, 2)) < 0)
 		return -1;
-	has = has && !no_range(range);
+	has = has && !phys_mjcf_no_range(range);
 	if (k == 2 && has && unlimited_range(r, n, whose, attr_range,
 	    attr_lim) < 0)
 		return -1;

@@ -1343,6 +1343,38 @@ write_fluid(struct reader *r, xmlNodePtr model, long line)
 		add_nums(p, "wind", r->wind, 3, line);
 }
 
+/* Whether servo a is one its joint's armature steadies under MuJoCo's
+ * Euler integrator (see write_actuators). */
+static bool
+armature_servo(const struct reader *r, const struct mj_act *a)
+{
+	return (a->kind == ACT_POSITION || a->kind == ACT_VELOCITY) &&
+	    a->joint >= 0 && r->joints[a->joint].armature > 0 &&
+	    strcmp(integrators[r->integrator], "implicit") != 0;
+}
+
+/* The servos armature steadies, taken into the step, said once at the
+ * first. */
+static void
+note_armature_servos(const struct reader *r)
+{
+	const struct mj_act *first = NULL;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < r->nacts; i++)
+		if (armature_servo(r, &r->acts[i]) && !n++)
+			first = &r->acts[i];
+	if (!n || r->o->quiet)
+		return;
+	phys_warnat(phys_doc_file(r->d, first->line),
+	    phys_where_line(first->line), "%d servo%s of joints with "
+	    "armature, which steadies a stiff servo under MuJoCo's Euler "
+	    "integrator: ODE, Bullet and DART, which have no armature, take "
+	    "%s into the step in its place (implicit_servo)", n, n == 1 ?
+	    "" : "s", n == 1 ? "it" : "them");
+}
+
 /*
  * The actuators as gz-sim's joint systems: a position servo as a
  * JointPositionController of gain kp held at qpos 0, a velocity servo as a
@@ -1355,34 +1387,6 @@ write_fluid(struct reader *r, xmlNodePtr model, long line)
  * Euler integrator, and ODE, Bullet and DART, which have none, take the
  * servo into the step in its place (said once, note_armature_servos).
  */
-/* Whether servo a is one armature steadies under the Euler integrator
- * (see write_actuators), counted for note_armature_servos. */
-static bool
-armature_servo(struct reader *r, const struct mj_act *a)
-{
-	if (r->joints[a->joint].armature <= 0 || strcmp(integrators[
-	    r->integrator], "implicit") == 0)
-		return false;
-	if (!r->armature_servos++)
-		r->armature_servo_line = a->line;
-	return true;
-}
-
-/* The servos armature steadies, taken into the step, said once. */
-static void
-note_armature_servos(struct reader *r)
-{
-	if (!r->armature_servos || r->o->quiet)
-		return;
-	phys_warnat(phys_doc_file(r->d, r->armature_servo_line),
-	    phys_where_line(r->armature_servo_line), "%d servo%s of joints "
-	    "with armature, which steadies a stiff servo under MuJoCo's "
-	    "Euler integrator: ODE, Bullet and DART, which have no armature, "
-	    "take %s into the step in its place (implicit_servo)",
-	    r->armature_servos, r->armature_servos == 1 ? "" : "s",
-	    r->armature_servos == 1 ? "it" : "them");
-}
-
 static void
 write_actuators(struct reader *r, xmlNodePtr model)
 {
@@ -1626,8 +1630,6 @@ key_mocap(const struct mj_key *key, size_t m, size_t nmocap)
 	    (phys_quat){ q[0], q[1], q[2], q[3] }) };
 }
 
-/* Each keyframe as every body's (and chain link's) pose and velocity; a
- * mocap body where the key's mpos and mquat put it. */
 /*
  * Each hinge's and slide's position in the key, phys's measure (qpos less
  * ref), as <phys:key name> of its SDF joint: the links' poses say a
@@ -1657,6 +1659,8 @@ write_key_positions(struct reader *r, xmlNsPtr ns, xmlNodePtr *jointel,
 	}
 }
 
+/* Each keyframe as every body's (and chain link's) pose and velocity; a
+ * mocap body where the key's mpos and mquat put it. */
 static void
 write_key(struct reader *r, xmlNsPtr ns, xmlNodePtr *body, xmlNodePtr *chain,
     const struct mj_key *key)

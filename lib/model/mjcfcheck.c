@@ -437,10 +437,8 @@ check_range(struct checker *ck, const char *file, xmlNodePtr n)
 	bool automatic = ck->autolimits && (!lim || strcmp(lim, "auto") == 0);
 	double r[2];
 
-	/* "0 0", MuJoCo's default, is no range: not limited under
-	 * autolimits */
 	if (numbers(n, "range", r, 2) == 2 && (given || (automatic &&
-	    !(r[0] == 0 && r[1] == 0))) && !(r[0] < r[1]))
+	    !phys_mjcf_no_range(r))) && !(r[0] < r[1]))
 		report(ck, file, n, true, NULL, "<%s range=\"%g %g\">: the "
 		    "lower limit must be below the upper", n->name, r[0],
 		    r[1]);

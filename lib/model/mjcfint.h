@@ -224,10 +224,6 @@ struct reader {
 	xmlNodePtr *equality;	/* <connect>, <weld> and <joint> to write */
 	size_t nequality;
 	bool mimic;		/* a coupled joint: SDF 1.11 */
-	/* servos taken into the step for their joints' armature, and
-	 * where the first is (mjcf_sdf.c) */
-	int armature_servos;
-	long armature_servo_line;
 	struct mj_act {
 		int kind;	/* ACT_* */
 		int joint;	/* -1: a tendon's or a site's */

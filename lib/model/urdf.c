@@ -211,12 +211,6 @@ struct reader {
 	bool no_link, nan;
 	struct lists link_exts, joint_exts;	/* <gazebo> blocks, in order */
 	int minor;		/* the SDF version the model needs */
-	/* collisions libsdformat turns to a pitch of 90 degrees: the
-	 * first's line and link, how many, the largest turn (rad) */
-	long snap_line;
-	const char *snap_link;
-	int nsnaps;
-	double snap_turn;
 	xmlDocPtr out;
 	xmlNodePtr model;
 	struct interned names[NINTERNED];	/* out's element names */
@@ -1059,41 +1053,48 @@ read_geometry(struct reader *r, struct u_shape *s)
  * libsdformat writes a URDF collision's rotation as urdfdom's Euler
  * angles, which put a pitch whose sine is within 1e-5 of +-1 (0.0045 rad
  * of 90 degrees) at exactly +-90 degrees, roll 0 and the yaw from the
- * rest: the collision turns up to 0.0045 rad. phys keeps the rotation
- * as written; the turn is counted, and said once (note_pitch_snaps).
+ * rest: the turn that gives shape s (rad), 0 for none. phys keeps the
+ * rotation as written, and says so (note_pitch_snaps).
  */
-static void
-count_pitch_snap(struct reader *r, const struct u_shape *s)
+static double
+snap_turn(const struct u_shape *s)
 {
 	phys_quat q = s->origin.q, snap;
 	double sarg = -2 * (q.x * q.z - q.w * q.y), yaw, dot, turn;
 
 	if (!s->collision || fabs(sarg) < 0.99999)
-		return;
+		return 0;
 	yaw = sarg > 0 ? 2 * atan2(-q.x, q.y) : 2 * atan2(q.x, -q.y);
 	snap = phys_quat_from_rpy(0, copysign(M_PI / 2, sarg), yaw);
 	dot = q.w * snap.w + q.x * snap.x + q.y * snap.y + q.z * snap.z;
 	turn = 2 * acos(fmin(1, fabs(dot)));
-	if (turn < 1e-9)	/* 90 degrees as written */
-		return;
-	if (!r->nsnaps++) {
-		r->snap_line = s->origin_el.line;
-		r->snap_link = r->links[s->link].name;
-	}
-	r->snap_turn = fmax(r->snap_turn, turn);
+	return turn < 1e-9 ? 0 : turn;	/* 90 degrees as written: none */
 }
 
+/* The collisions libsdformat turns, said once at the first: how many,
+ * by how much at most. */
 static void
 note_pitch_snaps(struct reader *r)
 {
-	if (!r->nsnaps)
+	const struct u_shape *first = NULL;
+	double turn, most = 0;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < r->nshapes; i++)
+		if ((turn = snap_turn(&r->shapes[i])) > 0) {
+			if (!n++)
+				first = &r->shapes[i];
+			most = fmax(most, turn);
+		}
+	if (!n)
 		return;
-	urdf_warn(r, r->snap_line, "link '%s': a collision's pitch within "
-	    "0.0045 rad of 90 degrees, which libsdformat (urdfdom's Euler "
-	    "angles) writes as 90 degrees, turning %d collision%s by up to "
-	    "%.2g rad; phys keeps the rotation%s as written", r->snap_link,
-	    r->nsnaps, r->nsnaps == 1 ? "" : "s", r->snap_turn,
-	    r->nsnaps == 1 ? "" : "s");
+	urdf_warn(r, first->origin_el.line, "link '%s': a collision's pitch "
+	    "within 0.0045 rad of 90 degrees, which libsdformat (urdfdom's "
+	    "Euler angles) writes as 90 degrees, turning %d collision%s by up "
+	    "to %.2g rad; phys keeps the rotation%s as written",
+	    r->links[first->link].name, n, n == 1 ? "" : "s", most,
+	    n == 1 ? "" : "s");
 }
 
 /* Each link's shapes, read; those skipped are dropped from the list. */
@@ -1109,8 +1110,6 @@ read_shapes(struct reader *r, struct u_link *l)
 		if (read_origin(r, &s->origin_el, &s->origin) < 0)
 			return -1;
 		rc = read_geometry(r, s);
-		if (rc > 0)
-			count_pitch_snap(r, s);
 		if (rc < 0)
 			return -1;
 		if (rc == 0)

@@ -1693,21 +1693,33 @@ joint_type(struct phys_doc *d, xmlNodePtr jn, enum phys_joint_type *out)
 	return rc;
 }
 
-/* The first link of a model: the one its frame is attached to. */
+/* The link a model's canonical_link names: -1 when it names none, or
+ * one the model lacks (*named then true). */
 static int
-canonical_link(struct phys_scene *w, int mi)
+named_canonical(const struct phys_scene *w, int mi, bool *named)
 {
 	char *name = phys_node_attr(w->models[mi].node, "canonical_link");
 	char *scoped;
-	size_t i;
 	int li = -1;
 
-	if (name && *name) {
+	*named = name && *name;
+	if (*named) {
 		scoped = scoped_name(scope_prefix(w, mi), name);
 		li = phys_world_entity_of(w, scoped, PHYS_K_LINK);
 		free(scoped);
 	}
 	free(name);
+	return li;
+}
+
+/* The first link of a model: the one its frame is attached to. */
+static int
+canonical_link(struct phys_scene *w, int mi)
+{
+	bool named;
+	int li = named_canonical(w, mi, &named);
+	size_t i;
+
 	/* a merged model's links are its parent's: its own are those its
 	 * element holds */
 	for (i = 0; li < 0 && i < w->nlinks; i++)
@@ -2505,17 +2517,16 @@ check_links(struct loader *L, struct scope *sc, size_t links_before)
 {
 	struct phys_scene *w = L->w;
 	struct phys_model *m = &w->models[sc->model];
-	char *name = phys_node_attr(m->node, "canonical_link"), *scoped;
+	bool named;
 	int rc = 0;
 
-	if (name && *name) {
-		scoped = scoped_name(scope_prefix(w, sc->model), name);
-		if (phys_world_entity_of(w, scoped, PHYS_K_LINK) < 0)
-			rc = fail_node(sc->doc, m->node, "canonical_link '%s': "
-			    "the model has no link of that name", name);
-		free(scoped);
+	if (named_canonical(w, sc->model, &named) < 0 && named) {
+		char *name = phys_node_attr(m->node, "canonical_link");
+
+		rc = fail_node(sc->doc, m->node, "canonical_link '%s': the "
+		    "model has no link of that name", name);
+		free(name);
 	}
-	free(name);
 	/* its links and its models' were read after links_before */
 	if (rc == 0 && !m->merged && !m->is_static &&
 	    w->nlinks == links_before)
@@ -3070,6 +3081,7 @@ check_world_frames(struct loader *L)
 	struct phys_scene *w = L->w;
 	xmlNodePtr f, g;
 	char *name, *to, *next;
+	phys_pose at;		/* where it is, which the check needs not */
 	int steps, rc = 0;
 
 	for (f = phys_child(w->node, "frame"); f && rc == 0;
@@ -3085,8 +3097,7 @@ check_world_frames(struct loader *L)
 				rc = fail_node(&w->doc, f, steps ? "frame '%s' "
 				    "is attached to a cycle of frames" :
 				    "frame '%s' is attached to itself", name);
-			else if (!g && !index_get(w->index, to) &&
-			    !named_frame(L, to))
+			else if (!g && !loaded_frame(L, to, &at))
 				rc = phys_failat(PHYS_AT(&w->doc, f),
 				    "frame '%s' is attached to '%s', which the "
 				    "world does not have", name, to);

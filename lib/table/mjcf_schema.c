@@ -134,6 +134,12 @@ phys_mjcf_attr_close(const struct phys_mjcf_elem *e, const char *name)
 }
 
 bool
+phys_mjcf_no_range(const double range[2])
+{
+	return range[0] == 0 && range[1] == 0;
+}
+
+bool
 phys_mjcf_newer_integrator(const char *v)
 {
 	return v && strcmp(v, "implicitfast") == 0;

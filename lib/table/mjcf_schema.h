@@ -107,5 +107,9 @@ bool phys_mjcf_keyword(const char *values, const char *word);
 /* Is v MuJoCo 2.3's integrator "implicitfast", which MuJoCo 2.2.2 does
  * not know and phys reads as "implicit"? */
 bool phys_mjcf_newer_integrator(const char *v);
+/* A range of "0 0", MuJoCo's default, given or a class's: no range, as
+ * MuJoCo compiles it (neither limited under autolimits nor refused
+ * without). */
+bool phys_mjcf_no_range(const double range[2]);
 
 #endif
