@@ -116,6 +116,7 @@ struct ode_engine {
 	int max_contacts;
 	bool contact_cap_said;	/* a limit above MAX_PAIR_CONTACTS was warned of */
 	bool slip_said;		/* a coupling that does not hold was warned of */
+	bool lcp_said;		/* a step the world solver gave up on, too */
 	enum friction_model friction;
 
 	int ncontacts;
@@ -142,6 +143,7 @@ vals(const struct ode_engine *e, phys_scope s, int idx)
 }
 static const struct ode_engine *stepping;	/* for ODE's fatal messages */
 static double stepping_from;		/* the time its step starts at */
+static bool lcp_gave_up;		/* in the step being taken */
 static int fastest_body(const struct ode_engine *e);
 
 /*
@@ -207,7 +209,9 @@ ode_refuse(void)
  * ODE's messages are not fatal. The one a run meets is the world solver's
  * "LCP internal error": its Dantzig solver gave up on a contact problem
  * (redundant contacts with friction), and the step's forces are what it
- * had reached. Said once, in phys's words, with what to do about it.
+ * had reached: a few percent off on a box's redundant contacts, mega-
+ * newtons on a robot's many. The step is noted here and taken again by
+ * world_step.
  */
 static void
 ode_message(int num, const char *msg, va_list ap)
@@ -216,11 +220,7 @@ ode_message(int num, const char *msg, va_list ap)
 
 	vsnprintf(text, sizeof text, msg, ap);
 	if (strstr(text, "LCP internal error"))
-		phys_warn_once("ODE's world solver could not solve a step's "
-		    "contacts exactly (Dantzig LCP gave up): the step's "
-		    "forces are what it had reached, a few percent off on a "
-		    "box's redundant contacts, far more on a robot's many "
-		    "(-s ode.solver.type=quick solves them iteratively)");
+		lcp_gave_up = true;
 	else
 		phys_warn_once("ODE message %d: %s", num, text);
 }
@@ -1926,6 +1926,23 @@ update_friction_bounds(struct ode_engine *e, bool first)
 	return !first && moved <= FRICTION_LOAD_TOL * total;
 }
 
+/* Friction proportional to load again, as the contacts were made. */
+static void
+restore_load_friction(struct ode_engine *e)
+{
+	struct pending_contact *pc;
+	size_t i;
+
+	for (i = 0; i < e->npending; i++) {
+		pc = &e->pending[i];
+		if (!(pc->mu > 0 || pc->mu2 > 0))
+			continue;
+		pc->c.surface.mu = pc->mu;
+		pc->c.surface.mu2 = pc->mu2;
+		pc->c.surface.mode |= dContactApprox1;
+	}
+}
+
 /*
  * ODE's world solver factors each island's constraint rows together: its
  * time grows with their cube and its memory with their square (islands of
@@ -2020,19 +2037,16 @@ world_rows_within(const struct ode_engine *e)
 	    "by iteration)", stepping_from, most, MAX_WORLD_ROWS);
 }
 
-static int
-world_step(struct ode_engine *e)
+static void
+exact_step(struct ode_engine *e)
 {
 	int pass;
 
-	if (world_rows_within(e) < 0)
-		return -1;
 	if (!has_load_friction(e)) {
 		make_contacts(e, false);
 		dWorldStep(e->world, e->step);
-		return 0;
+		return;
 	}
-	save_bodies(e);
 	for (pass = 0; pass < MAX_FRICTION_PASSES; pass++) {
 		make_contacts(e, true);
 		dWorldStep(e->world, e->step);
@@ -2043,6 +2057,37 @@ world_step(struct ode_engine *e)
 	}
 	make_contacts(e, false);
 	dWorldStep(e->world, e->step);
+}
+
+/*
+ * A step the Dantzig solver gave up on (in any of its passes) is undone
+ * and taken by the quick solver, which iterates to forces within the
+ * stops instead of ending where the pivoting stopped; said once, with the
+ * time of the first.
+ */
+static int
+world_step(struct ode_engine *e)
+{
+	if (world_rows_within(e) < 0)
+		return -1;
+	save_bodies(e);
+	lcp_gave_up = false;
+	exact_step(e);
+	if (!lcp_gave_up)
+		return 0;
+	dJointGroupEmpty(e->contacts);
+	restore_bodies(e);
+	restore_load_friction(e);
+	make_contacts(e, false);
+	dWorldQuickStep(e->world, e->step);
+	if (e->lcp_said)
+		return 0;
+	e->lcp_said = true;
+	phys_warn("at t=%.9g ODE's world solver gave up on a step's "
+	    "contacts (its Dantzig LCP, on redundant contacts with "
+	    "friction): that step and any other it gives up on are taken by "
+	    "its quick solver (-s ode.solver.type=quick takes every step so)",
+	    stepping_from);
 	return 0;
 }
 
