@@ -60,10 +60,10 @@ gz_engine(const char *file)
 const struct phys_engine_info *
 phys_profile_engine(const struct phys_profile *p)
 {
-	const struct phys_engine_info *e = phys_engine_find(p->type);
+	const struct phys_engine_info *e;
 
-	if (e || !p->gz_placeholder)
-		return e;
+	if (!p->gz_placeholder)
+		return phys_engine_find(p->type);
 	if (p->gz_plugin && (e = gz_engine(p->gz_plugin)))
 		return e;
 	return phys_engine_find("dart");
@@ -81,26 +81,58 @@ phys_world_engines(struct phys_scene *w)
 			w->profiles[i].engine = e->type;
 }
 
+/* What gz-sim runs for p: the engine its plugin names, else DART. */
+static const struct phys_engine_info *
+gz_sim_engine(const struct phys_profile *p, bool *named)
+{
+	const struct phys_engine_info *e;
+
+	e = p->gz_plugin ? gz_engine(p->gz_plugin) : NULL;
+	*named = e != NULL;
+	return e ? e : phys_engine_find("dart");
+}
+
+/* A profile that writes an engine's type, in a world gz-sim runs on
+ * another: said, as phys runs what is written. */
+static char *
+typed_note(const struct phys_profile *p, const struct phys_engine_info *e)
+{
+	bool named;
+	const struct phys_engine_info *gz = gz_sim_engine(p, &named);
+
+	if (!gz || gz == e)
+		return NULL;
+	return phys_xasprintf("<physics type=\"%s\">: gz-sim reads no type "
+	    "and runs %s, %s; phys runs %s as written (-p %s runs %s)",
+	    p->type, gz->name, named ? "as its physics plugin names" :
+	    "its default", e->name, gz->type, gz->name);
+}
+
 char *
 phys_profile_engine_note(const struct phys_profile *p)
 {
 	const struct phys_engine_info *e = phys_profile_engine(p);
 	bool named = p->gz_plugin && gz_engine(p->gz_plugin) == e;
+	char *what, *note;
 
-	if (!p->gz_placeholder || !e)
+	if (!e)
 		return NULL;
+	if (!p->gz_placeholder)
+		return p->gz_system ? typed_note(p, e) : NULL;
+	what = p->node ? phys_xasprintf("<physics type=\"%s\">: gz-sim reads "
+	    "no type and", p->type) : phys_xstrdup("no <physics>: gz-sim");
 	if (named)
-		return phys_xasprintf("<physics type=\"%s\">: gz-sim reads no "
-		    "type; it runs the engine its physics plugin names (%s): "
-		    "running %s", p->type, p->gz_plugin, e->name);
-	if (p->gz_plugin)
-		return phys_xasprintf("<physics type=\"%s\">: gz-sim reads no "
-		    "type; its physics plugin names %s, which phys does not "
-		    "have: running %s, gz-sim's default", p->type,
-		    p->gz_plugin, e->name);
-	return phys_xasprintf("<physics type=\"%s\">: gz-sim reads no type "
-	    "and, with no physics plugin naming an engine, runs DART: "
-	    "running %s", p->type, e->name);
+		note = phys_xasprintf("%s runs the engine its physics plugin "
+		    "names (%s): running %s", what, p->gz_plugin, e->name);
+	else if (p->gz_plugin)
+		note = phys_xasprintf("%s runs the engine its physics plugin "
+		    "names %s, which phys does not have: running %s, gz-sim's "
+		    "default", what, p->gz_plugin, e->name);
+	else
+		note = phys_xasprintf("%s runs DART when no physics plugin "
+		    "names an engine: running %s", what, e->name);
+	free(what);
+	return note;
 }
 
 void

@@ -1068,8 +1068,19 @@ check_damping(struct phys_findings *out, struct phys_scene *w)
 	}
 }
 
-/* gz-sim's placeholder engine type: the world runs, on which engine the
- * run says (phys-step), this says where it comes from. */
+/* Whether gz-sim runs the engine a profile's type names: the one its
+ * physics plugin names (gz-physics-dartsim-plugin holds "dart"), else
+ * DART. */
+static bool
+gz_runs_type(const struct phys_profile *p)
+{
+	return p->gz_plugin ? strstr(p->gz_plugin, p->type) != NULL :
+	    strcmp(p->type, "dart") == 0;
+}
+
+/* gz-sim's placeholder engine type, or a type gz-sim does not read: the
+ * world runs, on which engine the run says (phys-step), this says where
+ * it comes from. */
 static void
 check_gz_profiles(struct phys_findings *out, struct phys_scene *w)
 {
@@ -1079,9 +1090,17 @@ check_gz_profiles(struct phys_findings *out, struct phys_scene *w)
 
 	for (i = 0; i < w->nprofiles; i++) {
 		p = &w->profiles[i];
-		if (!p->gz_placeholder || !p->node)
+		if (!p->node || (!p->gz_placeholder &&
+		    (!p->gz_system || gz_runs_type(p))))
 			continue;
-		if (p->gz_plugin)
+		if (!p->gz_placeholder)
+			snprintf(msg, sizeof msg, "<physics type=\"%s\">: "
+			    "gz-sim reads no type and runs %s%s%s; phys runs "
+			    "the type written", p->type, p->gz_plugin ?
+			    "the engine its physics plugin names (" : "DART",
+			    p->gz_plugin ? p->gz_plugin : "",
+			    p->gz_plugin ? ")" : "");
+		else if (p->gz_plugin)
 			snprintf(msg, sizeof msg, "<physics type=\"%s\"> is "
 			    "gz-sim's placeholder: gz-sim runs the engine its "
 			    "physics plugin names (%s); phys runs its engine "

@@ -649,6 +649,8 @@ phys_preset_for_engine(struct phys_scene *w, int from, const char *engine,
 		if (say)
 			say_detector(p->name, fcl_lacks(w, engine));
 	}
+	p->gz_system = src->gz_system;
+	phys_profile_gz_detector(p);
 	phys_buf_free(&lost);
 	phys_buf_free(&mapped);
 	return (int)w->nprofiles++;

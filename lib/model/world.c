@@ -531,15 +531,13 @@ fold_legacy_gravity(const struct phys_profile *p, struct phys_value *world)
 
 /*
  * gz-sim's physics system: <plugin filename="gz-sim-physics-system"> (or
- * ignition-gazebo-physics-system, as a library name or not) with
- * <engine><filename>gz-physics-NAME-plugin</filename>, ignition-physics
- * in older releases, a library name with a version in newer ones. Which
- * engine a NAME is, the engine layer knows (phys_profile_engine).
+ * ignition-gazebo-physics-system, as a library name or not), NULL when
+ * the world has none.
  */
-static char *
-gz_physics_plugin(xmlNodePtr world)
+static xmlNodePtr
+gz_physics_system(xmlNodePtr world)
 {
-	xmlNodePtr n, e;
+	xmlNodePtr n;
 	char *file;
 	bool physics;
 
@@ -547,23 +545,59 @@ gz_physics_plugin(xmlNodePtr world)
 		file = phys_node_attr(n, "filename");
 		physics = file && strstr(file, "physics-system");
 		free(file);
-		e = phys_child(phys_child(n, "engine"), "filename");
-		if (physics && e)
-			return phys_node_text(e);
+		if (physics)
+			return n;
 	}
 	return NULL;
 }
 
+/*
+ * gz-physics gives DART ODE's collision detector unless the profile's
+ * <dart><collision_detector> says (SDF's default is FCL's): a profile of
+ * a world gz-sim runs, on DART by its type, its physics plugin
+ * (gz-physics-dartsim-plugin) or gz-sim's default.
+ */
+void
+phys_profile_gz_detector(struct phys_profile *p)
+{
+	struct phys_value *v = PV(p->vals, PHYSICS_dart_collision_detector);
+	bool dart = p->gz_placeholder ? !p->gz_plugin ||
+	    strstr(p->gz_plugin, "dartsim") : strcmp(p->type, "dart") == 0;
+
+	if (!(p->gz_placeholder || p->gz_system) || !dart || v->given)
+		return;
+	free(v->s);
+	v->s = phys_xstrdup("ode");
+}
+
+/*
+ * gz-sim reads no <physics type>: it runs the engine its physics system's
+ * <engine><filename> names (gz-physics-NAME-plugin, ignition-physics in
+ * older releases, a library name with a version in newer ones; which
+ * engine a NAME is, the engine layer knows: phys_profile_engine), else
+ * DART. A world without <physics> runs so under its physics system; a
+ * profile that writes an engine's type runs that engine in phys, and the
+ * run says what gz-sim would run. gz-physics gives DART ODE's collision
+ * detector unless the profile's <dart><collision_detector> says.
+ */
 static void
 read_gz_engines(struct phys_scene *w)
 {
-	char *file = gz_physics_plugin(w->node);
+	xmlNodePtr sys = gz_physics_system(w->node);
+	xmlNodePtr e = phys_child(phys_child(sys, "engine"), "filename");
+	char *file = e ? phys_node_text(e) : NULL;
+	struct phys_profile *p;
 	size_t k;
 
-	for (k = 0; k < w->nprofiles; k++)
-		if (w->profiles[k].gz_placeholder)
-			w->profiles[k].gz_plugin = file ? phys_xstrdup(file) :
-			    NULL;
+	for (k = 0; k < w->nprofiles; k++) {
+		p = &w->profiles[k];
+		p->gz_system = sys;
+		if (!p->node && sys)
+			p->gz_placeholder = true;
+		if (file)
+			p->gz_plugin = phys_xstrdup(file);
+		phys_profile_gz_detector(p);
+	}
 	free(file);
 }
 

@@ -95,6 +95,9 @@ const char *phys_model_scope(const struct phys_scene *w, int mi);
 
 /* What a profile holds, freed (phys_world_free frees each). */
 void phys_profile_free(struct phys_profile *p);
+/* DART's collision detector as gz-physics gives it to a profile of a
+ * world gz-sim runs, where the profile does not say. */
+void phys_profile_gz_detector(struct phys_profile *p);
 
 /* The values array of an entity of a parameter scope. */
 struct phys_value *phys_entity_values(struct phys_scene *w, phys_scope s,

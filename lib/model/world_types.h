@@ -64,6 +64,7 @@ struct phys_profile {
 	 * else DART (phys_profile_engine picks phys's engine for it). */
 	bool gz_placeholder;
 	char *gz_plugin;	/* the plugin's <engine><filename>, or NULL */
+	xmlNodePtr gz_system;	/* the world's gz-sim physics system, or NULL */
 	/* The engine type a gz-sim profile runs, once the engine layer
 	 * says (phys_world_engines); NULL until then. */
 	const char *engine;

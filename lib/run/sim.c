@@ -463,9 +463,10 @@ static void
 note_gz_engine(const struct phys_profile *p)
 {
 	char *note = phys_profile_engine_note(p);
+	xmlNodePtr at = p->node ? p->node : p->gz_system;
 
-	if (note && p->node)
-		phys_warn_once("%s:%ld: %s", PHYS_AT(p->doc, p->node), note);
+	if (note && at)
+		phys_warn_once("%s:%ld: %s", PHYS_AT(p->doc, at), note);
 	free(note);
 }
 
