@@ -541,6 +541,16 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	near "$(tail -1 "$TMP/want" | cut -d' ' -f2)" 1 0.002
 }
 
+@test "MuJoCo's direct form of solref and solreflimit (-stiffness, -damping, as dm_control's quadruped gives its ball), once dropped for the default, moves as libmujoco's, under phys's MuJoCo engine and printed back" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/direct.xml"
+	# the ball bounces on the floor (a pair takes the lesser of each
+	# number), the arm on its limit
+	moves_as_mujoco "$src" direct k drop swing
+	run phys-step -t 0.01 "$src"
+	assert_success
+	refute_output --partial "not kept"
+}
+
 @test "actuators of fixed tendons (a position servo on two joints, one with a ref, its control and force held to their ranges; a general one of affine bias through a gear) move their joints as libmujoco's, under phys's MuJoCo engine and printed back as <tendon> and <general>" {
 	# phys measures j1 from its ref, 10 degrees
 	moves_as_mujoco "$BATS_TEST_DIRNAME/data/mjcf/tendonact.xml" tendon k j1:10 j2 j3

@@ -1783,6 +1783,34 @@ mix_weight(const struct phys_value *a, const struct phys_value *b)
 	return sa < mjMINVAL ? 0 : sb < mjMINVAL ? 1 : sa / (sa + sb);
 }
 
+/*
+ * Two surfaces' solref as MuJoCo mixes two geoms': the higher priority's
+ * (w 1 or 0); else weighed by w where both are time constants, and where
+ * either is MuJoCo's direct form (0 or less), the lesser of each number:
+ * the stiffer spring, the stronger damper.
+ */
+static void
+mix_solref(const struct phys_value *a, const struct phys_value *b, double w,
+    double out[2])
+{
+	static const enum phys_param_id ref[2] = {
+		PHYS_P_COLLISION_surface_contact_mujoco_solref_timeconst,
+		PHYS_P_COLLISION_surface_contact_mujoco_solref_dampratio,
+	};
+	double x[2], y[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		x[i] = a[phys_param_index[ref[i]]].u.d;
+		y[i] = b[phys_param_index[ref[i]]].u.d;
+	}
+	for (i = 0; i < 2; i++)
+		if (phys_contact_priority(a, b) || (x[0] > 0 && y[0] > 0))
+			out[i] = w * x[i] + (1 - w) * y[i];
+		else
+			out[i] = fmin(x[i], y[i]);
+}
+
 static struct softness
 contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
     const struct phys_value *b, const struct phys_contact_surface *cs,
@@ -1795,10 +1823,6 @@ contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
 		PHYS_P_COLLISION_surface_contact_mujoco_solimp_midpoint,
 		PHYS_P_COLLISION_surface_contact_mujoco_solimp_power,
 	};
-	static const enum phys_param_id ref[2] = {
-		PHYS_P_COLLISION_surface_contact_mujoco_solref_timeconst,
-		PHYS_P_COLLISION_surface_contact_mujoco_solref_dampratio,
-	};
 	struct softness out;
 	double kp, kd, h = e->step, w = mix_weight(a, b);
 	int i;
@@ -1809,9 +1833,8 @@ contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
 	out.stiff = 0;
 	out.direct = !solref_given(a) && !solref_given(b) && cs->kp_kd_given;
 	if (!out.direct) {
-		for (i = 0; i < 2; i++)
-			out.solref[i] = w * a[phys_param_index[ref[i]]].u.d +
-			    (1 - w) * b[phys_param_index[ref[i]]].u.d;
+		mix_solref(a, b, w, out.solref);
+		out.direct = out.solref[0] <= 0;
 		return out;
 	}
 	kp = cs->kp * invmass;

@@ -848,11 +848,6 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 		    g.solmix);
 	if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
 		return mj_fail(r, n, "condim=\"%g\": 1, 3, 4 or 6", cd);
-	if (g.solref[0] <= 0 && !r->o->quiet)
-		phys_warnat_once(phys_doc_file(r->d, g.line),
-		    phys_where_line(g.line), "%s", "solref of direct "
-		    "stiffness and damping (negative): not kept; the contact "
-		    "takes MuJoCo's default, 0.02 1");
 	g.inertia = needs_inertia && body >= 0 && g.group >= r->igroup[0] &&
 	    g.group <= r->igroup[1];
 	if (fluid_on(r) && attr(r, n, cls, "fluidshape") &&
@@ -952,12 +947,6 @@ joint_softness(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 	    some_numbers(r, n, cls, "solreffriction", fref, 2, 2) < 0 ||
 	    some_numbers(r, n, cls, "solimpfriction", fimp, 3, 5) < 0)
 		return -1;
-	if (j->solreflimit[0] <= 0) {
-		mj_note(r, n, "solreflimit of direct stiffness and damping "
-		    "(negative): not kept; the limits take MuJoCo's default, "
-		    "0.02 1");
-		memcpy(j->solreflimit, ref, sizeof j->solreflimit);
-	}
 	if (j->frictionloss != 0 && (memcmp(fref, ref, sizeof fref) != 0 ||
 	    memcmp(fimp, imp, sizeof fimp) != 0))
 		mj_note(r, n, "solreffriction and solimpfriction are not kept: "
@@ -2520,10 +2509,6 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 	if (p.condim == 6 && p.friction[4] != p.friction[3])
 		mj_note(r, n, "its second rolling coefficient is not kept: "
 		    "both rolling directions take the first");
-	if (p.solref[0] <= 0)
-		mj_note(r, n, "solref of direct stiffness and damping "
-		    "(negative): not kept; the contact takes MuJoCo's default, "
-		    "0.02 1");
 	r->geoms[p.g1].paired = r->geoms[p.g2].paired = true;
 	r->pairs = phys_xrealloc(r->pairs, (r->npairs + 1) * sizeof *r->pairs);
 	r->pairs[r->npairs++] = p;

@@ -211,9 +211,8 @@ write_surface_of(xmlNodePtr c, const struct mj_contact *k)
 	}
 	m = add(m, "mujoco", NULL, k->line);
 	e = add(m, "solref", NULL, k->line);
-	add_num(e, "timeconst", k->solref[0] > 0 ? k->solref[0] : 0.02,
-	    k->line);
-	add_num(e, "dampratio", k->solref[0] > 0 ? k->solref[1] : 1, k->line);
+	add_num(e, "timeconst", k->solref[0], k->line);
+	add_num(e, "dampratio", k->solref[1], k->line);
 	e = add(m, "solimp", NULL, k->line);
 	for (i = 0; i < 5; i++)
 		add_num(e, imp[i], impedance(i, k->solimp[i]), k->line);
@@ -526,18 +525,22 @@ write_joint_mujoco(xmlNodePtr physics, const struct mj_joint *j)
  * ODE's stops of a limited joint, as soft as MuJoCo's limits are at the
  * model's step h: MuJoCo pulls a violation r back with the spring and
  * damper of solreflimit, a = -k r - b v per unit of mass (k = 1 / (dmax
- * tau zeta)^2, b = 2 / (dmax tau), tau at least 2h), which a step
- * corrects by the share h k / (h k + b): ODE's stop ERP. ODE's default,
- * 0.2, pulled Cassie's feet, which start 1.9 rad outside their limits,
- * back at 760 rad/s a step of 0.5 ms, and the robot flew apart.
+ * tau zeta)^2, b = 2 / (dmax tau), tau at least 2h; in the direct form,
+ * a number of 0 or less, k = -solref[0] / dmax^2, b = -solref[1] / dmax),
+ * which a step corrects by the share h k / (h k + b): ODE's stop ERP.
+ * ODE's default, 0.2, pulled Cassie's feet, which start 1.9 rad outside
+ * their limits, back at 760 rad/s a step of 0.5 ms, and the robot flew
+ * apart.
  */
 static void
 write_joint_ode(xmlNodePtr physics, const struct mj_joint *j, double h)
 {
-	double tau = fmax(j->solreflimit[0], 2 * h), zeta = j->solreflimit[1];
+	const double *ref = j->solreflimit;
+	double tau = fmax(ref[0], 2 * h);
 	double dmax = impedance(1, j->solimplimit[1]);
-	double k = 1 / (dmax * dmax * tau * tau * zeta * zeta);
-	double b = 2 / (dmax * tau);
+	double k = ref[0] > 0 ? 1 / (dmax * dmax * tau * tau * ref[1] *
+	    ref[1]) : -ref[0] / (dmax * dmax);
+	double b = ref[1] > 0 ? 2 / (dmax * tau) : -ref[1] / dmax;
 
 	xmlNodePtr limit;
 
