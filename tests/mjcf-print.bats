@@ -541,6 +541,21 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	near "$(tail -1 "$TMP/want" | cut -d' ' -f2)" 1 0.002
 }
 
+@test "an attribute MuJoCo reads as up to n numbers, given fewer (friction, solref, solimp, solreflimit, solimplimit), writes them over its class's, as libmujoco compiles it; phys refused solref=\"0.04\"" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/partial.xml"
+	soft='select(.geom or .joint) | {n: (.geom // .joint), friction, solref, solimp, solreflimit, solimplimit} | with_entries(select(.value != null))'
+	print_oracle "$src" | jq -c "$soft" > "$TMP/want"
+	# the geom's 0.5 over its class's 1 0.1 0.2; solref 0.04 over 0.5 2
+	grep -qx '{"n":"ga","friction":\[0.5,0.1,0.2\],"solref":\[0.04,2\],"solimp":\[0.7,0.9,0.01,0.5,2\]}' "$TMP/want"
+	phys-sdf print --format mjcf "$src" > "$TMP/out.xml"
+	print_oracle "$TMP/out.xml" | jq -c "$soft" > "$TMP/got"
+	diff "$TMP/want" "$TMP/got"
+	# and checks clean
+	run phys-sdf check "$src"
+	assert_success
+	assert_output ""
+}
+
 @test "MuJoCo's direct form of solref and solreflimit (-stiffness, -damping, as dm_control's quadruped gives its ball), once dropped for the default, moves as libmujoco's, under phys's MuJoCo engine and printed back" {
 	local src="$BATS_TEST_DIRNAME/data/mjcf/direct.xml"
 	# the ball bounces on the floor (a pair takes the lesser of each

@@ -825,8 +825,8 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	    number(r, n, cls, "margin", &g.margin) < 0 ||
 	    number(r, n, cls, "gap", &g.gap) < 0 ||
 	    some_numbers(r, n, cls, "friction", g.friction, 1, 3) < 0 ||
-	    some_numbers(r, n, cls, "solref", g.solref, 2, 2) < 0 ||
-	    some_numbers(r, n, cls, "solimp", g.solimp, 3, 5) < 0)
+	    some_numbers(r, n, cls, "solref", g.solref, 1, 2) < 0 ||
+	    some_numbers(r, n, cls, "solimp", g.solimp, 1, 5) < 0)
 		return -1;
 	if (check_size(r, n, &g) < 0)
 		return -1;
@@ -941,11 +941,11 @@ joint_softness(struct reader *r, xmlNodePtr n, int cls, struct mj_joint *j)
 	memcpy(j->solimplimit, imp, sizeof j->solimplimit);
 	memcpy(fref, ref, sizeof fref);
 	memcpy(fimp, imp, sizeof fimp);
-	if (some_numbers(r, n, cls, "solreflimit", j->solreflimit, 2, 2) < 0 ||
-	    some_numbers(r, n, cls, "solimplimit", j->solimplimit, 3, 5) < 0 ||
+	if (some_numbers(r, n, cls, "solreflimit", j->solreflimit, 1, 2) < 0 ||
+	    some_numbers(r, n, cls, "solimplimit", j->solimplimit, 1, 5) < 0 ||
 	    number(r, n, cls, "margin", &j->margin) < 0 ||
-	    some_numbers(r, n, cls, "solreffriction", fref, 2, 2) < 0 ||
-	    some_numbers(r, n, cls, "solimpfriction", fimp, 3, 5) < 0)
+	    some_numbers(r, n, cls, "solreffriction", fref, 1, 2) < 0 ||
+	    some_numbers(r, n, cls, "solimpfriction", fimp, 1, 5) < 0)
 		return -1;
 	if (j->frictionloss != 0 && (memcmp(fref, ref, sizeof fref) != 0 ||
 	    memcmp(fimp, imp, sizeof fimp) != 0))
@@ -2477,8 +2477,8 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 	if (class_of(r, n, r->main, &cls) < 0 ||
 	    number(r, n, cls, "condim", &cd) < 0 ||
 	    some_numbers(r, n, cls, "friction", p.friction, 1, 5) < 0 ||
-	    some_numbers(r, n, cls, "solref", p.solref, 2, 2) < 0 ||
-	    some_numbers(r, n, cls, "solimp", p.solimp, 3, 5) < 0 ||
+	    some_numbers(r, n, cls, "solref", p.solref, 1, 2) < 0 ||
+	    some_numbers(r, n, cls, "solimp", p.solimp, 1, 5) < 0 ||
 	    number(r, n, cls, "margin", &p.margin) < 0 ||
 	    number(r, n, cls, "gap", &p.gap) < 0)
 		return -1;

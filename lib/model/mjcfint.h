@@ -422,33 +422,39 @@ actuator_default(xmlNodePtr d, const char *name, xmlNodePtr *at)
 	return v;
 }
 
-/* The attribute of element n or its class's (in the <default> element
- * of n's kind; any actuator's for what actuators share), or that class's
- * parents'; in *at the element that writes it (n when none does). */
+/* The attribute name in class cls (in its <default> element of n's kind;
+ * any actuator's for what actuators share), NULL where the class does not
+ * write it; in *at the element that does. */
+static inline const char *
+class_attr(const struct reader *r, xmlNodePtr n, int cls, const char *name,
+    xmlNodePtr *at)
+{
+	const xmlChar *kind = default_kind(n);
+	struct mj_class *c = &r->cls[cls];
+	const char *v = NULL;
+
+	if (is_actuator(n) && shared_actuator_attr(name))
+		return actuator_default(c->node, name, at);
+	if (!c->asked || (c->asked != kind && !xmlStrEqual(c->asked, kind))) {
+		c->asked = kind;
+		c->answer = phys_child(c->node, (const char *)kind);
+	}
+	if (c->answer && (v = own_attr(c->answer, name)))
+		*at = c->answer;
+	return v;
+}
+
+/* The attribute of element n or its class's, or that class's parents';
+ * in *at the element that writes it (n when none does). */
 static inline const char *
 attr_at(const struct reader *r, xmlNodePtr n, int cls, const char *name,
     xmlNodePtr *at)
 {
 	const char *v = own_attr(n, name);
-	const xmlChar *kind = default_kind(n);
-	bool shared = !v && is_actuator(n) && shared_actuator_attr(name);
-	struct mj_class *c;
 
 	*at = n;
-	for (; !v && cls >= 0; cls = c->parent) {
-		c = &r->cls[cls];
-		if (shared) {
-			v = actuator_default(c->node, name, at);
-			continue;
-		}
-		if (!c->asked || (c->asked != kind &&
-		    !xmlStrEqual(c->asked, kind))) {
-			c->asked = kind;
-			c->answer = phys_child(c->node, (const char *)kind);
-		}
-		if (c->answer && (v = own_attr(c->answer, name)))
-			*at = c->answer;
-	}
+	for (; !v && cls >= 0; cls = r->cls[cls].parent)
+		v = class_attr(r, n, cls, name, at);
 	return v;
 }
 
@@ -478,23 +484,47 @@ numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
 	return n;
 }
 
-/* Up to n numbers (n <= 12), at least min: how many. */
+/* Up to n numbers (n <= 12), at least min, over out: how many, of the
+ * element's own or the nearest class's. */
 static inline int
-some_numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
-    double *out, int min, int n)
+some_numbers_of(struct reader *r, const char *v, xmlNodePtr at,
+    const char *name, double *out, int min, int n)
 {
-	xmlNodePtr at;
-	const char *v = attr_at(r, el, cls, name, &at);
 	double tmp[12];
-	int k;
+	int k = phys_parse_doubles(v, tmp, 12);
 
-	if (!v)
-		return 0;
-	k = phys_parse_doubles(v, tmp, 12);
 	if (k < min || k > n)
 		return mj_fail(r, at, "%s=\"%.40s\": %d to %d numbers expected",
 		    name, v, min, n);
 	memcpy(out, tmp, k * sizeof *out);
+	return k;
+}
+
+/*
+ * An attribute MuJoCo reads as up to n numbers: each class from the
+ * outermost writes its numbers over its parent's, and the element its
+ * own over its class's, as MuJoCo copies a class's values and reads an
+ * element's over them (a class's friction "1 0.1 0.1" and a geom's "0.5"
+ * make 0.5 0.1 0.1). How many the nearest gives, 0 when none does.
+ */
+static inline int
+some_numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
+    double *out, int min, int n)
+{
+	const char *v[32];
+	xmlNodePtr at[32];
+	int depth = 0, k = 0;
+
+	at[0] = el;
+	if ((v[0] = own_attr(el, name)))
+		depth = 1;
+	for (; cls >= 0 && depth < 32; cls = r->cls[cls].parent)
+		if ((v[depth] = class_attr(r, el, cls, name, &at[depth])))
+			depth++;
+	while (depth-- > 0)
+		if ((k = some_numbers_of(r, v[depth], at[depth], name, out,
+		    min, n)) < 0)
+			return -1;
 	return k;
 }
 
