@@ -273,3 +273,21 @@ only_attrs() {
 	run -0 phys-param get arm::upper::arm/surface.contact.mujoco.gap "$TMP/ed.xml"
 	[ "$(jq .value <<< "$output")" = 0.001 ]
 }
+
+@test "mjcf-edit: a coupled joint's equality softness into its <joint> equality's solref and solimp, over its class's; the edited model moves under phys's MuJoCo engine as libmujoco moves it" {
+	cp "$BATS_TEST_DIRNAME/data/mjcf/coupled.xml" "$TMP/c.xml"
+	phys-param set --in-place coupled::s2/physics.mujoco.equality.solref.timeconst=0.05 \
+	    coupled::h2/physics.mujoco.equality.solimp.dmin=0.7 "$TMP/c.xml"
+	# only the two equalities' attributes, the class's damping ratio kept
+	[ "$(diff "$BATS_TEST_DIRNAME/data/mjcf/coupled.xml" "$TMP/c.xml" | grep -c '^[<>]')" = 4 ]
+	grep -q '<joint joint1="s2" joint2="s1" polycoef="0.01 2 0 0 0" solref="0.05 0.7"/>' "$TMP/c.xml"
+	grep -q 'solimp="0.7 0.9 0.01"' "$TMP/c.xml"
+	"$BATS_FILE_TMPDIR/mujoco" "$TMP/c.xml" run 1 s2 k | awk 'NR % 100 == 0 { print $2 }' > "$TMP/want"
+	phys-step -q -p mujoco -t 1 -e 100 --keyframe k -i 'coupled::s2/position' "$TMP/c.xml" |
+	    jq -r 'select(.t > 0) | .items[] | .[0]' > "$TMP/got"
+	lines_agree "$TMP/want" "$TMP/got" 1e-9
+	# a joint no <joint> equality couples cannot hold it
+	run phys-param set --in-place coupled::s1/physics.mujoco.equality.solref.timeconst=0.05 "$TMP/c.xml"
+	assert_failure
+	assert_output --partial "no <joint> equality couples it"
+}

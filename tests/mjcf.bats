@@ -752,11 +752,11 @@ tips() {
 	# <default><equality solref>), where it was said of its own only
 	sed 's|<compiler autolimits="true"/>|&<default><equality solref="0.005 1"/></default>|' "$MJ/loops.xml" > "$TMP/soft.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/soft.xml"
-	[[ "$stderr" == *"soft.xml:"*": <connect>: solref and solimp of equality constraints are not kept: the joint is rigid"* ]]
+	[[ "$stderr" == *"soft.xml:"*": <connect>: its solref and solimp are not kept: phys holds the loop under every engine"* ]]
 }
 
 @test "mjcf: a tendon equality of fixed tendons couples their two joints, each length measured from qpos0 as MuJoCo measures it, under each engine with couplings; any other is refused at its line" {
-	local e f
+	local e f tol
 	phys-sdf world "$MJ/tendons.xml" > "$TMP/t.sdf"
 	for e in dart simbody; do
 		phys-preset add -q --engine $e $e "$TMP/t.sdf" > "$TMP/t.$e.sdf"
@@ -769,10 +769,13 @@ tips() {
 		read -r ja jb jc < "$TMP/j"
 		echo "$e: $ja $jb $jc"
 		# the joints swing (jb from 0), held to ja + 2 jb = 0.3 and
-		# -0.5 jc = 0.05 + 0.4 jb
+		# -0.5 jc = 0.05 + 0.4 jb (by MuJoCo as softly as its default
+		# solref holds them: 2.3 mm off)
+		tol=1e-3
+		[ $e != mujoco ] || tol=5e-3
 		awk -v b="$jb" 'BEGIN { exit !(b < -0.1 || b > 0.1) }'
-		near "$(awk -v a="$ja" -v b="$jb" 'BEGIN { print a + 2 * b }')" 0.3 1e-3
-		near "$(awk -v c="$jc" -v b="$jb" 'BEGIN { print -0.5 * c - 0.4 * b }')" 0.05 1e-3
+		near "$(awk -v a="$ja" -v b="$jb" 'BEGIN { print a + 2 * b }')" 0.3 $tol
+		near "$(awk -v c="$jc" -v b="$jb" 'BEGIN { print -0.5 * c - 0.4 * b }')" 0.05 $tol
 	done
 	sed 's|polycoef="0.05 0.4 0 0 0"|polycoef="0.05 0.4 1 0 0"|' "$MJ/tendons.xml" > "$TMP/square.xml"
 	run -1 --separate-stderr phys-step -q -n 1 "$TMP/square.xml"
@@ -1309,6 +1312,10 @@ XML
 		if [ $p = ode ]; then
 			awk -v s="$sum" 'BEGIN { exit !(s > 0.01 || s < -0.01) }'
 			[ "$(grep -c "its coupling (mimic) is .* off: ODE holds a coupling by a force" <<< "$stderr")" -eq 1 ]
+		elif [ $p = mujoco ]; then
+			# as softly as MuJoCo's default solref holds it (2.5 mm)
+			near "$sum" 0 5e-3
+			[[ "$stderr" != *"coupling (mimic)"* ]]
 		else
 			near "$sum" 0 1e-3
 			[[ "$stderr" != *"coupling (mimic)"* ]]

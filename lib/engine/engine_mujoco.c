@@ -1052,9 +1052,15 @@ check_mimic(const struct mujoco_engine *e, int ji)
 }
 
 /*
- * A mimic is a fixed tendon of the follower and its leaders held at a
- * length (one leader's as several leaders'); its coefficients are set
- * from the joints' senses once loaded (apply_mimic).
+ * A mimic of several leaders, or of an MJCF tendon equality, is a fixed
+ * tendon of the follower and its leaders held at a length, the
+ * follower's coefficient as that tendon's (phys_mjcf_mimic_tendon_coef);
+ * one of one leader a joint equality. MuJoCo weighs the softness of each
+ * its own way (a joint equality by the sum of the two joints' inverse
+ * weights, a tendon by its coefficients squared, and its impedance by a
+ * violation the coefficients scale): a coupled slide of multiplier 2 held
+ * by a tendon moved up to 61 um from libmujoco's in 1 s. Their
+ * coefficients are set from the joints' senses once loaded (apply_mimic).
  */
 static void
 put_mimic_tendons(struct phys_buf *b, const struct mujoco_engine *e)
@@ -1067,7 +1073,8 @@ put_mimic_tendons(struct phys_buf *b, const struct mujoco_engine *e)
 	for (i = 0; i < w->njoints; i++) {
 		const struct phys_mimic *mi = &w->joints[i].mimic;
 
-		if (!mi->nleaders)
+		if (!mi->nleaders ||
+		    phys_mjcf_mimic_tendon_coef(&w->joints[i]) == 0)
 			continue;
 		if (!any)
 			phys_buf_puts(b, "<tendon>\n");
@@ -1113,12 +1120,15 @@ put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 			snprintf(name, sizeof name, "q%zu", i);
 			put_coupling(b, name, gear[1], 0, gear[0], 0, 0, -1);
 		}
-		if (j->mimic.nleaders) {	/* its tendon held */
-			if (check_mimic(e, (int)i) < 0)
-				return -1;
-			phys_buf_printf(b, "<tendon name=\"mimic%zu\" "
-			    "tendon1=\"mimic%zu\"/>\n", i, i);
-		}
+		if (j->mimic.nleaders && check_mimic(e, (int)i) < 0)
+			return -1;
+		snprintf(name, sizeof name, "mimic%zu", i);
+		if (j->mimic.nleaders && phys_mjcf_mimic_tendon_coef(j) == 0)
+			put_coupling(b, name, (int)i, 0, j->mimic.lead[0].joint,
+			    0, 0, 1);
+		else if (j->mimic.nleaders)	/* its tendon held */
+			phys_buf_printf(b, "<tendon name=\"%s\" "
+			    "tendon1=\"%s\"/>\n", name, name);
 	}
 	for (i = 0; i < e->nwelds; i++)
 		phys_buf_printf(b, "<weld name=\"d%zu\" body1=\"%s\" "
@@ -1496,18 +1506,27 @@ apply_mimic(struct mujoco_engine *e, int ji)
 	const struct phys_mimic *mi = &e->w->joints[ji].mimic;
 	mjModel *m = e->m;
 	char name[48];
-	double sf = e->joints[ji].sign, c0;
+	double sf = e->joints[ji].sign, c0, a;
 	int t, adr, i, li;
 
 	snprintf(name, sizeof name, "mimic%d", ji);
+	if ((a = phys_mjcf_mimic_tendon_coef(&e->w->joints[ji])) == 0) {
+		/* q_f - q_f0 = c0 + c1 (q_l - q_l0) */
+		li = mi->lead[0].joint;
+		c0 = phys_mimic_base(mi) - e->joints[ji].offset[0] +
+		    mi->lead[0].multiplier * e->joints[li].offset[0];
+		set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name), sf * c0,
+		    sf * e->joints[li].sign * mi->lead[0].multiplier);
+		return;
+	}
 	if ((t = mj_name2id(m, mjOBJ_TENDON, name)) < 0)
 		return;
 	adr = m->tendon_adr[t];
-	m->wrap_prm[adr] = 1;
+	m->wrap_prm[adr] = a;
 	c0 = phys_mimic_base(mi) - e->joints[ji].offset[0];
 	for (i = 0; i < mi->nleaders; i++) {
 		li = mi->lead[i].joint;
-		m->wrap_prm[adr + i + 1] = -sf * e->joints[li].sign *
+		m->wrap_prm[adr + i + 1] = -a * sf * e->joints[li].sign *
 		    mi->lead[i].multiplier;
 		c0 += mi->lead[i].multiplier * e->joints[li].offset[0];
 	}
@@ -1517,7 +1536,7 @@ apply_mimic(struct mujoco_engine *e, int ji)
 	for (i = 0; i < m->tendon_num[t]; i++)
 		m->tendon_length0[t] += m->wrap_prm[adr + i] *
 		    m->qpos0[m->jnt_qposadr[m->wrap_objid[adr + i]]];
-	set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name), sf * c0, 0);
+	set_polycoef(m, mj_name2id(m, mjOBJ_EQUALITY, name), a * sf * c0, 0);
 }
 
 /* The couplings of joint ji (screw, gearbox, mimic) from its values. */
@@ -1619,15 +1638,26 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 }
 
 /* Loops' welds and the couplings (screws, gearboxes, mimics) stand for
- * joints, which hold (phys_mjcf_hold). */
+ * joints, which hold (phys_mjcf_hold), but where an MJCF equality's
+ * softness comes with a mimic (phys_mjcf_equality): equality mimic<i> is
+ * joint i's (put_equalities). */
 static void
-stiffen_equalities(mjModel *m, double h)
+soften_equalities(struct mujoco_engine *e)
 {
+	mjModel *m = e->m;
 	double ref[2], imp[5];
-	int i, k;
+	const char *name;
+	int i, k, ji;
 
-	phys_mjcf_hold(h, ref, imp);
 	for (i = 0; i < m->neq; i++) {
+		name = mj_id2name(m, mjOBJ_EQUALITY, i);
+		ji = -1;
+		if (name && sscanf(name, "mimic%d", &ji) == 1 &&
+		    ji >= 0 && (size_t)ji < e->w->njoints)
+			phys_mjcf_equality(vals(e, PHYS_S_JOINT, ji), e->step,
+			    ref, imp);
+		else
+			phys_mjcf_hold(e->step, ref, imp);
 		for (k = 0; k < 2; k++)
 			m->eq_solref[mjNREF * i + k] = ref[k];
 		for (k = 0; k < 5; k++)
@@ -3347,7 +3377,7 @@ mujoco_engine_apply_profile(struct mujoco_engine *e)
 	o->cone = strcmp(PVS(v, PHYSICS_mujoco_cone), "elliptic") == 0 ?
 	    mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
 	o->impratio = PVD(v, PHYSICS_mujoco_impratio);
-	stiffen_equalities(e->m, e->step);
+	soften_equalities(e);
 	return 0;
 }
 

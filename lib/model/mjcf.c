@@ -44,18 +44,6 @@ mj_note(struct reader *r, xmlNodePtr n, const char *what)
 
 /* ---- default classes ---- */
 
-/* The class of that name; of "main", the last (read_defaults). */
-static int
-class_find(const struct reader *r, const char *name)
-{
-	size_t i;
-
-	for (i = r->ncls; i-- > 0;)
-		if (strcmp(r->cls[i].name, name) == 0)
-			return (int)i;
-	return -1;
-}
-
 static int
 read_defaults(struct reader *r, xmlNodePtr def, int parent, int depth)
 {
@@ -1566,31 +1554,13 @@ body_find(const struct reader *r, const char *name)
 	return -1;
 }
 
-/* Whether equality n has a solref or solimp, its own or its class's
- * (a <default>'s <equality>, which every kind of equality takes). */
-static bool
-equality_softness(const struct reader *r, xmlNodePtr n)
-{
-	const char *name = own_attr(n, "class");
-	xmlNodePtr d;
-	int cls = name ? class_find(r, name) : r->main;
-
-	if (own_attr(n, "solref") || own_attr(n, "solimp"))
-		return true;
-	for (; cls >= 0; cls = r->cls[cls].parent)
-		if ((d = phys_child(r->cls[cls].node, "equality")) &&
-		    (own_attr(d, "solref") || own_attr(d, "solimp")))
-			return true;
-	return false;
-}
-
 /* The equalities SDF holds as joints: each checked, kept for writing. */
 static int
 read_equality(struct reader *r, xmlNodePtr eq)
 {
 	xmlNodePtr n;
 	const char *b1, *b2, *j1, *j2;
-	double poly[5] = { 0, 1, 0, 0, 0 };
+	double poly[5] = { 0, 1, 0, 0, 0 }, ref[2], imp[5];
 	int k;
 
 	for (n = phys_child(eq, NULL); n; n = phys_next(n, NULL)) {
@@ -1646,9 +1616,18 @@ read_equality(struct reader *r, xmlNodePtr eq)
 			    "not read, and they change how the model moves; "
 			    "phys refuses the model", (const char *)n->name);
 		}
-		if (equality_softness(r, n))
-			mj_note(r, n, "solref and solimp of equality "
-			    "constraints are not kept: the joint is rigid");
+		if (phys_mjcf_equality_softness(r, n, ref, imp) < 0)
+			return -1;
+		if ((memcmp(ref, phys_mjcf_solref, sizeof ref) ||
+		    memcmp(imp, phys_mjcf_solimp, sizeof imp)) &&
+		    (phys_node_is(n, "connect") || phys_node_is(n, "weld")))
+			mj_note(r, n, "its solref and solimp are not kept: phys "
+			    "holds the loop under every engine");
+		else if (memcmp(ref, phys_mjcf_solref, sizeof ref) ||
+		    memcmp(imp, phys_mjcf_solimp, sizeof imp))
+			mj_note(r, n, "its solref and solimp are MuJoCo's "
+			    "engine's: ODE, Bullet, DART and Simbody hold its "
+			    "coupling rigid");
 		r->equality = phys_xrealloc(r->equality, (r->nequality + 1) *
 		    sizeof *r->equality);
 		r->equality[r->nequality++] = n;

@@ -1,10 +1,12 @@
 /*
  * mjcf_coupling.c - an MJCF tendon equality as phys holds it (mjcfint.h):
  * a linear coupling of the fixed tendons' joints, one of them following
- * the rest (a mimic of several leaders), read by the loader (mjcf.c) and
- * written into the SDF it makes (mjcf_sdf.c).
+ * the rest (a mimic of several leaders), and any equality's softness,
+ * read by the loader (mjcf.c) and written into the SDF it makes
+ * (mjcf_sdf.c).
  */
 #include "mjcfint.h"
+#include "mjcf_defaults.h"
 
 /* A joint of a tendon's that a coupling moves: a named hinge or slide. */
 static int
@@ -120,4 +122,38 @@ phys_mjcf_tendon_terms(struct reader *r, xmlNodePtr n, struct mj_coupling *c)
 		return mj_fail(r, n, "%s", "<tendon> equality that holds "
 		    "fewer than two joints: not read");
 	return couple_follower(r, n, c);
+}
+
+/* Element el's solref and solimp numbers over ref and imp: 0, or -1. */
+static int
+softness_over(struct reader *r, xmlNodePtr el, double ref[2], double imp[5])
+{
+	const char *v;
+
+	if ((v = own_attr(el, "solref")) &&
+	    some_numbers_of(r, v, el, "solref", ref, 1, 2) < 0)
+		return -1;
+	if ((v = own_attr(el, "solimp")) &&
+	    some_numbers_of(r, v, el, "solimp", imp, 1, 5) < 0)
+		return -1;
+	return 0;
+}
+
+int
+phys_mjcf_equality_softness(struct reader *r, xmlNodePtr n, double ref[2],
+    double imp[5])
+{
+	const char *name = own_attr(n, "class");
+	int cls = name ? class_find(r, name) : r->main, chain[32], depth = 0;
+	xmlNodePtr d;
+
+	memcpy(ref, phys_mjcf_solref, 2 * sizeof *ref);
+	memcpy(imp, phys_mjcf_solimp, 5 * sizeof *imp);
+	for (; cls >= 0 && depth < 32; cls = r->cls[cls].parent)
+		chain[depth++] = cls;
+	while (depth-- > 0)
+		if ((d = phys_child(r->cls[chain[depth]].node, "equality")) &&
+		    softness_over(r, d, ref, imp) < 0)
+			return -1;
+	return softness_over(r, n, ref, imp);
 }

@@ -871,6 +871,54 @@ write_loop(struct reader *r, xmlNodePtr model, xmlNodePtr n, size_t i)
 
 static xmlNsPtr phys_ns(xmlNodePtr sdf);
 
+/* The number name under parent, marked as the reader's: what the author
+ * wrote for MuJoCo, which no other engine is told it ignores. */
+static void
+add_derived(xmlNodePtr parent, const char *name, double v, long line)
+{
+	xmlNodePtr n = add_nums(parent, name, &v, 1, line);
+
+	xmlSetNsProp(n, phys_ns(xmlDocGetRootElement(parent->doc)),
+	    (const xmlChar *)"derived", (const xmlChar *)"equality");
+}
+
+/*
+ * Coupling n's solref and solimp, as MuJoCo compiles them, on joint jn
+ * that follows, and a tendon equality's coefficient of it (tendon_coef,
+ * else 0): MuJoCo's engine holds the coupling as softly (its
+ * default too, 0.02 s: held by phys, a coupled gripper's fingers parted
+ * 7 um from libmujoco's), the others as a joint. A loop's are not kept:
+ * phys closes it through a light ghost body, which a weld that soft
+ * would let lag (a four-bar's tips 10 cm apart).
+ */
+static void
+write_equality_softness(struct reader *r, xmlNodePtr jn, xmlNodePtr n,
+    double tendon_coef)
+{
+	static const char *const imps[] = { "dmin", "dmax", "width",
+		"midpoint", "power" };
+	long line = phys_node_where(n);
+	double ref[2], imp[5];
+	xmlNodePtr p, m, e;
+	int i;
+
+	if (!jn || phys_mjcf_equality_softness(r, n, ref, imp) < 0)
+		return;		/* checked as read */
+	if (!(p = phys_child(jn, "physics")))
+		p = add(jn, "physics", NULL, line);
+	if (!(m = phys_child(p, "mujoco")))
+		m = add(p, "mujoco", NULL, line);
+	e = add(m, "equality", NULL, line);
+	if (tendon_coef != 0)
+		add_derived(e, "tendon_coef", tendon_coef, line);
+	e = add(e, "solref", NULL, line);
+	add_derived(e, "timeconst", ref[0], line);
+	add_derived(e, "dampratio", ref[1], line);
+	e = add(e->parent, "solimp", NULL, line);
+	for (i = 0; i < 5; i++)
+		add_derived(e, imps[i], impedance(i, imp[i]), line);
+}
+
 /*
  * Joint j1 at c0 + c1 times joint j2: a mimic of j2. MuJoCo's joint and
  * tendon equalities measure each joint from qpos0 (its ref), as phys
@@ -907,10 +955,13 @@ write_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
 {
 	double poly[5] = { 0, 1, 0, 0, 0 };
 
+	xmlNodePtr ax;
+
 	(void)some_numbers(r, n, -1, "polycoef", poly, 1, 5);
-	(void)write_mimic(model, &r->joints[joint_find(r, own_attr(n,
+	ax = write_mimic(model, &r->joints[joint_find(r, own_attr(n,
 	    "joint1"))], &r->joints[joint_find(r, own_attr(n, "joint2"))],
 	    poly[0], poly[1], phys_node_where(n));
+	write_equality_softness(r, ax ? ax->parent : NULL, n, 0);
 }
 
 /*
@@ -939,6 +990,7 @@ write_tendon_coupling(struct reader *r, xmlNodePtr model, xmlNodePtr n)
 		    (const xmlChar *)r->joints[c.joint[k]].sdf);
 		add_num(m, "multiplier", -c.coef[k] / c.coef[0], line);
 	}
+	write_equality_softness(r, ax ? ax->parent : NULL, n, c.coef[0]);
 }
 
 /* ---- one namespace ---- */

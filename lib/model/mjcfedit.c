@@ -728,6 +728,50 @@ part_of(const struct attr_part *parts, size_t n, const struct phys_param *p)
 	return NULL;
 }
 
+/* The <joint> equality that couples MJCF joint el to another (its
+ * joint1), NULL where none does. */
+static xmlNodePtr
+joint_equality(xmlNodePtr root, xmlNodePtr el)
+{
+	char *name = phys_node_attr(el, "name"), *j1;
+	xmlNodePtr q, n, found = NULL;
+
+	for (q = phys_child(root, "equality"); name && q && !found;
+	    q = phys_next(q, "equality"))
+		for (n = phys_child(q, "joint"); n && !found;
+		    n = phys_next(n, "joint")) {
+			j1 = phys_node_attr(n, "joint1");
+			if (j1 && strcmp(j1, name) == 0)
+				found = n;
+			free(j1);
+		}
+	free(name);
+	return found;
+}
+
+/* A coupled joint's physics.mujoco.equality.* into its equality's
+ * solref and solimp. */
+static int
+edit_equality(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
+    double x)
+{
+	static const struct attr_part parts[] = {
+		SOFTNESS_PARTS("physics.mujoco.equality", "solref", "solimp"),
+	};
+	const struct attr_part *a = part_of(parts, sizeof parts /
+	    sizeof *parts, p);
+	xmlNodePtr q = joint_equality(d->root, e->el);
+	char name[300];
+
+	if (a && q)
+		return set_number(d, q, "equality", a->attr, a->i, a->n,
+		    a->dflt, x);
+	return phys_failat(d->name, phys_node_line(e->el), "%s: no <joint> "
+	    "equality couples it (joint1) to hold %s; write the model as SDF "
+	    "(phys-sdf print) to set it", label(e->el, name, sizeof name),
+	    p->name);
+}
+
 static int
 edit_joint(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
     const char *value)
@@ -770,6 +814,8 @@ edit_joint(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
 	if ((a = part_of(plain, sizeof plain / sizeof *plain, p)))
 		return set_number(d, e->el, "joint", a->attr, a->i, a->n,
 		    a->dflt, x);
+	if (strncmp(p->name, "physics.mujoco.equality.", 24) == 0)
+		return edit_equality(d, e, p, x);
 	/* phys measures from ref, in radians; the file from qpos 0, in its
 	 * unit */
 	if ((w = compiler_word(d->root, "angle"))) {

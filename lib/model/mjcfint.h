@@ -528,6 +528,18 @@ some_numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
 	return k;
 }
 
+/* The class of that name; of "main", the last (read_defaults). */
+static inline int
+class_find(const struct reader *r, const char *name)
+{
+	size_t i;
+
+	for (i = r->ncls; i-- > 0;)
+		if (strcmp(r->cls[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
 static inline int
 joint_find(const struct reader *r, const char *name)
 {
@@ -565,6 +577,13 @@ int phys_mjcf_geom_holder(const struct reader *r, int gi);
  * phys_error() at n (mjcf.c). */
 int phys_mjcf_tendon_terms(struct reader *r, xmlNodePtr n,
     struct mj_coupling *c);
+
+/* Equality n's solref and solimp as MuJoCo compiles them: its own
+ * numbers over its class's <equality>, a class's over its parent's, over
+ * MuJoCo's defaults: 0, or -1 with phys_error() at the element
+ * (mjcf_coupling.c). */
+int phys_mjcf_equality_softness(struct reader *r, xmlNodePtr n,
+    double ref[2], double imp[5]);
 
 /* The SDF model of what r holds into r->out, an <sdf> document whose
  * elements carry the lines of the MJCF elements they come from (line:

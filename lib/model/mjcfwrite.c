@@ -754,11 +754,55 @@ phys_mjcf_hold(double h, double solref[2], double solimp[5])
 	memcpy(solimp, imp, sizeof imp);
 }
 
+void
+phys_mjcf_equality(const struct phys_value *v, double h, double solref[2],
+    double solimp[5])
+{
+	static const enum phys_param_id ref[2] = {
+		PHYS_P_JOINT_physics_mujoco_equality_solref_timeconst,
+		PHYS_P_JOINT_physics_mujoco_equality_solref_dampratio,
+	};
+	static const enum phys_param_id imp[5] = {
+		PHYS_P_JOINT_physics_mujoco_equality_solimp_dmin,
+		PHYS_P_JOINT_physics_mujoco_equality_solimp_dmax,
+		PHYS_P_JOINT_physics_mujoco_equality_solimp_width,
+		PHYS_P_JOINT_physics_mujoco_equality_solimp_midpoint,
+		PHYS_P_JOINT_physics_mujoco_equality_solimp_power,
+	};
+	bool given = false;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		given |= v[phys_param_index[ref[i]]].given;
+	for (i = 0; i < 5; i++)
+		given |= v[phys_param_index[imp[i]]].given;
+	if (!given) {
+		phys_mjcf_hold(h, solref, solimp);
+		return;
+	}
+	for (i = 0; i < 2; i++)
+		solref[i] = v[phys_param_index[ref[i]]].u.d;
+	for (i = 0; i < 5; i++)
+		solimp[i] = v[phys_param_index[imp[i]]].u.d;
+}
+
+double
+phys_mjcf_mimic_tendon_coef(const struct phys_joint *j)
+{
+	double a = PVD(j->vals, JOINT_physics_mujoco_equality_tendon_coef);
+
+	if (a != 0)
+		return a;
+	return j->mimic.nleaders > 1 ? 1 : 0;
+}
+
 /*
  * Joint ji's mimic: follower = sum m_i (leader_i - reference_i) + offset,
  * each joint measured from where phys builds it, which MuJoCo's equality
  * measures from qpos0 (the joint's ref written): a joint equality of
- * one leader, else its tendon (put_mimic_tendon) held.
+ * one leader, else (or as an MJCF tendon equality had it) its tendon
+ * (put_mimic_tendon) held, its length scaled by the follower's
+ * coefficient.
  */
 static void
 put_mimic(struct writer *wr, int ji)
@@ -766,9 +810,11 @@ put_mimic(struct writer *wr, int ji)
 	const struct phys_joint *j = &wr->w->joints[ji];
 	const struct phys_mimic *m = &j->mimic;
 	struct phys_buf *b = wr->b;
+	double a = phys_mjcf_mimic_tendon_coef(j);
 	double poly[5] = { phys_mimic_base(m), 0, 0, 0, 0 };
 
-	if (m->nleaders > 1) {
+	if (a != 0) {
+		poly[0] *= a;
 		phys_buf_puts(b, "    <tendon tendon1=\"");
 		phys_buf_xml_attr(b, own_name(wr, j->name));
 		phys_buf_puts(b, "::mimic\"");
@@ -798,11 +844,10 @@ static void
 put_equalities(struct writer *wr)
 {
 	const struct phys_scene *w = wr->w;
+	double h = PVD(mujoco_profile(w), PHYSICS_max_step_size);
 	double ref[2], imp[5];
 	size_t i;
 	bool any = false;
-
-	phys_mjcf_hold(PVD(mujoco_profile(w), PHYSICS_max_step_size), ref, imp);
 
 	for (i = 0; i < wr->w->njoints; i++) {
 		if (!wr->t.loop[i] && !wr->w->joints[i].mimic.nleaders)
@@ -811,6 +856,7 @@ put_equalities(struct writer *wr)
 			phys_buf_puts(wr->b, "  <equality>\n");
 		any = true;
 		if (wr->t.loop[i]) {
+			phys_mjcf_hold(h, ref, imp);
 			phys_buf_puts(wr->b, "    <weld body1=\"");
 			phys_buf_xml_attr(wr->b, own_name(wr,
 			    wr->w->joints[i].name));
@@ -821,6 +867,7 @@ put_equalities(struct writer *wr)
 			put_softness(wr->b, ref, imp);
 		}
 		if (wr->w->joints[i].mimic.nleaders) {
+			phys_mjcf_equality(w->joints[i].vals, h, ref, imp);
 			put_mimic(wr, (int)i);
 			put_softness(wr->b, ref, imp);
 		}
@@ -1353,10 +1400,10 @@ put_mimic_tendon(struct writer *wr, int ji, bool open)
 	const struct phys_joint *j = &wr->w->joints[ji];
 	const struct phys_mimic *m = &j->mimic;
 	struct phys_buf *b = wr->b;
-	double c;
+	double a = phys_mjcf_mimic_tendon_coef(j), c;
 	int i;
 
-	if (m->nleaders < 2)
+	if (a == 0)
 		return false;
 	if (!open)
 		phys_buf_puts(b, "  <tendon>\n");
@@ -1368,7 +1415,7 @@ put_mimic_tendon(struct writer *wr, int ji, bool open)
 		phys_buf_xml_attr(b, own_name(wr, wr->w->joints[i < 0 ? ji :
 		    m->lead[i].joint].name));
 		phys_buf_putc(b, '"');
-		c = i < 0 ? 1 : -m->lead[i].multiplier;
+		c = i < 0 ? a : -a * m->lead[i].multiplier;
 		phys_mjcf_nums(b, "coef", &c, 1);
 		phys_buf_puts(b, "/>\n");
 	}

@@ -51,4 +51,15 @@ bool phys_mjcf_tree_joint(const struct phys_joint *j);
  */
 void phys_mjcf_hold(double h, double solref[2], double solimp[5]);
 
+/* The solref and solimp of the equality constraint joint values v stand
+ * for: an MJCF equality's own (physics.mujoco.equality.*, given), else
+ * held (phys_mjcf_hold). */
+void phys_mjcf_equality(const struct phys_value *v, double h,
+    double solref[2], double solimp[5]);
+
+/* The follower's coefficient in the fixed tendon MuJoCo holds joint j's
+ * mimic by (physics.mujoco.equality.tendon_coef, 1 for several leaders),
+ * 0 where a joint equality holds it. */
+double phys_mjcf_mimic_tendon_coef(const struct phys_joint *j);
+
 #endif
