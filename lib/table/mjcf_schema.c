@@ -81,8 +81,11 @@ phys_mjcf_child(const struct phys_mjcf_elem *parent, const char *name)
 	for (i = 0; i < phys_mjcf_nelems; i++) {
 		const struct phys_mjcf_elem *e = &phys_mjcf_elems[i];
 
-		if (strcmp(e->name, name) == 0 && (strcmp(e->parents,
-		    "*") == 0 || listed(e->parents, parent->id)))
+		/* asked of every element a model has: the first letter
+		 * first */
+		if (e->name[0] == name[0] && strcmp(e->name, name) == 0 &&
+		    (strcmp(e->parents, "*") == 0 || listed(e->parents,
+		    parent->id)))
 			return e;
 	}
 	return NULL;
