@@ -491,3 +491,12 @@ EOF2
 	assert_success
 	[ "$(echo "$output" | jq -r '"\(.line) \(.severity)"')" = "8 warning" ]
 }
+
+@test "-p ode on a gz-sim world without <physics> runs ODE, of the profile carried over, without the note of a written type" {
+	gz_capsule "" > "$TMP/w.sdf"
+	phys-step -p ode -t 1.5 -r 10 -i pill::link/pose "$TMP/w.sdf" > "$TMP/o" 2> "$TMP/e"
+	cat "$TMP/e"
+	[ "$(head -1 "$TMP/o" | jq -r .engine.solver)" = quick ]
+	! grep -q "phys runs ODE as written" "$TMP/e"
+	near "$(tail -1 "$TMP/o" | jq '.items["pill::link/pose"].z')" 0.1 2e-3
+}

@@ -118,7 +118,7 @@ phys_profile_engine_note(const struct phys_profile *p)
 	if (!e)
 		return NULL;
 	if (!p->gz_placeholder)
-		return p->gz_system ? typed_note(p, e) : NULL;
+		return p->gz_system && p->node ? typed_note(p, e) : NULL;
 	what = p->node ? phys_xasprintf("<physics type=\"%s\">: gz-sim reads "
 	    "no type and", p->type) : phys_xstrdup("no <physics>: gz-sim");
 	if (named)

@@ -591,10 +591,12 @@ phys_preset_for_engine(struct phys_scene *w, int from, const char *engine,
 
 	if (phys_engine_bit(engine) == 0)
 		return phys_fail("unknown engine '%s'", engine);
-	if (strcmp(src->type, engine) == 0)
+	/* a gz-sim profile runs what its plugin names, whatever its type */
+	if (!src->gz_placeholder && strcmp(src->type, engine) == 0)
 		return from;
 	for (i = 0; i < w->nprofiles; i++)
-		if (strcmp(w->profiles[i].type, engine) == 0 && (found < 0 ||
+		if (!w->profiles[i].gz_placeholder &&
+		    strcmp(w->profiles[i].type, engine) == 0 && (found < 0 ||
 		    (w->profiles[i].marked_default &&
 		    !w->profiles[found].marked_default)))
 			found = (int)i;
