@@ -762,16 +762,17 @@ phys_contact_surface(const struct phys_value *a, const struct phys_value *b,
 	s->max_vel = fmin(surface_max_vel(a), surface_max_vel(b));
 }
 
-/* Whether links l1 and l2 are of one model that collides with itself
- * nowhere under the run's values: neither the model nor either link asks
+/* Whether links l1 and l2 are of one skeleton (a model's links and the
+ * nested ones its joints hang from them) that collides with itself
+ * nowhere under the run's values: neither its model nor either link asks
  * to (self_collide). */
 static bool
 kept_apart_in_model(const struct phys_scene *w,
     const struct phys_run_values *rv, int l1, int l2)
 {
-	int m = w->links[l1].model;
+	int m = w->links[l1].skeleton;
 
-	return m == w->links[l2].model && !w->models[m].self_collide &&
+	return m == w->links[l2].skeleton && !w->models[m].self_collide &&
 	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l1), LINK_self_collide) &&
 	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l2), LINK_self_collide);
 }

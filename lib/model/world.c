@@ -3453,6 +3453,32 @@ pair_values(void *ctx, struct phys_doc *d, xmlNodePtr owner,
  * linear in them. And each model's heaviest link, which such a link of
  * little mass runs as.
  */
+/*
+ * Each link's skeleton: the model of the root of its tree of joints,
+ * found by walking up from the link to the link with no parent joint (at
+ * most as many steps as links, a loop's second parent ignored).
+ */
+static void
+mark_skeletons(struct phys_scene *w)
+{
+	int *up = phys_xmalloc((w->nlinks + 1) * sizeof *up), li;
+	size_t i, steps;
+
+	for (i = 0; i < w->nlinks; i++)
+		up[i] = -1;
+	for (i = 0; i < w->njoints; i++)
+		if (w->joints[i].child >= 0 && w->joints[i].parent >= 0 &&
+		    up[w->joints[i].child] < 0)
+			up[w->joints[i].child] = w->joints[i].parent;
+	for (i = 0; i < w->nlinks; i++) {
+		li = (int)i;
+		for (steps = 0; up[li] >= 0 && steps < w->nlinks; steps++)
+			li = up[li];
+		w->links[i].skeleton = w->links[li].model;
+	}
+	free(up);
+}
+
 static void
 mark_welded(struct phys_scene *w)
 {
@@ -3528,8 +3554,10 @@ phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 		rc = phys_excludes_read(w);
 	if (rc == 0)
 		rc = phys_pairs_read(w, pair_values, &L);
-	if (rc == 0)
+	if (rc == 0) {
 		mark_welded(w);
+		mark_skeletons(w);
+	}
 	for (i = 0; i < L.nframes; i++)
 		free(L.frames[i].name);
 	free(L.frames);

@@ -113,6 +113,11 @@ struct phys_link {
 	/* held still by the world through fixed joints (a chain of them to
 	 * the world or a static model's link): its mass moves nothing */
 	bool welded;
+	/* the model whose links it keeps apart from unless self_collide:
+	 * the model of the root of its tree of joints (gz-physics's DART
+	 * moves a nested model's link a joint hangs from another model's
+	 * into that model's skeleton, its links below with it) */
+	int skeleton;
 };
 
 struct phys_collision {
