@@ -500,3 +500,26 @@ EOF2
 	! grep -q "phys runs ODE as written" "$TMP/e"
 	near "$(tail -1 "$TMP/o" | jq '.items["pill::link/pose"].z')" 0.1 2e-3
 }
+
+@test "a gz-sim world whose default profile is not its first starts in the default, as libsdformat reads it, and says gz-sim runs the first; -p runs that one; check warns" {
+	cat > "$TMP/w.sdf" <<EOF
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w">
+<physics name="fast" type="ignored"><max_step_size>0.004</max_step_size></physics>
+<physics name="fine" type="ignored" default="true"><max_step_size>0.001</max_step_size></physics>
+<plugin filename="gz-sim-physics-system" name="gz::sim::systems::Physics"/>
+<model name="ball"><pose>0 0 10 0 0 0</pose><link name="link"><inertial><mass>1</mass></inertial>
+<collision name="c"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision></link></model>
+</world></sdf>
+EOF
+	phys-step -t 1 -r 1 -i ball::link/pose "$TMP/w.sdf" > "$TMP/o" 2> "$TMP/e"
+	grep -q "w.sdf:4: profile 'fine' is marked default, and phys starts in it as libsdformat reads the world; gz-sim runs the first <physics>, 'fast' (-p fast runs it)" "$TMP/e"
+	[ "$(head -1 "$TMP/o" | jq .engine.max_step_size)" = 0.001 ]
+	phys-step -p fast -t 1 -r 1 -i ball::link/pose "$TMP/w.sdf" > "$TMP/o" 2> "$TMP/e"
+	[ "$(head -1 "$TMP/o" | jq .engine.max_step_size)" = 0.004 ]
+	! grep -q "marked default" "$TMP/e"
+	# free fall either way: z = 10 - g t^2 / 2
+	near "$(tail -1 "$TMP/o" | jq '.items["ball::link/pose"].z')" "$(awk 'BEGIN { print 10 - 9.8 / 2 }')" 0.02
+	run phys-sdf check "$TMP/w.sdf"
+	[ "$(echo "$output" | jq -r 'select(.line == 4) | .message')" = "profile 'fine' is marked default, and phys starts in it as libsdformat reads the world; gz-sim runs the first <physics>, 'fast'" ]
+}

@@ -1113,6 +1113,14 @@ check_gz_profiles(struct phys_findings *out, struct phys_scene *w)
 		add_finding(out, PHYS_AT(p->doc, p->node),
 		    PHYS_SEV_WARNING, "physics", msg);
 	}
+	p = &w->profiles[w->start];
+	if (w->start == 0 || !p->gz_system || !p->node)
+		return;
+	snprintf(msg, sizeof msg, "profile '%s' is marked default, and phys "
+	    "starts in it as libsdformat reads the world; gz-sim runs the "
+	    "first <physics>, '%s'", p->name, w->profiles[0].name);
+	add_finding(out, PHYS_AT(p->doc, p->node), PHYS_SEV_WARNING,
+	    "physics", msg);
 }
 
 /* ---- order ---- */

@@ -1623,10 +1623,27 @@ loop(struct run *r)
 	return 0;
 }
 
+/* gz-sim runs a world's first <physics> (it reads no default="true"):
+ * said where the world is gz-sim's and its default is another. */
+static void
+note_gz_start(const struct run *r)
+{
+	const struct phys_profile *p = &r->w->profiles[r->w->start];
+
+	if (r->w->start == 0 || !p->gz_system || !p->node)
+		return;
+	phys_warnat(PHYS_AT(p->doc, p->node), "profile '%s' is marked "
+	    "default, and phys starts in it as libsdformat reads the world; "
+	    "gz-sim runs the first <physics>, '%s' (-p %s runs it)", p->name,
+	    r->w->profiles[0].name, r->w->profiles[0].name);
+}
+
 static int
 start_profile(struct run *r)
 {
 	r->profile = r->w->start;
+	if (!r->o->preset)
+		note_gz_start(r);
 	if (r->o->preset) {
 		r->profile = phys_world_find_profile(r->w, r->o->preset);
 		if (r->profile < 0)
