@@ -115,6 +115,11 @@ EOF
 	sed 's/type="ode"/type="dart"/' "$TMP/w.sdf" > "$TMP/d.sdf"
 	run phys-sdf check "$TMP/d.sdf"
 	[ -z "$(echo "$output" | jq -r 'select(.line == 4)')" ]
+	# the engine a plugin names, or one phys lacks
+	sed 's|<plugin filename="gz-sim-physics-system" name="gz::sim::systems::Physics"/>|<plugin filename="gz-sim-physics-system" name="gz::sim::systems::Physics"><engine><filename>gz-physics-bullet-featherstone-plugin</filename></engine></plugin>|' "$TMP/w.sdf" > "$TMP/b.sdf"
+	phys-step -t 0.01 "$TMP/b.sdf" 2>&1 >/dev/null | grep -q 'b.sdf:4: <physics type="ode">: gz-sim reads no type and runs Bullet, as its physics plugin names; phys runs ODE as written (-p bullet runs Bullet)'
+	sed 's/bullet-featherstone/tpe/' "$TMP/b.sdf" > "$TMP/t.sdf"
+	phys-step -t 0.01 "$TMP/t.sdf" 2>&1 >/dev/null | grep -q 't.sdf:4: <physics type="ode">: gz-sim reads no type and runs the engine its physics plugin names (gz-physics-tpe-plugin), which phys does not have; phys runs ODE as written'
 }
 
 @test "gz-sim's physics plugin picks the engine: bullet-featherstone and bullet run Bullet, a name phys lacks falls back" {

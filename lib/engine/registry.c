@@ -100,6 +100,11 @@ typed_note(const struct phys_profile *p, const struct phys_engine_info *e)
 	bool named;
 	const struct phys_engine_info *gz = gz_sim_engine(p, &named);
 
+	if (p->gz_plugin && !named)
+		return phys_xasprintf("<physics type=\"%s\">: gz-sim reads no "
+		    "type and runs the engine its physics plugin names (%s), "
+		    "which phys does not have; phys runs %s as written",
+		    p->type, p->gz_plugin, e->name);
 	if (!gz || gz == e)
 		return NULL;
 	return phys_xasprintf("<physics type=\"%s\">: gz-sim reads no type "
