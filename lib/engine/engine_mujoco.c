@@ -1637,31 +1637,41 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 	return 0;
 }
 
+static void
+set_softness(mjModel *m, int eq, const double ref[2], const double imp[5])
+{
+	int k;
+
+	for (k = 0; k < 2; k++)
+		m->eq_solref[mjNREF * eq + k] = ref[k];
+	for (k = 0; k < 5; k++)
+		m->eq_solimp[mjNIMP * eq + k] = imp[k];
+}
+
 /* Loops' welds and the couplings (screws, gearboxes, mimics) stand for
- * joints, which hold (phys_mjcf_hold), but where an MJCF equality's
- * softness comes with a mimic (phys_mjcf_equality): equality mimic<i> is
- * joint i's (put_equalities). */
+ * joints, which hold (phys_mjcf_hold); a mimic, equality mimic<i>
+ * (put_equalities), as softly as an MJCF equality's softness it comes
+ * with says (phys_mjcf_equality). */
 static void
 soften_equalities(struct mujoco_engine *e)
 {
 	mjModel *m = e->m;
 	double ref[2], imp[5];
-	const char *name;
-	int i, k, ji;
+	char name[48];
+	size_t i;
+	int eq;
 
-	for (i = 0; i < m->neq; i++) {
-		name = mj_id2name(m, mjOBJ_EQUALITY, i);
-		ji = -1;
-		if (name && sscanf(name, "mimic%d", &ji) == 1 &&
-		    ji >= 0 && (size_t)ji < e->w->njoints)
-			phys_mjcf_equality(vals(e, PHYS_S_JOINT, ji), e->step,
-			    ref, imp);
-		else
-			phys_mjcf_hold(e->step, ref, imp);
-		for (k = 0; k < 2; k++)
-			m->eq_solref[mjNREF * i + k] = ref[k];
-		for (k = 0; k < 5; k++)
-			m->eq_solimp[mjNIMP * i + k] = imp[k];
+	phys_mjcf_hold(e->step, ref, imp);
+	for (eq = 0; eq < m->neq; eq++)
+		set_softness(m, eq, ref, imp);
+	for (i = 0; i < e->w->njoints; i++) {
+		snprintf(name, sizeof name, "mimic%zu", i);
+		if (!e->w->joints[i].mimic.nleaders ||
+		    (eq = mj_name2id(m, mjOBJ_EQUALITY, name)) < 0)
+			continue;
+		phys_mjcf_equality(vals(e, PHYS_S_JOINT, (int)i), e->step, ref,
+		    imp);
+		set_softness(m, eq, ref, imp);
 	}
 }
 

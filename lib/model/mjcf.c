@@ -1561,6 +1561,7 @@ read_equality(struct reader *r, xmlNodePtr eq)
 	xmlNodePtr n;
 	const char *b1, *b2, *j1, *j2;
 	double poly[5] = { 0, 1, 0, 0, 0 }, ref[2], imp[5];
+	bool soft;
 	int k;
 
 	for (n = phys_child(eq, NULL); n; n = phys_next(n, NULL)) {
@@ -1618,13 +1619,13 @@ read_equality(struct reader *r, xmlNodePtr eq)
 		}
 		if (phys_mjcf_equality_softness(r, n, ref, imp) < 0)
 			return -1;
-		if ((memcmp(ref, phys_mjcf_solref, sizeof ref) ||
-		    memcmp(imp, phys_mjcf_solimp, sizeof imp)) &&
-		    (phys_node_is(n, "connect") || phys_node_is(n, "weld")))
+		soft = memcmp(ref, phys_mjcf_solref, sizeof ref) ||
+		    memcmp(imp, phys_mjcf_solimp, sizeof imp);
+		if (soft && (phys_node_is(n, "connect") ||
+		    phys_node_is(n, "weld")))
 			mj_note(r, n, "its solref and solimp are not kept: phys "
 			    "holds the loop under every engine");
-		else if (memcmp(ref, phys_mjcf_solref, sizeof ref) ||
-		    memcmp(imp, phys_mjcf_solimp, sizeof imp))
+		else if (soft)
 			mj_note(r, n, "its solref and solimp are MuJoCo's "
 			    "engine's: ODE, Bullet, DART and Simbody hold its "
 			    "coupling rigid");
