@@ -362,9 +362,10 @@ static inline const xmlChar *
 default_kind(xmlNodePtr n)
 {
 	static const xmlChar tendon[] = "tendon";
+	const char *name = (const char *)n->name;
 
-	return xmlStrEqual(n->name, (const xmlChar *)"fixed") ||
-	    xmlStrEqual(n->name, (const xmlChar *)"spatial") ? tendon :
+	return (name[0] == 'f' && strcmp(name, "fixed") == 0) ||
+	    (name[0] == 's' && strcmp(name, "spatial") == 0) ? tendon :
 	    n->name;
 }
 
@@ -372,15 +373,19 @@ default_kind(xmlNodePtr n)
 static inline bool
 is_actuator(xmlNodePtr n)
 {
-	static const char *const kinds[] = { "general", "motor", "position",
-		"velocity", "cylinder", "muscle", "adhesion", "damper",
-		"intvelocity" };
-	size_t i;
+	const char *k = (const char *)n->name;
 
-	for (i = 0; i < sizeof kinds / sizeof *kinds; i++)
-		if (xmlStrEqual(n->name, (const xmlChar *)kinds[i]))
-			return true;
-	return false;
+	switch (k[0]) {
+	case 'a': return strcmp(k, "adhesion") == 0;
+	case 'c': return strcmp(k, "cylinder") == 0;
+	case 'd': return strcmp(k, "damper") == 0;
+	case 'g': return strcmp(k, "general") == 0;
+	case 'i': return strcmp(k, "intvelocity") == 0;
+	case 'm': return strcmp(k, "motor") == 0 || strcmp(k, "muscle") == 0;
+	case 'p': return strcmp(k, "position") == 0;
+	case 'v': return strcmp(k, "velocity") == 0;
+	default: return false;
+	}
 }
 
 /*
@@ -422,22 +427,41 @@ actuator_default(xmlNodePtr d, const char *name, xmlNodePtr *at)
 	return v;
 }
 
-/* The attribute name in class cls (in its <default> element of n's kind;
- * any actuator's for what actuators share), NULL where the class does not
- * write it; in *at the element that does. */
-static inline const char *
-class_attr(const struct reader *r, xmlNodePtr n, int cls, const char *name,
-    xmlNodePtr *at)
+/*
+ * Where an attribute of element n is looked up in its classes: the
+ * element of n's kind each <default> holds, or, for what actuators
+ * share, any actuator's of the <default>. Decided once for a lookup
+ * through a chain of classes.
+ */
+struct class_lookup {
+	const xmlChar *kind;
+	bool shared;
+};
+
+static inline struct class_lookup
+class_lookup(xmlNodePtr n, const char *name)
 {
-	const xmlChar *kind = default_kind(n);
+	struct class_lookup q = { default_kind(n), false };
+
+	q.shared = is_actuator(n) && shared_actuator_attr(name);
+	return q;
+}
+
+/* The attribute name in class cls as q looks it up, NULL where the class
+ * does not write it; in *at the element that does. */
+static inline const char *
+class_attr(const struct reader *r, struct class_lookup q, int cls,
+    const char *name, xmlNodePtr *at)
+{
 	struct mj_class *c = &r->cls[cls];
 	const char *v = NULL;
 
-	if (is_actuator(n) && shared_actuator_attr(name))
+	if (q.shared)
 		return actuator_default(c->node, name, at);
-	if (!c->asked || (c->asked != kind && !xmlStrEqual(c->asked, kind))) {
-		c->asked = kind;
-		c->answer = phys_child(c->node, (const char *)kind);
+	if (!c->asked || (c->asked != q.kind && !xmlStrEqual(c->asked,
+	    q.kind))) {
+		c->asked = q.kind;
+		c->answer = phys_child(c->node, (const char *)q.kind);
 	}
 	if (c->answer && (v = own_attr(c->answer, name)))
 		*at = c->answer;
@@ -451,10 +475,14 @@ attr_at(const struct reader *r, xmlNodePtr n, int cls, const char *name,
     xmlNodePtr *at)
 {
 	const char *v = own_attr(n, name);
+	struct class_lookup q;
 
 	*at = n;
+	if (v || cls < 0)
+		return v;
+	q = class_lookup(n, name);
 	for (; !v && cls >= 0; cls = r->cls[cls].parent)
-		v = class_attr(r, n, cls, name, at);
+		v = class_attr(r, q, cls, name, at);
 	return v;
 }
 
@@ -515,11 +543,13 @@ some_numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
 	xmlNodePtr at[32];
 	int depth = 0, k = 0;
 
+	struct class_lookup q = class_lookup(el, name);
+
 	at[0] = el;
 	if ((v[0] = own_attr(el, name)))
 		depth = 1;
 	for (; cls >= 0 && depth < 32; cls = r->cls[cls].parent)
-		if ((v[depth] = class_attr(r, el, cls, name, &at[depth])))
+		if ((v[depth] = class_attr(r, q, cls, name, &at[depth])))
 			depth++;
 	while (depth-- > 0)
 		if ((k = some_numbers_of(r, v[depth], at[depth], name, out,
