@@ -431,7 +431,7 @@ EOF2
 	poses "$TMP/o2" | grep -v _merged__ | diff "$TMP/want" -
 }
 
-@test "a <joint> of the world (SDF 1.12) joins links of two models: a pendulum let go level reaches the bottom at sqrt(I / m g L) K(1/sqrt 2)" {
+@test "a <joint> of the world (SDF 1.12) joins links of two models, or a link and a world <frame> (its frame the joint's by default): a pendulum let go level reaches the bottom at sqrt(I / m g L) K(1/sqrt 2)" {
 	cat > "$TMP/w.sdf" <<'EOF2'
 <?xml version="1.0"?>
 <sdf version="1.12">
@@ -448,8 +448,15 @@ EOF2
   </world>
 </sdf>
 EOF2
-	for engine in ode bullet; do
-		sed "s|<world name=\"w\">|&<physics type=\"$engine\"/>|" "$TMP/w.sdf" > "$TMP/e.sdf"
+	# the child a frame at the pivot, attached to the bob's model: the
+	# joint is where the frame is, fixed to the model's canonical link
+	sed -e 's|<pose relative_to="post::l"/>||' \
+	    -e 's|<child>bob::l</child>|<child>pivot</child>|' \
+	    -e 's|<joint name="hinge"|<frame name="pivot" attached_to="bob"><pose relative_to="post::l"/></frame>&|' \
+	    "$TMP/w.sdf" > "$TMP/f.sdf"
+	for run in ode:w bullet:w ode:f; do
+		engine=${run%:*}
+		sed "s|<world name=\"w\">|&<physics type=\"$engine\"/>|" "$TMP/${run#*:}.sdf" > "$TMP/e.sdf"
 		phys-step -t 1 -e 1 -i bob::l/pose -i hinge/position "$TMP/e.sdf" > "$TMP/o"
 		t=$(jq -r '[.t, .items["bob::l/pose"].x] | @tsv' "$TMP/o" |
 		    awk 'NR > 1 && p > 0 && $2 <= 0 { print pt + (0 - p) * ($1 - pt) / ($2 - p); exit } { pt = $1; p = $2 }')
@@ -460,9 +467,11 @@ EOF2
 		jq -r '.items["bob::l/pose"] | (.x * .x + (.z - 2) * (.z - 2)) | sqrt' "$TMP/o" |
 		    awk '{ d = $1 - 1; if (d < 0) d = -d; if (d > m) m = d } END { exit !(m < 1e-3) }'
 	done
-	run phys-sdf check "$TMP/w.sdf"
-	assert_success
-	[ -z "$output" ]
+	for w in w f; do
+		run phys-sdf check "$TMP/$w.sdf"
+		assert_success
+		[ -z "$output" ]
+	done
 }
 
 @test "SDF 1.6 <pose frame=\"F\"> is relative to F, as libsdformat 9 reads it; frame=\"\" is no frame" {

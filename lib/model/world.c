@@ -3161,50 +3161,73 @@ world_name_pose(struct loader *L, const char *name, xmlNodePtr at,
 	return world_frame(L, &L->w->doc, name, at, 0, out);
 }
 
+/*
+ * The link what a world joint names is fixed to: a link, a model's
+ * canonical link, a model's frame's or a joint's child link, or, for a
+ * world <frame>, what it is attached to (-1: the world). -2 when the
+ * world names nothing so; cycles are refused by check_world_frames.
+ */
+static int
+named_link(struct loader *L, const char *name, int depth)
+{
+	struct phys_scene *w = L->w;
+	const struct named_frame *nf;
+	xmlNodePtr f;
+	char *to;
+	int i;
+
+	if (strcmp(name, "world") == 0 || !*name)
+		return -1;
+	if ((i = phys_world_entity_of(w, name, PHYS_K_LINK)) >= 0)
+		return i;
+	if ((nf = named_frame(L, name)))
+		return nf->link;
+	if ((i = phys_world_entity_of(w, name, PHYS_K_MODEL)) >= 0)
+		return canonical_link(w, i);
+	if ((i = phys_world_entity_of(w, name, PHYS_K_JOINT)) >= 0)
+		return w->joints[i].child;
+	if (depth > 32 || !(f = world_frame_node(w, name)))
+		return -2;
+	to = phys_node_attr(f, "attached_to");
+	i = named_link(L, to ? to : "", depth + 1);
+	free(to);
+	return i;
+}
+
 /* The link a world joint's parent or child names: -1 for the world. */
 static int
 world_joint_link(struct loader *L, xmlNodePtr jn, const char *which, int *out)
 {
 	struct phys_scene *w = L->w;
 	xmlNodePtr e = phys_child(jn, which);
-	const struct named_frame *nf;
-	int mi, rc = 0;
 	char *name;
+	int rc = 0;
 
 	if (!e)
 		return fail_node(&w->doc, jn, "joint has no <%s>", which);
 	name = phys_node_text(e);
-	*out = -1;
-	if (strcmp(name, "world") != 0) {
-		*out = phys_world_entity_of(w, name, PHYS_K_LINK);
-		nf = *out < 0 ? named_frame(L, name) : NULL;
-		mi = *out < 0 && !nf ? phys_world_entity_of(w, name,
-		    PHYS_K_MODEL) : -1;
-		if (nf)
-			*out = nf->link;
-		else if (mi >= 0)
-			*out = canonical_link(w, mi);
-		if (*out < 0 && !nf)
-			rc = fail_node(&w->doc, e, "no link, frame or model "
-			    "named '%s' in the world (a joint of the world names "
-			    "them by scoped name: model::link)", name);
-	}
+	if ((*out = named_link(L, name, 0)) == -2)
+		rc = fail_node(&w->doc, e, "no link, frame or model named "
+		    "'%s' in the world (a joint of the world names them by "
+		    "scoped name: model::link)", name);
 	free(name);
 	return rc;
 }
 
-/* A world joint's frame: relative_to, by default its child link's. */
+/* A world joint's frame: relative_to, by default its child frame (a
+ * link's, a model's, or a frame's the child names). */
 static int
 world_joint_pose(struct loader *L, struct phys_joint *j)
 {
-	phys_pose local, base;
-	char *rel;
+	phys_pose local, base = PHYS_POSE_IDENTITY;
+	char *rel, *child;
 	int rc;
 
 	if (read_pose(j->doc, j->node, &local, &rel) < 0)
 		return -1;
-	base = j->child >= 0 ? L->w->links[j->child].pose : PHYS_POSE_IDENTITY;
-	rc = rel && *rel ? world_name_pose(L, rel, j->node, &base) : 0;
+	child = phys_node_text(phys_child(j->node, "child"));
+	rc = world_name_pose(L, rel && *rel ? rel : child, j->node, &base);
+	free(child);
 	free(rel);
 	j->pose = phys_pose_mul(base, local);
 	return rc;
