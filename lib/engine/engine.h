@@ -61,9 +61,6 @@ struct phys_engine_info {
 	const struct phys_engine_field *record;
 	size_t nrecord;
 	const struct phys_engine_ops *ops;
-	/* What names it in the file name of gz-sim's physics plugin for it
-	 * (gz-physics-dartsim-plugin), or NULL. */
-	const char *gz_plugin;
 	/* The bodies are checked before each step too: the engine cannot
 	 * step from a state beyond phys_check_body's bounds (DART stops the
 	 * program on a value that is not a number). */

@@ -3112,4 +3112,4 @@ static const struct phys_engine_field dart_record[] = {
 }	/* namespace */
 
 PHYS_ENGINE_DEFINE(dart_engine, dart, "DART", dart_support, dart_record,
-    .gz_plugin = "dartsim", .check_first = true)
+    .check_first = true)

@@ -3900,4 +3900,4 @@ static const struct phys_engine_field mujoco_record[] = {
 };
 
 PHYS_ENGINE_DEFINE(mujoco_engine, mujoco, "MuJoCo", mujoco_support,
-    mujoco_record, .gz_plugin = "mujoco")
+    mujoco_record)

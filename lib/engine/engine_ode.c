@@ -2827,5 +2827,4 @@ static const struct phys_engine_field ode_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
-PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record,
-    .gz_plugin = "ode")
+PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record)

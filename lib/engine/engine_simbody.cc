@@ -2715,4 +2715,4 @@ static const struct phys_engine_field simbody_record[] = {
 }	/* namespace */
 
 PHYS_ENGINE_DEFINE(simbody_engine, simbody, "Simbody", simbody_support,
-    simbody_record, .gz_plugin = "simbody")
+    simbody_record)

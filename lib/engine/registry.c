@@ -13,13 +13,13 @@
 
 #include "paramio.h"
 
-#define PHYS_E(type, bit_name, bit) extern const struct phys_engine_info \
+#define PHYS_E(type, bit_name, bit, gz) extern const struct phys_engine_info \
     phys_engine_##type;
 #include "engines.def"
 #undef PHYS_E
 
 const struct phys_engine_info *const phys_engines[] = {
-#define PHYS_E(type, bit_name, bit) &phys_engine_##type,
+#define PHYS_E(type, bit_name, bit, gz) &phys_engine_##type,
 #include "engines.def"
 #undef PHYS_E
 	NULL
@@ -36,21 +36,14 @@ phys_engine_find(const char *type)
 	return NULL;
 }
 
-/* The engine a gz-sim physics plugin's file name names: the engine whose
- * gz_plugin its last part holds (a folder's name says nothing), or whose
- * type it is; NULL for one phys does not have (gz-physics-tpe-plugin). */
+/* The engine a gz-sim physics plugin's file name names, NULL for one
+ * phys does not have. */
 static const struct phys_engine_info *
 gz_engine(const char *file)
 {
-	const char *base = strrchr(file, '/');
-	size_t i;
+	const char *type = phys_gz_engine_type(file);
 
-	base = base ? base + 1 : file;
-	for (i = 0; phys_engines[i]; i++)
-		if (phys_engines[i]->gz_plugin &&
-		    strstr(base, phys_engines[i]->gz_plugin))
-			return phys_engines[i];
-	return phys_engine_find(file);
+	return type ? phys_engine_find(type) : NULL;
 }
 
 /*

@@ -1069,13 +1069,14 @@ check_damping(struct phys_findings *out, struct phys_scene *w)
 }
 
 /* Whether gz-sim runs the engine a profile's type names: the one its
- * physics plugin names (gz-physics-dartsim-plugin holds "dart"), else
- * DART. */
+ * physics plugin names, else DART. */
 static bool
 gz_runs_type(const struct phys_profile *p)
 {
-	return p->gz_plugin ? strstr(p->gz_plugin, p->type) != NULL :
-	    strcmp(p->type, "dart") == 0;
+	const char *gz = p->gz_plugin ? phys_gz_engine_type(p->gz_plugin) :
+	    "dart";
+
+	return gz && strcmp(gz, p->type) == 0;
 }
 
 /* gz-sim's placeholder engine type, or a type gz-sim does not read: the

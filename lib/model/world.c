@@ -561,8 +561,10 @@ void
 phys_profile_gz_detector(struct phys_profile *p)
 {
 	struct phys_value *v = PV(p->vals, PHYSICS_dart_collision_detector);
-	bool dart = p->gz_placeholder ? !p->gz_plugin ||
-	    strstr(p->gz_plugin, "dartsim") : strcmp(p->type, "dart") == 0;
+	const char *gz = p->gz_plugin ? phys_gz_engine_type(p->gz_plugin) :
+	    "dart";
+	bool dart = strcmp(p->gz_placeholder ? gz ? gz : "" : p->type,
+	    "dart") == 0;
 
 	if (!(p->gz_placeholder || p->gz_system) || !dart || v->given)
 		return;
@@ -574,7 +576,7 @@ phys_profile_gz_detector(struct phys_profile *p)
  * gz-sim reads no <physics type>: it runs the engine its physics system's
  * <engine><filename> names (gz-physics-NAME-plugin, ignition-physics in
  * older releases, a library name with a version in newer ones; which
- * engine a NAME is, the engine layer knows: phys_profile_engine), else
+ * engine a NAME is, engines.def says: phys_gz_engine_type), else
  * DART. A world without <physics> runs so under its physics system; a
  * profile that writes an engine's type runs that engine in phys, and the
  * run says what gz-sim would run. gz-physics gives DART ODE's collision

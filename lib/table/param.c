@@ -101,7 +101,7 @@ phys_type_name(phys_type t)
 
 /* The <physics type> of each engine bit, bit i naming 1 << i. */
 static const char *const engine_types[] = {
-#define PHYS_E(type, bit_name, bit) [bit] = #type,
+#define PHYS_E(type, bit_name, bit, gz) [bit] = #type,
 #include "engines.def"
 #undef PHYS_E
 };
@@ -115,6 +115,33 @@ phys_engine_type_name(unsigned bit)
 	for (i = 0; i < N_ENGINE_TYPES; i++)
 		if (bit == 1u << i)
 			return engine_types[i];
+	return NULL;
+}
+
+/* What names each engine in gz-sim's physics plugin, by its type. */
+static const struct {
+	const char *type, *gz;
+} gz_names[] = {
+#define PHYS_E(type, bit_name, bit, gz) { #type, gz },
+#include "engines.def"
+#undef PHYS_E
+};
+
+/* The engine whose name in gz-physics the file name's last part holds (a
+ * folder's name says nothing), or whose type it is. */
+const char *
+phys_gz_engine_type(const char *file)
+{
+	const char *base = strrchr(file, '/');
+	size_t i;
+
+	base = base ? base + 1 : file;
+	for (i = 0; i < sizeof gz_names / sizeof gz_names[0]; i++)
+		if (strstr(base, gz_names[i].gz))
+			return gz_names[i].type;
+	for (i = 0; i < sizeof gz_names / sizeof gz_names[0]; i++)
+		if (strcmp(file, gz_names[i].type) == 0)
+			return gz_names[i].type;
 	return NULL;
 }
 

@@ -36,11 +36,11 @@ typedef enum {
 /* Engines a parameter applies to (bit set): one bit an engine
  * (engines.def). */
 enum {
-#define PHYS_E(type, bit_name, bit) PHYS_E_##bit_name = 1 << (bit),
+#define PHYS_E(type, bit_name, bit, gz) PHYS_E_##bit_name = 1 << (bit),
 #include "engines.def"
 #undef PHYS_E
 	PHYS_E_ALL = 0
-#define PHYS_E(type, bit_name, bit) | PHYS_E_##bit_name
+#define PHYS_E(type, bit_name, bit, gz) | PHYS_E_##bit_name
 #include "engines.def"
 #undef PHYS_E
 };
@@ -130,6 +130,10 @@ const char *phys_scope_name(phys_scope s);
  * one bit; and back, 0 for a type no engine has. */
 const char *phys_engine_type_name(unsigned bit);
 unsigned phys_engine_bit(const char *type);
+/* The <physics type> of the engine a gz-sim physics plugin's file name
+ * names (gz-physics-dartsim-plugin: "dart"), NULL for one phys does not
+ * have (gz-physics-tpe-plugin). */
+const char *phys_gz_engine_type(const char *file);
 size_t phys_scope_count(phys_scope s);
 const struct phys_param *phys_scope_param(phys_scope s, size_t index);
 
