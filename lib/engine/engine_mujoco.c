@@ -1580,23 +1580,11 @@ apply_couplings(struct mujoco_engine *e, int ji)
 static void
 limit_softness(mjModel *m, int jid, const struct phys_value *v)
 {
-	static const enum phys_param_id ref[mjNREF] = {
-		PHYS_P_JOINT_physics_mujoco_limit_solref_timeconst,
-		PHYS_P_JOINT_physics_mujoco_limit_solref_dampratio,
-	};
-	static const enum phys_param_id imp[mjNIMP] = {
-		PHYS_P_JOINT_physics_mujoco_limit_solimp_dmin,
-		PHYS_P_JOINT_physics_mujoco_limit_solimp_dmax,
-		PHYS_P_JOINT_physics_mujoco_limit_solimp_width,
-		PHYS_P_JOINT_physics_mujoco_limit_solimp_midpoint,
-		PHYS_P_JOINT_physics_mujoco_limit_solimp_power,
-	};
-	int k;
+	struct phys_mjcf_softness s;
 
-	for (k = 0; k < mjNREF; k++)
-		m->jnt_solref[mjNREF * jid + k] = v[phys_param_index[ref[k]]].u.d;
-	for (k = 0; k < mjNIMP; k++)
-		m->jnt_solimp[mjNIMP * jid + k] = v[phys_param_index[imp[k]]].u.d;
+	phys_mjcf_softness(v, PHYS_MJCF_LIMIT, &s);
+	memcpy(&m->jnt_solref[mjNREF * jid], s.solref, sizeof s.solref);
+	memcpy(&m->jnt_solimp[mjNIMP * jid], s.solimp, sizeof s.solimp);
 	m->jnt_margin[jid] = PVD(v, JOINT_physics_mujoco_limit_margin);
 }
 

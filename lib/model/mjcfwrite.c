@@ -343,34 +343,13 @@ put_inertial(struct writer *wr, int li, int depth)
 static void
 put_limit_softness(struct phys_buf *b, const struct phys_value *v)
 {
-	static const enum phys_param_id ref[2] = {
-		PHYS_P_JOINT_physics_mujoco_limit_solref_timeconst,
-		PHYS_P_JOINT_physics_mujoco_limit_solref_dampratio,
-	};
-	static const enum phys_param_id imp[5] = {
-		PHYS_P_JOINT_physics_mujoco_limit_solimp_dmin,
-		PHYS_P_JOINT_physics_mujoco_limit_solimp_dmax,
-		PHYS_P_JOINT_physics_mujoco_limit_solimp_width,
-		PHYS_P_JOINT_physics_mujoco_limit_solimp_midpoint,
-		PHYS_P_JOINT_physics_mujoco_limit_solimp_power,
-	};
-	double x[5];
-	bool given = false;
-	int i;
+	struct phys_mjcf_softness s;
 
-	for (i = 0; i < 2; i++) {
-		x[i] = v[phys_param_index[ref[i]]].u.d;
-		given = given || v[phys_param_index[ref[i]]].given;
-	}
-	if (given)
-		phys_mjcf_nums(b, "solreflimit", x, 2);
-	given = false;
-	for (i = 0; i < 5; i++) {
-		x[i] = v[phys_param_index[imp[i]]].u.d;
-		given = given || v[phys_param_index[imp[i]]].given;
-	}
-	if (given)
-		phys_mjcf_nums(b, "solimplimit", x, 5);
+	phys_mjcf_softness(v, PHYS_MJCF_LIMIT, &s);
+	if (s.ref_given)
+		phys_mjcf_nums(b, "solreflimit", s.solref, 2);
+	if (s.imp_given)
+		phys_mjcf_nums(b, "solimplimit", s.solimp, 5);
 	if (PVD(v, JOINT_physics_mujoco_limit_margin) != 0)
 		phys_mjcf_nums(b, "margin",
 		    &PVD(v, JOINT_physics_mujoco_limit_margin), 1);
@@ -754,36 +733,63 @@ phys_mjcf_hold(double h, double solref[2], double solimp[5])
 	memcpy(solimp, imp, sizeof imp);
 }
 
-void
-phys_mjcf_equality(const struct phys_value *v, double h, double solref[2],
-    double solimp[5])
-{
-	static const enum phys_param_id ref[2] = {
+/* A joint's MuJoCo softness block's parameters: solref's two, then
+ * solimp's five. */
+static const enum phys_param_id softness_ids[][7] = {
+	[PHYS_MJCF_LIMIT] = {
+		PHYS_P_JOINT_physics_mujoco_limit_solref_timeconst,
+		PHYS_P_JOINT_physics_mujoco_limit_solref_dampratio,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_dmin,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_dmax,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_width,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_midpoint,
+		PHYS_P_JOINT_physics_mujoco_limit_solimp_power,
+	},
+	[PHYS_MJCF_EQUALITY] = {
 		PHYS_P_JOINT_physics_mujoco_equality_solref_timeconst,
 		PHYS_P_JOINT_physics_mujoco_equality_solref_dampratio,
-	};
-	static const enum phys_param_id imp[5] = {
 		PHYS_P_JOINT_physics_mujoco_equality_solimp_dmin,
 		PHYS_P_JOINT_physics_mujoco_equality_solimp_dmax,
 		PHYS_P_JOINT_physics_mujoco_equality_solimp_width,
 		PHYS_P_JOINT_physics_mujoco_equality_solimp_midpoint,
 		PHYS_P_JOINT_physics_mujoco_equality_solimp_power,
-	};
-	bool given = false;
+	},
+};
+
+void
+phys_mjcf_softness(const struct phys_value *v, enum phys_mjcf_block block,
+    struct phys_mjcf_softness *out)
+{
+	const enum phys_param_id *id = softness_ids[block];
+	const struct phys_value *x;
 	int i;
 
-	for (i = 0; i < 2; i++)
-		given |= v[phys_param_index[ref[i]]].given;
-	for (i = 0; i < 5; i++)
-		given |= v[phys_param_index[imp[i]]].given;
-	if (!given) {
+	out->ref_given = out->imp_given = false;
+	for (i = 0; i < 2; i++) {
+		x = &v[phys_param_index[id[i]]];
+		out->solref[i] = x->u.d;
+		out->ref_given |= x->given;
+	}
+	for (i = 0; i < 5; i++) {
+		x = &v[phys_param_index[id[2 + i]]];
+		out->solimp[i] = x->u.d;
+		out->imp_given |= x->given;
+	}
+}
+
+void
+phys_mjcf_equality(const struct phys_value *v, double h, double solref[2],
+    double solimp[5])
+{
+	struct phys_mjcf_softness s;
+
+	phys_mjcf_softness(v, PHYS_MJCF_EQUALITY, &s);
+	if (!s.ref_given && !s.imp_given) {
 		phys_mjcf_hold(h, solref, solimp);
 		return;
 	}
-	for (i = 0; i < 2; i++)
-		solref[i] = v[phys_param_index[ref[i]]].u.d;
-	for (i = 0; i < 5; i++)
-		solimp[i] = v[phys_param_index[imp[i]]].u.d;
+	memcpy(solref, s.solref, sizeof s.solref);
+	memcpy(solimp, s.solimp, sizeof s.solimp);
 }
 
 double

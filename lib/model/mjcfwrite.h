@@ -51,6 +51,17 @@ bool phys_mjcf_tree_joint(const struct phys_joint *j);
  */
 void phys_mjcf_hold(double h, double solref[2], double solimp[5]);
 
+/* A joint's MuJoCo block of how softly its limits, or the equality it
+ * stands for, hold: its solref and solimp, and whether the file gave
+ * each (physics.mujoco.limit.* or physics.mujoco.equality.*). */
+enum phys_mjcf_block { PHYS_MJCF_LIMIT, PHYS_MJCF_EQUALITY };
+struct phys_mjcf_softness {
+	double solref[2], solimp[5];
+	bool ref_given, imp_given;
+};
+void phys_mjcf_softness(const struct phys_value *v, enum phys_mjcf_block block,
+    struct phys_mjcf_softness *out);
+
 /* The solref and solimp of the equality constraint joint values v stand
  * for: an MJCF equality's own (physics.mujoco.equality.*, given), else
  * held (phys_mjcf_hold). */
