@@ -37,12 +37,38 @@
 
 /* ---- the SDF model ---- */
 
+/*
+ * A text node of text. One shorter than two pointers (most numbers) is
+ * kept inside the node, as libxml2's parser keeps it in an SDF file's
+ * (XML_PARSE_COMPACT): every libxml2 call that frees or changes a text
+ * node knows that place. A model's thousands of values take no
+ * allocation each.
+ */
+static xmlNodePtr
+new_text(xmlDocPtr doc, const char *text)
+{
+	xmlNodePtr t = xmlNewDocText(doc, NULL);
+	size_t len = strlen(text);
+
+	if (len < 2 * sizeof(void *)) {
+		memcpy(&t->properties, text, len + 1);
+		t->content = (xmlChar *)&t->properties;
+	} else {
+		t->content = xmlStrdup((const xmlChar *)text);
+	}
+	return t;
+}
+
 static xmlNodePtr
 add(xmlNodePtr parent, const char *name, const char *text, long line)
 {
-	xmlNodePtr n = xmlNewTextChild(parent, NULL, (const xmlChar *)name,
-	    (const xmlChar *)text);
+	/* in its parent's namespace, as libxml2's xmlNewTextChild makes it */
+	xmlNodePtr n = xmlNewDocNode(parent->doc, parent->ns,
+	    (const xmlChar *)name, NULL);
 
+	xmlAddChild(parent, n);
+	if (text)
+		xmlAddChild(n, new_text(parent->doc, text));
 	phys_node_set_line(n, line);
 	return n;
 }

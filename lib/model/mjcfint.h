@@ -405,7 +405,7 @@ shared_actuator_attr(const char *name)
 	size_t i;
 
 	for (i = 0; i < sizeof own / sizeof *own; i++)
-		if (strcmp(name, own[i]) == 0)
+		if (own[i][0] == name[0] && strcmp(name, own[i]) == 0)
 			return false;
 	return true;
 }

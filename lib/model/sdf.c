@@ -508,12 +508,16 @@ phys_node_is(xmlNodePtr n, const char *name)
 	    strcmp((const char *)n->name, name) == 0;
 }
 
+/* The first element from n on named name (any, for NULL). Asked for
+ * every parameter of every entity a world loads: a name's first letter
+ * rules out most elements before it is compared. */
 static xmlNodePtr
 first_element(xmlNodePtr n, const char *name)
 {
 	for (; n; n = n->next)
-		if (n->type == XML_ELEMENT_NODE &&
-		    (!name || strcmp((const char *)n->name, name) == 0))
+		if (n->type == XML_ELEMENT_NODE && (!name ||
+		    (n->name[0] == (xmlChar)name[0] &&
+		    strcmp((const char *)n->name, name) == 0)))
 			return n;
 	return NULL;
 }
@@ -553,9 +557,11 @@ phys_path_find(xmlNodePtr owner, const char *path)
 		len = dot ? (size_t)(dot - path) : strlen(path);
 		if (len >= 128)		/* no element name is that long */
 			return NULL;
-		/* each part compared where it is, not copied first */
+		/* each part compared where it is, not copied first; most
+		 * elements ruled out by their first letter */
 		for (c = owner->children; c; c = c->next)
 			if (c->type == XML_ELEMENT_NODE &&
+			    c->name[0] == (xmlChar)path[0] &&
 			    strncmp((const char *)c->name, path, len) == 0 &&
 			    c->name[len] == '\0')
 				break;

@@ -119,7 +119,8 @@ phys_mjcf_attr(const struct phys_mjcf_elem *e, const char *name)
 	}
 	for (; lo < phys_mjcf_nattrs && phys_mjcf_attrs[lo].elem_index == ei;
 	    lo++)
-		if (strcmp(phys_mjcf_attrs[lo].name, name) == 0)
+		if (phys_mjcf_attrs[lo].name[0] == name[0] &&
+		    strcmp(phys_mjcf_attrs[lo].name, name) == 0)
 			return &phys_mjcf_attrs[lo];
 	return NULL;
 }
