@@ -274,8 +274,11 @@ struct stream {
 	enum u_kind kinds[MAX_DEPTH];
 	xmlNodePtr gz;		/* inside a <gazebo> block: its element */
 	int link, shape, joint;	/* the last of each begun */
-	long xacro_line;	/* the first xacro element's, 0 for none */
+	long xacro_line;	/* the first of xacro's own elements, 0: none */
 	char xacro[64];
+	long call_line;		/* the first macro call left, 0 for none */
+	char call[64];
+	int ncalls;
 	bool entities;
 	const char *over;	/* links or joints past the limit (sdf.h) */
 	long over_line;
@@ -603,6 +606,36 @@ element_kind(struct stream *st, enum u_kind up, const xmlChar *name, int n,
 #undef IS
 }
 
+/*
+ * An element of xacro's: one of its own (a property, a macro, an
+ * include, ...) makes the file xacro's source, which only xacro makes a
+ * URDF of; any other is a call of a macro xacro left unexpanded (it
+ * knew no such macro), which libsdformat skips, as phys does, said.
+ */
+static void
+note_xacro(struct stream *st, const char *name, bool prefixed, size_t len)
+{
+	static const char *const own[] = { "property", "macro", "include",
+		"arg", "if", "unless", "insert_block", "call", "element",
+		"attribute" };
+	const char *local = prefixed ? name : name + 6;
+	long line = st->ctxt->input ? st->ctxt->input->line : 1;
+	bool source = false;
+	size_t i;
+
+	for (i = 0; i < sizeof own / sizeof *own; i++)
+		source |= strcmp(local, own[i]) == 0;
+	if (source && !st->xacro_line) {
+		st->xacro_line = line;
+		snprintf(st->xacro, sizeof st->xacro, "%s%.*s", prefixed ?
+		    "xacro:" : "", (int)(len < 50 ? len : 50), name);
+	} else if (!source && st->ncalls++ == 0) {
+		st->call_line = line;
+		snprintf(st->call, sizeof st->call, "%s%.*s", prefixed ?
+		    "xacro:" : "", (int)(len < 50 ? len : 50), name);
+	}
+}
+
 static void
 stream_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
     const xmlChar *uri, int nns, const xmlChar **ns, int n, int ndefaulted,
@@ -613,13 +646,9 @@ stream_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
 	size_t len = strlen((const char *)name);
 
 	/* xacro:NAME, its namespace declared (a prefix) or not (a name) */
-	if (!st->xacro_line && ((prefix && xmlStrEqual(prefix,
-	    (const xmlChar *)"xacro")) || strncmp((const char *)name,
-	    "xacro:", 6) == 0)) {
-		st->xacro_line = st->ctxt->input ? st->ctxt->input->line : 1;
-		snprintf(st->xacro, sizeof st->xacro, "%s%.*s", prefix ?
-		    "xacro:" : "", (int)(len < 50 ? len : 50), name);
-	}
+	if ((prefix && xmlStrEqual(prefix, (const xmlChar *)"xacro")) ||
+	    strncmp((const char *)name, "xacro:", 6) == 0)
+		note_xacro(st, (const char *)name, prefix != NULL, len);
 	if (st->gz) {
 		gazebo_element(st, name, prefix, n, attrs);
 		k = K_GAZEBO_PART;
@@ -711,6 +740,11 @@ read_stream(struct reader *r)
 		    "URDF: expand it first (xacro %s > robot.urdf)", st.xacro,
 		    strcmp(r->d->name, "<stdin>") == 0 ? "robot.xacro" :
 		    r->d->name);
+	if (st.call_line)
+		urdf_warn(r, st.call_line, "<%s>: a call of a xacro macro left "
+		    "unexpanded (%d such), which libsdformat skips, and so "
+		    "does phys: what the macro makes is not in the robot",
+		    st.call, st.ncalls);
 	if (st.expr_line)
 		urdf_warn(r, st.expr_line, "'%s': a xacro expression left "
 		    "unexpanded, read as it is (the first; was the file made "
