@@ -718,6 +718,12 @@ oracle_pairs() {
 	mkdir -p "$TMP/meshes"
 	cp "$MJ/meshes/hollow.obj" "$TMP/meshes/hollow.v1.obj"
 	same_as_mujoco "$TMP/h.xml"
+	# primitives fitted to meshes weigh as the shapes they are fitted
+	# to, there (tests/mjcf-print.bats compares the shapes)
+	same_as_mujoco "$MJ/fitted.xml"
+	cp "$MJ/meshes/wedge.obj" "$MJ/meshes/hollow.obj" "$TMP/meshes/"
+	sed 's|<compiler meshdir="meshes"/>|<compiler meshdir="meshes" fitaabb="true"/>|' "$MJ/fitted.xml" > "$TMP/aabb.xml"
+	same_as_mujoco "$TMP/aabb.xml"
 }
 
 # tips RUN: how far apart the coupler's and the rocker's tips are, which

@@ -427,6 +427,9 @@ read_compiler(struct reader *r, xmlNodePtr c)
 	if ((k = flag(r, c, -1, "fusestatic", r->fusestatic)) < 0)
 		return -1;
 	r->fusestatic = k;
+	if ((k = flag(r, c, -1, "fitaabb", r->fitaabb)) < 0)
+		return -1;
+	r->fitaabb = k;
 	if ((v = own_attr(c, "meshdir")) || (v = own_attr(c, "assetdir"))) {
 		free(r->meshdir);
 		r->meshdir = phys_xstrdup(v);
@@ -652,6 +655,153 @@ mesh_find(const struct reader *r, const char *name)
 
 /* ---- geoms, joints, sites ---- */
 
+static int measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m);
+
+/* How far v is from c across z. */
+static double
+across(phys_vec3 v, phys_vec3 c)
+{
+	return sqrt((v.x - c.x) * (v.x - c.x) + (v.y - c.y) * (v.y - c.y));
+}
+
+/* A rotation's matrix, each term as MuJoCo's quaternion's makes it. */
+static phys_mat3
+mujoco_mat(phys_quat q)
+{
+	double w = q.w * q.w, x = q.x * q.x, y = q.y * q.y, z = q.z * q.z;
+
+	return (phys_mat3){ { { w + x - y - z, 2 * (q.x * q.y - q.w * q.z),
+	    2 * (q.x * q.z + q.w * q.y) }, { 2 * (q.x * q.y + q.w * q.z),
+	    w - x + y - z, 2 * (q.y * q.z - q.w * q.x) },
+	    { 2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x),
+	    w - x - y + z } } };
+}
+
+/*
+ * The centre (in *cen) and half-sides of the box that bounds mesh m's
+ * vertices in the frame of its centre and principal axes, where MuJoCo
+ * 2.2.2 keeps them (as floats); in rxy and rz the farthest a vertex is
+ * from the centre across z and along it, in r3 in all, and in cap the
+ * half-length of the capsule of radius fit_r that holds them all.
+ */
+struct mesh_extent {
+	phys_vec3 cen;
+	double half[3], rxy, r3, cap;
+};
+
+static int
+mesh_extent(struct reader *r, xmlNodePtr n, const struct mj_mesh *m,
+    struct mesh_extent *x)
+{
+	struct phys_mesh_spec spec = { m->file, NULL, false,
+		{ m->scale[0], m->scale[1], m->scale[2] } };
+	phys_mat3 R = mujoco_mat(phys_quat_conj(m->frame.q));
+	struct phys_mesh *mesh = phys_mesh_load(&spec);
+	double lo[3] = { HUGE_VAL, HUGE_VAL, HUGE_VAL }, p[3], c[3], dxy, dz;
+	double h;
+	phys_vec3 *v;
+	size_t i;
+	int k;
+
+	if (!mesh)
+		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
+	v = phys_xcalloc(mesh->nv ? mesh->nv : 1, sizeof *v);
+	for (k = 0; k < 3; k++)
+		x->half[k] = -HUGE_VAL;
+	for (i = 0; i < mesh->nv; i++) {
+		/* centred, then turned by the matrix of the axes' inverse,
+		 * each kept as floats, as MuJoCo 2.2.2 keeps them: a float's
+		 * last bit is 3e-8 of a side of 30 cm */
+		for (k = 0; k < 3; k++)
+			p[k] = (float)((float)mesh->v[3 * i + k] -
+			    (k == 0 ? m->frame.p.x : k == 1 ? m->frame.p.y :
+			    m->frame.p.z));
+		for (k = 0; k < 3; k++)
+			c[k] = (float)(R.m[k][0] * p[0] + R.m[k][1] * p[1] +
+			    R.m[k][2] * p[2]);
+		v[i] = v3(c[0], c[1], c[2]);
+		for (k = 0; k < 3; k++) {
+			lo[k] = fmin(lo[k], c[k]);
+			x->half[k] = fmax(x->half[k], c[k]);
+		}
+	}
+	x->cen = v3((lo[0] + x->half[0]) / 2, (lo[1] + x->half[1]) / 2,
+	    (lo[2] + x->half[2]) / 2);
+	x->half[0] -= x->cen.x, x->half[1] -= x->cen.y;
+	x->half[2] -= x->cen.z;
+	x->rxy = x->r3 = x->cap = 0;
+	for (i = 0; i < mesh->nv; i++) {
+		x->r3 = fmax(x->r3, v3_norm(v3_sub(v[i], x->cen)));
+		x->rxy = fmax(x->rxy, across(v[i], x->cen));
+	}
+	for (i = 0; i < mesh->nv; i++) {
+		/* the cap's height over a vertex's distance across z */
+		dxy = across(v[i], x->cen);
+		dz = fabs(v[i].z - x->cen.z);
+		h = x->rxy * sin(acos(fmin(1, dxy / x->rxy)));
+		x->cap = fmax(x->cap, dz - h);
+	}
+	free(v);
+	phys_mesh_free(mesh);
+	return 0;
+}
+
+/*
+ * A sphere, capsule, cylinder, ellipsoid or box of a mesh: sized to the
+ * mesh, at its centre and along its principal axes, as MuJoCo 2.2.2
+ * fits it: to the mesh's inertia box (a capsule's radius the mean of two
+ * sides, its half-length the third less half the radius), or with
+ * <compiler fitaabb> to the box bounding its vertices (a sphere and a
+ * capsule to hold them all, the box's centre taken in the geom's frame
+ * before the axes turn it, as MuJoCo takes it); times fitscale. It is
+ * then a geom of that shape, the mesh no part of it.
+ */
+static int
+fit_to_mesh(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
+{
+	struct mj_mesh *m = &r->meshes[g->mesh];
+	struct mesh_extent x;
+	double scale = 1, *s = g->size;
+	const double *b = m->box;
+	phys_pose at;
+	int i;
+
+	if (number(r, n, cls, "fitscale", &scale) < 0 ||
+	    measure_mesh(r, n, m) < 0)
+		return -1;
+	if (g->type == PHYS_MJ_PLANE || g->type == PHYS_MJ_HFIELD)
+		return mj_fail(r, n, "a %s cannot be fitted to mesh '%s'",
+		    g->type == PHYS_MJ_PLANE ? "plane" : "height field",
+		    m->name);
+	at = m->frame;
+	if (r->fitaabb) {
+		if (mesh_extent(r, n, m, &x) < 0)
+			return -1;
+		at.p = x.cen;
+		b = x.half;
+	}
+	switch (g->type) {
+	case PHYS_MJ_SPHERE:
+		s[0] = r->fitaabb ? x.r3 : (b[0] + b[1] + b[2]) / 3;
+		break;
+	case PHYS_MJ_CAPSULE:
+	case PHYS_MJ_CYLINDER:
+		s[0] = r->fitaabb ? x.rxy : (b[0] + b[1]) / 2;
+		s[1] = !r->fitaabb && g->type == PHYS_MJ_CAPSULE ?
+		    fmax(0, b[2] - s[0] / 2) : r->fitaabb &&
+		    g->type == PHYS_MJ_CAPSULE ? x.cap : b[2];
+		break;
+	default:	/* an ellipsoid, a box */
+		memcpy(s, b, 3 * sizeof *s);
+		break;
+	}
+	for (i = 0; i < 3; i++)
+		s[i] *= scale;
+	g->pose = phys_pose_mul(g->pose, at);
+	g->mesh = -1;
+	return 0;
+}
+
 static int
 geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 {
@@ -678,15 +828,20 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	    (g->mesh = mesh_find(r, mesh)) < 0))
 		return mj_fail(r, n, "mesh geom: no mesh '%s'", mesh ? mesh :
 		    "");
-	if (g->type != PHYS_MJ_MESH && mesh)
-		return mj_fail(r, n, "%s geom of mesh '%s': MuJoCo fits the "
-		    "shape to the mesh, which phys does not: phys refuses the "
-		    "model", types[g->type], mesh);
+	if (g->type != PHYS_MJ_MESH && mesh && (g->mesh = mesh_find(r,
+	    mesh)) < 0)
+		return mj_fail(r, n, "%s geom fitted to mesh '%s': no such "
+		    "mesh", types[g->type], mesh);
 	if ((k = numbers(r, n, cls, "fromto", ft, 6)) < 0)
 		return -1;
+	if (k && mesh)
+		return mj_fail(r, n, "fromto of a geom of mesh '%s': MuJoCo "
+		    "allows none", mesh);
 	if (!k && (position(r, n, cls, &g->pose.p) < 0 ||
 	    orientation(r, n, cls, &g->pose.q) < 0))
 		return -1;
+	if (g->type != PHYS_MJ_MESH && mesh)
+		return fit_to_mesh(r, n, cls, g);
 	if (!k && hfield && g->hfield < 0)	/* a box: under its frame */
 		g->pose = phys_pose_mul(g->pose, (phys_pose){ { 0, 0,
 		    -g->size[2] }, PHYS_QUAT_IDENTITY });

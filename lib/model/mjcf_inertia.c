@@ -94,6 +94,72 @@ principal(phys_mat3 I, double diag[3], phys_quat *q)
 	return 0;
 }
 
+/*
+ * Moments and axes of I as MuJoCo 2.2.2 finds a mesh's (mju_eig3):
+ * Jacobi rotations gathered in a quaternion from the identity, each
+ * zeroing the largest product of inertia, then the moments sorted
+ * largest first by quarter turns. The same moments as principal()'s,
+ * axes of the same lines; their signs are MuJoCo's, which place what a
+ * mesh's frame places by its sides (a geom fitted to the box bounding
+ * the mesh).
+ */
+static void
+mujoco_axes(phys_mat3 I, double diag[3], phys_quat *q)
+{
+	static const int pick[3][3] = { { 0, 1, 2 }, { 0, 2, 1 },
+		{ 1, 2, 0 } };	/* row, column, the axis turned about */
+	double tau, t, c, s, a;
+	phys_mat3 R, D;
+	phys_quat turn;
+	int iter, i, j, k, rk, ck, ax;
+
+	*q = PHYS_QUAT_IDENTITY;
+	for (iter = 0; iter < 500; iter++) {
+		R = phys_quat_to_mat3(*q);
+		for (i = 0; i < 3; i++)
+			for (j = 0; j < 3; j++) {
+				D.m[i][j] = 0;
+				for (k = 0; k < 9; k++)
+					D.m[i][j] += R.m[k / 3][i] *
+					    I.m[k / 3][k % 3] * R.m[k % 3][j];
+			}
+		for (k = 0; k < 3; k++)
+			diag[k] = D.m[k][k];
+		k = fabs(D.m[0][1]) > fabs(D.m[0][2]) &&
+		    fabs(D.m[0][1]) > fabs(D.m[1][2]) ? 0 :
+		    fabs(D.m[0][2]) > fabs(D.m[1][2]) ? 1 : 2;
+		rk = pick[k][0], ck = pick[k][1], ax = pick[k][2];
+		if (fabs(D.m[rk][ck]) < 1e-12)
+			break;
+		tau = (D.m[ck][ck] - D.m[rk][rk]) / (2 * D.m[rk][ck]);
+		t = tau >= 0 ? 1 / (tau + sqrt(1 + tau * tau)) :
+		    -1 / (-tau + sqrt(1 + tau * tau));
+		c = 1 / sqrt(1 + t * t);
+		if (c > 1 - 1e-12)
+			break;
+		s = (tau >= 0 ? -1 : 1) * sqrt(0.5 - 0.5 * c) *
+		    (ax == 1 ? -1 : 1);
+		turn = (phys_quat){ sqrt(1 - s * s), ax == 0 ? s : 0,
+		    ax == 1 ? s : 0, ax == 2 ? s : 0 };
+		*q = phys_quat_normalize(phys_quat_mul(*q,
+		    phys_quat_normalize(turn)));
+	}
+	for (j = 0; j < 3; j++) {	/* bubble sort: 0, 1, 0 */
+		i = j % 2;
+		if (diag[i] < diag[i + 1]) {
+			a = diag[i], diag[i] = diag[i + 1], diag[i + 1] = a;
+			turn = (phys_quat){ 0.707106781186548, 0, 0, 0 };
+			if ((i + 2) % 3 == 0)
+				turn.x = turn.w;
+			else if ((i + 2) % 3 == 1)
+				turn.y = turn.w;
+			else
+				turn.z = turn.w;
+			*q = phys_quat_normalize(phys_quat_mul(*q, turn));
+		}
+	}
+}
+
 int
 phys_mjcf_full_inertia(const double f[6], double diag[3], phys_quat *q)
 {
@@ -151,15 +217,33 @@ phys_mjcf_geoms_inertial(size_t n, const double *m, const double (*d)[3],
 	return principal(I, out->diag, &out->iquat);
 }
 
-/* A triangle's area, unit normal and centre. */
+/* A float's sum or difference taken as a float. */
+static double
+fsum(double a, double b, double sign)
+{
+	return (float)a + (float)b * (float)sign;
+}
+
+/*
+ * A triangle's area, unit normal and centre, of vertices that are
+ * floats: MuJoCo 2.2.2 adds them for the centre and subtracts them for
+ * the edges as floats (single precision: 1e-7 of a 400 kg box's mass
+ * otherwise), the rest in double.
+ */
 static double
 triangle(phys_vec3 a, phys_vec3 b, phys_vec3 c, phys_vec3 *n, phys_vec3 *cen)
 {
-	phys_vec3 x = v3_cross(v3_sub(b, a), v3_sub(c, a));
+	phys_vec3 e1 = v3(fsum(b.x, a.x, -1), fsum(b.y, a.y, -1),
+	    fsum(b.z, a.z, -1));
+	phys_vec3 e2 = v3(fsum(c.x, a.x, -1), fsum(c.y, a.y, -1),
+	    fsum(c.z, a.z, -1));
+	phys_vec3 x = v3_cross(e1, e2);
 	double len = v3_norm(x);
 
 	*n = len > 0 ? v3_scale(x, 1 / len) : v3(0, 0, 0);
-	*cen = v3_scale(v3_add(v3_add(a, b), c), 1.0 / 3);
+	*cen = v3((float)fsum(fsum(a.x, b.x, 1), c.x, 1) / 3.0f,
+	    (float)fsum(fsum(a.y, b.y, 1), c.y, 1) / 3.0f,
+	    (float)fsum(fsum(a.z, b.z, 1), c.z, 1) / 3.0f);
 	return len / 2;
 }
 
@@ -168,7 +252,18 @@ vertex(const double *v, const unsigned *t, int k, phys_vec3 shift)
 {
 	const double *p = v + 3 * (size_t)t[k];
 
-	return v3_sub(v3(p[0], p[1], p[2]), shift);
+	/* MuJoCo 2.2.2 keeps a mesh's vertices, scaled, as floats */
+	return v3_sub(v3((float)p[0], (float)p[1], (float)p[2]), shift);
+}
+
+/* The vertex less the mesh's centre, as MuJoCo 2.2.2 moves its vertices
+ * to it before it weighs the mesh: kept as floats again. */
+static phys_vec3
+centred(const double *v, const unsigned *t, int k, phys_vec3 centre)
+{
+	phys_vec3 a = vertex(v, t, k, centre);
+
+	return v3((float)a.x, (float)a.y, (float)a.z);
 }
 
 /* The centre as MuJoCo 2.2.2 finds it: pyramids from the faces' area
@@ -217,7 +312,8 @@ phys_mjcf_mesh_box(const double *v, size_t nv, const unsigned *tri,
 {
 	static const int k[6][2] = { { 0, 0 }, { 1, 1 }, { 2, 2 }, { 0, 1 },
 		{ 0, 2 }, { 1, 2 } };
-	double P[6] = { 0 }, vol = 0, pv, ar, D[3], E[3], F[3], e[3];
+	double P[6] = { 0 }, vol = 0, pv, ar, e[3];
+	float D[3], E[3], F[3];
 	phys_vec3 a, b, c, n, cen;
 	phys_mat3 I;
 	size_t i;
@@ -227,13 +323,15 @@ phys_mjcf_mesh_box(const double *v, size_t nv, const unsigned *tri,
 	if (mesh_centre(v, tri, ntri, pos) < 0)
 		return -1;
 	for (i = 0; i < ntri; i++) {
-		a = vertex(v, tri + 3 * i, 0, *pos);
-		b = vertex(v, tri + 3 * i, 1, *pos);
-		c = vertex(v, tri + 3 * i, 2, *pos);
+		a = centred(v, tri + 3 * i, 0, *pos);
+		b = centred(v, tri + 3 * i, 1, *pos);
+		c = centred(v, tri + 3 * i, 2, *pos);
 		ar = triangle(a, b, c, &n, &cen);
 		/* every pyramid counted positive: MuJoCo's legacy rule */
 		pv = fabs(v3_dot(cen, n) * ar / 3);
 		vol += pv;
+		/* the products of a face's float vertices are summed as
+		 * floats, as MuJoCo 2.2.2 sums them */
 		D[0] = a.x, D[1] = a.y, D[2] = a.z;
 		E[0] = b.x, E[1] = b.y, E[2] = b.z;
 		F[0] = c.x, F[1] = c.y, F[2] = c.z;
@@ -246,8 +344,7 @@ phys_mjcf_mesh_box(const double *v, size_t nv, const unsigned *tri,
 	}
 	I = (phys_mat3){ { { P[1] + P[2], -P[3], -P[4] },
 	    { -P[3], P[0] + P[2], -P[5] }, { -P[4], -P[5], P[0] + P[1] } } };
-	if (principal(I, e, q) < 0)
-		return -1;
+	mujoco_axes(I, e, q);
 	if (!(e[2] > 0) || e[0] + e[1] < e[2] || e[0] + e[2] < e[1] ||
 	    e[1] + e[2] < e[0])
 		return phys_fail("%s", "mesh inertia is not a body's");

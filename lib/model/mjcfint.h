@@ -179,6 +179,7 @@ struct reader {
 	int igroup[2];
 	double boundmass, boundinertia, settotalmass;
 	bool balanceinertia, autolimits, discardvisual, fusestatic;
+	bool fitaabb;		/* a geom fitted to a mesh: to its box */
 	/* autolimits given by the file, and a range without its limited
 	 * attribute read as a later MuJoCo reads it (said once) */
 	bool autolimits_given, autolimits_said;
