@@ -370,23 +370,21 @@ default_kind(xmlNodePtr n)
 	    n->name;
 }
 
-/* Whether n is an actuator's element (of <actuator> or <default>). */
+/* Whether n is an actuator's element (of <actuator> or <default>): a
+ * name's first letter rules out most before it is compared. */
 static inline bool
 is_actuator(xmlNodePtr n)
 {
+	static const char *const kinds[] = { "general", "motor", "position",
+		"velocity", "cylinder", "muscle", "adhesion", "damper",
+		"intvelocity" };
 	const char *k = (const char *)n->name;
+	size_t i;
 
-	switch (k[0]) {
-	case 'a': return strcmp(k, "adhesion") == 0;
-	case 'c': return strcmp(k, "cylinder") == 0;
-	case 'd': return strcmp(k, "damper") == 0;
-	case 'g': return strcmp(k, "general") == 0;
-	case 'i': return strcmp(k, "intvelocity") == 0;
-	case 'm': return strcmp(k, "motor") == 0 || strcmp(k, "muscle") == 0;
-	case 'p': return strcmp(k, "position") == 0;
-	case 'v': return strcmp(k, "velocity") == 0;
-	default: return false;
-	}
+	for (i = 0; i < sizeof kinds / sizeof *kinds; i++)
+		if (kinds[i][0] == k[0] && strcmp(k, kinds[i]) == 0)
+			return true;
+	return false;
 }
 
 /*
