@@ -760,7 +760,7 @@ static int
 fit_to_mesh(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 {
 	struct mj_mesh *m = &r->meshes[g->mesh];
-	struct mesh_extent x;
+	struct mesh_extent x = { { 0, 0, 0 }, { 0, 0, 0 }, 0, 0, 0 };
 	double scale = 1, *s = g->size;
 	const double *b = m->box;
 	phys_pose at;
@@ -785,11 +785,12 @@ fit_to_mesh(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 		s[0] = r->fitaabb ? x.r3 : (b[0] + b[1] + b[2]) / 3;
 		break;
 	case PHYS_MJ_CAPSULE:
+		s[0] = r->fitaabb ? x.rxy : (b[0] + b[1]) / 2;
+		s[1] = r->fitaabb ? x.cap : fmax(0, b[2] - s[0] / 2);
+		break;
 	case PHYS_MJ_CYLINDER:
 		s[0] = r->fitaabb ? x.rxy : (b[0] + b[1]) / 2;
-		s[1] = !r->fitaabb && g->type == PHYS_MJ_CAPSULE ?
-		    fmax(0, b[2] - s[0] / 2) : r->fitaabb &&
-		    g->type == PHYS_MJ_CAPSULE ? x.cap : b[2];
+		s[1] = b[2];
 		break;
 	default:	/* an ellipsoid, a box */
 		memcpy(s, b, 3 * sizeof *s);
