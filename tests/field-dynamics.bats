@@ -89,6 +89,17 @@ EOF
 		run -0 --separate-stderr phys-step -n 3 "$TMP/w.sdf"
 		[ "$(grep -c "w.sdf:10: joint 'm::j': damping 1e+06 on a link of inertia 1 is 500 times what a step of 0.001 s can integrate as a force" <<< "$stderr")" -eq 1 ]
 	done
+	# several such joints: check lists each, a run says the worst once
+	rotor ode false 1000000 0 0.001 > "$TMP/w.sdf"
+	sed -n '/<model name="m">/,/<\/model>/p' "$TMP/w.sdf" > "$TMP/m"
+	{ sed 's/name="m"/name="m2"/; s/1000000/2000000/' "$TMP/m"
+	  sed 's/name="m"/name="m3"/' "$TMP/m"; } > "$TMP/more"
+	sed -i "/<\/world>/e cat $TMP/more" "$TMP/w.sdf"
+	run phys-sdf check "$TMP/w.sdf"
+	[ "$(echo "$output" | grep -c 'can integrate as a force')" -eq 3 ]
+	run -0 --separate-stderr phys-step -n 3 "$TMP/w.sdf"
+	[ "$(grep -c 'can integrate as a force' <<< "$stderr")" -eq 1 ]
+	[[ "$stderr" == *"w.sdf:23: joint 'm2::j': damping 2e+06 on a link of inertia 1 is 1000 times what a step"*"(and 2 more joints: phys-sdf check lists each)"* ]]
 	rotor ode true 1000000 0 0.001 > "$TMP/w.sdf"
 	run phys-sdf check "$TMP/w.sdf"
 	assert_success

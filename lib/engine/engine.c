@@ -262,22 +262,36 @@ static void
 say_damping(const struct phys_engine *e)
 {
 	const struct phys_scene *w = e->w;
-	const struct phys_joint *j;
-	char msg[512];
-	size_t i;
+	const struct phys_joint *j, *top = NULL;
+	char msg[512], worst[512];
+	double f, most = 0;
+	size_t i, n = 0;
 
 	if (e->info->support(&phys_params[
 	    PHYS_P_JOINT_physics_ode_implicit_spring_damper]) ==
 	    PHYS_SUPPORT_OTHER)
 		return;
+	/* one line, at the joint whose damping is the most too much: a
+	 * humanoid's every joint may be so (phys-sdf check lists each) */
 	for (i = 0; i < w->njoints; i++) {
 		j = &w->joints[i];	/* a child the world is refused */
-		if (phys_joint_damping_note(j, phys_run_values_get(e->v,
+		f = phys_joint_damping_note(j, phys_run_values_get(e->v,
 		    PHYS_S_JOINT, (int)i), phys_run_values_get(e->v,
-		    PHYS_S_LINK, j->child), e->h, msg, sizeof msg))
-			phys_warnat_once(phys_node_file(j->doc, j->node),
-			    phys_node_line(j->node), "%s", msg);
+		    PHYS_S_LINK, j->child), e->h, msg, sizeof msg);
+		if (f > 0 && (n++ == 0 || f > most)) {
+			most = f;
+			top = j;
+			memcpy(worst, msg, sizeof worst);
+		}
 	}
+	if (n == 1)
+		phys_warnat_once(phys_node_file(top->doc, top->node),
+		    phys_node_line(top->node), "%s", worst);
+	else if (n > 1)
+		phys_warnat_once(phys_node_file(top->doc, top->node),
+		    phys_node_line(top->node), "%s (and %zu more joint%s: "
+		    "phys-sdf check lists each)", worst, n - 1, n > 2 ? "s" :
+		    "");
 }
 
 struct phys_engine *

@@ -1018,7 +1018,7 @@ check_inertia(struct phys_findings *out, struct phys_scene *w)
  * motion within a step, and honours the implicit form. Its message into
  * msg, or 0 when the joint's damping fits (or is implicit).
  */
-int
+double
 phys_joint_damping_note(const struct phys_joint *j,
     const struct phys_value *jv, const struct phys_value *cv, double h,
     char *msg, size_t len)
@@ -1045,7 +1045,7 @@ phys_joint_damping_note(const struct phys_joint *j,
 		    "what stops the motion within a step, and "
 		    "<implicit_spring_damper>true</implicit_spring_damper> puts "
 		    "it in the solver", j->name, d, in, ratio / 2, h);
-		return 1;
+		return ratio / 2;
 	}
 	return 0;
 }

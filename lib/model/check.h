@@ -55,8 +55,9 @@ void phys_findings_json(const struct phys_findings *f, struct phys_buf *b);
 void phys_findings_free(struct phys_findings *f);
 /* Joint j's damping (its values jv, its child's cv) when a step of h
  * cannot integrate it as a force: the message, as check and a run of an
- * engine that holds it so say it; 0 when it fits. */
-int phys_joint_damping_note(const struct phys_joint *j,
+ * engine that holds it so say it, and how many times too much it is; 0
+ * when it fits. */
+double phys_joint_damping_note(const struct phys_joint *j,
     const struct phys_value *jv, const struct phys_value *cv, double h,
     char *msg, size_t len);
 
