@@ -51,11 +51,50 @@ unknown_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
 	    sizeof hint));
 }
 
+/*
+ * The attributes of one element that are said alike (a later MuJoCo's
+ * camera's focal, resolution and sensorsize: one line, not three): by
+ * what is said of them.
+ */
+struct noted {
+	const char *text;	/* phys_mjcf_later_text's */
+	bool known;
+	char names[160];
+};
+
+#define MAX_NOTED 4
+
+/* Add name to what acc says alike; false where acc has no room. */
+static bool
+note_attr(struct noted *acc, int *nacc, const char *name, bool known,
+    const char *text)
+{
+	struct noted *a;
+	size_t len;
+	int i;
+
+	for (i = 0; i < *nacc; i++)
+		if (acc[i].known == known && strcmp(acc[i].text, text) == 0)
+			break;
+	if (i == MAX_NOTED)
+		return false;
+	if (i == *nacc)
+		acc[(*nacc)++] = (struct noted){ text, known, "" };
+	a = &acc[i];
+	len = strlen(a->names);
+	if (len + strlen(name) + 3 > sizeof a->names)
+		return false;
+	snprintf(a->names + len, sizeof a->names - len, "%s%s",
+	    len ? ", " : "", name);
+	return true;
+}
+
 /* Attribute name of element n, which the schema has or not (known), as
- * phys_mjcf_verdict judges it: 0, or -1 where phys refuses it. */
+ * phys_mjcf_verdict judges it: 0, or -1 where phys refuses it; what is
+ * only said, into acc. */
 static int
 vet_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
-    const char *name, bool known)
+    const char *name, bool known, struct noted *acc, int *nacc)
 {
 	const struct phys_mjcf_later *l = phys_mjcf_later(e, name);
 	const char *v = l && l->how == PHYS_MJ_LATER_AT ? own_attr(n, name) :
@@ -65,6 +104,8 @@ vet_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
 	case PHYS_MJ_UNKNOWN:
 		return unknown_attr(r, n, e, name);
 	case PHYS_MJ_NOTED:
+		if (note_attr(acc, nacc, name, known, phys_mjcf_later_text(l)))
+			return 0;
 		return mj_notef(r, n, "<%s %s>: %s, %s", e->name, name, known ?
 		    "MuJoCo's" : "a later MuJoCo's", phys_mjcf_later_text(l));
 	case PHYS_MJ_REFUSED:
@@ -122,8 +163,10 @@ static int
 vet(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
 {
 	const struct phys_mjcf_elem *e;
+	struct noted acc[MAX_NOTED];
 	xmlAttrPtr p;
 	xmlNodePtr c;
+	int i, nacc = 0;
 
 	if (n->ns || phys_node_is(n, "include"))
 		return 0;
@@ -136,8 +179,13 @@ vet(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
 		return 0;
 	for (p = n->properties; p; p = p->next)
 		if (!p->ns && vet_attr(r, n, e, (const char *)p->name,
-		    phys_mjcf_attr(e, (const char *)p->name) != NULL) < 0)
+		    phys_mjcf_attr(e, (const char *)p->name) != NULL, acc,
+		    &nacc) < 0)
 			return -1;
+	for (i = 0; i < nacc; i++)
+		mj_notef(r, n, "<%s %s>: %s, %s", e->name, acc[i].names,
+		    acc[i].known ? "MuJoCo's" : "a later MuJoCo's",
+		    acc[i].text);
 	for (c = n->children; c; c = c->next)
 		if (c->type == XML_ELEMENT_NODE && vet(r, c, e) < 0)
 			return -1;
