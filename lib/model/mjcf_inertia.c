@@ -217,11 +217,17 @@ phys_mjcf_geoms_inertial(size_t n, const double *m, const double (*d)[3],
 	return principal(I, out->diag, &out->iquat);
 }
 
-/* A float's sum or difference taken as a float. */
+/* Two floats' sum and difference, each taken as a float. */
 static double
-fsum(double a, double b, double sign)
+f32_add(double a, double b)
 {
-	return (float)a + (float)b * (float)sign;
+	return (float)a + (float)b;
+}
+
+static double
+f32_sub(double a, double b)
+{
+	return (float)a - (float)b;
 }
 
 /*
@@ -233,17 +239,15 @@ fsum(double a, double b, double sign)
 static double
 triangle(phys_vec3 a, phys_vec3 b, phys_vec3 c, phys_vec3 *n, phys_vec3 *cen)
 {
-	phys_vec3 e1 = v3(fsum(b.x, a.x, -1), fsum(b.y, a.y, -1),
-	    fsum(b.z, a.z, -1));
-	phys_vec3 e2 = v3(fsum(c.x, a.x, -1), fsum(c.y, a.y, -1),
-	    fsum(c.z, a.z, -1));
+	phys_vec3 e1 = v3(f32_sub(b.x, a.x), f32_sub(b.y, a.y), f32_sub(b.z, a.z));
+	phys_vec3 e2 = v3(f32_sub(c.x, a.x), f32_sub(c.y, a.y), f32_sub(c.z, a.z));
 	phys_vec3 x = v3_cross(e1, e2);
 	double len = v3_norm(x);
 
 	*n = len > 0 ? v3_scale(x, 1 / len) : v3(0, 0, 0);
-	*cen = v3((float)fsum(fsum(a.x, b.x, 1), c.x, 1) / 3.0f,
-	    (float)fsum(fsum(a.y, b.y, 1), c.y, 1) / 3.0f,
-	    (float)fsum(fsum(a.z, b.z, 1), c.z, 1) / 3.0f);
+	*cen = v3((float)f32_add(f32_add(a.x, b.x), c.x) / 3.0f,
+	    (float)f32_add(f32_add(a.y, b.y), c.y) / 3.0f,
+	    (float)f32_add(f32_add(a.z, b.z), c.z) / 3.0f);
 	return len / 2;
 }
 
