@@ -36,30 +36,27 @@ phys_engine_find(const char *type)
 	return NULL;
 }
 
-/* The engine a gz-sim physics plugin's file name names, NULL for one
- * phys does not have. */
+/* What gz-sim runs for p: the engine its plugin names (*named) where
+ * phys has it, else its default, DART. */
 static const struct phys_engine_info *
-gz_engine(const char *file)
+gz_sim_engine(const struct phys_profile *p, bool *named)
 {
-	const char *type = phys_gz_engine_type(file);
+	const char *type = phys_profile_gz_type(p);
+	const struct phys_engine_info *e = type ? phys_engine_find(type) :
+	    NULL;
 
-	return type ? phys_engine_find(type) : NULL;
+	*named = p->gz_plugin && e;
+	return e ? e : phys_engine_find("dart");
 }
 
-/*
- * A gz-sim profile runs the engine its physics plugin names where phys
- * has it, else gz-sim's default, DART.
- */
+/* A gz-sim profile runs what gz-sim runs (gz_sim_engine). */
 const struct phys_engine_info *
 phys_profile_engine(const struct phys_profile *p)
 {
-	const struct phys_engine_info *e;
+	bool named;
 
-	if (!p->gz_placeholder)
-		return phys_engine_find(p->type);
-	if (p->gz_plugin && (e = gz_engine(p->gz_plugin)))
-		return e;
-	return phys_engine_find("dart");
+	return p->gz_placeholder ? gz_sim_engine(p, &named) :
+	    phys_engine_find(p->type);
 }
 
 void
@@ -72,17 +69,6 @@ phys_world_engines(struct phys_scene *w)
 		if (w->profiles[i].gz_placeholder &&
 		    (e = phys_profile_engine(&w->profiles[i])))
 			w->profiles[i].engine = e->type;
-}
-
-/* What gz-sim runs for p: the engine its plugin names, else DART. */
-static const struct phys_engine_info *
-gz_sim_engine(const struct phys_profile *p, bool *named)
-{
-	const struct phys_engine_info *e;
-
-	e = p->gz_plugin ? gz_engine(p->gz_plugin) : NULL;
-	*named = e != NULL;
-	return e ? e : phys_engine_find("dart");
 }
 
 /* A profile that writes an engine's type, in a world gz-sim runs on
@@ -110,11 +96,12 @@ char *
 phys_profile_engine_note(const struct phys_profile *p)
 {
 	const struct phys_engine_info *e = phys_profile_engine(p);
-	bool named = p->gz_plugin && gz_engine(p->gz_plugin) == e;
+	bool named;
 	char *what, *note;
 
 	if (!e)
 		return NULL;
+	(void)gz_sim_engine(p, &named);
 	if (!p->gz_placeholder)
 		return p->gz_system && p->node ? typed_note(p, e) : NULL;
 	what = p->node ? phys_xasprintf("<physics type=\"%s\">: gz-sim reads "

@@ -1073,8 +1073,7 @@ check_damping(struct phys_findings *out, struct phys_scene *w)
 static bool
 gz_runs_type(const struct phys_profile *p)
 {
-	const char *gz = p->gz_plugin ? phys_gz_engine_type(p->gz_plugin) :
-	    "dart";
+	const char *gz = phys_profile_gz_type(p);
 
 	return gz && strcmp(gz, p->type) == 0;
 }
@@ -1115,13 +1114,22 @@ check_gz_profiles(struct phys_findings *out, struct phys_scene *w)
 		    PHYS_SEV_WARNING, "physics", msg);
 	}
 	p = &w->profiles[w->start];
+	if (phys_gz_start_note(w, msg, sizeof msg))
+		add_finding(out, PHYS_AT(p->doc, p->node), PHYS_SEV_WARNING,
+		    "physics", msg);
+}
+
+bool
+phys_gz_start_note(const struct phys_scene *w, char *msg, size_t len)
+{
+	const struct phys_profile *p = &w->profiles[w->start];
+
 	if (w->start == 0 || !p->gz_system || !p->node)
-		return;
-	snprintf(msg, sizeof msg, "profile '%s' is marked default, and phys "
-	    "starts in it as libsdformat reads the world; gz-sim runs the "
-	    "first <physics>, '%s'", p->name, w->profiles[0].name);
-	add_finding(out, PHYS_AT(p->doc, p->node), PHYS_SEV_WARNING,
-	    "physics", msg);
+		return false;
+	snprintf(msg, len, "profile '%s' is marked default, and phys starts "
+	    "in it as libsdformat reads the world; gz-sim runs the first "
+	    "<physics>, '%s'", p->name, w->profiles[0].name);
+	return true;
 }
 
 /* ---- order ---- */

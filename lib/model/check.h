@@ -15,6 +15,7 @@
 #include "base.h"
 
 struct phys_joint;
+struct phys_scene;
 struct phys_value;
 
 enum phys_severity {
@@ -57,6 +58,10 @@ void phys_findings_free(struct phys_findings *f);
  * cannot integrate it as a force: the message, as check and a run of an
  * engine that holds it so say it, and how many times too much it is; 0
  * when it fits. */
+/* A world gz-sim runs whose default profile is not its first (gz-sim
+ * reads no default="true" and runs the first): the message, as check and
+ * a run say it, into msg; false otherwise. */
+bool phys_gz_start_note(const struct phys_scene *w, char *msg, size_t len);
 double phys_joint_damping_note(const struct phys_joint *j,
     const struct phys_value *jv, const struct phys_value *cv, double h,
     char *msg, size_t len);

@@ -557,14 +557,19 @@ gz_physics_system(xmlNodePtr world)
  * a world gz-sim runs, on DART by its type, its physics plugin
  * (gz-physics-dartsim-plugin) or gz-sim's default.
  */
+const char *
+phys_profile_gz_type(const struct phys_profile *p)
+{
+	return p->gz_plugin ? phys_gz_engine_type(p->gz_plugin) : "dart";
+}
+
 void
 phys_profile_gz_detector(struct phys_profile *p)
 {
 	struct phys_value *v = PV(p->vals, PHYSICS_dart_collision_detector);
-	const char *gz = p->gz_plugin ? phys_gz_engine_type(p->gz_plugin) :
-	    "dart";
-	bool dart = strcmp(p->gz_placeholder ? gz ? gz : "" : p->type,
-	    "dart") == 0;
+	const char *runs = p->gz_placeholder ? phys_profile_gz_type(p) :
+	    p->type;
+	bool dart = runs && strcmp(runs, "dart") == 0;
 
 	if (!(p->gz_placeholder || p->gz_system) || !dart || v->given)
 		return;

@@ -98,6 +98,10 @@ void phys_profile_free(struct phys_profile *p);
 /* DART's collision detector as gz-physics gives it to a profile of a
  * world gz-sim runs, where the profile does not say. */
 void phys_profile_gz_detector(struct phys_profile *p);
+/* The <physics type> gz-sim runs a profile of its world on: the engine
+ * its physics plugin names (NULL where phys has no such engine), else
+ * gz-sim's default, DART. */
+const char *phys_profile_gz_type(const struct phys_profile *p);
 
 /* The values array of an entity of a parameter scope. */
 struct phys_value *phys_entity_values(struct phys_scene *w, phys_scope s,

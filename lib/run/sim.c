@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "check.h"
 #include "control.h"
 #include "engine.h"
 #include "engine_common.h"
@@ -1623,19 +1624,17 @@ loop(struct run *r)
 	return 0;
 }
 
-/* gz-sim runs a world's first <physics> (it reads no default="true"):
- * said where the world is gz-sim's and its default is another. */
+/* gz-sim runs a world's first <physics>: said where the world is
+ * gz-sim's and its default is another (phys_gz_start_note). */
 static void
 note_gz_start(const struct run *r)
 {
 	const struct phys_profile *p = &r->w->profiles[r->w->start];
+	char msg[512];
 
-	if (r->w->start == 0 || !p->gz_system || !p->node)
-		return;
-	phys_warnat(PHYS_AT(p->doc, p->node), "profile '%s' is marked "
-	    "default, and phys starts in it as libsdformat reads the world; "
-	    "gz-sim runs the first <physics>, '%s' (-p %s runs it)", p->name,
-	    r->w->profiles[0].name, r->w->profiles[0].name);
+	if (phys_gz_start_note(r->w, msg, sizeof msg))
+		phys_warnat(PHYS_AT(p->doc, p->node), "%s (-p %s runs it)",
+		    msg, r->w->profiles[0].name);
 }
 
 static int
