@@ -124,36 +124,15 @@ phys_mjcf_tendon_terms(struct reader *r, xmlNodePtr n, struct mj_coupling *c)
 	return couple_follower(r, n, c);
 }
 
-/* Element el's solref and solimp numbers over ref and imp: 0, or -1. */
-static int
-softness_over(struct reader *r, xmlNodePtr el, double ref[2], double imp[5])
-{
-	const char *v;
-
-	if ((v = own_attr(el, "solref")) &&
-	    some_numbers_of(r, v, el, "solref", ref, 1, 2) < 0)
-		return -1;
-	if ((v = own_attr(el, "solimp")) &&
-	    some_numbers_of(r, v, el, "solimp", imp, 1, 5) < 0)
-		return -1;
-	return 0;
-}
-
 int
 phys_mjcf_equality_softness(struct reader *r, xmlNodePtr n, double ref[2],
     double imp[5])
 {
 	const char *name = own_attr(n, "class");
-	int cls = name ? class_find(r, name) : r->main, chain[32], depth = 0;
-	xmlNodePtr d;
+	int cls = name ? class_find(r, name) : r->main;
 
 	memcpy(ref, phys_mjcf_solref, 2 * sizeof *ref);
 	memcpy(imp, phys_mjcf_solimp, 5 * sizeof *imp);
-	for (; cls >= 0 && depth < 32; cls = r->cls[cls].parent)
-		chain[depth++] = cls;
-	while (depth-- > 0)
-		if ((d = phys_child(r->cls[chain[depth]].node, "equality")) &&
-		    softness_over(r, d, ref, imp) < 0)
-			return -1;
-	return softness_over(r, n, ref, imp);
+	return some_numbers(r, n, cls, "solref", ref, 1, 2) < 0 ||
+	    some_numbers(r, n, cls, "solimp", imp, 1, 5) < 0 ? -1 : 0;
 }

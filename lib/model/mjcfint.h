@@ -358,13 +358,17 @@ own_attr(xmlNodePtr n, const char *name)
 }
 
 /* The element a <default> holds for n's kind: n's own name, but a
- * <fixed> or <spatial> tendon's <tendon>. */
+ * <fixed> or <spatial> tendon's <tendon>, and any equality's (a
+ * <connect>, a <joint> of <equality>) <equality>. */
 static inline const xmlChar *
 default_kind(xmlNodePtr n)
 {
-	static const xmlChar tendon[] = "tendon";
+	static const xmlChar tendon[] = "tendon", equality[] = "equality";
 	const char *name = (const char *)n->name;
 
+	if (n->parent && n->parent->type == XML_ELEMENT_NODE &&
+	    xmlStrEqual(n->parent->name, equality))
+		return equality;
 	return (name[0] == 'f' && strcmp(name, "fixed") == 0) ||
 	    (name[0] == 's' && strcmp(name, "spatial") == 0) ? tendon :
 	    n->name;
