@@ -1773,12 +1773,6 @@ struct softness {
 	int given;	/* the collision that gives it */
 };
 
-static bool
-solref_given(const struct phys_value *v)
-{
-	return PV(v, COLLISION_surface_contact_mujoco_solref_timeconst)->given ||
-	    PV(v, COLLISION_surface_contact_mujoco_solref_dampratio)->given;
-}
 
 /*
  * The contact's solref and solimp: the surfaces' MuJoCo values mixed as
@@ -1818,25 +1812,17 @@ mix_weight(const struct phys_value *a, const struct phys_value *b)
  * the stiffer spring, the stronger damper.
  */
 static void
-mix_solref(const struct phys_value *a, const struct phys_value *b, double w,
+mix_solref(const struct phys_mjcf_softness *x,
+    const struct phys_mjcf_softness *y, bool priority, double w,
     double out[2])
 {
-	static const enum phys_param_id ref[2] = {
-		PHYS_P_COLLISION_surface_contact_mujoco_solref_timeconst,
-		PHYS_P_COLLISION_surface_contact_mujoco_solref_dampratio,
-	};
-	double x[2], y[2];
 	int i;
 
-	for (i = 0; i < 2; i++) {
-		x[i] = a[phys_param_index[ref[i]]].u.d;
-		y[i] = b[phys_param_index[ref[i]]].u.d;
-	}
 	for (i = 0; i < 2; i++)
-		if (phys_contact_priority(a, b) || (x[0] > 0 && y[0] > 0))
-			out[i] = w * x[i] + (1 - w) * y[i];
+		if (priority || (x->solref[0] > 0 && y->solref[0] > 0))
+			out[i] = w * x->solref[i] + (1 - w) * y->solref[i];
 		else
-			out[i] = fmin(x[i], y[i]);
+			out[i] = fmin(x->solref[i], y->solref[i]);
 }
 
 static struct softness
@@ -1844,24 +1830,20 @@ contact_softness(const struct mujoco_engine *e, const struct phys_value *a,
     const struct phys_value *b, const struct phys_contact_surface *cs,
     double invmass, const int ci[2])
 {
-	static const enum phys_param_id imp[5] = {
-		PHYS_P_COLLISION_surface_contact_mujoco_solimp_dmin,
-		PHYS_P_COLLISION_surface_contact_mujoco_solimp_dmax,
-		PHYS_P_COLLISION_surface_contact_mujoco_solimp_width,
-		PHYS_P_COLLISION_surface_contact_mujoco_solimp_midpoint,
-		PHYS_P_COLLISION_surface_contact_mujoco_solimp_power,
-	};
+	struct phys_mjcf_softness sa, sb;
 	struct softness out;
 	double kp, kd, h = e->step, w = mix_weight(a, b);
 	int i;
 
+	phys_mjcf_softness(a, PHYS_MJCF_CONTACT, &sa);
+	phys_mjcf_softness(b, PHYS_MJCF_CONTACT, &sb);
 	for (i = 0; i < 5; i++)
-		out.solimp[i] = w * a[phys_param_index[imp[i]]].u.d +
-		    (1 - w) * b[phys_param_index[imp[i]]].u.d;
+		out.solimp[i] = w * sa.solimp[i] + (1 - w) * sb.solimp[i];
 	out.stiff = 0;
-	out.direct = !solref_given(a) && !solref_given(b) && cs->kp_kd_given;
+	out.direct = !sa.ref_given && !sb.ref_given && cs->kp_kd_given;
 	if (!out.direct) {
-		mix_solref(a, b, w, out.solref);
+		mix_solref(&sa, &sb, phys_contact_priority(a, b), w,
+		    out.solref);
 		out.direct = out.solref[0] <= 0;
 		return out;
 	}

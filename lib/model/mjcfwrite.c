@@ -463,29 +463,24 @@ z_to(phys_vec3 n)
  * the condim that uses them; MuJoCo's block's solref and solimp.
  */
 struct mj_surface {
-	double fr[5], ref[2], imp[5];
+	double fr[5];
+	struct phys_mjcf_softness soft;
 	int condim;
 };
 
 static struct mj_surface
 surface_of(const struct phys_value *v)
 {
-	struct mj_surface s = { {
+	struct mj_surface s = { .fr = {
 		PVD(v, COLLISION_surface_friction_ode_mu),
 		PVD(v, COLLISION_surface_friction_ode_mu2),
 		PVB(v, COLLISION_surface_friction_torsional_use_patch_radius) ?
 		    PVD(v, COLLISION_surface_friction_torsional_coefficient) *
 		    PVD(v, COLLISION_surface_friction_torsional_patch_radius) : 0,
 		PVD(v, COLLISION_surface_friction_mujoco_rolling),
-		PVD(v, COLLISION_surface_friction_mujoco_rolling) }, {
-		PVD(v, COLLISION_surface_contact_mujoco_solref_timeconst),
-		PVD(v, COLLISION_surface_contact_mujoco_solref_dampratio) }, {
-		PVD(v, COLLISION_surface_contact_mujoco_solimp_dmin),
-		PVD(v, COLLISION_surface_contact_mujoco_solimp_dmax),
-		PVD(v, COLLISION_surface_contact_mujoco_solimp_width),
-		PVD(v, COLLISION_surface_contact_mujoco_solimp_midpoint),
-		PVD(v, COLLISION_surface_contact_mujoco_solimp_power) }, 3 };
+		PVD(v, COLLISION_surface_friction_mujoco_rolling) } };
 
+	phys_mjcf_softness(v, PHYS_MJCF_CONTACT, &s.soft);
 	/* the condim an MJCF geom had, else the one its coefficients use */
 	s.condim = PV(v, COLLISION_surface_friction_mujoco_condim)->given ?
 	    (int)PVI(v, COLLISION_surface_friction_mujoco_condim) :
@@ -537,15 +532,10 @@ put_surface(struct phys_buf *b, const struct phys_collision *c)
 	    PV(v, COLLISION_surface_friction_mujoco_condim)->given))
 		phys_buf_printf(b, " condim=\"%d\"", s.condim);
 	phys_mjcf_nums(b, "friction", fr, 3);
-	if (PV(v, COLLISION_surface_contact_mujoco_solref_timeconst)->given ||
-	    PV(v, COLLISION_surface_contact_mujoco_solref_dampratio)->given)
-		phys_mjcf_nums(b, "solref", s.ref, 2);
-	if (PV(v, COLLISION_surface_contact_mujoco_solimp_dmin)->given ||
-	    PV(v, COLLISION_surface_contact_mujoco_solimp_dmax)->given ||
-	    PV(v, COLLISION_surface_contact_mujoco_solimp_width)->given ||
-	    PV(v, COLLISION_surface_contact_mujoco_solimp_midpoint)->given ||
-	    PV(v, COLLISION_surface_contact_mujoco_solimp_power)->given)
-		phys_mjcf_nums(b, "solimp", s.imp, 5);
+	if (s.soft.ref_given)
+		phys_mjcf_nums(b, "solref", s.soft.solref, 2);
+	if (s.soft.imp_given)
+		phys_mjcf_nums(b, "solimp", s.soft.solimp, 5);
 	/* how two geoms mix, where the file gives it */
 	if (PVI(v, COLLISION_surface_contact_mujoco_priority) != 0)
 		phys_buf_printf(b, " priority=\"%ld\"",
@@ -733,8 +723,8 @@ phys_mjcf_hold(double h, double solref[2], double solimp[5])
 	memcpy(solimp, imp, sizeof imp);
 }
 
-/* A joint's MuJoCo softness block's parameters: solref's two, then
- * solimp's five. */
+/* A MuJoCo softness block's parameters: solref's two, then solimp's
+ * five. */
 static const enum phys_param_id softness_ids[][7] = {
 	[PHYS_MJCF_LIMIT] = {
 		PHYS_P_JOINT_physics_mujoco_limit_solref_timeconst,
@@ -753,6 +743,15 @@ static const enum phys_param_id softness_ids[][7] = {
 		PHYS_P_JOINT_physics_mujoco_equality_solimp_width,
 		PHYS_P_JOINT_physics_mujoco_equality_solimp_midpoint,
 		PHYS_P_JOINT_physics_mujoco_equality_solimp_power,
+	},
+	[PHYS_MJCF_CONTACT] = {
+		PHYS_P_COLLISION_surface_contact_mujoco_solref_timeconst,
+		PHYS_P_COLLISION_surface_contact_mujoco_solref_dampratio,
+		PHYS_P_COLLISION_surface_contact_mujoco_solimp_dmin,
+		PHYS_P_COLLISION_surface_contact_mujoco_solimp_dmax,
+		PHYS_P_COLLISION_surface_contact_mujoco_solimp_width,
+		PHYS_P_COLLISION_surface_contact_mujoco_solimp_midpoint,
+		PHYS_P_COLLISION_surface_contact_mujoco_solimp_power,
 	},
 };
 
@@ -1230,8 +1229,8 @@ put_pairs(struct writer *wr, bool *open)
 		    &w->collisions[w->pairs[i].c2]));
 		phys_buf_printf(wr->b, "\" condim=\"%d\"", s.condim);
 		phys_mjcf_nums(wr->b, "friction", s.fr, 5);
-		phys_mjcf_nums(wr->b, "solref", s.ref, 2);
-		phys_mjcf_nums(wr->b, "solimp", s.imp, 5);
+		phys_mjcf_nums(wr->b, "solref", s.soft.solref, 2);
+		phys_mjcf_nums(wr->b, "solimp", s.soft.solimp, 5);
 		put_margin(wr->b, w->pairs[i].vals);
 		phys_buf_puts(wr->b, "/>\n");
 	}

@@ -51,10 +51,13 @@ bool phys_mjcf_tree_joint(const struct phys_joint *j);
  */
 void phys_mjcf_hold(double h, double solref[2], double solimp[5]);
 
-/* A joint's MuJoCo block of how softly its limits, or the equality it
- * stands for, hold: its solref and solimp, and whether the file gave
- * each (physics.mujoco.limit.* or physics.mujoco.equality.*). */
-enum phys_mjcf_block { PHYS_MJCF_LIMIT, PHYS_MJCF_EQUALITY };
+/* A MuJoCo block of how softly something holds: a joint's limits or the
+ * equality it stands for (physics.mujoco.limit.*, .equality.*), or a
+ * collision's contacts (surface.contact.mujoco.*): its solref and
+ * solimp, and whether the file gave each. v: the joint's or the
+ * collision's values. */
+enum phys_mjcf_block { PHYS_MJCF_LIMIT, PHYS_MJCF_EQUALITY,
+	PHYS_MJCF_CONTACT };
 struct phys_mjcf_softness {
 	double solref[2], solimp[5];
 	bool ref_given, imp_given;
