@@ -678,11 +678,11 @@ mujoco_mat(phys_quat q)
 }
 
 /*
- * The centre (in *cen) and half-sides of the box that bounds mesh m's
+ * The centre (cen) and half-sides (half) of the box that bounds mesh m's
  * vertices in the frame of its centre and principal axes, where MuJoCo
- * 2.2.2 keeps them (as floats); in rxy and rz the farthest a vertex is
- * from the centre across z and along it, in r3 in all, and in cap the
- * half-length of the capsule of radius fit_r that holds them all.
+ * 2.2.2 keeps them (as floats); the farthest a vertex is from that
+ * centre across z (rxy) and in all (r3); and the half-length (cap) of
+ * the capsule of radius rxy that holds them all.
  */
 struct mesh_extent {
 	phys_vec3 cen;

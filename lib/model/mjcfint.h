@@ -545,7 +545,6 @@ some_numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
 	const char *v[32];
 	xmlNodePtr at[32];
 	int depth = 0, k = 0;
-
 	struct class_lookup q = class_lookup(el, name);
 
 	at[0] = el;
