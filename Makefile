@@ -29,7 +29,7 @@ PKG_CONFIG ?= pkg-config
 # The libraries phys links with, by pkg-config name: add new ones here.
 # bullet-float64 is Debian libbullet-dev's double-precision build (the
 # single-precision "bullet" cannot keep positions to 1e-9).
-PKGS = libxml-2.0 jansson ode bullet-float64
+PKGS = libxml-2.0 jansson ode bullet-float64 qhull_r
 # Asked of pkg-config when a rule runs, not when make reads this file, so
 # that "make deps" has installed pkg-config and the -dev packages first.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PKGS) $(DLOPEN_PKGS))

@@ -364,6 +364,52 @@ scaled_mesh() {
 	each_engine scaled_mesh
 }
 
+# A ball of radius 0.1 m and 0.5 kg, named $1, at $2.
+ball() {
+	body "$1" "$2" '<sphere><radius>0.1</radius></sphere>' \
+	    '<inertial><mass>0.5</mass><inertia><ixx>0.002</ixx><iyy>0.002</iyy><izz>0.002</izz></inertia></inertial>'
+}
+
+# The balls at rest: on the hull's top (0.5 m up) or, where the mesh's
+# triangles collide, in its slot (0.2 m up); MuJoCo collides every mesh's
+# hull. Within Bullet's margin.
+hulled() {
+	phys-step -p "$1" -t 2 -r 1 -i 'on::link/pose' -i 'in::link/pose' \
+	    -i 'atop::link/pose' -i 'block::link/pose' "$TMP/w.sdf" > "$TMP/out"
+	near "$(last on::link/pose z)" 0.6 0.002
+	near "$(last block::link/pose z)" 0 0.002
+	near "$(last atop::link/pose z)" 0.6 0.003
+	if [ "$1" = mujoco ]; then
+		near "$(last in::link/pose z)" 0.6 0.002
+	else
+		near "$(last in::link/pose z)" 0.3 0.002
+	fi
+}
+@test "a mesh with optimization=\"convex_hull\" collides as its convex hull, static or moving, under each engine; without, as its triangles" {
+	local hull="<mesh optimization=\"convex_hull\"><uri>$GEN/channel.obj</uri></mesh>"
+	ground_world "$TMP/w.sdf" "$PROFILES" \
+	    "$(body hulled '0 0 0 0 0 0' "$hull" '' | sed 's|<link|<static>true</static><link|')" \
+	    "$(body plain '3 0 0 0 0 0' "<mesh><uri>$GEN/channel.obj</uri></mesh>" '' | sed 's|<link|<static>true</static><link|')" \
+	    "$(body block '-3 0 0.5 0 0 0' "$hull" '<inertial><pose>0 0 0.25 0 0 0</pose><mass>2</mass><inertia><ixx>0.2</ixx><iyy>0.2</iyy><izz>0.3</izz></inertia></inertial>')" \
+	    "$(ball on '0 0 1 0 0 0')" "$(ball in '3 0 1 0 0 0')" "$(ball atop '-3 0 1.5 0 0 0')"
+	sed -i 's/version="1.9"/version="1.11"/' "$TMP/w.sdf"
+	each_engine hulled
+}
+
+@test "a flat mesh asked for its convex hull collides as its triangles, said; another optimization is said and not done" {
+	printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n' > "$TMP/flat.obj"
+	ground_world "$TMP/w.sdf" \
+	    "$(body flat '0 0 1 0 0 0' "<mesh optimization=\"convex_hull\"><uri>$TMP/flat.obj</uri></mesh>" '' | sed 's|<link|<static>true</static><link|')" \
+	    "$(body parts '3 0 0 0 0 0' "<mesh optimization=\"convex_decomposition\"><uri>$GEN/channel.obj</uri></mesh>" '' | sed 's|<link|<static>true</static><link|')" \
+	    "$(ball in '3 0 1 0 0 0')" "$(ball onflat '0.5 0.5 1.5 0 0 0')"
+	phys-step -t 1.5 -r 1 -i 'in::link/pose' -i 'onflat::link/pose' "$TMP/w.sdf" > "$TMP/out" 2> "$TMP/err"
+	grep -F "w.sdf:8: collision 'flat::link::c': the mesh has no convex hull (it is flat" "$TMP/err"
+	grep -F "w.sdf:11: collision 'parts::link::c': optimization \"convex_decomposition\" is not done" "$TMP/err"
+	# the flat square's triangles hold the ball; the channel's slot takes the other
+	near "$(last onflat::link/pose z)" 1.1 0.002
+	near "$(last in::link/pose z)" 0.3 0.002
+}
+
 new_radii() {
 	resized_run e geometry.ellipsoid.radii '{"x":0.3,"y":0.3,"z":0.3}' "$1"
 	near "$(last e::link/pose z)" "$(risen "$1" 0.1 0.3 2)" 0.002

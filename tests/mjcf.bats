@@ -318,6 +318,26 @@ lifted() {
 	[[ "$stderr" == *"more.xml:10: <general>: not read (phys reads motor, position, velocity, intvelocity, cylinder and general actuators of fixed gain and affine bias, of a joint, a fixed tendon or a site): the model runs without it"* ]]
 }
 
+# on_hull ENGINE: the ball of $MJ/channel.xml at rest on the channel's
+# convex hull, 0.5 m up, not in its slot (0.2 m up); Simbody's contact
+# damped (its default dissipation bounces the ball for seconds).
+on_hull() {
+	phys-sdf world "$MJ/channel.xml" > "$TMP/ch.sdf"
+	sed -i 's|</world>|<physics name="s" type="simbody"><simbody><contact><dissipation>2</dissipation></contact></simbody></physics>&|' "$TMP/ch.sdf"
+	local p=$1
+	[ "$p" = simbody ] && p=s
+	phys-step -q -p "$p" -t 2 -r 1 -i 'channel::ball/pose' \
+	    "$(profile_world "$TMP/ch.sdf" "$p")" > "$TMP/out"
+	near "$(tail -1 "$TMP/out" | jq '.items[].z')" 0.6 0.002
+}
+
+@test "mjcf: a mesh geom collides as its convex hull, as MuJoCo collides it (SDF 1.11's optimization=\"convex_hull\"), under each engine" {
+	phys-sdf print "$MJ/channel.xml" > "$TMP/ch.sdf"
+	grep -q '<sdf xmlns:phys="urn:phys:mjcf" version="1.11">' "$TMP/ch.sdf"
+	grep -q '<mesh optimization="convex_hull">' "$TMP/ch.sdf"
+	each_engine on_hull
+}
+
 @test "mjcf: a MuJoCo pendulum included in an SDF world swings with its closed-form period under each engine" {
 	including "$MJ/pendulum.xml" "$TMP/world.sdf"
 	each_engine swing

@@ -22,6 +22,7 @@
 struct phys_mesh_entry {
 	char *key;
 	struct phys_mesh *mesh;
+	struct phys_mesh *hull;	/* its convex hull, once asked for */
 };
 
 /* ---- building ---- */
@@ -985,6 +986,7 @@ keep(struct phys_mesh_cache *c, char *key, struct phys_mesh *m)
 	}
 	c->e[c->n].key = key;
 	c->e[c->n].mesh = m;
+	c->e[c->n].hull = NULL;
 	return c->e[c->n++].mesh;
 }
 
@@ -1014,6 +1016,20 @@ phys_mesh_cache_keep(struct phys_mesh_cache *c, struct phys_mesh *m)
 	return keep(c, NULL, m);
 }
 
+const struct phys_mesh *
+phys_mesh_cache_hull(struct phys_mesh_cache *c, const struct phys_mesh *m)
+{
+	size_t i;
+
+	for (i = 0; i < c->n && c->e[i].mesh != m; i++)
+		;
+	if (i == c->n)
+		return phys_fail("%s", "no such mesh in the cache"), NULL;
+	if (!c->e[i].hull)
+		c->e[i].hull = phys_mesh_hull(m);
+	return c->e[i].hull;
+}
+
 void
 phys_mesh_cache_free(struct phys_mesh_cache *c)
 {
@@ -1022,6 +1038,7 @@ phys_mesh_cache_free(struct phys_mesh_cache *c)
 	for (i = 0; i < c->n; i++) {
 		free(c->e[i].key);
 		phys_mesh_free(c->e[i].mesh);
+		phys_mesh_free(c->e[i].hull);
 	}
 	free(c->e);
 	memset(c, 0, sizeof *c);

@@ -34,6 +34,9 @@ const struct phys_mesh *phys_mesh_cache_get(struct phys_mesh_cache *c,
 /* Takes ownership of m (from the generators below). */
 const struct phys_mesh *phys_mesh_cache_keep(struct phys_mesh_cache *c,
     struct phys_mesh *m);
+/* The convex hull of m, a mesh of c (phys_mesh_hull), made once. */
+const struct phys_mesh *phys_mesh_cache_hull(struct phys_mesh_cache *c,
+    const struct phys_mesh *m);
 void phys_mesh_cache_free(struct phys_mesh_cache *c);
 
 struct phys_mesh *phys_mesh_load(const struct phys_mesh_spec *spec);
@@ -62,6 +65,12 @@ struct phys_mesh *phys_mesh_scaled(const struct phys_mesh *m, phys_vec3 s);
 struct phys_mesh *phys_mesh_moved(const struct phys_mesh *m, phys_pose p);
 
 void phys_mesh_free(struct phys_mesh *m);
+
+/*
+ * The convex hull of m's vertices (hull.c, through qhull), a closed mesh
+ * of triangles turned outwards; NULL for a flat mesh, saying so.
+ */
+struct phys_mesh *phys_mesh_hull(const struct phys_mesh *m);
 
 /*
  * Of the solid the closed mesh bounds: volume, centre of mass, and the

@@ -289,12 +289,14 @@ collision_of(const bullet_engine *e, const btCollisionObject *o, int child)
  * triangles then collide with nothing: a link's mesh fell through the
  * ground), so a mesh that shares its body with other shapes is its
  * convex hull there, and a lone one off the body's centre of mass has
- * its triangles carried into the body's frame (sized_shape).
+ * its triangles carried into the body's frame (sized_shape). A mesh
+ * that is its own hull (convex) is Bullet's hull everywhere.
  */
 btCollisionShape *
-mesh_shape(bshape &out, const struct phys_mesh *m, enum holder h)
+mesh_shape(bshape &out, const struct phys_mesh *m, enum holder h,
+    bool convex)
 {
-	if (h == HELD_IN_COMPOUND) {
+	if (h == HELD_IN_COMPOUND || convex) {
 		auto *hull = new btConvexHullShape(m->v, (int)m->nv,
 		    3 * (int)sizeof(double));
 
@@ -374,7 +376,7 @@ make_shape(bullet_engine *e, bshape &out, const struct phys_collision *c,
 		break;
 	case PHYS_GEOM_MESH:
 	case PHYS_GEOM_ELLIPSOID:
-		return mesh_shape(out, c->mesh, h);
+		return mesh_shape(out, c->mesh, h, c->hull != NULL);
 	case PHYS_GEOM_HEIGHTMAP:
 		return terrain_shape(e, out, c->heightmap, at);
 	default:
@@ -392,7 +394,7 @@ sized_shape(bullet_engine *e, int ci, enum holder h, phys_pose *at, bshape &out)
 	struct phys_collision c;
 	struct phys_mesh *m;
 
-	if (phys_collision_sized(&e->w->collisions[ci],
+	if (phys_engine_collision(&e->w->collisions[ci],
 	    vals(e, PHYS_S_COLLISION, ci), &c, &m) < 0)
 		return -1;
 	out.own.reset(m);
@@ -551,7 +553,8 @@ attach_shapes(bullet_engine *e, int li, bool at_load)
 			if (sized_shape(e, first + k, HELD_IN_COMPOUND, &off,
 			    made[(size_t)k]) < 0)
 				return -1;
-			if (c->shape == PHYS_GEOM_MESH && made[(size_t)k].shape)
+			if (c->shape == PHYS_GEOM_MESH && !c->hull &&
+			    made[(size_t)k].shape)
 				phys_warnat_once(PHYS_AT(c->doc, c->node),
 				    "collision '%s': collides as its convex "
 				    "hull under Bullet, which holds a moving "

@@ -6,10 +6,25 @@
 #include <stdlib.h>
 
 #include "excludes.h"
+#include "inertia_follow.h"
 #include "pairs.h"
 #include "inertia.h"
 #include "mem.h"
 #include "msg.h"
+
+int
+phys_engine_collision(const struct phys_collision *c,
+    const struct phys_value *vals, struct phys_collision *out,
+    struct phys_mesh **mesh)
+{
+	struct phys_collision hull;
+
+	if (!c->hull)
+		return phys_collision_sized(c, vals, out, mesh);
+	hull = *c;
+	hull.mesh = c->hull;	/* scaled as the mesh would be */
+	return phys_collision_sized(&hull, vals, out, mesh);
+}
 
 /* Integers above this do not all have a double. */
 #define EXACT_INT 9007199254740992.0	/* 2^53 */

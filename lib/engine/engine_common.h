@@ -14,6 +14,13 @@
 extern "C" {
 #endif
 
+/* Collision c as an engine collides it, at the sizes the run's values
+ * vals hold (phys_collision_sized; *mesh the caller's to free): a mesh
+ * asked to collide as its convex hull is the hull, out->hull set. */
+int phys_engine_collision(const struct phys_collision *c,
+    const struct phys_value *vals, struct phys_collision *out,
+    struct phys_mesh **mesh);
+
 /* Simulated time after n steps of h from base: the double nearest the
  * exact decimal for steps of 1/k s or of a decimal fraction of a second,
  * also after a change of step (0.7, not 0.7000000000000001; 1.64 after

@@ -1296,7 +1296,7 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 			    "a heightmap must belong to a static model");
 		if (check_heightmap(c0) < 0)
 			return -1;
-		if (phys_collision_sized(c0, vals(e, PHYS_S_COLLISION,
+		if (phys_engine_collision(c0, vals(e, PHYS_S_COLLISION,
 		    l->first_collision + k), &c, &m) < 0)
 			return -1;
 		where[(size_t)k] = c.pose;

@@ -778,6 +778,8 @@ put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 		 * is its own convex hull */
 		if (wc->shape != PHYS_GEOM_MESH && wc->shape != PHYS_GEOM_CONE)
 			continue;
+		/* the mesh as it is, hull asked for or not: MuJoCo makes
+		 * the hull of every mesh itself */
 		if (phys_collision_sized(wc, vals(e, PHYS_S_COLLISION,
 		    (int)i), &c, &own) < 0)
 			return -1;
@@ -3052,7 +3054,8 @@ say_hulls(struct mujoco_engine *e)
 		const struct phys_collision *c = &w->collisions[i];
 		int g = e->collision_geom[i];
 
-		if (c->shape != PHYS_GEOM_MESH || g < 0 || is_polyline(c))
+		if (c->shape != PHYS_GEOM_MESH || g < 0 || is_polyline(c) ||
+		    c->hull)	/* the hull asked for */
 			continue;
 		for (k = 0; k < e->nwarned && e->warned[k] != c->mesh; k++)
 			continue;

@@ -104,6 +104,9 @@ struct ode_engine {
 	 * world's are the run's. */
 	struct phys_mesh **own_mesh;
 	dTriMeshDataID *own_data;
+	/* Per collision that collides as a convex hull: ODE's convex of it,
+	 * which its geom reads in place; NULL for the others. */
+	struct ode_convex **convex;
 	dHeightfieldDataID *terrain;
 	size_t nterrain;
 
@@ -448,7 +451,7 @@ run_shape(struct ode_engine *e, int ci, struct phys_collision *out,
 {
 	struct phys_mesh *m;
 
-	if (phys_collision_sized(&e->w->collisions[ci],
+	if (phys_engine_collision(&e->w->collisions[ci],
 	    vals(e, PHYS_S_COLLISION, ci), out, &m) < 0)
 		return -1;
 	*old_mesh = e->own_mesh[ci];
@@ -464,6 +467,96 @@ release_shape(struct phys_mesh *m, dTriMeshDataID d)
 	if (d)
 		dGeomTriMeshDataDestroy(d);
 	phys_mesh_free(m);
+}
+
+/*
+ * ODE's convex of the hull m: planes (outward normal, distance from the
+ * origin), points and polygons (a count, then the indices), read in
+ * place by the geom. A triangle without area (qhull's triangulation of
+ * a facet can make one) has no plane and is left out: the others cover
+ * its place.
+ */
+struct ode_convex {
+	dReal *planes, *points;
+	unsigned *polygons;
+	unsigned nplanes, npoints;
+};
+
+static phys_vec3
+vertex_of(const struct phys_mesh *m, unsigned k)
+{
+	return v3(m->v[3 * k], m->v[3 * k + 1], m->v[3 * k + 2]);
+}
+
+static struct ode_convex *
+convex_of(const struct phys_mesh *m)
+{
+	struct ode_convex *c = phys_xcalloc(1, sizeof *c);
+	const unsigned *t;
+	phys_vec3 a, n;
+	dReal *pl;
+	double len;
+	size_t i;
+
+	c->points = phys_xcalloc(3 * m->nv, sizeof *c->points);
+	for (i = 0; i < 3 * m->nv; i++)
+		c->points[i] = m->v[i];
+	c->npoints = (unsigned)m->nv;
+	c->planes = phys_xcalloc(4 * m->ntri, sizeof *c->planes);
+	c->polygons = phys_xcalloc(4 * m->ntri, sizeof *c->polygons);
+	for (i = 0; i < m->ntri; i++) {
+		t = m->tri + 3 * i;
+		a = vertex_of(m, t[0]);
+		n = v3_cross(v3_sub(vertex_of(m, t[1]), a),
+		    v3_sub(vertex_of(m, t[2]), a));
+		len = v3_norm(n);
+		if (!(len > 0))
+			continue;
+		n = v3_scale(n, 1 / len);
+		pl = c->planes + 4 * c->nplanes;
+		pl[0] = n.x, pl[1] = n.y, pl[2] = n.z;
+		pl[3] = v3_dot(n, a);
+		c->polygons[4 * c->nplanes] = 3;
+		memcpy(c->polygons + 4 * c->nplanes + 1, t, 3 * sizeof *t);
+		c->nplanes++;
+	}
+	return c;
+}
+
+static void
+convex_free(struct ode_convex *c)
+{
+	if (!c)
+		return;
+	free(c->planes);
+	free(c->points);
+	free(c->polygons);
+	free(c);
+}
+
+/* A convex geom of the hull c->mesh for collision ci. */
+static dGeomID
+make_convex(struct ode_engine *e, int ci, const struct phys_collision *c)
+{
+	struct ode_convex *cv = convex_of(c->mesh);
+
+	convex_free(e->convex[ci]);
+	e->convex[ci] = cv;
+	return dCreateConvex(e->space, cv->planes, cv->nplanes, cv->points,
+	    cv->npoints, cv->polygons);
+}
+
+/* Convex geom g of collision ci made the hull m, its old data let go. */
+static void
+resize_convex(struct ode_engine *e, int ci, dGeomID g,
+    const struct phys_mesh *m)
+{
+	struct ode_convex *old = e->convex[ci], *cv = convex_of(m);
+
+	dGeomSetConvex(g, cv->planes, cv->nplanes, cv->points, cv->npoints,
+	    cv->polygons);
+	e->convex[ci] = cv;
+	convex_free(old);
 }
 
 /* The triangles ODE collides for collision ci, sized as in c. */
@@ -486,6 +579,10 @@ make_shape(struct ode_engine *e, int ci, const struct phys_collision *c)
 	case PHYS_GEOM_CAPSULE:
 		return dCreateCapsule(e->space, c->size[0], c->size[1]);
 	case PHYS_GEOM_MESH:
+		if (c->hull)
+			return make_convex(e, ci, c);
+		return dCreateTriMesh(e->space, shape_data(e, ci, c), NULL,
+		    NULL, NULL);
 	case PHYS_GEOM_ELLIPSOID:
 	case PHYS_GEOM_CONE:
 		return dCreateTriMesh(e->space, shape_data(e, ci, c), NULL,
@@ -2129,6 +2226,7 @@ ode_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->geoms = phys_xcalloc(w->ncollisions, sizeof *e->geoms);
 	e->own_mesh = phys_xcalloc(w->ncollisions, sizeof *e->own_mesh);
 	e->own_data = phys_xcalloc(w->ncollisions, sizeof *e->own_data);
+	e->convex = phys_xcalloc(w->ncollisions, sizeof *e->convex);
 	e->joints = phys_xcalloc(w->njoints, sizeof *e->joints);
 	/* Surface layer and correcting velocity are applied per contact. */
 	dWorldSetContactSurfaceLayer(e->world, 0);
@@ -2185,8 +2283,10 @@ release_ode(struct ode_engine *e)
 		dWorldDestroy(e->world);
 		while (e->nmeshes > 0)
 			dGeomTriMeshDataDestroy(e->mesh_data[--e->nmeshes]);
-		for (i = 0; i < e->w->ncollisions; i++)
+		for (i = 0; i < e->w->ncollisions; i++) {
 			release_shape(e->own_mesh[i], e->own_data[i]);
+			convex_free(e->convex[i]);
+		}
 		while (e->nterrain > 0)
 			dGeomHeightfieldDataDestroy(e->terrain[--e->nterrain]);
 	}
@@ -2200,6 +2300,7 @@ ode_engine_free(struct ode_engine *e)
 	release_ode(e);
 	free(e->own_mesh);
 	free(e->own_data);
+	free(e->convex);
 	free(e->meshes);
 	free(e->mesh_data);
 	free(e->terrain);
@@ -2353,6 +2454,12 @@ ode_engine_apply_collision(struct ode_engine *e, int ci)
 		dGeomCapsuleSetParams(g, c.size[0], c.size[1]);
 		break;
 	case PHYS_GEOM_MESH:
+		if (c.hull) {
+			resize_convex(e, ci, g, c.mesh);
+			break;
+		}
+		dGeomTriMeshSetData(g, shape_data(e, ci, &c));
+		break;
 	case PHYS_GEOM_ELLIPSOID:
 	case PHYS_GEOM_CONE:
 		dGeomTriMeshSetData(g, shape_data(e, ci, &c));

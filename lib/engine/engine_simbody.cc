@@ -1106,7 +1106,7 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 	struct phys_mesh *own;
 	bool closed = true;
 
-	if (phys_collision_sized(wc, vals(e, PHYS_S_COLLISION, ci), &c,
+	if (phys_engine_collision(wc, vals(e, PHYS_S_COLLISION, ci), &c,
 	    &own) < 0)
 		return -1;
 	if (c.shape == PHYS_GEOM_HEIGHTMAP && moving) {

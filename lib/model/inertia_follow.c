@@ -535,6 +535,8 @@ phys_world_assign(struct phys_scene *w, const struct phys_ref *r,
 	memcpy(c->size, now.size, sizeof c->size);
 	if (mesh)
 		c->mesh = phys_mesh_cache_keep(&w->meshes, mesh);
+	if (mesh && c->hull)	/* the new mesh's: none when flat now */
+		c->hull = phys_mesh_cache_hull(&w->meshes, c->mesh);
 	return 0;
 }
 

@@ -169,6 +169,12 @@ write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
 		break;
 	default:
 		s = add(geo, "mesh", NULL, g->line);
+		/* MuJoCo collides a mesh's convex hull, as SDF 1.11 says */
+		if (g->collides || g->paired) {
+			xmlSetProp(s, (const xmlChar *)"optimization",
+			    (const xmlChar *)"convex_hull");
+			r->hulls = true;
+		}
 		add(s, "uri", r->meshes[g->mesh].uri, g->line);
 		add_nums(s, "scale", r->meshes[g->mesh].scale, 3, g->line);
 	}
@@ -1234,7 +1240,7 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 	write_excludes(r, sdf, model);
 	write_world_geoms(r, model, line);
 	write_pairs(r, sdf);
-	if (r->mimic)
+	if (r->mimic || r->hulls)
 		xmlSetProp(sdf, (const xmlChar *)"version",
 		    (const xmlChar *)"1.11");
 	return 0;

@@ -225,6 +225,7 @@ struct reader {
 	xmlNodePtr *equality;	/* <connect>, <weld> and <joint> to write */
 	size_t nequality;
 	bool mimic;		/* a coupled joint: SDF 1.11 */
+	bool hulls;		/* a mesh collides as its hull: SDF 1.11 */
 	struct mj_act {
 		int kind;	/* ACT_* */
 		int joint;	/* -1: a tendon's or a site's */

@@ -1180,6 +1180,37 @@ skip_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	return 0;
 }
 
+/*
+ * SDF 1.11's <mesh optimization>: "convex_hull" collides the convex hull
+ * of the mesh's vertices (c->hull), as gz-physics does and as MuJoCo
+ * collides every mesh; a convex decomposition is not made, and the
+ * mesh's triangles collide, said so.
+ */
+static int
+read_optimization(struct loader *L, struct phys_doc *d,
+    struct phys_collision *c, xmlNodePtr s)
+{
+	char *how = phys_node_attr(s, "optimization");
+
+	if (!how || !*how) {
+		free(how);
+		return 1;
+	}
+	if (strcmp(how, "convex_hull") == 0) {
+		c->hull = phys_mesh_cache_hull(&L->w->meshes, c->mesh);
+		if (!c->hull)
+			phys_warnat(PHYS_AT(d, s), "collision '%s': %s; it "
+			    "collides as its triangles", c->name,
+			    phys_error());
+	} else {
+		phys_warnat(PHYS_AT(d, s), "collision '%s': optimization "
+		    "\"%s\" is not done (phys makes \"convex_hull\" only); "
+		    "the mesh collides as its triangles", c->name, how);
+	}
+	free(how);
+	return 1;
+}
+
 static int
 read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
     xmlNodePtr s)
@@ -1211,7 +1242,7 @@ read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	free(path);
 	free(name);
 	if (c->mesh)
-		return 1;
+		return read_optimization(L, d, c, s);
 	fail_at_element(d, s);
 	return skip_mesh(L, d, c, s);
 }

@@ -130,6 +130,9 @@ struct phys_collision {
 	/* Triangles of meshes, polylines and (for ODE) ellipsoids, held by
 	 * the world's mesh cache; the terrain of a heightmap. */
 	const struct phys_mesh *mesh;
+	/* <mesh optimization="convex_hull">: the mesh's convex hull, which
+	 * the engines collide instead of its triangles; NULL: none */
+	const struct phys_mesh *hull;
 	const struct phys_heightmap *heightmap;
 	double density;		/* SDF 1.11 <density>, kg/m^3; 0: none */
 	xmlNodePtr node;

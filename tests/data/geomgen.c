@@ -2,7 +2,8 @@
  * geomgen.c - writes the meshes and terrains tests/geometry.bats uses,
  * into the directory given: one unit cube (edges 1 m, centred on the
  * origin) as ASCII STL, binary STL, OBJ and Collada (in centimetres,
- * under a node transform), a unit right tetrahedron, and a bowl terrain
+ * under a node transform), a unit right tetrahedron, a channel (a slot
+ * between two walls, one closed OBJ), and a bowl terrain
  * h = ((x/R)^2 + (y/R)^2) / 2 as a 33x33 PNG and as a GeoTIFF, plus a
  * 30x30 PNG no heightmap may use; and GeoTIFFs no terrain may use: the
  * bowl with a NaN pixel size (nan_pixel.tif), with a pixel size of 1e308
@@ -115,6 +116,76 @@ obj(const char *dir)
 	for (i = 0; i < 12; i++)
 		fprintf(f, "f %d %d %d\n", cube_t[i][0] + 1, cube_t[i][1] + 1,
 		    cube_t[i][2] + 1);
+	fclose(f);
+}
+
+/*
+ * A channel 1 m square and 0.5 m high, its bottom at z = 0, with a slot
+ * 0.5 m wide and 0.3 m deep along y: the U of its profile (x, z)
+ * extruded from y = -0.5 to 0.5, one closed mesh (its ends each three
+ * convex quads). Its convex hull is the whole 1 x 1 x 0.5 m block.
+ */
+static const double u_xz[8][2] = {	/* counter-clockwise */
+	{ -.5, 0 }, { .5, 0 }, { .5, .5 }, { .25, .5 }, { .25, .2 },
+	{ -.25, .2 }, { -.25, .5 }, { -.5, .5 },
+};
+
+/* Triangle a b c of the channel's vertices, turned to face along n. */
+static void
+facing(FILE *f, int a, int b, int c, const double n[3])
+{
+	double p[3][3], u[3], v[3], d;
+	int i, k[3] = { a, b, c };
+
+	for (i = 0; i < 3; i++) {
+		p[i][0] = u_xz[k[i] % 8][0];
+		p[i][1] = k[i] < 8 ? -.5 : .5;
+		p[i][2] = u_xz[k[i] % 8][1];
+	}
+	for (i = 0; i < 3; i++) {
+		u[i] = p[1][i] - p[0][i];
+		v[i] = p[2][i] - p[0][i];
+	}
+	d = (u[1] * v[2] - u[2] * v[1]) * n[0] +
+	    (u[2] * v[0] - u[0] * v[2]) * n[1] +
+	    (u[0] * v[1] - u[1] * v[0]) * n[2];
+	if (d < 0)
+		fprintf(f, "f %d %d %d\n", a + 1, c + 1, b + 1);
+	else
+		fprintf(f, "f %d %d %d\n", a + 1, b + 1, c + 1);
+}
+
+static void
+channel(const char *dir)
+{
+	/* the ends' quads, by profile point */
+	static const int quad[3][4] = { { 1, 2, 3, 4 }, { 5, 6, 7, 0 },
+	    { 0, 1, 4, 5 } };
+	FILE *f = open_in(dir, "channel.obj", "w");
+	double n[3];
+	int i, j, e;
+
+	for (i = 0; i < 16; i++)	/* 0-7 at y = -0.5, 8-15 at 0.5 */
+		fprintf(f, "v %g %g %g\n", u_xz[i % 8][0], i < 8 ? -.5 : .5,
+		    u_xz[i % 8][1]);
+	for (i = 0; i < 8; i++) {	/* the sides: outward of each edge */
+		j = (i + 1) % 8;
+		n[0] = u_xz[j][1] - u_xz[i][1];
+		n[1] = 0;
+		n[2] = u_xz[i][0] - u_xz[j][0];
+		facing(f, i, j, j + 8, n);
+		facing(f, i, j + 8, i + 8, n);
+	}
+	for (e = 0; e < 2; e++) {	/* the ends */
+		n[0] = n[2] = 0;
+		n[1] = e ? 1 : -1;
+		for (i = 0; i < 3; i++) {
+			facing(f, 8 * e + quad[i][0], 8 * e + quad[i][1],
+			    8 * e + quad[i][2], n);
+			facing(f, 8 * e + quad[i][0], 8 * e + quad[i][2],
+			    8 * e + quad[i][3], n);
+		}
+	}
 	fclose(f);
 }
 
@@ -256,6 +327,7 @@ main(int argc, char **argv)
 	ascii_stl(argv[1], "tetra.stl", tet_v, tet_t, 4);
 	binary_stl(argv[1]);
 	obj(argv[1]);
+	channel(argv[1]);
 	collada(argv[1]);
 	GDALAllRegister();
 	raster(argv[1], "bowl.png", "PNG", 33, GDT_Byte, 127.5);
