@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# The Bullet engine: what it refuses, and Gazebo's worlds with a <bullet>
-# block. What every engine does (the closed-form cases, switching, its
+# The Bullet engine: what it refuses, the mimic it holds by a force, and
+# Gazebo's worlds with a <bullet> block. What every engine does (the closed-form cases, switching, its
 # parameters reaching it, joints, geometry) is checked under it in
 # tests/engine-conformance.bats.
 
@@ -18,6 +18,43 @@ W="$WORLDS/closed_forms.sdf"
 	# the same world runs under ODE
 	run phys-step -p ode -n 1 "$TMP/screw.sdf"
 	assert_success
+}
+
+@test "Bullet holds a mimic by a force: a slide follows a hinge at half its angle while a spring swings the hinge, theta = 1 - cos(sqrt(3 / 0.35) t); two fingers on a swinging palm stay mirrored" {
+	sed 's|<world name="w">|&<physics name="bullet" type="bullet"/>|' \
+	    "$BATS_TEST_DIRNAME/data/mimic_slide.sdf" > "$TMP/m.sdf"
+	phys-step -p bullet -t 3 -r 100 -i 'm::j*/position' "$TMP/m.sdf" > "$TMP/o"
+	# follower = 0.5 (leader - 0.2) + 0.1
+	jq -r '.items | (.["m::jb/position"][0] - 0.5 * (.["m::ja/position"][0] - 0.2) - 0.1) | fabs' "$TMP/o" |
+	    awk '$1 > m { m = $1 } END { if (m > 1e-6) { print "mimic off by " m; exit 1 } }'
+	# the slider's 1 kg at half the rate: 0.1 + 0.25 kg m^2 on 3 N m/rad
+	jq -r '[.t, .items["m::ja/position"][0]] | @tsv' "$TMP/o" | awk '
+	    { e = 1 - cos(sqrt(3 / 0.35) * $1); d = $2 - e; if (d < 0) d = -d; if (d > m) m = d }
+	    END { if (m > 0.005) { print "theta off by " m; exit 1 } }'
+	# a gripper: a palm swinging under gravity on a hinge, two fingers
+	# hinged to it, the second mimicking the first mirrored while a
+	# spring opens the first
+	cat > "$TMP/g.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.11"><world name="w"><physics name="bullet" type="bullet"/>
+<model name="g">
+<link name="palm"><pose>0 0.5 1 0 0 0</pose><inertial><mass>0.5</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+<link name="f1"><pose>0.05 0.6 1 0 0 0</pose><inertial><pose>0 0.05 0 0 0 0</pose><mass>0.05</mass><inertia><ixx>1e-4</ixx><iyy>1e-5</iyy><izz>1e-4</izz></inertia></inertial></link>
+<link name="f2"><pose>-0.05 0.6 1 0 0 0</pose><inertial><pose>0 0.05 0 0 0 0</pose><mass>0.05</mass><inertia><ixx>1e-4</ixx><iyy>1e-5</iyy><izz>1e-4</izz></inertia></inertial></link>
+<joint name="swing" type="revolute"><pose relative_to="__model__">0 0 1 0 0 0</pose><parent>world</parent><child>palm</child><axis><xyz>1 0 0</xyz></axis></joint>
+<joint name="q1" type="revolute"><parent>palm</parent><child>f1</child>
+<axis><xyz>0 0 1</xyz><dynamics><spring_reference>-0.5</spring_reference><spring_stiffness>0.2</spring_stiffness></dynamics></axis></joint>
+<joint name="q2" type="revolute"><parent>palm</parent><child>f2</child>
+<axis><xyz>0 0 1</xyz><mimic joint="q1" axis="axis"><multiplier>-1</multiplier><offset>0</offset><reference>0</reference></mimic></axis></joint>
+</model></world></sdf>
+SDF
+	phys-step -p bullet -t 2 -r 100 -i 'g::q*/position' -i 'g::swing/position' "$TMP/g.sdf" > "$TMP/o" 2> "$TMP/err"
+	# the palm swings through a right angle and back, the fingers open
+	jq -r '.items["g::swing/position"][0] | fabs' "$TMP/o" | awk '$1 > m { m = $1 } END { if (m < 1) { print "palm swung only " m; exit 1 } }'
+	near "$(jq -s 'map(.items["g::q1/position"][0]) | min' "$TMP/o")" -1 0.1
+	jq -r '.items | (.["g::q2/position"][0] + .["g::q1/position"][0]) | fabs' "$TMP/o" |
+	    awk '$1 > m { m = $1 } END { if (m > 1e-3) { print "fingers apart by " m; exit 1 } }'
+	! grep -q 'coupling (mimic)' "$TMP/err"
 }
 
 @test "Gazebo's worlds with a <bullet> block step under Bullet as under ODE" {

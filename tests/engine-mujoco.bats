@@ -130,18 +130,7 @@ SDF
 	    { e = 1 - cos(sqrt(10) * $1); d = $2 - e; if (d < 0) d = -d; if (d > m) m = d }
 	    END { if (m > 0.005) { print "theta1 off by " m; exit 1 } }'
 	# a slider mimics a hinge at half its angle, offset by 0.1 m
-	with_mujoco > "$TMP/m.sdf" <<'SDF'
-<?xml version="1.0"?>
-<sdf version="1.11"><world name="w">
-<model name="m">
-<link name="a"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
-<link name="b"><pose>2 0 1 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
-<joint name="ja" type="revolute"><parent>world</parent><child>a</child>
-<axis><xyz>0 0 1</xyz><dynamics><spring_reference>1</spring_reference><spring_stiffness>3</spring_stiffness></dynamics></axis></joint>
-<joint name="jb" type="prismatic"><parent>world</parent><child>b</child>
-<axis><xyz>1 0 0</xyz><mimic joint="ja" axis="axis"><multiplier>0.5</multiplier><offset>0.1</offset><reference>0.2</reference></mimic></axis></joint>
-</model></world></sdf>
-SDF
+	with_mujoco < "$BATS_TEST_DIRNAME/data/mimic_slide.sdf" > "$TMP/m.sdf"
 	phys-step -t 3 -r 100 -i 'm::j*/position' "$TMP/m.sdf" > "$TMP/o"
 	# the offset is reached from the loaded 0 within the first steps
 	jq -r 'select(.t >= 0.1) | .items | (.["m::jb/position"][0] - 0.5 * (.["m::ja/position"][0] - 0.2) - 0.1) | fabs' "$TMP/o" |

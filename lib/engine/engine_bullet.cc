@@ -198,6 +198,7 @@ struct bullet_engine {
 	std::vector<btCollisionObject *> static_object;
 	bool skip_unsupported = false;
 	bool pushed = false;	/* some link has had a force of the run's */
+	bool slip_said = false;	/* a coupling's slip (couple_mimic) */
 	/* The run's welds, each a fixed constraint made at run time. */
 	struct weld {
 		int parent, child;
@@ -831,10 +832,6 @@ make_joint(bullet_engine *e, int ji)
 	phys_pose cp = body_pose(e, j->child), pp = body_pose(e, j->parent);
 	btTypedConstraint *c;
 
-	if (j->mimic.nleaders)
-		return refuse_joint(j, "the Bullet engine has no mimic "
-		    "constraint (MuJoCo, DART and Simbody hold one as a "
-		    "constraint, ODE by a force: -p mujoco, -p dart)");
 	switch (j->type) {
 	case PHYS_JOINT_SCREW:
 	case PHYS_JOINT_GEARBOX:
@@ -1559,6 +1556,131 @@ joint_forces(struct bullet_engine *e, int ji)
 }
 
 /*
+ * A mimic, held by a force as under ODE: Bullet's constraints join two
+ * bodies, a coupling up to nine joints. Before the step, the rate each
+ * joint of it would reach (its rate as the step began, plus what its own
+ * force and gravity add over the step), and
+ * the force along each joint, of the inverse inertia its two bodies
+ * alone give its motion, that brings follower - sum multiplier * leader
+ * to the rate that closes the coupling's gap by the profile's ERP of it.
+ */
+struct coupled {
+	int joint;
+	double c;		/* the joint's weight in the coupling */
+	phys_vec3 axis;		/* world frame */
+	bool linear;
+	double rate, inv;
+};
+
+/* What gravity over the step adds to body b's rate along the joint axis
+ * a through anchor: a slide's velocity or a turn's about the axis, as
+ * the body alone would answer it. */
+static double
+step_gain(const struct bullet_engine *e, const btRigidBody *b,
+    phys_vec3 anchor, phys_vec3 a, bool linear)
+{
+	phys_vec3 f, r;
+	double mass, j;
+
+	if (!b || b->isStaticOrKinematicObject() || b->getInvMass() <= 0)
+		return 0;
+	mass = 1 / b->getInvMass();
+	f = v3_scale(from_bt(b->getGravity()), mass);
+	if (linear)
+		return e->step * v3_dot(f, a) / mass;
+	r = v3_sub(from_bt(b->getCenterOfMassPosition()), anchor);
+	/* the body's inertia about the axis through the anchor */
+	btVector3 ab = bt(a);
+	j = ab.dot(b->getInvInertiaTensorWorld().inverse() * ab) +
+	    mass * v3_dot(v3_cross(r, a), v3_cross(r, a));
+	return j > 0 ? e->step * v3_dot(v3_cross(r, f), a) / j : 0;
+}
+
+static coupled
+coupled_joint(const struct bullet_engine *e, int ji, double c)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const bjoint &bj = e->joints[(size_t)ji];
+	phys_pose pp = motion_now(e, j->parent).pose;
+	phys_pose cp = motion_now(e, j->child).pose;
+	coupled t;
+
+	t.joint = ji;
+	t.c = c;
+	t.linear = j->type == PHYS_JOINT_PRISMATIC;
+	t.axis = joint_axis(e, ji, pp, 0, bj.pos[0]);
+	t.inv = axis_inverse_inertia(e, ji, cp, t.axis, t.linear);
+	/* the rate as the step began, and the joint's own force of the
+	 * step (joint_forces) on the motion its two bodies give it: a
+	 * torque given as a turn moves a body as if free, which its joint
+	 * then takes back */
+	t.rate = bj.vel[0] + e->step * bj.applied[0] * t.inv;
+	phys_vec3 anchor = phys_pose_mul(cp, bj.f.in_child).p;
+	t.rate += step_gain(e, e->links[(size_t)j->child].body, anchor,
+	    t.axis, t.linear);
+	if (j->parent >= 0)
+		t.rate -= step_gain(e, e->links[(size_t)j->parent].body,
+		    anchor, t.axis, t.linear);
+	return t;
+}
+
+/* Force f along coupled joint t, on its child and, the other way, its
+ * parent. */
+static void
+push_joint(struct bullet_engine *e, const coupled &t, double f)
+{
+	const struct phys_joint *j = &e->w->joints[t.joint];
+	btRigidBody *b[2] = { e->links[(size_t)j->child].body,
+	    j->parent >= 0 ? e->links[(size_t)j->parent].body : nullptr };
+	btVector3 F = bt(v3_scale(t.axis, f));
+
+	for (int k = 0; k < 2; k++) {
+		if (!b[k] || b[k]->isStaticOrKinematicObject())
+			continue;
+		if (t.linear)
+			b[k]->applyCentralForce(k ? -F : F);
+		else
+			turn(e, b[k], k ? -F : F);
+	}
+}
+
+static void
+couple_mimic(struct bullet_engine *e, int ji)
+{
+	const struct phys_mimic *m = &e->w->joints[ji].mimic;
+	coupled t[PHYS_MIMIC_LEADERS + 1];
+	double rate = 0, w = 0, gap, f;
+	int n = m->nleaders + 1;
+
+	if (!e->joints[(size_t)ji].c)
+		return;
+	t[0] = coupled_joint(e, ji, 1);
+	gap = e->joints[(size_t)ji].pos[0] - phys_mimic_base(m);
+	for (int i = 0; i < m->nleaders; i++) {
+		if (!e->joints[(size_t)m->lead[i].joint].c)
+			return;
+		t[i + 1] = coupled_joint(e, m->lead[i].joint,
+		    -m->lead[i].multiplier);
+		gap -= m->lead[i].multiplier *
+		    e->joints[(size_t)m->lead[i].joint].pos[0];
+	}
+	for (int i = 0; i < n; i++) {
+		rate += t[i].c * t[i].rate;
+		w += t[i].c * t[i].c * t[i].inv;
+	}
+	if (w <= 0)
+		return;
+	f = (-PVD(vals(e, PHYS_S_PHYSICS, 0), PHYSICS_bullet_constraints_erp) *
+	    gap / e->step - rate) / w / e->step;
+	for (int i = 0; i < n; i++)
+		push_joint(e, t[i], f * t[i].c);
+	if (!e->slip_said && fabs(gap) > PHYS_COUPLING_SLIP) {
+		e->slip_said = true;
+		phys_coupling_slip_note("Bullet", e->w->joints[ji].name, gap);
+	}
+}
+
+/*
  * Kinematic links move with their velocities, untouched by forces, as
  * phys_kinematic_step says. The step takes a kinematic body's velocity
  * as its move from the interpolation transform, which stays where the
@@ -1704,6 +1826,9 @@ bullet_engine_step(struct bullet_engine *e, double t0, double t1)
 	for (size_t i = 0; i < e->joints.size(); i++)
 		if (e->joints[i].c)
 			joint_forces(e, (int)i);
+	for (size_t i = 0; i < e->joints.size(); i++)
+		if (e->w->joints[i].mimic.nleaders)
+			couple_mimic(e, (int)i);
 	if (e->pushed)
 		link_wrenches(e);
 	limits_follow_turns(e);

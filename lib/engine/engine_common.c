@@ -26,6 +26,15 @@ phys_engine_collision(const struct phys_collision *c,
 	return phys_collision_sized(&hull, vals, out, mesh);
 }
 
+void
+phys_coupling_slip_note(const char *engine, const char *joint, double gap)
+{
+	phys_warn("joint '%s': its coupling (mimic) is %.2g off: %s holds "
+	    "a coupling by a force from each link's own inertia, which "
+	    "does not hold joints of light links under load; MuJoCo, DART "
+	    "and Simbody hold it as a constraint", joint, fabs(gap), engine);
+}
+
 /* Integers above this do not all have a double. */
 #define EXACT_INT 9007199254740992.0	/* 2^53 */
 

@@ -21,6 +21,17 @@ int phys_engine_collision(const struct phys_collision *c,
     const struct phys_value *vals, struct phys_collision *out,
     struct phys_mesh **mesh);
 
+/*
+ * How far a coupling held by a force (ODE's and Bullet's mimics) may be
+ * off (rad or m) before the run says so, once, naming the engine: a
+ * force from each link's own inertia leaves a chain of light links
+ * under load (a leg's coupled joints on a servo) far off, where MuJoCo,
+ * DART and Simbody solve it as a constraint.
+ */
+#define PHYS_COUPLING_SLIP	0.01
+void phys_coupling_slip_note(const char *engine, const char *joint,
+    double gap);
+
 /* Simulated time after n steps of h from base: the double nearest the
  * exact decimal for steps of 1/k s or of a decimal fraction of a second,
  * also after a change of step (0.7, not 0.7000000000000001; 1.64 after

@@ -1565,25 +1565,13 @@ axis_term(struct ode_engine *e, int ji, double c, struct coupling_term *t)
 	t->c = c;
 }
 
-/*
- * How far a coupling may be off (rad or m) before the run says so: ODE
- * holds it by a force from each link's own inertia, which a chain of
- * light links under load (a leg's coupled joints on a servo) leaves
- * far off, where MuJoCo, DART and Simbody solve it as a constraint.
- */
-#define COUPLING_SLIP	0.01
-
 static void
 said_slip(struct ode_engine *e, int ji, double gap)
 {
-	if (e->slip_said || fabs(gap) <= COUPLING_SLIP)
+	if (e->slip_said || fabs(gap) <= PHYS_COUPLING_SLIP)
 		return;
 	e->slip_said = true;
-	phys_warn("joint '%s': its coupling (mimic) is %.2g off: ODE holds "
-	    "a coupling by a force from each link's own inertia, which "
-	    "does not hold joints of light links under load; MuJoCo, DART "
-	    "and Simbody hold it as a constraint", e->w->joints[ji].name,
-	    fabs(gap));
+	phys_coupling_slip_note("ODE", e->w->joints[ji].name, gap);
 }
 
 /* follower = sum of multiplier * (leader - reference), + offset */
