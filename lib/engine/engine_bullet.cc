@@ -1559,10 +1559,10 @@ joint_forces(struct bullet_engine *e, int ji)
  * A mimic, held by a force as under ODE: Bullet's constraints join two
  * bodies, a coupling up to nine joints. Before the step, the rate each
  * joint of it would reach (its rate as the step began, plus what its own
- * force and gravity add over the step), and
- * the force along each joint, of the inverse inertia its two bodies
- * alone give its motion, that brings follower - sum multiplier * leader
- * to the rate that closes the coupling's gap by the profile's ERP of it.
+ * force and gravity add over the step), and the force along each joint,
+ * of the inverse inertia its two bodies alone give its motion, that
+ * brings follower - sum multiplier * leader to the rate that closes the
+ * coupling's gap by the profile's ERP of it.
  */
 struct coupled {
 	int joint;
