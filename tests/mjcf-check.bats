@@ -255,9 +255,9 @@ CASES
 	run -1 phys-sdf check "$TMP/frame.xml"
 	[[ "$output" == *'"line":13,"severity":"error","message":"unknown attribute '"'"'size'"'"' of <frame>"'* ]]
 	run -1 phys-step -q -n 1 "$TMP/frame.xml"
-	sed 's|<option timestep="0.001"/>|<option timestep="0.001"><flag eulerdamp="disable"/></option>|' "$src" > "$TMP/flag.xml"
+	sed 's|<option timestep="0.001"/>|<option timestep="0.001"><flag invdiscrete="enable"/></option>|' "$src" > "$TMP/flag.xml"
 	run -1 --separate-stderr phys-sdf check "$TMP/flag.xml"
-	[[ "$output" == *'"line":8,"severity":"error","message":"<flag eulerdamp=\"disable\">: a later MuJoCo'"'"'s, not 2.2.2'"'"'s; phys moves the model as with eulerdamp=\"enable\", and refuses it"'* ]]
+	[[ "$output" == *'"line":8,"severity":"error","message":"<flag invdiscrete=\"enable\">: a later MuJoCo'"'"'s, not 2.2.2'"'"'s; phys moves the model as with invdiscrete=\"disable\", and refuses it"'* ]]
 }
 
 @test "a sensor MuJoCo 2.2.2 lacks (MuJoCo 3's <contact>, or a misspelt one) is a warning, as phys reads no sensor and loads the model; phys-step runs it" {

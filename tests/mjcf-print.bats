@@ -899,10 +899,10 @@ viscous_wind() {
 	sed 's|<option timestep="0.001"/>|&<asset><model name="m" file="m.xml"/></asset>|' "$src" > "$TMP/model.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/model.xml"
 	[[ "$stderr" == "phys-step: $TMP/model.xml:8: unknown element <model> in <asset>: "*"phys refuses the model" ]]
-	sed 's|<option timestep="0.001"/>|<option timestep="0.001"><flag eulerdamp="disable"/></option><asset><material name="m" metallic="0.5" roughness="0.2"/></asset>|' "$src" > "$TMP/flag.xml"
+	sed 's|<option timestep="0.001"/>|<option timestep="0.001"><flag invdiscrete="enable"/></option><asset><material name="m" metallic="0.5" roughness="0.2"/></asset>|' "$src" > "$TMP/flag.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/flag.xml"
-	assert_equal "$stderr" "phys-step: $TMP/flag.xml:8: <flag eulerdamp=\"disable\">: a later MuJoCo's, not 2.2.2's; phys moves the model as with eulerdamp=\"enable\": phys refuses the model"
-	sed -i 's|eulerdamp="disable"|eulerdamp="enable"|' "$TMP/flag.xml"
+	assert_equal "$stderr" "phys-step: $TMP/flag.xml:8: <flag invdiscrete=\"enable\">: a later MuJoCo's, not 2.2.2's; phys moves the model as with invdiscrete=\"disable\": phys refuses the model"
+	sed -i 's|invdiscrete="enable"|invdiscrete="disable"|' "$TMP/flag.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/flag.xml"
 	# an element's attributes said alike are said in one line
 	[[ "$stderr" == *"flag.xml:8: <material metallic, roughness>: a later MuJoCo's, for how the model looks: not read"* ]]

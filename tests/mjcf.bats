@@ -1422,3 +1422,32 @@ XML
 	[[ "$stderr" == *"said.xml:6: a free joint's limits: MuJoCo takes none, and neither does phys"* ]]
 	run -0 phys-sdf check "$TMP/said.xml"
 }
+
+# The wheel of $MJ/eulerdamp.xml spun at 10 rad/s, under profile $1.
+spun_down() {
+	phys-step -q -p "$1" --keyframe spun -t 0.5 -r 2 -i 'eulerdamp::spin/velocity' \
+	    "$MJ/eulerdamp.xml" > "$TMP/out"
+	rel "$(tail -1 "$TMP/out" | jq '.items[][0]')" "$(awk 'BEGIN { print 10 * exp(-2.5) }')" 0.01
+}
+
+@test "mjcf: a later MuJoCo's eulerdamp=\"disable\" is read where explicit damping parts from 2.2.2's implicit by rho^2 < 1e-4 a step (rho = h d / I), said with rho; refused beyond; not read under another integrator" {
+	run -0 --separate-stderr phys-step -n 1 "$MJ/eulerdamp.xml"
+	assert_equal "$stderr" "phys-step: $MJ/eulerdamp.xml:7: <flag eulerdamp=\"disable\">: a later MuJoCo's explicit damping under Euler, where 2.2.2 integrates it implicitly: a joint loses at most 0.005 of its rate to damping a step (joint 'spin'), and the two part by 2.5e-05 of it: read as 2.2.2 moves the model"
+	# the damping reaches the run: 10 exp(-d t / I) under ODE and MuJoCo
+	spun_down default_physics
+	spun_down mujoco
+	# forty times the damping: 0.2 of the rate a step
+	sed 's/damping="0.5"/damping="20"/' "$MJ/eulerdamp.xml" > "$TMP/d.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/d.xml"
+	assert_equal "$stderr" "phys-step: $TMP/d.xml:7: <flag eulerdamp=\"disable\">: a later MuJoCo's explicit damping under Euler, where 2.2.2 integrates it implicitly: joint 'spin' loses 0.2 of its rate to damping a step, and the two part by 0.04 of it a step: phys refuses the model"
+	run -1 phys-sdf check "$TMP/d.xml"
+	[[ "$output" == *'"line":7,"severity":"error","message":"<flag eulerdamp=\"disable\">: '*'joint '"'"'spin'"'"' loses 0.2 of its rate'* ]]
+	# RK4 has no use for it
+	sed 's/integrator="Euler"/integrator="RK4"/' "$TMP/d.xml" > "$TMP/rk.xml"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/rk.xml"
+	assert_equal "$stderr" "phys-step: $TMP/rk.xml:7: <flag eulerdamp=\"disable\">: a later MuJoCo's, for its Euler integrator only (the model's is RK4): not read"
+	# a later MuJoCo's other flags, at values 2.2.2 moves the model as
+	sed 's|<flag eulerdamp="disable"/>|<flag invdiscrete="disable" sleep="disable" island="enable" autoreset="disable"/>|' "$MJ/eulerdamp.xml" > "$TMP/f.xml"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/f.xml"
+	assert_equal "$stderr" "phys-step: $TMP/f.xml:7: <flag island, autoreset>: a later MuJoCo's, for how it runs, not for how the model moves: not read"
+}

@@ -288,13 +288,16 @@ read_flags(struct reader *r, xmlNodePtr f)
 		{ "energy", NULL, 0, NULL }, { "fwdinv", NULL, 0, NULL },
 		{ "sensornoise", NULL, 0, NULL }, { "multiccd", NULL, 0, NULL },
 		{ "nativeccd", NULL, 0, NULL }, { "midphase", NULL, 0, NULL },
-		{ "eulerdamp", NULL, 0, NULL },
+		{ "island", NULL, 0, NULL }, { "autoreset", NULL, 0, NULL },
+		{ "invdiscrete", NULL, 0, NULL }, { "sleep", NULL, 0, NULL },
+		{ "eulerdamp", "disable", MJ_OFF_EULERDAMP, NULL },
 	};
 	static const char *const values[] = { "disable", "enable", NULL };
 	xmlAttrPtr a;
 	const char *name;
 	size_t i;
 
+	r->flag_line = phys_node_where(f);
 	for (a = f->properties; a; a = a->next) {
 		name = (const char *)a->name;
 		for (i = 0; i < sizeof flags / sizeof *flags; i++)

@@ -57,6 +57,9 @@ enum {
 	MJ_OFF_PASSIVE = 16,	/* joints without springs and damping */
 	MJ_OFF_ACTUATION = 32,	/* no actuator */
 	MJ_OFF_GRAVITY = 64,
+	/* a later MuJoCo's eulerdamp: Euler's damping explicit, where
+	 * 2.2.2 integrates it implicitly (mjcf_qpos0.c judges it) */
+	MJ_OFF_EULERDAMP = 128,
 };
 
 struct mj_geom {
@@ -186,6 +189,7 @@ struct reader {
 	/* <option><flag>: the parts of MuJoCo's dynamics the model turns
 	 * off (MJ_OFF_*) */
 	unsigned off;
+	long flag_line;		/* the <flag>'s */
 	/* fusestatic, and nothing naming what it would move: each body
 	 * without joints becomes part of the body it is welded to */
 	bool fuse;
