@@ -94,7 +94,7 @@ W="$WORLDS/closed_forms.sdf"
 	sed -e 's|<joint name="slider" type="prismatic">|<joint name="slider" type="screw"><thread_pitch>10</thread_pitch>|' "$W" > "$TMP/screw.sdf"
 	run phys-step --engines ode,bullet -n 1 "$TMP/screw.sdf"
 	[ "$status" -eq 2 ]
-	assert_output --partial "the Bullet engine runs no screw or gearbox joint"
+	assert_output --partial "the Bullet engine runs no screw joint"
 	run phys-step --engines ode,nosuch -n 1 "$W"
 	[ "$status" -eq 2 ]
 	assert_output --partial "--engines: no engine 'nosuch' ($(engines | paste -sd, | sed 's/,/, /g'), or all)"
@@ -116,7 +116,7 @@ W="$WORLDS/closed_forms.sdf"
 	[ "$(grep -c '"field":"fall::link/pose.z"' <<<"$output")" -eq 1 ]
 	jq -se 'map(select(.field)) | length == 6 and all(.values | keys == ["mujoco", "ode"])' <<<"$output"
 	# the one that failed, last, with why
-	[ "$(tail -1 <<<"$output")" = '{"engine":"bullet","failed":"'"$TMP"'/screw.sdf:121: joint '"'spring::slider'"': the Bullet engine runs no screw or gearbox joint (the other engines do: -p ode, -p dart)"}' ]
+	[ "$(tail -1 <<<"$output")" = '{"engine":"bullet","failed":"'"$TMP"'/screw.sdf:121: joint '"'spring::slider'"': the Bullet engine runs no screw joint (the other engines do: -p ode, -p dart)"}' ]
 	# no file left in TMPDIR, and --runs keeps only the runs that finished
 	mkdir "$TMP/tmp"
 	run -2 env TMPDIR="$TMP/tmp" phys-step --engines ode,bullet,mujoco -t 0.5 -r 10 -i 'fall::link/pose' --runs "$TMP/runs" "$TMP/screw.sdf"
@@ -126,7 +126,7 @@ W="$WORLDS/closed_forms.sdf"
 	run --separate-stderr phys-step --engines bullet,ode,dart -t 0.1 -s 'gravity=0 0 -1e30' -i 'fall::link/pose' "$TMP/screw.sdf"
 	[ "$status" -eq 2 ]
 	[ "$(jq -r 'select(.failed) | "\(.engine): \(.failed)"' <<<"$output")" = "$(printf '%s\n' \
-	    "bullet: $TMP/screw.sdf:121: joint 'spring::slider': the Bullet engine runs no screw or gearbox joint (the other engines do: -p ode, -p dart)" \
+	    "bullet: $TMP/screw.sdf:121: joint 'spring::slider': the Bullet engine runs no screw joint (the other engines do: -p ode, -p dart)" \
 	    "ode: simulation diverged: body 'fall::link' has a non-finite state at t=0.001" \
 	    "dart: simulation diverged: body 'fall::link' has a non-finite state at t=0.001")" ]
 	[[ "$stderr" == *"0 of 3 engines finished: nothing to compare"* ]]

@@ -1,10 +1,11 @@
 #!/usr/bin/env bats
-# The Bullet engine: what it refuses, the mimic it holds by a force, and
-# Gazebo's worlds with a <bullet> block. What every engine does (the closed-form cases, switching, its
-# parameters reaching it, joints, geometry) is checked under it in
-# tests/engine-conformance.bats.
+# The Bullet engine: what it refuses, the mimic and gearbox it holds by a
+# force, and Gazebo's worlds with a <bullet> block. What every engine
+# does (the closed-form cases, switching, its parameters reaching it,
+# joints, geometry) is checked under it in tests/engine-conformance.bats.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 W="$WORLDS/closed_forms.sdf"
 
@@ -14,7 +15,7 @@ W="$WORLDS/closed_forms.sdf"
 	line=$(grep -n 'type="screw"' "$TMP/screw.sdf" | cut -d: -f1)
 	run phys-step -p bullet -n 1 "$TMP/screw.sdf"
 	assert_failure 1
-	assert_output --partial "screw.sdf:$line: joint 'spring::slider': the Bullet engine runs no screw or gearbox joint"
+	assert_output --partial "screw.sdf:$line: joint 'spring::slider': the Bullet engine runs no screw joint"
 	# the same world runs under ODE
 	run phys-step -p ode -n 1 "$TMP/screw.sdf"
 	assert_success
@@ -55,6 +56,21 @@ SDF
 	jq -r '.items | (.["g::q2/position"][0] + .["g::q1/position"][0]) | fabs' "$TMP/o" |
 	    awk '$1 > m { m = $1 } END { if (m > 1e-3) { print "fingers apart by " m; exit 1 } }'
 	! grep -q 'coupling (mimic)' "$TMP/err"
+}
+
+@test "Bullet holds a gearbox by a force through its gears' hinges: w2 = -2 w1, the first gear swinging with J1 + ratio^2 J2, theta1 = 1 - cos(sqrt(10) t); gears without hinges to the reference are refused" {
+	sed 's|<world name="w">|&<physics name="bullet" type="bullet"/>|' \
+	    "$BATS_TEST_DIRNAME/data/gearbox.sdf" > "$TMP/g.sdf"
+	phys-step -p bullet -t 3 -r 100 -i 'm::h*/velocity' -i 'm::h1/position' "$TMP/g.sdf" > "$TMP/o"
+	jq -r '.items | (.["m::h2/velocity"][0] + 2 * .["m::h1/velocity"][0]) | fabs' "$TMP/o" |
+	    awk '$1 > m { m = $1 } END { if (m > 1e-3) { print "gear slip " m; exit 1 } }'
+	jq -r '[.t, .items["m::h1/position"][0]] | @tsv' "$TMP/o" | awk '
+	    { e = 1 - cos(sqrt(10) * $1); d = $2 - e; if (d < 0) d = -d; if (d > m) m = d }
+	    END { if (m > 0.005) { print "theta1 off by " m; exit 1 } }'
+	# the second gear on a ball joint: nothing to couple it through
+	sed -i 's|<joint name="h2" type="revolute"><parent>base</parent><child>g2</child><axis><xyz>0 0 1</xyz></axis></joint>|<joint name="h2" type="ball"><parent>base</parent><child>g2</child></joint>|' "$TMP/g.sdf"
+	run -1 --separate-stderr phys-step -p bullet -n 1 "$TMP/g.sdf"
+	[[ "$stderr" == *"g.sdf:14: joint 'm::gear': the Bullet engine couples a gearbox's gears only through revolute joints that hinge them to its reference body"* ]]
 }
 
 @test "Gazebo's worlds with a <bullet> block step under Bullet as under ODE" {

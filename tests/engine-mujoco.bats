@@ -107,22 +107,7 @@ SDF
 	near "$(tail -1 "$TMP/o" | jq '.items["m::nut/pose"].z')" "$(awk 'BEGIN { printf "%.12f", 5 - 4.9 * 1e-6 * 4000 * 4001 / 2 }')" 1e-5
 	# a gearbox of ratio 2 about the base: w2 = -2 w1, and the spring of
 	# 3 N m/rad on the first gear swings 0.1 + 4 * 0.05 kg m^2
-	with_mujoco > "$TMP/g.sdf" <<'SDF'
-<?xml version="1.0"?>
-<sdf version="1.6"><world name="w">
-<model name="m">
-<link name="base"><pose>0 0 1 0 0 0</pose></link>
-<link name="g1"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1</iyy><izz>0.1</izz></inertia></inertial></link>
-<link name="g2"><pose>1 0 1 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.05</ixx><iyy>0.05</iyy><izz>0.05</izz></inertia></inertial></link>
-<joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
-<joint name="h1" type="revolute"><parent>base</parent><child>g1</child>
-<axis><xyz>0 0 1</xyz><dynamics><spring_reference>1</spring_reference><spring_stiffness>3</spring_stiffness></dynamics></axis></joint>
-<joint name="h2" type="revolute"><parent>base</parent><child>g2</child><axis><xyz>0 0 1</xyz></axis></joint>
-<joint name="gear" type="gearbox"><parent>g1</parent><child>g2</child>
-<gearbox_reference_body>base</gearbox_reference_body><gearbox_ratio>2</gearbox_ratio>
-<axis><xyz>0 0 1</xyz></axis><axis2><xyz>0 0 1</xyz></axis2></joint>
-</model></world></sdf>
-SDF
+	with_mujoco < "$BATS_TEST_DIRNAME/data/gearbox.sdf" > "$TMP/g.sdf"
 	phys-step -t 3 -r 100 -i 'm::h*/velocity' -i 'm::h1/position' "$TMP/g.sdf" > "$TMP/o"
 	jq -r '.items | (.["m::h2/velocity"][0] + 2 * .["m::h1/velocity"][0]) | fabs' "$TMP/o" |
 	    awk '$1 > m { m = $1 } END { if (m > 1e-5) { print "gear slip " m; exit 1 } }'

@@ -146,6 +146,11 @@ struct bjoint {
 	 * needed; e->constraints owns it */
 	btGeneric6DofSpring2Constraint *servo_c = nullptr;
 	bool servo_held = false;	/* the row held it in the last step */
+	/* a gearbox's gears as the revolute joints that hinge them to its
+	 * reference body, each with the sign that turns the joint's
+	 * position into the gear's turn about the gearbox's axis; -1: none */
+	int gear[2] = { -1, -1 };
+	double gear_sign[2] = { 1, 1 };
 	double servo_middle = 0;	/* its range's middle, held as an effort */
 	/* turning axes: the angle as the last step began, which the next
 	 * reading continues (Bullet's are within (-pi, pi]) */
@@ -822,6 +827,52 @@ set_softness(btTypedConstraint *c, double erp, double cfm)
 	}
 }
 
+/* The revolute joint that hinges link to ref, and the sign of its
+ * position as link's turn about axis (world, at load); -1: none. */
+static int
+gear_hinge(const bullet_engine *e, int ref, int link, phys_vec3 axis,
+    double *sign)
+{
+	const struct phys_joint *h;
+
+	for (size_t i = 0; i < e->w->njoints; i++) {
+		h = &e->w->joints[i];
+		if (h->type != PHYS_JOINT_REVOLUTE || !((h->parent == ref &&
+		    h->child == link) || (h->parent == link &&
+		    h->child == ref)))
+			continue;
+		*sign = (v3_dot(h->axis[0], axis) < 0 ? -1 : 1) *
+		    (h->child == link ? 1 : -1);
+		return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * A gearbox: no constraint of Bullet's, but a coupling held by a force
+ * (couple_joints) of the two revolute joints that hinge its gears to its
+ * reference body, ratio theta1 + theta2 = 0, each theta the joint's
+ * position turned onto the gearbox's axis.
+ */
+static int
+make_gearbox(bullet_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	bjoint &bj = e->joints[(size_t)ji];
+	int link[2] = { j->parent, j->child };
+
+	for (int k = 0; k < 2; k++) {
+		bj.gear[k] = gear_hinge(e, j->reference, link[k], j->axis[k],
+		    &bj.gear_sign[k]);
+		if (bj.gear[k] < 0)
+			return refuse_joint(j, "the Bullet engine couples a "
+			    "gearbox's gears only through revolute joints "
+			    "that hinge them to its reference body (the other "
+			    "engines do not need them: -p ode, -p dart)");
+	}
+	return 0;
+}
+
 int
 make_joint(bullet_engine *e, int ji)
 {
@@ -834,9 +885,10 @@ make_joint(bullet_engine *e, int ji)
 
 	switch (j->type) {
 	case PHYS_JOINT_SCREW:
+		return refuse_joint(j, "the Bullet engine runs no screw joint "
+		    "(the other engines do: -p ode, -p dart)");
 	case PHYS_JOINT_GEARBOX:
-		return refuse_joint(j, "the Bullet engine runs no screw or "
-		    "gearbox joint (the other engines do: -p ode, -p dart)");
+		return make_gearbox(e, ji);
 	default:
 		break;
 	}
@@ -1644,27 +1696,19 @@ push_joint(struct bullet_engine *e, const coupled &t, double f)
 	}
 }
 
+/* Hold sum c_i pos_i = base over the n coupled joints t of joint ji's
+ * coupling: the force along each that brings the sum's rate to the
+ * rate closing the gap by the profile's ERP of it. */
 static void
-couple_mimic(struct bullet_engine *e, int ji)
+hold_coupling(struct bullet_engine *e, int ji, const coupled *t, int n,
+    double base)
 {
-	const struct phys_mimic *m = &e->w->joints[ji].mimic;
-	coupled t[PHYS_MIMIC_LEADERS + 1];
-	double rate = 0, w = 0, gap, f;
-	int n = m->nleaders + 1;
+	double rate = 0, w = 0, gap = -base, f;
 
-	if (!e->joints[(size_t)ji].c)
-		return;
-	t[0] = coupled_joint(e, ji, 1);
-	gap = e->joints[(size_t)ji].pos[0] - phys_mimic_base(m);
-	for (int i = 0; i < m->nleaders; i++) {
-		if (!e->joints[(size_t)m->lead[i].joint].c)
-			return;
-		t[i + 1] = coupled_joint(e, m->lead[i].joint,
-		    -m->lead[i].multiplier);
-		gap -= m->lead[i].multiplier *
-		    e->joints[(size_t)m->lead[i].joint].pos[0];
-	}
 	for (int i = 0; i < n; i++) {
+		if (!e->joints[(size_t)t[i].joint].c)
+			return;
+		gap += t[i].c * e->joints[(size_t)t[i].joint].pos[0];
 		rate += t[i].c * t[i].rate;
 		w += t[i].c * t[i].c * t[i].inv;
 	}
@@ -1678,6 +1722,33 @@ couple_mimic(struct bullet_engine *e, int ji)
 		e->slip_said = true;
 		phys_coupling_slip_note("Bullet", e->w->joints[ji].name, gap);
 	}
+}
+
+/* follower - sum multiplier * leader = the mimic's base */
+static void
+couple_mimic(struct bullet_engine *e, int ji)
+{
+	const struct phys_mimic *m = &e->w->joints[ji].mimic;
+	coupled t[PHYS_MIMIC_LEADERS + 1];
+
+	t[0] = coupled_joint(e, ji, 1);
+	for (int i = 0; i < m->nleaders; i++)
+		t[i + 1] = coupled_joint(e, m->lead[i].joint,
+		    -m->lead[i].multiplier);
+	hold_coupling(e, ji, t, m->nleaders + 1, phys_mimic_base(m));
+}
+
+/* ratio theta1 + theta2 = 0 */
+static void
+couple_gearbox(struct bullet_engine *e, int ji)
+{
+	const bjoint &bj = e->joints[(size_t)ji];
+	coupled t[2];
+
+	t[0] = coupled_joint(e, bj.gear[0], bj.gear_sign[0] *
+	    PVD(vals(e, PHYS_S_JOINT, ji), JOINT_gearbox_ratio));
+	t[1] = coupled_joint(e, bj.gear[1], bj.gear_sign[1]);
+	hold_coupling(e, ji, t, 2, 0);
 }
 
 /*
@@ -1829,6 +1900,8 @@ bullet_engine_step(struct bullet_engine *e, double t0, double t1)
 	for (size_t i = 0; i < e->joints.size(); i++)
 		if (e->w->joints[i].mimic.nleaders)
 			couple_mimic(e, (int)i);
+		else if (e->joints[i].gear[0] >= 0)
+			couple_gearbox(e, (int)i);
 	if (e->pushed)
 		link_wrenches(e);
 	limits_follow_turns(e);
