@@ -23,6 +23,7 @@ struct phys_mesh_entry {
 	char *key;
 	struct phys_mesh *mesh;
 	struct phys_mesh *hull;	/* its convex hull, once asked for */
+	bool hull_tried;	/* asked for: a flat mesh has none */
 };
 
 /* ---- building ---- */
@@ -987,6 +988,7 @@ keep(struct phys_mesh_cache *c, char *key, struct phys_mesh *m)
 	c->e[c->n].key = key;
 	c->e[c->n].mesh = m;
 	c->e[c->n].hull = NULL;
+	c->e[c->n].hull_tried = false;
 	return c->e[c->n++].mesh;
 }
 
@@ -1025,8 +1027,12 @@ phys_mesh_cache_hull(struct phys_mesh_cache *c, const struct phys_mesh *m)
 		;
 	if (i == c->n)
 		return phys_fail("%s", "no such mesh in the cache"), NULL;
-	if (!c->e[i].hull)
-		c->e[i].hull = phys_mesh_hull(m);
+	if (!c->e[i].hull_tried) {
+		c->e[i].hull_tried = true;
+		c->e[i].hull = phys_mesh_hull(m);	/* NULL: why said */
+	} else if (!c->e[i].hull) {
+		phys_fail("%s", "the mesh has no convex hull (it is flat)");
+	}
 	return c->e[i].hull;
 }
 

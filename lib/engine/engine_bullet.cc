@@ -827,27 +827,6 @@ set_softness(btTypedConstraint *c, double erp, double cfm)
 	}
 }
 
-/* The revolute joint that hinges link to ref, and the sign of its
- * position as link's turn about axis (world, at load); -1: none. */
-static int
-gear_hinge(const bullet_engine *e, int ref, int link, phys_vec3 axis,
-    double *sign)
-{
-	const struct phys_joint *h;
-
-	for (size_t i = 0; i < e->w->njoints; i++) {
-		h = &e->w->joints[i];
-		if (h->type != PHYS_JOINT_REVOLUTE || !((h->parent == ref &&
-		    h->child == link) || (h->parent == link &&
-		    h->child == ref)))
-			continue;
-		*sign = (v3_dot(h->axis[0], axis) < 0 ? -1 : 1) *
-		    (h->child == link ? 1 : -1);
-		return (int)i;
-	}
-	return -1;
-}
-
 /*
  * A gearbox: no constraint of Bullet's, but a coupling held by a force
  * (couple_joints) of the two revolute joints that hinge its gears to its
@@ -862,8 +841,8 @@ make_gearbox(bullet_engine *e, int ji)
 	int link[2] = { j->parent, j->child };
 
 	for (int k = 0; k < 2; k++) {
-		bj.gear[k] = gear_hinge(e, j->reference, link[k], j->axis[k],
-		    &bj.gear_sign[k]);
+		bj.gear[k] = phys_gear_hinge(e->w, j->reference, link[k],
+		    j->axis[k], &bj.gear_sign[k]);
 		if (bj.gear[k] < 0)
 			return refuse_joint(j, "the Bullet engine couples a "
 			    "gearbox's gears only through revolute joints "

@@ -22,6 +22,15 @@ int phys_engine_collision(const struct phys_collision *c,
     struct phys_mesh **mesh);
 
 /*
+ * The revolute joint that hinges link to ref (a gearbox's gear to its
+ * reference body; either may be -1, the world), and in *sign the factor
+ * from its position to link's turn about axis (world, at load): its
+ * index, -1 when none.
+ */
+int phys_gear_hinge(const struct phys_scene *w, int ref, int link,
+    phys_vec3 axis, double *sign);
+
+/*
  * How far a coupling held by a force (ODE's and Bullet's mimics) may be
  * off (rad or m) before the run says so, once, naming the engine: a
  * force from each link's own inertia leaves a chain of light links

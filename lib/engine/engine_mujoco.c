@@ -966,23 +966,6 @@ body_name(const struct mujoco_engine *e, int li, char *buf, size_t size)
 	return buf;
 }
 
-/* A revolute joint between links a and b (a may be -1, the world): its
- * index, -1 when none. */
-static int
-revolute_between(const struct phys_scene *w, int a, int b)
-{
-	size_t i;
-
-	for (i = 0; i < w->njoints; i++) {
-		const struct phys_joint *j = &w->joints[i];
-
-		if (j->type == PHYS_JOINT_REVOLUTE && ((j->parent == a &&
-		    j->child == b) || (j->parent == b && j->child == a)))
-			return (int)i;
-	}
-	return -1;
-}
-
 /*
  * A gearbox turns its child about the reference body by -ratio times
  * its parent's turn. MuJoCo couples the two revolute joints that turn
@@ -997,15 +980,13 @@ gear_joints(const struct mujoco_engine *e, int ji, int gear[2], double coef[2])
 
 	for (k = 0; k < 2; k++) {
 		link = k ? j->child : j->parent;
-		gear[k] = link < 0 ? -1 : revolute_between(e->w, j->reference,
-		    link);
+		gear[k] = link < 0 ? -1 : phys_gear_hinge(e->w, j->reference,
+		    link, j->axis[k], &coef[k]);
 		if (gear[k] < 0)
 			return refuse_joint(j, "the MuJoCo engine couples the "
 			    "revolute joints that turn a gearbox's links "
 			    "about its reference body, and one of them has "
 			    "none");
-		coef[k] = (v3_dot(e->w->joints[gear[k]].axis[0], j->axis[k]) < 0 ?
-		    -1 : 1) * (e->w->joints[gear[k]].child == link ? 1 : -1);
 	}
 	return 0;
 }

@@ -457,7 +457,8 @@ run_shape(struct ode_engine *e, int ci, struct phys_collision *out,
 	*old_mesh = e->own_mesh[ci];
 	*old_data = e->own_data[ci];
 	e->own_mesh[ci] = m;
-	e->own_data[ci] = m ? trimesh_data(m) : NULL;
+	/* a hull is ODE's convex shape (make_convex), not triangles */
+	e->own_data[ci] = m && !out->hull ? trimesh_data(m) : NULL;
 	return 0;
 }
 
@@ -1469,20 +1470,14 @@ couple_screw(struct ode_engine *e, int ji)
 static phys_vec3
 gear_anchor(struct ode_engine *e, int ref, int link)
 {
-	const struct phys_joint *j;
+	double sign;
+	int i = phys_gear_hinge(e->w, ref, link, v3(0, 0, 1), &sign);
 	phys_pose child;
-	size_t i;
 
-	for (i = 0; i < e->w->njoints; i++) {
-		j = &e->w->joints[i];
-		if (j->type != PHYS_JOINT_REVOLUTE || !e->joints[i].joint ||
-		    !((j->parent == ref && j->child == link) ||
-		    (j->parent == link && j->child == ref)))
-			continue;
-		ode_engine_link_pose(e, j->child, &child);
-		return phys_pose_mul(child, e->joints[i].in_child).p;
-	}
-	return body_pose(e->links[link].body).p;
+	if (i < 0 || !e->joints[i].joint)
+		return body_pose(e->links[link].body).p;
+	ode_engine_link_pose(e, e->w->joints[i].child, &child);
+	return phys_pose_mul(child, e->joints[i].in_child).p;
 }
 
 static phys_quat
