@@ -58,6 +58,17 @@ SDF
 	! grep -q 'coupling (mimic)' "$TMP/err"
 }
 
+@test "Bullet and ODE run a massless link welded to a moving one as part of its body, which cannot be made kinematic in a run" {
+	for e in bullet ode; do
+		sed "s|<world name=\"w\">|&<physics name=\"$e\" type=\"$e\"/>|" \
+		    "$BATS_TEST_DIRNAME/data/massless_flange.sdf" > "$TMP/f.sdf"
+		echo '{"t":0.5,"name":"p::flange/kinematic","value":true}' > "$TMP/c"
+		run phys-step -p "$e" -t 1 -i sim_time -c "$TMP/c" "$TMP/f.sdf"
+		assert_failure 1
+		assert_output --partial "c:1: link 'p::flange': $(engine_name "$e") runs it, massless, as part of link 'p::arm' it is welded to"
+	done
+}
+
 @test "Bullet holds a gearbox by a force through its gears' hinges: w2 = -2 w1, the first gear swinging with J1 + ratio^2 J2, theta1 = 1 - cos(sqrt(10) t); gears without hinges to the reference are refused" {
 	sed 's|<world name="w">|&<physics name="bullet" type="bullet"/>|' \
 	    "$BATS_TEST_DIRNAME/data/gearbox.sdf" > "$TMP/g.sdf"

@@ -583,7 +583,7 @@ SDF
 	phys-step -n 10 -p fast -i 'm::l/pose' "$TMP/w.sdf" | tail -1 | cmp - "$TMP/o"
 }
 
-@test "a massless link runs with 1/1000 of its model's lightest mass, with a warning; a user's mass 0 is refused" {
+@test "a massless link welded to a moving one rides on it without a word; one on a hinge runs with 1/1000 of its model's lightest mass, with a warning; a user's mass 0 is refused" {
 	cat > "$TMP/w.sdf" <<'SDF'
 <?xml version="1.0"?>
 <sdf version="1.6">
@@ -596,18 +596,24 @@ SDF
       <inertial><mass>0</mass><inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial></link>
     <joint name="j" type="revolute"><pose>-1 0 0 0 0 0</pose><parent>world</parent><child>bob</child>
       <axis><xyz>0 1 0</xyz></axis></joint>
+    <link name="flap"><pose>1 0 2 0 0 0</pose>
+      <inertial><mass>0</mass><inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial></link>
     <joint name="weld" type="fixed"><parent>bob</parent><child>sensor</child></joint>
+    <joint name="hinge" type="revolute"><parent>bob</parent><child>flap</child>
+      <axis><xyz>1 0 0</xyz></axis></joint>
   </model>
   <model name="wall"><static>true</static>
     <link name="l"><inertial><mass>0</mass></inertial></link></model>
 </world>
 </sdf>
 SDF
-	run --separate-stderr phys-step -s ode.solver.type=world -t 6 -r 500 -i 'm::j/position' -i 'm::sensor/mass' -i 'm/potential_energy' "$TMP/w.sdf"
+	run --separate-stderr phys-step -s ode.solver.type=world -t 6 -r 500 -i 'm::j/position' -i 'm::*/mass' -i 'm/potential_energy' "$TMP/w.sdf"
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *"w.sdf:9: link 'm::sensor': mass 0, which Gazebo refuses on a moving link; run with mass 0.001 kg"* ]]
+	[[ "$stderr" == *"w.sdf:13: link 'm::flap': mass 0, which Gazebo refuses on a moving link; run with mass 0.001 kg"* ]]
 	[ "$(grep -c 'mass 0' <<<"$stderr")" -eq 1 ]	# once; the static wall has no body
-	[ "$(tail -1 <<<"$output" | jq '.items["m::sensor/mass"]')" = 0.001 ]
+	[ "$(tail -1 <<<"$output" | jq '.items["m::flap/mass"]')" = 0.001 ]
+	# the sensor is part of the bob's body, massless
+	[ "$(tail -1 <<<"$output" | jq '.items["m::sensor/mass"]')" = 0 ]
 	# energies count the mass that runs: both links 2 m up at the start
 	near "$(head -1 <<<"$output" | jq '.items["m/potential_energy"]')" "$(awk 'BEGIN { printf "%.12g", 1.001 * 9.81 * 2 }')" 1e-9
 	# the bob swings as the 1 m point-mass pendulum it is: 4 sqrt(L/g)

@@ -125,6 +125,12 @@ struct blink {
 	/* A kinematic link's velocities, held: its origin's and its turn,
 	 * in the world. */
 	phys_vec3 kin_lin{ 0, 0, 0 }, kin_ang{ 0, 0, 0 };
+	/* A massless link welded to a moving one rides on that link's
+	 * body (find_riders): its host, -1 for a body of its own; its
+	 * frame in the host's link frame; the fixed joint it rides by. */
+	int host = -1, seat = -1;
+	phys_pose in_host = PHYS_POSE_IDENTITY;
+	std::vector<int> riders;	/* the links riding on this one */
 };
 
 /* A link's pose and the velocities of its origin, in the world. */
@@ -521,34 +527,60 @@ link_mass(bullet_engine *e, int li, bool at_load, double *mass,
  * made and set: on failure the body keeps them. The body is out of the
  * world (no pair or contact holds the old shapes).
  */
+/* The collisions on link li's body: its own, then its riders'. */
+std::vector<int>
+body_collisions(const bullet_engine *e, int li)
+{
+	std::vector<int> cs;
+	auto add = [&](int l) {
+		for (int k = 0; k < e->w->links[l].ncollisions; k++)
+			cs.push_back(e->w->links[l].first_collision + k);
+	};
+
+	add(li);
+	for (int r : e->links[(size_t)li].riders)
+		add(r);
+	return cs;
+}
+
+/* Where collision ci sits in its body's frame. */
+phys_pose
+in_body(const bullet_engine *e, int ci)
+{
+	const struct phys_collision *c = &e->w->collisions[ci];
+
+	return phys_pose_mul(phys_pose_inv(e->links[(size_t)c->link].com),
+	    c->pose);
+}
+
 int
 attach_shapes(bullet_engine *e, int li, bool at_load)
 {
-	const struct phys_link *l = &e->w->links[li];
 	blink &bl = e->links[(size_t)li];
-	std::vector<bshape> made((size_t)l->ncollisions);
+	std::vector<int> cs = body_collisions(e, li);
+	std::vector<bshape> made(cs.size());
 	std::unique_ptr<btCompoundShape> compound;
 	std::vector<int> children;
-	int first = l->first_collision, single = -1;
+	int single = -1;
 
-	if (l->ncollisions == 1) {
-		const struct phys_collision *c = &e->w->collisions[first];
-		phys_pose off = phys_pose_mul(phys_pose_inv(bl.com), c->pose);
+	if (cs.size() == 1) {
+		const struct phys_collision *c = &e->w->collisions[cs[0]];
+		phys_pose off = in_body(e, cs[0]);
 
 		if ((is_identity(off) || has_triangles(c)) &&
 		    c->shape != PHYS_GEOM_PLANE &&
 		    c->shape != PHYS_GEOM_HEIGHTMAP) {
-			if (sized_shape(e, first, HELD_ALONE, &off, made[0]) < 0)
+			if (sized_shape(e, cs[0], HELD_ALONE, &off, made[0]) < 0)
 				return -1;
 			if (made[0].shape)
-				single = first;
+				single = cs[0];
 		}
 	}
 	if (single < 0) {
 		compound.reset(new btCompoundShape());
-		for (int k = 0; k < l->ncollisions; k++) {
-			const struct phys_collision *c = &e->w->collisions[first + k];
-			phys_pose off = phys_pose_mul(phys_pose_inv(bl.com), c->pose);
+		for (size_t k = 0; k < cs.size(); k++) {
+			const struct phys_collision *c = &e->w->collisions[cs[k]];
+			phys_pose off = in_body(e, cs[k]);
 
 			if (c->shape == PHYS_GEOM_PLANE)
 				return refuse_shape(c, "a plane must belong to "
@@ -556,30 +588,29 @@ attach_shapes(bullet_engine *e, int li, bool at_load)
 			if (c->shape == PHYS_GEOM_HEIGHTMAP)
 				return refuse_shape(c, "a heightmap must belong "
 				    "to a static model");
-			if (sized_shape(e, first + k, HELD_IN_COMPOUND, &off,
-			    made[(size_t)k]) < 0)
+			if (sized_shape(e, cs[k], HELD_IN_COMPOUND, &off,
+			    made[k]) < 0)
 				return -1;
 			if (c->shape == PHYS_GEOM_MESH && !c->hull &&
-			    made[(size_t)k].shape)
+			    made[k].shape)
 				phys_warnat_once(PHYS_AT(c->doc, c->node),
 				    "collision '%s': collides as its convex "
 				    "hull under Bullet, which holds a moving "
 				    "mesh's triangles only for a link of one "
 				    "collision", c->name);
-			if (!made[(size_t)k].shape) {
+			if (!made[k].shape) {
 				if (unsupported(e, c, at_load) < 0)
 					return -1;
 				continue;
 			}
-			compound->addChildShape(bt(off),
-			    made[(size_t)k].shape.get());
-			children.push_back(first + k);
+			compound->addChildShape(bt(off), made[k].shape.get());
+			children.push_back(cs[k]);
 		}
 	}
 	bl.body->setCollisionShape(single >= 0 ? made[0].shape.get() :
 	    compound.get());
-	for (int k = 0; k < l->ncollisions; k++)
-		e->shapes[(size_t)(first + k)] = std::move(made[(size_t)k]);
+	for (size_t k = 0; k < cs.size(); k++)
+		e->shapes[(size_t)cs[k]] = std::move(made[k]);
 	bl.compound = std::move(compound);
 	bl.child_collision = std::move(children);
 	bl.single = single;
@@ -615,6 +646,35 @@ apply_link_flags(bullet_engine *e, int li)
 		    ~btCollisionObject::CF_KINEMATIC_OBJECT);
 }
 
+/* The riders' moments join their host's about its centre of mass, in
+ * principal axes again. */
+int
+fold_riders(const bullet_engine *e, int li, phys_pose *com, btVector3 *mo)
+{
+	const blink &bl = e->links[(size_t)li];
+	phys_mat3 T = { { { 0 } } }, R;
+	struct phys_rider r;
+	double pm[3];
+
+	if (bl.riders.empty())
+		return 0;
+	for (int k = 0; k < 3; k++)
+		T.m[k][k] = (*mo)[k];
+	for (int i : bl.riders) {
+		r = { li, e->links[(size_t)i].seat, e->links[(size_t)i].in_host };
+		phys_rider_moments(e->v, i, &r, com->q, &T);
+	}
+	if (phys_inertia_principal(T, pm, &R) < 0 || !(pm[0] > 0) ||
+	    !(pm[1] > 0) || !(pm[2] > 0))
+		return phys_fail("link '%s': its inertia and that of the "
+		    "massless links welded to it have no positive principal "
+		    "moments", e->w->links[li].name);
+	com->q = phys_quat_normalize(phys_quat_mul(com->q,
+	    phys_mat3_to_quat(R)));
+	*mo = btVector3(pm[0], pm[1], pm[2]);
+	return 0;
+}
+
 /* Mass properties; a kinematic body has infinite mass for the solver. */
 int
 set_mass(bullet_engine *e, int li, bool at_load)
@@ -623,15 +683,41 @@ set_mass(bullet_engine *e, int li, bool at_load)
 	btVector3 mo;
 	double mass;
 
-	if (link_mass(e, li, at_load, &mass, &bl.com, &mo) < 0)
+	if (link_mass(e, li, at_load, &mass, &bl.com, &mo) < 0 ||
+	    fold_riders(e, li, &bl.com, &mo) < 0)
 		return -1;
 	bl.mass = mass;
+	for (int r : bl.riders)	/* their frames on the body */
+		e->links[(size_t)r].com = phys_pose_mul(phys_pose_inv(
+		    e->links[(size_t)r].in_host), bl.com);
 	if (PVB(vals(e, PHYS_S_LINK, li), LINK_kinematic))
 		bl.body->setMassProps(0, btVector3(0, 0, 0));
 	else
 		bl.body->setMassProps(mass, mo);
 	bl.body->updateInertiaTensor();
 	return 0;
+}
+
+/*
+ * A massless link welded to a moving one rides on that link's body
+ * (phys_find_riders): its collisions join the host's compound, its
+ * moments the host's; its fixed joint is no constraint. A massless link
+ * hung by any other joint is refused at its mass (link_mass).
+ */
+void
+find_riders(bullet_engine *e)
+{
+	std::vector<struct phys_rider> r(e->w->nlinks);
+
+	phys_find_riders(e->w, e->v, r.data());
+	for (size_t i = 0; i < r.size(); i++) {
+		if (r[i].host < 0)
+			continue;
+		e->links[i].host = r[i].host;
+		e->links[i].seat = r[i].seat;
+		e->links[i].in_host = r[i].in_host;
+		e->links[(size_t)r[i].host].riders.push_back((int)i);
+	}
 }
 
 int
@@ -641,6 +727,8 @@ make_body(bullet_engine *e, int li)
 	const struct phys_model *m = &e->w->models[l->model];
 	blink &bl = e->links[(size_t)li];
 
+	if (bl.host >= 0)
+		return 0;	/* its host's body, once made */
 	if (m->is_static) {
 		bl.com = phys_pose_from6(PV(vals(e, PHYS_S_LINK, li),
 		    LINK_inertial_pose)->u.pose);
@@ -876,6 +964,8 @@ make_joint(bullet_engine *e, int ji)
 	    && !(j->child >= 0 && e->links[(size_t)j->child].body) &&
 	    !(j->parent >= 0 && e->links[(size_t)j->parent].body))
 		return 0;
+	if (&child == &parent)
+		return 0;	/* a rider's seat: one body */
 	if (j->type == PHYS_JOINT_BALL) {
 		btTransform fp = joint_frame(e, j, j->parent);
 		btTransform fc = joint_frame(e, j, j->child);
@@ -1156,11 +1246,15 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 		return nullptr;
 	}
 	bullet_engine_apply_world(e);
+	find_riders(e);
 	for (size_t i = 0; i < w->nlinks; i++)
 		if (make_body(e, (int)i) < 0) {
 			bullet_engine_free(e);
 			return nullptr;
 		}
+	for (blink &bl : e->links)
+		if (bl.host >= 0)
+			bl.body = e->links[(size_t)bl.host].body;
 	for (size_t i = 0; i < w->njoints; i++)
 		if (make_joint(e, (int)i) < 0) {
 			bullet_engine_free(e);
@@ -1228,7 +1322,7 @@ bullet_engine_apply_world(struct bullet_engine *e)
 
 	e->world->setGravity(bt(g));
 	for (size_t i = 0; i < e->links.size(); i++)
-		if (e->links[i].body)
+		if (e->links[i].body && e->links[i].host < 0)
 			apply_link_flags(e, (int)i);
 }
 
@@ -1241,6 +1335,11 @@ bullet_engine_apply_link(struct bullet_engine *e, int li)
 
 	if (!bl.body)
 		return 0;
+	if (bl.host >= 0) {
+		struct phys_rider r = { bl.host, bl.seat, bl.in_host };
+
+		return phys_rider_change(e->w, e->v, li, &r, "Bullet");
+	}
 	bullet_engine_link_pose(e, li, &link);
 	bullet_engine_link_vel(e, li, &lin, &ang);
 	e->world->removeRigidBody(bl.body);
@@ -1295,9 +1394,11 @@ static int
 bullet_engine_apply_collision(struct bullet_engine *e, int ci)
 {
 	int li = e->w->collisions[ci].link;
-	blink &bl = e->links[(size_t)li];
 	int rc;
 
+	if (e->links[(size_t)li].host >= 0)
+		li = e->links[(size_t)li].host;
+	blink &bl = e->links[(size_t)li];
 	if (!bl.body)
 		return reshape_static(e, ci);
 	e->world->removeRigidBody(bl.body);
@@ -1767,8 +1868,8 @@ bullet_engine_body_state(const struct bullet_engine *e, int li,
 {
 	const btRigidBody *b = e->links[(size_t)li].body;
 
-	if (!b)
-		return false;
+	if (!b || e->links[(size_t)li].host >= 0)
+		return false;	/* static, or its host's */
 	const btVector3 &p = b->getCenterOfMassPosition();
 	btQuaternion q = b->getOrientation();
 	const btVector3 &v = b->getLinearVelocity();
@@ -1785,10 +1886,18 @@ bullet_engine_body_state(const struct bullet_engine *e, int li,
 static void
 link_wrenches(struct bullet_engine *e)
 {
-	for (blink &bl : e->links) {
+	for (size_t i = 0; i < e->links.size(); i++) {
+		blink &bl = e->links[i];
+		phys_vec3 com, comv;
+
 		if (!bl.body || bl.kinematic)
 			continue;
-		bl.body->applyCentralForce(bl.force);
+		if (bl.host >= 0) {	/* at its place on its host */
+			bullet_engine_link_com(e, (int)i, &com, &comv);
+			bl.body->applyForce(bl.force, bt(com) -
+			    bl.body->getCenterOfMassPosition());
+		} else
+			bl.body->applyCentralForce(bl.force);
 		turn(e, bl.body, bl.torque);
 	}
 }
@@ -1927,9 +2036,19 @@ bullet_engine_link_com(const struct bullet_engine *e, int li, phys_vec3 *com,
 {
 	const blink &bl = e->links[(size_t)li];
 
+	phys_pose p;
+
 	if (!bl.body) {
 		*com = phys_pose_apply(e->w->links[li].pose, bl.com.p);
 		*com_vel = v3(0, 0, 0);
+		return;
+	}
+	if (bl.host >= 0) {	/* its own inertial frame's origin */
+		bullet_engine_link_pose(e, li, &p);
+		*com = phys_pose_apply(p, phys_pose_from6(PV(vals(e,
+		    PHYS_S_LINK, li), LINK_inertial_pose)->u.pose).p);
+		*com_vel = from_bt(bl.body->getVelocityInLocalPoint(bt(*com) -
+		    bl.body->getCenterOfMassPosition()));
 		return;
 	}
 	*com = from_bt(bl.body->getCenterOfMassPosition());
@@ -2007,19 +2126,50 @@ bullet_engine_set_link_vel(struct bullet_engine *e, int li,
 	return 0;
 }
 
+void
+wrench_of(const void *e, int ji, phys_vec3 *force, phys_vec3 *torque)
+{
+	bullet_engine_joint_wrench(static_cast<const bullet_engine *>(e), ji,
+	    force, torque);
+}
+
+phys_vec3
+com_of(const void *e, int li)
+{
+	phys_vec3 com, vel;
+
+	bullet_engine_link_com(static_cast<const bullet_engine *>(e), li,
+	    &com, &vel);
+	return com;
+}
+
 static void
 bullet_engine_joint_wrench(const struct bullet_engine *e, int ji,
     phys_vec3 *force, phys_vec3 *torque)
 {
+	const struct phys_joint *j = &e->w->joints[ji];
 	const bjoint &bj = e->joints[(size_t)ji];
+	const blink *cl = j->child >= 0 ? &e->links[(size_t)j->child] :
+	    nullptr;
+	phys_vec3 com, comv;
 
 	if (!bj.c) {
-		*force = *torque = v3(0, 0, 0);
+		if (cl && cl->host >= 0 && cl->seat == ji)
+			phys_seat_wrench(e->w, e, j->child, ji,
+			    from_bt(cl->force), from_bt(cl->torque), wrench_of,
+			    com_of, force, torque);
+		else
+			*force = *torque = v3(0, 0, 0);
 		return;
 	}
 	/* The child is body B; the torque is about its centre of mass. */
 	*force = from_bt(bj.fb.m_appliedForceBodyB);
 	*torque = from_bt(bj.fb.m_appliedTorqueBodyB);
+	if (cl && cl->host >= 0) {	/* B is the host's: about the rider's */
+		bullet_engine_link_com(e, j->child, &com, &comv);
+		*torque = v3_add(*torque, v3_cross(v3_sub(from_bt(
+		    cl->body->getCenterOfMassPosition()), com), *force));
+	}
 }
 
 /* The force of joint ji's servo row over the last step: its impulse
@@ -2115,6 +2265,8 @@ bullet_engine_weld(struct bullet_engine *e, int parent, int child, bool on)
 	if (!e->links[(size_t)parent].body && !e->links[(size_t)child].body)
 		return 0;	/* both static: nothing moves */
 	btRigidBody &a = joint_body(e, parent), &b = joint_body(e, child);
+	if (&a == &b)
+		return 0;	/* a rider and its host: one body */
 	btTransform ta = a.getCenterOfMassTransform();
 	btTransform tb = b.getCenterOfMassTransform();
 	auto *c = new btFixedConstraint(a, b, ta.inverse() * tb,

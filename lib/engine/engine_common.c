@@ -633,6 +633,128 @@ phys_link_mass_prepare(const struct phys_scene *w,
 	return spread_within(l, r, file, line, out);
 }
 
+/* ---- massless links riding on welded ones ---- */
+
+/* Whether link li, massless, may ride on a link it is welded to. */
+static bool
+may_ride(const struct phys_scene *w, const struct phys_run_values *rv,
+    int li)
+{
+	const struct phys_link *l = &w->links[li];
+	const struct phys_value *v = phys_run_values_get(rv, PHYS_S_LINK, li);
+
+	return !w->models[l->model].is_static && !l->welded &&
+	    PVD(v, LINK_inertial_mass) == 0 && !PVB(v, LINK_kinematic);
+}
+
+/* Whether link li can carry a rider: a body of its own, or a rider. */
+static bool
+may_host(const struct phys_scene *w, const struct phys_run_values *rv,
+    const struct phys_rider *out, int li)
+{
+	const struct phys_link *l = &w->links[li];
+
+	return !w->models[l->model].is_static && (out[li].host >= 0 ||
+	    l->welded || PVD(phys_run_values_get(rv, PHYS_S_LINK, li),
+	    LINK_inertial_mass) != 0);
+}
+
+void
+phys_find_riders(const struct phys_scene *w, const struct phys_run_values *rv,
+    struct phys_rider *out)
+{
+	const struct phys_joint *j;
+	bool more = true;
+	size_t i;
+	int host;
+
+	for (i = 0; i < w->nlinks; i++)
+		out[i] = (struct phys_rider){ -1, -1, PHYS_POSE_IDENTITY };
+	while (more) {	/* a rider's riders, once it rides */
+		more = false;
+		for (i = 0; i < w->njoints; i++) {
+			j = &w->joints[i];
+			if (j->type != PHYS_JOINT_FIXED || j->child < 0 ||
+			    j->parent < 0 || j->child == j->parent ||
+			    out[j->child].host >= 0 ||
+			    !may_ride(w, rv, j->child) ||
+			    !may_host(w, rv, out, j->parent))
+				continue;
+			host = out[j->parent].host >= 0 ?
+			    out[j->parent].host : j->parent;
+			out[j->child].host = host;
+			out[j->child].seat = (int)i;
+			out[j->child].in_host = phys_pose_mul(phys_pose_inv(
+			    w->links[host].pose), w->links[j->child].pose);
+			more = true;
+		}
+	}
+}
+
+void
+phys_rider_moments(const struct phys_run_values *rv, int li,
+    const struct phys_rider *r, phys_quat q, phys_mat3 *I)
+{
+	const struct phys_value *v = phys_run_values_get(rv, PHYS_S_LINK, li);
+	double m, g[6];
+	phys_mat3 D, R;
+	int a, b;
+
+	phys_link_values_mass(v, &m, g);
+	D = (phys_mat3){ { { g[0], g[3], g[4] }, { g[3], g[1], g[5] },
+	    { g[4], g[5], g[2] } } };
+	/* the rider's inertial frame in the frame q */
+	R = phys_quat_to_mat3(phys_quat_mul(phys_quat_conj(q),
+	    phys_quat_mul(r->in_host.q, phys_pose_from6(PV(v,
+	    LINK_inertial_pose)->u.pose).q)));
+	D = phys_mat3_mul(phys_mat3_mul(R, D), phys_mat3_transpose(R));
+	for (a = 0; a < 3; a++)
+		for (b = 0; b < 3; b++)
+			I->m[a][b] += D.m[a][b];
+}
+
+int
+phys_rider_change(const struct phys_scene *w, const struct phys_run_values *rv,
+    int li, const struct phys_rider *r, const char *engine)
+{
+	const struct phys_value *v = phys_run_values_get(rv, PHYS_S_LINK, li);
+
+	if (PVD(v, LINK_inertial_mass) == 0 && !PVB(v, LINK_kinematic))
+		return 0;
+	return phys_fail("link '%s': %s runs it, massless, as part of link "
+	    "'%s' it is welded to: it cannot be given a mass or be made "
+	    "kinematic in a run (MuJoCo, DART and Simbody can: -p mujoco)",
+	    w->links[li].name, engine, w->links[r->host].name);
+}
+
+void
+phys_seat_wrench(const struct phys_scene *w, const void *e, int li, int seat,
+    phys_vec3 force, phys_vec3 torque, phys_joint_wrench_fn *wrench,
+    phys_link_com_fn *com, phys_vec3 *out_force, phys_vec3 *out_torque)
+{
+	phys_vec3 r = com(e, li), f, t, sf = force, st = torque;
+	const struct phys_joint *j;
+	size_t k;
+
+	for (k = 0; k < w->njoints; k++) {
+		j = &w->joints[k];
+		if ((int)k == seat || j->child < 0 ||
+		    (j->parent != li && j->child != li))
+			continue;
+		wrench(e, (int)k, &f, &t);
+		if (j->child == li) {
+			sf = v3_add(sf, f), st = v3_add(st, t);
+			continue;
+		}
+		/* the child's reaction, moved to li's centre of mass */
+		sf = v3_sub(sf, f);
+		st = v3_sub(st, v3_add(t, v3_cross(v3_sub(com(e, j->child), r),
+		    f)));
+	}
+	*out_force = v3_scale(sf, -1);
+	*out_torque = v3_scale(st, -1);
+}
+
 /* ---- joints measured from link poses ---- */
 
 void

@@ -236,6 +236,55 @@ int phys_link_mass_prepare(const struct phys_scene *w,
     bool at_load, long line, bool quiet, struct phys_link_mass *out);
 
 /*
+ * A massless link (mass 0 in the file) welded by a fixed joint to a
+ * moving link, as an MJCF model's frame and sensor bodies are, rides on
+ * that link's body: an engine whose fixed joints are constraints solved
+ * by iteration holds a body of a stand-in mass between two heavy ones
+ * badly (Bullet let Panda's hand part from its arm; ODE's quick solver
+ * let a box sink 0.13 m on a massless skid's ball). MuJoCo holds such
+ * a body the same way.
+ */
+struct phys_rider {
+	int host;		/* the link whose body it rides; -1: none */
+	int seat;		/* the fixed joint it rides by */
+	phys_pose in_host;	/* its frame in the host's link frame */
+};
+
+/* Every link's ride (out: one per link), from the run's values. */
+void phys_find_riders(const struct phys_scene *w,
+    const struct phys_run_values *rv, struct phys_rider *out);
+
+/*
+ * Rider li's own moments (a massless link may give some: SDF's <inertia>
+ * is 1 kg m^2 about each axis whatever the mass) added to I, a tensor
+ * in the frame turned by q in its host's link frame.
+ */
+void phys_rider_moments(const struct phys_run_values *rv, int li,
+    const struct phys_rider *r, phys_quat q, phys_mat3 *I);
+
+/* A rider's values in a run: it stays massless and moved by its host;
+ * -1 with phys_error() when a change asks otherwise. */
+int phys_rider_change(const struct phys_scene *w,
+    const struct phys_run_values *rv, int li, const struct phys_rider *r,
+    const char *engine);
+
+/* An engine's wrench of joint ji on its child (the torque about the
+ * child's centre of mass) and a link's centre of mass. */
+typedef void phys_joint_wrench_fn(const void *e, int ji, phys_vec3 *force,
+    phys_vec3 *torque);
+typedef phys_vec3 phys_link_com_fn(const void *e, int li);
+
+/*
+ * What rider li's seat holds: a massless link is at rest under its
+ * forces, so its fixed joint takes what its other joints and the run's
+ * force (force, torque) put on it, contacts on its own collisions aside.
+ * The force on it, the torque about its centre of mass.
+ */
+void phys_seat_wrench(const struct phys_scene *w, const void *e, int li,
+    int seat, phys_vec3 force, phys_vec3 torque, phys_joint_wrench_fn *wrench,
+    phys_link_com_fn *com, phys_vec3 *out_force, phys_vec3 *out_torque);
+
+/*
  * A joint measured from the poses of its links, for engines whose joints
  * are not coordinates of their own: where its frame and axes were at load,
  * so that positions count from the loaded configuration, the same numbers

@@ -52,6 +52,12 @@ struct ode_link {
 	 * in the world), and its pose as a step starts. */
 	phys_vec3 kin_lin, kin_ang;
 	phys_pose kin_from;
+	/* A massless link welded to a moving one rides on that link's body
+	 * (phys_find_riders): its host, -1 for a body of its own, and the
+	 * fixed joint it rides by; inertial is then the body's frame in its
+	 * link frame. A host counts its riders. */
+	int host, seat, nriders;
+	phys_pose in_host;	/* its frame in the host's link frame */
 };
 
 /*
@@ -327,6 +333,8 @@ static const struct phys_mass_rules ode_mass = {
 /* At load an error names the SDF line (of <inertial>, where there is
  * one); later, the change that caused it is the place to point at, and
  * the caller adds it. */
+static void fold_riders(const struct ode_engine *e, int li, phys_mat3 *I);
+
 static int
 link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 {
@@ -341,8 +349,11 @@ link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 	    false, &lm) < 0)
 		return -1;
 	I = lm.tensor;
-	if (!at_load && !positive_definite(I.m[0][0], I.m[1][1], I.m[2][2],
-	    I.m[0][1], I.m[0][2], I.m[1][2]))
+	fold_riders(e, li, &I);
+	/* at load, the tensor is made one (phys_link_mass_prepare) before
+	 * its riders' join it */
+	if ((!at_load || e->links[li].nriders) && !positive_definite(
+	    I.m[0][0], I.m[1][1], I.m[2][2], I.m[0][1], I.m[0][2], I.m[1][2]))
 		return phys_failat(NULL, -1, "link '%s': inertia is not "
 		    "positive definite (phys-inertia check explains, "
 		    "phys-inertia fix repairs)", l->name);
@@ -356,6 +367,38 @@ inertial_pose(const struct ode_engine *e, int li)
 {
 	return phys_pose_from6(PV(vals(e, PHYS_S_LINK, li),
 	    LINK_inertial_pose)->u.pose);
+}
+
+/* The body's frame in link li's frame: its inertial frame, or for a
+ * rider its host's, carried to it. */
+static phys_pose
+body_frame(const struct ode_engine *e, int li)
+{
+	const struct ode_link *ol = &e->links[li];
+
+	if (ol->host < 0)
+		return inertial_pose(e, li);
+	return phys_pose_mul(phys_pose_inv(ol->in_host),
+	    inertial_pose(e, ol->host));
+}
+
+/* The riders' own moments join the host's tensor I, in its inertial
+ * frame. */
+static void
+fold_riders(const struct ode_engine *e, int li, phys_mat3 *I)
+{
+	struct phys_rider r;
+	size_t k;
+
+	if (!e->links[li].nriders)
+		return;
+	for (k = 0; k < e->w->nlinks; k++) {
+		if (e->links[k].host != li)
+			continue;
+		r = (struct phys_rider){ li, e->links[k].seat,
+		    e->links[k].in_host };
+		phys_rider_moments(e->v, (int)k, &r, inertial_pose(e, li).q, I);
+	}
 }
 
 static void
@@ -683,9 +726,9 @@ make_body(struct ode_engine *e, int li)
 	struct ode_link *ol = &e->links[li];
 	dMass mass;
 
-	ol->inertial = inertial_pose(e, li);
-	if (link_is_static(e->w, li))
-		return 0;
+	ol->inertial = body_frame(e, li);
+	if (link_is_static(e->w, li) || ol->host >= 0)
+		return 0;	/* static, or its host's body, once made */
 	if (link_mass(e, li, &mass, true) < 0)
 		return -1;
 	ol->body = dBodyCreate(e->world);
@@ -955,8 +998,8 @@ make_joint(struct ode_engine *e, int ji)
 	dBodyID child = joint_body(e, j->child), parent = joint_body(e, j->parent);
 	dJointID jid;
 
-	if (!child && !parent)
-		return;
+	if ((!child && !parent) || child == parent)
+		return;		/* nothing moves, or a rider's seat */
 	if (j->type == PHYS_JOINT_GEARBOX) {
 		make_gearbox(e, ji);
 		return;
@@ -2103,7 +2146,7 @@ world_rows_within(const struct ode_engine *e)
 	size_t i;
 
 	for (i = 0; i < e->w->nlinks; i++)
-		if (e->links[i].body && !seen[i] &&
+		if (e->links[i].body && e->links[i].host < 0 && !seen[i] &&
 		    (rows = island_rows(e, (int)i, seen, queue)) > most)
 			most = rows;
 	free(seen);
@@ -2173,15 +2216,39 @@ world_step(struct ode_engine *e)
 
 /* ---- the engine ---- */
 
+/* Each massless link welded to a moving one rides on that link's body
+ * (phys_find_riders): its geoms on the host's body, its moments in the
+ * host's, its fixed joint none of ODE's. */
+static void
+find_riders(struct ode_engine *e)
+{
+	struct phys_rider *r = phys_xcalloc(e->w->nlinks, sizeof *r);
+	size_t i;
+
+	phys_find_riders(e->w, e->v, r);
+	for (i = 0; i < e->w->nlinks; i++) {
+		e->links[i].host = r[i].host;
+		e->links[i].seat = r[i].seat;
+		e->links[i].in_host = r[i].in_host;
+		if (r[i].host >= 0)
+			e->links[r[i].host].nriders++;
+	}
+	free(r);
+}
+
 static int
 build(struct ode_engine *e, const struct phys_engine_options *opt)
 {
 	const struct phys_scene *w = e->w;
 	size_t i;
 
+	find_riders(e);
 	for (i = 0; i < w->nlinks; i++)
 		if (make_body(e, (int)i) < 0)
 			return -1;
+	for (i = 0; i < w->nlinks; i++)
+		if (e->links[i].host >= 0)
+			e->links[i].body = e->links[e->links[i].host].body;
 	for (i = 0; i < w->ncollisions; i++)
 		if (make_geom(e, (int)i, opt) < 0)
 			return -1;
@@ -2369,20 +2436,41 @@ reanchor_joints(struct ode_engine *e, int li)
 	}
 }
 
+/* Link li's geoms on its body, where its body's frame now is (a rider's
+ * follows its host's). */
+static void
+seat_geoms(struct ode_engine *e, int li)
+{
+	const struct phys_link *l = &e->w->links[li];
+	struct ode_link *ol = &e->links[li];
+	size_t c;
+
+	ol->inertial = body_frame(e, li);
+	for (c = (size_t)l->first_collision;
+	    c < (size_t)(l->first_collision + l->ncollisions); c++)
+		if (e->geoms[c] && dGeomGetBody(e->geoms[c]))
+			set_geom_offset(e->geoms[c], phys_pose_mul(
+			    phys_pose_inv(ol->inertial), e->w->collisions[c].pose));
+}
+
 static int
 ode_engine_apply_link(struct ode_engine *e, int li)
 {
-	const struct phys_link *l = &e->w->links[li];
 	struct ode_link *ol = &e->links[li];
 	phys_pose link, old_inertial = ol->inertial;
 	phys_vec3 lin, ang;
 	dMass mass;
-	size_t c;
+	size_t k;
 
 	ODE_TRAP(e, return -1);
 
 	if (!ol->body)
 		return 0;
+	if (ol->host >= 0) {
+		struct phys_rider r = { ol->host, ol->seat, ol->in_host };
+
+		return phys_rider_change(e->w, e->v, li, &r, "ODE");
+	}
 	if (link_mass(e, li, &mass, false) < 0)
 		return -1;
 	/* Keep the link frame where it is while its centre of mass moves. */
@@ -2391,11 +2479,9 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 	ol->inertial = inertial_pose(e, li);
 	dBodySetMass(ol->body, &mass);
 	set_body_pose(ol->body, phys_pose_mul(link, ol->inertial));
-	for (c = (size_t)l->first_collision;
-	    c < (size_t)(l->first_collision + l->ncollisions); c++)
-		if (e->geoms[c] && dGeomGetBody(e->geoms[c]))
-			set_geom_offset(e->geoms[c], phys_pose_mul(
-			    phys_pose_inv(ol->inertial), e->w->collisions[c].pose));
+	for (k = 0; k < e->w->nlinks; k++)
+		if ((int)k == li || e->links[k].host == li)
+			seat_geoms(e, (int)k);
 	ode_engine_set_link_vel(e, li, &lin, &ang);
 	apply_link_flags(e, li);
 	if (old_inertial.p.x != ol->inertial.p.x ||
@@ -2405,7 +2491,9 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 	    old_inertial.q.x != ol->inertial.q.x ||
 	    old_inertial.q.y != ol->inertial.q.y ||
 	    old_inertial.q.z != ol->inertial.q.z)
-		reanchor_joints(e, li);
+		for (k = 0; k < e->w->nlinks; k++)
+			if ((int)k == li || e->links[k].host == li)
+				reanchor_joints(e, (int)k);
 	return 0;
 }
 
@@ -2489,8 +2577,8 @@ ode_engine_body_state(const struct ode_engine *e, int li,
 	dBodyID b = e->links[li].body;
 	const dReal *p, *q, *v, *w;
 
-	if (!b)
-		return false;
+	if (!b || e->links[li].host >= 0)
+		return false;	/* static, or its host's */
 	p = dBodyGetPosition(b);
 	q = dBodyGetQuaternion(b);
 	v = dBodyGetLinearVel(b);
@@ -2559,13 +2647,20 @@ static void
 link_wrenches(struct ode_engine *e)
 {
 	const struct ode_link *l;
+	phys_vec3 com, vel;
 	size_t i;
 
 	for (i = 0; i < e->w->nlinks; i++) {
 		l = &e->links[i];
 		if (!l->body)
 			continue;
-		dBodyAddForce(l->body, l->force.x, l->force.y, l->force.z);
+		if (l->host >= 0) {	/* at its place on its host */
+			ode_engine_link_com(e, (int)i, &com, &vel);
+			dBodyAddForceAtPos(l->body, l->force.x, l->force.y,
+			    l->force.z, com.x, com.y, com.z);
+		} else
+			dBodyAddForce(l->body, l->force.x, l->force.y,
+			    l->force.z);
 		dBodyAddTorque(l->body, l->torque.x, l->torque.y, l->torque.z);
 	}
 }
@@ -2585,7 +2680,7 @@ move_kinematic(struct ode_engine *e, bool before)
 	for (i = 0; i < e->w->nlinks; i++) {
 		struct ode_link *ol = &e->links[i];
 
-		if (!ol->body || !dBodyIsKinematic(ol->body))
+		if (!ol->body || ol->host >= 0 || !dBodyIsKinematic(ol->body))
 			continue;
 		if (before)
 			ode_engine_link_pose(e, (int)i, &ol->kin_from);
@@ -2673,9 +2768,19 @@ ode_engine_link_com(const struct ode_engine *e, int li, phys_vec3 *com,
 	const struct ode_link *ol = &e->links[li];
 	const dReal *v;
 
+	phys_pose p;
+	dVector3 pv;
+
 	if (!ol->body) {
 		*com = phys_pose_apply(e->w->links[li].pose, ol->inertial.p);
 		*com_vel = v3(0, 0, 0);
+		return;
+	}
+	if (ol->host >= 0) {	/* its own inertial frame's origin */
+		ode_engine_link_pose(e, li, &p);
+		*com = phys_pose_apply(p, inertial_pose(e, li).p);
+		dBodyGetPointVel(ol->body, com->x, com->y, com->z, pv);
+		*com_vel = v3(pv[0], pv[1], pv[2]);
 		return;
 	}
 	*com = body_pose(ol->body).p;
@@ -2690,7 +2795,7 @@ ode_engine_link_mass(const struct ode_engine *e, int li, double *mass,
 	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	dMass m;
 
-	if (!e->links[li].body) {
+	if (!e->links[li].body || e->links[li].host >= 0) {
 		phys_link_values_mass(v, mass, inertia);
 		return;
 	}
@@ -2759,17 +2864,46 @@ ode_engine_set_link_vel(struct ode_engine *e, int li, const phys_vec3 *lin,
 }
 
 static void
+wrench_of(const void *e, int ji, phys_vec3 *force, phys_vec3 *torque)
+{
+	ode_engine_joint_wrench(e, ji, force, torque);
+}
+
+static phys_vec3
+com_of(const void *e, int li)
+{
+	phys_vec3 com, vel;
+
+	ode_engine_link_com(e, li, &com, &vel);
+	return com;
+}
+
+static void
 ode_engine_joint_wrench(const struct ode_engine *e, int ji, phys_vec3 *force,
     phys_vec3 *torque)
 {
 	const dJointFeedback *fb = &e->joints[ji].fb;
+	const struct phys_joint *j = &e->w->joints[ji];
+	const struct ode_link *cl = j->child >= 0 ? &e->links[j->child] :
+	    NULL;
+	phys_vec3 com, vel;
 
 	if (!e->joints[ji].joint) {
-		*force = *torque = v3(0, 0, 0);
+		if (cl && cl->host >= 0 && cl->seat == ji)
+			phys_seat_wrench(e->w, e, j->child, ji, cl->force,
+			    cl->torque, wrench_of, com_of, force, torque);
+		else
+			*force = *torque = v3(0, 0, 0);
 		return;
 	}
 	*force = v3(fb->f1[0], fb->f1[1], fb->f1[2]);
 	*torque = v3(fb->t1[0], fb->t1[1], fb->t1[2]);
+	if (cl && cl->host >= 0) {	/* body 1 is the host's: about the
+					 * rider's centre of mass */
+		ode_engine_link_com(e, j->child, &com, &vel);
+		*torque = v3_add(*torque, v3_cross(v3_sub(body_pose(
+		    cl->body).p, com), *force));
+	}
 }
 
 /* The force of joint ji's servo row over the last step: it pushed the
@@ -2877,8 +3011,8 @@ ode_engine_weld(struct ode_engine *e, int parent, int child, bool on)
 	wd->parent = parent;
 	wd->child = child;
 	wd->joint = NULL;
-	if (!p && !c)
-		return 0;	/* both static: nothing moves */
+	if ((!p && !c) || p == c)
+		return 0;	/* both static, or a rider and its host */
 	wd->joint = dJointCreateFixed(e->world, 0);
 	dJointAttach(wd->joint, c ? c : p, c ? p : NULL);
 	dJointSetFixed(wd->joint);
