@@ -58,10 +58,13 @@ SDF
 	! grep -q 'coupling (mimic)' "$TMP/err"
 }
 
-@test "Bullet and ODE run a massless link welded to a moving one as part of its body, which cannot be made kinematic in a run" {
+@test "Bullet and ODE run a massless link welded to a moving one as part of its body, each link's mass and inertia reported as its own; the rider cannot be made kinematic in a run" {
 	for e in bullet ode; do
 		sed "s|<world name=\"w\">|&<physics name=\"$e\" type=\"$e\"/>|" \
 		    "$BATS_TEST_DIRNAME/data/massless_flange.sdf" > "$TMP/f.sdf"
+		# each link's mass and inertia its own, the body's their sum
+		phys-step -q -p "$e" -n 1 -i 'p::*/mass' -i 'p::*/inertia' "$TMP/f.sdf" | tail -1 > "$TMP/m"
+		[ "$(jq -c '.items | [.["p::flange/mass"], .["p::flange/inertia"].iyy, .["p::arm/inertia"].iyy]' "$TMP/m")" = '[0,1,0.001]' ]
 		echo '{"t":0.5,"name":"p::flange/kinematic","value":true}' > "$TMP/c"
 		run phys-step -p "$e" -t 1 -i sim_time -c "$TMP/c" "$TMP/f.sdf"
 		assert_failure 1

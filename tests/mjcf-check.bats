@@ -144,6 +144,10 @@ no_error() {
 	assert_output "phys-step: $TMP/limited.xml:62: tendon 'sum' is limited: tendons are not read, and a limited one changes how the model moves; phys refuses the model"
 	run -1 phys-sdf check "$TMP/limited.xml"
 	assert_line "{\"file\":\"$TMP/limited.xml\",\"line\":62,\"severity\":\"error\",\"message\":\"tendon 'sum' is limited: tendons are not read, and a limited one changes how the model moves; phys refuses the model\"}"
+	# a tendon of no name (a scene's rope) is named by its kind
+	sed 's|<fixed name="sum">|<fixed limited="true" range="-1 1">|' "$TMP/good.xml" > "$TMP/rope.xml"
+	run -1 phys-step -q -n 1 "$TMP/rope.xml"
+	assert_output "phys-step: $TMP/rope.xml:62: a <fixed> tendon of no name is limited: tendons are not read, and a limited one changes how the model moves; phys refuses the model"
 	# from standard input, its include found from the working directory
 	cd "$TMP"
 	run phys-sdf check - < good.xml

@@ -2071,7 +2071,7 @@ bullet_engine_link_mass(const struct bullet_engine *e, int li, double *mass,
 	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	const blink &bl = e->links[(size_t)li];
 
-	if (!bl.body) {
+	if (!bl.body || bl.host >= 0) {	/* static, or massless on its host */
 		phys_link_values_mass(v, mass, inertia);
 		return;
 	}

@@ -58,6 +58,7 @@ struct ode_link {
 	 * link frame. A host counts its riders. */
 	int host, seat, nriders;
 	phys_pose in_host;	/* its frame in the host's link frame */
+	phys_mat3 own;		/* a host's own tensor, its riders' apart */
 };
 
 /*
@@ -348,7 +349,7 @@ link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 	if (phys_link_mass_prepare(e->w, e->v, li, &ode_mass, at_load, line,
 	    false, &lm) < 0)
 		return -1;
-	I = lm.tensor;
+	I = e->links[li].own = lm.tensor;
 	fold_riders(e, li, &I);
 	/* at load, the tensor is made one (phys_link_mass_prepare) before
 	 * its riders' join it */
@@ -2801,6 +2802,14 @@ ode_engine_link_mass(const struct ode_engine *e, int li, double *mass,
 	}
 	dBodyGetMass(e->links[li].body, &m);
 	*mass = m.mass;
+	if (e->links[li].nriders) {	/* the link's, not the body's */
+		const phys_mat3 *I = &e->links[li].own;
+
+		inertia[0] = I->m[0][0], inertia[1] = I->m[1][1];
+		inertia[2] = I->m[2][2], inertia[3] = I->m[0][1];
+		inertia[4] = I->m[0][2], inertia[5] = I->m[1][2];
+		return;
+	}
 	inertia[0] = m.I[0];
 	inertia[1] = m.I[5];
 	inertia[2] = m.I[10];

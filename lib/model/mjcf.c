@@ -1571,6 +1571,18 @@ limited_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
  * without it, and is refused. One that only an actuator pulls (which is
  * named as not read where it is) or a sensor reads is left out.
  */
+/* How a message names a tendon: by its name, or by its kind when it has
+ * none (a scene's rope). */
+static const char *
+tendon_label(const char *name, xmlNodePtr n, char *buf, size_t len)
+{
+	if (name && *name)
+		snprintf(buf, len, "tendon '%s'", name);
+	else
+		snprintf(buf, len, "a <%s> tendon of no name", n->name);
+	return buf;
+}
+
 static int
 read_tendon(struct reader *r, xmlNodePtr n)
 {
@@ -1582,6 +1594,7 @@ read_tendon(struct reader *r, xmlNodePtr n)
 	const char *name = t.name ? t.name : "";
 	xmlNodePtr c;
 	double x, range[2];
+	char label[200];
 	int cls, k;
 	size_t i;
 
@@ -1616,9 +1629,10 @@ read_tendon(struct reader *r, xmlNodePtr n)
 	if ((k = limited_range(r, n, cls, "", range)) < 0)
 		return -1;
 	if (k)
-		return mj_fail(r, n, "tendon '%s' is limited: tendons are not "
-		    "read, and a limited one changes how the model moves; "
-		    "phys refuses the model", name);
+		return mj_fail(r, n, "%s is limited: tendons are not read, "
+		    "and a limited one changes how the model moves; phys "
+		    "refuses the model", tendon_label(name, n, label,
+		    sizeof label));
 	for (i = 0; i < sizeof acting / sizeof *acting; i++) {
 		x = 0;
 		if (number(r, n, cls, acting[i], &x) < 0)
@@ -1631,10 +1645,11 @@ read_tendon(struct reader *r, xmlNodePtr n)
 			continue;
 		}
 		if (x != 0)
-			return mj_fail(r, n, "tendon '%s' has %s %s: phys reads "
-			    "the stiffness and damping of a fixed tendon only, "
-			    "and this one changes how the model moves; phys "
-			    "refuses the model", name, acting[i],
+			return mj_fail(r, n, "%s has %s %s: phys reads the "
+			    "stiffness and damping of a fixed tendon only, and "
+			    "this one changes how the model moves; phys "
+			    "refuses the model", tendon_label(name, n, label,
+			    sizeof label), acting[i],
 			    attr(r, n, cls, acting[i]));
 	}
 	return 0;
