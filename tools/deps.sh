@@ -6,9 +6,11 @@ set -e
 # pkg-config and the libraries' -dev packages (libbullet-dev: Bullet 3,
 # with its double-precision build; libmujoco-dev: MuJoCo 2.2.2;
 # libsimbody-dev: Simbody 3.7; libdart-dev: DART 6.12, with its ODE
-# collision detector in libdart-collision-ode-dev; libqhull-dev: qhull's
-# reentrant library, for meshes that collide as their convex hulls)
-pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libqhull-dev libassimp-dev libgdal-dev libbullet-dev libmujoco-dev libsimbody-dev libdart-dev libdart-collision-ode-dev"
+# collision detector in libdart-collision-ode-dev, and libccd-dev, whose
+# penetration of two convex hulls the DART engine asks; libqhull-dev:
+# qhull's reentrant library, for meshes that collide as their convex
+# hulls)
+pkgs="build-essential g++ pkg-config libxml2-dev libjansson-dev libode-dev libqhull-dev libassimp-dev libgdal-dev libbullet-dev libmujoco-dev libsimbody-dev libdart-dev libdart-collision-ode-dev libccd-dev"
 # tests: bats, jq to read JSON lines, xmllint to check SDF we write, the shells whose
 # completions are checked, mandoc and groff to lint and render the manuals,
 # the SDFormat specification the parameter table is checked against,

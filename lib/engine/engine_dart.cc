@@ -70,6 +70,7 @@
 #include <dart/simulation/World.hpp>
 
 #include <assimp/scene.h>
+#include <ccd/ccd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -812,6 +813,10 @@ struct dart_engine {
 	std::vector<std::vector<int>> joined;	/* per link: links a joint joins */
 	std::vector<dd::SkeletonPtr> trees;
 	std::unordered_map<const dd::ShapeFrame *, int> collision_of;
+	/* Per collision that collides as a convex hull: its vertices in its
+	 * shape's frame, at the run's sizes (hull_contact); empty for the
+	 * others. */
+	std::vector<std::vector<Eigen::Vector3d>> hull;
 	std::string detector_name;		/* as the profile names it */
 	std::string detector_used;		/* the one running */
 	dc::CollisionDetectorPtr detector;
@@ -1270,6 +1275,20 @@ check_heightmap(const struct phys_collision *c)
 	return refuse_shape(c, why);
 }
 
+/* Collision ci's hull vertices, when c (as the run has it) is a hull. */
+void
+keep_hull(dart_engine *e, int ci, const struct phys_collision *c)
+{
+	std::vector<Eigen::Vector3d> &h = e->hull[(size_t)ci];
+
+	h.clear();
+	if (!c->hull || !c->mesh)
+		return;
+	for (size_t i = 0; i < c->mesh->nv; i++)
+		h.emplace_back(c->mesh->v[3 * i], c->mesh->v[3 * i + 1],
+		    c->mesh->v[3 * i + 2]);
+}
+
 /*
  * The link's shapes, made again at the run's sizes for the detector
  * running; the old ones leave the collision group with their nodes.
@@ -1301,6 +1320,7 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 			return -1;
 		where[(size_t)k] = c.pose;
 		made[(size_t)k] = make_shape(e, &c, &where[(size_t)k], &why);
+		keep_hull(e, l->first_collision + k, &c);
 		phys_mesh_free(m);	/* DART holds its own copy */
 		if (made[(size_t)k])
 			continue;
@@ -2222,57 +2242,184 @@ fcl_mesh(const dc::CollisionObject *o)
 	    t == "ConeShape" || t == "PyramidShape";
 }
 
+/* The body node a collision object's shape hangs from. */
+dd::BodyNode *
+body_of(const dc::CollisionObject *o)
+{
+	return const_cast<dd::BodyNode *>(o->getShapeFrame()->asShapeNode()
+	    ->getBodyNodePtr().get());
+}
+
+/* A contact point between collisions c1 and c2, of objects o1 and o2, the
+ * normal as DART's detector gives it; within the pair's limit (kept). */
+void
+add_contact(dart_engine *e, int c1, int c2, const dc::CollisionObject *o1,
+    const dc::CollisionObject *o2, const Eigen::Vector3d &point,
+    const Eigen::Vector3d &normal, double depth,
+    std::map<std::pair<int, int>, int> &kept)
+{
+	const struct phys_value *a, *b;
+	long limit = e->max_contacts;
+
+	phys_contact_surfaces(e->w, e->v, c1, c2, &a, &b);
+	limit = std::min(limit, std::min(PVI(a, COLLISION_max_contacts),
+	    PVI(b, COLLISION_max_contacts)));
+	int &n = kept[std::make_pair(std::min(c1, c2), std::max(c1, c2))];
+	if (n >= limit)
+		return;
+	n++;
+	if (phys_contact_without_force(a, b)) {
+		if (phys_contact_without_force_reported(a, b))
+			e->ncontacts++;
+		return;
+	}
+	e->ncontacts++;
+	e->solver->manual().push_back(std::make_shared<Contact>(body_of(o1),
+	    body_of(o2), point, normal, depth, surfaces(e, c1, c2), e->step));
+}
+
+/* A hull for libccd: its vertices, where its shape is. */
+struct ccd_hull {
+	const std::vector<Eigen::Vector3d> *v;
+	Eigen::Isometry3d at;
+	Eigen::Vector3d centre;
+};
+
+void
+hull_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out)
+{
+	const ccd_hull *h = static_cast<const ccd_hull *>(obj);
+	Eigen::Vector3d d = h->at.linear().transpose() *
+	    Eigen::Vector3d(dir->v[0], dir->v[1], dir->v[2]);
+	const Eigen::Vector3d *best = &(*h->v)[0];
+
+	for (const Eigen::Vector3d &p : *h->v)
+		if (p.dot(d) > best->dot(d))
+			best = &p;
+	Eigen::Vector3d w = h->at * *best;
+	ccdVec3Set(out, w.x(), w.y(), w.z());
+}
+
+void
+hull_centre(const void *obj, ccd_vec3_t *out)
+{
+	const ccd_hull *h = static_cast<const ccd_hull *>(obj);
+
+	ccdVec3Set(out, h->centre.x(), h->centre.y(), h->centre.z());
+}
+
+ccd_hull
+hull_at(const dart_engine *e, int ci, const dc::CollisionObject *o)
+{
+	ccd_hull h;
+
+	h.v = &e->hull[(size_t)ci];
+	h.at = o->getShapeFrame()->getWorldTransform();
+	h.centre = Eigen::Vector3d::Zero();
+	for (const Eigen::Vector3d &p : *h.v)
+		h.centre += p;
+	h.centre = h.at * (h.centre / (double)h.v->size());
+	return h;
+}
+
+/* One point of two hulls' contact as the detector found it, its normal
+ * for the pair's order (the lower collision first). */
+struct hull_point {
+	const dc::CollisionObject *o1, *o2;
+	Eigen::Vector3d point, normal;
+	double depth;
+};
+
+/*
+ * Two convex hulls FCL collides as triangles: its points, each with the
+ * normal and depth of the hulls' penetration as libccd's portal
+ * refinement finds it (as MuJoCo collides two meshes), the pair's one
+ * way apart. FCL gives each point the normal of its triangles: two hulls
+ * deep in each other got normals pointing every way (Panda's fingers at
+ * the zero pose: along the fingers and across them, both signs, each 5
+ * cm deep), which no motion meets and which DART's solver answered by
+ * spinning the arm at 1e9 rad/s; a box resting on another got points on
+ * its sides 0.6 m deep, pushing it sideways.
+ */
+void
+hull_contact(dart_engine *e, int c1, int c2, const std::vector<hull_point> &pts,
+    std::map<std::pair<int, int>, int> &kept)
+{
+	const dc::CollisionObject *o1 = pts[0].o1, *o2 = pts[0].o2;
+	ccd_hull h1 = hull_at(e, c1, o1), h2 = hull_at(e, c2, o2);
+	Eigen::Vector3d n = Eigen::Vector3d::Zero();
+	ccd_t ccd;
+	ccd_real_t depth = -1;
+	ccd_vec3_t dir, pos;
+
+	CCD_INIT(&ccd);
+	ccd.support1 = ccd.support2 = hull_support;
+	ccd.center1 = ccd.center2 = hull_centre;
+	ccd.max_iterations = 100;
+	ccd.mpr_tolerance = 1e-9;
+	/* dir moves o2 out of o1; DART's normal points at o1 */
+	if (ccdMPRPenetration(&h1, &h2, &ccd, &depth, &dir, &pos) == 0)
+		n = -Eigen::Vector3d(dir.v[0], dir.v[1], dir.v[2]);
+	if (!(depth >= 0 && depth < INFINITY) || !(n.norm() > 0.5 &&
+	    n.norm() < 2)) {
+		for (const hull_point &p : pts)	/* barely touching */
+			if (p.depth >= 0 && !dc::Contact::isZeroNormal(p.normal))
+				add_contact(e, c1, c2, o1, o2, p.point,
+				    p.normal, p.depth, kept);
+		return;
+	}
+	for (const hull_point &p : pts)
+		add_contact(e, c1, c2, o1, o2, p.point, n, depth, kept);
+}
+
 /*
  * This step's contacts: the detector's points, at most the pair's limit
  * per pair (the profile's and both collisions' max_contacts), counted as
- * under ODE, each a constraint unless a surface collides without contact.
+ * under ODE, each a constraint unless a surface collides without contact;
+ * two hulls the detector finds touching, one point of their own
+ * (hull_contact).
  */
 void
 find_contacts(dart_engine *e)
 {
 	dc::CollisionOption opt(true, 1000000, e->filter);
 	std::map<std::pair<int, int>, int> kept;
-	auto &manual = e->solver->manual();
+	std::map<std::pair<int, int>, std::vector<hull_point>> hulls;
 
 	e->result.clear();
 	e->ncontacts = 0;
-	manual = e->lasting;
+	e->solver->manual() = e->lasting;
 	e->group->collide(opt, &e->result);
 	for (std::size_t i = 0; i < e->result.getNumContacts(); i++) {
 		const dc::Contact &c = e->result.getContact(i);
 		int c1 = collision_index(e, c.collisionObject1);
 		int c2 = collision_index(e, c.collisionObject2);
-		const struct phys_value *a, *b;
-		long limit = e->max_contacts;
 
-		if (c1 < 0 || c2 < 0 || c.penetrationDepth < 0 ||
+		if (c1 < 0 || c2 < 0)
+			continue;
+		if (!e->hull[(size_t)c1].empty() &&
+		    !e->hull[(size_t)c2].empty()) {
+			bool in_order = c1 < c2;	/* each pair once */
+
+			hulls[std::make_pair(std::min(c1, c2), std::max(c1,
+			    c2))].push_back({ in_order ? c.collisionObject1 :
+			    c.collisionObject2, in_order ? c.collisionObject2 :
+			    c.collisionObject1, c.point, in_order ? c.normal :
+			    Eigen::Vector3d(-c.normal), c.penetrationDepth });
+			continue;
+		}
+		if (c.penetrationDepth < 0 ||
 		    dc::Contact::isZeroNormal(c.normal))
 			continue;
 		Eigen::Vector3d normal = c.normal;
 		if (e->detector_used == "fcl" && fcl_mesh(c.collisionObject2) &&
 		    !fcl_mesh(c.collisionObject1))
 			normal = -normal;
-		phys_contact_surfaces(e->w, e->v, c1, c2, &a, &b);
-		limit = std::min(limit, std::min(PVI(a, COLLISION_max_contacts),
-		    PVI(b, COLLISION_max_contacts)));
-		int &n = kept[std::make_pair(std::min(c1, c2), std::max(c1, c2))];
-		if (n >= limit)
-			continue;
-		n++;
-		if (phys_contact_without_force(a, b)) {
-			if (phys_contact_without_force_reported(a, b))
-				e->ncontacts++;
-			continue;
-		}
-		e->ncontacts++;
-		manual.push_back(std::make_shared<Contact>(
-		    const_cast<dd::BodyNode *>(c.collisionObject1->getShapeFrame()
-		    ->asShapeNode()->getBodyNodePtr().get()),
-		    const_cast<dd::BodyNode *>(c.collisionObject2->getShapeFrame()
-		    ->asShapeNode()->getBodyNodePtr().get()),
-		    c.point, normal, c.penetrationDepth, surfaces(e, c1, c2),
-		    e->step));
+		add_contact(e, c1, c2, c.collisionObject1, c.collisionObject2,
+		    c.point, normal, c.penetrationDepth, kept);
 	}
+	for (auto &h : hulls)
+		hull_contact(e, h.first.first, h.first.second, h.second, kept);
 }
 
 /* A stop's side of DART's limit: the limit itself, or none while the
@@ -2406,6 +2553,7 @@ dart_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->skip_unsupported = opt && opt->skip_unsupported;
 	e->links.resize(w->nlinks);
 	e->joints.resize(w->njoints);
+	e->hull.resize(w->ncollisions);
 	try {
 		e->world = dart::simulation::World::create();
 		auto solver = std::make_unique<Solver>();
