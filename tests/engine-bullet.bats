@@ -65,6 +65,12 @@ SDF
 		# each link's mass and inertia its own, the body's their sum
 		phys-step -q -p "$e" -n 1 -i 'p::*/mass' -i 'p::*/inertia' "$TMP/f.sdf" | tail -1 > "$TMP/m"
 		[ "$(jq -c '.items | [.["p::flange/mass"], .["p::flange/inertia"].iyy, .["p::arm/inertia"].iyy]' "$TMP/m")" = '[0,1,0.001]' ]
+		# a massless tip between the flange and the bob rides too: each
+		# weld down to the bob carries its 2 kg
+		sed 's|<joint name="hang" type="fixed"><parent>flange</parent>|<link name="tip"><pose>0 0 -1.1 0 0 0</pose><inertial><mass>0</mass><inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial></link><joint name="t" type="fixed"><parent>flange</parent><child>tip</child></joint><joint name="hang" type="fixed"><parent>tip</parent>|' \
+		    "$TMP/f.sdf" > "$TMP/tip.sdf"
+		phys-step -q -p "$e" -s ode.solver.type=world -t 1 -r 2 -i 'p::*/force' "$TMP/tip.sdf" | tail -1 |
+		    jq -e '.items | [.["p::seat/force"].z, .["p::t/force"].z, .["p::hang/force"].z] | (max - min) < 1e-6 and (.[0] - 19.6 | fabs) < 0.1'
 		echo '{"t":0.5,"name":"p::flange/kinematic","value":true}' > "$TMP/c"
 		run phys-step -p "$e" -t 1 -i sim_time -c "$TMP/c" "$TMP/f.sdf"
 		assert_failure 1

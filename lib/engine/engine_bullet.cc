@@ -126,10 +126,9 @@ struct blink {
 	 * in the world. */
 	phys_vec3 kin_lin{ 0, 0, 0 }, kin_ang{ 0, 0, 0 };
 	/* A massless link welded to a moving one rides on that link's
-	 * body (find_riders): its host, -1 for a body of its own; its
-	 * frame in the host's link frame; the fixed joint it rides by. */
-	int host = -1, seat = -1;
-	phys_pose in_host = PHYS_POSE_IDENTITY;
+	 * body (find_riders): its host, -1 for a body of its own (the rest
+	 * of its ride is the engine's ride) */
+	int host = -1;
 	std::vector<int> riders;	/* the links riding on this one */
 };
 
@@ -210,6 +209,9 @@ struct bullet_engine {
 	bool skip_unsupported = false;
 	bool pushed = false;	/* some link has had a force of the run's */
 	bool slip_said = false;	/* a coupling's slip (couple_mimic) */
+	/* Each link's ride, and the joints of the riders (find_riders). */
+	std::vector<struct phys_rider> ride;
+	std::unique_ptr<int, decltype(&free)> ride_joints{ nullptr, free };
 	/* The run's welds, each a fixed constraint made at run time. */
 	struct weld {
 		int parent, child;
@@ -653,17 +655,14 @@ fold_riders(const bullet_engine *e, int li, phys_pose *com, btVector3 *mo)
 {
 	const blink &bl = e->links[(size_t)li];
 	phys_mat3 T = { { { 0 } } }, R;
-	struct phys_rider r;
 	double pm[3];
 
 	if (bl.riders.empty())
 		return 0;
 	for (int k = 0; k < 3; k++)
 		T.m[k][k] = (*mo)[k];
-	for (int i : bl.riders) {
-		r = { li, e->links[(size_t)i].seat, e->links[(size_t)i].in_host };
-		phys_rider_moments(e->v, i, &r, com->q, &T);
-	}
+	for (int i : bl.riders)
+		phys_rider_moments(e->v, i, &e->ride[(size_t)i], com->q, &T);
 	if (phys_inertia_principal(T, pm, &R) < 0 || !(pm[0] > 0) ||
 	    !(pm[1] > 0) || !(pm[2] > 0))
 		return phys_fail("link '%s': its inertia and that of the "
@@ -689,7 +688,7 @@ set_mass(bullet_engine *e, int li, bool at_load)
 	bl.mass = mass;
 	for (int r : bl.riders)	/* their frames on the body */
 		e->links[(size_t)r].com = phys_pose_mul(phys_pose_inv(
-		    e->links[(size_t)r].in_host), bl.com);
+		    e->ride[(size_t)r].in_host), bl.com);
 	if (PVB(vals(e, PHYS_S_LINK, li), LINK_kinematic))
 		bl.body->setMassProps(0, btVector3(0, 0, 0));
 	else
@@ -707,15 +706,14 @@ set_mass(bullet_engine *e, int li, bool at_load)
 void
 find_riders(bullet_engine *e)
 {
-	std::vector<struct phys_rider> r(e->w->nlinks);
+	std::vector<struct phys_rider> &r = e->ride;
 
-	phys_find_riders(e->w, e->v, r.data());
+	r.resize(e->w->nlinks);
+	e->ride_joints.reset(phys_find_riders(e->w, e->v, r.data()));
 	for (size_t i = 0; i < r.size(); i++) {
 		if (r[i].host < 0)
 			continue;
 		e->links[i].host = r[i].host;
-		e->links[i].seat = r[i].seat;
-		e->links[i].in_host = r[i].in_host;
 		e->links[(size_t)r[i].host].riders.push_back((int)i);
 	}
 }
@@ -1336,9 +1334,8 @@ bullet_engine_apply_link(struct bullet_engine *e, int li)
 	if (!bl.body)
 		return 0;
 	if (bl.host >= 0) {
-		struct phys_rider r = { bl.host, bl.seat, bl.in_host };
-
-		return phys_rider_change(e->w, e->v, li, &r, "Bullet");
+		return phys_rider_change(e->w, e->v, li, &e->ride[(size_t)li],
+		    "Bullet");
 	}
 	bullet_engine_link_pose(e, li, &link);
 	bullet_engine_link_vel(e, li, &lin, &ang);
@@ -2154,8 +2151,9 @@ bullet_engine_joint_wrench(const struct bullet_engine *e, int ji,
 	phys_vec3 com, comv;
 
 	if (!bj.c) {
-		if (cl && cl->host >= 0 && cl->seat == ji)
-			phys_seat_wrench(e->w, e, j->child, ji,
+		if (cl && cl->host >= 0 && e->ride[(size_t)j->child].seat == ji)
+			phys_seat_wrench(e->w, e, j->child,
+			    &e->ride[(size_t)j->child], e->ride_joints.get(),
 			    from_bt(cl->force), from_bt(cl->torque), wrench_of,
 			    com_of, force, torque);
 		else

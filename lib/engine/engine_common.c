@@ -647,48 +647,129 @@ may_ride(const struct phys_scene *w, const struct phys_run_values *rv,
 	    PVD(v, LINK_inertial_mass) == 0 && !PVB(v, LINK_kinematic);
 }
 
-/* Whether link li can carry a rider: a body of its own, or a rider. */
+/* Whether link li is a body of its own a rider may ride. */
 static bool
-may_host(const struct phys_scene *w, const struct phys_run_values *rv,
-    const struct phys_rider *out, int li)
+own_body(const struct phys_scene *w, const struct phys_run_values *rv,
+    int li)
 {
 	const struct phys_link *l = &w->links[li];
 
-	return !w->models[l->model].is_static && (out[li].host >= 0 ||
-	    l->welded || PVD(phys_run_values_get(rv, PHYS_S_LINK, li),
+	return !w->models[l->model].is_static && (l->welded ||
+	    PVD(phys_run_values_get(rv, PHYS_S_LINK, li),
 	    LINK_inertial_mass) != 0);
 }
 
-void
+/* Each link's fixed joint to a parent it may ride on, -1 for none. */
+static int *
+seats(const struct phys_scene *w, const struct phys_run_values *rv)
+{
+	int *seat = phys_xmalloc(w->nlinks * sizeof *seat);
+	const struct phys_joint *j;
+	size_t i;
+
+	for (i = 0; i < w->nlinks; i++)
+		seat[i] = -1;
+	for (i = 0; i < w->njoints; i++) {
+		j = &w->joints[i];
+		if (j->type == PHYS_JOINT_FIXED && j->child >= 0 &&
+		    j->parent >= 0 && j->child != j->parent &&
+		    seat[j->child] < 0 && may_ride(w, rv, j->child))
+			seat[j->child] = (int)i;
+	}
+	return seat;
+}
+
+/* The rider on side k (0: parent, 1: child) of joint ji that lists it:
+ * -1 when that side is no rider, or the joint is its seat. */
+static int
+listing_rider(const struct phys_scene *w, const struct phys_rider *out,
+    size_t ji, int k)
+{
+	const struct phys_joint *j = &w->joints[ji];
+	int li = k ? j->child : j->parent;
+
+	if (li < 0 || j->child < 0 || out[li].host < 0 ||
+	    out[li].seat == (int)ji || (k == 0 && j->child == j->parent))
+		return -1;
+	return li;
+}
+
+/* The other joints each rider is a side of, listed by rider. */
+static int *
+rider_joints(const struct phys_scene *w, struct phys_rider *out)
+{
+	int *list = phys_xmalloc((2 * w->njoints + 1) * sizeof *list);
+	size_t i, n = 0;
+	int k, li;
+
+	for (i = 0; i < w->nlinks; i++)
+		out[i].first = out[i].n = 0;
+	for (i = 0; i < w->njoints; i++)	/* count, then place */
+		for (k = 0; k < 2; k++)
+			if ((li = listing_rider(w, out, i, k)) >= 0)
+				out[li].n++;
+	for (i = 0; i < w->nlinks; i++) {
+		out[i].first = (int)n;
+		n += (size_t)out[i].n;
+		out[i].n = 0;
+	}
+	for (i = 0; i < w->njoints; i++)
+		for (k = 0; k < 2; k++)
+			if ((li = listing_rider(w, out, i, k)) >= 0)
+				list[out[li].first + out[li].n++] = (int)i;
+	return list;
+}
+
+/*
+ * Each link walks up its seats until a link already decided, one that is
+ * a body of its own, or one without a seat; every link on the way rides
+ * on what that one rides on, or on it, within PHYS_MAX_RIDE_DEPTH.
+ */
+int *
 phys_find_riders(const struct phys_scene *w, const struct phys_run_values *rv,
     struct phys_rider *out)
 {
-	const struct phys_joint *j;
-	bool more = true;
-	size_t i;
-	int host;
+	int *seat = seats(w, rv), *path, *depth, *joints;
+	char *state = phys_xcalloc(w->nlinks ? w->nlinks : 1, 1);
+	size_t i, n;
+	int k, host, d;
 
+	path = phys_xmalloc((w->nlinks + 1) * sizeof *path);
+	depth = phys_xcalloc(w->nlinks + 1, sizeof *depth);
 	for (i = 0; i < w->nlinks; i++)
-		out[i] = (struct phys_rider){ -1, -1, PHYS_POSE_IDENTITY };
-	while (more) {	/* a rider's riders, once it rides */
-		more = false;
-		for (i = 0; i < w->njoints; i++) {
-			j = &w->joints[i];
-			if (j->type != PHYS_JOINT_FIXED || j->child < 0 ||
-			    j->parent < 0 || j->child == j->parent ||
-			    out[j->child].host >= 0 ||
-			    !may_ride(w, rv, j->child) ||
-			    !may_host(w, rv, out, j->parent))
-				continue;
-			host = out[j->parent].host >= 0 ?
-			    out[j->parent].host : j->parent;
-			out[j->child].host = host;
-			out[j->child].seat = (int)i;
-			out[j->child].in_host = phys_pose_mul(phys_pose_inv(
-			    w->links[host].pose), w->links[j->child].pose);
-			more = true;
+		out[i] = (struct phys_rider){ -1, -1, PHYS_POSE_IDENTITY, 0, 0 };
+	for (i = 0; i < w->nlinks; i++) {
+		n = 0;
+		/* 1: on this walk; 2: decided */
+		for (k = (int)i; state[k] == 0 && seat[k] >= 0;
+		    k = w->joints[seat[k]].parent) {
+			state[k] = 1;
+			path[n++] = k;
 		}
+		host = -1, d = 0;
+		if (state[k] == 2 && out[k].host >= 0)
+			host = out[k].host, d = depth[k];	/* below a rider */
+		else if (state[k] != 1 && own_body(w, rv, k))
+			host = k;	/* state 1: a loop of seats */
+		while (n > 0) {
+			k = path[--n];
+			state[k] = 2;
+			if (host < 0 || ++d > PHYS_MAX_RIDE_DEPTH)
+				continue;
+			depth[k] = d;
+			out[k].host = host;
+			out[k].seat = seat[k];
+			out[k].in_host = phys_pose_mul(phys_pose_inv(
+			    w->links[host].pose), w->links[k].pose);
+		}
+		state[i] = 2;
 	}
+	joints = rider_joints(w, out);
+	free(seat);
+	free(state);
+	free(path);
+	free(depth);
+	return joints;
 }
 
 void
@@ -728,27 +809,25 @@ phys_rider_change(const struct phys_scene *w, const struct phys_run_values *rv,
 }
 
 void
-phys_seat_wrench(const struct phys_scene *w, const void *e, int li, int seat,
-    phys_vec3 force, phys_vec3 torque, phys_joint_wrench_fn *wrench,
-    phys_link_com_fn *com, phys_vec3 *out_force, phys_vec3 *out_torque)
+phys_seat_wrench(const struct phys_scene *w, const void *e, int li,
+    const struct phys_rider *r, const int *joints, phys_vec3 force,
+    phys_vec3 torque, phys_joint_wrench_fn *wrench, phys_link_com_fn *com,
+    phys_vec3 *out_force, phys_vec3 *out_torque)
 {
-	phys_vec3 r = com(e, li), f, t, sf = force, st = torque;
+	phys_vec3 c = com(e, li), f, t, sf = force, st = torque;
 	const struct phys_joint *j;
-	size_t k;
+	int k;
 
-	for (k = 0; k < w->njoints; k++) {
-		j = &w->joints[k];
-		if ((int)k == seat || j->child < 0 ||
-		    (j->parent != li && j->child != li))
-			continue;
-		wrench(e, (int)k, &f, &t);
+	for (k = r->first; k < r->first + r->n; k++) {
+		j = &w->joints[joints[k]];
+		wrench(e, joints[k], &f, &t);
 		if (j->child == li) {
 			sf = v3_add(sf, f), st = v3_add(st, t);
 			continue;
 		}
 		/* the child's reaction, moved to li's centre of mass */
 		sf = v3_sub(sf, f);
-		st = v3_sub(st, v3_add(t, v3_cross(v3_sub(com(e, j->child), r),
+		st = v3_sub(st, v3_add(t, v3_cross(v3_sub(com(e, j->child), c),
 		    f)));
 	}
 	*out_force = v3_scale(sf, -1);

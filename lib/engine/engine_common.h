@@ -248,10 +248,21 @@ struct phys_rider {
 	int host;		/* the link whose body it rides; -1: none */
 	int seat;		/* the fixed joint it rides by */
 	phys_pose in_host;	/* its frame in the host's link frame */
+	/* the other joints it is a side of: joints[first .. first + n) of
+	 * phys_find_riders's list */
+	int first, n;
 };
 
-/* Every link's ride (out: one per link), from the run's values. */
-void phys_find_riders(const struct phys_scene *w,
+/* Riders ride at most this many massless links below a body of its own:
+ * a seat's wrench is worked out through the riders below it. */
+#define PHYS_MAX_RIDE_DEPTH 16
+
+/*
+ * Every link's ride (out: one per link), from the run's values, in time
+ * linear in the links and joints; the list of the joints each rider is a
+ * side of (besides its seat), which the caller frees.
+ */
+int *phys_find_riders(const struct phys_scene *w,
     const struct phys_run_values *rv, struct phys_rider *out);
 
 /*
@@ -281,8 +292,9 @@ typedef phys_vec3 phys_link_com_fn(const void *e, int li);
  * The force on it, the torque about its centre of mass.
  */
 void phys_seat_wrench(const struct phys_scene *w, const void *e, int li,
-    int seat, phys_vec3 force, phys_vec3 torque, phys_joint_wrench_fn *wrench,
-    phys_link_com_fn *com, phys_vec3 *out_force, phys_vec3 *out_torque);
+    const struct phys_rider *r, const int *joints, phys_vec3 force,
+    phys_vec3 torque, phys_joint_wrench_fn *wrench, phys_link_com_fn *com,
+    phys_vec3 *out_force, phys_vec3 *out_torque);
 
 /*
  * A joint measured from the poses of its links, for engines whose joints

@@ -53,11 +53,11 @@ struct ode_link {
 	phys_vec3 kin_lin, kin_ang;
 	phys_pose kin_from;
 	/* A massless link welded to a moving one rides on that link's body
-	 * (phys_find_riders): its host, -1 for a body of its own, and the
-	 * fixed joint it rides by; inertial is then the body's frame in its
-	 * link frame. A host counts its riders. */
-	int host, seat, nriders;
-	phys_pose in_host;	/* its frame in the host's link frame */
+	 * (phys_find_riders): its host, -1 for a body of its own (the rest
+	 * of its ride is the engine's ride); inertial is then the body's
+	 * frame in its link frame. A host's riders are a list: its first,
+	 * each rider the next; -1 ends it. */
+	int host, first_rider, next_rider;
 	phys_mat3 own;		/* a host's own tensor, its riders' apart */
 };
 
@@ -138,6 +138,9 @@ struct ode_engine {
 	struct ode_weld { int parent, child; dJointID joint; } *welds;
 	size_t nwelds;
 	bool broken;		/* ODE stopped in one of its calls */
+	/* Each link's ride, and the joints of the riders (find_riders). */
+	struct phys_rider *ride;
+	int *ride_joints;
 };
 
 PHYS_ENGINE_FUNCTIONS(ode_engine)
@@ -353,7 +356,7 @@ link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 	fold_riders(e, li, &I);
 	/* at load, the tensor is made one (phys_link_mass_prepare) before
 	 * its riders' join it */
-	if ((!at_load || e->links[li].nriders) && !positive_definite(
+	if ((!at_load || e->links[li].first_rider >= 0) && !positive_definite(
 	    I.m[0][0], I.m[1][1], I.m[2][2], I.m[0][1], I.m[0][2], I.m[1][2]))
 		return phys_failat(NULL, -1, "link '%s': inertia is not "
 		    "positive definite (phys-inertia check explains, "
@@ -379,7 +382,7 @@ body_frame(const struct ode_engine *e, int li)
 
 	if (ol->host < 0)
 		return inertial_pose(e, li);
-	return phys_pose_mul(phys_pose_inv(ol->in_host),
+	return phys_pose_mul(phys_pose_inv(e->ride[li].in_host),
 	    inertial_pose(e, ol->host));
 }
 
@@ -388,18 +391,11 @@ body_frame(const struct ode_engine *e, int li)
 static void
 fold_riders(const struct ode_engine *e, int li, phys_mat3 *I)
 {
-	struct phys_rider r;
-	size_t k;
+	int k;
 
-	if (!e->links[li].nriders)
-		return;
-	for (k = 0; k < e->w->nlinks; k++) {
-		if (e->links[k].host != li)
-			continue;
-		r = (struct phys_rider){ li, e->links[k].seat,
-		    e->links[k].in_host };
-		phys_rider_moments(e->v, (int)k, &r, inertial_pose(e, li).q, I);
-	}
+	for (k = e->links[li].first_rider; k >= 0; k = e->links[k].next_rider)
+		phys_rider_moments(e->v, k, &e->ride[k], inertial_pose(e, li).q,
+		    I);
 }
 
 static void
@@ -2223,18 +2219,20 @@ world_step(struct ode_engine *e)
 static void
 find_riders(struct ode_engine *e)
 {
-	struct phys_rider *r = phys_xcalloc(e->w->nlinks, sizeof *r);
+	struct phys_rider *r = phys_xcalloc(e->w->nlinks + 1, sizeof *r);
 	size_t i;
 
-	phys_find_riders(e->w, e->v, r);
+	e->ride = r;
+	e->ride_joints = phys_find_riders(e->w, e->v, r);
+	for (i = 0; i < e->w->nlinks; i++)
+		e->links[i].first_rider = e->links[i].next_rider = -1;
 	for (i = 0; i < e->w->nlinks; i++) {
 		e->links[i].host = r[i].host;
-		e->links[i].seat = r[i].seat;
-		e->links[i].in_host = r[i].in_host;
-		if (r[i].host >= 0)
-			e->links[r[i].host].nriders++;
+		if (r[i].host < 0)
+			continue;
+		e->links[i].next_rider = e->links[r[i].host].first_rider;
+		e->links[r[i].host].first_rider = (int)i;
 	}
-	free(r);
 }
 
 static int
@@ -2356,6 +2354,8 @@ ode_engine_free(struct ode_engine *e)
 	free(e->mesh_data);
 	free(e->terrain);
 	free(e->links);
+	free(e->ride);
+	free(e->ride_joints);
 	free(e->geoms);
 	free(e->joints);
 	free(e->pending);
@@ -2461,16 +2461,14 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 	phys_pose link, old_inertial = ol->inertial;
 	phys_vec3 lin, ang;
 	dMass mass;
-	size_t k;
+	int k;
 
 	ODE_TRAP(e, return -1);
 
 	if (!ol->body)
 		return 0;
 	if (ol->host >= 0) {
-		struct phys_rider r = { ol->host, ol->seat, ol->in_host };
-
-		return phys_rider_change(e->w, e->v, li, &r, "ODE");
+		return phys_rider_change(e->w, e->v, li, &e->ride[li], "ODE");
 	}
 	if (link_mass(e, li, &mass, false) < 0)
 		return -1;
@@ -2480,9 +2478,9 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 	ol->inertial = inertial_pose(e, li);
 	dBodySetMass(ol->body, &mass);
 	set_body_pose(ol->body, phys_pose_mul(link, ol->inertial));
-	for (k = 0; k < e->w->nlinks; k++)
-		if ((int)k == li || e->links[k].host == li)
-			seat_geoms(e, (int)k);
+	seat_geoms(e, li);
+	for (k = ol->first_rider; k >= 0; k = e->links[k].next_rider)
+		seat_geoms(e, k);
 	ode_engine_set_link_vel(e, li, &lin, &ang);
 	apply_link_flags(e, li);
 	if (old_inertial.p.x != ol->inertial.p.x ||
@@ -2492,9 +2490,9 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 	    old_inertial.q.x != ol->inertial.q.x ||
 	    old_inertial.q.y != ol->inertial.q.y ||
 	    old_inertial.q.z != ol->inertial.q.z)
-		for (k = 0; k < e->w->nlinks; k++)
-			if ((int)k == li || e->links[k].host == li)
-				reanchor_joints(e, (int)k);
+		for (k = li; k >= 0; k = k == li ? ol->first_rider :
+		    e->links[k].next_rider)
+			reanchor_joints(e, k);
 	return 0;
 }
 
@@ -2802,7 +2800,7 @@ ode_engine_link_mass(const struct ode_engine *e, int li, double *mass,
 	}
 	dBodyGetMass(e->links[li].body, &m);
 	*mass = m.mass;
-	if (e->links[li].nriders) {	/* the link's, not the body's */
+	if (e->links[li].first_rider >= 0) {	/* the link's, not the body's */
 		const phys_mat3 *I = &e->links[li].own;
 
 		inertia[0] = I->m[0][0], inertia[1] = I->m[1][1];
@@ -2898,9 +2896,10 @@ ode_engine_joint_wrench(const struct ode_engine *e, int ji, phys_vec3 *force,
 	phys_vec3 com, vel;
 
 	if (!e->joints[ji].joint) {
-		if (cl && cl->host >= 0 && cl->seat == ji)
-			phys_seat_wrench(e->w, e, j->child, ji, cl->force,
-			    cl->torque, wrench_of, com_of, force, torque);
+		if (cl && cl->host >= 0 && e->ride[j->child].seat == ji)
+			phys_seat_wrench(e->w, e, j->child, &e->ride[j->child],
+			    e->ride_joints, cl->force, cl->torque, wrench_of,
+			    com_of, force, torque);
 		else
 			*force = *torque = v3(0, 0, 0);
 		return;
