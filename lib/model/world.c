@@ -3548,7 +3548,8 @@ mark_skeletons(struct phys_scene *w)
  * model's link or to a welded link. Each chain is walked once (a link's
  * answer is kept), so that a world of many welded links loads in time
  * linear in them. And each model's heaviest link, which such a link of
- * little mass runs as.
+ * little mass runs as, and its lightest, whose share a massless moving
+ * link runs with.
  */
 static void
 mark_welded(struct phys_scene *w)
@@ -3588,14 +3589,18 @@ mark_welded(struct phys_scene *w)
 	for (i = 0; i < w->nlinks; i++)
 		w->links[i].welded = st[i] == YES;
 	for (i = 0; i < w->nmodels; i++)
-		w->models[i].heaviest = -1;
+		w->models[i].heaviest = w->models[i].lightest = -1;
 	for (i = 0; i < w->nlinks; i++) {
 		int *h = &w->models[w->links[i].model].heaviest;
+		int *l = &w->models[w->links[i].model].lightest;
 		double m = PVD(w->links[i].vals, LINK_inertial_mass);
 
 		if (m > 0 && (*h < 0 || m > PVD(w->links[*h].vals,
 		    LINK_inertial_mass)))
 			*h = (int)i;
+		if (m > 0 && (*l < 0 || m < PVD(w->links[*l].vals,
+		    LINK_inertial_mass)))
+			*l = (int)i;
 	}
 	free(path);
 	free(st);

@@ -93,8 +93,9 @@ struct phys_model {
 	xmlNodePtr include;
 	struct phys_doc *include_doc;
 	/* its heaviest link as loaded, -1 when none has a mass: what a
-	 * light link the world holds still runs as (engine_common.c) */
-	int heaviest;
+	 * light link the world holds still runs as (engine_common.c); its
+	 * lightest link with a mass, whose share a massless one runs with */
+	int heaviest, lightest;
 };
 
 struct phys_link {
