@@ -125,11 +125,9 @@ struct blink {
 	/* A kinematic link's velocities, held: its origin's and its turn,
 	 * in the world. */
 	phys_vec3 kin_lin{ 0, 0, 0 }, kin_ang{ 0, 0, 0 };
-	/* A massless link welded to a moving one rides on that link's
-	 * body (find_riders): its host, -1 for a body of its own (the rest
-	 * of its ride is the engine's ride) */
-	int host = -1;
-	std::vector<int> riders;	/* the links riding on this one */
+	/* the massless links riding on this one's body (find_riders; each
+	 * one's ride is the engine's) */
+	std::vector<int> riders;
 };
 
 /* A link's pose and the velocities of its origin, in the world. */
@@ -703,6 +701,13 @@ set_mass(bullet_engine *e, int li, bool at_load)
  * moments the host's; its fixed joint is no constraint. A massless link
  * hung by any other joint is refused at its mass (link_mass).
  */
+/* Whether link li rides on another's body (find_riders). */
+bool
+rides(const bullet_engine *e, int li)
+{
+	return e->ride[(size_t)li].host >= 0;
+}
+
 void
 find_riders(bullet_engine *e)
 {
@@ -713,7 +718,6 @@ find_riders(bullet_engine *e)
 	for (size_t i = 0; i < r.size(); i++) {
 		if (r[i].host < 0)
 			continue;
-		e->links[i].host = r[i].host;
 		e->links[(size_t)r[i].host].riders.push_back((int)i);
 	}
 }
@@ -725,7 +729,7 @@ make_body(bullet_engine *e, int li)
 	const struct phys_model *m = &e->w->models[l->model];
 	blink &bl = e->links[(size_t)li];
 
-	if (bl.host >= 0)
+	if (rides(e, li))
 		return 0;	/* its host's body, once made */
 	if (m->is_static) {
 		bl.com = phys_pose_from6(PV(vals(e, PHYS_S_LINK, li),
@@ -1239,20 +1243,20 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->now.resize(w->nlinks);
 	e->shapes.resize(w->ncollisions);
 	e->static_object.resize(w->ncollisions);
+	find_riders(e);
 	if (bullet_engine_apply_profile(e) < 0) {
 		bullet_engine_free(e);
 		return nullptr;
 	}
 	bullet_engine_apply_world(e);
-	find_riders(e);
 	for (size_t i = 0; i < w->nlinks; i++)
 		if (make_body(e, (int)i) < 0) {
 			bullet_engine_free(e);
 			return nullptr;
 		}
-	for (blink &bl : e->links)
-		if (bl.host >= 0)
-			bl.body = e->links[(size_t)bl.host].body;
+	for (size_t i = 0; i < w->nlinks; i++)
+		if (rides(e, (int)i))
+			e->links[i].body = e->links[(size_t)e->ride[i].host].body;
 	for (size_t i = 0; i < w->njoints; i++)
 		if (make_joint(e, (int)i) < 0) {
 			bullet_engine_free(e);
@@ -1320,7 +1324,7 @@ bullet_engine_apply_world(struct bullet_engine *e)
 
 	e->world->setGravity(bt(g));
 	for (size_t i = 0; i < e->links.size(); i++)
-		if (e->links[i].body && e->links[i].host < 0)
+		if (e->links[i].body && !rides(e, (int)i))
 			apply_link_flags(e, (int)i);
 }
 
@@ -1333,7 +1337,7 @@ bullet_engine_apply_link(struct bullet_engine *e, int li)
 
 	if (!bl.body)
 		return 0;
-	if (bl.host >= 0) {
+	if (rides(e, li)) {
 		return phys_rider_change(e->w, e->v, li, &e->ride[(size_t)li],
 		    "Bullet");
 	}
@@ -1393,8 +1397,8 @@ bullet_engine_apply_collision(struct bullet_engine *e, int ci)
 	int li = e->w->collisions[ci].link;
 	int rc;
 
-	if (e->links[(size_t)li].host >= 0)
-		li = e->links[(size_t)li].host;
+	if (rides(e, li))
+		li = e->ride[(size_t)li].host;
 	blink &bl = e->links[(size_t)li];
 	if (!bl.body)
 		return reshape_static(e, ci);
@@ -1865,7 +1869,7 @@ bullet_engine_body_state(const struct bullet_engine *e, int li,
 {
 	const btRigidBody *b = e->links[(size_t)li].body;
 
-	if (!b || e->links[(size_t)li].host >= 0)
+	if (!b || rides(e, li))
 		return false;	/* static, or its host's */
 	const btVector3 &p = b->getCenterOfMassPosition();
 	btQuaternion q = b->getOrientation();
@@ -1889,7 +1893,7 @@ link_wrenches(struct bullet_engine *e)
 
 		if (!bl.body || bl.kinematic)
 			continue;
-		if (bl.host >= 0) {	/* at its place on its host */
+		if (rides(e, (int)i)) {	/* at its place on its host */
 			bullet_engine_link_com(e, (int)i, &com, &comv);
 			bl.body->applyForce(bl.force, bt(com) -
 			    bl.body->getCenterOfMassPosition());
@@ -2040,7 +2044,7 @@ bullet_engine_link_com(const struct bullet_engine *e, int li, phys_vec3 *com,
 		*com_vel = v3(0, 0, 0);
 		return;
 	}
-	if (bl.host >= 0) {	/* its own inertial frame's origin */
+	if (rides(e, li)) {	/* its own inertial frame's origin */
 		bullet_engine_link_pose(e, li, &p);
 		*com = phys_pose_apply(p, phys_pose_from6(PV(vals(e,
 		    PHYS_S_LINK, li), LINK_inertial_pose)->u.pose).p);
@@ -2068,7 +2072,7 @@ bullet_engine_link_mass(const struct bullet_engine *e, int li, double *mass,
 	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	const blink &bl = e->links[(size_t)li];
 
-	if (!bl.body || bl.host >= 0) {	/* static, or massless on its host */
+	if (!bl.body || rides(e, li)) {	/* static, or massless on its host */
 		phys_link_values_mass(v, mass, inertia);
 		return;
 	}
@@ -2151,7 +2155,7 @@ bullet_engine_joint_wrench(const struct bullet_engine *e, int ji,
 	phys_vec3 com, comv;
 
 	if (!bj.c) {
-		if (cl && cl->host >= 0 && e->ride[(size_t)j->child].seat == ji)
+		if (cl && e->ride[(size_t)j->child].seat == ji)	/* a seat */
 			phys_seat_wrench(e->w, e, j->child,
 			    &e->ride[(size_t)j->child], e->ride_joints.get(),
 			    from_bt(cl->force), from_bt(cl->torque), wrench_of,
@@ -2163,7 +2167,8 @@ bullet_engine_joint_wrench(const struct bullet_engine *e, int ji,
 	/* The child is body B; the torque is about its centre of mass. */
 	*force = from_bt(bj.fb.m_appliedForceBodyB);
 	*torque = from_bt(bj.fb.m_appliedTorqueBodyB);
-	if (cl && cl->host >= 0) {	/* B is the host's: about the rider's */
+	if (cl && rides(e, j->child)) {	/* B is the host's: about the
+					 * rider's */
 		bullet_engine_link_com(e, j->child, &com, &comv);
 		*torque = v3_add(*torque, v3_cross(v3_sub(from_bt(
 		    cl->body->getCenterOfMassPosition()), com), *force));

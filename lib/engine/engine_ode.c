@@ -53,11 +53,10 @@ struct ode_link {
 	phys_vec3 kin_lin, kin_ang;
 	phys_pose kin_from;
 	/* A massless link welded to a moving one rides on that link's body
-	 * (phys_find_riders): its host, -1 for a body of its own (the rest
-	 * of its ride is the engine's ride); inertial is then the body's
-	 * frame in its link frame. A host's riders are a list: its first,
-	 * each rider the next; -1 ends it. */
-	int host, first_rider, next_rider;
+	 * (phys_find_riders, the engine's ride): inertial is then the
+	 * body's frame in its link frame. A host's riders are a list: its
+	 * first, each rider the next; -1 ends it. */
+	int first_rider, next_rider;
 	phys_mat3 own;		/* a host's own tensor, its riders' apart */
 };
 
@@ -378,12 +377,10 @@ inertial_pose(const struct ode_engine *e, int li)
 static phys_pose
 body_frame(const struct ode_engine *e, int li)
 {
-	const struct ode_link *ol = &e->links[li];
-
-	if (ol->host < 0)
+	if (e->ride[li].host < 0)
 		return inertial_pose(e, li);
 	return phys_pose_mul(phys_pose_inv(e->ride[li].in_host),
-	    inertial_pose(e, ol->host));
+	    inertial_pose(e, e->ride[li].host));
 }
 
 /* The riders' own moments join the host's tensor I, in its inertial
@@ -724,7 +721,7 @@ make_body(struct ode_engine *e, int li)
 	dMass mass;
 
 	ol->inertial = body_frame(e, li);
-	if (link_is_static(e->w, li) || ol->host >= 0)
+	if (link_is_static(e->w, li) || e->ride[li].host >= 0)
 		return 0;	/* static, or its host's body, once made */
 	if (link_mass(e, li, &mass, true) < 0)
 		return -1;
@@ -2143,7 +2140,7 @@ world_rows_within(const struct ode_engine *e)
 	size_t i;
 
 	for (i = 0; i < e->w->nlinks; i++)
-		if (e->links[i].body && e->links[i].host < 0 && !seen[i] &&
+		if (e->links[i].body && e->ride[i].host < 0 && !seen[i] &&
 		    (rows = island_rows(e, (int)i, seen, queue)) > most)
 			most = rows;
 	free(seen);
@@ -2227,7 +2224,6 @@ find_riders(struct ode_engine *e)
 	for (i = 0; i < e->w->nlinks; i++)
 		e->links[i].first_rider = e->links[i].next_rider = -1;
 	for (i = 0; i < e->w->nlinks; i++) {
-		e->links[i].host = r[i].host;
 		if (r[i].host < 0)
 			continue;
 		e->links[i].next_rider = e->links[r[i].host].first_rider;
@@ -2246,8 +2242,8 @@ build(struct ode_engine *e, const struct phys_engine_options *opt)
 		if (make_body(e, (int)i) < 0)
 			return -1;
 	for (i = 0; i < w->nlinks; i++)
-		if (e->links[i].host >= 0)
-			e->links[i].body = e->links[e->links[i].host].body;
+		if (e->ride[i].host >= 0)
+			e->links[i].body = e->links[e->ride[i].host].body;
 	for (i = 0; i < w->ncollisions; i++)
 		if (make_geom(e, (int)i, opt) < 0)
 			return -1;
@@ -2467,7 +2463,7 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 
 	if (!ol->body)
 		return 0;
-	if (ol->host >= 0) {
+	if (e->ride[li].host >= 0) {
 		return phys_rider_change(e->w, e->v, li, &e->ride[li], "ODE");
 	}
 	if (link_mass(e, li, &mass, false) < 0)
@@ -2576,7 +2572,7 @@ ode_engine_body_state(const struct ode_engine *e, int li,
 	dBodyID b = e->links[li].body;
 	const dReal *p, *q, *v, *w;
 
-	if (!b || e->links[li].host >= 0)
+	if (!b || e->ride[li].host >= 0)
 		return false;	/* static, or its host's */
 	p = dBodyGetPosition(b);
 	q = dBodyGetQuaternion(b);
@@ -2653,7 +2649,7 @@ link_wrenches(struct ode_engine *e)
 		l = &e->links[i];
 		if (!l->body)
 			continue;
-		if (l->host >= 0) {	/* at its place on its host */
+		if (e->ride[i].host >= 0) {	/* at its place on its host */
 			ode_engine_link_com(e, (int)i, &com, &vel);
 			dBodyAddForceAtPos(l->body, l->force.x, l->force.y,
 			    l->force.z, com.x, com.y, com.z);
@@ -2679,7 +2675,7 @@ move_kinematic(struct ode_engine *e, bool before)
 	for (i = 0; i < e->w->nlinks; i++) {
 		struct ode_link *ol = &e->links[i];
 
-		if (!ol->body || ol->host >= 0 || !dBodyIsKinematic(ol->body))
+		if (!ol->body || e->ride[i].host >= 0 || !dBodyIsKinematic(ol->body))
 			continue;
 		if (before)
 			ode_engine_link_pose(e, (int)i, &ol->kin_from);
@@ -2775,7 +2771,7 @@ ode_engine_link_com(const struct ode_engine *e, int li, phys_vec3 *com,
 		*com_vel = v3(0, 0, 0);
 		return;
 	}
-	if (ol->host >= 0) {	/* its own inertial frame's origin */
+	if (e->ride[li].host >= 0) {	/* its own inertial frame's origin */
 		ode_engine_link_pose(e, li, &p);
 		*com = phys_pose_apply(p, inertial_pose(e, li).p);
 		dBodyGetPointVel(ol->body, com->x, com->y, com->z, pv);
@@ -2794,7 +2790,7 @@ ode_engine_link_mass(const struct ode_engine *e, int li, double *mass,
 	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	dMass m;
 
-	if (!e->links[li].body || e->links[li].host >= 0) {
+	if (!e->links[li].body || e->ride[li].host >= 0) {
 		phys_link_values_mass(v, mass, inertia);
 		return;
 	}
@@ -2891,26 +2887,26 @@ ode_engine_joint_wrench(const struct ode_engine *e, int ji, phys_vec3 *force,
 {
 	const dJointFeedback *fb = &e->joints[ji].fb;
 	const struct phys_joint *j = &e->w->joints[ji];
-	const struct ode_link *cl = j->child >= 0 ? &e->links[j->child] :
+	const struct phys_rider *r = j->child >= 0 ? &e->ride[j->child] :
 	    NULL;
 	phys_vec3 com, vel;
 
 	if (!e->joints[ji].joint) {
-		if (cl && cl->host >= 0 && e->ride[j->child].seat == ji)
-			phys_seat_wrench(e->w, e, j->child, &e->ride[j->child],
-			    e->ride_joints, cl->force, cl->torque, wrench_of,
-			    com_of, force, torque);
+		if (r && r->seat == ji)	/* a rider's seat */
+			phys_seat_wrench(e->w, e, j->child, r, e->ride_joints,
+			    e->links[j->child].force, e->links[j->child].torque,
+			    wrench_of, com_of, force, torque);
 		else
 			*force = *torque = v3(0, 0, 0);
 		return;
 	}
 	*force = v3(fb->f1[0], fb->f1[1], fb->f1[2]);
 	*torque = v3(fb->t1[0], fb->t1[1], fb->t1[2]);
-	if (cl && cl->host >= 0) {	/* body 1 is the host's: about the
+	if (r && r->host >= 0) {	/* body 1 is the host's: about the
 					 * rider's centre of mass */
 		ode_engine_link_com(e, j->child, &com, &vel);
 		*torque = v3_add(*torque, v3_cross(v3_sub(body_pose(
-		    cl->body).p, com), *force));
+		    e->links[j->child].body).p, com), *force));
 	}
 }
 
