@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # ODE's two solvers against closed forms on box-plane friction, where a
-# box's four coplanar contacts make the contact problem redundant.
+# box's four coplanar contacts make the contact problem redundant; a
+# joint that ODE's and Bullet's iterative solvers let open, said.
 
 load helper
 
@@ -138,4 +139,54 @@ spring_sag() {
 	s=$(sag revolute '<erp>0.5</erp>')
 	run grep -c "joint 'm::j': physics.ode.erp is kept but inert" "$TMP/err"
 	assert_output 1
+}
+
+# chain_gaps LINES: for each state line of tests/data/light_link_chain.sdf
+# ('chain::*/pose' items), "t gap_pivot gap_elbow": how far apart each
+# joint's anchor is as its two links carry it (m), from their poses alone.
+chain_gaps() {
+	jq -r 'select(.items) | [.t] + ([.items["chain::light/pose"],
+	    .items["chain::bob/pose"]] | map(.x, .z, .roll, .pitch, .yaw)) |
+	    @tsv' "$1" | awk -F '\t' '
+	# (dx, 0, 0) in a frame at (x, z) turned by roll, pitch, yaw: the
+	# chain moves in the x-z plane, its axes all along y
+	function carry(x, z, r, p, y, dx) {
+		cx = x + cos(y) * cos(p) * dx; cz = z - sin(p) * dx
+	}
+	{
+		carry($2, $3, $4, $5, $6, -0.25); gp = sqrt(cx^2 + (cz - 1)^2)
+		carry($2, $3, $4, $5, $6, 0.25); ax = cx; az = cz
+		carry($7, $8, $9, $10, $11, -0.5)
+		printf "%s %.9g %.9g\n", $1, gp, sqrt((cx - ax)^2 + (cz - az)^2)
+	}'
+}
+
+@test "a joint an iterative solver lets open (a 100 kg bob under a 10 g link) is said once, with the gap the links' poses give, under ODE's quick solver and Bullet; not under enough iterations, ODE's world solver or MuJoCo" {
+	W="$BATS_TEST_DIRNAME/data/light_link_chain.sdf"
+	for e in bullet ode; do
+		phys-step -p "$e" -t 2 -e 1 -i 'chain::*/pose' "$W" \
+		    > "$TMP/$e" 2> "$TMP/$e.err"
+		msg=$(grep 'apart' "$TMP/$e.err")
+		[ "$(printf '%s\n' "$msg" | wc -l)" = 1 ]
+		name=$(engine_name "$e")
+		[[ "$msg" =~ joint\ \'chain::(pivot|elbow)\':\ its\ links\ came\ ([0-9.e+-]+)\ m\ apart\ at\ its\ anchor\ by\ t=([0-9.]+)\ under\ $name, ]]
+		joint=${BASH_REMATCH[1]} gap=${BASH_REMATCH[2]} t=${BASH_REMATCH[3]}
+		col=$([ "$joint" = pivot ] && echo 2 || echo 3)
+		chain_gaps "$TMP/$e" > "$TMP/$e.gaps"
+		rel "$(awk -v t="$t" -v c="$col" '$1 == t { print $c }' "$TMP/$e.gaps")" "$gap" 0.005
+		near "$gap" 0.01 1e9
+		awk '{ m = $2 > m ? $2 : m; m = $3 > m ? $3 : m } END { exit !(m >= 0.05) }' "$TMP/$e.gaps"
+	done
+	grep -q 'more bullet.solver.iters' "$TMP/bullet.err"
+	grep -q 'ode.solver.type world' "$TMP/ode.err"
+	# held: under 1 cm all along, and nothing said
+	for a in "-p bullet -s bullet.solver.iters=1000" \
+	    "-p ode -s ode.solver.iters=1000" "-p ode -s ode.solver.type=world" \
+	    "-p mujoco"; do
+		# shellcheck disable=SC2086
+		phys-step $a -t 2 -e 1 -i 'chain::*/pose' "$W" > "$TMP/held" 2> "$TMP/held.err"
+		! grep -q 'apart' "$TMP/held.err"
+		chain_gaps "$TMP/held" | awk '{ m = $2 > m ? $2 : m; m = $3 > m ? $3 : m }
+		    END { exit !(m < 0.01) }'
+	done
 }

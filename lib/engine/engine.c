@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apart.h"
 #include "buf.h"
 #include "check.h"
 #include "engine_common.h"
@@ -65,7 +66,16 @@ struct phys_engine {
 	 * made less of it. */
 	struct asked { bool lin, ang; phys_vec3 v, w; } *asked;
 	bool any_asked;
+	/* Joints come apart under the engine: measured every APART_EVERY
+	 * steps, said once a run. */
+	struct phys_apart *apart;
+	bool apart_said;
 };
+
+/* Steps between two measures of the joints' gaps: a joint the solver
+ * lets open stays open for many steps; a measure of every joint each
+ * step would cost a light robot's step a few percent. */
+#define APART_EVERY	16
 
 /* Forward to the engine running: CALL(e, f, args) for operations with
  * arguments after the engine, CALL0(e, f) for those without; each
@@ -316,6 +326,7 @@ phys_engine_new(const struct phys_scene *w,
 	phys_motors_init(&e->motors, w->njoints);
 	e->servo_said = phys_xcalloc(w->njoints + 1, sizeof *e->servo_said);
 	e->asked = phys_xcalloc(w->nlinks + 1, sizeof *e->asked);
+	e->apart = phys_apart_new(w);
 	say_damping(e);
 	return e;
 }
@@ -333,6 +344,7 @@ phys_engine_free(struct phys_engine *e)
 	free(e->welds);
 	free(e->servo_said);
 	free(e->asked);
+	phys_apart_free(e->apart);
 	free(e);
 }
 
@@ -374,7 +386,12 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 			continue;
 		phys_engine_link_pose(&old, (int)i, &p);
 		phys_engine_link_vel(&old, (int)i, &lin, &ang);
-		phys_engine_set_link_pose(e, (int)i, p);
+		/* the old engine's poses: no link is moved */
+		if (CALL(e, set_link_pose, (int)i, p) < 0) {
+			e->info->ops->destroy(e->state);
+			*e = old;
+			return -1;
+		}
 		phys_engine_set_link_vel(e, (int)i, &lin, &ang);
 	}
 	for (i = 0; i < e->nwelds; i++)
@@ -889,6 +906,35 @@ drive_and_step(struct phys_engine *e, double t0, double t1)
 	return rc;
 }
 
+static void
+pose_now(const void *e, int link, phys_pose *out)
+{
+	phys_engine_link_pose(e, link, out);
+}
+
+/* A joint the engine let come apart, said once a run with what may hold
+ * it: the joint positions it reports say nothing of it. */
+static void
+say_apart(struct phys_engine *e, double t)
+{
+	double gap;
+	int others, j = phys_apart_widest(e->apart, pose_now, e, &gap,
+	    &others);
+	char more[48] = "";
+
+	if (j < 0)
+		return;
+	e->apart_said = true;
+	if (others)
+		snprintf(more, sizeof more, " (and %d more joint%s)", others,
+		    others == 1 ? "" : "s");
+	phys_warn("joint '%s': its links came %.3g m apart at its anchor "
+	    "by t=%.9g under %s, whose solver did not hold it%s; %s%sa "
+	    "smaller max_step_size may", e->w->joints[j].name, gap, t,
+	    e->info->name, more, e->info->apart_hint ? e->info->apart_hint :
+	    "", e->info->apart_hint ? " or " : "");
+}
+
 /*
  * As MuJoCo's mj_step: the engine steps from t0 to t1, the clock counts
  * the step once the engine has made it, and the state it leaves is
@@ -911,7 +957,11 @@ phys_engine_step(struct phys_engine *e)
 		e->any_asked = false;
 	}
 	e->iterations++;
-	return check_bodies(e, t1);
+	if (check_bodies(e, t1) < 0)
+		return -1;
+	if (!e->apart_said && e->iterations % APART_EVERY == 0)
+		say_apart(e, t1);
+	return 0;
 }
 
 double
@@ -985,6 +1035,7 @@ phys_engine_link_mass(const struct phys_engine *e, int link, double *mass,
 int
 phys_engine_set_link_pose(struct phys_engine *e, int link, phys_pose p)
 {
+	phys_apart_moved(e->apart, link);
 	return CALL(e, set_link_pose, link, p);
 }
 

@@ -2308,4 +2308,4 @@ static const struct phys_engine_field bullet_record[] = {
 
 /* gz-physics-bullet-plugin, and gz-physics-bullet-featherstone-plugin. */
 PHYS_ENGINE_DEFINE(bullet_engine, bullet, "Bullet", bullet_support,
-    bullet_record)
+    bullet_record, .apart_hint = "more bullet.solver.iters")

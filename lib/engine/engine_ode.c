@@ -3055,4 +3055,5 @@ static const struct phys_engine_field ode_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
-PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record)
+PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record,
+    .apart_hint = "ode.solver.type world, more ode.solver.iters")
