@@ -124,6 +124,20 @@ SDF
 	done
 }
 
+@test "DART: a link started in the ground, on a hinge that cannot turn it out, stays as under MuJoCo and Simbody (it swung 2.7 rad; MuJoCo Menagerie's SO-ARM100 spun at 1e12 rad/s)" {
+	W="$BATS_TEST_DIRNAME/data/sunk_turntable.sdf"
+	for e in dart mujoco simbody; do
+		for d in fcl ode; do
+			[ "$e" = dart ] || [ "$d" = fcl ] || continue
+			phys-step -q -p "$e" -s dart.collision_detector="$d" -t 1 -r 1 \
+			    -i 'turntable::turn/position' -i 'turntable::disc/pose' \
+			    "$W" | tail -1 > "$TMP/o"
+			near "$(jq '.items["turntable::turn/position"][0]' "$TMP/o")" 0 2e-3
+			near "$(jq '.items["turntable::disc/pose"].z' "$TMP/o")" 0.04 1e-6
+		done
+	done
+}
+
 @test "DART's joint stops are hard (joints.sdf): the stop holds the arm at -0.3 rad and m g L cos(0.3) to 1e-6, the universal joint's angle is the swing to 1e-9" {
 	sed 's/<physics type="ode">/<physics type="dart">/' "$WORLDS/joints.sdf" > "$TMP/j.sdf"
 	phys-step -t 4.2 -r 500 -i 'cardan::bob/pose' -i 'hinge::j/*' -i 'cardan::j/position' "$TMP/j.sdf" 2>/dev/null |

@@ -120,6 +120,21 @@ const double LOOP_ERP = 0.2;
 const double LOOP_SOFTNESS = 1e-9;
 
 /*
+ * A contact's normal row gives way by at least this much velocity per
+ * unit impulse (1/kg), as ODE's rows do by their force mixing: a contact
+ * that no motion of its bodies moves along its normal (a link that
+ * starts in the ground, which its joints turn about the normal only:
+ * MuJoCo Menagerie's SO-ARM100 starts 8.5 mm into its floor) has next to
+ * no response of its own, and DART's force mixing, a share of the
+ * response, left Dantzig's solver a near-singular row: the arm spun at
+ * 1e12 rad/s within 6 ms, and a link sunk into a ground tilted by 0.01
+ * degree swung 2.7 rad about its hinge, where MuJoCo's and Simbody's
+ * turn it 4e-4 rad. A 1 kg body's own response is 1e7 times this; a
+ * resting contact sinks by it 1e-11 m per newton it carries.
+ */
+const double CONTACT_SOFTNESS = 1e-7;
+
+/*
  * DART stops the program on a value that is not a number, which a step
  * can make of values too large to multiply: the largest mass, moment,
  * joint coefficient and gravity it is given. A body it steps from is
@@ -477,6 +492,7 @@ Contact::Contact(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
 		cfm[0] = 0;
 		soft[0] = s.cfm / h;
 	}
+	soft[0] = std::max(soft[0], CONTACT_SOFTNESS);
 	mu[0] = s.mu[0];
 	mu[1] = s.mu[1];
 	bounce = s.bounce;
