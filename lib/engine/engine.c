@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apart.h"
 #include "buf.h"
 #include "check.h"
 #include "engine_common.h"
@@ -66,9 +65,7 @@ struct phys_engine {
 	 * made less of it. */
 	struct asked { bool lin, ang; phys_vec3 v, w; } *asked;
 	bool any_asked;
-	/* Joints come apart under the engine: measured every APART_EVERY
-	 * steps, said once a run. */
-	struct phys_apart *apart;
+	/* A joint come apart under the engine, said once a run. */
 	bool apart_said;
 };
 
@@ -76,6 +73,9 @@ struct phys_engine {
  * lets open stays open for many steps; a measure of every joint each
  * step would cost a light robot's step a few percent. */
 #define APART_EVERY	16
+/* A gap at a joint's anchor this wide (m) is a joint come apart: a
+ * constraint that holds leaves well under a millimetre. */
+#define APART_GAP	0.01
 
 /* Forward to the engine running: CALL(e, f, args) for operations with
  * arguments after the engine, CALL0(e, f) for those without; each
@@ -326,7 +326,6 @@ phys_engine_new(const struct phys_scene *w,
 	phys_motors_init(&e->motors, w->njoints);
 	e->servo_said = phys_xcalloc(w->njoints + 1, sizeof *e->servo_said);
 	e->asked = phys_xcalloc(w->nlinks + 1, sizeof *e->asked);
-	e->apart = phys_apart_new(w);
 	say_damping(e);
 	return e;
 }
@@ -344,7 +343,6 @@ phys_engine_free(struct phys_engine *e)
 	free(e->welds);
 	free(e->servo_said);
 	free(e->asked);
-	phys_apart_free(e->apart);
 	free(e);
 }
 
@@ -386,12 +384,7 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 			continue;
 		phys_engine_link_pose(&old, (int)i, &p);
 		phys_engine_link_vel(&old, (int)i, &lin, &ang);
-		/* the old engine's poses: no link is moved */
-		if (CALL(e, set_link_pose, (int)i, p) < 0) {
-			e->info->ops->destroy(e->state);
-			*e = old;
-			return -1;
-		}
+		phys_engine_set_link_pose(e, (int)i, p);
 		phys_engine_set_link_vel(e, (int)i, &lin, &ang);
 	}
 	for (i = 0; i < e->nwelds; i++)
@@ -906,31 +899,48 @@ drive_and_step(struct phys_engine *e, double t0, double t1)
 	return rc;
 }
 
-static void
-pose_now(const void *e, int link, phys_pose *out)
+/* Link li's pose now; the world's for -1. */
+static phys_pose
+pose_now(const struct phys_engine *e, int li)
 {
-	phys_engine_link_pose(e, link, out);
+	phys_pose p = PHYS_POSE_IDENTITY;
+
+	if (li >= 0)
+		phys_engine_link_pose(e, li, &p);
+	return p;
 }
 
-/* A joint the engine let come apart, said once a run with what may hold
- * it: the joint positions it reports say nothing of it. */
+/* A joint the engine let come apart (phys_joint_gap at least APART_GAP),
+ * the widest, said once a run with what may hold it: the positions and
+ * rates the engine reports of it say nothing of it. */
 static void
 say_apart(struct phys_engine *e, double t)
 {
-	double gap;
-	int others, j = phys_apart_widest(e->apart, pose_now, e, &gap,
-	    &others);
+	const struct phys_joint *jt;
+	double gap, widest = 0;
+	int open = 0, which = -1;
 	char more[48] = "";
+	size_t j;
 
-	if (j < 0)
+	for (j = 0; j < e->w->njoints; j++) {
+		jt = &e->w->joints[j];
+		gap = phys_joint_gap(e->w, (int)j, pose_now(e, jt->parent),
+		    pose_now(e, jt->child));
+		if (!(gap >= APART_GAP))
+			continue;
+		open++;
+		if (gap > widest)
+			widest = gap, which = (int)j;
+	}
+	if (which < 0)
 		return;
 	e->apart_said = true;
-	if (others)
-		snprintf(more, sizeof more, " (and %d more joint%s)", others,
-		    others == 1 ? "" : "s");
+	if (open > 1)
+		snprintf(more, sizeof more, " (and %d more joint%s)", open - 1,
+		    open == 2 ? "" : "s");
 	phys_warn("joint '%s': its links came %.3g m apart at its anchor "
 	    "by t=%.9g under %s, whose solver did not hold it%s; %s%sa "
-	    "smaller max_step_size may", e->w->joints[j].name, gap, t,
+	    "smaller max_step_size may", e->w->joints[which].name, widest, t,
 	    e->info->name, more, e->info->apart_hint ? e->info->apart_hint :
 	    "", e->info->apart_hint ? " or " : "");
 }
@@ -1035,7 +1045,6 @@ phys_engine_link_mass(const struct phys_engine *e, int link, double *mass,
 int
 phys_engine_set_link_pose(struct phys_engine *e, int link, phys_pose p)
 {
-	phys_apart_moved(e->apart, link);
 	return CALL(e, set_link_pose, link, p);
 }
 

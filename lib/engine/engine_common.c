@@ -1110,3 +1110,34 @@ phys_contact_without_force_reported(const struct phys_value *a,
 	    PVI(b, COLLISION_surface_contact_collide_without_contact_bitmask))
 	    != 0;
 }
+
+/* Joint j's anchor as link li's side has it at pose p (its frame moves
+ * with li from where the world put both). */
+static phys_vec3
+anchor_on(const struct phys_scene *w, int j, int li, phys_pose p)
+{
+	phys_pose at = li < 0 ? PHYS_POSE_IDENTITY : w->links[li].pose;
+
+	return phys_pose_mul(p, phys_pose_mul(phys_pose_inv(at),
+	    w->joints[j].pose)).p;
+}
+
+double
+phys_joint_gap(const struct phys_scene *w, int j, phys_pose pp,
+    phys_pose cp)
+{
+	const struct phys_joint *jt = &w->joints[j];
+	phys_vec3 d, axis;
+
+	if (jt->type == PHYS_JOINT_GEARBOX)
+		return 0;
+	d = v3_sub(anchor_on(w, j, jt->child, cp),
+	    anchor_on(w, j, jt->parent, pp));
+	if (jt->type == PHYS_JOINT_PRISMATIC || jt->type == PHYS_JOINT_SCREW) {
+		axis = phys_quat_rotate(phys_quat_mul(cp.q, jt->child < 0 ?
+		    PHYS_POSE_IDENTITY.q : phys_quat_conj(
+		    w->links[jt->child].pose.q)), jt->axis[0]);
+		d = v3_sub(d, v3_scale(axis, v3_dot(d, axis)));
+	}
+	return v3_norm(d);
+}

@@ -14,6 +14,13 @@
 extern "C" {
 #endif
 
+/* How far apart joint j's anchor is as each of its links carries it
+ * from where the world put both, its parent at pp (the world's: the
+ * identity) and its child at cp (m); off its axis for a prismatic or
+ * screw joint; 0 for a gearbox, which has no anchor. */
+double phys_joint_gap(const struct phys_scene *w, int j, phys_pose pp,
+    phys_pose cp);
+
 /* Collision c as an engine collides it, at the sizes the run's values
  * vals hold (phys_collision_sized; *mesh the caller's to free): a mesh
  * asked to collide as its convex hull is the hull, out->hull set. */

@@ -88,48 +88,26 @@ pose_after(const struct phys_engine *e, int li, const bool *moved,
 	return p;
 }
 
-/* Joint j's anchor as link li's side has it at pose p (its frame moves
- * with li from where the world put both). */
-static phys_vec3
-anchor_on(const struct phys_scene *w, int j, int li, phys_pose p)
-{
-	phys_pose at = li < 0 ? PHYS_POSE_IDENTITY : w->links[li].pose;
-
-	return phys_pose_mul(p, phys_pose_mul(phys_pose_inv(at),
-	    w->joints[j].pose)).p;
-}
-
 int
 phys_engine_joints_hold(const struct phys_engine *e,
     const struct phys_scene *w, const bool *moved, const phys_pose *to)
 {
 	const struct phys_joint *jt;
-	phys_pose pp, cp;
-	phys_vec3 d, axis;
+	double gap;
 	size_t j;
 
 	for (j = 0; j < w->njoints; j++) {
 		jt = &w->joints[j];
-		if (jt->type == PHYS_JOINT_GEARBOX ||
-		    (jt->parent >= 0 && moved[jt->parent]) ==
+		if ((jt->parent >= 0 && moved[jt->parent]) ==
 		    (jt->child >= 0 && moved[jt->child]))
 			continue;
-		pp = pose_after(e, jt->parent, moved, to);
-		cp = pose_after(e, jt->child, moved, to);
-		d = v3_sub(anchor_on(w, (int)j, jt->child, cp),
-		    anchor_on(w, (int)j, jt->parent, pp));
-		if (jt->type == PHYS_JOINT_PRISMATIC ||
-		    jt->type == PHYS_JOINT_SCREW) {
-			axis = phys_quat_rotate(phys_quat_mul(cp.q,
-			    phys_quat_conj(w->links[jt->child].pose.q)),
-			    jt->axis[0]);
-			d = v3_sub(d, v3_scale(axis, v3_dot(d, axis)));
-		}
-		if (v3_norm(d) > 1e-6)
+		gap = phys_joint_gap(w, (int)j, pose_after(e, jt->parent, moved,
+		    to), pose_after(e, jt->child, moved, to));
+		if (gap > 1e-6)
 			return phys_fail("joint '%s' would be pulled %.3g m "
 			    "apart: it holds link '%s' to %s (set its position "
 			    "instead, or move what it holds with it)",
-			    jt->name, v3_norm(d), w->links[jt->child].name,
+			    jt->name, gap, w->links[jt->child].name,
 			    jt->parent < 0 ? "the world" :
 			    w->links[jt->parent].name);
 	}
