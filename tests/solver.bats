@@ -128,6 +128,10 @@ spring_sag() {
 	s=$(sag fixed '')
 	near "$s" 0 1e-6
 	! grep -q . "$TMP/err"
+	# 5 cm: a spring by choice, not a joint come apart (nothing said)
+	s=$(sag fixed '<cfm>1</cfm><erp>0.2</erp>')
+	rel "$s" "$(spring_sag 0.2 1)" 0.02
+	! grep -q . "$TMP/err"
 }
 
 @test "a ball joint's own cfm and erp soften it as the spring they stand for" {

@@ -912,7 +912,9 @@ pose_now(const struct phys_engine *e, int li)
 
 /* A joint the engine let come apart (phys_joint_gap at least APART_GAP),
  * the widest, said once a run with what may hold it: the positions and
- * rates the engine reports of it say nothing of it. */
+ * rates the engine reports of it say nothing of it. A joint given a
+ * force mixing of its own is a spring by its user's choice, and may
+ * stretch. */
 static void
 say_apart(struct phys_engine *e, double t)
 {
@@ -924,6 +926,9 @@ say_apart(struct phys_engine *e, double t)
 
 	for (j = 0; j < e->w->njoints; j++) {
 		jt = &e->w->joints[j];
+		if (PVD(phys_run_values_get(e->v, PHYS_S_JOINT, (int)j),
+		    JOINT_physics_ode_cfm) > 0)
+			continue;
 		gap = phys_joint_gap(e->w, (int)j, pose_now(e, jt->parent),
 		    pose_now(e, jt->child));
 		if (!(gap >= APART_GAP))
