@@ -120,18 +120,20 @@ const double LOOP_ERP = 0.2;
 const double LOOP_SOFTNESS = 1e-9;
 
 /*
- * A contact's normal row gives way by at least this much velocity per
- * unit impulse (1/kg), as ODE's rows do by their force mixing: a contact
- * that no motion of its bodies moves along its normal (a link that
- * starts in the ground, which its joints turn about the normal only:
- * MuJoCo Menagerie's SO-ARM100 starts 8.5 mm into its floor) has next to
- * no response of its own, and DART's force mixing, a share of the
- * response, left Dantzig's solver a near-singular row: the arm spun at
- * 1e12 rad/s within 6 ms, and a link sunk into a ground tilted by 0.01
- * degree swung 2.7 rad about its hinge, where MuJoCo's and Simbody's
- * turn it 4e-4 rad. A 1 kg body's own response is 1e7 times this; a
- * resting contact sinks by it 1e-11 m per newton it carries.
+ * A contact's normal row whose own response is less than NEAR_SINGULAR
+ * of a free body's of its bodies' masses gives way by CONTACT_SOFTNESS
+ * more (velocity per unit impulse, 1/kg), as ODE's rows do by their force
+ * mixing: a contact that no motion of its bodies moves along its normal
+ * (a link that starts in the ground, which its joints turn about the
+ * normal only: MuJoCo Menagerie's SO-ARM100 starts 8.5 mm into its
+ * floor) has next to no response of its own, and DART's force mixing, a
+ * share of the response, left Dantzig's solver a near-singular row: the
+ * arm spun at 1e12 rad/s within 6 ms, and a link sunk into a ground
+ * tilted by 0.01 degree swung 2.7 rad about its hinge, where MuJoCo's and
+ * Simbody's turn it 4e-4 rad. Every other contact is left as DART makes
+ * it: the same softness on all moved a car's steering by 1e-3 rad.
  */
+const double NEAR_SINGULAR = 1e-4;
 const double CONTACT_SOFTNESS = 1e-7;
 
 /*
@@ -436,8 +438,10 @@ public:
 	const std::string &getType() const override;
 	void update() override {}
 	void getInformation(dk::ConstraintInfo *info) override;
+	void getVelocityChange(double *vel, bool withCfm) override;
 private:
 	double mu[2], bounce, threshold, depth, erp, h, max_vel, min_depth;
+	double free_response;
 };
 
 /* ODE's plane space: two tangents completing n. */
@@ -492,7 +496,13 @@ Contact::Contact(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
 		cfm[0] = 0;
 		soft[0] = s.cfm / h;
 	}
-	soft[0] = std::max(soft[0], CONTACT_SOFTNESS);
+	/* a free body's response along the normal, as the bodies' masses
+	 * give it: the measure of a row with next to none */
+	free_response = 0;
+	if (a_->isReactive() && a_->getMass() > 0)
+		free_response += 1 / a_->getMass();
+	if (b_ && b_->isReactive() && b_->getMass() > 0)
+		free_response += 1 / b_->getMass();
 	mu[0] = s.mu[0];
 	mu[1] = s.mu[1];
 	bounce = s.bounce;
@@ -506,6 +516,16 @@ Contact::getType() const
 	static const std::string type = "phys contact";
 
 	return type;
+}
+
+/* A normal row whose own response is next to none (below NEAR_SINGULAR
+ * of a free body's) gives way by CONTACT_SOFTNESS more. */
+void
+Contact::getVelocityChange(double *vel, bool withCfm)
+{
+	TwoBody::getVelocityChange(vel, withCfm);
+	if (withCfm && tested == 0 && vel[0] < NEAR_SINGULAR * free_response)
+		vel[0] += CONTACT_SOFTNESS;
 }
 
 /*
