@@ -910,11 +910,21 @@ pose_now(const struct phys_engine *e, int li)
 	return p;
 }
 
+/* Whether link li moves under the engine's forces (its joints hold it):
+ * not the world, a static link, or a kinematic one the run moves. */
+static bool
+held(const struct phys_engine *e, int li)
+{
+	return li >= 0 && phys_engine_link_dynamic(e, li) &&
+	    !PVB(phys_run_values_get(e->v, PHYS_S_LINK, li), LINK_kinematic);
+}
+
 /* A joint the engine let come apart (phys_joint_gap at least APART_GAP),
  * the widest, said once a run with what may hold it: the positions and
  * rates the engine reports of it say nothing of it. A joint given a
  * force mixing of its own is a spring by its user's choice, and may
- * stretch. */
+ * stretch; one between links the run moves (kinematic, static) is the
+ * run's to keep. */
 static void
 say_apart(struct phys_engine *e, double t)
 {
@@ -927,7 +937,8 @@ say_apart(struct phys_engine *e, double t)
 	for (j = 0; j < e->w->njoints; j++) {
 		jt = &e->w->joints[j];
 		if (PVD(phys_run_values_get(e->v, PHYS_S_JOINT, (int)j),
-		    JOINT_physics_ode_cfm) > 0)
+		    JOINT_physics_ode_cfm) > 0 || !(held(e, jt->parent) ||
+		    held(e, jt->child)))
 			continue;
 		gap = phys_joint_gap(e->w, (int)j, pose_now(e, jt->parent),
 		    pose_now(e, jt->child));
