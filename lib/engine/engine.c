@@ -919,10 +919,23 @@ held(const struct phys_engine *e, int li)
 	    !PVB(phys_run_values_get(e->v, PHYS_S_LINK, li), LINK_kinematic);
 }
 
+/* Whether joint j is a spring by its user's choice: a force mixing of
+ * its own that the engine running takes (ODE's; the parameter table
+ * says which). */
+static bool
+soft_joint(const struct phys_engine *e, int j)
+{
+	enum phys_engine_support s = e->info->support(
+	    &phys_params[PHYS_P_JOINT_physics_ode_cfm]);
+
+	return (s == PHYS_SUPPORT_NATIVE || s == PHYS_SUPPORT_EMULATED) &&
+	    PVD(phys_run_values_get(e->v, PHYS_S_JOINT, j),
+	    JOINT_physics_ode_cfm) > 0;
+}
+
 /* A joint the engine let come apart (phys_joint_gap at least APART_GAP),
  * the widest, said once a run with what may hold it: the positions and
- * rates the engine reports of it say nothing of it. A joint given a
- * force mixing of its own is a spring by its user's choice, and may
+ * rates the engine reports of it say nothing of it. A soft joint may
  * stretch; one between links the run moves (kinematic, static) is the
  * run's to keep. */
 static void
@@ -936,8 +949,7 @@ say_apart(struct phys_engine *e, double t)
 
 	for (j = 0; j < e->w->njoints; j++) {
 		jt = &e->w->joints[j];
-		if (PVD(phys_run_values_get(e->v, PHYS_S_JOINT, (int)j),
-		    JOINT_physics_ode_cfm) > 0 || !(held(e, jt->parent) ||
+		if (soft_joint(e, (int)j) || !(held(e, jt->parent) ||
 		    held(e, jt->child)))
 			continue;
 		gap = phys_joint_gap(e->w, (int)j, pose_now(e, jt->parent),

@@ -65,8 +65,9 @@ struct phys_engine_info {
 	 * step from a state beyond phys_check_body's bounds (DART stops the
 	 * program on a value that is not a number). */
 	bool check_first;
-	/* What may hold a joint its solver let come apart (apart.h):
-	 * "more bullet.solver.iters"; NULL: a smaller step alone. */
+	/* What may hold a joint its solver let come apart (the driver's
+	 * check after a step): "more bullet.solver.iters"; NULL: a smaller
+	 * step alone. */
 	const char *apart_hint;
 };
 

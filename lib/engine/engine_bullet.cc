@@ -695,12 +695,6 @@ set_mass(bullet_engine *e, int li, bool at_load)
 	return 0;
 }
 
-/*
- * A massless link welded to a moving one rides on that link's body
- * (phys_find_riders): its collisions join the host's compound, its
- * moments the host's; its fixed joint is no constraint. A massless link
- * hung by any other joint is refused at its mass (link_mass).
- */
 /* Whether link li rides on another's body (find_riders). */
 bool
 rides(const bullet_engine *e, int li)
@@ -708,6 +702,12 @@ rides(const bullet_engine *e, int li)
 	return e->ride[(size_t)li].host >= 0;
 }
 
+/*
+ * A massless link welded to a moving one rides on that link's body
+ * (phys_find_riders): its collisions join the host's compound, its
+ * moments the host's; its fixed joint is no constraint. A massless link
+ * hung by any other joint is refused at its mass (link_mass).
+ */
 void
 find_riders(bullet_engine *e)
 {
@@ -1337,10 +1337,9 @@ bullet_engine_apply_link(struct bullet_engine *e, int li)
 
 	if (!bl.body)
 		return 0;
-	if (rides(e, li)) {
+	if (rides(e, li))
 		return phys_rider_change(e->w, e->v, li, &e->ride[(size_t)li],
 		    "Bullet");
-	}
 	bullet_engine_link_pose(e, li, &link);
 	bullet_engine_link_vel(e, li, &lin, &ang);
 	e->world->removeRigidBody(bl.body);
@@ -2167,8 +2166,7 @@ bullet_engine_joint_wrench(const struct bullet_engine *e, int ji,
 	/* The child is body B; the torque is about its centre of mass. */
 	*force = from_bt(bj.fb.m_appliedForceBodyB);
 	*torque = from_bt(bj.fb.m_appliedTorqueBodyB);
-	if (cl && rides(e, j->child)) {	/* B is the host's: about the
-					 * rider's */
+	if (cl && rides(e, j->child)) {	/* B is its host's: about it */
 		bullet_engine_link_com(e, j->child, &com, &comv);
 		*torque = v3_add(*torque, v3_cross(v3_sub(from_bt(
 		    cl->body->getCenterOfMassPosition()), com), *force));

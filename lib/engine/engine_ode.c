@@ -144,6 +144,13 @@ struct ode_engine {
 
 PHYS_ENGINE_FUNCTIONS(ode_engine)
 
+/* Whether link li rides on another's body (find_riders). */
+static bool
+rides(const struct ode_engine *e, int li)
+{
+	return e->ride[li].host >= 0;
+}
+
 static bool ode_ready;
 
 /* The run's values of a scope (idx: the entity): every parameter the
@@ -377,7 +384,7 @@ inertial_pose(const struct ode_engine *e, int li)
 static phys_pose
 body_frame(const struct ode_engine *e, int li)
 {
-	if (e->ride[li].host < 0)
+	if (!rides(e, li))
 		return inertial_pose(e, li);
 	return phys_pose_mul(phys_pose_inv(e->ride[li].in_host),
 	    inertial_pose(e, e->ride[li].host));
@@ -721,7 +728,7 @@ make_body(struct ode_engine *e, int li)
 	dMass mass;
 
 	ol->inertial = body_frame(e, li);
-	if (link_is_static(e->w, li) || e->ride[li].host >= 0)
+	if (link_is_static(e->w, li) || rides(e, li))
 		return 0;	/* static, or its host's body, once made */
 	if (link_mass(e, li, &mass, true) < 0)
 		return -1;
@@ -2140,7 +2147,7 @@ world_rows_within(const struct ode_engine *e)
 	size_t i;
 
 	for (i = 0; i < e->w->nlinks; i++)
-		if (e->links[i].body && e->ride[i].host < 0 && !seen[i] &&
+		if (e->links[i].body && !rides(e, (int)i) && !seen[i] &&
 		    (rows = island_rows(e, (int)i, seen, queue)) > most)
 			most = rows;
 	free(seen);
@@ -2242,7 +2249,7 @@ build(struct ode_engine *e, const struct phys_engine_options *opt)
 		if (make_body(e, (int)i) < 0)
 			return -1;
 	for (i = 0; i < w->nlinks; i++)
-		if (e->ride[i].host >= 0)
+		if (rides(e, (int)i))
 			e->links[i].body = e->links[e->ride[i].host].body;
 	for (i = 0; i < w->ncollisions; i++)
 		if (make_geom(e, (int)i, opt) < 0)
@@ -2463,9 +2470,8 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 
 	if (!ol->body)
 		return 0;
-	if (e->ride[li].host >= 0) {
+	if (rides(e, li))
 		return phys_rider_change(e->w, e->v, li, &e->ride[li], "ODE");
-	}
 	if (link_mass(e, li, &mass, false) < 0)
 		return -1;
 	/* Keep the link frame where it is while its centre of mass moves. */
@@ -2485,10 +2491,11 @@ ode_engine_apply_link(struct ode_engine *e, int li)
 	    old_inertial.q.w != ol->inertial.q.w ||
 	    old_inertial.q.x != ol->inertial.q.x ||
 	    old_inertial.q.y != ol->inertial.q.y ||
-	    old_inertial.q.z != ol->inertial.q.z)
-		for (k = li; k >= 0; k = k == li ? ol->first_rider :
-		    e->links[k].next_rider)
+	    old_inertial.q.z != ol->inertial.q.z) {
+		reanchor_joints(e, li);
+		for (k = ol->first_rider; k >= 0; k = e->links[k].next_rider)
 			reanchor_joints(e, k);
+	}
 	return 0;
 }
 
@@ -2572,7 +2579,7 @@ ode_engine_body_state(const struct ode_engine *e, int li,
 	dBodyID b = e->links[li].body;
 	const dReal *p, *q, *v, *w;
 
-	if (!b || e->ride[li].host >= 0)
+	if (!b || rides(e, li))
 		return false;	/* static, or its host's */
 	p = dBodyGetPosition(b);
 	q = dBodyGetQuaternion(b);
@@ -2649,7 +2656,7 @@ link_wrenches(struct ode_engine *e)
 		l = &e->links[i];
 		if (!l->body)
 			continue;
-		if (e->ride[i].host >= 0) {	/* at its place on its host */
+		if (rides(e, (int)i)) {	/* at its place on its host */
 			ode_engine_link_com(e, (int)i, &com, &vel);
 			dBodyAddForceAtPos(l->body, l->force.x, l->force.y,
 			    l->force.z, com.x, com.y, com.z);
@@ -2675,7 +2682,7 @@ move_kinematic(struct ode_engine *e, bool before)
 	for (i = 0; i < e->w->nlinks; i++) {
 		struct ode_link *ol = &e->links[i];
 
-		if (!ol->body || e->ride[i].host >= 0 || !dBodyIsKinematic(ol->body))
+		if (!ol->body || rides(e, (int)i) || !dBodyIsKinematic(ol->body))
 			continue;
 		if (before)
 			ode_engine_link_pose(e, (int)i, &ol->kin_from);
@@ -2771,7 +2778,7 @@ ode_engine_link_com(const struct ode_engine *e, int li, phys_vec3 *com,
 		*com_vel = v3(0, 0, 0);
 		return;
 	}
-	if (e->ride[li].host >= 0) {	/* its own inertial frame's origin */
+	if (rides(e, li)) {	/* its own inertial frame's origin */
 		ode_engine_link_pose(e, li, &p);
 		*com = phys_pose_apply(p, inertial_pose(e, li).p);
 		dBodyGetPointVel(ol->body, com->x, com->y, com->z, pv);
@@ -2790,7 +2797,7 @@ ode_engine_link_mass(const struct ode_engine *e, int li, double *mass,
 	const struct phys_value *v = vals(e, PHYS_S_LINK, li);
 	dMass m;
 
-	if (!e->links[li].body || e->ride[li].host >= 0) {
+	if (!e->links[li].body || rides(e, li)) {
 		phys_link_values_mass(v, mass, inertia);
 		return;
 	}
