@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # ODE's two solvers against closed forms on box-plane friction, where a
 # box's four coplanar contacts make the contact problem redundant; a
-# joint that ODE's and Bullet's iterative solvers let open, said.
+# joint that ODE's and Bullet's iterative solvers let open, said; links
+# welded to the world held still, their welds carrying their loads.
 
 load helper
 
@@ -212,4 +213,63 @@ SDF
 		near "$(jq '.items["m::k/pose"].x' "$TMP/kin")" 1 1e-9
 		! grep -q 'apart' "$TMP/kin.err"
 	done
+}
+
+# link_xyz FILE ITEM: the x y z of a pose item on the last state line.
+link_xyz() {
+	tail -1 "$1" | jq -r --arg i "$2" '.items[$i] | [.x, .y, .z] | @tsv'
+}
+
+@test "an arm on a 0.1 kg base no joint frees (MuJoCo welds it to the world), under stiff servos: ODE's two solvers and Bullet keep the base where it is, as MuJoCo does, and the arm within 1 cm of MuJoCo's" {
+	W="$BATS_TEST_DIRNAME/data/mjcf/welded_arm.xml"
+	phys-step -q -p mujoco -t 0.5 -r 2 -i '*::link_6/pose' "$W" > "$TMP/mujoco"
+	read -r mx my mz <<<"$(link_xyz "$TMP/mujoco" 'welded_arm::link_6/pose')"
+	for e in "ode -s ode.solver.type=quick" "ode -s ode.solver.type=world" \
+	    bullet; do
+		phys-step -q -p $e -t 0.5 -r 2 -i '*::base/pose' \
+		    -i '*::link_6/pose' "$W" > "$TMP/out"
+		# the base: not a hair off its pose
+		[ "$(tail -1 "$TMP/out" | jq -c \
+		    '.items["welded_arm::base/pose"] | map(.)')" = \
+		    "[0,0,0,0,0,0]" ] ||
+		    fail "$e: the base moved: $(tail -1 "$TMP/out")"
+		read -r x y z <<<"$(link_xyz "$TMP/out" 'welded_arm::link_6/pose')"
+		awk -v a="$x $y $z" -v b="$mx $my $mz" 'BEGIN { split(a, p); split(b, q)
+			d = sqrt((p[1] - q[1])^2 + (p[2] - q[2])^2 + (p[3] - q[3])^2)
+			if (d < 0.01) exit 0
+			printf "link_6 %g m from MuJoCo'\''s\n", d > "/dev/stderr"; exit 1 }' ||
+		    fail "under $e"
+	done
+}
+
+# weld_carries WORLD JOINT FZ TY OFF TREL: under every engine, the weld
+# JOINT's force on its link, after 1 s at rest, is FZ up (N) and its
+# torque TY about y (N m, within TREL relative), the other components
+# within OFF of 0.
+weld_carries() {
+	local e fx fy fz tx ty tz
+	for e in $(engines); do
+		phys-step -q -p "$e" -t 1 -r 1 -i "$2/force" -i "$2/torque" \
+		    "$1" > "$TMP/out"
+		read -r fx fy fz tx ty tz <<<"$(tail -1 "$TMP/out" | jq -r \
+		    --arg f "$2/force" --arg t "$2/torque" \
+		    '.items | [.[$f][], .[$t][]] | @tsv')"
+		near "$fx" 0 "$5" && near "$fy" 0 "$5" && near "$tx" 0 "$5" &&
+		    near "$tz" 0 "$5" && rel "$fz" "$3" 1e-6 &&
+		    rel "$ty" "$4" "$6" || fail "under $e"
+	done
+}
+
+@test "a weld to the world carries what hangs from it: under every engine, a 50 kg bob at rest below a base 0.1 kg welded beside its pivot puts (50.1 kg) g and 0.1 m x (50 kg) g on the weld" {
+	# SDF's gravity: 9.8 m/s^2
+	weld_carries "$BATS_TEST_DIRNAME/data/welded_pendulum.sdf" arm::weld \
+	    "$(awk 'BEGIN { print 50.1 * 9.8 }')" \
+	    "$(awk 'BEGIN { print 0.1 * 50 * 9.8 }')" 1e-9 1e-9
+}
+
+@test "a weld to the world carries what rests on its link: under every engine, a 2 kg box at rest on a 10 kg table top welded to the world, 0.3 m off its centre, puts (12 kg) g and 0.3 m x (2 kg) g on the weld" {
+	# Simbody's compliant contact rests the box 4e-5 m off
+	weld_carries "$BATS_TEST_DIRNAME/data/welded_table.sdf" table::weld \
+	    "$(awk 'BEGIN { print 12 * 9.8 }')" \
+	    "$(awk 'BEGIN { print -0.3 * 2 * 9.8 }')" 1e-3 5e-4
 }

@@ -210,6 +210,8 @@ struct bullet_engine {
 	/* Each link's ride, and the joints of the riders (find_riders). */
 	std::vector<struct phys_rider> ride;
 	std::unique_ptr<int, decltype(&free)> ride_joints{ nullptr, free };
+	/* The links the world holds still, static here (phys_still). */
+	struct phys_still still = { nullptr, nullptr, nullptr, nullptr };
 	/* The run's welds, each a fixed constraint made at run time. */
 	struct weld {
 		int parent, child;
@@ -731,7 +733,7 @@ make_body(bullet_engine *e, int li)
 
 	if (rides(e, li))
 		return 0;	/* its host's body, once made */
-	if (m->is_static) {
+	if (m->is_static || e->still.is[li]) {
 		bl.com = phys_pose_from6(PV(vals(e, PHYS_S_LINK, li),
 		    LINK_inertial_pose)->u.pose);
 		return make_static(e, li);
@@ -1244,6 +1246,7 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->shapes.resize(w->ncollisions);
 	e->static_object.resize(w->ncollisions);
 	find_riders(e);
+	phys_still_init(&e->still, w, e->v);
 	if (bullet_engine_apply_profile(e) < 0) {
 		bullet_engine_free(e);
 		return nullptr;
@@ -1282,6 +1285,7 @@ bullet_engine_free(struct bullet_engine *e)
 		e->world->removeCollisionObject(o.get());
 	e->constraints.clear();
 	e->world.reset();
+	phys_still_free(&e->still);
 	delete e;
 }
 
@@ -2143,6 +2147,49 @@ com_of(const void *e, int li)
 	return com;
 }
 
+/*
+ * The last step's contact forces on still link li, and their torque
+ * about c: each point's impulses on the object of li's collision (along
+ * the normal and Bullet's two friction directions, all on body A as
+ * written), over the step.
+ */
+void
+still_contacts(const void *ev, int li, phys_vec3 c, phys_vec3 *force,
+    phys_vec3 *torque)
+{
+	auto *e = static_cast<const bullet_engine *>(ev);
+	btDispatcher *d = e->world->getDispatcher();
+	phys_vec3 f, at;
+	double side;
+
+	*force = *torque = v3(0, 0, 0);
+	for (int i = 0; i < d->getNumManifolds(); i++) {
+		const btPersistentManifold *m = d->getManifoldByIndexInternal(i);
+
+		if (link_of(e, m->getBody0()) == li)
+			side = 1;
+		else if (link_of(e, m->getBody1()) == li)
+			side = -1;
+		else
+			continue;
+		for (int k = 0; k < m->getNumContacts(); k++) {
+			const btManifoldPoint &p = m->getContactPoint(k);
+
+			f = v3_scale(from_bt(p.m_normalWorldOnB *
+			    p.getAppliedImpulse() + p.m_lateralFrictionDir1 *
+			    p.m_appliedImpulseLateral1 + p.m_lateralFrictionDir2 *
+			    p.m_appliedImpulseLateral2), side / e->step);
+			at = from_bt(side > 0 ? p.getPositionWorldOnA() :
+			    p.getPositionWorldOnB());
+			*force = v3_add(*force, f);
+			*torque = v3_add(*torque, v3_cross(v3_sub(at, c), f));
+		}
+	}
+}
+
+const struct phys_still_ask still_ask = { wrench_of, com_of,
+	still_contacts };
+
 static void
 bullet_engine_joint_wrench(const struct bullet_engine *e, int ji,
     phys_vec3 *force, phys_vec3 *torque)
@@ -2159,8 +2206,10 @@ bullet_engine_joint_wrench(const struct bullet_engine *e, int ji,
 			    &e->ride[(size_t)j->child], e->ride_joints.get(),
 			    from_bt(cl->force), from_bt(cl->torque), wrench_of,
 			    com_of, force, torque);
-		else
-			*force = *torque = v3(0, 0, 0);
+		else	/* a still link's weld, or nothing moves */
+			phys_still_wrench(e->w, e->v, &e->still, e, ji,
+			    PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity),
+			    &still_ask, force, torque);
 		return;
 	}
 	/* The child is body B; the torque is about its centre of mass. */

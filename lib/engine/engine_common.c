@@ -838,6 +838,183 @@ phys_seat_wrench(const struct phys_scene *w, const void *e, int li,
 	*out_torque = v3_scale(st, -1);
 }
 
+/* ---- links the world holds still ---- */
+
+/* The weld link li hangs by, as phys_link's welded follows it (the last
+ * fixed joint of which it is the child), or -1. */
+static int *
+welds(const struct phys_scene *w)
+{
+	int *up = phys_xmalloc((w->nlinks + 1) * sizeof *up);
+	size_t i;
+
+	for (i = 0; i < w->nlinks; i++)
+		up[i] = -1;
+	for (i = 0; i < w->njoints; i++)
+		if (w->joints[i].type == PHYS_JOINT_FIXED &&
+		    w->joints[i].child >= 0)
+			up[w->joints[i].child] = (int)i;
+	return up;
+}
+
+/* Whether link li may be still on its own account: welded, moving, not
+ * moved by the run, its weld no spring. */
+static bool
+may_be_still(const struct phys_scene *w, const struct phys_run_values *rv,
+    const int *up, int li)
+{
+	const struct phys_link *l = &w->links[li];
+
+	return l->welded && !w->models[l->model].is_static && up[li] >= 0 &&
+	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, li), LINK_kinematic) &&
+	    !(PVD(phys_run_values_get(rv, PHYS_S_JOINT, up[li]),
+	    JOINT_physics_ode_cfm) > 0);
+}
+
+/* Each link's answer, walking up its welds to the world, a static link
+ * or an answered link (welded links' welds reach one: no cycles). */
+static void
+mark_still(const struct phys_scene *w, const struct phys_run_values *rv,
+    const int *up, bool *is)
+{
+	char *done = phys_xcalloc(w->nlinks + 1, 1);
+	int *path = phys_xmalloc((w->nlinks + 1) * sizeof *path), li, p;
+	size_t i, n;
+	bool ans;
+
+	for (i = 0; i < w->nlinks; i++) {
+		for (n = 0, li = (int)i, ans = false; !done[li];) {
+			path[n++] = li;
+			if (!may_be_still(w, rv, up, li))
+				break;
+			p = w->joints[up[li]].parent;
+			if (p < 0 || w->models[w->links[p].model].is_static) {
+				ans = true;
+				break;
+			}
+			li = p;
+		}
+		if (done[li] && n == 0)
+			continue;
+		if (done[li])
+			ans = is[li];
+		/* the first on the path may be still only if all above are */
+		while (n > 0) {
+			li = path[--n];
+			is[li] = ans && may_be_still(w, rv, up, li);
+			ans = is[li];
+			done[li] = 1;
+		}
+	}
+	free(done);
+	free(path);
+}
+
+/* The still link on side k (0: parent, 1: child) of joint ji that lists
+ * it, or -1: a joint is listed once by each still link it holds a link
+ * to (one to the world as its child is left out: it carries nothing
+ * of the world's). */
+static int
+still_side(const struct phys_scene *w, const struct phys_still *s,
+    size_t ji, int k)
+{
+	const struct phys_joint *j = &w->joints[ji];
+	int li = k ? j->child : j->parent;
+
+	if (li < 0 || !s->is[li] || j->child < 0 ||
+	    (k == 0 && j->child == li))
+		return -1;
+	return li;
+}
+
+void
+phys_still_init(struct phys_still *s, const struct phys_scene *w,
+    const struct phys_run_values *rv)
+{
+	int *up = welds(w), k, li;
+	size_t i;
+
+	s->is = phys_xcalloc(w->nlinks + 1, sizeof *s->is);
+	s->seat = up;
+	s->first = phys_xcalloc(w->nlinks + 2, sizeof *s->first);
+	s->joints = phys_xmalloc((2 * w->njoints + 1) * sizeof *s->joints);
+	mark_still(w, rv, up, s->is);
+	for (i = 0; i < w->nlinks; i++)
+		if (!s->is[i])
+			s->seat[i] = -1;
+	for (i = 0; i < w->njoints; i++)	/* count, then place */
+		for (k = 0; k < 2; k++)
+			if ((li = still_side(w, s, i, k)) >= 0)
+				s->first[li + 2]++;
+	for (i = 0; i < w->nlinks; i++)
+		s->first[i + 2] += s->first[i + 1];
+	for (i = 0; i < w->njoints; i++)
+		for (k = 0; k < 2; k++)
+			if ((li = still_side(w, s, i, k)) >= 0)
+				s->joints[s->first[li + 1]++] = (int)i;
+}
+
+void
+phys_still_free(struct phys_still *s)
+{
+	free(s->is);
+	free(s->seat);
+	free(s->first);
+	free(s->joints);
+	*s = (struct phys_still){ NULL, NULL, NULL, NULL };
+}
+
+/* Whether link li (-1: the world) is held by the world: static or still. */
+static bool
+held_by_world(const struct phys_scene *w, const struct phys_still *s, int li)
+{
+	return li < 0 || w->models[w->links[li].model].is_static || s->is[li];
+}
+
+void
+phys_still_wrench(const struct phys_scene *w,
+    const struct phys_run_values *rv, const struct phys_still *s,
+    const void *e, int ji, phys_vec3 g, const struct phys_still_ask *ask,
+    phys_vec3 *out_force, phys_vec3 *out_torque)
+{
+	int li = w->joints[ji].child, k, jk;
+	const struct phys_joint *j;
+	const struct phys_value *v;
+	phys_vec3 c, f, t, sf, st;
+	double m, inertia[6];
+
+	*out_force = *out_torque = v3(0, 0, 0);
+	if (li < 0 || s->seat[li] != ji)
+		return;
+	c = ask->com(e, li);
+	ask->contacts(e, li, c, &sf, &st);
+	v = phys_run_values_get(rv, PHYS_S_LINK, li);
+	phys_link_values_mass(v, &m, inertia);
+	if (PVB(v, LINK_gravity))
+		sf = v3_add(sf, v3_scale(g, m));
+	for (k = s->first[li]; k < s->first[li + 1]; k++) {
+		jk = s->joints[k];
+		j = &w->joints[jk];
+		if (jk == ji)
+			continue;
+		if (j->child == li) {	/* another weld: no share of its own */
+			if (!(j->type == PHYS_JOINT_FIXED &&
+			    held_by_world(w, s, j->parent))) {
+				ask->wrench(e, jk, &f, &t);
+				sf = v3_add(sf, f), st = v3_add(st, t);
+			}
+			continue;
+		}
+		/* the child's reaction, moved to li's centre of mass */
+		ask->wrench(e, jk, &f, &t);
+		sf = v3_sub(sf, f);
+		st = v3_sub(st, v3_add(t, v3_cross(v3_sub(ask->com(e,
+		    j->child), c), f)));
+	}
+	*out_force = v3_scale(sf, -1);
+	*out_torque = v3_scale(st, -1);
+}
+
 /* ---- joints measured from link poses ---- */
 
 void

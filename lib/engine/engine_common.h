@@ -304,6 +304,54 @@ void phys_seat_wrench(const struct phys_scene *w, const void *e, int li,
     phys_vec3 *out_force, phys_vec3 *out_torque);
 
 /*
+ * ---- links the world holds still ----
+ *
+ * A link welded to the world (fixed joints to it or to a static model's
+ * link: phys_link's welded), by welds that are no springs (no force
+ * mixing of their own) and moved by nothing the run does, stays where
+ * it is whatever its mass. ODE and Bullet make it a static link, not a
+ * body their iterative solvers hold by a weld: stiff motors on the links
+ * below turn such a body (a 1.5 t arm's base welded to the world rolled
+ * 0.3 rad in 0.5 s under Bullet). MuJoCo, DART and Simbody hold it by
+ * construction.
+ */
+struct phys_still {
+	bool *is;		/* per link: held still */
+	int *seat;		/* per link: the weld it hangs by, or -1 */
+	int *first;		/* per link: joints[first[li] .. first[li + 1]), */
+	int *joints;		/* the other joints a still link is a side of */
+};
+
+/* Which links are still, from the run's values, with their welds and
+ * other joints, in time linear in the links and joints. */
+void phys_still_init(struct phys_still *s, const struct phys_scene *w,
+    const struct phys_run_values *rv);
+void phys_still_free(struct phys_still *s);
+
+/* What phys_still_wrench asks of an engine: joints' wrenches, centres of
+ * mass, and the force the last step's contacts put on link li with its
+ * torque about the point c. */
+struct phys_still_ask {
+	phys_joint_wrench_fn *wrench;
+	phys_link_com_fn *com;
+	void (*contacts)(const void *e, int li, phys_vec3 c, phys_vec3 *force,
+	    phys_vec3 *torque);
+};
+
+/*
+ * What weld ji of a still link holds: the link is at rest, so its weld
+ * takes its weight (under gravity g, where the link has gravity), what
+ * its other joints and the contacts on its collisions put on it. The
+ * force on it, the torque about its centre of mass; zeros for a joint
+ * that is no still link's weld (another weld of a still link: a loop of
+ * welds, whose shares no rigid body fixes).
+ */
+void phys_still_wrench(const struct phys_scene *w,
+    const struct phys_run_values *rv, const struct phys_still *s,
+    const void *e, int ji, phys_vec3 g, const struct phys_still_ask *ask,
+    phys_vec3 *out_force, phys_vec3 *out_torque);
+
+/*
  * A joint measured from the poses of its links, for engines whose joints
  * are not coordinates of their own: where its frame and axes were at load,
  * so that positions count from the loaded configuration, the same numbers

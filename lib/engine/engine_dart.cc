@@ -227,8 +227,13 @@ public:
 	dd::SkeletonPtr getRootSkeleton() const override;
 	void uniteSkeletons() override;
 
-	/* The impulse applied on a in the last solve, its frame. */
+	/* The impulse applied on a in the last solve, its frame, and the
+	 * one on b (in b's frame: on a body that does not move, what its
+	 * joints take). */
 	Eigen::Vector6d impulse = Eigen::Vector6d::Zero();
+	Eigen::Vector6d impulse_b = Eigen::Vector6d::Zero();
+	dd::BodyNode *body_a() const { return a; }
+	dd::BodyNode *body_b() const { return b; }
 protected:
 	/* Room for n rows. */
 	void rows(std::size_t n);
@@ -374,6 +379,7 @@ TwoBody::applyImpulse(double *x)
 		ib += jb[i] * x[i];
 	}
 	impulse = ia;
+	impulse_b = ib;
 	if (ra)
 		a->addConstraintImpulse(ia);
 	if (rb)
@@ -786,6 +792,9 @@ struct dlink {
 	double mass = 0, inertia[6] = { 0, 0, 0, 0, 0, 0 };	/* as run */
 	std::vector<dd::ShapeNode *> shapes;	/* per collision, null: none */
 	phys_vec3 force{ 0, 0, 0 }, torque{ 0, 0, 0 };	/* the run's */
+	/* On a body nothing moves: the last step's contact impulses, which
+	 * its joint takes (its frame, about its origin). */
+	Eigen::Vector6d still_impulse = Eigen::Vector6d::Zero();
 	/* A kinematic link's velocities, held: its origin's and its turn,
 	 * in the world; where they take it in the step being taken. */
 	Eigen::Vector3d kin_lin{ 0, 0, 0 }, kin_ang{ 0, 0, 0 };
@@ -2415,6 +2424,34 @@ hull_contact(dart_engine *e, int c1, int c2, const std::vector<hull_point> &pts,
  * two hulls the detector finds touching, one point of their own
  * (hull_contact).
  */
+/* The step's contact impulses on each moving link's body nothing moves
+ * (welded to the world: DART's solver applies them to the other body
+ * alone), kept for its joint's wrench. */
+void
+keep_still_impulses(dart_engine *e)
+{
+	std::map<const dd::BodyNode *, dlink *> still;
+
+	for (dlink &dl : e->links) {
+		dl.still_impulse.setZero();
+		if (!dl.is_static && dl.body && !dl.body->isReactive())
+			still[dl.body] = &dl;
+	}
+	if (still.empty())
+		return;
+	for (const dk::ConstraintBasePtr &c : e->solver->manual()) {
+		const Contact *k = dynamic_cast<const Contact *>(c.get());
+		std::map<const dd::BodyNode *, dlink *>::iterator i;
+
+		if (!k)
+			continue;
+		if ((i = still.find(k->body_a())) != still.end())
+			i->second->still_impulse += k->impulse;
+		if ((i = still.find(k->body_b())) != still.end())
+			i->second->still_impulse += k->impulse_b;
+	}
+}
+
 void
 find_contacts(dart_engine *e)
 {
@@ -2935,6 +2972,7 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 	for (dlink &dl : e->links)
 		if (!dl.is_static && dl.kinematic && dl.tree_joint < 0)
 			held_kinematic(dl);
+	keep_still_impulses(e);
 	e->solver->manual().clear();
 	track_loops(e, false);
 	return 0;
@@ -3121,7 +3159,13 @@ child_wrench(const dart_engine *e, int ji, Eigen::Vector6d &w,
 		std::size_t n = std::min<std::size_t>(dj.dj->getNumDofs(), 2);
 		Eigen::VectorXd tau = Eigen::VectorXd::Zero((long)dj.dj->getNumDofs());
 
-		w = dj.dj->getChildBodyNode()->getBodyForce();
+		const dd::BodyNode *child = dj.dj->getChildBodyNode();
+
+		w = child->getBodyForce();
+		/* a child nothing moves: its contacts, too, are its joint's */
+		if (!child->isReactive() && e->w->joints[ji].child >= 0)
+			w -= e->links[(size_t)e->w->joints[ji].child]
+			    .still_impulse / e->step;
 		if (!constraint_only || e->w->joints[ji].type == PHYS_JOINT_BALL)
 			return true;
 		for (std::size_t k = 0; k < n; k++)

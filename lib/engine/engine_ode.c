@@ -99,6 +99,7 @@ struct ode_engine {
 	struct ode_link *links;
 	dGeomID *geoms;		/* per collision, NULL when skipped */
 	struct ode_joint *joints;
+	struct phys_still still;	/* links welded to the world */
 	dBodyID ground;		/* NULL until a joint needs it */
 	/* ODE's data of each mesh (shared by the geoms using it) and of
 	 * each heightmap. */
@@ -713,10 +714,13 @@ apply_link_flags(struct ode_engine *e, int li)
 	}
 }
 
+/* A static model's link, or one the world holds still (phys_still): no
+ * body, its geoms the world's. */
 static bool
-link_is_static(const struct phys_scene *w, int li)
+link_is_static(const struct ode_engine *e, int li)
 {
-	return w->models[w->links[li].model].is_static;
+	return e->w->models[e->w->links[li].model].is_static ||
+	    e->still.is[li];
 }
 
 static int
@@ -728,7 +732,7 @@ make_body(struct ode_engine *e, int li)
 	dMass mass;
 
 	ol->inertial = body_frame(e, li);
-	if (link_is_static(e->w, li) || rides(e, li))
+	if (link_is_static(e, li) || rides(e, li))
 		return 0;	/* static, or its host's body, once made */
 	if (link_mass(e, li, &mass, true) < 0)
 		return -1;
@@ -1919,8 +1923,24 @@ add_pending(struct ode_engine *e, const dContact *c, dBodyID b1, dBodyID b2)
 	}
 }
 
+/* The link of geom g's collision. */
+static int
+geom_link(const struct ode_engine *e, dGeomID g)
+{
+	return e->w->collisions[geom_collision(g)].link;
+}
+
+/* Whether contact pc touches a link the world holds still, whose weld's
+ * wrench counts the contact's force. */
+static bool
+touches_still(const struct ode_engine *e, const struct pending_contact *pc)
+{
+	return (!pc->b1 && e->still.is[geom_link(e, pc->c.geom.g1)]) ||
+	    (!pc->b2 && e->still.is[geom_link(e, pc->c.geom.g2)]);
+}
+
 /* This step's contacts as ODE joints; with feedback, each reports the
- * force it applied. */
+ * force it applied (always, on a still link's collisions). */
 static void
 make_contacts(struct ode_engine *e, bool feedback)
 {
@@ -1932,7 +1952,7 @@ make_contacts(struct ode_engine *e, bool feedback)
 		pc = &e->pending[i];
 		j = dJointCreateContact(e->world, e->contacts, &pc->c);
 		dJointAttach(j, pc->b1, pc->b2);
-		if (feedback)
+		if (feedback || touches_still(e, pc))
 			dJointSetFeedback(j, &pc->fb);
 	}
 }
@@ -2245,6 +2265,7 @@ build(struct ode_engine *e, const struct phys_engine_options *opt)
 	size_t i;
 
 	find_riders(e);
+	phys_still_init(&e->still, w, e->v);
 	for (i = 0; i < w->nlinks; i++)
 		if (make_body(e, (int)i) < 0)
 			return -1;
@@ -2359,6 +2380,7 @@ ode_engine_free(struct ode_engine *e)
 	free(e->links);
 	free(e->ride);
 	free(e->ride_joints);
+	phys_still_free(&e->still);
 	free(e->geoms);
 	free(e->joints);
 	free(e->pending);
@@ -2888,6 +2910,38 @@ com_of(const void *e, int li)
 	return com;
 }
 
+/* The last step's contact forces on still link li, and their torque
+ * about c: each contact's on its one body (a still link has none),
+ * turned back. */
+static void
+still_contacts(const void *ev, int li, phys_vec3 c, phys_vec3 *force,
+    phys_vec3 *torque)
+{
+	const struct ode_engine *e = ev;
+	const struct pending_contact *pc;
+	phys_vec3 f, t, at;
+	dBodyID b;
+	size_t i;
+
+	*force = *torque = v3(0, 0, 0);
+	for (i = 0; i < e->npending; i++) {
+		pc = &e->pending[i];
+		if (!((!pc->b1 && geom_link(e, pc->c.geom.g1) == li) ||
+		    (!pc->b2 && geom_link(e, pc->c.geom.g2) == li)))
+			continue;
+		if (!(b = pc->b1 ? pc->b1 : pc->b2))
+			continue;
+		f = v3(pc->fb.f1[0], pc->fb.f1[1], pc->fb.f1[2]);
+		t = v3(pc->fb.t1[0], pc->fb.t1[1], pc->fb.t1[2]);
+		at = body_pose(b).p;
+		*force = v3_sub(*force, f);
+		*torque = v3_sub(*torque, v3_add(t, v3_cross(v3_sub(at, c), f)));
+	}
+}
+
+static const struct phys_still_ask still_ask = { wrench_of, com_of,
+	still_contacts };
+
 static void
 ode_engine_joint_wrench(const struct ode_engine *e, int ji, phys_vec3 *force,
     phys_vec3 *torque)
@@ -2903,8 +2957,10 @@ ode_engine_joint_wrench(const struct ode_engine *e, int ji, phys_vec3 *force,
 			phys_seat_wrench(e->w, e, j->child, r, e->ride_joints,
 			    e->links[j->child].force, e->links[j->child].torque,
 			    wrench_of, com_of, force, torque);
-		else
-			*force = *torque = v3(0, 0, 0);
+		else	/* a still link's weld, or nothing moves */
+			phys_still_wrench(e->w, e->v, &e->still, e, ji,
+			    PVV(vals(e, PHYS_S_WORLD, 0), WORLD_gravity),
+			    &still_ask, force, torque);
 		return;
 	}
 	*force = v3(fb->f1[0], fb->f1[1], fb->f1[2]);
