@@ -465,6 +465,12 @@ held_pose() {
 	run --separate-stderr phys-step -q -p "$1" -t 1 -c "$TMP/ctl" "$w"
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"joint 'pendulum::pivot' would be pulled 0.5 m apart"* ]]
+	# turned about its pivot, but not about the pivot's axis
+	awk 'BEGIN { printf "{\"t\":0.5,\"name\":\"pendulum::bob/pose\",\"value\":{\"x\":%.17g,\"y\":0,\"z\":%.17g,\"roll\":0,\"pitch\":0.3,\"yaw\":0}}\n",
+	    -0.5 * sin(0.3), 2 - 0.5 * cos(0.3) }' > "$TMP/ctl"
+	run --separate-stderr phys-step -q -p "$1" -t 1 -c "$TMP/ctl" "$w"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"joint 'pendulum::pivot' would be turned 0.3 rad off its axis: it holds link 'pendulum::bob' to the world"* ]]
 }
 @test "a link's pose set where its joint holds it starts it there; a model or link moved off a joint is refused, naming it, under each engine" {
 	each_engine held_pose

@@ -76,6 +76,9 @@ struct phys_engine {
 /* A gap at a joint's anchor this wide (m) is a joint come apart: a
  * constraint that holds leaves well under a millimetre. */
 #define APART_GAP	0.01
+/* ... and a turn against each other the joint does not allow this large
+ * (rad, 2.9 degrees) */
+#define APART_TURN	0.05
 
 /* Forward to the engine running: CALL(e, f, args) for operations with
  * arguments after the engine, CALL0(e, f) for those without; each
@@ -933,18 +936,48 @@ soft_joint(const struct phys_engine *e, int j)
 	    JOINT_physics_ode_cfm) > 0;
 }
 
-/* A joint the engine let come apart (phys_joint_gap at least APART_GAP),
- * the widest, said once a run with what may hold it: the positions and
- * rates the engine reports of it say nothing of it. A soft joint may
- * stretch; one between links the run moves (kinematic, static) is the
- * run's to keep. */
+/* How joint j has come apart: its gap and its turn the joint does not
+ * allow; how far past what holds, the larger of the two as a ratio. */
+static double
+apart(const struct phys_engine *e, int j, double *gap, double *turn)
+{
+	const struct phys_joint *jt = &e->w->joints[j];
+	phys_pose pp = pose_now(e, jt->parent), cp = pose_now(e, jt->child);
+
+	*gap = phys_joint_gap(e->w, j, pp, cp);
+	*turn = phys_joint_turn(e->w, j, pp, cp);
+	return fmax(*gap / APART_GAP, *turn / APART_TURN);
+}
+
+/* What came apart, said: "came 0.02 m apart at its anchor", "turned
+ * 0.3 rad off its axis", or both. */
+static void
+apart_words(const struct phys_joint *jt, double gap, double turn,
+    char *buf, size_t size)
+{
+	int n = 0;
+
+	if (gap >= APART_GAP)
+		n = snprintf(buf, size, "came %.3g m apart at its anchor", gap);
+	if (turn >= APART_TURN)
+		snprintf(buf + n, size - (size_t)n, "%sturned %.3g rad %s",
+		    n ? " and " : "", turn, jt->type == PHYS_JOINT_REVOLUTE ||
+		    jt->type == PHYS_JOINT_SCREW ? "off its axis" :
+		    "against each other");
+}
+
+/* A joint the engine let come apart (its gap at least APART_GAP, or a
+ * turn it does not allow at least APART_TURN), the widest, said once a
+ * run with what may hold it: the positions and rates the engine reports
+ * of it say nothing of it. A soft joint may stretch; one between links
+ * the run moves (kinematic, static) is the run's to keep. */
 static void
 say_apart(struct phys_engine *e, double t)
 {
 	const struct phys_joint *jt;
-	double gap, widest = 0;
+	double gap, turn, past, worst = 1, wgap = 0, wturn = 0;
 	int open = 0, which = -1;
-	char more[48] = "";
+	char more[48] = "", what[96] = "";
 	size_t j;
 
 	for (j = 0; j < e->w->njoints; j++) {
@@ -952,13 +985,11 @@ say_apart(struct phys_engine *e, double t)
 		if (soft_joint(e, (int)j) || !(held(e, jt->parent) ||
 		    held(e, jt->child)))
 			continue;
-		gap = phys_joint_gap(e->w, (int)j, pose_now(e, jt->parent),
-		    pose_now(e, jt->child));
-		if (!(gap >= APART_GAP))
+		if (!((past = apart(e, (int)j, &gap, &turn)) >= 1))
 			continue;
 		open++;
-		if (gap > widest)
-			widest = gap, which = (int)j;
+		if (past > worst || which < 0)
+			worst = past, which = (int)j, wgap = gap, wturn = turn;
 	}
 	if (which < 0)
 		return;
@@ -966,11 +997,12 @@ say_apart(struct phys_engine *e, double t)
 	if (open > 1)
 		snprintf(more, sizeof more, " (and %d more joint%s)", open - 1,
 		    open == 2 ? "" : "s");
-	phys_warn("joint '%s': its links came %.3g m apart at its anchor "
-	    "by t=%.9g under %s, whose solver did not hold it%s; %s%sa "
-	    "smaller max_step_size may", e->w->joints[which].name, widest, t,
-	    e->info->name, more, e->info->apart_hint ? e->info->apart_hint :
-	    "", e->info->apart_hint ? " or " : "");
+	apart_words(&e->w->joints[which], wgap, wturn, what, sizeof what);
+	phys_warn("joint '%s': its links %s by t=%.9g under %s, whose "
+	    "solver did not hold it%s; %s%sa smaller max_step_size may",
+	    e->w->joints[which].name, what, t, e->info->name, more,
+	    e->info->apart_hint ? e->info->apart_hint : "",
+	    e->info->apart_hint ? " or " : "");
 }
 
 /*

@@ -1300,6 +1300,34 @@ anchor_on(const struct phys_scene *w, int j, int li, phys_pose p)
 }
 
 double
+phys_joint_turn(const struct phys_scene *w, int j, phys_pose pp,
+    phys_pose cp)
+{
+	const struct phys_joint *jt = &w->joints[j];
+	phys_quat p0 = jt->parent < 0 ? PHYS_POSE_IDENTITY.q :
+	    w->links[jt->parent].pose.q, c0 = jt->child < 0 ?
+	    PHYS_POSE_IDENTITY.q : w->links[jt->child].pose.q, err;
+	phys_vec3 a;
+
+	/* the turn since load, in the parent's frame */
+	err = phys_quat_normalize(phys_quat_mul(phys_quat_mul(
+	    phys_quat_conj(pp.q), cp.q), phys_quat_conj(phys_quat_mul(
+	    phys_quat_conj(p0), c0))));
+	switch (jt->type) {
+	case PHYS_JOINT_FIXED:
+	case PHYS_JOINT_PRISMATIC:
+		return 2 * acos(fmin(1, fabs(err.w)));
+	case PHYS_JOINT_REVOLUTE:
+	case PHYS_JOINT_SCREW:
+		a = phys_quat_rotate(phys_quat_conj(p0), jt->axis[0]);
+		return acos(fmax(-1, fmin(1, v3_dot(a, phys_quat_rotate(err,
+		    a)))));
+	default:
+		return 0;
+	}
+}
+
+double
 phys_joint_gap(const struct phys_scene *w, int j, phys_pose pp,
     phys_pose cp)
 {

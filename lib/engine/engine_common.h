@@ -21,6 +21,13 @@ extern "C" {
 double phys_joint_gap(const struct phys_scene *w, int j, phys_pose pp,
     phys_pose cp);
 
+/* How far joint j's links have turned against each other in a way the
+ * joint does not let them, since the world put them (rad): all of their
+ * turn for a fixed or prismatic joint, their turn off its axis for a
+ * revolute or screw joint; 0 for the others. Poses as phys_joint_gap. */
+double phys_joint_turn(const struct phys_scene *w, int j, phys_pose pp,
+    phys_pose cp);
+
 /* Collision c as an engine collides it, at the sizes the run's values
  * vals hold (phys_collision_sized; *mesh the caller's to free): a mesh
  * asked to collide as its convex hull is the hull, out->hull set. */

@@ -93,7 +93,9 @@ phys_engine_joints_hold(const struct phys_engine *e,
     const struct phys_scene *w, const bool *moved, const phys_pose *to)
 {
 	const struct phys_joint *jt;
-	double gap;
+	phys_pose pp, cp;
+	double gap, turn;
+	char how[64];
 	size_t j;
 
 	for (j = 0; j < w->njoints; j++) {
@@ -101,15 +103,24 @@ phys_engine_joints_hold(const struct phys_engine *e,
 		if ((jt->parent >= 0 && moved[jt->parent]) ==
 		    (jt->child >= 0 && moved[jt->child]))
 			continue;
-		gap = phys_joint_gap(w, (int)j, pose_after(e, jt->parent, moved,
-		    to), pose_after(e, jt->child, moved, to));
+		pp = pose_after(e, jt->parent, moved, to);
+		cp = pose_after(e, jt->child, moved, to);
+		gap = phys_joint_gap(w, (int)j, pp, cp);
+		/* a turn within what solvers leave (a milliradian) is not
+		 * the pose's */
+		turn = phys_joint_turn(w, (int)j, pp, cp);
 		if (gap > 1e-6)
-			return phys_fail("joint '%s' would be pulled %.3g m "
-			    "apart: it holds link '%s' to %s (set its position "
-			    "instead, or move what it holds with it)",
-			    jt->name, gap, w->links[jt->child].name,
-			    jt->parent < 0 ? "the world" :
-			    w->links[jt->parent].name);
+			snprintf(how, sizeof how, "pulled %.3g m apart", gap);
+		else if (turn > 1e-3)
+			snprintf(how, sizeof how, "turned %.3g rad%s", turn,
+			    jt->type == PHYS_JOINT_REVOLUTE || jt->type ==
+			    PHYS_JOINT_SCREW ? " off its axis" : "");
+		else
+			continue;
+		return phys_fail("joint '%s' would be %s: it holds link "
+		    "'%s' to %s (set its position instead, or move what it "
+		    "holds with it)", jt->name, how, w->links[jt->child].name,
+		    jt->parent < 0 ? "the world" : w->links[jt->parent].name);
 	}
 	return 0;
 }
