@@ -922,20 +922,6 @@ held(const struct phys_engine *e, int li)
 	    !PVB(phys_run_values_get(e->v, PHYS_S_LINK, li), LINK_kinematic);
 }
 
-/* Whether joint j is a spring by its user's choice: a force mixing of
- * its own that the engine running takes (ODE's; the parameter table
- * says which). */
-static bool
-soft_joint(const struct phys_engine *e, int j)
-{
-	enum phys_engine_support s = e->info->support(
-	    &phys_params[PHYS_P_JOINT_physics_ode_cfm]);
-
-	return (s == PHYS_SUPPORT_NATIVE || s == PHYS_SUPPORT_EMULATED) &&
-	    PVD(phys_run_values_get(e->v, PHYS_S_JOINT, j),
-	    JOINT_physics_ode_cfm) > 0;
-}
-
 /* How joint j has come apart: its gap and its turn the joint does not
  * allow; how far past what holds, the larger of the two as a ratio. */
 static double
@@ -961,9 +947,8 @@ apart_words(const struct phys_joint *jt, double gap, double turn,
 		n = snprintf(buf, size, "came %.3g m apart at its anchor", gap);
 	if (turn >= APART_TURN)
 		snprintf(buf + n, size - (size_t)n, "%sturned %.3g rad %s",
-		    n ? " and " : "", turn, jt->type == PHYS_JOINT_REVOLUTE ||
-		    jt->type == PHYS_JOINT_SCREW ? "off its axis" :
-		    "against each other");
+		    n ? " and " : "", turn, phys_joint_turn_off_axis(jt->type) ?
+		    "off its axis" : "against each other");
 }
 
 /* A joint the engine let come apart (its gap at least APART_GAP, or a
@@ -982,8 +967,8 @@ say_apart(struct phys_engine *e, double t)
 
 	for (j = 0; j < e->w->njoints; j++) {
 		jt = &e->w->joints[j];
-		if (soft_joint(e, (int)j) || !(held(e, jt->parent) ||
-		    held(e, jt->child)))
+		if (phys_joint_soft(e->v, (int)j, e->info->support) ||
+		    !(held(e, jt->parent) || held(e, jt->child)))
 			continue;
 		if (!((past = apart(e, (int)j, &gap, &turn)) >= 1))
 			continue;

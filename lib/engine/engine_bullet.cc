@@ -1246,7 +1246,7 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->shapes.resize(w->ncollisions);
 	e->static_object.resize(w->ncollisions);
 	find_riders(e);
-	phys_still_init(&e->still, w, e->v);
+	phys_still_init(&e->still, w, e->v, bullet_support);
 	if (bullet_engine_apply_profile(e) < 0) {
 		bullet_engine_free(e);
 		return nullptr;

@@ -698,29 +698,60 @@ listing_rider(const struct phys_scene *w, const struct phys_rider *out,
 	return li;
 }
 
+/* The link on side k (0: parent, 1: child) of joint ji that lists the
+ * joint among its own, or -1. */
+typedef int side_fn(const struct phys_scene *w, const void *ctx, size_t ji,
+    int k);
+
+/* Each link's joints as side lists them: list[first[li] .. first[li +
+ * 1]), first of nlinks + 1; counted, then placed, in time linear in the
+ * links and joints. The list is the caller's to free. */
+static int *
+joints_by_link(const struct phys_scene *w, side_fn *side, const void *ctx,
+    int *first)
+{
+	int *list = phys_xmalloc((2 * w->njoints + 1) * sizeof *list);
+	int *next = phys_xcalloc(w->nlinks + 1, sizeof *next);
+	size_t i;
+	int k, li;
+
+	for (i = 0; i <= w->nlinks; i++)
+		first[i] = 0;
+	for (i = 0; i < w->njoints; i++)
+		for (k = 0; k < 2; k++)
+			if ((li = side(w, ctx, i, k)) >= 0)
+				first[li + 1]++;
+	for (i = 0; i < w->nlinks; i++) {
+		first[i + 1] += first[i];
+		next[i] = first[i];
+	}
+	for (i = 0; i < w->njoints; i++)
+		for (k = 0; k < 2; k++)
+			if ((li = side(w, ctx, i, k)) >= 0)
+				list[next[li]++] = (int)i;
+	free(next);
+	return list;
+}
+
+static int
+rider_side(const struct phys_scene *w, const void *ctx, size_t ji, int k)
+{
+	return listing_rider(w, ctx, ji, k);
+}
+
 /* The other joints each rider is a side of, listed by rider. */
 static int *
 rider_joints(const struct phys_scene *w, struct phys_rider *out)
 {
-	int *list = phys_xmalloc((2 * w->njoints + 1) * sizeof *list);
-	size_t i, n = 0;
-	int k, li;
+	int *first = phys_xmalloc((w->nlinks + 1) * sizeof *first);
+	int *list = joints_by_link(w, rider_side, out, first);
+	size_t i;
 
-	for (i = 0; i < w->nlinks; i++)
-		out[i].first = out[i].n = 0;
-	for (i = 0; i < w->njoints; i++)	/* count, then place */
-		for (k = 0; k < 2; k++)
-			if ((li = listing_rider(w, out, i, k)) >= 0)
-				out[li].n++;
 	for (i = 0; i < w->nlinks; i++) {
-		out[i].first = (int)n;
-		n += (size_t)out[i].n;
-		out[i].n = 0;
+		out[i].first = first[i];
+		out[i].n = first[i + 1] - first[i];
 	}
-	for (i = 0; i < w->njoints; i++)
-		for (k = 0; k < 2; k++)
-			if ((li = listing_rider(w, out, i, k)) >= 0)
-				list[out[li].first + out[li].n++] = (int)i;
+	free(first);
 	return list;
 }
 
@@ -812,24 +843,28 @@ phys_rider_change(const struct phys_scene *w, const struct phys_run_values *rv,
 	    w->links[li].name, engine, w->links[r->host].name);
 }
 
-void
-phys_seat_wrench(const struct phys_scene *w, const void *e, int li,
-    const struct phys_rider *r, const int *joints, phys_vec3 force,
-    phys_vec3 torque, phys_joint_wrench_fn *wrench, phys_link_com_fn *com,
-    phys_vec3 *out_force, phys_vec3 *out_torque)
+/*
+ * What the seat of link li, at rest, takes: minus all else that acts on
+ * it, (force, torque) and the n joints of list, each its wrench on its
+ * child (li, or a child whose reaction on li is moved to li's centre of
+ * mass). The force on li, the torque about its centre of mass.
+ */
+static void
+at_rest(const struct phys_scene *w, const void *e, int li, const int *list,
+    int n, phys_vec3 force, phys_vec3 torque, phys_joint_wrench_fn *wrench,
+    phys_link_com_fn *com, phys_vec3 *out_force, phys_vec3 *out_torque)
 {
 	phys_vec3 c = com(e, li), f, t, sf = force, st = torque;
 	const struct phys_joint *j;
 	int k;
 
-	for (k = r->first; k < r->first + r->n; k++) {
-		j = &w->joints[joints[k]];
-		wrench(e, joints[k], &f, &t);
+	for (k = 0; k < n; k++) {
+		j = &w->joints[list[k]];
+		wrench(e, list[k], &f, &t);
 		if (j->child == li) {
 			sf = v3_add(sf, f), st = v3_add(st, t);
 			continue;
 		}
-		/* the child's reaction, moved to li's centre of mass */
 		sf = v3_sub(sf, f);
 		st = v3_sub(st, v3_add(t, v3_cross(v3_sub(com(e, j->child), c),
 		    f)));
@@ -838,44 +873,49 @@ phys_seat_wrench(const struct phys_scene *w, const void *e, int li,
 	*out_torque = v3_scale(st, -1);
 }
 
+void
+phys_seat_wrench(const struct phys_scene *w, const void *e, int li,
+    const struct phys_rider *r, const int *joints, phys_vec3 force,
+    phys_vec3 torque, phys_joint_wrench_fn *wrench, phys_link_com_fn *com,
+    phys_vec3 *out_force, phys_vec3 *out_torque)
+{
+	at_rest(w, e, li, joints + r->first, r->n, force, torque, wrench, com,
+	    out_force, out_torque);
+}
+
 /* ---- links the world holds still ---- */
 
-/* The weld link li hangs by, as phys_link's welded follows it (the last
- * fixed joint of which it is the child), or -1. */
-static int *
-welds(const struct phys_scene *w)
+bool
+phys_joint_soft(const struct phys_run_values *rv, int j,
+    phys_support_fn *support)
 {
-	int *up = phys_xmalloc((w->nlinks + 1) * sizeof *up);
-	size_t i;
+	enum phys_engine_support s = support(
+	    &phys_params[PHYS_P_JOINT_physics_ode_cfm]);
 
-	for (i = 0; i < w->nlinks; i++)
-		up[i] = -1;
-	for (i = 0; i < w->njoints; i++)
-		if (w->joints[i].type == PHYS_JOINT_FIXED &&
-		    w->joints[i].child >= 0)
-			up[w->joints[i].child] = (int)i;
-	return up;
+	return (s == PHYS_SUPPORT_NATIVE || s == PHYS_SUPPORT_EMULATED) &&
+	    PVD(phys_run_values_get(rv, PHYS_S_JOINT, j),
+	    JOINT_physics_ode_cfm) > 0;
 }
 
 /* Whether link li may be still on its own account: welded, moving, not
  * moved by the run, its weld no spring. */
 static bool
 may_be_still(const struct phys_scene *w, const struct phys_run_values *rv,
-    const int *up, int li)
+    phys_support_fn *support, int li)
 {
 	const struct phys_link *l = &w->links[li];
 
-	return l->welded && !w->models[l->model].is_static && up[li] >= 0 &&
+	return l->welded && l->weld >= 0 &&
 	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, li), LINK_kinematic) &&
-	    !(PVD(phys_run_values_get(rv, PHYS_S_JOINT, up[li]),
-	    JOINT_physics_ode_cfm) > 0);
+	    !phys_joint_soft(rv, l->weld, support);
 }
 
-/* Each link's answer, walking up its welds to the world, a static link
- * or an answered link (welded links' welds reach one: no cycles). */
+/* Each link's answer, walking up its welds (phys_link's weld) to the
+ * world, a static link or an answered link (welded links' welds reach
+ * one: no cycles). */
 static void
 mark_still(const struct phys_scene *w, const struct phys_run_values *rv,
-    const int *up, bool *is)
+    phys_support_fn *support, bool *is)
 {
 	char *done = phys_xcalloc(w->nlinks + 1, 1);
 	int *path = phys_xmalloc((w->nlinks + 1) * sizeof *path), li, p;
@@ -885,9 +925,9 @@ mark_still(const struct phys_scene *w, const struct phys_run_values *rv,
 	for (i = 0; i < w->nlinks; i++) {
 		for (n = 0, li = (int)i, ans = false; !done[li];) {
 			path[n++] = li;
-			if (!may_be_still(w, rv, up, li))
+			if (!may_be_still(w, rv, support, li))
 				break;
-			p = w->joints[up[li]].parent;
+			p = w->joints[w->links[li].weld].parent;
 			if (p < 0 || w->models[w->links[p].model].is_static) {
 				ans = true;
 				break;
@@ -901,7 +941,7 @@ mark_still(const struct phys_scene *w, const struct phys_run_values *rv,
 		/* the first on the path may be still only if all above are */
 		while (n > 0) {
 			li = path[--n];
-			is[li] = ans && may_be_still(w, rv, up, li);
+			is[li] = ans && may_be_still(w, rv, support, li);
 			ans = is[li];
 			done[li] = 1;
 		}
@@ -910,48 +950,47 @@ mark_still(const struct phys_scene *w, const struct phys_run_values *rv,
 	free(path);
 }
 
-/* The still link on side k (0: parent, 1: child) of joint ji that lists
- * it, or -1: a joint is listed once by each still link it holds a link
- * to (one to the world as its child is left out: it carries nothing
- * of the world's). */
-static int
-still_side(const struct phys_scene *w, const struct phys_still *s,
-    size_t ji, int k)
+/* Whether link li (-1: the world) is held by the world: static or still. */
+static bool
+held_by_world(const struct phys_scene *w, const struct phys_still *s, int li)
 {
+	return li < 0 || w->models[w->links[li].model].is_static || s->is[li];
+}
+
+/* The still link on side k (0: parent, 1: child) of joint ji that lists
+ * it among the joints that act on it, or -1: not its weld, nor another
+ * weld to what the world holds (a loop of welds, whose shares no rigid
+ * body fixes), nor one to the world as its child (it carries nothing of
+ * the world's). */
+static int
+still_side(const struct phys_scene *w, const void *ctx, size_t ji, int k)
+{
+	const struct phys_still *s = ctx;
 	const struct phys_joint *j = &w->joints[ji];
 	int li = k ? j->child : j->parent;
 
 	if (li < 0 || !s->is[li] || j->child < 0 ||
 	    (k == 0 && j->child == li))
 		return -1;
+	if (k == 1 && j->type == PHYS_JOINT_FIXED &&
+	    held_by_world(w, s, j->parent))
+		return -1;
 	return li;
 }
 
 void
 phys_still_init(struct phys_still *s, const struct phys_scene *w,
-    const struct phys_run_values *rv)
+    const struct phys_run_values *rv, phys_support_fn *support)
 {
-	int *up = welds(w), k, li;
 	size_t i;
 
 	s->is = phys_xcalloc(w->nlinks + 1, sizeof *s->is);
-	s->seat = up;
-	s->first = phys_xcalloc(w->nlinks + 2, sizeof *s->first);
-	s->joints = phys_xmalloc((2 * w->njoints + 1) * sizeof *s->joints);
-	mark_still(w, rv, up, s->is);
+	s->seat = phys_xmalloc((w->nlinks + 1) * sizeof *s->seat);
+	s->first = phys_xmalloc((w->nlinks + 1) * sizeof *s->first);
+	mark_still(w, rv, support, s->is);
 	for (i = 0; i < w->nlinks; i++)
-		if (!s->is[i])
-			s->seat[i] = -1;
-	for (i = 0; i < w->njoints; i++)	/* count, then place */
-		for (k = 0; k < 2; k++)
-			if ((li = still_side(w, s, i, k)) >= 0)
-				s->first[li + 2]++;
-	for (i = 0; i < w->nlinks; i++)
-		s->first[i + 2] += s->first[i + 1];
-	for (i = 0; i < w->njoints; i++)
-		for (k = 0; k < 2; k++)
-			if ((li = still_side(w, s, i, k)) >= 0)
-				s->joints[s->first[li + 1]++] = (int)i;
+		s->seat[i] = s->is[i] ? w->links[i].weld : -1;
+	s->joints = joints_by_link(w, still_side, s, s->first);
 }
 
 void
@@ -964,55 +1003,27 @@ phys_still_free(struct phys_still *s)
 	*s = (struct phys_still){ NULL, NULL, NULL, NULL };
 }
 
-/* Whether link li (-1: the world) is held by the world: static or still. */
-static bool
-held_by_world(const struct phys_scene *w, const struct phys_still *s, int li)
-{
-	return li < 0 || w->models[w->links[li].model].is_static || s->is[li];
-}
-
 void
 phys_still_wrench(const struct phys_scene *w,
     const struct phys_run_values *rv, const struct phys_still *s,
     const void *e, int ji, phys_vec3 g, const struct phys_still_ask *ask,
     phys_vec3 *out_force, phys_vec3 *out_torque)
 {
-	int li = w->joints[ji].child, k, jk;
-	const struct phys_joint *j;
+	int li = w->joints[ji].child;
 	const struct phys_value *v;
-	phys_vec3 c, f, t, sf, st;
+	phys_vec3 f, t;
 	double m, inertia[6];
 
 	*out_force = *out_torque = v3(0, 0, 0);
 	if (li < 0 || s->seat[li] != ji)
 		return;
-	c = ask->com(e, li);
-	ask->contacts(e, li, c, &sf, &st);
+	ask->contacts(e, li, ask->com(e, li), &f, &t);
 	v = phys_run_values_get(rv, PHYS_S_LINK, li);
 	phys_link_values_mass(v, &m, inertia);
 	if (PVB(v, LINK_gravity))
-		sf = v3_add(sf, v3_scale(g, m));
-	for (k = s->first[li]; k < s->first[li + 1]; k++) {
-		jk = s->joints[k];
-		j = &w->joints[jk];
-		if (jk == ji)
-			continue;
-		if (j->child == li) {	/* another weld: no share of its own */
-			if (!(j->type == PHYS_JOINT_FIXED &&
-			    held_by_world(w, s, j->parent))) {
-				ask->wrench(e, jk, &f, &t);
-				sf = v3_add(sf, f), st = v3_add(st, t);
-			}
-			continue;
-		}
-		/* the child's reaction, moved to li's centre of mass */
-		ask->wrench(e, jk, &f, &t);
-		sf = v3_sub(sf, f);
-		st = v3_sub(st, v3_add(t, v3_cross(v3_sub(ask->com(e,
-		    j->child), c), f)));
-	}
-	*out_force = v3_scale(sf, -1);
-	*out_torque = v3_scale(st, -1);
+		f = v3_add(f, v3_scale(g, m));
+	at_rest(w, e, li, s->joints + s->first[li], s->first[li + 1] -
+	    s->first[li], f, t, ask->wrench, ask->com, out_force, out_torque);
 }
 
 /* ---- joints measured from link poses ---- */
@@ -1299,6 +1310,12 @@ anchor_on(const struct phys_scene *w, int j, int li, phys_pose p)
 	    w->joints[j].pose)).p;
 }
 
+bool
+phys_joint_turn_off_axis(enum phys_joint_type t)
+{
+	return t == PHYS_JOINT_REVOLUTE || t == PHYS_JOINT_SCREW;
+}
+
 double
 phys_joint_turn(const struct phys_scene *w, int j, phys_pose pp,
     phys_pose cp)
@@ -1313,18 +1330,14 @@ phys_joint_turn(const struct phys_scene *w, int j, phys_pose pp,
 	err = phys_quat_normalize(phys_quat_mul(phys_quat_mul(
 	    phys_quat_conj(pp.q), cp.q), phys_quat_conj(phys_quat_mul(
 	    phys_quat_conj(p0), c0))));
-	switch (jt->type) {
-	case PHYS_JOINT_FIXED:
-	case PHYS_JOINT_PRISMATIC:
-		return 2 * acos(fmin(1, fabs(err.w)));
-	case PHYS_JOINT_REVOLUTE:
-	case PHYS_JOINT_SCREW:
+	if (phys_joint_turn_off_axis(jt->type)) {
 		a = phys_quat_rotate(phys_quat_conj(p0), jt->axis[0]);
 		return acos(fmax(-1, fmin(1, v3_dot(a, phys_quat_rotate(err,
 		    a)))));
-	default:
-		return 0;
 	}
+	if (jt->type == PHYS_JOINT_FIXED || jt->type == PHYS_JOINT_PRISMATIC)
+		return 2 * acos(fmin(1, fabs(err.w)));
+	return 0;
 }
 
 double

@@ -27,6 +27,9 @@ double phys_joint_gap(const struct phys_scene *w, int j, phys_pose pp,
  * revolute or screw joint; 0 for the others. Poses as phys_joint_gap. */
 double phys_joint_turn(const struct phys_scene *w, int j, phys_pose pp,
     phys_pose cp);
+/* Whether phys_joint_turn of a joint of type t is its turn off its axis
+ * (revolute, screw) rather than all of its links' turn. */
+bool phys_joint_turn_off_axis(enum phys_joint_type t);
 
 /* Collision c as an engine collides it, at the sizes the run's values
  * vals hold (phys_collision_sized; *mesh the caller's to free): a mesh
@@ -315,7 +318,8 @@ void phys_seat_wrench(const struct phys_scene *w, const void *e, int li,
  *
  * A link welded to the world (fixed joints to it or to a static model's
  * link: phys_link's welded), by welds that are no springs (no force
- * mixing of their own) and moved by nothing the run does, stays where
+ * mixing of their own the engine takes: phys_joint_soft) and moved by
+ * nothing the run does, stays where
  * it is whatever its mass. ODE and Bullet make it a static link, not a
  * body their iterative solvers hold by a weld: stiff motors on the links
  * below turn such a body (a 1.5 t arm's base welded to the world rolled
@@ -329,10 +333,19 @@ struct phys_still {
 	int *joints;		/* the other joints a still link is a side of */
 };
 
-/* Which links are still, from the run's values, with their welds and
- * other joints, in time linear in the links and joints. */
+/* What an engine does with a parameter (phys_engine_info's support). */
+typedef enum phys_engine_support phys_support_fn(const struct phys_param *p);
+
+/* Whether joint j is a spring by its user's choice: a force mixing of its
+ * own (physics.ode.cfm) that an engine of this support takes. */
+bool phys_joint_soft(const struct phys_run_values *rv, int j,
+    phys_support_fn *support);
+
+/* Which links are still, from the run's values under an engine of this
+ * support, with their welds and other joints, in time linear in the
+ * links and joints. */
 void phys_still_init(struct phys_still *s, const struct phys_scene *w,
-    const struct phys_run_values *rv);
+    const struct phys_run_values *rv, phys_support_fn *support);
 void phys_still_free(struct phys_still *s);
 
 /* What phys_still_wrench asks of an engine: joints' wrenches, centres of

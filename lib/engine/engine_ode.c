@@ -145,6 +145,8 @@ struct ode_engine {
 
 PHYS_ENGINE_FUNCTIONS(ode_engine)
 
+static enum phys_engine_support ode_support(const struct phys_param *p);
+
 /* Whether link li rides on another's body (find_riders). */
 static bool
 rides(const struct ode_engine *e, int li)
@@ -2265,7 +2267,7 @@ build(struct ode_engine *e, const struct phys_engine_options *opt)
 	size_t i;
 
 	find_riders(e);
-	phys_still_init(&e->still, w, e->v);
+	phys_still_init(&e->still, w, e->v, ode_support);
 	for (i = 0; i < w->nlinks; i++)
 		if (make_body(e, (int)i) < 0)
 			return -1;

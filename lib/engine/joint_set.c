@@ -113,8 +113,8 @@ phys_engine_joints_hold(const struct phys_engine *e,
 			snprintf(how, sizeof how, "pulled %.3g m apart", gap);
 		else if (turn > 1e-3)
 			snprintf(how, sizeof how, "turned %.3g rad%s", turn,
-			    jt->type == PHYS_JOINT_REVOLUTE || jt->type ==
-			    PHYS_JOINT_SCREW ? " off its axis" : "");
+			    phys_joint_turn_off_axis(jt->type) ?
+			    " off its axis" : "");
 		else
 			continue;
 		return phys_fail("joint '%s' would be %s: it holds link "

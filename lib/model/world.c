@@ -3556,17 +3556,20 @@ mark_welded(struct phys_scene *w)
 {
 	enum { UNKNOWN, YES, NO, ON_PATH };
 	int *up = phys_xmalloc((w->nlinks + 1) * sizeof *up);
+	int *via = phys_xmalloc((w->nlinks + 1) * sizeof *via);
 	unsigned char *st = phys_xcalloc(w->nlinks + 1, 1);
 	size_t i, n, k;
 	int *path = phys_xmalloc((w->nlinks + 1) * sizeof *path), li, p;
 	unsigned char to;
 
 	for (i = 0; i < w->nlinks; i++)
-		up[i] = -2;	/* held by no fixed joint */
+		up[i] = -2, via[i] = -1;	/* held by no fixed joint */
 	for (i = 0; i < w->njoints; i++)
 		if (w->joints[i].type == PHYS_JOINT_FIXED &&
-		    w->joints[i].child >= 0)
+		    w->joints[i].child >= 0) {
 			up[w->joints[i].child] = w->joints[i].parent;
+			via[w->joints[i].child] = (int)i;
+		}
 	for (i = 0; i < w->nlinks; i++) {
 		for (n = 0, li = (int)i, to = NO; st[li] == UNKNOWN;) {
 			st[li] = ON_PATH;
@@ -3586,8 +3589,11 @@ mark_welded(struct phys_scene *w)
 		for (k = 0; k < n; k++)
 			st[path[k]] = to;
 	}
-	for (i = 0; i < w->nlinks; i++)
+	for (i = 0; i < w->nlinks; i++) {
 		w->links[i].welded = st[i] == YES;
+		w->links[i].weld = st[i] == YES &&
+		    !w->models[w->links[i].model].is_static ? via[i] : -1;
+	}
 	for (i = 0; i < w->nmodels; i++)
 		w->models[i].heaviest = w->models[i].lightest = -1;
 	for (i = 0; i < w->nlinks; i++) {
@@ -3605,6 +3611,7 @@ mark_welded(struct phys_scene *w)
 	free(path);
 	free(st);
 	free(up);
+	free(via);
 }
 
 int

@@ -114,6 +114,9 @@ struct phys_link {
 	/* held still by the world through fixed joints (a chain of them to
 	 * the world or a static model's link): its mass moves nothing */
 	bool welded;
+	/* the fixed joint welded follows from it (its last as the child),
+	 * for a welded link of a moving model; -1 otherwise */
+	int weld;
 	/* the model whose links it keeps apart from unless self_collide:
 	 * the model of the root of its tree of joints (gz-physics's DART
 	 * moves a nested model's link a joint hangs from another model's
