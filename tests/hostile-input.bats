@@ -113,6 +113,63 @@ urdf_chain() {
 	assert_output "phys-step: $TMP/r.urdf:100002: more than 50000 links in the world: the limit (LIMITS in phys(7)) (included at $TMP/w.sdf:3)"
 }
 
+# mjcf_bodies N: an MJCF model of N bodies side by side, each a ball.
+mjcf_bodies() {
+	awk -v n="$1" 'BEGIN { print "<mujoco model=\"m\"><worldbody>"
+		for (i = 0; i < n; i++) printf "<body name=\"b%d\"><geom size=\".1\"/></body>\n", i
+		print "</worldbody></mujoco>" }'
+}
+
+@test "an MJCF model of more bodies or joints than a world may hold is refused at the one past the limit, by every command" {
+	# it once took 800 MB and, for phys-sdf check, 14 s
+	mjcf_bodies 50001 > "$TMP/b.xml"
+	for cmd in "phys-step -n 1" "phys-inertia check" "phys-sdf print" "phys-param list"; do
+		run -1 guarded $cmd "$TMP/b.xml"
+		assert_output "${cmd%% *}: $TMP/b.xml:50002: more than 50000 links in the world: the limit (LIMITS in phys(7))"
+	done
+	run -1 guarded phys-sdf check "$TMP/b.xml"
+	[ "$(jq -r '"\(.line): \(.message)"' <<< "$output")" = "50002: more than 50000 links in the world: the limit (LIMITS in phys(7))" ]
+	# one body of 50,001 joints
+	awk 'BEGIN { print "<mujoco model=\"m\"><worldbody><body name=\"b\"><geom size=\".1\"/>"
+		for (i = 0; i <= 50000; i++) printf "<joint name=\"j%d\" axis=\"0 0 1\"/>\n", i
+		print "</body></worldbody></mujoco>" }' > "$TMP/j.xml"
+	run -1 guarded phys-step -n 1 "$TMP/j.xml"
+	assert_output "phys-step: $TMP/j.xml:50002: more than 50000 joints in the world: the limit (LIMITS in phys(7))"
+}
+
+@test "MJCF keyframes of more values than the bound are refused at the key past it" {
+	# 20,000 keys of 20,000 joints from 1 MB: it once ran past 100 s
+	# and 8 GB
+	awk 'BEGIN { print "<mujoco model=\"m\"><worldbody><body name=\"b\"><geom size=\".1\"/>"
+		for (i = 0; i < 20000; i++) printf "<joint name=\"j%d\" axis=\"0 0 1\"/>\n", i
+		print "</body></worldbody><keyframe>"
+		for (i = 0; i < 20000; i++) printf "<key name=\"k%d\"/>\n", i
+		print "</keyframe></mujoco>" }' > "$TMP/k.xml"
+	run -1 guarded phys-step -n 1 "$TMP/k.xml"
+	# each key: 20,000 positions and 20,000 speeds; the third passes
+	[ "${lines[-1]}" = "phys-step: $TMP/k.xml:20005: keyframes of more than 100000 values (each key's qpos, qvel, mocap poses and ctrl): the limit (LIMITS in phys(7))" ]
+	# 499 keys of 100 joints, 99,800 values, are read
+	awk 'BEGIN { print "<mujoco model=\"m\"><worldbody><body name=\"b\" pos=\"0 0 1\"><geom size=\".1\"/>"
+		for (i = 0; i < 100; i++) printf "<joint name=\"j%d\" axis=\"0 0 1\"/>\n", i
+		print "</body></worldbody><keyframe>"
+		for (i = 0; i < 499; i++) printf "<key name=\"k%d\"/>\n", i
+		print "</keyframe></mujoco>" }' > "$TMP/k.xml"
+	run -0 guarded phys-step -q -n 0 --keyframe k498 "$TMP/k.xml"
+}
+
+@test "phys-sdf check of an MJCF model gives did-you-mean to its first 100 dangling references" {
+	# 20,000 references to no body among 20,000 bodies: each once
+	# weighed every name
+	{ mjcf_bodies 20000 | sed 's#</mujoco>##'
+		echo "<contact>"
+		awk 'BEGIN { for (i = 0; i < 20000; i++) printf "<exclude body1=\"c%d\" body2=\"b%d\"/>\n", i, i }'
+		echo "</contact></mujoco>"; } > "$TMP/r.xml"
+	run -1 guarded phys-sdf check "$TMP/r.xml"
+	[ "$(wc -l <<< "$output")" -eq 20000 ]
+	[ "$(jq -s '[.[] | select(.suggest)] | length' <<< "$output")" -eq 100 ]
+	[ "$(jq -s -r '.[0].message' <<< "$output")" = "body1=\"c0\": no body is so named; did you mean 'b0', 'b1' or 'b2'?" ]
+}
+
 @test "phys-inertia check of a chain names each joint's neighbours, as many as there are" {
 	# every other link 1000 times heavier: each joint warns, on both sides
 	urdf_chain 2000 | awk '/<link name="l[0-9]*[13579]"/ { sub(/mass value="1"/, "mass value=\"1000\"") } { print }' > "$TMP/r.urdf"

@@ -2,6 +2,7 @@
 #include "names.h"
 
 #include <fnmatch.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,90 @@ phys_name_order_free(struct phys_name_order *o)
 	free(o->at);
 	o->at = NULL;
 	o->n = 0;
+}
+
+void
+phys_name_table_init(struct phys_name_table *x, phys_name_of name,
+    const void *ctx, bool keep_last)
+{
+	memset(x, 0, sizeof *x);
+	x->name = name;
+	x->ctx = ctx;
+	x->keep_last = keep_last;
+}
+
+uint64_t
+phys_name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot of key, or the empty one where it would go. */
+static size_t
+index_slot(const struct phys_name_table *x, const char *key)
+{
+	size_t k = (size_t)phys_name_hash(key) & (x->cap - 1);
+
+	while (x->slot[k] &&
+	    strcmp(x->name((size_t)x->slot[k] - 1, x->ctx), key) != 0)
+		k = (k + 1) & (x->cap - 1);
+	return k;
+}
+
+static void
+index_grow(struct phys_name_table *x)
+{
+	int *old = x->slot;
+	size_t cap = x->cap, i;
+
+	x->cap = cap ? 2 * cap : 64;
+	x->slot = phys_xcalloc(x->cap, sizeof *x->slot);
+	for (i = 0; i < cap; i++)
+		if (old[i])
+			x->slot[index_slot(x, x->name((size_t)old[i] - 1,
+			    x->ctx))] = old[i];
+	free(old);
+}
+
+void
+phys_name_table_add(struct phys_name_table *x, size_t i)
+{
+	const char *s = x->name(i, x->ctx);
+	size_t k;
+
+	if (!s)
+		return;
+	if (2 * (x->n + 1) > x->cap)
+		index_grow(x);
+	k = index_slot(x, s);
+	if (!x->slot[k])
+		x->n++;
+	else if (!x->keep_last)
+		return;
+	x->slot[k] = (int)i + 1;
+}
+
+int
+phys_name_table_find(const struct phys_name_table *x, const char *key)
+{
+	size_t k;
+
+	if (!key || !x->cap)
+		return -1;
+	k = index_slot(x, key);
+	return x->slot[k] - 1;
+}
+
+void
+phys_name_table_free(struct phys_name_table *x)
+{
+	free(x->slot);
+	x->slot = NULL;
+	x->cap = x->n = 0;
 }
 
 const char *

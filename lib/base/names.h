@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "buf.h"
 
@@ -55,5 +56,28 @@ void phys_name_order_make(struct phys_name_order *o, size_t n,
     phys_name_of name, const void *ctx);
 int phys_name_order_find(const struct phys_name_order *o, const char *key);
 void phys_name_order_free(struct phys_name_order *o);
+
+/* A name's hash, for tables of names. */
+uint64_t phys_name_hash(const char *s);
+
+/*
+ * Names looked up by hash as they are added, for a reader that looks
+ * names up while it still adds them: entry i's name is name(i, ctx),
+ * read again when the table grows (so the array behind it may move). A
+ * NULL name is not added; of two entries of one name, find gives the
+ * first added, or with keep_last the last.
+ */
+struct phys_name_table {
+	int *slot;		/* entry + 1; 0: empty */
+	size_t cap, n;
+	phys_name_of name;
+	const void *ctx;
+	bool keep_last;
+};
+void phys_name_table_init(struct phys_name_table *x, phys_name_of name,
+    const void *ctx, bool keep_last);
+void phys_name_table_add(struct phys_name_table *x, size_t i);
+int phys_name_table_find(const struct phys_name_table *x, const char *key);
+void phys_name_table_free(struct phys_name_table *x);
 
 #endif

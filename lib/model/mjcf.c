@@ -76,6 +76,7 @@ read_defaults(struct reader *r, xmlNodePtr def, int parent, int depth)
 	r->cls[me].name = phys_xstrdup(name);
 	r->cls[me].parent = parent;
 	r->cls[me].node = def;
+	phys_name_table_add(&r->class_names, (size_t)me);
 	if (strcmp(name, "main") == 0)
 		r->main = me;
 	for (c = phys_child(def, "default"); c; c = phys_next(c, "default"))
@@ -546,6 +547,7 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	} else {
 		m->name = phys_xstrdup(name);
 	}
+	phys_name_table_add(&r->mesh_names, r->nmeshes - 1);
 	m->scale[0] = m->scale[1] = m->scale[2] = 1;
 	if (numbers(r, n, cls, "scale", m->scale, 3) < 0)
 		return -1;
@@ -585,6 +587,7 @@ read_hfield(struct reader *r, xmlNodePtr n)
 	r->hfields = phys_xrealloc(r->hfields, (r->nhfields + 1) *
 	    sizeof *r->hfields);
 	r->hfields[r->nhfields++] = h;
+	phys_name_table_add(&r->hfield_names, r->nhfields - 1);
 	return 0;
 }
 
@@ -615,13 +618,10 @@ static int
 hfield_box(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 {
 	const char *name = attr(r, n, cls, "hfield");
-	size_t i;
+	int k = phys_name_table_find(&r->hfield_names, name);
+	size_t i = (size_t)k;
 
-	for (i = 0; name && i < r->nhfields; i++)
-		if (r->hfields[i].name &&
-		    strcmp(r->hfields[i].name, name) == 0)
-			break;
-	if (!name || i == r->nhfields)
+	if (k < 0)
 		return mj_fail(r, n, "hfield geom: no hfield '%s'", name ?
 		    name : "");
 	if (r->hfields[i].uri) {
@@ -648,15 +648,19 @@ hfield_box(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 static int
 mesh_find(const struct reader *r, const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < r->nmeshes; i++)
-		if (strcmp(r->meshes[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	return phys_name_table_find(&r->mesh_names, name);
 }
 
 /* ---- geoms, joints, sites ---- */
+
+/* A body or joint past the world's bound: the model is read no further,
+ * as a URDF's or SDF world's is not. */
+static int
+past_limit(struct reader *r, xmlNodePtr n, int max, const char *what)
+{
+	return mj_fail(r, n, "more than %d %s in the world: the limit "
+	    "(LIMITS in phys(7))", max, what);
+}
 
 static int measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m);
 
@@ -1186,11 +1190,14 @@ read_joint(struct reader *r, xmlNodePtr n, int cls, bool free)
 		j.ref = angle(r, j.ref);
 		j.springref = angle(r, j.springref);
 	}
+	if (r->njoints >= PHYS_MAX_JOINTS)
+		return past_limit(r, n, PHYS_MAX_JOINTS, "joints");
 	if (own_attr(n, "name"))
 		j.name = phys_xstrdup(own_attr(n, "name"));
 	r->joints = phys_xrealloc(r->joints, (r->njoints + 1) *
 	    sizeof *r->joints);
 	r->joints[r->njoints++] = j;
+	phys_name_table_add(&r->joint_names, r->njoints - 1);
 	return 0;
 }
 
@@ -1212,6 +1219,7 @@ read_site(struct reader *r, xmlNodePtr n, int cls, int body)
 	s.line = phys_node_where(n);
 	r->sites = phys_xrealloc(r->sites, (r->nsites + 1) * sizeof *r->sites);
 	r->sites[r->nsites++] = s;
+	phys_name_table_add(&r->site_names, r->nsites - 1);
 	return 0;
 }
 
@@ -1372,6 +1380,7 @@ read_other(struct reader *r, xmlNodePtr c, const struct holder *h, int cls)
 			    "not read: phys refuses the model");
 		if (read_joint(r, c, cls, phys_node_is(c, "freejoint")) < 0)
 			return -1;
+		r->joints[r->njoints - 1].body = h->me;
 		r->bodies[h->me].njoints++;
 	} else if (phys_node_is(c, "site")) {
 		i = r->nsites;
@@ -1474,6 +1483,8 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 		return mj_fail(r, n, "gravcomp=\"%g\": phys bears a body's "
 		    "weight whole (1) or not at all (0), not a part of it: "
 		    "phys refuses the model", gravcomp);
+	if (r->nbodies >= PHYS_MAX_LINKS)
+		return past_limit(r, n, PHYS_MAX_LINKS, "links");
 	r->bodies = phys_xrealloc(r->bodies, (r->nbodies + 1) *
 	    sizeof *r->bodies);
 	me = r->nbodies++;
@@ -1481,6 +1492,7 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 	memset(b, 0, sizeof *b);
 	b->name = name ? phys_xstrdup(name) : phys_xasprintf("body%zu",
 	    me + 1);
+	phys_name_table_add(&r->body_names, me);
 	b->parent = parent;
 	b->line = phys_node_where(n);
 	b->world = phys_pose_mul(at, local);
@@ -1621,6 +1633,7 @@ read_tendon(struct reader *r, xmlNodePtr n)
 	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
 	    sizeof *r->tendons);
 	r->tendons[r->ntendons++] = t;	/* the reader frees it */
+	phys_name_table_add(&r->tendon_names, r->ntendons - 1);
 	kept[0] = &r->tendons[r->ntendons - 1].stiffness;
 	kept[1] = &r->tendons[r->ntendons - 1].damping;
 	if (number(r, n, cls, "springlength",
@@ -1720,12 +1733,7 @@ read_tendons(struct reader *r, xmlNodePtr t)
 static int
 body_find(const struct reader *r, const char *name)
 {
-	size_t i;
-
-	for (i = 0; i < r->nbodies; i++)
-		if (strcmp(r->bodies[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	return phys_name_table_find(&r->body_names, name);
 }
 
 /* The equalities SDF holds as joints: each checked, kept for writing. */
@@ -1990,23 +1998,27 @@ joint_kind(xmlNodePtr n, struct mj_act *a)
 static bool
 driven(const struct reader *r, int j, bool system)
 {
-	const struct mj_tendon *t;
-	size_t i, k;
+	return r->joints[j].acted || (system && r->joints[j].tendon_acted);
+}
 
-	for (i = 0; i < r->nacts; i++) {
-		if (r->acts[i].kind == ACT_SITE)
-			continue;
-		if (r->acts[i].kind != ACT_TENDON) {
-			if (r->acts[i].joint == j)
-				return true;
-			continue;
-		}
-		t = &r->tendons[r->acts[i].tendon];
-		for (k = 0; system && k < t->njoints; k++)
-			if (joint_find(r, t->joint[k]) == j)
-				return true;
+/* An actuator read, its joints marked driven. */
+static void
+act_add(struct reader *r, const struct mj_act *a)
+{
+	const struct mj_tendon *t;
+	size_t k;
+	int j;
+
+	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
+	r->acts[r->nacts++] = *a;
+	if (a->kind == ACT_TENDON) {
+		t = &r->tendons[a->tendon];
+		for (k = 0; k < t->njoints; k++)
+			if ((j = joint_find(r, t->joint[k])) >= 0)
+				r->joints[j].tendon_acted = true;
+	} else if (a->kind != ACT_SITE) {
+		r->joints[a->joint].acted = true;
 	}
-	return false;
 }
 
 #define DRIVEN_TWICE "not read: a joint it drives is driven by an " \
@@ -2162,8 +2174,7 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 	a->joint = -1;
 	a->tendon = t;
 	a->gear = gear[0];
-	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
-	r->acts[r->nacts++] = *a;
+	act_add(r, a);
 	return 0;
 }
 
@@ -2197,6 +2208,7 @@ joint_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
 	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
 	    sizeof *r->tendons);
 	r->tendons[r->ntendons++] = t;
+	phys_name_table_add(&r->tendon_names, r->ntendons - 1);
 	return tendon_actuator(r, n, cls, a, (int)r->ntendons - 1, j);
 }
 
@@ -2213,12 +2225,10 @@ site_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 {
 	double fr[2] = { 0, 0 }, cr[2] = { 0, 0 }, ar[2] = { 0, 0 };
 	int flim, clim, alim;
-	size_t i;
+	int k = phys_name_table_find(&r->site_names, sn);
+	size_t i = (size_t)k;
 
-	for (i = 0; i < r->nsites; i++)
-		if (r->sites[i].name && strcmp(r->sites[i].name, sn) == 0)
-			break;
-	if (i == r->nsites)
+	if (k < 0)
 		return mj_fail(r, n, "no site '%s'", sn);
 	if (r->sites[i].body < 0)
 		return mj_fail(r, n, "site '%s' is the world's: its actuator "
@@ -2237,8 +2247,7 @@ site_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 	a->kind = ACT_SITE;
 	a->joint = -1;
 	a->site = (int)i;
-	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
-	r->acts[r->nacts++] = *a;
+	act_add(r, a);
 	return 0;
 }
 
@@ -2294,8 +2303,7 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		a.fmax = lim ? fr[1] : PHYS_NO_LIMIT;
 		a.gear = gear[0];
 	}
-	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
-	r->acts[r->nacts++] = a;
+	act_add(r, &a);
 	return 0;
 }
 
@@ -2529,6 +2537,10 @@ mocap0(const struct reader *r, double *m, size_t nmocap)
 	}
 }
 
+/* Each key's values become elements of the model: a thousand keys of
+ * fifty joints, far above a real model's, and no more. */
+#define MAX_KEY_VALUES 100000
+
 static int
 read_key(struct reader *r, xmlNodePtr n)
 {
@@ -2546,10 +2558,14 @@ read_key(struct reader *r, xmlNodePtr n)
 	if (!name || !*name)
 		return mj_fail(r, n, "%s", "<key>: phys chooses a keyframe by "
 		    "its name, and this one has none");
-	for (i = 0; i < r->nkeys; i++)
-		if (strcmp(r->keys[i].name, name) == 0)
-			return mj_fail(r, n, "repeated keyframe name '%s'",
-			    name);
+	if (phys_name_table_find(&r->key_names, name) >= 0)
+		return mj_fail(r, n, "repeated keyframe name '%s'", name);
+	r->key_values += nq + nv + 7 * nmocap + (own_attr(n, "ctrl") ?
+	    r->nu : 0);
+	if (r->key_values > MAX_KEY_VALUES)
+		return mj_fail(r, n, "keyframes of more than %d values (each "
+		    "key's qpos, qvel, mocap poses and ctrl): the limit (LIMITS "
+		    "in phys(7))", MAX_KEY_VALUES);
 	k.qpos = phys_xcalloc(nq + 1, sizeof *k.qpos);
 	k.qvel = phys_xcalloc(nv + 1, sizeof *k.qvel);
 	k.mocap = phys_xcalloc(7 * nmocap + 1, sizeof *k.mocap);
@@ -2582,6 +2598,7 @@ read_key(struct reader *r, xmlNodePtr n)
 	k.line = phys_node_where(n);
 	r->keys = phys_xrealloc(r->keys, (r->nkeys + 1) * sizeof *r->keys);
 	r->keys[r->nkeys++] = k;
+	phys_name_table_add(&r->key_names, r->nkeys - 1);
 	return 0;
 }
 
@@ -2751,6 +2768,7 @@ read_top(struct reader *r, xmlNodePtr root)
 		r->cls[0].name = phys_xstrdup("main");
 		r->cls[0].parent = -1;
 		r->ncls = 1;
+		phys_name_table_add(&r->class_names, 0);
 	}
 	for (n = phys_child(root, "asset"); n; n = phys_next(n, "asset"))
 		if (read_assets(r, n) < 0)
@@ -2802,6 +2820,35 @@ read_top(struct reader *r, xmlNodePtr root)
 	    "static body in a model with one, nor does phys");
 	return 0;
 }
+#define NAME_OF(kind, array)						\
+	static const char *						\
+	kind##_name_of(size_t i, const void *ctx)			\
+	{								\
+		return ((const struct reader *)ctx)->array[i].name;	\
+	}
+NAME_OF(class, cls)
+NAME_OF(mesh, meshes)
+NAME_OF(hfield, hfields)
+NAME_OF(body, bodies)
+NAME_OF(joint, joints)
+NAME_OF(site, sites)
+NAME_OF(tendon, tendons)
+NAME_OF(key, keys)
+#undef NAME_OF
+
+static void
+names_init(struct reader *r)
+{
+	phys_name_table_init(&r->class_names, class_name_of, r, true);
+	phys_name_table_init(&r->mesh_names, mesh_name_of, r, false);
+	phys_name_table_init(&r->hfield_names, hfield_name_of, r, false);
+	phys_name_table_init(&r->body_names, body_name_of, r, false);
+	phys_name_table_init(&r->joint_names, joint_name_of, r, false);
+	phys_name_table_init(&r->site_names, site_name_of, r, false);
+	phys_name_table_init(&r->tendon_names, tendon_name_of, r, false);
+	phys_name_table_init(&r->key_names, key_name_of, r, false);
+}
+
 static void
 reader_free(struct reader *r)
 {
@@ -2853,6 +2900,14 @@ reader_free(struct reader *r)
 	}
 	free(r->keys);
 	free(r->meshdir);
+	phys_name_table_free(&r->class_names);
+	phys_name_table_free(&r->mesh_names);
+	phys_name_table_free(&r->hfield_names);
+	phys_name_table_free(&r->body_names);
+	phys_name_table_free(&r->joint_names);
+	phys_name_table_free(&r->site_names);
+	phys_name_table_free(&r->tendon_names);
+	phys_name_table_free(&r->key_names);
 	free(r->model);
 	if (r->out)
 		xmlFreeDoc(r->out);
@@ -2885,6 +2940,7 @@ phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 	memset(&r, 0, sizeof r);
 	r.d = src;
 	r.o = o ? o : &quiet;
+	names_init(&r);
 	r.degree = true;	/* MuJoCo's default */
 	memcpy(r.eulerseq, "xyz", 4);
 	r.inertiafromgeom = 2;

@@ -722,13 +722,7 @@ scale_mass(struct reader *r)
 static int
 joint_body(const struct reader *r, int j)
 {
-	size_t k;
-
-	for (k = 0; k < r->nbodies; k++)
-		if ((size_t)j >= r->bodies[k].joint0 &&
-		    (size_t)j < r->bodies[k].joint0 + r->bodies[k].njoints)
-			return (int)k;
-	return -1;
+	return r->joints[j].body;
 }
 
 /*

@@ -33,6 +33,7 @@
 struct entry {
 	const char *kind;
 	char *name;
+	char *key;		/* kind and name, for the list's index */
 	const char *file;
 	long line;
 	const char *attr;	/* references: the attribute naming it */
@@ -41,6 +42,7 @@ struct entry {
 struct list {
 	struct entry *v;
 	size_t n, cap;
+	struct phys_name_table index;	/* by key, the first of each */
 };
 
 /* Where a body's mass may come from: its <inertial>, or its geoms when
@@ -112,6 +114,39 @@ report(struct checker *ck, const char *file, xmlNodePtr n, bool error,
 
 /* ---- names and references ---- */
 
+/* Names of each kind apart: a kind is a word, its name anything. */
+static char *
+entry_key(const char *kind, const char *name)
+{
+	return phys_xasprintf("%s\037%s", kind, name);
+}
+
+static const char *
+entry_key_of(size_t i, const void *l)
+{
+	return ((const struct list *)l)->v[i].key;
+}
+
+static void
+list_init(struct list *l)
+{
+	memset(l, 0, sizeof *l);
+	phys_name_table_init(&l->index, entry_key_of, l, false);
+}
+
+static void
+list_free(struct list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		free(l->v[i].name);
+		free(l->v[i].key);
+	}
+	free(l->v);
+	phys_name_table_free(&l->index);
+}
+
 static void
 add(struct list *l, const char *kind, const char *name, const char *file,
     long line, const char *attr)
@@ -120,20 +155,19 @@ add(struct list *l, const char *kind, const char *name, const char *file,
 		l->cap = l->cap ? 2 * l->cap : 32;
 		l->v = phys_xrealloc(l->v, l->cap * sizeof *l->v);
 	}
-	l->v[l->n++] = (struct entry){ kind, phys_xstrdup(name), file, line,
-		attr };
+	l->v[l->n++] = (struct entry){ kind, phys_xstrdup(name),
+		entry_key(kind, name), file, line, attr };
+	phys_name_table_add(&l->index, l->n - 1);
 }
 
 static const struct entry *
 find(const struct list *l, const char *kind, const char *name)
 {
-	size_t i;
+	char *key = entry_key(kind, name);
+	int i = phys_name_table_find(&l->index, key);
 
-	for (i = 0; i < l->n; i++)
-		if (strcmp(l->v[i].kind, kind) == 0 &&
-		    strcmp(l->v[i].name, name) == 0)
-			return &l->v[i];
-	return NULL;
+	free(key);
+	return i < 0 ? NULL : &l->v[i];
 }
 
 /* The kind of object an element's name is, NULL when it names none. */
@@ -763,12 +797,16 @@ walk(struct checker *ck, const char *file, xmlNodePtr n,
 
 /* ---- the compiler's rules, once all is read ---- */
 
+/* Dangling references given did-you-mean: each weighs every name of its
+ * kind, so past these many a hostile file's check would be quadratic. */
+#define MAX_SUGGESTED 100
+
 static void
 check_refs(struct checker *ck)
 {
 	struct phys_close c;
 	char hint[256];
-	size_t i, k;
+	size_t i, k, suggested = 0;
 
 	for (i = 0; i < ck->refs.n; i++) {
 		const struct entry *r = &ck->refs.v[i];
@@ -780,9 +818,10 @@ check_refs(struct checker *ck)
 		    strcmp(r->name, "main") == 0))
 			continue;
 		memset(&c, 0, sizeof c);
-		for (k = 0; k < ck->names.n; k++)
+		for (k = 0; suggested < MAX_SUGGESTED && k < ck->names.n; k++)
 			if (strcmp(ck->names.v[k].kind, r->kind) == 0)
 				phys_close_consider(&c, r->name, ck->names.v[k].name);
+		suggested++;
 		snprintf(msg, sizeof msg, "%s=\"%s\": no %s%s is so named%s",
 		    r->attr, r->name, strcmp(r->kind, "class") == 0 ?
 		    "default " : "", r->kind, phys_close_text(&c, false, hint,
@@ -865,6 +904,8 @@ phys_mjcf_check(const char *name, const char *path, const char *text,
 	struct first_error err;
 
 	memset(&ck, 0, sizeof ck);
+	list_init(&ck.names);
+	list_init(&ck.refs);
 	ck.fn = fn;
 	ck.ctx = ctx;
 	ck.dir = dir;
@@ -880,16 +921,12 @@ phys_mjcf_check(const char *name, const char *path, const char *text,
 		check_masses(&ck);
 		xmlFreeDoc(doc);
 	}
-	for (i = 0; i < ck.names.n; i++)
-		free(ck.names.v[i].name);
-	for (i = 0; i < ck.refs.n; i++)
-		free(ck.refs.v[i].name);
+	list_free(&ck.names);
+	list_free(&ck.refs);
 	for (i = 0; i < ck.nmoving; i++)
 		free(ck.moving[i].name);
 	for (i = 0; i < ck.nfiles; i++)
 		free(ck.files[i]);
-	free(ck.names.v);
-	free(ck.refs.v);
 	free(ck.moving);
 	free(ck.files);
 	free(ck.inertiafromgeom);

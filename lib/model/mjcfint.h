@@ -19,6 +19,7 @@
 
 #include "geom.h"
 #include "mjcf_inertia.h"
+#include "names.h"
 #include "num.h"
 #include "pairkey.h"
 #include "sdf.h"
@@ -120,6 +121,9 @@ struct mj_joint {
 	 * its follower: a mimic), or NULL */
 	xmlNodePtr follows;
 	long line;
+	int body;		/* the body it moves */
+	/* driven by an actuator read: of its own, or of a tendon */
+	bool acted, tendon_acted;
 };
 
 struct mj_body {
@@ -226,6 +230,11 @@ struct reader {
 	size_t nsites;
 	struct mj_tendon *tendons;
 	size_t ntendons;
+	/* each kind's names by hash, as they are read: a reader linear in
+	 * its input however many names it looks up (of classes, the last
+	 * of a name: the main class read last) */
+	struct phys_name_table class_names, mesh_names, hfield_names,
+	    body_names, joint_names, site_names, tendon_names, key_names;
 	xmlNodePtr *equality;	/* <connect>, <weld> and <joint> to write */
 	size_t nequality;
 	bool mimic;		/* a coupled joint: SDF 1.11 */
@@ -276,6 +285,7 @@ struct reader {
 		long line;
 	} *keys;
 	size_t nkeys;
+	size_t key_values;	/* all keys' qpos, qvel, mocap and ctrl */
 	size_t nincludes;
 	xmlDocPtr out;
 };
@@ -569,34 +579,20 @@ some_numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
 static inline int
 class_find(const struct reader *r, const char *name)
 {
-	size_t i;
-
-	for (i = r->ncls; i-- > 0;)
-		if (strcmp(r->cls[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	return phys_name_table_find(&r->class_names, name);
 }
 
+/* no name: none */
 static inline int
 joint_find(const struct reader *r, const char *name)
 {
-	size_t i;
-
-	for (i = 0; name && i < r->njoints; i++)	/* no name: none */
-		if (r->joints[i].name && strcmp(r->joints[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	return phys_name_table_find(&r->joint_names, name);
 }
 
 static inline int
 tendon_find(const struct reader *r, const char *name)
 {
-	size_t i;
-
-	for (i = 0; name && i < r->ntendons; i++)
-		if (r->tendons[i].name && strcmp(r->tendons[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	return phys_name_table_find(&r->tendon_names, name);
 }
 
 /* The key of bodies a and b (-1: the world) as a pair. */

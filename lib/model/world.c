@@ -31,16 +31,6 @@ struct phys_name_index {
 	size_t cap, n;
 };
 
-static uint64_t
-hash_name(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static void index_put(struct phys_name_index *ix, const char *name, int kind,
     int idx);
 
@@ -72,7 +62,7 @@ index_add_kind(struct phys_name_index *ix, const char *name, int kind, int idx,
 
 	if ((ix->n + 1) * 2 > ix->cap)
 		index_grow(ix);
-	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
+	for (i = phys_name_hash(name) & (ix->cap - 1); ix->slots[i].name;
 	    i = (i + 1) & (ix->cap - 1))
 		if (strcmp(ix->slots[i].name, name) == 0 &&
 		    (!per_kind || ix->slots[i].kind == kind))
@@ -98,7 +88,7 @@ index_get_kind(const struct phys_name_index *ix, const char *name, int kind)
 
 	if (!ix || !ix->cap)
 		return NULL;
-	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
+	for (i = phys_name_hash(name) & (ix->cap - 1); ix->slots[i].name;
 	    i = (i + 1) & (ix->cap - 1))
 		if (strcmp(ix->slots[i].name, name) == 0 &&
 		    ix->slots[i].kind == kind)
@@ -113,7 +103,7 @@ index_get(const struct phys_name_index *ix, const char *name)
 
 	if (!ix || !ix->cap)
 		return NULL;
-	for (i = hash_name(name) & (ix->cap - 1); ix->slots[i].name;
+	for (i = phys_name_hash(name) & (ix->cap - 1); ix->slots[i].name;
 	    i = (i + 1) & (ix->cap - 1))
 		if (strcmp(ix->slots[i].name, name) == 0)
 			return &ix->slots[i];
@@ -849,7 +839,7 @@ index_frames(struct scope *sc)
 		;
 	sc->slots = phys_xcalloc(sc->nslots, sizeof *sc->slots);
 	for (i = 0; i < sc->nframes; i++) {
-		for (k = hash_name(sc->frames[i].name) & (sc->nslots - 1);
+		for (k = phys_name_hash(sc->frames[i].name) & (sc->nslots - 1);
 		    sc->slots[k] && strcmp(sc->frames[sc->slots[k] - 1].name,
 		    sc->frames[i].name) != 0; k = (k + 1) & (sc->nslots - 1))
 			;
@@ -866,7 +856,7 @@ scope_frame(struct scope *sc, const char *name)
 
 	if (!sc->slots || sc->indexed != sc->nframes)
 		index_frames(sc);
-	for (k = hash_name(name) & (sc->nslots - 1); sc->slots[k];
+	for (k = phys_name_hash(name) & (sc->nslots - 1); sc->slots[k];
 	    k = (k + 1) & (sc->nslots - 1))
 		if (strcmp(sc->frames[sc->slots[k] - 1].name, name) == 0)
 			return &sc->frames[sc->slots[k] - 1];
