@@ -180,6 +180,46 @@ mjcf_bodies() {
 	[ "$(jq -s '[.[] | .warnings | length] | add' <<< "$output")" -eq 3998 ]
 }
 
+# frame_chain N ORDER: a model of one link and N frames, each 1 m above
+# the one it is attached to: ORDER up, frame i on frame i - 1 (the first
+# on the link); down, frame i on frame i + 1 (the last on the link).
+frame_chain() {
+	awk -v n="$1" -v order="$2" 'BEGIN {
+		print "<?xml version=\"1.0\"?>"
+		print "<sdf version=\"1.9\"><world name=\"w\"><model name=\"m\"><link name=\"l\"/>"
+		for (i = 0; i < n; i++) {
+			if (order == "up")
+				to = i ? "f" (i - 1) : "l"
+			else
+				to = i < n - 1 ? "f" (i + 1) : "l"
+			printf "<frame name=\"f%d\" attached_to=\"%s\"><pose relative_to=\"%s\">0 0 1 0 0 0</pose></frame>\n", i, to, to
+		}
+		print "</model></world></sdf>" }'
+}
+
+@test "a chain of frames as long as a file makes it loads, checks and prints, each frame where the chain puts it" {
+	# 50,000 frames each on the next: print's load once recursed along
+	# the chain until its stack ran out (SIGSEGV, after 6 minutes)
+	frame_chain 50000 down > "$TMP/down.sdf"
+	run -0 guarded phys-sdf print "$TMP/down.sdf"
+	[[ "$output" == *'<frame name="f0" attached_to="f1"><pose relative_to="__model__">0 0 50000 0 0 0</pose></frame>'* ]]
+	# 20,000 each on the one before: check looked each up among all of
+	# them, at every step of its chain (10 s for 2,000)
+	frame_chain 20000 up > "$TMP/up.sdf"
+	run -0 guarded phys-sdf check "$TMP/up.sdf"
+	[ -z "$output" ]
+	# longer than 64 frames is no cycle: check and print once said so
+	frame_chain 70 up > "$TMP/up.sdf"
+	run -0 phys-sdf check "$TMP/up.sdf"
+	[ -z "$output" ]
+	run -0 phys-sdf print "$TMP/up.sdf"
+	[[ "$output" == *'<frame name="f69" attached_to="f68"><pose relative_to="__model__">0 0 70 0 0 0</pose></frame>'* ]]
+	# a cycle of poses is one, however long, said once where it closes
+	sed -i 's/attached_to="l"><pose relative_to="l"/attached_to="l"><pose relative_to="f69"/' "$TMP/up.sdf"
+	run -1 phys-sdf check "$TMP/up.sdf"
+	[ "$(jq -r '"\(.line): \(.message)"' <<< "$output")" = "3: frame 'f0' is relative to itself (a cycle)" ]
+}
+
 # ---- files that are no regular files ----
 
 # terrain_world FILE URI: a world whose ground is a heightmap of URI, and

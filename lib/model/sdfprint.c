@@ -25,10 +25,32 @@
 #include "sdfedit.h"
 #include "world.h"
 
+/*
+ * The <frame>s of an owner (the world or a model) by name, each world
+ * pose kept once resolved, or the error that stopped it: a chain of
+ * frames costs its length once, however long, and a cycle is found as
+ * one, not by how deep it goes.
+ */
+enum { FRAME_NEW, FRAME_RESOLVING, FRAME_DONE, FRAME_FAILED };
+
+struct owner_frames {
+	bool made;
+	xmlNodePtr *node;
+	char **name;
+	size_t n;
+	struct phys_name_table index;
+	unsigned char *state;
+	phys_pose *pose;	/* FRAME_DONE's */
+	/* FRAME_FAILED's error, given again to what depends on it */
+	char **why_file, **why;
+	long *why_line;
+};
+
 struct printer {
 	struct phys_scene *w;
 	int out_minor;		/* the version written: the world's */
 	size_t next_include;	/* w->includes, in the loader's order */
+	struct owner_frames *owners;	/* [0]: the world's, [1 + m] model m's */
 };
 
 static int resolve_name(struct printer *pr, int model, const char *name,
@@ -150,42 +172,171 @@ read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 
 /* ---- frames by name, from the loaded world ---- */
 
-/* The <frame> child of owner named name, or NULL. */
-static xmlNodePtr
-frame_node(xmlNodePtr owner, const char *name)
+static const char *
+frame_name_of(size_t i, const void *o)
 {
-	xmlNodePtr f;
-	char *n;
-	bool same;
-
-	for (f = phys_child(owner, "frame"); f; f = phys_next(f, "frame")) {
-		n = phys_node_attr(f, "name");
-		same = n && strcmp(n, name) == 0;
-		free(n);
-		if (same)
-			return f;
-	}
-	return NULL;
+	return ((const struct owner_frames *)o)->name[i];
 }
 
-/* The world pose of a <frame> of model (-1: the world). */
+/* The frames of model (-1: the world), listed on first use. */
+static struct owner_frames *
+owner_frames(struct printer *pr, int model)
+{
+	xmlNodePtr owner = model >= 0 ? pr->w->models[model].node :
+	    pr->w->node, f;
+	struct owner_frames *o;
+	size_t i = 0;
+
+	if (!pr->owners)
+		pr->owners = phys_xcalloc(pr->w->nmodels + 1,
+		    sizeof *pr->owners);
+	o = &pr->owners[model + 1];
+	if (o->made)
+		return o;
+	o->made = true;
+	for (f = phys_child(owner, "frame"); f; f = phys_next(f, "frame"))
+		o->n++;
+	o->node = phys_xcalloc(o->n + 1, sizeof *o->node);
+	o->name = phys_xcalloc(o->n + 1, sizeof *o->name);
+	o->state = phys_xcalloc(o->n + 1, sizeof *o->state);
+	o->pose = phys_xcalloc(o->n + 1, sizeof *o->pose);
+	o->why_file = phys_xcalloc(o->n + 1, sizeof *o->why_file);
+	o->why = phys_xcalloc(o->n + 1, sizeof *o->why);
+	o->why_line = phys_xcalloc(o->n + 1, sizeof *o->why_line);
+	phys_name_table_init(&o->index, frame_name_of, o, false);
+	for (f = phys_child(owner, "frame"); f; f = phys_next(f, "frame")) {
+		o->node[i] = f;
+		o->name[i] = phys_node_attr(f, "name");
+		phys_name_table_add(&o->index, i++);
+	}
+	return o;
+}
+
+static void
+printer_free(struct printer *pr)
+{
+	struct owner_frames *o;
+	size_t i, k;
+
+	for (i = 0; pr->owners && i <= pr->w->nmodels; i++) {
+		o = &pr->owners[i];
+		for (k = 0; k < o->n; k++) {
+			free(o->name[k]);
+			free(o->why_file[k]);
+			free(o->why[k]);
+		}
+		free(o->node);
+		free(o->name);
+		free(o->state);
+		free(o->pose);
+		free(o->why_file);
+		free(o->why);
+		free(o->why_line);
+		phys_name_table_free(&o->index);
+	}
+	free(pr->owners);
+	pr->owners = NULL;
+}
+
+/* The error a frame's resolution stopped at, kept for the frames that
+ * depend on it. */
+static void
+keep_failure(struct owner_frames *o, size_t i)
+{
+	const char *file;
+	const char *why = phys_error_at(&file, &o->why_line[i]);
+
+	o->state[i] = FRAME_FAILED;
+	o->why[i] = phys_xstrdup(why);
+	o->why_file[i] = file ? phys_xstrdup(file) : NULL;
+}
+
 static int
-frame_pose(struct printer *pr, int model, xmlNodePtr f, struct phys_doc *d,
+failed_again(const struct owner_frames *o, size_t i)
+{
+	return o->why_file[i] ? phys_failat(o->why_file[i], o->why_line[i],
+	    "%s", o->why[i]) : phys_fail("%s", o->why[i]);
+}
+
+/* What frame i of o is relative to: its pose's relative_to, else what
+ * it is attached to, else its owner (""). */
+static char *
+frame_base(xmlNodePtr f, struct phys_doc *d, phys_pose *raw)
+{
+	char *rel, *attached;
+
+	if (read_pose(d, f, raw, &rel) < 0)
+		return NULL;
+	if (rel && *rel)
+		return rel;
+	free(rel);
+	attached = phys_node_attr(f, "attached_to");
+	return attached ? attached : phys_xstrdup("");
+}
+
+/*
+ * The world pose of frame i of model (-1: the world): its chain of
+ * frames in the same owner walked without recursion to a frame known or
+ * to what is no frame of it (an entity, a nested model's frame), then
+ * composed back along the chain.
+ */
+static int
+frame_pose(struct printer *pr, int model, size_t i, struct phys_doc *d,
     int depth, phys_pose *out)
 {
-	phys_pose raw, base;
-	char *rel, *attached;
-	int rc;
+	struct owner_frames *o = owner_frames(pr, model);
+	size_t *path = NULL, n = 0, cap = 0, k;
+	phys_pose *raw = NULL, base = PHYS_POSE_IDENTITY;
+	char *to = NULL;
+	int j = (int)i, rc = 0;
 
-	if (read_pose(d, f, &raw, &rel) < 0)
-		return -1;
-	attached = phys_node_attr(f, "attached_to");
-	rc = resolve_name(pr, model, rel && *rel ? rel : attached ? attached :
-	    "", f, d, depth + 1, &base);
-	free(rel);
-	free(attached);
+	for (;;) {
+		if (o->state[j] == FRAME_DONE) {
+			base = o->pose[j];
+			break;
+		}
+		if (o->state[j] == FRAME_FAILED) {
+			rc = failed_again(o, (size_t)j);
+			break;
+		}
+		if (o->state[j] == FRAME_RESOLVING) {
+			rc = phys_failat(PHYS_AT(d, o->node[j]), "frame '%s' is "
+			    "relative to itself (a cycle)", o->name[j]);
+			break;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			path = phys_xrealloc(path, cap * sizeof *path);
+			raw = phys_xrealloc(raw, cap * sizeof *raw);
+		}
+		path[n] = (size_t)j;
+		o->state[j] = FRAME_RESOLVING;
+		if (!(to = frame_base(o->node[j], d, &raw[n++]))) {
+			rc = -1;
+			break;
+		}
+		if ((j = *to ? phys_name_table_find(&o->index, to) : -1) < 0) {
+			rc = resolve_name(pr, model, to, o->node[path[n - 1]],
+			    d, depth + 1, &base);
+			break;
+		}
+		free(to);
+		to = NULL;
+	}
+	free(to);
+	for (k = n; k-- > 0;) {
+		if (rc < 0) {
+			keep_failure(o, path[k]);
+			continue;
+		}
+		base = phys_pose_mul(base, raw[k]);
+		o->pose[path[k]] = base;
+		o->state[path[k]] = FRAME_DONE;
+	}
 	if (rc == 0)
-		*out = phys_pose_mul(base, raw);
+		*out = o->pose[i];
+	free(path);
+	free(raw);
 	return rc;
 }
 
@@ -216,22 +367,22 @@ resolve_name(struct printer *pr, int model, const char *name, xmlNodePtr at,
     struct phys_doc *d, int depth, phys_pose *out)
 {
 	struct phys_scene *w = pr->w;
-	xmlNodePtr owner = model >= 0 ? w->models[model].node : w->node;
-	xmlNodePtr f;
 	const char *last;
 	char *scoped, *sep;
 	bool found;
-	int inner;
+	int inner, k;
 
+	/* models nest 64 deep at most (phys(7)): this is never reached */
 	if (depth > 64)
-		return phys_failat(PHYS_AT(d, at),
-		    "frame '%s' is relative to itself (a cycle)", name);
+		return phys_failat(PHYS_AT(d, at), "frame '%s': its chain "
+		    "goes through more than 64 nested models", name);
 	if (!*name || strcmp(name, model >= 0 ? "__model__" : "world") == 0) {
 		*out = model >= 0 ? w->models[model].pose : PHYS_POSE_IDENTITY;
 		return 0;
 	}
-	if ((f = frame_node(owner, name)))
-		return frame_pose(pr, model, f, d, depth, out);
+	if ((k = phys_name_table_find(&owner_frames(pr, model)->index,
+	    name)) >= 0)
+		return frame_pose(pr, model, (size_t)k, d, depth, out);
 	scoped = model >= 0 ? phys_xasprintf("%s::%s", phys_model_scope(w,
 	    model), name) : phys_xstrdup(name);
 	found = entity_pose(w, scoped, out);
@@ -418,24 +569,22 @@ static int
 rewrite_frames(struct printer *pr, int model, struct phys_doc *d)
 {
 	struct phys_scene *w = pr->w;
-	xmlNodePtr owner = model >= 0 ? w->models[model].node : w->node, f;
+	struct owner_frames *o = owner_frames(pr, model);
 	phys_pose p, base = model >= 0 ? w->models[model].pose :
 	    PHYS_POSE_IDENTITY;
-	size_t n = 0, i;
+	size_t n = o->n, i;
 	phys_pose *poses;
+	xmlNodePtr f;
 
-	for (f = phys_child(owner, "frame"); f; f = phys_next(f, "frame"))
-		n++;
 	poses = phys_xcalloc(n ? n : 1, sizeof *poses);
 	/* All resolved before any is rewritten: frames refer to frames. */
-	for (i = 0, f = phys_child(owner, "frame"); f;
-	    f = phys_next(f, "frame"), i++)
-		if (frame_pose(pr, model, f, d, 0, &poses[i]) < 0) {
+	for (i = 0; i < n; i++)
+		if (frame_pose(pr, model, i, d, 0, &poses[i]) < 0) {
 			free(poses);
 			return -1;
 		}
-	for (i = 0, f = phys_child(owner, "frame"); f;
-	    f = phys_next(f, "frame"), i++) {
+	for (i = 0; i < n; i++) {
+		f = o->node[i];
 		p = phys_pose_mul(phys_pose_inv(base), poses[i]);
 		if (!frame_in_owner_frame(f))
 			set_pose(f, p, model >= 0 ? "__model__" : "world");
@@ -450,15 +599,17 @@ static int
 check_owner_frames(struct printer *pr, int model, struct phys_doc *d,
     void (*fn)(const char *why, void *ctx), void *ctx)
 {
-	xmlNodePtr owner = model >= 0 ? pr->w->models[model].node :
-	    pr->w->node, f;
+	struct owner_frames *o = owner_frames(pr, model);
 	phys_pose p;
 	char *attached;
+	size_t i;
 	int bad = 0;
+	xmlNodePtr f;
 
-	for (f = phys_child(owner, "frame"); f; f = phys_next(f, "frame")) {
+	for (i = 0; i < o->n; i++) {
+		f = o->node[i];
 		attached = phys_node_attr(f, "attached_to");
-		if (frame_pose(pr, model, f, d, 0, &p) < 0 || (attached &&
+		if (frame_pose(pr, model, i, d, 0, &p) < 0 || (attached &&
 		    *attached && resolve_name(pr, model, attached, f, d, 1,
 		    &p) < 0)) {
 			fn(phys_error(), ctx);
@@ -483,6 +634,7 @@ phys_frames_check(struct phys_scene *w, void (*fn)(const char *why,
 	for (i = 0; i < w->nmodels; i++)
 		bad += check_owner_frames(&pr, (int)i, w->models[i].doc, fn,
 		    ctx);
+	printer_free(&pr);
 	return bad;
 }
 
@@ -763,6 +915,7 @@ phys_sdf_print(const char *path, struct phys_buf *b)
 	 * newer elements of included models as it reads any old file. */
 	pr.out_minor = out->minor;
 	rc = rewrite_entities(&pr);
+	printer_free(&pr);
 	if (rc == 0) {
 		inline_includes(&pr, w.host ? out->root : w.node);
 		/* a converted model has no text of its own to keep */

@@ -726,7 +726,10 @@ struct frame {
 	phys_pose local;	/* as written, relative to relative_to */
 	int state;		/* 0 new, 1 resolving, 2 done */
 	phys_pose world;
+	int attach;		/* its chain of attached_to: ATTACH_* */
 };
+
+enum { ATTACH_NEW, ATTACH_WALKING, ATTACH_DONE };
 
 struct scope {
 	struct loader *L;
@@ -909,36 +912,68 @@ resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 	return fail_node(sc->doc, at, "no frame named '%s' in this model", name);
 }
 
+/* The frame a frame's pose is relative to, when one of this scope; else
+ * its base through resolve_name into *base, or -1. */
+static struct frame *
+frame_base(struct scope *sc, struct frame *f, phys_pose *base, int *rc)
+{
+	const char *rel;
+	char *owned = NULL;
+	struct frame *g = NULL;
+
+	rel = f->relative_to ? f->relative_to : default_relative_to(f->node,
+	    &owned);
+	if (strcmp(rel, f->name) == 0 && !phys_node_is(f->node, "joint"))
+		*rc = fail_node(sc->doc, f->node, "pose of '%s' is relative "
+		    "to itself", f->name);
+	else if (!*rel || strcmp(rel, "__model__") == 0 ||
+	    !(g = scope_frame(sc, rel)))
+		*rc = resolve_name(sc, rel, f->node, base);
+	free(owned);
+	return g;
+}
+
+/*
+ * A frame's world pose: its chain of frames in this scope walked without
+ * recursion (however long a file makes it) to a frame resolved or to
+ * what is no frame of the scope, then composed back along the chain.
+ */
 static int
 resolve_frame(struct scope *sc, struct frame *f, phys_pose *out)
 {
-	const char *rel;
-	char *owned;
-	phys_pose base;
-	int rc;
+	struct frame **path = NULL, *g = f;
+	size_t n = 0, cap = 0;
+	phys_pose base = PHYS_POSE_IDENTITY;
+	int rc = 0;
 
-	if (f->state == 2) {
-		*out = f->world;
-		return 0;
+	while (rc == 0) {
+		if (g->state == 2) {
+			base = g->world;
+			break;
+		}
+		if (g->state == 1) {
+			rc = fail_node(sc->doc, g->node, "pose of '%s' is "
+			    "relative to itself (a cycle)", g->name);
+			break;
+		}
+		g->state = 1;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			path = phys_xrealloc(path, cap * sizeof *path);
+		}
+		path[n++] = g;
+		if (!(g = frame_base(sc, g, &base, &rc)))
+			break;
 	}
-	if (f->state == 1)
-		return fail_node(sc->doc, f->node,
-		    "pose of '%s' is relative to itself (a cycle)", f->name);
-	f->state = 1;
-	rel = f->relative_to ? f->relative_to : default_relative_to(f->node,
-	    &owned);
-	if (f->relative_to)
-		owned = NULL;
-	rc = strcmp(rel, f->name) == 0 && !phys_node_is(f->node, "joint") ?
-	    fail_node(sc->doc, f->node, "pose of '%s' is relative to itself",
-	    f->name) : resolve_name(sc, rel, f->node, &base);
-	free(owned);
-	if (rc < 0)
-		return -1;
-	f->world = phys_pose_mul(base, f->local);
-	f->state = 2;
-	*out = f->world;
-	return 0;
+	while (rc == 0 && n > 0) {
+		g = path[--n];
+		base = g->world = phys_pose_mul(base, g->local);
+		g->state = 2;
+	}
+	free(path);
+	if (rc == 0)
+		*out = base;
+	return rc < 0 ? -1 : 0;
 }
 
 static int
@@ -2448,14 +2483,32 @@ scope_knows(struct scope *sc, const char *name)
 	return known;
 }
 
-/* libsdformat refuses a frame attached to nothing, to itself, or to a
- * chain of frames that comes back to it. */
+/* The frame a <frame> is attached to, when a <frame>; its name in *to
+ * (freed, and replaced by the next one's). */
+static struct frame *
+attached_frame(struct scope *sc, char **to)
+{
+	struct frame *g = *to ? scope_frame(sc, *to) : NULL;
+
+	if (!g || !phys_node_is(g->node, "frame"))
+		return NULL;
+	free(*to);
+	*to = phys_node_attr(g->node, "attached_to");
+	return g;
+}
+
+/*
+ * libsdformat refuses a frame attached to nothing, to itself, or to a
+ * chain of frames that comes back to it. Each chain is walked once: a
+ * frame met again in the walk closes a cycle, one walked before ends it,
+ * so a chain of n frames costs n steps, not n squared.
+ */
 static int
 check_attachments(struct scope *sc)
 {
 	struct frame *f, *g;
-	char *to, *next;
-	size_t i, steps;
+	char *to;
+	size_t i;
 	int rc = 0;
 
 	for (i = 0; i < sc->nframes && rc == 0; i++) {
@@ -2472,17 +2525,26 @@ check_attachments(struct scope *sc)
 			rc = phys_failat(PHYS_AT(sc->doc, f->node),
 			    "frame '%s' is attached to '%s', which this model "
 			    "does not have", f->name, to);
-		for (steps = 0; rc == 0 && to && (g = scope_frame(sc, to)) &&
-		    phys_node_is(g->node, "frame"); steps++) {
-			if (steps > sc->nframes) {
+		if (rc < 0 || f->attach == ATTACH_DONE) {
+			free(to);
+			continue;
+		}
+		f->attach = ATTACH_WALKING;
+		while ((g = attached_frame(sc, &to)) &&
+		    g->attach != ATTACH_DONE) {
+			if (g->attach == ATTACH_WALKING) {
 				rc = fail_node(sc->doc, f->node, "frame '%s' is "
 				    "attached to a cycle of frames", f->name);
 				break;
 			}
-			next = phys_node_attr(g->node, "attached_to");
-			free(to);
-			to = next;
+			g->attach = ATTACH_WALKING;
 		}
+		free(to);
+		/* the walk again, its frames done */
+		to = phys_node_attr(f->node, "attached_to");
+		for (f->attach = ATTACH_DONE; (g = attached_frame(sc, &to)) &&
+		    g->attach == ATTACH_WALKING;)
+			g->attach = ATTACH_DONE;
 		free(to);
 	}
 	return rc;
