@@ -60,6 +60,14 @@ step_bounded() {
 		run step_bounded -p $e -n 1 terrain1.sdf
 		assert_success
 	done
+	# a chain of 96 links, as deep as MuJoCo nests bodies, falls as one
+	# body under it: its last link 0.5 g t^2 down after 0.1 s, as the
+	# Euler integrator takes it (g h^2 n (n + 1) / 2); its compiler once
+	# ran out of stack for the chain's mass matrix from 80 links
+	run step_bounded -p mujoco -t 0.1 -r 10 -i c::l95/pose chain96.sdf
+	assert_success
+	near "$(tail -1 "$TMP/out" | jq '.items["c::l95/pose"].z')" \
+	    "$(awk 'BEGIN { print 10 - 0.1 * 95 - 9.8 * 1e-6 * 100 * 101 / 2 }')" 1e-9
 	# and an accuracy just below 1 reaches Simbody
 	run step_bounded -p simbody -n 1 -s simbody.accuracy=0.999 good.sdf
 	assert_success

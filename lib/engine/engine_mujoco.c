@@ -1122,6 +1122,42 @@ put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 	return 0;
 }
 
+/* At most as many dofs as a link's body has: a free root's six, three
+ * for a link a joint holds (a ball's). */
+static double
+link_dofs(const struct mujoco_engine *e, int li)
+{
+	return e->links[li].hold == HOLD_FREE ? 6 :
+	    e->links[li].hold == HOLD_JOINT ? 3 : 0;
+}
+
+/*
+ * At least as many entries as MuJoCo's mass matrix keeps: each dof's row
+ * holds the dofs from its root to it (a chain of n hinges n^2 / 2, n free
+ * bodies 21 n). Each link's dofs to its root found once, up its tree to
+ * a link known.
+ */
+static double
+mass_entries(const struct mujoco_engine *e)
+{
+	const struct phys_scene *w = e->w;
+	double *path = phys_xcalloc(w->nlinks + 1, sizeof *path), n = 0, d;
+	int li, k;
+
+	for (li = 0; li < (int)w->nlinks; li++) {
+		for (k = li, d = 0; k >= 0 && !path[k]; k = e->links[k].up)
+			d += link_dofs(e, k) + 1e-9;	/* a static link: known */
+		d += k >= 0 ? path[k] : 0;
+		for (k = li; k >= 0 && !path[k]; k = e->links[k].up) {
+			path[k] = d;
+			d -= link_dofs(e, k) + 1e-9;
+		}
+		n += link_dofs(e, li) * path[li];
+	}
+	free(path);
+	return n;
+}
+
 /*
  * Sizes of the constraint arrays a model starts with (a step that
  * outgrows them makes them larger: grow_data), and a stack for the
@@ -1139,13 +1175,16 @@ put_size(struct phys_buf *b, const struct mujoco_engine *e)
 	/* 12 nj^2 + 24 nj nv <= MEMORY_BUDGET / 2 */
 	double fit = (sqrt(576.0 * nv * nv + 24.0 * MEMORY_BUDGET) -
 	    24.0 * nv) / 24;
+	double nm = mass_entries(e);
 
 	if ((double)njmax > fit)
 		njmax = (size_t)fmax(fit, 32);
-
+	/* the compiler's forward pass takes stack for twice the mass matrix's
+	 * entries: a chain of 80 hinges overflowed without them */
 	phys_buf_printf(b, "<size nconmax=\"%zu\" njmax=\"%zu\" "
-	    "nstack=\"%zu\"/>\n", nconmax, njmax, 10000 + 20 * nv + 10 * njmax +
-	    STACK_PAIRS(e->w->nlinks));
+	    "nstack=\"%.0f\"/>\n", nconmax, njmax, fmin(10000.0 + 20.0 * nv +
+	    10.0 * njmax + (double)STACK_PAIRS(e->w->nlinks) + 2 * nm,
+	    MEMORY_BUDGET / 2 / sizeof(mjtNum)));
 }
 
 /*
@@ -3134,6 +3173,43 @@ stack_size(const mjModel *m)
 }
 
 /*
+ * MuJoCo 2.2.2 reads its XML no deeper than 100 elements (its parser's
+ * bound): <mujoco>, <worldbody> and a body's own <joint> and <geom> among
+ * them leave 96 bodies nested, and a model deeper is refused before it is
+ * written, naming the link past it.
+ */
+#define MAX_BODY_DEPTH 96
+
+
+
+
+static int
+within_depth(const struct mujoco_engine *e)
+{
+	const struct phys_scene *w = e->w;
+	int *depth = phys_xcalloc(w->nlinks + 1, sizeof *depth);
+	int li, k, d, rc = 0;
+
+	/* each link's depth once: up its tree to a link known, then down */
+	for (li = 0; li < (int)w->nlinks && rc == 0; li++) {
+		for (k = li, d = 0; k >= 0 && !depth[k]; k = e->links[k].up)
+			d++;
+		d += k >= 0 ? depth[k] : 0;
+		for (k = li; k >= 0 && !depth[k]; k = e->links[k].up)
+			depth[k] = d--;
+		if (depth[li] > MAX_BODY_DEPTH)
+			rc = phys_failat(PHYS_AT(w->links[li].doc,
+			    w->links[li].node), "link '%s' hangs %d links "
+			    "deep in its tree: MuJoCo 2.2.2 nests at most %d "
+			    "bodies (its XML parser's bound); another engine "
+			    "runs it", w->links[li].name, depth[li],
+			    MAX_BODY_DEPTH);
+	}
+	free(depth);
+	return rc;
+}
+
+/*
  * The model and data of the world at its run's values: MJCF written,
  * loaded, mapped back, every value applied. The state is the loaded
  * configuration at rest.
@@ -3183,7 +3259,8 @@ build(struct mujoco_engine *e, bool at_load)
 	struct phys_buf xml = { 0 };
 	size_t i;
 
-	if (plan_tree(e) < 0 || write_mjcf(e, &xml) < 0) {
+	if (plan_tree(e) < 0 || within_depth(e) < 0 ||
+	    write_mjcf(e, &xml) < 0) {
 		phys_buf_free(&xml);
 		return -1;
 	}

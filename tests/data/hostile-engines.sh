@@ -118,6 +118,25 @@ terrain() {
 terrain 4 > "$d/terrain4.sdf"
 terrain 8 > "$d/terrain8.sdf"
 
+# a chain of N boxes of 0.1 m and 1 kg, stacked, each hinged to the one
+# above, its top 10 m up and free: deeper than MuJoCo 2.2.2's XML parser
+# nests bodies (97), more than DART builds into one tree in seconds (601)
+chain() {
+	head_; profiles
+	awk -v n="$1" 'BEGIN {
+		print "<model name=\"c\">"
+		for (i = 0; i < n; i++) {
+			printf "<link name=\"l%d\"><pose>0 0 %g 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial><collision name=\"c\"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision></link>\n", i, 10 - 0.1 * i
+			if (i)
+				printf "<joint name=\"j%d\" type=\"revolute\"><parent>l%d</parent><child>l%d</child><axis><xyz>0 1 0</xyz></axis></joint>\n", i, i - 1, i
+		}
+		print "</model>" }'
+	echo '</world></sdf>'
+}
+chain 96 > "$d/chain96.sdf"
+chain 97 > "$d/chain97.sdf"
+chain 601 > "$d/chain601.sdf"
+
 {
 	for e in ode bullet mujoco dart simbody; do
 		echo "$e|pile50.sdf|-|start deep inside each other"
@@ -133,4 +152,6 @@ terrain 8 > "$d/terrain8.sdf"
 	echo "dart|terrain4.sdf|-|the DART engine takes at most"
 	echo "mujoco|terrain8.sdf|-|the MuJoCo engine takes at most"
 	echo "dart|ball.sdf|light.jsonl|link 'b::bob': DART runs masses from 1e-100 kg, not 1e-300"
+	echo "mujoco|chain97.sdf|-|link 'c::l96' hangs 97 links deep in its tree: MuJoCo 2.2.2 nests at most 96 bodies"
+	echo "dart|chain601.sdf|-|link 'c::l600' makes its tree of joined links more than 600"
 } > "$d/cases"
