@@ -12,6 +12,24 @@ char *phys_xstrdup(const char *s);
 char *phys_xstrndup(const char *s, size_t n);
 char *phys_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Room for one more in arr, of n used and cap allocated: doubling, so an
+ * array grown one at a time is copied log n times, not n. */
+#define PHYS_GROW(arr, n, cap) do {					\
+	if ((n) == (cap)) {						\
+		(cap) = (cap) ? (cap) * 2 : 16;				\
+		(arr) = phys_xrealloc((arr), (cap) * sizeof *(arr));	\
+	}								\
+} while (0)
+
+/* The same for an array only ever grown so from NULL, its capacity the
+ * power of two at or above n (16 at least), kept nowhere. */
+#define PHYS_GROW_ONE(arr, n) do {					\
+	if ((n) == 0)							\
+		(arr) = phys_xrealloc((arr), 16 * sizeof *(arr));	\
+	else if ((n) >= 16 && ((n) & ((n) - 1)) == 0)			\
+		(arr) = phys_xrealloc((arr), 2 * (n) * sizeof *(arr));	\
+} while (0)
+
 /*
  * An arena: the many small arrays of one owner (a world's parameter
  * values) cut from a few large blocks and freed together. Zero-initialise

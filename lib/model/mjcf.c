@@ -70,7 +70,7 @@ read_defaults(struct reader *r, xmlNodePtr def, int parent, int depth)
 	if (!*name || (!more && class_find(r, name) >= 0))
 		return mj_fail(r, def, "%s class name '%s'", *name ? "repeated" :
 		    "a nested <default> needs a", name);
-	r->cls = phys_xrealloc(r->cls, (r->ncls + 1) * sizeof *r->cls);
+	PHYS_GROW_ONE(r->cls, r->ncls);
 	me = (int)r->ncls++;
 	memset(&r->cls[me], 0, sizeof r->cls[me]);
 	r->cls[me].name = phys_xstrdup(name);
@@ -534,8 +534,7 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	if (!file)
 		return mj_fail(r, n, "%s", "<mesh> has no file (vertex lists "
 		    "are not read)");
-	r->meshes = phys_xrealloc(r->meshes, (r->nmeshes + 1) *
-	    sizeof *r->meshes);
+	PHYS_GROW_ONE(r->meshes, r->nmeshes);
 	m = &r->meshes[r->nmeshes++];
 	memset(m, 0, sizeof *m);
 	m->line = phys_node_where(n);
@@ -584,8 +583,7 @@ read_hfield(struct reader *r, xmlNodePtr n)
 	if (len >= 4 && strcasecmp(file + len - 4, ".png") == 0)
 		h.uri = file[0] == '/' || !r->meshdir ? phys_xstrdup(file) :
 		    phys_xasprintf("%s/%s", r->meshdir, file);
-	r->hfields = phys_xrealloc(r->hfields, (r->nhfields + 1) *
-	    sizeof *r->hfields);
+	PHYS_GROW_ONE(r->hfields, r->nhfields);
 	r->hfields[r->nhfields++] = h;
 	phys_name_table_add(&r->hfield_names, r->nhfields - 1);
 	return 0;
@@ -1015,7 +1013,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	if (own_attr(n, "name"))
 		g.name = phys_xstrdup(own_attr(n, "name"));
 	g.body = body;
-	r->geoms = phys_xrealloc(r->geoms, (r->ngeoms + 1) * sizeof *r->geoms);
+	PHYS_GROW_ONE(r->geoms, r->ngeoms);
 	r->geoms[r->ngeoms++] = g;
 	return 0;
 }
@@ -1194,8 +1192,7 @@ read_joint(struct reader *r, xmlNodePtr n, int cls, bool free)
 		return past_limit(r, n, PHYS_MAX_JOINTS, "joints");
 	if (own_attr(n, "name"))
 		j.name = phys_xstrdup(own_attr(n, "name"));
-	r->joints = phys_xrealloc(r->joints, (r->njoints + 1) *
-	    sizeof *r->joints);
+	PHYS_GROW_ONE(r->joints, r->njoints);
 	r->joints[r->njoints++] = j;
 	phys_name_table_add(&r->joint_names, r->njoints - 1);
 	return 0;
@@ -1217,7 +1214,7 @@ read_site(struct reader *r, xmlNodePtr n, int cls, int body)
 	s.name = phys_xstrdup(name);
 	s.body = body;
 	s.line = phys_node_where(n);
-	r->sites = phys_xrealloc(r->sites, (r->nsites + 1) * sizeof *r->sites);
+	PHYS_GROW_ONE(r->sites, r->nsites);
 	r->sites[r->nsites++] = s;
 	phys_name_table_add(&r->site_names, r->nsites - 1);
 	return 0;
@@ -1485,8 +1482,7 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 		    "phys refuses the model", gravcomp);
 	if (r->nbodies >= PHYS_MAX_LINKS)
 		return past_limit(r, n, PHYS_MAX_LINKS, "links");
-	r->bodies = phys_xrealloc(r->bodies, (r->nbodies + 1) *
-	    sizeof *r->bodies);
+	PHYS_GROW_ONE(r->bodies, r->nbodies);
 	me = r->nbodies++;
 	b = &r->bodies[me];
 	memset(b, 0, sizeof *b);
@@ -1630,8 +1626,7 @@ read_tendon(struct reader *r, xmlNodePtr n)
 		t.joint[t.njoints] = own_attr(c, "joint");
 		t.coef[t.njoints++] = x;
 	}
-	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
-	    sizeof *r->tendons);
+	PHYS_GROW_ONE(r->tendons, r->ntendons);
 	r->tendons[r->ntendons++] = t;	/* the reader frees it */
 	phys_name_table_add(&r->tendon_names, r->ntendons - 1);
 	kept[0] = &r->tendons[r->ntendons - 1].stiffness;
@@ -1811,8 +1806,7 @@ read_equality(struct reader *r, xmlNodePtr eq)
 			mj_note(r, n, "its solref and solimp are MuJoCo's "
 			    "engine's: ODE, Bullet, DART and Simbody hold its "
 			    "coupling rigid");
-		r->equality = phys_xrealloc(r->equality, (r->nequality + 1) *
-		    sizeof *r->equality);
+		PHYS_GROW_ONE(r->equality, r->nequality);
 		r->equality[r->nequality++] = n;
 	}
 	return 0;
@@ -2009,7 +2003,7 @@ act_add(struct reader *r, const struct mj_act *a)
 	size_t k;
 	int j;
 
-	r->acts = phys_xrealloc(r->acts, (r->nacts + 1) * sizeof *r->acts);
+	PHYS_GROW_ONE(r->acts, r->nacts);
 	r->acts[r->nacts++] = *a;
 	if (a->kind == ACT_TENDON) {
 		t = &r->tendons[a->tendon];
@@ -2205,8 +2199,7 @@ joint_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
 	t.coef = phys_xcalloc(1, sizeof *t.coef);
 	t.joint[0] = r->joints[j].name;
 	t.coef[0] = 1;
-	r->tendons = phys_xrealloc(r->tendons, (r->ntendons + 1) *
-	    sizeof *r->tendons);
+	PHYS_GROW_ONE(r->tendons, r->ntendons);
 	r->tendons[r->ntendons++] = t;
 	phys_name_table_add(&r->tendon_names, r->ntendons - 1);
 	return tendon_actuator(r, n, cls, a, (int)r->ntendons - 1, j);
@@ -2596,7 +2589,7 @@ read_key(struct reader *r, xmlNodePtr n)
 		    "the actuators' controls");
 	k.name = phys_xstrdup(name);
 	k.line = phys_node_where(n);
-	r->keys = phys_xrealloc(r->keys, (r->nkeys + 1) * sizeof *r->keys);
+	PHYS_GROW_ONE(r->keys, r->nkeys);
 	r->keys[r->nkeys++] = k;
 	phys_name_table_add(&r->key_names, r->nkeys - 1);
 	return 0;
@@ -2681,7 +2674,7 @@ read_pair(struct reader *r, xmlNodePtr n, struct phys_name_order *order)
 		mj_note(r, n, "its second rolling coefficient is not kept: "
 		    "both rolling directions take the first");
 	r->geoms[p.g1].paired = r->geoms[p.g2].paired = true;
-	r->pairs = phys_xrealloc(r->pairs, (r->npairs + 1) * sizeof *r->pairs);
+	PHYS_GROW_ONE(r->pairs, r->npairs);
 	r->pairs[r->npairs++] = p;
 	return 0;
 }
@@ -2713,8 +2706,7 @@ read_contact(struct reader *r, xmlNodePtr c)
 				    b[i] ? b[i] : "");
 		if (rc < 0)
 			break;
-		r->excl = phys_xrealloc(r->excl, (r->nexcl + 1) *
-		    sizeof *r->excl);
+		PHYS_GROW_ONE(r->excl, r->nexcl);
 		r->excl[r->nexcl++] = excl_key(r, k[0], k[1]);
 	}
 	phys_name_order_free(&order);
@@ -2764,7 +2756,8 @@ read_top(struct reader *r, xmlNodePtr root)
 		if (read_defaults(r, n, -1, 0) < 0)
 			return -1;
 	if (!r->ncls) {
-		r->cls = phys_xcalloc(1, sizeof *r->cls);
+		PHYS_GROW_ONE(r->cls, r->ncls);
+		memset(&r->cls[0], 0, sizeof r->cls[0]);
 		r->cls[0].name = phys_xstrdup("main");
 		r->cls[0].parent = -1;
 		r->ncls = 1;

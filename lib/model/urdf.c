@@ -216,15 +216,6 @@ struct reader {
 	struct interned names[NINTERNED];	/* out's element names */
 };
 
-/* Room for one more in arr, of n used and cap allocated: doubling, so a
- * robot of many links is not copied once per link. */
-#define GROW(arr, n, cap) do { \
-	if ((n) == (cap)) { \
-		(cap) = (cap) ? (cap) * 2 : 16; \
-		(arr) = phys_xrealloc((arr), (cap) * sizeof *(arr)); \
-	} \
-} while (0)
-
 /* ---- messages ---- */
 
 static int urdf_fail(struct reader *r, long line, const char *fmt, ...)
@@ -406,7 +397,7 @@ begin_link(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 
 	if (past_limit(st, r->nlinks, PHYS_MAX_LINKS, "links"))
 		return K_OTHER;
-	GROW(r->links, r->nlinks, r->caplinks);
+	PHYS_GROW(r->links, r->nlinks, r->caplinks);
 	l = &r->links[st->link = (int)r->nlinks++];
 	memset(l, 0, sizeof *l);
 	l->el = l->in.el = l->in.origin_el = l->in.mass_el =
@@ -424,7 +415,7 @@ begin_shape(struct stream *st, const xmlChar *name, int n,
 	struct reader *r = st->r;
 	struct u_shape *s;
 
-	GROW(r->shapes, r->nshapes, r->capshapes);
+	PHYS_GROW(r->shapes, r->nshapes, r->capshapes);
 	s = &r->shapes[st->shape = (int)r->nshapes++];
 	memset(s, 0, sizeof *s);
 	s->el = s->origin_el = s->geometry_el = s->shape_el = new_el();
@@ -444,7 +435,7 @@ begin_joint(struct stream *st, const xmlChar *name, int n,
 
 	if (past_limit(st, r->njoints, PHYS_MAX_JOINTS, "joints"))
 		return K_OTHER;
-	GROW(r->joints, r->njoints, r->capjoints);
+	PHYS_GROW(r->joints, r->njoints, r->capjoints);
 	j = &r->joints[st->joint = (int)r->njoints++];
 	memset(j, 0, sizeof *j);
 	j->el = j->origin_el = j->parent_el = j->child_el = j->axis_el =
@@ -497,7 +488,7 @@ robot_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 		    "read (a URDF holds one robot)");
 	if (!xmlStrEqual(name, (const xmlChar *)"gazebo"))
 		return K_OTHER;
-	GROW(r->exts, r->nexts, r->capexts);
+	PHYS_GROW(r->exts, r->nexts, r->capexts);
 	memset(&r->exts[r->nexts], 0, sizeof *r->exts);
 	gazebo_element(st, name, NULL, n, a);
 	r->exts[r->nexts].node = st->gz;

@@ -170,13 +170,6 @@ loaded_frame(const struct loader *L, const char *scoped, phys_pose *out)
 	return true;
 }
 
-#define GROW(arr, n, cap) do { \
-	if ((n) == (cap)) { \
-		(cap) = (cap) ? (cap) * 2 : 16; \
-		(arr) = phys_xrealloc((arr), (cap) * sizeof *(arr)); \
-	} \
-} while (0)
-
 static int
 fail_node(struct phys_doc *d, xmlNodePtr n, const char *fmt, const char *arg)
 {
@@ -1624,7 +1617,7 @@ read_collision(struct scope *sc, int li, const char *link_local, xmlNodePtr cn)
 		phys_values_clear(PHYS_S_COLLISION, c.vals);
 		return -1;
 	}
-	GROW(w->collisions, w->ncollisions, L->capcols);
+	PHYS_GROW(w->collisions, w->ncollisions, L->capcols);
 	w->collisions[w->ncollisions] = c;
 	if (register_name(L, sc->doc, cn, c.name, PHYS_K_COLLISION,
 	    (int)w->ncollisions) < 0) {
@@ -1653,7 +1646,7 @@ read_visual(struct scope *sc, int li, const char *link_local, xmlNodePtr vn)
 		free(v.name);
 		return -1;
 	}
-	GROW(w->visuals, w->nvisuals, L->capvisuals);
+	PHYS_GROW(w->visuals, w->nvisuals, L->capvisuals);
 	w->visuals[w->nvisuals++] = v;
 	return 0;
 }
@@ -1716,7 +1709,7 @@ read_link(struct scope *sc, struct frame *f)
 	if (within_limit(sc->doc, f->node, w->nlinks, PHYS_MAX_LINKS,
 	    "links") < 0)
 		return -1;
-	GROW(w->links, w->nlinks, L->caplinks);
+	PHYS_GROW(w->links, w->nlinks, L->caplinks);
 	li = (int)w->nlinks;
 	l = &w->links[li];
 	memset(l, 0, sizeof *l);
@@ -2029,7 +2022,7 @@ read_joint(struct scope *sc, struct frame *f)
 	if (within_limit(sc->doc, f->node, w->njoints, PHYS_MAX_JOINTS,
 	    "joints") < 0)
 		return -1;
-	GROW(w->joints, w->njoints, L->capjoints);
+	PHYS_GROW(w->joints, w->njoints, L->capjoints);
 	ji = (int)w->njoints;
 	j = &w->joints[ji];
 	memset(j, 0, sizeof *j);
@@ -2283,7 +2276,7 @@ new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 		free(local);
 		local = frame;
 	}
-	GROW(w->models, w->nmodels, L->capmodels);
+	PHYS_GROW(w->models, w->nmodels, L->capmodels);
 	mi = (int)w->nmodels;
 	m = &w->models[mi];
 	memset(m, 0, sizeof *m);
@@ -2569,7 +2562,7 @@ keep_frames(struct scope *sc)
 		    frame_link(sc, f->name, f->node, 0, &nf.link) < 0)
 			continue;
 		nf.name = scoped_name(scope_prefix(L->w, sc->model), f->name);
-		GROW(L->frames, L->nframes, L->capframes);
+		PHYS_GROW(L->frames, L->nframes, L->capframes);
 		L->frames[L->nframes++] = nf;
 	}
 }
@@ -3371,7 +3364,7 @@ read_world_joint(struct loader *L, xmlNodePtr jn)
 		free(local);
 		return -1;
 	}
-	GROW(w->joints, w->njoints, L->capjoints);
+	PHYS_GROW(w->joints, w->njoints, L->capjoints);
 	ji = (int)w->njoints;
 	j = &w->joints[ji];
 	memset(j, 0, sizeof *j);
