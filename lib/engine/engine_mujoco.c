@@ -1132,29 +1132,46 @@ link_dofs(const struct mujoco_engine *e, int li)
 }
 
 /*
- * At least as many entries as MuJoCo's mass matrix keeps: each dof's row
- * holds the dofs from its root to it (a chain of n hinges n^2 / 2, n free
- * bodies 21 n). Each link's dofs to its root found once, up its tree to
- * a link known.
+ * Each link's depth in the tree (1 for a root) and the dofs from its root
+ * to it, found once each: up its tree to a link known, then down again.
  */
+static void
+tree_paths(const struct mujoco_engine *e, int *depth, double *dofs)
+{
+	int li, k, d;
+	double n;
+
+	for (li = 0; li < (int)e->w->nlinks; li++) {
+		for (k = li, d = 0, n = 0; k >= 0 && !depth[k];
+		    k = e->links[k].up) {
+			d++;
+			n += link_dofs(e, k);
+		}
+		d += k >= 0 ? depth[k] : 0;
+		n += k >= 0 ? dofs[k] : 0;
+		for (k = li; k >= 0 && !depth[k]; k = e->links[k].up) {
+			depth[k] = d--;
+			dofs[k] = n;
+			n -= link_dofs(e, k);
+		}
+	}
+}
+
+/* At least as many entries as MuJoCo's mass matrix keeps: each dof's
+ * row holds the dofs from its root to it (a chain of n hinges n^2 / 2, n
+ * free bodies 21 n). */
 static double
 mass_entries(const struct mujoco_engine *e)
 {
-	const struct phys_scene *w = e->w;
-	double *path = phys_xcalloc(w->nlinks + 1, sizeof *path), n = 0, d;
-	int li, k;
+	size_t nl = e->w->nlinks, i;
+	int *depth = phys_xcalloc(nl + 1, sizeof *depth);
+	double *dofs = phys_xcalloc(nl + 1, sizeof *dofs), n = 0;
 
-	for (li = 0; li < (int)w->nlinks; li++) {
-		for (k = li, d = 0; k >= 0 && !path[k]; k = e->links[k].up)
-			d += link_dofs(e, k) + 1e-9;	/* a static link: known */
-		d += k >= 0 ? path[k] : 0;
-		for (k = li; k >= 0 && !path[k]; k = e->links[k].up) {
-			path[k] = d;
-			d -= link_dofs(e, k) + 1e-9;
-		}
-		n += link_dofs(e, li) * path[li];
-	}
-	free(path);
+	tree_paths(e, depth, dofs);
+	for (i = 0; i < nl; i++)
+		n += link_dofs(e, (int)i) * dofs[i];
+	free(depth);
+	free(dofs);
 	return n;
 }
 
@@ -3187,16 +3204,12 @@ static int
 within_depth(const struct mujoco_engine *e)
 {
 	const struct phys_scene *w = e->w;
-	int *depth = phys_xcalloc(w->nlinks + 1, sizeof *depth);
-	int li, k, d, rc = 0;
+	int *depth = phys_xcalloc(w->nlinks + 1, sizeof *depth), rc = 0;
+	double *dofs = phys_xcalloc(w->nlinks + 1, sizeof *dofs);
+	size_t li;
 
-	/* each link's depth once: up its tree to a link known, then down */
-	for (li = 0; li < (int)w->nlinks && rc == 0; li++) {
-		for (k = li, d = 0; k >= 0 && !depth[k]; k = e->links[k].up)
-			d++;
-		d += k >= 0 ? depth[k] : 0;
-		for (k = li; k >= 0 && !depth[k]; k = e->links[k].up)
-			depth[k] = d--;
+	tree_paths(e, depth, dofs);
+	for (li = 0; li < w->nlinks && rc == 0; li++)
 		if (depth[li] > MAX_BODY_DEPTH)
 			rc = phys_failat(PHYS_AT(w->links[li].doc,
 			    w->links[li].node), "link '%s' hangs %d links "
@@ -3204,8 +3217,8 @@ within_depth(const struct mujoco_engine *e)
 			    "bodies (its XML parser's bound); another engine "
 			    "runs it", w->links[li].name, depth[li],
 			    MAX_BODY_DEPTH);
-	}
 	free(depth);
+	free(dofs);
 	return rc;
 }
 

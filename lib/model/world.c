@@ -730,11 +730,7 @@ struct scope {
 	int model;		/* index in w->models */
 	struct frame *frames;
 	size_t nframes, capframes;
-	/* frames by name, open addressing: index + 1, 0 for empty; made on
-	 * the first lookup, when every frame is known, so a model of many
-	 * links finds each in constant time */
-	int *slots;
-	size_t nslots, indexed;
+	struct phys_name_table names;	/* frames by name, the first of each */
 };
 
 /*
@@ -824,39 +820,18 @@ read_pose(struct phys_doc *d, xmlNodePtr owner, phys_pose *out, char **rel)
 	return 0;
 }
 
-/* The first frame of each name, in the table. */
-static void
-index_frames(struct scope *sc)
-{
-	size_t i, k;
-
-	free(sc->slots);
-	for (sc->nslots = 16; sc->nslots < 2 * sc->nframes; sc->nslots *= 2)
-		;
-	sc->slots = phys_xcalloc(sc->nslots, sizeof *sc->slots);
-	for (i = 0; i < sc->nframes; i++) {
-		for (k = phys_name_hash(sc->frames[i].name) & (sc->nslots - 1);
-		    sc->slots[k] && strcmp(sc->frames[sc->slots[k] - 1].name,
-		    sc->frames[i].name) != 0; k = (k + 1) & (sc->nslots - 1))
-			;
-		if (!sc->slots[k])
-			sc->slots[k] = (int)i + 1;
-	}
-	sc->indexed = sc->nframes;
-}
-
 static struct frame *
 scope_frame(struct scope *sc, const char *name)
 {
-	size_t k;
+	int i = phys_name_table_find(&sc->names, name);
 
-	if (!sc->slots || sc->indexed != sc->nframes)
-		index_frames(sc);
-	for (k = phys_name_hash(name) & (sc->nslots - 1); sc->slots[k];
-	    k = (k + 1) & (sc->nslots - 1))
-		if (strcmp(sc->frames[sc->slots[k] - 1].name, name) == 0)
-			return &sc->frames[sc->slots[k] - 1];
-	return NULL;
+	return i < 0 ? NULL : &sc->frames[i];
+}
+
+static const char *
+frame_name_of(size_t i, const void *sc)
+{
+	return ((const struct scope *)sc)->frames[i].name;
 }
 
 static const char *
@@ -977,15 +952,12 @@ add_frames(struct scope *sc, const char *element)
 
 	for (n = phys_child(sc->L->w->models[sc->model].node, element); n;
 	    n = phys_next(n, element)) {
-		if (sc->nframes == sc->capframes) {
-			sc->capframes = sc->capframes ? sc->capframes * 2 : 16;
-			sc->frames = phys_xrealloc(sc->frames,
-			    sc->capframes * sizeof *sc->frames);
-		}
+		PHYS_GROW(sc->frames, sc->nframes, sc->capframes);
 		f = &sc->frames[sc->nframes++];
 		memset(f, 0, sizeof *f);
 		f->node = n;
 		f->name = (const char *)xmlGetProp(n, (const xmlChar *)"name");
+		phys_name_table_add(&sc->names, sc->nframes - 1);
 		if (!f->name)
 			return fail_node(sc->doc, n, "<%s> has no name", element);
 		if (read_pose(sc->doc, n, &f->local, &f->relative_to) < 0)
@@ -1004,7 +976,7 @@ scope_free(struct scope *sc)
 		free(sc->frames[i].relative_to);
 	}
 	free(sc->frames);
-	free(sc->slots);
+	phys_name_table_free(&sc->names);
 }
 
 /* ---- entities ---- */
@@ -2671,6 +2643,7 @@ read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	if (model_pose(L, d, mi, parent >= 0 ? outer : NULL, ov) < 0)
 		return -1;
 	memset(&sc, 0, sizeof sc);
+	phys_name_table_init(&sc.names, frame_name_of, &sc, false);
 	sc.L = L;
 	sc.doc = d;
 	sc.model = mi;
