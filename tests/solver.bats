@@ -5,6 +5,7 @@
 # welded to the world held still, their welds carrying their loads.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 # box_incline DEG MU: a 1 kg, 0.2 m cube resting on a plane tilted DEG about y
 # (downhill is +x), both surfaces with friction coefficient MU.
@@ -166,7 +167,7 @@ chain_gaps() {
 	}'
 }
 
-@test "a joint an iterative solver lets open (a 100 kg bob under a 10 g link) is said once, with the gap the links' poses give, under ODE's quick solver and Bullet; not under enough iterations, ODE's world solver or MuJoCo" {
+@test "a joint an iterative solver lets open (a 100 kg bob under a 10 g link) is said once, with the gap the links' poses give, under ODE's quick solver and Bullet; not under enough iterations, ODE's world solver or MuJoCo; under the world solver at a long step, with the step alone as the hint" {
 	W="$BATS_TEST_DIRNAME/data/light_link_chain.sdf"
 	for e in bullet ode; do
 		phys-step -p "$e" -t 2 -e 1 -i 'chain::*/pose' "$W" \
@@ -188,6 +189,11 @@ chain_gaps() {
 	phys-step -p bullet -s 'chain::*/physics.ode.cfm=1e-3' -t 2 -r 1 "$W" \
 	    2>&1 >/dev/null | grep -q "came .* apart at its anchor"
 	grep -q 'ode.solver.type world' "$TMP/ode.err"
+	# under the world solver, which solves each step exactly, only a
+	# smaller step is the hint (it once named the world solver itself)
+	run --separate-stderr phys-step -p ode -s ode.solver.type=world \
+	    -s max_step_size=0.02 -t 2 -r 1 "$W"
+	[[ "$stderr" == *"apart at its anchor by t="*" under ODE, whose solver did not hold it; a smaller max_step_size may" ]]
 	# held: under 1 cm all along, and nothing said
 	for a in "-p bullet -s bullet.solver.iters=1000" \
 	    "-p ode -s ode.solver.iters=1000" "-p ode -s ode.solver.type=world" \
@@ -300,4 +306,19 @@ weld_carries() {
 	weld_carries "$BATS_TEST_DIRNAME/data/welded_table.sdf" table::weld \
 	    "$(awk 'BEGIN { print 12 * 9.8 }')" \
 	    "$(awk 'BEGIN { print -0.3 * 2 * 9.8 }')" 1e-3 5e-4
+}
+
+@test "a tensor raised to the floor names ODE's world solver as the remedy under the quick solver, not under the world solver itself" {
+	cat > "$TMP/np.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><gravity>0 0 0</gravity><model name="m"><link name="l">
+<inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz><ixy>2</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>
+</link></model></world></sdf>
+SDF
+	# principal moments of [[1 2 0] [2 1 0] [0 0 1]]: -1, 1, 3
+	run --separate-stderr phys-step -s ode.solver.type=quick -n 1 "$TMP/np.sdf"
+	[[ "$stderr" == *"np.sdf:3: link 'm::l': inertia not positive definite: principal moments -1, 1, 3 "*"(ODE's quick solver may not converge on it: -s ode.solver.type=world solves it exactly)" ]]
+	run --separate-stderr phys-step -s ode.solver.type=world -n 1 "$TMP/np.sdf"
+	[[ "$stderr" == *"np.sdf:3: link 'm::l': inertia not positive definite: principal moments -1, 1, 3 "* ]]
+	[[ "$stderr" != *"quick solver"* ]]
 }

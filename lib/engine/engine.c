@@ -963,6 +963,7 @@ say_apart(struct phys_engine *e, double t)
 	double gap, turn, past, worst = 1, wgap = 0, wturn = 0;
 	int open = 0, which = -1;
 	char more[48] = "", what[96] = "";
+	const char *hint;
 	size_t j;
 
 	for (j = 0; j < e->w->njoints; j++) {
@@ -983,11 +984,12 @@ say_apart(struct phys_engine *e, double t)
 		snprintf(more, sizeof more, " (and %d more joint%s)", open - 1,
 		    open == 2 ? "" : "s");
 	apart_words(&e->w->joints[which], wgap, wturn, what, sizeof what);
+	hint = e->info->apart_hint ? e->info->apart_hint(
+	    phys_run_values_get(e->v, PHYS_S_PHYSICS, 0)) : NULL;
 	phys_warn("joint '%s': its links %s by t=%.9g under %s, whose "
 	    "solver did not hold it%s; %s%sa smaller max_step_size may",
 	    e->w->joints[which].name, what, t, e->info->name, more,
-	    e->info->apart_hint ? e->info->apart_hint : "",
-	    e->info->apart_hint ? " or " : "");
+	    hint ? hint : "", hint ? " or " : "");
 }
 
 /*

@@ -66,9 +66,10 @@ struct phys_engine_info {
 	 * program on a value that is not a number). */
 	bool check_first;
 	/* What may hold a joint its solver let come apart (the driver's
-	 * check after a step): "more bullet.solver.iters"; NULL: a smaller
-	 * step alone. */
-	const char *apart_hint;
+	 * check after a step) under the profile's values physics: "more
+	 * ode.solver.iters"; NULL, or a NULL function: a smaller step
+	 * alone. */
+	const char *(*apart_hint)(const struct phys_value *physics);
 };
 
 /* Every engine phys has, NULL-terminated, in engines.def's order

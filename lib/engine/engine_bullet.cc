@@ -2351,8 +2351,14 @@ static const struct phys_engine_field bullet_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
+const char *
+bullet_apart_hint(const struct phys_value *)
+{
+	return "more bullet.solver.iters";
+}
+
 }	/* namespace */
 
 /* gz-physics-bullet-plugin, and gz-physics-bullet-featherstone-plugin. */
 PHYS_ENGINE_DEFINE(bullet_engine, bullet, "Bullet", bullet_support,
-    bullet_record, .apart_hint = "more bullet.solver.iters")
+    bullet_record, .apart_hint = bullet_apart_hint)

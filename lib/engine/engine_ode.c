@@ -330,11 +330,17 @@ mass_unchecked(dMass *m, double mass, double ixx, double iyy, double izz,
 
 /*
  * ODE takes a link's mass as every engine does (phys_link_mass_prepare),
- * and warns of ODE's quick solver on a tensor raised to the floor. ODE
- * cannot invert a tensor that is not positive definite, which after load
- * it judges by its own test.
+ * and warns of ODE's quick solver on a tensor raised to the floor, when
+ * the quick solver runs. ODE cannot invert a tensor that is not positive
+ * definite, which after load it judges by its own test.
  */
-static const struct phys_mass_rules ode_mass = {
+static const struct phys_mass_rules ode_mass_world = {
+	.engine = "ODE",
+	.form = PHYS_INERTIA_AS_WRITTEN,
+	.stand_in = PHYS_STAND_IN_ALWAYS,
+	.judged_later_by_engine = true,
+};
+static const struct phys_mass_rules ode_mass_quick = {
 	.engine = "ODE",
 	.form = PHYS_INERTIA_AS_WRITTEN,
 	.stand_in = PHYS_STAND_IN_ALWAYS,
@@ -358,7 +364,8 @@ link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 
 	if (!line)
 		line = phys_node_line(l->node);
-	if (phys_link_mass_prepare(e->w, e->v, li, &ode_mass, at_load, line,
+	if (phys_link_mass_prepare(e->w, e->v, li,
+	    e->quick ? &ode_mass_quick : &ode_mass_world, at_load, line,
 	    false, &lm) < 0)
 		return -1;
 	I = e->links[li].own = lm.tensor;
@@ -3120,5 +3127,15 @@ static const struct phys_engine_field ode_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
+/* The world solver solves each island exactly: of ODE's own, only the
+ * quick solver's iterations, or the world solver, hold more. */
+static const char *
+ode_apart_hint(const struct phys_value *physics)
+{
+	if (strcmp(PVS(physics, PHYSICS_ode_solver_type), "world") == 0)
+		return NULL;
+	return "ode.solver.type world, more ode.solver.iters";
+}
+
 PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record,
-    .apart_hint = "ode.solver.type world, more ode.solver.iters")
+    .apart_hint = ode_apart_hint)
