@@ -217,7 +217,10 @@ frame_chain() {
 	# a cycle of poses is one, however long, said once where it closes
 	sed -i 's/attached_to="l"><pose relative_to="l"/attached_to="l"><pose relative_to="f69"/' "$TMP/up.sdf"
 	run -1 phys-sdf check "$TMP/up.sdf"
-	[ "$(jq -r '"\(.line): \(.message)"' <<< "$output")" = "3: frame 'f0' is relative to itself (a cycle)" ]
+	[ "$(jq -r '"\(.line): \(.message)"' <<< "$output")" = "3: pose of 'f0' is relative to itself (a cycle)" ]
+	# by the loader, for every command, named by nothing or not
+	run -1 phys-step -n 0 "$TMP/up.sdf"
+	[ "$output" = "phys-step: $TMP/up.sdf:3: pose of 'f0' is relative to itself (a cycle)" ]
 }
 
 # ---- files that are no regular files ----

@@ -209,10 +209,10 @@ findings() {
 	assert_output "7 error frame 'f' is attached to 'ghost', which this model does not have"
 	sed -i '/attached_to="ghost"/d' "$TMP/w.sdf"
 	run -1 phys-sdf check "$TMP/w.sdf"
-	assert_equal "$(findings <<< "$output")" "4 error frame 'wf' is attached to 'nobody', which the world does not have"
-	sed -i '/attached_to="nobody"/d' "$TMP/w.sdf"
+	assert_equal "$(findings <<< "$output")" "7 error no frame named 'phantom' in this model"
+	sed -i '/relative_to="phantom"/d' "$TMP/w.sdf"
 	run -1 phys-sdf check "$TMP/w.sdf"
-	assert_equal "$(findings <<< "$output")" "6 error no frame named 'phantom' in this model"
+	assert_equal "$(findings <<< "$output")" "4 error frame 'wf' is attached to 'nobody', which the world does not have"
 }
 
 @test "plugins and foreign namespaces are free-form" {

@@ -128,6 +128,8 @@ struct loader {
 	int include_depth;	/* includes inside includes */
 	struct named_frame *frames;
 	size_t nframes, capframes;
+	struct phys_name_table frame_names;	/* frames by scoped name */
+	struct scope *world;	/* the world's <frame>s; NULL: none read */
 	/* opt->partial: the includes left out, and where the first was */
 	size_t missing;
 	char *missing_uri, *missing_file;
@@ -140,12 +142,15 @@ struct loader {
 static const struct named_frame *
 named_frame(const struct loader *L, const char *scoped)
 {
-	size_t i;
+	int i = phys_name_table_find(&L->frame_names, scoped);
 
-	for (i = 0; i < L->nframes; i++)
-		if (strcmp(L->frames[i].name, scoped) == 0)
-			return &L->frames[i];
-	return NULL;
+	return i < 0 ? NULL : &L->frames[i];
+}
+
+static const char *
+named_frame_name(size_t i, const void *L)
+{
+	return ((const struct loader *)L)->frames[i].name;
 }
 
 /* The world pose of what a scoped name names among the entities read so
@@ -696,11 +701,11 @@ owner_model(const struct phys_scene *w, int mi)
 	return mi;
 }
 
-/* The scope a model's entities are named in. */
+/* The scope a model's entities are named in; NULL for the world's. */
 static const char *
 scope_prefix(const struct phys_scene *w, int mi)
 {
-	return w->models[owner_model(w, mi)].name;
+	return mi < 0 ? NULL : w->models[owner_model(w, mi)].name;
 }
 
 const char *
@@ -711,7 +716,8 @@ phys_model_scope(const struct phys_scene *w, int mi)
 
 /* ---- poses and frames ---- */
 
-/* A frame a pose may be relative to, within one model's scope. */
+/* A frame a pose may be relative to, within one model's scope or the
+ * world's. */
 struct frame {
 	const char *name;
 	xmlNodePtr node;	/* the element owning the <pose> */
@@ -720,14 +726,20 @@ struct frame {
 	int state;		/* 0 new, 1 resolving, 2 done */
 	phys_pose world;
 	int attach;		/* its chain of attached_to: ATTACH_* */
+	int link_state;		/* 0 new, 1 walking, 2 link found */
+	int link;		/* the link it is attached to; -1 the world */
+	int into;		/* its poses' chain into a nested model: INTO_* */
 };
+
+enum { INTO_NEW, INTO_WALKING, INTO_NO, INTO_YES };
 
 enum { ATTACH_NEW, ATTACH_WALKING, ATTACH_DONE };
 
 struct scope {
 	struct loader *L;
 	struct phys_doc *doc;
-	int model;		/* index in w->models */
+	int model;		/* index in w->models; -1: the world's scope,
+				 * its <frame>s, naming models by name */
 	struct frame *frames;
 	size_t nframes, capframes;
 	struct phys_name_table names;	/* frames by name, the first of each */
@@ -847,12 +859,39 @@ default_relative_to(xmlNodePtr n, char **owned)
 		if (*owned && **owned)
 			return *owned;
 	}
-	return "__model__";
+	return "";	/* the scope's own frame: its model's, or the world */
+}
+
+static char *
+scoped_name(const char *parent, const char *name)
+{
+	size_t a, b;
+	char *s;
+
+	/* by hand: printf's cost shows on worlds of 10,000 models */
+	if (!parent)
+		return phys_xstrdup(name);
+	a = strlen(parent);
+	b = strlen(name);
+	s = phys_xmalloc(a + b + 3);
+	memcpy(s, parent, a);
+	memcpy(s + a, "::", 2);
+	memcpy(s + a + 2, name, b + 1);
+	return s;
 }
 
 static int resolve_frame(struct scope *sc, struct frame *f, phys_pose *out);
 
-/* The world pose of a frame named in this model's scope. */
+/* Whether name is the scope's own frame: its model's, or the world. */
+static bool
+scope_itself(const struct scope *sc, const char *name)
+{
+	return *name == '\0' || strcmp(name, sc->model < 0 ? "world" :
+	    "__model__") == 0;
+}
+
+/* The world pose of a frame named in this model's scope (or the
+ * world's). */
 static int
 resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 {
@@ -861,15 +900,17 @@ resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 	char *scoped;
 	bool found;
 
-	if (strcmp(name, "__model__") == 0 || *name == '\0') {
-		*out = w->models[sc->model].pose;
+	if (scope_itself(sc, name)) {
+		*out = sc->model < 0 ? PHYS_POSE_IDENTITY :
+		    w->models[sc->model].pose;
 		return 0;
 	}
 	if ((f = scope_frame(sc, name)))
 		return resolve_frame(sc, f, out);
 	/* "nested::link" names a frame of an already loaded nested model:
-	 * a link, a joint, a <frame>, the model (or its __model__). */
-	scoped = phys_xasprintf("%s::%s", scope_prefix(w, sc->model), name);
+	 * a link, a joint, a <frame>, the model (or its __model__); the
+	 * world's scope names a model, "model::link" and so on. */
+	scoped = scoped_name(scope_prefix(w, sc->model), name);
 	if (strlen(scoped) > 11 && strcmp(scoped + strlen(scoped) - 11,
 	    "::__model__") == 0)
 		scoped[strlen(scoped) - 11] = '\0';
@@ -877,6 +918,9 @@ resolve_name(struct scope *sc, const char *name, xmlNodePtr at, phys_pose *out)
 	free(scoped);
 	if (found)
 		return 0;
+	if (sc->model < 0)
+		return fail_node(sc->doc, at, "no frame or model named '%s' in "
+		    "the world (models are known once read)", name);
 	return fail_node(sc->doc, at, "no frame named '%s' in this model", name);
 }
 
@@ -947,11 +991,11 @@ resolve_frame(struct scope *sc, struct frame *f, phys_pose *out)
 static int
 add_frames(struct scope *sc, const char *element)
 {
-	xmlNodePtr n;
+	xmlNodePtr owner = sc->model < 0 ? sc->L->w->node :
+	    sc->L->w->models[sc->model].node, n;
 	struct frame *f;
 
-	for (n = phys_child(sc->L->w->models[sc->model].node, element); n;
-	    n = phys_next(n, element)) {
+	for (n = phys_child(owner, element); n; n = phys_next(n, element)) {
 		PHYS_GROW(sc->frames, sc->nframes, sc->capframes);
 		f = &sc->frames[sc->nframes++];
 		memset(f, 0, sizeof *f);
@@ -981,23 +1025,6 @@ scope_free(struct scope *sc)
 
 /* ---- entities ---- */
 
-static char *
-scoped_name(const char *parent, const char *name)
-{
-	size_t a, b;
-	char *s;
-
-	/* by hand: printf's cost shows on worlds of 10,000 models */
-	if (!parent)
-		return phys_xstrdup(name);
-	a = strlen(parent);
-	b = strlen(name);
-	s = phys_xmalloc(a + b + 3);
-	memcpy(s, parent, a);
-	memcpy(s + a, "::", 2);
-	memcpy(s + a + 2, name, b + 1);
-	return s;
-}
 
 static int
 register_name(struct loader *L, struct phys_doc *d, xmlNodePtr n,
@@ -1774,7 +1801,11 @@ named_canonical(const struct phys_scene *w, int mi, bool *named)
 	return li;
 }
 
-/* The first link of a model: the one its frame is attached to. */
+/*
+ * The first link of a model: the one its frame is attached to; of a
+ * model with no link of its own, its first nested model's, as
+ * libsdformat has it.
+ */
 static int
 canonical_link(struct phys_scene *w, int mi)
 {
@@ -1788,42 +1819,43 @@ canonical_link(struct phys_scene *w, int mi)
 		if (w->models[mi].merged ? w->links[i].node->parent ==
 		    w->models[mi].node : w->links[i].model == mi)
 			li = (int)i;
+	for (i = mi + 1; li < 0 && i < w->nmodels; i++)
+		if (w->models[i].parent == mi)
+			return canonical_link(w, (int)i);
 	return li;
 }
 
 /*
- * The link a frame named in this model's scope is attached to (SDF 1.7+
- * lets a joint's parent or child name any frame): a link, a <frame>
- * through its attached_to, a joint through its child, a nested model or
- * __model__ through its canonical link. -1 for the world.
+ * The link named, when name is no frame of this scope's own: the world
+ * (-1), a link, a frame or joint of a nested model, a nested model or
+ * __model__ through its canonical link. 1 when found, 0 for a frame of
+ * the scope, or -1.
  */
 static int
-frame_link(struct scope *sc, const char *name, xmlNodePtr at, int depth,
-    int *out)
+scope_link(struct scope *sc, const char *name, xmlNodePtr at, int *out)
 {
 	struct phys_scene *w = sc->L->w;
 	const struct phys_name_slot *slot;
 	const struct named_frame *nf;
-	struct frame *f;
-	char *scoped, *next;
-	int rc = 0, ji;
+	char *scoped;
+	bool nested;
+	int ji;
 
-	if (strcmp(name, "world") == 0) {
+	if (strcmp(name, "world") == 0 || (sc->model < 0 &&
+	    scope_itself(sc, name))) {
 		*out = -1;
-		return 0;
+		return 1;
 	}
-	if (depth > 64)
-		return fail_node(sc->doc, at, "frame '%s' is attached to itself "
-		    "(a cycle)", name);
 	scoped = scoped_name(scope_prefix(w, sc->model), name);
 	*out = phys_world_entity_of(w, scoped, PHYS_K_LINK);
 	if (*out < 0)
 		*out = phys_world_entity_of(w, name, PHYS_K_LINK);
 	slot = *out < 0 ? index_get_kind(w->index, scoped, PHYS_K_MODEL) : NULL;
-	/* a frame or joint of a nested model (SDF 1.8 scoped names) */
-	nf = *out < 0 && !slot && strstr(name, "::") ?
-	    named_frame(sc->L, scoped) : NULL;
-	ji = *out < 0 && !slot && !nf && strstr(name, "::") ?
+	/* a frame or joint of a nested model (SDF 1.8 scoped names), or
+	 * in the world's scope of any model, or the world's joint */
+	nested = sc->model < 0 || strstr(name, "::");
+	nf = *out < 0 && !slot && nested ? named_frame(sc->L, scoped) : NULL;
+	ji = *out < 0 && !slot && !nf && nested ?
 	    phys_world_entity_of(w, scoped, PHYS_K_JOINT) : -1;
 	free(scoped);
 	if (nf)
@@ -1831,28 +1863,74 @@ frame_link(struct scope *sc, const char *name, xmlNodePtr at, int depth,
 	if (ji >= 0)
 		*out = w->joints[ji].child;
 	if (*out >= 0 || nf)
-		return 0;
+		return 1;
 	if (strcmp(name, "__model__") == 0 || *name == '\0' || slot) {
 		*out = canonical_link(w, slot ? slot->idx : sc->model);
-		return *out >= 0 ? 0 : fail_node(sc->doc, at, "model '%s' has "
+		return *out >= 0 ? 1 : fail_node(sc->doc, at, "model '%s' has "
 		    "no link to attach to", slot ? w->models[slot->idx].name :
 		    w->models[sc->model].name);
 	}
-	f = scope_frame(sc, name);
-	if (!f)
-		return fail_node(sc->doc, at, "no link or frame named '%s'", name);
-	if (phys_node_is(f->node, "joint"))
-		next = phys_node_text(phys_child(f->node, "child"));
-	else
-		next = phys_node_attr(f->node, "attached_to");
-	if (next && strcmp(next, name) == 0)
-		rc = fail_node(sc->doc, f->node, "frame '%s' is attached to "
-		    "itself", name);
-	else
-		rc = frame_link(sc, next ? next : "__model__", f->node,
-		    depth + 1, out);
+	if (scope_frame(sc, name))
+		return 0;
+	if (sc->model < 0)
+		return fail_node(sc->doc, at, "no link, frame or model named "
+		    "'%s' in the world (a joint of the world names them by "
+		    "scoped name: model::link)", name);
+	return fail_node(sc->doc, at, "no link or frame named '%s'", name);
+}
+
+/*
+ * The link a frame named in this model's scope is attached to (SDF 1.7+
+ * lets a joint's parent or child name any frame): a link, a <frame>
+ * through its attached_to, a joint through its child, a nested model or
+ * __model__ through its canonical link. -1 for the world. A chain of
+ * frames is walked without recursion, however long a file makes it, and
+ * each frame on it keeps the link found: the chain is walked once.
+ */
+static int
+frame_link(struct scope *sc, const char *name, xmlNodePtr at, int *out)
+{
+	struct frame **path = NULL, *f;
+	size_t n = 0, cap = 0;
+	char *next = NULL;
+	int rc;
+
+	while ((rc = scope_link(sc, name, at, out)) == 0) {
+		f = scope_frame(sc, name);
+		if (f->link_state == 2) {
+			*out = f->link;
+			rc = 1;
+			break;
+		}
+		if (f->link_state == 1) {
+			rc = fail_node(sc->doc, f->node, "frame '%s' is attached "
+			    "to a cycle of frames", f->name);
+			break;
+		}
+		f->link_state = 1;
+		PHYS_GROW(path, n, cap);
+		path[n++] = f;
+		free(next);
+		next = phys_node_is(f->node, "joint") ?
+		    phys_node_text(phys_child(f->node, "child")) :
+		    phys_node_attr(f->node, "attached_to");
+		if (next && strcmp(next, f->name) == 0) {
+			rc = fail_node(sc->doc, f->node, "frame '%s' is "
+			    "attached to itself", f->name);
+			break;
+		}
+		name = next ? next : "";
+		at = f->node;
+	}
+	/* found: each frame walked keeps it; else each is walked anew */
+	while (n > 0) {
+		f = path[--n];
+		f->link_state = rc > 0 ? 2 : 0;
+		f->link = *out;
+	}
+	free(path);
 	free(next);
-	return rc;
+	return rc < 0 ? -1 : 0;
 }
 
 /* Link index of a joint's parent or child: -1 for the world. */
@@ -1866,7 +1944,7 @@ joint_link(struct scope *sc, xmlNodePtr jn, const char *which, int *out)
 	if (!e)
 		return fail_node(sc->doc, jn, "joint has no <%s>", which);
 	name = phys_node_text(e);
-	rc = frame_link(sc, name, e, 0, out);
+	rc = frame_link(sc, name, e, out);
 	free(name);
 	return rc;
 }
@@ -1943,7 +2021,7 @@ joint_kind_checks(struct scope *sc, struct phys_joint *j)
 		return fail_node(sc->doc, j->node, "gearbox joint '%s' has no "
 		    "<gearbox_reference_body>", j->name);
 	name = phys_node_text(e);
-	rc = frame_link(sc, name, e, 0, &j->reference);
+	rc = frame_link(sc, name, e, &j->reference);
 	free(name);
 	if (rc == 0 && (j->reference == j->parent || j->reference == j->child))
 		rc = fail_node(sc->doc, e, "gearbox joint '%s': the reference "
@@ -2276,49 +2354,22 @@ new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 
 /*
  * A frame named at world level (SDF 1.7+): a <frame> of the world, or a
- * top-level model read before. Frames may be relative to frames.
+ * top-level model read before (or "model::link" and so on). Frames may
+ * be relative to frames. d and at: where it is named.
  */
 static int
 world_frame(struct loader *L, struct phys_doc *d, const char *name,
-    xmlNodePtr at, int depth, phys_pose *out)
+    xmlNodePtr at, phys_pose *out)
 {
-	struct phys_scene *w = L->w;
-	phys_pose local;
-	char *fname, *rel, *attached;
-	xmlNodePtr f;
-	int rc = -2;
+	struct scope *ws = L->world;
 
-	if (depth > 32)
-		return fail_node(d, at, "frame '%s' is relative to itself "
-		    "(a cycle)", name);
-	/* a model, or a link, joint or frame of one by its scoped name */
-	if (loaded_frame(L, name, out))
+	*out = PHYS_POSE_IDENTITY;
+	if (ws && scope_frame(ws, name))
+		return resolve_name(ws, name, at, out);
+	if (!*name || strcmp(name, "world") == 0 || loaded_frame(L, name, out))
 		return 0;
-	for (f = phys_child(w->node, "frame"); f && rc == -2;
-	    f = phys_next(f, "frame")) {
-		fname = phys_node_attr(f, "name");
-		if (fname && strcmp(fname, name) == 0) {
-			rc = read_pose(d, f, &local, &rel);
-			attached = phys_node_attr(f, "attached_to");
-			if (rc == 0 && (!rel || !*rel)) {
-				free(rel);
-				rel = attached;
-				attached = NULL;
-			}
-			*out = PHYS_POSE_IDENTITY;
-			if (rc == 0 && rel && *rel && strcmp(rel, "world") != 0)
-				rc = world_frame(L, d, rel, f, depth + 1, out);
-			if (rc == 0)
-				*out = phys_pose_mul(*out, local);
-			free(rel);
-			free(attached);
-		}
-		free(fname);
-	}
-	if (rc == -2)
-		return fail_node(d, at, "no frame or model named '%s' in the "
-		    "world (models are known once read)", name);
-	return rc;
+	return fail_node(d, at, "no frame or model named '%s' in the world "
+	    "(models are known once read)", name);
 }
 
 /* The frame a model's pose is relative to: rel, or by default the
@@ -2336,7 +2387,7 @@ model_base(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
 		return resolve_name(parent, rel, at, out);
 	if (strcmp(rel, "world") == 0)
 		return 0;
-	return world_frame(L, d, rel, at, 0, out);
+	return world_frame(L, d, rel, at, out);
 }
 
 static int
@@ -2367,31 +2418,47 @@ model_pose(struct loader *L, struct phys_doc *d, int mi, struct scope *parent,
 	return rc;
 }
 
-/* Whether a frame's pose leads, through frames of its model, to a frame
- * of a nested model ("inner::frame") or of a merged include. */
+/*
+ * Whether a frame's pose leads, through frames of its model, to a frame
+ * of a nested model ("inner::frame") or of a merged include. The chain
+ * is walked without recursion and each frame on it keeps the answer: a
+ * cycle leads nowhere (resolving it reports it).
+ */
 static bool
-into_nested(struct scope *sc, const struct frame *f, int depth)
+into_nested(struct scope *sc, struct frame *f)
 {
+	struct frame **path = NULL, *g = f;
+	size_t n = 0, cap = 0;
 	const char *rel;
 	char *owned;
-	struct frame *g;
-	bool into;
+	int into;
 
-	if (depth > 64)
-		return false;	/* a cycle, which resolving reports */
-	rel = f->relative_to ? f->relative_to :
-	    default_relative_to(f->node, &owned);
-	if (f->relative_to)
-		owned = NULL;
-	g = scope_frame(sc, rel);
-	/* "inner::frame", or a name this model's own elements do not give
-	 * (an entity a merged include brings) */
-	into = strstr(rel, "::") != NULL || (!g && *rel &&
-	    strcmp(rel, "__model__") != 0 && strcmp(rel, "world") != 0);
-	if (!into && g && g != f)
-		into = into_nested(sc, g, depth + 1);
-	free(owned);
-	return into;
+	for (;;) {
+		if (g->into != INTO_NEW) {	/* known, or a cycle */
+			into = g->into == INTO_YES ? INTO_YES : INTO_NO;
+			break;
+		}
+		g->into = INTO_WALKING;
+		PHYS_GROW(path, n, cap);
+		path[n++] = g;
+		rel = g->relative_to ? g->relative_to :
+		    default_relative_to(g->node, &owned);
+		if (g->relative_to)
+			owned = NULL;
+		g = scope_frame(sc, rel);
+		/* "inner::frame", or a name this model's own elements do
+		 * not give (an entity a merged include brings) */
+		into = strstr(rel, "::") || (!g && *rel &&
+		    strcmp(rel, "__model__") != 0 &&
+		    strcmp(rel, "world") != 0) ? INTO_YES : INTO_NO;
+		free(owned);
+		if (into == INTO_YES || !g)
+			break;
+	}
+	while (n > 0)
+		path[--n]->into = into;
+	free(path);
+	return into == INTO_YES;
 }
 
 /* Load links first (joints and nested models may be relative to them). */
@@ -2407,7 +2474,7 @@ read_model_body(struct loader *L, struct scope *sc)
 	 * for it: after the nested models, which may be relative to links. */
 	for (i = 0; i < sc->nframes && rc == 0; i++)
 		if (phys_node_is(sc->frames[i].node, "link") &&
-		    !into_nested(sc, &sc->frames[i], 0))
+		    !into_nested(sc, &sc->frames[i]))
 			rc = read_link(sc, &sc->frames[i]);
 	for (n = phys_child(w->models[sc->model].node, NULL); n && rc == 0;
 	    n = phys_next(n, NULL)) {
@@ -2418,7 +2485,7 @@ read_model_body(struct loader *L, struct scope *sc)
 	}
 	for (i = 0; i < sc->nframes && rc == 0; i++)
 		if (phys_node_is(sc->frames[i].node, "link") &&
-		    into_nested(sc, &sc->frames[i], 0))
+		    into_nested(sc, &sc->frames[i]))
 			rc = read_link(sc, &sc->frames[i]);
 	first_joint = w->njoints;
 	for (i = 0; i < sc->nframes && rc == 0; i++)
@@ -2439,7 +2506,7 @@ scope_knows(struct scope *sc, const char *name)
 	char *scoped;
 	bool known;
 
-	if (strcmp(name, "__model__") == 0 || scope_frame(sc, name))
+	if (scope_itself(sc, name) || scope_frame(sc, name))
 		return true;
 	scoped = scoped_name(scope_prefix(w, sc->model), name);
 	known = index_get(w->index, scoped) != NULL ||
@@ -2488,8 +2555,9 @@ check_attachments(struct scope *sc)
 			    "to itself", f->name);
 		else if (!scope_knows(sc, to))
 			rc = phys_failat(PHYS_AT(sc->doc, f->node),
-			    "frame '%s' is attached to '%s', which this model "
-			    "does not have", f->name, to);
+			    "frame '%s' is attached to '%s', which %s "
+			    "does not have", f->name, to, sc->model < 0 ?
+			    "the world" : "this model");
 		if (rc < 0 || f->attach == ATTACH_DONE) {
 			free(to);
 			continue;
@@ -2515,9 +2583,12 @@ check_attachments(struct scope *sc)
 	return rc;
 }
 
-/* The <frame>s of a model just read, for the models around it to name
- * ("inner::frame"). */
-static void
+/*
+ * The <frame>s of a model just read, for the models around it to name
+ * ("inner::frame"). Each must resolve, named or not: libsdformat's pose
+ * graph refuses a model with a frame relative to nothing or to a cycle.
+ */
+static int
 keep_frames(struct scope *sc)
 {
 	struct loader *L = sc->L;
@@ -2527,16 +2598,17 @@ keep_frames(struct scope *sc)
 
 	for (i = 0; i < sc->nframes; i++) {
 		f = &sc->frames[i];
-		/* one that does not resolve is named by nothing read (phys-sdf
-		 * check reports it) */
-		if (!phys_node_is(f->node, "frame") || f->state == 1 ||
-		    resolve_frame(sc, f, &nf.pose) < 0 ||
-		    frame_link(sc, f->name, f->node, 0, &nf.link) < 0)
+		if (!phys_node_is(f->node, "frame"))
 			continue;
+		if (resolve_frame(sc, f, &nf.pose) < 0 ||
+		    frame_link(sc, f->name, f->node, &nf.link) < 0)
+			return -1;
 		nf.name = scoped_name(scope_prefix(L->w, sc->model), f->name);
 		PHYS_GROW(L->frames, L->nframes, L->capframes);
 		L->frames[L->nframes++] = nf;
+		phys_name_table_add(&L->frame_names, L->nframes - 1);
 	}
+	return 0;
 }
 
 /*
@@ -2664,7 +2736,7 @@ read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	if (rc == 0)
 		rc = check_links(L, &sc, links_before);
 	if (rc == 0)
-		keep_frames(&sc);
+		rc = keep_frames(&sc);
 	L->scope = outer;
 	scope_free(&sc);
 	L->depth--;
@@ -3144,63 +3216,42 @@ warn_joint_loops(struct loader *L)
 	free(up);
 }
 
-/* A <frame> of the world by name, or NULL. */
-static xmlNodePtr
-world_frame_node(struct phys_scene *w, const char *name)
+/* The world's <frame>s, a scope of their own: the models read after
+ * name them in their poses. */
+static int
+world_scope_begin(struct loader *L, struct scope *ws)
 {
-	xmlNodePtr f;
-	char *fname;
-	bool same;
-
-	for (f = phys_child(w->node, "frame"); f; f = phys_next(f, "frame")) {
-		fname = phys_node_attr(f, "name");
-		same = fname && strcmp(fname, name) == 0;
-		free(fname);
-		if (same)
-			return f;
-	}
-	return NULL;
+	memset(ws, 0, sizeof *ws);
+	phys_name_table_init(&ws->names, frame_name_of, ws, false);
+	ws->L = L;
+	ws->doc = &L->w->doc;
+	ws->model = -1;
+	L->world = ws;
+	return add_frames(ws, "frame");
 }
 
-/* World frames: attached to the world, a world frame, or a model, link,
- * joint or frame of one by its scoped name ("M1::L"); no cycles (checked
- * once every model is read). */
+/*
+ * World frames, once every model is read: attached to the world, a
+ * world frame, or a model, link, joint or frame of one by its scoped name
+ * ("M1::L"), with no cycles; each pose resolving, named or not, as
+ * libsdformat's graphs have them.
+ */
 static int
 check_world_frames(struct loader *L)
 {
-	struct phys_scene *w = L->w;
-	xmlNodePtr f, g;
-	char *name, *to, *next;
-	phys_pose at;		/* where it is, which the check needs not */
-	int steps, rc = 0;
+	struct scope *ws = L->world;
+	phys_pose pose;
+	int link;
+	size_t i;
 
-	for (f = phys_child(w->node, "frame"); f && rc == 0;
-	    f = phys_next(f, "frame")) {
-		name = phys_node_attr(f, "name");
-		to = phys_node_attr(f, "attached_to");
-		if (!name)
-			rc = fail_node(&w->doc, f, "%s", "<frame> has no name");
-		for (steps = 0; rc == 0 && to && *to &&
-		    strcmp(to, "world") != 0; steps++) {
-			g = world_frame_node(w, to);
-			if (strcmp(to, name) == 0 || steps > 1000)
-				rc = fail_node(&w->doc, f, steps ? "frame '%s' "
-				    "is attached to a cycle of frames" :
-				    "frame '%s' is attached to itself", name);
-			else if (!g && !loaded_frame(L, to, &at))
-				rc = phys_failat(PHYS_AT(&w->doc, f),
-				    "frame '%s' is attached to '%s', which the "
-				    "world does not have", name, to);
-			if (!g || rc < 0)
-				break;
-			next = phys_node_attr(g, "attached_to");
-			free(to);
-			to = next;
-		}
-		free(name);
-		free(to);
-	}
-	return rc;
+	if (check_attachments(ws) < 0)
+		return -1;
+	for (i = 0; i < ws->nframes; i++)
+		if (resolve_frame(ws, &ws->frames[i], &pose) < 0 ||
+		    frame_link(ws, ws->frames[i].name, ws->frames[i].node,
+		    &link) < 0)
+			return -1;
+	return 0;
 }
 
 /* ---- joints of the world (SDF 1.12) ---- */
@@ -3211,61 +3262,21 @@ static int
 world_name_pose(struct loader *L, const char *name, xmlNodePtr at,
     phys_pose *out)
 {
-	*out = PHYS_POSE_IDENTITY;
-	if (strcmp(name, "world") == 0 || !*name)
-		return 0;
-	return world_frame(L, &L->w->doc, name, at, 0, out);
-}
-
-/*
- * The link what a world joint names is fixed to: a link, a model's
- * canonical link, a model's frame's or a joint's child link, or, for a
- * world <frame>, what it is attached to (-1: the world). -2 when the
- * world names nothing so; cycles are refused by check_world_frames.
- */
-static int
-named_link(struct loader *L, const char *name, int depth)
-{
-	struct phys_scene *w = L->w;
-	const struct named_frame *nf;
-	xmlNodePtr f;
-	char *to;
-	int i;
-
-	if (strcmp(name, "world") == 0 || !*name)
-		return -1;
-	if ((i = phys_world_entity_of(w, name, PHYS_K_LINK)) >= 0)
-		return i;
-	if ((nf = named_frame(L, name)))
-		return nf->link;
-	if ((i = phys_world_entity_of(w, name, PHYS_K_MODEL)) >= 0)
-		return canonical_link(w, i);
-	if ((i = phys_world_entity_of(w, name, PHYS_K_JOINT)) >= 0)
-		return w->joints[i].child;
-	if (depth > 32 || !(f = world_frame_node(w, name)))
-		return -2;
-	to = phys_node_attr(f, "attached_to");
-	i = named_link(L, to ? to : "", depth + 1);
-	free(to);
-	return i;
+	return world_frame(L, &L->w->doc, name, at, out);
 }
 
 /* The link a world joint's parent or child names: -1 for the world. */
 static int
 world_joint_link(struct loader *L, xmlNodePtr jn, const char *which, int *out)
 {
-	struct phys_scene *w = L->w;
 	xmlNodePtr e = phys_child(jn, which);
 	char *name;
-	int rc = 0;
+	int rc;
 
 	if (!e)
-		return fail_node(&w->doc, jn, "joint has no <%s>", which);
+		return fail_node(&L->w->doc, jn, "joint has no <%s>", which);
 	name = phys_node_text(e);
-	if ((*out = named_link(L, name, 0)) == -2)
-		rc = fail_node(&w->doc, e, "no link, frame or model named "
-		    "'%s' in the world (a joint of the world names them by "
-		    "scoped name: model::link)", name);
+	rc = frame_link(L->world, name, e, out);
 	free(name);
 	return rc;
 }
@@ -3423,6 +3434,7 @@ static int
 read_world(struct loader *L)
 {
 	struct phys_scene *w = L->w;
+	struct scope ws;
 	xmlNodePtr n;
 	int rc = 0;
 
@@ -3440,6 +3452,7 @@ read_world(struct loader *L)
 		    "<world> has no name (SDF requires one)");
 	if (other_worlds(L) < 0 || world_values(L) < 0)
 		return -1;
+	rc = world_scope_begin(L, &ws);
 	for (n = phys_child(w->node, NULL); n && rc == 0; n = phys_next(n, NULL))
 		if (phys_node_is(n, "model"))
 			rc = read_model(L, &w->doc, n, -1, NULL);
@@ -3449,6 +3462,8 @@ read_world(struct loader *L)
 			warn_node(L, &w->doc, n, "%s", "<population> is not "
 			    "supported: its models are not loaded");
 	warn_missing(L);
+	if (rc == 0)
+		rc = check_world_frames(L);
 	/* SDF 1.12's joints of the world join models read by now */
 	for (n = phys_child(w->node, "joint"); n && rc == 0;
 	    n = phys_next(n, "joint"))
@@ -3456,7 +3471,9 @@ read_world(struct loader *L)
 	phys_heightmap_cache_trim(&w->heightmaps);
 	if (rc == 0)
 		warn_joint_loops(L);
-	return rc < 0 ? rc : check_world_frames(L);
+	L->world = NULL;
+	scope_free(&ws);
+	return rc;
 }
 
 /*
@@ -3647,6 +3664,7 @@ phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 	memset(&L, 0, sizeof L);
 	L.w = w;
 	L.opt = opt;
+	phys_name_table_init(&L.frame_names, named_frame_name, &L, false);
 	phys_warn_batch_begin();	/* fifty links, one fault: one line */
 	rc = w->doc.kind == PHYS_DOC_WORLD ? read_world(&L) : read_hosted(&L);
 	warn_missing(&L);	/* a model file's, if any */
@@ -3662,6 +3680,7 @@ phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 	for (i = 0; i < L.nframes; i++)
 		free(L.frames[i].name);
 	free(L.frames);
+	phys_name_table_free(&L.frame_names);
 	return rc;
 }
 
