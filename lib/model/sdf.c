@@ -122,15 +122,37 @@ parsed_text(const struct tolerant *t)
 	return t->copy ? t->copy : t->text;
 }
 
+/* Text before the first element (a declaration "?xml ...?>" that lost
+ * its "<"): tinyxml2 keeps it as a text node of the document, which
+ * libsdformat never reads; libxml2 stops at it. Blanked in place, line
+ * breaks kept (a byte order mark stays: it names the encoding). Before
+ * a declaration tinyxml2 stops too. */
+static void
+text_before_root(struct tolerant *t)
+{
+	const char *s = t->text, *lt;
+	size_t i = 0, n;
+
+	if (t->len >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	lt = memchr(s + i, '<', t->len - i);
+	if (lt && starts_with(lt, s + t->len, "<?xml"))
+		return;
+	n = lt ? (size_t)(lt - s) : t->len;
+	for (; i < n; i++)
+		if (!isspace((unsigned char)s[i]))
+			writable(t)[i] = ' ';
+}
+
 /* Blank lines before <?xml: the declaration moves to the first byte and
  * the blanks follow it, so every later byte keeps its offset and line. */
 static void
 declaration_first(struct tolerant *t)
 {
-	const char *s = t->text;
+	const char *s = parsed_text(t);
 	size_t blank = 0, decl, len = t->len;
 	const char *close;
-	char *c;
+	char *c, *blanks;
 
 	while (blank < len && isspace((unsigned char)s[blank]))
 		blank++;
@@ -138,9 +160,11 @@ declaration_first(struct tolerant *t)
 	    !(close = memmem(s + blank, len - blank, "?>", 2)))
 		return;
 	decl = (size_t)(close + 2 - (s + blank));
+	blanks = phys_xstrndup(s, blank);	/* s may be the copy */
 	c = writable(t);
-	memcpy(c, s + blank, decl);
-	memcpy(c + decl, s, blank);	/* the original still holds them */
+	memmove(c, c + blank, decl);
+	memcpy(c + decl, blanks, blank);
+	free(blanks);
 }
 
 /* An XML declaration of a version other than 1.x (PyBullet's files say
@@ -186,6 +210,7 @@ phys_xml_tolerated(const char *text, size_t len)
 {
 	struct tolerant t = { text, NULL, len };
 
+	text_before_root(&t);
 	declaration_first(&t);
 	declaration_version(&t);
 	comment_dashes(&t);
