@@ -258,18 +258,98 @@ XML
 	[[ "$stderr" == *"Root object can only contain one model. Using the first one found"* ]]
 }
 
-@test "an <include>'s <experimental:params>, libsdformat's edits of the included model, is refused at its line rather than run without them (the model was run unedited, without a word)" {
+# params_world: $TMP/models/box (a 1 kg box link at 0.5 m, a 2 kg arm
+# hinged to it 1 m away) and $TMP/edit.sdf, which includes it with
+# <experimental:params> edits of each kind.
+params_world() {
 	mkdir -p "$TMP/models/box"
-	printf '%s\n' '<?xml version="1.0"?>' '<model><name>box</name><sdf version="1.7">model.sdf</sdf></model>' > "$TMP/models/box/model.config"
-	printf '%s\n' '<?xml version="1.0" ?>' '<sdf version="1.7">' '  <model name="box"><link name="l"><inertial><mass>1</mass></inertial></link></model>' '</sdf>' > "$TMP/models/box/model.sdf"
-	for decl in ' xmlns:experimental="http://sdformat.org/schemas/experimental"' ''; do
-		printf '%s\n' '<?xml version="1.0" ?>' "<sdf version=\"1.7\"$decl>" '  <world name="w">' \
-		    '    <include><uri>model://box</uri>' \
-		    '      <experimental:params><link element_id="l" action="modify"><inertial><mass>0.5</mass></inertial></link></experimental:params>' \
-		    '    </include>' '  </world>' '</sdf>' > "$TMP/edit.sdf"
-		SDF_PATH="$TMP/models" run -1 phys-step -n 0 "$TMP/edit.sdf"
-		assert_output --partial "edit.sdf:5: <experimental:params>: libsdformat's edits of the included model (elements added, changed, removed), which phys does not make: refused rather than run without them"
+	printf '%s\n' '<?xml version="1.0"?>' '<model><name>box</name><sdf version="1.9">model.sdf</sdf></model>' > "$TMP/models/box/model.config"
+	cat > "$TMP/models/box/model.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <model name="box">
+    <link name="base_link">
+      <pose>0 0 0.5 0 0 0</pose>
+      <inertial><mass>1</mass></inertial>
+      <collision name="box_col"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision>
+      <visual name="vis"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></visual>
+    </link>
+    <link name="arm"><pose>1 0 0.5 0 0 0</pose><inertial><mass>2</mass></inertial></link>
+    <joint name="hinge" type="revolute"><parent>base_link</parent><child>arm</child><axis><xyz>0 0 1</xyz></axis></joint>
+  </model>
+</sdf>
+SDF
+	cat > "$TMP/edit.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <gravity>0 0 -9.8</gravity>
+    <model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+    <include>
+      <uri>model://box</uri>
+      <experimental:params>
+        <collision element_id="base_link" action="add" name="foot">
+          <pose>0 0 -0.3 0 0 0</pose>
+          <geometry><box><size>0.4 0.4 0.02</size></box></geometry>
+        </collision>
+        <link element_id="arm" action="modify">
+          <pose>0 0 1.5 0 0 0</pose>
+          <inertial><mass>3</mass></inertial>
+        </link>
+        <visual element_id="base_link::vis" action="remove"/>
+        <link element_id="base_link">
+          <inertial action="modify"><mass>4</mass></inertial>
+        </link>
+        <joint element_id="hinge" action="modify" type="fixed"/>
+      </experimental:params>
+    </include>
+  </world>
+</sdf>
+SDF
+}
+
+@test "an <include>'s <experimental:params> edits the included model as libsdformat does (add, modify, remove, and each child's own action): poses, masses and joints as its oracle reads them, and the robot rests on the foot it added (phys refused the world)" {
+	params_world
+	export SDF_PATH="$TMP/models"
+	# the box and the 3 kg arm now welded on top of it rest on the added
+	# foot: its centre 0.3 m below the box's, half its 0.02 m above the
+	# ground
+	run -0 --separate-stderr phys-step -q -t 2 -r 1 -i 'box::base_link/pose' -i 'box::arm/pose' "$TMP/edit.sdf"
+	near "$(tail -1 <<< "$output" | jq '.items["box::base_link/pose"].z')" 0.31 2e-3
+	near "$(tail -1 <<< "$output" | jq '.items["box::arm/pose"].z')" 1.31 2e-3
+	run -0 phys-param get "$TMP/edit.sdf" 'box::arm/inertial.mass' 'box::base_link/inertial.mass'
+	assert_equal "$(jq -r .value <<< "$output" | tr '\n' ' ')" "3 4 "
+	run -0 phys-sdf check "$TMP/edit.sdf"
+	need_oracle
+	agrees_with_libsdformat "$TMP/edit.sdf"
+	"$BATS_FILE_TMPDIR/oracle" "$TMP/edit.sdf" > "$TMP/oracle"
+	[ "$(jq -r 'select(.joint) | .type' "$TMP/oracle")" = fixed ]
+	[ "$(jq -r 'select(.collision) | .collision' "$TMP/oracle" | sort | tr '\n' ' ')" = "box::base_link::box_col box::base_link::foot ground::l::c " ]
+}
+
+@test "an <experimental:params> edit libsdformat skips with an error is refused at its line: a missing element, no element_id, an unknown action, an element added twice or one SDFormat does not describe; a bad value it brings is named at its own file and line" {
+	params_world
+	export SDF_PATH="$TMP/models"
+	for case in 's|base_link::vis"|base_link::nothing"|@17@<visual element_id='"'base_link::nothing'"'>: the included model has no such element' \
+	    's|element_id="arm" ||@13@<link>: no element_id: which element it edits' \
+	    's|action="remove"|action="delete"|@17@<visual element_id='"'base_link::vis'"'>: the action is not add, modify, remove or replace' \
+	    's|name="foot"|name="box_col"|@9@<collision element_id='"'base_link'"'>: the included model has that element there already' \
+	    's|<collision element_id="base_link" action="add" name="foot">|<bogus element_id="base_link" action="add" name="foot">|; s|</collision>$|</bogus>|@9@<bogus element_id='"'base_link'"'>: no element SDFormat describes' \
+	    's|<inertial action="modify">|<inertial>|@19@<inertial>: needs an action: add, modify, remove or replace'; do
+		IFS='@' read -r script line msg <<< "$case"
+		sed "$script" "$TMP/edit.sdf" > "$TMP/bad.sdf"
+		run -1 phys-step -n 0 "$TMP/bad.sdf"
+		assert_output "phys-step: $TMP/bad.sdf:$line: <experimental:params>: $msg"
+		[ -x "$BATS_FILE_TMPDIR/oracle" ] || continue
+		run "$BATS_FILE_TMPDIR/oracle" "$TMP/bad.sdf"
+		[ "$status" -ne 0 ] || { echo "oracle took: $case"; false; }
 	done
+	sed 's|<size>0.4 0.4 0.02|<size>abc|' "$TMP/edit.sdf" > "$TMP/bad.sdf"
+	run -1 phys-step -n 0 "$TMP/bad.sdf"
+	assert_output --partial "phys-step: $TMP/bad.sdf:11: <size>"
+	# its elements are the world file's: phys-param says where
+	run -1 phys-param set --in-place "$TMP/edit.sdf" 'box::base_link::foot/geometry.box.size=0.5 0.5 0.02'
+	assert_output "phys-param: box::base_link::foot is brought into an included model by <experimental:params> at $TMP/edit.sdf:9; edit it there"
 }
 
 @test "a collision without geometry (SDF requires one) is said and touches nothing, as libsdformat reads it empty: its link falls through the ground (phys refused the file)" {

@@ -451,17 +451,6 @@ dir_of(const char *path)
 	return phys_xasprintf("%.*s", (int)(slash - path), path);
 }
 
-/* Element e and those in it as read from the document's file k. */
-static void
-mark_file(xmlNodePtr e, size_t k)
-{
-	xmlNodePtr c;
-
-	phys_node_set_line(e, phys_where(phys_node_line(e), k));
-	for (c = phys_child(e, NULL); c; c = phys_next(c, NULL))
-		mark_file(c, k);
-}
-
 /*
  * <include file="..."/>: the file's elements in its place, read on from
  * the first of them (an included file may include others; its path is
@@ -506,12 +495,8 @@ expand_includes(struct reader *r, xmlNodePtr parent)
 		}
 		first = NULL;
 		d = r->d;
-		d->files = phys_xrealloc(d->files, (d->nfiles + 1) *
-		    sizeof *d->files);
-		d->files[d->nfiles++] = phys_xstrdup(inc.name);
 		for (c = phys_child(inc.root, NULL); c; c = phys_next(c, NULL)) {
-			copy = phys_node_copy(c, d->xml);
-			mark_file(copy, d->nfiles);
+			copy = phys_doc_adopt(d, &inc, c);
 			xmlAddPrevSibling(n, copy);
 			first = first ? first : copy;
 		}

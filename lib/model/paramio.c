@@ -223,6 +223,12 @@ phys_world_edit(struct phys_scene *w, const struct phys_ref *r,
 	if (doc == w->host)
 		return phys_world_has_world(w, r->scope == PHYS_S_PHYSICS ?
 		    "physics profile" : "world values");
+	if (!phys_world_editable(w, r->scope, r->idx) && owner &&
+	    phys_node_file(doc, owner) != doc->name)
+		return phys_fail("%s is brought into an included model by "
+		    "<experimental:params> at %s:%ld; edit it there",
+		    phys_entity_name(w, r->scope, r->idx),
+		    phys_node_file(doc, owner), phys_node_line(owner));
 	if (!phys_world_editable(w, r->scope, r->idx))
 		return phys_fail("%s is defined in the included file %s; edit "
 		    "that file instead", phys_entity_name(w, r->scope, r->idx),

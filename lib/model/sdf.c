@@ -526,6 +526,48 @@ phys_node_copy(xmlNodePtr n, xmlDocPtr doc)
 	return c;
 }
 
+/* The number of file name among d's other files (1 on; 0: d itself),
+ * added when new. */
+static size_t
+doc_file_number(struct phys_doc *d, const char *name)
+{
+	size_t k;
+
+	if (strcmp(name, d->name) == 0)
+		return 0;
+	for (k = 0; k < d->nfiles; k++)
+		if (strcmp(d->files[k], name) == 0)
+			return k + 1;
+	d->files = phys_xrealloc(d->files, (d->nfiles + 1) * sizeof *d->files);
+	d->files[d->nfiles++] = phys_xstrdup(name);
+	return d->nfiles;
+}
+
+static void
+adopt_wheres(struct phys_doc *d, const struct phys_doc *from, xmlNodePtr a,
+    xmlNodePtr b)
+{
+	long where;
+
+	if (a->type != XML_ELEMENT_NODE)
+		return;
+	where = phys_node_where(a);
+	phys_node_set_line(b, phys_where(phys_where_line(where),
+	    doc_file_number(d, phys_doc_file(from, where))));
+	for (a = a->children, b = b->children; a && b; a = a->next, b = b->next)
+		adopt_wheres(d, from, a, b);
+}
+
+xmlNodePtr
+phys_doc_adopt(struct phys_doc *d, const struct phys_doc *from, xmlNodePtr n)
+{
+	xmlNodePtr c = xmlDocCopyNode(n, d->xml, 1);
+
+	if (c)
+		adopt_wheres(d, from, n, c);
+	return c;
+}
+
 bool
 phys_node_is(xmlNodePtr n, const char *name)
 {

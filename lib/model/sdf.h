@@ -124,6 +124,11 @@ const char *phys_node_file(const struct phys_doc *d, xmlNodePtr n);
 void phys_node_set_line(xmlNodePtr n, long where);
 /* A deep copy of n into doc, its elements' lines and files kept. */
 xmlNodePtr phys_node_copy(xmlNodePtr n, xmlDocPtr doc);
+/* A deep copy of n, an element of from, for d: each element keeps its
+ * line, and the file it came from joins d's files (phys_node_file names
+ * it). NULL when memory ran out. */
+xmlNodePtr phys_doc_adopt(struct phys_doc *d, const struct phys_doc *from,
+    xmlNodePtr n);
 /* First element child named name (any name when NULL). */
 xmlNodePtr phys_child(xmlNodePtr parent, const char *name);
 /* Next element sibling named name (any name when NULL). */

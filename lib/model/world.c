@@ -2,6 +2,7 @@
 #include "world.h"
 
 #include "fuel.h"
+#include "include_edit.h"
 #include "inertia_world.h"
 #include "spec.h"
 #include "excludes.h"
@@ -3095,11 +3096,6 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 
 	if (!uri)
 		return fail_node(d, in, "%s", "<include> has no <uri>");
-	if ((mn = experimental_params(in)))
-		return fail_node(d, mn, "%s", "<experimental:params>: "
-		    "libsdformat's edits of the included model (elements "
-		    "added, changed, removed), which phys does not make: "
-		    "refused rather than run without them");
 	if (L->include_depth >= PHYS_MAX_INCLUDE_DEPTH)
 		return phys_failat(PHYS_AT(d, in), "includes "
 		    "nested more than %d deep: the limit (LIMITS in phys(7))",
@@ -3153,6 +3149,9 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	if (!mn)
 		return fail_node(inc, inc->root, "%s",
 		    "the included file has no <model>");
+	if (experimental_params(in) && phys_include_edit(d,
+	    experimental_params(in), inc, mn) < 0)
+		return -1;
 	rc = include_override(d, in, &ov, &name);
 	if (rc == 0 && merged_include(in) && parent < 0)
 		warn_node(L, d, in, "%s", "<include merge=\"true\"> merges into "

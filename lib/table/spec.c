@@ -56,3 +56,33 @@ phys_spec_default(int major, int minor, const char *parent,
 	memset(seen, 0, sizeof seen);
 	return find_default(v, (unsigned)v->root, parent, child, seen);
 }
+
+static bool
+find_name(const struct phys_spec_version *v, unsigned i, const char *name,
+    unsigned char *seen)
+{
+	const struct phys_spec_elem *e = &v->elems[i];
+	unsigned j;
+
+	if (seen[i / 8] & (1u << (i % 8)))
+		return false;
+	seen[i / 8] |= 1u << (i % 8);
+	if (e->name && strcmp(e->name, name) == 0)
+		return true;
+	for (j = 0; j < e->nkids; j++)
+		if (find_name(v, v->kids[e->kid + j].elem, name, seen))
+			return true;
+	return false;
+}
+
+bool
+phys_spec_describes(int major, int minor, const char *name)
+{
+	unsigned char seen[65536 / 8];
+	const struct phys_spec_version *v;
+	bool exact;
+
+	v = phys_spec_find(major, minor, &exact);
+	memset(seen, 0, sizeof seen);
+	return find_name(v, (unsigned)v->root, name, seen);
+}

@@ -80,5 +80,7 @@ const struct phys_spec_version *phys_spec_find(int major, int minor,
  * parent (the first so named that has it), NULL when none does. */
 const char *phys_spec_default(int major, int minor, const char *parent,
     const char *child);
+/* Whether the version describes an element of that name, anywhere. */
+bool phys_spec_describes(int major, int minor, const char *name);
 
 #endif
