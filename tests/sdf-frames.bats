@@ -856,4 +856,12 @@ frame_chain() {
 	near "$(jq -s '.[-1].items["outer::M3::k/pose"].z' <<< "$output")" "$(awk 'BEGIN { printf "%.12g", 10 - 0.5 * 9.8 * 1e-6 * 1000 * 1001 }')" 1e-9
 	need_oracle
 	agrees_with_libsdformat "$TMP/w.sdf"
+	# a static model with no link at all has frames too, and a world
+	# frame may be attached to it
+	sdf_world 1.9 '<model name="s"><static>true</static><pose>0 2 0 0 0 0</pose><frame name="f"><pose>1 0 0 0 0 0</pose></frame></model>
+<frame name="wf" attached_to="s"><pose relative_to="s::f">0 0 1 0 0 0</pose></frame>
+<model name="k"><pose relative_to="wf"/><link name="l"><inertial><mass>1</mass></inertial></link></model>' > "$TMP/w.sdf"
+	run -0 --separate-stderr phys-step -q -n 0 -i 'k::l/pose' "$TMP/w.sdf"
+	[ "$(pose <(echo "$output") k::l/pose | cut -f1-3)" = "$(printf '1\t2\t1')" ]
+	agrees_with_libsdformat "$TMP/w.sdf"
 }

@@ -2601,9 +2601,13 @@ keep_frames(struct scope *sc)
 		f = &sc->frames[i];
 		if (!phys_node_is(f->node, "frame"))
 			continue;
-		if (resolve_frame(sc, f, &nf.pose) < 0 ||
-		    frame_link(sc, f->name, f->node, &nf.link) < 0)
+		if (resolve_frame(sc, f, &nf.pose) < 0)
 			return -1;
+		/* its attachment checked (check_attachments): one that finds
+		 * no link is on a model without one (static, or moving
+		 * nothing), which stays where it is, as the world does */
+		if (frame_link(sc, f->name, f->node, &nf.link) < 0)
+			nf.link = -1;
 		nf.name = scoped_name(scope_prefix(L->w, sc->model), f->name);
 		PHYS_GROW(L->frames, L->nframes, L->capframes);
 		L->frames[L->nframes++] = nf;
@@ -3240,15 +3244,12 @@ check_world_frames(struct loader *L)
 {
 	struct scope *ws = L->world;
 	phys_pose pose;
-	int link;
 	size_t i;
 
 	if (check_attachments(ws) < 0)
 		return -1;
 	for (i = 0; i < ws->nframes; i++)
-		if (resolve_frame(ws, &ws->frames[i], &pose) < 0 ||
-		    frame_link(ws, ws->frames[i].name, ws->frames[i].node,
-		    &link) < 0)
+		if (resolve_frame(ws, &ws->frames[i], &pose) < 0)
 			return -1;
 	return 0;
 }
