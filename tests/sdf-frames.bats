@@ -790,12 +790,12 @@ $(static_model s '')" > "$TMP/w.sdf"
 	done
 }
 
-# frame_chain N: a world of N frames in a chain, each 1 m along x from
+# world_frame_chain N: a world of N frames in a chain, each 1 m along x from
 # the one before (relative_to it) and attached to it; a model 1 m above
 # the last, welded to it by a joint of the world; and a model whose 70
 # frames chain the same way, its link 1 m above the last, its joint's
 # parent that frame.
-frame_chain() {
+world_frame_chain() {
 	awk -v n="$1" 'BEGIN {
 		print "<?xml version=\"1.0\"?><sdf version=\"1.11\"><world name=\"w\">"
 		print "<frame name=\"f0\"><pose>1 0 0 0 0 0</pose></frame>"
@@ -813,7 +813,7 @@ frame_chain() {
 }
 
 @test "chains of frames longer than 64, in the world and in a model, place what is relative to their ends as libsdformat places it (phys refused them as cycles); 100,000 world frames load in seconds" {
-	frame_chain 40 > "$TMP/w.sdf"
+	world_frame_chain 40 > "$TMP/w.sdf"
 	run -0 --separate-stderr phys-step -q -n 0 -i 'w::l/pose' -i 'm::c/pose' "$TMP/w.sdf"
 	# by hand: 40 frames 1 m along x, then 1 m up; 70 frames 1 m along y
 	[ "$(pose <(echo "$output") w::l/pose | cut -f1-3)" = "$(printf '40\t0\t1')" ]
@@ -823,7 +823,7 @@ frame_chain() {
 		"$BATS_FILE_TMPDIR/oracle" "$TMP/w.sdf" > "$TMP/oracle"
 		[ "$(jq -c 'select(.link == "w::l" or .link == "m::c") | .pose[0:3]' "$TMP/oracle")" = "$(printf '[40,0,1]\n[0,70,1]')" ]
 	fi
-	frame_chain 100000 > "$TMP/big.sdf"
+	world_frame_chain 100000 > "$TMP/big.sdf"
 	run -0 --separate-stderr bounded 10 300000 phys-step -q -n 0 -i 'w::l/pose' "$TMP/big.sdf"
 	[ "$(pose <(echo "$output") w::l/pose | cut -f1-3)" = "$(printf '100000\t0\t1')" ]
 }
