@@ -738,6 +738,12 @@ check_children(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e,
 			continue;
 		if (v < 0 && legacy_gravity(n, c))
 			continue;	/* the loader's warning says it */
+		/* a model file's root <include>: libsdformat reads it as the
+		 * file's model, and the loader does (what it names checked
+		 * as it loads) */
+		if (v < 0 && phys_node_is(n, "sdf") &&
+		    phys_node_is(c, "include"))
+			continue;
 		param_descend(at, c, &down);
 		if (v < 0 && (p = own_param(&down))) {
 			check_own(ck, n, c, &down, p);

@@ -379,8 +379,11 @@ parse_owned(struct phys_doc *d)
 		    "the root element is <%s>, neither <sdf>, a URDF "
 		    "<robot> nor MJCF's <mujoco>", d->root ?
 		    (const char *)d->root->name : "none");
-	d->kind = phys_child(d->root, "model") && !phys_child(d->root,
-	    "world") ? PHYS_DOC_MODEL : PHYS_DOC_WORLD;
+	/* a model file's model may be an include of one (libsdformat
+	 * reads it so) */
+	d->kind = (phys_child(d->root, "model") || phys_child(d->root,
+	    "include")) && !phys_child(d->root, "world") ? PHYS_DOC_MODEL :
+	    PHYS_DOC_WORLD;
 	return read_version(d);
 }
 

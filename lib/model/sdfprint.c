@@ -852,6 +852,9 @@ inline_includes(struct printer *pr, xmlNodePtr owner)
 		    pr->next_include >= pr->w->nincludes)
 			continue;
 		inc = pr->w->includes[pr->next_include++];
+		/* a model file that is an include of one: that first */
+		if (!phys_child(inc->root, "model"))
+			inline_includes(pr, inc->root);
 		if ((copy = phys_child(inc->root, "model")))
 			inline_includes(pr, copy);
 		if (phys_node_is(owner, "model") && copy &&

@@ -2288,7 +2288,7 @@ struct model_override {
 static int read_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn,
     int parent, const struct model_override *ov);
 static int read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in,
-    int parent);
+    int parent, const struct model_override *outer);
 
 static bool
 bool_flag(xmlNodePtr owner, const char *name)
@@ -2482,7 +2482,7 @@ read_model_body(struct loader *L, struct scope *sc)
 		if (phys_node_is(n, "model"))
 			rc = read_model(L, sc->doc, n, sc->model, NULL);
 		else if (phys_node_is(n, "include"))
-			rc = read_include(L, sc->doc, n, sc->model);
+			rc = read_include(L, sc->doc, n, sc->model, NULL);
 	}
 	for (i = 0; i < sc->nframes && rc == 0; i++)
 		if (phys_node_is(sc->frames[i].node, "link") &&
@@ -3088,8 +3088,77 @@ experimental_params(xmlNodePtr in)
 	return NULL;
 }
 
+/*
+ * What an outer <include> says over the one it includes: a model file
+ * whose root holds an <include> rather than a <model> (libsdformat reads
+ * it as that model). Its name, pose, static and placement frame win; it
+ * is the model's include (its plugins are the model's).
+ */
+static void
+override_over(struct model_override *ov, const struct model_override *outer)
+{
+	if (outer->name)
+		ov->name = outer->name;
+	if (outer->has_pose) {
+		ov->has_pose = true;
+		ov->pose = outer->pose;
+		free(ov->rel);
+		ov->rel = outer->rel ? phys_xstrdup(outer->rel) : NULL;
+	}
+	if (outer->is_static >= 0)
+		ov->is_static = outer->is_static;
+	if (outer->placement) {
+		free(ov->placement);
+		ov->placement = phys_xstrdup(outer->placement);
+	}
+	ov->doc = outer->doc;
+	ov->at = outer->at;
+	ov->merge = outer->merge;
+}
+
+static int read_include_at(struct loader *L, struct phys_doc *d,
+    xmlNodePtr in, int parent, const struct model_override *outer);
+
+/*
+ * A model file whose root is an <include> (PX4's models of a Fuel
+ * model): that include, read with what in, the include naming the file,
+ * says over it (override_over); deeper the same way, within the bound
+ * on nested includes.
+ */
 static int
-read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
+include_of_include(struct loader *L, struct phys_doc *d, xmlNodePtr in,
+    struct phys_doc *inc, int parent, const struct model_override *outer)
+{
+	struct model_override ov;
+	char *name;
+	int rc;
+
+	if (experimental_params(in))
+		return fail_node(d, experimental_params(in), "%s",
+		    "<experimental:params> of an <include> whose file is "
+		    "itself an <include>: phys edits a model it includes "
+		    "directly");
+	if (phys_child(phys_child(inc->root, "include"), "plugin"))
+		warn_node(L, inc, phys_child(phys_child(inc->root, "include"),
+		    "plugin"), "%s", "a <plugin> of a model file's root "
+		    "<include>: the include naming the file has the model's "
+		    "plugins, and this one is not read");
+	rc = include_override(d, in, &ov, &name);
+	ov.merge = rc == 0 && merged_include(in) && parent >= 0;
+	if (rc == 0 && outer)
+		override_over(&ov, outer);
+	if (rc == 0)
+		rc = read_include_at(L, inc, phys_child(inc->root, "include"),
+		    parent, &ov);
+	free(name);
+	free(ov.rel);
+	free(ov.placement);
+	return rc < 0 ? included_at(d, in) : 0;
+}
+
+static int
+read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent,
+    const struct model_override *outer)
 {
 	struct phys_scene *w = L->w;
 	struct model_override ov;
@@ -3150,6 +3219,8 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	if (!mn && (phys_child(inc->root, "light") ||
 	    phys_child(inc->root, "actor")))
 		return 0;	/* lights and actors take no part in dynamics */
+	if (!mn && phys_child(inc->root, "include"))
+		return include_of_include(L, d, in, inc, parent, outer);
 	if (!mn)
 		return fail_node(inc, inc->root, "%s",
 		    "the included file has no <model>");
@@ -3161,6 +3232,8 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 		warn_node(L, d, in, "%s", "<include merge=\"true\"> merges into "
 		    "a model; at world level the model is loaded as it is");
 	ov.merge = rc == 0 && merged_include(in) && parent >= 0;
+	if (rc == 0 && outer)
+		override_over(&ov, outer);
 	if (rc == 0) {
 		L->include_depth++;
 		rc = read_model(L, inc, mn, parent, &ov);
@@ -3170,6 +3243,19 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent)
 	free(ov.rel);
 	free(ov.placement);
 	return rc < 0 ? included_at(d, in) : 0;
+}
+
+/* An include read from an included file's root: one level deeper. */
+static int
+read_include_at(struct loader *L, struct phys_doc *d, xmlNodePtr in,
+    int parent, const struct model_override *outer)
+{
+	int rc;
+
+	L->include_depth++;
+	rc = read_include(L, d, in, parent, outer);
+	L->include_depth--;
+	return rc;
 }
 
 /* ---- the world ---- */
@@ -3457,7 +3543,7 @@ read_world(struct loader *L)
 		if (phys_node_is(n, "model"))
 			rc = read_model(L, &w->doc, n, -1, NULL);
 		else if (phys_node_is(n, "include"))
-			rc = read_include(L, &w->doc, n, -1);
+			rc = read_include(L, &w->doc, n, -1, NULL);
 		else if (phys_node_is(n, "population"))
 			warn_node(L, &w->doc, n, "%s", "<population> is not "
 			    "supported: its models are not loaded");
@@ -3526,6 +3612,8 @@ read_hosted(struct loader *L)
 		    "the first alone, and so does phys");
 	if (n)
 		rc = read_model(L, md, n, -1, NULL);
+	else if ((n = phys_child(md->root, "include")))
+		rc = read_include(L, md, n, -1, NULL);	/* as libsdformat */
 	if (rc == 0)
 		warn_joint_loops(L);
 	return rc;
