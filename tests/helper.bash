@@ -404,3 +404,18 @@ agrees_with_libsdformat() {
 	[ "$(wc -l < "$TMP/want")" -gt 3 ]
 	facts_agree "$TMP/want" "$TMP/got"
 }
+
+# cube_obj N: a 0.1 m cube whose every face is an N x N grid (12 N^2
+# triangles), outward, as an OBJ on standard output.
+cube_obj() {
+	awk -v n="$1" 'BEGIN { h = 0.05
+	    for (f = 0; f < 6; f++) { a = int(f / 2); s = f % 2 ? 1 : -1
+		u = (a + 1) % 3; w = (a + 2) % 3; b = v
+		for (i = 0; i <= n; i++) for (j = 0; j <= n; j++) {
+			p[a] = s * h; p[u] = -h + 2 * h * i / n; p[w] = -h + 2 * h * j / n
+			printf "v %g %g %g\n", p[0], p[1], p[2]; v++ }
+		for (i = 0; i < n; i++) for (j = 0; j < n; j++) {
+			q = b + i * (n + 1) + j + 1; r = q + n + 1
+			if (s > 0) printf "f %d %d %d\nf %d %d %d\n", q, r, r + 1, q, r + 1, q + 1
+			else printf "f %d %d %d\nf %d %d %d\n", q, r + 1, r, q, q + 1, r + 1 } } }'
+}

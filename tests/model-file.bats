@@ -130,3 +130,25 @@ setup() {
 	run -1 phys-inertia check "$REF/gazebo-models/sun/model.sdf"
 	[[ "$output" == *"model.sdf:3: <light>, and no <world> or <model>: nothing to simulate" ]]
 }
+
+@test "a relative file:// URI (AWS's worlds say file://models/NAME/meshes/...) is found in the current directory after the file's own, as gz-common finds it: the mesh cube rests on the ground by its half size (phys refused it)" {
+	mkdir -p "$TMP/pkg/models/crate/meshes" "$TMP/pkg/worlds"
+	cube_obj 1 > "$TMP/pkg/models/crate/meshes/cube.obj"
+	cat > "$TMP/pkg/worlds/w.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7"><world name="w"><gravity>0 0 -9.8</gravity>
+<model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+<model name="crate"><pose>0 0 0.3 0 0 0</pose><link name="l">
+<inertial><mass>1</mass><inertia><ixx>0.00167</ixx><iyy>0.00167</iyy><izz>0.00167</izz></inertia></inertial>
+<collision name="c"><geometry><mesh><uri>file://models/crate/meshes/cube.obj</uri></mesh></geometry></collision>
+</link></model></world></sdf>
+SDF
+	# from the package's root, where its launch runs it
+	cd "$TMP/pkg"
+	run -0 --separate-stderr phys-step -q -t 1 -r 1 -i 'crate::l/pose' worlds/w.sdf
+	near "$(tail -1 <<< "$output" | jq '.items["crate::l/pose"].z')" 0.05 2e-3
+	# from elsewhere, the places searched are said
+	cd "$TMP"
+	run -1 phys-step -n 0 pkg/worlds/w.sdf
+	assert_output "phys-step: pkg/worlds/w.sdf:6: cannot find file 'file://models/crate/meshes/cube.obj' (searched next to the file, the current directory, then GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH, IGN_GAZEBO_RESOURCE_PATH and GAZEBO_RESOURCE_PATH)"
+}

@@ -1102,7 +1102,7 @@ not_found_text(const char *what, const char *uri)
 		return phys_xasprintf("cannot find %s '%s' (searched%s "
 		    "GAZEBO_MODEL_PATH, SDF_PATH, GZ_SIM_RESOURCE_PATH, "
 		    "IGN_GAZEBO_RESOURCE_PATH%s)", what, uri, file ?
-		    " next to the file, then" : "", file ?
+		    " next to the file, the current directory, then" : "", file ?
 		    " and GAZEBO_RESOURCE_PATH" : strncmp(uri, "model://", 8) ==
 		    0 ? " and the directories above the file" : "");
 	caches = phys_fuel_caches();
@@ -2829,8 +2829,9 @@ in_parent_dirs(const char *doc_path, const char *name, bool want_dir)
  * A model directory (want_dir) or a file named by uri: model://NAME/...
  * in the model paths (GAZEBO_MODEL_PATH, SDF_PATH, then Gazebo Sim's
  * GZ_SIM_RESOURCE_PATH and IGN_GAZEBO_RESOURCE_PATH); an absolute path
- * as it is; relative and file:// ones next to the document, then in the
- * same paths and GAZEBO_RESOURCE_PATH (file://media/... is Gazebo's).
+ * as it is; relative and file:// ones next to the document, in the
+ * current directory, then in the same paths and GAZEBO_RESOURCE_PATH
+ * (file://media/... is Gazebo's).
  */
 static char *
 find_resource(const char *uri, const char *doc_path, bool want_dir)
@@ -2866,6 +2867,10 @@ find_resource(const char *uri, const char *doc_path, bool want_dir)
 		if (is_resource(path, want_dir))
 			return path;
 		free(path);
+		/* then the current directory, as gz-common's FindFile
+		 * looks there (AWS's worlds say file://models/...) */
+		if (is_resource(name, want_dir))
+			return phys_xstrdup(name);
 	}
 	/* model:// looks in model paths; a relative name anywhere. */
 	for (i = 0; i < sizeof vars / sizeof *vars - model; i++)
