@@ -53,16 +53,6 @@ action_of(xmlNodePtr e, enum action *out)
 	return i;
 }
 
-static bool
-named(xmlNodePtr n, const char *name)
-{
-	char *own = phys_node_attr(n, "name");
-	bool same = own && strcmp(own, name) == 0;
-
-	free(own);
-	return same;
-}
-
 /*
  * The element id names under model: at each level the child whose name
  * is the longest that begins what is left of the id (followed by "::" or
@@ -114,7 +104,7 @@ by_name(xmlNodePtr parent, xmlNodePtr c, bool modify)
 	char *name = phys_node_attr(c, "name");
 	xmlNodePtr n = phys_child(parent, tag);
 
-	while (name && n && !named(n, name))
+	while (name && n && !phys_node_attr_is(n, "name", name))
 		n = phys_next(n, tag);
 	if (name && !n && modify)
 		n = phys_child(parent, tag);
@@ -328,7 +318,8 @@ add_named(const struct edit *x, xmlNodePtr e, const char *id)
 	}
 	for (c = parent ? phys_child(parent, (const char *)e->name) : NULL;
 	    c && !twice; c = phys_next(c, (const char *)e->name))
-		twice = named(c, name) && !phys_node_is(c, "plugin");
+		twice = phys_node_attr_is(c, "name", name) &&
+		    !phys_node_is(c, "plugin");
 	free(name);
 	if (!parent)
 		return refuse(x, e, "the included model has no element of "

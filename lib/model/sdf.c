@@ -572,6 +572,16 @@ phys_doc_adopt(struct phys_doc *d, const struct phys_doc *from, xmlNodePtr n)
 }
 
 bool
+phys_node_attr_is(xmlNodePtr n, const char *name, const char *value)
+{
+	xmlChar *v = xmlGetProp(n, (const xmlChar *)name);
+	bool same = v && strcmp((const char *)v, value) == 0;
+
+	xmlFree(v);
+	return same;
+}
+
+bool
 phys_node_is(xmlNodePtr n, const char *name)
 {
 	return n && n->type == XML_ELEMENT_NODE &&

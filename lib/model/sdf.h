@@ -147,6 +147,8 @@ const char *phys_node_text_tmp(xmlNodePtr n, struct phys_text *t);
 void phys_text_done(struct phys_text *t);
 /* Attribute value or NULL; caller frees. */
 char *phys_node_attr(xmlNodePtr n, const char *name);
+/* Whether n has attribute name, of that value. */
+bool phys_node_attr_is(xmlNodePtr n, const char *name, const char *value);
 /* True when the element name is name. */
 /*
  * An integer libsdformat reads by its leading digits, what follows

@@ -121,16 +121,6 @@ edit_inertial(struct phys_doc *u, const struct u_entity *e,
 	    what + strlen("inertia."), v);
 }
 
-static bool
-is_ref(xmlNodePtr g, const char *ref)
-{
-	char *r = phys_node_attr(g, "reference");
-	bool same = r && strcmp(r, ref) == 0;
-
-	free(r);
-	return same;
-}
-
 /* The last <gazebo reference="ref"> holding path (slash-separated),
  * else the last one of ref, else NULL. */
 static xmlNodePtr
@@ -139,7 +129,7 @@ gazebo_block(struct phys_doc *u, const char *ref, const char *first)
 	xmlNodePtr g, last = NULL, holder = NULL;
 
 	for (g = phys_child(u->root, "gazebo"); g; g = phys_next(g, "gazebo"))
-		if (is_ref(g, ref)) {
+		if (phys_node_attr_is(g, "reference", ref)) {
 			last = g;
 			if (phys_child(g, first))
 				holder = g;

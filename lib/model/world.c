@@ -970,10 +970,7 @@ resolve_frame(struct scope *sc, struct frame *f, phys_pose *out)
 			break;
 		}
 		g->state = 1;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			path = phys_xrealloc(path, cap * sizeof *path);
-		}
+		PHYS_GROW(path, n, cap);
 		path[n++] = g;
 		if (!(g = frame_base(sc, g, &base, &rc)))
 			break;
