@@ -327,7 +327,7 @@ SDF
 	[ "$(jq -r 'select(.collision) | .collision' "$TMP/oracle" | sort | tr '\n' ' ')" = "box::base_link::box_col box::base_link::foot ground::l::c " ]
 }
 
-@test "an <experimental:params> edit libsdformat skips with an error is refused at its line: a missing element, no element_id, an unknown action, an element added twice or one SDFormat does not describe; a bad value it brings is named at its own file and line" {
+@test "an <experimental:params> edit libsdformat skips with an error is refused at its line: a missing element, no element_id, an unknown action, an element added twice or one SDFormat does not describe; a bad value it brings is named at its own file and line; edits past the bound on their work are refused" {
 	params_world
 	export SDF_PATH="$TMP/models"
 	for case in 's|base_link::vis"|base_link::nothing"|@17@<visual element_id='"'base_link::nothing'"'>: the included model has no such element' \
@@ -347,6 +347,13 @@ SDF
 	sed 's|<size>0.4 0.4 0.02|<size>abc|' "$TMP/edit.sdf" > "$TMP/bad.sdf"
 	run -1 phys-step -n 0 "$TMP/bad.sdf"
 	assert_output --partial "phys-step: $TMP/bad.sdf:11: <size>"
+	# 20,000 frames added to one model: each added looks among those
+	# before it for its name (8 s); the work is bounded
+	awk 'BEGIN { print "<?xml version=\"1.0\"?><sdf version=\"1.9\"><world name=\"w\"><include><uri>model://box</uri><experimental:params>"
+		for (i = 0; i < 20000; i++) printf "<frame element_id=\"\" action=\"add\" name=\"f%d\"/>\n", i
+		print "</experimental:params></include></world></sdf>" }' > "$TMP/many.sdf"
+	run -1 bounded 10 300000 phys-step -n 0 "$TMP/many.sdf"
+	[[ "$output" =~ many\.sdf:[0-9]+:\ \<experimental:params\>:\ \<frame\ element_id=\'\'\>:\ its\ edits\ look\ at\ more\ than\ 20000000\ elements\ of\ the\ included\ model:\ the\ limit\ \(LIMITS\ in\ phys\(7\)\) ]]
 	# its elements are the world file's: phys-param says where
 	run -1 phys-param set --in-place "$TMP/edit.sdf" 'box::base_link::foot/geometry.box.size=0.5 0.5 0.02'
 	assert_output "phys-param: box::base_link::foot is brought into an included model by <experimental:params> at $TMP/edit.sdf:9; edit it there"

@@ -18,17 +18,37 @@ struct edit {
 	const struct phys_doc *from;	/* the file the edits are in */
 	struct phys_doc *inc;		/* the included model's */
 	xmlNodePtr model;
+	unsigned long *looked;		/* elements looked at so far */
 };
+
+/*
+ * The elements an include's edits may look at, all told: each edit
+ * looks among the children of the elements it names, so a file of many
+ * edits of a model of many elements would take their product (20,000
+ * edits of one link took 8 s). Some seconds' work at most.
+ */
+#define MAX_LOOKED	20000000UL
 
 enum action { ACT_NONE, ACT_ADD, ACT_MODIFY, ACT_REMOVE, ACT_REPLACE };
 
-/* An edit's error at its element: "<sensor element_id='x'>: what". */
+/* One more element looked at; false once past the bound. */
+static bool
+look(const struct edit *x)
+{
+	return ++*x->looked <= MAX_LOOKED;
+}
+
+/* An edit's error at its element: "<sensor element_id='x'>: what" (or
+ * that the bound stopped the search). */
 static int
 refuse(const struct edit *x, xmlNodePtr e, const char *what)
 {
 	char *id = phys_node_attr(e, "element_id");
 	int rc;
 
+	if (*x->looked > MAX_LOOKED)
+		what = "its edits look at more than 20000000 elements of the "
+		    "included model: the limit (LIMITS in phys(7))";
 	rc = phys_failat(PHYS_AT(x->from, e), "<experimental:params>: "
 	    "<%s%s%s%s>: %s", (const char *)e->name, id ? " element_id='" : "",
 	    id ? id : "", id ? "'" : "", what);
@@ -60,7 +80,8 @@ action_of(xmlNodePtr e, enum action *out)
  * when none is.
  */
 static xmlNodePtr
-by_id(xmlNodePtr model, const char *tag, const char *id)
+by_id(const struct edit *x, xmlNodePtr model, const char *tag,
+    const char *id)
 {
 	xmlNodePtr c, best = NULL, last = NULL;
 	const char *rest = id;
@@ -71,6 +92,8 @@ by_id(xmlNodePtr model, const char *tag, const char *id)
 		best = last = NULL;
 		best_len = 0;
 		for (c = phys_child(model, NULL); c; c = phys_next(c, NULL)) {
+			if (!look(x))
+				return NULL;
 			if (!(name = phys_node_attr(c, "name")))
 				continue;
 			len = strlen(name);
@@ -98,15 +121,17 @@ by_id(xmlNodePtr model, const char *tag, const char *id)
  * c names one, of its name; for modify, the first of the element when
  * none has the name (the name is then set), as libsdformat has it. */
 static xmlNodePtr
-by_name(xmlNodePtr parent, xmlNodePtr c, bool modify)
+by_name(const struct edit *x, xmlNodePtr parent, xmlNodePtr c, bool modify)
 {
 	const char *tag = (const char *)c->name;
 	char *name = phys_node_attr(c, "name");
 	xmlNodePtr n = phys_child(parent, tag);
 
-	while (name && n && !phys_node_attr_is(n, "name", name))
+	while (name && n && !phys_node_attr_is(n, "name", name) && look(x))
 		n = phys_next(n, tag);
-	if (name && !n && modify)
+	if (!look(x))
+		n = NULL;
+	else if (name && !n && modify)
 		n = phys_child(parent, tag);
 	free(name);
 	return n;
@@ -202,7 +227,7 @@ modify_children(const struct edit *x, xmlNodePtr e, xmlNodePtr to)
 	xmlNodePtr c, t;
 
 	for (c = phys_child(e, NULL); c; c = phys_next(c, NULL)) {
-		if (!(t = by_name(to, c, true)))
+		if (!(t = by_name(x, to, c, true)))
 			return refuse(x, c, "the element it modifies has no "
 			    "such child");
 		if (has_text(c) || !phys_child(c, NULL)) {
@@ -240,7 +265,7 @@ remove_from(const struct edit *x, xmlNodePtr e, xmlNodePtr target)
 		return 0;
 	}
 	for (c = phys_child(e, NULL); c; c = phys_next(c, NULL)) {
-		if (!(t = by_name(target, c, false)))
+		if (!(t = by_name(x, target, c, false)))
 			return refuse(x, c, "the element it removes from has "
 			    "no such child");
 		xmlUnlinkNode(t);
@@ -288,7 +313,7 @@ each_child(const struct edit *x, xmlNodePtr e, xmlNodePtr target)
 				return -1;
 			continue;
 		}
-		if (!(t = by_name(target, c, a == ACT_MODIFY)))
+		if (!(t = by_name(x, target, c, a == ACT_MODIFY)))
 			return refuse(x, c, "the element it edits has no such "
 			    "child");
 		if (a == ACT_REPLACE &&
@@ -309,7 +334,7 @@ static int
 add_named(const struct edit *x, xmlNodePtr e, const char *id)
 {
 	char *name = phys_node_attr(e, "name");
-	xmlNodePtr parent = *id ? by_id(x->model, NULL, id) : x->model, c;
+	xmlNodePtr parent = *id ? by_id(x, x->model, NULL, id) : x->model, c;
 	bool twice = false;
 
 	if (!name || !*name) {
@@ -317,11 +342,11 @@ add_named(const struct edit *x, xmlNodePtr e, const char *id)
 		return refuse(x, e, "an element added needs a name");
 	}
 	for (c = parent ? phys_child(parent, (const char *)e->name) : NULL;
-	    c && !twice; c = phys_next(c, (const char *)e->name))
+	    c && !twice && look(x); c = phys_next(c, (const char *)e->name))
 		twice = phys_node_attr_is(c, "name", name) &&
 		    !phys_node_is(c, "plugin");
 	free(name);
-	if (!parent)
+	if (!parent || *x->looked > MAX_LOOKED)
 		return refuse(x, e, "the included model has no element of "
 		    "that element_id to add to");
 	if (twice)
@@ -349,7 +374,7 @@ edit_one(const struct edit *x, xmlNodePtr e)
 		    "replace");
 	else if (a == ACT_ADD)
 		rc = add_named(x, e, id);
-	else if (!(target = by_id(x->model, (const char *)e->name, id)))
+	else if (!(target = by_id(x, x->model, (const char *)e->name, id)))
 		rc = refuse(x, e, "the included model has no such element");
 	else if (a == ACT_NONE)
 		rc = each_child(x, e, target);
@@ -367,7 +392,8 @@ int
 phys_include_edit(const struct phys_doc *from, xmlNodePtr params,
     struct phys_doc *inc, xmlNodePtr model)
 {
-	struct edit x = { from, inc, model };
+	unsigned long looked = 0;
+	struct edit x = { from, inc, model, &looked };
 	xmlNodePtr e;
 
 	for (e = phys_child(params, NULL); e; e = phys_next(e, NULL))
