@@ -25,9 +25,10 @@ struct edit {
  * The elements an include's edits may look at, all told: each edit
  * looks among the children of the elements it names, so a file of many
  * edits of a model of many elements would take their product (20,000
- * edits of one link took 8 s). Some seconds' work at most.
+ * edits of one link took 8 s). A fraction of a second's work (a few
+ * seconds' under AddressSanitizer).
  */
-#define MAX_LOOKED	20000000UL
+#define MAX_LOOKED	5000000UL
 
 enum action { ACT_NONE, ACT_ADD, ACT_MODIFY, ACT_REMOVE, ACT_REPLACE };
 
@@ -47,7 +48,7 @@ refuse(const struct edit *x, xmlNodePtr e, const char *what)
 	int rc;
 
 	if (*x->looked > MAX_LOOKED)
-		what = "its edits look at more than 20000000 elements of the "
+		what = "its edits look at more than 5000000 elements of the "
 		    "included model: the limit (LIMITS in phys(7))";
 	rc = phys_failat(PHYS_AT(x->from, e), "<experimental:params>: "
 	    "<%s%s%s%s>: %s", (const char *)e->name, id ? " element_id='" : "",
