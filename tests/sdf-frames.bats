@@ -492,32 +492,30 @@ SDF
 }
 
 @test "XML details libsdformat accepts: blank lines before <?xml, -- in comments, undeclared prefixes, text before the root" {
-	printf '\n\n<?xml version="1.0"?>\n<!-- a -- comment --->\n<sdf version="1.6">\n<world name="w">\n<ignition:plugin name="p"><x/></ignition:plugin>\n<model name="m"><pose>0 0 1 0 0 0</pose><link name="l"/></model>\n</world>\n</sdf>\n' > "$TMP/w.sdf"
-	phys-step -n 0 -i 'm/pose' "$TMP/w.sdf" > "$TMP/o"
-	[ "$(pose "$TMP/o" m/pose | cut -f3)" = 1 ]
-	# lines are the file's own, and an edit changes only its line
-	phys-param set "$TMP/w.sdf" m::l/inertial.mass=3 > "$TMP/e.sdf"
-	[ "$(diff "$TMP/w.sdf" "$TMP/e.sdf" | grep -c '^[<>]')" -eq 2 ]
+	# a declaration that lost its "<" (a world of gz-sim's own tests) is
+	# text before the root, which libsdformat reads past
+	for head in '?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">' \
+	    '\n\n<?xml version="1.0"?>\n<!-- a -- comment --->\n<sdf version="1.6">\n<world name="w">\n<ignition:plugin name="p"><x/></ignition:plugin>'; do
+		printf "$head"'\n<model name="m"><pose>0 0 1 0 0 0</pose><link name="l"/></model>\n</world>\n</sdf>\n' > "$TMP/w.sdf"
+		phys-step -n 0 -i 'm/pose' "$TMP/w.sdf" > "$TMP/o"
+		[ "$(pose "$TMP/o" m/pose | cut -f3)" = 1 ]
+		# lines are the file's own, and an edit changes only its line
+		phys-param set "$TMP/w.sdf" m::l/inertial.mass=3 > "$TMP/e.sdf"
+		[ "$(diff "$TMP/w.sdf" "$TMP/e.sdf" | grep -c '^[<>]')" -eq 2 ]
+		[ ! -x "$BATS_FILE_TMPDIR/oracle" ] ||
+		    "$BATS_FILE_TMPDIR/oracle" "$TMP/w.sdf" > /dev/null
+	done
 	sed -i 's|<link name="l"/>|<link name="l"><bad></link>|' "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"w.sdf:8: malformed XML"* ]]
-	# a declaration that lost its "<" (a world of gz-sim's own tests) is
-	# text before the root, which libsdformat reads past; before a
-	# declaration, it stops, as libsdformat (tinyxml2) does
-	printf '?xml version="1.0"?>\n<sdf version="1.9">\n<world name="w">\n<model name="m"><pose>0 0 1 0 0 0</pose><link name="l"/></model>\n</world>\n</sdf>\n' > "$TMP/w.sdf"
-	phys-step -n 0 -i 'm/pose' "$TMP/w.sdf" > "$TMP/o"
-	[ "$(pose "$TMP/o" m/pose | cut -f3)" = 1 ]
-	phys-param set "$TMP/w.sdf" m::l/inertial.mass=3 > "$TMP/e.sdf"
-	[ "$(diff "$TMP/w.sdf" "$TMP/e.sdf" | grep -c '^[<>]')" -eq 2 ]
-	sed -i '1s/^/junk\n<?xml version="1.0"?>\n/' "$TMP/w.sdf"
+	# text before a declaration stops libsdformat (tinyxml2), and phys
+	printf 'junk\n<?xml version="1.0"?>\n<sdf version="1.9"><world name="w"/></sdf>\n' > "$TMP/w.sdf"
 	run -1 phys-step -n 0 "$TMP/w.sdf"
-	[[ "$output" == *"w.sdf:"*": malformed XML"* ]]
+	[[ "$output" == *"w.sdf:1: malformed XML"* ]]
 	if [ -x "$BATS_FILE_TMPDIR/oracle" ]; then
 		run "$BATS_FILE_TMPDIR/oracle" "$TMP/w.sdf"
 		[ "$status" -ne 0 ]
-		sed -i '1,2d' "$TMP/w.sdf"
-		run -0 "$BATS_FILE_TMPDIR/oracle" "$TMP/w.sdf"
 	fi
 	# the security limits hold: no entity declarations
 	printf '<?xml version="1.0"?>\n<!DOCTYPE sdf [<!ENTITY x "y">]>\n<sdf version="1.6"><world name="w"/></sdf>\n' > "$TMP/w.sdf"

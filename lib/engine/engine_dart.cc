@@ -91,6 +91,7 @@ extern "C" {
 #include "inertia.h"
 #include "inertia_follow.h"
 #include "mesh.h"
+#include "sets.h"
 }
 #undef _Noreturn
 
@@ -1893,12 +1894,6 @@ make_coupling(dart_engine *e, int ji)
 }
 
 /*
- * The world's joints as trees: in file order, a joint holds its child in
- * a tree when the child is a moving link no joint holds yet and the joint
- * closes no loop (its child is not its parent's ancestor); links no joint
- * holds root trees of their own.
- */
-/*
  * DART builds a skeleton in time and memory growing faster than the
  * square of its links (measured: a chain of 600 links 2.5 s, 1,000 12 s
  * and 250 MB, a star of 2,000 112 s) and walks it by recursion (a chain
@@ -1907,20 +1902,6 @@ make_coupling(dart_engine *e, int ji)
  * past it, before DART sees it.
  */
 #define MAX_SKELETON_LINKS 600
-
-int
-skeleton_root(std::vector<int> &up, int li)
-{
-	int r = li, next;
-
-	while (up[(size_t)r] != r)
-		r = up[(size_t)r];
-	for (; li != r; li = next) {	/* each link straight to its root */
-		next = up[(size_t)li];
-		up[(size_t)li] = r;
-	}
-	return r;
-}
 
 int
 within_skeleton_bound(const dart_engine *e)
@@ -1936,12 +1917,12 @@ within_skeleton_bound(const dart_engine *e)
 		if (j->type == PHYS_JOINT_GEARBOX || is_static(e, j->parent) ||
 		    is_static(e, j->child))
 			continue;
-		up[(size_t)skeleton_root(up, j->child)] =
-		    skeleton_root(up, j->parent);
+		up[(size_t)phys_set_root(up.data(), j->child)] =
+		    phys_set_root(up.data(), j->parent);
 	}
 	for (size_t i = 0; i < w->nlinks; i++) {
 		if (is_static(e, (int)i) ||
-		    ++size[(size_t)skeleton_root(up, (int)i)] <=
+		    ++size[(size_t)phys_set_root(up.data(), (int)i)] <=
 		    MAX_SKELETON_LINKS)
 			continue;
 		return phys_failat(PHYS_AT(w->links[i].doc,
@@ -1954,6 +1935,12 @@ within_skeleton_bound(const dart_engine *e)
 	return 0;
 }
 
+/*
+ * The world's joints as trees: in file order, a joint holds its child in
+ * a tree when the child is a moving link no joint holds yet and the joint
+ * closes no loop (its child is not its parent's ancestor); links no joint
+ * holds root trees of their own.
+ */
 int
 build(dart_engine *e)
 {

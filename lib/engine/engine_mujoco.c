@@ -3197,9 +3197,6 @@ stack_size(const mjModel *m)
  */
 #define MAX_BODY_DEPTH 96
 
-
-
-
 static int
 within_depth(const struct mujoco_engine *e)
 {

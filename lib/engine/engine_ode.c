@@ -331,22 +331,15 @@ mass_unchecked(dMass *m, double mass, double ixx, double iyy, double izz,
 /*
  * ODE takes a link's mass as every engine does (phys_link_mass_prepare),
  * and warns of ODE's quick solver on a tensor raised to the floor, when
- * the quick solver runs. ODE cannot invert a tensor that is not positive
- * definite, which after load it judges by its own test.
+ * the quick solver runs (link_mass adds the note). ODE cannot invert a
+ * tensor that is not positive definite, which after load it judges by its
+ * own test.
  */
-static const struct phys_mass_rules ode_mass_world = {
+static const struct phys_mass_rules ode_mass = {
 	.engine = "ODE",
 	.form = PHYS_INERTIA_AS_WRITTEN,
 	.stand_in = PHYS_STAND_IN_ALWAYS,
 	.judged_later_by_engine = true,
-};
-static const struct phys_mass_rules ode_mass_quick = {
-	.engine = "ODE",
-	.form = PHYS_INERTIA_AS_WRITTEN,
-	.stand_in = PHYS_STAND_IN_ALWAYS,
-	.judged_later_by_engine = true,
-	.not_positive_note = " (ODE's quick solver may not converge on it: "
-	    "-s ode.solver.type=world solves it exactly)",
 };
 
 /* At load an error names the SDF line (of <inertial>, where there is
@@ -359,13 +352,18 @@ link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 {
 	const struct phys_link *l = &e->w->links[li];
 	struct phys_link_mass lm;
+	struct phys_mass_rules rules;
 	phys_mat3 I;
 	long line = phys_node_line(phys_path_find(l->node, "inertial"));
 
 	if (!line)
 		line = phys_node_line(l->node);
-	if (phys_link_mass_prepare(e->w, e->v, li,
-	    e->quick ? &ode_mass_quick : &ode_mass_world, at_load, line,
+	rules = ode_mass;
+	if (e->quick)
+		rules.not_positive_note = " (ODE's quick solver may not "
+		    "converge on it: -s ode.solver.type=world solves it "
+		    "exactly)";
+	if (phys_link_mass_prepare(e->w, e->v, li, &rules, at_load, line,
 	    false, &lm) < 0)
 		return -1;
 	I = e->links[li].own = lm.tensor;

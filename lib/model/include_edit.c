@@ -220,8 +220,9 @@ set_attributes(xmlNodePtr e, xmlNodePtr to)
 
 static int modify(const struct edit *x, xmlNodePtr e, xmlNodePtr to);
 
-/* modify's children: each the child of to it names, modified in turn; a
- * value given replaces, an empty one is the default again. */
+/* modify's children: each the child of to it names, modified in turn;
+ * an empty one sets a value back to its default (one with children of
+ * its own is left, none of them said). */
 static int
 modify_children(const struct edit *x, xmlNodePtr e, xmlNodePtr to)
 {
@@ -231,13 +232,12 @@ modify_children(const struct edit *x, xmlNodePtr e, xmlNodePtr to)
 		if (!(t = by_name(x, to, c, true)))
 			return refuse(x, c, "the element it modifies has no "
 			    "such child");
-		if (has_text(c) || !phys_child(c, NULL)) {
-			if (phys_child(t, NULL) && !has_text(c))
-				continue;	/* none of its children said */
-			set_value(x, t, has_text(c) ? c : NULL);
+		if (has_text(c) || phys_child(c, NULL)) {
+			if (modify(x, c, t) < 0)
+				return -1;
+		} else if (!phys_child(t, NULL)) {
+			set_value(x, t, NULL);
 			set_attributes(c, t);
-		} else if (modify(x, c, t) < 0) {
-			return -1;
 		}
 	}
 	return 0;

@@ -126,7 +126,8 @@ parsed_text(const struct tolerant *t)
  * its "<"): tinyxml2 keeps it as a text node of the document, which
  * libsdformat never reads; libxml2 stops at it. Blanked in place, line
  * breaks kept (a byte order mark stays: it names the encoding). Before
- * a declaration tinyxml2 stops too. */
+ * a declaration tinyxml2 stops too, and so this leaves it: what it
+ * blanks is never before a declaration (declaration_first's). */
 static void
 text_before_root(struct tolerant *t)
 {
@@ -149,10 +150,10 @@ text_before_root(struct tolerant *t)
 static void
 declaration_first(struct tolerant *t)
 {
-	const char *s = parsed_text(t);
+	const char *s = t->text;
 	size_t blank = 0, decl, len = t->len;
 	const char *close;
-	char *c, *blanks;
+	char *c;
 
 	while (blank < len && isspace((unsigned char)s[blank]))
 		blank++;
@@ -160,11 +161,9 @@ declaration_first(struct tolerant *t)
 	    !(close = memmem(s + blank, len - blank, "?>", 2)))
 		return;
 	decl = (size_t)(close + 2 - (s + blank));
-	blanks = phys_xstrndup(s, blank);	/* s may be the copy */
 	c = writable(t);
-	memmove(c, c + blank, decl);
-	memcpy(c + decl, blanks, blank);
-	free(blanks);
+	memcpy(c, s + blank, decl);
+	memcpy(c + decl, s, blank);	/* the original still holds them */
 }
 
 /* An XML declaration of a version other than 1.x (PyBullet's files say

@@ -3,6 +3,7 @@
 
 #include "fuel.h"
 #include "include_edit.h"
+#include "sets.h"
 #include "inertia_world.h"
 #include "spec.h"
 #include "excludes.h"
@@ -729,7 +730,8 @@ struct frame {
 	int attach;		/* its chain of attached_to: ATTACH_* */
 	int link_state;		/* 0 new, 1 walking, 2 link found */
 	int link;		/* the link it is attached to; -1 the world */
-	int into;		/* its poses' chain into a nested model: INTO_* */
+	int into;		/* its poses' chain into a nested model:
+				 * INTO_* */
 };
 
 enum { INTO_NEW, INTO_WALKING, INTO_NO, INTO_YES };
@@ -1022,7 +1024,6 @@ scope_free(struct scope *sc)
 }
 
 /* ---- entities ---- */
-
 
 static int
 register_name(struct loader *L, struct phys_doc *d, xmlNodePtr n,
@@ -1901,8 +1902,8 @@ frame_link(struct scope *sc, const char *name, xmlNodePtr at, int *out)
 			break;
 		}
 		if (f->link_state == 1) {
-			rc = fail_node(sc->doc, f->node, "frame '%s' is attached "
-			    "to a cycle of frames", f->name);
+			rc = fail_node(sc->doc, f->node, "frame '%s' is "
+			    "attached to a cycle of frames", f->name);
 			break;
 		}
 		f->link_state = 1;
@@ -3118,9 +3119,6 @@ override_over(struct model_override *ov, const struct model_override *outer)
 	ov->merge = outer->merge;
 }
 
-static int read_include_at(struct loader *L, struct phys_doc *d,
-    xmlNodePtr in, int parent, const struct model_override *outer);
-
 /*
  * A model file whose root is an <include> (PX4's models of a Fuel
  * model): that include, read with what in, the include naming the file,
@@ -3149,9 +3147,12 @@ include_of_include(struct loader *L, struct phys_doc *d, xmlNodePtr in,
 	ov.merge = rc == 0 && merged_include(in) && parent >= 0;
 	if (rc == 0 && outer)
 		override_over(&ov, outer);
-	if (rc == 0)
-		rc = read_include_at(L, inc, phys_child(inc->root, "include"),
+	if (rc == 0) {		/* one include deeper */
+		L->include_depth++;
+		rc = read_include(L, inc, phys_child(inc->root, "include"),
 		    parent, &ov);
+		L->include_depth--;
+	}
 	free(name);
 	free(ov.rel);
 	free(ov.placement);
@@ -3247,33 +3248,12 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent,
 	return rc < 0 ? included_at(d, in) : 0;
 }
 
-/* An include read from an included file's root: one level deeper. */
-static int
-read_include_at(struct loader *L, struct phys_doc *d, xmlNodePtr in,
-    int parent, const struct model_override *outer)
-{
-	int rc;
-
-	L->include_depth++;
-	rc = read_include(L, d, in, parent, outer);
-	L->include_depth--;
-	return rc;
-}
-
 /* ---- the world ---- */
 
 void
 phys_load_options_default(struct phys_load_options *o)
 {
 	memset(o, 0, sizeof *o);
-}
-
-static int
-loop_root(int *up, int i)
-{
-	while (up[i] != i)
-		i = up[i] = up[up[i]];
-	return i;
 }
 
 /*
@@ -3296,8 +3276,9 @@ warn_joint_loops(struct loader *L)
 
 		if (j->type == PHYS_JOINT_GEARBOX)
 			continue;
-		a = loop_root(up, j->parent < 0 ? (int)w->nlinks : j->parent);
-		b = loop_root(up, j->child);
+		a = phys_set_root(up, j->parent < 0 ? (int)w->nlinks :
+		    j->parent);
+		b = phys_set_root(up, j->child);
 		if (a == b)
 			warn_node(L, j->doc, j->node, "joint '%s' closes a "
 			    "kinematic loop (solved as one more "
@@ -3344,15 +3325,6 @@ check_world_frames(struct loader *L)
 
 /* ---- joints of the world (SDF 1.12) ---- */
 
-/* The world pose of a frame a world joint names: the world, a link,
- * joint or model by scoped name, a <frame> of a model, a world frame. */
-static int
-world_name_pose(struct loader *L, const char *name, xmlNodePtr at,
-    phys_pose *out)
-{
-	return world_frame(L, &L->w->doc, name, at, out);
-}
-
 /* The link a world joint's parent or child names: -1 for the world. */
 static int
 world_joint_link(struct loader *L, xmlNodePtr jn, const char *which, int *out)
@@ -3381,7 +3353,8 @@ world_joint_pose(struct loader *L, struct phys_joint *j)
 	if (read_pose(j->doc, j->node, &local, &rel) < 0)
 		return -1;
 	child = phys_node_text(phys_child(j->node, "child"));
-	rc = world_name_pose(L, rel && *rel ? rel : child, j->node, &base);
+	rc = world_frame(L, &L->w->doc, rel && *rel ? rel : child, j->node,
+	    &base);
 	free(child);
 	free(rel);
 	j->pose = phys_pose_mul(base, local);
@@ -3406,7 +3379,8 @@ world_joint_axis(struct loader *L, struct phys_joint *j, const char *elem,
 		return fail_node(j->doc, axis ? axis : j->node,
 		    "joint '%s': axis is zero", j->name);
 	in = xyz ? phys_node_attr(xyz, "expressed_in") : NULL;
-	if (in && *in && (rc = world_name_pose(L, in, xyz, &base)) == 0)
+	if (in && *in && (rc = world_frame(L, &L->w->doc, in, xyz,
+	    &base)) == 0)
 		frame = base.q;
 	free(in);
 	*out = v3_normalize(phys_quat_rotate(frame, v3(v[0], v[1], v[2])));
