@@ -396,6 +396,27 @@ hulled() {
 	each_engine hulled
 }
 
+# A hull 2 m beside its link's origin, which ODE's convex must hold (its
+# checks wrote two lines a face to standard output, among the state
+# lines): every line written is a state line, and the cube, 0.1 m a side,
+# rests flat on its face, 0.05 m up.
+offset_hull() {
+	phys-step -p "$1" -t 1.5 -r 1 -i 'aside::link/pose' "$TMP/w.sdf" > "$TMP/out"
+	jq -e '.t' "$TMP/out" > /dev/null
+	[ "$(jq -s 'map(select(.t == null)) | length' "$TMP/out")" = 0 ]
+	near "$(last aside::link/pose z)" 0.05 0.002
+	near "$(last aside::link/pose x)" -2 0.002
+	near "$(last aside::link/pose pitch)" 0 0.002
+}
+@test "a convex hull far from its link's origin rests on its face under each engine, and nothing but state lines is written" {
+	cube_obj 2 | awk '$1 == "v" { $2 += 2 } { print }' > "$TMP/aside.obj"
+	ground_world "$TMP/w.sdf" "$PROFILES" "$(body aside '-2 0 0.3 0 0 0' \
+	    "<mesh optimization=\"convex_hull\"><uri>$TMP/aside.obj</uri></mesh>" \
+	    '<inertial><pose>2 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>0.0017</ixx><iyy>0.0017</iyy><izz>0.0017</izz></inertia></inertial>')"
+	sed -i 's/version="1.9"/version="1.11"/' "$TMP/w.sdf"
+	each_engine offset_hull
+}
+
 @test "a flat mesh asked for its convex hull collides as its triangles, said; another optimization is said and not done" {
 	printf 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n' > "$TMP/flat.obj"
 	ground_world "$TMP/w.sdf" \

@@ -527,12 +527,16 @@ release_shape(struct phys_mesh *m, dTriMeshDataID d)
  * origin), points and polygons (a count, then the indices), read in
  * place by the geom. A triangle without area (qhull's triangulation of
  * a facet can make one) has no plane and is left out: the others cover
- * its place.
+ * its place. ODE's convex must hold its own origin (its checks print to
+ * standard output otherwise, and its tests assume it): the points are
+ * taken about their mean, inside any hull with volume, and the geom
+ * sits there (geom_frame).
  */
 struct ode_convex {
 	dReal *planes, *points;
 	unsigned *polygons;
 	unsigned nplanes, npoints;
+	phys_vec3 shift;	/* m, the mean of the hull's points */
 };
 
 static phys_vec3
@@ -551,9 +555,16 @@ convex_of(const struct phys_mesh *m)
 	double len;
 	size_t i;
 
+	for (i = 0; i < m->nv; i++)
+		c->shift = v3_add(c->shift, vertex_of(m, (unsigned)i));
+	c->shift = v3_scale(c->shift, 1.0 / (double)(m->nv ? m->nv : 1));
 	c->points = phys_xcalloc(3 * m->nv, sizeof *c->points);
-	for (i = 0; i < 3 * m->nv; i++)
-		c->points[i] = m->v[i];
+	for (i = 0; i < m->nv; i++) {
+		a = v3_sub(vertex_of(m, (unsigned)i), c->shift);
+		c->points[3 * i] = a.x;
+		c->points[3 * i + 1] = a.y;
+		c->points[3 * i + 2] = a.z;
+	}
 	c->npoints = (unsigned)m->nv;
 	c->planes = phys_xcalloc(4 * m->ntri, sizeof *c->planes);
 	c->polygons = phys_xcalloc(4 * m->ntri, sizeof *c->polygons);
@@ -568,7 +579,7 @@ convex_of(const struct phys_mesh *m)
 		n = v3_scale(n, 1 / len);
 		pl = c->planes + 4 * c->nplanes;
 		pl[0] = n.x, pl[1] = n.y, pl[2] = n.z;
-		pl[3] = v3_dot(n, a);
+		pl[3] = v3_dot(n, v3_sub(a, c->shift));
 		c->polygons[4 * c->nplanes] = 3;
 		memcpy(c->polygons + 4 * c->nplanes + 1, t, 3 * sizeof *t);
 		c->nplanes++;
@@ -610,6 +621,33 @@ resize_convex(struct ode_engine *e, int ci, dGeomID g,
 	    cv->polygons);
 	e->convex[ci] = cv;
 	convex_free(old);
+}
+
+/*
+ * Collision ci's geom where its frame is (a convex's at the centre its
+ * points are taken about): on a body, offset from the body's frame; a
+ * static one in the world.
+ */
+static void
+place_geom(struct ode_engine *e, int ci)
+{
+	const struct phys_collision *c = &e->w->collisions[ci];
+	dGeomID g = e->geoms[ci];
+	phys_pose at = c->pose;
+	dQuaternion q;
+
+	if (e->convex[ci])
+		at = phys_pose_mul(at, (phys_pose){ e->convex[ci]->shift,
+		    PHYS_QUAT_IDENTITY });
+	if (dGeomGetBody(g)) {
+		set_geom_offset(g, phys_pose_mul(phys_pose_inv(
+		    e->links[c->link].inertial), at));
+		return;
+	}
+	at = phys_pose_mul(e->w->links[c->link].pose, at);
+	to_dquat(at.q, q);
+	dGeomSetPosition(g, at.p.x, at.p.y, at.p.z);
+	dGeomSetQuaternion(g, q);
 }
 
 /* The triangles ODE collides for collision ci, sized as in c. */
@@ -670,7 +708,6 @@ make_geom(struct ode_engine *e, int ci, const struct phys_engine_options *opt)
 	struct phys_collision sized;
 	struct phys_mesh *old_mesh;
 	dTriMeshDataID old_data;
-	dQuaternion q;
 	dGeomID g;
 
 	if (c->shape == PHYS_GEOM_PLANE)
@@ -691,15 +728,10 @@ make_geom(struct ode_engine *e, int ci, const struct phys_engine_options *opt)
 		return 0;
 	}
 	dGeomSetData(g, (void *)(intptr_t)(ci + 1));
-	if (ol->body) {
+	if (ol->body)
 		dGeomSetBody(g, ol->body);
-		set_geom_offset(g, phys_pose_mul(phys_pose_inv(ol->inertial), c->pose));
-	} else {
-		to_dquat(world.q, q);
-		dGeomSetPosition(g, world.p.x, world.p.y, world.p.z);
-		dGeomSetQuaternion(g, q);
-	}
 	e->geoms[ci] = g;
+	place_geom(e, ci);
 	return 0;
 }
 
@@ -2482,8 +2514,7 @@ seat_geoms(struct ode_engine *e, int li)
 	for (c = (size_t)l->first_collision;
 	    c < (size_t)(l->first_collision + l->ncollisions); c++)
 		if (e->geoms[c] && dGeomGetBody(e->geoms[c]))
-			set_geom_offset(e->geoms[c], phys_pose_mul(
-			    phys_pose_inv(ol->inertial), e->w->collisions[c].pose));
+			place_geom(e, (int)c);
 }
 
 static int
@@ -2558,6 +2589,7 @@ ode_engine_apply_collision(struct ode_engine *e, int ci)
 	case PHYS_GEOM_MESH:
 		if (c.hull) {
 			resize_convex(e, ci, g, c.mesh);
+			place_geom(e, ci);
 			break;
 		}
 		dGeomTriMeshSetData(g, shape_data(e, ci, &c));
