@@ -746,6 +746,38 @@ oracle_pairs() {
 	same_as_mujoco "$TMP/aabb.xml"
 }
 
+# splinter: an OBJ box 1 x 1.4 x 6 mm turned 30 degrees about z and 20
+# about x, off its file's origin.
+splinter() {
+	awk 'BEGIN { a = 0.5236; b = 0.3491
+	    for (i = 0; i < 8; i++) {
+		x = (i % 2 ? 0.5 : -0.5) * 1e-3; y = (int(i / 2) % 2 ? 0.7 : -0.7) * 1e-3
+		z = (i >= 4 ? 3 : -3) * 1e-3
+		y1 = y * cos(b) - z * sin(b); z1 = y * sin(b) + z * cos(b)
+		printf "v %.9f %.9f %.9f\n", 0.7 + x * cos(a) - y1 * sin(a), x * sin(a) + y1 * cos(a), 0.3 + z1 }
+	    print "f 1 3 4 2\nf 5 6 8 7\nf 1 2 6 5\nf 3 7 8 4\nf 1 5 7 3\nf 2 4 8 6" }'
+}
+
+@test "mjcf: a mesh a few millimetres long weighs what MuJoCo weighs it: its tensor turned to its axes at its class's density" {
+	need_mujoco
+	mkdir -p "$TMP/meshes"
+	splinter > "$TMP/meshes/splinter.obj"
+	# at density 1, its products of inertia (1e-14 kg m^2) fall below
+	# the tolerance MuJoCo turns the tensor to its axes at: it kept the
+	# mesh's axes and weighed the splinter 2.4 times as heavy
+	cat > "$TMP/s.xml" <<EOF
+<mujoco model="s"><compiler meshdir="meshes"/>
+<default><geom density="7800"/><default class="light"><geom density="300"/></default></default>
+<asset><mesh file="splinter.obj"/><mesh name="light" class="light" file="splinter.obj"/></asset>
+<worldbody><body name="steel"><freejoint/><geom type="mesh" mesh="splinter"/></body>
+<body name="wood" pos="0 1 0"><freejoint/><geom type="mesh" mesh="light" density="300"/></body>
+</worldbody></mujoco>
+EOF
+	same_as_mujoco "$TMP/s.xml"
+	rel "$(phys-step -q -n 0 -i s::steel/mass "$TMP/s.xml" | jq '.items["s::steel/mass"]')" \
+	    "$("$BATS_FILE_TMPDIR/oracle" "$TMP/s.xml" | awk '$2 == "steel" { print $11 }')" 1e-9
+}
+
 # tips RUN: how far apart the coupler's and the rocker's tips are, which
 # the connect joins, and the lid's height, which the weld holds, at the
 # end of RUN.

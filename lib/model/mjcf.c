@@ -508,13 +508,43 @@ expand_includes(struct reader *r, xmlNodePtr parent)
 	return 0;
 }
 
+/*
+ * The geom density of class cls, which MuJoCo weighs a mesh of the class
+ * at: the density of the class's <geom>, else its parents'.
+ */
+static int
+class_geom_density(struct reader *r, xmlNodePtr n, int cls, double *out)
+{
+	struct class_lookup q = { (const xmlChar *)"geom", false };
+	xmlNodePtr at = n;
+	const char *v = NULL;
+
+	for (; !v && cls >= 0; cls = r->cls[cls].parent)
+		v = class_attr(r, q, cls, "density", &at);
+	*out = 1000;
+	if (v && phys_parse_doubles(v, out, 1) != 1)
+		return mj_fail(r, at, "density=\"%.40s\": 1 number expected",
+		    v);
+	return 0;
+}
+
+/* The name MuJoCo gives a nameless asset of a file: the file's, less
+ * the last extension (Allegro's link_0.0.stl is link_0.0). */
+static char *
+file_stem(const char *file)
+{
+	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+
+	return phys_xasprintf("%.*s", (int)(strrchr(base, '.') ?
+	    strrchr(base, '.') - base : (ptrdiff_t)strlen(base)), base);
+}
+
 static int
 read_mesh(struct reader *r, xmlNodePtr n, int cls)
 {
 	const char *name = own_attr(n, "name"), *file = own_attr(n, "file");
 	struct mj_mesh *m;
 	char *dir;
-	const char *base;
 
 	if (!file)
 		return mj_fail(r, n, "%s", "<mesh> has no file (vertex lists "
@@ -523,17 +553,11 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	m = &r->meshes[r->nmeshes++];
 	memset(m, 0, sizeof *m);
 	m->line = phys_node_where(n);
-	if (!name) {	/* MuJoCo names it after its file, less the last
-			 * extension (Allegro's link_0.0.stl is link_0.0) */
-		base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-		m->name = phys_xasprintf("%.*s", (int)(strrchr(base, '.') ?
-		    strrchr(base, '.') - base : (ptrdiff_t)strlen(base)), base);
-	} else {
-		m->name = phys_xstrdup(name);
-	}
+	m->name = name ? phys_xstrdup(name) : file_stem(file);
 	phys_name_table_add(&r->mesh_names, r->nmeshes - 1);
 	m->scale[0] = m->scale[1] = m->scale[2] = 1;
-	if (numbers(r, n, cls, "scale", m->scale, 3) < 0)
+	if (numbers(r, n, cls, "scale", m->scale, 3) < 0 ||
+	    class_geom_density(r, n, cls, &m->density) < 0)
 		return -1;
 	if (file[0] == '/')
 		m->uri = phys_xstrdup(file);
@@ -552,8 +576,8 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 static int
 read_hfield(struct reader *r, xmlNodePtr n)
 {
-	const char *file = own_attr(n, "file");
-	struct mj_hfield h = { own_attr(n, "name"), { 0, 0, 0, 0 },
+	const char *file = own_attr(n, "file"), *name = own_attr(n, "name");
+	struct mj_hfield h = { NULL, { 0, 0, 0, 0 },
 		file || own_attr(n, "elevation"), NULL };
 	size_t len = file ? strlen(file) : 0;
 	int i;
@@ -568,6 +592,7 @@ read_hfield(struct reader *r, xmlNodePtr n)
 	if (len >= 4 && strcasecmp(file + len - 4, ".png") == 0)
 		h.uri = file[0] == '/' || !r->meshdir ? phys_xstrdup(file) :
 		    phys_xasprintf("%s/%s", r->meshdir, file);
+	h.name = name ? phys_xstrdup(name) : file ? file_stem(file) : NULL;
 	PHYS_GROW_ONE(r->hfields, r->nhfields);
 	r->hfields[r->nhfields++] = h;
 	phys_name_table_add(&r->hfield_names, r->nhfields - 1);
@@ -871,7 +896,7 @@ measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
 	if (!(mesh = phys_mesh_load(&spec)))
 		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
 	rc = phys_mjcf_mesh_box(mesh->v, mesh->nv, mesh->tri, mesh->ntri,
-	    &m->frame.p, &m->frame.q, m->box);
+	    m->density, &m->frame.p, &m->frame.q, m->box);
 	phys_mesh_free(mesh);
 	if (rc < 0)
 		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
@@ -2858,8 +2883,10 @@ reader_free(struct reader *r)
 	free(r->tendons);
 	free(r->cls);
 	free(r->meshes);
-	for (i = 0; i < r->nhfields; i++)
+	for (i = 0; i < r->nhfields; i++) {
+		free(r->hfields[i].name);
 		free(r->hfields[i].uri);
+	}
 	free(r->hfields);
 	free(r->bodies);
 	free(r->geoms);

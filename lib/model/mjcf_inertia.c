@@ -312,7 +312,8 @@ mesh_centre(const double *v, const unsigned *tri, size_t ntri,
 
 int
 phys_mjcf_mesh_box(const double *v, size_t nv, const unsigned *tri,
-    size_t ntri, phys_vec3 *pos, phys_quat *q, double box[3])
+    size_t ntri, double density, phys_vec3 *pos, phys_quat *q,
+    double box[3])
 {
 	static const int k[6][2] = { { 0, 0 }, { 1, 1 }, { 2, 2 }, { 0, 1 },
 		{ 0, 2 }, { 1, 2 } };
@@ -335,13 +336,18 @@ phys_mjcf_mesh_box(const double *v, size_t nv, const unsigned *tri,
 		pv = fabs(v3_dot(cen, n) * ar / 3);
 		vol += pv;
 		/* the products of a face's float vertices are summed as
-		 * floats, as MuJoCo 2.2.2 sums them */
+		 * floats, as MuJoCo 2.2.2 sums them; weighed at the
+		 * density, as MuJoCo weighs them before it turns the
+		 * tensor to its axes, whose tolerance is absolute (a bone
+		 * of dm_control's dog, 5 mm long, kept its mesh's axes at
+		 * density 1 and had twice MuJoCo's mass) */
 		D[0] = a.x, D[1] = a.y, D[2] = a.z;
 		E[0] = b.x, E[1] = b.y, E[2] = b.z;
 		F[0] = c.x, F[1] = c.y, F[2] = c.z;
 		for (j = 0; j < 6; j++)
-			P[j] += pv / 20 * (2 * (D[k[j][0]] * D[k[j][1]] +
-			    E[k[j][0]] * E[k[j][1]] + F[k[j][0]] * F[k[j][1]]) +
+			P[j] += density * pv / 20 * (2 * (D[k[j][0]] *
+			    D[k[j][1]] + E[k[j][0]] * E[k[j][1]] +
+			    F[k[j][0]] * F[k[j][1]]) +
 			    D[k[j][0]] * E[k[j][1]] + D[k[j][1]] * E[k[j][0]] +
 			    D[k[j][0]] * F[k[j][1]] + D[k[j][1]] * F[k[j][0]] +
 			    E[k[j][0]] * F[k[j][1]] + E[k[j][1]] * F[k[j][0]]);
@@ -352,8 +358,8 @@ phys_mjcf_mesh_box(const double *v, size_t nv, const unsigned *tri,
 	if (!(e[2] > 0) || e[0] + e[1] < e[2] || e[0] + e[2] < e[1] ||
 	    e[1] + e[2] < e[0])
 		return phys_fail("%s", "mesh inertia is not a body's");
-	box[0] = sqrt(6 * (e[1] + e[2] - e[0]) / vol) / 2;
-	box[1] = sqrt(6 * (e[0] + e[2] - e[1]) / vol) / 2;
-	box[2] = sqrt(6 * (e[0] + e[1] - e[2]) / vol) / 2;
+	box[0] = sqrt(6 * (e[1] + e[2] - e[0]) / (vol * density)) / 2;
+	box[1] = sqrt(6 * (e[0] + e[2] - e[1]) / (vol * density)) / 2;
+	box[2] = sqrt(6 * (e[0] + e[1] - e[2]) / (vol * density)) / 2;
 	return 0;
 }

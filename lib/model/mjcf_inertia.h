@@ -47,11 +47,13 @@ int phys_mjcf_geoms_inertial(size_t n, const double *m, const double (*d)[3],
  * and principal axes (pos, q, in the mesh's own frame) and the half-sides
  * of the uniform box of the same inertia, which a mesh geom weighs as
  * (its volume 8 box[0] box[1] box[2]). v: nv xyz vertices, already
- * scaled; tri: ntri vertex triples. Fails on a mesh of no area or
- * volume.
+ * scaled; tri: ntri vertex triples; density (kg/m^3) the geom density
+ * of the mesh's class, which MuJoCo weighs the mesh at. Fails on a mesh
+ * of no area or volume.
  */
 int phys_mjcf_mesh_box(const double *v, size_t nv, const unsigned *tri,
-    size_t ntri, phys_vec3 *pos, phys_quat *q, double box[3]);
+    size_t ntri, double density, phys_vec3 *pos, phys_quat *q,
+    double box[3]);
 /* A full tensor (xx yy zz xy xz yz, body frame) as moments and axes. */
 int phys_mjcf_full_inertia(const double full[6], double diag[3],
     phys_quat *q);

@@ -45,6 +45,7 @@ struct mj_mesh {
 	double scale[3];
 	long line;
 	bool measured;		/* frame and box below computed */
+	double density;		/* kg/m^3, its class's geom density */
 	phys_pose frame;	/* centre and principal axes, mesh frame */
 	double box[3];		/* half-sides of its inertia box (m) */
 };
@@ -211,7 +212,7 @@ struct reader {
 	/* <hfield>s: MuJoCo's size (half sides, top, base) and whether a
 	 * file or elevation gives its heights (else all 0) */
 	struct mj_hfield {
-		const char *name;	/* the document's */
+		char *name;	/* its own, else its file's (file_stem) */
 		double size[4];
 		bool data;
 		/* its PNG, as its geoms' heightmap names it (beside the
