@@ -778,6 +778,47 @@ EOF
 	    "$("$BATS_FILE_TMPDIR/oracle" "$TMP/s.xml" | awk '$2 == "steel" { print $11 }')" 1e-9
 }
 
+# two_cubes: an OBJ of two objects, cubes 0.2 m a side: the first over
+# x 0..0.2, the second over x 0.6..0.8.
+two_cubes() {
+	awk 'BEGIN { for (o = 0; o < 2; o++) {
+		printf "o cube%d\n", o
+		for (i = 0; i < 8; i++)
+			printf "v %g %g %g\n", 0.6 * o + (i % 2) * 0.2, (int(i / 2) % 2) * 0.2, (i >= 4) * 0.2
+		b = 8 * o
+		printf "f %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\n", b+1, b+3, b+4, b+2, b+5, b+6, b+8, b+7, b+1, b+2, b+6, b+5
+		printf "f %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\n", b+3, b+7, b+8, b+4, b+1, b+5, b+7, b+3, b+2, b+4, b+8, b+6 } }'
+}
+
+# on_first ENGINE: the ball over the first cube rests on it, the one over
+# the second falls past it to the ground.
+on_first() {
+	phys-step -q -p "$1" -t 1.5 -r 1 -i 'cubes::over_first/pose' -i 'cubes::over_second/pose' \
+	    "$(profile_world "$TMP/cubes.sdf" "$1")" > "$TMP/out"
+	near "$(tail -1 "$TMP/out" | jq '.items["cubes::over_first/pose"].z')" 0.25 3e-3
+	near "$(tail -1 "$TMP/out" | jq '.items["cubes::over_second/pose"].z')" 0.05 3e-3
+}
+
+@test "mjcf: an OBJ mesh of two objects is its first only, as MuJoCo 2.2.2 reads it: weighed so, colliding so under each engine, said with the mesh's line" {
+	need_mujoco
+	mkdir -p "$TMP/meshes"
+	two_cubes > "$TMP/meshes/cubes.obj"
+	cat > "$TMP/cubes.xml" <<EOF
+<mujoco model="cubes"><compiler meshdir="meshes"/>
+<asset><mesh file="cubes.obj"/></asset>
+<worldbody><geom type="plane" size="5 5 0.1"/><geom type="mesh" mesh="cubes"/>
+<body name="held" pos="3 0 0"><freejoint/><geom type="mesh" mesh="cubes"/></body>
+<body name="over_first" pos="0.1 0.1 0.6"><freejoint/><geom size="0.05"/></body>
+<body name="over_second" pos="0.7 0.1 0.6"><freejoint/><geom size="0.05"/></body>
+</worldbody></mujoco>
+EOF
+	same_as_mujoco "$TMP/cubes.xml"
+	run -0 --separate-stderr phys-step -n 0 "$TMP/cubes.xml"
+	assert_equal "$stderr" "phys-step: $TMP/cubes.xml:2: mesh 'cubes': meshes/cubes.obj holds 1 more object after its first, which MuJoCo 2.2.2 leaves out (it reads an OBJ's first object): so does phys, for the mesh's mass and collisions"
+	phys-sdf world "$TMP/cubes.xml" > "$TMP/cubes.sdf"
+	each_engine on_first
+}
+
 # tips RUN: how far apart the coupler's and the rocker's tips are, which
 # the connect joins, and the lid's height, which the weld holds, at the
 # end of RUN.

@@ -393,7 +393,7 @@ load(const struct phys_mesh_spec *spec)
 {
 	struct phys_mesh_scan scan;
 	struct phys_mesh *m;
-	size_t len;
+	size_t len, left_out;
 	char *data = read_mesh_file(spec->path, &len);
 
 	if (!data)
@@ -403,10 +403,13 @@ load(const struct phys_mesh_spec *spec)
 		return NULL;
 	}
 	phys_mesh_confine(data, len, scan.format);
+	left_out = spec->first_object ?
+	    phys_mesh_first_object(data, len, scan.format) : 0;
 	m = phys_mesh_decode(data, len, scan.format, spec->submesh);
 	free(data);
 	if (!m)
 		return NULL;
+	m->left_out = left_out;
 	if (m->ntri == 0) {
 		phys_mesh_free(m);
 		phys_fail("%s", "the mesh has no triangles");
@@ -973,9 +976,9 @@ phys_mesh_mass(const struct phys_mesh *m, double *volume, phys_vec3 *com,
 static char *
 spec_key(const struct phys_mesh_spec *s)
 {
-	return phys_xasprintf("%s\n%s\n%d\n%.17g %.17g %.17g", s->path,
-	    s->submesh ? s->submesh : "", s->center, s->scale.x, s->scale.y,
-	    s->scale.z);
+	return phys_xasprintf("%s\n%s\n%d %d\n%.17g %.17g %.17g", s->path,
+	    s->submesh ? s->submesh : "", s->center, s->first_object,
+	    s->scale.x, s->scale.y, s->scale.z);
 }
 
 static const struct phys_mesh *

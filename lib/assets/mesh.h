@@ -19,6 +19,7 @@
 struct phys_mesh_spec {
 	const char *path;	/* resolved file */
 	const char *submesh;	/* NULL: the whole scene */
+	bool first_object;	/* an OBJ's first object only, as MuJoCo's */
 	bool center;		/* submesh centred on its bounding box */
 	phys_vec3 scale;
 };

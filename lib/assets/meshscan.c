@@ -214,6 +214,30 @@ phys_mesh_confine(char *data, size_t len, enum phys_mesh_format f)
 	}
 }
 
+size_t
+phys_mesh_first_object(char *data, size_t len, enum phys_mesh_format f)
+{
+	size_t i = 0, w, wl, end, objects = 0;
+	bool faces = false, cut = false, counted = false;
+
+	if (f != PHYS_MESH_OBJ)
+		return 0;
+	for (; i < len; i = end + 1) {
+		w = line_word(data, len, i, &wl, &end);
+		if (wl == 1 && (data[w] == 'o' || data[w] == 'g')) {
+			cut = cut || faces;	/* an object after faces */
+			counted = false;
+		} else if (wl == 1 && data[w] == 'f' && !cut) {
+			faces = true;
+		} else if (wl == 1 && data[w] == 'f') {
+			data[w] = '#';
+			objects += !counted;
+			counted = true;
+		}
+	}
+	return objects;
+}
+
 /* ---- Collada ---- */
 
 enum { NONE = UINT32_MAX };

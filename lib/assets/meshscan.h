@@ -51,6 +51,14 @@ int phys_mesh_scan(const char *data, size_t len, struct phys_mesh_scan *out);
  */
 void phys_mesh_confine(char *data, size_t len, enum phys_mesh_format f);
 
+/*
+ * An OBJ's first object, as MuJoCo 2.2.2 reads the file: the faces before
+ * the first "o" or "g" line that follows a face; those after it become
+ * comments in place. Returns how many objects with faces were left out
+ * (0 for the other formats, or an OBJ of one object).
+ */
+size_t phys_mesh_first_object(char *data, size_t len, enum phys_mesh_format f);
+
 /* "Collada", "STL", "OBJ". */
 const char *phys_mesh_format_name(enum phys_mesh_format f);
 

@@ -20,6 +20,7 @@ struct phys_mesh {
 	phys_vec3 lo, hi;	/* bounding box */
 	bool closed;		/* every edge shared by two triangles,
 				 * oriented consistently and outwards */
+	size_t left_out;	/* an OBJ's objects not read (first_object) */
 };
 
 #endif

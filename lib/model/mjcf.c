@@ -699,6 +699,16 @@ mujoco_mat(phys_quat q)
  * centre across z (rxy) and in all (r3); and the half-length (cap) of
  * the capsule of radius rxy that holds them all.
  */
+/* Mesh m as MuJoCo reads its file: an OBJ's first object only. */
+static struct phys_mesh_spec
+mujoco_mesh(const struct mj_mesh *m)
+{
+	struct phys_mesh_spec spec = { .path = m->file, .first_object = true,
+		.scale = { m->scale[0], m->scale[1], m->scale[2] } };
+
+	return spec;
+}
+
 struct mesh_extent {
 	phys_vec3 cen;
 	double half[3], rxy, r3, cap;
@@ -708,8 +718,7 @@ static int
 mesh_extent(struct reader *r, xmlNodePtr n, const struct mj_mesh *m,
     struct mesh_extent *x)
 {
-	struct phys_mesh_spec spec = { m->file, NULL, false,
-		{ m->scale[0], m->scale[1], m->scale[2] } };
+	struct phys_mesh_spec spec = mujoco_mesh(m);
 	phys_mat3 R = mujoco_mat(phys_quat_conj(m->frame.q));
 	struct phys_mesh *mesh = phys_mesh_load(&spec);
 	double lo[3] = { HUGE_VAL, HUGE_VAL, HUGE_VAL }, p[3], c[3], dxy, dz;
@@ -886,8 +895,7 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 static int
 measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
 {
-	struct phys_mesh_spec spec = { m->file, NULL, false,
-		{ m->scale[0], m->scale[1], m->scale[2] } };
+	struct phys_mesh_spec spec = mujoco_mesh(m);
 	struct phys_mesh *mesh;
 	int rc;
 
@@ -895,6 +903,13 @@ measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
 		return 0;
 	if (!(mesh = phys_mesh_load(&spec)))
 		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
+	if (mesh->left_out && !r->o->quiet)
+		phys_warnat_once(phys_doc_file(r->d, m->line),
+		    phys_where_line(m->line), "mesh '%s': %s holds %zu more "
+		    "object%s after its first, which MuJoCo 2.2.2 leaves out "
+		    "(it reads an OBJ's first object): so does phys, for the "
+		    "mesh's mass and collisions", m->name, m->uri,
+		    mesh->left_out, mesh->left_out > 1 ? "s" : "");
 	rc = phys_mjcf_mesh_box(mesh->v, mesh->nv, mesh->tri, mesh->ntri,
 	    m->density, &m->frame.p, &m->frame.q, m->box);
 	phys_mesh_free(mesh);

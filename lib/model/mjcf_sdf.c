@@ -177,6 +177,9 @@ write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
 		}
 		add(s, "uri", r->meshes[g->mesh].uri, g->line);
 		add_nums(s, "scale", r->meshes[g->mesh].scale, 3, g->line);
+		/* an OBJ's first object only, as MuJoCo reads it */
+		xmlSetNs(add(s, "rule", "mujoco", g->line),
+		    phys_ns(xmlDocGetRootElement(s->doc)));
 	}
 }
 

@@ -1227,6 +1227,26 @@ read_optimization(struct loader *L, struct phys_doc *d,
 	return 1;
 }
 
+/*
+ * A mesh's <phys:rule>: whose reading of its file, Gazebo's (the
+ * default: every object of an OBJ) or MuJoCo's (an MJCF mesh's: an OBJ's
+ * first object only).
+ */
+static int
+mesh_rule(struct phys_doc *d, xmlNodePtr s, bool *first_object)
+{
+	xmlNodePtr r = phys_child(s, "rule");
+	char *v = r ? phys_node_text(r) : NULL;
+	int rc = 0;
+
+	*first_object = v && strcmp(v, "mujoco") == 0;
+	if (r && !(v && (*first_object || strcmp(v, "gazebo") == 0)))
+		rc = fail_node(d, r, "<rule>%s</rule>: gazebo or mujoco",
+		    v ? v : "");
+	free(v);
+	return rc;
+}
+
 static int
 read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
     xmlNodePtr s)
@@ -1252,6 +1272,11 @@ read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	spec.path = path;
 	spec.submesh = name;
 	spec.center = sub && child_flag(sub, "center");
+	if (mesh_rule(d, s, &spec.first_object) < 0) {
+		free(path);
+		free(name);
+		return -1;
+	}
 	spec.scale = v3(scale[0], scale[1], scale[2]);
 	c->shape = PHYS_GEOM_MESH;
 	c->mesh = phys_mesh_cache_get(&L->w->meshes, &spec);
