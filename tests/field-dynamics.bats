@@ -310,6 +310,38 @@ EOF2
 	[[ "$output" == *"likely cause: link 'm::flap' weighs 1e-08 kg ($TMP/w.sdf:7), below 1e-06 kg"* ]]
 }
 
+@test "a divergence beside a link thin about one axis names it as the likely cause, and the moment of its shape runs" {
+	# a pan-tilt head as a SubT robot has it: 0.1 kg links of moments
+	# 1e-8 and 1.7e-5 kg m^2 on a 20 kg base, each joint under gz-sim's
+	# JointController in force mode
+	cat > "$TMP/w.sdf" <<'EOF2'
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <world name="w">
+    <model name="ground"><static>true</static><link name="l"><collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision></link></model>
+    <model name="m">
+      <pose>0 0 0.1 0 0 0</pose>
+      <link name="base"><inertial><mass>20</mass><inertia><ixx>0.6</ixx><iyy>1.7</iyy><izz>2</izz></inertia></inertial>
+        <collision name="c"><geometry><box><size>1 0.5 0.2</size></box></geometry></collision></link>
+      <link name="pan"><pose>0.4 0 0.4 0 0 0</pose><inertial><mass>0.1</mass><inertia><ixx>1.6875e-5</ixx><iyy>1e-8</iyy><izz>1.6875e-5</izz></inertia></inertial></link>
+      <link name="tilt"><pose>0.4 0 0.45 0 0 0</pose><inertial><mass>0.1</mass><inertia><ixx>1.6875e-5</ixx><iyy>1e-8</iyy><izz>1.6875e-5</izz></inertia></inertial></link>
+      <joint name="pan_joint" type="revolute"><parent>base</parent><child>pan</child><axis><xyz>0 0 1</xyz><dynamics><damping>0.5</damping></dynamics></axis></joint>
+      <joint name="tilt_joint" type="revolute"><parent>pan</parent><child>tilt</child><axis><xyz>0 1 0</xyz><dynamics><damping>0.5</damping></dynamics></axis></joint>
+      <plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController"><joint_name>pan_joint</joint_name><use_force_commands>true</use_force_commands><p_gain>0.4</p_gain><i_gain>10</i_gain></plugin>
+      <plugin filename="gz-sim-joint-controller-system" name="gz::sim::systems::JointController"><joint_name>tilt_joint</joint_name><use_force_commands>true</use_force_commands><p_gain>0.4</p_gain><i_gain>10</i_gain></plugin>
+    </model>
+  </world>
+</sdf>
+EOF2
+	run -1 phys-step -q -t 2 -r 10 "$TMP/w.sdf"
+	[[ "$output" == *"simulation diverged"* ]]
+	[[ "$output" == *"likely cause: link 'm::pan' ($TMP/w.sdf:9) has principal moments from 1e-08 to 1.6875e-05 kg m^2, 1688 times apart"* ]]
+	# the cause it is: with the moment of their shape (a cylinder of
+	# 0.1 kg and radius 14 mm: m r^2 / 2 about its axis) they run
+	phys-step -q -t 2 -r 10 -s 'm::pan/inertial.inertia.iyy=9.8e-6' -s 'm::tilt/inertial.inertia.iyy=9.8e-6' "$TMP/w.sdf" > "$TMP/out"
+	[ "$(jq -s 'last | .t' "$TMP/out")" = 2 ]
+}
+
 @test "<cone> (SDF 1.11): its exact inertia, centre of mass a quarter up from the base, and it stands on its base: every engine" {
 	for engine in ode bullet mujoco; do
 		cat > "$TMP/w.sdf" <<EOF2

@@ -233,6 +233,48 @@ light_link(const struct phys_scene *w, const struct phys_run_values *v)
 	    w->links[at].node), PHYS_LIGHT_LINK);
 }
 
+/* Principal moments further apart than this make a link thin about one
+ * axis beyond any real part's (a rod 55 times as long as its radius is
+ * 500): what solvers lose next. */
+#define PHYS_THIN_LINK 1000
+
+static char *
+thin_link(const struct phys_scene *w, const struct phys_run_values *v)
+{
+	const struct phys_value *lv;
+	double m[3], spread, most = 0, lo = 0, hi = 0;
+	size_t i, at = 0;
+	phys_mat3 R;
+
+	for (i = 0; i < w->nlinks; i++) {
+		lv = phys_run_values_get(v, PHYS_S_LINK, (int)i);
+		if (w->models[w->links[i].model].is_static ||
+		    phys_inertia_principal(phys_inertia_make(1,
+		    PVD(lv, LINK_inertial_inertia_ixx),
+		    PVD(lv, LINK_inertial_inertia_iyy),
+		    PVD(lv, LINK_inertial_inertia_izz),
+		    PVD(lv, LINK_inertial_inertia_ixy),
+		    PVD(lv, LINK_inertial_inertia_ixz),
+		    PVD(lv, LINK_inertial_inertia_iyz)).I, m, &R) < 0 ||
+		    !(m[0] > 0))
+			continue;
+		spread = m[2] / m[0];
+		if (spread > PHYS_THIN_LINK && spread > most) {
+			most = spread;
+			lo = m[0], hi = m[2];
+			at = i;
+		}
+	}
+	if (most == 0)
+		return NULL;
+	return phys_xasprintf("; likely cause: link '%s' (%s:%ld) has "
+	    "principal moments from %g to %g kg m^2, %.0f times apart: "
+	    "beside its neighbours, solvers lose a link that thin about one "
+	    "axis first (phys-inertia check judges it against its shapes; "
+	    "phys-inertia fix gives it theirs)", w->links[at].name,
+	    PHYS_AT(w->links[at].doc, w->links[at].node), lo, hi, most);
+}
+
 /* A spring explicit over the step needs k h^2 / I below 4 (I: the
  * child's smallest moment, or its mass for a slide). */
 static char *
@@ -278,6 +320,8 @@ phys_divergence_cause(const struct phys_scene *w,
 {
 	char *why = light_link(w, v);
 
+	if (!why)
+		why = thin_link(w, v);
 	if (!why)
 		why = stiff_spring(w, v, h);
 	return why ? why : phys_xstrdup("");
