@@ -150,6 +150,34 @@ EOF
 EOF
 	SDF_PATH="$TMP/models" phys-step -t 2 -r 1 -i 's::j1/position' "$TMP/w.sdf" > "$TMP/out"
 	near "$(value_at "$TMP/out" 2 's::j1/position')" -0.4 1e-6
+	# a model file whose root is an <include> (PX4's of Fuel models):
+	# the plugins of that include are the model's too, beside those of
+	# the include naming the file
+	mkdir -p "$TMP/models/wrap"
+	printf '<?xml version="1.0"?>\n<model><name>wrap</name><sdf version="1.9">model.sdf</sdf></model>\n' \
+	    > "$TMP/models/wrap/model.config"
+	cat > "$TMP/models/wrap/model.sdf" <<EOF
+<?xml version="1.0"?>
+<sdf version="1.9">
+  <include><uri>model://spinner</uri>
+    $JPC<joint_name>j1</joint_name><initial_position>0.3</initial_position>
+      <p_gain>4</p_gain><d_gain>0.4</d_gain><i_gain>0</i_gain></plugin>
+  </include>
+</sdf>
+EOF
+	world "$TMP/w.sdf" <<EOF
+    <include><uri>model://wrap</uri><name>w1</name></include>
+    <include><uri>model://wrap</uri><name>w2</name><pose>2 0 0 0 0 0</pose>
+      <plugin filename="gz-sim-joint-state-publisher-system" name="gz::sim::systems::JointStatePublisher"/>
+    </include>
+EOF
+	SDF_PATH="$TMP/models" phys-step -t 2 -r 1 -i '*::j1/position' "$TMP/w.sdf" > "$TMP/out" 2> "$TMP/err"
+	! grep -q 'not read' "$TMP/err"
+	near "$(value_at "$TMP/out" 2 'w1::j1/position')" 0.3 1e-6
+	near "$(value_at "$TMP/out" 2 'w2::j1/position')" 0.3 1e-6
+	SDF_PATH="$TMP/models" phys-sdf print "$TMP/w.sdf" > "$TMP/printed.sdf"
+	phys-step -t 2 -r 1 -i '*::j1/position' "$TMP/printed.sdf" > "$TMP/out"
+	near "$(value_at "$TMP/out" 2 'w2::j1/position')" 0.3 1e-6
 }
 
 # ---- JointPositionController ----

@@ -2303,6 +2303,8 @@ struct model_override {
 	char *rel;		/* the pose's relative_to, or NULL */
 	struct phys_doc *doc;	/* where the <include> is, for messages */
 	xmlNodePtr at;
+	struct phys_doc *inner_doc;	/* a model file's root <include>, */
+	xmlNodePtr inner_at;		/* which at overrides, or NULL */
 	int is_static;		/* -1 unset */
 	bool merge;		/* <include merge="true"> in a model */
 	char *placement;	/* <include><placement_frame>, or NULL */
@@ -2364,6 +2366,8 @@ new_model(struct loader *L, struct phys_doc *d, xmlNodePtr mn, int parent,
 	if (ov && ov->at) {
 		m->include = ov->at;
 		m->include_doc = ov->doc;
+		m->inner_include = ov->inner_at;
+		m->inner_include_doc = ov->inner_doc;
 	}
 	m->self_collide = bool_flag(mn, "self_collide");
 	m->is_static = bool_flag(mn, "static") ||
@@ -3120,7 +3124,8 @@ experimental_params(xmlNodePtr in)
  * What an outer <include> says over the one it includes: a model file
  * whose root holds an <include> rather than a <model> (libsdformat reads
  * it as that model). Its name, pose, static and placement frame win; it
- * is the model's include (its plugins are the model's).
+ * is the model's include, and the one it overrides the model's inner
+ * include: the plugins of both are the model's.
  */
 static void
 override_over(struct model_override *ov, const struct model_override *outer)
@@ -3139,6 +3144,8 @@ override_over(struct model_override *ov, const struct model_override *outer)
 		free(ov->placement);
 		ov->placement = phys_xstrdup(outer->placement);
 	}
+	ov->inner_doc = ov->doc;
+	ov->inner_at = ov->at;
 	ov->doc = outer->doc;
 	ov->at = outer->at;
 	ov->merge = outer->merge;
@@ -3163,11 +3170,6 @@ include_of_include(struct loader *L, struct phys_doc *d, xmlNodePtr in,
 		    "<experimental:params> of an <include> whose file is "
 		    "itself an <include>: phys edits a model it includes "
 		    "directly");
-	if (phys_child(phys_child(inc->root, "include"), "plugin"))
-		warn_node(L, inc, phys_child(phys_child(inc->root, "include"),
-		    "plugin"), "%s", "a <plugin> of a model file's root "
-		    "<include>: the include naming the file has the model's "
-		    "plugins, and this one is not read");
 	rc = include_override(d, in, &ov, &name);
 	ov.merge = rc == 0 && merged_include(in) && parent >= 0;
 	if (rc == 0 && outer)

@@ -92,6 +92,11 @@ struct phys_model {
 	 * <plugin>s, the model's too); NULL when written in place. */
 	xmlNodePtr include;
 	struct phys_doc *include_doc;
+	/* A model file's root <include> (PX4's files of Fuel models) that
+	 * include named, in inner_include_doc: its <plugin>s are the
+	 * model's too, before include's; NULL when there is none. */
+	xmlNodePtr inner_include;
+	struct phys_doc *inner_include_doc;
 	/* its heaviest link as loaded, -1 when none has a mass: what a
 	 * light link the world holds still runs as (engine_common.c); its
 	 * lightest link with a mass, whose share a massless one runs with */

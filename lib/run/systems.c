@@ -194,6 +194,22 @@ walk(struct phys_systems *s, struct phys_sys_conf *c, xmlNodePtr n, bool top)
 	return 0;
 }
 
+/* The <plugin>s of include (in doc) that placed c's model. */
+static int
+include_plugins(struct phys_systems *s, struct phys_sys_conf *c,
+    struct phys_doc *doc, xmlNodePtr include)
+{
+	xmlNodePtr e;
+
+	c->doc = doc;
+	for (e = phys_child(include, "plugin"); e; e = phys_next(e, "plugin")) {
+		c->node = e;
+		if (plugin(s, c, true) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 find_systems(struct phys_systems *s, const struct phys_scene *w,
     struct phys_run_values *vals)
@@ -201,7 +217,6 @@ find_systems(struct phys_systems *s, const struct phys_scene *w,
 	struct phys_sys_conf c = { w, NULL, NULL, NULL, -1, NULL, vals, s, 0 };
 	const struct phys_model *m;
 	const char *local;
-	xmlNodePtr e;
 	size_t i;
 
 	/* the world is only read here */
@@ -217,13 +232,10 @@ find_systems(struct phys_systems *s, const struct phys_scene *w,
 		c.doc = m->doc;
 		if (walk(s, &c, m->node, true) < 0)
 			return -1;
-		c.doc = m->include_doc;
-		for (e = phys_child(m->include, "plugin"); e;
-		    e = phys_next(e, "plugin")) {
-			c.node = e;
-			if (plugin(s, &c, true) < 0)
-				return -1;
-		}
+		if (include_plugins(s, &c, m->inner_include_doc,
+		    m->inner_include) < 0 ||
+		    include_plugins(s, &c, m->include_doc, m->include) < 0)
+			return -1;
 	}
 	return 0;
 }
