@@ -148,6 +148,15 @@ no_error() {
 	sed 's|<fixed name="sum">|<fixed limited="true" range="-1 1">|' "$TMP/good.xml" > "$TMP/rope.xml"
 	run -1 phys-step -q -n 1 "$TMP/rope.xml"
 	assert_output "phys-step: $TMP/rope.xml:62: a <fixed> tendon of no name is limited: tendons are not read, and a limited one changes how the model moves; phys refuses the model"
+	# a mesh of its vertices (MuJoCo's car), or made by a plugin
+	printf '%s\n' '<mujoco model="v"><asset>' '<mesh name="hull" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/>' \
+	    '</asset><worldbody><body><freejoint/><geom type="mesh" mesh="hull"/></body></worldbody></mujoco>' > "$TMP/vertex.xml"
+	mujoco_loads "$TMP/vertex.xml"
+	run -1 phys-step -q -n 1 "$TMP/vertex.xml"
+	assert_output "phys-step: $TMP/vertex.xml:2: mesh 'hull' is given by its vertices: phys reads a mesh from its file only; phys refuses the model"
+	sed 's|<mesh name="hull" vertex="[^"]*"/>|<mesh name="hull"><plugin instance="p"/></mesh>|' "$TMP/vertex.xml" > "$TMP/plugin.xml"
+	run -1 phys-step -q -n 1 "$TMP/plugin.xml"
+	assert_output "phys-step: $TMP/plugin.xml:2: mesh 'hull' is made by a plugin: plugins are not read; phys refuses the model"
 	# from standard input, its include found from the working directory
 	cd "$TMP"
 	run phys-sdf check - < good.xml

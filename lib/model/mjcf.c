@@ -546,9 +546,15 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	struct mj_mesh *m;
 	char *dir;
 
+	if (!file && phys_child(n, "plugin"))
+		return mj_fail(r, n, "mesh '%s' is made by a plugin: plugins "
+		    "are not read; phys refuses the model", name ? name : "");
+	if (!file && own_attr(n, "vertex"))
+		return mj_fail(r, n, "mesh '%s' is given by its vertices: phys "
+		    "reads a mesh from its file only; phys refuses the model",
+		    name ? name : "");
 	if (!file)
-		return mj_fail(r, n, "%s", "<mesh> has no file (vertex lists "
-		    "are not read)");
+		return mj_fail(r, n, "%s", "<mesh> has no file");
 	PHYS_GROW_ONE(r->meshes, r->nmeshes);
 	m = &r->meshes[r->nmeshes++];
 	memset(m, 0, sizeof *m);
