@@ -530,7 +530,7 @@ release_shape(struct phys_mesh *m, dTriMeshDataID d)
  * its place. ODE's convex must hold its own origin (its checks print to
  * standard output otherwise, and its tests assume it): the points are
  * taken about their mean, inside any hull with volume, and the geom
- * sits there (geom_frame).
+ * sits there (place_geom).
  */
 struct ode_convex {
 	dReal *planes, *points;
