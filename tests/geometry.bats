@@ -396,6 +396,29 @@ hulled() {
 	each_engine hulled
 }
 
+@test "an SDF mesh under <phys:rule>mujoco</phys:rule> is its OBJ's first object, as MuJoCo reads one; without it every object collides; another rule is refused at its line" {
+	# two cubes of 0.2 m, the second 0.6 m along x
+	awk 'BEGIN { for (o = 0; o < 2; o++) {
+		printf "o cube%d\n", o
+		for (i = 0; i < 8; i++)
+			printf "v %g %g %g\n", 0.6 * o + (i % 2) * 0.2, (int(i / 2) % 2) * 0.2, (i >= 4) * 0.2
+		b = 8 * o
+		printf "f %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\n", b+1, b+3, b+4, b+2, b+5, b+6, b+8, b+7, b+1, b+2, b+6, b+5
+		printf "f %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\n", b+3, b+7, b+8, b+4, b+1, b+5, b+7, b+3, b+2, b+4, b+8, b+6 } }' > "$TMP/cubes.obj"
+	for rule in '' '<phys:rule>mujoco</phys:rule>'; do
+		ground_world "$TMP/w.sdf" \
+		    "$(body cubes '0 0 0 0 0 0' "<mesh><uri>$TMP/cubes.obj</uri>$rule</mesh>" '' | sed 's|<link|<static>true</static><link|')" \
+		    "$(ball over '0.7 0.1 0.6 0 0 0')"
+		sed -i 's|<sdf version="1.9">|<sdf version="1.9" xmlns:phys="urn:phys:mjcf">|' "$TMP/w.sdf"
+		phys-step -t 1.5 -r 1 -i 'over::link/pose' "$TMP/w.sdf" > "$TMP/out"
+		# on the second cube's top, or past it to the ground
+		near "$(last over::link/pose z)" "$([ -z "$rule" ] && echo 0.3 || echo 0.1)" 0.002
+	done
+	sed -i 's|<phys:rule>mujoco</phys:rule>|<phys:rule>drake</phys:rule>|' "$TMP/w.sdf"
+	run -1 phys-step -n 1 "$TMP/w.sdf"
+	[[ "$output" == *"w.sdf:8: <rule>drake</rule>: gazebo or mujoco"* ]]
+}
+
 # A hull 2 m beside its link's origin, which ODE's convex must hold (its
 # checks wrote two lines a face to standard output, among the state
 # lines): every line written is a state line, and the cube, 0.1 m a side,
