@@ -397,14 +397,7 @@ hulled() {
 }
 
 @test "an SDF mesh under <phys:rule>mujoco</phys:rule> is its OBJ's first object, as MuJoCo reads one; without it every object collides; another rule is refused at its line" {
-	# two cubes of 0.2 m, the second 0.6 m along x
-	awk 'BEGIN { for (o = 0; o < 2; o++) {
-		printf "o cube%d\n", o
-		for (i = 0; i < 8; i++)
-			printf "v %g %g %g\n", 0.6 * o + (i % 2) * 0.2, (int(i / 2) % 2) * 0.2, (i >= 4) * 0.2
-		b = 8 * o
-		printf "f %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\n", b+1, b+3, b+4, b+2, b+5, b+6, b+8, b+7, b+1, b+2, b+6, b+5
-		printf "f %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\n", b+3, b+7, b+8, b+4, b+1, b+5, b+7, b+3, b+2, b+4, b+8, b+6 } }' > "$TMP/cubes.obj"
+	two_cubes > "$TMP/cubes.obj"
 	for rule in '' '<phys:rule>mujoco</phys:rule>'; do
 		ground_world "$TMP/w.sdf" \
 		    "$(body cubes '0 0 0 0 0 0' "<mesh><uri>$TMP/cubes.obj</uri>$rule</mesh>" '' | sed 's|<link|<static>true</static><link|')" \

@@ -419,3 +419,15 @@ cube_obj() {
 			if (s > 0) printf "f %d %d %d\nf %d %d %d\n", q, r, r + 1, q, r + 1, q + 1
 			else printf "f %d %d %d\nf %d %d %d\n", q, r + 1, r, q, q + 1, r + 1 } } }'
 }
+
+# two_cubes: an OBJ of two objects, cubes 0.2 m a side: the first over
+# x 0..0.2, the second over x 0.6..0.8.
+two_cubes() {
+	awk 'BEGIN { for (o = 0; o < 2; o++) {
+		printf "o cube%d\n", o
+		for (i = 0; i < 8; i++)
+			printf "v %g %g %g\n", 0.6 * o + (i % 2) * 0.2, (int(i / 2) % 2) * 0.2, (i >= 4) * 0.2
+		b = 8 * o
+		printf "f %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\n", b+1, b+3, b+4, b+2, b+5, b+6, b+8, b+7, b+1, b+2, b+6, b+5
+		printf "f %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\n", b+3, b+7, b+8, b+4, b+1, b+5, b+7, b+3, b+2, b+4, b+8, b+6 } }'
+}

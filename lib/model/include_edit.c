@@ -7,6 +7,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,11 +33,19 @@ struct edit {
 
 enum action { ACT_NONE, ACT_ADD, ACT_MODIFY, ACT_REMOVE, ACT_REPLACE };
 
+/* Whether the edits have looked at more elements than the bound. */
+static bool
+past_bound(const struct edit *x)
+{
+	return *x->looked > MAX_LOOKED;
+}
+
 /* One more element looked at; false once past the bound. */
 static bool
 look(const struct edit *x)
 {
-	return ++*x->looked <= MAX_LOOKED;
+	++*x->looked;
+	return !past_bound(x);
 }
 
 /* An edit's error at its element: "<sensor element_id='x'>: what" (or
@@ -44,12 +53,15 @@ look(const struct edit *x)
 static int
 refuse(const struct edit *x, xmlNodePtr e, const char *what)
 {
-	char *id = phys_node_attr(e, "element_id");
+	char *id = phys_node_attr(e, "element_id"), bound[120];
 	int rc;
 
-	if (*x->looked > MAX_LOOKED)
-		what = "its edits look at more than 5000000 elements of the "
-		    "included model: the limit (LIMITS in phys(7))";
+	if (past_bound(x)) {
+		snprintf(bound, sizeof bound, "its edits look at more than "
+		    "%lu elements of the included model: the limit (LIMITS in "
+		    "phys(7))", MAX_LOOKED);
+		what = bound;
+	}
 	rc = phys_failat(PHYS_AT(x->from, e), "<experimental:params>: "
 	    "<%s%s%s%s>: %s", (const char *)e->name, id ? " element_id='" : "",
 	    id ? id : "", id ? "'" : "", what);
@@ -130,7 +142,7 @@ by_name(const struct edit *x, xmlNodePtr parent, xmlNodePtr c, bool modify)
 
 	while (name && n && !phys_node_attr_is(n, "name", name) && look(x))
 		n = phys_next(n, tag);
-	if (!look(x))
+	if (past_bound(x))
 		n = NULL;
 	else if (name && !n && modify)
 		n = phys_child(parent, tag);
@@ -347,7 +359,7 @@ add_named(const struct edit *x, xmlNodePtr e, const char *id)
 		twice = phys_node_attr_is(c, "name", name) &&
 		    !phys_node_is(c, "plugin");
 	free(name);
-	if (!parent || *x->looked > MAX_LOOKED)
+	if (!parent || past_bound(x))
 		return refuse(x, e, "the included model has no element of "
 		    "that element_id to add to");
 	if (twice)

@@ -522,10 +522,7 @@ class_geom_density(struct reader *r, xmlNodePtr n, int cls, double *out)
 	for (; !v && cls >= 0; cls = r->cls[cls].parent)
 		v = class_attr(r, q, cls, "density", &at);
 	*out = 1000;
-	if (v && phys_parse_doubles(v, out, 1) != 1)
-		return mj_fail(r, at, "density=\"%.40s\": 1 number expected",
-		    v);
-	return 0;
+	return parsed_numbers(r, at, "density", v, out, 1) < 0 ? -1 : 0;
 }
 
 /* The name MuJoCo gives a nameless asset of a file: the file's, less
@@ -698,13 +695,6 @@ mujoco_mat(phys_quat q)
 	    w - x - y + z } } };
 }
 
-/*
- * The centre (cen) and half-sides (half) of the box that bounds mesh m's
- * vertices in the frame of its centre and principal axes, where MuJoCo
- * 2.2.2 keeps them (as floats); the farthest a vertex is from that
- * centre across z (rxy) and in all (r3); and the half-length (cap) of
- * the capsule of radius rxy that holds them all.
- */
 /* Mesh m as MuJoCo reads its file: an OBJ's first object only. */
 static struct phys_mesh_spec
 mujoco_mesh(const struct mj_mesh *m)
@@ -715,6 +705,13 @@ mujoco_mesh(const struct mj_mesh *m)
 	return spec;
 }
 
+/*
+ * The centre (cen) and half-sides (half) of the box that bounds mesh m's
+ * vertices in the frame of its centre and principal axes, where MuJoCo
+ * 2.2.2 keeps them (as floats); the farthest a vertex is from that
+ * centre across z (rxy) and in all (r3); and the half-length (cap) of
+ * the capsule of radius rxy that holds them all.
+ */
 struct mesh_extent {
 	phys_vec3 cen;
 	double half[3], rxy, r3, cap;

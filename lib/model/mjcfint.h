@@ -513,6 +513,20 @@ attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
 	return attr_at(r, n, cls, name, &at);
 }
 
+/* n numbers of attribute name's value v (of element at): 0 when v is
+ * NULL, else exactly n. */
+static inline int
+parsed_numbers(struct reader *r, xmlNodePtr at, const char *name,
+    const char *v, double *out, int n)
+{
+	if (!v)
+		return 0;
+	if (phys_parse_doubles(v, out, n) != n)
+		return mj_fail(r, at, "%s=\"%.40s\": %d numbers expected", name,
+		    v, n);
+	return n;
+}
+
 /* n numbers of an attribute: 0 when absent, else exactly n. */
 static inline int
 numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
@@ -520,15 +534,8 @@ numbers(struct reader *r, xmlNodePtr el, int cls, const char *name,
 {
 	xmlNodePtr at;
 	const char *v = attr_at(r, el, cls, name, &at);
-	int k;
 
-	if (!v)
-		return 0;
-	k = phys_parse_doubles(v, out, n);
-	if (k != n)
-		return mj_fail(r, at, "%s=\"%.40s\": %d numbers expected", name,
-		    v, n);
-	return n;
+	return parsed_numbers(r, at, name, v, out, n);
 }
 
 /* Up to n numbers (n <= 12), at least min, over out: how many, of the

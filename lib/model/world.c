@@ -3151,41 +3151,6 @@ override_over(struct model_override *ov, const struct model_override *outer)
 	ov->merge = outer->merge;
 }
 
-/*
- * A model file whose root is an <include> (PX4's models of a Fuel
- * model): that include, read with what in, the include naming the file,
- * says over it (override_over); deeper the same way, within the bound
- * on nested includes.
- */
-static int
-include_of_include(struct loader *L, struct phys_doc *d, xmlNodePtr in,
-    struct phys_doc *inc, int parent, const struct model_override *outer)
-{
-	struct model_override ov;
-	char *name;
-	int rc;
-
-	if (experimental_params(in))
-		return fail_node(d, experimental_params(in), "%s",
-		    "<experimental:params> of an <include> whose file is "
-		    "itself an <include>: phys edits a model it includes "
-		    "directly");
-	rc = include_override(d, in, &ov, &name);
-	ov.merge = rc == 0 && merged_include(in) && parent >= 0;
-	if (rc == 0 && outer)
-		override_over(&ov, outer);
-	if (rc == 0) {		/* one include deeper */
-		L->include_depth++;
-		rc = read_include(L, inc, phys_child(inc->root, "include"),
-		    parent, &ov);
-		L->include_depth--;
-	}
-	free(name);
-	free(ov.rel);
-	free(ov.placement);
-	return rc < 0 ? included_at(d, in) : 0;
-}
-
 static int
 read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent,
     const struct model_override *outer)
@@ -3193,7 +3158,7 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent,
 	struct phys_scene *w = L->w;
 	struct model_override ov;
 	struct phys_doc *inc;
-	xmlNodePtr uri = phys_child(in, "uri"), mn;
+	xmlNodePtr uri = phys_child(in, "uri"), mn, inner;
 	char *u, *dir, *file, *name;
 	int rc;
 
@@ -3249,11 +3214,18 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent,
 	if (!mn && (phys_child(inc->root, "light") ||
 	    phys_child(inc->root, "actor")))
 		return 0;	/* lights and actors take no part in dynamics */
-	if (!mn && phys_child(inc->root, "include"))
-		return include_of_include(L, d, in, inc, parent, outer);
-	if (!mn)
+	/* a model file whose root is an <include> (PX4's models of a Fuel
+	 * model) is that model: read as it says, this include saying over
+	 * it (override_over) */
+	inner = mn ? NULL : phys_child(inc->root, "include");
+	if (!mn && !inner)
 		return fail_node(inc, inc->root, "%s",
 		    "the included file has no <model>");
+	if (experimental_params(in) && inner)
+		return fail_node(d, experimental_params(in), "%s",
+		    "<experimental:params> of an <include> whose file is "
+		    "itself an <include>: phys edits a model it includes "
+		    "directly");
 	if (experimental_params(in) && phys_include_edit(d,
 	    experimental_params(in), inc, mn) < 0)
 		return -1;
@@ -3266,7 +3238,8 @@ read_include(struct loader *L, struct phys_doc *d, xmlNodePtr in, int parent,
 		override_over(&ov, outer);
 	if (rc == 0) {
 		L->include_depth++;
-		rc = read_model(L, inc, mn, parent, &ov);
+		rc = mn ? read_model(L, inc, mn, parent, &ov) :
+		    read_include(L, inc, inner, parent, &ov);
 		L->include_depth--;
 	}
 	free(name);
