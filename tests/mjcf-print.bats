@@ -406,6 +406,10 @@ SDF
 	phys-sdf print --format mjcf -o "$TMP/out/w.xml" "$TMP/wedges.sdf"
 	grep -q '<mesh name="m0" file="../meshes/bin.stl" scale="1 2 0.5"/>' "$TMP/out/w.xml"
 	grep -q '<mesh name="m1" vertex="' "$TMP/out/w.xml"
+	# beside the meshes' directory, with no ../ (the directory's name was
+	# read past its end)
+	phys-sdf print --format mjcf -o "$TMP/w.xml" "$TMP/wedges.sdf"
+	grep -q '<mesh name="m0" file="meshes/bin.stl" scale="1 2 0.5"/>' "$TMP/w.xml"
 	# on standard output, by its absolute path
 	phys-sdf print --format mjcf "$TMP/wedges.sdf" | grep -q "<mesh name=\"m0\" file=\"$(realpath "$TMP/meshes/bin.stl")\""
 	print_oracle "$TMP/out/w.xml" > "$TMP/mujoco"

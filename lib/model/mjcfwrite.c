@@ -1607,7 +1607,7 @@ static char *
 relative_to(const char *file, const char *dir)
 {
 	struct phys_buf b = { 0 };
-	size_t i = 0, common = 0;
+	size_t i = 0, common = 0, dlen = strlen(dir);
 	const char *p;
 
 	while (file[i] && file[i] == dir[i]) {
@@ -1619,7 +1619,8 @@ relative_to(const char *file, const char *dir)
 		common = i + 1;
 	else if (!dir[i] && !file[i])
 		common = i;
-	for (p = dir + common; *p; p++)
+	/* dir whole, file below it: common is past dir's end */
+	for (p = dir + (common < dlen ? common : dlen); *p; p++)
 		if (p == dir + common || p[-1] == '/')
 			phys_buf_puts(&b, "../");
 	phys_buf_puts(&b, file + common);
