@@ -412,6 +412,48 @@ hulled() {
 	[[ "$output" == *"w.sdf:8: <rule>drake</rule>: gazebo or mujoco"* ]]
 }
 
+@test "an SDF mesh given by <phys:vertices> (and <phys:faces>, or none: the hull) weighs the closed form and holds a ball under each engine; malformed lists are refused at their line" {
+	local corners='-1 -1 -1 1 -1 -1 1 1 -1 -1 1 -1 -1 -1 1 1 -1 1 1 1 1 -1 1 1 0 0 0'
+	# the tetrahedron of 'mesh inertia equals the closed form', by lists:
+	# mass rho V = 80 at 480 kg/m^3, moments 5, 5, 8
+	ground_world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><phys:vertices>0 0 0 1 0 0 0 1 0 0 0 1</phys:vertices><phys:faces>0 2 1 0 1 3 0 3 2 1 2 3</phys:faces></mesh>" '<inertial auto="true"><density>480</density></inertial>')"
+	sed -i 's|<sdf version="1.9">|<sdf version="1.9" xmlns:phys="urn:phys:mjcf">|' "$TMP/w.sdf"
+	run --separate-stderr phys-inertia check "$TMP/w.sdf"
+	line=$(jq -c 'select(.link == "m::link")' <<<"$output")
+	rel "$(jq .mass <<<"$line")" 80 1e-12
+	rel "$(jq '.moments[0]' <<<"$line")" 5 1e-9
+	rel "$(jq '.moments[2]' <<<"$line")" 8 1e-9
+	# the cube of side 2, scaled to 0.5: its corners' hull (the centre
+	# inside it), static, holds a ball on its top face 0.5 m up
+	ground_world "$TMP/w.sdf" \
+	    "$(body cube '0 0 0.25 0 0 0' "<mesh><phys:vertices>$corners</phys:vertices><scale>0.25 0.25 0.25</scale></mesh>" '' | sed 's|<link|<static>true</static><link|')" \
+	    "$(ball on '0.1 0 1 0 0 0')"
+	sed -i 's|<sdf version="1.9">|<sdf version="1.9" xmlns:phys="urn:phys:mjcf">|' "$TMP/w.sdf"
+	run -0 --separate-stderr phys-sdf check "$TMP/w.sdf"
+	[[ "$output" == *'"line":8,"severity":"warning","message":"<mesh> is given by <phys:vertices> (an MJCF mesh'"'"'s lists), not by a <uri>: other readers see no mesh"'* ]]
+	each_engine resting_on_lists
+	# both a file and lists; faces alone; a word that is no number; a
+	# face of no vertex
+	cp "$TMP/w.sdf" "$TMP/ok.sdf"
+	while read -r line; do
+		sed=${line%% ## *} want=${line#* ## }
+		sed "$sed" "$TMP/ok.sdf" > "$TMP/w.sdf"
+		run -1 phys-step -n 1 "$TMP/w.sdf"
+		[[ "$output" == *"w.sdf:8: $want"* ]] || fail "$sed: $output"
+	done <<'CASES'
+s|<mesh>|<mesh><uri>x.obj</uri>| ## <mesh> has both <uri> and <phys:vertices>: one or the other
+s|<phys:vertices>[^<]*</phys:vertices>|<phys:faces>0 1 2</phys:faces>| ## <phys:faces> without <phys:vertices>
+s|</phys:vertices>| x</phys:vertices>| ## <vertices>: numbers expected, at most 2000000 triangles' worth
+s|</phys:vertices>|</phys:vertices><phys:faces>0 1 9</phys:faces>| ## <mesh>: face index 9 is not one of the 9 vertices (0 to 8)
+CASES
+}
+
+# resting_on_lists ENGINE: the ball of 0.1 m on the cube's top, 0.5 m up.
+resting_on_lists() {
+	phys-step -p "$1" -t 1.5 -r 1 -i 'on::link/pose' "$(profile_world "$TMP/w.sdf" "$1")" > "$TMP/out"
+	near "$(last on::link/pose z)" 0.6 0.003
+}
+
 # A hull 2 m beside its link's origin, which ODE's convex must hold (its
 # checks wrote two lines a face to standard output, among the state
 # lines): every line written is a state line, and the cube, 0.1 m a side,

@@ -18,6 +18,7 @@
 #include "base.h"
 #include "meshdec.h"
 #include "meshscan.h"
+#include "msh.h"
 
 struct phys_mesh_entry {
 	char *key;
@@ -388,33 +389,10 @@ check_area(const struct phys_mesh *m)
 	    "all lie on one line");
 }
 
+/* Scaled, checked and finished: a mesh as every reader hands it on. */
 static struct phys_mesh *
-load(const struct phys_mesh_spec *spec)
+shape(struct phys_mesh *m, const struct phys_mesh_spec *spec)
 {
-	struct phys_mesh_scan scan;
-	struct phys_mesh *m;
-	size_t len, left_out;
-	char *data = read_mesh_file(spec->path, &len);
-
-	if (!data)
-		return NULL;
-	if (phys_mesh_scan(data, len, &scan) < 0) {
-		free(data);
-		return NULL;
-	}
-	phys_mesh_confine(data, len, scan.format);
-	left_out = spec->first_object ?
-	    phys_mesh_first_object(data, len, scan.format) : 0;
-	m = phys_mesh_decode(data, len, scan.format, spec->submesh);
-	free(data);
-	if (!m)
-		return NULL;
-	m->left_out = left_out;
-	if (m->ntri == 0) {
-		phys_mesh_free(m);
-		phys_fail("%s", "the mesh has no triangles");
-		return NULL;
-	}
 	center_and_scale(m, spec);
 	if (check_finite(m) < 0) {
 		phys_mesh_free(m);
@@ -426,6 +404,128 @@ load(const struct phys_mesh_spec *spec)
 		return NULL;
 	}
 	return m;
+}
+
+/* A face's index as a vertex's: a whole number below nv. */
+static int
+face_index(double f, size_t nv, unsigned *out)
+{
+	if (!(f >= 0 && f < (double)nv && f == floor(f)))
+		return phys_fail("face index %g is not one of the %zu vertices "
+		    "(0 to %zu)", f, nv, nv - 1);
+	*out = (unsigned)f;
+	return 0;
+}
+
+/* The lists as a mesh, unscaled; no faces: the vertices' hull. */
+static struct phys_mesh *
+lists_mesh(const double *v, size_t nv, const double *face, size_t nf)
+{
+	struct phys_mesh *m, *h;
+	size_t i;
+
+	if (nv % 3 || nf % 3) {
+		phys_fail("%zu %s: three a %s", nv % 3 ? nv : nf, nv % 3 ?
+		    "vertex coordinates" : "face indices", nv % 3 ? "vertex" :
+		    "triangle");
+		return NULL;
+	}
+	if (nv / 3 < 4 || nv / 3 > UINT32_MAX ||
+	    nf / 3 > PHYS_MESH_MAX_TRIANGLES) {
+		phys_fail("%zu vertices and %zu triangles: 4 vertices or more "
+		    "(as MuJoCo wants), at most %u triangles", nv / 3, nf / 3,
+		    PHYS_MESH_MAX_TRIANGLES);
+		return NULL;
+	}
+	m = phys_xcalloc(1, sizeof *m);
+	m->nv = nv / 3;
+	m->v = phys_xcalloc(nv, sizeof *m->v);
+	memcpy(m->v, v, nv * sizeof *v);
+	m->ntri = nf / 3;
+	m->tri = phys_xcalloc(nf ? nf : 1, sizeof *m->tri);
+	for (i = 0; i < nf; i++)
+		if (face_index(face[i], m->nv, &m->tri[i]) < 0) {
+			phys_mesh_free(m);
+			return NULL;
+		}
+	if (m->ntri)
+		return m;
+	h = phys_mesh_hull(m);
+	phys_mesh_free(m);
+	return h;
+}
+
+struct phys_mesh *
+phys_mesh_of_lists(const double *v, size_t nv, const double *face,
+    size_t nf, phys_vec3 scale)
+{
+	struct phys_mesh_spec spec = { .scale = scale };
+	struct phys_mesh *m = lists_mesh(v, nv, face, nf);
+
+	return m ? shape(m, &spec) : NULL;
+}
+
+/* MuJoCo's MSH file: one mesh, no submeshes. */
+static struct phys_mesh *
+msh_mesh(const char *data, size_t len, const char *submesh)
+{
+	struct phys_mesh *m;
+	double *v, *face;
+	size_t nv, nf;
+
+	if (submesh) {
+		phys_fail("an MSH file holds one mesh: no submesh '%s'",
+		    submesh);
+		return NULL;
+	}
+	if (phys_msh_read(data, len, &v, &nv, &face, &nf) < 0)
+		return NULL;
+	m = lists_mesh(v, nv, face, nf);
+	free(v);
+	free(face);
+	return m;
+}
+
+/* The file's meshes as its format's decoder reads them. */
+static struct phys_mesh *
+decoded(char *data, size_t len, const struct phys_mesh_spec *spec)
+{
+	struct phys_mesh_scan scan;
+	struct phys_mesh *m;
+	size_t left_out;
+
+	if (phys_msh_named(spec->path))
+		return msh_mesh(data, len, spec->submesh);
+	if (phys_mesh_scan(data, len, &scan) < 0)
+		return NULL;
+	phys_mesh_confine(data, len, scan.format);
+	left_out = spec->first_object ?
+	    phys_mesh_first_object(data, len, scan.format) : 0;
+	m = phys_mesh_decode(data, len, scan.format, spec->submesh);
+	if (m)
+		m->left_out = left_out;
+	return m;
+}
+
+static struct phys_mesh *
+load(const struct phys_mesh_spec *spec)
+{
+	struct phys_mesh *m;
+	size_t len;
+	char *data = read_mesh_file(spec->path, &len);
+
+	if (!data)
+		return NULL;
+	m = decoded(data, len, spec);
+	free(data);
+	if (!m)
+		return NULL;
+	if (m->ntri == 0) {
+		phys_mesh_free(m);
+		phys_fail("%s", "the mesh has no triangles");
+		return NULL;
+	}
+	return shape(m, spec);
 }
 
 struct phys_mesh *

@@ -1,8 +1,9 @@
 /*
  * mesh.h - triangle meshes for collision geometry: loaded from Collada,
- * STL and OBJ files (through assimp), extruded from polylines or
- * tessellated from ellipsoids; and their volume, centre of mass and
- * inertia by the divergence theorem.
+ * STL and OBJ files (through assimp) and MuJoCo's MSH files (msh.h),
+ * given as lists, extruded from polylines or tessellated from
+ * ellipsoids; and their volume, centre of mass and inertia by the
+ * divergence theorem.
  *
  * Functions return NULL or -1 with the reason in phys_error().
  */
@@ -64,6 +65,15 @@ struct phys_mesh *phys_mesh_scaled(const struct phys_mesh *m, phys_vec3 s);
 
 /* A copy of m with every vertex carried by the pose p. */
 struct phys_mesh *phys_mesh_moved(const struct phys_mesh *m, phys_pose p);
+
+/*
+ * The mesh of nv numbers v (three a vertex) and nf numbers face (three
+ * vertex indices a triangle), times scale, checked as a file's: an MJCF
+ * mesh given by its attributes. No faces: the vertices' convex hull, as
+ * MuJoCo makes it.
+ */
+struct phys_mesh *phys_mesh_of_lists(const double *v, size_t nv,
+    const double *face, size_t nf, phys_vec3 scale);
 
 void phys_mesh_free(struct phys_mesh *m);
 

@@ -3,11 +3,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem.h"
 #include "msg.h"
 
 static const char *
@@ -201,4 +203,27 @@ phys_parse_doubles(const char *s, double *out, int n)
 		k++;
 		s += len;
 	}
+}
+
+double *
+phys_parse_double_list(const char *s, size_t max, size_t *n)
+{
+	const char *p = s ? skip_blanks(s) : "";
+	double *out;
+	size_t k = 0;
+
+	/* the words first: a number's word holds no blank */
+	while (*p && k <= max) {
+		k++;
+		p = skip_blanks(p + strcspn(p, " \t\r\n"));
+	}
+	if (k > max || k > INT_MAX)
+		return NULL;
+	out = phys_xcalloc(k ? k : 1, sizeof *out);
+	if (phys_parse_doubles(s, out, (int)k) != (int)k) {
+		free(out);
+		return NULL;
+	}
+	*n = k;
+	return out;
 }

@@ -3,6 +3,7 @@
 #define PHYS_BASE_NUM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * Strict parsing: the whole string (surrounding blanks allowed) must be one
@@ -15,5 +16,10 @@ bool phys_parse_long_prefix(const char *s, long *out);
 bool phys_parse_bool(const char *s, bool *out);	/* true/false/1/0 */
 /* Up to n blank-separated doubles; returns how many were read, -1 on junk. */
 int phys_parse_doubles(const char *s, double *out, int n);
+/*
+ * Every blank-separated double of s, at most max of them, in an array of
+ * *n (the caller frees it): NULL on junk or more than max.
+ */
+double *phys_parse_double_list(const char *s, size_t max, size_t *n);
 
 #endif

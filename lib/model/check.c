@@ -620,7 +620,12 @@ check_required(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e,
 		    PHYS_SPEC_ONE && ck->spec->kids[e->kid + i].required !=
 		    PHYS_SPEC_SOME))
 			continue;
-		if (k->def && strcmp(k->def, "__default__") == 0)
+		if (phys_node_is(n, "mesh") && strcmp(k->name, "uri") == 0 &&
+		    phys_child(n, "vertices"))
+			finding(ck, n, PHYS_SEV_WARNING, "%s", "<mesh> is given "
+			    "by <phys:vertices> (an MJCF mesh's lists), not "
+			    "by a <uri>: other readers see no mesh");
+		else if (k->def && strcmp(k->def, "__default__") == 0)
 			finding(ck, n, phys_node_is(n, "joint") ?
 			    PHYS_SEV_ERROR : PHYS_SEV_WARNING, "<%s> has no <%s> "
 			    "(required)", (const char *)n->name, k->name);

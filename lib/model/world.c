@@ -7,6 +7,7 @@
 #include "inertia_world.h"
 #include "spec.h"
 #include "excludes.h"
+#include "meshscan.h"
 #include "pairs.h"
 #include "mjcf.h"
 #include "urdf.h"
@@ -1247,6 +1248,56 @@ mesh_rule(struct phys_doc *d, xmlNodePtr s, bool *first_object)
 	return rc;
 }
 
+/* The numbers of <phys:name> under s, as many as a mesh may hold. */
+static double *
+node_list(struct phys_doc *d, xmlNodePtr s, const char *name, size_t *n)
+{
+	xmlNodePtr e = phys_child(s, name);
+	char *text = e ? phys_node_text(e) : NULL;
+	double *v;
+
+	*n = 0;
+	if (!e)
+		return NULL;
+	v = phys_parse_double_list(text, 3 * (size_t)PHYS_MESH_MAX_TRIANGLES,
+	    n);
+	free(text);
+	if (!v)
+		phys_failat(PHYS_AT(d, e), "<%s>: numbers expected, at most %u "
+		    "triangles' worth", name, PHYS_MESH_MAX_TRIANGLES);
+	return v;
+}
+
+/*
+ * A mesh given by its lists, <phys:vertices> and <phys:faces> (an MJCF
+ * mesh's attributes; no faces: the vertices' convex hull), made once for
+ * its element.
+ */
+static int
+read_mesh_lists(struct loader *L, struct phys_doc *d,
+    struct phys_collision *c, xmlNodePtr s, const double *scale)
+{
+	size_t nv, nf = 0;
+	double *v = node_list(d, s, "vertices", &nv), *f = NULL;
+	struct phys_mesh *m = NULL;
+
+	if (phys_child(s, "uri"))
+		fail_node(d, s, "%s", "<mesh> has both <uri> and "
+		    "<phys:vertices>: one or the other");
+	else if (v && (!phys_child(s, "faces") ||
+	    (f = node_list(d, s, "faces", &nf))) &&
+	    !(m = phys_mesh_of_lists(v, nv, f, nf, v3(scale[0], scale[1],
+	    scale[2]))))
+		phys_fail_again(PHYS_AT(d, s), "<mesh>: ");
+	free(v);
+	free(f);
+	if (!m)
+		return -1;
+	c->shape = PHYS_GEOM_MESH;
+	c->mesh = phys_mesh_cache_keep(&L->w->meshes, m);
+	return read_optimization(L, d, c, s);
+}
+
 static int
 read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
     xmlNodePtr s)
@@ -1262,6 +1313,11 @@ read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	if (scale[0] == 0 || scale[1] == 0 || scale[2] == 0)
 		return fail_node(d, phys_child(s, "scale"), "%s",
 		    "<scale>: a zero factor flattens the mesh");
+	if (phys_child(s, "vertices"))
+		return read_mesh_lists(L, d, c, s, scale);
+	if (phys_child(s, "faces"))
+		return fail_node(d, phys_child(s, "faces"), "%s",
+		    "<phys:faces> without <phys:vertices>");
 	if (sub && (e = phys_child(sub, "name")))
 		name = phys_node_text(e);
 	path = geometry_file(d, s);
