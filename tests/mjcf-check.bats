@@ -148,12 +148,15 @@ no_error() {
 	sed 's|<fixed name="sum">|<fixed limited="true" range="-1 1">|' "$TMP/good.xml" > "$TMP/rope.xml"
 	run -1 phys-step -q -n 1 "$TMP/rope.xml"
 	assert_output "phys-step: $TMP/rope.xml:62: a <fixed> tendon of no name is limited: tendons are not read, and a limited one changes how the model moves; phys refuses the model"
-	# a mesh of its vertices (MuJoCo's car), or made by a plugin
+	# a mesh of a file and lists, which MuJoCo mixes for an OBJ
 	printf '%s\n' '<mujoco model="v"><asset>' '<mesh name="hull" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/>' \
 	    '</asset><worldbody><body><freejoint/><geom type="mesh" mesh="hull"/></body></worldbody></mujoco>' > "$TMP/vertex.xml"
 	mujoco_loads "$TMP/vertex.xml"
-	run -1 phys-step -q -n 1 "$TMP/vertex.xml"
-	assert_output "phys-step: $TMP/vertex.xml:2: mesh 'hull' is given by its vertices: phys reads a mesh from its file only; phys refuses the model"
+	sed 's|<mesh name="hull"|& file="tet.obj"|' "$TMP/vertex.xml" > "$TMP/mixed.xml"
+	mujoco_loads "$TMP/mixed.xml"
+	run -1 phys-step -q -n 1 "$TMP/mixed.xml"
+	assert_output "phys-step: $TMP/mixed.xml:2: mesh 'hull' has both a file and a vertex or face list: MuJoCo 2.2.2 refuses that for an STL or MSH file and mixes the lists of an OBJ's with the attributes'; phys refuses the model"
+	# a mesh made by a plugin
 	sed 's|<mesh name="hull" vertex="[^"]*"/>|<mesh name="hull"><plugin instance="p"/></mesh>|' "$TMP/vertex.xml" > "$TMP/plugin.xml"
 	run -1 phys-step -q -n 1 "$TMP/plugin.xml"
 	assert_output "phys-step: $TMP/plugin.xml:2: mesh 'hull' is made by a plugin: plugins are not read; phys refuses the model"
@@ -191,6 +194,10 @@ s/parts.xml/nothere.xml/ ## 9: <include file="nothere.xml">
 s/body2="box"/body2="bx"/ ## 58: body2="bx": no body is so named; did you mean 'box'?
 s/joint="knee" kp/joint="kne" kp/ ## 67: joint="kne": no joint is so named; did you mean 'knee'?
 s/autolimits="true"/autolimits="yes"/ ## 2: <compiler autolimits="yes">: true or false
+s|<include file="parts.xml"/>|&<asset><mesh name="v" vertex="0 0 0 1 0 0 0 1 0"/></asset>| ## 9: mesh 'v': 3 vertices and 0 triangles: 4 vertices or more (as MuJoCo wants)
+s|<include file="parts.xml"/>|&<asset><mesh name="v" vertex="0 0 0 1 0 0 0 1 0 0 0 1" face="0 1 4"/></asset>| ## 9: mesh 'v': face index 4 is not one of the 4 vertices (0 to 3)
+s|<include file="parts.xml"/>|&<asset><mesh name="v" vertex="0 0 0 1 0 0 0 1 0 0 0 1 0" face="0 1 2"/></asset>| ## 9: mesh 'v': 13 vertex coordinates: three a vertex
+s|<include file="parts.xml"/>|&<asset><mesh name="v" vertex="0 0 0 1 0 0 0 1 0 0 0 0"/></asset>| ## 9: mesh 'v': the mesh has no convex hull (it is flat
 CASES
 }
 

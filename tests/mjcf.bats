@@ -807,6 +807,90 @@ EOF
 	each_engine on_first
 }
 
+# msh FILE FACES: a MuJoCo MSH file of the box 0.4 x 0.2 x 0.1 m from
+# the origin, with its 12 faces, or (FACES 0) with none and a ninth
+# vertex at its centre (MuJoCo then takes the hull).
+msh() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+v = [(x, y, z) for z in (0, 0.1) for y in (0, 0.2) for x in (0, 0.4)]
+f = [(0, 2, 1), (1, 2, 3), (4, 5, 6), (5, 7, 6), (0, 1, 4), (1, 5, 4),
+     (2, 6, 3), (3, 6, 7), (0, 4, 2), (2, 4, 6), (1, 3, 5), (3, 7, 5)]
+if sys.argv[2] == '0':
+    v, f = v + [(0.2, 0.1, 0.05)], []
+d = struct.pack('<4i', len(v), 0, 0, len(f))
+d += b''.join(struct.pack('<3f', *p) for p in v)
+d += b''.join(struct.pack('<3i', *t) for t in f)
+open(sys.argv[1], 'wb').write(d)
+PY
+}
+
+# on_face ENGINE: each box of $TMP/lists.sdf, dropped 0.3 m, at rest on
+# its largest face (its frame at the box's corner, on the ground).
+on_face() {
+	phys-step -q -p "$1" -t 1.5 -r 1 -i 'lists::*/pose' \
+	    "$(profile_world "$TMP/lists.sdf" "$1")" > "$TMP/out"
+	for b in listed hull box corners; do
+		near "$(tail -1 "$TMP/out" | jq ".items[\"lists::$b/pose\"].z")" 0 3e-3
+	done
+}
+
+@test "mjcf: a mesh given by its vertices (and faces, or none: their convex hull) or by MuJoCo's MSH file weighs what MuJoCo weighs it, and rests on its face under each engine" {
+	need_mujoco
+	mkdir -p "$TMP/meshes"
+	msh "$TMP/meshes/box.msh" 1
+	msh "$TMP/meshes/corners.msh" 0
+	cat > "$TMP/lists.xml" <<EOF
+<mujoco model="lists"><compiler meshdir="meshes"/>
+<asset>
+<mesh name="tet" scale="0.5 1 2" vertex="0 0 0  1 0 0  0 1 0  0 0 1" face="0 2 1  0 1 3  0 3 2  1 2 3"/>
+<mesh name="listed" vertex="0 0 0 .4 0 0 0 .2 0 .4 .2 0 0 0 .1 .4 0 .1 0 .2 .1 .4 .2 .1 .2 .1 .05"/>
+<mesh name="faced" scale="0.1 0.1 0.1" file="box.msh"/><mesh file="box.msh"/><mesh file="corners.msh"/>
+</asset>
+<worldbody><geom type="plane" size="5 5 0.1"/>
+<body name="tet" pos="0 3 1"><freejoint/><geom type="mesh" mesh="tet"/></body>
+<body name="listed" pos="0 0 0.3"><freejoint/><geom type="mesh" mesh="listed" density="500"/></body>
+<body name="hull" pos="1 0 0.3"><freejoint/><geom type="mesh" mesh="faced"/><geom type="mesh" mesh="listed"/></body>
+<body name="box" pos="2 0 0.3"><freejoint/><geom type="mesh" mesh="box"/></body>
+<body name="corners" pos="3 0 0.3"><freejoint/><geom type="mesh" mesh="corners"/></body>
+</worldbody></mujoco>
+EOF
+	same_as_mujoco "$TMP/lists.xml"
+	# the closed form: a box of 0.4 x 0.2 x 0.1 m weighs 4 kg at 500
+	# kg/m^3, 8 at MuJoCo's default 1000; its tenth 8 g more
+	phys-step -q -n 0 -i 'lists::*/mass' "$TMP/lists.xml" > "$TMP/m"
+	rel "$(jq '.items["lists::listed/mass"]' "$TMP/m")" 4 1e-6
+	rel "$(jq '.items["lists::box/mass"]' "$TMP/m")" 8 1e-6
+	rel "$(jq '.items["lists::corners/mass"]' "$TMP/m")" 8 1e-6
+	rel "$(jq '.items["lists::hull/mass"]' "$TMP/m")" 8.008 1e-6
+	# the SDF model keeps the lists, as MuJoCo keeps them: floats
+	phys-sdf print "$TMP/lists.xml" | grep -q '<phys:vertices>0 0 0 0.4000000059604645 0 0 '
+	# printed as MJCF (the lists as lists, the MSH file by its name),
+	# MuJoCo compiles the same bodies
+	phys-sdf print --format mjcf -o "$TMP/out.xml" "$TMP/lists.xml"
+	grep -q '<mesh name="m[0-9]" file="meshes/box.msh"/>' "$TMP/out.xml"
+	oracle_bodies "$TMP/lists.xml" > "$TMP/want"
+	oracle_bodies "$TMP/out.xml" > "$TMP/got"
+	agree "$TMP/want" "$TMP/got"
+	phys-sdf world "$TMP/lists.xml" > "$TMP/lists.sdf"
+	each_engine on_face
+}
+
+@test "mjcf: an MSH file whose counts do not add up to its size is refused at its mesh's line, as MuJoCo refuses it" {
+	need_mujoco
+	msh "$TMP/box.msh" 1
+	head -c 100 "$TMP/box.msh" > "$TMP/cut.msh"
+	printf '<mujoco model="m"><asset><mesh file="%s"/></asset>\n<worldbody><body><freejoint/><geom type="mesh" mesh="cut"/></body></worldbody></mujoco>\n' cut.msh > "$TMP/cut.xml"
+	run -1 phys-step -q -n 0 "$TMP/cut.xml"
+	assert_output "phys-step: $TMP/cut.xml:2: mesh 'cut': mesh: $TMP/cut.msh: MSH counts add up to 256 bytes; the file has 100"
+	! "$BATS_FILE_TMPDIR/oracle" "$TMP/cut.xml" > /dev/null 2>&1
+	# a header of more normals than vertices
+	printf '\010\0\0\0\011\0\0\0\0\0\0\0\0\0\0\0' > "$TMP/cut.msh"
+	run -1 phys-step -q -n 0 "$TMP/cut.xml"
+	assert_output "phys-step: $TMP/cut.xml:2: mesh 'cut': mesh: $TMP/cut.msh: MSH counts 8 vertices, 9 normals, 0 texture coordinates, 0 faces: MuJoCo wants 4 vertices or more, and as many normals and coordinates as vertices, or none"
+	! "$BATS_FILE_TMPDIR/oracle" "$TMP/cut.xml" > /dev/null 2>&1
+}
+
 # tips RUN: how far apart the coupler's and the rocker's tips are, which
 # the connect joins, and the lid's height, which the weld holds, at the
 # end of RUN.

@@ -20,6 +20,7 @@
 
 #include "mem.h"
 #include "mesh.h"
+#include "meshscan.h"
 #include "mjcf.h"
 #include "mjcf_defaults.h"
 #include "mjcf_inertia.h"
@@ -536,6 +537,47 @@ file_stem(const char *file)
 	    strrchr(base, '.') - base : (ptrdiff_t)strlen(base)), base);
 }
 
+/* An attribute's list of numbers, as floats (MuJoCo keeps them so). */
+static int
+float_list(struct reader *r, xmlNodePtr n, const char *name, double **out,
+    size_t *len)
+{
+	const char *v = own_attr(n, name);
+	size_t i;
+
+	*len = 0;
+	if (!v)
+		return 0;
+	*out = phys_parse_double_list(v, 3 * (size_t)PHYS_MESH_MAX_TRIANGLES,
+	    len);
+	if (!*out)
+		return mj_fail(r, n, "%s=\"%.40s\": numbers expected (at most "
+		    "%u triangles' worth)", name, v, PHYS_MESH_MAX_TRIANGLES);
+	for (i = 0; i < *len; i++)
+		(*out)[i] = (float)(*out)[i];
+	return 0;
+}
+
+/*
+ * A mesh given by its vertices (and faces: none, their convex hull, as
+ * MuJoCo makes it), checked now as MuJoCo checks it.
+ */
+static int
+mesh_lists(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
+{
+	struct phys_mesh *mesh;
+
+	if (float_list(r, n, "vertex", &m->vertex, &m->nvertex) < 0 ||
+	    float_list(r, n, "face", &m->face, &m->nface) < 0)
+		return -1;
+	mesh = phys_mesh_of_lists(m->vertex, m->nvertex, m->face, m->nface,
+	    v3(1, 1, 1));
+	if (!mesh)
+		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
+	phys_mesh_free(mesh);
+	return 0;
+}
+
 static int
 read_mesh(struct reader *r, xmlNodePtr n, int cls)
 {
@@ -546,22 +588,27 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	if (!file && phys_child(n, "plugin"))
 		return mj_fail(r, n, "mesh '%s' is made by a plugin: plugins "
 		    "are not read; phys refuses the model", name ? name : "");
-	if (!file && own_attr(n, "vertex"))
-		return mj_fail(r, n, "mesh '%s' is given by its vertices: phys "
-		    "reads a mesh from its file only; phys refuses the model",
-		    name ? name : "");
-	if (!file)
-		return mj_fail(r, n, "%s", "<mesh> has no file");
+	if (file && (own_attr(n, "vertex") || own_attr(n, "face")))
+		return mj_fail(r, n, "mesh '%s' has both a file and a vertex "
+		    "or face list: MuJoCo 2.2.2 refuses that for an STL or "
+		    "MSH file and mixes the lists of an OBJ's with the "
+		    "attributes'; phys refuses the model", name ? name : "");
+	if (!file && !own_attr(n, "vertex"))
+		return mj_fail(r, n, "%s", "<mesh> has no file and no "
+		    "vertices");
 	PHYS_GROW_ONE(r->meshes, r->nmeshes);
 	m = &r->meshes[r->nmeshes++];
 	memset(m, 0, sizeof *m);
 	m->line = phys_node_where(n);
-	m->name = name ? phys_xstrdup(name) : file_stem(file);
+	m->name = name ? phys_xstrdup(name) : file ? file_stem(file) :
+	    phys_xstrdup("");
 	phys_name_table_add(&r->mesh_names, r->nmeshes - 1);
 	m->scale[0] = m->scale[1] = m->scale[2] = 1;
 	if (numbers(r, n, cls, "scale", m->scale, 3) < 0 ||
 	    class_geom_density(r, n, cls, &m->density) < 0)
 		return -1;
+	if (!file)
+		return mesh_lists(r, n, m);
 	if (file[0] == '/')
 		m->uri = phys_xstrdup(file);
 	else if (r->meshdir)
@@ -695,14 +742,18 @@ mujoco_mat(phys_quat q)
 	    w - x - y + z } } };
 }
 
-/* Mesh m as MuJoCo reads its file: an OBJ's first object only. */
-static struct phys_mesh_spec
+/* Mesh m as MuJoCo reads it: its lists, else its file (an OBJ's first
+ * object only). */
+static struct phys_mesh *
 mujoco_mesh(const struct mj_mesh *m)
 {
 	struct phys_mesh_spec spec = { .path = m->file, .first_object = true,
 		.scale = { m->scale[0], m->scale[1], m->scale[2] } };
 
-	return spec;
+	if (!m->file)
+		return phys_mesh_of_lists(m->vertex, m->nvertex, m->face,
+		    m->nface, spec.scale);
+	return phys_mesh_load(&spec);
 }
 
 /*
@@ -721,9 +772,8 @@ static int
 mesh_extent(struct reader *r, xmlNodePtr n, const struct mj_mesh *m,
     struct mesh_extent *x)
 {
-	struct phys_mesh_spec spec = mujoco_mesh(m);
 	phys_mat3 R = mujoco_mat(phys_quat_conj(m->frame.q));
-	struct phys_mesh *mesh = phys_mesh_load(&spec);
+	struct phys_mesh *mesh = mujoco_mesh(m);
 	double lo[3] = { HUGE_VAL, HUGE_VAL, HUGE_VAL }, p[3], c[3], dxy, dz;
 	double h;
 	phys_vec3 *v;
@@ -898,13 +948,12 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 static int
 measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
 {
-	struct phys_mesh_spec spec = mujoco_mesh(m);
 	struct phys_mesh *mesh;
 	int rc;
 
 	if (m->measured)
 		return 0;
-	if (!(mesh = phys_mesh_load(&spec)))
+	if (!(mesh = mujoco_mesh(m)))
 		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
 	if (mesh->left_out && !r->o->quiet)
 		phys_warnat_once(phys_doc_file(r->d, m->line),
@@ -2881,6 +2930,8 @@ reader_free(struct reader *r)
 		free(r->meshes[i].name);
 		free(r->meshes[i].file);
 		free(r->meshes[i].uri);
+		free(r->meshes[i].vertex);
+		free(r->meshes[i].face);
 	}
 	for (i = 0; i < r->nbodies; i++)
 		free(r->bodies[i].name);

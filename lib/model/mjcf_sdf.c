@@ -92,6 +92,28 @@ add_nums(xmlNodePtr parent, const char *name, const double *v, int n,
 	return add(parent, name, buf, line);
 }
 
+static xmlNsPtr phys_ns(xmlNodePtr sdf);
+
+/* A list of numbers of any length (a mesh's vertices), in phys's
+ * namespace: SDF has no such element. */
+static void
+add_list(xmlNodePtr parent, const char *name, const double *v, size_t n,
+    long line)
+{
+	struct phys_buf b = { 0 };
+	size_t i;
+
+	phys_buf_reserve(&b, 1);
+	for (i = 0; i < n; i++) {
+		if (i)
+			phys_buf_putc(&b, ' ');
+		phys_buf_double(&b, v[i]);
+	}
+	xmlSetNs(add(parent, name, b.s, line),
+	    phys_ns(xmlDocGetRootElement(parent->doc)));
+	phys_buf_free(&b);
+}
+
 static void
 add_num(xmlNodePtr parent, const char *name, double v, long line)
 {
@@ -116,7 +138,22 @@ set_name(xmlNodePtr n, const char *name)
 	xmlSetProp(n, (const xmlChar *)"name", (const xmlChar *)name);
 }
 
-static xmlNsPtr phys_ns(xmlNodePtr sdf);
+/* A mesh by its file, or by its lists where the MJCF gives them. */
+static void
+write_mesh(xmlNodePtr s, const struct mj_mesh *m, long line)
+{
+	if (m->uri)
+		add(s, "uri", m->uri, line);
+	else {
+		add_list(s, "vertices", m->vertex, m->nvertex, line);
+		if (m->nface)
+			add_list(s, "faces", m->face, m->nface, line);
+	}
+	add_nums(s, "scale", m->scale, 3, line);
+	/* an OBJ's first object only, as MuJoCo reads it */
+	xmlSetNs(add(s, "rule", "mujoco", line),
+	    phys_ns(xmlDocGetRootElement(s->doc)));
+}
 
 static void
 write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
@@ -175,11 +212,7 @@ write_geometry(struct reader *r, xmlNodePtr parent, const struct mj_geom *g)
 			    (const xmlChar *)"convex_hull");
 			r->hulls = true;
 		}
-		add(s, "uri", r->meshes[g->mesh].uri, g->line);
-		add_nums(s, "scale", r->meshes[g->mesh].scale, 3, g->line);
-		/* an OBJ's first object only, as MuJoCo reads it */
-		xmlSetNs(add(s, "rule", "mujoco", g->line),
-		    phys_ns(xmlDocGetRootElement(s->doc)));
+		write_mesh(s, &r->meshes[g->mesh], g->line);
 	}
 }
 
@@ -897,8 +930,6 @@ write_loop(struct reader *r, xmlNodePtr model, xmlNodePtr n, size_t i)
 		add_pose(jn, at, phys_node_where(n));
 	}
 }
-
-static xmlNsPtr phys_ns(xmlNodePtr sdf);
 
 /* The number name under parent, marked as the reader's: what the author
  * wrote for MuJoCo, which no other engine is told it ignores. */

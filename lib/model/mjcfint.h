@@ -40,8 +40,11 @@ struct mj_class {
 
 struct mj_mesh {
 	char *name;
-	char *file;		/* resolved path */
+	char *file;		/* resolved path; NULL: given by its lists */
 	char *uri;		/* the same beside the model's file, for SDF */
+	double *vertex;		/* its attributes' lists (numbers, three a */
+	double *face;		/* vertex, three a triangle), as floats */
+	size_t nvertex, nface;
 	double scale[3];
 	long line;
 	bool measured;		/* frame and box below computed */

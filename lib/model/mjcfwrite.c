@@ -1575,8 +1575,8 @@ phys_mjcf_mesh(struct phys_buf *b, const char *name,
 }
 
 /*
- * Whether MuJoCo 2.2.2 reads a mesh file: OBJ, and binary STL (its STL
- * reader takes no ASCII one). Its own MSH is none phys reads.
+ * Whether MuJoCo 2.2.2 reads a mesh file: OBJ, its own MSH, and binary
+ * STL (its STL reader takes no ASCII one).
  */
 static bool
 mujoco_reads(const char *path)
@@ -1589,7 +1589,7 @@ mujoco_reads(const char *path)
 
 	if (!dot || strchr(dot, '/'))
 		return false;
-	if (strcasecmp(dot, ".obj") == 0)
+	if (strcasecmp(dot, ".obj") == 0 || strcasecmp(dot, ".msh") == 0)
 		return true;
 	if (strcasecmp(dot, ".stl") != 0 || !(f = fopen(path, "rb")))
 		return false;
