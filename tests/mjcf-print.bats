@@ -425,6 +425,22 @@ SDF
 	near "$(printed geom bin::l::c '.pos[2]')" 0.025 1e-7
 }
 
+@test "a joint range of no width (SDF's way to hold a joint) is 1e-9 wide, which MuJoCo compiles, and holds an arm level under gravity" {
+	cat > "$TMP/held.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9"><model name="m"><link name="base"/>
+<joint name="fix" type="fixed"><parent>world</parent><child>base</child></joint>
+<link name="arm"><inertial><pose>0.5 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+<joint name="hold" type="revolute"><parent>base</parent><child>arm</child><axis><xyz>0 1 0</xyz><limit><lower>0</lower><upper>0</upper></limit></axis></joint>
+</model></sdf>
+SDF
+	phys-sdf print --format mjcf "$TMP/held.sdf" > "$TMP/held.xml"
+	grep -q '<joint name="hold" type="hinge" axis="0 1 0" range="0 1e-09" limited="true"' "$TMP/held.xml"
+	# without the limit the arm would swing 90 degrees down in 1 s
+	print_oracle "$TMP/held.xml" run 1 hold | tail -1 > "$TMP/pos"
+	near "$(awk '{ print $2 }' "$TMP/pos")" 0 2e-3
+}
+
 @test "a joint closing a loop: a ghost body on the joint, welded to the child as stiffly as the joint holds: MuJoCo keeps the printed four-bar closed" {
 	phys-sdf print --format mjcf "$WORLDS/fourbar.sdf" > "$TMP/out.xml" 2> /dev/null
 	print_oracle "$TMP/out.xml" > "$TMP/mujoco"

@@ -355,6 +355,19 @@ put_limit_softness(struct phys_buf *b, const struct phys_value *v)
 		    &PVD(v, JOINT_physics_mujoco_limit_margin), 1);
 }
 
+/*
+ * A joint's range. One of no width (SDF's way of holding a joint still,
+ * as a robot's tracks have it; phys's MuJoCo engine holds it so) is
+ * 1e-9 wide: MuJoCo's compiler refuses a range whose ends are equal.
+ */
+static void
+put_range(struct phys_buf *b, double lo, double hi)
+{
+	if (hi == lo)
+		hi = lo + 1e-9 * fmax(1, fabs(lo));
+	phys_mjcf_nums(b, "range", (double[2]){ lo, hi }, 2);
+}
+
 /* Axis k's values, measured from MuJoCo's ref where an MJCF joint had
  * one (phys measures from the built pose). */
 static void
@@ -369,9 +382,8 @@ put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 		phys_mjcf_nums(b, "ref", &ref, 1);
 	/* a one-sided limit keeps SDF's huge number for the open side */
 	if (limited)
-		phys_mjcf_nums(b, "range", (double[2]){ phys_has_lower(a.lower) ?
-		    a.lower + ref : a.lower, phys_has_upper(a.upper) ?
-		    a.upper + ref : a.upper }, 2);
+		put_range(b, phys_has_lower(a.lower) ? a.lower + ref : a.lower,
+		    phys_has_upper(a.upper) ? a.upper + ref : a.upper);
 	phys_buf_printf(b, " limited=\"%s\"", limited ? "true" : "false");
 	if (a.damping != 0)
 		phys_mjcf_nums(b, "damping", &a.damping, 1);
