@@ -425,6 +425,45 @@ SDF
 	near "$(printed geom bin::l::c '.pos[2]')" 0.025 1e-7
 }
 
+@test "visuals are geoms that touch nothing and weigh nothing, in group 1 with their colour, named as collisions are; a plane only on a static body; a mesh MuJoCo cannot read left out, said once" {
+	printf 'v 0 0 0\nv 0.1 0 0\nv 0 0.1 0\nv 0 0 0.1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n' > "$TMP/tet.obj"
+	: > "$TMP/shell.dae"
+	cat > "$TMP/vis.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w">
+<model name="ground"><static>true</static><link name="l">
+<collision name="c"><geometry><plane><normal>0 0 1</normal><size>4 4</size></plane></geometry></collision>
+<visual name="floor"><geometry><plane><normal>0 0 1</normal><size>4 4</size></plane></geometry></visual></link></model>
+<model name="r"><pose>0 0 0.5 0 0 0</pose><link name="base"><inertial><mass>2</mass><inertia><ixx>0.1</ixx><iyy>0.2</iyy><izz>0.3</izz></inertia></inertial>
+<collision name="c"><geometry><box><size>0.4 0.2 0.1</size></box></geometry></collision>
+<visual name="body"><pose>0 0 0.1 0 0 0</pose><geometry><box><size>0.4 0.2 0.1</size></box></geometry><material><diffuse>1 0 0 1</diffuse></material></visual>
+<visual name="wheel"><geometry><cylinder><radius>0.05</radius><length>0.02</length></cylinder></geometry></visual>
+<visual name="tet"><geometry><mesh><uri>tet.obj</uri><scale>2 2 2</scale></mesh></geometry></visual>
+<visual name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></visual>
+<visual name="shell"><geometry><mesh><uri>shell.dae</uri></mesh></geometry></visual>
+<visual name="sheet"><geometry><plane><normal>0 0 1</normal></plane></geometry></visual>
+</link></model></world></sdf>
+SDF
+	run -0 --separate-stderr phys-sdf print --format mjcf -o "$TMP/vis.xml" "$TMP/vis.sdf"
+	assert_equal "$stderr" "phys-sdf: $TMP/vis.sdf:12: visual 'r::base::shell' and 1 more: not written as MJCF: a mesh of a file MuJoCo 2.2.2 does not read (Collada, ASCII STL, or none found), or a shape MJCF has no geom for (a heightmap, a polyline, a plane of a moving body); a visual does not change the motion"
+	grep -q '<mesh name="v[0-9]*" file="tet.obj" scale="2 2 2"/>' "$TMP/vis.xml"
+	print_oracle "$TMP/vis.xml" > "$TMP/mujoco"
+	# five visuals that no contact reaches, the collisions as before
+	[ "$(jq -s '[.[] | select(.geom and .contype == 0 and .conaffinity == 0 and .group == 1)] | length' "$TMP/mujoco")" = 5 ]
+	[ "$(printed geom r::base::c '[.type, .contype, .conaffinity, .group] | @tsv')" = "$(printf 'box\t1\t1\t0')" ]
+	[ "$(printed geom body '[.type, .size[], .pos[], .rgba[]] | @tsv')" = "$(printf 'box\t0.2\t0.1\t0.05\t0\t0\t0.1\t1\t0\t0\t1')" ]
+	[ "$(printed geom wheel '[.type, .size[0], .size[1]] | @tsv')" = "$(printf 'cylinder\t0.05\t0.01')" ]
+	[ "$(printed geom tet .type)" = mesh ]
+	[ "$(printed geom r::base::c::visual '[.type, .size[0]] | @tsv')" = "$(printf 'sphere\t0.1')" ]
+	[ "$(printed geom floor '[.type, .body] | @tsv')" = "$(printf 'plane\tworld')" ]
+	# the body weighs its <inertial> alone
+	[ "$(printed body r::base '[.mass, .com[], .inertia[]] | @tsv')" = "$(printf '2\t0\t0\t0\t0.1\t0\t0\t0\t0.2\t0\t0\t0\t0.3')" ]
+	# dropped 0.4 m onto the ground, it rests on its collision box, not
+	# on the visual box above it: its frame 0.05 m up
+	print_oracle "$TMP/vis.xml" run 2 r::base | tail -1 > "$TMP/rest"
+	near "$(awk '{ print $4 }' "$TMP/rest")" 0.05 2e-3
+}
+
 @test "a joint range of no width (SDF's way to hold a joint) is 1e-9 wide, which MuJoCo compiles, and holds an arm level under gravity" {
 	cat > "$TMP/held.sdf" <<'SDF'
 <?xml version="1.0"?>

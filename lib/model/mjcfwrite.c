@@ -52,6 +52,11 @@ struct writer {
 	 * others in the world having it (MJCF's geom names are the
 	 * model's, SDF's a link's), or as its link's. */
 	bool *own_geom;
+	/* link li's visuals: vis_order[vis_first[li] .. vis_first[li + 1]);
+	 * whether visual i's mesh is written (v<i>); how many are not */
+	size_t *vis_first, *vis_order;
+	bool *vis_mesh;
+	size_t visuals_left, first_left;
 };
 
 /* ---- numbers and names ---- */
@@ -137,16 +142,19 @@ by_name(const void *a, const void *b)
 	    ((const struct named *)b)->name);
 }
 
-/* Which collisions no other shares the last part of its name with. */
+/* Which collisions, then visuals, no other shares the last part of its
+ * name with. */
 static bool *
 own_geom_names(const struct phys_scene *w)
 {
-	bool *own = phys_xcalloc(w->ncollisions + 1, sizeof *own);
-	struct named *v = phys_xcalloc(w->ncollisions + 1, sizeof *v);
-	size_t i, k, n = w->ncollisions;
+	size_t i, k, n = w->ncollisions + w->nvisuals;
+	bool *own = phys_xcalloc(n + 1, sizeof *own);
+	struct named *v = phys_xcalloc(n + 1, sizeof *v);
 
 	for (i = 0; i < n; i++)
-		v[i] = (struct named){ last_part(w->collisions[i].name), i };
+		v[i] = (struct named){ last_part(i < w->ncollisions ?
+		    w->collisions[i].name :
+		    w->visuals[i - w->ncollisions].name), i };
 	qsort(v, n, sizeof *v, by_name);
 	for (i = 0; i < n; i = k) {
 		for (k = i + 1; k < n && strcmp(v[i].name, v[k].name) == 0;
@@ -166,22 +174,29 @@ geom_name(const struct writer *wr, const struct phys_collision *c)
 	    own_name(wr, c->name);
 }
 
+/* Whether element e (a collision, a visual) is an unnamed MJCF geom's. */
+static bool
+unnamed_node(xmlNodePtr e)
+{
+	xmlNodePtr n;
+
+	for (n = e ? phys_child(e, NULL) : NULL; n; n = phys_next(n, NULL))
+		if (phys_mjcf_own(n, "unnamed"))
+			return true;
+	return false;
+}
+
 /* Whether collision c is an unnamed MJCF geom's, named in SDF alone
  * (<phys:unnamed/>), that no pair names: it is written unnamed. */
 static bool
 unnamed(const struct writer *wr, const struct phys_collision *c)
 {
 	size_t i = (size_t)(c - wr->w->collisions), k;
-	xmlNodePtr n;
 
 	for (k = 0; k < wr->w->npairs; k++)
 		if (wr->w->pairs[k].c1 == (int)i || wr->w->pairs[k].c2 == (int)i)
 			return false;
-	for (n = c->node ? phys_child(c->node, NULL) : NULL; n;
-	    n = phys_next(n, NULL))
-		if (phys_mjcf_own(n, "unnamed"))
-			return true;
-	return false;
+	return unnamed_node(c->node);
 }
 
 /* A free link's <freejoint>, named as an MJCF model's was (<phys:free
@@ -968,7 +983,181 @@ written_in(const struct writer *wr, int li)
 	return li;
 }
 
-/* Link li's geoms, in its frame, at. */
+/* ---- visuals ---- */
+
+static int weld_of(const struct writer *wr, int li);
+
+/* The n positive numbers of <name> in s, true; false when it has not. */
+static bool
+child_sizes(xmlNodePtr s, const char *name, double *out, int n)
+{
+	char *t = phys_node_text(phys_child(s, name));
+	bool ok = t && phys_parse_doubles(t, out, n) == n;
+	int i;
+
+	free(t);
+	for (i = 0; ok && i < n; i++)
+		ok = out[i] > 0;
+	return ok;
+}
+
+/*
+ * Visual vi's shape as a geom's type and size, true; false for a shape
+ * MJCF has no geom for (a heightmap, a polyline, a plane on a moving
+ * body: MuJoCo's are static), a mesh whose
+ * file MuJoCo does not read (put_assets writes the others as v<vi>), or
+ * sizes that are no shape's.
+ */
+static bool
+put_visual_shape(struct writer *wr, size_t vi, phys_quat *q)
+{
+	xmlNodePtr g = phys_child(wr->w->visuals[vi].node, "geometry"), s;
+	struct phys_buf *b = wr->b;
+	double v[3], n[3] = { 0, 0, 1 };
+	char *t;
+
+	if ((s = phys_child(g, "plane")) &&
+	    weld_of(wr, wr->w->visuals[vi].link) < 0) {
+		/* half extents for drawing, along its normal */
+		v[0] = v[1] = 1e3, v[2] = 1;
+		if (phys_child(s, "size") && child_sizes(s, "size", v, 2))
+			v[0] /= 2, v[1] /= 2;
+		if ((t = phys_node_text(phys_child(s, "normal")))) {
+			if (phys_parse_doubles(t, n, 3) != 3 ||
+			    !(v3_norm(v3(n[0], n[1], n[2])) > 0))
+				n[0] = n[1] = 0, n[2] = 1;
+			free(t);
+		}
+		phys_buf_puts(b, " type=\"plane\"");
+		phys_mjcf_nums(b, "size", v, 3);
+		*q = phys_quat_mul(*q, z_to(v3_normalize(v3(n[0], n[1],
+		    n[2]))));
+	} else if ((s = phys_child(g, "box")) && child_sizes(s, "size", v, 3)) {
+		phys_buf_puts(b, " type=\"box\"");
+		v[0] /= 2, v[1] /= 2, v[2] /= 2;
+		phys_mjcf_nums(b, "size", v, 3);
+	} else if ((s = phys_child(g, "sphere")) &&
+	    child_sizes(s, "radius", v, 1)) {
+		phys_buf_puts(b, " type=\"sphere\"");
+		phys_mjcf_nums(b, "size", v, 1);
+	} else if (((s = phys_child(g, "cylinder")) ||
+	    (s = phys_child(g, "capsule"))) &&
+	    child_sizes(s, "radius", v, 1) &&
+	    child_sizes(s, "length", v + 1, 1)) {
+		phys_buf_printf(b, " type=\"%s\"", (const char *)s->name);
+		v[1] /= 2;
+		phys_mjcf_nums(b, "size", v, 2);
+	} else if ((s = phys_child(g, "ellipsoid")) &&
+	    child_sizes(s, "radii", v, 3)) {
+		phys_buf_puts(b, " type=\"ellipsoid\"");
+		phys_mjcf_nums(b, "size", v, 3);
+	} else if (wr->vis_mesh[vi]) {
+		phys_buf_printf(b, " type=\"mesh\" mesh=\"v%zu\"", vi);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* A visual's colour: its material's diffuse colour, where it has one. */
+static void
+put_visual_rgba(struct writer *wr, size_t vi)
+{
+	xmlNodePtr m = phys_child(wr->w->visuals[vi].node, "material");
+	char *t = m ? phys_node_text(phys_child(m, "diffuse")) : NULL;
+	double c[4] = { 0, 0, 0, 1 };
+	int n = t ? phys_parse_doubles(t, c, 4) : 0;
+
+	free(t);
+	if (n >= 3 && c[0] >= 0 && c[1] >= 0 && c[2] >= 0 && c[3] >= 0)
+		phys_mjcf_nums(wr->b, "rgba", c, 4);
+}
+
+/* Visual vi's name, as a collision's (own_geom); where it is a
+ * collision's of its link too (SDF names them apart), with ::visual. */
+static void
+put_visual_name(struct writer *wr, size_t vi)
+{
+	const struct phys_visual *v = &wr->w->visuals[vi];
+	const struct phys_link *l = &wr->w->links[v->link];
+	int ci;
+
+	phys_buf_puts(wr->b, " name=\"");
+	if (wr->own_geom[wr->w->ncollisions + vi]) {
+		phys_buf_xml_attr(wr->b, last_part(v->name));
+	} else {
+		phys_buf_xml_attr(wr->b, own_name(wr, v->name));
+		for (ci = l->first_collision; ci < l->first_collision +
+		    l->ncollisions; ci++)
+			if (strcmp(wr->w->collisions[ci].name, v->name) == 0)
+				phys_buf_puts(wr->b, "::visual");
+	}
+	phys_buf_putc(wr->b, '"');
+}
+
+/*
+ * Visual vi as a geom of link frame at that touches nothing and weighs
+ * nothing (every mass is the <inertial>'s: inertiafromgeom="false"), in
+ * group 1, named as a collision is.
+ */
+static void
+put_visual(struct writer *wr, size_t vi, phys_pose at, int depth)
+{
+	const struct phys_visual *v = &wr->w->visuals[vi];
+	size_t mark = wr->b->len;
+	phys_pose p;
+
+	indent(wr->b, depth);
+	phys_buf_puts(wr->b, "<geom");
+	if (!unnamed_node(v->node))
+		put_visual_name(wr, vi);
+	p = phys_pose_mul(at, v->pose);
+	if (!put_visual_shape(wr, vi, &p.q)) {
+		wr->b->len = mark;
+		wr->b->s[mark] = '\0';
+		if (wr->visuals_left++ == 0)
+			wr->first_left = vi;
+		return;
+	}
+	put_pose(wr->b, p);
+	put_visual_rgba(wr, vi);
+	phys_buf_puts(wr->b, " contype=\"0\" conaffinity=\"0\" group=\"1\"/>\n");
+}
+
+/* Link li's visuals, in its frame, at. */
+static void
+put_visuals(struct writer *wr, int li, phys_pose at, int depth)
+{
+	size_t k;
+
+	for (k = wr->vis_first[li]; k < wr->vis_first[li + 1]; k++)
+		put_visual(wr, wr->vis_order[k], at, depth);
+}
+
+/* The visuals grouped by link, in their order: link li's are
+ * vis_order[vis_first[li] .. vis_first[li + 1]). */
+static void
+group_visuals(struct writer *wr)
+{
+	const struct phys_scene *w = wr->w;
+	size_t i, *at;
+
+	wr->vis_first = phys_xcalloc(w->nlinks + 2, sizeof *wr->vis_first);
+	wr->vis_order = phys_xcalloc(w->nvisuals + 1, sizeof *wr->vis_order);
+	wr->vis_mesh = phys_xcalloc(w->nvisuals + 1, sizeof *wr->vis_mesh);
+	for (i = 0; i < w->nvisuals; i++)
+		wr->vis_first[w->visuals[i].link + 1]++;
+	for (i = 0; i < w->nlinks; i++)
+		wr->vis_first[i + 1] += wr->vis_first[i];
+	at = phys_xcalloc(w->nlinks + 1, sizeof *at);
+	memcpy(at, wr->vis_first, w->nlinks * sizeof *at);
+	for (i = 0; i < w->nvisuals; i++)
+		wr->vis_order[at[w->visuals[i].link]++] = i;
+	free(at);
+}
+
+/* Link li's geoms, in its frame, at: its collisions, then its
+ * visuals. */
 static int
 put_geoms(struct writer *wr, int li, phys_pose at, int depth)
 {
@@ -979,6 +1168,7 @@ put_geoms(struct writer *wr, int li, phys_pose at, int depth)
 	    l->ncollisions; ci++)
 		if (put_geom(wr, ci, at, depth) < 0)
 			return -1;
+	put_visuals(wr, li, at, depth);
 	return 0;
 }
 
@@ -1663,14 +1853,13 @@ mesh_ref(const struct writer *wr, const char *path)
 	    relative_to(abs, dir);
 }
 
-/* A mesh asset MuJoCo reads from its file, with its scale; false when
- * MuJoCo cannot read it, which is written as triangles. */
+/* A mesh asset of the file at path (taken) MuJoCo reads, with its
+ * scale; false when MuJoCo cannot read it. */
 static bool
-put_mesh_file(struct writer *wr, const char *name,
-    const struct phys_collision *c)
+put_mesh_file(struct writer *wr, const char *name, char *path,
+    const double scale[3])
 {
-	double scale[3];
-	char *path = phys_collision_mesh_file(c, scale), *ref;
+	char *ref;
 
 	if (!path || !mujoco_reads(path) || !(ref = mesh_ref(wr, path))) {
 		free(path);
@@ -1719,13 +1908,43 @@ open_assets(struct writer *wr, bool *open)
 	*open = true;
 }
 
+/* Each visual's mesh file MuJoCo reads, as v<i> (the others are left
+ * out: a visual mesh is not loaded, its triangles not at hand). */
+static void
+put_visual_meshes(struct writer *wr, bool *any)
+{
+	size_t mark, i;
+	double scale[3];
+	char name[32];
+	bool was;
+
+	for (i = 0; i < wr->w->nvisuals; i++) {
+		if (!phys_child(phys_child(wr->w->visuals[i].node, "geometry"),
+		    "mesh"))
+			continue;
+		mark = wr->b->len;
+		was = *any;
+		open_assets(wr, any);
+		snprintf(name, sizeof name, "v%zu", i);
+		phys_buf_puts(wr->b, "    ");
+		wr->vis_mesh[i] = put_mesh_file(wr, name,
+		    phys_visual_mesh_file(&wr->w->visuals[i], scale), scale);
+		if (!wr->vis_mesh[i]) {
+			wr->b->len = mark;
+			wr->b->s[mark] = '\0';
+			*any = was;
+		}
+	}
+}
+
 /* Each mesh geom's file where MuJoCo reads it, else its triangles, as
  * loaded (scale applied); each heightmap's PNG MuJoCo reads. */
 static void
 put_assets(struct writer *wr)
 {
 	const struct phys_scene *w = wr->w;
-	char name[32];
+	char name[32], *path;
+	double scale[3];
 	size_t i;
 	bool any = false;
 
@@ -1743,9 +1962,11 @@ put_assets(struct writer *wr)
 		open_assets(wr, &any);
 		snprintf(name, sizeof name, "m%zu", i);
 		phys_buf_puts(wr->b, "    ");
-		if (!put_mesh_file(wr, name, c))
+		path = phys_collision_mesh_file(c, scale);
+		if (!put_mesh_file(wr, name, path, scale))
 			phys_mjcf_mesh(wr->b, name, m);
 	}
+	put_visual_meshes(wr, &any);
 	if (any)
 		phys_buf_puts(wr->b, "  </asset>\n");
 }
@@ -1780,6 +2001,25 @@ put_option(struct writer *wr, const struct phys_mjcf_medium *m)
 	phys_buf_puts(wr->b, "/>\n");
 }
 
+/* The visuals not written, said once at the first's element. */
+static void
+warn_visuals_left(const struct writer *wr)
+{
+	const struct phys_visual *v = &wr->w->visuals[wr->first_left];
+	char more[48] = "";
+
+	if (!wr->visuals_left)
+		return;
+	if (wr->visuals_left > 1)
+		snprintf(more, sizeof more, " and %zu more",
+		    wr->visuals_left - 1);
+	phys_warnat(PHYS_AT(v->doc, v->node), "visual '%s'%s: not written "
+	    "as MJCF: a mesh of a file MuJoCo 2.2.2 does not read (Collada, "
+	    "ASCII STL, or none found), or a shape MJCF has no geom for (a "
+	    "heightmap, a polyline, a plane of a moving body); a visual "
+	    "does not change the motion", v->name, more);
+}
+
 int
 phys_mjcf_write(const struct phys_scene *w,
     const struct phys_mjcf_actuator *acts, size_t n,
@@ -1787,7 +2027,7 @@ phys_mjcf_write(const struct phys_scene *w,
     struct phys_buf *b)
 {
 	struct writer wr = { w, b, { NULL, NULL, NULL, NULL }, false, out,
-		acts, n, NULL, NULL };
+		acts, n, NULL, NULL, NULL, NULL, NULL, 0, 0 };
 	int rc;
 
 	wr.t.holder = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.holder);
@@ -1796,6 +2036,7 @@ phys_mjcf_write(const struct phys_scene *w,
 	wr.t.loop = phys_xcalloc(w->njoints + 1, sizeof *wr.t.loop);
 	wr.scope = one_model_scope(w);
 	wr.own_geom = own_geom_names(w);
+	group_visuals(&wr);
 	if ((rc = plan_tree(&wr)) == 0) {
 		/* a robot's model is its own; a world of models, the world's */
 		phys_buf_puts(b, "<mujoco model=\"");
@@ -1825,7 +2066,11 @@ phys_mjcf_write(const struct phys_scene *w,
 		put_actuators(&wr);
 		phys_mjcf_write_keys(w, &wr.t, acts, n, b);
 		phys_buf_puts(b, "</mujoco>\n");
+		warn_visuals_left(&wr);
 	}
+	free(wr.vis_first);
+	free(wr.vis_order);
+	free(wr.vis_mesh);
 	free(wr.t.holder);
 	free(wr.t.up);
 	free(wr.t.free);

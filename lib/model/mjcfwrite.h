@@ -14,13 +14,15 @@
 
 /*
  * Append the MJCF of w to b, the actuators acts (n of them) as its
- * <actuator>s, the medium (NULL: none) in its <option>. A joint MJCF cannot hold (a screw, a gearbox, one closing
- * a loop) fails, with phys_error() at the joint's file:line; what is left
- * out without changing the motion (visuals, heightmaps) is said once as
- * a warning. A mesh read whole from a file MuJoCo reads (OBJ, binary STL)
- * is referenced by its path from the directory of out, the file b is
- * written to (NULL: standard output, absolute paths); any other mesh is
- * written as its triangles.
+ * <actuator>s, the medium (NULL: none) in its <option>. A joint MJCF
+ * cannot hold (a screw, a gearbox, one closing a loop) fails, with
+ * phys_error() at the joint's file:line; what is left out without
+ * changing the motion (heightmaps and visuals of shapes or files MuJoCo
+ * does not read) is said once as a warning; the other visuals are geoms
+ * that touch nothing. A mesh read whole from a file MuJoCo reads (OBJ,
+ * MSH, binary STL) is referenced by its path from the directory of out,
+ * the file b is written to (NULL: standard output, absolute paths); any
+ * other mesh is written as its triangles.
  */
 int phys_mjcf_write(const struct phys_scene *w,
     const struct phys_mjcf_actuator *acts, size_t n,

@@ -1344,14 +1344,14 @@ read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	return skip_mesh(L, d, c, s);
 }
 
-char *
-phys_collision_mesh_file(const struct phys_collision *c, double scale[3])
+/* The file <mesh> s of d reads whole, and its scale; NULL for a submesh
+ * or lists, or a file not found. */
+static char *
+mesh_file(struct phys_doc *d, xmlNodePtr s, double scale[3])
 {
-	xmlNodePtr s = phys_child(phys_child(c->node, "geometry"), "mesh");
 	char *t;
 
-	if (c->shape != PHYS_GEOM_MESH || !c->mesh || !s ||
-	    phys_child(s, "submesh"))
+	if (!s || phys_child(s, "submesh") || !phys_child(s, "uri"))
 		return NULL;
 	scale[0] = scale[1] = scale[2] = 1;
 	if (phys_child(s, "scale") &&
@@ -1359,7 +1359,23 @@ phys_collision_mesh_file(const struct phys_collision *c, double scale[3])
 		(void)phys_parse_doubles(t, scale, 3);
 		free(t);
 	}
-	return geometry_file(c->doc, s);
+	return geometry_file(d, s);
+}
+
+char *
+phys_collision_mesh_file(const struct phys_collision *c, double scale[3])
+{
+	if (c->shape != PHYS_GEOM_MESH || !c->mesh)
+		return NULL;
+	return mesh_file(c->doc, phys_child(phys_child(c->node, "geometry"),
+	    "mesh"), scale);
+}
+
+char *
+phys_visual_mesh_file(const struct phys_visual *v, double scale[3])
+{
+	return mesh_file(v->doc, phys_child(phys_child(v->node, "geometry"),
+	    "mesh"), scale);
 }
 
 /* Every <polyline> of the geometry, extruded: they share one height. */
@@ -1721,6 +1737,8 @@ read_visual(struct scope *sc, int li, const char *link_local, xmlNodePtr vn)
 	v.name = scoped_name(w->links[li].name, local);
 	free(local);
 	v.link = li;
+	v.doc = sc->doc;
+	v.node = vn;
 	if (collision_pose(sc, &w->links[li], link_local, vn, &v.pose) < 0) {
 		free(v.name);
 		return -1;

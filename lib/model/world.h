@@ -62,6 +62,8 @@ bool phys_world_editable(const struct phys_scene *w, phys_scope s, int idx);
  * shape. */
 char *phys_collision_mesh_file(const struct phys_collision *c,
     double scale[3]);
+/* The same of a visual's mesh, whatever its file holds (not loaded). */
+char *phys_visual_mesh_file(const struct phys_visual *v, double scale[3]);
 
 /* Profile index by name, -1 when there is none. */
 int phys_world_profile(const struct phys_scene *w, const char *name);

@@ -160,11 +160,14 @@ struct phys_contact_pair {
 	struct phys_value *vals;
 };
 
-/* Visuals matter only for their poses (an introspection item). */
+/* Visuals matter to a run only for their poses (an introspection item);
+ * MJCF out writes their shapes, from their element. */
 struct phys_visual {
 	char *name;		/* scoped: "box::link::visual" */
 	int link;
 	phys_pose pose;		/* in the link frame */
+	struct phys_doc *doc;	/* where it was read */
+	xmlNodePtr node;	/* its <visual> */
 };
 
 /* Leaders a mimic may have: its <mimic>'s and its <phys:mimic>s'. */

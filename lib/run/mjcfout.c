@@ -25,6 +25,7 @@ phys_print_mjcf(const char *path, const char *out, struct phys_buf *b)
 
 	phys_load_options_default(&lo);
 	lo.skip_unsupported = true;
+	lo.whole = true;	/* the visuals too, as geoms that touch nothing */
 	if ((rc = phys_world_load(&w, path, &lo)) < 0) {
 		phys_world_free(&w);
 		return rc;

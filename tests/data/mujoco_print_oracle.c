@@ -13,7 +13,8 @@
  *         margin, solref and solimp;
  *   geom: type, position in its body (a mesh's is its centre of mass:
  *         MuJoCo moves a mesh's vertices about it), size, friction,
- *         solref, solimp, margin and gap.
+ *         solref, solimp, margin, gap, contype, conaffinity, group and
+ *         rgba.
  *
  * With "run T JOINT", prints instead "t qpos" of that joint after every
  * step for T seconds of simulated time, from qpos0 at rest; with "run T
@@ -118,6 +119,11 @@ put_geom(const mjModel *m, int g)
 	nums("solimp", m->geom_solimp + mjNIMP * g, mjNIMP);
 	nums("margin", m->geom_margin + g, 1);
 	nums("gap", m->geom_gap + g, 1);
+	printf(",\"contype\":%d,\"conaffinity\":%d,\"group\":%d",
+	    m->geom_contype[g], m->geom_conaffinity[g], m->geom_group[g]);
+	printf(",\"rgba\":[%.9g,%.9g,%.9g,%.9g]", m->geom_rgba[4 * g],
+	    m->geom_rgba[4 * g + 1], m->geom_rgba[4 * g + 2],
+	    m->geom_rgba[4 * g + 3]);
 	printf("}\n");
 }
 
