@@ -24,9 +24,10 @@
     "as a model file, a URDF as the SDF model it becomes. With --format\n" \
     "mjcf, the world as a MuJoCo model (MJCF) instead: a body per link,\n" \
     "nested along the joints, masses in principal axes, the collisions as\n" \
-    "geoms, meshes MuJoCo reads (OBJ, binary STL) by their path from the\n" \
-    "--output file's directory (absolute on standard output), others as\n" \
-    "triangles, the starting profile as <option>.\n"
+    "geoms, the visuals as geoms that touch nothing, meshes MuJoCo reads\n" \
+    "(OBJ, MSH, binary STL) by their path from the --output file's\n" \
+    "directory (absolute on standard output), others as triangles, the\n" \
+    "starting profile as <option>.\n"
 #define WORLD_TEXT \
     "world: write a world that includes the model or URDF file MODEL: the\n" \
     "default world of phys(7), which model files run in, to edit and run;\n" \
