@@ -882,12 +882,12 @@ EOF
 	head -c 100 "$TMP/box.msh" > "$TMP/cut.msh"
 	printf '<mujoco model="m"><asset><mesh file="%s"/></asset>\n<worldbody><body><freejoint/><geom type="mesh" mesh="cut"/></body></worldbody></mujoco>\n' cut.msh > "$TMP/cut.xml"
 	run -1 phys-step -q -n 0 "$TMP/cut.xml"
-	assert_output "phys-step: $TMP/cut.xml:2: mesh 'cut': mesh: $TMP/cut.msh: MSH counts add up to 256 bytes; the file has 100"
+	assert_output "phys-step: $TMP/cut.xml:1: mesh 'cut': mesh: $TMP/cut.msh: MSH counts add up to 256 bytes; the file has 100"
 	! "$BATS_FILE_TMPDIR/oracle" "$TMP/cut.xml" > /dev/null 2>&1
 	# a header of more normals than vertices
 	printf '\010\0\0\0\011\0\0\0\0\0\0\0\0\0\0\0' > "$TMP/cut.msh"
 	run -1 phys-step -q -n 0 "$TMP/cut.xml"
-	assert_output "phys-step: $TMP/cut.xml:2: mesh 'cut': mesh: $TMP/cut.msh: MSH counts 8 vertices, 9 normals, 0 texture coordinates, 0 faces: MuJoCo wants 4 vertices or more, and as many normals and coordinates as vertices, or none"
+	assert_output "phys-step: $TMP/cut.xml:1: mesh 'cut': mesh: $TMP/cut.msh: MSH counts 8 vertices, 9 normals, 0 texture coordinates, 0 faces: MuJoCo wants 4 vertices or more, and as many normals and coordinates as vertices, or none"
 	! "$BATS_FILE_TMPDIR/oracle" "$TMP/cut.xml" > /dev/null 2>&1
 }
 

@@ -720,7 +720,7 @@ past_limit(struct reader *r, xmlNodePtr n, int max, const char *what)
 	    "(LIMITS in phys(7))", max, what);
 }
 
-static int measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m);
+static int measure_mesh(struct reader *r, struct mj_mesh *m);
 
 /* How far v is from c across z. */
 static double
@@ -740,6 +740,19 @@ mujoco_mat(phys_quat q)
 	    w - x + y - z, 2 * (q.y * q.z - q.w * q.x) },
 	    { 2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x),
 	    w - x - y + z } } };
+}
+
+/* Mesh m not read or not measured: said at its own element, as MuJoCo
+ * names the mesh (a geom of it may be far from it). */
+static int
+mesh_fail(struct reader *r, const struct mj_mesh *m)
+{
+	char *why = phys_xstrdup(phys_error());
+
+	phys_failat(phys_doc_file(r->d, m->line), phys_where_line(m->line),
+	    "mesh '%s': %s", m->name, why);
+	free(why);
+	return -1;
 }
 
 /* Mesh m as MuJoCo reads it: its lists, else its file (an OBJ's first
@@ -769,7 +782,7 @@ struct mesh_extent {
 };
 
 static int
-mesh_extent(struct reader *r, xmlNodePtr n, const struct mj_mesh *m,
+mesh_extent(struct reader *r, const struct mj_mesh *m,
     struct mesh_extent *x)
 {
 	phys_mat3 R = mujoco_mat(phys_quat_conj(m->frame.q));
@@ -781,7 +794,7 @@ mesh_extent(struct reader *r, xmlNodePtr n, const struct mj_mesh *m,
 	int k;
 
 	if (!mesh)
-		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
+		return mesh_fail(r, m);
 	v = phys_xcalloc(mesh->nv ? mesh->nv : 1, sizeof *v);
 	for (k = 0; k < 3; k++)
 		x->half[k] = -HUGE_VAL;
@@ -844,7 +857,7 @@ fit_to_mesh(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	int i;
 
 	if (number(r, n, cls, "fitscale", &scale) < 0 ||
-	    measure_mesh(r, n, m) < 0)
+	    measure_mesh(r, m) < 0)
 		return -1;
 	if (g->type == PHYS_MJ_PLANE || g->type == PHYS_MJ_HFIELD)
 		return mj_fail(r, n, "a %s cannot be fitted to mesh '%s'",
@@ -852,7 +865,7 @@ fit_to_mesh(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 		    m->name);
 	at = m->frame;
 	if (r->fitaabb) {
-		if (mesh_extent(r, n, m, &x) < 0)
+		if (mesh_extent(r, m, &x) < 0)
 			return -1;
 		at.p = x.cen;
 		b = x.half;
@@ -946,7 +959,7 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 
 /* A mesh's inertia frame and box, MuJoCo's way, once per mesh. */
 static int
-measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
+measure_mesh(struct reader *r, struct mj_mesh *m)
 {
 	struct phys_mesh *mesh;
 	int rc;
@@ -954,7 +967,7 @@ measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
 	if (m->measured)
 		return 0;
 	if (!(mesh = mujoco_mesh(m)))
-		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
+		return mesh_fail(r, m);
 	if (mesh->left_out && !r->o->quiet)
 		phys_warnat_once(phys_doc_file(r->d, m->line),
 		    phys_where_line(m->line), "mesh '%s': %s holds %zu more "
@@ -966,7 +979,7 @@ measure_mesh(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
 	    m->density, &m->frame.p, &m->frame.q, m->box);
 	phys_mesh_free(mesh);
 	if (rc < 0)
-		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
+		return mesh_fail(r, m);
 	m->measured = true;
 	return 0;
 }
@@ -1008,7 +1021,7 @@ geom_mass(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	if (g->type == PHYS_MJ_MESH) {
 		if (!g->inertia)
 			return 0;
-		if (measure_mesh(r, n, &r->meshes[g->mesh]) < 0)
+		if (measure_mesh(r, &r->meshes[g->mesh]) < 0)
 			return -1;
 		mb = r->meshes[g->mesh].box;
 		g->ipose = phys_pose_mul(g->pose, r->meshes[g->mesh].frame);
