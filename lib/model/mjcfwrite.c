@@ -2005,11 +2005,12 @@ put_option(struct writer *wr, const struct phys_mjcf_medium *m)
 static void
 warn_visuals_left(const struct writer *wr)
 {
-	const struct phys_visual *v = &wr->w->visuals[wr->first_left];
+	const struct phys_visual *v;
 	char more[48] = "";
 
 	if (!wr->visuals_left)
 		return;
+	v = &wr->w->visuals[wr->first_left];
 	if (wr->visuals_left > 1)
 		snprintf(more, sizeof more, " and %zu more",
 		    wr->visuals_left - 1);
