@@ -480,6 +480,32 @@ SDF
 	near "$(awk '{ print $2 }' "$TMP/pos")" 0 2e-3
 }
 
+@test "a massless moving link is written with the mass phys runs it with, and a shape of a size 0 is left out, each said once: MuJoCo, which refuses both, loads the file" {
+	cat > "$TMP/gripper.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9"><model name="g">
+<link name="base"><inertial><mass>0.2</mass><inertia><ixx>0.001</ixx><iyy>0.001</iyy><izz>0.001</izz></inertia></inertial>
+<collision name="root"><geometry><box><size>0 0 0</size></box></geometry></collision>
+<collision name="body"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision></link>
+<link name="knuckle"><pose>0.1 0 0 0 0 0</pose><inertial><mass>0</mass><inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial><collision name="c"><geometry><sphere><radius>0.01</radius></sphere></geometry></collision></link>
+<joint name="j" type="revolute"><parent>base</parent><child>knuckle</child><axis><xyz>0 0 1</xyz></axis></joint>
+<link name="tip"><pose>0.2 0 0 0 0 0</pose><inertial><mass>0</mass><inertia><ixx>0</ixx><iyy>0</iyy><izz>0</izz></inertia></inertial><collision name="c"><geometry><sphere><radius>0</radius></sphere></geometry></collision></link>
+<joint name="k" type="revolute"><parent>knuckle</parent><child>tip</child><axis><xyz>0 0 1</xyz></axis></joint>
+</model></sdf>
+SDF
+	run -0 --separate-stderr phys-sdf print --format mjcf -o "$TMP/g.xml" "$TMP/gripper.sdf"
+	[[ "$stderr" == *"gripper.sdf:4: collision 'g::base::root' and 1 more: a shape with a size of 0, not written as MJCF (MuJoCo refuses sizes that are not positive)"* ]]
+	[[ "$stderr" == *"gripper.sdf:6: link 'g::knuckle' and 1 more: mass 0, which MuJoCo refuses on a moving body: written with the mass phys runs it with, 0.0002 kg (1/1000 of its model's lightest link's)"* ]]
+	print_oracle "$TMP/g.xml" > "$TMP/mujoco"
+	# 1/1000 of the base's 0.2 kg, each moment that mass times (1 mm)^2
+	[ "$(printed body knuckle .mass)" = 0.0002 ]
+	for k in 0 4 8; do
+		rel "$(printed body knuckle ".inertia[$k]")" 2e-10 1e-12
+	done
+	[ "$(printed body tip .mass)" = 0.0002 ]
+	[ "$(jq -s '[.[] | select(.geom)] | length' "$TMP/mujoco")" = 2 ]
+}
+
 @test "a joint closing a loop: a ghost body on the joint, welded to the child as stiffly as the joint holds: MuJoCo keeps the printed four-bar closed" {
 	phys-sdf print --format mjcf "$WORLDS/fourbar.sdf" > "$TMP/out.xml" 2> /dev/null
 	print_oracle "$TMP/out.xml" > "$TMP/mujoco"

@@ -445,11 +445,9 @@ stand_in_mass(const struct phys_scene *w, const struct phys_run_values *rv,
 	const struct phys_value *v;
 	double m, least = 0;
 	size_t i;
-	int l = w->models[w->links[li].model].lightest;
 
 	if (!rv)	/* as loaded: found once, at load */
-		return PHYS_MASSLESS_SHARE * (l >= 0 ?
-		    PVD(w->links[l].vals, LINK_inertial_mass) : 1);
+		return phys_link_stand_in_mass(w, li);
 	for (i = 0; i < w->nlinks; i++) {
 		if (w->links[i].model != w->links[li].model)
 			continue;

@@ -165,22 +165,6 @@ void phys_link_values_mass(const struct phys_value *v, double *mass,
  */
 double phys_joint_screw_lead(const struct phys_value *v);
 
-/*
- * A massless link (mass 0 is valid SDF) runs with this share of the mass
- * of the lightest link of its model that has one, or with this many kg
- * when none has: light enough to leave its model's motion as it is,
- * heavy enough for an engine, which divides by the mass.
- */
-#define PHYS_MASSLESS_SHARE 1e-3
-
-/*
- * The smallest radius of gyration a link runs with: libsdformat loads
- * links of zero inertia (a point mass, a massless connector), whose
- * tensor no engine can invert, so their principal moments are raised to
- * at least mass * PHYS_MIN_GYRATION^2, with a warning.
- */
-#define PHYS_MIN_GYRATION 1e-3
-
 /* How an engine holds a link's inertia once phys's rules have passed it. */
 enum phys_inertia_form {
 	/* the tensor as written, one not positive definite with its

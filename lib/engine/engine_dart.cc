@@ -1216,6 +1216,12 @@ make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
 	bool ode = d == "ode", dartcd = d == "dart";
 
 	*why = nullptr;
+	if (phys_collision_zero_size(c)) {
+		/* DART's shapes assert positive sizes: it would abort */
+		*why = "a shape with a size of 0, which DART cannot make (ODE "
+		    "and Bullet take one): give it a size, or remove it";
+		return nullptr;
+	}
 	switch (c->shape) {
 	case PHYS_GEOM_BOX:
 		return std::make_shared<dd::BoxShape>(Eigen::Vector3d(c->size[0],

@@ -1118,6 +1118,12 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 		phys_mesh_free(own);
 		return refuse_shape(wc, "a plane must belong to a static model");
 	}
+	if (phys_collision_zero_size(&c)) {
+		phys_mesh_free(own);
+		return refuse_shape(wc, "a shape with a size of 0, which "
+		    "Simbody cannot make (ODE and Bullet take one): give it a "
+		    "size, or remove it");
+	}
 	size_t ntri = c.shape == PHYS_GEOM_HEIGHTMAP ? 2 * (c.heightmap->nx -
 	    1) * (c.heightmap->ny - 1) : c.shape == PHYS_GEOM_MESH ||
 	    c.shape == PHYS_GEOM_ELLIPSOID || c.shape == PHYS_GEOM_CONE ?

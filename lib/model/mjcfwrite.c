@@ -57,6 +57,12 @@ struct writer {
 	size_t *vis_first, *vis_order;
 	bool *vis_mesh;
 	size_t visuals_left, first_left;
+	/* collisions of a size 0 left out (MuJoCo refuses them) */
+	size_t zero_sized;
+	int first_zero;
+	/* moving massless links, written with their stand-in mass */
+	size_t massless;
+	int first_massless;
 };
 
 /* ---- numbers and names ---- */
@@ -320,6 +326,29 @@ is_mocap(const struct writer *wr, int li)
 
 /* ---- bodies ---- */
 
+static bool own_weld(const struct writer *wr, int li);
+
+/*
+ * A moving body's mass and moments as phys runs them, which MuJoCo wants
+ * positive: a massless link's stand-in mass (phys_link_stand_in_mass),
+ * each moment at least mass * PHYS_MIN_GYRATION^2.
+ */
+static void
+moving_mass(struct writer *wr, int li, double *mass, double mo[3])
+{
+	double floor;
+	int k;
+
+	if (!(*mass > 0)) {
+		*mass = phys_link_stand_in_mass(wr->w, li);
+		if (wr->massless++ == 0)
+			wr->first_massless = li;
+	}
+	floor = *mass * PHYS_MIN_GYRATION * PHYS_MIN_GYRATION;
+	for (k = 0; k < 3; k++)
+		mo[k] = fmax(mo[k], floor);
+}
+
 /* The link's mass in principal axes, in the link frame. */
 static int
 put_inertial(struct writer *wr, int li, int depth)
@@ -336,6 +365,8 @@ put_inertial(struct writer *wr, int li, int depth)
 		return phys_failat(PHYS_AT(l->doc, l->node),
 		    "link '%s': its inertia has no principal axes: %s",
 		    l->name, phys_error());
+	if (own_weld(wr, li) && !is_mocap(wr, li))
+		moving_mass(wr, li, &in.mass, mo);
 	memcpy(p6, in.pose, sizeof p6);
 	at = phys_pose_from6(p6);
 	at.q = phys_mat3_to_quat(R);
@@ -643,6 +674,11 @@ put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 	}
 	if (c->shape == PHYS_GEOM_MESH && !c->mesh)
 		return 0;	/* skipped at load, and said so */
+	if (phys_collision_zero_size(c)) {
+		if (wr->zero_sized++ == 0)
+			wr->first_zero = ci;
+		return 0;
+	}
 	indent(wr->b, depth);
 	phys_buf_puts(wr->b, "<geom");
 	if (!unnamed(wr, c)) {
@@ -2001,6 +2037,43 @@ put_option(struct writer *wr, const struct phys_mjcf_medium *m)
 	phys_buf_puts(wr->b, "/>\n");
 }
 
+/* The massless moving links written with a stand-in mass, said once at
+ * the first's. */
+static void
+warn_massless(const struct writer *wr)
+{
+	const struct phys_link *l;
+	char more[48] = "";
+
+	if (!wr->massless)
+		return;
+	l = &wr->w->links[wr->first_massless];
+	if (wr->massless > 1)
+		snprintf(more, sizeof more, " and %zu more", wr->massless - 1);
+	phys_warnat(PHYS_AT(l->doc, l->node), "link '%s'%s: mass 0, which "
+	    "MuJoCo refuses on a moving body: written with the mass phys "
+	    "runs it with, %g kg (1/1000 of its model's lightest link's)",
+	    l->name, more, phys_link_stand_in_mass(wr->w,
+	    wr->first_massless));
+}
+
+/* The collisions of a size 0 not written, said once at the first's. */
+static void
+warn_zero_sized(const struct writer *wr)
+{
+	const struct phys_collision *c;
+	char more[48] = "";
+
+	if (!wr->zero_sized)
+		return;
+	c = &wr->w->collisions[wr->first_zero];
+	if (wr->zero_sized > 1)
+		snprintf(more, sizeof more, " and %zu more", wr->zero_sized - 1);
+	phys_warnat(PHYS_AT(c->doc, c->node), "collision '%s'%s: a shape "
+	    "with a size of 0, not written as MJCF (MuJoCo refuses sizes "
+	    "that are not positive)", c->name, more);
+}
+
 /* The visuals not written, said once at the first's element. */
 static void
 warn_visuals_left(const struct writer *wr)
@@ -2028,7 +2101,7 @@ phys_mjcf_write(const struct phys_scene *w,
     struct phys_buf *b)
 {
 	struct writer wr = { w, b, { NULL, NULL, NULL, NULL }, false, out,
-		acts, n, NULL, NULL, NULL, NULL, NULL, 0, 0 };
+		acts, n, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, -1, 0, -1 };
 	int rc;
 
 	wr.t.holder = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.holder);
@@ -2068,6 +2141,8 @@ phys_mjcf_write(const struct phys_scene *w,
 		phys_mjcf_write_keys(w, &wr.t, acts, n, b);
 		phys_buf_puts(b, "</mujoco>\n");
 		warn_visuals_left(&wr);
+		warn_zero_sized(&wr);
+		warn_massless(&wr);
 	}
 	free(wr.vis_first);
 	free(wr.vis_order);

@@ -1371,6 +1371,28 @@ phys_collision_mesh_file(const struct phys_collision *c, double scale[3])
 	    "mesh"), scale);
 }
 
+double
+phys_link_stand_in_mass(const struct phys_scene *w, int li)
+{
+	int l = w->models[w->links[li].model].lightest;
+
+	return PHYS_MASSLESS_SHARE * (l >= 0 ?
+	    PVD(w->links[l].vals, LINK_inertial_mass) : 1);
+}
+
+bool
+phys_collision_zero_size(const struct phys_collision *c)
+{
+	int n = c->shape == PHYS_GEOM_BOX ? 3 : c->shape == PHYS_GEOM_SPHERE ?
+	    1 : c->shape == PHYS_GEOM_CYLINDER ||
+	    c->shape == PHYS_GEOM_CAPSULE ? 2 : 0, k;
+
+	for (k = 0; k < n; k++)
+		if (!(c->size[k] > 0))
+			return true;
+	return false;
+}
+
 char *
 phys_visual_mesh_file(const struct phys_visual *v, double scale[3])
 {

@@ -64,6 +64,32 @@ char *phys_collision_mesh_file(const struct phys_collision *c,
     double scale[3]);
 /* The same of a visual's mesh, whatever its file holds (not loaded). */
 char *phys_visual_mesh_file(const struct phys_visual *v, double scale[3]);
+/*
+ * A massless link (mass 0 is valid SDF) runs with this share of the mass
+ * of the lightest link of its model that has one, or with this many kg
+ * when none has: light enough to leave its model's motion as it is,
+ * heavy enough for an engine, which divides by the mass.
+ */
+#define PHYS_MASSLESS_SHARE 1e-3
+
+/*
+ * The smallest radius of gyration a link runs with: libsdformat loads
+ * links of zero inertia (a point mass, a massless connector), whose
+ * tensor no engine can invert, so their principal moments are raised to
+ * at least mass * PHYS_MIN_GYRATION^2, with a warning.
+ */
+#define PHYS_MIN_GYRATION 1e-3
+
+/* The mass massless link li runs with, as loaded (PHYS_MASSLESS_SHARE
+ * of its model's lightest link's). */
+double phys_link_stand_in_mass(const struct phys_scene *w, int li);
+
+/*
+ * Whether box, sphere, cylinder or capsule c has a size of 0, which a
+ * file may give (kept as written: ODE and Bullet take it, Drake's URDFs
+ * write point contacts so) and DART, MuJoCo and Simbody cannot make.
+ */
+bool phys_collision_zero_size(const struct phys_collision *c);
 
 /* Profile index by name, -1 when there is none. */
 int phys_world_profile(const struct phys_scene *w, const char *name);

@@ -25,6 +25,13 @@ ball='<model name="ball"><pose>0 0 1 0 0 0</pose><link name="link"><inertial><ma
 { head_; profiles "<simbody><accuracy>1</accuracy></simbody>"; echo "$ground"; echo "$ball"; echo '</world></sdf>'; } > "$d/accuracy.sdf"
 echo '{"t":0.005,"name":"simbody.accuracy","value":1}' > "$d/accuracy.jsonl"
 
+# a sphere of radius 0 (Drake's URDFs write point contacts so), which
+# DART's shapes assert on: it aborted the program
+{ head_; profiles; echo "$ground"
+  echo '<model name="p"><pose>0 0 1 0 0 0</pose><link name="l"><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>'
+  echo '<collision name="c"><geometry><sphere><radius>0</radius></sphere></geometry></collision></link></model>'
+  echo '</world></sdf>'; } > "$d/point.sdf"
+
 # N unit boxes in one spot
 pile() {
 	head_; profiles; echo "$ground"
@@ -154,4 +161,7 @@ chain 601 > "$d/chain601.sdf"
 	echo "dart|ball.sdf|light.jsonl|link 'b::bob': DART runs masses from 1e-100 kg, not 1e-300"
 	echo "mujoco|chain97.sdf|-|link 'c::l96' hangs 97 links deep in its tree: MuJoCo 2.2.2 nests at most 96 bodies"
 	echo "dart|chain601.sdf|-|link 'c::l600' makes its tree of joined links more than 600"
+	for e in dart mujoco simbody; do
+		echo "$e|point.sdf|-|collision 'p::l::c': a shape with a size of 0"
+	done
 } > "$d/cases"
