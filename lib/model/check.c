@@ -394,6 +394,25 @@ param_descend(const struct param_at *up, xmlNodePtr n, struct param_at *down)
 		down->scope = -1;
 }
 
+/* Whether text is a value of p outside its range that the loader keeps
+ * as written, saying so itself (phys_param_kept_outside_range). */
+static bool
+kept_outside_range(const struct phys_param *p, const char *text)
+{
+	struct phys_param open = *p;
+	struct phys_value v;
+
+	if (!phys_param_kept_outside_range(p))
+		return false;
+	open.min = PHYS_NOMIN;
+	open.max = PHYS_NOMAX;
+	memset(&v, 0, sizeof v);
+	if (phys_value_parse(&open, text, &v) < 0)
+		return false;
+	phys_value_free(&v);
+	return true;
+}
+
 static bool
 zero_text(const char *text)
 {
@@ -429,6 +448,8 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 		finding(ck, n, PHYS_SEV_WARNING, "<%s>: a mass of 0 runs, on "
 		    "a moving link, with 1/1000 of its model's lightest mass",
 		    (const char *)n->name);
+	} else if (kept_outside_range(p, text)) {
+		/* the loader's warning says it, at this element */
 	} else if (phys_value_parse(p, p->type == PHYS_T_INT &&
 	    (digits = phys_int_as_sdformat(text, num)) ? digits : text,
 	    &v) < 0) {

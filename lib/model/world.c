@@ -267,6 +267,15 @@ zero_mass_kept(xmlNodePtr e, struct phys_value *v)
 	return rc;
 }
 
+bool
+phys_param_kept_outside_range(const struct phys_param *p)
+{
+	/* vectors: a shape's size of 0, which ODE takes */
+	return (p->scope == PHYS_S_COLLISION || p->scope == PHYS_S_JOINT) &&
+	    (p->type == PHYS_T_DOUBLE || p->type == PHYS_T_INT ||
+	    p->type == PHYS_T_VEC3);
+}
+
 /*
  * A surface or joint value outside phys's range that the specification
  * does not forbid (collide_bitmask 65536, max_vel -1 in Gazebo's own
@@ -282,11 +291,7 @@ out_of_range_kept(struct loader *L, struct phys_doc *d, xmlNodePtr e,
 
 	if (p->id == PHYS_P_LINK_inertial_mass)
 		return zero_mass_kept(e, v);
-	if (p->scope != PHYS_S_COLLISION && p->scope != PHYS_S_JOINT)
-		return -1;
-	/* vectors: a shape's size of 0, which ODE takes */
-	if (open.type != PHYS_T_DOUBLE && open.type != PHYS_T_INT &&
-	    open.type != PHYS_T_VEC3)
+	if (!phys_param_kept_outside_range(p))
 		return -1;
 	open.min = PHYS_NOMIN;
 	open.max = PHYS_NOMAX;
@@ -297,7 +302,9 @@ out_of_range_kept(struct loader *L, struct phys_doc *d, xmlNodePtr e,
 		return -1;
 	}
 	why = PHYS_MIN_ABOVE_ZERO(p) ? phys_xasprintf("<%s> %s is not above 0; "
-	    "kept as written", (const char *)e->name, text) :
+	    "kept as written%s", (const char *)e->name, text,
+	    strncmp(p->name, "geometry.", 9) == 0 ? " (ODE and Bullet run "
+	    "such a shape; DART, MuJoCo and Simbody refuse it)" : "") :
 	    phys_xasprintf("<%s> %s is outside %g..%g; kept as written",
 	    (const char *)e->name, text, p->min, p->max);
 	if (!L->opt->quiet)

@@ -80,6 +80,14 @@ char *phys_visual_mesh_file(const struct phys_visual *v, double scale[3]);
  */
 #define PHYS_MIN_GYRATION 1e-3
 
+/*
+ * Whether a file's value of p outside p's range (but of its type) is
+ * kept as written, with a warning, rather than refused: a surface's or
+ * a joint's number, as Gazebo's own worlds have them (collide_bitmask
+ * 65536, max_vel -1, a shape's size of 0).
+ */
+bool phys_param_kept_outside_range(const struct phys_param *p);
+
 /* The mass massless link li runs with, as loaded (PHYS_MASSLESS_SHARE
  * of its model's lightest link's). */
 double phys_link_stand_in_mass(const struct phys_scene *w, int li);
