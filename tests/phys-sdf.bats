@@ -85,12 +85,12 @@ findings() {
 	run -0 phys-sdf check "$TMP/w.sdf"
 	findings <<< "$output" > "$TMP/f"
 	run cat "$TMP/f"
-	assert_line --index 0 "7 warning <radius> 0 is not above 0; kept as written (ODE and Bullet run such a shape; DART, MuJoCo and Simbody refuse it)"
+	assert_line --index 0 "7 warning <radius> 0 is not above 0; kept as written (ODE lets such a shape pass through the ground, Bullet collides it as a point; DART, MuJoCo and Simbody refuse it)"
 	assert_line --index 1 "8 warning <collide_bitmask> 65536 is outside 0..65535; kept as written"
 	[ "${#lines[@]}" -eq 2 ]
 	# what phys-step says of them, word for word
 	run -0 --separate-stderr phys-step -n 1 "$TMP/w.sdf"
-	[[ "$stderr" == *"w.sdf:7: <radius> 0 is not above 0; kept as written (ODE and Bullet run such a shape; DART, MuJoCo and Simbody refuse it)"* ]]
+	[[ "$stderr" == *"w.sdf:7: <radius> 0 is not above 0; kept as written (ODE lets such a shape pass through the ground, Bullet collides it as a point; DART, MuJoCo and Simbody refuse it)"* ]]
 	[[ "$stderr" == *"w.sdf:8: <collide_bitmask> 65536 is outside 0..65535; kept as written"* ]]
 }
 

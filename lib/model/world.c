@@ -303,8 +303,9 @@ out_of_range_kept(struct loader *L, struct phys_doc *d, xmlNodePtr e,
 	}
 	why = PHYS_MIN_ABOVE_ZERO(p) ? phys_xasprintf("<%s> %s is not above 0; "
 	    "kept as written%s", (const char *)e->name, text,
-	    strncmp(p->name, "geometry.", 9) == 0 ? " (ODE and Bullet run "
-	    "such a shape; DART, MuJoCo and Simbody refuse it)" : "") :
+	    strncmp(p->name, "geometry.", 9) == 0 ? " (ODE lets such a "
+	    "shape pass through the ground, Bullet collides it as a point; "
+	    "DART, MuJoCo and Simbody refuse it)" : "") :
 	    phys_xasprintf("<%s> %s is outside %g..%g; kept as written",
 	    (const char *)e->name, text, p->min, p->max);
 	if (!L->opt->quiet)
