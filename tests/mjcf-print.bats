@@ -506,6 +506,31 @@ SDF
 	[ "$(jq -s '[.[] | select(.geom)] | length' "$TMP/mujoco")" = 2 ]
 }
 
+@test "an MJCF model's geom groups come back as they were (visuals in 2, collisions in 3, as Menagerie's classes put them; a visual of group 0 too), through SDF as well" {
+	cat > "$TMP/grp.xml" <<'XML'
+<mujoco model="grp">
+  <default><default class="visual"><geom contype="0" conaffinity="0" group="2"/></default>
+  <default class="collision"><geom group="3"/></default></default>
+  <worldbody><geom type="plane" size="2 2 0.1"/>
+    <body name="b" pos="0 0 1"><freejoint/>
+      <geom class="visual" type="sphere" size="0.1"/>
+      <geom name="col" class="collision" type="sphere" size="0.1"/>
+      <geom name="v0" type="box" size="0.05 0.05 0.05" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+</mujoco>
+XML
+	phys-sdf print --format mjcf "$TMP/grp.xml" > "$TMP/out.xml"
+	phys-sdf print "$TMP/grp.xml" > "$TMP/grp.sdf"
+	phys-sdf print --format mjcf "$TMP/grp.sdf" > "$TMP/out2.xml"
+	for f in grp.xml out.xml out2.xml; do
+		print_oracle "$TMP/$f" | jq -r 'select(.geom) | [.type, .group, .contype, .conaffinity] | @tsv' | sort > "$TMP/$f.g"
+	done
+	[ "$(wc -l < "$TMP/grp.xml.g")" = 4 ]
+	cmp "$TMP/grp.xml.g" "$TMP/out.xml.g"
+	cmp "$TMP/grp.xml.g" "$TMP/out2.xml.g"
+}
+
 @test "a joint closing a loop: a ghost body on the joint, welded to the child as stiffly as the joint holds: MuJoCo keeps the printed four-bar closed" {
 	phys-sdf print --format mjcf "$WORLDS/fourbar.sdf" > "$TMP/out.xml" 2> /dev/null
 	print_oracle "$TMP/out.xml" > "$TMP/mujoco"

@@ -378,6 +378,26 @@ mark_unnamed(xmlNodePtr c, long line)
 	phys_node_set_line(e, line);
 }
 
+/*
+ * A geom's group, which SDF has no word for and a viewer shows or hides
+ * geoms by: MJCF out writes it back (<phys:group>). A collision's of 0,
+ * MuJoCo's default, is left unsaid; a visual's is always said (MJCF out
+ * puts an SDF visual in group 1).
+ */
+static void
+mark_group(xmlNodePtr c, int group, bool visual, long line)
+{
+	char text[16];
+	xmlNodePtr e;
+
+	if (group == 0 && !visual)
+		return;
+	snprintf(text, sizeof text, "%d", group);
+	e = xmlNewChild(c, phys_ns(xmlDocGetRootElement(c->doc)),
+	    (const xmlChar *)"group", (const xmlChar *)text);
+	phys_node_set_line(e, line);
+}
+
 /* Geoms g0..g0+n of body (-1: the world body) into link: the ground, in
  * the world's frame, when ground_only, else the others. */
 static void
@@ -402,6 +422,7 @@ write_geoms(struct reader *r, xmlNodePtr link, int body, size_t g0,
 		free(name);
 		if (!g->name)
 			mark_unnamed(c, g->line);
+		mark_group(c, g->group, !g->collides && !g->paired, g->line);
 		add_pose(c, phys_pose_mul(frame, g->pose), g->line);
 		write_geometry(r, c, g);
 		if (!g->collides && !g->paired)

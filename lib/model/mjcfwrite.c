@@ -192,6 +192,27 @@ unnamed_node(xmlNodePtr e)
 	return false;
 }
 
+/* The group of element e (a collision, a visual) an MJCF geom had
+ * (<phys:group>), else dflt. */
+static long
+node_group(xmlNodePtr e, long dflt)
+{
+	xmlNodePtr n;
+	char *t;
+	long g = dflt;
+
+	for (n = e ? phys_child(e, NULL) : NULL; n; n = phys_next(n, NULL))
+		if (phys_mjcf_own(n, "group")) {
+			t = phys_node_text(n);
+			if (!t || !phys_parse_long(t, &g) || g < INT_MIN ||
+			    g > INT_MAX)
+				g = dflt;
+			free(t);
+			break;
+		}
+	return g;
+}
+
 /* Whether collision c is an unnamed MJCF geom's, named in SDF alone
  * (<phys:unnamed/>), that no pair names: it is written unnamed. */
 static bool
@@ -660,6 +681,7 @@ put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 	const struct phys_collision *c = &wr->w->collisions[ci];
 	phys_pose p = phys_pose_mul(frame, c->pose);
 	double s[3];
+	long group;
 	int n = 0;
 
 	if (c->shape == PHYS_GEOM_HEIGHTMAP && !hfield_readable(c)) {
@@ -715,6 +737,8 @@ put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 		phys_mjcf_nums(wr->b, "size", s, n);
 	put_pose(wr->b, p);
 	put_surface(wr->b, c);
+	if ((group = node_group(c->node, 0)) != 0)
+		phys_buf_printf(wr->b, " group=\"%ld\"", group);
 	phys_buf_puts(wr->b, "/>\n");
 	return 0;
 }
@@ -1134,7 +1158,7 @@ put_visual_name(struct writer *wr, size_t vi)
 /*
  * Visual vi as a geom of link frame at that touches nothing and weighs
  * nothing (every mass is the <inertial>'s: inertiafromgeom="false"), in
- * group 1, named as a collision is.
+ * group 1 (an MJCF geom's, its own), named as a collision is.
  */
 static void
 put_visual(struct writer *wr, size_t vi, phys_pose at, int depth)
@@ -1157,7 +1181,8 @@ put_visual(struct writer *wr, size_t vi, phys_pose at, int depth)
 	}
 	put_pose(wr->b, p);
 	put_visual_rgba(wr, vi);
-	phys_buf_puts(wr->b, " contype=\"0\" conaffinity=\"0\" group=\"1\"/>\n");
+	phys_buf_printf(wr->b, " contype=\"0\" conaffinity=\"0\" "
+	    "group=\"%ld\"/>\n", node_group(v->node, 1));
 }
 
 /* Link li's visuals, in its frame, at. */
