@@ -1218,8 +1218,7 @@ make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
 	*why = nullptr;
 	if (phys_collision_zero_size(c)) {
 		/* DART's shapes assert positive sizes: it would abort */
-		*why = "a shape with a size of 0, which DART cannot make (ODE "
-		    "and Bullet take one): give it a size, or remove it";
+		*why = PHYS_ZERO_SIZE_WHY("DART");
 		return nullptr;
 	}
 	switch (c->shape) {

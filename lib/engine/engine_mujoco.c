@@ -840,9 +840,7 @@ put_geom(struct phys_buf *b, struct mujoco_engine *e, int ci, phys_pose p,
 		return -1;
 	phys_mesh_free(own);	/* MuJoCo's ellipsoids are exact */
 	if (phys_collision_zero_size(&c))
-		return refuse_collision(wc, "a shape with a size of 0, which "
-		    "MuJoCo cannot make (ODE and Bullet take one): give it a "
-		    "size, or remove it");
+		return refuse_collision(wc, PHYS_ZERO_SIZE_WHY("MuJoCo"));
 	phys_buf_printf(b, "<geom name=\"c%d\"", ci);
 	switch (c.shape) {
 	case PHYS_GEOM_BOX:

@@ -1120,9 +1120,7 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 	}
 	if (phys_collision_zero_size(&c)) {
 		phys_mesh_free(own);
-		return refuse_shape(wc, "a shape with a size of 0, which "
-		    "Simbody cannot make (ODE and Bullet take one): give it a "
-		    "size, or remove it");
+		return refuse_shape(wc, PHYS_ZERO_SIZE_WHY("Simbody"));
 	}
 	size_t ntri = c.shape == PHYS_GEOM_HEIGHTMAP ? 2 * (c.heightmap->nx -
 	    1) * (c.heightmap->ny - 1) : c.shape == PHYS_GEOM_MESH ||

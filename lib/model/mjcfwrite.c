@@ -40,7 +40,6 @@ struct writer {
 	const struct phys_scene *w;
 	struct phys_buf *b;
 	struct phys_mjcf_tree t;	/* the bodies and their joints */
-	bool warned_heightmap;
 	const char *out;	/* the file written; NULL: standard output */
 	const struct phys_mjcf_actuator *acts;
 	size_t nacts;
@@ -53,16 +52,9 @@ struct writer {
 	 * model's, SDF's a link's), or as its link's. */
 	bool *own_geom;
 	/* link li's visuals: vis_order[vis_first[li] .. vis_first[li + 1]);
-	 * whether visual i's mesh is written (v<i>); how many are not */
+	 * whether visual i's mesh is written (v<i>) */
 	size_t *vis_first, *vis_order;
 	bool *vis_mesh;
-	size_t visuals_left, first_left;
-	/* collisions of a size 0 left out (MuJoCo refuses them) */
-	size_t zero_sized;
-	int first_zero;
-	/* moving massless links, written with their stand-in mass */
-	size_t massless;
-	int first_massless;
 };
 
 /* ---- numbers and names ---- */
@@ -352,18 +344,21 @@ static bool own_weld(const struct writer *wr, int li);
 /*
  * A moving body's mass and moments as phys runs them, which MuJoCo wants
  * positive: a massless link's stand-in mass (phys_link_stand_in_mass),
- * each moment at least mass * PHYS_MIN_GYRATION^2.
+ * said, each moment at least mass * PHYS_MIN_GYRATION^2.
  */
 static void
-moving_mass(struct writer *wr, int li, double *mass, double mo[3])
+moving_mass(const struct writer *wr, int li, double *mass, double mo[3])
 {
+	const struct phys_link *l = &wr->w->links[li];
 	double floor;
 	int k;
 
 	if (!(*mass > 0)) {
 		*mass = phys_link_stand_in_mass(wr->w, li);
-		if (wr->massless++ == 0)
-			wr->first_massless = li;
+		phys_warnat(PHYS_AT(l->doc, l->node), "link '%s': mass 0, "
+		    "which MuJoCo refuses on a moving body: written with the "
+		    "mass phys runs it with, %g kg (1/1000 of its model's "
+		    "lightest link's)", l->name, *mass);
 	}
 	floor = *mass * PHYS_MIN_GYRATION * PHYS_MIN_GYRATION;
 	for (k = 0; k < 3; k++)
@@ -685,20 +680,18 @@ put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 	int n = 0;
 
 	if (c->shape == PHYS_GEOM_HEIGHTMAP && !hfield_readable(c)) {
-		if (!wr->warned_heightmap)
-			phys_warnat(PHYS_AT(c->doc, c->node),
-			    "collision '%s': a heightmap of a GeoTIFF, or "
-			    "sampled between pixels, is not written as MJCF "
-			    "(MuJoCo 2.2.2 reads a height field of a PNG, a "
-			    "sample a pixel)", c->name);
-		wr->warned_heightmap = true;
+		phys_warnat(PHYS_AT(c->doc, c->node), "collision '%s': a "
+		    "heightmap of a GeoTIFF, or sampled between pixels, is not "
+		    "written as MJCF (MuJoCo 2.2.2 reads a height field of a "
+		    "PNG, a sample a pixel)", c->name);
 		return 0;
 	}
 	if (c->shape == PHYS_GEOM_MESH && !c->mesh)
 		return 0;	/* skipped at load, and said so */
 	if (phys_collision_zero_size(c)) {
-		if (wr->zero_sized++ == 0)
-			wr->first_zero = ci;
+		phys_warnat(PHYS_AT(c->doc, c->node), "collision '%s': a "
+		    "shape with a size of 0, not written as MJCF (MuJoCo "
+		    "refuses sizes that are not positive)", c->name);
 		return 0;
 	}
 	indent(wr->b, depth);
@@ -1175,8 +1168,12 @@ put_visual(struct writer *wr, size_t vi, phys_pose at, int depth)
 	if (!put_visual_shape(wr, vi, &p.q)) {
 		wr->b->len = mark;
 		wr->b->s[mark] = '\0';
-		if (wr->visuals_left++ == 0)
-			wr->first_left = vi;
+		phys_warnat(PHYS_AT(v->doc, v->node), "visual '%s': not "
+		    "written as MJCF: a mesh of a file MuJoCo 2.2.2 does not "
+		    "read (Collada, ASCII STL, or none found), or a shape MJCF "
+		    "has no geom for (a heightmap, a polyline, a plane of a "
+		    "moving body); a visual does not change the motion",
+		    v->name);
 		return;
 	}
 	put_pose(wr->b, p);
@@ -2062,71 +2059,14 @@ put_option(struct writer *wr, const struct phys_mjcf_medium *m)
 	phys_buf_puts(wr->b, "/>\n");
 }
 
-/* The massless moving links written with a stand-in mass, said once at
- * the first's. */
-static void
-warn_massless(const struct writer *wr)
-{
-	const struct phys_link *l;
-	char more[48] = "";
-
-	if (!wr->massless)
-		return;
-	l = &wr->w->links[wr->first_massless];
-	if (wr->massless > 1)
-		snprintf(more, sizeof more, " and %zu more", wr->massless - 1);
-	phys_warnat(PHYS_AT(l->doc, l->node), "link '%s'%s: mass 0, which "
-	    "MuJoCo refuses on a moving body: written with the mass phys "
-	    "runs it with, %g kg (1/1000 of its model's lightest link's)",
-	    l->name, more, phys_link_stand_in_mass(wr->w,
-	    wr->first_massless));
-}
-
-/* The collisions of a size 0 not written, said once at the first's. */
-static void
-warn_zero_sized(const struct writer *wr)
-{
-	const struct phys_collision *c;
-	char more[48] = "";
-
-	if (!wr->zero_sized)
-		return;
-	c = &wr->w->collisions[wr->first_zero];
-	if (wr->zero_sized > 1)
-		snprintf(more, sizeof more, " and %zu more", wr->zero_sized - 1);
-	phys_warnat(PHYS_AT(c->doc, c->node), "collision '%s'%s: a shape "
-	    "with a size of 0, not written as MJCF (MuJoCo refuses sizes "
-	    "that are not positive)", c->name, more);
-}
-
-/* The visuals not written, said once at the first's element. */
-static void
-warn_visuals_left(const struct writer *wr)
-{
-	const struct phys_visual *v;
-	char more[48] = "";
-
-	if (!wr->visuals_left)
-		return;
-	v = &wr->w->visuals[wr->first_left];
-	if (wr->visuals_left > 1)
-		snprintf(more, sizeof more, " and %zu more",
-		    wr->visuals_left - 1);
-	phys_warnat(PHYS_AT(v->doc, v->node), "visual '%s'%s: not written "
-	    "as MJCF: a mesh of a file MuJoCo 2.2.2 does not read (Collada, "
-	    "ASCII STL, or none found), or a shape MJCF has no geom for (a "
-	    "heightmap, a polyline, a plane of a moving body); a visual "
-	    "does not change the motion", v->name, more);
-}
-
 int
 phys_mjcf_write(const struct phys_scene *w,
     const struct phys_mjcf_actuator *acts, size_t n,
     const struct phys_mjcf_medium *medium, const char *out,
     struct phys_buf *b)
 {
-	struct writer wr = { w, b, { NULL, NULL, NULL, NULL }, false, out,
-		acts, n, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, -1, 0, -1 };
+	struct writer wr = { w, b, { NULL, NULL, NULL, NULL }, out, acts, n,
+		NULL, NULL, NULL, NULL, NULL };
 	int rc;
 
 	wr.t.holder = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.holder);
@@ -2156,18 +2096,19 @@ phys_mjcf_write(const struct phys_scene *w,
 		    "boundinertia=\"0\" balanceinertia=\"false\" "
 		    "fusestatic=\"false\"/>\n");
 		put_option(&wr, medium);
+		/* what the bodies leave out, a warning an element: one
+		 * line a kind */
+		phys_warn_batch_begin();
 		put_assets(&wr);
 		phys_buf_puts(b, "  <worldbody>\n");
 		rc = put_children(&wr, -1, 2);
 		phys_buf_puts(b, "  </worldbody>\n");
+		phys_warn_batch_end();
 		put_contact(&wr);
 		put_equalities(&wr);
 		put_actuators(&wr);
 		phys_mjcf_write_keys(w, &wr.t, acts, n, b);
 		phys_buf_puts(b, "</mujoco>\n");
-		warn_visuals_left(&wr);
-		warn_zero_sized(&wr);
-		warn_massless(&wr);
 	}
 	free(wr.vis_first);
 	free(wr.vis_order);

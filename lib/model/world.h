@@ -98,6 +98,9 @@ double phys_link_stand_in_mass(const struct phys_scene *w, int li);
  * write point contacts so) and DART, MuJoCo and Simbody cannot make.
  */
 bool phys_collision_zero_size(const struct phys_collision *c);
+/* Why engine E (a string literal) refuses such a collision. */
+#define PHYS_ZERO_SIZE_WHY(E) "a shape with a size of 0, which " E \
+	" cannot make (ODE and Bullet take one): give it a size, or remove it"
 
 /* Profile index by name, -1 when there is none. */
 int phys_world_profile(const struct phys_scene *w, const char *name);
