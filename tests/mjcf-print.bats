@@ -1174,3 +1174,62 @@ fitted_geoms() {
 	run -1 phys-step -n 0 "$TMP/plane.xml"
 	[[ "$output" == *"plane.xml:11: a plane cannot be fitted to mesh 'wedge'"* ]]
 }
+
+# colours PRINTED: libmujoco's colour of each geom of the colours model
+# and of PRINTED, name by name, one line each.
+colours() {
+	print_oracle "$1" | jq -r 'select(.geom) | [.geom, .colour[]] | @tsv' | sort
+}
+
+@test "MJCF colours (a geom's rgba, its class's, its material's, a material's class's, an alpha) reach the SDF model as its visuals' colours and transparency, a geom that collides drawn by a visual twin as MuJoCo draws it; printed back, directly or through SDF, libmujoco draws every geom as it draws the source's" {
+	cat > "$TMP/colours.xml" <<'XML'
+<mujoco model="colours">
+  <default>
+    <default class="green"><geom rgba="0 1 0 1"/><material rgba="0 0 1 0.5"/></default>
+    <default class="hidden"><geom group="3"/></default>
+  </default>
+  <asset>
+    <material name="red" rgba="1 0 0 1"/>
+    <material name="blue" class="green"/>
+  </asset>
+  <worldbody>
+    <geom name="floor" type="plane" size="2 2 0.1" material="red"/>
+    <body name="b" pos="0 0 0.2">
+      <freejoint/>
+      <geom name="box" type="box" size="0.1 0.1 0.1" material="blue"/>
+      <geom name="hull" class="hidden" type="sphere" size="0.12" rgba="0.3 0.3 0.3 1"/>
+      <geom name="red" type="sphere" size="0.05" pos="0 0 0.1" material="red" contype="0" conaffinity="0"/>
+      <geom name="grey" type="sphere" size="0.05" pos="0 0 0.1" material="red" rgba="0.2 0.2 0.2 1" contype="0" conaffinity="0"/>
+      <geom name="green" type="sphere" size="0.05" pos="0 0 0.1" class="green" material="red" contype="0" conaffinity="0"/>
+      <geom name="plain" type="sphere" size="0.05" pos="0 0 0.1" contype="0" conaffinity="0"/>
+    </body>
+  </worldbody>
+</mujoco>
+XML
+	colours "$TMP/colours.xml" > "$TMP/want"
+	# the source draws six colours: not all the same, so the test can fail
+	[ "$(cut -f2- "$TMP/want" | sort -u | wc -l)" -eq 6 ]
+	grep -qx "$(printf 'box\t0\t0\t1\t0.5')" "$TMP/want"
+	phys-sdf print -q "$TMP/colours.xml" > "$TMP/colours.sdf"
+	xmllint --noout "$TMP/colours.sdf"
+	# SDF's readers draw visuals: the box and the floor have a twin, the
+	# hull in group 3 (which MuJoCo's viewer hides) none
+	[ "$(xmllint --xpath 'count(//link[@name="b"]/visual)' "$TMP/colours.sdf")" = 5 ]
+	[ "$(xmllint --xpath 'count(//visual[@name="hull"])' "$TMP/colours.sdf")" = 0 ]
+	[ "$(xmllint --xpath 'string(//visual[@name="box"]/material/diffuse)' "$TMP/colours.sdf")" = "0 0 1 0.5" ]
+	[ "$(xmllint --xpath 'string(//visual[@name="box"]/transparency)' "$TMP/colours.sdf")" = 0.5 ]
+	[ "$(xmllint --xpath 'string(//visual[@name="floor"]/material/diffuse)' "$TMP/colours.sdf")" = "1 0 0 1" ]
+	# no geom twice: as many as the source's
+	phys-sdf print -q --format mjcf "$TMP/colours.xml" > "$TMP/direct.xml"
+	phys-sdf print -q --format mjcf "$TMP/colours.sdf" > "$TMP/through.xml"
+	for f in direct through; do
+		colours "$TMP/$f.xml" > "$TMP/got"
+		diff "$TMP/want" "$TMP/got"
+	done
+	# a material of no such name is MuJoCo's error, at the geom's line
+	sed 's/material="blue"/material="cyan"/' "$TMP/colours.xml" > "$TMP/bad.xml"
+	run -1 print_oracle "$TMP/bad.xml"
+	[[ "$output" == *"material 'cyan' not found"* ]]
+	run -1 phys-step -n 0 "$TMP/bad.xml"
+	[ "$output" = "phys-step: $TMP/bad.xml:14: material 'cyan' not found" ]
+}

@@ -649,6 +649,42 @@ read_hfield(struct reader *r, xmlNodePtr n)
 	return 0;
 }
 
+/* MuJoCo's colour of a geom, and of a material, where none is given */
+static const double geom_rgba[4] = { 0.5, 0.5, 0.5, 1 };
+static const double material_rgba[4] = { 1, 1, 1, 1 };
+
+/* Whether colour c is a geom's default, as MuJoCo compares it: in the
+ * floats it keeps. */
+static bool
+default_rgba(const double *c)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if ((float)c[i] != (float)geom_rgba[i])
+			return false;
+	return true;
+}
+
+/* A <material>: its name and colour, all a geom takes of it (its
+ * texture and lighting are for a renderer). */
+static int
+read_material(struct reader *r, xmlNodePtr n, int cls)
+{
+	struct mj_material m = { NULL, { 0 } };
+
+	if (!own_attr(n, "name"))
+		return 0;	/* no geom can name it */
+	memcpy(m.rgba, material_rgba, sizeof m.rgba);
+	if (numbers(r, n, cls, "rgba", m.rgba, 4) < 0)
+		return -1;
+	m.name = phys_xstrdup(own_attr(n, "name"));
+	PHYS_GROW_ONE(r->materials, r->nmaterials);
+	r->materials[r->nmaterials++] = m;
+	phys_name_table_add(&r->material_names, r->nmaterials - 1);
+	return 0;
+}
+
 static int
 read_assets(struct reader *r, xmlNodePtr a)
 {
@@ -661,6 +697,8 @@ read_assets(struct reader *r, xmlNodePtr a)
 		if (phys_node_is(n, "mesh") && read_mesh(r, n, cls) < 0)
 			return -1;
 		if (phys_node_is(n, "hfield") && read_hfield(r, n) < 0)
+			return -1;
+		if (phys_node_is(n, "material") && read_material(r, n, cls) < 0)
 			return -1;
 	}
 	return 0;
@@ -1038,6 +1076,29 @@ geom_mass(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	return 0;
 }
 
+/*
+ * The colour MuJoCo draws geom n in: its rgba where that is not the
+ * default, else its material's, as MuJoCo's renderer chooses; a
+ * material of no such name is refused, as MuJoCo's compiler refuses it.
+ */
+static int
+geom_colour(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
+{
+	const char *mat = attr(r, n, cls, "material");
+	int k;
+
+	memcpy(g->rgba, geom_rgba, sizeof g->rgba);
+	if (numbers(r, n, cls, "rgba", g->rgba, 4) < 0)
+		return -1;
+	if (!mat)
+		return 0;
+	if ((k = phys_name_table_find(&r->material_names, mat)) < 0)
+		return mj_fail(r, n, "material '%.40s' not found", mat);
+	if (default_rgba(g->rgba))
+		memcpy(g->rgba, r->materials[k].rgba, sizeof g->rgba);
+	return 0;
+}
+
 static int
 read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
     bool needs_inertia)
@@ -1079,6 +1140,8 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 		    "bitmasks)");
 	if (!g.collides && r->discardvisual)
 		return 0;
+	if (geom_colour(r, n, cls, &g) < 0)
+		return -1;
 	g.group = (int)gr;
 	g.condim = (int)cd;
 	g.priority = (int)pr;
@@ -2912,6 +2975,7 @@ read_top(struct reader *r, xmlNodePtr root)
 NAME_OF(class, cls)
 NAME_OF(mesh, meshes)
 NAME_OF(hfield, hfields)
+NAME_OF(material, materials)
 NAME_OF(body, bodies)
 NAME_OF(joint, joints)
 NAME_OF(site, sites)
@@ -2925,6 +2989,8 @@ names_init(struct reader *r)
 	phys_name_table_init(&r->class_names, class_name_of, r, true);
 	phys_name_table_init(&r->mesh_names, mesh_name_of, r, false);
 	phys_name_table_init(&r->hfield_names, hfield_name_of, r, false);
+	phys_name_table_init(&r->material_names, material_name_of, r,
+	    false);
 	phys_name_table_init(&r->body_names, body_name_of, r, false);
 	phys_name_table_init(&r->joint_names, joint_name_of, r, false);
 	phys_name_table_init(&r->site_names, site_name_of, r, false);
@@ -2970,6 +3036,9 @@ reader_free(struct reader *r)
 		free(r->hfields[i].uri);
 	}
 	free(r->hfields);
+	for (i = 0; i < r->nmaterials; i++)
+		free(r->materials[i].name);
+	free(r->materials);
 	free(r->bodies);
 	free(r->geoms);
 	free(r->joints);
@@ -2990,6 +3059,7 @@ reader_free(struct reader *r)
 	phys_name_table_free(&r->class_names);
 	phys_name_table_free(&r->mesh_names);
 	phys_name_table_free(&r->hfield_names);
+	phys_name_table_free(&r->material_names);
 	phys_name_table_free(&r->body_names);
 	phys_name_table_free(&r->joint_names);
 	phys_name_table_free(&r->site_names);

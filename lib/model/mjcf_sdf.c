@@ -398,6 +398,62 @@ mark_group(xmlNodePtr c, int group, bool visual, long line)
 	phys_node_set_line(e, line);
 }
 
+/*
+ * A visual's colour, MuJoCo's rgba: the material's ambient and diffuse
+ * colours (what SDF's readers draw), its alpha as SDF's transparency.
+ */
+static void
+write_colour(xmlNodePtr visual, const struct mj_geom *g)
+{
+	xmlNodePtr m;
+
+	if (g->rgba[3] < 1)
+		add_num(visual, "transparency", 1 - g->rgba[3], g->line);
+	m = add(visual, "material", NULL, g->line);
+	add_nums(m, "ambient", g->rgba, 4, g->line);
+	add_nums(m, "diffuse", g->rgba, 4, g->line);
+}
+
+/* A collision's colour, which SDF has no word for, where it is not
+ * MuJoCo's default: MJCF out writes it back (<phys:rgba>). */
+static void
+mark_rgba(xmlNodePtr c, const struct mj_geom *g)
+{
+	if (g->rgba[0] != 0.5 || g->rgba[1] != 0.5 || g->rgba[2] != 0.5 ||
+	    g->rgba[3] != 1)
+		xmlSetNs(add_nums(c, "rgba", g->rgba, 4, g->line),
+		    phys_ns(xmlDocGetRootElement(c->doc)));
+}
+
+/* Geom g as element kind ("collision", "visual") of link, named name. */
+static xmlNodePtr
+write_shape(struct reader *r, xmlNodePtr link, const char *kind,
+    const struct mj_geom *g, const char *name, phys_pose frame)
+{
+	xmlNodePtr e = add(link, kind, NULL, g->line);
+
+	set_name(e, name);
+	if (!g->name)
+		mark_unnamed(e, g->line);
+	mark_group(e, g->group, *kind == 'v', g->line);
+	add_pose(e, phys_pose_mul(frame, g->pose), g->line);
+	write_geometry(r, e, g);
+	return e;
+}
+
+/*
+ * Whether a geom that collides is also drawn as a visual of its own
+ * when printing: MuJoCo draws every geom of groups 0 to 2 (its viewer's
+ * default), where an SDF reader draws visuals only. The visual is the
+ * collision's twin (<phys:twin/>), which MJCF out does not write: the
+ * geom it writes for the collision is drawn.
+ */
+static bool
+drawn_twin(const struct reader *r, const struct mj_geom *g)
+{
+	return r->o->visuals && g->group >= 0 && g->group <= 2;
+}
+
 /* Geoms g0..g0+n of body (-1: the world body) into link: the ground, in
  * the world's frame, when ground_only, else the others. */
 static void
@@ -405,30 +461,33 @@ write_geoms(struct reader *r, xmlNodePtr link, int body, size_t g0,
     size_t n, bool ground_only, phys_pose frame)
 {
 	const struct mj_geom *g;
-	xmlNodePtr c;
+	xmlNodePtr c, v;
 	size_t i;
 	char *name;
+	bool collides;
 
 	for (i = g0; i < g0 + n; i++) {
 		g = &r->geoms[i];
-		if ((!g->collides && !g->paired && !r->o->visuals) ||
+		collides = g->collides || g->paired;
+		if ((!collides && !r->o->visuals) ||
 		    (body >= 0 && ground(r, body, i) != ground_only))
 			continue;
 		name = g->name ? phys_xstrdup(g->name) :
 		    phys_xasprintf("geom%zu", i);
-		c = add(link, g->collides || g->paired ? "collision" : "visual",
-		    NULL, g->line);
-		set_name(c, name);
+		if (collides) {
+			c = write_shape(r, link, "collision", g, name, frame);
+			r->geoms[i].node = c;
+			mark_rgba(c, g);
+			write_surface(c, g);
+		}
+		if (!collides || drawn_twin(r, g)) {
+			v = write_shape(r, link, "visual", g, name, frame);
+			if (collides)
+				xmlSetNs(add(v, "twin", NULL, g->line),
+				    phys_ns(xmlDocGetRootElement(v->doc)));
+			write_colour(v, g);
+		}
 		free(name);
-		if (!g->name)
-			mark_unnamed(c, g->line);
-		mark_group(c, g->group, !g->collides && !g->paired, g->line);
-		add_pose(c, phys_pose_mul(frame, g->pose), g->line);
-		write_geometry(r, c, g);
-		if (!g->collides && !g->paired)
-			continue;
-		r->geoms[i].node = c;
-		write_surface(c, g);
 	}
 }
 

@@ -81,6 +81,7 @@ struct mj_geom {
 	double solmix;		/* its weight in a mix of two geoms' */
 	int priority;		/* the higher's surface is a pair's */
 	int group, mesh, condim;
+	double rgba[4];		/* the colour MuJoCo draws it in */
 	int hfield;		/* a heightmap of this hfield; -1: none */
 	int contype, conaffinity;	/* MuJoCo's collision bits */
 	bool collides;		/* contype or conaffinity set */
@@ -224,6 +225,12 @@ struct reader {
 		char *uri;
 	} *hfields;
 	size_t nhfields;
+	/* <material>s: the colour each gives a geom of no rgba of its own */
+	struct mj_material {
+		char *name;
+		double rgba[4];
+	} *materials;
+	size_t nmaterials;
 	struct mj_body *bodies;
 	size_t nbodies;
 	struct mj_geom *geoms;
@@ -238,7 +245,8 @@ struct reader {
 	 * its input however many names it looks up (of classes, the last
 	 * of a name: the main class read last) */
 	struct phys_name_table class_names, mesh_names, hfield_names,
-	    body_names, joint_names, site_names, tendon_names, key_names;
+	    material_names, body_names, joint_names, site_names, tendon_names,
+	    key_names;
 	xmlNodePtr *equality;	/* <connect>, <weld> and <joint> to write */
 	size_t nequality;
 	bool mimic;		/* a coupled joint: SDF 1.11 */

@@ -140,19 +140,48 @@ by_name(const void *a, const void *b)
 	    ((const struct named *)b)->name);
 }
 
+/* Whether element e (a collision, a visual) has phys's mark tag. */
+static bool
+marked(xmlNodePtr e, const char *tag)
+{
+	xmlNodePtr n;
+
+	for (n = e ? phys_child(e, NULL) : NULL; n; n = phys_next(n, NULL))
+		if (phys_mjcf_own(n, tag))
+			return true;
+	return false;
+}
+
+/* Whether element e (a collision, a visual) is an unnamed MJCF geom's. */
+static bool
+unnamed_node(xmlNodePtr e)
+{
+	return marked(e, "unnamed");
+}
+
+/* Whether visual vi is a collision's twin, drawn by the geom it is
+ * written as (<phys:twin/>: an MJCF geom that collides, printed). */
+static bool
+twin(const struct phys_scene *w, size_t vi)
+{
+	return marked(w->visuals[vi].node, "twin");
+}
+
 /* Which collisions, then visuals, no other shares the last part of its
  * name with. */
 static bool *
 own_geom_names(const struct phys_scene *w)
 {
-	size_t i, k, n = w->ncollisions + w->nvisuals;
-	bool *own = phys_xcalloc(n + 1, sizeof *own);
-	struct named *v = phys_xcalloc(n + 1, sizeof *v);
+	size_t i, k, all = w->ncollisions + w->nvisuals, n = 0;
+	bool *own = phys_xcalloc(all + 1, sizeof *own);
+	struct named *v = phys_xcalloc(all + 1, sizeof *v);
 
-	for (i = 0; i < n; i++)
-		v[i] = (struct named){ last_part(i < w->ncollisions ?
-		    w->collisions[i].name :
-		    w->visuals[i - w->ncollisions].name), i };
+	/* a twin is not written: its collision's name is its own */
+	for (i = 0; i < all; i++)
+		if (i < w->ncollisions || !twin(w, i - w->ncollisions))
+			v[n++] = (struct named){ last_part(i <
+			    w->ncollisions ? w->collisions[i].name :
+			    w->visuals[i - w->ncollisions].name), i };
 	qsort(v, n, sizeof *v, by_name);
 	for (i = 0; i < n; i = k) {
 		for (k = i + 1; k < n && strcmp(v[i].name, v[k].name) == 0;
@@ -172,17 +201,6 @@ geom_name(const struct writer *wr, const struct phys_collision *c)
 	    own_name(wr, c->name);
 }
 
-/* Whether element e (a collision, a visual) is an unnamed MJCF geom's. */
-static bool
-unnamed_node(xmlNodePtr e)
-{
-	xmlNodePtr n;
-
-	for (n = e ? phys_child(e, NULL) : NULL; n; n = phys_next(n, NULL))
-		if (phys_mjcf_own(n, "unnamed"))
-			return true;
-	return false;
-}
 
 /* The group of element e (a collision, a visual) an MJCF geom had
  * (<phys:group>), else dflt. */
@@ -670,6 +688,26 @@ hfield_readable(const struct phys_collision *c)
  * asset m<ci>, a heightmap the hfield h<ci> where MuJoCo reads its file
  * (else it is left out: MuJoCo 2.2.2 reads an hfield from a PNG or its
  * own binary file only). */
+/* Collision c's colour, an MJCF geom's (<phys:rgba>), where it has
+ * one. */
+static void
+put_node_rgba(struct writer *wr, const struct phys_collision *c)
+{
+	xmlNodePtr n;
+	double v[4];
+	char *t;
+
+	for (n = c->node ? phys_child(c->node, NULL) : NULL; n;
+	    n = phys_next(n, NULL))
+		if (phys_mjcf_own(n, "rgba")) {
+			t = phys_node_text(n);
+			if (t && phys_parse_doubles(t, v, 4) == 4)
+				phys_mjcf_nums(wr->b, "rgba", v, 4);
+			free(t);
+			return;
+		}
+}
+
 static int
 put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 {
@@ -729,6 +767,7 @@ put_geom(struct writer *wr, int ci, phys_pose frame, int depth)
 	if (n)
 		phys_mjcf_nums(wr->b, "size", s, n);
 	put_pose(wr->b, p);
+	put_node_rgba(wr, c);
 	put_surface(wr->b, c);
 	if ((group = node_group(c->node, 0)) != 0)
 		phys_buf_printf(wr->b, " group=\"%ld\"", group);
@@ -1112,15 +1151,22 @@ put_visual_shape(struct writer *wr, size_t vi, phys_quat *q)
 	return true;
 }
 
-/* A visual's colour: its material's diffuse colour, where it has one. */
+/* A visual's colour: its material's diffuse colour, where it has one,
+ * of the alpha its transparency gives (as SDF's readers draw it). */
 static void
 put_visual_rgba(struct writer *wr, size_t vi)
 {
 	xmlNodePtr m = phys_child(wr->w->visuals[vi].node, "material");
 	char *t = m ? phys_node_text(phys_child(m, "diffuse")) : NULL;
-	double c[4] = { 0, 0, 0, 1 };
+	double c[4] = { 0, 0, 0, 1 }, clear;
 	int n = t ? phys_parse_doubles(t, c, 4) : 0;
 
+	free(t);
+	t = phys_node_text(phys_child(wr->w->visuals[vi].node,
+	    "transparency"));
+	if (t && phys_parse_doubles(t, &clear, 1) == 1 && clear >= 0 &&
+	    clear <= 1)
+		c[3] = 1 - clear;
 	free(t);
 	if (n >= 3 && c[0] >= 0 && c[1] >= 0 && c[2] >= 0 && c[3] >= 0)
 		phys_mjcf_nums(wr->b, "rgba", c, 4);
@@ -1189,7 +1235,8 @@ put_visuals(struct writer *wr, int li, phys_pose at, int depth)
 	size_t k;
 
 	for (k = wr->vis_first[li]; k < wr->vis_first[li + 1]; k++)
-		put_visual(wr, wr->vis_order[k], at, depth);
+		if (!twin(wr->w, wr->vis_order[k]))
+			put_visual(wr, wr->vis_order[k], at, depth);
 }
 
 /* The visuals grouped by link, in their order: link li's are

@@ -13,8 +13,9 @@
  *         margin, solref and solimp;
  *   geom: type, position in its body (a mesh's is its centre of mass:
  *         MuJoCo moves a mesh's vertices about it), size, friction,
- *         solref, solimp, margin, gap, contype, conaffinity, group and
- *         rgba.
+ *         solref, solimp, margin, gap, contype, conaffinity, group,
+ *         rgba, and colour: what MuJoCo's renderer draws it in (its rgba
+ *         where that is not MuJoCo's default, else its material's).
  *
  * With "run T JOINT", prints instead "t qpos" of that joint after every
  * step for T seconds of simulated time, from qpos0 at rest; with "run T
@@ -106,6 +107,31 @@ put_joint(const mjModel *m, const mjData *d, int j)
 	    m->dof_frictionloss[dof], m->dof_armature[dof]);
 }
 
+/* The colour MuJoCo's renderer draws geom g in: its rgba, unless that is
+ * the default and it has a material, whose rgba it then takes. */
+static const float *
+colour(const mjModel *m, int g)
+{
+	static const float dflt[4] = { 0.5f, 0.5f, 0.5f, 1 };
+	const float *c = m->geom_rgba + 4 * g;
+	int mat = m->geom_matid[g];
+
+	if (mat >= 0 && memcmp(c, dflt, sizeof dflt) == 0)
+		return m->mat_rgba + 4 * mat;
+	return c;
+}
+
+static void
+nums_f(const char *key, const float *v, int n)
+{
+	int i;
+
+	printf(",\"%s\":[", key);
+	for (i = 0; i < n; i++)
+		printf("%s%.9g", i ? "," : "", v[i]);
+	printf("]");
+}
+
 static void
 put_geom(const mjModel *m, int g)
 {
@@ -124,6 +150,7 @@ put_geom(const mjModel *m, int g)
 	printf(",\"rgba\":[%.9g,%.9g,%.9g,%.9g]", m->geom_rgba[4 * g],
 	    m->geom_rgba[4 * g + 1], m->geom_rgba[4 * g + 2],
 	    m->geom_rgba[4 * g + 3]);
+	nums_f("colour", colour(m, g), 4);
 	printf("}\n");
 }
 
