@@ -365,6 +365,10 @@ on_hull() {
 	printf '<mujoco>\n<worldbody>\n<body name="a">\n<geom type="box" size="1 x"/>\n</body></worldbody></mujoco>\n' > "$TMP/bad.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/bad.xml"
 	assert_equal "$stderr" "phys-step: $TMP/bad.xml:4: size=\"1 x\": 0 to 3 numbers expected"
+	# a NaN, which MuJoCo reads after a warning, is refused as what it is
+	sed 's/type="box" size="1 x"/type="sphere" size="1" rgba="1 nan 0 1"/' "$TMP/bad.xml" > "$TMP/nan.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/nan.xml"
+	assert_equal "$stderr" "phys-step: $TMP/nan.xml:4: rgba=\"1 nan 0 1\": a number that is not finite"
 	printf '<mujoco>\n<compiler autolimits="false"/><worldbody>\n<body name="a">\n<joint name="j" range="0 1"/><geom size="0.1"/>\n</body></worldbody></mujoco>\n' > "$TMP/lim.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/lim.xml"
 	assert_equal "$stderr" "phys-step: $TMP/lim.xml:4: joint has range but not limited: MuJoCo refuses it under autolimits=\"false\""

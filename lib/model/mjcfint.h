@@ -10,11 +10,13 @@
 #ifndef PHYS_MJCFINT_H
 #define PHYS_MJCFINT_H
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "geom.h"
@@ -524,17 +526,51 @@ attr(const struct reader *r, xmlNodePtr n, int cls, const char *name)
 	return attr_at(r, n, cls, name, &at);
 }
 
+/* Whether value v has a word that reads as a number but not a finite
+ * one (nan, inf, 1e999). */
+static inline bool
+nonfinite_word(const char *v)
+{
+	char *end;
+	double x;
+
+	while (*(v += strspn(v, " \t\r\n"))) {
+		x = strtod(v, &end);
+		if (end > v && (!*end || strchr(" \t\r\n", *end)) &&
+		    !isfinite(x))
+			return true;
+		v += strcspn(v, " \t\r\n");
+	}
+	return false;
+}
+
+/* Attribute name's value v is not the numbers expected ("4", "1 to
+ * 10"): -1, said. */
+static inline int
+numbers_fail(struct reader *r, xmlNodePtr at, const char *name,
+    const char *v, const char *expected)
+{
+	if (nonfinite_word(v))
+		return mj_fail(r, at, "%s=\"%.40s\": a number that is not "
+		    "finite", name, v);
+	return mj_fail(r, at, "%s=\"%.40s\": %s numbers expected", name, v,
+	    expected);
+}
+
 /* n numbers of attribute name's value v (of element at): 0 when v is
  * NULL, else exactly n. */
 static inline int
 parsed_numbers(struct reader *r, xmlNodePtr at, const char *name,
     const char *v, double *out, int n)
 {
+	char expected[16];
+
 	if (!v)
 		return 0;
-	if (phys_parse_doubles(v, out, n) != n)
-		return mj_fail(r, at, "%s=\"%.40s\": %d numbers expected", name,
-		    v, n);
+	if (phys_parse_doubles(v, out, n) != n) {
+		snprintf(expected, sizeof expected, "%d", n);
+		return numbers_fail(r, at, name, v, expected);
+	}
 	return n;
 }
 
@@ -556,11 +592,13 @@ some_numbers_of(struct reader *r, const char *v, xmlNodePtr at,
     const char *name, double *out, int min, int n)
 {
 	double tmp[12];
+	char expected[32];
 	int k = phys_parse_doubles(v, tmp, 12);
 
-	if (k < min || k > n)
-		return mj_fail(r, at, "%s=\"%.40s\": %d to %d numbers expected",
-		    name, v, min, n);
+	if (k < min || k > n) {
+		snprintf(expected, sizeof expected, "%d to %d", min, n);
+		return numbers_fail(r, at, name, v, expected);
+	}
 	memcpy(out, tmp, k * sizeof *out);
 	return k;
 }
