@@ -1233,3 +1233,50 @@ XML
 	run -1 phys-step -n 0 "$TMP/bad.xml"
 	[ "$output" = "phys-step: $TMP/bad.xml:14: material 'cyan' not found" ]
 }
+
+# body_agrees SRC MODEL BODY...: each body's frame over 1.5 s, every 150th
+# step of 1 ms (SRC's gravity and step SDF's default world's, as an SDF
+# model is printed without one), under phys's MuJoCo engine and in libmujoco's runs of SRC printed
+# as MJCF directly and through SDF, is libmujoco's run of SRC, to 1e-9.
+body_agrees() {
+	local src=$1 model=$2 b f
+	shift 2
+	phys-sdf print -q --format mjcf "$src" > "$TMP/direct.xml"
+	phys-sdf print -q "$src" > "$TMP/via.sdf"
+	phys-sdf print -q --format mjcf "$TMP/via.sdf" > "$TMP/through.xml"
+	for b in "$@"; do
+		print_oracle "$src" run 1.5 "$b" | awk 'NR % 150 == 0 { print $2, $3, $4 }' > "$TMP/want"
+		[ "$(wc -l < "$TMP/want")" -eq 10 ]
+		phys-step -q -p mujoco -t 1.5 -e 150 -i "$model::$b/pose" "$src" |
+		    jq -r 'select(.t > 0) | .items[] | "\(.x) \(.y) \(.z)"' > "$TMP/got"
+		lines_agree "$TMP/want" "$TMP/got" 1e-9
+		for f in direct through; do
+			print_oracle "$TMP/$f.xml" run 1.5 "$b" | awk 'NR % 150 == 0 { print $2, $3, $4 }' > "$TMP/got"
+			lines_agree "$TMP/want" "$TMP/got" 1e-9
+		done
+	done
+}
+
+@test "limited tendons (a rope of two sites from the world and from an arm, dm_control's ball_in_cup's; a fixed one across two joints, one of a ref, MuJoCo's humanoid's hamstring) hold as libmujoco holds them under phys's MuJoCo engine, to 1e-9, and printed back, directly or through SDF; the other engines refuse them at the tendon's line" {
+	local mj="$BATS_TEST_DIRNAME/data/mjcf"
+	body_agrees "$mj/rope.xml" rope ball bob
+	# the strings are taut at the end: 0.3 m from the hook, 0.25 from
+	# the arm's tip (the margin's 0.01 inside)
+	print_oracle "$mj/rope.xml" run 1.5 ball | tail -1 |
+	    awk '{ d = sqrt($2 ^ 2 + $3 ^ 2 + ($4 - 1) ^ 2); exit !(d > 0.29 && d < 0.31) }'
+	moves_as_mujoco "$mj/hamstring.xml" hamstring bent hip:11.459155902616464 knee
+	# its range from qpos0 (the ref), back and forth in floating point
+	grep -Eq '<fixed name="hamstring" limited="true" range="-0.30*[0-9]? 0.9" solreflimit="0.03 1.2"' "$TMP/out.xml"
+	# it holds: hip and knee end where the tendon, not gravity, stops them
+	print_oracle "$mj/hamstring.xml" run 1 hip bent > "$TMP/hip"
+	print_oracle "$mj/hamstring.xml" run 1 knee bent > "$TMP/knee"
+	paste "$TMP/hip" "$TMP/knee" | awk '{ l = 0.5 * $2 - 0.5 * $4; if (l > m) m = l } END { exit !(m > 0.9 && m < 0.95) }'
+	run -1 phys-step -q -n 1 "$mj/rope.xml"
+	[ "$output" = "phys-step: $mj/rope.xml:29: tendon 'rope::string': a limited tendon, which ODE cannot hold: phys's MuJoCo engine holds it (-p mujoco)" ]
+	run -1 phys-step -q -p dart -n 1 "$mj/hamstring.xml"
+	[[ "$output" == *"hamstring.xml:18: tendon 'hamstring::hamstring': a limited tendon, which DART cannot hold"* ]]
+	# a rope that wraps a geom is not read
+	sed 's|<site site="hook"/>|&<geom geom="x"/>|' "$mj/rope.xml" > "$TMP/wrap.xml"
+	run -1 phys-step -q -p mujoco -n 1 "$TMP/wrap.xml"
+	[[ "$output" == *"wrap.xml:30: tendon 'string': a limited spatial tendon of two sites is read; one of more, or wrapped about a geom, or over a pulley, is not"* ]]
+}

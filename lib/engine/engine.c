@@ -307,6 +307,26 @@ say_damping(const struct phys_engine *e)
 		    "");
 }
 
+/* A world's limited tendons are held by some engines only: -1, said at
+ * the first, under another. */
+static int
+check_tendons(const struct phys_scene *w, const struct phys_engine_info *in)
+{
+	const struct phys_tendon *t = w->tendons;
+	size_t n;
+
+	if (!w->ntendons || in->tendons)
+		return 0;
+	n = strlen(t->name);
+	if (n == 0 || t->name[n - 1] == ':')	/* "model::": no name */
+		return phys_failat(PHYS_AT(t->doc, t->node), "a limited "
+		    "tendon of no name, which %s cannot hold: phys's MuJoCo "
+		    "engine holds it (-p mujoco)", in->name);
+	return phys_failat(PHYS_AT(t->doc, t->node), "tendon '%s': a "
+	    "limited tendon, which %s cannot hold: phys's MuJoCo engine "
+	    "holds it (-p mujoco)", t->name, in->name);
+}
+
 struct phys_engine *
 phys_engine_new(const struct phys_scene *w,
     const struct phys_engine_info *engine, const struct phys_run_values *v,
@@ -321,6 +341,7 @@ phys_engine_new(const struct phys_scene *w,
 	e->info = engine;
 	e->fault = phys_xcalloc(1, sizeof *e->fault);
 	if (profile_step(e, &e->h) < 0 || check_overlaps(w, v) < 0 ||
+	    check_tendons(w, engine) < 0 ||
 	    !(e->state = engine->ops->create(w, v, &e->opt, 0))) {
 		free(e->fault);
 		free(e);
@@ -372,7 +393,7 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 
 	if (engine == e->info)
 		return phys_engine_apply_profile(e);
-	if (profile_step(e, &h) < 0)
+	if (profile_step(e, &h) < 0 || check_tendons(e->w, engine) < 0)
 		return -1;
 	e->info = engine;
 	e->state = engine->ops->create(e->w, e->v, &e->opt,

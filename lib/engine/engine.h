@@ -70,6 +70,9 @@ struct phys_engine_info {
 	 * ode.solver.iters"; NULL, or a NULL function: a smaller step
 	 * alone. */
 	const char *(*apart_hint)(const struct phys_value *physics);
+	/* It holds a limited tendon (struct phys_tendon); the driver
+	 * refuses a world of one under an engine that does not. */
+	bool tendons;
 };
 
 /* Every engine phys has, NULL-terminated, in engines.def's order

@@ -897,6 +897,34 @@ put_geoms(struct phys_buf *b, struct mujoco_engine *e, int li,
 static int put_children(struct phys_buf *b, struct mujoco_engine *e,
     int up, const bool *skip);
 
+/*
+ * The ends of the spatial tendons on link li, as sites of its body in
+ * its frame (li moving), or for li -1 those on the world and on static
+ * links, as sites of the world body in the world's frame.
+ */
+static void
+put_tendon_sites(struct phys_buf *b, const struct mujoco_engine *e, int li)
+{
+	const struct phys_scene *w = e->w;
+	const struct phys_tendon *t;
+	size_t i;
+	int k, l;
+
+	for (i = 0; i < w->ntendons; i++) {
+		t = &w->tendons[i];
+		for (k = 0; !t->njoints && k < 2; k++) {
+			l = t->link[k];
+			if (li < 0 ? l >= 0 && e->links[l].hold !=
+			    HOLD_STATIC : l != li)
+				continue;
+			phys_buf_printf(b, "<site name=\"t%zu_%d\"", i, k);
+			put_vec(b, "pos", li < 0 ? phys_tendon_end(w, t, k) :
+			    t->at[k]);
+			phys_buf_puts(b, "/>\n");
+		}
+	}
+}
+
 /* A link's body, its joints, geoms and the bodies it carries. */
 static int
 put_link(struct phys_buf *b, struct mujoco_engine *e, int li,
@@ -915,7 +943,10 @@ put_link(struct phys_buf *b, struct mujoco_engine *e, int li,
 		phys_buf_printf(b, "<joint name=\"f%d\" type=\"free\"/>\n", li);
 	else if (ml->hold == HOLD_JOINT)
 		put_joints(b, e, ml->via, at, ml->reversed);
-	if (put_geoms(b, e, li, skip) < 0 || put_children(b, e, li, skip) < 0)
+	if (put_geoms(b, e, li, skip) < 0)
+		return -1;
+	put_tendon_sites(b, e, li);
+	if (put_children(b, e, li, skip) < 0)
 		return -1;
 	phys_buf_puts(b, "</body>\n");
 	return 0;
@@ -1051,7 +1082,6 @@ static void
 put_mimic_tendons(struct phys_buf *b, const struct mujoco_engine *e)
 {
 	const struct phys_scene *w = e->w;
-	bool any = false;
 	size_t i;
 	int k;
 
@@ -1061,9 +1091,6 @@ put_mimic_tendons(struct phys_buf *b, const struct mujoco_engine *e)
 		if (!mi->nleaders ||
 		    phys_mjcf_mimic_tendon_coef(&w->joints[i]) == 0)
 			continue;
-		if (!any)
-			phys_buf_puts(b, "<tendon>\n");
-		any = true;
 		phys_buf_printf(b, "<fixed name=\"mimic%zu\"><joint "
 		    "joint=\"j%zu_0\" coef=\"1\"/>", i, i);
 		for (k = 0; k < mi->nleaders; k++)
@@ -1071,8 +1098,67 @@ put_mimic_tendons(struct phys_buf *b, const struct mujoco_engine *e)
 			    "coef=\"1\"/>", mi->lead[k].joint);
 		phys_buf_puts(b, "</fixed>\n");
 	}
-	if (any)
+}
+
+/*
+ * The limited tendons (struct phys_tendon), each tN: a spatial one
+ * between its sites, a fixed one of its joints, of coefficients and a
+ * range in phys's sense that apply_tendons turns to MuJoCo's once
+ * loaded. A joint MuJoCo does not move cannot be one of its joints.
+ */
+static int
+put_limited_tendons(struct phys_buf *b, const struct mujoco_engine *e)
+{
+	const struct phys_tendon *t;
+	size_t i;
+	int k, j;
+
+	for (i = 0; i < e->w->ntendons; i++) {
+		t = &e->w->tendons[i];
+		phys_buf_printf(b, "<%s name=\"t%zu\" limited=\"true\"",
+		    t->njoints ? "fixed" : "spatial", i);
+		put_nums(b, "range", t->range, 2);
+		put_nums(b, "solreflimit", t->solref, 2);
+		put_nums(b, "solimplimit", t->solimp, 5);
+		put_nums(b, "margin", &t->margin, 1);
+		phys_buf_puts(b, ">");
+		for (k = 0; k < t->njoints; k++) {
+			j = t->joints[k];
+			if (e->joints[j].role != ROLE_TREE &&
+			    e->joints[j].role != ROLE_LOOP)
+				return phys_failat(PHYS_AT(t->doc, t->node),
+				    "tendon '%s': joint '%s' does not move "
+				    "under MuJoCo (it joins static links, or "
+				    "is a gearbox)", t->name,
+				    e->w->joints[j].name);
+			phys_buf_printf(b, "<joint joint=\"j%d_0\"", j);
+			put_nums(b, "coef", &t->coef[k], 1);
+			phys_buf_puts(b, "/>");
+		}
+		for (k = 0; !t->njoints && k < 2; k++)
+			phys_buf_printf(b, "<site site=\"t%zu_%d\"/>", i, k);
+		phys_buf_printf(b, "</%s>\n", t->njoints ? "fixed" :
+		    "spatial");
+	}
+	return 0;
+}
+
+/* The tendons: mimics' and the limited ones. */
+static int
+put_tendons(struct phys_buf *b, const struct mujoco_engine *e)
+{
+	size_t before;
+	int rc;
+
+	phys_buf_puts(b, "<tendon>\n");
+	before = b->len;
+	put_mimic_tendons(b, e);
+	rc = put_limited_tendons(b, e);
+	if (b->len == before)
+		b->s[b->len -= strlen("<tendon>\n")] = '\0';
+	else
 		phys_buf_puts(b, "</tendon>\n");
+	return rc;
 }
 
 /* The equality constraints: loops' welds, screws, gearboxes, mimics.
@@ -1260,10 +1346,12 @@ write_mjcf(struct mujoco_engine *e, struct phys_buf *b)
 	for (i = 0; i < w->nlinks && rc == 0; i++)
 		if (e->links[i].hold == HOLD_STATIC)
 			rc = put_geoms(b, e, (int)i, skip);
+	put_tendon_sites(b, e, -1);
 	if (rc == 0)
 		rc = put_children(b, e, -1, skip);
 	phys_buf_puts(b, "</worldbody>\n");
-	put_mimic_tendons(b, e);
+	if (rc == 0)
+		rc = put_tendons(b, e);
 	if (rc == 0)
 		rc = put_equalities(b, e);
 	put_servos(b, e);
@@ -1613,6 +1701,39 @@ apply_couplings(struct mujoco_engine *e, int ji)
 	}
 	if (j->mimic.nleaders)
 		apply_mimic(e, ji);
+}
+
+/*
+ * Each fixed limited tendon in MuJoCo's sense of its joints: phys's
+ * position is sign qpos + offset (apply_joint_values), so a coefficient
+ * c of phys's is c sign of MuJoCo's, and its range is phys's less the
+ * sum of c offset.
+ */
+static void
+apply_tendons(struct mujoco_engine *e)
+{
+	const struct phys_tendon *t;
+	mjModel *m = e->m;
+	double shift;
+	char name[32];
+	size_t i;
+	int k, tid, j;
+
+	for (i = 0; i < e->w->ntendons; i++) {
+		t = &e->w->tendons[i];
+		snprintf(name, sizeof name, "t%zu", i);
+		if (!t->njoints || (tid = mj_name2id(m, mjOBJ_TENDON,
+		    name)) < 0)
+			continue;
+		for (shift = 0, k = 0; k < t->njoints; k++) {
+			j = t->joints[k];
+			m->wrap_prm[m->tendon_adr[tid] + k] = t->coef[k] *
+			    e->joints[j].sign;
+			shift += t->coef[k] * e->joints[j].offset[0];
+		}
+		m->tendon_range[2 * tid] = t->range[0] - shift;
+		m->tendon_range[2 * tid + 1] = t->range[1] - shift;
+	}
 }
 
 /* How softly MuJoCo joint jid's limits hold, and from how far inside its
@@ -3303,6 +3424,7 @@ build(struct mujoco_engine *e, bool at_load)
 			return -1;
 	for (i = 0; i < w->njoints; i++)
 		apply_joint_values(e, (int)i);
+	apply_tendons(e);
 	apply_margins(e);
 	set_constants(e);
 	refresh(e);
@@ -3943,4 +4065,4 @@ static const struct phys_engine_field mujoco_record[] = {
 };
 
 PHYS_ENGINE_DEFINE(mujoco_engine, mujoco, "MuJoCo", mujoco_support,
-    mujoco_record)
+    mujoco_record, .tendons = true)

@@ -1727,10 +1727,12 @@ limited_range(struct reader *r, xmlNodePtr n, int cls, const char *what,
 /*
  * A tendon moves nothing of itself unless it is limited, a spring, a
  * damper or has friction loss. A fixed one that is a spring or damper
- * is phys's TendonSpring; one limited, with friction loss, or a spatial
- * one that is a spring or damper, would leave the model moving otherwise
- * without it, and is refused. One that only an actuator pulls (which is
- * named as not read where it is) or a sensor reads is left out.
+ * is phys's TendonSpring; a limited one, fixed or spatial between two
+ * sites, is a <phys:tendon>, which phys's MuJoCo engine holds; one with
+ * friction loss, or a spatial one that is a spring or damper, would
+ * leave the model moving otherwise without it, and is refused. One that
+ * only an actuator pulls (which is named as not read where it is) or a
+ * sensor reads is left out.
  */
 /* How a message names a tendon: by its name, or by its kind when it has
  * none (a scene's rope). */
@@ -1744,13 +1746,56 @@ tendon_label(const char *name, xmlNodePtr n, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * Tendon t's limit (n its element, range its own): how softly it holds
+ * (solreflimit, solimplimit, margin); a spatial one's two sites. A
+ * spatial tendon of more sites, or wrapped around a geom, or over a
+ * pulley, is refused.
+ */
+static int
+read_tendon_limit(struct reader *r, xmlNodePtr n, int cls,
+    struct mj_tendon *t, const double range[2])
+{
+	char label[200];
+	xmlNodePtr c;
+	int k = 0;
+
+	t->limited = true;
+	memcpy(t->range, range, sizeof t->range);
+	if (some_numbers(r, n, cls, "solreflimit", t->solref, 1, 2) < 0 ||
+	    some_numbers(r, n, cls, "solimplimit", t->solimp, 1, 5) < 0 ||
+	    number(r, n, cls, "margin", &t->margin) < 0)
+		return -1;
+	for (c = phys_child(n, NULL); !t->fixed && c; c = phys_next(c,
+	    NULL)) {
+		if (!phys_node_is(c, "site") || k == 2 || !own_attr(c,
+		    "site"))
+			return mj_fail(r, c, "%s: a limited spatial tendon of "
+			    "two sites is read; one of more, or wrapped about "
+			    "a geom, or over a pulley, is not, and phys "
+			    "refuses the model", tendon_label(t->name, n,
+			    label, sizeof label));
+		t->site[k++] = own_attr(c, "site");
+	}
+	if (!t->fixed && k < 2)
+		return mj_fail(r, n, "%s: a spatial tendon needs two sites",
+		    tendon_label(t->name, n, label, sizeof label));
+	if (r->o->notes)	/* a check says so before a run finds it */
+		mj_notef(r, n, "%s is limited: phys's MuJoCo engine holds it, "
+		    "the other engines refuse the model", tendon_label(t->name,
+		    n, label, sizeof label));
+	return 0;
+}
+
 static int
 read_tendon(struct reader *r, xmlNodePtr n)
 {
 	static const char *const acting[] = { "stiffness", "damping",
 		"frictionloss" };
-	struct mj_tendon t = { own_attr(n, "name"), NULL, NULL, 0,
-		phys_node_is(n, "fixed"), 0, 0, -1, phys_node_where(n) };
+	struct mj_tendon t = { .name = own_attr(n, "name"),
+		.fixed = phys_node_is(n, "fixed"), .springlength = -1,
+		.solref = { 0.02, 1 }, .solimp = { 0.9, 0.95, 0.001, 0.5, 2 },
+		.line = phys_node_where(n) };
 	double *kept[] = { NULL, NULL, NULL };	/* stiffness, damping */
 	const char *name = t.name ? t.name : "";
 	xmlNodePtr c;
@@ -1787,13 +1832,10 @@ read_tendon(struct reader *r, xmlNodePtr n)
 	if (number(r, n, cls, "springlength",
 	    &r->tendons[r->ntendons - 1].springlength) < 0)
 		return -1;
-	if ((k = limited_range(r, n, cls, "", range)) < 0)
+	if ((k = limited_range(r, n, cls, "", range)) < 0 ||
+	    (k && !(r->off & MJ_OFF_LIMIT) && read_tendon_limit(r, n, cls,
+	    &r->tendons[r->ntendons - 1], range) < 0))
 		return -1;
-	if (k)
-		return mj_fail(r, n, "%s is limited: tendons are not read, "
-		    "and a limited one changes how the model moves; phys "
-		    "refuses the model", tendon_label(name, n, label,
-		    sizeof label));
 	for (i = 0; i < sizeof acting / sizeof *acting; i++) {
 		x = 0;
 		if (number(r, n, cls, acting[i], &x) < 0)
@@ -1858,21 +1900,22 @@ joint_sprung(const struct reader *r, int j)
 static int
 read_tendons(struct reader *r, xmlNodePtr t)
 {
+	size_t k = r->ntendons;
 	xmlNodePtr n;
 
 	for (n = phys_child(t, NULL); n; n = phys_next(n, NULL))
 		if (read_tendon(r, n) < 0)
 			return -1;
-	for (n = phys_child(t, NULL); n; n = phys_next(n, NULL))
-		if (!phys_node_is(n, "fixed") ||
-		    (!own_attr(n, "stiffness") && !own_attr(n, "damping")))
+	for (n = phys_child(t, NULL); n; n = phys_next(n, NULL), k++)
+		if (!r->tendons[k].limited && (!phys_node_is(n, "fixed") ||
+		    (!own_attr(n, "stiffness") && !own_attr(n, "damping"))))
 			break;
 	if (n)
 		mj_note(r, t, "tendons are not read (but as an equality "
-		    "couples their joints, an actuator pulls a fixed one, or "
-		    "a fixed one is a spring or damper): none of the others "
-		    "is limited or has friction loss, so the model moves as "
-		    "without them");
+		    "couples their joints, an actuator pulls a fixed one, a "
+		    "fixed one is a spring or damper, or one is limited): "
+		    "none of the others has friction loss, so the model "
+		    "moves as without them");
 	return 0;
 }
 
@@ -2346,7 +2389,8 @@ static int
 joint_tendon_actuator(struct reader *r, xmlNodePtr n, int cls,
     struct mj_act *a, int j)
 {
-	struct mj_tendon t = { NULL, NULL, NULL, 1, true, 0, 0, -1, a->line };
+	struct mj_tendon t = { .njoints = 1, .fixed = true,
+		.springlength = -1, .line = a->line };
 
 	t.joint = phys_xcalloc(1, sizeof *t.joint);
 	t.coef = phys_xcalloc(1, sizeof *t.coef);

@@ -977,6 +977,7 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 static void write_actuators(struct reader *r, xmlNodePtr model);
 static void write_fluid(struct reader *r, xmlNodePtr model, long line);
 static void write_tendon_springs(struct reader *r, xmlNodePtr model);
+static int write_tendon_limits(struct reader *r, xmlNodePtr model);
 static void write_pairs(struct reader *r, xmlNodePtr sdf);
 static void write_key_controls(struct reader *r, xmlNodePtr sdf);
 static void write_keys(struct reader *r, xmlNodePtr sdf, xmlNodePtr model);
@@ -1342,6 +1343,8 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 			write_loop(r, model, r->equality[i], i);
 	write_actuators(r, model);
 	write_tendon_springs(r, model);
+	if (write_tendon_limits(r, model) < 0)
+		return -1;
 	write_fluid(r, model, line);
 	write_key_controls(r, sdf);
 	write_keys(r, sdf, model);
@@ -1456,6 +1459,79 @@ write_tendon_springs(struct reader *r, xmlNodePtr model)
 				    t->joint[k])].springref;
 		add_num(p, "spring_length", rest, t->line);
 	}
+}
+
+/* Site name's link (as joints name it) and place in it: -1 when the
+ * model has no such site. */
+static int
+site_end(struct reader *r, const char *name, const char **link,
+    phys_vec3 *at)
+{
+	int k = name ? phys_name_table_find(&r->site_names, name) : -1;
+	const struct mj_site *st;
+
+	if (k < 0)
+		return -1;
+	st = &r->sites[k];
+	*link = holder_link(r, st->body);
+	*at = st->body < 0 ? st->pose.p : phys_pose_mul(frame_in_holder(r,
+	    st->body), st->pose).p;
+	return 0;
+}
+
+/*
+ * The limited tendons as <phys:tendon>s (struct phys_tendon): a fixed
+ * one's joints and coefficients, a spatial one's two ends, its range in
+ * phys's measure (a fixed one's less its length at MuJoCo's ref, where
+ * phys's joints are at zero), and MuJoCo's softness of its limit.
+ */
+static int
+write_tendon_limits(struct reader *r, xmlNodePtr model)
+{
+	const struct mj_tendon *t;
+	const struct mj_joint *j;
+	xmlNodePtr e, c;
+	const char *link;
+	double range[2];
+	phys_vec3 at;
+	size_t i, k;
+
+	for (i = 0; i < r->ntendons; i++) {
+		t = &r->tendons[i];
+		if (!t->limited)
+			continue;
+		e = add(model, "tendon", NULL, t->line);
+		xmlSetNs(e, phys_ns(xmlDocGetRootElement(model->doc)));
+		if (t->name)
+			xmlSetProp(e, (const xmlChar *)"name",
+			    (const xmlChar *)t->name);
+		memcpy(range, t->range, sizeof range);
+		for (k = 0; k < t->njoints; k++) {
+			j = &r->joints[joint_find(r, t->joint[k])];
+			c = add(e, "joint", NULL, t->line);
+			xmlSetProp(c, (const xmlChar *)"joint",
+			    (const xmlChar *)j->sdf);
+			set_num_attr(c, "coef", t->coef[k]);
+			range[0] -= t->coef[k] * j->ref;
+			range[1] -= t->coef[k] * j->ref;
+		}
+		for (k = 0; !t->fixed && k < 2; k++) {
+			if (site_end(r, t->site[k], &link, &at) < 0)
+				return phys_failat(phys_doc_file(r->d, t->line),
+				    phys_where_line(t->line), "tendon '%s': no "
+				    "site '%s'", t->name ? t->name : "",
+				    t->site[k]);
+			c = add_nums(e, "end", (double[]){ at.x, at.y, at.z },
+			    3, t->line);
+			xmlSetProp(c, (const xmlChar *)"link",
+			    (const xmlChar *)link);
+		}
+		add_nums(e, "range", range, 2, t->line);
+		add_nums(e, "solref", t->solref, 2, t->line);
+		add_nums(e, "solimp", t->solimp, 5, t->line);
+		add_num(e, "margin", t->margin, t->line);
+	}
+	return 0;
 }
 
 /* An actuator's force in plugin p: its gain and bias, the ranges in

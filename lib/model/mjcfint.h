@@ -155,6 +155,12 @@ struct mj_tendon {
 	/* a spring and damper along it (N/m or N m/rad, N s/m), at rest
 	 * at springlength (negative: its length at the joints' springref) */
 	double stiffness, damping, springlength;
+	/* limited: held within range (MuJoCo's measure) as softly as
+	 * solreflimit and solimplimit say, from margin inside it; a spatial
+	 * one between two sites (names, the document's) */
+	bool limited;
+	double range[2], solref[2], solimp[5], margin;
+	const char *site[2];
 	long line;
 };
 

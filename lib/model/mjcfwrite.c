@@ -1356,6 +1356,69 @@ put_sites(struct writer *wr, int li, int depth)
 	}
 }
 
+/* Whether actuator a pulls a fixed tendon (or is a spring's). */
+static bool
+is_tendon(const struct phys_mjcf_actuator *a)
+{
+	return a->kind == PHYS_MJCF_TENDON || a->kind == PHYS_MJCF_SPRING;
+}
+
+/*
+ * The name limited tendon i is written by: its own, or tendonI for one
+ * of none; with ::limit where an actuator's tendon has it (an actuator's
+ * is scaled by its gear).
+ */
+static void
+put_limit_name(struct writer *wr, size_t i)
+{
+	const char *name = own_name(wr, wr->w->tendons[i].name);
+	size_t k;
+
+	if (!*name || name[strlen(name) - 1] == ':') {
+		phys_buf_printf(wr->b, "tendon%zu", i);
+		return;
+	}
+	phys_buf_xml_attr(wr->b, name);
+	for (k = 0; k < wr->nacts; k++)
+		if (is_tendon(&wr->acts[k]) && wr->acts[k].tendon.name &&
+		    strcmp(wr->acts[k].tendon.name, name) == 0) {
+			phys_buf_puts(wr->b, "::limit");
+			return;
+		}
+}
+
+/* The ends of the limited spatial tendons on the links written in body
+ * li (-1: the world body), as sites TENDON::endK in its frame. */
+static void
+put_tendon_sites(struct writer *wr, int li, int depth)
+{
+	const struct phys_scene *w = wr->w;
+	const struct phys_tendon *t;
+	phys_pose at;
+	size_t i;
+	int k, l;
+
+	for (i = 0; i < w->ntendons; i++) {
+		t = &w->tendons[i];
+		for (k = 0; !t->njoints && k < 2; k++) {
+			l = t->link[k];
+			if ((l < 0 ? -1 : written_in(wr, l)) != li)
+				continue;
+			at = (phys_pose){ phys_tendon_end(w, t, k),
+			    PHYS_QUAT_IDENTITY };
+			if (li >= 0)
+				at = phys_pose_mul(phys_pose_inv(
+				    w->links[li].pose), at);
+			indent(wr->b, depth);
+			phys_buf_puts(wr->b, "<site name=\"");
+			put_limit_name(wr, i);
+			phys_buf_printf(wr->b, "::end%d\"", k);
+			put_pose(wr->b, at);
+			phys_buf_puts(wr->b, "/>\n");
+		}
+	}
+}
+
 /* Link li's body, and the links merged into it: its joints and theirs,
  * in order, in the body of the last. */
 static int
@@ -1392,6 +1455,7 @@ put_body(struct writer *wr, int top, int depth)
 	if (put_geoms(wr, li, PHYS_POSE_IDENTITY, depth + 1) < 0)
 		return -1;
 	put_sites(wr, li, depth + 1);
+	put_tendon_sites(wr, li, depth + 1);
 	if (put_children(wr, li, depth + 1) < 0)
 		return -1;
 	indent(wr->b, depth);
@@ -1640,12 +1704,6 @@ put_actuator(struct writer *wr, const struct phys_mjcf_actuator *a)
 		    PHYS_MJCF_MOTOR ? "motor" : "servo", j->name, start);
 }
 
-static bool
-is_tendon(const struct phys_mjcf_actuator *a)
-{
-	return a->kind == PHYS_MJCF_TENDON || a->kind == PHYS_MJCF_SPRING;
-}
-
 /* Tendon t's length in MuJoCo's measure less its length in phys's: each
  * joint at its ref, written, where phys has it at 0. */
 static double
@@ -1735,13 +1793,64 @@ put_mimic_tendon(struct writer *wr, int ji, bool open)
 	return true;
 }
 
+/* A fixed tendon's n joints and their coefficients. */
+static void
+put_tendon_joints(struct writer *wr, const int *joints, const double *coef,
+    size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		phys_buf_puts(wr->b, "      <joint joint=\"");
+		phys_buf_xml_attr(wr->b, own_name(wr,
+		    wr->w->joints[joints[k]].name));
+		phys_buf_putc(wr->b, '"');
+		phys_mjcf_nums(wr->b, "coef", &coef[k], 1);
+		phys_buf_puts(wr->b, "/>\n");
+	}
+}
+
+/*
+ * Limited tendon i (struct phys_tendon): a spatial one between its
+ * sites, a fixed one of its joints, its range in MuJoCo's measure (a
+ * fixed one's from the joints' ref, written), its limit's softness.
+ */
+static void
+put_limited_tendon(struct writer *wr, size_t i)
+{
+	const struct phys_tendon *t = &wr->w->tendons[i];
+	struct phys_buf *b = wr->b;
+	struct phys_mjcf_tendon view = { .joints = t->joints,
+		.coef = t->coef, .n = (size_t)t->njoints };
+	double d = mujoco_length(wr, &view);
+	const char *kind = t->njoints ? "fixed" : "spatial";
+	int k;
+
+	phys_buf_printf(b, "    <%s name=\"", kind);
+	put_limit_name(wr, i);
+	phys_buf_puts(b, "\" limited=\"true\"");
+	phys_mjcf_nums(b, "range", (double[2]){ t->range[0] + d,
+	    t->range[1] + d }, 2);
+	phys_mjcf_nums(b, "solreflimit", t->solref, 2);
+	phys_mjcf_nums(b, "solimplimit", t->solimp, 5);
+	phys_mjcf_nums(b, "margin", &t->margin, 1);
+	phys_buf_puts(b, ">\n");
+	put_tendon_joints(wr, t->joints, t->coef, (size_t)t->njoints);
+	for (k = 0; !t->njoints && k < 2; k++) {
+		phys_buf_puts(b, "      <site site=\"");
+		put_limit_name(wr, i);
+		phys_buf_printf(b, "::end%d\"/>\n", k);
+	}
+	phys_buf_printf(b, "    </%s>\n", kind);
+}
+
 /* The fixed tendons the actuators pull, one each, and the springs. */
 static void
 put_tendons(struct writer *wr)
 {
 	const struct phys_mjcf_tendon *t;
 	struct phys_buf *b = wr->b;
-	size_t i, k;
+	size_t i;
 	bool any = false;
 
 	for (i = 0; i < wr->nacts; i++) {
@@ -1757,19 +1866,18 @@ put_tendons(struct writer *wr)
 		if (wr->acts[i].kind == PHYS_MJCF_SPRING)
 			put_spring(wr, &wr->acts[i]);
 		phys_buf_puts(b, ">\n");
-		for (k = 0; k < t->n; k++) {
-			phys_buf_puts(b, "      <joint joint=\"");
-			phys_buf_xml_attr(b, own_name(wr,
-			    wr->w->joints[t->joints[k]].name));
-			phys_buf_putc(b, '"');
-			phys_mjcf_nums(b, "coef", &t->coef[k], 1);
-			phys_buf_puts(b, "/>\n");
-		}
+		put_tendon_joints(wr, t->joints, t->coef, t->n);
 		phys_buf_puts(b, "    </fixed>\n");
 	}
 	for (i = 0; i < wr->w->njoints; i++)
 		if (put_mimic_tendon(wr, (int)i, any))
 			any = true;
+	for (i = 0; i < wr->w->ntendons; i++) {
+		if (!any)
+			phys_buf_puts(b, "  <tendon>\n");
+		any = true;
+		put_limited_tendon(wr, i);
+	}
 	if (any)
 		phys_buf_puts(b, "  </tendon>\n");
 }
@@ -2149,6 +2257,7 @@ phys_mjcf_write(const struct phys_scene *w,
 		put_assets(&wr);
 		phys_buf_puts(b, "  <worldbody>\n");
 		rc = put_children(&wr, -1, 2);
+		put_tendon_sites(&wr, -1, 2);
 		phys_buf_puts(b, "  </worldbody>\n");
 		phys_warn_batch_end();
 		put_contact(&wr);

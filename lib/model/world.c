@@ -2261,6 +2261,185 @@ one_axis_joint(const struct phys_joint *j)
 	return j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_PRISMATIC;
 }
 
+/* ---- limited tendons (<phys:tendon>) ---- */
+
+/* n numbers of tendon element t's child what, when it has one. */
+static int
+tendon_numbers(struct scope *sc, xmlNodePtr t, const char *what,
+    double *out, int n)
+{
+	xmlNodePtr e = phys_child(t, what);
+	char *text;
+	int k, bad;
+
+	if (!e)
+		return 0;
+	text = phys_node_text(e);
+	k = text ? phys_parse_doubles(text, out, n) : -1;
+	free(text);
+	bad = k != n;
+	for (k = 0; k < n && !bad; k++)
+		bad = !isfinite(out[k]);
+	return bad ? phys_failat(PHYS_AT(sc->doc, e), "<phys:%s>: %d "
+	    "finite numbers expected", what, n) : 0;
+}
+
+/* The entity of kind that element e's attribute attr names in sc's
+ * model: its index, -1 after an error; a link "world" is -2. */
+static int
+tendon_entity(struct scope *sc, xmlNodePtr e, const char *attr,
+    enum phys_kind kind, const char *what)
+{
+	struct phys_scene *w = sc->L->w;
+	char *name = phys_node_attr(e, attr), *scoped;
+	int k;
+
+	if (!name || !*name) {
+		free(name);
+		return phys_failat(PHYS_AT(sc->doc, e), "<phys:%s> names "
+		    "no %s", (const char *)e->name, what);
+	}
+	if (kind == PHYS_K_LINK && strcmp(name, "world") == 0) {
+		free(name);
+		return -2;
+	}
+	scoped = scoped_name(scope_prefix(w, sc->model), name);
+	k = phys_world_entity_of(w, scoped, kind);
+	free(scoped);
+	if (k < 0)
+		phys_failat(PHYS_AT(sc->doc, e), "<phys:%s>: no %s named '%s' "
+		    "in this model", (const char *)e->name, what, name);
+	free(name);
+	return k;
+}
+
+/* A fixed tendon's <phys:joint joint="j" coef="c"/>s. */
+static int
+tendon_joints(struct scope *sc, xmlNodePtr n, struct phys_tendon *t)
+{
+	xmlNodePtr e;
+	char *text;
+	double c;
+	int j;
+
+	for (e = phys_child(n, "joint"); e; e = phys_next(e, "joint")) {
+		if ((j = tendon_entity(sc, e, "joint", PHYS_K_JOINT,
+		    "joint")) < 0)
+			return -1;
+		if (!one_axis_joint(&sc->L->w->joints[j]))
+			return fail_node(sc->doc, e, "<phys:joint>: joint '%s' "
+			    "is not a revolute or prismatic joint",
+			    sc->L->w->joints[j].name);
+		text = phys_node_attr(e, "coef");
+		c = 1;
+		if (text && (!phys_parse_double(text, &c) || !isfinite(c))) {
+			free(text);
+			return fail_node(sc->doc, e, "%s", "<phys:joint coef>: "
+			    "not a finite number");
+		}
+		free(text);
+		t->joints = phys_xrealloc(t->joints, (size_t)(t->njoints +
+		    1) * sizeof *t->joints);
+		t->coef = phys_xrealloc(t->coef, (size_t)(t->njoints + 1) *
+		    sizeof *t->coef);
+		t->joints[t->njoints] = j;
+		t->coef[t->njoints++] = c;
+	}
+	return 0;
+}
+
+/* A spatial tendon's two <phys:end link="l">x y z</phys:end>s. */
+static int
+tendon_ends(struct scope *sc, xmlNodePtr n, struct phys_tendon *t)
+{
+	xmlNodePtr e;
+	char *text;
+	double v[3];
+	int k = 0, l;
+
+	for (e = phys_child(n, "end"); e; e = phys_next(e, "end"), k++) {
+		if (k == 2)
+			return fail_node(sc->doc, e, "%s", "<phys:tendon>: a "
+			    "spatial tendon has two ends");
+		if ((l = tendon_entity(sc, e, "link", PHYS_K_LINK, "link")) ==
+		    -1)
+			return -1;
+		text = phys_node_text(e);
+		if (!text || phys_parse_doubles(text, v, 3) != 3 ||
+		    !isfinite(v[0] + v[1] + v[2])) {
+			free(text);
+			return fail_node(sc->doc, e, "%s", "<phys:end>: a point "
+			    "of 3 finite numbers expected");
+		}
+		free(text);
+		t->link[k] = l < 0 ? -1 : l;
+		t->at[k] = v3(v[0], v[1], v[2]);
+	}
+	if (k == 1)
+		return fail_node(sc->doc, n, "%s", "<phys:tendon>: a spatial "
+		    "tendon has two ends");
+	return 0;
+}
+
+phys_vec3
+phys_tendon_end(const struct phys_scene *w, const struct phys_tendon *t,
+    int k)
+{
+	int l = t->link[k];
+
+	return l < 0 ? t->at[k] : phys_pose_mul(w->links[l].pose,
+	    (phys_pose){ t->at[k], PHYS_QUAT_IDENTITY }).p;
+}
+
+/*
+ * A limited tendon (struct phys_tendon): <phys:tendon name> of fixed
+ * <phys:joint>s or spatial <phys:end>s, its <phys:range>, and MuJoCo's
+ * <phys:solref>, <phys:solimp> and <phys:margin> of its limit, MuJoCo's
+ * defaults where absent.
+ */
+static int
+read_tendon(struct scope *sc, xmlNodePtr n)
+{
+	static const double ref[2] = { 0.02, 1 },
+	    imp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
+	struct phys_scene *w = sc->L->w;
+	struct phys_tendon t;
+	char *name = phys_node_attr(n, "name");
+
+	memset(&t, 0, sizeof t);
+	t.link[0] = t.link[1] = -1;
+	memcpy(t.solref, ref, sizeof ref);
+	memcpy(t.solimp, imp, sizeof imp);
+	t.doc = sc->doc;
+	t.node = n;
+	t.name = scoped_name(scope_prefix(w, sc->model), name ? name : "");
+	free(name);
+	if (tendon_joints(sc, n, &t) < 0 || tendon_ends(sc, n, &t) < 0 ||
+	    tendon_numbers(sc, n, "range", t.range, 2) < 0 ||
+	    tendon_numbers(sc, n, "solref", t.solref, 2) < 0 ||
+	    tendon_numbers(sc, n, "solimp", t.solimp, 5) < 0 ||
+	    tendon_numbers(sc, n, "margin", &t.margin, 1) < 0)
+		goto fail;
+	if (!t.njoints == !phys_child(n, "end")) {
+		fail_node(sc->doc, n, "%s", "<phys:tendon>: joints (fixed) or "
+		    "two ends (spatial), not both");
+		goto fail;
+	}
+	if (!phys_child(n, "range") || !(t.range[0] < t.range[1])) {
+		fail_node(sc->doc, n, "%s", "<phys:tendon>: a <phys:range> "
+		    "whose first number is below its second");
+		goto fail;
+	}
+	PHYS_GROW_ONE(w->tendons, w->ntendons);
+	w->tendons[w->ntendons++] = t;
+	return 0;
+fail:
+	free(t.name);
+	free(t.joints);
+	free(t.coef);
+	return -1;
+}
+
 /*
  * The joint a <mimic> (or a <phys:mimic>) of joint j names: a revolute or
  * prismatic joint of j's model, by its first axis; -1 after an error.
@@ -2625,6 +2804,10 @@ read_model_body(struct loader *L, struct scope *sc)
 			rc = read_joint(sc, &sc->frames[i]);
 	for (i = first_joint; i < w->njoints && rc == 0; i++)
 		rc = read_mimics(sc, &w->joints[i]);
+	for (n = phys_child(w->models[sc->model].node, "tendon"); n &&
+	    rc == 0; n = phys_next(n, "tendon"))
+		if (phys_mjcf_own(n, "tendon"))
+			rc = read_tendon(sc, n);
 	if (rc == 0)
 		rc = read_plugins(sc);
 	return rc;
@@ -3910,6 +4093,12 @@ phys_world_free(struct phys_scene *w)
 	for (i = 0; i < w->nvisuals; i++)
 		free(w->visuals[i].name);
 	free(w->visuals);
+	for (i = 0; i < w->ntendons; i++) {
+		free(w->tendons[i].name);
+		free(w->tendons[i].joints);
+		free(w->tendons[i].coef);
+	}
+	free(w->tendons);
 	for (i = 0; i < w->nincludes; i++) {
 		phys_doc_free(w->includes[i]);
 		free(w->includes[i]);

@@ -112,6 +112,9 @@ int phys_world_find_profile(const struct phys_scene *w, const char *name);
 /* Entity by scoped name: its index, and its kind in *kind; -1 if none. */
 int phys_world_entity(const struct phys_scene *w, const char *name,
     enum phys_kind *kind);
+/* End k (0, 1) of spatial tendon t in the world, the world as loaded. */
+phys_vec3 phys_tendon_end(const struct phys_scene *w,
+    const struct phys_tendon *t, int k);
 /* The entity of one kind by scoped name (up to SDF 1.6 a link and a
  * joint may share a name; phys_world_entity finds the link). */
 int phys_world_entity_of(const struct phys_scene *w, const char *name,

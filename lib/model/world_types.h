@@ -203,6 +203,27 @@ struct phys_joint {
 };
 
 /*
+ * A limited tendon of an MJCF model (<phys:tendon>): its length, the sum
+ * of coef times position over its joints (fixed) or the distance between
+ * two points of links (spatial), held within range as MuJoCo holds it,
+ * as softly as solref and solimp say, from margin inside it. phys's
+ * MuJoCo engine holds it; the other engines refuse it.
+ */
+struct phys_tendon {
+	char *name;		/* scoped: "robot::string" */
+	int njoints;		/* fixed: its joints and coefficients */
+	int *joints;
+	double *coef;
+	int link[2];		/* spatial: each end's link, -1 the world */
+	phys_vec3 at[2];	/* each end in its link's frame, m */
+	double range[2];	/* m or rad, from the joints' zero */
+	double solref[2], solimp[5];
+	double margin;		/* m or rad */
+	struct phys_doc *doc;
+	xmlNodePtr node;
+};
+
+/*
  * A world as loaded: its documents, models, links, collisions, joints and
  * profiles, and the values they give. The library's own; phys.h's
  * phys_world (struct phys_api_world) is the embedder's handle holding one.
@@ -232,7 +253,8 @@ struct phys_scene {
 	struct phys_collision *collisions;
 	struct phys_joint *joints;
 	struct phys_visual *visuals;
-	size_t nmodels, nlinks, ncollisions, njoints, nvisuals;
+	struct phys_tendon *tendons;
+	size_t nmodels, nlinks, ncollisions, njoints, nvisuals, ntendons;
 
 	/* Link pairs that never touch (excludes.h), sorted */
 	int64_t *excluded;
