@@ -1275,6 +1275,21 @@ body_agrees() {
 	[ "$output" = "phys-step: $mj/rope.xml:29: tendon 'rope::string': a limited tendon, which ODE cannot hold: phys's MuJoCo engine holds it (-p mujoco)" ]
 	run -1 phys-step -q -p dart -n 1 "$mj/hamstring.xml"
 	[[ "$output" == *"hamstring.xml:18: tendon 'hamstring::hamstring': a limited tendon, which DART cannot hold"* ]]
+	# written by hand in SDF: a fault at its line, and one in the world,
+	# not a model, is said not to be read
+	cat > "$TMP/hand.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9" xmlns:phys="urn:phys:mjcf"><world name="w">
+<phys:tendon name="t"><phys:range>0 1</phys:range></phys:tendon>
+<model name="m"><link name="a"/><link name="b"><pose>1 0 0 0 0 0</pose></link>
+<phys:tendon name="r"><phys:end link="a">0 0 0</phys:end><phys:end link="c">0 0 0</phys:end><phys:range>0 1</phys:range></phys:tendon>
+</model></world></sdf>
+SDF
+	run -1 phys-step -q -p mujoco -n 0 "$TMP/hand.sdf"
+	[ "$output" = "phys-step: $TMP/hand.sdf:5: <phys:end>: no link named 'c' in this model" ]
+	sed -i 's/link="c"/link="b"/' "$TMP/hand.sdf"
+	run -0 --separate-stderr phys-step -p mujoco -n 0 "$TMP/hand.sdf"
+	assert_equal "${stderr_lines[0]}" "phys-step: $TMP/hand.sdf:3: <phys:tendon> is a model's: one of the world is not read"
 	# a rope that wraps a geom is not read
 	sed 's|<site site="hook"/>|&<geom geom="x"/>|' "$mj/rope.xml" > "$TMP/wrap.xml"
 	run -1 phys-step -q -p mujoco -n 1 "$TMP/wrap.xml"

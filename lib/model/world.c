@@ -3810,6 +3810,9 @@ read_world(struct loader *L)
 		else if (phys_node_is(n, "population"))
 			warn_node(L, &w->doc, n, "%s", "<population> is not "
 			    "supported: its models are not loaded");
+		else if (phys_mjcf_own(n, "tendon"))
+			warn_node(L, &w->doc, n, "%s", "<phys:tendon> is a "
+			    "model's: one of the world is not read");
 	warn_missing(L);
 	if (rc == 0)
 		rc = check_world_frames(L);
