@@ -1264,6 +1264,13 @@ body_agrees() {
 	# the arm's tip (the margin's 0.01 inside)
 	print_oracle "$mj/rope.xml" run 1.5 ball | tail -1 |
 	    awk '{ d = sqrt($2 ^ 2 + $3 ^ 2 + ($4 - 1) ^ 2); exit !(d > 0.29 && d < 0.31) }'
+	# its length, an item: the ball's distance from the hook in
+	# libmujoco's run
+	phys-step -q -p mujoco -t 1.5 -e 150 -i 'rope::string/length' "$mj/rope.xml" |
+	    jq -r 'select(.t > 0) | .items[]' > "$TMP/got"
+	print_oracle "$mj/rope.xml" run 1.5 ball |
+	    awk 'NR % 150 == 0 { printf "%.17g\n", sqrt($2 ^ 2 + $3 ^ 2 + ($4 - 1) ^ 2) }' > "$TMP/want"
+	lines_agree "$TMP/want" "$TMP/got" 1e-9
 	moves_as_mujoco "$mj/hamstring.xml" hamstring bent hip:11.459155902616464 knee
 	# its range from qpos0 (the ref), back and forth in floating point
 	grep -Eq '<fixed name="hamstring" limited="true" range="-0.30*[0-9]? 0.9" solreflimit="0.03 1.2"' "$TMP/out.xml"

@@ -313,12 +313,10 @@ static int
 check_tendons(const struct phys_scene *w, const struct phys_engine_info *in)
 {
 	const struct phys_tendon *t = w->tendons;
-	size_t n;
 
 	if (!w->ntendons || in->tendons)
 		return 0;
-	n = strlen(t->name);
-	if (n == 0 || t->name[n - 1] == ':')	/* "model::": no name */
+	if (t->unnamed)
 		return phys_failat(PHYS_AT(t->doc, t->node), "a limited "
 		    "tendon of no name, which %s cannot hold: phys's MuJoCo "
 		    "engine holds it (-p mujoco)", in->name);

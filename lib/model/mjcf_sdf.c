@@ -1493,6 +1493,7 @@ write_tendon_limits(struct reader *r, xmlNodePtr model)
 	xmlNodePtr e, c;
 	const char *link;
 	double range[2];
+	char *name;
 	phys_vec3 at;
 	size_t i, k;
 
@@ -1502,9 +1503,12 @@ write_tendon_limits(struct reader *r, xmlNodePtr model)
 			continue;
 		e = add(model, "tendon", NULL, t->line);
 		xmlSetNs(e, phys_ns(xmlDocGetRootElement(model->doc)));
-		if (t->name)
-			xmlSetProp(e, (const xmlChar *)"name",
-			    (const xmlChar *)t->name);
+		name = t->name ? phys_xstrdup(t->name) :
+		    phys_xasprintf("tendon%zu", i);
+		xmlSetProp(e, (const xmlChar *)"name", (const xmlChar *)name);
+		free(name);
+		if (!t->name)
+			mark_unnamed(e, t->line);
 		memcpy(range, t->range, sizeof range);
 		for (k = 0; k < t->njoints; k++) {
 			j = &r->joints[joint_find(r, t->joint[k])];

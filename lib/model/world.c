@@ -2405,14 +2405,21 @@ read_tendon(struct scope *sc, xmlNodePtr n)
 	struct phys_scene *w = sc->L->w;
 	struct phys_tendon t;
 	char *name = phys_node_attr(n, "name");
+	xmlNodePtr e;
 
+	if (!name || !*name) {
+		free(name);
+		return fail_node(sc->doc, n, "%s", "<phys:tendon> has no name");
+	}
 	memset(&t, 0, sizeof t);
 	t.link[0] = t.link[1] = -1;
 	memcpy(t.solref, ref, sizeof ref);
 	memcpy(t.solimp, imp, sizeof imp);
 	t.doc = sc->doc;
 	t.node = n;
-	t.name = scoped_name(scope_prefix(w, sc->model), name ? name : "");
+	t.name = scoped_name(scope_prefix(w, sc->model), name);
+	for (e = phys_child(n, "unnamed"); e; e = phys_next(e, "unnamed"))
+		t.unnamed = t.unnamed || phys_mjcf_own(e, "unnamed");
 	free(name);
 	if (tendon_joints(sc, n, &t) < 0 || tendon_ends(sc, n, &t) < 0 ||
 	    tendon_numbers(sc, n, "range", t.range, 2) < 0 ||

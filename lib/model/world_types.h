@@ -211,6 +211,7 @@ struct phys_joint {
  */
 struct phys_tendon {
 	char *name;		/* scoped: "robot::string" */
+	bool unnamed;		/* an MJCF tendon of no name (tendonN) */
 	int njoints;		/* fixed: its joints and coefficients */
 	int *joints;
 	double *coef;

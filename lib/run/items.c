@@ -20,6 +20,8 @@ owner_count(const struct phys_scene *w, enum phys_item_owner o)
 		return w->nvisuals;
 	case PHYS_IO_JOINT:
 		return w->njoints;
+	case PHYS_IO_TENDON:
+		return w->ntendons;
 	}
 	return 0;
 }
@@ -38,6 +40,8 @@ owner_name(const struct phys_scene *w, enum phys_item_owner o, size_t i)
 		return w->visuals[i].name;
 	case PHYS_IO_JOINT:
 		return w->joints[i].name;
+	case PHYS_IO_TENDON:
+		return w->tendons[i].name;
 	default:
 		return NULL;
 	}
@@ -76,7 +80,7 @@ phys_items_all(const struct phys_scene *w, struct phys_item_list *out)
 	int k;
 
 	memset(out, 0, sizeof *out);
-	for (o = PHYS_IO_WORLD; o <= PHYS_IO_JOINT; o++)
+	for (o = PHYS_IO_WORLD; o <= PHYS_IO_TENDON; o++)
 		for (i = 0; i < owner_count(w, o); i++)
 			for (k = 0; k < PHYS_NITEM_KINDS; k++)
 				if (phys_item_defs[k].owner == o)

@@ -1188,6 +1188,29 @@ set3(double *v, phys_vec3 a)
 	v[2] = a.z;
 }
 
+/* Limited tendon t's length now: between its ends, where the links are
+ * (spatial), or coefficient times position over its joints (fixed). */
+static double
+tendon_length(struct run *r, const struct phys_tendon *t)
+{
+	double pos[2], vel[2], len = 0;
+	phys_vec3 end[2];
+	phys_pose p;
+	int k;
+
+	for (k = 0; k < t->njoints; k++)
+		if (phys_engine_joint_state(r->e, t->joints[k], pos, vel) > 0)
+			len += t->coef[k] * pos[0];
+	for (k = 0; !t->njoints && k < 2; k++) {
+		p = PHYS_POSE_IDENTITY;
+		if (t->link[k] >= 0)
+			phys_engine_link_pose(r->e, t->link[k], &p);
+		end[k] = phys_pose_mul(p, (phys_pose){ t->at[k],
+		    PHYS_QUAT_IDENTITY }).p;
+	}
+	return t->njoints ? len : v3_norm(v3_sub(end[1], end[0]));
+}
+
 /* An item's numbers now, in the order of its fields: how many there are. */
 static int
 item_values(struct run *r, const struct phys_item *it, double v[6])
@@ -1314,6 +1337,9 @@ item_values(struct run *r, const struct phys_item *it, double v[6])
 		phys_engine_joint_wrench(r->e, i, &a, &c);
 		set3(v, it->kind == PHYS_ITEM_JOINT_FORCE ? a : c);
 		return 3;
+	case PHYS_ITEM_TENDON_LENGTH:
+		v[0] = tendon_length(r, &w->tendons[i]);
+		return 1;
 	default:
 		return -1;
 	}

@@ -12,7 +12,8 @@ enum phys_item_owner {
 	PHYS_IO_LINK,
 	PHYS_IO_COLLISION,
 	PHYS_IO_VISUAL,
-	PHYS_IO_JOINT
+	PHYS_IO_JOINT,
+	PHYS_IO_TENDON
 };
 
 enum phys_item_type {
@@ -72,7 +73,8 @@ enum phys_item_need {
 	I(JOINT_TARGET, JOINT, "target", AXES, NONE, "rad or m; rad/s or m/s; N m or N", "what the axis is commanded (cmd_pos, cmd_vel or cmd_force); 0 without a command") \
 	I(JOINT_TRACKING_ERROR, JOINT, "tracking_error", AXES, NONE, "rad or m; rad/s or m/s", "position (cmd_pos) or velocity (cmd_vel) less its target, before the last step") \
 	I(JOINT_CMD_EFFORT, JOINT, "cmd_effort", AXES, NONE, "N m or N", "effort the command asked in the last step: the one commanded, or the PID's output") \
-	I(JOINT_APPLIED_EFFORT, JOINT, "applied_effort", AXES, NONE, "N m or N", "effort the command applied in the last step: cmd_effort within the effort limit, or what an implicit servo's row or spring, or MuJoCo's implicit integrator, applied")
+	I(JOINT_APPLIED_EFFORT, JOINT, "applied_effort", AXES, NONE, "N m or N", "effort the command applied in the last step: cmd_effort within the effort limit, or what an implicit servo's row or spring, or MuJoCo's implicit integrator, applied") \
+	I(TENDON_LENGTH, TENDON, "length", SCALAR, NONE, "m or rad", "length of a limited tendon: the distance between its ends (spatial), or the sum of coefficient times position over its joints, from where they were built (fixed)")
 
 enum phys_item_kind {
 #define I(id, ...) PHYS_ITEM_##id,
