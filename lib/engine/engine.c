@@ -313,16 +313,18 @@ static int
 check_tendons(const struct phys_scene *w, const struct phys_engine_info *in)
 {
 	const struct phys_tendon *t = w->tendons;
+	char *label;
+	int rc;
 
 	if (!w->ntendons || in->tendons)
 		return 0;
-	if (t->unnamed)
-		return phys_failat(PHYS_AT(t->doc, t->node), "a limited "
-		    "tendon of no name, which %s cannot hold: phys's MuJoCo "
-		    "engine holds it (-p mujoco)", in->name);
-	return phys_failat(PHYS_AT(t->doc, t->node), "tendon '%s': a "
-	    "limited tendon, which %s cannot hold: phys's MuJoCo engine "
-	    "holds it (-p mujoco)", t->name, in->name);
+	label = t->unnamed ? phys_xstrdup("a limited tendon of no name") :
+	    phys_xasprintf("tendon '%s': a limited tendon", t->name);
+	rc = phys_failat(PHYS_AT(t->doc, t->node), "%s, which %s cannot "
+	    "hold: phys's MuJoCo engine holds it (-p mujoco)", label,
+	    in->name);
+	free(label);
+	return rc;
 }
 
 struct phys_engine *

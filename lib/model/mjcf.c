@@ -653,19 +653,6 @@ read_hfield(struct reader *r, xmlNodePtr n)
 static const double geom_rgba[4] = { 0.5, 0.5, 0.5, 1 };
 static const double material_rgba[4] = { 1, 1, 1, 1 };
 
-/* Whether colour c is a geom's default, as MuJoCo compares it: in the
- * floats it keeps. */
-static bool
-default_rgba(const double *c)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		if ((float)c[i] != (float)geom_rgba[i])
-			return false;
-	return true;
-}
-
 /* A <material>: its name and colour, all a geom takes of it (its
  * texture and lighting are for a renderer). */
 static int

@@ -419,8 +419,7 @@ write_colour(xmlNodePtr visual, const struct mj_geom *g)
 static void
 mark_rgba(xmlNodePtr c, const struct mj_geom *g)
 {
-	if (g->rgba[0] != 0.5 || g->rgba[1] != 0.5 || g->rgba[2] != 0.5 ||
-	    g->rgba[3] != 1)
+	if (!default_rgba(g->rgba))
 		xmlSetNs(add_nums(c, "rgba", g->rgba, 4, g->line),
 		    phys_ns(xmlDocGetRootElement(c->doc)));
 }
@@ -1398,6 +1397,19 @@ set_num_attr(xmlNodePtr e, const char *name, double v)
  * and bias; the control's and the force's ranges where they are in
  * force.
  */
+/* Fixed tendon t's length at MuJoCo's ref of each joint, where phys's
+ * joints are at 0: its MuJoCo length less its phys one. */
+static double
+ref_length(struct reader *r, const struct mj_tendon *t)
+{
+	double len = 0;
+	size_t k;
+
+	for (k = 0; k < t->njoints; k++)
+		len += t->coef[k] * r->joints[joint_find(r, t->joint[k])].ref;
+	return len;
+}
+
 /*
  * A plugin of phys's system kind in library lib (TendonActuator,
  * TendonSpring) on fixed tendon t times gear: its <tendon> name, each
@@ -1409,7 +1421,6 @@ tendon_plugin(struct reader *r, xmlNodePtr model, const char *lib,
     const char *kind, const struct mj_tendon *t, double gear, long line)
 {
 	const struct mj_joint *j;
-	double offset = 0;
 	xmlNodePtr p, e;
 	char *v;
 	size_t i;
@@ -1425,9 +1436,8 @@ tendon_plugin(struct reader *r, xmlNodePtr model, const char *lib,
 		j = &r->joints[joint_find(r, t->joint[i])];
 		e = add(p, "joint", j->sdf, line);
 		set_num_attr(e, "coef", gear * t->coef[i]);
-		offset += gear * t->coef[i] * j->ref;
 	}
-	add_num(p, "length_offset", offset, line);
+	add_num(p, "length_offset", gear * ref_length(r, t), line);
 	return p;
 }
 
@@ -1509,15 +1519,14 @@ write_tendon_limits(struct reader *r, xmlNodePtr model)
 		free(name);
 		if (!t->name)
 			mark_unnamed(e, t->line);
-		memcpy(range, t->range, sizeof range);
+		range[0] = t->range[0] - ref_length(r, t);
+		range[1] = t->range[1] - ref_length(r, t);
 		for (k = 0; k < t->njoints; k++) {
 			j = &r->joints[joint_find(r, t->joint[k])];
 			c = add(e, "joint", NULL, t->line);
 			xmlSetProp(c, (const xmlChar *)"joint",
 			    (const xmlChar *)j->sdf);
 			set_num_attr(c, "coef", t->coef[k]);
-			range[0] -= t->coef[k] * j->ref;
-			range[1] -= t->coef[k] * j->ref;
 		}
 		for (k = 0; !t->fixed && k < 2; k++) {
 			if (site_end(r, t->site[k], &link, &at) < 0)

@@ -341,6 +341,15 @@ sprung(const struct reader *r, const struct mj_tendon *t)
 	    !(r->off & MJ_OFF_PASSIVE);
 }
 
+/* Whether colour c is a geom's default (0.5 0.5 0.5 1), as MuJoCo
+ * compares it: in the floats it keeps. */
+static inline bool
+default_rgba(const double c[4])
+{
+	return (float)c[0] == 0.5f && (float)c[1] == 0.5f &&
+	    (float)c[2] == 0.5f && (float)c[3] == 1.0f;
+}
+
 /* The file an element was read from: an included one (the model's
  * files), or the model's. */
 static inline const char *

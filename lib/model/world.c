@@ -2268,20 +2268,8 @@ static int
 tendon_numbers(struct scope *sc, xmlNodePtr t, const char *what,
     double *out, int n)
 {
-	xmlNodePtr e = phys_child(t, what);
-	char *text;
-	int k, bad;
-
-	if (!e)
-		return 0;
-	text = phys_node_text(e);
-	k = text ? phys_parse_doubles(text, out, n) : -1;
-	free(text);
-	bad = k != n;
-	for (k = 0; k < n && !bad; k++)
-		bad = !isfinite(out[k]);
-	return bad ? phys_failat(PHYS_AT(sc->doc, e), "<phys:%s>: %d "
-	    "finite numbers expected", what, n) : 0;
+	return phys_child(t, what) ? read_numbers(sc->doc, t, what, out, n,
+	    true) : 0;
 }
 
 /* The entity of kind that element e's attribute attr names in sc's
@@ -2332,7 +2320,7 @@ tendon_joints(struct scope *sc, xmlNodePtr n, struct phys_tendon *t)
 			    sc->L->w->joints[j].name);
 		text = phys_node_attr(e, "coef");
 		c = 1;
-		if (text && (!phys_parse_double(text, &c) || !isfinite(c))) {
+		if (text && !phys_parse_double(text, &c)) {
 			free(text);
 			return fail_node(sc->doc, e, "%s", "<phys:joint coef>: "
 			    "not a finite number");
@@ -2365,8 +2353,7 @@ tendon_ends(struct scope *sc, xmlNodePtr n, struct phys_tendon *t)
 		    -1)
 			return -1;
 		text = phys_node_text(e);
-		if (!text || phys_parse_doubles(text, v, 3) != 3 ||
-		    !isfinite(v[0] + v[1] + v[2])) {
+		if (!text || phys_parse_doubles(text, v, 3) != 3) {
 			free(text);
 			return fail_node(sc->doc, e, "%s", "<phys:end>: a point "
 			    "of 3 finite numbers expected");
