@@ -763,10 +763,14 @@ note_stiff(struct phys_engine *e, int j, const struct phys_axis_servo *s,
 static void
 say_stiff(const struct phys_engine *e, struct servo_note *c)
 {
-	char *one = phys_xasprintf("its servo is too stiff for %s to hold its "
+	char *one, *many;
+
+	if (c->count == 0)
+		return;
+	one = phys_xasprintf("its servo is too stiff for %s to hold its "
 	    "force over the step, as gz-sim does, and may shake the joint",
 	    e->info->name);
-	char *many = phys_xasprintf("their servos are too stiff for %s to hold "
+	many = phys_xasprintf("their servos are too stiff for %s to hold "
 	    "their forces over the step, as gz-sim does, and may shake the "
 	    "joints", e->info->name);
 

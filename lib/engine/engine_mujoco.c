@@ -2407,6 +2407,30 @@ mocap_contact_motion(struct mujoco_engine *e)
 }
 
 /*
+ * MuJoCo 2.2.2's mj_fwdVelocity but for its mj_comVel, whose body
+ * velocities refresh() left current for the state a step starts from:
+ * tendon and actuator velocities, passive forces, the constraints'
+ * reference accelerations, the bias forces. A sparse model's tendon
+ * velocities take MuJoCo's own stage (its sparse product is internal).
+ */
+static void
+velocity_stage(const mjModel *m, mjData *d)
+{
+	if (m->ntendon && mj_isSparse(m)) {
+		mj_fwdVelocity(m, d);
+		return;
+	}
+	if (m->ntendon)
+		mju_mulMatVec(d->ten_velocity, d->ten_J, d->qvel, m->ntendon,
+		    m->nv);
+	mju_mulMatVec(d->actuator_velocity, d->actuator_moment, d->qvel,
+	    m->nu, m->nv);
+	mj_passive(m, d);
+	mj_referenceConstraint(m, d);
+	mj_rne(m, d, 0, d->qfrc_bias);
+}
+
+/*
  * What a step's forces and accelerations come from: MuJoCo's
  * mj_fwdPosition with phys's contact values put in between collision
  * detection and the constraints, then the rest of mj_forward. The
@@ -2433,7 +2457,10 @@ forward(struct mujoco_engine *e, bool first_pass)
 	mj_transmission(m, d);
 	mj_projectConstraint(m, d);
 	/* mj_forwardSkip from the velocity stage on, without sensors */
-	mj_fwdVelocity(m, d);
+	if (first_pass)
+		velocity_stage(m, d);
+	else
+		mj_fwdVelocity(m, d);
 	mocap_contact_motion(e);
 	mj_fwdActuation(m, d);
 	mj_fwdAcceleration(m, d);

@@ -165,18 +165,18 @@ phys_pid_step(const struct phys_pid_gains *g, double *integral, double e,
 
 /* The target a velocity command runs at: within the axis's speed limit. */
 static double
-velocity_target(const struct phys_value *v, int k, double target)
+velocity_target(const struct phys_axis_values *ax, double target)
 {
-	double lim = phys_joint_axis_values(v, k).velocity;
+	double lim = ax->velocity;
 
 	return lim >= 0 ? clamp(target, -lim, lim) : target;
 }
 
+/* Axis a's effort from its command, gains g of the command's kind. */
 static double
-axis_effort(struct phys_axis_motor *a, const struct phys_value *v, int k,
-    double pos, double vel, double h)
+axis_effort(struct phys_axis_motor *a, const struct phys_axis_values *ax,
+    const struct phys_pid_gains *g, double pos, double vel, double h)
 {
-	struct phys_pid_gains g;
 	double rate;
 
 	switch (a->kind) {
@@ -186,27 +186,33 @@ axis_effort(struct phys_axis_motor *a, const struct phys_value *v, int k,
 	case PHYS_COMMAND_POSITION:
 		/* The target is held between commands: the error's rate is
 		 * the axis's, measured, with no kick when the target moves. */
-		g = gains(v, a->kind);
 		a->error = pos - a->target;
-		return phys_pid_step(&g, &a->integral, a->error, vel, h);
+		return phys_pid_step(g, &a->integral, a->error, vel, h);
 	case PHYS_COMMAND_VELOCITY:
-		g = gains(v, a->kind);
-		a->error = vel - velocity_target(v, k, a->target);
+		a->error = vel - velocity_target(ax, a->target);
 		rate = a->has_last ? (a->error - a->last_error) / h : 0;
 		a->last_error = a->error;
 		a->has_last = true;
-		return phys_pid_step(&g, &a->integral, a->error, rate, h);
+		return phys_pid_step(g, &a->integral, a->error, rate, h);
 	default:
 		return 0;
 	}
 }
 
+static double
+effort_held(const struct phys_axis_values *ax, double f)
+{
+	double lim = ax->effort;
+
+	return lim >= 0 ? clamp(f, -lim, lim) : f;
+}
+
 double
 phys_effort_held(const struct phys_value *v, int k, double f)
 {
-	double lim = phys_joint_axis_values(v, k).effort;
+	struct phys_axis_values ax = phys_joint_axis_values(v, k);
 
-	return lim >= 0 ? clamp(f, -lim, lim) : f;
+	return effort_held(&ax, f);
 }
 
 /*
@@ -217,15 +223,15 @@ phys_effort_held(const struct phys_value *v, int k, double f)
  */
 static bool
 axis_servo(const struct phys_axis_motor *a, const struct phys_value *v,
-    int k, struct phys_axis_servo *s)
+    const struct phys_axis_values *ax, const struct phys_pid_gains *pid,
+    struct phys_axis_servo *s)
 {
-	struct phys_pid_gains g;
-	double lim = phys_joint_axis_values(v, k).effort;
+	const struct phys_pid_gains g = *pid;
+	double lim = ax->effort;
 
 	if (a->kind != PHYS_COMMAND_POSITION &&
 	    a->kind != PHYS_COMMAND_VELOCITY)
 		return false;
-	g = gains(v, a->kind);
 	if (g.i != 0 || a->integral != 0 || (a->kind ==
 	    PHYS_COMMAND_VELOCITY && g.d != 0))
 		return false;
@@ -245,7 +251,7 @@ axis_servo(const struct phys_axis_motor *a, const struct phys_value *v,
 		s->kv = -g.d;
 	} else {
 		/* offset - p (vel - target) */
-		s->base = g.offset + g.p * velocity_target(v, k, a->target);
+		s->base = g.offset + g.p * velocity_target(ax, a->target);
 		s->kq = 0;
 		s->kv = -g.p;
 	}
@@ -262,17 +268,23 @@ phys_motors_drive(struct phys_motors *m, int joint,
 	memset(out, 0, sizeof *out);
 	for (k = 0; k < n && k < 2; k++) {
 		struct phys_axis_motor *a = &m->axis[joint][k];
+		struct phys_axis_values ax;
+		struct phys_pid_gains g = { 0 };
 		double f, was = a->applied;
 		bool end;
 
 		if (a->kind == PHYS_COMMAND_NONE)
 			continue;
-		out->servo[k].on = axis_servo(a, v, k, &out->servo[k]);
-		f = axis_effort(a, v, k, pos[k], vel[k], h);
+		/* read once an axis: each is a walk over the joint's values */
+		ax = phys_joint_axis_values(v, k);
+		if (a->kind != PHYS_COMMAND_EFFORT)
+			g = gains(v, a->kind);
+		out->servo[k].on = axis_servo(a, v, &ax, &g, &out->servo[k]);
+		f = axis_effort(a, &ax, &g, pos[k], vel[k], h);
 		if (!isfinite(f))
 			f = 0;
 		a->asked = f;
-		a->applied = phys_effort_held(v, k, f);
+		a->applied = effort_held(&ax, f);
 		out->effort[k] = a->applied;
 		/* a servo thrown from one end of its range to the other */
 		end = out->servo[k].on && (a->applied == out->servo[k].fmin ||
