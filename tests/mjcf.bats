@@ -1207,6 +1207,29 @@ keyed() {
 	each_engine keyed
 }
 
+@test "mjcf: a key of no name is named keyN, N its index among the keys, and starts a run where MuJoCo's key N does" {
+	need_mujoco
+	sed -e 's/<key name="crouch"/<key/' -e 's/<key name="moving"/<key/' \
+	    "$MJ/keyframe.xml" > "$TMP/unnamed.xml"
+	run --separate-stderr phys-step -n 0 --keyframe key1 -i 'keyed::*/pose' "$TMP/unnamed.xml"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"unnamed.xml:39: a key of no name is named 'key0' (its index among the keys): a keyframe is chosen by its name"* ]]
+	[[ "$stderr" == *"unnamed.xml:41: a key of no name is named 'key1'"* ]]
+	oracle_key "$MJ/keyframe.xml" crouch > "$TMP/want"
+	phys_key "$TMP/unnamed.xml" key0 keyed mujoco > "$TMP/got"
+	agree "$TMP/want" "$TMP/got"
+	oracle_key "$MJ/keyframe.xml" moving > "$TMP/want"
+	phys_key "$TMP/unnamed.xml" key1 keyed ode > "$TMP/got"
+	agree "$TMP/want" "$TMP/got"
+	# a name a key before it has is not taken
+	sed -e 's/<key name="crouch"/<key name="key1"/' -e 's/<key name="moving"/<key/' \
+	    "$MJ/keyframe.xml" > "$TMP/taken.xml"
+	run --separate-stderr phys-step -n 0 "$TMP/taken.xml"
+	[[ "$stderr" == *"taken.xml:41: a key of no name is named 'key1_1'"* ]]
+	phys_key "$TMP/taken.xml" key1_1 keyed mujoco > "$TMP/got"
+	agree "$TMP/want" "$TMP/got"
+}
+
 @test "mjcf: a keyframe past where phys places a body, or faster than any body moves, is refused at its <key>, at the start and from a control line" {
 	cat > "$TMP/k.xml" <<-'EOF'
 	<mujoco model="k"><worldbody>

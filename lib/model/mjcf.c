@@ -2718,6 +2718,19 @@ mocap0(const struct reader *r, double *m, size_t nmocap)
  * fifty joints, far above a real model's, and no more. */
 #define MAX_KEY_VALUES 100000
 
+/* The name of an unnamed key: keyN, N its index among the keys (as
+ * MuJoCo numbers them), made apart from any other key's name. */
+static const char *
+unnamed_key(struct reader *r, char *buf, size_t size)
+{
+	int k;
+
+	snprintf(buf, size, "key%zu", r->nkeys);
+	for (k = 1; phys_name_table_find(&r->key_names, buf) >= 0; k++)
+		snprintf(buf, size, "key%zu_%d", r->nkeys, k);
+	return buf;
+}
+
 static int
 read_key(struct reader *r, xmlNodePtr n)
 {
@@ -2725,6 +2738,7 @@ read_key(struct reader *r, xmlNodePtr n)
 	size_t nq = 0, nv = 0, nmocap = 0, i;
 	double t = 0;
 	const char *name = own_attr(n, "name");
+	char made[48];
 
 	for (i = 0; i < r->njoints; i++) {
 		nq += nq_of[r->joints[i].type];
@@ -2732,9 +2746,11 @@ read_key(struct reader *r, xmlNodePtr n)
 	}
 	for (i = 0; i < r->nbodies; i++)
 		nmocap += r->bodies[i].mocap;
-	if (!name || !*name)
-		return mj_fail(r, n, "%s", "<key>: phys chooses a keyframe by "
-		    "its name, and this one has none");
+	if (!name || !*name) {
+		name = unnamed_key(r, made, sizeof made);
+		mj_notef(r, n, "a key of no name is named '%s' (its index "
+		    "among the keys): a keyframe is chosen by its name", name);
+	}
 	if (phys_name_table_find(&r->key_names, name) >= 0)
 		return mj_fail(r, n, "repeated keyframe name '%s'", name);
 	r->key_values += nq + nv + 7 * nmocap + (own_attr(n, "ctrl") ?
