@@ -735,6 +735,22 @@ oracle_pairs() {
 	    jq -s -e 'map(.value) == [0.7, 0.02, 1, 0.003, 0.05, 0.8, 0.8, 0.9, 0.002, 0.4, 3]'
 }
 
+@test "mjcf: a mesh's refpos and refquat move its vertices before its scale, as MuJoCo 2.2.2 moves them: where its geoms stand, what they weigh, shapes fitted to it; a turn with a scale of unequal factors refused" {
+	need_mujoco
+	same_as_mujoco "$MJ/refmesh.xml"
+	# MJCF out writes the geoms where the vertices stand, the mesh as in
+	# its file
+	phys-sdf print --format mjcf -o "$TMP/out.xml" "$MJ/refmesh.xml" 2>/dev/null
+	! grep -q 'refquat\|refpos' "$TMP/out.xml"
+	oracle_bodies "$MJ/refmesh.xml" > "$TMP/want"
+	oracle_bodies "$TMP/out.xml" > "$TMP/got"
+	agree "$TMP/want" "$TMP/got"
+	sed 's/scale="1.5 1.5 1.5"/scale="1 1.5 1.5"/' "$MJ/refmesh.xml" > "$TMP/bad.xml"
+	run --separate-stderr phys-step -q -n 0 "$TMP/bad.xml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "phys-step: $TMP/bad.xml:6: mesh 'turned': a refquat that turns the mesh with a scale of unequal factors (1 1.5 1.5), which MuJoCo applies after it, changes the mesh's shape: phys refuses the model" ]
+}
+
 @test "mjcf: mesh geoms weigh as MuJoCo's default mesh inertia has them, scale and meshdir included" {
 	need_mujoco
 	same_as_mujoco "$MJ/mesh.xml"

@@ -578,6 +578,42 @@ mesh_lists(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
 	return 0;
 }
 
+/*
+ * A mesh's refpos p and refquat q: MuJoCo 2.2.2 takes each vertex v as
+ * scale (q* (v - p)), a rigid move of the scaled mesh where the scale is
+ * uniform or q turns nothing (the tests check this against libmujoco).
+ * Its inverse, into m->ref, is what a geom of the mesh composes with its
+ * pose; another scale with a turn would change the mesh's shape, and is
+ * refused.
+ */
+static int
+mesh_ref(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
+{
+	double p[3] = { 0, 0, 0 }, q[4] = { 1, 0, 0, 0 };
+	const double *s = m->scale;
+	phys_quat turn;
+	int kp, kq;
+
+	m->ref = PHYS_POSE_IDENTITY;
+	if ((kp = numbers(r, n, -1, "refpos", p, 3)) < 0 ||
+	    (kq = numbers(r, n, -1, "refquat", q, 4)) < 0)
+		return -1;
+	if (!kp && !kq)
+		return 0;
+	if (!(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] > 1e-28))
+		return mj_fail(r, n, "mesh '%s': refquat is zero", m->name);
+	turn = phys_quat_normalize((phys_quat){ q[0], q[1], q[2], q[3] });
+	if ((turn.x != 0 || turn.y != 0 || turn.z != 0) &&
+	    (s[0] != s[1] || s[1] != s[2]))
+		return mj_fail(r, n, "mesh '%s': a refquat that turns the "
+		    "mesh with a scale of unequal factors (%g %g %g), which "
+		    "MuJoCo applies after it, changes the mesh's shape: phys "
+		    "refuses the model", m->name, s[0], s[1], s[2]);
+	m->ref = phys_pose_inv((phys_pose){ v3(s[0] * p[0], s[1] * p[1],
+	    s[2] * p[2]), turn });
+	return 0;
+}
+
 static int
 read_mesh(struct reader *r, xmlNodePtr n, int cls)
 {
@@ -605,7 +641,8 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	phys_name_table_add(&r->mesh_names, r->nmeshes - 1);
 	m->scale[0] = m->scale[1] = m->scale[2] = 1;
 	if (numbers(r, n, cls, "scale", m->scale, 3) < 0 ||
-	    class_geom_density(r, n, cls, &m->density) < 0)
+	    class_geom_density(r, n, cls, &m->density) < 0 ||
+	    mesh_ref(r, n, m) < 0)
 		return -1;
 	if (!file)
 		return mesh_lists(r, n, m);
@@ -888,10 +925,15 @@ fit_to_mesh(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 		return mj_fail(r, n, "a %s cannot be fitted to mesh '%s'",
 		    g->type == PHYS_MJ_PLANE ? "plane" : "height field",
 		    m->name);
-	at = m->frame;
+	at = phys_pose_mul(m->ref, m->frame);
 	if (r->fitaabb) {
+		if (m->ref.q.x != 0 || m->ref.q.y != 0 || m->ref.q.z != 0)
+			return mj_fail(r, n, "a geom fitted to the box about "
+			    "mesh '%s' (fitaabb), whose refquat turns it: "
+			    "phys refuses the model", m->name);
 		if (mesh_extent(r, m, &x) < 0)
 			return -1;
+		x.cen = phys_pose_apply(m->ref, x.cen);
 		at.p = x.cen;
 		b = x.half;
 	}
@@ -958,6 +1000,8 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 		return -1;
 	if (g->type != PHYS_MJ_MESH && mesh)
 		return fit_to_mesh(r, n, cls, g);
+	if (g->type == PHYS_MJ_MESH)
+		g->pose = phys_pose_mul(g->pose, r->meshes[g->mesh].ref);
 	if (!k && hfield && g->hfield < 0)	/* a box: under its frame */
 		g->pose = phys_pose_mul(g->pose, (phys_pose){ { 0, 0,
 		    -g->size[2] }, PHYS_QUAT_IDENTITY });

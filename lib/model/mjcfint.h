@@ -48,6 +48,10 @@ struct mj_mesh {
 	double *face;		/* vertex, three a triangle), as floats */
 	size_t nvertex, nface;
 	double scale[3];
+	/* refpos and refquat, which MuJoCo 2.2.2 applies to the vertices
+	 * before scale: the pose a geom of the mesh composes with its own
+	 * to stand where its vertices as given (times scale) are */
+	phys_pose ref;
 	long line;
 	bool measured;		/* frame and box below computed */
 	double density;		/* kg/m^3, its class's geom density */

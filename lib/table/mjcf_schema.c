@@ -218,8 +218,6 @@ static const struct phys_mjcf_later later[] = {
 	{ "geom", "shellinertia", PHYS_MJ_LATER_AT, "false" },
 	/* MuJoCo 2.2.2's own, which phys leaves aside */
 	{ "weld", "torquescale", PHYS_MJ_LATER_AT, "1" },
-	{ "mesh", "refpos", PHYS_MJ_LATER_AT, "0 0 0" },
-	{ "mesh", "refquat", PHYS_MJ_LATER_AT, "1 0 0 0" },
 	{ "option", "mpr_iterations", PHYS_MJ_LATER_SEARCH, NULL },
 	{ "option", "mpr_tolerance", PHYS_MJ_LATER_SEARCH, NULL },
 	{ "compiler", "convexhull", PHYS_MJ_LATER_SEARCH, NULL },
