@@ -294,7 +294,19 @@ SDF
 	sed -i 's/version="1.6"/version="1.7"/' "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"w.sdf:7: duplicate name 'm::arm'"* ]]
+	[[ "$output" == *"w.sdf:7: duplicate name 'm::arm': a link has it ($TMP/w.sdf:"*"), and a model's links, joints and frames share one set of names from SDF 1.7 on"* ]]
+	# a URDF's joint of a link's name, as libsdformat converts it
+	cat > "$TMP/r.urdf" <<-'EOF'
+	<robot name="r">
+	  <link name="base"/>
+	  <link name="tip"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+	  <joint name="tip" type="revolute"><parent link="base"/><child link="tip"/>
+	    <axis xyz="0 0 1"/><limit lower="-1" upper="1" effort="1" velocity="1"/></joint>
+	</robot>
+	EOF
+	run --separate-stderr phys-step -q -n 0 "$TMP/r.urdf"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "phys-step: $TMP/r.urdf:4: duplicate name 'r::tip': a link has it ($TMP/r.urdf:3), and a model's links, joints and frames share one set of names from SDF 1.7 on (a URDF's too, as libsdformat reads it)" ]
 }
 
 @test "a joint's parent and child may name frames (SDF 1.7+)" {

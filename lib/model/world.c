@@ -1034,6 +1034,64 @@ scope_free(struct scope *sc)
 
 /* ---- entities ---- */
 
+/* What entity kind idx is, and where it was written (NULL node: not
+ * known). */
+static const char *
+entity_at(const struct phys_scene *w, int kind, int idx,
+    struct phys_doc **doc, xmlNodePtr *node)
+{
+	*doc = NULL;
+	*node = NULL;
+	switch (kind) {
+	case PHYS_K_LINK:
+		*doc = w->links[idx].doc, *node = w->links[idx].node;
+		return "link";
+	case PHYS_K_JOINT:
+		*doc = w->joints[idx].doc, *node = w->joints[idx].node;
+		return "joint";
+	case PHYS_K_COLLISION:
+		*doc = w->collisions[idx].doc, *node = w->collisions[idx].node;
+		return "collision";
+	case PHYS_K_MODEL:
+		*doc = w->models[idx].doc, *node = w->models[idx].node;
+		return "model";
+	default:
+		return "frame";
+	}
+}
+
+/* A name taken: by what, and where, when the index knows it. */
+static int
+name_taken(struct loader *L, struct phys_doc *d, xmlNodePtr n,
+    const char *name, int kind)
+{
+	static const int kinds[] = { PHYS_K_LINK, PHYS_K_JOINT, PHYS_K_MODEL,
+		PHYS_K_COLLISION };
+	const struct phys_name_slot *s = index_get_kind(L->w->index, name,
+	    kind);
+	struct phys_doc *od;
+	xmlNodePtr on;
+	const char *what;
+	size_t k;
+
+	for (k = 0; !s && k < sizeof kinds / sizeof *kinds; k++)
+		s = index_get_kind(L->w->index, name, kinds[k]);
+	if (!s)
+		return fail_node(d, n, "duplicate name '%s'", name);
+	what = entity_at(L->w, s->kind, s->idx, &od, &on);
+	if (!od || !on)
+		return phys_failat(PHYS_AT(d, n), "duplicate name '%s': a %s "
+		    "has it", name, what);
+	if (s->kind == kind)
+		return phys_failat(PHYS_AT(d, n), "duplicate name '%s': "
+		    "another %s has it (%s:%ld)", name, what, PHYS_AT(od, on));
+	return phys_failat(PHYS_AT(d, n), "duplicate name '%s': a %s has it "
+	    "(%s:%ld), "
+	    "and a model's links, joints and frames share one set of names "
+	    "from SDF 1.7 on (a URDF's too, as libsdformat reads it)", name,
+	    what, PHYS_AT(od, on));
+}
+
 static int
 register_name(struct loader *L, struct phys_doc *d, xmlNodePtr n,
     const char *name, int kind, int idx)
@@ -1042,7 +1100,7 @@ register_name(struct loader *L, struct phys_doc *d, xmlNodePtr n,
 	bool per_kind = d->major == 1 && d->minor <= 6;
 
 	if (!index_add_kind(L->w->index, name, kind, idx, per_kind))
-		return fail_node(d, n, "duplicate name '%s'", name);
+		return name_taken(L, d, n, name, kind);
 	return 0;
 }
 
