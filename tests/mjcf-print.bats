@@ -723,6 +723,30 @@ phys-sdf: $TMP/arm.sdf:10: the servo of joint 'arm::shoulder': its command at th
 	assert_equal "$output" "phys-step: $TMP/norange.xml:36: intvelocity needs an actrange, its first number below its second"
 }
 
+@test "a later MuJoCo's filterexact takes its filter exactly over each step: its servo moves as libmujoco 2.2.2 moves a filter of the time constant that goes as far in a step, under phys's MuJoCo engine and printed back as that filter; phys-sdf check says whose it is" {
+	local src="$BATS_TEST_DIRNAME/data/mjcf/dynact.xml"
+	# 1 - exp(-h / tau) of the step, as 2.2.2's h / tau' of its filter
+	local tau=$(awk 'BEGIN { h = 0.001; printf "%.17g", h / (1 - exp(-h / 0.1)) }')
+	sed 's|dyntype="filter" dynprm="0.1"|dyntype="filterexact" dynprm="0.1"|' "$src" > "$TMP/exact.xml"
+	sed "s|dyntype=\"filter\" dynprm=\"0.1\"|dyntype=\"filter\" dynprm=\"$tau\"|" "$src" > "$TMP/same.xml"
+	grep -q filterexact "$TMP/exact.xml"
+	moves_as_mujoco_reads "$TMP/same.xml" "$TMP/exact.xml" dyn k hinge
+	grep -q 'gainprm="5" .*dyntype="filter" dynprm="0.10050083333' "$TMP/out.xml"
+	run -0 phys-sdf check "$TMP/exact.xml"
+	[[ "$output" == *'"<general dyntype=\"filterexact\">: a later MuJoCo'"'"'s, not 2.2.2'"'"'s: phys reads it, the filter taken exactly over each step"'* ]]
+	# under ODE, the servo's effort over the step to t: 5 act - 5 q - 0.1
+	# dq/dt, at the step's start, act = 0.7 (1 - exp(-(t - h) / 0.1))
+	phys-step -q -t 0.01 --keyframe k -i 'dyn::hinge/applied_effort' -i 'dyn::hinge/position' \
+	    -i 'dyn::hinge/velocity' "$TMP/exact.xml" | jq -r 'select(.t > 0) | [.t,
+	    .items["dyn::hinge/applied_effort"][0], .items["dyn::hinge/position"][0],
+	    .items["dyn::hinge/velocity"][0]] | @tsv' |
+	    awk '{ act = 0.7 * (1 - exp(-($1 - 0.001) / 0.1)); want = 5 * act - 5 * q - 0.1 * v
+		d = $2 - want; if (d < 0) d = -d
+		if (d > 1e-12) { print "t " $1 ": effort " $2 ", want " want; bad = 1 }
+		q = $3; v = $4; n++ }
+		END { exit bad || n != 10 }'
+}
+
 @test "an hfield without heights (all 0 in MuJoCo, as dm_control's suite leaves its terrain for run time) is the box it is: a ball rests on its top as on libmujoco's under MuJoCo, and on it under ODE; one with heights is refused at its geom" {
 	cat > "$TMP/hf.xml" <<-EOF
 	<mujoco model="hf">

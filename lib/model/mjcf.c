@@ -2142,8 +2142,9 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 		NULL };
 	static const char *const biases[] = { "none", "affine", "muscle",
 		"user", NULL };
+	/* and a later MuJoCo's filterexact, which phys reads */
 	static const char *const dyns[] = { "none", "integrator", "filter",
-		"muscle", "user", NULL };
+		"muscle", "user", "filterexact", NULL };
 	/* MuJoCo's arrays of 10 (mjNGAIN, mjNBIAS, mjNDYN), of which
 	 * what phys runs (a fixed gain, an affine bias, a filter) uses the
 	 * first three at most: the rest are read and mean nothing */
@@ -2176,11 +2177,12 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 		return -2;
 	memcpy(a->bias, bias, sizeof a->bias);
 	a->gain = g[0];
-	a->dyn = dt;
+	a->dyn = dt == 5 ? MJ_DYN_FILTEREXACT : dt;
 	a->tau = prm[0];
 	if (bt == 0)
 		a->bias[0] = a->bias[1] = a->bias[2] = 0;
-	return gt == 0 && bt <= 1 && dt <= MJ_DYN_FILTER ? 0 : -1;
+	return gt == 0 && bt <= 1 && (dt <= MJ_DYN_FILTER || dt == 5) ? 0 :
+	    -1;
 }
 
 /* An actuator of a joint, its force read (affine_force), as the gz-sim
@@ -2327,7 +2329,8 @@ act_ranges(struct reader *r, xmlNodePtr n, struct mj_act *a,
     const int lim[3], const double fr[2], const double cr[2],
     const double ar[2])
 {
-	if (a->dyn == MJ_DYN_FILTER && !(a->tau > 0))
+	if ((a->dyn == MJ_DYN_FILTER || a->dyn == MJ_DYN_FILTEREXACT) &&
+	    !(a->tau > 0))
 		return mj_fail(r, n, "dynprm=\"%g\": a filter's time constant "
 		    "must be positive", a->tau);
 	a->force[0] = lim[0] ? fr[0] : -INFINITY;

@@ -1560,8 +1560,9 @@ write_force_law(xmlNodePtr p, const struct mj_act *a)
 		add_nums(p, "force_range", a->force, 2, a->line);
 	if (a->dyn != MJ_DYN_NONE)
 		add(p, "dynamics", a->dyn == MJ_DYN_FILTER ? "filter" :
+		    a->dyn == MJ_DYN_FILTEREXACT ? "filterexact" :
 		    "integrator", a->line);
-	if (a->dyn == MJ_DYN_FILTER)
+	if (a->dyn == MJ_DYN_FILTER || a->dyn == MJ_DYN_FILTEREXACT)
 		add_num(p, "time_constant", a->tau, a->line);
 	if (a->dyn != MJ_DYN_NONE && isfinite(a->act[0]))
 		add_nums(p, "act_range", a->act, 2, a->line);

@@ -27,7 +27,8 @@ enum phys_mjcf_actuator_kind {
  * ctrl[]) plus bias[0] + bias[1] L + bias[2] dL/dt, within fmin, fmax.
  */
 enum phys_actuator_dynamics {
-	PHYS_DYN_NONE, PHYS_DYN_INTEGRATOR, PHYS_DYN_FILTER
+	PHYS_DYN_NONE, PHYS_DYN_INTEGRATOR, PHYS_DYN_FILTER,
+	PHYS_DYN_FILTEREXACT	/* the filter taken exactly over a step */
 };
 
 struct phys_mjcf_tendon {

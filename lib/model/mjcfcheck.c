@@ -294,6 +294,12 @@ check_value(struct checker *ck, const char *file, xmlNodePtr n,
 			report(ck, file, n, false, NULL, "<%s %s=\"%s\">: MuJoCo "
 			    "2.3's, not 2.2.2's: phys reads it as implicit",
 			    n->name, a->name, v);
+		else if (strcmp(a->name, "dyntype") == 0 &&
+		    phys_mjcf_newer_dyntype(v))
+			report(ck, file, n, false, NULL, "<%s %s=\"%s\">: a "
+			    "later MuJoCo's, not 2.2.2's: phys reads it, the "
+			    "filter taken exactly over each step", n->name,
+			    a->name, v);
 		else if (!phys_mjcf_keyword(a->values, v))
 			report(ck, file, n, true, NULL, "<%s %s=\"%s\">: one "
 			    "of %s", n->name, a->name, v, a->values);

@@ -177,7 +177,9 @@ struct mj_site {
 };
 
 enum { ACT_MOTOR, ACT_POSITION, ACT_VELOCITY, ACT_TENDON, ACT_SITE };
-enum { MJ_DYN_NONE, MJ_DYN_INTEGRATOR, MJ_DYN_FILTER };
+/* An actuator's dynamics: a filter, as 2.2.2 integrates it over a step,
+ * or as a later MuJoCo's filterexact does, exactly. */
+enum { MJ_DYN_NONE, MJ_DYN_INTEGRATOR, MJ_DYN_FILTER, MJ_DYN_FILTEREXACT };
 
 /*
  * A linear coupling of joints, sum coef[k] q_k = c0 (q measured from

@@ -1882,13 +1882,22 @@ put_tendons(struct writer *wr)
 		phys_buf_puts(b, "  </tendon>\n");
 }
 
-/* A general actuator's gain, bias, ranges and dynamics, a tendon's or a
- * site's, ending its element. */
+/*
+ * A general actuator's gain, bias, ranges and dynamics, a tendon's or a
+ * site's, ending its element. A filter taken exactly over a step (a later
+ * MuJoCo's filterexact, which 2.2.2 lacks) is written as 2.2.2's filter
+ * of the time constant that moves as far in a step h of the written
+ * model: h / (1 - exp(-h / tau)).
+ */
 static void
-put_force_law(struct phys_buf *b, const struct phys_mjcf_actuator *a,
+put_force_law(struct writer *wr, const struct phys_mjcf_actuator *a,
     const double bias[3])
 {
 	const struct phys_mjcf_tendon *t = &a->tendon;
+	double h = PVD(mujoco_profile(wr->w), PHYSICS_max_step_size);
+	double tau = t->dyn == PHYS_DYN_FILTEREXACT ?
+	    h / -expm1(-h / t->tau) : t->tau;
+	struct phys_buf *b = wr->b;
 
 	phys_mjcf_nums(b, "gainprm", &t->gain, 1);
 	phys_buf_puts(b, " biastype=\"affine\"");
@@ -1896,10 +1905,10 @@ put_force_law(struct phys_buf *b, const struct phys_mjcf_actuator *a,
 	put_ctrlrange(b, t->ctrl, 0);
 	put_forcerange(b, a);
 	if (t->dyn != PHYS_DYN_NONE)
-		phys_buf_puts(b, t->dyn == PHYS_DYN_FILTER ?
-		    " dyntype=\"filter\"" : " dyntype=\"integrator\"");
-	if (t->dyn == PHYS_DYN_FILTER)
-		phys_mjcf_nums(b, "dynprm", &t->tau, 1);
+		phys_buf_puts(b, t->dyn == PHYS_DYN_INTEGRATOR ?
+		    " dyntype=\"integrator\"" : " dyntype=\"filter\"");
+	if (t->dyn == PHYS_DYN_FILTER || t->dyn == PHYS_DYN_FILTEREXACT)
+		phys_mjcf_nums(b, "dynprm", &tau, 1);
 	if (t->dyn != PHYS_DYN_NONE && (phys_has_lower(t->act[0]) ||
 	    phys_has_upper(t->act[1]))) {
 		phys_buf_puts(b, " actlimited=\"true\"");
@@ -1926,7 +1935,7 @@ put_tendon_actuator(struct writer *wr, size_t i)
 	phys_buf_puts(b, "    <general tendon=\"");
 	put_tendon_name(b, wr->acts, i);
 	phys_buf_putc(b, '"');
-	put_force_law(b, a, bias);
+	put_force_law(wr, a, bias);
 }
 
 /* An actuator of a site: a general one of its gear, gain and bias (its
@@ -1942,7 +1951,7 @@ put_site_actuator(struct writer *wr, size_t i)
 	put_site_name(wr, i);
 	phys_buf_putc(b, '"');
 	phys_mjcf_nums(b, "gear", a->site.gear, 6);
-	put_force_law(b, a, t->bias);
+	put_force_law(wr, a, t->bias);
 }
 
 static void

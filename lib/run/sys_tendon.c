@@ -128,29 +128,31 @@ tendon_free(struct tendon *s)
 	free(s->coef);
 }
 
-/* <dynamics> (none, integrator, filter) and its <time_constant> (s) and
- * <act_range>. */
+/* <dynamics> (none, integrator, filter, filterexact) and its
+ * <time_constant> (s) and <act_range>. */
 static int
 ta_dynamics(const struct phys_sys_conf *c, struct tendon_act *s)
 {
-	static const char *const names[] = { "none", "integrator", "filter" };
+	static const char *const names[] = { "none", "integrator", "filter",
+		"filterexact" };
 	char *text = phys_sys_text(c, "dynamics");
 	size_t k;
 
 	s->dyn = PHYS_DYN_NONE;
-	for (k = 0; text && k < 3 && strcmp(text, names[k]) != 0; k++)
+	for (k = 0; text && k < 4 && strcmp(text, names[k]) != 0; k++)
 		continue;
 	free(text);
-	if (k == 3)
+	if (k == 4)
 		return phys_sys_fail(c, phys_child(c->node, "dynamics"),
-		    "<dynamics>: none, integrator or filter");
+		    "<dynamics>: none, integrator, filter or filterexact");
 	if (text)
 		s->dyn = (enum phys_actuator_dynamics)k;
 	s->tau = 1;
 	if (phys_sys_numbers(c, "time_constant", &s->tau, 1) < 0 ||
 	    phys_sys_range(c, "act_range", s->act_range) < 0)
 		return -1;
-	if (s->dyn == PHYS_DYN_FILTER && !(s->tau > 0))
+	if ((s->dyn == PHYS_DYN_FILTER || s->dyn == PHYS_DYN_FILTEREXACT) &&
+	    !(s->tau > 0))
 		return phys_sys_fail(c, phys_child(c->node, "time_constant"),
 		    "%s", "<time_constant>: must be positive");
 	return 0;
@@ -216,7 +218,8 @@ ta_force(const struct tendon_act *s, double len, double rate)
 	return fmin(fmax(f, s->force[0]), s->force[1]);
 }
 
-/* The activation over a step of h, as MuJoCo's Euler step takes it. */
+/* The activation over a step of h, as MuJoCo's Euler step takes it (a
+ * later MuJoCo's filterexact: as the filter moves over h exactly). */
 static void
 ta_activate(struct tendon_act *s, double h)
 {
@@ -224,8 +227,11 @@ ta_activate(struct tendon_act *s, double h)
 
 	if (s->dyn == PHYS_DYN_NONE)
 		return;
-	s->act += h * (s->dyn == PHYS_DYN_INTEGRATOR ? u :
-	    (u - s->act) / s->tau);
+	if (s->dyn == PHYS_DYN_FILTEREXACT)
+		s->act += (u - s->act) * -expm1(-h / s->tau);
+	else
+		s->act += h * (s->dyn == PHYS_DYN_INTEGRATOR ? u :
+		    (u - s->act) / s->tau);
 	s->act = fmin(fmax(s->act, s->act_range[0]), s->act_range[1]);
 }
 

@@ -150,6 +150,12 @@ phys_mjcf_newer_integrator(const char *v)
 }
 
 bool
+phys_mjcf_newer_dyntype(const char *v)
+{
+	return v && strcmp(v, "filterexact") == 0;
+}
+
+bool
 phys_mjcf_keyword(const char *values, const char *word)
 {
 	size_t n = strlen(word);

@@ -107,6 +107,9 @@ bool phys_mjcf_keyword(const char *values, const char *word);
 /* Is v MuJoCo 2.3's integrator "implicitfast", which MuJoCo 2.2.2 does
  * not know and phys reads as "implicit"? */
 bool phys_mjcf_newer_integrator(const char *v);
+/* Is v a later MuJoCo's actuator dynamics "filterexact", which phys
+ * reads (its filter taken exactly over a step)? */
+bool phys_mjcf_newer_dyntype(const char *v);
 /* A range of "0 0", MuJoCo's default, given or a class's: no range, as
  * MuJoCo compiles it (neither limited under autolimits nor refused
  * without). */
