@@ -73,6 +73,10 @@ struct phys_engine_info {
 	/* It holds a limited tendon (struct phys_tendon); the driver
 	 * refuses a world of one under an engine that does not. */
 	bool tendons;
+	/* It takes every servo into its step under the profile's values
+	 * physics (Simbody's error-controlled steps, MuJoCo's implicit
+	 * integrator), as implicit_servo asks the others to: NULL, never. */
+	bool (*servos_implicit)(const struct phys_value *physics);
 };
 
 /* Every engine phys has, NULL-terminated, in engines.def's order

@@ -4091,5 +4091,14 @@ static const struct phys_engine_field mujoco_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
+/* MuJoCo's implicit integrator takes every servo into the step. */
+static bool
+mujoco_servos_implicit(const struct phys_value *physics)
+{
+	return strcmp(PVS(physics, PHYSICS_mujoco_integrator), "implicit") ==
+	    0;
+}
+
 PHYS_ENGINE_DEFINE(mujoco_engine, mujoco, "MuJoCo", mujoco_support,
-    mujoco_record, .tendons = true)
+    mujoco_record, .tendons = true,
+    .servos_implicit = mujoco_servos_implicit)

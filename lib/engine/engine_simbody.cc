@@ -2716,7 +2716,14 @@ static const struct phys_engine_field simbody_record[] = {
 	{ "gravity", PHYS_P_WORLD_gravity }
 };
 
+/* Simbody's error-controlled steps take every servo into the step. */
+bool
+simbody_servos_implicit(const struct phys_value *)
+{
+	return true;
+}
+
 }	/* namespace */
 
 PHYS_ENGINE_DEFINE(simbody_engine, simbody, "Simbody", simbody_support,
-    simbody_record)
+    simbody_record, .servos_implicit = simbody_servos_implicit)
