@@ -490,11 +490,12 @@ welded_stand_in(const struct phys_scene *w, const struct phys_run_values *rv,
 }
 
 /* The mass a link runs with: a file's 0 replaced when the engine takes a
- * stand-in then; -1 when it is not positive. */
+ * stand-in then (said with its inertia's stand-in when it has none, the
+ * one fault of a link that holds nothing); -1 when it is not positive. */
 static int
 run_mass(const struct phys_scene *w, const struct phys_run_values *rv,
     int li, const struct phys_mass_rules *r, bool at_load, long line,
-    bool warn, double *mass)
+    bool warn, bool no_inertia, double *mass)
 {
 	const struct phys_link *l = &w->links[li];
 	const char *file = at_load ? phys_node_file(l->doc, l->node) :
@@ -504,7 +505,13 @@ run_mass(const struct phys_scene *w, const struct phys_run_values *rv,
 	    (r->stand_in == PHYS_STAND_IN_AT_LOAD && at_load))) {
 		/* Only a file gives 0: a user's 0 is refused before. */
 		*mass = stand_in_mass(w, r->stand_in_from_run ? rv : NULL, li);
-		if (warn)
+		if (warn && no_inertia)
+			phys_warnat(file, line, "link '%s': mass 0 and no "
+			    "inertia, which Gazebo refuses on a moving link; run "
+			    "with mass %g kg (1/1000 of its model's lightest "
+			    "link, or of 1 kg) and each principal moment mass * "
+			    "(%g m)^2", l->name, *mass, PHYS_MIN_GYRATION);
+		else if (warn)
 			phys_warnat(file, line, "link '%s': mass 0, which "
 			    "Gazebo refuses on a moving link; run with mass %g "
 			    "kg (1/1000 of its model's lightest link, or of 1 "
@@ -649,6 +656,7 @@ phys_link_mass_prepare(const struct phys_scene *w,
 	enum phys_inertia_fault fault;
 	const double *g = out->given;
 	phys_inertia in;
+	bool none;
 	int k;
 
 	if (!at_load)
@@ -657,8 +665,13 @@ phys_link_mass_prepare(const struct phys_scene *w,
 	if (l->welded)
 		welded_stand_in(w, rv, li, &out->mass, out->given);
 	out->frame = phys_pose_from6(PV(v, LINK_inertial_pose)->u.pose);
-	if (run_mass(w, rv, li, r, at_load, line, warn, &out->mass) < 0)
+	/* no mass and no inertia: one warning says both stand-ins */
+	none = out->mass == 0 && g[0] == 0 && g[1] == 0 && g[2] == 0 &&
+	    g[3] == 0 && g[4] == 0 && g[5] == 0;
+	if (run_mass(w, rv, li, r, at_load, line, warn, none, &out->mass) < 0)
 		return -1;
+	if (none && out->mass > 0)
+		warn = false;
 	for (k = 0; r->range > 0 && k < 6; k++)
 		if (!(out->mass <= r->range && fabs(g[k]) <= r->range))
 			return phys_failat(file, line, "link '%s': %s runs "
