@@ -745,10 +745,10 @@ oracle_pairs() {
 	oracle_bodies "$MJ/refmesh.xml" > "$TMP/want"
 	oracle_bodies "$TMP/out.xml" > "$TMP/got"
 	agree "$TMP/want" "$TMP/got"
-	sed 's/scale="1.5 1.5 1.5"/scale="1 1.5 1.5"/' "$MJ/refmesh.xml" > "$TMP/bad.xml"
+	sed 's/scale="0.5 0.5 0.5"/scale="1 0.5 0.5"/' "$MJ/refmesh.xml" > "$TMP/bad.xml"
 	run --separate-stderr phys-step -q -n 0 "$TMP/bad.xml"
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "phys-step: $TMP/bad.xml:6: mesh 'turned': a refquat that turns the mesh with a scale of unequal factors (1 1.5 1.5), which MuJoCo applies after it, changes the mesh's shape: phys refuses the model" ]
+	[ "$stderr" = "phys-step: $TMP/bad.xml:8: mesh 'turned': a refquat that turns the mesh with a scale of unequal factors (1 0.5 0.5), which MuJoCo applies after it, changes the mesh's shape: phys refuses the model" ]
 }
 
 @test "mjcf: mesh geoms weigh as MuJoCo's default mesh inertia has them, scale and meshdir included" {
