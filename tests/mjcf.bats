@@ -1223,6 +1223,32 @@ keyed() {
 	each_engine keyed
 }
 
+@test "mjcf: a later MuJoCo's multiccd: ODE and the others run the model with their own contacts, phys's MuJoCo engine (2.2.2 finds one) refuses it at the flag's line, an included file's too; MJCF out leaves it out, said" {
+	cat > "$TMP/opt.xml" <<-'EOF'
+	<mujoco>
+	  <option>
+	    <flag multiccd="enable"/>
+	  </option>
+	</mujoco>
+	EOF
+	cat > "$TMP/ccd.xml" <<-'EOF'
+	<mujoco model="ccd">
+	  <include file="opt.xml"/>
+	  <worldbody><body name="b" pos="0 0 1"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body></worldbody>
+	</mujoco>
+	EOF
+	# free fall, 100 steps of MuJoCo's 2 ms: z = 1 - g h^2 n (n + 1) / 2
+	run -0 --separate-stderr phys-step -q -n 100 -e 100 -i 'ccd::b/pose' "$TMP/ccd.xml"
+	near "$(tail -1 <<< "$output" | jq '.items[].z')" "$(awk 'BEGIN { printf "%.12f", 1 - 9.81 * 4e-6 * 100 * 101 / 2 }')" 1e-9
+	run --separate-stderr phys-step -q -p mujoco -n 1 "$TMP/ccd.xml"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "phys-step: $TMP/opt.xml:3: mujoco.multiccd: a later MuJoCo's several contacts for a pair of convex geoms, where MuJoCo 2.2.2 finds one, and the model would not move as written: run it under ODE, Bullet, DART or Simbody, whose contacts are their own" ]
+	run -0 phys-sdf check "$TMP/ccd.xml"
+	run -0 --separate-stderr phys-sdf print --format mjcf -o "$TMP/out.xml" "$TMP/ccd.xml"
+	[[ "$stderr" == *"mujoco.multiccd is left out: MuJoCo 2.2.2 has no such flag, and finds one contact for a pair of convex geoms"* ]]
+	! grep -q multiccd "$TMP/out.xml"
+}
+
 @test "mjcf: a key of no name is named keyN, N its index among the keys, and starts a run where MuJoCo's key N does" {
 	need_mujoco
 	sed -e 's/<key name="crouch"/<key/' -e 's/<key name="moving"/<key/' \

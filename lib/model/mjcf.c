@@ -310,6 +310,8 @@ read_flags(struct reader *r, xmlNodePtr f)
 			    "flags", name);
 		if (keyword(r, f, -1, name, values, 0) < 0)
 			return -1;
+		if (strcmp(name, "multiccd") == 0)
+			r->multiccd = strcmp(own_attr(f, name), "enable") == 0;
 		if (!flags[i].off || strcmp(own_attr(f, name), flags[i].off))
 			continue;
 		if (flags[i].refused)

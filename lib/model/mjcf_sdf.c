@@ -971,6 +971,8 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 	add_num(m, "noslip_tolerance", r->noslip_tolerance, line);
 	add(m, "cone", cones[r->cone], line);
 	add_num(m, "impratio", r->impratio, line);
+	if (r->multiccd)
+		add(m, "multiccd", "true", r->flag_line);
 }
 
 static void write_actuators(struct reader *r, xmlNodePtr model);

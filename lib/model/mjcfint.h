@@ -221,6 +221,7 @@ struct reader {
 	double timestep, gravity[3], tolerance, impratio, noslip_tolerance;
 	double density, viscosity, wind[3];	/* the medium's */
 	int integrator, solver, cone, iterations, noslip_iterations;
+	bool multiccd;		/* a later MuJoCo's flag, enabled */
 	long option_line;
 	struct mj_class *cls;
 	size_t ncls;

@@ -2215,6 +2215,10 @@ put_option(struct writer *wr, const struct phys_mjcf_medium *m)
 	    &PVD(v, PHYSICS_mujoco_noslip_tolerance), 1);
 	phys_buf_printf(wr->b, " cone=\"%s\"", PVS(v, PHYSICS_mujoco_cone));
 	phys_mjcf_nums(wr->b, "impratio", &PVD(v, PHYSICS_mujoco_impratio), 1);
+	if (PVB(v, PHYSICS_mujoco_multiccd))
+		phys_warn("mujoco.multiccd is left out: MuJoCo 2.2.2 has no "
+		    "such flag, and finds one contact for a pair of convex "
+		    "geoms");
 	if (m) {
 		phys_mjcf_nums(wr->b, "density", &m->density, 1);
 		phys_mjcf_nums(wr->b, "viscosity", &m->viscosity, 1);

@@ -642,7 +642,11 @@ read_profiles(struct loader *L)
 		w->profiles = phys_xrealloc(w->profiles,
 		    (w->nprofiles + 1) * sizeof *w->profiles);
 		p = &w->profiles[w->nprofiles++];
-		if (read_profile(L, p, wd, n) < 0)
+		/* an MJCF model's <option>, copied into its host world, is
+		 * of the model's converted document, whose files its lines
+		 * name (an <option> of an included file's) */
+		if (read_profile(L, p, w->host && w->model_doc ?
+		    w->model_doc : wd, n) < 0)
 			return -1;
 		for (i = 0; i + 1 < w->nprofiles; i++)
 			if (strcmp(w->profiles[i].name, p->name) == 0)
