@@ -506,11 +506,12 @@ run_mass(const struct phys_scene *w, const struct phys_run_values *rv,
 		/* Only a file gives 0: a user's 0 is refused before. */
 		*mass = stand_in_mass(w, r->stand_in_from_run ? rv : NULL, li);
 		if (warn && no_inertia)
-			phys_warnat(file, line, "link '%s': mass 0 and no "
-			    "inertia, which Gazebo refuses on a moving link; run "
-			    "with mass %g kg (1/1000 of its model's lightest "
-			    "link, or of 1 kg) and each principal moment mass * "
-			    "(%g m)^2", l->name, *mass, PHYS_MIN_GYRATION);
+			phys_warnat(file, line, "link '%s': mass 0 and "
+			    "no inertia, which Gazebo refuses on a moving "
+			    "link; run with mass %g kg (1/1000 of its model's "
+			    "lightest link, or of 1 kg) and each principal "
+			    "moment mass * (%g m)^2", l->name, *mass,
+			    PHYS_MIN_GYRATION);
 		else if (warn)
 			phys_warnat(file, line, "link '%s': mass 0, which "
 			    "Gazebo refuses on a moving link; run with mass %g "

@@ -3575,8 +3575,8 @@ refuse_multiccd(const struct mujoco_engine *e)
 
 	for (i = 0; i < e->w->nprofiles; i++) {
 		p = &e->w->profiles[i];
-		if (p->node && (n = phys_path_find(p->node,
-		    "mujoco.multiccd")) && PVB(p->vals, PHYSICS_mujoco_multiccd))
+		if (p->node && PVB(p->vals, PHYSICS_mujoco_multiccd) &&
+		    (n = phys_path_find(p->node, "mujoco.multiccd")))
 			return phys_failat(PHYS_AT(p->doc, n), "%s", why);
 	}
 	return phys_fail("%s", why);

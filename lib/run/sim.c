@@ -221,8 +221,8 @@ inert_of(const struct run *r, const struct phys_param *p,
 	if (how != PHYS_SUPPORT_INERT && how != PHYS_SUPPORT_OTHER)
 		return false;
 	/* what implicit_servo asks, the engine does of itself */
-	if (p->id == PHYS_P_JOINT_implicit_servo && r->engine->servos_implicit &&
-	    r->engine->servos_implicit(r->cur))
+	if (p->id == PHYS_P_JOINT_implicit_servo &&
+	    r->engine->servos_implicit && r->engine->servos_implicit(r->cur))
 		return false;
 	phys_value_default(p, &def);
 	inert = !phys_value_equal(p, &def, v);
