@@ -790,7 +790,7 @@ EOF
 
 	run -0 phys-introspect diff "$run" "$run"
 	sed 's/"z":0\.5/"z":0.625/' "$run" > "$BATS_TEST_TMPDIR/changed.jsonl"
-	! cmp -s "$run" "$BATS_TEST_TMPDIR/changed.jsonl"
+	! cmp -s "$run" "$BATS_TEST_TMPDIR/changed.jsonl" || false
 	run -1 phys-introspect diff "$run" "$BATS_TEST_TMPDIR/changed.jsonl"
 	run -2 --separate-stderr phys-introspect diff "$run" "$BATS_TEST_TMPDIR/missing.jsonl"
 	[[ "$stderr" == *"missing.jsonl: No such file or directory" ]]

@@ -187,7 +187,7 @@ SDF
 	near "$(top -s simbody.contact.override_impact_capture_velocity=5)" 0 1e-3
 	# the integrator's accuracy decides how well it follows the impact
 	rel "$(top -s simbody.accuracy=1e-4)" 0.25 0.01
-	! rel "$(top -s simbody.accuracy=0.1)" 0.25 0.02
+	! rel "$(top -s simbody.accuracy=0.1)" 0.25 0.02 || false
 }
 
 # A crank-rocker (crank a = 0.5 m from A, coupler b = 1.2 m, rocker c =

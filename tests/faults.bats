@@ -402,7 +402,7 @@ EOF
 		pgrep -f "$TMP/hang.sdf" > /dev/null || break
 		sleep 0.05
 	done
-	! pgrep -f "$TMP/hang.sdf"
+	! pgrep -f "$TMP/hang.sdf" || false
 }
 
 @test "blocked writing to a full pipe, the program stops at once, and the pipe holds whole lines" {

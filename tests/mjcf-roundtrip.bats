@@ -95,7 +95,7 @@ geoms() {
 	# the hand's two joints are one body's again, the arm's child,
 	# which MuJoCo's filter keeps apart from it by itself: no exclude
 	# is written for it
-	! keys_of "$TMP/out.xml" exclude | grep -q 'exclude arm hand'
+	! keys_of "$TMP/out.xml" exclude | grep -q 'exclude arm hand' || false
 	# without the exclusions the hand touches the base
 	sed '/<contact>/,/<\/contact>/d' "$TMP/out.xml" > "$TMP/none.xml"
 	keys_of "$TMP/none.xml" contact > "$TMP/got"

@@ -72,7 +72,7 @@ setup() {
 	[ -z "$(phys-sdf check model.sdf)" ]
 	phys-sdf print model.sdf > "$TMP/printed.sdf"
 	grep -q '^  <model name="cart">' "$TMP/printed.sdf"
-	! grep -q '<world' "$TMP/printed.sdf"
+	! grep -q '<world' "$TMP/printed.sdf" || false
 	[ "$(phys-param get 'cart::body/inertial.mass' - < model.sdf | jq .value)" = 3 ]
 	[ "$(phys-preset list -1 - < model.sdf)" = default_physics ]
 	phys-sweep plan -t 0.01 model.sdf 'cart::body/inertial.mass=1,2' > "$TMP/plan"
@@ -84,10 +84,10 @@ setup() {
 	phys-param set --in-place "$M" 'cart::body::collision/surface.friction.ode.mu=0.4'
 	diff "$TMP/orig.sdf" "$M" > "$TMP/diff" || true
 	[ "$(grep -c '^>' "$TMP/diff")" -eq 7 ]
-	! grep -q '^<' "$TMP/diff"
+	! grep -q '^<' "$TMP/diff" || false
 	grep -q '<mu>0.4</mu>' "$M"
 	head -3 "$M" | grep -q '<sdf version="1.7">'
-	! grep -q '<world' "$M"
+	! grep -q '<world' "$M" || false
 	run -1 phys-param set --in-place "$M" gravity='0 0 -1.62'
 	[ "$output" = "phys-param: $M is a model file: it holds no world values. Put the model in a world (phys-sdf world $M > world.sdf) and use that" ]
 	run -1 phys-preset import "$WORLDS/presets.sdf" --in-place "$M"

@@ -22,7 +22,7 @@ bats_require_minimum_version 1.5.0
 	row ode.solver.friction_model '.values == ["pyramid_model","box_model","cone_model"]'
 	row ode.solver.precon_iters '.ode == "inert"'
 	row bullet.solver.iters '.engines == ["bullet"]'
-	! row ode.solver.iters '.ode == "inert"' 
+	! row ode.solver.iters '.ode == "inert"' || false
 	# every row documents itself
 	[ "$(jq -r 'select(.doc == "" or .units == null) | .name' "$TMP/reg" | wc -l)" -eq 0 ]
 	# globs and aliases select

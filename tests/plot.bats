@@ -356,7 +356,7 @@ redrawn() {
 	wait "$pid"
 	grep -q '</svg>' first.svg
 	grep -q '</svg>' second.svg
-	! cmp -s first.svg second.svg
+	! cmp -s first.svg second.svg || false
 	# the first frame is of 10 lines, the last of all 21: the time axis grows
 	run -0 grep -c '>0.2<\|>0.2 <\|> 0.2<' live.svg
 	run -1 grep -c '>0.2<\|>0.2 <\|> 0.2<' first.svg
@@ -371,7 +371,7 @@ in_state() {
 }
 
 not_same() {
-	! cmp -s "$1" "$2"
+	! cmp -s "$1" "$2" || false
 }
 
 # live_until_gone PID: wait up to 30 s for PID to end; its status.
@@ -446,7 +446,7 @@ sixel_frames() {
 # The terminal is back as it was: line editing and echo on.
 terminal_restored() {
 	grep -qw icanon "$1" && grep -qw echo "$1"
-	! grep -qw -- '-icanon\|-echo' "$1"
+	! grep -qw -- '-icanon\|-echo' "$1" || false
 }
 
 @test "plot --live on a sixel terminal: frames in place, sized to the terminal, the ball falls as it should" {
@@ -472,7 +472,7 @@ terminal_restored() {
 	assert_output "PNG image data, 480 x 340, 8-bit/color RGB, non-interlaced"
 	run -0 file -b last.png
 	assert_output "PNG image data, 480 x 340, 8-bit/color RGB, non-interlaced"
-	! cmp -s early.png last.png
+	! cmp -s early.png last.png || false
 	# the curve's pixels: column and row of each column it crosses
 	python3 "$BATS_TEST_DIRNAME/data/png-curve.py" ff0000 early.png last.png
 	sed 1d early.png.curve > early
@@ -615,7 +615,7 @@ on_display() {
 	xkill -id "$wid" >/dev/null
 	for i in $(seq 50); do [ -z "$(on_display)" ] && break; sleep 0.1; done
 	[ -z "$(on_display)" ] || fail "left running: $(on_display)"
-	! xwininfo -id "$wid" >/dev/null 2>&1
+	! xwininfo -id "$wid" >/dev/null 2>&1 || false
 	# without --live, the same: drawn, and kept after the command ends
 	run -0 phys-introspect plot --terminal window -f run.jsonl 'ball::link/pose.z'
 	wid=$(plot_window) || fail "no window"
