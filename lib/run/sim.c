@@ -953,24 +953,34 @@ apply_set(struct run *r, const char *name, const char *text)
 	return apply_matches(r, name, text, (struct origin){ NULL, 0, true });
 }
 
+/*
+ * The -s overrides: the profile's (NAME without '/') first, then the
+ * entities', each in the order given, so that what an entity's value
+ * does is judged under the profile it runs with (implicit_servo under
+ * mujoco.integrator).
+ */
 static int
 apply_sets(struct run *r)
 {
 	char *name, *eq;
 	size_t i;
-	int rc = 0;
+	int rc = 0, pass;
 
-	for (i = 0; i < r->o->nsets && rc == 0; i++) {
-		name = phys_xstrdup(r->o->sets[i]);
-		eq = strchr(name, '=');
-		if (!eq) {
-			rc = phys_fail("--set %s: expected NAME=VALUE", name);
-		} else {
-			*eq = '\0';
-			rc = apply_set(r, name, eq + 1);
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < r->o->nsets && rc == 0; i++) {
+			name = phys_xstrdup(r->o->sets[i]);
+			eq = strchr(name, '=');
+			if (eq)
+				*eq = '\0';
+			if ((strchr(name, '/') != NULL) != pass)
+				;	/* the other pass's */
+			else if (!eq)
+				rc = phys_fail("--set %s: expected NAME=VALUE",
+				    name);
+			else
+				rc = apply_set(r, name, eq + 1);
+			free(name);
 		}
-		free(name);
-	}
 	return rc;
 }
 
