@@ -500,23 +500,22 @@ run_mass(const struct phys_scene *w, const struct phys_run_values *rv,
 	const struct phys_link *l = &w->links[li];
 	const char *file = at_load ? phys_node_file(l->doc, l->node) :
 	    NULL;
+	char moments[80] = "";
 
 	if (*mass == 0 && (r->stand_in == PHYS_STAND_IN_ALWAYS ||
 	    (r->stand_in == PHYS_STAND_IN_AT_LOAD && at_load))) {
 		/* Only a file gives 0: a user's 0 is refused before. */
 		*mass = stand_in_mass(w, r->stand_in_from_run ? rv : NULL, li);
-		if (warn && no_inertia)
-			phys_warnat(file, line, "link '%s': mass 0 and "
-			    "no inertia, which Gazebo refuses on a moving "
-			    "link; run with mass %g kg (1/1000 of its model's "
-			    "lightest link, or of 1 kg) and each principal "
-			    "moment mass * (%g m)^2", l->name, *mass,
+		if (no_inertia)
+			snprintf(moments, sizeof moments, " and each "
+			    "principal moment mass * (%g m)^2",
 			    PHYS_MIN_GYRATION);
-		else if (warn)
-			phys_warnat(file, line, "link '%s': mass 0, which "
+		if (warn)
+			phys_warnat(file, line, "link '%s': mass 0%s, which "
 			    "Gazebo refuses on a moving link; run with mass %g "
 			    "kg (1/1000 of its model's lightest link, or of 1 "
-			    "kg)", l->name, *mass);
+			    "kg)%s", l->name, no_inertia ? " and no inertia" :
+			    "", *mass, moments);
 	}
 	if (!(*mass > 0))
 		return phys_failat(file, line, "link '%s': mass must be "

@@ -1067,6 +1067,13 @@ check_mimic(const struct mujoco_engine *e, int ji)
 	return 0;
 }
 
+/* Whether joint j's mimic is a tendon of MuJoCo's (put_mimic_tendons). */
+static bool
+mimic_tendon(const struct phys_joint *j)
+{
+	return j->mimic.nleaders && phys_mjcf_mimic_tendon_coef(j) != 0;
+}
+
 /*
  * A mimic of several leaders, or of an MJCF tendon equality, is a fixed
  * tendon of the follower and its leaders held at a length, the
@@ -1088,8 +1095,7 @@ put_mimic_tendons(struct phys_buf *b, const struct mujoco_engine *e)
 	for (i = 0; i < w->njoints; i++) {
 		const struct phys_mimic *mi = &w->joints[i].mimic;
 
-		if (!mi->nleaders ||
-		    phys_mjcf_mimic_tendon_coef(&w->joints[i]) == 0)
+		if (!mimic_tendon(&w->joints[i]))
 			continue;
 		phys_buf_printf(b, "<fixed name=\"mimic%zu\"><joint "
 		    "joint=\"j%zu_0\" coef=\"1\"/>", i, i);
@@ -1147,17 +1153,18 @@ put_limited_tendons(struct phys_buf *b, const struct mujoco_engine *e)
 static int
 put_tendons(struct phys_buf *b, const struct mujoco_engine *e)
 {
-	size_t before;
+	bool any = e->w->ntendons > 0;
+	size_t i;
 	int rc;
 
+	for (i = 0; !any && i < e->w->njoints; i++)
+		any = mimic_tendon(&e->w->joints[i]);
+	if (!any)
+		return 0;
 	phys_buf_puts(b, "<tendon>\n");
-	before = b->len;
 	put_mimic_tendons(b, e);
 	rc = put_limited_tendons(b, e);
-	if (b->len == before)
-		b->s[b->len -= strlen("<tendon>\n")] = '\0';
-	else
-		phys_buf_puts(b, "</tendon>\n");
+	phys_buf_puts(b, "</tendon>\n");
 	return rc;
 }
 

@@ -350,7 +350,7 @@ read_option(struct reader *r, xmlNodePtr o)
 		    "must be whole numbers from 0 to 2147483647");
 	r->iterations = (int)it;
 	r->noslip_iterations = (int)nit;
-	if (phys_mjcf_newer_integrator(own_attr(o, "integrator"))) {
+	if (phys_mjcf_later_value("integrator", own_attr(o, "integrator"))) {
 		/* Menagerie's arms name it: refusing them helps no one */
 		mj_note(r, o, "integrator=\"implicitfast\" is MuJoCo 2.3's (2.2.2 "
 		    "has none): read as implicit, which differs from it only in "
@@ -1795,6 +1795,8 @@ read_tendon_limit(struct reader *r, xmlNodePtr n, int cls,
 
 	t->limited = true;
 	memcpy(t->range, range, sizeof t->range);
+	memcpy(t->solref, phys_mjcf_solref, sizeof t->solref);
+	memcpy(t->solimp, phys_mjcf_solimp, sizeof t->solimp);
 	if (some_numbers(r, n, cls, "solreflimit", t->solref, 1, 2) < 0 ||
 	    some_numbers(r, n, cls, "solimplimit", t->solimp, 1, 5) < 0 ||
 	    number(r, n, cls, "margin", &t->margin) < 0)
@@ -1827,7 +1829,6 @@ read_tendon(struct reader *r, xmlNodePtr n)
 		"frictionloss" };
 	struct mj_tendon t = { .name = own_attr(n, "name"),
 		.fixed = phys_node_is(n, "fixed"), .springlength = -1,
-		.solref = { 0.02, 1 }, .solimp = { 0.9, 0.95, 0.001, 0.5, 2 },
 		.line = phys_node_where(n) };
 	double *kept[] = { NULL, NULL, NULL };	/* stiffness, damping */
 	const char *name = t.name ? t.name : "";
@@ -2144,9 +2145,12 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 		NULL };
 	static const char *const biases[] = { "none", "affine", "muscle",
 		"user", NULL };
-	/* and a later MuJoCo's filterexact, which phys reads */
+	/* and a later MuJoCo's filterexact, which phys reads; what each
+	 * is of phys's (-1: not run) */
 	static const char *const dyns[] = { "none", "integrator", "filter",
 		"muscle", "user", "filterexact", NULL };
+	static const int dyn_of[] = { MJ_DYN_NONE, MJ_DYN_INTEGRATOR,
+		MJ_DYN_FILTER, -1, -1, MJ_DYN_FILTEREXACT };
 	/* MuJoCo's arrays of 10 (mjNGAIN, mjNBIAS, mjNDYN), of which
 	 * what phys runs (a fixed gain, an affine bias, a filter) uses the
 	 * first three at most: the rest are read and mean nothing */
@@ -2179,12 +2183,11 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 		return -2;
 	memcpy(a->bias, bias, sizeof a->bias);
 	a->gain = g[0];
-	a->dyn = dt == 5 ? MJ_DYN_FILTEREXACT : dt;
+	a->dyn = dyn_of[dt];
 	a->tau = prm[0];
 	if (bt == 0)
 		a->bias[0] = a->bias[1] = a->bias[2] = 0;
-	return gt == 0 && bt <= 1 && (dt <= MJ_DYN_FILTER || dt == 5) ? 0 :
-	    -1;
+	return gt == 0 && bt <= 1 && a->dyn >= 0 ? 0 : -1;
 }
 
 /* An actuator of a joint, its force read (affine_force), as the gz-sim

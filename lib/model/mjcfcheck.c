@@ -278,6 +278,7 @@ static void
 check_value(struct checker *ck, const char *file, xmlNodePtr n,
     const struct phys_mjcf_attr *a, const char *v)
 {
+	const char *later;
 	int c;
 
 	switch (a->type) {
@@ -289,17 +290,9 @@ check_value(struct checker *ck, const char *file, xmlNodePtr n,
 			    "true or false", n->name, a->name, v);
 		return;
 	case PHYS_MJ_KEYWORD:
-		if (strcmp(a->name, "integrator") == 0 &&
-		    phys_mjcf_newer_integrator(v))
-			report(ck, file, n, false, NULL, "<%s %s=\"%s\">: MuJoCo "
-			    "2.3's, not 2.2.2's: phys reads it as implicit",
-			    n->name, a->name, v);
-		else if (strcmp(a->name, "dyntype") == 0 &&
-		    phys_mjcf_newer_dyntype(v))
-			report(ck, file, n, false, NULL, "<%s %s=\"%s\">: a "
-			    "later MuJoCo's, not 2.2.2's: phys reads it, the "
-			    "filter taken exactly over each step", n->name,
-			    a->name, v);
+		if ((later = phys_mjcf_later_value(a->name, v)))
+			report(ck, file, n, false, NULL, "<%s %s=\"%s\">: %s",
+			    n->name, a->name, v, later);
 		else if (!phys_mjcf_keyword(a->values, v))
 			report(ck, file, n, true, NULL, "<%s %s=\"%s\">: one "
 			    "of %s", n->name, a->name, v, a->values);

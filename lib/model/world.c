@@ -10,6 +10,7 @@
 #include "meshscan.h"
 #include "pairs.h"
 #include "mjcf.h"
+#include "mjcf_defaults.h"
 #include "urdf.h"
 
 #include <limits.h>
@@ -2449,8 +2450,6 @@ phys_tendon_end(const struct phys_scene *w, const struct phys_tendon *t,
 static int
 read_tendon(struct scope *sc, xmlNodePtr n)
 {
-	static const double ref[2] = { 0.02, 1 },
-	    imp[5] = { 0.9, 0.95, 0.001, 0.5, 2 };
 	struct phys_scene *w = sc->L->w;
 	struct phys_tendon t;
 	char *name = phys_node_attr(n, "name");
@@ -2462,8 +2461,8 @@ read_tendon(struct scope *sc, xmlNodePtr n)
 	}
 	memset(&t, 0, sizeof t);
 	t.link[0] = t.link[1] = -1;
-	memcpy(t.solref, ref, sizeof ref);
-	memcpy(t.solimp, imp, sizeof imp);
+	memcpy(t.solref, phys_mjcf_solref, sizeof t.solref);
+	memcpy(t.solimp, phys_mjcf_solimp, sizeof t.solimp);
 	t.doc = sc->doc;
 	t.node = n;
 	t.name = scoped_name(scope_prefix(w, sc->model), name);

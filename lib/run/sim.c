@@ -953,35 +953,36 @@ apply_set(struct run *r, const char *name, const char *text)
 	return apply_matches(r, name, text, (struct origin){ NULL, 0, true });
 }
 
-/*
- * The -s overrides: the profile's (NAME without '/') first, then the
- * entities', each in the order given, so that what an entity's value
- * does is judged under the profile it runs with (implicit_servo under
- * mujoco.integrator).
- */
+/* The -s overrides of the profile (NAME without '/'), or of the
+ * entities, in the order given. */
 static int
-apply_sets(struct run *r)
+apply_sets_of(struct run *r, bool entities)
 {
 	char *name, *eq;
 	size_t i;
-	int rc = 0, pass;
+	int rc = 0;
 
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < r->o->nsets && rc == 0; i++) {
-			name = phys_xstrdup(r->o->sets[i]);
-			eq = strchr(name, '=');
-			if (eq)
-				*eq = '\0';
-			if ((strchr(name, '/') != NULL) != pass)
-				;	/* the other pass's */
-			else if (!eq)
-				rc = phys_fail("--set %s: expected NAME=VALUE",
-				    name);
-			else
-				rc = apply_set(r, name, eq + 1);
-			free(name);
-		}
+	for (i = 0; i < r->o->nsets && rc == 0; i++) {
+		name = phys_xstrdup(r->o->sets[i]);
+		if ((eq = strchr(name, '=')))
+			*eq = '\0';
+		if ((strchr(name, '/') != NULL) == entities)
+			rc = eq ? apply_set(r, name, eq + 1) :
+			    phys_fail("--set %s: expected NAME=VALUE", name);
+		free(name);
+	}
 	return rc;
+}
+
+/* The profile's overrides first, so that what an entity's value does is
+ * judged under the profile it runs with (implicit_servo under
+ * mujoco.integrator). */
+static int
+apply_sets(struct run *r)
+{
+	int rc = apply_sets_of(r, false);
+
+	return rc < 0 ? rc : apply_sets_of(r, true);
 }
 
 /* ---- sampling ---- */

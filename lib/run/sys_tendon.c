@@ -135,14 +135,15 @@ ta_dynamics(const struct phys_sys_conf *c, struct tendon_act *s)
 {
 	static const char *const names[] = { "none", "integrator", "filter",
 		"filterexact" };
+	const size_t n = sizeof names / sizeof *names;
 	char *text = phys_sys_text(c, "dynamics");
 	size_t k;
 
 	s->dyn = PHYS_DYN_NONE;
-	for (k = 0; text && k < 4 && strcmp(text, names[k]) != 0; k++)
+	for (k = 0; text && k < n && strcmp(text, names[k]) != 0; k++)
 		continue;
 	free(text);
-	if (k == 4)
+	if (k == n)
 		return phys_sys_fail(c, phys_child(c->node, "dynamics"),
 		    "<dynamics>: none, integrator, filter or filterexact");
 	if (text)

@@ -143,16 +143,24 @@ phys_mjcf_no_range(const double range[2])
 	return range[0] == 0 && range[1] == 0;
 }
 
-bool
-phys_mjcf_newer_integrator(const char *v)
+const char *
+phys_mjcf_later_value(const char *attr, const char *v)
 {
-	return v && strcmp(v, "implicitfast") == 0;
-}
+	static const struct {
+		const char *attr, *value, *reading;
+	} values[] = {
+		{ "integrator", "implicitfast", "MuJoCo 2.3's, not 2.2.2's: "
+		    "phys reads it as implicit" },
+		{ "dyntype", "filterexact", "a later MuJoCo's, not 2.2.2's: "
+		    "phys reads it, the filter taken exactly over each step" },
+	};
+	size_t i;
 
-bool
-phys_mjcf_newer_dyntype(const char *v)
-{
-	return v && strcmp(v, "filterexact") == 0;
+	for (i = 0; v && i < sizeof values / sizeof *values; i++)
+		if (strcmp(values[i].attr, attr) == 0 &&
+		    strcmp(values[i].value, v) == 0)
+			return values[i].reading;
+	return NULL;
 }
 
 bool

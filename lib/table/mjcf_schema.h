@@ -104,12 +104,11 @@ bool phys_mjcf_frame_attr(const char *name);
 const char *phys_mjcf_later_text(const struct phys_mjcf_later *l);
 /* Does the keyword list "a|b|c" hold word? */
 bool phys_mjcf_keyword(const char *values, const char *word);
-/* Is v MuJoCo 2.3's integrator "implicitfast", which MuJoCo 2.2.2 does
- * not know and phys reads as "implicit"? */
-bool phys_mjcf_newer_integrator(const char *v);
-/* Is v a later MuJoCo's actuator dynamics "filterexact", which phys
- * reads (its filter taken exactly over a step)? */
-bool phys_mjcf_newer_dyntype(const char *v);
+/* A later MuJoCo's value v of keyword attribute attr, which MuJoCo 2.2.2
+ * does not know and phys reads (integrator="implicitfast",
+ * dyntype="filterexact"): what phys makes of it, for messages; NULL for
+ * any other. */
+const char *phys_mjcf_later_value(const char *attr, const char *v);
 /* A range of "0 0", MuJoCo's default, given or a class's: no range, as
  * MuJoCo compiles it (neither limited under autolimits nor refused
  * without). */
