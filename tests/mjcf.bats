@@ -751,6 +751,84 @@ oracle_pairs() {
 	[ "$stderr" = "phys-step: $TMP/bad.xml:8: mesh 'turned': a refquat that turns the mesh with a scale of unequal factors (1 0.5 0.5), which MuJoCo applies after it, changes the mesh's shape: phys refuses the model" ]
 }
 
+# shell_closed_forms: each body of shells.xml as NAME MASS and its tensor
+# in the body's frame (xx yy zz xy xz yz), from the closed forms of thin
+# shells: plates, a tube and its disks, hemispherical caps, a sphere.
+shell_closed_forms() {
+	awk 'BEGIN {
+		pi = atan2(0, -1)
+		# a box of half-sides a b c: its six faces, each the integral
+		# of the squared distances over it, per area
+		a = 0.125; b = 0.25; c = 0.375; rho = 500
+		m = rho * 8 * (a*b + b*c + c*a)
+		xx = 8*rho * (b*c*(b*b + c*c)/3 + a*c*(b*b + c*c/3) + a*b*(b*b/3 + c*c))
+		yy = 8*rho * (a*c*(a*a + c*c)/3 + b*c*(a*a + c*c/3) + a*b*(a*a/3 + c*c))
+		zz = 8*rho * (a*b*(a*a + b*b)/3 + b*c*(a*a + b*b/3) + a*c*(a*a/3 + b*b))
+		for (i = 1; i <= 3; i++) {
+			n = i == 1 ? "crate" : i == 2 ? "hull" : "skin"
+			printf "%s %.12g %.12g %.12g %.12g 0 0 0\n", n, m, xx, yy, zz
+		}
+		# a sphere: 2/3 m r^2
+		r = 0.1; m = 1000 * 4*pi*r*r
+		printf "ball %.12g %.12g %.12g %.12g 0 0 0\n", m, 2*m*r*r/3, 2*m*r*r/3, 2*m*r*r/3
+		# a tube of radius r and length l, closed by two disks, its axis
+		# turned onto x
+		r = 0.1; l = 0.5; rho = 800
+		mt = rho * 2*pi*r*l; md = rho * pi*r*r
+		ax = mt*r*r + 2 * md*r*r/2
+		tr = mt * (r*r/2 + l*l/12) + 2 * (md*r*r/4 + md*(l/2)^2)
+		printf "tube %.12g %.12g %.12g %.12g 0 0 0\n", mt + 2*md, ax, tr, tr
+		# a capsule: its tube and two hemispherical caps, each 2/3 mh r^2
+		# about its flat face (a sphere'\''s by symmetry), moved from its
+		# centre of area r/2 out to h + r/2
+		r = 0.05; h = 0.2; rho = 1200
+		mt = rho * 2*pi*r*2*h; ms = rho * 4*pi*r*r
+		ax = mt*r*r + 2*ms*r*r/3
+		tr = mt * (r*r/2 + (2*h)^2/12) + 2*ms*r*r/3 + ms*(h*h + h*r)
+		printf "pill %.12g %.12g %.12g %.12g 0 0 0\n", mt + ms, tr, tr, ax
+		# the solid mesh of the same box, as MuJoCo 2.2.2 weighs it
+		m = 500 * 8*a*b*c
+		printf "block %.12g %.12g %.12g %.12g 0 0 0\n", m, m*(b*b + c*c)/3, m*(a*a + c*c)/3, m*(a*a + b*b)/3
+	}' | sort
+}
+
+@test "mjcf: thin shells (a later MuJoCo's geom shellinertia, mesh inertia=\"shell\") weigh as their closed forms; MJCF out carries them to MuJoCo 2.2.2; a mesh inertia phys does not compute refused at its line" {
+	local m="$MJ/shells.xml"
+	shell_closed_forms > "$TMP/want"
+	run --separate-stderr phys_bodies "$m"
+	[ "$status" -eq 0 ]
+	# name, mass, the tensor in the body's frame
+	printf '%s\n' "$output" | awk '$1 != "egg" { printf "%s %s", $1, $14
+		for (i = 18; i <= 23; i++) printf " %s", $i; printf "\n" }' > "$TMP/got"
+	agree "$TMP/want" "$TMP/got"
+	# a mesh geom's shellinertia, read as MuJoCo 3.0 to 3.2 read it, is
+	# said once, at its line
+	run --separate-stderr phys-step -n 0 "$m"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$stderr" | grep -c 'shellinertia of a geom of mesh')" -eq 1 ]
+	printf '%s\n' "$stderr" | grep -q "shells.xml:$(grep -n 'mesh="solid" density="500" shellinertia' "$m" | cut -d: -f1): "
+	run --separate-stderr phys_bodies "$m"
+	# an ellipsoid's shell is the difference of two solids 1e-6 m apart:
+	# a sphere's within 1e-4
+	printf '%s\n' "$output" | awk '
+	    $1 == "egg" { m = 1000 * 4*atan2(0, -1)*0.01; i = 2*m*0.01/3
+		d = ($14 - m) / m; e = ($18 - i) / i
+		exit !(d*d < 1e-16 && e*e < 1e-8 && $19 == $18 && $20 == $18) }'
+	if [ -x "$BATS_FILE_TMPDIR/oracle" ]; then
+		phys-sdf print -q --format mjcf -o "$TMP/out.xml" "$m"
+		oracle_bodies "$TMP/out.xml" | awk '$1 != "egg" { printf "%s %s", $1, $14
+			for (i = 18; i <= 23; i++) printf " %s", $i; printf "\n" }' > "$TMP/got"
+		agree "$TMP/want" "$TMP/got"
+	fi
+	sed 's/inertia="shell"/inertia="convex"/' "$m" > "$TMP/convex.xml"
+	run --separate-stderr phys-step -q -n 0 "$TMP/convex.xml"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"convex.xml:9: mesh 'hull': inertia=\"convex\", a later MuJoCo's, which phys does not compute"* ]]
+	phys-sdf check "$m" > /dev/null
+	run phys-sdf check "$TMP/convex.xml"
+	[ "$status" -eq 1 ]
+}
+
 @test "mjcf: mesh geoms weigh as MuJoCo's default mesh inertia has them, scale and meshdir included" {
 	need_mujoco
 	same_as_mujoco "$MJ/mesh.xml"

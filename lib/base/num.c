@@ -227,3 +227,9 @@ phys_parse_double_list(const char *s, size_t max, size_t *n)
 	*n = k;
 	return out;
 }
+
+double
+phys_as_float(double x)
+{
+	return (float)x;
+}

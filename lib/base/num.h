@@ -21,5 +21,12 @@ int phys_parse_doubles(const char *s, double *out, int n);
  * *n (the caller frees it): NULL on junk or more than max.
  */
 double *phys_parse_double_list(const char *s, size_t max, size_t *n);
+/*
+ * x rounded to single precision, for code that follows a program which
+ * computes in floats (MuJoCo 2.2.2's compiler). A function of its own:
+ * GCC 12's vectorizer at -O2 drops the cast to float of two doubles it
+ * packs together, which C requires and those results depend on.
+ */
+double phys_as_float(double x);
 
 #endif

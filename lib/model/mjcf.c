@@ -556,7 +556,7 @@ float_list(struct reader *r, xmlNodePtr n, const char *name, double **out,
 		return mj_fail(r, n, "%s=\"%.40s\": numbers expected (at most "
 		    "%u triangles' worth)", name, v, PHYS_MESH_MAX_TRIANGLES);
 	for (i = 0; i < *len; i++)
-		(*out)[i] = (float)(*out)[i];
+		(*out)[i] = phys_as_float((*out)[i]);
 	return 0;
 }
 
@@ -616,6 +616,29 @@ mesh_ref(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
 	return 0;
 }
 
+/*
+ * A later MuJoCo's mesh inertia: legacy (2.2.2's, its default) or shell
+ * (the mass on the faces), which phys computes as that MuJoCo does;
+ * convex and exact, which it does not, are refused.
+ */
+static int
+mesh_inertia(struct reader *r, xmlNodePtr n, int cls, struct mj_mesh *m)
+{
+	static const char *const words[] = { "legacy", "shell", "convex",
+		"exact", NULL };
+	int k = keyword(r, n, cls, "inertia", words, 0);
+
+	if (k < 0)
+		return -1;
+	if (k > 1)
+		return mj_fail(r, n, "mesh '%s': inertia=\"%s\", a later "
+		    "MuJoCo's, which phys does not compute (it computes "
+		    "legacy, 2.2.2's, and shell): phys refuses the model",
+		    m->name, words[k]);
+	m->shell = k == 1;
+	return 0;
+}
+
 static int
 read_mesh(struct reader *r, xmlNodePtr n, int cls)
 {
@@ -644,7 +667,7 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	m->scale[0] = m->scale[1] = m->scale[2] = 1;
 	if (numbers(r, n, cls, "scale", m->scale, 3) < 0 ||
 	    class_geom_density(r, n, cls, &m->density) < 0 ||
-	    mesh_ref(r, n, m) < 0)
+	    mesh_ref(r, n, m) < 0 || mesh_inertia(r, n, cls, m) < 0)
 		return -1;
 	if (!file)
 		return mesh_lists(r, n, m);
@@ -784,7 +807,8 @@ past_limit(struct reader *r, xmlNodePtr n, int max, const char *what)
 	    "(LIMITS in phys(7))", max, what);
 }
 
-static int measure_mesh(struct reader *r, struct mj_mesh *m);
+static const struct mj_mesh_measure *measure_mesh(struct reader *r,
+    struct mj_mesh *m, bool shell);
 
 /* How far v is from c across z. */
 static double
@@ -847,9 +871,9 @@ struct mesh_extent {
 
 static int
 mesh_extent(struct reader *r, const struct mj_mesh *m,
-    struct mesh_extent *x)
+    const struct mj_mesh_measure *at, struct mesh_extent *x)
 {
-	phys_mat3 R = mujoco_mat(phys_quat_conj(m->frame.q));
+	phys_mat3 R = mujoco_mat(phys_quat_conj(at->frame.q));
 	struct phys_mesh *mesh = mujoco_mesh(m);
 	double lo[3] = { HUGE_VAL, HUGE_VAL, HUGE_VAL }, p[3], c[3], dxy, dz;
 	double h;
@@ -867,12 +891,12 @@ mesh_extent(struct reader *r, const struct mj_mesh *m,
 		 * each kept as floats, as MuJoCo 2.2.2 keeps them: a float's
 		 * last bit is 3e-8 of a side of 30 cm */
 		for (k = 0; k < 3; k++)
-			p[k] = (float)((float)mesh->v[3 * i + k] -
-			    (k == 0 ? m->frame.p.x : k == 1 ? m->frame.p.y :
-			    m->frame.p.z));
+			p[k] = phys_as_float(phys_as_float(mesh->v[3 * i +
+			    k]) - (k == 0 ? at->frame.p.x : k == 1 ?
+			    at->frame.p.y : at->frame.p.z));
 		for (k = 0; k < 3; k++)
-			c[k] = (float)(R.m[k][0] * p[0] + R.m[k][1] * p[1] +
-			    R.m[k][2] * p[2]);
+			c[k] = phys_as_float(R.m[k][0] * p[0] +
+			    R.m[k][1] * p[1] + R.m[k][2] * p[2]);
 		v[i] = v3(c[0], c[1], c[2]);
 		for (k = 0; k < 3; k++) {
 			lo[k] = fmin(lo[k], c[k]);
@@ -908,32 +932,36 @@ mesh_extent(struct reader *r, const struct mj_mesh *m,
  * <compiler fitaabb> to the box bounding its vertices (a sphere and a
  * capsule to hold them all, the box's centre taken in the geom's frame
  * before the axes turn it, as MuJoCo takes it); times fitscale. It is
- * then a geom of that shape, the mesh no part of it.
+ * then a geom of that shape, the mesh no part of it (the frame and box
+ * the mesh's inertia gives: of its faces where it is a later MuJoCo's
+ * shell, as that MuJoCo fits it).
  */
 static int
 fit_to_mesh(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 {
 	struct mj_mesh *m = &r->meshes[g->mesh];
 	struct mesh_extent x = { { 0, 0, 0 }, { 0, 0, 0 }, 0, 0, 0 };
+	const struct mj_mesh_measure *mm;
 	double scale = 1, *s = g->size;
-	const double *b = m->box;
+	const double *b;
 	phys_pose at;
 	int i;
 
 	if (number(r, n, cls, "fitscale", &scale) < 0 ||
-	    measure_mesh(r, m) < 0)
+	    !(mm = measure_mesh(r, m, m->shell)))
 		return -1;
+	b = mm->box;
 	if (g->type == PHYS_MJ_PLANE || g->type == PHYS_MJ_HFIELD)
 		return mj_fail(r, n, "a %s cannot be fitted to mesh '%s'",
 		    g->type == PHYS_MJ_PLANE ? "plane" : "height field",
 		    m->name);
-	at = phys_pose_mul(m->ref, m->frame);
+	at = phys_pose_mul(m->ref, mm->frame);
 	if (r->fitaabb) {
 		if (m->ref.q.x != 0 || m->ref.q.y != 0 || m->ref.q.z != 0)
 			return mj_fail(r, n, "a geom fitted to the box about "
 			    "mesh '%s' (fitaabb), whose refquat turns it: "
 			    "phys refuses the model", m->name);
-		if (mesh_extent(r, m, &x) < 0)
+		if (mesh_extent(r, m, mm, &x) < 0)
 			return -1;
 		x.cen = phys_pose_apply(m->ref, x.cen);
 		at.p = x.cen;
@@ -1028,17 +1056,19 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	return 0;
 }
 
-/* A mesh's inertia frame and box, MuJoCo's way, once per mesh. */
-static int
-measure_mesh(struct reader *r, struct mj_mesh *m)
+/* A mesh's inertia frame and box, MuJoCo's way, once per mesh and
+ * measure: of its faces (shell) or its volume. */
+static const struct mj_mesh_measure *
+measure_mesh(struct reader *r, struct mj_mesh *m, bool shell)
 {
+	struct mj_mesh_measure *x = &m->measure[shell];
 	struct phys_mesh *mesh;
 	int rc;
 
-	if (m->measured)
-		return 0;
+	if (x->done)
+		return x;
 	if (!(mesh = mujoco_mesh(m)))
-		return mesh_fail(r, m);
+		return mesh_fail(r, m), NULL;
 	if (mesh->left_out && !r->o->quiet)
 		phys_warnat_once(phys_doc_file(r->d, m->line),
 		    phys_where_line(m->line), "mesh '%s': %s holds %zu more "
@@ -1047,12 +1077,12 @@ measure_mesh(struct reader *r, struct mj_mesh *m)
 		    "mesh's mass and collisions", m->name, m->uri,
 		    mesh->left_out, mesh->left_out > 1 ? "s" : "");
 	rc = phys_mjcf_mesh_box(mesh->v, mesh->nv, mesh->tri, mesh->ntri,
-	    m->density, &m->frame.p, &m->frame.q, m->box);
+	    m->density, shell, &x->frame.p, &x->frame.q, x->box, &x->amount);
 	phys_mesh_free(mesh);
 	if (rc < 0)
-		return mesh_fail(r, m);
-	m->measured = true;
-	return 0;
+		return mesh_fail(r, m), NULL;
+	x->done = true;
+	return x;
 }
 
 /* MuJoCo's check of a geom's sizes: those its type uses positive (a
@@ -1078,11 +1108,28 @@ check_size(struct reader *r, xmlNodePtr n, const struct mj_geom *g)
 	return 0;
 }
 
+/*
+ * A mesh geom's shellinertia: MuJoCo 3.0 to 3.2 weighed the mesh's faces
+ * for it, MuJoCo 3.3 on refuses it and asks for the mesh's
+ * inertia="shell"; phys reads it as the earlier did, saying so once.
+ */
+static void
+shell_of_mesh(struct reader *r, xmlNodePtr n, const struct mj_geom *g)
+{
+	if (r->shell_mesh_said || r->meshes[g->mesh].shell)
+		return;
+	r->shell_mesh_said = true;
+	mj_notef(r, n, "shellinertia of a geom of mesh '%s': read as MuJoCo "
+	    "3.0 to 3.2 read it, the mass on the mesh's faces (MuJoCo 3.3 "
+	    "on refuses it and reads the mesh's own inertia=\"shell\")",
+	    r->meshes[g->mesh].name);
+}
+
 static int
 geom_mass(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 {
+	const struct mj_mesh_measure *mm;
 	double density = 1000, mass, vol;
-	const double *mb;
 	int k;
 
 	if (number(r, n, cls, "density", &density) < 0 ||
@@ -1092,17 +1139,21 @@ geom_mass(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	if (g->type == PHYS_MJ_MESH) {
 		if (!g->inertia)
 			return 0;
-		if (measure_mesh(r, &r->meshes[g->mesh]) < 0)
+		if (g->shell)
+			shell_of_mesh(r, n, g);
+		if (!(mm = measure_mesh(r, &r->meshes[g->mesh],
+		    r->meshes[g->mesh].shell || g->shell)))
 			return -1;
-		mb = r->meshes[g->mesh].box;
-		g->ipose = phys_pose_mul(g->pose, r->meshes[g->mesh].frame);
-		vol = 8 * mb[0] * mb[1] * mb[2];
+		g->ipose = phys_pose_mul(g->pose, mm->frame);
+		vol = mm->amount;
 		g->mass = k && vol > 1e-15 ? mass : density * vol;
-		phys_mjcf_shape_diag(g->type, mb, g->mass, g->diag);
+		phys_mjcf_shape_diag(g->type, mm->box, g->mass, false,
+		    g->diag);
 	} else {
-		vol = phys_mjcf_volume(g->type, g->size);
+		vol = phys_mjcf_volume(g->type, g->size, g->shell);
 		g->mass = k && vol > 1e-15 ? mass : density * vol;
-		phys_mjcf_shape_diag(g->type, g->size, g->mass, g->diag);
+		phys_mjcf_shape_diag(g->type, g->size, g->mass, g->shell,
+		    g->diag);
 	}
 	if (g->mass < 0 || density < 0)
 		return mj_fail(r, n, "%s", "mass or density is negative");
@@ -1138,6 +1189,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 {
 	struct mj_geom g;
 	double ct = 1, ca = 1, gr = 0, cd = 3, pr = 0;
+	int sh;
 
 	memset(&g, 0, sizeof g);
 	g.pose = PHYS_POSE_IDENTITY;
@@ -1148,6 +1200,9 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 	memcpy(g.solref, phys_mjcf_solref, sizeof g.solref);
 	memcpy(g.solimp, phys_mjcf_solimp, sizeof g.solimp);
 	g.solmix = 1;
+	if ((sh = flag(r, n, cls, "shellinertia", 0)) < 0)
+		return -1;
+	g.shell = sh;
 	if (geom_shape(r, n, cls, &g) < 0 ||
 	    number(r, n, cls, "contype", &ct) < 0 ||
 	    number(r, n, cls, "conaffinity", &ca) < 0 ||

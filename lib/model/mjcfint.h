@@ -53,10 +53,17 @@ struct mj_mesh {
 	 * to stand where its vertices as given (times scale) are */
 	phys_pose ref;
 	long line;
-	bool measured;		/* frame and box below computed */
 	double density;		/* kg/m^3, its class's geom density */
-	phys_pose frame;	/* centre and principal axes, mesh frame */
-	double box[3];		/* half-sides of its inertia box (m) */
+	/* inertia="shell" (a later MuJoCo's): its mass on its faces */
+	bool shell;
+	/* its inertia as MuJoCo measures it, [0] of its volume, [1] of its
+	 * faces (the mesh's shell, or a geom's shellinertia) */
+	struct mj_mesh_measure {
+		bool done;
+		phys_pose frame;	/* centre and principal axes */
+		double box[3];		/* half-sides of its inertia box (m) */
+		double amount;		/* m^3, or m^2: what density weighs */
+	} measure[2];
 };
 
 /* What an <option><flag> turns off, as phys applies it. */
@@ -93,6 +100,8 @@ struct mj_geom {
 	bool collides;		/* contype or conaffinity set */
 	bool paired;		/* in a <pair>: a collision whatever its bits */
 	bool inertia;		/* counted in the body's inertia */
+	bool shell;		/* shellinertia (a later MuJoCo's): its mass
+				 * on its surface */
 	int body;		/* -1: the world body */
 	xmlNodePtr node;	/* its <collision>, once written */
 	long line;
@@ -209,6 +218,7 @@ struct reader {
 	/* autolimits given by the file, and a range without its limited
 	 * attribute read as a later MuJoCo reads it (said once) */
 	bool autolimits_given, autolimits_said;
+	bool shell_mesh_said;	/* a mesh geom's shellinertia, said once */
 	/* <option><flag>: the parts of MuJoCo's dynamics the model turns
 	 * off (MJ_OFF_*) */
 	unsigned off;

@@ -228,8 +228,8 @@ static const struct phys_mjcf_later later[] = {
 	{ "option", "jacobian", PHYS_MJ_LATER_ASIDE, NULL },
 	{ "option", "ls_iterations", PHYS_MJ_LATER_ASIDE, NULL },
 	{ "option", "ls_tolerance", PHYS_MJ_LATER_ASIDE, NULL },
-	{ "mesh", "inertia", PHYS_MJ_LATER_AT, "legacy" },
-	{ "geom", "shellinertia", PHYS_MJ_LATER_AT, "false" },
+	{ "mesh", "inertia", PHYS_MJ_LATER_READ, NULL },
+	{ "geom", "shellinertia", PHYS_MJ_LATER_READ, NULL },
 	/* MuJoCo 2.2.2's own, which phys leaves aside */
 	{ "weld", "torquescale", PHYS_MJ_LATER_AT, "1" },
 	{ "option", "mpr_iterations", PHYS_MJ_LATER_SEARCH, NULL },
