@@ -318,6 +318,61 @@ lifted() {
 	[[ "$stderr" == *"more.xml:10: <general>: not read (phys reads motor, position, velocity, intvelocity, cylinder and general actuators of fixed gain and affine bias, of a joint, a fixed tendon or a site): the model runs without it"* ]]
 }
 
+# pid_held ENGINE: pid.xml's five sliders (tests/data/mjcf/pid.xml) under
+# ENGINE, c, d and e sent a new target at t = 0.1.
+pid_held() {
+	phys-step -q -p "$1" -t 20 -r 10 -c "$TMP/ctl" -i 'pid::*/position' \
+	    "$(profile_world "$TMP/pid.sdf" "$1")" > "$TMP/out"
+	at() {
+		jq -r --arg t "$1" --arg j "pid::$2/position" \
+		    'select(.t == ($t | tonumber)) | .items[$j][0]' "$TMP/out"
+	}
+	# the weight m g less what the integral term may give, imax = 5 N,
+	# on the P term: (9.81 - 5) / kp below the target; free, none
+	near "$(at 20 ja)" "$(awk 'BEGIN { print -(9.81 - 5) / 100 }')" 1e-6
+	near "$(at 20 jb)" 0 1e-5
+	# the step to 1 slewed to 0.5 m/s from t = 0.1: a ramp, followed
+	# kd v / kp = 0.05 m behind once the start has died away (e^-20 a
+	# second), then held at 1
+	near "$(at 1.1 jc)" "$(awk 'BEGIN { print 0.5 * 1 - 40 * 0.5 / 400 }')" 1e-3
+	near "$(at 3.5 jc)" 1 1e-4
+	# kp (1 - x) far beyond the range: pushed at 0.53 N one way, 0.9 N
+	# the other, x = a t^2 / 2 over 0.5 s
+	rel "$(at 0.6 jd)" "$(awk 'BEGIN { print 0.53 * 0.25 / 2 }')" 0.005
+	rel "$(at 0.6 je)" "$(awk 'BEGIN { print -0.9 * 0.25 / 2 }')" 0.005
+}
+
+@test "mjcf: MuJoCo's pid actuator (mujoco.pid): its integral held to imax leaves part of a weight on its P term, free it bears it all; slewmax makes a step of the control a ramp, followed kd v / kp behind; an asymmetric forcerange bounds its push each way; under each engine" {
+	phys-sdf world "$MJ/pid.xml" > "$TMP/pid.sdf"
+	cat > "$TMP/ctl" <<-EOF
+	{"t":0.1,"topic":"/model/pid/joint/jc/0/cmd_pos","msg":{"data":1}}
+	{"t":0.1,"topic":"/model/pid/joint/jd/0/cmd_pos","msg":{"data":1}}
+	{"t":0.1,"topic":"/model/pid/joint/je/0/cmd_pos","msg":{"data":-1}}
+	EOF
+	each_engine pid_held
+	# phys-sdf check reads it; MJCF out says what MuJoCo 2.2.2 cannot
+	# hold of it
+	phys-sdf check "$MJ/pid.xml" > /dev/null
+	run --separate-stderr phys-sdf print --format mjcf "$MJ/pid.xml"
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"pid.xml:37: the servo of joint 'pid::jc': its slew limit, 0.5, is not written"* ]]
+	# what MuJoCo refuses, and plugins phys does not read, at their line
+	sed 's/instance="free" joint="jb" actdim="1"/instance="free" joint="jb"/' "$MJ/pid.xml" > "$TMP/bad.xml"
+	run --separate-stderr phys-step -q -n 0 "$TMP/bad.xml"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"bad.xml:36: actuator has actdim 0, expected 1: MuJoCo refuses it"* ]]
+	sed 's/<plugin plugin="mujoco.pid">/<plugin plugin="mujoco.elasticity.cable">/' "$MJ/pid.xml" > "$TMP/bad.xml"
+	run --separate-stderr phys-step -q -n 0 "$TMP/bad.xml"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"bad.xml:8: plugin 'mujoco.elasticity.cable' is not read"* ]]
+	run phys-sdf check "$TMP/bad.xml"
+	[ "$status" -eq 1 ]
+	sed 's/value="5"/value="-5"/' "$MJ/pid.xml" > "$TMP/bad.xml"
+	run --separate-stderr phys-step -q -n 0 "$TMP/bad.xml"
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"negative imax"* ]]
+}
+
 # on_hull ENGINE: the ball of $MJ/channel.xml at rest on the channel's
 # convex hull, 0.5 m up, not in its slot (0.2 m up); Simbody's contact
 # damped (its default dissipation bounces the ball for seconds).

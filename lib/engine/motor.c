@@ -186,7 +186,7 @@ axis_effort(struct phys_axis_motor *a, const struct phys_axis_values *ax,
 	case PHYS_COMMAND_POSITION:
 		/* The target is held between commands: the error's rate is
 		 * the axis's, measured, with no kick when the target moves. */
-		a->error = pos - a->target;
+		a->error = pos - a->aim;
 		return phys_pid_step(g, &a->integral, a->error, vel, h);
 	case PHYS_COMMAND_VELOCITY:
 		a->error = vel - velocity_target(ax, a->target);
@@ -213,6 +213,23 @@ phys_effort_held(const struct phys_value *v, int k, double f)
 	struct phys_axis_values ax = phys_joint_axis_values(v, k);
 
 	return effort_held(&ax, f);
+}
+
+/*
+ * What axis a's position PID follows this step: its target, moved to at
+ * most slew (unit/s; none when negative) times h from the last step's
+ * aim, as MuJoCo's pid actuator limits its control's rate (the first
+ * step's, which has no last, the target).
+ */
+static void
+aim(struct phys_axis_motor *a, double slew, double h)
+{
+	if (slew >= 0 && a->has_aim)
+		a->aim = clamp(a->target, a->aim - slew * h,
+		    a->aim + slew * h);
+	else
+		a->aim = a->target;
+	a->has_aim = true;
 }
 
 /*
@@ -245,8 +262,8 @@ axis_servo(const struct phys_axis_motor *a, const struct phys_value *v,
 		return false;
 	s->implicit = PVB(v, JOINT_implicit_servo);
 	if (a->kind == PHYS_COMMAND_POSITION) {
-		/* offset - p (pos - target) - d vel */
-		s->base = g.offset + g.p * a->target;
+		/* offset - p (pos - aim) - d vel */
+		s->base = g.offset + g.p * a->aim;
 		s->kq = -g.p;
 		s->kv = -g.d;
 	} else {
@@ -279,6 +296,8 @@ phys_motors_drive(struct phys_motors *m, int joint,
 		ax = phys_joint_axis_values(v, k);
 		if (a->kind != PHYS_COMMAND_EFFORT)
 			g = gains(v, a->kind);
+		if (a->kind == PHYS_COMMAND_POSITION)
+			aim(a, PVD(v, JOINT_position_pid_slew_max), h);
 		out->servo[k].on = axis_servo(a, v, &ax, &g, &out->servo[k]);
 		f = axis_effort(a, &ax, &g, pos[k], vel[k], h);
 		if (!isfinite(f))

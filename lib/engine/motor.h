@@ -93,6 +93,11 @@ bool phys_servo_row(const struct phys_axis_servo *s, double h, double inv,
 struct phys_axis_motor {
 	enum phys_command_kind kind;
 	double target;		/* the command's unit */
+	/* what a position PID follows: the target, or, under a slew
+	 * limit (position_pid.slew_max), the last step's moved toward it
+	 * by at most the limit times the step; has_aim once there is one */
+	double aim;
+	bool has_aim;
 	double integral;	/* the PID's integral term, N m or N */
 	double last_error;	/* for a velocity PID's rate of error */
 	bool has_last;

@@ -24,6 +24,7 @@
 #include "mjcf.h"
 #include "mjcf_defaults.h"
 #include "mjcf_inertia.h"
+#include "mjcf_pid.h"
 #include "mjcfedit.h"
 #include "mjcf_schema.h"
 #include "mjcfint.h"
@@ -1774,7 +1775,6 @@ static const struct {
 	const char *why;
 } not_read[] = {
 	{ "sensor", false, "not read (phys reports state lines instead)" },
-	{ "extension", true, "plugins are not read" },
 };
 
 /* A range in force (what: "" for a tendon's range, "ctrl", "force" or
@@ -2535,6 +2535,87 @@ site_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 	return 0;
 }
 
+/* The pid plugin of actuator n: its instance's configuration, or its
+ * own <config> keys. */
+static int
+pid_of(struct reader *r, xmlNodePtr n, struct mj_pid *p)
+{
+	const char *which = own_attr(n, "plugin");
+	const char *inst = own_attr(n, "instance");
+	const struct mj_pid *found;
+
+	if (!which || strcmp(which, "mujoco.pid") != 0)
+		return mj_fail(r, n, "actuator plugin '%s' is not read (of "
+		    "MuJoCo's plugins phys reads mujoco.pid, its pid "
+		    "actuator): phys refuses the model", which ? which : "");
+	if (!inst)
+		return phys_mjcf_pid_config(r, n, p);
+	if (!(found = phys_mjcf_pid_find(r, inst)))
+		return mj_fail(r, n, "no plugin instance '%s'", inst);
+	*p = *found;
+	return 0;
+}
+
+/*
+ * MuJoCo's pid actuator of a joint (a later MuJoCo's plugin, mujoco.pid):
+ * kp (ctrl - q) + kd (0 - dq/dt) + ki I, I the error's integral held to
+ * imax / ki, ctrl within ctrlrange and at most slewmax h from the last
+ * step's, the force within forcerange: a position servo with those, as
+ * the plugin computes it (dyntype none, gear 1; MuJoCo's check of its
+ * actdim kept).
+ */
+static int
+pid_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
+{
+	static const char *const dyns[] = { "none", "integrator", "filter",
+		"filterexact", "muscle", "user", NULL };
+	const char *jn = own_attr(n, "joint");
+	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 }, ad = -1;
+	struct mj_pid p;
+	int lim, clim, dt, want;
+
+	if (pid_of(r, n, &p) < 0)
+		return -1;
+	if (!jn)
+		return mj_fail(r, n, "%s", "a pid actuator of a tendon or a "
+		    "site is not read: phys refuses the model");
+	if ((a->joint = joint_find(r, jn)) < 0)
+		return mj_fail(r, n, "no joint '%s'", jn);
+	if (r->joints[a->joint].type < MJ_SLIDE)
+		return mj_fail(r, n, "%s", "an actuator of a free or ball joint "
+		    "is not read");
+	if ((dt = keyword(r, n, cls, "dyntype", dyns, 0)) < 0 ||
+	    some_numbers(r, n, cls, "gear", gear, 1, 6) < 0 ||
+	    number(r, n, cls, "actdim", &ad) < 0 ||
+	    (lim = limited_range(r, n, cls, "force", fr)) < 0 ||
+	    (clim = ctrl_range(r, n, cls, a->joint, cr)) < 0 ||
+	    joint_force_range(r, n, a->joint, gear[0], &lim, fr) < 0)
+		return -1;
+	if (dt != 0 || gear[0] != 1 || joint_sprung(r, a->joint))
+		return mj_fail(r, n, "%s", "a pid actuator of dynamics, of a "
+		    "gear other than 1 or of a joint a spring tendon pulls is "
+		    "not read: phys refuses the model");
+	want = (p.ki != 0) + p.has_slew;
+	if ((ad < 0 ? 0 : ad) != want)
+		return mj_fail(r, n, "actuator has actdim %g, expected %d: "
+		    "MuJoCo refuses it (actdim=\"%d\" on the actuator)",
+		    ad < 0 ? 0 : ad, want, want);
+	if (driven(r, a->joint, true))
+		return mj_note(r, n, DRIVEN_TWICE), 0;
+	a->kind = ACT_POSITION;
+	a->pid = true;
+	a->gain = p.kp, a->kd = p.kd, a->ki = p.ki;
+	a->imax = p.has_imax && p.ki != 0 ? p.imax : -1;
+	a->slew = p.has_slew ? p.slew : -1;
+	a->fmax = lim ? fr[1] : PHYS_NO_LIMIT;
+	a->fmin = lim ? fr[0] : -PHYS_NO_LIMIT;
+	a->ctrl[0] = clim ? cr[0] : -INFINITY;
+	a->ctrl[1] = clim ? cr[1] : INFINITY;
+	a->gear = 1;
+	act_add(r, a);
+	return 0;
+}
+
 static int
 read_actuator(struct reader *r, xmlNodePtr n)
 {
@@ -2545,6 +2626,12 @@ read_actuator(struct reader *r, xmlNodePtr n)
 
 	if (class_of(r, n, r->main, &cls) < 0)
 		return -1;
+	if (phys_node_is(n, "plugin")) {
+		a.line = phys_node_where(n);
+		a.index = r->nu++;
+		a.tendon = -1;
+		return pid_actuator(r, n, cls, &a);
+	}
 	a.line = phys_node_where(n);
 	a.index = r->nu++;
 	a.tendon = -1;
@@ -3084,6 +3171,10 @@ read_top(struct reader *r, xmlNodePtr root)
 				    not_read[i].why);
 			mj_note(r, n, not_read[i].why);
 		}
+	for (n = phys_child(root, "extension"); n;
+	    n = phys_next(n, "extension"))
+		if (phys_mjcf_read_extension(r, n) < 0)
+			return -1;
 	for (n = phys_child(root, "tendon"); n; n = phys_next(n, "tendon"))
 		if (read_tendons(r, n) < 0)
 			return -1;
@@ -3199,6 +3290,7 @@ reader_free(struct reader *r)
 	free(r->sites);
 	free(r->equality);
 	free(r->acts);
+	phys_mjcf_pids_free(r);
 	free(r->excl);
 	free(r->pairs);
 	for (i = 0; i < r->nkeys; i++) {

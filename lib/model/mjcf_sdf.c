@@ -1723,13 +1723,19 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		if (a->kind == ACT_VELOCITY)
 			add(p, "use_force_commands", "true", a->line);
 		add_num(p, "p_gain", a->gain, a->line);
-		add(p, "i_gain", "0", a->line);
+		add_num(p, "i_gain", a->ki, a->line);
 		add_num(p, "d_gain", a->kd, a->line);
-		add(p, "i_max", "0", a->line);
-		add(p, "i_min", "0", a->line);
+		/* a pid actuator's integral term within imax, or free */
+		add_num(p, "i_max", !a->pid ? 0 : a->imax >= 0 ? a->imax :
+		    PHYS_NO_LIMIT, a->line);
+		add_num(p, "i_min", !a->pid ? 0 : a->imax >= 0 ? -a->imax :
+		    -PHYS_NO_LIMIT, a->line);
 		free(jn);
 		add_num(p, "cmd_max", a->fmax, a->line);
-		add_num(p, "cmd_min", -a->fmax, a->line);
+		add_num(p, "cmd_min", a->pid ? a->fmin : -a->fmax, a->line);
+		if (a->pid && a->slew >= 0)
+			xmlSetNs(add_nums(p, "slew_max", &a->slew, 1, a->line),
+			    phys_ns(xmlDocGetRootElement(p->doc)));
 		if (a->kind == ACT_POSITION)
 			add_num(p, "initial_position", -r->joints[a->joint].ref,
 			    a->line);

@@ -77,6 +77,9 @@ struct phys_mjcf_actuator {
 	/* a joint servo's targets, phys's measure (inf: none) */
 	double ctrl[2];
 	struct phys_mjcf_site site;	/* PHYS_MJCF_SITE's */
+	/* a position servo's slew limit (position_pid.slew_max), unit/s */
+	bool slewed;
+	double slew;
 };
 
 #endif

@@ -710,6 +710,47 @@ object_name(xmlNodePtr n, const char *kind)
 	return v;
 }
 
+/* Plugin n's name: mujoco.pid, or an error. */
+static void
+pid_name(struct checker *ck, const char *file, xmlNodePtr n)
+{
+	char *v = attr(n, "plugin");
+
+	if (!v || strcmp(v, "mujoco.pid") != 0)
+		report(ck, file, n, true, NULL, "plugin '%s' is not read (of "
+		    "MuJoCo's plugins phys reads mujoco.pid, its pid "
+		    "actuator): phys refuses the model", v ? v : "");
+	free(v);
+}
+
+/*
+ * A later MuJoCo's plugins, n in parent: an <extension> and an
+ * actuator's <plugin>, which phys reads for mujoco.pid (MuJoCo's pid
+ * actuator) and refuses for any other, as the loader does. Whether n is
+ * one.
+ */
+static bool
+later_plugin(struct checker *ck, const char *file, xmlNodePtr n,
+    const struct phys_mjcf_elem *parent)
+{
+	bool ext = parent == phys_mjcf_root() &&
+	    xmlStrEqual(n->name, (const xmlChar *)"extension");
+	bool act = parent && strcmp(parent->id, "actuator") == 0 &&
+	    xmlStrEqual(n->name, (const xmlChar *)"plugin");
+	xmlNodePtr c;
+
+	if (!ext && !act)
+		return false;
+	report(ck, file, n, false, NULL, "<%s>: a later MuJoCo's, which "
+	    "MuJoCo 2.2.2 refuses: phys reads its pid actuator, mujoco.pid",
+	    (const char *)n->name);
+	if (act)
+		pid_name(ck, file, n);
+	for (c = phys_child(n, "plugin"); ext && c; c = phys_next(c, "plugin"))
+		pid_name(ck, file, c);
+	return true;
+}
+
 /* Element n, a child of an element parent, and what it holds. */
 static void
 walk(struct checker *ck, const char *file, xmlNodePtr n,
@@ -741,6 +782,8 @@ walk(struct checker *ck, const char *file, xmlNodePtr n,
 				walk(ck, file, c, parent, depth);
 		return;
 	}
+	if (later_plugin(ck, file, n, parent))
+		return;
 	if (!(e = parent ? phys_mjcf_child(parent, (const char *)n->name) :
 	    phys_mjcf_root())) {
 		unknown_element(ck, file, n, parent);

@@ -300,12 +300,27 @@ struct reader {
 		 * the masses are final (mjcf_sdf.c); 0: none */
 		double dampratio;
 		double gear;	/* a motor's force per unit of control */
+		/* a MuJoCo pid actuator's (mujoco.pid), a position servo:
+		 * its integral gain, the integral term's bound (N m; < 0:
+		 * none), its control's fastest rate (< 0: none) and its
+		 * force's lower bound (fmax the upper) */
+		bool pid;
+		double ki, imax, slew, fmin;
 		size_t index;	/* among all the model's actuators */
 		xmlNodePtr plugin;	/* its system, once written */
 		long line;
 	} *acts;
 	size_t nacts;
 	size_t nu;		/* actuators, read or not: MuJoCo's nu */
+	/* <extension>'s instances of mujoco.pid, MuJoCo's pid actuator */
+	struct mj_pid {
+		char *name;
+		double kp, ki, kd;	/* its gains */
+		double imax;	/* the integral term's bound, N m (< 0: none) */
+		double slew;	/* the control's fastest rate (< 0: none) */
+		bool has_imax, has_slew;
+	} *pids;
+	size_t npids;
 	/* <contact><exclude>: body pairs as keys (excl_key), sorted once
 	 * read */
 	int64_t *excl;

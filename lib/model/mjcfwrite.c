@@ -1692,6 +1692,8 @@ put_actuator(struct writer *wr, const struct phys_mjcf_actuator *a)
 	phys_buf_puts(b, "/>\n");
 	if (a->ki != 0)
 		warn_actuator(wr->w, a, "integral gain", a->ki);
+	if (a->slewed)
+		warn_actuator(wr->w, a, "slew limit", a->slew);
 	if (a->kd != 0 && a->kind == PHYS_MJCF_VELOCITY)
 		warn_actuator(wr->w, a, "derivative gain", a->kd);
 	/* a servo's target in MuJoCo's measure, from the joint's ref */

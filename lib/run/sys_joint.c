@@ -83,17 +83,26 @@ set_gains(const struct phys_sys_conf *c, int j, enum phys_command_kind kind,
  * Bullet and DART. The MJCF reader writes it for a model whose
  * integrator is implicit, as MuJoCo's takes its actuators' damping.
  */
+/* Parameter id of each of the n joints, at v. */
+static void
+set_each(const struct phys_sys_conf *c, const int *joints, int n,
+    enum phys_param_id id, double v)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		phys_sys_set_param(c, joints[k], id, v);
+}
+
 static int
 read_implicit(const struct phys_sys_conf *c, const int *joints, int n)
 {
 	bool implicit;
-	int k, rc;
+	int rc;
 
 	if ((rc = phys_sys_bool(c, "implicit_servo", &implicit)) <= 0)
 		return rc;
-	for (k = 0; k < n; k++)
-		phys_sys_set_param(c, joints[k], PHYS_P_JOINT_implicit_servo,
-		    implicit);
+	set_each(c, joints, n, PHYS_P_JOINT_implicit_servo, implicit);
 	return 0;
 }
 
@@ -112,7 +121,7 @@ add_servo(struct phys_sys_actuators *out, const struct phys_run_values *v,
 	const enum phys_param_id *g = pid_params[kind == PHYS_MJCF_VELOCITY];
 	struct phys_mjcf_actuator a = { kind, j, axis, 0, 0, 0, -INFINITY,
 		INFINITY, target, NULL, NULL, { 0 }, { range[0], range[1] },
-		{ -1, NULL, { 0 }, { 0 } } };
+		{ -1, NULL, { 0 }, { 0 } }, false, 0 };
 	double k[8];
 	size_t i;
 
@@ -121,6 +130,11 @@ add_servo(struct phys_sys_actuators *out, const struct phys_run_values *v,
 			k[i] = jv[phys_param_index[g[i]]].u.d;
 		a.kp = k[0], a.ki = k[1], a.kd = k[2];
 		a.fmax = k[5], a.fmin = k[6];
+	}
+	if (kind == PHYS_MJCF_POSITION &&
+	    PVD(jv, JOINT_position_pid_slew_max) >= 0) {
+		a.slewed = true;
+		a.slew = PVD(jv, JOINT_position_pid_slew_max);
 	}
 	if (ax.effort >= 0) {
 		a.fmin = fmax(a.fmin, -ax.effort);
@@ -206,6 +220,27 @@ message_value(int slot, const json_t *msg, int actuator, const char *field,
 
 /* ---- JointPositionController ---- */
 
+/*
+ * <slew_max>, phys's (a plain or a phys: element): the joints'
+ * position_pid.slew_max, how fast the position their PID follows moves
+ * to a new target (the MJCF reader writes it for MuJoCo's pid actuator's
+ * slewmax); not negative.
+ */
+static int
+read_slew(const struct phys_sys_conf *c, const int *joints, int n)
+{
+	double slew;
+	int rc;
+
+	if ((rc = phys_sys_double(c, "slew_max", &slew)) <= 0)
+		return rc;
+	if (!(slew >= 0))
+		return phys_sys_fail(c, phys_child(c->node, "slew_max"),
+		    "<slew_max> %g: a speed, not negative", slew);
+	set_each(c, joints, n, PHYS_P_JOINT_position_pid_slew_max, slew);
+	return 0;
+}
+
 struct jpc {
 	int *joints, n;
 	int axis;		/* <joint_index> */
@@ -249,6 +284,8 @@ jpc_parse(const struct phys_sys_conf *c, void *state)
 	    (s->actuator = actuator_number(c)) < -1)
 		return -1;
 	s->cmd_max = g.cmd_max;
+	if (read_slew(c, s->joints, s->velocity ? 0 : s->n) < 0)
+		return -1;
 	if (!s->velocity)
 		for (k = 0; k < s->n; k++)
 			set_gains(c, s->joints[k], PHYS_COMMAND_POSITION, &g);

@@ -268,7 +268,7 @@ ta_actuators(const void *state, const struct phys_run_values *v,
 		  { s->bias[0], s->bias[1], s->bias[2] },
 		  { s->ctrl[0], s->ctrl[1] }, s->dyn, s->tau,
 		  { s->act_range[0], s->act_range[1] }, 0, 0, 0 },
-		{ -INFINITY, INFINITY }, { -1, NULL, { 0 }, { 0 } } };
+		{ -INFINITY, INFINITY }, { -1, NULL, { 0 }, { 0 } }, false, 0 };
 
 	(void)v;
 	phys_sys_actuator_add(out, &a);
@@ -333,7 +333,7 @@ ts_actuators(const void *state, const struct phys_run_values *v,
 		  s->t.offset, 0, { 0, 0, 0 }, { -INFINITY, INFINITY },
 		  PHYS_DYN_NONE, 0, { -INFINITY, INFINITY }, s->stiffness,
 		  s->damping, s->rest }, { -INFINITY, INFINITY },
-		{ -1, NULL, { 0 }, { 0 } } };
+		{ -1, NULL, { 0 }, { 0 } }, false, 0 };
 
 	(void)v;
 	phys_sys_actuator_add(out, &a);
@@ -439,7 +439,7 @@ sa_actuators(const void *state, const struct phys_run_values *v,
 		  { t->ctrl[0], t->ctrl[1] }, t->dyn, t->tau,
 		  { t->act_range[0], t->act_range[1] }, 0, 0, 0 },
 		{ -INFINITY, INFINITY },
-		{ s->link, s->site, { 0 }, { 0 } } };
+		{ s->link, s->site, { 0 }, { 0 } }, false, 0 };
 
 	(void)v;
 	memcpy(a.site.pose, s->pose, sizeof s->pose);
