@@ -77,12 +77,6 @@ set_gains(const struct phys_sys_conf *c, int j, enum phys_command_kind kind,
 		phys_sys_set_param(c, j, ids[k], v[k]);
 }
 
-/*
- * <implicit_servo>, phys's (a plain or a phys: element): the joints'
- * implicit_servo, which takes their servo into the step under ODE,
- * Bullet and DART. The MJCF reader writes it for a model whose
- * integrator is implicit, as MuJoCo's takes its actuators' damping.
- */
 /* Parameter id of each of the n joints, at v. */
 static void
 set_each(const struct phys_sys_conf *c, const int *joints, int n,
@@ -94,6 +88,12 @@ set_each(const struct phys_sys_conf *c, const int *joints, int n,
 		phys_sys_set_param(c, joints[k], id, v);
 }
 
+/*
+ * <implicit_servo>, phys's (a plain or a phys: element): the joints'
+ * implicit_servo, which takes their servo into the step under ODE,
+ * Bullet and DART. The MJCF reader writes it for a model whose
+ * integrator is implicit, as MuJoCo's takes its actuators' damping.
+ */
 static int
 read_implicit(const struct phys_sys_conf *c, const int *joints, int n)
 {
