@@ -10,7 +10,8 @@
 #include "mjcfint.h"
 #include "mjcf_pid.h"
 
-/* Key k's value: empty is as absent, as the plugin reads it. */
+/* The value v of a key, into *out: 1, or 0 where v is empty (as absent,
+ * as the plugin reads it), -1 where it is no number. */
 static int
 pid_key(struct reader *r, xmlNodePtr c, const char *key, const char *v,
     double *out)
