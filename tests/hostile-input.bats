@@ -261,6 +261,19 @@ terrain_world() {
 	done
 	run -1 guarded phys-sdf check "$TMP/w_m.sdf"
 	[ "$(jq -r '"\(.line): \(.message)"' <<< "$output")" = "3: $TMP/m/model.sdf: not a regular file (a FIFO)" ]
+	# the world itself, checked (phys-sdf check waited on it)
+	run -1 guarded phys-sdf check "$TMP/fifo.sdf"
+	[ "$(jq -r .message <<< "$output")" = "$TMP/fifo.sdf: not a regular file (a FIFO)" ]
+	run -1 guarded phys-sdf check /dev/zero
+	[ "$(jq -r .message <<< "$output")" = "/dev/zero: not a regular file (a character device)" ]
+	# an MJCF model's <include>, by the loader and by the checker (which
+	# waited on it)
+	printf '%s\n' '<mujoco model="m">' '  <include file="fifo.sdf"/>' \
+	    '  <worldbody/>' '</mujoco>' > "$TMP/inc.xml"
+	run -1 guarded phys-step -n 1 "$TMP/inc.xml"
+	assert_output "phys-step: $TMP/inc.xml:2: <include file=\"fifo.sdf\">: $TMP/fifo.sdf: not a regular file (a FIFO)"
+	run -1 guarded phys-sdf check "$TMP/inc.xml"
+	[ "$(jq -r '"\(.line): \(.message)"' <<< "$output")" = "2: <include file=\"fifo.sdf\">: $TMP/fifo.sdf: not a regular file (a FIFO)" ]
 	# a model directory whose model.sdf is a directory is not found
 	run -1 guarded phys-step -n 1 "$TMP/w_md.sdf"
 	# terrain

@@ -1443,7 +1443,7 @@ load_or_mjcf(struct phys_scene *w, const char *path, const char *name,
     const struct phys_load_options *lo, struct phys_findings *out, int *rc)
 {
 	size_t len, first;
-	char *text = phys_read_file(path, &len);
+	char *text = phys_read_regular_file(path, &len);
 
 	memset(w, 0, sizeof *w);
 	if (text && phys_mjcf_text(text, len)) {

@@ -632,7 +632,7 @@ include(struct checker *ck, const char *file, xmlNodePtr n,
 	}
 	path = f[0] == '/' ? phys_xstrdup(f) : phys_xasprintf("%s/%s",
 	    ck->dir, f);
-	if (!(text = phys_read_file(path, &len))) {
+	if (!(text = phys_read_regular_file(path, &len))) {
 		report(ck, file, n, true, NULL, "<include file=\"%s\">: %s",
 		    f, phys_error());
 		free(f);
