@@ -389,7 +389,17 @@ tab_complete() {
 		tmux -L "$sock" capture-pane -p -t c | grep -F -- "${line%% *}" | tail -1 |
 		    sed 's/^.*[$#>] \(phys-\)/\1/; s/ *$//'
 		tmux -L "$sock" send-keys -t c C-c
-		sleep 0.2
+		# the next line typed once the shell shows an empty prompt
+		# again: typed while it still held this one (a loaded
+		# machine), it was appended to it
+		for i in $(seq 600); do
+			sleep 0.1
+			now=$(tmux -L "$sock" capture-pane -p -t c | grep -v '^ *$' |
+			    tail -1 | sed 's/ *$//')
+			case $now in
+			*'$' | *'>' | *'#') break ;;
+			esac
+		done
 	done
 	tmux -L "$sock" kill-server
 }
