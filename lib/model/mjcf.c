@@ -2184,6 +2184,13 @@ dynamic_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 	return 0;
 }
 
+/* An actuator's dyntype, MuJoCo's and a later MuJoCo's filterexact,
+ * which phys reads; what each is of phys's (-1: not run) */
+static const char *const dyns[] = { "none", "integrator", "filter",
+	"muscle", "user", "filterexact", NULL };
+static const int dyn_of[] = { MJ_DYN_NONE, MJ_DYN_INTEGRATOR,
+	MJ_DYN_FILTER, -1, -1, MJ_DYN_FILTEREXACT };
+
 /*
  * An actuator's force as MuJoCo 2.2.2 makes it of its input and its
  * transmission's length L: gain times the input plus bias[0] + bias[1] L
@@ -2200,12 +2207,6 @@ affine_force(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 		NULL };
 	static const char *const biases[] = { "none", "affine", "muscle",
 		"user", NULL };
-	/* and a later MuJoCo's filterexact, which phys reads; what each
-	 * is of phys's (-1: not run) */
-	static const char *const dyns[] = { "none", "integrator", "filter",
-		"muscle", "user", "filterexact", NULL };
-	static const int dyn_of[] = { MJ_DYN_NONE, MJ_DYN_INTEGRATOR,
-		MJ_DYN_FILTER, -1, -1, MJ_DYN_FILTEREXACT };
 	/* MuJoCo's arrays of 10 (mjNGAIN, mjNBIAS, mjNDYN), of which
 	 * what phys runs (a fixed gain, an affine bias, a filter) uses the
 	 * first three at most: the rest are read and mean nothing */
@@ -2542,17 +2543,15 @@ pid_of(struct reader *r, xmlNodePtr n, struct mj_pid *p)
 {
 	const char *which = own_attr(n, "plugin");
 	const char *inst = own_attr(n, "instance");
-	const struct mj_pid *found;
+	int k;
 
 	if (!which || strcmp(which, "mujoco.pid") != 0)
-		return mj_fail(r, n, "actuator plugin '%s' is not read (of "
-		    "MuJoCo's plugins phys reads mujoco.pid, its pid "
-		    "actuator): phys refuses the model", which ? which : "");
+		return mj_fail(r, n, PHYS_MJCF_PID_ONLY, which ? which : "");
 	if (!inst)
 		return phys_mjcf_pid_config(r, n, p);
-	if (!(found = phys_mjcf_pid_find(r, inst)))
+	if ((k = phys_name_table_find(&r->pid_names, inst)) < 0)
 		return mj_fail(r, n, "no plugin instance '%s'", inst);
-	*p = *found;
+	*p = r->pids[k];
 	return 0;
 }
 
@@ -2567,8 +2566,6 @@ pid_of(struct reader *r, xmlNodePtr n, struct mj_pid *p)
 static int
 pid_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 {
-	static const char *const dyns[] = { "none", "integrator", "filter",
-		"filterexact", "muscle", "user", NULL };
 	const char *jn = own_attr(n, "joint");
 	double gear[6] = { 1 }, fr[2] = { 0, 0 }, cr[2] = { 0, 0 }, ad = -1;
 	struct mj_pid p;
@@ -2591,7 +2588,8 @@ pid_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 	    (clim = ctrl_range(r, n, cls, a->joint, cr)) < 0 ||
 	    joint_force_range(r, n, a->joint, gear[0], &lim, fr) < 0)
 		return -1;
-	if (dt != 0 || gear[0] != 1 || joint_sprung(r, a->joint))
+	if (dyn_of[dt] != MJ_DYN_NONE || gear[0] != 1 ||
+	    joint_sprung(r, a->joint))
 		return mj_fail(r, n, "%s", "a pid actuator of dynamics, of a "
 		    "gear other than 1 or of a joint a spring tendon pulls is "
 		    "not read: phys refuses the model");
@@ -2605,7 +2603,7 @@ pid_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a)
 	a->kind = ACT_POSITION;
 	a->pid = true;
 	a->gain = p.kp, a->kd = p.kd, a->ki = p.ki;
-	a->imax = p.has_imax && p.ki != 0 ? p.imax : -1;
+	a->imax = p.has_imax && p.ki != 0 ? p.imax : PHYS_NO_LIMIT;
 	a->slew = p.has_slew ? p.slew : -1;
 	a->fmax = lim ? fr[1] : PHYS_NO_LIMIT;
 	a->fmin = lim ? fr[0] : -PHYS_NO_LIMIT;
@@ -3226,6 +3224,7 @@ NAME_OF(joint, joints)
 NAME_OF(site, sites)
 NAME_OF(tendon, tendons)
 NAME_OF(key, keys)
+NAME_OF(pid, pids)
 #undef NAME_OF
 
 static void
@@ -3241,6 +3240,7 @@ names_init(struct reader *r)
 	phys_name_table_init(&r->site_names, site_name_of, r, false);
 	phys_name_table_init(&r->tendon_names, tendon_name_of, r, false);
 	phys_name_table_init(&r->key_names, key_name_of, r, false);
+	phys_name_table_init(&r->pid_names, pid_name_of, r, false);
 }
 
 static void
@@ -3311,6 +3311,7 @@ reader_free(struct reader *r)
 	phys_name_table_free(&r->site_names);
 	phys_name_table_free(&r->tendon_names);
 	phys_name_table_free(&r->key_names);
+	phys_name_table_free(&r->pid_names);
 	free(r->model);
 	if (r->out)
 		xmlFreeDoc(r->out);

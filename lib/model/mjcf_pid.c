@@ -71,9 +71,7 @@ read_plugin(struct reader *r, xmlNodePtr n)
 	xmlNodePtr c;
 
 	if (!which || strcmp(which, "mujoco.pid") != 0)
-		return mj_fail(r, n, "plugin '%s' is not read (of MuJoCo's "
-		    "plugins phys reads mujoco.pid, its pid actuator): phys "
-		    "refuses the model", which ? which : "");
+		return mj_fail(r, n, PHYS_MJCF_PID_ONLY, which ? which : "");
 	for (c = phys_child(n, "instance"); c; c = phys_next(c, "instance")) {
 		if (phys_mjcf_pid_config(r, c, &p) < 0)
 			return -1;
@@ -81,6 +79,7 @@ read_plugin(struct reader *r, xmlNodePtr n)
 		    own_attr(c, "name") : "");
 		PHYS_GROW_ONE(r->pids, r->npids);
 		r->pids[r->npids++] = p;
+		phys_name_table_add(&r->pid_names, r->npids - 1);
 	}
 	return 0;
 }
@@ -94,17 +93,6 @@ phys_mjcf_read_extension(struct reader *r, xmlNodePtr ext)
 		if (read_plugin(r, c) < 0)
 			return -1;
 	return 0;
-}
-
-const struct mj_pid *
-phys_mjcf_pid_find(const struct reader *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->npids; i++)
-		if (strcmp(r->pids[i].name, name) == 0)
-			return &r->pids[i];
-	return NULL;
 }
 
 void

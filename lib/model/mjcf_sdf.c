@@ -1725,11 +1725,9 @@ write_actuators(struct reader *r, xmlNodePtr model)
 		add_num(p, "p_gain", a->gain, a->line);
 		add_num(p, "i_gain", a->ki, a->line);
 		add_num(p, "d_gain", a->kd, a->line);
-		/* a pid actuator's integral term within imax, or free */
-		add_num(p, "i_max", !a->pid ? 0 : a->imax >= 0 ? a->imax :
-		    PHYS_NO_LIMIT, a->line);
-		add_num(p, "i_min", !a->pid ? 0 : a->imax >= 0 ? -a->imax :
-		    -PHYS_NO_LIMIT, a->line);
+		/* the integral term within imax (a pid actuator's) */
+		add_num(p, "i_max", a->imax, a->line);
+		add_num(p, "i_min", -a->imax, a->line);
 		free(jn);
 		add_num(p, "cmd_max", a->fmax, a->line);
 		add_num(p, "cmd_min", a->pid ? a->fmin : -a->fmax, a->line);

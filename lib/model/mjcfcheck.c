@@ -21,6 +21,7 @@
 #include "mem.h"
 #include "mjcf_schema.h"
 #include "mjcfcheck.h"
+#include "mjcf_pid.h"
 #include "mjcfroot.h"
 #include "msg.h"
 #include "names.h"
@@ -717,9 +718,8 @@ pid_name(struct checker *ck, const char *file, xmlNodePtr n)
 	char *v = attr(n, "plugin");
 
 	if (!v || strcmp(v, "mujoco.pid") != 0)
-		report(ck, file, n, true, NULL, "plugin '%s' is not read (of "
-		    "MuJoCo's plugins phys reads mujoco.pid, its pid "
-		    "actuator): phys refuses the model", v ? v : "");
+		report(ck, file, n, true, NULL, PHYS_MJCF_PID_ONLY,
+		    v ? v : "");
 	free(v);
 }
 

@@ -271,7 +271,7 @@ struct reader {
 	 * of a name: the main class read last) */
 	struct phys_name_table class_names, mesh_names, hfield_names,
 	    material_names, body_names, joint_names, site_names, tendon_names,
-	    key_names;
+	    key_names, pid_names;
 	xmlNodePtr *equality;	/* <connect>, <weld> and <joint> to write */
 	size_t nequality;
 	bool mimic;		/* a coupled joint: SDF 1.11 */
@@ -301,8 +301,9 @@ struct reader {
 		double dampratio;
 		double gear;	/* a motor's force per unit of control */
 		/* a MuJoCo pid actuator's (mujoco.pid), a position servo:
-		 * its integral gain, the integral term's bound (N m; < 0:
-		 * none), its control's fastest rate (< 0: none) and its
+		 * its integral gain, the integral term's bound (N m;
+		 * PHYS_NO_LIMIT: none; 0 for any other servo, which has
+		 * no integral), its control's fastest rate (< 0: none) and its
 		 * force's lower bound (fmax the upper) */
 		bool pid;
 		double ki, imax, slew, fmin;
