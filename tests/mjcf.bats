@@ -1804,3 +1804,23 @@ spun_down() {
 	run -0 --separate-stderr phys-step -n 1 "$TMP/f.xml"
 	assert_equal "$stderr" "phys-step: $TMP/f.xml:7: <flag island, autoreset>: a later MuJoCo's, for how it runs, not for how the model moves: not read"
 }
+
+@test "mjcf: a later MuJoCo's <replicate> copies what it holds, nested, each copy at the offsets of those before it and turned by its euler, its names suffixed as that MuJoCo suffixes them: as libmujoco reads the same written out by hand; an actuator naming a replicated joint, a bad count and too many copies are refused at their lines" {
+	need_mujoco
+	SAME_AS="$MJ/replicate.xml" same_as_mujoco "$MJ/replicate-2.2.2.xml"
+	# the suffix padded to count's digits, an inner one's first
+	run -0 --separate-stderr phys-sdf print "$MJ/replicate.xml"
+	[ "$(printf '%s\n' "$output" | grep -c '<frame name="mark0[0-9]"')" = 10 ]
+	[[ "$output" == *'<collision name="ball_12">'* ]]
+	# MuJoCo copies an element that names a replicated one, with it
+	sed 's|</worldbody>|&<actuator><motor joint="hinge"/></actuator>|' "$MJ/replicate.xml" > "$TMP/act.xml"
+	run -1 phys-step -q -n 1 "$TMP/act.xml"
+	assert_equal "$output" "phys-step: $TMP/act.xml:28: <motor joint=\"hinge\">: 'hinge' is named in a <replicate> (line 18), which a later MuJoCo copies this <motor> with, each copy naming one of its copies: phys does not copy it: phys refuses the model"
+	sed 's|count="3"|count="2.5"|' "$MJ/replicate.xml" > "$TMP/count.xml"
+	run -1 phys-step -q -n 1 "$TMP/count.xml"
+	assert_equal "$output" "phys-step: $TMP/count.xml:16: count=\"2.5\": a whole number from 1 to 100000"
+	# copies of copies bounded: 1000 x 1000 sites
+	sed 's|<replicate count="10" offset="0.1 0 0">|<replicate count="1000"><replicate count="1000">|; s|<site name="mark" pos="0 -1 0"/>|&</replicate>|' "$MJ/replicate.xml" > "$TMP/many.xml"
+	run -1 phys-step -q -n 1 "$TMP/many.xml"
+	assert_equal "$output" "phys-step: $TMP/many.xml:25: <replicate>: more than 100000 elements copied in the model: the limit (LIMITS in phys(7))"
+}

@@ -36,6 +36,7 @@
 
 #define MJ_MAX_DEPTH	64	/* nested default classes */
 #define MJ_MAX_BODIES	1024	/* nested bodies (a chain, a rope) */
+#define MJ_MAX_COPIES	100000	/* elements <replicate>s make, in all */
 #define MJ_MAX_INCLUDES	1024	/* files included, all told */
 
 static void
@@ -808,6 +809,26 @@ past_limit(struct reader *r, xmlNodePtr n, int max, const char *what)
 	    "(LIMITS in phys(7))", max, what);
 }
 
+/*
+ * Element n's name (NULL: it has none), suffixed as the <replicate> copy
+ * it is read in names it; a name given in a replicate is kept for the
+ * elements outside that name it (check_replicated).
+ */
+static char *
+own_name(struct reader *r, xmlNodePtr n)
+{
+	const char *name = own_attr(n, "name");
+
+	if (!name)
+		return NULL;
+	if (!r->suffix)
+		return phys_xstrdup(name);
+	PHYS_GROW_ONE(r->replicated, r->nreplicated);
+	r->replicated[r->nreplicated++] = (struct mj_replicated){ name,
+	    phys_node_where(n) };
+	return phys_xasprintf("%s%s", name, r->suffix);
+}
+
 static const struct mj_mesh_measure *measure_mesh(struct reader *r,
     struct mj_mesh *m, bool shell);
 
@@ -1252,8 +1273,7 @@ read_geom(struct reader *r, xmlNodePtr n, int cls, int body,
 		g.inertia = false;
 	if (geom_mass(r, n, cls, &g) < 0)
 		return -1;
-	if (own_attr(n, "name"))
-		g.name = phys_xstrdup(own_attr(n, "name"));
+	g.name = own_name(r, n);
 	g.body = body;
 	PHYS_GROW_ONE(r->geoms, r->ngeoms);
 	r->geoms[r->ngeoms++] = g;
@@ -1432,8 +1452,7 @@ read_joint(struct reader *r, xmlNodePtr n, int cls, bool free)
 	}
 	if (r->njoints >= PHYS_MAX_JOINTS)
 		return past_limit(r, n, PHYS_MAX_JOINTS, "joints");
-	if (own_attr(n, "name"))
-		j.name = phys_xstrdup(own_attr(n, "name"));
+	j.name = own_name(r, n);
 	PHYS_GROW_ONE(r->joints, r->njoints);
 	r->joints[r->njoints++] = j;
 	phys_name_table_add(&r->joint_names, r->njoints - 1);
@@ -1453,7 +1472,7 @@ read_site(struct reader *r, xmlNodePtr n, int cls, int body)
 	if (position(r, n, cls, &s.pose.p) < 0 ||
 	    orientation(r, n, cls, &s.pose.q) < 0)
 		return -1;
-	s.name = phys_xstrdup(name);
+	s.name = own_name(r, n);
 	s.body = body;
 	s.line = phys_node_where(n);
 	PHYS_GROW_ONE(r->sites, r->nsites);
@@ -1596,6 +1615,146 @@ read_frame(struct reader *r, xmlNodePtr n, const struct holder *h,
 	return read_children(r, n, &in, pass);
 }
 
+static const char *
+replicated_name_of(size_t i, const void *ctx)
+{
+	return ((const struct reader *)ctx)->replicated[i].name;
+}
+
+/* What n holds, at any depth, naming a name of o. */
+static int
+names_replicated(struct reader *r, const struct phys_name_order *o,
+    xmlNodePtr n)
+{
+	xmlAttrPtr p;
+	xmlNodePtr c;
+	const char *v;
+	int i;
+
+	for (c = phys_child(n, NULL); c; c = phys_next(c, NULL)) {
+		for (p = c->properties; p; p = p->next) {
+			if (p->ns || xmlStrEqual(p->name, BAD_CAST "name") ||
+			    xmlStrEqual(p->name, BAD_CAST "class") ||
+			    !(v = own_attr(c, (const char *)p->name)) ||
+			    (i = phys_name_order_find(o, v)) < 0)
+				continue;
+			return mj_fail(r, c, "<%s %s=\"%s\">: '%s' is named in "
+			    "a <replicate> (line %ld), which a later MuJoCo "
+			    "copies this <%s> with, each copy naming one of "
+			    "its copies: phys does not copy it: phys refuses "
+			    "the model", c->name, p->name, v, v,
+			    phys_where_line(r->replicated[i].line), c->name);
+		}
+		if (names_replicated(r, o, c) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * An actuator, tendon, equality or contact naming what a <replicate>
+ * holds, by the name in the file: refused (MuJoCo makes a copy of it for
+ * each copy there).
+ */
+static int
+check_replicated(struct reader *r, xmlNodePtr root)
+{
+	static const char *const outside[] = { "actuator", "tendon",
+		"equality", "contact" };
+	struct phys_name_order o;
+	xmlNodePtr n;
+	size_t i;
+	int rc = 0;
+
+	if (!r->nreplicated)
+		return 0;
+	phys_name_order_make(&o, r->nreplicated, replicated_name_of, r);
+	for (i = 0; i < sizeof outside / sizeof *outside && rc == 0; i++)
+		for (n = phys_child(root, outside[i]); n && rc == 0;
+		    n = phys_next(n, outside[i]))
+			rc = names_replicated(r, &o, n);
+	phys_name_order_free(&o);
+	return rc;
+}
+
+/* The elements n holds, at any depth (a file's: a bounded number). */
+static size_t
+elements_in(xmlNodePtr n)
+{
+	xmlNodePtr c;
+	size_t k = 0;
+
+	for (c = phys_child(n, NULL); c; c = phys_next(c, NULL))
+		k += 1 + elements_in(c);
+	return k;
+}
+
+/* The count of a <replicate>: 0, or -1 said. */
+static int
+replicate_count(struct reader *r, xmlNodePtr n, int *count)
+{
+	double c;
+	int k;
+
+	if ((k = numbers(r, n, -1, "count", &c, 1)) < 0)
+		return -1;
+	if (!k)
+		return mj_fail(r, n, "%s", "<replicate> without a count");
+	if (!(c >= 1 && c <= MJ_MAX_COPIES && c == floor(c)))
+		return mj_fail(r, n, "count=\"%g\": a whole number from 1 to "
+		    "%d", c, MJ_MAX_COPIES);
+	*count = (int)c;
+	return 0;
+}
+
+/*
+ * A later MuJoCo's <replicate> (3.1.5 on): count copies of what it
+ * holds, copy i at the sum of the offsets of the copies before it, each
+ * turned as its copy is, and turned by i times euler; the names in copy
+ * i suffixed with sep and i, padded to the digits of count (an inner
+ * replicate's suffix before an outer one's), as that MuJoCo reads it.
+ */
+static int
+read_replicate(struct reader *r, xmlNodePtr n, const struct holder *h,
+    int pass)
+{
+	struct holder in = *h;
+	const char *cc = own_attr(n, "childclass"), *sep = own_attr(n, "sep");
+	double off[3] = { 0, 0, 0 }, euler[3] = { 0, 0, 0 }, e[3];
+	char *outer = r->suffix;
+	phys_vec3 at = v3(0, 0, 0);
+	phys_quat q;
+	int count = 0, i, k, rc = 0;
+
+	if (cc && (in.childclass = class_find(r, cc)) < 0)
+		return mj_fail(r, n, "unknown childclass '%s'", cc);
+	if (replicate_count(r, n, &count) < 0 ||
+	    numbers(r, n, -1, "offset", off, 3) < 0 ||
+	    numbers(r, n, -1, "euler", euler, 3) < 0)
+		return -1;
+	/* each copy counted once, in the first pass */
+	if (pass == PASS_GEOMS && (r->copies += (size_t)count *
+	    elements_in(n)) > MJ_MAX_COPIES)
+		return mj_fail(r, n, "<replicate>: more than %d elements "
+		    "copied in the model: the limit (LIMITS in phys(7))",
+		    MJ_MAX_COPIES);
+	in.in_frame = true;
+	for (i = 0; i < count && rc == 0; i++) {
+		for (k = 0; k < 3; k++)
+			e[k] = i * euler[k];
+		euler_quat(r, n, e, &q);
+		in.frame = phys_pose_mul(h->frame, (phys_pose){ at, q });
+		at = v3_add(at, phys_quat_rotate(q, v3(off[0], off[1],
+		    off[2])));
+		r->suffix = phys_xasprintf("%s%0*d%s", sep ? sep : "",
+		    snprintf(NULL, 0, "%d", count), i, outer ? outer : "");
+		rc = read_children(r, n, &in, pass);
+		free(r->suffix);
+		r->suffix = outer;
+	}
+	return rc;
+}
+
 /* The last geom or site read, moved by its frame. */
 static void
 framed(phys_pose f, phys_pose *pose, phys_pose *ipose)
@@ -1634,7 +1793,6 @@ read_other(struct reader *r, xmlNodePtr c, const struct holder *h, int cls)
 				    "cameras or lights)");
 		if (phys_node_is(c, "composite") ||
 		    phys_node_is(c, "flexcomp") ||
-		    phys_node_is(c, "replicate") ||
 		    phys_node_is(c, "plugin"))
 			return mj_fail(r, c, "<%s> is not read: phys cannot "
 			    "represent it", (const char *)c->name);
@@ -1652,8 +1810,10 @@ read_children(struct reader *r, xmlNodePtr n, const struct holder *h,
 	int cls;
 
 	for (c = phys_child(n, NULL); c; c = phys_next(c, NULL)) {
-		if (phys_node_is(c, "frame")) {
-			if (read_frame(r, c, h, pass) < 0)
+		if (phys_node_is(c, "frame") || phys_node_is(c,
+		    "replicate")) {
+			if ((phys_node_is(c, "frame") ? read_frame(r, c, h,
+			    pass) : read_replicate(r, c, h, pass)) < 0)
 				return -1;
 			continue;
 		}
@@ -1728,7 +1888,7 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 	me = r->nbodies++;
 	b = &r->bodies[me];
 	memset(b, 0, sizeof *b);
-	b->name = name ? phys_xstrdup(name) : phys_xasprintf("body%zu",
+	b->name = name ? own_name(r, n) : phys_xasprintf("body%zu",
 	    me + 1);
 	phys_name_table_add(&r->body_names, me);
 	b->parent = parent;
@@ -3180,7 +3340,7 @@ read_top(struct reader *r, xmlNodePtr root)
 	    n = phys_next(n, "worldbody"))
 		if (body_children(r, n, -1, r->main, 0, false) < 0)
 			return -1;
-	if (check_springs(r) < 0)
+	if (check_replicated(r, root) < 0 || check_springs(r) < 0)
 		return -1;
 	/* what a <flag> turned off is not read (read_flags) */
 	for (n = phys_child(root, "equality"); n &&
@@ -3247,6 +3407,8 @@ static void
 reader_free(struct reader *r)
 {
 	size_t i;
+
+	free(r->replicated);
 
 	for (i = 0; i < r->ncls; i++)
 		free(r->cls[i].name);

@@ -767,16 +767,16 @@ walk(struct checker *ck, const char *file, xmlNodePtr n,
 		include(ck, file, n, parent, depth);
 		return;
 	}
-	if (xmlStrEqual(n->name, (const xmlChar *)"frame") &&
-	    phys_mjcf_frame_in(parent)) {
+	if (phys_mjcf_meta_in(parent, (const char *)n->name)) {
 		/* a later MuJoCo's: what it holds sits in its body */
-		report(ck, file, n, false, NULL, "%s", "<frame>: a later "
-		    "MuJoCo's, which MuJoCo 2.2.2 refuses: phys reads it");
+		report(ck, file, n, false, NULL, "<%s>: a later MuJoCo's, "
+		    "which MuJoCo 2.2.2 refuses: phys reads it", n->name);
 		for (p = n->properties; p; p = p->next)
-			if (!p->ns && !phys_mjcf_frame_attr((const char *)
-			    p->name))
+			if (!p->ns && !phys_mjcf_meta_attr((const char *)
+			    n->name, (const char *)p->name))
 				report(ck, file, n, true, NULL, "unknown "
-				    "attribute '%s' of <frame>", p->name);
+				    "attribute '%s' of <%s>", p->name,
+				    n->name);
 		for (c = n->children; c; c = c->next)
 			if (c->type == XML_ELEMENT_NODE)
 				walk(ck, file, c, parent, depth);

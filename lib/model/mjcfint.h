@@ -272,6 +272,15 @@ struct reader {
 	struct phys_name_table class_names, mesh_names, hfield_names,
 	    material_names, body_names, joint_names, site_names, tendon_names,
 	    key_names, pid_names;
+	/* within a later MuJoCo's <replicate>: the suffix of the names read
+	 * (NULL: none), and the names given in one, with their lines */
+	char *suffix;
+	size_t copies;		/* elements replicates made */
+	struct mj_replicated {
+		const char *name;	/* the file's */
+		long line;
+	} *replicated;
+	size_t nreplicated;
 	xmlNodePtr *equality;	/* <connect>, <weld> and <joint> to write */
 	size_t nequality;
 	bool mimic;		/* a coupled joint: SDF 1.11 */

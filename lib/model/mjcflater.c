@@ -21,8 +21,8 @@
  * actuator it does not read, said), and those it reads nothing of, whose
  * content is not looked at: what a sensor measures, how the model looks.
  */
-static const char *const answered[] = { "flexcomp", "replicate", "plugin",
-	"extension", "damper", NULL };
+static const char *const answered[] = { "flexcomp", "plugin", "extension",
+	"damper", NULL };
 static const char *const unread[] = { "sensor", "visual", "statistic",
 	"custom", NULL };
 
@@ -139,20 +139,22 @@ static int vet(struct reader *r, xmlNodePtr n,
     const struct phys_mjcf_elem *parent);
 
 /*
- * A later MuJoCo's <frame> in a body or the world body (or a frame):
- * a pose and a childclass for what it holds, which may sit where it
- * does (mjcf.c reads it).
+ * A later MuJoCo's <frame> or <replicate> in a body or the world body (or
+ * in one of them): a pose and a childclass for what it holds, or copies
+ * of it, which may sit where it does (mjcf.c reads them).
  */
 static int
-vet_frame(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
+vet_meta(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
 {
+	const char *meta = (const char *)n->name;
 	xmlAttrPtr p;
 	xmlNodePtr c;
 
 	for (p = n->properties; p; p = p->next)
-		if (!p->ns && !phys_mjcf_frame_attr((const char *)p->name))
+		if (!p->ns && !phys_mjcf_meta_attr(meta, (const char *)
+		    p->name))
 			return mj_fail(r, n, "unknown attribute '%s' of "
-			    "<frame>: phys refuses the model", p->name);
+			    "<%s>: phys refuses the model", p->name, meta);
 	for (c = n->children; c; c = c->next)
 		if (c->type == XML_ELEMENT_NODE && vet(r, c, parent) < 0)
 			return -1;
@@ -170,8 +172,8 @@ vet(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
 
 	if (n->ns || phys_node_is(n, "include"))
 		return 0;
-	if (phys_node_is(n, "frame") && phys_mjcf_frame_in(parent))
-		return vet_frame(r, n, parent);
+	if (phys_mjcf_meta_in(parent, (const char *)n->name))
+		return vet_meta(r, n, parent);
 	if (!(e = parent ? phys_mjcf_child(parent, (const char *)n->name) :
 	    phys_mjcf_root()))
 		return unknown_element(r, n, parent);

@@ -295,22 +295,43 @@ phys_mjcf_verdict(const struct phys_mjcf_later *l, bool known, const char *v)
 	}
 }
 
-bool
-phys_mjcf_frame_in(const struct phys_mjcf_elem *parent)
+/* A later MuJoCo's elements of the body tree, and their attributes. */
+static const struct {
+	const char *name;
+	const char *attrs[9];
+} metas[] = {
+	{ "frame", { "name", "childclass", "pos", "quat", "axisangle",
+	    "xyaxes", "zaxis", "euler", NULL } },
+	{ "replicate", { "count", "sep", "offset", "euler", "childclass",
+	    NULL } },
+};
+
+static int
+meta_of(const char *name)
 {
-	return parent && (strcmp(parent->id, "body") == 0 ||
-	    strcmp(parent->id, "worldbody") == 0);
+	size_t i;
+
+	for (i = 0; i < sizeof metas / sizeof *metas; i++)
+		if (strcmp(metas[i].name, name) == 0)
+			return (int)i;
+	return -1;
 }
 
 bool
-phys_mjcf_frame_attr(const char *name)
+phys_mjcf_meta_in(const struct phys_mjcf_elem *parent, const char *name)
 {
-	static const char *const attrs[] = { "name", "childclass", "pos",
-		"quat", "axisangle", "xyaxes", "zaxis", "euler" };
+	return meta_of(name) >= 0 && parent && (strcmp(parent->id,
+	    "body") == 0 || strcmp(parent->id, "worldbody") == 0);
+}
+
+bool
+phys_mjcf_meta_attr(const char *meta, const char *name)
+{
+	int m = meta_of(meta);
 	size_t i;
 
-	for (i = 0; i < sizeof attrs / sizeof *attrs; i++)
-		if (strcmp(attrs[i], name) == 0)
+	for (i = 0; m >= 0 && metas[m].attrs[i]; i++)
+		if (strcmp(metas[m].attrs[i], name) == 0)
 			return true;
 	return false;
 }

@@ -94,11 +94,13 @@ enum phys_mjcf_verdict {
 enum phys_mjcf_verdict phys_mjcf_verdict(const struct phys_mjcf_later *l,
     bool known, const char *v);
 
-/* Whether a later MuJoCo's <frame> may sit in parent (a body or the world
- * body; what it holds sits in that body as its own), and whether it has
- * an attribute so named. */
-bool phys_mjcf_frame_in(const struct phys_mjcf_elem *parent);
-bool phys_mjcf_frame_attr(const char *name);
+/* Whether a later MuJoCo's element of the body tree so named (<frame>,
+ * <replicate>) may sit in parent (a body or the world body; what it holds
+ * sits in that body as its own), and whether it has an attribute so
+ * named. */
+bool phys_mjcf_meta_in(const struct phys_mjcf_elem *parent,
+    const char *name);
+bool phys_mjcf_meta_attr(const char *meta, const char *name);
 /* What phys makes of it, for messages: "for how the model looks: not
  * read". */
 const char *phys_mjcf_later_text(const struct phys_mjcf_later *l);
