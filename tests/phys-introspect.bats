@@ -244,6 +244,18 @@ spin_run() {
 	near "$(echo "$output" | jq .max_abs)" "$(awk 'BEGIN { printf "%.17g", 2 * 3.141592653589793 - 2 * 3.1415916 }')" 1e-12
 }
 
+@test "diff compares a pose's roll, pitch and yaw as the orientation they make: a ball turned past a pitch of pi/2, which phys-step gives as (pi, pi - p, pi), agrees with its closed form (0, p, 0); a roll of pi apart was a spread of pi" {
+	printf '%s\n' '{"t":0,"name":"ball::link/pose","value":{"x":0,"y":0,"z":5,"roll":0,"pitch":1.2,"yaw":0}}' \
+	    '{"t":0,"name":"ball::link/angular_vel","value":{"x":0,"y":1,"z":0}}' > "$BATS_TEST_TMPDIR/pitch.ctl"
+	phys-step -q -t 0.8 -r 20 -c "$BATS_TEST_TMPDIR/pitch.ctl" -s 'gravity=0 0 0' \
+	    -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > "$BATS_TEST_TMPDIR/pitch.jsonl"
+	awk 'BEGIN { for (i = 0; i <= 16; i++) printf "{\"t\":%.17g,\"items\":{\"ball::link/pose\":{\"x\":0,\"y\":0,\"z\":5,\"roll\":0,\"pitch\":%.17g,\"yaw\":0}}}\n", i / 20, 1.2 + i / 20 }' > "$BATS_TEST_TMPDIR/closed.jsonl"
+	# at 0.55 s the ball is pitched 1.75, given as roll pi, pitch 1.39
+	[ "$(jq 'select(.t == 0.55) | .items["ball::link/pose"] | (.roll | fabs) > 3.14 and (.pitch - 1.3916 | fabs) < 1e-3' "$BATS_TEST_TMPDIR/pitch.jsonl")" = true ]
+	run -0 phys-introspect diff --tolerance 1e-6 "$BATS_TEST_TMPDIR/closed.jsonl" "$BATS_TEST_TMPDIR/pitch.jsonl" 'ball::link/pose'
+	[ "$(printf '%s\n' "$output" | jq -s 'length == 6 and (map(.max_abs) | max < 1e-6)')" = true ]
+}
+
 @test "at: a time outside the run, and time going backwards, exit 1" {
 	run -1 phys-introspect at 1.5 -f "$RUN"
 	assert_output "phys-introspect: $RUN: time 1.5 is outside the data (0 to 1)"

@@ -34,6 +34,8 @@ struct comparison {
 	struct follower *f;		/* runs 1 .. n-1, at f[1 .. n-1] */
 	struct field_cmp *cmp;		/* per column of the lead */
 	bool *skip;			/* wall-clock columns */
+	struct phys_ist_euler *eulers;	/* the lead's poses' angles */
+	size_t neulers;
 	double *row;			/* one value per run */
 	bool outside;			/* some time only some runs cover */
 	double outside_t;
@@ -58,6 +60,21 @@ is_wallclock(const char *name)
 	return false;
 }
 
+/* Run k's roll, pitch and yaw of each pose in the form nearest the
+ * lead's (phys_ist_euler_near). */
+static void
+align_eulers(struct comparison *c, size_t k)
+{
+	struct follower *f = &c->f[k];
+	const struct phys_ist_euler *e;
+	size_t i;
+
+	for (i = 0; i < c->neulers; i++) {
+		e = &c->eulers[i];
+		phys_ist_euler_near(c->lead.v, e, f->now, f->map);
+	}
+}
+
 /* Columns of the lead known: each run's columns of the same names. */
 static void
 setup(struct comparison *c)
@@ -70,6 +87,7 @@ setup(struct comparison *c)
 		c->cmp[i].at = phys_xcalloc(c->n, sizeof *c->cmp[i].at);
 		c->skip[i] = is_wallclock(c->lead.cols.v[i].name);
 	}
+	c->neulers = phys_ist_cols_eulers(&c->lead.cols, &c->eulers);
 	for (k = 1; k < c->n; k++) {
 		struct follower *f = &c->f[k];
 
@@ -198,6 +216,8 @@ compare_stream(struct comparison *c)
 			note_outside(c, c->lead.t);
 			continue;
 		}
+		for (k = 1; k < c->n; k++)
+			align_eulers(c, k);
 		for (i = 0; i < c->lead.cols.n; i++) {
 			if (c->skip[i])
 				continue;
@@ -397,6 +417,7 @@ comparison_free(struct comparison *c)
 	}
 	free(c->cmp);
 	free(c->skip);
+	free(c->eulers);
 	free(c->f);
 	free(c->row);
 }

@@ -644,6 +644,8 @@ struct diffstate {
 	double *bprev, bprev_t, *vb;
 	bool have_bprev, have_b;
 	ssize_t *map;		/* A column -> B column, or -1 */
+	struct phys_ist_euler *eulers;	/* A's poses' angles */
+	size_t neulers;
 	struct cmp *cmp;
 	bool outside;		/* some time is covered by one run only */
 	double outside_t;
@@ -805,6 +807,7 @@ diff_setup(struct diffstate *d)
 	}
 	d->bprev = phys_xcalloc(d->b.cols.n + 1, sizeof *d->bprev);
 	d->vb = phys_xcalloc(d->b.cols.n + 1, sizeof *d->vb);
+	d->neulers = phys_ist_cols_eulers(&d->a.cols, &d->eulers);
 }
 
 static int
@@ -828,6 +831,9 @@ diff_stream(struct diffstate *d, const struct phys_ist_opts *o)
 				note_skipped(d, d->a.t);
 			continue;
 		}
+		for (i = 0; i < d->neulers; i++)
+			phys_ist_euler_near(d->a.v, &d->eulers[i], d->vb,
+			    d->map);
 		if (o->series)
 			put_series_line(d, o->out);
 		for (i = 0; i < d->a.cols.n; i++)
@@ -982,6 +988,7 @@ phys_ist_diff(const struct phys_ist_opts *o, const char *a, const char *b,
 	phys_ist_src_close(&d.a);
 	phys_ist_src_close(&d.b);
 	free(d.map);
+	free(d.eulers);
 	free(d.cmp);
 	free(d.bprev);
 	free(d.vb);

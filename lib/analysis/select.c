@@ -194,6 +194,73 @@ phys_ist_col_wraps(const struct phys_ist_col *c)
 	    (c->flen == 3 && memcmp(f, "yaw", 3) == 0);
 }
 
+/* The column of c of the field so named of item name (itemlen long),
+ * -1 where c has none. */
+static ssize_t
+sibling(const struct phys_ist_cols *c, const char *name, size_t itemlen,
+    const char *field)
+{
+	char *s = phys_xasprintf("%.*s.%s", (int)itemlen, name, field);
+	ssize_t i = phys_ist_cols_index(c, s);
+
+	free(s);
+	return i;
+}
+
+size_t
+phys_ist_cols_eulers(const struct phys_ist_cols *c,
+    struct phys_ist_euler **out)
+{
+	const struct phys_ist_col *col;
+	ssize_t p, y;
+	size_t i, n = 0;
+
+	*out = NULL;
+	for (i = 0; i < c->n; i++) {
+		col = &c->v[i];
+		if (col->flen != 4 || strcmp(col->name + col->itemlen + 1,
+		    "roll") != 0 ||
+		    (p = sibling(c, col->name, col->itemlen, "pitch")) < 0 ||
+		    (y = sibling(c, col->name, col->itemlen, "yaw")) < 0)
+			continue;
+		*out = phys_xrealloc(*out, (n + 1) * sizeof **out);
+		(*out)[n++] = (struct phys_ist_euler){ i, (size_t)p,
+		    (size_t)y };
+	}
+	return n;
+}
+
+/* How far angles r, p, y are from ref's, each the shorter way. */
+static double
+euler_apart(const double *ref, double r, double p, double y)
+{
+	return fabs(remainder(r - ref[0], 2 * M_PI)) +
+	    fabs(remainder(p - ref[1], 2 * M_PI)) +
+	    fabs(remainder(y - ref[2], 2 * M_PI));
+}
+
+void
+phys_ist_euler_near(const double *ref, const struct phys_ist_euler *e,
+    double *v, const ssize_t *map)
+{
+	const size_t at[3] = { e->roll, e->pitch, e->yaw };
+	double want[3], *a[3];
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (map && map[at[i]] < 0)
+			return;
+		want[i] = ref[at[i]];
+		a[i] = &v[map ? (size_t)map[at[i]] : at[i]];
+	}
+	if (euler_apart(want, *a[0] + M_PI, M_PI - *a[1], *a[2] + M_PI) <
+	    euler_apart(want, *a[0], *a[1], *a[2])) {
+		*a[0] = remainder(*a[0] + M_PI, 2 * M_PI);
+		*a[1] = remainder(M_PI - *a[1], 2 * M_PI);
+		*a[2] = remainder(*a[2] + M_PI, 2 * M_PI);
+	}
+}
+
 double
 phys_ist_sub(bool wraps, double a, double b)
 {

@@ -70,6 +70,23 @@ double phys_ist_sub(bool wraps, double a, double b);
 /* a + w (b - a); of a column that wraps, the shorter way round, within
  * [-pi, pi]. */
 double phys_ist_lerp(bool wraps, double a, double b, double w);
+/* A pose's roll, pitch and yaw: their columns. */
+struct phys_ist_euler {
+	size_t roll, pitch, yaw;
+};
+/* The poses of c given as roll, pitch and yaw, into *out (freed by the
+ * caller): how many. */
+size_t phys_ist_cols_eulers(const struct phys_ist_cols *c,
+    struct phys_ist_euler **out);
+/*
+ * A pose's angles in v (its columns e's, through map where map is not
+ * NULL: -1 none) in the form nearest ref's (e's columns): (r, p, y) and
+ * (r + pi, pi - p, y + pi) are one orientation, which two runs may give
+ * in either form once a pitch passes pi/2, where an engine writes the
+ * first with roll and yaw turned by pi.
+ */
+void phys_ist_euler_near(const double *ref, const struct phys_ist_euler *e,
+    double *v, const ssize_t *map);
 /* The field of f that c names, or NULL; remembers where it was. */
 struct phys_ist_field *phys_ist_col_find(struct phys_ist_col *c, struct phys_ist_frame *f);
 /*
