@@ -1805,7 +1805,7 @@ spun_down() {
 	assert_equal "$stderr" "phys-step: $TMP/f.xml:7: <flag island, autoreset>: a later MuJoCo's, for how it runs, not for how the model moves: not read"
 }
 
-@test "mjcf: a later MuJoCo's <replicate> copies what it holds, nested, each copy at the offsets of those before it and turned by its euler, its names suffixed as that MuJoCo suffixes them: as libmujoco reads the same written out by hand; an actuator naming a replicated joint, a bad count and too many copies are refused at their lines" {
+@test "mjcf: a later MuJoCo's <replicate> copies what it holds, nested, each copy at the offsets of those before it and turned by its euler, its names suffixed as that MuJoCo suffixes them: as libmujoco reads the same written out by hand; an actuator naming a replicated joint, a bad count and too many copies are refused at their lines, and an edit of one copy" {
 	need_mujoco
 	SAME_AS="$MJ/replicate.xml" same_as_mujoco "$MJ/replicate-2.2.2.xml"
 	# the suffix padded to count's digits, an inner one's first
@@ -1823,4 +1823,11 @@ spun_down() {
 	sed 's|<replicate count="10" offset="0.1 0 0">|<replicate count="1000"><replicate count="1000">|; s|<site name="mark" pos="0 -1 0"/>|&</replicate>|' "$MJ/replicate.xml" > "$TMP/many.xml"
 	run -1 phys-step -q -n 1 "$TMP/many.xml"
 	assert_equal "$output" "phys-step: $TMP/many.xml:25: <replicate>: more than 100000 elements copied in the model: the limit (LIMITS in phys(7))"
+	# an edit of one copy, which its element would make of every copy
+	cp "$MJ/replicate.xml" "$TMP/edit.xml"
+	run -1 phys-param set -q --in-place 'replicate::arm1::geom4/surface.friction.ode.mu=0.3' "$TMP/edit.xml"
+	assert_equal "$output" "phys-param: $TMP/edit.xml: 'geom4' is one of the copies the <replicate> at line 16 makes: an edit of its element would change every copy: no element of this file holds its surface.friction.ode.mu alone"
+	run -1 phys-param set -q --in-place 'replicate::hinge2/axis.dynamics.damping=2' "$TMP/edit.xml"
+	[[ "$output" == *"'hinge2' is one of the copies the <replicate> at line 16 makes"* ]]
+	cmp "$MJ/replicate.xml" "$TMP/edit.xml"
 }

@@ -37,6 +37,7 @@
 struct mj_ent {
 	xmlNodePtr sdf;
 	int ord;		/* its element's place in the file; -1: none */
+	long copied;		/* the line of the <replicate> copying it */
 	xmlNodePtr el;		/* that element in the file's own tree */
 	/* a link: its inertial as edited so far, in SDF's terms */
 	bool have;
@@ -108,14 +109,25 @@ renamed_from(const char *sdf, const char *name)
  * from: one of the tags, at sdf's line, of sdf's name (else of the name
  * it was renamed from, else unnamed).
  */
+/* The line of the <replicate> n is in, 0 where none is. */
+static long
+replicated_by(xmlNodePtr n)
+{
+	for (; n && n->type == XML_ELEMENT_NODE; n = n->parent)
+		if (phys_node_is(n, "replicate"))
+			return phys_node_line(n);
+	return 0;
+}
+
 static int
-source_of(xmlNodePtr root, xmlNodePtr sdf, const char *const *tags)
+source_of(xmlNodePtr root, xmlNodePtr sdf, const char *const *tags,
+    long *copied)
 {
 	/* an element of an <include>d file names that file too: none of
 	 * this file's lines */
 	long line = phys_node_where(sdf);
 	char *name = phys_node_attr(sdf, "name"), *own;
-	xmlNodePtr n, unnamed = NULL, renamed = NULL, found = NULL;
+	xmlNodePtr n, unnamed = NULL, renamed = NULL, found = NULL, any = NULL;
 	size_t i;
 
 	for (n = root; n && !found; n = walk(n, root)) {
@@ -127,6 +139,8 @@ source_of(xmlNodePtr root, xmlNodePtr sdf, const char *const *tags)
 				break;
 		if (!tags[i])
 			continue;
+		if (!any)
+			any = n;
 		if (!xmlHasProp(n, (const xmlChar *)"name")) {
 			if (!unnamed)
 				unnamed = n;
@@ -141,6 +155,8 @@ source_of(xmlNodePtr root, xmlNodePtr sdf, const char *const *tags)
 	}
 	free(name);
 	found = found ? found : renamed ? renamed : unnamed;
+	/* a replicate's copy is named otherwise: the element at its line */
+	*copied = replicated_by(found ? found : any);
 	return found ? (int)((intptr_t)found->_private - 1) : -1;
 }
 
@@ -153,8 +169,10 @@ map_free(struct phys_doc *d)
 	d->mjcf = NULL;
 }
 
+/* The entity sdf, its element found in the tree root among tags. */
 static void
-map_add(struct phys_mjcf_map *m, xmlNodePtr sdf, int ord)
+map_add(struct phys_mjcf_map *m, xmlNodePtr root, xmlNodePtr sdf,
+    const char *const *tags)
 {
 	struct mj_ent *e;
 
@@ -162,7 +180,7 @@ map_add(struct phys_mjcf_map *m, xmlNodePtr sdf, int ord)
 	e = &m->ents[m->n++];
 	memset(e, 0, sizeof *e);
 	e->sdf = sdf;
-	e->ord = ord;
+	e->ord = source_of(root, sdf, tags, &e->copied);
 }
 
 static void
@@ -177,13 +195,13 @@ map_model(struct phys_mjcf_map *m, xmlNodePtr root, xmlNodePtr model)
 		if (phys_node_is(n, "model"))
 			map_model(m, root, n);
 		else if (phys_node_is(n, "joint"))
-			map_add(m, n, source_of(root, n, joint));
+			map_add(m, root, n, joint);
 		if (!phys_node_is(n, "link"))
 			continue;
-		map_add(m, n, source_of(root, n, body));
+		map_add(m, root, n, body);
 		for (c = phys_child(n, "collision"); c;
 		    c = phys_next(c, "collision"))
-			map_add(m, c, source_of(root, c, geom));
+			map_add(m, root, c, geom);
 	}
 }
 
@@ -970,6 +988,15 @@ phys_mjcf_edit(struct phys_doc *src, struct phys_doc *model,
 	if (s == PHYS_S_WORLD || s == PHYS_S_PHYSICS)
 		return edit_option(src, s, node, p, value);
 	e = entity_of(src->mjcf, node);
+	if (e && e->copied) {
+		name = phys_node_attr(node, "name");
+		rc = phys_fail("%s: '%s' is one of the copies the <replicate> "
+		    "at line %ld makes: an edit of its element would change "
+		    "every copy: no element of this file holds its %s alone",
+		    src->name, name ? name : "?", e->copied, p->name);
+		free(name);
+		return rc;
+	}
 	if (!e || !e->el) {
 		name = node ? phys_node_attr(node, "name") : NULL;
 		rc = phys_fail("%s: '%s' is made by phys or comes from an "
