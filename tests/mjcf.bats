@@ -1808,6 +1808,11 @@ spun_down() {
 @test "mjcf: a later MuJoCo's <replicate> copies what it holds, nested, each copy at the offsets of those before it and turned by its euler, its names suffixed as that MuJoCo suffixes them: as libmujoco reads the same written out by hand; an actuator naming a replicated joint, a bad count and too many copies are refused at their lines, and an edit of one copy" {
 	need_mujoco
 	SAME_AS="$MJ/replicate.xml" same_as_mujoco "$MJ/replicate-2.2.2.xml"
+	# and written out as MJCF, each copy a body of its own
+	phys-sdf print -q --format mjcf "$MJ/replicate.xml" > "$TMP/out.xml"
+	oracle_bodies "$MJ/replicate-2.2.2.xml" > "$TMP/want"
+	oracle_bodies "$TMP/out.xml" > "$TMP/got"
+	agree "$TMP/want" "$TMP/got"
 	# the suffix padded to count's digits, an inner one's first
 	run -0 --separate-stderr phys-sdf print "$MJ/replicate.xml"
 	[ "$(printf '%s\n' "$output" | grep -c '<frame name="mark0[0-9]"')" = 10 ]
