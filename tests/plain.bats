@@ -61,6 +61,7 @@ slow_run() {	# the command, for a shell
 # it ends; its screen (stderr) in $TMP/screen.
 tty_run() {
 	local sock="phys-$$-$BATS_TEST_NUMBER" i
+	rm -f "$TMP/rc"
 	tmux -L "$sock" new-session -d -s s -x 200 -y 50 \
 		"$1 > '$TMP/out'; echo \$? > '$TMP/rc'; sleep 60"
 	for i in $(seq 600); do
@@ -87,6 +88,12 @@ tty_run() {
 	near "$rtf" 0.025 0.025
 	# the state lines are all there, untouched
 	[ "$(wc -l < "$TMP/out")" -eq 11 ]
+	[[ $line != *"quick solver"* ]]
+	# under ODE's world solver, its quick one is named too
+	tty_run "$(slow_run) -t 0.004 -s ode.solver.type=world"
+	[ "$(cat "$TMP/rc")" = 0 ]
+	line=$(grep 'slow:' "$TMP/screen")
+	[[ $line == *"now 1e-06), ODE's quick solver (-s ode.solver.type=quick: its world solver's work grows as the cube of the constraints, the quick one's as their number) or another engine"* ]]
 }
 
 @test "a slow run says nothing when standard error is not a terminal" {

@@ -1548,6 +1548,14 @@ same_terminal(int a, int b)
 #define SLOW_RTF	0.05	/* simulated s per wall s, below it: slow */
 #define SLOW_AFTER	1.0	/* s of wall time before judging */
 
+/* Whether the run is ODE's, under its world solver. */
+static bool
+ode_world(const struct run *r)
+{
+	return strcmp(r->engine->name, "ODE") == 0 &&
+	    strcmp(PVS(r->cur, PHYSICS_ode_solver_type), "world") == 0;
+}
+
 static void
 slow_check(struct run *r, double t0, bool *said)
 {
@@ -1566,9 +1574,12 @@ slow_check(struct run *r, double t0, bool *said)
 	h = PVD(r->cur, PHYSICS_max_step_size);
 	phys_warn("slow: %s runs this world at %.2g times real time (1 s "
 	    "simulated takes %.0f s); try a larger step (-s max_step_size="
-	    "%g, now %g) or another engine (a profile of its own: "
+	    "%g, now %g)%s or another engine (a profile of its own: "
 	    "phys-preset add --engine, then -p)", r->engine->name, rtf,
-	    ceil(1 / rtf), 2 * h, h);
+	    ceil(1 / rtf), 2 * h, h, ode_world(r) ? ", ODE's quick solver "
+	    "(-s ode.solver.type=quick: its world solver's work grows as "
+	    "the cube of the constraints, the quick one's as their number)" :
+	    "");
 }
 
 static bool
