@@ -1824,6 +1824,9 @@ spun_down() {
 	sed 's|count="3"|count="2.5"|' "$MJ/replicate.xml" > "$TMP/count.xml"
 	run -1 phys-step -q -n 1 "$TMP/count.xml"
 	assert_equal "$output" "phys-step: $TMP/count.xml:16: count=\"2.5\": a whole number from 1 to 100000"
+	sed 's|<geom name="ball"|<joint name="j2"/>&|' "$MJ/replicate.xml" > "$TMP/joint.xml"
+	run -1 phys-step -q -n 1 "$TMP/joint.xml"
+	assert_equal "$output" "phys-step: $TMP/joint.xml:21: a joint in a <replicate> is not read: phys refuses the model"
 	# copies of copies bounded: 1000 x 1000 sites
 	sed 's|<replicate count="10" offset="0.1 0 0">|<replicate count="1000"><replicate count="1000">|; s|<site name="mark" pos="0 -1 0"/>|&</replicate>|' "$MJ/replicate.xml" > "$TMP/many.xml"
 	run -1 phys-step -q -n 1 "$TMP/many.xml"

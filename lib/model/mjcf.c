@@ -1586,7 +1586,7 @@ struct holder {
 	int depth;		/* of the body */
 	bool needs_inertia;	/* its geoms weigh */
 	phys_pose frame;	/* in the body's frame */
-	bool in_frame;
+	const char *in;		/* the <frame> or <replicate> it is in */
 };
 
 /* The children's passes: geoms first (the body's inertia needs them),
@@ -1611,7 +1611,7 @@ read_frame(struct reader *r, xmlNodePtr n, const struct holder *h,
 	    orientation(r, n, -1, &local.q) < 0)
 		return -1;
 	in.frame = phys_pose_mul(h->frame, local);
-	in.in_frame = true;
+	in.in = (const char *)n->name;
 	return read_children(r, n, &in, pass);
 }
 
@@ -1738,7 +1738,7 @@ read_replicate(struct reader *r, xmlNodePtr n, const struct holder *h,
 		return mj_fail(r, n, "<replicate>: more than %d elements "
 		    "copied in the model: the limit (LIMITS in phys(7))",
 		    MJ_MAX_COPIES);
-	in.in_frame = true;
+	in.in = (const char *)n->name;
 	for (i = 0; i < count && rc == 0; i++) {
 		for (k = 0; k < 3; k++)
 			e[k] = i * euler[k];
@@ -1773,9 +1773,9 @@ read_other(struct reader *r, xmlNodePtr c, const struct holder *h, int cls)
 		if (h->me < 0)
 			return mj_fail(r, c, "%s", "the world body takes no "
 			    "joint");
-		if (h->in_frame)
-			return mj_fail(r, c, "%s", "a joint in a <frame> is "
-			    "not read: phys refuses the model");
+		if (h->in)
+			return mj_fail(r, c, "a joint in a <%s> is not read: "
+			    "phys refuses the model", h->in);
 		if (read_joint(r, c, cls, phys_node_is(c, "freejoint")) < 0)
 			return -1;
 		r->joints[r->njoints - 1].body = h->me;
@@ -1846,7 +1846,7 @@ body_children(struct reader *r, xmlNodePtr n, int me, int childclass,
     int depth, bool needs_inertia)
 {
 	struct holder h = { me, childclass, depth, needs_inertia,
-		PHYS_POSE_IDENTITY, false };
+		PHYS_POSE_IDENTITY, NULL };
 
 	if (read_children(r, n, &h, PASS_GEOMS) < 0)
 		return -1;
