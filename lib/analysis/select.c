@@ -194,15 +194,22 @@ phys_ist_col_wraps(const struct phys_ist_col *c)
 	    (c->flen == 3 && memcmp(f, "yaw", 3) == 0);
 }
 
-/* The column of c of the field so named of item name (itemlen long),
- * -1 where c has none. */
+/* The column of c of the field so named of the item of column roll, -1
+ * where c has none. */
 static ssize_t
-sibling(const struct phys_ist_cols *c, const char *name, size_t itemlen,
-    const char *field)
+sibling(const struct phys_ist_cols *c, size_t roll, const char *field)
 {
-	char *s = phys_xasprintf("%.*s.%s", (int)itemlen, name, field);
-	ssize_t i = phys_ist_cols_index(c, s);
+	const struct phys_ist_col *r = &c->v[roll];
+	char *s = phys_xasprintf("%.*s.%s", (int)r->itemlen, r->name, field);
+	size_t k;
+	ssize_t i = -1;
 
+	/* a pose's fields follow each other (x y z roll pitch yaw) */
+	for (k = roll + 1; k < c->n && k < roll + 3 && i < 0; k++)
+		if (strcmp(c->v[k].name, s) == 0)
+			i = (ssize_t)k;
+	if (i < 0)
+		i = phys_ist_cols_index(c, s);
 	free(s);
 	return i;
 }
@@ -220,8 +227,8 @@ phys_ist_cols_eulers(const struct phys_ist_cols *c,
 		col = &c->v[i];
 		if (col->flen != 4 || strcmp(col->name + col->itemlen + 1,
 		    "roll") != 0 ||
-		    (p = sibling(c, col->name, col->itemlen, "pitch")) < 0 ||
-		    (y = sibling(c, col->name, col->itemlen, "yaw")) < 0)
+		    (p = sibling(c, i, "pitch")) < 0 ||
+		    (y = sibling(c, i, "yaw")) < 0)
 			continue;
 		*out = phys_xrealloc(*out, (n + 1) * sizeof **out);
 		(*out)[n++] = (struct phys_ist_euler){ i, (size_t)p,
