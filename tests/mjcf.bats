@@ -248,6 +248,32 @@ same_as_mujoco() {
 	done
 }
 
+# boxes N: an MJCF model of N free boxes 0.1 m high, dropped from 2 cm
+# above the floor, 1 m apart.
+boxes() {
+	local i
+	{
+		echo '<mujoco model="boxes"><worldbody><geom type="plane" size="5 5 0.1"/>'
+		for i in $(seq "$1"); do
+			echo "<body name=\"b$i\" pos=\"$i 0 0.07\"><freejoint/><geom type=\"box\" size=\"0.05 0.05 0.05\"/></body>"
+		done
+		echo '</worldbody></mujoco>'
+	}
+}
+
+@test "mjcf: the profile an MJCF model starts in solves with ODE's world solver up to 32 degrees of freedom and its quick one beyond (the world solver's work grows as the cube of the constraints: Menagerie's G1 with hands took 22 s a simulated second); boxes come to rest on the floor under either" {
+	local n solver
+	for n in 5 6; do
+		boxes "$n" > "$TMP/boxes$n.xml"
+		solver=$(phys-param get -q ode.solver.type "$TMP/boxes$n.xml" | jq -r .value)
+		if [ "$n" = 5 ]; then assert_equal "$solver" world; else assert_equal "$solver" quick; fi
+		phys-step -q -t 1 -r 1 -i 'boxes::b?/pose' "$TMP/boxes$n.xml" | tail -1 > "$TMP/out"
+		# each at rest on the floor: its centre half its height up
+		[ "$(jq '[.items[] | .z] | length' "$TMP/out")" = "$n" ]
+		[ "$(jq '[.items[] | .z - 0.05 | fabs] | max < 1e-3' "$TMP/out")" = true ]
+	done
+}
+
 @test "mjcf: a second top-level <default> (an included file's, then the model's) is more of main, for the elements and the classes read after it, not those read before, as MuJoCo reads it" {
 	need_mujoco
 	same_as_mujoco "$MJ/defaults.xml"

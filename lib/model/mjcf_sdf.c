@@ -35,6 +35,13 @@
  * leg of tests/data/mjcf/hip.xml sags 0.07 mm under it (0.7 mm at 1e-9). */
 #define MJCF_CFM	1e-10
 
+/* The most degrees of freedom a model's default profile solves with ODE's
+ * world solver, whose work a step grows as the cube of the constraint
+ * rows: dm_control's humanoid has 27; under it Menagerie's G1 with hands
+ * (49) took 22 s a simulated second and MuJoCo's stonehenge (456) 850 s,
+ * against 0.2 s and 0.6 s under the quick solver. */
+#define MJCF_WORLD_DOFS	32
+
 /* ---- the SDF model ---- */
 
 /*
@@ -928,12 +935,27 @@ write_world_geoms(struct reader *r, xmlNodePtr model, long line)
 			    r->bodies[i].world);
 }
 
+/* The model's degrees of freedom: a free joint's 6, a ball's 3. */
+static int
+model_dofs(const struct reader *r)
+{
+	static const int dofs[] = { [MJ_FREE] = 6, [MJ_BALL] = 3,
+		[MJ_SLIDE] = 1, [MJ_HINGE] = 1 };
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < r->njoints; i++)
+		n += dofs[r->joints[i].type];
+	return n;
+}
+
 /*
  * The world a model file of MJCF runs in: MuJoCo's gravity, and two
  * profiles: the default one, ODE's at MuJoCo's timestep with its world
  * solver (which solves the constraints exactly, as MuJoCo's solvers do:
  * the quick one leaves a leg hung from three hip joints 6.5 cm below its
- * hip), its constraints as soft as a force mixing of MJCF_CFM makes
+ * hip) up to MJCF_WORLD_DOFS degrees of freedom, its quick one beyond,
+ * its constraints as soft as a force mixing of MJCF_CFM makes
  * them (MuJoCo's are soft too: without it, the redundant rows of a box's
  * four contacts or of a loop's closing joint leave the direct solver a
  * singular system, which sped the box 1.4% and stopped ODE on the
@@ -956,7 +978,8 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 	xmlSetProp(p, (const xmlChar *)"default", (const xmlChar *)"true");
 	add_num(p, "max_step_size", r->timestep, line);
 	m = add(p, "ode", NULL, line);
-	add(add(m, "solver", NULL, line), "type", "world", line);
+	add(add(m, "solver", NULL, line), "type", model_dofs(r) <=
+	    MJCF_WORLD_DOFS ? "world" : "quick", line);
 	add_num(add(m, "constraints", NULL, line), "cfm", MJCF_CFM, line);
 	p = add(w, "physics", NULL, line);
 	set_name(p, "mujoco");
