@@ -1292,11 +1292,13 @@ put_size(struct phys_buf *b, const struct mujoco_engine *e)
 	if ((double)njmax > fit)
 		njmax = (size_t)fmax(fit, 32);
 	/* the compiler's forward pass takes stack for twice the mass matrix's
-	 * entries: a chain of 80 hinges overflowed without them */
+	 * entries (a chain of 80 hinges overflowed without them), and for
+	 * MuJoCo's default Newton solver on the contacts at qpos0, 3 nv^2
+	 * (MuJoCo's stonehenge of 76 stones in contact overflowed) */
 	phys_buf_printf(b, "<size nconmax=\"%zu\" njmax=\"%zu\" "
 	    "nstack=\"%.0f\"/>\n", nconmax, njmax, fmin(10000.0 + 20.0 * nv +
-	    10.0 * njmax + (double)STACK_PAIRS(e->w->nlinks) + 2 * nm,
-	    MEMORY_BUDGET / 2 / sizeof(mjtNum)));
+	    10.0 * njmax + (double)STACK_PAIRS(e->w->nlinks) + 2 * nm +
+	    3.0 * nv * nv, MEMORY_BUDGET / 2 / sizeof(mjtNum)));
 }
 
 /*
