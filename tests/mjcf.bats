@@ -248,9 +248,9 @@ same_as_mujoco() {
 	done
 }
 
-# boxes N: an MJCF model of N free boxes 0.1 m high, dropped from 2 cm
+# mjcf_boxes N: an MJCF model of N free boxes 0.1 m high, dropped from 2 cm
 # above the floor, 1 m apart.
-boxes() {
+mjcf_boxes() {
 	local i
 	{
 		echo '<mujoco model="boxes"><worldbody><geom type="plane" size="5 5 0.1"/>'
@@ -264,7 +264,7 @@ boxes() {
 @test "mjcf: the profile an MJCF model starts in solves with ODE's world solver up to 32 degrees of freedom and its quick one beyond (the world solver's work grows as the cube of the constraints: Menagerie's G1 with hands took 22 s a simulated second); boxes come to rest on the floor under either" {
 	local n solver
 	for n in 5 6; do
-		boxes "$n" > "$TMP/boxes$n.xml"
+		mjcf_boxes "$n" > "$TMP/boxes$n.xml"
 		solver=$(phys-param get -q ode.solver.type "$TMP/boxes$n.xml" | jq -r .value)
 		if [ "$n" = 5 ]; then assert_equal "$solver" world; else assert_equal "$solver" quick; fi
 		phys-step -q -t 1 -r 1 -i 'boxes::b?/pose' "$TMP/boxes$n.xml" | tail -1 > "$TMP/out"
