@@ -248,6 +248,14 @@ same_as_mujoco() {
 	done
 }
 
+# edit_refused SOURCE SED LINE WANT: SOURCE edited by the sed script SED
+# is refused by phys-step at LINE with WANT.
+edit_refused() {
+	sed "$2" "$1" > "$TMP/edited.xml"
+	run -1 phys-step -q -n 1 "$TMP/edited.xml"
+	assert_equal "$output" "phys-step: $TMP/edited.xml:$3: $4"
+}
+
 # mjcf_boxes N: an MJCF model of N free boxes 0.1 m high, dropped from 2 cm
 # above the floor, 1 m apart.
 mjcf_boxes() {
@@ -1844,19 +1852,15 @@ spun_down() {
 	[ "$(printf '%s\n' "$output" | grep -c '<frame name="mark0[0-9]"')" = 10 ]
 	[[ "$output" == *'<collision name="ball_12">'* ]]
 	# MuJoCo copies an element that names a replicated one, with it
-	sed 's|</worldbody>|&<actuator><motor joint="hinge"/></actuator>|' "$MJ/replicate.xml" > "$TMP/act.xml"
-	run -1 phys-step -q -n 1 "$TMP/act.xml"
-	assert_equal "$output" "phys-step: $TMP/act.xml:28: <motor joint=\"hinge\">: 'hinge' is named in a <replicate> (line 18), which a later MuJoCo copies this <motor> with, each copy naming one of its copies: phys does not copy it: phys refuses the model"
-	sed 's|count="3"|count="2.5"|' "$MJ/replicate.xml" > "$TMP/count.xml"
-	run -1 phys-step -q -n 1 "$TMP/count.xml"
-	assert_equal "$output" "phys-step: $TMP/count.xml:16: count=\"2.5\": a whole number from 1 to 100000"
-	sed 's|<geom name="ball"|<joint name="j2"/>&|' "$MJ/replicate.xml" > "$TMP/joint.xml"
-	run -1 phys-step -q -n 1 "$TMP/joint.xml"
-	assert_equal "$output" "phys-step: $TMP/joint.xml:21: a joint in a <replicate> is not read: phys refuses the model"
+	edit_refused "$MJ/replicate.xml" 's|</worldbody>|&<actuator><motor joint="hinge"/></actuator>|' 28 \
+	    "<motor joint=\"hinge\">: 'hinge' is named in a <replicate> (line 18), which a later MuJoCo copies this <motor> with, each copy naming one of its copies: phys does not copy it: phys refuses the model"
+	edit_refused "$MJ/replicate.xml" 's|count="3"|count="2.5"|' 16 \
+	    'count="2.5": a whole number from 1 to 100000'
+	edit_refused "$MJ/replicate.xml" 's|<geom name="ball"|<joint name="j2"/>&|' 21 \
+	    'a joint in a <replicate> is not read: phys refuses the model'
 	# copies of copies bounded: 1000 x 1000 sites
-	sed 's|<replicate count="10" offset="0.1 0 0">|<replicate count="1000"><replicate count="1000">|; s|<site name="mark" pos="0 -1 0"/>|&</replicate>|' "$MJ/replicate.xml" > "$TMP/many.xml"
-	run -1 phys-step -q -n 1 "$TMP/many.xml"
-	assert_equal "$output" "phys-step: $TMP/many.xml:25: <replicate>: more than 100000 elements copied in the model: the limit (LIMITS in phys(7))"
+	edit_refused "$MJ/replicate.xml" 's|<replicate count="10" offset="0.1 0 0">|<replicate count="1000"><replicate count="1000">|; s|<site name="mark" pos="0 -1 0"/>|&</replicate>|' 25 \
+	    '<replicate>: more than 100000 elements copied in the model: the limit (LIMITS in phys(7))'
 	# an edit of one copy, which its element would make of every copy
 	cp "$MJ/replicate.xml" "$TMP/edit.xml"
 	run -1 phys-param set -q --in-place 'replicate::arm1::geom4/surface.friction.ode.mu=0.3' "$TMP/edit.xml"

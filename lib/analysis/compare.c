@@ -60,21 +60,6 @@ is_wallclock(const char *name)
 	return false;
 }
 
-/* Run k's roll, pitch and yaw of each pose in the form nearest the
- * lead's (phys_ist_euler_near). */
-static void
-align_eulers(struct comparison *c, size_t k)
-{
-	struct follower *f = &c->f[k];
-	const struct phys_ist_euler *e;
-	size_t i;
-
-	for (i = 0; i < c->neulers; i++) {
-		e = &c->eulers[i];
-		phys_ist_euler_near(c->lead.v, e, f->now, f->map);
-	}
-}
-
 /* Columns of the lead known: each run's columns of the same names. */
 static void
 setup(struct comparison *c)
@@ -217,7 +202,8 @@ compare_stream(struct comparison *c)
 			continue;
 		}
 		for (k = 1; k < c->n; k++)
-			align_eulers(c, k);
+			phys_ist_eulers_near(c->lead.v, c->eulers, c->neulers,
+			    c->f[k].now, c->f[k].map);
 		for (i = 0; i < c->lead.cols.n; i++) {
 			if (c->skip[i])
 				continue;

@@ -831,9 +831,8 @@ diff_stream(struct diffstate *d, const struct phys_ist_opts *o)
 				note_skipped(d, d->a.t);
 			continue;
 		}
-		for (i = 0; i < d->neulers; i++)
-			phys_ist_euler_near(d->a.v, &d->eulers[i], d->vb,
-			    d->map);
+		phys_ist_eulers_near(d->a.v, d->eulers, d->neulers, d->vb,
+		    d->map);
 		if (o->series)
 			put_series_line(d, o->out);
 		for (i = 0; i < d->a.cols.n; i++)

@@ -246,9 +246,9 @@ euler_apart(const double *ref, double r, double p, double y)
 	    fabs(remainder(y - ref[2], 2 * M_PI));
 }
 
-void
-phys_ist_euler_near(const double *ref, const struct phys_ist_euler *e,
-    double *v, const ssize_t *map)
+static void
+euler_near(const double *ref, const struct phys_ist_euler *e, double *v,
+    const ssize_t *map)
 {
 	const size_t at[3] = { e->roll, e->pitch, e->yaw };
 	double want[3], *a[3];
@@ -266,6 +266,16 @@ phys_ist_euler_near(const double *ref, const struct phys_ist_euler *e,
 		*a[1] = remainder(M_PI - *a[1], 2 * M_PI);
 		*a[2] = remainder(*a[2] + M_PI, 2 * M_PI);
 	}
+}
+
+void
+phys_ist_eulers_near(const double *ref, const struct phys_ist_euler *e,
+    size_t n, double *v, const ssize_t *map)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		euler_near(ref, &e[i], v, map);
 }
 
 double

@@ -79,14 +79,14 @@ struct phys_ist_euler {
 size_t phys_ist_cols_eulers(const struct phys_ist_cols *c,
     struct phys_ist_euler **out);
 /*
- * A pose's angles in v (its columns e's, through map where map is not
- * NULL: -1 none) in the form nearest ref's (e's columns): (r, p, y) and
- * (r + pi, pi - p, y + pi) are one orientation, which two runs may give
- * in either form once a pitch passes pi/2, where an engine writes the
- * first with roll and yaw turned by pi.
+ * The angles of the n poses e in v (their columns e's, through map where
+ * map is not NULL: -1 none) each in the form nearest ref's (e's
+ * columns): (r, p, y) and (r + pi, pi - p, y + pi) are one orientation,
+ * which two runs may give in either form once a pitch passes pi/2, where
+ * an engine writes the first with roll and yaw turned by pi.
  */
-void phys_ist_euler_near(const double *ref, const struct phys_ist_euler *e,
-    double *v, const ssize_t *map);
+void phys_ist_eulers_near(const double *ref, const struct phys_ist_euler *e,
+    size_t n, double *v, const ssize_t *map);
 /* The field of f that c names, or NULL; remembers where it was. */
 struct phys_ist_field *phys_ist_col_find(struct phys_ist_col *c, struct phys_ist_frame *f);
 /*

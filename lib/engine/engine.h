@@ -70,6 +70,10 @@ struct phys_engine_info {
 	 * ode.solver.iters"; NULL, or a NULL function: a smaller step
 	 * alone. */
 	const char *(*apart_hint)(const struct phys_value *physics);
+	/* What may speed up a run far slower than real time under the
+	 * profile's values physics, beside a larger step or another engine
+	 * (the driver's notice): NULL, or a NULL function: nothing. */
+	const char *(*slow_hint)(const struct phys_value *physics);
 	/* It holds a limited tendon (struct phys_tendon); the driver
 	 * refuses a world of one under an engine that does not. */
 	bool tendons;

@@ -3167,5 +3167,15 @@ ode_apart_hint(const struct phys_value *physics)
 	return "ode.solver.type world, more ode.solver.iters";
 }
 
+static const char *
+ode_slow_hint(const struct phys_value *physics)
+{
+	if (strcmp(PVS(physics, PHYSICS_ode_solver_type), "world") != 0)
+		return NULL;
+	return "ODE's quick solver (-s ode.solver.type=quick: its world "
+	    "solver's work grows as the cube of the constraints, the quick "
+	    "one's as their number)";
+}
+
 PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record,
-    .apart_hint = ode_apart_hint)
+    .apart_hint = ode_apart_hint, .slow_hint = ode_slow_hint)

@@ -935,17 +935,14 @@ write_world_geoms(struct reader *r, xmlNodePtr model, long line)
 			    r->bodies[i].world);
 }
 
-/* The model's degrees of freedom: a free joint's 6, a ball's 3. */
-static int
+/* The model's degrees of freedom (MuJoCo's nv). */
+static size_t
 model_dofs(const struct reader *r)
 {
-	static const int dofs[] = { [MJ_FREE] = 6, [MJ_BALL] = 3,
-		[MJ_SLIDE] = 1, [MJ_HINGE] = 1 };
-	size_t i;
-	int n = 0;
+	size_t i, n = 0;
 
 	for (i = 0; i < r->njoints; i++)
-		n += dofs[r->joints[i].type];
+		n += nv_of[r->joints[i].type];
 	return n;
 }
 

@@ -1548,17 +1548,10 @@ same_terminal(int a, int b)
 #define SLOW_RTF	0.05	/* simulated s per wall s, below it: slow */
 #define SLOW_AFTER	1.0	/* s of wall time before judging */
 
-/* Whether the run is ODE's, under its world solver. */
-static bool
-ode_world(const struct run *r)
-{
-	return strcmp(r->engine->name, "ODE") == 0 &&
-	    strcmp(PVS(r->cur, PHYSICS_ode_solver_type), "world") == 0;
-}
-
 static void
 slow_check(struct run *r, double t0, bool *said)
 {
+	const char *hint;
 	double wall, rtf, h;
 
 	if (*said)
@@ -1572,14 +1565,12 @@ slow_check(struct run *r, double t0, bool *said)
 		return;
 	*said = true;
 	h = PVD(r->cur, PHYSICS_max_step_size);
+	hint = r->engine->slow_hint ? r->engine->slow_hint(r->cur) : NULL;
 	phys_warn("slow: %s runs this world at %.2g times real time (1 s "
 	    "simulated takes %.0f s); try a larger step (-s max_step_size="
-	    "%g, now %g)%s or another engine (a profile of its own: "
+	    "%g, now %g)%s%s or another engine (a profile of its own: "
 	    "phys-preset add --engine, then -p)", r->engine->name, rtf,
-	    ceil(1 / rtf), 2 * h, h, ode_world(r) ? ", ODE's quick solver "
-	    "(-s ode.solver.type=quick: its world solver's work grows as "
-	    "the cube of the constraints, the quick one's as their number)" :
-	    "");
+	    ceil(1 / rtf), 2 * h, h, hint ? ", " : "", hint ? hint : "");
 }
 
 static bool
