@@ -151,6 +151,11 @@ struct mujoco_engine {
 	int64_t *bouncing, *was_bouncing;
 	size_t nbouncing, nwas, cap_bouncing, cap_was;
 	mjtNum *saved;		/* qpos, qvel, warm start before a step */
+	/* mujoco.eulerdamp false: joint damping explicit under Euler, the
+	 * model's dof_damping set aside (in damping) for the integration,
+	 * and put back by restore_state should MuJoCo stop within it */
+	bool explicit_damping, damping_aside;
+	mjtNum *damping;
 	jmp_buf fail;		/* where a MuJoCo error returns to */
 	bool catching;
 	char fail_text[512];
@@ -2817,6 +2822,33 @@ servo_shares(struct mujoco_engine *e)
 			e->joints[i].effort[0] += share;
 }
 
+static void
+put_damping_back(struct mujoco_engine *e)
+{
+	if (e->damping_aside)
+		mju_copy(e->m->dof_damping, e->damping, e->m->nv);
+	e->damping_aside = false;
+}
+
+/*
+ * MuJoCo 2.2.2's Euler step with joint damping as an explicit force, as
+ * a later MuJoCo's eulerdamp flag disabled has it: the forward pass put
+ * -d qdot among the passive forces, and mj_Euler, finding no damping,
+ * integrates that acceleration as it is instead of taking damping into
+ * the step (M + h D).
+ */
+static void
+euler_explicit_damping(struct mujoco_engine *e)
+{
+	mjModel *m = e->m;
+
+	mju_copy(e->damping, m->dof_damping, m->nv);
+	mju_zero(m->dof_damping, m->nv);
+	e->damping_aside = true;
+	mj_Euler(m, e->d);
+	put_damping_back(e);
+}
+
 /* One step of the state in d; MuJoCo's errors return to the caller. */
 static void
 step_once(struct mujoco_engine *e)
@@ -2842,7 +2874,10 @@ step_once(struct mujoco_engine *e)
 			servo_shares(e);
 		break;
 	default:
-		mj_Euler(m, d);
+		if (e->explicit_damping)
+			euler_explicit_damping(e);
+		else
+			mj_Euler(m, d);
 		break;
 	}
 	move_mocap(e);
@@ -3324,6 +3359,8 @@ free_model(struct mujoco_engine *e)
 	free(e->jnt_joint);
 	free(e->jnt_axis);
 	free(e->saved);
+	free(e->damping);
+	e->damping = NULL;
 	e->geom_collision = e->collision_geom = e->body_link = NULL;
 	e->body_ghost = e->jnt_joint = e->jnt_axis = NULL;
 	e->saved = NULL;
@@ -3454,6 +3491,7 @@ build(struct mujoco_engine *e, bool at_load)
 		return phys_fail("MuJoCo could not allocate its data");
 	e->saved = phys_xcalloc((size_t)(e->m->nq + 2 * e->m->nv +
 	    7 * e->m->nmocap) + 1, sizeof *e->saved);
+	e->damping = phys_xcalloc((size_t)e->m->nv + 1, sizeof *e->damping);
 	mujoco_engine_apply_world(e);
 	for (i = 0; i < w->nlinks; i++)
 		if (apply_mass(e, (int)i, at_load) < 0)
@@ -3612,6 +3650,7 @@ mujoco_engine_apply_profile(struct mujoco_engine *e)
 	o->cone = strcmp(PVS(v, PHYSICS_mujoco_cone), "elliptic") == 0 ?
 	    mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
 	o->impratio = PVD(v, PHYSICS_mujoco_impratio);
+	e->explicit_damping = !PVB(v, PHYSICS_mujoco_eulerdamp);
 	soften_equalities(e);
 	return 0;
 }
@@ -3755,6 +3794,7 @@ restore_state(struct mujoco_engine *e)
 	mju_copy(e->d->mocap_quat, s + m->nq + 2 * m->nv + 3 * m->nmocap,
 	    4 * m->nmocap);
 	e->d->pstack = 0;
+	put_damping_back(e);
 	refresh(e);
 }
 

@@ -3,8 +3,7 @@
  * qpos0 (mjcf_qpos0.h): a position servo's dampratio made its damping,
  * from the matrix's diagonal (dof_M0), and a joint's springdamper made
  * its stiffness and damping, from the inverse's diagonal
- * (dof_invweight0); and whether a later MuJoCo's explicit damping under
- * Euler moves the model as 2.2.2 does, from the same diagonal. The matrix is built as MuJoCo's composite rigid body
+ * (dof_invweight0). The matrix is built as MuJoCo's composite rigid body
  * algorithm builds it: dofs i and j, j's at or above i, meet in the
  * bodies from i's down, whose composite inertia gives their entry (the
  * cross term of the kinetic energy of the two motions); armature adds to
@@ -311,78 +310,11 @@ springdampers(struct reader *r, const struct mass *M, bool factored)
 	return 0;
 }
 
-/*
- * A later MuJoCo's <flag eulerdamp="disable">: under its Euler
- * integrator, damping as an explicit force, where MuJoCo 2.2.2 (and so
- * phys's MuJoCo engine) integrates it implicitly, scaling a dof's rate
- * by 1 / (1 + rho) a step, rho = h d / m (m the dof's inertia from the
- * inverse's diagonal, as MuJoCo weighs a dof). The two part by about
- * rho^2 of the rate a step: up to EULERDAMP_RHO the model is read as
- * 2.2.2 moves it, said with the largest rho; beyond, refused. Another
- * integrator has no use for the flag.
- */
-#define EULERDAMP_RHO 0.01
-
-static int
-explicit_damping(struct reader *r, const struct mass *M, bool factored)
-{
-	const char *file = phys_doc_file(r->d, r->flag_line);
-	long line = phys_where_line(r->flag_line);
-	const struct mj_joint *j, *worst = NULL;
-	double rho, most = 0;
-	size_t i, k;
-
-	if (!(r->off & MJ_OFF_EULERDAMP))
-		return 0;
-	if (r->integrator != 0) {
-		if (!r->o->quiet)
-			phys_warnat_once(file, line, "<flag eulerdamp=\"disable"
-			    "\">: a later MuJoCo's, for its Euler integrator "
-			    "only (the model's is %s): not read",
-			    integrators[r->integrator]);
-		return 0;
-	}
-	for (i = 0; i < r->njoints && !(r->off & MJ_OFF_PASSIVE); i++) {
-		j = &r->joints[i];
-		if (!(j->damping > 0))
-			continue;
-		if (!factored)
-			return phys_failat(file, line, "<flag eulerdamp=\""
-			    "disable\">: the model's mass matrix is not "
-			    "positive definite (a body without mass?)");
-		for (k = 0; k < nv_of[j->type]; k++) {
-			rho = r->timestep * j->damping *
-			    inverse_diagonal(M, M->first[i] + k);
-			if (rho > most) {
-				most = rho;
-				worst = j;
-			}
-		}
-	}
-	if (most > EULERDAMP_RHO)
-		return phys_failat(file, line, "<flag eulerdamp=\"disable\">: "
-		    "a later MuJoCo's explicit damping under Euler, where "
-		    "2.2.2 integrates it implicitly: joint '%s' loses %.3g of "
-		    "its rate to damping a step, and the two part by %.2g of "
-		    "it a step: phys refuses the model", worst->name ?
-		    worst->name : "", most, most * most);
-	if (!r->o->quiet && worst)
-		phys_warnat_once(file, line, "<flag eulerdamp=\"disable\">: a "
-		    "later MuJoCo's explicit damping under Euler, where 2.2.2 "
-		    "integrates it implicitly: a joint loses at most %.3g of "
-		    "its rate to damping a step (joint '%s'), and the two "
-		    "part by %.2g of it: read as 2.2.2 moves the model", most,
-		    worst->name ? worst->name : "", most * most);
-	return 0;
-}
-
 static bool
 wanted(const struct reader *r)
 {
 	size_t i;
 
-	if (r->off & MJ_OFF_EULERDAMP)
-		return true;
 	for (i = 0; i < r->nacts; i++)
 		if (r->acts[i].dampratio > 0)
 			return true;
@@ -408,8 +340,6 @@ phys_mjcf_from_qpos0(struct reader *r)
 	dampratios(r, &M);
 	factored = factor(&M);
 	rc = springdampers(r, &M, factored);
-	if (rc == 0)
-		rc = explicit_damping(r, &M, factored);
 	for (i = 0; i < M.nv; i++)
 		free(M.row[i]);
 	free(M.row);

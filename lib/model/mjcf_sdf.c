@@ -947,6 +947,25 @@ model_dofs(const struct reader *r)
 }
 
 /*
+ * A later MuJoCo's <flag eulerdamp="disable">: joint damping as a force
+ * under its Euler integrator, which phys's MuJoCo engine applies so
+ * (mujoco.eulerdamp); other integrators have no use for it.
+ */
+static void
+explicit_damping(const struct reader *r, xmlNodePtr mujoco)
+{
+	if (!(r->off & MJ_OFF_EULERDAMP))
+		return;
+	if (r->integrator == 0)
+		add(mujoco, "eulerdamp", "false", r->flag_line);
+	else if (!r->o->quiet)
+		phys_warnat_once(phys_doc_file(r->d, r->flag_line),
+		    phys_where_line(r->flag_line), "<flag eulerdamp=\"disable"
+		    "\">: a later MuJoCo's, for its Euler integrator only (the "
+		    "model's is %s): not read", integrators[r->integrator]);
+}
+
+/*
  * The world a model file of MJCF runs in: MuJoCo's gravity, and two
  * profiles: the default one, ODE's at MuJoCo's timestep with its world
  * solver (which solves the constraints exactly, as MuJoCo's solvers do:
@@ -993,6 +1012,7 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 	add_num(m, "impratio", r->impratio, line);
 	if (r->multiccd)
 		add(m, "multiccd", "true", r->flag_line);
+	explicit_damping(r, m);
 }
 
 static void write_actuators(struct reader *r, xmlNodePtr model);

@@ -2221,6 +2221,10 @@ put_option(struct writer *wr, const struct phys_mjcf_medium *m)
 		phys_warn("mujoco.multiccd is left out: MuJoCo 2.2.2 has no "
 		    "such flag, and finds one contact for a pair of convex "
 		    "geoms");
+	if (!PVB(v, PHYSICS_mujoco_eulerdamp))
+		phys_warn("mujoco.eulerdamp=false is left out: MuJoCo 2.2.2 has "
+		    "no such flag, and takes joint damping into its Euler step "
+		    "implicitly");
 	if (m) {
 		phys_mjcf_nums(wr->b, "density", &m->density, 1);
 		phys_mjcf_nums(wr->b, "viscosity", &m->viscosity, 1);
