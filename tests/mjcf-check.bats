@@ -138,16 +138,17 @@ no_error() {
 	[ "$(grep -c '<light>' <<< "$output")" -eq 1 ]
 	# a limited tendon, which MuJoCo loads and phys's MuJoCo engine
 	# holds: check says the other engines refuse it, as phys-step does
-	# under ODE
+	# under ODE; the MuJoCo profile is the model's default
 	sed 's|<fixed name="sum">|<fixed name="sum" limited="true" range="-1 1">|' "$TMP/good.xml" > "$TMP/limited.xml"
 	mujoco_loads "$TMP/limited.xml"
-	run -1 phys-step -q -n 1 "$TMP/limited.xml"
+	run -0 phys-step -q -n 1 "$TMP/limited.xml"
+	run -1 phys-step -q -p default_physics -n 1 "$TMP/limited.xml"
 	assert_output "phys-step: $TMP/limited.xml:62: tendon 'good::sum': a limited tendon, which ODE cannot hold: phys's MuJoCo engine holds it (-p mujoco)"
 	run -0 phys-sdf check "$TMP/limited.xml"
 	assert_line "{\"file\":\"$TMP/limited.xml\",\"line\":62,\"severity\":\"warning\",\"message\":\"tendon 'sum' is limited: phys's MuJoCo engine holds it, the other engines refuse the model\"}"
 	# a tendon of no name (a scene's rope) is named by its kind
 	sed 's|<fixed name="sum">|<fixed limited="true" range="-1 1"><joint joint="hip"/></fixed>&|' "$TMP/good.xml" > "$TMP/rope.xml"
-	run -1 phys-step -q -n 1 "$TMP/rope.xml"
+	run -1 phys-step -q -p default_physics -n 1 "$TMP/rope.xml"
 	assert_output "phys-step: $TMP/rope.xml:62: a limited tendon of no name, which ODE cannot hold: phys's MuJoCo engine holds it (-p mujoco)"
 	# a mesh of a file and lists, which MuJoCo mixes for an OBJ
 	printf '%s\n' '<mujoco model="v"><asset>' '<mesh name="hull" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/>' \

@@ -965,6 +965,19 @@ explicit_damping(const struct reader *r, xmlNodePtr mujoco)
 		    "model's is %s): not read", integrators[r->integrator]);
 }
 
+/* Whether the model has a limited tendon, which only phys's MuJoCo engine
+ * holds (engine.c's check_tendons). */
+static bool
+limited_tendons(const struct reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntendons; i++)
+		if (r->tendons[i].limited)
+			return true;
+	return false;
+}
+
 /*
  * The world a model file of MJCF runs in: MuJoCo's gravity, and two
  * profiles: the default one, ODE's at MuJoCo's timestep with its world
@@ -976,7 +989,7 @@ explicit_damping(const struct reader *r, xmlNodePtr mujoco)
  * four contacts or of a loop's closing joint leave the direct solver a
  * singular system, which sped the box 1.4% and stopped ODE on the
  * loop), and "mujoco", MuJoCo's engine with the <option> values as they
- * are.
+ * are, the default where the model has a limited tendon.
  */
 static void
 write_world(struct reader *r, xmlNodePtr sdf, long line)
@@ -991,7 +1004,9 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 	p = add(w, "physics", NULL, line);
 	set_name(p, "default_physics");
 	xmlSetProp(p, (const xmlChar *)"type", (const xmlChar *)"ode");
-	xmlSetProp(p, (const xmlChar *)"default", (const xmlChar *)"true");
+	if (!limited_tendons(r))
+		xmlSetProp(p, (const xmlChar *)"default",
+		    (const xmlChar *)"true");
 	add_num(p, "max_step_size", r->timestep, line);
 	m = add(p, "ode", NULL, line);
 	add(add(m, "solver", NULL, line), "type", model_dofs(r) <=
@@ -1000,6 +1015,9 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 	p = add(w, "physics", NULL, line);
 	set_name(p, "mujoco");
 	xmlSetProp(p, (const xmlChar *)"type", (const xmlChar *)"mujoco");
+	if (limited_tendons(r))
+		xmlSetProp(p, (const xmlChar *)"default",
+		    (const xmlChar *)"true");
 	add_num(p, "max_step_size", r->timestep, line);
 	m = add(p, "mujoco", NULL, line);
 	add(m, "integrator", integrators[r->integrator], line);
