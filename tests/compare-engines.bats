@@ -18,11 +18,14 @@ W="$WORLDS/closed_forms.sdf"
 	    --tolerance 1e-9 -t 1 -e 100 -i 'fall::link/pose' "$W"
 	assert_success
 	grep '^{' <<<"$output" > "$TMP/o"
-	# one line per field of the pose, each engine's value at the largest spread
-	[ "$(wc -l < "$TMP/o")" -eq 6 ]
+	# one line per field of the pose and one for its orientation, each
+	# engine's value at the largest spread
+	[ "$(wc -l < "$TMP/o")" -eq 7 ]
 	[ "$(jq -r '.values | keys_unsorted | join(",")' "$TMP/o" | sort -u)" = \
 	    "$(awk '$2 == "euler" { print $1 }' "$TMP/forms" | paste -sd,)" ]
 	jq -se 'map(select(.field == "fall::link/pose.z"))[0] | .max_abs <= 1e-9 and .first_t == null' "$TMP/o"
+	# the orientations, as the largest angle between two engines'
+	jq -se 'map(select(.field == "fall::link/pose.orientation"))[0] | .max_abs <= 1e-9 and .max_rel <= 1e-9 and .first_t == null' "$TMP/o"
 	# "all" is every engine; those that follow the parabola itself
 	# (Simbody) are g h t / 2 above semi-implicit Euler's: they agree to that
 	run phys-step --engines all --tolerance 5e-3 -t 1 -e 100 -i 'fall::link/pose' "$W"
@@ -114,7 +117,7 @@ W="$WORLDS/closed_forms.sdf"
 	[ "$status" -eq 2 ]
 	# the two that finished, compared field by field
 	[ "$(grep -c '"field":"fall::link/pose.z"' <<<"$output")" -eq 1 ]
-	jq -se 'map(select(.field)) | length == 6 and all(.values | keys == ["mujoco", "ode"])' <<<"$output"
+	jq -se 'map(select(.field)) | length == 7 and all(.values | keys == ["mujoco", "ode"])' <<<"$output"
 	# the one that failed, last, with why
 	[ "$(tail -1 <<<"$output")" = '{"engine":"bullet","failed":"'"$TMP"'/screw.sdf:121: joint '"'spring::slider'"': the Bullet engine runs no screw joint (the other engines do: -p ode, -p dart)"}' ]
 	# no file left in TMPDIR, and --runs keeps only the runs that finished
@@ -157,7 +160,7 @@ wait_for() {
 	kill -TERM $pid 2> /dev/null || true
 	wait $pid && status=0 || status=$?
 	[ "$status" -eq 143 ]
-	jq -se 'map(select(.field)) | length == 6 and all(.values | keys == ["mujoco", "ode"])' "$TMP/out"
+	jq -se 'map(select(.field)) | length == 7 and all(.values | keys == ["mujoco", "ode"])' "$TMP/out"
 	[ "$(jq -c 'select(.failed)' "$TMP/out")" = "$(printf '%s\n' '{"engine":"bullet","failed":"stopped by SIGTERM"}' \
 	    '{"engine":"dart","failed":"not run: stopped by SIGTERM before it"}')" ]
 	# the runs' directory and the stopped run's file are gone

@@ -253,7 +253,49 @@ spin_run() {
 	# at 0.55 s the ball is pitched 1.75, given as roll pi, pitch 1.39
 	[ "$(jq 'select(.t == 0.55) | .items["ball::link/pose"] | (.roll | fabs) > 3.14 and (.pitch - 1.3916 | fabs) < 1e-3' "$BATS_TEST_TMPDIR/pitch.jsonl")" = true ]
 	run -0 phys-introspect diff --tolerance 1e-6 "$BATS_TEST_TMPDIR/closed.jsonl" "$BATS_TEST_TMPDIR/pitch.jsonl" 'ball::link/pose'
-	[ "$(printf '%s\n' "$output" | jq -s 'length == 6 and (map(.max_abs) | max < 1e-6)')" = true ]
+	[ "$(printf '%s\n' "$output" | jq -s 'length == 7 and (map(.max_abs) | max < 1e-6)')" = true ]
+}
+
+# The angle between the orientations of roll, pitch, yaw $1 $2 $3 and $4
+# $5 $6 (R = Rz(y) Ry(p) Rx(r)), from the trace of Ra^T Rb.
+turn_between() {
+	awk -v a="$1 $2 $3" -v b="$4 $5 $6" '
+	function rot(s, R,   v, cr, sr, cp, sp, cy, sy) {
+		split(s, v, " ")
+		cr = cos(v[1]); sr = sin(v[1]); cp = cos(v[2]); sp = sin(v[2])
+		cy = cos(v[3]); sy = sin(v[3])
+		R[1,1] = cy * cp; R[1,2] = cy * sp * sr - sy * cr; R[1,3] = cy * sp * cr + sy * sr
+		R[2,1] = sy * cp; R[2,2] = sy * sp * sr + cy * cr; R[2,3] = sy * sp * cr - cy * sr
+		R[3,1] = -sp; R[3,2] = cp * sr; R[3,3] = cp * cr
+	}
+	BEGIN {
+		rot(a, A); rot(b, B)
+		for (i = 1; i <= 3; i++) for (j = 1; j <= 3; j++) tr += A[j,i] * B[j,i]
+		c = (tr - 1) / 2
+		printf "%.17g\n", atan2(sqrt(1 - c * c), c)
+	}'
+}
+
+@test "diff compares a pose's orientations as a whole (pose.orientation, the angle between them): near a pitch of pi/2, roll and yaw 0.5 apart are a turn of 0.0053 rad, as the rotation matrices' trace gives it; a turn of 0.3 about z is 0.3" {
+	local p=1.56
+	printf '{"t":0,"items":{"b::l/pose":{"x":0,"y":0,"z":0,"roll":0,"pitch":%s,"yaw":0}}}\n' "$p" > "$BATS_TEST_TMPDIR/a.jsonl"
+	printf '{"t":0,"items":{"b::l/pose":{"x":0,"y":0,"z":0,"roll":0.5,"pitch":%s,"yaw":0.5}}}\n' "$p" > "$BATS_TEST_TMPDIR/b.jsonl"
+	run -1 phys-introspect diff --tolerance 0.01 "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl"
+	want=$(turn_between 0 "$p" 0 0.5 "$p" 0.5)
+	awk -v w="$want" 'BEGIN { exit !(w > 0.005 && w < 0.006) }'
+	line=$(printf '%s\n' "$output" | jq -c 'select(.field == "b::l/pose.orientation")')
+	rel "$(jq .max_abs <<< "$line")" "$want" 1e-6
+	rel "$(jq .max_rel <<< "$line")" "$(awk -v w="$want" 'BEGIN { printf "%.17g", w / 3.141592653589793 }')" 1e-6
+	# within the tolerance as an orientation, not as roll and yaw
+	[ "$(jq .first_t <<< "$line")" = null ]
+	[ "$(printf '%s\n' "$output" | jq -c 'select(.field == "b::l/pose.roll") | .max_abs')" = 0.5 ]
+	# a turn about z by 0.3 at a pitch of 0
+	printf '{"t":0,"items":{"b::l/pose":{"x":0,"y":0,"z":0,"roll":0.2,"pitch":0,"yaw":0.3}}}\n' > "$BATS_TEST_TMPDIR/c.jsonl"
+	printf '{"t":0,"items":{"b::l/pose":{"x":0,"y":0,"z":0,"roll":0.2,"pitch":0,"yaw":0.6}}}\n' > "$BATS_TEST_TMPDIR/d.jsonl"
+	run -1 phys-introspect diff "$BATS_TEST_TMPDIR/c.jsonl" "$BATS_TEST_TMPDIR/d.jsonl" 'b::l/pose'
+	line=$(printf '%s\n' "$output" | jq -c 'select(.field == "b::l/pose.orientation")')
+	rel "$(jq .max_abs <<< "$line")" 0.3 1e-12
+	[ "$(jq .first_t <<< "$line")" = 0 ]
 }
 
 @test "at: a time outside the run, and time going backwards, exit 1" {
@@ -273,7 +315,7 @@ spin_run() {
 {"field":"sim_time","max_abs":0,"max_rel":0,"first_t":null}
 EOF
 	run -0 phys-introspect diff "$RUN" "$RUN"
-	assert_equal "${#lines[@]}" 18
+	assert_equal "${#lines[@]}" 20
 	refute_output --partial '"first_t":0'
 }
 

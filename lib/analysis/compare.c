@@ -36,6 +36,8 @@ struct comparison {
 	bool *skip;			/* wall-clock columns */
 	struct phys_ist_euler *eulers;	/* the lead's poses' angles */
 	size_t neulers;
+	struct field_cmp *turns;	/* per pose: its orientations */
+	double (*rpy)[3];		/* per run: one pose's angles */
 	double *row;			/* one value per run */
 	bool outside;			/* some time only some runs cover */
 	double outside_t;
@@ -73,6 +75,10 @@ setup(struct comparison *c)
 		c->skip[i] = is_wallclock(c->lead.cols.v[i].name);
 	}
 	c->neulers = phys_ist_cols_eulers(&c->lead.cols, &c->eulers);
+	c->turns = phys_xcalloc(c->neulers + 1, sizeof *c->turns);
+	for (i = 0; i < c->neulers; i++)
+		c->turns[i].at = phys_xcalloc(c->n, sizeof *c->turns[i].at);
+	c->rpy = phys_xcalloc(c->n, sizeof *c->rpy);
 	for (k = 1; k < c->n; k++) {
 		struct follower *f = &c->f[k];
 
@@ -127,6 +133,51 @@ value_at(struct comparison *c, size_t k, double t)
 }
 
 /* Column i at time t, each run's value in c->row (NaN: none). */
+/* A spread d at t over values of magnitude m, each run's in c->row. */
+static void
+note_spread(struct comparison *c, struct field_cmp *fc, double d, double m,
+    double t)
+{
+	if (!fc->seen || d > fc->max_abs) {
+		fc->max_abs = d;
+		fc->t = t;
+		memcpy(fc->at, c->row, c->n * sizeof *c->row);
+	}
+	fc->seen = true;
+	if (m > 0 && d / m > fc->max_rel)
+		fc->max_rel = d / m;
+	if (d > c->o->tol + c->o->reltol * m && !fc->differ) {
+		fc->differ = true;
+		fc->first_t = t;
+	}
+}
+
+/*
+ * Pose e's orientations at t: the largest angle between two runs' against
+ * the largest there is, pi; each run's angle from the first run's in
+ * c->row. Where a run lacks the pose, nothing (its fields say so).
+ */
+static void
+compare_turn(struct comparison *c, size_t e, double t)
+{
+	const struct phys_ist_euler *pe = &c->eulers[e];
+	double d = 0;
+	size_t k, j;
+
+	if (!phys_ist_euler_get(c->lead.v, pe, NULL, c->rpy[0]))
+		return;
+	for (k = 1; k < c->n; k++)
+		if (!phys_ist_euler_get(c->f[k].now, pe, c->f[k].map,
+		    c->rpy[k]))
+			return;
+	for (k = 0; k < c->n; k++) {
+		c->row[k] = phys_ist_rpy_turn(c->rpy[0], c->rpy[k]);
+		for (j = 0; j < k; j++)
+			d = fmax(d, phys_ist_rpy_turn(c->rpy[j], c->rpy[k]));
+	}
+	note_spread(c, &c->turns[e], d, M_PI, t);
+}
+
 static void
 compare_column(struct comparison *c, size_t i, double t)
 {
@@ -160,18 +211,7 @@ compare_column(struct comparison *c, size_t i, double t)
 	}
 	d = hi - lo;
 	m = fmax(fabs(hi), fabs(lo));
-	if (!fc->seen || d > fc->max_abs) {
-		fc->max_abs = d;
-		fc->t = t;
-		memcpy(fc->at, c->row, c->n * sizeof *c->row);
-	}
-	fc->seen = true;
-	if (m > 0 && d / m > fc->max_rel)
-		fc->max_rel = d / m;
-	if (d > c->o->tol + c->o->reltol * m && !fc->differ) {
-		fc->differ = true;
-		fc->first_t = t;
-	}
+	note_spread(c, fc, d, m, t);
 }
 
 static int
@@ -213,6 +253,8 @@ compare_stream(struct comparison *c)
 				    c->f[k].now[c->f[k].map[i]] : NAN;
 			compare_column(c, i, c->lead.t);
 		}
+		for (i = 0; i < c->neulers; i++)
+			compare_turn(c, i, c->lead.t);
 	}
 	if (rc < 0)
 		return -1;
@@ -319,6 +361,24 @@ put_times(struct comparison *c, struct phys_buf *b)
 	phys_buf_puts(b, "}\n");
 }
 
+/* After column i, the yaw of a pose: the line of its orientations. */
+static void
+put_turn(struct comparison *c, struct phys_buf *b, size_t i,
+    const char *const *names, bool *differ)
+{
+	char *name;
+	size_t e;
+
+	for (e = 0; e < c->neulers; e++) {
+		if (c->eulers[e].yaw != i || !c->turns[e].seen)
+			continue;
+		name = phys_ist_euler_turn_name(&c->lead.cols, &c->eulers[e]);
+		put_field(c, b, name, &c->turns[e], names);
+		*differ |= c->turns[e].differ;
+		free(name);
+	}
+}
+
 static void
 report(struct comparison *c, const char *const *names, bool *differ)
 {
@@ -343,6 +403,7 @@ report(struct comparison *c, const char *const *names, bool *differ)
 		} else if (c->cmp[i].seen) {
 			put_field(c, &b, name, &c->cmp[i], names);
 			*differ |= c->cmp[i].differ;
+			put_turn(c, &b, i, names, differ);
 		}
 	}
 	/* fields the lead lacks, each once */
@@ -394,6 +455,10 @@ comparison_free(struct comparison *c)
 	/* before the lead is closed, which forgets its columns */
 	for (i = 0; c->cmp && i < c->lead.cols.n; i++)
 		free(c->cmp[i].at);
+	for (i = 0; c->turns && i < c->neulers; i++)
+		free(c->turns[i].at);
+	free(c->turns);
+	free(c->rpy);
 	phys_ist_src_close(&c->lead);
 	for (k = 1; k < c->n; k++) {
 		phys_ist_src_close(&c->f[k].s);

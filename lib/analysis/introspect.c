@@ -614,21 +614,11 @@ struct cmp {
 	bool differ;
 };
 
+/* Values d apart at t, of magnitude m. */
 static void
-compare(struct cmp *c, bool wraps, double a, double b, double t, double tol,
+note_apart(struct cmp *c, double d, double m, double t, double tol,
     double rel)
 {
-	double d, m;
-
-	if (isnan(a) || isnan(b)) {
-		if (isnan(a) != isnan(b) && !c->differ) {
-			c->differ = true;
-			c->first_t = t;
-		}
-		return;
-	}
-	d = fabs(phys_ist_sub(wraps, a, b));
-	m = fmax(fabs(a), fabs(b));
 	if (d > c->max_abs)
 		c->max_abs = d;
 	if (m > 0 && d / m > c->max_rel)
@@ -639,6 +629,36 @@ compare(struct cmp *c, bool wraps, double a, double b, double t, double tol,
 	}
 }
 
+static void
+compare(struct cmp *c, bool wraps, double a, double b, double t, double tol,
+    double rel)
+{
+	if (isnan(a) || isnan(b)) {
+		if (isnan(a) != isnan(b) && !c->differ) {
+			c->differ = true;
+			c->first_t = t;
+		}
+		return;
+	}
+	note_apart(c, fabs(phys_ist_sub(wraps, a, b)), fmax(fabs(a), fabs(b)),
+	    t, tol, rel);
+}
+
+/* Pose e's orientations in A and B at t, the angle between them against
+ * the largest there is, pi. */
+static void
+compare_turn(struct cmp *c, const struct phys_ist_euler *e, const double *a,
+    const double *b, const ssize_t *map, double t,
+    const struct phys_ist_opts *o)
+{
+	double ra[3], rb[3];
+
+	if (phys_ist_euler_get(a, e, NULL, ra) &&
+	    phys_ist_euler_get(b, e, map, rb))
+		note_apart(c, phys_ist_rpy_turn(ra, rb), M_PI, t, o->tol,
+		    o->reltol);
+}
+
 struct diffstate {
 	struct phys_ist_src a, b;
 	double *bprev, bprev_t, *vb;
@@ -647,6 +667,7 @@ struct diffstate {
 	struct phys_ist_euler *eulers;	/* A's poses' angles */
 	size_t neulers;
 	struct cmp *cmp;
+	struct cmp *turns;	/* per pose of A: its orientations */
 	bool outside;		/* some time is covered by one run only */
 	double outside_t;
 	struct phys_buf line;	/* --series: the line being written */
@@ -808,6 +829,7 @@ diff_setup(struct diffstate *d)
 	d->bprev = phys_xcalloc(d->b.cols.n + 1, sizeof *d->bprev);
 	d->vb = phys_xcalloc(d->b.cols.n + 1, sizeof *d->vb);
 	d->neulers = phys_ist_cols_eulers(&d->a.cols, &d->eulers);
+	d->turns = phys_xcalloc(d->neulers + 1, sizeof *d->turns);
 }
 
 static int
@@ -841,6 +863,9 @@ diff_stream(struct diffstate *d, const struct phys_ist_opts *o)
 				    &d->a.cols.v[i]), d->a.v[i],
 				    d->vb[d->map[i]], d->a.t, o->tol,
 				    o->reltol);
+		for (i = 0; i < d->neulers; i++)
+			compare_turn(&d->turns[i], &d->eulers[i], d->a.v, d->vb,
+			    d->map, d->a.t, o);
 	}
 	if (rc < 0)
 		return -1;
@@ -878,6 +903,27 @@ put_diff_line(struct phys_buf *b, const char *field, const struct cmp *c,
 	phys_buf_puts(b, "}\n");
 }
 
+/* After column i, the yaw of a pose both runs give whole: the line of its
+ * orientations. */
+static void
+put_turn_line(struct diffstate *d, struct phys_buf *b, size_t i,
+    bool *differ)
+{
+	const struct phys_ist_euler *e;
+	char *name;
+	size_t k;
+
+	for (k = 0; k < d->neulers; k++) {
+		e = &d->eulers[k];
+		if (e->yaw != i || d->map[e->roll] < 0 || d->map[e->pitch] < 0)
+			continue;
+		name = phys_ist_euler_turn_name(&d->a.cols, e);
+		put_diff_line(b, name, &d->turns[k], NULL);
+		*differ |= d->turns[k].differ;
+		free(name);
+	}
+}
+
 static void
 diff_report(struct diffstate *d, const struct phys_ist_opts *o, bool *differ)
 {
@@ -906,6 +952,7 @@ diff_report(struct diffstate *d, const struct phys_ist_opts *o, bool *differ)
 			put_diff_line(&b, d->a.cols.v[i].name, &d->cmp[i],
 			    NULL);
 			*differ |= d->cmp[i].differ;
+			put_turn_line(d, &b, i, differ);
 		} else {
 			put_diff_line(&b, d->a.cols.v[i].name, NULL,
 			    d->a.name);
@@ -988,6 +1035,7 @@ phys_ist_diff(const struct phys_ist_opts *o, const char *a, const char *b,
 	phys_ist_src_close(&d.b);
 	free(d.map);
 	free(d.eulers);
+	free(d.turns);
 	free(d.cmp);
 	free(d.bprev);
 	free(d.vb);

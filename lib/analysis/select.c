@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "geom.h"
+
 /* ---- selectors ------------------------------------------------------- */
 
 void
@@ -276,6 +278,43 @@ phys_ist_eulers_near(const double *ref, const struct phys_ist_euler *e,
 
 	for (i = 0; i < n; i++)
 		euler_near(ref, &e[i], v, map);
+}
+
+bool
+phys_ist_euler_get(const double *v, const struct phys_ist_euler *e,
+    const ssize_t *map, double rpy[3])
+{
+	const size_t at[3] = { e->roll, e->pitch, e->yaw };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		if (map && map[at[i]] < 0)
+			return false;
+		rpy[i] = v[map ? (size_t)map[at[i]] : at[i]];
+		if (isnan(rpy[i]))
+			return false;
+	}
+	return true;
+}
+
+double
+phys_ist_rpy_turn(const double a[3], const double b[3])
+{
+	phys_quat d = phys_quat_mul(phys_quat_conj(phys_quat_from_rpy(a[0],
+	    a[1], a[2])), phys_quat_from_rpy(b[0], b[1], b[2]));
+
+	/* as atan2, not acos of w: exact for small angles too */
+	return 2 * atan2(sqrt(d.x * d.x + d.y * d.y + d.z * d.z), fabs(d.w));
+}
+
+char *
+phys_ist_euler_turn_name(const struct phys_ist_cols *c,
+    const struct phys_ist_euler *e)
+{
+	const struct phys_ist_col *yaw = &c->v[e->yaw];
+
+	return phys_xasprintf("%.*sorientation", (int)(yaw->itemlen + 1),
+	    yaw->name);
 }
 
 double

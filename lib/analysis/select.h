@@ -87,6 +87,20 @@ size_t phys_ist_cols_eulers(const struct phys_ist_cols *c,
  */
 void phys_ist_eulers_near(const double *ref, const struct phys_ist_euler *e,
     size_t n, double *v, const ssize_t *map);
+/* Pose e's roll, pitch and yaw in v (through map where not NULL) into
+ * rpy; false where v lacks one or one is not a number. */
+bool phys_ist_euler_get(const double *v, const struct phys_ist_euler *e,
+    const ssize_t *map, double rpy[3]);
+/*
+ * The angle between the orientations of two rolls, pitches and yaws, 0 to
+ * pi: what the three compared one by one cannot say near a pitch of pi/2,
+ * where a small turn moves roll and yaw far.
+ */
+double phys_ist_rpy_turn(const double a[3], const double b[3]);
+/* The name of the field that compares pose e's orientations: its item's
+ * "orientation" (freed by the caller). */
+char *phys_ist_euler_turn_name(const struct phys_ist_cols *c,
+    const struct phys_ist_euler *e);
 /* The field of f that c names, or NULL; remembers where it was. */
 struct phys_ist_field *phys_ist_col_find(struct phys_ist_col *c, struct phys_ist_frame *f);
 /*
