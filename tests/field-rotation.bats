@@ -10,16 +10,8 @@ bats_require_minimum_version 1.5.0
 # rpy_distance "R P Y" "R P Y": the largest difference between the two
 # rotation matrices Rz(yaw) Ry(pitch) Rx(roll).
 rpy_distance() {
-	awk -v a="$1" -v b="$2" '
-	function mat(s, m,   v, cr, sr, cp, sp, cy, sy) {
-		split(s, v, " ")
-		cr = cos(v[1]); sr = sin(v[1]); cp = cos(v[2]); sp = sin(v[2])
-		cy = cos(v[3]); sy = sin(v[3])
-		m[0] = cy * cp; m[1] = cy * sp * sr - sy * cr; m[2] = cy * sp * cr + sy * sr
-		m[3] = sy * cp; m[4] = sy * sp * sr + cy * cr; m[5] = sy * sp * cr - cy * sr
-		m[6] = -sp; m[7] = cp * sr; m[8] = cp * cr
-	}
-	BEGIN { mat(a, p); mat(b, q); d = 0
+	awk -v a="$1" -v b="$2" "$RPY_MATRIX_AWK"'
+	BEGIN { rpy_matrix(a, p); rpy_matrix(b, q); d = 0
 		for (i = 0; i < 9; i++) { e = p[i] - q[i]; if (e < 0) e = -e; if (e > d) d = e }
 		printf "%.3g\n", d }'
 }

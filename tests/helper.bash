@@ -40,6 +40,18 @@ near() {
 }
 
 # rel ACTUAL EXPECTED FRACTION: succeed when within that relative error.
+# An awk function: rpy_matrix("R P Y", m) puts Rz(yaw) Ry(pitch) Rx(roll)
+# into m[0..8], row by row.
+RPY_MATRIX_AWK='
+function rpy_matrix(s, m,   v, cr, sr, cp, sp, cy, sy) {
+	split(s, v, " ")
+	cr = cos(v[1]); sr = sin(v[1]); cp = cos(v[2]); sp = sin(v[2])
+	cy = cos(v[3]); sy = sin(v[3])
+	m[0] = cy * cp; m[1] = cy * sp * sr - sy * cr; m[2] = cy * sp * cr + sy * sr
+	m[3] = sy * cp; m[4] = sy * sp * sr + cy * cr; m[5] = sy * sp * cr - cy * sr
+	m[6] = -sp; m[7] = cp * sr; m[8] = cp * cr
+}'
+
 rel() {
 	awk -v a="$1" -v e="$2" -v f="$3" 'BEGIN {
 		d = a - e; if (d < 0) d = -d; m = e < 0 ? -e : e

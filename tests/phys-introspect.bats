@@ -259,18 +259,10 @@ spin_run() {
 # The angle between the orientations of roll, pitch, yaw $1 $2 $3 and $4
 # $5 $6 (R = Rz(y) Ry(p) Rx(r)), from the trace of Ra^T Rb.
 turn_between() {
-	awk -v a="$1 $2 $3" -v b="$4 $5 $6" '
-	function rot(s, R,   v, cr, sr, cp, sp, cy, sy) {
-		split(s, v, " ")
-		cr = cos(v[1]); sr = sin(v[1]); cp = cos(v[2]); sp = sin(v[2])
-		cy = cos(v[3]); sy = sin(v[3])
-		R[1,1] = cy * cp; R[1,2] = cy * sp * sr - sy * cr; R[1,3] = cy * sp * cr + sy * sr
-		R[2,1] = sy * cp; R[2,2] = sy * sp * sr + cy * cr; R[2,3] = sy * sp * cr - cy * sr
-		R[3,1] = -sp; R[3,2] = cp * sr; R[3,3] = cp * cr
-	}
+	awk -v a="$1 $2 $3" -v b="$4 $5 $6" "$RPY_MATRIX_AWK"'
 	BEGIN {
-		rot(a, A); rot(b, B)
-		for (i = 1; i <= 3; i++) for (j = 1; j <= 3; j++) tr += A[j,i] * B[j,i]
+		rpy_matrix(a, A); rpy_matrix(b, B)
+		for (i = 0; i < 9; i++) tr += A[i] * B[i]
 		c = (tr - 1) / 2
 		printf "%.17g\n", atan2(sqrt(1 - c * c), c)
 	}'
