@@ -1819,7 +1819,7 @@ spun_down() {
 	    -i 'eulerdamp::spin/velocity' "$@" "$f" | tail -1 | jq '.items[][0]'
 }
 
-@test "mjcf: a later MuJoCo's eulerdamp=\"disable\" damps as an explicit force under Euler, rate (1 - h d / I) a step, where 2.2.2 gives 1 / (1 + h d / I): the MuJoCo engine's and ODE's; mujoco.eulerdamp sets it for any world; not read under another integrator; MJCF out says it is left out" {
+@test "mjcf: a later MuJoCo's eulerdamp=\"disable\" damps as an explicit force under Euler, rate (1 - h d / I) a step, where 2.2.2 gives 1 / (1 + h d / I): the MuJoCo engine's and ODE's; mujoco.eulerdamp sets it for any world, and phys-param writes it as the flag; not read under another integrator; MJCF out says it is left out" {
 	run -0 --separate-stderr phys-step -n 1 "$MJ/eulerdamp.xml"
 	assert_equal "$stderr" ""
 	# h d / I = 0.001 * 0.5 / 0.1 = 0.005 a step, 500 steps
@@ -1830,6 +1830,10 @@ spun_down() {
 	sed 's|<flag eulerdamp="disable"/>||' "$MJ/eulerdamp.xml" > "$TMP/implicit.xml"
 	rel "$(spun_down "$TMP/implicit.xml" 0.5 mujoco)" "$(awk 'BEGIN { printf "%.17g", 10 / (1 + 0.005) ^ 500 }')" 1e-9
 	rel "$(spun_down "$TMP/implicit.xml" 0.5 mujoco -s mujoco.eulerdamp=false)" "$explicit" 1e-9
+	# set in the file: a <flag> of its <option>
+	phys-param set --in-place -p mujoco mujoco.eulerdamp=false "$TMP/implicit.xml"
+	grep -q '<flag eulerdamp="disable"/>' "$TMP/implicit.xml"
+	rel "$(spun_down "$TMP/implicit.xml" 0.5 mujoco)" "$explicit" 1e-9
 	# forty times the damping: 0.2 of the rate a step, 50 steps
 	sed 's/damping="0.5"/damping="20"/' "$MJ/eulerdamp.xml" > "$TMP/d.xml"
 	rel "$(spun_down "$TMP/d.xml" 0.05 mujoco)" "$(awk 'BEGIN { printf "%.17g", 10 * 0.8 ^ 50 }')" 1e-9

@@ -930,6 +930,35 @@ option_for(struct phys_doc *d, const char *attr)
 	return phys_child(d->root, "option");
 }
 
+/*
+ * A parameter that is a <flag> of MJCF's <option> (a later MuJoCo's
+ * eulerdamp): the <flag> that says it last, else one of the <option>
+ * option_for gives, "disable" for false.
+ */
+static int
+edit_flag(struct phys_doc *d, const char *attr, const char *value)
+{
+	xmlNodePtr o, f, at = NULL;
+	bool on;
+
+	if (!phys_parse_bool(value, &on))
+		return phys_fail("'%s' is not true or false", value);
+	for (o = phys_child(d->root, "option"); o; o = phys_next(o, "option"))
+		for (f = phys_child(o, "flag"); f; f = phys_next(f, "flag"))
+			if (xmlHasProp(f, (const xmlChar *)attr))
+				at = f;
+	if (!at) {
+		/* no <option> has an attribute "flag": the last, or new */
+		if (!(o = option_for(d, "flag")))
+			return -1;
+		if (!phys_child(o, "flag") &&
+		    phys_doc_append_child(d, o, "<flag/>") < 0)
+			return -1;
+		at = phys_child(o, "flag");
+	}
+	return phys_doc_set_attr(d, at, attr, on ? "enable" : "disable");
+}
+
 static int
 edit_option(struct phys_doc *d, phys_scope s, xmlNodePtr node,
     const struct phys_param *p, const char *value)
@@ -957,6 +986,8 @@ edit_option(struct phys_doc *d, phys_scope s, xmlNodePtr node,
 		return (o = option_for(d, "gravity")) ?
 		    set_numbers(d, o, "gravity", v, 3) : -1;
 	}
+	if (s == PHYS_S_PHYSICS && strcmp(p->name, "mujoco.eulerdamp") == 0)
+		return edit_flag(d, "eulerdamp", value);
 	for (i = 0; s == PHYS_S_PHYSICS && i < sizeof opts / sizeof *opts; i++)
 		if (strcmp(p->name, opts[i].param) == 0)
 			break;
