@@ -1,4 +1,6 @@
 /* phys-introspect - choose, derive, compare and plot fields of state lines. */
+#include <sys/stat.h>
+
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
@@ -513,6 +515,21 @@ parse_options(int argc, char **argv, const char *optstring, void *ctx)
 	}
 }
 
+/* A selector that names a file was most likely meant as the run: runs
+ * come from -f or standard input, where the command waits for them. */
+static void
+warn_file_selectors(const struct cmdline *c)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < c->o.sel.n; i++)
+		if (stat(c->o.sel.pat[i], &st) == 0 && S_ISREG(st.st_mode))
+			phys_warn("selector '%s' is also a file's name: a run "
+			    "is read with -f FILE, else from standard input",
+			    c->o.sel.pat[i]);
+}
+
 static void
 check_inputs(struct cmdline *c, const struct phys_subcommand *cmd)
 {
@@ -529,8 +546,10 @@ check_inputs(struct cmdline *c, const struct phys_subcommand *cmd)
 	if (cmd->run == cmd_diff)
 		stdins = strcmp(c->args[0], "-") == 0 ||
 		    strcmp(c->args[1], "-") == 0;
-	if (stdins)
+	if (stdins) {
+		warn_file_selectors(c);
 		phys_stdin_hint("state lines");
+	}
 }
 
 /* A selector, or for derive NAME=EXPR: where an expression goes wrong is

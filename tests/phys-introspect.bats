@@ -106,6 +106,18 @@ EOF
 	assert_output "phys-introspect: $RUN:1: selector 'box::lnk/pose' matches nothing (did you mean 'box::link/pose'?)"
 }
 
+@test "filter: a run given as an operand, where selectors go, is warned about: runs come with -f or on standard input" {
+	cd "$BATS_TEST_TMPDIR"
+	cp "$RUN" run.jsonl
+	run -1 phys-introspect filter 'box::link/pose.z' run.jsonl < "$RUN"
+	assert_line --index 0 "phys-introspect: selector 'run.jsonl' is also a file's name: a run is read with -f FILE, else from standard input"
+	# with -f, a selector that is also a file's name is a selector
+	mkdir box::link && : > box::link/pose.z
+	run -0 phys-introspect filter 'box::link/pose.z' -f run.jsonl
+	refute_output --partial "file's name"
+	assert_line --index 0 --partial '"box::link/pose":{"z":'
+}
+
 @test "sampling: --every, --rate, --from/--to, --window and together" {
 	run -0 kept_times
 	assert_output "0 0.1 0.2 0.3 0.4 0.5 0.6 0.7 0.8 0.9 1"
@@ -268,7 +280,7 @@ turn_between() {
 	}'
 }
 
-@test "diff compares a pose's orientations as a whole (pose.orientation, the angle between them): near a pitch of pi/2, roll and yaw 0.5 apart are a turn of 0.0053 rad, as the rotation matrices' trace gives it; a turn of 0.3 about z is 0.3" {
+@test "diff compares a pose's orientations as a whole (pose.orientation, the angle between them): near a pitch of pi/2, roll and yaw 0.5 apart are a turn of 0.0053 rad, as the rotation matrices' trace gives it; a turn of 0.3 about z is 0.3; --series gives the angle at each time" {
 	local p=1.56
 	printf '{"t":0,"items":{"b::l/pose":{"x":0,"y":0,"z":0,"roll":0,"pitch":%s,"yaw":0}}}\n' "$p" > "$BATS_TEST_TMPDIR/a.jsonl"
 	printf '{"t":0,"items":{"b::l/pose":{"x":0,"y":0,"z":0,"roll":0.5,"pitch":%s,"yaw":0.5}}}\n' "$p" > "$BATS_TEST_TMPDIR/b.jsonl"
@@ -288,6 +300,14 @@ turn_between() {
 	line=$(printf '%s\n' "$output" | jq -c 'select(.field == "b::l/pose.orientation")')
 	rel "$(jq .max_abs <<< "$line")" 0.3 1e-12
 	[ "$(jq .first_t <<< "$line")" = 0 ]
+	# --series: the angle at each time, a field of the pose that filter
+	# selects
+	run -1 phys-introspect diff --series "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl"
+	rel "$(jq '.items."b::l/pose".orientation' <<< "$output")" "$want" 1e-6
+	[ "$(jq '.items."b::l/pose".roll' <<< "$output")" = -0.5 ]
+	phys-introspect diff --series "$BATS_TEST_TMPDIR/c.jsonl" "$BATS_TEST_TMPDIR/d.jsonl" > "$BATS_TEST_TMPDIR/s.jsonl" || [ $? = 1 ]
+	run -0 phys-introspect filter --csv -f "$BATS_TEST_TMPDIR/s.jsonl" 'b::l/pose.orientation'
+	rel "$(sed -n 2p <<< "$output" | cut -d, -f2)" 0.3 1e-12
 }
 
 @test "at: a time outside the run, and time going backwards, exit 1" {

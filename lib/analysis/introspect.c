@@ -683,6 +683,24 @@ same_item(const struct phys_ist_col *a, const struct phys_ist_col *b)
 	    memcmp(a->name, b->name, a->itemlen) == 0;
 }
 
+/* After a pose's fields (columns [i, j)), the angle between A's and B's
+ * orientations, as diff's pose.orientation line compares them. */
+static void
+put_series_turn(struct phys_buf *b, struct diffstate *d, size_t i, size_t j)
+{
+	double ra[3], rb[3];
+	size_t e;
+
+	for (e = 0; e < d->neulers; e++) {
+		if (d->eulers[e].yaw < i || d->eulers[e].yaw >= j ||
+		    !phys_ist_euler_get(d->a.v, &d->eulers[e], NULL, ra) ||
+		    !phys_ist_euler_get(d->vb, &d->eulers[e], d->map, rb))
+			continue;
+		phys_buf_puts(b, ",\"orientation\":");
+		phys_buf_double(b, phys_ist_rpy_turn(ra, rb));
+	}
+}
+
 /* Columns [i, j) of one item, those B has too: an array of all its
  * elements stays an array; otherwise an object of the fields, as filter
  * writes them. */
@@ -719,6 +737,8 @@ put_series_item(struct phys_buf *b, struct diffstate *d, size_t i, size_t j)
 		phys_buf_double(b, phys_ist_sub(phys_ist_col_wraps(&c[k]),
 		    d->a.v[k], d->vb[d->map[k]]));
 	}
+	if (!array)
+		put_series_turn(b, d, i, j);
 	phys_buf_putc(b, array ? ']' : '}');
 }
 
