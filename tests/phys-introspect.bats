@@ -280,19 +280,23 @@ turn_between() {
 	}'
 }
 
-@test "diff compares a pose's orientations as a whole (pose.orientation, the angle between them): near a pitch of pi/2, roll and yaw 0.5 apart are a turn of 0.0053 rad, as the rotation matrices' trace gives it; a turn of 0.3 about z is 0.3; --series gives the angle at each time" {
+@test "diff compares a pose's orientations as a whole (pose.orientation, the angle between them): near a pitch of pi/2, roll and yaw 0.5 apart are a turn of 0.0053 rad, as the rotation matrices' trace gives it, and within a tolerance of 0.01 agree (exit 0); a turn of 0.3 about z is 0.3; --series gives the angle at each time" {
 	local p=1.56
 	printf '{"t":0,"items":{"b::l/pose":{"x":0,"y":0,"z":0,"roll":0,"pitch":%s,"yaw":0}}}\n' "$p" > "$BATS_TEST_TMPDIR/a.jsonl"
 	printf '{"t":0,"items":{"b::l/pose":{"x":0,"y":0,"z":0,"roll":0.5,"pitch":%s,"yaw":0.5}}}\n' "$p" > "$BATS_TEST_TMPDIR/b.jsonl"
-	run -1 phys-introspect diff --tolerance 0.01 "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl"
+	run -0 phys-introspect diff --tolerance 0.01 "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl"
 	want=$(turn_between 0 "$p" 0 0.5 "$p" 0.5)
 	awk -v w="$want" 'BEGIN { exit !(w > 0.005 && w < 0.006) }'
 	line=$(printf '%s\n' "$output" | jq -c 'select(.field == "b::l/pose.orientation")')
 	rel "$(jq .max_abs <<< "$line")" "$want" 1e-6
 	rel "$(jq .max_rel <<< "$line")" "$(awk -v w="$want" 'BEGIN { printf "%.17g", w / 3.141592653589793 }')" 1e-6
-	# within the tolerance as an orientation, not as roll and yaw
+	# within the tolerance as an orientation, and so its roll and yaw,
+	# though 0.5 apart: the runs agree (exit 0)
 	[ "$(jq .first_t <<< "$line")" = null ]
-	[ "$(printf '%s\n' "$output" | jq -c 'select(.field == "b::l/pose.roll") | .max_abs')" = 0.5 ]
+	[ "$(printf '%s\n' "$output" | jq -c 'select(.field == "b::l/pose.roll") | [.max_abs, .first_t]')" = '[0.5,null]' ]
+	# a tolerance below the turn: the orientation differs, and its angles
+	run -1 phys-introspect diff --tolerance 0.004 "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl"
+	[ "$(printf '%s\n' "$output" | jq -c 'select(.field | endswith("roll", "orientation")) | .first_t' | tr '\n' ' ')" = '0 0 ' ]
 	# a turn about z by 0.3 at a pitch of 0
 	printf '{"t":0,"items":{"b::l/pose":{"x":0,"y":0,"z":0,"roll":0.2,"pitch":0,"yaw":0.3}}}\n' > "$BATS_TEST_TMPDIR/c.jsonl"
 	printf '{"t":0,"items":{"b::l/pose":{"x":0,"y":0,"z":0,"roll":0.2,"pitch":0,"yaw":0.6}}}\n' > "$BATS_TEST_TMPDIR/d.jsonl"

@@ -37,6 +37,8 @@ struct comparison {
 	struct phys_ist_euler *eulers;	/* the lead's poses' angles */
 	size_t neulers;
 	struct field_cmp *turns;	/* per pose: its orientations */
+	bool *agree;			/* per column, now: an angle of a pose
+					 * whose orientations agree */
 	double (*rpy)[3];		/* per run: one pose's angles */
 	double *row;			/* one value per run */
 	bool outside;			/* some time only some runs cover */
@@ -70,6 +72,7 @@ setup(struct comparison *c)
 
 	c->cmp = phys_xcalloc(ncols + 1, sizeof *c->cmp);
 	c->skip = phys_xcalloc(ncols + 1, sizeof *c->skip);
+	c->agree = phys_xcalloc(ncols + 1, sizeof *c->agree);
 	for (i = 0; i < ncols; i++) {
 		c->cmp[i].at = phys_xcalloc(c->n, sizeof *c->cmp[i].at);
 		c->skip[i] = is_wallclock(c->lead.cols.v[i].name);
@@ -133,10 +136,11 @@ value_at(struct comparison *c, size_t k, double t)
 }
 
 /* Column i at time t, each run's value in c->row (NaN: none). */
-/* A spread d at t over values of magnitude m, each run's in c->row. */
+/* A spread d at t over values of magnitude m, each run's in c->row; a
+ * difference unless told it is none. */
 static void
 note_spread(struct comparison *c, struct field_cmp *fc, double d, double m,
-    double t)
+    double t, bool may_differ)
 {
 	if (!fc->seen || d > fc->max_abs) {
 		fc->max_abs = d;
@@ -146,7 +150,7 @@ note_spread(struct comparison *c, struct field_cmp *fc, double d, double m,
 	fc->seen = true;
 	if (m > 0 && d / m > fc->max_rel)
 		fc->max_rel = d / m;
-	if (d > c->o->tol + c->o->reltol * m && !fc->differ) {
+	if (may_differ && d > c->o->tol + c->o->reltol * m && !fc->differ) {
 		fc->differ = true;
 		fc->first_t = t;
 	}
@@ -155,7 +159,9 @@ note_spread(struct comparison *c, struct field_cmp *fc, double d, double m,
 /*
  * Pose e's orientations at t: the largest angle between two runs' against
  * the largest there is, pi; each run's angle from the first run's in
- * c->row. Where a run lacks the pose, nothing (its fields say so).
+ * c->row. Where a run lacks the pose, nothing (its fields say so). Where
+ * they agree, so do its angles, however far apart: near a pitch of pi/2
+ * roll and yaw far apart can be one orientation.
  */
 static void
 compare_turn(struct comparison *c, size_t e, double t)
@@ -175,7 +181,10 @@ compare_turn(struct comparison *c, size_t e, double t)
 		for (j = 0; j < k; j++)
 			d = fmax(d, phys_ist_rpy_turn(c->rpy[j], c->rpy[k]));
 	}
-	note_spread(c, &c->turns[e], d, M_PI, t);
+	note_spread(c, &c->turns[e], d, M_PI, t, true);
+	if (d <= c->o->tol + c->o->reltol * M_PI)
+		c->agree[pe->roll] = c->agree[pe->pitch] = c->agree[pe->yaw] =
+		    true;
 }
 
 static void
@@ -211,7 +220,7 @@ compare_column(struct comparison *c, size_t i, double t)
 	}
 	d = hi - lo;
 	m = fmax(fabs(hi), fabs(lo));
-	note_spread(c, fc, d, m, t);
+	note_spread(c, fc, d, m, t, !c->agree[i]);
 }
 
 static int
@@ -244,6 +253,9 @@ compare_stream(struct comparison *c)
 		for (k = 1; k < c->n; k++)
 			phys_ist_eulers_near(c->lead.v, c->eulers, c->neulers,
 			    c->f[k].now, c->f[k].map);
+		memset(c->agree, 0, c->lead.cols.n * sizeof *c->agree);
+		for (i = 0; i < c->neulers; i++)
+			compare_turn(c, i, c->lead.t);
 		for (i = 0; i < c->lead.cols.n; i++) {
 			if (c->skip[i])
 				continue;
@@ -253,8 +265,6 @@ compare_stream(struct comparison *c)
 				    c->f[k].now[c->f[k].map[i]] : NAN;
 			compare_column(c, i, c->lead.t);
 		}
-		for (i = 0; i < c->neulers; i++)
-			compare_turn(c, i, c->lead.t);
 	}
 	if (rc < 0)
 		return -1;
@@ -468,6 +478,7 @@ comparison_free(struct comparison *c)
 	}
 	free(c->cmp);
 	free(c->skip);
+	free(c->agree);
 	free(c->eulers);
 	free(c->f);
 	free(c->row);

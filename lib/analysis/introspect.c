@@ -644,19 +644,25 @@ compare(struct cmp *c, bool wraps, double a, double b, double t, double tol,
 	    t, tol, rel);
 }
 
-/* Pose e's orientations in A and B at t, the angle between them against
- * the largest there is, pi. */
-static void
+/*
+ * Pose e's orientations in A and B at t, the angle between them against
+ * the largest there is, pi: true where they agree, and so do its angles
+ * however far apart (near a pitch of pi/2 roll and yaw far apart can be
+ * one orientation).
+ */
+static bool
 compare_turn(struct cmp *c, const struct phys_ist_euler *e, const double *a,
     const double *b, const ssize_t *map, double t,
     const struct phys_ist_opts *o)
 {
-	double ra[3], rb[3];
+	double ra[3], rb[3], d;
 
-	if (phys_ist_euler_get(a, e, NULL, ra) &&
-	    phys_ist_euler_get(b, e, map, rb))
-		note_apart(c, phys_ist_rpy_turn(ra, rb), M_PI, t, o->tol,
-		    o->reltol);
+	if (!phys_ist_euler_get(a, e, NULL, ra) ||
+	    !phys_ist_euler_get(b, e, map, rb))
+		return false;
+	d = phys_ist_rpy_turn(ra, rb);
+	note_apart(c, d, M_PI, t, o->tol, o->reltol);
+	return d <= o->tol + o->reltol * M_PI;
 }
 
 struct diffstate {
@@ -668,6 +674,8 @@ struct diffstate {
 	size_t neulers;
 	struct cmp *cmp;
 	struct cmp *turns;	/* per pose of A: its orientations */
+	bool *agree;		/* per column of A, now: an angle of a pose
+				 * whose orientations agree */
 	bool outside;		/* some time is covered by one run only */
 	double outside_t;
 	struct phys_buf line;	/* --series: the line being written */
@@ -850,13 +858,36 @@ diff_setup(struct diffstate *d)
 	d->vb = phys_xcalloc(d->b.cols.n + 1, sizeof *d->vb);
 	d->neulers = phys_ist_cols_eulers(&d->a.cols, &d->eulers);
 	d->turns = phys_xcalloc(d->neulers + 1, sizeof *d->turns);
+	d->agree = phys_xcalloc(d->a.cols.n + 1, sizeof *d->agree);
+}
+
+/* A's line against B at its time: the poses' orientations, then each
+ * field, a pose's angles apart only where its orientations are. */
+static void
+compare_line(struct diffstate *d, const struct phys_ist_opts *o)
+{
+	const struct phys_ist_euler *e;
+	size_t i;
+
+	memset(d->agree, 0, d->a.cols.n * sizeof *d->agree);
+	for (i = 0; i < d->neulers; i++) {
+		e = &d->eulers[i];
+		if (compare_turn(&d->turns[i], e, d->a.v, d->vb, d->map,
+		    d->a.t, o))
+			d->agree[e->roll] = d->agree[e->pitch] =
+			    d->agree[e->yaw] = true;
+	}
+	for (i = 0; i < d->a.cols.n; i++)
+		if (d->map[i] >= 0)	/* agreeing: no tolerance exceeded */
+			compare(&d->cmp[i], phys_ist_col_wraps(&d->a.cols.v[i]),
+			    d->a.v[i], d->vb[d->map[i]], d->a.t,
+			    d->agree[i] ? INFINITY : o->tol, o->reltol);
 }
 
 static int
 diff_stream(struct diffstate *d, const struct phys_ist_opts *o)
 {
 	const struct phys_ist_sel *sel = &o->sel;
-	size_t i;
 	int rc;
 
 	if ((rc = phys_ist_src_next(&d->b, sel, IST_COLS_LAX)) < 0)
@@ -877,15 +908,7 @@ diff_stream(struct diffstate *d, const struct phys_ist_opts *o)
 		    d->map);
 		if (o->series)
 			put_series_line(d, o->out);
-		for (i = 0; i < d->a.cols.n; i++)
-			if (d->map[i] >= 0)
-				compare(&d->cmp[i], phys_ist_col_wraps(
-				    &d->a.cols.v[i]), d->a.v[i],
-				    d->vb[d->map[i]], d->a.t, o->tol,
-				    o->reltol);
-		for (i = 0; i < d->neulers; i++)
-			compare_turn(&d->turns[i], &d->eulers[i], d->a.v, d->vb,
-			    d->map, d->a.t, o);
+		compare_line(d, o);
 	}
 	if (rc < 0)
 		return -1;
@@ -1056,6 +1079,7 @@ phys_ist_diff(const struct phys_ist_opts *o, const char *a, const char *b,
 	free(d.map);
 	free(d.eulers);
 	free(d.turns);
+	free(d.agree);
 	free(d.cmp);
 	free(d.bprev);
 	free(d.vb);
