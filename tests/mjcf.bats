@@ -481,6 +481,15 @@ on_hull() {
 		why="has frictionloss 0.1: phys reads the stiffness and damping of a fixed tendon only, and this one"
 		assert_equal "$stderr" "phys-step: $TMP/tendon.xml:8: tendon 't' $why changes how the model moves; phys refuses the model"
 	done
+	# a fixed tendon's joint that is not there (MuJoCo refuses it too);
+	# a ball joint, which a limit along a tendon cannot hold
+	sed 's/frictionloss="0.1"/range="0 1"/' "$TMP/tendon.xml" > "$TMP/limited.xml"
+	sed 's/<joint joint="j"/<joint joint="k"/' "$TMP/limited.xml" > "$TMP/nojoint.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/nojoint.xml"
+	assert_equal "$stderr" "phys-step: $TMP/nojoint.xml:8: tendon 't': joint 'k': no such joint"
+	sed 's/<joint name="j"/<joint name="j" type="ball"/' "$TMP/limited.xml" > "$TMP/ball.xml"
+	run -1 --separate-stderr phys-step -q -n 1 "$TMP/ball.xml"
+	assert_equal "$stderr" "phys-step: $TMP/ball.xml:8: tendon 't': joint 'j': a ball or free joint, which a limit along it cannot hold"
 	printf '<mujoco>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<sensor>\n<jointpos joint="j"/>\n</sensor>\n<sensor><jointvel joint="j"/></sensor>\n</mujoco>\n' > "$TMP/sensor.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/sensor.xml"
 	assert_equal "$stderr" "phys-step: $TMP/sensor.xml:5: <sensor>: not read (phys reports state lines instead)"

@@ -2107,27 +2107,39 @@ read_tendon(struct reader *r, xmlNodePtr n)
 	return 0;
 }
 
-/* The joints of each spring tendon: hinges and slides of the model. */
+/*
+ * The joints of each fixed tendon: joints of the model, as MuJoCo's
+ * compiler has them; a spring's or a limit's hinges and slides (phys
+ * reads no other fixed tendon but an actuator's, read_tendon_actuator).
+ */
 static int
-check_springs(struct reader *r)
+check_tendons(struct reader *r)
 {
 	const struct mj_tendon *t;
+	const char *why = NULL;
 	size_t i, k;
 	int j;
 
-	for (i = 0; i < r->ntendons; i++) {
+	for (i = 0; i < r->ntendons && !why; i++) {
 		t = &r->tendons[i];
-		for (k = 0; sprung(r, t) && k < t->njoints; k++)
-			if ((j = joint_find(r, t->joint[k])) < 0 ||
+		for (k = 0; k < t->njoints && !why; k++) {
+			j = joint_find(r, t->joint[k]);
+			if (j < 0)
+				why = "no such joint";
+			else if ((sprung(r, t) || t->limited) &&
 			    r->joints[j].type < MJ_SLIDE)
-				return phys_failat(phys_doc_file(r->d, t->line),
-				    phys_where_line(t->line), "tendon '%s': %s "
-				    "'%s'", t->name ? t->name : "", j < 0 ?
-				    "no joint" : "a spring pulls hinges and "
-				    "slides, not", t->joint[k] ? t->joint[k] :
-				    "");
+				why = t->limited ? "a ball or free joint, "
+				    "which a limit along it cannot hold" :
+				    "a ball or free joint, which a spring "
+				    "along it cannot pull";
+		}
 	}
-	return 0;
+	if (!why)
+		return 0;
+	return phys_failat(phys_doc_file(r->d, t->line),
+	    phys_where_line(t->line), "tendon '%s': joint '%s': %s",
+	    t->name ? t->name : "", t->joint[k - 1] ? t->joint[k - 1] : "",
+	    why);
 }
 
 /* Whether joint j is pulled by a spring tendon. */
@@ -3340,7 +3352,7 @@ read_top(struct reader *r, xmlNodePtr root)
 	    n = phys_next(n, "worldbody"))
 		if (body_children(r, n, -1, r->main, 0, false) < 0)
 			return -1;
-	if (check_replicated(r, root) < 0 || check_springs(r) < 0)
+	if (check_replicated(r, root) < 0 || check_tendons(r) < 0)
 		return -1;
 	/* what a <flag> turned off is not read (read_flags) */
 	for (n = phys_child(root, "equality"); n &&
