@@ -132,6 +132,9 @@ struct ode_engine {
 	int ncontacts;
 	struct pending_contact *pending;
 	size_t npending, pending_cap;
+	/* a step's pairs of geoms whose boxes overlap, in ODE's order */
+	struct geom_pair { dGeomID g1, g2; } *pairs;
+	size_t npairs, pairs_cap;
 	struct body_state *saved;	/* one per link, then the ground */
 	/* The run's welds: fixed joints made at run time (the world frees
 	 * them with it). */
@@ -1896,10 +1899,28 @@ pair_excluded(struct ode_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
 static void add_pending(struct ode_engine *e, const dContact *c,
     dBodyID b1, dBodyID b2);
 
+/*
+ * The broad phase keeps the pairs, the narrow phase (collide_pairs)
+ * collides them after it: an ODE assertion in a collider (its cylinder
+ * and box's on a degenerate axis) leaves through the trap, which would
+ * skip the hash space's own cleanup and leak its lists each time.
+ */
 static void
 near_callback(void *data, dGeomID g1, dGeomID g2)
 {
 	struct ode_engine *e = data;
+
+	if (e->npairs == e->pairs_cap) {
+		e->pairs_cap = e->pairs_cap ? 2 * e->pairs_cap : 64;
+		e->pairs = phys_xrealloc(e->pairs,
+		    e->pairs_cap * sizeof *e->pairs);
+	}
+	e->pairs[e->npairs++] = (struct geom_pair){ g1, g2 };
+}
+
+static void
+collide_pair(struct ode_engine *e, dGeomID g1, dGeomID g2)
+{
 	dContactGeom geoms[MAX_PAIR_CONTACTS];
 	int c1 = geom_collision(g1), c2 = geom_collision(g2), n, i, limit;
 	dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
@@ -2423,6 +2444,7 @@ ode_engine_free(struct ode_engine *e)
 	free(e->geoms);
 	free(e->joints);
 	free(e->pending);
+	free(e->pairs);
 	free(e->saved);
 	free(e->welds);
 	free(e);
@@ -2775,7 +2797,10 @@ ode_engine_step(struct ode_engine *e, double t0, double t1)
 	e->npending = 0;
 	stepping = e;
 	stepping_from = t0;
+	e->npairs = 0;
 	dSpaceCollide(e->space, e, near_callback);
+	for (i = 0; i < e->npairs; i++)
+		collide_pair(e, e->pairs[i].g1, e->pairs[i].g2);
 	if (e->quick) {
 		make_contacts(e, false);
 		dWorldQuickStep(e->world, e->step);
