@@ -3515,8 +3515,10 @@ mujoco_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	size_t i;
 
 	mujoco_init();
-	/* MuJoCo's state is left as it is when MuJoCo stops in it. */
-	PHYS_ENGINE_TRAP(mujoco_stopped(e); return NULL)
+	/* MuJoCo's state is left as it is when MuJoCo stops in it, the
+	 * engine freed as after any other stop */
+	PHYS_ENGINE_TRAP(mujoco_stopped(e); mujoco_engine_free(e);
+	    return NULL)
 	mjcb_contactfilter = contact_filter;
 	e->w = w;
 	e->v = v;

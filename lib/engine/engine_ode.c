@@ -2348,8 +2348,9 @@ ode_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	struct ode_engine *e = phys_xcalloc(1, sizeof *e);
 
 	ode_init();
-	/* ODE's state is left as it is when ODE stops in it (the trap). */
-	PHYS_ENGINE_TRAP(ode_stopped(e); return NULL)
+	/* ODE's state is left as it is when ODE stops in it (the trap),
+	 * phys's freed */
+	PHYS_ENGINE_TRAP(ode_stopped(e); ode_engine_free(e); return NULL)
 	e->w = w;
 	e->v = v;
 	e->world = dWorldCreate();
