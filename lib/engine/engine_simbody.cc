@@ -69,8 +69,16 @@ const int CYLINDER_RESOLUTION = 2;
 /* The elastic layer of every surface, m: Gazebo's Simbody's. */
 const double THICKNESS = 1;
 /* Steps Simbody may take within one phys step before phys gives up: a
- * contact too stiff for the accuracy asked would otherwise take hours. */
+ * contact too stiff for the accuracy asked would otherwise take hours.
+ * They are taken STEP_CHUNK at a time, the cost checked in between. */
 const int MAX_INTERNAL_STEPS = 20000;
+const int STEP_CHUNK = 500;
+/* Triangles in contact whose forces a phys step may reckon, over all of
+ * Simbody's steps within it: each costs Simbody's contact tracker about
+ * 1.8 us here, so that two boxes half through each other (850 triangles
+ * in contact, 10,000 steps of Simbody's within one of 2 ms) took 15 s a
+ * step; at most some 6 s. */
+const unsigned long MAX_FACES_WORKED = 3000000;
 /* The most triangles a mesh may have: Simbody's takes about 1.2 kB a
  * triangle (a heightmap of 513 x 513 samples: 650 MB). */
 const size_t MAX_TRIANGLES = 1000000;
@@ -247,6 +255,12 @@ struct simbody_engine {
 	double step = 0.001;
 	double now = 0;		/* the run's time (the driver's) */
 	int ncontacts = 0;
+	/* triangles of meshes in contact whose forces were reckoned within
+	 * the step being taken: what its contacts cost */
+	unsigned long faces_worked = 0;
+	/* the pair of collisions with the most of them in one reckoning */
+	int costliest[2] = { -1, -1 };
+	size_t costliest_faces = 0;
 	/* The run's welds: the child link's frame in the parent's body
 	 * frame (Ground's for a static parent), a weld constraint each time
 	 * the system is made. */
@@ -793,6 +807,16 @@ foundation::calcContactForce(const State &s, const SimTK::Contact &overlap,
 	    tracker.getContactSurface(c.getSurface2()).getShape();
 	const auto *m1 = as_mesh(g1), *m2 = as_mesh(g2);
 	double vt = getCompliantContactSubsystem().getTransitionVelocity();
+
+	size_t faces = c.getSurface1Faces().size() +
+	    c.getSurface2Faces().size();
+
+	e->faces_worked += faces;
+	if (faces > e->costliest_faces) {
+		e->costliest_faces = faces;
+		e->costliest[0] = p.c1;
+		e->costliest[1] = p.c2;
+	}
 	double kh1 = p.k1 / THICKNESS, kh2 = p.k2 / THICKNESS;
 	double s1 = kh2 / (kh1 + kh2), kh = kh1 * s1;
 	double a1 = m1 ? patch_area(*m1, c.getSurface1Faces()) : 0;
@@ -1742,7 +1766,7 @@ make_integrator(simbody_engine *e, model &m)
 	m.integ->setMaximumStepSize(e->step);
 	/* Every step ends exactly at its time, never interpolated. */
 	m.integ->setAllowInterpolation(false);
-	m.integ->setInternalStepLimit(MAX_INTERNAL_STEPS);
+	m.integ->setInternalStepLimit(STEP_CHUNK);
 }
 
 /* The friction transition speed: the override when given, else
@@ -2377,6 +2401,34 @@ simbody_engine_body_state(const struct simbody_engine *e, int li,
 	return true;
 }
 
+/* A step that has taken Simbody `taken` steps of its own so far: -1,
+ * said, once they or its contacts cost more than a step may. */
+static int
+over_budget(const struct simbody_engine *e, double t0, int taken)
+{
+	if (taken >= MAX_INTERNAL_STEPS)
+		return phys_fail("simulation stopped at t=%.9g: Simbody took "
+		    "%d steps of its own within one and did not reach its "
+		    "end (contacts too stiff for simbody.accuracy?)", t0,
+		    MAX_INTERNAL_STEPS);
+	if (e->faces_worked > MAX_FACES_WORKED) {
+		const struct phys_collision *a, *b;
+
+		if (e->costliest[0] < 0 || e->costliest[1] < 0)
+			return phys_fail("simulation stopped at t=%.9g: "
+			    "Simbody's contacts cost too much", t0);
+		a = &e->w->collisions[e->costliest[0]];
+		b = &e->w->collisions[e->costliest[1]];
+		return phys_failat(PHYS_AT(a->doc, a->node), "collisions '%s' "
+		    "and '%s': deep inside each other at t=%.9g (%zu "
+		    "triangles in contact): Simbody reckoned the forces of "
+		    "%lu within one step, in %d steps of its own, and did "
+		    "not reach its end", a->name, b->name, t0,
+		    e->costliest_faces, e->faces_worked, taken);
+	}
+	return 0;
+}
+
 static int
 simbody_engine_step(struct simbody_engine *e, double t0, double t1)
 {
@@ -2391,15 +2443,16 @@ simbody_engine_step(struct simbody_engine *e, double t0, double t1)
 			e->m->integ->reinitialize(SimTK::Stage::Dynamics, false);
 			e->commands_changed = false;
 		}
+		int taken = 0;
+
+		e->faces_worked = 0;
+		e->costliest_faces = 0;
 		while (e->m->integ->getTime() < t1) {
 			auto why = e->m->integ->stepTo(t1);
 
-			if (why == SimTK::Integrator::ReachedStepLimit)
-				return phys_fail("simulation stopped at t=%.9g: "
-				    "Simbody took %d steps of its own within "
-				    "one and did not reach its end (contacts "
-				    "too stiff for simbody.accuracy?)",
-				    t0, MAX_INTERNAL_STEPS);
+			if (why == SimTK::Integrator::ReachedStepLimit &&
+			    over_budget(e, t0, taken += STEP_CHUNK) < 0)
+				return -1;
 			if (e->m->integ->isSimulationOver())
 				break;
 		}
