@@ -2,8 +2,9 @@
  * engines.c - fuzz the engines through the public API (phys.h): the input
  * is a world, given a profile of every engine (inserted after its <world>
  * tag), run a few steps under each in turn, switching mid-run, as an
- * embedder would. No input may end the process, exhaust it or hang it:
- * every failure is an error code.
+ * embedder would; a MuJoCo model under its own profiles (run_mjcf). No
+ * input may end the process, exhaust it or hang it: every failure is an
+ * error code.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +57,36 @@ with_profiles(const uint8_t *data, size_t size, size_t *len)
 	return b.s;
 }
 
+/*
+ * A MuJoCo model (MJCF) as it is: its profiles are phys's, MuJoCo's own
+ * (its <option> kept exactly for the MuJoCo engine) and the one the
+ * other engines start from; run under each, and back.
+ */
+static void
+run_mjcf(const uint8_t *data, size_t size, const phys_world_def *wd)
+{
+	static const char *const profiles[] = { "mujoco", "default_physics",
+		"mujoco" };
+	char *text = fuzz_text(data, size);
+	phys_world *w = phys_open_world_text("fuzz.xml", text, strlen(text),
+	    wd);
+	phys_run *r;
+	size_t i;
+
+	free(text);
+	if (!w)
+		return;
+	if ((r = phys_create_run(w, NULL))) {
+		phys_run_step(r, 2);
+		for (i = 0; i < sizeof profiles / sizeof *profiles; i++)
+			if (phys_run_use_profile(r, profiles[i]) < 0 ||
+			    phys_run_step(r, 2) < 0)
+				break;
+		phys_free_run(r);
+	}
+	phys_free_world(w);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -65,10 +96,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text, name[32];
 	size_t len, i;
 
-	if (!(text = with_profiles(data, size, &len)))
-		return 0;
 	wd.quiet = 1;
 	wd.skip_unsupported = 1;
+	if (!(text = with_profiles(data, size, &len))) {
+		if (memmem(data, size, "<mujoco", 7))
+			run_mjcf(data, size, &wd);
+		return 0;
+	}
 	w = phys_open_world_text("fuzz.sdf", text, len, &wd);
 	free(text);
 	if (!w)
