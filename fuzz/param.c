@@ -1,7 +1,8 @@
 /*
  * param.c - fuzz parameter lines as phys-param set --from reads them: each
  * line's name resolved in a small world, its value parsed, checked and
- * written into the SDF, which is rendered back.
+ * written into the SDF, which is rendered back; after a first line
+ * "#mjcf", into a small MuJoCo model, in MJCF's terms.
  */
 #include <jansson.h>
 #include <stdlib.h>
@@ -48,7 +49,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	int n = 0;
 
-	fuzz_world(&w);
+	/* a first line "#mjcf": the lines edit a MuJoCo model */
+	if (strncmp(text, "#mjcf\n", 6) == 0)
+		fuzz_mjcf_world(&w);
+	else
+		fuzz_world(&w);
 	/* A failed name costs a search for suggestions: 64 lines are plenty. */
 	for (line = text; line && n++ < 64; line = next) {
 		next = strchr(line, '\n');

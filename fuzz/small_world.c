@@ -35,8 +35,47 @@ static const char text[] =
     "</axis></joint></model>\n"
     "</world>\n</sdf>\n";
 
-void
-fuzz_world(struct phys_scene *w)
+/* A MuJoCo model of what parameter edits write into MJCF: degrees and a
+ * ref, classes, a tendon, a coupling, an actuator, a key, <option>. */
+static const char mjcf_text[] =
+    "<mujoco model=\"m\">\n"
+    "<compiler angle=\"degree\" autolimits=\"true\"/>\n"
+    "<option timestep=\"0.002\" integrator=\"RK4\" "
+    "cone=\"elliptic\"><flag eulerdamp=\"disable\"/></option>\n"
+    "<default><joint damping=\"0.1\"/><default class=\"soft\"><geom "
+    "solref=\"0.05 1\" friction=\"0.8 0.01 "
+    "0.001\"/></default></default>\n"
+    "<worldbody>\n"
+    "<geom name=\"floor\" type=\"plane\" size=\"5 5 0.1\"/>\n"
+    "<body name=\"arm\" pos=\"0 0 1\" childclass=\"soft\">\n"
+    "<joint name=\"shoulder\" axis=\"0 1 0\" range=\"-90 45\" ref=\"10\" "
+    "stiffness=\"2\" springref=\"5\"/>\n"
+    "<geom name=\"upper\" type=\"capsule\" fromto=\"0 0 0 0.3 0 0\" "
+    "size=\"0.03\"/>\n"
+    "<body name=\"fore\" pos=\"0.3 0 0\">\n"
+    "<joint name=\"elbow\" type=\"slide\" axis=\"1 0 0\" range=\"-0.1 "
+    "0.1\" armature=\"0.01\"/>\n"
+    "<geom name=\"lower\" type=\"box\" size=\"0.1 0.02 0.02\" "
+    "mass=\"0.5\"/>\n"
+    "<site name=\"tip\" pos=\"0.1 0 0\"/>\n"
+    "</body>\n"
+    "</body>\n"
+    "<body name=\"ball\" pos=\"1 0 0.5\"><freejoint/><geom "
+    "type=\"sphere\" size=\"0.1\" density=\"500\"/></body>\n"
+    "</worldbody>\n"
+    "<tendon><fixed name=\"t\" limited=\"true\" range=\"-1 1\"><joint "
+    "joint=\"shoulder\" coef=\"1\"/><joint joint=\"elbow\" "
+    "coef=\"-1\"/></fixed></tendon>\n"
+    "<equality><joint joint1=\"elbow\" joint2=\"shoulder\" polycoef=\"0 "
+    "0.01 0 0 0\"/></equality>\n"
+    "<actuator><position name=\"p\" joint=\"shoulder\" kp=\"50\" "
+    "ctrlrange=\"-1 1\"/></actuator>\n"
+    "<keyframe><key name=\"k\" qpos=\"0.1 0.01 1 0 0.5 1 0 0 "
+    "0\"/></keyframe>\n"
+    "</mujoco>\n";
+
+static void
+load(struct phys_scene *w, const char *name, const char *t, size_t len)
 {
 	struct phys_load_options lo;
 
@@ -44,7 +83,19 @@ fuzz_world(struct phys_scene *w)
 	memset(w, 0, sizeof *w);
 	phys_load_options_default(&lo);
 	lo.quiet = true;
-	if (phys_doc_load_text(&w->doc, "fuzz.sdf", text, sizeof text - 1) < 0 ||
+	if (phys_doc_load_text(&w->doc, name, t, len) < 0 ||
 	    phys_world_load_doc(w, &lo) < 0)
 		abort();
+}
+
+void
+fuzz_world(struct phys_scene *w)
+{
+	load(w, "fuzz.sdf", text, sizeof text - 1);
+}
+
+void
+fuzz_mjcf_world(struct phys_scene *w)
+{
+	load(w, "fuzz.xml", mjcf_text, sizeof mjcf_text - 1);
 }

@@ -10,5 +10,7 @@
 
 /* Loads it into w, or aborts: the harness is broken without it. */
 void fuzz_world(struct phys_scene *w);
+/* The same of a small MuJoCo model (MJCF), whose edits are MJCF's. */
+void fuzz_mjcf_world(struct phys_scene *w);
 
 #endif
