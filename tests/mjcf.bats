@@ -454,6 +454,10 @@ on_hull() {
 	printf '<mujoco>\n<worldbody>\n<body name="a">\n<geom type="box" size="1 x"/>\n</body></worldbody></mujoco>\n' > "$TMP/bad.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/bad.xml"
 	assert_equal "$stderr" "phys-step: $TMP/bad.xml:4: size=\"1 x\": 0 to 3 numbers expected"
+	# a mesh's vertex past a float's range, in which MuJoCo keeps it
+	printf '<mujoco>\n<asset>\n<mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1e308"/>\n</asset>\n<worldbody><body><freejoint/><geom type="mesh" mesh="m"/></body></worldbody></mujoco>\n' > "$TMP/big.xml"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/big.xml"
+	assert_equal "$stderr" "phys-step: $TMP/big.xml:3: vertex=\"0 0 0 1 0 0 0 1 0 0 0 1e308\": 1e+308 is past the range of the float MuJoCo keeps it in"
 	# a NaN, which MuJoCo reads after a warning, is refused as what it is
 	sed 's/type="box" size="1 x"/type="sphere" size="1" rgba="1 nan 0 1"/' "$TMP/bad.xml" > "$TMP/nan.xml"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/nan.xml"

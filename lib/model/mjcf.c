@@ -557,8 +557,14 @@ float_list(struct reader *r, xmlNodePtr n, const char *name, double **out,
 	if (!*out)
 		return mj_fail(r, n, "%s=\"%.40s\": numbers expected (at most "
 		    "%u triangles' worth)", name, v, PHYS_MESH_MAX_TRIANGLES);
-	for (i = 0; i < *len; i++)
-		(*out)[i] = phys_as_float((*out)[i]);
+	for (i = 0; i < *len; i++) {
+		double x = (*out)[i];
+
+		if (!isfinite((*out)[i] = phys_as_float(x)))
+			return mj_fail(r, n, "%s=\"%.40s\": %g is past the "
+			    "range of the float MuJoCo keeps it in", name, v,
+			    x);
+	}
 	return 0;
 }
 
