@@ -135,7 +135,6 @@ value_at(struct comparison *c, size_t k, double t)
 	return true;
 }
 
-/* Column i at time t, each run's value in c->row (NaN: none). */
 /* A spread d at t over values of magnitude m, each run's in c->row; a
  * difference unless told it is none. */
 static void
@@ -187,6 +186,7 @@ compare_turn(struct comparison *c, size_t e, double t)
 		    true;
 }
 
+/* Column i at time t, each run's value in c->row (NaN: none). */
 static void
 compare_column(struct comparison *c, size_t i, double t)
 {
