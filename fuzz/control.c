@@ -5,7 +5,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "fuzz.h"
 #include "sim.h"
@@ -26,16 +25,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct phys_run_options o;
 	struct phys_scene w;
 	struct fuzz_file f;
+	size_t skip = fuzz_world_for(&w, data, size);
 
-	/* a first line "#mjcf": the lines steer a MuJoCo model's run */
-	if (size >= 6 && memcmp(data, "#mjcf\n", 6) == 0) {
-		fuzz_mjcf_world(&w);
-		data += 6;
-		size -= 6;
-	} else {
-		fuzz_world(&w);
-	}
-	fuzz_file_open(&f, data, size);
+	fuzz_file_open(&f, data + skip, size - skip);
 	phys_run_options_default(&o);
 	o.steps = 10;
 	o.control = f.path;

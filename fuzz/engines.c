@@ -2,7 +2,7 @@
  * engines.c - fuzz the engines through the public API (phys.h): the input
  * is a world, given a profile of every engine (inserted after its <world>
  * tag), run a few steps under each in turn, switching mid-run, as an
- * embedder would; a MuJoCo model under its own profiles (run_mjcf). No
+ * embedder would; a MuJoCo model under its own profiles. No
  * input may end the process, exhaust it or hang it: every failure is an
  * error code.
  */
@@ -18,6 +18,9 @@ static const char *const engines[] = {
 	"ode", "bullet", "mujoco", "dart", "simbody"
 };
 #define NENGINES (sizeof engines / sizeof *engines)
+/* the profiles with_profiles adds, from the first engine's back to it */
+static char profile_name[NENGINES + 1][32];
+static const char *fuzz_profiles[NENGINES + 1];
 
 static void
 quiet(const char *message, void *ctx)
@@ -27,7 +30,14 @@ quiet(const char *message, void *ctx)
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	size_t i;
+
 	fuzz_isolate();
+	for (i = 0; i <= NENGINES; i++) {
+		snprintf(profile_name[i], sizeof profile_name[i], "fuzz_%s",
+		    engines[i % NENGINES]);
+		fuzz_profiles[i] = profile_name[i];
+	}
 	phys_set_warning_handler(quiet, NULL);
 	return 0;
 }
@@ -58,27 +68,22 @@ with_profiles(const uint8_t *data, size_t size, size_t *len)
 }
 
 /*
- * A MuJoCo model (MJCF) as it is: its profiles are phys's, MuJoCo's own
- * (its <option> kept exactly for the MuJoCo engine) and the one the
- * other engines start from; run under each, and back.
+ * World text under name: two steps, then two under each profile of the
+ * list in turn, as an embedder switches.
  */
 static void
-run_mjcf(const uint8_t *data, size_t size, const phys_world_def *wd)
+run_through(const char *name, const char *text, size_t len,
+    const phys_world_def *wd, const char *const *profiles, size_t n)
 {
-	static const char *const profiles[] = { "mujoco", "default_physics",
-		"mujoco" };
-	char *text = fuzz_text(data, size);
-	phys_world *w = phys_open_world_text("fuzz.xml", text, strlen(text),
-	    wd);
+	phys_world *w = phys_open_world_text(name, text, len, wd);
 	phys_run *r;
 	size_t i;
 
-	free(text);
 	if (!w)
 		return;
 	if ((r = phys_create_run(w, NULL))) {
 		phys_run_step(r, 2);
-		for (i = 0; i < sizeof profiles / sizeof *profiles; i++)
+		for (i = 0; i < n; i++)
 			if (phys_run_use_profile(r, profiles[i]) < 0 ||
 			    phys_run_step(r, 2) < 0)
 				break;
@@ -90,34 +95,24 @@ run_mjcf(const uint8_t *data, size_t size, const phys_world_def *wd)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	/* a MuJoCo model (MJCF) has profiles of its own: MuJoCo's (its
+	 * <option> kept exactly) and the one the other engines start from */
+	static const char *const mjcf_profiles[] = { "mujoco",
+		"default_physics", "mujoco" };
 	phys_world_def wd = phys_default_world_def();
-	phys_world *w;
-	phys_run *r;
-	char *text, name[32];
-	size_t len, i;
+	char *text;
+	size_t len;
 
 	wd.quiet = 1;
 	wd.skip_unsupported = 1;
-	if (!(text = with_profiles(data, size, &len))) {
-		if (memmem(data, size, "<mujoco", 7))
-			run_mjcf(data, size, &wd);
-		return 0;
+	if ((text = with_profiles(data, size, &len))) {
+		run_through("fuzz.sdf", text, len, &wd, fuzz_profiles,
+		    NENGINES + 1);
+	} else if (memmem(data, size, "<mujoco", 7)) {
+		text = fuzz_text(data, size);
+		run_through("fuzz.xml", text, strlen(text), &wd,
+		    mjcf_profiles, sizeof mjcf_profiles / sizeof *mjcf_profiles);
 	}
-	w = phys_open_world_text("fuzz.sdf", text, len, &wd);
 	free(text);
-	if (!w)
-		return 0;
-	if ((r = phys_create_run(w, NULL))) {
-		phys_run_step(r, 2);
-		for (i = 0; i <= NENGINES; i++) {
-			snprintf(name, sizeof name, "fuzz_%s",
-			    engines[i % NENGINES]);
-			if (phys_run_use_profile(r, name) < 0 ||
-			    phys_run_step(r, 2) < 0)
-				break;
-		}
-		phys_free_run(r);
-	}
-	phys_free_world(w);
 	return 0;
 }

@@ -49,11 +49,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	int n = 0;
 
-	/* a first line "#mjcf": the lines edit a MuJoCo model */
-	if (strncmp(text, "#mjcf\n", 6) == 0)
-		fuzz_mjcf_world(&w);
-	else
-		fuzz_world(&w);
+	fuzz_world_for(&w, text, strlen(text));
 	/* A failed name costs a search for suggestions: 64 lines are plenty. */
 	for (line = text; line && n++ < 64; line = next) {
 		next = strchr(line, '\n');

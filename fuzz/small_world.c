@@ -88,14 +88,16 @@ load(struct phys_scene *w, const char *name, const char *t, size_t len)
 		abort();
 }
 
-void
-fuzz_world(struct phys_scene *w)
+size_t
+fuzz_world_for(struct phys_scene *w, const void *data, size_t size)
 {
-	load(w, "fuzz.sdf", text, sizeof text - 1);
-}
+	static const char mark[] = "#mjcf\n";
 
-void
-fuzz_mjcf_world(struct phys_scene *w)
-{
-	load(w, "fuzz.xml", mjcf_text, sizeof mjcf_text - 1);
+	if (size >= sizeof mark - 1 &&
+	    memcmp(data, mark, sizeof mark - 1) == 0) {
+		load(w, "fuzz.xml", mjcf_text, sizeof mjcf_text - 1);
+		return sizeof mark - 1;
+	}
+	load(w, "fuzz.sdf", text, sizeof text - 1);
+	return 0;
 }

@@ -8,9 +8,11 @@
 
 #include "world.h"
 
-/* Loads it into w, or aborts: the harness is broken without it. */
-void fuzz_world(struct phys_scene *w);
-/* The same of a small MuJoCo model (MJCF), whose edits are MJCF's. */
-void fuzz_mjcf_world(struct phys_scene *w);
+/*
+ * Loads it into w, or aborts (the harness is broken without it); after an
+ * input's first line "#mjcf", a small MuJoCo model instead (MJCF, whose
+ * edits are MJCF's). How many bytes that line takes.
+ */
+size_t fuzz_world_for(struct phys_scene *w, const void *data, size_t size);
 
 #endif

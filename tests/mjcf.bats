@@ -493,7 +493,7 @@ on_hull() {
 	assert_equal "$stderr" "phys-step: $TMP/nojoint.xml:8: tendon 't': joint 'k': no such joint"
 	sed 's/<joint name="j"/<joint name="j" type="ball"/' "$TMP/limited.xml" > "$TMP/ball.xml"
 	run -1 --separate-stderr phys-step -q -n 1 "$TMP/ball.xml"
-	assert_equal "$stderr" "phys-step: $TMP/ball.xml:8: tendon 't': joint 'j': a ball or free joint, which a limit along it cannot hold"
+	assert_equal "$stderr" "phys-step: $TMP/ball.xml:8: tendon 't': joint 'j': neither a hinge nor a slide, which a limit along the tendon holds"
 	printf '<mujoco>\n<worldbody>\n<body name="a"><joint name="j"/><geom size="0.1"/></body>\n</worldbody>\n<sensor>\n<jointpos joint="j"/>\n</sensor>\n<sensor><jointvel joint="j"/></sensor>\n</mujoco>\n' > "$TMP/sensor.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/sensor.xml"
 	assert_equal "$stderr" "phys-step: $TMP/sensor.xml:5: <sensor>: not read (phys reports state lines instead)"

@@ -644,13 +644,9 @@ compare(struct cmp *c, bool wraps, double a, double b, double t, double tol,
 	    t, tol, rel);
 }
 
-/*
- * Pose e's orientations in A and B at t, the angle between them against
- * the largest there is, pi: true where they agree, and so do its angles
- * however far apart (near a pitch of pi/2 roll and yaw far apart can be
- * one orientation).
- */
-static bool
+/* Pose e's orientations in A and B at t: the angle between them, noted
+ * against the largest there is, pi; NaN where a run lacks the pose. */
+static double
 compare_turn(struct cmp *c, const struct phys_ist_euler *e, const double *a,
     const double *b, const ssize_t *map, double t,
     const struct phys_ist_opts *o)
@@ -659,10 +655,10 @@ compare_turn(struct cmp *c, const struct phys_ist_euler *e, const double *a,
 
 	if (!phys_ist_euler_get(a, e, NULL, ra) ||
 	    !phys_ist_euler_get(b, e, map, rb))
-		return false;
+		return NAN;
 	d = phys_ist_rpy_turn(ra, rb);
 	note_apart(c, d, M_PI, t, o->tol, o->reltol);
-	return d <= o->tol + o->reltol * M_PI;
+	return d;
 }
 
 struct diffstate {
@@ -674,6 +670,7 @@ struct diffstate {
 	size_t neulers;
 	struct cmp *cmp;
 	struct cmp *turns;	/* per pose of A: its orientations */
+	double *turn;		/* per pose of A, now: the angle between them */
 	bool *agree;		/* per column of A, now: an angle of a pose
 				 * whose orientations agree */
 	bool outside;		/* some time is covered by one run only */
@@ -692,21 +689,18 @@ same_item(const struct phys_ist_col *a, const struct phys_ist_col *b)
 }
 
 /* After a pose's fields (columns [i, j)), the angle between A's and B's
- * orientations, as diff's pose.orientation line compares them. */
+ * orientations that compare_line found. */
 static void
 put_series_turn(struct phys_buf *b, struct diffstate *d, size_t i, size_t j)
 {
-	double ra[3], rb[3];
 	size_t e;
 
-	for (e = 0; e < d->neulers; e++) {
-		if (d->eulers[e].yaw < i || d->eulers[e].yaw >= j ||
-		    !phys_ist_euler_get(d->a.v, &d->eulers[e], NULL, ra) ||
-		    !phys_ist_euler_get(d->vb, &d->eulers[e], d->map, rb))
-			continue;
-		phys_buf_puts(b, ",\"orientation\":");
-		phys_buf_double(b, phys_ist_rpy_turn(ra, rb));
-	}
+	for (e = 0; e < d->neulers; e++)
+		if (d->eulers[e].yaw >= i && d->eulers[e].yaw < j &&
+		    !isnan(d->turn[e])) {
+			phys_buf_puts(b, ",\"orientation\":");
+			phys_buf_double(b, d->turn[e]);
+		}
 }
 
 /* Columns [i, j) of one item, those B has too: an array of all its
@@ -858,6 +852,7 @@ diff_setup(struct diffstate *d)
 	d->vb = phys_xcalloc(d->b.cols.n + 1, sizeof *d->vb);
 	d->neulers = phys_ist_cols_eulers(&d->a.cols, &d->eulers);
 	d->turns = phys_xcalloc(d->neulers + 1, sizeof *d->turns);
+	d->turn = phys_xcalloc(d->neulers + 1, sizeof *d->turn);
 	d->agree = phys_xcalloc(d->a.cols.n + 1, sizeof *d->agree);
 }
 
@@ -872,8 +867,9 @@ compare_line(struct diffstate *d, const struct phys_ist_opts *o)
 	memset(d->agree, 0, d->a.cols.n * sizeof *d->agree);
 	for (i = 0; i < d->neulers; i++) {
 		e = &d->eulers[i];
-		if (compare_turn(&d->turns[i], e, d->a.v, d->vb, d->map,
-		    d->a.t, o))
+		d->turn[i] = compare_turn(&d->turns[i], e, d->a.v, d->vb,
+		    d->map, d->a.t, o);
+		if (d->turn[i] <= o->tol + o->reltol * M_PI)	/* NaN: no */
 			d->agree[e->roll] = d->agree[e->pitch] =
 			    d->agree[e->yaw] = true;
 	}
@@ -906,9 +902,9 @@ diff_stream(struct diffstate *d, const struct phys_ist_opts *o)
 		}
 		phys_ist_eulers_near(d->a.v, d->eulers, d->neulers, d->vb,
 		    d->map);
+		compare_line(d, o);
 		if (o->series)
 			put_series_line(d, o->out);
-		compare_line(d, o);
 	}
 	if (rc < 0)
 		return -1;
@@ -1079,6 +1075,7 @@ phys_ist_diff(const struct phys_ist_opts *o, const char *a, const char *b,
 	free(d.map);
 	free(d.eulers);
 	free(d.turns);
+	free(d.turn);
 	free(d.agree);
 	free(d.cmp);
 	free(d.bprev);

@@ -1900,10 +1900,11 @@ static void add_pending(struct ode_engine *e, const dContact *c,
     dBodyID b1, dBodyID b2);
 
 /*
- * The broad phase keeps the pairs, the narrow phase (collide_pairs)
- * collides them after it: an ODE assertion in a collider (its cylinder
- * and box's on a degenerate axis) leaves through the trap, which would
- * skip the hash space's own cleanup and leak its lists each time.
+ * The broad phase keeps the pairs; the narrow phase (collide_pair, from
+ * ode_engine_step) collides them after it: an ODE assertion in a
+ * collider (its cylinder and box's on a degenerate axis) leaves through
+ * the trap, which would skip the hash space's own cleanup and leak its
+ * lists each time.
  */
 static void
 near_callback(void *data, dGeomID g1, dGeomID g2)

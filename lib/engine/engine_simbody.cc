@@ -788,6 +788,23 @@ as_sphere(const SimTK::ContactGeometry &g)
 	return &SimTK::ContactGeometry::Sphere::getAs(g);
 }
 
+/* What reckoning contact c costs: its triangles, counted against the
+ * step's bound (over_budget), and the costliest pair so far. */
+void
+note_cost(simbody_engine *e, const SimTK::TriangleMeshContact &c,
+    const pair_values &p)
+{
+	size_t faces = c.getSurface1Faces().size() +
+	    c.getSurface2Faces().size();
+
+	e->faces_worked += faces;
+	if (faces > e->costliest_faces) {
+		e->costliest_faces = faces;
+		e->costliest[0] = p.c1;
+		e->costliest[1] = p.c2;
+	}
+}
+
 /*
  * Pressure k x / h on each triangle of a mesh inside the other surface,
  * the stiffnesses in series; when both are meshes each side carries half
@@ -807,16 +824,6 @@ foundation::calcContactForce(const State &s, const SimTK::Contact &overlap,
 	    tracker.getContactSurface(c.getSurface2()).getShape();
 	const auto *m1 = as_mesh(g1), *m2 = as_mesh(g2);
 	double vt = getCompliantContactSubsystem().getTransitionVelocity();
-
-	size_t faces = c.getSurface1Faces().size() +
-	    c.getSurface2Faces().size();
-
-	e->faces_worked += faces;
-	if (faces > e->costliest_faces) {
-		e->costliest_faces = faces;
-		e->costliest[0] = p.c1;
-		e->costliest[1] = p.c2;
-	}
 	double kh1 = p.k1 / THICKNESS, kh2 = p.k2 / THICKNESS;
 	double s1 = kh2 / (kh1 + kh2), kh = kh1 * s1;
 	double a1 = m1 ? patch_area(*m1, c.getSurface1Faces()) : 0;
@@ -825,6 +832,8 @@ foundation::calcContactForce(const State &s, const SimTK::Contact &overlap,
 	mesh_side side[2];
 	int n = 0;
 
+	/* the tracker's work is done, with force or not */
+	note_cost(e, c, p);
 	if (p.excluded || p.no_force || (a1 <= 0 && a2 <= 0)) {
 		out.clear();
 		return;

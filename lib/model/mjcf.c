@@ -2114,31 +2114,26 @@ read_tendon(struct reader *r, xmlNodePtr n)
 }
 
 /*
- * The joints of each fixed tendon: joints of the model, as MuJoCo's
- * compiler has them; a spring's or a limit's hinges and slides (phys
- * reads no other fixed tendon but an actuator's, read_tendon_actuator).
+ * The joints of fixed tendon t: joints of the model, as MuJoCo's compiler
+ * has them; a spring's or a limit's hinges and slides (an actuator's are
+ * checked with it, tendon_actuator; phys reads no other).
  */
 static int
-check_tendons(struct reader *r)
+check_tendon(struct reader *r, const struct mj_tendon *t)
 {
-	const struct mj_tendon *t;
 	const char *why = NULL;
-	size_t i, k;
+	size_t k;
 	int j;
 
-	for (i = 0; i < r->ntendons && !why; i++) {
-		t = &r->tendons[i];
-		for (k = 0; k < t->njoints && !why; k++) {
-			j = joint_find(r, t->joint[k]);
-			if (j < 0)
-				why = "no such joint";
-			else if ((sprung(r, t) || t->limited) &&
-			    r->joints[j].type < MJ_SLIDE)
-				why = t->limited ? "a ball or free joint, "
-				    "which a limit along it cannot hold" :
-				    "a ball or free joint, which a spring "
-				    "along it cannot pull";
-		}
+	for (k = 0; k < t->njoints && !why; k++) {
+		if ((j = joint_find(r, t->joint[k])) < 0)
+			why = "no such joint";
+		else if ((sprung(r, t) || t->limited) &&
+		    r->joints[j].type < MJ_SLIDE)
+			why = t->limited ? "neither a hinge nor a slide, which "
+			    "a limit along the tendon holds" : "neither a "
+			    "hinge nor a slide, which a spring along the "
+			    "tendon pulls";
 	}
 	if (!why)
 		return 0;
@@ -2146,6 +2141,17 @@ check_tendons(struct reader *r)
 	    phys_where_line(t->line), "tendon '%s': joint '%s': %s",
 	    t->name ? t->name : "", t->joint[k - 1] ? t->joint[k - 1] : "",
 	    why);
+}
+
+static int
+check_tendons(struct reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ntendons; i++)
+		if (check_tendon(r, &r->tendons[i]) < 0)
+			return -1;
+	return 0;
 }
 
 /* Whether joint j is pulled by a spring tendon. */
@@ -2603,9 +2609,8 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 		return 0;
 	}
 	for (i = 0; i < r->tendons[t].njoints; i++) {
-		if ((k = joint_find(r, r->tendons[t].joint[i])) < 0)
-			return mj_fail(r, n, "tendon '%s': no joint '%s'", tn,
-			    r->tendons[t].joint[i]);
+		/* each is there (check_tendons) */
+		k = joint_find(r, r->tendons[t].joint[i]);
 		if (r->joints[k].type < MJ_SLIDE)
 			return mj_fail(r, n, "tendon '%s': joint '%s' is "
 			    "neither a hinge nor a slide", tn,
