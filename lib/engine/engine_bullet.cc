@@ -1655,9 +1655,8 @@ joint_forces(struct bullet_engine *e, int ji)
 
 	for (int k = 0; k < bj.n; k++) {
 		phys_vec3 axis = joint_axis(e, ji, pp, k, pos[0]);
-		double f;
-
-		double inv = axis_inverse_inertia(e, ji, cp, axis, linear);
+		double f, inv = !phys_joint_axis_sprung(v, k) ? 0 :
+		    axis_inverse_inertia(e, ji, cp, axis, linear);
 
 		if (how == PHYS_SPRINGS_ROW)
 			f = phys_joint_spring_damper_implicit(v, k, pos[k],

@@ -153,6 +153,14 @@ damping_within_step(double d, double inv_inertia, double h)
 }
 
 bool
+phys_joint_axis_sprung(const struct phys_value *v, int k)
+{
+	struct phys_axis_values a = phys_joint_axis_values(v, k);
+
+	return a.damping != 0 || a.stiffness != 0;
+}
+
+bool
 phys_joint_damping_within_step(const struct phys_value *v, int k,
     double inv_bound, double h)
 {

@@ -87,6 +87,9 @@ double phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
  */
 double phys_joint_spring_damper_stable(const struct phys_value *v, int k,
     double pos, double vel, double inv_inertia, double h);
+/* Whether axis k has a spring or a damper: without, the forces here are
+ * 0 whatever the inverse inertia, which need not be found. */
+bool phys_joint_axis_sprung(const struct phys_value *v, int k);
 /* Whether axis k's damping stops no motion of inverse inertia at most
  * inv_bound within a step of h: then the stable force is Gazebo's as it
  * is, and needs no inverse inertia (0 says none). */

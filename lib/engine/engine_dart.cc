@@ -2224,8 +2224,8 @@ loop_forces(dart_engine *e, int ji)
 	for (int k = 0; k < n; k++) {
 		phys_vec3 axis = phys_joint_frames_axis(&dj.f, link_pose(e,
 		    j->parent), k, pos[0]);
-		double inv = phys_axis_inverse_inertia(&c, &p, anchor, axis,
-		    linear);
+		double inv = !phys_joint_axis_sprung(v, inner(j, k)) ? 0 :
+		    phys_axis_inverse_inertia(&c, &p, anchor, axis, linear);
 		double f = phys_joint_spring_damper_stable(v, inner(j, k),
 		    pos[k], vel[k], inv, e->step) + dj.cmd[inner(j, k)];
 		Eigen::Vector3d F = ev(v3_scale(axis, f));
