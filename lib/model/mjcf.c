@@ -2154,6 +2154,13 @@ check_tendons(struct reader *r)
 	return 0;
 }
 
+/* Joint k of fixed tendon t, which check_tendons found in the model. */
+static int
+tendon_joint(const struct reader *r, const struct mj_tendon *t, size_t k)
+{
+	return joint_find(r, t->joint[k]);
+}
+
 /* Whether joint j is pulled by a spring tendon. */
 static bool
 joint_sprung(const struct reader *r, int j)
@@ -2164,7 +2171,7 @@ joint_sprung(const struct reader *r, int j)
 	for (i = 0; i < r->ntendons; i++) {
 		t = &r->tendons[i];
 		for (k = 0; sprung(r, t) && k < t->njoints; k++)
-			if (joint_find(r, t->joint[k]) == j)
+			if (tendon_joint(r, t, k) == j)
 				return true;
 	}
 	return false;
@@ -2475,15 +2482,13 @@ act_add(struct reader *r, const struct mj_act *a)
 {
 	const struct mj_tendon *t;
 	size_t k;
-	int j;
 
 	PHYS_GROW_ONE(r->acts, r->nacts);
 	r->acts[r->nacts++] = *a;
 	if (a->kind == ACT_TENDON) {
 		t = &r->tendons[a->tendon];
 		for (k = 0; k < t->njoints; k++)
-			if ((j = joint_find(r, t->joint[k])) >= 0)
-				r->joints[j].tendon_acted = true;
+			r->joints[tendon_joint(r, t, k)].tendon_acted = true;
 	} else if (a->kind != ACT_SITE) {
 		r->joints[a->joint].acted = true;
 	}
@@ -2609,8 +2614,7 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 		return 0;
 	}
 	for (i = 0; i < r->tendons[t].njoints; i++) {
-		/* each is there (check_tendons) */
-		k = joint_find(r, r->tendons[t].joint[i]);
+		k = tendon_joint(r, &r->tendons[t], i);
 		if (r->joints[k].type < MJ_SLIDE)
 			return mj_fail(r, n, "tendon '%s': joint '%s' is "
 			    "neither a hinge nor a slide", tn,
@@ -2633,7 +2637,7 @@ tendon_actuator(struct reader *r, xmlNodePtr n, int cls, struct mj_act *a,
 		    "its first number below its second");
 	/* a tendon of several joints on one so held: check_force_ranges */
 	if (r->tendons[t].njoints == 1 && joint_force_range(r, n,
-	    joint_find(r, r->tendons[t].joint[0]), gear[0] *
+	    tendon_joint(r, &r->tendons[t], 0), gear[0] *
 	    r->tendons[t].coef[0], &flim, fr) < 0)
 		return -1;
 	if (act_ranges(r, n, a, (int[3]){ flim, clim, alim }, fr, cr, ar) < 0)
@@ -2872,7 +2876,7 @@ check_force_ranges(struct reader *r)
 	const struct mj_tendon *t;
 	size_t i, k, *pulls = phys_xcalloc(r->njoints + 1, sizeof *pulls);
 	bool borne = false;
-	int rc = 0, j;
+	int rc = 0;
 
 	for (i = 0; i < r->nbodies; i++)
 		borne |= r->bodies[i].gravcomp;
@@ -2886,8 +2890,7 @@ check_force_ranges(struct reader *r)
 		}
 		t = &r->tendons[r->acts[i].tendon];
 		for (k = 0; k < t->njoints; k++)
-			if ((j = joint_find(r, t->joint[k])) >= 0)
-				pulls[j] += t->njoints > 1 ? 2 : 1;
+			pulls[tendon_joint(r, t, k)] += t->njoints > 1 ? 2 : 1;
 	}
 	for (i = 0; i < r->njoints && rc == 0; i++) {
 		const struct mj_joint *jt = &r->joints[i];
