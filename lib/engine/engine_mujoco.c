@@ -131,6 +131,12 @@ struct mujoco_engine {
 	unsigned long filtered_at;
 	/* the run's values' changes when the geoms' margins were set */
 	unsigned long margins_at;
+	/* edit_contacts' values by geom pair, kept while the run's values
+	 * have memo_at changes (an open-addressed table of memo_cap, a
+	 * power of 2; made again with the model) */
+	struct pair_memo *memo;
+	size_t nmemo, memo_cap;
+	unsigned long memo_at;
 	int *collision_geom;	/* per collision: its first geom, -1 */
 	int *body_link;		/* per MuJoCo body: its link, -1 */
 	int *body_ghost;	/* per MuJoCo body: the loop joint it carries, -1 */
@@ -2145,6 +2151,14 @@ pair_of(const struct mujoco_engine *e, const mjContact *con, int c1, int c2,
 	    PVD(p->b, COLLISION_surface_contact_mujoco_margin)) -
 	    fmax(PVD(p->a, COLLISION_surface_contact_mujoco_gap),
 	    PVD(p->b, COLLISION_surface_contact_mujoco_gap));
+}
+
+/* The pair's first friction direction where its links are now: the
+ * first surface's, else the second's. */
+static void
+pair_fdir(const struct mujoco_engine *e, int c1, int c2,
+    struct contact_pair *p)
+{
 	p->fdir = world_fdir(e, c1);
 	if (v3_norm(p->fdir) == 0)
 		p->fdir = world_fdir(e, c2);
@@ -2267,16 +2281,13 @@ by_depth(const void *x, const void *y)
 
 /*
  * The n contacts of one geom pair at con that lie within the margin its
- * surfaces a and b give (the larger), moved to the front: how many. A
+ * surfaces give (the larger), moved to the front: how many. A
  * pair's wider margin widens its geoms' (apply_margins), which finds
  * their other contacts farther out than MuJoCo finds them.
  */
 static int
-within_margin(mjContact *con, int n, const struct phys_value *a,
-    const struct phys_value *b)
+within_margin(mjContact *con, int n, double margin)
 {
-	double margin = fmax(PVD(a, COLLISION_surface_contact_mujoco_margin),
-	    PVD(b, COLLISION_surface_contact_mujoco_margin));
 	int k, found = 0;
 
 	for (k = 0; k < n; k++) {
@@ -2287,6 +2298,87 @@ within_margin(mjContact *con, int n, const struct phys_value *a,
 		found++;
 	}
 	return found;
+}
+
+/*
+ * What edit_contacts takes for a geom pair, from its two surfaces: the
+ * same every step until the run's values change, so kept (reckoning them
+ * afresh was a third of phys's share of a legged robot's step).
+ */
+struct pair_memo {
+	int64_t key;		/* geom1 * ngeom + geom2; -1: an empty slot */
+	int limit;		/* contacts kept, the deepest */
+	double margin;		/* the larger of the surfaces' */
+	bool without_force, counted;
+	struct contact_pair pair;	/* but for fdir, which turns */
+};
+
+static size_t
+memo_slot(const struct mujoco_engine *e, int64_t key)
+{
+	size_t i = (size_t)((uint64_t)key * 0x9e3779b97f4a7c15u >> 20);
+
+	for (i &= e->memo_cap - 1; e->memo[i].key >= 0 &&
+	    e->memo[i].key != key; i = (i + 1) & (e->memo_cap - 1))
+		continue;
+	return i;
+}
+
+/* An empty table of cap slots, the old one's entries moved in. */
+static void
+memo_grow(struct mujoco_engine *e, size_t cap)
+{
+	struct pair_memo *old = e->memo;
+	size_t i, n = e->memo_cap;
+
+	e->memo = phys_xcalloc(cap, sizeof *e->memo);
+	e->memo_cap = cap;
+	for (i = 0; i < cap; i++)
+		e->memo[i].key = -1;
+	for (i = 0; i < n; i++)
+		if (old[i].key >= 0)
+			e->memo[memo_slot(e, old[i].key)] = old[i];
+	free(old);
+}
+
+/* The values of the pair of the contacts at con (their collisions c1,
+ * c2), reckoned when not kept. */
+static const struct pair_memo *
+pair_memo(struct mujoco_engine *e, const mjContact *con, int c1, int c2)
+{
+	int64_t key = (int64_t)con->geom1 * e->m->ngeom + con->geom2;
+	const struct phys_value *a, *b;
+	struct pair_memo *pm;
+	size_t i;
+
+	if (!e->memo)
+		memo_grow(e, 64);
+	if (e->memo_at != e->v->changes) {
+		for (i = 0; i < e->memo_cap; i++)
+			e->memo[i].key = -1;
+		e->nmemo = 0;
+		e->memo_at = e->v->changes;
+	}
+	if (e->memo[i = memo_slot(e, key)].key == key)
+		return &e->memo[i];
+	if (2 * (e->nmemo + 1) > e->memo_cap) {
+		memo_grow(e, 2 * e->memo_cap);
+		i = memo_slot(e, key);
+	}
+	e->nmemo++;
+	pm = &e->memo[i];
+	phys_contact_surfaces(e->w, e->v, c1, c2, &a, &b);
+	pm->key = key;
+	pm->limit = (int)fmin(fmin(PVI(a, COLLISION_max_contacts),
+	    PVI(b, COLLISION_max_contacts)),
+	    PVI(vals(e, PHYS_S_PHYSICS, 0), PHYSICS_max_contacts));
+	pm->margin = fmax(PVD(a, COLLISION_surface_contact_mujoco_margin),
+	    PVD(b, COLLISION_surface_contact_mujoco_margin));
+	pm->without_force = phys_contact_without_force(a, b);
+	pm->counted = !pm->without_force ||
+	    phys_contact_without_force_reported(a, b);
+	pair_of(e, con, c1, c2, &pm->pair);
+	return pm;
 }
 
 /*
@@ -2301,8 +2393,8 @@ static void
 edit_contacts(struct mujoco_engine *e, bool first_pass)
 {
 	mjData *d = e->d;
-	int n = d->ncon, i = 0, out = 0, j, limit, c1, c2, kept, found;
-	int64_t key;
+	int n = d->ncon, i = 0, out = 0, j, c1, c2, kept, found;
+	const struct pair_memo *pm;
 	struct contact_pair pair;
 
 	if (first_pass) {
@@ -2311,32 +2403,27 @@ edit_contacts(struct mujoco_engine *e, bool first_pass)
 	}
 	while (i < n) {
 		mjContact *con = &d->contact[i];
-		const struct phys_value *a, *b;
 
 		for (j = i + 1; j < n && d->contact[j].geom1 == con->geom1 &&
 		    d->contact[j].geom2 == con->geom2; j++)
 			continue;
 		c1 = e->geom_collision[con->geom1];
 		c2 = e->geom_collision[con->geom2];
-		phys_contact_surfaces(e->w, e->v, c1, c2, &a, &b);
-		limit = (int)fmin(fmin(PVI(a, COLLISION_max_contacts),
-		    PVI(b, COLLISION_max_contacts)),
-		    PVI(vals(e, PHYS_S_PHYSICS, 0), PHYSICS_max_contacts));
-		found = within_margin(con, j - i, a, b);
-		kept = found < limit ? found : limit;
+		pm = pair_memo(e, con, c1, c2);
+		found = within_margin(con, j - i, pm->margin);
+		kept = found < pm->limit ? found : pm->limit;
 		if (kept < found)
 			qsort(con, (size_t)found, sizeof *con, by_depth);
-		if (first_pass && (!phys_contact_without_force(a, b) ||
-		    phys_contact_without_force_reported(a, b)))
+		if (first_pass && pm->counted)
 			e->ncontacts += kept;
-		if (!phys_contact_without_force(a, b)) {
-			key = (int64_t)con->geom1 * e->m->ngeom + con->geom2;
-			pair_of(e, con, c1, c2, &pair);
+		if (!pm->without_force) {
+			pair = pm->pair;
+			pair_fdir(e, c1, c2, &pair);
 			for (; kept > 0; kept--, i++) {
 				if (out != i)	/* 500 bytes each */
 					d->contact[out] = d->contact[i];
-				set_contact(e, &d->contact[out++], &pair, key,
-				    first_pass);
+				set_contact(e, &d->contact[out++], &pair,
+				    pm->key, first_pass);
 			}
 		}
 		i = j;
@@ -3353,6 +3440,9 @@ free_model(struct mujoco_engine *e)
 	free(e->geom_collision);
 	free(e->filtered);
 	e->filtered = NULL;
+	free(e->memo);
+	e->memo = NULL;
+	e->nmemo = e->memo_cap = 0;
 	free(e->collision_geom);
 	free(e->body_link);
 	free(e->body_ghost);
