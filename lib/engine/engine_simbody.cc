@@ -75,10 +75,11 @@ const int MAX_INTERNAL_STEPS = 20000;
 const int STEP_CHUNK = 500;
 /* Triangles in contact whose forces a phys step may reckon, over all of
  * Simbody's steps within it: each costs Simbody's contact tracker about
- * 1.8 us here, so that two boxes half through each other (850 triangles
+ * 1.3 us here, so that two boxes half through each other (850 triangles
  * in contact, 10,000 steps of Simbody's within one of 2 ms) took 15 s a
- * step; at most some 6 s. */
-const unsigned long MAX_FACES_WORKED = 3000000;
+ * step; at most some 1.5 s (3,000,000 took 4 s, 12 s on a machine
+ * kept busy). */
+const unsigned long MAX_FACES_WORKED = 1000000;
 /* The most triangles a mesh may have: Simbody's takes about 1.2 kB a
  * triangle (a heightmap of 513 x 513 samples: 650 MB). */
 const size_t MAX_TRIANGLES = 1000000;
