@@ -1446,6 +1446,29 @@ axis_inverse_inertia(const bullet_engine *e, int ji, phys_pose child,
 	return phys_axis_inverse_inertia(&c, &p, anchor, a, linear);
 }
 
+/* At least what axis_inverse_inertia gives any axis of joint ji, without
+ * its 3 x 3 work: the two bodies' inverse masses for a slide, else the
+ * sum of their largest inverse principal moments. */
+double
+axis_inverse_bound(const bullet_engine *e, int ji, bool linear)
+{
+	const struct phys_joint *j = &e->w->joints[(size_t)ji];
+	const int li[2] = { j->child, j->parent };
+	double bound = 0;
+
+	for (int side = 0; side < 2; side++) {
+		const btRigidBody *b = li[side] >= 0 ?
+		    e->links[(size_t)li[side]].body : nullptr;
+
+		if (!b || b->isStaticOrKinematicObject())
+			continue;
+		const btVector3 &d = b->getInvInertiaDiagLocal();
+		bound += linear ? b->getInvMass() :
+		    fmax(d.x(), fmax(d.y(), d.z()));
+	}
+	return bound;
+}
+
 /*
  * A torque the run puts on a body, given to it as the turn it makes over
  * the step before the solver starts. Bullet 3.24 counts a body's torque
@@ -1652,10 +1675,12 @@ joint_forces(struct bullet_engine *e, int ji)
 	phys_pose pp = motion_now(e, j->parent).pose;
 	phys_pose cp = motion_now(e, j->child).pose;
 	bool linear = j->type == PHYS_JOINT_PRISMATIC;
+	double bound = axis_inverse_bound(e, ji, linear);
 
 	for (int k = 0; k < bj.n; k++) {
 		phys_vec3 axis = joint_axis(e, ji, pp, k, pos[0]);
-		double f, inv = !phys_joint_axis_sprung(v, k) ? 0 :
+		double f, inv = !phys_joint_needs_inverse_inertia(v, k, how,
+		    bound, e->step) ? 0 :
 		    axis_inverse_inertia(e, ji, cp, axis, linear);
 
 		if (how == PHYS_SPRINGS_ROW)

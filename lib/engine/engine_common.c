@@ -153,14 +153,6 @@ damping_within_step(double d, double inv_inertia, double h)
 }
 
 bool
-phys_joint_axis_sprung(const struct phys_value *v, int k)
-{
-	struct phys_axis_values a = phys_joint_axis_values(v, k);
-
-	return a.damping != 0 || a.stiffness != 0;
-}
-
-bool
 phys_joint_damping_within_step(const struct phys_value *v, int k,
     double inv_bound, double h)
 {
@@ -187,6 +179,14 @@ phys_joint_spring_damper_implicit(const struct phys_value *v, int k,
 
 	return spring - h * kp * rate -
 	    damping_within_step(axis_damping(v, k), inv_inertia, h) * vel;
+}
+
+bool
+phys_joint_needs_inverse_inertia(const struct phys_value *v, int k,
+    enum phys_joint_springs how, double inv_bound, double h)
+{
+	return (how == PHYS_SPRINGS_ROW && axis_stiffness(v, k) != 0) ||
+	    !phys_joint_damping_within_step(v, k, inv_bound, h);
 }
 
 enum phys_joint_springs

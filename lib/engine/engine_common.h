@@ -87,9 +87,6 @@ double phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
  */
 double phys_joint_spring_damper_stable(const struct phys_value *v, int k,
     double pos, double vel, double inv_inertia, double h);
-/* Whether axis k has a spring or a damper: without, the forces here are
- * 0 whatever the inverse inertia, which need not be found. */
-bool phys_joint_axis_sprung(const struct phys_value *v, int k);
 /* Whether axis k's damping stops no motion of inverse inertia at most
  * inv_bound within a step of h: then the stable force is Gazebo's as it
  * is, and needs no inverse inertia (0 says none). */
@@ -111,6 +108,16 @@ enum phys_joint_springs {
 	PHYS_SPRINGS_ROW		/* both in the row */
 };
 enum phys_joint_springs phys_joint_springs(const struct phys_value *v);
+/*
+ * Whether the force of axis k, applied as how says, needs the exact
+ * inverse inertia of the axis's motion, of which inv_bound is at least
+ * (INFINITY: none known): the implicit step of a spring always does; the
+ * damping only where the bound would let it stop the motion within the
+ * step. Elsewhere an inverse inertia of 0 gives the same force, and the
+ * 3 x 3 work of finding it (5% of a legged robot's step) is saved.
+ */
+bool phys_joint_needs_inverse_inertia(const struct phys_value *v, int k,
+    enum phys_joint_springs how, double inv_bound, double h);
 /*
  * The ERP and CFM (ODE's units: CFM per step, so 1/(h k + d)) of the row
  * that holds axis k's spring of stiffness k and damping d at the spring's

@@ -2224,7 +2224,8 @@ loop_forces(dart_engine *e, int ji)
 	for (int k = 0; k < n; k++) {
 		phys_vec3 axis = phys_joint_frames_axis(&dj.f, link_pose(e,
 		    j->parent), k, pos[0]);
-		double inv = !phys_joint_axis_sprung(v, inner(j, k)) ? 0 :
+		double inv = !phys_joint_needs_inverse_inertia(v, inner(j, k),
+		    PHYS_SPRINGS_FORCE, INFINITY, e->step) ? 0 :
 		    phys_axis_inverse_inertia(&c, &p, anchor, axis, linear);
 		double f = phys_joint_spring_damper_stable(v, inner(j, k),
 		    pos[k], vel[k], inv, e->step) + dj.cmd[inner(j, k)];
