@@ -314,6 +314,30 @@ turn_between() {
 	rel "$(sed -n 2p <<< "$output" | cut -d, -f2)" 0.3 1e-12
 }
 
+@test "diff selects a pose's orientation alone (ITEM.orientation): one line, the angle between the runs' orientations as the matrices' trace gives it, its status by the tolerance alone though roll and yaw are 0.5 apart; --series writes that angle and no angles" {
+	local p=1.56
+	printf '{"t":0,"items":{"b::l/pose":{"x":1,"y":0,"z":0,"roll":0,"pitch":%s,"yaw":0}}}\n' "$p" > "$BATS_TEST_TMPDIR/a.jsonl"
+	printf '{"t":0,"items":{"b::l/pose":{"x":2,"y":0,"z":0,"roll":0.5,"pitch":%s,"yaw":0.5}}}\n' "$p" > "$BATS_TEST_TMPDIR/b.jsonl"
+	want=$(turn_between 0 "$p" 0 0.5 "$p" 0.5)
+	# within a tolerance of 0.01: the orientation agrees, exit 0, though
+	# x and the angles, which are not selected, are far apart
+	run -0 --separate-stderr phys-introspect diff --tolerance 0.01 "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl" '*::l/pose.orientation'
+	[ "${#lines[@]}" -eq 1 ]
+	[ "$(jq -r .field <<< "$output")" = b::l/pose.orientation ]
+	rel "$(jq .max_abs <<< "$output")" "$want" 1e-6
+	[ "$(jq .first_t <<< "$output")" = null ]
+	# below the turn: it differs (exit 1)
+	run -1 phys-introspect diff --tolerance 0.004 "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl" 'b::l/pose.orientation'
+	[ "$(jq .first_t <<< "$output")" = 0 ]
+	# with x selected as well: x's line, then the orientation's
+	run -1 phys-introspect diff --tolerance 0.01 "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl" 'b::l/pose.x' 'b::l/pose.orientation'
+	[ "$(jq -r .field <<< "$output" | tr '\n' ' ')" = 'b::l/pose.x b::l/pose.orientation ' ]
+	# --series: the pose holds the angle alone
+	run -0 phys-introspect diff --series --tolerance 0.01 "$BATS_TEST_TMPDIR/a.jsonl" "$BATS_TEST_TMPDIR/b.jsonl" 'b::l/pose.orientation'
+	[ "$(jq -c '.items."b::l/pose" | keys' <<< "$output")" = '["orientation"]' ]
+	rel "$(jq '.items."b::l/pose".orientation' <<< "$output")" "$want" 1e-6
+}
+
 @test "at: a time outside the run, and time going backwards, exit 1" {
 	run -1 phys-introspect at 1.5 -f "$RUN"
 	assert_output "phys-introspect: $RUN: time 1.5 is outside the data (0 to 1)"

@@ -609,6 +609,10 @@ phys_ist_at(const struct phys_ist_opts *o, const double *times, size_t ntimes)
 
 /* ---- diff ------------------------------------------------------------ */
 
+/* A selector missing in one run is no error (the report says it), and
+ * ITEM.orientation chooses a pose's orientation alone. */
+#define DIFF_COLS (IST_COLS_LAX | IST_COLS_TURNS)
+
 struct cmp {
 	double max_abs, max_rel, first_t;
 	bool differ;
@@ -691,14 +695,16 @@ same_item(const struct phys_ist_col *a, const struct phys_ist_col *b)
 /* After a pose's fields (columns [i, j)), the angle between A's and B's
  * orientations that compare_line found. */
 static void
-put_series_turn(struct phys_buf *b, struct diffstate *d, size_t i, size_t j)
+put_series_turn(struct phys_buf *b, struct diffstate *d, size_t i, size_t j,
+    bool first)
 {
 	size_t e;
 
 	for (e = 0; e < d->neulers; e++)
 		if (d->eulers[e].yaw >= i && d->eulers[e].yaw < j &&
 		    !isnan(d->turn[e])) {
-			phys_buf_puts(b, ",\"orientation\":");
+			phys_buf_puts(b, first ? "\"orientation\":" :
+			    ",\"orientation\":");
 			phys_buf_double(b, d->turn[e]);
 		}
 }
@@ -726,7 +732,7 @@ put_series_item(struct phys_buf *b, struct diffstate *d, size_t i, size_t j)
 		array = c[k].field == k - i && d->map[k] >= 0;
 	phys_buf_putc(b, array ? '[' : '{');
 	for (k = i; k < j; k++) {
-		if (d->map[k] < 0)
+		if (d->map[k] < 0 || c[k].turn_only)
 			continue;
 		if (!first)
 			phys_buf_putc(b, ',');
@@ -740,7 +746,7 @@ put_series_item(struct phys_buf *b, struct diffstate *d, size_t i, size_t j)
 		    d->a.v[k], d->vb[d->map[k]]));
 	}
 	if (!array)
-		put_series_turn(b, d, i, j);
+		put_series_turn(b, d, i, j, first);
 	phys_buf_putc(b, array ? ']' : '}');
 }
 
@@ -809,7 +815,7 @@ advance_b(struct diffstate *d, const struct phys_ist_sel *sel, double t)
 		memcpy(d->bprev, d->b.v, d->b.cols.n * sizeof *d->bprev);
 		d->bprev_t = d->b.t;
 		d->have_bprev = true;
-		if ((rc = phys_ist_src_next(&d->b, sel, IST_COLS_LAX)) < 0)
+		if ((rc = phys_ist_src_next(&d->b, sel, DIFF_COLS)) < 0)
 			return -1;
 		d->have_b = rc > 0;
 	}
@@ -886,10 +892,10 @@ diff_stream(struct diffstate *d, const struct phys_ist_opts *o)
 	const struct phys_ist_sel *sel = &o->sel;
 	int rc;
 
-	if ((rc = phys_ist_src_next(&d->b, sel, IST_COLS_LAX)) < 0)
+	if ((rc = phys_ist_src_next(&d->b, sel, DIFF_COLS)) < 0)
 		return -1;
 	d->have_b = rc > 0;
-	while ((rc = phys_ist_src_next(&d->a, sel, IST_COLS_LAX)) > 0) {
+	while ((rc = phys_ist_src_next(&d->a, sel, DIFF_COLS)) > 0) {
 		if (!d->map)
 			diff_setup(d);
 		if (advance_b(d, sel, d->a.t) < 0)
@@ -912,7 +918,7 @@ diff_stream(struct diffstate *d, const struct phys_ist_opts *o)
 	while (d->have_b) {
 		if (d->a.n == 0 || d->b.t > d->a.t)
 			note_outside(d, d->b.t);
-		if ((rc = phys_ist_src_next(&d->b, sel, IST_COLS_LAX)) < 0)
+		if ((rc = phys_ist_src_next(&d->b, sel, DIFF_COLS)) < 0)
 			return -1;
 		d->have_b = rc > 0;
 	}
@@ -988,9 +994,11 @@ diff_report(struct diffstate *d, const struct phys_ist_opts *o, bool *differ)
 	}
 	for (i = 0; i < d->a.cols.n; i++) {
 		if (d->map && d->map[i] >= 0) {
-			put_diff_line(&b, d->a.cols.v[i].name, &d->cmp[i],
-			    NULL);
-			*differ |= d->cmp[i].differ;
+			if (!d->a.cols.v[i].turn_only) {
+				put_diff_line(&b, d->a.cols.v[i].name,
+				    &d->cmp[i], NULL);
+				*differ |= d->cmp[i].differ;
+			}
 			put_turn_line(d, &b, i, differ);
 		} else {
 			put_diff_line(&b, d->a.cols.v[i].name, NULL,
@@ -1016,8 +1024,11 @@ series_report(struct diffstate *d, bool *differ)
 	size_t i;
 
 	*differ = d->outside || d->a.n != d->b.n;
+	for (i = 0; i < d->neulers; i++)
+		*differ |= d->turns[i].differ;
 	for (i = 0; i < d->a.cols.n; i++) {
-		*differ |= d->map && (d->map[i] < 0 || d->cmp[i].differ);
+		*differ |= d->map && (d->map[i] < 0 || (d->cmp[i].differ &&
+		    !d->a.cols.v[i].turn_only));
 		if (d->map && d->map[i] < 0)
 			phys_warn("%s: only in %s, left out",
 			    d->a.cols.v[i].name, d->a.name);

@@ -152,6 +152,7 @@ cols_add(struct phys_ist_cols *c, const char *name, size_t itemlen, size_t item,
 	k->flen = name[itemlen] ? strlen(name) - itemlen - 1 : 0;
 	k->item = item;
 	k->field = field;
+	k->turn_only = false;
 }
 
 void
@@ -172,8 +173,10 @@ phys_ist_cols_copy(struct phys_ist_cols *dst, const struct phys_ist_cols *src)
 	size_t i;
 
 	memset(dst, 0, sizeof *dst);
-	for (i = 0; i < src->n; i++)
+	for (i = 0; i < src->n; i++) {
 		cols_add(dst, src->v[i].name, src->v[i].itemlen, 0, 0);
+		dst->v[i].turn_only = src->v[i].turn_only;
+	}
 }
 
 ssize_t
@@ -397,6 +400,40 @@ check_hits(const struct phys_ist_sel *s, const size_t *hits,
 	return 0;
 }
 
+static bool
+field_named(const struct phys_ist_field *fl, const char *name)
+{
+	return fl->nlen == strlen(name) && memcmp(fl->name, name, fl->nlen) == 0;
+}
+
+static bool
+is_angle(const struct phys_ist_field *fl)
+{
+	return field_named(fl, "roll") || field_named(fl, "pitch") ||
+	    field_named(fl, "yaw");
+}
+
+/* Whether a selector chooses the orientation of item it, a pose
+ * (IST_COLS_TURNS): ITEM.orientation, a field it does not have. */
+static bool
+turn_selected(const struct phys_ist_sel *s, const struct phys_ist_frame *f,
+    const struct phys_ist_item *it, struct phys_buf *nb, size_t *hits)
+{
+	size_t j, angles = 0;
+
+	for (j = 0; j < it->n; j++) {
+		if (field_named(&f->fields[it->first + j], "orientation"))
+			return false;
+		angles += is_angle(&f->fields[it->first + j]);
+	}
+	if (angles < 3)
+		return false;
+	phys_buf_clear(nb);
+	phys_buf_putn(nb, it->name, it->nlen);
+	phys_buf_puts(nb, ".orientation");
+	return phys_ist_sel_match(s, nb->s, hits);
+}
+
 /*
  * The fields the selectors choose in f, in line order; with no selectors,
  * every field.
@@ -408,7 +445,7 @@ phys_ist_cols_build(struct phys_ist_cols *c, const struct phys_ist_frame *f, con
 	struct phys_buf nb = { 0 };
 	size_t *hits = phys_xcalloc(s->n, sizeof *hits), i, j;
 	const struct phys_ist_item *it;
-	bool whole;
+	bool whole, turn;
 	int rc = 0;
 
 	memset(c, 0, sizeof *c);
@@ -422,10 +459,19 @@ phys_ist_cols_build(struct phys_ist_cols *c, const struct phys_ist_frame *f, con
 				cols_add(c, nb.s, it->nlen, i, 0);
 			continue;
 		}
+		turn = (flags & IST_COLS_TURNS) && s->n &&
+		    turn_selected(s, f, it, &nb, hits);
 		for (j = 0; j < it->n; j++) {
-			flat_name(&nb, it, &f->fields[it->first + j]);
+			const struct phys_ist_field *fl = &f->fields[it->first +
+			    j];
+
+			flat_name(&nb, it, fl);
 			if (phys_ist_sel_match(s, nb.s, hits) || whole)
 				cols_add(c, nb.s, it->nlen, i, j);
+			else if (turn && is_angle(fl)) {
+				cols_add(c, nb.s, it->nlen, i, j);
+				c->v[c->n - 1].turn_only = true;
+			}
 		}
 	}
 	if (!(flags & IST_COLS_LAX))

@@ -37,6 +37,8 @@ struct phys_ist_col {
 	size_t itemlen;		/* length of ITEM */
 	size_t flen;		/* length of FIELD; 0 for a scalar */
 	size_t item, field;	/* where it was last time: tried first */
+	bool turn_only;		/* a pose's angle read for its orientation
+				 * alone (IST_COLS_TURNS) */
 };
 
 struct phys_ist_cols {
@@ -46,6 +48,10 @@ struct phys_ist_cols {
 
 #define IST_COLS_LAX 1		/* a selector matching nothing is no error */
 #define IST_COLS_CSV 2		/* sim_time is the first column already */
+/* ITEM.orientation, where the pose ITEM has no such field, selects its
+ * roll, pitch and yaw, marked turn_only unless another selector chooses
+ * them: the orientation two runs' angles make is compared, not they */
+#define IST_COLS_TURNS 4
 
 /*
  * The fields the selectors choose in f, in line order; with no selectors,
