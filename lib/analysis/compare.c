@@ -181,7 +181,7 @@ compare_turn(struct comparison *c, size_t e, double t)
 			d = fmax(d, phys_ist_rpy_turn(c->rpy[j], c->rpy[k]));
 	}
 	note_spread(c, &c->turns[e], d, M_PI, t, true);
-	if (d <= c->o->tol + c->o->reltol * M_PI)
+	if (phys_ist_turn_agrees(d, c->o->tol, c->o->reltol))
 		c->agree[pe->roll] = c->agree[pe->pitch] = c->agree[pe->yaw] =
 		    true;
 }

@@ -875,7 +875,7 @@ compare_line(struct diffstate *d, const struct phys_ist_opts *o)
 		e = &d->eulers[i];
 		d->turn[i] = compare_turn(&d->turns[i], e, d->a.v, d->vb,
 		    d->map, d->a.t, o);
-		if (d->turn[i] <= o->tol + o->reltol * M_PI)	/* NaN: no */
+		if (phys_ist_turn_agrees(d->turn[i], o->tol, o->reltol))
 			d->agree[e->roll] = d->agree[e->pitch] =
 			    d->agree[e->yaw] = true;
 	}

@@ -310,6 +310,12 @@ phys_ist_rpy_turn(const double a[3], const double b[3])
 	return 2 * atan2(sqrt(d.x * d.x + d.y * d.y + d.z * d.z), fabs(d.w));
 }
 
+bool
+phys_ist_turn_agrees(double d, double tol, double rel)
+{
+	return d <= tol + rel * M_PI;
+}
+
 char *
 phys_ist_euler_turn_name(const struct phys_ist_cols *c,
     const struct phys_ist_euler *e)

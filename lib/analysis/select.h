@@ -103,6 +103,10 @@ bool phys_ist_euler_get(const double *v, const struct phys_ist_euler *e,
  * where a small turn moves roll and yaw far.
  */
 double phys_ist_rpy_turn(const double a[3], const double b[3]);
+/* Whether orientations a turn d apart agree within tolerance tol and
+ * relative tolerance rel, their magnitude the largest turn, pi (NaN: no);
+ * where they do, so do their angles, however far apart. */
+bool phys_ist_turn_agrees(double d, double tol, double rel);
 /* The name of the field that compares pose e's orientations: its item's
  * "orientation" (freed by the caller). */
 char *phys_ist_euler_turn_name(const struct phys_ist_cols *c,
