@@ -251,6 +251,31 @@ friction_case() {
 	each_engine friction_case
 }
 
+# A friction halved mid-run: the slider at mu = 0.5 given 2 m/s, its
+# friction 0.25 from t = 0.2 s on, by control lines. It slides
+# 2 (0.2) - mu g (0.2)^2 / 2 on 0.5, then v^2 / (2 mu g) on 0.25 from
+# v = 2 - 0.5 g (0.2): 0.514 m, where 0.5 throughout gives 0.408 and
+# 0.25 throughout 0.815.
+halved_case() {
+	local x g=9.81
+	awk '/<model name="(fall|pendulum|bounce|rest|limit|rotor|spring)">/ { skip = 1 }
+	    !skip { print } skip && /<\/model>/ { skip = 0 }' "$(profile_world "$W" "$1")" > "$TMP/slide.sdf"
+	{
+		echo '{"t":0,"name":"slide::link/linear_vel","value":{"x":2,"y":0,"z":0}}'
+		for f in ode.mu ode.mu2 bullet.friction; do
+			printf '{"t":0.2,"name":"slide::link::collision/surface.friction.%s","value":0.25}\n' "$f"
+		done
+	} > "$TMP/ctl"
+	x=$(phys-step -p "$1" -t 1.5 -e 1500 -c "$TMP/ctl" -i 'slide::link/pose' \
+	    -s 'slide::link::collision/surface.friction.bullet.friction=0.5' \
+	    "$TMP/slide.sdf" 2>/dev/null | tail -1 | jq '.items["slide::link/pose"].x')
+	rel "$x" "$(awk -v g=$g 'BEGIN { v = 2 - 0.5 * g * 0.2
+	    print 0.4 - 0.5 * g * 0.02 + v * v / (2 * 0.25 * g) }')" 0.02
+}
+@test "friction changed mid-run: halved at t = 0.2 s by control lines, the box slides 0.4 - mu g 0.02 + v^2 / (2 (mu / 2) g) within 2% under each engine" {
+	each_engine halved_case
+}
+
 bounce_case() {
 	local top
 	# the highest point after the first impact (t = 0.45 s)
