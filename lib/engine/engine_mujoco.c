@@ -2310,7 +2310,8 @@ struct pair_memo {
 	int limit;		/* contacts kept, the deepest */
 	double margin;		/* the larger of the surfaces' */
 	bool without_force, counted;
-	struct contact_pair pair;	/* but for fdir, which turns */
+	bool fdir_turns;	/* a surface gives fdir1, turning with it */
+	struct contact_pair pair;	/* its fdir where it does not turn */
 };
 
 static size_t
@@ -2378,6 +2379,8 @@ pair_memo(struct mujoco_engine *e, const mjContact *con, int c1, int c2)
 	pm->counted = !pm->without_force ||
 	    phys_contact_without_force_reported(a, b);
 	pair_of(e, con, c1, c2, &pm->pair);
+	pair_fdir(e, c1, c2, &pm->pair);
+	pm->fdir_turns = v3_norm(pm->pair.fdir) > 0;
 	return pm;
 }
 
@@ -2418,7 +2421,8 @@ edit_contacts(struct mujoco_engine *e, bool first_pass)
 			e->ncontacts += kept;
 		if (!pm->without_force) {
 			pair = pm->pair;
-			pair_fdir(e, c1, c2, &pair);
+			if (pm->fdir_turns)
+				pair_fdir(e, c1, c2, &pair);
 			for (; kept > 0; kept--, i++) {
 				if (out != i)	/* 500 bytes each */
 					d->contact[out] = d->contact[i];
