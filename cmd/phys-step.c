@@ -258,6 +258,19 @@ struct engines_run {
 	bool reported;
 };
 
+/* An engine's failure said on standard error, unless an earlier engine's
+ * was the same (a control line that every engine refuses): said once. */
+static void
+report_failure(struct engines_run *er, size_t k)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (er->why[j] && strcmp(er->why[j], er->why[k]) == 0)
+			return;
+	phys_report();
+}
+
 /* One engine's run of w, its state lines into path (replaced whole);
  * -1 with why (the message already given), -2 when the fault is a name
  * the command line gave (an item, a profile, an override), which every
@@ -275,11 +288,13 @@ run_engine(struct phys_scene *w, struct engines_run *er, int start, size_t k)
 		return -1;
 	}
 	er->o->preset = w->profiles[p].name;
+	er->o->caller_reports = true;
 	er->going_tmp = a.tmp;
 	rc = phys_sim_run(w, er->o, a.fp);
 	er->going_tmp = NULL;
 	if (rc != PHYS_EXIT_OK) {
 		er->why[k] = phys_xstrdup(phys_error());
+		report_failure(er, k);
 		phys_atomic_abort(&a);
 		return rc == PHYS_EXIT_USAGE ? -2 : -1;
 	}

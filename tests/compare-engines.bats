@@ -111,7 +111,7 @@ W="$WORLDS/closed_forms.sdf"
 	assert_output --partial "its control lines come from a file"
 }
 
-@test "--engines: an engine that fails is named with why; those that finished are still compared (exit 2)" {
+@test "--engines: an engine that fails is named with why, the same why said once; those that finished are still compared (exit 2)" {
 	sed -e 's|<joint name="slider" type="prismatic">|<joint name="slider" type="screw"><thread_pitch>10</thread_pitch>|' "$W" > "$TMP/screw.sdf"
 	run --separate-stderr phys-step --engines ode,bullet,mujoco -t 0.5 -r 10 -i 'fall::link/pose' "$TMP/screw.sdf"
 	[ "$status" -eq 2 ]
@@ -133,6 +133,9 @@ W="$WORLDS/closed_forms.sdf"
 	    "ode: simulation diverged: body 'fall::link' has a non-finite state at t=0.001" \
 	    "dart: simulation diverged: body 'fall::link' has a non-finite state at t=0.001")" ]
 	[[ "$stderr" == *"0 of 3 engines finished: nothing to compare"* ]]
+	# ODE's and DART's failure, the same words, said once on stderr
+	[ "$(grep -c "^phys-step: simulation diverged: body 'fall::link' has a non-finite state at t=0.001$" <<<"$stderr")" -eq 1 ]
+	[ "$(grep -c "the Bullet engine runs no screw joint" <<<"$stderr")" -eq 1 ]
 	# an item no engine has is the command line's fault: said once
 	run --separate-stderr phys-step --engines ode,mujoco -n 1 -i 'fall::nosuch/pose' "$W"
 	[ "$status" -eq 2 ]

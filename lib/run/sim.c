@@ -2042,7 +2042,7 @@ phys_sim_run(const struct phys_scene *w, const struct phys_run_options *o,
 		rc = loop(&s->run);
 	}
 	phys_status_clear();
-	if (rc < 0)
+	if (rc < 0 && !o->caller_reports)
 		phys_report();
 	phys_sim_free(s);
 	if (rc == -2)

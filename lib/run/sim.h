@@ -32,6 +32,8 @@ struct phys_run_options {
 				 * NULL */
 	const char *tag;	/* "key":value the first state line also holds
 				 * (a sweep's hash of the run), or NULL */
+	bool caller_reports;	/* phys_sim_run leaves its error in
+				 * phys_error() unsaid */
 };
 
 void phys_run_options_default(struct phys_run_options *o);
