@@ -20,6 +20,7 @@
 #include "mem.h"
 #include "msg.h"
 #include "pairkey.h"
+#include "touch.h"
 #include "trimesh.h"
 
 /* Servos to say something of (too stiff for the step, chattering
@@ -142,45 +143,11 @@ struct bound {
 static bool
 bound_of(const struct phys_scene *w, int ci, struct bound *b)
 {
-	const struct phys_collision *c = &w->collisions[ci];
-	const struct phys_link *l = &w->links[c->link];
-	phys_vec3 mid = v3(0, 0, 0);
-	const double *s = c->size;
+	const struct phys_link *l = &w->links[w->collisions[ci].link];
 
-	if (w->models[l->model].is_static)
-		return false;
-	switch (c->shape) {
-	case PHYS_GEOM_BOX:
-		b->r = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]) / 2;
-		break;
-	case PHYS_GEOM_SPHERE:
-		b->r = s[0];
-		break;
-	case PHYS_GEOM_CYLINDER:
-	case PHYS_GEOM_CONE:
-		b->r = hypot(s[0], s[1] / 2);
-		break;
-	case PHYS_GEOM_CAPSULE:
-		b->r = s[0] + s[1] / 2;
-		break;
-	case PHYS_GEOM_ELLIPSOID:
-		b->r = fmax(s[0], fmax(s[1], s[2]));
-		break;
-	case PHYS_GEOM_MESH:
-		if (!c->mesh || c->mesh->nv == 0)
-			return false;
-		mid = v3((c->mesh->lo.x + c->mesh->hi.x) / 2,
-		    (c->mesh->lo.y + c->mesh->hi.y) / 2,
-		    (c->mesh->lo.z + c->mesh->hi.z) / 2);
-		b->r = v3_norm(v3_sub(c->mesh->hi, mid));
-		break;
-	default:
-		return false;
-	}
-	b->c = phys_pose_apply(phys_pose_mul(l->pose, c->pose), mid);
 	b->collision = ci;
-	return isfinite(b->r) && isfinite(b->c.x) && isfinite(b->c.y) &&
-	    isfinite(b->c.z);
+	return !w->models[l->model].is_static &&
+	    phys_collision_bound(w, ci, &b->c, &b->r);
 }
 
 static int
@@ -190,22 +157,6 @@ by_x(const void *a, const void *b)
 	    xb = ((const struct bound *)b)->c.x;
 
 	return (xa > xb) - (xa < xb);
-}
-
-/* The links each joint joins as sorted pair keys (pairkey.h), n of them. */
-static int64_t *
-joined_links(const struct phys_scene *w, size_t *n)
-{
-	int64_t *k = phys_xcalloc(w->njoints + 1, sizeof *k);
-	size_t i;
-
-	*n = 0;
-	for (i = 0; i < w->njoints; i++)
-		if (w->joints[i].parent >= 0 && w->joints[i].child >= 0)
-			k[(*n)++] = phys_pair_key(w->joints[i].parent,
-			    w->joints[i].child, (int64_t)w->nlinks);
-	phys_keys_sort(k, *n);
-	return k;
 }
 
 /* Whether collisions a and b may touch, on two links no joint joins. */
@@ -228,7 +179,7 @@ check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 	size_t n = 0, i, j, deep = 0, first[2] = { 0, 0 }, njoined;
 	double rmax = 0;
 	long looks = 0;
-	int64_t *joined = joined_links(w, &njoined);
+	int64_t *joined = phys_joined_links(w, &njoined);
 
 	for (i = 0; i < w->ncollisions; i++)
 		if (bound_of(w, (int)i, &b[n])) {

@@ -8,6 +8,7 @@
 #include "excludes.h"
 #include "inertia_follow.h"
 #include "pairs.h"
+#include "touch.h"
 #include "inertia.h"
 #include "mem.h"
 #include "msg.h"
@@ -1262,39 +1263,17 @@ phys_contact_surface(const struct phys_value *a, const struct phys_value *b,
 	s->max_vel = fmin(surface_max_vel(a), surface_max_vel(b));
 }
 
-/* Whether links l1 and l2 are of one skeleton (a model's links and the
- * nested ones its joints hang from them) that collides with itself
- * nowhere under the run's values: neither its model nor either link asks
- * to (self_collide). */
-static bool
-kept_apart_in_model(const struct phys_scene *w,
-    const struct phys_run_values *rv, int l1, int l2)
-{
-	int m = w->links[l1].skeleton;
-
-	return m == w->links[l2].skeleton && !w->models[m].self_collide &&
-	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l1), LINK_self_collide) &&
-	    !PVB(phys_run_values_get(rv, PHYS_S_LINK, l2), LINK_self_collide);
-}
-
 bool
 phys_collisions_may_touch(const struct phys_scene *w,
     const struct phys_run_values *rv, int c1, int c2)
 {
 	int l1 = w->collisions[c1].link, l2 = w->collisions[c2].link;
-	const struct phys_value *a = phys_run_values_get(rv, PHYS_S_COLLISION,
-	    c1);
-	const struct phys_value *b = phys_run_values_get(rv, PHYS_S_COLLISION,
-	    c2);
 
-	if (w->npairs && phys_pair_find(w, c1, c2))
-		return true;
-	if (phys_excludes_pair(w, l1, l2) || kept_apart_in_model(w, rv, l1, l2))
-		return false;
-	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
-	    PVI(b, COLLISION_surface_contact_collide_bitmask)) != 0 ||
-	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
-	    PVI(a, COLLISION_surface_contact_collide_bitmask)) != 0;
+	return !phys_inside_listed(w, c1, c2) && phys_surfaces_may_touch(w,
+	    c1, c2, phys_run_values_get(rv, PHYS_S_LINK, l1),
+	    phys_run_values_get(rv, PHYS_S_LINK, l2),
+	    phys_run_values_get(rv, PHYS_S_COLLISION, c1),
+	    phys_run_values_get(rv, PHYS_S_COLLISION, c2));
 }
 
 /* Whether a pair the world lists names a collision of each link. */
@@ -1323,7 +1302,8 @@ bool
 phys_links_may_touch(const struct phys_scene *w,
     const struct phys_run_values *rv, int l1, int l2)
 {
-	if (kept_apart_in_model(w, rv, l1, l2))
+	if (phys_links_apart_in_model(w, l1, l2, phys_run_values_get(rv,
+	    PHYS_S_LINK, l1), phys_run_values_get(rv, PHYS_S_LINK, l2)))
 		return links_paired(w, l1, l2);
 	return !phys_links_never_touch(w, l1, l2);
 }

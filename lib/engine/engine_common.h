@@ -456,11 +456,9 @@ void phys_contact_bounce(const struct phys_value *a,
 
 /*
  * Whether collisions c1 and c2 may touch, by Gazebo's rules on the run's
- * values rv: links of one model only when the model or either link asks
- * to (self_collide), and two surfaces only when the category bitmask of
- * one meets the collide bitmask of the other; a pair the world lists
- * (pairs.h) always. Each engine adds its own (a link with itself, links
- * a joint holds together).
+ * values rv (phys_surfaces_may_touch, touch.h), unless one starts wholly
+ * inside the other in one model (touch.h). Each engine adds its own (a
+ * link with itself, links a joint holds together).
  */
 bool phys_collisions_may_touch(const struct phys_scene *w,
     const struct phys_run_values *rv, int c1, int c2);

@@ -9,6 +9,7 @@
 #include "excludes.h"
 #include "meshscan.h"
 #include "pairs.h"
+#include "touch.h"
 #include "mjcf.h"
 #include "mjcf_defaults.h"
 #include "urdf.h"
@@ -4085,6 +4086,7 @@ phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 	if (rc == 0) {
 		mark_welded(w);
 		mark_skeletons(w);
+		phys_inside_find(w);
 	}
 	for (i = 0; i < L.nframes; i++)
 		free(L.frames[i].name);
@@ -4171,6 +4173,7 @@ phys_world_free(struct phys_scene *w)
 	free(w->models);
 	free(w->links);
 	free(w->excluded);
+	free(w->inside);
 	free(w->welds);
 	phys_pairs_free(w);
 	free(w->collisions);

@@ -260,6 +260,10 @@ struct phys_scene {
 	/* Link pairs that never touch (excludes.h), sorted */
 	int64_t *excluded;
 	size_t nexcluded;
+	/* Collision pairs of one model kept apart because one starts
+	 * wholly inside the other (touch.h), sorted */
+	int64_t *inside;
+	size_t ninside;
 	/* Each link's weld group and its weld parent's group (excludes.h):
 	 * 2 ints a link, -1 for none; NULL when no link has a <phys:weld> */
 	int *welds;
