@@ -1082,3 +1082,56 @@ inertia_link() {
 	[ "$(jq -r 'select(.unread) | .link' <<<"$output" | tr '\n' ' ')" = "m::a m::d " ]
 	[ "$(wc -l <<<"$stderr")" -eq 2 ]
 }
+
+# A URDF as iCub's is written: a moment of -5.42101e-20 (a rounding of 0)
+# on the link 'hip', whose box is 0.1 x 0.2 x 0.3 m; the link 'base'
+# holds 'plate' lumped by a fixed joint, and neither has any inertia.
+rounded_urdf() {
+	cat > "$TMP/r.urdf" <<'URDF'
+<?xml version="1.0"?>
+<robot name="r">
+  <link name="base">
+    <inertial><mass value="2"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>
+    <collision><geometry><box size="0.2 0.2 0.2"/></geometry></collision>
+  </link>
+  <joint name="plate_joint" type="fixed"><parent link="base"/><child link="plate"/></joint>
+  <link name="plate">
+    <inertial><mass value="1"/><inertia ixx="0" ixy="0" ixz="0" iyy="0" iyz="0" izz="0"/></inertial>
+  </link>
+  <joint name="hip_joint" type="revolute">
+    <parent link="base"/><child link="hip"/><origin xyz="0 0 -0.3"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="10" velocity="5"/>
+  </joint>
+  <link name="hip">
+    <inertial><mass value="6"/><inertia ixx="-5.42101e-20" ixy="0" ixz="0" iyy="0.06" iyz="0" izz="0.03"/></inertial>
+    <collision><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
+  </link>
+</robot>
+URDF
+}
+
+@test "a moment of inertia below 0 (iCub's -5.42101e-20): refused by a run at its line, checked and fixed by phys-inertia; a lumped link fix cannot write is left, said, and the rest fixed" {
+	rounded_urdf
+	run --separate-stderr phys-step -q -n 1 "$TMP/r.urdf"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "phys-step: $TMP/r.urdf:16: inertial.inertia.ixx: -5.42101e-20 is below the minimum 0 (phys-inertia check and fix take it)" ]
+	run -1 --separate-stderr phys-inertia check "$TMP/r.urdf"
+	[ "$(jq -r 'select(.link == "r::hip") | [.line, .valid, .reason] | @tsv' <<<"$output")" = "$(printf '15\tfalse\tnot positive definite: principal moments -5.42101e-20, 0.03, 0.06 (the smallest must exceed 6e-11)')" ]
+	[ "$(jq -r 'select(.link == "r::base") | .valid' <<<"$output")" = false ]
+	# fix: the hip's box at 1000 kg/m^3 (6 kg): m (b^2 + c^2) / 12 and its
+	# permutations; the base, holding the plate, left and said
+	run -1 --separate-stderr phys-inertia fix "$TMP/r.urdf"
+	printf '%s\n' "$output" > "$TMP/fixed.urdf"
+	grep -qx "phys-inertia: r::base: left as it is: $TMP/r.urdf:3: link 'base' holds the mass of plate too, lumped by fixed joints: set each link's <inertial> in the URDF, or keep a joint with <gazebo reference=\"JOINT\"><preserveFixedJoint>true</preserveFixedJoint></gazebo>" <<<"$stderr"
+	phys-inertia check "$TMP/fixed.urdf" | jq -r 'select(.link == "r::hip") | [.mass, .valid] | @tsv' > "$TMP/hip"
+	[ "$(cat "$TMP/hip")" = "$(printf '6\ttrue')" ]
+	phys-param get 'r::hip/inertial.inertia.i??' "$TMP/fixed.urdf" > "$TMP/v"
+	for m in "ixx 0.065" "iyy 0.05" "izz 0.025"; do
+		set -- $m
+		near "$(jq -r --arg a "$1" 'select(.name | endswith("inertia." + $a)) | .value' "$TMP/v")" "$2" 1e-12
+	done
+	# the rest of the file as it was: only the hip's inertia written
+	diff "$TMP/r.urdf" "$TMP/fixed.urdf" | grep '^>' > "$TMP/d" || true
+	[ "$(wc -l < "$TMP/d")" -eq 1 ]
+	grep -q '<inertia ixx="0.065"' "$TMP/d"
+}

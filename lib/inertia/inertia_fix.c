@@ -197,9 +197,15 @@ fix_link(struct phys_scene *w, int li, double density, bool keep,
 		return phys_fail("%s: %s has no automatic inertia; give "
 		    "--density or --keep-mass instead of --auto", w->doc.name,
 		    w->doc.kind == PHYS_DOC_MJCF ? "an MJCF body" : "URDF");
-	if (automatic)
-		return write_auto(w, li, density_given ? density : 0, keep);
-	return write_inertial(w, li, &in);
+	if ((automatic ? write_auto(w, li, density_given ? density : 0,
+	    keep) : write_inertial(w, li, &in)) < 0) {
+		/* an edit the file refuses (a URDF link holding links lumped
+		 * into it) costs this link, not the others */
+		phys_warn("%s: left as it is: %s", w->links[li].name,
+		    phys_error());
+		return 1;
+	}
+	return 0;
 }
 
 /* Whether the link's inertia is one a body can have. */

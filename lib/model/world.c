@@ -284,22 +284,65 @@ phys_param_kept_outside_range(const struct phys_param *p)
  * worlds) is kept as written, with a warning: libsdformat loads such
  * files, and the engine does what Gazebo does with them.
  */
+static bool
+is_moment(const struct phys_param *p)
+{
+	return p->id == PHYS_P_LINK_inertial_inertia_ixx ||
+	    p->id == PHYS_P_LINK_inertial_inertia_iyy ||
+	    p->id == PHYS_P_LINK_inertial_inertia_izz;
+}
+
+/* Value text parsed without a range into v: 0, or -1. */
+static int
+parse_open(const struct phys_param *p, const char *text,
+    struct phys_value *v)
+{
+	struct phys_param open = *p;
+
+	open.min = PHYS_NOMIN;
+	open.max = PHYS_NOMAX;
+	memset(v, 0, sizeof *v);
+	return phys_value_parse(&open, text, v);
+}
+
+/*
+ * A moment of inertia below 0 (iCub's -5.42101e-20, a rounding of 0)
+ * is refused, as libsdformat finds such an inertia invalid, but kept for
+ * phys-inertia, which says what is wrong with it and fixes it.
+ */
+static int
+moment_kept(struct loader *L, xmlNodePtr e, const struct phys_param *p,
+    struct phys_value *v)
+{
+	char *text;
+	int rc;
+
+	if (!L->opt->inertia_as_written) {
+		text = phys_xstrdup(phys_error());
+		phys_fail("%s (phys-inertia check and fix take it)", text);
+		free(text);
+		return -1;
+	}
+	text = phys_node_text(e);
+	rc = parse_open(p, text, v);
+	free(text);
+	return rc;
+}
+
 static int
 out_of_range_kept(struct loader *L, struct phys_doc *d, xmlNodePtr e,
     const struct phys_param *p, struct phys_value *v)
 {
-	struct phys_param open = *p;
 	char *text, *why;
 
 	if (p->id == PHYS_P_LINK_inertial_mass)
 		return zero_mass_kept(e, v);
+	if (is_moment(p))
+		return moment_kept(L, e, p, v);
 	if (!phys_param_kept_outside_range(p))
 		return -1;
-	open.min = PHYS_NOMIN;
-	open.max = PHYS_NOMAX;
 	text = phys_node_text(e);
-	memset(v, 0, sizeof *v);
-	if (phys_value_parse(&open, text, v) < 0) {
+	if (parse_open(p, text, v) < 0) {
 		free(text);
 		return -1;
 	}

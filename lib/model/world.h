@@ -27,6 +27,9 @@ struct phys_load_options {
 	bool partial;		/* an <include> that does not resolve is
 				 * left out, with one warning for all,
 				 * quiet or not */
+	bool inertia_as_written;	/* a principal moment below 0 (a
+				 * rounding's -5e-20) kept, for
+				 * phys-inertia to check and fix */
 };
 
 void phys_load_options_default(struct phys_load_options *o);
