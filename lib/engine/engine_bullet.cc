@@ -494,13 +494,14 @@ make_static(bullet_engine *e, int li)
 
 /*
  * A link's mass as every engine takes it (phys_link_mass_prepare), handed
- * to Bullet in principal axes. Bullet takes no stand-in: a file's mass 0
- * is refused.
+ * to Bullet in principal axes. A file's mass 0 on a moving link that
+ * rides no other runs with the stand-in, as under DART and MuJoCo (a
+ * gripper's massless finger swung with its arm as under the others).
  */
 const struct phys_mass_rules bullet_mass = {
 	.engine = "Bullet",
 	.form = PHYS_INERTIA_PRINCIPAL,
-	.stand_in = PHYS_STAND_IN_NEVER,
+	.stand_in = PHYS_STAND_IN_AT_LOAD,
 };
 
 /* Mass, and the principal frame and moments of the link's inertia. */
