@@ -1144,6 +1144,37 @@ warn_slow(const struct phys_collision *c, size_t ntri)
 }
 
 /*
+ * An open mesh (a robot's link as CAD exported it, not watertight: 42
+ * of 65 example-robot-data robots) collides as its convex hull, as
+ * MuJoCo collides every mesh: Simbody's elastic foundation needs an
+ * inside. Said once at load; false for a flat mesh, which has no hull.
+ */
+static bool
+hull_instead(const struct phys_collision *wc, const struct phys_mesh *m,
+    bool at_load, std::vector<shape> &out)
+{
+	struct phys_mesh *hull = phys_mesh_hull(m);
+	bool made = false;
+
+	if (!hull)
+		return false;
+	try {
+		out.push_back({ phys_mesh_geometry(hull), K_MESH,
+		    Transform() });
+		made = true;
+	} catch (const std::exception &ex) {
+		out.clear();
+	}
+	phys_mesh_free(hull);
+	if (made && at_load)
+		phys_warnat(PHYS_AT(wc->doc, wc->node), "collision '%s': an "
+		    "open mesh, which Simbody's elastic foundation cannot "
+		    "collide (it needs an inside): its convex hull collides "
+		    "instead, as under MuJoCo", wc->name);
+	return made;
+}
+
+/*
  * The shapes of collision ci at the run's sizes, centred on its frame
  * (an ellipsoid and a capsule more than one: see meets()); none when it
  * is skipped (--skip-unsupported, with a warning at load); -1 with
@@ -1240,6 +1271,8 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 		closed = false;	/* Simbody found it open or torn */
 		out.clear();
 	}
+	if (!closed && c.shape == PHYS_GEOM_MESH)
+		closed = hull_instead(wc, c.mesh, at_load, out);
 	phys_mesh_free(own);
 	if (closed)
 		return 0;
