@@ -316,7 +316,7 @@ say(struct finding *f)
 }
 
 void
-phys_inside_find(struct phys_scene *w)
+phys_inside_find(struct phys_scene *w, bool quiet)
 {
 	struct finding f = { w, NULL, 0, NULL, 0, 0, NULL, 0, 0 };
 	struct sphere *s;
@@ -336,7 +336,8 @@ phys_inside_find(struct phys_scene *w)
 		    s[j].c.x - s[i].c.x <= s[i].r; j++, looks++)
 			consider(&f, &s[j], &s[i]);
 	}
-	say(&f);
+	if (!quiet)
+		say(&f);
 	phys_keys_sort(f.found, f.nfound);
 	free(w->inside);
 	w->inside = f.found;

@@ -52,9 +52,9 @@ bool phys_collision_bound(const struct phys_scene *w, int ci,
 int64_t *phys_joined_links(const struct phys_scene *w, size_t *n);
 
 /* The pairs of collisions of one model (two links no joint joins) that
- * start one wholly inside the other, into w->inside; warned about, once
- * for all, where the file's values let them touch. */
-void phys_inside_find(struct phys_scene *w);
+ * start one wholly inside the other, into w->inside; unless quiet,
+ * warned about, once for all, where the file's values let them touch. */
+void phys_inside_find(struct phys_scene *w, bool quiet);
 /* Whether collisions c1 and c2 are such a pair. */
 bool phys_inside_listed(const struct phys_scene *w, int c1, int c2);
 

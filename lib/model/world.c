@@ -4129,7 +4129,7 @@ phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 	if (rc == 0) {
 		mark_welded(w);
 		mark_skeletons(w);
-		phys_inside_find(w);
+		phys_inside_find(w, opt->quiet);
 	}
 	for (i = 0; i < L.nframes; i++)
 		free(L.frames[i].name);
