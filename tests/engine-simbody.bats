@@ -9,6 +9,7 @@
 # it in tests/engine-conformance.bats.
 
 load helper
+bats_require_minimum_version 1.5.0
 
 W="$WORLDS/closed_forms.sdf"
 
@@ -674,4 +675,40 @@ SDF
 	run phys-step -p simbody -t 1 -c "$TMP/ctl" "$(profile_world "$WORLDS/falling_sphere.sdf" simbody)"
 	assert_failure 1
 	assert_output --partial "simulation diverged: body 'ball::link' has a non-finite state at t=0.011"
+}
+
+# A finger of 3.5e-5 kg m^2 about its joint (0.01 kg, 5 cm out), as
+# Allegro's are, whose joint has friction 10 N m and damping 3 N m s:
+# Simbody runs the friction as a damping of 10 / 0.01 below its stiction
+# transition speed (0.01), which stops the finger's motion within
+# 3.5e-5 / 1003 s = 3.5e-8 s, and its error-controlled integrator takes
+# steps that short while gravity turns the finger: 0.37 s of processor
+# time for a step of 1 ms. At friction 100, 3.5e-9 s: it stops.
+@test "Simbody: a joint whose friction and damping stop its light link within 3.5e-8 s is named, with that time, before the run and when a run stops at 20,000 steps of Simbody's own; the shipped robots are not" {
+	cat > "$TMP/finger.urdf" <<'URDF'
+<?xml version="1.0"?>
+<robot name="hand">
+  <link name="world"/>
+  <joint name="palm_joint" type="fixed"><parent link="world"/><child link="palm"/></joint>
+  <link name="palm"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <joint name="knuckle" type="revolute">
+    <parent link="palm"/><child link="finger"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="1" velocity="5"/>
+    <dynamics damping="3" friction="10"/>
+  </joint>
+  <link name="finger"><inertial><origin xyz="0.05 0 0"/><mass value="0.01"/><inertia ixx="1e-5" ixy="0" ixz="0" iyy="1e-5" iyz="0" izz="1e-5"/></inertial></link>
+</robot>
+URDF
+	run --separate-stderr phys-step -p simbody -n 1 "$TMP/finger.urdf"
+	[ "$status" -eq 0 ]
+	grep -qx "phys-step: $TMP/finger.urdf:6: joint 'hand::knuckle': its damping and friction (a damping of friction / 0.01 below that stiction transition speed) stop its link's motion within 3.5e-08 s, which Simbody's error-controlled integrator follows while the link moves: a step of 0.001 s takes of the order of 2.9e+04 of its own, and a run stops at 20000 (a larger simbody.contact.override_stiction_transition_velocity runs faster)" <<<"$stderr"
+	sed -i 's/friction="10"/friction="100"/' "$TMP/finger.urdf"
+	run --separate-stderr phys-step -q -p simbody -n 2 "$TMP/finger.urdf"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "phys-step: simulation stopped at t=0: Simbody took 20000 steps of its own within one and did not reach its end (joint 'hand::knuckle' stops its link's motion within 3.5e-09 s)" ]
+	# the shipped robots' joints are far from it
+	for w in "$WORLDS/quadruped.sdf" "$WORLDS/go1like.sdf"; do
+		run --separate-stderr phys-step -p simbody -n 1 "$w"
+		[[ "$stderr" != *"stiction transition speed"* ]]
+	done
 }

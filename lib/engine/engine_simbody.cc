@@ -45,6 +45,7 @@ extern "C" {
 #include "engine_impl.h"
 #include "inertia.h"
 #include "inertia_follow.h"
+#include "inertia_world.h"
 #include "mesh.h"
 }
 #undef _Noreturn
@@ -262,6 +263,10 @@ struct simbody_engine {
 	/* the pair of collisions with the most of them in one reckoning */
 	int costliest[2] = { -1, -1 };
 	size_t costliest_faces = 0;
+	/* the joint whose damping and friction decay fastest on its link,
+	 * and that time (s): Simbody's integrator follows it */
+	int stiffest = -1;
+	double stiffest_tau = HUGE_VAL;
 	/* The run's welds: the child link's frame in the parent's body
 	 * frame (Ground's for a static parent), a weld constraint each time
 	 * the system is made. */
@@ -2275,6 +2280,87 @@ check_mu2(const simbody_engine *e)
 	}
 }
 
+/* The inertia joint j's axis k moves on its child link alone, as the
+ * world is loaded: its moment about the axis through the joint (its
+ * mass for a prismatic joint). */
+static double
+axis_inertia(const struct phys_scene *w, const struct phys_joint *j, int k)
+{
+	const struct phys_link *l = &w->links[j->child];
+	phys_inertia in;
+	phys_pose frame;
+	phys_vec3 a = j->axis[k], local, r;
+
+	phys_link_inertia(l, &in);
+	if (j->type == PHYS_JOINT_PRISMATIC)
+		return in.mass;
+	frame = phys_pose_mul(l->pose, phys_pose_from6(in.pose));
+	local = phys_quat_rotate(phys_quat_conj(frame.q), a);
+	r = v3_sub(frame.p, j->pose.p);
+	r = v3_sub(r, v3_scale(a, v3_dot(r, a)));
+	return v3_dot(local, phys_mat3_apply(in.I, local)) +
+	    in.mass * v3_dot(r, r);
+}
+
+/*
+ * A joint's damping and its friction (a damping of friction / the
+ * stiction transition speed below that speed, as joint_force runs it)
+ * on its child link's moment about its axis (its mass for a prismatic
+ * joint) decay a motion in a time Simbody's error-controlled integrator must
+ * follow: Allegro's fingers (friction 10 N m, damping 3 on 1e-5 kg m^2)
+ * decay in 1e-8 s, and a step of 1 ms took more than 20,000 of its own.
+ * The fastest is found before the run and said there when a step would
+ * take more than STIFF_STEPS of Simbody's; a run stopped so names it.
+ */
+#define STIFF_STEPS 1000
+
+static void
+find_stiffest(simbody_engine *e)
+{
+	const struct phys_joint *j;
+	struct phys_axis_values a;
+	double vt = transition_velocity(vals(e, PHYS_S_PHYSICS, 0)), in, c;
+
+	e->stiffest = -1;
+	e->stiffest_tau = HUGE_VAL;
+	for (size_t ji = 0; ji < e->joints.size(); ji++) {
+		j = &e->w->joints[ji];
+		if (!e->joints[ji].mobilizer || j->child < 0 ||
+		    e->joints[ji].ncoords > 2)
+			continue;
+		for (int k = 0; k < e->joints[ji].ncoords; k++) {
+			a = phys_joint_axis_values(vals(e, PHYS_S_JOINT,
+			    (int)ji), k);
+			c = fmax(a.damping, 0) + fmax(a.friction, 0) / vt;
+			in = axis_inertia(e->w, j, k);
+			if (c > 0 && in > 0 && in / c < e->stiffest_tau) {
+				e->stiffest_tau = in / c;
+				e->stiffest = (int)ji;
+			}
+		}
+	}
+}
+
+static void
+say_stiffest(const simbody_engine *e)
+{
+	const struct phys_joint *j;
+
+	if (e->stiffest < 0 || e->step / e->stiffest_tau <= STIFF_STEPS)
+		return;
+	j = &e->w->joints[e->stiffest];
+	phys_warnat(PHYS_AT(j->doc, j->node), "joint '%s': its damping and "
+	    "friction (a damping of friction / %g below that stiction "
+	    "transition speed) stop its link's motion within %.2g s, which "
+	    "Simbody's error-controlled integrator follows while the link "
+	    "moves: a step of %g s takes of the order of %.2g of its own, "
+	    "and a run stops at %d (a larger "
+	    "simbody.contact.override_stiction_transition_velocity runs "
+	    "faster)", j->name, transition_velocity(vals(e,
+	    PHYS_S_PHYSICS, 0)), e->stiffest_tau, e->step,
+	    e->step / e->stiffest_tau, MAX_INTERNAL_STEPS);
+}
+
 static struct simbody_engine *
 simbody_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
@@ -2290,6 +2376,8 @@ simbody_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 		return nullptr;
 	}
 	check_mu2(e);
+	find_stiffest(e);
+	say_stiffest(e);
 	for (size_t i = 0; i < w->nlinks; i++) {
 		const struct phys_model *m = &w->models[w->links[i].model];
 
@@ -2467,6 +2555,13 @@ simbody_engine_body_state(const struct simbody_engine *e, int li,
 static int
 over_budget(const struct simbody_engine *e, double t0, int taken)
 {
+	if (taken >= MAX_INTERNAL_STEPS && e->stiffest >= 0 &&
+	    e->step / e->stiffest_tau > STIFF_STEPS)
+		return phys_fail("simulation stopped at t=%.9g: Simbody took "
+		    "%d steps of its own within one and did not reach its "
+		    "end (joint '%s' stops its link's motion within %.2g s)",
+		    t0, MAX_INTERNAL_STEPS,
+		    e->w->joints[e->stiffest].name, e->stiffest_tau);
 	if (taken >= MAX_INTERNAL_STEPS)
 		return phys_fail("simulation stopped at t=%.9g: Simbody took "
 		    "%d steps of its own within one and did not reach its "
