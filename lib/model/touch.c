@@ -300,7 +300,8 @@ say(struct finding *f)
 	const struct phys_collision *a, *b;
 	size_t i;
 
-	qsort(f->said, f->nsaid, sizeof *f->said, by_inner);
+	if (f->nsaid > 1)	/* qsort must not be given NULL, even for 0 */
+		qsort(f->said, f->nsaid, sizeof *f->said, by_inner);
 	phys_warn_batch_begin();
 	for (i = 0; i < f->nsaid; i++) {
 		a = &f->w->collisions[f->said[i][0]];
