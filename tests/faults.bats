@@ -406,12 +406,12 @@ EOF
 }
 
 @test "blocked writing to a full pipe, the program stops at once, and the pipe holds whole lines" {
-	local pid reader status
+	local pid status
 	mkfifo "$TMP/p" "$TMP/go"
 	# a reader that takes nothing until the program has ended, then
-	# everything
+	# everything (READER: teardown ends it if the test fails first)
 	{ read -r _ < "$TMP/go"; cat > "$TMP/out"; } < "$TMP/p" 3>&- &
-	reader=$!
+	READER=$!
 	phys-step -t 1e6 -i '*' "$WORLDS/pendulum.sdf" > "$TMP/p" 3>&- &
 	pid=$!
 	blocked_in "$pid" '*pipe_write'
@@ -421,7 +421,7 @@ EOF
 	wait "$pid" || status=$?
 	by_term "$status"
 	echo go > "$TMP/go"
-	wait "$reader"
+	wait "$READER"
 	ends_whole "$TMP/out"
 }
 

@@ -23,9 +23,10 @@ accel() {
 		echo '{"name":"gravity","value":{"x":0,"y":0,"z":-3}}' >&3
 		sleep 1
 	) &
+	local writer=$!
 	phys-step --realtime -t 1 -c "$TMP/ctl" -i 'ball::link/linear_vel' \
 	    "$WORLDS/falling_sphere.sdf" > "$TMP/out"
-	wait
+	wait "$writer"
 	# Each change is announced once, on the line of the step it arrived
 	# after, and stays: no earlier than the writer sent it.
 	ti=$(jq -r 'select(.engine.iters == 123) | .t' "$TMP/out" | head -1)
@@ -59,9 +60,10 @@ accel() {
 		echo '{"t":0.1,"name":"iters","value":70}' >&3
 		sleep 1
 	) &
+	local writer=$!
 	run sh -c 'phys-step --realtime -t 1 -c "$1" "$2" 2>&1 > "$3"' sh \
 	    "$TMP/ctl" "$WORLDS/falling_sphere.sdf" "$TMP/out"
-	wait
+	wait "$writer"
 	[ "$status" -eq 0 ]
 	[[ "$output" == "phys-step: $TMP/ctl:2: t=0.1 has passed: the line arrived when the run was at t=0."*"; line skipped" ]]
 	# the first line applied, the late one not

@@ -216,7 +216,7 @@ same_as_api() {
 	# three replies, then none: the run waits after its fourth line
 	tee "$TMP/out" < "$TMP/state" |
 	    line_awk 'NR <= 3 { print "{}"; fflush() }' 1<> "$TMP/ctl" &
-	local i
+	local controller=$! i
 	for i in $(seq 200); do
 		[ "$(wc -l < "$TMP/out")" -ge 4 ] && break
 		sleep 0.05
@@ -226,7 +226,7 @@ same_as_api() {
 	local st=0
 	wait "$pid" || st=$?
 	[ "$st" -eq 143 ] || fail "status $st"
-	wait
+	wait "$controller"
 	[ "$(wc -l < "$TMP/out")" -eq 4 ]
 	ends_whole "$TMP/out"
 	[ ! -s "$TMP/err" ]

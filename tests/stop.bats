@@ -80,6 +80,7 @@ ticks() {
 	local st
 	mkfifo "$TMP/p"
 	cat "$TMP/p" > "$TMP/out" 3>&- &
+	local reader=$!
 	phys-step -n 3 "$TMP/slow.sdf" > "$TMP/p" 3>&- &
 	PID=$!
 	cpu_past "$PID" "$(ticks)"
@@ -88,7 +89,7 @@ ticks() {
 	st=0
 	wait "$PID" || st=$?
 	[ "$st" -eq 143 ] || fail "status $st"
-	wait
+	wait "$reader"
 	ends_whole "$TMP/out"
 	[ "$(jq -c .t "$TMP/out")" = 0 ]
 }
