@@ -1894,12 +1894,38 @@ weld_cliques(const struct phys_scene *w,
 }
 
 /*
+ * The excluded pairs (an MJCF <exclude>) as cliques, one a pair, but
+ * those a listed pair makes touch: a neck's capsule deep in a
+ * collarbone's, excluded, cost the tracker past the bound on a step's
+ * work, which stopped the run naming a pair that never touches.
+ */
+void
+excluded_cliques(const struct phys_scene *w,
+    std::vector<std::vector<SimTK::ContactCliqueId>> &of)
+{
+	int64_t n = (int64_t)w->nlinks;
+
+	for (size_t i = 0; i < w->nexcluded; i++) {
+		int l1 = (int)(w->excluded[i] / n);
+		int l2 = (int)(w->excluded[i] % n);
+
+		if (!phys_links_never_touch(w, l1, l2))
+			continue;
+		SimTK::ContactCliqueId apart =
+		    SimTK::ContactSurface::createNewContactClique();
+		of[(size_t)l1].push_back(apart);
+		of[(size_t)l2].push_back(apart);
+	}
+}
+
+/*
  * The surfaces of the links: a clique per model keeps its links apart
  * unless they collide with each other (self_collide), a clique per
  * joint keeps the two links it connects apart, as pair_excluded() does,
- * and the welds' cliques theirs: Simbody then never tracks them (a
- * thigh's box and its calf's overlap at the knee, which as two meshes
- * cost Simbody's tracker more than the rest of a quadruped's step).
+ * and the welds' and exclusions' cliques theirs: Simbody then never
+ * tracks them (a thigh's box and its calf's overlap at the knee, which
+ * as two meshes cost Simbody's tracker more than the rest of a
+ * quadruped's step).
  */
 int
 make_surfaces(simbody_engine *e, model &m, bool at_load)
@@ -1910,6 +1936,7 @@ make_surfaces(simbody_engine *e, model &m, bool at_load)
 
 	m.made.clear();
 	weld_cliques(w, of);
+	excluded_cliques(w, of);
 	for (const auto &pair : e->joined) {
 		SimTK::ContactCliqueId joint =
 		    SimTK::ContactSurface::createNewContactClique();
