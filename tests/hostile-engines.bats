@@ -189,6 +189,26 @@ step_bounded() {
 	    "$(awk 'BEGIN { print 1 - 9.8 * 0.05 * 0.05 / 2 }')" 0.001
 }
 
+@test "a world gz-sim's physics system runs, without <physics>, under each engine: the profile made for it lets the ball fall freely (each such profile lost two strings of its defaults)" {
+	local e
+	cat > "$H/gz.sdf" <<-EOF
+	<?xml version="1.0"?>
+	<sdf version="1.9"><world name="w">
+	<plugin filename="gz-sim-physics-system" name="gz::sim::systems::Physics"/>
+	<model name="ball"><pose>0 0 1 0 0 0</pose><link name="link">
+	<inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial>
+	<collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision>
+	</link></model></world></sdf>
+	EOF
+	for e in $(engines); do
+		echo "under $e"
+		run --separate-stderr step_bounded -q -p "$e" -t 0.05 -e 1 gz.sdf
+		assert_success
+		near "$(tail -1 "$TMP/out" | jq '.items["ball::link/pose"].z')" \
+		    "$(awk 'BEGIN { print 1 - 9.8 * 0.05 * 0.05 / 2 }')" 0.001
+	done
+}
+
 @test "a value Simbody asserts on, sent mid-run, is refused at its line after the lines computed" {
 	printf '{}\n{}\n{}\n{"name":"simbody.accuracy","value":1}\n' > "$H/replies.jsonl"
 	run --separate-stderr step_bounded -p simbody --lockstep -c replies.jsonl -n 10 good.sdf

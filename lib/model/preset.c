@@ -630,10 +630,11 @@ phys_preset_for_engine(struct phys_scene *w, int from, const char *engine,
 			continue;
 		}
 		struct phys_value *dst = &p->vals[phys_param_index[q->id]];
-		if (row) {
-			phys_value_free(dst);
+		/* the default's string goes: parse and copy write over */
+		phys_value_free(dst);
+		if (row)
 			phys_value_parse(q, mapped.s, dst);
-		} else
+		else
 			phys_value_copy(dst, &src->vals[i]);
 		dst->given = src->vals[i].given;
 	}
