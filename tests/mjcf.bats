@@ -1523,8 +1523,8 @@ through() {
 	landed ode
 }
 
-# swung ENGINE: the pitch of $TMP/deep.xml's arm a after 0.02 s.
-swung() {
+# excluded_swing ENGINE: the pitch of $TMP/deep.xml's arm a after 0.02 s.
+excluded_swing() {
 	phys-step -q -p "$1" -t 0.02 -i 'deep::a/pose' "$TMP/deep.xml" |
 	    tail -1 | jq '.items["deep::a/pose"].pitch'
 }
@@ -1544,14 +1544,14 @@ swung() {
 	</body></worldbody><contact><exclude body1="a" body2="b"/></contact></mujoco>
 	EOF
 	local want e
-	want=$(swung mujoco)
+	want=$(excluded_swing mujoco)
 	for e in $(engines); do
 		echo "under $e"
 		case $e in
 		# a swing from rest, a t^2 / 2, where a step of 2 ms
 		# taken ten times gives a dt^2 (1 + ... + 10): 1.1 times it
-		simbody) rel "$(awk -v p="$(swung simbody)" 'BEGIN { print p * 1.1 }')" "$want" 0.001 ;;
-		*) rel "$(swung "$e")" "$want" 0.001 ;;
+		simbody) rel "$(awk -v p="$(excluded_swing simbody)" 'BEGIN { print p * 1.1 }')" "$want" 0.001 ;;
+		*) rel "$(excluded_swing "$e")" "$want" 0.001 ;;
 		esac
 	done
 }
