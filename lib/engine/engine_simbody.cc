@@ -1307,10 +1307,12 @@ surface_frame(const struct phys_collision *c, phys_pose in_body)
 }
 
 /* The collisions of link li on its body, each a contact surface (the
- * generators read the run's values at every contact). */
+ * generators read the run's values at every contact), joining the
+ * link's cliques and its collision's own (apart, by collision). */
 int
 add_surfaces(simbody_engine *e, model &m, int li, bool at_load,
-    const std::vector<SimTK::ContactCliqueId> &cliques)
+    const std::vector<SimTK::ContactCliqueId> &cliques,
+    const std::vector<std::vector<SimTK::ContactCliqueId>> &apart)
 {
 	const struct phys_link *l = &e->w->links[li];
 	const slink &sl = e->links[(size_t)li];
@@ -1332,6 +1334,8 @@ add_surfaces(simbody_engine *e, model &m, int li, bool at_load,
 			made_surface made;
 
 			for (SimTK::ContactCliqueId clique : cliques)
+				surface.joinClique(clique);
+			for (SimTK::ContactCliqueId clique : apart[(size_t)ci])
 				surface.joinClique(clique);
 			made.collision = ci;
 			made.body = (int)sl.mobod;
@@ -1919,13 +1923,33 @@ excluded_cliques(const struct phys_scene *w,
 }
 
 /*
+ * The collision pairs kept apart because one starts wholly inside the
+ * other (touch.h) as cliques, one a pair: a knee motor's inside its
+ * trunk, on the thigh's axis, was followed by the tracker at every step.
+ */
+void
+inside_cliques(const struct phys_scene *w,
+    std::vector<std::vector<SimTK::ContactCliqueId>> &apart)
+{
+	int64_t n = (int64_t)w->ncollisions;
+
+	for (size_t i = 0; i < w->ninside; i++) {
+		SimTK::ContactCliqueId clique =
+		    SimTK::ContactSurface::createNewContactClique();
+
+		apart[(size_t)(w->inside[i] / n)].push_back(clique);
+		apart[(size_t)(w->inside[i] % n)].push_back(clique);
+	}
+}
+
+/*
  * The surfaces of the links: a clique per model keeps its links apart
  * unless they collide with each other (self_collide), a clique per
  * joint keeps the two links it connects apart, as pair_excluded() does,
- * and the welds' and exclusions' cliques theirs: Simbody then never
- * tracks them (a thigh's box and its calf's overlap at the knee, which
- * as two meshes cost Simbody's tracker more than the rest of a
- * quadruped's step).
+ * the welds' and exclusions' cliques theirs, and the pairs kept apart
+ * inside each other theirs: Simbody then never tracks them (a thigh's
+ * box and its calf's overlap at the knee, which as two meshes cost
+ * Simbody's tracker more than the rest of a quadruped's step).
  */
 int
 make_surfaces(simbody_engine *e, model &m, bool at_load)
@@ -1933,10 +1957,12 @@ make_surfaces(simbody_engine *e, model &m, bool at_load)
 	const struct phys_scene *w = e->w;
 	std::vector<SimTK::ContactCliqueId> models(w->nmodels);
 	std::vector<std::vector<SimTK::ContactCliqueId>> of(w->nlinks);
+	std::vector<std::vector<SimTK::ContactCliqueId>> apart(w->ncollisions);
 
 	m.made.clear();
 	weld_cliques(w, of);
 	excluded_cliques(w, of);
+	inside_cliques(w, apart);
 	for (const auto &pair : e->joined) {
 		SimTK::ContactCliqueId joint =
 		    SimTK::ContactSurface::createNewContactClique();
@@ -1954,7 +1980,7 @@ make_surfaces(simbody_engine *e, model &m, bool at_load)
 				    SimTK::ContactSurface::createNewContactClique();
 			of[li].push_back(models[(size_t)l->model]);
 		}
-		if (add_surfaces(e, m, (int)li, at_load, of[li]) < 0)
+		if (add_surfaces(e, m, (int)li, at_load, of[li], apart) < 0)
 			return -1;
 	}
 	return 0;
