@@ -17,6 +17,14 @@ phys_pair_key(int a, int b, int64_t n)
 	return a < b ? (int64_t)a * n + b : (int64_t)b * n + a;
 }
 
+/* The pair {*a, *b}, *a < *b, a key of phys_pair_key(.., n) holds. */
+static inline void
+phys_pair_split(int64_t key, int64_t n, int *a, int *b)
+{
+	*a = (int)(key / n);
+	*b = (int)(key % n);
+}
+
 /* qsort's and bsearch's order of keys. */
 int phys_key_cmp(const void *a, const void *b);
 /* Sorts n keys. */

@@ -47,6 +47,7 @@ extern "C" {
 #include "inertia_follow.h"
 #include "inertia_world.h"
 #include "mesh.h"
+#include "pairkey.h"
 }
 #undef _Noreturn
 
@@ -1863,10 +1864,9 @@ transition_velocity(const struct phys_value *phys)
  * for the pair to touch.
  */
 void
-weld_cliques(const struct phys_scene *w,
+weld_cliques(const struct phys_scene *w, const std::vector<bool> &paired,
     std::vector<std::vector<SimTK::ContactCliqueId>> &of)
 {
-	std::vector<bool> paired(w->nlinks);
 	std::map<int, SimTK::ContactCliqueId> clique;
 	std::map<int, std::set<int>> children;	/* weld -> child welds */
 	size_t li, joined = 0;
@@ -1874,10 +1874,6 @@ weld_cliques(const struct phys_scene *w,
 
 	if (!w->welds)
 		return;
-	for (size_t i = 0; i < w->npairs; i++) {
-		paired[(size_t)w->collisions[w->pairs[i].c1].link] = true;
-		paired[(size_t)w->collisions[w->pairs[i].c2].link] = true;
-	}
 	for (li = 0; li < w->nlinks; li++) {
 		if ((g = w->welds[2 * li]) < 0 || paired[li])
 			continue;
@@ -1897,48 +1893,55 @@ weld_cliques(const struct phys_scene *w,
 	}
 }
 
-/*
- * The excluded pairs (an MJCF <exclude>) as cliques, one a pair, but
- * those a listed pair makes touch: a neck's capsule deep in a
- * collarbone's, excluded, cost the tracker past the bound on a step's
- * work, which stopped the run naming a pair that never touches.
- */
-void
-excluded_cliques(const struct phys_scene *w,
-    std::vector<std::vector<SimTK::ContactCliqueId>> &of)
+/* The links a listed pair (<pair>) names, which no clique may keep
+ * apart: the pair's filter decides for them. */
+std::vector<bool>
+paired_links(const struct phys_scene *w)
 {
-	int64_t n = (int64_t)w->nlinks;
+	std::vector<bool> paired(w->nlinks);
 
-	for (size_t i = 0; i < w->nexcluded; i++) {
-		int l1 = (int)(w->excluded[i] / n);
-		int l2 = (int)(w->excluded[i] % n);
-
-		if (!phys_links_never_touch(w, l1, l2))
-			continue;
-		SimTK::ContactCliqueId apart =
-		    SimTK::ContactSurface::createNewContactClique();
-		of[(size_t)l1].push_back(apart);
-		of[(size_t)l2].push_back(apart);
+	for (size_t i = 0; i < w->npairs; i++) {
+		paired[(size_t)w->collisions[w->pairs[i].c1].link] = true;
+		paired[(size_t)w->collisions[w->pairs[i].c2].link] = true;
 	}
+	return paired;
+}
+
+/* A clique of its own for a and b (links or collisions, as of is). */
+void
+clique_apart(std::vector<std::vector<SimTK::ContactCliqueId>> &of, int a,
+    int b)
+{
+	SimTK::ContactCliqueId apart =
+	    SimTK::ContactSurface::createNewContactClique();
+
+	of[(size_t)a].push_back(apart);
+	of[(size_t)b].push_back(apart);
 }
 
 /*
- * The collision pairs kept apart because one starts wholly inside the
- * other (touch.h) as cliques, one a pair: a knee motor's inside its
- * trunk, on the thigh's axis, was followed by the tracker at every step.
+ * Sorted pair keys (pairkey.h) of indices below n, each pair a clique,
+ * a key listed twice once: the links an MJCF <exclude> keeps apart, but
+ * a listed pair's (a neck's capsule deep in a collarbone's,
+ * excluded, cost the tracker past the bound on a step's work), and the
+ * collisions kept apart because one starts wholly inside the other (a
+ * knee motor's inside its trunk, on the thigh's axis). paired, when not
+ * empty, names the indices a listed pair leaves to its filter.
  */
 void
-inside_cliques(const struct phys_scene *w,
-    std::vector<std::vector<SimTK::ContactCliqueId>> &apart)
+key_cliques(const int64_t *keys, size_t nkeys, size_t n,
+    const std::vector<bool> &paired,
+    std::vector<std::vector<SimTK::ContactCliqueId>> &of)
 {
-	int64_t n = (int64_t)w->ncollisions;
+	int a, b;
 
-	for (size_t i = 0; i < w->ninside; i++) {
-		SimTK::ContactCliqueId clique =
-		    SimTK::ContactSurface::createNewContactClique();
-
-		apart[(size_t)(w->inside[i] / n)].push_back(clique);
-		apart[(size_t)(w->inside[i] % n)].push_back(clique);
+	for (size_t i = 0; i < nkeys; i++) {
+		if (i && keys[i] == keys[i - 1])
+			continue;
+		phys_pair_split(keys[i], (int64_t)n, &a, &b);
+		if (!paired.empty() && (paired[(size_t)a] || paired[(size_t)b]))
+			continue;
+		clique_apart(of, a, b);
 	}
 }
 
@@ -1958,18 +1961,14 @@ make_surfaces(simbody_engine *e, model &m, bool at_load)
 	std::vector<SimTK::ContactCliqueId> models(w->nmodels);
 	std::vector<std::vector<SimTK::ContactCliqueId>> of(w->nlinks);
 	std::vector<std::vector<SimTK::ContactCliqueId>> apart(w->ncollisions);
+	std::vector<bool> paired = paired_links(w);
 
 	m.made.clear();
-	weld_cliques(w, of);
-	excluded_cliques(w, of);
-	inside_cliques(w, apart);
-	for (const auto &pair : e->joined) {
-		SimTK::ContactCliqueId joint =
-		    SimTK::ContactSurface::createNewContactClique();
-
-		of[(size_t)pair.first].push_back(joint);
-		of[(size_t)pair.second].push_back(joint);
-	}
+	weld_cliques(w, paired, of);
+	key_cliques(w->excluded, w->nexcluded, w->nlinks, paired, of);
+	key_cliques(w->inside, w->ninside, w->ncollisions, {}, apart);
+	for (const auto &pair : e->joined)
+		clique_apart(of, pair.first, pair.second);
 	for (size_t li = 0; li < w->nlinks; li++) {
 		const struct phys_link *l = &w->links[li];
 

@@ -27,6 +27,7 @@
 #include "mem.h"
 #include "msg.h"
 #include "names.h"
+#include "pairkey.h"
 #include "heightmap.h"
 #include "mjcf.h"
 #include "mjcfkey_write.h"
@@ -1572,11 +1573,13 @@ put_excludes(struct writer *wr, bool *open)
 	int64_t n = (int64_t)w->nlinks;
 	struct welded_put p = { wr, open };
 	size_t i;
+	int a, b;
 
 	for (i = 0; i < w->nexcluded; i++)
-		if (!i || w->excluded[i] != w->excluded[i - 1])
-			put_exclude(wr, open, (int)(w->excluded[i] / n),
-			    (int)(w->excluded[i] % n));
+		if (!i || w->excluded[i] != w->excluded[i - 1]) {
+			phys_pair_split(w->excluded[i], n, &a, &b);
+			put_exclude(wr, open, a, b);
+		}
 	phys_excludes_each_welded(w, put_welded, &p);
 }
 
