@@ -798,6 +798,38 @@ SDF
 	run -1 phys-param get "$TMP/i.sdf" 'm::l::c/max_contacts'
 }
 
+@test "a number or vector written with more after it (Drake's iiwa14 <velocity>2.356194490192345\"</velocity>) is read as libsdformat reads it, its leading part, with a warning at its line; phys refused the file" {
+	need_oracle
+	cat > "$TMP/n.sdf" <<'SDF'
+<sdf version="1.9"><world name="w"><model name="m"><link name="a"><pose>0 0 1 0 0 0</pose>
+<inertial><mass>2.5abc</mass><inertia><ixx>0.01"</ixx><iyy>0.01 2</iyy><izz>0.01</izz></inertia></inertial>
+<collision name="c"><geometry><sphere><radius>0.1"</radius></sphere></geometry>
+<surface><friction><ode><mu>0.5x</mu></ode></friction></surface></collision></link>
+<link name="b"><pose>0 0 1 0 0 0</pose><inertial><mass>1</mass></inertial></link>
+<joint name="j" type="revolute"><parent>a</parent><child>b</child>
+<axis><xyz>0 0 1 5</xyz><limit><lower>-1</lower><upper>1.5"</upper><velocity>2.3"</velocity></limit>
+<dynamics><damping>.5e1q</damping></dynamics></axis></joint></model>
+<model name="g"><static>true</static><link name="l"><collision name="c"><geometry><plane><normal>0 0 1</normal><size>9 9</size></plane></geometry></collision></link></model>
+</world></sdf>
+SDF
+	agrees_with_libsdformat "$TMP/n.sdf"
+	run -0 --separate-stderr phys-step -n 0 "$TMP/n.sdf"
+	[[ "$stderr" == *"phys-step: $TMP/n.sdf:3: <radius>0.1\"</radius>: read as 0.1, as libsdformat reads a number (its leading number)"* ]]
+	[[ "$stderr" == *"phys-step: $TMP/n.sdf:7: <xyz>0 0 1 5</xyz>: read as 0 0 1, as libsdformat reads a vector (its first three numbers)"* ]]
+	[ "$(printf '%s\n' "$stderr" | grep -c 'radius>0.1')" = 1 ]
+	run -0 phys-sdf check "$TMP/n.sdf"
+	[ "$(grep -c '"severity":"warning".*as libsdformat reads' <<< "$output")" = 9 ]
+	! grep -q '"severity":"error"' <<< "$output" || false
+	# the radius reaches the engine: the ball comes to rest 0.1 m up
+	z=$(phys-step -t 2 -r 1 -i 'm::a/pose' "$TMP/n.sdf" 2> /dev/null | tail -1 | jq '.items["m::a/pose"].z')
+	rel "$z" 0.1 0.01
+	# nothing that leads with a number: refused, as libsdformat refuses it
+	sed -i 's|0.1"|r0.1|' "$TMP/n.sdf"
+	! "$BATS_FILE_TMPDIR/oracle" "$TMP/n.sdf" > /dev/null 2>&1 || false
+	run -1 phys-step -n 0 "$TMP/n.sdf"
+	assert_output --partial "$TMP/n.sdf:3:"
+}
+
 @test "a collision's pitch near 90 degrees: libsdformat turns it to 90 (urdfdom's Euler angles), phys keeps it as written and says by how much, once" {
 	need_oracle
 	cat > "$TMP/snap.urdf" <<'URDF'

@@ -146,6 +146,28 @@ phys_parse_long_prefix(const char *s, long *out)
 	return long_at(s, out) != NULL;
 }
 
+/*
+ * A number as libsdformat reads one (std::stod): its leading number,
+ * whatever follows ignored. Where it ends, or NULL when none leads or it
+ * is not finite.
+ */
+const char *
+phys_parse_double_prefix(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s)
+		return NULL;
+	s = skip_blanks(s);
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno == ERANGE || !isfinite(v))
+		return NULL;
+	*out = v;
+	return end;
+}
+
 bool
 phys_parse_long(const char *s, long *out)
 {

@@ -13,6 +13,9 @@ bool phys_parse_double(const char *s, double *out);
 bool phys_parse_long(const char *s, long *out);	/* decimal or 0x hex */
 /* Its leading digits, what follows ignored, as libsdformat reads one. */
 bool phys_parse_long_prefix(const char *s, long *out);
+/* Its leading number (std::stod), what follows ignored: where it ends, or
+ * NULL when none leads or it is not finite. */
+const char *phys_parse_double_prefix(const char *s, double *out);
 bool phys_parse_bool(const char *s, bool *out);	/* true/false/1/0 */
 /* Up to n blank-separated doubles; returns how many were read, -1 on junk. */
 int phys_parse_doubles(const char *s, double *out, int n);

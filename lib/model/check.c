@@ -315,13 +315,23 @@ check_attrs(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e,
 	}
 }
 
+/* How libsdformat reads a value of type t by its leading part, or -1. */
+static int
+spec_leading_kind(enum phys_spec_type t)
+{
+	return t == PHYS_SPEC_INT || t == PHYS_SPEC_UINT ? PHYS_LEAD_INT :
+	    t == PHYS_SPEC_DOUBLE ? PHYS_LEAD_NUMBER :
+	    t == PHYS_SPEC_VECTOR3 ? PHYS_LEAD_VECTOR3 : -1;
+}
+
 /* False (and a finding) when the text is not of the element's type. */
 static bool
 check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 {
-	char *text, num[32];
-	const char *digits;
+	char *text, num[PHYS_LEADING_MAX];
+	const char *part;
 	bool ok;
+	int kind;
 
 	if (e->type == PHYS_SPEC_NONE || e->type == PHYS_SPEC_STRING)
 		return true;
@@ -335,12 +345,13 @@ check_value(struct checker *ck, xmlNodePtr n, const struct phys_spec_elem *e)
 		return true;
 	}
 	ok = value_ok(e->type, text, pose_is_quaternion(n));
-	if (!ok && (e->type == PHYS_SPEC_INT || e->type == PHYS_SPEC_UINT) &&
-	    (digits = phys_int_as_sdformat(text, num)) &&
-	    (e->type == PHYS_SPEC_INT || *digits != '-')) {
-		finding(ck, n, PHYS_SEV_WARNING, PHYS_INT_AS_SDFORMAT,
+	kind = spec_leading_kind(e->type);
+	if (!ok && kind >= 0 &&
+	    (part = phys_leading_as_sdformat(text, kind, num)) &&
+	    (e->type != PHYS_SPEC_UINT || *part != '-')) {
+		finding(ck, n, PHYS_SEV_WARNING, PHYS_LEADING_AS_SDFORMAT,
 		    (const char *)n->name, text, (const char *)n->name,
-		    digits);
+		    part, phys_leading_what(kind));
 		ok = true;
 	} else if (!ok) {
 		finding(ck, n, PHYS_SEV_ERROR, "<%s>%s</%s>: expected %s",
@@ -428,8 +439,8 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 	const struct phys_param *p;
 	struct phys_value v;
 	char *text;
-	const char *why, *digits;
-	char num[32];
+	const char *why, *part;
+	char num[PHYS_LEADING_MAX];
 
 	if (at->scope < 0 || !at->path[0])
 		return;
@@ -450,10 +461,9 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 		    (const char *)n->name);
 	} else if (kept_outside_range(p, text)) {
 		/* the loader's warning says it, at this element */
-	} else if (phys_value_parse(p, p->type == PHYS_T_INT &&
-	    (digits = phys_int_as_sdformat(text, num)) ? digits : text,
-	    &v) < 0) {
-		/* (an integer's leading digits, said by check_value) */
+	} else if (phys_value_parse(p, (part = phys_param_leading(p, text,
+	    num, NULL)) ? part : text, &v) < 0) {
+		/* (a value's leading part, said by check_value) */
 		why = phys_error();
 		finding(ck, n, PHYS_SEV_ERROR, "<%s>: %s", (const char *)n->name,
 		    why);

@@ -602,14 +602,49 @@ first_element(xmlNodePtr n, const char *name)
 }
 
 const char *
-phys_int_as_sdformat(const char *text, char *num)
+phys_leading_as_sdformat(const char *text, enum phys_leading kind, char *num)
 {
+	const char *at = text, *end;
+	size_t used = 0, len;
+	double d;
 	long l;
+	int i, n = kind == PHYS_LEAD_VECTOR3 ? 3 : 1;
 
-	if (phys_parse_long(text, &l) || !phys_parse_long_prefix(text, &l))
-		return NULL;
-	snprintf(num, 32, "%ld", l);
+	if (kind == PHYS_LEAD_INT) {
+		if (phys_parse_long(text, &l) || !phys_parse_long_prefix(text,
+		    &l))
+			return NULL;
+		snprintf(num, PHYS_LEADING_MAX, "%ld", l);
+		return num;
+	}
+	for (i = 0; i < n; i++) {
+		while (isspace((unsigned char)*at))
+			at++;
+		if (!(end = phys_parse_double_prefix(at, &d)))
+			return NULL;
+		len = (size_t)(end - at);
+		if (used + len + 1 >= PHYS_LEADING_MAX)
+			return NULL;
+		if (i > 0)
+			num[used++] = ' ';
+		memcpy(num + used, at, len);
+		used += len;
+		at = end;
+	}
+	while (isspace((unsigned char)*at))
+		at++;
+	if (!*at)
+		return NULL;	/* the whole text: refused for another reason */
+	num[used] = '\0';
 	return num;
+}
+
+const char *
+phys_leading_what(enum phys_leading kind)
+{
+	return kind == PHYS_LEAD_INT ? "an integer (its leading digits)" :
+	    kind == PHYS_LEAD_NUMBER ? "a number (its leading number)" :
+	    "a vector (its first three numbers)";
 }
 
 xmlNodePtr

@@ -151,14 +151,21 @@ char *phys_node_attr(xmlNodePtr n, const char *name);
 bool phys_node_attr_is(xmlNodePtr n, const char *name, const char *value);
 /* True when the element name is name. */
 /*
- * An integer libsdformat reads by its leading digits, what follows
- * ignored (std::stoi: "10.0" is 10), which phys reads so too, saying
- * PHYS_INT_AS_SDFORMAT: its digits into num (of 32), or NULL when text is
- * a whole integer or has no leading digits.
+ * A value libsdformat reads by its leading part, what follows ignored: an
+ * integer's leading digits (std::stoi: "10.0" is 10), a number's leading
+ * number (std::stod: "1.5\"" is 1.5), a vector's first three numbers
+ * (a stream: "0 0 1 5" is 0 0 1). phys reads it so too, saying
+ * PHYS_LEADING_AS_SDFORMAT with phys_leading_what(kind): that part, as
+ * written, into num (of PHYS_LEADING_MAX), or NULL when text is whole or
+ * no such part leads.
  */
-const char *phys_int_as_sdformat(const char *text, char *num);
-#define PHYS_INT_AS_SDFORMAT "<%s>%s</%s>: read as %s, as libsdformat " \
-	"reads an integer (its leading digits)"
+enum phys_leading { PHYS_LEAD_INT, PHYS_LEAD_NUMBER, PHYS_LEAD_VECTOR3 };
+#define PHYS_LEADING_MAX 128
+const char *phys_leading_as_sdformat(const char *text, enum phys_leading kind,
+    char *num);
+const char *phys_leading_what(enum phys_leading kind);
+#define PHYS_LEADING_AS_SDFORMAT "<%s>%s</%s>: read as %s, as libsdformat " \
+	"reads %s"
 
 bool phys_node_is(xmlNodePtr n, const char *name);
 

@@ -360,26 +360,41 @@ out_of_range_kept(struct loader *L, struct phys_doc *d, xmlNodePtr e,
 	return 0;
 }
 
+const char *
+phys_param_leading(const struct phys_param *p, const char *text, char *num,
+    const char **what)
+{
+	int kind = p->type == PHYS_T_INT ? PHYS_LEAD_INT :
+	    p->type == PHYS_T_DOUBLE ? PHYS_LEAD_NUMBER :
+	    p->type == PHYS_T_VEC3 ? PHYS_LEAD_VECTOR3 : -1;
+
+	if (kind < 0)
+		return NULL;
+	if (what)
+		*what = phys_leading_what(kind);
+	return phys_leading_as_sdformat(text, kind, num);
+}
+
 /*
- * An integer written with more after its digits ("10.0"), read as
- * libsdformat reads it, with a warning; -1 (its error kept) when it is
- * no such one.
+ * A value written with more after it ("10.0" for an integer, "1.5\"" for
+ * a number), read as libsdformat reads it, with a warning; -1 (its error
+ * kept) when it is no such one.
  */
 static int
-int_as_sdformat(struct loader *L, struct phys_doc *d, xmlNodePtr e,
+leading_as_sdformat(struct loader *L, struct phys_doc *d, xmlNodePtr e,
     const struct phys_param *p, struct phys_value *v)
 {
-	char *text = phys_node_text(e), num[32];
-	const char *digits = phys_int_as_sdformat(text, num);
+	char *text = phys_node_text(e), num[PHYS_LEADING_MAX];
+	const char *part, *what;
 	int rc = -1;
 
-	if (digits) {
+	if ((part = phys_param_leading(p, text, num, &what))) {
 		memset(v, 0, sizeof *v);
-		if ((rc = phys_value_parse(p, digits, v)) == 0 &&
+		if ((rc = phys_value_parse(p, part, v)) == 0 &&
 		    !L->opt->quiet)
-			phys_warnat(PHYS_AT(d, e), PHYS_INT_AS_SDFORMAT,
+			phys_warnat(PHYS_AT(d, e), PHYS_LEADING_AS_SDFORMAT,
 			    (const char *)e->name, text,
-			    (const char *)e->name, digits);
+			    (const char *)e->name, part, what);
 	}
 	free(text);
 	return rc;
@@ -452,8 +467,8 @@ read_values(struct loader *L, struct phys_doc *d, xmlNodePtr owner,
 			    phys_node_text_tmp(e, &t)), &v);
 			phys_text_done(&t);
 		}
-		if (rc < 0 && p->type == PHYS_T_INT)
-			rc = int_as_sdformat(L, d, e, p, &v);
+		if (rc < 0)
+			rc = leading_as_sdformat(L, d, e, p, &v);
 		if (rc < 0 && out_of_range_kept(L, d, e, p, &v) == 0)
 			rc = 0;
 		if (rc == 0) {
@@ -1153,12 +1168,38 @@ register_name(struct loader *L, struct phys_doc *d, xmlNodePtr n,
 	return 0;
 }
 
+/*
+ * Whether the parameter table reads what under g too (a shape's size, an
+ * axis): where its text has more after the numbers, read_values has read
+ * the leading part as libsdformat does and said so.
+ */
+static bool
+tabled_size(xmlNodePtr g, const char *what)
+{
+	static const char *const shapes[] = { "box", "sphere", "cylinder",
+		"capsule", "ellipsoid", "mesh", NULL };
+	static const char *const sizes[] = { "size", "radius", "length",
+		"radii", "scale", NULL };
+	int i;
+
+	if (phys_node_is(g, "axis") || phys_node_is(g, "axis2"))
+		return strcmp(what, "xyz") == 0;
+	for (i = 0; shapes[i] && !phys_node_is(g, shapes[i]); i++)
+		;
+	if (!shapes[i])
+		return false;
+	for (i = 0; sizes[i] && strcmp(what, sizes[i]) != 0; i++)
+		;
+	return sizes[i] != NULL;
+}
+
 static int
 read_numbers(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
     int n, bool signed_ok)
 {
 	xmlNodePtr e = phys_child(g, what);
 	const char *text, *def = NULL;
+	char lead[PHYS_LEADING_MAX];
 	struct phys_text t;
 	int k;
 
@@ -1174,6 +1215,10 @@ read_numbers(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
 		    "geometry has no <%s>", what);
 	}
 	k = phys_parse_doubles(def ? def : text, out, n);
+	if (k != n && !def && tabled_size(g, what) && (n == 1 || n == 3) &&
+	    phys_leading_as_sdformat(text, n == 1 ? PHYS_LEAD_NUMBER :
+	    PHYS_LEAD_VECTOR3, lead))
+		k = phys_parse_doubles(lead, out, n);
 	if (e)
 		phys_text_done(&t);
 	if (k != n)

@@ -137,6 +137,14 @@ bool phys_pose_has_attributes(xmlNodePtr pose);
 /* The scope a model's entities are named in: its name, or for a merged
  * include the name of the model it was merged into. */
 const char *phys_model_scope(const struct phys_scene *w, int mi);
+/*
+ * The leading part of text libsdformat reads for a value of p's type (an
+ * integer's digits, a number, a vector's three numbers; sdf.h) into num
+ * (of PHYS_LEADING_MAX), or NULL; *what, where what is not NULL, says
+ * which for PHYS_LEADING_AS_SDFORMAT.
+ */
+const char *phys_param_leading(const struct phys_param *p, const char *text,
+    char *num, const char **what);
 
 /* What a profile holds, freed (phys_world_free frees each). */
 void phys_profile_free(struct phys_profile *p);
