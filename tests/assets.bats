@@ -172,13 +172,54 @@ skin_crash() {
 	[ "$rss" -lt 204800 ] || fail "peak RSS $rss kB"
 }
 
-@test "only Collada, STL and OBJ, told by content: a PLY is refused under any name; a Collada file named .stl reads as Collada" {
+# gltf_variant NAME JQ: the glTF cube, its JSON changed by JQ, beside its
+# buffer in $TMP.
+gltf_variant() {
+	cp "$GEN/cube data.bin" "$TMP/"
+	jq -c "$2" "$GEN/cube.gltf" > "$TMP/$1"
+}
+
+@test "glTF that would loop, take gigabytes or wait: a node its own ancestor, 2^40 instances, counts past their bytes, a buffer that is a FIFO or a URL; refused before decoding, at once" {
+	local name edit
+	mkfifo "$TMP/fifo.bin"
+	# NAME, the JQ edit of the cube, and the reason after "glTF", by tabs
+	while IFS=$'\t' read -r name edit want; do
+		gltf_variant "$name" "$edit"
+		mesh "$TMP/$name"
+		want="mesh: $TMP/$name: glTF${want//TMP/$TMP}"
+		refused phys-step -n 1 "$TMP/w.sdf"
+	done <<'CASES'
+cycle.gltf	.nodes[1].children = [0]	: node 0 is its own ancestor
+shared.gltf	.nodes = [range(40) | {children: [. + 1, . + 1]}] + [{mesh: 0}] | .scenes[0].nodes = [0]	: more than 100000 nodes once instances are counted
+long.gltf	.accessors[0].count = 80000	: accessor 0: 80000 elements of 12 bytes end at byte 960000 of bufferView 0, which holds 96
+zeros.gltf	.accessors[0] |= (del(.bufferView) | .count = 100000000)	: its accessors hold more than the 256 MB of a mesh file
+view.gltf	.bufferViews[1].byteLength = 720	: bufferView 1: bytes 96 to 816 of buffer 0, which holds 168
+short.gltf	.buffers[0].byteLength = 1000 | .bufferViews[1].byteLength = 720	: buffer 0: TMP/cube data.bin holds fewer than the 1000 bytes its byteLength says
+fifo.gltf	.buffers[0].uri = "fifo.bin"	: buffer 0: TMP/fifo.bin: not a regular file (a FIFO)
+url.gltf	.buffers[0].uri = "https://example.com/cube.bin"	: buffer 0: 'https://example.com/cube.bin' is not a file beside the mesh
+draco.gltf	.extensionsRequired = ["KHR_draco_mesh_compression"]	: it requires the extension KHR_draco_mesh_compression, which phys does not read
+old.gltf	.asset.version = "1.0"	 1.0: phys reads glTF 2.0
+CASES
+	# a GLB whose header claims more bytes than it has
+	head -c 900 "$GEN/cube.glb" > "$TMP/cut.glb"
+	mesh "$TMP/cut.glb"
+	want="mesh: $TMP/cut.glb: GLB: its header says 984 bytes, the file has 900"
+	refused phys-step -n 1 "$TMP/w.sdf"
+	# the image the material names is never opened: a FIFO there is no wait
+	mkfifo "$TMP/no such image.png"
+	cp "$GEN/cube.gltf" "$TMP/ok.gltf"
+	mesh "$TMP/ok.gltf"
+	phys-step -t 1 -i ball::link/pose "$TMP/w.sdf" 2> /dev/null | tail -1 > "$TMP/last"
+	near "$(jq '.items["ball::link/pose"].z' "$TMP/last")" 0.6 0.002
+}
+
+@test "only Collada, STL, OBJ and glTF, told by content: a PLY is refused under any name; a Collada file named .stl reads as Collada" {
 	local f
 	printf 'ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nproperty float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n' > "$TMP/t.ply"
 	for f in t.ply t.stl t.dae t.obj; do
 		[ "$f" = t.ply ] || cp "$TMP/t.ply" "$TMP/$f"
 		mesh "$TMP/$f"
-		want="mesh: $TMP/$f: not a Collada, STL or OBJ file, the mesh formats phys reads (recognised by their content)"
+		want="mesh: $TMP/$f: not a Collada, STL, OBJ or glTF file, the mesh formats phys reads (recognised by their content)"
 		refused phys-param get gravity "$TMP/w.sdf"
 	done
 	# content decides, not the name: the Collada cube (in centimetres,

@@ -64,8 +64,8 @@ body() {
 	rel "$d" "$(awk 'BEGIN { print 4 / (2 * 0.5 * 9.81) }')" 0.05
 }
 
-@test "ASCII and binary STL, OBJ and Collada (unit, node transform) load to one cube" {
-	for f in cube.stl cube_binary.stl cube.obj cube.dae; do
+@test "ASCII and binary STL, OBJ, Collada (unit, node transform) and glTF (.gltf and its buffer, .glb; nested nodes) load to one cube" {
+	for f in cube.stl cube_binary.stl cube.obj cube.dae cube.gltf cube.glb; do
 		ground_world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$GEN/$f</uri></mesh>" '<inertial auto="true"/>')"
 		run --separate-stderr phys-inertia check "$TMP/w.sdf"
 		[ "$status" -eq 0 ]
@@ -79,13 +79,29 @@ body() {
 			near "$(jq ".geometry_box.$a" <<<"$line")" 1 1e-6
 		done
 	done
-	# and the Collada cube sits where the STL one does
-	ground_world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$GEN/cube.dae</uri></mesh>" '<inertial auto="true"/>')"
-	phys-inertia fix "$TMP/w.sdf" > "$TMP/fixed.sdf"
-	run phys-param get "$TMP/fixed.sdf" 'm::link/inertial.pose'
-	[ "$status" -eq 0 ]
-	for k in x y z; do
-		near "$(jq ".value.$k" <<<"$output")" 0 1e-6
+	# and the Collada and glTF cubes sit where the STL one does
+	for f in cube.dae cube.gltf cube.glb; do
+		ground_world "$TMP/w.sdf" "$(body m '0 0 0 0 0 0' "<mesh><uri>$GEN/$f</uri></mesh>" '<inertial auto="true"/>')"
+		phys-inertia fix "$TMP/w.sdf" > "$TMP/fixed.sdf"
+		run phys-param get "$TMP/fixed.sdf" 'm::link/inertial.pose'
+		[ "$status" -eq 0 ]
+		for k in x y z; do
+			near "$(jq ".value.$k" <<<"$output")" 0 1e-6
+		done
+	done
+}
+
+@test "a glTF cube rests on its face at half its side under every engine; that glTF is read in its file's axes is said once, at the first mesh" {
+	ground_world "$TMP/w.sdf" "$(body a '0 0 0.7 0 0 0' "<mesh><uri>$GEN/cube.gltf</uri></mesh>")" \
+	    "$(body b '3 0 0.7 0 0 0' "<mesh><uri>$GEN/cube.glb</uri></mesh>")"
+	for e in ode bullet mujoco dart simbody; do
+		run -0 --separate-stderr phys-step -p "$e" -t 1.5 -r 2 -i 'a::link/pose' -i 'b::link/pose' "$TMP/w.sdf"
+		tail -1 <<< "$output" > "$TMP/out"
+		near "$(last a::link/pose z)" 0.5 0.003
+		near "$(last b::link/pose z)" 0.5 0.003
+		near "$(last b::link/pose x)" 3 0.003
+		[ "$(grep -c "glTF meshes are read in their files' axes" <<< "$stderr")" = 1 ]
+		grep -q "w.sdf:8: glTF meshes" <<< "$stderr"
 	done
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "gltf.h"
 #include "meshdec.h"
 #include "meshscan.h"
 #include "msh.h"
@@ -310,7 +311,6 @@ read_mesh_file(const char *path, size_t *len)
 {
 	struct stat st;
 	char *data;
-	size_t got = 0;
 	ssize_t k = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 
@@ -335,22 +335,15 @@ read_mesh_file(const char *path, size_t *len)
 	}
 	*len = (size_t)st.st_size;
 	data = phys_xmalloc(*len + 1);
-	while (got < *len) {
-		k = read(fd, data + got, *len - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		got += (size_t)k;
-	}
+	k = phys_read_full(fd, data, *len);
 	close(fd);
-	if (got < *len) {
+	if (k < 0 || (size_t)k < *len) {
 		phys_fail("read error: %s", k < 0 ? strerror(errno) :
 		    "the file shrank while it was read");
 		free(data);
 		return NULL;
 	}
-	data[got] = '\0';
+	data[*len] = '\0';
 	return data;
 }
 
@@ -486,6 +479,31 @@ msh_mesh(const char *data, size_t len, const char *submesh)
 	return m;
 }
 
+/* A glTF file and its buffers, packed into one GLB, decoded. */
+static struct phys_mesh *
+gltf_decoded(const char *data, size_t len, const struct phys_mesh_spec *spec)
+{
+	struct phys_mesh_scan scan;
+	struct phys_mesh *m;
+	size_t n;
+	char *glb;
+
+	if (phys_gltf_scan(data, len, &scan) < 0)
+		return NULL;
+	if (scan.triangles > PHYS_MESH_MAX_TRIANGLES) {
+		phys_fail("glTF: more than %u triangles once instances are "
+		    "counted", PHYS_MESH_MAX_TRIANGLES);
+		return NULL;
+	}
+	if (!(glb = phys_gltf_pack(data, len, spec->path, &n)))
+		return NULL;
+	m = phys_mesh_decode(glb, n, PHYS_MESH_GLTF, spec->submesh);
+	free(glb);
+	if (m)
+		m->gltf = true;
+	return m;
+}
+
 /* The file's meshes as its format's decoder reads them. */
 static struct phys_mesh *
 decoded(char *data, size_t len, const struct phys_mesh_spec *spec)
@@ -496,6 +514,8 @@ decoded(char *data, size_t len, const struct phys_mesh_spec *spec)
 
 	if (phys_msh_named(spec->path))
 		return msh_mesh(data, len, spec->submesh);
+	if (phys_gltf_recognised(data, len))
+		return gltf_decoded(data, len, spec);
 	if (phys_mesh_scan(data, len, &scan) < 0)
 		return NULL;
 	phys_mesh_confine(data, len, scan.format);

@@ -1,6 +1,6 @@
 /*
  * mesh.h - triangle meshes for collision geometry: loaded from Collada,
- * STL and OBJ files (through assimp) and MuJoCo's MSH files (msh.h),
+ * STL, OBJ and glTF files (through assimp) and MuJoCo's MSH files (msh.h),
  * given as lists, extruded from polylines or tessellated from
  * ellipsoids; and their volume, centre of mass and inertia by the
  * divergence theorem.
@@ -24,6 +24,13 @@ struct phys_mesh_spec {
 	bool center;		/* submesh centred on its bounding box */
 	phys_vec3 scale;
 };
+
+/* What a world loading a glTF mesh says once: its vertices are taken in
+ * the file's axes, every node's transform applied, as Gazebo takes them. */
+#define PHYS_GLTF_AXES "glTF meshes are read in their files' axes, as " \
+	"Gazebo reads them; glTF's convention is y up, which Drake and RViz " \
+	"turn to z up: a mesh exported y up lies on its side here (turn its " \
+	"collision +90 degrees about x)"
 
 /* Every mesh a world loads, each once (keyed by path, submesh and scale). */
 struct phys_mesh_cache {

@@ -363,11 +363,13 @@ static const char *const importer_names[] = {
 	[PHYS_MESH_COLLADA] = "Collada Importer",
 	[PHYS_MESH_STL] = "Stereolithography (STL) Importer",
 	[PHYS_MESH_OBJ] = "Wavefront Object Importer",
+	[PHYS_MESH_GLTF] = "glTF2 Importer",
 };
 static const char *const hints[] = {
 	[PHYS_MESH_COLLADA] = "dae",
 	[PHYS_MESH_STL] = "stl",
 	[PHYS_MESH_OBJ] = "obj",
+	[PHYS_MESH_GLTF] = "glb",	/* packed (gltf.h) */
 };
 
 /* Did the importer the format names read the file? (assimp 5 records
@@ -520,7 +522,7 @@ serve_one(int fd, const struct request *rq, const char *unusable)
 	memset(&b, 0, sizeof b);
 	if (rq->magic != REQUEST_MAGIC || rq->len == 0 ||
 	    rq->len > PHYS_MESH_MAX_BYTES || rq->name_len > MAX_NAME ||
-	    rq->format < PHYS_MESH_COLLADA || rq->format > PHYS_MESH_OBJ)
+	    rq->format < PHYS_MESH_COLLADA || rq->format > PHYS_MESH_GLTF)
 		_exit(0);
 	if (recv_all(fd, name, rq->name_len) < 0)
 		_exit(0);

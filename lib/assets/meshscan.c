@@ -34,22 +34,11 @@ phys_mesh_format_name(enum phys_mesh_format f)
 		return "STL";
 	case PHYS_MESH_OBJ:
 		return "OBJ";
+	case PHYS_MESH_GLTF:
+		return "glTF";
 	default:
 		return "unknown";
 	}
-}
-
-/* a + b, held at SIZE_MAX. */
-static size_t
-sat_add(size_t a, size_t b)
-{
-	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
-}
-
-static size_t
-sat_mul(size_t a, size_t b)
-{
-	return b != 0 && a > SIZE_MAX / b ? SIZE_MAX : a * b;
 }
 
 static bool
@@ -192,7 +181,7 @@ obj_triangles(const char *d, size_t len)
 					j++;
 			}
 			if (k >= 3)
-				tris = sat_add(tris, k - 2);
+				tris = phys_size_add(tris, k - 2);
 		}
 		i = end + 1;
 	}
@@ -374,7 +363,7 @@ count_attr(int nattrs, const xmlChar **attrs, const char *name, size_t *out)
 	if (i == n)
 		return -2;
 	for (; i < n && isdigit(v[i]); i++)
-		*out = sat_add(sat_mul(*out, 10), (size_t)(v[i] - '0'));
+		*out = phys_size_add(phys_size_mul(*out, 10), (size_t)(v[i] - '0'));
 	for (; i < n && is_blank((char)v[i]); i++)
 		;
 	return i == n ? 0 : -2;
@@ -628,7 +617,7 @@ on_text(void *ctx, const xmlChar *ch, int len)
 static void
 end_primitive(struct collada *c, struct object *geom)
 {
-	size_t stride = sat_add(c->prim_offset, 1), vertices, tris;
+	size_t stride = phys_size_add(c->prim_offset, 1), vertices, tris;
 
 	if (c->prim_has_count && c->prim_count > c->prim_tokens) {
 		cfail(c, "a primitive's count %zu is more than the %zu indices "
@@ -644,7 +633,7 @@ end_primitive(struct collada *c, struct object *geom)
 	tris = c->prim == P_TRIANGLES ? vertices / 3 :
 	    c->prim == P_POLYGONS ? vertices : 0;
 	if (geom)
-		geom->tris = sat_add(geom->tris, tris);
+		geom->tris = phys_size_add(geom->tris, tris);
 	c->prim = P_NONE;
 }
 
@@ -677,7 +666,7 @@ on_end(void *ctx, const xmlChar *name, const xmlChar *prefix,
 		if (c->nopen > 0)
 			c->nopen--;
 	} else if (is(name, "p") && c->text == T_P) {
-		c->prim_tokens = sat_add(c->prim_tokens, c->tokens);
+		c->prim_tokens = phys_size_add(c->prim_tokens, c->tokens);
 		c->text = T_NONE;
 	} else if (c->prim != P_NONE && (is(name, "triangles") ||
 	    is(name, "polylist") || is(name, "polygons") ||
@@ -818,7 +807,7 @@ check_accessors(struct collada *c)
 		a = lookup(c, K_ARRAY, str(c, x->source));
 		if (a == NONE)
 			continue;
-		need = sat_add(sat_add(x->offset, sat_mul(x->count - 1,
+		need = phys_size_add(phys_size_add(x->offset, phys_size_mul(x->count - 1,
 		    x->stride)), x->params ? x->params : 1);
 		if (need > c->obj[a].count)
 			return phys_fail("Collada line %ld: an <accessor> reads "
@@ -913,8 +902,8 @@ evaluate(const struct collada *c, uint32_t root, const size_t *first,
 		for (t = 0; first[v] + t < first[v + 1]; t++) {
 			const struct value *w = &val[to[first[v] + t]];
 
-			val[v].tris = sat_add(val[v].tris, w->tris);
-			val[v].nodes = sat_add(val[v].nodes, w->nodes);
+			val[v].tris = phys_size_add(val[v].tris, w->tris);
+			val[v].nodes = phys_size_add(val[v].nodes, w->nodes);
 			if (w->depth > val[v].depth)
 				val[v].depth = w->depth;
 		}
@@ -946,8 +935,8 @@ scene_value(struct collada *c, struct phys_mesh_scan *out)
 		if (c->obj[i].kind != K_SCENE || (s != NONE && i != s))
 			continue;
 		rc = evaluate(c, (uint32_t)i, first, to, state, val);
-		out->triangles = sat_add(out->triangles, val[i].tris);
-		out->nodes = sat_add(out->nodes, val[i].nodes);
+		out->triangles = phys_size_add(out->triangles, val[i].tris);
+		out->nodes = phys_size_add(out->nodes, val[i].nodes);
 		if (val[i].depth > depth)
 			depth = val[i].depth;
 	}
@@ -1040,9 +1029,9 @@ phys_mesh_scan(const char *data, size_t len, struct phys_mesh_scan *out)
 		out->format = PHYS_MESH_STL;
 		out->triangles = n;
 	} else if (memchr(data, '\0', len)) {
-		return phys_fail("%s", "not a Collada, STL or OBJ file, the "
-		    "mesh formats phys reads (it is binary, and not a binary "
-		    "STL file: that is 84 bytes and 50 per triangle)");
+		return phys_fail("%s", "not a Collada, STL, OBJ or glTF file, "
+		    "the mesh formats phys reads (it is binary, and neither a "
+		    "binary STL file, 84 bytes and 50 per triangle, nor a GLB)");
 	} else if (i < len && data[i] == '<') {
 		out->format = PHYS_MESH_COLLADA;
 		rc = scan_collada(data, len, out);
@@ -1053,8 +1042,9 @@ phys_mesh_scan(const char *data, size_t len, struct phys_mesh_scan *out)
 		out->format = PHYS_MESH_OBJ;
 		out->triangles = obj_triangles(data, len);
 	} else
-		return phys_fail("%s", "not a Collada, STL or OBJ file, the "
-		    "mesh formats phys reads (recognised by their content)");
+		return phys_fail("%s", "not a Collada, STL, OBJ or glTF file, "
+		    "the mesh formats phys reads (recognised by their "
+		    "content)");
 	if (rc == 0 && out->triangles > PHYS_MESH_MAX_TRIANGLES)
 		rc = too_many_triangles(out->triangles);
 	return rc;

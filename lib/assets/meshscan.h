@@ -3,8 +3,9 @@
  * any decoder reads them.
  *
  * A world names mesh files that come from anywhere. Only the formats phys
- * documents are accepted (Collada, STL, OBJ), told apart by their bytes,
- * not their names; and what the decoder would build from them (triangles
+ * documents are accepted (Collada, STL, OBJ; glTF by gltf.h), told apart
+ * by their bytes, not their names; and what the decoder would build from
+ * them (triangles
  * with every instance counted, scene nodes, their nesting) is counted
  * from the file first, so that a small file cannot make it allocate
  * gigabytes or recurse without end.
@@ -27,7 +28,8 @@ enum phys_mesh_format {
 	PHYS_MESH_UNKNOWN,
 	PHYS_MESH_COLLADA,
 	PHYS_MESH_STL,
-	PHYS_MESH_OBJ
+	PHYS_MESH_OBJ,
+	PHYS_MESH_GLTF		/* packed as one GLB first (gltf.h) */
 };
 
 struct phys_mesh_scan {
@@ -59,7 +61,7 @@ void phys_mesh_confine(char *data, size_t len, enum phys_mesh_format f);
  */
 size_t phys_mesh_first_object(char *data, size_t len, enum phys_mesh_format f);
 
-/* "Collada", "STL", "OBJ". */
+/* "Collada", "STL", "OBJ", "glTF". */
 const char *phys_mesh_format_name(enum phys_mesh_format f);
 
 #endif

@@ -21,6 +21,7 @@ struct phys_mesh {
 	bool closed;		/* every edge shared by two triangles,
 				 * oriented consistently and outwards */
 	size_t left_out;	/* an OBJ's objects not read (first_object) */
+	bool gltf;		/* from a glTF file, in its own axes */
 };
 
 #endif

@@ -39,6 +39,26 @@ close_input(int fd)
 		close(fd);
 }
 
+ssize_t
+phys_read_full(int fd, void *buf, size_t n)
+{
+	char *c = buf;
+	size_t got = 0;
+	ssize_t k;
+
+	while (got < n) {
+		k = read(fd, c + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
 const char *
 phys_file_kind(mode_t mode)
 {

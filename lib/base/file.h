@@ -28,6 +28,9 @@ char *phys_read_regular_file(const char *path, size_t *len);
 /* path opened to read, only if it is a regular file, without waiting
  * (a FIFO without a writer, a device); -1 and phys_error() else. */
 int phys_open_regular(const char *path);
+/* Up to n bytes from fd into buf, through interruptions and short reads:
+ * how many (fewer only at the file's end), or -1 and errno. */
+ssize_t phys_read_full(int fd, void *buf, size_t n);
 /* What a file of st_mode mode is, for messages: "a FIFO". */
 const char *phys_file_kind(mode_t mode);
 

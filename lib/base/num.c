@@ -250,6 +250,18 @@ phys_parse_double_list(const char *s, size_t max, size_t *n)
 	return out;
 }
 
+size_t
+phys_size_add(size_t a, size_t b)
+{
+	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
+}
+
+size_t
+phys_size_mul(size_t a, size_t b)
+{
+	return b != 0 && a > SIZE_MAX / b ? SIZE_MAX : a * b;
+}
+
 double
 phys_as_float(double x)
 {

@@ -24,6 +24,10 @@ int phys_parse_doubles(const char *s, double *out, int n);
  * *n (the caller frees it): NULL on junk or more than max.
  */
 double *phys_parse_double_list(const char *s, size_t max, size_t *n);
+/* a + b and a * b, held at SIZE_MAX rather than wrapping: counts of what
+ * untrusted files would build. */
+size_t phys_size_add(size_t a, size_t b);
+size_t phys_size_mul(size_t a, size_t b);
 /*
  * x rounded to single precision, for code that follows a program which
  * computes in floats (MuJoCo 2.2.2's compiler). A function of its own:

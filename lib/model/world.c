@@ -1498,6 +1498,8 @@ read_mesh(struct loader *L, struct phys_doc *d, struct phys_collision *c,
 	c->mesh = phys_mesh_cache_get(&L->w->meshes, &spec);
 	free(path);
 	free(name);
+	if (c->mesh && c->mesh->gltf && !L->opt->quiet)
+		phys_warnat_once(PHYS_AT(d, s), "%s", PHYS_GLTF_AXES);
 	if (c->mesh)
 		return read_optimization(L, d, c, s);
 	fail_at_element(d, s);

@@ -9,7 +9,9 @@
  * bowl with a NaN pixel size (nan_pixel.tif), with a pixel size of 1e308
  * (huge_pixel.tif), with elevations of -1e308 and 1e308 (huge_elev.tif),
  * and a 2049x2049 raster of a few kilobytes whose blocks are all left
- * out (sparse.tif).
+ * out (sparse.tif). The cube as glTF too: cube.gltf with its buffer in
+ * "cube data.bin", and cube.glb, both turned and lifted by two nested
+ * nodes, with a material whose image no file holds.
  *
  *	cc geomgen.c $(pkg-config --cflags --libs gdal) -lm -o geomgen
  *	./geomgen DIR
@@ -229,6 +231,88 @@ collada(const char *dir)
 	fclose(f);
 }
 
+/*
+ * The unit cube as glTF: its vertices turned -90 degrees about z and
+ * lowered 0.5 m, which the child node's rotation and the two nodes'
+ * translations (0.25 m each) undo.
+ */
+static const char gltf_json[] =
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,"
+    "\"scenes\":[{\"nodes\":[0]}],"
+    "\"nodes\":[{\"name\":\"root\",\"translation\":[0,0,0.25],"
+    "\"children\":[1]},{\"name\":\"box_node\",\"mesh\":0,"
+    "\"translation\":[0,0,0.25],"
+    "\"rotation\":[0,0,0.7071067811865476,0.7071067811865476]}],"
+    "\"meshes\":[{\"name\":\"cube\",\"primitives\":[{\"attributes\":"
+    "{\"POSITION\":0},\"indices\":1,\"material\":0}]}],"
+    "\"materials\":[{\"pbrMetallicRoughness\":{\"baseColorTexture\":"
+    "{\"index\":0}}}],\"textures\":[{\"source\":0}],"
+    "\"images\":[{\"uri\":\"no such image.png\"}],"
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":8,"
+    "\"type\":\"VEC3\",\"min\":[-0.5,-0.5,-1],\"max\":[0.5,0.5,0]},"
+    "{\"bufferView\":1,\"componentType\":5123,\"count\":36,"
+    "\"type\":\"SCALAR\"}],"
+    "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":96},"
+    "{\"buffer\":0,\"byteOffset\":96,\"byteLength\":72}],"
+    "\"buffers\":[{%s\"byteLength\":168}]}";
+
+static void
+put_u32(FILE *f, uint32_t u)
+{
+	unsigned char b[4] = { u & 255, u >> 8 & 255, u >> 16 & 255,
+		u >> 24 & 255 };
+
+	fwrite(b, 1, 4, f);
+}
+
+/* The 168 bytes of the cube's buffer: 8 float positions, 36 indices. */
+static void
+gltf_buffer(FILE *f)
+{
+	unsigned char b[2];
+	int i, k;
+
+	for (i = 0; i < 8; i++) {
+		put_f32(f, cube_v[i][1]);
+		put_f32(f, -cube_v[i][0]);
+		put_f32(f, cube_v[i][2] - .5);
+	}
+	for (i = 0; i < 12; i++)
+		for (k = 0; k < 3; k++) {
+			b[0] = (unsigned char)cube_t[i][k];
+			b[1] = 0;
+			fwrite(b, 1, 2, f);
+		}
+}
+
+static void
+gltf(const char *dir)
+{
+	FILE *f = open_in(dir, "cube.gltf", "w");
+	char json[4096];
+	size_t n, pad;
+
+	fprintf(f, gltf_json, "\"uri\":\"cube%20data.bin\",");
+	fclose(f);
+	f = open_in(dir, "cube data.bin", "wb");
+	gltf_buffer(f);
+	fclose(f);
+	n = (size_t)snprintf(json, sizeof json, gltf_json, "");
+	pad = (4 - n % 4) % 4;
+	f = open_in(dir, "cube.glb", "wb");
+	fwrite("glTF", 1, 4, f);
+	put_u32(f, 2);
+	put_u32(f, (uint32_t)(12 + 8 + n + pad + 8 + 168));
+	put_u32(f, (uint32_t)(n + pad));
+	fwrite("JSON", 1, 4, f);
+	fwrite(json, 1, n, f);
+	fwrite("   ", 1, pad, f);
+	put_u32(f, 168);
+	fwrite("BIN", 1, 4, f);	/* and its NUL */
+	gltf_buffer(f);
+	fclose(f);
+}
+
 /* The bowl over [-1, 1]^2 in pixels: 0 at the centre, 1 at the edges'
  * middles; images scale it to 0..255 (its largest value, at the corners,
  * is 2: 255 there). */
@@ -329,6 +413,7 @@ main(int argc, char **argv)
 	obj(argv[1]);
 	channel(argv[1]);
 	collada(argv[1]);
+	gltf(argv[1]);
 	GDALAllRegister();
 	raster(argv[1], "bowl.png", "PNG", 33, GDT_Byte, 127.5);
 	raster(argv[1], "bowl.tif", "GTiff", 33, GDT_Float32, 100);
