@@ -445,7 +445,7 @@ SDF
 </link></model></world></sdf>
 SDF
 	run -0 --separate-stderr phys-sdf print --format mjcf -o "$TMP/vis.xml" "$TMP/vis.sdf"
-	assert_equal "$stderr" "phys-sdf: $TMP/vis.sdf:12: visual 'r::base::shell': not written as MJCF: a mesh of a file MuJoCo 2.2.2 does not read (Collada, ASCII STL, or none found), or a shape MJCF has no geom for (a heightmap, a polyline, a plane of a moving body); a visual does not change the motion (and 1 more visual)"
+	assert_equal "$stderr" "phys-sdf: $TMP/vis.sdf:12: visual 'r::base::shell': not written as MJCF: a mesh of a file MuJoCo 2.2.2 does not read (Collada, ASCII STL, glTF, or none found), or a shape MJCF has no geom for (a heightmap, a polyline, a plane of a moving body); a visual does not change the motion (and 1 more visual)"
 	grep -q '<mesh name="v[0-9]*" file="tet.obj" scale="2 2 2"/>' "$TMP/vis.xml"
 	print_oracle "$TMP/vis.xml" > "$TMP/mujoco"
 	# five visuals that no contact reaches, the collisions as before

@@ -1217,9 +1217,9 @@ put_visual(struct writer *wr, size_t vi, phys_pose at, int depth)
 		wr->b->s[mark] = '\0';
 		phys_warnat(PHYS_AT(v->doc, v->node), "visual '%s': not "
 		    "written as MJCF: a mesh of a file MuJoCo 2.2.2 does not "
-		    "read (Collada, ASCII STL, or none found), or a shape MJCF "
-		    "has no geom for (a heightmap, a polyline, a plane of a "
-		    "moving body); a visual does not change the motion",
+		    "read (Collada, ASCII STL, glTF, or none found), or a shape "
+		    "MJCF has no geom for (a heightmap, a polyline, a plane of "
+		    "a moving body); a visual does not change the motion",
 		    v->name);
 		return;
 	}
