@@ -416,6 +416,62 @@ URDF
 	[ "$(cat "$TMP/o")" = "$(printf '7\t7\t8')" ]
 }
 
+@test "a package:// mesh is found by its package.xml's <name> in the directories above the file, as rospack and ament know a package (Drake's models, package drake_models, cloned as models/)" {
+	mkdir -p "$TMP/models/meshes" "$TMP/models/urdf"
+	cat > "$TMP/models/package.xml" <<'XML'
+<?xml version="1.0"?>
+<package format="3">
+  <name> my_models </name>
+  <version>1.0.0</version>
+</package>
+XML
+	cube_obj 1 > "$TMP/models/meshes/cube.obj"
+	cat > "$TMP/models/urdf/c.urdf" <<'URDF'
+<robot name="c">
+  <link name="box">
+    <inertial><mass value="1"/><inertia ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.002"/></inertial>
+    <collision><geometry><mesh filename="package://my_models/meshes/cube.obj"/></geometry></collision>
+  </link>
+</robot>
+URDF
+	phys-sdf world --ground --pose '0 0 0.3 0 0 0' -o "$TMP/w.sdf" "$TMP/models/urdf/c.urdf"
+	# the 0.1 m cube rests at half its side
+	z=$(phys-step -t 1.5 -r 1 -i 'c::box/pose' "$TMP/w.sdf" | tail -1 | jq '.items["c::box/pose"].z')
+	near "$z" 0.05 0.002
+	# another package's name, or no package.xml: not found, as before
+	sed -i 's|my_models|other_models|' "$TMP/models/package.xml"
+	run -1 phys-step -n 0 "$TMP/w.sdf"
+	assert_output --partial "c.urdf:4: cannot find file 'package://my_models/meshes/cube.obj'"
+}
+
+@test "better than the reference: a visual's <mesh scale> of one number (Drake's Skydio 2) skips that visual alone, with a warning; libsdformat loses the link's collision after it without a word" {
+	need_oracle
+	cat > "$TMP/q.urdf" <<'URDF'
+<robot name="q">
+  <link name="base">
+    <inertial><mass value="0.775"/><inertia ixx="0.0015" ixy="0" ixz="0" iyy="0.0025" iyz="0" izz="0.0035"/></inertial>
+    <visual><geometry><mesh filename="body.obj" scale=".00254"/></geometry></visual>
+    <collision><geometry><box size="0.4 0.4 0.1"/></geometry></collision>
+  </link>
+</robot>
+URDF
+	# libsdformat keeps the link and its mass, not its collision
+	"$BATS_FILE_TMPDIR/oracle" "$TMP/q.urdf" 2> /dev/null > "$TMP/o"
+	jq -e 'select(.link == "q::base") | .mass == 0.775' "$TMP/o"
+	! grep -q '"collision"' "$TMP/o" || false
+	phys-param get "$TMP/q.urdf" 'q::base::*/geometry.box.size' | jq -e '.value == {"x":0.4,"y":0.4,"z":0.1}'
+	run -0 --separate-stderr phys-step -n 0 "$TMP/q.urdf"
+	assert_equal "$stderr" "phys-step: $TMP/q.urdf:4: link 'base': <mesh scale=\".00254\">: three numbers wanted; the visual is skipped (urdfdom stops reading the link there, and libsdformat loses its later visuals and collisions)"
+	# the box collides: dropped on the ground, it rests at half its height
+	phys-sdf world --ground --pose '0 0 0.3 0 0 0' -o "$TMP/w.sdf" "$TMP/q.urdf" 2> /dev/null
+	z=$(phys-step -t 1.5 -r 1 -i 'q::base/pose' "$TMP/w.sdf" 2> /dev/null | tail -1 | jq '.items["q::base/pose"].z')
+	near "$z" 0.05 0.002
+	# a collision's mesh of such a scale is still refused
+	sed -i 's|<box size="0.4 0.4 0.1"/>|<mesh filename="body.obj" scale="2"/>|' "$TMP/q.urdf"
+	run -1 phys-param get "$TMP/q.urdf" 'q::base/inertial.mass'
+	assert_output --partial "q.urdf:5: <mesh scale=\"2\">: three numbers wanted"
+}
+
 @test "better than the reference: capsules, massless lumps and floating joints are kept, with warnings" {
 	cat > "$TMP/r.urdf" <<'URDF'
 <robot name="r">

@@ -51,8 +51,8 @@
  * drops it), an <inertia> missing a product reads it as 0 (urdfdom zeroes
  * the whole tensor), tags that reach nothing are named. Mesh URIs are
  * found here, through ROS_PACKAGE_PATH, AMENT_PREFIX_PATH,
- * GAZEBO_MODEL_PATH and the directories above the file, and written as
- * the file's path.
+ * GAZEBO_MODEL_PATH and the directories above the file (a package by its
+ * folder's name or its package.xml's), and written as the file's path.
  *
  * The URDF is read as a stream (libxml2's SAX2), into what the
  * conversion needs, and never made a tree: loading a URDF costs what
@@ -879,7 +879,62 @@ base_name(const char *dir, size_t len, size_t *blen)
 	return b;
 }
 
-/* pkg/rest under dir, or rest in dir when dir is the package itself. */
+/* Whether text is word, blanks around it aside. */
+static bool
+same_word(const char *text, const char *word)
+{
+	size_t n;
+
+	while (isspace((unsigned char)*text))
+		text++;
+	n = strlen(text);
+	while (n > 0 && isspace((unsigned char)text[n - 1]))
+		n--;
+	return n == strlen(word) && strncmp(text, word, n) == 0;
+}
+
+/*
+ * Whether dir holds a ROS package.xml whose <name> is pkg: a package is
+ * known by that name, as rospack and ament know it, whatever its folder
+ * is called (Drake's models, package drake_models, cloned as models/).
+ * A package.xml over 1 MB, or not a regular file, names nothing.
+ */
+static bool
+package_named(const char *dir, size_t len, const char *pkg)
+{
+	char *path = phys_xasprintf("%.*s/package.xml", (int)len, dir);
+	struct stat st;
+	xmlDocPtr doc = NULL;
+	xmlNodePtr n;
+	xmlChar *name;
+	char *data = NULL;
+	size_t size;
+	bool same = false;
+
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size < (1 << 20) &&
+	    (data = phys_read_regular_file(path, &size)))
+		doc = xmlReadMemory(data, (int)size, NULL, NULL, XML_PARSE_NONET |
+		    XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	free(data);
+	free(path);
+	n = doc ? xmlDocGetRootElement(doc) : NULL;
+	if (n && xmlStrEqual(n->name, (const xmlChar *)"package"))
+		for (n = n->children; n; n = n->next)
+			if (n->type == XML_ELEMENT_NODE &&
+			    xmlStrEqual(n->name, (const xmlChar *)"name")) {
+				name = xmlNodeGetContent(n);
+				same = name && same_word((const char *)name,
+				    pkg);
+				xmlFree(name);
+				break;
+			}
+	xmlFreeDoc(doc);
+	return same;
+}
+
+/* pkg/rest under dir, or rest in dir when dir is the package itself (by
+ * its folder's name or its package.xml's). */
 static char *
 in_dir(const char *dir, size_t len, const char *sub, const char *pkg,
     const char *rest)
@@ -891,7 +946,8 @@ in_dir(const char *dir, size_t len, const char *sub, const char *pkg,
 	if ((p = found(phys_xasprintf("%.*s%s/%s/%s", (int)len, dir, sub, pkg,
 	    rest))))
 		return p;
-	if (!*sub && blen == strlen(pkg) && strncmp(b, pkg, blen) == 0)
+	if (!*sub && ((blen == strlen(pkg) && strncmp(b, pkg, blen) == 0) ||
+	    package_named(dir, len, pkg)))
 		return found(phys_xasprintf("%.*s/%s", (int)len, dir, rest));
 	return NULL;
 }
@@ -988,6 +1044,29 @@ find_mesh(const struct phys_doc *d, const char *uri)
 	return p;
 }
 
+/*
+ * A visual's <mesh scale> that is not three numbers (Drake's Skydio 2:
+ * scale=".00254"): urdfdom stops reading the link there, so libsdformat
+ * keeps the link without that visual and its later visuals and
+ * collisions, and says nothing. A visual moves nothing: phys skips it
+ * alone and says so; 1 when skipped.
+ */
+static int
+bad_visual_scale(struct reader *r, const struct u_shape *s)
+{
+	const char *text = el_attr(r, &s->shape_el, "scale");
+	double v[3];
+
+	if (s->collision || !text || phys_parse_doubles(text, v, 3) == 3)
+		return 0;
+	urdf_warn(r, s->shape_el.line, "link '%s': <mesh scale=\"%.60s\">: "
+	    "three numbers wanted; the visual is skipped (urdfdom stops "
+	    "reading the link there, and libsdformat loses its later visuals "
+	    "and collisions)", r->links[s->link].name, text);
+	return 1;
+}
+
+/* 1 when read, 0 when skipped (with a warning), -1 on error. */
 static int
 read_mesh(struct reader *r, struct u_shape *s)
 {
@@ -998,23 +1077,25 @@ read_mesh(struct reader *r, struct u_shape *s)
 		return urdf_fail(r, s->shape_el.line, "%s", "<mesh> has no "
 		    "filename");
 	s->scale[0] = s->scale[1] = s->scale[2] = 1;
+	if (bad_visual_scale(r, s))
+		return 0;
 	if (attr_numbers(r, &s->shape_el, "scale", s->scale, 3) < 0)
 		return -1;
 	path = find_mesh(r->d, uri);
 	if (path) {
 		s->uri = path;
-		return 0;
+		return 1;
 	}
 	/* a collision's mesh is the loader's to skip when asked: it looks
 	 * for it again, and says so at this line */
 	if (s->collision && r->o->skip_missing) {
 		s->uri = phys_xstrdup(uri);
-		return 0;
+		return 1;
 	}
 	if (!s->collision) {	/* a visual does not move anything */
 		s->uri = strncmp(uri, "package://", 10) == 0 ?
 		    phys_xasprintf("model://%s", uri + 10) : phys_xstrdup(uri);
-		return 0;
+		return 1;
 	}
 	return urdf_fail(r, s->shape_el.line, "cannot find file '%s' (searched "
 	    "%s)", uri, strncmp(uri, "package://", 10) == 0 ||
@@ -1067,7 +1148,7 @@ read_geometry(struct reader *r, struct u_shape *s)
 	}
 	if (strcmp(g, "mesh") == 0) {
 		s->kind = US_MESH;
-		return read_mesh(r, s) < 0 ? -1 : 1;
+		return read_mesh(r, s);
 	}
 	urdf_warn(r, s->shape_el.line, "link '%s': <%s> is not a URDF "
 	    "geometry; the %s is skipped", link, g, what);
