@@ -416,6 +416,19 @@ URDF
 	[ "$(cat "$TMP/o")" = "$(printf '7\t7\t8')" ]
 }
 
+# cube_robot PKG: robot c, one link whose collision is PKG's meshes/cube.obj
+# (a 0.1 m cube, cube_obj's), on standard output.
+cube_robot() {
+	cat <<URDF
+<robot name="c">
+  <link name="box">
+    <inertial><mass value="1"/><inertia ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.002"/></inertial>
+    <collision><geometry><mesh filename="package://$1/meshes/cube.obj"/></geometry></collision>
+  </link>
+</robot>
+URDF
+}
+
 @test "a package:// mesh is found by its package.xml's <name> in the directories above the file, as rospack and ament know a package (Drake's models, package drake_models, cloned as models/)" {
 	mkdir -p "$TMP/models/meshes" "$TMP/models/urdf"
 	cat > "$TMP/models/package.xml" <<'XML'
@@ -426,14 +439,7 @@ URDF
 </package>
 XML
 	cube_obj 1 > "$TMP/models/meshes/cube.obj"
-	cat > "$TMP/models/urdf/c.urdf" <<'URDF'
-<robot name="c">
-  <link name="box">
-    <inertial><mass value="1"/><inertia ixx="0.002" ixy="0" ixz="0" iyy="0.002" iyz="0" izz="0.002"/></inertial>
-    <collision><geometry><mesh filename="package://my_models/meshes/cube.obj"/></geometry></collision>
-  </link>
-</robot>
-URDF
+	cube_robot my_models > "$TMP/models/urdf/c.urdf"
 	phys-sdf world --ground --pose '0 0 0.3 0 0 0' -o "$TMP/w.sdf" "$TMP/models/urdf/c.urdf"
 	# the 0.1 m cube rests at half its side
 	z=$(phys-step -t 1.5 -r 1 -i 'c::box/pose' "$TMP/w.sdf" | tail -1 | jq '.items["c::box/pose"].z')
@@ -442,6 +448,23 @@ URDF
 	sed -i 's|my_models|other_models|' "$TMP/models/package.xml"
 	run -1 phys-step -n 0 "$TMP/w.sdf"
 	assert_output --partial "c.urdf:4: cannot find file 'package://my_models/meshes/cube.obj'"
+}
+
+@test "a package:// mesh of a package nested in a ROS_PACKAGE_PATH entry (a catkin workspace's src/, its repositories) is crawled for as rospack finds it, past CATKIN_IGNORE'd copies" {
+	mkdir -p "$TMP/ws/src/repo/pkgs/cube_pkg/meshes" "$TMP/ws/src/a_old/cube_pkg/meshes" "$TMP/robot"
+	printf '<package format="2"><name>cube_pkg</name></package>\n' > "$TMP/ws/src/repo/pkgs/cube_pkg/package.xml"
+	cube_obj 1 > "$TMP/ws/src/repo/pkgs/cube_pkg/meshes/cube.obj"
+	# an ignored copy, twice the size, first in name order
+	cp "$TMP/ws/src/repo/pkgs/cube_pkg/package.xml" "$TMP/ws/src/a_old/cube_pkg/"
+	cube_obj 1 | awk '$1 == "v" { $2 *= 2; $3 *= 2; $4 *= 2 } { print }' > "$TMP/ws/src/a_old/cube_pkg/meshes/cube.obj"
+	touch "$TMP/ws/src/a_old/CATKIN_IGNORE"
+	cube_robot cube_pkg > "$TMP/robot/c.urdf"
+	run -1 phys-step -n 0 "$TMP/robot/c.urdf"
+	assert_output --partial "c.urdf:4: cannot find file 'package://cube_pkg/meshes/cube.obj'"
+	export ROS_PACKAGE_PATH="/nonexistent:$TMP/ws/src"
+	phys-sdf world --ground --pose '0 0 0.3 0 0 0' -o "$TMP/w.sdf" "$TMP/robot/c.urdf"
+	z=$(phys-step -t 1.5 -r 1 -i 'c::box/pose' "$TMP/w.sdf" | tail -1 | jq '.items["c::box/pose"].z')
+	near "$z" 0.05 0.002
 }
 
 @test "better than the reference: a visual's <mesh scale> of one number (Drake's Skydio 2) skips that visual alone, with a warning; libsdformat loses the link's collision after it without a word" {

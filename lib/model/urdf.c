@@ -65,6 +65,7 @@
 #include "urdfint.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -1001,10 +1002,157 @@ in_parents(const char *doc_path, const char *pkg, const char *rest)
 	return p;
 }
 
+/*
+ * How far a ROS_PACKAGE_PATH entry is searched for a package below it,
+ * as rospack searches a catkin workspace's src/ (a repository holding
+ * packages, a folder of repositories): a bound on the directories opened
+ * per lookup, so that an entry of / costs little.
+ */
+enum { CRAWL_DEPTH = 4, CRAWL_DIRS = 2000, CRAWL_ENTRIES = 10000 };
+
+static int
+name_order(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A directory holding file name, a marker or a package.xml. */
+static bool
+holds(const char *dir, const char *name)
+{
+	char *p = phys_xasprintf("%s/%s", dir, name);
+	bool yes = is_file(p);
+
+	free(p);
+	return yes;
+}
+
+/* Marked to be left alone, as catkin, colcon and ament leave it. */
+static bool
+ignored(const char *dir)
+{
+	return holds(dir, "CATKIN_IGNORE") || holds(dir, "COLCON_IGNORE") ||
+	    holds(dir, "AMENT_IGNORE");
+}
+
+/* The subdirectories of dir, sorted (so that the first of two packages
+ * of one name is the same on every machine), hidden ones left out. */
+static char **
+crawl_dirs(const char *dir, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	char **out = NULL, *p;
+	size_t cap = 0, seen = 0;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d)) && seen++ < CRAWL_ENTRIES) {
+		if (e->d_name[0] == '.')
+			continue;
+		p = phys_xasprintf("%s/%s", dir, e->d_name);
+		if (stat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			free(p);
+			continue;
+		}
+		if (*n == cap)
+			out = phys_xrealloc(out, (cap = cap ? 2 * cap : 16) *
+			    sizeof *out);
+		out[(*n)++] = p;
+	}
+	closedir(d);
+	if (*n)
+		qsort(out, *n, sizeof *out, name_order);
+	return out;
+}
+
+/* The first package pkg below dir (not below another package, nor in one
+ * left alone): 1 and its directory in *root, 0 when none is met. */
+static int
+crawl(const char *dir, const char *pkg, int depth, size_t *budget,
+    char **root)
+{
+	char **sub;
+	size_t n, i, blen;
+	const char *b;
+	int met = 0;
+
+	if (depth > CRAWL_DEPTH || *budget == 0)
+		return 0;
+	--*budget;
+	sub = crawl_dirs(dir, &n);
+	for (i = 0; i < n && !met; i++) {
+		if (ignored(sub[i]))
+			continue;
+		b = base_name(sub[i], strlen(sub[i]), &blen);
+		if ((blen == strlen(pkg) && strncmp(b, pkg, blen) == 0) ||
+		    package_named(sub[i], strlen(sub[i]), pkg)) {
+			*root = phys_xstrdup(sub[i]);
+			met = 1;
+		} else if (!holds(sub[i], "package.xml")) {
+			met = crawl(sub[i], pkg, depth + 1, budget, root);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(sub[i]);
+	free(sub);
+	return met;
+}
+
+/*
+ * The packages crawled for, met or not, with the ROS_PACKAGE_PATH they
+ * were crawled for under: a robot names a package for each of its meshes,
+ * and each would crawl again (every package.xml of /opt/ros/.../share
+ * read per mesh). The process's, as ROS_PACKAGE_PATH is.
+ */
+static struct crawled {
+	char *env, *pkg, *root;	/* root NULL: not met */
+} crawled[32];
+static size_t ncrawled;
+
+/* pkg's directory crawled for below each ROS_PACKAGE_PATH entry, or
+ * NULL. */
+static const char *
+crawl_path_var(const char *pkg)
+{
+	const char *env = getenv("ROS_PACKAGE_PATH"), *list, *p;
+	size_t budget = CRAWL_DIRS, i;
+	struct crawled *c;
+	char *dir, *root = NULL;
+	int met = 0;
+
+	if (!env || !*env)
+		return NULL;
+	for (i = 0; i < ncrawled; i++)
+		if (strcmp(crawled[i].env, env) == 0 &&
+		    strcmp(crawled[i].pkg, pkg) == 0)
+			return crawled[i].root;
+	for (list = env; *list && !met; list = p + (*p != 0)) {
+		p = list + strcspn(list, ":");
+		if (p == list)
+			continue;
+		dir = phys_xstrndup(list, (size_t)(p - list));
+		met = crawl(dir, pkg, 1, &budget, &root);
+		free(dir);
+	}
+	c = &crawled[ncrawled < 32 ? ncrawled++ : 31];
+	if (c->env) {	/* the last kept for the newest when full */
+		free(c->env);
+		free(c->pkg);
+		free(c->root);
+	}
+	c->env = phys_xstrdup(env);
+	c->pkg = phys_xstrdup(pkg);
+	c->root = root;
+	return root;
+}
+
 char *
 phys_package_find(const char *doc_path, const char *uri)
 {
-	const char *name = strchr(uri, ':') + 3, *slash;
+	const char *name = strchr(uri, ':') + 3, *slash, *root;
 	char *pkg, *p;
 
 	/* package:///name is package://name, as pinocchio and
@@ -1021,6 +1169,8 @@ phys_package_find(const char *doc_path, const char *uri)
 		p = in_path_var("GAZEBO_MODEL_PATH", "", pkg, slash + 1);
 	if (!p)
 		p = in_parents(doc_path, pkg, slash + 1);
+	if (!p && (root = crawl_path_var(pkg)))
+		p = found(phys_xasprintf("%s/%s", root, slash + 1));
 	free(pkg);
 	return p;
 }
