@@ -262,7 +262,8 @@ check_views(struct gltf *g, size_t **len, size_t **stride)
 		    (json_int_t)PHYS_MESH_MAX_BYTES, &n, "bufferView", i)) < 0 ||
 		    whole(v, "byteOffset", 0, (json_int_t)PHYS_MESH_MAX_BYTES,
 		    &off, "bufferView", i) < 0 ||
-		    whole(v, "byteStride", 4, 252, &s, "bufferView", i) < 0)
+		    /* 0, below the specification's 4, as packed: assimp's */
+		    whole(v, "byteStride", 0, 252, &s, "bufferView", i) < 0)
 			return -1;
 		if (!has_b || !has_n)
 			return phys_fail("glTF: bufferView %zu: no \"buffer\" "
