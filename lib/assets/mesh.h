@@ -28,9 +28,9 @@ struct phys_mesh_spec {
 /* What a world loading a glTF mesh says once: its vertices are taken in
  * the file's axes, every node's transform applied, as Gazebo takes them. */
 #define PHYS_GLTF_AXES "glTF meshes are read in their files' axes, as " \
-	"Gazebo reads them; glTF's convention is y up, which Drake and RViz " \
-	"turn to z up: a mesh exported y up lies on its side here (turn its " \
-	"collision +90 degrees about x)"
+	"Gazebo reads them; glTF's convention is y up, which Drake and newer " \
+	"RViz turn to z up: a mesh exported y up lies on its side here (turn " \
+	"its collision +90 degrees about x)"
 
 /* Every mesh a world loads, each once (keyed by path, submesh and scale). */
 struct phys_mesh_cache {
