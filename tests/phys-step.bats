@@ -255,6 +255,39 @@ turned_by_pyramid() {
 	[[ "$output" == *"link 'm::l': <inertial auto=\"true\"> needs every collision, and one was skipped"* ]]
 }
 
+@test "a sphere of radius 0 (Drake's point contacts, Jaco's placeholder) under DART, MuJoCo and Simbody: refused, naming --skip-unsupported, which skips it under each of them alike" {
+	cat > "$TMP/point.sdf" <<-'EOF'
+	<?xml version="1.0"?>
+	<sdf version="1.11">
+	  <world name="w">
+	    <gravity>0 0 -9.81</gravity>
+	    <model name="ground"><static>true</static><link name="l">
+	      <collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>
+	    </link></model>
+	    <model name="m">
+	      <pose>0 0 1 0 0 0</pose>
+	      <link name="l">
+	        <inertial><mass>1</mass><inertia><ixx>0.17</ixx><iyy>0.17</iyy><izz>0.17</izz></inertia></inertial>
+	        <collision name="point"><pose>0 0 -0.6 0 0 0</pose><geometry><sphere><radius>0</radius></sphere></geometry></collision>
+	        <collision name="box"><geometry><box><size>1 1 1</size></box></geometry></collision>
+	      </link>
+	    </model>
+	  </world>
+	</sdf>
+	EOF
+	line=$(grep -n 'name="point"' "$TMP/point.sdf" | cut -d: -f1)
+	for e in dart mujoco simbody; do
+		run -1 phys-step -p "$e" -n 1 "$TMP/point.sdf"
+		assert_output --partial "point.sdf:$line: collision 'm::l::point': a shape with a size of 0"
+		assert_output --partial "(--skip-unsupported skips it)"
+		# skipped, the box holds the link up at half its height
+		run -0 phys-step -p "$e" -t 2 -r 1 -i 'm::l/pose' --skip-unsupported "$TMP/point.sdf"
+		[ "$(grep -c "point.sdf:$line: skipping collision 'm::l::point'" <<< "$output")" = 1 ]
+		z=$(printf '%s\n' "$output" | grep '"t":2,' | jq '.items["m::l/pose"].z')
+		awk -v z="$z" 'BEGIN { exit !(z > 0.49 && z < 0.501) }'
+	done
+}
+
 @test "NaN and huge numbers in the world are refused" {
 	sed 's|<mass>1</mass>|<mass>nan</mass>|' "$WORLDS/falling_sphere.sdf" > "$TMP/nan.sdf"
 	run phys-step "$TMP/nan.sdf"

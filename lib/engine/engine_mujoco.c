@@ -850,8 +850,15 @@ put_geom(struct phys_buf *b, struct mujoco_engine *e, int ci, phys_pose p,
 	    &own) < 0)
 		return -1;
 	phys_mesh_free(own);	/* MuJoCo's ellipsoids are exact */
-	if (phys_collision_zero_size(&c))
-		return refuse_collision(wc, PHYS_ZERO_SIZE_WHY("MuJoCo"));
+	if (phys_collision_zero_size(&c) && !e->skip_unsupported)
+		return refuse_collision(wc, PHYS_ZERO_SIZE_WHY("MuJoCo")
+		    " (--skip-unsupported skips it)");
+	if (phys_collision_zero_size(&c)) {
+		phys_warnat_once(PHYS_AT(wc->doc, wc->node), "skipping "
+		    "collision '%s': %s", wc->name,
+		    PHYS_ZERO_SIZE_WHY("MuJoCo"));
+		return 0;
+	}
 	phys_buf_printf(b, "<geom name=\"c%d\"", ci);
 	switch (c.shape) {
 	case PHYS_GEOM_BOX:

@@ -1209,7 +1209,14 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 	}
 	if (phys_collision_zero_size(&c)) {
 		phys_mesh_free(own);
-		return refuse_shape(wc, PHYS_ZERO_SIZE_WHY("Simbody"));
+		if (!e->skip_unsupported)
+			return refuse_shape(wc, PHYS_ZERO_SIZE_WHY("Simbody")
+			    " (--skip-unsupported skips it)");
+		if (at_load)
+			phys_warnat(PHYS_AT(wc->doc, wc->node), "skipping "
+			    "collision '%s': %s", wc->name,
+			    PHYS_ZERO_SIZE_WHY("Simbody"));
+		return 0;
 	}
 	size_t ntri = c.shape == PHYS_GEOM_HEIGHTMAP ? 2 * (c.heightmap->nx -
 	    1) * (c.heightmap->ny - 1) : c.shape == PHYS_GEOM_MESH ||
