@@ -669,12 +669,11 @@ file_buffer(const char *uri, const char *path, unsigned char *out,
 	return 0;
 }
 
-/* Every buffer into bin, each at its base. */
+/* Every buffer of a, the file's "buffers", into bin, each at its base. */
 static int
-read_buffers(struct gltf *g, const char *path, unsigned char *bin,
+read_buffers(struct gltf *g, json_t *a, const char *path, unsigned char *bin,
     const size_t *base)
 {
-	json_t *a = json_object_get(g->root, "buffers");
 	const char *uri;
 	size_t i;
 
@@ -740,14 +739,14 @@ edit_json(struct gltf *g, const size_t *base, size_t total)
 	json_object_set_new(g->root, "buffers", a);
 }
 
-/* header, JSON chunk, BIN chunk */
+/* A GLB of json and a BIN chunk of total bytes, left for the caller to
+ * fill (at *bin): the header and the JSON chunk written. */
 static char *
-glb(const char *json, const unsigned char *bin, size_t total,
-    size_t *outlen)
+glb(const char *json, size_t total, unsigned char **bin, size_t *outlen)
 {
 	size_t jl = strlen(json), jp = align4(jl);
 	size_t len = 12 + 8 + jp + (total ? 8 + total : 0);
-	unsigned char *o = phys_xmalloc(len);
+	unsigned char *o = phys_xcalloc(len, 1);
 
 	put32(o, GLB_MAGIC);
 	put32(o + 4, 2);
@@ -759,8 +758,8 @@ glb(const char *json, const unsigned char *bin, size_t total,
 	if (total) {
 		put32(o + 20 + jp, (uint32_t)total);
 		put32(o + 24 + jp, GLB_BIN);
-		memcpy(o + 28 + jp, bin, total);
 	}
+	*bin = o + 28 + jp;
 	*outlen = len;
 	return (char *)o;
 }
@@ -771,7 +770,8 @@ phys_gltf_pack(const char *data, size_t len, const char *path,
 {
 	struct phys_mesh_scan counts;
 	struct gltf g;
-	unsigned char *bin = NULL;
+	json_t *buffers = NULL;
+	unsigned char *bin;
 	size_t *base = NULL, total = 0, i;
 	char *json, *out = NULL;
 
@@ -782,19 +782,23 @@ phys_gltf_pack(const char *data, size_t len, const char *path,
 		base[i] = total;
 		total += align4(g.buffer_len[i]);
 	}
-	bin = phys_xcalloc(total ? total : 1, 1);
-	if (read_buffers(&g, path, bin, base) < 0)
-		goto done;
+	/* the JSON first: its edit needs only the buffers' places, so
+	 * that the buffers are read once, into the packed file itself */
+	buffers = json_incref(json_object_get(g.root, "buffers"));
 	edit_json(&g, base, total);
 	json = json_dumps(g.root, JSON_COMPACT);
 	if (!json) {
 		phys_fail("%s", "glTF: out of memory");
 		goto done;
 	}
-	out = glb(json, bin, total, outlen);
+	out = glb(json, total, &bin, outlen);
 	free(json);
+	if (read_buffers(&g, buffers, path, bin, base) < 0) {
+		free(out);
+		out = NULL;
+	}
 done:
-	free(bin);
+	json_decref(buffers);
 	free(base);
 	gltf_free(&g);
 	return out;
