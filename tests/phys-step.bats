@@ -217,26 +217,32 @@ turned_by_pyramid() {
 	[[ "$output" =~ skipping\ collision ]]
 }
 
+# box_on_ground FILE COLLISION: a 1 m box of link m::l, 1 m above a
+# ground plane, its link holding COLLISION too (on its own line).
+box_on_ground() {
+	cat > "$1" <<EOF
+<?xml version="1.0"?>
+<sdf version="1.11">
+  <world name="w">
+    <gravity>0 0 -9.81</gravity>
+    <model name="ground"><static>true</static><link name="l">
+      <collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>
+    </link></model>
+    <model name="m">
+      <pose>0 0 1 0 0 0</pose>
+      <link name="l">
+        <inertial><mass>1</mass><inertia><ixx>0.17</ixx><iyy>0.17</iyy><izz>0.17</izz></inertia></inertial>
+        $2
+        <collision name="box"><geometry><box><size>1 1 1</size></box></geometry></collision>
+      </link>
+    </model>
+  </world>
+</sdf>
+EOF
+}
+
 @test "a mesh not found fails the load; --skip-unsupported runs without it" {
-	cat > "$TMP/miss.sdf" <<-'EOF'
-	<?xml version="1.0"?>
-	<sdf version="1.11">
-	  <world name="w">
-	    <gravity>0 0 -9.81</gravity>
-	    <model name="ground"><static>true</static><link name="l">
-	      <collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>
-	    </link></model>
-	    <model name="m">
-	      <pose>0 0 1 0 0 0</pose>
-	      <link name="l">
-	        <inertial><mass>1</mass><inertia><ixx>0.17</ixx><iyy>0.17</iyy><izz>0.17</izz></inertia></inertial>
-	        <collision name="hull"><geometry><mesh><uri>hull.stl</uri></mesh></geometry></collision>
-	        <collision name="box"><geometry><box><size>1 1 1</size></box></geometry></collision>
-	      </link>
-	    </model>
-	  </world>
-	</sdf>
-	EOF
+	box_on_ground "$TMP/miss.sdf" '<collision name="hull"><geometry><mesh><uri>hull.stl</uri></mesh></geometry></collision>'
 	line=$(grep -n 'hull.stl' "$TMP/miss.sdf" | cut -d: -f1)
 	run phys-step -t 0.1 "$TMP/miss.sdf"
 	[ "$status" -eq 1 ]
@@ -256,25 +262,7 @@ turned_by_pyramid() {
 }
 
 @test "a sphere of radius 0 (Drake's point contacts, Jaco's placeholder) under DART, MuJoCo and Simbody: refused, naming --skip-unsupported, which skips it under each of them alike" {
-	cat > "$TMP/point.sdf" <<-'EOF'
-	<?xml version="1.0"?>
-	<sdf version="1.11">
-	  <world name="w">
-	    <gravity>0 0 -9.81</gravity>
-	    <model name="ground"><static>true</static><link name="l">
-	      <collision name="c"><geometry><plane><normal>0 0 1</normal></plane></geometry></collision>
-	    </link></model>
-	    <model name="m">
-	      <pose>0 0 1 0 0 0</pose>
-	      <link name="l">
-	        <inertial><mass>1</mass><inertia><ixx>0.17</ixx><iyy>0.17</iyy><izz>0.17</izz></inertia></inertial>
-	        <collision name="point"><pose>0 0 -0.6 0 0 0</pose><geometry><sphere><radius>0</radius></sphere></geometry></collision>
-	        <collision name="box"><geometry><box><size>1 1 1</size></box></geometry></collision>
-	      </link>
-	    </model>
-	  </world>
-	</sdf>
-	EOF
+	box_on_ground "$TMP/point.sdf" '<collision name="point"><pose>0 0 -0.6 0 0 0</pose><geometry><sphere><radius>0</radius></sphere></geometry></collision>'
 	line=$(grep -n 'name="point"' "$TMP/point.sdf" | cut -d: -f1)
 	for e in dart mujoco simbody; do
 		run -1 phys-step -p "$e" -n 1 "$TMP/point.sdf"

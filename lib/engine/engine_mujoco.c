@@ -755,10 +755,30 @@ check_hfields(const struct phys_scene *w)
 	    "or Bullet)", n, MAX_HFIELD_SAMPLES);
 }
 
+/* Whether collision ci is a box, sphere, cylinder or capsule of a size 0
+ * at the run's values (1), which MuJoCo cannot make; -1 on error. */
+static int
+zero_sized(struct mujoco_engine *e, int ci)
+{
+	const struct phys_collision *wc = &e->w->collisions[ci];
+	struct phys_collision c;
+	struct phys_mesh *own;
+
+	if (wc->shape != PHYS_GEOM_BOX && wc->shape != PHYS_GEOM_SPHERE &&
+	    wc->shape != PHYS_GEOM_CYLINDER && wc->shape != PHYS_GEOM_CAPSULE)
+		return 0;
+	if (phys_collision_sized(wc, vals(e, PHYS_S_COLLISION, ci), &c,
+	    &own) < 0)
+		return -1;
+	phys_mesh_free(own);
+	return phys_collision_zero_size(&c);
+}
+
 /*
  * The assets: the collisions' meshes at their run's sizes and the
  * heightmaps. A mesh without volume (flat, or nearly) has no convex hull
- * for MuJoCo to collide: refused, or skipped under --skip-unsupported.
+ * for MuJoCo to collide, and a shape of a size 0 none to make: refused,
+ * or skipped under --skip-unsupported.
  */
 static int
 put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
@@ -768,7 +788,7 @@ put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 	struct phys_mesh *own;
 	double s[4];
 	size_t i;
-	int rc = 0;
+	int rc = 0, zero;
 
 	if (check_hfields(w) < 0)
 		return -1;
@@ -783,6 +803,21 @@ put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 			    wc->heightmap->nx);
 			put_nums(b, "size", s, 4);
 			phys_buf_puts(b, "/>\n");
+			continue;
+		}
+		if ((zero = zero_sized(e, (int)i)) < 0)
+			return -1;
+		if (zero) {
+			/* refused, or skipped as a flat mesh is */
+			if (!e->skip_unsupported)
+				rc = refuse_collision(wc,
+				    PHYS_ZERO_SIZE_WHY("MuJoCo")
+				    " (--skip-unsupported skips it)");
+			else
+				phys_warnat(PHYS_AT(wc->doc, wc->node),
+				    "skipping collision '%s': %s", wc->name,
+				    PHYS_ZERO_SIZE_WHY("MuJoCo"));
+			skip[i] = true;
 			continue;
 		}
 		/* a cone is its triangles: MuJoCo has no cone, and a cone
@@ -850,15 +885,6 @@ put_geom(struct phys_buf *b, struct mujoco_engine *e, int ci, phys_pose p,
 	    &own) < 0)
 		return -1;
 	phys_mesh_free(own);	/* MuJoCo's ellipsoids are exact */
-	if (phys_collision_zero_size(&c) && !e->skip_unsupported)
-		return refuse_collision(wc, PHYS_ZERO_SIZE_WHY("MuJoCo")
-		    " (--skip-unsupported skips it)");
-	if (phys_collision_zero_size(&c)) {
-		phys_warnat_once(PHYS_AT(wc->doc, wc->node), "skipping "
-		    "collision '%s': %s", wc->name,
-		    PHYS_ZERO_SIZE_WHY("MuJoCo"));
-		return 0;
-	}
 	phys_buf_printf(b, "<geom name=\"c%d\"", ci);
 	switch (c.shape) {
 	case PHYS_GEOM_BOX:

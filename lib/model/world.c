@@ -1176,21 +1176,18 @@ register_name(struct loader *L, struct phys_doc *d, xmlNodePtr n,
 static bool
 tabled_size(xmlNodePtr g, const char *what)
 {
-	static const char *const shapes[] = { "box", "sphere", "cylinder",
-		"capsule", "ellipsoid", "mesh", NULL };
-	static const char *const sizes[] = { "size", "radius", "length",
-		"radii", "scale", NULL };
-	int i;
+	char name[128];
+	bool axis = phys_node_is(g, "axis") || phys_node_is(g, "axis2");
+	const struct phys_param *p;
 
-	if (phys_node_is(g, "axis") || phys_node_is(g, "axis2"))
-		return strcmp(what, "xyz") == 0;
-	for (i = 0; shapes[i] && !phys_node_is(g, shapes[i]); i++)
-		;
-	if (!shapes[i])
-		return false;
-	for (i = 0; sizes[i] && strcmp(what, sizes[i]) != 0; i++)
-		;
-	return sizes[i] != NULL;
+	if (axis)
+		snprintf(name, sizeof name, "%s.%s", (const char *)g->name,
+		    what);
+	else
+		snprintf(name, sizeof name, "geometry.%s.%s",
+		    (const char *)g->name, what);
+	p = phys_param_find(axis ? PHYS_S_JOINT : PHYS_S_COLLISION, name);
+	return p && strcmp(p->name, name) == 0;
 }
 
 static int
