@@ -37,7 +37,8 @@
 #define FORMAT_TEXT \
     "      --format sdf|mjcf  print: the format written (default: sdf)\n"
 #define GROUND_TEXT \
-    "      --ground        world: add Gazebo's ground plane\n" \
+    "      --ground        world: add Gazebo's ground plane, the model\n" \
+    "                      raised onto it where it would start below\n" \
     "  -o, --output FILE   print, world: write to FILE (whole, or not at all)\n" \
     "      --pose POSE     world: place the model at \"X Y Z [ROLL PITCH YAW]\"\n"
 

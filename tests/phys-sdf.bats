@@ -608,10 +608,10 @@ below() {
 	local robot="$WORLDS/robots/quadruped.urdf"
 	robot_poses "$robot" > "$TMP/bare"
 	[ "$(jq '.items | length' "$TMP/bare")" -gt 30 ]
-	phys-sdf world --ground --pose '0.5 -1.25 0.4 0.3 -0.2 2.5' -o "$TMP/w.sdf" "$robot"
-	grep -q '<pose>0.5 -1.25 0.4 0.3 -0.2 2.5</pose>' "$TMP/w.sdf"
+	phys-sdf world --ground --pose '0.5 -1.25 0.6 0.3 -0.2 2.5' -o "$TMP/w.sdf" "$robot"
+	grep -q '<pose>0.5 -1.25 0.6 0.3 -0.2 2.5</pose>' "$TMP/w.sdf"
 	robot_poses "$TMP/w.sdf" > "$TMP/placed"
-	below "$(placed_error '[0.5, -1.25, 0.4, 0.3, -0.2, 2.5]' "$TMP/bare" "$TMP/placed")" 1e-9
+	below "$(placed_error '[0.5, -1.25, 0.6, 0.3, -0.2, 2.5]' "$TMP/bare" "$TMP/placed")" 1e-9
 	# three numbers place it without a turn
 	phys-sdf world --pose '1 2 0.3' -o "$TMP/w3.sdf" "$robot"
 	grep -q '<pose>1 2 0.3 0 0 0</pose>' "$TMP/w3.sdf"
@@ -629,6 +629,55 @@ below() {
 	# print writes to -o what it prints on standard output
 	phys-sdf print -o "$TMP/p.sdf" "$robot"
 	cmp "$TMP/p.sdf" <(phys-sdf print "$robot")
+}
+
+# trunk_heights WORLD ENGINE: the Go1-like trunk's height at its start,
+# its highest and at 0.4 s under ENGINE, from WORLD given that profile.
+trunk_heights() {
+	phys-preset add -q --engine "$2" "$2" "$1" > "$TMP/$2.sdf"
+	phys-step -q -p "$2" -t 0.4 -e 10 -i 'go1like::trunk/pose' "$TMP/$2.sdf" |
+	    jq -s -r '[.[].items["go1like::trunk/pose"].z] |
+	    "\(.[0]) \(max) \(.[-1])"'
+}
+
+# settled "Z0 HIGHEST END" START: the trunk started at START, never rose
+# above it and has fallen onto the ground, not through it.
+settled() {
+	awk -v h="$1" -v s="$2" 'BEGIN { split(h, z, " ");
+	    exit !(z[1] == s && z[2] <= s + 1e-4 && z[3] > 0.04 &&
+	    z[3] < 0.25) }'
+}
+
+settles_without_jump() {
+	local h
+	h=$(trunk_heights "$TMP/w.sdf" "$1")
+	echo "$1: $h"
+	settled "$h" 0.446 || fail "$1: $h"
+}
+
+@test "world --ground: a robot whose file puts its feet below its base is set on the ground, not in it, and falls under every engine without a jump" {
+	local robot="$WORLDS/robots/go1like.urdf" z h
+	# the lowest point: a foot, a sphere of 0.02 m at the end of a
+	# 0.213 m thigh and a 0.213 m calf hanging below the trunk's origin
+	phys-sdf world --ground -o "$TMP/w.sdf" "$robot"
+	grep -q '^      <pose>0 0 0.446 0 0 0</pose>$' "$TMP/w.sdf"
+	each_engine settles_without_jump
+	# placed low, its legs start in the ground, and ODE throws it
+	# through the ground
+	sed 's|<pose>0 0 0.446 0 0 0</pose>|<pose>0 0 0.1 0 0 0</pose>|' "$TMP/w.sdf" > "$TMP/low.sdf"
+	h=$(trunk_heights "$TMP/low.sdf" ode 2> /dev/null)
+	settled "$h" 0.1 && fail "started in the ground, it settled: $h"
+	# pitched 0.2 rad at a height given too low: raised until the front
+	# feet, at x = 0.1881, touch; x, y and the turn kept; said
+	run --separate-stderr phys-sdf world --ground --pose '1 -2 0.1 0 0.2 0' "$robot"
+	z=$(awk 'BEGIN { print 0.1881 * sin(0.2) + 0.426 * cos(0.2) + 0.02 }')
+	echo "$output" | sed -n 's|^      <pose>1 -2 \([^ ]*\) 0 0.2 0</pose>$|\1|p' > "$TMP/z"
+	awk -v z="$z" '{ exit !($1 >= z && $1 <= z + 1e-6) } END { exit NR != 1 }' "$TMP/z" ||
+	    fail "raised to $(cat "$TMP/z"), not $z to the micrometre above"
+	[[ "$stderr" == "phys-sdf: --pose: model 'go1like' raised to z $(cat "$TMP/z") to rest on the ground: its collision 'go1like::F"?"_calf::"*" would start 0.375 m below it" ]]
+	# a height that clears the ground is kept; without --ground, any is
+	phys-sdf world --ground --pose '0 0 0.7' "$robot" | grep -q '<pose>0 0 0.7 0 0 0</pose>'
+	phys-sdf world --pose '0 0 0.1' "$robot" | grep -q '<pose>0 0 0.1 0 0 0</pose>'
 }
 
 @test "world -o: the include resolves from the written file, from any directory; on standard output, by its absolute path" {
@@ -657,8 +706,8 @@ below() {
 @test "a model's pose set by name in its world: MODEL/pose, in the <include> or the <model>" {
 	local robot="$WORLDS/robots/quadruped.urdf"
 	robot_poses "$robot" > "$TMP/bare"
-	phys-sdf world --ground --pose '0 0 0.4' -o "$TMP/w.sdf" "$robot"
-	phys-param get quadruped/pose "$TMP/w.sdf" | jq -ce '. == {"name":"quadruped/pose","type":"pose","value":{"x":0,"y":0,"z":0.4,"roll":0,"pitch":0,"yaw":0}}'
+	phys-sdf world --ground --pose '0 0 0.5' -o "$TMP/w.sdf" "$robot"
+	phys-param get quadruped/pose "$TMP/w.sdf" | jq -ce '. == {"name":"quadruped/pose","type":"pose","value":{"x":0,"y":0,"z":0.5,"roll":0,"pitch":0,"yaw":0}}'
 	cp "$TMP/w.sdf" "$TMP/before.sdf"
 	phys-param set --in-place 'quadruped/pose=-2 3 0.35 0 0.1 -1' "$TMP/w.sdf"
 	# one line changed, the include's pose

@@ -22,6 +22,7 @@
 #include "mjcf.h"
 #include "mjcfwrite.h"
 #include "names.h"
+#include "reach.h"
 #include "sdfedit.h"
 #include "world.h"
 
@@ -1102,6 +1103,84 @@ host_settings(const struct phys_scene *w, struct phys_buf *b)
 	xmlBufferFree(xb);
 }
 
+/* The pose the include is written with: the one given, else the
+ * model's own (its file's), as six numbers. */
+static void
+pose_written(const struct phys_scene *w, const struct phys_sdf_world_options *o,
+    double pose[6])
+{
+	const struct phys_model *m = w->nmodels ? &w->models[0] : NULL;
+
+	if (o->has_pose || !m) {
+		memcpy(pose, o->pose, 6 * sizeof *pose);
+		return;
+	}
+	pose[0] = m->pose.p.x;
+	pose[1] = m->pose.p.y;
+	pose[2] = m->pose.p.z;
+	phys_quat_to_rpy(m->pose.q, &pose[3], &pose[4], &pose[5]);
+}
+
+/*
+ * The lowest collision of the model's moving links placed at pose (the
+ * model's frame), at the poses its file gives them: how far below the
+ * ground (z = 0) it starts, 0 when none does; *which its collision.
+ * Planes, heightmaps and links the world holds still are left out.
+ */
+static double
+below_ground(const struct phys_scene *w, const double pose[6], int *which)
+{
+	phys_pose to = phys_pose_mul(phys_pose_from6(pose),
+	    phys_pose_inv(w->models[0].pose));
+	const struct phys_collision *c;
+	const struct phys_link *l;
+	double low, lowest = 0;
+	size_t i;
+
+	*which = -1;
+	for (i = 0; i < w->ncollisions; i++) {
+		c = &w->collisions[i];
+		l = &w->links[c->link];
+		if (l->welded || w->models[l->model].is_static)
+			continue;
+		low = phys_collision_lowest(c, phys_pose_mul(to,
+		    phys_pose_mul(l->pose, c->pose)), v3(0, 0, 1));
+		if (low < lowest)
+			lowest = low, *which = (int)i;
+	}
+	return -lowest;
+}
+
+/*
+ * With --ground, the model is raised until no collision of it starts
+ * below the ground, to the micrometre above: a robot whose file puts
+ * its base at the origin and its feet below would start them inside
+ * the ground, and each engine throws it out its own way. A height the
+ * user gave is said to have been changed.
+ */
+static void
+set_on_ground(const struct phys_scene *w,
+    const struct phys_sdf_world_options *o, double pose[6], bool *raised)
+{
+	char num[32];
+	double depth;
+	int c;
+
+	*raised = false;
+	if (!o->ground || w->nmodels == 0 ||
+	    !((depth = below_ground(w, pose, &c)) > 0))
+		return;
+	/* up to the next micrometre, past the sum's last-bit noise */
+	pose[2] = ceil(round((pose[2] + depth) * 1e9) / 1e3 - 1e-6) / 1e6;
+	*raised = true;
+	if (!o->has_pose)
+		return;
+	phys_fmt_double(num, sizeof num, pose[2]);
+	phys_warn("--pose: model '%s' raised to z %s to rest on the ground: "
+	    "its collision '%s' would start %.3g m below it",
+	    w->models[0].name, num, w->collisions[c].name, depth);
+}
+
 int
 phys_sdf_world_with(const char *path, const struct phys_sdf_world_options *o,
     struct phys_buf *b)
@@ -1110,7 +1189,8 @@ phys_sdf_world_with(const char *path, const struct phys_sdf_world_options *o,
 	struct phys_buf settings = { 0 };
 	struct phys_scene w;
 	char num[32], *uri;
-	bool hosted;
+	double pose[6];
+	bool hosted, raised = false;
 	int k;
 
 	if (!path || strcmp(path, "-") == 0)
@@ -1124,8 +1204,11 @@ phys_sdf_world_with(const char *path, const struct phys_sdf_world_options *o,
 		return -1;
 	}
 	hosted = w.host != NULL;
-	if (hosted)
+	if (hosted) {
 		host_settings(&w, &settings);
+		pose_written(&w, o, pose);
+		set_on_ground(&w, o, pose, &raised);
+	}
 	phys_world_free(&w);
 	if (!hosted)
 		return phys_fail("%s is a world already", path);
@@ -1151,11 +1234,11 @@ phys_sdf_world_with(const char *path, const struct phys_sdf_world_options *o,
 	phys_buf_xml_attr(b, uri);
 	phys_buf_puts(b, "</uri>\n");
 	free(uri);
-	if (o->has_pose) {
+	if (o->has_pose || raised) {
 		phys_buf_puts(b, "      <pose>");
 		for (k = 0; k < 6; k++) {
-			phys_fmt_double(num, sizeof num, o->pose[k] == 0 ? 0 :
-			    o->pose[k]);
+			phys_fmt_double(num, sizeof num, pose[k] == 0 ? 0 :
+			    pose[k]);
 			phys_buf_printf(b, "%s%s", k ? " " : "", num);
 		}
 		phys_buf_puts(b, "</pose>\n");

@@ -17,6 +17,7 @@
 #include "keyframe.h"
 #include "items.h"
 #include "mjcf.h"
+#include "reach.h"
 #include "ref.h"
 #include "systems.h"
 
@@ -510,43 +511,6 @@ run_values(void *ctx, phys_scope s, int idx)
 
 /* ---- a resize into the ground ---- */
 
-/* How far shape c reaches along unit direction d (its own frame) from
- * its origin. */
-static double
-reach(const struct phys_collision *c, phys_vec3 d)
-{
-	double rho = sqrt(d.x * d.x + d.y * d.y), h = 0, x;
-	size_t i;
-
-	switch (c->shape) {
-	case PHYS_GEOM_BOX:
-		return (fabs(d.x) * c->size[0] + fabs(d.y) * c->size[1] +
-		    fabs(d.z) * c->size[2]) / 2;
-	case PHYS_GEOM_SPHERE:
-		return c->size[0];
-	case PHYS_GEOM_CYLINDER:
-		return c->size[0] * rho + fabs(d.z) * c->size[1] / 2;
-	case PHYS_GEOM_CAPSULE:
-		return c->size[0] + fabs(d.z) * c->size[1] / 2;
-	case PHYS_GEOM_ELLIPSOID:
-		return sqrt(pow(c->size[0] * d.x, 2) + pow(c->size[1] * d.y, 2) +
-		    pow(c->size[2] * d.z, 2));
-	case PHYS_GEOM_CONE:	/* apex at +length/2, base at -length/2 */
-		return fmax(d.z * c->size[1] / 2, -d.z * c->size[1] / 2 +
-		    c->size[0] * rho);
-	case PHYS_GEOM_MESH:
-		for (i = 0; c->mesh && i < c->mesh->nv; i++) {
-			x = c->mesh->v[3 * i] * d.x + c->mesh->v[3 * i + 1] *
-			    d.y + c->mesh->v[3 * i + 2] * d.z;
-			if (i == 0 || x > h)
-				h = x;
-		}
-		return h;
-	default:
-		return NAN;
-	}
-}
-
 /* How deep collision ci, sized by vals, is below plane pl now (0 when
  * above it; NaN for a shape without a reach). */
 static double
@@ -568,9 +532,7 @@ below_plane(struct run *r, int ci, const struct phys_value *vals, int pl)
 	gp = phys_pose_mul(gp, g->pose);
 	n = phys_quat_rotate(gp.q, g->normal);
 	n = v3_scale(n, 1 / v3_norm(n));
-	/* the shape's lowest point along the plane's normal */
-	lowest = v3_dot(at.p, n) - reach(&sized, phys_quat_rotate(
-	    phys_quat_conj(at.q), v3_scale(n, -1)));
+	lowest = phys_collision_lowest(&sized, at, n);
 	depth = v3_dot(gp.p, n) - lowest;
 	free(mesh ? mesh->v : NULL);
 	free(mesh ? mesh->tri : NULL);
