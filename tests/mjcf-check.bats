@@ -136,20 +136,28 @@ no_error() {
 	# phys-step's notes, each once, at its element
 	assert_line "{\"file\":\"$TMP/good.xml\",\"line\":24,\"severity\":\"warning\",\"message\":\"<light>: not read (phys simulates no cameras or lights)\"}"
 	[ "$(grep -c '<light>' <<< "$output")" -eq 1 ]
-	# a limited tendon, which MuJoCo loads and phys's MuJoCo engine
-	# holds: check says the other engines refuse it, as phys-step does
-	# under ODE; the MuJoCo profile is the model's default
+	# a limited fixed tendon, which MuJoCo loads and every engine holds:
+	# nothing said of it
 	sed 's|<fixed name="sum">|<fixed name="sum" limited="true" range="-1 1">|' "$TMP/good.xml" > "$TMP/limited.xml"
+	mujoco_loads "$TMP/limited.xml"
+	run -0 phys-step -q -p default_physics -n 1 "$TMP/limited.xml"
+	run -0 phys-sdf check "$TMP/limited.xml"
+	refute_output --partial "'sum' is limited"
+	# a limited spatial one, which phys's MuJoCo engine alone holds:
+	# check says the other engines refuse it, as phys-step does under
+	# ODE; the MuJoCo profile is the model's default
+	sed 's|<spatial name="string" width="0.005">|<spatial name="string" width="0.005" limited="true" range="0 1">|' "$TMP/good.xml" > "$TMP/limited.xml"
+	l=$(grep -n '<spatial name="string"' "$TMP/limited.xml" | cut -d: -f1)
 	mujoco_loads "$TMP/limited.xml"
 	run -0 phys-step -q -n 1 "$TMP/limited.xml"
 	run -1 phys-step -q -p default_physics -n 1 "$TMP/limited.xml"
-	assert_output "phys-step: $TMP/limited.xml:62: tendon 'good::sum': a limited tendon, which ODE cannot hold: phys's MuJoCo engine holds it (-p mujoco)"
+	assert_output "phys-step: $TMP/limited.xml:$l: tendon 'good::string': a limited tendon between two points, which ODE cannot hold: phys's MuJoCo engine holds it (-p mujoco)"
 	run -0 phys-sdf check "$TMP/limited.xml"
-	assert_line "{\"file\":\"$TMP/limited.xml\",\"line\":62,\"severity\":\"warning\",\"message\":\"tendon 'sum' is limited: phys's MuJoCo engine holds it, the other engines refuse the model\"}"
+	assert_line "{\"file\":\"$TMP/limited.xml\",\"line\":$l,\"severity\":\"warning\",\"message\":\"tendon 'string' is limited and spatial: phys's MuJoCo engine holds it, the other engines refuse the model\"}"
 	# a tendon of no name (a scene's rope) is named by its kind
-	sed 's|<fixed name="sum">|<fixed limited="true" range="-1 1"><joint joint="hip"/></fixed>&|' "$TMP/good.xml" > "$TMP/rope.xml"
+	sed 's|<spatial name="string" width="0.005">|<spatial width="0.005" limited="true" range="0 1">|' "$TMP/good.xml" > "$TMP/rope.xml"
 	run -1 phys-step -q -p default_physics -n 1 "$TMP/rope.xml"
-	assert_output "phys-step: $TMP/rope.xml:62: a limited tendon of no name, which ODE cannot hold: phys's MuJoCo engine holds it (-p mujoco)"
+	assert_output "phys-step: $TMP/rope.xml:$l: a limited tendon of no name between two points, which ODE cannot hold: phys's MuJoCo engine holds it (-p mujoco)"
 	# a mesh of a file and lists, which MuJoCo mixes for an OBJ
 	printf '%s\n' '<mujoco model="v"><asset>' '<mesh name="hull" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/>' \
 	    '</asset><worldbody><body><freejoint/><geom type="mesh" mesh="hull"/></body></worldbody></mujoco>' > "$TMP/vertex.xml"

@@ -1281,7 +1281,39 @@ body_agrees() {
 	done
 }
 
-@test "limited tendons (a rope of two sites from the world and from an arm, dm_control's ball_in_cup's; a fixed one across two joints, one of a ref, MuJoCo's humanoid's hamstring) hold as libmujoco holds them under phys's MuJoCo engine, to 1e-9, and printed back, directly or through SDF; the other engines refuse them at the tendon's line; such a model's default profile is MuJoCo's" {
+# taut_holds ENGINE: tests/data/mjcf/taut.xml's wheel a turned by 1 N m,
+# then by -1, under ENGINE: at t = 1 s, each wheel where the closed form
+# of the pair puts it, within 0.2% of a's turn, and the tendon at its
+# bound. Alone, a turns at 1/0.2 rad/s^2 until the tendon's length
+# q0 - 2 q1 reaches 0.5 (t* = sqrt(0.2) s); drawing taut takes a third
+# of its rate (the pair's momentum along the tendon, whose rate ends at
+# 0); then both turn as one of 0.2 + 0.4 / 4 kg m^2, b at half a's rate.
+taut_holds() {
+	local s want got
+	phys-sdf world -o "$TMP/taut.sdf" "$BATS_TEST_DIRNAME/data/mjcf/taut.xml"
+	for s in 1 -1; do
+		echo "{\"t\":0,\"name\":\"taut::j0/cmd_force\",\"value\":$s}" > "$TMP/turn.jsonl"
+		got=$(phys-step -q -p "$1" -t 1 -e 1000 \
+		    -c "$TMP/turn.jsonl" -i 'taut::j?/position' -i 'taut::t/length' \
+		    "$(profile_world "$TMP/taut.sdf" "$1")" |
+		    jq -r 'select(.t == 1) | .items | [.["taut::j0/position"][0],
+		    .["taut::j1/position"][0], .["taut::t/length"]] | @tsv')
+		want=$(awk -v s="$s" 'BEGIN { ts = sqrt(0.2); w = ts / 0.2 * 2 / 3
+		    d = 1 - ts; q0 = 0.5 + w * d + d * d / 0.6
+		    printf "%.12g\t%.12g\t%.12g", s * q0, s * (q0 - 0.5) / 2, s * 0.5 }')
+		echo "$1, $s: got $got, want $want"
+		awk -v g="$got" -v w="$want" 'BEGIN { split(g, a, "\t"); split(w, b, "\t")
+		    tol = 0.002 * (b[1] < 0 ? -b[1] : b[1])
+		    for (i = 1; i <= 2; i++) if ((a[i] - b[i]) ^ 2 > tol ^ 2) exit 1
+		    exit (a[3] - b[3]) ^ 2 > 1e-6 }' || fail "$1: not the closed form"
+	done
+}
+
+@test "a limited fixed tendon holds under every engine: two wheels it joins, one turned by a torque either way, move once it draws taut as the closed form of the pair says, within 0.2%, its length at the bound" {
+	each_engine taut_holds
+}
+
+@test "limited tendons (a rope of two sites from the world and from an arm, dm_control's ball_in_cup's; a fixed one across two joints, one of a ref, MuJoCo's humanoid's hamstring) hold as libmujoco holds them under phys's MuJoCo engine, to 1e-9, and printed back, directly or through SDF; the other engines refuse the rope at the tendon's line; such a model's default profile is MuJoCo's" {
 	local mj="$BATS_TEST_DIRNAME/data/mjcf"
 	body_agrees "$mj/rope.xml" rope ball bob
 	# the strings are taut at the end: 0.3 m from the hook, 0.25 from
@@ -1304,9 +1336,9 @@ body_agrees() {
 	print_oracle "$mj/hamstring.xml" run 1 knee bent > "$TMP/knee"
 	paste "$TMP/hip" "$TMP/knee" | awk '{ l = 0.5 * $2 - 0.5 * $4; if (l > m) m = l } END { exit !(m > 0.9 && m < 0.95) }'
 	run -1 phys-step -q -p default_physics -n 1 "$mj/rope.xml"
-	[ "$output" = "phys-step: $mj/rope.xml:29: tendon 'rope::string': a limited tendon, which ODE cannot hold: phys's MuJoCo engine holds it (-p mujoco)" ]
-	run -1 phys-step -q -p dart -n 1 "$mj/hamstring.xml"
-	[[ "$output" == *"hamstring.xml:18: tendon 'hamstring::hamstring': a limited tendon, which DART cannot hold"* ]]
+	[ "$output" = "phys-step: $mj/rope.xml:29: tendon 'rope::string': a limited tendon between two points, which ODE cannot hold: phys's MuJoCo engine holds it (-p mujoco)" ]
+	run -1 phys-step -q -p dart -n 1 "$mj/rope.xml"
+	[[ "$output" == *"rope.xml:29: tendon 'rope::string': a limited tendon between two points, which DART cannot hold"* ]]
 	# written by hand in SDF: a fault at its line, and one in the world,
 	# not a model, is said not to be read
 	cat > "$TMP/hand.sdf" <<'SDF'

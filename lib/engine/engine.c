@@ -258,24 +258,31 @@ say_damping(const struct phys_engine *e)
 		    "");
 }
 
-/* A world's limited tendons are held by some engines only: -1, said at
- * the first, under another. */
+/* A world's limited tendons are held by some engines only, its spatial
+ * ones by fewer: -1, said at the first another cannot hold. */
 static int
 check_tendons(const struct phys_scene *w, const struct phys_engine_info *in)
 {
-	const struct phys_tendon *t = w->tendons;
+	const struct phys_tendon *t;
 	char *label;
+	size_t i;
 	int rc;
 
-	if (!w->ntendons || in->tendons)
-		return 0;
-	label = t->unnamed ? phys_xstrdup("a limited tendon of no name") :
-	    phys_xasprintf("tendon '%s': a limited tendon", t->name);
-	rc = phys_failat(PHYS_AT(t->doc, t->node), "%s, which %s cannot "
-	    "hold: phys's MuJoCo engine holds it (-p mujoco)", label,
-	    in->name);
-	free(label);
-	return rc;
+	for (i = 0; i < w->ntendons && !in->tendons; i++) {
+		t = &w->tendons[i];
+		if (t->njoints && in->fixed_tendons)
+			continue;
+		label = t->unnamed ? phys_xstrdup("a limited tendon of no "
+		    "name") : phys_xasprintf("tendon '%s': a limited tendon",
+		    t->name);
+		rc = phys_failat(PHYS_AT(t->doc, t->node), "%s%s, which %s "
+		    "cannot hold: phys's MuJoCo engine holds it (-p mujoco)",
+		    label, in->fixed_tendons ? " between two points" : "",
+		    in->name);
+		free(label);
+		return rc;
+	}
+	return 0;
 }
 
 struct phys_engine *

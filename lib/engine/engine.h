@@ -74,9 +74,10 @@ struct phys_engine_info {
 	 * profile's values physics, beside a larger step or another engine
 	 * (the driver's notice): NULL, or a NULL function: nothing. */
 	const char *(*slow_hint)(const struct phys_value *physics);
-	/* It holds a limited tendon (struct phys_tendon); the driver
-	 * refuses a world of one under an engine that does not. */
-	bool tendons;
+	/* It holds a limited tendon (struct phys_tendon), spatial and
+	 * fixed, or fixed ones only; the driver refuses a world of one
+	 * under an engine that does not. */
+	bool tendons, fixed_tendons;
 	/* It takes every servo into its step under the profile's values
 	 * physics (Simbody's error-controlled steps, MuJoCo's implicit
 	 * integrator), as implicit_servo asks the others to: NULL, never. */

@@ -1805,19 +1805,17 @@ push_joint(struct bullet_engine *e, const coupled &t, double f)
 	}
 }
 
-/* Hold sum c_i pos_i = base over the n coupled joints t of joint ji's
- * coupling: the force along each that brings the sum's rate to the
- * rate closing the gap by the profile's ERP of it. */
+/* The force along each of the n coupled joints t that brings the rate
+ * of sum c_i pos_i to the rate closing its gap by the profile's ERP of
+ * it: either way (side 0), or only to raise the sum (1) or lower it
+ * (-1). */
 static void
-hold_coupling(struct bullet_engine *e, int ji, const coupled *t, int n,
-    double base)
+push_coupled(struct bullet_engine *e, const coupled *t, int n, double gap,
+    int side)
 {
-	double rate = 0, w = 0, gap = -base, f;
+	double rate = 0, w = 0, f;
 
 	for (int i = 0; i < n; i++) {
-		if (!e->joints[(size_t)t[i].joint].c)
-			return;
-		gap += t[i].c * e->joints[(size_t)t[i].joint].pos[0];
 		rate += t[i].c * t[i].rate;
 		w += t[i].c * t[i].c * t[i].inv;
 	}
@@ -1825,12 +1823,51 @@ hold_coupling(struct bullet_engine *e, int ji, const coupled *t, int n,
 		return;
 	f = (-PVD(vals(e, PHYS_S_PHYSICS, 0), PHYSICS_bullet_constraints_erp) *
 	    gap / e->step - rate) / w / e->step;
+	if (side * f < 0)
+		return;
 	for (int i = 0; i < n; i++)
 		push_joint(e, t[i], f * t[i].c);
+}
+
+/* Hold sum c_i pos_i = base over the n coupled joints t of joint ji's
+ * coupling. */
+static void
+hold_coupling(struct bullet_engine *e, int ji, const coupled *t, int n,
+    double base)
+{
+	double gap = -base;
+
+	for (int i = 0; i < n; i++) {
+		if (!e->joints[(size_t)t[i].joint].c)
+			return;
+		gap += t[i].c * e->joints[(size_t)t[i].joint].pos[0];
+	}
+	push_coupled(e, t, n, gap, 0);
 	if (!e->slip_said && fabs(gap) > PHYS_COUPLING_SLIP) {
 		e->slip_said = true;
 		phys_coupling_slip_note("Bullet", e->w->joints[ji].name, gap);
 	}
+}
+
+/* A fixed limited tendon past a bound of its range: a one-sided
+ * coupling over its joints, back in only (phys_tendon_past). */
+static void
+limit_tendon(struct bullet_engine *e, const struct phys_tendon *t)
+{
+	std::vector<coupled> term;
+	double len = 0, bound;
+	int side;
+
+	for (int k = 0; k < t->njoints; k++) {
+		if (!e->joints[(size_t)t->joints[k]].c)
+			return;
+		len += t->coef[k] * e->joints[(size_t)t->joints[k]].pos[0];
+	}
+	if (!(side = phys_tendon_past(t, len, &bound)))
+		return;
+	for (int k = 0; k < t->njoints; k++)
+		term.push_back(coupled_joint(e, t->joints[k], t->coef[k]));
+	push_coupled(e, term.data(), t->njoints, len - bound, side);
 }
 
 /* follower - sum multiplier * leader = the mimic's base */
@@ -2019,6 +2056,9 @@ bullet_engine_step(struct bullet_engine *e, double t0, double t1)
 			couple_mimic(e, (int)i);
 		else if (e->joints[i].gear[0] >= 0)
 			couple_gearbox(e, (int)i);
+	for (size_t i = 0; i < e->w->ntendons; i++)
+		if (e->w->tendons[i].njoints)
+			limit_tendon(e, &e->w->tendons[i]);
 	if (e->pushed)
 		link_wrenches(e);
 	limits_follow_turns(e);
@@ -2386,4 +2426,4 @@ bullet_apart_hint(const struct phys_value *)
 
 /* gz-physics-bullet-plugin, and gz-physics-bullet-featherstone-plugin. */
 PHYS_ENGINE_DEFINE(bullet_engine, bullet, "Bullet", bullet_support,
-    bullet_record, .apart_hint = bullet_apart_hint)
+    bullet_record, .apart_hint = bullet_apart_hint, .fixed_tendons = true)

@@ -1402,3 +1402,36 @@ phys_joint_gap(const struct phys_scene *w, int j, phys_pose pp,
 	}
 	return v3_norm(d);
 }
+
+int
+phys_tendon_past(const struct phys_tendon *t, double len, double *bound)
+{
+	if (len > t->range[1]) {
+		*bound = t->range[1];
+		return -1;
+	}
+	if (len < t->range[0]) {
+		*bound = t->range[0];
+		return 1;
+	}
+	return 0;
+}
+
+int
+phys_tendon_joints_held(const struct phys_scene *w,
+    bool (*held)(const void *ctx, int joint), const void *ctx,
+    const char *engine, const char *what)
+{
+	const struct phys_tendon *t;
+	size_t i;
+	int k;
+
+	for (i = 0; i < w->ntendons; i++)
+		for (t = &w->tendons[i], k = 0; k < t->njoints; k++)
+			if (!held(ctx, t->joints[k]))
+				return phys_failat(PHYS_AT(t->doc, t->node),
+				    "tendon '%s': the %s engine holds %s, not "
+				    "'%s'", t->name, engine, what,
+				    w->joints[t->joints[k]].name);
+	return 0;
+}

@@ -54,6 +54,20 @@ int phys_gear_hinge(const struct phys_scene *w, int ref, int link,
  * under load (a leg's coupled joints on a servo) far off, where MuJoCo,
  * DART and Simbody solve it as a constraint.
  */
+/* Which bound of its range fixed limited tendon t's length len (the sum
+ * of coefficient times position over its joints, phys's positions) is
+ * past, as the sign of the push that holds it: -1 past the upper (it
+ * may only be shortened), 1 past the lower, 0 within; *bound that
+ * bound. An engine without MuJoCo's tendons holds it there by a
+ * one-sided row over its joints, as a stop holds one joint. */
+int phys_tendon_past(const struct phys_tendon *t, double len, double *bound);
+/* Whether an engine can take every joint of the world's fixed limited
+ * tendons, as held(ctx, joint) says of each: -1 at the first it cannot,
+ * said at its tendon's line as "the ENGINE engine holds WHAT". */
+int phys_tendon_joints_held(const struct phys_scene *w,
+    bool (*held)(const void *ctx, int joint), const void *ctx,
+    const char *engine, const char *what);
+
 #define PHYS_COUPLING_SLIP	0.01
 void phys_coupling_slip_note(const char *engine, const char *joint,
     double gap);

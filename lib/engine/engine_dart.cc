@@ -1843,6 +1843,15 @@ gear_joint(dart_engine *e, int ref, int li)
 	return nullptr;
 }
 
+/* Whether joint ji is a joint of one of DART's trees, with an axis. */
+bool
+of_tree(const void *ctx, int ji)
+{
+	const djoint &dj = ((const dart_engine *)ctx)->joints[(size_t)ji];
+
+	return dj.kind == J_TREE && dj.dj->getNumDofs() >= 1;
+}
+
 int
 refuse_mimic(const struct phys_joint *j)
 {
@@ -2009,6 +2018,9 @@ build(dart_engine *e)
 		if (w->joints[i].mimic.nleaders &&
 		    make_coupling(e, (int)i) < 0)
 			return -1;
+	if (phys_tendon_joints_held(w, of_tree, e, "DART", "tendons of joints "
+	    "of its trees, not of one that closes a loop") < 0)
+		return -1;
 	for (auto &dl : e->links)
 		e->world->addSkeleton(dl.skel);
 	return 0;
@@ -2623,6 +2635,35 @@ push_stops(dart_engine *e)
 	}
 }
 
+/* This step's fixed limited tendons past a bound of their range: a
+ * one-sided coupling row each over its joints, back in only
+ * (phys_tendon_past), its overshoot corrected by LOOP_ERP a step; its
+ * joints are of DART's trees (build). */
+void
+push_tendons(dart_engine *e)
+{
+	for (std::size_t i = 0; i < e->w->ntendons; i++) {
+		const struct phys_tendon *t = &e->w->tendons[i];
+		std::vector<Coupling::term> terms;
+		double len = 0, bound;
+		int side;
+
+		for (int k = 0; k < t->njoints; k++) {
+			const struct phys_joint *j = &e->w->joints[t->joints[k]];
+			const djoint &dj = e->joints[(size_t)t->joints[k]];
+			std::size_t dof = (std::size_t)inner(j, 0);
+
+			terms.push_back({ dj.dj, dof, t->coef[k] });
+			len += t->coef[k] * dj.dj->getPosition(dof);
+		}
+		if (!(side = phys_tendon_past(t, len, &bound)))
+			continue;
+		auto row = std::make_shared<Coupling>(terms, bound);
+		(side < 0 ? row->hi : row->lo) = 0;
+		e->solver->manual().push_back(row);
+	}
+}
+
 /* ---- the engine's operations ---- */
 
 /* What DART does with each parameter: its own block's; the friction of
@@ -3014,6 +3055,7 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 	try {
 		find_contacts(e);
 		push_stops(e);
+		push_tendons(e);
 		push_servos(e);
 		e->world->step();
 	} catch (...) {
@@ -3391,4 +3433,4 @@ static const struct phys_engine_field dart_record[] = {
 }	/* namespace */
 
 PHYS_ENGINE_DEFINE(dart_engine, dart, "DART", dart_support, dart_record,
-    .check_first = true)
+    .check_first = true, .fixed_tendons = true)

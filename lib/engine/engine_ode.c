@@ -1509,10 +1509,11 @@ push_body(dBodyID b, const struct coupling_term *t, double f)
 		dBodyAddTorque(b, f * t->axis.x, f * t->axis.y, f * t->axis.z);
 }
 
-/* Make sum(c_i * rate_i) reach target by the end of the step. */
+/* Make sum(c_i * rate_i) reach target by the end of the step, pushing
+ * either way (side 0) or only to raise it (1) or to lower it (-1). */
 static void
 solve_coupling(struct ode_engine *e, const struct coupling_term *t, int n,
-    double target)
+    double target, int side)
 {
 	double rate = 0, w = 0, lambda;
 	int i;
@@ -1526,6 +1527,8 @@ solve_coupling(struct ode_engine *e, const struct coupling_term *t, int n,
 	if (w <= 0)
 		return;
 	lambda = (target - rate) / w / e->step;	/* a force over the step */
+	if (side * lambda < 0)
+		return;
 	for (i = 0; i < n; i++) {
 		push_body(t[i].plus, &t[i], lambda * t[i].c);
 		push_body(t[i].minus, &t[i], -lambda * t[i].c);
@@ -1553,7 +1556,8 @@ couple_screw(struct ode_engine *e, int ji)
 	t[0].c = 1;
 	t[1].c = -lead;
 	x = dJointGetPistonPosition(oj->joint);
-	solve_coupling(e, t, 2, -e->erp * (x - lead * oj->angle[0]) / e->step);
+	solve_coupling(e, t, 2, -e->erp * (x - lead * oj->angle[0]) / e->step,
+	    0);
 }
 
 /* A revolute joint between the reference and a geared link: its anchor. */
@@ -1609,7 +1613,7 @@ couple_gearbox(struct ode_engine *e, int ji)
 
 	gear_terms(e, ji, t);
 	solve_coupling(e, t, 2, -e->erp * (t[0].c * oj->angle[0] +
-	    oj->angle[1]) / e->step);
+	    oj->angle[1]) / e->step, 0);
 }
 
 static void
@@ -1681,8 +1685,34 @@ couple_mimic(struct ode_engine *e, int ji)
 		ode_engine_joint_state(e, m->lead[i].joint, p, v);
 		gap -= m->lead[i].multiplier * p[0];
 	}
-	solve_coupling(e, t, m->nleaders + 1, -e->erp * gap / e->step);
+	solve_coupling(e, t, m->nleaders + 1, -e->erp * gap / e->step, 0);
 	said_slip(e, ji, gap);
+}
+
+/* A fixed limited tendon past a bound of its range: a one-sided
+ * coupling over its joints that brings its rate to the profile's ERP of
+ * its overshoot a step, back in only (phys_tendon_past). */
+static void
+limit_tendon(struct ode_engine *e, const struct phys_tendon *t)
+{
+	struct coupling_term *term;
+	double p[2], v[2], len = 0, bound;
+	int k, side;
+
+	for (k = 0; k < t->njoints; k++) {
+		if (!e->joints[t->joints[k]].joint)
+			return;
+		ode_engine_joint_state(e, t->joints[k], p, v);
+		len += t->coef[k] * p[0];
+	}
+	if (!(side = phys_tendon_past(t, len, &bound)))
+		return;
+	term = phys_xcalloc((size_t)t->njoints, sizeof *term);
+	for (k = 0; k < t->njoints; k++)
+		axis_term(e, t->joints[k], t->coef[k], &term[k]);
+	solve_coupling(e, term, t->njoints, -e->erp * (len - bound) / e->step,
+	    side);
+	free(term);
 }
 
 static void
@@ -1698,6 +1728,9 @@ couple_joints(struct ode_engine *e)
 			couple_gearbox(e, (int)i);
 		else if (e->w->joints[i].mimic.nleaders)
 			couple_mimic(e, (int)i);
+	for (i = 0; i < e->w->ntendons; i++)
+		if (e->w->tendons[i].njoints)
+			limit_tendon(e, &e->w->tendons[i]);
 }
 
 static double
@@ -3205,4 +3238,5 @@ ode_slow_hint(const struct phys_value *physics)
 }
 
 PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record,
-    .apart_hint = ode_apart_hint, .slow_hint = ode_slow_hint)
+    .apart_hint = ode_apart_hint, .slow_hint = ode_slow_hint,
+    .fixed_tendons = true)

@@ -1615,6 +1615,15 @@ axis_coord(const struct phys_joint *j, int axis)
 	return swap ? 1 - axis : axis;
 }
 
+/* Whether joint ji moves a mobilizer of coordinates. */
+bool
+mobilized(const void *ctx, int ji)
+{
+	const sjoint &sj = ((const simbody_engine *)ctx)->joints[(size_t)ji];
+
+	return sj.mobilizer && sj.ncoords > 0;
+}
+
 /* Mimic: follower = the sum of multiplier * (leader - reference), +
  * offset, on the joints' first coordinates. */
 int
@@ -1746,12 +1755,55 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 	return f;
 }
 
+/*
+ * A fixed limited tendon past a bound of its range, held back by a stop
+ * as a joint's limit is (joint_force: Simbody's linear stop, never
+ * pulling) of SDF's default limit stiffness and dissipation, its force
+ * along each joint the joint's coefficient of it.
+ */
+const double TENDON_STOP_STIFFNESS = 1e8;	/* N/m, or N m/rad */
+const double TENDON_STOP_DISSIPATION = 1;	/* s/m, or s/rad */
+
+void
+tendon_forces(const simbody_engine *e, const State &s,
+    SimTK::Vector &mobility)
+{
+	for (size_t i = 0; i < e->w->ntendons; i++) {
+		const struct phys_tendon *t = &e->w->tendons[i];
+		double len = 0, rate = 0, bound, f;
+		int side;
+
+		for (int k = 0; k < t->njoints; k++) {
+			const struct phys_joint *j = &e->w->joints[t->joints[k]];
+			const sjoint &sj = e->joints[(size_t)t->joints[k]];
+			int c = axis_coord(j, 0);
+
+			len += t->coef[k] * mobod(e, sj.mobod).getOneQ(s, c);
+			rate += t->coef[k] * mobod(e, sj.mobod).getOneU(s, c);
+		}
+		if (!(side = phys_tendon_past(t, len, &bound)))
+			continue;
+		f = -TENDON_STOP_STIFFNESS * (len - bound) *
+		    (1 - side * TENDON_STOP_DISSIPATION * rate);
+		if (side * f < 0)
+			continue;
+		for (int k = 0; k < t->njoints; k++) {
+			const sjoint &sj = e->joints[(size_t)t->joints[k]];
+
+			mobod(e, sj.mobod).applyOneMobilityForce(s, axis_coord(
+			    &e->w->joints[t->joints[k]], 0), t->coef[k] * f,
+			    mobility);
+		}
+	}
+}
+
 class joint_forces : public SimTK::Force::Custom::Implementation {
 public:
 	explicit joint_forces(const simbody_engine *e_) : e(e_) {}
 	void calcForce(const State &s, SimTK::Vector_<SpatialVec> &,
 	    SimTK::Vector_<Vec3> &, SimTK::Vector &mobility) const override
 	{
+		tendon_forces(e, s, mobility);
 		for (size_t ji = 0; ji < e->joints.size(); ji++) {
 			const sjoint &sj = e->joints[ji];
 			int n = e->w->joints[ji].type == PHYS_JOINT_SCREW ? 1 :
@@ -2036,6 +2088,9 @@ make_model(simbody_engine *e, model &m, bool at_load)
 		if (make_mimic(e, m, (int)i) < 0 ||
 		    make_gearbox(e, m, (int)i) < 0)
 			return -1;
+	if (phys_tendon_joints_held(w, mobilized, e, "Simbody", "tendons of "
+	    "the first axes of jointed links only") < 0)
+		return -1;
 	if (make_surfaces(e, m, at_load) < 0)
 		return -1;
 	m.gravity = SimTK::Force::Gravity(m.forces, m.matter,
@@ -2994,4 +3049,5 @@ simbody_servos_implicit(const struct phys_value *)
 }	/* namespace */
 
 PHYS_ENGINE_DEFINE(simbody_engine, simbody, "Simbody", simbody_support,
-    simbody_record, .servos_implicit = simbody_servos_implicit)
+    simbody_record, .fixed_tendons = true,
+    .servos_implicit = simbody_servos_implicit)

@@ -2036,10 +2036,10 @@ read_tendon_limit(struct reader *r, xmlNodePtr n, int cls,
 	if (!t->fixed && k < 2)
 		return mj_fail(r, n, "%s: a spatial tendon needs two sites",
 		    tendon_label(t->name, n, label, sizeof label));
-	if (r->o->notes)	/* a check says so before a run finds it */
-		mj_notef(r, n, "%s is limited: phys's MuJoCo engine holds it, "
-		    "the other engines refuse the model", tendon_label(t->name,
-		    n, label, sizeof label));
+	if (r->o->notes && !t->fixed)	/* said before a run finds it */
+		mj_notef(r, n, "%s is limited and spatial: phys's MuJoCo "
+		    "engine holds it, the other engines refuse the model",
+		    tendon_label(t->name, n, label, sizeof label));
 	return 0;
 }
 

@@ -965,15 +965,15 @@ explicit_damping(const struct reader *r, xmlNodePtr mujoco)
 		    "model's is %s): not read", integrators[r->integrator]);
 }
 
-/* Whether the model has a limited tendon, which only phys's MuJoCo engine
- * holds (engine.c's check_tendons). */
+/* Whether the model has a limited spatial tendon, which only phys's
+ * MuJoCo engine holds (engine.c's check_tendons). */
 static bool
 limited_tendons(const struct reader *r)
 {
 	size_t i;
 
 	for (i = 0; i < r->ntendons; i++)
-		if (r->tendons[i].limited)
+		if (r->tendons[i].limited && !r->tendons[i].fixed)
 			return true;
 	return false;
 }
@@ -989,7 +989,7 @@ limited_tendons(const struct reader *r)
  * four contacts or of a loop's closing joint leave the direct solver a
  * singular system, which sped the box 1.4% and stopped ODE on the
  * loop), and "mujoco", MuJoCo's engine with the <option> values as they
- * are, the default where the model has a limited tendon.
+ * are, the default where the model has a limited spatial tendon.
  */
 static void
 write_world(struct reader *r, xmlNodePtr sdf, long line)
