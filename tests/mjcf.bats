@@ -573,6 +573,30 @@ on_hull() {
 	phys-param get gravity max_step_size "$TMP/g.xml" | jq -s -e '.[0].value.z == -9.81 and .[1].value == 0.002'
 }
 
+# carried ENGINE: tests/data/mjcf/mocap.xml under ENGINE, its mocap hand
+# still for 0.5 s, then moved along x at 0.1 m/s for 1 s: the box hangs
+# where the weld holds it, 0.1 m beside and below the hand, and goes
+# with it.
+carried() {
+	local w
+	phys-sdf world -o "$TMP/mocap.sdf" "$MJ/mocap.xml"
+	w=$(profile_world "$TMP/mocap.sdf" "$1")
+	echo '{"t":0.5,"name":"mocap::hand/linear_vel","value":{"x":0.1,"y":0,"z":0}}' > "$TMP/move"
+	phys-step -q -p "$1" -t 1.5 -e 500 -c "$TMP/move" -i 'mocap::hand/pose' \
+	    -i 'mocap::box/pose' "$w" | jq -r 'select(.t > 0) | [.t,
+	    .items["mocap::hand/pose"].x, .items["mocap::hand/pose"].z,
+	    .items["mocap::box/pose"].x, .items["mocap::box/pose"].z] | @tsv' |
+	    awk '{ h = $1 > 0.5 ? 0.1 * ($1 - 0.5) : 0
+	    if ((($2 - h) ^ 2 + ($3 - 1) ^ 2) > 1e-12 ||
+	        (($4 - h - 0.1) ^ 2 + ($5 - 0.9) ^ 2) > 1e-6) {
+		print "at " $1 ": hand " $2 " " $3 ", box " $4 " " $5; bad = 1 } }
+	    END { exit bad + (NR != 3) }' || fail "$1: the box is not carried"
+}
+
+@test "mjcf: a mocap body welded to a free body (the OpenAI Fetch's hand target) holds it and carries it where it is moved, under every engine" {
+	each_engine carried
+}
+
 @test "mjcf: a world phys-sdf world writes for an MJCF model keeps its <option>: the box falls as the model's step and gravity make it, under both profiles; included in a world of its own, or printed as a model file, the <option> left behind is said at its line" {
 	cat > "$TMP/fall.xml" <<-EOF
 	<mujoco model="fall">

@@ -1987,7 +1987,11 @@ build(dart_engine *e)
 		phys_joint_frames_init(&e->joints[i].f, &in,
 		    j->parent >= 0 ? w->links[j->parent].pose :
 		    PHYS_POSE_IDENTITY, w->links[j->child].pose);
+		/* a kinematic link is a tree's root, which DART moves at its
+		 * velocities; a joint that would hold it closes a loop (an
+		 * MJCF mocap body's weld) */
 		if (j->type == PHYS_JOINT_GEARBOX || is_static(e, j->child) ||
+		    PVB(vals(e, PHYS_S_LINK, j->child), LINK_kinematic) ||
 		    parent_joint[(size_t)j->child] >= 0 ||
 		    (!is_static(e, j->parent) && ancestor(e, parent_joint,
 		    j->child, j->parent)))

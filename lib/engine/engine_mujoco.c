@@ -341,8 +341,16 @@ hold_by(struct mujoco_engine *e, int li, int ji, int up, bool reversed,
 	in_tree[li] = true;
 }
 
+static bool
+kinematic(const struct mujoco_engine *e, int li)
+{
+	return li >= 0 && PVB(vals(e, PHYS_S_LINK, li), LINK_kinematic);
+}
+
 /* One pass over the joints: each with one side in the tree brings the
- * other in. True when one did. */
+ * other in, but for a kinematic link, which MuJoCo moves as a mocap
+ * body, a root of its own (new_root): the joint then closes a loop, as
+ * an MJCF mocap body's weld to a gripper does. True when one did. */
 static bool
 grow_tree(struct mujoco_engine *e, bool *in_tree)
 {
@@ -356,7 +364,8 @@ grow_tree(struct mujoco_engine *e, bool *in_tree)
 		bool cin = in_tree[j->child];
 
 		if (!phys_mjcf_tree_joint(j) ||
-		    e->joints[i].role != ROLE_NONE || pin == cin)
+		    e->joints[i].role != ROLE_NONE || pin == cin ||
+		    kinematic(e, pin ? j->child : j->parent))
 			continue;
 		if (pin)
 			hold_by(e, j->child, (int)i, j->parent, false, in_tree);

@@ -1473,12 +1473,16 @@ graph_input(const simbody_engine *e, SimTK::MultibodyGraphMaker &g,
 	g.addJointType("revolute2", 2);
 	g.addJointType("screw", 1);
 	g.addBody("ground", SimTK::Infinity, false);
+	/* A kinematic link is a base body, whose velocities Simbody locks:
+	 * a joint that would hold it closes a loop (an MJCF mocap body's
+	 * weld). */
 	for (size_t i = 0; i < w->nlinks; i++)
 		if (!is_static(w, (int)i))
 			g.addBody(std::to_string(i), PVD(w->links[i].vals,
 			    LINK_inertial_mass) > 0 ? PVD(w->links[i].vals,
 			    LINK_inertial_mass) : 1, PVB(w->links[i].vals,
-			    LINK_must_be_base_link), &ids[i]);
+			    LINK_must_be_base_link) || PVB(w->links[i].vals,
+			    LINK_kinematic), &ids[i]);
 	for (size_t i = 0; i < w->njoints; i++) {
 		const struct phys_joint *j = &w->joints[i];
 		std::string p = is_static(w, j->parent) ? "ground" :
