@@ -573,11 +573,11 @@ on_hull() {
 	phys-param get gravity max_step_size "$TMP/g.xml" | jq -s -e '.[0].value.z == -9.81 and .[1].value == 0.002'
 }
 
-# carried ENGINE: tests/data/mjcf/mocap.xml under ENGINE, its mocap hand
+# mocap_carries ENGINE: tests/data/mjcf/mocap.xml under ENGINE, its mocap hand
 # still for 0.5 s, then moved along x at 0.1 m/s for 1 s: the box hangs
 # where the weld holds it, 0.1 m beside and below the hand, and goes
 # with it.
-carried() {
+mocap_carries() {
 	local w
 	phys-sdf world -o "$TMP/mocap.sdf" "$MJ/mocap.xml"
 	w=$(profile_world "$TMP/mocap.sdf" "$1")
@@ -594,7 +594,7 @@ carried() {
 }
 
 @test "mjcf: a mocap body welded to a free body (the OpenAI Fetch's hand target) holds it and carries it where it is moved, under every engine" {
-	each_engine carried
+	each_engine mocap_carries
 }
 
 @test "mjcf: a world phys-sdf world writes for an MJCF model keeps its <option>: the box falls as the model's step and gravity make it, under both profiles; included in a world of its own, or printed as a model file, the <option> left behind is said at its line" {
