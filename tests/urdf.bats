@@ -947,3 +947,35 @@ URDF
 		if (a > m) m = a }
 	END { if (sprintf("%.2g", m) != said) { print "said " said ", turned " m; exit 1 } }'
 }
+
+@test "elements URDF does not have (PyBullet's <contact>, Drake's rotor inertia and friction, Isaac Gym's <sdf>), which libsdformat drops without a word, are said at their line, once a name; the robot is read as libsdformat reads it" {
+	need_oracle
+	cat > "$TMP/x.urdf" <<'URDF'
+<robot name="x" xmlns:drake="http://drake.mit.edu">
+  <link name="a">
+    <contact><lateral_friction value="0.8"/></contact>
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision><geometry><box size="0.1 0.1 0.1"/></geometry>
+      <drake:proximity_properties><drake:mu_dynamic value="0.5"/></drake:proximity_properties>
+      <sdf resolution="256"/></collision>
+  </link>
+  <link name="b">
+    <contact><lateral_friction value="0.8"/></contact>
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="j" type="revolute"><parent link="a"/><child link="b"/><axis xyz="0 0 1"/>
+    <limit effort="1" velocity="1" lower="-1" upper="1"/>
+    <safety_controller k_velocity="1"/><drake:rotor_inertia value="0.1"/></joint>
+  <transmission name="t"><type>transmission_interface/SimpleTransmission</type></transmission>
+</robot>
+URDF
+	agrees_with_libsdformat "$TMP/x.urdf"
+	run -0 --separate-stderr phys-step -n 0 "$TMP/x.urdf"
+	assert_equal "$stderr" "phys-step: $TMP/x.urdf:3: <contact> in <link> (2 of them): PyBullet's contact parameters, not URDF, and not read (libsdformat drops it too)
+phys-step: $TMP/x.urdf:6: <drake:proximity_properties> in <collision>: Drake's, not URDF, and not read (libsdformat drops it too)
+phys-step: $TMP/x.urdf:7: <sdf> in <collision>: Isaac Gym's signed distance field, not URDF, and not read (libsdformat drops it too)
+phys-step: $TMP/x.urdf:15: <drake:rotor_inertia> in <joint>: Drake's, not URDF, and not read (libsdformat drops it too)"
+	# the checker finds them as warnings
+	run -0 phys-sdf check "$TMP/x.urdf"
+	[ "$(grep -c '"severity":"warning".*not URDF, and not read' <<< "$output")" = 4 ]
+}

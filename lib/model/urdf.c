@@ -259,6 +259,8 @@ enum u_kind { K_NONE, K_OTHER, K_ROBOT, K_ORIGIN, K_LINK, K_INERTIAL,
 
 #define MAX_DEPTH 512	/* libxml2 stops at 256 levels */
 
+#define UNREAD_KINDS	16	/* unread element names told apart */
+
 struct stream {
 	struct reader *r;
 	xmlParserCtxtPtr ctxt;
@@ -280,6 +282,16 @@ struct stream {
 	 * first's line and link, and how many links have one */
 	long nameless_line;
 	int nameless_first, nameless_last, nameless_links;
+	/* elements URDF does not have where phys reads URDF's (PyBullet's
+	 * <contact>, Drake's drake:*, Isaac Gym's <sdf>): each name and
+	 * where it sits, its first line and how many, said at the end */
+	struct unread {
+		char name[48];
+		const char *in;
+		long line;
+		int n;
+	} unread[UNREAD_KINDS];
+	int nunread;
 };
 
 /* xacro's ${...} and $(...): a value xacro did not expand, kept for a
@@ -445,6 +457,71 @@ begin_joint(struct stream *st, const xmlChar *name, int n,
 	return K_JOINT;
 }
 
+/*
+ * An element URDF does not have, as a child of 'in': libsdformat's
+ * parser drops it without a word, Drake's rotor inertia and PyBullet's
+ * friction with it; phys says so, once a name. Elements of ROS's own
+ * that carry no physics (transmissions, ros2_control) are left alone.
+ */
+static enum u_kind
+unread(struct stream *st, const char *in, const xmlChar *name,
+    const xmlChar *prefix)
+{
+	char full[48];
+	int i;
+
+	if (xmlStrEqual(name, (const xmlChar *)"transmission") ||
+	    xmlStrEqual(name, (const xmlChar *)"ros2_control") ||
+	    (prefix && xmlStrEqual(prefix, (const xmlChar *)"xacro")))
+		return K_OTHER;
+	snprintf(full, sizeof full, "%s%s%.40s", prefix ? (const char *)
+	    prefix : "", prefix ? ":" : "", (const char *)name);
+	for (i = 0; i < st->nunread; i++)
+		if (st->unread[i].in == in &&
+		    strcmp(st->unread[i].name, full) == 0) {
+			st->unread[i].n++;
+			return K_OTHER;
+		}
+	if (st->nunread == UNREAD_KINDS)
+		return K_OTHER;
+	snprintf(st->unread[i].name, sizeof st->unread[i].name, "%s", full);
+	st->unread[i].in = in;
+	st->unread[i].line = st->ctxt->input ? st->ctxt->input->line : 0;
+	st->unread[i].n = 1;
+	st->nunread++;
+	return K_OTHER;
+}
+
+/* Whose an unread element is, where its prefix or place says. */
+static const char *
+unread_origin(const struct unread *u)
+{
+	if (strncmp(u->name, "drake:", 6) == 0)
+		return "Drake's, ";
+	if (strcmp(u->name, "contact") == 0 && strcmp(u->in, "link") == 0)
+		return "PyBullet's contact parameters, ";
+	if (strcmp(u->name, "sdf") == 0 && strcmp(u->in, "collision") == 0)
+		return "Isaac Gym's signed distance field, ";
+	return "";
+}
+
+static void
+say_unread(struct stream *st)
+{
+	const struct unread *u;
+	char many[32];
+	int i;
+
+	for (i = 0; i < st->nunread; i++) {
+		u = &st->unread[i];
+		snprintf(many, sizeof many, u->n > 1 ? " (%d of them)" : "",
+		    u->n);
+		urdf_warn(st->r, u->line, "<%s> in <%s>%s: %snot URDF, and "
+		    "not read (libsdformat drops it too)", u->name, u->in,
+		    many, unread_origin(u));
+	}
+}
+
 /* An element of a <gazebo> block, into the side document. */
 static void
 gazebo_element(struct stream *st, const xmlChar *name, const xmlChar *prefix,
@@ -473,7 +550,8 @@ gazebo_element(struct stream *st, const xmlChar *name, const xmlChar *prefix,
 }
 
 static enum u_kind
-robot_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
+robot_child(struct stream *st, const xmlChar *name, const xmlChar *prefix,
+    int n, const xmlChar **a)
 {
 	struct reader *r = st->r;
 
@@ -487,8 +565,11 @@ robot_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 		urdf_warn(r, st->ctxt->input ? st->ctxt->input->line : 0,
 		    "%s", "a <robot> inside <robot>: what it holds is not "
 		    "read (a URDF holds one robot)");
-	if (!xmlStrEqual(name, (const xmlChar *)"gazebo"))
+	if (xmlStrEqual(name, (const xmlChar *)"robot") ||
+	    xmlStrEqual(name, (const xmlChar *)"material"))
 		return K_OTHER;
+	if (!xmlStrEqual(name, (const xmlChar *)"gazebo"))
+		return unread(st, "robot", name, prefix);
 	PHYS_GROW(r->exts, r->nexts, r->capexts);
 	memset(&r->exts[r->nexts], 0, sizeof *r->exts);
 	gazebo_element(st, name, NULL, n, a);
@@ -499,7 +580,8 @@ robot_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 }
 
 static enum u_kind
-joint_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
+joint_child(struct stream *st, const xmlChar *name, const xmlChar *prefix,
+    int n, const xmlChar **a)
 {
 	static const char *const parts[] = { "origin", "parent", "child",
 		"axis", "limit", "dynamics", "mimic" };
@@ -512,7 +594,10 @@ joint_child(struct stream *st, const xmlChar *name, int n, const xmlChar **a)
 		if (xmlStrEqual(name, (const xmlChar *)parts[i]))
 			return take(st, els[i], name, n, a) ? K_JOINT_PART :
 			    K_OTHER;
-	return K_OTHER;
+	if (xmlStrEqual(name, (const xmlChar *)"calibration") ||
+	    xmlStrEqual(name, (const xmlChar *)"safety_controller"))
+		return K_OTHER;		/* URDF's, for a robot's controllers */
+	return unread(st, "joint", name, prefix);
 }
 
 /* Link li's name as written, or "" (none yet). */
@@ -551,8 +636,8 @@ note_nameless_material(struct stream *st, int n, const xmlChar **a)
 
 /* Where an element is, in the URDF: what it is to the converter. */
 static enum u_kind
-element_kind(struct stream *st, enum u_kind up, const xmlChar *name, int n,
-    const xmlChar **a)
+element_kind(struct stream *st, enum u_kind up, const xmlChar *name,
+    const xmlChar *prefix, int n, const xmlChar **a)
 {
 	struct reader *r = st->r;
 	struct u_inertial *in = st->link >= 0 ? &r->links[st->link].in : NULL;
@@ -563,14 +648,14 @@ element_kind(struct stream *st, enum u_kind up, const xmlChar *name, int n,
 	case K_NONE:
 		return take(st, &r->robot_el, name, n, a) ? K_ROBOT : K_OTHER;
 	case K_ROBOT:
-		return robot_child(st, name, n, a);
+		return robot_child(st, name, prefix, n, a);
 	case K_LINK:
 		if (IS("inertial"))
 			return take(st, &in->el, name, n, a) ? K_INERTIAL :
 			    K_OTHER;
 		if (IS("collision") || IS("visual"))
 			return begin_shape(st, name, n, a);
-		return K_OTHER;
+		return unread(st, "link", name, prefix);
 	case K_INERTIAL:
 		if (IS("origin"))
 			return take(st, &in->origin_el, name, n, a), K_OTHER;
@@ -578,7 +663,7 @@ element_kind(struct stream *st, enum u_kind up, const xmlChar *name, int n,
 			return take(st, &in->mass_el, name, n, a), K_OTHER;
 		if (IS("inertia"))
 			return take(st, &in->inertia_el, name, n, a), K_OTHER;
-		return K_OTHER;
+		return unread(st, "inertial", name, prefix);
 	case K_SHAPE:
 		if (IS("material") && !s->collision)
 			note_nameless_material(st, n, a);
@@ -587,11 +672,14 @@ element_kind(struct stream *st, enum u_kind up, const xmlChar *name, int n,
 		if (IS("geometry"))
 			return take(st, &s->geometry_el, name, n, a) ?
 			    K_GEOMETRY : K_OTHER;
-		return K_OTHER;
+		if (IS("material") && !s->collision)
+			return K_OTHER;
+		return unread(st, s->collision ? "collision" : "visual", name,
+		    prefix);
 	case K_GEOMETRY:
 		return take(st, &s->shape_el, name, n, a), K_OTHER;
 	case K_JOINT:
-		return joint_child(st, name, n, a);
+		return joint_child(st, name, prefix, n, a);
 	default:
 		return K_OTHER;
 	}
@@ -645,7 +733,7 @@ stream_start(void *ctx, const xmlChar *name, const xmlChar *prefix,
 		gazebo_element(st, name, prefix, n, attrs);
 		k = K_GAZEBO_PART;
 	} else {
-		k = element_kind(st, up, name, n, attrs);
+		k = element_kind(st, up, name, prefix, n, attrs);
 	}
 	st->ord++;
 	if (st->depth < MAX_DEPTH)
@@ -741,6 +829,7 @@ read_stream(struct reader *r)
 		urdf_warn(r, st.expr_line, "'%s': a xacro expression left "
 		    "unexpanded, read as it is (the first; was the file made "
 		    "by xacro?)", st.expr);
+	say_unread(&st);
 	if (st.nameless_links)
 		urdf_warn(r, st.nameless_line, "<material> of a <visual> of "
 		    "link '%s' has no name, which URDF requires: "
