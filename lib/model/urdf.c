@@ -514,8 +514,9 @@ say_unread(struct stream *st)
 
 	for (i = 0; i < st->nunread; i++) {
 		u = &st->unread[i];
-		snprintf(many, sizeof many, u->n > 1 ? " (%d of them)" : "",
-		    u->n);
+		many[0] = '\0';
+		if (u->n > 1)
+			snprintf(many, sizeof many, " (%d of them)", u->n);
 		urdf_warn(st->r, u->line, "<%s> in <%s>%s: %snot URDF, and "
 		    "not read (libsdformat drops it too)", u->name, u->in,
 		    many, unread_origin(u));
