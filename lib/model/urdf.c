@@ -477,7 +477,7 @@ unread(struct stream *st, const char *in, const xmlChar *name,
 	snprintf(full, sizeof full, "%s%s%.40s", prefix ? (const char *)
 	    prefix : "", prefix ? ":" : "", (const char *)name);
 	for (i = 0; i < st->nunread; i++)
-		if (st->unread[i].in == in &&
+		if (strcmp(st->unread[i].in, in) == 0 &&
 		    strcmp(st->unread[i].name, full) == 0) {
 			st->unread[i].n++;
 			return K_OTHER;
