@@ -2653,9 +2653,10 @@ push_tendons(dart_engine *e)
 		int side;
 
 		for (int k = 0; k < t->njoints; k++) {
-			const struct phys_joint *j = &e->w->joints[t->joints[k]];
-			const djoint &dj = e->joints[(size_t)t->joints[k]];
-			std::size_t dof = (std::size_t)inner(j, 0);
+			int ji = t->joints[k];
+			const djoint &dj = e->joints[(size_t)ji];
+			std::size_t dof = (std::size_t)inner(&e->w->joints[ji],
+			    0);
 
 			terms.push_back({ dj.dj, dof, t->coef[k] });
 			len += t->coef[k] * dj.dj->getPosition(dof);

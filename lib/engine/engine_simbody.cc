@@ -1778,9 +1778,9 @@ tendon_forces(const simbody_engine *e, const State &s,
 		int side;
 
 		for (int k = 0; k < t->njoints; k++) {
-			const struct phys_joint *j = &e->w->joints[t->joints[k]];
-			const sjoint &sj = e->joints[(size_t)t->joints[k]];
-			int c = axis_coord(j, 0);
+			int ji = t->joints[k];
+			const sjoint &sj = e->joints[(size_t)ji];
+			int c = axis_coord(&e->w->joints[ji], 0);
 
 			len += t->coef[k] * mobod(e, sj.mobod).getOneQ(s, c);
 			rate += t->coef[k] * mobod(e, sj.mobod).getOneU(s, c);

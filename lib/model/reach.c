@@ -21,8 +21,8 @@ phys_collision_reach(const struct phys_collision *c, phys_vec3 d)
 	case PHYS_GEOM_CAPSULE:
 		return c->size[0] + fabs(d.z) * c->size[1] / 2;
 	case PHYS_GEOM_ELLIPSOID:
-		return sqrt(pow(c->size[0] * d.x, 2) + pow(c->size[1] * d.y, 2) +
-		    pow(c->size[2] * d.z, 2));
+		return sqrt(pow(c->size[0] * d.x, 2) +
+		    pow(c->size[1] * d.y, 2) + pow(c->size[2] * d.z, 2));
 	case PHYS_GEOM_CONE:	/* apex at +length/2, base at -length/2 */
 		return fmax(d.z * c->size[1] / 2, -d.z * c->size[1] / 2 +
 		    c->size[0] * rho);

@@ -595,9 +595,10 @@ joint_child(struct stream *st, const xmlChar *name, const xmlChar *prefix,
 		if (xmlStrEqual(name, (const xmlChar *)parts[i]))
 			return take(st, els[i], name, n, a) ? K_JOINT_PART :
 			    K_OTHER;
+	/* URDF's own, for a robot's controllers, not its physics */
 	if (xmlStrEqual(name, (const xmlChar *)"calibration") ||
 	    xmlStrEqual(name, (const xmlChar *)"safety_controller"))
-		return K_OTHER;		/* URDF's, for a robot's controllers */
+		return K_OTHER;
 	return unread(st, "joint", name, prefix);
 }
 
