@@ -2654,15 +2654,20 @@ push_tendons(dart_engine *e)
 
 		for (int k = 0; k < t->njoints; k++) {
 			int ji = t->joints[k];
-			const djoint &dj = e->joints[(size_t)ji];
-			std::size_t dof = (std::size_t)inner(&e->w->joints[ji],
-			    0);
+			dd::Joint *d = e->joints[(size_t)ji].dj;
 
-			terms.push_back({ dj.dj, dof, t->coef[k] });
-			len += t->coef[k] * dj.dj->getPosition(dof);
+			len += t->coef[k] * d->getPosition((std::size_t)inner(
+			    &e->w->joints[ji], 0));
 		}
 		if (!(side = phys_tendon_past(t, len, &bound)))
 			continue;
+		for (int k = 0; k < t->njoints; k++) {
+			int ji = t->joints[k];
+
+			terms.push_back({ e->joints[(size_t)ji].dj,
+			    (std::size_t)inner(&e->w->joints[ji], 0),
+			    t->coef[k] });
+		}
 		auto row = std::make_shared<Coupling>(terms, bound);
 		(side < 0 ? row->hi : row->lo) = 0;
 		e->solver->manual().push_back(row);

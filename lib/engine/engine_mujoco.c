@@ -412,13 +412,12 @@ new_root(struct mujoco_engine *e, bool *in_tree)
 	return true;
 }
 
-static int
+static void
 plan_tree(struct mujoco_engine *e)
 {
 	const struct phys_scene *w = e->w;
 	bool *in_tree = phys_xcalloc(w->nlinks + 1, sizeof *in_tree);
 	size_t i;
-	int rc = 0;
 
 	for (i = 0; i < w->nlinks; i++) {
 		e->links[i].hold = HOLD_STATIC;
@@ -435,7 +434,7 @@ plan_tree(struct mujoco_engine *e)
 	}
 	while (grow_tree(e, in_tree) || new_root(e, in_tree))
 		continue;
-	for (i = 0; i < w->njoints && rc == 0; i++) {
+	for (i = 0; i < w->njoints; i++) {
 		const struct phys_joint *j = &w->joints[i];
 		bool moves = (j->parent >= 0 && !link_static(w, j->parent)) ||
 		    !link_static(w, j->child);
@@ -446,17 +445,7 @@ plan_tree(struct mujoco_engine *e)
 		    e->joints[i].role == ROLE_NONE && moves)
 			e->joints[i].role = ROLE_LOOP;
 	}
-	for (i = 0; i < w->nlinks && rc == 0; i++)
-		if (e->links[i].hold == HOLD_JOINT &&
-		    PVB(vals(e, PHYS_S_LINK, (int)i), LINK_kinematic))
-			rc = phys_failat(PHYS_AT(w->links[i].doc,
-			    w->links[i].node), "link '%s': kinematic, and "
-			    "held by joint '%s': the MuJoCo engine moves a "
-			    "kinematic link only when no joint holds it",
-			    w->links[i].name,
-			    w->joints[e->links[i].via].name);
 	free(in_tree);
-	return rc;
 }
 
 /* Link pairs joined by a joint never collide, as under ODE. */
@@ -3601,8 +3590,8 @@ build(struct mujoco_engine *e, bool at_load)
 	struct phys_buf xml = { 0 };
 	size_t i;
 
-	if (plan_tree(e) < 0 || within_depth(e) < 0 ||
-	    write_mjcf(e, &xml) < 0) {
+	plan_tree(e);
+	if (within_depth(e) < 0 || write_mjcf(e, &xml) < 0) {
 		phys_buf_free(&xml);
 		return -1;
 	}
