@@ -652,29 +652,45 @@ settles_without_jump() {
 	local h
 	h=$(trunk_heights "$TMP/w.sdf" "$1")
 	echo "$1: $h"
-	settled "$h" 0.446 || fail "$1: $h"
+	settled "$h" "$(cat "$TMP/z0")" || fail "$1: $h"
 }
 
 @test "world --ground: a robot whose file puts its feet below its base is set on the ground, not in it, and falls under every engine without a jump" {
 	local robot="$WORLDS/robots/go1like.urdf" z h
-	# the lowest point: a foot, a sphere of 0.02 m at the end of a
-	# 0.213 m thigh and a 0.213 m calf hanging below the trunk's origin
+	# The lowest point: a foot, a sphere of 0.02 m at the end of a
+	# 0.213 m thigh hanging below the trunk's origin and a 0.213 m calf,
+	# which a run starts at its upper limit, -0.888 rad, its zero pose
+	# being outside its limits: a leg that starts straight drops 8 cm.
 	phys-sdf world --ground -o "$TMP/w.sdf" "$robot"
-	grep -q '^      <pose>0 0 0.446 0 0 0</pose>$' "$TMP/w.sdf"
+	z=$(awk 'BEGIN { print 0.213 + 0.213 * cos(0.888) + 0.02 }')
+	sed -n 's|^      <pose>0 0 \([^ ]*\) 0 0 0</pose>$|\1|p' "$TMP/w.sdf" > "$TMP/z0"
+	awk -v z="$z" '{ exit !($1 >= z && $1 <= z + 1e-6) } END { exit NR != 1 }' "$TMP/z0" ||
+	    fail "set at $(cat "$TMP/z0"), not $z to the micrometre above"
 	each_engine settles_without_jump
+	# its feet (their centres 0.213 m down the calves) start on the
+	# ground and stay on it, under ODE, where a robot set straight would
+	# start them 8 cm up once its knees are set
+	phys-step -q -p ode -n 20 -e 1 -i 'go1like::FL_calf/pose' "$TMP/w.sdf" |
+	    jq -r '.items["go1like::FL_calf/pose"] |
+	    .z - 0.213 * (.pitch | cos) * (.roll | cos)' > "$TMP/foot"
+	awk 'NR == 1 { on = $1 > 0.02 - 1e-9 && $1 < 0.02 + 1e-6 }
+	    END { exit !(on && $1 > 0.019) }' "$TMP/foot" ||
+	    fail "the foot did not start on the ground: $(tr '\n' ' ' < "$TMP/foot")"
 	# placed low, its legs start in the ground, and ODE throws it
 	# through the ground
-	sed 's|<pose>0 0 0.446 0 0 0</pose>|<pose>0 0 0.1 0 0 0</pose>|' "$TMP/w.sdf" > "$TMP/low.sdf"
+	sed 's|<pose>0 0 [^ ]* 0 0 0</pose>|<pose>0 0 0.1 0 0 0</pose>|' "$TMP/w.sdf" > "$TMP/low.sdf"
 	h=$(trunk_heights "$TMP/low.sdf" ode 2> /dev/null)
 	settled "$h" 0.1 && fail "started in the ground, it settled: $h"
 	# pitched 0.2 rad at a height given too low: raised until the front
-	# feet, at x = 0.1881, touch; x, y and the turn kept; said
+	# feet, 0.1881 m forward and the calf's 0.213 sin 0.888 beyond,
+	# touch; x, y and the turn kept; said
 	run --separate-stderr phys-sdf world --ground --pose '1 -2 0.1 0 0.2 0' "$robot"
-	z=$(awk 'BEGIN { print 0.1881 * sin(0.2) + 0.426 * cos(0.2) + 0.02 }')
+	z=$(awk 'BEGIN { c = 0.888; x = 0.1881 + 0.213 * sin(c)
+	    print x * sin(0.2) + (0.213 + 0.213 * cos(c)) * cos(0.2) + 0.02 }')
 	echo "$output" | sed -n 's|^      <pose>1 -2 \([^ ]*\) 0 0.2 0</pose>$|\1|p' > "$TMP/z"
 	awk -v z="$z" '{ exit !($1 >= z && $1 <= z + 1e-6) } END { exit NR != 1 }' "$TMP/z" ||
 	    fail "raised to $(cat "$TMP/z"), not $z to the micrometre above"
-	[[ "$stderr" == "phys-sdf: --pose: model 'go1like' raised to z $(cat "$TMP/z") to rest on the ground: its collision 'go1like::F"?"_calf::"*" would start 0.375 m below it" ]]
+	[[ "$stderr" == "phys-sdf: --pose: model 'go1like' raised to z $(cat "$TMP/z") to rest on the ground: its collision 'go1like::F"?"_calf::F"?"_calf_fixed_joint_lump__F"?"_foot_collision_1' would start 0.331 m below it" ]]
 	# a height that clears the ground is kept; without --ground, any is
 	phys-sdf world --ground --pose '0 0 0.7' "$robot" | grep -q '<pose>0 0 0.7 0 0 0</pose>'
 	phys-sdf world --pose '0 0 0.1' "$robot" | grep -q '<pose>0 0 0.1 0 0 0</pose>'

@@ -12,51 +12,11 @@
 
 #include "engine_common.h"
 #include "mem.h"
-
-/* No link: what joined() avoids when it avoids none. */
-#define NO_LINK (-2)
+#include "startpose.h"
 
 /* The most quarter turns a position set takes (each moves every link
  * beyond the joint): 1,024 turns. */
 #define MAX_QUARTER_TURNS 4096
-
-/* The links joined to link start, itself first, through every joint but
- * skip (-1: none), into out (n): the joint that joins one of them to
- * link avoid (-1: the world; NO_LINK: none), which ends the walk, or -1. */
-static int
-joined(const struct phys_scene *w, int start, int skip, int avoid, int *out,
-    size_t *n)
-{
-	bool *in = phys_xcalloc(w->nlinks, sizeof *in);
-	size_t head = 0, i;
-	int back = -1;
-
-	*n = 0;
-	out[(*n)++] = start;
-	in[start] = true;
-	while (head < *n && back < 0) {
-		int l = out[head++];
-
-		for (i = 0; i < w->njoints; i++) {
-			const struct phys_joint *o = &w->joints[i];
-			int other;
-
-			if ((int)i == skip || (o->parent != l && o->child != l))
-				continue;
-			other = o->parent == l ? o->child : o->parent;
-			if (other == avoid) {
-				back = (int)i;
-				break;
-			}
-			if (other >= 0 && !in[other]) {
-				in[other] = true;
-				out[(*n)++] = other;
-			}
-		}
-	}
-	free(in);
-	return back;
-}
 
 /* The links on the child's side of joint j, child first: 0 with their
  * count, or -1 when a loop joins them back to the parent. */
@@ -64,7 +24,7 @@ static int
 subtree(const struct phys_scene *w, int j, int *out, size_t *n)
 {
 	const struct phys_joint *jt = &w->joints[j];
-	int back = joined(w, jt->child, j, jt->parent, out, n);
+	int back = phys_links_joined(w, jt->child, j, jt->parent, out, n);
 
 	if (back < 0)
 		return 0;
@@ -275,8 +235,9 @@ phys_engine_set_link_motion(struct phys_engine *e,
 	for (j = 0; j < w->njoints && w->joints[j].child != li; j++)
 		continue;
 	if (j == w->njoints)	/* held by none: all joined to it */
-		joined(w, li, -1, NO_LINK, links, &n);
-	else if (joined(w, li, (int)j, w->joints[j].parent, links, &n) >= 0)
+		phys_links_joined(w, li, -1, PHYS_NO_LINK, links, &n);
+	else if (phys_links_joined(w, li, (int)j, w->joints[j].parent, links,
+	    &n) >= 0)
 		links[0] = li, n = 1;	/* a loop: it alone */
 	rc = phys_engine_move_links(e, li, lin, ang, links, n);
 	free(links);

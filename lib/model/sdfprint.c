@@ -24,6 +24,7 @@
 #include "names.h"
 #include "reach.h"
 #include "sdfedit.h"
+#include "startpose.h"
 #include "world.h"
 
 /*
@@ -1123,31 +1124,35 @@ pose_written(const struct phys_scene *w, const struct phys_sdf_world_options *o,
 
 /*
  * The lowest collision of the model's moving links placed at pose (the
- * model's frame), at the poses its file gives them: how far below the
- * ground (z = 0) it starts, 0 when none does; *which its collision.
- * Planes, heightmaps and links the world holds still are left out.
+ * model's frame), where a run starts them (each joint outside its limits
+ * at the nearer: phys_links_within_limits): how far below the ground
+ * (z = 0) it starts, 0 when none does; *which its collision. Planes,
+ * heightmaps and links the world holds still are left out.
  */
 static double
 below_ground(const struct phys_scene *w, const double pose[6], int *which)
 {
 	phys_pose to = phys_pose_mul(phys_pose_from6(pose),
 	    phys_pose_inv(w->models[0].pose));
+	phys_pose *at = phys_xcalloc(w->nlinks ? w->nlinks : 1, sizeof *at);
 	const struct phys_collision *c;
 	const struct phys_link *l;
 	double low, lowest = 0;
 	size_t i;
 
 	*which = -1;
+	(void)phys_links_within_limits(w, at);
 	for (i = 0; i < w->ncollisions; i++) {
 		c = &w->collisions[i];
 		l = &w->links[c->link];
 		if (l->welded || w->models[l->model].is_static)
 			continue;
 		low = phys_collision_lowest(c, phys_pose_mul(to,
-		    phys_pose_mul(l->pose, c->pose)), v3(0, 0, 1));
+		    phys_pose_mul(at[c->link], c->pose)), v3(0, 0, 1));
 		if (low < lowest)
 			lowest = low, *which = (int)i;
 	}
+	free(at);
 	return -lowest;
 }
 

@@ -1,0 +1,109 @@
+/* startpose.c - the links beyond a joint, and where they start
+ * (startpose.h). */
+#include "startpose.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "mem.h"
+#include "param.h"
+#include "sdf.h"
+
+int
+phys_links_joined(const struct phys_scene *w, int start, int skip, int avoid,
+    int *out, size_t *n)
+{
+	bool *in = phys_xcalloc(w->nlinks, sizeof *in);
+	size_t head = 0, i;
+	int back = -1;
+
+	*n = 0;
+	out[(*n)++] = start;
+	in[start] = true;
+	while (head < *n && back < 0) {
+		int l = out[head++];
+
+		for (i = 0; i < w->njoints; i++) {
+			const struct phys_joint *o = &w->joints[i];
+			int other;
+
+			if ((int)i == skip || (o->parent != l && o->child != l))
+				continue;
+			other = o->parent == l ? o->child : o->parent;
+			if (other == avoid) {
+				back = (int)i;
+				break;
+			}
+			if (other >= 0 && !in[other]) {
+				in[other] = true;
+				out[(*n)++] = other;
+			}
+		}
+	}
+	free(in);
+	return back;
+}
+
+/* Where joint j of the world would start, outside its limits: its
+ * nearest limit; NAN when it starts within them or a run leaves it. */
+static double
+limit_start(const struct phys_scene *w, size_t j)
+{
+	const struct phys_joint *jt = &w->joints[j];
+	struct phys_axis_values a;
+
+	if ((jt->type != PHYS_JOINT_REVOLUTE &&
+	    jt->type != PHYS_JOINT_PRISMATIC) || jt->child < 0 ||
+	    (jt->doc && jt->doc->from == PHYS_DOC_MJCF) ||
+	    w->links[jt->child].welded ||
+	    w->models[w->links[jt->child].model].is_static ||
+	    PVB(w->links[jt->child].vals, LINK_kinematic))
+		return NAN;
+	a = phys_joint_axis_values(jt->vals, 0);
+	if (0 < a.lower - 1e-9)
+		return a.lower;
+	if (0 > a.upper + 1e-9)
+		return a.upper;
+	return NAN;
+}
+
+int
+phys_links_within_limits(const struct phys_scene *w, phys_pose *at)
+{
+	int *links = phys_xcalloc(w->nlinks ? w->nlinks : 1, sizeof *links);
+	phys_pose move, frame;
+	phys_vec3 axis;
+	size_t i, j, n;
+	double to;
+	int moved = 0;
+
+	for (i = 0; i < w->nlinks; i++)
+		at[i] = w->links[i].pose;
+	for (j = 0; j < w->njoints; j++) {
+		const struct phys_joint *jt = &w->joints[j];
+		const struct phys_link *c;
+
+		if (isnan(to = limit_start(w, j)) ||
+		    phys_links_joined(w, jt->child, (int)j, jt->parent, links,
+		    &n) >= 0)
+			continue;
+		/* the joint's frame and axis as its child carries them now */
+		c = &w->links[jt->child];
+		move = phys_pose_mul(at[jt->child], phys_pose_inv(c->pose));
+		frame = phys_pose_mul(move, jt->pose);
+		axis = phys_quat_rotate(move.q, jt->axis[0]);
+		move = PHYS_POSE_IDENTITY;
+		if (jt->type == PHYS_JOINT_PRISMATIC) {
+			move.p = v3_scale(axis, to);
+		} else {
+			move.q = phys_quat_about(axis, to);
+			move.p = v3_sub(frame.p, phys_quat_rotate(move.q,
+			    frame.p));
+		}
+		for (i = 0; i < n; i++)
+			at[links[i]] = phys_pose_mul(move, at[links[i]]);
+		moved++;
+	}
+	free(links);
+	return moved;
+}

@@ -1,0 +1,37 @@
+/*
+ * startpose.h - where a world's links start once each joint whose file
+ * pose lies outside its limits is set at its nearest limit, as a run
+ * starts them under every engine (sim.c): the pose phys-sdf world
+ * --ground sets on the ground.
+ */
+#ifndef PHYS_STARTPOSE_H
+#define PHYS_STARTPOSE_H
+
+#include <stddef.h>
+
+#include "world_types.h"
+
+/* No link: what phys_links_joined avoids when it avoids none. */
+#define PHYS_NO_LINK (-2)
+
+/*
+ * The links joined to link start, itself first, through every joint but
+ * skip (-1: none), into out (room for w->nlinks) and *n: the joint that
+ * joins one of them to link avoid (-1: the world; PHYS_NO_LINK: none),
+ * which ends the walk, or -1.
+ */
+int phys_links_joined(const struct phys_scene *w, int start, int skip,
+    int avoid, int *out, size_t *n);
+
+/*
+ * Each link's frame in the world into at (w->nlinks): its pose as loaded,
+ * turned or slid with the links beyond every revolute or prismatic joint
+ * whose position (0 where the file puts its links) is outside its
+ * limits, to the nearer one. Joints a run cannot set are left as they
+ * are: two-axis, screw and gearbox joints, those a loop closes, those
+ * whose child the world holds, and an MJCF model's, which start where
+ * MuJoCo starts them. The count of joints moved.
+ */
+int phys_links_within_limits(const struct phys_scene *w, phys_pose *at);
+
+#endif
