@@ -437,6 +437,16 @@ motor_inside_case() {
 # at sqrt(I / (m g d)) K(1 / sqrt 2), the finger's stand-in (1/1000 of
 # the arm's mass) changing it by less than 0.1%. Bullet refused the
 # robot.
+# at_bottom: from state lines of arm::shoulder/position on standard
+# input, the time the arm let go level reaches the bottom (pi / 2),
+# interpolated between lines.
+at_bottom() {
+	jq -r 'select(.items) | [.t, .items["arm::shoulder/position"][0]] | @tsv' |
+	    awk -v h=1.5707963267948966 'NR > 1 && v < h && $2 >= h {
+		printf "%.9f\n", t + (h - v) * ($1 - t) / ($2 - v); exit }
+		{ t = $1; v = $2 }'
+}
+
 massless_finger_case() {
 	cat > "$TMP/arm.urdf" <<'URDF'
 <?xml version="1.0"?>
@@ -464,14 +474,68 @@ massless_finger_case() {
 URDF
 	local t
 	t=$(phys-step -q -p "$1" -t 0.6 -i 'arm::shoulder/position' "$TMP/arm.urdf" |
-	    jq -r 'select(.items) | [.t, .items["arm::shoulder/position"][0]] | @tsv' |
-	    awk -v h=1.5707963267948966 'NR > 1 && v < h && $2 >= h {
-		printf "%.9f\n", t + (h - v) * ($1 - t) / ($2 - v); exit }
-		{ t = $1; v = $2 }')
+	    at_bottom)
 	rel "$t" "$(awk 'BEGIN { printf "%.9f", sqrt(0.251 / (9.8 * 0.5)) * 1.8540746773013719 }')" 0.01
 }
 @test "a finger of no mass on a revolute joint at a swinging arm's tip runs with its stand-in: the arm reaches the bottom at sqrt(I / m g d) K(1/sqrt 2) within 1% under each engine" {
 	each_engine massless_finger_case
+}
+
+# massless_model_case ENGINE: a robot none of whose links has a mass (a
+# URDF without <inertial>, as many are) runs with its shapes' mass at
+# 1000 kg/m^3. An arm, a box of 0.4 x 0.04 x 0.04 m from the shoulder
+# along x, is 0.64 kg and swings from level to the bottom at
+# sqrt(I / (m g d)) K(1 / sqrt 2), I = m (0.4^2 + 0.04^2) / 12 + m 0.2^2
+# about the shoulder, d = 0.2: with stand-ins of 1 g at its origin,
+# which is on the shoulder's axis, it did not swing at all. A chain of
+# three such links on joints of damping 10 dropped on the ground rests
+# on its base: with stand-ins, ODE threw it through the ground, Bullet
+# tipped it over and Simbody did not finish its first step.
+massless_model_case() {
+	cat > "$TMP/arm.urdf" <<'URDF'
+<?xml version="1.0"?>
+<robot name="arm">
+  <link name="world"/>
+  <joint name="mount" type="fixed"><parent link="world"/><child link="base"/><origin xyz="0 0 1"/></joint>
+  <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/><origin xyz="0 0 -0.05"/>
+    <axis xyz="0 1 0"/><limit lower="-3" upper="3" effort="100" velocity="100"/></joint>
+  <link name="upper"><collision><origin xyz="0.2 0 0"/><geometry><box size="0.4 0.04 0.04"/></geometry></collision></link>
+</robot>
+URDF
+	local t
+	run -0 --separate-stderr phys-step -p "$1" -t 0.6 -i 'arm::shoulder/position' -i 'arm::upper/mass' "$TMP/arm.urdf"
+	[[ "$stderr" == *"arm.urdf:2: model 'arm': none of its links has a mass: its 1 moving link runs with the mass and inertia of its collision shapes at 1000 kg/m^3 (0.64 kg in all), as phys-inertia fix --all writes them and MuJoCo gives a body without <inertial>, not with stand-ins of 1 g"* ]]
+	rel "$(head -1 <<<"$output" | jq '.items["arm::upper/mass"]')" 0.64 1e-12
+	t=$(at_bottom <<<"$output")
+	rel "$t" "$(awk 'BEGIN { i = (0.16 + 0.0016) / 12 + 0.04
+	    printf "%.9f", sqrt(i / (9.8 * 0.2)) * 1.8540746773013719 }')" 0.01
+	cat > "$TMP/chain.urdf" <<'URDF'
+<?xml version="1.0"?>
+<robot name="chain">
+  <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="l1"/>
+    <origin xyz="0 0 0.05"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="100" velocity="10"/><dynamics damping="10"/></joint>
+  <link name="l1"><collision><origin xyz="0 0 0.15"/><geometry><cylinder radius="0.03" length="0.3"/></geometry></collision></link>
+  <joint name="j2" type="revolute"><parent link="l1"/><child link="l2"/>
+    <origin xyz="0 0 0.3"/><axis xyz="1 0 0"/>
+    <limit lower="-3" upper="3" effort="100" velocity="10"/><dynamics damping="10"/></joint>
+  <link name="l2"><collision><origin xyz="0 0 0.15"/><geometry><box size="0.04 0.04 0.3"/></geometry></collision></link>
+  <joint name="j3" type="revolute"><parent link="l2"/><child link="l3"/>
+    <origin xyz="0 0 0.3"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="100" velocity="10"/><dynamics damping="10"/></joint>
+  <link name="l3"><collision><origin xyz="0 0 0.05"/><geometry><sphere radius="0.05"/></geometry></collision></link>
+</robot>
+URDF
+	phys-sdf world -q --ground -o "$TMP/chain.sdf" "$TMP/chain.urdf"
+	run -0 phys-step -q -p "$1" -t 1 -e 1000 -i 'chain::base/pose' -i 'chain::l1/mass' "$TMP/chain.sdf"
+	rel "$(tail -1 <<<"$output" | jq '.items["chain::l1/mass"]')" "$(awk 'BEGIN { printf "%.12g", 1000 * atan2(0, -1) * 0.03^2 * 0.3 }')" 1e-9
+	near "$(tail -1 <<<"$output" | jq '.items["chain::base/pose"].z')" 0.05 0.002
+	near "$(tail -1 <<<"$output" | jq '.items["chain::base/pose"].roll')" 0 1e-3
+}
+@test "a robot of no mass at all runs with its shapes' mass at 1000 kg/m^3, said once: an arm of a 0.4 m box swings down at sqrt(I / m g d) K(1/sqrt 2) within 1%, a damped chain rests on the ground, under each engine" {
+	each_engine massless_model_case
 }
 
 # open_box_case ENGINE: a 0.2 m cube without its top face (an OBJ of

@@ -79,14 +79,16 @@ first_engine() {
 	[ "$status" -eq 1 ]
 	cmp "$TMP/w.sdf" "$WORLDS/falling_sphere.sdf"
 	# the same rule on the command line; a file's mass of 0 is valid SDF,
-	# run with a stand-in mass and a warning (tests/sdf-frames.bats)
+	# run with a stand-in mass and a warning (tests/sdf-frames.bats), the
+	# mass of its shapes where its model has no other
+	# (tests/engine-conformance.bats)
 	run phys-step -n 1 -s 'ball::link/inertial.mass=0' "$WORLDS/falling_sphere.sdf"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"inertial.mass: 0 must be above 0" ]]
 	sed 's|<mass>1</mass>|<mass>0</mass>|' "$WORLDS/falling_sphere.sdf" > "$TMP/z.sdf"
 	run --separate-stderr phys-step -n 1 "$TMP/z.sdf"
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *"link 'ball::link': mass 0, which Gazebo refuses on a moving link; run with mass 0.001 kg"* ]]
+	[[ "$stderr" == *"model 'ball': none of its links has a mass: its 1 moving link runs with the mass and inertia of its collision shapes at 1000 kg/m^3"* ]]
 	# the smallest positive mass is a mass
 	run phys-param set "$WORLDS/falling_sphere.sdf" ball::link/inertial.mass=1e-9
 	[ "$status" -eq 0 ]

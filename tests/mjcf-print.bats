@@ -504,6 +504,26 @@ SDF
 	done
 	[ "$(printed body tip .mass)" = 0.0002 ]
 	[ "$(jq -s '[.[] | select(.geom)] | length' "$TMP/mujoco")" = 2 ]
+	# a robot of no mass at all is written with its shapes' at 1000
+	# kg/m^3, as phys runs it: a box of 0.4 x 0.04 x 0.04 m, 0.64 kg,
+	# its centre 0.2 m out
+	cat > "$TMP/arm.urdf" <<'URDF'
+<?xml version="1.0"?>
+<robot name="arm">
+  <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <joint name="shoulder" type="revolute"><parent link="base"/><child link="upper"/><axis xyz="0 1 0"/>
+    <limit lower="-3" upper="3" effort="100" velocity="100"/></joint>
+  <link name="upper"><collision><origin xyz="0.2 0 0"/><geometry><box size="0.4 0.04 0.04"/></geometry></collision></link>
+</robot>
+URDF
+	run -0 --separate-stderr phys-sdf print --format mjcf -o "$TMP/arm.xml" "$TMP/arm.urdf"
+	[[ "$stderr" == *"model 'arm': none of its links has a mass: its 2 moving links run with the mass and inertia of their collision shapes at 1000 kg/m^3 (4.64 kg in all)"* ]]
+	print_oracle "$TMP/arm.xml" > "$TMP/mujoco"
+	rel "$(printed body upper .mass)" 0.64 1e-12
+	rel "$(printed body base .mass)" 4 1e-12
+	near "$(printed body upper '.com[0]')" 0.2 1e-12
+	# about y through its centre, m (0.4^2 + 0.04^2) / 12
+	rel "$(jq -s '[.[] | select(.body == "upper")][0].inertia | max' "$TMP/mujoco")" "$(awk 'BEGIN { printf "%.12g", 0.64 * (0.16 + 0.0016) / 12 }')" 1e-9
 }
 
 @test "an MJCF model's geom groups come back as they were (visuals in 2, collisions in 3, as Menagerie's classes put them; a visual of group 0 too), through SDF as well" {

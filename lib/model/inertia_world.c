@@ -259,31 +259,38 @@ phys_link_auto_inertial(const struct phys_link *l)
 }
 
 int
-phys_link_auto_inertia(struct phys_scene *w, int li, double density)
+phys_link_values_geometry(const struct phys_scene *w, int li, double density,
+    struct phys_value *vals)
 {
-	struct phys_link *l = &w->links[li];
-	struct phys_value *mass = PV(l->vals, LINK_inertial_mass);
+	struct phys_value *mass = PV(vals, LINK_inertial_mass);
 	phys_inertia in;
 	int n;
 
-	n = solids_inertia(w, li, mass->given ? 0 : density, true,
-	    mass->u.d, &in);
-	if (n < 0)
-		return -1;
+	n = solids_inertia(w, li, mass->given && mass->u.d > 0 ? 0 : density,
+	    true, mass->u.d, &in);
+	if (n <= 0)
+		return n;
+	mass->u.d = in.mass;
+	memcpy(PV(vals, LINK_inertial_pose)->u.pose, in.pose, sizeof in.pose);
+	PV(vals, LINK_inertial_pose)->given = true;
+	PV(vals, LINK_inertial_inertia_ixx)->u.d = in.I.m[0][0];
+	PV(vals, LINK_inertial_inertia_iyy)->u.d = in.I.m[1][1];
+	PV(vals, LINK_inertial_inertia_izz)->u.d = in.I.m[2][2];
+	PV(vals, LINK_inertial_inertia_ixy)->u.d = in.I.m[0][1];
+	PV(vals, LINK_inertial_inertia_ixz)->u.d = in.I.m[0][2];
+	PV(vals, LINK_inertial_inertia_iyz)->u.d = in.I.m[1][2];
+	return n;
+}
+
+int
+phys_link_auto_inertia(struct phys_scene *w, int li, double density)
+{
+	int n = phys_link_values_geometry(w, li, density, w->links[li].vals);
+
 	if (n == 0)
 		return phys_fail("link '%s': automatic inertia needs collision "
-		    "geometry with a volume", l->name);
-	mass->u.d = in.mass;
-	memcpy(PV(l->vals, LINK_inertial_pose)->u.pose, in.pose,
-	    sizeof in.pose);
-	PV(l->vals, LINK_inertial_pose)->given = true;
-	PV(l->vals, LINK_inertial_inertia_ixx)->u.d = in.I.m[0][0];
-	PV(l->vals, LINK_inertial_inertia_iyy)->u.d = in.I.m[1][1];
-	PV(l->vals, LINK_inertial_inertia_izz)->u.d = in.I.m[2][2];
-	PV(l->vals, LINK_inertial_inertia_ixy)->u.d = in.I.m[0][1];
-	PV(l->vals, LINK_inertial_inertia_ixz)->u.d = in.I.m[0][2];
-	PV(l->vals, LINK_inertial_inertia_iyz)->u.d = in.I.m[1][2];
-	return 0;
+		    "geometry with a volume", w->links[li].name);
+	return n < 0 ? -1 : 0;
 }
 
 double

@@ -46,6 +46,17 @@ int phys_collision_solid(const struct phys_collision *c, double *volume,
 double phys_link_box_ratio(const struct phys_scene *w, int link,
     const phys_inertia *in);
 
+/*
+ * The LINK-scope values vals of link li (its file's, or a run's) given
+ * the mass, centre of mass and inertia of its collision geometry, each
+ * collision at its own <density> or else density; a mass above 0 that
+ * vals give (a <mass> written) is kept, the densities scaled to it. The
+ * number of shapes used: 0 when none has a volume (vals untouched), -1
+ * on an unreadable one.
+ */
+int phys_link_values_geometry(const struct phys_scene *w, int li,
+    double density, struct phys_value *vals);
+
 /* SDF 1.11: does the link's <inertial> say auto="true"? */
 bool phys_link_auto_inertial(const struct phys_link *l);
 /*

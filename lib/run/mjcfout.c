@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "massless.h"
 #include "mjcfwrite.h"
 #include "systems.h"
 #include "world.h"
@@ -30,6 +31,8 @@ phys_print_mjcf(const char *path, const char *out, struct phys_buf *b)
 		phys_world_free(&w);
 		return rc;
 	}
+	/* the masses the engines run it with */
+	(void)phys_massless_models_fill_world(&w);
 	phys_run_values_init(&v, &w, w.start);
 	if ((rc = phys_systems_load(&s, &w, &v)) == 0) {
 		phys_systems_actuators(s, &v, &acts, &n);

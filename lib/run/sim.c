@@ -15,6 +15,7 @@
 #include "engine_common.h"
 #include "inertia_follow.h"
 #include "keyframe.h"
+#include "massless.h"
 #include "items.h"
 #include "mjcf.h"
 #include "reach.h"
@@ -1815,6 +1816,7 @@ prepare_run(struct run *r)
 	int rc;
 
 	phys_run_values_init(&r->vals, r->w, r->w->start);
+	(void)phys_massless_models_fill(&r->vals, r->w);
 	r->cur = phys_run_values_at(&r->vals, PHYS_S_PHYSICS, 0);
 	if ((rc = start_profile(r)) < 0)
 		return rc;
