@@ -138,7 +138,7 @@ findings() {
 	run cat "$TMP/f"
 	# A negative mass is refused, and the loader stops there; a mass of 0
 	# is valid SDF, which phys-step runs with a stand-in mass.
-	assert_line --index 0 "18 warning <mass>: a mass of 0 runs, on a moving link, with 1/1000 of its model's lightest mass"
+	assert_line --index 0 "18 warning <mass>: a mass of 0 runs, on a moving link, with 1/1000 of its model's lightest mass (its shapes' mass at 1000 kg/m^3 when no link of its model has one)"
 	assert_line --index 1 "21 error <mass>: inertial.mass: -2 must be above 0"
 	[ "${#lines[@]}" -eq 2 ]
 	# Without them, the inertia checks run on every link.

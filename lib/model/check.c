@@ -457,8 +457,9 @@ check_param(struct checker *ck, xmlNodePtr n, const struct param_at *at)
 	} else if (p->id == PHYS_P_LINK_inertial_mass && zero_text(text)) {
 		/* valid SDF, run by phys-step with a stand-in mass */
 		finding(ck, n, PHYS_SEV_WARNING, "<%s>: a mass of 0 runs, on "
-		    "a moving link, with 1/1000 of its model's lightest mass",
-		    (const char *)n->name);
+		    "a moving link, with 1/1000 of its model's lightest mass "
+		    "(its shapes' mass at 1000 kg/m^3 when no link of its "
+		    "model has one)", (const char *)n->name);
 	} else if (kept_outside_range(p, text)) {
 		/* the loader's warning says it, at this element */
 	} else if (phys_value_parse(p, (part = phys_param_leading(p, text,
