@@ -693,6 +693,23 @@ settles_without_jump() {
 	[[ "$stderr" == "phys-sdf: --pose: model 'go1like' raised to z $(cat "$TMP/z") to rest on the ground: its collision 'go1like::F"?"_calf::F"?"_calf_fixed_joint_lump__F"?"_foot_collision_1' would start 0.331 m below it" ]]
 	# a height that clears the ground is kept; without --ground, any is
 	phys-sdf world --ground --pose '0 0 0.7' "$robot" | grep -q '<pose>0 0 0.7 0 0 0</pose>'
+	# a joint outside its limits that a loop through the world holds,
+	# whose position a run cannot set, is left where the file puts it:
+	# the arm hangs 0.9 m down, not turned 1 rad about the knee
+	mkdir -p "$TMP/loop"
+	cat > "$TMP/loop/model.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.7"><model name="lp">
+  <link name="base"><collision name="c"><geometry><box><size>0.2 0.2 0.2</size></box></geometry></collision></link>
+  <link name="arm"><pose>0 0 -0.5 0 0 0</pose>
+    <collision name="c"><geometry><box><size>0.05 0.05 0.8</size></box></geometry></collision></link>
+  <joint name="knee" type="revolute"><parent>base</parent><child>arm</child><pose>0 0 0.4 0 0 0</pose>
+    <axis><xyz>0 1 0</xyz><limit><lower>1</lower><upper>1.5</upper></limit></axis></joint>
+  <joint name="pin" type="revolute"><parent>world</parent><child>arm</child><pose>0 0 -0.4 0 0 0</pose>
+    <axis><xyz>0 1 0</xyz></axis></joint>
+</model></sdf>
+SDF
+	phys-sdf world --ground "$TMP/loop/model.sdf" | grep -q '^      <pose>0 0 0.9 0 0 0</pose>$'
 	phys-sdf world --pose '0 0 0.1' "$robot" | grep -q '<pose>0 0 0.1 0 0 0</pose>'
 }
 

@@ -3,6 +3,7 @@
 #include "startpose.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "mem.h"
@@ -67,6 +68,26 @@ limit_start(const struct phys_scene *w, size_t j)
 	return NAN;
 }
 
+/* Whether a joint other than j holds one of links (n) to the world: the
+ * links beyond j then close a loop through it. */
+static bool
+held_by_world(const struct phys_scene *w, size_t j, const int *links,
+    size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < w->njoints; i++) {
+		const struct phys_joint *o = &w->joints[i];
+
+		if (i == j || (o->parent >= 0 && o->child >= 0))
+			continue;
+		for (k = 0; k < n; k++)
+			if (links[k] == o->parent || links[k] == o->child)
+				return true;
+	}
+	return false;
+}
+
 int
 phys_links_within_limits(const struct phys_scene *w, phys_pose *at)
 {
@@ -85,7 +106,7 @@ phys_links_within_limits(const struct phys_scene *w, phys_pose *at)
 
 		if (isnan(to = limit_start(w, j)) ||
 		    phys_links_joined(w, jt->child, (int)j, jt->parent, links,
-		    &n) >= 0)
+		    &n) >= 0 || held_by_world(w, j, links, n))
 			continue;
 		/* the joint's frame and axis as its child carries them now */
 		c = &w->links[jt->child];
