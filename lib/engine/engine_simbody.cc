@@ -48,6 +48,7 @@ extern "C" {
 #include "inertia_world.h"
 #include "mesh.h"
 #include "pairkey.h"
+#include "pairs.h"
 }
 #undef _Noreturn
 
@@ -2008,12 +2009,68 @@ key_cliques(const int64_t *keys, size_t nkeys, size_t n,
 	}
 }
 
+/* The most cliques of two that keep the collisions a listed pair names
+ * apart from the rest of their kind (a hand's: a few hundred). */
+const size_t MAX_LISTED_APART = 100000;
+
+/*
+ * A clique for each kind of collision by its bitmasks (category,
+ * collide) that does not touch its own kind, category & collide being 0
+ * (an MJCF hand's geoms of contype 1 and conaffinity 0): Simbody then
+ * never tracks two of them, where the filter left them without force
+ * only after the tracker's work (the Shadow hand's thumb capsules, meshes
+ * here, overlapping at its joints, cost a step past its bound). A
+ * collision a listed pair names, which touches its partner whatever the
+ * bitmasks, is kept apart from the others of its kind two by two.
+ */
+void
+bitmask_cliques(const simbody_engine *e,
+    std::vector<std::vector<SimTK::ContactCliqueId>> &apart)
+{
+	const struct phys_scene *w = e->w;
+	std::vector<bool> listed(w->ncollisions);
+	std::map<std::pair<int, int>, std::vector<int>> kinds;
+	size_t made = 0;
+
+	for (size_t i = 0; i < w->npairs; i++)
+		listed[(size_t)w->pairs[i].c1] = listed[(size_t)w->pairs[i].c2] =
+		    true;
+	for (size_t ci = 0; ci < w->ncollisions; ci++) {
+		const struct phys_value *v = vals(e, PHYS_S_COLLISION, (int)ci);
+		int cat = PVI(v, COLLISION_surface_contact_category_bitmask);
+		int col = PVI(v, COLLISION_surface_contact_collide_bitmask);
+
+		if ((cat & col) == 0)
+			kinds[std::make_pair(cat, col)].push_back((int)ci);
+	}
+	for (const auto &kind : kinds) {
+		const std::vector<int> &c = kind.second;
+		SimTK::ContactCliqueId id =
+		    SimTK::ContactSurface::createNewContactClique();
+
+		for (size_t i = 0; i < c.size(); i++) {
+			if (!listed[(size_t)c[i]]) {
+				apart[(size_t)c[i]].push_back(id);
+				continue;
+			}
+			for (size_t k = 0; k < c.size(); k++)
+				if ((k > i || !listed[(size_t)c[k]]) &&
+				    k != i && made < MAX_LISTED_APART &&
+				    !phys_pair_find(w, c[i], c[k])) {
+					clique_apart(apart, c[i], c[k]);
+					made++;
+				}
+		}
+	}
+}
+
 /*
  * The surfaces of the links: a clique per model keeps its links apart
  * unless they collide with each other (self_collide), a clique per
  * joint keeps the two links it connects apart, as pair_excluded() does,
- * the welds' and exclusions' cliques theirs, and the pairs kept apart
- * inside each other theirs: Simbody then never tracks them (a thigh's
+ * the welds' and exclusions' cliques theirs, the pairs kept apart
+ * inside each other theirs, and the bitmasks' kinds theirs: Simbody then
+ * never tracks them (a thigh's
  * box and its calf's overlap at the knee, which as two meshes cost
  * Simbody's tracker more than the rest of a quadruped's step).
  */
@@ -2030,6 +2087,7 @@ make_surfaces(simbody_engine *e, model &m, bool at_load)
 	weld_cliques(w, paired, of);
 	key_cliques(w->excluded, w->nexcluded, w->nlinks, paired, of);
 	key_cliques(w->inside, w->ninside, w->ncollisions, {}, apart);
+	bitmask_cliques(e, apart);
 	for (const auto &pair : e->joined)
 		clique_apart(of, pair.first, pair.second);
 	for (size_t li = 0; li < w->nlinks; li++) {
