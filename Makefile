@@ -80,11 +80,13 @@ MUJOCO_LIBS = -lmujoco
 # DART (libdart-dev) runs behind lib/engine/engine_dart.cc. Its pkg-config
 # flags name a C++ standard (-std=c++11) that neither our C nor our C++17
 # can take, so it is not among PKGS: its headers reach that one file, its
-# libraries every link, and its ODE collision detector, which has no .pc
-# file of its own, is named here; libccd, which FCL uses too, finds two
-# convex hulls' penetration for that engine.
+# libraries every link, and its ODE collision detector and its copy of
+# ODE's LCP solver (whose error handlers the engine sets), which have no
+# .pc file of their own, are named here; libccd, which FCL uses too, finds
+# two convex hulls' penetration for that engine.
 DART_CFLAGS = $(filter-out -std=%,$(shell $(PKG_CONFIG) --cflags dart ccd))
-DART_LIBS = -ldart-collision-ode $(shell $(PKG_CONFIG) --libs dart ccd)
+DART_LIBS = -ldart-collision-ode -ldart-external-odelcpsolver \
+	$(shell $(PKG_CONFIG) --libs dart ccd)
 # Linked by $(CC): the C++ runtime the C++ engines need is named here.
 LDLIBS = $(PKG_LIBS) $(SIMBODY_LIBS) $(MUJOCO_LIBS) $(DART_LIBS) -lstdc++ -lm
 

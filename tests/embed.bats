@@ -647,3 +647,79 @@ EOF
 	assert_output "0 failed"
 	assert_success
 }
+
+# DART's copy of ODE's LCP solver calls its debug handler on an internal
+# error (an assertion of its factorisation: Isaac Gym's cabinet under
+# DART) and aborts the process once the handler returns. The program
+# here stands in for that solver (the dynamic linker takes its
+# dSolveLCP for the library's) and fails as it does, through the
+# library's own dDebug: phys's handler jumps back to its Dantzig solver,
+# whose step is solved by projected Gauss-Seidel, said once, and the
+# program carries on, a ball resting on the ground at its radius. The
+# abort ended the process with "ODE INTERNAL ERROR".
+@test "an internal error of DART's LCP solver does not end the embedder's process: the step falls back on Gauss-Seidel" {
+	local d="$BATS_TEST_TMPDIR/root"
+	install_lib "$d"
+	export PKG_CONFIG_PATH="$d/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$d"
+	cat > "$BATS_TEST_TMPDIR/lcp.cc" <<'CC'
+#include <cstdio>
+#include <cstring>
+#include <phys.h>
+
+namespace dart { namespace external { namespace ode {
+void dDebug(int num, const char *msg, ...);
+bool dSolveLCP(int, double *, double *, double *, double *, int, double *,
+    double *, int *, bool)
+{
+	dDebug(1, "assertion \"%s\" failed", "d[i] != 0");
+	return true;
+}
+} } }
+
+static void said(const char *message, void *ctx)
+{
+	(void)ctx;
+	if (strstr(message, "Dantzig"))
+		printf("said: %s\n", message);
+}
+
+static const char sdf[] = "<sdf version='1.7'><world name='w'>"
+    "<physics name='d' type='dart'/>"
+    "<model name='g'><static>true</static><link name='l'><collision name='c'>"
+    "<geometry><plane><normal>0 0 1</normal></plane></geometry></collision>"
+    "</link></model>"
+    "<model name='b'><pose>0 0 0.1 0 0 0</pose><link name='l'>"
+    "<inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy>"
+    "<izz>0.004</izz></inertia></inertial><collision name='c'><geometry>"
+    "<sphere><radius>0.1</radius></sphere></geometry></collision></link>"
+    "</model></world></sdf>";
+
+int main()
+{
+	phys_world *w;
+	phys_run *r;
+	double z[6];
+
+	phys_set_warning_handler(said, NULL);
+	w = phys_open_world_text("w", sdf, strlen(sdf), NULL);
+	r = w ? phys_create_run(w, NULL) : NULL;
+	if (!r || phys_run_until(r, 0.5) != 0 ||
+	    phys_run_read(r, "b::l/pose", z, 6) < 0)
+		return 2;
+	printf("t %g z %.6f\n", phys_run_time(r), z[2]);
+	phys_free_run(r);
+	phys_free_world(w);
+	return 0;
+}
+CC
+	run c++ -rdynamic -o "$BATS_TEST_TMPDIR/lcp" "$BATS_TEST_TMPDIR/lcp.cc" \
+	    $(pkg-config --cflags --libs libphys) $(san_flags)
+	assert_success
+	run --separate-stderr "$BATS_TEST_TMPDIR/lcp"
+	assert_success
+	assert_line "said: DART's Dantzig solver stopped on a system of constraints it found singular (assertion \"d[i] != 0\" failed): such a step's constraints are solved by projected Gauss-Seidel"
+	[ "$(grep -c '^said' <<<"$output")" -eq 1 ]
+	z=$(awk '$1 == "t" { print $4 }' <<<"$output")
+	near "$(awk '$1 == "t" { print $2 }' <<<"$output")" 0.5 1e-9
+	near "$z" 0.1 1e-3
+}

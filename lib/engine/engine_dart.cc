@@ -73,6 +73,9 @@
 #include <ccd/ccd.h>
 
 #include <algorithm>
+#include <csetjmp>
+#include <cstdarg>
+#include <cstdio>
 #include <cmath>
 #include <cstring>
 #include <iostream>
@@ -94,6 +97,18 @@ extern "C" {
 #include "sets.h"
 }
 #undef _Noreturn
+
+/* The handlers of DART's copy of ODE's LCP solver, declared here: its
+ * header shares its guard with ODE's own error.h, which DART's ODE
+ * collision detector includes first. */
+namespace dart {
+namespace external {
+namespace ode {
+void dSetDebugHandler(void (*fn)(int, const char *, va_list));
+void dSetErrorHandler(void (*fn)(int, const char *, va_list));
+}
+}
+}
 
 namespace {
 
@@ -774,11 +789,64 @@ Coupling::uniteSkeletons()
 
 /* DART's boxed LCP solver, with this step's contacts and phys's other
  * constraints handed over as its manual ones. */
+/* Where the handlers of DART's copy of ODE's LCP solver jump back to:
+ * the Dantzig solve being made (none: they return, and the library
+ * aborts, as it would without phys); what the library said. */
+jmp_buf *lcp_trap;
+char lcp_said[400];
+
+/* Its handlers (dDebug, dError), which abort() the program once they
+ * return. They jump: the library's frames have no unwind tables, so an
+ * exception thrown here ended the process too. */
+void
+lcp_fault_handler(int num, const char *msg, va_list ap)
+{
+	(void)num;
+	vsnprintf(lcp_said, sizeof lcp_said, msg, ap);
+	if (lcp_trap)
+		longjmp(*lcp_trap, 1);
+}
+
+/*
+ * Dantzig's solver as DART runs it, through its copy of ODE's LCP solver,
+ * which aborted the program on a system its factorisation found singular
+ * ("d[i] != 0" in _dLDLTRemove: Isaac Gym's cabinet, its doors and
+ * drawers hung from anchors of 1 g): the group is then solved as where
+ * Dantzig fails, by projected Gauss-Seidel, and that is said once. What
+ * the solve had allocated between is lost.
+ */
+class Dantzig : public dk::DantzigBoxedLcpSolver {
+public:
+	bool solve(int n, double *A, double *x, double *b, int nub,
+	    double *lo, double *hi, int *findex, bool early) override
+	{
+		jmp_buf at, *outer = lcp_trap;
+		bool ok;
+
+		lcp_trap = &at;
+		if (setjmp(at)) {
+			lcp_trap = outer;
+			phys_warn_once("DART's Dantzig solver stopped on a "
+			    "system of constraints it found singular (%s): "
+			    "such a step's constraints are solved by projected "
+			    "Gauss-Seidel", lcp_said);
+			return false;
+		}
+		ok = dk::DantzigBoxedLcpSolver::solve(n, A, x, b, nub, lo, hi,
+		    findex, early);
+		lcp_trap = outer;
+		return ok;
+	}
+};
+
 class Solver : public dk::BoxedLcpConstraintSolver {
 public:
-	Solver() : dk::BoxedLcpConstraintSolver(
-	    std::make_shared<dk::DantzigBoxedLcpSolver>(),
-	    std::make_shared<dk::PgsBoxedLcpSolver>()) {}
+	Solver() : dk::BoxedLcpConstraintSolver(std::make_shared<Dantzig>(),
+	    std::make_shared<dk::PgsBoxedLcpSolver>())
+	{
+		dart::external::ode::dSetDebugHandler(lcp_fault_handler);
+		dart::external::ode::dSetErrorHandler(lcp_fault_handler);
+	}
 	std::vector<dk::ConstraintBasePtr> &manual() { return mManualConstraints; }
 };
 
@@ -2793,8 +2861,7 @@ dart_engine_apply_profile(struct dart_engine *e)
 		e->solver->setBoxedLcpSolver(std::make_shared<dk::PgsBoxedLcpSolver>());
 		e->solver->setSecondaryBoxedLcpSolver(nullptr);
 	} else {
-		e->solver->setBoxedLcpSolver(
-		    std::make_shared<dk::DantzigBoxedLcpSolver>());
+		e->solver->setBoxedLcpSolver(std::make_shared<Dantzig>());
 		e->solver->setSecondaryBoxedLcpSolver(
 		    std::make_shared<dk::PgsBoxedLcpSolver>());
 	}
