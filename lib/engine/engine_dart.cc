@@ -790,10 +790,11 @@ Coupling::uniteSkeletons()
 /* DART's boxed LCP solver, with this step's contacts and phys's other
  * constraints handed over as its manual ones. */
 /* Where the handlers of DART's copy of ODE's LCP solver jump back to:
- * the Dantzig solve being made (none: they return, and the library
- * aborts, as it would without phys); what the library said. */
-jmp_buf *lcp_trap;
-char lcp_said[400];
+ * the Dantzig solve being made on this thread (none: they return, and
+ * the library aborts, as it would without phys); what the library
+ * said. An embedder's threads each run their own. */
+thread_local jmp_buf *lcp_trap;
+thread_local char lcp_said[400];
 
 /* Its handlers (dDebug, dError), which abort() the program once they
  * return. They jump: the library's frames have no unwind tables, so an
