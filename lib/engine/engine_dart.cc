@@ -787,8 +787,6 @@ Coupling::uniteSkeletons()
 	}
 }
 
-/* DART's boxed LCP solver, with this step's contacts and phys's other
- * constraints handed over as its manual ones. */
 /* Where the handlers of DART's copy of ODE's LCP solver jump back to:
  * the Dantzig solve being made on this thread (none: they return, and
  * the library aborts, as it would without phys); what the library
@@ -840,6 +838,8 @@ public:
 	}
 };
 
+/* DART's boxed LCP solver, with this step's contacts and phys's other
+ * constraints handed over as its manual ones. */
 class Solver : public dk::BoxedLcpConstraintSolver {
 public:
 	Solver() : dk::BoxedLcpConstraintSolver(std::make_shared<Dantzig>(),

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "inertia_world.h"
+#include "mem.h"
 #include "msg.h"
 #include "param.h"
 #include "sdf.h"
@@ -21,51 +22,49 @@ link_values(const struct values *to, int li)
 	    to->own->links[li].vals;
 }
 
-/* Model m's moving massless links given their shapes' mass: how many,
- * their total mass in *total, those left without in *left. */
-static int
-fill_model(const struct values *to, const struct phys_scene *w, size_t m,
-    double *total, int *left)
+/* Whether link li's model has no mass and li moves, so that it may
+ * be given its shapes'. */
+static bool
+to_fill(const struct phys_scene *w, int li)
 {
-	const struct phys_link *l;
-	struct phys_value *v;
-	size_t i;
-	int filled = 0;
+	const struct phys_model *mo = &w->models[w->links[li].model];
 
-	*total = 0;
-	*left = 0;
+	return mo->lightest < 0 && !mo->is_static && !w->links[li].welded;
+}
+
+/* One pass over the links, each model's said after: how many links,
+ * their total mass, those left without. */
+static int
+fill(const struct values *to, const struct phys_scene *w)
+{
+	double *total = phys_xcalloc(w->nmodels + 1, sizeof *total);
+	int *filled = phys_xcalloc(w->nmodels + 1, sizeof *filled);
+	int *left = phys_xcalloc(w->nmodels + 1, sizeof *left);
+	const struct phys_model *mo;
+	struct phys_value *v;
+	int all = 0, m, n;
+	size_t i;
+
 	for (i = 0; i < w->nlinks; i++) {
-		l = &w->links[i];
-		if (l->model != (int)m || l->welded)
+		if (!to_fill(w, (int)i))
 			continue;
 		v = link_values(to, (int)i);
+		m = w->links[i].model;
 		if (PVB(v, LINK_kinematic) || PVD(v, LINK_inertial_mass) != 0)
 			continue;
 		if (phys_link_values_geometry(w, (int)i,
 		    PHYS_MASSLESS_DENSITY, v) > 0 &&
 		    PVD(v, LINK_inertial_mass) > 0) {
-			*total += PVD(v, LINK_inertial_mass);
-			filled++;
+			total[m] += PVD(v, LINK_inertial_mass);
+			filled[m]++;
 		} else {
-			(*left)++;
+			left[m]++;
 		}
 	}
-	return filled;
-}
-
-static int
-fill(const struct values *to, const struct phys_scene *w)
-{
-	const struct phys_model *mo;
-	double total;
-	int n, left, all = 0;
-	size_t m;
-
-	for (m = 0; m < w->nmodels; m++) {
-		mo = &w->models[m];
-		if (mo->lightest >= 0 || mo->is_static ||
-		    (n = fill_model(to, w, m, &total, &left)) == 0)
+	for (m = 0; m < (int)w->nmodels; m++) {
+		if ((n = filled[m]) == 0)
 			continue;
+		mo = &w->models[m];
 		all += n;
 		phys_warnat(PHYS_AT(mo->doc, mo->node), "model '%s': none of "
 		    "its links has a mass: its %d moving link%s run%s with "
@@ -74,9 +73,12 @@ fill(const struct values *to, const struct phys_scene *w)
 		    "and MuJoCo gives a body without <inertial>, not with "
 		    "stand-ins of 1 g%s", mo->name, n, n == 1 ? "" : "s",
 		    n == 1 ? "s" : "", n == 1 ? "its" : "their",
-		    PHYS_MASSLESS_DENSITY, total, left ? " (links of no "
+		    PHYS_MASSLESS_DENSITY, total[m], left[m] ? " (links of no "
 		    "shape with a volume keep theirs)" : "");
 	}
+	free(total);
+	free(filled);
+	free(left);
 	return all;
 }
 
