@@ -1995,20 +1995,45 @@ limit_rows(struct bullet_engine *e, int ji)
  * begins, and after a pose set. Read once a step, as each reading
  * reckons the poses of two links and their angles. */
 static void
+read_joint(struct bullet_engine *e, size_t i)
+{
+	bjoint &bj = e->joints[i];
+	const struct phys_joint *j = &e->w->joints[i];
+
+	bj.n = joint_state_of(e, (int)i, motion_now(e, j->parent),
+	    motion_now(e, j->child), bj.pos, bj.vel);
+	for (int k = 0; k < bj.n; k++)
+		bj.last[k] = bj.pos[k];
+	limit_rows(e, (int)i);
+}
+
+static void
 read_joints(struct bullet_engine *e)
 {
 	for (size_t i = 0; i < e->links.size(); i++)
 		e->now[i] = link_motion(e, (int)i);
-	for (size_t i = 0; i < e->joints.size(); i++) {
-		bjoint &bj = e->joints[i];
-		const struct phys_joint *j = &e->w->joints[i];
+	for (size_t i = 0; i < e->joints.size(); i++)
+		read_joint(e, i);
+}
 
-		bj.n = joint_state_of(e, (int)i, motion_now(e, j->parent),
-		    motion_now(e, j->child), bj.pos, bj.vel);
-		for (int k = 0; k < bj.n; k++)
-			bj.last[k] = bj.pos[k];
-		limit_rows(e, (int)i);
-	}
+/* The links on link li's body and their joints alone, after its pose is
+ * set: only they moved (a run that sets a chain's joints one by one then
+ * stays linear in them). */
+static void
+read_joints_at(struct bullet_engine *e, int li)
+{
+	int host = rides(e, li) ? e->ride[(size_t)li].host : li;
+	std::vector<int> on(1, host);
+	const phys_scene *w = e->w;
+
+	on.insert(on.end(), e->links[(size_t)host].riders.begin(),
+	    e->links[(size_t)host].riders.end());
+	for (int l : on)
+		e->now[(size_t)l] = link_motion(e, l);
+	for (int l : on)
+		for (size_t k = w->link_joints_at[l];
+		    k < w->link_joints_at[l + 1]; k++)
+			read_joint(e, (size_t)w->link_joints[k]);
 }
 
 /*
@@ -2161,7 +2186,7 @@ bullet_engine_set_link_pose(struct bullet_engine *e, int li, phys_pose p)
 	bl.body->setWorldTransform(t);
 	bl.body->setInterpolationWorldTransform(t);
 	/* less than half a turn at a time keeps the count of turns */
-	read_joints(e);
+	read_joints_at(e, li);
 	return 0;
 }
 

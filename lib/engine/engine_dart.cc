@@ -2179,6 +2179,46 @@ place_tree(dart_engine *e, const dd::SkeletonPtr &skel,
 	}
 }
 
+/* Link li's body placed at pose, its tree's others where they are: only
+ * its own joint and its children's change, so that a run setting a
+ * chain's joints one by one stays linear in them. -1 when a child's link
+ * is not found through a joint at li (the whole tree is placed then). */
+int
+place_near(dart_engine *e, int li, const Eigen::Isometry3d &pose)
+{
+	const struct phys_scene *w = e->w;
+	dd::BodyNode *n = e->links[(size_t)li].body, *p;
+	std::vector<std::pair<int, Eigen::Isometry3d>> kids;
+
+	for (size_t k = w->link_joints_at[li]; k < w->link_joints_at[li + 1];
+	    k++) {
+		const struct phys_joint *j = &w->joints[w->link_joints[k]];
+		int other = j->parent == li ? j->child : j->parent;
+
+		if (other >= 0 && e->links[(size_t)other].body &&
+		    e->links[(size_t)other].body->getParentBodyNode() == n)
+			kids.emplace_back(other, e->links[(size_t)other].body
+			    ->getWorldTransform());
+	}
+	if (kids.size() != n->getNumChildBodyNodes())
+		return -1;
+	p = n->getParentBodyNode();
+	if (n->getParentJoint()->getNumDofs() > 0)
+		n->getParentJoint()->setPositions(coordinates(e,
+		    e->links[(size_t)li].tree_joint, n->getParentJoint(),
+		    (p ? p->getWorldTransform().inverse() : Eigen::Isometry3d::
+		    Identity()) * pose));
+	for (const auto &kid : kids) {
+		dd::BodyNode *c = e->links[(size_t)kid.first].body;
+
+		if (c->getParentJoint()->getNumDofs() > 0)
+			c->getParentJoint()->setPositions(coordinates(e,
+			    e->links[(size_t)kid.first].tree_joint,
+			    c->getParentJoint(), pose.inverse() * kid.second));
+	}
+	return 0;
+}
+
 /* ... and moving as vel (spatial velocities in their own frames): each
  * joint's rates the least-squares fit of its child's motion relative to
  * its parent. */
@@ -3217,14 +3257,17 @@ dart_engine_set_link_pose(struct dart_engine *e, int li, phys_pose p)
 	if (dl.is_static)
 		return phys_fail("link '%s' is static: its pose cannot change",
 		    e->w->links[li].name);
-	std::vector<int> link_of = links_of(e, dl.skel);
-	std::vector<Eigen::Isometry3d> pose(link_of.size());
 	Quiet quiet;
 
-	for (std::size_t i = 0; i < link_of.size(); i++)
-		pose[i] = dl.skel->getBodyNode(i)->getWorldTransform();
-	pose[dl.body->getIndexInSkeleton()] = iso(p);
-	place_tree(e, dl.skel, pose, link_of);
+	if (place_near(e, li, iso(p)) < 0) {
+		std::vector<int> link_of = links_of(e, dl.skel);
+		std::vector<Eigen::Isometry3d> pose(link_of.size());
+
+		for (std::size_t i = 0; i < link_of.size(); i++)
+			pose[i] = dl.skel->getBodyNode(i)->getWorldTransform();
+		pose[dl.body->getIndexInSkeleton()] = iso(p);
+		place_tree(e, dl.skel, pose, link_of);
+	}
 	track_loops(e, true);
 	e->find_stops = true;
 	return 0;

@@ -2743,22 +2743,54 @@ stops_follow_turns(struct ode_engine *e)
 	}
 }
 
-/* Each turning axis's angle now, for the next reading to count its turns
- * from: after a step, and after a pose set. */
+/* Joint i's turning axes' angles now, for the next reading to count its
+ * turns from. */
+static void
+track_joint_turns(struct ode_engine *e, size_t i)
+{
+	double pos[2], vel[2];
+	int k, n;
+
+	if (!e->joints[i].joint)
+		return;
+	n = ode_engine_joint_state(e, (int)i, pos, vel);
+	for (k = 0; k < n; k++)
+		e->joints[i].last[k] = pos[k];
+}
+
+/* Each joint's, after a step. */
 static void
 track_turns(struct ode_engine *e)
 {
-	double pos[2], vel[2];
 	size_t i;
-	int k, n;
 
-	for (i = 0; i < e->w->njoints; i++) {
-		if (!e->joints[i].joint)
-			continue;
-		n = ode_engine_joint_state(e, (int)i, pos, vel);
-		for (k = 0; k < n; k++)
-			e->joints[i].last[k] = pos[k];
-	}
+	for (i = 0; i < e->w->njoints; i++)
+		track_joint_turns(e, i);
+}
+
+/* The joints at one link's. */
+static void
+track_link_turns(struct ode_engine *e, int li)
+{
+	size_t k;
+
+	for (k = e->w->link_joints_at[li]; k < e->w->link_joints_at[li + 1];
+	    k++)
+		track_joint_turns(e, (size_t)e->w->link_joints[k]);
+}
+
+/* Those at the links on link li's body, after its pose is set: only
+ * theirs moved (a run that sets a chain's joints one by one then stays
+ * linear in them). */
+static void
+track_turns_at(struct ode_engine *e, int li)
+{
+	int host = e->ride[li].host >= 0 ? e->ride[li].host : li, k;
+
+	track_link_turns(e, host);
+	for (k = e->links[host].first_rider; k >= 0;
+	    k = e->links[k].next_rider)
+		track_link_turns(e, k);
 }
 
 /* The forces the run puts on links (ODE's bodies sit at their centres of
@@ -2958,7 +2990,7 @@ ode_engine_set_link_pose(struct ode_engine *e, int li, phys_pose p)
 		    e->w->links[li].name);
 	set_body_pose(ol->body, phys_pose_mul(p, ol->inertial));
 	/* less than half a turn at a time keeps the count of turns */
-	track_turns(e);
+	track_turns_at(e, li);
 	return 0;
 }
 

@@ -115,18 +115,23 @@ settable_joint(const struct phys_scene *w, int j)
 	return 0;
 }
 
-/* Link li of the moving side moved by the joint's change d of position
- * (rate false) or of rate (true) about axis through anchor. */
+/* A link's state: read before any of its side moves. */
+struct link_state {
+	phys_pose p;
+	phys_vec3 lin, ang;
+};
+
+/* Link li of the moving side, at s, moved by the joint's change d of
+ * position (rate false) or of rate (true) about axis through anchor. */
 static int
 move_link(struct phys_engine *e, const struct phys_joint *jt, int li,
-    bool rate, double d, phys_vec3 axis, phys_vec3 anchor)
+    struct link_state s, bool rate, double d, phys_vec3 axis,
+    phys_vec3 anchor)
 {
 	bool slide = jt->type == PHYS_JOINT_PRISMATIC;
-	phys_pose p, move = PHYS_POSE_IDENTITY;
-	phys_vec3 lin, ang, w = v3_scale(axis, d);
+	phys_pose move = PHYS_POSE_IDENTITY;
+	phys_vec3 w = v3_scale(axis, d);
 
-	phys_engine_link_pose(e, li, &p);
-	phys_engine_link_vel(e, li, &lin, &ang);
 	if (!rate) {
 		if (slide) {
 			move.p = w;
@@ -135,22 +140,46 @@ move_link(struct phys_engine *e, const struct phys_joint *jt, int li,
 			move.q = phys_quat_about(axis, d);
 			move.p = v3_sub(anchor, phys_quat_rotate(move.q, anchor));
 		}
-		if (phys_engine_set_link_pose(e, li, phys_pose_mul(move, p)) < 0)
+		if (phys_engine_set_link_pose(e, li, phys_pose_mul(move,
+		    s.p)) < 0)
 			return -1;
 		/* its motion turns with it: the joint keeps its rate */
-		if (slide || (v3_dot(lin, lin) == 0 && v3_dot(ang, ang) == 0))
+		if (slide || (v3_dot(s.lin, s.lin) == 0 &&
+		    v3_dot(s.ang, s.ang) == 0))
 			return 0;
-		lin = phys_quat_rotate(move.q, lin);
-		ang = phys_quat_rotate(move.q, ang);
-		return phys_engine_set_link_vel(e, li, &lin, &ang);
+		s.lin = phys_quat_rotate(move.q, s.lin);
+		s.ang = phys_quat_rotate(move.q, s.ang);
+		return phys_engine_set_link_vel(e, li, &s.lin, &s.ang);
 	}
 	if (slide) {
-		lin = v3_add(lin, w);
+		s.lin = v3_add(s.lin, w);
 	} else {
-		ang = v3_add(ang, w);
-		lin = v3_add(lin, v3_cross(w, v3_sub(p.p, anchor)));
+		s.ang = v3_add(s.ang, w);
+		s.lin = v3_add(s.lin, v3_cross(w, v3_sub(s.p.p, anchor)));
 	}
-	return phys_engine_set_link_vel(e, li, &lin, &ang);
+	return phys_engine_set_link_vel(e, li, &s.lin, &s.ang);
+}
+
+/* The dynamic links of the moving side (n) moved as one body: each read
+ * before any is set, so that an engine holding the run's sets until its
+ * next reading (Simbody) fits them once a part, not once a link. */
+static int
+move_side(struct phys_engine *e, const struct phys_joint *jt,
+    const int *links, size_t n, struct link_state *s, bool rate, double d,
+    phys_vec3 axis, phys_vec3 anchor)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < n; i++) {
+		phys_engine_link_pose(e, links[i], &s[i].p);
+		phys_engine_link_vel(e, links[i], &s[i].lin, &s[i].ang);
+	}
+	for (i = 0; i < n && rc == 0; i++)
+		if (phys_engine_link_dynamic(e, links[i]))
+			rc = move_link(e, jt, links[i], s[i], rate, d, axis,
+			    anchor);
+	return rc;
 }
 
 /* The joint's position (rate false) or rate set to target: every dynamic
@@ -160,9 +189,10 @@ set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
     double target, bool rate)
 {
 	int *links = phys_xcalloc(w->nlinks, sizeof *links);
+	struct link_state *s = NULL;
 	double pos[2], vel[2], d, parts, p;
 	phys_vec3 axis, anchor;
-	size_t n, i;
+	size_t n;
 	int rc;
 
 	if ((rc = settable_joint(w, j)) < 0 ||
@@ -182,11 +212,12 @@ set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
 		rc = phys_fail("joint '%s': a turn of %g rad from where it is "
 		    "is more than phys sets (%d turns)", w->joints[j].name, d,
 		    MAX_QUARTER_TURNS / 4);
+	else
+		s = phys_xcalloc(n + 1, sizeof *s);
 	for (p = 0; p < parts && rc == 0; p++)
-		for (i = 0; i < n && rc == 0; i++)
-			if (phys_engine_link_dynamic(e, links[i]))
-				rc = move_link(e, &w->joints[j], links[i],
-				    rate, d / parts, axis, anchor);
+		rc = move_side(e, &w->joints[j], links, n, s, rate, d / parts,
+		    axis, anchor);
+	free(s);
 	free(links);
 	return rc;
 }

@@ -15,7 +15,7 @@ phys_links_joined(const struct phys_scene *w, int start, int skip, int avoid,
     int *out, size_t *n)
 {
 	bool *in = phys_xcalloc(w->nlinks, sizeof *in);
-	size_t head = 0, i;
+	size_t head = 0, k;
 	int back = -1;
 
 	*n = 0;
@@ -24,15 +24,16 @@ phys_links_joined(const struct phys_scene *w, int start, int skip, int avoid,
 	while (head < *n && back < 0) {
 		int l = out[head++];
 
-		for (i = 0; i < w->njoints; i++) {
-			const struct phys_joint *o = &w->joints[i];
-			int other;
+		for (k = w->link_joints_at[l]; k < w->link_joints_at[l + 1];
+		    k++) {
+			int ji = w->link_joints[k];
+			const struct phys_joint *o = &w->joints[ji];
+			int other = o->parent == l ? o->child : o->parent;
 
-			if ((int)i == skip || (o->parent != l && o->child != l))
+			if (ji == skip)
 				continue;
-			other = o->parent == l ? o->child : o->parent;
 			if (other == avoid) {
-				back = (int)i;
+				back = ji;
 				break;
 			}
 			if (other >= 0 && !in[other]) {
@@ -76,15 +77,16 @@ held_by_world(const struct phys_scene *w, size_t j, const int *links,
 {
 	size_t i, k;
 
-	for (i = 0; i < w->njoints; i++) {
-		const struct phys_joint *o = &w->joints[i];
+	for (i = 0; i < n; i++)
+		for (k = w->link_joints_at[links[i]];
+		    k < w->link_joints_at[links[i] + 1]; k++) {
+			const struct phys_joint *o =
+			    &w->joints[w->link_joints[k]];
 
-		if (i == j || (o->parent >= 0 && o->child >= 0))
-			continue;
-		for (k = 0; k < n; k++)
-			if (links[k] == o->parent || links[k] == o->child)
+			if ((size_t)w->link_joints[k] != j &&
+			    (o->parent < 0 || o->child < 0))
 				return true;
-	}
+		}
 	return false;
 }
 

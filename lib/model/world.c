@@ -4146,6 +4146,41 @@ mark_welded(struct phys_scene *w)
 	free(via);
 }
 
+/* Joint i's end k (0: parent, 1: child) as a link it is listed at, or
+ * -1: the world, or a child that is its parent too (listed once). */
+static int
+listed_end(const struct phys_scene *w, size_t i, int k)
+{
+	int p = w->joints[i].parent, c = w->joints[i].child, l = k ? c : p;
+
+	if (l < 0 || (size_t)l >= w->nlinks || (k && c == p))
+		return -1;
+	return l;
+}
+
+/* The joints at each link (world_types.h), counted then placed: one pass
+ * over the joints each, so that a walk over the links beyond a joint
+ * costs the links it finds, not the world's joints each. */
+static void
+index_link_joints(struct phys_scene *w)
+{
+	size_t *at = phys_xcalloc(w->nlinks + 2, sizeof *at), i;
+	int *js = phys_xcalloc(2 * w->njoints + 1, sizeof *js), k, l;
+
+	for (i = 0; i < w->njoints; i++)
+		for (k = 0; k < 2; k++)
+			if ((l = listed_end(w, i, k)) >= 0)
+				at[l + 2]++;
+	for (i = 2; i < w->nlinks + 2; i++)
+		at[i] += at[i - 1];
+	for (i = 0; i < w->njoints; i++)
+		for (k = 0; k < 2; k++)
+			if ((l = listed_end(w, i, k)) >= 0)
+				js[at[l + 1]++] = (int)i;
+	w->link_joints_at = at;
+	w->link_joints = js;
+}
+
 int
 phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 {
@@ -4175,6 +4210,7 @@ phys_world_load_doc(struct phys_scene *w, const struct phys_load_options *opt)
 		mark_skeletons(w);
 		phys_inside_find(w, opt->quiet);
 	}
+	index_link_joints(w);
 	for (i = 0; i < L.nframes; i++)
 		free(L.frames[i].name);
 	free(L.frames);
@@ -4259,6 +4295,8 @@ phys_world_free(struct phys_scene *w)
 	free(w->profiles);
 	free(w->models);
 	free(w->links);
+	free(w->link_joints_at);
+	free(w->link_joints);
 	free(w->excluded);
 	free(w->inside);
 	free(w->welds);

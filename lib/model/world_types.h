@@ -253,6 +253,11 @@ struct phys_scene {
 	struct phys_link *links;
 	struct phys_collision *collisions;
 	struct phys_joint *joints;
+	/* Each link's joints, for walks over the links they join: link
+	 * l's are link_joints[link_joints_at[l]] before
+	 * link_joints[link_joints_at[l + 1]] (load's last step) */
+	size_t *link_joints_at;
+	int *link_joints;
 	struct phys_visual *visuals;
 	struct phys_tendon *tendons;
 	size_t nmodels, nlinks, ncollisions, njoints, nvisuals, ntendons;
