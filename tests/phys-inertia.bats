@@ -1135,3 +1135,24 @@ URDF
 	[ "$(wc -l < "$TMP/d")" -eq 1 ]
 	grep -q '<inertia ixx="0.065"' "$TMP/d"
 }
+
+@test "show: a robot of 1,100 links, one with an invalid inertia: each link named once in each view, the reason under them" {
+	# a row of 5 cm cubes; link 100's moments break the triangle
+	# inequality. Its footnote once took the tag of a name in the third
+	# view, which then went missing.
+	awk 'BEGIN {
+		print "<?xml version=\"1.0\"?><robot name=\"r\">"
+		for (i = 0; i < 1100; i++) {
+			I = i == 100 ? "ixx=\"1\" iyy=\"0.01\" izz=\"0.01\"" : "ixx=\"5.2e-5\" iyy=\"5.2e-5\" izz=\"5.2e-5\""
+			printf "<link name=\"n%d\"><inertial><mass value=\"0.125\"/><inertia %s ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial><collision><geometry><box size=\"0.05 0.05 0.05\"/></geometry></collision></link>\n", i, I
+			if (i)
+				printf "<joint name=\"j%d\" type=\"revolute\"><parent link=\"n%d\"/><child link=\"n%d\"/><origin xyz=\"0.1 0 0\"/><axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>\n", i, i - 1, i
+		}
+		print "</robot>" }' > "$TMP/row.urdf"
+	phys-inertia show -o "$TMP/row.svg" "$TMP/row.urdf" 2> /dev/null
+	# each name in a <text> element: 3 times each, no more, no less
+	grep -o '<text>r::n[0-9]*<' "$TMP/row.svg" | sort | uniq -c |
+	    awk '$1 != 3 { print "named", $1, "times:", $2; bad = 1 }
+		{ n++ } END { if (n != 1100) { print n, "names"; bad = 1 } exit bad }'
+	grep -q '<text>r::n100: invalid inertia, no box: ' "$TMP/row.svg"
+}
