@@ -306,6 +306,11 @@ phys_says() {
 	grep -qx "3	link 'base' has no <inertial>: kept with mass 0 (phys-inertia fix computes one); libsdformat drops it and the links below it (leg, foot), which leaves no link: it refuses the file" "$TMP/said"
 	phys-sdf check "$TMP/tiny.urdf" | jq -r .message > "$TMP/said"
 	grep -qx "link 'tiny' has mass 1e-07, which libsdformat takes for none (it is within 1e-6 of 0): kept; libsdformat drops it and the links below it (tip), and Gazebo runs without them" "$TMP/said"
+	# no link of the robot has a mass: a run gives its links their
+	# shapes' (massless.h), and the warning says that, not "mass 0"
+	massless_robot none base:- revolute leg:-
+	phys-sdf check "$TMP/none.urdf" | jq -r .message > "$TMP/said"
+	grep -qx "link 'base' has no <inertial>: kept (no link of the robot has a mass: a run gives each moving link its collision shapes' mass, as phys-inertia fix computes it); libsdformat drops it and the links below it (leg), which leaves no link: it refuses the file" "$TMP/said"
 }
 
 @test "a robot without any inertial: check lists each link, fix writes only <inertial>s, then it simulates" {
@@ -521,9 +526,10 @@ URDF
 	# two massless links lumped into a: libsdformat's NaN, phys's sum
 	[[ "$output" == *"r.urdf:2: link 'a': libsdformat lumps links of no mass together into it, which makes its centre of mass NaN, and refuses the file; phys adds their masses"* ]]
 	[ "$(phys-param get "$TMP/r.urdf" 'r::a/inertial.mass' | jq .value)" = 1 ]
-	# and with a of no mass too: libsdformat drops a, phys keeps mass 0
+	# and with a and c of no mass too: libsdformat drops a, phys keeps
+	# it, and a run gives the links their shapes' mass
 	sed -i 's|<capsule radius="0.1" length="0.4"/>|<sphere radius="0.1"/>|; s|<mass value="1"/>|<mass value="0"/>|' "$TMP/r.urdf"
-	phys-sdf check "$TMP/r.urdf" | grep -q '"line":3,"severity":"warning","message":"link '"'a'"' has mass 0: kept with mass 0 (phys-inertia fix computes one); libsdformat drops it and the links below it (c), which leaves no link: it refuses the file"'
+	phys-sdf check "$TMP/r.urdf" | grep -q '"line":3,"severity":"warning","message":"link '"'a'"' has mass 0: kept (no link of the robot has a mass: a run gives each moving link its collision shapes'"'"' mass, as phys-inertia fix computes it); libsdformat drops it and the links below it (c), which leaves no link: it refuses the file"'
 	[ "$(phys-param get "$TMP/r.urdf" 'r::a/inertial.mass' | jq .value)" = 0 ]
 }
 

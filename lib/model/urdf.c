@@ -210,6 +210,8 @@ struct reader {
 	struct u_fate *fates;	/* by link */
 	/* libsdformat refuses what it converts: no link left, or a NaN */
 	bool no_link, nan;
+	/* no link has a mass: a run gives them their shapes' (massless.h) */
+	bool massless;
 	struct lists link_exts, joint_exts;	/* <gazebo> blocks, in order */
 	int minor;		/* the SDF version the model needs */
 	xmlDocPtr out;
@@ -2851,6 +2853,17 @@ gazebo(const struct reader *r, size_t below)
 	    ", and Gazebo runs without it";
 }
 
+/* What phys does with a link of no mass (zero) it keeps. */
+static const char *
+kept_how(const struct reader *r, bool zero)
+{
+	if (r->massless)
+		return " (no link of the robot has a mass: a run gives each "
+		    "moving link its collision shapes' mass, as phys-inertia "
+		    "fix computes it)";
+	return zero ? " with mass 0 (phys-inertia fix computes one)" : "";
+}
+
 /*
  * libsdformat drops a link without mass with every link below it, even
  * one that is lumped (its own lumped children are merged first): a robot
@@ -2872,12 +2885,11 @@ warn_lost(struct reader *r, int li)
 	n = bodies_below(r, li, &names);
 	mass_words(l, f, &has);
 	if (l->body == li && !f->reached)
-		urdf_warn(r, line, "link '%s' has %s: kept with mass 0 "
-		    "(phys-inertia fix computes one)", l->name, has.s);
+		urdf_warn(r, line, "link '%s' has %s: kept%s", l->name,
+		    has.s, kept_how(r, true));
 	else if (l->body == li)
 		urdf_warn(r, line, "link '%s' has %s: kept%s; libsdformat "
-		    "drops it%s%s%s%s%s", l->name, has.s, zero ?
-		    " with mass 0 (phys-inertia fix computes one)" : "",
+		    "drops it%s%s%s%s%s", l->name, has.s, kept_how(r, zero),
 		    n ? " and the links below it (" : "", n ? names.s : "",
 		    n > 4 ? ", ..." : "", n ? ")" : "", gazebo(r, n));
 	else if (n)
@@ -3088,6 +3100,10 @@ write_tree(struct reader *r)
 	size_t k;
 	int li;
 
+	r->massless = true;
+	for (k = 0; k < r->nlinks; k++)
+		if (r->links[k].in.has && r->links[k].in.mass > 0)
+			r->massless = false;
 	for (k = 0; k < r->nlinks; k++) {
 		li = r->order[k];
 		l = &r->links[li];
