@@ -5,31 +5,7 @@
 # other in one model whose links collide, their bitmasks keeping them
 # apart (collide_bitmask 0); and a small ball on a plane.
 n=$1 d=$2
-awk -v n=12 'BEGIN {
-	for (f = 0; f < 6; f++) {
-		ax = int(f / 2); s = f % 2 ? 1 : -1
-		for (i = 0; i <= n; i++)
-			for (j = 0; j <= n; j++) {
-				u = -0.5 + i / n; v = -0.5 + j / n
-				if (ax == 0) { x = s * 0.5; y = u; z = v }
-				if (ax == 1) { y = s * 0.5; z = u; x = v }
-				if (ax == 2) { z = s * 0.5; x = u; y = v }
-				printf "v %.6f %.6f %.6f\n", x, y, z
-			}
-	}
-	for (f = 0; f < 6; f++) {
-		s = f % 2 ? 1 : -1
-		for (i = 0; i < n; i++)
-			for (j = 0; j < n; j++) {
-				a = f * (n + 1) * (n + 1) + i * (n + 1) + j + 1
-				b = a + n + 1
-				if (s > 0)
-					printf "f %d %d %d\nf %d %d %d\n", a, b, b + 1, a, b + 1, a + 1
-				else
-					printf "f %d %d %d\nf %d %d %d\n", a, b + 1, b, a, a + 1, b + 1
-			}
-	}
-}' > "$d/cube.obj"
+sh "$(dirname "$0")/../tests/data/gridcube.sh" 12 > "$d/cube.obj"
 cube() {
 	cat <<SDF
 <link name="$1"><pose>$2 0 2 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.17</ixx><iyy>0.17</iyy><izz>0.17</izz></inertia></inertial>
