@@ -2591,7 +2591,6 @@ struct hull_point {
 	const dc::CollisionObject *o1, *o2;
 	Eigen::Vector3d point, normal;
 	double depth;
-	dd::BodyNode *b1 = nullptr, *b2 = nullptr;	/* when no o1, o2 */
 };
 
 /*
@@ -2674,15 +2673,23 @@ keep_still_impulses(dart_engine *e)
 }
 
 /*
- * Which of a pair's points (more than its limit) it keeps: the deepest,
- * then each the farthest from those kept, in the detector's order. FCL
+ * Which of a pair's points it keeps, at most limit: the deepest, then
+ * each the farthest from those kept, in the detector's order (all of
+ * them, in that order, within the limit). FCL
  * gives a mesh's points in the order its tree of triangles meets them:
  * the first ten of a face of 2,048 triangles lie in one corner, and a
  * cube of such faces resting on the ground sank 18 mm in 0.1 s (ODE,
  * which keeps the deepest, holds it).
  */
+/* A point of a pair, on bodies b1 and b2, the normal from b2 to b1. */
+struct pair_point {
+	dd::BodyNode *b1, *b2;
+	Eigen::Vector3d point, normal;
+	double depth;
+};
+
 std::vector<std::size_t>
-spread(const std::vector<hull_point> &p, long limit)
+spread(const std::vector<pair_point> &p, long limit)
 {
 	std::vector<double> gap(p.size(), INFINITY);
 	std::vector<std::size_t> out;
@@ -2691,7 +2698,7 @@ spread(const std::vector<hull_point> &p, long limit)
 	for (std::size_t i = 1; i < p.size(); i++)
 		if (p[i].depth > p[best].depth)
 			best = i;
-	while ((long)out.size() < limit) {
+	while (!p.empty() && (long)out.size() < limit) {
 		out.push_back(best);
 		gap[best] = -1;		/* kept */
 		next = p.size();
@@ -2724,11 +2731,11 @@ shape_node(const dart_engine *e, int ci)
 
 /* The points of mesh m at or below plane p (plane_pair), each as deep as
  * it is below, the normal the plane's (from p to m, as DART's). */
-std::vector<hull_point>
+std::vector<pair_point>
 plane_points(const dart_engine *e, int m, int p)
 {
 	dd::ShapeNode *ms = shape_node(e, m), *ps = shape_node(e, p);
-	std::vector<hull_point> out;
+	std::vector<pair_point> out;
 
 	if (!ms || !ps)
 		return out;
@@ -2749,9 +2756,8 @@ plane_points(const dart_engine *e, int m, int p)
 			double depth = d - n.dot(x);
 
 			if (depth >= 0)
-				out.push_back({ nullptr, nullptr, x, n, depth,
-				    ms->getBodyNodePtr().get(),
-				    ps->getBodyNodePtr().get() });
+				out.push_back({ ms->getBodyNodePtr().get(),
+				    ps->getBodyNodePtr().get(), x, n, depth });
 		}
 	return out;
 }
@@ -2764,7 +2770,7 @@ find_contacts(dart_engine *e)
 	std::map<std::pair<int, int>, std::vector<hull_point>> hulls;
 	/* each pair's points, the pairs in the detector's order */
 	std::map<std::pair<int, int>, std::size_t> pair_at;
-	std::vector<std::pair<std::pair<int, int>, std::vector<hull_point>>>
+	std::vector<std::pair<std::pair<int, int>, std::vector<pair_point>>>
 	    points;
 
 	e->result.clear();
@@ -2799,9 +2805,10 @@ find_contacts(dart_engine *e)
 		auto key = std::make_pair(c1, c2);
 		auto at = pair_at.emplace(key, points.size());
 		if (at.second)
-			points.emplace_back(key, std::vector<hull_point>());
-		points[at.first->second].second.push_back({ c.collisionObject1,
-		    c.collisionObject2, c.point, normal, c.penetrationDepth });
+			points.emplace_back(key, std::vector<pair_point>());
+		points[at.first->second].second.push_back({
+		    body_of(c.collisionObject1), body_of(c.collisionObject2),
+		    c.point, normal, c.penetrationDepth });
 	}
 	for (int m : e->plane_meshes)
 		for (int p : e->planes)
@@ -2809,20 +2816,12 @@ find_contacts(dart_engine *e)
 				points.emplace_back(std::make_pair(m, p),
 				    plane_points(e, m, p));
 	for (auto &pp : points) {
-		const std::vector<hull_point> &p = pp.second;
-		long limit = pair_limit(e, pp.first.first, pp.first.second);
-		std::vector<std::size_t> take;
+		const std::vector<pair_point> &p = pp.second;
 
-		if ((long)p.size() > limit)
-			take = spread(p, limit);
-		else
-			for (std::size_t i = 0; i < p.size(); i++)
-				take.push_back(i);
-		for (std::size_t i : take)
-			add_contact(e, pp.first.first, pp.first.second,
-			    p[i].o1 ? body_of(p[i].o1) : p[i].b1,
-			    p[i].o2 ? body_of(p[i].o2) : p[i].b2, p[i].point,
-			    p[i].normal, p[i].depth, kept);
+		for (std::size_t i : spread(p, pair_limit(e, pp.first.first,
+		    pp.first.second)))
+			add_contact(e, pp.first.first, pp.first.second, p[i].b1,
+			    p[i].b2, p[i].point, p[i].normal, p[i].depth, kept);
 	}
 	for (auto &h : hulls)
 		hull_contact(e, h.first.first, h.first.second, h.second, kept);
