@@ -925,7 +925,6 @@ struct dart_engine {
 	Solver *solver = nullptr;		/* the world's */
 	std::vector<dlink> links;
 	std::vector<djoint> joints;
-	std::vector<std::vector<int>> joined;	/* per link: links a joint joins */
 	std::vector<dd::SkeletonPtr> trees;
 	std::unordered_map<const dd::ShapeFrame *, int> collision_of;
 	/* Per collision that collides as a convex hull: its vertices in its
@@ -1506,9 +1505,14 @@ pair_excluded(const dart_engine *e, int c1, int c2)
 	if (k1 == k2 || (e->links[(size_t)k1].is_static &&
 	    e->links[(size_t)k2].is_static))
 		return true;
-	for (int k : e->joined[(size_t)k1])
-		if (k == k2)
+	for (size_t k = w->link_joints_at[k1]; k < w->link_joints_at[k1 + 1];
+	    k++) {
+		const struct phys_joint *j = &w->joints[w->link_joints[k]];
+
+		if (j->type != PHYS_JOINT_GEARBOX && (j->parent == k2 ||
+		    j->child == k2))
 			return true;
+	}
 	return !phys_collisions_may_touch(w, e->v, c1, c2);
 }
 
@@ -2063,15 +2067,6 @@ build(dart_engine *e)
 	const struct phys_scene *w = e->w;
 	std::vector<int> parent_joint(w->nlinks, -1);
 
-	e->joined.resize(w->nlinks);
-	for (size_t i = 0; i < w->njoints; i++) {
-		const struct phys_joint *j = &w->joints[i];
-
-		if (j->type == PHYS_JOINT_GEARBOX || j->parent < 0)
-			continue;
-		e->joined[(size_t)j->parent].push_back(j->child);
-		e->joined[(size_t)j->child].push_back(j->parent);
-	}
 	for (size_t i = 0; i < w->nlinks; i++)
 		if (w->models[w->links[i].model].is_static)
 			make_static(e, (int)i);
