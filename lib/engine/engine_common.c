@@ -1435,3 +1435,58 @@ phys_tendon_joints_held(const struct phys_scene *w,
 				    w->joints[t->joints[k]].name);
 	return 0;
 }
+
+static double
+dist2(phys_vec3 a, phys_vec3 b)
+{
+	double x = a.x - b.x, y = a.y - b.y, z = a.z - b.z;
+
+	return x * x + y * y + z * z;
+}
+
+static int
+index_order(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+
+	return (i > j) - (i < j);
+}
+
+size_t
+phys_contact_spread(const phys_vec3 *at, const double *depth, size_t n,
+    size_t limit, size_t *keep)
+{
+	double *gap;	/* squared distance to the nearest kept; -1: kept */
+	size_t i, best = 0, next, k = 0;
+
+	if (n <= limit) {
+		for (i = 0; i < n; i++)
+			keep[i] = i;
+		return n;
+	}
+	gap = phys_xmalloc(n * sizeof *gap);
+	for (i = 0; i < n; i++) {
+		gap[i] = INFINITY;
+		if (depth[i] > depth[best])
+			best = i;
+	}
+	while (k < limit) {
+		keep[k++] = best;
+		gap[best] = -1;
+		next = n;
+		for (i = 0; i < n; i++) {
+			if (gap[i] < 0)
+				continue;
+			if (dist2(at[i], at[best]) < gap[i])
+				gap[i] = dist2(at[i], at[best]);
+			if (next == n || gap[i] > gap[next])
+				next = i;
+		}
+		if (next == n)
+			break;
+		best = next;
+	}
+	free(gap);
+	qsort(keep, k, sizeof *keep, index_order);
+	return k;
+}

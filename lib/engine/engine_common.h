@@ -504,6 +504,17 @@ bool phys_contact_without_force(const struct phys_value *a,
 bool phys_contact_without_force_reported(const struct phys_value *a,
     const struct phys_value *b);
 
+/*
+ * Which of a pair's n contact points (at, depth) to keep, at most limit:
+ * the deepest, then each time the one farthest from those kept, in keep
+ * in ascending order; returns how many (all of them, when n <= limit).
+ * A detector gives a mesh's points in the order it meets its triangles:
+ * the first ten of a fine face on a plane lie in one of its corners, and
+ * the body tips or sinks on them.
+ */
+size_t phys_contact_spread(const phys_vec3 *at, const double *depth,
+    size_t n, size_t limit, size_t *keep);
+
 #ifdef __cplusplus
 }
 #endif
