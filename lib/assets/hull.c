@@ -96,6 +96,51 @@ hull_mesh(qhT *qh, const struct phys_mesh *m)
 	return h;
 }
 
+/* Spread of the vertices along their thinnest direction, against their
+ * extent. */
+static double
+thickness(const struct phys_mesh *m)
+{
+	phys_vec3 p0, p1, p2, p, n;
+	double best = 0, d, size;
+	size_t i;
+
+	if (m->nv < 4)
+		return 0;
+	p0 = v3(m->v[0], m->v[1], m->v[2]);
+	p1 = p0;
+	for (i = 0; i < m->nv; i++) {
+		p = v3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
+		if ((d = v3_norm(v3_sub(p, p0))) > best)
+			best = d, p1 = p;
+	}
+	if (!((size = best) > 0))
+		return 0;
+	p2 = p0, best = 0;
+	for (i = 0; i < m->nv; i++) {
+		p = v3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
+		d = v3_norm(v3_cross(v3_sub(p, p0), v3_sub(p1, p0)));
+		if (d > best)
+			best = d, p2 = p;
+	}
+	n = v3_cross(v3_sub(p1, p0), v3_sub(p2, p0));
+	if (!(v3_norm(n) > 0))
+		return 0;
+	n = v3_normalize(n);
+	best = 0;
+	for (i = 0; i < m->nv; i++) {
+		p = v3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
+		best = fmax(best, fabs(v3_dot(v3_sub(p, p0), n)));
+	}
+	return best / size;
+}
+
+bool
+phys_mesh_flat(const struct phys_mesh *m)
+{
+	return thickness(m) < 1e-6;
+}
+
 struct phys_mesh *
 phys_mesh_hull(const struct phys_mesh *m)
 {
@@ -109,6 +154,9 @@ phys_mesh_hull(const struct phys_mesh *m)
 	if (m->nv < 4)
 		return fail_null("a mesh of %zu vertices has no convex hull",
 		    m->nv);
+	if (phys_mesh_flat(m))
+		return fail_null("%s", "the mesh has no convex hull (it is "
+		    "flat: its vertices lie in one plane)");
 	/* qhull speaks on a stream; what it says becomes phys's error */
 	err = open_memstream(&said, &len);
 	if (!err)

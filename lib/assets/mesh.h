@@ -89,6 +89,11 @@ void phys_mesh_free(struct phys_mesh *m);
  * of triangles turned outwards; NULL for a flat mesh, saying so.
  */
 struct phys_mesh *phys_mesh_hull(const struct phys_mesh *m);
+/* Whether m's vertices lie in one plane, to within a millionth of their
+ * extent (a mesh file's single precision): its hull has no volume. qhull
+ * makes one a few rounding errors thick of a tilted plane's grid, and
+ * bodies fell through it. */
+bool phys_mesh_flat(const struct phys_mesh *m);
 
 /*
  * Of the solid the closed mesh bounds: volume, centre of mass, and the

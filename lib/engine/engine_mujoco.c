@@ -614,45 +614,6 @@ put_inertial(struct phys_buf *b)
 	    "diaginertia=\"1 1 1\"/>\n");
 }
 
-/* Spread of the vertices along their thinnest direction, against their
- * extent: 0 for a flat mesh, which has no convex hull. */
-static double
-thickness(const struct phys_mesh *m)
-{
-	phys_vec3 p0, p1, p2, p, n;
-	double best = 0, d, size;
-	size_t i;
-
-	if (m->nv < 4)
-		return 0;
-	p0 = v3(m->v[0], m->v[1], m->v[2]);
-	p1 = p0;
-	for (i = 0; i < m->nv; i++) {
-		p = v3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
-		if ((d = v3_norm(v3_sub(p, p0))) > best)
-			best = d, p1 = p;
-	}
-	if (!((size = best) > 0))
-		return 0;
-	p2 = p0, best = 0;
-	for (i = 0; i < m->nv; i++) {
-		p = v3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
-		d = v3_norm(v3_cross(v3_sub(p, p0), v3_sub(p1, p0)));
-		if (d > best)
-			best = d, p2 = p;
-	}
-	n = v3_cross(v3_sub(p1, p0), v3_sub(p2, p0));
-	if (!(v3_norm(n) > 0))
-		return 0;
-	n = v3_normalize(n);
-	best = 0;
-	for (i = 0; i < m->nv; i++) {
-		p = v3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]);
-		best = fmax(best, fabs(v3_dot(v3_sub(p, p0), n)));
-	}
-	return best / size;
-}
-
 static void
 put_mesh_asset(struct phys_buf *b, int ci, const struct phys_mesh *m)
 {
@@ -829,7 +790,7 @@ put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 			return -1;
 		if (is_polyline(wc)) {
 			put_polyline_assets(b, (int)i, c.mesh);
-		} else if (thickness(c.mesh) < 1e-9) {
+		} else if (phys_mesh_flat(c.mesh)) {
 			if (!e->skip_unsupported)
 				rc = refuse_collision(wc, "its mesh is flat: "
 				    "MuJoCo collides a mesh's convex hull, "
