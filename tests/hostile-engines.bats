@@ -225,6 +225,18 @@ step_bounded() {
 	[ "$(jq -s -c 'map(.engine.accuracy)' "$TMP/out")" = '[0.001,null,null,null,0.999,null,null,null,null,null,null]' ]
 }
 
+@test "memory running out ends a run with \"out of memory\" and status 1, under -q too, Bullet's included" {
+	sanitized && skip "the sanitizer reserves more address space than the bound"
+	# -q dropped the last words; Bullet passed malloc's NULL on and
+	# crashed (a 4,000-link chain under 300 MB)
+	run bash -c 'cd "$1" && ulimit -v 150000 && phys-step -q -p ode -t 0 bent2000.sdf >/dev/null' _ "$H"
+	assert_failure 1
+	assert_output "phys-step: out of memory"
+	run bash -c 'cd "$1" && ulimit -v 300000 && phys-step -q -p bullet -t 0 bent4000.sdf >/dev/null' _ "$H"
+	assert_failure 1
+	assert_output --partial "out of memory"
+}
+
 @test "a chain whose every joint starts outside its limits starts at them under each engine, where the closed form puts it, within the bounds" {
 	# Each joint is set 0.1 rad over: the last link's origin is the sum
 	# over i of 0.1 (-sin 0.1 i, -cos 0.1 i) below the first joint. Each

@@ -401,8 +401,9 @@ phys_die(int status, const char *fmt, ...)
 	batch_depth = 0;
 	flush_held();
 	/* a sink that collects warnings (phys-sdf check's) would take the
-	 * last words with it: they go to stderr */
+	 * last words with it, and -q would drop them: they go to stderr */
 	warning_sink = NULL;
+	quiet = false;
 	va_start(ap, fmt);
 	vwarn(NULL, 0, fmt, ap);
 	va_end(ap);

@@ -1223,12 +1223,37 @@ bullet_support(const struct phys_param *p)
 	return p->ode;	/* shared: honoured as under ODE */
 }
 
+/*
+ * Bullet's memory from malloc, refused with std::bad_alloc, which the
+ * operation reports as any other failure: Bullet's own allocator passes
+ * malloc's NULL on, and a 4,000-link chain under 300 MB of address space
+ * crashed on it. Its aligned blocks keep malloc's pointer, freed by free
+ * (as before), so blocks from before the change free alike.
+ */
+void *
+bullet_memory(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		throw std::bad_alloc();
+	return p;
+}
+
+void
+bullet_memory_free(void *p)
+{
+	free(p);
+}
+
 static struct bullet_engine *
 bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
 {
-	auto *e = new bullet_engine(w, v);
 	struct phys_engine_options dflt = {};
+
+	btAlignedAllocSetCustom(bullet_memory, bullet_memory_free);
+	auto *e = new bullet_engine(w, v);
 
 	if (!opt)
 		opt = &dflt;

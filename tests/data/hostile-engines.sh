@@ -147,7 +147,7 @@ chain 601 > "$d/chain601.sdf"
 # lower one, moving the links below it (turning them one by one took ODE
 # 28 s for 1,000 links, Simbody 36 s for 200, DART a minute for 590)
 bent='<limit><lower>0.1</lower><upper>0.2</upper></limit>'
-for n in 96 200 300 400 600 1000 2000; do	# halves: sanitized runs
+for n in 96 200 300 400 600 1000 2000 4000; do	# halves: sanitized runs
 	chain $n "$bent" > "$d/bent$n.sdf"
 done
 
