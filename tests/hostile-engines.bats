@@ -243,7 +243,7 @@ step_bounded() {
 	# engine's chain as deep as it takes one (MuJoCo 96, DART 600), half
 	# as deep when sanitized (a run then takes four times as long).
 	local en e n
-	for en in ode:2000 bullet:2000 simbody:400 dart:600 mujoco:96; do
+	for en in ode:4000 bullet:2000 simbody:2000 dart:600 mujoco:96; do
 		e=${en%:*} n=${en#*:}
 		! sanitized || [ "$n" -lt 100 ] || n=$((n / 2))
 		run step_bounded -p "$e" -q -t 0 "bent$n.sdf"

@@ -1079,6 +1079,13 @@ phys_engine_set_link_pose(struct phys_engine *e, int link, phys_pose p)
 }
 
 int
+phys_engine_set_link_poses(struct phys_engine *e, const int *links,
+    const phys_pose *poses, size_t n)
+{
+	return n ? CALL(e, set_link_poses, links, poses, n) : 0;
+}
+
+int
 phys_engine_set_link_vel(struct phys_engine *e, int link, const phys_vec3 *lin,
     const phys_vec3 *ang)
 {

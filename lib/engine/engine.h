@@ -158,6 +158,11 @@ bool phys_engine_link_dynamic(const struct phys_engine *e, int link);
 void phys_engine_link_mass(const struct phys_engine *e, int link,
     double *mass, double inertia[6]);
 int phys_engine_set_link_pose(struct phys_engine *e, int link, phys_pose p);
+/* Links links[i] set at poses[i] (n), each after the link it hangs from,
+ * at once: what an engine reads of its joints from the poses it reads
+ * once all are set (engine_impl.h). */
+int phys_engine_set_link_poses(struct phys_engine *e, const int *links,
+    const phys_pose *poses, size_t n);
 int phys_engine_set_link_vel(struct phys_engine *e, int link,
     const phys_vec3 *lin, const phys_vec3 *ang);
 
@@ -236,6 +241,17 @@ int phys_engine_use_keeping_turns(struct phys_engine *e,
     const struct phys_scene *w, const struct phys_engine_info *engine);
 int phys_engine_set_joint_position(struct phys_engine *e,
     const struct phys_scene *w, int joint, double target);
+/*
+ * Joints js[i] set at positions to[i] (n of them) at once: where the
+ * world's joints make trees (phys_link_tree), each link moves once a
+ * part (a quarter turn of each joint at most), by the motions of the
+ * set joints above it, so that a chain's n joints cost n link moves;
+ * elsewhere each is set alone. why[i] gets NULL, or why js[i] was not
+ * set (the caller frees it).
+ */
+void phys_engine_set_joint_positions(struct phys_engine *e,
+    const struct phys_scene *w, const int *js, const double *to, size_t n,
+    char **why);
 int phys_engine_set_joint_velocity(struct phys_engine *e,
     const struct phys_scene *w, int joint, double target);
 /* A force through a link's centre of mass and a torque on it, world

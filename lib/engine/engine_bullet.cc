@@ -2041,24 +2041,46 @@ read_joints(struct bullet_engine *e)
 		read_joint(e, i);
 }
 
+/* The links on link li's body: its host's and the host's riders. */
+static std::vector<int>
+on_body(const struct bullet_engine *e, int li)
+{
+	int host = rides(e, li) ? e->ride[(size_t)li].host : li;
+	std::vector<int> on(1, host);
+
+	on.insert(on.end(), e->links[(size_t)host].riders.begin(),
+	    e->links[(size_t)host].riders.end());
+	return on;
+}
+
+/* Where the links on li's body are now, for their joints' readings. */
+static void
+motion_at(struct bullet_engine *e, int li)
+{
+	for (int l : on_body(e, li))
+		e->now[(size_t)l] = link_motion(e, l);
+}
+
+/* The joints of the links on li's body, read where their links are. */
+static void
+joints_at(struct bullet_engine *e, int li)
+{
+	const phys_scene *w = e->w;
+
+	for (int l : on_body(e, li))
+		for (size_t k = w->link_joints_at[l];
+		    k < w->link_joints_at[l + 1]; k++)
+			read_joint(e, (size_t)w->link_joints[k]);
+}
+
 /* The links on link li's body and their joints alone, after its pose is
  * set: only they moved (a run that sets a chain's joints one by one then
  * stays linear in them). */
 static void
 read_joints_at(struct bullet_engine *e, int li)
 {
-	int host = rides(e, li) ? e->ride[(size_t)li].host : li;
-	std::vector<int> on(1, host);
-	const phys_scene *w = e->w;
-
-	on.insert(on.end(), e->links[(size_t)host].riders.begin(),
-	    e->links[(size_t)host].riders.end());
-	for (int l : on)
-		e->now[(size_t)l] = link_motion(e, l);
-	for (int l : on)
-		for (size_t k = w->link_joints_at[l];
-		    k < w->link_joints_at[l + 1]; k++)
-			read_joint(e, (size_t)w->link_joints[k]);
+	motion_at(e, li);
+	joints_at(e, li);
 }
 
 /*
@@ -2212,6 +2234,29 @@ bullet_engine_set_link_pose(struct bullet_engine *e, int li, phys_pose p)
 	bl.body->setInterpolationWorldTransform(t);
 	/* less than half a turn at a time keeps the count of turns */
 	read_joints_at(e, li);
+	return 0;
+}
+
+static int
+bullet_engine_set_link_poses(struct bullet_engine *e, const int *links,
+    const phys_pose *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		blink &bl = e->links[(size_t)links[i]];
+		btTransform t;
+
+		if (!bl.body)
+			return phys_fail("link '%s' is static: its pose "
+			    "cannot change", e->w->links[links[i]].name);
+		t = bt(phys_pose_mul(p[i], bl.com));
+		bl.body->setWorldTransform(t);
+		bl.body->setInterpolationWorldTransform(t);
+	}
+	/* every link where it is before any joint is read */
+	for (size_t i = 0; i < n; i++)
+		motion_at(e, links[i]);
+	for (size_t i = 0; i < n; i++)
+		joints_at(e, links[i]);
 	return 0;
 }
 

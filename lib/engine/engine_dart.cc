@@ -3407,6 +3407,49 @@ dart_engine_set_link_pose(struct dart_engine *e, int li, phys_pose p)
 	return 0;
 }
 
+/* Each tree with a link of links placed at once (place_tree), every
+ * joint's coordinates from its parent's new pose and its child's. */
+static int
+dart_engine_set_link_poses(struct dart_engine *e, const int *links,
+    const phys_pose *p, size_t n)
+{
+	std::map<dd::Skeleton *, std::vector<Eigen::Isometry3d>> trees;
+
+	for (size_t i = 0; i < n; i++)
+		if (e->links[(size_t)links[i]].is_static)
+			return phys_fail("link '%s' is static: its pose "
+			    "cannot change", e->w->links[links[i]].name);
+	Quiet quiet;
+
+	for (size_t i = 0; i < n; i++) {
+		const dlink &dl = e->links[(size_t)links[i]];
+		auto at = trees.find(dl.skel.get());
+
+		if (at == trees.end()) {
+			std::vector<Eigen::Isometry3d> pose;
+
+			for (std::size_t k = 0; k < dl.skel->getNumBodyNodes();
+			    k++)
+				pose.push_back(dl.skel->getBodyNode(k)->
+				    getWorldTransform());
+			at = trees.emplace(dl.skel.get(), pose).first;
+		}
+		at->second[dl.body->getIndexInSkeleton()] = iso(p[i]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const dlink &dl = e->links[(size_t)links[i]];
+		auto at = trees.find(dl.skel.get());
+
+		if (at == trees.end())
+			continue;	/* placed */
+		place_tree(e, dl.skel, at->second, links_of(e, dl.skel));
+		trees.erase(at);
+	}
+	track_loops(e, true);
+	e->find_stops = true;
+	return 0;
+}
+
 /* Velocities are those of the link origin, world frame; the others of
  * its tree keep theirs. */
 static int

@@ -52,7 +52,10 @@ struct phys_body_state {
  * driver never welds a pair twice. servo_effort gives the effort of the
  * servo on joint's first axis that the engine took into its last step
  * (implicit_servo), 1; 0 when it took none (the driver's effort was
- * applied).
+ * applied). set_link_poses sets n links' poses as set_link_pose each,
+ * a link after the one it hangs from, and reads what it keeps of them
+ * (each joint's count of turns, a tree's coordinates) once all are set:
+ * a joint between a link set and one yet to set is never read between.
  */
 #define PHYS_ENGINE_OPS(OP, E)						\
 	OP(E, int, apply_profile, , (), ())				\
@@ -73,6 +76,8 @@ struct phys_body_state {
 	OP(E, void, link_mass, const, (, int link, double *mass,	\
 	    double inertia[6]), (, link, mass, inertia))		\
 	OP(E, int, set_link_pose, , (, int link, phys_pose p), (, link, p)) \
+	OP(E, int, set_link_poses, , (, const int *links,		\
+	    const phys_pose *poses, size_t n), (, links, poses, n))	\
 	OP(E, int, set_link_vel, , (, int link, const phys_vec3 *lin,	\
 	    const phys_vec3 *ang), (, link, lin, ang))			\
 	OP(E, int, joint_state, const, (, int joint, double pos[2],	\

@@ -4037,6 +4037,53 @@ mujoco_engine_set_link_pose(struct mujoco_engine *e, int li, phys_pose p)
 	return 0;
 }
 
+/* Links' poses (n, none static), fitted of them: mocap bodies set, then
+ * the others fitted once, to all their targets. */
+static int
+place_links(struct mujoco_engine *e, const int *links, const phys_pose *p,
+    size_t n, size_t fitted)
+{
+	struct mlink *ml;
+	size_t i;
+
+	MUJOCO_TRAP(e, return -1);
+
+	for (i = 0; i < n; i++) {
+		ml = &e->links[links[i]];
+		if (ml->mocap < 0)
+			continue;
+		to_mj(p[i].p, e->d->mocap_pos + 3 * ml->mocap);
+		to_mjquat(p[i].q, e->d->mocap_quat + 4 * ml->mocap);
+	}
+	if (fitted < n) {
+		refresh(e);
+		e->targets = false;
+	}
+	if (fitted == 0)
+		return 0;
+	take_targets(e);
+	for (i = 0; i < n; i++)
+		if (e->links[links[i]].mocap < 0)
+			e->links[links[i]].target = p[i];
+	fit(e);
+	return 0;
+}
+
+static int
+mujoco_engine_set_link_poses(struct mujoco_engine *e, const int *links,
+    const phys_pose *p, size_t n)
+{
+	size_t i, fitted = 0;
+
+	for (i = 0; i < n; i++) {
+		if (e->links[links[i]].hold == HOLD_STATIC)
+			return phys_fail("link '%s' is static: its pose "
+			    "cannot change", e->w->links[links[i]].name);
+		fitted += e->links[links[i]].mocap < 0;
+	}
+	return place_links(e, links, p, n, fitted);
+}
+
 /* Velocities are those of the link origin, in the world frame. */
 static int
 mujoco_engine_set_link_vel(struct mujoco_engine *e, int li,

@@ -3085,6 +3085,27 @@ ode_engine_set_link_pose(struct ode_engine *e, int li, phys_pose p)
 	return 0;
 }
 
+static int
+ode_engine_set_link_poses(struct ode_engine *e, const int *links,
+    const phys_pose *p, size_t n)
+{
+	size_t i;
+
+	ODE_TRAP(e, return -1);
+
+	for (i = 0; i < n; i++) {
+		struct ode_link *ol = &e->links[links[i]];
+
+		if (!ol->body)
+			return phys_fail("link '%s' is static: its pose "
+			    "cannot change", e->w->links[links[i]].name);
+		set_body_pose(ol->body, phys_pose_mul(p[i], ol->inertial));
+	}
+	for (i = 0; i < n; i++)
+		track_turns_at(e, links[i]);
+	return 0;
+}
+
 /* Velocities are those of the link origin: the centre of mass moves with
  * lin + ang x (com - origin). */
 static int

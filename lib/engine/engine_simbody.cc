@@ -2901,6 +2901,17 @@ simbody_engine_set_link_pose(struct simbody_engine *e, int li, phys_pose p)
 	return 0;
 }
 
+/* Held, each once, until the next reading fits them all. */
+static int
+simbody_engine_set_link_poses(struct simbody_engine *e, const int *links,
+    const phys_pose *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (simbody_engine_set_link_pose(e, links[i], p[i]) < 0)
+			return -1;
+	return 0;
+}
+
 /* Velocities are those of the link origin. */
 static int
 simbody_engine_set_link_vel(struct simbody_engine *e, int li,

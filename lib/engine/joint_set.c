@@ -121,6 +121,47 @@ struct link_state {
 	phys_vec3 lin, ang;
 };
 
+/* The motion of joint jt's child's side as its position changes by d
+ * about (along) axis through anchor: x -> q (x - a) + a for a turn. */
+static phys_pose
+joint_motion(const struct phys_joint *jt, double d, phys_vec3 axis,
+    phys_vec3 anchor)
+{
+	phys_pose move = PHYS_POSE_IDENTITY;
+
+	if (jt->type == PHYS_JOINT_PRISMATIC) {
+		move.p = v3_scale(axis, d);
+	} else {
+		move.q = phys_quat_about(axis, d);
+		move.p = v3_sub(anchor, phys_quat_rotate(move.q, anchor));
+	}
+	return move;
+}
+
+/* Link li's motion (s) turned by q with it, so that each joint keeps
+ * its rate. */
+static int
+turn_motion(struct phys_engine *e, int li, struct link_state *s,
+    phys_quat q)
+{
+	if ((q.x == 0 && q.y == 0 && q.z == 0) || (v3_dot(s->lin, s->lin) ==
+	    0 && v3_dot(s->ang, s->ang) == 0))
+		return 0;
+	s->lin = phys_quat_rotate(q, s->lin);
+	s->ang = phys_quat_rotate(q, s->ang);
+	return phys_engine_set_link_vel(e, li, &s->lin, &s->ang);
+}
+
+/* Link li, at s, moved by move, its motion with it. */
+static int
+place_link(struct phys_engine *e, int li, struct link_state s,
+    phys_pose move)
+{
+	if (phys_engine_set_link_pose(e, li, phys_pose_mul(move, s.p)) < 0)
+		return -1;
+	return turn_motion(e, li, &s, move.q);
+}
+
 /* Link li of the moving side, at s, moved by the joint's change d of
  * position (rate false) or of rate (true) about axis through anchor. */
 static int
@@ -128,30 +169,11 @@ move_link(struct phys_engine *e, const struct phys_joint *jt, int li,
     struct link_state s, bool rate, double d, phys_vec3 axis,
     phys_vec3 anchor)
 {
-	bool slide = jt->type == PHYS_JOINT_PRISMATIC;
-	phys_pose move = PHYS_POSE_IDENTITY;
 	phys_vec3 w = v3_scale(axis, d);
 
-	if (!rate) {
-		if (slide) {
-			move.p = w;
-		} else {
-			/* about the anchor: x -> q (x - a) + a */
-			move.q = phys_quat_about(axis, d);
-			move.p = v3_sub(anchor, phys_quat_rotate(move.q, anchor));
-		}
-		if (phys_engine_set_link_pose(e, li, phys_pose_mul(move,
-		    s.p)) < 0)
-			return -1;
-		/* its motion turns with it: the joint keeps its rate */
-		if (slide || (v3_dot(s.lin, s.lin) == 0 &&
-		    v3_dot(s.ang, s.ang) == 0))
-			return 0;
-		s.lin = phys_quat_rotate(move.q, s.lin);
-		s.ang = phys_quat_rotate(move.q, s.ang);
-		return phys_engine_set_link_vel(e, li, &s.lin, &s.ang);
-	}
-	if (slide) {
+	if (!rate)
+		return place_link(e, li, s, joint_motion(jt, d, axis, anchor));
+	if (jt->type == PHYS_JOINT_PRISMATIC) {
 		s.lin = v3_add(s.lin, w);
 	} else {
 		s.ang = v3_add(s.ang, w);
@@ -220,6 +242,140 @@ set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
 	free(s);
 	free(links);
 	return rc;
+}
+
+/* The dynamic links that move (moves) each placed once, by move from
+ * where they were (s), all at once (phys_engine_set_link_poses); their
+ * motion turns with them. */
+static int
+place_links(struct phys_engine *e, const struct phys_scene *w,
+    const struct phys_link_tree *t, const bool *moves, const phys_pose *move,
+    struct link_state *s)
+{
+	int *links = phys_xcalloc(w->nlinks + 1, sizeof *links);
+	phys_pose *to = phys_xcalloc(w->nlinks + 1, sizeof *to);
+	size_t i, n = 0;
+	int l, rc;
+
+	for (i = 0; i < w->nlinks; i++) {
+		l = t->order[i];
+		if (!moves[l] || !phys_engine_link_dynamic(e, l))
+			continue;
+		links[n] = l;
+		to[n++] = phys_pose_mul(move[l], s[l].p);
+	}
+	rc = phys_engine_set_link_poses(e, links, to, n);
+	for (i = 0; i < n && rc == 0; i++)
+		rc = turn_motion(e, links[i], &s[links[i]], move[links[i]].q);
+	free(links);
+	free(to);
+	return rc;
+}
+
+/* Each link that moves in one part of a set of joints (set[j] by d[j]),
+ * down t: read, all of them, before any is set; then each moved once by
+ * the motions of the joints above it, in order from the highest (a
+ * joint's motion read where its parent's leaves it: T_l = T_up T_j). */
+static int
+move_down(struct phys_engine *e, const struct phys_scene *w,
+    const struct phys_link_tree *t, const double *d, const bool *set)
+{
+	struct link_state *s = phys_xcalloc(w->nlinks + 1, sizeof *s);
+	phys_pose *move = phys_xcalloc(w->nlinks + 1, sizeof *move);
+	bool *moves = phys_xcalloc(w->nlinks + 1, sizeof *moves);
+	phys_vec3 axis, anchor;
+	size_t i;
+	int l, p, j, rc = 0;
+
+	for (i = 0; i < w->nlinks; i++) {
+		l = t->order[i];
+		p = phys_link_tree_parent(w, t, l);
+		j = t->up[l];
+		moves[l] = p >= 0 && moves[p];
+		move[l] = moves[l] ? move[p] : PHYS_POSE_IDENTITY;
+		if (j >= 0 && set[j]) {
+			axis_now(e, w, j, &axis, &anchor);
+			move[l] = phys_pose_mul(move[l],
+			    joint_motion(&w->joints[j], d[j], axis, anchor));
+			moves[l] = true;
+		}
+		if (!moves[l])
+			continue;
+		phys_engine_link_pose(e, l, &s[l].p);
+		phys_engine_link_vel(e, l, &s[l].lin, &s[l].ang);
+	}
+	rc = place_links(e, w, t, moves, move, s);
+	free(s);
+	free(move);
+	free(moves);
+	return rc;
+}
+
+/* The share of each joint of js (to) the set leaves to why: the change
+ * each makes (d), whether it is set, and the parts the set takes. */
+static double
+plan_set(struct phys_engine *e, const struct phys_scene *w, const int *js,
+    const double *to, size_t n, double *d, bool *set, char **why)
+{
+	double pos[2], vel[2], parts = 1, pj;
+	size_t i;
+	int j;
+
+	for (i = 0; i < n; i++) {
+		j = js[i];
+		if (settable_joint(w, j) < 0) {
+			why[i] = phys_xstrdup(phys_error());
+			continue;
+		}
+		phys_engine_joint_state(e, j, pos, vel);
+		d[j] = to[i] - pos[0];
+		pj = w->joints[j].type != PHYS_JOINT_REVOLUTE ? 1 :
+		    ceil(fabs(d[j]) / PHYS_QUARTER_TURN);
+		if (pj > MAX_QUARTER_TURNS) {
+			(void)phys_fail("joint '%s': a turn of %g rad from "
+			    "where it is is more than phys sets (%d turns)",
+			    w->joints[j].name, d[j], MAX_QUARTER_TURNS / 4);
+			why[i] = phys_xstrdup(phys_error());
+			continue;
+		}
+		set[j] = true;
+		parts = fmax(parts, pj);
+	}
+	return parts;
+}
+
+void
+phys_engine_set_joint_positions(struct phys_engine *e,
+    const struct phys_scene *w, const int *js, const double *to, size_t n,
+    char **why)
+{
+	struct phys_link_tree t;
+	double *d, parts, k;
+	bool *set;
+	size_t i;
+	int j, rc = 0;
+
+	for (i = 0; i < n; i++)
+		why[i] = NULL;
+	if (phys_link_tree(w, &t) < 0) {
+		for (i = 0; i < n; i++)
+			if (set_joint(e, w, js[i], to[i], false) < 0)
+				why[i] = phys_xstrdup(phys_error());
+		return;
+	}
+	d = phys_xcalloc(w->njoints + 1, sizeof *d);
+	set = phys_xcalloc(w->njoints + 1, sizeof *set);
+	parts = plan_set(e, w, js, to, n, d, set, why);
+	for (j = 0; j < (int)w->njoints; j++)
+		d[j] /= parts;
+	for (k = 0; k < parts && rc == 0; k++)
+		rc = move_down(e, w, &t, d, set);
+	for (i = 0; rc < 0 && i < n; i++)
+		if (!why[i])
+			why[i] = phys_xstrdup(phys_error());
+	free(d);
+	free(set);
+	phys_link_tree_free(&t);
 }
 
 int

@@ -46,6 +46,60 @@ phys_links_joined(const struct phys_scene *w, int start, int skip, int avoid,
 	return back;
 }
 
+int
+phys_link_tree(const struct phys_scene *w, struct phys_link_tree *t)
+{
+	size_t j, k, n = 0, head = 0, l;
+
+	t->up = phys_xcalloc(w->nlinks + 1, sizeof *t->up);
+	t->order = phys_xcalloc(w->nlinks + 1, sizeof *t->order);
+	for (l = 0; l < w->nlinks; l++)
+		t->up[l] = -1;
+	for (j = 0; j < w->njoints; j++) {
+		int c = w->joints[j].child;
+
+		if (c < 0 || t->up[c] >= 0)
+			goto not_trees;
+		t->up[c] = (int)j;
+	}
+	for (l = 0; l < w->nlinks; l++)
+		if (t->up[l] < 0 || w->joints[t->up[l]].parent < 0)
+			t->order[n++] = (int)l;
+	while (head < n) {
+		int p = t->order[head++];
+
+		for (k = w->link_joints_at[p]; k < w->link_joints_at[p + 1];
+		    k++) {
+			const struct phys_joint *o =
+			    &w->joints[w->link_joints[k]];
+
+			if (o->parent == p && o->child != p &&
+			    t->up[o->child] == w->link_joints[k])
+				t->order[n++] = o->child;
+		}
+	}
+	if (n == w->nlinks)
+		return 0;
+not_trees:	/* a link the child of two joints, or of the world; a loop */
+	phys_link_tree_free(t);
+	return -1;
+}
+
+void
+phys_link_tree_free(struct phys_link_tree *t)
+{
+	free(t->up);
+	free(t->order);
+	t->up = t->order = NULL;
+}
+
+int
+phys_link_tree_parent(const struct phys_scene *w,
+    const struct phys_link_tree *t, int link)
+{
+	return t->up[link] < 0 ? -1 : w->joints[t->up[link]].parent;
+}
+
 /* Where joint j of the world would start, outside its limits: its
  * nearest limit; NAN when it starts within them or a run leaves it. */
 static double
@@ -90,39 +144,84 @@ held_by_world(const struct phys_scene *w, size_t j, const int *links,
 	return false;
 }
 
+/* The motion that sets joint j at to, its child's side carried from
+ * where the world put it to its frame now, at. */
+static phys_pose
+limit_motion(const struct phys_scene *w, size_t j, const phys_pose *at,
+    double to)
+{
+	const struct phys_joint *jt = &w->joints[j];
+	const struct phys_link *c = &w->links[jt->child];
+	phys_pose move, frame;
+	phys_vec3 axis;
+
+	move = phys_pose_mul(at[jt->child], phys_pose_inv(c->pose));
+	frame = phys_pose_mul(move, jt->pose);
+	axis = phys_quat_rotate(move.q, jt->axis[0]);
+	move = PHYS_POSE_IDENTITY;
+	if (jt->type == PHYS_JOINT_PRISMATIC) {
+		move.p = v3_scale(axis, to);
+	} else {
+		move.q = phys_quat_about(axis, to);
+		move.p = v3_sub(frame.p, phys_quat_rotate(move.q, frame.p));
+	}
+	return move;
+}
+
+/* phys_links_within_limits on trees: each link moved by the link it
+ * hangs from's motion, then by its own joint's, in one pass. */
+static int
+within_limits_down(const struct phys_scene *w, const struct phys_link_tree *t,
+    phys_pose *at)
+{
+	phys_pose *move = phys_xcalloc(w->nlinks + 1, sizeof *move);
+	size_t i;
+	int moved = 0, l, p;
+	double to;
+
+	for (i = 0; i < w->nlinks; i++) {
+		l = t->order[i];
+		p = phys_link_tree_parent(w, t, l);
+		move[l] = p < 0 ? PHYS_POSE_IDENTITY : move[p];
+		at[l] = phys_pose_mul(move[l], w->links[l].pose);
+		if (t->up[l] < 0 || isnan(to = limit_start(w,
+		    (size_t)t->up[l])))
+			continue;
+		move[l] = phys_pose_mul(limit_motion(w, (size_t)t->up[l], at,
+		    to), move[l]);
+		at[l] = phys_pose_mul(move[l], w->links[l].pose);
+		moved++;
+	}
+	free(move);
+	return moved;
+}
+
 int
 phys_links_within_limits(const struct phys_scene *w, phys_pose *at)
 {
-	int *links = phys_xcalloc(w->nlinks ? w->nlinks : 1, sizeof *links);
-	phys_pose move, frame;
-	phys_vec3 axis;
+	struct phys_link_tree t;
+	int *links;
+	phys_pose move;
 	size_t i, j, n;
 	double to;
 	int moved = 0;
 
+	if (phys_link_tree(w, &t) == 0) {
+		moved = within_limits_down(w, &t, at);
+		phys_link_tree_free(&t);
+		return moved;
+	}
+	links = phys_xcalloc(w->nlinks ? w->nlinks : 1, sizeof *links);
 	for (i = 0; i < w->nlinks; i++)
 		at[i] = w->links[i].pose;
 	for (j = 0; j < w->njoints; j++) {
 		const struct phys_joint *jt = &w->joints[j];
-		const struct phys_link *c;
 
 		if (isnan(to = limit_start(w, j)) ||
 		    phys_links_joined(w, jt->child, (int)j, jt->parent, links,
 		    &n) >= 0 || held_by_world(w, j, links, n))
 			continue;
-		/* the joint's frame and axis as its child carries them now */
-		c = &w->links[jt->child];
-		move = phys_pose_mul(at[jt->child], phys_pose_inv(c->pose));
-		frame = phys_pose_mul(move, jt->pose);
-		axis = phys_quat_rotate(move.q, jt->axis[0]);
-		move = PHYS_POSE_IDENTITY;
-		if (jt->type == PHYS_JOINT_PRISMATIC) {
-			move.p = v3_scale(axis, to);
-		} else {
-			move.q = phys_quat_about(axis, to);
-			move.p = v3_sub(frame.p, phys_quat_rotate(move.q,
-			    frame.p));
-		}
+		move = limit_motion(w, j, at, to);
 		for (i = 0; i < n; i++)
 			at[links[i]] = phys_pose_mul(move, at[links[i]]);
 		moved++;

@@ -24,6 +24,28 @@ int phys_links_joined(const struct phys_scene *w, int start, int skip,
     int avoid, int *out, size_t *n);
 
 /*
+ * The world's links as trees, when its joints make trees: each link the
+ * child of one joint at most (its up joint, or -1), none the child of
+ * the world, no loop. Then the links beyond a joint are its child and
+ * the links below it, and moving what lies beyond several joints takes
+ * one pass down order (each link after the one it hangs from), not one
+ * walk per joint: a chain of 20,000 links whose every joint started
+ * outside its limits took 129 s to start.
+ */
+struct phys_link_tree {
+	int *up;	/* per link: the joint it hangs from, or -1 */
+	int *order;	/* the links, each after its up joint's parent */
+};
+
+/* w's trees into t (phys_link_tree_free frees them): 0, or -1 when its
+ * joints do not make trees (t then holds nothing). */
+int phys_link_tree(const struct phys_scene *w, struct phys_link_tree *t);
+void phys_link_tree_free(struct phys_link_tree *t);
+/* The link link hangs from in t (-1: none, or the world). */
+int phys_link_tree_parent(const struct phys_scene *w,
+    const struct phys_link_tree *t, int link);
+
+/*
  * Each link's frame in the world into at (w->nlinks): its pose as loaded,
  * turned or slid with the links beyond every revolute or prismatic joint
  * whose position (0 where the file puts its links) is outside its

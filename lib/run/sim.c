@@ -1756,12 +1756,20 @@ mujoco_own(const struct run *r, const struct phys_joint *jt)
 	    phys_engine_bit(r->engine->type) == PHYS_E_MUJOCO;
 }
 
-static void
-start_within_limits(struct run *r)
+/* An axis of a joint outside its limits at the start. */
+struct outside {
+	int joint, axis;
+	double pos, lo, hi, to;
+	char *why;		/* why it is not set, or NULL */
+};
+
+/* The axes outside their limits, in the joints' order, into out (room
+ * for two a joint); their count. */
+static size_t
+find_outside(struct run *r, struct outside *out)
 {
-	double pos[2], vel[2], now[2], lo, hi, to;
-	const char *unit, *why;
-	size_t j;
+	double pos[2], vel[2], lo, hi;
+	size_t j, m = 0;
 	int n, k;
 
 	for (j = 0; j < r->w->njoints; j++) {
@@ -1773,39 +1781,79 @@ start_within_limits(struct run *r)
 		    jt->type == PHYS_JOINT_GEARBOX || mujoco_own(r, jt))
 			continue;
 		n = phys_engine_joint_state(r->e, (int)j, pos, vel);
-		unit = jt->type == PHYS_JOINT_PRISMATIC ? "m" : "rad";
 		for (k = 0; k < n && k < 2; k++) {
 			lo = phys_joint_axis_values(v, k).lower;
 			hi = phys_joint_axis_values(v, k).upper;
 			if (pos[k] >= lo - 1e-9 && pos[k] <= hi + 1e-9)
 				continue;
-			to = pos[k] < lo ? lo : hi;
-			why = n == 1 ? NULL : "two axes";
-			if (!why && phys_engine_set_joint_position(r->e, r->w,
-			    (int)j, to) < 0)
-				why = phys_error();
-			/* a joint whose child is static or kinematic moves
-			 * nothing */
-			if (!why && (phys_engine_joint_state(r->e, (int)j, now,
-			    vel) < 1 || fabs(now[0] - to) > 1e-6))
-				why = "the links beyond it do not move";
-			if (!why) {
-				phys_warnat_once(PHYS_AT(jt->doc, jt->node),
-				    "joint '%s' starts at %.6g %s on its first "
-				    "axis, outside its limits [%.6g, %.6g]: it "
-				    "starts at %.6g instead (a control line at "
-				    "t=0 can set its position)", jt->name,
-				    pos[k], unit, lo, hi, to);
-				continue;
-			}
-			phys_warnat_once(PHYS_AT(jt->doc, jt->node),
-			    "joint '%s' starts at %.6g %s on its %s axis, outside "
-			    "its limits [%.6g, %.6g]: its position cannot be "
-			    "set (%s); each engine's stop pushes it back its own "
-			    "way", jt->name, pos[k], unit, k ? "second" : "first",
-			    lo, hi, why);
+			out[m++] = (struct outside){ (int)j, k, pos[k], lo, hi,
+			    pos[k] < lo ? lo : hi,
+			    n == 1 ? NULL : phys_xstrdup("two axes") };
 		}
 	}
+	return m;
+}
+
+/* Each one-axis joint of out (m) set at its limit, all at once. */
+static void
+set_outside(struct run *r, struct outside *out, size_t m)
+{
+	int *js = phys_xcalloc(m + 1, sizeof *js);
+	double *to = phys_xcalloc(m + 1, sizeof *to);
+	char **why = phys_xcalloc(m + 1, sizeof *why);
+	size_t i, n = 0;
+
+	for (i = 0; i < m; i++)
+		if (!out[i].why) {
+			js[n] = out[i].joint;
+			to[n++] = out[i].to;
+		}
+	phys_engine_set_joint_positions(r->e, r->w, js, to, n, why);
+	for (i = 0, n = 0; i < m; i++)
+		if (!out[i].why)
+			out[i].why = why[n++];
+	free(js);
+	free(to);
+	free(why);
+}
+
+static void
+start_within_limits(struct run *r)
+{
+	struct outside *out = phys_xcalloc(2 * r->w->njoints + 1, sizeof *out);
+	double now[2], vel[2];
+	size_t i, m = find_outside(r, out);
+
+	set_outside(r, out, m);
+	for (i = 0; i < m; i++) {
+		struct outside *o = &out[i];
+		const struct phys_joint *jt = &r->w->joints[o->joint];
+		const char *unit = jt->type == PHYS_JOINT_PRISMATIC ? "m" :
+		    "rad";
+
+		/* a joint whose child is static or kinematic moves nothing */
+		if (!o->why && (phys_engine_joint_state(r->e, o->joint, now,
+		    vel) < 1 || fabs(now[0] - o->to) > 1e-6))
+			o->why = phys_xstrdup("the links beyond it do not "
+			    "move");
+		if (!o->why) {
+			phys_warnat_once(PHYS_AT(jt->doc, jt->node),
+			    "joint '%s' starts at %.6g %s on its first axis, "
+			    "outside its limits [%.6g, %.6g]: it starts at "
+			    "%.6g instead (a control line at t=0 can set its "
+			    "position)", jt->name, o->pos, unit, o->lo, o->hi,
+			    o->to);
+			continue;
+		}
+		phys_warnat_once(PHYS_AT(jt->doc, jt->node),
+		    "joint '%s' starts at %.6g %s on its %s axis, outside "
+		    "its limits [%.6g, %.6g]: its position cannot be set "
+		    "(%s); each engine's stop pushes it back its own way",
+		    jt->name, o->pos, unit, o->axis ? "second" : "first",
+		    o->lo, o->hi, o->why);
+		free(o->why);
+	}
+	free(out);
 }
 
 static int
