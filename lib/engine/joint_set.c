@@ -204,6 +204,25 @@ move_side(struct phys_engine *e, const struct phys_joint *jt,
 	return rc;
 }
 
+/*
+ * The parts a change d of joint j's position takes, each at most a
+ * quarter turn, so that every engine, which finds its joint's angle from
+ * its links' poses nearest the angle it had, counts the whole turns; -1
+ * past MAX_QUARTER_TURNS, said.
+ */
+static double
+quarter_turns(const struct phys_scene *w, int j, double d)
+{
+	double parts = w->joints[j].type != PHYS_JOINT_REVOLUTE ? 1 :
+	    ceil(fabs(d) / PHYS_QUARTER_TURN);
+
+	if (parts <= MAX_QUARTER_TURNS)
+		return parts;
+	return phys_fail("joint '%s': a turn of %g rad from where it is is "
+	    "more than phys sets (%d turns)", w->joints[j].name, d,
+	    MAX_QUARTER_TURNS / 4);
+}
+
 /* The joint's position (rate false) or rate set to target: every dynamic
  * link of its child's side moved as one body. */
 static int
@@ -225,16 +244,8 @@ set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
 	phys_engine_joint_state(e, j, pos, vel);
 	axis_now(e, w, j, &axis, &anchor);
 	d = target - (rate ? vel[0] : pos[0]);
-	/* A turn in parts of at most a quarter turn each, so that every
-	 * engine, which finds its joint's angle from its links' poses
-	 * nearest the angle it had, counts the whole turns. */
-	parts = rate || w->joints[j].type != PHYS_JOINT_REVOLUTE ? 1 :
-	    ceil(fabs(d) / PHYS_QUARTER_TURN);
-	if (parts > MAX_QUARTER_TURNS)
-		rc = phys_fail("joint '%s': a turn of %g rad from where it is "
-		    "is more than phys sets (%d turns)", w->joints[j].name, d,
-		    MAX_QUARTER_TURNS / 4);
-	else
+	parts = rate ? 1 : quarter_turns(w, j, d);
+	if ((rc = parts < 0 ? -1 : 0) == 0)
 		s = phys_xcalloc(n + 1, sizeof *s);
 	for (p = 0; p < parts && rc == 0; p++)
 		rc = move_side(e, &w->joints[j], links, n, s, rate, d / parts,
@@ -311,8 +322,9 @@ move_down(struct phys_engine *e, const struct phys_scene *w,
 	return rc;
 }
 
-/* The share of each joint of js (to) the set leaves to why: the change
- * each makes (d), whether it is set, and the parts the set takes. */
+/* A set of joints js at to (n) planned: each one's change (d[joint])
+ * and whether it is set (set[joint]), or why[i] why js[i] is not; the
+ * parts the set takes, each joint's at most a quarter turn. */
 static double
 plan_set(struct phys_engine *e, const struct phys_scene *w, const int *js,
     const double *to, size_t n, double *d, bool *set, char **why)
@@ -323,23 +335,16 @@ plan_set(struct phys_engine *e, const struct phys_scene *w, const int *js,
 
 	for (i = 0; i < n; i++) {
 		j = js[i];
-		if (settable_joint(w, j) < 0) {
-			why[i] = phys_xstrdup(phys_error());
-			continue;
+		if (settable_joint(w, j) == 0) {
+			phys_engine_joint_state(e, j, pos, vel);
+			d[j] = to[i] - pos[0];
+			if ((pj = quarter_turns(w, j, d[j])) >= 0) {
+				set[j] = true;
+				parts = fmax(parts, pj);
+				continue;
+			}
 		}
-		phys_engine_joint_state(e, j, pos, vel);
-		d[j] = to[i] - pos[0];
-		pj = w->joints[j].type != PHYS_JOINT_REVOLUTE ? 1 :
-		    ceil(fabs(d[j]) / PHYS_QUARTER_TURN);
-		if (pj > MAX_QUARTER_TURNS) {
-			(void)phys_fail("joint '%s': a turn of %g rad from "
-			    "where it is is more than phys sets (%d turns)",
-			    w->joints[j].name, d[j], MAX_QUARTER_TURNS / 4);
-			why[i] = phys_xstrdup(phys_error());
-			continue;
-		}
-		set[j] = true;
-		parts = fmax(parts, pj);
+		why[i] = phys_xstrdup(phys_error());
 	}
 	return parts;
 }
