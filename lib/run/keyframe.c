@@ -9,6 +9,7 @@
 
 #include "buf.h"
 #include "engine_common.h"
+#include "mem.h"
 #include "mjcf.h"
 #include "msg.h"
 #include "sdf.h"
@@ -65,27 +66,39 @@ key_within_bounds(const struct phys_scene *w, int li, xmlNodePtr k,
 
 /*
  * Each one-axis joint's position in the key (<phys:key name> of its
- * element), set once the poses are: the poses say a hinge's angle but
- * not its whole turns, which a servo's target counts.
+ * element), set once the poses are, all at once: the poses say a hinge's
+ * angle but not its whole turns, which a servo's target counts.
  */
 static int
 key_positions(struct phys_engine *e, const struct phys_scene *w,
     const char *name)
 {
+	int *js = phys_xcalloc(w->njoints + 1, sizeof *js);
+	double *to = phys_xcalloc(w->njoints + 1, sizeof *to);
+	char **why = phys_xcalloc(w->njoints + 1, sizeof *why);
 	xmlNodePtr at;
-	double v;
-	size_t i;
-	int rc;
+	size_t i, n = 0;
+	int rc = 0, keyed;
 
-	for (i = 0; i < w->njoints; i++) {
-		if ((rc = phys_mjcf_key_value(w->joints[i].node, name, &v,
-		    &at)) < 0)
-			return phys_failat(PHYS_AT(w->joints[i].doc, at),
+	for (i = 0; i < w->njoints && rc == 0; i++) {
+		if ((keyed = phys_mjcf_key_value(w->joints[i].node, name,
+		    &to[n], &at)) < 0)
+			rc = phys_failat(PHYS_AT(w->joints[i].doc, at),
 			    "<phys:key name=\"%s\">: not a number", name);
-		if (rc && phys_engine_set_joint_position(e, w, (int)i, v) < 0)
-			return -1;
+		else if (keyed)
+			js[n++] = (int)i;
 	}
-	return 0;
+	if (rc == 0)
+		phys_engine_set_joint_positions(e, w, js, to, n, why);
+	for (i = 0; i < n; i++) {
+		if (why[i] && rc == 0)
+			rc = phys_fail("%s", why[i]);
+		free(why[i]);
+	}
+	free(js);
+	free(to);
+	free(why);
+	return rc;
 }
 
 /* Every keyed link's pose (velocities false) or velocities. */
