@@ -2061,7 +2061,9 @@ motion_at(struct bullet_engine *e, int li)
 		e->now[(size_t)l] = link_motion(e, l);
 }
 
-/* The joints of the links on li's body, read where their links are. */
+/* The joints of the links on li's body, read where their links are:
+ * after a pose set only they moved (a run that sets a chain's joints one
+ * by one then stays linear in them). */
 static void
 joints_at(struct bullet_engine *e, int li)
 {
@@ -2071,16 +2073,6 @@ joints_at(struct bullet_engine *e, int li)
 		for (size_t k = w->link_joints_at[l];
 		    k < w->link_joints_at[l + 1]; k++)
 			read_joint(e, (size_t)w->link_joints[k]);
-}
-
-/* The links on link li's body and their joints alone, after its pose is
- * set: only they moved (a run that sets a chain's joints one by one then
- * stays linear in them). */
-static void
-read_joints_at(struct bullet_engine *e, int li)
-{
-	motion_at(e, li);
-	joints_at(e, li);
 }
 
 /*
@@ -2223,20 +2215,11 @@ bullet_engine_link_mass(const struct bullet_engine *e, int li, double *mass,
 static int
 bullet_engine_set_link_pose(struct bullet_engine *e, int li, phys_pose p)
 {
-	blink &bl = e->links[(size_t)li];
-	btTransform t;
-
-	if (!bl.body)
-		return phys_fail("link '%s' is static: its pose cannot change",
-		    e->w->links[li].name);
-	t = bt(phys_pose_mul(p, bl.com));
-	bl.body->setWorldTransform(t);
-	bl.body->setInterpolationWorldTransform(t);
-	/* less than half a turn at a time keeps the count of turns */
-	read_joints_at(e, li);
-	return 0;
+	return bullet_engine_set_link_poses(e, &li, &p, 1);
 }
 
+/* The bodies, then their joints (read_joint): less than half a turn at a
+ * time keeps the count of turns. */
 static int
 bullet_engine_set_link_poses(struct bullet_engine *e, const int *links,
     const phys_pose *p, size_t n)

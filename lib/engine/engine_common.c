@@ -1436,14 +1436,6 @@ phys_tendon_joints_held(const struct phys_scene *w,
 	return 0;
 }
 
-static double
-dist2(phys_vec3 a, phys_vec3 b)
-{
-	double x = a.x - b.x, y = a.y - b.y, z = a.z - b.z;
-
-	return x * x + y * y + z * z;
-}
-
 static int
 index_order(const void *a, const void *b)
 {
@@ -1458,6 +1450,7 @@ phys_contact_spread(const phys_vec3 *at, const double *depth, size_t n,
 {
 	double *gap;	/* squared distance to the nearest kept; -1: kept */
 	size_t i, best = 0, next, k = 0;
+	phys_vec3 d;
 
 	if (n <= limit) {
 		for (i = 0; i < n; i++)
@@ -1477,8 +1470,8 @@ phys_contact_spread(const phys_vec3 *at, const double *depth, size_t n,
 		for (i = 0; i < n; i++) {
 			if (gap[i] < 0)
 				continue;
-			if (dist2(at[i], at[best]) < gap[i])
-				gap[i] = dist2(at[i], at[best]);
+			d = v3_sub(at[i], at[best]);
+			gap[i] = fmin(gap[i], v3_dot(d, d));
 			if (next == n || gap[i] > gap[next])
 				next = i;
 		}

@@ -933,6 +933,8 @@ struct dart_engine {
 	std::vector<std::vector<Eigen::Vector3d>> hull;
 	std::string detector_name;		/* as the profile names it */
 	std::string detector_used;		/* the one running */
+	bool fcl = false;			/* it is FCL: asked once, not
+						 * per pair of a step */
 	dc::CollisionDetectorPtr detector;
 	std::shared_ptr<dc::CollisionGroup> group;
 	std::shared_ptr<Filter> filter;
@@ -1489,7 +1491,7 @@ plane_pair(const dart_engine *e, int c1, int c2)
 	enum phys_geometry a = e->w->collisions[c1].shape;
 	enum phys_geometry b = e->w->collisions[c2].shape;
 
-	return e->detector_used == "fcl" && ((a == PHYS_GEOM_MESH &&
+	return e->fcl && ((a == PHYS_GEOM_MESH &&
 	    b == PHYS_GEOM_PLANE) || (a == PHYS_GEOM_PLANE &&
 	    b == PHYS_GEOM_MESH));
 }
@@ -1555,6 +1557,7 @@ make_detector(dart_engine *e, bool at_load)
 	if (used == e->detector_used && e->detector)
 		return 0;
 	e->detector_used = used;
+	e->fcl = used == "fcl";
 	if (used == "ode")
 		e->detector = dc::OdeCollisionDetector::create();
 	else if (used == "dart")
@@ -1581,9 +1584,9 @@ make_detector(dart_engine *e, bool at_load)
 			int ci = e->collision_of[s];
 			enum phys_geometry g = e->w->collisions[ci].shape;
 
-			if (used == "fcl" && g == PHYS_GEOM_MESH)
+			if (e->fcl && g == PHYS_GEOM_MESH)
 				e->plane_meshes.push_back(ci);
-			if (used == "fcl" && g == PHYS_GEOM_PLANE)
+			if (e->fcl && g == PHYS_GEOM_PLANE)
 				e->planes.push_back(ci);
 		}
 	return 0;
@@ -2499,16 +2502,24 @@ body_of(const dc::CollisionObject *o)
 	    ->getBodyNodePtr().get());
 }
 
-/* The most contact points collisions c1 and c2 take: the profile's
- * max_contacts and both collisions'. */
+/* The most contact points a pair of surfaces a and b takes: the
+ * profile's max_contacts and both surfaces'. */
+long
+surfaces_limit(const dart_engine *e, const struct phys_value *a,
+    const struct phys_value *b)
+{
+	return std::min((long)e->max_contacts, std::min(PVI(a,
+	    COLLISION_max_contacts), PVI(b, COLLISION_max_contacts)));
+}
+
+/* ... of collisions c1 and c2. */
 long
 pair_limit(const dart_engine *e, int c1, int c2)
 {
 	const struct phys_value *a, *b;
 
 	phys_contact_surfaces(e->w, e->v, c1, c2, &a, &b);
-	return std::min((long)e->max_contacts, std::min(PVI(a,
-	    COLLISION_max_contacts), PVI(b, COLLISION_max_contacts)));
+	return surfaces_limit(e, a, b);
 }
 
 /* A contact point between collisions c1 and c2, of objects o1 and o2, the
@@ -2523,7 +2534,7 @@ add_contact(dart_engine *e, int c1, int c2, dd::BodyNode *b1,
 
 	phys_contact_surfaces(e->w, e->v, c1, c2, &a, &b);
 	int &n = kept[std::make_pair(std::min(c1, c2), std::max(c1, c2))];
-	if (n >= pair_limit(e, c1, c2))
+	if (n >= surfaces_limit(e, a, b))
 		return;
 	n++;
 	if (phys_contact_without_force(a, b)) {
@@ -2777,7 +2788,7 @@ find_contacts(dart_engine *e)
 		    dc::Contact::isZeroNormal(c.normal))
 			continue;
 		Eigen::Vector3d normal = c.normal;
-		if (e->detector_used == "fcl" && fcl_mesh(c.collisionObject2) &&
+		if (e->fcl && fcl_mesh(c.collisionObject2) &&
 		    !fcl_mesh(c.collisionObject1))
 			normal = -normal;
 		auto key = std::make_pair(c1, c2);

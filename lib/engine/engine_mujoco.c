@@ -4017,24 +4017,7 @@ mujoco_engine_link_mass(const struct mujoco_engine *e, int li, double *mass,
 static int
 mujoco_engine_set_link_pose(struct mujoco_engine *e, int li, phys_pose p)
 {
-	struct mlink *ml = &e->links[li];
-
-	MUJOCO_TRAP(e, return -1);
-
-	if (ml->hold == HOLD_STATIC)
-		return phys_fail("link '%s' is static: its pose cannot change",
-		    e->w->links[li].name);
-	if (ml->mocap >= 0) {
-		to_mj(p.p, e->d->mocap_pos + 3 * ml->mocap);
-		to_mjquat(p.q, e->d->mocap_quat + 4 * ml->mocap);
-		refresh(e);
-		e->targets = false;
-		return 0;
-	}
-	take_targets(e);
-	ml->target = p;
-	fit(e);
-	return 0;
+	return mujoco_engine_set_link_poses(e, &li, &p, 1);
 }
 
 /* Links' poses (n, none static), fitted of them: mocap bodies set, then

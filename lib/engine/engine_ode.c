@@ -1966,17 +1966,6 @@ mesh_on_plane(dGeomID g1, dGeomID g2)
 	    (k1 == dPlaneClass && k2 == dTriMeshClass);
 }
 
-/* Vertex v of mesh geom g where g is now. */
-static phys_vec3
-vertex_at(dGeomID g, const double *v)
-{
-	const dReal *p = dGeomGetPosition(g), *r = dGeomGetRotation(g);
-
-	return (phys_vec3){ r[0] * v[0] + r[1] * v[1] + r[2] * v[2] + p[0],
-	    r[4] * v[0] + r[5] * v[1] + r[6] * v[2] + p[1],
-	    r[8] * v[0] + r[9] * v[1] + r[10] * v[2] + p[2] };
-}
-
 /*
  * A mesh's points on a plane (mesh_on_plane) when ODE found as many as
  * the pair keeps, in geoms; returns how many. ODE gives the first it
@@ -1995,14 +1984,20 @@ plane_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	const struct phys_mesh *m = e->own_mesh[ci] ? e->own_mesh[ci] :
 	    e->w->collisions[ci].mesh;
 	size_t i, n = 0, k, keep[MAX_PAIR_CONTACTS];
+	const dReal *gp = dGeomGetPosition(mg);
+	phys_pose at;
+	dQuaternion q;
 	dVector3 normal;
 	dVector4 plane;
 
 	if (!m)
 		return limit;
+	dGeomGetQuaternion(mg, q);
+	at = (phys_pose){ v3(gp[0], gp[1], gp[2]), from_dquat(q) };
 	dGeomPlaneGetParams(mg == g1 ? g2 : g1, plane);
 	for (i = 0; i < m->nv; i++) {
-		phys_vec3 x = vertex_at(mg, m->v + 3 * i);
+		phys_vec3 x = phys_pose_apply(at, v3(m->v[3 * i],
+		    m->v[3 * i + 1], m->v[3 * i + 2]));
 		double depth = plane[3] - (plane[0] * x.x + plane[1] * x.y +
 		    plane[2] * x.z);
 
@@ -3072,19 +3067,11 @@ ode_engine_link_dynamic(const struct ode_engine *e, int li)
 static int
 ode_engine_set_link_pose(struct ode_engine *e, int li, phys_pose p)
 {
-	struct ode_link *ol = &e->links[li];
-
-	ODE_TRAP(e, return -1);
-
-	if (!ol->body)
-		return phys_fail("link '%s' is static: its pose cannot change",
-		    e->w->links[li].name);
-	set_body_pose(ol->body, phys_pose_mul(p, ol->inertial));
-	/* less than half a turn at a time keeps the count of turns */
-	track_turns_at(e, li);
-	return 0;
+	return ode_engine_set_link_poses(e, &li, &p, 1);
 }
 
+/* The bodies, then their joints' turns: less than half a turn at a time
+ * keeps their count. */
 static int
 ode_engine_set_link_poses(struct ode_engine *e, const int *links,
     const phys_pose *p, size_t n)

@@ -283,38 +283,48 @@ place_links(struct phys_engine *e, const struct phys_scene *w,
 	return rc;
 }
 
+/* A part of a set of joints: each one's change (d), whether it is set. */
+struct joint_set_part {
+	struct phys_engine *e;
+	const struct phys_scene *w;
+	const double *d;
+	const bool *set;
+};
+
+/* Joint j's motion in the part, read where its child is. */
+static bool
+part_joint(void *ctx, int j, phys_pose *m)
+{
+	const struct joint_set_part *sp = ctx;
+	phys_vec3 axis, anchor;
+
+	if (!sp->set[j])
+		return false;
+	axis_now(sp->e, sp->w, j, &axis, &anchor);
+	*m = joint_motion(&sp->w->joints[j], sp->d[j], axis, anchor);
+	return true;
+}
+
 /* Each link that moves in one part of a set of joints (set[j] by d[j]),
- * down t: read, all of them, before any is set; then each moved once by
- * the motions of the joints above it, in order from the highest (a
- * joint's motion read where its parent's leaves it: T_l = T_up T_j). */
+ * down t (phys_link_tree_motions): read, all of them, before any is set;
+ * then each moved once. */
 static int
 move_down(struct phys_engine *e, const struct phys_scene *w,
     const struct phys_link_tree *t, const double *d, const bool *set)
 {
+	struct joint_set_part sp = { e, w, d, set };
 	struct link_state *s = phys_xcalloc(w->nlinks + 1, sizeof *s);
 	phys_pose *move = phys_xcalloc(w->nlinks + 1, sizeof *move);
 	bool *moves = phys_xcalloc(w->nlinks + 1, sizeof *moves);
-	phys_vec3 axis, anchor;
-	size_t i;
-	int l, p, j, rc = 0;
+	size_t l;
+	int rc;
 
-	for (i = 0; i < w->nlinks; i++) {
-		l = t->order[i];
-		p = phys_link_tree_parent(w, t, l);
-		j = t->up[l];
-		moves[l] = p >= 0 && moves[p];
-		move[l] = moves[l] ? move[p] : PHYS_POSE_IDENTITY;
-		if (j >= 0 && set[j]) {
-			axis_now(e, w, j, &axis, &anchor);
-			move[l] = phys_pose_mul(move[l],
-			    joint_motion(&w->joints[j], d[j], axis, anchor));
-			moves[l] = true;
+	(void)phys_link_tree_motions(w, t, part_joint, &sp, move, moves);
+	for (l = 0; l < w->nlinks; l++)
+		if (moves[l]) {
+			phys_engine_link_pose(e, (int)l, &s[l].p);
+			phys_engine_link_vel(e, (int)l, &s[l].lin, &s[l].ang);
 		}
-		if (!moves[l])
-			continue;
-		phys_engine_link_pose(e, l, &s[l].p);
-		phys_engine_link_vel(e, l, &s[l].lin, &s[l].ang);
-	}
 	rc = place_links(e, w, t, moves, move, s);
 	free(s);
 	free(move);

@@ -145,9 +145,9 @@ held_by_world(const struct phys_scene *w, size_t j, const int *links,
 }
 
 /* The motion that sets joint j at to, its child's side carried from
- * where the world put it to its frame now, at. */
+ * where the world put it to child (the child's frame now). */
 static phys_pose
-limit_motion(const struct phys_scene *w, size_t j, const phys_pose *at,
+limit_motion(const struct phys_scene *w, size_t j, phys_pose child,
     double to)
 {
 	const struct phys_joint *jt = &w->joints[j];
@@ -155,7 +155,7 @@ limit_motion(const struct phys_scene *w, size_t j, const phys_pose *at,
 	phys_pose move, frame;
 	phys_vec3 axis;
 
-	move = phys_pose_mul(at[jt->child], phys_pose_inv(c->pose));
+	move = phys_pose_mul(child, phys_pose_inv(c->pose));
 	frame = phys_pose_mul(move, jt->pose);
 	axis = phys_quat_rotate(move.q, jt->axis[0]);
 	move = PHYS_POSE_IDENTITY;
@@ -168,32 +168,45 @@ limit_motion(const struct phys_scene *w, size_t j, const phys_pose *at,
 	return move;
 }
 
-/* phys_links_within_limits on trees: each link moved by the link it
- * hangs from's motion, then by its own joint's, in one pass. */
-static int
-within_limits_down(const struct phys_scene *w, const struct phys_link_tree *t,
-    phys_pose *at)
+int
+phys_link_tree_motions(const struct phys_scene *w,
+    const struct phys_link_tree *t,
+    bool (*joint)(void *ctx, int j, phys_pose *m), void *ctx,
+    phys_pose *move, bool *moved)
 {
-	phys_pose *move = phys_xcalloc(w->nlinks + 1, sizeof *move);
+	phys_pose m;
 	size_t i;
-	int moved = 0, l, p;
-	double to;
+	int l, p, n = 0;
+	bool moves;
 
 	for (i = 0; i < w->nlinks; i++) {
 		l = t->order[i];
 		p = phys_link_tree_parent(w, t, l);
+		moves = p >= 0 && (!moved || moved[p]);
 		move[l] = p < 0 ? PHYS_POSE_IDENTITY : move[p];
-		at[l] = phys_pose_mul(move[l], w->links[l].pose);
-		if (t->up[l] < 0 || isnan(to = limit_start(w,
-		    (size_t)t->up[l])))
-			continue;
-		move[l] = phys_pose_mul(limit_motion(w, (size_t)t->up[l], at,
-		    to), move[l]);
-		at[l] = phys_pose_mul(move[l], w->links[l].pose);
-		moved++;
+		if (t->up[l] >= 0 && joint(ctx, t->up[l], &m)) {
+			move[l] = phys_pose_mul(move[l], m);
+			moves = true;
+			n++;
+		}
+		if (moved)
+			moved[l] = moves;
 	}
-	free(move);
-	return moved;
+	return n;
+}
+
+/* Joint j's motion to the nearer of its limits, as the world put it. */
+static bool
+limit_joint(void *ctx, int j, phys_pose *m)
+{
+	const struct phys_scene *w = ctx;
+	double to = limit_start(w, (size_t)j);
+
+	if (isnan(to))
+		return false;
+	*m = limit_motion(w, (size_t)j, w->links[w->joints[j].child].pose,
+	    to);
+	return true;
 }
 
 int
@@ -201,13 +214,18 @@ phys_links_within_limits(const struct phys_scene *w, phys_pose *at)
 {
 	struct phys_link_tree t;
 	int *links;
-	phys_pose move;
+	phys_pose *move, m;
 	size_t i, j, n;
 	double to;
 	int moved = 0;
 
 	if (phys_link_tree(w, &t) == 0) {
-		moved = within_limits_down(w, &t, at);
+		move = phys_xcalloc(w->nlinks + 1, sizeof *move);
+		moved = phys_link_tree_motions(w, &t, limit_joint,
+		    (void *)w, move, NULL);
+		for (i = 0; i < w->nlinks; i++)
+			at[i] = phys_pose_mul(move[i], w->links[i].pose);
+		free(move);
 		phys_link_tree_free(&t);
 		return moved;
 	}
@@ -221,9 +239,9 @@ phys_links_within_limits(const struct phys_scene *w, phys_pose *at)
 		    phys_links_joined(w, jt->child, (int)j, jt->parent, links,
 		    &n) >= 0 || held_by_world(w, j, links, n))
 			continue;
-		move = limit_motion(w, j, at, to);
+		m = limit_motion(w, j, at[jt->child], to);
 		for (i = 0; i < n; i++)
-			at[links[i]] = phys_pose_mul(move, at[links[i]]);
+			at[links[i]] = phys_pose_mul(m, at[links[i]]);
 		moved++;
 	}
 	free(links);

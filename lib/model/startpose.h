@@ -7,6 +7,7 @@
 #ifndef PHYS_STARTPOSE_H
 #define PHYS_STARTPOSE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "world_types.h"
@@ -44,6 +45,17 @@ void phys_link_tree_free(struct phys_link_tree *t);
 /* The link link hangs from in t (-1: none, or the world). */
 int phys_link_tree_parent(const struct phys_scene *w,
     const struct phys_link_tree *t, int link);
+/*
+ * Each link's motion down t into move (w->nlinks), and into moved (or
+ * NULL) whether it moves: the motion of the link it hangs from, then
+ * its own joint's where joint(ctx, j, &m) gives one, m as the links were
+ * before any moved (T_l = T_parent M_j). The count of joints that gave
+ * one.
+ */
+int phys_link_tree_motions(const struct phys_scene *w,
+    const struct phys_link_tree *t,
+    bool (*joint)(void *ctx, int j, phys_pose *m), void *ctx,
+    phys_pose *move, bool *moved);
 
 /*
  * Each link's frame in the world into at (w->nlinks): its pose as loaded,
