@@ -42,6 +42,7 @@
 #include <dart/collision/fcl/FCLCollisionDetector.hpp>
 #include <dart/collision/ode/OdeCollisionDetector.hpp>
 #include <dart/constraint/BoxedLcpConstraintSolver.hpp>
+#include <dart/constraint/ConstrainedGroup.hpp>
 #include <dart/constraint/ConstraintBase.hpp>
 #include <dart/constraint/ContactConstraint.hpp>
 #include <dart/constraint/DantzigBoxedLcpSolver.hpp>
@@ -250,6 +251,14 @@ public:
 	Eigen::Vector6d impulse_b = Eigen::Vector6d::Zero();
 	dd::BodyNode *body_a() const { return a; }
 	dd::BodyNode *body_b() const { return b; }
+	/* Row i's generalized impulse on skeleton s (its degrees of
+	 * freedom; nothing when neither body is one of s's and moves),
+	 * added to g. */
+	void add_generalized(std::size_t i, const dd::Skeleton *s,
+	    Eigen::Ref<Eigen::VectorXd> g) const;
+	/* Row i's own response as the solver takes it, from its plain
+	 * one: its force mixing added. */
+	virtual double own_response(std::size_t i, double plain) const;
 protected:
 	/* Room for n rows. */
 	void rows(std::size_t n);
@@ -364,7 +373,36 @@ TwoBody::getVelocityChange(double *vel, bool withCfm)
 			vel[i] += jb[i].dot(*db);
 	}
 	if (withCfm)
-		vel[tested] += vel[tested] * cfm[tested] + soft[tested];
+		vel[tested] = own_response(tested, vel[tested]);
+}
+
+double
+TwoBody::own_response(std::size_t i, double plain) const
+{
+	return plain + plain * cfm[i] + soft[i];
+}
+
+/* An impulse u on a body, in its frame, is J^T u on its skeleton's degrees
+ * of freedom (J its body Jacobian, over those it depends on). */
+void
+add_body_impulse(const dd::BodyNode *n, const Eigen::Vector6d &u,
+    Eigen::Ref<Eigen::VectorXd> g)
+{
+	const dart::math::Jacobian &J = n->getJacobian();
+	const std::vector<std::size_t> &dofs = n->getDependentGenCoordIndices();
+
+	for (std::size_t c = 0; c < dofs.size(); c++)
+		g[(Eigen::Index)dofs[c]] += J.col((Eigen::Index)c).dot(u);
+}
+
+void
+TwoBody::add_generalized(std::size_t i, const dd::Skeleton *s,
+    Eigen::Ref<Eigen::VectorXd> g) const
+{
+	if (reactive(a) && a->getSkeleton().get() == s)
+		add_body_impulse(a, ja[i], g);
+	if (reactive(b) && b->getSkeleton().get() == s)
+		add_body_impulse(b, jb[i], g);
 }
 
 void
@@ -460,7 +498,7 @@ public:
 	const std::string &getType() const override;
 	void update() override {}
 	void getInformation(dk::ConstraintInfo *info) override;
-	void getVelocityChange(double *vel, bool withCfm) override;
+	double own_response(std::size_t i, double plain) const override;
 private:
 	double mu[2], bounce, threshold, depth, erp, h, max_vel, min_depth;
 	double free_response;
@@ -542,12 +580,14 @@ Contact::getType() const
 
 /* A normal row whose own response is next to none (below NEAR_SINGULAR
  * of a free body's) gives way by CONTACT_SOFTNESS more. */
-void
-Contact::getVelocityChange(double *vel, bool withCfm)
+double
+Contact::own_response(std::size_t i, double plain) const
 {
-	TwoBody::getVelocityChange(vel, withCfm);
-	if (withCfm && tested == 0 && vel[0] < NEAR_SINGULAR * free_response)
-		vel[0] += CONTACT_SOFTNESS;
+	double v = TwoBody::own_response(i, plain);
+
+	if (i == 0 && v < NEAR_SINGULAR * free_response)
+		v += CONTACT_SOFTNESS;
+	return v;
 }
 
 /*
@@ -849,7 +889,272 @@ public:
 		dart::external::ode::dSetErrorHandler(lcp_fault_handler);
 	}
 	std::vector<dk::ConstraintBasePtr> &manual() { return mManualConstraints; }
+protected:
+	void solveConstrainedGroup(dk::ConstrainedGroup &group) override;
+private:
+	void test_rows(dk::ConstrainedGroup &group, std::size_t i);
+	bool two_body_block(dk::ConstrainedGroup &group);
+	void place_two_body_block();
+	bool add_response(const dd::Skeleton *s);
+	void add_body_mass(const dd::BodyNode *n,
+	    const std::vector<Eigen::Index> &dyn);
+	bool solve_lcp();
+
+	/* each constraint of the group as phys's two-body one, or null
+	 * when DART's tests give its rows */
+	std::vector<TwoBody *> two;
+	/* the two-body rows: where in A, whose and which; their responses
+	 * to each other; the generalized impulses on one skeleton, those
+	 * on the degrees of freedom it moves by forces, its mass matrix */
+	std::vector<Eigen::Index> rows;
+	std::vector<std::pair<TwoBody *, std::size_t>> at;
+	Eigen::MatrixXd block, g, mg, mass, ij;
+	Eigen::LLT<Eigen::MatrixXd> chol;
 };
+
+/*
+ * The boxed LCP of a group of constraints, as DART's solver poses and
+ * solves it, but for how A (each row's rate per unit impulse on each row)
+ * is found. DART applies a unit impulse on each row in turn and reads
+ * every row's rate, which costs a pass over the skeleton for each row:
+ * with a robot lying on the ground, most of DART's step. A row of phys's
+ * own constraints is a known impulse on one or two bodies, a generalized
+ * impulse G_i = J^T u on its skeleton, so their block is G^T M^-1 G from
+ * the skeleton's mass matrix. Other constraints (DART's joint limits,
+ * phys's couplings) are still tested, and their rows give the rest by
+ * symmetry. A mass matrix that is not positive definite (a body of no
+ * inertia about a joint's axis) leaves every row to DART's tests.
+ */
+void
+Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
+{
+	const std::size_t nc = group.getNumConstraints();
+	const std::size_t n = group.getTotalDimension();
+	dk::ConstraintInfo info;
+
+	if (n == 0)
+		return;
+	mA.resize((Eigen::Index)n, dPAD((Eigen::Index)n));
+	mX.resize((Eigen::Index)n);
+	mB.resize((Eigen::Index)n);
+	mW.setZero((Eigen::Index)n);
+	mLo.resize((Eigen::Index)n);
+	mHi.resize((Eigen::Index)n);
+	mFIndex.setConstant((Eigen::Index)n, -1);
+	mOffset.resize((Eigen::Index)nc);
+	two.resize(nc);
+	info.invTimeStep = 1 / mTimeStep;
+	for (std::size_t i = 0; i < nc; i++) {
+		const dk::ConstraintBasePtr &c = group.getConstraint(i);
+		int o = i ? mOffset[(Eigen::Index)i - 1] +
+		    (int)group.getConstraint(i - 1)->getDimension() : 0;
+
+		mOffset[(Eigen::Index)i] = o;
+		two[i] = dynamic_cast<TwoBody *>(c.get());
+		info.x = mX.data() + o;
+		info.lo = mLo.data() + o;
+		info.hi = mHi.data() + o;
+		info.b = mB.data() + o;
+		info.findex = mFIndex.data() + o;
+		info.w = mW.data() + o;
+		c->getInformation(&info);
+		for (std::size_t j = 0; j < c->getDimension(); j++)
+			if (mFIndex[o + (Eigen::Index)j] >= 0)
+				mFIndex[o + (Eigen::Index)j] += o;
+	}
+	if (!two_body_block(group))
+		std::fill(two.begin(), two.end(), nullptr);
+	for (std::size_t i = 0; i < nc; i++)
+		if (!two[i])
+			test_rows(group, i);
+	place_two_body_block();
+	if (!solve_lcp())
+		mX.setZero();
+	for (std::size_t i = 0; i < nc; i++) {
+		group.getConstraint(i)->applyImpulse(mX.data() +
+		    mOffset[(Eigen::Index)i]);
+		group.getConstraint(i)->excite();
+	}
+}
+
+/* Constraint i's rows by DART's impulse tests: each row's rate per unit
+ * impulse on each of its rows, and on every row of phys's two-body
+ * constraints and of the other constraints after it (those before it
+ * gave theirs). */
+void
+Solver::test_rows(dk::ConstrainedGroup &group, std::size_t i)
+{
+	const dk::ConstraintBasePtr &c = group.getConstraint(i);
+	const Eigen::Index nskip = mA.cols();
+
+	c->excite();
+	for (std::size_t j = 0; j < c->getDimension(); j++) {
+		Eigen::Index r = mOffset[(Eigen::Index)i] + (Eigen::Index)j;
+
+		c->applyUnitImpulse(j);
+		for (std::size_t k = 0; k < group.getNumConstraints(); k++) {
+			const dk::ConstraintBasePtr &d = group.getConstraint(k);
+			Eigen::Index o = mOffset[(Eigen::Index)k];
+
+			if (k >= i || two[k])
+				d->getVelocityChange(mA.data() + r * nskip + o,
+				    k == i);
+			else
+				for (std::size_t l = 0; l < d->getDimension();
+				    l++)
+					mA(r, o + (Eigen::Index)l) =
+					    mA(o + (Eigen::Index)l, r);
+		}
+	}
+	c->unexcite();
+}
+
+/* The rows of phys's two-body constraints (rows, at) and their responses
+ * to each other (block), over each skeleton they act on; false: one's
+ * mass matrix is not positive definite. */
+bool
+Solver::two_body_block(dk::ConstrainedGroup &group)
+{
+	std::vector<const dd::Skeleton *> skels;
+
+	rows.clear();
+	at.clear();
+	for (std::size_t k = 0; k < group.getNumConstraints(); k++) {
+		if (!two[k])
+			continue;
+		for (std::size_t l = 0; l < two[k]->getDimension(); l++) {
+			rows.push_back(mOffset[(Eigen::Index)k] +
+			    (Eigen::Index)l);
+			at.emplace_back(two[k], l);
+		}
+		for (dd::BodyNode *nb : { two[k]->body_a(), two[k]->body_b() })
+			if (nb && nb->isReactive() && std::find(skels.begin(),
+			    skels.end(), nb->getSkeleton().get()) ==
+			    skels.end())
+				skels.push_back(nb->getSkeleton().get());
+	}
+	const Eigen::Index m = (Eigen::Index)rows.size();
+
+	block.setZero(m, m);
+	for (const dd::Skeleton *s : skels) {
+		g.setZero((Eigen::Index)s->getNumDofs(), m);
+		for (Eigen::Index r = 0; r < m; r++)
+			at[(std::size_t)r].first->add_generalized(
+			    at[(std::size_t)r].second, s, g.col(r));
+		if (!add_response(s))
+			return false;
+	}
+	return true;
+}
+
+/* The two-body rows into A: against the tested rows by symmetry, against
+ * each other from the block, their own responses with their force
+ * mixing. */
+void
+Solver::place_two_body_block()
+{
+	const Eigen::Index n = mA.rows(), m = (Eigen::Index)rows.size();
+	std::vector<bool> analytic((std::size_t)n, false);
+
+	for (Eigen::Index r : rows)
+		analytic[(std::size_t)r] = true;
+	for (Eigen::Index r : rows)
+		for (Eigen::Index c = 0; c < n; c++)
+			if (!analytic[(std::size_t)c])
+				mA(r, c) = mA(c, r);
+	for (Eigen::Index r = 0; r < m; r++) {
+		for (Eigen::Index c = 0; c < m; c++)
+			mA(rows[(std::size_t)r], rows[(std::size_t)c]) =
+			    block(r, c);
+		mA(rows[(std::size_t)r], rows[(std::size_t)r]) =
+		    at[(std::size_t)r].first->own_response(
+		    at[(std::size_t)r].second, block(r, r));
+	}
+}
+
+/*
+ * block += G^T M^-1 G for the generalized impulses G (g) on skeleton s:
+ * M = sum J^T I J over its bodies (each body's Jacobian and spatial
+ * inertia in its frame), as DART's articulated inertias give it, over
+ * the degrees of freedom DART moves by forces; those it moves as
+ * prescribed (a kinematic link's) take no impulse. One Cholesky
+ * factorisation L of M then gives G^T M^-1 G = (L^-1 G)^T (L^-1 G):
+ * DART's own inverse mass matrix costs a pass over the skeleton for each
+ * degree of freedom. False: M is not positive definite.
+ */
+bool
+Solver::add_response(const dd::Skeleton *s)
+{
+	const Eigen::Index nd = (Eigen::Index)s->getNumDofs();
+	std::vector<Eigen::Index> dyn((std::size_t)nd, -1);
+	Eigen::Index k = 0;
+
+	for (Eigen::Index i = 0; i < nd; i++)
+		if (s->getDof((std::size_t)i)->getJoint()->isDynamic())
+			dyn[(std::size_t)i] = k++;
+	mass.setZero(k, k);
+	for (std::size_t b = 0; b < s->getNumBodyNodes(); b++)
+		add_body_mass(s->getBodyNode(b), dyn);
+	mg.resize(k, g.cols());
+	for (Eigen::Index i = 0; i < nd; i++)
+		if (dyn[(std::size_t)i] >= 0)
+			mg.row(dyn[(std::size_t)i]) = g.row(i);
+	chol.compute(mass);
+	if (chol.info() != Eigen::Success)
+		return false;
+	chol.matrixL().solveInPlace(mg);
+	block.noalias() += mg.transpose() * mg;
+	return true;
+}
+
+/* J^T I J of body n into the mass matrix, over the degrees of freedom
+ * it depends on that DART moves by forces (dyn: their rows, or -1). */
+void
+Solver::add_body_mass(const dd::BodyNode *n,
+    const std::vector<Eigen::Index> &dyn)
+{
+	const std::vector<std::size_t> &dofs = n->getDependentGenCoordIndices();
+	const dart::math::Jacobian &J = n->getJacobian();
+
+	ij.noalias() = n->getSpatialInertia() * J;
+	for (std::size_t c = 0; c < dofs.size(); c++) {
+		Eigen::Index r = dyn[dofs[c]];
+
+		for (std::size_t d = 0; r >= 0 && d < dofs.size(); d++)
+			if (dyn[dofs[d]] >= 0)
+				mass(r, dyn[dofs[d]]) += J.col((Eigen::Index)
+				    c).dot(ij.col((Eigen::Index)d));
+	}
+}
+
+/* The primary solver, then where it fails or gives what is not a number
+ * the secondary (when there is one: PGS alone has none) on the problem as
+ * posed; false: no solution. */
+bool
+Solver::solve_lcp()
+{
+	const int n = (int)mX.size();
+	const bool second = mSecondaryBoxedLcpSolver != nullptr;
+	bool ok;
+
+	if (second) {
+		mABackup = mA;
+		mXBackup = mX;
+		mBBackup = mB;
+		mLoBackup = mLo;
+		mHiBackup = mHi;
+		mFIndexBackup = mFIndex;
+	}
+	ok = mBoxedLcpSolver->solve(n, mA.data(), mX.data(), mB.data(), 0,
+	    mLo.data(), mHi.data(), mFIndex.data(), second) && !mX.hasNaN();
+	if (!ok && second) {
+		mSecondaryBoxedLcpSolver->solve(n, mABackup.data(),
+		    mXBackup.data(), mBBackup.data(), 0, mLoBackup.data(),
+		    mHiBackup.data(), mFIndexBackup.data(), false);
+		mX = mXBackup;
+	}
+	return !mX.hasNaN();
+}
 
 /* ---- the engine's state ---- */
 
