@@ -1,0 +1,24 @@
+#!/bin/sh
+# gen_chain.sh N: a world of one chain of N boxes of 0.1 m and 1 kg, each
+# hinged to the one above, hanging in a straight line from 1 km up (no
+# ground: nothing but the links' neighbours to collide with); a profile
+# "ode" (the default) and one "bullet".
+n=${1:-10000}
+awk -v n="$n" 'BEGIN {
+	print "<?xml version=\"1.0\"?>"
+	print "<sdf version=\"1.7\">"
+	print "  <world name=\"chain\">"
+	print "    <physics name=\"ode\" type=\"ode\" default=\"true\"/>"
+	print "    <physics name=\"bullet\" type=\"bullet\"/>"
+	print "    <model name=\"c\">"
+	for (i = 0; i < n; i++) {
+		printf "      <link name=\"l%d\"><pose>0 0 %g 0 0 0</pose>", i, 1000 - 0.1 * i
+		printf "<inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>"
+		print "<collision name=\"c\"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision></link>"
+		if (i)
+			printf "      <joint name=\"j%d\" type=\"revolute\"><parent>l%d</parent><child>l%d</child><axis><xyz>0 1 0</xyz></axis></joint>\n", i, i - 1, i
+	}
+	print "    </model>"
+	print "  </world>"
+	print "</sdf>"
+}'
