@@ -1,8 +1,8 @@
 #!/bin/sh
 # gen_chain.sh N: a world of one chain of N boxes of 0.1 m and 1 kg, each
 # hinged to the one above, hanging in a straight line from 1 km up (no
-# ground: nothing but the links' neighbours to collide with); a profile
-# "ode" (the default) and one "bullet".
+# ground: nothing but the links' neighbours to collide with); profiles
+# "ode" (the default), "bullet" and "simbody".
 n=${1:-10000}
 awk -v n="$n" 'BEGIN {
 	print "<?xml version=\"1.0\"?>"
@@ -10,6 +10,7 @@ awk -v n="$n" 'BEGIN {
 	print "  <world name=\"chain\">"
 	print "    <physics name=\"ode\" type=\"ode\" default=\"true\"/>"
 	print "    <physics name=\"bullet\" type=\"bullet\"/>"
+	print "    <physics name=\"simbody\" type=\"simbody\"/>"
 	print "    <model name=\"c\">"
 	for (i = 0; i < n; i++) {
 		printf "      <link name=\"l%d\"><pose>0 0 %g 0 0 0</pose>", i, 1000 - 0.1 * i
