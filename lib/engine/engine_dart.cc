@@ -226,13 +226,42 @@ vals(const dart_engine *e, phys_scope s, int idx);
 /* ---- constraints of phys's own ---- */
 
 /*
+ * A constraint whose rows' impulses are known generalized impulses on the
+ * skeletons it acts on: the solver reckons how its rows answer each other
+ * from the skeletons' mass matrices rather than by DART's impulse tests
+ * (Solver::solveConstrainedGroup).
+ */
+class KnownRows {
+public:
+	virtual ~KnownRows() = default;
+	/* Row i's generalized impulse on skeleton s (over its degrees of
+	 * freedom; nothing where it does not act on s), added to g. */
+	virtual void add_generalized(std::size_t i, const dd::Skeleton *s,
+	    Eigen::Ref<Eigen::VectorXd> g) const = 0;
+	/* Row i's own response as the solver takes it, from its plain
+	 * one: its force mixing added. */
+	virtual double own_response(std::size_t i, double plain) const = 0;
+	/* The skeletons it acts on and moves, added to out once each. */
+	virtual void skeletons(std::vector<const dd::Skeleton *> &out)
+	    const = 0;
+};
+
+/* s added to out unless there already. */
+void
+add_skeleton(std::vector<const dd::Skeleton *> &out, const dd::Skeleton *s)
+{
+	if (std::find(out.begin(), out.end(), s) == out.end())
+		out.push_back(s);
+}
+
+/*
  * Rows on two bodies (b null: the world), each a direction of relative
  * motion: row i's rate is ja[i] . Va + jb[i] . Vb for the bodies' spatial
  * velocities in their own frames, and an impulse x along it adds ja[i] x
  * to a and jb[i] x to b. DART's solver tests each row with a unit impulse
  * and reads what every row's rate does (ConstraintBase's protocol).
  */
-class TwoBody : public dk::ConstraintBase {
+class TwoBody : public dk::ConstraintBase, public KnownRows {
 public:
 	TwoBody(dd::BodyNode *a_, dd::BodyNode *b_) : a(a_), b(b_) {}
 	void applyUnitImpulse(std::size_t i) override;
@@ -251,14 +280,10 @@ public:
 	Eigen::Vector6d impulse_b = Eigen::Vector6d::Zero();
 	dd::BodyNode *body_a() const { return a; }
 	dd::BodyNode *body_b() const { return b; }
-	/* Row i's generalized impulse on skeleton s (its degrees of
-	 * freedom; nothing when neither body is one of s's and moves),
-	 * added to g. */
 	void add_generalized(std::size_t i, const dd::Skeleton *s,
-	    Eigen::Ref<Eigen::VectorXd> g) const;
-	/* Row i's own response as the solver takes it, from its plain
-	 * one: its force mixing added. */
-	virtual double own_response(std::size_t i, double plain) const;
+	    Eigen::Ref<Eigen::VectorXd> g) const override;
+	double own_response(std::size_t i, double plain) const override;
+	void skeletons(std::vector<const dd::Skeleton *> &out) const override;
 protected:
 	/* Room for n rows. */
 	void rows(std::size_t n);
@@ -403,6 +428,15 @@ TwoBody::add_generalized(std::size_t i, const dd::Skeleton *s,
 		add_body_impulse(a, ja[i], g);
 	if (reactive(b) && b->getSkeleton().get() == s)
 		add_body_impulse(b, jb[i], g);
+}
+
+void
+TwoBody::skeletons(std::vector<const dd::Skeleton *> &out) const
+{
+	if (reactive(a))
+		add_skeleton(out, a->getSkeleton().get());
+	if (reactive(b))
+		add_skeleton(out, b->getSkeleton().get());
 }
 
 void
@@ -657,7 +691,7 @@ private:
  * (ratio q_1 + q_2 = 0 for the gears' joints to their reference body) or
  * a mimic (q_f - m q_l = offset - m reference). Both sides feel it.
  */
-class Coupling : public dk::ConstraintBase {
+class Coupling : public dk::ConstraintBase, public KnownRows {
 public:
 	struct term {
 		dd::Joint *joint;
@@ -685,6 +719,10 @@ public:
 	bool isActive() const override;
 	dd::SkeletonPtr getRootSkeleton() const override;
 	void uniteSkeletons() override;
+	void add_generalized(std::size_t i, const dd::Skeleton *s,
+	    Eigen::Ref<Eigen::VectorXd> g) const override;
+	double own_response(std::size_t i, double plain) const override;
+	void skeletons(std::vector<const dd::Skeleton *> &out) const override;
 private:
 	bool reactive(const term &k) const
 	{
@@ -760,8 +798,33 @@ Coupling::getVelocityChange(double *vel, bool withCfm)
 		if (reactive(k) && k.joint->getSkeleton()->isImpulseApplied())
 			vel[0] += k.c * k.joint->getVelocityChange(k.dof);
 	if (withCfm)
-		vel[0] += vel[0] * dk::JointConstraint::getConstraintForceMixing() +
-		    cfm;
+		vel[0] = own_response(0, vel[0]);
+}
+
+double
+Coupling::own_response(std::size_t, double plain) const
+{
+	return plain + plain * dk::JointConstraint::getConstraintForceMixing() +
+	    cfm;
+}
+
+/* A unit impulse on the row is c on each term's degree of freedom. */
+void
+Coupling::add_generalized(std::size_t, const dd::Skeleton *s,
+    Eigen::Ref<Eigen::VectorXd> g) const
+{
+	for (auto &k : t)
+		if (reactive(k) && k.joint->getSkeleton().get() == s)
+			g[(Eigen::Index)k.joint->getIndexInSkeleton(k.dof)] +=
+			    k.c;
+}
+
+void
+Coupling::skeletons(std::vector<const dd::Skeleton *> &out) const
+{
+	for (auto &k : t)
+		if (reactive(k))
+			add_skeleton(out, k.joint->getSkeleton().get());
 }
 
 void
@@ -893,21 +956,21 @@ protected:
 	void solveConstrainedGroup(dk::ConstrainedGroup &group) override;
 private:
 	void test_rows(dk::ConstrainedGroup &group, std::size_t i);
-	bool two_body_block(dk::ConstrainedGroup &group);
-	void place_two_body_block();
+	bool known_block(dk::ConstrainedGroup &group);
+	void place_known_block();
 	bool add_response(const dd::Skeleton *s);
 	void add_body_mass(const dd::BodyNode *n,
 	    const std::vector<Eigen::Index> &dyn);
 	bool solve_lcp();
 
-	/* each constraint of the group as phys's two-body one, or null
-	 * when DART's tests give its rows */
-	std::vector<TwoBody *> two;
-	/* the two-body rows: where in A, whose and which; their responses
+	/* each constraint of the group as one of phys's of known rows, or
+	 * null when DART's tests give its rows */
+	std::vector<KnownRows *> known;
+	/* the known rows: where in A, whose and which; their responses
 	 * to each other; the generalized impulses on one skeleton, those
 	 * on the degrees of freedom it moves by forces, its mass matrix */
 	std::vector<Eigen::Index> rows;
-	std::vector<std::pair<TwoBody *, std::size_t>> at;
+	std::vector<std::pair<KnownRows *, std::size_t>> at;
 	Eigen::MatrixXd block, g, mg, mass, ij;
 	Eigen::LLT<Eigen::MatrixXd> chol;
 };
@@ -919,11 +982,12 @@ private:
  * every row's rate, which costs a pass over the skeleton for each row:
  * with a robot lying on the ground, most of DART's step. A row of phys's
  * own constraints is a known impulse on one or two bodies, a generalized
- * impulse G_i = J^T u on its skeleton, so their block is G^T M^-1 G from
- * the skeleton's mass matrix. Other constraints (DART's joint limits,
- * phys's couplings) are still tested, and their rows give the rest by
- * symmetry. A mass matrix that is not positive definite (a body of no
- * inertia about a joint's axis) leaves every row to DART's tests.
+ * impulse G_i = J^T u on its skeleton (a coupling's, c on each joint's
+ * degree of freedom), so their block is G^T M^-1 G from the skeleton's
+ * mass matrix. DART's own constraints (its joint limits) are still
+ * tested, and their rows give the rest by symmetry. A mass matrix that
+ * is not positive definite (a body of no inertia about a joint's axis)
+ * leaves every row to DART's tests.
  */
 void
 Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
@@ -942,7 +1006,7 @@ Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
 	mHi.resize((Eigen::Index)n);
 	mFIndex.setConstant((Eigen::Index)n, -1);
 	mOffset.resize((Eigen::Index)nc);
-	two.resize(nc);
+	known.resize(nc);
 	info.invTimeStep = 1 / mTimeStep;
 	for (std::size_t i = 0; i < nc; i++) {
 		const dk::ConstraintBasePtr &c = group.getConstraint(i);
@@ -950,7 +1014,7 @@ Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
 		    (int)group.getConstraint(i - 1)->getDimension() : 0;
 
 		mOffset[(Eigen::Index)i] = o;
-		two[i] = dynamic_cast<TwoBody *>(c.get());
+		known[i] = dynamic_cast<KnownRows *>(c.get());
 		info.x = mX.data() + o;
 		info.lo = mLo.data() + o;
 		info.hi = mHi.data() + o;
@@ -962,12 +1026,12 @@ Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
 			if (mFIndex[o + (Eigen::Index)j] >= 0)
 				mFIndex[o + (Eigen::Index)j] += o;
 	}
-	if (!two_body_block(group))
-		std::fill(two.begin(), two.end(), nullptr);
+	if (!known_block(group))
+		std::fill(known.begin(), known.end(), nullptr);
 	for (std::size_t i = 0; i < nc; i++)
-		if (!two[i])
+		if (!known[i])
 			test_rows(group, i);
-	place_two_body_block();
+	place_known_block();
 	if (!solve_lcp())
 		mX.setZero();
 	for (std::size_t i = 0; i < nc; i++) {
@@ -978,9 +1042,8 @@ Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
 }
 
 /* Constraint i's rows by DART's impulse tests: each row's rate per unit
- * impulse on each of its rows, and on every row of phys's two-body
- * constraints and of the other constraints after it (those before it
- * gave theirs). */
+ * impulse on each of its rows, and on every known row and every row of
+ * the other constraints after it (those before it gave theirs). */
 void
 Solver::test_rows(dk::ConstrainedGroup &group, std::size_t i)
 {
@@ -996,7 +1059,7 @@ Solver::test_rows(dk::ConstrainedGroup &group, std::size_t i)
 			const dk::ConstraintBasePtr &d = group.getConstraint(k);
 			Eigen::Index o = mOffset[(Eigen::Index)k];
 
-			if (k >= i || two[k])
+			if (k >= i || known[k])
 				d->getVelocityChange(mA.data() + r * nskip + o,
 				    k == i);
 			else
@@ -1009,29 +1072,26 @@ Solver::test_rows(dk::ConstrainedGroup &group, std::size_t i)
 	c->unexcite();
 }
 
-/* The rows of phys's two-body constraints (rows, at) and their responses
- * to each other (block), over each skeleton they act on; false: one's
- * mass matrix is not positive definite. */
+/* The known rows (rows, at) and their responses to each other (block),
+ * over each skeleton they act on; false: one's mass matrix is not
+ * positive definite. */
 bool
-Solver::two_body_block(dk::ConstrainedGroup &group)
+Solver::known_block(dk::ConstrainedGroup &group)
 {
 	std::vector<const dd::Skeleton *> skels;
 
 	rows.clear();
 	at.clear();
 	for (std::size_t k = 0; k < group.getNumConstraints(); k++) {
-		if (!two[k])
+		if (!known[k])
 			continue;
-		for (std::size_t l = 0; l < two[k]->getDimension(); l++) {
+		for (std::size_t l = 0; l < group.getConstraint(k)->
+		    getDimension(); l++) {
 			rows.push_back(mOffset[(Eigen::Index)k] +
 			    (Eigen::Index)l);
-			at.emplace_back(two[k], l);
+			at.emplace_back(known[k], l);
 		}
-		for (dd::BodyNode *nb : { two[k]->body_a(), two[k]->body_b() })
-			if (nb && nb->isReactive() && std::find(skels.begin(),
-			    skels.end(), nb->getSkeleton().get()) ==
-			    skels.end())
-				skels.push_back(nb->getSkeleton().get());
+		known[k]->skeletons(skels);
 	}
 	const Eigen::Index m = (Eigen::Index)rows.size();
 
@@ -1047,11 +1107,11 @@ Solver::two_body_block(dk::ConstrainedGroup &group)
 	return true;
 }
 
-/* The two-body rows into A: against the tested rows by symmetry, against
+/* The known rows into A: against the tested rows by symmetry, against
  * each other from the block, their own responses with their force
  * mixing. */
 void
-Solver::place_two_body_block()
+Solver::place_known_block()
 {
 	const Eigen::Index n = mA.rows(), m = (Eigen::Index)rows.size();
 	std::vector<bool> analytic((std::size_t)n, false);
