@@ -237,6 +237,28 @@ step_bounded() {
 	assert_output --partial "out of memory"
 }
 
+@test "memory running out inside ODE (its allocator, C++'s operator new) ends the run with \"out of memory\" and status 1, at every bound" {
+	sanitized && skip "the sanitizer reserves more address space than the bound"
+	# ODE went on with its allocator's null (SIGSEGV) and let a
+	# std::bad_alloc from its hash space through phys's C frames
+	# (SIGABRT), each at bounds a few hundred KB apart: the least bound
+	# under which the run finishes is found 2 MB at a time, and the 8 MB
+	# below it tried every 500 KB
+	local lim=400000 top l
+	while [ $lim -gt 50000 ] && bash -c 'cd "$1" && ulimit -v "$2" &&
+	    phys-step -q -p ode -n 2 grid500.sdf >/dev/null 2>&1' _ "$H" $lim; do
+		lim=$((lim - 2000))
+	done
+	top=$((lim + 2000))
+	for l in $(seq $((top - 500)) -500 $((top - 8000))); do
+		run bash -c 'cd "$1" && ulimit -v "$2" &&
+		    phys-step -q -p ode -n 2 grid500.sdf >/dev/null' _ "$H" "$l"
+		[ "$status" -eq 0 ] || { [ "$status" -eq 1 ] &&
+		    [[ "$output" == *"out of memory"* ]]; } ||
+		    fail "under $l KB: status $status: $output"
+	done
+}
+
 @test "a chain whose every joint starts outside its limits starts at them under each engine, where the closed form puts it, within the bounds" {
 	# Each joint is set 0.1 rad over: the last link's origin is the sum
 	# over i of 0.1 (-sin 0.1 i, -cos 0.1 i) below the first joint. Each

@@ -169,8 +169,10 @@ phys_engine_caught(const char *engine, const char *op, const char *what)
  */
 #ifndef __cplusplus
 #include <setjmp.h>
+#include <stdio.h>
 
 #include "msg.h"
+#include "newhandler.h"
 
 /* the innermost trap armed; what the library said */
 static jmp_buf *phys_engine_trap_at __attribute__((unused));
@@ -217,8 +219,37 @@ phys_engine_trap_spring(void)
 	longjmp(*phys_engine_trap_at, 1);
 }
 
-/* Armed from here to the end of the enclosing block, however it ends. */
+/*
+ * Memory the library cannot have: C++'s operator new, which ODE and
+ * MuJoCo call in places (ODE's hash space, MuJoCo's XML reader), throws
+ * std::bad_alloc, which no C frame catches (SIGABRT). Within a trap it
+ * springs the trap instead, as the library's own error does; the module's
+ * allocator hands its nulls here too.
+ */
+static void __attribute__((unused))
+phys_engine_trap_out_of_memory(void)
+{
+	if (!phys_engine_trap_armed())
+		phys_die(PHYS_EXIT_FAIL, "out of memory");
+	snprintf(phys_engine_trap_text, sizeof phys_engine_trap_text,
+	    "out of memory");
+	phys_engine_trap_spring();
+}
+
+static inline void
+phys_engine_trap_restore_new(phys_new_handler *outer)
+{
+	phys_new_handler_swap(*outer);
+}
+
+/* Armed from here to the end of the enclosing block, however it ends;
+ * operator new finding no memory springs it, the caller's new-handler
+ * back after, the trap sprung or not. */
 #define PHYS_ENGINE_TRAP(sprung)					\
+	phys_new_handler phys_trap_new_					\
+	    __attribute__((cleanup(phys_engine_trap_restore_new),	\
+	    unused)) = phys_new_handler_swap(				\
+	    phys_engine_trap_out_of_memory);				\
 	jmp_buf phys_trap_at_;						\
 	jmp_buf *phys_trap_outer_					\
 	    __attribute__((cleanup(phys_engine_trap_disarm), unused)) = \

@@ -214,6 +214,7 @@ ode_fatal(int num, const char *msg, va_list ap)
 static int
 ode_stopped(const struct ode_engine *e)
 {
+	stepping = NULL;	/* a step it stopped in (out of memory) */
 	((struct ode_engine *)e)->broken = true;
 	return phys_fail("%s", phys_engine_trap_text);
 }
@@ -223,6 +224,36 @@ ode_refuse(void)
 {
 	return phys_fail("ODE cannot go on after it stopped: %s",
 	    phys_engine_trap_text);
+}
+
+/* ODE's allocator: a null it would go on with (SIGSEGV) springs the
+ * trap, as its errors do (engine_impl.h). */
+static void *
+ode_alloc(dsizeint n)
+{
+	void *p = malloc(n);
+
+	if (!p && n)
+		phys_engine_trap_out_of_memory();
+	return p;
+}
+
+static void *
+ode_realloc(void *p, dsizeint was, dsizeint n)
+{
+	void *q = realloc(p, n);
+
+	(void)was;
+	if (!q && n)
+		phys_engine_trap_out_of_memory();
+	return q;
+}
+
+static void
+ode_free(void *p, dsizeint n)
+{
+	(void)n;
+	free(p);
 }
 
 /* Arm the trap for an operation of e: -1 (or nothing for void) when ODE
@@ -263,6 +294,9 @@ static void
 ode_init(void)
 {
 	if (!ode_ready) {
+		dSetAllocHandler(ode_alloc);
+		dSetReallocHandler(ode_realloc);
+		dSetFreeHandler(ode_free);
 		dInitODE2(0);
 		dSetErrorHandler(ode_fatal);
 		dSetDebugHandler(ode_fatal);

@@ -45,6 +45,13 @@ pile() {
 pile 50 > "$d/pile50.sdf"
 pile 500 > "$d/pile500.sdf"
 
+# 500 boxes of 0.1 m in a grid 0.3 m apart, dropped on the ground: ODE
+# allocates for them with its allocator and with C++'s operator new (its
+# hash space), either failing under a bound on memory
+{ head_; profiles; echo "$ground"
+  awk 'BEGIN { for (i = 0; i < 500; i++) printf "<model name=\"b%d\"><pose>%g %g 0.3 0 0 0</pose><link name=\"l\"><inertial><mass>1</mass><inertia><ixx>0.0017</ixx><iyy>0.0017</iyy><izz>0.0017</izz></inertia></inertial><collision name=\"c\"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision></link></model>\n", i, 0.3 * (i % 23), 0.3 * int(i / 23) }'
+  echo '</world></sdf>'; } > "$d/grid500.sdf"
+
 # a joint axis of 1e308: its square is not a double
 cat > "$d/axis.urdf" <<'URDF'
 <?xml version="1.0"?>
