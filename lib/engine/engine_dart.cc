@@ -957,8 +957,11 @@ protected:
 private:
 	void test_rows(dk::ConstrainedGroup &group, std::size_t i);
 	bool known_block(dk::ConstrainedGroup &group);
+	bool cheaper_tested(const std::vector<const dd::Skeleton *> &skels,
+	    const std::vector<std::vector<Eigen::Index>> &cols) const;
 	void place_known_block();
-	bool add_response(const dd::Skeleton *s);
+	bool add_response(const dd::Skeleton *s,
+	    const std::vector<Eigen::Index> &cols);
 	void add_body_mass(const dd::BodyNode *n,
 	    const std::vector<Eigen::Index> &dyn);
 	bool solve_lcp();
@@ -971,7 +974,7 @@ private:
 	 * on the degrees of freedom it moves by forces, its mass matrix */
 	std::vector<Eigen::Index> rows;
 	std::vector<std::pair<KnownRows *, std::size_t>> at;
-	Eigen::MatrixXd block, g, mg, mass, ij;
+	Eigen::MatrixXd block, part, g, mg, mass, ij;
 	Eigen::LLT<Eigen::MatrixXd> chol;
 };
 
@@ -1026,8 +1029,11 @@ Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
 			if (mFIndex[o + (Eigen::Index)j] >= 0)
 				mFIndex[o + (Eigen::Index)j] += o;
 	}
-	if (!known_block(group))
+	if (!known_block(group)) {
 		std::fill(known.begin(), known.end(), nullptr);
+		rows.clear();
+		at.clear();
+	}
 	for (std::size_t i = 0; i < nc; i++)
 		if (!known[i])
 			test_rows(group, i);
@@ -1073,38 +1079,81 @@ Solver::test_rows(dk::ConstrainedGroup &group, std::size_t i)
 }
 
 /* The known rows (rows, at) and their responses to each other (block),
- * over each skeleton they act on; false: one's mass matrix is not
+ * over each skeleton they act on (the rows on it, cols); false: DART's
+ * tests of them cost less (cheaper_tested), or a mass matrix is not
  * positive definite. */
 bool
 Solver::known_block(dk::ConstrainedGroup &group)
 {
-	std::vector<const dd::Skeleton *> skels;
+	std::vector<const dd::Skeleton *> skels, on;
+	std::vector<std::vector<Eigen::Index>> cols;
 
 	rows.clear();
 	at.clear();
 	for (std::size_t k = 0; k < group.getNumConstraints(); k++) {
+		const std::size_t dim = group.getConstraint(k)->getDimension();
+
 		if (!known[k])
 			continue;
-		for (std::size_t l = 0; l < group.getConstraint(k)->
-		    getDimension(); l++) {
+		on.clear();
+		known[k]->skeletons(on);
+		for (const dd::Skeleton *sk : on) {
+			add_skeleton(skels, sk);
+			cols.resize(skels.size());
+			auto i = std::find(skels.begin(), skels.end(), sk) -
+			    skels.begin();
+			for (std::size_t l = 0; l < dim; l++)
+				cols[(std::size_t)i].push_back(
+				    (Eigen::Index)(rows.size() + l));
+		}
+		for (std::size_t l = 0; l < dim; l++) {
 			rows.push_back(mOffset[(Eigen::Index)k] +
 			    (Eigen::Index)l);
 			at.emplace_back(known[k], l);
 		}
-		known[k]->skeletons(skels);
 	}
-	const Eigen::Index m = (Eigen::Index)rows.size();
-
-	block.setZero(m, m);
-	for (const dd::Skeleton *s : skels) {
-		g.setZero((Eigen::Index)s->getNumDofs(), m);
-		for (Eigen::Index r = 0; r < m; r++)
-			at[(std::size_t)r].first->add_generalized(
-			    at[(std::size_t)r].second, s, g.col(r));
-		if (!add_response(s))
+	if (cheaper_tested(skels, cols))
+		return false;
+	block.setZero((Eigen::Index)rows.size(), (Eigen::Index)rows.size());
+	for (std::size_t i = 0; i < skels.size(); i++)
+		if (!add_response(skels[i], cols[i]))
 			return false;
-	}
 	return true;
+}
+
+/*
+ * Whether DART's tests of the known rows cost less than reckoning them
+ * from the mass matrices, by a count of the work: a test passes twice
+ * over its skeleton's bodies, about 2,000 instructions a body; the mass
+ * matrix of a skeleton of k degrees of freedom adds up J^T I J over its
+ * bodies (6 d^2 for the d a body depends on), is factorised (k^3 / 3),
+ * solved for each of its m rows (k^2 / 2 each) and their products taken
+ * (m^2 k), about 5 instructions a step. A long chain touching the ground
+ * at one point is cheaper tested: 300 links took 18 times as long
+ * reckoned.
+ */
+bool
+Solver::cheaper_tested(const std::vector<const dd::Skeleton *> &skels,
+    const std::vector<std::vector<Eigen::Index>> &cols) const
+{
+	double tested = 0, reckoned = 0;
+
+	for (std::size_t i = 0; i < skels.size(); i++) {
+		const dd::Skeleton *sk = skels[i];
+		double k = (double)sk->getNumDofs();
+		double m = (double)cols[i].size(), sum = 0;
+
+		for (std::size_t b = 0; b < sk->getNumBodyNodes(); b++) {
+			double d = (double)sk->getBodyNode(b)->
+			    getNumDependentGenCoords();
+
+			sum += 6 * d * d;
+		}
+		tested += 2000 * m * (double)sk->getNumBodyNodes();
+		reckoned += 5 * (sum + k * k * k / 3 + k * k * m / 2 +
+		    m * m * k);
+	}
+	return tested < reckoned;
 }
 
 /* The known rows into A: against the tested rows by symmetry, against
@@ -1133,19 +1182,21 @@ Solver::place_known_block()
 }
 
 /*
- * block += G^T M^-1 G for the generalized impulses G (g) on skeleton s:
- * M = sum J^T I J over its bodies (each body's Jacobian and spatial
- * inertia in its frame), as DART's articulated inertias give it, over
- * the degrees of freedom DART moves by forces; those it moves as
+ * block += G^T M^-1 G for the generalized impulses G on skeleton s of the
+ * rows cols: M = sum J^T I J over its bodies (each body's Jacobian and
+ * spatial inertia in its frame), as DART's articulated inertias give it,
+ * over the degrees of freedom DART moves by forces; those it moves as
  * prescribed (a kinematic link's) take no impulse. One Cholesky
  * factorisation L of M then gives G^T M^-1 G = (L^-1 G)^T (L^-1 G):
  * DART's own inverse mass matrix costs a pass over the skeleton for each
  * degree of freedom. False: M is not positive definite.
  */
 bool
-Solver::add_response(const dd::Skeleton *s)
+Solver::add_response(const dd::Skeleton *s,
+    const std::vector<Eigen::Index> &cols)
 {
 	const Eigen::Index nd = (Eigen::Index)s->getNumDofs();
+	const Eigen::Index m = (Eigen::Index)cols.size();
 	std::vector<Eigen::Index> dyn((std::size_t)nd, -1);
 	Eigen::Index k = 0;
 
@@ -1155,7 +1206,13 @@ Solver::add_response(const dd::Skeleton *s)
 	mass.setZero(k, k);
 	for (std::size_t b = 0; b < s->getNumBodyNodes(); b++)
 		add_body_mass(s->getBodyNode(b), dyn);
-	mg.resize(k, g.cols());
+	g.setZero(nd, m);
+	for (Eigen::Index c = 0; c < m; c++) {
+		const auto &row = at[(std::size_t)cols[(std::size_t)c]];
+
+		row.first->add_generalized(row.second, s, g.col(c));
+	}
+	mg.resize(k, m);
 	for (Eigen::Index i = 0; i < nd; i++)
 		if (dyn[(std::size_t)i] >= 0)
 			mg.row(dyn[(std::size_t)i]) = g.row(i);
@@ -1163,7 +1220,11 @@ Solver::add_response(const dd::Skeleton *s)
 	if (chol.info() != Eigen::Success)
 		return false;
 	chol.matrixL().solveInPlace(mg);
-	block.noalias() += mg.transpose() * mg;
+	part.noalias() = mg.transpose() * mg;
+	for (Eigen::Index r = 0; r < m; r++)
+		for (Eigen::Index c = 0; c < m; c++)
+			block(cols[(std::size_t)r], cols[(std::size_t)c]) +=
+			    part(r, c);
 	return true;
 }
 
