@@ -3819,25 +3819,19 @@ dart_engine_link_mass(const struct dart_engine *e, int li, double *mass,
 }
 
 /* A moving link's new pose; the others of its tree stay where they are
- * (their joints take up the difference). */
+ * (their joints take up the difference): placed near where it is, else
+ * its tree placed anew (set_link_poses of one). */
 static int
 dart_engine_set_link_pose(struct dart_engine *e, int li, phys_pose p)
 {
-	dlink &dl = e->links[(size_t)li];
-
-	if (dl.is_static)
+	if (e->links[(size_t)li].is_static)
 		return phys_fail("link '%s' is static: its pose cannot change",
 		    e->w->links[li].name);
-	Quiet quiet;
+	{
+		Quiet quiet;
 
-	if (place_near(e, li, iso(p)) < 0) {
-		std::vector<int> link_of = links_of(e, dl.skel);
-		std::vector<Eigen::Isometry3d> pose(link_of.size());
-
-		for (std::size_t i = 0; i < link_of.size(); i++)
-			pose[i] = dl.skel->getBodyNode(i)->getWorldTransform();
-		pose[dl.body->getIndexInSkeleton()] = iso(p);
-		place_tree(e, dl.skel, pose, link_of);
+		if (place_near(e, li, iso(p)) < 0)
+			return dart_engine_set_link_poses(e, &li, &p, 1);
 	}
 	track_loops(e, true);
 	e->find_stops = true;

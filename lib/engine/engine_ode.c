@@ -3114,14 +3114,13 @@ ode_engine_set_link_poses(struct ode_engine *e, const int *links,
 
 	ODE_TRAP(e, return -1);
 
-	for (i = 0; i < n; i++) {
-		struct ode_link *ol = &e->links[links[i]];
-
-		if (!ol->body)
+	for (i = 0; i < n; i++)
+		if (!e->links[links[i]].body)
 			return phys_fail("link '%s' is static: its pose "
 			    "cannot change", e->w->links[links[i]].name);
-		set_body_pose(ol->body, phys_pose_mul(p[i], ol->inertial));
-	}
+	for (i = 0; i < n; i++)
+		set_body_pose(e->links[links[i]].body, phys_pose_mul(p[i],
+		    e->links[links[i]].inertial));
 	for (i = 0; i < n; i++)
 		track_turns_at(e, links[i]);
 	return 0;

@@ -121,23 +121,6 @@ struct link_state {
 	phys_vec3 lin, ang;
 };
 
-/* The motion of joint jt's child's side as its position changes by d
- * about (along) axis through anchor: x -> q (x - a) + a for a turn. */
-static phys_pose
-joint_motion(const struct phys_joint *jt, double d, phys_vec3 axis,
-    phys_vec3 anchor)
-{
-	phys_pose move = PHYS_POSE_IDENTITY;
-
-	if (jt->type == PHYS_JOINT_PRISMATIC) {
-		move.p = v3_scale(axis, d);
-	} else {
-		move.q = phys_quat_about(axis, d);
-		move.p = v3_sub(anchor, phys_quat_rotate(move.q, anchor));
-	}
-	return move;
-}
-
 /* Link li's motion (s) turned by q with it, so that each joint keeps
  * its rate. */
 static int
@@ -172,7 +155,8 @@ move_link(struct phys_engine *e, const struct phys_joint *jt, int li,
 	phys_vec3 w = v3_scale(axis, d);
 
 	if (!rate)
-		return place_link(e, li, s, joint_motion(jt, d, axis, anchor));
+		return place_link(e, li, s, phys_joint_motion(jt, d, axis,
+		    anchor));
 	if (jt->type == PHYS_JOINT_PRISMATIC) {
 		s.lin = v3_add(s.lin, w);
 	} else {
@@ -301,7 +285,8 @@ part_joint(void *ctx, int j, phys_pose *m)
 	if (!sp->set[j])
 		return false;
 	axis_now(sp->e, sp->w, j, &axis, &anchor);
-	*m = joint_motion(&sp->w->joints[j], sp->d[j], axis, anchor);
+	*m = phys_joint_motion(&sp->w->joints[j], sp->d[j], axis,
+	    anchor);
 	return true;
 }
 

@@ -144,6 +144,21 @@ held_by_world(const struct phys_scene *w, size_t j, const int *links,
 	return false;
 }
 
+phys_pose
+phys_joint_motion(const struct phys_joint *jt, double d, phys_vec3 axis,
+    phys_vec3 anchor)
+{
+	phys_pose move = PHYS_POSE_IDENTITY;
+
+	if (jt->type == PHYS_JOINT_PRISMATIC) {
+		move.p = v3_scale(axis, d);
+	} else {
+		move.q = phys_quat_about(axis, d);
+		move.p = v3_sub(anchor, phys_quat_rotate(move.q, anchor));
+	}
+	return move;
+}
+
 /* The motion that sets joint j at to, its child's side carried from
  * where the world put it to child (the child's frame now). */
 static phys_pose
@@ -158,14 +173,7 @@ limit_motion(const struct phys_scene *w, size_t j, phys_pose child,
 	move = phys_pose_mul(child, phys_pose_inv(c->pose));
 	frame = phys_pose_mul(move, jt->pose);
 	axis = phys_quat_rotate(move.q, jt->axis[0]);
-	move = PHYS_POSE_IDENTITY;
-	if (jt->type == PHYS_JOINT_PRISMATIC) {
-		move.p = v3_scale(axis, to);
-	} else {
-		move.q = phys_quat_about(axis, to);
-		move.p = v3_sub(frame.p, phys_quat_rotate(move.q, frame.p));
-	}
-	return move;
+	return phys_joint_motion(jt, to, axis, frame.p);
 }
 
 int

@@ -45,6 +45,10 @@ void phys_link_tree_free(struct phys_link_tree *t);
 /* The link link hangs from in t (-1: none, or the world). */
 int phys_link_tree_parent(const struct phys_scene *w,
     const struct phys_link_tree *t, int link);
+/* The motion of joint jt's child's side as its position changes by d
+ * about (along) axis through anchor: x -> q (x - a) + a for a turn. */
+phys_pose phys_joint_motion(const struct phys_joint *jt, double d,
+    phys_vec3 axis, phys_vec3 anchor);
 /*
  * Each link's motion down t into move (w->nlinks), and into moved (or
  * NULL) whether it moves: the motion of the link it hangs from, then
