@@ -1,8 +1,8 @@
 /*
  * mesh.c - triangle meshes: loading (the file read here, recognised and
  * bounded by meshscan.c, decoded by assimp in meshdec.c's process),
- * polyline extrusion, ellipsoid tessellation, closedness and mass
- * properties.
+ * polyline extrusion, ellipsoid tessellation, closedness, neighbours
+ * and the normals of contacts at their edges, and mass properties.
  */
 #include "mesh.h"
 
@@ -132,6 +132,7 @@ weld(struct phys_mesh *m)
 struct edge {
 	unsigned lo, hi;
 	int forward;		/* 1 when the triangle runs lo -> hi */
+	size_t at;		/* 3 t + k: triangle t's vertex k to k + 1 */
 };
 
 static int
@@ -146,6 +147,26 @@ cmp_edge(const void *a, const void *b)
 	return p->forward - q->forward;
 }
 
+/* Triangle t's edges, each by its two vertex indices in increasing order,
+ * sorted by them. */
+static struct edge *
+sorted_edges(const struct phys_mesh *m)
+{
+	size_t i, n = 3 * m->ntri;
+	struct edge *e = phys_xmalloc((n + 1) * sizeof *e);
+
+	for (i = 0; i < n; i++) {
+		unsigned a = m->tri[i], b = m->tri[i % 3 == 2 ? i - 2 : i + 1];
+
+		e[i].lo = a < b ? a : b;
+		e[i].hi = a < b ? b : a;
+		e[i].forward = a < b;
+		e[i].at = i;
+	}
+	qsort(e, n, sizeof *e, cmp_edge);
+	return e;
+}
+
 /* Closed and consistently oriented: each edge used exactly twice, once
  * in each direction. */
 static bool
@@ -157,15 +178,7 @@ is_closed(const struct phys_mesh *m)
 
 	if (!ok)
 		return false;
-	e = phys_xmalloc(n * sizeof *e);
-	for (i = 0; i < n; i++) {
-		unsigned a = m->tri[i], b = m->tri[i % 3 == 2 ? i - 2 : i + 1];
-
-		e[i].lo = a < b ? a : b;
-		e[i].hi = a < b ? b : a;
-		e[i].forward = a < b;
-	}
-	qsort(e, n, sizeof *e, cmp_edge);
+	e = sorted_edges(m);
 	for (i = 0; i < n && ok; i += 2)
 		ok = i + 1 < n && e[i].lo == e[i + 1].lo &&
 		    e[i].hi == e[i + 1].hi && e[i].forward == 0 &&
@@ -173,6 +186,109 @@ is_closed(const struct phys_mesh *m)
 		    e[i + 2].lo != e[i].lo || e[i + 2].hi != e[i].hi);
 	free(e);
 	return ok;
+}
+
+int *
+phys_mesh_neighbours(const struct phys_mesh *m)
+{
+	size_t i, j, n = 3 * m->ntri;
+	struct edge *e = sorted_edges(m);
+	int *nb = phys_xmalloc((n + 1) * sizeof *nb);
+
+	for (i = 0; i < n; i++)
+		nb[i] = -1;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && e[j].lo == e[i].lo && e[j].hi == e[i].hi;
+		    j++)
+			;
+		if (j - i == 2 && e[i].at / 3 != e[i + 1].at / 3) {
+			nb[e[i].at] = (int)(e[i + 1].at / 3);
+			nb[e[i + 1].at] = (int)(e[i].at / 3);
+		}
+	}
+	free(e);
+	return nb;
+}
+
+/* Triangle t's normal, zero for one of no area. */
+static phys_vec3
+tri_normal(const struct phys_mesh *m, size_t t)
+{
+	phys_vec3 a = vertex(m, m->tri[3 * t]), b = vertex(m, m->tri[3 * t + 1]),
+	    c = vertex(m, m->tri[3 * t + 2]);
+	phys_vec3 n = v3_cross(v3_sub(b, a), v3_sub(c, a));
+
+	return v3_norm(n) > 0 ? v3_normalize(n) : n;
+}
+
+/* The distance from p to segment ab. */
+static double
+segment_distance(phys_vec3 p, phys_vec3 a, phys_vec3 b)
+{
+	phys_vec3 ab = v3_sub(b, a);
+	double l = v3_dot(ab, ab), s = l > 0 ? v3_dot(v3_sub(p, a), ab) / l : 0;
+
+	s = fmin(fmax(s, 0), 1);
+	return v3_norm(v3_sub(p, v3_add(a, v3_scale(ab, s))));
+}
+
+phys_vec3
+phys_mesh_edge_normal(const struct phys_mesh *m, const int *nb, size_t t,
+    phys_vec3 p, phys_vec3 n, phys_vec3 side)
+{
+	phys_vec3 x[3], nf = tri_normal(m, t), ng, e, out;
+	double d, best = HUGE_VAL, longest = 0, a, ag;
+	bool over = true;
+	int k, near = 0;
+	unsigned from, to;
+	size_t u, j;
+
+	if (v3_norm(nf) == 0)
+		return n;
+	/* the side of t the body is on: where its origin is, unless that is
+	 * in t's plane; n's side then (an edge's normal may lie in it) */
+	d = v3_dot(nf, v3_sub(side, p));
+	if (fabs(d) > 1e-9 * v3_norm(v3_sub(side, p)) ? d < 0 :
+	    v3_dot(nf, n) < 0)
+		nf = v3_scale(nf, -1);
+	for (k = 0; k < 3; k++)
+		x[k] = vertex(m, m->tri[3 * t + (size_t)k]);
+	for (k = 0; k < 3; k++) {
+		e = v3_sub(x[(k + 1) % 3], x[k]);
+		longest = fmax(longest, v3_norm(e));
+		over = over && v3_dot(nf, v3_cross(e, v3_sub(p, x[k]))) *
+		    v3_dot(nf, v3_cross(e, v3_sub(x[(k + 2) % 3], x[k]))) >= 0;
+		d = segment_distance(p, x[k], x[(k + 1) % 3]);
+		if (d < best)
+			best = d, near = k;
+	}
+	/* on the face, away from its edges: the face's own */
+	if (over && best > 1e-9 * longest)
+		return nf;
+	if (nb[3 * t + (size_t)near] < 0)
+		return n;	/* the mesh's border: any side may touch */
+	u = (size_t)nb[3 * t + (size_t)near];
+	ng = tri_normal(m, u);
+	from = m->tri[3 * t + (size_t)near];
+	to = m->tri[3 * t + (size_t)(near + 1) % 3];
+	/* u's normal on t's side: u runs the edge the other way when wound
+	 * as t */
+	for (j = 0; j < 3 && m->tri[3 * u + j] != from; j++)
+		;
+	if ((j < 3 && m->tri[3 * u + (j + 1) % 3] == to) ==
+	    (v3_dot(nf, tri_normal(m, t)) > 0))
+		ng = v3_scale(ng, -1);
+	/* out: in t's plane, across the edge from t, towards u */
+	e = v3_normalize(v3_sub(x[(near + 1) % 3], x[near]));
+	out = v3_cross(e, nf);
+	if (v3_dot(out, v3_sub(x[(near + 2) % 3], x[near])) > 0)
+		out = v3_scale(out, -1);
+	ag = atan2(v3_dot(ng, out), v3_dot(ng, nf));
+	if (ag <= 1e-9)		/* flat, or a valley: the face's own */
+		return nf;
+	/* a ridge: a normal between the two faces' */
+	a = atan2(v3_dot(n, out), v3_dot(n, nf));
+	return a < 0 ? nf : a > ag ? ng : n;
 }
 
 static void

@@ -67,6 +67,25 @@ struct phys_mesh *phys_mesh_ellipsoid(double a, double b, double c);
  * at z = -length/2 and apex at z = length/2 (SDF 1.11's <cone>). */
 struct phys_mesh *phys_mesh_cone(double r, double length);
 
+/*
+ * For each triangle t's edge k (vertex k to k + 1), at 3 t + k, the
+ * triangle across it: -1 where none is, or more than one (free()d by the
+ * caller). The mesh is welded, so a neighbour shares the edge's vertices.
+ */
+int *phys_mesh_neighbours(const struct phys_mesh *m);
+
+/*
+ * The normal n (from the mesh to the body) of a contact at point p on
+ * triangle t of m (nb its neighbours) with a body whose origin is at side,
+ * all in m's frame, as the faces there allow it: a body meeting two
+ * triangles where they lie flat, or in a valley between them, meets the
+ * face, whatever normal a collider gave its edge; over a ridge the normal
+ * turns between the two faces' and no further. n on the mesh's border is
+ * kept.
+ */
+phys_vec3 phys_mesh_edge_normal(const struct phys_mesh *m, const int *nb,
+    size_t t, phys_vec3 p, phys_vec3 n, phys_vec3 side);
+
 /* A copy of m with every vertex multiplied by s (no factor 0). */
 struct phys_mesh *phys_mesh_scaled(const struct phys_mesh *m, phys_vec3 s);
 

@@ -28,7 +28,6 @@
 #include <BulletCollision/Gimpact/btGImpactShape.h>
 #include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
 
-#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <map>
@@ -323,14 +322,6 @@ tri_normal(const struct phys_mesh *m, size_t t, btScalar least)
 	return n.length2() < least ? btVector3(0, 0, 0) : n.normalized();
 }
 
-/* An edge of a triangle, by its two vertex indices in increasing order:
- * the k-th (vertex k to k + 1) of triangle t. */
-struct tri_edge {
-	unsigned lo, hi;
-	size_t t;
-	int k;
-};
-
 /*
  * Across edge k of triangle t, the neighbour u (whose edge it is too): the
  * angle that turns t's normal into u's about the edge, taken from vertex
@@ -374,50 +365,31 @@ edge_angle(const struct phys_mesh *m, const btTriangleInfoMap *map,
 
 /*
  * Each triangle's angles to its neighbours across its edges, for Bullet's
- * correction of contacts at the edges (smooth_edges). The mesh is welded
- * (mesh.c), so neighbours share vertex indices and are found by sorting
- * the edges: Bullet's own search for them goes over every triangle whose
- * box meets each one's, and took 78 s on a pile of 50,000 triangles in one
- * place. An edge of three triangles or more is left as none's.
+ * correction of contacts at the edges (smooth_edges), from the welded
+ * mesh's neighbours (phys_mesh_neighbours): Bullet's own search for them
+ * goes over every triangle whose box meets each one's, and took 78 s on a
+ * pile of 50,000 triangles in one place.
  */
 void
 edge_angles(const struct phys_mesh *m, btTriangleInfoMap *map)
 {
-	std::vector<tri_edge> edges;
-	size_t i, j;
+	int *nb = phys_mesh_neighbours(m);
 
-	edges.reserve(3 * m->ntri);
-	for (i = 0; i < m->ntri; i++)
+	for (size_t t = 0; t < m->ntri; t++)
 		for (int k = 0; k < 3; k++) {
-			unsigned a = m->tri[3 * i + (size_t)k],
-			    b = m->tri[3 * i + (size_t)(k + 1) % 3];
+			int key = (int)t;	/* Bullet's, of part 0 */
+			btTriangleInfo *info;
 
-			edges.push_back({ std::min(a, b), std::max(a, b), i, k });
-		}
-	std::sort(edges.begin(), edges.end(), [](const tri_edge &x,
-	    const tri_edge &y) {
-		return x.lo != y.lo ? x.lo < y.lo : x.hi != y.hi ?
-		    x.hi < y.hi : x.t < y.t;
-	});
-	for (i = 0; i < edges.size(); i = j) {
-		for (j = i + 1; j < edges.size() && edges[j].lo == edges[i].lo &&
-		    edges[j].hi == edges[i].hi; j++)
-			;
-		if (j - i != 2)
-			continue;
-		for (int s = 0; s < 2; s++) {
-			const tri_edge &a = edges[i + (size_t)s];
-			const tri_edge &b = edges[i + 1 - (size_t)s];
-			int key = (int)a.t;	/* Bullet's, of part 0 */
-			btTriangleInfo *info = map->find(key);
-
-			if (!info) {
+			if (nb[3 * t + (size_t)k] < 0)
+				continue;
+			if (!(info = map->find(key))) {
 				map->insert(key, btTriangleInfo());
 				info = map->find(key);
 			}
-			edge_angle(m, map, a.t, a.k, b.t, info);
+			edge_angle(m, map, t, k, (size_t)nb[3 * t + (size_t)k],
+			    info);
 		}
-	}
+	free(nb);
 }
 
 /*

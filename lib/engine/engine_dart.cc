@@ -1340,6 +1340,21 @@ struct stop {
 	std::shared_ptr<Coupling> row;
 };
 
+/* A mesh collision's triangles at the run's sizes, in its shape's frame,
+ * and each one's neighbours (phys_mesh_neighbours): for the normals of
+ * its contacts at their edges (smooth_edge). */
+struct mesh_edges {
+	struct phys_mesh *m;
+	int *nb;
+
+	explicit mesh_edges(const struct phys_mesh *of) :
+	    m(phys_mesh_scaled(of, v3(1, 1, 1))),
+	    nb(phys_mesh_neighbours(m)) {}
+	~mesh_edges() { phys_mesh_free(m); free(nb); }
+	mesh_edges(const mesh_edges &) = delete;
+	mesh_edges &operator=(const mesh_edges &) = delete;
+};
+
 struct dart_engine {
 	const struct phys_scene *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
@@ -1357,6 +1372,9 @@ struct dart_engine {
 	 * shape's frame, at the run's sizes (hull_contact); empty for the
 	 * others. */
 	std::vector<std::vector<Eigen::Vector3d>> hull;
+	/* Per collision that collides as its triangles under FCL; null for
+	 * the others. */
+	std::vector<std::unique_ptr<mesh_edges>> edges;
 	std::string detector_name;		/* as the profile names it */
 	std::string detector_used;		/* the one running */
 	bool fcl = false;			/* it is FCL: asked once, not
@@ -1839,6 +1857,17 @@ keep_hull(dart_engine *e, int ci, const struct phys_collision *c)
 		    c->mesh->v[3 * i + 2]);
 }
 
+/* Collision ci's triangles and their neighbours, where FCL collides it as
+ * a mesh's triangles. */
+void
+keep_edges(dart_engine *e, int ci, const struct phys_collision *c)
+{
+	e->edges[(size_t)ci].reset();
+	if (e->detector_used == "fcl" && c->shape == PHYS_GEOM_MESH &&
+	    !c->hull && c->mesh)
+		e->edges[(size_t)ci].reset(new mesh_edges(c->mesh));
+}
+
 /*
  * The link's shapes, made again at the run's sizes for the detector
  * running; the old ones leave the collision group with their nodes.
@@ -1871,6 +1900,7 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 		where[(size_t)k] = c.pose;
 		made[(size_t)k] = make_shape(e, &c, &where[(size_t)k], &why);
 		keep_hull(e, l->first_collision + k, &c);
+		keep_edges(e, l->first_collision + k, &c);
 		phys_mesh_free(m);	/* DART holds its own copy */
 		if (made[(size_t)k])
 			continue;
@@ -3177,6 +3207,42 @@ plane_points(const dart_engine *e, int m, int p)
 	return out;
 }
 
+/*
+ * The normal n of contact c (from its second object to its first, as DART
+ * gives it) as the faces of a mesh it touches allow them
+ * (phys_mesh_edge_normal). FCL gives a box sliding over a flat floor of
+ * triangles, where its edge crosses one between two, the normal of that
+ * edge, tilted 0.5 rad back: the box stopped there. FCL names the
+ * triangle in whichever of its two indices it collided the mesh as; the
+ * other shape, not a mesh, has none.
+ */
+Eigen::Vector3d
+smooth_edge(const dart_engine *e, const dc::Contact &c, int c1, int c2,
+    const Eigen::Vector3d &n)
+{
+	const mesh_edges *m1 = e->edges[(size_t)c1].get();
+	const mesh_edges *m2 = e->edges[(size_t)c2].get();
+	const mesh_edges *me = m1 ? m1 : m2;
+	int tri = c.triID1 >= 0 ? c.triID1 : c.triID2;
+
+	if (!me || (m1 && m2) || (c.triID1 >= 0 && c.triID2 >= 0) ||
+	    tri < 0 || (size_t)tri >= me->m->ntri)
+		return n;
+	const Eigen::Isometry3d &at = (m1 ? c.collisionObject1 :
+	    c.collisionObject2)->getTransform();
+	Eigen::Vector3d p = at.inverse() * c.point;
+	/* from the mesh to the other shape, whose origin is at o */
+	Eigen::Vector3d out = at.linear().transpose() * (m1 ? -n : n);
+	Eigen::Vector3d o = at.inverse() * (m1 ? c.collisionObject2 :
+	    c.collisionObject1)->getTransform().translation();
+	phys_vec3 r = phys_mesh_edge_normal(me->m, me->nb, (size_t)tri,
+	    v3(p.x(), p.y(), p.z()), v3(out.x(), out.y(), out.z()),
+	    v3(o.x(), o.y(), o.z()));
+	Eigen::Vector3d w = at.linear() * Eigen::Vector3d(r.x, r.y, r.z);
+
+	return m1 ? Eigen::Vector3d(-w) : w;
+}
+
 void
 find_contacts(dart_engine *e)
 {
@@ -3217,6 +3283,8 @@ find_contacts(dart_engine *e)
 		if (e->fcl && fcl_mesh(c.collisionObject2) &&
 		    !fcl_mesh(c.collisionObject1))
 			normal = -normal;
+		if (e->fcl)
+			normal = smooth_edge(e, c, c1, c2, normal);
 		auto key = std::make_pair(c1, c2);
 		auto at = pair_at.emplace(key, points.size());
 		if (at.second)
@@ -3409,6 +3477,7 @@ dart_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->links.resize(w->nlinks);
 	e->joints.resize(w->njoints);
 	e->hull.resize(w->ncollisions);
+	e->edges.resize(w->ncollisions);
 	try {
 		e->world = dart::simulation::World::create();
 		auto solver = std::make_unique<Solver>();
