@@ -221,15 +221,16 @@ tri_normal(const struct phys_mesh *m, size_t t)
 	return v3_norm(n) > 0 ? v3_normalize(n) : n;
 }
 
-/* The distance from p to segment ab. */
+/* The square of the distance from p to segment ab. */
 static double
-segment_distance(phys_vec3 p, phys_vec3 a, phys_vec3 b)
+segment_distance2(phys_vec3 p, phys_vec3 a, phys_vec3 b)
 {
-	phys_vec3 ab = v3_sub(b, a);
+	phys_vec3 ab = v3_sub(b, a), d;
 	double l = v3_dot(ab, ab), s = l > 0 ? v3_dot(v3_sub(p, a), ab) / l : 0;
 
 	s = fmin(fmax(s, 0), 1);
-	return v3_norm(v3_sub(p, v3_add(a, v3_scale(ab, s))));
+	d = v3_sub(p, v3_add(a, v3_scale(ab, s)));
+	return v3_dot(d, d);
 }
 
 phys_vec3
@@ -255,15 +256,16 @@ phys_mesh_edge_normal(const struct phys_mesh *m, const int *nb, size_t t,
 		x[k] = vertex(m, m->tri[3 * t + (size_t)k]);
 	for (k = 0; k < 3; k++) {
 		e = v3_sub(x[(k + 1) % 3], x[k]);
-		longest = fmax(longest, v3_norm(e));
+		longest = fmax(longest, v3_dot(e, e));
 		over = over && v3_dot(nf, v3_cross(e, v3_sub(p, x[k]))) *
 		    v3_dot(nf, v3_cross(e, v3_sub(x[(k + 2) % 3], x[k]))) >= 0;
-		d = segment_distance(p, x[k], x[(k + 1) % 3]);
+		d = segment_distance2(p, x[k], x[(k + 1) % 3]);
 		if (d < best)
 			best = d, near = k;
 	}
-	/* on the face, away from its edges: the face's own */
-	if (over && best > 1e-9 * longest)
+	/* on the face, away from its edges (squares compared): the face's
+	 * own */
+	if (over && best > 1e-18 * longest)
 		return nf;
 	if (nb[3 * t + (size_t)near] < 0)
 		return n;	/* the mesh's border: any side may touch */

@@ -21,9 +21,7 @@
  * than both thresholds, and kp/kd or soft_erp/soft_cfm when given.
  */
 #include <btBulletDynamicsCommon.h>
-#include <BulletCollision/CollisionDispatch/btInternalEdgeUtility.h>
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
-#include <BulletCollision/CollisionShapes/btTriangleInfoMap.h>
 #include <BulletCollision/Gimpact/btGImpactCollisionAlgorithm.h>
 #include <BulletCollision/Gimpact/btGImpactShape.h>
 #include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
@@ -102,6 +100,10 @@ struct mesh_free {
 	void operator()(struct phys_mesh *m) const { phys_mesh_free(m); }
 };
 
+struct c_free {
+	void operator()(void *p) const { free(p); }
+};
+
 /* What holds a shape: a static object, a moving body alone, or a moving
  * body's compound with other shapes. */
 enum holder { HELD_STATIC, HELD_ALONE, HELD_IN_COMPOUND };
@@ -113,9 +115,10 @@ struct bshape {
 	std::unique_ptr<struct phys_mesh, mesh_free> own;	/* rescaled triangles */
 	std::unique_ptr<btTriangleIndexVertexArray> tris;
 	std::unique_ptr<btCollisionShape> shape;
-	/* a static mesh's angles between neighbouring triangles
-	 * (smooth_edges) */
-	std::unique_ptr<btTriangleInfoMap> edges;
+	/* a static mesh's triangles and their neighbours, for its contacts
+	 * at their edges (smooth_edges) */
+	const struct phys_mesh *mesh = nullptr;
+	std::unique_ptr<int[], c_free> nb;
 };
 
 struct blink {
@@ -302,96 +305,6 @@ collision_of(const bullet_engine *e, const btCollisionObject *o, int child)
 	return bl.child_collision[(size_t)child];
 }
 
-/* Vertex k of triangle t. */
-btVector3
-tri_vertex(const struct phys_mesh *m, size_t t, int k)
-{
-	const double *p = m->v + 3 * m->tri[3 * t + (size_t)k];
-
-	return btVector3(p[0], p[1], p[2]);
-}
-
-/* Triangle t's normal; zero for one of less area (twice its area
- * squared under least), which Bullet's correction leaves alone. */
-btVector3
-tri_normal(const struct phys_mesh *m, size_t t, btScalar least)
-{
-	btVector3 n = (tri_vertex(m, t, 1) - tri_vertex(m, t, 0)).cross(
-	    tri_vertex(m, t, 2) - tri_vertex(m, t, 0));
-
-	return n.length2() < least ? btVector3(0, 0, 0) : n.normalized();
-}
-
-/*
- * Across edge k of triangle t, the neighbour u (whose edge it is too): the
- * angle that turns t's normal into u's about the edge, taken from vertex
- * k + 1 to vertex k, as Bullet's correction reads it. Its sign says
- * whether the edge is a ridge (negative) or a valley; a bend of under
- * 0.6 degrees is flat, as Bullet's planar epsilon makes it.
- */
-void
-edge_angle(const struct phys_mesh *m, const btTriangleInfoMap *map,
-    size_t t, int k, size_t u, btTriangleInfo *info)
-{
-	static const int convex[3] = { TRI_INFO_V0V1_CONVEX,
-		TRI_INFO_V1V2_CONVEX, TRI_INFO_V2V0_CONVEX };
-	btScalar *angle[3] = { &info->m_edgeV0V1Angle,
-		&info->m_edgeV1V2Angle, &info->m_edgeV2V0Angle };
-	btVector3 e = tri_vertex(m, t, k) - tri_vertex(m, t, (k + 1) % 3);
-	btVector3 na = tri_normal(m, t, map->m_zeroAreaThreshold);
-	btVector3 nb = tri_normal(m, u, map->m_zeroAreaThreshold);
-	unsigned from = m->tri[3 * t + (size_t)k];
-	btScalar a;
-	int j;
-
-	if (na.isZero() || nb.isZero())
-		return;
-	/* u's normal on t's side: u wound as t crosses the edge from its
-	 * other end */
-	for (j = 0; j < 3 && m->tri[3 * u + (size_t)j] != from; j++)
-		;
-	if (j < 3 && m->tri[3 * u + (size_t)(j + 1) % 3] ==
-	    m->tri[3 * t + (size_t)(k + 1) % 3])
-		nb = -nb;
-	if (na.cross(nb).length2() < map->m_planarEpsilon) {
-		*angle[k] = 0;
-		return;
-	}
-	a = btAtan2(na.cross(nb).dot(e.normalized()), na.dot(nb));
-	*angle[k] = a;
-	if (a < 0)
-		info->m_flags |= convex[k];
-}
-
-/*
- * Each triangle's angles to its neighbours across its edges, for Bullet's
- * correction of contacts at the edges (smooth_edges), from the welded
- * mesh's neighbours (phys_mesh_neighbours): Bullet's own search for them
- * goes over every triangle whose box meets each one's, and took 78 s on a
- * pile of 50,000 triangles in one place.
- */
-void
-edge_angles(const struct phys_mesh *m, btTriangleInfoMap *map)
-{
-	int *nb = phys_mesh_neighbours(m);
-
-	for (size_t t = 0; t < m->ntri; t++)
-		for (int k = 0; k < 3; k++) {
-			int key = (int)t;	/* Bullet's, of part 0 */
-			btTriangleInfo *info;
-
-			if (nb[3 * t + (size_t)k] < 0)
-				continue;
-			if (!(info = map->find(key))) {
-				map->insert(key, btTriangleInfo());
-				info = map->find(key);
-			}
-			edge_angle(m, map, t, k, (size_t)nb[3 * t + (size_t)k],
-			    info);
-		}
-	free(nb);
-}
-
 /*
  * A mesh's triangles: a static object's tree of them, a moving body's
  * GImpact shape. Bullet's compound shape cannot hold a GImpact one (its
@@ -417,12 +330,10 @@ mesh_shape(bshape &out, const struct phys_mesh *m, enum holder h,
 	    (int *)m->tri, 3 * (int)sizeof(unsigned), (int)m->nv, m->v,
 	    3 * (int)sizeof(double)));
 	if (h == HELD_STATIC) {
-		auto *t = new btBvhTriangleMeshShape(out.tris.get(), true);
-
-		out.shape.reset(t);
-		out.edges.reset(new btTriangleInfoMap());
-		edge_angles(m, out.edges.get());
-		t->setTriangleInfoMap(out.edges.get());
+		out.shape.reset(new btBvhTriangleMeshShape(out.tris.get(),
+		    true));
+		out.mesh = m;
+		out.nb.reset(phys_mesh_neighbours(m));
 	} else {
 		auto *g = new btGImpactMeshShape(out.tris.get());
 
@@ -577,19 +488,20 @@ unsupported(const bullet_engine *e, const struct phys_collision *c,
 	return 0;
 }
 
-/* Whether wrapper w is a triangle of a static mesh made with its edges'
- * angles (mesh_shape). */
-bool
-static_mesh_triangle(const btCollisionObjectWrapper *w)
+/* The static mesh whose triangle wrapper w is, made with its triangles'
+ * neighbours (mesh_shape); null for any other shape. */
+const bshape *
+static_mesh_of(const btCollisionObjectWrapper *w)
 {
 	const btCollisionObject *o = w->getCollisionObject();
 
-	return w->getCollisionShape()->getShapeType() ==
-	    TRIANGLE_SHAPE_PROXYTYPE &&
-	    o->getCollisionShape()->getShapeType() ==
-	    TRIANGLE_MESH_SHAPE_PROXYTYPE &&
-	    (o->getCollisionFlags() &
-	    btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK);
+	if (w->getCollisionShape()->getShapeType() != TRIANGLE_SHAPE_PROXYTYPE ||
+	    o->getCollisionShape()->getShapeType() !=
+	    TRIANGLE_MESH_SHAPE_PROXYTYPE ||
+	    !(o->getCollisionFlags() &
+	    btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK))
+		return nullptr;
+	return static_cast<const bshape *>(o->getUserPointer());
 }
 
 /* The contact point as seen from its other body. */
@@ -635,33 +547,41 @@ nearest_on_triangle(const btVector3 &p, const btVector3 x[3])
 }
 
 /*
- * The point's normal corrected at the edges of mesh triangle w (body B
- * of the point), and its distance with it: along the new normal from the
- * triangle. Bullet keeps the distance it measured along the old normal
- * from its witness point: a box's rounded corner over an edge, 6 mm clear
- * of the floor, was found 14 mm deep, and the box thrown over (9 of 30
- * resting boxes moved, one 0.21 m, where none now moves 0.5 mm).
+ * The normal of a point on triangle t of static mesh bs (wrapper w, body
+ * B of the point) as the faces there allow it (phys_mesh_edge_normal),
+ * and its distance with it: along the new normal from the triangle.
+ * Bullet measured it along the old normal from its witness point: a box's
+ * rounded corner over an edge, 6 mm clear of the floor, was found 14 mm
+ * deep, and the box thrown over.
  */
 void
 smooth_edge(btManifoldPoint &cp, const btCollisionObjectWrapper *w,
-    const btCollisionObjectWrapper *other, int part, int index)
+    const btCollisionObjectWrapper *other, int t, const bshape *bs)
 {
-	const auto *t = static_cast<const btTriangleShape *>(
+	const btTransform &at = w->getWorldTransform();
+	const auto *tri = static_cast<const btTriangleShape *>(
 	    w->getCollisionShape());
-	btVector3 n = cp.m_normalWorldOnB, x[3];
+	btVector3 p = at.invXform(cp.m_positionWorldOnB);
+	btVector3 n = at.getBasis().transpose() * cp.m_normalWorldOnB;
+	btVector3 o = at.invXform(other->getWorldTransform().getOrigin()), x[3];
+	phys_vec3 r;
 
-	btAdjustInternalEdgeContacts(cp, w, other, part, index);
-	if (cp.m_normalWorldOnB == n)
+	if (t < 0 || (size_t)t >= bs->mesh->ntri)
 		return;
+	r = phys_mesh_edge_normal(bs->mesh, bs->nb.get(), (size_t)t,
+	    v3(p.x(), p.y(), p.z()), v3(n.x(), n.y(), n.z()),
+	    v3(o.x(), o.y(), o.z()));
+	if (btVector3(r.x, r.y, r.z) == n)
+		return;
+	cp.m_normalWorldOnB = at.getBasis() * btVector3(r.x, r.y, r.z);
 	for (int k = 0; k < 3; k++)
-		x[k] = w->getWorldTransform() * t->m_vertices1[k];
+		x[k] = at * tri->m_vertices1[k];
 	cp.m_distance1 = (cp.m_positionWorldOnA -
 	    nearest_on_triangle(cp.m_positionWorldOnA, x)).dot(
 	    cp.m_normalWorldOnB);
 	cp.m_positionWorldOnB = cp.m_positionWorldOnA -
 	    cp.m_normalWorldOnB * cp.m_distance1;
-	cp.m_localPointB = w->getWorldTransform().invXform(
-	    cp.m_positionWorldOnB);
+	cp.m_localPointB = at.invXform(cp.m_positionWorldOnB);
 }
 
 /*
@@ -670,23 +590,22 @@ smooth_edge(btManifoldPoint &cp, const btCollisionObjectWrapper *w,
  * nearest feature, which can point far from the faces': boxes set resting
  * on a flat floor of 0.1 m triangles were thrown over (one 0.64 m away),
  * and boxes sliding over it stopped at an edge (0.06 m on of 0.25 m).
- * Bullet's own correction bends such a normal back to the faces that meet
- * there (to the face's own where they lie flat), from the angles between
- * neighbouring triangles found as the mesh is made (edge_angles); the
- * distance is then measured anew (smooth_edge). Bullet calls this for
- * each new contact point of an object flagged for it (a static mesh),
- * whose triangle may be on either side of the point.
+ * Bullet calls this for each new contact point of an object flagged for
+ * it (a static mesh), whose triangle may be on either side of the point.
  */
 bool
 smooth_edges(btManifoldPoint &cp, const btCollisionObjectWrapper *w0,
     int part0, int index0, const btCollisionObjectWrapper *w1, int part1,
     int index1)
 {
-	if (static_mesh_triangle(w1)) {
-		smooth_edge(cp, w1, w0, part1, index1);
-	} else if (static_mesh_triangle(w0)) {
+	const bshape *bs;
+
+	(void)part0, (void)part1;	/* one part: the mesh's */
+	if ((bs = static_mesh_of(w1))) {
+		smooth_edge(cp, w1, w0, index1, bs);
+	} else if ((bs = static_mesh_of(w0))) {
 		swap_sides(cp);
-		smooth_edge(cp, w0, w1, part0, index0);
+		smooth_edge(cp, w0, w1, index0, bs);
 		swap_sides(cp);
 	}
 	return false;	/* unused by Bullet */
@@ -723,9 +642,11 @@ make_static(bullet_engine *e, int li)
 		 * and the edges then go uncorrected */
 		if (!gContactAddedCallback)
 			gContactAddedCallback = smooth_edges;
-		if (bs.edges && gContactAddedCallback == smooth_edges)
+		if (bs.nb && gContactAddedCallback == smooth_edges) {
 			o->setCollisionFlags(o->getCollisionFlags() |
 			    btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK);
+			o->setUserPointer(&bs);
+		}
 		o->setWorldTransform(bt(at));
 		o->setUserIndex2(ci);
 		e->objects.emplace_back(o);
