@@ -119,6 +119,7 @@ struct bshape {
 	 * at their edges (smooth_edges) */
 	const struct phys_mesh *mesh = nullptr;
 	std::unique_ptr<int[], c_free> nb;
+	bool terrain = false;	/* a heightmap's, its triangles Bullet's */
 };
 
 struct blink {
@@ -365,6 +366,7 @@ terrain_shape(bullet_engine *e, bshape &out, const struct phys_heightmap *hm,
 	auto *s = new btHeightfieldTerrainShape((int)hm->nx, (int)hm->ny,
 	    h.data(), hm->lo, hm->hi, 2, false);
 	out.shape.reset(s);
+	out.terrain = true;
 	s->setLocalScaling(btVector3(hm->size[0] / (double)(hm->nx - 1),
 	    hm->size[1] / (double)(hm->ny - 1), 1));
 	*at = phys_pose_mul(*at, phys_pose{ { hm->pos[0], hm->pos[1],
@@ -488,16 +490,18 @@ unsupported(const bullet_engine *e, const struct phys_collision *c,
 	return 0;
 }
 
-/* The static mesh whose triangle wrapper w is, made with its triangles'
- * neighbours (mesh_shape); null for any other shape. */
+/* The static mesh or terrain whose triangle wrapper w is, flagged for
+ * smooth_edges; null for any other shape. */
 const bshape *
 static_mesh_of(const btCollisionObjectWrapper *w)
 {
 	const btCollisionObject *o = w->getCollisionObject();
 
+	int type = o->getCollisionShape()->getShapeType();
+
 	if (w->getCollisionShape()->getShapeType() != TRIANGLE_SHAPE_PROXYTYPE ||
-	    o->getCollisionShape()->getShapeType() !=
-	    TRIANGLE_MESH_SHAPE_PROXYTYPE ||
+	    (type != TRIANGLE_MESH_SHAPE_PROXYTYPE &&
+	    type != TERRAIN_SHAPE_PROXYTYPE) ||
 	    !(o->getCollisionFlags() &
 	    btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK))
 		return nullptr;
@@ -554,6 +558,85 @@ nearest_on_triangle(const btVector3 &p, const btVector3 x[3])
  * rounded corner over an edge, 6 mm clear of the floor, was found 14 mm
  * deep, and the box thrown over.
  */
+/* Triangles Bullet gives, as a mesh: a vertex for each position. */
+struct gathered : public btTriangleCallback {
+	std::vector<double> v;
+	std::vector<unsigned> tri;
+
+	unsigned vertex(const btVector3 &p)
+	{
+		size_t i;
+
+		for (i = 0; i < v.size(); i += 3)
+			if (v[i] == p.x() && v[i + 1] == p.y() && v[i + 2] == p.z())
+				return (unsigned)(i / 3);
+		v.insert(v.end(), { p.x(), p.y(), p.z() });
+		return (unsigned)(i / 3);
+	}
+	void processTriangle(btVector3 *p, int, int) override
+	{
+		for (int k = 0; k < 3; k++)
+			tri.push_back(vertex(p[k]));
+	}
+};
+
+/* Whether triangle u of m has vertex a. */
+bool
+has_vertex(const struct phys_mesh *m, size_t u, unsigned a)
+{
+	return m->tri[3 * u] == a || m->tri[3 * u + 1] == a ||
+	    m->tri[3 * u + 2] == a;
+}
+
+/* The normal n (local) of a point p on triangle x of terrain s, its
+ * other body's origin at o, as the faces allow it: from the triangles
+ * around x, which Bullet makes as it meets them. */
+bool
+terrain_normal(const btHeightfieldTerrainShape *s, const btVector3 x[3],
+    const btVector3 &p, const btVector3 &n, const btVector3 &o,
+    phys_vec3 *r)
+{
+	gathered g;
+	btVector3 lo = x[0], hi = x[0], pad;
+	struct phys_mesh m;
+	std::vector<int> nb;
+	size_t t;
+
+	for (int k = 1; k < 3; k++)
+		lo.setMin(x[k]), hi.setMax(x[k]);
+	pad = (hi - lo) * 1e-6 + btVector3(1e-9, 1e-9, 1e-9);
+	s->processAllTriangles(&g, lo - pad, hi + pad);
+	memset(&m, 0, sizeof m);
+	m.v = g.v.data();
+	m.nv = g.v.size() / 3;
+	m.tri = g.tri.data();
+	m.ntri = g.tri.size() / 3;
+	for (t = 0; t < m.ntri; t++)
+		if (m.v[3 * m.tri[3 * t]] == x[0].x() &&
+		    m.v[3 * m.tri[3 * t] + 1] == x[0].y() &&
+		    m.v[3 * m.tri[3 * t + 1]] == x[1].x() &&
+		    m.v[3 * m.tri[3 * t + 1] + 1] == x[1].y() &&
+		    m.v[3 * m.tri[3 * t + 2]] == x[2].x() &&
+		    m.v[3 * m.tri[3 * t + 2] + 1] == x[2].y())
+			break;
+	if (t == m.ntri)
+		return false;
+	/* x's neighbours alone, which are all the normal is made of */
+	nb.assign(3 * m.ntri, -1);
+	for (int k = 0; k < 3; k++) {
+		unsigned a = m.tri[3 * t + (size_t)k];
+		unsigned b = m.tri[3 * t + (size_t)(k + 1) % 3];
+
+		for (size_t u = 0; u < m.ntri; u++)
+			if (u != t && has_vertex(&m, u, a) &&
+			    has_vertex(&m, u, b))
+				nb[3 * t + (size_t)k] = (int)u;
+	}
+	*r = phys_mesh_edge_normal(&m, nb.data(), t, v3(p.x(), p.y(),
+	    p.z()), v3(n.x(), n.y(), n.z()), v3(o.x(), o.y(), o.z()));
+	return true;
+}
+
 void
 smooth_edge(btManifoldPoint &cp, const btCollisionObjectWrapper *w,
     const btCollisionObjectWrapper *other, int t, const bshape *bs)
@@ -566,11 +649,18 @@ smooth_edge(btManifoldPoint &cp, const btCollisionObjectWrapper *w,
 	btVector3 o = at.invXform(other->getWorldTransform().getOrigin()), x[3];
 	phys_vec3 r;
 
-	if (t < 0 || (size_t)t >= bs->mesh->ntri)
+	if (bs->terrain) {
+		if (!terrain_normal(static_cast<const btHeightfieldTerrainShape *>(
+		    w->getCollisionObject()->getCollisionShape()),
+		    tri->m_vertices1, p, n, o, &r))
+			return;
+	} else if (bs->mesh && t >= 0 && (size_t)t < bs->mesh->ntri) {
+		r = phys_mesh_edge_normal(bs->mesh, bs->nb.get(), (size_t)t,
+		    v3(p.x(), p.y(), p.z()), v3(n.x(), n.y(), n.z()),
+		    v3(o.x(), o.y(), o.z()));
+	} else {
 		return;
-	r = phys_mesh_edge_normal(bs->mesh, bs->nb.get(), (size_t)t,
-	    v3(p.x(), p.y(), p.z()), v3(n.x(), n.y(), n.z()),
-	    v3(o.x(), o.y(), o.z()));
+	}
 	if (btVector3(r.x, r.y, r.z) == n)
 		return;
 	cp.m_normalWorldOnB = at.getBasis() * btVector3(r.x, r.y, r.z);
@@ -642,7 +732,8 @@ make_static(bullet_engine *e, int li)
 		 * and the edges then go uncorrected */
 		if (!gContactAddedCallback)
 			gContactAddedCallback = smooth_edges;
-		if (bs.nb && gContactAddedCallback == smooth_edges) {
+		if ((bs.nb || bs.terrain) &&
+		    gContactAddedCallback == smooth_edges) {
 			o->setCollisionFlags(o->getCollisionFlags() |
 			    btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK);
 			o->setUserPointer(&bs);

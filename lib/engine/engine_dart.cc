@@ -1686,16 +1686,16 @@ scene_of(const struct phys_mesh *m, bool for_ode)
 }
 
 /* A heightmap's surface as triangles, two per cell, row 0 its +y edge,
- * centred on pos, for the detectors without terrain. */
-const aiScene *
-terrain_scene(const struct phys_heightmap *hm)
+ * centred on pos, for the detectors without terrain: in m, of vtx and
+ * tri. */
+void
+terrain_triangles(const struct phys_heightmap *hm, std::vector<double> &vtx,
+    std::vector<unsigned> &tri, struct phys_mesh &m)
 {
-	struct phys_mesh m;
-	std::vector<double> vtx(3 * hm->nx * hm->ny);
-	std::vector<unsigned> tri;
 	double dx = hm->size[0] / (double)(hm->nx - 1);
 	double dy = hm->size[1] / (double)(hm->ny - 1);
 
+	vtx.resize(3 * hm->nx * hm->ny);
 	for (size_t j = 0; j < hm->ny; j++)
 		for (size_t i = 0; i < hm->nx; i++) {
 			double *p = &vtx[3 * (j * hm->nx + i)];
@@ -1717,6 +1717,16 @@ terrain_scene(const struct phys_heightmap *hm)
 	m.nv = hm->nx * hm->ny;
 	m.tri = tri.data();
 	m.ntri = tri.size() / 3;
+}
+
+const aiScene *
+terrain_scene(const struct phys_heightmap *hm)
+{
+	std::vector<double> vtx;
+	std::vector<unsigned> tri;
+	struct phys_mesh m;
+
+	terrain_triangles(hm, vtx, tri, m);
 	return scene_of(&m, false);
 }
 
@@ -1858,14 +1868,23 @@ keep_hull(dart_engine *e, int ci, const struct phys_collision *c)
 }
 
 /* Collision ci's triangles and their neighbours, where FCL collides it as
- * a mesh's triangles. */
+ * triangles: a mesh's, a heightmap's (terrain_triangles). */
 void
 keep_edges(dart_engine *e, int ci, const struct phys_collision *c)
 {
+	std::vector<double> vtx;
+	std::vector<unsigned> tri;
+	struct phys_mesh m;
+
 	e->edges[(size_t)ci].reset();
-	if (e->detector_used == "fcl" && c->shape == PHYS_GEOM_MESH &&
-	    !c->hull && c->mesh)
+	if (e->detector_used != "fcl")
+		return;
+	if (c->shape == PHYS_GEOM_MESH && !c->hull && c->mesh)
 		e->edges[(size_t)ci].reset(new mesh_edges(c->mesh));
+	if (c->shape == PHYS_GEOM_HEIGHTMAP && c->heightmap) {
+		terrain_triangles(c->heightmap, vtx, tri, m);
+		e->edges[(size_t)ci].reset(new mesh_edges(&m));
+	}
 }
 
 /*
