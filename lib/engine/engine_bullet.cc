@@ -490,6 +490,11 @@ unsupported(const bullet_engine *e, const struct phys_collision *c,
 	return 0;
 }
 
+/* What marks an object as one of phys's static meshes or terrains in
+ * Bullet's third user index: the hook Bullet calls is the process's, and
+ * other objects may be flagged for it with user pointers of their own. */
+const int SMOOTHED = 0x70687973;
+
 /* The static mesh or terrain whose triangle wrapper w is, flagged for
  * smooth_edges; null for any other shape. */
 const bshape *
@@ -503,7 +508,8 @@ static_mesh_of(const btCollisionObjectWrapper *w)
 	    (type != TRIANGLE_MESH_SHAPE_PROXYTYPE &&
 	    type != TERRAIN_SHAPE_PROXYTYPE) ||
 	    !(o->getCollisionFlags() &
-	    btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK))
+	    btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK) ||
+	    o->getUserIndex3() != SMOOTHED)
 		return nullptr;
 	return static_cast<const bshape *>(o->getUserPointer());
 }
@@ -737,6 +743,7 @@ make_static(bullet_engine *e, int li)
 			o->setCollisionFlags(o->getCollisionFlags() |
 			    btCollisionObject::CF_CUSTOM_MATERIAL_CALLBACK);
 			o->setUserPointer(&bs);
+			o->setUserIndex3(SMOOTHED);
 		}
 		o->setWorldTransform(bt(at));
 		o->setUserIndex2(ci);
