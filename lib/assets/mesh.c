@@ -221,64 +221,110 @@ tri_normal(const struct phys_mesh *m, size_t t)
 	return v3_norm(n) > 0 ? v3_normalize(n) : n;
 }
 
-/* The square of the distance from p to segment ab. */
-static double
-segment_distance2(phys_vec3 p, phys_vec3 a, phys_vec3 b)
+/* The point of segment ab nearest to p. */
+static phys_vec3
+segment_nearest(phys_vec3 p, phys_vec3 a, phys_vec3 b)
 {
-	phys_vec3 ab = v3_sub(b, a), d;
+	phys_vec3 ab = v3_sub(b, a);
 	double l = v3_dot(ab, ab), s = l > 0 ? v3_dot(v3_sub(p, a), ab) / l : 0;
 
-	s = fmin(fmax(s, 0), 1);
-	d = v3_sub(p, v3_add(a, v3_scale(ab, s)));
-	return v3_dot(d, d);
+	return v3_add(a, v3_scale(ab, fmin(fmax(s, 0), 1)));
+}
+
+/* Triangle t's vertices, in x. */
+static void
+tri_vertices(const struct phys_mesh *m, size_t t, phys_vec3 x[3])
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		x[k] = vertex(m, m->tri[3 * t + (size_t)k]);
+}
+
+/*
+ * The edge of triangle x (of normal nf) nearest p, k for vertex k to
+ * k + 1, the square of p's distance to it in *d2, and in *over whether p
+ * is over the triangle (within its edges, seen along nf).
+ */
+static int
+nearest_edge(const phys_vec3 x[3], phys_vec3 nf, phys_vec3 p, double *d2,
+    bool *over)
+{
+	phys_vec3 e, q;
+	double d;
+	int k, near = 0;
+
+	*d2 = HUGE_VAL;
+	*over = true;
+	for (k = 0; k < 3; k++) {
+		e = v3_sub(x[(k + 1) % 3], x[k]);
+		*over = *over && v3_dot(nf, v3_cross(e, v3_sub(p, x[k]))) *
+		    v3_dot(nf, v3_cross(e, v3_sub(x[(k + 2) % 3], x[k]))) >= 0;
+		q = v3_sub(p, segment_nearest(p, x[k], x[(k + 1) % 3]));
+		d = v3_dot(q, q);
+		if (d < *d2)
+			*d2 = d, near = k;
+	}
+	return near;
+}
+
+phys_vec3
+phys_mesh_nearest_on_triangle(const struct phys_mesh *m, size_t t,
+    phys_vec3 p)
+{
+	phys_vec3 x[3], nf = tri_normal(m, t);
+	double d2;
+	bool over;
+	int k;
+
+	tri_vertices(m, t, x);
+	k = nearest_edge(x, nf, p, &d2, &over);
+	if (over && v3_norm(nf) > 0)
+		return v3_sub(p, v3_scale(nf, v3_dot(v3_sub(p, x[0]), nf)));
+	return segment_nearest(p, x[k], x[(k + 1) % 3]);
 }
 
 phys_vec3
 phys_mesh_edge_normal(const struct phys_mesh *m, const int *nb, size_t t,
     phys_vec3 p, phys_vec3 n, phys_vec3 side)
 {
-	phys_vec3 x[3], nf = tri_normal(m, t), ng, e, out;
-	double d, best = HUGE_VAL, longest = 0, a, ag;
-	bool over = true;
-	int k, near = 0;
+	phys_vec3 x[3], nt = tri_normal(m, t), nf = nt, ng, e, out;
+	double d, longest = 0, a, ag;
+	bool over;
+	int k, near;
 	unsigned from, to;
 	size_t u, j;
 
-	if (v3_norm(nf) == 0)
+	if (v3_norm(nt) == 0)
 		return n;
 	/* the side of t the body is on: where its origin is, unless that is
 	 * in t's plane; n's side then (an edge's normal may lie in it) */
-	d = v3_dot(nf, v3_sub(side, p));
+	d = v3_dot(nt, v3_sub(side, p));
 	if (fabs(d) > 1e-9 * v3_norm(v3_sub(side, p)) ? d < 0 :
-	    v3_dot(nf, n) < 0)
-		nf = v3_scale(nf, -1);
-	for (k = 0; k < 3; k++)
-		x[k] = vertex(m, m->tri[3 * t + (size_t)k]);
+	    v3_dot(nt, n) < 0)
+		nf = v3_scale(nt, -1);
+	tri_vertices(m, t, x);
 	for (k = 0; k < 3; k++) {
 		e = v3_sub(x[(k + 1) % 3], x[k]);
 		longest = fmax(longest, v3_dot(e, e));
-		over = over && v3_dot(nf, v3_cross(e, v3_sub(p, x[k]))) *
-		    v3_dot(nf, v3_cross(e, v3_sub(x[(k + 2) % 3], x[k]))) >= 0;
-		d = segment_distance2(p, x[k], x[(k + 1) % 3]);
-		if (d < best)
-			best = d, near = k;
 	}
+	near = nearest_edge(x, nf, p, &d, &over);
 	/* on the face, away from its edges (squares compared): the face's
 	 * own */
-	if (over && best > 1e-18 * longest)
+	if (over && d > 1e-18 * longest)
 		return nf;
 	if (nb[3 * t + (size_t)near] < 0)
 		return n;	/* the mesh's border: any side may touch */
 	u = (size_t)nb[3 * t + (size_t)near];
-	ng = tri_normal(m, u);
 	from = m->tri[3 * t + (size_t)near];
 	to = m->tri[3 * t + (size_t)(near + 1) % 3];
-	/* u's normal on t's side: u runs the edge the other way when wound
-	 * as t */
+	/* u's normal on nf's side: u runs the edge the other way when wound
+	 * as t, and then its normal is on nt's */
 	for (j = 0; j < 3 && m->tri[3 * u + j] != from; j++)
 		;
-	if ((j < 3 && m->tri[3 * u + (j + 1) % 3] == to) ==
-	    (v3_dot(nf, tri_normal(m, t)) > 0))
+	ng = tri_normal(m, u);
+	if ((j < 3 && m->tri[3 * u + (j + 1) % 3] == to) !=
+	    (v3_dot(nf, nt) < 0))
 		ng = v3_scale(ng, -1);
 	/* out: in t's plane, across the edge from t, towards u */
 	e = v3_normalize(v3_sub(x[(near + 1) % 3], x[near]));

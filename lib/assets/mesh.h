@@ -86,6 +86,11 @@ int *phys_mesh_neighbours(const struct phys_mesh *m);
 phys_vec3 phys_mesh_edge_normal(const struct phys_mesh *m, const int *nb,
     size_t t, phys_vec3 p, phys_vec3 n, phys_vec3 side);
 
+/* The point of triangle t of m nearest to p: in its plane where p is over
+ * it, else on its nearest edge. */
+phys_vec3 phys_mesh_nearest_on_triangle(const struct phys_mesh *m, size_t t,
+    phys_vec3 p);
+
 /* A copy of m with every vertex multiplied by s (no factor 0). */
 struct phys_mesh *phys_mesh_scaled(const struct phys_mesh *m, phys_vec3 s);
 

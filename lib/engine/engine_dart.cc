@@ -1877,7 +1877,7 @@ keep_edges(dart_engine *e, int ci, const struct phys_collision *c)
 	struct phys_mesh m;
 
 	e->edges[(size_t)ci].reset();
-	if (e->detector_used != "fcl")
+	if (!e->fcl)
 		return;
 	if (c->shape == PHYS_GEOM_MESH && !c->hull && c->mesh)
 		e->edges[(size_t)ci].reset(new mesh_edges(c->mesh));
