@@ -6,7 +6,7 @@
  * (SDFormat's defaults: SOR 1.3, ERP 0.2, a surface layer of 1 mm, split
  * impulse below -0.01 m, friction 1 and no rolling friction, no bounce)
  * and phys's settings (two friction directions, four-point box-plane
- * manifolds at once, no sleeping, one step of exactly h each time). It
+ * manifolds at every step, no sleeping, one step of exactly h each time). It
  * prints the final height of the first box, so the work cannot be
  * optimized away.
  */
@@ -27,7 +27,7 @@ main(int argc, char **argv)
 	const double h = 0.001;
 	btDefaultCollisionConfiguration config;
 
-	config.setPlaneConvexMultipointIterations(3, 3);
+	config.setPlaneConvexMultipointIterations(5, 5);
 	config.setConvexConvexMultipointIterations(3, 3);
 	btCollisionDispatcher dispatcher(&config);
 	btDbvtBroadphase broadphase;

@@ -133,7 +133,7 @@ main(int argc, char **argv)
 	long steps = argc > 1 ? atol(argv[1]) : 10000;
 	btDefaultCollisionConfiguration config;
 
-	config.setPlaneConvexMultipointIterations(3, 3);
+	config.setPlaneConvexMultipointIterations(5, 5);
 	config.setConvexConvexMultipointIterations(3, 3);
 	btCollisionDispatcher dispatcher(&config);
 	btDbvtBroadphase broadphase;
