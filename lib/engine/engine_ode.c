@@ -2068,6 +2068,44 @@ plane_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	return (int)k;
 }
 
+/*
+ * The points of a pair with a mesh (not on a plane: plane_points), at
+ * most limit, in geoms; returns how many. ODE gives them triangle by
+ * triangle, and the same point again for each triangle that meets it:
+ * the first ten of a box resting on a floor of 0.1 m triangles were
+ * six of sixteen, one corner of four among them, and the box crept
+ * 3.7 mm in 2 s (10 of 30 such boxes over 1 mm). All of them instead,
+ * each once, spread (phys_contact_spread): none moves 0.3 mm.
+ */
+static int
+mesh_points(dGeomID g1, dGeomID g2, int limit, dContactGeom *geoms)
+{
+	int n = dCollide(g1, g2, MAX_PAIR_CONTACTS, geoms, sizeof *geoms);
+	size_t i, j, k = 0, keep[MAX_PAIR_CONTACTS];
+	phys_vec3 at[MAX_PAIR_CONTACTS];
+	double depth[MAX_PAIR_CONTACTS];
+
+	for (i = 0; i < (size_t)n; i++) {
+		phys_vec3 x = v3(geoms[i].pos[0], geoms[i].pos[1],
+		    geoms[i].pos[2]);
+
+		for (j = 0; j < k; j++)
+			if (v3_norm(v3_sub(at[j], x)) < 1e-9)
+				break;
+		if (j < k)
+			continue;
+		geoms[k] = geoms[i];
+		at[k] = x;
+		depth[k++] = geoms[i].depth;
+	}
+	if (k <= (size_t)limit)
+		return (int)k;
+	n = (int)phys_contact_spread(at, depth, k, (size_t)limit, keep);
+	for (i = 0; i < (size_t)n; i++)
+		geoms[i] = geoms[keep[i]];
+	return n;
+}
+
 static void
 collide_pair(struct ode_engine *e, dGeomID g1, dGeomID g2)
 {
@@ -2096,7 +2134,11 @@ collide_pair(struct ode_engine *e, dGeomID g1, dGeomID g2)
 	}
 	if (limit <= 0)
 		return;
-	n = dCollide(g1, g2, limit, geoms, sizeof *geoms);
+	if (mesh_on_plane(g1, g2) || (dGeomGetClass(g1) != dTriMeshClass &&
+	    dGeomGetClass(g2) != dTriMeshClass))
+		n = dCollide(g1, g2, limit, geoms, sizeof *geoms);
+	else
+		n = mesh_points(g1, g2, limit, geoms);
 	if (n == limit && mesh_on_plane(g1, g2))
 		n = plane_points(e, g1, g2, limit, geoms);
 	if (phys_contact_without_force(a, b)) {
