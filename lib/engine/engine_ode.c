@@ -2106,6 +2106,24 @@ mesh_points(dGeomID g1, dGeomID g2, int limit, dContactGeom *geoms)
 	return n;
 }
 
+/* A pair's contact points, at most limit, in geoms: ODE's, but a mesh's
+ * spread over it (plane_points, mesh_points); returns how many. */
+static int
+pair_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
+    dContactGeom *geoms)
+{
+	int n;
+
+	if (mesh_on_plane(g1, g2)) {
+		n = dCollide(g1, g2, limit, geoms, sizeof *geoms);
+		return n == limit ? plane_points(e, g1, g2, limit, geoms) : n;
+	}
+	if (dGeomGetClass(g1) == dTriMeshClass ||
+	    dGeomGetClass(g2) == dTriMeshClass)
+		return mesh_points(g1, g2, limit, geoms);
+	return dCollide(g1, g2, limit, geoms, sizeof *geoms);
+}
+
 static void
 collide_pair(struct ode_engine *e, dGeomID g1, dGeomID g2)
 {
@@ -2134,13 +2152,7 @@ collide_pair(struct ode_engine *e, dGeomID g1, dGeomID g2)
 	}
 	if (limit <= 0)
 		return;
-	if (mesh_on_plane(g1, g2) || (dGeomGetClass(g1) != dTriMeshClass &&
-	    dGeomGetClass(g2) != dTriMeshClass))
-		n = dCollide(g1, g2, limit, geoms, sizeof *geoms);
-	else
-		n = mesh_points(g1, g2, limit, geoms);
-	if (n == limit && mesh_on_plane(g1, g2))
-		n = plane_points(e, g1, g2, limit, geoms);
+	n = pair_points(e, g1, g2, limit, geoms);
 	if (phys_contact_without_force(a, b)) {
 		if (phys_contact_without_force_reported(a, b))
 			e->ncontacts += n;
