@@ -40,6 +40,7 @@ struct phys_arena {
 	struct phys_arena_block *head;
 	size_t used, cap;	/* bytes of head */
 	size_t total;		/* bytes of all blocks */
+	struct phys_arena_block *spare;	/* blocks to use before new ones */
 };
 void *phys_arena_alloc(struct phys_arena *a, size_t n);
 void phys_arena_free(struct phys_arena *a);
