@@ -411,74 +411,83 @@ blank(xmlNodePtr e)
 	return empty;
 }
 
+/* Element e's text as parameter p's value into *val. */
+static int
+read_value(struct loader *L, struct phys_doc *d, xmlNodePtr e,
+    const struct phys_param *p, struct phys_value *val)
+{
+	struct phys_value v;
+	struct phys_text t;
+	int rc;
+
+	memset(&v, 0, sizeof v);
+	if (p->type != PHYS_T_STRING && blank(e))
+		return 0;	/* libsdformat: the default */
+	if (p->type == PHYS_T_POSE && phys_pose_has_attributes(e)) {
+		rc = pose_value(d, e, &v);
+		if (rc < 0)
+			return -1;
+	} else {
+		rc = phys_value_parse(p, no_limit_text(p,
+		    phys_node_text_tmp(e, &t)), &v);
+		phys_text_done(&t);
+	}
+	if (rc < 0)
+		rc = leading_as_sdformat(L, d, e, p, &v);
+	if (rc < 0 && out_of_range_kept(L, d, e, p, &v) == 0)
+		rc = 0;
+	if (rc < 0)
+		return phys_fail_again(PHYS_AT(d, e), "");
+	phys_value_free(val);
+	*val = v;
+	return 0;
+}
+
 /*
- * Read every parameter of a scope under owner. Rows sharing an absent
- * first element (no <surface>, say) are skipped together: large worlds
- * load in one pass over a few elements per entity.
+ * The parameters under tree node k, from the elements under at: each
+ * element is looked for once in the names' tree, and a name's element is
+ * the first of its name under its parent's (seen marks the nodes met), as
+ * a lookup from the entity down would find it.
  */
+static int
+read_tree(struct loader *L, struct phys_doc *d, xmlNodePtr at, int k,
+    phys_scope s, struct phys_value *vals, unsigned char *seen)
+{
+	const struct phys_name_node *t = phys_scope_tree(s);
+	const char *name;
+	xmlNodePtr c;
+	int i;
+
+	for (c = at->children; c; c = c->next) {
+		if (c->type != XML_ELEMENT_NODE)
+			continue;
+		name = (const char *)c->name;
+		for (i = t[k].child; i >= 0; i = t[i].next)
+			if (t[i].part[0] == name[0] &&
+			    strcmp(t[i].part, name) == 0)
+				break;
+		if (i < 0 || seen[i])
+			continue;
+		seen[i] = 1;
+		if (t[i].param >= 0 && read_value(L, d, c,
+		    phys_scope_param(s, (size_t)t[i].param),
+		    &vals[t[i].param]) < 0)
+			return -1;
+		if (t[i].child >= 0 &&
+		    read_tree(L, d, c, i, s, vals, seen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Read every parameter of a scope under owner, in one walk. */
 static int
 read_values(struct loader *L, struct phys_doc *d, xmlNodePtr owner,
     phys_scope s, struct phys_value *vals)
 {
-	char first[64];
-	const char *group = NULL;	/* first element of the rows before */
-	size_t i, n = phys_scope_count(s), len, group_len = 0;
-	const struct phys_param *p;
-	struct phys_value v;
-	struct phys_text t;
-	xmlNodePtr e, at = NULL;	/* at: the group's element */
-	int rc;
+	unsigned char seen[PHYS_NAME_TREE_MAX] = { 0 };
 
-	for (i = 0; i < n; i++) {
-		p = phys_scope_param(s, i);
-		/* a group's rows are consecutive: its element is looked up
-		 * once, not per row */
-		if (group_len && strncmp(p->name, group, group_len) == 0 &&
-		    p->name[group_len] == '.') {
-			e = at ? phys_path_find(at, p->name + group_len + 1) :
-			    NULL;
-		} else {
-			len = strcspn(p->name, ".");
-			if (len >= sizeof first)
-				continue;
-			if (!p->name[len]) {
-				e = phys_path_find(owner, p->name);
-			} else {
-				memcpy(first, p->name, len);
-				first[len] = '\0';
-				group = p->name;
-				group_len = len;
-				at = phys_child(owner, first);
-				e = at ? phys_path_find(at, p->name + len + 1) :
-				    NULL;
-			}
-		}
-		if (!e)
-			continue;
-		memset(&v, 0, sizeof v);
-		if (p->type != PHYS_T_STRING && blank(e))
-			continue;	/* libsdformat: the default */
-		if (p->type == PHYS_T_POSE && phys_pose_has_attributes(e)) {
-			rc = pose_value(d, e, &v);
-			if (rc < 0)
-				return -1;
-		} else {
-			rc = phys_value_parse(p, no_limit_text(p,
-			    phys_node_text_tmp(e, &t)), &v);
-			phys_text_done(&t);
-		}
-		if (rc < 0)
-			rc = leading_as_sdformat(L, d, e, p, &v);
-		if (rc < 0 && out_of_range_kept(L, d, e, p, &v) == 0)
-			rc = 0;
-		if (rc == 0) {
-			phys_value_free(&vals[i]);
-			vals[i] = v;
-		} else {
-			return phys_fail_again(PHYS_AT(d, e), "");
-		}
-	}
-	return 0;
+	return owner ? read_tree(L, d, owner, 0, s, vals, seen) : 0;
 }
 
 /*

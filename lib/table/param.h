@@ -136,6 +136,19 @@ unsigned phys_engine_bit(const char *type);
 const char *phys_gz_engine_type(const char *file);
 size_t phys_scope_count(phys_scope s);
 const struct phys_param *phys_scope_param(phys_scope s, size_t index);
+/*
+ * A scope's names as a tree of their dotted parts, to read them in one
+ * walk over a document: node 0 stands for the scope itself; child and
+ * next are a node's first child and next sibling (-1: none); param is the
+ * scope index of the name that ends at the node (-1: a part that only
+ * leads to others). Built once, never freed.
+ */
+struct phys_name_node {
+	const char *part;
+	int param, child, next;
+};
+#define PHYS_NAME_TREE_MAX 256
+const struct phys_name_node *phys_scope_tree(phys_scope s);
 
 /* True when p's minimum is exclusive: the value must be above 0. */
 #define PHYS_MIN_ABOVE_ZERO(p) ((p)->min == PHYS_POSITIVE)
