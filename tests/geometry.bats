@@ -612,7 +612,8 @@ floor_obj() {
 
 # on_floor ENGINE: the boxes set resting on the floor stay where they are
 # (within 1 mm and 0.01 rad), level; those sent at 1 m/s along x stop
-# v^2 / (2 mu g) = 0.2548 m on (mu 0.2), level and on their line.
+# v^2 / (2 mu g) = 0.2548 m on (mu 0.2), level, on their line and turned
+# less than 0.05 rad, as on a plane.
 on_floor() {
 	run -0 phys-step -q -p "$1" -t 1.5 -r 1 -c "$TMP/go" -i '*::link/pose' "$TMP/w.sdf"
 	jq -s -r '.[0].items as $a | .[-1].items as $b | $a | keys[] |
@@ -622,7 +623,7 @@ on_floor() {
 	    function abs(x) { return x < 0 ? -x : x }
 	    { slide = $1 ~ /^slide/ ? 0.2548 : 0
 	      if (abs($2 - slide) > (slide ? 0.03 * slide : 0.001) || abs($3) > 0.01 ||
-		  (!slide && abs($4) > 0.01) ||
+		  abs($4) > (slide ? 0.05 : 0.01) ||
 		  abs($5) > 1e-3 || abs($6) > 1e-3 || abs($7 - 0.05) > 2e-3) {
 		      print $1 ": moved " $2 " " $3 ", turned " $4 ", tilted " $5 " " $6 ", at z " $7; bad++ } }
 	    END { exit bad > 0 }'
@@ -678,7 +679,9 @@ EOF
 		# triangles a sideways normal: boxes at rest were thrown over
 		# (3.5 m on the heightmap), sliding ones stopped short,
 		# turned; FCL gave DART's box crossing an edge that edge's
-		# normal, tilted back, and it stopped 0.04 m short
+		# normal, tilted back, and it stopped 0.04 m short; Bullet's
+		# points under a box sliding over triangles, a triangle's
+		# corners as often as the box's, turned it (0.26 rad)
 		each_engine_of "ode bullet dart" on_floor
 	done
 }
