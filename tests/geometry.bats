@@ -685,3 +685,36 @@ EOF
 		each_engine_of "ode bullet dart" on_floor
 	done
 }
+
+@test "a box resting on a flat rise smaller than itself, over a floor mesh, stands on the rise, level, under the engines that collide open meshes" {
+	floor_obj "$TMP/floor.obj"
+	# a 4 cm square 1 cm above the floor, under the box's middle: Bullet
+	# takes a box lying on triangles by its corners, which are over the
+	# floor here, and must keep the rise's own points
+	cat >> "$TMP/floor.obj" <<'OBJ'
+v -0.02 -0.02 0.01
+v 0.02 -0.02 0.01
+v 0.02 0.02 0.01
+v -0.02 0.02 0.01
+f 1682 1683 1684
+f 1682 1684 1685
+OBJ
+	cat > "$TMP/w.sdf" <<EOW
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+$(engine_profiles 0.001)
+<model name="floor"><static>true</static><link name="link"><collision name="c">
+<geometry><mesh><uri>$TMP/floor.obj</uri></mesh></geometry></collision></link></model>
+<model name="b"><pose>0.003 -0.002 0.062 0 0 0.3</pose><link name="link">
+<inertial><mass>1</mass><inertia><ixx>0.0016667</ixx><iyy>0.0016667</iyy><izz>0.0016667</izz></inertia></inertial>
+<collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry></collision></link></model>
+</world></sdf>
+EOW
+	on_rise() {
+		run -0 phys-step -q -p "$1" -t 1 -r 1 -i 'b::link/pose' "$TMP/w.sdf"
+		tail -1 <<< "$output" | jq -e '.items["b::link/pose"] |
+		    (.z - 0.06 | fabs) < 0.002 and (.roll | fabs) < 1e-3 and
+		    (.pitch | fabs) < 1e-3' > /dev/null
+	}
+	each_engine_of "ode bullet dart" on_rise
+}
