@@ -338,18 +338,18 @@ struct BoxTriangle : public btCollisionAlgorithm {
  * are known: where a face of the box lies on the triangle, they are kept
  * only where deeper than every point the two have on faces parallel to
  * it. On one plane a box's deepest points are its corners, and a manifold
- * keeps four points, the last one found among them: a point of Bullet's
- * at a triangle's corner under the box took a corner's place, and the
- * box's friction pulled unevenly. A flat rise smaller than the box, under
- * it, is deeper, and keeps its points.
+ * keeps four points, the last one found among them. A flat rise smaller
+ * than the box, under it, is deeper, and keeps its points.
  */
 struct Held : public btManifoldResult {
 	struct point {
 		btVector3 n, p;
 		btScalar d;
 	};
-	/* Bullet's turns of the box find a few (a point and 2 x 3) */
-	point points[16];
+	/* Bullet's turns of the box find a few (a point and 2 x 3); any
+	 * more go on unheld */
+	static const int MAX = 16;
+	point points[MAX];
 	int npoints = 0;
 	btManifoldResult *out;
 
@@ -363,7 +363,7 @@ struct Held : public btManifoldResult {
 	void addContactPoint(const btVector3 &n, const btVector3 &p,
 	    btScalar d) override
 	{
-		if (npoints < 16)
+		if (npoints < MAX)
 			points[npoints++] = point{ n, p, d };
 		else
 			out->addContactPoint(n, p, d);

@@ -253,7 +253,6 @@ write_surface_of(xmlNodePtr c, const struct mj_contact *k)
 {
 	static const char *const imp[] = { "dmin", "dmax", "width",
 		"midpoint", "power" };
-	static const double imp_default[] = { 0.9, 0.95, 0.001, 0.5, 2 };
 	xmlNodePtr s = add(c, "surface", NULL, k->line), f, e, m;
 	char bits[16];
 	int i;
@@ -290,11 +289,9 @@ write_surface_of(xmlNodePtr c, const struct mj_contact *k)
 	add_num(e, "timeconst", k->solref[0], k->line);
 	add_num(e, "dampratio", k->solref[1], k->line);
 	/* MuJoCo's default solimp is the parameters' own: written only
-	 * when another, as joints' are (a 50-body model's read was 3%
+	 * when another, as a joint's is (a 50-body model's read was 3%
 	 * shorter without the 600 elements) */
-	for (i = 0; i < 5 && impedance(i, k->solimp[i]) == imp_default[i]; i++)
-		;
-	if (i < 5) {
+	if (memcmp(k->solimp, phys_mjcf_solimp, 5 * sizeof *k->solimp)) {
 		e = add(m, "solimp", NULL, k->line);
 		for (i = 0; i < 5; i++)
 			add_num(e, imp[i], impedance(i, k->solimp[i]),
