@@ -385,9 +385,7 @@ triangle_face(const btCollisionObjectWrapper *b, btVector3 v[3])
 }
 
 /* Whether a face of box wrapper a lies parallel to the triangle of face
- * normal f (within 0.01 rad): 1 - cos 0.01 is 5e-5. */
-const btScalar FACE_ON = 1 - 5e-5;
-
+ * normal f (within PHYS_FACE_ON). */
 bool
 face_on(const btCollisionObjectWrapper *a, const btVector3 &f)
 {
@@ -396,7 +394,7 @@ face_on(const btCollisionObjectWrapper *a, const btVector3 &f)
 
 	for (int k = 0; k < 3; k++) {
 		x = r.getColumn(k).dot(f);
-		if (x * x > FACE_ON * FACE_ON * ff)
+		if (x * x > PHYS_FACE_ON * PHYS_FACE_ON * ff)
 			return true;
 	}
 	return false;
@@ -490,7 +488,7 @@ BoxTriangle::processCollision(const btCollisionObjectWrapper *a,
 		const btManifoldPoint &q = m->getContactPoint(k);
 		btScalar x = q.m_normalWorldOnB.dot(n);
 
-		if (x * x > FACE_ON * FACE_ON)
+		if (x * x > PHYS_FACE_ON * PHYS_FACE_ON)
 			deepest = std::min(deepest, q.getDistance());
 	}
 	for (k = 0; k < held.npoints; k++)

@@ -68,6 +68,12 @@ int phys_tendon_joints_held(const struct phys_scene *w,
     bool (*held)(const void *ctx, int joint), const void *ctx,
     const char *engine, const char *what);
 
+/* A box's face lies on a triangle, and the box is held there by its
+ * corners (Bullet's meshes and terrain, MuJoCo's height fields), when
+ * their normals are within 0.01 rad: their angle's cosine above this
+ * (1 - cos 0.01 is 5e-5). */
+#define PHYS_FACE_ON	(1 - 5e-5)
+
 #define PHYS_COUPLING_SLIP	0.01
 void phys_coupling_slip_note(const char *engine, const char *joint,
     double gap);

@@ -29,6 +29,7 @@
  * joint, bitmasks) are filtered out before the narrow phase.
  */
 #include "engine_impl.h"
+#include "engine_mujoco_hfield.h"
 #include "inertia.h"
 #include "inertia_follow.h"
 #include "mjcfwrite.h"
@@ -1888,6 +1889,14 @@ geoms_excluded(const struct mujoco_engine *e, int g1, int g2)
 	return pair_excluded(e, c1, c2);
 }
 
+/* Whether m is the model of the engine whose MuJoCo calls are running:
+ * phys's collision functions act for phys's models only. */
+static bool
+model_running(const mjModel *m)
+{
+	return running && running->m == m;
+}
+
 /* MuJoCo asks before the narrow phase: 1 discards the pair. The answer
  * is kept (filtered) where there is room. */
 static int
@@ -3606,6 +3615,7 @@ mujoco_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	PHYS_ENGINE_TRAP(mujoco_stopped(e); mujoco_engine_free(e);
 	    return NULL)
 	mjcb_contactfilter = contact_filter;
+	phys_mujoco_hfield_install(model_running);
 	e->w = w;
 	e->v = v;
 	e->now = t;
