@@ -692,6 +692,53 @@ EOF
 	done
 }
 
+# ramp_png FILE: a heightmap image of 33 x 33 samples rising evenly
+# along x from 0 to 128 (its highest is the size's height, as Gazebo
+# scales it).
+ramp_png() {
+	python3 - "$1" <<'PY'
+import struct, sys, zlib
+n = 33
+def chunk(t, d):
+    return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+raw = b''.join(b'\x00' + bytes(4 * i for i in range(n)) for _ in range(n))
+open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' +
+    chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
+    chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+PY
+}
+
+@test "a box set on a heightmap ramp slides down it g (sin a - mu cos a) t^2 / 2, straight, under each engine" {
+	ramp_png "$TMP/ramp.png"
+	# the surface is z = (x + 2) / 4 over the 4 m field: tan a = 1/4;
+	# the box lies on it, its centre 0.05 m off the surface at x = 0
+	cat > "$TMP/w.sdf" <<EOW
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+$(engine_profiles 0.001)
+<model name="ramp"><static>true</static><link name="link"><collision name="c">
+<geometry><heightmap><uri>$TMP/ramp.png</uri><size>4 4 1</size></heightmap></geometry>
+<surface><friction><ode><mu>0.1</mu><mu2>0.1</mu2></ode></friction></surface>
+</collision></link></model>
+<model name="b"><pose>-0.0121268 0.1 0.5485071 0 -0.2449787 0</pose><link name="link">
+<inertial><mass>1</mass><inertia><ixx>0.0016667</ixx><iyy>0.0016667</iyy><izz>0.0016667</izz></inertia></inertial>
+<collision name="c"><geometry><box><size>0.1 0.1 0.1</size></box></geometry>
+<surface><friction><ode><mu>0.1</mu><mu2>0.1</mu2></ode></friction></surface></collision></link></model>
+</world></sdf>
+EOW
+	# after 1 s: 9.81 (sin a - 0.1 cos a) / 2 = 0.71378 m down the
+	# slope, x 0.69247 less; Simbody's springs under the heightmap's
+	# few triangles under the box turned it 0.11 rad
+	down_ramp() {
+		run -0 phys-step -q -p "$1" -t 1 -r 1 -i 'b::link/pose' "$TMP/w.sdf"
+		tail -1 <<< "$output" | jq -e '.items["b::link/pose"] |
+		    (.x + 0.0121268 + 0.69247 | fabs) < 0.007 and
+		    (.y - 0.1 | fabs) < 0.001 and (.yaw | fabs) < 0.01 and
+		    (.roll | fabs) < 0.01 and (.pitch + 0.24498 | fabs) < 0.01' > /dev/null
+	}
+	each_engine down_ramp
+}
+
 @test "a box resting on a flat rise smaller than itself, over a floor mesh, stands on the rise, level, under the engines that collide open meshes" {
 	floor_obj "$TMP/floor.obj"
 	# a 4 cm square 1 cm above the floor, under the box's middle: Bullet

@@ -837,6 +837,33 @@ note_cost(simbody_engine *e, const SimTK::TriangleMeshContact &c,
 	}
 }
 
+/* How many times coarser one mesh's triangles in contact may be than the
+ * other's before only the finer carry springs. */
+const double COARSER = 4;
+
+/*
+ * Of two meshes in contact (in-contact areas *a1 and *a2 both above 0),
+ * a side whose triangles are far coarser than the other's (a terrain's
+ * cells under a box) gets no springs: its few triangles, each carrying
+ * half of the patch at its centroid, pushed unevenly, and boxes sent
+ * sliding over a flat heightmap of 0.125 m cells turned up to 0.22 rad
+ * and stopped 6% short. The finer side's springs alone give the
+ * pressure, as a box's do on a plane. Its area is set to 0.
+ */
+void
+finer_side(const SimTK::TriangleMeshContact &c, double *a1, double *a2)
+{
+	if (!(*a1 > 0 && *a2 > 0))
+		return;
+	double f1 = *a1 / (double)c.getSurface1Faces().size();
+	double f2 = *a2 / (double)c.getSurface2Faces().size();
+
+	if (f1 > COARSER * f2)
+		*a1 = 0;
+	else if (f2 > COARSER * f1)
+		*a2 = 0;
+}
+
 /*
  * Pressure k x / h on each triangle of a mesh inside the other surface,
  * the stiffnesses in series; when both are meshes each side carries half
@@ -880,6 +907,7 @@ foundation::calcContactForce(const State &s, const SimTK::Contact &overlap,
 		    false, vt, out);
 		return;
 	}
+	finer_side(c, &a1, &a2);
 	const Transform &X12 = c.getTransform();
 	if (a1 > 0)
 		side[n++] = { true, m1, &c.getSurface1Faces(), &g2, X12, V, s1,
