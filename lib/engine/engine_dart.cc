@@ -1382,9 +1382,9 @@ struct dart_engine {
 	dc::CollisionDetectorPtr detector;
 	std::shared_ptr<dc::CollisionGroup> group;
 	std::shared_ptr<Filter> filter;
-	/* Under FCL, the meshes and planes whose points phys finds
+	/* Under FCL, the meshes, cylinders and planes whose points phys finds
 	 * (plane_pair): collision indices. */
-	std::vector<int> plane_meshes, planes;
+	std::vector<int> plane_solids, planes;
 	dc::CollisionResult result;
 	std::vector<dk::ConstraintBasePtr> lasting;	/* loops, couplings,
 							 * welds */
@@ -1954,21 +1954,29 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 }
 
 /*
- * Whether collisions c1 and c2 are a mesh and a plane whose points phys
- * finds itself (plane_points), not FCL: FCL gives every triangle that
+ * Whether FCL collides shape g as triangles whose points on a plane phys
+ * finds itself (plane_points): a mesh, as FCL gives every triangle that
  * meets the plane, and DART then compares each point with every other two
  * of the pair (the cube of their number: a cube of 6,144 triangles
- * resting on a face took 0.3 s a step).
+ * resting on a face took 0.3 s a step); a cylinder, which DART makes a
+ * prism of 16 sides: rolling on them, a wheel lost a quarter of its
+ * travel.
  */
+bool
+plane_solid(enum phys_geometry g)
+{
+	return g == PHYS_GEOM_MESH || g == PHYS_GEOM_CYLINDER;
+}
+
+/* Whether collisions c1 and c2 are such a shape and a plane. */
 bool
 plane_pair(const dart_engine *e, int c1, int c2)
 {
 	enum phys_geometry a = e->w->collisions[c1].shape;
 	enum phys_geometry b = e->w->collisions[c2].shape;
 
-	return e->fcl && ((a == PHYS_GEOM_MESH &&
-	    b == PHYS_GEOM_PLANE) || (a == PHYS_GEOM_PLANE &&
-	    b == PHYS_GEOM_MESH));
+	return e->fcl && ((plane_solid(a) && b == PHYS_GEOM_PLANE) ||
+	    (a == PHYS_GEOM_PLANE && plane_solid(b)));
 }
 
 /* Gazebo's rules (phys_collisions_may_touch), and no link with itself,
@@ -2049,7 +2057,7 @@ make_detector(dart_engine *e, bool at_load)
 		if (e->links[i].body && attach_shapes(e, (int)i, at_load) < 0)
 			return -1;
 	e->group = e->detector->createCollisionGroupAsSharedPtr();
-	e->plane_meshes.clear();
+	e->plane_solids.clear();
 	e->planes.clear();
 	for (auto &dl : e->links)
 		for (auto *s : dl.shapes) {
@@ -2059,8 +2067,8 @@ make_detector(dart_engine *e, bool at_load)
 			int ci = e->collision_of[s];
 			enum phys_geometry g = e->w->collisions[ci].shape;
 
-			if (e->fcl && g == PHYS_GEOM_MESH)
-				e->plane_meshes.push_back(ci);
+			if (e->fcl && plane_solid(g))
+				e->plane_solids.push_back(ci);
 			if (e->fcl && g == PHYS_GEOM_PLANE)
 				e->planes.push_back(ci);
 		}
@@ -3193,8 +3201,45 @@ shape_node(const dart_engine *e, int ci)
 	return k < dl.shapes.size() ? dl.shapes[k] : nullptr;
 }
 
-/* The points of mesh m at or below plane p (plane_pair), each as deep as
- * it is below, the normal the plane's (from p to m, as DART's). */
+/*
+ * The points of cylinder node cs at or below the plane of normal n at d
+ * (n . x = d), into out: on each end, the lowest point of its rim and
+ * eight points around the rim a fixed eighth of a turn apart (an end
+ * lying on the plane), each as deep as it is below.
+ */
+void
+cylinder_points(dd::ShapeNode *cs, dd::ShapeNode *ps,
+    const Eigen::Vector3d &n, double d, std::vector<pair_point> &out)
+{
+	const auto *cyl = static_cast<const dd::CylinderShape *>(
+	    cs->getShape().get());
+	const Eigen::Isometry3d &to = cs->getWorldTransform();
+	Eigen::Vector3d a = to.linear().col(2), x = to.linear().col(0);
+	Eigen::Vector3d y = to.linear().col(1), low = a * a.dot(n) - n;
+	double r = cyl->getRadius(), hl = cyl->getHeight() / 2;
+	auto add = [&](const Eigen::Vector3d &q) {
+		double depth = d - n.dot(q);
+
+		if (depth >= 0)
+			out.push_back({ cs->getBodyNodePtr().get(),
+			    ps->getBodyNodePtr().get(), q, n, depth });
+	};
+
+	for (int end = -1; end <= 1; end += 2) {
+		Eigen::Vector3d c = to.translation() + end * hl * a;
+
+		/* an end not square to the plane has a lowest point */
+		if (low.norm() > 1e-9)
+			add(c + r * low.normalized());
+		for (int k = 0; k < 8; k++)
+			add(c + r * (cos(k * M_PI / 4) * x +
+			    sin(k * M_PI / 4) * y));
+	}
+}
+
+/* The points of shape m (plane_solid) at or below plane p (plane_pair),
+ * each as deep as it is below, the normal the plane's (from p to m, as
+ * DART's): a mesh's vertices, a cylinder's as cylinder_points says. */
 std::vector<pair_point>
 plane_points(const dart_engine *e, int m, int p)
 {
@@ -3207,6 +3252,10 @@ plane_points(const dart_engine *e, int m, int p)
 	const Eigen::Isometry3d &at = ps->getWorldTransform();
 	Eigen::Vector3d n = at.linear().col(2);
 	double d = n.dot(at * Eigen::Vector3d(0, 0, PLANE_BOX / 2));
+	if (e->w->collisions[m].shape == PHYS_GEOM_CYLINDER) {
+		cylinder_points(ms, ps, n, d, out);
+		return out;
+	}
 	const auto *mesh = static_cast<const dd::MeshShape *>(
 	    ms->getShape().get());
 	const aiScene *sc = mesh->getMesh();
@@ -3312,7 +3361,7 @@ find_contacts(dart_engine *e)
 		    body_of(c.collisionObject1), body_of(c.collisionObject2),
 		    c.point, normal, c.penetrationDepth });
 	}
-	for (int m : e->plane_meshes)
+	for (int m : e->plane_solids)
 		for (int p : e->planes)
 			if (!pair_excluded(e, m, p))
 				points.emplace_back(std::make_pair(m, p),
