@@ -610,6 +610,22 @@ floor_obj() {
 		} }' > "$1"
 }
 
+# floor_world GEOMETRY MODELS: $TMP/w.sdf, a static floor of GEOMETRY
+# (mu 0.2) under MODELS, a profile of a 1 ms step for each engine.
+floor_world() {
+	cat > "$TMP/w.sdf" <<EOF
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+$(engine_profiles 0.001)
+<model name="floor"><static>true</static><link name="link"><collision name="c">
+<geometry>$1</geometry>
+<surface><friction><ode><mu>0.2</mu><mu2>0.2</mu2></ode></friction></surface>
+</collision></link></model>
+$2
+</world></sdf>
+EOF
+}
+
 # on_floor ENGINE: the boxes set resting on the floor stay where they are
 # (within 1 mm and 0.01 rad), level; those sent at 1 m/s along x stop
 # v^2 / (2 mu g) = 0.2548 m on (mu 0.2), within 1%, level, on their line
@@ -667,17 +683,7 @@ PY
 	    "<heightmap><uri>$TMP/flat.png</uri><size>4 4 1</size><pos>0 0 -1</pos></heightmap>"; do
 		engines="ode bullet dart"
 		case $floor in "<heightmap>"*) engines="$engines mujoco" ;; esac
-		cat > "$TMP/w.sdf" <<EOF
-<?xml version="1.0"?>
-<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
-$(engine_profiles 0.001)
-<model name="floor"><static>true</static><link name="link"><collision name="c">
-<geometry>$floor</geometry>
-<surface><friction><ode><mu>0.2</mu><mu2>0.2</mu2></ode></friction></surface>
-</collision></link></model>
-$boxes
-</world></sdf>
-EOF
+		floor_world "$floor" "$boxes"
 		echo "on ${floor%%>*}>"
 		# Bullet gave a rounded corner over an edge between two
 		# triangles a sideways normal: boxes at rest were thrown over
@@ -725,17 +731,7 @@ wheels() {
 	done)
 	for floor in "<plane><normal>0 0 1</normal></plane>" \
 	    "<heightmap><uri>$TMP/flat.png</uri><size>4 4 1</size><pos>0 0 -1</pos></heightmap>"; do
-		cat > "$TMP/w.sdf" <<EOF
-<?xml version="1.0"?>
-<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
-$(engine_profiles 0.001)
-<model name="floor"><static>true</static><link name="link"><collision name="c">
-<geometry>$floor</geometry>
-<surface><friction><ode><mu>0.2</mu><mu2>0.2</mu2></ode></friction></surface>
-</collision></link></model>
-$cyls
-</world></sdf>
-EOF
+		floor_world "$floor" "$cyls"
 		echo "on ${floor%%>*}>"
 		# DART's cylinder under FCL, a prism of 16 sides, rolled
 		# 0.46 m; MuJoCo's one point for each heightmap triangle
