@@ -734,11 +734,13 @@ wheels() {
 		floor_world "$floor" "$cyls"
 		echo "on ${floor%%>*}>"
 		# DART's cylinder under FCL, a prism of 16 sides, rolled
-		# 0.46 m; MuJoCo's one point for each heightmap triangle
-		# under a standing cylinder turned it 0.19 rad and stopped
-		# it 8% short
+		# 0.46 m; Bullet's points for a standing cylinder, six of
+		# its rim found at places fixed in the world and four kept,
+		# turned it 0.31 rad; MuJoCo's one point for each heightmap
+		# triangle under a standing cylinder turned it 0.19 rad and
+		# stopped it 8% short
 		case $floor in
-		"<plane>"*) each_engine_of "ode dart mujoco" wheels ;;
+		"<plane>"*) each_engine_of "ode bullet dart mujoco" wheels ;;
 		*) each_engine_of "ode mujoco" wheels ;;
 		esac
 	done

@@ -296,51 +296,8 @@ Solver::solveSingleIteration(int iteration, btCollisionObject **bodies,
 	    iteration, bodies, nbodies, m, nm, c, nc, info, draw);
 }
 
-/*
- * A box on a triangle of a mesh or a terrain. Bullet's nearest points give
- * one point for each triangle under the box, often a corner of the
- * triangle, not of the box: boxes sent sliding over a flat floor of 0.1 m
- * triangles turned (10 of 30 more than 0.05 rad, one 0.17) where on a
- * plane they slide straight, their friction pulling at points spread
- * unevenly. Where a face of the box lies on the triangle, each corner of
- * the box over the triangle and within Bullet's reach of its face is a
- * point, with the face's normal, as a box on a plane gets its corners
- * (Held says which of Bullet's own points stay). A box meeting a triangle
- * by an edge or a corner keeps Bullet's points alone, which find it.
- */
-struct BoxTriangle : public btCollisionAlgorithm {
-	btCollisionAlgorithm *inner;
-
-	BoxTriangle(const btCollisionAlgorithmConstructionInfo &ci,
-	    btCollisionAlgorithm *in) : btCollisionAlgorithm(ci), inner(in) {}
-	~BoxTriangle() override
-	{
-		inner->~btCollisionAlgorithm();
-		m_dispatcher->freeCollisionAlgorithm(inner);
-	}
-	void processCollision(const btCollisionObjectWrapper *a,
-	    const btCollisionObjectWrapper *b, const btDispatcherInfo &info,
-	    btManifoldResult *out) override;
-	btScalar calculateTimeOfImpact(btCollisionObject *a,
-	    btCollisionObject *b, const btDispatcherInfo &info,
-	    btManifoldResult *out) override
-	{
-		return inner->calculateTimeOfImpact(a, b, info, out);
-	}
-	void getAllContactManifolds(btManifoldArray &all) override
-	{
-		inner->getAllContactManifolds(all);
-	}
-};
-
-/*
- * Bullet's points for a box and a triangle, held until the box's corners
- * are known: where a face of the box lies on the triangle, they are kept
- * only where deeper than every point the two have on faces parallel to
- * it. On one plane a box's deepest points are its corners, and a manifold
- * keeps four points, the last one found among them. A flat rise smaller
- * than the box, under it, is deeper, and keeps its points.
- */
+/* Bullet's points for a pair, held until phys's function for the pair
+ * (Wrapped) says which stay. */
 struct Held : public btManifoldResult {
 	struct point {
 		btVector3 n, p;
@@ -368,8 +325,99 @@ struct Held : public btManifoldResult {
 		else
 			out->addContactPoint(n, p, d);
 	}
+	/* Bullet's points, as it found them, to o */
+	void forward(btManifoldResult *o) const
+	{
+		for (int k = 0; k < npoints; k++)
+			o->addContactPoint(points[k].n, points[k].p,
+			    points[k].d);
+	}
 };
 
+/*
+ * Bullet's algorithm for a pair of shapes, its points held (Held) and
+ * given to a function of phys's for the pair, which adds to out those
+ * the pair gets: of a box and a triangle (box_on_triangle), a cylinder
+ * and a plane (cylinder_on_plane).
+ */
+typedef void (*pair_points)(const btCollisionObjectWrapper *a,
+    const btCollisionObjectWrapper *b, const Held &held,
+    btPersistentManifold *m, btManifoldResult *out);
+
+struct Wrapped : public btCollisionAlgorithm {
+	btCollisionAlgorithm *inner;
+	pair_points points;
+
+	Wrapped(const btCollisionAlgorithmConstructionInfo &ci,
+	    btCollisionAlgorithm *in, pair_points p) :
+	    btCollisionAlgorithm(ci), inner(in), points(p) {}
+	~Wrapped() override
+	{
+		inner->~btCollisionAlgorithm();
+		m_dispatcher->freeCollisionAlgorithm(inner);
+	}
+	void processCollision(const btCollisionObjectWrapper *a,
+	    const btCollisionObjectWrapper *b, const btDispatcherInfo &info,
+	    btManifoldResult *out) override
+	{
+		Held held(a, b, out);
+		btPersistentManifold *m;
+
+		inner->processCollision(a, b, info, &held);
+		/* the manifold the algorithm was given (a mesh's) or made */
+		if (held.getPersistentManifold())
+			out->setPersistentManifold(
+			    held.getPersistentManifold());
+		/* no point of Bullet's: out of each other's reach */
+		if ((m = out->getPersistentManifold()) && held.npoints > 0)
+			points(a, b, held, m, out);
+	}
+	btScalar calculateTimeOfImpact(btCollisionObject *a,
+	    btCollisionObject *b, const btDispatcherInfo &info,
+	    btManifoldResult *out) override
+	{
+		return inner->calculateTimeOfImpact(a, b, info, out);
+	}
+	void getAllContactManifolds(btManifoldArray &all) override
+	{
+		inner->getAllContactManifolds(all);
+	}
+};
+
+struct WrappedCreate : public btCollisionAlgorithmCreateFunc {
+	btCollisionAlgorithmCreateFunc *inner = nullptr;
+	pair_points points = nullptr;
+
+	btCollisionAlgorithm *CreateCollisionAlgorithm(
+	    btCollisionAlgorithmConstructionInfo &ci,
+	    const btCollisionObjectWrapper *a,
+	    const btCollisionObjectWrapper *b) override
+	{
+		btCollisionAlgorithm *in = inner->CreateCollisionAlgorithm(ci,
+		    a, b);
+		void *at = ci.m_dispatcher1->allocateCollisionAlgorithm(
+		    sizeof(Wrapped));
+
+		return new (at) Wrapped(ci, in, points);
+	}
+};
+
+/*
+ * A box on a triangle of a mesh or a terrain. Bullet's nearest points give
+ * one point for each triangle under the box, often a corner of the
+ * triangle, not of the box: boxes sent sliding over a flat floor of 0.1 m
+ * triangles turned (10 of 30 more than 0.05 rad, one 0.17) where on a
+ * plane they slide straight, their friction pulling at points spread
+ * unevenly. Where a face of the box lies on the triangle, each corner of
+ * the box over the triangle and within Bullet's reach of its face is a
+ * point, with the face's normal, as a box on a plane gets its corners.
+ * Bullet's own points stay only where deeper than every point the two
+ * have on faces parallel to it: on one plane a box's deepest points are
+ * its corners, and a manifold keeps four points, the last one found
+ * among them; a flat rise smaller than the box, under it, is deeper, and
+ * keeps its points. A box meeting a triangle by an edge or a corner keeps
+ * Bullet's points alone, which find it.
+ */
 /* Triangle wrapper b's corners in the world, into v, and its face's
  * normal as their winding gives it, not of unit length. */
 btVector3
@@ -457,28 +505,17 @@ box_corners(const btCollisionObjectWrapper *a, const btVector3 v[3],
 }
 
 void
-BoxTriangle::processCollision(const btCollisionObjectWrapper *a,
-    const btCollisionObjectWrapper *b, const btDispatcherInfo &info,
-    btManifoldResult *out)
+box_on_triangle(const btCollisionObjectWrapper *a,
+    const btCollisionObjectWrapper *b, const Held &held,
+    btPersistentManifold *m, btManifoldResult *out)
 {
-	Held held(a, b, out);
-	btPersistentManifold *m;
 	btVector3 v[3], f, n, p[8];
 	btScalar d[8], deepest = BT_LARGE_FLOAT;
 	int k, np = 0;
 
-	inner->processCollision(a, b, info, &held);
-	/* the manifold the algorithm was given (a mesh's) or made */
-	if (held.getPersistentManifold())
-		out->setPersistentManifold(held.getPersistentManifold());
-	/* no point of Bullet's: the two are out of each other's reach */
-	if (!(m = out->getPersistentManifold()) || held.npoints == 0)
-		return;
 	f = triangle_face(b, v);
 	if (!face_on(a, f)) {	/* an edge or a corner on it: Bullet's */
-		for (k = 0; k < held.npoints; k++)
-			out->addContactPoint(held.points[k].n,
-			    held.points[k].p, held.points[k].d);
+		held.forward(out);
 		return;
 	}
 	np = box_corners(a, v, f, m->getContactBreakingThreshold(), n, p, d);
@@ -499,29 +536,73 @@ BoxTriangle::processCollision(const btCollisionObjectWrapper *a,
 		out->addContactPoint(n, p[k] - n * d[k], d[k]);
 }
 
-struct BoxTriangleCreate : public btCollisionAlgorithmCreateFunc {
-	btCollisionAlgorithmCreateFunc *inner = nullptr;
+/*
+ * A cylinder on a plane. Bullet finds one point of its rim and turns it
+ * about the normal five times for more (setPlaneConvexMultipointIterations)
+ * at places fixed in the world, and its manifold keeps four of the six,
+ * not the same from step to step: standing cylinders sent sliding turned
+ * (up to 0.31 rad over 0.25 m) where a box slides straight. Where an end
+ * lies on the plane (its axis within PHYS_FACE_ON of the normal), four
+ * points of its rim a quarter turn apart in the cylinder's frame are its
+ * points, kept from step to step as a box's corners are; where its side
+ * lies on it, the two ends of its lowest line; else Bullet's.
+ */
+void
+cylinder_on_plane(const btCollisionObjectWrapper *a,
+    const btCollisionObjectWrapper *b, const Held &held,
+    btPersistentManifold *m, btManifoldResult *out)
+{
+	bool first = a->getCollisionShape()->getShapeType() ==
+	    CYLINDER_SHAPE_PROXYTYPE;
+	const btCollisionObjectWrapper *cw = first ? a : b, *pw = first ? b : a;
+	const btCylinderShape *cyl = static_cast<const btCylinderShape *>(
+	    cw->getCollisionShape());
+	const btStaticPlaneShape *plane = static_cast<
+	    const btStaticPlaneShape *>(pw->getCollisionShape());
+	const btTransform &ct = cw->getWorldTransform();
+	const btTransform &pt = pw->getWorldTransform();
+	btVector3 n = pt.getBasis() * plane->getPlaneNormal();
+	btScalar d = plane->getPlaneConstant() + n.dot(pt.getOrigin());
+	btVector3 h = cyl->getHalfExtentsWithMargin(), p[4];
+	btVector3 axis = ct.getBasis().getColumn(2), c = ct.getOrigin();
+	btScalar x = axis.dot(n), dist;
+	int k, np;
 
-	btCollisionAlgorithm *CreateCollisionAlgorithm(
-	    btCollisionAlgorithmConstructionInfo &ci,
-	    const btCollisionObjectWrapper *a,
-	    const btCollisionObjectWrapper *b) override
-	{
-		btCollisionAlgorithm *in = inner->CreateCollisionAlgorithm(ci,
-		    a, b);
-		void *at = ci.m_dispatcher1->allocateCollisionAlgorithm(
-		    sizeof(BoxTriangle));
+	if (x * x > PHYS_FACE_ON * PHYS_FACE_ON) {	/* on an end */
+		btVector3 e = c - axis * (x > 0 ? h.z() : -h.z());
+		btVector3 u = ct.getBasis().getColumn(0) * h.x();
+		btVector3 v = ct.getBasis().getColumn(1) * h.x();
 
-		return new (at) BoxTriangle(ci, in);
+		p[0] = e + u, p[1] = e + v, p[2] = e - u, p[3] = e - v;
+		np = 4;
+	} else if (x * x < 1 - PHYS_FACE_ON * PHYS_FACE_ON) {	/* side */
+		btVector3 low = (axis * x - n).normalized() * h.x();
+
+		p[0] = c + low + axis * h.z(), p[1] = c + low - axis * h.z();
+		np = 2;
+	} else {
+		held.forward(out);
+		return;
 	}
-};
+	for (k = 0; k < np; k++) {
+		dist = n.dot(p[k]) - d;
+		if (!(dist < m->getContactBreakingThreshold()))
+			continue;
+		/* the normal on the manifold's second object, the point on
+		 * it (btManifoldResult swaps by the manifold's order) */
+		if (m->getBody0() == cw->getCollisionObject())
+			out->addContactPoint(n, p[k] - n * dist, dist);
+		else
+			out->addContactPoint(-n, p[k], dist);
+	}
+}
 
 struct bullet_engine {
 	const struct phys_scene *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
 	btDefaultCollisionConfiguration config;
 	btCollisionDispatcher dispatcher{ &config };
-	BoxTriangleCreate box_triangle;
+	WrappedCreate box_triangle, cylinder_plane, plane_cylinder;
 	btDbvtBroadphase broadphase;
 	Solver solver;
 	std::unique_ptr<World> world;
@@ -1808,6 +1889,16 @@ bullet_memory_free(void *p)
 	free(p);
 }
 
+/* Bullet's algorithm for shapes of types t0 and t1, wrapped (Wrapped):
+ * its points given to fn. */
+void
+wrap(bullet_engine *e, WrappedCreate *w, int t0, int t1, pair_points fn)
+{
+	w->inner = e->config.getCollisionAlgorithmCreateFunc(t0, t1);
+	w->points = fn;
+	e->dispatcher.registerCollisionCreateFunc(t0, t1, w);
+}
+
 static struct bullet_engine *
 bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
@@ -1831,10 +1922,12 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->config.setPlaneConvexMultipointIterations(5, 5);
 	e->config.setConvexConvexMultipointIterations(3, 3);
 	btGImpactCollisionAlgorithm::registerAlgorithm(&e->dispatcher);
-	e->box_triangle.inner = e->config.getCollisionAlgorithmCreateFunc(
-	    BOX_SHAPE_PROXYTYPE, TRIANGLE_SHAPE_PROXYTYPE);
-	e->dispatcher.registerCollisionCreateFunc(BOX_SHAPE_PROXYTYPE,
-	    TRIANGLE_SHAPE_PROXYTYPE, &e->box_triangle);
+	wrap(e, &e->box_triangle, BOX_SHAPE_PROXYTYPE,
+	    TRIANGLE_SHAPE_PROXYTYPE, box_on_triangle);
+	wrap(e, &e->cylinder_plane, CYLINDER_SHAPE_PROXYTYPE,
+	    STATIC_PLANE_PROXYTYPE, cylinder_on_plane);
+	wrap(e, &e->plane_cylinder, STATIC_PLANE_PROXYTYPE,
+	    CYLINDER_SHAPE_PROXYTYPE, cylinder_on_plane);
 	e->world.reset(new World(e));
 	e->overlaps.e = e;
 	e->world->getPairCache()->setOverlapFilterCallback(&e->overlaps);
