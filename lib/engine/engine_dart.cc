@@ -1385,6 +1385,10 @@ struct dart_engine {
 	/* Under FCL, the meshes, cylinders and planes whose points phys finds
 	 * (plane_pair): collision indices. */
 	std::vector<int> plane_solids, planes;
+	/* Under FCL, each cylinder's triangles of a mesh it had points on
+	 * at the last step (cylinder_triangle_points), by cylinder and
+	 * mesh. */
+	std::map<std::pair<int, int>, std::set<int>> cylinder_triangles;
 	dc::CollisionResult result;
 	std::vector<dk::ConstraintBasePtr> lasting;	/* loops, couplings,
 							 * welds */
@@ -2058,6 +2062,7 @@ make_detector(dart_engine *e, bool at_load)
 			return -1;
 	e->group = e->detector->createCollisionGroupAsSharedPtr();
 	e->plane_solids.clear();
+	e->cylinder_triangles.clear();
 	e->planes.clear();
 	for (auto &dl : e->links)
 		for (auto *s : dl.shapes) {
@@ -3201,15 +3206,29 @@ shape_node(const dart_engine *e, int ci)
 	return k < dl.shapes.size() ? dl.shapes[k] : nullptr;
 }
 
+/* Whether q, along f (triangle t's winding normal), is over t. */
+bool
+over_triangle(const Eigen::Vector3d t[3], const Eigen::Vector3d &f,
+    const Eigen::Vector3d &q)
+{
+	for (int k = 0; k < 3; k++)
+		if ((t[(k + 1) % 3] - t[k]).cross(q - t[k]).dot(f) < 0)
+			return false;
+	return true;
+}
+
 /*
  * The points of cylinder node cs at or below the plane of normal n at d
- * (n . x = d), into out: on each end, the lowest point of its rim and
- * eight points around the rim a fixed eighth of a turn apart (an end
- * lying on the plane), each as deep as it is below.
+ * (n . x = d) of body b2, into out: on each end, the lowest point of its
+ * rim and eight points around the rim a fixed eighth of a turn apart (an
+ * end lying on the plane), each as deep as it is below; with a triangle t
+ * (winding normal f) of that plane, those over it, at most the radius
+ * deep.
  */
 void
-cylinder_points(dd::ShapeNode *cs, dd::ShapeNode *ps,
-    const Eigen::Vector3d &n, double d, std::vector<pair_point> &out)
+cylinder_points(dd::ShapeNode *cs, dd::BodyNode *b2, const Eigen::Vector3d &n,
+    double d, const Eigen::Vector3d *t, const Eigen::Vector3d &f,
+    std::vector<pair_point> &out)
 {
 	const auto *cyl = static_cast<const dd::CylinderShape *>(
 	    cs->getShape().get());
@@ -3220,9 +3239,12 @@ cylinder_points(dd::ShapeNode *cs, dd::ShapeNode *ps,
 	auto add = [&](const Eigen::Vector3d &q) {
 		double depth = d - n.dot(q);
 
-		if (depth >= 0)
-			out.push_back({ cs->getBodyNodePtr().get(),
-			    ps->getBodyNodePtr().get(), q, n, depth });
+		if (depth < 0 || (t && (depth > r || !over_triangle(t, f, q))))
+			return;
+		for (const pair_point &o : out)
+			if ((o.point - q).norm() < 1e-9)
+				return;	/* over two triangles' edge */
+		out.push_back({ cs->getBodyNodePtr().get(), b2, q, n, depth });
 	};
 
 	for (int end = -1; end <= 1; end += 2) {
@@ -3235,6 +3257,165 @@ cylinder_points(dd::ShapeNode *cs, dd::ShapeNode *ps,
 			add(c + r * (cos(k * M_PI / 4) * x +
 			    sin(k * M_PI / 4) * y));
 	}
+}
+
+/* Triangle k of mesh m, placed at at, into v: its winding normal. */
+Eigen::Vector3d
+world_triangle(const struct phys_mesh *m, const Eigen::Isometry3d &at,
+    int k, Eigen::Vector3d v[3])
+{
+	for (int j = 0; j < 3; j++) {
+		const double *q = m->v + 3 * (size_t)m->tri[3 * k + j];
+
+		v[j] = at * Eigen::Vector3d(q[0], q[1], q[2]);
+	}
+	return (v[1] - v[0]).cross(v[2] - v[0]);
+}
+
+/* Whether edge j of triangle k (winding normal f) is a crease or a rim a
+ * cylinder's side may meet: no neighbour across it, or one not in its
+ * plane (within PHYS_FACE_ON); each shared edge once, from the triangle
+ * of the lower index. */
+bool
+edge_of(const mesh_edges *me, const Eigen::Isometry3d &at, int k, int j,
+    const Eigen::Vector3d &f)
+{
+	int o = me->nb[3 * k + j];
+	Eigen::Vector3d w[3];
+
+	if (o < 0)
+		return true;
+	if (o < k)
+		return false;
+	Eigen::Vector3d g = world_triangle(me->m, at, o, w);
+	double c = f.dot(g);
+
+	return !(c * c > PHYS_FACE_ON * PHYS_FACE_ON * f.squaredNorm() *
+	    g.squaredNorm());
+}
+
+/*
+ * Where segment p0 p1 (an edge of a mesh, of body b2) is within cylinder
+ * node cs's side, into out: its point nearest the axis (or, along the
+ * axis, both ends of its part beside the cylinder), the normal from it
+ * to the axis, as deep as it is within the radius. FCL gave an edge the
+ * normal of its prism's flat side: a cylinder rolling at 1.5 m/s into a
+ * 2 cm step was thrown back where under ODE it climbs.
+ */
+void
+edge_points(dd::ShapeNode *cs, dd::BodyNode *b2, const Eigen::Vector3d &p0,
+    const Eigen::Vector3d &p1, std::vector<pair_point> &out)
+{
+	const auto *cyl = static_cast<const dd::CylinderShape *>(
+	    cs->getShape().get());
+	const Eigen::Isometry3d &to = cs->getWorldTransform();
+	Eigen::Vector3d a = to.linear().col(2), c = to.translation();
+	Eigen::Vector3d d = p1 - p0, o = p0 - c;
+	double r = cyl->getRadius(), hl = cyl->getHeight() / 2;
+	double t0 = a.dot(o), te = a.dot(d), sa = 0, sb = 1, s[2];
+	Eigen::Vector3d w0 = o - a * t0, we = d - a * te;
+	int ns;
+
+	/* the part of the edge beside the cylinder, hl either side */
+	if (std::fabs(te) > 1e-12) {
+		double u = (-hl - t0) / te, v = (hl - t0) / te;
+
+		sa = std::max(sa, std::min(u, v));
+		sb = std::min(sb, std::max(u, v));
+	} else if (std::fabs(t0) > hl)
+		return;
+	if (sa > sb)
+		return;
+	if (we.squaredNorm() < 1e-12 * d.squaredNorm()) {
+		s[0] = sa, s[1] = sb, ns = 2;	/* along the axis */
+	} else {
+		s[0] = std::min(sb, std::max(sa, -w0.dot(we) /
+		    we.squaredNorm()));
+		ns = 1;
+	}
+	for (int i = 0; i < ns; i++) {
+		Eigen::Vector3d w = w0 + s[i] * we;
+		double dist = w.norm();
+
+		if (dist == 0 || dist >= r)
+			continue;
+		Eigen::Vector3d q = p0 + s[i] * d;
+		bool seen = false;
+		for (const pair_point &x : out)
+			seen = seen || (x.point - q).norm() < 1e-9;
+		if (!seen)
+			out.push_back({ cs->getBodyNodePtr().get(), b2, q,
+			    Eigen::Vector3d(-w / dist), r - dist });
+	}
+}
+
+/*
+ * Whether collisions c1 and c2 are a cylinder and a mesh or heightmap FCL
+ * collides as triangles (keep_edges), the cylinder DART's prism of 16
+ * sides: rolling over a flat floor of triangles on the prism's edges, a
+ * cylinder went 0.07 to 0.28 m of 0.64, some turned across their path.
+ */
+bool
+cylinder_on_mesh(const dart_engine *e, int c1, int c2)
+{
+	return e->fcl && e->w->collisions[c1].shape == PHYS_GEOM_CYLINDER &&
+	    e->edges[(size_t)c2];
+}
+
+/*
+ * Cylinder cyl's points on triangles of mesh msh (cylinder_on_mesh), as
+ * cylinder_points gives them: on those FCL found this step (tris), and on
+ * those it had points on last step and their neighbours. FCL's prism
+ * lies a millimetre above the floor where the cylinder rests on its
+ * points (its flat sides are nearer the axis than the cylinder), and FCL
+ * finds no triangle there. *under: the triangles it has points on.
+ */
+std::vector<pair_point>
+cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
+    std::set<int> tris, std::set<int> *under)
+{
+	dd::ShapeNode *cs = shape_node(e, cyl), *ms = shape_node(e, msh);
+	const mesh_edges *me = e->edges[(size_t)msh].get();
+	const struct phys_mesh *m = me->m;
+	std::vector<pair_point> out;
+	auto last = e->cylinder_triangles.find(std::make_pair(cyl, msh));
+
+	under->clear();
+	if (!cs || !ms)
+		return out;
+	if (last != e->cylinder_triangles.end())
+		for (int k : last->second) {
+			if ((size_t)k >= m->ntri)	/* the mesh made again */
+				continue;
+			tris.insert(k);
+			for (int j = 0; j < 3; j++)
+				if (me->nb[3 * k + j] >= 0)
+					tris.insert(me->nb[3 * k + j]);
+		}
+	const Eigen::Isometry3d &at = ms->getWorldTransform();
+	Eigen::Vector3d centre = cs->getWorldTransform().translation();
+	for (int k : tris) {
+		Eigen::Vector3d v[3];
+		size_t had = out.size();
+
+		if (k < 0 || (size_t)k >= m->ntri)
+			continue;
+		Eigen::Vector3d f = world_triangle(m, at, k, v);
+		if (f.norm() == 0)
+			continue;
+		Eigen::Vector3d n = f.normalized();
+		if (n.dot(centre - v[0]) < 0)	/* towards the cylinder */
+			n = -n;
+		cylinder_points(cs, ms->getBodyNodePtr().get(), n, n.dot(v[0]),
+		    v, f, out);
+		for (int j = 0; j < 3; j++)
+			if (edge_of(me, at, k, j, f))
+				edge_points(cs, ms->getBodyNodePtr().get(), v[j],
+				    v[(j + 1) % 3], out);
+		if (out.size() > had)
+			under->insert(k);
+	}
+	return out;
 }
 
 /* The points of shape m (plane_solid) at or below plane p (plane_pair),
@@ -3253,7 +3434,8 @@ plane_points(const dart_engine *e, int m, int p)
 	Eigen::Vector3d n = at.linear().col(2);
 	double d = n.dot(at * Eigen::Vector3d(0, 0, PLANE_BOX / 2));
 	if (e->w->collisions[m].shape == PHYS_GEOM_CYLINDER) {
-		cylinder_points(ms, ps, n, d, out);
+		cylinder_points(ms, ps->getBodyNodePtr().get(), n, d, nullptr,
+		    n, out);
 		return out;
 	}
 	const auto *mesh = static_cast<const dd::MeshShape *>(
@@ -3311,6 +3493,45 @@ smooth_edge(const dart_engine *e, const dc::Contact &c, int c1, int c2,
 	return m1 ? Eigen::Vector3d(-w) : w;
 }
 
+/*
+ * Each cylinder's points on a mesh (cylinder_on_mesh), in place of FCL's,
+ * into points: the pairs FCL found (tris: the triangles, by cylinder and
+ * mesh) and those the cylinder had points with last step.
+ * A pair where phys finds none keeps FCL's.
+ */
+
+void
+cylinders_on_meshes(dart_engine *e,
+    std::map<std::pair<int, int>, std::set<int>> &tris,
+    std::map<std::pair<int, int>, std::size_t> &pair_at,
+    std::vector<std::pair<std::pair<int, int>, std::vector<pair_point>>>
+    &points)
+{
+	std::map<std::pair<int, int>, std::set<int>> now;
+
+	for (auto &last : e->cylinder_triangles)
+		if (!pair_excluded(e, last.first.first, last.first.second))
+			tris[last.first];
+	for (auto &t : tris) {
+		int cyl = t.first.first, msh = t.first.second;
+		std::set<int> under;
+		std::vector<pair_point> ours = cylinder_triangle_points(e, cyl,
+		    msh, t.second, &under);
+
+		if (ours.empty())
+			continue;
+		now[t.first] = under;
+		for (auto key : { t.first, std::make_pair(msh, cyl) }) {
+			auto at = pair_at.find(key);
+
+			if (at != pair_at.end())
+				points[at->second].second.clear();
+		}
+		points.emplace_back(t.first, ours);
+	}
+	e->cylinder_triangles.swap(now);
+}
+
 void
 find_contacts(dart_engine *e)
 {
@@ -3321,6 +3542,8 @@ find_contacts(dart_engine *e)
 	std::map<std::pair<int, int>, std::size_t> pair_at;
 	std::vector<std::pair<std::pair<int, int>, std::vector<pair_point>>>
 	    points;
+	/* a cylinder's pairs with meshes: the triangles FCL found */
+	std::map<std::pair<int, int>, std::set<int>> tris;
 
 	e->result.clear();
 	e->ncontacts = 0;
@@ -3360,7 +3583,12 @@ find_contacts(dart_engine *e)
 		points[at.first->second].second.push_back({
 		    body_of(c.collisionObject1), body_of(c.collisionObject2),
 		    c.point, normal, c.penetrationDepth });
+		if (cylinder_on_mesh(e, c1, c2))
+			tris[key].insert(c.triID2);
+		else if (cylinder_on_mesh(e, c2, c1))
+			tris[std::make_pair(c2, c1)].insert(c.triID1);
 	}
+	cylinders_on_meshes(e, tris, pair_at, points);
 	for (int m : e->plane_solids)
 		for (int p : e->planes)
 			if (!pair_excluded(e, m, p))
