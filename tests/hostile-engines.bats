@@ -262,10 +262,13 @@ step_bounded() {
 @test "a chain whose every joint starts outside its limits starts at them under each engine, where the closed form puts it, within the bounds" {
 	# Each joint is set 0.1 rad over: the last link's origin is the sum
 	# over i of 0.1 (-sin 0.1 i, -cos 0.1 i) below the first joint. Each
-	# engine's chain as deep as it takes one (MuJoCo 96, DART 600), half
-	# as deep when sanitized (a run then takes four times as long).
+	# engine's chain as deep as it takes one within the bounds (MuJoCo 96,
+	# DART 300: 600 links took DART 12 to 17 s on a busy machine, 6 to
+	# 9 s of it the system's, in a million page faults inside libdart;
+	# 300 take 0.5 s), half as deep when sanitized (a run then takes four
+	# times as long).
 	local en e n
-	for en in ode:4000 bullet:2000 simbody:2000 dart:600 mujoco:96; do
+	for en in ode:4000 bullet:2000 simbody:2000 dart:300 mujoco:96; do
 		e=${en%:*} n=${en#*:}
 		! sanitized || [ "$n" -lt 100 ] || n=$((n / 2))
 		run step_bounded -p "$e" -q -t 0 "bent$n.sdf"

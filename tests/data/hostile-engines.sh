@@ -156,7 +156,7 @@ chain 601 > "$d/chain601.sdf"
 # joint's links moved on their own took ODE 3.8 s for 4,000, Bullet 7.4 s
 # and Simbody 10 s for 1,000)
 bent='<limit><lower>0.1</lower><upper>0.2</upper></limit>'
-for n in 96 300 600 1000 2000 4000; do	# halves: sanitized runs
+for n in 96 150 300 600 1000 2000 4000; do	# halves: sanitized runs
 	chain $n "$bent" > "$d/bent$n.sdf"
 done
 
