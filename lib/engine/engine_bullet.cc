@@ -402,22 +402,6 @@ struct WrappedCreate : public btCollisionAlgorithmCreateFunc {
 	}
 };
 
-/*
- * A box on a triangle of a mesh or a terrain. Bullet's nearest points give
- * one point for each triangle under the box, often a corner of the
- * triangle, not of the box: boxes sent sliding over a flat floor of 0.1 m
- * triangles turned (10 of 30 more than 0.05 rad, one 0.17) where on a
- * plane they slide straight, their friction pulling at points spread
- * unevenly. Where a face of the box lies on the triangle, each corner of
- * the box over the triangle and within Bullet's reach of its face is a
- * point, with the face's normal, as a box on a plane gets its corners.
- * Bullet's own points stay only where deeper than every point the two
- * have on faces parallel to it: on one plane a box's deepest points are
- * its corners, and a manifold keeps four points, the last one found
- * among them; a flat rise smaller than the box, under it, is deeper, and
- * keeps its points. A box meeting a triangle by an edge or a corner keeps
- * Bullet's points alone, which find it.
- */
 /* Triangle wrapper b's corners in the world, into v, and its face's
  * normal as their winding gives it, not of unit length. */
 btVector3
@@ -504,21 +488,21 @@ box_corners(const btCollisionObjectWrapper *a, const btVector3 v[3],
 	return np;
 }
 
+/*
+ * The points p of a shape lying on a triangle, of distances d from its
+ * face along its unit normal n, into out, with Bullet's own (held) only
+ * where deeper than every point the pair has on faces parallel to it: on
+ * one plane a shape's deepest points are those p, and a manifold keeps
+ * four points, the last one found among them; a flat rise smaller than
+ * the shape, under it, is deeper, and keeps its points.
+ */
 void
-box_on_triangle(const btCollisionObjectWrapper *a,
-    const btCollisionObjectWrapper *b, const Held &held,
-    btPersistentManifold *m, btManifoldResult *out)
+face_points(const Held &held, btPersistentManifold *m, const btVector3 &n,
+    const btVector3 *p, const btScalar *d, int np, btManifoldResult *out)
 {
-	btVector3 v[3], f, n, p[8];
-	btScalar d[8], deepest = BT_LARGE_FLOAT;
-	int k, np = 0;
+	btScalar deepest = BT_LARGE_FLOAT;
+	int k;
 
-	f = triangle_face(b, v);
-	if (!face_on(a, f)) {	/* an edge or a corner on it: Bullet's */
-		held.forward(out);
-		return;
-	}
-	np = box_corners(a, v, f, m->getContactBreakingThreshold(), n, p, d);
 	for (k = 0; k < np; k++)
 		deepest = std::min(deepest, d[k]);
 	for (k = 0; k < m->getNumContacts(); k++) {
@@ -537,15 +521,157 @@ box_on_triangle(const btCollisionObjectWrapper *a,
 }
 
 /*
+ * A box on a triangle of a mesh or a terrain. Bullet's nearest points give
+ * one point for each triangle under the box, often a corner of the
+ * triangle, not of the box: boxes sent sliding over a flat floor of 0.1 m
+ * triangles turned (10 of 30 more than 0.05 rad, one 0.17) where on a
+ * plane they slide straight, their friction pulling at points spread
+ * unevenly. Where a face of the box lies on the triangle, each corner of
+ * the box over the triangle and within Bullet's reach of its face is a
+ * point, with the face's normal, as a box on a plane gets its corners
+ * (face_points). A box meeting a triangle by an edge or a corner keeps
+ * Bullet's points alone, which find it.
+ */
+void
+box_on_triangle(const btCollisionObjectWrapper *a,
+    const btCollisionObjectWrapper *b, const Held &held,
+    btPersistentManifold *m, btManifoldResult *out)
+{
+	btVector3 v[3], f, n, p[8];
+	btScalar d[8];
+	int np;
+
+	f = triangle_face(b, v);
+	if (!face_on(a, f)) {	/* an edge or a corner on it: Bullet's */
+		held.forward(out);
+		return;
+	}
+	np = box_corners(a, v, f, m->getContactBreakingThreshold(), n, p, d);
+	face_points(held, m, n, p, d, np, out);
+}
+
+/*
+ * The points of cylinder wrapper cw on a face of unit normal n (towards
+ * the cylinder), into p: their number. Where an end lies on it (its axis
+ * within PHYS_FACE_ON of n), four points of the end's rim a quarter turn
+ * apart in the cylinder's frame, kept from step to step as a box's
+ * corners are; where its side does, the two ends of its lowest line;
+ * else none.
+ */
+int
+cylinder_points(const btCollisionObjectWrapper *cw, const btVector3 &n,
+    btVector3 p[4])
+{
+	const btCylinderShape *cyl = static_cast<const btCylinderShape *>(
+	    cw->getCollisionShape());
+	const btTransform &ct = cw->getWorldTransform();
+	btVector3 h = cyl->getHalfExtentsWithMargin();
+	btVector3 axis = ct.getBasis().getColumn(2), c = ct.getOrigin();
+	btScalar x = axis.dot(n);
+
+	if (x * x > PHYS_FACE_ON * PHYS_FACE_ON) {	/* on an end */
+		btVector3 e = c - axis * (x > 0 ? h.z() : -h.z());
+		btVector3 u = ct.getBasis().getColumn(0) * h.x();
+		btVector3 v = ct.getBasis().getColumn(1) * h.x();
+
+		p[0] = e + u, p[1] = e + v, p[2] = e - u, p[3] = e - v;
+		return 4;
+	}
+	if (x * x < 1 - PHYS_FACE_ON * PHYS_FACE_ON) {	/* on its side */
+		btVector3 low = (axis * x - n).normalized() * h.x();
+
+		p[0] = c + low + axis * h.z(), p[1] = c + low - axis * h.z();
+		return 2;
+	}
+	return 0;
+}
+
+/* Whether q, along f (triangle v's winding normal), is over the
+ * triangle. */
+bool
+over_triangle(const btVector3 v[3], const btVector3 &f, const btVector3 &q)
+{
+	for (int j = 0; j < 3; j++)
+		if ((v[(j + 1) % 3] - v[j]).cross(q - v[j]).dot(f) < 0)
+			return false;
+	return true;
+}
+
+/* Segment p[0] p[1] cut to its part over triangle v (winding normal
+ * f), in place: the number of its ends left (0 when it misses it, 1
+ * when it touches it at a point). */
+int
+clip_to_triangle(const btVector3 v[3], const btVector3 &f, btVector3 p[2])
+{
+	btScalar lo = 0, hi = 1, g0, g1;
+	btVector3 a = p[0], b = p[1];
+
+	for (int j = 0; j < 3; j++) {
+		btVector3 e = v[(j + 1) % 3] - v[j];
+
+		g0 = e.cross(a - v[j]).dot(f);
+		g1 = e.cross(b - v[j]).dot(f);
+		if (g0 < 0 && g1 < 0)
+			return 0;
+		if (g0 < 0)
+			lo = std::max(lo, g0 / (g0 - g1));
+		else if (g1 < 0)
+			hi = std::min(hi, g0 / (g0 - g1));
+	}
+	if (lo > hi)
+		return 0;
+	p[0] = a.lerp(b, lo), p[1] = a.lerp(b, hi);
+	return lo < hi ? 2 : 1;
+}
+
+/*
+ * A cylinder on a triangle of a mesh or a terrain. Bullet's nearest
+ * points give one point for each triangle under it, as for a box:
+ * standing cylinders sent sliding over a flat heightmap turned up to
+ * 0.35 rad, and one lying across its path over a floor mesh turned
+ * 1.2 rad. Where an end or its side lies on the triangle, the
+ * cylinder_points over it and within Bullet's reach of its face are
+ * points, as on a plane (face_points); an edge on it keeps Bullet's.
+ */
+void
+cylinder_on_triangle(const btCollisionObjectWrapper *a,
+    const btCollisionObjectWrapper *b, const Held &held,
+    btPersistentManifold *m, btManifoldResult *out)
+{
+	btVector3 v[3], f = triangle_face(b, v), n, p[4], q[4];
+	btScalar dist, d[4];
+	int k, nr, np = 0;
+
+	if (f.length2() == 0) {	/* a triangle of no area */
+		held.forward(out);
+		return;
+	}
+	n = f.normalized();
+	if (n.dot(a->getWorldTransform().getOrigin() - v[0]) < 0)
+		n = -n;	/* the face's side the cylinder's centre is on */
+	if ((nr = cylinder_points(a, n, p)) == 0) {	/* on an edge */
+		held.forward(out);
+		return;
+	}
+	if (nr == 2)	/* the part of the lowest line over the triangle */
+		nr = clip_to_triangle(v, f, p);
+	for (k = 0; k < nr; k++) {
+		dist = n.dot(p[k] - v[0]);
+		if (dist < m->getContactBreakingThreshold() &&
+		    (nr == 4 || over_triangle(v, f, p[k])))
+			q[np] = p[k], d[np++] = dist;
+	}
+	face_points(held, m, n, q, d, np, out);
+}
+
+/*
  * A cylinder on a plane. Bullet finds one point of its rim and turns it
  * about the normal five times for more (setPlaneConvexMultipointIterations)
  * at places fixed in the world, and its manifold keeps four of the six,
  * not the same from step to step: standing cylinders sent sliding turned
  * (up to 0.31 rad over 0.25 m) where a box slides straight. Where an end
- * lies on the plane (its axis within PHYS_FACE_ON of the normal), four
- * points of its rim a quarter turn apart in the cylinder's frame are its
- * points, kept from step to step as a box's corners are; where its side
- * lies on it, the two ends of its lowest line; else Bullet's.
+ * or its side lies on the plane, cylinder_points are its points; else
+ * Bullet's.
  */
 void
 cylinder_on_plane(const btCollisionObjectWrapper *a,
@@ -555,32 +681,14 @@ cylinder_on_plane(const btCollisionObjectWrapper *a,
 	bool first = a->getCollisionShape()->getShapeType() ==
 	    CYLINDER_SHAPE_PROXYTYPE;
 	const btCollisionObjectWrapper *cw = first ? a : b, *pw = first ? b : a;
-	const btCylinderShape *cyl = static_cast<const btCylinderShape *>(
-	    cw->getCollisionShape());
 	const btStaticPlaneShape *plane = static_cast<
 	    const btStaticPlaneShape *>(pw->getCollisionShape());
-	const btTransform &ct = cw->getWorldTransform();
 	const btTransform &pt = pw->getWorldTransform();
-	btVector3 n = pt.getBasis() * plane->getPlaneNormal();
-	btScalar d = plane->getPlaneConstant() + n.dot(pt.getOrigin());
-	btVector3 h = cyl->getHalfExtentsWithMargin(), p[4];
-	btVector3 axis = ct.getBasis().getColumn(2), c = ct.getOrigin();
-	btScalar x = axis.dot(n), dist;
+	btVector3 n = pt.getBasis() * plane->getPlaneNormal(), p[4];
+	btScalar d = plane->getPlaneConstant() + n.dot(pt.getOrigin()), dist;
 	int k, np;
 
-	if (x * x > PHYS_FACE_ON * PHYS_FACE_ON) {	/* on an end */
-		btVector3 e = c - axis * (x > 0 ? h.z() : -h.z());
-		btVector3 u = ct.getBasis().getColumn(0) * h.x();
-		btVector3 v = ct.getBasis().getColumn(1) * h.x();
-
-		p[0] = e + u, p[1] = e + v, p[2] = e - u, p[3] = e - v;
-		np = 4;
-	} else if (x * x < 1 - PHYS_FACE_ON * PHYS_FACE_ON) {	/* side */
-		btVector3 low = (axis * x - n).normalized() * h.x();
-
-		p[0] = c + low + axis * h.z(), p[1] = c + low - axis * h.z();
-		np = 2;
-	} else {
+	if ((np = cylinder_points(cw, n, p)) == 0) {
 		held.forward(out);
 		return;
 	}
@@ -602,7 +710,8 @@ struct bullet_engine {
 	const struct phys_run_values *v;	/* the run's: every parameter */
 	btDefaultCollisionConfiguration config;
 	btCollisionDispatcher dispatcher{ &config };
-	WrappedCreate box_triangle, cylinder_plane, plane_cylinder;
+	WrappedCreate box_triangle, cylinder_triangle, cylinder_plane;
+	WrappedCreate plane_cylinder;
 	btDbvtBroadphase broadphase;
 	Solver solver;
 	std::unique_ptr<World> world;
@@ -1924,6 +2033,8 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	btGImpactCollisionAlgorithm::registerAlgorithm(&e->dispatcher);
 	wrap(e, &e->box_triangle, BOX_SHAPE_PROXYTYPE,
 	    TRIANGLE_SHAPE_PROXYTYPE, box_on_triangle);
+	wrap(e, &e->cylinder_triangle, CYLINDER_SHAPE_PROXYTYPE,
+	    TRIANGLE_SHAPE_PROXYTYPE, cylinder_on_triangle);
 	wrap(e, &e->cylinder_plane, CYLINDER_SHAPE_PROXYTYPE,
 	    STATIC_PLANE_PROXYTYPE, cylinder_on_plane);
 	wrap(e, &e->plane_cylinder, STATIC_PLANE_PROXYTYPE,
