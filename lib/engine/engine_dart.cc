@@ -3408,7 +3408,11 @@ fan(const mesh_edges *me, int k, int j, std::set<int> &out)
  * struck, 6% of its travel lost over ten such corners. FCL's prism
  * lies a millimetre above the floor where the cylinder rests on its
  * points (its flat sides are nearer the axis than the cylinder), and FCL
- * finds no triangle there. *under: the triangles it has points on.
+ * finds no triangle there. *under: the triangles it has points on, and
+ * those nearer its centre than its ends' rims by a quarter of its
+ * radius: a lying cylinder lifted off by a step's bounce had none, and
+ * fell into the floor until FCL's prism met it, 0.7 mm deep, and
+ * bounced again.
  */
 std::vector<pair_point>
 cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
@@ -3432,6 +3436,12 @@ cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
 		}
 	const Eigen::Isometry3d &at = ms->getWorldTransform();
 	Eigen::Vector3d centre = cs->getWorldTransform().translation();
+	phys_vec3 local = pv(at.inverse() * centre);
+	const auto *cy = static_cast<const dd::CylinderShape *>(
+	    cs->getShape().get());
+	/* its rims' distance from its centre, and a quarter of its radius */
+	double reach = std::hypot(cy->getRadius(), cy->getHeight() / 2) +
+	    cy->getRadius() / 4;
 	for (int k : tris) {
 		Eigen::Vector3d v[3];
 		size_t had = out.size();
@@ -3450,7 +3460,8 @@ cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
 			if (edge_of(me, at, k, j, f))
 				edge_points(cs, ms->getBodyNodePtr().get(), v[j],
 				    v[(j + 1) % 3], out);
-		if (out.size() > had)
+		if (out.size() > had || (ev(phys_mesh_nearest_on_triangle(m,
+		    (size_t)k, local)) - ev(local)).norm() < reach)
 			under->insert(k);
 	}
 	return out;
@@ -3555,9 +3566,10 @@ cylinders_on_meshes(dart_engine *e,
 		std::vector<pair_point> ours = cylinder_triangle_points(e, cyl,
 		    msh, t.second, &under);
 
+		if (!under.empty())
+			now[t.first] = under;
 		if (ours.empty())
 			continue;
-		now[t.first] = under;
 		for (auto key : { t.first, std::make_pair(msh, cyl) }) {
 			auto at = pair_at.find(key);
 
