@@ -641,6 +641,7 @@ cylinder_on_triangle(const btCollisionObjectWrapper *a,
 	btVector3 v[3], f = triangle_face(b, v), n, p[4], q[4];
 	btScalar dist, d[4];
 	int k, nr, np = 0;
+	bool line;
 
 	if (f.length2() == 0) {	/* a triangle of no area */
 		held.forward(out);
@@ -653,12 +654,13 @@ cylinder_on_triangle(const btCollisionObjectWrapper *a,
 		held.forward(out);
 		return;
 	}
-	if (nr == 2)	/* the part of the lowest line over the triangle */
+	line = nr == 2;
+	if (line)	/* the part of the lowest line over the triangle */
 		nr = clip_to_triangle(v, f, p);
 	for (k = 0; k < nr; k++) {
 		dist = n.dot(p[k] - v[0]);
 		if (dist < m->getContactBreakingThreshold() &&
-		    (nr == 4 || over_triangle(v, f, p[k])))
+		    (line || over_triangle(v, f, p[k])))
 			q[np] = p[k], d[np++] = dist;
 	}
 	face_points(held, m, n, q, d, np, out);

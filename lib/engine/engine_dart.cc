@@ -3408,11 +3408,11 @@ fan(const mesh_edges *me, int k, int j, std::set<int> &out)
  * struck, 6% of its travel lost over ten such corners. FCL's prism
  * lies a millimetre above the floor where the cylinder rests on its
  * points (its flat sides are nearer the axis than the cylinder), and FCL
- * finds no triangle there. *under: the triangles it has points on, and
- * those nearer its centre than its ends' rims by a quarter of its
- * radius: a lying cylinder lifted off by a step's bounce had none, and
- * fell into the floor until FCL's prism met it, 0.7 mm deep, and
- * bounced again.
+ * finds no triangle there. *under: the triangles it has points on; with
+ * none, those it had points on last step that are nearer its centre
+ * than its ends' rims by a quarter of its radius: a lying cylinder
+ * lifted off by a step's bounce lost them, fell into the floor until
+ * FCL's prism met it, 0.7 mm deep, and bounced again.
  */
 std::vector<pair_point>
 cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
@@ -3460,10 +3460,15 @@ cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
 			if (edge_of(me, at, k, j, f))
 				edge_points(cs, ms->getBodyNodePtr().get(), v[j],
 				    v[(j + 1) % 3], out);
-		if (out.size() > had || (ev(phys_mesh_nearest_on_triangle(m,
-		    (size_t)k, local)) - ev(local)).norm() < reach)
+		if (out.size() > had)
 			under->insert(k);
 	}
+	if (out.empty() && last != e->cylinder_triangles.end())
+		for (int k : last->second)
+			if ((size_t)k < m->ntri &&
+			    (ev(phys_mesh_nearest_on_triangle(m, (size_t)k,
+			    local)) - ev(local)).norm() < reach)
+				under->insert(k);
 	return out;
 }
 
