@@ -441,6 +441,8 @@ on_hull() {
 	phys-preset list -1 "$m" | grep -qx default_physics
 	phys-inertia check "$m" | jq -e 'select(.link == "pendulum::bob") | .mass == 1'
 	phys-sweep plan "$m" iters=1:2:2 | jq -se 'length == 2'
+	phys-introspect items "$m" 'pendulum::hinge/*' |
+	    jq -se 'map(.name) | index("pendulum::hinge/position") != null'
 }
 
 @test "mjcf: a parameter set on an MJCF file is written into it (mjcf-edit.bats), or given for a run" {
