@@ -1502,6 +1502,24 @@ keyed() {
 	near "$(tail -1 <<<"$output" | jq '.items["k::b/pose"].z')" "$(awk 'BEGIN { printf "%.17g", 2e8 + (2.9e8 - 9.81 * 0.002) * 0.002 }')" 1e-6
 }
 
+@test "mjcf: a keyframe a control line names mid-run sets the model to it: a falling body set back up at rest falls from there, z0 - g h^2 n (n + 1) / 2, under each engine" {
+	cat > "$TMP/k.xml" <<-'EOF'
+	<mujoco model="k"><option timestep="0.001"/><worldbody>
+	<body name="b" pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/></body>
+	</worldbody><keyframe>
+	<key name="up" qpos="0.5 0 2 1 0 0 0"/>
+	</keyframe></mujoco>
+	EOF
+	echo '{"t":0.5,"keyframe":"up"}' > "$TMP/ctl"
+	# 200 steps of 1 ms after it, from rest at 2 m, semi-implicit Euler
+	fell() {
+		run -0 phys-step -q -p "$1" -t 0.7 -r 10 -c "$TMP/ctl" -i 'k::b/pose' "$TMP/k.xml"
+		tail -1 <<<"$output" | jq -e '.items["k::b/pose"] |
+		    (.x - 0.5 | fabs) < 1e-6 and (.z - (2 - 9.81 * 1e-6 * 200 * 201 / 2) | fabs) < 2e-3' > /dev/null
+	}
+	each_engine fell
+}
+
 # exclude_stack ENGINE: the boxes of exclude.xml, as $TMP/x.xml has them, in an
 # SDF world: where the upper one is at 0.25 s and at 1 s.
 exclude_stack() {
