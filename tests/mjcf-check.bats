@@ -323,3 +323,26 @@ XML
 	run -0 --separate-stderr phys-step -n 0 "$TMP/two.xml"
 	[[ "$stderr" == *"two.xml:4: joint has range but not limited"* ]]
 }
+
+@test "a <composite> of MuJoCo 2.2.2's attributes is checked as MuJoCo checks them (it loads it; a misspelt one it refuses, named with did-you-mean), and refused as phys-step refuses it" {
+	cat > "$TMP/c.xml" <<-'XML'
+	<mujoco>
+	<worldbody>
+	<body name="b" pos="0 0 1">
+	<composite prefix="p" type="particle" count="2 2 2" spacing="0.1" offset="0 0 1" flatinertia="0.1" solrefsmooth="0.02 1" solimpsmooth="0.9 0.95 0.001">
+	<geom size="0.01"/>
+	</composite>
+	</body>
+	</worldbody>
+	</mujoco>
+	XML
+	mujoco_loads "$TMP/c.xml"
+	run -1 phys-sdf check "$TMP/c.xml"
+	assert_output "{\"file\":\"$TMP/c.xml\",\"line\":4,\"severity\":\"error\",\"message\":\"<composite> is not read: phys cannot represent it\"}"
+	run -1 --separate-stderr phys-step -n 1 "$TMP/c.xml"
+	assert_equal "$stderr" "phys-step: $TMP/c.xml:4: <composite> is not read: phys cannot represent it"
+	sed 's/ spacing=/ spacng=/' "$TMP/c.xml" > "$TMP/bad.xml"
+	! mujoco_loads "$TMP/bad.xml" || false
+	run -1 phys-sdf check "$TMP/bad.xml"
+	assert_line --partial "\"message\":\"unknown attribute 'spacng' of <composite>; did you mean 'spacing'?\""
+}
