@@ -1379,3 +1379,30 @@ SDF
 	run -1 phys-step -q -p mujoco -n 1 "$TMP/wrap.xml"
 	[[ "$output" == *"wrap.xml:30: tendon 'string': a limited spatial tendon of two sites is read; one of more, or wrapped about a geom, or over a pulley, is not"* ]]
 }
+
+@test "a URDF robot's package:// mesh is found as phys reads it and referenced from the printed file, which MuJoCo loads: the mesh at its scale, the floating base free" {
+	need_oracle
+	mkdir -p "$TMP/ros/rover_description/meshes" "$TMP/out"
+	# rover_description's meshes/chassis.stl: a unit cube, binary STL
+	python3 - "$TMP/ros/rover_description/meshes/chassis.stl" <<'PY'
+import struct, sys
+v = [(x, y, z) for x in (-.5, .5) for y in (-.5, .5) for z in (-.5, .5)]
+f = [(0, 2, 3), (0, 3, 1), (4, 5, 7), (4, 7, 6), (0, 1, 5), (0, 5, 4),
+     (2, 6, 7), (2, 7, 3), (0, 4, 6), (0, 6, 2), (1, 3, 7), (1, 7, 5)]
+with open(sys.argv[1], 'wb') as o:
+    o.write(b'\0' * 80 + struct.pack('<I', len(f)))
+    for t in f:
+        o.write(struct.pack('<3f', 0, 0, 0))
+        for i in t:
+            o.write(struct.pack('<3f', *v[i]))
+        o.write(b'\0\0')
+PY
+	ROS_PACKAGE_PATH="$TMP/ros" phys-sdf print --format mjcf -o "$TMP/out/rover.xml" "$WORLDS/robots/rover.urdf"
+	grep -q 'file="../ros/rover_description/meshes/chassis.stl" scale="0.6 0.4 0.1"' "$TMP/out/rover.xml"
+	print_oracle "$TMP/out/rover.xml" > "$TMP/mujoco"
+	# MuJoCo's mesh geom: the half sides of its box of inertia, sorted
+	[ "$(printed geom chassis_collision '.size | map(. * 1e6 | round) | join(" ")')" = "50000 200000 300000" ]
+	[ "$(jq -s '[.[] | select(.type == "free")] | length' "$TMP/mujoco")" = 1 ]
+	"$BATS_FILE_TMPDIR/oracle" "$WORLDS/robots/rover.urdf" > "$TMP/sdformat"
+	python3 "$BATS_TEST_DIRNAME/data/mjcf_compare.py" "$TMP/sdformat" "$TMP/mujoco"
+}
