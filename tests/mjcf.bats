@@ -150,6 +150,28 @@ same_as_mujoco() {
 	same_as_mujoco "$MJ/tree.xml"
 }
 
+@test "mjcf: inertiafromgeom=\"false\": a body's <inertial> alone, its geoms' mass ignored, a body without one of no mass, as MuJoCo compiles it" {
+	need_mujoco
+	cat > "$TMP/iff.xml" <<-EOF
+	<mujoco model="iff">
+	  <compiler inertiafromgeom="false" meshdir="$MJ/meshes"/>
+	  <asset><mesh name="w" file="wedge.obj"/></asset>
+	  <worldbody>
+	    <body name="a" pos="0 0 1">
+	      <joint name="j" axis="0 1 0"/>
+	      <inertial pos="0.1 0 0" mass="2" diaginertia="0.1 0.2 0.3"/>
+	      <geom type="mesh" mesh="w" density="700"/>
+	      <body name="b" pos="0.3 0 0">
+	        <geom type="box" size="0.3 0.1 0.1"/>
+	      </body>
+	    </body>
+	  </worldbody>
+	</mujoco>
+	EOF
+	same_as_mujoco "$TMP/iff.xml"
+	[ "$(phys-param get 'iff::b/inertial.mass' "$TMP/iff.xml" | jq .value)" = 0 ]
+}
+
 @test "mjcf: angles in radians, eulerseq, every orientation form and fromto" {
 	need_mujoco
 	same_as_mujoco "$MJ/radian.xml"
