@@ -3399,6 +3399,26 @@ fan(const mesh_edges *me, int k, int j, std::set<int> &out)
 	}
 }
 
+/* Of triangles had (of mesh m, placed at at), those cylinder node cs is
+ * still near, into near: nearer its centre than its rims are, and a
+ * quarter of its radius. */
+void
+still_near(dd::ShapeNode *cs, const struct phys_mesh *m,
+    const Eigen::Isometry3d &at, const std::set<int> &had,
+    std::set<int> *near)
+{
+	const auto *cy = static_cast<const dd::CylinderShape *>(
+	    cs->getShape().get());
+	double reach = std::hypot(cy->getRadius(), cy->getHeight() / 2) +
+	    cy->getRadius() / 4;
+	phys_vec3 c = pv(at.inverse() * cs->getWorldTransform().translation());
+
+	for (int k : had)
+		if ((size_t)k < m->ntri && (ev(phys_mesh_nearest_on_triangle(m,
+		    (size_t)k, c)) - ev(c)).norm() < reach)
+			near->insert(k);
+}
+
 /*
  * Cylinder cyl's points on triangles of mesh msh (cylinder_on_mesh), as
  * cylinder_points gives them: on those FCL found this step (tris), and on
@@ -3436,12 +3456,6 @@ cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
 		}
 	const Eigen::Isometry3d &at = ms->getWorldTransform();
 	Eigen::Vector3d centre = cs->getWorldTransform().translation();
-	phys_vec3 local = pv(at.inverse() * centre);
-	const auto *cy = static_cast<const dd::CylinderShape *>(
-	    cs->getShape().get());
-	/* its rims' distance from its centre, and a quarter of its radius */
-	double reach = std::hypot(cy->getRadius(), cy->getHeight() / 2) +
-	    cy->getRadius() / 4;
 	for (int k : tris) {
 		Eigen::Vector3d v[3];
 		size_t had = out.size();
@@ -3464,11 +3478,7 @@ cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
 			under->insert(k);
 	}
 	if (out.empty() && last != e->cylinder_triangles.end())
-		for (int k : last->second)
-			if ((size_t)k < m->ntri &&
-			    (ev(phys_mesh_nearest_on_triangle(m, (size_t)k,
-			    local)) - ev(local)).norm() < reach)
-				under->insert(k);
+		still_near(cs, m, at, last->second, under);
 	return out;
 }
 
