@@ -1,9 +1,11 @@
 # phys - rigid-body physics worlds from the command line.
 #
 #   make            build libphys.a and the commands into build/
-#   make check      build with -Werror, run every bats suite on that build
-#                   and under AddressSanitizer+UndefinedBehaviorSanitizer,
-#                   then each fuzz harness for 10 s
+#   make check      build with -Werror, run every bats suite on that build,
+#                   the hostile ones under AddressSanitizer+UndefinedBehavior-
+#                   Sanitizer too, and each fuzz harness for 5 s
+#   make check-sanitized  every suite that reads or edits a file, under the
+#                   sanitizers
 #   make check-fast the quick loop: build with -Werror, run every bats suite
 #                   on that build, as many at once as there are cores
 #   make demo       run a shipped world
@@ -148,8 +150,11 @@ CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || ech
 # against the sanitized build (build/fuzz: AddressSanitizer and
 # UndefinedBehaviorSanitizer) besides every suite against the plain one.
 SAN_SUITES = hostile hostile-input hostile-engines embed faults stop \
-	live-control assets urdf sdf-model model-file phys-sdf phys-param \
-	mjcf-check mjcf-edit
+	live-control phys-param mjcf-edit
+# The readers' suites, which check-sanitized runs too: within check, the
+# readers meet the sanitizers through the fuzz harnesses (sdf, urdf,
+# mesh, terrain) and the hostile suites above, in the check's time.
+SAN_READERS = assets urdf sdf-model model-file phys-sdf mjcf-check
 comma = ,
 empty =
 space = $(empty) $(empty)
@@ -162,6 +167,12 @@ check: deps
 		$(FUZZERS) >build/fuzz/check.tap || true
 	@TEST_TAP=build/fuzz/check.tap sh tests/run build \
 		build/fuzz:$(subst $(space),$(comma),$(strip $(SAN_SUITES)))
+
+# Every suite that reads or edits a file, on the sanitized build alone.
+check-sanitized: deps
+	@$(MAKE) --no-print-directory $(CHECK_JOBS) fuzz-build
+	@sh tests/run build/fuzz:$(subst $(space),$(comma),$(strip \
+		$(SAN_SUITES) $(SAN_READERS)))
 
 # What check runs on the plain build alone: no sanitizers, no fuzzing.
 check-fast: deps
@@ -259,7 +270,7 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all deps check check-fast demo bench install uninstall clean spec spec-check fuzz-build \
+.PHONY: all deps check check-fast check-sanitized demo bench install uninstall clean spec spec-check fuzz-build \
 	spec-import fuzz fuzz-bins
 .SECONDARY:
 
