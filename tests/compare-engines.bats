@@ -155,7 +155,7 @@ wait_for() {
 
 @test "--engines stopped by SIGTERM: what finished compared, the engine stopped and those not run named, no file left" {
 	mkdir "$TMP/tmp"
-	TMPDIR="$TMP/tmp" phys-step --engines ode,mujoco,bullet,dart -t 150 -r 1 -i 'fall::link/pose' "$W" > "$TMP/out" 2> "$TMP/err" &
+	TMPDIR="$TMP/tmp" phys-step --engines ode,mujoco,bullet,dart -t 60 -r 1 -i 'fall::link/pose' "$W" > "$TMP/out" 2> "$TMP/err" &
 	pid=$!
 	wait_for "$TMP/tmp/phys-step.*/mujoco.jsonl" || { kill $pid; fail "mujoco never finished"; }
 	# two, as GNU timeout sends: the second changes nothing
@@ -169,7 +169,7 @@ wait_for() {
 	# the runs' directory and the stopped run's file are gone
 	[ -z "$(ls -A "$TMP/tmp")" ]
 	# --runs keeps the finished runs, and only them
-	phys-step --engines ode,mujoco,bullet -t 150 -r 1 -i 'fall::link/pose' --runs "$TMP/runs" "$W" > "$TMP/out" 2> /dev/null &
+	phys-step --engines ode,mujoco,bullet -t 60 -r 1 -i 'fall::link/pose' --runs "$TMP/runs" "$W" > "$TMP/out" 2> /dev/null &
 	pid=$!
 	wait_for "$TMP/runs/mujoco.jsonl" || { kill $pid; fail "mujoco never finished"; }
 	kill -TERM $pid

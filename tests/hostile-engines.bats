@@ -242,14 +242,19 @@ step_bounded() {
 	# ODE went on with its allocator's null (SIGSEGV) and let a
 	# std::bad_alloc from its hash space through phys's C frames
 	# (SIGABRT), each at bounds a few hundred KB apart: the least bound
-	# under which the run finishes is found 2 MB at a time, and the 8 MB
-	# below it tried every 500 KB
-	local lim=400000 top l
-	while [ $lim -gt 50000 ] && bash -c 'cd "$1" && ulimit -v "$2" &&
-	    phys-step -q -p ode -n 2 grid500.sdf >/dev/null 2>&1' _ "$H" $lim; do
-		lim=$((lim - 2000))
+	# under which the run finishes is found by halving, to 2 MB, and the
+	# 8 MB below it tried every 500 KB
+	local lo=50000 hi=400000 mid top l
+	while [ $((hi - lo)) -gt 2000 ]; do
+		mid=$(((lo + hi) / 2))
+		if bash -c 'cd "$1" && ulimit -v "$2" && phys-step -q -p ode \
+		    -n 2 grid500.sdf >/dev/null 2>&1' _ "$H" $mid; then
+			hi=$mid
+		else
+			lo=$mid
+		fi
 	done
-	top=$((lim + 2000))
+	top=$hi
 	for l in $(seq $((top - 500)) -500 $((top - 8000))); do
 		run bash -c 'cd "$1" && ulimit -v "$2" &&
 		    phys-step -q -p ode -n 2 grid500.sdf >/dev/null' _ "$H" "$l"

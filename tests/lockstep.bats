@@ -317,8 +317,9 @@ quadruped() {
 	    awk -F'\t' 'NR == FNR { lim[$1] = $2; next }
 		{ a = $2 < 0 ? -$2 : $2; n++; if (a > lim[$1] + 1e-9) { print $3 ": " $1 " " $2 > "/dev/stderr"; exit 1 } }
 		END { if (n != 12 * 2001) exit 1 }' "$TMP/limits" -
-	loop "$TMP/$1.again" "$QPD" -p "$1" -t 2 "${sel[@]}" "$w"
-	cmp "$TMP/$1" "$TMP/$1.again"
+	# byte-identical again, over its first half second (the landing)
+	loop "$TMP/$1.again" "$QPD" -p "$1" -t 0.5 "${sel[@]}" "$w"
+	head -501 "$TMP/$1" | cmp - "$TMP/$1.again"
 }
 @test "the quadruped held standing by a PD on its 12 joints written in awk, in lock-step at 1 kHz: the trunk up after 2 s, every effort within its URDF limit, byte-identical twice, under each engine" {
 	each_engine quadruped
