@@ -8,8 +8,8 @@
 # calves back within their limits from the first step, keep the run
 # finite, and leave the robot at rest on the ground, not in it.
 #
-# Simbody's run takes the longest (about 40 s of processor time for the
-# 2 s: its error-controlled integrator follows the stiff calf stops).
+# Simbody's run takes the longest (about 30 s of processor time for the
+# 1.5 s: its error-controlled integrator follows the stiff calf stops).
 
 load helper
 
@@ -27,25 +27,25 @@ setup_file() {
 	    > "$BATS_FILE_TMPDIR/limits"
 }
 
-# go1_run ENGINE: the 2 s run's state lines (the trunk's pose and each
+# go1_run ENGINE: the 1.5 s run's state lines (the trunk's pose and each
 # joint's position every 10 ms) in $BATS_FILE_TMPDIR/ENGINE, its messages
 # in ENGINE.err; made once for the file.
 go1_run() {
 	local out="$BATS_FILE_TMPDIR/$1"
 	[ -s "$out" ] && return 0
-	phys-step -p "$1" -t 2 -r 100 -i "$T" -i "$R::*_joint/position" "$W" \
+	phys-step -p "$1" -t 1.5 -r 100 -i "$T" -i "$R::*_joint/position" "$W" \
 	    > "$out.part" 2> "$out.err" || { cat "$out.err"; return 1; }
 	mv "$out.part" "$out"
 }
 
-# at_rest ENGINE TOL: the run reached 2 s; over its last half second the
+# at_rest ENGINE TOL: the run reached 1.5 s; over its last half second the
 # trunk's centre is above HALF less 3 mm and moves less than 1 mm; at
 # the end every joint is within TOL of its limits.
 at_rest() {
 	go1_run "$1"
 	local f="$BATS_FILE_TMPDIR/$1"
-	[ "$(tail -1 "$f" | jq .t)" = 2 ]
-	jq -r --arg i "$T" 'select(.t >= 1.5) | [.t, .items[$i].z] | @tsv' "$f" |
+	[ "$(tail -1 "$f" | jq .t)" = 1.5 ]
+	jq -r --arg i "$T" 'select(.t >= 1) | [.t, .items[$i].z] | @tsv' "$f" |
 	    awk -v h=$HALF '{ if (NR == 1) { lo = hi = $2 }
 		if ($2 < lo) lo = $2; if ($2 > hi) hi = $2
 		if ($2 < h - 0.003) { printf "t %s: the trunk at %s m, sunk %g m\n", $1, $2, h - $2 > "/dev/stderr"; bad = 1; exit } }
@@ -93,9 +93,9 @@ at_rest() {
 
 @test "under Simbody too: its compliant stops and elastic-foundation boxes leave it at rest on the ground within its limits" {
 	# phys's Simbody forces are reckoned at each of its integrator's
-	# stages: instrumented, the 2 s take over five minutes of the check
+	# stages: instrumented, the 1.5 s take over five minutes of the check
 	# (the plain build runs it; engine-simbody.bats covers that code)
-	! sanitized || skip "Simbody's 2 s of this robot under the sanitizers"
+	! sanitized || skip "Simbody's 1.5 s of this robot under the sanitizers"
 	at_rest simbody 0.01
 	grep -q "go1like.sdf:[0-9]*: collision 'ground_plane::link::collision': mu2 50 is not used" "$BATS_FILE_TMPDIR/simbody.err"
 }
