@@ -339,6 +339,20 @@ complete_line() {
 	[ -z "$output" ]
 }
 
+# prompted SOCK: wait (a minute at most) until the shell in tmux server
+# SOCK shows an empty prompt: its last line ends in $, > or #.
+prompted() {
+	local i now
+	for i in $(seq 600); do
+		now=$(tmux -L "$1" capture-pane -p -t c 2>/dev/null |
+		    grep -v '^ *$' | tail -1 | sed 's/ *$//')
+		case $now in
+		*'$' | *'>' | *'#') return 0 ;;
+		esac
+		sleep 0.1
+	done
+}
+
 # tab_complete SHELL LINE...: in SHELL (bash, zsh or fish), interactive
 # in tmux with phys's completions loaded and $TMP/c as its directory, type
 # each LINE and a Tab; print what each line became, one a line.
@@ -363,7 +377,7 @@ tab_complete() {
 	esac
 	( cd "$TMP/c" && PATH="$PHYS_BIN:$PATH" tmux -L "$sock" new-session -d -s c \
 	    -x 200 -y 10 "$(printf '%q ' "${shell[@]}")" )
-	sleep 1
+	prompted "$sock"
 	for line in "$@"; do
 		tmux -L "$sock" send-keys -t c -l "$line"
 		tmux -L "$sock" send-keys -t c Tab
@@ -392,14 +406,7 @@ tab_complete() {
 		# the next line typed once the shell shows an empty prompt
 		# again: typed while it still held this one (a loaded
 		# machine), it was appended to it
-		for i in $(seq 600); do
-			sleep 0.1
-			now=$(tmux -L "$sock" capture-pane -p -t c | grep -v '^ *$' |
-			    tail -1 | sed 's/ *$//')
-			case $now in
-			*'$' | *'>' | *'#') break ;;
-			esac
-		done
+		prompted "$sock"
 	done
 	tmux -L "$sock" kill-server
 }
@@ -701,30 +708,36 @@ usage_block() {
 }
 
 # The lines of SUB in the SYNOPSIS of CMD(1): those that start with
-# "CMD SUB", and the lines that continue them.
+# "CMD SUB", and the lines that continue them; sub_lines CMD SUB reads
+# the SYNOPSIS on its standard input.
 synopsis_of() {
-	man_synopsis "$ROOT/man/$1.1" | awk -v cmd="$1" -v name="$2" '
+	man_synopsis "$ROOT/man/$1.1" | sub_lines "$1" "$2"
+}
+sub_lines() {
+	awk -v cmd="$1" -v name="$2" '
 	    $0 == cmd " " name || index($0, cmd " " name " ") == 1 { on = 1; print; next }
 	    index($0, cmd " ") == 1 || /^[A-Z]+:/ { on = 0; next }
 	    on { print }'
 }
 
 @test "COMMAND SUB --help: the SUB lines of the SYNOPSIS, once, then SUB's own help" {
-	local cmd sub subs usage want long n=0
+	local cmd sub subs usage want long syn whole n=0
 
 	for cmd in $(commands); do
 		subs=$(subcommands "$cmd")
+		syn=$(man_synopsis "$ROOT/man/$cmd.1")
+		whole=$(help_usage "$cmd")
 		for sub in $subs; do
 			run -0 --separate-stderr "$cmd" "$sub" --help
 			[ -z "$stderr" ] || fail "$cmd $sub --help: $stderr"
 			usage=$(usage_block <<<"$output")
-			want=$(synopsis_of "$cmd" "$sub")
+			want=$(sub_lines "$cmd" "$sub" <<<"$syn")
 			[ -n "$want" ] || fail "$sub is not in the SYNOPSIS of $cmd(1)"
 			assert_equal "$usage" "$want"
 			# some help after the usage, and not the command's whole
 			[ "${#lines[@]}" -gt "$(wc -l <<<"$usage")" ] ||
 			    fail "$cmd $sub --help has no help"
-			[[ "$output" != *"$(help_usage "$cmd")"* ]] ||
+			[[ "$output" != *"$whole"* ]] ||
 			    fail "$cmd $sub --help prints every command's usage"
 			long=$output
 			run -0 --separate-stderr "$cmd" "$sub" -h

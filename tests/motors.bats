@@ -399,32 +399,6 @@ start_pose() {
 	assert_output --partial "ctl:1: joint 'fourbar::crank_pivot': its links form a loop with its parent"
 }
 
-asymmetric() {
-	# Pushed against each stop in turn, a revolute arm limited to
-	# [-2.818, 0.1] and a slider limited to [-0.3, 0.1] rest on it
-	# (Simbody's stops are elastic, k x (1 + d x'): pushed, they bounce
-	# within 4 cm of the limit for the first seconds).
-	local f lim tol=2e-3
-	[ "$1" = simbody ] && tol=4e-2
-	for f in 3 -3; do
-		echo "{\"t\":0,\"name\":\"$J/cmd_force\",\"value\":$f}" > "$TMP/ctl"
-		phys-step -p "$1" -t 1.5 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' \
-		    -i "$J/position" "$TMP/asym.sdf" > "$TMP/o" 2>/dev/null
-		lim=$([ $f -gt 0 ] && echo 0.1 || echo -2.818)
-		near "$(jq -r --arg i "$J/position" 'select(.t == 1) | .items[$i][0]' "$TMP/o")" $lim $tol
-		phys-step -p "$1" -t 1.5 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' \
-		    -i "$J/position" "$TMP/slide.sdf" > "$TMP/o" 2>/dev/null
-		lim=$([ $f -gt 0 ] && echo 0.1 || echo -0.3)
-		near "$(jq -r --arg i "$J/position" 'select(.t == 1) | .items[$i][0]' "$TMP/o")" $lim $tol
-	done
-}
-@test "asymmetric limits hold on the side each bounds, both signs, revolute and prismatic, under each engine" {
-	sed 's|<xyz>1 0 0</xyz>|<xyz>1 0 0</xyz><limit><lower>-2.818</lower><upper>0.1</upper></limit>|' "$W" > "$TMP/asym.sdf"
-	sed -e 's/type="revolute"/type="prismatic"/' \
-	    -e 's|<xyz>1 0 0</xyz>|<xyz>0 1 0</xyz><limit><lower>-0.3</lower><upper>0.1</upper></limit>|' "$W" > "$TMP/slide.sdf"
-	each_engine asymmetric
-}
-
 @test "a sweep of gains and physics together, scored on the controller's outcome: a comparison over a window of time" {
 	cd "$TMP"
 	echo "{\"t\":0,\"name\":\"$J/cmd_pos\",\"value\":0.5}" > ctl
