@@ -40,6 +40,7 @@ struct phys_engine {
 	const struct phys_run_values *v;
 	struct phys_engine_options opt;
 	const struct phys_engine_info *info;	/* the engine running */
+	const struct phys_engine_ops *ops;	/* info's module's */
 	void *state;				/* its own */
 	/* The clock: time base_time at iteration base_iter, then steps of
 	 * h, so that it prints exactly (0.3, not 0.30000000000000004) and
@@ -84,8 +85,8 @@ struct phys_engine {
 /* Forward to the engine running: CALL(e, f, args) for operations with
  * arguments after the engine, CALL0(e, f) for those without; each
  * returns -1 when the operation failed. */
-#define CALL(e, f, ...) ((e)->info->ops->f((e)->state, __VA_ARGS__))
-#define CALL0(e, f) ((e)->info->ops->f((e)->state))
+#define CALL(e, f, ...) ((e)->ops->f((e)->state, __VA_ARGS__))
+#define CALL0(e, f) ((e)->ops->f((e)->state))
 
 /* An operation failed that cannot say so to its caller: kept for the
  * next step (the first such error). */
@@ -287,7 +288,8 @@ check_tendons(const struct phys_scene *w, const struct phys_engine_info *in)
 
 struct phys_engine *
 phys_engine_new(const struct phys_scene *w,
-    const struct phys_engine_info *engine, const struct phys_run_values *v,
+    const struct phys_engine_info *engine,
+    const struct phys_engine_ops *ops, const struct phys_run_values *v,
     const struct phys_engine_options *opt)
 {
 	struct phys_engine *e = phys_xcalloc(1, sizeof *e);
@@ -297,10 +299,11 @@ phys_engine_new(const struct phys_scene *w,
 	if (opt)
 		e->opt = *opt;
 	e->info = engine;
+	e->ops = ops;
 	e->fault = phys_xcalloc(1, sizeof *e->fault);
 	if (profile_step(e, &e->h) < 0 || check_overlaps(w, v) < 0 ||
 	    check_tendons(w, engine) < 0 ||
-	    !(e->state = engine->ops->create(w, v, &e->opt, 0))) {
+	    !(e->state = e->ops->create(w, v, &e->opt, 0))) {
 		free(e->fault);
 		free(e);
 		return NULL;
@@ -318,7 +321,7 @@ phys_engine_free(struct phys_engine *e)
 	if (!e)
 		return;
 	say_chatter(e, &e->chatter_later, " later in the run");
-	e->info->ops->destroy(e->state);
+	e->ops->destroy(e->state);
 	free(*e->fault);
 	free(e->fault);
 	phys_motors_free(&e->motors);
@@ -341,7 +344,8 @@ phys_engine_running(const struct phys_engine *e)
  * turns: phys_engine_use_keeping_turns).
  */
 int
-phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
+phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine,
+    const struct phys_engine_ops *ops)
 {
 	struct phys_engine old = *e;
 	phys_pose p;
@@ -354,7 +358,8 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 	if (profile_step(e, &h) < 0 || check_tendons(e->w, engine) < 0)
 		return -1;
 	e->info = engine;
-	e->state = engine->ops->create(e->w, e->v, &e->opt,
+	e->ops = ops;
+	e->state = e->ops->create(e->w, e->v, &e->opt,
 	    phys_engine_time(e));
 	if (!e->state) {
 		*e = old;
@@ -372,11 +377,11 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine)
 	for (i = 0; i < e->nwelds; i++)
 		if (e->welds[i].on && CALL(e, weld, e->welds[i].parent,
 		    e->welds[i].child, true) < 0) {
-			e->info->ops->destroy(e->state);
+			e->ops->destroy(e->state);
 			*e = old;
 			return -1;
 		}
-	old.info->ops->destroy(old.state);
+	old.ops->destroy(old.state);
 	return 0;
 }
 

@@ -47,8 +47,10 @@ struct phys_engine_options;
  * (lib/engine/engine_impl.h). */
 struct phys_engine_ops;
 
-/* An engine: what phys knows of it without making one, and its
- * operations. Each module defines one (lib/engine/engine_impl.h). */
+/* An engine: what phys knows of it without making one (lib/engine/
+ * TYPE_info.c, pure C: a command that only describes engines links none
+ * of their libraries); its operations are its module's (engine_impl.h),
+ * found by phys_engine_ops_of. */
 struct phys_engine_info {
 	const char *type;	/* as <physics type="..."> names it */
 	const char *name;	/* as messages and manuals name it */
@@ -60,7 +62,6 @@ struct phys_engine_info {
 	 * field's parameter, in this order. */
 	const struct phys_engine_field *record;
 	size_t nrecord;
-	const struct phys_engine_ops *ops;
 	/* The bodies are checked before each step too: the engine cannot
 	 * step from a state beyond phys_check_body's bounds (DART stops the
 	 * program on a value that is not a number). */
@@ -88,6 +89,14 @@ struct phys_engine_info {
  * (lib/engine/registry.c); and one by type, or NULL. */
 extern const struct phys_engine_info *const phys_engines[];
 const struct phys_engine_info *phys_engine_find(const char *type);
+#define PHYS_E(type, bit_name, bit, gz) extern const struct phys_engine_info \
+    phys_engine_##type;
+#include "engines.def"
+#undef PHYS_E
+/* The operations of engine e's module (lib/engine/ops.c), which links
+ * every engine's library: for phys_engine_new and phys_engine_use. */
+const struct phys_engine_ops *phys_engine_ops_of(
+    const struct phys_engine_info *e);
 /* The engine a profile runs: its type's, or for gz-sim's placeholder
  * type the one its physics plugin names, else gz-sim's default, DART;
  * NULL when phys has none. The note says which, for gz-sim profiles
@@ -111,11 +120,14 @@ struct phys_engine_options {
 	bool no_joint_forces;
 };
 
-/* Build bodies, geometry and joints of w, set up with the values v (its
+/* Build bodies, geometry and joints of w under engine, through its
+ * module's operations ops (phys_engine_ops_of: the caller names them, so
+ * that the driver alone links no engine), set up with the values v (its
  * current profile's included); NULL with phys_error() on failure. Both
  * must outlive the engine. */
 struct phys_engine *phys_engine_new(const struct phys_scene *w,
-    const struct phys_engine_info *engine, const struct phys_run_values *v,
+    const struct phys_engine_info *engine,
+    const struct phys_engine_ops *ops, const struct phys_run_values *v,
     const struct phys_engine_options *opt);
 void phys_engine_free(struct phys_engine *e);
 const struct phys_engine_info *phys_engine_running(const struct phys_engine *e);
@@ -123,7 +135,8 @@ const struct phys_engine_info *phys_engine_running(const struct phys_engine *e);
  * engine applies it; another is built in its place, taking over the clock
  * and every link's pose and velocity (joint positions follow from the
  * poses). */
-int phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine);
+int phys_engine_use(struct phys_engine *e,
+    const struct phys_engine_info *engine, const struct phys_engine_ops *ops);
 
 /* Re-read a scope's values after the run changed them: the current
  * profile's (solver type included), the world's, one link's or joint's.
@@ -238,7 +251,8 @@ int phys_engine_wrench_fits(const struct phys_engine *e, int li,
  * had: the new engine takes the links' poses, which say its angle but
  * not its turns. */
 int phys_engine_use_keeping_turns(struct phys_engine *e,
-    const struct phys_scene *w, const struct phys_engine_info *engine);
+    const struct phys_scene *w, const struct phys_engine_info *engine,
+    const struct phys_engine_ops *ops);
 int phys_engine_set_joint_position(struct phys_engine *e,
     const struct phys_scene *w, int joint, double target);
 /*

@@ -1950,33 +1950,6 @@ World::solveConstraints(btContactSolverInfo &info)
 
 /* ---- the engine's operations ---- */
 
-/* What Bullet does with each parameter: its own block's are passed to it
- * but for the few it has no counterpart for; the shared ones as under
- * ODE; other engines' blocks are another engine's. */
-static enum phys_engine_support
-bullet_support(const struct phys_param *p)
-{
-	/* Gazebo's Bullet takes sliding friction from the ODE block */
-	if (p->id == PHYS_P_COLLISION_surface_friction_ode_mu)
-		return PHYS_SUPPORT_NATIVE;
-	if (!(p->engines & PHYS_E_BULLET))
-		return PHYS_SUPPORT_OTHER;
-	switch (p->id) {
-	/* Bullet has one friction coefficient for both directions, split
-	 * impulse only for the whole world, and a fixed step. */
-	case PHYS_P_COLLISION_surface_friction_bullet_friction2:
-	case PHYS_P_COLLISION_surface_contact_bullet_split_impulse:
-	case PHYS_P_COLLISION_surface_contact_bullet_split_impulse_penetration_threshold:
-	case PHYS_P_PHYSICS_bullet_solver_min_step_size:
-		return PHYS_SUPPORT_INERT;
-	default:
-		break;
-	}
-	if (p->engines == PHYS_E_BULLET)
-		return PHYS_SUPPORT_NATIVE;
-	return p->ode;	/* shared: honoured as under ODE */
-}
-
 /*
  * Bullet's memory from malloc, refused with std::bad_alloc, which the
  * operation reports as any other failure: Bullet's own allocator passes
@@ -2051,7 +2024,7 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->shapes.resize(w->ncollisions);
 	e->static_object.resize(w->ncollisions);
 	find_riders(e);
-	phys_still_init(&e->still, w, e->v, bullet_support);
+	phys_still_init(&e->still, w, e->v, phys_engine_bullet.support);
 	if (bullet_engine_apply_profile(e) < 0) {
 		bullet_engine_free(e);
 		return nullptr;
@@ -3256,31 +3229,7 @@ bullet_engine_contact_count(const struct bullet_engine *e)
 	return e->ncontacts;
 }
 
-/* What a state line reports of the values Bullet runs with. */
-static const struct phys_engine_field bullet_record[] = {
-	{ "solver", PHYS_P_PHYSICS_bullet_solver_type },
-	{ "iters", PHYS_P_PHYSICS_bullet_solver_iters },
-	{ "sor", PHYS_P_PHYSICS_bullet_solver_sor },
-	{ "cfm", PHYS_P_PHYSICS_bullet_constraints_cfm },
-	{ "erp", PHYS_P_PHYSICS_bullet_constraints_erp },
-	{ "max_step_size", PHYS_P_PHYSICS_max_step_size },
-	{ "contact_surface_layer",
-	    PHYS_P_PHYSICS_bullet_constraints_contact_surface_layer },
-	{ "split_impulse", PHYS_P_PHYSICS_bullet_constraints_split_impulse },
-	{ "split_impulse_penetration_threshold",
-	    PHYS_P_PHYSICS_bullet_constraints_split_impulse_penetration_threshold },
-	{ "max_contacts", PHYS_P_PHYSICS_max_contacts },
-	{ "gravity", PHYS_P_WORLD_gravity }
-};
-
-const char *
-bullet_apart_hint(const struct phys_value *)
-{
-	return "more bullet.solver.iters";
-}
-
 }	/* namespace */
 
 /* gz-physics-bullet-plugin, and gz-physics-bullet-featherstone-plugin. */
-PHYS_ENGINE_DEFINE(bullet_engine, bullet, "Bullet", bullet_support,
-    bullet_record, .apart_hint = bullet_apart_hint, .fixed_tendons = true)
+PHYS_ENGINE_DEFINE(bullet_engine, bullet, "Bullet")

@@ -7,12 +7,14 @@
  * each meaning what engine.h's phys_engine_ function of the same name
  * says (E_new makes the state, E_free ends it), and ends with
  *
- *	PHYS_ENGINE_DEFINE(E, type, "Name", support, record, ...)
+ *	PHYS_ENGINE_DEFINE(E, type, "Name")
  *
- * which makes its operations table and its description, struct
- * phys_engine_info phys_engine_type; the ... are more of the
- * description's fields, by name (.check_first = true). The registry
- * (lib/engine/registry.c) lists it; nothing else names an engine.
+ * which makes its operations table, phys_engine_ops_type, which
+ * lib/engine/ops.c lists. Its description, struct phys_engine_info
+ * phys_engine_type (what it does with each parameter, what a state line
+ * reports of it), is in TYPE_info.c, apart from its library; the
+ * registry (lib/engine/registry.c) lists it; nothing else names an
+ * engine.
  *
  * What is the same under every engine is the driver's: the clock, the
  * step size's check, the check of every body after a step. An engine
@@ -277,15 +279,16 @@ phys_engine_trap_restore_new(phys_new_handler *outer)
 #define PHYS_ENGINE_OP_ENTRY(E, ret, name, cv, params, args)		\
 	.name = E##_op_##name,
 
-/* The description has C linkage: lib/engine/registry.c, in C, lists it. */
+/* The table has C linkage: lib/engine/ops.c, in C, lists it. */
 #ifdef __cplusplus
 #define PHYS_ENGINE_EXTERN extern "C"
 #else
 #define PHYS_ENGINE_EXTERN extern
 #endif
 
-#define PHYS_ENGINE_DEFINE(E, type_, display, support_, record_, ...)	\
-	static const char E##_display_name[] = display;			\
+#define PHYS_ENGINE_DEFINE(E, type_, display)				\
+	static const char E##_display_name[] __attribute__((unused)) =	\
+	    display;							\
 	static void *							\
 	E##_op_create(const struct phys_scene *w,			\
 	    const struct phys_run_values *v,				\
@@ -303,20 +306,12 @@ phys_engine_trap_restore_new(phys_new_handler *outer)
 		PHYS_ENGINE_CATCH(E, "destroy", return)			\
 	}								\
 	PHYS_ENGINE_OPS(PHYS_ENGINE_OP_WRAP, E)				\
-	static const struct phys_engine_ops E##_ops = {			\
+	PHYS_ENGINE_EXTERN const struct phys_engine_ops			\
+	    phys_engine_ops_##type_;					\
+	const struct phys_engine_ops phys_engine_ops_##type_ = {		\
 		.create = E##_op_create,				\
 		.destroy = E##_op_destroy,				\
 		PHYS_ENGINE_OPS(PHYS_ENGINE_OP_ENTRY, E)		\
-	};								\
-	PHYS_ENGINE_EXTERN const struct phys_engine_info phys_engine_##type_; \
-	const struct phys_engine_info phys_engine_##type_ = {		\
-		.type = #type_,						\
-		.name = E##_display_name,					\
-		.support = support_,					\
-		.record = record_,					\
-		.nrecord = sizeof record_ / sizeof *record_,		\
-		.ops = &E##_ops,					\
-		__VA_ARGS__						\
 	};
 
 #endif

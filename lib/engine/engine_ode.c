@@ -152,8 +152,6 @@ struct ode_engine {
 
 PHYS_ENGINE_FUNCTIONS(ode_engine)
 
-static enum phys_engine_support ode_support(const struct phys_param *p);
-
 /* Whether link li rides on another's body (find_riders). */
 static bool
 rides(const struct ode_engine *e, int li)
@@ -2531,7 +2529,7 @@ build(struct ode_engine *e, const struct phys_engine_options *opt)
 	size_t i;
 
 	find_riders(e);
-	phys_still_init(&e->still, w, e->v, ode_support);
+	phys_still_init(&e->still, w, e->v, phys_engine_ode.support);
 	for (i = 0; i < w->nlinks; i++)
 		if (make_body(e, (int)i) < 0)
 			return -1;
@@ -3409,52 +3407,4 @@ ode_engine_contact_count(const struct ode_engine *e)
 	return e->ncontacts;
 }
 
-/* ---- ODE as phys knows it ---- */
-
-/* The ODE column of the parameter table says what ODE does with each. */
-static enum phys_engine_support
-ode_support(const struct phys_param *p)
-{
-	return p->ode;
-}
-
-/* What a state line reports of the values ODE runs with. */
-static const struct phys_engine_field ode_record[] = {
-	{ "solver", PHYS_P_PHYSICS_ode_solver_type },
-	{ "iters", PHYS_P_PHYSICS_ode_solver_iters },
-	{ "sor", PHYS_P_PHYSICS_ode_solver_sor },
-	{ "cfm", PHYS_P_PHYSICS_ode_constraints_cfm },
-	{ "erp", PHYS_P_PHYSICS_ode_constraints_erp },
-	{ "max_step_size", PHYS_P_PHYSICS_max_step_size },
-	{ "contact_max_correcting_vel",
-	    PHYS_P_PHYSICS_ode_constraints_contact_max_correcting_vel },
-	{ "contact_surface_layer",
-	    PHYS_P_PHYSICS_ode_constraints_contact_surface_layer },
-	{ "max_contacts", PHYS_P_PHYSICS_max_contacts },
-	{ "friction_model", PHYS_P_PHYSICS_ode_solver_friction_model },
-	{ "gravity", PHYS_P_WORLD_gravity }
-};
-
-/* The world solver solves each island exactly: of ODE's own, only the
- * quick solver's iterations, or the world solver, hold more. */
-static const char *
-ode_apart_hint(const struct phys_value *physics)
-{
-	if (strcmp(PVS(physics, PHYSICS_ode_solver_type), "world") == 0)
-		return NULL;
-	return "ode.solver.type world, more ode.solver.iters";
-}
-
-static const char *
-ode_slow_hint(const struct phys_value *physics)
-{
-	if (strcmp(PVS(physics, PHYSICS_ode_solver_type), "world") != 0)
-		return NULL;
-	return "ODE's quick solver (-s ode.solver.type=quick: its world "
-	    "solver's work grows as the cube of the constraints, the quick "
-	    "one's as their number)";
-}
-
-PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE", ode_support, ode_record,
-    .apart_hint = ode_apart_hint, .slow_hint = ode_slow_hint,
-    .fixed_tendons = true)
+PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE")

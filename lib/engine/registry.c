@@ -13,11 +13,6 @@
 
 #include "paramio.h"
 
-#define PHYS_E(type, bit_name, bit, gz) extern const struct phys_engine_info \
-    phys_engine_##type;
-#include "engines.def"
-#undef PHYS_E
-
 const struct phys_engine_info *const phys_engines[] = {
 #define PHYS_E(type, bit_name, bit, gz) &phys_engine_##type,
 #include "engines.def"
