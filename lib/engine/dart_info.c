@@ -1,7 +1,7 @@
 /*
  * dart_info.c - DART as phys knows it without making one: what it does
- * with each parameter, what a state line reports of it (engine.h).
- * Apart from engine_dart.cc, so that what only describes engines links no
+ * with each parameter, what a state line reports of it (engine.h). Apart
+ * from engine_dart.cc, so that what only describes engines links no
  * engine.
  */
 #include "engine.h"

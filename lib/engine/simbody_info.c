@@ -1,8 +1,8 @@
 /*
  * simbody_info.c - Simbody as phys knows it without making one: what it
  * does with each parameter, what a state line reports of it, that it
- * takes the servos into its step (engine.h).
- * Apart from engine_simbody.cc, so that what only describes engines links no
+ * takes the servos into its step (engine.h). Apart from
+ * engine_simbody.cc, so that what only describes engines links no
  * engine.
  */
 #include "engine.h"
