@@ -39,8 +39,8 @@ struct phys_engine {
 	const struct phys_scene *w;
 	const struct phys_run_values *v;
 	struct phys_engine_options opt;
-	const struct phys_engine_info *info;	/* the engine running */
-	const struct phys_engine_ops *ops;	/* info's module's */
+	const struct phys_engine_info *info;	/* the engine running, */
+	const struct phys_engine_ops *ops;	/* and its module's (info's) */
 	void *state;				/* its own */
 	/* The clock: time base_time at iteration base_iter, then steps of
 	 * h, so that it prints exactly (0.3, not 0.30000000000000004) and
@@ -288,10 +288,10 @@ check_tendons(const struct phys_scene *w, const struct phys_engine_info *in)
 
 struct phys_engine *
 phys_engine_new(const struct phys_scene *w,
-    const struct phys_engine_info *engine,
     const struct phys_engine_ops *ops, const struct phys_run_values *v,
     const struct phys_engine_options *opt)
 {
+	const struct phys_engine_info *engine = ops->info;
 	struct phys_engine *e = phys_xcalloc(1, sizeof *e);
 
 	e->w = w;
@@ -344,9 +344,9 @@ phys_engine_running(const struct phys_engine *e)
  * turns: phys_engine_use_keeping_turns).
  */
 int
-phys_engine_use(struct phys_engine *e, const struct phys_engine_info *engine,
-    const struct phys_engine_ops *ops)
+phys_engine_use(struct phys_engine *e, const struct phys_engine_ops *ops)
 {
+	const struct phys_engine_info *engine = ops->info;
 	struct phys_engine old = *e;
 	phys_pose p;
 	phys_vec3 lin, ang;

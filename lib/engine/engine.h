@@ -93,8 +93,9 @@ const struct phys_engine_info *phys_engine_find(const char *type);
     phys_engine_##type;
 #include "engines.def"
 #undef PHYS_E
-/* The operations of engine e's module (lib/engine/ops.c), which links
- * every engine's library: for phys_engine_new and phys_engine_use. */
+/* The operations of engine e's module (lib/engine/ops.c, which links
+ * every engine's library), which know their engine: for phys_engine_new
+ * and phys_engine_use. */
 const struct phys_engine_ops *phys_engine_ops_of(
     const struct phys_engine_info *e);
 /* The engine a profile runs: its type's, or for gz-sim's placeholder
@@ -120,13 +121,12 @@ struct phys_engine_options {
 	bool no_joint_forces;
 };
 
-/* Build bodies, geometry and joints of w under engine, through its
- * module's operations ops (phys_engine_ops_of: the caller names them, so
- * that the driver alone links no engine), set up with the values v (its
+/* Build bodies, geometry and joints of w under the engine whose module's
+ * operations are ops (phys_engine_ops_of: the caller names them, so that
+ * the driver alone links no engine), set up with the values v (its
  * current profile's included); NULL with phys_error() on failure. Both
  * must outlive the engine. */
 struct phys_engine *phys_engine_new(const struct phys_scene *w,
-    const struct phys_engine_info *engine,
     const struct phys_engine_ops *ops, const struct phys_run_values *v,
     const struct phys_engine_options *opt);
 void phys_engine_free(struct phys_engine *e);
@@ -135,8 +135,7 @@ const struct phys_engine_info *phys_engine_running(const struct phys_engine *e);
  * engine applies it; another is built in its place, taking over the clock
  * and every link's pose and velocity (joint positions follow from the
  * poses). */
-int phys_engine_use(struct phys_engine *e,
-    const struct phys_engine_info *engine, const struct phys_engine_ops *ops);
+int phys_engine_use(struct phys_engine *e, const struct phys_engine_ops *ops);
 
 /* Re-read a scope's values after the run changed them: the current
  * profile's (solver type included), the world's, one link's or joint's.
@@ -251,8 +250,7 @@ int phys_engine_wrench_fits(const struct phys_engine *e, int li,
  * had: the new engine takes the links' poses, which say its angle but
  * not its turns. */
 int phys_engine_use_keeping_turns(struct phys_engine *e,
-    const struct phys_scene *w, const struct phys_engine_info *engine,
-    const struct phys_engine_ops *ops);
+    const struct phys_scene *w, const struct phys_engine_ops *ops);
 int phys_engine_set_joint_position(struct phys_engine *e,
     const struct phys_scene *w, int joint, double target);
 /*

@@ -108,6 +108,7 @@ struct phys_body_state {
 #define PHYS_ENGINE_OP_FIELD(E, ret, name, cv, params, args)		\
 	int (*name)(cv void *s PHYS_ENGINE_UNPAREN params);
 struct phys_engine_ops {
+	const struct phys_engine_info *info;	/* the engine's description */
 	void *(*create)(const struct phys_scene *w,
 	    const struct phys_run_values *v,
 	    const struct phys_engine_options *opt, double t);
@@ -309,6 +310,7 @@ phys_engine_trap_restore_new(phys_new_handler *outer)
 	PHYS_ENGINE_EXTERN const struct phys_engine_ops			\
 	    phys_engine_ops_##type_;					\
 	const struct phys_engine_ops phys_engine_ops_##type_ = {		\
+		.info = &phys_engine_##type_,				\
 		.create = E##_op_create,				\
 		.destroy = E##_op_destroy,				\
 		PHYS_ENGINE_OPS(PHYS_ENGINE_OP_ENTRY, E)		\

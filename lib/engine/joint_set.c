@@ -447,8 +447,7 @@ phys_engine_set_joint_velocity(struct phys_engine *e,
 
 int
 phys_engine_use_keeping_turns(struct phys_engine *e,
-    const struct phys_scene *w, const struct phys_engine_info *engine,
-    const struct phys_engine_ops *ops)
+    const struct phys_scene *w, const struct phys_engine_ops *ops)
 {
 	double *was = phys_xcalloc(w->njoints + 1, sizeof *was);
 	double pos[2], vel[2];
@@ -458,7 +457,7 @@ phys_engine_use_keeping_turns(struct phys_engine *e,
 	for (j = 0; j < w->njoints; j++)
 		if (phys_engine_joint_state(e, (int)j, pos, vel) > 0)
 			was[j] = pos[0];
-	rc = phys_engine_use(e, engine, ops);
+	rc = phys_engine_use(e, ops);
 	for (j = 0; j < w->njoints && rc == 0; j++) {
 		const struct phys_joint *jt = &w->joints[j];
 

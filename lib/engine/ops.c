@@ -1,8 +1,9 @@
 /*
  * ops.c - each engine's operations, found from its description: the one
- * place that names every module's table, so the driver, which calls
- * them, links every engine's library, and what only describes engines
- * (registry.c, the parameters' documentation) links none.
+ * place that names every module's table, so that what makes or switches
+ * an engine (the run layer) links every engine's library, and what only
+ * describes engines (registry.c, the parameters' documentation) or
+ * drives one it is given (engine.c) links none.
  */
 #include "engine.h"
 
@@ -15,12 +16,8 @@
 #include "engines.def"
 #undef PHYS_E
 
-static const struct {
-	const struct phys_engine_info *info;
-	const struct phys_engine_ops *ops;
-} modules[] = {
-#define PHYS_E(type, bit_name, bit, gz) \
-	{ &phys_engine_##type, &phys_engine_ops_##type },
+static const struct phys_engine_ops *const modules[] = {
+#define PHYS_E(type, bit_name, bit, gz) &phys_engine_ops_##type,
 #include "engines.def"
 #undef PHYS_E
 };
@@ -31,7 +28,7 @@ phys_engine_ops_of(const struct phys_engine_info *e)
 	size_t i;
 
 	for (i = 0; i < sizeof modules / sizeof *modules; i++)
-		if (modules[i].info == e)
-			return modules[i].ops;
+		if (modules[i]->info == e)
+			return modules[i];
 	return NULL;
 }

@@ -496,7 +496,7 @@ switch_profile(struct run *r, int profile)
 	if (r->engine != phys_engine_running(r->e)) {
 		phys_warn_batch_begin();
 		warn_inert_world(r);	/* what the new engine leaves aside */
-		rc = phys_engine_use_keeping_turns(r->e, r->w, r->engine,
+		rc = phys_engine_use_keeping_turns(r->e, r->w,
 		    phys_engine_ops_of(r->engine));
 		phys_warn_batch_end();
 		return rc;
@@ -1890,8 +1890,8 @@ prepare_run(struct run *r)
 	r->start_profile = r->profile;
 	r->start_vals = phys_values_new(PHYS_S_PHYSICS);
 	phys_values_copy(PHYS_S_PHYSICS, r->start_vals, r->cur);
-	r->e = phys_engine_new(r->w, r->engine, phys_engine_ops_of(r->engine),
-	    &r->vals, &eo);
+	r->e = phys_engine_new(r->w, phys_engine_ops_of(r->engine), &r->vals,
+	    &eo);
 	if (!r->e || (r->sys && phys_systems_start(r->sys, r->e) < 0))
 		return -1;
 	alloc_tracking(r);
