@@ -4,8 +4,8 @@
 #   make check      build with -Werror, run every bats suite on that build,
 #                   the hostile ones under AddressSanitizer+UndefinedBehavior-
 #                   Sanitizer too, and each fuzz harness for 5 s
-#   make check-sanitized  every suite that reads or edits a file, under the
-#                   sanitizers
+#   make check-sanitized  every suite that reads, edits or embeds, under
+#                   the sanitizers
 #   make check-fast the quick loop: build with -Werror, run every bats suite
 #                   on that build, as many at once as there are cores
 #   make demo       run a shipped world
@@ -146,15 +146,17 @@ deps:
 # check's time.
 CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
 
-# The suites that feed hostile or edited input, which check runs again
+# The suites that feed hostile files and worlds, which check runs again
 # against the sanitized build (build/fuzz: AddressSanitizer and
 # UndefinedBehaviorSanitizer) besides every suite against the plain one.
-SAN_SUITES = hostile hostile-input hostile-engines embed faults stop \
-	live-control phys-param mjcf-edit
-# The readers' suites, which check-sanitized runs too: within check, the
-# readers meet the sanitizers through the fuzz harnesses (sdf, urdf,
-# mesh, terrain) and the hostile suites above, in the check's time.
-SAN_READERS = assets urdf sdf-model model-file phys-sdf mjcf-check
+SAN_SUITES = hostile hostile-input hostile-engines
+# The suites that edit files, embed the library, stop runs and read
+# models, which check-sanitized runs too: within check, these paths meet
+# the sanitizers through the fuzz harnesses (sdf, urdf, mesh, terrain,
+# plan, param, engines through the public API) and the suites above, in
+# the check's time.
+SAN_MORE = embed faults stop live-control phys-param mjcf-edit \
+	assets urdf sdf-model model-file phys-sdf mjcf-check
 comma = ,
 empty =
 space = $(empty) $(empty)
@@ -168,11 +170,11 @@ check: deps
 	@TEST_TAP=build/fuzz/check.tap sh tests/run build \
 		build/fuzz:$(subst $(space),$(comma),$(strip $(SAN_SUITES)))
 
-# Every suite that reads or edits a file, on the sanitized build alone.
+# Every suite that reads, edits or embeds, on the sanitized build alone.
 check-sanitized: deps
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) fuzz-build
 	@sh tests/run build/fuzz:$(subst $(space),$(comma),$(strip \
-		$(SAN_SUITES) $(SAN_READERS)))
+		$(SAN_SUITES) $(SAN_MORE)))
 
 # What check runs on the plain build alone: no sanitizers, no fuzzing.
 check-fast: deps
