@@ -70,7 +70,7 @@ CXXWARN = -std=c++17 -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
 # g++ makes the statics of inline functions in the engines' headers
 # "unique" global names, which the installed library would export; weak
 # ones, as clang makes them, it keeps to itself (lib/api's objcopy).
-NO_UNIQUE = $(shell $(CXX) -fno-gnu-unique -fsyntax-only -x c++ /dev/null \
+NO_UNIQUE := $(shell $(CXX) -fno-gnu-unique -fsyntax-only -x c++ /dev/null \
 	2>/dev/null && echo -fno-gnu-unique)
 ALL_CXXFLAGS = $(CXXWARN) $(NO_UNIQUE) $(CFLAGS) $(CXXFLAGS) $(EXTRA_CFLAGS)
 CXX_CPPFLAGS = $(LIB_INC) $(subst -I/,-isystem /,$(PKG_CFLAGS) $(SIMBODY_CFLAGS)) \
@@ -120,12 +120,7 @@ $(B)/obj/%.o: lib/%.cc
 	@mkdir -p $(@D)
 	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-# DART's inline code keeps function statics that g++ makes "unique"
-# globals, which objcopy cannot hide in the installed library (only phys.h's
-# names are global there): as weak ones, they are hidden like the rest.
-NO_UNIQUE := $(shell $(CXX) -fno-gnu-unique -E -x c++ /dev/null >/dev/null 2>&1 && echo -fno-gnu-unique)
 $(B)/obj/engine/engine_dart.o: CXX_CPPFLAGS += $(subst -I/,-isystem /,$(DART_CFLAGS))
-$(B)/obj/engine/engine_dart.o: ALL_CXXFLAGS += $(NO_UNIQUE)
 
 $(B)/obj/cmd_%.o: cmd/%.c
 	@mkdir -p $(@D)

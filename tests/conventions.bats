@@ -455,24 +455,24 @@ help_options() {
 	    "phys-sweep plan" "phys-sweep run" "phys-sweep run-one"
 	    "phys-sweep score" "phys-sweep best" "phys-sweep plot")
 	for cs in "${cmds[@]}"; do
+		# the options the help lists, then what each shell offers
 		# shellcheck disable=SC2086 # "command subcommand"
+		{ help_options $cs; printf '%s\n' --quiet --help; } > "$TMP/want"
+		# shellcheck disable=SC2086
 		complete_words $cs --
 		[ -z "$stderr" ] || fail "$stderr"
-		for o in $(help_options $cs) --quiet --help; do
-			grep -qx -- "$o" <<< "$output" || fail "bash: '$cs --' does not offer $o"
-		done
+		o=$(grep -vxF -f <(printf '%s\n' "${lines[@]}") "$TMP/want") &&
+		    fail "bash: '$cs --' does not offer" $o
 		if command -v fish > /dev/null; then
 			run fish -c "source '$ROOT/completions/phys.fish'; complete -C '$cs --'"
-			for o in $(help_options $cs) --quiet --help; do
-				cut -f1 <<< "$output" | grep -qx -- "$o" ||
-				    fail "fish: '$cs --' does not offer $o"
-			done
+			o=$(grep -vxF -f <(cut -f1 <<< "$output") "$TMP/want") &&
+			    fail "fish: '$cs --' does not offer" $o
 		fi
 		# zsh: the command's function names each option
 		zfn=_${cs%% *}
 		zfn=${zfn//-/_}
 		sed -n "/^(( \$+functions\[$zfn\] ))/,/^}/p" "$ROOT/completions/_phys" > "$TMP/zfn"
-		for o in $(help_options $cs) --quiet --help; do
+		for o in $(cat "$TMP/want"); do
 			grep -q -- "$o[]=\['\x27]" "$TMP/zfn" ||
 			    grep -q -- ",$o[]=\['\x27}]" "$TMP/zfn" ||
 			    fail "zsh: $zfn does not name $o"
