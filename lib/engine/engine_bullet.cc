@@ -3232,4 +3232,4 @@ bullet_engine_contact_count(const struct bullet_engine *e)
 }	/* namespace */
 
 /* gz-physics-bullet-plugin, and gz-physics-bullet-featherstone-plugin. */
-PHYS_ENGINE_DEFINE(bullet_engine, bullet, "Bullet")
+PHYS_ENGINE_DEFINE(bullet_engine, bullet)

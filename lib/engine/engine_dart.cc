@@ -4539,4 +4539,4 @@ dart_engine_contact_count(const struct dart_engine *e)
 
 }	/* namespace */
 
-PHYS_ENGINE_DEFINE(dart_engine, dart, "DART")
+PHYS_ENGINE_DEFINE(dart_engine, dart)

@@ -7,7 +7,7 @@
  * each meaning what engine.h's phys_engine_ function of the same name
  * says (E_new makes the state, E_free ends it), and ends with
  *
- *	PHYS_ENGINE_DEFINE(E, type, "Name")
+ *	PHYS_ENGINE_DEFINE(E, type)
  *
  * which makes its operations table, phys_engine_ops_type, which
  * lib/engine/ops.c lists. Its description, struct phys_engine_info
@@ -145,13 +145,14 @@ phys_engine_caught(const char *engine, const char *op, const char *what)
 #define PHYS_ENGINE_TRY try {
 #define PHYS_ENGINE_CATCH(E, op, fail)					\
 	} catch (const std::bad_alloc &) {				\
-		phys_engine_caught(E##_display_name, op, "out of memory"); \
+		phys_engine_caught(E##_display_name(), op,		\
+		    "out of memory");					\
 		fail;							\
 	} catch (const std::exception &ex) {				\
-		phys_engine_caught(E##_display_name, op, ex.what());	\
+		phys_engine_caught(E##_display_name(), op, ex.what());	\
 		fail;							\
 	} catch (...) {							\
-		phys_engine_caught(E##_display_name, op, NULL);		\
+		phys_engine_caught(E##_display_name(), op, NULL);	\
 		fail;							\
 	}
 #else
@@ -287,9 +288,13 @@ phys_engine_trap_restore_new(phys_new_handler *outer)
 #define PHYS_ENGINE_EXTERN extern
 #endif
 
-#define PHYS_ENGINE_DEFINE(E, type_, display)				\
-	static const char E##_display_name[] __attribute__((unused)) =	\
-	    display;							\
+/* The C++ seam names the engine as its description does. */
+#define PHYS_ENGINE_DEFINE(E, type_)					\
+	__attribute__((unused)) static const char *			\
+	E##_display_name(void)						\
+	{								\
+		return phys_engine_##type_.name;			\
+	}								\
 	static void *							\
 	E##_op_create(const struct phys_scene *w,			\
 	    const struct phys_run_values *v,				\
@@ -309,7 +314,7 @@ phys_engine_trap_restore_new(phys_new_handler *outer)
 	PHYS_ENGINE_OPS(PHYS_ENGINE_OP_WRAP, E)				\
 	PHYS_ENGINE_EXTERN const struct phys_engine_ops			\
 	    phys_engine_ops_##type_;					\
-	const struct phys_engine_ops phys_engine_ops_##type_ = {		\
+	const struct phys_engine_ops phys_engine_ops_##type_ = {	\
 		.info = &phys_engine_##type_,				\
 		.create = E##_op_create,				\
 		.destroy = E##_op_destroy,				\

@@ -4213,4 +4213,4 @@ mujoco_engine_contact_count(const struct mujoco_engine *e)
 	return e->ncontacts;
 }
 
-PHYS_ENGINE_DEFINE(mujoco_engine, mujoco, "MuJoCo")
+PHYS_ENGINE_DEFINE(mujoco_engine, mujoco)

@@ -3407,4 +3407,4 @@ ode_engine_contact_count(const struct ode_engine *e)
 	return e->ncontacts;
 }
 
-PHYS_ENGINE_DEFINE(ode_engine, ode, "ODE")
+PHYS_ENGINE_DEFINE(ode_engine, ode)

@@ -3093,4 +3093,4 @@ simbody_engine_contact_count(const struct simbody_engine *e)
 
 }	/* namespace */
 
-PHYS_ENGINE_DEFINE(simbody_engine, simbody, "Simbody")
+PHYS_ENGINE_DEFINE(simbody_engine, simbody)
