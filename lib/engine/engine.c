@@ -39,9 +39,10 @@ struct phys_engine {
 	const struct phys_scene *w;
 	const struct phys_run_values *v;
 	struct phys_engine_options opt;
-	const struct phys_engine_info *info;	/* the engine running, */
-	const struct phys_engine_ops *ops;	/* and its module's (info's) */
-	void *state;				/* its own */
+	/* the engine running: its module's operations (and description,
+	 * ops->info) and its own state */
+	const struct phys_engine_ops *ops;
+	void *state;
 	/* The clock: time base_time at iteration base_iter, then steps of
 	 * h, so that it prints exactly (0.3, not 0.30000000000000004) and
 	 * survives changes of step and of engine (phys_engine_clock). */
@@ -232,7 +233,7 @@ say_damping(const struct phys_engine *e)
 	double f, most = 0;
 	size_t i, n = 0;
 
-	if (e->info->support(&phys_params[
+	if (e->ops->info->support(&phys_params[
 	    PHYS_P_JOINT_physics_ode_implicit_spring_damper]) ==
 	    PHYS_SUPPORT_OTHER)
 		return;
@@ -298,7 +299,6 @@ phys_engine_new(const struct phys_scene *w,
 	e->v = v;
 	if (opt)
 		e->opt = *opt;
-	e->info = engine;
 	e->ops = ops;
 	e->fault = phys_xcalloc(1, sizeof *e->fault);
 	if (profile_step(e, &e->h) < 0 || check_overlaps(w, v) < 0 ||
@@ -334,7 +334,7 @@ phys_engine_free(struct phys_engine *e)
 const struct phys_engine_info *
 phys_engine_running(const struct phys_engine *e)
 {
-	return e->info;
+	return e->ops->info;
 }
 
 /*
@@ -353,11 +353,10 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_ops *ops)
 	double h;
 	size_t i;
 
-	if (engine == e->info)
+	if (ops == e->ops)
 		return phys_engine_apply_profile(e);
 	if (profile_step(e, &h) < 0 || check_tendons(e->w, engine) < 0)
 		return -1;
-	e->info = engine;
 	e->ops = ops;
 	e->state = e->ops->create(e->w, e->v, &e->opt,
 	    phys_engine_time(e));
@@ -701,8 +700,9 @@ say_chatter(const struct phys_engine *e, struct servo_note *c, const char *too)
 static bool
 holds_servos(const struct phys_engine *e)
 {
-	return e->info->support(&phys_params[PHYS_P_JOINT_implicit_servo]) !=
-	    PHYS_SUPPORT_OTHER;
+	const struct phys_param *p = &phys_params[PHYS_P_JOINT_implicit_servo];
+
+	return e->ops->info->support(p) != PHYS_SUPPORT_OTHER;
 }
 
 /* Joint j's servo s, held over the step by such an engine, when it is
@@ -732,10 +732,10 @@ say_stiff(const struct phys_engine *e, struct servo_note *c)
 		return;
 	one = phys_xasprintf("its servo is too stiff for %s to hold its "
 	    "force over the step, as gz-sim does, and may shake the joint",
-	    e->info->name);
+	    e->ops->info->name);
 	many = phys_xasprintf("their servos are too stiff for %s to hold "
 	    "their forces over the step, as gz-sim does, and may shake the "
-	    "joints", e->info->name);
+	    "joints", e->ops->info->name);
 
 	say_note(e, c, one, many);
 	free(one);
@@ -956,7 +956,7 @@ say_apart(struct phys_engine *e, double t)
 
 	for (j = 0; j < e->w->njoints; j++) {
 		jt = &e->w->joints[j];
-		if (phys_joint_soft(e->v, (int)j, e->info->support) ||
+		if (phys_joint_soft(e->v, (int)j, e->ops->info->support) ||
 		    !(held(e, jt->parent) || held(e, jt->child)))
 			continue;
 		if (!((past = apart(e, (int)j, &gap, &turn)) >= 1))
@@ -972,11 +972,11 @@ say_apart(struct phys_engine *e, double t)
 		snprintf(more, sizeof more, " (and %d more joint%s)", open - 1,
 		    open == 2 ? "" : "s");
 	apart_words(&e->w->joints[which], wgap, wturn, what, sizeof what);
-	hint = e->info->apart_hint ? e->info->apart_hint(
+	hint = e->ops->info->apart_hint ? e->ops->info->apart_hint(
 	    phys_run_values_get(e->v, PHYS_S_PHYSICS, 0)) : NULL;
 	phys_warn("joint '%s': its links %s by t=%.9g under %s, whose "
 	    "solver did not hold it%s; %s%sa smaller max_step_size may",
-	    e->w->joints[which].name, what, t, e->info->name, more,
+	    e->w->joints[which].name, what, t, e->ops->info->name, more,
 	    hint ? hint : "", hint ? " or " : "");
 }
 
@@ -993,7 +993,7 @@ phys_engine_step(struct phys_engine *e)
 
 	if (*e->fault)
 		return phys_fail("%s", *e->fault);
-	if (e->info->check_first && check_bodies(e, t0) < 0)
+	if (e->ops->info->check_first && check_bodies(e, t0) < 0)
 		return -1;
 	if (drive_and_step(e, t0, t1) < 0)
 		return -1;
