@@ -927,7 +927,7 @@ pushed_case() {
 			fi
 			for f in 3 -3; do
 				echo "{\"t\":0,\"name\":\"arm::shoulder/cmd_force\",\"value\":$f}" > "$TMP/ctl"
-				phys-step -q -p "$1" -t 1.5 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' \
+				phys-step -q -p "$1" -t 1 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' \
 				    -i arm::shoulder/position "$TMP/arm.sdf" > "$TMP/o"
 				lim=$([ $f -gt 0 ] && echo 0.1 || { [ $kind = revolute ] && echo -2.818 || echo -0.3; })
 				echo "$kind along $axis, pushed $f: rests on $lim"
@@ -982,7 +982,7 @@ turns_case() {
 		limited_arm "1 0 0" revolute $lo $hi
 		printf '%s\n' '{"t":0,"name":"arm::shoulder/position","value":-7}' \
 		    "{\"t\":0,\"name\":\"arm::shoulder/cmd_force\",\"value\":$f}" > "$TMP/ctl"
-		phys-step -q -p "$1" -t 1.5 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' \
+		phys-step -q -p "$1" -t 1 -r 1 -c "$TMP/ctl" -s 'gravity=0 0 0' \
 		    -i arm::shoulder/position "$TMP/arm.sdf" > "$TMP/o"
 		echo "[$lo, $hi], pushed $f: rests on $lim"
 		near "$(jq -r 'select(.t == 0) | .items["arm::shoulder/position"][0]' "$TMP/o")" -7 1e-9
