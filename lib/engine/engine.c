@@ -39,8 +39,8 @@ struct phys_engine {
 	const struct phys_scene *w;
 	const struct phys_run_values *v;
 	struct phys_engine_options opt;
-	/* the engine running: its module's operations (and description,
-	 * ops->info) and its own state */
+	/* the engine running: its module's operations (its description is
+	 * ops->info, phys_engine_running) and its own state */
 	const struct phys_engine_ops *ops;
 	void *state;
 	/* The clock: time base_time at iteration base_iter, then steps of
@@ -233,7 +233,7 @@ say_damping(const struct phys_engine *e)
 	double f, most = 0;
 	size_t i, n = 0;
 
-	if (e->ops->info->support(&phys_params[
+	if (phys_engine_running(e)->support(&phys_params[
 	    PHYS_P_JOINT_physics_ode_implicit_spring_damper]) ==
 	    PHYS_SUPPORT_OTHER)
 		return;
@@ -700,9 +700,8 @@ say_chatter(const struct phys_engine *e, struct servo_note *c, const char *too)
 static bool
 holds_servos(const struct phys_engine *e)
 {
-	const struct phys_param *p = &phys_params[PHYS_P_JOINT_implicit_servo];
-
-	return e->ops->info->support(p) != PHYS_SUPPORT_OTHER;
+	return phys_engine_running(e)->support(
+	    &phys_params[PHYS_P_JOINT_implicit_servo]) != PHYS_SUPPORT_OTHER;
 }
 
 /* Joint j's servo s, held over the step by such an engine, when it is
@@ -732,10 +731,10 @@ say_stiff(const struct phys_engine *e, struct servo_note *c)
 		return;
 	one = phys_xasprintf("its servo is too stiff for %s to hold its "
 	    "force over the step, as gz-sim does, and may shake the joint",
-	    e->ops->info->name);
+	    phys_engine_running(e)->name);
 	many = phys_xasprintf("their servos are too stiff for %s to hold "
 	    "their forces over the step, as gz-sim does, and may shake the "
-	    "joints", e->ops->info->name);
+	    "joints", phys_engine_running(e)->name);
 
 	say_note(e, c, one, many);
 	free(one);
@@ -947,6 +946,7 @@ apart_words(const struct phys_joint *jt, double gap, double turn,
 static void
 say_apart(struct phys_engine *e, double t)
 {
+	const struct phys_engine_info *info = phys_engine_running(e);
 	const struct phys_joint *jt;
 	double gap, turn, past, worst = 1, wgap = 0, wturn = 0;
 	int open = 0, which = -1;
@@ -956,7 +956,7 @@ say_apart(struct phys_engine *e, double t)
 
 	for (j = 0; j < e->w->njoints; j++) {
 		jt = &e->w->joints[j];
-		if (phys_joint_soft(e->v, (int)j, e->ops->info->support) ||
+		if (phys_joint_soft(e->v, (int)j, info->support) ||
 		    !(held(e, jt->parent) || held(e, jt->child)))
 			continue;
 		if (!((past = apart(e, (int)j, &gap, &turn)) >= 1))
@@ -972,11 +972,11 @@ say_apart(struct phys_engine *e, double t)
 		snprintf(more, sizeof more, " (and %d more joint%s)", open - 1,
 		    open == 2 ? "" : "s");
 	apart_words(&e->w->joints[which], wgap, wturn, what, sizeof what);
-	hint = e->ops->info->apart_hint ? e->ops->info->apart_hint(
+	hint = info->apart_hint ? info->apart_hint(
 	    phys_run_values_get(e->v, PHYS_S_PHYSICS, 0)) : NULL;
 	phys_warn("joint '%s': its links %s by t=%.9g under %s, whose "
 	    "solver did not hold it%s; %s%sa smaller max_step_size may",
-	    e->w->joints[which].name, what, t, e->ops->info->name, more,
+	    e->w->joints[which].name, what, t, info->name, more,
 	    hint ? hint : "", hint ? " or " : "");
 }
 
@@ -993,7 +993,7 @@ phys_engine_step(struct phys_engine *e)
 
 	if (*e->fault)
 		return phys_fail("%s", *e->fault);
-	if (e->ops->info->check_first && check_bodies(e, t0) < 0)
+	if (phys_engine_running(e)->check_first && check_bodies(e, t0) < 0)
 		return -1;
 	if (drive_and_step(e, t0, t1) < 0)
 		return -1;
