@@ -141,17 +141,19 @@ deps:
 # check's time.
 CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
 
-# The suites that feed hostile files and worlds, which check runs again
-# against the sanitized build (build/fuzz: AddressSanitizer and
+# The suite of hostile values, expressions and inertia, which check runs
+# again against the sanitized build (build/fuzz: AddressSanitizer and
 # UndefinedBehaviorSanitizer) besides every suite against the plain one.
-SAN_SUITES = hostile hostile-input hostile-engines
-# The suites that edit files, embed the library, stop runs and read
-# models, which check-sanitized runs too: within check, these paths meet
-# the sanitizers through the fuzz harnesses (sdf, urdf, mesh, terrain,
-# plan, param, engines through the public API) and the suites above, in
-# the check's time.
-SAN_MORE = embed faults stop live-control phys-param mjcf-edit \
-	assets urdf sdf-model model-file phys-sdf mjcf-check
+SAN_SUITES = hostile
+# The suites of hostile files and engine worlds, and those that edit
+# files, embed the library, stop runs and read models, which
+# check-sanitized runs too: within check, these paths meet the sanitizers
+# through the fuzz harnesses (sdf, urdf, mesh, terrain, plan, param,
+# engines through the public API, each replaying the hostile inputs kept
+# in fuzz/regress) and the suite above, in the check's time.
+SAN_MORE = hostile-input hostile-engines embed faults stop live-control \
+	phys-param mjcf-edit assets urdf sdf-model model-file phys-sdf \
+	mjcf-check
 comma = ,
 empty =
 space = $(empty) $(empty)
