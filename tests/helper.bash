@@ -225,8 +225,16 @@ SDF
 # build/fuzz), which reserves terabytes of address space for its shadow
 # and keeps freed blocks a while: address-space bounds and resident sizes
 # do not apply to it.
+# Asked of nm once a suite (the binary's symbol table is large), kept in
+# the run's directory.
 sanitized() {
-	nm "$PHYS_BIN/phys-step" 2>/dev/null | grep -q __asan_init
+	local known=$BATS_RUN_TMPDIR/sanitized
+	if [ ! -f "$known" ]; then
+		if nm "$PHYS_BIN/phys-step" 2>/dev/null | grep -q __asan_init
+		then echo yes; else echo no; fi >"$known.$$"
+		mv "$known.$$" "$known"
+	fi
+	[ "$(<"$known")" = yes ]
 }
 
 # bounded SECONDS KB CMD...: CMD killed after SECONDS (a guard against a
