@@ -645,10 +645,15 @@ stop_slurm() {
 	fit_setup
 	phys-sweep run -j 2 --dir local plan.jsonl 2> /dev/null
 	# two array tasks, each a share of the ids: short runs, few jobs
-	sbatch --wait -Q -o "$TMP/slurm-%a.out" --array=0-1 --wrap \
-	    'phys-sweep run-one plan.jsonl $(seq $SLURM_ARRAY_TASK_ID 2 16)' || {
-		stop_slurm; fail "sbatch failed: $(cat "$TMP"/slurm-*.out)"; }
+	id=$(sbatch --parsable -o "$TMP/slurm-%a.out" --array=0-1 --wrap \
+	    'phys-sweep run-one plan.jsonl $(seq $SLURM_ARRAY_TASK_ID 2 16)') || {
+		stop_slurm; fail "sbatch failed"; }
+	# until the queue no longer holds them (sbatch --wait asks after 2 s,
+	# then after 8 more), then each task's exit status
+	while [ -n "$(squeue -h -j "$id" 2> /dev/null)" ]; do sleep 0.1; done
+	codes=$(scontrol -o show job "$id" | grep -o 'ExitCode=[0-9:]*' | sort | uniq -c)
 	stop_slurm
+	[ "$(echo $codes)" = "2 ExitCode=0:0" ] || fail "tasks ended $codes: $(cat "$TMP"/slurm-*.out)"
 	assert_equal "$(digest runs)" "$(digest local)"
 	mu=$(phys-sweep score diff:ref.jsonl plan.jsonl 'box::link/pose.x' | phys-sweep best | jq -r '.set[]')
 	near "$mu" 0.37 0.05
