@@ -69,9 +69,15 @@ rel() {
 # lib/engine/registry.c (phys-param list --doc gives each parameter a
 # field per engine, between "engines" and "doc"): a new engine there is
 # looped over by every suite that asks here.
+# Asked once a suite, kept in the run's directory, as each test asks.
 engines() {
-	phys-param list --doc | head -1 | jq -r 'keys_unsorted as $k |
-	    $k[($k | index("engines")) + 1:($k | index("doc"))][]'
+	local known=$BATS_RUN_TMPDIR/engines
+	if [ ! -s "$known" ]; then
+		phys-param list --doc | head -1 | jq -r 'keys_unsorted as $k |
+		    $k[($k | index("engines")) + 1:($k | index("doc"))][]' \
+		    >"$known.$$" && mv "$known.$$" "$known"
+	fi
+	cat "$known"
 }
 
 # engine_profiles STEP: a <physics> profile per engine the binary runs,
@@ -89,9 +95,14 @@ engine_profiles() {
 # engine_name TYPE: the engine's name as messages give it ("MuJoCo"),
 # from phys-param doc's row of max_step_size ("; ODE: native; ...").
 engine_name() {
-	paste <(engines) <(phys-param doc | awk '$0 == ".B max_step_size" { getline; print; exit }' |
-	    tr ';' '\n' | sed -n 's/^ \([^ :][^:]*\): .*/\1/p') |
-	    awk -F '\t' -v t="$1" '$1 == t { print $2; n++ } END { exit n != 1 }'
+	local known=$BATS_RUN_TMPDIR/engine-names
+	if [ ! -s "$known" ]; then
+		paste <(engines) <(phys-param doc |
+		    awk '$0 == ".B max_step_size" { getline; print; exit }' |
+		    tr ';' '\n' | sed -n 's/^ \([^ :][^:]*\): .*/\1/p') \
+		    >"$known.$$" && mv "$known.$$" "$known"
+	fi
+	awk -F '\t' -v t="$1" '$1 == t { print $2; n++ } END { exit n != 1 }' "$known"
 }
 
 # each_engine CMD ARGS...: CMD ARGS ENGINE for every engine the binary
