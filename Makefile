@@ -96,7 +96,10 @@ B ?= build
 CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep
 LIB_SRC := $(sort $(wildcard lib/*/*.c))
 LIB_CXX_SRC := $(sort $(wildcard lib/*/*.cc))
-LIB_OBJ := $(LIB_SRC:lib/%.c=$(B)/obj/%.o) $(LIB_CXX_SRC:lib/%.cc=$(B)/obj/%.o)
+# The C++ first: each takes as long to compile as dozens of C files, so
+# that under -j the C files fill the other cores instead of one C++ file
+# compiling alone at the end.
+LIB_OBJ := $(LIB_CXX_SRC:lib/%.cc=$(B)/obj/%.o) $(LIB_SRC:lib/%.c=$(B)/obj/%.o)
 CMD_SRC := $(wildcard $(CMDS:%=cmd/%.c))
 BINS := $(CMD_SRC:cmd/%.c=$(B)/%)
 CMD_OBJ := $(CMD_SRC:cmd/%.c=$(B)/obj/cmd_%.o)
@@ -188,7 +191,9 @@ CHECK_FUZZ_SECONDS = 5
 # Seconds one input may take before it counts as a hang; raise it on a
 # machine so loaded that a normal input waits longer for the CPU.
 FUZZ_TIMEOUT ?= 10
-FUZZERS = sdf state control param inertia expr mesh terrain plan urdf engines
+# the engines' first: replaying its regression inputs takes longest, and
+# the others run beside it
+FUZZERS = engines sdf state control param inertia expr mesh terrain plan urdf
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_HELPERS = fuzz small_world
