@@ -2,10 +2,10 @@
 #
 #   make            build libphys.a and the commands into build/
 #   make check      build with -Werror, run every bats suite on that build,
-#                   the hostile ones under AddressSanitizer+UndefinedBehavior-
-#                   Sanitizer too, and each fuzz harness for 5 s
-#   make check-sanitized  every suite that reads, edits or embeds, under
-#                   the sanitizers
+#                   and each fuzz harness for 5 s under AddressSanitizer+
+#                   UndefinedBehaviorSanitizer, its regression inputs first
+#   make check-sanitized  every suite that feeds hostile input, reads,
+#                   edits or embeds, under the sanitizers
 #   make check-fast the quick loop: build with -Werror, run every bats suite
 #                   on that build, as many at once as there are cores
 #   make demo       run a shipped world
@@ -140,23 +140,22 @@ deps:
 	@sh tools/deps.sh
 
 # The check's builds use every core unless make was given -j: a clean
-# clone builds twice (plain; sanitized and fuzzing, one build) within the
-# check's time.
+# clone builds twice (plain; the sanitized library and its harnesses)
+# within the check's time.
 CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2))
 
-# The suite of hostile values, expressions and inertia, which check runs
-# again against the sanitized build (build/fuzz: AddressSanitizer and
-# UndefinedBehaviorSanitizer) besides every suite against the plain one.
-SAN_SUITES = hostile
-# The suites of hostile files and engine worlds, and those that edit
+# The suites that feed hostile values, files and engine worlds, edit
 # files, embed the library, stop runs and read models, which
-# check-sanitized runs too: within check, these paths meet the sanitizers
-# through the fuzz harnesses (sdf, urdf, mesh, terrain, plan, param,
-# engines through the public API, each replaying the hostile inputs kept
-# in fuzz/regress) and the suite above, in the check's time.
-SAN_MORE = hostile-input hostile-engines embed faults stop live-control \
-	phys-param mjcf-edit assets urdf sdf-model model-file phys-sdf \
-	mjcf-check
+# check-sanitized runs against the sanitized build (build/fuzz:
+# AddressSanitizer and UndefinedBehaviorSanitizer). Within check, these
+# paths meet the sanitizers through the fuzz harnesses (sdf, urdf, mesh,
+# terrain, plan, param, state, control, expr, inertia, and the engines
+# through the public API), each replaying the hostile inputs kept in
+# fuzz/regress first: check builds the sanitized library and harnesses,
+# not the commands.
+SAN_SUITES = hostile hostile-input hostile-engines embed faults stop \
+	live-control phys-param mjcf-edit assets urdf sdf-model model-file \
+	phys-sdf mjcf-check
 comma = ,
 empty =
 space = $(empty) $(empty)
@@ -164,17 +163,16 @@ space = $(empty) $(empty)
 check: deps
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) all EXTRA_CFLAGS=-Werror
 	@$(MAKE) --no-print-directory spec-check
-	@$(MAKE) --no-print-directory $(CHECK_JOBS) fuzz-build
+	@+$(FUZZ_MAKE) $(CHECK_JOBS) fuzz-bins
 	@FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) sh fuzz/run build/fuzz $(CHECK_FUZZ_SECONDS) \
 		$(FUZZERS) >build/fuzz/check.tap || true
-	@TEST_TAP=build/fuzz/check.tap sh tests/run build \
-		build/fuzz:$(subst $(space),$(comma),$(strip $(SAN_SUITES)))
+	@TEST_TAP=build/fuzz/check.tap sh tests/run build
 
-# Every suite that reads, edits or embeds, on the sanitized build alone.
+# Every suite that feeds hostile input, reads, edits or embeds, on the
+# sanitized build alone.
 check-sanitized: deps
 	@$(MAKE) --no-print-directory $(CHECK_JOBS) fuzz-build
-	@sh tests/run build/fuzz:$(subst $(space),$(comma),$(strip \
-		$(SAN_SUITES) $(SAN_MORE)))
+	@sh tests/run build/fuzz:$(subst $(space),$(comma),$(strip $(SAN_SUITES)))
 
 # What check runs on the plain build alone: no sanitizers, no fuzzing.
 check-fast: deps
@@ -183,8 +181,9 @@ check-fast: deps
 	@sh tests/run build
 
 # libFuzzer harnesses (fuzz/), built by clang with the library instrumented
-# into build/fuzz, and the commands with them (sanitized: check runs
-# SAN_SUITES on them); fuzz/run seeds them, replays fuzz/regress and fuzzes.
+# into build/fuzz, and the commands with them (sanitized: check-sanitized
+# runs SAN_SUITES on them); fuzz/run seeds them, replays fuzz/regress and
+# fuzzes.
 FUZZ_SECONDS ?= 600
 # and within make check, each briefly, counted with the tests
 CHECK_FUZZ_SECONDS = 5
@@ -209,10 +208,13 @@ $(B)/fuzz-%: $(B)/obj/fuzz_%.o $(FUZZ_HELPERS:%=$(B)/obj/fuzz_%.o) $(B)/libphys.
 
 fuzz-bins: $(FUZZERS:%=$(B)/fuzz-%)
 
+# make in build/fuzz with the sanitizers and libFuzzer's instrumentation
+FUZZ_MAKE = $(MAKE) --no-print-directory B=build/fuzz CC=clang CXX=clang++ \
+	OPT=-O1 EXTRA_CFLAGS="-Werror -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
+	EXTRA_LDFLAGS="$(FUZZ_SAN) -fsanitize-link-c++-runtime"
+
 fuzz-build:
-	@$(MAKE) --no-print-directory all fuzz-bins B=build/fuzz CC=clang CXX=clang++ OPT=-O1 \
-		EXTRA_CFLAGS="-Werror -fsanitize=fuzzer-no-link $(FUZZ_SAN)" \
-		EXTRA_LDFLAGS="$(FUZZ_SAN) -fsanitize-link-c++-runtime"
+	@+$(FUZZ_MAKE) all fuzz-bins
 
 fuzz: deps
 	@$(MAKE) --no-print-directory fuzz-build
