@@ -2,7 +2,7 @@
 #
 #   make            build libphys.a and the commands into build/
 #   make check      build with -Werror, run every bats suite on that build,
-#                   and each fuzz harness for 5 s under AddressSanitizer+
+#                   and each fuzz harness for 3 s under AddressSanitizer+
 #                   UndefinedBehaviorSanitizer, its regression inputs first
 #   make check-sanitized  every suite that feeds hostile input, reads,
 #                   edits or embeds, under the sanitizers
@@ -186,7 +186,7 @@ check-fast: deps
 # fuzzes.
 FUZZ_SECONDS ?= 600
 # and within make check, each briefly, counted with the tests
-CHECK_FUZZ_SECONDS = 5
+CHECK_FUZZ_SECONDS = 3
 # Seconds one input may take before it counts as a hang; raise it on a
 # machine so loaded that a normal input waits longer for the CPU.
 FUZZ_TIMEOUT ?= 10
