@@ -21,7 +21,7 @@ install_lib() {
 
 # san_flags: what a program linked with the build's library needs beyond
 # pkg-config's flags: the sanitizers' runtimes for a sanitized build
-# (make check's build/fuzz), whose objects call them.
+# (make check-sanitized's build/fuzz), whose objects call them.
 san_flags() {
 	if nm "$B/pub/libphys.a" | grep -q ' U __[a-z]*san_'; then
 		echo -fsanitize=address,undefined

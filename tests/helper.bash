@@ -232,10 +232,10 @@ double_pendulum() {
 SDF
 }
 
-# sanitized: the programs under test are a sanitized build (make check's
-# build/fuzz), which reserves terabytes of address space for its shadow
-# and keeps freed blocks a while: address-space bounds and resident sizes
-# do not apply to it.
+# sanitized: the programs under test are a sanitized build (make
+# check-sanitized's build/fuzz), which reserves terabytes of address
+# space for its shadow and keeps freed blocks a while: address-space
+# bounds and resident sizes do not apply to it.
 # Asked of nm once a suite (the binary's symbol table is large), kept in
 # the run's directory.
 sanitized() {
