@@ -21,22 +21,6 @@ bats_require_minimum_version 1.5.0
 
 W="$WORLDS/closed_forms.sdf"
 
-# once NAME CMD...: CMD's standard output kept as $BATS_FILE_TMPDIR/NAME
-# (its standard error as NAME.err) for every test of the suite that asks
-# for it, run once even when bats runs the tests side by side; prints
-# the file's path.
-once() {
-	local out="$BATS_FILE_TMPDIR/$1"
-	shift
-	(
-		flock 9
-		if [ ! -e "$out" ]; then
-			"$@" > "$out.part" 2> "$out.err" && mv "$out.part" "$out"
-		fi
-	) 9> "$out.lock"
-	echo "$out"
-}
-
 # closed_forms_run ENGINE: worlds/closed_forms.sdf under ENGINE's profile
 # for 3 s (the spring's five swings, the pendulum's two), its state every
 # 10 ms, the slider and the rotor set going at t = 0.

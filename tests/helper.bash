@@ -30,6 +30,23 @@ export SDF_PATH="$WORLDS/models"
 need_reference() {
 	[ -d "$REF/gazebo-worlds" ] || skip "no reference corpus at $REF (PHYS_REFERENCE)"
 }
+
+# once NAME CMD...: CMD's standard output kept as $BATS_FILE_TMPDIR/NAME
+# (its standard error as NAME.err) for every test of the suite that asks
+# for it, run once even when bats runs the tests side by side; prints
+# the file's path.
+once() {
+	local out="$BATS_FILE_TMPDIR/$1"
+	shift
+	(
+		flock 9
+		if [ ! -e "$out" ]; then
+			"$@" > "$out.part" 2> "$out.err" && mv "$out.part" "$out"
+		fi
+	) 9> "$out.lock"
+	echo "$out"
+}
+
 # Sanitizer builds: leaks are checked, and any report fails the command.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export LSAN_OPTIONS="suppressions=$BATS_TEST_DIRNAME/data/lsan.supp"
@@ -68,16 +85,13 @@ rel() {
 # engines: the engine types the binary runs, one a line, in the order of
 # lib/engine/registry.c (phys-param list --doc gives each parameter a
 # field per engine, between "engines" and "doc"): a new engine there is
-# looped over by every suite that asks here.
-# Asked once a suite, kept in the run's directory, as each test asks.
+# looped over by every suite that asks here. Asked once a suite.
 engines() {
-	local known=$BATS_RUN_TMPDIR/engines
-	if [ ! -s "$known" ]; then
-		phys-param list --doc | head -1 | jq -r 'keys_unsorted as $k |
-		    $k[($k | index("engines")) + 1:($k | index("doc"))][]' \
-		    >"$known.$$" && mv "$known.$$" "$known"
-	fi
-	cat "$known"
+	cat "$(once engines engine_list)"
+}
+engine_list() {
+	phys-param list --doc | head -1 | jq -r 'keys_unsorted as $k |
+	    $k[($k | index("engines")) + 1:($k | index("doc"))][]'
 }
 
 # engine_profiles STEP: a <physics> profile per engine the binary runs,
@@ -95,14 +109,14 @@ engine_profiles() {
 # engine_name TYPE: the engine's name as messages give it ("MuJoCo"),
 # from phys-param doc's row of max_step_size ("; ODE: native; ...").
 engine_name() {
-	local known=$BATS_RUN_TMPDIR/engine-names
-	if [ ! -s "$known" ]; then
-		paste <(engines) <(phys-param doc |
-		    awk '$0 == ".B max_step_size" { getline; print; exit }' |
-		    tr ';' '\n' | sed -n 's/^ \([^ :][^:]*\): .*/\1/p') \
-		    >"$known.$$" && mv "$known.$$" "$known"
-	fi
-	awk -F '\t' -v t="$1" '$1 == t { print $2; n++ } END { exit n != 1 }' "$known"
+	awk -F '\t' -v t="$1" '$1 == t { print $2; n++ } END { exit n != 1 }' \
+	    "$(once engine-names engine_names)"
+}
+# engine_names: each engine's type and name, a tab between
+engine_names() {
+	paste <(engines) <(phys-param doc |
+	    awk '$0 == ".B max_step_size" { getline; print; exit }' |
+	    tr ';' '\n' | sed -n 's/^ \([^ :][^:]*\): .*/\1/p')
 }
 
 # each_engine CMD ARGS...: CMD ARGS ENGINE for every engine the binary
@@ -236,16 +250,16 @@ SDF
 # check-sanitized's build/fuzz), which reserves terabytes of address
 # space for its shadow and keeps freed blocks a while: address-space
 # bounds and resident sizes do not apply to it.
-# Asked of nm once a suite (the binary's symbol table is large), kept in
-# the run's directory.
+# Asked of nm once a suite (the binary's symbol table is large).
 sanitized() {
-	local known=$BATS_RUN_TMPDIR/sanitized
-	if [ ! -f "$known" ]; then
-		if nm "$PHYS_BIN/phys-step" 2>/dev/null | grep -q __asan_init
-		then echo yes; else echo no; fi >"$known.$$"
-		mv "$known.$$" "$known"
+	[ "$(cat "$(once sanitized asan_build)")" = yes ]
+}
+asan_build() {
+	if nm "$PHYS_BIN/phys-step" 2>/dev/null | grep -q __asan_init; then
+		echo yes
+	else
+		echo no
 	fi
-	[ "$(<"$known")" = yes ]
 }
 
 # bounded SECONDS KB CMD...: CMD killed after SECONDS (a guard against a
