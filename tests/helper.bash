@@ -279,6 +279,8 @@ bounded() {
 		(ulimit -v "$kb" && exec timeout -s KILL "$s" "$@")
 	fi
 }
+# bounded and what it calls, for a suite's child shells (bash -c) too
+export -f bounded sanitized asan_build once
 
 # max_rss_kb CMD...: run CMD (status ignored), print its peak resident set
 # (its reaped children, the mesh decoder among them, included).

@@ -19,7 +19,7 @@ setup() {
 # hang, far above what a refusal takes) and, unless sanitized, 300 MB of
 # address space; its peak resident size into $TMP/rss.
 step_bounded() {
-	(cd "$H" && export -f bounded sanitized once asan_build &&
+	(cd "$H" &&
 	    /usr/bin/time -f %M -o "$TMP/rss" bash -c \
 	    'out=$1; shift; bounded 10 300000 phys-step "$@" >"$out"' \
 	    _ "$TMP/out" "$@")
