@@ -26,7 +26,8 @@
  * collision detection and its constraint building: friction (condim 3, 4
  * or 6), softness (solref and solimp), restitution as a damping ratio.
  * Links that may not touch (same model without self_collide, joined by a
- * joint, bitmasks) are filtered out before the narrow phase.
+ * joint, bitmasks) are filtered out before the narrow phase; a model's
+ * pairs with itself, where none touch, before the broadphase keeps them.
  */
 #include "engine_impl.h"
 #include "engine_mujoco_hfield.h"
@@ -64,6 +65,10 @@ void mj_implicit(const mjModel *m, mjData *d);
 #define STACK_PAIRS(nlinks) (((size_t)(nlinks) + 1) * ((size_t)(nlinks) + 1) / 2)
 /* Geom pairs whose filter answers are kept: a byte each (4 MB). */
 #define FILTER_PAIRS (1u << 22)
+/* Models whose geoms get a contype bit of their own (group_geoms), and
+ * the geom pairs asked to find them each time the run's values change. */
+#define GROUP_BITS 30
+#define GROUP_PAIRS 20000
 
 /* How a link is held in MuJoCo's tree. */
 enum hold {
@@ -3515,6 +3520,78 @@ within_depth(const struct mujoco_engine *e)
  * loaded, mapped back, every value applied. The state is the loaded
  * configuration at rest.
  */
+/* Whether no two of the n geoms may touch (contact_filter would discard
+ * every pair of them); *asked counts the pairs asked. */
+static bool
+apart_within(const struct mujoco_engine *e, const int *geoms, size_t n,
+    size_t *asked)
+{
+	size_t a, b;
+
+	for (a = 0; a < n; a++)
+		for (b = a + 1; b < n; b++)
+			if (++*asked > GROUP_PAIRS ||
+			    !geoms_excluded(e, geoms[a], geoms[b]))
+				return false;
+	return true;
+}
+
+/* The model geom g's collision belongs to, or -1. */
+static int
+geom_model(const struct mujoco_engine *e, int g)
+{
+	int c = e->geom_collision[g];
+
+	return c < 0 ? -1 : e->w->links[e->w->collisions[c].link].model;
+}
+
+/*
+ * MuJoCo's broadphase drops a pair of single-geom bodies whose contype
+ * and conaffinity bits do not meet before it sorts the pairs it keeps
+ * and asks contact_filter of each: the geoms of a model none of whose
+ * links may touch each other (one without self_collide) share a bit
+ * that their conaffinity lacks, for the first GROUP_BITS such models,
+ * so that a robot's pairs with itself are never built. Only pairs that
+ * contact_filter would discard are dropped; it still judges the rest.
+ */
+static void
+group_geoms(struct mujoco_engine *e)
+{
+	mjModel *m = e->m;
+	size_t nm = e->w->nmodels, mi, asked = 0;
+	size_t *start = phys_xcalloc(nm + 2, sizeof *start);
+	int *geoms = phys_xcalloc((size_t)m->ngeom + 1, sizeof *geoms);
+	int all = (int)(~0u >> 1), bit = 0, g, k;
+
+	/* the geoms by model: start[mi] .. start[mi + 1] of geoms */
+	for (g = 0; g < m->ngeom; g++) {
+		m->geom_contype[g] = e->geom_collision[g] < 0 ? 0 :
+		    1 << GROUP_BITS;
+		m->geom_conaffinity[g] = e->geom_collision[g] < 0 ? 0 : all;
+		if ((k = geom_model(e, g)) >= 0)
+			start[k + 2]++;
+	}
+	for (mi = 2; mi < nm + 2; mi++)
+		start[mi] += start[mi - 1];
+	for (g = 0; g < m->ngeom; g++)
+		if ((k = geom_model(e, g)) >= 0)
+			geoms[start[k + 1]++] = g;
+	for (mi = 0; mi < nm && bit < GROUP_BITS; mi++) {
+		size_t n = start[mi + 1] - start[mi];
+		int *in = geoms + start[mi];
+
+		if (n < 2 || !apart_within(e, in, n, &asked))
+			continue;
+		while (n-- > 0) {
+			m->geom_contype[in[n]] = 1 << bit;
+			m->geom_conaffinity[in[n]] = all & ~(1 << bit);
+		}
+		bit++;
+	}
+	free(start);
+	free(geoms);
+}
+
 /*
  * Each geom's margin and gap, its collision's: how far apart MuJoCo
  * finds its contacts (a pair's contact then takes the pair's values,
@@ -3551,6 +3628,7 @@ apply_margins(struct mujoco_engine *e)
 		    COLLISION_surface_contact_mujoco_gap);
 	}
 	free(wide);
+	group_geoms(e);
 }
 
 static int
