@@ -27,26 +27,6 @@ phys_engine_collision(const struct phys_collision *c,
 	return phys_collision_sized(&hull, vals, out, mesh);
 }
 
-int
-phys_gear_hinge(const struct phys_scene *w, int ref, int link,
-    phys_vec3 axis, double *sign)
-{
-	const struct phys_joint *h;
-	size_t i;
-
-	for (i = 0; i < w->njoints; i++) {
-		h = &w->joints[i];
-		if (h->type != PHYS_JOINT_REVOLUTE || !((h->parent == ref &&
-		    h->child == link) || (h->parent == link &&
-		    h->child == ref)))
-			continue;
-		*sign = (v3_dot(h->axis[0], axis) < 0 ? -1 : 1) *
-		    (h->child == link ? 1 : -1);
-		return (int)i;
-	}
-	return -1;
-}
-
 void
 phys_coupling_slip_note(const char *engine, const char *joint, double gap)
 {
@@ -116,14 +96,6 @@ phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
 	struct phys_axis_values a = phys_joint_axis_values(v, k);
 
 	return -a.damping * vel - a.stiffness * (pos - a.reference);
-}
-
-double
-phys_joint_screw_lead(const struct phys_value *v)
-{
-	if (PV(v, JOINT_screw_thread_pitch)->given)
-		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
-	return -1 / PVD(v, JOINT_thread_pitch);
 }
 
 static double

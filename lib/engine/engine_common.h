@@ -39,15 +39,6 @@ int phys_engine_collision(const struct phys_collision *c,
     struct phys_mesh **mesh);
 
 /*
- * The revolute joint that hinges link to ref (a gearbox's gear to its
- * reference body; either may be -1, the world), and in *sign the factor
- * from its position to link's turn about axis (world, at load): its
- * index, -1 when none.
- */
-int phys_gear_hinge(const struct phys_scene *w, int ref, int link,
-    phys_vec3 axis, double *sign);
-
-/*
  * How far a coupling held by a force (ODE's and Bullet's mimics) may be
  * off (rad or m) before the run says so, once, naming the engine: a
  * force from each link's own inertia leaves a chain of light links
@@ -186,14 +177,6 @@ int phys_check_body(const struct phys_scene *w,
 void phys_link_values_mass(const struct phys_value *v, double *mass,
     double inertia[6]);
 
-
-/*
- * A screw joint's travel per radian of turn. SDF 1.10's screw_thread_pitch
- * is metres per revolution, positive for a right-hand thread; the older
- * thread_pitch is radians per metre, positive for a left-hand thread
- * (Gazebo classic's reading), so x = -theta / thread_pitch.
- */
-double phys_joint_screw_lead(const struct phys_value *v);
 
 /* How an engine holds a link's inertia once phys's rules have passed it. */
 enum phys_inertia_form {

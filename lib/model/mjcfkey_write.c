@@ -248,6 +248,39 @@ slide(const struct rel *r, phys_vec3 a, double x[2])
 	return NULL;
 }
 
+/*
+ * A screw about a through c (in the body): its turn x[0] and travel x[1]
+ * along a, lead metres a radian of turn (the travel says which turn of
+ * the thread; without a lead, the turn nearest its range's middle), and
+ * their rates x[2], x[3].
+ */
+static const char *
+screw(const struct rel *r, const struct phys_joint *j, phys_vec3 a,
+    phys_vec3 c, double x[4])
+{
+	double lead = phys_joint_screw_lead(j->vals);
+	phys_vec3 aw = phys_quat_rotate(r->at.q, a);
+	phys_vec3 off = v3_sub(r->d.p, v3_sub(c, phys_quat_rotate(r->d.q, c)));
+	phys_vec3 anchor = phys_pose_apply(r->at, c);
+
+	x[1] = v3_dot(off, a);
+	x[0] = lead != 0 ? x[1] / lead :
+	    in_range(j, 0, phys_angle_about(r->d.q, a));
+	x[2] = v3_dot(r->w, aw);
+	x[3] = lead * x[2];
+	if (turn_between(phys_quat_about(a, x[0]), r->d.q) > KEY_TOL)
+		return "it turned about another axis than the screw's, or "
+		    "not as far as its travel along it says";
+	if (!near_v(r->w, v3_scale(aw, x[2])))
+		return "it turns about another axis than the screw's";
+	if (!near_v(off, v3_scale(a, x[1])))
+		return "it moved across the screw";
+	if (!near_v(r->v, v3_add(v3_cross(r->w, v3_sub(r->at.p, anchor)),
+	    v3_scale(aw, x[3]))))
+		return "it moves along the screw unlike its turn";
+	return NULL;
+}
+
 /* A ball: its turn, and its angular velocity in the body's frame. */
 static const char *
 ball(const struct rel *r, phys_vec3 c, double q[4], double v[3])
@@ -346,6 +379,11 @@ joint_values(struct keyw *k, int ji, bool loop)
 		q[0] = x[0], q[1] = x[1], v[0] = x[2], v[1] = x[3];
 		nq = nv = 2;
 		break;
+	case PHYS_JOINT_SCREW:	/* the hinge, then the slide */
+		why = screw(&r, j, a, c, x);
+		q[0] = x[0], q[1] = x[1], v[0] = x[2], v[1] = x[3];
+		nq = nv = 2;
+		break;
 	default:
 		why = at_rest(&r);
 		nq = nv = 0;
@@ -360,7 +398,7 @@ joint_values(struct keyw *k, int ji, bool loop)
 	/* MuJoCo's values from its ref, phys's from the built pose */
 	if (j->type == PHYS_JOINT_REVOLUTE || j->type == PHYS_JOINT_PRISMATIC)
 		q[0] += phys_mjcf_joint_ref(j, 0);
-	if (nq == 2) {
+	if (nq == 2 && j->type != PHYS_JOINT_SCREW) {
 		q[0] += phys_mjcf_joint_ref(j, 1);
 		q[1] += phys_mjcf_joint_ref(j, 0);
 	}

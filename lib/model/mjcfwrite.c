@@ -302,6 +302,33 @@ phys_mjcf_tree_joint(const struct phys_joint *j)
 }
 
 /*
+ * A gearbox's gears: the revolute joints that turn its parent (gear[0])
+ * and its child (gear[1]) about its reference body, and the factors from
+ * their positions to the turns about the gearbox's two axes; -1 when
+ * either has none. gear and coef may be NULL.
+ */
+static int
+gear_hinges(const struct phys_scene *w, const struct phys_joint *j,
+    int gear[2], double coef[2])
+{
+	int k, g[2];
+	double c[2];
+
+	for (k = 0; k < 2; k++) {
+		int link = k ? j->child : j->parent;
+
+		if (link < 0 || (g[k] = phys_gear_hinge(w, j->reference, link,
+		    j->axis[k], &c[k])) < 0)
+			return -1;
+	}
+	if (gear)
+		memcpy(gear, g, sizeof g);
+	if (coef)
+		memcpy(coef, c, sizeof c);
+	return 0;
+}
+
+/*
  * Each link hangs from its joint's parent: MJCF's tree is the joints'
  * own, so a link held by two joints (a loop) or a chain of links that
  * comes back to itself has no MJCF of this writer's.
@@ -318,16 +345,12 @@ plan_tree(struct writer *wr)
 	for (i = 0; i < w->njoints; i++) {
 		const struct phys_joint *j = &w->joints[i];
 
-		if (j->type == PHYS_JOINT_GEARBOX)
-			return refuse_joint(j, "MJCF has no gearbox: it would "
-			    "be an equality coupling the two hinges that turn "
-			    "about its reference body, which this writer does "
-			    "not make; remove the gearbox to write the rest");
-		if (j->type == PHYS_JOINT_SCREW)
-			return refuse_joint(j, "MJCF has no screw joint: it "
-			    "would be a hinge and a slide coupled by an "
-			    "equality whose factor follows the thread pitch, "
-			    "which this writer does not make");
+		if (j->type == PHYS_JOINT_GEARBOX && gear_hinges(w, j, NULL,
+		    NULL) < 0)
+			return refuse_joint(j, "MJCF has no gearbox: it is an "
+			    "equality coupling the revolute joints that turn "
+			    "its links about its reference body, and one of "
+			    "them has none");
 		if (!phys_mjcf_tree_joint(j))
 			continue;
 		if (wr->t.holder[j->child] >= 0) {
@@ -486,7 +509,8 @@ put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
  * The MuJoCo joints of phys joint ji in its child's body. A universal or
  * revolute2 joint is two hinges: the second axis's, fixed in the parent,
  * first, and the first axis's riding on it, fixed in the child; the
- * second is named NAME_axis2.
+ * second is named NAME_axis2. A screw is a hinge and a slide along the
+ * same axis, NAME_travel, which an equality couples (put_equalities).
  */
 static void
 put_joints(struct writer *wr, int ji, int depth)
@@ -509,6 +533,9 @@ put_joints(struct writer *wr, int ji, int depth)
 	case PHYS_JOINT_REVOLUTE2:
 		n = 2, order[0] = 1, order[1] = 0;
 		break;
+	case PHYS_JOINT_SCREW:
+		n = 2;
+		break;
 	default:
 		break;
 	}
@@ -521,7 +548,17 @@ put_joints(struct writer *wr, int ji, int depth)
 		} else {
 			phys_buf_puts(wr->b, " name=\"");
 			phys_buf_xml_attr(wr->b, own_name(wr, j->name));
-			phys_buf_puts(wr->b, "_axis2\"");
+			phys_buf_puts(wr->b, j->type == PHYS_JOINT_SCREW ?
+			    "_travel\"" : "_axis2\"");
+		}
+		if (j->type == PHYS_JOINT_SCREW && k == 1) {
+			phys_buf_puts(wr->b, " type=\"slide\"");
+			if (pos.x != 0 || pos.y != 0 || pos.z != 0)
+				put_vec(wr->b, "pos", pos);
+			put_vec(wr->b, "axis", phys_mjcf_joint_axis(wr->w, ji,
+			    0));
+			phys_buf_puts(wr->b, " limited=\"false\"/>\n");
+			continue;
 		}
 		phys_buf_printf(wr->b, " type=\"%s\"", kind);
 		if (pos.x != 0 || pos.y != 0 || pos.z != 0)
@@ -963,8 +1000,57 @@ put_softness(struct phys_buf *b, const double ref[2], const double imp[5])
 	phys_buf_puts(b, "/>\n");
 }
 
-/* The welds holding each loop's ghost to its child, and the mimics'
- * couplings, as stiff as the engine makes them for the written step. */
+/* joint1 = factor joint2, each from its qpos0 (where phys builds it):
+ * joint1 named by joint j1 and suffix, joint2 by j2. */
+static void
+put_joint_coupling(struct writer *wr, const struct phys_joint *j1,
+    const char *suffix, const struct phys_joint *j2, double factor)
+{
+	double poly[5] = { 0, factor, 0, 0, 0 };
+
+	phys_buf_puts(wr->b, "    <joint joint1=\"");
+	phys_buf_xml_attr(wr->b, own_name(wr, j1->name));
+	phys_buf_printf(wr->b, "%s\" joint2=\"", suffix);
+	phys_buf_xml_attr(wr->b, own_name(wr, j2->name));
+	phys_buf_putc(wr->b, '"');
+	phys_mjcf_nums(wr->b, "polycoef", poly, 5);
+}
+
+/*
+ * Joint j's own coupling: a screw's travel at lead times its turn; a
+ * gearbox's child gear turning about the reference body at -ratio times
+ * its parent gear's turn (gear_hinges gives each turn's factor).
+ */
+static void
+put_joint_equality(struct writer *wr, const struct phys_joint *j)
+{
+	const struct phys_scene *w = wr->w;
+	int gear[2];
+	double coef[2];
+
+	if (j->type == PHYS_JOINT_SCREW)
+		put_joint_coupling(wr, j, "_travel", j,
+		    phys_joint_screw_lead(j->vals));
+	else if (gear_hinges(w, j, gear, coef) == 0)
+		put_joint_coupling(wr, &w->joints[gear[1]], "",
+		    &w->joints[gear[0]], -PVD(j->vals, JOINT_gearbox_ratio) *
+		    coef[0] * coef[1]);
+}
+
+/* Whether joint i is held by an equality: a loop's weld, a mimic, a
+ * screw's or a gearbox's coupling. */
+static bool
+has_equality(const struct writer *wr, size_t i)
+{
+	const struct phys_joint *j = &wr->w->joints[i];
+
+	return wr->t.loop[i] || j->mimic.nleaders ||
+	    j->type == PHYS_JOINT_SCREW || j->type == PHYS_JOINT_GEARBOX;
+}
+
+/* The welds holding each loop's ghost to its child, and the couplings
+ * (mimics, screws, gearboxes), as stiff as the engine makes them for the
+ * written step. */
 static void
 put_equalities(struct writer *wr)
 {
@@ -975,7 +1061,7 @@ put_equalities(struct writer *wr)
 	bool any = false;
 
 	for (i = 0; i < wr->w->njoints; i++) {
-		if (!wr->t.loop[i] && !wr->w->joints[i].mimic.nleaders)
+		if (!has_equality(wr, i))
 			continue;
 		if (!any)
 			phys_buf_puts(wr->b, "  <equality>\n");
@@ -994,6 +1080,12 @@ put_equalities(struct writer *wr)
 		if (wr->w->joints[i].mimic.nleaders) {
 			phys_mjcf_equality(w->joints[i].vals, h, ref, imp);
 			put_mimic(wr, (int)i);
+			put_softness(wr->b, ref, imp);
+		}
+		if (w->joints[i].type == PHYS_JOINT_SCREW ||
+		    w->joints[i].type == PHYS_JOINT_GEARBOX) {
+			phys_mjcf_hold(h, ref, imp);
+			put_joint_equality(wr, &w->joints[i]);
 			put_softness(wr->b, ref, imp);
 		}
 	}

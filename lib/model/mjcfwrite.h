@@ -15,7 +15,8 @@
 /*
  * Append the MJCF of w to b, the actuators acts (n of them) as its
  * <actuator>s, the medium (NULL: none) in its <option>. A joint MJCF
- * cannot hold (a screw, a gearbox, one closing a loop) fails, with
+ * cannot hold (a gearbox no revolute joints turn about its reference
+ * body, links hanging from each other in a circle) fails, with
  * phys_error() at the joint's file:line; what is left out without
  * changing the motion (heightmaps and visuals of shapes or files MuJoCo
  * does not read) is said once as a warning; the other visuals are geoms

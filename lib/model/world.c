@@ -4531,3 +4531,23 @@ phys_run_values_at(struct phys_run_values *rv, phys_scope s, int idx)
 	rv->changes++;
 	return rv->v[s][s <= PHYS_S_WORLD ? 0 : idx];
 }
+
+int
+phys_gear_hinge(const struct phys_scene *w, int ref, int link,
+    phys_vec3 axis, double *sign)
+{
+	const struct phys_joint *h;
+	size_t i;
+
+	for (i = 0; i < w->njoints; i++) {
+		h = &w->joints[i];
+		if (h->type != PHYS_JOINT_REVOLUTE || !((h->parent == ref &&
+		    h->child == link) || (h->parent == link &&
+		    h->child == ref)))
+			continue;
+		*sign = (v3_dot(h->axis[0], axis) < 0 ? -1 : 1) *
+		    (h->child == link ? 1 : -1);
+		return (int)i;
+	}
+	return -1;
+}

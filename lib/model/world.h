@@ -111,6 +111,15 @@ int phys_world_profile(const struct phys_scene *w, const char *name);
 /* The mimic's follower with each leader at 0: its offset less each
  * leader's multiplier times reference. */
 double phys_mimic_base(const struct phys_mimic *m);
+
+/*
+ * The revolute joint that hinges link to ref (a gearbox's gear to its
+ * reference body; either may be -1, the world), and in *sign the factor
+ * from its position to link's turn about axis (world, at load): its
+ * index, -1 when none.
+ */
+int phys_gear_hinge(const struct phys_scene *w, int ref, int link,
+    phys_vec3 axis, double *sign);
 int phys_world_find_profile(const struct phys_scene *w, const char *name);
 /* Entity by scoped name: its index, and its kind in *kind; -1 if none. */
 int phys_world_entity(const struct phys_scene *w, const char *name,

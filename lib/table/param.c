@@ -1001,3 +1001,11 @@ phys_axis_limited(const struct phys_axis_values *a)
 {
 	return phys_has_lower(a->lower) || phys_has_upper(a->upper);
 }
+
+double
+phys_joint_screw_lead(const struct phys_value *v)
+{
+	if (PV(v, JOINT_screw_thread_pitch)->given)
+		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
+	return -1 / PVD(v, JOINT_thread_pitch);
+}

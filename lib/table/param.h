@@ -230,4 +230,12 @@ bool phys_axis_limited(const struct phys_axis_values *a);
 struct phys_axis_values phys_joint_axis_values(const struct phys_value *v,
     int k);
 
+/*
+ * A screw joint's travel per radian of turn. SDF 1.10's screw_thread_pitch
+ * is metres per revolution, positive for a right-hand thread; the older
+ * thread_pitch is radians per metre, positive for a left-hand thread
+ * (Gazebo classic's reading), so x = -theta / thread_pitch.
+ */
+double phys_joint_screw_lead(const struct phys_value *v);
+
 #endif
