@@ -1019,6 +1019,76 @@ rotor_case() {
 	each_engine rotor_case
 }
 
+# ball_world ENGINE AXIS: a 1 kg body of 0.01 kg m^2 about each axis, held
+# at its centre by a ball joint from the world, without gravity, AXIS in
+# the joint's <axis>, under ENGINE's profile.
+ball_world() {
+	cat > "$TMP/ball.sdf" <<SDF
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><gravity>0 0 0</gravity>
+<physics name="$1" type="$1"><max_step_size>0.001</max_step_size></physics>
+<model name="m"><link name="bob"><pose>0 0 1 0 0 0</pose>
+<inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link>
+<joint name="b" type="ball"><parent>world</parent><child>bob</child>
+<axis>$2</axis></joint></model>
+</world></sdf>
+SDF
+	echo '{"t":0,"name":"m::bob/angular_vel","value":{"x":0,"y":0,"z":1}}' > "$TMP/spin"
+}
+
+# Each of a ball's turns takes its axis's damping, spring and friction as
+# a hinge's does. Set turning at 1 rad/s about z, a damping of 0.02 N m
+# s/rad and a spring of 1 N m/rad swing it as theta = e^-t sin(wd t) / wd,
+# wd = 10 sqrt(0.99), under every engine (Simbody to 1e-5 rad, ODE's,
+# Bullet's and MuJoCo's steps to 3e-4, DART's implicit spring and damper
+# to 2e-3 of the swing's 0.06); a Coulomb friction of 0.005 N m slows it
+# by 0.5 rad/s^2 to a stop at 2 s under MuJoCo, DART and Simbody; MuJoCo
+# holds its range, the largest turn, 0.3 rad, to 0.01. An engine that
+# does not hold one says so at the joint's line, once.
+ball_dynamics_case() {
+	local tol
+	ball_world "$1" '<dynamics><damping>0.02</damping><spring_stiffness>1</spring_stiffness></dynamics>'
+	run -0 --separate-stderr phys-step -p "$1" -t 1 -r 4 -c "$TMP/spin" -i 'm::bob/pose' "$TMP/ball.sdf"
+	[ -z "$stderr" ] || fail "$1: $stderr"
+	case $1 in
+	simbody) tol=1e-5 ;;
+	dart) tol=2e-3 ;;
+	*) tol=3e-4 ;;
+	esac
+	jq -r '[.t, .items["m::bob/pose"].yaw] | @tsv' <<<"$output" |
+	    awk -v tol="$tol" '{ w = 10 * sqrt(0.99)
+		e = exp(-$1) * sin(w * $1) / w - $2; if (e < 0) e = -e
+		if (e > m) m = e; n++ }
+		END { if (n != 5 || m > tol) { print n " lines, off by " m; exit 1 } }'
+	ball_world "$1" '<dynamics><friction>0.005</friction></dynamics>'
+	run -0 --separate-stderr phys-step -p "$1" -t 2.5 -r 4 -c "$TMP/spin" -i 'm::bob/angular_vel' "$TMP/ball.sdf"
+	case $1 in
+	mujoco|dart|simbody)
+		[ -z "$stderr" ] || fail "$1: $stderr"
+		jq -r '[.t, .items["m::bob/angular_vel"].z] | @tsv' <<<"$output" |
+		    awk '{ e = ($1 < 2 ? 1 - 0.5 * $1 : 0) - $2; if (e < 0) e = -e
+			if (e > m) m = e; n++ }
+			END { if (n != 11 || m > 4e-3) { print n " lines, off by " m; exit 1 } }' ;;
+	*)
+		[ "$(grep -c . <<<"$stderr")" -eq 1 ] || fail "$1: $stderr"
+		[[ "$stderr" == *"ball.sdf:7: joint 'm::b': axis.dynamics.friction of a ball joint is set but has no effect with "* ]] ||
+		    fail "$1: $stderr" ;;
+	esac
+	ball_world "$1" '<limit><upper>0.3</upper></limit>'
+	run -0 --separate-stderr phys-step -p "$1" -t 1 -r 100 -c "$TMP/spin" -i 'm::bob/pose' "$TMP/ball.sdf"
+	if [ "$1" = mujoco ]; then
+		# the farthest it turns (the soft limit then gives it back
+		# an eighth of its rate, as a hinge's)
+		near "$(jq -s 'map(.items["m::bob/pose"].yaw) | max' <<<"$output")" 0.3 0.01
+	else
+		[[ "$stderr" == *"ball.sdf:7: joint 'm::b': axis.limit.upper of a ball joint is set but has no effect with "* ]] ||
+		    fail "$1: $stderr"
+	fi
+}
+@test "a ball joint's damping, spring, friction and range act on its turns under the engines that hold them, as a hinge's closed forms say; the others say they do not" {
+	each_engine ball_dynamics_case
+}
+
 # flywheel_case ENGINE: worlds/flywheel.sdf under ENGINE's profile, 0.5 N m
 # on the wheel's joint from 0.5 s. The joint's rate 1 s later is
 # tau t / izz = 25 rad/s, less what the box turns back; friction holds

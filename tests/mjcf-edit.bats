@@ -151,6 +151,32 @@ only_attrs() {
 	near "$(jq .value <<< "$output")" 1 1e-12
 }
 
+@test "mjcf-edit: a ball's damping, and its range, the largest turn, in the file's degrees; what a ball has not is refused" {
+	sed -i 's|<joint name="elbow" axis="0 1 0"|<joint name="elbow" type="ball"|' "$TMP/arm.xml"
+	cp "$TMP/arm.xml" "$TMP/ed.xml"
+	"$BATS_FILE_TMPDIR/mujoco" "$TMP/arm.xml" > "$TMP/before"
+	# the class's 0.5 gives way to the joint's own
+	set_in arm::elbow/axis.dynamics.damping=0.25
+	near "$(mj joint elbow .damping)" 0.25 1e-12
+	all_else_same joint elbow damping
+	only_attrs damping
+	cp "$TMP/ed.xml" "$TMP/arm.xml"
+	"$BATS_FILE_TMPDIR/mujoco" "$TMP/arm.xml" > "$TMP/before"
+	set_in arm::elbow/axis.limit.upper=1
+	near "$(mj joint elbow '.range[1]')" 1 1e-12
+	near "$(mj joint elbow '.range[0]')" 0 0
+	all_else_same joint elbow range
+	only_attrs range
+	run -0 phys-param get arm::elbow/axis.limit.upper "$TMP/ed.xml"
+	near "$(jq .value <<< "$output")" 1 1e-12
+	cp "$TMP/ed.xml" "$TMP/kept.xml"
+	for p in axis.xyz='0 0 1' axis.limit.lower=0.1 axis.dynamics.spring_reference=0.2; do
+		run -1 phys-param set --in-place "arm::elbow/$p" "$TMP/ed.xml"
+		[[ "$output" == *"ed.xml:18: <joint> 'elbow' is a ball joint, whose MJCF holds no ${p%%=*}"* ]]
+	done
+	cmp "$TMP/kept.xml" "$TMP/ed.xml"
+}
+
 @test "mjcf-edit: a spring's reference from ref, and a slide's limit in metres" {
 	set_in arm::shoulder/axis.dynamics.spring_reference=0.2 \
 	    arm::slide/axis.limit.lower=-0.05

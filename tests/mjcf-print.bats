@@ -572,6 +572,40 @@ XML
 	[ "$(printed joint loop .body)" = loop::loop ]
 }
 
+@test "a ball joint's range, damping, stiffness, frictionloss and armature: phys's MuJoCo engine moves it as libmujoco does, and MuJoCo runs it printed back alike, to 1e-9" {
+	# an arm on a shoulder ball swung from a key into its range, a
+	# forearm on an elbow ball
+	cat > "$TMP/balls.xml" <<'XML'
+<mujoco model="bj">
+  <compiler angle="radian"/>
+  <option timestep="0.001"/>
+  <worldbody>
+    <body name="arm" pos="0 0 1">
+      <joint name="sh" type="ball" damping="0.3" stiffness="2" frictionloss="0.05" armature="0.01" range="0 0.3" limited="true"/>
+      <geom type="capsule" fromto="0 0 0 0.4 0 0" size="0.03" mass="1"/>
+      <body name="fore" pos="0.4 0 0">
+        <joint name="el" type="ball" damping="0.1" stiffness="0.5" range="0 0.5" limited="true"/>
+        <geom type="capsule" fromto="0 0 0 0.3 0.1 0" size="0.025" mass="0.5"/>
+      </body>
+    </body>
+  </worldbody>
+  <keyframe><key name="k" qpos="1 0 0 0 0.9 0.3 0.3 0" qvel="0 2 1 1 0 3"/></keyframe>
+</mujoco>
+XML
+	phys-sdf print --format mjcf "$TMP/balls.xml" > "$TMP/out.xml" 2>/dev/null
+	print_oracle "$TMP/balls.xml" run 1 fore k | awk 'NR % 50 == 0 { print $2, $3, $4 }' > "$TMP/want"
+	[ "$(wc -l < "$TMP/want")" -eq 20 ]
+	phys-step -q -p mujoco -t 1 -e 50 --keyframe k -i 'bj::fore/pose' "$TMP/balls.xml" |
+	    jq -r 'select(.t > 0) | .items[] | "\(.x) \(.y) \(.z)"' > "$TMP/got"
+	lines_agree "$TMP/want" "$TMP/got" 1e-9
+	print_oracle "$TMP/out.xml" run 1 fore k | awk 'NR % 50 == 0 { print $2, $3, $4 }' > "$TMP/got"
+	lines_agree "$TMP/want" "$TMP/got" 1e-9
+	# without its range the shoulder lets the forearm fall 0.19 m further
+	sed 's|range="0 0.3" limited="true"||' "$TMP/balls.xml" > "$TMP/free.xml"
+	print_oracle "$TMP/free.xml" run 1 fore k | awk 'NR == 1000 { print $4 }' > "$TMP/unlimited"
+	awk -v a="$(cat "$TMP/unlimited")" -v b="$(tail -1 "$TMP/want" | cut -d' ' -f3)" 'BEGIN { d = a - b; exit !(d > 0.1 || d < -0.1) }'
+}
+
 # screw_world [KEY]: a 1 kg nut (izz 0.01) on a vertical screw of 0.1 m a
 # radian from the world, MuJoCo's profile at 1 ms; KEY among its link's
 # elements.

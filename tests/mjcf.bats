@@ -73,10 +73,16 @@ phys_bodies() {
 # Joint facts: NAME ax ay az [lower upper] damping friction stiffness
 # springref armature, limits and the spring's reference measured from
 # qpos0 (phys measures a joint from where it is built); free joints have
-# none in SDF, ball joints only their name.
+# none in SDF; ball joints NAME [largest turn] damping friction stiffness
+# armature.
 oracle_joints() {
 	"$BATS_FILE_TMPDIR/oracle" "$1" | awk '$1 == "joint" && $4 != "free" {
-		if ($4 == "ball") { print $2; next }
+		if ($4 == "ball") {
+			printf "%s", $2
+			if ($10) printf " %.12g", $9
+			printf " %.12g %.12g %.12g %.12g\n", $11, $15, $12, $14
+			next
+		}
 		printf "%s %.12g %.12g %.12g", $2, $5, $6, $7
 		if ($10) printf " %.12g %.12g", $8 - $16, $9 - $16
 		printf " %.12g %.12g %.12g %.12g", $11, $15, $12, $13 - $16
@@ -98,7 +104,11 @@ phys_joints() {
 	    (map({(.name | sub(".*/"; "")): .value}) | add) as $v |
 	    (.[0].name | sub("/.*"; "") | sub(".*::"; "")) as $n |
 	    select(($fixed | index($n)) | not) |
-	    if ($ball | index($n)) then $n else
+	    if ($ball | index($n)) then
+	    [$n] + (if $v["axis.limit.upper"] < 1e16 then [$v["axis.limit.upper"]]
+	        else [] end) + [$v["axis.dynamics.damping"],
+	        $v["axis.dynamics.friction"], $v["axis.dynamics.spring_stiffness"],
+	        $v["physics.mujoco.armature"]] | map(tostring) | join(" ") else
 	    [$n] + (if $v["axis.xyz"] then [$v["axis.xyz"].x, $v["axis.xyz"].y, $v["axis.xyz"].z]
 	        else [0, 0, 1] end) +
 	    (if $v["axis.limit.lower"] and $v["axis.limit.lower"] > -1e16 then
@@ -1261,7 +1271,7 @@ tips() {
 	      <joint name="hinge" axis="1 0 0" range="0.5 1" limited="true"/>
 	      <geom type="capsule" fromto="0 0 0 0 0 0.3" size="0.02"/>
 	      <body name="tip" pos="0 0 0.3">
-	        <joint name="socket" type="ball" damping="0.1"/>
+	        <joint name="socket" type="ball" damping="0.1" frictionloss="0.02"/>
 	        <geom type="sphere" size="0.05"/>
 	      </body>
 	    </body>
@@ -1282,14 +1292,14 @@ tips() {
 	run -0 --separate-stderr phys-step -n 1 main.xml
 	assert_equal "$(printf '%s\n' "$stderr" | cut -d: -f1-3)" "$(printf '%s\n' \
 	    "phys-step: ./part.xml:7" "phys-step: ./part.xml:4")"
-	[[ "$stderr" == *"./part.xml:7: ball joint 'socket': its range, damping"* ]]
+	[[ "$stderr" == *"./part.xml:7: joint 'm::socket': axis.dynamics.friction of a ball joint is set but has no effect with ODE"* ]]
 	[[ "$stderr" == *"./part.xml:4: joint 'm::hinge' starts at 0 rad"* ]]
 	run -0 phys-inertia check main.xml
 	assert_equal "$(printf '%s\n' "$output" | jq -r '"\(.link) \(.file):\(.line)"')" \
 	    "$(printf '%s\n' "m::arm ./part.xml:3" "m::tip ./part.xml:6" \
 	    "m::worldbody::worldbody main.xml:1")"
 	run -0 --separate-stderr phys-sdf print main.xml
-	assert_equal "${stderr_lines[1]}" "phys-sdf: ./part.xml:12: <option> sets the world MuJoCo runs this model in, which the printed model file has no place for: 'phys-sdf world' writes a world that keeps it"
+	assert_equal "$stderr" "phys-sdf: ./part.xml:12: <option> sets the world MuJoCo runs this model in, which the printed model file has no place for: 'phys-sdf world' writes a world that keeps it"
 	# the arm's capsule (part.xml:5) is not main.xml's (main.xml:5)
 	cp main.xml before.xml
 	run -1 --separate-stderr phys-param set --in-place \

@@ -83,7 +83,23 @@ struct phys_engine_info {
 	 * physics (Simbody's error-controlled steps, MuJoCo's implicit
 	 * integrator), as implicit_servo asks the others to: NULL, never. */
 	bool (*servos_implicit)(const struct phys_value *physics);
+	/* What it holds of a ball joint's axis values (PHYS_BALL_*), which
+	 * act on the ball's three turns alike; the others are kept and
+	 * said to do nothing. */
+	unsigned ball_values;
 };
+
+/* A ball joint's axis values: viscous damping (axis.dynamics.damping),
+ * Coulomb friction (.friction), a spring to the loaded pose
+ * (.spring_stiffness), the largest turn from it (axis.limit.upper). */
+enum {
+	PHYS_BALL_DAMPING = 1,
+	PHYS_BALL_FRICTION = 2,
+	PHYS_BALL_SPRING = 4,
+	PHYS_BALL_RANGE = 8
+};
+/* The PHYS_BALL_* bit parameter p is of a ball joint, 0 for none. */
+unsigned phys_ball_value(const struct phys_param *p);
 
 /* Every engine phys has, NULL-terminated, in engines.def's order
  * (lib/engine/registry.c); and one by type, or NULL. */

@@ -2434,6 +2434,35 @@ servo_in_row(struct bullet_engine *e, int ji, double pos, double *cmd)
 	*cmd = r.middle;
 }
 
+/* A ball's damping and spring (phys_ball_torque) on its two bodies: its
+ * Coulomb friction Bullet does not hold (phys says so). */
+static void
+ball_forces(struct bullet_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	struct phys_axis_values a = phys_joint_axis_values(v, 0);
+	const bmotion &c = motion_now(e, j->child), &p = motion_now(e,
+	    j->parent);
+
+	if (a.damping == 0 && a.stiffness == 0)
+		return;
+	btVector3 T = bt(phys_ball_torque(v, c.pose.q, p.pose.q,
+	    j->child < 0 ? PHYS_QUAT_IDENTITY : e->w->links[j->child].pose.q,
+	    j->parent < 0 ? PHYS_QUAT_IDENTITY :
+	    e->w->links[j->parent].pose.q, v3_sub(c.ang, p.ang),
+	    axis_inverse_bound(e, ji, false), e->step));
+	btRigidBody *cb = j->child >= 0 ? e->links[(size_t)j->child].body :
+	    nullptr;
+	btRigidBody *pb = j->parent >= 0 ? e->links[(size_t)j->parent].body :
+	    nullptr;
+
+	if (cb && !cb->isStaticOrKinematicObject())
+		turn(e, cb, T);
+	if (pb && !pb->isStaticOrKinematicObject())
+		turn(e, pb, -T);
+}
+
 /*
  * Springs and viscous damping as generalized forces, stable at any
  * damping (phys_joint_spring_damper_stable); for Gazebo's implicit forms
@@ -2455,6 +2484,10 @@ joint_forces(struct bullet_engine *e, int ji)
 	bool linear = j->type == PHYS_JOINT_PRISMATIC;
 	double bound = axis_inverse_bound(e, ji, linear);
 
+	if (j->type == PHYS_JOINT_BALL) {
+		ball_forces(e, ji);
+		return;
+	}
 	for (int k = 0; k < bj.n; k++) {
 		phys_vec3 axis = joint_axis(e, ji, pp, k, pos[0]);
 		double f, inv = !phys_joint_needs_inverse_inertia(v, k, how,

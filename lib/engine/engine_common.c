@@ -125,6 +125,27 @@ damping_within_step(double d, double inv_inertia, double h)
 	return d;
 }
 
+phys_vec3
+phys_ball_torque(const struct phys_value *v, phys_quat child,
+    phys_quat parent, phys_quat child_load, phys_quat parent_load,
+    phys_vec3 w, double inv_inertia, double h)
+{
+	struct phys_axis_values a = phys_joint_axis_values(v, 0);
+	/* where the child would be, its parent where it is */
+	phys_quat rest = phys_quat_mul(parent, phys_quat_mul(phys_quat_conj(
+	    parent_load), child_load));
+	phys_quat d = phys_quat_normalize(phys_quat_mul(child,
+	    phys_quat_conj(rest)));
+	phys_vec3 axis = v3(d.x, d.y, d.z);
+	double s = v3_norm(axis), turn;
+
+	if (d.w < 0)
+		axis = v3_scale(axis, -1);
+	turn = s > 0 ? 2 * atan2(s, fabs(d.w)) / s : 0;
+	return v3_add(v3_scale(w, -damping_within_step(a.damping,
+	    inv_inertia, h)), v3_scale(axis, -a.stiffness * turn));
+}
+
 bool
 phys_joint_damping_within_step(const struct phys_value *v, int k,
     double inv_bound, double h)

@@ -2240,6 +2240,32 @@ set_axes(dart_engine *e, int ji)
 	return 0;
 }
 
+/* A ball's damping, spring (to where it was loaded: its coordinates
+ * zero) and Coulomb friction, its axis's, on each of its three turns;
+ * its range DART does not hold (its limits bound each coordinate, not
+ * the turn), which phys says. */
+static int
+set_ball(dart_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	struct phys_axis_values a = phys_joint_axis_values(vals(e,
+	    PHYS_S_JOINT, ji), 0);
+	dd::Joint *d = e->joints[(size_t)ji].dj;
+
+	if (!(a.damping >= 0 && a.stiffness >= 0 && a.damping <= DART_RANGE &&
+	    a.stiffness <= DART_RANGE && a.friction <= DART_RANGE))
+		return phys_fail("joint '%s': DART runs damping and spring "
+		    "stiffness from 0 to %g (ODE and Bullet run others), not "
+		    "%g and %g", j->name, DART_RANGE, a.damping, a.stiffness);
+	for (std::size_t k = 0; k < 3; k++) {
+		d->setDampingCoefficient(k, a.damping);
+		d->setSpringStiffness(k, a.stiffness);
+		d->setRestPosition(k, 0);
+		d->setCoulombFriction(k, a.friction);
+	}
+	return 0;
+}
+
 /* Travel per radian of a screw (as under ODE): SDF 1.10's
  * screw_thread_pitch in metres per turn, or the older thread_pitch in
  * radians per metre, positive for a left-hand thread. */
@@ -2332,8 +2358,8 @@ make_tree_joint(dart_engine *e, const dd::SkeletonPtr &skel,
 	dj.xyz[1] = PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis2_xyz);
 	e->links[(size_t)li].joint = made.first;
 	e->links[(size_t)li].tree_joint = ji;
-	if (j->type != PHYS_JOINT_BALL && j->type != PHYS_JOINT_FIXED &&
-	    set_axes(e, ji) < 0) {
+	if ((j->type == PHYS_JOINT_BALL ? set_ball(e, ji) :
+	    j->type != PHYS_JOINT_FIXED ? set_axes(e, ji) : 0) < 0) {
 		std::string why = phys_error();
 
 		phys_failat(PHYS_AT(j->doc, j->node), "%s",
@@ -3902,8 +3928,9 @@ dart_engine_apply_joint(struct dart_engine *e, int ji)
 		PVV(vals(e, PHYS_S_JOINT, ji), JOINT_axis2_xyz) };
 	Quiet quiet;
 
-	if (dj.kind != J_TREE || j->type == PHYS_JOINT_BALL ||
-	    j->type == PHYS_JOINT_FIXED)
+	if (dj.kind == J_TREE && j->type == PHYS_JOINT_BALL)
+		return set_ball(e, ji);
+	if (dj.kind != J_TREE || j->type == PHYS_JOINT_FIXED)
 		return 0;
 	for (int k = 0; k < 2; k++)
 		if (v3_norm(xyz[k]) == 0)

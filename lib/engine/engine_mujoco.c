@@ -116,6 +116,7 @@ struct mjoint {
 	int act[2];		/* per reported axis: its servo actuator, -1 */
 	struct phys_axis_servo servo[2];	/* the command's, if a servo */
 	bool stiff_said;	/* a servo too stiff for the integrator, said */
+	bool ball_said;		/* a ball's range off its loaded pose, said */
 };
 
 struct mujoco_engine {
@@ -1768,8 +1769,66 @@ limit_softness(mjModel *m, int jid, const struct phys_value *v)
 	m->jnt_margin[jid] = PVD(v, JOINT_physics_mujoco_limit_margin);
 }
 
+/* The turn from where the model places link li on link up (-1: the
+ * world), its ball's qpos0, to where it was loaded on it. */
+static phys_quat
+loaded_turn(const struct mujoco_engine *e, int li, int up)
+{
+	phys_quat now = e->links[li].at.q, load = e->w->links[li].pose.q;
+
+	if (up >= 0) {
+		now = phys_quat_mul(phys_quat_conj(e->links[up].at.q), now);
+		load = phys_quat_mul(phys_quat_conj(e->w->links[up].pose.q),
+		    load);
+	}
+	return phys_quat_mul(phys_quat_conj(now), load);
+}
+
+/*
+ * A ball's damping, Coulomb friction and armature on each of its three
+ * turns, its spring pulling it to where it was loaded, its range the
+ * largest turn from the model's zero (qpos0): where the model was made
+ * again elsewhere (rebuild), the range is about there, which is said.
+ */
+static void
+apply_ball_values(struct mujoco_engine *e, int ji)
+{
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	const struct phys_joint *j = &e->w->joints[ji];
+	struct mjoint *mj = &e->joints[ji];
+	struct phys_axis_values a = phys_joint_axis_values(v, 0);
+	mjModel *m = e->m;
+	int jid = mj->jnt[0], dof = m->jnt_dofadr[jid], k, li, up;
+	int q = m->jnt_qposadr[jid];
+	phys_quat t;
+
+	for (k = 0; k < 3; k++) {
+		m->dof_damping[dof + k] = a.damping;
+		m->dof_frictionloss[dof + k] = a.friction;
+		m->dof_armature[dof + k] = PVD(v,
+		    JOINT_physics_mujoco_armature);
+	}
+	m->jnt_stiffness[jid] = a.stiffness;
+	li = mj->role == ROLE_LOOP ? j->child : e->body_link[mj->body];
+	up = mj->role == ROLE_LOOP ? j->parent : e->links[li].up;
+	t = phys_quat_normalize(loaded_turn(e, li, up));
+	m->qpos_spring[q] = t.w, m->qpos_spring[q + 1] = t.x;
+	m->qpos_spring[q + 2] = t.y, m->qpos_spring[q + 3] = t.z;
+	m->jnt_limited[jid] = phys_has_upper(a.upper);
+	m->jnt_range[2 * jid] = 0;
+	m->jnt_range[2 * jid + 1] = a.upper;
+	limit_softness(m, jid, v);
+	if (m->jnt_limited[jid] && fabs(t.w) < 1 - 1e-12 && !mj->ball_said) {
+		mj->ball_said = true;
+		phys_warn("ball joint '%s': its range is held about where the "
+		    "MuJoCo model was made again, %.3g rad from where it was "
+		    "loaded", j->name, 2 * acos(fmin(1, fabs(t.w))));
+	}
+}
+
 /* Limits, damping, Coulomb friction, springs and armature of joint ji's
- * hinges and slides, in MuJoCo's sense of each (reversed: negated). */
+ * hinges and slides, in MuJoCo's sense of each (reversed: negated), or
+ * its ball's. */
 static int
 apply_joint_values(struct mujoco_engine *e, int ji)
 {
@@ -1781,6 +1840,10 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 	int k, jid, dof;
 	double s = mj->sign, lo, hi;
 
+	if (mj->jnt[0] >= 0 && m->jnt_type[mj->jnt[0]] == mjJNT_BALL) {
+		apply_ball_values(e, ji);
+		return 0;
+	}
 	for (k = 0; k < 2; k++) {
 		jid = mj->jnt[k];
 		if (jid < 0 || m->jnt_type[jid] == mjJNT_BALL)

@@ -1411,6 +1411,52 @@ servo_in_row(struct ode_engine *e, int ji, double pos, double *cmd)
 	*cmd = r.middle;
 }
 
+static void ode_engine_link_pose(const struct ode_engine *e, int li,
+    phys_pose *out);
+static void ode_engine_link_vel(const struct ode_engine *e, int li,
+    phys_vec3 *lin, phys_vec3 *ang);
+
+/* Link li's turn and angular velocity now (the world's for -1). */
+static phys_quat
+link_turn(const struct ode_engine *e, int li, phys_vec3 *w)
+{
+	phys_pose p = PHYS_POSE_IDENTITY;
+	phys_vec3 lin;
+
+	*w = v3(0, 0, 0);
+	if (li >= 0) {
+		ode_engine_link_pose(e, li, &p);
+		ode_engine_link_vel(e, li, &lin, w);
+	}
+	return p.q;
+}
+
+/* A ball's damping and spring (phys_ball_torque) on its two bodies: its
+ * Coulomb friction ODE does not hold (phys says so). */
+static void
+ball_forces(struct ode_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	struct phys_axis_values a = phys_joint_axis_values(v, 0);
+	dBodyID c = joint_body(e, j->child), p = joint_body(e, j->parent);
+	phys_vec3 wc, wp, t;
+	phys_quat qc, qp;
+
+	if (a.damping == 0 && a.stiffness == 0)
+		return;
+	qc = link_turn(e, j->child, &wc);
+	qp = link_turn(e, j->parent, &wp);
+	t = phys_ball_torque(v, qc, qp, j->child < 0 ? PHYS_QUAT_IDENTITY :
+	    e->w->links[j->child].pose.q, j->parent < 0 ? PHYS_QUAT_IDENTITY :
+	    e->w->links[j->parent].pose.q, v3_sub(wc, wp),
+	    body_inverse_bound(c) + body_inverse_bound(p), e->step);
+	if (c && !dBodyIsKinematic(c))
+		dBodyAddTorque(c, t.x, t.y, t.z);
+	if (p && !dBodyIsKinematic(p))
+		dBodyAddTorque(p, -t.x, -t.y, -t.z);
+}
+
 /*
  * Springs and viscous damping: as generalized forces, stable at any
  * damping (phys_joint_spring_damper_stable), or in the stops' row when
@@ -1426,6 +1472,10 @@ joint_forces(struct ode_engine *e, int ji)
 	int n = ode_engine_joint_state(e, ji, pos, vel), k;
 	dJointID jid = e->joints[ji].joint;
 
+	if (j->type == PHYS_JOINT_BALL) {
+		ball_forces(e, ji);
+		return;
+	}
 	for (k = 0; k < n; k++) {
 		if (how != PHYS_SPRINGS_FORCE && spring_row(e, ji, k, pos[k],
 		    how == PHYS_SPRINGS_ROW)) {

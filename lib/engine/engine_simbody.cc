@@ -1853,6 +1853,32 @@ tendon_forces(const simbody_engine *e, const State &s,
 	}
 }
 
+/*
+ * A ball's damping, spring (to where it was loaded: the mobilizer's
+ * identity) and Coulomb friction, its axis's, on each of its three turns:
+ * the Ball mobilizer's speeds are its angular velocity, and the turn's
+ * axis is the same in either of its frames, so -c u - k theta n holds in
+ * the speeds' own.
+ */
+void
+ball_forces(const simbody_engine *e, const State &s, int ji,
+    SimTK::Vector &mobility)
+{
+	const MobilizedBody &b = mobod(e, e->joints[(size_t)ji].mobod);
+	struct phys_axis_values a = phys_joint_axis_values(vals(e,
+	    PHYS_S_JOINT, ji), 0);
+	double vt = e->m->contact.getTransitionVelocity(), u;
+	SimTK::Vec4 turn = b.getMobilizerTransform(s).R()
+	    .convertRotationToAngleAxis();
+
+	for (int k = 0; k < 3; k++) {
+		u = b.getOneU(s, k);
+		b.applyOneMobilityForce(s, k, -a.damping * u - a.stiffness *
+		    turn[0] * turn[k + 1] - a.friction * fmax(-1, fmin(1,
+		    u / vt)), mobility);
+	}
+}
+
 class joint_forces : public SimTK::Force::Custom::Implementation {
 public:
 	explicit joint_forces(const simbody_engine *e_) : e(e_) {}
@@ -1865,6 +1891,9 @@ public:
 			int n = e->w->joints[ji].type == PHYS_JOINT_SCREW ? 1 :
 			    sj.ncoords;
 
+			if (sj.mobilizer && e->w->joints[ji].type ==
+			    PHYS_JOINT_BALL)
+				ball_forces(e, s, (int)ji, mobility);
 			for (int k = 0; sj.mobilizer && k < n; k++)
 				mobod(e, sj.mobod).applyOneMobilityForce(s,
 				    axis_coord(&e->w->joints[ji], k),

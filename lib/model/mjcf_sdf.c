@@ -524,7 +524,12 @@ write_axis(xmlNodePtr jn, const struct mj_joint *j)
 	double v[3] = { j->axis.x, j->axis.y, j->axis.z };
 
 	add_nums(ax, "xyz", v, 3, j->line);
-	if (j->limited) {
+	if (j->limited && j->type == MJ_BALL) {
+		/* a ball's range is its largest turn from qpos0 */
+		e = add(ax, "limit", NULL, j->line);
+		add_num(e, "lower", 0, j->line);
+		add_num(e, "upper", j->range[1], j->line);
+	} else if (j->limited) {
 		/* phys measures a joint from where it is built: MuJoCo's
 		 * qpos less ref */
 		e = add(ax, "limit", NULL, j->line);
@@ -534,7 +539,9 @@ write_axis(xmlNodePtr jn, const struct mj_joint *j)
 	e = add(ax, "dynamics", NULL, j->line);
 	add_num(e, "damping", j->damping, j->line);
 	add_num(e, "friction", j->frictionloss, j->line);
-	add_num(e, "spring_reference", j->springref - j->ref, j->line);
+	/* a ball's spring pulls towards qpos0 */
+	add_num(e, "spring_reference", j->type == MJ_BALL ? 0 :
+	    j->springref - j->ref, j->line);
 	add_num(e, "spring_stiffness", j->stiffness, j->line);
 	if (j->ref != 0) {
 		/* kept for MJCF written back (mjcfkey_write.h) */
@@ -727,6 +734,20 @@ write_joint_physics(xmlNodePtr jn, const struct mj_joint *j, double h)
 	}
 }
 
+/* A ball's MuJoCo block (armature, its limit's softness): ODE's stops,
+ * which write_joint_ode sets for hinges and slides, hold no ball. */
+static void
+write_ball_physics(xmlNodePtr jn, const struct mj_joint *j)
+{
+	xmlNodePtr p = add(jn, "physics", NULL, j->line);
+
+	write_joint_mujoco(p, j);
+	if (!p->children) {
+		xmlUnlinkNode(p);
+		xmlFreeNode(p);
+	}
+}
+
 static void
 write_one_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b,
     size_t k)
@@ -749,17 +770,12 @@ write_one_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b,
 	free(child);
 	at.p = j->pos;
 	add_pose(jn, at, j->line);
-	if (j->type != MJ_BALL)
-		write_axis(jn, j);
-	else if ((j->limited || j->damping != 0 || j->stiffness != 0 ||
-	    j->armature != 0 || j->frictionloss != 0) && !r->o->quiet)
-		phys_warnat(phys_doc_file(r->d, j->line),
-		    phys_where_line(j->line), "ball joint '%s': its range, "
-		    "damping, stiffness, armature and frictionloss are not "
-		    "kept (phys's ball joints have none)", name);
+	write_axis(jn, j);
 	free(name);
 	if (j->type != MJ_BALL)
 		write_joint_physics(jn, j, r->timestep);
+	else
+		write_ball_physics(jn, j);
 }
 
 /* A free joint's damping, stiffness, armature or frictionloss (a class

@@ -807,20 +807,25 @@ edit_joint(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
 	char name[300], *type, *w;
 	double x, ref = 0, unit = 1, v[3];
 	xmlNodePtr from;
-	bool hinge, degree = true;
+	bool hinge, ball, degree = true;
 
 	label(e->el, name, sizeof name);
 	type = phys_node_is(e->el, "freejoint") ? phys_xstrdup("free") :
 	    resolve_word(d->root, e->el, "joint", "type");
 	hinge = !type || strcmp(type, "hinge") == 0;
-	if (type && strcmp(type, "hinge") && strcmp(type, "slide")) {
+	ball = type && strcmp(type, "ball") == 0;
+	if (type && strcmp(type, "hinge") && strcmp(type, "slide") && !ball) {
 		free(type);
 		return phys_failat(d->name, phys_node_line(e->el), "%s is a "
-		    "%s joint: phys keeps no %s of it", name,
-		    phys_node_is(e->el, "freejoint") ? "free" : "ball",
-		    p->name);
+		    "free joint: phys keeps no %s of it", name, p->name);
 	}
 	free(type);
+	/* a ball has no axis, and its range is its largest turn */
+	if (ball && (strcmp(p->name, "axis.xyz") == 0 ||
+	    strcmp(p->name, "axis.limit.lower") == 0 ||
+	    strcmp(p->name, "axis.dynamics.spring_reference") == 0))
+		return phys_failat(d->name, phys_node_line(e->el), "%s is a "
+		    "ball joint, whose MJCF holds no %s", name, p->name);
 	if (strcmp(p->name, "axis.xyz") == 0) {
 		if (phys_parse_doubles(value, v, 3) != 3)
 			return phys_fail("an axis needs three numbers, not "
@@ -840,9 +845,10 @@ edit_joint(struct phys_doc *d, struct mj_ent *e, const struct phys_param *p,
 		degree = strcmp(w, "radian") != 0;
 		free(w);
 	}
-	if (hinge && degree)
+	if ((hinge || ball) && degree)
 		unit = 180 / M_PI;
-	resolve(d->root, e->el, "joint", "ref", &ref, 1, &from);
+	if (!ball)
+		resolve(d->root, e->el, "joint", "ref", &ref, 1, &from);
 	if (strcmp(p->name, "axis.dynamics.spring_reference") == 0)
 		return set_number(d, e->el, "joint", "springref", 0, 1, zero,
 		    x * unit + ref);

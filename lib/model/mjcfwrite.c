@@ -484,8 +484,13 @@ put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 
 	if (ref != 0)
 		phys_mjcf_nums(b, "ref", &ref, 1);
-	/* a one-sided limit keeps SDF's huge number for the open side */
-	if (limited)
+	/* a ball's range is its largest turn; a one-sided limit keeps SDF's
+	 * huge number for the open side */
+	if (j->type == PHYS_JOINT_BALL)
+		limited = phys_has_upper(a.upper);
+	if (limited && j->type == PHYS_JOINT_BALL)
+		put_range(b, 0, a.upper);
+	else if (limited)
 		put_range(b, phys_has_lower(a.lower) ? a.lower + ref : a.lower,
 		    phys_has_upper(a.upper) ? a.upper + ref : a.upper);
 	phys_buf_printf(b, " limited=\"%s\"", limited ? "true" : "false");
@@ -493,13 +498,13 @@ put_axis_values(struct phys_buf *b, const struct phys_joint *j, int k)
 		phys_mjcf_nums(b, "damping", &a.damping, 1);
 	if (a.friction != 0)
 		phys_mjcf_nums(b, "frictionloss", &a.friction, 1);
-	if (a.stiffness != 0) {
+	if (a.stiffness != 0)
 		phys_mjcf_nums(b, "stiffness", &a.stiffness, 1);
+	/* a ball's spring pulls to qpos0, the loaded pose */
+	if (a.stiffness != 0 && j->type != PHYS_JOINT_BALL)
 		phys_mjcf_nums(b, "springref", &springref, 1);
-	}
-	/* each hinge of a universal joint its own; phys's ball joints have
-	 * none (the engine gives them none) */
-	if (armature != 0 && j->type != PHYS_JOINT_BALL)
+	/* each hinge of a universal joint its own, each turn of a ball */
+	if (armature != 0)
 		phys_mjcf_nums(b, "armature", &armature, 1);
 	if (limited)
 		put_limit_softness(b, j->vals);

@@ -210,9 +210,21 @@ struct inert {
 	char *name;	/* the parameter, or the block */
 };
 
+/* Whether p is a value of entity idx of scope s that the engine does
+ * not hold on a joint of that kind: one of a ball's axis values. */
 static bool
-inert_of(const struct run *r, const struct phys_param *p,
-    const struct phys_value *v, struct inert *in)
+inert_on_joint(const struct run *r, phys_scope s, int idx,
+    const struct phys_param *p)
+{
+	unsigned bit = phys_ball_value(p);
+
+	return s == PHYS_S_JOINT && bit && r->w->joints[idx].type ==
+	    PHYS_JOINT_BALL && !(r->engine->ball_values & bit);
+}
+
+static bool
+inert_of(const struct run *r, phys_scope s, int idx,
+    const struct phys_param *p, const struct phys_value *v, struct inert *in)
 {
 	enum phys_engine_support how = r->engine->support(p);
 	const struct phys_engine_info *other = NULL;
@@ -220,6 +232,8 @@ inert_of(const struct run *r, const struct phys_param *p,
 	size_t n = 0;
 	bool inert;
 
+	if (inert_on_joint(r, s, idx, p))
+		how = PHYS_SUPPORT_INERT;
 	if (how != PHYS_SUPPORT_INERT && how != PHYS_SUPPORT_OTHER)
 		return false;
 	/* what implicit_servo asks, the engine does of itself */
@@ -248,7 +262,8 @@ inert_of(const struct run *r, const struct phys_param *p,
 	} else {
 		in->kind = INERT_SET;
 		in->whose = NULL;
-		in->name = phys_xstrdup(p->name);
+		in->name = inert_on_joint(r, s, idx, p) ? phys_xasprintf(
+		    "%s of a ball joint", p->name) : phys_xstrdup(p->name);
 	}
 	return true;
 }
@@ -352,7 +367,8 @@ warn_if_inert(const struct run *r, phys_scope s, int idx,
 {
 	struct inert in;
 
-	if (!inert_of(r, p, v, &in) || derived_in_file(r, s, idx, p, v))
+	if (!inert_of(r, s, idx, p, v, &in) ||
+	    derived_in_file(r, s, idx, p, v))
 		return;
 	if (!from.known)
 		from = file_origin(r, s, idx, p, v, in.kind == INERT_BLOCK);
@@ -383,7 +399,7 @@ warn_inert(const struct run *r, phys_scope s, int idx,
 	for (i = 0; i < all; i++) {
 		const struct phys_param *p = phys_scope_param(s, i);
 
-		if (!inert_of(r, p, &vals[i], &in[n]))
+		if (!inert_of(r, s, idx, p, &vals[i], &in[n]))
 			continue;
 		if (derived_in_file(r, s, idx, p, &vals[i])) {
 			inert_free(&in[n]);
