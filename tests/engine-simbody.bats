@@ -139,7 +139,7 @@ stack() {
 # slides until it rolls at v / (1 + I / (m r^2)) = 2/3 m/s. Simbody's
 # elastic foundation dissipates as the cylinder's surface rolls through
 # the contact (a rolling resistance): at 1 s/m it keeps 2/3 m/s to 2%
-# over 2 s (its mesh's edges, 24 of them before, took a third of it);
+# over 2 s (its mesh's edges, 18 of them before, took a third of it);
 # at SDF's default 100 s/m it slows, 0.38-0.43 m/s at 2 s.
 @test "Simbody rolls a lying cylinder at v / (1 + I / (m r^2)) over its mesh's edges; the contact's dissipation is its rolling resistance" {
 	cat > "$TMP/roll.sdf" <<'SDF'

@@ -69,7 +69,7 @@ using SimTK::Vec3;
  * measured two to three times slower here). A cylinder lying on its side
  * rolls over the edges between its sides, each a bump that takes about
  * (1 - cos(2 pi / sides)) / 1.5 of a solid one's rate: of 64 sides, in
- * two lengths (Simbody's own cylinder mesh, of 12, lost 40% of its rate
+ * two lengths (Simbody's own cylinder mesh, of 18, lost 40% of its rate
  * in 2 s where the contact's dissipation lets it keep all but 2%). */
 const int BOX_RESOLUTION = 2;
 const int CYLINDER_SIDES = 64;
