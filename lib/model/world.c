@@ -2281,7 +2281,28 @@ joint_axis(struct scope *sc, struct phys_joint *j, const char *elem,
 	return 0;
 }
 
-/* What screw and gearbox joints need beyond the common elements. */
+/*
+ * A ball turned by its axis's damping, friction, spring or upper limit,
+ * as phys turns one (phys(7), SDF SUPPORT) and Gazebo's engines do not:
+ * said of a file written as SDF (an MJCF ball has them).
+ */
+static void
+ball_note(struct scope *sc, const struct phys_joint *j)
+{
+	const struct phys_value *v = j->vals;
+
+	if (sc->doc->from == PHYS_DOC_MJCF || !(PVD(v,
+	    JOINT_axis_dynamics_damping) != 0 || PVD(v,
+	    JOINT_axis_dynamics_friction) != 0 || PVD(v,
+	    JOINT_axis_dynamics_spring_stiffness) != 0 ||
+	    phys_has_upper(PVD(v, JOINT_axis_limit_upper))))
+		return;
+	warn_node(sc->L, sc->doc, j->node, "ball joint '%s': phys turns it by "
+	    "its axis's damping, friction, spring and upper limit, which "
+	    "Gazebo's engines leave out", j->name);
+}
+
+/* What ball, screw and gearbox joints need beyond the common elements. */
 static int
 joint_kind_checks(struct scope *sc, struct phys_joint *j)
 {
@@ -2290,6 +2311,8 @@ joint_kind_checks(struct scope *sc, struct phys_joint *j)
 	int rc;
 
 	j->reference = -1;
+	if (j->type == PHYS_JOINT_BALL)
+		ball_note(sc, j);
 	if (j->type == PHYS_JOINT_SCREW) {
 		e = phys_child(j->node, "thread_pitch");
 		if (e && PVD(j->vals, JOINT_thread_pitch) == 0)
