@@ -2266,19 +2266,6 @@ set_ball(dart_engine *e, int ji)
 	return 0;
 }
 
-/* Travel per radian of a screw (as under ODE): SDF 1.10's
- * screw_thread_pitch in metres per turn, or the older thread_pitch in
- * radians per metre, positive for a left-hand thread. */
-double
-screw_lead(const dart_engine *e, int ji)
-{
-	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
-
-	if (PV(v, JOINT_screw_thread_pitch)->given)
-		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
-	return -1 / PVD(v, JOINT_thread_pitch);
-}
-
 /*
  * The DART joint of tree joint ji under parent (null: the world), its
  * frame the joint's at load, in the parent body's frame and the child's,
@@ -2323,7 +2310,8 @@ make_tree_joint(dart_engine *e, const dd::SkeletonPtr &skel,
 	case PHYS_JOINT_SCREW: {
 		dd::ScrewJoint::Properties p;
 
-		dj.lead = screw_lead(e, ji);
+		dj.lead = phys_joint_screw_lead(vals(e, PHYS_S_JOINT,
+		    ji));
 		p.mAxis = a1;
 		p.mPitch = dj.lead * 2 * M_PI;
 		made = skel->createJointAndBodyNodePair<dd::ScrewJoint>(parent,
@@ -3966,7 +3954,8 @@ dart_engine_apply_joint(struct dart_engine *e, int ji)
 		(void)vel;
 	}
 	if (j->type == PHYS_JOINT_SCREW) {
-		dj.lead = screw_lead(e, ji);
+		dj.lead = phys_joint_screw_lead(vals(e, PHYS_S_JOINT,
+		    ji));
 		static_cast<dd::ScrewJoint *>(dj.dj)->setPitch(dj.lead * 2 * M_PI);
 	}
 	return set_axes(e, ji);
