@@ -421,6 +421,47 @@ live_until_gone() {
 	done
 }
 
+# slow_gnuplot DIR: DIR/gnuplot, which does what gnuplot does with each
+# script phys-introspect has it load (strace shows it): read the file in
+# one read(), write the output file the script names, print the frame's
+# mark, and only then read on to the file's end, here 0.3 s later. What
+# it finds past the script it ran goes into DIR/past.
+slow_gnuplot() {
+	cat > "$1/gnuplot" <<'SH'
+#!/bin/bash
+dir=$(dirname "$0")
+: > "$dir/past"
+while IFS= read -r line; do
+	case $line in
+	"load '"*)
+		f=${line:6}
+		exec 3< "${f%?}"
+		script=$(dd bs=1M count=1 <&3 2>/dev/null)
+		out=$(sed -n "s/^set output '\(.*\)'$/\1/p" <<<"$script")
+		[ -z "$out" ] || echo '<svg></svg>' > "$out"
+		grep -q "^print 'phys-introspect: frame done'" <<<"$script" &&
+		    echo 'phys-introspect: frame done'
+		sleep 0.3
+		cat <&3 >> "$dir/past"
+		exec 3<&- ;;
+	esac
+done
+SH
+	chmod +x "$1/gnuplot"
+}
+
+@test "plot --live never rewrites a script gnuplot may still be reading to its end: a gnuplot slow to find it finds nothing more" {
+	mkdir bin
+	slow_gnuplot bin
+	"$PHYS_BIN/phys-step" -t 0.2 -e 10 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
+	# each row a frame: each script longer than the last
+	(while IFS= read -r l; do echo "$l"; sleep 0.05; done < run.jsonl) |
+	    PATH="$PWD/bin:$PATH" run -0 phys-introspect plot --live --interval 0.01 -o live.svg 'ball::link/pose.z'
+	[ -s live.svg ]
+	# a rewritten script gave it the next script's tail, with its mark
+	[ ! -s bin/past ] || fail "read past its script: $(head -c 300 bin/past)"
+}
+
 @test "plot --live keeps the last --window samples and needs one run" {
 	"$PHYS_BIN/phys-step" -t 0.1 -e 10 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
 	run -0 phys-introspect plot --live -o w.svg --window 3 -f run.jsonl 'ball::link/pose.z'

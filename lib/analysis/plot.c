@@ -787,28 +787,59 @@ struct gnuplot {
 	int out;		/* its standard output, or -1: ours */
 	FILE *err;		/* its standard error, or NULL: ours */
 	char *script;		/* the temporary script file, or NULL */
-	int sfd;
 };
 
-/* Hands gnuplot a script through the temporary file; -1 and errno. */
+/* script into a new file renamed over path; -1 and errno. */
+static int
+replace_file(const char *path, const struct phys_buf *script)
+{
+	char *tmp = phys_xasprintf("%s.XXXXXX", path);
+	int fd, rc, saved;
+
+	if ((fd = mkstemp(tmp)) < 0) {
+		free(tmp);
+		return -1;
+	}
+	rc = write_all(fd, script->s ? script->s : "", script->len);
+	if (close(fd) < 0)
+		rc = -1;
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = -1;
+	if (rc < 0) {
+		saved = errno;
+		unlink(tmp);
+		errno = saved;
+	}
+	free(tmp);
+	return rc;
+}
+
+/*
+ * Hands gnuplot a script through the temporary file; -1 and errno. Each
+ * script is a new file renamed over the last, never the last rewritten:
+ * gnuplot prints a frame's FRAME_DONE before it reads to the end of the
+ * file it loads, and a file rewritten in that moment gave it the next
+ * script's tail to run, and a FRAME_DONE too many (the next frame then
+ * taken for done before gnuplot drew it).
+ */
 static int
 gp_send(struct gnuplot *gp, const struct phys_buf *script)
 {
 	struct phys_buf cmd = { 0 };
 	const char *dir = getenv("TMPDIR");
-	int rc;
+	int rc, fd;
 
 	if (!gp->script) {
 		gp->script = phys_xasprintf("%s/phys-plot.XXXXXX", dir && *dir ?
 		    dir : "/tmp");
-		if ((gp->sfd = mkstemp(gp->script)) < 0) {
+		if ((fd = mkstemp(gp->script)) < 0) {
 			free(gp->script);
 			gp->script = NULL;
 			return -1;
 		}
+		close(fd);
 	}
-	if (ftruncate(gp->sfd, 0) < 0 || lseek(gp->sfd, 0, SEEK_SET) < 0 ||
-	    write_all(gp->sfd, script->s ? script->s : "", script->len) < 0)
+	if (replace_file(gp->script, script) < 0)
 		return -1;
 	phys_buf_puts(&cmd, "load ");
 	put_gpstr(&cmd, gp->script);
@@ -892,7 +923,6 @@ gp_finish(struct gnuplot *gp, const char *prog, char *err, size_t errsize)
 		;
 	/* only now: gnuplot may still be loading it */
 	if (gp->script) {
-		close(gp->sfd);
 		unlink(gp->script);
 		free(gp->script);
 		gp->script = NULL;
