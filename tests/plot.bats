@@ -462,6 +462,28 @@ SH
 	[ ! -s bin/past ] || fail "read past its script: $(head -c 300 bin/past)"
 }
 
+@test "plot --live stopped by SIGTERM or SIGHUP ends by the signal and leaves no gnuplot script behind" {
+	"$PHYS_BIN/phys-step" -t 0.2 -e 10 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
+	mkdir tmp
+	# (a background job of a script ignores SIGINT)
+	for sig in TERM HUP; do
+		rm -f in
+		mkfifo in
+		TMPDIR="$PWD/tmp" phys-introspect plot --live --interval 0.05 -o live.svg -f in 'ball::link/pose.z' 2>err &
+		pid=$!
+		exec 7>in
+		head -5 run.jsonl >&7
+		eventually 60 grep -q '</svg>' live.svg || fail "SIG$sig: no first frame: $(cat err)"
+		[ -n "$(ls tmp)" ] || fail "SIG$sig: no script while it runs"
+		kill -"$sig" "$pid"
+		status=0
+		live_until_gone "$pid" || status=$?
+		exec 7>&-
+		[ "$status" -eq $((128 + $(kill -l "$sig"))) ] || fail "SIG$sig: exit status $status"
+		[ -z "$(ls tmp)" ] || fail "SIG$sig: left $(ls tmp)"
+	done
+}
+
 @test "plot --live keeps the last --window samples and needs one run" {
 	"$PHYS_BIN/phys-step" -t 0.1 -e 10 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
 	run -0 phys-introspect plot --live -o w.svg --window 3 -f run.jsonl 'ball::link/pose.z'

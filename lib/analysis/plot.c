@@ -838,6 +838,7 @@ gp_send(struct gnuplot *gp, const struct phys_buf *script)
 			return -1;
 		}
 		close(fd);
+		phys_stop_removes_scratch(gp->script);
 	}
 	if (replace_file(gp->script, script) < 0)
 		return -1;
@@ -923,6 +924,7 @@ gp_finish(struct gnuplot *gp, const char *prog, char *err, size_t errsize)
 		;
 	/* only now: gnuplot may still be loading it */
 	if (gp->script) {
+		phys_stop_removes_scratch(NULL);
 		unlink(gp->script);
 		free(gp->script);
 		gp->script = NULL;

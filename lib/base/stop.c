@@ -53,6 +53,7 @@ static volatile sig_atomic_t out_whole = 1;	/* the reader has whole lines */
 static volatile sig_atomic_t stdout_ours;	/* stdout is out_write's */
 static volatile sig_atomic_t stdout_closed;
 static char *volatile pending_tmp;	/* a temporary file not yet renamed */
+static char *volatile scratch;		/* a file kept while the program runs */
 static const char *volatile last_words;	/* for the terminal, at a stop */
 static volatile size_t last_words_len;
 static void (*volatile stop_fn)(int, void *);	/* phys_stop_defer's */
@@ -79,6 +80,8 @@ die_by_signal(int sig)
 
 	if (pending_tmp)
 		unlink(pending_tmp);
+	if (scratch)
+		unlink(scratch);
 	if (last_words)
 		(void)!write(STDOUT_FILENO, last_words, last_words_len);
 	signal(sig, SIG_DFL);
@@ -549,6 +552,12 @@ void
 phys_stop_removes(char *tmp)
 {
 	pending_tmp = tmp;
+}
+
+void
+phys_stop_removes_scratch(char *path)
+{
+	scratch = path;
 }
 
 void

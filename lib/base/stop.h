@@ -48,6 +48,9 @@ void phys_stop_defer(void (*fn)(int sig, void *ctx), void *ctx);
 /* A temporary file to remove if a signal stops the program before it is
  * renamed into place (NULL: none). */
 void phys_stop_removes(char *tmp);
+/* A scratch file the program keeps while it runs (a gnuplot script), to
+ * remove if a signal stops the program (NULL: none). */
+void phys_stop_removes_scratch(char *path);
 /* Bytes for standard output if a signal stops the program (NULL: none):
  * what puts a terminal back as it was. text must outlive the call. */
 void phys_stop_writes(const char *text, size_t len);
