@@ -402,7 +402,10 @@ live_until_gone() {
 			[ "$sig" = STOP ] || want=Z
 			eventually 30 in_state "$gp" "$want" ||
 			    fail "gnuplot never in state $want"
-			tail -n +6 run.jsonl >&7
+			tail -n +6 run.jsonl >&7 || {
+				st=0
+				wait "$pid" || st=$?
+				fail "SIG$sig: the plot stopped reading its input (status $st): $(cat err)"; }
 			exec 7>&-
 			# the input has ended: so has the plot, with the reason
 			status=0
