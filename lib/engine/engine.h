@@ -89,18 +89,6 @@ struct phys_engine_info {
 	unsigned ball_values;
 };
 
-/* A ball joint's axis values: viscous damping (axis.dynamics.damping),
- * Coulomb friction (.friction), a spring to the loaded pose
- * (.spring_stiffness), the largest turn from it (axis.limit.upper). */
-enum {
-	PHYS_BALL_DAMPING = 1,
-	PHYS_BALL_FRICTION = 2,
-	PHYS_BALL_SPRING = 4,
-	PHYS_BALL_RANGE = 8
-};
-/* The PHYS_BALL_* bit parameter p is of a ball joint, 0 for none. */
-unsigned phys_ball_value(const struct phys_param *p);
-
 /* Every engine phys has, NULL-terminated, in engines.def's order
  * (lib/engine/registry.c); and one by type, or NULL. */
 extern const struct phys_engine_info *const phys_engines[];

@@ -2441,17 +2441,14 @@ ball_forces(struct bullet_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
-	struct phys_axis_values a = phys_joint_axis_values(v, 0);
 	const bmotion &c = motion_now(e, j->child), &p = motion_now(e,
 	    j->parent);
 
-	if (a.damping == 0 && a.stiffness == 0)
+	if (!(phys_ball_values_set(v) & (PHYS_BALL_DAMPING | PHYS_BALL_SPRING)))
 		return;
-	btVector3 T = bt(phys_ball_torque(v, c.pose.q, p.pose.q,
-	    j->child < 0 ? PHYS_QUAT_IDENTITY : e->w->links[j->child].pose.q,
-	    j->parent < 0 ? PHYS_QUAT_IDENTITY :
-	    e->w->links[j->parent].pose.q, v3_sub(c.ang, p.ang),
-	    axis_inverse_bound(e, ji, false), e->step));
+	btVector3 T = bt(phys_ball_torque(e->w, ji, v, c.pose.q, p.pose.q,
+	    v3_sub(c.ang, p.ang), axis_inverse_bound(e, ji, false),
+	    e->step));
 	btRigidBody *cb = j->child >= 0 ? e->links[(size_t)j->child].body :
 	    nullptr;
 	btRigidBody *pb = j->parent >= 0 ? e->links[(size_t)j->parent].body :

@@ -125,15 +125,23 @@ damping_within_step(double d, double inv_inertia, double h)
 	return d;
 }
 
+/* Link li's turn as loaded; the world's for -1. */
+static phys_quat
+loaded_turn(const struct phys_scene *sc, int li)
+{
+	return li < 0 ? PHYS_QUAT_IDENTITY : sc->links[li].pose.q;
+}
+
 phys_vec3
-phys_ball_torque(const struct phys_value *v, phys_quat child,
-    phys_quat parent, phys_quat child_load, phys_quat parent_load,
+phys_ball_torque(const struct phys_scene *sc, int ji,
+    const struct phys_value *v, phys_quat child, phys_quat parent,
     phys_vec3 w, double inv_inertia, double h)
 {
+	const struct phys_joint *j = &sc->joints[ji];
 	struct phys_axis_values a = phys_joint_axis_values(v, 0);
 	/* where the child would be, its parent where it is */
 	phys_quat rest = phys_quat_mul(parent, phys_quat_mul(phys_quat_conj(
-	    parent_load), child_load));
+	    loaded_turn(sc, j->parent)), loaded_turn(sc, j->child)));
 	phys_quat d = phys_quat_normalize(phys_quat_mul(child,
 	    phys_quat_conj(rest)));
 	phys_vec3 axis = v3(d.x, d.y, d.z);

@@ -99,16 +99,16 @@ double phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
 double phys_joint_spring_damper_stable(const struct phys_value *v, int k,
     double pos, double vel, double inv_inertia, double h);
 /*
- * The torque (world frame) a ball joint's damping and spring, its axis's,
- * put on its child, the parent taking the opposite: -d w - k theta n, w
- * the child's angular velocity less the parent's, theta n the turn
- * (world frame) from where the child would be on its parent as loaded;
- * child, parent: the links' turns now, and as loaded (the world's:
- * identity). The damping is held as an axis's is, to 1 / (h inv_inertia)
- * (phys_joint_spring_damper_stable).
+ * The torque (world frame) ball joint ji's damping and spring, its
+ * axis's in the run's values v, put on its child, the parent taking the
+ * opposite: -d w - k theta n, w the child's angular velocity less the
+ * parent's, theta n the turn (world frame) from where the child would be
+ * on its parent as loaded; child, parent: the links' turns now (the
+ * world's: identity). The damping is held as an axis's is, to 1 / (h
+ * inv_inertia) (phys_joint_spring_damper_stable).
  */
-phys_vec3 phys_ball_torque(const struct phys_value *v, phys_quat child,
-    phys_quat parent, phys_quat child_load, phys_quat parent_load,
+phys_vec3 phys_ball_torque(const struct phys_scene *sc, int ji,
+    const struct phys_value *v, phys_quat child, phys_quat parent,
     phys_vec3 w, double inv_inertia, double h);
 /* Whether axis k's damping stops no motion of inverse inertia at most
  * inv_bound within a step of h: then the stable force is Gazebo's as it

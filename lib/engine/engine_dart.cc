@@ -2190,6 +2190,20 @@ ancestor(const dart_engine *e, const std::vector<int> &parent_joint, int anc,
 	return false;
 }
 
+/* Whether DART runs axis values a of joint j: damping and spring
+ * stiffness from 0 to DART_RANGE (it integrates them implicitly, which
+ * takes none below 0), friction up to it; else -1, saying so. */
+int
+dart_runs(const struct phys_joint *j, const struct phys_axis_values &a)
+{
+	if (a.damping >= 0 && a.stiffness >= 0 && a.damping <= DART_RANGE &&
+	    a.stiffness <= DART_RANGE && a.friction <= DART_RANGE)
+		return 0;
+	return phys_fail("joint '%s': DART runs damping and spring stiffness "
+	    "from 0 to %g (ODE and Bullet run others), not %g and %g",
+	    j->name, DART_RANGE, a.damping, a.stiffness);
+}
+
 /* The limits, damping, spring and friction of a tree joint's axes from
  * the run's values: DART's own joint coefficients. */
 int
@@ -2209,13 +2223,8 @@ set_axes(dart_engine *e, int ji)
 		double lo = a.lower, hi = a.upper, damping = a.damping;
 		double stiff = a.stiffness, ref = a.reference, fr = a.friction;
 
-		/* DART integrates them implicitly, which takes none below 0. */
-		if (!(damping >= 0 && stiff >= 0 && damping <= DART_RANGE &&
-		    stiff <= DART_RANGE && fr <= DART_RANGE))
-			return phys_fail("joint '%s': DART runs damping and "
-			    "spring stiffness from 0 to %g (ODE and Bullet run "
-			    "others), not %g and %g", j->name, DART_RANGE,
-			    damping, stiff);
+		if (dart_runs(j, a) < 0)
+			return -1;
 
 		/* Positions count from the loaded configuration, or from
 		 * where the axes last changed. */
@@ -2252,11 +2261,8 @@ set_ball(dart_engine *e, int ji)
 	    PHYS_S_JOINT, ji), 0);
 	dd::Joint *d = e->joints[(size_t)ji].dj;
 
-	if (!(a.damping >= 0 && a.stiffness >= 0 && a.damping <= DART_RANGE &&
-	    a.stiffness <= DART_RANGE && a.friction <= DART_RANGE))
-		return phys_fail("joint '%s': DART runs damping and spring "
-		    "stiffness from 0 to %g (ODE and Bullet run others), not "
-		    "%g and %g", j->name, DART_RANGE, a.damping, a.stiffness);
+	if (dart_runs(j, a) < 0)
+		return -1;
 	for (std::size_t k = 0; k < 3; k++) {
 		d->setDampingCoefficient(k, a.damping);
 		d->setSpringStiffness(k, a.stiffness);

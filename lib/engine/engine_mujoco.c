@@ -136,8 +136,9 @@ struct mujoco_engine {
 	 * out; given while the run's values had filtered_at changes. */
 	unsigned char *filtered;
 	unsigned long filtered_at;
-	/* the run's values' changes when the geoms' margins were set */
-	unsigned long margins_at;
+	/* the run's values' changes when the model's collision values were
+	 * set (apply_collision_values) */
+	unsigned long collisions_at;
 	/* edit_contacts' values by geom pair, kept while the run's values
 	 * have memo_at changes (an open-addressed table of memo_cap, a
 	 * power of 2; made again with the model) */
@@ -1019,18 +1020,11 @@ static int
 gear_joints(const struct mujoco_engine *e, int ji, int gear[2], double coef[2])
 {
 	const struct phys_joint *j = &e->w->joints[ji];
-	int k, link;
 
-	for (k = 0; k < 2; k++) {
-		link = k ? j->child : j->parent;
-		gear[k] = link < 0 ? -1 : phys_gear_hinge(e->w, j->reference,
-		    link, j->axis[k], &coef[k]);
-		if (gear[k] < 0)
-			return refuse_joint(j, "the MuJoCo engine couples the "
-			    "revolute joints that turn a gearbox's links "
-			    "about its reference body, and one of them has "
-			    "none");
-	}
+	if (phys_gearbox_gears(e->w, j, gear, coef) < 0)
+		return refuse_joint(j, "the MuJoCo engine couples the "
+		    "revolute joints that turn a gearbox's links about its "
+		    "reference body, and one of them has none");
 	return 0;
 }
 
@@ -1846,7 +1840,7 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 	}
 	for (k = 0; k < 2; k++) {
 		jid = mj->jnt[k];
-		if (jid < 0 || m->jnt_type[jid] == mjJNT_BALL)
+		if (jid < 0)
 			continue;
 		a = phys_joint_axis_values(v, k);
 		dof = m->jnt_dofadr[jid];
@@ -3578,11 +3572,6 @@ within_depth(const struct mujoco_engine *e)
 	return rc;
 }
 
-/*
- * The model and data of the world at its run's values: MJCF written,
- * loaded, mapped back, every value applied. The state is the loaded
- * configuration at rest.
- */
 /* Whether no two of the n geoms may touch (contact_filter would discard
  * every pair of them); *asked counts the pairs asked. */
 static bool
@@ -3661,9 +3650,7 @@ group_geoms(struct mujoco_engine *e)
  * set_contact). A pair's margin wider than its geoms' widens theirs, as
  * MuJoCo finds a <pair>'s contacts within the pair's margin: their other
  * contacts found farther than their own margin stay inactive, as each
- * contact's includemargin is its surfaces'. Again whenever the run's
- * values change, as the other collision values are read at every
- * contact.
+ * contact's includemargin is its surfaces'.
  */
 static void
 apply_margins(struct mujoco_engine *e)
@@ -3674,7 +3661,6 @@ apply_margins(struct mujoco_engine *e)
 	size_t k;
 	int g, c;
 
-	e->margins_at = e->v->changes;
 	for (k = 0; k < w->npairs; k++) {
 		double pm = PVD(w->pairs[k].vals,
 		    COLLISION_surface_contact_mujoco_margin);
@@ -3691,9 +3677,24 @@ apply_margins(struct mujoco_engine *e)
 		    COLLISION_surface_contact_mujoco_gap);
 	}
 	free(wide);
+}
+
+/* The collision values MuJoCo's model holds, where the others are read
+ * at every contact: margins and gaps, and the contype bits; again
+ * whenever the run's values change. */
+static void
+apply_collision_values(struct mujoco_engine *e)
+{
+	e->collisions_at = e->v->changes;
+	apply_margins(e);
 	group_geoms(e);
 }
 
+/*
+ * The model and data of the world at its run's values: MJCF written,
+ * loaded, mapped back, every value applied. The state is the loaded
+ * configuration at rest.
+ */
 static int
 build(struct mujoco_engine *e, bool at_load)
 {
@@ -3735,7 +3736,7 @@ build(struct mujoco_engine *e, bool at_load)
 	for (i = 0; i < w->njoints; i++)
 		apply_joint_values(e, (int)i);
 	apply_tendons(e);
-	apply_margins(e);
+	apply_collision_values(e);
 	set_constants(e);
 	refresh(e);
 	if (at_load)
@@ -4050,8 +4051,8 @@ mujoco_engine_step(struct mujoco_engine *e, double t0, double t1)
 	MUJOCO_TRAP(e, return -1);
 
 	e->now = t0;
-	if (e->margins_at != e->v->changes)
-		apply_margins(e);
+	if (e->collisions_at != e->v->changes)
+		apply_collision_values(e);
 	save_state(e);
 	while ((rc = attempt(e)) != 0) {
 		restore_state(e);

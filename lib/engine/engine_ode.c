@@ -1438,18 +1438,15 @@ ball_forces(struct ode_engine *e, int ji)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
-	struct phys_axis_values a = phys_joint_axis_values(v, 0);
 	dBodyID c = joint_body(e, j->child), p = joint_body(e, j->parent);
 	phys_vec3 wc, wp, t;
 	phys_quat qc, qp;
 
-	if (a.damping == 0 && a.stiffness == 0)
+	if (!(phys_ball_values_set(v) & (PHYS_BALL_DAMPING | PHYS_BALL_SPRING)))
 		return;
 	qc = link_turn(e, j->child, &wc);
 	qp = link_turn(e, j->parent, &wp);
-	t = phys_ball_torque(v, qc, qp, j->child < 0 ? PHYS_QUAT_IDENTITY :
-	    e->w->links[j->child].pose.q, j->parent < 0 ? PHYS_QUAT_IDENTITY :
-	    e->w->links[j->parent].pose.q, v3_sub(wc, wp),
+	t = phys_ball_torque(e->w, ji, v, qc, qp, v3_sub(wc, wp),
 	    body_inverse_bound(c) + body_inverse_bound(p), e->step);
 	if (c && !dBodyIsKinematic(c))
 		dBodyAddTorque(c, t.x, t.y, t.z);

@@ -1069,13 +1069,37 @@ phys_mesh_geometry(const struct phys_mesh *m)
 	return closed_mesh(vx, faces);
 }
 
+/* A closed solid of rings about z: vx holds a top pole, nrings rings of
+ * around vertices each from the top down, and a bottom pole; its faces
+ * fan out from the poles and join each ring to the next. */
+SimTK::ContactGeometry
+ringed_solid(const std::vector<Vec3> &vx, int around, int nrings)
+{
+	std::vector<int> f;
+	int last = (int)vx.size() - 1;
+
+	for (int j = 0; j < around; j++) {
+		int j1 = (j + 1) % around;
+
+		f.insert(f.end(), { 0, 1 + j, 1 + j1 });
+		for (int i = 0; i + 1 < nrings; i++) {
+			int a = 1 + i * around, b = a + around;
+
+			f.insert(f.end(), { a + j, b + j, b + j1 });
+			f.insert(f.end(), { a + j, b + j1, a + j1 });
+		}
+		int a = 1 + (nrings - 1) * around;
+		f.insert(f.end(), { a + j, last, a + j1 });
+	}
+	return closed_mesh(vx, f);
+}
+
 /* A capsule along z: two hemispheres of rings joined by the cylinder. */
 SimTK::ContactGeometry
 capsule_geometry(double r, double len)
 {
 	const int around = 16, rings = 4;	/* rings per cap, pole apart */
 	std::vector<Vec3> vx;
-	std::vector<int> f;
 
 	vx.push_back(Vec3(0, 0, len / 2 + r));
 	for (int cap = 0; cap < 2; cap++)
@@ -1091,21 +1115,7 @@ capsule_geometry(double r, double len)
 			}
 		}
 	vx.push_back(Vec3(0, 0, -len / 2 - r));
-	int nring = 2 * rings, last = (int)vx.size() - 1;
-	for (int j = 0; j < around; j++) {
-		int j1 = (j + 1) % around;
-
-		f.insert(f.end(), { 0, 1 + j, 1 + j1 });
-		for (int i = 0; i + 1 < nring; i++) {
-			int a = 1 + i * around, b = a + around;
-
-			f.insert(f.end(), { a + j, b + j, b + j1 });
-			f.insert(f.end(), { a + j, b + j1, a + j1 });
-		}
-		int a = 1 + (nring - 1) * around;
-		f.insert(f.end(), { a + j, last, a + j1 });
-	}
-	return closed_mesh(vx, f);
+	return ringed_solid(vx, around, 2 * rings);
 }
 
 /* A cylinder along z: CYLINDER_SIDES sides, CYLINDER_RINGS lengths. */
@@ -1114,7 +1124,6 @@ cylinder_geometry(double r, double len)
 {
 	const int around = CYLINDER_SIDES, rings = CYLINDER_RINGS;
 	std::vector<Vec3> vx;
-	std::vector<int> f;
 
 	vx.push_back(Vec3(0, 0, len / 2));
 	for (int i = 0; i <= rings; i++)
@@ -1125,21 +1134,7 @@ cylinder_geometry(double r, double len)
 			    len / 2 - len * i / rings));
 		}
 	vx.push_back(Vec3(0, 0, -len / 2));
-	int last = (int)vx.size() - 1;
-	for (int j = 0; j < around; j++) {
-		int j1 = (j + 1) % around;
-
-		f.insert(f.end(), { 0, 1 + j, 1 + j1 });
-		for (int i = 0; i < rings; i++) {
-			int a = 1 + i * around, b = a + around;
-
-			f.insert(f.end(), { a + j, b + j, b + j1 });
-			f.insert(f.end(), { a + j, b + j1, a + j1 });
-		}
-		int a = 1 + rings * around;
-		f.insert(f.end(), { a + j, last, a + j1 });
-	}
-	return closed_mesh(vx, f);
+	return ringed_solid(vx, around, rings + 1);
 }
 
 /* A heightmap as a closed solid: its surface, walls down to a floor a
@@ -1817,6 +1812,14 @@ make_gearbox(simbody_engine *e, model &m, int ji)
 
 /* ---- forces phys adds: joints and velocity decay ---- */
 
+/* Coulomb friction fric against rate u, proportional to the rate below
+ * the transition speed vt, as the contacts' friction is. */
+double
+coulomb(double fric, double u, double vt)
+{
+	return -fric * fmax(-1, fmin(1, u / vt));
+}
+
 /* A joint's generalized force along coordinate k at this state: spring,
  * viscous damping, Coulomb friction and the limit's stop. */
 double
@@ -1838,9 +1841,7 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 	if (e->w->joints[ji].type == PHYS_JOINT_SCREW)
 		f += sj.lead * phys_joint_spring_damper(v, 1, sj.lead * q,
 		    sj.lead * u);
-	/* Coulomb friction, proportional to the rate below the transition
-	 * speed, as the contacts' friction is. */
-	f -= fric * fmax(-1, fmin(1, u / vt));
+	f += coulomb(fric, u, vt);
 	/* Simbody's linear stop: k x (1 + d qdot), never pulling. */
 	if (phys_has_upper(hi) && q > hi)
 		f += fmin(0, -stiff * (q - hi) * (1 + diss * u));
@@ -1912,8 +1913,8 @@ ball_forces(const simbody_engine *e, const State &s, int ji,
 	for (int k = 0; k < 3; k++) {
 		u = b.getOneU(s, k);
 		b.applyOneMobilityForce(s, k, -a.damping * u - a.stiffness *
-		    turn[0] * turn[k + 1] - a.friction * fmax(-1, fmin(1,
-		    u / vt)), mobility);
+		    turn[0] * turn[k + 1] + coulomb(a.friction, u, vt),
+		    mobility);
 	}
 }
 

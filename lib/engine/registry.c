@@ -31,23 +31,6 @@ phys_engine_find(const char *type)
 	return NULL;
 }
 
-unsigned
-phys_ball_value(const struct phys_param *p)
-{
-	switch (p->id) {
-	case PHYS_P_JOINT_axis_dynamics_damping:
-		return PHYS_BALL_DAMPING;
-	case PHYS_P_JOINT_axis_dynamics_friction:
-		return PHYS_BALL_FRICTION;
-	case PHYS_P_JOINT_axis_dynamics_spring_stiffness:
-		return PHYS_BALL_SPRING;
-	case PHYS_P_JOINT_axis_limit_upper:
-		return PHYS_BALL_RANGE;
-	default:
-		return 0;
-	}
-}
-
 /* What gz-sim runs for p: the engine its plugin names (*named) where
  * phys has it, else its default, DART. */
 static const struct phys_engine_info *

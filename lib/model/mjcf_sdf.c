@@ -726,21 +726,9 @@ write_joint_physics(xmlNodePtr jn, const struct mj_joint *j, double h)
 {
 	xmlNodePtr p = add(jn, "physics", NULL, j->line);
 
-	write_joint_ode(p, j, h);
-	write_joint_mujoco(p, j);
-	if (!p->children) {
-		xmlUnlinkNode(p);
-		xmlFreeNode(p);
-	}
-}
-
-/* A ball's MuJoCo block (armature, its limit's softness): ODE's stops,
- * which write_joint_ode sets for hinges and slides, hold no ball. */
-static void
-write_ball_physics(xmlNodePtr jn, const struct mj_joint *j)
-{
-	xmlNodePtr p = add(jn, "physics", NULL, j->line);
-
+	/* ODE's stops, which it sets for hinges and slides, hold no ball */
+	if (j->type != MJ_BALL)
+		write_joint_ode(p, j, h);
 	write_joint_mujoco(p, j);
 	if (!p->children) {
 		xmlUnlinkNode(p);
@@ -772,10 +760,7 @@ write_one_joint(struct reader *r, xmlNodePtr model, const struct mj_body *b,
 	add_pose(jn, at, j->line);
 	write_axis(jn, j);
 	free(name);
-	if (j->type != MJ_BALL)
-		write_joint_physics(jn, j, r->timestep);
-	else
-		write_ball_physics(jn, j);
+	write_joint_physics(jn, j, r->timestep);
 }
 
 /* A free joint's damping, stiffness, armature or frictionloss (a class

@@ -302,33 +302,6 @@ phys_mjcf_tree_joint(const struct phys_joint *j)
 }
 
 /*
- * A gearbox's gears: the revolute joints that turn its parent (gear[0])
- * and its child (gear[1]) about its reference body, and the factors from
- * their positions to the turns about the gearbox's two axes; -1 when
- * either has none. gear and coef may be NULL.
- */
-static int
-gear_hinges(const struct phys_scene *w, const struct phys_joint *j,
-    int gear[2], double coef[2])
-{
-	int k, g[2];
-	double c[2];
-
-	for (k = 0; k < 2; k++) {
-		int link = k ? j->child : j->parent;
-
-		if (link < 0 || (g[k] = phys_gear_hinge(w, j->reference, link,
-		    j->axis[k], &c[k])) < 0)
-			return -1;
-	}
-	if (gear)
-		memcpy(gear, g, sizeof g);
-	if (coef)
-		memcpy(coef, c, sizeof c);
-	return 0;
-}
-
-/*
  * Each link hangs from its joint's parent: MJCF's tree is the joints'
  * own, so a link held by two joints (a loop) or a chain of links that
  * comes back to itself has no MJCF of this writer's.
@@ -338,15 +311,16 @@ plan_tree(struct writer *wr)
 {
 	const struct phys_scene *w = wr->w;
 	size_t i, n;
-	int li;
+	int li, gear[2];
+	double coef[2];
 
 	for (i = 0; i < w->nlinks; i++)
 		wr->t.holder[i] = wr->t.up[i] = -1;
 	for (i = 0; i < w->njoints; i++) {
 		const struct phys_joint *j = &w->joints[i];
 
-		if (j->type == PHYS_JOINT_GEARBOX && gear_hinges(w, j, NULL,
-		    NULL) < 0)
+		if (j->type == PHYS_JOINT_GEARBOX && phys_gearbox_gears(w, j,
+		    gear, coef) < 0)
 			return refuse_joint(j, "MJCF has no gearbox: it is an "
 			    "equality coupling the revolute joints that turn "
 			    "its links about its reference body, and one of "
@@ -963,6 +937,23 @@ phys_mjcf_mimic_tendon_coef(const struct phys_joint *j)
 	return j->mimic.nleaders > 1 ? 1 : 0;
 }
 
+/* joint1 = c0 + factor joint2, each from its qpos0 (where phys builds
+ * it): joint1 named by joint j1 and suffix, joint2 by j2. */
+static void
+put_joint_coupling(struct writer *wr, const struct phys_joint *j1,
+    const char *suffix, const struct phys_joint *j2, double c0,
+    double factor)
+{
+	double poly[5] = { c0, factor, 0, 0, 0 };
+
+	phys_buf_puts(wr->b, "    <joint joint1=\"");
+	phys_buf_xml_attr(wr->b, own_name(wr, j1->name));
+	phys_buf_printf(wr->b, "%s\" joint2=\"", suffix);
+	phys_buf_xml_attr(wr->b, own_name(wr, j2->name));
+	phys_buf_putc(wr->b, '"');
+	phys_mjcf_nums(wr->b, "polycoef", poly, 5);
+}
+
 /*
  * Joint ji's mimic: follower = sum m_i (leader_i - reference_i) + offset,
  * each joint measured from where phys builds it, which MuJoCo's equality
@@ -978,22 +969,16 @@ put_mimic(struct writer *wr, int ji)
 	const struct phys_mimic *m = &j->mimic;
 	struct phys_buf *b = wr->b;
 	double a = phys_mjcf_mimic_tendon_coef(j);
-	double poly[5] = { phys_mimic_base(m), 0, 0, 0, 0 };
+	double poly[5] = { a * phys_mimic_base(m), 0, 0, 0, 0 };
 
-	if (a != 0) {
-		poly[0] *= a;
-		phys_buf_puts(b, "    <tendon tendon1=\"");
-		phys_buf_xml_attr(b, own_name(wr, j->name));
-		phys_buf_puts(b, "::mimic\"");
-	} else {
-		poly[1] = m->lead[0].multiplier;
-		phys_buf_puts(b, "    <joint joint1=\"");
-		phys_buf_xml_attr(b, own_name(wr, j->name));
-		phys_buf_puts(b, "\" joint2=\"");
-		phys_buf_xml_attr(b, own_name(wr,
-		    wr->w->joints[m->lead[0].joint].name));
-		phys_buf_putc(b, '"');
+	if (a == 0) {
+		put_joint_coupling(wr, j, "", &wr->w->joints[m->lead[0].joint],
+		    phys_mimic_base(m), m->lead[0].multiplier);
+		return;
 	}
+	phys_buf_puts(b, "    <tendon tendon1=\"");
+	phys_buf_xml_attr(b, own_name(wr, j->name));
+	phys_buf_puts(b, "::mimic\"");
 	phys_mjcf_nums(b, "polycoef", poly, 5);
 }
 
@@ -1005,26 +990,10 @@ put_softness(struct phys_buf *b, const double ref[2], const double imp[5])
 	phys_buf_puts(b, "/>\n");
 }
 
-/* joint1 = factor joint2, each from its qpos0 (where phys builds it):
- * joint1 named by joint j1 and suffix, joint2 by j2. */
-static void
-put_joint_coupling(struct writer *wr, const struct phys_joint *j1,
-    const char *suffix, const struct phys_joint *j2, double factor)
-{
-	double poly[5] = { 0, factor, 0, 0, 0 };
-
-	phys_buf_puts(wr->b, "    <joint joint1=\"");
-	phys_buf_xml_attr(wr->b, own_name(wr, j1->name));
-	phys_buf_printf(wr->b, "%s\" joint2=\"", suffix);
-	phys_buf_xml_attr(wr->b, own_name(wr, j2->name));
-	phys_buf_putc(wr->b, '"');
-	phys_mjcf_nums(wr->b, "polycoef", poly, 5);
-}
-
 /*
  * Joint j's own coupling: a screw's travel at lead times its turn; a
  * gearbox's child gear turning about the reference body at -ratio times
- * its parent gear's turn (gear_hinges gives each turn's factor).
+ * its parent gear's turn (phys_gearbox_gears gives each turn's factor).
  */
 static void
 put_joint_equality(struct writer *wr, const struct phys_joint *j)
@@ -1034,12 +1003,12 @@ put_joint_equality(struct writer *wr, const struct phys_joint *j)
 	double coef[2];
 
 	if (j->type == PHYS_JOINT_SCREW)
-		put_joint_coupling(wr, j, "_travel", j,
+		put_joint_coupling(wr, j, "_travel", j, 0,
 		    phys_joint_screw_lead(j->vals));
-	else if (gear_hinges(w, j, gear, coef) == 0)
+	else if (phys_gearbox_gears(w, j, gear, coef) == 0)
 		put_joint_coupling(wr, &w->joints[gear[1]], "",
-		    &w->joints[gear[0]], -PVD(j->vals, JOINT_gearbox_ratio) *
-		    coef[0] * coef[1]);
+		    &w->joints[gear[0]], 0, -PVD(j->vals,
+		    JOINT_gearbox_ratio) * coef[0] * coef[1]);
 }
 
 /* Whether joint i is held by an equality: a loop's weld, a mimic, a

@@ -2289,13 +2289,7 @@ joint_axis(struct scope *sc, struct phys_joint *j, const char *elem,
 static void
 ball_note(struct scope *sc, const struct phys_joint *j)
 {
-	const struct phys_value *v = j->vals;
-
-	if (sc->doc->from == PHYS_DOC_MJCF || !(PVD(v,
-	    JOINT_axis_dynamics_damping) != 0 || PVD(v,
-	    JOINT_axis_dynamics_friction) != 0 || PVD(v,
-	    JOINT_axis_dynamics_spring_stiffness) != 0 ||
-	    phys_has_upper(PVD(v, JOINT_axis_limit_upper))))
+	if (sc->doc->from == PHYS_DOC_MJCF || !phys_ball_values_set(j->vals))
 		return;
 	warn_node(sc->L, sc->doc, j->node, "ball joint '%s': phys turns it by "
 	    "its axis's damping, friction, spring and upper limit, which "
@@ -4573,4 +4567,19 @@ phys_gear_hinge(const struct phys_scene *w, int ref, int link,
 		return (int)i;
 	}
 	return -1;
+}
+
+int
+phys_gearbox_gears(const struct phys_scene *w, const struct phys_joint *j,
+    int gear[2], double coef[2])
+{
+	int k, link;
+
+	for (k = 0; k < 2; k++) {
+		link = k ? j->child : j->parent;
+		if (link < 0 || (gear[k] = phys_gear_hinge(w, j->reference,
+		    link, j->axis[k], &coef[k])) < 0)
+			return -1;
+	}
+	return 0;
 }

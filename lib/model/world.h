@@ -120,6 +120,11 @@ double phys_mimic_base(const struct phys_mimic *m);
  */
 int phys_gear_hinge(const struct phys_scene *w, int ref, int link,
     phys_vec3 axis, double *sign);
+/* Gearbox j's gears, each a link hinged to its reference body: the
+ * revolute joints (phys_gear_hinge) of its parent, gear[0], and of its
+ * child, gear[1], with their factors; -1 when either has none. */
+int phys_gearbox_gears(const struct phys_scene *w, const struct phys_joint *j,
+    int gear[2], double coef[2]);
 int phys_world_find_profile(const struct phys_scene *w, const char *name);
 /* Entity by scoped name: its index, and its kind in *kind; -1 if none. */
 int phys_world_entity(const struct phys_scene *w, const char *name,

@@ -1009,3 +1009,31 @@ phys_joint_screw_lead(const struct phys_value *v)
 		return PVD(v, JOINT_screw_thread_pitch) / (2 * M_PI);
 	return -1 / PVD(v, JOINT_thread_pitch);
 }
+
+unsigned
+phys_ball_value(const struct phys_param *p)
+{
+	switch (p->id) {
+	case PHYS_P_JOINT_axis_dynamics_damping:
+		return PHYS_BALL_DAMPING;
+	case PHYS_P_JOINT_axis_dynamics_friction:
+		return PHYS_BALL_FRICTION;
+	case PHYS_P_JOINT_axis_dynamics_spring_stiffness:
+		return PHYS_BALL_SPRING;
+	case PHYS_P_JOINT_axis_limit_upper:
+		return PHYS_BALL_RANGE;
+	default:
+		return 0;
+	}
+}
+
+unsigned
+phys_ball_values_set(const struct phys_value *v)
+{
+	struct phys_axis_values a = phys_joint_axis_values(v, 0);
+
+	return (a.damping != 0 ? PHYS_BALL_DAMPING : 0) |
+	    (a.friction != 0 ? PHYS_BALL_FRICTION : 0) |
+	    (a.stiffness != 0 ? PHYS_BALL_SPRING : 0) |
+	    (phys_has_upper(a.upper) ? PHYS_BALL_RANGE : 0);
+}

@@ -230,6 +230,21 @@ bool phys_axis_limited(const struct phys_axis_values *a);
 struct phys_axis_values phys_joint_axis_values(const struct phys_value *v,
     int k);
 
+/* A ball joint's axis values, which act on its three turns alike:
+ * viscous damping (axis.dynamics.damping), Coulomb friction (.friction),
+ * a spring to the loaded pose (.spring_stiffness), the largest turn from
+ * it (axis.limit.upper). */
+enum {
+	PHYS_BALL_DAMPING = 1,
+	PHYS_BALL_FRICTION = 2,
+	PHYS_BALL_SPRING = 4,
+	PHYS_BALL_RANGE = 8
+};
+/* The PHYS_BALL_* bit parameter p is of a ball joint, 0 for none. */
+unsigned phys_ball_value(const struct phys_param *p);
+/* The PHYS_BALL_* values joint values v set: those that act. */
+unsigned phys_ball_values_set(const struct phys_value *v);
+
 /*
  * A screw joint's travel per radian of turn. SDF 1.10's screw_thread_pitch
  * is metres per revolution, positive for a right-hand thread; the older
