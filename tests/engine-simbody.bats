@@ -140,7 +140,8 @@ stack() {
 # elastic foundation dissipates as the cylinder's surface rolls through
 # the contact (a rolling resistance): at 1 s/m it keeps 2/3 m/s to 2%
 # over 2 s (its mesh's edges, 18 of them before, took a third of it);
-# at SDF's default 100 s/m it slows, 0.38-0.43 m/s at 2 s.
+# at SDF's default 100 s/m that resistance slows it all the while: at
+# 2 s slower than at 1 s, both below the closed form.
 @test "Simbody rolls a lying cylinder at v / (1 + I / (m r^2)) over its mesh's edges; the contact's dissipation is its rolling resistance" {
 	cat > "$TMP/roll.sdf" <<'SDF'
 <?xml version="1.0"?>
@@ -159,7 +160,9 @@ SDF
 		rel "$(at "$TMP/out" $t cyl::l/linear_vel x)" 0.6667 0.02
 	done
 	phys-step -q -t 2 -r 2 -c "$TMP/go" -i 'cyl::l/linear_vel' "$TMP/roll.sdf" > "$TMP/out"
-	near "$(at "$TMP/out" 2 cyl::l/linear_vel x)" 0.405 0.025
+	awk -v a="$(at "$TMP/out" 1 cyl::l/linear_vel x)" -v b="$(at "$TMP/out" 2 cyl::l/linear_vel x)" \
+	    'BEGIN { exit !(b > 0 && b < 0.97 * a && a < 0.97 * 0.6667) }' ||
+	    fail "at 100 s/m: $(at "$TMP/out" 1 cyl::l/linear_vel x) m/s at 1 s, $(at "$TMP/out" 2 cyl::l/linear_vel x) at 2 s"
 }
 
 @test "Simbody friction is the same in every direction: friction_pyramid.sdf's 16 boxes all slide straight out v^2 / (2 mu g)" {
