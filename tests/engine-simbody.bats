@@ -752,6 +752,49 @@ URDF
 	done
 }
 
+# A joint stop is a spring of axis.limit.stiffness k on the link's moment
+# I about the axis: at the stop the link rings at sqrt(k / I), which
+# Simbody's explicit integrator can follow only in steps of under about
+# 2.8 / sqrt(k / I). SDF's default 1e8 on a forearm's 2.6e-4 kg m^2
+# (1e-5 about its centre, 0.1 kg at 0.05 m) asks for 222 steps of its own
+# a millisecond; the quadruped's legs for about 55, which is what makes
+# it slow (47 measured when it lies on its folded legs). The stiffness
+# said to take 10 holds the arm at its stop by m g L / k.
+@test "Simbody says before the run which joint stop rings fastest, how many of its own steps a step there takes, and a stiffness that takes 10; at that stiffness the arm rests past its stop by m g L / k" {
+	cat > "$TMP/arm.urdf" <<'URDF'
+<?xml version="1.0"?>
+<robot name="arm">
+  <link name="world"/>
+  <joint name="base_joint" type="fixed"><parent link="world"/><child link="base"/></joint>
+  <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <joint name="elbow" type="revolute">
+    <parent link="base"/><child link="forearm"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="0" effort="1" velocity="5"/>
+  </joint>
+  <link name="forearm"><inertial><origin xyz="0.05 0 0"/><mass value="0.1"/><inertia ixx="1e-5" ixy="0" ixz="0" iyy="1e-5" iyz="0" izz="1e-5"/></inertial></link>
+</robot>
+URDF
+	run --separate-stderr phys-step -p simbody -n 1 "$TMP/arm.urdf"
+	[ "$status" -eq 0 ]
+	want=$(awk 'BEGIN {
+		I = 1e-5 + 0.1 * 0.05^2; w = sqrt(1e8 / I); k = I * (10 * 2.8 / 0.001)^2
+		printf "joint '\''arm::elbow'\'': its stop (axis.limit.stiffness 1e+08 on its link'\''s %.2g kg m^2 about the axis) rings at %.2g rad/s, which Simbody'\''s integrator follows while a link is at a stop: a step of 0.001 s there takes about %d of its own, not 1 (a stiffness of %.2g would take 10, giving by %.2g rad under the joint'\''s effort)", I, w, int(0.001 * w / 2.8) + 1, k, 1 / k }')
+	grep -qxF "phys-step: $TMP/arm.urdf:6: $want" <<<"$stderr"
+	[[ $want == *"about 222 of its own"*"stiffness of 2e+05 would"* ]]
+	# at that stiffness it is not said, and the arm, which gravity
+	# presses on its upper stop, rests past it by m g L / k
+	run --separate-stderr phys-step -p simbody -t 1 -r 1 -s simbody.accuracy=1e-7 \
+	    -s 'arm::elbow/axis.limit.stiffness=2e5' -s 'arm::elbow/axis.limit.dissipation=10' \
+	    -i 'arm::elbow/position' "$TMP/arm.urdf"
+	[ "$status" -eq 0 ]
+	[[ $stderr != *"its stop"* ]]
+	near "$(tail -1 <<<"$output" | jq '.items["arm::elbow/position"][0]')" \
+	    "$(awk 'BEGIN { print 0.1 * 9.8 * 0.05 / 2e5 }')" 1e-9
+	# the shipped quadruped's stiffest stop is named, and how slow it is
+	run --separate-stderr phys-step -p simbody -n 1 "$WORLDS/quadruped.sdf"
+	[[ $stderr == *"quadruped.urdf:111: joint 'quadruped::FL_hip_joint': its stop (axis.limit.stiffness 1e+08 on its link's 0.0042 kg m^2 about the axis) rings at 1.5e+05 rad/s"*"takes about 55 of its own"* ]]
+}
+
 # Collisions whose bitmasks keep them from their own kind (an MJCF hand's
 # geoms of contype 1 and conaffinity 0) share a clique, so Simbody never
 # tracks two of them; one a listed pair names is kept apart from the rest

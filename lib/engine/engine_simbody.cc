@@ -274,6 +274,10 @@ struct simbody_engine {
 	 * and that time (s): Simbody's integrator follows it */
 	int stiffest = -1;
 	double stiffest_tau = HUGE_VAL;
+	/* the joint axis whose stop rings fastest on its link, its rate
+	 * (rad/s) and that link's moment about the axis */
+	int ringing = -1, ringing_axis = 0;
+	double ringing_rate = 0, ringing_inertia = 0;
 	/* The run's welds: the child link's frame in the parent's body
 	 * frame (Ground's for a static parent), a weld constraint each time
 	 * the system is made. */
@@ -2555,6 +2559,7 @@ axis_inertia(const struct phys_scene *w, const struct phys_joint *j, int k)
  * decay in 1e-8 s, and a step of 1 ms took more than 20,000 of its own.
  * The fastest is found before the run and said there when a step would
  * take more than STIFF_STEPS of Simbody's; a run stopped so names it.
+ * The stop that rings fastest on its link is found with it.
  */
 #define STIFF_STEPS 1000
 
@@ -2563,10 +2568,12 @@ find_stiffest(simbody_engine *e)
 {
 	const struct phys_joint *j;
 	struct phys_axis_values a;
-	double vt = transition_velocity(vals(e, PHYS_S_PHYSICS, 0)), in, c;
+	double vt = transition_velocity(vals(e, PHYS_S_PHYSICS, 0)), in, c, w;
 
 	e->stiffest = -1;
 	e->stiffest_tau = HUGE_VAL;
+	e->ringing = -1;
+	e->ringing_rate = 0;
 	for (size_t ji = 0; ji < e->joints.size(); ji++) {
 		j = &e->w->joints[ji];
 		if (!e->joints[ji].mobilizer || j->child < 0 ||
@@ -2577,9 +2584,16 @@ find_stiffest(simbody_engine *e)
 			    (int)ji), k);
 			c = fmax(a.damping, 0) + fmax(a.friction, 0) / vt;
 			in = axis_inertia(e->w, j, k);
-			if (c > 0 && in > 0 && in / c < e->stiffest_tau) {
+			if (!(in > 0))
+				continue;
+			if (c > 0 && in / c < e->stiffest_tau) {
 				e->stiffest_tau = in / c;
 				e->stiffest = (int)ji;
+			}
+			w = sqrt(a.limit_stiffness / in);
+			if (phys_axis_limited(&a) && w > e->ringing_rate) {
+				e->ringing = (int)ji, e->ringing_axis = k;
+				e->ringing_rate = w, e->ringing_inertia = in;
 			}
 		}
 	}
@@ -2605,6 +2619,53 @@ say_stiffest(const simbody_engine *e)
 	    e->step / e->stiffest_tau, MAX_INTERNAL_STEPS);
 }
 
+/*
+ * A joint stop is a spring of axis.limit.stiffness on its link's moment
+ * about the axis, ringing at sqrt(k / I) while the link is at it (the
+ * fastest found by find_stiffest). An explicit integrator stays stable
+ * only on steps of under about 2.8 radians of that ringing
+ * (Runge-Kutta-Merson's limit on an undamped oscillator), so a link at
+ * its stop takes Simbody's steps that short, however loose
+ * simbody.accuracy is: SDF's default stiffness of 1e8 on a leg's 1e-3
+ * kg m^2 asks for about 110 a millisecond. The fastest is said before
+ * the run when a step at it would take more than SLOW_STEPS of
+ * Simbody's, with a stiffness that takes SLOW_STEPS and how far the
+ * joint's effort pushes past the stop at it.
+ */
+#define SLOW_STEPS	10
+#define RKM_STABLE	2.8	/* radians of the oscillation per step */
+
+static void
+say_stiffest_stop(const simbody_engine *e)
+{
+	if (e->ringing < 0)
+		return;
+	const struct phys_joint *j = &e->w->joints[e->ringing];
+	struct phys_axis_values a = phys_joint_axis_values(vals(e,
+	    PHYS_S_JOINT, e->ringing), e->ringing_axis);
+	double n = e->step * e->ringing_rate / RKM_STABLE;
+
+	if (n <= SLOW_STEPS)
+		return;
+	/* the stiffness at which a step takes SLOW_STEPS at the stop */
+	double k10 = e->ringing_inertia * pow(SLOW_STEPS * RKM_STABLE /
+	    e->step, 2);
+	bool slide = j->type == PHYS_JOINT_PRISMATIC;
+	char give[64] = "";
+
+	if (a.effort > 0)
+		snprintf(give, sizeof give, ", giving by %.2g %s under the "
+		    "joint's effort", a.effort / k10, slide ? "m" : "rad");
+	phys_warnat(PHYS_AT(j->doc, j->node), "joint '%s': its stop "
+	    "(axis.limit.stiffness %g on its link's %.2g %s about the axis) "
+	    "rings at %.2g rad/s, which Simbody's integrator follows while "
+	    "a link is at a stop: a step of %g s there takes about %.0f of "
+	    "its own, not 1 (a stiffness of %.2g would take %d%s)",
+	    j->name, a.limit_stiffness, e->ringing_inertia,
+	    slide ? "kg" : "kg m^2", e->ringing_rate, e->step, ceil(n), k10,
+	    SLOW_STEPS, give);
+}
+
 static struct simbody_engine *
 simbody_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
@@ -2622,6 +2683,7 @@ simbody_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	check_mu2(e);
 	find_stiffest(e);
 	say_stiffest(e);
+	say_stiffest_stop(e);
 	for (size_t i = 0; i < w->nlinks; i++) {
 		const struct phys_model *m = &w->models[w->links[i].model];
 

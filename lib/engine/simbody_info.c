@@ -88,6 +88,16 @@ simbody_servos_implicit(const struct phys_value *physics)
 	return true;
 }
 
+/* Simbody's own steps follow its stiffest spring, whatever the step */
+static const char *
+simbody_slow_hint(const struct phys_value *physics)
+{
+	(void)physics;
+	return "softer joint stops (axis.limit.stiffness) or contacts "
+	    "(simbody.contact.stiffness): Simbody's own steps are as short "
+	    "as its stiffest spring needs";
+}
+
 const struct phys_engine_info phys_engine_simbody = {
 	.type = "simbody",
 	.name = "Simbody",
@@ -98,4 +108,5 @@ const struct phys_engine_info phys_engine_simbody = {
 	.ball_values = PHYS_BALL_DAMPING | PHYS_BALL_FRICTION |
 	    PHYS_BALL_SPRING,
 	.servos_implicit = simbody_servos_implicit,
+	.slow_hint = simbody_slow_hint,
 };
