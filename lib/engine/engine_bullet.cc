@@ -157,6 +157,9 @@ struct bjoint {
 	 * is its friction's, and slows near its limits), made when first
 	 * needed; e->constraints owns it */
 	btGeneric6DofSpring2Constraint *servo_c = nullptr;
+	/* a ball's friction: a constraint of three turning motor rows, made
+	 * when first needed; e->constraints owns it */
+	btGeneric6DofSpring2Constraint *friction_c = nullptr;
 	bool servo_held = false;	/* the row held it in the last step */
 	/* a gearbox's gears as the revolute joints that hinge them to its
 	 * reference body, each with the sign that turns the joint's
@@ -2434,8 +2437,58 @@ servo_in_row(struct bullet_engine *e, int ji, double pos, double *cmd)
 	*cmd = r.middle;
 }
 
-/* A ball's damping and spring (phys_ball_torque) on its two bodies: its
- * Coulomb friction Bullet does not hold (phys says so). */
+/*
+ * A ball's Coulomb friction f: a constraint on its two bodies free but
+ * for a motor on each of its three turning rows, driving the turn's rate
+ * about the child's axes to zero with at most f, as a hinge's friction
+ * is its motor row (set_limits) and as MuJoCo holds a ball's
+ * frictionloss on its three turns.
+ */
+static void
+ball_friction(struct bullet_engine *e, int ji, double f)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	bjoint &bj = e->joints[(size_t)ji];
+	const btVector3 free_lo(1, 1, 1), free_hi(-1, -1, -1);
+
+	if (!bj.c || j->child < 0 || !e->links[(size_t)j->child].body)
+		return;
+	if (!bj.friction_c) {
+		if (!(f > 0))
+			return;
+		/* the joint's own frame in the child's body, as loaded */
+		btTransform fb = bt(phys_pose_mul(phys_pose_inv(phys_pose_mul(
+		    e->w->links[j->child].pose, e->links[(size_t)j->child].com)),
+		    j->pose));
+
+		bj.friction_c = new btGeneric6DofSpring2Constraint(
+		    bj.c->getRigidBodyA(), bj.c->getRigidBodyB(), btTransform(
+		    bj.c->getRigidBodyA().getCenterOfMassTransform().inverse() *
+		    bj.c->getRigidBodyB().getCenterOfMassTransform() * fb), fb,
+		    RO_XYZ);
+		bj.friction_c->setLinearLowerLimit(free_lo);
+		bj.friction_c->setLinearUpperLimit(free_hi);
+		bj.friction_c->setAngularLowerLimit(free_lo);
+		bj.friction_c->setAngularUpperLimit(free_hi);
+		e->constraints.emplace_back(bj.friction_c);
+		e->world->addConstraint(bj.friction_c, true);
+	}
+	/* Its turns measured from where the bodies are now, so that its
+	 * three rows turn about the child's axes, not Bullet's Euler
+	 * angles' (which part from them as the ball turns on). */
+	btTransform fb = bj.friction_c->getFrameOffsetB();
+	bj.friction_c->setFrames(bj.c->getRigidBodyA().getCenterOfMassTransform(
+	    ).inverse() * bj.c->getRigidBodyB().getCenterOfMassTransform() * fb,
+	    fb);
+	for (int row = 3; row < 6; row++) {
+		bj.friction_c->enableMotor(row, f > 0);
+		bj.friction_c->setTargetVelocity(row, 0);
+		bj.friction_c->setMaxMotorForce(row, std::fmax(f, 0));
+	}
+}
+
+/* A ball's damping and spring (phys_ball_torque) on its two bodies, its
+ * friction in motor rows. */
 static void
 ball_forces(struct bullet_engine *e, int ji)
 {
@@ -2444,6 +2497,7 @@ ball_forces(struct bullet_engine *e, int ji)
 	const bmotion &c = motion_now(e, j->child), &p = motion_now(e,
 	    j->parent);
 
+	ball_friction(e, ji, phys_joint_axis_values(v, 0).friction);
 	if (!(phys_ball_values_set(v) & (PHYS_BALL_DAMPING | PHYS_BALL_SPRING)))
 		return;
 	btVector3 T = bt(phys_ball_torque(e->w, ji, v, c.pose.q, p.pose.q,

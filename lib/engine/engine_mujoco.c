@@ -1812,6 +1812,17 @@ apply_ball_values(struct mujoco_engine *e, int ji)
 	m->jnt_range[2 * jid] = 0;
 	m->jnt_range[2 * jid + 1] = a.upper;
 	limit_softness(m, jid, v);
+	/* MuJoCo turns a ball in its body's (the child link's) axes, where
+	 * the other engines hold its friction on the joint frame's */
+	t = phys_quat_mul(phys_quat_conj(e->w->links[j->child].pose.q),
+	    j->pose.q);
+	if (a.friction > 0 && fabs(t.w) < 1 - 1e-12)
+		phys_warnat_once(PHYS_AT(j->doc, j->node), "ball joint '%s': "
+		    "MuJoCo holds its friction on each of its child link's "
+		    "axes, which its frame turns from by %.3g rad (ODE, "
+		    "Bullet, DART and Simbody on the joint frame's)", j->name,
+		    2 * acos(fmin(1, fabs(t.w))));
+	t = phys_quat_normalize(loaded_turn(e, li, up));
 	if (m->jnt_limited[jid] && fabs(t.w) < 1 - 1e-12 && !mj->ball_said) {
 		mj->ball_said = true;
 		phys_warn("ball joint '%s': its range is held about where the "

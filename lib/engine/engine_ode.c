@@ -77,6 +77,8 @@ struct ode_joint {
 	struct phys_axis_servo servo;	/* the first axis's command, if a
 					 * servo (motor.h) */
 	dJointID servo_row;	/* its motor row, made when first needed */
+	dJointID friction_rows;	/* a ball's friction: three motor rows,
+				 * made when first needed */
 	dJointFeedback servo_fb;
 	phys_vec3 servo_axis;	/* the row's axis over the last step */
 	double servo_middle;	/* its range's middle, held as an effort */
@@ -1431,8 +1433,50 @@ link_turn(const struct ode_engine *e, int li, phys_vec3 *w)
 	return p.q;
 }
 
-/* A ball's damping and spring (phys_ball_torque) on its two bodies: its
- * Coulomb friction ODE does not hold (phys says so). */
+/*
+ * A ball's Coulomb friction f: an angular motor of three rows along its
+ * joint frame's axes, fixed in its first body (the child), each driving
+ * the two bodies' relative rate about its axis to zero with at most f,
+ * as a hinge's friction is its motor row (stop_params) and as MuJoCo
+ * holds a ball's frictionloss on each of its three turns.
+ */
+static void
+ball_friction(struct ode_engine *e, int ji, double f)
+{
+	struct ode_joint *oj = &e->joints[ji];
+	dBodyID b0 = dJointGetBody(oj->joint, 0);
+	phys_pose child;
+	phys_vec3 ax;
+	int k;
+
+	if (!oj->friction_rows) {
+		if (!(f > 0) || !b0 || e->w->joints[ji].child < 0)
+			return;
+		oj->friction_rows = dJointCreateAMotor(e->world, NULL);
+		dJointAttach(oj->friction_rows, b0,
+		    dJointGetBody(oj->joint, 1));
+		dJointSetAMotorMode(oj->friction_rows, dAMotorUser);
+		dJointSetAMotorNumAxes(oj->friction_rows, 3);
+		/* the joint frame's axes, as the child turns them now */
+		ode_engine_link_pose(e, e->w->joints[ji].child, &child);
+		child.q = phys_quat_mul(child.q, oj->in_child.q);
+		for (k = 0; k < 3; k++) {
+			ax = phys_quat_rotate(child.q, v3(k == 0, k == 1,
+			    k == 2));
+			dJointSetAMotorAxis(oj->friction_rows, k, 1, ax.x,
+			    ax.y, ax.z);
+		}
+	}
+	for (k = 0; k < 3; k++) {
+		dJointSetAMotorParam(oj->friction_rows, dParamVel +
+		    k * dParamGroup, 0);
+		dJointSetAMotorParam(oj->friction_rows, dParamFMax +
+		    k * dParamGroup, fmax(f, 0));
+	}
+}
+
+/* A ball's damping and spring (phys_ball_torque) on its two bodies, its
+ * friction in motor rows. */
 static void
 ball_forces(struct ode_engine *e, int ji)
 {
@@ -1442,6 +1486,7 @@ ball_forces(struct ode_engine *e, int ji)
 	phys_vec3 wc, wp, t;
 	phys_quat qc, qp;
 
+	ball_friction(e, ji, phys_joint_axis_values(v, 0).friction);
 	if (!(phys_ball_values_set(v) & (PHYS_BALL_DAMPING | PHYS_BALL_SPRING)))
 		return;
 	qc = link_turn(e, j->child, &wc);
