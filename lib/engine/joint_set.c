@@ -17,8 +17,6 @@
 /* The most quarter turns a position set takes (each moves every link
  * beyond the joint): 1,024 turns. */
 #define MAX_QUARTER_TURNS 4096
-/* A joint this close to a position set is at it (rad or m). */
-#define SAME_POSITION 1e-9
 
 /* The links on the child's side of joint j, child first: 0 with their
  * count, or -1 when a loop joins them back to the parent. */
@@ -209,37 +207,21 @@ quarter_turns(const struct phys_scene *w, int j, double d)
 	    MAX_QUARTER_TURNS / 4);
 }
 
-/* Whether joint j's position (rate false) or rate is target already (a
- * keyframe's poses put it there): then nothing moves, and a joint of a
- * loop, whose side cannot move alone, is set too. */
-static bool
-at_target(const struct phys_engine *e, int j, double target, bool rate)
-{
-	double pos[2], vel[2];
-
-	return phys_engine_joint_state(e, j, pos, vel) >= 1 &&
-	    fabs(target - (rate ? vel[0] : pos[0])) <= SAME_POSITION;
-}
-
 /* The joint's position (rate false) or rate set to target: every dynamic
  * link of its child's side moved as one body. */
 static int
 set_joint(struct phys_engine *e, const struct phys_scene *w, int j,
     double target, bool rate)
 {
-	int *links;
+	int *links = phys_xcalloc(w->nlinks, sizeof *links);
 	struct link_state *s = NULL;
 	double pos[2], vel[2], d, parts, p;
 	phys_vec3 axis, anchor;
 	size_t n;
 	int rc;
 
-	if ((rc = settable_joint(w, j)) < 0)
-		return rc;
-	if (at_target(e, j, target, rate))
-		return 0;
-	links = phys_xcalloc(w->nlinks, sizeof *links);
-	if ((rc = subtree(w, j, links, &n)) < 0) {
+	if ((rc = settable_joint(w, j)) < 0 ||
+	    (rc = subtree(w, j, links, &n)) < 0) {
 		free(links);
 		return rc;
 	}
@@ -349,8 +331,6 @@ plan_set(struct phys_engine *e, const struct phys_scene *w, const int *js,
 	for (i = 0; i < n; i++) {
 		j = js[i];
 		if (settable_joint(w, j) == 0) {
-			if (at_target(e, j, to[i], false))
-				continue;
 			phys_engine_joint_state(e, j, pos, vel);
 			d[j] = to[i] - pos[0];
 			if ((pj = quarter_turns(w, j, d[j])) >= 0) {

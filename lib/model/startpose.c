@@ -46,6 +46,19 @@ phys_links_joined(const struct phys_scene *w, int start, int skip, int avoid,
 	return back;
 }
 
+bool
+phys_joint_in_loop(const struct phys_scene *w, int j)
+{
+	const struct phys_joint *jt = &w->joints[j];
+	int *links = phys_xcalloc(w->nlinks ? w->nlinks : 1, sizeof *links);
+	size_t n;
+	bool loop = jt->child >= 0 && phys_links_joined(w, jt->child, j,
+	    jt->parent, links, &n) >= 0;
+
+	free(links);
+	return loop;
+}
+
 int
 phys_link_tree(const struct phys_scene *w, struct phys_link_tree *t)
 {

@@ -23,6 +23,9 @@
  */
 int phys_links_joined(const struct phys_scene *w, int start, int skip,
     int avoid, int *out, size_t *n);
+/* Whether joint j lies on a loop (its child's side joined back to its
+ * parent by another way): its side cannot move alone. */
+bool phys_joint_in_loop(const struct phys_scene *w, int j);
 
 /*
  * The world's links as trees, when its joints make trees: each link the

@@ -13,6 +13,10 @@
 #include "mjcf.h"
 #include "msg.h"
 #include "sdf.h"
+#include "startpose.h"
+
+/* A joint of a loop this far from its key's position is said (rad or m). */
+#define LOOP_OFF 1e-6
 
 int
 phys_keyframe_check(const struct phys_scene *w, const char *name)
@@ -65,9 +69,48 @@ key_within_bounds(const struct phys_scene *w, int li, xmlNodePtr k,
 }
 
 /*
+ * A joint of a loop, which cannot move alone, is where the key's poses
+ * put it once the engine closes the loop: ODE's and MuJoCo's at the key's
+ * position; Simbody's, which projects its coordinates onto the loop's
+ * constraints, where the key leaves the loop open (MuJoCo's soft
+ * connects), off it, which is said once with the farthest joint.
+ */
+static void
+loop_joint(const struct phys_engine *e, int j, double key, double *worst,
+    int *which, int *off)
+{
+	double pos[2], vel[2], d;
+
+	if (phys_engine_joint_state(e, j, pos, vel) < 1 ||
+	    !((d = fabs(pos[0] - key)) > LOOP_OFF))
+		return;
+	(*off)++;
+	if (d > *worst)
+		*worst = d, *which = j;
+}
+
+static void
+say_loop_off(const struct phys_engine *e, const struct phys_scene *w,
+    const char *name, int j, double worst, int off)
+{
+	const struct phys_joint *jt = &w->joints[j];
+	char more[48] = "";
+
+	if (off > 1)
+		snprintf(more, sizeof more, " (and %d more joint%s)", off - 1,
+		    off == 2 ? "" : "s");
+	phys_warnat(PHYS_AT(jt->doc, jt->node), "keyframe '%s': joint '%s' "
+	    "of a loop starts %.3g %s from the key's position, where %s "
+	    "closed the loop the key leaves open%s", name, jt->name, worst,
+	    jt->type == PHYS_JOINT_PRISMATIC ? "m" : "rad",
+	    phys_engine_running(e)->name, more);
+}
+
+/*
  * Each one-axis joint's position in the key (<phys:key name> of its
  * element), set once the poses are, all at once: the poses say a hinge's
- * angle but not its whole turns, which a servo's target counts.
+ * angle but not its whole turns, which a servo's target counts. A joint
+ * of a loop is left where the poses put it (loop_joint).
  */
 static int
 key_positions(struct phys_engine *e, const struct phys_scene *w,
@@ -78,16 +121,21 @@ key_positions(struct phys_engine *e, const struct phys_scene *w,
 	char **why = phys_xcalloc(w->njoints + 1, sizeof *why);
 	xmlNodePtr at;
 	size_t i, n = 0;
-	int rc = 0, keyed;
+	int rc = 0, keyed, which = -1, off = 0;
+	double worst = 0;
 
 	for (i = 0; i < w->njoints && rc == 0; i++) {
 		if ((keyed = phys_mjcf_key_value(w->joints[i].node, name,
 		    &to[n], &at)) < 0)
 			rc = phys_failat(PHYS_AT(w->joints[i].doc, at),
 			    "<phys:key name=\"%s\">: not a number", name);
+		else if (keyed && phys_joint_in_loop(w, (int)i))
+			loop_joint(e, (int)i, to[n], &worst, &which, &off);
 		else if (keyed)
 			js[n++] = (int)i;
 	}
+	if (which >= 0)
+		say_loop_off(e, w, name, which, worst, off);
 	if (rc == 0)
 		phys_engine_set_joint_positions(e, w, js, to, n, why);
 	for (i = 0; i < n; i++) {
