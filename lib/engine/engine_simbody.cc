@@ -2136,15 +2136,58 @@ key_cliques(const int64_t *keys, size_t nkeys, size_t n,
  * apart from the rest of their kind (a hand's: a few hundred). */
 const size_t MAX_LISTED_APART = 100000;
 
+/* Whether collisions of bitmasks (category, collide) a and b may touch,
+ * as phys_surfaces_may_touch has it. */
+bool
+kinds_touch(std::pair<int, int> a, std::pair<int, int> b)
+{
+	return (a.first & b.second) != 0 || (b.first & a.second) != 0;
+}
+
+/*
+ * Collisions of kinds a and b (by their bitmasks: category, collide),
+ * which never touch (a may be b), kept apart by one clique; a collision
+ * a listed pair names, which touches its partner whatever the bitmasks,
+ * is kept apart from the others two by two, at most MAX_LISTED_APART
+ * cliques in all (*made).
+ */
+void
+kinds_apart(const simbody_engine *e, const std::vector<int> &a,
+    const std::vector<int> &b, const std::vector<bool> &listed,
+    std::vector<std::vector<SimTK::ContactCliqueId>> &apart, size_t *made)
+{
+	const struct phys_scene *w = e->w;
+	SimTK::ContactCliqueId id =
+	    SimTK::ContactSurface::createNewContactClique();
+	bool same = &a == &b;
+
+	for (int x : a)
+		if (!listed[(size_t)x])
+			apart[(size_t)x].push_back(id);
+	if (!same)
+		for (int y : b)
+			if (!listed[(size_t)y])
+				apart[(size_t)y].push_back(id);
+	for (size_t i = 0; i < a.size(); i++)
+		for (size_t k = same ? i + 1 : 0; k < b.size(); k++)
+			if ((listed[(size_t)a[i]] || listed[(size_t)b[k]]) &&
+			    *made < MAX_LISTED_APART &&
+			    !phys_pair_find(w, a[i], b[k])) {
+				clique_apart(apart, a[i], b[k]);
+				(*made)++;
+			}
+}
+
 /*
  * A clique for each kind of collision by its bitmasks (category,
  * collide) that does not touch its own kind, category & collide being 0
- * (an MJCF hand's geoms of contype 1 and conaffinity 0): Simbody then
- * never tracks two of them, where the filter left them without force
- * only after the tracker's work (the Shadow hand's thumb capsules, meshes
- * here, overlapping at its joints, cost a step past its bound). A
- * collision a listed pair names, which touches its partner whatever the
- * bitmasks, is kept apart from the others of its kind two by two.
+ * (an MJCF hand's geoms of contype 1 and conaffinity 0), and one for
+ * each two kinds that do not touch each other (Cassie's pelvis, contype
+ * 1 and conaffinity 0, and its shins, 4 and 2): Simbody then never
+ * tracks two of them, where the filter left them without force only
+ * after the tracker's work (the Shadow hand's thumb capsules, meshes
+ * here, overlapping at its joints, cost a step past its bound; Cassie's
+ * pelvis and shin, inside each other, stopped its first step).
  */
 void
 bitmask_cliques(const simbody_engine *e,
@@ -2160,31 +2203,17 @@ bitmask_cliques(const simbody_engine *e,
 		    true;
 	for (size_t ci = 0; ci < w->ncollisions; ci++) {
 		const struct phys_value *v = vals(e, PHYS_S_COLLISION, (int)ci);
-		int cat = PVI(v, COLLISION_surface_contact_category_bitmask);
-		int col = PVI(v, COLLISION_surface_contact_collide_bitmask);
 
-		if ((cat & col) == 0)
-			kinds[std::make_pair(cat, col)].push_back((int)ci);
+		kinds[std::make_pair(PVI(v,
+		    COLLISION_surface_contact_category_bitmask), PVI(v,
+		    COLLISION_surface_contact_collide_bitmask))].push_back(
+		    (int)ci);
 	}
-	for (const auto &kind : kinds) {
-		const std::vector<int> &c = kind.second;
-		SimTK::ContactCliqueId id =
-		    SimTK::ContactSurface::createNewContactClique();
-
-		for (size_t i = 0; i < c.size(); i++) {
-			if (!listed[(size_t)c[i]]) {
-				apart[(size_t)c[i]].push_back(id);
-				continue;
-			}
-			for (size_t k = 0; k < c.size(); k++)
-				if ((k > i || !listed[(size_t)c[k]]) &&
-				    k != i && made < MAX_LISTED_APART &&
-				    !phys_pair_find(w, c[i], c[k])) {
-					clique_apart(apart, c[i], c[k]);
-					made++;
-				}
-		}
-	}
+	for (auto a = kinds.begin(); a != kinds.end(); ++a)
+		for (auto b = a; b != kinds.end(); ++b)
+			if (!kinds_touch(a->first, b->first))
+				kinds_apart(e, a->second, b->second, listed,
+				    apart, &made);
 }
 
 /*
