@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base.h"
 #include "inertia.h"
@@ -24,6 +25,8 @@ struct fluid {
 	double viscosity;	/* Pa s */
 	phys_vec3 wind;		/* m/s, world axes */
 	int *links, n;
+	struct phys_doc *doc;	/* where it is given, for messages */
+	xmlNodePtr node;
 };
 
 static int
@@ -42,6 +45,8 @@ fluid_parse(const struct phys_sys_conf *c, void *state)
 		if (!c->w->links[all[k]].between_joints)
 			all[s->n++] = all[k];
 	s->links = all;
+	s->doc = c->doc;
+	s->node = c->node;
 	return 0;
 }
 
@@ -138,6 +143,30 @@ fluid_step(void *state, const struct phys_sys_run *r, double h)
 	return 0;
 }
 
+/*
+ * The drag is taken at each step's start and held through the step, as
+ * MuJoCo's Euler step takes its passive forces; MuJoCo's RK4 takes them
+ * again at each of its four stages, which a force held through the step
+ * cannot be: said once (a ball of 30 g and 10 cm radius falling 1 s in
+ * air lands 2.3 mm lower than libmujoco's).
+ */
+static int
+fluid_start(void *state, const struct phys_sys_run *r)
+{
+	const struct phys_value *p = phys_run_values_get(r->vals,
+	    PHYS_S_PHYSICS, 0);
+	const struct fluid *s = state;
+
+	if (strcmp(phys_engine_running(r->e)->type, "mujoco") == 0 &&
+	    strcmp(PVS(p, PHYSICS_mujoco_integrator), "RK4") == 0)
+		phys_warnat_once(PHYS_AT(s->doc, s->node), "the medium's drag "
+		    "is taken at each step's start and held through the step, "
+		    "where MuJoCo's RK4 takes it again at each of its stages "
+		    "(a ball of 30 g and 10 cm radius falling 1 s in air: "
+		    "2.3 mm lower than libmujoco's)");
+	return 0;
+}
+
 static void
 fluid_medium(const void *state, struct phys_mjcf_medium *out)
 {
@@ -160,6 +189,6 @@ fluid_free(void *state)
 
 const struct phys_sys_kind phys_sys_fluid_forces = {
 	"FluidForces", "phys-fluid-forces-system", false, sizeof(struct fluid),
-	fluid_parse, NULL, fluid_step, NULL, fluid_free, NULL, NULL,
+	fluid_parse, fluid_start, fluid_step, NULL, fluid_free, NULL, NULL,
 	fluid_medium
 };
