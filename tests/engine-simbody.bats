@@ -795,6 +795,27 @@ URDF
 	[[ $stderr == *"quadruped.urdf:111: joint 'quadruped::FL_hip_joint': its stop (axis.limit.stiffness 1e+08 on its link's 0.0042 kg m^2 about the axis) rings at 1.5e+05 rad/s"*"takes about 55 of its own"* ]]
 }
 
+# Six cylinders standing on the floor, while a damped finger makes each
+# step take some 600 of Simbody's own: their 192 triangles in contact
+# each, reckoned at every one, pass the step's bound of 1e6, and the run
+# stops saying so, with the pair that has the most triangles in contact
+# at once. It named that pair as "deep inside each other" before, as it
+# named a falling humanoid's arm on its ankle (40 triangles in contact
+# over 1000 steps).
+@test "Simbody: a step that reckons too many triangles stops with their count, its steps, and the pair with the most at once, not naming a pair that merely touches as deep inside each other" {
+	{
+		echo '<mujoco model="many"><worldbody><geom name="floor" type="plane" size="5 5 0.1"/>'
+		echo '<body name="palm" pos="0 0 2"><body name="finger"><joint name="knuckle" axis="0 1 0" range="-1 1" limited="true" damping="60"/>'
+		echo '<inertial pos="0.05 0 0" mass="0.01" diaginertia="1e-5 1e-5 1e-5"/></body></body>'
+		for i in 1 2 3 4 5 6; do
+			echo "<body name=\"c$i\" pos=\"$i 0 0.1\"><freejoint/><geom name=\"g$i\" type=\"cylinder\" size=\"0.1 0.1\"/></body>"
+		done
+		echo '</worldbody></mujoco>'
+	} > "$TMP/many.xml"
+	run -1 --separate-stderr phys-step -q -p simbody -n 2 "$TMP/many.xml"
+	[[ $stderr == "phys-step: $TMP/many.xml:1: simulation stopped at t=0: Simbody reckoned the forces of "*" triangles in contact within one step, in 500 steps of its own, and did not reach its end (the most at once, 192, between collisions 'many::worldbody::worldbody::floor' and 'many::c1::g1')" ]]
+}
+
 # Collisions whose bitmasks keep them from their own kind (an MJCF hand's
 # geoms of contype 1 and conaffinity 0) share a clique, so Simbody never
 # tracks two of them; one a listed pair names is kept apart from the rest

@@ -2910,12 +2910,16 @@ over_budget(const struct simbody_engine *e, double t0, int taken)
 			    "Simbody's contacts cost too much", t0);
 		a = &e->w->collisions[e->costliest[0]];
 		b = &e->w->collisions[e->costliest[1]];
-		return phys_failat(PHYS_AT(a->doc, a->node), "collisions '%s' "
-		    "and '%s': deep inside each other at t=%.9g (%zu "
-		    "triangles in contact): Simbody reckoned the forces of "
-		    "%lu within one step, in %d steps of its own, and did "
-		    "not reach its end", a->name, b->name, t0,
-		    e->costliest_faces, e->faces_worked, taken);
+		/* the work is triangles in contact times reckonings: a pair
+		 * deep inside each other, or many contacts over the many
+		 * steps of its own a stiff stop asks for */
+		return phys_failat(PHYS_AT(a->doc, a->node), "simulation "
+		    "stopped at t=%.9g: Simbody reckoned the forces of %lu "
+		    "triangles in contact within one step, in %d steps of "
+		    "its own, and did not reach its end (the most at once, "
+		    "%zu, between collisions '%s' and '%s')", t0,
+		    e->faces_worked, taken, e->costliest_faces, a->name,
+		    b->name);
 	}
 	return 0;
 }
