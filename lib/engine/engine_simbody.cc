@@ -50,6 +50,7 @@ extern "C" {
 #include "mesh.h"
 #include "pairkey.h"
 #include "pairs.h"
+#include "touch.h"
 }
 #undef _Noreturn
 
@@ -2136,14 +2137,6 @@ key_cliques(const int64_t *keys, size_t nkeys, size_t n,
  * apart from the rest of their kind (a hand's: a few hundred). */
 const size_t MAX_LISTED_APART = 100000;
 
-/* Whether collisions of bitmasks (category, collide) a and b may touch,
- * as phys_surfaces_may_touch has it. */
-bool
-kinds_touch(std::pair<int, int> a, std::pair<int, int> b)
-{
-	return (a.first & b.second) != 0 || (b.first & a.second) != 0;
-}
-
 /*
  * Collisions of kinds a and b (by their bitmasks: category, collide),
  * which never touch (a may be b), kept apart by one clique; a collision
@@ -2211,7 +2204,8 @@ bitmask_cliques(const simbody_engine *e,
 	}
 	for (auto a = kinds.begin(); a != kinds.end(); ++a)
 		for (auto b = a; b != kinds.end(); ++b)
-			if (!kinds_touch(a->first, b->first))
+			if (!phys_bitmasks_touch(a->first.first,
+			    a->first.second, b->first.first, b->first.second))
 				kinds_apart(e, a->second, b->second, listed,
 				    apart, &made);
 }

@@ -49,10 +49,17 @@ phys_surfaces_may_touch(const struct phys_scene *w, int c1, int c2,
 	if (phys_excludes_pair(w, k1, k2) ||
 	    phys_links_apart_in_model(w, k1, k2, l1, l2))
 		return false;
-	return (PVI(a, COLLISION_surface_contact_category_bitmask) &
-	    PVI(b, COLLISION_surface_contact_collide_bitmask)) != 0 ||
-	    (PVI(b, COLLISION_surface_contact_category_bitmask) &
-	    PVI(a, COLLISION_surface_contact_collide_bitmask)) != 0;
+	return phys_bitmasks_touch(
+	    PVI(a, COLLISION_surface_contact_category_bitmask),
+	    PVI(a, COLLISION_surface_contact_collide_bitmask),
+	    PVI(b, COLLISION_surface_contact_category_bitmask),
+	    PVI(b, COLLISION_surface_contact_collide_bitmask));
+}
+
+bool
+phys_bitmasks_touch(int cat1, int col1, int cat2, int col2)
+{
+	return (cat1 & col2) != 0 || (cat2 & col1) != 0;
 }
 
 bool
