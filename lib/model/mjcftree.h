@@ -19,6 +19,9 @@ struct phys_mjcf_tree {
 	bool *loop;		/* per joint: it closes a loop: its joints are
 				 * a ghost body's, hanging from its parent
 				 * where its child is */
+	bool *tie;		/* per joint: it closes a loop as a ball or
+				 * fixed joint, which MJCF says as an
+				 * equality (connect, weld) of its links */
 };
 
 /* Whether link li is a mocap body: a kinematic link of a moving model

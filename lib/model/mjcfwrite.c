@@ -301,6 +301,16 @@ phys_mjcf_tree_joint(const struct phys_joint *j)
 	return j->type != PHYS_JOINT_GEARBOX && j->parent != j->child;
 }
 
+/* Whether joint j, closing a loop, is an equality of its links: a ball
+ * joint of nothing but its anchor (a connect), a fixed one (a weld),
+ * which is what an MJCF model's connects and welds are read as. */
+static bool
+ties(const struct phys_joint *j)
+{
+	return j->type == PHYS_JOINT_FIXED || (j->type == PHYS_JOINT_BALL &&
+	    phys_ball_values_set(j->vals) == 0);
+}
+
 /*
  * Each link hangs from its joint's parent: MJCF's tree is the joints'
  * own, so a link held by two joints (a loop) or a chain of links that
@@ -328,7 +338,10 @@ plan_tree(struct writer *wr)
 		if (!phys_mjcf_tree_joint(j))
 			continue;
 		if (wr->t.holder[j->child] >= 0) {
-			wr->t.loop[i] = true;	/* a ghost welded to the child */
+			if (ties(j))
+				wr->t.tie[i] = true;
+			else	/* a ghost welded to the child */
+				wr->t.loop[i] = true;
 			continue;
 		}
 		wr->t.holder[j->child] = (int)i;
@@ -1011,6 +1024,31 @@ put_joint_equality(struct writer *wr, const struct phys_joint *j)
 		    JOINT_gearbox_ratio) * coef[0] * coef[1]);
 }
 
+/* A ball or fixed joint closing a loop, as its links' connect at its
+ * anchor (in the child's frame) or weld (at their pose as loaded, which
+ * is MuJoCo's qpos0), unclosed, for its softness to follow. */
+static void
+put_tie(struct writer *wr, const struct phys_joint *j)
+{
+	phys_buf_printf(wr->b, "    <%s body1=\"", j->type ==
+	    PHYS_JOINT_BALL ? "connect" : "weld");
+	phys_buf_xml_attr(wr->b, own_name(wr, wr->w->links[j->child].name));
+	phys_buf_putc(wr->b, '"');
+	if (j->parent >= 0) {
+		phys_buf_puts(wr->b, " body2=\"");
+		phys_buf_xml_attr(wr->b, own_name(wr,
+		    wr->w->links[j->parent].name));
+		phys_buf_putc(wr->b, '"');
+	}
+	if (j->type == PHYS_JOINT_BALL) {
+		phys_vec3 a = phys_mjcf_joint_pos(wr->w, (int)(j -
+		    wr->w->joints));
+
+		phys_mjcf_nums(wr->b, "anchor", (double[3]){ a.x, a.y, a.z },
+		    3);
+	}
+}
+
 /* Whether joint i is held by an equality: a loop's weld, a mimic, a
  * screw's or a gearbox's coupling. */
 static bool
@@ -1018,7 +1056,7 @@ has_equality(const struct writer *wr, size_t i)
 {
 	const struct phys_joint *j = &wr->w->joints[i];
 
-	return wr->t.loop[i] || j->mimic.nleaders ||
+	return wr->t.loop[i] || wr->t.tie[i] || j->mimic.nleaders ||
 	    j->type == PHYS_JOINT_SCREW || j->type == PHYS_JOINT_GEARBOX;
 }
 
@@ -1040,6 +1078,11 @@ put_equalities(struct writer *wr)
 		if (!any)
 			phys_buf_puts(wr->b, "  <equality>\n");
 		any = true;
+		if (wr->t.tie[i]) {
+			phys_mjcf_hold(h, ref, imp);
+			put_tie(wr, &w->joints[i]);
+			put_softness(wr->b, ref, imp);
+		}
 		if (wr->t.loop[i]) {
 			phys_mjcf_hold(h, ref, imp);
 			phys_buf_puts(wr->b, "    <weld body1=\"");
@@ -1087,7 +1130,8 @@ in_world(const struct writer *wr, int li)
 		if (wr->t.up[i] == li)
 			return false;
 	for (i = 0; i < w->njoints; i++)
-		if (wr->t.loop[i] && w->joints[i].parent == li)
+		if ((wr->t.loop[i] || wr->t.tie[i]) &&
+		    w->joints[i].parent == li)
 			return false;
 	return true;
 }
@@ -1118,8 +1162,8 @@ merged(const struct writer *wr, int li, int *into)
 	if (children != 1 || wr->t.holder[c] < 0)
 		return false;
 	for (i = 0; i < w->njoints; i++)
-		if (wr->t.loop[i] && (w->joints[i].parent == li ||
-		    w->joints[i].child == li))
+		if ((wr->t.loop[i] || wr->t.tie[i]) &&
+		    (w->joints[i].parent == li || w->joints[i].child == li))
 			return false;
 	d = phys_pose_mul(phys_pose_inv(l->pose), w->links[c].pose);
 	if (v3_norm(d.p) > 1e-12 || fabs(fabs(d.q.w) - 1) > 1e-12)
@@ -2308,7 +2352,7 @@ phys_mjcf_write(const struct phys_scene *w,
     const struct phys_mjcf_medium *medium, const char *out,
     struct phys_buf *b)
 {
-	struct writer wr = { w, b, { NULL, NULL, NULL, NULL }, out, acts, n,
+	struct writer wr = { w, b, { NULL, NULL, NULL, NULL, NULL }, out, acts, n,
 		NULL, NULL, NULL, NULL, NULL };
 	int rc;
 
@@ -2316,6 +2360,7 @@ phys_mjcf_write(const struct phys_scene *w,
 	wr.t.up = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.up);
 	wr.t.free = phys_xcalloc(w->nlinks + 1, sizeof *wr.t.free);
 	wr.t.loop = phys_xcalloc(w->njoints + 1, sizeof *wr.t.loop);
+	wr.t.tie = phys_xcalloc(w->njoints + 1, sizeof *wr.t.tie);
 	wr.scope = one_model_scope(w);
 	wr.own_geom = own_geom_names(w);
 	group_visuals(&wr);
@@ -2361,6 +2406,7 @@ phys_mjcf_write(const struct phys_scene *w,
 	free(wr.t.up);
 	free(wr.t.free);
 	free(wr.t.loop);
+	free(wr.t.tie);
 	free(wr.scope);
 	free(wr.own_geom);
 	return rc;
