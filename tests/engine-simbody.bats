@@ -801,7 +801,8 @@ URDF
 # stops saying so, with the pair that has the most triangles in contact
 # at once. It named that pair as "deep inside each other" before, as it
 # named a falling humanoid's arm on its ankle (40 triangles in contact
-# over 1000 steps).
+# over 1000 steps); a pair is so named only where it did most of the
+# work (hostile-engines.sh's two boxes half through each other).
 @test "Simbody: a step that reckons too many triangles stops with their count, its steps, and the pair with the most at once, not naming a pair that merely touches as deep inside each other" {
 	{
 		echo '<mujoco model="many"><worldbody><geom name="floor" type="plane" size="5 5 0.1"/>'

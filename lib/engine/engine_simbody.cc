@@ -271,6 +271,8 @@ struct simbody_engine {
 	/* the pair of collisions with the most of them in one reckoning */
 	int costliest[2] = { -1, -1 };
 	size_t costliest_faces = 0;
+	/* the triangles of that pair's reckonings since it became so */
+	unsigned long costliest_worked = 0;
 	/* the joint whose damping and friction decay fastest on its link,
 	 * and that time (s): Simbody's integrator follows it */
 	int stiffest = -1;
@@ -839,7 +841,11 @@ note_cost(simbody_engine *e, const SimTK::TriangleMeshContact &c,
 	    c.getSurface2Faces().size();
 
 	e->faces_worked += faces;
+	if (p.c1 == e->costliest[0] && p.c2 == e->costliest[1])
+		e->costliest_worked += faces;
 	if (faces > e->costliest_faces) {
+		if (p.c1 != e->costliest[0] || p.c2 != e->costliest[1])
+			e->costliest_worked = faces;
 		e->costliest_faces = faces;
 		e->costliest[0] = p.c1;
 		e->costliest[1] = p.c2;
@@ -2905,8 +2911,17 @@ over_budget(const struct simbody_engine *e, double t0, int taken)
 		a = &e->w->collisions[e->costliest[0]];
 		b = &e->w->collisions[e->costliest[1]];
 		/* the work is triangles in contact times reckonings: a pair
-		 * deep inside each other, or many contacts over the many
-		 * steps of its own a stiff stop asks for */
+		 * deep inside each other, which does most of it, or many
+		 * contacts over the many steps of its own a stiff stop asks
+		 * for */
+		if (2 * e->costliest_worked > e->faces_worked)
+			return phys_failat(PHYS_AT(a->doc, a->node),
+			    "collisions '%s' and '%s': deep inside each other "
+			    "at t=%.9g (%zu triangles in contact): Simbody "
+			    "reckoned the forces of %lu within one step, in %d "
+			    "steps of its own, and did not reach its end",
+			    a->name, b->name, t0, e->costliest_faces,
+			    e->faces_worked, taken);
 		return phys_failat(PHYS_AT(a->doc, a->node), "simulation "
 		    "stopped at t=%.9g: Simbody reckoned the forces of %lu "
 		    "triangles in contact within one step, in %d steps of "
@@ -2936,6 +2951,7 @@ simbody_engine_step(struct simbody_engine *e, double t0, double t1)
 
 		e->faces_worked = 0;
 		e->costliest_faces = 0;
+		e->costliest_worked = 0;
 		while (e->m->integ->getTime() < t1) {
 			auto why = e->m->integ->stepTo(t1);
 
