@@ -7,6 +7,8 @@
  */
 #include "keyframe.h"
 
+#include <math.h>
+
 #include "buf.h"
 #include "engine_common.h"
 #include "mem.h"
@@ -76,14 +78,20 @@ key_within_bounds(const struct phys_scene *w, int li, xmlNodePtr k,
  * connects), off it, which is said once with the farthest joint.
  */
 static void
-loop_joint(const struct phys_engine *e, int j, double key, double *worst,
-    int *which, int *off)
+loop_joint(const struct phys_engine *e, const struct phys_scene *w, int j,
+    double key, double *worst, int *which, int *off)
 {
 	double pos[2], vel[2], d;
 
-	if (phys_engine_joint_state(e, j, pos, vel) < 1 ||
-	    !((d = fabs(pos[0] - key)) > LOOP_OFF))
+	if (phys_engine_joint_state(e, j, pos, vel) < 1)
 		return;
+	d = pos[0] - key;
+	/* the poses say a turn but not its whole turns */
+	if (w->joints[j].type != PHYS_JOINT_PRISMATIC)
+		d = remainder(d, 2 * M_PI);
+	if (!(fabs(d) > LOOP_OFF))
+		return;
+	d = fabs(d);
 	(*off)++;
 	if (d > *worst)
 		*worst = d, *which = j;
@@ -130,7 +138,8 @@ key_positions(struct phys_engine *e, const struct phys_scene *w,
 			rc = phys_failat(PHYS_AT(w->joints[i].doc, at),
 			    "<phys:key name=\"%s\">: not a number", name);
 		else if (keyed && phys_joint_in_loop(w, (int)i))
-			loop_joint(e, (int)i, to[n], &worst, &which, &off);
+			loop_joint(e, w, (int)i, to[n], &worst, &which,
+			    &off);
 		else if (keyed)
 			js[n++] = (int)i;
 	}
