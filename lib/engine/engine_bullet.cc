@@ -2348,6 +2348,26 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 	    link_motion(e, j->child), pos, vel);
 }
 
+/* A constraint of the joint's two bodies at frames fa and fb with every
+ * axis free, in the world and owned by e->constraints: rows of its own
+ * for motors beside the joint's (a servo's, a ball's friction). */
+btGeneric6DofSpring2Constraint *
+free_constraint(struct bullet_engine *e, btTypedConstraint *joint,
+    const btTransform &fa, const btTransform &fb, RotateOrder order)
+{
+	const btVector3 free_lo(1, 1, 1), free_hi(-1, -1, -1);
+	auto *c = new btGeneric6DofSpring2Constraint(joint->getRigidBodyA(),
+	    joint->getRigidBodyB(), fa, fb, order);
+
+	c->setLinearLowerLimit(free_lo);
+	c->setLinearUpperLimit(free_hi);
+	c->setAngularLowerLimit(free_lo);
+	c->setAngularUpperLimit(free_hi);
+	e->constraints.emplace_back(c);
+	e->world->addConstraint(c, true);
+	return c;
+}
+
 /* Joint ji's constraint for its servo's row: the joint's bodies and
  * frames, every axis free. */
 btGeneric6DofSpring2Constraint *
@@ -2355,20 +2375,12 @@ servo_constraint(struct bullet_engine *e, int ji)
 {
 	bjoint &bj = e->joints[(size_t)ji];
 	auto *c = static_cast<btGeneric6DofSpring2Constraint *>(bj.c);
-	const btVector3 free_lo(1, 1, 1), free_hi(-1, -1, -1);
 
-	if (bj.servo_c)
-		return bj.servo_c;
-	bj.servo_c = new btGeneric6DofSpring2Constraint(c->getRigidBodyA(),
-	    c->getRigidBodyB(), c->getFrameOffsetA(), c->getFrameOffsetB(),
-	    c->getRotationOrder());
-	bj.servo_c->setLinearLowerLimit(free_lo);
-	bj.servo_c->setLinearUpperLimit(free_hi);
-	bj.servo_c->setAngularLowerLimit(free_lo);
-	bj.servo_c->setAngularUpperLimit(free_hi);
-	bj.servo_c->enableFeedback(true);
-	e->constraints.emplace_back(bj.servo_c);
-	e->world->addConstraint(bj.servo_c, true);
+	if (!bj.servo_c) {
+		bj.servo_c = free_constraint(e, c, c->getFrameOffsetA(),
+		    c->getFrameOffsetB(), c->getRotationOrder());
+		bj.servo_c->enableFeedback(true);
+	}
 	return bj.servo_c;
 }
 
@@ -2449,29 +2461,19 @@ ball_friction(struct bullet_engine *e, int ji, double f)
 {
 	const struct phys_joint *j = &e->w->joints[ji];
 	bjoint &bj = e->joints[(size_t)ji];
-	const btVector3 free_lo(1, 1, 1), free_hi(-1, -1, -1);
 
 	if (!bj.c || j->child < 0 || !e->links[(size_t)j->child].body)
 		return;
 	if (!bj.friction_c) {
 		if (!(f > 0))
 			return;
-		/* the joint's own frame in the child's body, as loaded */
+		/* the joint's own frame in the child's body, as loaded; the
+		 * parent's is set below */
 		btTransform fb = bt(phys_pose_mul(phys_pose_inv(phys_pose_mul(
 		    e->w->links[j->child].pose, e->links[(size_t)j->child].com)),
 		    j->pose));
 
-		bj.friction_c = new btGeneric6DofSpring2Constraint(
-		    bj.c->getRigidBodyA(), bj.c->getRigidBodyB(), btTransform(
-		    bj.c->getRigidBodyA().getCenterOfMassTransform().inverse() *
-		    bj.c->getRigidBodyB().getCenterOfMassTransform() * fb), fb,
-		    RO_XYZ);
-		bj.friction_c->setLinearLowerLimit(free_lo);
-		bj.friction_c->setLinearUpperLimit(free_hi);
-		bj.friction_c->setAngularLowerLimit(free_lo);
-		bj.friction_c->setAngularUpperLimit(free_hi);
-		e->constraints.emplace_back(bj.friction_c);
-		e->world->addConstraint(bj.friction_c, true);
+		bj.friction_c = free_constraint(e, bj.c, fb, fb, RO_XYZ);
 	}
 	/* Its turns measured from where the bodies are now, so that its
 	 * three rows turn about the child's axes, not Bullet's Euler
