@@ -1057,7 +1057,7 @@ viscous_wind() {
 	for b in ball plate; do
 		print_oracle "$TMP/rk4.xml" run 1 "$b" k | tail -1 | cut -d' ' -f2-4 > "$TMP/want"
 		run -0 --separate-stderr phys-step -p mujoco -t 1 -r 1 --keyframe k -i "fluid::$b/pose" "$TMP/rk4.xml"
-		[ "$stderr" = "phys-step: $TMP/rk4.xml:6: the medium's drag is taken at each step's start and held through the step, where MuJoCo's RK4 takes it again at each of its stages (a ball of 30 g and 10 cm radius falling 1 s in air: 2.3 mm lower than libmujoco's)" ]
+		[ "$stderr" = "phys-step: $TMP/rk4.xml:6: the medium's drag is taken at each step's start and held through the step, where MuJoCo's integrator takes its forces again within the step (MuJoCo's RK4: a ball of 30 g and 10 cm radius falling 1 s in air lands 2.3 mm lower than libmujoco's)" ]
 		tail -1 <<<"$output" | jq -r '.items[] | "\(.x) \(.y) \(.z)"' > "$TMP/got"
 		lines_agree "$TMP/want" "$TMP/got" 1e-3
 	done

@@ -83,6 +83,11 @@ struct phys_engine_info {
 	 * physics (Simbody's error-controlled steps, MuJoCo's implicit
 	 * integrator), as implicit_servo asks the others to: NULL, never. */
 	bool (*servos_implicit)(const struct phys_value *physics);
+	/* It takes the forces of a step again within the step under the
+	 * profile's values physics (MuJoCo's RK4, at each of its stages),
+	 * which a force the run holds through the step (a system's) is
+	 * not: NULL, never. */
+	bool (*forces_restaged)(const struct phys_value *physics);
 	/* What it holds of a ball joint's axis values (PHYS_BALL_*), which
 	 * act on the ball's three turns alike; the others are kept and
 	 * said to do nothing. */

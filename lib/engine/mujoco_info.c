@@ -96,6 +96,13 @@ mujoco_servos_implicit(const struct phys_value *physics)
 	    0;
 }
 
+/* MuJoCo's RK4 takes the forces again at each of its four stages. */
+static bool
+mujoco_forces_restaged(const struct phys_value *physics)
+{
+	return strcmp(PVS(physics, PHYSICS_mujoco_integrator), "RK4") == 0;
+}
+
 const struct phys_engine_info phys_engine_mujoco = {
 	.type = "mujoco",
 	.name = "MuJoCo",
@@ -106,4 +113,5 @@ const struct phys_engine_info phys_engine_mujoco = {
 	.ball_values = PHYS_BALL_DAMPING | PHYS_BALL_FRICTION |
 	    PHYS_BALL_SPRING | PHYS_BALL_RANGE,
 	.servos_implicit = mujoco_servos_implicit,
+	.forces_restaged = mujoco_forces_restaged,
 };
