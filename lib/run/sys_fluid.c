@@ -146,8 +146,9 @@ fluid_step(void *state, const struct phys_sys_run *r, double h)
  * The drag is taken at each step's start and held through the step, as
  * MuJoCo's Euler step takes its passive forces; MuJoCo's RK4 takes them
  * again at each of its four stages, which a force held through the step
- * cannot be: said once, where the engine says it does so (a ball of 30 g and 10 cm radius falling 1 s in
- * air lands 2.3 mm lower than libmujoco's).
+ * cannot be: said once, where the engine says it does so
+ * (forces_restaged; a ball of 30 g and 10 cm radius falling 1 s in air
+ * lands 2.3 mm lower than libmujoco's).
  */
 static int
 fluid_start(void *state, const struct phys_sys_run *r)
