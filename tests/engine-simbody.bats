@@ -716,6 +716,28 @@ SDF
 	assert_output --partial "simulation diverged: body 'ball::link' has a non-finite state at t=0.011"
 }
 
+# hinged_urdf FILE ROBOT BASE JOINT CHILD "LOWER UPPER" MASS [DYNAMICS]:
+# a robot of a 1 kg BASE fixed to the world and a CHILD of MASS at 0.05
+# m (1e-5 kg m^2 about its centre) on JOINT, a hinge about y within the
+# limits (effort 1), the joint's element on line 6.
+hinged_urdf() {
+	local lim=($6)
+	cat > "$1" <<URDF
+<?xml version="1.0"?>
+<robot name="$2">
+  <link name="world"/>
+  <joint name="$3_joint" type="fixed"><parent link="world"/><child link="$3"/></joint>
+  <link name="$3"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
+  <joint name="$4" type="revolute">
+    <parent link="$3"/><child link="$5"/><axis xyz="0 1 0"/>
+    <limit lower="${lim[0]}" upper="${lim[1]}" effort="1" velocity="5"/>
+    ${8:-}
+  </joint>
+  <link name="$5"><inertial><origin xyz="0.05 0 0"/><mass value="$7"/><inertia ixx="1e-5" ixy="0" ixz="0" iyy="1e-5" iyz="0" izz="1e-5"/></inertial></link>
+</robot>
+URDF
+}
+
 # A finger of 3.5e-5 kg m^2 about its joint (0.01 kg, 5 cm out), as
 # Allegro's are, whose joint has friction 10 N m and damping 3 N m s:
 # Simbody runs the friction as a damping of 10 / 0.01 below its stiction
@@ -724,20 +746,8 @@ SDF
 # steps that short while gravity turns the finger: 0.37 s of processor
 # time for a step of 1 ms. At friction 100, 3.5e-9 s: it stops.
 @test "Simbody: a joint whose friction and damping stop its light link within 3.5e-8 s is named, with that time, before the run and when a run stops at 20,000 steps of Simbody's own; the shipped robots are not" {
-	cat > "$TMP/finger.urdf" <<'URDF'
-<?xml version="1.0"?>
-<robot name="hand">
-  <link name="world"/>
-  <joint name="palm_joint" type="fixed"><parent link="world"/><child link="palm"/></joint>
-  <link name="palm"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
-  <joint name="knuckle" type="revolute">
-    <parent link="palm"/><child link="finger"/><axis xyz="0 1 0"/>
-    <limit lower="-1" upper="1" effort="1" velocity="5"/>
-    <dynamics damping="3" friction="10"/>
-  </joint>
-  <link name="finger"><inertial><origin xyz="0.05 0 0"/><mass value="0.01"/><inertia ixx="1e-5" ixy="0" ixz="0" iyy="1e-5" iyz="0" izz="1e-5"/></inertial></link>
-</robot>
-URDF
+	hinged_urdf "$TMP/finger.urdf" hand palm knuckle finger "-1 1" 0.01 \
+	    '<dynamics damping="3" friction="10"/>'
 	run --separate-stderr phys-step -p simbody -n 1 "$TMP/finger.urdf"
 	[ "$status" -eq 0 ]
 	grep -qx "phys-step: $TMP/finger.urdf:6: joint 'hand::knuckle': its damping and friction (a damping of friction / 0.01 below that stiction transition speed) stop its link's motion within 3.5e-08 s, which Simbody's error-controlled integrator follows while the link moves: a step of 0.001 s takes of the order of 2.9e+04 of its own, and a run stops at 20000 (a larger simbody.contact.override_stiction_transition_velocity runs faster)" <<<"$stderr"
@@ -761,19 +771,7 @@ URDF
 # it slow (47 measured when it lies on its folded legs). The stiffness
 # said to take 10 holds the arm at its stop by m g L / k.
 @test "Simbody says before the run which joint stop rings fastest, how many of its own steps a step there takes, and a stiffness that takes 10; at that stiffness the arm rests past its stop by m g L / k" {
-	cat > "$TMP/arm.urdf" <<'URDF'
-<?xml version="1.0"?>
-<robot name="arm">
-  <link name="world"/>
-  <joint name="base_joint" type="fixed"><parent link="world"/><child link="base"/></joint>
-  <link name="base"><inertial><mass value="1"/><inertia ixx="0.01" ixy="0" ixz="0" iyy="0.01" iyz="0" izz="0.01"/></inertial></link>
-  <joint name="elbow" type="revolute">
-    <parent link="base"/><child link="forearm"/><axis xyz="0 1 0"/>
-    <limit lower="-1" upper="0" effort="1" velocity="5"/>
-  </joint>
-  <link name="forearm"><inertial><origin xyz="0.05 0 0"/><mass value="0.1"/><inertia ixx="1e-5" ixy="0" ixz="0" iyy="1e-5" iyz="0" izz="1e-5"/></inertial></link>
-</robot>
-URDF
+	hinged_urdf "$TMP/arm.urdf" arm base elbow forearm "-1 0" 0.1
 	run --separate-stderr phys-step -p simbody -n 1 "$TMP/arm.urdf"
 	[ "$status" -eq 0 ]
 	want=$(awk 'BEGIN {
