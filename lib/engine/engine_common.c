@@ -132,24 +132,37 @@ loaded_turn(const struct phys_scene *sc, int li)
 	return li < 0 ? PHYS_QUAT_IDENTITY : sc->links[li].pose.q;
 }
 
-phys_vec3
-phys_ball_torque(const struct phys_scene *sc, int ji,
-    const struct phys_value *v, phys_quat child, phys_quat parent,
-    phys_vec3 w, double inv_inertia, double h)
+double
+phys_ball_turn(const struct phys_scene *sc, int ji, phys_quat child,
+    phys_quat parent, phys_vec3 *axis)
 {
 	const struct phys_joint *j = &sc->joints[ji];
-	struct phys_axis_values a = phys_joint_axis_values(v, 0);
 	/* where the child would be, its parent where it is */
 	phys_quat rest = phys_quat_mul(parent, phys_quat_mul(phys_quat_conj(
 	    loaded_turn(sc, j->parent)), loaded_turn(sc, j->child)));
 	phys_quat d = phys_quat_normalize(phys_quat_mul(child,
 	    phys_quat_conj(rest)));
-	phys_vec3 axis = v3(d.x, d.y, d.z);
-	double s = v3_norm(axis), turn;
+	phys_vec3 u = v3(d.x, d.y, d.z);
+	double s = v3_norm(u);
 
-	if (d.w < 0)
-		axis = v3_scale(axis, -1);
-	turn = s > 0 ? 2 * atan2(s, fabs(d.w)) / s : 0;
+	if (!(s > 0)) {
+		*axis = v3(1, 0, 0);
+		return 0;
+	}
+	/* the shorter way round: q and -q are the same turn */
+	*axis = v3_scale(u, (d.w < 0 ? -1 : 1) / s);
+	return 2 * atan2(s, fabs(d.w));
+}
+
+phys_vec3
+phys_ball_torque(const struct phys_scene *sc, int ji,
+    const struct phys_value *v, phys_quat child, phys_quat parent,
+    phys_vec3 w, double inv_inertia, double h)
+{
+	struct phys_axis_values a = phys_joint_axis_values(v, 0);
+	phys_vec3 axis;
+	double turn = phys_ball_turn(sc, ji, child, parent, &axis);
+
 	return v3_add(v3_scale(w, -damping_within_step(a.damping,
 	    inv_inertia, h)), v3_scale(axis, -a.stiffness * turn));
 }

@@ -99,6 +99,16 @@ double phys_joint_spring_damper(const struct phys_value *v, int k, double pos,
 double phys_joint_spring_damper_stable(const struct phys_value *v, int k,
     double pos, double vel, double inv_inertia, double h);
 /*
+ * How far ball joint ji is turned from where its child would be on its
+ * parent as loaded (MuJoCo's qpos0), its links' turns now child and
+ * parent (the world's: identity): the angle, 0 to pi rad, the shorter
+ * way round; the axis (world frame, unit; x where the angle is 0) in
+ * *axis. A ball's spring pulls it back along the axis, its range is the
+ * largest angle.
+ */
+double phys_ball_turn(const struct phys_scene *sc, int ji, phys_quat child,
+    phys_quat parent, phys_vec3 *axis);
+/*
  * The torque (world frame) ball joint ji's damping and spring, its
  * axis's in the run's values v, put on its child, the parent taking the
  * opposite: -d w - k theta n, w the child's angular velocity less the
