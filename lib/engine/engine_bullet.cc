@@ -160,6 +160,9 @@ struct bjoint {
 	/* a ball's friction: a constraint of three turning motor rows, made
 	 * when first needed; e->constraints owns it */
 	btGeneric6DofSpring2Constraint *friction_c = nullptr;
+	/* a ball's range: a constraint whose one limited row is the turn's
+	 * axis, the same */
+	btGeneric6DofSpring2Constraint *range_c = nullptr;
 	bool servo_held = false;	/* the row held it in the last step */
 	/* a gearbox's gears as the revolute joints that hinge them to its
 	 * reference body, each with the sign that turns the joint's
@@ -2489,8 +2492,64 @@ ball_friction(struct bullet_engine *e, int ji, double f)
 	}
 }
 
+/*
+ * A ball's range, its largest turn from where it was loaded (MuJoCo's):
+ * a constraint on its two bodies free but for the limit of its first
+ * turning row, whose frames are set each step so that the bodies' turn
+ * from where they were loaded is that row's turn about the turn's own
+ * axis (phys_ball_turn); it stops the turn, and only the turn, at the
+ * range, as a hinge's limit row (set_stop) does.
+ */
+static void
+ball_range(struct bullet_engine *e, int ji, double upper,
+    const bmotion &c, const bmotion &p)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	bjoint &bj = e->joints[(size_t)ji];
+	phys_vec3 n;
+	double turn = phys_ball_turn(e->w, ji, c.pose.q, p.pose.q, &n);
+
+	if (!bj.c || j->child < 0 || !e->links[(size_t)j->child].body)
+		return;
+	if (!bj.range_c) {
+		if (!phys_has_upper(upper))
+			return;
+		bj.range_c = free_constraint(e, bj.c, btTransform::getIdentity(),
+		    btTransform::getIdentity(), RO_XYZ);
+		bj.past[0] = false;
+		set_stop(e, ji, 0, bj.range_c);
+	}
+	/* A frame whose x is the turn's axis, on the parent as the child
+	 * would be loaded on it (the turn's axis is the same there), and
+	 * on the child turned by the turn about it: the row's angle is the
+	 * turn. Their origin is the child's centre of mass: the row is a
+	 * turn's alone. */
+	btTransform A = bj.c->getRigidBodyA().getCenterOfMassTransform();
+	btTransform B = bj.c->getRigidBodyB().getCenterOfMassTransform();
+	btVector3 x = bt(n), y = x.cross(btVector3(1, 0, 0));
+
+	if (y.length2() < 0.25)
+		y = x.cross(btVector3(0, 1, 0));
+	y.normalize();
+	btMatrix3x3 fa(x.x(), y.x(), x.cross(y).x(), x.y(), y.y(),
+	    x.cross(y).y(), x.z(), y.z(), x.cross(y).z());
+	btTransform wa(fa, B.getOrigin());
+	btTransform wb(btMatrix3x3(btQuaternion(x, turn)) * fa, B.getOrigin());
+	bj.range_c->setFrames(A.inverse() * wa, B.inverse() * wb);
+	/* Bullet's angle is the turn of the first frame from the second:
+	 * the range bounds it below */
+	bj.range_c->setAngularLowerLimit(btVector3(phys_has_upper(upper) ?
+	    -std::fmin(upper, M_PI) : 1, 1, 1));
+	bj.range_c->setAngularUpperLimit(btVector3(phys_has_upper(upper) ?
+	    M_PI : -1, -1, -1));
+	if ((turn > upper) != bj.past[0]) {
+		bj.past[0] = turn > upper;
+		set_stop(e, ji, 0, bj.range_c);
+	}
+}
+
 /* A ball's damping and spring (phys_ball_torque) on its two bodies, its
- * friction in motor rows. */
+ * friction and range in rows of their own. */
 static void
 ball_forces(struct bullet_engine *e, int ji)
 {
@@ -2500,6 +2559,7 @@ ball_forces(struct bullet_engine *e, int ji)
 	    j->parent);
 
 	ball_friction(e, ji, phys_joint_axis_values(v, 0).friction);
+	ball_range(e, ji, phys_joint_axis_values(v, 0).upper, c, p);
 	if (!(phys_ball_values_set(v) & (PHYS_BALL_DAMPING | PHYS_BALL_SPRING)))
 		return;
 	btVector3 T = bt(phys_ball_torque(e->w, ji, v, c.pose.q, p.pose.q,

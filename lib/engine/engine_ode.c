@@ -79,6 +79,7 @@ struct ode_joint {
 	dJointID servo_row;	/* its motor row, made when first needed */
 	dJointID friction_rows;	/* a ball's friction: three motor rows,
 				 * made when first needed */
+	dJointID range_row;	/* a ball's range: a stop row, the same */
 	dJointFeedback servo_fb;
 	phys_vec3 servo_axis;	/* the row's axis over the last step */
 	double servo_middle;	/* its range's middle, held as an effort */
@@ -1475,8 +1476,50 @@ ball_friction(struct ode_engine *e, int ji, double f)
 	}
 }
 
+/*
+ * A ball's range, its largest turn from where it was loaded (MuJoCo's):
+ * an angular motor of one row, its axis the turn's (phys_ball_turn, in
+ * the world's frame, set again every step), told the turn's angle, its
+ * high stop at the range, as stiff as a hinge's stops (limit_erp and
+ * limit_cfm): it pushes back only along the turn's axis, and only past
+ * the range, as MuJoCo's ball limit does.
+ */
+static void
+ball_range(struct ode_engine *e, int ji, double upper, phys_quat qc,
+    phys_quat qp)
+{
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	struct ode_joint *oj = &e->joints[ji];
+	dBodyID b0 = dJointGetBody(oj->joint, 0);
+	phys_vec3 n;
+	double turn = phys_ball_turn(e->w, ji, qc, qp, &n);
+
+	if (!oj->range_row) {
+		if (!phys_has_upper(upper) || !b0)
+			return;
+		oj->range_row = dJointCreateAMotor(e->world, NULL);
+		dJointAttach(oj->range_row, b0, dJointGetBody(oj->joint, 1));
+		dJointSetAMotorMode(oj->range_row, dAMotorUser);
+		dJointSetAMotorNumAxes(oj->range_row, 1);
+	}
+	/* the turn grows with the first body's rate: the child's, unless
+	 * the child is the world */
+	if (b0 != joint_body(e, e->w->joints[ji].child))
+		n = v3_scale(n, -1);
+	dJointSetAMotorAxis(oj->range_row, 0, 0, n.x, n.y, n.z);
+	dJointSetAMotorAngle(oj->range_row, 0, turn);
+	dJointSetAMotorParam(oj->range_row, dParamHiStop, phys_has_upper(
+	    upper) ? upper : dInfinity);
+	dJointSetAMotorParam(oj->range_row, dParamStopERP,
+	    PVD(v, JOINT_physics_ode_limit_erp));
+	dJointSetAMotorParam(oj->range_row, dParamStopCFM,
+	    PVD(v, JOINT_physics_ode_limit_cfm));
+	dJointSetAMotorParam(oj->range_row, dParamBounce,
+	    PVD(v, JOINT_physics_ode_bounce));
+}
+
 /* A ball's damping and spring (phys_ball_torque) on its two bodies, its
- * friction in motor rows. */
+ * friction and range in motor rows. */
 static void
 ball_forces(struct ode_engine *e, int ji)
 {
@@ -1487,10 +1530,11 @@ ball_forces(struct ode_engine *e, int ji)
 	phys_quat qc, qp;
 
 	ball_friction(e, ji, phys_joint_axis_values(v, 0).friction);
-	if (!(phys_ball_values_set(v) & (PHYS_BALL_DAMPING | PHYS_BALL_SPRING)))
-		return;
 	qc = link_turn(e, j->child, &wc);
 	qp = link_turn(e, j->parent, &wp);
+	ball_range(e, ji, phys_joint_axis_values(v, 0).upper, qc, qp);
+	if (!(phys_ball_values_set(v) & (PHYS_BALL_DAMPING | PHYS_BALL_SPRING)))
+		return;
 	t = phys_ball_torque(e->w, ji, v, qc, qp, v3_sub(wc, wp),
 	    body_inverse_bound(c) + body_inverse_bound(p), e->step);
 	if (c && !dBodyIsKinematic(c))

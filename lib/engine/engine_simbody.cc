@@ -1905,10 +1905,11 @@ tendon_forces(const simbody_engine *e, const State &s,
 
 /*
  * A ball's damping, spring (to where it was loaded: the mobilizer's
- * identity) and Coulomb friction, its axis's, on each of its three turns:
- * the Ball mobilizer's speeds are its angular velocity, and the turn's
- * axis is the same in either of its frames, so -c u - k theta n holds in
- * the speeds' own.
+ * identity) and Coulomb friction, its axis's, on each of its three turns,
+ * and its range (MuJoCo's: its largest turn) as a hinge's stop holds a
+ * limit (joint_force), along the turn's axis: the Ball mobilizer's speeds
+ * are its angular velocity, and the turn's axis is the same in either of
+ * its frames, so -c u - k theta n holds in the speeds' own.
  */
 void
 ball_forces(const simbody_engine *e, const State &s, int ji,
@@ -1917,15 +1918,21 @@ ball_forces(const simbody_engine *e, const State &s, int ji,
 	const MobilizedBody &b = mobod(e, e->joints[(size_t)ji].mobod);
 	struct phys_axis_values a = phys_joint_axis_values(vals(e,
 	    PHYS_S_JOINT, ji), 0);
-	double vt = e->m->contact.getTransitionVelocity(), u;
+	double vt = e->m->contact.getTransitionVelocity(), u, rate = 0;
+	double stop = 0;
 	SimTK::Vec4 turn = b.getMobilizerTransform(s).R()
 	    .convertRotationToAngleAxis();
 
+	for (int k = 0; k < 3; k++)
+		rate += b.getOneU(s, k) * turn[k + 1];
+	if (phys_has_upper(a.upper) && turn[0] > a.upper)
+		stop = fmin(0, -a.limit_stiffness * (turn[0] - a.upper) *
+		    (1 + a.limit_dissipation * rate));
 	for (int k = 0; k < 3; k++) {
 		u = b.getOneU(s, k);
-		b.applyOneMobilityForce(s, k, -a.damping * u - a.stiffness *
-		    turn[0] * turn[k + 1] + coulomb(a.friction, u, vt),
-		    mobility);
+		b.applyOneMobilityForce(s, k, -a.damping * u + (stop -
+		    a.stiffness * turn[0]) * turn[k + 1] +
+		    coulomb(a.friction, u, vt), mobility);
 	}
 }
 
