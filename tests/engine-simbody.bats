@@ -793,6 +793,36 @@ URDF
 	[[ $stderr == *"quadruped.urdf:111: joint 'quadruped::FL_hip_joint': its stop (axis.limit.stiffness 1e+08 on its link's 0.0042 kg m^2 about the axis) rings at 1.5e+05 rad/s"*"takes about 55 of its own"* ]]
 }
 
+# A ball joint's range is a stop of the same law along the turn's axis
+# (its largest turn, MuJoCo's ball limit): it rings fastest about the
+# child's least moment about the joint's centre. A rod of 1 kg whose
+# centre is 0.5 m out along x, 0.5 kg m^2 about x and 0.3 about y and z
+# there, has moments (0.5, 0.55, 0.55) about the joint: 0.5, not its own
+# least 0.3. At the stiffness said to take 10, gravity holds it past its
+# range of 0.3 by m g L cos(0.3) / k.
+@test "Simbody says how fast a ball joint's range rings, on the child's least moment about the joint; at the stiffness it gives, the rod rests past its range by m g L cos(range) / k" {
+	cat > "$TMP/rod.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w">
+<physics name="s" type="simbody"><max_step_size>0.001</max_step_size></physics>
+<model name="m"><link name="rod"><pose>0 0 1 0 0 0</pose>
+<inertial><pose>0.5 0 0 0 0 0</pose><mass>1</mass><inertia><ixx>0.5</ixx><iyy>0.3</iyy><izz>0.3</izz></inertia></inertial></link>
+<joint name="b" type="ball"><parent>world</parent><child>rod</child>
+<axis><limit><upper>0.3</upper><stiffness>1e9</stiffness><dissipation>10</dissipation></limit></axis></joint></model>
+</world></sdf>
+SDF
+	run -0 --separate-stderr phys-step -n 1 "$TMP/rod.sdf"
+	want=$(awk 'BEGIN { I = 0.5; w = sqrt(1e9 / I); k = I * (10 * 2.8 / 0.001)^2
+		printf "joint '\''m::b'\'': its stop (axis.limit.stiffness 1e+09 on its link'\''s %.2g kg m^2 about the ball'\''s least axis) rings at %.2g rad/s, which Simbody'\''s integrator follows while a link is at a stop: a step of 0.001 s there takes about %d of its own, not 1 (a stiffness of %.2g would take 10)", I, w, int(0.001 * w / 2.8) + 1, k }')
+	grep -qxF "phys-step: $TMP/rod.sdf:6: $want" <<<"$stderr" || fail "$stderr"
+	[[ $want == *"takes about 16 of its own"*"stiffness of 3.9e+08 would"* ]]
+	run -0 --separate-stderr phys-step -t 3 -r 1 -s simbody.accuracy=1e-7 \
+	    -s 'm::b/axis.limit.stiffness=3.9e8' -i 'm::rod/pose' "$TMP/rod.sdf"
+	[[ $stderr != *"its stop"* ]]
+	near "$(tail -1 <<<"$output" | jq '.items["m::rod/pose"].pitch')" \
+	    "$(awk 'BEGIN { printf "%.15f", 0.3 + 9.8 * 0.5 * cos(0.3) / 3.9e8 }')" 1e-10
+}
+
 # Six cylinders standing on the floor, while a damped finger makes each
 # step take some 600 of Simbody's own: their 192 triangles in contact
 # each, reckoned at every one, pass the step's bound of 1e6, and the run

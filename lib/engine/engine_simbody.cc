@@ -2586,6 +2586,34 @@ axis_inertia(const struct phys_scene *w, const struct phys_joint *j, int k)
 	    in.mass * v3_dot(r, r);
 }
 
+/* A ball joint's child link's least moment about the joint's centre, as
+ * the world is loaded: the axis it turns back on fastest. */
+static double
+ball_inertia(const struct phys_scene *w, const struct phys_joint *j)
+{
+	const struct phys_link *l = &w->links[j->child];
+	phys_inertia in;
+	phys_pose frame;
+	phys_vec3 r;
+	phys_mat3 I, R;
+	double m[3], rr;
+
+	phys_link_inertia(l, &in);
+	frame = phys_pose_mul(l->pose, phys_pose_from6(in.pose));
+	r = phys_quat_rotate(phys_quat_conj(frame.q), v3_sub(frame.p,
+	    j->pose.p));
+	rr = v3_dot(r, r);
+	I = in.I;
+	/* the parallel axis theorem: m (|r|^2 E - r r^T) */
+	for (int a = 0; a < 3; a++)
+		for (int b = 0; b < 3; b++)
+			I.m[a][b] += in.mass * ((a == b ? rr : 0) -
+			    (&r.x)[a] * (&r.x)[b]);
+	if (phys_inertia_principal(I, m, &R) < 0)
+		return 0;
+	return m[0];
+}
+
 /*
  * A joint's damping and its friction (a damping of friction / the
  * stiction transition speed below that speed, as joint_force runs it)
@@ -2612,14 +2640,18 @@ find_stiffest(simbody_engine *e)
 	e->ringing_rate = 0;
 	for (size_t ji = 0; ji < e->joints.size(); ji++) {
 		j = &e->w->joints[ji];
+		bool ball = j->type == PHYS_JOINT_BALL;
+
 		if (!e->joints[ji].mobilizer || j->child < 0 ||
-		    e->joints[ji].ncoords > 2)
+		    (e->joints[ji].ncoords > 2 && !ball))
 			continue;
-		for (int k = 0; k < e->joints[ji].ncoords; k++) {
+		/* a ball's three turns alike: its least moment */
+		for (int k = 0; k < (ball ? 1 : e->joints[ji].ncoords); k++) {
 			a = phys_joint_axis_values(vals(e, PHYS_S_JOINT,
 			    (int)ji), k);
 			c = fmax(a.damping, 0) + fmax(a.friction, 0) / vt;
-			in = axis_inertia(e->w, j, k);
+			in = ball ? ball_inertia(e->w, j) :
+			    axis_inertia(e->w, j, k);
 			if (!(in > 0))
 				continue;
 			if (c > 0 && in / c < e->stiffest_tau) {
@@ -2693,13 +2725,14 @@ say_stiffest_stop(const simbody_engine *e)
 		snprintf(give, sizeof give, ", giving by %.2g %s under the "
 		    "joint's effort", a.effort / k10, slide ? "m" : "rad");
 	phys_warnat(PHYS_AT(j->doc, j->node), "joint '%s': its stop "
-	    "(axis.limit.stiffness %g on its link's %.2g %s about the axis) "
+	    "(axis.limit.stiffness %g on its link's %.2g %s about the %s) "
 	    "rings at %.2g rad/s, which Simbody's integrator follows while "
 	    "a link is at a stop: a step of %g s there takes about %.0f of "
 	    "its own, not 1 (a stiffness of %.2g would take %d%s)",
 	    j->name, a.limit_stiffness, e->ringing_inertia,
-	    slide ? "kg" : "kg m^2", e->ringing_rate, e->step, ceil(n), k10,
-	    SLOW_STEPS, give);
+	    slide ? "kg" : "kg m^2", j->type == PHYS_JOINT_BALL ?
+	    "ball's least axis" : "axis", e->ringing_rate, e->step, ceil(n),
+	    k10, SLOW_STEPS, give);
 }
 
 static struct simbody_engine *
