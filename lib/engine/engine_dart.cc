@@ -15,9 +15,11 @@
  * coordinates are the positions phys reports; springs, viscous damping
  * and Coulomb friction are DART's joint coefficients, integrated
  * implicitly (a light link with large damping stays stable), and limits
- * are DART's joint limit constraints. Loop joints are measured from the
- * link poses (engine_common.h) and get springs and damping as explicit
- * forces, friction and limits as rows of their constraint.
+ * are DART's joint limit constraints; a ball's range, the angle it turns,
+ * which DART's limits would bound coordinate by coordinate, is a row of
+ * phys's (BallRange). Loop joints are measured from the link poses
+ * (engine_common.h) and get springs and damping as explicit forces,
+ * friction and limits as rows of their constraint.
  *
  * Contacts are phys's: the profile's collision detector (fcl, dart or ode
  * of DART's) finds them in a collision group of phys's own, and each
@@ -723,13 +725,35 @@ public:
 	    Eigen::Ref<Eigen::VectorXd> g) const override;
 	double own_response(std::size_t i, double plain) const override;
 	void skeletons(std::vector<const dd::Skeleton *> &out) const override;
+protected:
+	std::vector<term> t;
 private:
 	bool reactive(const term &k) const
 	{
 		return k.joint->getChildBodyNode()->isReactive();
 	}
-	std::vector<term> t;
 	double target;
+};
+
+/*
+ * A ball joint's range, MuJoCo's ball limit: its turn from where it was
+ * loaded (phys_ball_turn) at most its axis's upper limit. One coupling
+ * row over the ball's three coordinates, along the turn's axis in the
+ * joint frame (their rates are the child's angular velocity less the
+ * parent's, in that frame), pushing back only; a row only while the
+ * turn is past the limit or would pass it within the step, found when
+ * the solver asks (update), after the step's forces.
+ */
+class BallRange : public Coupling {
+public:
+	BallRange(dart_engine *e_, int joint_, dd::Joint *d);
+	const std::string &getType() const override;
+	void update() override;
+	bool isActive() const override;
+private:
+	dart_engine *e;
+	int joint;
+	bool active = false;
 };
 
 const std::string &
@@ -1319,6 +1343,7 @@ struct djoint {
 	 * the raw angles they were last taken from. */
 	double turned[2] = { 0, 0 }, raw[2] = { 0, 0 };
 	double lead = 0;		/* a screw's travel per radian */
+	std::shared_ptr<BallRange> range;	/* a ball's, once limited */
 };
 
 /* Which collisions may touch: phys's rules, on DART's collision objects. */
@@ -2250,9 +2275,9 @@ set_axes(dart_engine *e, int ji)
 }
 
 /* A ball's damping, spring (to where it was loaded: its coordinates
- * zero) and Coulomb friction, its axis's, on each of its three turns;
- * its range DART does not hold (its limits bound each coordinate, not
- * the turn), which phys says. */
+ * zero) and Coulomb friction, its axis's, on each of its three turns.
+ * Its range is a row of phys's own (BallRange), its upper limit read
+ * each step: DART's limits would bound each coordinate, not the turn. */
 static int
 set_ball(dart_engine *e, int ji)
 {
@@ -2270,6 +2295,73 @@ set_ball(dart_engine *e, int ji)
 		d->setCoulombFriction(k, a.friction);
 	}
 	return 0;
+}
+
+BallRange::BallRange(dart_engine *e_, int joint_, dd::Joint *d) :
+    Coupling({ { d, 0, 0 }, { d, 1, 0 }, { d, 2, 0 } }, 0), e(e_),
+    joint(joint_)
+{
+	hi = 0;
+}
+
+const std::string &
+BallRange::getType() const
+{
+	static const std::string type = "phys ball range";
+
+	return type;
+}
+
+/* The rate DART's joint limits (JointConstraint, 6.12) leave an axis
+ * over past its limit (within it: over < 0): what reaches the limit at
+ * the step's end; past their error allowance, back by their error
+ * reduction parameter's share of the error a step, within their largest
+ * correcting speed (DART's own take the allowance's share, none, and
+ * hold an axis past its limit where it is). */
+double
+limit_rate(double over, double h)
+{
+	double past = over - dk::JointConstraint::getErrorAllowance();
+
+	if (!(past > 0))
+		return -over / h;
+	return -std::min(std::min(past, dk::JointConstraint::
+	    getErrorReductionParameter() * over) / h,
+	    dk::JointConstraint::getMaxErrorReductionVelocity());
+}
+
+/* The turn as the step starts, the rate after its forces: the row along
+ * the turn's axis, the rate it leaves, and whether it acts. */
+void
+BallRange::update()
+{
+	const struct phys_joint *j = &e->w->joints[joint];
+	dd::Joint *d = t[0].joint;
+	double upper = phys_joint_axis_values(vals(e, PHYS_S_JOINT, joint),
+	    0).upper;
+	phys_vec3 axis;
+	double turn = phys_ball_turn(e->w, joint, link_pose(e, j->child).q,
+	    link_pose(e, j->parent).q, &axis), now = 0;
+	/* the joint frame on the child's side, in the world */
+	Eigen::Matrix3d rj = d->getChildBodyNode()->getWorldTransform()
+	    .linear() * d->getTransformFromChildBodyNode().linear();
+	Eigen::Vector3d n = rj.transpose() * ev(axis);
+
+	for (std::size_t k = 0; k < 3; k++) {
+		t[k].c = n[(Eigen::Index)k];
+		now += t[k].c * d->getVelocity(k);
+	}
+	/* past the limit a row whatever the rate, as DART's: the other
+	 * rows of the solve can turn it further (a chain of balls at
+	 * their limits held the second 1 mrad past) */
+	rate = limit_rate(turn - upper, e->step);
+	active = turn > upper || now > rate;
+}
+
+bool
+BallRange::isActive() const
+{
+	return active && Coupling::isActive();
 }
 
 /*
@@ -4058,6 +4150,30 @@ push_servos(dart_engine *e)
 			e->solver->manual().push_back(dj.servo_row);
 }
 
+/* This step's ball ranges: a row each for the balls of the trees whose
+ * upper limit is below pi (no turn is more), acting while the turn is
+ * near it (BallRange::update). */
+static void
+push_ranges(dart_engine *e)
+{
+	for (std::size_t ji = 0; ji < e->joints.size(); ji++) {
+		djoint &dj = e->joints[ji];
+		double upper;
+
+		if (dj.kind != J_TREE ||
+		    e->w->joints[ji].type != PHYS_JOINT_BALL)
+			continue;
+		upper = phys_joint_axis_values(vals(e, PHYS_S_JOINT,
+		    (int)ji), 0).upper;
+		if (!phys_has_upper(upper) || !(upper < M_PI))
+			continue;
+		if (!dj.range)
+			dj.range = std::make_shared<BallRange>(e, (int)ji,
+			    dj.dj);
+		e->solver->manual().push_back(dj.range);
+	}
+}
+
 /* A tree joint's command: DART's generalized force on its dofs, for one
  * step (the world's step resets it), or its servo in a row. */
 static void
@@ -4155,6 +4271,7 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 		push_stops(e);
 		push_tendons(e);
 		push_servos(e);
+		push_ranges(e);
 		e->world->step();
 	} catch (...) {
 		e->thrown = true;
