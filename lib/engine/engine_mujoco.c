@@ -117,6 +117,7 @@ struct mjoint {
 	struct phys_axis_servo servo[2];	/* the command's, if a servo */
 	bool stiff_said;	/* a servo too stiff for the integrator, said */
 	bool ball_said;		/* a ball's range off its loaded pose, said */
+	double loop_f[2];	/* ROLE_LOOP: its spring and damper, this step */
 };
 
 struct mujoco_engine {
@@ -129,6 +130,7 @@ struct mujoco_engine {
 	struct mlink *links;
 	struct mjoint *joints;
 	bool commanded;		/* some joint has had a command */
+	bool loops;		/* some joint closes a loop (loop_forces) */
 	bool pushed;		/* some link has had a force of the run's */
 	int *geom_collision;	/* per MuJoCo geom: its collision, -1 */
 	/* contact_filter's answers by geom pair, g1 * ngeom + g2, where
@@ -452,6 +454,7 @@ plan_tree(struct mujoco_engine *e)
 		else if (phys_mjcf_tree_joint(j) &&
 		    e->joints[i].role == ROLE_NONE && moves)
 			e->joints[i].role = ROLE_LOOP;
+		e->loops |= e->joints[i].role == ROLE_LOOP;
 	}
 	free(in_tree);
 }
@@ -1607,6 +1610,36 @@ apply_mass(struct mujoco_engine *e, int li, bool at_load)
 }
 
 /*
+ * A loop joint's limits and friction act on its ghost's joints, whose
+ * softness MuJoCo scales by what moves them alone (dof_invweight0): the
+ * ghost, a thousandth of the child it carries through its weld. Taken
+ * as they were, a limit let the child through by 0.12 rad at 1 rad/s and
+ * Coulomb friction slowed it as a damper: they are given the weight of
+ * the child on the joint's own axes, which the ghost is a share of.
+ */
+static void
+ghost_weights(struct mujoco_engine *e)
+{
+	mjModel *m = e->m;
+	size_t i;
+	int k, jid, n, dof;
+
+	for (i = 0; i < e->w->njoints; i++) {
+		const struct mjoint *mj = &e->joints[i];
+
+		if (mj->role != ROLE_LOOP)
+			continue;
+		for (k = 0; k < 2; k++) {
+			if ((jid = mj->jnt[k]) < 0)
+				continue;
+			n = m->jnt_type[jid] == mjJNT_BALL ? 3 : 1;
+			for (dof = m->jnt_dofadr[jid]; n-- > 0; dof++)
+				m->dof_invweight0[dof] *= GHOST_SHARE;
+		}
+	}
+}
+
+/*
  * MuJoCo's constants that follow from the masses (invweight0, used to
  * scale constraint softness, and the subtree masses) at the loaded
  * configuration; it computes them in the data, whose state is kept.
@@ -1625,6 +1658,7 @@ set_constants(struct mujoco_engine *e)
 	memcpy(d->qpos, keep, (size_t)m->nq * sizeof *keep);
 	memcpy(d->qvel, keep + m->nq, (size_t)m->nv * sizeof *keep);
 	free(keep);
+	ghost_weights(e);
 }
 
 static void
@@ -1797,12 +1831,13 @@ apply_ball_values(struct mujoco_engine *e, int ji)
 	phys_quat t;
 
 	for (k = 0; k < 3; k++) {
-		m->dof_damping[dof + k] = a.damping;
+		m->dof_damping[dof + k] = mj->role == ROLE_LOOP ? 0 :
+		    a.damping;
 		m->dof_frictionloss[dof + k] = a.friction;
 		m->dof_armature[dof + k] = PVD(v,
 		    JOINT_physics_mujoco_armature);
 	}
-	m->jnt_stiffness[jid] = a.stiffness;
+	m->jnt_stiffness[jid] = mj->role == ROLE_LOOP ? 0 : a.stiffness;
 	li = mj->role == ROLE_LOOP ? j->child : e->body_link[mj->body];
 	up = mj->role == ROLE_LOOP ? j->parent : e->links[li].up;
 	t = phys_quat_normalize(loaded_turn(e, li, up));
@@ -1861,9 +1896,11 @@ apply_joint_values(struct mujoco_engine *e, int ji)
 		m->jnt_limited[jid] = phys_axis_limited(&a);
 		m->jnt_range[2 * jid] = s > 0 ? lo : -hi;
 		m->jnt_range[2 * jid + 1] = s > 0 ? hi : -lo;
-		m->dof_damping[dof] = a.damping;
+		/* a loop's spring and damper are forces (loop_forces) */
+		m->dof_damping[dof] = mj->role == ROLE_LOOP ? 0 : a.damping;
 		m->dof_frictionloss[dof] = a.friction;
-		m->jnt_stiffness[jid] = a.stiffness;
+		m->jnt_stiffness[jid] = mj->role == ROLE_LOOP ? 0 :
+		    a.stiffness;
 		m->qpos_spring[m->jnt_qposadr[jid]] = s * (a.reference -
 		    mj->offset[k]);
 		m->dof_armature[dof] = PVD(v, JOINT_physics_mujoco_armature);
@@ -2850,7 +2887,7 @@ joint_forces(struct mujoco_engine *e)
 			if ((jid = mj->jnt[k]) >= 0)
 				mj->effort[k] = mj->sign *
 				    d->qfrc_passive[m->jnt_dofadr[jid]] +
-				    mj->cmd[k];
+				    mj->cmd[k] + mj->loop_f[k];
 	}
 	for (row = 0; row < d->nefc; row++) {
 		int t = d->efc_type[row], id = d->efc_id[row], dof;
@@ -2912,6 +2949,85 @@ set_servo(struct mujoco_engine *e, struct mjoint *mj, int k, int a,
 
 /* The joints' commands: servos on their actuators, other efforts as
  * generalized forces on their axes' dofs. */
+static void mujoco_engine_link_pose(const struct mujoco_engine *e, int li,
+    phys_pose *out);
+static int mujoco_engine_joint_state(const struct mujoco_engine *e, int ji,
+    double pos[2], double vel[2]);
+
+/* What the bodies on either side of loop joint ji give of its turn's
+ * (angular) or travel's inverse inertia at most, a moving body's least
+ * moment or its mass; the world and static links none. */
+static double
+loop_inverse_bound(const struct mujoco_engine *e, int ji, bool angular)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const mjModel *m = e->m;
+	double inv = 0, least;
+	int side, li, b;
+
+	for (side = 0; side < 2; side++) {
+		li = side ? j->parent : j->child;
+		b = li < 0 ? 0 : e->links[li].body;
+		if (b <= 0 || m->body_weldid[b] == 0)
+			continue;
+		least = fmin(m->body_inertia[3 * b], fmin(m->body_inertia[3 *
+		    b + 1], m->body_inertia[3 * b + 2]));
+		inv += angular ? (least > 0 ? 1 / least : 0) :
+		    (m->body_mass[b] > 0 ? 1 / m->body_mass[b] : 0);
+	}
+	return inv;
+}
+
+/*
+ * A loop joint's spring and damper, as generalized forces on its ghost's
+ * joints, held to what stops the motion within the step as ODE's and
+ * Bullet's are (phys_joint_spring_damper_stable, phys_ball_torque). On
+ * the ghost's own joints MuJoCo 2.2.2 integrates damping implicitly for
+ * the ghost's thousandth of the link's inertia, which its Newton and CG
+ * solvers do not follow through the ghost's weld: a damper of 1e-4 N m s
+ * on a loop joint sent its link to 1e15 rad/s within 10 steps.
+ */
+static void
+loop_forces(struct mujoco_engine *e, int ji)
+{
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	const struct phys_joint *j = &e->w->joints[ji];
+	struct mjoint *mj = &e->joints[ji];
+	const mjModel *m = e->m;
+	mjData *d = e->d;
+	double pos[2], vel[2], f, R[9];
+	phys_vec3 w, t;
+	phys_pose c, p = PHYS_POSE_IDENTITY;
+	int k, dof, n;
+
+	mj->loop_f[0] = mj->loop_f[1] = 0;
+	if (mj->jnt[0] < 0)
+		return;
+	dof = m->jnt_dofadr[mj->jnt[0]];
+	if (m->jnt_type[mj->jnt[0]] == mjJNT_BALL) {
+		/* the ghost's turn and rate stand for the child's */
+		c = body_pose(e, mj->ghost);
+		if (j->parent >= 0)
+			mujoco_engine_link_pose(e, j->parent, &p);
+		mju_quat2Mat(R, d->xquat + 4 * mj->ghost);
+		mju_mulMatVec(&w.x, R, d->qvel + dof, 3, 3);
+		t = phys_ball_torque(e->w, ji, v, c.q, p.q, w,
+		    loop_inverse_bound(e, ji, true), e->step);
+		mju_mulMatTVec(d->qfrc_applied + dof, R, &t.x, 3, 3);
+		return;
+	}
+	n = mujoco_engine_joint_state(e, ji, pos, vel);
+	for (k = 0; k < n; k++) {
+		if (mj->jnt[k] < 0)
+			continue;
+		f = phys_joint_spring_damper_stable(v, k, pos[k], vel[k],
+		    loop_inverse_bound(e, ji, j->type !=
+		    PHYS_JOINT_PRISMATIC), e->step);
+		mj->loop_f[k] = f;
+		d->qfrc_applied[m->jnt_dofadr[mj->jnt[k]]] += mj->sign * f;
+	}
+}
+
 static void
 joint_commands(struct mujoco_engine *e)
 {
@@ -2924,6 +3040,8 @@ joint_commands(struct mujoco_engine *e)
 	for (i = 0; i < e->w->njoints; i++) {
 		struct mjoint *mj = &e->joints[i];
 
+		if (mj->role == ROLE_LOOP)
+			loop_forces(e, (int)i);
 		for (k = 0; k < mj->naxes; k++) {
 			if ((jid = mj->jnt[k]) < 0)
 				continue;
@@ -3024,7 +3142,7 @@ step_once(struct mujoco_engine *e)
 	link_forces(e);
 	if (e->pushed)
 		link_wrenches(e);
-	if (e->commanded)
+	if (e->commanded || e->loops)
 		joint_commands(e);
 	forward(e, true);
 	if (e->w->njoints && e->joint_forces)
