@@ -677,6 +677,7 @@ public:
 private:
 	void row(const Eigen::Vector3d &u, bool angular, double error,
 	    double lo, double hi);
+	void ball_rows(const Eigen::Matrix3d &rchi, double sign);
 
 	dart_engine *e;
 	int joint;
@@ -1503,6 +1504,29 @@ Loop::getType() const
 	return type;
 }
 
+/*
+ * A ball's friction, a row on each of the joint frame's axes (the
+ * child's side, rchi), and its range, a row along its turn's axis pushing
+ * back past it (phys_ball_turn), as a tree ball has them; sign turns a
+ * rate of the child's turn into a's.
+ */
+void
+Loop::ball_rows(const Eigen::Matrix3d &rchi, double sign)
+{
+	const struct phys_joint *j = &e->w->joints[joint];
+	struct phys_axis_values a = phys_joint_axis_values(vals(e,
+	    PHYS_S_JOINT, joint), 0);
+	double f = a.friction * e->step, turn;
+	phys_vec3 n;
+
+	for (int k = 0; f > 0 && k < 3; k++)
+		row(rchi.col(k), true, 0, -f, f);
+	turn = phys_ball_turn(e->w, joint, link_pose(e, j->child).q,
+	    link_pose(e, j->parent).q, &n);
+	if (phys_has_upper(a.upper) && turn > a.upper)
+		row(sign * ev(n), true, turn - a.upper, -INFINITY, 0);
+}
+
 void
 Loop::row(const Eigen::Vector3d &u, bool ang, double error, double l, double h)
 {
@@ -1623,6 +1647,8 @@ Loop::update()
 		else if (phys_has_upper(u[k]) && pos[k] > u[k])
 			row(d, !lin, pos[k] - u[k], -INFINITY, 0);
 	}
+	if (j->type == PHYS_JOINT_BALL)
+		ball_rows(rchi, sign);
 	rows(dir.size());
 	for (std::size_t i = 0; i < mDim; i++) {
 		if (angular[i])
@@ -2957,6 +2983,49 @@ body_inverse(const dart_engine *e, int li)
 	return bi;
 }
 
+/* At least what body_inverse's inverse inertia gives along any axis
+ * (0: a body that does not move). */
+double
+inverse_bound(const dart_engine *e, int li)
+{
+	double inertia[9];
+
+	if (is_static(e, li) || e->links[(size_t)li].kinematic)
+		return 0;
+	Eigen::Matrix3d m = e->links[(size_t)li].body->getInertia()
+	    .getMoment();
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++)
+			inertia[3 * r + c] = m(r, c);
+	return phys_inverse_inertia_bound(inertia);
+}
+
+/* A loop ball's damping and spring (phys_ball_torque) on its two
+ * bodies, as under ODE and Bullet. */
+void
+loop_ball_forces(dart_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+	phys_vec3 lc, wc, lp = v3(0, 0, 0), wp = lp, t;
+
+	if (!(phys_ball_values_set(v) & (PHYS_BALL_DAMPING | PHYS_BALL_SPRING)))
+		return;
+	if (j->parent >= 0)
+		dart_engine_link_vel(e, j->parent, &lp, &wp);
+	dart_engine_link_vel(e, j->child, &lc, &wc);
+	t = phys_ball_torque(e->w, ji, v, link_pose(e, j->child).q,
+	    link_pose(e, j->parent).q, v3_sub(wc, wp), inverse_bound(e,
+	    j->child) + inverse_bound(e, j->parent), e->step);
+	for (int side = 0; side < 2; side++) {
+		int li = side ? j->parent : j->child;
+
+		if (!is_static(e, li) && !e->links[(size_t)li].kinematic)
+			e->links[(size_t)li].body->addExtTorque(ev(side ?
+			    v3_scale(t, -1) : t), false);
+	}
+}
+
 /*
  * Springs and viscous damping of loop joints, as forces held to what
  * stops the motion within the step, as under ODE and Bullet (DART's tree
@@ -2977,6 +3046,10 @@ loop_forces(dart_engine *e, int ji)
 	phys_vec3 anchor = phys_pose_mul(link_pose(e, j->child),
 	    dj.f.in_child).p;
 
+	if (j->type == PHYS_JOINT_BALL) {
+		loop_ball_forces(e, ji);
+		return;
+	}
 	for (int k = 0; k < n; k++) {
 		phys_vec3 axis = phys_joint_frames_axis(&dj.f, link_pose(e,
 		    j->parent), k, pos[0]);
