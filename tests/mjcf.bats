@@ -1271,7 +1271,7 @@ tips() {
 	      <joint name="hinge" axis="1 0 0" range="0.5 1" limited="true"/>
 	      <geom type="capsule" fromto="0 0 0 0 0 0.3" size="0.02"/>
 	      <body name="tip" pos="0 0 0.3">
-	        <joint name="socket" type="ball" damping="0.1" range="0 30" limited="true"/>
+	        <joint name="socket" type="ball" damping="0.1" armature="0.01" range="0 30" limited="true"/>
 	        <geom type="sphere" size="0.05"/>
 	      </body>
 	    </body>
@@ -1292,7 +1292,7 @@ tips() {
 	run -0 --separate-stderr phys-step -n 1 main.xml
 	assert_equal "$(printf '%s\n' "$stderr" | cut -d: -f1-3)" "$(printf '%s\n' \
 	    "phys-step: ./part.xml:7" "phys-step: ./part.xml:4")"
-	[[ "$stderr" == *"./part.xml:7: joint 'm::socket': axis.limit.upper of a ball joint is set but has no effect with ODE"* ]]
+	[[ "$stderr" == *"./part.xml:7: joint 'm::socket': physics.mujoco parameters are MuJoCo's and have no effect with ODE"* ]]
 	[[ "$stderr" == *"./part.xml:4: joint 'm::hinge' starts at 0 rad"* ]]
 	run -0 phys-inertia check main.xml
 	assert_equal "$(printf '%s\n' "$output" | jq -r '"\(.link) \(.file):\(.line)"')" \

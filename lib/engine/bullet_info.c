@@ -67,6 +67,4 @@ const struct phys_engine_info phys_engine_bullet = {
 	.nrecord = sizeof bullet_record / sizeof *bullet_record,
 	.apart_hint = bullet_apart_hint,
 	.fixed_tendons = true,
-	.ball_values = PHYS_BALL_DAMPING | PHYS_BALL_FRICTION |
-	    PHYS_BALL_SPRING | PHYS_BALL_RANGE,
 };

@@ -67,6 +67,4 @@ const struct phys_engine_info phys_engine_dart = {
 	.nrecord = sizeof dart_record / sizeof *dart_record,
 	.check_first = true,
 	.fixed_tendons = true,
-	.ball_values = PHYS_BALL_DAMPING | PHYS_BALL_FRICTION |
-	    PHYS_BALL_SPRING | PHYS_BALL_RANGE,
 };

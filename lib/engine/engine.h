@@ -88,10 +88,6 @@ struct phys_engine_info {
 	 * which a force the run holds through the step (a system's) is
 	 * not: NULL, never. */
 	bool (*forces_restaged)(const struct phys_value *physics);
-	/* What it holds of a ball joint's axis values (PHYS_BALL_*), which
-	 * act on the ball's three turns alike; the others are kept and
-	 * said to do nothing. */
-	unsigned ball_values;
 };
 
 /* Every engine phys has, NULL-terminated, in engines.def's order

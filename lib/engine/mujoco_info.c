@@ -110,8 +110,6 @@ const struct phys_engine_info phys_engine_mujoco = {
 	.record = mujoco_record,
 	.nrecord = sizeof mujoco_record / sizeof *mujoco_record,
 	.tendons = true,
-	.ball_values = PHYS_BALL_DAMPING | PHYS_BALL_FRICTION |
-	    PHYS_BALL_SPRING | PHYS_BALL_RANGE,
 	.servos_implicit = mujoco_servos_implicit,
 	.forces_restaged = mujoco_forces_restaged,
 };

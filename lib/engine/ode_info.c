@@ -63,6 +63,4 @@ const struct phys_engine_info phys_engine_ode = {
 	.apart_hint = ode_apart_hint,
 	.slow_hint = ode_slow_hint,
 	.fixed_tendons = true,
-	.ball_values = PHYS_BALL_DAMPING | PHYS_BALL_FRICTION |
-	    PHYS_BALL_SPRING | PHYS_BALL_RANGE,
 };

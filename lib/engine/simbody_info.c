@@ -105,8 +105,6 @@ const struct phys_engine_info phys_engine_simbody = {
 	.record = simbody_record,
 	.nrecord = sizeof simbody_record / sizeof *simbody_record,
 	.fixed_tendons = true,
-	.ball_values = PHYS_BALL_DAMPING | PHYS_BALL_FRICTION |
-	    PHYS_BALL_SPRING | PHYS_BALL_RANGE,
 	.servos_implicit = simbody_servos_implicit,
 	.slow_hint = simbody_slow_hint,
 };

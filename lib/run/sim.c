@@ -210,18 +210,6 @@ struct inert {
 	char *name;	/* the parameter, or the block */
 };
 
-/* Whether p is a value of entity idx of scope s that the engine does
- * not hold on a joint of that kind: one of a ball's axis values. */
-static bool
-inert_on_joint(const struct run *r, phys_scope s, int idx,
-    const struct phys_param *p)
-{
-	unsigned bit = phys_ball_value(p);
-
-	return s == PHYS_S_JOINT && bit && r->w->joints[idx].type ==
-	    PHYS_JOINT_BALL && !(r->engine->ball_values & bit);
-}
-
 static bool
 inert_of(const struct run *r, phys_scope s, int idx,
     const struct phys_param *p, const struct phys_value *v, struct inert *in)
@@ -232,8 +220,6 @@ inert_of(const struct run *r, phys_scope s, int idx,
 	size_t n = 0;
 	bool inert;
 
-	if (inert_on_joint(r, s, idx, p))
-		how = PHYS_SUPPORT_INERT;
 	if (how != PHYS_SUPPORT_INERT && how != PHYS_SUPPORT_OTHER)
 		return false;
 	/* what implicit_servo asks, the engine does of itself */
@@ -262,8 +248,7 @@ inert_of(const struct run *r, phys_scope s, int idx,
 	} else {
 		in->kind = INERT_SET;
 		in->whose = NULL;
-		in->name = inert_on_joint(r, s, idx, p) ? phys_xasprintf(
-		    "%s of a ball joint", p->name) : phys_xstrdup(p->name);
+		in->name = phys_xstrdup(p->name);
 	}
 	return true;
 }

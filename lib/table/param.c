@@ -1011,23 +1011,6 @@ phys_joint_screw_lead(const struct phys_value *v)
 }
 
 unsigned
-phys_ball_value(const struct phys_param *p)
-{
-	switch (p->id) {
-	case PHYS_P_JOINT_axis_dynamics_damping:
-		return PHYS_BALL_DAMPING;
-	case PHYS_P_JOINT_axis_dynamics_friction:
-		return PHYS_BALL_FRICTION;
-	case PHYS_P_JOINT_axis_dynamics_spring_stiffness:
-		return PHYS_BALL_SPRING;
-	case PHYS_P_JOINT_axis_limit_upper:
-		return PHYS_BALL_RANGE;
-	default:
-		return 0;
-	}
-}
-
-unsigned
 phys_ball_values_set(const struct phys_value *v)
 {
 	struct phys_axis_values a = phys_joint_axis_values(v, 0);

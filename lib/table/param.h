@@ -240,8 +240,6 @@ enum {
 	PHYS_BALL_SPRING = 4,
 	PHYS_BALL_RANGE = 8
 };
-/* The PHYS_BALL_* bit parameter p is of a ball joint, 0 for none. */
-unsigned phys_ball_value(const struct phys_param *p);
 /* The PHYS_BALL_* values joint values v set: those that act. */
 unsigned phys_ball_values_set(const struct phys_value *v);
 
