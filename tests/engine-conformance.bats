@@ -1098,6 +1098,48 @@ ball_dynamics_case() {
 	each_engine ball_dynamics_case
 }
 
+# loop_case TYPE ENGINE: the body of ball_world held by two joints of
+# TYPE (ball or revolute about z) at its centre, the second closing a loop
+# and holding the values: they act as a tree joint's do, the first case's
+# closed forms to the same bounds. Under MuJoCo, whose loop joint is
+# carried by a light body welded to its child, any damping sent the body
+# off to 1e15 rad/s within 10 steps, the limit let it through to 0.42 and
+# the friction slowed it as a damper; under DART a loop ball held none.
+loop_case() {
+	local ax= lo= t=$1
+	shift
+	if [ "$t" = revolute ]; then
+		ax='<xyz>0 0 1</xyz>' lo='<lower>-1</lower>'
+	fi
+	loop_world() {
+		ball_world "$1" "$ax$3"
+		sed -i "s|<joint name=\"b\" type=\"ball\">|<joint name=\"tree\" type=\"$2\"><parent>world</parent><child>bob</child><axis>$ax</axis></joint>\n<joint name=\"b\" type=\"$2\">|" "$TMP/ball.sdf"
+	}
+	loop_world "$1" "$t" '<dynamics><damping>0.02</damping><spring_stiffness>1</spring_stiffness></dynamics>'
+	run -0 --separate-stderr phys-step -p "$1" -t 1 -r 4 -c "$TMP/spin" -i 'm::bob/pose' "$TMP/ball.sdf"
+	[[ $stderr == *"joint 'm::b' closes a kinematic loop"* ]] || fail "$1: $stderr"
+	jq -r '[.t, .items["m::bob/pose"].yaw] | @tsv' <<<"$output" |
+	    awk '{ w = 10 * sqrt(0.99)
+		e = exp(-$1) * sin(w * $1) / w - $2; if (e < 0) e = -e
+		if (e > m) m = e; n++ }
+		END { if (n != 5 || m > 3e-4) { print n " lines, off by " m; exit 1 } }' ||
+	    fail "$1 $t: damping and spring"
+	loop_world "$1" "$t" '<dynamics><friction>0.005</friction></dynamics>'
+	phys-step -q -p "$1" -t 2.5 -r 4 -c "$TMP/spin" -i 'm::bob/angular_vel' "$TMP/ball.sdf" |
+	    jq -r '[.t, .items["m::bob/angular_vel"].z] | @tsv' |
+	    awk '{ e = ($1 < 2 ? 1 - 0.5 * $1 : 0) - $2; if (e < 0) e = -e
+		if (e > m) m = e; n++ }
+		END { if (n != 11 || m > 4e-3) { print n " lines, off by " m; exit 1 } }' ||
+	    fail "$1 $t: friction"
+	loop_world "$1" "$t" "<limit>$lo<upper>0.3</upper></limit>"
+	near "$(phys-step -q -p "$1" -t 1 -r 100 -c "$TMP/spin" -i 'm::bob/pose' "$TMP/ball.sdf" |
+	    jq -s 'map(.items["m::bob/pose"].yaw) | max')" 0.3 0.01 || fail "$1 $t: range"
+}
+@test "a joint closing a loop, revolute or ball, takes its damping, spring, friction and limits as a tree joint does, under every engine" {
+	each_engine loop_case revolute
+	each_engine loop_case ball
+}
+
 # A ball's Coulomb friction f acts on each of its three turns about the
 # joint frame's axes (a box, as MuJoCo's frictionloss on a ball's three
 # dofs): set spinning at (3, 4, 0) rad/s, the turns slow at f / I =
