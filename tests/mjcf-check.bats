@@ -290,6 +290,27 @@ CASES
 	[[ "$output" == *'"line":8,"severity":"error","message":"<flag invdiscrete=\"enable\">: a later MuJoCo'"'"'s, not 2.2.2'"'"'s; phys moves the model as with invdiscrete=\"disable\", and refuses it"'* ]]
 }
 
+# A later MuJoCo's camera's focal, resolution and sensorsize are said
+# alike: the loader says them in one line, and check did in three.
+@test "an element's attributes said alike are one warning, as phys-step says them" {
+	cat > "$TMP/cam.xml" <<'XML'
+<mujoco model="cam">
+  <worldbody>
+    <camera name="c" pos="0 0 1" focal="0.01 0.01" resolution="640 480" sensorsize="0.01 0.01"/>
+    <body name="b" pos="0 0 1">
+      <freejoint/>
+      <geom type="box" size="0.1 0.1 0.1"/>
+    </body>
+  </worldbody>
+</mujoco>
+XML
+	run -0 phys-sdf check "$TMP/cam.xml"
+	jq -r '"\(.file):\(.line): \(.message)"' <<< "$output" > "$TMP/said"
+	grep -qxF "$TMP/cam.xml:3: <camera focal, resolution, sensorsize>: a later MuJoCo's, for how the model looks: not read" "$TMP/said"
+	phys-step -n 0 "$TMP/cam.xml" 2>&1 > /dev/null | sed 's/^phys-step: //' > "$TMP/step"
+	assert_equal "$(sort "$TMP/said")" "$(sort "$TMP/step")"
+}
+
 @test "a sensor MuJoCo 2.2.2 lacks (MuJoCo 3's <contact>, or a misspelt one) is a warning, as phys reads no sensor and loads the model; phys-step runs it" {
 	local src="$BATS_TEST_DIRNAME/data/mjcf/later.xml"
 	sed 's|</actuator>|&<sensor><contact name="touch" geom1="g"/><jointpoz joint="rail"/></sensor>|' "$src" > "$TMP/sensor.xml"

@@ -334,12 +334,14 @@ attr(xmlNodePtr n, const char *name)
 /*
  * An attribute the schema has or not (known), as phys_mjcf_verdict
  * judges it: what phys notes, and a later MuJoCo's it reads, a warning
- * (phys loads the model, 2.2.2 may not); what it refuses, an error; one
- * neither MuJoCo 2.2.2 nor phys knows, unknown.
+ * (phys loads the model, 2.2.2 may not), said with the element's others
+ * alike (into acc, as the loader says them); what it refuses, an error;
+ * one neither MuJoCo 2.2.2 nor phys knows, unknown.
  */
 static void
 aside_attr(struct checker *ck, const char *file, xmlNodePtr n,
-    const struct phys_mjcf_elem *e, const char *name, bool known)
+    const struct phys_mjcf_elem *e, const char *name, bool known,
+    struct phys_mjcf_noted *acc, int *nacc)
 {
 	const struct phys_mjcf_later *l = phys_mjcf_later(e, name);
 	char *v = l && l->how == PHYS_MJ_LATER_AT ? attr(n, name) : NULL;
@@ -356,6 +358,9 @@ aside_attr(struct checker *ck, const char *file, xmlNodePtr n,
 		break;
 	case PHYS_MJ_NOTED:
 	case PHYS_MJ_READ:
+		if (phys_mjcf_note(acc, nacc, name, known,
+		    phys_mjcf_later_text(l)))
+			break;
 		report(ck, file, n, false, NULL, "<%s %s>: %s, %s", e->name,
 		    name, known ? "MuJoCo's" : "a later MuJoCo's",
 		    phys_mjcf_later_text(l));
@@ -374,10 +379,11 @@ check_attrs(struct checker *ck, const char *file, xmlNodePtr n,
     const struct phys_mjcf_elem *e)
 {
 	const struct phys_mjcf_attr *a;
+	struct phys_mjcf_noted acc[PHYS_MJCF_MAX_NOTED];
 	const char *kind;
 	xmlAttrPtr p;
 	char *v;
-	int norient = 0, i;
+	int norient = 0, i, nacc = 0;
 
 	for (p = n->properties; p; p = p->next) {
 		const char *name = (const char *)p->name;
@@ -385,7 +391,7 @@ check_attrs(struct checker *ck, const char *file, xmlNodePtr n,
 		if (p->ns)
 			continue;
 		a = phys_mjcf_attr(e, name);
-		aside_attr(ck, file, n, e, name, a != NULL);
+		aside_attr(ck, file, n, e, name, a != NULL, acc, &nacc);
 		if (!a)
 			continue;
 		v = attr(n, name);
@@ -397,6 +403,10 @@ check_attrs(struct checker *ck, const char *file, xmlNodePtr n,
 		for (i = 0; orientations[i]; i++)
 			norient += strcmp(name, orientations[i]) == 0;
 	}
+	for (i = 0; i < nacc; i++)
+		report(ck, file, n, false, NULL, "<%s %s>: %s, %s", e->name,
+		    acc[i].names, acc[i].known ? "MuJoCo's" :
+		    "a later MuJoCo's", acc[i].text);
 	if (norient > 1)
 		report(ck, file, n, true, NULL, "<%s>: more than one of quat, "
 		    "axisangle, xyaxes, zaxis and euler: MuJoCo takes one "

@@ -51,50 +51,12 @@ unknown_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
 	    sizeof hint));
 }
 
-/*
- * The attributes of one element that are said alike (a later MuJoCo's
- * camera's focal, resolution and sensorsize: one line, not three): by
- * what is said of them.
- */
-struct noted {
-	const char *text;	/* phys_mjcf_later_text's */
-	bool known;
-	char names[160];
-};
-
-#define MAX_NOTED 4
-
-/* Add name to what acc says alike; false where acc has no room. */
-static bool
-note_attr(struct noted *acc, int *nacc, const char *name, bool known,
-    const char *text)
-{
-	struct noted *a;
-	size_t len;
-	int i;
-
-	for (i = 0; i < *nacc; i++)
-		if (acc[i].known == known && strcmp(acc[i].text, text) == 0)
-			break;
-	if (i == MAX_NOTED)
-		return false;
-	if (i == *nacc)
-		acc[(*nacc)++] = (struct noted){ text, known, "" };
-	a = &acc[i];
-	len = strlen(a->names);
-	if (len + strlen(name) + 3 > sizeof a->names)
-		return false;
-	snprintf(a->names + len, sizeof a->names - len, "%s%s",
-	    len ? ", " : "", name);
-	return true;
-}
-
 /* Attribute name of element n, which the schema has or not (known), as
  * phys_mjcf_verdict judges it: 0, or -1 where phys refuses it; what is
  * only said, into acc. */
 static int
 vet_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
-    const char *name, bool known, struct noted *acc, int *nacc)
+    const char *name, bool known, struct phys_mjcf_noted *acc, int *nacc)
 {
 	const struct phys_mjcf_later *l = phys_mjcf_later(e, name);
 	const char *v = l && l->how == PHYS_MJ_LATER_AT ? own_attr(n, name) :
@@ -104,7 +66,8 @@ vet_attr(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *e,
 	case PHYS_MJ_UNKNOWN:
 		return unknown_attr(r, n, e, name);
 	case PHYS_MJ_NOTED:
-		if (note_attr(acc, nacc, name, known, phys_mjcf_later_text(l)))
+		if (phys_mjcf_note(acc, nacc, name, known,
+		    phys_mjcf_later_text(l)))
 			return 0;
 		return mj_notef(r, n, "<%s %s>: %s, %s", e->name, name, known ?
 		    "MuJoCo's" : "a later MuJoCo's", phys_mjcf_later_text(l));
@@ -165,7 +128,7 @@ static int
 vet(struct reader *r, xmlNodePtr n, const struct phys_mjcf_elem *parent)
 {
 	const struct phys_mjcf_elem *e;
-	struct noted acc[MAX_NOTED];
+	struct phys_mjcf_noted acc[PHYS_MJCF_MAX_NOTED];
 	xmlAttrPtr p;
 	xmlNodePtr c;
 	int i, nacc = 0;

@@ -2,6 +2,7 @@
  * mjcf_schema.c - the MJCF schema table, expanded from mjcf_schema.def,
  * and its look-ups.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -334,6 +335,30 @@ phys_mjcf_meta_attr(const char *meta, const char *name)
 		if (strcmp(metas[m].attrs[i], name) == 0)
 			return true;
 	return false;
+}
+
+bool
+phys_mjcf_note(struct phys_mjcf_noted *acc, int *nacc, const char *name,
+    bool known, const char *text)
+{
+	struct phys_mjcf_noted *a;
+	size_t len;
+	int i;
+
+	for (i = 0; i < *nacc; i++)
+		if (acc[i].known == known && strcmp(acc[i].text, text) == 0)
+			break;
+	if (i == PHYS_MJCF_MAX_NOTED)
+		return false;
+	if (i == *nacc)
+		acc[(*nacc)++] = (struct phys_mjcf_noted){ text, known, "" };
+	a = &acc[i];
+	len = strlen(a->names);
+	if (len + strlen(name) + 3 > sizeof a->names)
+		return false;
+	snprintf(a->names + len, sizeof a->names - len, "%s%s",
+	    len ? ", " : "", name);
+	return true;
 }
 
 const char *

@@ -104,6 +104,21 @@ bool phys_mjcf_meta_attr(const char *meta, const char *name);
 /* What phys makes of it, for messages: "for how the model looks: not
  * read". */
 const char *phys_mjcf_later_text(const struct phys_mjcf_later *l);
+/*
+ * The attributes of one element said alike (a later MuJoCo's camera's
+ * focal, resolution and sensorsize: one line, not three), grouped by
+ * what is said of them, as the loader and phys-sdf check say them.
+ */
+struct phys_mjcf_noted {
+	const char *text;	/* phys_mjcf_later_text's */
+	bool known;		/* MuJoCo 2.2.2's */
+	char names[160];	/* "focal, resolution" */
+};
+#define PHYS_MJCF_MAX_NOTED 4
+/* Add name to what acc (nacc of them) says alike; false where acc has no
+ * room, and name is to be said alone. */
+bool phys_mjcf_note(struct phys_mjcf_noted *acc, int *nacc,
+    const char *name, bool known, const char *text);
 /* Does the keyword list "a|b|c" hold word? */
 bool phys_mjcf_keyword(const char *values, const char *word);
 /* A later MuJoCo's value v of keyword attribute attr, which MuJoCo 2.2.2
