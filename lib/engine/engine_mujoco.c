@@ -98,6 +98,8 @@ enum role {
 	ROLE_NONE,	/* between static links: nothing moves */
 	ROLE_TREE,	/* holds a link in the tree */
 	ROLE_LOOP,	/* carried by a ghost body welded to the child */
+	ROLE_TIE,	/* a loop's ball or fixed joint of no values: its
+			 * links' connect or weld, as in an MJCF model */
 	ROLE_GEAR	/* a gearbox: an equality between two hinges */
 };
 
@@ -108,6 +110,7 @@ struct mjoint {
 	int jnt[2];		/* per reported axis: its MuJoCo joint, -1 */
 	double sign;		/* reported = sign * MuJoCo's (reversed: -1) */
 	int ghost;		/* ROLE_LOOP: the ghost body */
+	int eq;			/* ROLE_TIE: its equality */
 	phys_vec3 xyz[2];	/* the axis values the model was built with */
 	double offset[2];	/* reported at the model's zero */
 	phys_vec3 force, torque;	/* on the child, last step */
@@ -422,6 +425,21 @@ new_root(struct mujoco_engine *e, bool *in_tree)
 	return true;
 }
 
+/*
+ * Whether joint ji, closing a loop, is an equality of its links: a ball
+ * joint of nothing but its anchor (an MJCF connect), a fixed joint (a
+ * weld), which MuJoCo holds as written, at their softness; the others
+ * need joints of their own, on a ghost.
+ */
+static bool
+ties(const struct mujoco_engine *e, int ji)
+{
+	enum phys_joint_type t = e->w->joints[ji].type;
+
+	return t == PHYS_JOINT_FIXED || (t == PHYS_JOINT_BALL &&
+	    phys_ball_values_set(vals(e, PHYS_S_JOINT, ji)) == 0);
+}
+
 static void
 plan_tree(struct mujoco_engine *e)
 {
@@ -438,7 +456,7 @@ plan_tree(struct mujoco_engine *e)
 	}
 	for (i = 0; i < w->njoints; i++) {
 		e->joints[i].role = ROLE_NONE;
-		e->joints[i].ghost = -1;
+		e->joints[i].ghost = e->joints[i].eq = -1;
 		e->joints[i].jnt[0] = e->joints[i].jnt[1] = -1;
 		e->joints[i].sign = 1;
 	}
@@ -453,7 +471,8 @@ plan_tree(struct mujoco_engine *e)
 			e->joints[i].role = ROLE_GEAR;
 		else if (phys_mjcf_tree_joint(j) &&
 		    e->joints[i].role == ROLE_NONE && moves)
-			e->joints[i].role = ROLE_LOOP;
+			e->joints[i].role = ties(e, (int)i) ? ROLE_TIE :
+			    ROLE_LOOP;
 		e->loops |= e->joints[i].role == ROLE_LOOP;
 	}
 	free(in_tree);
@@ -1177,6 +1196,33 @@ put_tendons(struct phys_buf *b, const struct mujoco_engine *e)
 
 /* The equality constraints: loops' welds, screws, gearboxes, mimics.
  * Their factors are set again from the run's values once loaded. */
+/*
+ * A tie (ROLE_TIE): its links' connect at the joint's centre, in the
+ * first body's frame, or their weld at their poses as the model is made
+ * (MuJoCo's qpos0); the moving link first, as MuJoCo's body1.
+ */
+static void
+put_tie(struct phys_buf *b, struct mujoco_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	bool child_first = j->child >= 0 &&
+	    e->links[j->child].hold != HOLD_STATIC;
+	int l1 = child_first ? j->child : j->parent;
+	int l2 = child_first ? j->parent : j->child;
+	/* the joint's frame is fixed in its child */
+	phys_pose at = phys_pose_mul(e->links[j->child].at, phys_pose_mul(
+	    phys_pose_inv(e->w->links[j->child].pose), j->pose));
+	phys_vec3 a = phys_pose_mul(phys_pose_inv(tree_frame(e, l1)), at).p;
+	char n1[32], n2[32];
+
+	phys_buf_printf(b, "<%s name=\"t%d\" body1=\"%s\" body2=\"%s\"",
+	    j->type == PHYS_JOINT_BALL ? "connect" : "weld", ji,
+	    body_name(e, l1, n1, sizeof n1), body_name(e, l2, n2, sizeof n2));
+	if (j->type == PHYS_JOINT_BALL)
+		put_nums(b, "anchor", (double[3]){ a.x, a.y, a.z }, 3);
+	phys_buf_puts(b, "/>\n");
+}
+
 static int
 put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 {
@@ -1190,6 +1236,8 @@ put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 	for (i = 0; i < w->njoints; i++) {
 		const struct phys_joint *j = &w->joints[i];
 
+		if (e->joints[i].role == ROLE_TIE)
+			put_tie(b, e, (int)i);
 		if (e->joints[i].role == ROLE_LOOP)
 			phys_buf_printf(b, "<weld name=\"w%zu\" body1=\"g%zu\" "
 			    "body2=\"%s\"/>\n", i, i, body_name(e, j->child,
@@ -1489,10 +1537,14 @@ map_model(struct mujoco_engine *e)
 		mj->naxes = 0;
 		mj->xyz[0] = PVV(vals(e, PHYS_S_JOINT, (int)i), JOINT_axis_xyz);
 		mj->xyz[1] = PVV(vals(e, PHYS_S_JOINT, (int)i), JOINT_axis2_xyz);
+		mj->eq = -1;
 		if (mj->role == ROLE_LOOP) {
 			mj->ghost = find(m, mjOBJ_BODY, "g%d", (int)i, 0);
 			e->body_ghost[mj->ghost] = (int)i;
 			mj->body = mj->ghost;
+		} else if (mj->role == ROLE_TIE) {
+			mj->eq = find(m, mjOBJ_EQUALITY, "t%d", (int)i, 0);
+			mj->body = -1;
 		} else if (mj->role == ROLE_TREE) {
 			int carrier = e->links[j->child].via == (int)i ?
 			    j->child : j->parent;
@@ -1941,6 +1993,14 @@ soften_equalities(struct mujoco_engine *e)
 		snprintf(name, sizeof name, "mimic%zu", i);
 		if (!e->w->joints[i].mimic.nleaders ||
 		    (eq = mj_name2id(m, mjOBJ_EQUALITY, name)) < 0)
+			continue;
+		phys_mjcf_equality(vals(e, PHYS_S_JOINT, (int)i), e->step, ref,
+		    imp);
+		set_softness(m, eq, ref, imp);
+	}
+	/* a tie as softly as an MJCF connect or weld it was read from */
+	for (i = 0; i < e->w->njoints; i++) {
+		if ((eq = e->joints[i].eq) < 0)
 			continue;
 		phys_mjcf_equality(vals(e, PHYS_S_JOINT, (int)i), e->step, ref,
 		    imp);
@@ -2848,6 +2908,55 @@ jacobian_at(const mjModel *m, const mjData *d, int i, int dof)
 }
 
 /*
+ * A tie's wrench on its child, about the child's centre of mass, from
+ * its equality's rows in this step's solution: MuJoCo's connect and weld
+ * rows are the first body's point's gap from the second's (world axes)
+ * and, for a weld, the axis of neg(q2) q1 relpose, each of whose rates is
+ * half that of the turn (torquescale times); their forces act on the
+ * first body, the opposite on the second.
+ */
+static void
+tie_wrench(struct mujoco_engine *e, int ji)
+{
+	const struct phys_joint *j = &e->w->joints[ji];
+	struct mjoint *mj = &e->joints[ji];
+	const mjModel *m = e->m;
+	const mjData *d = e->d;
+	const mjtNum *data = m->eq_data + mjNEQDATA * mj->eq;
+	int b1 = m->eq_obj1id[mj->eq], b2 = m->eq_obj2id[mj->eq];
+	int c = j->child >= 0 ? e->links[j->child].body : 0, row, k, n = 0;
+	mjtNum f[6] = { 0 }, at[3], q[4], q2n[4], t1[4], t2[4], ek[3];
+	phys_vec3 force, torque = v3(0, 0, 0), x;
+	double s = c == b1 ? 1 : -1;
+
+	for (row = 0; row < d->nefc && n < 6; row++)
+		if (d->efc_type[row] == mjCNSTR_EQUALITY &&
+		    d->efc_id[row] == mj->eq)
+			f[n++] = d->efc_force[row];
+	/* the first body's point the rows hold */
+	mju_rotVecMat(at, data + (m->eq_type[mj->eq] == mjEQ_WELD ? 3 : 0),
+	    d->xmat + 9 * b1);
+	mju_addTo3(at, d->xpos + 3 * b1);
+	force = v3(f[0], f[1], f[2]);
+	if (m->eq_type[mj->eq] == mjEQ_WELD) {
+		mju_mulQuat(q, d->xquat + 4 * b1, data + 6);
+		mju_negQuat(q2n, d->xquat + 4 * b2);
+		for (k = 0; k < 3; k++) {
+			mju_zero3(ek);
+			ek[k] = 1;
+			mju_mulQuatAxis(t1, q2n, ek);
+			mju_mulQuat(t2, t1, q);
+			(&torque.x)[k] = 0.5 * data[10] * (f[3] * t2[1] +
+			    f[4] * t2[2] + f[5] * t2[3]);
+		}
+	}
+	x = from_mj(d->xipos + 3 * (c > 0 ? c : b1));
+	mj->force = v3_scale(force, s);
+	mj->torque = v3_scale(v3_add(torque, v3_cross(v3_sub(from_mj(at),
+	    x), force)), s);
+}
+
+/*
  * Each joint's wrench on its child and effort along its axes, from this
  * step's solution: the interaction force MuJoCo's recursion gives the
  * body carrying the joint (on the child, about its centre of mass), and
@@ -2872,6 +2981,8 @@ joint_forces(struct mujoco_engine *e)
 
 		mj->force = mj->torque = v3(0, 0, 0);
 		mj->effort[0] = mj->effort[1] = 0;
+		if (mj->role == ROLE_TIE)
+			tie_wrench(e, (int)i);
 		b = mj->body;
 		if ((mj->role != ROLE_TREE && mj->role != ROLE_LOOP) || b <= 0)
 			continue;
@@ -4063,7 +4174,11 @@ mujoco_engine_apply_joint(struct mujoco_engine *e, int ji)
 	if (!(v3_norm(a) > 0) || ((j->type == PHYS_JOINT_UNIVERSAL ||
 	    j->type == PHYS_JOINT_REVOLUTE2) && !(v3_norm(b) > 0)))
 		return phys_fail("joint '%s': axis is zero", j->name);
-	/* MuJoCo's joint axes are the model's: a new one makes it again */
+	/* MuJoCo's joint axes are the model's: a new one makes it again,
+	 * as does a loop's joint that a tie (ROLE_TIE) cannot hold */
+	if ((mj->role == ROLE_TIE || mj->role == ROLE_LOOP) &&
+	    (mj->role == ROLE_TIE) != ties(e, ji))
+		return rebuild(e);
 	if (a.x != mj->xyz[0].x || a.y != mj->xyz[0].y || a.z != mj->xyz[0].z ||
 	    b.x != mj->xyz[1].x || b.y != mj->xyz[1].y || b.z != mj->xyz[1].z)
 		return rebuild(e);

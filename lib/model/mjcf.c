@@ -2274,20 +2274,12 @@ read_equality(struct reader *r, xmlNodePtr eq)
 			return -1;
 		soft = memcmp(ref, phys_mjcf_solref, sizeof ref) ||
 		    memcmp(imp, phys_mjcf_solimp, sizeof imp);
-		if (soft && (phys_node_is(n, "connect") ||
-		    phys_node_is(n, "weld")))
-			mj_note(r, n, "its solref and solimp are not kept: phys "
-			    "holds the loop under every engine");
-		else if (phys_node_is(n, "connect") ||
-		    phys_node_is(n, "weld"))
-			mj_note(r, n, "MuJoCo lets it give by its default "
-			    "softness (solref 0.02 s, solimp 0.9 to 0.95), "
-			    "which is not kept: phys holds the loop under "
-			    "every engine");
-		else if (soft)
-			mj_note(r, n, "its solref and solimp are MuJoCo's "
-			    "engine's: ODE, Bullet, DART and Simbody hold its "
-			    "coupling rigid");
+		if (soft)
+			mj_notef(r, n, "<%s>: its solref and solimp are "
+			    "MuJoCo's engine's: ODE, Bullet, DART and Simbody "
+			    "hold its %s rigid", (const char *)n->name,
+			    phys_node_is(n, "connect") || phys_node_is(n,
+			    "weld") ? "loop" : "coupling");
 		PHYS_GROW_ONE(r->equality, r->nequality);
 		r->equality[r->nequality++] = n;
 	}

@@ -1051,6 +1051,8 @@ static void write_free_name(struct reader *r, xmlNodePtr link,
     const struct mj_body *b);
 static void write_excludes(struct reader *r, xmlNodePtr sdf,
     xmlNodePtr model);
+static void write_equality_softness(struct reader *r, xmlNodePtr jn,
+    xmlNodePtr n, double tendon_coef);
 
 /* A connect is a ball joint at its anchor, a weld a fixed joint: loops
  * that phys closes as constraints. */
@@ -1076,6 +1078,7 @@ write_loop(struct reader *r, xmlNodePtr model, xmlNodePtr n, size_t i)
 		at.p = v3(a[0], a[1], a[2]);
 		add_pose(jn, at, phys_node_where(n));
 	}
+	write_equality_softness(r, jn, n, 0);
 }
 
 /* The number name under parent, marked as the reader's: what the author
@@ -1090,13 +1093,12 @@ add_derived(xmlNodePtr parent, const char *name, double v, long line)
 }
 
 /*
- * Coupling n's solref and solimp, as MuJoCo compiles them, on joint jn
- * that follows, and a tendon equality's coefficient of it (tendon_coef,
- * else 0): MuJoCo's engine holds the coupling as softly (its
+ * Coupling or loop n's solref and solimp, as MuJoCo compiles them, on
+ * joint jn that follows or closes it, and a tendon equality's
+ * coefficient of it (tendon_coef, else 0): MuJoCo's engine holds the
+ * coupling or the loop (as its links' connect or weld) as softly (its
  * default too, 0.02 s: held by phys, a coupled gripper's fingers parted
- * 7 um from libmujoco's), the others as a joint. A loop's are not kept:
- * phys closes it through a light ghost body, which a weld that soft
- * would let lag (a four-bar's tips 10 cm apart).
+ * 7 um from libmujoco's), the others as a joint.
  */
 static void
 write_equality_softness(struct reader *r, xmlNodePtr jn, xmlNodePtr n,

@@ -1079,7 +1079,8 @@ put_equalities(struct writer *wr)
 			phys_buf_puts(wr->b, "  <equality>\n");
 		any = true;
 		if (wr->t.tie[i]) {
-			phys_mjcf_hold(h, ref, imp);
+			/* an MJCF connect's or weld's own softness */
+			phys_mjcf_equality(w->joints[i].vals, h, ref, imp);
 			put_tie(wr, &w->joints[i]);
 			put_softness(wr->b, ref, imp);
 		}
