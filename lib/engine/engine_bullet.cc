@@ -2559,7 +2559,7 @@ ball_forces(struct bullet_engine *e, int ji)
 	    j->parent);
 
 	ball_friction(e, ji, phys_joint_axis_values(v, 0).friction);
-	ball_range(e, ji, phys_joint_axis_values(v, 0).upper, c, p);
+	ball_range(e, ji, phys_ball_range(v), c, p);
 	if (!(phys_ball_values_set(v) & (PHYS_BALL_DAMPING | PHYS_BALL_SPRING)))
 		return;
 	btVector3 T = bt(phys_ball_torque(e->w, ji, v, c.pose.q, p.pose.q,

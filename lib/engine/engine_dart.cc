@@ -1517,14 +1517,15 @@ Loop::ball_rows(const Eigen::Matrix3d &rchi, double sign)
 	struct phys_axis_values a = phys_joint_axis_values(vals(e,
 	    PHYS_S_JOINT, joint), 0);
 	double f = a.friction * e->step, turn;
+	double range = phys_ball_range(vals(e, PHYS_S_JOINT, joint));
 	phys_vec3 n;
 
 	for (int k = 0; f > 0 && k < 3; k++)
 		row(rchi.col(k), true, 0, -f, f);
 	turn = phys_ball_turn(e->w, joint, link_pose(e, j->child).q,
 	    link_pose(e, j->parent).q, &n);
-	if (phys_has_upper(a.upper) && turn > a.upper)
-		row(sign * ev(n), true, turn - a.upper, -INFINITY, 0);
+	if (phys_has_upper(range) && turn > range)
+		row(sign * ev(n), true, turn - range, -INFINITY, 0);
 }
 
 void
@@ -2363,8 +2364,7 @@ BallRange::update()
 {
 	const struct phys_joint *j = &e->w->joints[joint];
 	dd::Joint *d = t[0].joint;
-	double upper = phys_joint_axis_values(vals(e, PHYS_S_JOINT, joint),
-	    0).upper;
+	double upper = phys_ball_range(vals(e, PHYS_S_JOINT, joint));
 	phys_vec3 axis;
 	double turn = phys_ball_turn(e->w, joint, link_pose(e, j->child).q,
 	    link_pose(e, j->parent).q, &axis), now = 0;
@@ -4236,8 +4236,7 @@ push_ranges(dart_engine *e)
 		if (dj.kind != J_TREE ||
 		    e->w->joints[ji].type != PHYS_JOINT_BALL)
 			continue;
-		upper = phys_joint_axis_values(vals(e, PHYS_S_JOINT,
-		    (int)ji), 0).upper;
+		upper = phys_ball_range(vals(e, PHYS_S_JOINT, (int)ji));
 		if (!phys_has_upper(upper) || !(upper < M_PI))
 			continue;
 		if (!dj.range)

@@ -1532,7 +1532,7 @@ ball_forces(struct ode_engine *e, int ji)
 	ball_friction(e, ji, phys_joint_axis_values(v, 0).friction);
 	qc = link_turn(e, j->child, &wc);
 	qp = link_turn(e, j->parent, &wp);
-	ball_range(e, ji, phys_joint_axis_values(v, 0).upper, qc, qp);
+	ball_range(e, ji, phys_ball_range(v), qc, qp);
 	if (!(phys_ball_values_set(v) & (PHYS_BALL_DAMPING | PHYS_BALL_SPRING)))
 		return;
 	t = phys_ball_torque(e->w, ji, v, qc, qp, v3_sub(wc, wp),

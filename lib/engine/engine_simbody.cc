@@ -1919,14 +1919,14 @@ ball_forces(const simbody_engine *e, const State &s, int ji,
 	struct phys_axis_values a = phys_joint_axis_values(vals(e,
 	    PHYS_S_JOINT, ji), 0);
 	double vt = e->m->contact.getTransitionVelocity(), u, rate = 0;
-	double stop = 0;
+	double stop = 0, range = phys_ball_range(vals(e, PHYS_S_JOINT, ji));
 	SimTK::Vec4 turn = b.getMobilizerTransform(s).R()
 	    .convertRotationToAngleAxis();
 
 	for (int k = 0; k < 3; k++)
 		rate += b.getOneU(s, k) * turn[k + 1];
-	if (phys_has_upper(a.upper) && turn[0] > a.upper)
-		stop = fmin(0, -a.limit_stiffness * (turn[0] - a.upper) *
+	if (phys_has_upper(range) && turn[0] > range)
+		stop = fmin(0, -a.limit_stiffness * (turn[0] - range) *
 		    (1 + a.limit_dissipation * rate));
 	for (int k = 0; k < 3; k++) {
 		u = b.getOneU(s, k);

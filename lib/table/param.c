@@ -1010,6 +1010,14 @@ phys_joint_screw_lead(const struct phys_value *v)
 	return -1 / PVD(v, JOINT_thread_pitch);
 }
 
+double
+phys_ball_range(const struct phys_value *v)
+{
+	double upper = phys_joint_axis_values(v, 0).upper;
+
+	return phys_has_upper(upper) ? fmax(upper, 0) : PHYS_NO_LIMIT;
+}
+
 unsigned
 phys_ball_values_set(const struct phys_value *v)
 {

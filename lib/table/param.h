@@ -242,6 +242,10 @@ enum {
 };
 /* The PHYS_BALL_* values joint values v set: those that act. */
 unsigned phys_ball_values_set(const struct phys_value *v);
+/* A ball joint's range, its largest turn (rad), as MuJoCo takes a ball's
+ * range: the larger of 0 and its axis's upper limit; PHYS_NO_LIMIT for
+ * none. */
+double phys_ball_range(const struct phys_value *v);
 
 /*
  * A screw joint's travel per radian of turn. SDF 1.10's screw_thread_pitch
