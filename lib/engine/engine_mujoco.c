@@ -1194,8 +1194,6 @@ put_tendons(struct phys_buf *b, const struct mujoco_engine *e)
 	return rc;
 }
 
-/* The equality constraints: loops' welds, screws, gearboxes, mimics.
- * Their factors are set again from the run's values once loaded. */
 /*
  * A tie (ROLE_TIE): its links' connect at the joint's centre, in the
  * first body's frame, or their weld at their poses as the model is made
@@ -1223,6 +1221,9 @@ put_tie(struct phys_buf *b, struct mujoco_engine *e, int ji)
 	phys_buf_puts(b, "/>\n");
 }
 
+/* The equality constraints: loops' welds and ties, screws, gearboxes,
+ * mimics. Their factors are set again from the run's values once
+ * loaded. */
 static int
 put_equalities(struct phys_buf *b, struct mujoco_engine *e)
 {
@@ -3058,8 +3059,6 @@ set_servo(struct mujoco_engine *e, struct mjoint *mj, int k, int a,
 	    m->opt.integrator == mjINT_RK4 ? "RK4" : "Euler");
 }
 
-/* The joints' commands: servos on their actuators, other efforts as
- * generalized forces on their axes' dofs. */
 static void mujoco_engine_link_pose(const struct mujoco_engine *e, int li,
     phys_pose *out);
 static int mujoco_engine_joint_state(const struct mujoco_engine *e, int ji,
@@ -3139,6 +3138,9 @@ loop_forces(struct mujoco_engine *e, int ji)
 	}
 }
 
+/* The joints' commands: servos on their actuators, other efforts as
+ * generalized forces on their axes' dofs, with loops' springs and
+ * dampers. */
 static void
 joint_commands(struct mujoco_engine *e)
 {
