@@ -634,6 +634,15 @@ mocap_carries() {
 	        (($4 - h - 0.1) ^ 2 + ($5 - 0.9) ^ 2) > tol) {
 		print "at " $1 ": hand " $2 " " $3 ", box " $4 " " $5; bad = 1 } }
 	    END { exit bad + (NR != 3) }' || fail "$1: the box is not carried"
+	# the weld's wrench on its child, the hand (MuJoCo's body1): the
+	# box's weight, 1 kg at 0.1 m beside it, as every engine reads it
+	phys-step -q -p "$1" -t 0.5 -r 2 -i 'mocap::equality0/force' \
+	    -i 'mocap::equality0/torque' "$w" | tail -1 |
+	    jq -r '.items | [.["mocap::equality0/force"][], .["mocap::equality0/torque"][]] | @tsv' |
+	    awk '{ w[1] = 0; w[2] = 0; w[3] = -9.81; w[4] = 0; w[5] = 0.981; w[6] = 0
+		for (i = 1; i <= 6; i++) { e = $i - w[i]; if (e < 0) e = -e
+		    if (e > 1e-3) { print "wrench " $0; exit 1 } } }' ||
+	    fail "$1: the weld's wrench"
 }
 
 @test "mjcf: a mocap body welded to a free body (the OpenAI Fetch's hand target) holds it and carries it where it is moved, under every engine" {
