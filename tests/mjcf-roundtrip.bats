@@ -207,6 +207,15 @@ key_bodies() {
 	"$BATS_FILE_TMPDIR/oracle" "$TMP/out.xml" | grep '^body' | cut -d' ' -f2- | sort > "$TMP/got"
 	[ "$(wc -l < "$TMP/want")" = 6 ]
 	lines_agree "$TMP/want" "$TMP/got" 1e-12
+	# the two links of the connect, which phys keeps apart as a joint's
+	# (and MuJoCo lets touch), are an <exclude>: libmujoco runs the
+	# printed linkage as phys's MuJoCo engine runs the source, to 1e-9
+	grep -q '<exclude body1="rocker" body2="coupler"/>' "$TMP/out.xml"
+	paste <("$BATS_FILE_TMPDIR/run" "$TMP/out.xml" run 1 crank_joint) \
+	    <(phys-step -q -p mujoco -t 1 -i 'loops::crank_joint/position' "$MJ/loops.xml" |
+	    jq -r 'select(.t > 0) | .items[][0]') |
+	    awk '{ e = $2 - $3; if (e < 0) e = -e; if (e > m) m = e; n++ }
+		END { if (n != 500 || m > 1e-9) { print n " lines, off by " m; exit 1 } }'
 	# the parallelogram, printed, swung from its key: libmujoco runs it
 	# as the source, whose connect, of MuJoCo's default softness, lets
 	# the coupler tilt 2.3e-4 rad from level

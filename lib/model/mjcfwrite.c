@@ -1675,14 +1675,17 @@ put_welded(int a, int b, void *arg)
 		put_exclude(p->wr, p->open, a, b);
 }
 
-/* The pairs kept apart (an MJCF model's <exclude>s, and what its
- * filter kept apart that the written tree does not) as <exclude>s. */
+/* The pairs kept apart (an MJCF model's <exclude>s, what its filter
+ * kept apart that the written tree does not, and the two links of a
+ * joint closing a loop, which phys keeps apart as it keeps any joint's
+ * and MuJoCo lets touch) as <exclude>s. */
 static void
 put_excludes(struct writer *wr, bool *open)
 {
 	const struct phys_scene *w = wr->w;
 	int64_t n = (int64_t)w->nlinks;
 	struct welded_put p = { wr, open };
+	const struct phys_joint *j;
 	size_t i;
 	int a, b;
 
@@ -1692,6 +1695,12 @@ put_excludes(struct writer *wr, bool *open)
 			put_exclude(wr, open, a, b);
 		}
 	phys_excludes_each_welded(w, put_welded, &p);
+	for (i = 0; i < w->njoints; i++) {
+		j = &w->joints[i];
+		if ((wr->t.loop[i] || wr->t.tie[i]) && j->parent >= 0 &&
+		    !phys_excludes_listed(w, j->parent, j->child))
+			put_exclude(wr, open, j->parent, j->child);
+	}
 }
 
 /* The world's collision pairs (pairs.h) as <pair>s of their surfaces
