@@ -229,6 +229,18 @@ hold(const char *file, long line, const char *msg)
 	return true;
 }
 
+void
+phys_more_text(char *buf, size_t n, size_t more, const char *kind)
+{
+	if (n == 0)
+		return;
+	buf[0] = '\0';
+	if (more > 0)
+		snprintf(buf, n, " (and %zu more%s%s%s)", more,
+		    kind ? " " : "", kind ? kind : "",
+		    kind && more > 1 ? "s" : "");
+}
+
 /* Write the held warnings, each group on one line, in the order of its
  * first. */
 static void
@@ -238,12 +250,7 @@ flush_held(void)
 	size_t i;
 
 	for (i = 0; i < nheld; i++) {
-		tail[0] = '\0';
-		if (held[i].more > 0)
-			snprintf(tail, sizeof tail, " (and %zu more%s%s%s)",
-			    held[i].more, held[i].kind ? " " : "",
-			    held[i].kind ? held[i].kind : "",
-			    held[i].kind && held[i].more > 1 ? "s" : "");
+		phys_more_text(tail, sizeof tail, held[i].more, held[i].kind);
 		put_warning(held[i].file, held[i].line, held[i].msg, tail);
 		free(held[i].file);
 		free(held[i].msg);

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Exit status shared by every command. */
 enum {
@@ -51,6 +52,10 @@ void phys_set_warning_sink(void (*sink)(const char *file, long line,
 void phys_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void phys_warnat_once(const char *file, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* " (and N more KINDs)" into buf of size n, kind singular or NULL (" (and
+ * N more)"); empty for none more. */
+void phys_more_text(char *buf, size_t n, size_t more, const char *kind);
+
 /*
  * Between these, warnings on stderr are held, then written at the end of
  * the outermost batch (or before an error report), those that differ only

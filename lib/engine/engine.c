@@ -969,8 +969,7 @@ say_apart(struct phys_engine *e, double t)
 		return;
 	e->apart_said = true;
 	if (open > 1)
-		snprintf(more, sizeof more, " (and %d more joint%s)", open - 1,
-		    open == 2 ? "" : "s");
+		phys_more_text(more, sizeof more, (size_t)(open - 1), "joint");
 	apart_words(&e->w->joints[which], wgap, wturn, what, sizeof what);
 	hint = info->apart_hint ? info->apart_hint(
 	    phys_run_values_get(e->v, PHYS_S_PHYSICS, 0)) : NULL;

@@ -105,8 +105,7 @@ say_loop_off(const struct phys_engine *e, const struct phys_scene *w,
 	char more[48] = "";
 
 	if (off > 1)
-		snprintf(more, sizeof more, " (and %d more joint%s)", off - 1,
-		    off == 2 ? "" : "s");
+		phys_more_text(more, sizeof more, (size_t)(off - 1), "joint");
 	phys_warnat(PHYS_AT(jt->doc, jt->node), "keyframe '%s': joint '%s' "
 	    "of a loop starts %.3g %s from the key's position, where %s "
 	    "closed the loop the key leaves open%s", name, jt->name, worst,
