@@ -2507,13 +2507,12 @@ ball_range(struct bullet_engine *e, int ji, double upper,
 	const struct phys_joint *j = &e->w->joints[ji];
 	bjoint &bj = e->joints[(size_t)ji];
 	phys_vec3 n;
-	double turn = phys_ball_turn(e->w, ji, c.pose.q, p.pose.q, &n);
+	double turn;
 
-	if (!bj.c || j->child < 0 || !e->links[(size_t)j->child].body)
+	if (!bj.c || j->child < 0 || !e->links[(size_t)j->child].body ||
+	    (!bj.range_c && !phys_has_upper(upper)))
 		return;
 	if (!bj.range_c) {
-		if (!phys_has_upper(upper))
-			return;
 		bj.range_c = free_constraint(e, bj.c, btTransform::getIdentity(),
 		    btTransform::getIdentity(), RO_XYZ);
 		bj.past[0] = false;
@@ -2526,13 +2525,13 @@ ball_range(struct bullet_engine *e, int ji, double upper,
 	 * turn's alone. */
 	btTransform A = bj.c->getRigidBodyA().getCenterOfMassTransform();
 	btTransform B = bj.c->getRigidBodyB().getCenterOfMassTransform();
-	btVector3 x = bt(n), y = x.cross(btVector3(1, 0, 0));
+	btVector3 x, y, z;
 
-	if (y.length2() < 0.25)
-		y = x.cross(btVector3(0, 1, 0));
-	y.normalize();
-	btMatrix3x3 fa(x.x(), y.x(), x.cross(y).x(), x.y(), y.y(),
-	    x.cross(y).y(), x.z(), y.z(), x.cross(y).z());
+	turn = phys_ball_turn(e->w, ji, c.pose.q, p.pose.q, &n);
+	x = bt(n);
+	btPlaneSpace1(x, y, z);
+	btMatrix3x3 fa(x.x(), y.x(), z.x(), x.y(), y.y(), z.y(), x.z(), y.z(),
+	    z.z());
 	btTransform wa(fa, B.getOrigin());
 	btTransform wb(btMatrix3x3(btQuaternion(x, turn)) * fa, B.getOrigin());
 	bj.range_c->setFrames(A.inverse() * wa, B.inverse() * wb);

@@ -2959,6 +2959,18 @@ track_loops(dart_engine *e, bool afresh)
 	}
 }
 
+/* Body b's moment of inertia about its centre of mass, in its axes, row
+ * by row. */
+void
+moment_of(const dd::BodyNode *b, double inertia[9])
+{
+	Eigen::Matrix3d m = b->getInertia().getMoment();
+
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++)
+			inertia[3 * r + c] = m(r, c);
+}
+
 /* A body as a loop joint's axes see it, alone (a static or kinematic
  * link, or the world, moves with nothing). */
 struct phys_body_inverse
@@ -2970,12 +2982,9 @@ body_inverse(const dart_engine *e, int li)
 	if (is_static(e, li) || e->links[(size_t)li].kinematic)
 		return bi;
 	const dd::BodyNode *b = e->links[(size_t)li].body;
-	Eigen::Matrix3d m = b->getInertia().getMoment();
 	double inertia[9];
 
-	for (int r = 0; r < 3; r++)
-		for (int c = 0; c < 3; c++)
-			inertia[3 * r + c] = m(r, c);
+	moment_of(b, inertia);
 	bi.inv_mass = 1 / b->getMass();
 	bi.inv_inertia = phys_inverse_inertia_world(inertia,
 	    link_pose(e, li).q);
@@ -2992,11 +3001,7 @@ inverse_bound(const dart_engine *e, int li)
 
 	if (is_static(e, li) || e->links[(size_t)li].kinematic)
 		return 0;
-	Eigen::Matrix3d m = e->links[(size_t)li].body->getInertia()
-	    .getMoment();
-	for (int r = 0; r < 3; r++)
-		for (int c = 0; c < 3; c++)
-			inertia[3 * r + c] = m(r, c);
+	moment_of(e->links[(size_t)li].body, inertia);
 	return phys_inverse_inertia_bound(inertia);
 }
 

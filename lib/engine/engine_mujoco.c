@@ -425,19 +425,12 @@ new_root(struct mujoco_engine *e, bool *in_tree)
 	return true;
 }
 
-/*
- * Whether joint ji, closing a loop, is an equality of its links: a ball
- * joint of nothing but its anchor (an MJCF connect), a fixed joint (a
- * weld), which MuJoCo holds as written, at their softness; the others
- * need joints of their own, on a ghost.
- */
+/* Whether joint ji, closing a loop, is a tie under the run's values
+ * (phys_mjcf_ties): its links' connect or weld, else on a ghost. */
 static bool
 ties(const struct mujoco_engine *e, int ji)
 {
-	enum phys_joint_type t = e->w->joints[ji].type;
-
-	return t == PHYS_JOINT_FIXED || (t == PHYS_JOINT_BALL &&
-	    phys_ball_values_set(vals(e, PHYS_S_JOINT, ji)) == 0);
+	return phys_mjcf_ties(&e->w->joints[ji], vals(e, PHYS_S_JOINT, ji));
 }
 
 static void
@@ -454,6 +447,7 @@ plan_tree(struct mujoco_engine *e)
 		e->links[i].mocap = -1;
 		in_tree[i] = link_static(w, (int)i);
 	}
+	e->loops = false;
 	for (i = 0; i < w->njoints; i++) {
 		e->joints[i].role = ROLE_NONE;
 		e->joints[i].ghost = e->joints[i].eq = -1;

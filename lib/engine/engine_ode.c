@@ -1492,7 +1492,7 @@ ball_range(struct ode_engine *e, int ji, double upper, phys_quat qc,
 	struct ode_joint *oj = &e->joints[ji];
 	dBodyID b0 = dJointGetBody(oj->joint, 0);
 	phys_vec3 n;
-	double turn = phys_ball_turn(e->w, ji, qc, qp, &n);
+	double turn;
 
 	if (!oj->range_row) {
 		if (!phys_has_upper(upper) || !b0)
@@ -1502,6 +1502,7 @@ ball_range(struct ode_engine *e, int ji, double upper, phys_quat qc,
 		dJointSetAMotorMode(oj->range_row, dAMotorUser);
 		dJointSetAMotorNumAxes(oj->range_row, 1);
 	}
+	turn = phys_ball_turn(e->w, ji, qc, qp, &n);
 	/* the turn grows with the first body's rate: the child's, unless
 	 * the child is the world */
 	if (b0 != joint_body(e, e->w->joints[ji].child))

@@ -50,7 +50,6 @@ extern "C" {
 #include "mesh.h"
 #include "pairkey.h"
 #include "pairs.h"
-#include "touch.h"
 }
 #undef _Noreturn
 
@@ -2594,22 +2593,14 @@ ball_inertia(const struct phys_scene *w, const struct phys_joint *j)
 	const struct phys_link *l = &w->links[j->child];
 	phys_inertia in;
 	phys_pose frame;
-	phys_vec3 r;
-	phys_mat3 I, R;
-	double m[3], rr;
+	phys_mat3 R;
+	double m[3];
 
 	phys_link_inertia(l, &in);
 	frame = phys_pose_mul(l->pose, phys_pose_from6(in.pose));
-	r = phys_quat_rotate(phys_quat_conj(frame.q), v3_sub(frame.p,
-	    j->pose.p));
-	rr = v3_dot(r, r);
-	I = in.I;
-	/* the parallel axis theorem: m (|r|^2 E - r r^T) */
-	for (int a = 0; a < 3; a++)
-		for (int b = 0; b < 3; b++)
-			I.m[a][b] += in.mass * ((a == b ? rr : 0) -
-			    (&r.x)[a] * (&r.x)[b]);
-	if (phys_inertia_principal(I, m, &R) < 0)
+	if (phys_inertia_principal(phys_inertia_shift(in.I, in.mass,
+	    phys_quat_rotate(phys_quat_conj(frame.q), v3_sub(frame.p,
+	    j->pose.p))), m, &R) < 0)
 		return 0;
 	return m[0];
 }

@@ -25,6 +25,7 @@
 #include "mjcfint.h"
 #include "names.h"
 #include "pairkey.h"
+#include "param.h"
 
 /* The link between two joints of one body: this share of the body's mass
  * (of 1 kg when it has none), with this radius of gyration (m). */
@@ -2202,8 +2203,8 @@ mujoco_lets_touch(const struct reader *r, int a, int b)
 	for (i = ba->geom0; i < ba->geom0 + ba->ngeoms; i++)
 		for (k = bb->geom0; k < bb->geom0 + bb->ngeoms; k++) {
 			g = &r->geoms[i], h = &r->geoms[k];
-			if ((g->contype & h->conaffinity) ||
-			    (h->contype & g->conaffinity))
+			if (phys_bitmasks_touch(g->contype, g->conaffinity,
+			    h->contype, h->conaffinity))
 				return true;
 		}
 	return false;

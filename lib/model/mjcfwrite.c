@@ -301,14 +301,11 @@ phys_mjcf_tree_joint(const struct phys_joint *j)
 	return j->type != PHYS_JOINT_GEARBOX && j->parent != j->child;
 }
 
-/* Whether joint j, closing a loop, is an equality of its links: a ball
- * joint of nothing but its anchor (a connect), a fixed one (a weld),
- * which is what an MJCF model's connects and welds are read as. */
-static bool
-ties(const struct phys_joint *j)
+bool
+phys_mjcf_ties(const struct phys_joint *j, const struct phys_value *v)
 {
 	return j->type == PHYS_JOINT_FIXED || (j->type == PHYS_JOINT_BALL &&
-	    phys_ball_values_set(j->vals) == 0);
+	    phys_ball_values_set(v) == 0);
 }
 
 /*
@@ -338,7 +335,7 @@ plan_tree(struct writer *wr)
 		if (!phys_mjcf_tree_joint(j))
 			continue;
 		if (wr->t.holder[j->child] >= 0) {
-			if (ties(j))
+			if (phys_mjcf_ties(j, j->vals))
 				wr->t.tie[i] = true;
 			else	/* a ghost welded to the child */
 				wr->t.loop[i] = true;

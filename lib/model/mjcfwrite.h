@@ -45,6 +45,11 @@ void phys_mjcf_mesh(struct phys_buf *b, const char *name,
 /* A joint of MJCF's body tree: one that moves a link against another,
  * not a gearbox (a coupling) nor a link's joint with itself. */
 bool phys_mjcf_tree_joint(const struct phys_joint *j);
+/* Whether joint j, closing a loop, is an equality of its links under
+ * its values v: a ball joint of nothing but its anchor (an MJCF connect)
+ * or a fixed joint (a weld), which MuJoCo holds as written; another
+ * needs joints of its own, on a body of their own. */
+bool phys_mjcf_ties(const struct phys_joint *j, const struct phys_value *v);
 /*
  * The solref and solimp of the equality constraints that stand for
  * joints (a loop's weld, a coupling), which hold: as stiff as a MuJoCo

@@ -57,12 +57,6 @@ phys_surfaces_may_touch(const struct phys_scene *w, int c1, int c2,
 }
 
 bool
-phys_bitmasks_touch(int cat1, int col1, int cat2, int col2)
-{
-	return (cat1 & col2) != 0 || (cat2 & col1) != 0;
-}
-
-bool
 phys_collision_bound(const struct phys_scene *w, int ci, phys_vec3 *centre,
     double *radius)
 {

@@ -28,10 +28,6 @@
 bool phys_links_apart_in_model(const struct phys_scene *w, int l1, int l2,
     const struct phys_value *v1, const struct phys_value *v2);
 
-/* Whether collisions of category and collide bitmasks (cat1, col1) and
- * (cat2, col2) may touch: either's category in the other's collide. */
-bool phys_bitmasks_touch(int cat1, int col1, int cat2, int col2);
-
 /*
  * Whether collisions c1 and c2 may touch by Gazebo's rules on the values
  * given: l1 and l2 their links', a and b their own. Links of one model

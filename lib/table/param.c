@@ -1010,6 +1010,12 @@ phys_joint_screw_lead(const struct phys_value *v)
 	return -1 / PVD(v, JOINT_thread_pitch);
 }
 
+bool
+phys_bitmasks_touch(int cat1, int col1, int cat2, int col2)
+{
+	return (cat1 & col2) != 0 || (cat2 & col1) != 0;
+}
+
 double
 phys_ball_range(const struct phys_value *v)
 {

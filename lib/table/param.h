@@ -242,6 +242,10 @@ enum {
 };
 /* The PHYS_BALL_* values joint values v set: those that act. */
 unsigned phys_ball_values_set(const struct phys_value *v);
+/* Whether collisions of category and collide bitmasks (cat1, col1) and
+ * (cat2, col2) may touch: either's category in the other's collide (an
+ * MJCF geom's contype and conaffinity alike). */
+bool phys_bitmasks_touch(int cat1, int col1, int cat2, int col2);
 /* A ball joint's range, its largest turn (rad), as MuJoCo takes a ball's
  * range: the larger of 0 and its axis's upper limit; PHYS_NO_LIMIT for
  * none. */
