@@ -327,7 +327,7 @@ mapped() {
 	# ODE's solver.min_step_size is Simbody's min_step_size
 	[ "$(phys-param get -p sim max_step_size real_time_factor max_contacts simbody.min_step_size \
 	    "$TMP/c.sdf" 2> /dev/null | jq -r .value | tr '\n' ' ')" = "0.01 1 20 0.001 " ]
-	grep -q "profile 'preset_1': no simbody counterpart, not carried over: ode.solver.iters, ode.solver.sor, ode.constraints.cfm, ode.constraints.erp, ode.constraints.contact_max_correcting_vel, ode.constraints.contact_surface_layer$" "$TMP/err"
+	grep -q "presets.sdf:$(grep -n 'name="preset_1"' "$P" | cut -d: -f1): profile 'preset_1': no simbody counterpart, not carried over: ode.solver.iters, ode.solver.sor, ode.constraints.cfm, ode.constraints.erp, ode.constraints.contact_max_correcting_vel, ode.constraints.contact_surface_layer$" "$TMP/err"
 	# the profile runs under Simbody, with the values carried
 	[ "$(phys-step -p sim -n 1 "$TMP/c.sdf" 2> /dev/null | head -1 | jq -c '.engine | [.max_step_size, .accuracy]')" = '[0.01,0.001]' ]
 	# and back, Simbody's own values are named

@@ -375,6 +375,15 @@ EOF
 	[ "$status" -eq 0 ]
 	assert_line "phys-step: $TMP/ctl:1: collision 'ball::link::collision': surface.friction.torsional.coefficient is set but has no effect with ODE (kept as given)"
 	assert_line "phys-step: collision 'ball::link::collision': surface.friction.torsional.patch_radius is set but has no effect with ODE (kept as given)"
+	# run under another engine, the profile made for it from the file's
+	# keeps the file's block for it (as Gazebo reads the element) and
+	# says what it leaves and what does nothing at the file's lines
+	sed 's|</ode>|</ode><simbody><min_step_size>0.0005</min_step_size><accuracy>0.0123</accuracy></simbody>|' \
+	    "$WORLDS/falling_sphere.sdf" > "$TMP/s.sdf"
+	run -0 --separate-stderr phys-step -p simbody -n 1 "$TMP/s.sdf"
+	[ "$(head -1 <<<"$output" | jq .engine.accuracy)" = 0.0123 ]
+	grep -qx "phys-step: $TMP/s.sdf:$(grep -n '<physics' "$TMP/s.sdf" | head -1 | cut -d: -f1): profile '[^']*': no simbody counterpart, not carried over: ode\..*" <<<"$stderr"
+	grep -qx "phys-step: $TMP/s.sdf:$(grep -n '<simbody>' "$TMP/s.sdf" | cut -d: -f1): simbody.min_step_size is set but has no effect with Simbody (kept as given)" <<<"$stderr"
 }
 
 @test "the values of one element that do nothing with the engine are one warning, at that element's line, each named; collisions alike are one line" {

@@ -412,10 +412,40 @@ carried(const struct phys_profile *src, size_t i, const char *to,
 	return ok;
 }
 
+/* Values of profile src that engine has no counterpart for, said at its
+ * <physics> element (none for the implicit profile). */
+static void
+say_lost(const struct phys_profile *src, const char *engine,
+    const char *names)
+{
+	xmlNodePtr at = src->node ? src->node : src->carried_from;
+
+	if (at && src->doc)
+		phys_warnat(phys_node_file(src->doc, at), phys_node_line(at),
+		    "profile '%s': no %s counterpart, not carried over: %s",
+		    src->name, engine, names);
+	else
+		phys_warn("profile '%s': no %s counterpart, not carried over: "
+		    "%s", src->name, engine, names);
+}
+
+/*
+ * Whether profile src's value i is one src gives in its block for engine
+ * to (an ODE profile's <simbody>): as Gazebo runs that engine on the
+ * element, the profile made for it keeps the block's values, over those
+ * another engine's values map onto.
+ */
+static bool
+own_block(const struct phys_profile *src, size_t i, const char *to)
+{
+	return src->vals[i].given &&
+	    engine_part(phys_scope_param(PHYS_S_PHYSICS, i), to) != NULL;
+}
+
 /*
  * Write into a new block of engine to every value of profile src that
  * has a counterpart there; name on standard error the ones src writes
- * that have none.
+ * that have none. Its own block for to is kept.
  */
 static int
 carry_over(struct phys_doc *d, xmlNodePtr node, const struct phys_profile *src,
@@ -442,9 +472,18 @@ carry_over(struct phys_doc *d, xmlNodePtr node, const struct phys_profile *src,
 		rc = phys_doc_set_text(d, node, q->name, row ? mapped.s : text.s,
 		    phys_param_rank, (void *)(intptr_t)PHYS_S_PHYSICS);
 	}
+	/* src's own block for engine to, written after what maps onto it */
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS) && rc == 0; i++) {
+		p = phys_scope_param(PHYS_S_PHYSICS, i);
+		if (!own_block(src, i, to))
+			continue;
+		phys_buf_clear(&text);
+		phys_value_sdf(p, &src->vals[i], &text);
+		rc = phys_doc_set_text(d, node, p->name, text.s,
+		    phys_param_rank, (void *)(intptr_t)PHYS_S_PHYSICS);
+	}
 	if (rc == 0 && lost.len)
-		phys_warn("profile '%s': no %s counterpart, not carried over: %s",
-		    src->name, to, lost.s);
+		say_lost(src, to, lost.s);
 	phys_buf_free(&text);
 	phys_buf_free(&mapped);
 	phys_buf_free(&lost);
@@ -638,9 +677,17 @@ phys_preset_for_engine(struct phys_scene *w, int from, const char *engine,
 			phys_value_copy(dst, &src->vals[i]);
 		dst->given = src->vals[i].given;
 	}
+	for (i = 0; i < phys_scope_count(PHYS_S_PHYSICS); i++)
+		if (own_block(src, i, engine)) {
+			struct phys_value *dst = &p->vals[i];
+
+			phys_value_free(dst);
+			phys_value_copy(dst, &src->vals[i]);
+			dst->given = true;
+		}
+	p->carried_from = src->node ? src->node : src->carried_from;
 	if (lost.len && say)
-		phys_warn("profile '%s': no %s counterpart, not carried over: %s",
-		    src->name, engine, lost.s);
+		say_lost(src, engine, lost.s);
 	if (fcl_lacks(w, engine)) {
 		struct phys_value *v = PV(p->vals, PHYSICS_dart_collision_detector);
 

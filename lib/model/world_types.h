@@ -70,6 +70,9 @@ struct phys_profile {
 	const char *engine;
 	phys_vec3 gravity;
 	xmlNodePtr node;	/* NULL for the implicit profile */
+	/* The <physics> element a profile made for another engine
+	 * (phys_preset_for_engine) took its values from, or NULL. */
+	xmlNodePtr carried_from;
 	struct phys_doc *doc;
 	struct phys_value *vals;	/* PHYS_S_PHYSICS values */
 };

@@ -122,15 +122,20 @@ file_origin(const struct run *r, phys_scope s, int idx,
 	xmlNodePtr owner = phys_entity_node(w, s, idx), e;
 	struct phys_doc *doc = s == PHYS_S_PHYSICS ? w->profiles[idx].doc :
 	    phys_entity_doc(w, s, idx);
+	bool carried = false;
 	char *path;
 
+	/* a profile made for this engine: the values are its source's */
+	if (s == PHYS_S_PHYSICS && !owner)
+		carried = (owner = w->profiles[idx].carried_from) != NULL;
 	if (!loaded || !owner || !doc ||
 	    !phys_value_equal(p, &loaded[phys_param_index[p->id]], v))
 		return o;
 	/* another engine's block: the block itself */
 	path = phys_xstrndup(p->name, group ? engine_block(p->name, &other) :
 	    strlen(p->name));
-	if ((e = phys_path_find(owner, path))) {
+	/* a value carried over under another name: the source profile */
+	if ((e = phys_path_find(owner, path)) || (carried && (e = owner))) {
 		o.file = phys_node_file(doc, e);
 		o.line = phys_node_line(e);
 	}
