@@ -208,7 +208,7 @@ package() {
 @test "a massless intermediate link: kept, named with its line, and the tip below it runs" {
 	run phys-step -t 0.1 -r 10 -i 'massless::*/pose' "$ROBOTS/massless.urdf"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"massless.urdf:28: link 'mid' has no <inertial>: kept with mass 0 (phys-inertia fix computes one); libsdformat drops it and the links below it (tip), and Gazebo runs without them"* ]]
+	[[ "$output" == *"massless.urdf:28: link 'mid' has no <inertial>: kept (a run gives it a stand-in mass, said as it starts; phys-inertia fix computes one); libsdformat drops it and the links below it (tip), and Gazebo runs without them"* ]]
 	[[ "$output" == *'"massless::tip/pose"'* ]]
 	phys-inertia check "$ROBOTS/massless.urdf" | jq -c 'select(.valid == false) | [.link, .file, .line, .reason]' > "$TMP/bad" || true
 	[ "$(cat "$TMP/bad")" = '["massless::mid","'"$ROBOTS"'/massless.urdf",28,"mass must be positive (got 0)"]' ]
@@ -303,7 +303,7 @@ phys_says() {
 	[ "$(phys-param get "$TMP/lumproot.urdf" 'lumproot::base/inertial.mass' | jq .value)" = 2 ]
 	# what libsdformat loses is said in full
 	phys-sdf check "$TMP/root.urdf" | jq -r '[.line, .message] | @tsv' > "$TMP/said"
-	grep -qx "3	link 'base' has no <inertial>: kept with mass 0 (phys-inertia fix computes one); libsdformat drops it and the links below it (leg, foot), which leaves no link: it refuses the file" "$TMP/said"
+	grep -qx "3	link 'base' has no <inertial>: kept (a run gives it a stand-in mass, said as it starts; phys-inertia fix computes one); libsdformat drops it and the links below it (leg, foot), which leaves no link: it refuses the file" "$TMP/said"
 	phys-sdf check "$TMP/tiny.urdf" | jq -r .message > "$TMP/said"
 	grep -qx "link 'tiny' has mass 1e-07, which libsdformat takes for none (it is within 1e-6 of 0): kept; libsdformat drops it and the links below it (tip), and Gazebo runs without them" "$TMP/said"
 	# no link of the robot has a mass: a run gives its links their

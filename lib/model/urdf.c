@@ -2861,7 +2861,8 @@ kept_how(const struct reader *r, bool zero)
 		return " (no link of the robot has a mass: a run gives each "
 		    "moving link its collision shapes' mass, as phys-inertia "
 		    "fix computes it)";
-	return zero ? " with mass 0 (phys-inertia fix computes one)" : "";
+	return zero ? " (a run gives it a stand-in mass, said as it starts; "
+	    "phys-inertia fix computes one)" : "";
 }
 
 /*
