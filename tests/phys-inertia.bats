@@ -788,7 +788,7 @@ block() {
 @test "show: a link whose box is far from its shapes stands out in the image and on stderr" {
 	show_world
 	run --separate-stderr -0 phys-inertia show -o "$TMP/i.svg" "$TMP/show.sdf"
-	[ "$stderr" = "phys-inertia: rod::link: its box of equivalent inertia is 0.1 times its shapes' (beyond 2)" ]
+	[ "$stderr" = "phys-inertia: $TMP/show.sdf:$(grep -n '<link name="link"' "$TMP/show.sdf" | sed -n 2p | cut -d: -f1): rod::link: its box of equivalent inertia is 0.1 times its shapes' (beyond 2)" ]
 	# every link named under its shapes, the one off with how far
 	[ "$(grep -c '>rod::link<' "$TMP/i.svg")" -eq 3 ]
 	[ "$(grep -c '>fits::link<' "$TMP/i.svg")" -eq 3 ]
@@ -804,12 +804,26 @@ block() {
 	! grep -q 'x its shapes<' "$TMP/j.svg" || false
 }
 
+@test "show: a name too long for its cell keeps its end, the link's own name, where a robot's links differ" {
+	{
+		printf '<?xml version="1.0"?>\n<sdf version="1.7">\n  <world name="w">\n    <model name="snake_robot_with_long_names">\n'
+		for k in 07 08; do
+			inertia_link "segment_${k}_upper_leg_link" 1 '0.0016666666666667 0.0016666666666667 0.0016666666666667' '<box><size>0.1 0.1 0.1</size></box>'
+		done
+		printf '    </model>\n  </world>\n</sdf>\n'
+	} > "$TMP/long.sdf"
+	phys-inertia show -o "$TMP/l.svg" "$TMP/long.sdf"
+	for k in 07 08; do
+		[ "$(grep -c ">...long_names::segment_${k}_upper_leg_link<" "$TMP/l.svg")" -eq 3 ]
+	done
+}
+
 @test "show: an invalid inertia is drawn in red without a box, the reason written under the views" {
 	show_world
 	# the rod's moments broken: izz > ixx + iyy
 	sed 's|<izz>0.0016666666666666668</izz>|<izz>0.01</izz>|' "$TMP/show.sdf" > "$TMP/bad.sdf"
 	run --separate-stderr -0 phys-inertia show --script "$TMP/s.gp" -o "$TMP/i.svg" "$TMP/bad.sdf"
-	[[ "$stderr" == "phys-inertia: rod::link: its inertia is not valid (triangle inequality broken"*"): no box of equivalent inertia" ]]
+	[[ "$stderr" == "phys-inertia: $TMP/bad.sdf:"*": rod::link: its inertia is not valid (triangle inequality broken"*"): no box of equivalent inertia" ]]
 	# its shapes are in the red block; no box of it among the boxes
 	[ "$(block i0 "$TMP/s.gp" | grep -vc NaN)" -eq 24 ]
 	[ "$(block b0 "$TMP/s.gp" | grep -vc NaN)" -eq 24 ]

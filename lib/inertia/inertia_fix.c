@@ -162,6 +162,9 @@ write_auto(struct phys_scene *w, int li, double density, bool keep)
 	return rc;
 }
 
+/* Where link li is written. */
+#define LINK_AT(w, li)	PHYS_AT((w)->links[li].doc, (w)->links[li].node)
+
 static int
 fix_link(struct phys_scene *w, int li, double density, bool keep,
     bool automatic, bool density_given)
@@ -183,8 +186,9 @@ fix_link(struct phys_scene *w, int li, double density, bool keep,
 		return 1;
 	}
 	if (n == 0) {
-		phys_warn("link '%s' has no collision geometry to compute "
-		    "from; left as it is", w->links[li].name);
+		phys_warnat(LINK_AT(w, li), "link '%s' has no collision "
+		    "geometry to compute from; left as it is",
+		    w->links[li].name);
 		return 0;
 	}
 	if (!phys_world_editable(w, PHYS_S_LINK, li)) {

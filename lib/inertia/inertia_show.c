@@ -302,8 +302,9 @@ look(const struct phys_scene *w, int li, double limit, struct shown *sh)
 	    phys_inertia_box_equivalent(&in, &size, &R) < 0) {
 		sh->why = phys_xstrdup(v.fault != PHYS_INERTIA_VALID ?
 		    v.reason : phys_error());
-		phys_warn("%s: its inertia is not valid (%s): no box of "
-		    "equivalent inertia", l->name, sh->why);
+		phys_warnat(PHYS_AT(l->doc, l->node), "%s: its inertia is "
+		    "not valid (%s): no box of equivalent inertia", l->name,
+		    sh->why);
 	} else {
 		sh->box = true;
 		sh->f = phys_pose_mul(l->pose, phys_pose_from6(in.pose));
@@ -312,7 +313,8 @@ look(const struct phys_scene *w, int li, double limit, struct shown *sh)
 		sh->ratio = phys_link_box_ratio(w, li, &in);
 		sh->far = phys_inertia_box_far(w, li, &in, limit, &why) > 0;
 		if (sh->far)
-			phys_warn("%s: %s", l->name, why.s);
+			phys_warnat(PHYS_AT(l->doc, l->node), "%s: %s", l->name,
+			    why.s);
 		phys_buf_free(&why);
 	}
 	pen_start(&pn, NULL, 0, 0);
@@ -576,12 +578,19 @@ static void
 cell_label(const struct phys_scene *w, const struct shown *sh,
     const struct fit *f, int li, double across, char *text[CELL_LINES])
 {
-	const char *name = w->links[li].name;
+	const char *name = w->links[li].name, *tail;
+	size_t n = strlen(name);
 
-	if (strlen(name) > CELL_NAME_MAX)
-		text[0] = phys_xasprintf("%.*s...", CELL_NAME_MAX - 3, name);
-	else
+	/* the end: the link's own name, where a long robot's names differ
+	 * (their front, the model's scope, is the same in every cell) */
+	if (n > CELL_NAME_MAX) {
+		tail = name + n - (CELL_NAME_MAX - 3);
+		while ((*tail & 0xc0) == 0x80)	/* not inside a character */
+			tail++;
+		text[0] = phys_xasprintf("...%s", tail);
+	} else {
 		text[0] = phys_xstrdup(name);
+	}
 	text[1] = phys_xasprintf("cell %.3g m across", across);
 	if (sh[li].why)
 		text[2] = phys_xstrdup("invalid inertia (below)");
