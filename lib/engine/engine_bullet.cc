@@ -1262,6 +1262,7 @@ const struct phys_mass_rules bullet_mass = {
 	.engine = "Bullet",
 	.form = PHYS_INERTIA_PRINCIPAL,
 	.stand_in = PHYS_STAND_IN_AT_LOAD,
+	.range = PHYS_MASS_RANGE,
 };
 
 /* Mass, and the principal frame and moments of the link's inertia. */

@@ -225,6 +225,11 @@ enum phys_stand_in {
 
 /* What an engine does its own way when it takes a link's mass and
  * inertia; the rest is the same for every engine. */
+/* The range of masses and moments every engine takes (phys_mass_rules):
+ * past 1e100, or below 1e-100 kg, ODE asserts, Simbody cannot start and
+ * the others' states are not numbers after one step. */
+#define PHYS_MASS_RANGE 1e100
+
 struct phys_mass_rules {
 	const char *engine;		/* its name, for messages */
 	enum phys_inertia_form form;

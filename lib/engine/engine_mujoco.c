@@ -1574,6 +1574,7 @@ static const struct phys_mass_rules mujoco_mass = {
 	.form = PHYS_INERTIA_PRINCIPAL,
 	.stand_in = PHYS_STAND_IN_AT_LOAD,
 	.stand_in_from_run = true,
+	.range = PHYS_MASS_RANGE,
 };
 
 /* Mass, principal moments and the principal frame in the link frame. */

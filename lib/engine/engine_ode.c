@@ -382,6 +382,7 @@ static const struct phys_mass_rules ode_mass = {
 	.form = PHYS_INERTIA_AS_WRITTEN,
 	.stand_in = PHYS_STAND_IN_ALWAYS,
 	.judged_later_by_engine = true,
+	.range = PHYS_MASS_RANGE,
 };
 
 /* At load an error names the SDF line (of <inertial>, where there is

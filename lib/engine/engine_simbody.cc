@@ -959,6 +959,7 @@ const struct phys_mass_rules simbody_mass = {
 	.engine = "Simbody",
 	.form = PHYS_INERTIA_RIGID,
 	.stand_in = PHYS_STAND_IN_ALWAYS,
+	.range = PHYS_MASS_RANGE,
 };
 
 /* Mass and inertia about the centre of mass in the link frame, as the
@@ -1375,6 +1376,9 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 			    K_PLANE, Transform() });
 			break;
 		}
+	} catch (const std::bad_alloc &) {
+		phys_mesh_free(own);
+		throw;		/* no memory, not an open mesh */
 	} catch (const std::exception &ex) {
 		closed = false;	/* Simbody found it open or torn */
 		out.clear();

@@ -1239,7 +1239,16 @@ static int
 geometry_size(struct phys_doc *d, xmlNodePtr g, const char *what, double *out,
     int n)
 {
-	return read_numbers(d, g, what, out, n, false);
+	int k;
+
+	if (read_numbers(d, g, what, out, n, false) < 0)
+		return -1;
+	for (k = 0; k < n; k++)
+		if (!(out[k] <= PHYS_SIZE_MAX))
+			return phys_failat(PHYS_AT(d, phys_child(g, what)),
+			    "<%s>: %g m is beyond the largest shape phys runs "
+			    "(%g m)", what, out[k], PHYS_SIZE_MAX);
+	return 0;
 }
 
 /* ---- meshes, polylines, ellipsoids and heightmaps ---- */

@@ -60,6 +60,10 @@ enum phys_engine_support {
 /* MIN of a value that must exceed 0 (a mass): the smallest positive double,
  * so the inclusive check is "> 0"; printed as "above 0". */
 #define PHYS_POSITIVE DBL_TRUE_MIN
+/* Largest length of a shape (m): a 1000 km box. Past it the engines
+ * overflow its inertia or their broadphase (ODE asserts, Simbody's LAPACK
+ * ends the program); no real world comes near. */
+#define PHYS_SIZE_MAX 1e6
 /* Every int parameter has a finite MAX: the engine stores C ints. */
 #define PHYS_INTMAX 2147483647.0
 /* Solver iterations per step: beyond this one step of a small world takes

@@ -167,8 +167,26 @@ box() {
 }
 { head_; profiles; box a "0 0 1"; box b "0.02 0.01 1.06"; echo '</world></sdf>'; } > "$d/overlap.sdf"
 
+# a link of shape S and mass M: shapes and masses no engine can take
+# (a box of 1e308 m sent Simbody's LAPACK to end the program with exit
+# 0, an ellipsoid of 1e300 m freed twice; mass 1e308 ODE asserted on)
+odd() {
+	head_; profiles; echo "$ground"
+	echo "<model name=\"m\"><pose>0 0 1 0 0 0</pose><link name=\"l\"><inertial><mass>$2</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial>"
+	echo "<collision name=\"c\"><geometry>$1</geometry></collision></link></model>"
+	echo '</world></sdf>'
+}
+odd '<box><size>1e308 1e308 1e308</size></box>' 1 > "$d/hugebox.sdf"
+odd '<ellipsoid><radii>1 1e-300 1e300</radii></ellipsoid>' 1 > "$d/hugeellipsoid.sdf"
+odd '<sphere><radius>0.1</radius></sphere>' 1e308 > "$d/heavy.sdf"
+odd '<sphere><radius>0.1</radius></sphere>' 1e-300 > "$d/featherweight.sdf"
+
 {
 	for e in ode bullet mujoco dart simbody; do
+		echo "$e|hugebox.sdf|-|<size>: 1e+308 m is beyond the largest shape phys runs (1e+06 m)"
+		echo "$e|hugeellipsoid.sdf|-|<radii>: 1e+300 m is beyond the largest shape phys runs (1e+06 m)"
+		echo "$e|heavy.sdf|-|link 'm::l': $(echo $e | sed 's/^ode$/ODE/; s/^bullet$/Bullet/; s/^mujoco$/MuJoCo/; s/^dart$/DART/; s/^simbody$/Simbody/') runs masses and moments up to 1e+100"
+		echo "$e|featherweight.sdf|-|runs masses from 1e-100 kg, not 1e-300"
 		echo "$e|pile50.sdf|-|start deep inside each other"
 		echo "$e|pile500.sdf|-|start deep inside each other"
 		echo "$e|axis-tiny.sdf|-|axis.xyz: 0 1e-200 0 is refused"
