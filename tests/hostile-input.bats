@@ -311,6 +311,19 @@ terrain_world() {
 	"duration":-1|"duration": -1 must be at least 0 (as --duration)
 	"steps":10,"rate":-1|"rate": -1 must be above 0 (as --rate)
 	EOF
+	# a value of "set" as -s takes it, before any run
+	while IFS='|' read -r bad want; do
+		sed "2s#\"set\":{[^}]*}#$bad#" plan.jsonl > bad.jsonl
+		rm -rf runs
+		run -1 guarded phys-sweep run --dir runs bad.jsonl
+		assert_output "phys-sweep: bad.jsonl:2: $want"
+		[ ! -e runs ] || [ -z "$(ls runs)" ]
+	done <<-'EOF'
+	"set":{"iters":"1e300"}|"set": 'iters': ode.solver.iters: "1e300" is not an int
+	"set":{"bogus":"1"}|"set": 'bogus': no profile or world parameter is named 'bogus'
+	"set":{"ball::link/inertial.mass":"-2"}|"set": 'ball::link/inertial.mass': inertial.mass: -2 must be above 0
+	"set":{"ball::link/bogus":"1"}|"set": 'ball::link/bogus': no link, collision or joint parameter is named 'bogus'
+	EOF
 	# the plan as written still runs
 	run -0 guarded phys-sweep run --dir runs plan.jsonl
 }

@@ -176,6 +176,48 @@ run_options_check(json_t *run)
 	return 0;
 }
 
+/*
+ * A "set" value as -s takes it, before any run: a parameter some link,
+ * collision or joint has (the profile or the world, for a name without
+ * '/') and a value its type and range accept; which entity the name
+ * matches, the world says when a run loads it. A pattern of parameters
+ * is left to the run.
+ */
+static int
+set_value_check(const char *name, const char *text)
+{
+	static const phys_scope entity[] = { PHYS_S_LINK, PHYS_S_COLLISION,
+	    PHYS_S_JOINT }, whole[] = { PHYS_S_PHYSICS, PHYS_S_WORLD };
+	const char *slash = strrchr(name, '/'), *pn = slash ? slash + 1 : name;
+	const phys_scope *s = slash ? entity : whole;
+	size_t i, n = slash ? 3 : 2;
+	const struct phys_param *p, *first = NULL;
+	struct phys_value v;
+	char *why;
+	int rc;
+
+	if (strpbrk(pn, "*?["))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!(p = phys_param_find(s[i], pn)))
+			continue;
+		if (phys_value_parse(p, text, &v) == 0) {
+			phys_value_free(&v);
+			return 0;
+		}
+		first = first ? first : p;
+	}
+	if (!first)
+		return phys_fail("\"set\": '%s': no %s parameter is named "
+		    "'%s'", name, slash ? "link, collision or joint" :
+		    "profile or world", pn);
+	phys_value_parse(first, text, &v);	/* its error, said */
+	why = phys_xstrdup(phys_error());
+	rc = phys_fail("\"set\": '%s': %s", name, why);
+	free(why);
+	return rc;
+}
+
 /* The line parsed and checked: its id and hash. */
 static int
 check_run(const char *line, long long *id, uint64_t *hash)
@@ -202,10 +244,12 @@ check_run(const char *line, long long *id, uint64_t *hash)
 		return -1;
 	}
 	json_object_foreach(set, k, v)
-		if (!json_is_string(v)) {
+		if (!json_is_string(v) || set_value_check(k,
+		    json_string_value(v)) < 0) {
 			/* k is obj's: said before obj goes */
-			phys_fail("\"set\": the value of '%s' is not a string",
-			    k);
+			if (!json_is_string(v))
+				phys_fail("\"set\": the value of '%s' is not "
+				    "a string", k);
 			json_decref(obj);
 			return -1;
 		}
