@@ -293,10 +293,13 @@ PUBLIB = $(B)/pub/libphys.a
 all: $(PUBLIB) $(B)/libphys.pc $(EXAMPLES)
 
 # The functions phys.h declares: the only global names of the installed
-# library, so that a program's own xmalloc or buf_puts never clashes.
-$(B)/pub/phys.syms: lib/api/phys.h
+# library, so that a program's own xmalloc or buf_puts never clashes;
+# and LAPACK's error handler, which Simbody's LAPACK calls in place of
+# its own (libphys(3)).
+$(B)/pub/phys.syms: lib/api/phys.h Makefile
 	@mkdir -p $(@D)
-	sed -n '/^typedef/d; s/^[a-z_ ]*[ *]\(phys_[a-z0-9_]*\)(.*/\1/p' lib/api/phys.h >$@
+	{ sed -n '/^typedef/d; s/^[a-z_ ]*[ *]\(phys_[a-z0-9_]*\)(.*/\1/p' lib/api/phys.h; \
+	    echo xerbla_; } >$@
 
 $(PUBLIB): $(LIB_OBJ) $(B)/pub/phys.syms
 	$(LD) -r -o $(B)/pub/phys.o $(LIB_OBJ)

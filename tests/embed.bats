@@ -278,6 +278,8 @@ EOF
 	declared=$(grep -v '^typedef' "$d/usr/include/phys.h" |
 		grep -o '^[a-z].*[ *]phys_[a-z0-9_]*(' | grep -o 'phys_[a-z0-9_]*(' |
 		tr -d '(' | sort)
+	# beside them, LAPACK's error handler (libphys(3))
+	declared=$(printf '%s\nxerbla_\n' "$declared" | sort)
 	defined=$(nm -g --defined-only "$d/usr/lib/libphys.a" | awk 'NF == 3 { print $3 }' | sort)
 	[ "$(wc -l <<<"$declared")" -ge 15 ] || fail "too few declarations: $declared"
 	run diff <(echo "$declared") <(echo "$defined")
@@ -285,6 +287,39 @@ EOF
 	# Nothing of libxml2, jansson or ODE shows in the header.
 	run grep -E '#include <(libxml|jansson|ode)|xml[A-Z]|json_t|dWorld' "$d/usr/include/phys.h"
 	assert_failure
+}
+
+@test "an error of LAPACK's (Simbody's linear algebra) returns to its caller, not ending the program with status 0" {
+	local d="$BATS_TEST_TMPDIR/root"
+	install_lib "$d" >/dev/null
+	export PKG_CONFIG_PATH="$d/usr/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$d"
+	# DGEBAL told of a matrix of order -1: LAPACK's own handler prints
+	# "** On entry to DGEBAL parameter number  2 had an illegal value"
+	# to standard output and exits 0; the library's returns, and so
+	# does DGEBAL, its INFO -2
+	cat >"$BATS_TEST_TMPDIR/lapack.c" <<-'EOF2'
+	#include <stddef.h>
+	#include <stdio.h>
+	#include <phys.h>
+	void dgebal_(const char *, const int *, double *, const int *, int *,
+	    int *, double *, int *, size_t);
+	int main(void) {
+		int n = -1, lda = 1, ilo, ihi, info = 0;
+		double a[1], scale[1];
+		/* the library linked: a world of nothing refused */
+		if (phys_open_world("", NULL) != NULL)
+			return 2;
+		dgebal_("B", &n, a, &lda, &ilo, &ihi, scale, &info, 1);
+		printf("returned, info %d\n", info);
+		return 0;
+	}
+	EOF2
+	run cc -std=c99 -Wall -Wextra -Werror -o "$BATS_TEST_TMPDIR/lapack" \
+	    "$BATS_TEST_TMPDIR/lapack.c" $(pkg-config --cflags --libs libphys) $(san_flags)
+	assert_success
+	run "$BATS_TEST_TMPDIR/lapack"
+	assert_success
+	assert_output "returned, info -2"
 }
 
 @test "libphys(3) is mandoc -Tlint clean" {

@@ -330,6 +330,24 @@ is_static(const struct phys_scene *w, int li)
 	return li < 0 || w->models[w->links[li].model].is_static;
 }
 
+/*
+ * LAPACK's error handler, in place of the library's, which prints to
+ * standard output and ends the program with status 0 (state lines cut
+ * off: DGEBAL on a matrix of infinite entries did). This one returns, as
+ * LAPACK's routines expect a handler may: the routine returns its INFO
+ * below 0, which Simbody takes for an error and throws as its own (an
+ * exception could not pass LAPACK's frames). Every LAPACK call in the
+ * program is Simbody's.
+ */
+extern "C" void xerbla_(const char *routine, const int *arg,
+    std::size_t len);
+
+extern "C" void
+xerbla_(const char *routine, const int *arg, std::size_t len)
+{
+	(void)routine, (void)arg, (void)len;
+}
+
 /* ---- contact: the values of a pair of surfaces ---- */
 
 /* The restitution an impact has under a normal force x^n (1 + b v) of a
@@ -1379,6 +1397,7 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 	} catch (const std::bad_alloc &) {
 		phys_mesh_free(own);
 		throw;		/* no memory, not an open mesh */
+
 	} catch (const std::exception &ex) {
 		closed = false;	/* Simbody found it open or torn */
 		out.clear();
