@@ -561,7 +561,8 @@ EOF
 	# within 300 MB of address space (not under ASan, which reserves
 	# terabytes), and a guard against a hang
 	[ -n "$(san_flags)" ] || limit="ulimit -v 300000;"
-	run bash -c "cd '$h' && $limit exec timeout -s KILL 120 '$BATS_TEST_TMPDIR/hostile'"
+	# (a run's warnings, such as Simbody's on a terrain's cost, on stderr)
+	run --separate-stderr bash -c "cd '$h' && $limit exec timeout -s KILL 120 '$BATS_TEST_TMPDIR/hostile'"
 	assert_output --regexp '^[0-9]+ cases, 0 failed$'
 	assert_success
 }

@@ -1888,24 +1888,37 @@ make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
 /* DART keeps a heightmap as a triangle mesh (fcl) or a copy of its
  * heights, about 1.5 KB a sample with the collision structures: a
  * 1025 x 1025 terrain took 1.6 GB and 28 s to load, a 4097 x 4097 one
- * 5.3 GB before FCL asserted. */
+ * 5.3 GB before FCL asserted, twelve of 257 x 257 1.2 GB. The world's
+ * heightmaps are bounded together. */
 const size_t MAX_HEIGHTMAP_SAMPLES = 1u << 17;
 
+/* Heightmap ci, with those before it: within the bound, or refused. */
 int
-check_heightmap(const struct phys_collision *c)
+check_heightmap(const struct phys_scene *w, int ci)
 {
-	char why[200];
-	size_t n;
+	const struct phys_collision *c = &w->collisions[ci];
+	char why[240];
+	size_t n = 0, i;
 
 	if (c->shape != PHYS_GEOM_HEIGHTMAP || !c->heightmap)
 		return 0;
-	n = c->heightmap->nx * c->heightmap->ny;
+	for (i = 0; i <= (size_t)ci; i++)
+		if (w->collisions[i].shape == PHYS_GEOM_HEIGHTMAP &&
+		    w->collisions[i].heightmap)
+			n += w->collisions[i].heightmap->nx *
+			    w->collisions[i].heightmap->ny;
 	if (n <= MAX_HEIGHTMAP_SAMPLES)
 		return 0;
-	snprintf(why, sizeof why, "a heightmap of %zu x %zu samples; the "
-	    "DART engine takes at most %zu (a smaller image or <sampling>, "
-	    "or ODE or Bullet)", c->heightmap->nx, c->heightmap->ny,
-	    MAX_HEIGHTMAP_SAMPLES);
+	if (n == c->heightmap->nx * c->heightmap->ny)
+		snprintf(why, sizeof why, "a heightmap of %zu x %zu samples; "
+		    "the DART engine takes at most %zu (a smaller image or "
+		    "<sampling>, or ODE or Bullet)", c->heightmap->nx,
+		    c->heightmap->ny, MAX_HEIGHTMAP_SAMPLES);
+	else
+		snprintf(why, sizeof why, "the world's heightmaps have %zu "
+		    "samples with this one; the DART engine takes at most %zu "
+		    "together (smaller images or <sampling>, or ODE or "
+		    "Bullet)", n, MAX_HEIGHTMAP_SAMPLES);
 	return refuse_shape(c, why);
 }
 
@@ -1967,7 +1980,7 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 			return refuse_shape(c0, c0->shape == PHYS_GEOM_PLANE ?
 			    "a plane must belong to a static model" :
 			    "a heightmap must belong to a static model");
-		if (check_heightmap(c0) < 0)
+		if (check_heightmap(e->w, l->first_collision + k) < 0)
 			return -1;
 		if (phys_engine_collision(c0, vals(e, PHYS_S_COLLISION,
 		    l->first_collision + k), &c, &m) < 0)

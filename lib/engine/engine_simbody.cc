@@ -88,9 +88,10 @@ const int STEP_CHUNK = 500;
  * step; at most some 1.5 s (3,000,000 took 4 s, 12 s on a machine
  * kept busy). */
 const unsigned long MAX_FACES_WORKED = 1000000;
-/* The most triangles a mesh may have: Simbody's takes about 1.2 kB a
- * triangle (a heightmap of 513 x 513 samples: 650 MB). */
-const size_t MAX_TRIANGLES = 1000000;
+/* The most triangles the world's meshes and heightmaps may have
+ * together: Simbody's takes about 1.2 kB a triangle (a heightmap of 513
+ * x 513 samples: 680 MB, 13 s to load), and a run 300 MB at most. */
+const size_t MAX_TRIANGLES = 100000;
 /* Processor time a triangle in contact costs, s per simulated second, as
  * measured on a cube of 6,912 triangles resting on a plane (1 ms) and on
  * another such cube (20 ms); a mesh that would cost a second a simulated
@@ -293,6 +294,9 @@ struct simbody_engine {
 	 * for a mesh, which took 1.2 ms a box (5,000 boxes, 6 s). */
 	std::map<std::array<double, 4>, SimTK::ContactGeometry::TriangleMesh>
 	    solids;
+	/* Triangles of each collision's mesh or heightmap as last made:
+	 * together within MAX_TRIANGLES. */
+	std::map<int, std::size_t> triangles;
 
 	simbody_engine(const struct phys_scene *world_,
 	    const struct phys_run_values *v_) : w(world_), v(v_) {}
@@ -1343,13 +1347,26 @@ make_shapes(simbody_engine *e, int ci, bool moving, bool at_load,
 	    1) * (c.heightmap->ny - 1) : c.shape == PHYS_GEOM_MESH ||
 	    c.shape == PHYS_GEOM_ELLIPSOID || c.shape == PHYS_GEOM_CONE ?
 	    c.mesh->ntri : 0;
-	if (ntri > MAX_TRIANGLES) {
+	std::size_t all = ntri;
+	for (const auto &t : e->triangles)
+		all += t.first == ci ? 0 : t.second;
+	if (all > MAX_TRIANGLES) {
 		phys_mesh_free(own);
+		if (all == ntri)
+			return phys_failat(PHYS_AT(wc->doc, wc->node),
+			    "collision '%s': %zu triangles; the Simbody engine "
+			    "takes at most %zu (a coarser mesh or heightmap)",
+			    wc->name, ntri, MAX_TRIANGLES);
 		return phys_failat(PHYS_AT(wc->doc, wc->node),
-		    "collision '%s': %zu triangles; the Simbody engine takes "
-		    "at most %zu (a coarser mesh or heightmap)", wc->name,
-		    ntri, MAX_TRIANGLES);
+		    "collision '%s': the world's meshes and heightmaps have "
+		    "%zu triangles with its %zu; the Simbody engine takes at "
+		    "most %zu together (coarser meshes or heightmaps)",
+		    wc->name, all, ntri, MAX_TRIANGLES);
 	}
+	if (ntri)
+		e->triangles[ci] = ntri;
+	else
+		e->triangles.erase(ci);
 	if (at_load && (c.shape == PHYS_GEOM_MESH || c.shape ==
 	    PHYS_GEOM_HEIGHTMAP) && ntri / 6.0 * TRIANGLE_COST_MESH >= 1)
 		warn_slow(wc, ntri);

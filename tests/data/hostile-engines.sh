@@ -131,6 +131,17 @@ terrain() {
 }
 terrain 4 > "$d/terrain4.sdf"
 terrain 8 > "$d/terrain8.sdf"
+# two of them as they are, each within DART's bound, beyond it together
+# (twelve of 257 x 257 took DART 1.2 GB)
+terrain 1 | sed 's|\(<model name="t">.*</model>\)|\1\1|; s|<model name="t">|<model name="u">|' > "$d/terrains.sdf"
+# four of 129 x 129, each within Simbody's bound, beyond it together
+awk 'NR <= 5 { sub(/257/, "129") } NR > 5 && NR <= 134 { $0 = ""
+	for (c = 0; c < 129; c++) $0 = $0 (((NR - 6) * c) % 7) " " }
+	NR <= 134 { print }' "$d/terrain.asc" > "$d/small.asc"
+terrain 1 | sed "s|$d/terrain.asc|$d/small.asc|" | awk '/<model name="t">/ {
+	for (i = 0; i < 4; i++) { l = $0; sub(/name="t"/, "name=\"t" i "\"", l)
+		print l }
+	next } { print }' > "$d/smallterrains.sdf"
 
 # a chain of N boxes of 0.1 m and 1 kg, stacked, each hinged to the one
 # above, its top 10 m up and free: deeper than MuJoCo 2.2.2's XML parser
@@ -200,6 +211,8 @@ odd '<sphere><radius>0.1</radius></sphere>' 1e-300 > "$d/featherweight.sdf"
 	echo "-|axis.urdf|-|axis.xyz: 1e+308 0 0 is refused"
 	echo "dart|terrain4.sdf|-|the DART engine takes at most"
 	echo "mujoco|terrain8.sdf|-|the MuJoCo engine takes at most"
+	echo "dart|terrains.sdf|-|the world's heightmaps have 132098 samples with this one; the DART engine takes at most 131072 together"
+	echo "simbody|smallterrains.sdf|-|the world's meshes and heightmaps have 131072 triangles with its 32768; the Simbody engine takes at most 100000 together"
 	echo "dart|ball.sdf|light.jsonl|link 'b::bob': DART runs masses from 1e-100 kg, not 1e-300"
 	echo "mujoco|chain97.sdf|-|link 'c::l96' hangs 97 links deep in its tree: MuJoCo 2.2.2 nests at most 96 bodies"
 	echo "dart|chain601.sdf|-|link 'c::l600' makes its tree of joined links more than 600"
