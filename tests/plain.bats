@@ -184,6 +184,21 @@ sunk() {
 	# -s: from the start, no position
 	run -0 --separate-stderr phys-step -n 1 -s 'box::link::collision/geometry.box.size=0.8 0.8 0.8' "$WORLDS/resting_box.sdf"
 	[[ $stderr == "phys-step: link 'box::link': at t=0 s its collision 'box::link::collision', resized, reaches 0.2"*" m into "* ]]
+	# ground that is a static box: a ball of 0.1 m resting on a slab
+	# whose top is at z = 0, grown to 0.4 m, reaches 0.3 m into it
+	cat > "$TMP/slab.sdf" <<-'EOF'
+	<?xml version="1.0"?>
+	<sdf version="1.7"><world name="w">
+	<model name="slab"><static>true</static><link name="l"><pose>0 0 -0.5 0 0 0</pose>
+	<collision name="c"><geometry><box><size>10 10 1</size></box></geometry></collision></link></model>
+	<model name="ball"><pose>0 0 0.1 0 0 0</pose><link name="link">
+	<inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial>
+	<collision name="c"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model>
+	</world></sdf>
+	EOF
+	echo '{"t":0,"name":"ball::link::c/geometry.sphere.radius","value":0.4}' > "$TMP/c"
+	run -0 --separate-stderr phys-step -n 1 -c "$TMP/c" "$TMP/slab.sdf"
+	[ "$stderr" = "phys-step: $TMP/c:1: link 'ball::link': at t=0 s its collision 'ball::link::c', resized, reaches 0.3 m into 'slab::l::c': each engine pushes it out its own way (it may jump)" ]
 }
 
 # placed ENGINE: worlds/buried_sphere.sdf's ball of radius 0.1 m starts

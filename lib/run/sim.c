@@ -549,7 +549,65 @@ below_plane(struct run *r, int ci, const struct phys_value *vals, int pl)
 }
 
 /*
- * A collision resized into a plane (the ground) starts inside it, and
+ * How deep collision ci, sized by vals, is inside the box of static
+ * collision bi now: its overlap along the box's axis where it is least
+ * (0 when some axis parts them; the box's axes alone, so a shape by a
+ * corner may be taken for inside it).
+ */
+static double
+inside_box(struct run *r, int ci, const struct phys_value *vals, int bi)
+{
+	const struct phys_collision *c = &r->w->collisions[ci],
+	    *g = &r->w->collisions[bi];
+	struct phys_collision sized;
+	struct phys_mesh *mesh = NULL;
+	phys_pose lp, at, gp;
+	phys_vec3 a;
+	double depth = INFINITY, mid, lo, hi, over;
+	int k;
+
+	if (phys_collision_sized(c, vals, &sized, &mesh) < 0)
+		return NAN;
+	phys_engine_link_pose(r->e, c->link, &lp);
+	phys_engine_link_pose(r->e, g->link, &gp);
+	at = phys_pose_mul(lp, c->pose);
+	gp = phys_pose_mul(gp, g->pose);
+	for (k = 0; k < 3 && depth > 0; k++) {
+		a = phys_quat_rotate(gp.q, v3(k == 0, k == 1, k == 2));
+		mid = v3_dot(gp.p, a);
+		lo = phys_collision_lowest(&sized, at, a);
+		hi = -phys_collision_lowest(&sized, at, v3_scale(a, -1));
+		over = fmin(mid + g->size[k] / 2 - lo, hi - (mid -
+		    g->size[k] / 2));
+		depth = isnan(over) ? NAN : fmin(depth, fmax(over, 0));
+	}
+	free(mesh ? mesh->v : NULL);
+	free(mesh ? mesh->tri : NULL);
+	free(mesh);
+	return depth;
+}
+
+/* Whether collision i is ground: a plane, or a box of a static model. */
+static bool
+ground(const struct run *r, int i)
+{
+	const struct phys_collision *g = &r->w->collisions[i];
+
+	return g->shape == PHYS_GEOM_PLANE || (g->shape == PHYS_GEOM_BOX &&
+	    r->w->models[r->w->links[g->link].model].is_static);
+}
+
+/* How deep collision ci, sized by vals, is in ground i. */
+static double
+into_ground(struct run *r, int ci, const struct phys_value *vals, int i)
+{
+	return r->w->collisions[i].shape == PHYS_GEOM_PLANE ?
+	    below_plane(r, ci, vals, i) : inside_box(r, ci, vals, i);
+}
+
+/*
+ * A collision resized into a plane or a static box (the ground) starts
+ * inside it, and
  * each engine pushes it out its own way: up at once, or slowly, or not
  * at all. Said once a link, with how deep and when, when the resize
  * took it deeper than before by more than a tenth of a millimetre.
@@ -571,12 +629,11 @@ warn_sunk(struct run *r, int ci, const struct phys_value *before,
 	    !phys_engine_link_dynamic(r->e, c->link))
 		return;
 	for (i = 0; i < r->w->ncollisions; i++) {
-		if (r->w->collisions[i].shape != PHYS_GEOM_PLANE ||
-		    r->w->collisions[i].link == c->link ||
+		if (!ground(r, (int)i) || r->w->collisions[i].link == c->link ||
 		    !phys_collisions_may_touch(r->w, &r->vals, ci, (int)i))
 			continue;
-		d0 = below_plane(r, ci, before, (int)i);
-		d1 = below_plane(r, ci, now, (int)i);
+		d0 = into_ground(r, ci, before, (int)i);
+		d1 = into_ground(r, ci, now, (int)i);
 		if (!(d1 > SUNK_TOL && d1 > d0 + SUNK_TOL))
 			continue;
 		r->sunk[c->link] = true;
