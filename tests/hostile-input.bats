@@ -291,17 +291,23 @@ terrain_world() {
 
 # ---- sweep plans ----
 
+# plan_refused SED WANT: plan.jsonl edited by SED is refused at its line
+# 2 with WANT, before any run.
+plan_refused() {
+	sed "$1" plan.jsonl > bad.jsonl
+	rm -rf runs
+	run -1 guarded phys-sweep run --dir runs bad.jsonl
+	assert_output "phys-sweep: bad.jsonl:2: $2"
+	[ ! -e runs ] || [ -z "$(ls runs)" ]
+}
+
 @test "plan lines are checked as the options they stand for, at their line" {
 	cd "$TMP"
 	cp "$WORLDS/falling_sphere.sdf" w.sdf
 	phys-sweep plan -n 10 w.sdf iters=10,20 > plan.jsonl
 	local bad want
 	while IFS='|' read -r bad want; do
-		sed "2s/\"steps\":10/$bad/" plan.jsonl > bad.jsonl
-		rm -rf runs
-		run -1 guarded phys-sweep run --dir runs bad.jsonl
-		assert_output "phys-sweep: bad.jsonl:2: $want"
-		[ ! -e runs ] || [ -z "$(ls runs)" ]
+		plan_refused "2s/\"steps\":10/$bad/" "$want"
 	done <<-'EOF'
 	"every":0|"every": 0 is not a whole number of at least 1 (as --every)
 	"steps":-1|"steps": -1 is not a whole number of at least 0 (as --steps)
@@ -313,11 +319,7 @@ terrain_world() {
 	EOF
 	# a value of "set" as -s takes it, before any run
 	while IFS='|' read -r bad want; do
-		sed "2s#\"set\":{[^}]*}#$bad#" plan.jsonl > bad.jsonl
-		rm -rf runs
-		run -1 guarded phys-sweep run --dir runs bad.jsonl
-		assert_output "phys-sweep: bad.jsonl:2: $want"
-		[ ! -e runs ] || [ -z "$(ls runs)" ]
+		plan_refused "2s#\"set\":{[^}]*}#$bad#" "$want"
 	done <<-'EOF'
 	"set":{"iters":"1e300"}|"set": 'iters': ode.solver.iters: "1e300" is not an int
 	"set":{"bogus":"1"}|"set": 'bogus': no profile or world parameter is named 'bogus'

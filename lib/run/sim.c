@@ -519,71 +519,48 @@ run_values(void *ctx, phys_scope s, int idx)
 
 /* ---- a resize into the ground ---- */
 
-/* How deep collision ci, sized by vals, is below plane pl now (0 when
- * above it; NaN for a shape without a reach). */
-static double
-below_plane(struct run *r, int ci, const struct phys_value *vals, int pl)
-{
-	const struct phys_collision *c = &r->w->collisions[ci],
-	    *g = &r->w->collisions[pl];
+/* Collision ci at the size the values give and where it is now, and
+ * where the ground's collision is. */
+struct facing {
 	struct phys_collision sized;
-	struct phys_mesh *mesh = NULL;
-	phys_pose lp, at, gp;
-	phys_vec3 n;
-	double lowest, depth;
+	phys_pose at, ground;
+};
 
-	if (phys_collision_sized(c, vals, &sized, &mesh) < 0)
-		return NAN;
-	phys_engine_link_pose(r->e, c->link, &lp);
-	phys_engine_link_pose(r->e, g->link, &gp);
-	at = phys_pose_mul(lp, c->pose);
-	gp = phys_pose_mul(gp, g->pose);
-	n = phys_quat_rotate(gp.q, g->normal);
+/* How deep a collision is below plane g (0 when above it; NaN for a
+ * shape without a reach). */
+static double
+below_plane(const struct facing *f, const struct phys_collision *g)
+{
+	phys_vec3 n = phys_quat_rotate(f->ground.q, g->normal);
+	double depth;
+
 	n = v3_scale(n, 1 / v3_norm(n));
-	lowest = phys_collision_lowest(&sized, at, n);
-	depth = v3_dot(gp.p, n) - lowest;
-	free(mesh ? mesh->v : NULL);
-	free(mesh ? mesh->tri : NULL);
-	free(mesh);
+	depth = v3_dot(f->ground.p, n) - phys_collision_lowest(&f->sized,
+	    f->at, n);
 	return depth > 0 ? depth : isnan(depth) ? NAN : 0;
 }
 
 /*
- * How deep collision ci, sized by vals, is inside the box of static
- * collision bi now: its overlap along the box's axis where it is least
- * (0 when some axis parts them; the box's axes alone, so a shape by a
- * corner may be taken for inside it).
+ * How deep a collision is inside box g: its overlap along the box's
+ * axis where it is least (0 when some axis parts them; the box's axes
+ * alone, so a shape by a corner may be taken for inside it).
  */
 static double
-inside_box(struct run *r, int ci, const struct phys_value *vals, int bi)
+inside_box(const struct facing *f, const struct phys_collision *g)
 {
-	const struct phys_collision *c = &r->w->collisions[ci],
-	    *g = &r->w->collisions[bi];
-	struct phys_collision sized;
-	struct phys_mesh *mesh = NULL;
-	phys_pose lp, at, gp;
-	phys_vec3 a;
 	double depth = INFINITY, mid, lo, hi, over;
+	phys_vec3 a;
 	int k;
 
-	if (phys_collision_sized(c, vals, &sized, &mesh) < 0)
-		return NAN;
-	phys_engine_link_pose(r->e, c->link, &lp);
-	phys_engine_link_pose(r->e, g->link, &gp);
-	at = phys_pose_mul(lp, c->pose);
-	gp = phys_pose_mul(gp, g->pose);
 	for (k = 0; k < 3 && depth > 0; k++) {
-		a = phys_quat_rotate(gp.q, v3(k == 0, k == 1, k == 2));
-		mid = v3_dot(gp.p, a);
-		lo = phys_collision_lowest(&sized, at, a);
-		hi = -phys_collision_lowest(&sized, at, v3_scale(a, -1));
+		a = phys_quat_rotate(f->ground.q, v3(k == 0, k == 1, k == 2));
+		mid = v3_dot(f->ground.p, a);
+		lo = phys_collision_lowest(&f->sized, f->at, a);
+		hi = -phys_collision_lowest(&f->sized, f->at, v3_scale(a, -1));
 		over = fmin(mid + g->size[k] / 2 - lo, hi - (mid -
 		    g->size[k] / 2));
 		depth = isnan(over) ? NAN : fmin(depth, fmax(over, 0));
 	}
-	free(mesh ? mesh->v : NULL);
-	free(mesh ? mesh->tri : NULL);
-	free(mesh);
 	return depth;
 }
 
@@ -597,12 +574,29 @@ ground(const struct run *r, int i)
 	    r->w->models[r->w->links[g->link].model].is_static);
 }
 
-/* How deep collision ci, sized by vals, is in ground i. */
+/* How deep collision ci, sized by vals, is in ground gi now. */
 static double
-into_ground(struct run *r, int ci, const struct phys_value *vals, int i)
+into_ground(struct run *r, int ci, const struct phys_value *vals, int gi)
 {
-	return r->w->collisions[i].shape == PHYS_GEOM_PLANE ?
-	    below_plane(r, ci, vals, i) : inside_box(r, ci, vals, i);
+	const struct phys_collision *c = &r->w->collisions[ci],
+	    *g = &r->w->collisions[gi];
+	struct phys_mesh *mesh = NULL;
+	struct facing f;
+	phys_pose lp;
+	double depth;
+
+	if (phys_collision_sized(c, vals, &f.sized, &mesh) < 0)
+		return NAN;
+	phys_engine_link_pose(r->e, c->link, &lp);
+	f.at = phys_pose_mul(lp, c->pose);
+	phys_engine_link_pose(r->e, g->link, &lp);
+	f.ground = phys_pose_mul(lp, g->pose);
+	depth = g->shape == PHYS_GEOM_PLANE ? below_plane(&f, g) :
+	    inside_box(&f, g);
+	free(mesh ? mesh->v : NULL);
+	free(mesh ? mesh->tri : NULL);
+	free(mesh);
+	return depth;
 }
 
 /*
@@ -677,7 +671,7 @@ warn_sunk_placed(struct run *r)
 			    !phys_collisions_may_touch(w, &r->vals, (int)ci,
 			    (int)i))
 				continue;
-			d = below_plane(r, (int)ci, phys_run_values_get(&r->vals,
+			d = into_ground(r, (int)ci, phys_run_values_get(&r->vals,
 			    PHYS_S_COLLISION, (int)ci), (int)i);
 			if (!(d > SUNK_START))
 				continue;
