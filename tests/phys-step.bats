@@ -287,8 +287,11 @@ EOF
 	phys-step "$TMP/huge.sdf" > "$TMP/out" 2> "$TMP/err" || rc=$?
 	[ "$rc" -eq 1 ]
 	# refused where it is written, before any state line
-	[ "$(cat "$TMP/err")" = "phys-step: $TMP/huge.sdf:$line: inertial.mass: \"1e999\" is not a number" ]
+	[ "$(cat "$TMP/err")" = "phys-step: $TMP/huge.sdf:$line: inertial.mass: \"1e999\" is too large for a double" ]
 	[ ! -s "$TMP/out" ]
+	# below the least normal double: too small, not "not a number"
+	run -1 --separate-stderr phys-step -n 1 -s max_step_size=1e-308 "$WORLDS/falling_sphere.sdf"
+	[ "$stderr" = 'phys-step: max_step_size: "1e-308" is too small for a double' ]
 }
 
 @test "external entities are never loaded" {

@@ -10,6 +10,7 @@
  */
 #include "param.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -422,6 +423,25 @@ fail_text(const struct phys_param *p, const char *text, const char *what)
 	return fail_textn(p, s, n, what);
 }
 
+/* A number text that is no double: one strtod reads whole but out of
+ * range (1e-308, below the least normal one: "not a number" misled),
+ * else not a number. */
+static int
+fail_double(const struct phys_param *p, const char *text)
+{
+	size_t n;
+	const char *s = trim(text, &n);
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(s, &end);
+	if (n > 0 && n <= 60 && end == s + n && errno == ERANGE)
+		return phys_fail("%s: \"%.*s\" is %s for a double", p->name,
+		    (int)n, s, fabs(x) > 1 ? "too large" : "too small");
+	return fail_textn(p, s, n, "a number");
+}
+
 static bool
 in_set(const char *values, const char *s, size_t n)
 {
@@ -515,7 +535,7 @@ parse_text(const struct phys_param *p, const char *text,
 	switch (p->type) {
 	case PHYS_T_DOUBLE:
 		if (!phys_parse_double(text, &v->u.d))
-			return fail_text(p, text, "a number");
+			return fail_double(p, text);
 		return 0;
 	case PHYS_T_INT:
 		if (!phys_parse_long(text, &v->u.i))
