@@ -218,6 +218,37 @@ check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 }
 
 /*
+ * A joint's damping, spring and friction of more than PHYS_COEFF_MAX in
+ * size, which a file may write (kept as written, as libsdformat keeps
+ * them): no engine steps past them (a spring of 1e308 stopped Simbody at
+ * t = 0 naming nothing, ODE at an assertion), so the run is refused at
+ * the joint's line.
+ */
+static int
+check_joint_values(const struct phys_scene *w, const struct phys_run_values *v)
+{
+	struct phys_axis_values a;
+	size_t i;
+	int k;
+
+	for (i = 0; i < w->njoints; i++)
+		for (k = 0; k < 2; k++) {
+			a = phys_joint_axis_values(phys_run_values_get(v,
+			    PHYS_S_JOINT, (int)i), k);
+			if (fabs(a.damping) <= PHYS_COEFF_MAX &&
+			    fabs(a.stiffness) <= PHYS_COEFF_MAX &&
+			    fabs(a.friction) <= PHYS_COEFF_MAX)
+				continue;
+			return phys_failat(PHYS_AT(w->joints[i].doc,
+			    w->joints[i].node), "joint '%s': damping %g, spring "
+			    "%g and friction %g; the engines run each up to %g "
+			    "in size", w->joints[i].name, a.damping, a.stiffness,
+			    a.friction, PHYS_COEFF_MAX);
+		}
+	return 0;
+}
+
+/*
  * Joint damping the engine holds as a force over its step (ODE's and
  * Bullet's, the engines of Gazebo's implicit form) where a step cannot
  * integrate it so: held to what stops the motion within a step, as
@@ -302,7 +333,7 @@ phys_engine_new(const struct phys_scene *w,
 	e->ops = ops;
 	e->fault = phys_xcalloc(1, sizeof *e->fault);
 	if (profile_step(e, &e->h) < 0 || check_overlaps(w, v) < 0 ||
-	    check_tendons(w, engine) < 0 ||
+	    check_joint_values(w, v) < 0 || check_tendons(w, engine) < 0 ||
 	    !(e->state = e->ops->create(w, v, &e->opt, 0))) {
 		free(e->fault);
 		free(e);

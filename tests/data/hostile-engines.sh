@@ -191,6 +191,9 @@ odd '<box><size>1e308 1e308 1e308</size></box>' 1 > "$d/hugebox.sdf"
 odd '<ellipsoid><radii>1 1e-300 1e300</radii></ellipsoid>' 1 > "$d/hugeellipsoid.sdf"
 odd '<sphere><radius>0.1</radius></sphere>' 1e308 > "$d/heavy.sdf"
 odd '<sphere><radius>0.1</radius></sphere>' 1e-300 > "$d/featherweight.sdf"
+# a hinge of damping, spring and friction 1e308 (Simbody stopped at
+# t = 0 naming nothing, ODE at an assertion)
+odd '<sphere><radius>0.1</radius></sphere>' 1 | sed '/<sphere>/s|</link></model>|</link><link name="b"><pose>0 0 0.5 0 0 0</pose><inertial><mass>1</mass><inertia><ixx>0.01</ixx><iyy>0.01</iyy><izz>0.01</izz></inertia></inertial></link><joint name="j" type="revolute"><parent>l</parent><child>b</child><axis><xyz>0 1 0</xyz><dynamics><damping>1e308</damping><friction>1e308</friction><spring_stiffness>1e308</spring_stiffness></dynamics></axis></joint></model>|' > "$d/stiffjoint.sdf"
 
 {
 	for e in ode bullet mujoco dart simbody; do
@@ -198,6 +201,7 @@ odd '<sphere><radius>0.1</radius></sphere>' 1e-300 > "$d/featherweight.sdf"
 		echo "$e|hugeellipsoid.sdf|-|<radii>: 1e+300 m is beyond the largest shape phys runs (1e+06 m)"
 		echo "$e|heavy.sdf|-|link 'm::l': $(echo $e | sed 's/^ode$/ODE/; s/^bullet$/Bullet/; s/^mujoco$/MuJoCo/; s/^dart$/DART/; s/^simbody$/Simbody/') runs masses and moments up to 1e+100"
 		echo "$e|featherweight.sdf|-|runs masses from 1e-100 kg, not 1e-300"
+		echo "$e|stiffjoint.sdf|-|joint 'm::j': damping 1e+308, spring 1e+308 and friction 1e+308; the engines run each up to 1e+100 in size"
 		echo "$e|pile50.sdf|-|start deep inside each other"
 		echo "$e|pile500.sdf|-|start deep inside each other"
 		echo "$e|axis-tiny.sdf|-|axis.xyz: 0 1e-200 0 is refused"
