@@ -343,11 +343,12 @@ is_static(const struct phys_scene *w, int li)
  * exception could not pass LAPACK's frames). Every LAPACK call in the
  * program is Simbody's.
  */
-extern "C" void xerbla_(const char *routine, const int *arg,
-    std::size_t len);
+extern "C" void xerbla_(const char *routine, int &arg, int len);
 
+/* Simbody's SimTKlapack.h declares it so (the argument's number by
+ * reference, the name's length as Fortran passes it). */
 extern "C" void
-xerbla_(const char *routine, const int *arg, std::size_t len)
+xerbla_(const char *routine, int &arg, int len)
 {
 	(void)routine, (void)arg, (void)len;
 }
