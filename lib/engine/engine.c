@@ -218,33 +218,31 @@ check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 }
 
 /*
- * A joint's damping, spring and friction of more than PHYS_COEFF_MAX in
- * size, which a file may write (kept as written, as libsdformat keeps
- * them): no engine steps past them (a spring of 1e308 stopped Simbody at
- * t = 0 naming nothing, ODE at an assertion), so the run is refused at
- * the joint's line.
+ * A joint's values the table bounds at PHYS_COEFF_MAX in size (its
+ * damping, spring and friction), which a file may write beyond (kept as
+ * written, as libsdformat keeps them): no engine steps past them, so the
+ * run is refused at the joint's line.
  */
 static int
 check_joint_values(const struct phys_scene *w, const struct phys_run_values *v)
 {
-	struct phys_axis_values a;
-	size_t i;
-	int k;
+	const struct phys_param *p;
+	const struct phys_value *jv;
+	size_t i, k;
 
-	for (i = 0; i < w->njoints; i++)
-		for (k = 0; k < 2; k++) {
-			a = phys_joint_axis_values(phys_run_values_get(v,
-			    PHYS_S_JOINT, (int)i), k);
-			if (fabs(a.damping) <= PHYS_COEFF_MAX &&
-			    fabs(a.stiffness) <= PHYS_COEFF_MAX &&
-			    fabs(a.friction) <= PHYS_COEFF_MAX)
+	for (i = 0; i < w->njoints; i++) {
+		jv = phys_run_values_get(v, PHYS_S_JOINT, (int)i);
+		for (k = 0; k < phys_scope_count(PHYS_S_JOINT); k++) {
+			p = phys_scope_param(PHYS_S_JOINT, k);
+			if (p->max != PHYS_COEFF_MAX ||
+			    fabs(jv[k].u.d) <= PHYS_COEFF_MAX)
 				continue;
 			return phys_failat(PHYS_AT(w->joints[i].doc,
-			    w->joints[i].node), "joint '%s': damping %g, spring "
-			    "%g and friction %g; the engines run each up to %g "
-			    "in size", w->joints[i].name, a.damping, a.stiffness,
-			    a.friction, PHYS_COEFF_MAX);
+			    w->joints[i].node), "joint '%s': %s %g is beyond "
+			    "%g in size, which no engine steps past",
+			    w->joints[i].name, p->name, jv[k].u.d, p->max);
 		}
+	}
 	return 0;
 }
 

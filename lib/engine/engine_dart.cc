@@ -2256,17 +2256,16 @@ ancestor(const dart_engine *e, const std::vector<int> &parent_joint, int anc,
 }
 
 /* Whether DART runs axis values a of joint j: damping and spring
- * stiffness from 0 to DART_RANGE (it integrates them implicitly, which
- * takes none below 0), friction up to it; else -1, saying so. */
+ * stiffness from 0 (it integrates them implicitly, which takes none
+ * below 0; past PHYS_COEFF_MAX no engine runs them); else -1, saying so. */
 int
 dart_runs(const struct phys_joint *j, const struct phys_axis_values &a)
 {
-	if (a.damping >= 0 && a.stiffness >= 0 && a.damping <= DART_RANGE &&
-	    a.stiffness <= DART_RANGE && a.friction <= DART_RANGE)
+	if (a.damping >= 0 && a.stiffness >= 0)
 		return 0;
 	return phys_fail("joint '%s': DART runs damping and spring stiffness "
-	    "from 0 to %g (ODE and Bullet run others), not %g and %g",
-	    j->name, DART_RANGE, a.damping, a.stiffness);
+	    "from 0 (ODE and Bullet run negative ones), not %g and %g",
+	    j->name, a.damping, a.stiffness);
 }
 
 /* The limits, damping, spring and friction of a tree joint's axes from

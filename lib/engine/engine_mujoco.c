@@ -120,7 +120,7 @@ struct mjoint {
 	struct phys_axis_servo servo[2];	/* the command's, if a servo */
 	bool stiff_said;	/* a servo too stiff for the integrator, said */
 	bool ball_said;		/* a ball's range off its loaded pose, said */
-	double loop_f[2];	/* ROLE_LOOP: its spring and damper, this step */
+	double loop_f[2];	/* ROLE_LOOP: its spring and damper now */
 };
 
 struct mujoco_engine {

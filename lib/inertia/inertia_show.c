@@ -585,7 +585,7 @@ cell_label(const struct phys_scene *w, const struct shown *sh,
 	 * (their front, the model's scope, is the same in every cell) */
 	if (n > CELL_NAME_MAX) {
 		tail = name + n - (CELL_NAME_MAX - 3);
-		while ((*tail & 0xc0) == 0x80)	/* not inside a character */
+		while ((*tail & 0xc0) == 0x80)	/* not inside a UTF-8 one */
 			tail++;
 		text[0] = phys_xasprintf("...%s", tail);
 	} else {

@@ -412,21 +412,22 @@ carried(const struct phys_profile *src, size_t i, const char *to,
 	return ok;
 }
 
+/* The <physics> element profile src's values are written in: its own,
+ * or the one it was carried from; NULL for the implicit profile. */
+static xmlNodePtr
+source_node(const struct phys_profile *src)
+{
+	return src->node ? src->node : src->carried_from;
+}
+
 /* Values of profile src that engine has no counterpart for, said at its
- * <physics> element (none for the implicit profile). */
+ * <physics> element (at its file, for the implicit profile). */
 static void
 say_lost(const struct phys_profile *src, const char *engine,
     const char *names)
 {
-	xmlNodePtr at = src->node ? src->node : src->carried_from;
-
-	if (at && src->doc)
-		phys_warnat(phys_node_file(src->doc, at), phys_node_line(at),
-		    "profile '%s': no %s counterpart, not carried over: %s",
-		    src->name, engine, names);
-	else
-		phys_warn("profile '%s': no %s counterpart, not carried over: "
-		    "%s", src->name, engine, names);
+	phys_warnat(PHYS_AT(src->doc, source_node(src)), "profile '%s': no "
+	    "%s counterpart, not carried over: %s", src->name, engine, names);
 }
 
 /*
@@ -685,7 +686,7 @@ phys_preset_for_engine(struct phys_scene *w, int from, const char *engine,
 			phys_value_copy(dst, &src->vals[i]);
 			dst->given = true;
 		}
-	p->carried_from = src->node ? src->node : src->carried_from;
+	p->carried_from = source_node(src);
 	if (lost.len && say)
 		say_lost(src, engine, lost.s);
 	if (fcl_lacks(w, engine)) {

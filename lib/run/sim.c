@@ -671,8 +671,8 @@ warn_sunk_placed(struct run *r)
 			    !phys_collisions_may_touch(w, &r->vals, (int)ci,
 			    (int)i))
 				continue;
-			d = into_ground(r, (int)ci, phys_run_values_get(&r->vals,
-			    PHYS_S_COLLISION, (int)ci), (int)i);
+			d = into_ground(r, (int)ci, phys_run_values_get(
+			    &r->vals, PHYS_S_COLLISION, (int)ci), (int)i);
 			if (!(d > SUNK_START))
 				continue;
 			r->sunk[c->link] = true;

@@ -191,9 +191,9 @@ set_value_check(const char *name, const char *text)
 	const char *slash = strrchr(name, '/'), *pn = slash ? slash + 1 : name;
 	const phys_scope *s = slash ? entity : whole;
 	size_t i, n = slash ? 3 : 2;
-	const struct phys_param *p, *first = NULL;
+	const struct phys_param *p;
 	struct phys_value v;
-	char *why;
+	char *why = NULL;	/* the first parameter's refusal */
 	int rc;
 
 	if (strpbrk(pn, "*?["))
@@ -203,16 +203,16 @@ set_value_check(const char *name, const char *text)
 			continue;
 		if (phys_value_parse(p, text, &v) == 0) {
 			phys_value_free(&v);
+			free(why);
 			return 0;
 		}
-		first = first ? first : p;
+		if (!why)
+			why = phys_xstrdup(phys_error());
 	}
-	if (!first)
+	if (!why)
 		return phys_fail("\"set\": '%s': no %s parameter is named "
 		    "'%s'", name, slash ? "link, collision or joint" :
 		    "profile or world", pn);
-	phys_value_parse(first, text, &v);	/* its error, said */
-	why = phys_xstrdup(phys_error());
 	rc = phys_fail("\"set\": '%s': %s", name, why);
 	free(why);
 	return rc;

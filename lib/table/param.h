@@ -64,8 +64,9 @@ enum phys_engine_support {
  * overflow its inertia or their broadphase (ODE asserts, Simbody's LAPACK
  * ends the program); no real world comes near. */
 #define PHYS_SIZE_MAX 1e6
-/* Largest size of a joint's damping and spring (1e100, as DART takes
- * them): a spring of 1e308 stopped Simbody at t = 0 naming nothing. */
+/* Largest size of a joint's damping, spring and friction (as DART takes
+ * them): a spring of 1e308 stopped Simbody at t = 0 naming nothing. A
+ * file's beyond it is kept as written and refused by a run. */
 #define PHYS_COEFF_MAX 1e100
 /* Every int parameter has a finite MAX: the engine stores C ints. */
 #define PHYS_INTMAX 2147483647.0
