@@ -355,9 +355,9 @@ terrains() {
 	[ "$twelve" -lt $((one + 20000)) ] || fail "one terrain: $one kB, twelve: $twelve kB"
 	twelve=$(max_rss_kb phys-step -n 1 -p bullet "$TMP/w.sdf")
 	[ "$twelve" -lt $((one + 60000)) ] || fail "one terrain: $one kB, twelve under Bullet: $twelve kB"
-	# the world's terrains share one budget of 2^26 samples: each of
-	# eight files of 2049^2 samples is read (and dropped once the world is
-	# loaded) and made into a terrain; the eighth terrain is one too many
+	# the world's terrains share one budget of 2^25 samples: each of
+	# eight files of 2049^2 samples is read and made into a terrain of its
+	# samples; the eighth is one too many
 	c=
 	for i in 1 2 3 4 5 6 7 8; do
 		cp "$GEN/sparse.tif" "$TMP/s$i.tif"
@@ -365,7 +365,25 @@ terrains() {
 	done
 	sed "s|<collision name=\"c\"><geometry>|$c<collision name=\"c\"><geometry>|" "$TMP/one.sdf" > "$TMP/w.sdf"
 	run -1 --separate-stderr phys-step -n 1 "$TMP/w.sdf"
-	[ "$stderr" = "phys-step: $TMP/w.sdf:5: heightmap: $TMP/s8.tif: the world's heightmaps would hold more than 67108864 samples (512 MB)" ]
+	[ "$stderr" = "phys-step: $TMP/w.sdf:5: heightmap: $TMP/s8.tif: the world's heightmaps would hold more than 33554432 samples (256 MB)" ]
+}
+
+@test "a terrain of 4097x4097 samples from a file of kilobytes: ODE runs it, DART refuses it, each within 300 MB" {
+	local e rss
+	heightmap "$GEN/sparse4097.tif" "100 100 2"
+	# the samples once as the map's own (a copy besides took 325 MB);
+	# the ball falls freely above the flat terrain, g h^2 in one step
+	/usr/bin/time -f %M -o "$TMP/rss" phys-step -n 1 -i ball::link/pose \
+	    "$TMP/w.sdf" > "$TMP/out" || fail "status $?"
+	rss=$(tail -1 "$TMP/rss")
+	[ "$rss" -lt 300000 ] || fail "ODE: $rss kB"
+	near "$(tail -1 "$TMP/out" | jq '.items["ball::link/pose"].z')" \
+	    "$(awk 'BEGIN { printf "%.12f", 3 - 9.81e-6 }')" 1e-12
+	sed 's|<physics name="ode"|<physics name="dart" type="dart"><max_step_size>0.001</max_step_size></physics>&|' "$TMP/w.sdf" > "$TMP/d.sdf"
+	rss=$(max_rss_kb phys-step -p dart -n 1 "$TMP/d.sdf")
+	[ "$rss" -lt 300000 ] || fail "DART: $rss kB"
+	grep -q "4097 x 4097 samples; the DART engine takes at most 131072" "$TMP/err" ||
+	    fail "$(cat "$TMP/err")"
 }
 
 @test "a 245-byte TIFF of 65281 bands whose block GDAL would read whole (11 GB): refused before reading, little memory" {

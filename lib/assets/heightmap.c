@@ -335,7 +335,7 @@ file_of(struct phys_heightmap_cache *c, const char *path)
  * MuJoCo's: the samples' range. */
 static struct phys_heightmap *
 make(struct phys_heightmap_cache *c, const char *path,
-    const struct phys_heightmap_file *f, const double size[3], bool has_size,
+    struct phys_heightmap_file *f, const double size[3], bool has_size,
     const double pos[3], int sampling, const struct phys_heightmap_rule *rule)
 {
 	struct phys_heightmap *hm;
@@ -356,7 +356,8 @@ make(struct phys_heightmap_cache *c, const char *path,
 		    "times", PHYS_HEIGHTMAP_MAX_SAMPLES, sampling);
 		return NULL;
 	}
-	if (c->samples + mx * my > PHYS_HEIGHTMAP_BUDGET) {
+	/* unsampled, the file's samples (counted) become the map's */
+	if (sampling > 1 && c->samples + mx * my > PHYS_HEIGHTMAP_BUDGET) {
 		hfail(path, "the world's heightmaps would hold more than %u "
 		    "samples (%u MB)", PHYS_HEIGHTMAP_BUDGET,
 		    (unsigned)(PHYS_HEIGHTMAP_BUDGET / (1u << 20) * 8));
@@ -376,12 +377,18 @@ make(struct phys_heightmap_cache *c, const char *path,
 	base = image ? 0 : f->lo;
 	scale = image ? (f->hi > 0 ? hm->size[2] / f->hi : 0) :
 	    (f->hi > f->lo ? hm->size[2] / (f->hi - f->lo) : 0);
-	hm->h = sampling > 1 ? resample(f->d, f->nx, f->ny, sampling, &hm->nx,
-	    &hm->ny) : phys_xmalloc(f->nx * f->ny * sizeof *hm->h);
-	if (sampling == 1) {
+	/* Unsampled, the map takes the file's samples rather than a copy
+	 * (a 4097 x 4097 image held twice took 325 MB): another map of the
+	 * file decodes it again (file_of). */
+	if (sampling > 1) {
+		hm->h = resample(f->d, f->nx, f->ny, sampling, &hm->nx,
+		    &hm->ny);
+	} else {
+		hm->h = f->d;
 		hm->nx = f->nx;
 		hm->ny = f->ny;
-		memcpy(hm->h, f->d, f->nx * f->ny * sizeof *hm->h);
+		f->d = NULL;
+		c->samples -= f->nx * f->ny;
 	}
 	for (i = 0; i < hm->nx * hm->ny; i++)
 		hm->h[i] = (hm->h[i] - base) * scale + pos[2];

@@ -11,10 +11,11 @@
 /*
  * Bounds of memory: one heightmap holds at most PHYS_HEIGHTMAP_MAX_SAMPLES
  * once sampled; the heightmaps of a world and the files' own samples, read
- * once per file, at most PHYS_HEIGHTMAP_BUDGET together.
+ * once per file, at most PHYS_HEIGHTMAP_BUDGET together (256 MB as
+ * doubles, a run within 300 MB).
  */
 #define PHYS_HEIGHTMAP_MAX_SAMPLES (1u << 25)
-#define PHYS_HEIGHTMAP_BUDGET (1u << 26)
+#define PHYS_HEIGHTMAP_BUDGET (1u << 25)
 #define PHYS_HEIGHTMAP_MAX_SAMPLING 16
 
 struct phys_heightmap {

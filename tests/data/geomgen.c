@@ -9,7 +9,8 @@
  * bowl with a NaN pixel size (nan_pixel.tif), with a pixel size of 1e308
  * (huge_pixel.tif), with elevations of -1e308 and 1e308 (huge_elev.tif),
  * and a 2049x2049 raster of a few kilobytes whose blocks are all left
- * out (sparse.tif). The cube as glTF too: cube.gltf with its buffer in
+ * out (sparse.tif; sparse4097.tif, 4097x4097). The cube as glTF too:
+ * cube.gltf with its buffer in
  * "cube data.bin", and cube.glb, both turned and lifted by two nested
  * nodes, with a material whose image no file holds.
  *
@@ -384,15 +385,16 @@ dem(const char *dir, const char *name, double pixel, double corner)
 	GDALClose(ds);
 }
 
+/* A flat DEM of n x n samples in a file of a few kilobytes. */
 static void
-sparse(const char *dir)
+sparse(const char *dir, const char *name, int n)
 {
 	char path[4096], *opts[] = { "SPARSE_OK=TRUE", "TILED=YES", NULL };
 	double gt[6] = { 0, 1, 0, 0, 0, -1 };
 	GDALDatasetH ds;
 
-	snprintf(path, sizeof path, "%s/sparse.tif", dir);
-	ds = GDALCreate(GDALGetDriverByName("GTiff"), path, 2049, 2049, 1,
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	ds = GDALCreate(GDALGetDriverByName("GTiff"), path, n, n, 1,
 	    GDT_Float32, opts);
 	if (!ds)
 		exit(1);
@@ -421,6 +423,7 @@ main(int argc, char **argv)
 	dem(argv[1], "nan_pixel.tif", NAN, 0);
 	dem(argv[1], "huge_pixel.tif", 1e308, 0);
 	dem(argv[1], "huge_elev.tif", 0.25, 1e308);
-	sparse(argv[1]);
+	sparse(argv[1], "sparse.tif", 2049);
+	sparse(argv[1], "sparse4097.tif", 4097);
 	return 0;
 }
