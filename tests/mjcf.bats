@@ -1325,15 +1325,15 @@ tips() {
 	cd "$TMP/inc"
 	run -0 --separate-stderr phys-step -n 1 main.xml
 	assert_equal "$(printf '%s\n' "$stderr" | cut -d: -f1-3)" "$(printf '%s\n' \
-	    "phys-step: ./part.xml:7" "phys-step: ./part.xml:4")"
-	[[ "$stderr" == *"./part.xml:7: joint 'm::socket': physics.mujoco parameters are MuJoCo's and have no effect with ODE"* ]]
-	[[ "$stderr" == *"./part.xml:4: joint 'm::hinge' starts at 0 rad"* ]]
+	    "phys-step: part.xml:7" "phys-step: part.xml:4")"
+	[[ "$stderr" == *"part.xml:7: joint 'm::socket': physics.mujoco parameters are MuJoCo's and have no effect with ODE"* ]]
+	[[ "$stderr" == *"part.xml:4: joint 'm::hinge' starts at 0 rad"* ]]
 	run -0 phys-inertia check main.xml
 	assert_equal "$(printf '%s\n' "$output" | jq -r '"\(.link) \(.file):\(.line)"')" \
-	    "$(printf '%s\n' "m::arm ./part.xml:3" "m::tip ./part.xml:6" \
+	    "$(printf '%s\n' "m::arm part.xml:3" "m::tip part.xml:6" \
 	    "m::worldbody::worldbody main.xml:1")"
 	run -0 --separate-stderr phys-sdf print main.xml
-	assert_equal "$stderr" "phys-sdf: ./part.xml:12: <option> sets the world MuJoCo runs this model in, which the printed model file has no place for: 'phys-sdf world' writes a world that keeps it"
+	assert_equal "$stderr" "phys-sdf: part.xml:12: <option> sets the world MuJoCo runs this model in, which the printed model file has no place for: 'phys-sdf world' writes a world that keeps it"
 	# the arm's capsule (part.xml:5) is not main.xml's (main.xml:5)
 	cp main.xml before.xml
 	run -1 --separate-stderr phys-param set --in-place \

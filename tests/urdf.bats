@@ -848,6 +848,34 @@ URDF
 	[[ "$output" == *"is a world already"* ]]
 }
 
+@test "a URDF included by a relative path is named in messages as a path from here, not as the parts joined; through a link, as joined" {
+	mkdir -p "$TMP/a" "$TMP/b/out" "$TMP/c" "$TMP/x/y/out"
+	cat > "$TMP/a/r.urdf" <<-'EOF'
+	<?xml version="1.0"?>
+	<robot name="r">
+	  <link name="base"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+	  <link name="arm"><inertial><mass value="1"/><inertia ixx="0.1" iyy="0.1" izz="0.1" ixy="0" ixz="0" iyz="0"/></inertial></link>
+	  <joint name="j" type="revolute"><parent link="base"/><child link="arm"/><axis xyz="0 1 0"/>
+	    <limit lower="0.5" upper="1" effort="1" velocity="1"/></joint>
+	</robot>
+	EOF
+	echo '<sdf version="1.7"><world name="w"><include><uri>../../a/r.urdf</uri></include></world></sdf>' > "$TMP/b/out/w.sdf"
+	want=": joint 'r::j' starts at 0 rad on its first axis, outside its limits [0.5, 1]: it starts at 0.5 instead (a control line at t=0 can set its position)"
+	run -0 --separate-stderr bash -c "cd '$TMP/c' && phys-step -n 1 ../b/out/w.sdf"
+	assert_equal "$stderr" "phys-step: ../a/r.urdf:5$want"
+	run -0 --separate-stderr bash -c "cd '$TMP/b/out' && phys-step -n 1 w.sdf"
+	assert_equal "$stderr" "phys-step: ../../a/r.urdf:5$want"
+	# out a link to x/y/out: ../b/out/../../a is x/a, not a (another
+	# robot there, limits of its own)
+	mkdir -p "$TMP/x/a"
+	sed 's/lower="0.5"/lower="0.25"/' "$TMP/a/r.urdf" > "$TMP/x/a/r.urdf"
+	mv "$TMP/b/out/w.sdf" "$TMP/x/y/out/"
+	rmdir "$TMP/b/out"
+	ln -s "$TMP/x/y/out" "$TMP/b/out"
+	run -0 --separate-stderr bash -c "cd '$TMP/c' && phys-step -n 1 ../b/out/w.sdf"
+	assert_equal "$stderr" "phys-step: ../b/out/../../a/r.urdf:5${want//0.5/0.25}"
+}
+
 @test "fix gives a robot of package:// meshes its inertia from the meshes" {
 	package "$TMP/ros"
 	export ROS_PACKAGE_PATH=$TMP/ros

@@ -22,6 +22,99 @@ phys_display_name(const char *path)
 	return (!path || strcmp(path, "-") == 0) ? "<stdin>" : path;
 }
 
+/* Whether out[from, to) is "..". */
+static bool
+is_up(const char *out, size_t from, size_t to)
+{
+	return to - from == 2 && out[from] == '.' && out[from + 1] == '.';
+}
+
+/* path without "." parts and with "part/.." folded, lexically. */
+static char *
+fold_path(const char *path)
+{
+	char *out = phys_xmalloc(strlen(path) + 2);
+	const char *c, *e;
+	size_t n = 0, len, last;
+	size_t root = path[0] == '/';	/* out[0, root) is "/" */
+
+	if (root)
+		out[n++] = '/';
+	for (c = path; *c; c = *e ? e + 1 : e) {
+		e = c + strcspn(c, "/");
+		len = (size_t)(e - c);
+		if (len == 0 || (len == 1 && *c == '.'))
+			continue;
+		if (is_up(c, 0, len)) {
+			for (last = n; last > root && out[last - 1] != '/';
+			    last--)
+				;
+			if (n > root && !is_up(out, last, n)) {
+				n = last > root ? last - 1 : root;
+				continue;
+			}
+			if (root && n == root)
+				continue;	/* "/.." is "/" */
+		}
+		if (n > root)
+			out[n++] = '/';
+		memcpy(out + n, c, len);
+		n += len;
+	}
+	if (n == 0)
+		out[n++] = '.';
+	out[n] = '\0';
+	return out;
+}
+
+/* Whether paths a and b name one file. */
+static bool
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* path's directory, "." for a bare name. */
+static char *
+dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return phys_xstrdup(".");
+	return slash == path ? phys_xstrdup("/") :
+	    phys_xstrndup(path, (size_t)(slash - path));
+}
+
+char *
+phys_path_tidy(char *path)
+{
+	char *t, *da, *db;
+	bool same;
+
+	if (!path)
+		return NULL;
+	t = fold_path(path);
+	/* only where both name one file in one directory (a name of the
+	 * file's own directory finds what lies beside it): "link/.." is
+	 * not always "." */
+	da = dir_of(path);
+	db = dir_of(t);
+	same = strcmp(t, path) != 0 && same_file(path, t) &&
+	    same_file(da, db);
+	free(da);
+	free(db);
+	if (same) {
+		free(path);
+		return t;
+	}
+	free(t);
+	return path;
+}
+
 /* ---- reading: bounded, a buffer at a time ---- */
 
 enum { READ_CHUNK = 65536 };

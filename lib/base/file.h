@@ -76,6 +76,11 @@ int phys_each_stream_line(const char *path, int (*fn)(char *line,
 /* The name to use in messages for path ("-"/NULL is "<stdin>"). */
 const char *phys_display_name(const char *path);
 
+/* path (allocated) as messages best show it: without "." parts and with
+ * "dir/.." folded where the result names the same file; else as it was.
+ * Takes path's ownership. */
+char *phys_path_tidy(char *path);
+
 /* Is path standard input ("-" or NULL)? */
 bool phys_path_is_stdin(const char *path);
 

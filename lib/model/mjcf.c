@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "file.h"
 #include "mem.h"
 #include "mesh.h"
 #include "meshscan.h"
@@ -484,7 +485,7 @@ expand_includes(struct reader *r, xmlNodePtr parent)
 			return mj_fail(r, n, "%s", "<include> has no file");
 		dir = dir_of(r->d->path);
 		path = file[0] == '/' ? phys_xstrdup(file) :
-		    phys_xasprintf("%s/%s", dir, file);
+		    phys_path_tidy(phys_xasprintf("%s/%s", dir, file));
 		free(dir);
 		rc = phys_doc_load(&inc, path);
 		free(path);
@@ -687,7 +688,7 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 		m->uri = phys_xstrdup(file);
 	dir = dir_of(r->d->path);
 	m->file = m->uri[0] == '/' ? phys_xstrdup(m->uri) :
-	    phys_xasprintf("%s/%s", dir, m->uri);
+	    phys_path_tidy(phys_xasprintf("%s/%s", dir, m->uri));
 	free(dir);
 	return 0;
 }

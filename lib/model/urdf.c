@@ -75,6 +75,7 @@
 
 #include <libxml/parserInternals.h>
 
+#include "file.h"
 #include "inertia.h"
 
 #define LUMP "_fixed_joint_lump__"
@@ -1282,7 +1283,7 @@ find_mesh(const struct phys_doc *d, const char *uri)
 	if (*uri == '/')
 		return found(phys_xstrdup(uri));
 	dir = file_dir(d->path);
-	p = found(phys_xasprintf("%s/%s", dir, uri));
+	p = phys_path_tidy(found(phys_xasprintf("%s/%s", dir, uri)));
 	free(dir);
 	return p;
 }

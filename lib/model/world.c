@@ -1,6 +1,7 @@
 /* world.c - build the world model from an SDF document. */
 #include "world.h"
 
+#include "file.h"
 #include "fuel.h"
 #include "include_edit.h"
 #include "sets.h"
@@ -3326,7 +3327,7 @@ in_parent_dirs(const char *doc_path, const char *name, bool want_dir)
  * (file://media/... is Gazebo's).
  */
 static char *
-find_resource(const char *uri, const char *doc_path, bool want_dir)
+locate_resource(const char *uri, const char *doc_path, bool want_dir)
 {
 	static const char *const vars[] = { "GAZEBO_MODEL_PATH", "SDF_PATH",
 		"GZ_SIM_RESOURCE_PATH", "IGN_GAZEBO_RESOURCE_PATH",
@@ -3371,6 +3372,15 @@ find_resource(const char *uri, const char *doc_path, bool want_dir)
 	/* standard input: the current directory and those above it */
 	return model ? in_parent_dirs(doc_path ? doc_path : "./-", name,
 	    want_dir) : NULL;
+}
+
+/* The resource as found, its path as messages best show it (a URDF
+ * included as ../../a/r.urdf from a world in out/ was named as
+ * ./../../a/r.urdf). */
+static char *
+find_resource(const char *uri, const char *doc_path, bool want_dir)
+{
+	return phys_path_tidy(locate_resource(uri, doc_path, want_dir));
 }
 
 /*
