@@ -659,6 +659,9 @@ EOF
 			CHECK(!r && strcmp(phys_errmsg(), "out of memory") == 0,
 			    what);
 			phys_free_run(r);
+			/* what an engine had built when its library ran out
+			 * stays taken (its state unknown): as much room again */
+			limit(start[i]);
 			carry_on(what);
 		}
 		phys_free_world(big);

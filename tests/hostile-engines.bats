@@ -228,11 +228,11 @@ step_bounded() {
 @test "memory running out ends a run with \"out of memory\" and status 1, under -q too, Bullet's included" {
 	sanitized && skip "the sanitizer reserves more address space than the bound"
 	# -q dropped the last words; Bullet passed malloc's NULL on and
-	# crashed (a 4,000-link chain under 300 MB)
+	# crashed (a 4,000-link chain under 200 MB)
 	run bash -c 'cd "$1" && ulimit -v 150000 && phys-step -q -p ode -t 0 bent2000.sdf >/dev/null' _ "$H"
 	assert_failure 1
 	assert_output "phys-step: out of memory"
-	run bash -c 'cd "$1" && ulimit -v 300000 && phys-step -q -p bullet -t 0 bent4000.sdf >/dev/null' _ "$H"
+	run bash -c 'cd "$1" && ulimit -v 200000 && phys-step -q -p bullet -t 0 bent4000.sdf >/dev/null' _ "$H"
 	assert_failure 1
 	assert_output --partial "out of memory"
 }

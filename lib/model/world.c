@@ -4509,11 +4509,28 @@ entity_values(const struct phys_scene *w, phys_scope s, int idx)
 	return phys_entity_values((struct phys_scene *)w, s, idx);
 }
 
+/* The run's own copy of entity i's values in scope s, made now unless
+ * it has one. */
+static void
+own_values(struct phys_run_values *rv, phys_scope s, size_t i)
+{
+	struct phys_value *vals;
+
+	if (rv->own[s][i])
+		return;
+	vals = phys_arena_alloc(&rv->arena, phys_scope_count(s) *
+	    sizeof *vals);
+	phys_values_init(s, vals, rv->v[s][i]);
+	/* in the array once whole: memory running out on the way leaves
+	 * none half made for the free */
+	rv->v[s][i] = vals;
+	rv->own[s][i] = 1;
+}
+
 void
 phys_run_values_init(struct phys_run_values *rv, const struct phys_scene *w,
     int profile)
 {
-	struct phys_value *vals;
 	phys_scope s;
 	size_t i;
 
@@ -4521,15 +4538,16 @@ phys_run_values_init(struct phys_run_values *rv, const struct phys_scene *w,
 	for (s = 0; s < PHYS_NSCOPES; s++) {
 		rv->n[s] = s <= PHYS_S_WORLD ? 1 : phys_entity_count(w, s);
 		rv->v[s] = phys_xcalloc(rv->n[s] ? rv->n[s] : 1, sizeof *rv->v[s]);
+		rv->own[s] = phys_xcalloc(rv->n[s] ? rv->n[s] : 1, 1);
 		for (i = 0; i < rv->n[s]; i++) {
-			/* in the array once whole: memory running out on
-			 * the way leaves none half made for the free */
-			vals = phys_arena_alloc(&rv->arena,
-			    phys_scope_count(s) * sizeof *vals);
-			phys_values_init(s, vals, s == PHYS_S_PHYSICS ?
-			    w->profiles[profile].vals :
+			/* the world's, read only until written; the profile's
+			 * and the world's own at once (a profile switch writes
+			 * them), as an entity without values (the defaults) */
+			rv->v[s][i] = (struct phys_value *)(s ==
+			    PHYS_S_PHYSICS ? w->profiles[profile].vals :
 			    entity_values(w, s, (int)i));
-			rv->v[s][i] = vals;
+			if (s <= PHYS_S_WORLD || !rv->v[s][i])
+				own_values(rv, s, i);
 		}
 	}
 	fold_legacy_gravity(&w->profiles[profile], rv->v[PHYS_S_WORLD][0]);
@@ -4542,10 +4560,11 @@ phys_run_values_free(struct phys_run_values *rv)
 	size_t i;
 
 	for (s = 0; s < PHYS_NSCOPES; s++) {
-		for (i = 0; rv->v[s] && i < rv->n[s]; i++)
-			if (rv->v[s][i])
+		for (i = 0; rv->v[s] && rv->own[s] && i < rv->n[s]; i++)
+			if (rv->own[s][i])
 				phys_values_clear(s, rv->v[s][i]);
 		free(rv->v[s]);
+		free(rv->own[s]);
 	}
 	phys_arena_free(&rv->arena);
 	memset(rv, 0, sizeof *rv);
@@ -4564,8 +4583,11 @@ phys_run_values_use(struct phys_run_values *rv, const struct phys_scene *w,
 struct phys_value *
 phys_run_values_at(struct phys_run_values *rv, phys_scope s, int idx)
 {
+	size_t i = s <= PHYS_S_WORLD ? 0 : (size_t)idx;
+
 	rv->changes++;
-	return rv->v[s][s <= PHYS_S_WORLD ? 0 : idx];
+	own_values(rv, s, i);
+	return rv->v[s][i];
 }
 
 int

@@ -187,8 +187,10 @@ size_t phys_entity_count(const struct phys_scene *w, phys_scope s);
 struct phys_run_values {
 	/* [PHYS_S_PHYSICS]: the current profile's values, one array;
 	 * [PHYS_S_WORLD]: the world's, one array; entity scopes: one array
-	 * per entity, n[s] of them. */
+	 * per entity, n[s] of them, the world's own until the run may
+	 * write it (phys_run_values_at): then the run's copy, own[s][i] */
 	struct phys_value **v[PHYS_NSCOPES];
+	unsigned char *own[PHYS_NSCOPES];
 	size_t n[PHYS_NSCOPES];
 	struct phys_arena arena;	/* where the arrays are */
 	/* Counts the accesses that may write (phys_run_values_at, _use):
@@ -196,8 +198,9 @@ struct phys_run_values {
 	unsigned long changes;
 };
 
-/* Copy w's values, with profile's as the physics values (its legacy
- * gravity folded in). */
+/* w's values, with profile's as the physics values (its legacy gravity
+ * folded in); an entity's are copied when first written, so that a large
+ * world's are not held twice. w must stay unchanged and outlive them. */
 void phys_run_values_init(struct phys_run_values *rv,
     const struct phys_scene *w, int profile);
 void phys_run_values_free(struct phys_run_values *rv);
