@@ -124,8 +124,11 @@ rebase(struct phys_engine *e, double h)
  * Fifty boxes in one spot took DART 105 s and 3.3 GB for one step before
  * its allocation failed, MuJoCo over 1 GB, Simbody minutes; 500 took ODE
  * 120 s. A pair is deep when the centres of the spheres that bound the
- * two are closer than half the smaller radius (resting or touching
- * shapes are not); more than MAX_DEEP_PAIRS such pairs that may touch
+ * two are closer than half the smaller radius and the boxes that bound
+ * them overlap by more than a quarter of the thinner's thickness
+ * (resting or touching shapes are not: a stack of twenty plates 1 cm
+ * thick was refused by the spheres alone); more than MAX_DEEP_PAIRS such
+ * pairs that may touch
  * are refused before any engine sees them (not two links a joint joins,
  * which every engine keeps apart: a robot's links overlap their
  * parents'). The pairs are found in order of x, at most MAX_DEEP_LOOKS
@@ -159,6 +162,17 @@ by_x(const void *a, const void *b)
 	    xb = ((const struct bound *)b)->c.x;
 
 	return (xa > xb) - (xa < xb);
+}
+
+/* Whether the boxes that bound collisions a and b overlap by more than
+ * a quarter of the thinner's thickness (true where a shape has none). */
+static bool
+boxes_deep(const struct phys_scene *w, int a, int b)
+{
+	double depth, thin;
+
+	return !phys_collision_overlap(w, a, b, &depth, &thin) ||
+	    depth > thin / 4;
 }
 
 /* Whether collisions a and b may touch, on two links no joint joins. */
@@ -196,7 +210,8 @@ check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 			y = &b[j];
 			if (v3_norm(v3_sub(x->c, y->c)) >= fmin(x->r, y->r) / 2 ||
 			    !apart_may_touch(w, v, joined, njoined,
-			    x->collision, y->collision))
+			    x->collision, y->collision) ||
+			    !boxes_deep(w, x->collision, y->collision))
 				continue;
 			if (deep++ == 0) {
 				first[0] = (size_t)x->collision;

@@ -966,6 +966,23 @@ public:
 	}
 };
 
+/*
+ * The most rows of constraints DART's solver is given in one group (the
+ * bodies that touch one another, and what joins them): it makes them one
+ * dense system of n x n doubles and solves it in some n^3 operations.
+ * Fifty boxes half inside one another made 5,316 rows, 477 MB and 9 s a
+ * step, then ran out of memory; a pyramid of 55 boxes makes about 1,050
+ * (74 MB, 0.4 s a step). At this bound: 32 MB, a few seconds a step.
+ */
+const std::size_t MAX_GROUP_ROWS = 2048;
+
+/* Thrown out of DART's step where a group passes MAX_GROUP_ROWS: what
+ * it holds, and one pair of bodies in it. */
+struct group_too_large {
+	std::size_t rows, constraints;
+	const dd::BodyNode *a, *b;
+};
+
 /* DART's boxed LCP solver, with this step's contacts and phys's other
  * constraints handed over as its manual ones. */
 class Solver : public dk::BoxedLcpConstraintSolver {
@@ -981,6 +998,7 @@ protected:
 	void solveConstrainedGroup(dk::ConstrainedGroup &group) override;
 private:
 	void test_rows(dk::ConstrainedGroup &group, std::size_t i);
+	static group_too_large too_large(dk::ConstrainedGroup &group);
 	bool known_block(dk::ConstrainedGroup &group);
 	bool cheaper_tested(const std::vector<const dd::Skeleton *> &skels,
 	    const std::vector<std::vector<Eigen::Index>> &cols) const;
@@ -1017,6 +1035,24 @@ private:
  * is not positive definite (a body of no inertia about a joint's axis)
  * leaves every row to DART's tests.
  */
+group_too_large
+Solver::too_large(dk::ConstrainedGroup &group)
+{
+	group_too_large g = { group.getTotalDimension(),
+	    group.getNumConstraints(), nullptr, nullptr };
+
+	for (std::size_t i = 0; i < g.constraints && !g.a; i++) {
+		const TwoBody *k = dynamic_cast<const TwoBody *>(
+		    group.getConstraint(i).get());
+
+		if (k && k->body_a() && k->body_b()) {
+			g.a = k->body_a();
+			g.b = k->body_b();
+		}
+	}
+	return g;
+}
+
 void
 Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
 {
@@ -1026,6 +1062,8 @@ Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
 
 	if (n == 0)
 		return;
+	if (n > MAX_GROUP_ROWS)
+		throw too_large(group);
 	mA.resize((Eigen::Index)n, dPAD((Eigen::Index)n));
 	mX.resize((Eigen::Index)n);
 	mB.resize((Eigen::Index)n);
@@ -4342,6 +4380,40 @@ spring_without_damping(dart_engine *e, int ji)
 			    d->getVelocity(i));
 }
 
+/* The link whose body is b, or -1. */
+static int
+link_of(const dart_engine *e, const dd::BodyNode *b)
+{
+	for (std::size_t i = 0; b && i < e->links.size(); i++)
+		if (e->links[i].body == b)
+			return (int)i;
+	return -1;
+}
+
+/* Group g refused at t0, at the line of the first link it names. */
+static int
+say_too_large(const dart_engine *e, const group_too_large &g, double t0)
+{
+	int la = link_of(e, g.a), lb = link_of(e, g.b);
+	const struct phys_link *a = &e->w->links[std::max(la, 0)];
+	double mb = (double)g.rows * (double)g.rows * 8 / 1048576;
+
+	if (la < 0 || lb < 0)
+		return phys_fail("simulation stopped at t=%.9g: DART would "
+		    "solve %zu rows of constraints together, more than the "
+		    "%zu it is given (a dense system of %.0f MB)", t0,
+		    g.rows, MAX_GROUP_ROWS, mb);
+	return phys_failat(PHYS_AT(a->doc, a->node),
+	    "simulation stopped at t=%.9g: DART would solve %zu rows of "
+	    "constraints together (%zu contacts and joints among bodies "
+	    "touching one another, links '%s' and '%s' among them), more "
+	    "than the %zu it is given: its solver makes them one dense "
+	    "system (%.0f MB) and takes seconds or more a step on it; run "
+	    "it under ODE or Bullet, or lower max_contacts", t0, g.rows,
+	    g.constraints, a->name, e->w->links[lb].name, MAX_GROUP_ROWS,
+	    mb);
+}
+
 static int
 dart_engine_step(struct dart_engine *e, double t0, double t1)
 {
@@ -4385,6 +4457,10 @@ dart_engine_step(struct dart_engine *e, double t0, double t1)
 		push_servos(e);
 		push_ranges(e);
 		e->world->step();
+	} catch (const group_too_large &g) {
+		/* DART's step stopped between its groups */
+		e->thrown = true;
+		return say_too_large(e, g, t0);
 	} catch (...) {
 		e->thrown = true;
 		throw;

@@ -268,6 +268,8 @@ struct simbody_engine {
 	/* triangles of meshes in contact whose forces were reckoned within
 	 * the step being taken: what its contacts cost */
 	unsigned long faces_worked = 0;
+	bool spent = false;		/* faces_worked passed its bound */
+	bool stepping = false;		/* within simbody_engine_step */
 	/* the pair of collisions with the most of them in one reckoning */
 	int costliest[2] = { -1, -1 };
 	size_t costliest_faces = 0;
@@ -853,6 +855,19 @@ as_sphere(const SimTK::ContactGeometry &g)
 	return &SimTK::ContactGeometry::Sphere::getAs(g);
 }
 
+/* Thrown out of Simbody's reckoning where the step's work has passed
+ * its bound (over_budget). Simbody's integrator takes it for a failed
+ * evaluation and retries on shorter steps, each thrown again, until it
+ * gives up on a step too short: e->spent tells that from its failures. */
+struct over_budget_now {};
+
+/* A flag set for as long as it lives, however its scope ends. */
+struct step_scope {
+	bool &on;
+	explicit step_scope(bool &f) : on(f) { on = true; }
+	~step_scope() { on = false; }
+};
+
 /* What reckoning contact c costs: its triangles, counted against the
  * step's bound (over_budget), and the costliest pair so far. */
 void
@@ -871,6 +886,13 @@ note_cost(simbody_engine *e, const SimTK::TriangleMeshContact &c,
 		e->costliest_faces = faces;
 		e->costliest[0] = p.c1;
 		e->costliest[1] = p.c2;
+	}
+	/* Simbody's tracker finds such contacts again at each of its
+	 * reckonings, before their forces: a world of pairs deep inside
+	 * each other spent minutes in one chunk of its steps. */
+	if (e->stepping && e->faces_worked > MAX_FACES_WORKED) {
+		e->spent = true;
+		throw over_budget_now();
 	}
 }
 
@@ -2991,15 +3013,16 @@ over_budget(const struct simbody_engine *e, double t0, int taken)
 			    "collisions '%s' and '%s': deep inside each other "
 			    "at t=%.9g (%zu triangles in contact): Simbody "
 			    "reckoned the forces of %lu within one step, in %d "
-			    "steps of its own, and did not reach its end",
+			    "step%s of its own, and did not reach its end",
 			    a->name, b->name, t0, e->costliest_faces,
-			    e->faces_worked, taken);
+			    e->faces_worked, taken, taken == 1 ? "" : "s");
 		return phys_failat(PHYS_AT(a->doc, a->node), "simulation "
 		    "stopped at t=%.9g: Simbody reckoned the forces of %lu "
-		    "triangles in contact within one step, in %d steps of "
+		    "triangles in contact within one step, in %d step%s of "
 		    "its own, and did not reach its end (the most at once, "
 		    "%zu, between collisions '%s' and '%s')", t0,
-		    e->faces_worked, taken, e->costliest_faces, a->name,
+		    e->faces_worked, taken, taken == 1 ? "" : "s",
+		    e->costliest_faces, a->name,
 		    b->name);
 	}
 	return 0;
@@ -3008,8 +3031,17 @@ over_budget(const struct simbody_engine *e, double t0, int taken)
 static int
 simbody_engine_step(struct simbody_engine *e, double t0, double t1)
 {
+	int taken = 0, steps0 = 0;
+
 	e->now = t0;
+	e->faces_worked = 0;
+	e->costliest_faces = 0;
+	e->costliest_worked = 0;
+	e->spent = false;
 	try {
+		step_scope in_step(e->stepping);
+
+		steps0 = e->m->integ->getNumStepsTaken();
 		settle(e);
 		if (e->commands_changed) {
 			/* The forces at the step's start were computed with
@@ -3019,11 +3051,6 @@ simbody_engine_step(struct simbody_engine *e, double t0, double t1)
 			e->m->integ->reinitialize(SimTK::Stage::Dynamics, false);
 			e->commands_changed = false;
 		}
-		int taken = 0;
-
-		e->faces_worked = 0;
-		e->costliest_faces = 0;
-		e->costliest_worked = 0;
 		while (e->m->integ->getTime() < t1) {
 			auto why = e->m->integ->stepTo(t1);
 
@@ -3033,7 +3060,13 @@ simbody_engine_step(struct simbody_engine *e, double t0, double t1)
 			if (e->m->integ->isSimulationOver())
 				break;
 		}
+	} catch (const over_budget_now &) {
+		return over_budget(e, t0,
+		    e->m->integ->getNumStepsTaken() - steps0);
 	} catch (const std::exception &ex) {
+		if (e->spent)
+			return over_budget(e, t0,
+			    e->m->integ->getNumStepsTaken() - steps0);
 		return phys_fail("simulation diverged at t=%.9g: Simbody "
 		    "stopped: %s", t0,
 		    reason(ex.what()).c_str());

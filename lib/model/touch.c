@@ -100,6 +100,94 @@ phys_collision_bound(const struct phys_scene *w, int ci, phys_vec3 *centre,
 	    isfinite(centre->z);
 }
 
+/* Collision ci's bounding box at the start: its pose in the world and
+ * its half extents (m); false for shapes without one. */
+static bool
+start_box(const struct phys_scene *w, int ci, phys_pose *at, phys_vec3 *half)
+{
+	const struct phys_collision *c = &w->collisions[ci];
+	const double *s = c->size;
+	phys_pose mid = { v3(0, 0, 0), { 1, 0, 0, 0 } };
+
+	switch (c->shape) {
+	case PHYS_GEOM_BOX:
+		*half = v3(s[0] / 2, s[1] / 2, s[2] / 2);
+		break;
+	case PHYS_GEOM_SPHERE:
+		*half = v3(s[0], s[0], s[0]);
+		break;
+	case PHYS_GEOM_CYLINDER:
+	case PHYS_GEOM_CONE:
+		*half = v3(s[0], s[0], s[1] / 2);
+		break;
+	case PHYS_GEOM_CAPSULE:
+		*half = v3(s[0], s[0], s[0] + s[1] / 2);
+		break;
+	case PHYS_GEOM_ELLIPSOID:
+		*half = v3(s[0], s[1], s[2]);
+		break;
+	case PHYS_GEOM_MESH:
+		if (!c->mesh || c->mesh->nv == 0)
+			return false;
+		mid.p = v3_scale(v3_add(c->mesh->lo, c->mesh->hi), 0.5);
+		*half = v3_sub(c->mesh->hi, mid.p);
+		break;
+	default:
+		return false;
+	}
+	*at = phys_pose_mul(phys_pose_mul(w->links[c->link].pose, c->pose),
+	    mid);
+	return true;
+}
+
+/* How far a box of half extents half along axes ax reaches along l. */
+static double
+reach_along(const phys_vec3 ax[3], phys_vec3 half, phys_vec3 l)
+{
+	return half.x * fabs(v3_dot(ax[0], l)) + half.y *
+	    fabs(v3_dot(ax[1], l)) + half.z * fabs(v3_dot(ax[2], l));
+}
+
+static void
+box_axes(phys_quat q, phys_vec3 ax[3])
+{
+	ax[0] = phys_quat_rotate(q, v3(1, 0, 0));
+	ax[1] = phys_quat_rotate(q, v3(0, 1, 0));
+	ax[2] = phys_quat_rotate(q, v3(0, 0, 1));
+}
+
+/* The boxes' overlap on each of the 15 directions that may part two
+ * boxes (their faces' normals and their edges' crossings): the least. */
+bool
+phys_collision_overlap(const struct phys_scene *w, int a, int b,
+    double *depth, double *thin)
+{
+	phys_pose pa, pb;
+	phys_vec3 ha, hb, A[3], B[3], d, l;
+	double n;
+	int i;
+
+	if (!start_box(w, a, &pa, &ha) || !start_box(w, b, &pb, &hb))
+		return false;
+	box_axes(pa.q, A);
+	box_axes(pb.q, B);
+	d = v3_sub(pb.p, pa.p);
+	*depth = INFINITY;
+	for (i = 0; i < 15; i++) {
+		l = i < 3 ? A[i] : i < 6 ? B[i - 3] :
+		    v3_cross(A[(i - 6) / 3], B[(i - 6) % 3]);
+		/* edges nearly parallel: their faces' normals part them */
+		if (!((n = v3_norm(l)) > 1e-9))
+			continue;
+		l = v3_scale(l, 1 / n);
+		*depth = fmin(*depth, reach_along(A, ha, l) +
+		    reach_along(B, hb, l) - fabs(v3_dot(d, l)));
+	}
+	*thin = 2 * fmin(fmin(fmin(ha.x, ha.y), ha.z),
+	    fmin(fmin(hb.x, hb.y), hb.z));
+	return isfinite(*depth) && isfinite(*thin);
+}
+
 /* ---- one collision wholly inside another ---- */
 
 struct sphere {

@@ -47,6 +47,13 @@ bool phys_surfaces_may_touch(const struct phys_scene *w, int c1, int c2,
 bool phys_collision_bound(const struct phys_scene *w, int ci,
     phys_vec3 *centre, double *radius);
 
+/* How far the boxes that bound collisions a and b at the start overlap,
+ * along the direction they overlap least (m; 0 or less: apart or
+ * touching), and into *thin the least thickness of the two boxes; false
+ * for shapes without a box (planes, heightmaps, a mesh not loaded). */
+bool phys_collision_overlap(const struct phys_scene *w, int a, int b,
+    double *depth, double *thin);
+
 /* The links each joint joins as sorted pair keys (pairkey.h), n of them;
  * the caller frees them. */
 int64_t *phys_joined_links(const struct phys_scene *w, size_t *n);
