@@ -123,11 +123,14 @@ rebase(struct phys_engine *e, double h)
  * once, by contacts whose count and stiffness grow with the overlap.
  * Fifty boxes in one spot took DART 105 s and 3.3 GB for one step before
  * its allocation failed, MuJoCo over 1 GB, Simbody minutes; 500 took ODE
- * 120 s. A pair is deep when the centres of the spheres that bound the
- * two are closer than half the smaller radius and the boxes that bound
- * them overlap by more than a quarter of the thinner's thickness
- * (resting or touching shapes are not: a stack of twenty plates 1 cm
- * thick was refused by the spheres alone); more than MAX_DEEP_PAIRS such
+ * 120 s; 125 unit boxes 0.5 m apart, ODE 24 s and Simbody past 30 s. A
+ * pair is deep when the centres of the spheres that bound the two are
+ * closer than half the smaller radius and the boxes that bound them
+ * overlap by more than a quarter of the thinner's thickness (resting or
+ * touching shapes are not: a stack of twenty plates 1 cm thick was
+ * refused by the spheres alone), or, for two shapes of phys's own
+ * (convex: their boxes overlap no less than they do), when the boxes
+ * overlap by more than 0.4 of the thinner's; more than MAX_DEEP_PAIRS such
  * pairs that may touch
  * are refused before any engine sees them (not two links a joint joins,
  * which every engine keeps apart: a robot's links overlap their
@@ -164,15 +167,27 @@ by_x(const void *a, const void *b)
 	return (xa > xb) - (xa < xb);
 }
 
-/* Whether the boxes that bound collisions a and b overlap by more than
- * a quarter of the thinner's thickness (true where a shape has none). */
+/* Whether collision ci is a convex shape of phys's own (not a mesh):
+ * the box that bounds it overlaps another no less than it does. */
 static bool
-boxes_deep(const struct phys_scene *w, int a, int b)
+convex_shape(const struct phys_scene *w, int ci)
+{
+	return w->collisions[ci].shape != PHYS_GEOM_MESH;
+}
+
+/* Whether bounds x and y start deep inside each other (above). */
+static bool
+deep_pair(const struct phys_scene *w, const struct bound *x,
+    const struct bound *y)
 {
 	double depth, thin;
+	bool close = v3_norm(v3_sub(x->c, y->c)) < fmin(x->r, y->r) / 2;
 
-	return !phys_collision_overlap(w, a, b, &depth, &thin) ||
-	    depth > thin / 4;
+	if (!phys_collision_overlap(w, x->collision, y->collision, &depth,
+	    &thin))
+		return close;
+	return (close && depth > thin / 4) || (convex_shape(w, x->collision) &&
+	    convex_shape(w, y->collision) && depth > 0.4 * thin);
 }
 
 /* Whether collisions a and b may touch, on two links no joint joins. */
@@ -205,13 +220,12 @@ check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 	qsort(b, n, sizeof *b, by_x);
 	for (i = 0; i < n && looks < MAX_DEEP_LOOKS; i++) {
 		x = &b[i];
-		for (j = i + 1; j < n && b[j].c.x - x->c.x < rmax / 2 &&
+		for (j = i + 1; j < n && b[j].c.x - x->c.x < 2 * rmax &&
 		    looks < MAX_DEEP_LOOKS; j++, looks++) {
 			y = &b[j];
-			if (v3_norm(v3_sub(x->c, y->c)) >= fmin(x->r, y->r) / 2 ||
-			    !apart_may_touch(w, v, joined, njoined,
-			    x->collision, y->collision) ||
-			    !boxes_deep(w, x->collision, y->collision))
+			if (v3_norm(v3_sub(x->c, y->c)) >= x->r + y->r ||
+			    !deep_pair(w, x, y) || !apart_may_touch(w, v,
+			    joined, njoined, x->collision, y->collision))
 				continue;
 			if (deep++ == 0) {
 				first[0] = (size_t)x->collision;

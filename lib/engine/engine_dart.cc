@@ -1041,14 +1041,19 @@ Solver::too_large(dk::ConstrainedGroup &group)
 	group_too_large g = { group.getTotalDimension(),
 	    group.getNumConstraints(), nullptr, nullptr };
 
-	for (std::size_t i = 0; i < g.constraints && !g.a; i++) {
+	/* two moving bodies rather than one on the ground, where any */
+	for (std::size_t i = 0; i < g.constraints; i++) {
 		const TwoBody *k = dynamic_cast<const TwoBody *>(
 		    group.getConstraint(i).get());
 
-		if (k && k->body_a() && k->body_b()) {
-			g.a = k->body_a();
-			g.b = k->body_b();
-		}
+		if (!k || !k->body_a() || !k->body_b() || (g.a &&
+		    !k->body_a()->isReactive()) || (g.a &&
+		    !k->body_b()->isReactive()))
+			continue;
+		g.a = k->body_a();
+		g.b = k->body_b();
+		if (g.a->isReactive() && g.b->isReactive())
+			break;
 	}
 	return g;
 }
