@@ -1273,7 +1273,7 @@ link_mass(bullet_engine *e, int li, bool at_load, double *mass,
 	blink &bl = e->links[(size_t)li];
 	struct phys_link_mass lm;
 	int rc = phys_link_mass_prepare(e->w, e->v, li, &bullet_mass, at_load,
-	    phys_node_line(e->w->links[li].node), false, &lm);
+	    phys_link_inertial_line(&e->w->links[li]), false, &lm);
 
 	memcpy(bl.inertia, lm.given, sizeof bl.inertia);
 	*mass = lm.mass;

@@ -665,6 +665,14 @@ spread_within(const struct phys_link *l, const struct phys_mass_rules *r,
 	    "to %g kg m^2", l->name, r->engine, r->spread, lo, hi);
 }
 
+long
+phys_link_inertial_line(const struct phys_link *l)
+{
+	long line = phys_node_line(phys_path_find(l->node, "inertial"));
+
+	return line ? line : phys_node_line(l->node);
+}
+
 int
 phys_link_mass_prepare(const struct phys_scene *w,
     const struct phys_run_values *rv, int li, const struct phys_mass_rules *r,

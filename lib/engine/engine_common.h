@@ -272,6 +272,9 @@ struct phys_link_mass {
  * body); later, an error names no place, the caller adding the change
  * that caused it. -1 with phys_error() when refused.
  */
+/* The line a link's mass and inertia are said at: its <inertial>'s, or
+ * the link's own where it has none. */
+long phys_link_inertial_line(const struct phys_link *l);
 int phys_link_mass_prepare(const struct phys_scene *w,
     const struct phys_run_values *rv, int li, const struct phys_mass_rules *r,
     bool at_load, long line, bool quiet, struct phys_link_mass *out);

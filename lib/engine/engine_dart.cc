@@ -2213,7 +2213,7 @@ set_mass(dart_engine *e, int li, bool at_load)
 	dlink &dl = e->links[(size_t)li];
 	struct phys_link_mass lm;
 	int rc = phys_link_mass_prepare(e->w, e->v, li, &dart_mass, at_load,
-	    phys_node_line(e->w->links[li].node), false, &lm);
+	    phys_link_inertial_line(&e->w->links[li]), false, &lm);
 	const phys_mat3 &I = lm.tensor;
 	const phys_pose &ip = lm.frame;
 	double mass = lm.mass;

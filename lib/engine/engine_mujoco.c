@@ -1587,7 +1587,8 @@ link_inertia(struct mujoco_engine *e, int li, bool at_load, double *mass,
 	int rc;
 
 	rc = phys_link_mass_prepare(e->w, e->v, li, &mujoco_mass, at_load,
-	    phys_node_line(e->w->links[li].node), ml->hold == HOLD_STATIC, &lm);
+	    phys_link_inertial_line(&e->w->links[li]), ml->hold == HOLD_STATIC,
+	    &lm);
 	memcpy(ml->inertia, lm.given, sizeof ml->inertia);
 	if (rc < 0)
 		return -1;

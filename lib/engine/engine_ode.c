@@ -397,10 +397,8 @@ link_mass(struct ode_engine *e, int li, dMass *m, bool at_load)
 	struct phys_link_mass lm;
 	struct phys_mass_rules rules;
 	phys_mat3 I;
-	long line = phys_node_line(phys_path_find(l->node, "inertial"));
+	long line = phys_link_inertial_line(l);
 
-	if (!line)
-		line = phys_node_line(l->node);
 	rules = ode_mass;
 	if (e->quick)
 		rules.not_positive_note = " (ODE's quick solver may not "

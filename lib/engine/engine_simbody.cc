@@ -1014,7 +1014,7 @@ link_mass(simbody_engine *e, int li, bool at_load, SimTK::MassProperties *mp)
 {
 	const struct phys_link *l = &e->w->links[li];
 	slink &sl = e->links[(size_t)li];
-	long line = at_load ? phys_node_line(l->node) : -1;
+	long line = at_load ? phys_link_inertial_line(l) : -1;
 	const char *file = at_load ? phys_node_file(l->doc, l->node) :
 	    nullptr;
 	struct phys_link_mass lm;
