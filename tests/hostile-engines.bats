@@ -152,6 +152,24 @@ step_bounded() {
 	done
 }
 
+@test "MuJoCo refuses a world of more free bodies than its Newton solver has room for before compiling it; under PGS the bound is not its" {
+	# 1,200 free spheres are 7,200 dofs: 3 nv^2 numbers are 1.2 GB, past
+	# the 1024 MB a MuJoCo run takes (5,000 were compiled for 8 s and
+	# 657 MB before the refusal, 20,000 for minutes)
+	{
+		sed -n '1,/<model name="ground">/p' "$H/good.sdf"
+		awk 'BEGIN { for (i = 0; i < 1200; i++) printf "<model name=\"s%d\"><pose>%g %g 1 0 0 0</pose><link name=\"l\"><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial><collision name=\"c\"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model>\n", i, 0.5 * (i % 40), 0.5 * int(i / 40) }'
+		echo '</world></sdf>'
+	} > "$H/spheres.sdf"
+	run --separate-stderr step_bounded -q -p mujoco -n 1 spheres.sdf
+	assert_failure 1
+	assert_equal "$stderr" "phys-step: the MuJoCo engine would need more than 1024 MB for this world's 7200 degrees of freedom or more (its Newton solver's matrices are dense, 3 nv^2 numbers): run it under ODE or Bullet"
+	sanitized || [ "$(tail -1 "$TMP/rss")" -lt 100000 ]
+	# PGS takes no such matrices
+	run --separate-stderr step_bounded -q -p mujoco -s mujoco.solver=PGS -n 1 spheres.sdf
+	[[ "$stderr" != *"degrees of freedom"* ]]
+}
+
 @test "links a joint joins are not counted as starting deep inside each other: 100 fixed to one in its spot fall freely" {
 	# self_collide, but the children's bitmasks keep them from each other
 	awk 'BEGIN {

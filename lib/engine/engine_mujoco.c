@@ -3933,6 +3933,38 @@ apply_collision_values(struct mujoco_engine *e)
  * loaded, mapped back, every value applied. The state is the loaded
  * configuration at rest.
  */
+/*
+ * MuJoCo's Newton solver and its implicit integrator take dense matrices
+ * of the degrees of freedom squared on its stack (3 nv^2 and 8 nv^2
+ * numbers): a world whose links surely have more than the budget allows
+ * is refused before its model is compiled (5,000 free spheres were
+ * compiled for 8 s and 657 MB before the data's size refused them, and
+ * 20,000 for minutes). Its dofs at least: 6 a free link, 1 a joint's.
+ */
+static int
+within_budget(const struct mujoco_engine *e)
+{
+	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
+	double nv = 0, k = 0;
+	size_t li;
+
+	for (li = 0; li < e->w->nlinks; li++)
+		nv += e->links[li].hold == HOLD_FREE ? 6 :
+		    e->links[li].hold == HOLD_JOINT ? 1 : 0;
+	if (solver(PVS(v, PHYSICS_mujoco_solver)) == mjSOL_NEWTON)
+		k += 3;
+	if (integrator(PVS(v, PHYSICS_mujoco_integrator)) == mjINT_IMPLICIT)
+		k += 8;
+	if (8 * k * nv * nv <= MEMORY_BUDGET)
+		return 0;
+	return phys_fail("the MuJoCo engine would need more than %.0f MB for "
+	    "this world's %.0f degrees of freedom or more (its %s's "
+	    "matrices are dense, %.0f nv^2 numbers): run it under ODE or "
+	    "Bullet", MEMORY_BUDGET / (1024 * 1024), nv,
+	    k == 3 ? "Newton solver" : k == 8 ? "implicit integrator" :
+	    "Newton solver and implicit integrator", k);
+}
+
 static int
 build(struct mujoco_engine *e, bool at_load)
 {
@@ -3941,7 +3973,8 @@ build(struct mujoco_engine *e, bool at_load)
 	size_t i;
 
 	plan_tree(e);
-	if (within_depth(e) < 0 || write_mjcf(e, &xml) < 0) {
+	if (within_depth(e) < 0 || within_budget(e) < 0 ||
+	    write_mjcf(e, &xml) < 0) {
 		phys_buf_free(&xml);
 		return -1;
 	}
