@@ -717,25 +717,34 @@ put_polyline_assets(struct phys_buf *b, int ci, const struct phys_mesh *m)
  */
 #define MAX_HFIELD_SAMPLES (1u << 22)
 
+/* Refused at the heightmap whose samples, with those before it, pass the
+ * bound first. */
 static int
 check_hfields(const struct phys_scene *w)
 {
-	const struct phys_collision *c, *last = NULL;
-	size_t i, n = 0;
+	const struct phys_collision *c;
+	size_t i, n = 0, own;
 
 	for (i = 0; i < w->ncollisions; i++) {
 		c = &w->collisions[i];
 		if (c->shape != PHYS_GEOM_HEIGHTMAP || !c->heightmap)
 			continue;
-		n += c->heightmap->nx * c->heightmap->ny;
-		last = c;
+		own = c->heightmap->nx * c->heightmap->ny;
+		if ((n += own) <= MAX_HFIELD_SAMPLES)
+			continue;
+		if (n == own)
+			return phys_failat(PHYS_AT(c->doc, c->node),
+			    "a heightmap of %zu x %zu samples; the MuJoCo "
+			    "engine takes at most %u (a smaller image or "
+			    "<sampling>, or ODE or Bullet)", c->heightmap->nx,
+			    c->heightmap->ny, MAX_HFIELD_SAMPLES);
+		return phys_failat(PHYS_AT(c->doc, c->node),
+		    "the world's heightmaps have %zu samples with this one; "
+		    "the MuJoCo engine takes at most %u together (smaller "
+		    "images or <sampling>, or ODE or Bullet)", n,
+		    MAX_HFIELD_SAMPLES);
 	}
-	if (n <= MAX_HFIELD_SAMPLES)
-		return 0;
-	return phys_failat(PHYS_AT(last->doc, last->node),
-	    "the world's heightmaps have %zu samples together; the MuJoCo "
-	    "engine takes at most %u (smaller images or <sampling>, or ODE "
-	    "or Bullet)", n, MAX_HFIELD_SAMPLES);
+	return 0;
 }
 
 /* Whether collision ci is a box, sphere, cylinder or capsule of a size 0

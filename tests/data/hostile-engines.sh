@@ -148,6 +148,12 @@ terrain 8 > "$d/terrain8.sdf"
 # two of them as they are, each within DART's bound, beyond it together
 # (twelve of 257 x 257 took DART 1.2 GB)
 terrain 1 | sed 's|\(<model name="t">.*</model>\)|\1\1|; s|<model name="t">|<model name="u">|' > "$d/terrains.sdf"
+# four of them sampled 4 times (1025 x 1025), each within MuJoCo's
+# bound, beyond it together (MuJoCo named the last)
+terrain 4 | awk '/<model name="t">/ {
+	for (i = 0; i < 4; i++) { l = $0; sub(/name="t"/, "name=\"t" i "\"", l)
+		print l }
+	next } { print }' > "$d/terrains4.sdf"
 # four of 129 x 129, each within Simbody's bound, beyond it together
 awk 'NR <= 5 { sub(/257/, "129") } NR > 5 && NR <= 134 { $0 = ""
 	for (c = 0; c < 129; c++) $0 = $0 (((NR - 6) * c) % 7) " " }
@@ -231,7 +237,8 @@ odd '<sphere><radius>0.1</radius></sphere>' 1 | sed '/<sphere>/s|</link></model>
 	echo "ode|good.sdf|accuracy.jsonl|simbody.accuracy: 1 is refused"
 	echo "-|axis.urdf|-|axis.xyz: 1e+308 0 0 is refused"
 	echo "dart|terrain4.sdf|-|the DART engine takes at most"
-	echo "mujoco|terrain8.sdf|-|the MuJoCo engine takes at most"
+	echo "mujoco|terrain8.sdf|-|a heightmap of 2049 x 2049 samples; the MuJoCo engine takes at most 4194304"
+	echo "mujoco|terrains4.sdf|-|the world's heightmaps have 4202500 samples with this one; the MuJoCo engine takes at most 4194304 together"
 	echo "dart|terrains.sdf|-|the world's heightmaps have 132098 samples with this one; the DART engine takes at most 131072 together"
 	echo "simbody|smallterrains.sdf|-|the world's meshes and heightmaps have 131072 triangles with its 32768; the Simbody engine takes at most 100000 together"
 	echo "dart|ball.sdf|light.jsonl|link 'b::bob': DART runs masses from 1e-100 kg, not 1e-300"
