@@ -1021,6 +1021,32 @@ private:
 	Eigen::LLT<Eigen::MatrixXd> chol;
 };
 
+/* What group holds, and two of its bodies: two moving ones rather than
+ * one on the ground where there are. */
+group_too_large
+Solver::too_large(dk::ConstrainedGroup &group)
+{
+	group_too_large g = { group.getTotalDimension(),
+	    group.getNumConstraints(), nullptr, nullptr };
+	bool moving;
+
+	for (std::size_t i = 0; i < g.constraints; i++) {
+		const TwoBody *k = dynamic_cast<const TwoBody *>(
+		    group.getConstraint(i).get());
+
+		if (!k || !k->body_a() || !k->body_b())
+			continue;
+		moving = k->body_a()->isReactive() && k->body_b()->isReactive();
+		if (!g.a || moving) {
+			g.a = k->body_a();
+			g.b = k->body_b();
+		}
+		if (moving)
+			break;
+	}
+	return g;
+}
+
 /*
  * The boxed LCP of a group of constraints, as DART's solver poses and
  * solves it, but for how A (each row's rate per unit impulse on each row)
@@ -1035,29 +1061,6 @@ private:
  * is not positive definite (a body of no inertia about a joint's axis)
  * leaves every row to DART's tests.
  */
-group_too_large
-Solver::too_large(dk::ConstrainedGroup &group)
-{
-	group_too_large g = { group.getTotalDimension(),
-	    group.getNumConstraints(), nullptr, nullptr };
-
-	/* two moving bodies rather than one on the ground, where any */
-	for (std::size_t i = 0; i < g.constraints; i++) {
-		const TwoBody *k = dynamic_cast<const TwoBody *>(
-		    group.getConstraint(i).get());
-
-		if (!k || !k->body_a() || !k->body_b() || (g.a &&
-		    !k->body_a()->isReactive()) || (g.a &&
-		    !k->body_b()->isReactive()))
-			continue;
-		g.a = k->body_a();
-		g.b = k->body_b();
-		if (g.a->isReactive() && g.b->isReactive())
-			break;
-	}
-	return g;
-}
-
 void
 Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
 {
