@@ -77,11 +77,10 @@ same_file(const char *a, const char *b)
 	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-/* path's directory, "." for a bare name. */
-static char *
-dir_of(const char *path)
+char *
+phys_path_dir(const char *path)
 {
-	const char *slash = strrchr(path, '/');
+	const char *slash = path ? strrchr(path, '/') : NULL;
 
 	if (!slash)
 		return phys_xstrdup(".");
@@ -101,8 +100,8 @@ phys_path_tidy(char *path)
 	/* only where both name one file in one directory (a name of the
 	 * file's own directory finds what lies beside it): "link/.." is
 	 * not always "." */
-	da = dir_of(path);
-	db = dir_of(t);
+	da = phys_path_dir(path);
+	db = phys_path_dir(t);
 	same = strcmp(t, path) != 0 && same_file(path, t) &&
 	    same_file(da, db);
 	free(da);

@@ -76,6 +76,9 @@ int phys_each_stream_line(const char *path, int (*fn)(char *line,
 /* The name to use in messages for path ("-"/NULL is "<stdin>"). */
 const char *phys_display_name(const char *path);
 
+/* The directory of path (allocated): "." for a bare name or NULL (standard
+ * input's), "/" for a name at the root. */
+char *phys_path_dir(const char *path);
 /* path (allocated) as messages best show it: without "." parts and with
  * "dir/.." folded where the result names the same file; else as it was.
  * Takes path's ownership. */

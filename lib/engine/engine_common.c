@@ -665,6 +665,34 @@ spread_within(const struct phys_link *l, const struct phys_mass_rules *r,
 	    "to %g kg m^2", l->name, r->engine, r->spread, lo, hi);
 }
 
+int
+phys_heightmaps_within(const struct phys_scene *w, size_t most,
+    const char *engine)
+{
+	const struct phys_collision *c;
+	const struct phys_heightmap *hm;
+	size_t i, n = 0;
+
+	for (i = 0; i < w->ncollisions; i++) {
+		c = &w->collisions[i];
+		if (c->shape != PHYS_GEOM_HEIGHTMAP || !(hm = c->heightmap) ||
+		    (n += hm->nx * hm->ny) <= most)
+			continue;
+		if (n == hm->nx * hm->ny)
+			return phys_failat(PHYS_AT(c->doc, c->node),
+			    "collision '%s': a heightmap of %zu x %zu samples; "
+			    "the %s engine takes at most %zu (a smaller image "
+			    "or <sampling>, or ODE or Bullet)", c->name, hm->nx,
+			    hm->ny, engine, most);
+		return phys_failat(PHYS_AT(c->doc, c->node), "collision '%s': "
+		    "the world's heightmaps have %zu samples with this one; "
+		    "the %s engine takes at most %zu together (smaller images "
+		    "or <sampling>, or ODE or Bullet)", c->name, n, engine,
+		    most);
+	}
+	return 0;
+}
+
 long
 phys_link_inertial_line(const struct phys_link *l)
 {

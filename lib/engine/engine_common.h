@@ -272,6 +272,15 @@ struct phys_link_mass {
  * body); later, an error names no place, the caller adding the change
  * that caused it. -1 with phys_error() when refused.
  */
+/*
+ * The world's heightmaps within an engine's bound on their samples
+ * together (most): refused at the collision whose samples, with those
+ * before it, pass it first, and as too large alone where it does so by
+ * itself. -1 with phys_error().
+ */
+int phys_heightmaps_within(const struct phys_scene *w, size_t most,
+    const char *engine);
+
 /* The line a link's mass and inertia are said at: its <inertial>'s, or
  * the link's own where it has none. */
 long phys_link_inertial_line(const struct phys_link *l);

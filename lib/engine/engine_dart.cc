@@ -1938,36 +1938,6 @@ make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
  * heightmaps are bounded together. */
 const size_t MAX_HEIGHTMAP_SAMPLES = 1u << 17;
 
-/* Heightmap ci, with those before it: within the bound, or refused. */
-int
-check_heightmap(const struct phys_scene *w, int ci)
-{
-	const struct phys_collision *c = &w->collisions[ci];
-	char why[240];
-	size_t n = 0, i;
-
-	if (c->shape != PHYS_GEOM_HEIGHTMAP || !c->heightmap)
-		return 0;
-	for (i = 0; i <= (size_t)ci; i++)
-		if (w->collisions[i].shape == PHYS_GEOM_HEIGHTMAP &&
-		    w->collisions[i].heightmap)
-			n += w->collisions[i].heightmap->nx *
-			    w->collisions[i].heightmap->ny;
-	if (n <= MAX_HEIGHTMAP_SAMPLES)
-		return 0;
-	if (n == c->heightmap->nx * c->heightmap->ny)
-		snprintf(why, sizeof why, "a heightmap of %zu x %zu samples; "
-		    "the DART engine takes at most %zu (a smaller image or "
-		    "<sampling>, or ODE or Bullet)", c->heightmap->nx,
-		    c->heightmap->ny, MAX_HEIGHTMAP_SAMPLES);
-	else
-		snprintf(why, sizeof why, "the world's heightmaps have %zu "
-		    "samples with this one; the DART engine takes at most %zu "
-		    "together (smaller images or <sampling>, or ODE or "
-		    "Bullet)", n, MAX_HEIGHTMAP_SAMPLES);
-	return refuse_shape(c, why);
-}
-
 /* Collision ci's hull vertices, when c (as the run has it) is a hull. */
 void
 keep_hull(dart_engine *e, int ci, const struct phys_collision *c)
@@ -2026,8 +1996,6 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 			return refuse_shape(c0, c0->shape == PHYS_GEOM_PLANE ?
 			    "a plane must belong to a static model" :
 			    "a heightmap must belong to a static model");
-		if (check_heightmap(e->w, l->first_collision + k) < 0)
-			return -1;
 		if (phys_engine_collision(c0, vals(e, PHYS_S_COLLISION,
 		    l->first_collision + k), &c, &m) < 0)
 			return -1;
@@ -4050,7 +4018,9 @@ dart_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 		e->solver = solver.get();
 		e->world->setConstraintSolver(std::move(solver));
 		e->filter = std::make_shared<Filter>(e);
-		if (dart_engine_apply_profile(e) < 0 || build(e) < 0 ||
+		if (phys_heightmaps_within(w, MAX_HEIGHTMAP_SAMPLES,
+		    "DART") < 0 || dart_engine_apply_profile(e) < 0 ||
+		    build(e) < 0 ||
 		    make_detector(e, true) < 0 || dart_engine_apply_profile(e) < 0) {
 			dart_engine_free(e);
 			return nullptr;

@@ -717,36 +717,6 @@ put_polyline_assets(struct phys_buf *b, int ci, const struct phys_mesh *m)
  */
 #define MAX_HFIELD_SAMPLES (1u << 22)
 
-/* Refused at the heightmap whose samples, with those before it, pass the
- * bound first. */
-static int
-check_hfields(const struct phys_scene *w)
-{
-	const struct phys_collision *c;
-	size_t i, n = 0, own;
-
-	for (i = 0; i < w->ncollisions; i++) {
-		c = &w->collisions[i];
-		if (c->shape != PHYS_GEOM_HEIGHTMAP || !c->heightmap)
-			continue;
-		own = c->heightmap->nx * c->heightmap->ny;
-		if ((n += own) <= MAX_HFIELD_SAMPLES)
-			continue;
-		if (n == own)
-			return phys_failat(PHYS_AT(c->doc, c->node),
-			    "a heightmap of %zu x %zu samples; the MuJoCo "
-			    "engine takes at most %u (a smaller image or "
-			    "<sampling>, or ODE or Bullet)", c->heightmap->nx,
-			    c->heightmap->ny, MAX_HFIELD_SAMPLES);
-		return phys_failat(PHYS_AT(c->doc, c->node),
-		    "the world's heightmaps have %zu samples with this one; "
-		    "the MuJoCo engine takes at most %u together (smaller "
-		    "images or <sampling>, or ODE or Bullet)", n,
-		    MAX_HFIELD_SAMPLES);
-	}
-	return 0;
-}
-
 /* Whether collision ci is a box, sphere, cylinder or capsule of a size 0
  * at the run's values (1), which MuJoCo cannot make; -1 on error. */
 static int
@@ -782,7 +752,7 @@ put_assets(struct phys_buf *b, struct mujoco_engine *e, bool *skip)
 	size_t i;
 	int rc = 0, zero;
 
-	if (check_hfields(w) < 0)
+	if (phys_heightmaps_within(w, MAX_HFIELD_SAMPLES, "MuJoCo") < 0)
 		return -1;
 	phys_buf_puts(b, "<asset>\n");
 	for (i = 0; i < w->ncollisions && rc == 0; i++) {
@@ -3770,6 +3740,22 @@ free_model(struct mujoco_engine *e)
 	e->saved = NULL;
 }
 
+/* The numbers MuJoCo's solver and integrator take on its stack for nv
+ * degrees of freedom and nj constraint rows, in dense matrices. */
+static double
+dense_numbers(int solver, int integrator, double nv, double nj)
+{
+	double n = 0;
+
+	if (solver == mjSOL_NEWTON)
+		n += 3 * nv * nv;
+	if (solver == mjSOL_PGS)
+		n += 4 * nj * nv;
+	if (integrator == mjINT_IMPLICIT)
+		n += 8 * nv * nv;
+	return n;
+}
+
 /* The stack a data starts with: what MuJoCo's solvers take of it (Newton
  * a dense Hessian, the dual PGS the constraints against every dof), grown
  * when a step runs out (grow_data). */
@@ -3780,12 +3766,7 @@ stack_size(const mjModel *m)
 	double n = 2000 + 16 * nj + 16 * nv + 20.0 * (m->nq + m->nbody +
 	    m->njnt + m->ngeom + m->neq) + (double)STACK_PAIRS(m->nbody - 1);
 
-	if (m->opt.solver == mjSOL_NEWTON)
-		n += 3 * nv * nv;
-	if (m->opt.solver == mjSOL_PGS)
-		n += 4 * nj * nv;
-	if (m->opt.integrator == mjINT_IMPLICIT)
-		n += 8 * nv * nv;
+	n += dense_numbers(m->opt.solver, m->opt.integrator, nv, nj);
 	return (int)fmin(n, 2147483647.0);
 }
 
@@ -3954,24 +3935,23 @@ static int
 within_budget(const struct mujoco_engine *e)
 {
 	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
-	double nv = 0, k = 0;
+	int sol = solver(PVS(v, PHYSICS_mujoco_solver));
+	int in = integrator(PVS(v, PHYSICS_mujoco_integrator));
+	double nv = 0;
 	size_t li;
 
 	for (li = 0; li < e->w->nlinks; li++)
 		nv += e->links[li].hold == HOLD_FREE ? 6 :
 		    e->links[li].hold == HOLD_JOINT ? 1 : 0;
-	if (solver(PVS(v, PHYSICS_mujoco_solver)) == mjSOL_NEWTON)
-		k += 3;
-	if (integrator(PVS(v, PHYSICS_mujoco_integrator)) == mjINT_IMPLICIT)
-		k += 8;
-	if (8 * k * nv * nv <= MEMORY_BUDGET)
+	if (8 * dense_numbers(sol, in, nv, 0) <= MEMORY_BUDGET)
 		return 0;
 	return phys_fail("the MuJoCo engine would need more than %.0f MB for "
 	    "this world's %.0f degrees of freedom or more (its %s's "
 	    "matrices are dense, %.0f nv^2 numbers): run it under ODE or "
 	    "Bullet", MEMORY_BUDGET / (1024 * 1024), nv,
-	    k == 3 ? "Newton solver" : k == 8 ? "implicit integrator" :
-	    "Newton solver and implicit integrator", k);
+	    in != mjINT_IMPLICIT ? "Newton solver" : sol != mjSOL_NEWTON ?
+	    "implicit integrator" : "Newton solver and implicit integrator",
+	    dense_numbers(sol, in, 1, 0));
 }
 
 static int

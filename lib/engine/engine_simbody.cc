@@ -858,8 +858,9 @@ as_sphere(const SimTK::ContactGeometry &g)
 /* Thrown out of Simbody's reckoning where the step's work has passed
  * its bound (over_budget). Simbody's integrator takes it for a failed
  * evaluation and retries on shorter steps, each thrown again, until it
- * gives up on a step too short: e->spent tells that from its failures. */
-struct over_budget_now {};
+ * gives up on a step too short, or lets it through: either way e->spent
+ * tells it from Simbody's own failures. */
+struct over_budget_now : std::exception {};
 
 /* A flag set for as long as it lives, however its scope ends. */
 struct step_scope {
@@ -3060,9 +3061,6 @@ simbody_engine_step(struct simbody_engine *e, double t0, double t1)
 			if (e->m->integ->isSimulationOver())
 				break;
 		}
-	} catch (const over_budget_now &) {
-		return over_budget(e, t0,
-		    e->m->integ->getNumStepsTaken() - steps0);
 	} catch (const std::exception &ex) {
 		if (e->spent)
 			return over_budget(e, t0,

@@ -447,16 +447,6 @@ read_compiler(struct reader *r, xmlNodePtr c)
 	return 0;
 }
 
-static char *
-dir_of(const char *path)
-{
-	const char *slash = path ? strrchr(path, '/') : NULL;
-
-	if (!slash)
-		return phys_xstrdup(".");
-	return phys_xasprintf("%.*s", (int)(slash - path), path);
-}
-
 /*
  * <include file="..."/>: the file's elements in its place, read on from
  * the first of them (an included file may include others; its path is
@@ -483,7 +473,7 @@ expand_includes(struct reader *r, xmlNodePtr parent)
 			    "(does a file include itself?)");
 		if (!(file = own_attr(n, "file")))
 			return mj_fail(r, n, "%s", "<include> has no file");
-		dir = dir_of(r->d->path);
+		dir = phys_path_dir(r->d->path);
 		path = file[0] == '/' ? phys_xstrdup(file) :
 		    phys_path_tidy(phys_xasprintf("%s/%s", dir, file));
 		free(dir);
@@ -686,7 +676,7 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 		m->uri = phys_xasprintf("%s/%s", r->meshdir, file);
 	else
 		m->uri = phys_xstrdup(file);
-	dir = dir_of(r->d->path);
+	dir = phys_path_dir(r->d->path);
 	m->file = m->uri[0] == '/' ? phys_xstrdup(m->uri) :
 	    phys_path_tidy(phys_xasprintf("%s/%s", dir, m->uri));
 	free(dir);

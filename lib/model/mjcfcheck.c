@@ -933,18 +933,6 @@ check_masses(struct checker *ck)
 	}
 }
 
-static char *
-dir_of(const char *path)
-{
-	const char *slash = path ? strrchr(path, '/') : NULL;
-
-	if (!slash)
-		return phys_xstrdup(".");
-	if (slash == path)
-		return phys_xstrdup("/");
-	return phys_xstrndup(path, (size_t)(slash - path));
-}
-
 void
 phys_mjcf_check(const char *name, const char *path, const char *text,
     size_t len, phys_mjcf_report fn, void *ctx)
@@ -952,7 +940,7 @@ phys_mjcf_check(const char *name, const char *path, const char *text,
 	struct checker ck;
 	xmlDocPtr doc;
 	size_t i;
-	char *dir = dir_of(path);
+	char *dir = phys_path_dir(path);
 	struct first_error err;
 
 	memset(&ck, 0, sizeof ck);

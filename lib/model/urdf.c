@@ -1065,22 +1065,10 @@ in_path_var(const char *var, const char *sub, const char *pkg,
 }
 
 static char *
-file_dir(const char *doc_path)
-{
-	char *dir = phys_xstrdup(doc_path ? doc_path : "./x");
-	char *slash = strrchr(dir, '/');
-
-	if (slash)
-		*slash = '\0';
-	else
-		strcpy(dir, ".");
-	return dir;
-}
-
-static char *
 in_parents(const char *doc_path, const char *pkg, const char *rest)
 {
-	char *dir = file_dir(doc_path), *abs = realpath(dir, NULL), *slash, *p = NULL;
+	char *dir = phys_path_dir(doc_path), *abs = realpath(dir, NULL);
+	char *slash, *p = NULL;
 
 	free(dir);
 	while (abs && !p) {
@@ -1282,7 +1270,7 @@ find_mesh(const struct phys_doc *d, const char *uri)
 		uri += 7;
 	if (*uri == '/')
 		return found(phys_xstrdup(uri));
-	dir = file_dir(d->path);
+	dir = phys_path_dir(d->path);
 	p = phys_path_tidy(found(phys_xasprintf("%s/%s", dir, uri)));
 	free(dir);
 	return p;

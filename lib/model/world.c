@@ -3296,12 +3296,8 @@ search_path_var(const char *var, const char *rel, bool want_dir)
 static char *
 in_parent_dirs(const char *doc_path, const char *name, bool want_dir)
 {
-	char *dir = phys_xstrdup(doc_path), *abs, *slash, *path = NULL;
+	char *dir = phys_path_dir(doc_path), *abs, *slash, *path = NULL;
 
-	if ((slash = strrchr(dir, '/')))
-		*slash = '\0';
-	else
-		strcpy(dir, ".");
 	abs = realpath(dir, NULL);
 	free(dir);
 	while (abs && !path) {
@@ -3350,11 +3346,7 @@ locate_resource(const char *uri, const char *doc_path, bool want_dir)
 		return is_resource(name, want_dir) ? phys_xstrdup(name) : NULL;
 	/* next to the file; standard input's, the current directory */
 	if (!model) {
-		base = phys_xstrdup(doc_path ? doc_path : "./-");
-		if (strrchr(base, '/'))
-			*strrchr(base, '/') = '\0';
-		else
-			strcpy(base, ".");
+		base = phys_path_dir(doc_path);
 		path = phys_xasprintf("%s/%s", base, name);
 		free(base);
 		if (is_resource(path, want_dir))
