@@ -518,6 +518,7 @@ run_check(int argc, char **argv, void *ctx)
 	 * the link's line), not the check of every inertia */
 	phys_load_options_default(&lo);
 	lo.quiet = lo.skip_unsupported = lo.skip_missing = true;
+	lo.doubts = true;
 	lo.inertia_as_written = true;	/* a moment below 0 is reported */
 	if (phys_world_open_with(&w, argv[optind], &lo) < 0)
 		return PHYS_EXIT_FAIL;
@@ -582,6 +583,7 @@ run_fix(int argc, char **argv, void *ctx)
 	/* a mesh that cannot be read costs its link, not the others */
 	phys_load_options_default(&lo);
 	lo.quiet = lo.skip_unsupported = lo.skip_missing = true;
+	lo.doubts = true;
 	lo.inertia_as_written = true;	/* a moment below 0 is fixed */
 	if (phys_world_open_edit_with(&w, argv[optind], in_place, &lo) < 0)
 		return PHYS_EXIT_FAIL;

@@ -173,6 +173,7 @@ load_options(struct phys_load_options *lo)
 {
 	phys_load_options_default(lo);
 	lo->quiet = true;
+	lo->doubts = true;
 	lo->skip_unsupported = true;
 	lo->partial = true;
 }

@@ -393,6 +393,21 @@ plan_refused() {
 	assert_equal "$stderr" "phys-step: $TMP/r.urdf:10: a <robot> inside <robot>: what it holds is not read (a URDF holds one robot)
 phys-step: $TMP/r.urdf:5: '\${suffix}': a xacro expression left unexpanded, read as it is (the first; was the file made by xacro?)
 phys-step: $TMP/r.urdf:7: joint 'ja': its <mimic> leads back to it (ja -> jb -> ja): a cycle no joint leads"
+	# the commands that read a robot without running it say them too,
+	# each once; -q silences them
+	local cmd want
+	for cmd in "phys-inertia check" "phys-param list" \
+	    "phys-introspect items"; do
+		run --separate-stderr guarded $cmd "$TMP/r.urdf"
+		want="${cmd%% *}: $TMP/r.urdf:10: a <robot> inside <robot>"
+		[[ "$stderr" == *"$want"* ]] || fail "$cmd: $stderr"
+		[[ "$stderr" == *"r.urdf:7: joint 'ja': its <mimic> leads back"* ]] ||
+			fail "$cmd: $stderr"
+		[ "$(grep -c 'leads back' <<< "$stderr")" = 1 ] ||
+			fail "$cmd: $stderr"
+	done
+	run -0 --separate-stderr guarded phys-inertia check -q "$TMP/r.urdf"
+	assert_equal "$stderr" ""
 	# a chain that ends is no cycle
 	sed -i '9s|<mimic joint="ja"/>||' "$TMP/r.urdf"
 	run -0 --separate-stderr guarded phys-step -n 1 "$TMP/r.urdf"

@@ -226,6 +226,8 @@ static int urdf_fail(struct reader *r, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void urdf_warn(struct reader *r, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+static void urdf_doubt(struct reader *r, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static int
 urdf_fail(struct reader *r, long line, const char *fmt, ...)
@@ -240,17 +242,38 @@ urdf_fail(struct reader *r, long line, const char *fmt, ...)
 }
 
 static void
-urdf_warn(struct reader *r, long line, const char *fmt, ...)
+vsay(struct reader *r, long line, const char *fmt, va_list ap)
 {
 	char msg[1024];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	phys_warnat(r->d->name, line, "%s", msg);
+}
+
+static void
+urdf_warn(struct reader *r, long line, const char *fmt, ...)
+{
 	va_list ap;
 
 	if (r->o->quiet)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	vsay(r, line, fmt, ap);
 	va_end(ap);
-	phys_warnat(r->d->name, line, "%s", msg);
+}
+
+/* Input that is legal but most likely a mistake: said also where the
+ * caller reads quietly, when it asks for these (only -q silences them). */
+static void
+urdf_doubt(struct reader *r, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->o->quiet && !r->o->doubts)
+		return;
+	va_start(ap, fmt);
+	vsay(r, line, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- the stream: what the converter reads of the URDF ---- */
@@ -566,7 +589,7 @@ robot_child(struct stream *st, const xmlChar *name, const xmlChar *prefix,
 	if (xmlStrEqual(name, (const xmlChar *)"origin"))
 		return take(st, &r->origin_el, name, n, a) ? K_ORIGIN : K_OTHER;
 	if (xmlStrEqual(name, (const xmlChar *)"robot"))
-		urdf_warn(r, st->ctxt->input ? st->ctxt->input->line : 0,
+		urdf_doubt(r, st->ctxt->input ? st->ctxt->input->line : 0,
 		    "%s", "a <robot> inside <robot>: what it holds is not "
 		    "read (a URDF holds one robot)");
 	if (xmlStrEqual(name, (const xmlChar *)"robot") ||
@@ -826,12 +849,12 @@ read_stream(struct reader *r)
 		    strcmp(r->d->name, "<stdin>") == 0 ? "robot.xacro" :
 		    r->d->name);
 	if (st.call_line)
-		urdf_warn(r, st.call_line, "<%s>: a call of a xacro macro left "
+		urdf_doubt(r, st.call_line, "<%s>: a call of a xacro macro left "
 		    "unexpanded (%d such), which libsdformat skips, and so "
 		    "does phys: what the macro makes is not in the robot",
 		    st.call, st.ncalls);
 	if (st.expr_line)
-		urdf_warn(r, st.expr_line, "'%s': a xacro expression left "
+		urdf_doubt(r, st.expr_line, "'%s': a xacro expression left "
 		    "unexpanded, read as it is (the first; was the file made "
 		    "by xacro?)", st.expr);
 	say_unread(&st);
@@ -3366,7 +3389,7 @@ warn_mimic_cycles(struct reader *r)
 					    r->joints[k].name);
 			phys_buf_printf(&names, "%s%s", n > 4 ? "... -> " : "",
 			    r->joints[j].name);
-			urdf_warn(r, r->joints[j].mimic_el.line, "joint '%s': "
+			urdf_doubt(r, r->joints[j].mimic_el.line, "joint '%s': "
 			    "its <mimic> leads back to it (%s): a cycle no "
 			    "joint leads", r->joints[j].name, names.s);
 		}

@@ -21,6 +21,8 @@ struct phys_urdf_options {
 	bool visuals;	/* the visuals' geometry too (printing, checks) */
 	bool skip_missing;	/* a collision's mesh not found is the
 				 * loader's to skip (phys_load_options) */
+	bool doubts;	/* quiet or not, say what is legal but most likely
+			 * a mistake (mimic cycles, xacro left unexpanded) */
 };
 
 /*

@@ -3518,14 +3518,26 @@ warn_included_option(struct loader *L, const struct phys_doc *model,
 	free(u);
 }
 
+/* What the load options ask of a URDF or MJCF file's reader. */
+static struct phys_urdf_options
+urdf_options(const struct phys_load_options *lo)
+{
+	struct phys_urdf_options uo = {
+		.quiet = lo->quiet, .notes = lo->notes,
+		.visuals = lo->notes || lo->whole,
+		.skip_missing = lo->skip_missing, .doubts = lo->doubts
+	};
+
+	return uo;
+}
+
 /* An included URDF or MJCF file: its converted model takes its place in
  * the list of included documents, and owns it. */
 static int
 include_urdf(struct loader *L, struct phys_doc **inc)
 {
 	struct phys_scene *w = L->w;
-	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
-		L->opt->notes || L->opt->whole, L->opt->skip_missing };
+	struct phys_urdf_options uo = urdf_options(L->opt);
 	struct phys_doc *model = phys_xcalloc(1, sizeof *model);
 	bool mjcf = (*inc)->kind == PHYS_DOC_MJCF;
 	long line = mjcf ? phys_mjcf_option_line(*inc) : 0;
@@ -4020,8 +4032,7 @@ static int
 read_hosted(struct loader *L)
 {
 	struct phys_scene *w = L->w;
-	struct phys_urdf_options uo = { L->opt->quiet, L->opt->notes,
-		L->opt->notes || L->opt->whole, L->opt->skip_missing };
+	struct phys_urdf_options uo = urdf_options(L->opt);
 	struct phys_doc *md = &w->doc;
 	xmlNodePtr n;
 	int rc = 0;
@@ -4283,6 +4294,7 @@ phys_world_open(struct phys_scene *w, const char *path, bool warn)
 
 	phys_load_options_default(&lo);
 	lo.quiet = !warn;
+	lo.doubts = true;
 	lo.skip_unsupported = true;
 	return phys_world_open_with(w, path, &lo);
 }

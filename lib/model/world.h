@@ -27,6 +27,10 @@ struct phys_load_options {
 	bool partial;		/* an <include> that does not resolve is
 				 * left out, with one warning for all,
 				 * quiet or not */
+	bool doubts;		/* quiet or not, say what is legal but
+				 * most likely a mistake: a URDF's mimic
+				 * cycles, xacro left unexpanded, a
+				 * <robot> inside <robot> */
 	bool inertia_as_written;	/* a principal moment below 0 (a
 				 * rounding's -5e-20) kept, for
 				 * phys-inertia to check and fix */
@@ -40,8 +44,9 @@ int phys_world_load(struct phys_scene *w, const char *path,
 int phys_world_load_doc(struct phys_scene *w,
     const struct phys_load_options *opt);
 /* For the commands that read and edit worlds without running them:
- * unsupported collisions skipped, warnings only when asked; a failure is
- * reported on stderr and leaves the world empty. */
+ * unsupported collisions skipped, warnings only when asked (input that is
+ * most likely a mistake always); a failure is reported on stderr and
+ * leaves the world empty. */
 int phys_world_open(struct phys_scene *w, const char *path, bool warn);
 /* The same with the caller's load options. */
 int phys_world_open_with(struct phys_scene *w, const char *path,

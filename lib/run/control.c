@@ -643,6 +643,7 @@ int
 phys_control_save(const char *path, const char *name, const char *from,
     const char *type, const struct phys_value *vals)
 {
+	struct phys_load_options lo;
 	struct phys_scene ed;
 	char **sets;
 	size_t n, i;
@@ -652,7 +653,9 @@ phys_control_save(const char *path, const char *name, const char *from,
 	memset(&ed, 0, sizeof ed);
 	if (phys_edit_lock(path) < 0)
 		return -1;
-	if (phys_world_open(&ed, path, false) < 0) {
+	phys_load_options_default(&lo);
+	lo.quiet = lo.skip_unsupported = true;	/* the run said them */
+	if (phys_world_open_with(&ed, path, &lo) < 0) {
 		phys_world_free(&ed);
 		return -1;
 	}
