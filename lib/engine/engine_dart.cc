@@ -2674,9 +2674,35 @@ make_coupling(dart_engine *e, int ji)
  * and 250 MB, a star of 2,000 112 s) and walks it by recursion (a chain
  * of 2,000 overflowed the stack): links joined into one moving tree are
  * held to this many, and a world past it refused naming the first link
- * past it, before DART sees it.
+ * past it in the files' order, before DART sees it.
  */
 #define MAX_SKELETON_LINKS 600
+
+/* The link of tree root that comes MAX_SKELETON_LINKS + 1st in the files
+ * (phys's own order of a URDF's links is its tree's, not the file's). */
+static int
+link_past_bound(const dart_engine *e, std::vector<int> &up, int root)
+{
+	const struct phys_scene *w = e->w;
+	std::vector<std::pair<std::pair<int, long>, int>> at;
+	std::vector<const struct phys_doc *> docs;
+
+	for (size_t i = 0; i < w->nlinks; i++) {
+		if (is_static(e, (int)i) ||
+		    phys_set_root(up.data(), (int)i) != root)
+			continue;
+		size_t d = 0;
+		while (d < docs.size() && docs[d] != w->links[i].doc)
+			d++;
+		if (d == docs.size())
+			docs.push_back(w->links[i].doc);
+		at.push_back({ { (int)d, phys_node_line(w->links[i].node) },
+		    (int)i });
+	}
+	std::nth_element(at.begin(), at.begin() + MAX_SKELETON_LINKS,
+	    at.end());
+	return at[MAX_SKELETON_LINKS].second;
+}
 
 int
 within_skeleton_bound(const dart_engine *e)
@@ -2696,16 +2722,19 @@ within_skeleton_bound(const dart_engine *e)
 		    phys_set_root(up.data(), j->parent);
 	}
 	for (size_t i = 0; i < w->nlinks; i++) {
+		int root = phys_set_root(up.data(), (int)i);
+
 		if (is_static(e, (int)i) ||
-		    ++size[(size_t)phys_set_root(up.data(), (int)i)] <=
-		    MAX_SKELETON_LINKS)
+		    ++size[(size_t)root] <= MAX_SKELETON_LINKS)
 			continue;
-		return phys_failat(PHYS_AT(w->links[i].doc,
-		    w->links[i].node), "link '%s' makes its tree of "
-		    "joined links more than %d: DART builds a tree in time "
-		    "growing with the cube of its links (1,000 take 12 s) and "
-		    "recursion as deep (2,000 overflow its stack); another "
-		    "engine runs it", w->links[i].name, MAX_SKELETON_LINKS);
+		const struct phys_link *l =
+		    &w->links[link_past_bound(e, up, root)];
+		return phys_failat(PHYS_AT(l->doc, l->node), "link '%s' "
+		    "makes its tree of joined links more than %d: DART "
+		    "builds a tree in time growing with the cube of its links "
+		    "(1,000 take 12 s) and recursion as deep (2,000 overflow "
+		    "its stack); another engine runs it", l->name,
+		    MAX_SKELETON_LINKS);
 	}
 	return 0;
 }

@@ -181,6 +181,16 @@ chain() {
 chain 96 > "$d/chain96.sdf"
 chain 97 > "$d/chain97.sdf"
 chain 601 > "$d/chain601.sdf"
+# a URDF star of 700 links whose joints come in the reverse order: the
+# link past DART's bound is the 601st in the file (phys's own order of a
+# URDF's links is its tree's)
+awk 'BEGIN {
+	print "<robot name=\"s\"><link name=\"base\"/>"
+	for (i = 0; i < 700; i++)
+		printf "<link name=\"l%d\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n", i
+	for (i = 699; i >= 0; i--)
+		printf "<joint name=\"j%d\" type=\"revolute\"><parent link=\"base\"/><child link=\"l%d\"/><axis xyz=\"0 0 1\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>\n", i, i
+	print "</robot>" }' > "$d/star700.urdf"
 # the same, each joint's 0 outside its limits: a run sets each at its
 # lower one, moving the links below it (turning them one by one took ODE
 # 28 s for 1,000 links, Simbody 36 s for 200, DART a minute for 590; each
@@ -244,6 +254,7 @@ odd '<sphere><radius>0.1</radius></sphere>' 1 | sed '/<sphere>/s|</link></model>
 	echo "dart|ball.sdf|light.jsonl|link 'b::bob': DART runs masses from 1e-100 kg, not 1e-300"
 	echo "mujoco|chain97.sdf|-|link 'c::l96' hangs 97 links deep in its tree: MuJoCo 2.2.2 nests at most 96 bodies"
 	echo "dart|chain601.sdf|-|link 'c::l600' makes its tree of joined links more than 600"
+	echo "dart|star700.urdf|-|star700.urdf:601: link 's::l599' makes its tree of joined links more than 600"
 	for e in dart mujoco simbody; do
 		echo "$e|point.sdf|-|collision 'p::l::c': a shape with a size of 0"
 	done
