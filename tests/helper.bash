@@ -262,21 +262,25 @@ asan_build() {
 	fi
 }
 
-# bounded SECONDS KB CMD...: CMD killed after SECONDS (a guard against a
-# hang, far above what the work takes) and, unless sanitized, refused
+# bounded SECONDS KB CMD...: CMD killed after SECONDS of processor time
+# (far above what the work takes) or six times as many by the clock (a
+# guard against a hang that spends none), and, unless sanitized, refused
 # more than KB of address space: what a hostile input once cost fails
-# the test loudly instead of exhausting the machine. Sanitized commands
-# run two to three times slower and reserve address space of their own:
-# they get three times the time and no bound on space (the plain run of
-# the same suite holds the bounds themselves; a sanitized Simbody
-# refusal of 4 s took past 10 s on a loaded machine).
+# the test loudly instead of exhausting the machine. Processor time, not
+# the clock's, holds the bound: a Simbody refusal of 3 s took past 10 s
+# by the clock while other builds shared the machine's two processors.
+# Sanitized commands run two to three times slower and reserve address
+# space of their own: they get three times the time and no bound on
+# space (the plain run of the same suite holds the bounds themselves).
 bounded() {
 	local s=$1 kb=$2
 	shift 2
 	if sanitized; then
-		timeout -s KILL "$((s * 3))" "$@"
+		s=$((s * 3))
+		(ulimit -t "$s" && exec timeout -s KILL "$((s * 6))" "$@")
 	else
-		(ulimit -v "$kb" && exec timeout -s KILL "$s" "$@")
+		(ulimit -v "$kb" -t "$s" &&
+		    exec timeout -s KILL "$((s * 6))" "$@")
 	fi
 }
 # bounded and what it calls, for a suite's child shells (bash -c) too
