@@ -14,6 +14,7 @@
 
 #include "items.h"
 #include "msg.h"
+#include "preset.h"
 #include "sim.h"
 #include "world.h"
 
@@ -229,11 +230,15 @@ phys_create_run(phys_world *w, const phys_run_def *def)
 	phys_run_options_default(&r->o);
 	r->o.items = r->items;
 	r->o.nitems = 1;
-	r->o.preset = r->profile;
 	r->o.control = r->control;
 	r->o.skip_unsupported = w->skip_unsupported;
 	w->running = true;
-	rc = phys_sim_new(&r->sim, &w->w, &r->o);
+	/* an engine's name where no profile has it: its profile, as -p */
+	rc = r->profile ? phys_preset_named(&w->w, r->profile) : 0;
+	if (rc >= 0) {
+		r->o.preset = r->profile ? w->w.profiles[rc].name : NULL;
+		rc = phys_sim_new(&r->sim, &w->w, &r->o);
+	}
 	creating = NULL;
 	if (rc < 0) {
 		phys_free_run(r);
