@@ -170,3 +170,75 @@ EOF
 	plate_case 3
 	plate_case 10
 }
+
+# terraces_png FILE: a heightmap image of 65 x 65 samples, 1/16 of its
+# side apart: 80 higher towards +x (rising from x = -1/4 to 1/4 of its
+# side), 160 higher towards +y (from y = -1/2 to 1/2 of its side). Row 0
+# is its +y edge, column 0 its -x edge.
+terraces_png() {
+	python3 - "$1" <<'PY'
+import struct, sys, zlib
+n = 65
+def chunk(t, d):
+    return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
+def px(r, i):
+    return (min(max((i - 32) * 5 + 40, 0), 80) +
+        min(max((32 - r) * 5 + 80, 0), 160))
+raw = b''.join(b'\x00' + bytes(px(r, i) for i in range(n)) for r in range(n))
+open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' +
+    chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
+    chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+PY
+}
+
+@test "Bullet's heightmap is the file's, not mirrored: balls rest on four terraces of a 4 m field at their heights, and one rolls down its ramp towards -y, 5/7 g sin a t^2 / 2 along it, as under ODE" {
+	local e b want got
+	terraces_png "$TMP/t.png"
+	ball() {
+		echo "<model name=\"$1\"><pose>$2 0 0 0</pose><link name=\"link\">
+<inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial>
+<collision name=\"c\"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model>"
+	}
+	# at 0.6 m for the largest sample, 240: the terraces at 0, 0.2 (+x),
+	# 0.4 (+y) and 0.6 m, joined by planes; over x > 0.5 the ramp is
+	# z = 0.4 + 0.2 y, tan a = 0.2, and a ball of 0.1 m touches it with
+	# its centre 0.1 sqrt(1.04) above it
+	cat > "$TMP/w.sdf" <<EOW
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><gravity>0 0 -9.81</gravity>
+<physics name="ode" type="ode"><max_step_size>0.001</max_step_size></physics>
+<physics name="bullet" type="bullet"><max_step_size>0.001</max_step_size></physics>
+<model name="t"><static>true</static><link name="link"><collision name="c">
+<geometry><heightmap><uri>$TMP/t.png</uri><size>4 4 0.6</size></heightmap></geometry>
+</collision></link></model>
+$(ball a "1.2 1.5 0.72")
+$(ball b "-1.2 1.5 0.52")
+$(ball c "1.2 -1.5 0.32")
+$(ball d "-1.2 -1.5 0.12")
+$(ball r "1.2 0 0.501980390271856")
+</world></sdf>
+EOW
+	# r after 0.5 s: s = 5/7 g sin a t^2 / 2 down the ramp, s cos a
+	# towards -y and s sin a down
+	want=$(awk 'BEGIN { c = 1 / sqrt(1.04); s = 5 / 14 * 9.81 * 0.25 * 0.2 * c
+	    printf "%.9f %.9f", -s * c, 0.501980390 - s * 0.2 * c }')
+	# flat where the balls rest and a plane where one rolls, the
+	# surfaces are the samples' whatever the triangles; 2 mm is what
+	# Bullet's contacts hold a ball into a surface, 1 mm, and more. A
+	# map mirrored in y would put a 0.4 m higher or lower, and roll r
+	# towards +y.
+	for e in ode bullet; do
+		run -0 phys-step -p $e -t 0.5 -i '*::link/pose' "$TMP/w.sdf"
+		for b in "a 1.2 1.5 0.7" "b -1.2 1.5 0.5" "c 1.2 -1.5 0.3" \
+		    "d -1.2 -1.5 0.1" "r 1.2 $want"; do
+			set -- $b
+			got=$(tail -1 <<< "$output" |
+			    jq -r --arg m "$1::link/pose" \
+			    '.items[$m] | "\(.x) \(.y) \(.z)"')
+			set -- $got $2 $3 $4
+			near "$1" "$4" 0.002 || fail "$e: ${b%% *} at $got"
+			near "$2" "$5" 0.002 || fail "$e: ${b%% *} at $got"
+			near "$3" "$6" 0.002 || fail "$e: ${b%% *} at $got"
+		done
+	done
+}
