@@ -28,7 +28,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <map>
 #include <memory>
 #include <vector>
 
@@ -725,9 +724,6 @@ struct bullet_engine {
 	std::unique_ptr<World> world;
 	Overlaps overlaps;
 	std::vector<bshape> shapes;	/* per collision */
-	/* Bullet's rows of each heightmap, one copy however many collisions
-	 * share the heightmap. */
-	std::map<const struct phys_heightmap *, std::vector<double>> terrain;
 	std::vector<std::unique_ptr<btCollisionObject>> objects;
 	std::vector<std::unique_ptr<btTypedConstraint>> constraints;
 	std::vector<blink> links;
@@ -870,38 +866,35 @@ mesh_shape(bshape &out, const struct phys_mesh *m, enum holder h,
 
 /*
  * Bullet's terrain is centred on its origin halfway between the lowest and
- * highest sample, rows along +y; the heightmap's row 0 is its +y edge.
+ * highest sample. It reads the heightmap's own samples, which the world
+ * keeps unchanged until it is freed, after its run (a copy of a 4097 x
+ * 4097 map's rows took 128 MB more than ODE): its rows run along z when y
+ * is up, and turned a quarter about x they run along -y, row 0 the +y edge
+ * as phys has it.
  */
 btCollisionShape *
-terrain_shape(bullet_engine *e, bshape &out, const struct phys_heightmap *hm,
-    phys_pose *at)
+terrain_shape(bshape &out, const struct phys_heightmap *hm, phys_pose *at)
 {
-	std::vector<double> &h = e->terrain[hm];
-	size_t i, j;
-
-	if (h.empty()) {
-		h.resize(hm->nx * hm->ny);
-		for (j = 0; j < hm->ny; j++)
-			for (i = 0; i < hm->nx; i++)
-				h[j * hm->nx + i] = hm->h[(hm->ny - 1 - j) *
-				    hm->nx + i];
-	}
+	/* the flips split each square of samples along the diagonal, and
+	 * wind its triangles, as when Bullet's rows ran along +y */
 	auto *s = new btHeightfieldTerrainShape((int)hm->nx, (int)hm->ny,
-	    h.data(), hm->lo, hm->hi, 2, false);
+	    hm->h, hm->lo, hm->hi, 1, true);
+
 	out.shape.reset(s);
 	out.terrain = true;
-	s->setLocalScaling(btVector3(hm->size[0] / (double)(hm->nx - 1),
-	    hm->size[1] / (double)(hm->ny - 1), 1));
+	s->setFlipTriangleWinding(true);
+	s->setLocalScaling(btVector3(hm->size[0] / (double)(hm->nx - 1), 1,
+	    hm->size[1] / (double)(hm->ny - 1)));
 	*at = phys_pose_mul(*at, phys_pose{ { hm->pos[0], hm->pos[1],
-	    (hm->lo + hm->hi) / 2 }, PHYS_QUAT_IDENTITY });
+	    (hm->lo + hm->hi) / 2 }, { M_SQRT1_2, M_SQRT1_2, 0, 0 } });
 	return s;
 }
 
 /* The shape of a collision c, sized as c says, centred on its frame (a
  * heightmap's may move the frame), in out; null when Bullet has none. */
 btCollisionShape *
-make_shape(bullet_engine *e, bshape &out, const struct phys_collision *c,
-    enum holder h, phys_pose *at)
+make_shape(bshape &out, const struct phys_collision *c, enum holder h,
+    phys_pose *at)
 {
 	switch (c->shape) {
 	case PHYS_GEOM_BOX:
@@ -928,7 +921,7 @@ make_shape(bullet_engine *e, bshape &out, const struct phys_collision *c,
 	case PHYS_GEOM_ELLIPSOID:
 		return mesh_shape(out, c->mesh, h, c->hull != NULL);
 	case PHYS_GEOM_HEIGHTMAP:
-		return terrain_shape(e, out, c->heightmap, at);
+		return terrain_shape(out, c->heightmap, at);
 	default:
 		break;
 	}
@@ -953,7 +946,7 @@ sized_shape(bullet_engine *e, int ci, enum holder h, phys_pose *at, bshape &out)
 		c.mesh = out.own.get();
 		*at = PHYS_POSE_IDENTITY;
 	}
-	make_shape(e, out, &c, h, at);
+	make_shape(out, &c, h, at);
 	return 0;
 }
 
@@ -1106,14 +1099,14 @@ terrain_around(const btHeightfieldTerrainShape *s, const btVector3 x[3],
 	m.nv = a.g.v.size() / 3;
 	m.tri = a.g.tri.data();
 	m.ntri = a.g.tri.size() / 3;
-	/* x among them: a terrain's vertices differ in x and y */
+	/* x among them: a terrain's vertices differ in x and z, y up */
 	for (t = 0; t < m.ntri; t++)
 		if (m.v[3 * m.tri[3 * t]] == x[0].x() &&
-		    m.v[3 * m.tri[3 * t] + 1] == x[0].y() &&
+		    m.v[3 * m.tri[3 * t] + 2] == x[0].z() &&
 		    m.v[3 * m.tri[3 * t + 1]] == x[1].x() &&
-		    m.v[3 * m.tri[3 * t + 1] + 1] == x[1].y() &&
+		    m.v[3 * m.tri[3 * t + 1] + 2] == x[1].z() &&
 		    m.v[3 * m.tri[3 * t + 2]] == x[2].x() &&
-		    m.v[3 * m.tri[3 * t + 2] + 1] == x[2].y())
+		    m.v[3 * m.tri[3 * t + 2] + 2] == x[2].z())
 			break;
 	if (t == m.ntri)
 		return false;
