@@ -548,19 +548,13 @@ static void
 limit_memory(void)
 {
 #ifndef SANITIZED
-	unsigned long pages = 0;
+	size_t mapped = phys_mem_mapped(NULL);
 	struct rlimit rl;
-	FILE *f = fopen("/proc/self/statm", "r");
 
-	if (f) {
-		if (fscanf(f, "%lu", &pages) != 1)
-			pages = 0;
-		fclose(f);
-	}
-	if (pages == 0)
+	if (mapped == 0)
 		return;
-	rl.rlim_cur = rl.rlim_max = (rlim_t)pages *
-	    (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)PHYS_MESH_DECODER_MB << 20);
+	rl.rlim_cur = rl.rlim_max = (rlim_t)mapped +
+	    ((rlim_t)PHYS_MESH_DECODER_MB << 20);
 	setrlimit(RLIMIT_AS, &rl);
 #endif
 }

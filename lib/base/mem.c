@@ -1,6 +1,7 @@
 /* mem.c - checked allocation and arenas. */
 #include "mem.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -8,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "msg.h"
 
@@ -73,6 +76,57 @@ phys_xasprintf(const char *fmt, ...)
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return s;
+}
+
+/* ---- the process's limits ---------------------------------------- */
+
+/* Kept of a limit for what the program allocates besides the one large
+ * allocation (malloc's own, output buffers, a library's small ones). */
+#define ROOM_RESERVE ((double)(16 << 20))
+
+size_t
+phys_mem_mapped(size_t *data)
+{
+	unsigned long size = 0, dat = 0;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%lu %*u %*u %*u %*u %lu", &size, &dat) != 2)
+			size = dat = 0;
+		fclose(f);
+	}
+	if (data)
+		*data = dat * page;
+	return size * page;
+}
+
+/* What resource r's limit leaves beside used bytes (0: not known, half
+ * the limit taken as used), or HUGE_VAL where it is not set. */
+static double
+left_under(int r, size_t used, double *limit)
+{
+	struct rlimit rl;
+
+	if (getrlimit(r, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return HUGE_VAL;
+	*limit = (double)rl.rlim_cur;
+	return (used ? *limit - (double)used : *limit / 2) - ROOM_RESERVE;
+}
+
+double
+phys_mem_room(double cap, double *limit)
+{
+	size_t data, size = phys_mem_mapped(&data);
+	double as_limit = 0, data_limit = 0;
+	double as = left_under(RLIMIT_AS, size, &as_limit);
+	double dat = left_under(RLIMIT_DATA, data, &data_limit);
+
+	*limit = 0;
+	if (as >= cap && dat >= cap)
+		return cap;
+	*limit = as <= dat ? as_limit : data_limit;
+	return fmax(fmin(as, dat), 0);
 }
 
 /* ---- arenas --------------------------------------------------------- */

@@ -12,6 +12,20 @@ char *phys_xstrdup(const char *s);
 char *phys_xstrndup(const char *s, size_t n);
 char *phys_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Bytes of address space the process maps now, and into *data (unless
+ * NULL) those of its data and stack, which RLIMIT_DATA bounds: 0 where
+ * /proc does not say. */
+size_t phys_mem_mapped(size_t *data);
+/*
+ * The bytes one large allocation may take now, at most cap: what the
+ * process's limits on address space and data (ulimit -v, -d) leave
+ * beside what it maps, less a reserve for the rest of the program. A
+ * library asked for more than that fails inside itself, often saying
+ * no more than that it ran out. *limit gets the limit that bounds the
+ * room, in bytes, or 0 where cap does.
+ */
+double phys_mem_room(double cap, double *limit);
+
 /* Room for one more in arr, of n used and cap allocated: doubling, so an
  * array grown one at a time is copied log n times, not n. */
 #define PHYS_GROW(arr, n, cap) do {					\
