@@ -161,9 +161,15 @@ step_bounded() {
 		awk 'BEGIN { for (i = 0; i < 1200; i++) printf "<model name=\"s%d\"><pose>%g %g 1 0 0 0</pose><link name=\"l\"><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial><collision name=\"c\"><geometry><sphere><radius>0.1</radius></sphere></geometry></collision></link></model>\n", i, 0.5 * (i % 40), 0.5 * int(i / 40) }'
 		echo '</world></sdf>'
 	} > "$H/spheres.sdf"
+	# (no limit of the process's here: the budget is what refuses it)
+	run --separate-stderr bash -c 'cd "$1" && exec timeout -s KILL 10 phys-step -q -p mujoco -n 1 spheres.sdf' _ "$H"
+	assert_failure 1
+	assert_equal "$stderr" "phys-step: spheres.sdf:2: at t=0, the MuJoCo engine would need 1187 MB for this world's 7200 degrees of freedom or more (its Newton solver's matrices are dense, 3 nv^2 numbers), more than the 1024 MB it is given: run it under ODE or Bullet"
+	# within 300 MB of address space, what that leaves refuses it
 	run --separate-stderr step_bounded -q -p mujoco -n 1 spheres.sdf
 	assert_failure 1
-	assert_equal "$stderr" "phys-step: the MuJoCo engine would need more than 1024 MB for this world's 7200 degrees of freedom or more (its Newton solver's matrices are dense, 3 nv^2 numbers): run it under ODE or Bullet"
+	sanitized || [[ "$stderr" =~ ^"phys-step: spheres.sdf:2: at t=0, the MuJoCo engine would need 1187 MB for this world's 7200 degrees of freedom or more (its Newton solver's matrices are dense, 3 nv^2 numbers), more than the "[0-9]+" MB the process's memory limit of 293 MB leaves: run it under ODE or Bullet, or raise the limit"$ ]] ||
+	    fail "$stderr"
 	sanitized || [ "$(tail -1 "$TMP/rss")" -lt 100000 ]
 	# PGS takes no such matrices
 	run --separate-stderr step_bounded -q -p mujoco -s mujoco.solver=PGS -n 1 spheres.sdf

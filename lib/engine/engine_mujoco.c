@@ -57,7 +57,8 @@ void mj_implicit(const mjModel *m, mjData *d);
  * so that the step resolves the impact (see bounce()). */
 #define BOUNCE_TURN 0.1
 /* The constraint arrays MuJoCo 2.2.2 allocates grow with the square of
- * their rows: a world needing more than this is refused. */
+ * their rows: a world needing more than this, or than the process's
+ * limits leave (phys_mem_room), is refused. */
 #define MEMORY_BUDGET (1024.0 * 1024 * 1024)
 /* The stack MuJoCo's broadphase may take for its body pairs, in mjtNums:
  * one for every two bodies (the links and the world). 5,000 bodies
@@ -223,12 +224,18 @@ mujoco_error(const char *msg)
 	abort();
 }
 
-/* The engine once MuJoCo has stopped in it outside a step. */
+static int say_ran_out(const struct mujoco_engine *e);
+
+/* The engine once MuJoCo has stopped in it outside a step: for want of
+ * memory (compiling the model, making its data) said as phys's own
+ * refusals are, where the world would take it. */
 static int
 mujoco_stopped(struct mujoco_engine *e)
 {
 	e->broken = true;
 	e->catching = false;
+	if (strstr(phys_engine_trap_text, "Could not allocate memory"))
+		return say_ran_out(e);
 	return phys_fail("%s", phys_engine_trap_text);
 }
 
@@ -1303,9 +1310,10 @@ mass_entries(const struct mujoco_engine *e)
  * Sizes of the constraint arrays a model starts with (a step that
  * outgrows them makes them larger: grow_data), and a stack for the
  * compiler's own computations (the data's is set once loaded). The
- * compiler makes a data of them, so they are held to half the budget
- * (data_bytes, with nv at most what the links and joints could move):
- * 5,000 bodies asked it for 50 GB, and it failed without a reason.
+ * compiler makes a data of them, so they are held to half the budget or
+ * of what the process's limits leave (data_bytes, with nv at most what
+ * the links and joints could move): 5,000 bodies asked it for 50 GB,
+ * and it failed without a reason.
  */
 static void
 put_size(struct phys_buf *b, const struct mujoco_engine *e)
@@ -1313,9 +1321,9 @@ put_size(struct phys_buf *b, const struct mujoco_engine *e)
 	size_t nconmax = 2 * e->w->ncollisions + 32;
 	size_t njmax = 4 * nconmax + 8 * e->w->njoints + 32;
 	size_t nv = 6 * e->w->nlinks + 3 * e->w->njoints;
-	/* 12 nj^2 + 24 nj nv <= MEMORY_BUDGET / 2 */
-	double fit = (sqrt(576.0 * nv * nv + 24.0 * MEMORY_BUDGET) -
-	    24.0 * nv) / 24;
+	double limit, budget = phys_mem_room(MEMORY_BUDGET, &limit);
+	/* 12 nj^2 + 24 nj nv <= budget / 2 */
+	double fit = (sqrt(576.0 * nv * nv + 24.0 * budget) - 24.0 * nv) / 24;
 	double nm = mass_entries(e);
 
 	if ((double)njmax > fit)
@@ -1327,7 +1335,7 @@ put_size(struct phys_buf *b, const struct mujoco_engine *e)
 	phys_buf_printf(b, "<size nconmax=\"%zu\" njmax=\"%zu\" "
 	    "nstack=\"%.0f\"/>\n", nconmax, njmax, fmin(10000.0 + 20.0 * nv +
 	    10.0 * njmax + (double)STACK_PAIRS(e->w->nlinks) + 2 * nm +
-	    3.0 * nv * nv, MEMORY_BUDGET / 2 / sizeof(mjtNum)));
+	    3.0 * nv * nv, fmax(budget / 2 / sizeof(mjtNum), 10000.0)));
 }
 
 /*
@@ -1403,6 +1411,8 @@ write_mjcf(struct mujoco_engine *e, struct phys_buf *b)
 /*
  * MuJoCo's complaint about a model names the MJCF element ("Object name
  * = c12, ..."): point at the phys entity it stands for where there is one.
+ * Its compiler out of stack or memory where the process's limits held
+ * its data below the budget (put_size) is the world's want of memory.
  */
 static int
 refuse_model(const struct mujoco_engine *e, const char *err)
@@ -1411,6 +1421,12 @@ refuse_model(const struct mujoco_engine *e, const char *err)
 	const char *at = strstr(err, "Object name = ");
 	char what[256], kind = 0;
 	int idx = -1;
+	double limit;
+
+	if ((strstr(err, "Stack overflow") ||
+	    strstr(err, "Could not allocate memory")) &&
+	    (phys_mem_room(MEMORY_BUDGET, &limit), limit > 0))
+		return say_ran_out(e);
 
 	snprintf(what, sizeof what, "%.*s", (int)strcspn(err, "\n"), err);
 	if (strncmp(what, "Error: ", 7) == 0)
@@ -3267,6 +3283,129 @@ data_bytes(const mjModel *m)
 	    8.0 * m->nstack + (double)sizeof(mjContact) * m->nconmax;
 }
 
+/* Megabytes, for messages. */
+#define MB(bytes) ((bytes) / (1024 * 1024))
+
+/* The element a refusal of the whole world names: its <world>, or the
+ * model of the model file or URDF a world was made around in memory. */
+static long
+world_line(const struct mujoco_engine *e, const char **file)
+{
+	const struct phys_scene *w = e->w;
+
+	if (w->host && w->nmodels) {
+		*file = phys_node_file(w->models[0].doc, w->models[0].node);
+		return phys_node_line(w->models[0].node);
+	}
+	*file = phys_node_file(&w->doc, w->node);
+	return phys_node_line(w->node);
+}
+
+/*
+ * The collision of a moving link in the most of the data's contacts (how
+ * many into *n), -1 for none: the contacts that outgrew the data were
+ * mostly its, where the ground's are every body's.
+ */
+static int
+busiest_collision(const struct mujoco_engine *e, int *n)
+{
+	const struct phys_scene *w = e->w;
+	int i, k, c, best = -1;
+	int *count;
+
+	*n = 0;
+	if (!e->m || !e->d || !e->geom_collision)
+		return -1;
+	count = phys_xcalloc(w->ncollisions + 1, sizeof *count);
+	for (i = 0; i < e->d->ncon; i++)
+		for (k = 0; k < 2; k++) {
+			c = e->geom_collision[k ? e->d->contact[i].geom2 :
+			    e->d->contact[i].geom1];
+			if (c < 0 || link_static(w, w->collisions[c].link))
+				continue;
+			if (++count[c] > *n)
+				*n = count[c], best = c;
+		}
+	free(count);
+	return best;
+}
+
+#define DENSE "MuJoCo 2.2.2's constraint arrays are dense"
+
+/* Where what needed memory was past, into buf: the room limit (the
+ * process's, ulimit -v or -d; 0: MEMORY_BUDGET) left, or, room < 0,
+ * that MuJoCo's allocation (of need bytes; 0: not known) failed. */
+static void
+past_room(char *buf, size_t n, double need, double room, double limit)
+{
+	size_t k;
+
+	if (room >= 0 && limit > 0)
+		snprintf(buf, n, ", more than the %.0f MB the process's memory "
+		    "limit of %.0f MB leaves", floor(MB(room)), MB(limit));
+	else if (room >= 0)
+		snprintf(buf, n, ", more than the %.0f MB it is given",
+		    MB(MEMORY_BUDGET));
+	else
+		snprintf(buf, n, "%s", need > 0 ?
+		    ", which MuJoCo could not allocate" : "");
+	k = strlen(buf);
+	if (room < 0 && limit > 0)
+		snprintf(buf + k, n - k, " within the process's memory limit "
+		    "of %.0f MB", MB(limit));
+}
+
+/*
+ * A refusal for want of memory at the run's time: need bytes (0: not
+ * known) for what (NULL: the contacts' arrays), past room (past_room).
+ * Said at the collision of a moving link in the most of the data's
+ * contacts, whose growth asked for the memory, or at the world's line
+ * before there are any; a limit can be raised, the budget not.
+ */
+static int
+say_no_room(const struct mujoco_engine *e, const char *what, double need,
+    double room, double limit)
+{
+	char on[256] = "", for_[256], amount[64], past[160];
+	int n, c = what ? -1 : busiest_collision(e, &n);
+	const char *file;
+	long line = world_line(e, &file);
+
+	snprintf(for_, sizeof for_, "%s", what ? what :
+	    "this world (" DENSE ")");
+	if (c >= 0) {
+		const struct phys_collision *col = &e->w->collisions[c];
+
+		file = phys_node_file(col->doc, col->node);
+		line = phys_node_line(col->node);
+		snprintf(on, sizeof on, "collision '%s': ", col->name);
+		snprintf(for_, sizeof for_, "this world's %d contacts (%d of "
+		    "them this collision's; " DENSE ")", e->d->ncon, n);
+	}
+	if (need > 0)
+		snprintf(amount, sizeof amount, "would need %.0f MB for",
+		    ceil(MB(need)));
+	else
+		snprintf(amount, sizeof amount, "ran out of memory for");
+	past_room(past, sizeof past, need, room, limit);
+	return phys_failat(file, line, "%sat t=%.9g, the MuJoCo engine %s "
+	    "%s%s: %s%s", on, e->now, amount, for_, past, what ?
+	    "run it under ODE or Bullet" :
+	    "lower max_contacts, run it under ODE or Bullet",
+	    limit > 0 ? ", or raise the limit" : "");
+}
+
+/* MuJoCo ran out of memory making the model or its data (which a data's
+ * size estimated short of it let it try). */
+static int
+say_ran_out(const struct mujoco_engine *e)
+{
+	double limit;
+
+	phys_mem_room(HUGE_VAL, &limit);	/* any limit set */
+	return say_no_room(e, NULL, e->m ? data_bytes(e->m) : 0, -1, limit);
+}
+
 /* The state a data holds, into another of the same model. */
 static void
 copy_state(const mjModel *m, mjData *to, const mjData *from)
@@ -3282,13 +3421,15 @@ copy_state(const mjModel *m, mjData *to, const mjData *from)
 /*
  * A new data with twice the room for contacts and constraint rows (full
  * is MuJoCo's warning that some were dropped) or twice the stack, the
- * state carried over; refused beyond MEMORY_BUDGET.
+ * state carried over; refused beyond MEMORY_BUDGET or what the process's
+ * limits leave, the old data taken into account (it is freed after).
  */
 static int
 grow_data(struct mujoco_engine *e, bool stack)
 {
 	mjModel *m = e->m;
 	int nconmax = m->nconmax, njmax = m->njmax, nstack = m->nstack;
+	double room, limit, need;
 	mjData *d;
 
 	if (stack) {
@@ -3301,17 +3442,15 @@ grow_data(struct mujoco_engine *e, bool stack)
 		m->nstack = (int)fmin(2147483647.0, fmax(m->nstack,
 		    4.0 * m->njmax * (m->nv + 8) + 4.0 * m->nv * m->nv));
 	}
-	if (data_bytes(m) > MEMORY_BUDGET || m->njmax < 0 || m->nconmax < 0) {
+	room = phys_mem_room(MEMORY_BUDGET, &limit);
+	if (data_bytes(m) > room || m->njmax < 0 || m->nconmax < 0) {
+		need = data_bytes(m);
 		m->nconmax = nconmax, m->njmax = njmax, m->nstack = nstack;
-		return phys_fail("the MuJoCo engine would need more than %.0f "
-		    "MB for this world's contacts at t=%.9g (MuJoCo 2.2.2's "
-		    "constraint arrays are dense): run it under ODE or "
-		    "Bullet", MEMORY_BUDGET / (1024 * 1024),
-		    e->now);
+		return say_no_room(e, NULL, need, room, limit);
 	}
 	d = mj_makeData(m);
 	if (!d)
-		return phys_fail("MuJoCo could not allocate its data");
+		return say_ran_out(e);
 	copy_state(m, d, e->d);
 	mj_deleteData(e->d);
 	e->d = d;
@@ -3926,10 +4065,11 @@ apply_collision_values(struct mujoco_engine *e)
 /*
  * MuJoCo's Newton solver and its implicit integrator take dense matrices
  * of the degrees of freedom squared on its stack (3 nv^2 and 8 nv^2
- * numbers): a world whose links surely have more than the budget allows
- * is refused before its model is compiled (5,000 free spheres were
- * compiled for 8 s and 657 MB before the data's size refused them, and
- * 20,000 for minutes). Its dofs at least: 6 a free link, 1 a joint's.
+ * numbers): a world whose links surely have more than the budget or the
+ * process's limits allow is refused before its model is compiled (5,000
+ * free spheres were compiled for 8 s and 657 MB before the data's size
+ * refused them, and 20,000 for minutes). Its dofs at least: 6 a free
+ * link, 1 a joint's.
  */
 static int
 within_budget(const struct mujoco_engine *e)
@@ -3937,21 +4077,22 @@ within_budget(const struct mujoco_engine *e)
 	const struct phys_value *v = vals(e, PHYS_S_PHYSICS, 0);
 	int sol = solver(PVS(v, PHYSICS_mujoco_solver));
 	int in = integrator(PVS(v, PHYSICS_mujoco_integrator));
-	double nv = 0;
+	double nv = 0, limit, room = phys_mem_room(MEMORY_BUDGET, &limit);
+	char what[160];
 	size_t li;
 
 	for (li = 0; li < e->w->nlinks; li++)
 		nv += e->links[li].hold == HOLD_FREE ? 6 :
 		    e->links[li].hold == HOLD_JOINT ? 1 : 0;
-	if (8 * dense_numbers(sol, in, nv, 0) <= MEMORY_BUDGET)
+	if (8 * dense_numbers(sol, in, nv, 0) <= room)
 		return 0;
-	return phys_fail("the MuJoCo engine would need more than %.0f MB for "
-	    "this world's %.0f degrees of freedom or more (its %s's "
-	    "matrices are dense, %.0f nv^2 numbers): run it under ODE or "
-	    "Bullet", MEMORY_BUDGET / (1024 * 1024), nv,
+	snprintf(what, sizeof what, "this world's %.0f degrees of freedom or "
+	    "more (its %s's matrices are dense, %.0f nv^2 numbers)", nv,
 	    in != mjINT_IMPLICIT ? "Newton solver" : sol != mjSOL_NEWTON ?
 	    "implicit integrator" : "Newton solver and implicit integrator",
 	    dense_numbers(sol, in, 1, 0));
+	return say_no_room(e, what, 8 * dense_numbers(sol, in, nv, 0), room,
+	    limit);
 }
 
 static int
@@ -3959,6 +4100,7 @@ build(struct mujoco_engine *e, bool at_load)
 {
 	const struct phys_scene *w = e->w;
 	struct phys_buf xml = { 0 };
+	double room, limit;
 	size_t i;
 
 	plan_tree(e);
@@ -3977,15 +4119,13 @@ build(struct mujoco_engine *e, bool at_load)
 	if (mujoco_engine_apply_profile(e) < 0)
 		return -1;
 	e->m->nstack = stack_size(e->m);
-	if (data_bytes(e->m) > MEMORY_BUDGET)
-		return phys_fail("the MuJoCo engine would need more than %.0f "
-		    "MB for this world (MuJoCo 2.2.2's constraint arrays are "
-		    "dense): run it under ODE or Bullet",
-		    MEMORY_BUDGET / (1024 * 1024));
+	room = phys_mem_room(MEMORY_BUDGET, &limit);
+	if (data_bytes(e->m) > room)
+		return say_no_room(e, NULL, data_bytes(e->m), room, limit);
 	running = e;
 	e->d = mj_makeData(e->m);
 	if (!e->d)
-		return phys_fail("MuJoCo could not allocate its data");
+		return say_ran_out(e);
 	e->saved = phys_xcalloc((size_t)(e->m->nq + 2 * e->m->nv +
 	    7 * e->m->nmocap) + 1, sizeof *e->saved);
 	e->damping = phys_xcalloc((size_t)e->m->nv + 1, sizeof *e->damping);
