@@ -176,6 +176,44 @@ step_bounded() {
 	[[ "$stderr" != *"degrees of freedom"* ]]
 }
 
+@test "MuJoCo's data is held to what the process's memory limit leaves: a floor of 100 boxes is refused at a box's line within 300 MB, and runs without it" {
+	sanitized && skip "the sanitizer reserves more address space than the bound"
+	# MuJoCo's arrays for the floor's contacts grow to 118 MB in its
+	# first steps, 161 MB in all: within 300 MB of address space MuJoCo
+	# said "Could not allocate memory", naming nothing
+	run --separate-stderr bash -c 'cd "$1" && ulimit -v 307200 &&
+	    exec timeout -s KILL 10 phys-step -q -p mujoco -n 5 floor100.sdf >out' _ "$H"
+	assert_failure 1
+	[ "${#stderr_lines[@]}" -eq 1 ] || fail "$stderr"
+	[[ "$stderr" != *"Could not allocate"* ]] || fail "$stderr"
+	local re="^phys-step: floor100.sdf:([0-9]+): collision 'b([0-9]+)::l::c': at t=([0-9.]+), the MuJoCo engine would need ([0-9]+) MB for this world's [0-9]+ contacts \([0-9]+ of them this collision's; MuJoCo 2.2.2's constraint arrays are dense\), more than the ([0-9]+) MB the process's memory limit of 300 MB leaves: lower max_contacts, run it under ODE or Bullet, or raise the limit$"
+	[[ "$stderr" =~ $re ]] || fail "$stderr"
+	# the line is the named box's, what it needed past what was left,
+	# and the steps before the refusal written whole
+	sed -n "${BASH_REMATCH[1]}p" "$H/floor100.sdf" | grep -q "<model name=\"b${BASH_REMATCH[2]}\">"
+	[ "${BASH_REMATCH[4]}" -gt "${BASH_REMATCH[5]}" ]
+	[ "${BASH_REMATCH[5]}" -lt 300 ]
+	[ "$(wc -l < "$H/out")" = "$(awk -v t="${BASH_REMATCH[3]}" 'BEGIN { print t / 0.001 + 1 }')" ]
+	ends_whole "$H/out"
+	# under every bound from 150 MB up it is phys's refusal at a line,
+	# whichever of MuJoCo's allocations (the compiler's, the data at
+	# load or in a step) the bound falls on
+	local l
+	for l in $(seq 150000 25000 300000); do
+		run --separate-stderr bash -c 'cd "$1" && ulimit -v "$2" &&
+		    exec timeout -s KILL 10 phys-step -q -p mujoco -n 5 floor100.sdf >/dev/null' _ "$H" "$l"
+		[ "$status" -eq 1 ] && [[ "$stderr" =~ ^phys-step:\ floor100.sdf:[0-9]+:\ .*the\ MuJoCo\ engine\ .*raise\ the\ limit$ ]] ||
+		    fail "under $l KB: status $status: $stderr"
+	done
+	# without the limit it runs, the boxes resting on the ground
+	run /usr/bin/time -f %M -o "$TMP/rss" bash -c 'cd "$1" &&
+	    exec timeout -s KILL 10 phys-step -q -p mujoco -t 0.1 -r 100 -i b55::l/pose floor100.sdf' _ "$H"
+	assert_success
+	[ "${#lines[@]}" -eq 11 ]
+	near "$(echo "${lines[10]}" | jq '.items["b55::l/pose"].z')" 0.5 1e-3
+	[ "$(tail -1 "$TMP/rss")" -lt 300000 ]
+}
+
 @test "links a joint joins are not counted as starting deep inside each other: 100 fixed to one in its spot fall freely" {
 	# self_collide, but the children's bitmasks keep them from each other
 	awk 'BEGIN {

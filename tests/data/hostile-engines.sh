@@ -59,6 +59,13 @@ grid50 0.44 > "$d/grid44.sdf"
 # Simbody's triangles in contact are bounded in the step
 grid50 0.62 > "$d/grid62.sdf"
 
+# 100 unit boxes side by side on the ground, a floor of 10 x 10: MuJoCo's
+# dense constraint arrays for their contacts grow to 118 MB in its first
+# steps (161 MB in all), more than 300 MB of address space leaves it
+{ head_; profiles; echo "$ground"
+  awk 'BEGIN { for (i = 0; i < 100; i++) printf "<model name=\"b%d\"><pose>%d %d 0.5 0 0 0</pose><link name=\"l\"><collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link></model>\n", i, i % 10, int(i / 10) }'
+  echo '</world></sdf>'; } > "$d/floor100.sdf"
+
 # 500 boxes of 0.1 m in a grid 0.3 m apart, dropped on the ground: ODE
 # allocates for them with its allocator and with C++'s operator new (its
 # hash space), either failing under a bound on memory
