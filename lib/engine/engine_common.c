@@ -693,6 +693,41 @@ phys_heightmaps_within(const struct phys_scene *w, size_t most,
 	return 0;
 }
 
+/* The link that is the nth of the world's moving links, counted from 0. */
+static const struct phys_link *
+moving_link(const struct phys_scene *w, size_t nth)
+{
+	size_t i;
+
+	for (i = 0; i < w->nlinks; i++)
+		if (!w->models[w->links[i].model].is_static && nth-- == 0)
+			return &w->links[i];
+	return NULL;
+}
+
+int
+phys_links_within_room(const struct phys_scene *w, double per_link,
+    const char *engine)
+{
+	double limit, room = phys_mem_room(HUGE_VAL, &limit);
+	const struct phys_link *l;
+	size_t i, n = 0;
+
+	if (limit == 0)
+		return 0;
+	for (i = 0; i < w->nlinks; i++)
+		n += !w->models[w->links[i].model].is_static;
+	if ((double)n * per_link <= room ||
+	    !(l = moving_link(w, (size_t)(room / per_link))))
+		return 0;
+	return phys_failat(PHYS_AT(l->doc, l->node), "link '%s': the %s "
+	    "engine would take about %.0f MB for the world's %zu moving links "
+	    "(%.0f kB each), more than the %.0f MB the process's memory limit "
+	    "of %.0f MB leaves: raise the limit, or run it under ODE or "
+	    "Bullet", l->name, engine, ceil(n * per_link / 1048576), n,
+	    per_link / 1024, floor(room / 1048576), limit / 1048576);
+}
+
 long
 phys_link_inertial_line(const struct phys_link *l)
 {

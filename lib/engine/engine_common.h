@@ -281,6 +281,16 @@ struct phys_link_mass {
 int phys_heightmaps_within(const struct phys_scene *w, size_t most,
     const char *engine);
 
+/*
+ * The world's moving links within what the process's memory limits
+ * (ulimit -v, -d) leave an engine taking per_link bytes for each: where
+ * they do not, refused at the first link past the room, before the
+ * engine's library fails inside for want of memory, naming nothing.
+ * -1 with phys_error().
+ */
+int phys_links_within_room(const struct phys_scene *w, double per_link,
+    const char *engine);
+
 /* The line a link's mass and inertia are said at: its <inertial>'s, or
  * the link's own where it has none. */
 long phys_link_inertial_line(const struct phys_link *l);

@@ -2678,6 +2678,12 @@ make_coupling(dart_engine *e, int ji)
  */
 #define MAX_SKELETON_LINKS 600
 
+/* What DART's skeleton, body and shape nodes take a link, in address
+ * space, less than measured so that a world refused surely does not fit:
+ * within a limit of 300 MB, DART started 4,500 free boxes, whose world
+ * left it about 110 MB, and ran out of memory at 5,000 (23 kB a link). */
+#define LINK_BYTES (20.0 * 1024)
+
 /* The link of tree root that comes MAX_SKELETON_LINKS + 1st in the files
  * (phys's own order of a URDF's links is its tree's, not the file's). */
 static int
@@ -4033,6 +4039,9 @@ static struct dart_engine *
 dart_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
 {
+	if (phys_links_within_room(w, LINK_BYTES, "DART") < 0)
+		return nullptr;
+
 	auto *e = new dart_engine(w, v);
 	Quiet quiet;
 

@@ -92,6 +92,12 @@ const unsigned long MAX_FACES_WORKED = 1000000;
  * together: Simbody's takes about 1.2 kB a triangle (a heightmap of 513
  * x 513 samples: 680 MB, 13 s to load), and a run 300 MB at most. */
 const size_t MAX_TRIANGLES = 100000;
+/* What Simbody's bodies, mobilizers and contact surfaces take a link, in
+ * address space, less than measured so that a world refused surely does
+ * not fit: within a limit of 300 MB, Simbody started 3,000 free boxes,
+ * whose world left it about 130 MB, and ran out of memory at 3,500 (40 kB
+ * a link). */
+const double LINK_BYTES = 36.0 * 1024;
 /* Processor time a triangle in contact costs, s per simulated second, as
  * measured on a cube of 6,912 triangles resting on a plane (1 ms) and on
  * another such cube (20 ms); a mesh that would cost a second a simulated
@@ -2794,6 +2800,9 @@ static struct simbody_engine *
 simbody_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
     const struct phys_engine_options *opt, double t)
 {
+	if (phys_links_within_room(w, LINK_BYTES, "Simbody") < 0)
+		return nullptr;
+
 	auto *e = new simbody_engine(w, v);
 
 	e->now = t;

@@ -1993,6 +1993,32 @@ auto_inertia(struct loader *L, struct phys_doc *d, int li)
 	return 0;
 }
 
+/*
+ * Every so many links, whether the process's memory limits (ulimit -v,
+ * -d) leave room for as many more: a world of 45,000 links loaded, about
+ * 11 kB each, ran out of memory in 300 MB saying only that. Refused at
+ * the link that finds too little room, with what is left.
+ */
+#define ROOM_LINKS 1024
+#define LOAD_LINK_BYTES (16.0 * 1024)
+
+static int
+within_room(struct phys_doc *d, xmlNodePtr n, size_t count)
+{
+	double limit, room;
+
+	if (count == 0 || count % ROOM_LINKS != 0)
+		return 0;
+	room = phys_mem_room(HUGE_VAL, &limit);
+	if (limit == 0 || room >= ROOM_LINKS * LOAD_LINK_BYTES)
+		return 0;
+	return phys_failat(PHYS_AT(d, n), "the process's memory limit of %.0f "
+	    "MB leaves %.0f MB, too little to load more links (the world has "
+	    "%zu so far, about 11 kB each, and an engine takes more): raise "
+	    "the limit, or load fewer", limit / 1048576, floor(room / 1048576),
+	    count);
+}
+
 static int
 read_link(struct scope *sc, struct frame *f)
 {
@@ -2004,7 +2030,7 @@ read_link(struct scope *sc, struct frame *f)
 	int li;
 
 	if (within_limit(sc->doc, f->node, w->nlinks, PHYS_MAX_LINKS,
-	    "links") < 0)
+	    "links") < 0 || within_room(sc->doc, f->node, w->nlinks) < 0)
 		return -1;
 	PHYS_GROW(w->links, w->nlinks, L->caplinks);
 	li = (int)w->nlinks;
