@@ -4086,8 +4086,9 @@ within_budget(const struct mujoco_engine *e)
 		    e->links[li].hold == HOLD_JOINT ? 1 : 0;
 	if (8 * dense_numbers(sol, in, nv, 0) <= room)
 		return 0;
-	snprintf(what, sizeof what, "this world's %.0f degrees of freedom or "
+	snprintf(what, sizeof what, "this world's %.0f degree%s of freedom or "
 	    "more (its %s's matrices are dense, %.0f nv^2 numbers)", nv,
+	    nv == 1 ? "" : "s",
 	    in != mjINT_IMPLICIT ? "Newton solver" : sol != mjSOL_NEWTON ?
 	    "implicit integrator" : "Newton solver and implicit integrator",
 	    dense_numbers(sol, in, 1, 0));
