@@ -11,6 +11,7 @@
 #include "term.h"
 
 const char *phys_progname = "phys";
+static bool a_command;	/* phys_setprog was called: a command's process */
 static char errbuf[4096];
 
 static void flush_held(void);
@@ -22,6 +23,7 @@ phys_setprog(const char *argv0)
 
 	if (argv0)
 		phys_progname = slash ? slash + 1 : argv0;
+	a_command = true;
 }
 
 /* The last error's position apart, for a caller that turns it into a
@@ -377,6 +379,12 @@ void
 phys_recover_pop(struct phys_recover **r)
 {
 	recover_at = (*r)->outer;
+}
+
+bool
+phys_may_die(void)
+{
+	return a_command || recover_at;
 }
 
 unsigned long

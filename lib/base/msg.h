@@ -86,6 +86,9 @@ struct phys_recover {
 };
 struct phys_recover *phys_recover_push(struct phys_recover *r);
 void phys_recover_pop(struct phys_recover **r);
+/* Whether phys_die would end what phys is doing, not its caller's
+ * process: in a command, or within a call that armed a point. */
+bool phys_may_die(void);
 /* How many times phys_die went back to a point: what was armed within
  * (an engine's traps) is gone when this changed. */
 unsigned long phys_recover_count(void);

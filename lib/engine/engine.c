@@ -223,9 +223,11 @@ check_overlaps(const struct phys_scene *w, const struct phys_run_values *v)
 		for (j = i + 1; j < n && b[j].c.x - x->c.x < 2 * rmax &&
 		    looks < MAX_DEEP_LOOKS; j++, looks++) {
 			y = &b[j];
+			/* the separating axes last: a robot's links are
+			 * near one another, and mostly may not touch */
 			if (v3_norm(v3_sub(x->c, y->c)) >= x->r + y->r ||
-			    !deep_pair(w, x, y) || !apart_may_touch(w, v,
-			    joined, njoined, x->collision, y->collision))
+			    !apart_may_touch(w, v, joined, njoined,
+			    x->collision, y->collision) || !deep_pair(w, x, y))
 				continue;
 			if (deep++ == 0) {
 				first[0] = (size_t)x->collision;

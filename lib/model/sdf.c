@@ -14,6 +14,57 @@
 
 #include "mjcfroot.h"
 
+/*
+ * libxml2's allocations, where phys_die may end what phys is doing (a
+ * command, a call of the library): memory running out is "out of
+ * memory", as for phys's own, not a null node that phys's code builds on
+ * (a URDF of 40,000 links within 300 MB crashed so). Elsewhere (an
+ * embedder's own use of libxml2) libxml2's own null, through the
+ * functions it had before.
+ */
+static xmlMallocFunc was_malloc;
+static xmlReallocFunc was_realloc;
+static xmlStrdupFunc was_strdup;
+
+static void *
+xml_malloc(size_t n)
+{
+	void *p = was_malloc(n);
+
+	if (!p && phys_may_die())
+		phys_die(PHYS_EXIT_FAIL, "out of memory");
+	return p;
+}
+
+static void *
+xml_realloc(void *q, size_t n)
+{
+	void *p = was_realloc(q, n);
+
+	if (!p && phys_may_die())
+		phys_die(PHYS_EXIT_FAIL, "out of memory");
+	return p;
+}
+
+static char *
+xml_strdup(const char *s)
+{
+	char *p = was_strdup(s);
+
+	if (!p && phys_may_die())
+		phys_die(PHYS_EXIT_FAIL, "out of memory");
+	return p;
+}
+
+__attribute__((constructor)) static void
+xml_memory(void)
+{
+	xmlFreeFunc was_free;
+
+	if (xmlMemGet(&was_free, &was_malloc, &was_realloc, &was_strdup) == 0)
+		xmlMemSetup(was_free, xml_malloc, xml_realloc, xml_strdup);
+}
+
 /* libxml2 would print its own messages; the first error is reported instead. */
 static void
 quiet_errors(void *ctx, const char *msg, ...)
