@@ -293,6 +293,10 @@ protected:
 	 * an angular one about u. */
 	void linear_row(std::size_t i, const Eigen::Vector3d &u,
 	    const Eigen::Vector3d &p);
+	/* Rows i to i + n - 1 along u[0] to u[n - 1], all at p: the
+	 * bodies' frames read once. */
+	void linear_rows(std::size_t i, const Eigen::Vector3d *u,
+	    std::size_t n, const Eigen::Vector3d &p);
 	void angular_row(std::size_t i, const Eigen::Vector3d &u);
 	/* Row i's rate now. */
 	double rate(std::size_t i) const;
@@ -328,16 +332,29 @@ void
 TwoBody::linear_row(std::size_t i, const Eigen::Vector3d &u,
     const Eigen::Vector3d &p)
 {
-	Eigen::Isometry3d ta = a->getWorldTransform();
-	Eigen::Vector3d ua = ta.linear().transpose() * u;
+	linear_rows(i, &u, 1, p);
+}
 
-	ja[i] << (ta.inverse() * p).cross(ua), ua;
-	jb[i].setZero();
-	if (b) {
-		Eigen::Isometry3d tb = b->getWorldTransform();
-		Eigen::Vector3d ub = tb.linear().transpose() * -u;
+void
+TwoBody::linear_rows(std::size_t i, const Eigen::Vector3d *u, std::size_t n,
+    const Eigen::Vector3d &p)
+{
+	const Eigen::Isometry3d &ta = a->getWorldTransform();
+	const Eigen::Isometry3d *tb = b ? &b->getWorldTransform() : nullptr;
+	Eigen::Vector3d pa = ta.inverse() * p, pb;
 
-		jb[i] << (tb.inverse() * p).cross(ub), ub;
+	if (tb)
+		pb = tb->inverse() * p;
+	for (std::size_t k = 0; k < n; k++) {
+		Eigen::Vector3d ua = ta.linear().transpose() * u[k];
+
+		ja[i + k] << pa.cross(ua), ua;
+		jb[i + k].setZero();
+		if (tb) {
+			Eigen::Vector3d ub = tb->linear().transpose() * -u[k];
+
+			jb[i + k] << pb.cross(ub), ub;
+		}
 	}
 }
 
@@ -528,7 +545,10 @@ struct surface_pair {
  */
 class Contact : public TwoBody {
 public:
-	Contact(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
+	Contact() : TwoBody(nullptr, nullptr) {}
+	/* The point anew: a step's contacts are kept from step to step,
+	 * their rows' room with them (dart_engine's contacts). */
+	void set(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
 	    const Eigen::Vector3d &n, double depth_, const surface_pair &s,
 	    double h);
 	const std::string &getType() const override;
@@ -557,12 +577,18 @@ tangents(const Eigen::Vector3d &n, Eigen::Vector3d &t1, Eigen::Vector3d &t2)
 	}
 }
 
-Contact::Contact(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
+void
+Contact::set(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
     const Eigen::Vector3d &normal, double depth_, const surface_pair &s,
-    double h) : TwoBody(a_, b_)
+    double h)
 {
 	Eigen::Vector3d n = normal.normalized(), t1, t2;
 
+	a = a_;
+	b = b_;
+	impulse.setZero();
+	impulse_b.setZero();
+	tested = 0;
 	rows(3);
 	tangents(n, t1, t2);
 	if (s.fdir) {
@@ -573,9 +599,8 @@ Contact::Contact(dd::BodyNode *a_, dd::BodyNode *b_, const Eigen::Vector3d &p,
 			t2 = n.cross(t1);
 		}
 	}
-	linear_row(0, n, p);
-	linear_row(1, t1, p);
-	linear_row(2, t2, p);
+	const Eigen::Vector3d u[3] = { n, t1, t2 };
+	linear_rows(0, u, 3, p);
 	cfm[0] = cfm[1] = cfm[2] = dk::ContactConstraint::getConstraintForceMixing();
 	/* Slip: the friction rows give way by slip per newton, as ODE's
 	 * force-dependent slip. */
@@ -1464,6 +1489,11 @@ struct dart_engine {
 	dc::CollisionResult result;
 	std::vector<dk::ConstraintBasePtr> lasting;	/* loops, couplings,
 							 * welds */
+	/* The contacts of the steps so far, the first contacts_used this
+	 * step's: each step sets them anew rather than allocating its
+	 * own, its rows' room and all. */
+	std::vector<std::shared_ptr<Contact>> contacts;
+	std::size_t contacts_used = 0;
 	/* The run's welds: DART's weld constraints, made at run time. */
 	struct weld {
 		int parent, child;
@@ -3282,8 +3312,11 @@ add_contact(dart_engine *e, int c1, int c2, dd::BodyNode *b1,
 		return;
 	}
 	e->ncontacts++;
-	e->solver->manual().push_back(std::make_shared<Contact>(b1, b2,
-	    point, normal, depth, surfaces(e, c1, c2), e->step));
+	if (e->contacts.size() <= e->contacts_used)
+		e->contacts.push_back(std::make_shared<Contact>());
+	const std::shared_ptr<Contact> &k = e->contacts[e->contacts_used++];
+	k->set(b1, b2, point, normal, depth, surfaces(e, c1, c2), e->step);
+	e->solver->manual().push_back(k);
 }
 
 /* A hull for libccd: its vertices, where its shape is. */
@@ -3862,6 +3895,7 @@ find_contacts(dart_engine *e)
 
 	e->result.clear();
 	e->ncontacts = 0;
+	e->contacts_used = 0;
 	e->solver->manual() = e->lasting;
 	e->group->collide(opt, &e->result);
 	for (std::size_t i = 0; i < e->result.getNumContacts(); i++) {
