@@ -439,23 +439,24 @@ add_body_impulse(const dd::BodyNode *n, const Eigen::Vector6d &u,
 		g[(Eigen::Index)dofs[c]] += J.col((Eigen::Index)c).dot(u);
 }
 
+/* Both as isActive found the bodies before the solve that asks. */
 void
 TwoBody::add_generalized(std::size_t i, const dd::Skeleton *s,
     Eigen::Ref<Eigen::VectorXd> g) const
 {
-	if (reactive(a) && a->getSkeleton().get() == s)
+	if (ra && sa == s)
 		add_body_impulse(a, ja[i], g);
-	if (reactive(b) && b->getSkeleton().get() == s)
+	if (rb && sb == s)
 		add_body_impulse(b, jb[i], g);
 }
 
 void
 TwoBody::skeletons(std::vector<const dd::Skeleton *> &out) const
 {
-	if (reactive(a))
-		add_skeleton(out, a->getSkeleton().get());
-	if (reactive(b))
-		add_skeleton(out, b->getSkeleton().get());
+	if (ra)
+		add_skeleton(out, sa);
+	if (rb)
+		add_skeleton(out, sb);
 }
 
 void
@@ -1325,7 +1326,9 @@ Solver::add_response(const dd::Skeleton *s,
 }
 
 /* J^T I J of body n into the mass matrix, over the degrees of freedom
- * it depends on that DART moves by forces (dyn: their rows, or -1). */
+ * it depends on that DART moves by forces (dyn: their rows, or -1): its
+ * lower triangle, all the factorisation reads (dofs are in order, and
+ * dyn with them). */
 void
 Solver::add_body_mass(const dd::BodyNode *n,
     const std::vector<Eigen::Index> &dyn)
@@ -1337,7 +1340,7 @@ Solver::add_body_mass(const dd::BodyNode *n,
 	for (std::size_t c = 0; c < dofs.size(); c++) {
 		Eigen::Index r = dyn[dofs[c]];
 
-		for (std::size_t d = 0; r >= 0 && d < dofs.size(); d++)
+		for (std::size_t d = 0; r >= 0 && d <= c; d++)
 			if (dyn[dofs[d]] >= 0)
 				mass(r, dyn[dofs[d]]) += J.col((Eigen::Index)
 				    c).dot(ij.col((Eigen::Index)d));
