@@ -1009,6 +1009,34 @@ struct group_too_large {
 	const dd::BodyNode *a, *b;
 };
 
+/*
+ * The rows of DART's own constraint on a joint (JointConstraint: its
+ * limits, servo, friction), each a unit impulse on one of the joint's
+ * degrees of freedom (dof, by index in skel), its own response with
+ * DART's force mixing added: as a coupling row of one term.
+ */
+class JointRows : public KnownRows {
+public:
+	const dd::Skeleton *skel = nullptr;
+	std::vector<Eigen::Index> dof;
+
+	void add_generalized(std::size_t i, const dd::Skeleton *s,
+	    Eigen::Ref<Eigen::VectorXd> g) const override
+	{
+		if (s == skel)
+			g[dof[i]] += 1;
+	}
+	double own_response(std::size_t, double plain) const override
+	{
+		return plain + plain *
+		    dk::JointConstraint::getConstraintForceMixing();
+	}
+	void skeletons(std::vector<const dd::Skeleton *> &out) const override
+	{
+		add_skeleton(out, skel);
+	}
+};
+
 /* DART's boxed LCP solver, with this step's contacts and phys's other
  * constraints handed over as its manual ones. */
 class Solver : public dk::BoxedLcpConstraintSolver {
@@ -1024,6 +1052,7 @@ protected:
 	void solveConstrainedGroup(dk::ConstrainedGroup &group) override;
 private:
 	void test_rows(dk::ConstrainedGroup &group, std::size_t i);
+	void joint_rows(dk::ConstrainedGroup &group);
 	static group_too_large too_large(dk::ConstrainedGroup &group);
 	bool known_block(dk::ConstrainedGroup &group);
 	bool cheaper_tested(const std::vector<const dd::Skeleton *> &skels,
@@ -1038,6 +1067,9 @@ private:
 	/* each constraint of the group as one of phys's of known rows, or
 	 * null when DART's tests give its rows */
 	std::vector<KnownRows *> known;
+	/* room for the group's joint constraints as known rows */
+	std::vector<JointRows> joints;
+	std::vector<double> probe;
 	/* the known rows: where in A, whose and which; their responses
 	 * to each other; the generalized impulses on one skeleton, those
 	 * on the degrees of freedom it moves by forces, its mass matrix */
@@ -1126,6 +1158,7 @@ Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
 			if (mFIndex[o + (Eigen::Index)j] >= 0)
 				mFIndex[o + (Eigen::Index)j] += o;
 	}
+	joint_rows(group);
 	if (!known_block(group)) {
 		std::fill(known.begin(), known.end(), nullptr);
 		rows.clear();
@@ -1142,6 +1175,83 @@ Solver::solveConstrainedGroup(dk::ConstrainedGroup &group)
 		    mOffset[(Eigen::Index)i]);
 		group.getConstraint(i)->excite();
 	}
+}
+
+/*
+ * The group's joint constraints of DART as known rows, which DART's
+ * tests of them (a pass over the skeleton a row: a robot lying on its
+ * folded legs has some at their limits every step) would cost more
+ * than. DART keeps which degrees of freedom a joint constraint's rows
+ * push to itself, but each row reads back the velocity change of its
+ * own: every skeleton's degrees of freedom are given a code as theirs
+ * for the while, then what they had. One that reads no code is left to
+ * the tests.
+ */
+void
+Solver::joint_rows(dk::ConstrainedGroup &group)
+{
+	const std::size_t nc = group.getNumConstraints();
+	std::vector<std::pair<const dd::Skeleton *, Eigen::Index>> code;
+	std::vector<bool> excited;
+	std::size_t k;
+
+	for (k = 0; k < nc; k++)
+		if (!known[k] && dynamic_cast<dk::JointConstraint *>(
+		    group.getConstraint(k).get()))
+			break;
+	if (k == nc)
+		return;
+	joints.resize(nc);
+	for (JointRows &r : joints) {
+		r.skel = nullptr;
+		r.dof.clear();
+	}
+	for (const dd::SkeletonPtr &sk : mSkeletons) {
+		excited.push_back(sk->isImpulseApplied());
+		sk->setImpulseApplied(true);
+		for (std::size_t d = 0; d < sk->getNumDofs(); d++) {
+			probe.push_back(sk->getDof(d)->getVelocityChange());
+			code.emplace_back(sk.get(), (Eigen::Index)d);
+			sk->getDof(d)->setVelocityChange((double)code.size());
+		}
+	}
+	for (; k < nc; k++) {
+		dk::ConstraintBase *c = group.getConstraint(k).get();
+		JointRows &r = joints[k];
+		std::size_t dim = c->getDimension();
+		double v[6];
+
+		if (known[k] || !dynamic_cast<dk::JointConstraint *>(c) ||
+		    dim > 6)
+			continue;
+		c->getVelocityChange(v, false);
+		for (std::size_t i = 0; i < dim; i++) {
+			double at = v[i] - 1;
+
+			if (!(at >= 0 && at < (double)code.size() &&
+			    at == std::floor(at)))
+				break;
+			const dd::Skeleton *sk = code[(std::size_t)at].first;
+			Eigen::Index d = code[(std::size_t)at].second;
+
+			if ((r.skel && r.skel != sk) || !sk->getDof(
+			    (std::size_t)d)->getJoint()->isDynamic())
+				break;
+			r.skel = sk;
+			r.dof.push_back(d);
+		}
+		if (r.dof.size() == dim)
+			known[k] = &r;
+	}
+	k = 0;
+	for (std::size_t s = 0; s < mSkeletons.size(); s++) {
+		const dd::SkeletonPtr &sk = mSkeletons[s];
+
+		for (std::size_t d = 0; d < sk->getNumDofs(); d++)
+			sk->getDof(d)->setVelocityChange(probe[k++]);
+		sk->setImpulseApplied(excited[s]);
+	}
+	probe.clear();
 }
 
 /* Constraint i's rows by DART's impulse tests: each row's rate per unit
