@@ -70,6 +70,11 @@ struct phys_engine {
 	bool any_asked;
 	/* A joint come apart under the engine, said once a run. */
 	bool apart_said;
+	/* The bodies passed check_bodies after the last step and nothing
+	 * has set them or the values their bounds come from since: an
+	 * engine that asks for its state checked before a step
+	 * (check_first) has it checked already. */
+	bool checked;
 };
 
 /* Steps between two measures of the joints' gaps: a joint the solver
@@ -113,6 +118,7 @@ profile_step(const struct phys_engine *e, double *h)
 static void
 rebase(struct phys_engine *e, double h)
 {
+	e->checked = false;
 	e->base_time = phys_engine_time(e);
 	e->base_iter = e->iterations;
 	e->h = h;
@@ -413,6 +419,7 @@ phys_engine_use(struct phys_engine *e, const struct phys_engine_ops *ops)
 	double h;
 	size_t i;
 
+	e->checked = false;
 	if (ops == e->ops)
 		return phys_engine_apply_profile(e);
 	if (profile_step(e, &h) < 0 || check_tendons(e->w, engine) < 0)
@@ -458,6 +465,7 @@ phys_engine_apply_profile(struct phys_engine *e)
 void
 phys_engine_apply_world(struct phys_engine *e)
 {
+	e->checked = false;
 	if (CALL0(e, apply_world) < 0)
 		fault(e);
 }
@@ -465,18 +473,21 @@ phys_engine_apply_world(struct phys_engine *e)
 int
 phys_engine_apply_link(struct phys_engine *e, int link)
 {
+	e->checked = false;
 	return CALL(e, apply_link, link);
 }
 
 int
 phys_engine_apply_joint(struct phys_engine *e, int joint)
 {
+	e->checked = false;
 	return CALL(e, apply_joint, joint);
 }
 
 int
 phys_engine_apply_collision(struct phys_engine *e, int collision)
 {
+	e->checked = false;
 	return CALL(e, apply_collision, collision);
 }
 
@@ -882,6 +893,7 @@ phys_engine_weld(struct phys_engine *e, int parent, int child, bool on)
 	}
 	if (e->welds[i].on == on)
 		return 0;
+	e->checked = false;
 	if (CALL(e, weld, parent, child, on) < 0)
 		return -1;
 	e->welds[i].on = on;
@@ -1052,8 +1064,10 @@ phys_engine_step(struct phys_engine *e)
 
 	if (*e->fault)
 		return phys_fail("%s", *e->fault);
-	if (phys_engine_running(e)->check_first && check_bodies(e, t0) < 0)
+	if (phys_engine_running(e)->check_first && !e->checked &&
+	    check_bodies(e, t0) < 0)
 		return -1;
+	e->checked = false;
 	if (drive_and_step(e, t0, t1) < 0)
 		return -1;
 	if (e->any_asked) {
@@ -1063,6 +1077,7 @@ phys_engine_step(struct phys_engine *e)
 	e->iterations++;
 	if (check_bodies(e, t1) < 0)
 		return -1;
+	e->checked = true;
 	if (!e->apart_said && e->iterations % APART_EVERY == 0)
 		say_apart(e, t1);
 	return 0;
@@ -1139,6 +1154,7 @@ phys_engine_link_mass(const struct phys_engine *e, int link, double *mass,
 int
 phys_engine_set_link_pose(struct phys_engine *e, int link, phys_pose p)
 {
+	e->checked = false;
 	return CALL(e, set_link_pose, link, p);
 }
 
@@ -1146,6 +1162,7 @@ int
 phys_engine_set_link_poses(struct phys_engine *e, const int *links,
     const phys_pose *poses, size_t n)
 {
+	e->checked = false;
 	return n ? CALL(e, set_link_poses, links, poses, n) : 0;
 }
 
@@ -1155,6 +1172,7 @@ phys_engine_set_link_vel(struct phys_engine *e, int link, const phys_vec3 *lin,
 {
 	struct asked *a = &e->asked[link];
 
+	e->checked = false;
 	if (lin)
 		a->lin = true, a->v = *lin;
 	if (ang)
