@@ -3625,6 +3625,20 @@ over_triangle(const Eigen::Vector3d t[3], const Eigen::Vector3d &f,
 	return true;
 }
 
+/* cos and sin of k pi / 4: a rim's eighths of a turn, found once rather
+ * than for each end of each cylinder on a plane each step. */
+struct eighths {
+	double c[8], s[8];
+
+	eighths()
+	{
+		for (int k = 0; k < 8; k++) {
+			c[k] = cos(k * M_PI / 4);
+			s[k] = sin(k * M_PI / 4);
+		}
+	}
+};
+
 /*
  * The points of cylinder node cs at or below the plane of normal n at d
  * (n . x = d) of body b2, into out: on each end, the lowest point of its
@@ -3644,6 +3658,7 @@ cylinder_points(dd::ShapeNode *cs, dd::BodyNode *b2, const Eigen::Vector3d &n,
 	Eigen::Vector3d a = to.linear().col(2), x = to.linear().col(0);
 	Eigen::Vector3d y = to.linear().col(1), low = a * a.dot(n) - n;
 	double r = cyl->getRadius(), hl = cyl->getHeight() / 2;
+	static const eighths turn;
 	auto add = [&](const Eigen::Vector3d &q) {
 		double depth = d - n.dot(q);
 
@@ -3659,8 +3674,7 @@ cylinder_points(dd::ShapeNode *cs, dd::BodyNode *b2, const Eigen::Vector3d &n,
 		if (low.norm() > 1e-9)
 			add(c + r * low.normalized());
 		for (int k = 0; k < 8; k++)
-			add(c + r * (cos(k * M_PI / 4) * x +
-			    sin(k * M_PI / 4) * y));
+			add(c + r * (turn.c[k] * x + turn.s[k] * y));
 	}
 }
 
