@@ -1370,6 +1370,16 @@ void
 Solver::place_known_block()
 {
 	const Eigen::Index n = mA.rows(), m = (Eigen::Index)rows.size();
+
+	if (m == n) {
+		/* every row known, in order: the block is A but for the
+		 * force mixing */
+		mA.leftCols(n) = block;
+		for (Eigen::Index r = 0; r < m; r++)
+			mA(r, r) = at[(std::size_t)r].first->own_response(
+			    at[(std::size_t)r].second, block(r, r));
+		return;
+	}
 	std::vector<bool> analytic((std::size_t)n, false);
 
 	for (Eigen::Index r : rows)
