@@ -1439,11 +1439,13 @@ Solver::add_response(const dd::Skeleton *s,
 	if (chol.info() != Eigen::Success)
 		return false;
 	chol.matrixL().solveInPlace(mg);
-	part.noalias() = mg.transpose() * mg;
+	/* its lower triangle, half the products of the whole */
+	part.setZero(m, m);
+	part.selfadjointView<Eigen::Lower>().rankUpdate(mg.transpose());
 	for (Eigen::Index r = 0; r < m; r++)
 		for (Eigen::Index c = 0; c < m; c++)
 			block(cols[(std::size_t)r], cols[(std::size_t)c]) +=
-			    part(r, c);
+			    c <= r ? part(r, c) : part(c, r);
 	return true;
 }
 
