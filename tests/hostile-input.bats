@@ -129,6 +129,13 @@ urdf_chain() {
 			    fail "$cmd within $l kB: ${lines[-1]}"
 		done
 	done
+	# within 300 MB it is read and converted in part: refused at the
+	# link where the room left is too little for a thousand more
+	run -1 bash -c 'ulimit -c 0 -v 300000; exec phys-step -n 1 "$1"' _ "$TMP/r.urdf"
+	[[ "$output" =~ ^phys-step:\ $TMP/r.urdf:([0-9]+):\ link\ \'l([0-9]+)\':\ the\ process.s\ memory\ limit\ of\ [0-9]+\ MB\ leaves\ [0-9]+\ MB,\ too\ little\ to\ convert\ more\ links\ \(([0-9]+)\ so\ far\):\ raise\ the\ limit,\ or\ read\ fewer$ ]] ||
+	    fail "$output"
+	[ "${BASH_REMATCH[1]}" -eq $((2 * BASH_REMATCH[2] + 2)) ]	# l's line
+	[ $((BASH_REMATCH[3] % 1024)) -eq 0 ]
 }
 
 # mjcf_bodies N: an MJCF model of N bodies side by side, each a ball.

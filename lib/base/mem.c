@@ -129,6 +129,17 @@ phys_mem_room(double cap, double *limit)
 	return fmax(fmin(as, dat), 0);
 }
 
+bool
+phys_mem_room_for_more(size_t count, double bytes, double *left,
+    double *limit)
+{
+	*left = *limit = 0;
+	if (count == 0 || count % PHYS_ROOM_EVERY != 0)
+		return true;
+	*left = phys_mem_room(HUGE_VAL, limit);
+	return *limit == 0 || *left >= PHYS_ROOM_EVERY * bytes;
+}
+
 /* ---- arenas --------------------------------------------------------- */
 
 struct phys_arena_block {

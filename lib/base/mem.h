@@ -2,6 +2,7 @@
 #ifndef PHYS_BASE_MEM_H
 #define PHYS_BASE_MEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Checked allocation: out of memory is fatal. */
@@ -25,6 +26,16 @@ size_t phys_mem_mapped(size_t *data);
  * room, in bytes, or 0 where cap does.
  */
 double phys_mem_room(double cap, double *limit);
+
+/*
+ * At every PHYS_ROOM_EVERY-th of count items a reader makes, whether the
+ * process's limits leave room for as many more of bytes each: false where
+ * they do not, with what they leave (*left) and the limit, in bytes. A
+ * reader that stops there names the item, where running out would not.
+ */
+#define PHYS_ROOM_EVERY 1024
+bool phys_mem_room_for_more(size_t count, double bytes, double *left,
+    double *limit);
 
 /* Room for one more in arr, of n used and cap allocated: doubling, so an
  * array grown one at a time is copied log n times, not n. */

@@ -3105,11 +3105,16 @@ write_body(struct reader *r, int li)
 	return rc;
 }
 
+/* What a link's converted elements take, with room to spare: a URDF of
+ * 45,000 links ran out of memory within 300 MB while converted. */
+#define URDF_LINK_BYTES (12.0 * 1024)
+
 /* CreateSDF: each link from the root, each joint before its child. */
 static int
 write_tree(struct reader *r)
 {
 	const struct u_link *l;
+	double left, limit;
 	size_t k;
 	int li;
 
@@ -3120,6 +3125,12 @@ write_tree(struct reader *r)
 	for (k = 0; k < r->nlinks; k++) {
 		li = r->order[k];
 		l = &r->links[li];
+		if (!phys_mem_room_for_more(k, URDF_LINK_BYTES, &left, &limit))
+			return urdf_fail(r, l->el.line, "link '%s': the process's "
+			    "memory limit of %.0f MB leaves %.0f MB, too little "
+			    "to convert more links (%zu so far): raise the "
+			    "limit, or read fewer", l->name,
+			    limit / 1048576, floor(left / 1048576), k);
 		warn_lost(r, li);
 		warn_nan(r, li);
 		if (is_world(r, li) || l->body != li)

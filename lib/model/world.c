@@ -1993,29 +1993,21 @@ auto_inertia(struct loader *L, struct phys_doc *d, int li)
 	return 0;
 }
 
-/*
- * Every so many links, whether the process's memory limits (ulimit -v,
- * -d) leave room for as many more: a world of 45,000 links loaded, about
- * 11 kB each, ran out of memory in 300 MB saying only that. Refused at
- * the link that finds too little room, with what is left.
- */
-#define ROOM_LINKS 1024
+/* What a link takes loaded, with room to spare (about 11 kB): a world of
+ * 45,000 links ran out of memory within 300 MB, saying only that. */
 #define LOAD_LINK_BYTES (16.0 * 1024)
 
 static int
 within_room(struct phys_doc *d, xmlNodePtr n, size_t count)
 {
-	double limit, room;
+	double left, limit;
 
-	if (count == 0 || count % ROOM_LINKS != 0)
-		return 0;
-	room = phys_mem_room(HUGE_VAL, &limit);
-	if (limit == 0 || room >= ROOM_LINKS * LOAD_LINK_BYTES)
+	if (phys_mem_room_for_more(count, LOAD_LINK_BYTES, &left, &limit))
 		return 0;
 	return phys_failat(PHYS_AT(d, n), "the process's memory limit of %.0f "
 	    "MB leaves %.0f MB, too little to load more links (the world has "
 	    "%zu so far, about 11 kB each, and an engine takes more): raise "
-	    "the limit, or load fewer", limit / 1048576, floor(room / 1048576),
+	    "the limit, or load fewer", limit / 1048576, floor(left / 1048576),
 	    count);
 }
 
