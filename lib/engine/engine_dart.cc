@@ -76,9 +76,7 @@
 #include <ccd/ccd.h>
 
 #include <algorithm>
-#include <array>
 #include <csetjmp>
-#include <cstdint>
 #include <cstdarg>
 #include <cstdio>
 #include <cmath>
@@ -1592,10 +1590,6 @@ struct dart_engine {
 	std::vector<djoint> joints;
 	std::vector<dd::SkeletonPtr> trees;
 	std::unordered_map<const dd::ShapeFrame *, int> collision_of;
-	/* collision_of's last answers by the frame's address, emptied
-	 * with each change of it: the filter and the contacts ask it a few
-	 * hundred times a step, a map's hash and chain each */
-	mutable std::array<std::pair<const dd::ShapeFrame *, int>, 64> recent{};
 	/* Per collision that collides as a convex hull: its vertices in its
 	 * shape's frame, at the run's sizes (hull_contact); empty for the
 	 * others. */
@@ -2178,7 +2172,6 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 	for (auto *s : dl.shapes)
 		if (s) {
 			e->collision_of.erase(s);
-			e->recent.fill({ nullptr, -1 });
 			if (e->group)
 				e->group->removeShapeFrame(s);
 			s->remove();
@@ -2192,7 +2185,6 @@ attach_shapes(dart_engine *e, int li, bool at_load)
 		s->setRelativeTransform(iso(where[(size_t)k]));
 		dl.shapes[(size_t)k] = s;
 		e->collision_of[s] = l->first_collision + k;
-		e->recent.fill({ nullptr, -1 });
 		if (e->group)
 			e->group->addShapeFrame(s);
 	}
@@ -2250,15 +2242,9 @@ pair_excluded(const dart_engine *e, int c1, int c2)
 int
 collision_index(const dart_engine *e, const dc::CollisionObject *o)
 {
-	const dd::ShapeFrame *f = o->getShapeFrame();
-	auto &r = e->recent[((std::uintptr_t)f / 16) % e->recent.size()];
+	auto it = e->collision_of.find(o->getShapeFrame());
 
-	if (r.first != f || !f) {
-		auto it = e->collision_of.find(f);
-
-		r = { f, it == e->collision_of.end() ? -1 : it->second };
-	}
-	return r.second;
+	return it == e->collision_of.end() ? -1 : it->second;
 }
 
 bool
