@@ -264,7 +264,7 @@ step_bounded() {
 	run --separate-stderr bash -c 'cd "$1" && ulimit -v 307200 &&
 	    exec timeout -s KILL 20 phys-step -q -n 1 w.sdf' _ "$H/inc"
 	assert_failure 1
-	re="^phys-step: thousand/model.sdf:([0-9]+): the process's memory limit of 300 MB leaves ([0-9]+) MB, too little to load more links \(the world has ([0-9]+) so far, about 11 kB each, and an engine takes more\): raise the limit, or load fewer \(included at w.sdf:([0-9]+)\)$"
+	re="^phys-step: thousand/model.sdf:([0-9]+): the ([0-9]+) MB the process's memory limit of 300 MB leaves is too little to load more links \(the world has ([0-9]+) so far, about 11 kB each, and an engine takes more\): raise the limit, or load fewer \(included at w.sdf:([0-9]+)\)$"
 	[[ "$stderr" =~ $re ]] || fail "$stderr"
 	[ $((BASH_REMATCH[3] % 1024)) -eq 0 ]
 	[ "${BASH_REMATCH[2]}" -lt 16 ]
@@ -375,7 +375,7 @@ step_bounded() {
 	# leaves, at a link's line)
 	run bash -c 'cd "$1" && ulimit -v 150000 && phys-step -q -p ode -t 0 bent2000.sdf >/dev/null' _ "$H"
 	assert_failure 1
-	assert_output --regexp "^phys-step: (out of memory|bent2000.sdf:[0-9]+: the process's memory limit of 146 MB leaves [0-9]+ MB, too little to load more links .*)$"
+	assert_output --regexp "^phys-step: (out of memory|bent2000.sdf:[0-9]+: the [0-9]+ MB the process's memory limit of 146 MB leaves is too little to load more links .*)$"
 	run bash -c 'cd "$1" && ulimit -v 200000 && phys-step -q -p bullet -t 0 bent4000.sdf >/dev/null' _ "$H"
 	assert_failure 1
 	assert_output --partial "out of memory"

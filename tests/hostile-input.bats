@@ -72,7 +72,7 @@ tenfold() {
 	# link where the loader finds too little room left for more
 	[ "$stderr" = "phys-sdf: out of memory" ] ||
 	    jq -e 'select(.severity == "error") | .message | test("model.sdf: out of memory [(]included at ")' <<< "$output" ||
-	    jq -e 'select(.severity == "error" and (.file | endswith("model.sdf")) and .line > 0) | .message | test("^the process.s memory limit of [0-9]+ MB leaves [0-9]+ MB, too little to load more links .*[(]included at ")' <<< "$output"
+	    jq -e 'select(.severity == "error" and (.file | endswith("model.sdf")) and .line > 0) | .message | test("^the [0-9]+ MB the process.s memory limit of [0-9]+ MB leaves is too little to load more links .*[(]included at ")' <<< "$output"
 }
 
 @test "more models, links or joints than a world may hold are refused at the one past the limit" {
@@ -132,7 +132,7 @@ urdf_chain() {
 	# within 300 MB it is read and converted in part: refused at the
 	# link where the room left is too little for a thousand more
 	run -1 bash -c 'ulimit -c 0 -v 300000; exec phys-step -n 1 "$1"' _ "$TMP/r.urdf"
-	[[ "$output" =~ ^phys-step:\ $TMP/r.urdf:([0-9]+):\ link\ \'l([0-9]+)\':\ the\ process.s\ memory\ limit\ of\ [0-9]+\ MB\ leaves\ [0-9]+\ MB,\ too\ little\ to\ convert\ more\ links\ \(([0-9]+)\ so\ far\):\ raise\ the\ limit,\ or\ read\ fewer$ ]] ||
+	[[ "$output" =~ ^phys-step:\ $TMP/r.urdf:([0-9]+):\ link\ \'l([0-9]+)\':\ the\ [0-9]+\ MB\ the\ process.s\ memory\ limit\ of\ [0-9]+\ MB\ leaves\ is\ too\ little\ to\ convert\ more\ links\ \(([0-9]+)\ so\ far\):\ raise\ the\ limit,\ or\ read\ fewer$ ]] ||
 	    fail "$output"
 	[ "${BASH_REMATCH[1]}" -eq $((2 * BASH_REMATCH[2] + 2)) ]	# l's line
 	[ $((BASH_REMATCH[3] % 1024)) -eq 0 ]

@@ -208,14 +208,14 @@ resample(const double *d, size_t nx, size_t ny, int s, size_t *mx, size_t *my)
 static int
 within_room(const char *path, size_t n)
 {
-	double limit, room = phys_mem_room(HUGE_VAL, &limit);
-	double need = (double)n * sizeof(double);
+	double left, limit, need = (double)n * sizeof(double);
+	char said[128];
 
-	if (limit == 0 || need <= room)
+	if (phys_mem_fits(need, &left, &limit))
 		return 0;
-	return hfail(path, "its %zu samples would take %.0f MB, more than the "
-	    "%.0f MB the process's memory limit of %.0f MB leaves", n,
-	    ceil(need / 1048576), floor(room / 1048576), limit / 1048576);
+	return hfail(path, "its %zu samples would take %.0f MB, more than %s",
+	    n, ceil(need / 1048576), phys_mem_left_text(said, sizeof said,
+	    left, limit));
 }
 
 static int

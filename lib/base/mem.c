@@ -130,14 +130,27 @@ phys_mem_room(double cap, double *limit)
 }
 
 bool
+phys_mem_fits(double need, double *left, double *limit)
+{
+	*left = phys_mem_room(HUGE_VAL, limit);
+	return *limit == 0 || need <= *left;
+}
+
+bool
 phys_mem_room_for_more(size_t count, double bytes, double *left,
     double *limit)
 {
 	*left = *limit = 0;
-	if (count == 0 || count % PHYS_ROOM_EVERY != 0)
-		return true;
-	*left = phys_mem_room(HUGE_VAL, limit);
-	return *limit == 0 || *left >= PHYS_ROOM_EVERY * bytes;
+	return count == 0 || count % PHYS_ROOM_EVERY != 0 ||
+	    phys_mem_fits(PHYS_ROOM_EVERY * bytes, left, limit);
+}
+
+const char *
+phys_mem_left_text(char *buf, size_t n, double left, double limit)
+{
+	snprintf(buf, n, "the %.0f MB the process's memory limit of %.0f MB "
+	    "leaves", floor(left / 1048576), limit / 1048576);
+	return buf;
 }
 
 /* ---- arenas --------------------------------------------------------- */

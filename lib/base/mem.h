@@ -27,6 +27,13 @@ size_t phys_mem_mapped(size_t *data);
  */
 double phys_mem_room(double cap, double *limit);
 
+/* Whether need bytes fit in what the process's limits leave (always
+ * where none is set), *left and *limit as phys_mem_room gives them. */
+bool phys_mem_fits(double need, double *left, double *limit);
+/* "the N MB the process's memory limit of M MB leaves", for a refusal,
+ * into buf of n bytes. */
+const char *phys_mem_left_text(char *buf, size_t n, double left,
+    double limit);
 /*
  * At every PHYS_ROOM_EVERY-th of count items a reader makes, whether the
  * process's limits leave room for as many more of bytes each: false where

@@ -709,23 +709,22 @@ int
 phys_links_within_room(const struct phys_scene *w, double per_link,
     const char *engine)
 {
-	double limit, room = phys_mem_room(HUGE_VAL, &limit);
 	const struct phys_link *l;
+	double left, limit;
 	size_t i, n = 0;
+	char said[128];
 
-	if (limit == 0)
-		return 0;
 	for (i = 0; i < w->nlinks; i++)
 		n += !w->models[w->links[i].model].is_static;
-	if ((double)n * per_link <= room ||
-	    !(l = moving_link(w, (size_t)(room / per_link))))
+	if (phys_mem_fits((double)n * per_link, &left, &limit) ||
+	    !(l = moving_link(w, (size_t)(left / per_link))))
 		return 0;
 	return phys_failat(PHYS_AT(l->doc, l->node), "link '%s': the %s "
 	    "engine would take about %.0f MB for the world's %zu moving links "
-	    "(%.0f kB each), more than the %.0f MB the process's memory limit "
-	    "of %.0f MB leaves: raise the limit, or run it under ODE or "
-	    "Bullet", l->name, engine, ceil(n * per_link / 1048576), n,
-	    per_link / 1024, floor(room / 1048576), limit / 1048576);
+	    "(%.0f kB each), more than %s: raise the limit, or run it under "
+	    "ODE or Bullet", l->name, engine, ceil(n * per_link / 1048576), n,
+	    per_link / 1024, phys_mem_left_text(said, sizeof said, left,
+	    limit));
 }
 
 long

@@ -3338,11 +3338,12 @@ busiest_collision(const struct mujoco_engine *e, int *n)
 static void
 past_room(char *buf, size_t n, double need, double room, double limit)
 {
+	char said[128];
 	size_t k;
 
 	if (room >= 0 && limit > 0)
-		snprintf(buf, n, ", more than the %.0f MB the process's memory "
-		    "limit of %.0f MB leaves", floor(MB(room)), MB(limit));
+		snprintf(buf, n, ", more than %s", phys_mem_left_text(said,
+		    sizeof said, room, limit));
 	else if (room >= 0)
 		snprintf(buf, n, ", more than the %.0f MB it is given",
 		    MB(MEMORY_BUDGET));

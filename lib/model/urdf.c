@@ -3115,6 +3115,7 @@ write_tree(struct reader *r)
 {
 	const struct u_link *l;
 	double left, limit;
+	char said[128];
 	size_t k;
 	int li;
 
@@ -3126,11 +3127,11 @@ write_tree(struct reader *r)
 		li = r->order[k];
 		l = &r->links[li];
 		if (!phys_mem_room_for_more(k, URDF_LINK_BYTES, &left, &limit))
-			return urdf_fail(r, l->el.line, "link '%s': the process's "
-			    "memory limit of %.0f MB leaves %.0f MB, too little "
-			    "to convert more links (%zu so far): raise the "
-			    "limit, or read fewer", l->name,
-			    limit / 1048576, floor(left / 1048576), k);
+			return urdf_fail(r, l->el.line, "link '%s': %s is too "
+			    "little to convert more links (%zu so far): raise "
+			    "the limit, or read fewer", l->name,
+			    phys_mem_left_text(said, sizeof said, left, limit),
+			    k);
 		warn_lost(r, li);
 		warn_nan(r, li);
 		if (is_world(r, li) || l->body != li)

@@ -2001,14 +2001,14 @@ static int
 within_room(struct phys_doc *d, xmlNodePtr n, size_t count)
 {
 	double left, limit;
+	char said[128];
 
 	if (phys_mem_room_for_more(count, LOAD_LINK_BYTES, &left, &limit))
 		return 0;
-	return phys_failat(PHYS_AT(d, n), "the process's memory limit of %.0f "
-	    "MB leaves %.0f MB, too little to load more links (the world has "
-	    "%zu so far, about 11 kB each, and an engine takes more): raise "
-	    "the limit, or load fewer", limit / 1048576, floor(left / 1048576),
-	    count);
+	return phys_failat(PHYS_AT(d, n), "%s is too little to load more "
+	    "links (the world has %zu so far, about 11 kB each, and an engine "
+	    "takes more): raise the limit, or load fewer",
+	    phys_mem_left_text(said, sizeof said, left, limit), count);
 }
 
 static int
