@@ -863,9 +863,10 @@ as_sphere(const SimTK::ContactGeometry &g)
 
 /* Thrown out of Simbody's reckoning where the step's work has passed
  * its bound (over_budget). Simbody's integrator takes it for a failed
- * evaluation and retries on shorter steps, each thrown again, until it
- * gives up on a step too short, or lets it through: either way e->spent
- * tells it from Simbody's own failures. */
+ * evaluation and retries on shorter steps, each thrown again (by the
+ * joints' forces, before the contacts are tracked), until it gives up
+ * on a step too short, or lets it through: either way e->spent tells
+ * it from Simbody's own failures. */
 struct over_budget_now : std::exception {};
 
 /* A flag set for as long as it lives, however its scope ends. */
@@ -2011,6 +2012,12 @@ public:
 	void calcForce(const State &s, SimTK::Vector_<SpatialVec> &,
 	    SimTK::Vector_<Vec3> &, SimTK::Vector &mobility) const override
 	{
+		/* these forces come before the contacts' (their subsystem
+		 * was made first): a retry of a step whose bound is spent
+		 * ends here, before the tracker finds every contact again
+		 * (eleven cylinders in one spot took 26 s so, not 4) */
+		if (e->spent)
+			throw over_budget_now();
 		tendon_forces(e, s, mobility);
 		for (size_t ji = 0; ji < e->joints.size(); ji++) {
 			const sjoint &sj = e->joints[ji];
