@@ -14,13 +14,31 @@
 
 #include "msg.h"
 
+static double left_under(int r, size_t used, double *limit);
+
+void
+phys_out_of_memory(void)
+{
+	double as = 0, data = 0;
+
+	/* what is mapped is not asked: that may itself want memory */
+	left_under(RLIMIT_AS, 0, &as);
+	left_under(RLIMIT_DATA, 0, &data);
+	if (as > 0 && (data == 0 || as <= data))
+		data = as;
+	if (data > 0)
+		phys_die(PHYS_EXIT_FAIL, "out of memory (the process's memory "
+		    "limit is %.0f MB)", data / 1048576);
+	phys_die(PHYS_EXIT_FAIL, "out of memory");
+}
+
 void *
 phys_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
 	if (!p)
-		phys_die(PHYS_EXIT_FAIL, "out of memory");
+		phys_out_of_memory();
 	return p;
 }
 
@@ -30,7 +48,7 @@ phys_xcalloc(size_t n, size_t size)
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
 	if (!p)
-		phys_die(PHYS_EXIT_FAIL, "out of memory");
+		phys_out_of_memory();
 	return p;
 }
 
@@ -39,7 +57,7 @@ phys_xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p)
-		phys_die(PHYS_EXIT_FAIL, "out of memory");
+		phys_out_of_memory();
 	return p;
 }
 
@@ -204,7 +222,7 @@ block_new(struct phys_arena *a, size_t size)
 		b = malloc(size);
 	}
 	if (!b)
-		phys_die(PHYS_EXIT_FAIL, "out of memory");
+		phys_out_of_memory();
 	b->size = size;
 	return b;
 }

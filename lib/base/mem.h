@@ -5,13 +5,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Checked allocation: out of memory is fatal. */
+/* Checked allocation: out of memory is fatal (phys_out_of_memory). */
 void *phys_xmalloc(size_t n);
 void *phys_xcalloc(size_t n, size_t size);
 void *phys_xrealloc(void *p, size_t n);
 char *phys_xstrdup(const char *s);
 char *phys_xstrndup(const char *s, size_t n);
 char *phys_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* phys_die's "out of memory", with the process's memory limit if set. */
+_Noreturn void phys_out_of_memory(void);
 
 /* Bytes of address space the process maps now, and into *data (unless
  * NULL) those of its data and stack, which RLIMIT_DATA bounds: 0 where

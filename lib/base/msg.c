@@ -393,16 +393,39 @@ phys_recover_count(void)
 	return recovered;
 }
 
+/* What this thread is reading, innermost first (phys_reading_push). */
+static _Thread_local struct phys_reading *reading;
+
 void
-phys_die(int status, const char *fmt, ...)
+phys_reading_push(struct phys_reading *r)
+{
+	r->outer = reading;
+	reading = r;
+}
+
+void
+phys_reading_pop(struct phys_reading *r)
+{
+	reading = r->outer;
+}
+
+/* phys_die's work, at file:line (file NULL: the place reached in what is
+ * being read, if anything is). */
+static _Noreturn void
+vdie(int status, const char *file, long line, const char *fmt, va_list ap)
 {
 	struct phys_recover *r = recover_at;
-	va_list ap;
+
+	if (!file && reading) {
+		file = reading->file;
+		if ((line = reading->where(reading->arg, &file)) <= 0)
+			file = NULL;
+	}
+	/* the readings end here, whatever is done next */
+	reading = NULL;
 
 	if (r) {
-		va_start(ap, fmt);
-		vset_error(NULL, 0, fmt, ap);
-		va_end(ap);
+		vset_error(file, line, fmt, ap);
 		/* the batches the call opened end with it */
 		batch_depth = r->batch_depth;
 		if (batch_depth == 0)
@@ -419,8 +442,15 @@ phys_die(int status, const char *fmt, ...)
 	 * last words with it, and -q would drop them: they go to stderr */
 	warning_sink = NULL;
 	quiet = false;
-	va_start(ap, fmt);
-	vwarn(NULL, 0, fmt, ap);
-	va_end(ap);
+	vwarn(file, line, fmt, ap);
 	exit(status);
+}
+
+void
+phys_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vdie(status, NULL, 0, fmt, ap);
 }

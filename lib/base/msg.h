@@ -72,6 +72,21 @@ void phys_warn_batch_end(void);
  */
 _Noreturn void phys_die(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/*
+ * What this thread is reading: where(arg, &file) gives the line reached
+ * and may change file from the one given (an included file's). phys_die,
+ * memory running out among others, names that place (a URDF of 45,000
+ * links within 150 MB said "out of memory" alone). Readings nest, the
+ * innermost named; push before, pop after; dying ends them all.
+ */
+struct phys_reading {
+	const char *file;
+	long (*where)(const void *arg, const char **file);
+	const void *arg;
+	struct phys_reading *outer;
+};
+void phys_reading_push(struct phys_reading *r);
+void phys_reading_pop(struct phys_reading *r);
 
 /*
  * A recovery point: what an embedder's call into the library arms, so

@@ -1889,7 +1889,7 @@ read_body(struct reader *r, xmlNodePtr n, int parent, phys_pose at,
 	    me + 1);
 	phys_name_table_add(&r->body_names, me);
 	b->parent = parent;
-	b->line = phys_node_where(n);
+	b->line = r->at = phys_node_where(n);
 	b->world = phys_pose_mul(at, local);
 	b->geom0 = r->ngeoms;
 	b->joint0 = r->njoints;
@@ -3508,11 +3508,23 @@ copy_files(struct phys_doc *d, char *const *files, size_t n)
 	d->nfiles = n;
 }
 
+/* Where conversion has reached: the body being read or written, else
+ * the model's root. */
+static long
+reached(const void *reader, const char **file)
+{
+	const struct reader *r = reader;
+
+	*file = phys_doc_file(r->d, r->at);
+	return phys_where_line(r->at);
+}
+
 int
 phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
     const struct phys_urdf_options *o)
 {
 	struct phys_urdf_options quiet = { .quiet = true };
+	struct phys_reading place = { NULL, reached, NULL, NULL };
 	struct reader r;
 	const char *name;
 	int rc;
@@ -3542,11 +3554,15 @@ phys_mjcf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 	out->path = src->path ? phys_xstrdup(src->path) : NULL;
 	if (!owns)	/* the file may be edited (mjcfedit.h) */
 		phys_mjcf_mark(src);
+	r.at = phys_node_where(src->root);
+	place.arg = &r;
+	phys_reading_push(&place);
 	rc = expand_includes(&r, src->root);
 	if (rc == 0)
 		rc = read_top(&r, src->root);
 	if (rc == 0)
 		rc = phys_mjcf_write_sdf(&r, phys_node_line(src->root));
+	phys_reading_pop(&place);
 	if (rc == 0) {
 		out->xml = r.out;
 		r.out = NULL;

@@ -1347,12 +1347,41 @@ name_apart(struct reader *r)
 	free(all.name);
 }
 
+/* What a body's converted elements take, with room to spare: those of a
+ * hinged box took about 8 kB; 45,000 within 300 MB ran out of memory
+ * converted. */
+#define MJCF_BODY_BYTES (10.0 * 1024)
+
+/* Whether the process's memory limits leave room to convert every body,
+ * else a refusal at the first that would not fit. */
+static int
+room_for_bodies(struct reader *r)
+{
+	double left, limit;
+	char said[128];
+	size_t fit;
+
+	if (phys_mem_fits((double)r->nbodies * MJCF_BODY_BYTES, &left, &limit))
+		return 0;
+	fit = (size_t)(left / MJCF_BODY_BYTES);
+	r->at = r->bodies[fit < r->nbodies ? fit : r->nbodies - 1].line;
+	return phys_failat(phys_doc_file(r->d, r->at), phys_where_line(r->at),
+	    "body '%s': %s is too little to convert %zu bodies (some %.0f kB "
+	    "each; %zu fit): raise the limit, or read fewer",
+	    r->bodies[fit < r->nbodies ? fit : r->nbodies - 1].name,
+	    phys_mem_left_text(said, sizeof said, left, limit), r->nbodies,
+	    MJCF_BODY_BYTES / 1024, fit);
+}
+
 int
 phys_mjcf_write_sdf(struct reader *r, long line)
 {
 	xmlNodePtr sdf, model, link, *links;
 	const struct mj_body *b;
 	size_t i;
+
+	if (room_for_bodies(r) < 0)
+		return -1;
 
 	r->out = xmlNewDoc((const xmlChar *)"1.0");
 	/* element and attribute names kept once, as the parser keeps an
@@ -1376,6 +1405,7 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 	links = phys_xcalloc(r->nbodies + 1, sizeof *links);
 	for (i = 0; i < r->nbodies; i++) {
 		b = &r->bodies[i];
+		r->at = b->line;
 		if (fused(r, (int)i))
 			continue;
 		link = links[i] = add(model, "link", NULL, b->line);
@@ -1400,6 +1430,7 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 			    frame_in_holder(r, (int)i));
 	free(links);
 	for (i = 0; i < r->nbodies; i++) {
+		r->at = r->bodies[i].line;
 		write_joints(r, model, &r->bodies[i]);
 		if (holder_of(r, (int)i) >= 0)
 			write_sites(r, model, (int)i, holder_link(r, (int)i),

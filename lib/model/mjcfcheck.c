@@ -68,6 +68,8 @@ struct moving {
 struct checker {
 	phys_mjcf_report fn;
 	void *ctx;
+	const char *file;	/* the element being checked, and its file */
+	xmlNodePtr at;
 	const char *dir;	/* includes are found from here */
 	char **files;		/* the names of the files read, kept */
 	size_t nfiles;
@@ -597,7 +599,7 @@ parse(const char *text, size_t len, const char *name,
 
 	memset(err, 0, sizeof *err);
 	xmlSetStructuredErrorFunc(err, (xmlStructuredErrorFunc)keep_first);
-	doc = xmlReadMemory(tolerated ? tolerated : text, (int)len, name, NULL,
+	doc = phys_xml_read(tolerated ? tolerated : text, len, name,
 	    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	free(tolerated);
@@ -773,6 +775,8 @@ walk(struct checker *ck, const char *file, xmlNodePtr n,
 	xmlNodePtr c;
 	char *v;
 
+	ck->file = file;
+	ck->at = n;
 	if (xmlStrEqual(n->name, (const xmlChar *)"include")) {
 		include(ck, file, n, parent, depth);
 		return;
@@ -933,10 +937,23 @@ check_masses(struct checker *ck)
 	}
 }
 
+/* The element the check has reached. */
+static long
+checking(const void *checker, const char **file)
+{
+	const struct checker *ck = checker;
+
+	if (!ck->at)
+		return 0;
+	*file = ck->file;
+	return xmlGetLineNo(ck->at);
+}
+
 void
 phys_mjcf_check(const char *name, const char *path, const char *text,
     size_t len, phys_mjcf_report fn, void *ctx)
 {
+	struct phys_reading place = { NULL, checking, NULL, NULL };
 	struct checker ck;
 	xmlDocPtr doc;
 	size_t i;
@@ -956,9 +973,13 @@ phys_mjcf_check(const char *name, const char *path, const char *text,
 
 		fn(&f, ctx);
 	} else {
+		place.arg = &ck;
+		phys_reading_push(&place);
 		walk(&ck, name, xmlDocGetRootElement(doc), NULL, 0);
+		ck.at = NULL;
 		check_refs(&ck);
 		check_masses(&ck);
+		phys_reading_pop(&place);
 		xmlFreeDoc(doc);
 	}
 	list_free(&ck.names);

@@ -207,6 +207,7 @@ struct reader {
 	struct phys_doc *d;
 	const struct phys_urdf_options *o;
 	char *model;
+	long at;		/* where the body being read or written is */
 	/* <compiler> */
 	bool degree;
 	char eulerseq[4];

@@ -32,7 +32,7 @@ xml_malloc(size_t n)
 	void *p = was_malloc(n);
 
 	if (!p && phys_may_die())
-		phys_die(PHYS_EXIT_FAIL, "out of memory");
+		phys_out_of_memory();
 	return p;
 }
 
@@ -42,7 +42,7 @@ xml_realloc(void *q, size_t n)
 	void *p = was_realloc(q, n);
 
 	if (!p && phys_may_die())
-		phys_die(PHYS_EXIT_FAIL, "out of memory");
+		phys_out_of_memory();
 	return p;
 }
 
@@ -52,7 +52,7 @@ xml_strdup(const char *s)
 	char *p = was_strdup(s);
 
 	if (!p && phys_may_die())
-		phys_die(PHYS_EXIT_FAIL, "out of memory");
+		phys_out_of_memory();
 	return p;
 }
 
@@ -317,6 +317,32 @@ start_element(void *ctx, const xmlChar *name, const xmlChar *prefix,
 		ctxt->node->psvi = (void *)(intptr_t)ctxt->input->line;
 }
 
+/* The line a parse has reached. */
+static long
+ctxt_line(const void *ctxt, const char **file)
+{
+	const xmlParserCtxt *c = ctxt;
+
+	(void)file;
+	return c->input ? c->input->line : 0;
+}
+
+xmlDocPtr
+phys_xml_read(const char *text, size_t len, const char *name, int opts)
+{
+	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+	struct phys_reading place = { name, ctxt_line, ctxt, NULL };
+	xmlDocPtr doc;
+
+	if (!ctxt || len > INT_MAX)
+		return NULL;
+	phys_reading_push(&place);
+	doc = xmlCtxtReadMemory(ctxt, text, (int)len, name, NULL, opts);
+	phys_reading_pop(&place);
+	xmlFreeParserCtxt(ctxt);
+	return doc;
+}
+
 /*
  * Run libxml2 over d's text: with sax NULL, build d's tree; else call
  * sax's handlers with user. The text is first made what libxml2 reads
@@ -338,6 +364,7 @@ parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 	const xmlError *e;
 	struct first_error first = { NULL, 0, false };
 	struct reader r;
+	struct phys_reading place;
 
 	xmlSetGenericErrorFunc(NULL, quiet_errors);
 	r.p = parsed_text(&t);
@@ -349,6 +376,10 @@ parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 		return phys_failat(name, 0, "out of memory");
 	}
 	xmlSetStructuredErrorFunc(&first, keep_first_fatal);
+	place.file = name;
+	place.where = ctxt_line;
+	place.arg = ctxt;
+	phys_reading_push(&place);
 	if (sax) {
 		*parser = ctxt;
 		xmlCtxtUseOptions(ctxt, opts);
@@ -361,6 +392,7 @@ parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 		    NULL, NULL, opts);
 		ok = d->xml && ctxt->wellFormed;
 	}
+	phys_reading_pop(&place);
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	free(t.copy);
 	e = xmlCtxtGetLastError(ctxt);
@@ -370,7 +402,7 @@ parse_text(struct phys_doc *d, xmlSAXHandler *sax, void *user,
 	if (!ok && (first.no_memory || ctxt->errNo == XML_ERR_NO_MEMORY)) {
 		free(first.message);
 		xmlFreeParserCtxt(ctxt);
-		phys_die(PHYS_EXIT_FAIL, "out of memory");
+		phys_out_of_memory();
 	}
 	if (!ok) {
 		char *msg = first.message ? first.message :

@@ -82,6 +82,11 @@ struct phys_doc {
  * text needs none of it; the caller frees the copy.
  */
 char *phys_xml_tolerated(const char *text, size_t len);
+/* libxml2's xmlReadMemory of len bytes of text called name, with opts,
+ * as a reading (phys_reading_push) of name: memory running out names the
+ * line reached. */
+xmlDocPtr phys_xml_read(const char *text, size_t len, const char *name,
+    int opts);
 int phys_doc_load(struct phys_doc *d, const char *path);
 int phys_doc_load_text(struct phys_doc *d, const char *name, const char *text,
     size_t len);

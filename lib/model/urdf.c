@@ -187,6 +187,7 @@ struct interned {
 struct reader {
 	struct phys_doc *d;	/* the URDF */
 	const struct phys_urdf_options *o;
+	long at;		/* the line of the link being written, else 1 */
 	struct phys_urdf *info;
 	char *robot;
 	struct u_link *links;
@@ -3126,6 +3127,7 @@ write_tree(struct reader *r)
 	for (k = 0; k < r->nlinks; k++) {
 		li = r->order[k];
 		l = &r->links[li];
+		r->at = l->el.line;
 		if (!phys_mem_room_for_more(k, URDF_LINK_BYTES, &left, &limit))
 			return urdf_fail(r, l->el.line, "link '%s': %s is too "
 			    "little to convert more links (%zu so far): raise "
@@ -3470,11 +3472,21 @@ write_model(struct reader *r)
 	return 0;
 }
 
+/* Where conversion has reached, for memory running out (the parse
+ * names its own line while it runs). */
+static long
+reached(const void *reader, const char **file)
+{
+	(void)file;
+	return ((const struct reader *)reader)->at;
+}
+
 int
 phys_urdf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
     const struct phys_urdf_options *o)
 {
 	struct phys_urdf_options quiet = { .quiet = true };
+	struct phys_reading place = { src->name, reached, NULL, NULL };
 	struct reader r;
 	int rc;
 
@@ -3490,9 +3502,13 @@ phys_urdf_convert(struct phys_doc *src, bool owns, struct phys_doc *out,
 	out->urdf_free = info_free;
 	out->name = phys_xstrdup(src->name);
 	out->path = src->path ? phys_xstrdup(src->path) : NULL;
+	r.at = 1;
+	place.arg = &r;
+	phys_reading_push(&place);
 	rc = read_robot(&r);
 	if (rc == 0)
 		rc = write_model(&r);
+	phys_reading_pop(&place);
 	if (r.out && rc == 0) {
 		out->xml = r.out;
 		out->root = xmlDocGetRootElement(r.out);
