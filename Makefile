@@ -148,8 +148,8 @@ CHECK_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || ech
 # files, embed the library, stop runs and read models, which
 # check-sanitized runs against the sanitized build (build/fuzz:
 # AddressSanitizer and UndefinedBehaviorSanitizer). Within check, these
-# paths meet the sanitizers through the fuzz harnesses (sdf, urdf, mesh,
-# terrain, plan, param, state, control, expr, inertia, and the engines
+# paths meet the sanitizers through the fuzz harnesses (sdf, urdf, mjcf,
+# mesh, terrain, plan, param, state, control, expr, inertia, the engines
 # through the public API), each replaying the hostile inputs kept in
 # fuzz/regress first: check builds the sanitized library and harnesses,
 # not the commands.
@@ -192,7 +192,8 @@ CHECK_FUZZ_SECONDS = 3
 FUZZ_TIMEOUT ?= 10
 # the engines' first: replaying its regression inputs takes longest, and
 # the others run beside it
-FUZZERS = engines sdf state control param inertia expr mesh terrain plan urdf
+FUZZERS = engines sdf state control param inertia expr mesh terrain plan urdf \
+	mjcf
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
 FUZZ_HELPERS = fuzz small_world

@@ -2716,40 +2716,33 @@ ode_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 }
 
 /*
- * What ODE held for engines it stopped in: never freed, as ODE may stop
- * again on it, but kept where the process can still reach it, so that
- * it is memory set aside for good rather than a leak (a leak checker,
- * an embedder's included, tells the two apart).
+ * Engines ODE stopped in: never freed, as ODE may stop again on what it
+ * holds, but kept whole where the process can still reach them (ODE's
+ * world and what its geoms read in place: convex hulls, meshes,
+ * heightfields), so that they are memory set aside for good rather than
+ * a leak (a leak checker, an embedder's included, tells the two apart).
  */
-static struct { dWorldID world; dSpaceID space; dJointGroupID contacts; }
-    *left_behind;
+static struct ode_engine **left_behind;
 static size_t nleft_behind;
 
 static void
-leave_ode(const struct ode_engine *e)
+leave_engine(struct ode_engine *e)
 {
 	void *p = realloc(left_behind, (nleft_behind + 1) *
 	    sizeof *left_behind);
 
 	if (!p)
-		return;	/* lost, then: no worse than before */
+		return;	/* lost, then: no worse than freeing it */
 	left_behind = p;
-	left_behind[nleft_behind].world = e->world;
-	left_behind[nleft_behind].space = e->space;
-	left_behind[nleft_behind++].contacts = e->contacts;
+	left_behind[nleft_behind++] = e;
 }
 
-/* ODE's part of an engine, unless ODE stopped in it: then it is left,
- * as ODE may stop again on what it holds. */
+/* ODE's part of an engine ODE did not stop in. */
 static void
 release_ode(struct ode_engine *e)
 {
 	size_t i;
 
-	if (e->broken) {
-		leave_ode(e);
-		return;
-	}
 	{
 		PHYS_ENGINE_TRAP(e->broken = true; return)
 		dJointGroupDestroy(e->contacts);
@@ -2771,7 +2764,12 @@ ode_engine_free(struct ode_engine *e)
 {
 	if (!e)
 		return;
-	release_ode(e);
+	if (!e->broken)
+		release_ode(e);
+	if (e->broken) {	/* before its release, or in it */
+		leave_engine(e);
+		return;
+	}
 	free(e->own_mesh);
 	free(e->own_data);
 	free(e->convex);
