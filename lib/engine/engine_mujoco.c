@@ -3356,6 +3356,57 @@ past_room(char *buf, size_t n, double need, double room, double limit)
 		    "of %.0f MB", MB(limit));
 }
 
+/* The constraint rows a contact of dim takes under cone. */
+static int
+contact_rows(int dim, int cone)
+{
+	return dim == 1 ? 1 : cone == mjCONE_PYRAMIDAL ? 2 * (dim - 1) : dim;
+}
+
+/*
+ * Whether the data would fit in room with one contact a touching pair
+ * (max_contacts 1): those contacts' rows and the joints', the arrays
+ * doubled from their sizes now until they hold them, as grow_data does.
+ * A floor of 100 boxes side by side needs 118 MB so, where the advice to
+ * lower max_contacts within 300 MB helped nothing.
+ */
+static bool
+one_contact_fits(const struct mujoco_engine *e, double room)
+{
+	const mjData *d = e->d;
+	mjModel m;
+	int64_t *keys;
+	size_t i;
+	int pairs = 0;
+	double rows;
+
+	if (!e->m || !d || d->ncon <= 0 || room <= 0)
+		return false;
+	keys = phys_xcalloc((size_t)d->ncon, sizeof *keys);
+	for (i = 0; i < (size_t)d->ncon; i++)
+		keys[i] = phys_pair_key(d->contact[i].geom1,
+		    d->contact[i].geom2, (int64_t)e->m->ngeom) * 8 +
+		    contact_rows(d->contact[i].dim, e->m->opt.cone);
+	phys_keys_sort(keys, (size_t)d->ncon);
+	rows = d->ne + d->nf;
+	for (i = 0; i < (size_t)d->ncon; i++)
+		if (i == 0 || keys[i] / 8 != keys[i - 1] / 8) {
+			pairs++;
+			rows += (double)(keys[i] % 8);
+		}
+	free(keys);
+	m = *e->m;
+	m.nconmax = m.nconmax > 0 ? m.nconmax : 1;
+	m.njmax = m.njmax > 0 ? m.njmax : 1;
+	while (m.nconmax < pairs)
+		m.nconmax *= 2;
+	while (m.njmax < rows)
+		m.njmax *= 2;
+	m.nstack = (int)fmin(2147483647.0, fmax(m.nstack, 4.0 * m.njmax *
+	    (m.nv + 8) + 4.0 * m.nv * m.nv));
+	return data_bytes(&m) <= room;
+}
+
 /*
  * A refusal for want of memory at the run's time: need bytes (0: not
  * known) for what (NULL: the contacts' arrays), past room (past_room).
@@ -3371,6 +3422,10 @@ say_no_room(const struct mujoco_engine *e, const char *what, double need,
 	int n, c = what ? -1 : busiest_collision(e, &n);
 	const char *file;
 	long line = world_line(e, &file);
+	double now;
+	/* where MuJoCo's own allocation failed, what is left now */
+	bool fewer = !what && one_contact_fits(e, room >= 0 ? room :
+	    phys_mem_room(MEMORY_BUDGET, &now));
 
 	snprintf(for_, sizeof for_, "%s", what ? what :
 	    "this world (" DENSE ")");
@@ -3390,9 +3445,9 @@ say_no_room(const struct mujoco_engine *e, const char *what, double need,
 		snprintf(amount, sizeof amount, "ran out of memory for");
 	past_room(past, sizeof past, need, room, limit);
 	return phys_failat(file, line, "%sat t=%.9g, the MuJoCo engine %s "
-	    "%s%s: %s%s", on, e->now, amount, for_, past, what ?
-	    "run it under ODE or Bullet" :
-	    "lower max_contacts, run it under ODE or Bullet",
+	    "%s%s: %s%s", on, e->now, amount, for_, past, fewer ?
+	    "lower max_contacts, run it under ODE or Bullet" :
+	    "run it under ODE or Bullet",
 	    limit > 0 ? ", or raise the limit" : "");
 }
 
