@@ -176,6 +176,23 @@ step_bounded() {
 	[[ "$stderr" != *"degrees of freedom"* ]]
 }
 
+@test "MuJoCo advises a lower max_contacts only where one contact a pair would fit: 125 boxes each 0.2 m inside its neighbours run so" {
+	# 2,272 contacts at t=0 would take 1.4 GB of MuJoCo's dense arrays,
+	# past the 1024 MB a run is given; one a pair fits
+	awk 'BEGIN { print "<?xml version=\"1.0\"?><sdf version=\"1.7\"><world name=\"w\">"
+		print "<physics name=\"m\" type=\"mujoco\"><max_step_size>0.001</max_step_size></physics>"
+		print "<model name=\"ground\"><static>true</static><link name=\"l\"><collision name=\"c\"><geometry><plane><normal>0 0 1</normal><size>10 10</size></plane></geometry></collision></link></model>"
+		for (i = 0; i < 125; i++) printf "<model name=\"b%d\"><pose>%g %g %g 0 0 0</pose><link name=\"l\"><collision name=\"c\"><geometry><box><size>1 1 1</size></box></geometry></collision></link></model>\n", i, 0.8 * (i % 5), 0.8 * (int(i / 5) % 5), 0.5 + 0.8 * int(i / 25)
+		print "</world></sdf>" }' > "$TMP/g.sdf"
+	run --separate-stderr phys-step -q -n 3 "$TMP/g.sdf"
+	assert_failure 1
+	[[ "$stderr" =~ ^phys-step:\ $TMP/g.sdf:[0-9]+:\ collision\ \'b[0-9]+::l::c\':\ at\ t=0,\ the\ MuJoCo\ engine\ would\ need\ [0-9]+\ MB\ for\ this\ world.s\ [0-9]+\ contacts\ .*more\ than\ the\ 1024\ MB\ it\ is\ given:\ lower\ max_contacts,\ run\ it\ under\ ODE\ or\ Bullet$ ]] ||
+	    fail "$stderr"
+	# and so it runs, the boxes pushed apart
+	run -0 phys-step -q -n 3 -s max_contacts=1 -e 3 -i b62::l/pose -i b0::l/pose "$TMP/g.sdf"
+	[ "$(echo "${lines[1]}" | jq '.items["b0::l/pose"].x < 0 and .items["b0::l/pose"].y < 0')" = true ]
+}
+
 @test "MuJoCo's data is held to what the process's memory limit leaves: a floor of 100 boxes is refused at a box's line within 300 MB, and runs without it" {
 	sanitized && skip "the sanitizer reserves more address space than the bound"
 	# MuJoCo's arrays for the floor's contacts grow to 118 MB in its
