@@ -252,8 +252,9 @@ step_bounded() {
 		[[ "$stderr" =~ $re ]] || fail "$e: $stderr"
 		# the line is the named link's model's, the first past the room
 		sed -n "${BASH_REMATCH[1]}p" "$H/many.sdf" | grep -q "<model name=\"m${BASH_REMATCH[2]}\">"
-		[ "${BASH_REMATCH[2]}" -eq $((BASH_REMATCH[6] * 1024 / BASH_REMATCH[5])) ] ||
-		    [ "${BASH_REMATCH[2]}" -eq $((BASH_REMATCH[6] * 1024 / BASH_REMATCH[5] + 1)) ] ||
+		# (the MB said are whole: what is left, rounded down)
+		[ "${BASH_REMATCH[2]}" -ge $((BASH_REMATCH[6] * 1024 / BASH_REMATCH[5])) ] &&
+		    [ "${BASH_REMATCH[2]}" -le $(((BASH_REMATCH[6] + 1) * 1024 / BASH_REMATCH[5] + 1)) ] ||
 		    fail "$e: m${BASH_REMATCH[2]} for ${BASH_REMATCH[6]} MB"
 		[ "${BASH_REMATCH[4]}" -gt "${BASH_REMATCH[6]}" ]
 	done
