@@ -1359,16 +1359,17 @@ room_for_bodies(struct reader *r)
 {
 	double left, limit;
 	char said[128];
+	const struct mj_body *past;
 	size_t fit;
 
 	if (phys_mem_fits((double)r->nbodies * MJCF_BODY_BYTES, &left, &limit))
 		return 0;
 	fit = (size_t)(left / MJCF_BODY_BYTES);
-	r->at = r->bodies[fit < r->nbodies ? fit : r->nbodies - 1].line;
+	past = &r->bodies[fit < r->nbodies ? fit : r->nbodies - 1];
+	r->at = past->line;
 	return phys_failat(phys_doc_file(r->d, r->at), phys_where_line(r->at),
 	    "body '%s': %s is too little to convert %zu bodies (some %.0f kB "
-	    "each; %zu fit): raise the limit, or read fewer",
-	    r->bodies[fit < r->nbodies ? fit : r->nbodies - 1].name,
+	    "each; %zu fit): raise the limit, or read fewer", past->name,
 	    phys_mem_left_text(said, sizeof said, left, limit), r->nbodies,
 	    MJCF_BODY_BYTES / 1024, fit);
 }
@@ -1382,7 +1383,6 @@ phys_mjcf_write_sdf(struct reader *r, long line)
 
 	if (room_for_bodies(r) < 0)
 		return -1;
-
 	r->out = xmlNewDoc((const xmlChar *)"1.0");
 	/* element and attribute names kept once, as the parser keeps an
 	 * SDF file's: a model's thousands of nodes take no copy each */

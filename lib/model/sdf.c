@@ -330,11 +330,11 @@ ctxt_line(const void *ctxt, const char **file)
 xmlDocPtr
 phys_xml_read(const char *text, size_t len, const char *name, int opts)
 {
-	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+	xmlParserCtxtPtr ctxt = len > INT_MAX ? NULL : xmlNewParserCtxt();
 	struct phys_reading place = { name, ctxt_line, ctxt, NULL };
 	xmlDocPtr doc;
 
-	if (!ctxt || len > INT_MAX)
+	if (!ctxt)
 		return NULL;
 	phys_reading_push(&place);
 	doc = xmlCtxtReadMemory(ctxt, text, (int)len, name, NULL, opts);
