@@ -189,6 +189,24 @@ mjcf_bodies() {
 	done
 }
 
+@test "MJCF files including each other tenfold end at the include limit, by phys-sdf check too" {
+	# six levels are a million includes: the check read them all (14 s)
+	local i k
+	for ((i = 0; i < 6; i++)); do
+		{ echo "<mujoco>"
+		  for ((k = 0; k < 10; k++)); do echo "<include file=\"f$((i + 1)).xml\"/>"; done
+		  echo "</mujoco>"; } > "$TMP/f$i.xml"
+	done
+	echo '<mujoco><worldbody><body><geom size=".1"/></body></worldbody></mujoco>' > "$TMP/f6.xml"
+	printf '%s\n' '<mujoco model="m">' '<include file="f0.xml"/>' '</mujoco>' > "$TMP/top.xml"
+	# depth first, the 1,025th include is one of f5.xml's ten
+	run -1 bounded 2 300000 phys-sdf check "$TMP/top.xml"
+	[ "$(jq -s -r 'map(select(.severity == "error")) | .[0] | "\(.file | sub(".*/"; "")):\(.line): \(.message)"' <<< "$output")" = \
+	    "f5.xml:10: more than 1024 includes (does a file include itself?)" ]
+	run -1 bounded 2 300000 phys-step -n 1 "$TMP/top.xml"
+	assert_output "phys-step: $TMP/f5.xml:10: more than 1024 includes (does a file include itself?)"
+}
+
 @test "MJCF keyframes of more values than the bound are refused at the key past it" {
 	# 20,000 keys of 20,000 joints from 1 MB: it once ran past 100 s
 	# and 8 GB

@@ -38,7 +38,6 @@
 #define MJ_MAX_DEPTH	64	/* nested default classes */
 #define MJ_MAX_BODIES	1024	/* nested bodies (a chain, a rope) */
 #define MJ_MAX_COPIES	100000	/* elements <replicate>s make, in all */
-#define MJ_MAX_INCLUDES	1024	/* files included, all told */
 
 static void
 mj_note(struct reader *r, xmlNodePtr n, const char *what)
@@ -468,9 +467,9 @@ expand_includes(struct reader *r, xmlNodePtr parent)
 				return -1;
 			continue;
 		}
-		if (++r->nincludes > MJ_MAX_INCLUDES)
-			return mj_fail(r, n, "%s", "more than 1024 includes "
-			    "(does a file include itself?)");
+		if (++r->nincludes > PHYS_MJCF_MAX_INCLUDES)
+			return mj_fail(r, n, "more than %d includes (does a "
+			    "file include itself?)", PHYS_MJCF_MAX_INCLUDES);
 		if (!(file = own_attr(n, "file")))
 			return mj_fail(r, n, "%s", "<include> has no file");
 		dir = phys_path_dir(r->d->path);

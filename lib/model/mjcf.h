@@ -24,6 +24,10 @@ struct phys_scene;
  */
 #define PHYS_KEY_NS	"urn:phys:mjcf"
 
+/* The most files an MJCF model includes, all told (phys(7), LIMITS): a
+ * file that includes itself, or files that include each other tenfold. */
+#define PHYS_MJCF_MAX_INCLUDES	1024
+
 /* Whether n is an element of phys's own in this namespace, <phys:TAG>. */
 bool phys_mjcf_own(xmlNodePtr n, const char *tag);
 /* Whether element n holds a value the reader derived for other engines

@@ -19,6 +19,7 @@
 #include "base.h"
 #include "file.h"
 #include "mem.h"
+#include "mjcf.h"
 #include "mjcf_schema.h"
 #include "mjcfcheck.h"
 #include "mjcf_pid.h"
@@ -70,6 +71,7 @@ struct checker {
 	void *ctx;
 	const char *file;	/* the element being checked, and its file */
 	xmlNodePtr at;
+	size_t nincludes;	/* files included so far */
 	const char *dir;	/* includes are found from here */
 	char **files;		/* the names of the files read, kept */
 	size_t nfiles;
@@ -640,6 +642,16 @@ include(struct checker *ck, const char *file, xmlNodePtr n,
 	if (depth >= MAX_INCLUDE_DEPTH) {
 		report(ck, file, n, true, NULL, "<include file=\"%s\">: "
 		    "includes nest more than %d deep", f, MAX_INCLUDE_DEPTH);
+		free(f);
+		return;
+	}
+	/* past the bound, said once: files that include each other
+	 * tenfold, six deep, were read a million times (14 s) */
+	if (++ck->nincludes > PHYS_MJCF_MAX_INCLUDES) {
+		if (ck->nincludes == PHYS_MJCF_MAX_INCLUDES + 1)
+			report(ck, file, n, true, NULL, "more than %d includes "
+			    "(does a file include itself?)",
+			    PHYS_MJCF_MAX_INCLUDES);
 		free(f);
 		return;
 	}
