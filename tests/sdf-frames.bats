@@ -427,7 +427,7 @@ SDF
 <collision name="c"><geometry><sphere><radius>0.5</radius></sphere></geometry></collision></link></model>' > "$TMP/w.sdf"
 	run phys-step -n 0 "$TMP/w.sdf"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"w.sdf:5: collision 'm::l::c' is 8.9e+09 m from the origin"* ]]
+	[[ "$output" == *"w.sdf:5: collision 'm::l::c': 8.9e+09 m along z is farther than phys places a body (2.6e+08 m from the origin along each axis)"* ]]
 }
 
 @test "SDF 1.10-1.12 load without a version warning; limits of inf mean no limit" {

@@ -1868,15 +1868,21 @@ collision_in_reach(struct scope *sc, const struct phys_link *l,
     const struct phys_collision *c)
 {
 	phys_vec3 p = phys_pose_mul(l->pose, c->pose).p;
+	double at[3] = { p.x, p.y, p.z };
+	int k;
 
-	if (c->shape == PHYS_GEOM_PLANE || (fabs(p.x) <= PHYS_REACH &&
-	    fabs(p.y) <= PHYS_REACH &&
-	    fabs(p.z) <= PHYS_REACH))
+	if (c->shape == PHYS_GEOM_PLANE)
 		return 0;
-	return phys_failat(PHYS_AT(sc->doc, c->node),
-	    "collision '%s' is %.3g m from the origin; ODE collides "
-	    "geometry only within %.2g m", c->name,
-	    v3_norm(p), PHYS_REACH);
+	/* every engine's bound, the world's profiles being switchable:
+	 * ODE's collision space reaches no farther */
+	for (k = 0; k < 3; k++)
+		if (!(fabs(at[k]) <= PHYS_REACH))
+			return phys_failat(PHYS_AT(sc->doc, c->node),
+			    "collision '%s': %.3g m along %c is farther than "
+			    "phys places a body (%.2g m from the origin along "
+			    "each axis)", c->name, at[k], "xyz"[k],
+			    PHYS_REACH);
+	return 0;
 }
 
 static int
