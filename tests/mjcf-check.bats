@@ -197,6 +197,8 @@ s/name="hip_y"/name="knee"/ ## 37: joint name 'knee' given twice (first at
 s/fullinertia="0.1 0.12 0.14 0.01 0 0"/diaginertia="0.1 0.1 0.3"/ ## 29: <inertial diaginertia="0.1 0.1 0.3">: the moments break the triangle inequality
 s/fullinertia="0.1 0.12 0.14 0.01 0 0"/fullinertia="0.1 0.12 0.14 0.2 0 0"/ ## 29: <inertial fullinertia>: not positive definite
 s/mass="5"/mass="0"/ ## 27: body 'torso' moves (it has joints) and has no mass
+s/density="500"/density="0"/ ## 43: body 'arm' moves (it has joints) and has no mass
+s/mass="2"/mass="0"/ ## 48: body 'box' moves (it has joints) and has no mass
 s/range="-2 0"/range="0 -2"/ ## 37: <joint range="0 -2">: the lower limit must be below the upper
 s|<geom name="hand"|<joint name="loose" type="free"/><geom name="hand"| ## 45: a free joint only on a body of <worldbody> itself
 s|<light name="sun"|<joint name="k"/><light name="sun"| ## 24: <joint> cannot sit in <worldbody>

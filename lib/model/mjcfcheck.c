@@ -50,7 +50,8 @@ struct list {
 /* Where a body's mass may come from: its <inertial>, or its geoms when
  * the compiler computes inertia from geometry. */
 struct mass_source {
-	bool has_inertial, inertial_massless, has_geom;
+	bool has_inertial, inertial_massless;
+	bool has_geom;		/* one that weighs something (weighs) */
 };
 
 /* The welded children whose mass counts for a moving body (MuJoCo lets
@@ -512,15 +513,31 @@ has_joints(xmlNodePtr n)
 	return holds(n, "joint") || holds(n, "freejoint");
 }
 
+/* Whether geom n weighs something as far as its own attributes say: a
+ * mass given, else a density given, is positive (a class's are not
+ * looked at). */
+static bool
+weighs(xmlNodePtr n)
+{
+	double v;
+
+	if (numbers(n, "mass", &v, 1) == 1)
+		return v > 0;
+	return numbers(n, "density", &v, 1) != 1 || v > 0;
+}
+
 static struct mass_source
 mass_source(xmlNodePtr n)
 {
-	struct mass_source s = { false, false, holds(n, "geom") };
+	struct mass_source s = { false, false, false };
 	double d[6], m;
 	xmlNodePtr c;
 	int k;
 
 	for (c = n->children; c; c = c->next) {
+		if (c->type == XML_ELEMENT_NODE &&
+		    xmlStrEqual(c->name, (const xmlChar *)"geom") && weighs(c))
+			s.has_geom = true;
 		if (c->type != XML_ELEMENT_NODE ||
 		    !xmlStrEqual(c->name, (const xmlChar *)"inertial"))
 			continue;
