@@ -205,6 +205,8 @@ s|<light name="sun"|<joint name="k"/><light name="sun"| ## 24: <joint> cannot si
 s/parts.xml/nothere.xml/ ## 9: <include file="nothere.xml">
 s/body2="box"/body2="bx"/ ## 58: body2="bx": no body is so named; did you mean 'box'?
 s/joint="knee" kp/joint="kne" kp/ ## 67: joint="kne": no joint is so named; did you mean 'knee'?
+s/joint="knee" kp/kp/ ## 67: <position>: no joint, tendon, site or body to act on: MuJoCo refuses an actuator without a transmission target
+s|<compiler angle="radian"|& inertiagrouprange="4 5"| ## 43: body 'arm' moves (it has joints) and has no mass
 s/autolimits="true"/autolimits="yes"/ ## 2: <compiler autolimits="yes">: true or false
 s|<include file="parts.xml"/>|&<asset><mesh name="v" vertex="0 0 0 1 0 0 0 1 0"/></asset>| ## 9: mesh 'v': 3 vertices and 0 triangles: 4 vertices or more (as MuJoCo wants)
 s|<include file="parts.xml"/>|&<asset><mesh name="v" vertex="0 0 0 1 0 0 0 1 0 0 0 1" face="0 1 4"/></asset>| ## 9: mesh 'v': face index 4 is not one of the 4 vertices (0 to 3)

@@ -2805,6 +2805,12 @@ read_actuator(struct reader *r, xmlNodePtr n)
 		a.tendon = -1;
 		return pid_actuator(r, n, cls, &a);
 	}
+	if (!jn && !tn && !own_attr(n, "site") &&
+	    !own_attr(n, "jointinparent") && !own_attr(n, "cranksite") &&
+	    !own_attr(n, "body"))
+		return mj_fail(r, n, "<%s>: no joint, tendon, site or body to "
+		    "act on: MuJoCo refuses an actuator without a transmission "
+		    "target", (const char *)n->name);
 	a.line = phys_node_where(n);
 	a.index = r->nu++;
 	a.tendon = -1;

@@ -51,7 +51,9 @@ struct list {
  * the compiler computes inertia from geometry. */
 struct mass_source {
 	bool has_inertial, inertial_massless;
-	bool has_geom;		/* one that weighs something (weighs) */
+	/* bit g: a geom of group g (0 to 30; 31 any other) that weighs
+	 * something (weighs) */
+	unsigned long geom_groups;
 };
 
 /* The welded children whose mass counts for a moving body (MuJoCo lets
@@ -80,6 +82,7 @@ struct checker {
 	struct moving *moving;
 	size_t nmoving;
 	char *inertiafromgeom;	/* the compiler's, as given */
+	unsigned long igroups;	/* its inertiagrouprange, as bits */
 	bool balanceinertia;
 	bool autolimits;	/* a range given limits the joint */
 	bool in_default;
@@ -494,6 +497,23 @@ check_range(struct checker *ck, const char *file, xmlNodePtr n)
 	free(lim);
 }
 
+/* An actuator acts on something: MuJoCo refuses one that names
+ * nothing ("missing transmission target"). */
+static void
+check_transmission(struct checker *ck, const char *file, xmlNodePtr n)
+{
+	static const char *const targets[] = { "joint", "jointinparent",
+		"tendon", "site", "cranksite", "body" };
+	size_t i;
+
+	for (i = 0; i < sizeof targets / sizeof *targets; i++)
+		if (xmlHasProp(n, (const xmlChar *)targets[i]))
+			return;
+	report(ck, file, n, true, NULL, "<%s>: no joint, tendon, site or "
+	    "body to act on: MuJoCo refuses an actuator without a "
+	    "transmission target", n->name);
+}
+
 /* Does element n hold an element named name? */
 static bool
 holds(xmlNodePtr n, const char *name)
@@ -526,18 +546,34 @@ weighs(xmlNodePtr n)
 	return numbers(n, "density", &v, 1) != 1 || v > 0;
 }
 
+/* The groups lo to hi of an inertiagrouprange, as mass_source's bits. */
+static unsigned long
+group_bits(const double r[2])
+{
+	unsigned long bits = 0;
+	int g;
+
+	for (g = 0; g < 32; g++)
+		if (g >= r[0] && g <= r[1] && (g < 31 || r[1] >= 31))
+			bits |= 1ul << g;
+	return bits;
+}
+
 static struct mass_source
 mass_source(xmlNodePtr n)
 {
-	struct mass_source s = { false, false, false };
-	double d[6], m;
+	struct mass_source s = { false, false, 0 };
+	double d[6], m, g;
 	xmlNodePtr c;
 	int k;
 
 	for (c = n->children; c; c = c->next) {
 		if (c->type == XML_ELEMENT_NODE &&
-		    xmlStrEqual(c->name, (const xmlChar *)"geom") && weighs(c))
-			s.has_geom = true;
+		    xmlStrEqual(c->name, (const xmlChar *)"geom") && weighs(c)) {
+			if (numbers(c, "group", &g, 1) != 1)
+				g = 0;
+			s.geom_groups |= 1ul << (g >= 0 && g < 31 ? (int)g : 31);
+		}
 		if (c->type != XML_ELEMENT_NODE ||
 		    !xmlStrEqual(c->name, (const xmlChar *)"inertial"))
 			continue;
@@ -802,6 +838,7 @@ walk(struct checker *ck, const char *file, xmlNodePtr n,
 	bool was = ck->in_default;
 	xmlAttrPtr p;
 	xmlNodePtr c;
+	double range[2];
 	char *v;
 
 	ck->file = file;
@@ -857,6 +894,8 @@ walk(struct checker *ck, const char *file, xmlNodePtr n,
 			free(ck->inertiafromgeom);
 			ck->inertiafromgeom = v;
 		}
+		if (numbers(n, "inertiagrouprange", range, 2) == 2)
+			ck->igroups = group_bits(range);
 		if ((v = attr(n, "balanceinertia")))
 			ck->balanceinertia = strcmp(v, "true") == 0;
 		free(v);
@@ -872,6 +911,9 @@ walk(struct checker *ck, const char *file, xmlNodePtr n,
 		else if (strcmp(e->id, "body") == 0)
 			check_body(ck, file, n, strcmp(parent->id,
 			    "worldbody") == 0);
+		else if (parent && strcmp(parent->id, "actuator") == 0 &&
+		    strcmp(e->id, "plugin") != 0)
+			check_transmission(ck, file, n);
 	}
 	if (!e->free)
 		for (c = n->children; c; c = c->next)
@@ -931,7 +973,7 @@ check_masses(struct checker *ck)
 	const char *ifg = ck->inertiafromgeom ? ck->inertiafromgeom : "auto";
 	struct phys_mjcf_finding f;
 	char msg[512];
-	bool massless;
+	bool massless, has_geom;
 	size_t i;
 	int k;
 
@@ -942,13 +984,14 @@ check_masses(struct checker *ck)
 		for (k = 0; k < mv->nsrc && massless; k++) {
 			const struct mass_source *s = &mv->src[k];
 
+			has_geom = (s->geom_groups & ck->igroups) != 0;
 			if (strcmp(ifg, "true") == 0)
-				massless = !s->has_geom;
+				massless = !has_geom;
 			else if (s->has_inertial)
 				massless = s->inertial_massless;
 			else
 				massless = strcmp(ifg, "false") == 0 ||
-				    !s->has_geom;
+				    !has_geom;
 		}
 		if (!massless)
 			continue;
@@ -990,6 +1033,7 @@ phys_mjcf_check(const char *name, const char *path, const char *text,
 	struct first_error err;
 
 	memset(&ck, 0, sizeof ck);
+	ck.igroups = group_bits((const double[2]){ 0, 5 });	/* MuJoCo's */
 	list_init(&ck.names);
 	list_init(&ck.refs);
 	ck.fn = fn;
