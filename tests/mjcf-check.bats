@@ -210,9 +210,23 @@ s|<compiler angle="radian"|& inertiagrouprange="4 5"| ## 43: body 'arm' moves (i
 s/autolimits="true"/autolimits="yes"/ ## 2: <compiler autolimits="yes">: true or false
 s|<include file="parts.xml"/>|&<asset><mesh name="v" vertex="0 0 0 1 0 0 0 1 0"/></asset>| ## 9: mesh 'v': 3 vertices and 0 triangles: 4 vertices or more (as MuJoCo wants)
 s|<include file="parts.xml"/>|&<asset><mesh name="v" vertex="0 0 0 1 0 0 0 1 0 0 0 1" face="0 1 4"/></asset>| ## 9: mesh 'v': face index 4 is not one of the 4 vertices (0 to 3)
+s|<include file="parts.xml"/>|&<asset><mesh name="v" vertex="0 0 0 1 0 0 0 1 0 0 0 1" face="0 1 2 0 1 3 1 2 3 0 3 2"/></asset><worldbody><body><freejoint/><geom type="mesh" mesh="v"/></body></worldbody>| ## 9: mesh 'v': faces have inconsistent orientation (two run from vertex 0 to vertex 1): MuJoCo refuses it
 s|<include file="parts.xml"/>|&<asset><mesh name="v" vertex="0 0 0 1 0 0 0 1 0 0 0 1 0" face="0 1 2"/></asset>| ## 9: mesh 'v': 13 vertex coordinates: three a vertex
 s|<include file="parts.xml"/>|&<asset><mesh name="v" vertex="0 0 0 1 0 0 0 1 0 0 0 0"/></asset>| ## 9: mesh 'v': the mesh has no convex hull (it is flat
 CASES
+}
+
+@test "a mesh whose faces turn both ways is refused where a geom uses it, as MuJoCo compiles only the meshes its geoms use" {
+	# faces 0 1 2 and 0 1 3 both run from vertex 0 to vertex 1
+	printf '%s\n' '<mujoco model="m"><asset>' \
+	    '<mesh name="v" vertex="0 0 0 1 0 0 0 1 0 0 0 1" face="0 1 2 0 1 3 1 2 3 0 3 2"/>' \
+	    '</asset><worldbody><body pos="0 0 1"><freejoint/><geom size=".1"/></body></worldbody></mujoco>' > "$TMP/unused.xml"
+	mujoco_loads "$TMP/unused.xml"
+	run -0 phys-step -q -n 1 "$TMP/unused.xml"
+	sed 's|<geom size=".1"/>|<geom type="mesh" mesh="v"/>|' "$TMP/unused.xml" > "$TMP/used.xml"
+	! mujoco_loads "$TMP/used.xml" || false
+	run -1 phys-step -q -n 1 "$TMP/used.xml"
+	assert_output "phys-step: $TMP/used.xml:2: mesh 'v': faces have inconsistent orientation (two run from vertex 0 to vertex 1): MuJoCo refuses it"
 }
 
 @test "did-you-mean as JSON, as for SDF: the element, the closest names" {

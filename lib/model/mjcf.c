@@ -559,6 +559,51 @@ float_list(struct reader *r, xmlNodePtr n, const char *name, double **out,
 }
 
 /*
+ * Whether the faces of mesh m (their indices checked) turn one way: no
+ * edge runs from one vertex to another in two of them, those whose
+ * corners coincide included. Else the first such edge goes to m->twice,
+ * for a geom of the mesh to refuse (MuJoCo compiles, and refuses, only
+ * the meshes its geoms use).
+ */
+static void
+find_twice(struct mj_mesh *m)
+{
+	size_t nf = m->nface / 3 * 3;
+	int64_t *edges = phys_xcalloc(nf + 1, sizeof *edges);
+	int64_t nv = (int64_t)(m->nvertex / 3);
+	size_t i, k, ne = 0;
+
+	m->twice[0] = m->twice[1] = -1;
+	for (i = 0; i < nf; i += 3)
+		for (k = 0; k < 3; k++)
+			edges[ne++] = (int64_t)m->face[i + k] * nv +
+			    (int64_t)m->face[i + (k + 1) % 3];
+	phys_keys_sort(edges, ne);
+	for (i = 1; i < ne; i++)
+		if (edges[i] == edges[i - 1]) {
+			m->twice[0] = edges[i] / nv;
+			m->twice[1] = edges[i] % nv;
+			break;
+		}
+	free(edges);
+}
+
+/* Mesh k for a geom: -1 where MuJoCo refuses it compiled. */
+static int
+mesh_compiles(struct reader *r, int k)
+{
+	const struct mj_mesh *m = &r->meshes[k];
+
+	if (m->twice[0] < 0)
+		return 0;
+	return phys_failat(phys_doc_file(r->d, m->line),
+	    phys_where_line(m->line), "mesh '%s': faces have inconsistent "
+	    "orientation (two run from vertex %lld to vertex %lld): MuJoCo "
+	    "refuses it", m->name, (long long)m->twice[0],
+	    (long long)m->twice[1]);
+}
+
+/*
  * A mesh given by its vertices (and faces: none, their convex hull, as
  * MuJoCo makes it), checked now as MuJoCo checks it.
  */
@@ -574,6 +619,7 @@ mesh_lists(struct reader *r, xmlNodePtr n, struct mj_mesh *m)
 	    v3(1, 1, 1));
 	if (!mesh)
 		return mj_fail(r, n, "mesh '%s': %s", m->name, phys_error());
+	find_twice(m);
 	phys_mesh_free(mesh);
 	return 0;
 }
@@ -658,6 +704,7 @@ read_mesh(struct reader *r, xmlNodePtr n, int cls)
 	PHYS_GROW_ONE(r->meshes, r->nmeshes);
 	m = &r->meshes[r->nmeshes++];
 	memset(m, 0, sizeof *m);
+	m->twice[0] = m->twice[1] = -1;
 	m->line = phys_node_where(n);
 	m->name = name ? phys_xstrdup(name) : file ? file_stem(file) :
 	    phys_xstrdup("");
@@ -1038,6 +1085,8 @@ geom_shape(struct reader *r, xmlNodePtr n, int cls, struct mj_geom *g)
 	    mesh)) < 0)
 		return mj_fail(r, n, "%s geom fitted to mesh '%s': no such "
 		    "mesh", types[g->type], mesh);
+	if (g->mesh >= 0 && mesh_compiles(r, g->mesh) < 0)
+		return -1;
 	if ((k = numbers(r, n, cls, "fromto", ft, 6)) < 0)
 		return -1;
 	if (k && mesh)

@@ -985,8 +985,11 @@ check_masses(struct checker *ck)
 			const struct mass_source *s = &mv->src[k];
 
 			has_geom = (s->geom_groups & ck->igroups) != 0;
+			/* with no geom in the groups, MuJoCo keeps the
+			 * <inertial> even so */
 			if (strcmp(ifg, "true") == 0)
-				massless = !has_geom;
+				massless = !has_geom && (!s->has_inertial ||
+				    s->inertial_massless);
 			else if (s->has_inertial)
 				massless = s->inertial_massless;
 			else

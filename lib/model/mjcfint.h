@@ -47,6 +47,8 @@ struct mj_mesh {
 	double *vertex;		/* its attributes' lists (numbers, three a */
 	double *face;		/* vertex, three a triangle), as floats */
 	size_t nvertex, nface;
+	/* an edge two faces run the same way along (-1: none) */
+	long long twice[2];
 	double scale[3];
 	/* refpos and refquat, which MuJoCo 2.2.2 applies to the vertices
 	 * before scale: the pose a geom of the mesh composes with its own
