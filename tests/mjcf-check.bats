@@ -229,6 +229,24 @@ CASES
 	assert_output "phys-step: $TMP/used.xml:2: mesh 'v': faces have inconsistent orientation (two run from vertex 0 to vertex 1): MuJoCo refuses it"
 }
 
+@test "a moving body's mass from geoms counts those in the compiler's inertia groups, and its <inertial> where none is, as MuJoCo compiles it" {
+	printf '%s\n' '<mujoco model="m"><compiler inertiafromgeom="true" inertiagrouprange="1 2"/>' \
+	    '<worldbody><body pos="0 0 1"><joint axis="0 1 0"/>' \
+	    '<inertial pos="0 0 0" mass="2" diaginertia="1 1 1"/>' \
+	    '<geom type="box" size="0.1 0.2 0.3"/></body></worldbody></mujoco>' > "$TMP/g.xml"
+	mujoco_loads "$TMP/g.xml"
+	run -0 phys-sdf check "$TMP/g.xml"
+	no_error
+	sed '/<inertial/d' "$TMP/g.xml" > "$TMP/none.xml"
+	! mujoco_loads "$TMP/none.xml" || false
+	run -1 phys-sdf check "$TMP/none.xml"
+	assert_output --partial '"line":2,"severity":"error","message":"body moves (it has joints) and has no mass'
+	sed 's|<geom type="box"|<geom group="2" type="box"|' "$TMP/none.xml" > "$TMP/in.xml"
+	mujoco_loads "$TMP/in.xml"
+	run -0 phys-sdf check "$TMP/in.xml"
+	no_error
+}
+
 @test "did-you-mean as JSON, as for SDF: the element, the closest names" {
 	good_model
 	fault 's/<flag warmstart/<flags warmstart/; s|</flag>|</flags>|'
