@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "world.h"
 
 char *
 fuzz_text(const uint8_t *data, size_t size)
@@ -41,4 +42,28 @@ fuzz_isolate(void)
 	unsetenv("SDF_PATH");
 	unsetenv("IGN_GAZEBO_RESOURCE_PATH");
 	unsetenv("GZ_SIM_RESOURCE_PATH");
+}
+
+FILE *
+fuzz_sink(void)
+{
+	static FILE *sink;
+
+	if (!sink && !(sink = fopen("/dev/null", "w")))
+		abort();
+	return sink;
+}
+
+int
+fuzz_load(struct phys_scene *w, const char *name, const uint8_t *data,
+    size_t size, bool whole)
+{
+	struct phys_load_options lo;
+
+	phys_load_options_default(&lo);
+	lo.quiet = true;
+	lo.skip_unsupported = true;
+	lo.whole = whole;
+	return phys_doc_load_text(&w->doc, name, (const char *)data, size) ==
+	    0 && phys_world_load_doc(w, &lo) == 0 ? 0 : -1;
 }

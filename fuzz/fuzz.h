@@ -6,7 +6,9 @@
 #ifndef PHYS_FUZZ_H
 #define PHYS_FUZZ_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -26,5 +28,16 @@ void fuzz_file_close(struct fuzz_file *f);
 
 /* Nothing from the machine running the fuzzer: no model paths. */
 void fuzz_isolate(void);
+
+struct phys_scene;
+
+/* /dev/null, for the state lines of the harnesses' runs. */
+FILE *fuzz_sink(void);
+
+/* A world from the input, called name, loaded as the commands load one
+ * (quiet, skipping what an engine cannot run; whole: visuals too): 0,
+ * or -1. The caller frees w either way. */
+int fuzz_load(struct phys_scene *w, const char *name, const uint8_t *data,
+    size_t size, bool whole);
 
 #endif

@@ -14,14 +14,11 @@
 #include "sim.h"
 #include "world.h"
 
-static FILE *sink;
-
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	fuzz_isolate();
-	sink = fopen("/dev/null", "w");
-	return sink ? 0 : -1;
+	return 0;
 }
 
 /* A finding of the check, counted and dropped. */
@@ -35,7 +32,6 @@ found(const struct phys_mjcf_finding *f, void *ctx)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct phys_load_options lo;
 	struct phys_run_options o;
 	struct phys_scene w = { 0 };
 	struct phys_buf b = { 0 };
@@ -43,18 +39,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	phys_mjcf_check("fuzz.xml", NULL, (const char *)data, size, found,
 	    &findings);
-	phys_load_options_default(&lo);
-	lo.quiet = true;
-	lo.skip_unsupported = true;
-	lo.whole = true;
-	if (phys_doc_load_text(&w.doc, "fuzz.xml", (const char *)data,
-	    size) == 0 && phys_world_load_doc(&w, &lo) == 0) {
+	if (fuzz_load(&w, "fuzz.xml", data, size, true) == 0) {
 		(void)phys_massless_models_fill_world(&w);
 		(void)phys_mjcf_write(&w, NULL, 0, NULL, NULL, &b);
 		phys_run_options_default(&o);
 		o.steps = 5;
 		o.skip_unsupported = true;
-		phys_sim_run(&w, &o, sink);
+		phys_sim_run(&w, &o, fuzz_sink());
 	}
 	phys_buf_free(&b);
 	phys_world_free(&w);

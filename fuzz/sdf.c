@@ -32,7 +32,6 @@ list_one(struct phys_scene *w, const struct phys_ref *r, void *ctx)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct phys_load_options lo;
 	struct phys_scene w = { 0 };
 	struct phys_buf b = { 0 };
 	struct phys_value v;
@@ -40,11 +39,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len;
 	char *text, *mass;
 
-	phys_load_options_default(&lo);
-	lo.quiet = true;
-	lo.skip_unsupported = true;
-	if (phys_doc_load_text(&w.doc, "fuzz.sdf", (const char *)data, size) == 0 &&
-	    phys_world_load_doc(&w, &lo) == 0) {
+	if (fuzz_load(&w, "fuzz.sdf", data, size, false) == 0) {
 		phys_ref_each(&w, "*", -1, list_one, &b);
 		if (phys_ref_resolve(&w, "gravity", w.start, &r) == 0 &&
 		    phys_value_parse(r.p, "0 0 -1.62", &v) == 0) {

@@ -13,14 +13,11 @@
 #include "sim.h"
 #include "world.h"
 
-static FILE *sink;
-
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	fuzz_isolate();
-	sink = fopen("/dev/null", "w");
-	return sink ? 0 : -1;
+	return 0;
 }
 
 /* Each parameter's line, built and dropped. */
@@ -37,21 +34,16 @@ list_one(struct phys_scene *w, const struct phys_ref *r, void *ctx)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct phys_load_options lo;
 	struct phys_run_options o;
 	struct phys_scene w = { 0 };
 	struct phys_buf b = { 0 };
 
-	phys_load_options_default(&lo);
-	lo.quiet = true;
-	lo.skip_unsupported = true;
-	if (phys_doc_load_text(&w.doc, "fuzz.urdf", (const char *)data,
-	    size) == 0 && phys_world_load_doc(&w, &lo) == 0) {
+	if (fuzz_load(&w, "fuzz.urdf", data, size, false) == 0) {
 		phys_ref_each(&w, "*", -1, list_one, &b);
 		phys_run_options_default(&o);
 		o.steps = 5;
 		o.skip_unsupported = true;
-		phys_sim_run(&w, &o, sink);
+		phys_sim_run(&w, &o, fuzz_sink());
 	}
 	phys_buf_free(&b);
 	phys_world_free(&w);

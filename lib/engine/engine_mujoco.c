@@ -3382,17 +3382,20 @@ one_contact_fits(const struct mujoco_engine *e, double room)
 
 	if (!e->m || !d || d->ncon <= 0 || room <= 0)
 		return false;
+	/* each contact as its pair's key, its rows (at most 10, a
+	 * pyramid of condim 6) in the low digits: sorted, a pair's
+	 * contacts stand together */
 	keys = phys_xcalloc((size_t)d->ncon, sizeof *keys);
 	for (i = 0; i < (size_t)d->ncon; i++)
 		keys[i] = phys_pair_key(d->contact[i].geom1,
-		    d->contact[i].geom2, (int64_t)e->m->ngeom) * 8 +
+		    d->contact[i].geom2, (int64_t)e->m->ngeom) * 16 +
 		    contact_rows(d->contact[i].dim, e->m->opt.cone);
 	phys_keys_sort(keys, (size_t)d->ncon);
 	rows = d->ne + d->nf;
 	for (i = 0; i < (size_t)d->ncon; i++)
-		if (i == 0 || keys[i] / 8 != keys[i - 1] / 8) {
+		if (i == 0 || keys[i] / 16 != keys[i - 1] / 16) {
 			pairs++;
-			rows += (double)(keys[i] % 8);
+			rows += (double)(keys[i] % 16);
 		}
 	free(keys);
 	m = *e->m;
