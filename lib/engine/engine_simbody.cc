@@ -98,6 +98,13 @@ const size_t MAX_TRIANGLES = 100000;
  * whose world left it about 130 MB, and ran out of memory at 3,500 (40 kB
  * a link). */
 const double LINK_BYTES = 36.0 * 1024;
+/* A stop's ringing, in radians, an explicit integrator follows in one
+ * step (Runge-Kutta-Merson's limit on an undamped oscillator); the most
+ * of its steps a phys step at a stop is said to take, and the ringing
+ * within one phys step past which a stop is held (hold_stops). */
+const double RKM_STABLE = 2.8;
+const int SLOW_STEPS = 10;
+const double HOLD_RADIANS = SLOW_STEPS * RKM_STABLE;
 /* Processor time a triangle in contact costs, s per simulated second, as
  * measured on a cube of 6,912 triangles resting on a plane (1 ms) and on
  * another such cube (20 ms); a mesh that would cost a second a simulated
@@ -163,6 +170,8 @@ struct sjoint {
 	int ncoords = 0;		/* coordinates phys reports and drives */
 	double lead = 0;		/* screws: travel per radian */
 	double ratio = 0;		/* gearboxes: as made */
+	bool coupled = false;		/* a mimic's or a gearbox's */
+	bool holds = false;		/* its stop is held by a lock */
 	phys_pose in_child = PHYS_POSE_IDENTITY;	/* joint frame, child link */
 	phys_pose in_parent = PHYS_POSE_IDENTITY;	/* joint frame, parent link */
 	SimTK::ConstraintIndex weld;	/* a fixed joint closing a loop */
@@ -289,6 +298,9 @@ struct simbody_engine {
 	 * (rad/s) and that link's moment about the axis */
 	int ringing = -1, ringing_axis = 0;
 	double ringing_rate = 0, ringing_inertia = 0;
+	/* per joint: its child link's moment about its axis (its mass on a
+	 * slide) as loaded, where its stop may be held (hold_stops) */
+	std::vector<double> stop_inertia;
 	/* The run's welds: the child link's frame in the parent's body
 	 * frame (Ground's for a static parent), a weld constraint each time
 	 * the system is made. */
@@ -321,6 +333,7 @@ vals(const struct simbody_engine *e, phys_scope s, int idx)
 }
 
 void settle(const simbody_engine *e);
+bool may_hold(const simbody_engine *e, int ji);
 
 /* The state, with what the run set fitted into it. */
 const State &
@@ -1827,6 +1840,9 @@ make_mimic(simbody_engine *e, model &m, int ji)
 		q.push_back(SimTK::MobilizerQIndex(axis_coord(
 		    &e->w->joints[li], 0)));
 	}
+	e->joints[(size_t)ji].coupled = true;
+	for (int i = 0; i < n; i++)
+		e->joints[(size_t)mm->lead[i].joint].coupled = true;
 	SimTK::Constraint::CoordinateCoupler(m.matter,
 	    new SimTK::Function::Linear(coef), bodies, q);
 	return 0;
@@ -1879,6 +1895,8 @@ make_gearbox(simbody_engine *e, model &m, int ji)
 		    "each held to the reference body by a revolute joint "
 		    "along the gearbox's axis");
 	e->joints[(size_t)ji].ratio = ratio;
+	e->joints[(size_t)r[0]].coupled = e->joints[(size_t)r[1]].coupled =
+	    true;
 	/* ratio * turn1 + turn2 = 0 */
 	SimTK::Vector coef(3);
 	coef[0] = ratio * sign[0], coef[1] = sign[1], coef[2] = 0;
@@ -1923,7 +1941,10 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 		f += sj.lead * phys_joint_spring_damper(v, 1, sj.lead * q,
 		    sj.lead * u);
 	f += coulomb(fric, u, vt);
-	/* Simbody's linear stop: k x (1 + d qdot), never pulling. */
+	/* Simbody's linear stop: k x (1 + d qdot), never pulling; none
+	 * where a lock holds the joint on it (hold_stops) */
+	if (sj.holds && b.isLocked(s))
+		return f;
 	if (phys_has_upper(hi) && q > hi)
 		f += fmin(0, -stiff * (q - hi) * (1 + diss * u));
 	if (phys_has_lower(lo) && q < lo)
@@ -2527,6 +2548,16 @@ fit_state(const simbody_engine *e, State &s)
 	}
 }
 
+/* Unlock the joints held on their stops (hold_stops) in s: the run
+ * sets their links where it wants them. */
+void
+release_stops(const simbody_engine *e, State &s)
+{
+	for (const sjoint &sj : e->joints)
+		if (sj.holds && mobod(e, sj.mobod).isLocked(s))
+			mobod(e, sj.mobod).unlock(s);
+}
+
 /* The state as the run set it, handed to the integrator. */
 void
 settle(const simbody_engine *e)
@@ -2535,6 +2566,7 @@ settle(const simbody_engine *e)
 		return;
 	State s = e->m->integ->getState();
 	if (e->has_pending) {
+		release_stops(e, s);
 		fit_state(e, s);
 		e->pend.assign(e->pend.size(), pending());
 		e->has_pending = false;
@@ -2706,9 +2738,13 @@ find_stiffest(simbody_engine *e)
 	e->stiffest_tau = HUGE_VAL;
 	e->ringing = -1;
 	e->ringing_rate = 0;
+	e->stop_inertia.assign(e->joints.size(), 0);
 	for (size_t ji = 0; ji < e->joints.size(); ji++) {
 		j = &e->w->joints[ji];
 		bool ball = j->type == PHYS_JOINT_BALL;
+
+		if (may_hold(e, (int)ji))
+			e->stop_inertia[ji] = axis_inertia(e->w, j, 0);
 
 		if (!e->joints[ji].mobilizer || j->child < 0 ||
 		    (e->joints[ji].ncoords > 2 && !ball))
@@ -2727,6 +2763,9 @@ find_stiffest(simbody_engine *e)
 				e->stiffest = (int)ji;
 			}
 			w = sqrt(a.limit_stiffness / in);
+			/* a stop that rings so is held (hold_stops) */
+			if (may_hold(e, (int)ji) && w * e->step >= HOLD_RADIANS)
+				continue;
 			if (phys_axis_limited(&a) && w > e->ringing_rate) {
 				e->ringing = (int)ji, e->ringing_axis = k;
 				e->ringing_rate = w, e->ringing_inertia = in;
@@ -2768,9 +2807,6 @@ say_stiffest(const simbody_engine *e)
  * Simbody's, with a stiffness that takes SLOW_STEPS and how far the
  * joint's effort pushes past the stop at it.
  */
-#define SLOW_STEPS	10
-#define RKM_STABLE	2.8	/* radians of the oscillation per step */
-
 static void
 say_stiffest_stop(const simbody_engine *e)
 {
@@ -3045,6 +3081,116 @@ over_budget(const struct simbody_engine *e, double t0, int taken)
 	return 0;
 }
 
+/*
+ * Stiff stops held by locks. A stop of SDF's default stiffness (1e8) on
+ * a leg's 1e-3 kg m^2 rings at 3e5 rad/s while the leg rests on it, and
+ * Simbody's explicit integrator follows that ringing at about 110 of its
+ * steps a millisecond (say_stiffest_stop): the shipped quadruped lying on
+ * its folded legs took 15 s of processor time a simulated second. Where
+ * a stop rings more than HOLD_RADIANS in one of phys's steps, a joint
+ * found past it at a step's start with less motion than the stop's
+ * spring holds there (I u^2 < k x^2: resting on it, not striking it) is
+ * locked at the limit, and unlocked at the first step's start where the
+ * lock pulls rather than pushes, or the stop has gone: the spring still
+ * takes each strike, and the lock the resting that rang. Locked where
+ * it was, within the spring, the joint kept the spring's turn and sprang
+ * off with it when released (4e-3 rad off the closed form of an arm
+ * pulled off its stop, 1e-5 locked at the limit).
+ */
+
+/* A joint whose stop may be held: one coordinate of its own, coupled to
+ * no other. */
+bool
+may_hold(const simbody_engine *e, int ji)
+{
+	const sjoint &sj = e->joints[(size_t)ji];
+	int type = e->w->joints[ji].type;
+
+	return sj.mobilizer && sj.ncoords == 1 && !sj.coupled &&
+	    e->w->joints[ji].child >= 0 && (type == PHYS_JOINT_REVOLUTE ||
+	    type == PHYS_JOINT_PRISMATIC);
+}
+
+/* Past which of its stops joint ji is at q, if one that rings too fast
+ * to follow: +1 its upper, -1 its lower, 0 neither. */
+int
+stop_at(const simbody_engine *e, int ji, double q, bool held,
+    double *depth, double *rate)
+{
+	struct phys_axis_values a = phys_joint_axis_values(vals(e,
+	    PHYS_S_JOINT, ji), 0);
+	double in = e->stop_inertia[(size_t)ji];
+
+	if (!(in > 0) || !(a.limit_stiffness > 0))
+		return 0;
+	*rate = sqrt(a.limit_stiffness / in);
+	if (*rate * e->step < HOLD_RADIANS)
+		return 0;
+	/* a held joint is at its stop, not past it */
+	if (phys_has_upper(a.upper) && (q > a.upper || (held &&
+	    q == a.upper)))
+		return *depth = q - a.upper, 1;
+	if (phys_has_lower(a.lower) && (q < a.lower || (held &&
+	    q == a.lower)))
+		return *depth = a.lower - q, -1;
+	return 0;
+}
+
+/* The force of the lock that holds joint ji on its stop, if one does,
+ * at state s. */
+double
+held_force(const simbody_engine *e, const State &s, int ji)
+{
+	const sjoint &sj = e->joints[(size_t)ji];
+	const MobilizedBody &b = mobod(e, sj.mobod);
+	SimTK::Vector tau;
+
+	if (!sj.holds || !b.isLocked(s))
+		return 0;
+	e->m->sys.realize(s, SimTK::Stage::Acceleration);
+	e->m->matter.findMotionForces(s, tau);
+	/* Simbody's multiplier: the lock's force negated */
+	return -tau[b.getFirstUIndex(s)];
+}
+
+void
+hold_stops(simbody_engine *e)
+{
+	const State &now = e->m->integ->getState();
+	struct hold { int joint; bool lock; double at; };
+	std::vector<hold> change;
+
+	for (size_t ji = 0; ji < e->stop_inertia.size(); ji++) {
+		if (!(e->stop_inertia[ji] > 0))
+			continue;
+		const MobilizedBody &b = mobod(e, e->joints[ji].mobod);
+		double q = b.getOneQ(now, 0), u = b.getOneU(now, 0);
+		double depth = 0, rate = 0;
+		bool held = e->joints[ji].holds && b.isLocked(now);
+		int side = stop_at(e, (int)ji, q, held, &depth, &rate);
+
+		if (held) {
+			if (side == 0 || held_force(e, now, (int)ji) * side > 0)
+				change.push_back({ (int)ji, false, 0 });
+		} else if (side != 0 && fabs(u) < rate * depth)
+			change.push_back({ (int)ji, true, q - side * depth });
+	}
+	if (change.empty())
+		return;
+	State s = now;
+	for (auto &c : change) {
+		sjoint &sj = e->joints[(size_t)c.joint];
+		const MobilizedBody &b = mobod(e, sj.mobod);
+
+		sj.holds = c.lock;
+		if (c.lock)
+			b.lockAt(s, c.at);
+		else
+			b.unlock(s);
+	}
+	e->m->integ->initialize(s);
+}
+
 static int
 simbody_engine_step(struct simbody_engine *e, double t0, double t1)
 {
@@ -3068,6 +3214,7 @@ simbody_engine_step(struct simbody_engine *e, double t0, double t1)
 			e->m->integ->reinitialize(SimTK::Stage::Dynamics, false);
 			e->commands_changed = false;
 		}
+		hold_stops(e);
 		while (e->m->integ->getTime() < t1) {
 			auto why = e->m->integ->stepTo(t1);
 
@@ -3295,7 +3442,8 @@ simbody_engine_joint_effort(const struct simbody_engine *e, int ji,
 	eff[0] = eff[1] = 0;
 	if (!sj.mobilizer || sj.ncoords == 0)
 		return 0;
-	eff[0] = joint_force(e, state(e), ji, 0);
+	eff[0] = joint_force(e, state(e), ji, 0) + held_force(e, state(e),
+	    ji);
 	if (j->type == PHYS_JOINT_SCREW)
 		eff[1] = sj.lead != 0 ? eff[0] / sj.lead : 0;
 	else if (sj.ncoords == 2)
