@@ -804,6 +804,21 @@ URDF
 	    -i 'arm::elbow/position' -i 'arm::elbow/effort' "$TMP/arm.urdf"
 	tail -1 <<<"$output" | jq -e '.items["arm::elbow/position"][0] == 0'
 	near "$(tail -1 <<<"$output" | jq '.items["arm::elbow/effort"][0]')" -0.049 1e-12
+	# a slide's stop alike: a car of 10 g dropped 0.1 m onto its lower
+	# stop (settled by a dissipation of 100) rests at it, held by m g
+	cat > "$TMP/slide.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><gravity>0 0 -9.8</gravity>
+<physics name="simbody" type="simbody"><max_step_size>0.001</max_step_size></physics>
+<model name="m"><link name="car"><pose>0 0 1 0 0 0</pose>
+<inertial><mass>0.01</mass><inertia><ixx>1e-6</ixx><iyy>1e-6</iyy><izz>1e-6</izz></inertia></inertial></link>
+<joint name="s" type="prismatic"><parent>world</parent><child>car</child>
+<axis><xyz>0 0 1</xyz><limit><lower>-0.1</lower><upper>0.1</upper><dissipation>100</dissipation></limit></axis></joint>
+</model></world></sdf>
+SDF
+	run -0 phys-step -q -t 1 -r 1 -i 'm::s/position' -i 'm::s/effort' "$TMP/slide.sdf"
+	tail -1 <<<"$output" | jq -e '.items["m::s/position"][0] == -0.1'
+	near "$(tail -1 <<<"$output" | jq '.items["m::s/effort"][0]')" 0.098 1e-12
 	# a stop soft enough to follow is a spring: the arm rests past it by
 	# m g L / k
 	run --separate-stderr phys-step -p simbody -t 1 -r 1 -s simbody.accuracy=1e-7 \
