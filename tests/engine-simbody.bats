@@ -804,6 +804,14 @@ URDF
 	    -i 'arm::elbow/position' -i 'arm::elbow/effort' "$TMP/arm.urdf"
 	tail -1 <<<"$output" | jq -e '.items["arm::elbow/position"][0] == 0'
 	near "$(tail -1 <<<"$output" | jq '.items["arm::elbow/effort"][0]')" -0.049 1e-12
+	# the stop moved under it (upper -0.2 from t = 0.5 s): released, the
+	# spring takes it there, where it is held by m g L cos 0.2
+	echo '{"t":0.5,"name":"arm::elbow/axis.limit.upper","value":-0.2}' > "$TMP/move.ctl"
+	run -0 phys-step -q -p simbody -t 0.6 -r 10 -c "$TMP/move.ctl" \
+	    -i 'arm::elbow/position' -i 'arm::elbow/effort' "$TMP/arm.urdf"
+	tail -1 <<<"$output" | jq -e '.items["arm::elbow/position"][0] == -0.2'
+	near "$(tail -1 <<<"$output" | jq '.items["arm::elbow/effort"][0]')" \
+	    "$(awk 'BEGIN { printf "%.15f", -0.049 * cos(0.2) }')" 1e-12
 	# a slide's stop alike: a car of 10 g dropped 0.1 m onto its lower
 	# stop (settled by a dissipation of 100) rests at it, held by m g
 	cat > "$TMP/slide.sdf" <<'SDF'

@@ -3126,12 +3126,11 @@ stop_at(const simbody_engine *e, int ji, double q, bool held,
 	*rate = sqrt(a.limit_stiffness / in);
 	if (*rate * e->step < HOLD_RADIANS)
 		return 0;
-	/* a held joint is at its stop, not past it */
-	if (phys_has_upper(a.upper) && (q > a.upper || (held &&
-	    q == a.upper)))
+	/* a held joint is at its stop, not past it (past it, the stop has
+	 * moved, and its spring takes the joint back) */
+	if (phys_has_upper(a.upper) && (held ? q == a.upper : q > a.upper))
 		return *depth = q - a.upper, 1;
-	if (phys_has_lower(a.lower) && (q < a.lower || (held &&
-	    q == a.lower)))
+	if (phys_has_lower(a.lower) && (held ? q == a.lower : q < a.lower))
 		return *depth = a.lower - q, -1;
 	return 0;
 }
