@@ -309,7 +309,7 @@ findings() {
 	# inertia_show.sdf's wheel, and nothing else
 	run -1 phys-sdf check "$WORLDS/inertia_show.sdf"
 	[ "$(jq -r 'select(.severity == "error") | .message' <<< "$output")" = \
-	    "link 'wheel::link': triangle inequality broken: I1 + I2 < I3 (0.002 + 0.002 < 0.0113)" ]
+	    "link 'wheel::link': triangle inequality broken: I1 + I2 < I3 (0.002 + 0.002 < 0.0113); libsdformat finds it invalid too, and refuses the file" ]
 	# bad_inertia.sdf's broken link, and nothing else.
 	run -1 phys-sdf check "$WORLDS/bad_inertia.sdf"
 	assert_equal "$(jq -c '[select(.severity == "error") | .message |

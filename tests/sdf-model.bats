@@ -435,3 +435,51 @@ xyz_at() {
 	agrees_with_libsdformat "$TMP/models/wrap/model.sdf"
 	agrees_with_libsdformat "$TMP/printed.sdf"
 }
+
+# A link's inertia libsdformat finds invalid ("has invalid inertia") makes
+# it refuse the file: gz-math's rule, its tolerance 10 machine epsilons of
+# half the trace, the principal moments its diagonal where the products
+# are within 1e-6 of it. phys says so where the rule fails by more than
+# rounding (1e-12 of half the trace), with its own verdict: an error for
+# a tensor no body has, a warning for one within phys's 1e-9 and past
+# libsdformat's; never where libsdformat takes it (no inertia at all,
+# which phys runs with a stand-in).
+@test "a link's inertia libsdformat refuses is said to be refused, and one it takes is not, case by case as the oracle loads them" {
+	local c name mass ixx iyy izz ixy said
+	for c in "broken 1 1 1 3 0 refuses" "edge 1 1 1 2.0000000001 0 warns" \
+	    "rounding 1 1 1 2.0000000000000004 0 -" "none 1 0 0 0 0 -" \
+	    "product 1 1 1 1 2 refuses" "tiny 1 1 1 2 1e-7 -"; do
+		set -- $c
+		name=$1 mass=$2 ixx=$3 iyy=$4 izz=$5 ixy=$6 said=$7
+		cat > "$TMP/$name.sdf" <<SDF
+<?xml version="1.0"?>
+<sdf version="1.9"><world name="w"><model name="m"><link name="a">
+<inertial><mass>$mass</mass><inertia><ixx>$ixx</ixx><iyy>$iyy</iyy><izz>$izz</izz><ixy>$ixy</ixy></inertia></inertial>
+</link></model></world></sdf>
+SDF
+		phys-sdf check "$TMP/$name.sdf" > "$TMP/said" || true
+		case $said in
+		refuses)
+			grep -q '"severity":"error","message":"link '"'m::a'"': .*; libsdformat finds it invalid too, and refuses the file"' "$TMP/said" || fail "$name: $(cat "$TMP/said")" ;;
+		warns)
+			grep -q '"severity":"warning","message":"link '"'m::a'"': its principal moments 1, 1, 2.0000000001 break the triangle inequality by more than rounding, which libsdformat finds invalid, and refuses the file; phys takes them, within 1e-09 of the largest"' "$TMP/said" || fail "$name: $(cat "$TMP/said")" ;;
+		-)
+			! grep -q libsdformat "$TMP/said" || fail "$name: $(cat "$TMP/said")" ;;
+		esac
+		if [ -x "$BATS_FILE_TMPDIR/oracle" ]; then
+			if "$BATS_FILE_TMPDIR/oracle" "$TMP/$name.sdf" > /dev/null 2> "$TMP/err"; then
+				[ "$said" = - ] || fail "$name: libsdformat loads it"
+			else
+				grep -q "has invalid inertia" "$TMP/err"
+				[ "$said" != - ] || fail "$name: libsdformat refuses it"
+			fi
+		fi
+	done
+	# a run says it with its warning on the inertia
+	run -0 --separate-stderr phys-step -n 1 "$TMP/broken.sdf"
+	[[ $stderr == *"broken.sdf:3: link 'm::a': inertia triangle inequality broken: I1 + I2 < I3 (1 + 1 < 3): no rigid body has it; run as written (phys-inertia fix repairs it); libsdformat finds it invalid too, and refuses the file"* ]] || fail "$stderr"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/edge.sdf"
+	[[ $stderr == *"edge.sdf:3: link 'm::a': its principal moments 1, 1, 2.0000000001 break"* ]] || fail "$stderr"
+	run -0 --separate-stderr phys-step -n 1 "$TMP/tiny.sdf"
+	[[ $stderr != *libsdformat* ]]
+}

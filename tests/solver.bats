@@ -317,7 +317,7 @@ weld_carries() {
 SDF
 	# principal moments of [[1 2 0] [2 1 0] [0 0 1]]: -1, 1, 3
 	run --separate-stderr phys-step -s ode.solver.type=quick -n 1 "$TMP/np.sdf"
-	[[ "$stderr" == *"np.sdf:3: link 'm::l': inertia not positive definite: principal moments -1, 1, 3 "*"(ODE's quick solver may not converge on it: -s ode.solver.type=world solves it exactly)" ]]
+	[[ "$stderr" == *"np.sdf:3: link 'm::l': inertia not positive definite: principal moments -1, 1, 3 "*"(ODE's quick solver may not converge on it: -s ode.solver.type=world solves it exactly); libsdformat finds it invalid too, and refuses the file" ]]
 	run --separate-stderr phys-step -s ode.solver.type=world -n 1 "$TMP/np.sdf"
 	[[ "$stderr" == *"np.sdf:3: link 'm::l': inertia not positive definite: principal moments -1, 1, 3 "* ]]
 	[[ "$stderr" != *"quick solver"* ]]

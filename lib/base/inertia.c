@@ -602,6 +602,30 @@ phys_inertia_validate(const phys_inertia *in, struct phys_inertia_verdict *vp)
 	return v.fault;
 }
 
+bool
+phys_inertia_sdformat_refuses(const phys_inertia *in)
+{
+	const phys_mat3 *I = &in->I;
+	double d[3] = { I->m[0][0], I->m[1][1], I->m[2][2] }, mo[3], big;
+	double h = 0.5 * fabs(d[0] + d[1] + d[2]), e = PHYS_SDFORMAT_SURE * h;
+	phys_mat3 R;
+	int k;
+
+	if (in->mass < 0 || d[0] < -e || d[0] * d[1] - I->m[0][1] *
+	    I->m[0][1] < -e * h || det3(*I) < -e * h * h)
+		return true;
+	big = fmax(d[0], fmax(d[1], d[2])) * 1e-6;
+	if (fabs(I->m[0][1]) <= big && fabs(I->m[0][2]) <= big &&
+	    fabs(I->m[1][2]) <= big)
+		memcpy(mo, d, sizeof mo);
+	else if (phys_inertia_principal(*I, mo, &R) < 0)
+		return false;	/* not finite: phys's own refusal says it */
+	for (k = 0; k < 3; k++)
+		if (mo[k] < -e || mo[k] + mo[(k + 1) % 3] + e < mo[(k + 2) % 3])
+			return true;
+	return false;
+}
+
 int
 phys_inertia_box_equivalent(const phys_inertia *in, phys_vec3 *size,
     phys_mat3 *R)

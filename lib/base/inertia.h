@@ -129,6 +129,23 @@ enum phys_inertia_fault phys_inertia_validate(const phys_inertia *in,
     struct phys_inertia_verdict *v);
 
 /*
+ * Whether libsdformat surely refuses a link of this inertia ("has invalid
+ * inertia", the file not loaded): gz-math's rule fails by more than any
+ * rounding could explain. The rule: the mass is not negative, the
+ * tensor's leading minors are not below, nor are its principal moments
+ * (its diagonal where every product is within 1e-6 of the largest
+ * diagonal element), nor does a moment exceed the other two's sum by
+ * more than, 10 machine epsilons of half the trace. Its eigenvalues are
+ * not phys's to the last bits: a rod's least moment, 0 written, comes out
+ * at some 1e-15 of the trace either side of 0, and either side of the
+ * rule. Refused here: failing by more than PHYS_SDFORMAT_SURE of half the
+ * trace (in its units for the minors). Far stricter than
+ * phys_inertia_validate at the triangle's edge, looser at zero.
+ */
+#define PHYS_SDFORMAT_SURE 1e-12
+bool phys_inertia_sdformat_refuses(const phys_inertia *in);
+
+/*
  * The box of uniform density with the same mass and tensor: size along
  * the principal axes (the longest first) and R as phys_inertia_principal.
  * Fails with the verdict's reason on an invalid inertia.

@@ -7,6 +7,7 @@
 
 #include "excludes.h"
 #include "inertia_follow.h"
+#include "inertia_world.h"
 #include "pairs.h"
 #include "touch.h"
 #include "inertia.h"
@@ -546,6 +547,14 @@ run_mass(const struct phys_scene *w, const struct phys_run_values *rv,
 	return 0;
 }
 
+/* What a warning on an inertia adds where libsdformat refuses it too. */
+static const char *
+refused(const struct phys_link *l, const phys_inertia *in)
+{
+	return phys_link_sdformat_refuses(l, in) ? "; libsdformat finds it "
+	    "invalid too, and refuses the file" : "";
+}
+
 /* The verdict on the tensor in: its warning at load, or its refusal. */
 static int
 judge_inertia(const struct phys_link *l, const phys_inertia *in,
@@ -568,8 +577,9 @@ judge_inertia(const struct phys_link *l, const phys_inertia *in,
 		if (warn)
 			phys_warnat(file, line, "link '%s': inertia %s; run "
 			    "with each principal moment at least mass * "
-			    "(%g m)^2%s", l->name, v.reason, PHYS_MIN_GYRATION,
-			    r->not_positive_note ? r->not_positive_note : "");
+			    "(%g m)^2%s%s", l->name, v.reason,
+			    PHYS_MIN_GYRATION, r->not_positive_note ?
+			    r->not_positive_note : "", refused(l, in));
 		return 0;
 	case PHYS_INERTIA_TRIANGLE:
 		if (!warn)
@@ -578,14 +588,21 @@ judge_inertia(const struct phys_link *l, const phys_inertia *in,
 			phys_warnat(file, line, "link '%s': inertia %s: no "
 			    "rigid body has it, and %s refuses it; run with "
 			    "its smaller principal moments raised to meet the "
-			    "largest (phys-inertia fix repairs it)", l->name,
-			    v.reason, r->engine);
+			    "largest (phys-inertia fix repairs it)%s", l->name,
+			    v.reason, r->engine, refused(l, in));
 		else
 			phys_warnat(file, line, "link '%s': inertia %s: no "
 			    "rigid body has it; run as written (phys-inertia "
-			    "fix repairs it)", l->name, v.reason);
+			    "fix repairs it)%s", l->name, v.reason,
+			    refused(l, in));
 		return 0;
 	default:
+		if (warn && at_load && phys_link_sdformat_refuses(l, in)) {
+			char msg[512];
+
+			phys_warnat(file, line, "%s",
+			    phys_link_sdformat_only(l, &v, msg, sizeof msg));
+		}
 		return 0;
 	}
 }

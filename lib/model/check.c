@@ -1033,20 +1033,30 @@ check_inertia(struct phys_findings *out, struct phys_scene *w)
 {
 	struct phys_inertia_verdict v;
 	phys_inertia in;
-	bool is_static;
+	bool is_static, refused;
 	char msg[512];
 	size_t i;
 
 	for (i = 0; i < w->nlinks; i++) {
 		phys_link_inertia(&w->links[i], &in);
+		refused = phys_link_sdformat_refuses(&w->links[i], &in);
+		if (phys_inertia_validate(&in, &v) == PHYS_INERTIA_VALID) {
+			if (refused)
+				add_finding(out, PHYS_AT(w->links[i].doc,
+				    inertial_node(&w->links[i])),
+				    PHYS_SEV_WARNING, "inertial",
+				    phys_link_sdformat_only(&w->links[i], &v,
+				    msg, sizeof msg));
+			continue;
+		}
 		/* a massless link is warned about at its <mass> */
-		if (phys_inertia_validate(&in, &v) == PHYS_INERTIA_VALID ||
-		    (v.fault == PHYS_INERTIA_BAD_MASS && in.mass == 0))
+		if (v.fault == PHYS_INERTIA_BAD_MASS && in.mass == 0)
 			continue;
 		is_static = w->models[w->links[i].model].is_static;
-		snprintf(msg, sizeof msg, "link '%s': %s%s", w->links[i].name,
-		    v.reason, is_static ? " (ignored: the model is static)" :
-		    "");
+		snprintf(msg, sizeof msg, "link '%s': %s%s%s",
+		    w->links[i].name, v.reason, is_static ? " (ignored: the "
+		    "model is static)" : "", refused ? "; libsdformat finds "
+		    "it invalid too, and refuses the file" : "");
 		add_finding(out, PHYS_AT(w->links[i].doc,
 		    inertial_node(&w->links[i])),
 		    is_static ? PHYS_SEV_WARNING : PHYS_SEV_ERROR, "inertial",

@@ -2,6 +2,7 @@
 #include "inertia_world.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,27 @@ phys_link_inertia(const struct phys_link *l, phys_inertia *out)
 	    PVD(v, LINK_inertial_inertia_ixz), PVD(v, LINK_inertial_inertia_iyz));
 	memcpy(out->pose, PV(v, LINK_inertial_pose)->u.pose, sizeof out->pose);
 	out->has_pose = PV(v, LINK_inertial_pose)->given;
+}
+
+bool
+phys_link_sdformat_refuses(const struct phys_link *l, const phys_inertia *in)
+{
+	if (l->doc && (l->doc->kind == PHYS_DOC_MJCF ||
+	    l->doc->from == PHYS_DOC_MJCF))
+		return false;
+	return phys_inertia_sdformat_refuses(in);
+}
+
+const char *
+phys_link_sdformat_only(const struct phys_link *l,
+    const struct phys_inertia_verdict *v, char *msg, size_t len)
+{
+	snprintf(msg, len, "link '%s': its principal moments %.17g, %.17g, "
+	    "%.17g break the triangle inequality by more than rounding, "
+	    "which libsdformat finds invalid, and refuses the file; phys "
+	    "takes them, within %g of the largest", l->name, v->moments[0],
+	    v->moments[1], v->moments[2], PHYS_INERTIA_RTOL);
+	return msg;
 }
 
 /* A collision's shape as an inertia body; false for planes. */

@@ -14,6 +14,20 @@
 void phys_link_inertia(const struct phys_link *l, phys_inertia *out);
 
 /*
+ * Whether libsdformat surely refuses the file link l is read from for the
+ * inertia in (phys_inertia_sdformat_refuses): never of an MJCF model's
+ * links, which libsdformat does not read.
+ */
+bool phys_link_sdformat_refuses(const struct phys_link *l,
+    const phys_inertia *in);
+
+/* What is said of link l, whose inertia phys takes (verdict v) and
+ * libsdformat refuses: a tensor at the edge of the triangle inequality,
+ * within phys's tolerance and past libsdformat's. Written into msg. */
+const char *phys_link_sdformat_only(const struct phys_link *l,
+    const struct phys_inertia_verdict *v, char *msg, size_t len);
+
+/*
  * The box spanned by the link's collision geometry in the link frame
  * (planes left out), and the summed volume of its shapes. False when the
  * link has no such geometry.
