@@ -982,6 +982,45 @@ URDF
 	END { if (sprintf("%.2g", m) != said) { print "said " said ", turned " m; exit 1 } }'
 }
 
+# A collision lumped through a fixed joint is written by libsdformat in
+# the link it ends in, its rotation turned by the joint's first: the
+# pitch that snaps is that one's, not the one written in its own link.
+@test "a lumped collision's pitch near 90 degrees is judged in the link it is lumped into, as libsdformat turns it: said by how much, and one that is near 90 only in its own link is not" {
+	need_oracle
+	cat > "$TMP/lump.urdf" <<'URDF'
+<robot name="r">
+  <link name="a">
+    <inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+  <joint name="jb" type="fixed"><parent link="a"/><child link="b"/><origin rpy="0 1 0.3"/></joint>
+  <link name="b">
+    <inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision name="near"><origin rpy="0 0.5695 0"/><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
+  </link>
+  <joint name="jc" type="fixed"><parent link="a"/><child link="c"/><origin rpy="0 -1 0"/></joint>
+  <link name="c">
+    <inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+    <collision name="own"><origin rpy="0.3 1.568 0.2"/><geometry><box size="0.1 0.2 0.3"/></geometry></collision>
+  </link>
+</robot>
+URDF
+	run -0 --separate-stderr phys-step -n 0 -i 'r::a::*/pose' "$TMP/lump.urdf"
+	[[ "$stderr" == *"lump.urdf:8: link 'b': a collision's pitch within 0.0045 rad of 90 degrees, which libsdformat (urdfdom's Euler angles) writes as 90 degrees, turning 1 collision by up to "*" rad; phys keeps the rotation as written" ]] || fail "$stderr"
+	said=$(sed -n 's/.*by up to \([^ ]*\) rad.*/\1/p' <<< "$stderr")
+	# the angle between phys's rotation and libsdformat's, each collision
+	jq -r "$JQ_FACTS"'.items | to_entries[] | pose("pose"; .key | sub("/pose$"; "") | sub(".*__"; "") | sub("_collision.*"; ""); .value | p6)' <<< "$output" |
+	    cut -d' ' -f2,6- | sort > "$TMP/phys"
+	"$BATS_FILE_TMPDIR/oracle" "$TMP/lump.urdf" | jq -r "$JQ_FACTS"'select(.collision) | pose("pose"; .collision | sub(".*__"; "") | sub("_collision.*"; ""); .pose)' |
+	    cut -d' ' -f2,6- | sort > "$TMP/sdformat"
+	[ "$(cut -d' ' -f1 "$TMP/phys" | tr '\n' ' ')" = "near own " ]
+	paste -d' ' "$TMP/phys" "$TMP/sdformat" | awk -v said="$said" '{
+		t = 0; for (i = 0; i < 3; i++) for (k = 0; k < 3; k++) t += $(2 + 3 * k + i) * $(12 + 3 * k + i)
+		c = (t - 1) / 2; if (c > 1) c = 1; a = atan2(sqrt(1 - c * c), c)
+		print $1, a
+		if ($1 == "own" && a > 1e-9) exit 1
+		if ($1 == "near" && (a < 1e-4 || sprintf("%.2g", a) != said)) exit 1 }'
+}
+
 @test "elements URDF does not have (PyBullet's <contact>, Drake's rotor inertia and friction, Isaac Gym's <sdf>), which libsdformat drops without a word, are said at their line, once a name; the robot is read as libsdformat reads it" {
 	need_oracle
 	cat > "$TMP/x.urdf" <<'URDF'

@@ -1415,13 +1415,17 @@ read_geometry(struct reader *r, struct u_shape *s)
  * libsdformat writes a URDF collision's rotation as urdfdom's Euler
  * angles, which put a pitch whose sine is within 1e-5 of +-1 (0.0045 rad
  * of 90 degrees) at exactly +-90 degrees, roll 0 and the yaw from the
- * rest: the turn that gives shape s (rad), 0 for none. phys keeps the
- * rotation as written, and says so (note_pitch_snaps).
+ * rest: the turn that gives shape s (rad), 0 for none. The rotation is
+ * the one written in the link it ends in: a collision lumped through a
+ * fixed joint is turned by the joint's rotation first (Blue Robotics'
+ * and the PhantomX Pincher's grippers). phys keeps the rotation as
+ * written, and says so (note_pitch_snaps).
  */
 static double
-snap_turn(const struct u_shape *s)
+snap_turn(const struct reader *r, const struct u_shape *s)
 {
-	phys_quat q = s->origin.q, snap;
+	phys_quat q = phys_quat_mul(r->links[s->link].in_body.q,
+	    s->origin.q), snap;
 	double sarg = -2 * (q.x * q.z - q.w * q.y), yaw, dot, turn;
 
 	if (!s->collision || fabs(sarg) < 0.99999)
@@ -1444,7 +1448,7 @@ note_pitch_snaps(struct reader *r)
 	int n = 0;
 
 	for (i = 0; i < r->nshapes; i++)
-		if ((turn = snap_turn(&r->shapes[i])) > 0) {
+		if ((turn = snap_turn(r, &r->shapes[i])) > 0) {
 			if (!n++)
 				first = &r->shapes[i];
 			most = fmax(most, turn);
@@ -1613,7 +1617,6 @@ read_links(struct reader *r)
 		next += l->nshapes;
 	}
 	r->nshapes = next;
-	note_pitch_snaps(r);
 	if (r->nlinks == 0)
 		return urdf_fail(r, r->robot_el.line, "robot '%s' has no <link>",
 		    r->robot);
@@ -3436,6 +3439,7 @@ read_robot(struct reader *r)
 	warn_mimic_cycles(r);
 	read_exts(r);
 	assign_bodies(r);
+	note_pitch_snaps(r);
 	find_fates(r);
 	return 0;
 }
