@@ -475,6 +475,10 @@ SDF
 			fi
 		fi
 	done
+	# phys-inertia check gives libsdformat's verdict beside phys's
+	phys-inertia check "$TMP/edge.sdf" | jq -e '.valid == true and .libsdformat == "refuses"'
+	{ phys-inertia check "$TMP/broken.sdf" || true; } | jq -e '.valid == false and .libsdformat == "refuses"'
+	phys-inertia check "$TMP/tiny.sdf" | jq -e '.valid == true and has("libsdformat") == false'
 	# a run says it with its warning on the inertia
 	run -0 --separate-stderr phys-step -n 1 "$TMP/broken.sdf"
 	[[ $stderr == *"broken.sdf:3: link 'm::a': inertia triangle inequality broken: I1 + I2 < I3 (1 + 1 < 3): no rigid body has it; run as written (phys-inertia fix repairs it); libsdformat finds it invalid too, and refuses the file"* ]] || fail "$stderr"

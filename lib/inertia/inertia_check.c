@@ -215,6 +215,8 @@ check_link(struct phys_scene *w, const struct link_joints *lj, int li,
 		phys_buf_puts(b, ",\"reason\":");
 		phys_buf_json_string(b, v.reason);
 	}
+	if (phys_link_sdformat_refuses(&w->links[li], &in))
+		phys_buf_puts(b, ",\"libsdformat\":\"refuses\"");
 	phys_buf_puts(b, ",\"tolerance\":");
 	phys_buf_double(b, v.tol);
 	phys_buf_puts(b, ",\"moments\":[");
