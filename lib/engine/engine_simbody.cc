@@ -3112,10 +3112,11 @@ may_hold(const simbody_engine *e, int ji)
 }
 
 /* Past which of its stops joint ji is at q, if one that rings too fast
- * to follow: +1 its upper, -1 its lower, 0 neither. */
+ * to follow: +1 its upper, -1 its lower, 0 neither; how far past, the
+ * stop's ringing (rad/s) and where it is (*at). */
 int
 stop_at(const simbody_engine *e, int ji, double q, bool held,
-    double *depth, double *rate)
+    double *depth, double *rate, double *at)
 {
 	struct phys_axis_values a = phys_joint_axis_values(vals(e,
 	    PHYS_S_JOINT, ji), 0);
@@ -3129,9 +3130,9 @@ stop_at(const simbody_engine *e, int ji, double q, bool held,
 	/* a held joint is at its stop, not past it (past it, the stop has
 	 * moved, and its spring takes the joint back) */
 	if (phys_has_upper(a.upper) && (held ? q == a.upper : q > a.upper))
-		return *depth = q - a.upper, 1;
+		return *at = a.upper, *depth = q - a.upper, 1;
 	if (phys_has_lower(a.lower) && (held ? q == a.lower : q < a.lower))
-		return *depth = a.lower - q, -1;
+		return *at = a.lower, *depth = a.lower - q, -1;
 	return 0;
 }
 
@@ -3164,15 +3165,15 @@ hold_stops(simbody_engine *e)
 			continue;
 		const MobilizedBody &b = mobod(e, e->joints[ji].mobod);
 		double q = b.getOneQ(now, 0), u = b.getOneU(now, 0);
-		double depth = 0, rate = 0;
+		double depth = 0, rate = 0, at = 0;
 		bool held = e->joints[ji].holds && b.isLocked(now);
-		int side = stop_at(e, (int)ji, q, held, &depth, &rate);
+		int side = stop_at(e, (int)ji, q, held, &depth, &rate, &at);
 
 		if (held) {
 			if (side == 0 || held_force(e, now, (int)ji) * side > 0)
 				change.push_back({ (int)ji, false, 0 });
 		} else if (side != 0 && fabs(u) < rate * depth)
-			change.push_back({ (int)ji, true, q - side * depth });
+			change.push_back({ (int)ji, true, at });
 	}
 	if (change.empty())
 		return;
