@@ -3057,6 +3057,23 @@ over_budget(const struct simbody_engine *e, double t0, int taken)
 			    "Simbody's contacts cost too much", t0);
 		a = &e->w->collisions[e->costliest[0]];
 		b = &e->w->collisions[e->costliest[1]];
+		/* a joint said to take that many steps is their cause, not
+		 * the contacts reckoned at each (Valkyrie's fingers, its feet
+		 * resting on the ground) */
+		if (e->stiffest >= 0 && e->step / e->stiffest_tau >
+		    STIFF_STEPS) {
+			const struct phys_joint *j = &e->w->joints[e->stiffest];
+
+			return phys_failat(PHYS_AT(j->doc, j->node),
+			    "simulation stopped at t=%.9g: Simbody took %d "
+			    "steps of its own within one, reckoning the "
+			    "forces of %lu triangles in contact, and did not "
+			    "reach its end (joint '%s' stops its link's motion "
+			    "within %.2g s; the most triangles at once, %zu, "
+			    "between collisions '%s' and '%s')", t0, taken,
+			    e->faces_worked, j->name, e->stiffest_tau,
+			    e->costliest_faces, a->name, b->name);
+		}
 		/* the work is triangles in contact times reckonings: a pair
 		 * deep inside each other, which does most of it, or many
 		 * contacts over the many steps of its own a stiff stop asks
