@@ -739,22 +739,56 @@ URDF
 }
 
 # A finger of 3.5e-5 kg m^2 about its joint (0.01 kg, 5 cm out), as
-# Allegro's are, whose joint has friction 10 N m and damping 3 N m s:
-# Simbody runs the friction as a damping of 10 / 0.01 below its stiction
-# transition speed (0.01), which stops the finger's motion within
-# 3.5e-5 / 1003 s = 3.5e-8 s, and its error-controlled integrator takes
-# steps that short while gravity turns the finger: 0.37 s of processor
-# time for a step of 1 ms. At friction 100, 3.5e-9 s: it stops.
-@test "Simbody: a joint whose friction and damping stop its light link within 3.5e-8 s is named, with that time, before the run and when a run stops at 20,000 steps of Simbody's own; the shipped robots are not" {
+# Allegro's are, whose joint has damping d: its motion stops within
+# 3.5e-5 / d s, and Simbody's error-controlled integrator takes steps
+# that short while the finger moves. At d = 60, 5.8e-7 s: about 1,700 of
+# its steps a millisecond, said before the run; at 60,000, 5.8e-10 s: a
+# run stops at 20,000. Friction f was such a damping too (f / vt below
+# the stiction transition speed vt, 0.01): Allegro's 10 N m stopped the
+# finger within 3.5e-8 s. A joint whose friction so decays more than 28
+# radians in a step is held by a lock while it sticks, released where
+# the lock's force passes f: the finger sticks under gravity, the
+# friction holding m g L, and a command of more than f turns it as
+# Coulomb friction has it, I q'' = c + m g L cos q - f (RK4 here, to
+# 1e-3 rad after 0.1 s; ODE's figure is 1% ahead).
+@test "Simbody: a joint whose damping stops its light link within 5.8e-7 s is named, with that time, before the run and when a run stops at 20,000 steps of Simbody's own; friction that would is held by a lock, the finger sticking and sliding as Coulomb's closed form; the shipped robots are named for neither" {
 	hinged_urdf "$TMP/finger.urdf" hand palm knuckle finger "-1 1" 0.01 \
-	    '<dynamics damping="3" friction="10"/>'
+	    '<dynamics damping="60"/>'
 	run --separate-stderr phys-step -p simbody -n 1 "$TMP/finger.urdf"
 	[ "$status" -eq 0 ]
-	grep -qx "phys-step: $TMP/finger.urdf:6: joint 'hand::knuckle': its damping and friction (a damping of friction / 0.01 below that stiction transition speed) stop its link's motion within 3.5e-08 s, which Simbody's error-controlled integrator follows while the link moves: a step of 0.001 s takes of the order of 2.9e+04 of its own, and a run stops at 20000 (a larger simbody.contact.override_stiction_transition_velocity runs faster)" <<<"$stderr"
-	sed -i 's/friction="10"/friction="100"/' "$TMP/finger.urdf"
+	grep -qx "phys-step: $TMP/finger.urdf:6: joint 'hand::knuckle': its damping and friction (a damping of friction / 0.01 below that stiction transition speed) stop its link's motion within 5.8e-07 s, which Simbody's error-controlled integrator follows while the link moves: a step of 0.001 s takes of the order of 1.7e+03 of its own, and a run stops at 20000 (a larger simbody.contact.override_stiction_transition_velocity runs faster)" <<<"$stderr" || fail "$stderr"
+	sed -i 's/damping="60"/damping="60000"/' "$TMP/finger.urdf"
 	run --separate-stderr phys-step -q -p simbody -n 2 "$TMP/finger.urdf"
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "phys-step: simulation stopped at t=0: Simbody took 20000 steps of its own within one and did not reach its end (joint 'hand::knuckle' stops its link's motion within 3.5e-09 s)" ]
+	[ "$stderr" = "phys-step: simulation stopped at t=0: Simbody took 20000 steps of its own within one and did not reach its end (joint 'hand::knuckle' stops its link's motion within 5.8e-10 s)" ] || fail "$stderr"
+	# Allegro's friction: held, unsaid; the finger sticks, its effort the
+	# m g L friction holds
+	hinged_urdf "$TMP/allegro.urdf" hand palm knuckle finger "-1 1" 0.01 \
+	    '<dynamics damping="3" friction="10"/>'
+	run -0 --separate-stderr phys-step -p simbody -t 0.2 -r 10 \
+	    -i 'hand::knuckle/position' -i 'hand::knuckle/effort' "$TMP/allegro.urdf"
+	[[ $stderr != *"stop its link's motion"* ]] || fail "$stderr"
+	tail -1 <<<"$output" | jq -e '.items["hand::knuckle/position"][0] == 0'
+	near "$(tail -1 <<<"$output" | jq '.items["hand::knuckle/effort"][0]')" -0.0049 1e-12
+	# friction 0.02 (held: 0.02 / (0.01 * 3.5e-5) decays 57 radians in a
+	# step) and a command of 0.025 from t = 0.2 s: it slides
+	hinged_urdf "$TMP/slide.urdf" hand palm knuckle finger "-3 3" 0.01 \
+	    '<dynamics friction="0.02"/>'
+	echo '{"t":0.2,"name":"hand::knuckle/cmd_force","value":0.025}' > "$TMP/turn.ctl"
+	run -0 phys-step -q -p simbody -t 0.3 -r 10 -c "$TMP/turn.ctl" \
+	    -i 'hand::knuckle/position' "$TMP/slide.urdf"
+	grep '"t":0.2,' <<<"$output" | jq -e '.items["hand::knuckle/position"][0] == 0'
+	want=$(awk 'BEGIN { I = 1e-5 + 0.01 * 0.05^2; q = 0; u = 0; h = 1e-5
+		for (n = 0; n < 10000; n++) {
+			k1q = u; k1u = (0.025 + 0.0049 * cos(q) - 0.02) / I
+			k2q = u + h / 2 * k1u; k2u = (0.025 + 0.0049 * cos(q + h / 2 * k1q) - 0.02) / I
+			k3q = u + h / 2 * k2u; k3u = (0.025 + 0.0049 * cos(q + h / 2 * k2q) - 0.02) / I
+			k4q = u + h * k3u; k4u = (0.025 + 0.0049 * cos(q + h * k3q) - 0.02) / I
+			q += h / 6 * (k1q + 2 * k2q + 2 * k3q + k4q)
+			u += h / 6 * (k1u + 2 * k2u + 2 * k3u + k4u)
+		}
+		printf "%.9f", q }')
+	near "$(tail -1 <<<"$output" | jq '.items["hand::knuckle/position"][0]')" "$want" 1e-3
 	# beside a box resting on the ground, whose triangles in contact are
 	# reckoned at each of those steps, the joint is still named as the
 	# cause (the box was said to be deep inside the ground)
@@ -768,12 +802,12 @@ URDF
 <model name="hand"><pose>0 0 1 0 0 0</pose>
 <link name="finger"><inertial><pose>0.05 0 0 0 0 0</pose><mass>0.01</mass><inertia><ixx>1e-5</ixx><iyy>1e-5</iyy><izz>1e-5</izz></inertia></inertial></link>
 <joint name="knuckle" type="revolute"><parent>world</parent><child>finger</child>
-<axis><xyz>0 1 0</xyz><limit><lower>-1</lower><upper>1</upper></limit><dynamics><damping>3</damping><friction>10</friction></dynamics></axis></joint>
+<axis><xyz>0 1 0</xyz><limit><lower>-1</lower><upper>1</upper></limit><dynamics><damping>600</damping></dynamics></axis></joint>
 </model></world></sdf>
 SDF
 	run --separate-stderr phys-step -q -n 2 "$TMP/rest.sdf"
 	[ "$status" -eq 1 ]
-	[[ $stderr == "phys-step: $TMP/rest.sdf:9: simulation stopped at t=0: Simbody took "*" steps of its own within one, reckoning the forces of "*" triangles in contact, and did not reach its end (joint 'hand::knuckle' stops its link's motion within 3.5e-08 s; the most triangles at once, "*", between collisions 'ground::l::c' and 'box::l::c')" ]] || fail "$stderr"
+	[[ $stderr == "phys-step: $TMP/rest.sdf:9: simulation stopped at t=0: Simbody took "*" steps of its own within one, reckoning the forces of "*" triangles in contact, and did not reach its end (joint 'hand::knuckle' stops its link's motion within 5.8e-08 s; the most triangles at once, "*", between collisions 'ground::l::c' and 'box::l::c')" ]] || fail "$stderr"
 	# the shipped robots' joints are far from it
 	for w in "$WORLDS/quadruped.sdf" "$WORLDS/go1like.sdf"; do
 		run --separate-stderr phys-step -p simbody -n 1 "$w"
@@ -909,8 +943,8 @@ SDF
 # Six cylinders standing on the floor, while a damped finger makes each
 # step take some 600 of Simbody's own: their 192 triangles in contact
 # each, reckoned at every one, pass the step's bound of 1e6, and the run
-# stops saying so, with the pair that has the most triangles in contact
-# at once. It named that pair as "deep inside each other" before, as it
+# stops saying so, with the finger's joint as the cause and the pair that
+# has the most triangles in contact at once. It named that pair as "deep inside each other" before, as it
 # named a falling humanoid's arm on its ankle (40 triangles in contact
 # over 1000 steps); a pair is so named only where it did most of the
 # work (hostile-engines.sh's two boxes half through each other).
@@ -925,7 +959,7 @@ SDF
 		echo '</worldbody></mujoco>'
 	} > "$TMP/many.xml"
 	run -1 --separate-stderr phys-step -q -p simbody -n 2 "$TMP/many.xml"
-	[[ $stderr == "phys-step: $TMP/many.xml:1: simulation stopped at t=0: Simbody reckoned the forces of "*" triangles in contact within one step, in "*" steps of its own, and did not reach its end (the most at once, 192, between collisions 'many::worldbody::worldbody::floor' and 'many::c1::g1')" ]]
+	[[ $stderr == "phys-step: $TMP/many.xml:2: simulation stopped at t=0: Simbody took "*" steps of its own within one, reckoning the forces of "*" triangles in contact, and did not reach its end (joint 'many::knuckle' stops its link's motion within 5.8e-07 s; the most triangles at once, 192, between collisions 'many::worldbody::worldbody::floor' and 'many::c1::g1')" ]] || fail "$stderr"
 }
 
 # Collisions whose bitmasks keep them from their own kind (an MJCF hand's

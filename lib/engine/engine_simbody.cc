@@ -172,6 +172,8 @@ struct sjoint {
 	double ratio = 0;		/* gearboxes: as made */
 	bool coupled = false;		/* a mimic's or a gearbox's */
 	bool holds = false;		/* its stop is held by a lock */
+	bool sticks = false;		/* its friction is held by a lock */
+	double last_u = 0;		/* its rate at the last step's start */
 	phys_pose in_child = PHYS_POSE_IDENTITY;	/* joint frame, child link */
 	phys_pose in_parent = PHYS_POSE_IDENTITY;	/* joint frame, parent link */
 	SimTK::ConstraintIndex weld;	/* a fixed joint closing a loop */
@@ -1940,10 +1942,12 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 	if (e->w->joints[ji].type == PHYS_JOINT_SCREW)
 		f += sj.lead * phys_joint_spring_damper(v, 1, sj.lead * q,
 		    sj.lead * u);
-	f += coulomb(fric, u, vt);
+	/* none where a lock holds the joint for its friction (hold_stops) */
+	if (!(sj.sticks && b.isLocked(s)))
+		f += coulomb(fric, u, vt);
 	/* Simbody's linear stop: k x (1 + d qdot), never pulling; none
-	 * where a lock holds the joint on it (hold_stops) */
-	if (sj.holds && b.isLocked(s))
+	 * where a lock holds the joint (hold_stops) */
+	if ((sj.holds || sj.sticks) && b.isLocked(s))
 		return f;
 	if (phys_has_upper(hi) && q > hi)
 		f += fmin(0, -stiff * (q - hi) * (1 + diss * u));
@@ -2554,7 +2558,7 @@ void
 release_stops(const simbody_engine *e, State &s)
 {
 	for (const sjoint &sj : e->joints)
-		if (sj.holds && mobod(e, sj.mobod).isLocked(s))
+		if ((sj.holds || sj.sticks) && mobod(e, sj.mobod).isLocked(s))
 			mobod(e, sj.mobod).unlock(s);
 }
 
@@ -2754,6 +2758,11 @@ find_stiffest(simbody_engine *e)
 			a = phys_joint_axis_values(vals(e, PHYS_S_JOINT,
 			    (int)ji), k);
 			c = fmax(a.damping, 0) + fmax(a.friction, 0) / vt;
+			/* friction held by a lock (hold_friction) */
+			if (may_hold(e, (int)ji) && e->stop_inertia[ji] > 0 &&
+			    fmax(a.friction, 0) / (vt * e->stop_inertia[ji]) *
+			    e->step >= HOLD_RADIANS)
+				c = fmax(a.damping, 0);
 			in = ball ? ball_inertia(e->w, j) :
 			    axis_inertia(e->w, j, k);
 			if (!(in > 0))
@@ -3162,7 +3171,7 @@ held_force(const simbody_engine *e, const State &s, int ji)
 	const MobilizedBody &b = mobod(e, sj.mobod);
 	SimTK::Vector tau;
 
-	if (!sj.holds || !b.isLocked(s))
+	if (!(sj.holds || sj.sticks) || !b.isLocked(s))
 		return 0;
 	e->m->sys.realize(s, SimTK::Stage::Acceleration);
 	e->m->matter.findMotionForces(s, tau);
@@ -3170,11 +3179,48 @@ held_force(const simbody_engine *e, const State &s, int ji)
 	return -tau[b.getFirstUIndex(s)];
 }
 
+/* A lock to make or undo at a step's start: at q = at, for a stop or
+ * for friction. */
+struct hold {
+	int joint;
+	bool lock;
+	double at;
+	bool friction;
+};
+
+/*
+ * Joint friction held by a lock. Below the stiction transition speed vt
+ * friction f is a damping of f / vt, which stops a light link within
+ * I vt / f (Allegro's and Valkyrie's fingers: 1e-8 s) and Simbody's
+ * steps follow it, some 20,000 a millisecond, while the link sticks.
+ * Where that damping decays more than HOLD_RADIANS within a step, a
+ * joint slower than vt and slowing is locked where it is, and released
+ * at the first step's start where the lock's force is more than f: it
+ * slides from there as Coulomb friction has it, at most f against it.
+ */
+void
+hold_friction(const simbody_engine *e, const State &now, int ji, double q,
+    double u, std::vector<hold> &change)
+{
+	const sjoint &sj = e->joints[(size_t)ji];
+	const MobilizedBody &b = mobod(e, sj.mobod);
+	double f = phys_joint_axis_values(vals(e, PHYS_S_JOINT, ji),
+	    0).friction, vt = e->m->contact.getTransitionVelocity();
+
+	if (sj.sticks && b.isLocked(now)) {
+		if (!(fabs(held_force(e, now, ji)) <= f))
+			change.push_back({ ji, false, 0, true });
+		return;
+	}
+	if (f > 0 && f / (vt * e->stop_inertia[(size_t)ji]) * e->step >=
+	    HOLD_RADIANS && fabs(u) < vt && fabs(u) <= fabs(sj.last_u))
+		change.push_back({ ji, true, q, true });
+}
+
 void
 hold_stops(simbody_engine *e)
 {
 	const State &now = e->m->integ->getState();
-	struct hold { int joint; bool lock; double at; };
 	std::vector<hold> change;
 
 	for (size_t ji = 0; ji < e->stop_inertia.size(); ji++) {
@@ -3188,9 +3234,13 @@ hold_stops(simbody_engine *e)
 
 		if (held) {
 			if (side == 0 || held_force(e, now, (int)ji) * side > 0)
-				change.push_back({ (int)ji, false, 0 });
-		} else if (side != 0 && fabs(u) < rate * depth)
-			change.push_back({ (int)ji, true, at });
+				change.push_back({ (int)ji, false, 0, false });
+		} else if (side != 0 && fabs(u) < rate * depth &&
+		    !(e->joints[ji].sticks && b.isLocked(now)))
+			change.push_back({ (int)ji, true, at, false });
+		else
+			hold_friction(e, now, (int)ji, q, u, change);
+		e->joints[ji].last_u = u;
 	}
 	if (change.empty())
 		return;
@@ -3199,7 +3249,10 @@ hold_stops(simbody_engine *e)
 		sjoint &sj = e->joints[(size_t)c.joint];
 		const MobilizedBody &b = mobod(e, sj.mobod);
 
-		sj.holds = c.lock;
+		if (c.friction)
+			sj.sticks = c.lock;
+		else
+			sj.holds = c.lock;
 		if (c.lock)
 			b.lockAt(s, c.at);
 		else
