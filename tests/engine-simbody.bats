@@ -720,6 +720,25 @@ SDF
 # a robot of a 1 kg BASE fixed to the world and a CHILD of MASS at 0.05
 # m (1e-5 kg m^2 about its centre) on JOINT, a hinge about y within the
 # limits (effort 1), the joint's element on line 6.
+# turned_from_rest A B I: the turn, after 0.1 s from rest at 0, of a
+# link of moment I about its axis under a torque A + B cos q (a constant
+# torque and gravity on its centre, out along the link at q = 0), by RK4
+# in steps of 1e-5 s.
+turned_from_rest() {
+	awk -v A="$1" -v B="$2" -v I="$3" '
+	function acc(q) { return (A + B * cos(q)) / I }
+	BEGIN { q = 0; u = 0; h = 1e-5
+		for (n = 0; n < 10000; n++) {
+			k1q = u; k1u = acc(q)
+			k2q = u + h / 2 * k1u; k2u = acc(q + h / 2 * k1q)
+			k3q = u + h / 2 * k2u; k3u = acc(q + h / 2 * k2q)
+			k4q = u + h * k3u; k4u = acc(q + h * k3q)
+			q += h / 6 * (k1q + 2 * k2q + 2 * k3q + k4q)
+			u += h / 6 * (k1u + 2 * k2u + 2 * k3u + k4u)
+		}
+		printf "%.9f", q }'
+}
+
 hinged_urdf() {
 	local lim=($6)
 	cat > "$1" <<URDF
@@ -778,16 +797,7 @@ URDF
 	run -0 phys-step -q -p simbody -t 0.3 -r 10 -c "$TMP/turn.ctl" \
 	    -i 'hand::knuckle/position' "$TMP/slide.urdf"
 	grep '"t":0.2,' <<<"$output" | jq -e '.items["hand::knuckle/position"][0] == 0'
-	want=$(awk 'BEGIN { I = 1e-5 + 0.01 * 0.05^2; q = 0; u = 0; h = 1e-5
-		for (n = 0; n < 10000; n++) {
-			k1q = u; k1u = (0.025 + 0.0049 * cos(q) - 0.02) / I
-			k2q = u + h / 2 * k1u; k2u = (0.025 + 0.0049 * cos(q + h / 2 * k1q) - 0.02) / I
-			k3q = u + h / 2 * k2u; k3u = (0.025 + 0.0049 * cos(q + h / 2 * k2q) - 0.02) / I
-			k4q = u + h * k3u; k4u = (0.025 + 0.0049 * cos(q + h * k3q) - 0.02) / I
-			q += h / 6 * (k1q + 2 * k2q + 2 * k3q + k4q)
-			u += h / 6 * (k1u + 2 * k2u + 2 * k3u + k4u)
-		}
-		printf "%.9f", q }')
+	want=$(turned_from_rest 0.005 0.0049 "$(awk 'BEGIN { print 1e-5 + 0.01 * 0.05^2 }')")
 	near "$(tail -1 <<<"$output" | jq '.items["hand::knuckle/position"][0]')" "$want" 1e-3
 	# beside a box resting on the ground, whose triangles in contact are
 	# reckoned at each of those steps, the joint is still named as the
@@ -840,16 +850,7 @@ SDF
 	# at rest on the stop: 0, holding m g L = 0.049 N m
 	grep '"t":0.5,' <<<"$output" | jq -e '.items["arm::elbow/position"][0] == 0'
 	near "$(grep '"t":0.5,' <<<"$output" | jq '.items["arm::elbow/effort"][0]')" -0.049 1e-12
-	want=$(awk 'BEGIN { I = 1e-5 + 0.1 * 0.05^2; q = 0; u = 0; h = 1e-5
-		for (n = 0; n < 10000; n++) {
-			k1q = u; k1u = (-0.098 + 0.049 * cos(q)) / I
-			k2q = u + h / 2 * k1u; k2u = (-0.098 + 0.049 * cos(q + h / 2 * k1q)) / I
-			k3q = u + h / 2 * k2u; k3u = (-0.098 + 0.049 * cos(q + h / 2 * k2q)) / I
-			k4q = u + h * k3u; k4u = (-0.098 + 0.049 * cos(q + h * k3q)) / I
-			q += h / 6 * (k1q + 2 * k2q + 2 * k3q + k4q)
-			u += h / 6 * (k1u + 2 * k2u + 2 * k3u + k4u)
-		}
-		printf "%.9f", q }')
+	want=$(turned_from_rest -0.098 0.049 "$(awk 'BEGIN { print 1e-5 + 0.1 * 0.05^2 }')")
 	near "$(tail -1 <<<"$output" | jq '.items["arm::elbow/position"][0]')" "$want" 1e-4
 	# pushed onto it instead, it stays there, holding both
 	echo '{"t":0.5,"name":"arm::elbow/cmd_force","value":0.098}' > "$TMP/push.ctl"

@@ -943,6 +943,25 @@ SDF
 	assert_output --partial "$TMP/n.sdf:3:"
 }
 
+# collision_rotations URDF: each collision's rotation matrix, "NAME R11
+# .. R33" sorted, as phys writes it (its state line on standard input,
+# poses of r::a's collisions) into $TMP/phys and as libsdformat reads
+# the URDF into $TMP/sdformat.
+collision_rotations() {
+	jq -r "$JQ_FACTS"'.items | to_entries[] | pose("pose"; .key | sub("/pose$"; "") | sub(".*__"; "") | sub("_collision.*"; ""); .value | p6)' |
+	    cut -d' ' -f2,6- | sort > "$TMP/phys"
+	"$BATS_FILE_TMPDIR/oracle" "$1" | jq -r "$JQ_FACTS"'select(.collision) | pose("pose"; .collision | sub(".*__"; "") | sub("_collision.*"; ""); .pose)' |
+	    cut -d' ' -f2,6- | sort > "$TMP/sdformat"
+}
+
+# turned: "NAME ANGLE" for each collision, the angle of R_phys^T
+# R_libsdformat (collision_rotations).
+turned() {
+	paste -d' ' "$TMP/phys" "$TMP/sdformat" | awk '{
+		t = 0; for (i = 0; i < 3; i++) for (k = 0; k < 3; k++) t += $(2 + 3 * k + i) * $(12 + 3 * k + i)
+		c = (t - 1) / 2; if (c > 1) c = 1; print $1, atan2(sqrt(1 - c * c), c) }'
+}
+
 @test "a collision's pitch near 90 degrees: libsdformat turns it to 90 (urdfdom's Euler angles), phys keeps it as written and says by how much, once" {
 	need_oracle
 	cat > "$TMP/snap.urdf" <<'URDF'
@@ -960,10 +979,7 @@ URDF
 	[[ "$stderr" == *"snap.urdf:4: link 'a': a collision's pitch within 0.0045 rad of 90 degrees, which libsdformat (urdfdom's Euler angles) writes as 90 degrees, turning 2 collisions by up to "*" rad; phys keeps the rotations as written" ]]
 	said=$(sed -n 's/.*by up to \([^ ]*\) rad.*/\1/p' <<< "$stderr")
 	# each collision's rotation matrix: phys's, libsdformat's, as written
-	jq -r "$JQ_FACTS"'.items | to_entries[] | pose("pose"; .key | sub("/pose$"; "") | sub(".*__"; "") | sub("_collision.*"; ""); .value | p6)' <<< "$output" |
-	    cut -d' ' -f2,6- | sort > "$TMP/phys"
-	"$BATS_FILE_TMPDIR/oracle" "$TMP/snap.urdf" | jq -r "$JQ_FACTS"'select(.collision) | pose("pose"; .collision | sub(".*__"; "") | sub("_collision.*"; ""); .pose)' |
-	    cut -d' ' -f2,6- | sort > "$TMP/sdformat"
+	collision_rotations "$TMP/snap.urdf" <<< "$output"
 	jq -nr "$JQ_FACTS"'pose("x"; "near"; [0, 0, 0, 0.3, 1.568, 0.2]), pose("x"; "exact"; [0, 0, 0, 0, 1.5707963267948966, 0]),
 	    pose("x"; "below"; [0, 0, 0, 0.1, -1.569, 0.4])' | cut -d' ' -f2,6- | sort > "$TMP/written"
 	cat "$TMP/phys" "$TMP/sdformat" "$TMP/written"
@@ -972,10 +988,7 @@ URDF
 	paste -d' ' "$TMP/phys" "$TMP/written" | awk '{ for (i = 2; i <= 10; i++) { d = $i - $(i + 10); if (d > 1e-12 || d < -1e-12) exit 1 } }'
 	# libsdformat: the exact one as written, the two others turned, the
 	# larger turn (the angle of R_phys^T R_sdformat) the one said
-	paste -d' ' "$TMP/phys" "$TMP/sdformat" | awk -v said="$said" '{
-		t = 0; for (i = 0; i < 3; i++) for (k = 0; k < 3; k++) t += $(2 + 3 * k + i) * $(12 + 3 * k + i)
-		c = (t - 1) / 2; if (c > 1) c = 1; a = atan2(sqrt(1 - c * c), c)
-		print $1, a
+	turned | awk -v said="$said" '{ a = $2
 		if ($1 == "exact" && a > 1e-9) exit 1
 		if ($1 != "exact" && a < 1e-4) exit 1
 		if (a > m) m = a }
@@ -1008,15 +1021,9 @@ URDF
 	[[ "$stderr" == *"lump.urdf:8: link 'b': a collision's pitch within 0.0045 rad of 90 degrees, which libsdformat (urdfdom's Euler angles) writes as 90 degrees, turning 1 collision by up to "*" rad; phys keeps the rotation as written" ]] || fail "$stderr"
 	said=$(sed -n 's/.*by up to \([^ ]*\) rad.*/\1/p' <<< "$stderr")
 	# the angle between phys's rotation and libsdformat's, each collision
-	jq -r "$JQ_FACTS"'.items | to_entries[] | pose("pose"; .key | sub("/pose$"; "") | sub(".*__"; "") | sub("_collision.*"; ""); .value | p6)' <<< "$output" |
-	    cut -d' ' -f2,6- | sort > "$TMP/phys"
-	"$BATS_FILE_TMPDIR/oracle" "$TMP/lump.urdf" | jq -r "$JQ_FACTS"'select(.collision) | pose("pose"; .collision | sub(".*__"; "") | sub("_collision.*"; ""); .pose)' |
-	    cut -d' ' -f2,6- | sort > "$TMP/sdformat"
+	collision_rotations "$TMP/lump.urdf" <<< "$output"
 	[ "$(cut -d' ' -f1 "$TMP/phys" | tr '\n' ' ')" = "near own " ]
-	paste -d' ' "$TMP/phys" "$TMP/sdformat" | awk -v said="$said" '{
-		t = 0; for (i = 0; i < 3; i++) for (k = 0; k < 3; k++) t += $(2 + 3 * k + i) * $(12 + 3 * k + i)
-		c = (t - 1) / 2; if (c > 1) c = 1; a = atan2(sqrt(1 - c * c), c)
-		print $1, a
+	turned | awk -v said="$said" '{ a = $2
 		if ($1 == "own" && a > 1e-9) exit 1
 		if ($1 == "near" && (a < 1e-4 || sprintf("%.2g", a) != said)) exit 1 }'
 }

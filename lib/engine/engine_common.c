@@ -547,14 +547,6 @@ run_mass(const struct phys_scene *w, const struct phys_run_values *rv,
 	return 0;
 }
 
-/* What a warning on an inertia adds where libsdformat refuses it too. */
-static const char *
-refused(const struct phys_link *l, const phys_inertia *in)
-{
-	return phys_link_sdformat_refuses(l, in) ? "; libsdformat finds it "
-	    "invalid too, and refuses the file" : "";
-}
-
 /* The verdict on the tensor in: its warning at load, or its refusal. */
 static int
 judge_inertia(const struct phys_link *l, const phys_inertia *in,
@@ -579,7 +571,8 @@ judge_inertia(const struct phys_link *l, const phys_inertia *in,
 			    "with each principal moment at least mass * "
 			    "(%g m)^2%s%s", l->name, v.reason,
 			    PHYS_MIN_GYRATION, r->not_positive_note ?
-			    r->not_positive_note : "", refused(l, in));
+			    r->not_positive_note : "",
+			    phys_link_sdformat_note(l, in));
 		return 0;
 	case PHYS_INERTIA_TRIANGLE:
 		if (!warn)
@@ -589,12 +582,13 @@ judge_inertia(const struct phys_link *l, const phys_inertia *in,
 			    "rigid body has it, and %s refuses it; run with "
 			    "its smaller principal moments raised to meet the "
 			    "largest (phys-inertia fix repairs it)%s", l->name,
-			    v.reason, r->engine, refused(l, in));
+			    v.reason, r->engine,
+			    phys_link_sdformat_note(l, in));
 		else
 			phys_warnat(file, line, "link '%s': inertia %s: no "
 			    "rigid body has it; run as written (phys-inertia "
 			    "fix repairs it)%s", l->name, v.reason,
-			    refused(l, in));
+			    phys_link_sdformat_note(l, in));
 		return 0;
 	default:
 		if (warn && at_load && phys_link_sdformat_refuses(l, in)) {

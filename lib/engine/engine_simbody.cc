@@ -101,7 +101,7 @@ const double LINK_BYTES = 36.0 * 1024;
 /* A stop's ringing, in radians, an explicit integrator follows in one
  * step (Runge-Kutta-Merson's limit on an undamped oscillator); the most
  * of its steps a phys step at a stop is said to take, and the ringing
- * within one phys step past which a stop is held (hold_stops). */
+ * within one phys step past which a stop is held (hold_joints). */
 const double RKM_STABLE = 2.8;
 const int SLOW_STEPS = 10;
 const double HOLD_RADIANS = SLOW_STEPS * RKM_STABLE;
@@ -163,6 +163,9 @@ struct slink {
 };
 
 /* A joint: the mobilizer it is, or a weld constraint closing a loop. */
+/* What locks a joint (hold_joints): its stop, or its friction. */
+enum held_by { HELD_NONE, HELD_STOP, HELD_FRICTION };
+
 struct sjoint {
 	bool mobilizer = false;
 	MobilizedBodyIndex mobod;	/* its outboard body */
@@ -171,8 +174,7 @@ struct sjoint {
 	double lead = 0;		/* screws: travel per radian */
 	double ratio = 0;		/* gearboxes: as made */
 	bool coupled = false;		/* a mimic's or a gearbox's */
-	bool holds = false;		/* its stop is held by a lock */
-	bool sticks = false;		/* its friction is held by a lock */
+	held_by held = HELD_NONE;	/* what its lock is for, if locked */
 	double last_u = 0;		/* its rate at the last step's start */
 	phys_pose in_child = PHYS_POSE_IDENTITY;	/* joint frame, child link */
 	phys_pose in_parent = PHYS_POSE_IDENTITY;	/* joint frame, parent link */
@@ -301,7 +303,7 @@ struct simbody_engine {
 	int ringing = -1, ringing_axis = 0;
 	double ringing_rate = 0, ringing_inertia = 0;
 	/* per joint: its child link's moment about its axis (its mass on a
-	 * slide) as loaded, where its stop may be held (hold_stops) */
+	 * slide) as loaded, where its stop may be held (hold_joints) */
 	std::vector<double> stop_inertia;
 	/* The run's welds: the child link's frame in the parent's body
 	 * frame (Ground's for a static parent), a weld constraint each time
@@ -336,6 +338,9 @@ vals(const struct simbody_engine *e, phys_scope s, int idx)
 
 void settle(const simbody_engine *e);
 bool may_hold(const simbody_engine *e, int ji);
+held_by holding(const simbody_engine *e, const sjoint &sj, const State &s);
+bool too_fast(const simbody_engine *e, double rate);
+double friction_rate(const simbody_engine *e, double friction, double in);
 
 /* The state, with what the run set fitted into it. */
 const State &
@@ -1942,13 +1947,13 @@ joint_force(const simbody_engine *e, const State &s, int ji, int k)
 	if (e->w->joints[ji].type == PHYS_JOINT_SCREW)
 		f += sj.lead * phys_joint_spring_damper(v, 1, sj.lead * q,
 		    sj.lead * u);
-	/* none where a lock holds the joint for its friction (hold_stops) */
-	if (!(sj.sticks && b.isLocked(s)))
-		f += coulomb(fric, u, vt);
-	/* Simbody's linear stop: k x (1 + d qdot), never pulling; none
-	 * where a lock holds the joint (hold_stops) */
-	if ((sj.holds || sj.sticks) && b.isLocked(s))
-		return f;
+	/* none of the friction or the stop where a lock holds the joint
+	 * (hold_joints): the lock's force is theirs */
+	held_by held = holding(e, sj, s);
+	if (held != HELD_NONE)
+		return held == HELD_STOP ? f + coulomb(fric, u, vt) : f;
+	f += coulomb(fric, u, vt);
+	/* Simbody's linear stop: k x (1 + d qdot), never pulling. */
 	if (phys_has_upper(hi) && q > hi)
 		f += fmin(0, -stiff * (q - hi) * (1 + diss * u));
 	if (phys_has_lower(lo) && q < lo)
@@ -2552,13 +2557,13 @@ fit_state(const simbody_engine *e, State &s)
 	}
 }
 
-/* Unlock the joints held on their stops (hold_stops) in s: the run
- * sets their links where it wants them. */
+/* Unlock the joints held (hold_joints) in s: the run sets their links
+ * where it wants them. */
 void
-release_stops(const simbody_engine *e, State &s)
+release_held(const simbody_engine *e, State &s)
 {
 	for (const sjoint &sj : e->joints)
-		if ((sj.holds || sj.sticks) && mobod(e, sj.mobod).isLocked(s))
+		if (holding(e, sj, s) != HELD_NONE)
 			mobod(e, sj.mobod).unlock(s);
 }
 
@@ -2570,7 +2575,7 @@ settle(const simbody_engine *e)
 		return;
 	State s = e->m->integ->getState();
 	if (e->has_pending) {
-		release_stops(e, s);
+		release_held(e, s);
 		fit_state(e, s);
 		e->pend.assign(e->pend.size(), pending());
 		e->has_pending = false;
@@ -2746,8 +2751,9 @@ find_stiffest(simbody_engine *e)
 	for (size_t ji = 0; ji < e->joints.size(); ji++) {
 		j = &e->w->joints[ji];
 		bool ball = j->type == PHYS_JOINT_BALL;
+		bool holdable = may_hold(e, (int)ji);
 
-		if (may_hold(e, (int)ji))
+		if (holdable)
 			e->stop_inertia[ji] = axis_inertia(e->w, j, 0);
 
 		if (!e->joints[ji].mobilizer || j->child < 0 ||
@@ -2757,23 +2763,21 @@ find_stiffest(simbody_engine *e)
 		for (int k = 0; k < (ball ? 1 : e->joints[ji].ncoords); k++) {
 			a = phys_joint_axis_values(vals(e, PHYS_S_JOINT,
 			    (int)ji), k);
-			c = fmax(a.damping, 0) + fmax(a.friction, 0) / vt;
-			/* friction held by a lock (hold_friction) */
-			if (may_hold(e, (int)ji) && e->stop_inertia[ji] > 0 &&
-			    fmax(a.friction, 0) / (vt * e->stop_inertia[ji]) *
-			    e->step >= HOLD_RADIANS)
-				c = fmax(a.damping, 0);
 			in = ball ? ball_inertia(e->w, j) :
 			    axis_inertia(e->w, j, k);
 			if (!(in > 0))
 				continue;
+			/* friction too fast to follow is held (hold_joints) */
+			c = fmax(a.damping, 0) + (holdable && too_fast(e,
+			    friction_rate(e, a.friction, in)) ? 0 :
+			    fmax(a.friction, 0) / vt);
 			if (c > 0 && in / c < e->stiffest_tau) {
 				e->stiffest_tau = in / c;
 				e->stiffest = (int)ji;
 			}
 			w = sqrt(a.limit_stiffness / in);
-			/* a stop that rings so is held (hold_stops) */
-			if (may_hold(e, (int)ji) && w * e->step >= HOLD_RADIANS)
+			/* so is a stop that rings too fast */
+			if (holdable && too_fast(e, w))
 				continue;
 			if (phys_axis_limited(&a) && w > e->ringing_rate) {
 				e->ringing = (int)ji, e->ringing_axis = k;
@@ -3108,24 +3112,33 @@ over_budget(const struct simbody_engine *e, double t0, int taken)
 }
 
 /*
- * Stiff stops held by locks. A stop of SDF's default stiffness (1e8) on
- * a leg's 1e-3 kg m^2 rings at 3e5 rad/s while the leg rests on it, and
- * Simbody's explicit integrator follows that ringing at about 110 of its
- * steps a millisecond (say_stiffest_stop): the shipped quadruped lying on
- * its folded legs took 15 s of processor time a simulated second. Where
- * a stop rings more than HOLD_RADIANS in one of phys's steps, a joint
- * found past it at a step's start with less motion than the stop's
- * spring holds there (I u^2 < k x^2: resting on it, not striking it) is
- * locked at the limit, and unlocked at the first step's start where the
- * lock pulls rather than pushes, or the stop has gone: the spring still
- * takes each strike, and the lock the resting that rang. Locked where
- * it was, within the spring, the joint kept the spring's turn and sprang
- * off with it when released (4e-3 rad off the closed form of an arm
- * pulled off its stop, 1e-5 locked at the limit).
+ * Joints held by locks where what holds them is too stiff for an
+ * explicit integrator: where it would decay or ring more than
+ * HOLD_RADIANS within one of phys's steps, Simbody's steps follow it
+ * while the link rests, in thousands a millisecond. Locked, the joint
+ * rests; its lock is undone at the first step's start where its force
+ * is more than what it stands for gives.
+ *
+ * A stop of SDF's default stiffness (1e8) on a leg's 1e-3 kg m^2 rings
+ * at 3e5 rad/s (say_stiffest_stop): the shipped quadruped lying on its
+ * folded legs took 15 s of processor time a simulated second. A joint
+ * found past such a stop at a step's start with less motion than the
+ * stop's spring holds there (I u^2 < k x^2: resting on it, not striking
+ * it) is locked at the limit, and unlocked where the lock pulls rather
+ * than pushes, or the stop has gone: the spring still takes each strike.
+ * Locked where it was, within the spring, the joint kept the spring's
+ * turn and sprang off with it when released (4e-3 rad off the closed
+ * form of an arm pulled off its stop, 1e-5 locked at the limit).
+ *
+ * Below the stiction transition speed vt friction f is a damping of
+ * f / vt, which stops a light link within I vt / f (Allegro's and
+ * Valkyrie's fingers: 1e-8 s). A joint slower than vt and slowing is
+ * locked where it is, and unlocked where the lock's force passes f: it
+ * slides from there as Coulomb friction has it.
  */
 
-/* A joint whose stop may be held: one coordinate of its own, coupled to
- * no other. */
+/* A joint that may be held: one coordinate of its own, coupled to no
+ * other. */
 bool
 may_hold(const simbody_engine *e, int ji)
 {
@@ -3137,110 +3150,134 @@ may_hold(const simbody_engine *e, int ji)
 	    type == PHYS_JOINT_PRISMATIC);
 }
 
+/* What holds joint sj in state s: its lock's reason, if it is locked. */
+held_by
+holding(const simbody_engine *e, const sjoint &sj, const State &s)
+{
+	return mobod(e, sj.mobod).isLocked(s) ? sj.held : HELD_NONE;
+}
+
+/* Whether a motion of this rate (rad/s, 1/s) is too fast to follow. */
+bool
+too_fast(const simbody_engine *e, double rate)
+{
+	return rate * e->step >= HOLD_RADIANS;
+}
+
+/* How fast friction, as a damping of friction / vt, stops a link of
+ * moment in: 1/s. */
+double
+friction_rate(const simbody_engine *e, double friction, double in)
+{
+	return fmax(friction, 0) / (transition_velocity(vals(e,
+	    PHYS_S_PHYSICS, 0)) * in);
+}
+
 /* Past which of its stops joint ji is at q, if one that rings too fast
  * to follow: +1 its upper, -1 its lower, 0 neither; how far past, the
  * stop's ringing (rad/s) and where it is (*at). */
 int
-stop_at(const simbody_engine *e, int ji, double q, bool held,
-    double *depth, double *rate, double *at)
+stop_at(const simbody_engine *e, int ji, const struct phys_axis_values *a,
+    double q, bool held, double *depth, double *rate, double *at)
 {
-	struct phys_axis_values a = phys_joint_axis_values(vals(e,
-	    PHYS_S_JOINT, ji), 0);
 	double in = e->stop_inertia[(size_t)ji];
 
-	if (!(in > 0) || !(a.limit_stiffness > 0))
+	if (!(a->limit_stiffness > 0))
 		return 0;
-	*rate = sqrt(a.limit_stiffness / in);
-	if (*rate * e->step < HOLD_RADIANS)
+	*rate = sqrt(a->limit_stiffness / in);
+	if (!too_fast(e, *rate))
 		return 0;
 	/* a held joint is at its stop, not past it (past it, the stop has
 	 * moved, and its spring takes the joint back) */
-	if (phys_has_upper(a.upper) && (held ? q == a.upper : q > a.upper))
-		return *at = a.upper, *depth = q - a.upper, 1;
-	if (phys_has_lower(a.lower) && (held ? q == a.lower : q < a.lower))
-		return *at = a.lower, *depth = a.lower - q, -1;
+	if (phys_has_upper(a->upper) && (held ? q == a->upper : q > a->upper))
+		return *at = a->upper, *depth = q - a->upper, 1;
+	if (phys_has_lower(a->lower) && (held ? q == a->lower : q < a->lower))
+		return *at = a->lower, *depth = a->lower - q, -1;
 	return 0;
 }
 
-/* The force of the lock that holds joint ji on its stop, if one does,
- * at state s. */
+/* The lock's force on mobilizer b from Simbody's motion forces tau at
+ * a state realized to accelerations. */
 double
-held_force(const simbody_engine *e, const State &s, int ji)
+lock_force(const MobilizedBody &b, const State &s, const SimTK::Vector &tau)
 {
-	const sjoint &sj = e->joints[(size_t)ji];
-	const MobilizedBody &b = mobod(e, sj.mobod);
-	SimTK::Vector tau;
-
-	if (!(sj.holds || sj.sticks) || !b.isLocked(s))
-		return 0;
-	e->m->sys.realize(s, SimTK::Stage::Acceleration);
-	e->m->matter.findMotionForces(s, tau);
 	/* Simbody's multiplier: the lock's force negated */
 	return -tau[b.getFirstUIndex(s)];
 }
 
-/* A lock to make or undo at a step's start: at q = at, for a stop or
- * for friction. */
+/* The force of the lock that holds joint ji, if one does, at state s. */
+double
+held_force(const simbody_engine *e, const State &s, int ji)
+{
+	const sjoint &sj = e->joints[(size_t)ji];
+	SimTK::Vector tau;
+
+	if (holding(e, sj, s) == HELD_NONE)
+		return 0;
+	e->m->sys.realize(s, SimTK::Stage::Acceleration);
+	e->m->matter.findMotionForces(s, tau);
+	return lock_force(mobod(e, sj.mobod), s, tau);
+}
+
+/* A lock to make (why: its reason) or undo (HELD_NONE) at a step's
+ * start, at q = at. */
 struct hold {
 	int joint;
-	bool lock;
+	held_by why;
 	double at;
-	bool friction;
 };
 
-/*
- * Joint friction held by a lock. Below the stiction transition speed vt
- * friction f is a damping of f / vt, which stops a light link within
- * I vt / f (Allegro's and Valkyrie's fingers: 1e-8 s) and Simbody's
- * steps follow it, some 20,000 a millisecond, while the link sticks.
- * Where that damping decays more than HOLD_RADIANS within a step, a
- * joint slower than vt and slowing is locked where it is, and released
- * at the first step's start where the lock's force is more than f: it
- * slides from there as Coulomb friction has it, at most f against it.
- */
+/* What to make or undo of joint ji's lock, at state now (q, u); tau the
+ * locks' forces there, found once when first needed. */
 void
-hold_friction(const simbody_engine *e, const State &now, int ji, double q,
-    double u, std::vector<hold> &change)
+hold_joint(simbody_engine *e, const State &now, int ji, SimTK::Vector &tau,
+    std::vector<hold> &change)
 {
 	const sjoint &sj = e->joints[(size_t)ji];
 	const MobilizedBody &b = mobod(e, sj.mobod);
-	double f = phys_joint_axis_values(vals(e, PHYS_S_JOINT, ji),
-	    0).friction, vt = e->m->contact.getTransitionVelocity();
+	struct phys_axis_values a = phys_joint_axis_values(vals(e,
+	    PHYS_S_JOINT, ji), 0);
+	double q = b.getOneQ(now, 0), u = b.getOneU(now, 0), f = 0;
+	double depth = 0, rate = 0, at = 0;
+	held_by held = holding(e, sj, now);
+	int side = stop_at(e, ji, &a, q, held == HELD_STOP, &depth, &rate,
+	    &at);
 
-	if (sj.sticks && b.isLocked(now)) {
-		if (!(fabs(held_force(e, now, ji)) <= f))
-			change.push_back({ ji, false, 0, true });
-		return;
+	if (held != HELD_NONE) {
+		if (tau.size() == 0) {
+			e->m->sys.realize(now, SimTK::Stage::Acceleration);
+			e->m->matter.findMotionForces(now, tau);
+		}
+		f = lock_force(b, now, tau);
 	}
-	if (f > 0 && f / (vt * e->stop_inertia[(size_t)ji]) * e->step >=
-	    HOLD_RADIANS && fabs(u) < vt && fabs(u) <= fabs(sj.last_u))
-		change.push_back({ ji, true, q, true });
+	if (held == HELD_STOP && (side == 0 || f * side > 0))
+		change.push_back({ ji, HELD_NONE, 0 });
+	else if (held == HELD_FRICTION && !(fabs(f) <= a.friction))
+		change.push_back({ ji, HELD_NONE, 0 });
+	else if (held != HELD_NONE)
+		return;
+	else if (side != 0 && fabs(u) < rate * depth)
+		change.push_back({ ji, HELD_STOP, at });
+	else if (too_fast(e, friction_rate(e, a.friction,
+	    e->stop_inertia[(size_t)ji])) && fabs(u) <
+	    transition_velocity(vals(e, PHYS_S_PHYSICS, 0)) &&
+	    fabs(u) <= fabs(sj.last_u))
+		change.push_back({ ji, HELD_FRICTION, q });
 }
 
 void
-hold_stops(simbody_engine *e)
+hold_joints(simbody_engine *e)
 {
 	const State &now = e->m->integ->getState();
 	std::vector<hold> change;
+	SimTK::Vector tau;
 
 	for (size_t ji = 0; ji < e->stop_inertia.size(); ji++) {
 		if (!(e->stop_inertia[ji] > 0))
 			continue;
-		const MobilizedBody &b = mobod(e, e->joints[ji].mobod);
-		double q = b.getOneQ(now, 0), u = b.getOneU(now, 0);
-		double depth = 0, rate = 0, at = 0;
-		bool held = e->joints[ji].holds && b.isLocked(now);
-		int side = stop_at(e, (int)ji, q, held, &depth, &rate, &at);
-
-		if (held) {
-			if (side == 0 || held_force(e, now, (int)ji) * side > 0)
-				change.push_back({ (int)ji, false, 0, false });
-		} else if (side != 0 && fabs(u) < rate * depth &&
-		    !(e->joints[ji].sticks && b.isLocked(now)))
-			change.push_back({ (int)ji, true, at, false });
-		else
-			hold_friction(e, now, (int)ji, q, u, change);
-		e->joints[ji].last_u = u;
+		hold_joint(e, now, (int)ji, tau, change);
+		e->joints[ji].last_u = mobod(e, e->joints[ji].mobod).getOneU(
+		    now, 0);
 	}
 	if (change.empty())
 		return;
@@ -3249,11 +3286,8 @@ hold_stops(simbody_engine *e)
 		sjoint &sj = e->joints[(size_t)c.joint];
 		const MobilizedBody &b = mobod(e, sj.mobod);
 
-		if (c.friction)
-			sj.sticks = c.lock;
-		else
-			sj.holds = c.lock;
-		if (c.lock)
+		sj.held = c.why;
+		if (c.why != HELD_NONE)
 			b.lockAt(s, c.at);
 		else
 			b.unlock(s);
@@ -3284,7 +3318,7 @@ simbody_engine_step(struct simbody_engine *e, double t0, double t1)
 			e->m->integ->reinitialize(SimTK::Stage::Dynamics, false);
 			e->commands_changed = false;
 		}
-		hold_stops(e);
+		hold_joints(e);
 		while (e->m->integ->getTime() < t1) {
 			auto why = e->m->integ->stepTo(t1);
 

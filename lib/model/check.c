@@ -1033,15 +1033,14 @@ check_inertia(struct phys_findings *out, struct phys_scene *w)
 {
 	struct phys_inertia_verdict v;
 	phys_inertia in;
-	bool is_static, refused;
+	bool is_static;
 	char msg[512];
 	size_t i;
 
 	for (i = 0; i < w->nlinks; i++) {
 		phys_link_inertia(&w->links[i], &in);
-		refused = phys_link_sdformat_refuses(&w->links[i], &in);
 		if (phys_inertia_validate(&in, &v) == PHYS_INERTIA_VALID) {
-			if (refused)
+			if (phys_link_sdformat_refuses(&w->links[i], &in))
 				add_finding(out, PHYS_AT(w->links[i].doc,
 				    inertial_node(&w->links[i])),
 				    PHYS_SEV_WARNING, "inertial",
@@ -1055,8 +1054,8 @@ check_inertia(struct phys_findings *out, struct phys_scene *w)
 		is_static = w->models[w->links[i].model].is_static;
 		snprintf(msg, sizeof msg, "link '%s': %s%s%s",
 		    w->links[i].name, v.reason, is_static ? " (ignored: the "
-		    "model is static)" : "", refused ? "; libsdformat finds "
-		    "it invalid too, and refuses the file" : "");
+		    "model is static)" : "", phys_link_sdformat_note(
+		    &w->links[i], &in));
 		add_finding(out, PHYS_AT(w->links[i].doc,
 		    inertial_node(&w->links[i])),
 		    is_static ? PHYS_SEV_WARNING : PHYS_SEV_ERROR, "inertial",

@@ -29,6 +29,13 @@ phys_link_sdformat_refuses(const struct phys_link *l, const phys_inertia *in)
 }
 
 const char *
+phys_link_sdformat_note(const struct phys_link *l, const phys_inertia *in)
+{
+	return phys_link_sdformat_refuses(l, in) ? "; libsdformat finds it "
+	    "invalid too, and refuses the file" : "";
+}
+
+const char *
 phys_link_sdformat_only(const struct phys_link *l,
     const struct phys_inertia_verdict *v, char *msg, size_t len)
 {

@@ -21,6 +21,12 @@ void phys_link_inertia(const struct phys_link *l, phys_inertia *out);
 bool phys_link_sdformat_refuses(const struct phys_link *l,
     const phys_inertia *in);
 
+/* What a message on link l's inertia in adds where libsdformat surely
+ * refuses it too ("; libsdformat finds it invalid too, and refuses the
+ * file"), else "". */
+const char *phys_link_sdformat_note(const struct phys_link *l,
+    const phys_inertia *in);
+
 /* What is said of link l, whose inertia phys takes (verdict v) and
  * libsdformat refuses: a tensor at the edge of the triangle inequality,
  * within phys's tolerance and past libsdformat's. Written into msg. */
