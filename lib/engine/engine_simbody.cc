@@ -3150,11 +3150,13 @@ may_hold(const simbody_engine *e, int ji)
 	    type == PHYS_JOINT_PRISMATIC);
 }
 
-/* What holds joint sj in state s: its lock's reason, if it is locked. */
+/* What holds joint sj in state s: its lock's reason, if it is locked
+ * (a joint never held may have no mobilizer: a gearbox). */
 held_by
 holding(const simbody_engine *e, const sjoint &sj, const State &s)
 {
-	return mobod(e, sj.mobod).isLocked(s) ? sj.held : HELD_NONE;
+	return sj.held != HELD_NONE && mobod(e, sj.mobod).isLocked(s) ?
+	    sj.held : HELD_NONE;
 }
 
 /* Whether a motion of this rate (rad/s, 1/s) is too fast to follow. */
