@@ -1183,8 +1183,12 @@ tips() {
 
 @test "mjcf: equality constraints: a connect closes a four-bar, a weld holds, a joint equality gears two wheels" {
 	local p
+	# the coupler's and the rocker's tips, which the connect joins,
+	# start in each other: MuJoCo lets them touch, and their contact
+	# fights the connect, unless excluded
+	sed 's|<equality>|<contact><exclude body1="coupler" body2="rocker"/></contact>\n  &|' "$MJ/loops.xml" > "$TMP/apart.xml"
 	for p in default_physics mujoco; do
-		phys-step -q -p $p -t 1 -e 50 -i 'loops::*/pose' -i 'loops::w*/position' "$MJ/loops.xml" > "$TMP/run"
+		phys-step -q -p $p -t 1 -e 50 -i 'loops::*/pose' -i 'loops::w*/position' "$TMP/apart.xml" > "$TMP/run"
 		read -r gap lid < <(tips "$TMP/run")
 		near "$gap" 0 1e-3
 		near "$lid" 1 1e-3
@@ -1203,20 +1207,55 @@ tips() {
 	sed 's|<compiler autolimits="true"/>|&<default><equality solref="0.005 1"/></default>|' "$MJ/loops.xml" > "$TMP/soft.xml"
 	run -0 --separate-stderr phys-step -n 1 "$TMP/soft.xml"
 	[[ "$stderr" == *"soft.xml:"*": <connect>: its solref and solimp are MuJoCo's engine's: ODE, Bullet, DART and Simbody hold its loop rigid"* ]]
-	# MuJoCo lets the coupler and the rocker, which the connect joins,
-	# touch, and phys keeps them apart (the crank ends 11 rad round
-	# under libmujoco, 0.1 under phys), which is said; with an <exclude>
-	# of them, MuJoCo's engine runs the linkage as libmujoco does
-	run -0 --separate-stderr phys-step -n 1 "$MJ/loops.xml"
-	[[ $stderr == *"loops.xml:33: <connect>: MuJoCo lets bodies 'coupler' and 'rocker', which it joins, touch, where phys keeps a joint's two links apart: an <exclude> of them runs alike under every engine"* ]]
-	sed 's|<equality>|<contact><exclude body1="coupler" body2="rocker"/></contact>\n  &|' "$MJ/loops.xml" > "$TMP/apart.xml"
-	run -0 --separate-stderr phys-step -n 1 "$TMP/apart.xml"
-	[[ $stderr != *"MuJoCo lets bodies"* ]]
-	paste <("$BATS_FILE_TMPDIR/run" "$TMP/apart.xml" run 1 crank_joint) \
-	    <(phys-step -q -p mujoco -t 1 -i 'loops::crank_joint/position' "$TMP/apart.xml" |
-	    jq -r 'select(.t > 0) | .items[][0]') |
-	    awk '{ e = $2 - $3; if (e < 0) e = -e; if (e > m) m = e; n++ }
-		END { if (n != 500 || m > 1e-9) { print n " lines, off by " m; exit 1 } }'
+	# MuJoCo lets the coupler and the rocker touch, and so does phys
+	# (the crank ends 11 rad round under libmujoco; 0.1 under phys
+	# when it kept a joint's links apart): MuJoCo's engine runs the
+	# linkage as libmujoco does, with the <exclude> and without it
+	need_mujoco
+	for p in apart loops; do
+		f=$TMP/apart.xml
+		[ $p = apart ] || f=$MJ/loops.xml
+		paste <("$BATS_FILE_TMPDIR/run" "$f" run 1 crank_joint) \
+		    <(phys-step -q -p mujoco -t 1 -i 'loops::crank_joint/position' "$f" |
+		    jq -r 'select(.t > 0) | .items[][0]') |
+		    awk '{ e = $2 - $3; if (e < 0) e = -e; if (e > m) m = e; n++ }
+			END { if (n != 500 || m > 1e-9) { print n " lines, off by " m; exit 1 } }'
+	done
+	near "$("$BATS_FILE_TMPDIR/run" "$MJ/loops.xml" run 1 crank_joint | tail -1 | awk '{ print $2 }')" 11.318 0.01
+}
+
+# lid_rests ENGINE: the lid a connect joins to a pin by its box's top
+# edge, let go 80 degrees open, closes on the box (MuJoCo lets the two
+# touch, and so does every engine): its centre 0.2 + 0.01 m up, level
+# (Bullet 1.5 mm into the box: its contacts rest that deep).
+lid_rests() {
+	phys-step -q -p "$1" -t 1.5 -e 50 -i 'lid::lid/pose' "$MJ/lid.xml" | tail -1 |
+	    jq -r '.items["lid::lid/pose"] | [.x, .z, .pitch] | @tsv' > "$TMP/lid"
+	read -r x z pitch < "$TMP/lid"
+	near "$x" 0 1e-3
+	near "$z" 0.21 2e-3
+	near "$pitch" 0 0.01
+}
+
+@test "mjcf: two bodies a connect joins touch under every engine, as MuJoCo lets them; MJCF out writes the free body and its connect again" {
+	each_engine lid_rests
+	phys-sdf print --format mjcf "$MJ/lid.xml" > "$TMP/out.xml" 2> /dev/null
+	[ "$(grep -c '<freejoint/>' "$TMP/out.xml")" = 2 ]
+	grep -q '<connect body1="lid" body2="base"' "$TMP/out.xml"
+	! grep -q '<exclude' "$TMP/out.xml"
+	# printed as SDF, the joint keeps its mark; without it, its links
+	# are kept apart as any joint's, and the lid swings through the box
+	phys-sdf print "$MJ/lid.xml" 2> /dev/null | sed 's|<phys:touch/>||' > "$TMP/apart.sdf"
+	z=$(phys-step -q -t 1.5 -e 50 -i 'lid::lid/pose' "$TMP/apart.sdf" 2> /dev/null | tail -1 | jq '.items[].z')
+	awk -v z="$z" 'BEGIN { exit !(z < 0.15) }'
+	need_mujoco
+	# libmujoco on the file and on MJCF out's, and phys's MuJoCo engine:
+	# the lid closed, 0.2098 m up (its contacts' softness), alike to 1e-9
+	# (kept apart, it swings through the box)
+	z=$("$BATS_FILE_TMPDIR/run" "$MJ/lid.xml" run 1.5 lid | tail -1 | awk '{ print $4 }')
+	near "$z" 0.20982 2e-5
+	near "$("$BATS_FILE_TMPDIR/run" "$TMP/out.xml" run 1.5 lid | tail -1 | awk '{ print $4 }')" "$z" 1e-9
+	near "$(phys-step -q -p mujoco -t 1.5 -e 50 -i 'lid::lid/pose' "$MJ/lid.xml" | tail -1 | jq '.items[].z')" "$z" 1e-9
 }
 
 @test "mjcf: a tendon equality of fixed tendons couples their two joints, each length measured from qpos0 as MuJoCo measures it, under each engine with couplings; any other is refused at its line" {

@@ -41,6 +41,7 @@ extern "C" {
 #include "inertia.h"
 #include "inertia_follow.h"
 #include "mesh.h"
+#include "touch.h"
 }
 #undef _Noreturn
 
@@ -1745,7 +1746,8 @@ make_joint(bullet_engine *e, int ji)
 	c->setJointFeedback(&bj.fb);
 	bj.c = c;
 	e->constraints.emplace_back(c);
-	e->world->addConstraint(c, true);
+	/* Bullet keeps the bodies of a constraint so added apart */
+	e->world->addConstraint(c, phys_joint_keeps_apart(j));
 	set_limits(e, ji);
 	return 0;
 }
@@ -2345,14 +2347,15 @@ bullet_engine_joint_state(const struct bullet_engine *e, int ji, double pos[2],
 	    link_motion(e, j->child), pos, vel);
 }
 
-/* A constraint of the joint's two bodies at frames fa and fb with every
+/* A constraint of joint ji's two bodies at frames fa and fb with every
  * axis free, in the world and owned by e->constraints: rows of its own
  * for motors beside the joint's (a servo's, a ball's friction). */
 btGeneric6DofSpring2Constraint *
-free_constraint(struct bullet_engine *e, btTypedConstraint *joint,
-    const btTransform &fa, const btTransform &fb, RotateOrder order)
+free_constraint(struct bullet_engine *e, int ji, const btTransform &fa,
+    const btTransform &fb, RotateOrder order)
 {
 	const btVector3 free_lo(1, 1, 1), free_hi(-1, -1, -1);
+	btTypedConstraint *joint = e->joints[(size_t)ji].c;
 	auto *c = new btGeneric6DofSpring2Constraint(joint->getRigidBodyA(),
 	    joint->getRigidBodyB(), fa, fb, order);
 
@@ -2361,7 +2364,7 @@ free_constraint(struct bullet_engine *e, btTypedConstraint *joint,
 	c->setAngularLowerLimit(free_lo);
 	c->setAngularUpperLimit(free_hi);
 	e->constraints.emplace_back(c);
-	e->world->addConstraint(c, true);
+	e->world->addConstraint(c, phys_joint_keeps_apart(&e->w->joints[ji]));
 	return c;
 }
 
@@ -2374,7 +2377,7 @@ servo_constraint(struct bullet_engine *e, int ji)
 	auto *c = static_cast<btGeneric6DofSpring2Constraint *>(bj.c);
 
 	if (!bj.servo_c) {
-		bj.servo_c = free_constraint(e, c, c->getFrameOffsetA(),
+		bj.servo_c = free_constraint(e, ji, c->getFrameOffsetA(),
 		    c->getFrameOffsetB(), c->getRotationOrder());
 		bj.servo_c->enableFeedback(true);
 	}
@@ -2470,7 +2473,7 @@ ball_friction(struct bullet_engine *e, int ji, double f)
 		    e->w->links[j->child].pose, e->links[(size_t)j->child].com)),
 		    j->pose));
 
-		bj.friction_c = free_constraint(e, bj.c, fb, fb, RO_XYZ);
+		bj.friction_c = free_constraint(e, ji, fb, fb, RO_XYZ);
 	}
 	/* Its turns measured from where the bodies are now, so that its
 	 * three rows turn about the child's axes, not Bullet's Euler
@@ -2507,7 +2510,7 @@ ball_range(struct bullet_engine *e, int ji, double upper,
 	    (!bj.range_c && !phys_has_upper(upper)))
 		return;
 	if (!bj.range_c) {
-		bj.range_c = free_constraint(e, bj.c, btTransform::getIdentity(),
+		bj.range_c = free_constraint(e, ji, btTransform::getIdentity(),
 		    btTransform::getIdentity(), RO_XYZ);
 		bj.past[0] = false;
 		set_stop(e, ji, 0, bj.range_c);

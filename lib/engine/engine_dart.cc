@@ -98,6 +98,7 @@ extern "C" {
 #include "inertia_follow.h"
 #include "mesh.h"
 #include "sets.h"
+#include "touch.h"
 }
 #undef _Noreturn
 
@@ -2218,7 +2219,8 @@ plane_pair(const dart_engine *e, int c1, int c2)
 }
 
 /* Gazebo's rules (phys_collisions_may_touch), and no link with itself,
- * none with a link a joint connects it to, no two static links. */
+ * none with a link a joint keeps it apart from (phys_joint_keeps_apart),
+ * no two static links. */
 bool
 pair_excluded(const dart_engine *e, int c1, int c2)
 {
@@ -2232,7 +2234,8 @@ pair_excluded(const dart_engine *e, int c1, int c2)
 	    k++) {
 		const struct phys_joint *j = &w->joints[w->link_joints[k]];
 
-		if (j->type != PHYS_JOINT_GEARBOX && (j->parent == k2 ||
+		if (j->type != PHYS_JOINT_GEARBOX &&
+		    phys_joint_keeps_apart(j) && (j->parent == k2 ||
 		    j->child == k2))
 			return true;
 	}

@@ -35,6 +35,7 @@
 #include "inertia_follow.h"
 #include "mjcfwrite.h"
 #include "pairkey.h"
+#include "touch.h"
 
 #include <float.h>
 #include <math.h>
@@ -367,6 +368,15 @@ kinematic(const struct mujoco_engine *e, int li)
 	return li >= 0 && PVB(vals(e, PHYS_S_LINK, li), LINK_kinematic);
 }
 
+/* Whether joint ji is its links' equality wherever it is
+ * (phys_mjcf_tie_only). */
+static bool
+tie_only(const struct mujoco_engine *e, int ji)
+{
+	return phys_mjcf_tie_only(&e->w->joints[ji], vals(e, PHYS_S_JOINT,
+	    ji));
+}
+
 /* One pass over the joints: each with one side in the tree brings the
  * other in, but for a kinematic link, which MuJoCo moves as a mocap
  * body, a root of its own (new_root): the joint then closes a loop, as
@@ -383,7 +393,7 @@ grow_tree(struct mujoco_engine *e, bool *in_tree)
 		bool pin = j->parent < 0 || in_tree[j->parent];
 		bool cin = in_tree[j->child];
 
-		if (!phys_mjcf_tree_joint(j) ||
+		if (!phys_mjcf_tree_joint(j) || tie_only(e, (int)i) ||
 		    e->joints[i].role != ROLE_NONE || pin == cin ||
 		    kinematic(e, pin ? j->child : j->parent))
 			continue;
@@ -397,13 +407,14 @@ grow_tree(struct mujoco_engine *e, bool *in_tree)
 }
 
 static bool
-is_child(const struct phys_scene *w, int li)
+is_child(const struct mujoco_engine *e, int li)
 {
+	const struct phys_scene *w = e->w;
 	size_t i;
 
 	for (i = 0; i < w->njoints; i++)
 		if (phys_mjcf_tree_joint(&w->joints[i]) &&
-		    w->joints[i].child == li)
+		    !tie_only(e, (int)i) && w->joints[i].child == li)
 			return true;
 	return false;
 }
@@ -418,7 +429,7 @@ new_root(struct mujoco_engine *e, bool *in_tree)
 	size_t i;
 
 	for (i = 0; i < w->nlinks && pick < 0; i++)
-		if (!in_tree[i] && !is_child(w, (int)i))
+		if (!in_tree[i] && !is_child(e, (int)i))
 			pick = (int)i;
 	for (i = 0; i < w->nlinks && pick < 0; i++)
 		if (!in_tree[i])
@@ -479,7 +490,8 @@ plan_tree(struct mujoco_engine *e)
 	free(in_tree);
 }
 
-/* Link pairs joined by a joint never collide, as under ODE. */
+/* Link pairs joined by a joint never collide, as under ODE, but an MJCF
+ * equality's (phys_joint_keeps_apart). */
 static void
 plan_connected(struct mujoco_engine *e)
 {
@@ -489,7 +501,7 @@ plan_connected(struct mujoco_engine *e)
 	e->connected = phys_xcalloc(w->njoints + 1, sizeof *e->connected);
 	for (i = 0; i < w->njoints; i++)
 		if (phys_mjcf_tree_joint(&w->joints[i]) &&
-		    w->joints[i].parent >= 0)
+		    phys_joint_keeps_apart(&w->joints[i]))
 			e->connected[e->nconnected++] = phys_pair_key(
 			    w->joints[i].parent, w->joints[i].child,
 			    (int64_t)w->nlinks);

@@ -14,6 +14,7 @@
 #include "engine_impl.h"
 #include "inertia.h"
 #include "inertia_follow.h"
+#include "touch.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -102,6 +103,7 @@ struct ode_engine {
 	struct ode_link *links;
 	dGeomID *geoms;		/* per collision, NULL when skipped */
 	struct ode_joint *joints;
+	size_t ntouch;		/* joints whose links may touch */
 	struct phys_still still;	/* links welded to the world */
 	dBodyID ground;		/* NULL until a joint needs it */
 	/* ODE's data of each mesh (shared by the geoms using it) and of
@@ -2087,8 +2089,47 @@ set_contact(struct ode_engine *e, dContact *c, dGeomID g1, dGeomID g2,
 		c->surface.mode |= dContactBounce;
 }
 
+/* Whether ODE joint j is one of the rows of a joint whose links may touch
+ * (phys_joint_keeps_apart). */
+static bool
+touch_row(const struct ode_engine *e, dJointID j)
+{
+	const struct ode_joint *oj;
+	size_t i;
+
+	for (i = 0; i < e->w->njoints; i++) {
+		oj = &e->joints[i];
+		if (e->w->joints[i].touch && (j == oj->joint ||
+		    j == oj->servo_row || j == oj->friction_rows ||
+		    j == oj->range_row))
+			return true;
+	}
+	return false;
+}
+
+/* Whether a joint of bodies b1 and b2 keeps them apart: any but their
+ * contacts and the rows of a joint whose links may touch. */
+static bool
+joined_apart(const struct ode_engine *e, dBodyID b1, dBodyID b2)
+{
+	dJointID j;
+	int k;
+
+	if (!e->ntouch)
+		return dAreConnectedExcluding(b1, b2, dJointTypeContact);
+	for (k = 0; k < dBodyGetNumJoints(b1); k++) {
+		j = dBodyGetJoint(b1, k);
+		if (dJointGetType(j) != dJointTypeContact &&
+		    (dJointGetBody(j, 0) == b2 || dJointGetBody(j, 1) == b2) &&
+		    !touch_row(e, j))
+			return true;
+	}
+	return false;
+}
+
 /* Gazebo's rules (phys_collisions_may_touch), and no two static bodies,
- * no body with itself, none with a body a joint holds it to. */
+ * no body with itself, none with a body a joint holds it to
+ * (joined_apart). */
 static bool
 pair_excluded(struct ode_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
 {
@@ -2096,7 +2137,7 @@ pair_excluded(struct ode_engine *e, int c1, int c2, dBodyID b1, dBodyID b2)
 		return true;
 	if (b1 == b2)
 		return true;
-	if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact))
+	if (b1 && b2 && joined_apart(e, b1, b2))
 		return true;
 	return !phys_collisions_may_touch(e->w, e->v, c1, c2);
 }
@@ -2702,6 +2743,8 @@ ode_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->own_data = phys_xcalloc(w->ncollisions, sizeof *e->own_data);
 	e->convex = phys_xcalloc(w->ncollisions, sizeof *e->convex);
 	e->joints = phys_xcalloc(w->njoints, sizeof *e->joints);
+	for (size_t i = 0; i < w->njoints; i++)
+		e->ntouch += w->joints[i].touch;
 	/* Surface layer and correcting velocity are applied per contact. */
 	dWorldSetContactSurfaceLayer(e->world, 0);
 	dWorldSetContactMaxCorrectingVel(e->world, dInfinity);

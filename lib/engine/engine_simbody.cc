@@ -50,6 +50,7 @@ extern "C" {
 #include "mesh.h"
 #include "pairkey.h"
 #include "pairs.h"
+#include "touch.h"
 }
 #undef _Noreturn
 
@@ -2407,7 +2408,7 @@ make_model(simbody_engine *e, model &m, bool at_load)
 		    ptf(joint_frame(j)));
 		sj.in_parent = phys_pose_mul(phys_pose_inv(load_pose(e,
 		    j->parent)), ptf(joint_frame(j)));
-		if (j->parent >= 0 && j->child >= 0)
+		if (phys_joint_keeps_apart(j))
 			e->joined.insert(std::make_pair(std::min(j->parent,
 			    j->child), std::max(j->parent, j->child)));
 	}

@@ -1054,7 +1054,6 @@ static void write_excludes(struct reader *r, xmlNodePtr sdf,
     xmlNodePtr model);
 static void write_equality_softness(struct reader *r, xmlNodePtr jn,
     xmlNodePtr n, double tendon_coef);
-static void say_loop_touch(struct reader *r, xmlNodePtr n);
 
 /* A connect is a ball joint at its anchor, a weld a fixed joint: loops
  * that phys closes as constraints. */
@@ -1081,7 +1080,11 @@ write_loop(struct reader *r, xmlNodePtr model, xmlNodePtr n, size_t i)
 		add_pose(jn, at, phys_node_where(n));
 	}
 	write_equality_softness(r, jn, n, 0);
-	say_loop_touch(r, n);
+	/* MuJoCo keeps an equality's bodies apart only where its filter
+	 * would (a body and its parent, bodies welded together: <phys:weld>),
+	 * never for the equality */
+	phys_node_set_line(xmlNewChild(jn, phys_ns(xmlDocGetRootElement(
+	    jn->doc)), (const xmlChar *)"touch", NULL), phys_node_where(n));
 }
 
 /* The number name under parent, marked as the reader's: what the author
@@ -2212,49 +2215,6 @@ static bool
 is_excluded(const struct reader *r, int a, int b)
 {
 	return phys_key_listed(r->excl, r->nexcl, excl_key(r, a, b));
-}
-
-/*
- * Whether MuJoCo lets bodies a and b touch: a geom of each whose bits
- * meet, neither the other's parent (which MuJoCo keeps apart), no
- * <exclude> of them; the world (-1) is left out.
- */
-static bool
-mujoco_lets_touch(const struct reader *r, int a, int b)
-{
-	const struct mj_body *ba, *bb;
-	const struct mj_geom *g, *h;
-	size_t i, k;
-
-	if (a < 0 || b < 0 || a == b || is_excluded(r, a, b))
-		return false;
-	ba = &r->bodies[a], bb = &r->bodies[b];
-	if (ba->parent == b || bb->parent == a)
-		return false;
-	for (i = ba->geom0; i < ba->geom0 + ba->ngeoms; i++)
-		for (k = bb->geom0; k < bb->geom0 + bb->ngeoms; k++) {
-			g = &r->geoms[i], h = &r->geoms[k];
-			if (phys_bitmasks_touch(g->contype, g->conaffinity,
-			    h->contype, h->conaffinity))
-				return true;
-		}
-	return false;
-}
-
-/* A connect or weld n whose bodies MuJoCo lets touch, which phys keeps
- * apart as the two links of its joint: said, with the way to run alike. */
-static void
-say_loop_touch(struct reader *r, xmlNodePtr n)
-{
-	const char *b1 = own_attr(n, "body1"), *b2 = own_attr(n, "body2");
-
-	if (!b1 || !b2 || !mujoco_lets_touch(r, phys_name_table_find(
-	    &r->body_names, b1), phys_name_table_find(&r->body_names, b2)))
-		return;
-	mj_notef(r, n, "<%s>: MuJoCo lets bodies '%s' and '%s', which it "
-	    "joins, touch, where phys keeps a joint's two links apart: an "
-	    "<exclude> of them runs alike under every engine",
-	    (const char *)n->name, b1, b2);
 }
 
 /*

@@ -35,6 +35,7 @@
 #include "mjcfwrite.h"
 #include "sdf.h"
 #include "sdfedit.h"
+#include "touch.h"
 #include "world.h"
 
 struct writer {
@@ -308,6 +309,12 @@ phys_mjcf_ties(const struct phys_joint *j, const struct phys_value *v)
 	    phys_ball_values_set(v) == 0);
 }
 
+bool
+phys_mjcf_tie_only(const struct phys_joint *j, const struct phys_value *v)
+{
+	return j->touch && phys_mjcf_ties(j, v);
+}
+
 /*
  * Each link hangs from its joint's parent: MJCF's tree is the joints'
  * own, so a link held by two joints (a loop) or a chain of links that
@@ -334,7 +341,8 @@ plan_tree(struct writer *wr)
 			    "them has none");
 		if (!phys_mjcf_tree_joint(j))
 			continue;
-		if (wr->t.holder[j->child] >= 0) {
+		if (wr->t.holder[j->child] >= 0 ||
+		    phys_mjcf_tie_only(j, j->vals)) {
 			if (phys_mjcf_ties(j, j->vals))
 				wr->t.tie[i] = true;
 			else	/* a ghost welded to the child */
@@ -1675,7 +1683,7 @@ put_welded(int a, int b, void *arg)
 /* The pairs kept apart (an MJCF model's <exclude>s, what its filter
  * kept apart that the written tree does not, and the two links of a
  * joint closing a loop, which phys keeps apart as it keeps any joint's
- * and MuJoCo lets touch) as <exclude>s. */
+ * but an MJCF equality's, and MuJoCo lets touch) as <exclude>s. */
 static void
 put_excludes(struct writer *wr, bool *open)
 {
@@ -1694,7 +1702,8 @@ put_excludes(struct writer *wr, bool *open)
 	phys_excludes_each_welded(w, put_welded, &p);
 	for (i = 0; i < w->njoints; i++) {
 		j = &w->joints[i];
-		if ((wr->t.loop[i] || wr->t.tie[i]) && j->parent >= 0 &&
+		if ((wr->t.loop[i] || wr->t.tie[i]) &&
+		    phys_joint_keeps_apart(j) &&
 		    !phys_excludes_listed(w, j->parent, j->child))
 			put_exclude(wr, open, j->parent, j->child);
 	}

@@ -50,6 +50,13 @@ bool phys_mjcf_tree_joint(const struct phys_joint *j);
  * or a fixed joint (a weld), which MuJoCo holds as written; another
  * needs joints of its own, on a body of their own. */
 bool phys_mjcf_ties(const struct phys_joint *j, const struct phys_value *v);
+/* Whether joint j is an equality of its links under its values v even
+ * where it could hang its child in the tree: one that ties them
+ * (phys_mjcf_ties) and lets them touch (an MJCF connect's or weld's of
+ * two free bodies), which MuJoCo's filter would keep apart as a body and
+ * its parent. */
+bool phys_mjcf_tie_only(const struct phys_joint *j,
+    const struct phys_value *v);
 /*
  * The solref and solimp of the equality constraints that stand for
  * joints (a loop's weld, a coupling), which hold: as stiff as a MuJoCo

@@ -319,6 +319,12 @@ spheres(const struct phys_scene *w, size_t *n)
 	return s;
 }
 
+bool
+phys_joint_keeps_apart(const struct phys_joint *j)
+{
+	return j->parent >= 0 && j->child >= 0 && !j->touch;
+}
+
 int64_t *
 phys_joined_links(const struct phys_scene *w, size_t *n)
 {
@@ -327,7 +333,7 @@ phys_joined_links(const struct phys_scene *w, size_t *n)
 
 	*n = 0;
 	for (i = 0; i < w->njoints; i++)
-		if (w->joints[i].parent >= 0 && w->joints[i].child >= 0)
+		if (phys_joint_keeps_apart(&w->joints[i]))
 			k[(*n)++] = phys_pair_key(w->joints[i].parent,
 			    w->joints[i].child, (int64_t)w->nlinks);
 	phys_keys_sort(k, *n);

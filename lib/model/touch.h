@@ -54,8 +54,12 @@ bool phys_collision_bound(const struct phys_scene *w, int ci,
 bool phys_collision_overlap(const struct phys_scene *w, int a, int b,
     double *depth, double *thin);
 
-/* The links each joint joins as sorted pair keys (pairkey.h), n of them;
- * the caller frees them. */
+/* Whether joint j keeps its two links from touching: every joint of two
+ * links but one whose links may touch (an MJCF connect's or weld's). */
+bool phys_joint_keeps_apart(const struct phys_joint *j);
+
+/* The links each joint that keeps them apart joins, as sorted pair keys
+ * (pairkey.h), n of them; the caller frees them. */
 int64_t *phys_joined_links(const struct phys_scene *w, size_t *n);
 
 /* The pairs of collisions of one model (two links no joint joins) that

@@ -2339,6 +2339,8 @@ joint_kind_checks(struct scope *sc, struct phys_joint *j)
 	int rc;
 
 	j->reference = -1;
+	for (e = j->node->children; e; e = e->next)
+		j->touch = j->touch || phys_mjcf_own(e, "touch");
 	if (j->type == PHYS_JOINT_BALL)
 		ball_note(sc, j);
 	if (j->type == PHYS_JOINT_SCREW) {

@@ -200,6 +200,11 @@ struct phys_joint {
 	phys_vec3 axis[2];	/* unit axes in the world frame */
 	int reference;		/* gearbox_reference_body: link, -1 world */
 	struct phys_mimic mimic;
+	/* Its two links may touch: an MJCF connect's or weld's
+	 * (<phys:touch/>), whose bodies MuJoCo does not keep apart. Any
+	 * other joint's links are kept apart, as Gazebo's engines keep
+	 * them (phys_joint_keeps_apart). */
+	bool touch;
 	xmlNodePtr node;
 	struct phys_doc *doc;
 	struct phys_value *vals;	/* PHYS_S_JOINT values */
