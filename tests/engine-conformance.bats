@@ -51,8 +51,7 @@ NEWVAL='def newval: .type as $t | if $t == "bool" then .default | not
 	else (.default + .max) / 2 end) else $v end end;'
 
 # settings ENGINE SUPPORT...: for every numeric, boolean or chosen
-# parameter phys-param list --doc says ENGINE treats as one of SUPPORT
-# (but mujoco.multiccd, which phys's MuJoCo engine refuses when set),
+# parameter phys-param list --doc says ENGINE treats as one of SUPPORT,
 # "SCOPE NAME -s ENTITY/NAME=VALUE" (VALUE not its default) on one line,
 # a collision's set on closed_forms.sdf's slider (but its shape's size),
 # a joint's on its arm.
@@ -63,7 +62,6 @@ settings() {
 	    select([.[$e]] | inside($ARGS.positional)) |
 	    select(.type == "double" or .type == "int" or .type == "bool" or .values) |
 	    select(.name | startswith("geometry.") | not) |
-	    select(.name != "mujoco.multiccd") |
 	    { physics: "", collision: "slide::link::collision/", joint: "limit::hinge/",
 		link: "slide::link/" }[.scope] as $at | select($at) | newval as $v | select($v != null) |
 	    "\(.scope) \(.name) -s \($at)\(.name)=\($v)"' "$@"
@@ -75,10 +73,7 @@ settings() {
 # line (under the last part of its name, a solver's type as "solver"),
 # and is not warned about.
 reaches() {
-	# (mujoco.multiccd, a later MuJoCo's flag kept for an MJCF model,
-	# is MuJoCo's and refused by its 2.2.2: tests/mjcf.bats)
 	phys-param list --doc | jq -c --arg e "$1" "$NEWVAL"'select(.scope == "physics") |
-	    select(.name != "mujoco.multiccd") |
 	    select(.[$e] == "native" or (.[$e] == "emulated" and ([.[]] | index("other")))) |
 	    newval as $v | select($v != null) |
 	    { name, value: $v, key: (.name | split(".")[-1] | if . == "type" or . == "solver_type"

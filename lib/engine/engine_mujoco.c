@@ -4319,28 +4319,6 @@ rebuild(struct mujoco_engine *e)
 	return 0;
 }
 
-/* A later MuJoCo's multiccd, refused where a profile of the world gives
- * it (an MJCF model's <flag>), else as the run's value. */
-static int
-refuse_multiccd(const struct mujoco_engine *e)
-{
-	const char *why = "mujoco.multiccd: a later MuJoCo's several "
-	    "contacts for a pair of convex geoms, where MuJoCo 2.2.2 finds "
-	    "one, and the model would not move as written: run it under "
-	    "ODE, Bullet, DART or Simbody, whose contacts are their own";
-	const struct phys_profile *p;
-	xmlNodePtr n;
-	size_t i;
-
-	for (i = 0; i < e->w->nprofiles; i++) {
-		p = &e->w->profiles[i];
-		if (p->node && PVB(p->vals, PHYSICS_mujoco_multiccd) &&
-		    (n = phys_path_find(p->node, "mujoco.multiccd")))
-			return phys_failat(PHYS_AT(p->doc, n), "%s", why);
-	}
-	return phys_fail("%s", why);
-}
-
 static int
 mujoco_engine_apply_profile(struct mujoco_engine *e)
 {
@@ -4349,8 +4327,6 @@ mujoco_engine_apply_profile(struct mujoco_engine *e)
 
 	MUJOCO_TRAP(e, return -1);
 
-	if (PVB(v, PHYSICS_mujoco_multiccd))
-		return refuse_multiccd(e);
 	e->step = PVD(v, PHYSICS_max_step_size);
 	o->timestep = e->step;
 	o->integrator = integrator(PVS(v, PHYSICS_mujoco_integrator));
@@ -4362,6 +4338,10 @@ mujoco_engine_apply_profile(struct mujoco_engine *e)
 	o->cone = strcmp(PVS(v, PHYSICS_mujoco_cone), "elliptic") == 0 ?
 	    mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
 	o->impratio = PVD(v, PHYSICS_mujoco_impratio);
+	if (PVB(v, PHYSICS_mujoco_multiccd))
+		o->enableflags |= mjENBL_MULTICCD;
+	else
+		o->enableflags &= ~mjENBL_MULTICCD;
 	e->explicit_damping = !PVB(v, PHYSICS_mujoco_eulerdamp);
 	soften_equalities(e);
 	return 0;

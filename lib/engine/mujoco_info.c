@@ -83,6 +83,7 @@ static const struct phys_engine_field mujoco_record[] = {
 	{ "cone", PHYS_P_PHYSICS_mujoco_cone },
 	{ "impratio", PHYS_P_PHYSICS_mujoco_impratio },
 	{ "eulerdamp", PHYS_P_PHYSICS_mujoco_eulerdamp },
+	{ "multiccd", PHYS_P_PHYSICS_mujoco_multiccd },
 	{ "max_step_size", PHYS_P_PHYSICS_max_step_size },
 	{ "max_contacts", PHYS_P_PHYSICS_max_contacts },
 	{ "gravity", PHYS_P_WORLD_gravity }

@@ -2346,10 +2346,6 @@ put_option(struct writer *wr, const struct phys_mjcf_medium *m)
 	    &PVD(v, PHYSICS_mujoco_noslip_tolerance), 1);
 	phys_buf_printf(wr->b, " cone=\"%s\"", PVS(v, PHYSICS_mujoco_cone));
 	phys_mjcf_nums(wr->b, "impratio", &PVD(v, PHYSICS_mujoco_impratio), 1);
-	if (PVB(v, PHYSICS_mujoco_multiccd))
-		phys_warn("mujoco.multiccd is left out: MuJoCo 2.2.2 has no "
-		    "such flag, and finds one contact for a pair of convex "
-		    "geoms");
 	if (!PVB(v, PHYSICS_mujoco_eulerdamp))
 		phys_warn("mujoco.eulerdamp=false is left out: MuJoCo 2.2.2 has "
 		    "no such flag, and takes joint damping into its Euler step "
@@ -2359,7 +2355,11 @@ put_option(struct writer *wr, const struct phys_mjcf_medium *m)
 		phys_mjcf_nums(wr->b, "viscosity", &m->viscosity, 1);
 		phys_mjcf_nums(wr->b, "wind", m->wind, 3);
 	}
-	phys_buf_puts(wr->b, "/>\n");
+	if (PVB(v, PHYSICS_mujoco_multiccd))
+		phys_buf_puts(wr->b, ">\n    <flag multiccd=\"enable\"/>\n"
+		    "  </option>\n");
+	else
+		phys_buf_puts(wr->b, "/>\n");
 }
 
 int

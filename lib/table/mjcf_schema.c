@@ -223,7 +223,6 @@ static const struct phys_mjcf_later later[] = {
 	{ "flag", "island", PHYS_MJ_LATER_ASIDE, NULL },
 	{ "flag", "autoreset", PHYS_MJ_LATER_ASIDE, NULL },
 	{ "flag", "eulerdamp", PHYS_MJ_LATER_READ, NULL },
-	{ "flag", "multiccd", PHYS_MJ_LATER_READ, NULL },
 	{ "flag", "invdiscrete", PHYS_MJ_LATER_AT, "disable" },
 	{ "flag", "sleep", PHYS_MJ_LATER_AT, "disable" },
 	{ "option", "jacobian", PHYS_MJ_LATER_ASIDE, NULL },
