@@ -2281,8 +2281,162 @@ mesh_points(dGeomID g1, dGeomID g2, int limit, dContactGeom *geoms)
 	return n;
 }
 
+/* How far outside a hull or a box a corner of the other may lie and
+ * still touch it (m): a bar resting on a box touches it with four
+ * corners, which lie level with its face to rounding. */
+#define CORNER_REACH 1e-4
+
+/* Geom g's pose in the world. */
+static phys_pose
+geom_pose(dGeomID g)
+{
+	const dReal *p = dGeomGetPosition(g);
+	dQuaternion q;
+
+	dGeomGetQuaternion(g, q);
+	return (phys_pose){ v3(p[0], p[1], p[2]), from_dquat(q) };
+}
+
+/* Whether world point x lies in box or hull g, or within reach of it. */
+static bool
+corner_in(const struct ode_engine *e, dGeomID g, phys_vec3 x, double reach)
+{
+	phys_vec3 l = phys_pose_apply(phys_pose_inv(geom_pose(g)), x);
+	const struct ode_convex *cv;
+	dVector3 len;
+	unsigned i;
+
+	if (dGeomGetClass(g) == dBoxClass) {
+		dGeomBoxGetLengths(g, len);
+		return fabs(l.x) <= len[0] / 2 + reach &&
+		    fabs(l.y) <= len[1] / 2 + reach &&
+		    fabs(l.z) <= len[2] / 2 + reach;
+	}
+	cv = e->convex[geom_collision(g)];
+	for (i = 0; i < cv->nplanes; i++) {
+		const dReal *pl = cv->planes + 4 * i;
+
+		if (pl[0] * l.x + pl[1] * l.y + pl[2] * l.z > pl[3] + reach)
+			return false;
+	}
+	return true;
+}
+
+/* The corners of box or hull g in the world, into x (room for
+ * MAX_HULL_CORNERS); returns how many, 0 past that room. */
+#define MAX_HULL_CORNERS 1024
+static size_t
+corners_of(const struct ode_engine *e, dGeomID g, phys_vec3 *x)
+{
+	phys_pose at = geom_pose(g);
+	const struct ode_convex *cv;
+	dVector3 len;
+	size_t i;
+
+	if (dGeomGetClass(g) == dBoxClass) {
+		dGeomBoxGetLengths(g, len);
+		for (i = 0; i < 8; i++)
+			x[i] = phys_pose_apply(at, v3((i & 1 ? 0.5 : -0.5) *
+			    len[0], (i & 2 ? 0.5 : -0.5) * len[1],
+			    (i & 4 ? 0.5 : -0.5) * len[2]));
+		return 8;
+	}
+	cv = e->convex[geom_collision(g)];
+	if (cv->npoints > MAX_HULL_CORNERS)
+		return 0;
+	for (i = 0; i < cv->npoints; i++)
+		x[i] = phys_pose_apply(at, v3(cv->points[3 * i],
+		    cv->points[3 * i + 1], cv->points[3 * i + 2]));
+	return cv->npoints;
+}
+
+/* Whether g1 and g2 are a hull and a box or two hulls. */
+static bool
+hull_pair(dGeomID g1, dGeomID g2)
+{
+	int a = dGeomGetClass(g1), b = dGeomGetClass(g2);
+
+	return (a == dConvexClass && (b == dConvexClass || b == dBoxClass)) ||
+	    (b == dConvexClass && a == dBoxClass);
+}
+
+/* A point of a pair: where, how deep. */
+struct corner {
+	phys_vec3 at;
+	double depth;
+};
+
+/*
+ * Corners of g1 (side 0) or g2 (side 1) lying in the other, each as deep
+ * as it lies past the deepest point c's surface along c's normal (from
+ * g2 to g1), into k; returns how many there are now.
+ */
+static size_t
+corners_in(const struct ode_engine *e, dGeomID g1, dGeomID g2, int side,
+    const dContactGeom *c, struct corner *k, size_t n)
+{
+	phys_vec3 x[MAX_HULL_CORNERS], p = v3(c->pos[0], c->pos[1], c->pos[2]);
+	phys_vec3 nrm = v3(c->normal[0], c->normal[1], c->normal[2]);
+	size_t i, m = corners_of(e, side ? g2 : g1, x);
+	double d;
+
+	for (i = 0; i < m && n < MAX_PAIR_CONTACTS; i++) {
+		/* g2 lies where (y - p).n <= depth, g1 where it is >= 0 */
+		d = side ? v3_dot(v3_sub(x[i], p), nrm) : c->depth +
+		    v3_dot(v3_sub(p, x[i]), nrm);
+		if (d >= -CORNER_REACH && corner_in(e, side ? g1 : g2, x[i],
+		    CORNER_REACH))
+			k[n++] = (struct corner){ x[i], fmax(d, 0) };
+	}
+	return n;
+}
+
+/*
+ * The points of a hull and a box or of two hulls, at most limit, in
+ * geoms; returns how many. ODE gives one, the deepest: a bar resting on
+ * a box rocked on its ends and sank through the box at 3 cm/s. With it
+ * here, each corner of either that lies in the other, as deep as it lies
+ * along that point's normal, spread (phys_contact_spread), as ODE's own
+ * boxes give a face's corners and MuJoCo's multiccd a hull's.
+ */
+static int
+hull_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
+    dContactGeom *geoms)
+{
+	struct corner k[MAX_PAIR_CONTACTS];
+	phys_vec3 at[MAX_PAIR_CONTACTS];
+	double depth[MAX_PAIR_CONTACTS];
+	size_t keep[MAX_PAIR_CONTACTS], n = 1, i, j, m;
+	dContactGeom c;
+
+	if (dCollide(g1, g2, 1, &c, sizeof c) < 1)
+		return 0;
+	k[0] = (struct corner){ v3(c.pos[0], c.pos[1], c.pos[2]), c.depth };
+	n = corners_in(e, g1, g2, 0, &c, k, n);
+	n = corners_in(e, g1, g2, 1, &c, k, n);
+	for (i = m = 0; i < n; i++) {
+		for (j = 0; j < m && v3_norm(v3_sub(at[j], k[i].at)) >= 1e-9;
+		    j++)
+			continue;
+		if (j == m) {
+			at[m] = k[i].at;
+			depth[m++] = k[i].depth;
+		}
+	}
+	m = phys_contact_spread(at, depth, m, (size_t)limit, keep);
+	for (i = 0; i < m; i++) {
+		geoms[i] = c;
+		geoms[i].pos[0] = at[keep[i]].x;
+		geoms[i].pos[1] = at[keep[i]].y;
+		geoms[i].pos[2] = at[keep[i]].z;
+		geoms[i].depth = depth[keep[i]];
+	}
+	return (int)m;
+}
+
 /* A pair's contact points, at most limit, in geoms: ODE's, but a mesh's
- * spread over it (plane_points, mesh_points); returns how many. */
+ * spread over it (plane_points, mesh_points) and a hull's corners on a
+ * box or a hull (hull_points); returns how many. */
 static int
 pair_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
     dContactGeom *geoms)
@@ -2296,6 +2450,8 @@ pair_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	if (dGeomGetClass(g1) == dTriMeshClass ||
 	    dGeomGetClass(g2) == dTriMeshClass)
 		return mesh_points(g1, g2, limit, geoms);
+	if (hull_pair(g1, g2))
+		return hull_points(e, g1, g2, limit, geoms);
 	return dCollide(g1, g2, limit, geoms, sizeof *geoms);
 }
 
