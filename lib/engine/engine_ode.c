@@ -2297,15 +2297,27 @@ geom_pose(dGeomID g)
 	return (phys_pose){ v3(p[0], p[1], p[2]), from_dquat(q) };
 }
 
-/* Whether world point x lies in box or hull g, or within reach of it. */
+/* Whether world point x lies in box, hull, capsule or cylinder g, or
+ * within reach of it. */
 static bool
 corner_in(const struct ode_engine *e, dGeomID g, phys_vec3 x, double reach)
 {
 	phys_vec3 l = phys_pose_apply(phys_pose_inv(geom_pose(g)), x);
 	const struct ode_convex *cv;
+	dReal r, h;
 	dVector3 len;
 	unsigned i;
 
+	if (dGeomGetClass(g) == dCapsuleClass) {
+		dGeomCapsuleGetParams(g, &r, &h);
+		l.z -= fmax(-h / 2, fmin(h / 2, l.z));
+		return v3_norm(l) <= r + reach;
+	}
+	if (dGeomGetClass(g) == dCylinderClass) {
+		dGeomCylinderGetParams(g, &r, &h);
+		return fabs(l.z) <= h / 2 + reach &&
+		    hypot(l.x, l.y) <= r + reach;
+	}
 	if (dGeomGetClass(g) == dBoxClass) {
 		dGeomBoxGetLengths(g, len);
 		return fabs(l.x) <= len[0] / 2 + reach &&
@@ -2322,17 +2334,55 @@ corner_in(const struct ode_engine *e, dGeomID g, phys_vec3 x, double reach)
 	return true;
 }
 
-/* The corners of box or hull g in the world, into x (room for
+/* Points of round geom g (a capsule or a cylinder) posed at, deepest
+ * along world direction down, into x: a capsule's two ends, a cylinder's
+ * rims, each at the point deepest along down and at RIM_POINTS about it
+ * (a cylinder standing on its end); returns how many. */
+#define RIM_POINTS 8
+static size_t
+round_corners(dGeomID g, phys_pose at, phys_vec3 down, phys_vec3 *x)
+{
+	phys_vec3 d = phys_quat_rotate(phys_quat_conj(at.q), down), u;
+	dReal r, h;
+	size_t n = 0, k;
+	int end;
+
+	if (dGeomGetClass(g) == dCapsuleClass) {
+		dGeomCapsuleGetParams(g, &r, &h);
+		for (end = -1; end <= 1; end += 2)
+			x[n++] = phys_pose_apply(at, v3_add(v3(0, 0, end * h / 2),
+			    v3_scale(d, r)));
+		return n;
+	}
+	dGeomCylinderGetParams(g, &r, &h);
+	u = v3(d.x, d.y, 0);
+	u = v3_norm(u) > 1e-9 ? v3_scale(u, 1 / v3_norm(u)) : v3(1, 0, 0);
+	for (end = -1; end <= 1; end += 2) {
+		x[n++] = phys_pose_apply(at, v3(r * u.x, r * u.y, end * h / 2));
+		for (k = 0; k < RIM_POINTS; k++)
+			x[n++] = phys_pose_apply(at, v3(r * cos(2 * M_PI * (double)
+			    k / RIM_POINTS), r * sin(2 * M_PI * (double)k /
+			    RIM_POINTS), end * h / 2));
+	}
+	return n;
+}
+
+/* The corners of box, hull, capsule or cylinder g in the world (a round
+ * one's deepest along world direction down), into x (room for
  * MAX_HULL_CORNERS); returns how many, 0 past that room. */
 #define MAX_HULL_CORNERS 1024
 static size_t
-corners_of(const struct ode_engine *e, dGeomID g, phys_vec3 *x)
+corners_of(const struct ode_engine *e, dGeomID g, phys_vec3 down,
+    phys_vec3 *x)
 {
 	phys_pose at = geom_pose(g);
 	const struct ode_convex *cv;
 	dVector3 len;
 	size_t i;
 
+	if (dGeomGetClass(g) == dCapsuleClass ||
+	    dGeomGetClass(g) == dCylinderClass)
+		return round_corners(g, at, down, x);
 	if (dGeomGetClass(g) == dBoxClass) {
 		dGeomBoxGetLengths(g, len);
 		for (i = 0; i < 8; i++)
@@ -2350,14 +2400,18 @@ corners_of(const struct ode_engine *e, dGeomID g, phys_vec3 *x)
 	return cv->npoints;
 }
 
-/* Whether g1 and g2 are a hull and a box or two hulls. */
+/* Whether g1 and g2 are a hull and a hull, box, capsule or cylinder. */
 static bool
 hull_pair(dGeomID g1, dGeomID g2)
 {
 	int a = dGeomGetClass(g1), b = dGeomGetClass(g2);
 
-	return (a == dConvexClass && (b == dConvexClass || b == dBoxClass)) ||
-	    (b == dConvexClass && a == dBoxClass);
+	if (b == dConvexClass) {
+		b = a;
+		a = dConvexClass;
+	}
+	return a == dConvexClass && (b == dConvexClass || b == dBoxClass ||
+	    b == dCapsuleClass || b == dCylinderClass);
 }
 
 /* A point of a pair: where, how deep. */
@@ -2377,7 +2431,8 @@ corners_in(const struct ode_engine *e, dGeomID g1, dGeomID g2, int side,
 {
 	phys_vec3 x[MAX_HULL_CORNERS], p = v3(c->pos[0], c->pos[1], c->pos[2]);
 	phys_vec3 nrm = v3(c->normal[0], c->normal[1], c->normal[2]);
-	size_t i, m = corners_of(e, side ? g2 : g1, x);
+	size_t i, m = corners_of(e, side ? g2 : g1, side ? nrm :
+	    v3_scale(nrm, -1), x);
 	double d;
 
 	for (i = 0; i < m && n < MAX_PAIR_CONTACTS; i++) {
