@@ -1578,3 +1578,132 @@ phys_contact_spread(const phys_vec3 *at, const double *depth, size_t n,
 	qsort(keep, k, sizeof *keep, index_order);
 	return k;
 }
+
+/* ---- corners two convex shapes touch at ---- */
+
+/* Whether world point x lies in shape s, or within reach of it. */
+static bool
+corner_in(const struct phys_corner_shape *s, phys_vec3 x, double reach)
+{
+	phys_vec3 l = phys_pose_apply(phys_pose_inv(s->at), x);
+	const double *pl;
+	size_t i;
+
+	switch (s->kind) {
+	case PHYS_CORNER_CAPSULE:
+		l.z -= fmax(-s->length / 2, fmin(s->length / 2, l.z));
+		return v3_norm(l) <= s->radius + reach;
+	case PHYS_CORNER_CYLINDER:
+		return fabs(l.z) <= s->length / 2 + reach &&
+		    hypot(l.x, l.y) <= s->radius + reach;
+	case PHYS_CORNER_BOX:
+		return fabs(l.x) <= s->half.x + reach &&
+		    fabs(l.y) <= s->half.y + reach &&
+		    fabs(l.z) <= s->half.z + reach;
+	default:
+		for (i = 0; i < s->nplanes; i++) {
+			pl = s->planes + 4 * i;
+			if (pl[0] * l.x + pl[1] * l.y + pl[2] * l.z >
+			    pl[3] + reach)
+				return false;
+		}
+		return true;
+	}
+}
+
+/* Points a cylinder's rims are looked at: the deepest of each rim, and
+ * this many about it (a cylinder standing on an end). */
+#define RIM_POINTS 8
+
+/* A round shape's corners deepest along world direction down: a
+ * capsule's two ends, a cylinder's rims; returns how many. */
+static size_t
+round_corners(const struct phys_corner_shape *s, phys_vec3 down,
+    phys_vec3 *x)
+{
+	phys_vec3 d = phys_quat_rotate(phys_quat_conj(s->at.q), down), u;
+	double r = s->radius, h = s->length / 2, a;
+	size_t n = 0, k;
+	int end;
+
+	if (s->kind == PHYS_CORNER_CAPSULE) {
+		for (end = -1; end <= 1; end += 2)
+			x[n++] = phys_pose_apply(s->at, v3_add(v3(0, 0,
+			    end * h), v3_scale(d, r)));
+		return n;
+	}
+	u = v3(d.x, d.y, 0);
+	u = v3_norm(u) > 1e-9 ? v3_scale(u, 1 / v3_norm(u)) : v3(1, 0, 0);
+	for (end = -1; end <= 1; end += 2) {
+		x[n++] = phys_pose_apply(s->at, v3(r * u.x, r * u.y, end * h));
+		for (k = 0; k < RIM_POINTS; k++) {
+			a = 2 * M_PI * (double)k / RIM_POINTS;
+			x[n++] = phys_pose_apply(s->at, v3(r * cos(a),
+			    r * sin(a), end * h));
+		}
+	}
+	return n;
+}
+
+/* Shape s's corners in the world (a round one's deepest along down), into
+ * x (room for PHYS_CORNERS_MAX); returns how many, 0 past that room. */
+static size_t
+corners_of(const struct phys_corner_shape *s, phys_vec3 down, phys_vec3 *x)
+{
+	size_t i;
+
+	switch (s->kind) {
+	case PHYS_CORNER_CAPSULE:
+	case PHYS_CORNER_CYLINDER:
+		return round_corners(s, down, x);
+	case PHYS_CORNER_BOX:
+		for (i = 0; i < 8; i++)
+			x[i] = phys_pose_apply(s->at, v3(i & 1 ? s->half.x :
+			    -s->half.x, i & 2 ? s->half.y : -s->half.y,
+			    i & 4 ? s->half.z : -s->half.z));
+		return 8;
+	default:
+		if (s->nv > PHYS_CORNERS_MAX)
+			return 0;
+		for (i = 0; i < s->nv; i++) {
+			const double *q = s->v + s->v_stride * i;
+
+			x[i] = phys_pose_apply(s->at, v3(q[0], q[1], q[2]));
+		}
+		return s->nv;
+	}
+}
+
+size_t
+phys_corner_points(const struct phys_corner_shape *a,
+    const struct phys_corner_shape *b, phys_vec3 p, phys_vec3 n,
+    double depth, double reach, phys_vec3 *at, double *deep, size_t max)
+{
+	phys_vec3 x[PHYS_CORNERS_MAX];
+	size_t k = 0, i, j, m;
+	double d;
+	int side;
+
+	if (max == 0)
+		return 0;
+	at[k] = p;
+	deep[k++] = depth;
+	for (side = 0; side < 2; side++) {
+		/* b lies where (y - p).n <= depth, a where it is >= 0 */
+		m = corners_of(side ? b : a, side ? n : v3_scale(n, -1), x);
+		for (i = 0; i < m && k < max; i++) {
+			d = side ? v3_dot(v3_sub(x[i], p), n) : depth +
+			    v3_dot(v3_sub(p, x[i]), n);
+			if (d < -reach || !corner_in(side ? a : b, x[i], reach))
+				continue;
+			for (j = 0; j < k && v3_norm(v3_sub(at[j], x[i])) >=
+			    1e-9; j++)
+				continue;
+			if (j == k) {
+				at[k] = x[i];
+				deep[k++] = fmax(d, 0);
+			}
+		}
+	}
+	return k;
+}

@@ -553,6 +553,42 @@ bool phys_contact_without_force_reported(const struct phys_value *a,
 size_t phys_contact_spread(const phys_vec3 *at, const double *depth,
     size_t n, size_t limit, size_t *keep);
 
+/*
+ * A convex shape as posed in the world, for the corners two of them
+ * touch at (phys_corner_points): a box (half its sides), a capsule or a
+ * cylinder along its z (radius, length between its ends' centres or its
+ * caps), or a hull (its vertices and its faces' planes, outward normal
+ * and distance, n.x <= d inside, in its own frame).
+ */
+struct phys_corner_shape {
+	enum { PHYS_CORNER_BOX, PHYS_CORNER_CAPSULE, PHYS_CORNER_CYLINDER,
+		PHYS_CORNER_HULL } kind;
+	phys_pose at;
+	phys_vec3 half;
+	double radius, length;
+	const double *v;	/* x y z of each vertex, with stride */
+	size_t nv, v_stride;	/* doubles from one vertex to the next */
+	const double *planes;	/* nx ny nz d of each face */
+	size_t nplanes;
+};
+
+/* At most this many corners of a shape are looked at: a hull of more
+ * keeps the detector's points. */
+#define PHYS_CORNERS_MAX 1024
+
+/*
+ * The points two convex shapes a and b touch at, given the deepest point
+ * a detector found, p on a's side, its depth and its unit normal n from b
+ * into a: p, and each corner of either that lies in the other within
+ * reach (m), as deep as it lies along n, into at and depth (room for
+ * max); returns how many. A detector that gives one point for a face
+ * resting on a face lets the face rock on it and sink: a box's four
+ * corners hold it level.
+ */
+size_t phys_corner_points(const struct phys_corner_shape *a,
+    const struct phys_corner_shape *b, phys_vec3 p, phys_vec3 n,
+    double depth, double reach, phys_vec3 *at, double *deep, size_t max);
+
 #ifdef __cplusplus
 }
 #endif

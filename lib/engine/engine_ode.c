@@ -2281,203 +2281,97 @@ mesh_points(dGeomID g1, dGeomID g2, int limit, dContactGeom *geoms)
 	return n;
 }
 
-/* How far outside a hull or a box a corner of the other may lie and
- * still touch it (m): a bar resting on a box touches it with four
- * corners, which lie level with its face to rounding. */
+/* How far outside a shape a corner of the other may lie and still touch
+ * it (m): a bar resting on a box touches it with four corners, which lie
+ * level with its face to rounding. */
 #define CORNER_REACH 1e-4
 
-/* Geom g's pose in the world. */
-static phys_pose
-geom_pose(dGeomID g)
+/* Geom g, a box, capsule, cylinder or hull, as a corner shape. */
+static struct phys_corner_shape
+corner_shape(const struct ode_engine *e, dGeomID g)
 {
+	struct phys_corner_shape s;
+	const struct ode_convex *cv;
 	const dReal *p = dGeomGetPosition(g);
 	dQuaternion q;
+	dVector3 len;
+	dReal r, h;
 
+	memset(&s, 0, sizeof s);
 	dGeomGetQuaternion(g, q);
-	return (phys_pose){ v3(p[0], p[1], p[2]), from_dquat(q) };
-}
-
-/* Whether world point x lies in box, hull, capsule or cylinder g, or
- * within reach of it. */
-static bool
-corner_in(const struct ode_engine *e, dGeomID g, phys_vec3 x, double reach)
-{
-	phys_vec3 l = phys_pose_apply(phys_pose_inv(geom_pose(g)), x);
-	const struct ode_convex *cv;
-	dReal r, h;
-	dVector3 len;
-	unsigned i;
-
-	if (dGeomGetClass(g) == dCapsuleClass) {
-		dGeomCapsuleGetParams(g, &r, &h);
-		l.z -= fmax(-h / 2, fmin(h / 2, l.z));
-		return v3_norm(l) <= r + reach;
-	}
-	if (dGeomGetClass(g) == dCylinderClass) {
-		dGeomCylinderGetParams(g, &r, &h);
-		return fabs(l.z) <= h / 2 + reach &&
-		    hypot(l.x, l.y) <= r + reach;
-	}
-	if (dGeomGetClass(g) == dBoxClass) {
+	s.at = (phys_pose){ v3(p[0], p[1], p[2]), from_dquat(q) };
+	switch (dGeomGetClass(g)) {
+	case dBoxClass:
 		dGeomBoxGetLengths(g, len);
-		return fabs(l.x) <= len[0] / 2 + reach &&
-		    fabs(l.y) <= len[1] / 2 + reach &&
-		    fabs(l.z) <= len[2] / 2 + reach;
+		s.kind = PHYS_CORNER_BOX;
+		s.half = v3(len[0] / 2, len[1] / 2, len[2] / 2);
+		break;
+	case dCapsuleClass:
+	case dCylinderClass:
+		if (dGeomGetClass(g) == dCapsuleClass) {
+			dGeomCapsuleGetParams(g, &r, &h);
+			s.kind = PHYS_CORNER_CAPSULE;
+		} else {
+			dGeomCylinderGetParams(g, &r, &h);
+			s.kind = PHYS_CORNER_CYLINDER;
+		}
+		s.radius = r;
+		s.length = h;
+		break;
+	default:
+		cv = e->convex[geom_collision(g)];
+		s.kind = PHYS_CORNER_HULL;
+		s.v = cv->points;
+		s.nv = cv->npoints;
+		s.v_stride = 3;
+		s.planes = cv->planes;
+		s.nplanes = cv->nplanes;
+		break;
 	}
-	cv = e->convex[geom_collision(g)];
-	for (i = 0; i < cv->nplanes; i++) {
-		const dReal *pl = cv->planes + 4 * i;
-
-		if (pl[0] * l.x + pl[1] * l.y + pl[2] * l.z > pl[3] + reach)
-			return false;
-	}
-	return true;
+	return s;
 }
 
-/* Points of round geom g (a capsule or a cylinder) posed at, deepest
- * along world direction down, into x: a capsule's two ends, a cylinder's
- * rims, each at the point deepest along down and at RIM_POINTS about it
- * (a cylinder standing on its end); returns how many. */
-#define RIM_POINTS 8
-static size_t
-round_corners(dGeomID g, phys_pose at, phys_vec3 down, phys_vec3 *x)
-{
-	phys_vec3 d = phys_quat_rotate(phys_quat_conj(at.q), down), u;
-	dReal r, h;
-	size_t n = 0, k;
-	int end;
-
-	if (dGeomGetClass(g) == dCapsuleClass) {
-		dGeomCapsuleGetParams(g, &r, &h);
-		for (end = -1; end <= 1; end += 2)
-			x[n++] = phys_pose_apply(at, v3_add(v3(0, 0, end * h / 2),
-			    v3_scale(d, r)));
-		return n;
-	}
-	dGeomCylinderGetParams(g, &r, &h);
-	u = v3(d.x, d.y, 0);
-	u = v3_norm(u) > 1e-9 ? v3_scale(u, 1 / v3_norm(u)) : v3(1, 0, 0);
-	for (end = -1; end <= 1; end += 2) {
-		x[n++] = phys_pose_apply(at, v3(r * u.x, r * u.y, end * h / 2));
-		for (k = 0; k < RIM_POINTS; k++)
-			x[n++] = phys_pose_apply(at, v3(r * cos(2 * M_PI * (double)
-			    k / RIM_POINTS), r * sin(2 * M_PI * (double)k /
-			    RIM_POINTS), end * h / 2));
-	}
-	return n;
-}
-
-/* The corners of box, hull, capsule or cylinder g in the world (a round
- * one's deepest along world direction down), into x (room for
- * MAX_HULL_CORNERS); returns how many, 0 past that room. */
-#define MAX_HULL_CORNERS 1024
-static size_t
-corners_of(const struct ode_engine *e, dGeomID g, phys_vec3 down,
-    phys_vec3 *x)
-{
-	phys_pose at = geom_pose(g);
-	const struct ode_convex *cv;
-	dVector3 len;
-	size_t i;
-
-	if (dGeomGetClass(g) == dCapsuleClass ||
-	    dGeomGetClass(g) == dCylinderClass)
-		return round_corners(g, at, down, x);
-	if (dGeomGetClass(g) == dBoxClass) {
-		dGeomBoxGetLengths(g, len);
-		for (i = 0; i < 8; i++)
-			x[i] = phys_pose_apply(at, v3((i & 1 ? 0.5 : -0.5) *
-			    len[0], (i & 2 ? 0.5 : -0.5) * len[1],
-			    (i & 4 ? 0.5 : -0.5) * len[2]));
-		return 8;
-	}
-	cv = e->convex[geom_collision(g)];
-	if (cv->npoints > MAX_HULL_CORNERS)
-		return 0;
-	for (i = 0; i < cv->npoints; i++)
-		x[i] = phys_pose_apply(at, v3(cv->points[3 * i],
-		    cv->points[3 * i + 1], cv->points[3 * i + 2]));
-	return cv->npoints;
-}
-
-/* Whether g1 and g2 are a hull and a hull, box, capsule or cylinder. */
+/* Whether g1 and g2 are a hull and a hull, box, capsule or cylinder,
+ * or a box and a capsule. */
 static bool
 hull_pair(dGeomID g1, dGeomID g2)
 {
 	int a = dGeomGetClass(g1), b = dGeomGetClass(g2);
 
-	if (b == dConvexClass) {
+	if (b == dConvexClass || (b == dBoxClass && a == dCapsuleClass)) {
 		b = a;
-		a = dConvexClass;
+		a = dGeomGetClass(g2);
 	}
+	if (a == dBoxClass)
+		return b == dCapsuleClass;
 	return a == dConvexClass && (b == dConvexClass || b == dBoxClass ||
 	    b == dCapsuleClass || b == dCylinderClass);
 }
 
-/* A point of a pair: where, how deep. */
-struct corner {
-	phys_vec3 at;
-	double depth;
-};
-
 /*
- * Corners of g1 (side 0) or g2 (side 1) lying in the other, each as deep
- * as it lies past the deepest point c's surface along c's normal (from
- * g2 to g1), into k; returns how many there are now.
- */
-static size_t
-corners_in(const struct ode_engine *e, dGeomID g1, dGeomID g2, int side,
-    const dContactGeom *c, struct corner *k, size_t n)
-{
-	phys_vec3 x[MAX_HULL_CORNERS], p = v3(c->pos[0], c->pos[1], c->pos[2]);
-	phys_vec3 nrm = v3(c->normal[0], c->normal[1], c->normal[2]);
-	size_t i, m = corners_of(e, side ? g2 : g1, side ? nrm :
-	    v3_scale(nrm, -1), x);
-	double d;
-
-	for (i = 0; i < m && n < MAX_PAIR_CONTACTS; i++) {
-		/* g2 lies where (y - p).n <= depth, g1 where it is >= 0 */
-		d = side ? v3_dot(v3_sub(x[i], p), nrm) : c->depth +
-		    v3_dot(v3_sub(p, x[i]), nrm);
-		if (d >= -CORNER_REACH && corner_in(e, side ? g1 : g2, x[i],
-		    CORNER_REACH))
-			k[n++] = (struct corner){ x[i], fmax(d, 0) };
-	}
-	return n;
-}
-
-/*
- * The points of a hull and a box or of two hulls, at most limit, in
- * geoms; returns how many. ODE gives one, the deepest: a bar resting on
- * a box rocked on its ends and sank through the box at 3 cm/s. With it
- * here, each corner of either that lies in the other, as deep as it lies
- * along that point's normal, spread (phys_contact_spread), as ODE's own
- * boxes give a face's corners and MuJoCo's multiccd a hull's.
+ * The points of a hull and a hull, box, capsule or cylinder, or of a box
+ * and a capsule, at most limit, in geoms; returns how many. ODE gives
+ * one, the deepest: a bar's hull resting on a box rocked on its ends and
+ * sank through the box at 3 cm/s, a capsule lay 1.6 cm into a box. With
+ * it here, each corner of either that lies in the other
+ * (phys_corner_points), spread (phys_contact_spread), as ODE's own boxes
+ * give a face's corners and MuJoCo's multiccd a hull's.
  */
 static int
 hull_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
     dContactGeom *geoms)
 {
-	struct corner k[MAX_PAIR_CONTACTS];
+	struct phys_corner_shape a = corner_shape(e, g1), b = corner_shape(e, g2);
 	phys_vec3 at[MAX_PAIR_CONTACTS];
 	double depth[MAX_PAIR_CONTACTS];
-	size_t keep[MAX_PAIR_CONTACTS], n = 1, i, j, m;
+	size_t keep[MAX_PAIR_CONTACTS], m, i;
 	dContactGeom c;
 
 	if (dCollide(g1, g2, 1, &c, sizeof c) < 1)
 		return 0;
-	k[0] = (struct corner){ v3(c.pos[0], c.pos[1], c.pos[2]), c.depth };
-	n = corners_in(e, g1, g2, 0, &c, k, n);
-	n = corners_in(e, g1, g2, 1, &c, k, n);
-	for (i = m = 0; i < n; i++) {
-		for (j = 0; j < m && v3_norm(v3_sub(at[j], k[i].at)) >= 1e-9;
-		    j++)
-			continue;
-		if (j == m) {
-			at[m] = k[i].at;
-			depth[m++] = k[i].depth;
-		}
-	}
+	m = phys_corner_points(&a, &b, v3(c.pos[0], c.pos[1], c.pos[2]),
+	    v3(c.normal[0], c.normal[1], c.normal[2]), c.depth, CORNER_REACH,
+	    at, depth, MAX_PAIR_CONTACTS);
 	m = phys_contact_spread(at, depth, m, (size_t)limit, keep);
 	for (i = 0; i < m; i++) {
 		geoms[i] = c;
