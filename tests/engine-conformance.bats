@@ -626,8 +626,8 @@ SDF
 	fi
 }
 # hull_rests ENGINE: a bar's hull and a capsule let go 1 cm over a box,
-# and a cube's hull, a capsule lying and a cylinder standing over a hull,
-# rest where they were put, level (Bullet 1 mm deep; the capsule free to
+# a cube's hull, a capsule lying and a cylinder standing over a hull, and
+# a capsule over a cylinder's end, rest where they were put, level (Bullet 1 mm deep; the capsule free to
 # roll, and under Simbody a faceted one, 6.5 mrad off level); MuJoCo
 # with its multiccd flag (without, its convex collider finds one point,
 # and the bar rocks onto an end, as libmujoco's does).
@@ -637,13 +637,14 @@ hull_rests() {
 	for k in bar:x:0 bar:y:0 bar:z:0.03 bar:roll:0 bar:pitch:0 bar:yaw:0.7 \
 	    b:x:3.2 b:y:0.1 b:z:1.5 b:yaw:0.3 cap:z:1.03 cap:roll:1.5707963:0.01 \
 	    cyl:x:6 cyl:y:0.2 cyl:z:1.1 cyl:roll:0 cyl:pitch:0 \
-	    boxcap:z:0.03 boxcap:roll:1.5707963:0.01; do
+	    boxcap:z:0.03 boxcap:roll:1.5707963:0.01 postcap:z:0.53 \
+	    postcap:roll:1.5707963:0.01; do
 		set -- ${k//:/ } 1.2e-3
 		near "$(jq ".items[\"$1::l/pose\"].$2" "$TMP/o")" "$3" "$4"
 	done
 }
 
-@test "convex hulls on a box and on a hull, a capsule and a cylinder on a hull, a capsule on a box rest where they were put under each engine (ODE collides them at one point, and DART a capsule and a box by ODE's detector: a bar sank through a box at 3 cm/s, a capsule 1.2 cm into a hull and 1.6 cm into a box, under DART to its axis)" {
+@test "convex hulls on a box and on a hull, a capsule and a cylinder on a hull, a capsule on a box and on a cylinder rest where they were put under each engine (ODE collides them at one point, and DART a capsule by ODE's detector: a bar sank through a box at 3 cm/s, a capsule 1.2 cm into a hull and 1.6 cm into a box, under DART to its axis)" {
 	bar() {
 		printf 'v %s\n' "-$1 -$2 -$3" "$1 -$2 -$3" "$1 $2 -$3" "-$1 $2 -$3" \
 		    "-$1 -$2 $3" "$1 -$2 $3" "$1 $2 $3" "-$1 $2 $3"
@@ -668,6 +669,10 @@ hull_rests() {
 <link name="l"><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.0005</izz></inertia></inertial>
 <collision name="c"><geometry><capsule><radius>0.03</radius><length>0.2</length></capsule></geometry></collision></link></model>
 <model name="boxcap"><pose>0.8 0.8 0.04 1.5707963267948966 0 0</pose>
+<link name="l"><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.0005</izz></inertia></inertial>
+<collision name="c"><geometry><capsule><radius>0.03</radius><length>0.2</length></capsule></geometry></collision></link></model>
+<model name="post"><static>true</static><pose>9 0 0.25 0 0 0</pose><link name="l"><collision name="c"><geometry><cylinder><radius>0.5</radius><length>0.5</length></cylinder></geometry></collision></link></model>
+<model name="postcap"><pose>9 0 0.54 1.5707963267948966 0 0</pose>
 <link name="l"><inertial><mass>1</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.0005</izz></inertia></inertial>
 <collision name="c"><geometry><capsule><radius>0.03</radius><length>0.2</length></capsule></geometry></collision></link></model>
 <model name="cyl"><pose>6 0.2 1.11 0 0 0</pose>

@@ -4026,9 +4026,10 @@ cylinders_on_meshes(dart_engine *e,
  * as under ODE. */
 #define CORNER_REACH 1e-4
 
-/* Collision ci's shape as a corner shape, when a box or a capsule. */
+/* Collision ci's shape as a corner shape, when a box, a capsule or a
+ * cylinder. */
 bool
-box_or_capsule(const dart_engine *e, int ci, struct phys_corner_shape *s)
+corner_shape(const dart_engine *e, int ci, struct phys_corner_shape *s)
 {
 	dd::ShapeNode *sn = shape_node(e, ci);
 	const dd::Shape *sh = sn ? sn->getShape().get() : nullptr;
@@ -4048,27 +4049,36 @@ box_or_capsule(const dart_engine *e, int ci, struct phys_corner_shape *s)
 		s->length = c->getHeight();
 		return true;
 	}
+	if (auto *c = dynamic_cast<const dd::CylinderShape *>(sh)) {
+		s->kind = phys_corner_shape::PHYS_CORNER_CYLINDER;
+		s->radius = c->getRadius();
+		s->length = c->getHeight();
+		return true;
+	}
 	return false;
 }
 
 /*
- * A box's and a capsule's points p (of pair key, in that order): the
- * deepest, and each end of the capsule and corner of the box that lies in
- * the other (phys_corner_points). ODE's detector, which DART collides
- * capsules with, gives one point: a capsule lying on a box rocked on it
- * and sank in to its axis at 1.7 cm/s, as under ODE.
+ * A capsule's and a box's or a cylinder's points p (of pair key, in that
+ * order): the deepest, and each end of the capsule and corner or rim
+ * point of the other that lies in the other (phys_corner_points). ODE's
+ * detector, which DART collides capsules with, gives one point: a capsule
+ * lying on a box rocked on it and sank in to its axis at 1.7 cm/s, on a
+ * cylinder's end 2.8 cm, as under ODE.
  */
 void
-capsule_on_box(const dart_engine *e, std::pair<int, int> key,
+capsule_on_solid(const dart_engine *e, std::pair<int, int> key,
     std::vector<pair_point> &p)
 {
 	struct phys_corner_shape a, b;
-	phys_vec3 at[PHYS_CORNERS_MAX / 64], x;
-	double depth[PHYS_CORNERS_MAX / 64];
+	phys_vec3 at[PHYS_CORNERS_MAX / 32], x;
+	double depth[PHYS_CORNERS_MAX / 32];
 	std::size_t i, n, deepest = 0;
 
-	if (p.empty() || !box_or_capsule(e, key.first, &a) ||
-	    !box_or_capsule(e, key.second, &b) || a.kind == b.kind)
+	if (p.empty() || !corner_shape(e, key.first, &a) ||
+	    !corner_shape(e, key.second, &b) || a.kind == b.kind ||
+	    (a.kind != phys_corner_shape::PHYS_CORNER_CAPSULE &&
+	    b.kind != phys_corner_shape::PHYS_CORNER_CAPSULE))
 		return;
 	for (i = 1; i < p.size(); i++)
 		if (p[i].depth > p[deepest].depth)
@@ -4143,7 +4153,7 @@ find_contacts(dart_engine *e)
 	}
 	cylinders_on_meshes(e, tris, pair_at, points);
 	for (auto &pp : points)
-		capsule_on_box(e, pp.first, pp.second);
+		capsule_on_solid(e, pp.first, pp.second);
 	for (int m : e->plane_solids)
 		for (int p : e->planes)
 			if (!pair_excluded(e, m, p))

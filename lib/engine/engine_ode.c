@@ -2332,25 +2332,24 @@ corner_shape(const struct ode_engine *e, dGeomID g)
 }
 
 /* Whether g1 and g2 are a hull and a hull, box, capsule or cylinder,
- * or a box and a capsule. */
+ * or a capsule and a box or a cylinder. */
 static bool
 hull_pair(dGeomID g1, dGeomID g2)
 {
 	int a = dGeomGetClass(g1), b = dGeomGetClass(g2);
+	int other = a == dConvexClass ? b : b == dConvexClass ? a :
+	    a == dCapsuleClass ? b : b == dCapsuleClass ? a : -1;
 
-	if (b == dConvexClass || (b == dBoxClass && a == dCapsuleClass)) {
-		b = a;
-		a = dGeomGetClass(g2);
-	}
-	if (a == dBoxClass)
-		return b == dCapsuleClass;
-	return a == dConvexClass && (b == dConvexClass || b == dBoxClass ||
-	    b == dCapsuleClass || b == dCylinderClass);
+	if (a == dConvexClass || b == dConvexClass)
+		return other == dConvexClass || other == dBoxClass ||
+		    other == dCapsuleClass || other == dCylinderClass;
+	return other == dBoxClass || other == dCylinderClass;
 }
 
 /*
- * The points of a hull and a hull, box, capsule or cylinder, or of a box
- * and a capsule, at most limit, in geoms; returns how many. ODE gives
+ * The points of a hull and a hull, box, capsule or cylinder, or of a
+ * capsule and a box or a cylinder, at most limit, in geoms; returns how
+ * many. ODE gives
  * one, the deepest: a bar's hull resting on a box rocked on its ends and
  * sank through the box at 3 cm/s, a capsule lay 1.6 cm into a box. With
  * it here, each corner of either that lies in the other
