@@ -575,6 +575,13 @@ struct phys_corner_shape {
 /* At most this many corners of a shape are looked at: a hull of more
  * keeps the detector's points. */
 #define PHYS_CORNERS_MAX 1024
+/* The most points a box, capsule or cylinder and another of them touch
+ * at: the detector's, a cylinder's two rims of nine, a box's eight. */
+#define PHYS_CORNERS_ROUND_MAX 32
+/* How far outside a shape a corner of the other may lie and still touch
+ * it (m): a bar resting on a box touches it with four corners, which lie
+ * level with its face to rounding. */
+#define PHYS_CORNER_REACH 1e-4
 
 /*
  * The points two convex shapes a and b touch at, given the deepest point

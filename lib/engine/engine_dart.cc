@@ -4022,10 +4022,6 @@ cylinders_on_meshes(dart_engine *e,
 	e->cylinder_triangles.swap(now);
 }
 
-/* How far outside a box a capsule's end may lie and still touch it (m),
- * as under ODE. */
-#define CORNER_REACH 1e-4
-
 /* Collision ci's shape as a corner shape, when a box, a capsule or a
  * cylinder. */
 bool
@@ -4071,8 +4067,8 @@ capsule_on_solid(const dart_engine *e, std::pair<int, int> key,
     std::vector<pair_point> &p)
 {
 	struct phys_corner_shape a, b;
-	phys_vec3 at[PHYS_CORNERS_MAX / 32], x;
-	double depth[PHYS_CORNERS_MAX / 32];
+	phys_vec3 at[PHYS_CORNERS_ROUND_MAX], x;
+	double depth[PHYS_CORNERS_ROUND_MAX];
 	std::size_t i, n, deepest = 0;
 
 	if (p.empty() || !corner_shape(e, key.first, &a) ||
@@ -4085,7 +4081,7 @@ capsule_on_solid(const dart_engine *e, std::pair<int, int> key,
 			deepest = i;
 	pair_point d = p[deepest];
 	n = phys_corner_points(&a, &b, pv(d.point), pv(d.normal), d.depth,
-	    CORNER_REACH, at, depth, sizeof at / sizeof *at);
+	    PHYS_CORNER_REACH, at, depth, sizeof at / sizeof *at);
 	p.clear();
 	for (i = 0; i < n; i++) {
 		x = at[i];

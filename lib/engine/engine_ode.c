@@ -2281,11 +2281,6 @@ mesh_points(dGeomID g1, dGeomID g2, int limit, dContactGeom *geoms)
 	return n;
 }
 
-/* How far outside a shape a corner of the other may lie and still touch
- * it (m): a bar resting on a box touches it with four corners, which lie
- * level with its face to rounding. */
-#define CORNER_REACH 1e-4
-
 /* Geom g, a box, capsule, cylinder or hull, as a corner shape. */
 static struct phys_corner_shape
 corner_shape(const struct ode_engine *e, dGeomID g)
@@ -2369,8 +2364,8 @@ hull_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	if (dCollide(g1, g2, 1, &c, sizeof c) < 1)
 		return 0;
 	m = phys_corner_points(&a, &b, v3(c.pos[0], c.pos[1], c.pos[2]),
-	    v3(c.normal[0], c.normal[1], c.normal[2]), c.depth, CORNER_REACH,
-	    at, depth, MAX_PAIR_CONTACTS);
+	    v3(c.normal[0], c.normal[1], c.normal[2]), c.depth,
+	    PHYS_CORNER_REACH, at, depth, MAX_PAIR_CONTACTS);
 	m = phys_contact_spread(at, depth, m, (size_t)limit, keep);
 	for (i = 0; i < m; i++) {
 		geoms[i] = c;
