@@ -1600,7 +1600,7 @@ corner_in(const struct phys_corner_shape *s, phys_vec3 x, double reach)
 		return fabs(l.x) <= s->half.x + reach &&
 		    fabs(l.y) <= s->half.y + reach &&
 		    fabs(l.z) <= s->half.z + reach;
-	default:
+	case PHYS_CORNER_HULL:
 		for (i = 0; i < s->nplanes; i++) {
 			pl = s->planes + 4 * i;
 			if (pl[0] * l.x + pl[1] * l.y + pl[2] * l.z >
@@ -1608,12 +1608,10 @@ corner_in(const struct phys_corner_shape *s, phys_vec3 x, double reach)
 				return false;
 		}
 		return true;
+	default:
+		return false;
 	}
 }
-
-/* Points a cylinder's rims are looked at: the deepest of each rim, and
- * this many about it (a cylinder standing on an end). */
-#define RIM_POINTS 8
 
 /* A round shape's corners deepest along world direction down: a
  * capsule's two ends, a cylinder's rims; returns how many. */
@@ -1636,8 +1634,8 @@ round_corners(const struct phys_corner_shape *s, phys_vec3 down,
 	u = v3_norm(u) > 1e-9 ? v3_scale(u, 1 / v3_norm(u)) : v3(1, 0, 0);
 	for (end = -1; end <= 1; end += 2) {
 		x[n++] = phys_pose_apply(s->at, v3(r * u.x, r * u.y, end * h));
-		for (k = 0; k < RIM_POINTS; k++) {
-			a = 2 * M_PI * (double)k / RIM_POINTS;
+		for (k = 0; k < PHYS_CORNER_RIM_POINTS; k++) {
+			a = 2 * M_PI * (double)k / PHYS_CORNER_RIM_POINTS;
 			x[n++] = phys_pose_apply(s->at, v3(r * cos(a),
 			    r * sin(a), end * h));
 		}
@@ -1662,7 +1660,7 @@ corners_of(const struct phys_corner_shape *s, phys_vec3 down, phys_vec3 *x)
 			    -s->half.x, i & 2 ? s->half.y : -s->half.y,
 			    i & 4 ? s->half.z : -s->half.z));
 		return 8;
-	default:
+	case PHYS_CORNER_HULL:
 		if (s->nv > PHYS_CORNERS_MAX)
 			return 0;
 		for (i = 0; i < s->nv; i++) {
@@ -1671,7 +1669,21 @@ corners_of(const struct phys_corner_shape *s, phys_vec3 down, phys_vec3 *x)
 			x[i] = phys_pose_apply(s->at, v3(q[0], q[1], q[2]));
 		}
 		return s->nv;
+	default:
+		return 0;
 	}
+}
+
+bool
+phys_corner_pair(enum phys_corner_kind a, enum phys_corner_kind b)
+{
+	enum phys_corner_kind o = a == PHYS_CORNER_HULL ? b :
+	    b == PHYS_CORNER_HULL ? a : a == PHYS_CORNER_CAPSULE ? b :
+	    b == PHYS_CORNER_CAPSULE ? a : PHYS_CORNER_NONE;
+
+	if (a == PHYS_CORNER_HULL || b == PHYS_CORNER_HULL)
+		return o != PHYS_CORNER_NONE;
+	return o == PHYS_CORNER_BOX || o == PHYS_CORNER_CYLINDER;
 }
 
 size_t

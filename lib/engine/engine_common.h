@@ -560,9 +560,14 @@ size_t phys_contact_spread(const phys_vec3 *at, const double *depth,
  * caps), or a hull (its vertices and its faces' planes, outward normal
  * and distance, n.x <= d inside, in its own frame).
  */
+enum phys_corner_kind {
+	PHYS_CORNER_NONE,	/* a shape whose detectors' points serve */
+	PHYS_CORNER_BOX, PHYS_CORNER_CAPSULE, PHYS_CORNER_CYLINDER,
+	PHYS_CORNER_HULL
+};
+
 struct phys_corner_shape {
-	enum { PHYS_CORNER_BOX, PHYS_CORNER_CAPSULE, PHYS_CORNER_CYLINDER,
-		PHYS_CORNER_HULL } kind;
+	enum phys_corner_kind kind;
 	phys_pose at;
 	phys_vec3 half;
 	double radius, length;
@@ -575,9 +580,12 @@ struct phys_corner_shape {
 /* At most this many corners of a shape are looked at: a hull of more
  * keeps the detector's points. */
 #define PHYS_CORNERS_MAX 1024
+/* Points a cylinder's rims are looked at: the deepest of each rim, and
+ * this many about it (a cylinder standing on an end). */
+#define PHYS_CORNER_RIM_POINTS 8
 /* The most points a box, capsule or cylinder and another of them touch
- * at: the detector's, a cylinder's two rims of nine, a box's eight. */
-#define PHYS_CORNERS_ROUND_MAX 32
+ * at: the detector's, a cylinder's two rims, a box's eight. */
+#define PHYS_CORNERS_ROUND_MAX (1 + 2 * (PHYS_CORNER_RIM_POINTS + 1) + 8)
 /* How far outside a shape a corner of the other may lie and still touch
  * it (m): a bar resting on a box touches it with four corners, which lie
  * level with its face to rounding. */
@@ -592,6 +600,11 @@ struct phys_corner_shape {
  * resting on a face lets the face rock on it and sink: a box's four
  * corners hold it level.
  */
+/* Whether shapes of kinds a and b touch at their corners, where the
+ * detectors (ODE's, and DART's through it) find one point: a hull and a
+ * box, capsule, cylinder or hull; a capsule and a box or cylinder. */
+bool phys_corner_pair(enum phys_corner_kind a, enum phys_corner_kind b);
+
 size_t phys_corner_points(const struct phys_corner_shape *a,
     const struct phys_corner_shape *b, phys_vec3 p, phys_vec3 n,
     double depth, double reach, phys_vec3 *at, double *deep, size_t max);

@@ -4022,48 +4022,49 @@ cylinders_on_meshes(dart_engine *e,
 	e->cylinder_triangles.swap(now);
 }
 
-/* Collision ci's shape as a corner shape, when a box, a capsule or a
- * cylinder. */
-bool
+/* Collision ci's shape as a corner shape: a box, a capsule or a
+ * cylinder, else of kind PHYS_CORNER_NONE (DART's hulls touch as
+ * hull_contact has them). */
+void
 corner_shape(const dart_engine *e, int ci, struct phys_corner_shape *s)
 {
 	dd::ShapeNode *sn = shape_node(e, ci);
 	const dd::Shape *sh = sn ? sn->getShape().get() : nullptr;
 
 	std::memset(s, 0, sizeof *s);
+	s->kind = PHYS_CORNER_NONE;
 	if (!sh)
-		return false;
+		return;
 	s->at = pp(sn->getWorldTransform());
 	if (auto *b = dynamic_cast<const dd::BoxShape *>(sh)) {
-		s->kind = phys_corner_shape::PHYS_CORNER_BOX;
+		s->kind = PHYS_CORNER_BOX;
 		s->half = pv(b->getSize() / 2);
-		return true;
+		return;
 	}
 	if (auto *c = dynamic_cast<const dd::CapsuleShape *>(sh)) {
-		s->kind = phys_corner_shape::PHYS_CORNER_CAPSULE;
+		s->kind = PHYS_CORNER_CAPSULE;
 		s->radius = c->getRadius();
 		s->length = c->getHeight();
-		return true;
+		return;
 	}
 	if (auto *c = dynamic_cast<const dd::CylinderShape *>(sh)) {
-		s->kind = phys_corner_shape::PHYS_CORNER_CYLINDER;
+		s->kind = PHYS_CORNER_CYLINDER;
 		s->radius = c->getRadius();
 		s->length = c->getHeight();
-		return true;
 	}
-	return false;
 }
 
 /*
- * A capsule's and a box's or a cylinder's points p (of pair key, in that
- * order): the deepest, and each end of the capsule and corner or rim
- * point of the other that lies in the other (phys_corner_points). ODE's
- * detector, which DART collides capsules with, gives one point: a capsule
- * lying on a box rocked on it and sank in to its axis at 1.7 cm/s, on a
- * cylinder's end 2.8 cm, as under ODE.
+ * The points p of a pair (key, in its order) that touch at their corners
+ * (phys_corner_pair: a capsule and a box or a cylinder): the deepest, and
+ * each end of the capsule and corner or rim point of the other that lies
+ * in the other (phys_corner_points). ODE's detector, which DART collides
+ * capsules with, gives one point: a capsule lying on a box rocked on it
+ * and sank in to its axis at 1.7 cm/s, on a cylinder's end 2.8 cm, as
+ * under ODE.
  */
 void
-capsule_on_solid(const dart_engine *e, std::pair<int, int> key,
+corner_contacts(const dart_engine *e, std::pair<int, int> key,
     std::vector<pair_point> &p)
 {
 	struct phys_corner_shape a, b;
@@ -4071,10 +4072,11 @@ capsule_on_solid(const dart_engine *e, std::pair<int, int> key,
 	double depth[PHYS_CORNERS_ROUND_MAX];
 	std::size_t i, n, deepest = 0;
 
-	if (p.empty() || !corner_shape(e, key.first, &a) ||
-	    !corner_shape(e, key.second, &b) || a.kind == b.kind ||
-	    (a.kind != phys_corner_shape::PHYS_CORNER_CAPSULE &&
-	    b.kind != phys_corner_shape::PHYS_CORNER_CAPSULE))
+	if (p.empty())
+		return;
+	corner_shape(e, key.first, &a);
+	corner_shape(e, key.second, &b);
+	if (!phys_corner_pair(a.kind, b.kind))
 		return;
 	for (i = 1; i < p.size(); i++)
 		if (p[i].depth > p[deepest].depth)
@@ -4149,7 +4151,7 @@ find_contacts(dart_engine *e)
 	}
 	cylinders_on_meshes(e, tris, pair_at, points);
 	for (auto &pp : points)
-		capsule_on_solid(e, pp.first, pp.second);
+		corner_contacts(e, pp.first, pp.second);
 	for (int m : e->plane_solids)
 		for (int p : e->planes)
 			if (!pair_excluded(e, m, p))

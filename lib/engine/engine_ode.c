@@ -2281,7 +2281,26 @@ mesh_points(dGeomID g1, dGeomID g2, int limit, dContactGeom *geoms)
 	return n;
 }
 
-/* Geom g, a box, capsule, cylinder or hull, as a corner shape. */
+/* Geom g's kind of corner shape (PHYS_CORNER_NONE for a sphere, plane,
+ * mesh or heightmap). */
+static enum phys_corner_kind
+corner_kind(dGeomID g)
+{
+	switch (dGeomGetClass(g)) {
+	case dBoxClass:
+		return PHYS_CORNER_BOX;
+	case dCapsuleClass:
+		return PHYS_CORNER_CAPSULE;
+	case dCylinderClass:
+		return PHYS_CORNER_CYLINDER;
+	case dConvexClass:
+		return PHYS_CORNER_HULL;
+	default:
+		return PHYS_CORNER_NONE;
+	}
+}
+
+/* Geom g, of a corner kind, as a corner shape. */
 static struct phys_corner_shape
 corner_shape(const struct ode_engine *e, dGeomID g)
 {
@@ -2290,70 +2309,45 @@ corner_shape(const struct ode_engine *e, dGeomID g)
 	const dReal *p = dGeomGetPosition(g);
 	dQuaternion q;
 	dVector3 len;
-	dReal r, h;
+	dReal r = 0, h = 0;
 
 	memset(&s, 0, sizeof s);
 	dGeomGetQuaternion(g, q);
 	s.at = (phys_pose){ v3(p[0], p[1], p[2]), from_dquat(q) };
-	switch (dGeomGetClass(g)) {
-	case dBoxClass:
+	s.kind = corner_kind(g);
+	if (s.kind == PHYS_CORNER_BOX) {
 		dGeomBoxGetLengths(g, len);
-		s.kind = PHYS_CORNER_BOX;
 		s.half = v3(len[0] / 2, len[1] / 2, len[2] / 2);
-		break;
-	case dCapsuleClass:
-	case dCylinderClass:
-		if (dGeomGetClass(g) == dCapsuleClass) {
-			dGeomCapsuleGetParams(g, &r, &h);
-			s.kind = PHYS_CORNER_CAPSULE;
-		} else {
-			dGeomCylinderGetParams(g, &r, &h);
-			s.kind = PHYS_CORNER_CYLINDER;
-		}
-		s.radius = r;
-		s.length = h;
-		break;
-	default:
+	} else if (s.kind == PHYS_CORNER_HULL) {
 		cv = e->convex[geom_collision(g)];
-		s.kind = PHYS_CORNER_HULL;
 		s.v = cv->points;
 		s.nv = cv->npoints;
 		s.v_stride = 3;
 		s.planes = cv->planes;
 		s.nplanes = cv->nplanes;
-		break;
+	} else {
+		if (s.kind == PHYS_CORNER_CAPSULE)
+			dGeomCapsuleGetParams(g, &r, &h);
+		else
+			dGeomCylinderGetParams(g, &r, &h);
+		s.radius = r;
+		s.length = h;
 	}
 	return s;
 }
 
-/* Whether g1 and g2 are a hull and a hull, box, capsule or cylinder,
- * or a capsule and a box or a cylinder. */
-static bool
-hull_pair(dGeomID g1, dGeomID g2)
-{
-	int a = dGeomGetClass(g1), b = dGeomGetClass(g2);
-	int other = a == dConvexClass ? b : b == dConvexClass ? a :
-	    a == dCapsuleClass ? b : b == dCapsuleClass ? a : -1;
-
-	if (a == dConvexClass || b == dConvexClass)
-		return other == dConvexClass || other == dBoxClass ||
-		    other == dCapsuleClass || other == dCylinderClass;
-	return other == dBoxClass || other == dCylinderClass;
-}
-
 /*
- * The points of a hull and a hull, box, capsule or cylinder, or of a
- * capsule and a box or a cylinder, at most limit, in geoms; returns how
- * many. ODE gives
- * one, the deepest: a bar's hull resting on a box rocked on its ends and
- * sank through the box at 3 cm/s, a capsule lay 1.6 cm into a box. With
- * it here, each corner of either that lies in the other
+ * The points of geoms g1 and g2 that touch at their corners
+ * (phys_corner_pair), at most limit, in geoms; returns how many.
+ * ODE gives one, the deepest: a bar's hull resting on a box rocked on its
+ * ends and sank through the box at 3 cm/s, a capsule lay 1.6 cm into a
+ * box. With it here, each corner of either that lies in the other
  * (phys_corner_points), spread (phys_contact_spread), as ODE's own boxes
  * give a face's corners and MuJoCo's multiccd a hull's.
  */
 static int
-hull_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
-    dContactGeom *geoms)
+corner_contacts(const struct ode_engine *e, dGeomID g1, dGeomID g2,
+    int limit, dContactGeom *geoms)
 {
 	struct phys_corner_shape a = corner_shape(e, g1), b = corner_shape(e, g2);
 	phys_vec3 at[MAX_PAIR_CONTACTS];
@@ -2378,8 +2372,8 @@ hull_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 }
 
 /* A pair's contact points, at most limit, in geoms: ODE's, but a mesh's
- * spread over it (plane_points, mesh_points) and a hull's corners on a
- * box or a hull (hull_points); returns how many. */
+ * spread over it (plane_points, mesh_points) and the corners of shapes
+ * ODE gives one point for (corner_contacts); returns how many. */
 static int
 pair_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
     dContactGeom *geoms)
@@ -2393,8 +2387,8 @@ pair_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	if (dGeomGetClass(g1) == dTriMeshClass ||
 	    dGeomGetClass(g2) == dTriMeshClass)
 		return mesh_points(g1, g2, limit, geoms);
-	if (hull_pair(g1, g2))
-		return hull_points(e, g1, g2, limit, geoms);
+	if (phys_corner_pair(corner_kind(g1), corner_kind(g2)))
+		return corner_contacts(e, g1, g2, limit, geoms);
 	return dCollide(g1, g2, limit, geoms, sizeof *geoms);
 }
 
