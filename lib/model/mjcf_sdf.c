@@ -1036,8 +1036,9 @@ write_world(struct reader *r, xmlNodePtr sdf, long line)
 	add_num(m, "noslip_tolerance", r->noslip_tolerance, line);
 	add(m, "cone", cones[r->cone], line);
 	add_num(m, "impratio", r->impratio, line);
-	if (r->multiccd)
-		add(m, "multiccd", "true", r->flag_line);
+	/* MuJoCo's default, not an SDF world's */
+	add(m, "multiccd", r->multiccd ? "true" : "false", r->flag_line ?
+	    r->flag_line : line);
 	explicit_damping(r, m);
 }
 
