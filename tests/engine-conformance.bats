@@ -683,6 +683,72 @@ SDF
 	each_engine hull_rests
 }
 
+# round_rests ENGINE: on a cylinder's end (a post), a box, a cylinder
+# standing and one lying, and a ball; on a box, a cylinder standing and
+# one lying: each rests where it was put, level, after 1 s. A wheel (a
+# solid cylinder) rolls down a box sloping at 0.2 rad and down a
+# cylinder's end sloping so, and a ball down the end, each at its closed
+# form, 1/2 a t^2 with a = g sin(0.2) / (1 + I / m r^2), within 1%; under
+# Simbody, whose contacts at SDF's default dissipation resist rolling,
+# only the rests.
+round_rests() {
+	local k a engine=$1
+	phys-step -q -p "$engine" -t 1 -r 1 -i '*::l/pose' "$TMP/round.sdf" \
+	    2> /dev/null | tail -1 > "$TMP/o"
+	for k in blk:z:0.55 blk:roll:0 blk:pitch:0 can:z:0.6 can:roll:0 \
+	    can:pitch:0 log:z:0.54 log:roll:1.5707963 ball:z:0.55 ball:x:-1.2 \
+	    can2:z:0.2 can2:roll:0 can2:pitch:0 log2:z:0.14 log2:roll:1.5707963; do
+		set -- ${k//:/ } 1.2e-3
+		near "$(jq ".items[\"$1::l/pose\"].$2" "$TMP/o")" "$3" "$4"
+	done
+	[ "$engine" != simbody ] || return 0
+	for k in whl:0:0 whl2:0:5 ball2:-0.5:5.5; do
+		set -- ${k//:/ }
+		a=$(awk -v b="$1" 'BEGIN { f = b == "ball2" ? 2 / 5 : 1 / 2
+		    printf "%.9f", 9.8 * sin(0.2) / (1 + f) }')
+		set -- $(jq -r ".items[\"$1::l/pose\"] | \"\(.x) \(.y)\"" \
+		    "$TMP/o") "$2" "$3"
+		rel "$(awk -v x="$1" -v x0="$3" 'BEGIN { print (x - x0) / cos(0.2) }')" \
+		    "$(awk -v a="$a" 'BEGIN { print a / 2 }')" 0.01
+		near "$2" "$4" 3e-3
+	done
+}
+
+@test "cylinders standing and lying, a box and a ball rest on a cylinder's end, cylinders on a box; a wheel rolls down a sloping box and a sloping cylinder's end, a ball down the end, at their closed forms, under each engine (DART's FCL let a cylinder fall through a cylinder's end, ODE's one point let it sink in 1.8 cm lying, MuJoCo's 1.2 cm into a box)" {
+	local s=1.5707963267948966
+	{
+		printf '<?xml version="1.0"?>\n<sdf version="1.11"><world name="w">\n'
+		engine_profiles 0.001
+		solid() {	# name pose static|mass geometry [inertia]
+			printf '<model name="%s"><pose>%s</pose>' "$1" "$2"
+			[ "$3" = static ] && printf '<static>true</static>'
+			printf '<link name="l">'
+			[ "$3" = static ] || printf '<inertial><mass>%s</mass><inertia><ixx>%s</ixx><iyy>%s</iyy><izz>%s</izz></inertia></inertial>' "$3" $5
+			printf '<collision name="c"><geometry>%s</geometry></collision></link></model>\n' "$4"
+		}
+		local cyl='<cylinder><radius>0.04</radius><length>0.2</length></cylinder>'
+		local whl='<cylinder><radius>0.05</radius><length>0.2</length></cylinder>'
+		local ball='<sphere><radius>0.05</radius></sphere>'
+		solid post "-1 0 0.25 0 0 0" static '<cylinder><radius>0.5</radius><length>0.5</length></cylinder>'
+		solid blk "-1 0.2 0.551 0 0 0.3" 1 '<box><size>0.1 0.1 0.1</size></box>' "0.0017 0.0017 0.0017"
+		solid can "-1.2 0.2 0.601 0 0 0" 0.3 "$cyl" "0.0011 0.0011 0.00024"
+		solid log "-0.7 0 0.541 $s 0 0" 0.3 '<cylinder><radius>0.04</radius><length>0.3</length></cylinder>' "0.0024 0.0024 0.00024"
+		solid ball "-1.2 0 0.551 0 0 0" 0.5 "$ball" "0.0005 0.0005 0.0005"
+		solid table "2 0 0.05 0 0 0" static '<box><size>1 1 0.1</size></box>'
+		solid can2 "2 0.2 0.201 0 0 0" 0.3 "$cyl" "0.0011 0.0011 0.00024"
+		solid log2 "2 -0.2 0.141 $s 0 0" 0.3 "$cyl" "0.0011 0.0011 0.00024"
+		# slopes: their tops through the origin's normal at 0.1
+		solid ramp "0 0 0 0 0.2 0" static '<box><size>10 2 0.2</size></box>'
+		solid ramp2 "0 5 0 0 0.2 0" static '<cylinder><radius>3</radius><length>0.2</length></cylinder>'
+		# on them, 0.05 m out along the normal: z = 0.15 / cos(0.2)
+		solid whl "0 0 0.1530508 $s 0.2 0" 2 "$whl" "0.0079167 0.0079167 0.0025"
+		solid whl2 "0 5 0.1530508 $s 0.2 0" 2 "$whl" "0.0079167 0.0079167 0.0025"
+		solid ball2 "-0.5 5.5 0.2544058 0 0.2 0" 0.5 "$ball" "0.0005 0.0005 0.0005"
+		printf '</world></sdf>\n'
+	} > "$TMP/round.sdf"
+	each_engine round_rests
+}
+
 @test "an open mesh (a cube without its top) rests on its bottom under each engine; Simbody collides its convex hull, said at its line" {
 	each_engine open_box_case
 }

@@ -557,13 +557,15 @@ size_t phys_contact_spread(const phys_vec3 *at, const double *depth,
  * A convex shape as posed in the world, for the corners two of them
  * touch at (phys_corner_points): a box (half its sides), a capsule or a
  * cylinder along its z (radius, length between its ends' centres or its
- * caps), or a hull (its vertices and its faces' planes, outward normal
- * and distance, n.x <= d inside, in its own frame).
+ * caps), a hull (its vertices and its faces' planes, outward normal
+ * and distance, n.x <= d inside, in its own frame), or a sphere (its
+ * radius).
  */
 enum phys_corner_kind {
 	PHYS_CORNER_NONE,	/* a shape whose detectors' points serve */
 	PHYS_CORNER_BOX, PHYS_CORNER_CAPSULE, PHYS_CORNER_CYLINDER,
-	PHYS_CORNER_HULL
+	PHYS_CORNER_HULL,
+	PHYS_CORNER_SPHERE	/* no corners: touches at one point */
 };
 
 struct phys_corner_shape {
@@ -580,12 +582,12 @@ struct phys_corner_shape {
 /* At most this many corners of a shape are looked at: a hull of more
  * keeps the detector's points. */
 #define PHYS_CORNERS_MAX 1024
-/* Points a cylinder's rims are looked at: the deepest of each rim, and
- * this many about it (a cylinder standing on an end). */
+/* Points a cylinder's rims are looked at: each rim's deepest and the
+ * rest spaced evenly round from it (a cylinder standing on an end). */
 #define PHYS_CORNER_RIM_POINTS 8
 /* The most points a box, capsule or cylinder and another of them touch
- * at: the detector's, a cylinder's two rims, a box's eight. */
-#define PHYS_CORNERS_ROUND_MAX (1 + 2 * (PHYS_CORNER_RIM_POINTS + 1) + 8)
+ * at: the detector's, both shapes' corners or rims. */
+#define PHYS_CORNERS_ROUND_MAX (1 + 4 * PHYS_CORNER_RIM_POINTS)
 /* How far outside a shape a corner of the other may lie and still touch
  * it (m): a bar resting on a box touches it with four corners, which lie
  * level with its face to rounding. */
@@ -602,12 +604,19 @@ struct phys_corner_shape {
  */
 /* Whether shapes of kinds a and b touch at their corners, where the
  * detectors (ODE's, and DART's through it) find one point: a hull and a
- * box, capsule, cylinder or hull; a capsule and a box or cylinder. */
+ * box, capsule, cylinder or hull; a capsule and a box or cylinder; two
+ * cylinders. */
 bool phys_corner_pair(enum phys_corner_kind a, enum phys_corner_kind b);
 
 size_t phys_corner_points(const struct phys_corner_shape *a,
     const struct phys_corner_shape *b, phys_vec3 p, phys_vec3 n,
     double depth, double reach, phys_vec3 *at, double *deep, size_t max);
+
+/* Shape s's point farthest along world direction dir (one of them where
+ * a face or an edge faces it), in the world: the support mapping a
+ * convex detector (libccd's) searches two shapes' overlap with. */
+phys_vec3 phys_corner_support(const struct phys_corner_shape *s,
+    phys_vec3 dir);
 
 #ifdef __cplusplus
 }

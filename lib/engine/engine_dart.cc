@@ -1547,11 +1547,13 @@ struct djoint {
 /* Which collisions may touch: phys's rules, on DART's collision objects. */
 class Filter : public dc::CollisionFilter {
 public:
-	explicit Filter(const dart_engine *e_) : e(e_) {}
+	Filter(const dart_engine *e_, std::vector<std::pair<int, int>> *own_)
+	    : e(e_), own(own_) {}
 	bool ignoresCollision(const dc::CollisionObject *o1,
 	    const dc::CollisionObject *o2) const override;
 private:
 	const dart_engine *e;
+	std::vector<std::pair<int, int>> *own;	/* pairs phys collides */
 };
 
 /* A tree joint's axis found past a limit, until it is back within. */
@@ -1612,6 +1614,10 @@ struct dart_engine {
 	 * at the last step (cylinder_triangle_points), by cylinder and
 	 * mesh. */
 	std::map<std::pair<int, int>, std::set<int>> cylinder_triangles;
+	/* Under FCL, this step's pairs of a cylinder and a box, cylinder or
+	 * sphere whose bounding boxes meet (own_pair), lower collision
+	 * first. */
+	std::vector<std::pair<int, int>> own_pairs;
 	dc::CollisionResult result;
 	std::vector<dk::ConstraintBasePtr> lasting;	/* loops, couplings,
 							 * welds */
@@ -2218,6 +2224,29 @@ plane_pair(const dart_engine *e, int c1, int c2)
 	    (a == PHYS_GEOM_PLANE && plane_solid(b)));
 }
 
+/*
+ * Whether collisions c1 and c2 are a cylinder and a box, a cylinder or a
+ * sphere under FCL, whose points phys finds (own_points). FCL 0.7's
+ * points for them were wrong: a cylinder standing or lying on another's
+ * end got points 1 cm deep before it touched, shallower as it sank, and
+ * fell through it; a sphere on a cylinder's end two points with normals
+ * 0.8 off the end's; a box on a cylinder's end two points, on which it
+ * rocked and sank at 2 mm/s.
+ */
+bool
+own_pair(const dart_engine *e, int c1, int c2)
+{
+	enum phys_geometry a = e->w->collisions[c1].shape;
+	enum phys_geometry b = e->w->collisions[c2].shape;
+	auto convex = [](enum phys_geometry g) {
+		return g == PHYS_GEOM_BOX || g == PHYS_GEOM_CYLINDER ||
+		    g == PHYS_GEOM_SPHERE;
+	};
+
+	return e->fcl && (a == PHYS_GEOM_CYLINDER ||
+	    b == PHYS_GEOM_CYLINDER) && convex(a) && convex(b);
+}
+
 /* Gazebo's rules (phys_collisions_may_touch), and no link with itself,
  * none with a link a joint keeps it apart from (phys_joint_keeps_apart),
  * no two static links. */
@@ -2256,8 +2285,13 @@ Filter::ignoresCollision(const dc::CollisionObject *o1,
 {
 	int c1 = collision_index(e, o1), c2 = collision_index(e, o2);
 
-	return c1 < 0 || c2 < 0 || pair_excluded(e, c1, c2) ||
-	    plane_pair(e, c1, c2);
+	if (c1 < 0 || c2 < 0 || pair_excluded(e, c1, c2) ||
+	    plane_pair(e, c1, c2))
+		return true;
+	if (!own_pair(e, c1, c2))
+		return false;
+	own->emplace_back(std::min(c1, c2), std::max(c1, c2));
+	return true;
 }
 
 /* The detector a profile names: DART's bullet one is Debian's build on
@@ -4022,8 +4056,8 @@ cylinders_on_meshes(dart_engine *e,
 	e->cylinder_triangles.swap(now);
 }
 
-/* Collision ci's shape as a corner shape: a box, a capsule or a
- * cylinder, else of kind PHYS_CORNER_NONE (DART's hulls touch as
+/* Collision ci's shape as a corner shape: a box, a capsule, a cylinder
+ * or a sphere, else of kind PHYS_CORNER_NONE (DART's hulls touch as
  * hull_contact has them). */
 void
 corner_shape(const dart_engine *e, int ci, struct phys_corner_shape *s)
@@ -4051,17 +4085,99 @@ corner_shape(const dart_engine *e, int ci, struct phys_corner_shape *s)
 		s->kind = PHYS_CORNER_CYLINDER;
 		s->radius = c->getRadius();
 		s->length = c->getHeight();
+		return;
 	}
+	if (auto *b = dynamic_cast<const dd::SphereShape *>(sh)) {
+		s->kind = PHYS_CORNER_SPHERE;
+		s->radius = b->getRadius();
+		return;
+	}
+	/* FCL's spheres are ellipsoids of equal radii (make_shape) */
+	if (auto *el = dynamic_cast<const dd::EllipsoidShape *>(sh)) {
+		Eigen::Vector3d r = el->getRadii();
+
+		if (r.x() == r.y() && r.y() == r.z()) {
+			s->kind = PHYS_CORNER_SPHERE;
+			s->radius = r.x();
+		}
+	}
+}
+
+/* A corner shape's support mapping and centre, for libccd. */
+void
+corner_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out)
+{
+	phys_vec3 x = phys_corner_support(
+	    static_cast<const struct phys_corner_shape *>(obj),
+	    v3(dir->v[0], dir->v[1], dir->v[2]));
+
+	ccdVec3Set(out, x.x, x.y, x.z);
+}
+
+void
+corner_centre(const void *obj, ccd_vec3_t *out)
+{
+	phys_vec3 c = static_cast<const struct phys_corner_shape *>(obj)->at.p;
+
+	ccdVec3Set(out, c.x, c.y, c.z);
+}
+
+/*
+ * The points of a pair phys collides under FCL (own_pair), c1 the lower:
+ * the deepest, with the normal and depth of the shapes' penetration as
+ * libccd's portal refinement finds it (as MuJoCo collides a cylinder),
+ * and each corner or rim point of either that lies in the other
+ * (phys_corner_points); none where they are apart.
+ */
+std::vector<pair_point>
+own_points(const dart_engine *e, int c1, int c2)
+{
+	dd::ShapeNode *s1 = shape_node(e, c1), *s2 = shape_node(e, c2);
+	struct phys_corner_shape a, b;
+	phys_vec3 at[PHYS_CORNERS_ROUND_MAX], n, p;
+	double deep[PHYS_CORNERS_ROUND_MAX];
+	std::vector<pair_point> out;
+	ccd_t ccd;
+	ccd_real_t depth = -1;
+	ccd_vec3_t dir, pos;
+
+	if (!s1 || !s2)
+		return out;
+	corner_shape(e, c1, &a);
+	corner_shape(e, c2, &b);
+	if (a.kind == PHYS_CORNER_NONE || b.kind == PHYS_CORNER_NONE)
+		return out;
+	CCD_INIT(&ccd);
+	ccd.support1 = ccd.support2 = corner_support;
+	ccd.center1 = ccd.center2 = corner_centre;
+	ccd.max_iterations = 100;
+	ccd.mpr_tolerance = 1e-9;
+	/* dir moves b out of a: the normal from b into a is -dir */
+	if (ccdMPRPenetration(&a, &b, &ccd, &depth, &dir, &pos) != 0 ||
+	    !(depth >= 0 && depth < INFINITY))
+		return out;
+	n = v3(-dir.v[0], -dir.v[1], -dir.v[2]);
+	if (!(v3_norm(n) > 0.5 && v3_norm(n) < 2))
+		return out;
+	n = v3_normalize(n);
+	/* pos lies midway: a's side is half the depth back along n */
+	p = v3_sub(v3(pos.v[0], pos.v[1], pos.v[2]), v3_scale(n, depth / 2));
+	std::size_t k = phys_corner_points(&a, &b, p, n, depth,
+	    PHYS_CORNER_REACH, at, deep, PHYS_CORNERS_ROUND_MAX);
+	for (std::size_t i = 0; i < k; i++)
+		out.push_back({ s1->getBodyNodePtr().get(),
+		    s2->getBodyNodePtr().get(), ev(at[i]), ev(n), deep[i] });
+	return out;
 }
 
 /*
  * The points p of a pair (key, in its order) that touch at their corners
- * (phys_corner_pair: a capsule and a box or a cylinder): the deepest, and
- * each end of the capsule and corner or rim point of the other that lies
- * in the other (phys_corner_points). ODE's detector, which DART collides
- * capsules with, gives one point: a capsule lying on a box rocked on it
- * and sank in to its axis at 1.7 cm/s, on a cylinder's end 2.8 cm, as
- * under ODE.
+ * (phys_corner_pair: a capsule and a box or a cylinder, two cylinders):
+ * the deepest, and each end of a capsule and corner or rim point of
+ * either that lies in the other (phys_corner_points). ODE's detector,
+ * which DART collides capsules with, gives one point: a capsule lying on
+ * a box rocked on it and sank in to its axis at 1.7 cm/s, on a
+ * cylinder's end 2.8 cm, a cylinder lying there 4.3 cm, as under ODE.
  */
 void
 corner_contacts(const dart_engine *e, std::pair<int, int> key,
@@ -4106,6 +4222,7 @@ find_contacts(dart_engine *e)
 	std::map<std::pair<int, int>, std::set<int>> tris;
 
 	e->result.clear();
+	e->own_pairs.clear();
 	e->ncontacts = 0;
 	e->contacts_used = 0;
 	e->solver->manual() = e->lasting;
@@ -4152,6 +4269,11 @@ find_contacts(dart_engine *e)
 	cylinders_on_meshes(e, tris, pair_at, points);
 	for (auto &pp : points)
 		corner_contacts(e, pp.first, pp.second);
+	std::sort(e->own_pairs.begin(), e->own_pairs.end());
+	e->own_pairs.erase(std::unique(e->own_pairs.begin(),
+	    e->own_pairs.end()), e->own_pairs.end());
+	for (auto key : e->own_pairs)
+		points.emplace_back(key, own_points(e, key.first, key.second));
 	for (int m : e->plane_solids)
 		for (int p : e->planes)
 			if (!pair_excluded(e, m, p))
@@ -4303,7 +4425,7 @@ dart_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 		auto solver = std::make_unique<Solver>();
 		e->solver = solver.get();
 		e->world->setConstraintSolver(std::move(solver));
-		e->filter = std::make_shared<Filter>(e);
+		e->filter = std::make_shared<Filter>(e, &e->own_pairs);
 		if (phys_heightmaps_within(w, MAX_HEIGHTMAP_SAMPLES,
 		    "DART") < 0 || dart_engine_apply_profile(e) < 0 ||
 		    build(e) < 0 ||
