@@ -331,6 +331,15 @@ struct Held : public btManifoldResult {
 		else
 			out->addContactPoint(n, p, d);
 	}
+	/* the deepest of Bullet's points: its distance, negative inside */
+	btScalar deepest() const
+	{
+		btScalar d = BT_LARGE_FLOAT;
+
+		for (int k = 0; k < npoints; k++)
+			d = std::min(d, points[k].d);
+		return d;
+	}
 	/* Bullet's points, as it found them, to o */
 	void forward(btManifoldResult *o) const
 	{
@@ -500,15 +509,28 @@ box_corners(const btCollisionObjectWrapper *a, const btVector3 v[3],
  * where deeper than every point the pair has on faces parallel to it: on
  * one plane a shape's deepest points are those p, and a manifold keeps
  * four points, the last one found among them; a flat rise smaller than
- * the shape, under it, is deeper, and keeps its points.
+ * the shape, under it, is deeper, and keeps its points. A point deeper
+ * than Bullet's deepest by more than its reach does not lie on the
+ * face: the face cuts through the shape (a side of a moving mesh's box
+ * standing on a cylinder's end took the cylinder's side, 0.9 m
+ * away, as lying on it, and the box was thrown 0.2 m), and is left out.
  */
 void
 face_points(const Held &held, btPersistentManifold *m, const btVector3 &n,
     const btVector3 *p, const btScalar *d, int np, btManifoldResult *out)
 {
 	btScalar deepest = BT_LARGE_FLOAT;
-	int k;
+	btScalar lowest = held.deepest() - m->getContactBreakingThreshold();
+	btVector3 on[8];
+	btScalar at[8];
+	int k, non = 0;
 
+	for (k = 0; k < np && non < 8; k++)
+		if (d[k] >= lowest) {
+			on[non] = p[k];
+			at[non++] = d[k];
+		}
+	p = on, d = at, np = non;
 	for (k = 0; k < np; k++)
 		deepest = std::min(deepest, d[k]);
 	for (k = 0; k < m->getNumContacts(); k++) {
