@@ -683,9 +683,10 @@ SDF
 	each_engine hull_rests
 }
 
-# round_rests ENGINE: on a cylinder's end (a post), a box, a cylinder
-# standing and one lying, and a ball; on a box, a cylinder standing and
-# one lying: each rests where it was put, level, after 1 s. A wheel (a
+# round_rests ENGINE: on a cylinder's end (a post), a box, a box of
+# triangles, a cylinder standing and one lying, and a ball; on a box, a
+# cylinder standing and one lying: each rests where it was put, level,
+# after 1 s. A wheel (a
 # solid cylinder) rolls down a box sloping at 0.2 rad and down a
 # cylinder's end sloping so, and a ball down the end, each at its closed
 # form, 1/2 a t^2 with a = g sin(0.2) / (1 + I / m r^2), within 1%; under
@@ -695,7 +696,8 @@ round_rests() {
 	local k a engine=$1
 	phys-step -q -p "$engine" -t 1 -r 1 -i '*::l/pose' "$TMP/round.sdf" \
 	    2> /dev/null | tail -1 > "$TMP/o"
-	for k in blk:z:0.55 blk:roll:0 blk:pitch:0 can:z:0.6 can:roll:0 \
+	for k in blk:z:0.55 blk:roll:0 blk:pitch:0 mbox:z:0.55 mbox:roll:0 \
+	    mbox:pitch:0 mbox:x:-1 can:z:0.6 can:roll:0 \
 	    can:pitch:0 log:z:0.54 log:roll:1.5707963 ball:z:0.55 ball:x:-1.2 \
 	    can2:z:0.2 can2:roll:0 can2:pitch:0 log2:z:0.14 log2:roll:1.5707963; do
 		set -- ${k//:/ } 1.2e-3
@@ -714,8 +716,14 @@ round_rests() {
 	done
 }
 
-@test "cylinders standing and lying, a box and a ball rest on a cylinder's end, cylinders on a box; a wheel rolls down a sloping box and a sloping cylinder's end, a ball down the end, at their closed forms, under each engine (DART's FCL let a cylinder fall through a cylinder's end, ODE's one point let it sink in 1.8 cm lying, MuJoCo's 1.2 cm into a box)" {
+@test "cylinders standing and lying, a box, a box of triangles and a ball rest on a cylinder's end, cylinders on a box; a wheel rolls down a sloping box and a sloping cylinder's end, a ball down the end, at their closed forms, under each engine (DART's FCL let a cylinder fall through a cylinder's end, ODE's one point let it sink in 1.8 cm lying, MuJoCo's 1.2 cm into a box, Bullet threw the box of triangles off)" {
 	local s=1.5707963267948966
+	# a unit cube of twelve triangles, outward
+	printf 'v %s\n' '-0.5 -0.5 -0.5' '0.5 -0.5 -0.5' '0.5 0.5 -0.5' \
+	    '-0.5 0.5 -0.5' '-0.5 -0.5 0.5' '0.5 -0.5 0.5' '0.5 0.5 0.5' \
+	    '-0.5 0.5 0.5' > "$TMP/cube.obj"
+	printf 'f %s\n' '1 3 2' '1 4 3' '5 6 7' '5 7 8' '1 2 6' '1 6 5' \
+	    '2 3 7' '2 7 6' '3 4 8' '3 8 7' '4 1 5' '4 5 8' >> "$TMP/cube.obj"
 	{
 		printf '<?xml version="1.0"?>\n<sdf version="1.11"><world name="w">\n'
 		engine_profiles 0.001
@@ -734,6 +742,7 @@ round_rests() {
 		solid can "-1.2 0.2 0.601 0 0 0" 0.3 "$cyl" "0.0011 0.0011 0.00024"
 		solid log "-0.7 0 0.541 $s 0 0" 0.3 '<cylinder><radius>0.04</radius><length>0.3</length></cylinder>' "0.0024 0.0024 0.00024"
 		solid ball "-1.2 0 0.551 0 0 0" 0.5 "$ball" "0.0005 0.0005 0.0005"
+		solid mbox "-1 -0.25 0.551 0 0 0.3" 1 '<mesh><uri>cube.obj</uri><scale>0.1 0.1 0.1</scale></mesh>' "0.0017 0.0017 0.0017"
 		solid table "2 0 0.05 0 0 0" static '<box><size>1 1 0.1</size></box>'
 		solid can2 "2 0.2 0.201 0 0 0" 0.3 "$cyl" "0.0011 0.0011 0.00024"
 		solid log2 "2 -0.2 0.141 $s 0 0" 0.3 "$cyl" "0.0011 0.0011 0.00024"

@@ -3727,6 +3727,38 @@ cylinder_points(dd::ShapeNode *cs, dd::BodyNode *b2, const Eigen::Vector3d &n,
 	}
 }
 
+/*
+ * Where point q (a vertex of a mesh, of body b2) lies in cylinder node
+ * cs, into out: q, as deep as it lies within the cylinder's nearest face
+ * (an end or its round side), the normal that face's, into the
+ * cylinder. A mesh's corners resting on a cylinder's end are its points
+ * there: the cylinder's rims and the mesh's edges within its side
+ * (cylinder_points, edge_points) find none, and FCL's points for a mesh
+ * and the cylinder's prism lay 1 cm deep before they touched.
+ */
+void
+vertex_point(dd::ShapeNode *cs, dd::BodyNode *b2, const Eigen::Vector3d &q,
+    std::vector<pair_point> &out)
+{
+	const auto *cyl = static_cast<const dd::CylinderShape *>(
+	    cs->getShape().get());
+	const Eigen::Isometry3d &to = cs->getWorldTransform();
+	Eigen::Vector3d a = to.linear().col(2), o = q - to.translation();
+	double r = cyl->getRadius(), hl = cyl->getHeight() / 2;
+	double t = a.dot(o), end = hl - std::fabs(t);
+	Eigen::Vector3d w = o - a * t;
+	double side = r - w.norm();
+
+	if (end < 0 || side < 0)
+		return;
+	if (end <= side || w.norm() == 0)
+		add_once(out, { cs->getBodyNodePtr().get(), b2, q,
+		    Eigen::Vector3d(-a * (t < 0 ? -1.0 : 1.0)), end });
+	else
+		add_once(out, { cs->getBodyNodePtr().get(), b2, q,
+		    Eigen::Vector3d(-w / w.norm()), side });
+}
+
 /* Triangle k of mesh m, placed at at, into v: its winding normal. */
 Eigen::Vector3d
 world_triangle(const struct phys_mesh *m, const Eigen::Isometry3d &at,
@@ -3879,6 +3911,119 @@ still_near(dd::ShapeNode *cs, const struct phys_mesh *m,
 			near->insert(k);
 }
 
+/* Collision ci's shape as a corner shape: a box, a capsule, a cylinder
+ * or a sphere, else of kind PHYS_CORNER_NONE (DART's hulls touch as
+ * hull_contact has them). */
+void
+corner_shape(const dart_engine *e, int ci, struct phys_corner_shape *s)
+{
+	dd::ShapeNode *sn = shape_node(e, ci);
+	const dd::Shape *sh = sn ? sn->getShape().get() : nullptr;
+
+	std::memset(s, 0, sizeof *s);
+	s->kind = PHYS_CORNER_NONE;
+	if (!sh)
+		return;
+	s->at = pp(sn->getWorldTransform());
+	if (auto *b = dynamic_cast<const dd::BoxShape *>(sh)) {
+		s->kind = PHYS_CORNER_BOX;
+		s->half = pv(b->getSize() / 2);
+		return;
+	}
+	if (auto *c = dynamic_cast<const dd::CapsuleShape *>(sh)) {
+		s->kind = PHYS_CORNER_CAPSULE;
+		s->radius = c->getRadius();
+		s->length = c->getHeight();
+		return;
+	}
+	if (auto *c = dynamic_cast<const dd::CylinderShape *>(sh)) {
+		s->kind = PHYS_CORNER_CYLINDER;
+		s->radius = c->getRadius();
+		s->length = c->getHeight();
+		return;
+	}
+	if (auto *b = dynamic_cast<const dd::SphereShape *>(sh)) {
+		s->kind = PHYS_CORNER_SPHERE;
+		s->radius = b->getRadius();
+		return;
+	}
+	/* FCL's spheres are ellipsoids of equal radii (make_shape) */
+	if (auto *el = dynamic_cast<const dd::EllipsoidShape *>(sh)) {
+		Eigen::Vector3d r = el->getRadii();
+
+		if (r.x() == r.y() && r.y() == r.z()) {
+			s->kind = PHYS_CORNER_SPHERE;
+			s->radius = r.x();
+		}
+	}
+}
+
+/* A corner shape's support mapping and centre, for libccd. */
+void
+corner_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out)
+{
+	phys_vec3 x = phys_corner_support(
+	    static_cast<const struct phys_corner_shape *>(obj),
+	    v3(dir->v[0], dir->v[1], dir->v[2]));
+
+	ccdVec3Set(out, x.x, x.y, x.z);
+}
+
+void
+corner_centre(const void *obj, ccd_vec3_t *out)
+{
+	phys_vec3 c = static_cast<const struct phys_corner_shape *>(obj)->at.p;
+
+	ccdVec3Set(out, c.x, c.y, c.z);
+}
+
+/* How much deeper than a cylinder and a triangle overlap (triangle_depth)
+ * a point of the cylinder may lie behind the triangle's face, m. */
+const double TRIANGLE_SLACK = 1e-3;
+
+/*
+ * How deep round shape s and triangle v overlap (the triangle a prism 1
+ * um deep behind its face, n towards s, for libccd's portal refinement,
+ * which needs a volume), m; -1 where they are apart. A cylinder's points
+ * over a triangle (cylinder_points, edge_points) lie behind its plane by
+ * up to the cylinder's radius; where the plane cuts through the cylinder
+ * away from its surface (a side of a moving box of triangles standing
+ * on a cylinder's end, 0.1 mm into it), they are no contact: the box
+ * got points 0.3 m deep on its sides and fell through the end.
+ */
+double
+triangle_depth(const struct phys_corner_shape *s, const Eigen::Vector3d v[3],
+    const Eigen::Vector3d &n)
+{
+	struct phys_corner_shape t;
+	double w[18];
+	Eigen::Vector3d mid = (v[0] + v[1] + v[2]) / 3 - n * 0.5e-6;
+	ccd_t ccd;
+	ccd_real_t depth = -1;
+	ccd_vec3_t dir, pos;
+
+	for (int j = 0; j < 6; j++) {
+		Eigen::Vector3d q = v[j % 3] - (j < 3 ? 0.0 : 1e-6) * n - mid;
+
+		w[3 * j] = q.x(), w[3 * j + 1] = q.y(), w[3 * j + 2] = q.z();
+	}
+	std::memset(&t, 0, sizeof t);
+	t.kind = PHYS_CORNER_HULL;
+	t.at = phys_pose{ pv(mid), PHYS_QUAT_IDENTITY };
+	t.v = w;
+	t.nv = 6;
+	t.v_stride = 3;
+	CCD_INIT(&ccd);
+	ccd.support1 = ccd.support2 = corner_support;
+	ccd.center1 = ccd.center2 = corner_centre;
+	ccd.max_iterations = 100;
+	ccd.mpr_tolerance = 1e-9;
+	if (ccdMPRPenetration(s, &t, &ccd, &depth, &dir, &pos) != 0 ||
+	    !(depth >= 0 && depth < INFINITY))
+		return -1;
+	return depth;
+}
+
 /*
  * Cylinder cyl's points on triangles of mesh msh (cylinder_on_mesh), as
  * cylinder_points gives them: on those FCL found this step (tris), and on
@@ -3916,6 +4061,9 @@ cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
 		}
 	const Eigen::Isometry3d &at = ms->getWorldTransform();
 	Eigen::Vector3d centre = cs->getWorldTransform().translation();
+	struct phys_corner_shape round;
+
+	corner_shape(e, cyl, &round);
 	for (int k : tris) {
 		Eigen::Vector3d v[3];
 		size_t had = out.size();
@@ -3928,12 +4076,21 @@ cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
 		Eigen::Vector3d n = f.normalized();
 		if (n.dot(centre - v[0]) < 0)	/* towards the cylinder */
 			n = -n;
+		double most = triangle_depth(&round, v, n);
+		if (most < 0)
+			continue;
 		cylinder_points(cs, ms->getBodyNodePtr().get(), n, n.dot(v[0]),
 		    v, f, out);
-		for (int j = 0; j < 3; j++)
+		for (int j = 0; j < 3; j++) {
 			if (edge_of(me, at, k, j, f))
 				edge_points(cs, ms->getBodyNodePtr().get(), v[j],
 				    v[(j + 1) % 3], out);
+			vertex_point(cs, ms->getBodyNodePtr().get(), v[j], out);
+		}
+		out.erase(std::remove_if(out.begin() + (long)had, out.end(),
+		    [most](const pair_point &q) {
+			return q.depth > most + TRIANGLE_SLACK;
+		    }), out.end());
 		if (out.size() > had)
 			under->insert(k);
 	}
@@ -4054,72 +4211,6 @@ cylinders_on_meshes(dart_engine *e,
 		points.emplace_back(t.first, ours);
 	}
 	e->cylinder_triangles.swap(now);
-}
-
-/* Collision ci's shape as a corner shape: a box, a capsule, a cylinder
- * or a sphere, else of kind PHYS_CORNER_NONE (DART's hulls touch as
- * hull_contact has them). */
-void
-corner_shape(const dart_engine *e, int ci, struct phys_corner_shape *s)
-{
-	dd::ShapeNode *sn = shape_node(e, ci);
-	const dd::Shape *sh = sn ? sn->getShape().get() : nullptr;
-
-	std::memset(s, 0, sizeof *s);
-	s->kind = PHYS_CORNER_NONE;
-	if (!sh)
-		return;
-	s->at = pp(sn->getWorldTransform());
-	if (auto *b = dynamic_cast<const dd::BoxShape *>(sh)) {
-		s->kind = PHYS_CORNER_BOX;
-		s->half = pv(b->getSize() / 2);
-		return;
-	}
-	if (auto *c = dynamic_cast<const dd::CapsuleShape *>(sh)) {
-		s->kind = PHYS_CORNER_CAPSULE;
-		s->radius = c->getRadius();
-		s->length = c->getHeight();
-		return;
-	}
-	if (auto *c = dynamic_cast<const dd::CylinderShape *>(sh)) {
-		s->kind = PHYS_CORNER_CYLINDER;
-		s->radius = c->getRadius();
-		s->length = c->getHeight();
-		return;
-	}
-	if (auto *b = dynamic_cast<const dd::SphereShape *>(sh)) {
-		s->kind = PHYS_CORNER_SPHERE;
-		s->radius = b->getRadius();
-		return;
-	}
-	/* FCL's spheres are ellipsoids of equal radii (make_shape) */
-	if (auto *el = dynamic_cast<const dd::EllipsoidShape *>(sh)) {
-		Eigen::Vector3d r = el->getRadii();
-
-		if (r.x() == r.y() && r.y() == r.z()) {
-			s->kind = PHYS_CORNER_SPHERE;
-			s->radius = r.x();
-		}
-	}
-}
-
-/* A corner shape's support mapping and centre, for libccd. */
-void
-corner_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out)
-{
-	phys_vec3 x = phys_corner_support(
-	    static_cast<const struct phys_corner_shape *>(obj),
-	    v3(dir->v[0], dir->v[1], dir->v[2]));
-
-	ccdVec3Set(out, x.x, x.y, x.z);
-}
-
-void
-corner_centre(const void *obj, ccd_vec3_t *out)
-{
-	phys_vec3 c = static_cast<const struct phys_corner_shape *>(obj)->at.p;
-
-	ccdVec3Set(out, c.x, c.y, c.z);
 }
 
 /*
