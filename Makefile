@@ -85,7 +85,7 @@ MUJOCO_LIBS = -lmujoco
 # libraries every link, and its ODE collision detector and its copy of
 # ODE's LCP solver (whose error handlers the engine sets), which have no
 # .pc file of their own, are named here; libccd, which FCL uses too, finds
-# two convex hulls' penetration for that engine.
+# how two convex shapes overlap for ODE and DART (engine_common.c).
 DART_CFLAGS = $(filter-out -std=%,$(shell $(PKG_CONFIG) --cflags dart ccd))
 DART_LIBS = -ldart-collision-ode -ldart-external-odelcpsolver \
 	$(shell $(PKG_CONFIG) --libs dart ccd)
@@ -124,6 +124,8 @@ $(B)/obj/%.o: lib/%.cc
 	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 $(B)/obj/engine/engine_dart.o: CXX_CPPFLAGS += $(subst -I/,-isystem /,$(DART_CFLAGS))
+$(B)/obj/engine/engine_common.o: ALL_CPPFLAGS += \
+	$(shell $(PKG_CONFIG) --cflags ccd)
 
 $(B)/obj/cmd_%.o: cmd/%.c
 	@mkdir -p $(@D)

@@ -1,6 +1,7 @@
 /* engine_common.c - what every engine module computes the same way. */
 #include "engine_common.h"
 
+#include <ccd/ccd.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -1767,4 +1768,105 @@ phys_corner_support(const struct phys_corner_shape *s, phys_vec3 dir)
 		break;
 	}
 	return phys_pose_apply(s->at, x);
+}
+
+/* Of shape s's flat faces, the one whose outward normal (world) lies
+ * nearest dir, if nearer than *most (a cosine): into *best, *most. */
+static void
+nearest_face(const struct phys_corner_shape *s, phys_vec3 dir,
+    phys_vec3 *best, double *most)
+{
+	phys_vec3 f;
+	size_t i, k;
+	double c;
+
+	k = s->kind == PHYS_CORNER_BOX ? 6 : s->kind == PHYS_CORNER_CYLINDER ?
+	    2 : s->kind == PHYS_CORNER_HULL ? s->nplanes : 0;
+	for (i = 0; i < k; i++) {
+		if (s->kind == PHYS_CORNER_HULL)
+			f = v3(s->planes[4 * i], s->planes[4 * i + 1],
+			    s->planes[4 * i + 2]);
+		else if (s->kind == PHYS_CORNER_CYLINDER)
+			f = v3(0, 0, i ? -1 : 1);
+		else
+			f = v3_scale(v3(i / 2 == 0, i / 2 == 1, i / 2 == 2),
+			    i % 2 ? -1 : 1);
+		f = phys_quat_rotate(s->at.q, f);
+		c = v3_dot(f, dir) / v3_norm(f);
+		if (c > *most) {
+			*most = c;
+			*best = v3_scale(f, 1 / v3_norm(f));
+		}
+	}
+}
+
+phys_vec3
+phys_corner_normal(const struct phys_corner_shape *a,
+    const struct phys_corner_shape *b, phys_vec3 n)
+{
+	phys_vec3 best = n, fa = v3(0, 0, 0);
+	double most = PHYS_FACE_ON, from_b;
+
+	nearest_face(b, n, &best, &most);
+	from_b = most;
+	nearest_face(a, v3_scale(n, -1), &fa, &most);
+	return most > from_b ? v3_scale(fa, -1) : best;
+}
+
+/* A corner shape for libccd: its support mapping, and a point inside it
+ * (a hull's vertices' mean: its frame's origin may lie outside it). */
+static void
+ccd_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out)
+{
+	phys_vec3 x = phys_corner_support(obj, v3(dir->v[0], dir->v[1],
+	    dir->v[2]));
+
+	ccdVec3Set(out, x.x, x.y, x.z);
+}
+
+static void
+ccd_centre(const void *obj, ccd_vec3_t *out)
+{
+	const struct phys_corner_shape *s = obj;
+	phys_vec3 c = v3(0, 0, 0);
+	size_t i;
+
+	if (s->kind == PHYS_CORNER_HULL && s->nv > 0) {
+		for (i = 0; i < s->nv; i++)
+			c = v3_add(c, v3(s->v[s->v_stride * i],
+			    s->v[s->v_stride * i + 1],
+			    s->v[s->v_stride * i + 2]));
+		c = phys_pose_apply(s->at, v3_scale(c, 1 / (double)s->nv));
+	} else
+		c = s->at.p;
+	ccdVec3Set(out, c.x, c.y, c.z);
+}
+
+bool
+phys_corner_deepest(const struct phys_corner_shape *a,
+    const struct phys_corner_shape *b, phys_vec3 *p, phys_vec3 *n,
+    double *depth)
+{
+	ccd_t ccd;
+	ccd_real_t d = -1;
+	ccd_vec3_t dir, pos;
+	phys_vec3 m;
+
+	CCD_INIT(&ccd);
+	ccd.support1 = ccd.support2 = ccd_support;
+	ccd.center1 = ccd.center2 = ccd_centre;
+	ccd.max_iterations = 100;
+	ccd.mpr_tolerance = 1e-9;
+	/* dir moves b out of a: the normal from b into a is -dir */
+	if (ccdMPRPenetration(a, b, &ccd, &d, &dir, &pos) != 0 ||
+	    !(d >= 0 && d < INFINITY))
+		return false;
+	m = v3(-dir.v[0], -dir.v[1], -dir.v[2]);
+	if (!(v3_norm(m) > 0.5 && v3_norm(m) < 2))
+		return false;
+	*n = v3_normalize(m);
+	*depth = d;
+	/* pos lies midway: a's side is half the depth back along n */
+	*p = v3_sub(v3(pos.v[0], pos.v[1], pos.v[2]), v3_scale(*n, d / 2));
+	return true;
 }

@@ -612,6 +612,22 @@ size_t phys_corner_points(const struct phys_corner_shape *a,
     const struct phys_corner_shape *b, phys_vec3 p, phys_vec3 n,
     double depth, double reach, phys_vec3 *at, double *deep, size_t max);
 
+/* The normal n a detector gave two shapes a and b (from b into a) as a
+ * flat face of either has it, where one lies within 0.01 rad of it
+ * (PHYS_FACE_ON): a box's, a cylinder's end, a hull's face; else n. A
+ * detector's normal a little off the face a shape rests on tilts each
+ * corner's push: a hull sliding on a cylinder's end under ODE slid 2.5%
+ * short. */
+phys_vec3 phys_corner_normal(const struct phys_corner_shape *a,
+    const struct phys_corner_shape *b, phys_vec3 n);
+
+/* How shapes a and b overlap, by libccd's portal refinement on their
+ * support mappings: the deepest point p on a's side, the unit normal n
+ * from b into a and the depth (m); false where they are apart. */
+bool phys_corner_deepest(const struct phys_corner_shape *a,
+    const struct phys_corner_shape *b, phys_vec3 *p, phys_vec3 *n,
+    double *depth);
+
 /* Shape s's point farthest along world direction dir (one of them where
  * a face or an edge faces it), in the world: the support mapping a
  * convex detector (libccd's) searches two shapes' overlap with. */

@@ -73,7 +73,6 @@
 #include <dart/simulation/World.hpp>
 
 #include <assimp/scene.h>
-#include <ccd/ccd.h>
 
 #include <algorithm>
 #include <csetjmp>
@@ -1597,6 +1596,8 @@ struct dart_engine {
 	 * shape's frame, at the run's sizes (hull_contact); empty for the
 	 * others. */
 	std::vector<std::vector<Eigen::Vector3d>> hull;
+	/* and its faces' planes, outward normal and distance (own_points) */
+	std::vector<std::vector<double>> hull_planes;
 	/* Per collision that collides as its triangles under FCL; null for
 	 * the others. */
 	std::vector<std::unique_ptr<mesh_edges>> edges;
@@ -2100,18 +2101,47 @@ make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
  * heightmaps are bounded together. */
 const size_t MAX_HEIGHTMAP_SAMPLES = 1u << 17;
 
+/* Triangle k of mesh m, placed at at, into v: its winding normal. */
+Eigen::Vector3d
+world_triangle(const struct phys_mesh *m, const Eigen::Isometry3d &at,
+    int k, Eigen::Vector3d v[3])
+{
+	for (int j = 0; j < 3; j++) {
+		const double *q = m->v + 3 * (size_t)m->tri[3 * k + j];
+
+		v[j] = at * Eigen::Vector3d(q[0], q[1], q[2]);
+	}
+	return (v[1] - v[0]).cross(v[2] - v[0]);
+}
+
 /* Collision ci's hull vertices, when c (as the run has it) is a hull. */
 void
 keep_hull(dart_engine *e, int ci, const struct phys_collision *c)
 {
 	std::vector<Eigen::Vector3d> &h = e->hull[(size_t)ci];
+	std::vector<double> &pl = e->hull_planes[(size_t)ci];
+	Eigen::Vector3d mid = Eigen::Vector3d::Zero(), v[3];
 
 	h.clear();
+	pl.clear();
 	if (!c->hull || !c->mesh)
 		return;
-	for (size_t i = 0; i < c->mesh->nv; i++)
+	for (size_t i = 0; i < c->mesh->nv; i++) {
 		h.emplace_back(c->mesh->v[3 * i], c->mesh->v[3 * i + 1],
 		    c->mesh->v[3 * i + 2]);
+		mid += h.back() / (double)c->mesh->nv;
+	}
+	for (size_t k = 0; k < c->mesh->ntri; k++) {
+		Eigen::Vector3d f = world_triangle(c->mesh,
+		    Eigen::Isometry3d::Identity(), (int)k, v);
+
+		if (f.norm() == 0)
+			continue;
+		f.normalize();
+		if (f.dot(mid - v[0]) > 0)	/* outward */
+			f = -f;
+		pl.insert(pl.end(), { f.x(), f.y(), f.z(), f.dot(v[0]) });
+	}
 }
 
 /* Collision ci's triangles and their neighbours, where FCL collides it as
@@ -2225,13 +2255,15 @@ plane_pair(const dart_engine *e, int c1, int c2)
 }
 
 /*
- * Whether collisions c1 and c2 are a cylinder and a box, a cylinder or a
- * sphere under FCL, whose points phys finds (own_points). FCL 0.7's
- * points for them were wrong: a cylinder standing or lying on another's
- * end got points 1 cm deep before it touched, shallower as it sank, and
- * fell through it; a sphere on a cylinder's end two points with normals
- * 0.8 off the end's; a box on a cylinder's end two points, on which it
- * rocked and sank at 2 mm/s.
+ * Whether collisions c1 and c2 are a cylinder and a box, a cylinder, a
+ * sphere or a convex hull under FCL, whose points phys finds
+ * (own_points). FCL 0.7's points for them were wrong: a cylinder
+ * standing or lying on another's end got points 1 cm deep before it
+ * touched, shallower as it sank, and fell through it; a sphere on a
+ * cylinder's end two points with normals 0.8 off the end's; a box on a
+ * cylinder's end two points, on which it rocked and sank at 2 mm/s; a
+ * hull sliding on a cylinder's end normals into the end, and it slid
+ * 2.8 times as far as friction lets it.
  */
 bool
 own_pair(const dart_engine *e, int c1, int c2)
@@ -2243,8 +2275,12 @@ own_pair(const dart_engine *e, int c1, int c2)
 		    g == PHYS_GEOM_SPHERE;
 	};
 
-	return e->fcl && (a == PHYS_GEOM_CYLINDER ||
-	    b == PHYS_GEOM_CYLINDER) && convex(a) && convex(b);
+	bool h1 = !e->hull[(size_t)c1].empty();
+	bool h2 = !e->hull[(size_t)c2].empty();
+
+	if (!e->fcl || (a != PHYS_GEOM_CYLINDER && b != PHYS_GEOM_CYLINDER))
+		return false;
+	return (convex(a) || h1) && (convex(b) || h2);
 }
 
 /* Gazebo's rules (phys_collisions_may_touch), and no link with itself,
@@ -3481,49 +3517,7 @@ add_contact(dart_engine *e, int c1, int c2, dd::BodyNode *b1,
 	e->solver->manual().push_back(k);
 }
 
-/* A hull for libccd: its vertices, where its shape is. */
-struct ccd_hull {
-	const std::vector<Eigen::Vector3d> *v;
-	Eigen::Isometry3d at;
-	Eigen::Vector3d centre;
-};
-
-void
-hull_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out)
-{
-	const ccd_hull *h = static_cast<const ccd_hull *>(obj);
-	Eigen::Vector3d d = h->at.linear().transpose() *
-	    Eigen::Vector3d(dir->v[0], dir->v[1], dir->v[2]);
-	const Eigen::Vector3d *best = &(*h->v)[0];
-
-	for (const Eigen::Vector3d &p : *h->v)
-		if (p.dot(d) > best->dot(d))
-			best = &p;
-	Eigen::Vector3d w = h->at * *best;
-	ccdVec3Set(out, w.x(), w.y(), w.z());
-}
-
-void
-hull_centre(const void *obj, ccd_vec3_t *out)
-{
-	const ccd_hull *h = static_cast<const ccd_hull *>(obj);
-
-	ccdVec3Set(out, h->centre.x(), h->centre.y(), h->centre.z());
-}
-
-ccd_hull
-hull_at(const dart_engine *e, int ci, const dc::CollisionObject *o)
-{
-	ccd_hull h;
-
-	h.v = &e->hull[(size_t)ci];
-	h.at = o->getShapeFrame()->getWorldTransform();
-	h.centre = Eigen::Vector3d::Zero();
-	for (const Eigen::Vector3d &p : *h.v)
-		h.centre += p;
-	h.centre = h.at * (h.centre / (double)h.v->size());
-	return h;
-}
+void own_shape(const dart_engine *e, int ci, struct phys_corner_shape *s);
 
 /* One point of two hulls' contact as the detector found it, its normal
  * for the pair's order (the lower collision first). */
@@ -3549,22 +3543,14 @@ hull_contact(dart_engine *e, int c1, int c2, const std::vector<hull_point> &pts,
     std::map<std::pair<int, int>, int> &kept)
 {
 	const dc::CollisionObject *o1 = pts[0].o1, *o2 = pts[0].o2;
-	ccd_hull h1 = hull_at(e, c1, o1), h2 = hull_at(e, c2, o2);
-	Eigen::Vector3d n = Eigen::Vector3d::Zero();
-	ccd_t ccd;
-	ccd_real_t depth = -1;
-	ccd_vec3_t dir, pos;
+	struct phys_corner_shape h1, h2;
+	phys_vec3 at, m;
+	double depth;
 
-	CCD_INIT(&ccd);
-	ccd.support1 = ccd.support2 = hull_support;
-	ccd.center1 = ccd.center2 = hull_centre;
-	ccd.max_iterations = 100;
-	ccd.mpr_tolerance = 1e-9;
-	/* dir moves o2 out of o1; DART's normal points at o1 */
-	if (ccdMPRPenetration(&h1, &h2, &ccd, &depth, &dir, &pos) == 0)
-		n = -Eigen::Vector3d(dir.v[0], dir.v[1], dir.v[2]);
-	if (!(depth >= 0 && depth < INFINITY) || !(n.norm() > 0.5 &&
-	    n.norm() < 2)) {
+	own_shape(e, c1, &h1);
+	own_shape(e, c2, &h2);
+	/* the normal from o2 into o1, as DART's */
+	if (!phys_corner_deepest(&h1, &h2, &at, &m, &depth)) {
 		for (const hull_point &p : pts)	/* barely touching */
 			if (p.depth >= 0 && !dc::Contact::isZeroNormal(p.normal))
 				add_contact(e, c1, c2, body_of(o1),
@@ -3573,7 +3559,7 @@ hull_contact(dart_engine *e, int c1, int c2, const std::vector<hull_point> &pts,
 		return;
 	}
 	for (const hull_point &p : pts)
-		add_contact(e, c1, c2, body_of(o1), body_of(o2), p.point, n,
+		add_contact(e, c1, c2, body_of(o1), body_of(o2), p.point, ev(m),
 		    depth, kept);
 }
 
@@ -3759,18 +3745,6 @@ vertex_point(dd::ShapeNode *cs, dd::BodyNode *b2, const Eigen::Vector3d &q,
 		    Eigen::Vector3d(-w / w.norm()), side });
 }
 
-/* Triangle k of mesh m, placed at at, into v: its winding normal. */
-Eigen::Vector3d
-world_triangle(const struct phys_mesh *m, const Eigen::Isometry3d &at,
-    int k, Eigen::Vector3d v[3])
-{
-	for (int j = 0; j < 3; j++) {
-		const double *q = m->v + 3 * (size_t)m->tri[3 * k + j];
-
-		v[j] = at * Eigen::Vector3d(q[0], q[1], q[2]);
-	}
-	return (v[1] - v[0]).cross(v[2] - v[0]);
-}
 
 /* Whether edge j of triangle k (winding normal f) is a crease or a rim a
  * cylinder's side may meet: no neighbour across it, or one not in its
@@ -3958,25 +3932,6 @@ corner_shape(const dart_engine *e, int ci, struct phys_corner_shape *s)
 	}
 }
 
-/* A corner shape's support mapping and centre, for libccd. */
-void
-corner_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out)
-{
-	phys_vec3 x = phys_corner_support(
-	    static_cast<const struct phys_corner_shape *>(obj),
-	    v3(dir->v[0], dir->v[1], dir->v[2]));
-
-	ccdVec3Set(out, x.x, x.y, x.z);
-}
-
-void
-corner_centre(const void *obj, ccd_vec3_t *out)
-{
-	phys_vec3 c = static_cast<const struct phys_corner_shape *>(obj)->at.p;
-
-	ccdVec3Set(out, c.x, c.y, c.z);
-}
-
 /* How much deeper than a cylinder and a triangle overlap (triangle_depth)
  * a point of the cylinder may lie behind the triangle's face, m. */
 const double TRIANGLE_SLACK = 1e-3;
@@ -3996,11 +3951,9 @@ triangle_depth(const struct phys_corner_shape *s, const Eigen::Vector3d v[3],
     const Eigen::Vector3d &n)
 {
 	struct phys_corner_shape t;
-	double w[18];
+	double w[18], depth;
 	Eigen::Vector3d mid = (v[0] + v[1] + v[2]) / 3 - n * 0.5e-6;
-	ccd_t ccd;
-	ccd_real_t depth = -1;
-	ccd_vec3_t dir, pos;
+	phys_vec3 p, m;
 
 	for (int j = 0; j < 6; j++) {
 		Eigen::Vector3d q = v[j % 3] - (j < 3 ? 0.0 : 1e-6) * n - mid;
@@ -4013,15 +3966,7 @@ triangle_depth(const struct phys_corner_shape *s, const Eigen::Vector3d v[3],
 	t.v = w;
 	t.nv = 6;
 	t.v_stride = 3;
-	CCD_INIT(&ccd);
-	ccd.support1 = ccd.support2 = corner_support;
-	ccd.center1 = ccd.center2 = corner_centre;
-	ccd.max_iterations = 100;
-	ccd.mpr_tolerance = 1e-9;
-	if (ccdMPRPenetration(s, &t, &ccd, &depth, &dir, &pos) != 0 ||
-	    !(depth >= 0 && depth < INFINITY))
-		return -1;
-	return depth;
+	return phys_corner_deepest(s, &t, &p, &m, &depth) ? depth : -1;
 }
 
 /*
@@ -4175,6 +4120,46 @@ smooth_edge(const dart_engine *e, const dc::Contact &c, int c1, int c2,
 }
 
 /*
+ * The normal of contact c (c1, c2 its collisions, n as DART gives it)
+ * between a box and a mesh, where c's point lies within the box's face,
+ * away from its edges: that face's, not the triangle's FCL gives (a box
+ * of triangles resting on a sloping box got the normals of its sides at
+ * its corners there, and stuck where it should slide). Near an edge of
+ * the box (a box on its edge on a floor of triangles) the triangle's
+ * stays.
+ */
+Eigen::Vector3d
+box_face(const dart_engine *e, const dc::Contact &c, int c1, int c2,
+    const Eigen::Vector3d &n)
+{
+	bool first = e->w->collisions[c1].shape == PHYS_GEOM_BOX;
+	int box = first ? c1 : c2, msh = first ? c2 : c1;
+
+	if (e->w->collisions[box].shape != PHYS_GEOM_BOX ||
+	    !e->edges[(size_t)msh])
+		return n;
+	const Eigen::Isometry3d &at = (first ? c.collisionObject1 :
+	    c.collisionObject2)->getTransform();
+	const auto *b = static_cast<const dd::BoxShape *>(
+	    shape_node(e, box)->getShape().get());
+	Eigen::Vector3d l = at.inverse() * c.point, h = b->getSize() / 2;
+	double in[3], reach = c.penetrationDepth + PHYS_CORNER_REACH;
+	int k = 0, next;
+
+	for (int i = 0; i < 3; i++) {
+		in[i] = h[i] - std::fabs(l[i]);
+		if (in[i] < in[k])
+			k = i;
+	}
+	next = in[(k + 1) % 3] < in[(k + 2) % 3] ? (k + 1) % 3 : (k + 2) % 3;
+	if (in[k] < -reach || in[k] > reach || in[next] < 2 * reach)
+		return n;
+	Eigen::Vector3d face = at.linear().col(k) * (l[k] < 0 ? -1.0 : 1.0);
+	/* from the second object to the first */
+	return first ? Eigen::Vector3d(-face) : face;
+}
+
+/*
  * Each cylinder's points on a mesh (cylinder_on_mesh), in place of FCL's,
  * into points: the pairs FCL found (tris: the triangles, by cylinder and
  * mesh) and those the cylinder had points with last step.
@@ -4213,6 +4198,25 @@ cylinders_on_meshes(dart_engine *e,
 	e->cylinder_triangles.swap(now);
 }
 
+/* Collision ci as own_points takes it: its hull (hull_contact's
+ * vertices and their faces), else its corner_shape. */
+void
+own_shape(const dart_engine *e, int ci, struct phys_corner_shape *s)
+{
+	const std::vector<Eigen::Vector3d> &h = e->hull[(size_t)ci];
+	const std::vector<double> &pl = e->hull_planes[(size_t)ci];
+
+	corner_shape(e, ci, s);
+	if (h.empty() || pl.empty())
+		return;
+	s->kind = PHYS_CORNER_HULL;
+	s->v = h[0].data();
+	s->nv = h.size();
+	s->v_stride = 3;
+	s->planes = pl.data();
+	s->nplanes = pl.size() / 4;
+}
+
 /*
  * The points of a pair phys collides under FCL (own_pair), c1 the lower:
  * the deepest, with the normal and depth of the shapes' penetration as
@@ -4225,36 +4229,25 @@ own_points(const dart_engine *e, int c1, int c2)
 {
 	dd::ShapeNode *s1 = shape_node(e, c1), *s2 = shape_node(e, c2);
 	struct phys_corner_shape a, b;
-	phys_vec3 at[PHYS_CORNERS_ROUND_MAX], n, p;
-	double deep[PHYS_CORNERS_ROUND_MAX];
+	/* the detector's, a hull's corners and a cylinder's rims */
+	const std::size_t most = 1 + PHYS_CORNERS_MAX +
+	    2 * PHYS_CORNER_RIM_POINTS;
+	std::vector<phys_vec3> at(most);
+	std::vector<double> deep(most);
+	phys_vec3 n, p;
 	std::vector<pair_point> out;
-	ccd_t ccd;
-	ccd_real_t depth = -1;
-	ccd_vec3_t dir, pos;
+	double depth;
 
 	if (!s1 || !s2)
 		return out;
-	corner_shape(e, c1, &a);
-	corner_shape(e, c2, &b);
-	if (a.kind == PHYS_CORNER_NONE || b.kind == PHYS_CORNER_NONE)
+	own_shape(e, c1, &a);
+	own_shape(e, c2, &b);
+	if (a.kind == PHYS_CORNER_NONE || b.kind == PHYS_CORNER_NONE ||
+	    !phys_corner_deepest(&a, &b, &p, &n, &depth))
 		return out;
-	CCD_INIT(&ccd);
-	ccd.support1 = ccd.support2 = corner_support;
-	ccd.center1 = ccd.center2 = corner_centre;
-	ccd.max_iterations = 100;
-	ccd.mpr_tolerance = 1e-9;
-	/* dir moves b out of a: the normal from b into a is -dir */
-	if (ccdMPRPenetration(&a, &b, &ccd, &depth, &dir, &pos) != 0 ||
-	    !(depth >= 0 && depth < INFINITY))
-		return out;
-	n = v3(-dir.v[0], -dir.v[1], -dir.v[2]);
-	if (!(v3_norm(n) > 0.5 && v3_norm(n) < 2))
-		return out;
-	n = v3_normalize(n);
-	/* pos lies midway: a's side is half the depth back along n */
-	p = v3_sub(v3(pos.v[0], pos.v[1], pos.v[2]), v3_scale(n, depth / 2));
+	n = phys_corner_normal(&a, &b, n);
 	std::size_t k = phys_corner_points(&a, &b, p, n, depth,
-	    PHYS_CORNER_REACH, at, deep, PHYS_CORNERS_ROUND_MAX);
+	    PHYS_CORNER_REACH, at.data(), deep.data(), most);
 	for (std::size_t i = 0; i < k; i++)
 		out.push_back({ s1->getBodyNodePtr().get(),
 		    s2->getBodyNodePtr().get(), ev(at[i]), ev(n), deep[i] });
@@ -4289,6 +4282,7 @@ corner_contacts(const dart_engine *e, std::pair<int, int> key,
 		if (p[i].depth > p[deepest].depth)
 			deepest = i;
 	pair_point d = p[deepest];
+	d.normal = ev(phys_corner_normal(&a, &b, pv(d.normal)));
 	n = phys_corner_points(&a, &b, pv(d.point), pv(d.normal), d.depth,
 	    PHYS_CORNER_REACH, at, depth, sizeof at / sizeof *at);
 	p.clear();
@@ -4344,7 +4338,8 @@ find_contacts(dart_engine *e)
 		    !fcl_mesh(c.collisionObject1))
 			normal = -normal;
 		if (e->fcl)
-			normal = smooth_edge(e, c, c1, c2, normal);
+			normal = box_face(e, c, c1, c2, smooth_edge(e, c, c1,
+			    c2, normal));
 		auto key = std::make_pair(c1, c2);
 		auto at = pair_at.emplace(key, points.size());
 		if (at.second)
@@ -4510,6 +4505,7 @@ dart_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->links.resize(w->nlinks);
 	e->joints.resize(w->njoints);
 	e->hull.resize(w->ncollisions);
+	e->hull_planes.resize(w->ncollisions);
 	e->edges.resize(w->ncollisions);
 	try {
 		e->world = dart::simulation::World::create();

@@ -2350,16 +2350,19 @@ corner_contacts(const struct ode_engine *e, dGeomID g1, dGeomID g2,
     int limit, dContactGeom *geoms)
 {
 	struct phys_corner_shape a = corner_shape(e, g1), b = corner_shape(e, g2);
-	phys_vec3 at[MAX_PAIR_CONTACTS];
+	phys_vec3 at[MAX_PAIR_CONTACTS], n, p;
 	double depth[MAX_PAIR_CONTACTS];
 	size_t keep[MAX_PAIR_CONTACTS], m, i;
 	dContactGeom c;
 
-	if (dCollide(g1, g2, 1, &c, sizeof c) < 1)
+	memset(&c, 0, sizeof c);
+	if (!phys_corner_deepest(&a, &b, &p, &n, &c.depth))
 		return 0;
-	m = phys_corner_points(&a, &b, v3(c.pos[0], c.pos[1], c.pos[2]),
-	    v3(c.normal[0], c.normal[1], c.normal[2]), c.depth,
-	    PHYS_CORNER_REACH, at, depth, MAX_PAIR_CONTACTS);
+	n = phys_corner_normal(&a, &b, n);
+	c.g1 = g1, c.g2 = g2, c.side1 = c.side2 = -1;
+	c.normal[0] = n.x, c.normal[1] = n.y, c.normal[2] = n.z;
+	m = phys_corner_points(&a, &b, p, n, c.depth, PHYS_CORNER_REACH, at,
+	    depth, MAX_PAIR_CONTACTS);
 	m = phys_contact_spread(at, depth, m, (size_t)limit, keep);
 	for (i = 0; i < m; i++) {
 		geoms[i] = c;
