@@ -1870,3 +1870,79 @@ phys_corner_deepest(const struct phys_corner_shape *a,
 	*p = v3_sub(v3(pos.v[0], pos.v[1], pos.v[2]), v3_scale(*n, d / 2));
 	return true;
 }
+
+/* Face i of shape s (a box's six, a cylinder's two ends and its round
+ * side, a hull's): how deep local point l lies beneath it, and its
+ * outward normal in the shape's frame (the round side's at l). */
+static double
+face_depth(const struct phys_corner_shape *s, size_t i, phys_vec3 l,
+    phys_vec3 *f)
+{
+	double t, rho = hypot(l.x, l.y);
+
+	if (s->kind == PHYS_CORNER_HULL) {
+		const double *pl = s->planes + 4 * i;
+
+		*f = v3(pl[0], pl[1], pl[2]);
+		return pl[3] - v3_dot(*f, l);
+	}
+	if (s->kind == PHYS_CORNER_BOX) {
+		t = i / 2 == 0 ? l.x : i / 2 == 1 ? l.y : l.z;
+		*f = v3_scale(v3(i / 2 == 0, i / 2 == 1, i / 2 == 2),
+		    i % 2 ? -1 : 1);
+		return (i / 2 == 0 ? s->half.x : i / 2 == 1 ? s->half.y :
+		    s->half.z) - (i % 2 ? -t : t);
+	}
+	if (i < 2) {
+		*f = v3(0, 0, i ? -1 : 1);
+		return s->length / 2 - (i ? -l.z : l.z);
+	}
+	*f = rho > 0 ? v3(l.x / rho, l.y / rho, 0) : v3(0, 0, 0);
+	return s->radius - rho;
+}
+
+bool
+phys_corner_inside(const struct phys_corner_shape *s, phys_vec3 x,
+    double reach, phys_vec3 *outward, double *depth, bool *alone)
+{
+	phys_vec3 l = phys_pose_apply(phys_pose_inv(s->at), x), f, g;
+	double in, first = INFINITY, second = INFINITY;
+	size_t i, k, near = 0;
+
+	k = s->kind == PHYS_CORNER_BOX ? 6 : s->kind == PHYS_CORNER_CYLINDER ?
+	    3 : s->kind == PHYS_CORNER_HULL ? s->nplanes : 0;
+	for (i = 0; i < k; i++)
+		if ((in = face_depth(s, i, l, &g)) < first) {
+			first = in;
+			near = i;
+		}
+	if (k == 0 || !(first >= -reach))
+		return false;
+	face_depth(s, near, l, &f);
+	if (v3_norm(f) == 0)
+		return false;
+	f = v3_normalize(f);
+	/* the next face not in the nearest's plane (a hull's face may be
+	 * several triangles); the round side is no flat face */
+	for (i = 0; i < k; i++)
+		if (i != near && (in = face_depth(s, i, l, &g)) < second &&
+		    !(v3_norm(g) > 0 && v3_dot(v3_normalize(g), f) >
+		    PHYS_FACE_ON))
+			second = in;
+	*outward = v3_normalize(phys_quat_rotate(s->at.q, f));
+	*depth = first;
+	*alone = second - first >= 2 * reach &&
+	    !(s->kind == PHYS_CORNER_CYLINDER && near == 2);
+	return true;
+}
+
+bool
+phys_corner_face(const struct phys_corner_shape *s, phys_vec3 x,
+    double reach, phys_vec3 *outward)
+{
+	double depth;
+	bool alone;
+
+	return phys_corner_inside(s, x, reach, outward, &depth, &alone) &&
+	    depth <= reach && alone;
+}

@@ -628,6 +628,22 @@ bool phys_corner_deepest(const struct phys_corner_shape *a,
     const struct phys_corner_shape *b, phys_vec3 *p, phys_vec3 *n,
     double *depth);
 
+/* Whether world point x lies in shape s (a box, a cylinder or a hull) or
+ * within reach of it: the outward unit normal of its surface nearest x
+ * into *outward, how deep x lies beneath it into *depth, and whether
+ * that surface is a flat face nearer than the others by twice reach into
+ * *alone. */
+bool phys_corner_inside(const struct phys_corner_shape *s, phys_vec3 x,
+    double reach, phys_vec3 *outward, double *depth, bool *alone);
+
+/* Whether world point x lies within reach of a flat face of shape s (a
+ * box's, a cylinder's end, a hull's) and at least twice that from its
+ * others: that face's outward unit normal into *outward. A mesh's corner
+ * resting in a face gets from the mesh's detector the normals of the
+ * mesh's triangles there, its sides' among them, and held fast. */
+bool phys_corner_face(const struct phys_corner_shape *s, phys_vec3 x,
+    double reach, phys_vec3 *outward);
+
 /* Shape s's point farthest along world direction dir (one of them where
  * a face or an edge faces it), in the world: the support mapping a
  * convex detector (libccd's) searches two shapes' overlap with. */

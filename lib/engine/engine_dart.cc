@@ -4121,42 +4121,36 @@ smooth_edge(const dart_engine *e, const dc::Contact &c, int c1, int c2,
 
 /*
  * The normal of contact c (c1, c2 its collisions, n as DART gives it)
- * between a box and a mesh, where c's point lies within the box's face,
- * away from its edges: that face's, not the triangle's FCL gives (a box
+ * between a mesh and a box, a cylinder or a hull, where c's point lies
+ * within a flat face of the latter, away from its edges
+ * (phys_corner_face): that face's, not the triangle's FCL gives (a box
  * of triangles resting on a sloping box got the normals of its sides at
- * its corners there, and stuck where it should slide). Near an edge of
- * the box (a box on its edge on a floor of triangles) the triangle's
- * stays.
+ * its corners there, and stuck where it should slide; a box on a
+ * sloping hull slid 1.4% short). Near an edge (a box on its edge on a
+ * floor of triangles) FCL's stays.
  */
 Eigen::Vector3d
-box_face(const dart_engine *e, const dc::Contact &c, int c1, int c2,
+face_normal(const dart_engine *e, const dc::Contact &c, int c1, int c2,
     const Eigen::Vector3d &n)
 {
-	bool first = e->w->collisions[c1].shape == PHYS_GEOM_BOX;
-	int box = first ? c1 : c2, msh = first ? c2 : c1;
+	struct phys_corner_shape s;
+	phys_vec3 f;
 
-	if (e->w->collisions[box].shape != PHYS_GEOM_BOX ||
-	    !e->edges[(size_t)msh])
-		return n;
-	const Eigen::Isometry3d &at = (first ? c.collisionObject1 :
-	    c.collisionObject2)->getTransform();
-	const auto *b = static_cast<const dd::BoxShape *>(
-	    shape_node(e, box)->getShape().get());
-	Eigen::Vector3d l = at.inverse() * c.point, h = b->getSize() / 2;
-	double in[3], reach = c.penetrationDepth + PHYS_CORNER_REACH;
-	int k = 0, next;
+	for (int side = 0; side < 2; side++) {
+		int ci = side ? c1 : c2, other = side ? c2 : c1;
 
-	for (int i = 0; i < 3; i++) {
-		in[i] = h[i] - std::fabs(l[i]);
-		if (in[i] < in[k])
-			k = i;
+		if (!e->edges[(size_t)other] && e->hull[(size_t)other].empty())
+			continue;
+		own_shape(e, ci, &s);
+		if ((s.kind == PHYS_CORNER_BOX ||
+		    s.kind == PHYS_CORNER_CYLINDER ||
+		    s.kind == PHYS_CORNER_HULL) &&
+		    phys_corner_face(&s, pv(c.point), c.penetrationDepth +
+		    PHYS_CORNER_REACH, &f))
+			/* from the second object to the first */
+			return side ? Eigen::Vector3d(-ev(f)) : ev(f);
 	}
-	next = in[(k + 1) % 3] < in[(k + 2) % 3] ? (k + 1) % 3 : (k + 2) % 3;
-	if (in[k] < -reach || in[k] > reach || in[next] < 2 * reach)
-		return n;
-	Eigen::Vector3d face = at.linear().col(k) * (l[k] < 0 ? -1.0 : 1.0);
-	/* from the second object to the first */
-	return first ? Eigen::Vector3d(-face) : face;
+	return n;
 }
 
 /*
@@ -4338,8 +4332,8 @@ find_contacts(dart_engine *e)
 		    !fcl_mesh(c.collisionObject1))
 			normal = -normal;
 		if (e->fcl)
-			normal = box_face(e, c, c1, c2, smooth_edge(e, c, c1,
-			    c2, normal));
+			normal = face_normal(e, c, c1, c2, smooth_edge(e, c,
+			    c1, c2, normal));
 		auto key = std::make_pair(c1, c2);
 		auto at = pair_at.emplace(key, points.size());
 		if (at.second)

@@ -143,6 +143,7 @@ struct ode_engine {
 	/* a mesh's vertices at or below a plane, and how deep (plane_points) */
 	phys_vec3 *below;
 	double *below_depth;
+	phys_vec3 *below_normal;	/* mesh_corners' */
 	size_t below_cap;
 	struct body_state *saved;	/* one per link, then the ground */
 	/* The run's welds: fixed joints made at run time (the world frees
@@ -2175,6 +2176,18 @@ mesh_on_plane(dGeomID g1, dGeomID g2)
 	    (k1 == dPlaneClass && k2 == dTriMeshClass);
 }
 
+/* Room for twice the points below (plane_points, mesh_corners). */
+static void
+grow_below(struct ode_engine *e)
+{
+	e->below_cap = e->below_cap ? 2 * e->below_cap : 64;
+	e->below = phys_xrealloc(e->below, e->below_cap * sizeof *e->below);
+	e->below_depth = phys_xrealloc(e->below_depth,
+	    e->below_cap * sizeof *e->below_depth);
+	e->below_normal = phys_xrealloc(e->below_normal,
+	    e->below_cap * sizeof *e->below_normal);
+}
+
 /*
  * A mesh's points on a plane (mesh_on_plane) when ODE found as many as
  * the pair keeps, in geoms; returns how many. ODE gives the first it
@@ -2212,13 +2225,8 @@ plane_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 
 		if (depth < 0)
 			continue;
-		if (n == e->below_cap) {
-			e->below_cap = e->below_cap ? 2 * e->below_cap : 64;
-			e->below = phys_xrealloc(e->below,
-			    e->below_cap * sizeof *e->below);
-			e->below_depth = phys_xrealloc(e->below_depth,
-			    e->below_cap * sizeof *e->below_depth);
-		}
+		if (n == e->below_cap)
+			grow_below(e);
 		e->below[n] = x;
 		e->below_depth[n++] = depth;
 	}
@@ -2243,6 +2251,138 @@ plane_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	return (int)k;
 }
 
+/* Contact c's normal, n. */
+static void
+set_normal(dContactGeom *c, phys_vec3 n)
+{
+	c->normal[0] = n.x;
+	c->normal[1] = n.y;
+	c->normal[2] = n.z;
+}
+
+static enum phys_corner_kind corner_kind(dGeomID g);
+static struct phys_corner_shape corner_shape(const struct ode_engine *e,
+    dGeomID g);
+
+/* Corner j (0 to 2) of the triangle of mesh m (geom mg) that contact c
+ * names; m->nv where it names none. */
+static size_t
+mesh_corner_of(dGeomID mg, const struct phys_mesh *m, const dContactGeom *c,
+    bool mesh_first, size_t j)
+{
+	int tri = mesh_first ? c->side1 : c->side2;
+
+	if (tri < 0 || tri >= dGeomTriMeshGetTriangleCount(mg) ||
+	    (size_t)tri >= m->ntri)
+		return m->nv;
+	return m->tri[3 * (size_t)tri + j];
+}
+
+/*
+ * A mesh's corners that lie in a box, a cylinder or a hull it meets (g1
+ * and g2, either way round), as many as room, spread
+ * (phys_contact_spread), after the n points ODE found at geoms: each at
+ * its corner, as deep as it lies within the shape's nearest face, that
+ * face's normal; and ODE's own points within a flat face of the shape
+ * take the face's normal (phys_corner_inside). ODE gives one point a
+ * triangle, its normal the triangle's, and not every triangle: a box of
+ * triangles landing on a sloping hull had points on one of its bottom's
+ * two triangles, rocked onto the other's corner and its sides' normals,
+ * turned 0.06 rad and slid 72% short; with its corners added to ODE's
+ * points, whose sides' normals held it, 5% short. A corner near an edge
+ * of the shape is left to ODE's points (boxes sliding over a floor of
+ * triangles turned on its corners' normals there). Returns how many it
+ * added.
+ */
+static int
+mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
+    dContactGeom *geoms, int n, int room)
+{
+	bool mesh_first = dGeomGetClass(g1) == dTriMeshClass;
+	dGeomID mg = mesh_first ? g1 : g2, g = mesh_first ? g2 : g1;
+	enum phys_corner_kind kind = corner_kind(g);
+	int ci = geom_collision(mg), i;
+	const struct phys_mesh *m = e->own_mesh[ci] ? e->own_mesh[ci] :
+	    e->w->collisions[ci].mesh;
+	const dReal *gp = dGeomGetPosition(mg);
+	size_t j, k = 0, keep[MAX_PAIR_CONTACTS];
+	struct phys_corner_shape s;
+	dQuaternion q;
+	phys_pose at;
+	phys_vec3 f;
+	double d;
+	bool alone;
+
+	if (n < 1 || !m || (kind != PHYS_CORNER_BOX &&
+	    kind != PHYS_CORNER_CYLINDER && kind != PHYS_CORNER_HULL))
+		return 0;
+	s = corner_shape(e, g);
+	for (i = 0; i < n; i++)
+		if (phys_corner_inside(&s, v3(geoms[i].pos[0],
+		    geoms[i].pos[1], geoms[i].pos[2]), geoms[i].depth +
+		    PHYS_CORNER_REACH, &f, &d, &alone) && alone &&
+		    d <= geoms[i].depth + PHYS_CORNER_REACH)
+			/* from g2 into g1: out of the shape when it is g2 */
+			set_normal(&geoms[i], mesh_first ? f : v3_scale(f, -1));
+	dGeomGetQuaternion(mg, q);
+	at = (phys_pose){ v3(gp[0], gp[1], gp[2]), from_dquat(q) };
+	/* a mesh of up to PHYS_CORNERS_MAX corners all of them; a larger
+	 * one (a floor) those of the triangles ODE found, not its every
+	 * corner for each shape on it at each step */
+	for (j = 0; j < (m->nv <= PHYS_CORNERS_MAX ? m->nv : 3 * (size_t)n);
+	    j++) {
+		size_t c = m->nv <= PHYS_CORNERS_MAX ? j :
+		    mesh_corner_of(mg, m, &geoms[j / 3], mesh_first, j % 3);
+		phys_vec3 x;
+
+		if (c >= m->nv)
+			continue;
+		x = phys_pose_apply(at, v3(m->v[3 * c], m->v[3 * c + 1],
+		    m->v[3 * c + 2]));
+		/* near an edge of the shape its nearest face is no normal */
+		if (!phys_corner_inside(&s, x, PHYS_CORNER_REACH, &f, &d,
+		    &alone) || !alone)
+			continue;
+		if (k == e->below_cap)
+			grow_below(e);
+		e->below[k] = x;
+		e->below_normal[k] = mesh_first ? f : v3_scale(f, -1);
+		e->below_depth[k++] = fmax(d, 0);
+	}
+	k = phys_contact_spread(e->below, e->below_depth, k, (size_t)room,
+	    keep);
+	for (j = 0; j < k; j++) {
+		phys_vec3 x = e->below[keep[j]];
+		dContactGeom *c = &geoms[n + (int)j];
+
+		*c = geoms[0];
+		c->pos[0] = x.x, c->pos[1] = x.y, c->pos[2] = x.z;
+		c->depth = e->below_depth[keep[j]];
+		set_normal(c, e->below_normal[keep[j]]);
+	}
+	return (int)k;
+}
+
+/* Whether each of the n points at geoms lies at one of the add after
+ * them, within its depth and twice PHYS_CORNER_REACH. */
+static bool
+all_at_corners(const dContactGeom *geoms, int n, int add)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = n; j < n + add; j++)
+			if (hypot(hypot(geoms[i].pos[0] - geoms[j].pos[0],
+			    geoms[i].pos[1] - geoms[j].pos[1]),
+			    geoms[i].pos[2] - geoms[j].pos[2]) <=
+			    geoms[i].depth + 2 * PHYS_CORNER_REACH)
+				break;
+		if (j == n + add)
+			return false;
+	}
+	return true;
+}
+
 /*
  * The points of a pair with a mesh (not on a plane: plane_points), at
  * most limit, in geoms; returns how many. ODE gives them triangle by
@@ -2253,13 +2393,23 @@ plane_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
  * each once, spread (phys_contact_spread): none moves 0.3 mm.
  */
 static int
-mesh_points(dGeomID g1, dGeomID g2, int limit, dContactGeom *geoms)
+mesh_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
+    dContactGeom *geoms)
 {
-	int n = dCollide(g1, g2, MAX_PAIR_CONTACTS, geoms, sizeof *geoms);
+	int n = dCollide(g1, g2, MAX_PAIR_CONTACTS, geoms, sizeof *geoms), add;
 	size_t i, j, k = 0, keep[MAX_PAIR_CONTACTS];
 	phys_vec3 at[MAX_PAIR_CONTACTS];
 	double depth[MAX_PAIR_CONTACTS];
 
+	add = mesh_corners(e, g1, g2, geoms, n, MAX_PAIR_CONTACTS - n);
+	/* where ODE's points are the mesh's corners in the shape (a mesh
+	 * resting on it), the corners in their place; where any is not (a
+	 * shape's corner on a floor of triangles) both */
+	if (add > 0 && all_at_corners(geoms, n, add)) {
+		memmove(geoms, geoms + n, (size_t)add * sizeof *geoms);
+		n = add;
+	} else
+		n += add;
 	for (i = 0; i < (size_t)n; i++) {
 		phys_vec3 x = v3(geoms[i].pos[0], geoms[i].pos[1],
 		    geoms[i].pos[2]);
@@ -2389,7 +2539,7 @@ pair_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	}
 	if (dGeomGetClass(g1) == dTriMeshClass ||
 	    dGeomGetClass(g2) == dTriMeshClass)
-		return mesh_points(g1, g2, limit, geoms);
+		return mesh_points(e, g1, g2, limit, geoms);
 	if (phys_corner_pair(corner_kind(g1), corner_kind(g2)))
 		return corner_contacts(e, g1, g2, limit, geoms);
 	return dCollide(g1, g2, limit, geoms, sizeof *geoms);
@@ -2925,6 +3075,7 @@ ode_engine_free(struct ode_engine *e)
 	free(e->pairs);
 	free(e->below);
 	free(e->below_depth);
+	free(e->below_normal);
 	free(e->saved);
 	free(e->welds);
 	free(e);
