@@ -2256,14 +2256,15 @@ plane_pair(const dart_engine *e, int c1, int c2)
 
 /*
  * Whether collisions c1 and c2 are a cylinder and a box, a cylinder, a
- * sphere or a convex hull under FCL, whose points phys finds
- * (own_points). FCL 0.7's points for them were wrong: a cylinder
- * standing or lying on another's end got points 1 cm deep before it
- * touched, shallower as it sank, and fell through it; a sphere on a
- * cylinder's end two points with normals 0.8 off the end's; a box on a
- * cylinder's end two points, on which it rocked and sank at 2 mm/s; a
- * hull sliding on a cylinder's end normals into the end, and it slid
- * 2.8 times as far as friction lets it.
+ * sphere or a convex hull, or a hull and a box or a sphere, under FCL,
+ * whose points phys finds (own_points). FCL 0.7's points for them were
+ * wrong: a cylinder standing or lying on another's end got points 1 cm
+ * deep before it touched, shallower as it sank, and fell through it; a
+ * sphere on a cylinder's end two points with normals 0.8 off the end's;
+ * a box on a cylinder's end two points, on which it rocked and sank at
+ * 2 mm/s; a hull sliding on a cylinder's end normals into the end, and
+ * it slid 2.8 times as far as friction lets it; a box on a sloping hull
+ * slid 7% too far.
  */
 bool
 own_pair(const dart_engine *e, int c1, int c2)
@@ -2278,7 +2279,9 @@ own_pair(const dart_engine *e, int c1, int c2)
 	bool h1 = !e->hull[(size_t)c1].empty();
 	bool h2 = !e->hull[(size_t)c2].empty();
 
-	if (!e->fcl || (a != PHYS_GEOM_CYLINDER && b != PHYS_GEOM_CYLINDER))
+	/* a cylinder with any of them, a hull with a box or a sphere */
+	if (!e->fcl || (a != PHYS_GEOM_CYLINDER && b != PHYS_GEOM_CYLINDER &&
+	    h1 == h2))
 		return false;
 	return (convex(a) || h1) && (convex(b) || h2);
 }
@@ -3932,6 +3935,25 @@ corner_shape(const dart_engine *e, int ci, struct phys_corner_shape *s)
 	}
 }
 
+/* Triangle k of mesh m placed at at, into v, its winding normal into *f
+ * and its unit normal towards point c into *n; false for no triangle of
+ * m or one of no area. */
+bool
+facing_triangle(const struct phys_mesh *m, const Eigen::Isometry3d &at,
+    int k, const Eigen::Vector3d &c, Eigen::Vector3d v[3],
+    Eigen::Vector3d *f, Eigen::Vector3d *n)
+{
+	if (k < 0 || (size_t)k >= m->ntri)
+		return false;
+	*f = world_triangle(m, at, k, v);
+	if (f->norm() == 0)
+		return false;
+	*n = f->normalized();
+	if (n->dot(c - v[0]) < 0)
+		*n = -*n;
+	return true;
+}
+
 /* How much deeper than a cylinder and a triangle overlap (triangle_depth)
  * a point of the cylinder may lie behind the triangle's face, m. */
 const double TRIANGLE_SLACK = 1e-3;
@@ -4010,17 +4032,11 @@ cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
 
 	corner_shape(e, cyl, &round);
 	for (int k : tris) {
-		Eigen::Vector3d v[3];
+		Eigen::Vector3d v[3], f, n;
 		size_t had = out.size();
 
-		if (k < 0 || (size_t)k >= m->ntri)
+		if (!facing_triangle(m, at, k, centre, v, &f, &n))
 			continue;
-		Eigen::Vector3d f = world_triangle(m, at, k, v);
-		if (f.norm() == 0)
-			continue;
-		Eigen::Vector3d n = f.normalized();
-		if (n.dot(centre - v[0]) < 0)	/* towards the cylinder */
-			n = -n;
 		double most = triangle_depth(&round, v, n);
 		if (most < 0)
 			continue;
@@ -4153,6 +4169,87 @@ face_normal(const dart_engine *e, const dc::Contact &c, int c1, int c2,
 	return n;
 }
 
+/* Whether collision c1 is a box and c2 a mesh FCL collides as its
+ * triangles (not a hull). */
+bool
+box_on_mesh(const dart_engine *e, int c1, int c2)
+{
+	return e->fcl && e->w->collisions[c1].shape == PHYS_GEOM_BOX &&
+	    e->edges[(size_t)c2] && e->hull[(size_t)c2].empty();
+}
+
+/*
+ * A box's points on a mesh under FCL (box_on_mesh), in place of FCL's:
+ * each corner of the box over a triangle FCL found (tris) and behind it,
+ * no deeper than FCL's deepest point of the pair by more than
+ * PHYS_CORNER_REACH (a triangle through the box meets none of them),
+ * the triangle's normal; and each corner of those triangles in the box,
+ * away from its edges, at its nearest face (phys_corner_inside). FCL's
+ * points for a box on a floor of triangles lay 3.9 mm deep, and a box
+ * sliding down it went 12.9% too far.
+ */
+std::vector<pair_point>
+box_mesh_points(const dart_engine *e, int box, int msh,
+    const std::set<int> &tris, double deepest)
+{
+	dd::ShapeNode *bs = shape_node(e, box), *ms = shape_node(e, msh);
+	const struct phys_mesh *m = e->edges[(size_t)msh]->m;
+	std::vector<pair_point> out;
+	struct phys_corner_shape s;
+	Eigen::Vector3d v[3], x[8];
+	phys_vec3 o;
+	double d;
+	bool alone;
+
+	if (!bs || !ms)
+		return out;
+	corner_shape(e, box, &s);
+	const Eigen::Isometry3d &at = ms->getWorldTransform();
+	const Eigen::Isometry3d &bt = bs->getWorldTransform();
+	dd::BodyNode *b1 = bs->getBodyNodePtr().get();
+	dd::BodyNode *b2 = ms->getBodyNodePtr().get();
+	for (int i = 0; i < 8; i++)
+		x[i] = bt * Eigen::Vector3d(i & 1 ? s.half.x : -s.half.x,
+		    i & 2 ? s.half.y : -s.half.y, i & 4 ? s.half.z : -s.half.z);
+	for (int k : tris) {
+		Eigen::Vector3d f, n;
+
+		if (!facing_triangle(m, at, k, bt.translation(), v, &f, &n))
+			continue;
+		for (const Eigen::Vector3d &q : x) {
+			d = n.dot(v[0] - q);
+			if (d >= -PHYS_CORNER_REACH &&
+			    d <= deepest + PHYS_CORNER_REACH &&
+			    over_triangle(v, f, q))
+				add_once(out, { b1, b2, q, n,
+				    std::max(d, 0.0) });
+		}
+		for (const Eigen::Vector3d &q : v)
+			if (phys_corner_inside(&s, pv(q), PHYS_CORNER_REACH, &o,
+			    &d, &alone) && alone)
+				add_once(out, { b1, b2, q, -ev(o),
+				    std::max(d, 0.0) });
+	}
+	return out;
+}
+
+/* Pair key's points (either way round) in points, found at pair_at, to
+ * be ours, not FCL's. */
+void
+replace_points(std::pair<int, int> key, const std::vector<pair_point> &ours,
+    const std::map<std::pair<int, int>, std::size_t> &pair_at,
+    std::vector<std::pair<std::pair<int, int>, std::vector<pair_point>>>
+    &points)
+{
+	for (auto k : { key, std::make_pair(key.second, key.first) }) {
+		auto at = pair_at.find(k);
+
+		if (at != pair_at.end())
+			points[at->second].second.clear();
+	}
+	points.emplace_back(key, ours);
+}
+
 /*
  * Each cylinder's points on a mesh (cylinder_on_mesh), in place of FCL's,
  * into points: the pairs FCL found (tris: the triangles, by cylinder and
@@ -4179,15 +4276,8 @@ cylinders_on_meshes(dart_engine *e,
 
 		if (!under.empty())
 			now[t.first] = under;
-		if (ours.empty())
-			continue;
-		for (auto key : { t.first, std::make_pair(msh, cyl) }) {
-			auto at = pair_at.find(key);
-
-			if (at != pair_at.end())
-				points[at->second].second.clear();
-		}
-		points.emplace_back(t.first, ours);
+		if (!ours.empty())
+			replace_points(t.first, ours, pair_at, points);
 	}
 	e->cylinder_triangles.swap(now);
 }
@@ -4299,6 +4389,8 @@ find_contacts(dart_engine *e)
 	    points;
 	/* a cylinder's pairs with meshes: the triangles FCL found */
 	std::map<std::pair<int, int>, std::set<int>> tris;
+	/* a box's pairs with meshes: the triangles, and the deepest point */
+	std::map<std::pair<int, int>, std::pair<std::set<int>, double>> boxes;
 
 	e->result.clear();
 	e->own_pairs.clear();
@@ -4345,8 +4437,24 @@ find_contacts(dart_engine *e)
 			tris[key].insert(c.triID2);
 		else if (cylinder_on_mesh(e, c2, c1))
 			tris[std::make_pair(c2, c1)].insert(c.triID1);
+		if (box_on_mesh(e, c1, c2) || box_on_mesh(e, c2, c1)) {
+			auto &b = boxes[box_on_mesh(e, c1, c2) ? key :
+			    std::make_pair(c2, c1)];
+
+			/* FCL names the triangle in either index */
+			b.first.insert(c.triID1 >= 0 ? c.triID1 : c.triID2);
+			b.second = std::max(b.second, c.penetrationDepth);
+		}
 	}
 	cylinders_on_meshes(e, tris, pair_at, points);
+	for (auto &b : boxes) {
+		std::vector<pair_point> ours = box_mesh_points(e,
+		    b.first.first, b.first.second, b.second.first,
+		    b.second.second);
+
+		if (!ours.empty())
+			replace_points(b.first, ours, pair_at, points);
+	}
 	for (auto &pp : points)
 		corner_contacts(e, pp.first, pp.second);
 	std::sort(e->own_pairs.begin(), e->own_pairs.end());
