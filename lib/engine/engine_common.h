@@ -614,10 +614,9 @@ size_t phys_corner_points(const struct phys_corner_shape *a,
 
 /* The normal n a detector gave two shapes a and b (from b into a) as a
  * flat face of either has it, where one lies within 0.01 rad of it
- * (PHYS_FACE_ON): a box's, a cylinder's end, a hull's face; else n. A
- * detector's normal a little off the face a shape rests on tilts each
- * corner's push: a hull sliding on a cylinder's end under ODE slid 2.5%
- * short. */
+ * (PHYS_FACE_ON): a box's, a cylinder's end, a hull's face; else n. The
+ * corners of a face resting on a face are pushed along the same normal,
+ * not one a little off it that the search happened to end on. */
 phys_vec3 phys_corner_normal(const struct phys_corner_shape *a,
     const struct phys_corner_shape *b, phys_vec3 n);
 
