@@ -1582,13 +1582,52 @@ phys_contact_spread(const phys_vec3 *at, const double *depth, size_t n,
 
 /* ---- corners two convex shapes touch at ---- */
 
+/* Face i of shape s (a box's six, a cylinder's two ends and its round
+ * side, a hull's): how deep local point l lies beneath it, and its
+ * outward normal in the shape's frame (the round side's at l). */
+static double
+face_depth(const struct phys_corner_shape *s, size_t i, phys_vec3 l,
+    phys_vec3 *f)
+{
+	double t, rho = hypot(l.x, l.y);
+
+	if (s->kind == PHYS_CORNER_HULL) {
+		const double *pl = s->planes + 4 * i;
+
+		*f = v3(pl[0], pl[1], pl[2]);
+		return pl[3] - v3_dot(*f, l);
+	}
+	if (s->kind == PHYS_CORNER_BOX) {
+		t = i / 2 == 0 ? l.x : i / 2 == 1 ? l.y : l.z;
+		*f = v3_scale(v3(i / 2 == 0, i / 2 == 1, i / 2 == 2),
+		    i % 2 ? -1 : 1);
+		return (i / 2 == 0 ? s->half.x : i / 2 == 1 ? s->half.y :
+		    s->half.z) - (i % 2 ? -t : t);
+	}
+	if (i < 2) {
+		*f = v3(0, 0, i ? -1 : 1);
+		return s->length / 2 - (i ? -l.z : l.z);
+	}
+	*f = rho > 0 ? v3(l.x / rho, l.y / rho, 0) : v3(0, 0, 0);
+	return s->radius - rho;
+}
+
+/* How many faces of shape s face_depth knows: a cylinder's round side
+ * among them unless flat; none for a sphere or a capsule. */
+static size_t
+face_count(const struct phys_corner_shape *s, bool flat)
+{
+	return s->kind == PHYS_CORNER_BOX ? 6 : s->kind ==
+	    PHYS_CORNER_CYLINDER ? (flat ? 2 : 3) : s->kind ==
+	    PHYS_CORNER_HULL ? s->nplanes : 0;
+}
+
 /* Whether world point x lies in shape s, or within reach of it. */
 static bool
 corner_in(const struct phys_corner_shape *s, phys_vec3 x, double reach)
 {
-	phys_vec3 l = phys_pose_apply(phys_pose_inv(s->at), x);
-	const double *pl;
-	size_t i;
+	phys_vec3 l = phys_pose_apply(phys_pose_inv(s->at), x), f;
+	size_t i, k = face_count(s, false);
 
 	switch (s->kind) {
 	case PHYS_CORNER_SPHERE:
@@ -1596,23 +1635,11 @@ corner_in(const struct phys_corner_shape *s, phys_vec3 x, double reach)
 	case PHYS_CORNER_CAPSULE:
 		l.z -= fmax(-s->length / 2, fmin(s->length / 2, l.z));
 		return v3_norm(l) <= s->radius + reach;
-	case PHYS_CORNER_CYLINDER:
-		return fabs(l.z) <= s->length / 2 + reach &&
-		    hypot(l.x, l.y) <= s->radius + reach;
-	case PHYS_CORNER_BOX:
-		return fabs(l.x) <= s->half.x + reach &&
-		    fabs(l.y) <= s->half.y + reach &&
-		    fabs(l.z) <= s->half.z + reach;
-	case PHYS_CORNER_HULL:
-		for (i = 0; i < s->nplanes; i++) {
-			pl = s->planes + 4 * i;
-			if (pl[0] * l.x + pl[1] * l.y + pl[2] * l.z >
-			    pl[3] + reach)
+	default:	/* beneath each face */
+		for (i = 0; i < k; i++)
+			if (face_depth(s, i, l, &f) < -reach)
 				return false;
-		}
-		return true;
-	default:
-		return false;
+		return k > 0;
 	}
 }
 
@@ -1777,20 +1804,11 @@ nearest_face(const struct phys_corner_shape *s, phys_vec3 dir,
     phys_vec3 *best, double *most)
 {
 	phys_vec3 f;
-	size_t i, k;
+	size_t i, k = face_count(s, true);
 	double c;
 
-	k = s->kind == PHYS_CORNER_BOX ? 6 : s->kind == PHYS_CORNER_CYLINDER ?
-	    2 : s->kind == PHYS_CORNER_HULL ? s->nplanes : 0;
 	for (i = 0; i < k; i++) {
-		if (s->kind == PHYS_CORNER_HULL)
-			f = v3(s->planes[4 * i], s->planes[4 * i + 1],
-			    s->planes[4 * i + 2]);
-		else if (s->kind == PHYS_CORNER_CYLINDER)
-			f = v3(0, 0, i ? -1 : 1);
-		else
-			f = v3_scale(v3(i / 2 == 0, i / 2 == 1, i / 2 == 2),
-			    i % 2 ? -1 : 1);
+		face_depth(s, i, v3(0, 0, 0), &f);
 		f = phys_quat_rotate(s->at.q, f);
 		c = v3_dot(f, dir) / v3_norm(f);
 		if (c > *most) {
@@ -1871,46 +1889,14 @@ phys_corner_deepest(const struct phys_corner_shape *a,
 	return true;
 }
 
-/* Face i of shape s (a box's six, a cylinder's two ends and its round
- * side, a hull's): how deep local point l lies beneath it, and its
- * outward normal in the shape's frame (the round side's at l). */
-static double
-face_depth(const struct phys_corner_shape *s, size_t i, phys_vec3 l,
-    phys_vec3 *f)
-{
-	double t, rho = hypot(l.x, l.y);
-
-	if (s->kind == PHYS_CORNER_HULL) {
-		const double *pl = s->planes + 4 * i;
-
-		*f = v3(pl[0], pl[1], pl[2]);
-		return pl[3] - v3_dot(*f, l);
-	}
-	if (s->kind == PHYS_CORNER_BOX) {
-		t = i / 2 == 0 ? l.x : i / 2 == 1 ? l.y : l.z;
-		*f = v3_scale(v3(i / 2 == 0, i / 2 == 1, i / 2 == 2),
-		    i % 2 ? -1 : 1);
-		return (i / 2 == 0 ? s->half.x : i / 2 == 1 ? s->half.y :
-		    s->half.z) - (i % 2 ? -t : t);
-	}
-	if (i < 2) {
-		*f = v3(0, 0, i ? -1 : 1);
-		return s->length / 2 - (i ? -l.z : l.z);
-	}
-	*f = rho > 0 ? v3(l.x / rho, l.y / rho, 0) : v3(0, 0, 0);
-	return s->radius - rho;
-}
-
 bool
 phys_corner_inside(const struct phys_corner_shape *s, phys_vec3 x,
     double reach, phys_vec3 *outward, double *depth, bool *alone)
 {
 	phys_vec3 l = phys_pose_apply(phys_pose_inv(s->at), x), f, g;
 	double in, first = INFINITY, second = INFINITY;
-	size_t i, k, near = 0;
+	size_t i, k = face_count(s, false), near = 0;
 
-	k = s->kind == PHYS_CORNER_BOX ? 6 : s->kind == PHYS_CORNER_CYLINDER ?
-	    3 : s->kind == PHYS_CORNER_HULL ? s->nplanes : 0;
 	for (i = 0; i < k; i++)
 		if ((in = face_depth(s, i, l, &g)) < first) {
 			first = in;
@@ -1945,4 +1931,32 @@ phys_corner_face(const struct phys_corner_shape *s, phys_vec3 x,
 
 	return phys_corner_inside(s, x, reach, outward, &depth, &alone) &&
 	    depth <= reach && alone;
+}
+
+size_t
+phys_corner_corners(const struct phys_corner_shape *s, phys_vec3 down,
+    phys_vec3 *x)
+{
+	return corners_of(s, down, x);
+}
+
+bool
+phys_hull_plane(const struct phys_mesh *m, size_t k, phys_vec3 inside,
+    double pl[4])
+{
+	const unsigned *t = m->tri + 3 * k;
+	const double *q[3] = { m->v + 3 * (size_t)t[0],
+	    m->v + 3 * (size_t)t[1], m->v + 3 * (size_t)t[2] };
+	phys_vec3 a = v3(q[0][0], q[0][1], q[0][2]);
+	phys_vec3 n = v3_cross(v3_sub(v3(q[1][0], q[1][1], q[1][2]), a),
+	    v3_sub(v3(q[2][0], q[2][1], q[2][2]), a));
+
+	if (!(v3_norm(n) > 0))
+		return false;
+	n = v3_normalize(n);
+	if (v3_dot(n, v3_sub(inside, a)) > 0)	/* outward */
+		n = v3_scale(n, -1);
+	pl[0] = n.x, pl[1] = n.y, pl[2] = n.z;
+	pl[3] = v3_dot(n, a);
+	return true;
 }

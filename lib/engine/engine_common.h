@@ -643,6 +643,19 @@ bool phys_corner_inside(const struct phys_corner_shape *s, phys_vec3 x,
 bool phys_corner_face(const struct phys_corner_shape *s, phys_vec3 x,
     double reach, phys_vec3 *outward);
 
+/* Shape s's corners in the world (a box's, a hull's vertices, a round
+ * shape's ends or rims deepest along world direction down), into x
+ * (room for PHYS_CORNERS_MAX); returns how many, 0 past that room. */
+size_t phys_corner_corners(const struct phys_corner_shape *s,
+    phys_vec3 down, phys_vec3 *x);
+
+/* The plane of triangle k of hull mesh m, its normal turned away from
+ * point inside: nx ny nz and d (n.x <= d inside), into pl; false for a
+ * triangle of no area (qhull's triangulation of a facet can make one).
+ * What ODE's convex and DART's hulls face with. */
+bool phys_hull_plane(const struct phys_mesh *m, size_t k, phys_vec3 inside,
+    double pl[4]);
+
 /* Shape s's point farthest along world direction dir (one of them where
  * a face or an edge faces it), in the world: the support mapping a
  * convex detector (libccd's) searches two shapes' overlap with. */

@@ -2120,7 +2120,8 @@ keep_hull(dart_engine *e, int ci, const struct phys_collision *c)
 {
 	std::vector<Eigen::Vector3d> &h = e->hull[(size_t)ci];
 	std::vector<double> &pl = e->hull_planes[(size_t)ci];
-	Eigen::Vector3d mid = Eigen::Vector3d::Zero(), v[3];
+	Eigen::Vector3d mid = Eigen::Vector3d::Zero();
+	double plane[4];
 
 	h.clear();
 	pl.clear();
@@ -2131,17 +2132,9 @@ keep_hull(dart_engine *e, int ci, const struct phys_collision *c)
 		    c->mesh->v[3 * i + 2]);
 		mid += h.back() / (double)c->mesh->nv;
 	}
-	for (size_t k = 0; k < c->mesh->ntri; k++) {
-		Eigen::Vector3d f = world_triangle(c->mesh,
-		    Eigen::Isometry3d::Identity(), (int)k, v);
-
-		if (f.norm() == 0)
-			continue;
-		f.normalize();
-		if (f.dot(mid - v[0]) > 0)	/* outward */
-			f = -f;
-		pl.insert(pl.end(), { f.x(), f.y(), f.z(), f.dot(v[0]) });
-	}
+	for (size_t k = 0; k < c->mesh->ntri; k++)
+		if (phys_hull_plane(c->mesh, k, pv(mid), plane))
+			pl.insert(pl.end(), plane, plane + 4);
 }
 
 /* Collision ci's triangles and their neighbours, where FCL collides it as
@@ -3717,37 +3710,26 @@ cylinder_points(dd::ShapeNode *cs, dd::BodyNode *b2, const Eigen::Vector3d &n,
 }
 
 /*
- * Where point q (a vertex of a mesh, of body b2) lies in cylinder node
- * cs, into out: q, as deep as it lies within the cylinder's nearest face
- * (an end or its round side), the normal that face's, into the
- * cylinder. A mesh's corners resting on a cylinder's end are its points
- * there: the cylinder's rims and the mesh's edges within its side
- * (cylinder_points, edge_points) find none, and FCL's points for a mesh
- * and the cylinder's prism lay 1 cm deep before they touched.
+ * Where point q (a vertex of a mesh, of body b2) lies in cylinder cyl
+ * (node cs), into out: q, as deep as it lies within the cylinder's
+ * nearest face (an end or its round side), the normal that face's, into
+ * the cylinder (phys_corner_inside). A mesh's corners resting on a
+ * cylinder's end are its points there: the cylinder's rims and the
+ * mesh's edges within its side (cylinder_points, edge_points) find none,
+ * and FCL's points for a mesh and the cylinder's prism lay 1 cm deep
+ * before they touched.
  */
 void
-vertex_point(dd::ShapeNode *cs, dd::BodyNode *b2, const Eigen::Vector3d &q,
-    std::vector<pair_point> &out)
+vertex_point(const struct phys_corner_shape *cyl, dd::ShapeNode *cs,
+    dd::BodyNode *b2, const Eigen::Vector3d &q, std::vector<pair_point> &out)
 {
-	const auto *cyl = static_cast<const dd::CylinderShape *>(
-	    cs->getShape().get());
-	const Eigen::Isometry3d &to = cs->getWorldTransform();
-	Eigen::Vector3d a = to.linear().col(2), o = q - to.translation();
-	double r = cyl->getRadius(), hl = cyl->getHeight() / 2;
-	double t = a.dot(o), end = hl - std::fabs(t);
-	Eigen::Vector3d w = o - a * t;
-	double side = r - w.norm();
+	phys_vec3 o;
+	double d;
+	bool alone;
 
-	if (end < 0 || side < 0)
-		return;
-	if (end <= side || w.norm() == 0)
-		add_once(out, { cs->getBodyNodePtr().get(), b2, q,
-		    Eigen::Vector3d(-a * (t < 0 ? -1.0 : 1.0)), end });
-	else
-		add_once(out, { cs->getBodyNodePtr().get(), b2, q,
-		    Eigen::Vector3d(-w / w.norm()), side });
+	if (phys_corner_inside(cyl, pv(q), 0, &o, &d, &alone))
+		add_once(out, { cs->getBodyNodePtr().get(), b2, q, -ev(o), d });
 }
-
 
 /* Whether edge j of triangle k (winding normal f) is a crease or a rim a
  * cylinder's side may meet: no neighbour across it, or one not in its
@@ -3889,8 +3871,7 @@ still_near(dd::ShapeNode *cs, const struct phys_mesh *m,
 }
 
 /* Collision ci's shape as a corner shape: a box, a capsule, a cylinder
- * or a sphere, else of kind PHYS_CORNER_NONE (DART's hulls touch as
- * hull_contact has them). */
+ * or a sphere, else of kind PHYS_CORNER_NONE (a hull is own_shape's). */
 void
 corner_shape(const dart_engine *e, int ci, struct phys_corner_shape *s)
 {
@@ -4046,7 +4027,8 @@ cylinder_triangle_points(const dart_engine *e, int cyl, int msh,
 			if (edge_of(me, at, k, j, f))
 				edge_points(cs, ms->getBodyNodePtr().get(), v[j],
 				    v[(j + 1) % 3], out);
-			vertex_point(cs, ms->getBodyNodePtr().get(), v[j], out);
+			vertex_point(&round, cs, ms->getBodyNodePtr().get(),
+			    v[j], out);
 		}
 		out.erase(std::remove_if(out.begin() + (long)had, out.end(),
 		    [most](const pair_point &q) {
@@ -4157,11 +4139,8 @@ face_normal(const dart_engine *e, const dc::Contact &c, int c1, int c2,
 
 		if (!e->edges[(size_t)other] && e->hull[(size_t)other].empty())
 			continue;
-		own_shape(e, ci, &s);
-		if ((s.kind == PHYS_CORNER_BOX ||
-		    s.kind == PHYS_CORNER_CYLINDER ||
-		    s.kind == PHYS_CORNER_HULL) &&
-		    phys_corner_face(&s, pv(c.point), c.penetrationDepth +
+		own_shape(e, ci, &s);	/* a sphere or capsule has no face */
+		if (phys_corner_face(&s, pv(c.point), c.penetrationDepth +
 		    PHYS_CORNER_REACH, &f))
 			/* from the second object to the first */
 			return side ? Eigen::Vector3d(-ev(f)) : ev(f);
@@ -4196,27 +4175,28 @@ box_mesh_points(const dart_engine *e, int box, int msh,
 	const struct phys_mesh *m = e->edges[(size_t)msh]->m;
 	std::vector<pair_point> out;
 	struct phys_corner_shape s;
-	Eigen::Vector3d v[3], x[8];
-	phys_vec3 o;
+	Eigen::Vector3d v[3];
+	phys_vec3 o, x[PHYS_CORNERS_MAX];
+	std::size_t nx;
 	double d;
 	bool alone;
 
 	if (!bs || !ms)
 		return out;
 	corner_shape(e, box, &s);
+	nx = phys_corner_corners(&s, v3(0, 0, -1), x);
 	const Eigen::Isometry3d &at = ms->getWorldTransform();
 	const Eigen::Isometry3d &bt = bs->getWorldTransform();
 	dd::BodyNode *b1 = bs->getBodyNodePtr().get();
 	dd::BodyNode *b2 = ms->getBodyNodePtr().get();
-	for (int i = 0; i < 8; i++)
-		x[i] = bt * Eigen::Vector3d(i & 1 ? s.half.x : -s.half.x,
-		    i & 2 ? s.half.y : -s.half.y, i & 4 ? s.half.z : -s.half.z);
 	for (int k : tris) {
 		Eigen::Vector3d f, n;
 
 		if (!facing_triangle(m, at, k, bt.translation(), v, &f, &n))
 			continue;
-		for (const Eigen::Vector3d &q : x) {
+		for (std::size_t i = 0; i < nx; i++) {
+			Eigen::Vector3d q = ev(x[i]);
+
 			d = n.dot(v[0] - q);
 			if (d >= -PHYS_CORNER_REACH &&
 			    d <= deepest + PHYS_CORNER_REACH &&

@@ -594,9 +594,9 @@ convex_of(const struct phys_mesh *m)
 {
 	struct ode_convex *c = phys_xcalloc(1, sizeof *c);
 	const unsigned *t;
-	phys_vec3 a, n;
+	double plane[4];
+	phys_vec3 a;
 	dReal *pl;
-	double len;
 	size_t i;
 
 	for (i = 0; i < m->nv; i++)
@@ -614,16 +614,13 @@ convex_of(const struct phys_mesh *m)
 	c->polygons = phys_xcalloc(4 * m->ntri, sizeof *c->polygons);
 	for (i = 0; i < m->ntri; i++) {
 		t = m->tri + 3 * i;
-		a = vertex_of(m, t[0]);
-		n = v3_cross(v3_sub(vertex_of(m, t[1]), a),
-		    v3_sub(vertex_of(m, t[2]), a));
-		len = v3_norm(n);
-		if (!(len > 0))
+		if (!phys_hull_plane(m, i, c->shift, plane))
 			continue;
-		n = v3_scale(n, 1 / len);
 		pl = c->planes + 4 * c->nplanes;
-		pl[0] = n.x, pl[1] = n.y, pl[2] = n.z;
-		pl[3] = v3_dot(n, v3_sub(a, c->shift));
+		pl[0] = plane[0], pl[1] = plane[1], pl[2] = plane[2];
+		/* about the shifted origin */
+		pl[3] = plane[3] - v3_dot(v3(plane[0], plane[1], plane[2]),
+		    c->shift);
 		c->polygons[4 * c->nplanes] = 3;
 		memcpy(c->polygons + 4 * c->nplanes + 1, t, 3 * sizeof *t);
 		c->nplanes++;
@@ -2251,6 +2248,13 @@ plane_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	return (int)k;
 }
 
+/* Contact c's point. */
+static phys_vec3
+contact_pos(const dContactGeom *c)
+{
+	return v3(c->pos[0], c->pos[1], c->pos[2]);
+}
+
 /* Contact c's normal, n. */
 static void
 set_normal(dContactGeom *c, phys_vec3 n)
@@ -2318,9 +2322,9 @@ mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
 		return 0;
 	s = corner_shape(e, g);
 	for (i = 0; i < n; i++)
-		if (phys_corner_inside(&s, v3(geoms[i].pos[0],
-		    geoms[i].pos[1], geoms[i].pos[2]), geoms[i].depth +
-		    PHYS_CORNER_REACH, &f, &d, &alone) && alone &&
+		if (phys_corner_inside(&s, contact_pos(&geoms[i]),
+		    geoms[i].depth + PHYS_CORNER_REACH, &f, &d, &alone) &&
+		    alone &&
 		    d <= geoms[i].depth + PHYS_CORNER_REACH)
 			/* from g2 into g1: out of the shape when it is g2 */
 			set_normal(&geoms[i], mesh_first ? f : v3_scale(f, -1));
@@ -2372,9 +2376,8 @@ all_at_corners(const dContactGeom *geoms, int n, int add)
 
 	for (i = 0; i < n; i++) {
 		for (j = n; j < n + add; j++)
-			if (hypot(hypot(geoms[i].pos[0] - geoms[j].pos[0],
-			    geoms[i].pos[1] - geoms[j].pos[1]),
-			    geoms[i].pos[2] - geoms[j].pos[2]) <=
+			if (v3_norm(v3_sub(contact_pos(&geoms[i]),
+			    contact_pos(&geoms[j]))) <=
 			    geoms[i].depth + 2 * PHYS_CORNER_REACH)
 				break;
 		if (j == n + add)
@@ -2411,8 +2414,7 @@ mesh_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	} else
 		n += add;
 	for (i = 0; i < (size_t)n; i++) {
-		phys_vec3 x = v3(geoms[i].pos[0], geoms[i].pos[1],
-		    geoms[i].pos[2]);
+		phys_vec3 x = contact_pos(&geoms[i]);
 
 		for (j = 0; j < k; j++)
 			if (v3_norm(v3_sub(at[j], x)) < 1e-9)
@@ -2488,12 +2490,13 @@ corner_shape(const struct ode_engine *e, dGeomID g)
 
 /*
  * The points of geoms g1 and g2 that touch at their corners
- * (phys_corner_pair), at most limit, in geoms; returns how many.
- * ODE gives one, the deepest: a bar's hull resting on a box rocked on its
- * ends and sank through the box at 3 cm/s, a capsule lay 1.6 cm into a
- * box. With it here, each corner of either that lies in the other
- * (phys_corner_points), spread (phys_contact_spread), as ODE's own boxes
- * give a face's corners and MuJoCo's multiccd a hull's.
+ * (phys_corner_pair), at most limit, in geoms; returns how many: the
+ * deepest (phys_corner_deepest) and each corner of either that lies in
+ * the other (phys_corner_points), spread (phys_contact_spread), as ODE's
+ * own boxes give a face's corners and MuJoCo's multiccd a hull's. ODE
+ * gives one point: a bar's hull resting on a box rocked on its ends and
+ * sank through the box at 3 cm/s, a capsule lay 1.6 cm into a box; and
+ * a hull landing on a cylinder's end got one 0.39 m deep.
  */
 static int
 corner_contacts(const struct ode_engine *e, dGeomID g1, dGeomID g2,
@@ -2510,7 +2513,7 @@ corner_contacts(const struct ode_engine *e, dGeomID g1, dGeomID g2,
 		return 0;
 	n = phys_corner_normal(&a, &b, n);
 	c.g1 = g1, c.g2 = g2, c.side1 = c.side2 = -1;
-	c.normal[0] = n.x, c.normal[1] = n.y, c.normal[2] = n.z;
+	set_normal(&c, n);
 	m = phys_corner_points(&a, &b, p, n, c.depth, PHYS_CORNER_REACH, at,
 	    depth, MAX_PAIR_CONTACTS);
 	m = phys_contact_spread(at, depth, m, (size_t)limit, keep);
