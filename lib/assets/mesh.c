@@ -286,7 +286,7 @@ phys_mesh_nearest_on_triangle(const struct phys_mesh *m, size_t t,
 
 phys_vec3
 phys_mesh_edge_normal(const struct phys_mesh *m, const int *nb, size_t t,
-    phys_vec3 p, phys_vec3 n, phys_vec3 side)
+    phys_vec3 p, phys_vec3 n, phys_vec3 side, double reach)
 {
 	phys_vec3 x[3], nt = tri_normal(m, t), nf = nt, ng, e, out;
 	double d, longest = 0, a, ag;
@@ -311,7 +311,7 @@ phys_mesh_edge_normal(const struct phys_mesh *m, const int *nb, size_t t,
 	near = nearest_edge(x, nf, p, &d, &over);
 	/* on the face, away from its edges (squares compared): the face's
 	 * own */
-	if (over && d > 1e-18 * longest)
+	if (over && d > fmax(1e-18 * longest, reach * reach))
 		return nf;
 	if (nb[3 * t + (size_t)near] < 0)
 		return n;	/* the mesh's border: any side may touch */

@@ -81,10 +81,11 @@ int *phys_mesh_neighbours(const struct phys_mesh *m);
  * triangles where they lie flat, or in a valley between them, meets the
  * face, whatever normal a collider gave its edge; over a ridge the normal
  * turns between the two faces' and no further. n on the mesh's border is
- * kept.
+ * kept. A point within reach of an edge is on it (a collider that places
+ * its point between the two bodies, as deep as they overlap).
  */
 phys_vec3 phys_mesh_edge_normal(const struct phys_mesh *m, const int *nb,
-    size_t t, phys_vec3 p, phys_vec3 n, phys_vec3 side);
+    size_t t, phys_vec3 p, phys_vec3 n, phys_vec3 side, double reach);
 
 /* The point of triangle t of m nearest to p: in its plane where p is over
  * it, else on its nearest edge. */

@@ -108,6 +108,13 @@ struct c_free {
  * body's compound with other shapes. */
 enum holder { HELD_STATIC, HELD_ALONE, HELD_IN_COMPOUND };
 
+/* A hull's vertices and face planes (phys_hull_plane), for its points on
+ * a mesh's triangles (corners_on_triangle). */
+struct hull_faces {
+	const struct phys_mesh *m;
+	std::vector<double> planes;
+};
+
 /* What Bullet collides for one collision at its run's sizes, owned by the
  * engine until the collision is resized or the engine goes (members in the
  * order each depends on the one before). */
@@ -120,6 +127,9 @@ struct bshape {
 	const struct phys_mesh *mesh = nullptr;
 	std::unique_ptr<int[], c_free> nb;
 	bool terrain = false;	/* a heightmap's, its triangles Bullet's */
+	/* a hull's vertices and faces, where its shape's user pointer
+	 * points (a bshape is moved) */
+	std::unique_ptr<hull_faces> faces;
 };
 
 struct blink {
@@ -352,7 +362,7 @@ struct Held : public btManifoldResult {
 /*
  * Bullet's algorithm for a pair of shapes, its points held (Held) and
  * given to a function of phys's for the pair, which adds to out those
- * the pair gets: of a box and a triangle (box_on_triangle), a cylinder
+ * the pair gets: of a box and a triangle (corners_on_triangle), a cylinder
  * and a plane (cylinder_on_plane).
  */
 typedef void (*pair_points)(const btCollisionObjectWrapper *a,
@@ -431,78 +441,6 @@ triangle_face(const btCollisionObjectWrapper *b, btVector3 v[3])
 	return (v[1] - v[0]).cross(v[2] - v[0]);
 }
 
-/* Whether a face of box wrapper a lies parallel to the triangle of face
- * normal f (within PHYS_FACE_ON). */
-bool
-face_on(const btCollisionObjectWrapper *a, const btVector3 &f)
-{
-	const btMatrix3x3 &r = a->getWorldTransform().getBasis();
-	btScalar ff = f.length2(), x;
-
-	for (int k = 0; k < 3; k++) {
-		x = r.getColumn(k).dot(f);
-		if (x * x > PHYS_FACE_ON * PHYS_FACE_ON * ff)
-			return true;
-	}
-	return false;
-}
-
-/*
- * The corners of box wrapper a over triangle v (face normal f) within
- * reach of its face, into p and their distances into d: their number. n:
- * the face's unit normal, on the box's side.
- */
-int
-box_corners(const btCollisionObjectWrapper *a, const btVector3 v[3],
-    const btVector3 &f, btScalar reach, btVector3 &n, btVector3 p[8],
-    btScalar d[8])
-{
-	const btBoxShape *box = static_cast<const btBoxShape *>(
-	    a->getCollisionShape());
-	const btTransform &at = a->getWorldTransform();
-	const btVector3 h = box->getHalfExtentsWithMargin();
-	btVector3 e[3];
-	btScalar c, s[3], x, o[3], w[3][3];
-	int j, k, np = 0;
-
-	n = f.normalized();
-	c = n.dot(at.getOrigin() - v[0]);
-	if (c < 0)	/* the face's side the box's centre is on */
-		n = -n, c = -c;
-	/* the half axes, and how far each reaches along n; a corner is
-	 * over the triangle when inside each edge's plane through the
-	 * face: (corner - v[j]) . (f x edge j) >= 0, of the centre's part
-	 * and each half axis's, once */
-	for (k = 0; k < 3; k++) {
-		e[k] = at.getBasis().getColumn(k) * h[k];
-		s[k] = n.dot(e[k]);
-	}
-	for (j = 0; j < 3; j++) {
-		btVector3 in = f.cross(v[(j + 1) % 3] - v[j]);
-
-		o[j] = in.dot(at.getOrigin() - v[j]);
-		for (k = 0; k < 3; k++)
-			w[j][k] = in.dot(e[k]);
-	}
-	for (k = 0; k < 8; k++) {
-		x = c + (k & 1 ? s[0] : -s[0]) + (k & 2 ? s[1] : -s[1]) +
-		    (k & 4 ? s[2] : -s[2]);
-		if (!(x < reach))
-			continue;
-		for (j = 0; j < 3; j++)
-			if (o[j] + (k & 1 ? w[j][0] : -w[j][0]) +
-			    (k & 2 ? w[j][1] : -w[j][1]) +
-			    (k & 4 ? w[j][2] : -w[j][2]) < 0)
-				break;
-		if (j < 3)
-			continue;
-		p[np] = at.getOrigin() + (k & 1 ? e[0] : -e[0]) +
-		    (k & 2 ? e[1] : -e[1]) + (k & 4 ? e[2] : -e[2]);
-		d[np++] = x;
-	}
-	return np;
-}
-
 /*
  * The points p of a shape lying on a triangle, of distances d from its
  * face along its unit normal n, into out, with Bullet's own (held) only
@@ -549,33 +487,77 @@ face_points(const Held &held, btPersistentManifold *m, const btVector3 &n,
 }
 
 /*
- * A box on a triangle of a mesh or a terrain. Bullet's nearest points give
- * one point for each triangle under the box, often a corner of the
- * triangle, not of the box: boxes sent sliding over a flat floor of 0.1 m
- * triangles turned (10 of 30 more than 0.05 rad, one 0.17) where on a
- * plane they slide straight, their friction pulling at points spread
- * unevenly. Where a face of the box lies on the triangle, each corner of
- * the box over the triangle and within Bullet's reach of its face is a
- * point, with the face's normal, as a box on a plane gets its corners
- * (face_points). A box meeting a triangle by an edge or a corner keeps
- * Bullet's points alone, which find it.
+ * Box or hull wrapper a as a corner shape, into s: a hull's vertices and
+ * faces from its shape's user pointer (hull_planes); false for a hull
+ * without them (a mesh's hull in a compound).
+ */
+bool
+corner_shape_of(const btCollisionObjectWrapper *a, struct phys_corner_shape *s)
+{
+	const btCollisionShape *sh = a->getCollisionShape();
+	const hull_faces *h;
+
+	memset(s, 0, sizeof *s);
+	s->at = from_bt(a->getWorldTransform());
+	if (sh->getShapeType() == BOX_SHAPE_PROXYTYPE) {
+		s->kind = PHYS_CORNER_BOX;
+		s->half = from_bt(static_cast<const btBoxShape *>(sh)->
+		    getHalfExtentsWithMargin());
+		return true;
+	}
+	if (!(h = static_cast<const hull_faces *>(sh->getUserPointer())))
+		return false;
+	s->kind = PHYS_CORNER_HULL;
+	s->v = h->m->v;
+	s->nv = h->m->nv;
+	s->v_stride = 3;
+	s->planes = h->planes.data();
+	s->nplanes = h->planes.size() / 4;
+	return true;
+}
+
+/*
+ * A box or a hull on a triangle of a mesh or a terrain. Bullet's nearest
+ * points give one point for each triangle under it, often a corner of the
+ * triangle, not of the shape: boxes sent sliding over a flat floor of
+ * 0.1 m triangles turned (10 of 30 more than 0.05 rad, one 0.17) where on
+ * a plane they slide straight, their friction pulling at points spread
+ * unevenly, and bars' hulls sliding over a floor of 6 cm triangles rocked
+ * and went up to 5% too far. Where a face of the shape lies on the
+ * triangle (phys_corner_flat_on), each corner of the shape over the
+ * triangle and within Bullet's reach of its face is a point, with the
+ * face's normal (phys_corner_over_triangle), as a box on a plane gets its
+ * corners (face_points). A shape meeting a triangle by an edge or a
+ * corner keeps Bullet's points alone, which find it.
  */
 void
-box_on_triangle(const btCollisionObjectWrapper *a,
+corners_on_triangle(const btCollisionObjectWrapper *a,
     const btCollisionObjectWrapper *b, const Held &held,
     btPersistentManifold *m, btManifoldResult *out)
 {
-	btVector3 v[3], f, n, p[8];
+	struct phys_corner_shape s;
+	btVector3 v[3], p[8];
+	phys_vec3 t[3], x[8], n;
 	btScalar d[8];
-	int np;
+	double deep[8];
+	int k, np;
 
-	f = triangle_face(b, v);
-	if (!face_on(a, f)) {	/* an edge or a corner on it: Bullet's */
+	/* a triangle of no area; a mesh's hull in a compound */
+	if (triangle_face(b, v).length2() == 0 || !corner_shape_of(a, &s)) {
 		held.forward(out);
 		return;
 	}
-	np = box_corners(a, v, f, m->getContactBreakingThreshold(), n, p, d);
-	face_points(held, m, n, p, d, np, out);
+	for (k = 0; k < 3; k++)
+		t[k] = from_bt(v[k]);
+	np = (int)phys_corner_over_triangle(&s, t, INFINITY,
+	    m->getContactBreakingThreshold(), &n, x, deep, 8);
+	if (!phys_corner_flat_on(&s, n)) {	/* an edge or a corner on it */
+		held.forward(out);
+		return;
+	}
+	for (k = 0; k < np; k++)
+		p[k] = bt(x[k]), d[k] = -deep[k];
+	face_points(held, m, bt(n), p, d, np, out);
 }
 
 /*
@@ -741,6 +723,7 @@ struct bullet_engine {
 	btDefaultCollisionConfiguration config;
 	btCollisionDispatcher dispatcher{ &config };
 	WrappedCreate box_triangle, cylinder_triangle, cylinder_plane;
+	WrappedCreate hull_triangle;
 	WrappedCreate plane_cylinder;
 	btDbvtBroadphase broadphase;
 	Solver solver;
@@ -848,6 +831,25 @@ collision_of(const bullet_engine *e, const btCollisionObject *o, int child)
 	return bl.child_collision[(size_t)child];
 }
 
+/* Hull mesh m's face planes into out, which its shape points to. */
+void
+hull_planes(bshape &out, const struct phys_mesh *m)
+{
+	phys_vec3 mid = v3(0, 0, 0);
+	double pl[4];
+
+	for (size_t i = 0; i < m->nv; i++)
+		mid = v3_add(mid, v3(m->v[3 * i], m->v[3 * i + 1],
+		    m->v[3 * i + 2]));
+	mid = v3_scale(mid, 1 / (double)(m->nv ? m->nv : 1));
+	out.faces.reset(new hull_faces{ m, {} });
+	for (size_t k = 0; k < m->ntri; k++)
+		if (phys_hull_plane(m, k, mid, pl))
+			out.faces->planes.insert(out.faces->planes.end(), pl,
+			    pl + 4);
+	out.shape->setUserPointer(out.faces.get());
+}
+
 /*
  * A mesh's triangles: a static object's tree of them, a moving body's
  * GImpact shape. Bullet's compound shape cannot hold a GImpact one (its
@@ -867,6 +869,8 @@ mesh_shape(bshape &out, const struct phys_mesh *m, enum holder h,
 
 		out.shape.reset(hull);
 		hull->setMargin(0);
+		if (convex)
+			hull_planes(out, m);
 		return hull;
 	}
 	out.tris.reset(new btTriangleIndexVertexArray((int)m->ntri,
@@ -1182,7 +1186,7 @@ smooth_edge(btManifoldPoint &cp, const btCollisionObjectWrapper *w,
 	r = phys_mesh_edge_normal(m, nb, t,
 	    from_bt(at.invXform(cp.m_positionWorldOnB)),
 	    from_bt(at.getBasis().transpose() * cp.m_normalWorldOnB),
-	    from_bt(at.invXform(other->getWorldTransform().getOrigin())));
+	    from_bt(at.invXform(other->getWorldTransform().getOrigin())), 0);
 	if (at.getBasis() * bt(r) == cp.m_normalWorldOnB)
 		return;
 	on_a = at.invXform(cp.m_positionWorldOnA);
@@ -2031,9 +2035,11 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->config.setConvexConvexMultipointIterations(3, 3);
 	btGImpactCollisionAlgorithm::registerAlgorithm(&e->dispatcher);
 	wrap(e, &e->box_triangle, BOX_SHAPE_PROXYTYPE,
-	    TRIANGLE_SHAPE_PROXYTYPE, box_on_triangle);
+	    TRIANGLE_SHAPE_PROXYTYPE, corners_on_triangle);
 	wrap(e, &e->cylinder_triangle, CYLINDER_SHAPE_PROXYTYPE,
 	    TRIANGLE_SHAPE_PROXYTYPE, cylinder_on_triangle);
+	wrap(e, &e->hull_triangle, CONVEX_HULL_SHAPE_PROXYTYPE,
+	    TRIANGLE_SHAPE_PROXYTYPE, corners_on_triangle);
 	wrap(e, &e->cylinder_plane, CYLINDER_SHAPE_PROXYTYPE,
 	    STATIC_PLANE_PROXYTYPE, cylinder_on_plane);
 	wrap(e, &e->plane_cylinder, STATIC_PLANE_PROXYTYPE,

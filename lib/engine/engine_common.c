@@ -1842,21 +1842,25 @@ ccd_support(const void *obj, const ccd_vec3_t *dir, ccd_vec3_t *out)
 	ccdVec3Set(out, x.x, x.y, x.z);
 }
 
-static void
-ccd_centre(const void *obj, ccd_vec3_t *out)
+static phys_vec3
+corner_centre(const struct phys_corner_shape *s)
 {
-	const struct phys_corner_shape *s = obj;
 	phys_vec3 c = v3(0, 0, 0);
 	size_t i;
 
-	if (s->kind == PHYS_CORNER_HULL && s->nv > 0) {
-		for (i = 0; i < s->nv; i++)
-			c = v3_add(c, v3(s->v[s->v_stride * i],
-			    s->v[s->v_stride * i + 1],
-			    s->v[s->v_stride * i + 2]));
-		c = phys_pose_apply(s->at, v3_scale(c, 1 / (double)s->nv));
-	} else
-		c = s->at.p;
+	if (s->kind != PHYS_CORNER_HULL || s->nv == 0)
+		return s->at.p;
+	for (i = 0; i < s->nv; i++)
+		c = v3_add(c, v3(s->v[s->v_stride * i],
+		    s->v[s->v_stride * i + 1], s->v[s->v_stride * i + 2]));
+	return phys_pose_apply(s->at, v3_scale(c, 1 / (double)s->nv));
+}
+
+static void
+ccd_centre(const void *obj, ccd_vec3_t *out)
+{
+	phys_vec3 c = corner_centre(obj);
+
 	ccdVec3Set(out, c.x, c.y, c.z);
 }
 
@@ -1938,6 +1942,50 @@ phys_corner_corners(const struct phys_corner_shape *s, phys_vec3 down,
     phys_vec3 *x)
 {
 	return corners_of(s, down, x);
+}
+
+size_t
+phys_corner_over_triangle(const struct phys_corner_shape *s,
+    const phys_vec3 t[3], double most, double reach, phys_vec3 *n,
+    phys_vec3 *at, double *deep, size_t max)
+{
+	phys_vec3 x[PHYS_CORNERS_MAX], f = v3_cross(v3_sub(t[1], t[0]),
+	    v3_sub(t[2], t[0]));
+	size_t m, i, k = 0;
+	int e;
+	double d;
+
+	if (!(v3_norm(f) > 0))
+		return 0;
+	*n = v3_normalize(f);
+	if (v3_dot(*n, v3_sub(corner_centre(s), t[0])) < 0)
+		*n = v3_scale(*n, -1);
+	m = corners_of(s, v3_scale(*n, -1), x);
+	for (i = 0; i < m && k < max; i++) {
+		d = v3_dot(*n, v3_sub(t[0], x[i]));
+		if (d < -reach || d > most + reach)
+			continue;
+		/* over the triangle: on the inner side of each edge */
+		for (e = 0; e < 3; e++)
+			if (v3_dot(v3_cross(v3_sub(t[(e + 1) % 3], t[e]),
+			    v3_sub(x[i], t[e])), f) < 0)
+				break;
+		if (e < 3)
+			continue;
+		at[k] = x[i];
+		deep[k++] = d;
+	}
+	return k;
+}
+
+bool
+phys_corner_flat_on(const struct phys_corner_shape *s, phys_vec3 n)
+{
+	phys_vec3 f;
+	double most = PHYS_FACE_ON;
+
+	nearest_face(s, v3_scale(n, -1), &f, &most);
+	return most > PHYS_FACE_ON;
 }
 
 bool

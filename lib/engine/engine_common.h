@@ -649,6 +649,24 @@ bool phys_corner_face(const struct phys_corner_shape *s, phys_vec3 x,
 size_t phys_corner_corners(const struct phys_corner_shape *s,
     phys_vec3 down, phys_vec3 *x);
 
+/*
+ * The corners of shape s (phys_corner_corners) over triangle t (world
+ * points) and behind its plane, within reach of it and at most most +
+ * reach deep (a triangle cutting through the shape has none of its
+ * corners), each at its depth (negative when apart), into at and deep
+ * (room for max); the triangle's unit normal, towards s, into *n.
+ * Returns how many (none for a triangle of no area). A detector that
+ * gives one point a triangle (ODE's and Bullet's for a hull on a mesh)
+ * lets a face resting on it rock.
+ */
+size_t phys_corner_over_triangle(const struct phys_corner_shape *s,
+    const phys_vec3 t[3], double most, double reach, phys_vec3 *n,
+    phys_vec3 *at, double *deep, size_t max);
+
+/* Whether a flat face of shape s lies on a face of unit normal n (towards
+ * s), within PHYS_FACE_ON. */
+bool phys_corner_flat_on(const struct phys_corner_shape *s, phys_vec3 n);
+
 /* The plane of triangle k of hull mesh m, its normal turned away from
  * point inside: nx ny nz and d (n.x <= d inside), into pl; false for a
  * triangle of no area (qhull's triangulation of a facet can make one).

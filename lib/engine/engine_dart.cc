@@ -4088,7 +4088,10 @@ plane_points(const dart_engine *e, int m, int p)
  * triangles, where its edge crosses one between two, the normal of that
  * edge, tilted 0.5 rad back: the box stopped there. FCL names the
  * triangle in whichever of its two indices it collided the mesh as; the
- * other shape, not a mesh, has none.
+ * other shape, not a mesh, has none, but for a hull, whose own triangle
+ * is in the other index (a bar's hull sliding over a floor of triangles
+ * got, where a vertex of the floor lay under its edge, a normal tilted
+ * 1.4 rad, and stopped).
  */
 Eigen::Vector3d
 smooth_edge(const dart_engine *e, const dc::Contact &c, int c1, int c2,
@@ -4097,10 +4100,13 @@ smooth_edge(const dart_engine *e, const dc::Contact &c, int c1, int c2,
 	const mesh_edges *m1 = e->edges[(size_t)c1].get();
 	const mesh_edges *m2 = e->edges[(size_t)c2].get();
 	const mesh_edges *me = m1 ? m1 : m2;
-	int tri = c.triID1 >= 0 ? c.triID1 : c.triID2;
+	/* a hull is triangles to FCL too, each in its own index */
+	bool hulled = !e->hull[(size_t)(m1 ? c2 : c1)].empty();
+	int tri = hulled ? (m1 ? c.triID1 : c.triID2) : c.triID1 >= 0 ?
+	    c.triID1 : c.triID2;
 
-	if (!me || (m1 && m2) || (c.triID1 >= 0 && c.triID2 >= 0) ||
-	    tri < 0 || (size_t)tri >= me->m->ntri)
+	if (!me || (m1 && m2) || (!hulled && c.triID1 >= 0 &&
+	    c.triID2 >= 0) || tri < 0 || (size_t)tri >= me->m->ntri)
 		return n;
 	const Eigen::Isometry3d &at = (m1 ? c.collisionObject1 :
 	    c.collisionObject2)->getTransform();
@@ -4111,7 +4117,7 @@ smooth_edge(const dart_engine *e, const dc::Contact &c, int c1, int c2,
 	    c.collisionObject1)->getTransform().translation();
 	phys_vec3 r = phys_mesh_edge_normal(me->m, me->nb, (size_t)tri,
 	    v3(p.x(), p.y(), p.z()), v3(out.x(), out.y(), out.z()),
-	    v3(o.x(), o.y(), o.z()));
+	    v3(o.x(), o.y(), o.z()), 0);
 	Eigen::Vector3d w = at.linear() * Eigen::Vector3d(r.x, r.y, r.z);
 
 	return m1 ? Eigen::Vector3d(-w) : w;
@@ -4176,34 +4182,27 @@ box_mesh_points(const dart_engine *e, int box, int msh,
 	std::vector<pair_point> out;
 	struct phys_corner_shape s;
 	Eigen::Vector3d v[3];
-	phys_vec3 o, x[PHYS_CORNERS_MAX];
-	std::size_t nx;
-	double d;
+	phys_vec3 o, t[3], nt, x[PHYS_CORNERS_MAX];
+	double d, deep[PHYS_CORNERS_MAX];
 	bool alone;
 
 	if (!bs || !ms)
 		return out;
 	corner_shape(e, box, &s);
-	nx = phys_corner_corners(&s, v3(0, 0, -1), x);
 	const Eigen::Isometry3d &at = ms->getWorldTransform();
-	const Eigen::Isometry3d &bt = bs->getWorldTransform();
 	dd::BodyNode *b1 = bs->getBodyNodePtr().get();
 	dd::BodyNode *b2 = ms->getBodyNodePtr().get();
 	for (int k : tris) {
-		Eigen::Vector3d f, n;
-
-		if (!facing_triangle(m, at, k, bt.translation(), v, &f, &n))
+		if (k < 0 || (size_t)k >= m->ntri ||
+		    world_triangle(m, at, k, v).norm() == 0)
 			continue;
-		for (std::size_t i = 0; i < nx; i++) {
-			Eigen::Vector3d q = ev(x[i]);
-
-			d = n.dot(v[0] - q);
-			if (d >= -PHYS_CORNER_REACH &&
-			    d <= deepest + PHYS_CORNER_REACH &&
-			    over_triangle(v, f, q))
-				add_once(out, { b1, b2, q, n,
-				    std::max(d, 0.0) });
-		}
+		for (int j = 0; j < 3; j++)
+			t[j] = pv(v[j]);
+		std::size_t n = phys_corner_over_triangle(&s, t, deepest,
+		    PHYS_CORNER_REACH, &nt, x, deep, PHYS_CORNERS_MAX);
+		for (std::size_t i = 0; i < n; i++)
+			add_once(out, { b1, b2, ev(x[i]), ev(nt),
+			    std::max(deep[i], 0.0) });
 		for (const Eigen::Vector3d &q : v)
 			if (phys_corner_inside(&s, pv(q), PHYS_CORNER_REACH, &o,
 			    &d, &alone) && alone)

@@ -14,6 +14,7 @@
 #include "engine_impl.h"
 #include "inertia.h"
 #include "inertia_follow.h"
+#include "meshgrid.h"
 #include "touch.h"
 
 #include <math.h>
@@ -116,6 +117,11 @@ struct ode_engine {
 	 * world's are the run's. */
 	struct phys_mesh **own_mesh;
 	dTriMeshDataID *own_data;
+	/* Per collision of triangles: their grid (near_triangles) and each
+	 * one's neighbours (phys_mesh_neighbours), made when first needed,
+	 * dropped with the triangles. */
+	struct phys_mesh_grid **grid;
+	int **neighbours;
 	/* Per collision that collides as a convex hull: ODE's convex of it,
 	 * which its geom reads in place; NULL for the others. */
 	struct ode_convex **convex;
@@ -145,6 +151,9 @@ struct ode_engine {
 	double *below_depth;
 	phys_vec3 *below_normal;	/* mesh_corners' */
 	size_t below_cap;
+	/* the corners of a mesh's triangles near a shape (mesh_corners) */
+	size_t *vertex;
+	size_t vertex_cap;
 	struct body_state *saved;	/* one per link, then the ground */
 	/* The run's welds: fixed joints made at run time (the world frees
 	 * them with it). */
@@ -553,6 +562,10 @@ run_shape(struct ode_engine *e, int ci, struct phys_collision *out,
 	*old_mesh = e->own_mesh[ci];
 	*old_data = e->own_data[ci];
 	e->own_mesh[ci] = m;
+	phys_mesh_grid_free(e->grid[ci]);
+	e->grid[ci] = NULL;
+	free(e->neighbours[ci]);
+	e->neighbours[ci] = NULL;
 	/* a hull is ODE's convex shape (make_convex), not triangles */
 	e->own_data[ci] = m && !out->hull ? trimesh_data(m) : NULL;
 	return 0;
@@ -2268,35 +2281,179 @@ static enum phys_corner_kind corner_kind(dGeomID g);
 static struct phys_corner_shape corner_shape(const struct ode_engine *e,
     dGeomID g);
 
-/* Corner j (0 to 2) of the triangle of mesh m (geom mg) that contact c
- * names; m->nv where it names none. */
+/* Point x into e->below at k (growing it), with normal nm and depth d;
+ * returns k + 1. */
 static size_t
-mesh_corner_of(dGeomID mg, const struct phys_mesh *m, const dContactGeom *c,
-    bool mesh_first, size_t j)
+add_below(struct ode_engine *e, size_t k, phys_vec3 x, phys_vec3 nm,
+    double d)
 {
-	int tri = mesh_first ? c->side1 : c->side2;
+	if (k == e->below_cap)
+		grow_below(e);
+	e->below[k] = x;
+	e->below_normal[k] = nm;
+	e->below_depth[k] = d;
+	return k + 1;
+}
 
-	if (tri < 0 || tri >= dGeomTriMeshGetTriangleCount(mg) ||
-	    (size_t)tri >= m->ntri)
-		return m->nv;
-	return m->tri[3 * (size_t)tri + j];
+/*
+ * The triangles of collision ci's mesh m (placed at at) whose bounds meet
+ * shape s's, within PHYS_CORNER_REACH, their number into *n: what ODE
+ * found them by, which ODE does not say for a hull (it names a triangle
+ * by its place in a list of its own). Good until the next call.
+ */
+static const size_t *
+near_triangles(struct ode_engine *e, int ci, const struct phys_mesh *m,
+    phys_pose at, const struct phys_corner_shape *s, size_t *n)
+{
+	phys_vec3 lo = v3(0, 0, 0), hi = lo, ax;
+	double top, low;
+	int k;
+
+	*n = 0;
+	if (!e->grid[ci] && !(e->grid[ci] = phys_mesh_grid_new(m)))
+		return NULL;
+	if (!e->neighbours[ci])
+		e->neighbours[ci] = phys_mesh_neighbours(m);
+	/* s's bounds along the mesh's axes, from its support mapping */
+	for (k = 0; k < 3; k++) {
+		ax = phys_quat_rotate(at.q, v3(k == 0, k == 1, k == 2));
+		top = v3_dot(v3_sub(phys_corner_support(s, ax), at.p), ax);
+		low = v3_dot(v3_sub(phys_corner_support(s, v3_scale(ax, -1)),
+		    at.p), ax);
+		if (k == 0)
+			lo.x = low, hi.x = top;
+		else if (k == 1)
+			lo.y = low, hi.y = top;
+		else
+			lo.z = low, hi.z = top;
+	}
+	ax = v3(PHYS_CORNER_REACH, PHYS_CORNER_REACH, PHYS_CORNER_REACH);
+	return phys_mesh_grid_find(e->grid[ci], v3_sub(lo, ax), v3_add(hi, ax),
+	    n);
+}
+
+static int
+size_order(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The n triangles tri of mesh m, their corners, each once, into
+ * e->vertex; returns how many. */
+static size_t
+triangle_corners(struct ode_engine *e, const struct phys_mesh *m,
+    const size_t *tri, size_t n)
+{
+	size_t i, j, k = 0;
+
+	if (3 * n > e->vertex_cap) {
+		e->vertex_cap = 3 * n;
+		e->vertex = phys_xrealloc(e->vertex,
+		    e->vertex_cap * sizeof *e->vertex);
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < 3; j++)
+			e->vertex[k++] = m->tri[3 * tri[i] + j];
+	qsort(e->vertex, k, sizeof *e->vertex, size_order);
+	for (i = j = 0; i < k; i++)
+		if (j == 0 || e->vertex[j - 1] != e->vertex[i])
+			e->vertex[j++] = e->vertex[i];
+	return j;
+}
+
+/*
+ * Hull s's corners over the n triangles tri of mesh m (placed at at) and
+ * behind them, within the depth of ODE's deepest point of the pair (the
+ * nodes at geoms) and reach, added to the k points at e->below; returns
+ * how many there are now. ODE gives a hull one point a triangle, its
+ * deepest: a bar's hull sliding down a box of triangles rocked on that
+ * one point and went 4.2% short.
+ */
+static size_t
+hull_corners(struct ode_engine *e, const struct phys_mesh *m, phys_pose at,
+    const size_t *tri, size_t n, bool mesh_first,
+    const struct phys_corner_shape *s, const dContactGeom *geoms, int nodes,
+    size_t k)
+{
+	phys_vec3 t[3], x[PHYS_CORNERS_MAX], nt;
+	double d[PHYS_CORNERS_MAX], most = 0;
+	size_t i, j, c, got;
+
+	for (i = 0; i < (size_t)nodes; i++)
+		most = fmax(most, geoms[i].depth);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < 3; j++) {
+			c = m->tri[3 * tri[i] + j];
+			t[j] = phys_pose_apply(at, v3(m->v[3 * c],
+			    m->v[3 * c + 1], m->v[3 * c + 2]));
+		}
+		got = phys_corner_over_triangle(s, t, most, PHYS_CORNER_REACH,
+		    &nt, x, d, PHYS_CORNERS_MAX);
+		/* from g2 into g1: into the mesh when it is g1 */
+		for (j = 0; j < got; j++)
+			k = add_below(e, k, x[j], mesh_first ?
+			    v3_scale(nt, -1) : nt, fmax(d[j], 0));
+	}
+	return k;
+}
+
+/*
+ * The normal of ODE's point c on collision ci's mesh m (placed at at)
+ * with a shape whose origin is at o, as the mesh's faces there allow it
+ * (phys_mesh_edge_normal), of the n triangles tri the one nearest it; a
+ * point within its depth of an edge is on the edge (ODE's lie between
+ * the two bodies): ODE gives a hull's point where a vertex of a flat
+ * floor of triangles lies under the hull's edge a normal tilted 1.4 rad,
+ * and a bar's hull sliding over it was thrown back.
+ */
+static void
+face_allows(const struct ode_engine *e, int ci, const struct phys_mesh *m,
+    phys_pose at, const size_t *tri, size_t n, bool mesh_first,
+    phys_vec3 o, dContactGeom *c)
+{
+	phys_pose inv = phys_pose_inv(at);
+	phys_vec3 p = phys_pose_apply(inv, contact_pos(c)), out, r;
+	double d, best = INFINITY;
+	size_t i, t = 0;
+
+	for (i = 0; i < n; i++) {
+		d = v3_norm(v3_sub(p, phys_mesh_nearest_on_triangle(m, tri[i],
+		    p)));
+		if (d < best)
+			best = d, t = tri[i];
+	}
+	if (!(best <= c->depth + PHYS_CORNER_REACH) || !e->neighbours[ci])
+		return;
+	/* from g2 into g1: from the mesh out when it is g2 */
+	out = phys_quat_rotate(inv.q, v3(c->normal[0], c->normal[1],
+	    c->normal[2]));
+	if (mesh_first)
+		out = v3_scale(out, -1);
+	r = phys_quat_rotate(at.q, phys_mesh_edge_normal(m,
+	    e->neighbours[ci], t, p, out, phys_pose_apply(inv, o),
+	    c->depth + PHYS_CORNER_REACH));
+	set_normal(c, mesh_first ? v3_scale(r, -1) : r);
 }
 
 /*
  * A mesh's corners that lie in a box, a cylinder or a hull it meets (g1
- * and g2, either way round), as many as room, spread
- * (phys_contact_spread), after the n points ODE found at geoms: each at
- * its corner, as deep as it lies within the shape's nearest face, that
- * face's normal; and ODE's own points within a flat face of the shape
- * take the face's normal (phys_corner_inside). ODE gives one point a
- * triangle, its normal the triangle's, and not every triangle: a box of
- * triangles landing on a sloping hull had points on one of its bottom's
- * two triangles, rocked onto the other's corner and its sides' normals,
- * turned 0.06 rad and slid 72% short; with its corners added to ODE's
- * points, whose sides' normals held it, 5% short. A corner near an edge
- * of the shape is left to ODE's points (boxes sliding over a floor of
- * triangles turned on its corners' normals there). Returns how many it
- * added.
+ * and g2, either way round), and a hull's corners over its triangles
+ * (hull_corners), as many as room, spread (phys_contact_spread), after
+ * the n points ODE found at geoms: each mesh corner as deep as it lies
+ * within the shape's nearest face, that face's normal; and ODE's own
+ * points within a flat face of the shape take the face's normal
+ * (phys_corner_inside). ODE gives one point a triangle, its normal the
+ * triangle's, and not every triangle: a box of triangles landing on a
+ * sloping hull had points on one of its bottom's two triangles, rocked
+ * onto the other's corner and its sides' normals, turned 0.06 rad and
+ * slid 72% short; with its corners added to ODE's points, whose sides'
+ * normals held it, 5% short. A corner near an edge of the shape is left
+ * to ODE's points (boxes sliding over a floor of triangles turned on its
+ * corners' normals there). The corners are those of the triangles near
+ * the shape (near_triangles), not a floor's every corner for each shape
+ * on it at each step. Returns how many it added.
  */
 static int
 mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
@@ -2309,7 +2466,8 @@ mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
 	const struct phys_mesh *m = e->own_mesh[ci] ? e->own_mesh[ci] :
 	    e->w->collisions[ci].mesh;
 	const dReal *gp = dGeomGetPosition(mg);
-	size_t j, k = 0, keep[MAX_PAIR_CONTACTS];
+	size_t j, k = 0, keep[MAX_PAIR_CONTACTS], ntri, nv;
+	const size_t *tri;
 	struct phys_corner_shape s;
 	dQuaternion q;
 	phys_pose at;
@@ -2321,6 +2479,9 @@ mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
 	    kind != PHYS_CORNER_CYLINDER && kind != PHYS_CORNER_HULL))
 		return 0;
 	s = corner_shape(e, g);
+	dGeomGetQuaternion(mg, q);
+	at = (phys_pose){ v3(gp[0], gp[1], gp[2]), from_dquat(q) };
+	tri = near_triangles(e, ci, m, at, &s, &ntri);
 	for (i = 0; i < n; i++)
 		if (phys_corner_inside(&s, contact_pos(&geoms[i]),
 		    geoms[i].depth + PHYS_CORNER_REACH, &f, &d, &alone) &&
@@ -2328,31 +2489,24 @@ mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
 		    d <= geoms[i].depth + PHYS_CORNER_REACH)
 			/* from g2 into g1: out of the shape when it is g2 */
 			set_normal(&geoms[i], mesh_first ? f : v3_scale(f, -1));
-	dGeomGetQuaternion(mg, q);
-	at = (phys_pose){ v3(gp[0], gp[1], gp[2]), from_dquat(q) };
-	/* a mesh of up to PHYS_CORNERS_MAX corners all of them; a larger
-	 * one (a floor) those of the triangles ODE found, not its every
-	 * corner for each shape on it at each step */
-	for (j = 0; j < (m->nv <= PHYS_CORNERS_MAX ? m->nv : 3 * (size_t)n);
-	    j++) {
-		size_t c = m->nv <= PHYS_CORNERS_MAX ? j :
-		    mesh_corner_of(mg, m, &geoms[j / 3], mesh_first, j % 3);
-		phys_vec3 x;
+		else
+			face_allows(e, ci, m, at, tri, ntri, mesh_first,
+			    s.at.p, &geoms[i]);
+	nv = triangle_corners(e, m, tri, ntri);
+	for (j = 0; j < nv; j++) {
+		size_t c = e->vertex[j];
+		phys_vec3 x = phys_pose_apply(at, v3(m->v[3 * c],
+		    m->v[3 * c + 1], m->v[3 * c + 2]));
 
-		if (c >= m->nv)
-			continue;
-		x = phys_pose_apply(at, v3(m->v[3 * c], m->v[3 * c + 1],
-		    m->v[3 * c + 2]));
 		/* near an edge of the shape its nearest face is no normal */
-		if (!phys_corner_inside(&s, x, PHYS_CORNER_REACH, &f, &d,
-		    &alone) || !alone)
-			continue;
-		if (k == e->below_cap)
-			grow_below(e);
-		e->below[k] = x;
-		e->below_normal[k] = mesh_first ? f : v3_scale(f, -1);
-		e->below_depth[k++] = fmax(d, 0);
+		if (phys_corner_inside(&s, x, PHYS_CORNER_REACH, &f, &d,
+		    &alone) && alone)
+			k = add_below(e, k, x, mesh_first ? f :
+			    v3_scale(f, -1), fmax(d, 0));
 	}
+	if (kind == PHYS_CORNER_HULL)
+		k = hull_corners(e, m, at, tri, ntri, mesh_first, &s, geoms,
+		    n, k);
 	k = phys_contact_spread(e->below, e->below_depth, k, (size_t)room,
 	    keep);
 	for (j = 0; j < k; j++) {
@@ -2990,6 +3144,8 @@ ode_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->geoms = phys_xcalloc(w->ncollisions, sizeof *e->geoms);
 	e->own_mesh = phys_xcalloc(w->ncollisions, sizeof *e->own_mesh);
 	e->own_data = phys_xcalloc(w->ncollisions, sizeof *e->own_data);
+	e->grid = phys_xcalloc(w->ncollisions, sizeof *e->grid);
+	e->neighbours = phys_xcalloc(w->ncollisions, sizeof *e->neighbours);
 	e->convex = phys_xcalloc(w->ncollisions, sizeof *e->convex);
 	e->joints = phys_xcalloc(w->njoints, sizeof *e->joints);
 	for (size_t i = 0; i < w->njoints; i++)
@@ -3062,6 +3218,13 @@ ode_engine_free(struct ode_engine *e)
 		leave_engine(e);
 		return;
 	}
+	for (size_t i = 0; i < e->w->ncollisions; i++) {
+		phys_mesh_grid_free(e->grid[i]);
+		free(e->neighbours[i]);
+	}
+	free(e->grid);
+	free(e->neighbours);
+	free(e->vertex);
 	free(e->own_mesh);
 	free(e->own_data);
 	free(e->convex);
