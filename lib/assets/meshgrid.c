@@ -2,14 +2,17 @@
  * meshgrid.c - the triangles of a mesh near a box (meshgrid.h).
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mem.h"
 #include "meshgrid.h"
 
 /* Entries a triangle may take on average before the cells are made
- * coarser, and the few more any mesh may have. */
-#define ENTRIES_PER_TRIANGLE 16
+ * coarser, and the few more any mesh may have: a grid takes at most
+ * about 80 bytes a triangle (cells, entries, marks and the answer). */
+#define ENTRIES_PER_TRIANGLE 8
 #define ENTRIES_SPARE 4096
 /* The most cells along an axis. */
 #define CELLS_MAX 1024
@@ -18,10 +21,11 @@ struct phys_mesh_grid {
 	const struct phys_mesh *m;
 	double lo[3], size;	/* the first cell's low corner; a cell's side */
 	size_t n[3];		/* cells along each axis */
-	size_t *start;		/* cell c's triangles: tri[start[c]] on */
-	size_t *tri;
-	size_t *seen;		/* each triangle's last query */
-	size_t query;
+	/* cell c's triangles: tri[start[c]] to tri[start[c + 1]]; a mesh
+	 * has fewer than 2^32 / ENTRIES_PER_TRIANGLE (phys_mesh_grid_new) */
+	uint32_t *start, *tri;
+	uint32_t *seen;		/* each triangle's last query */
+	uint32_t query;
 	size_t *found, nfound;
 };
 
@@ -160,7 +164,8 @@ static void
 fill(struct phys_mesh_grid *g)
 {
 	size_t ncell = g->n[0] * g->n[1] * g->n[2], t, i, j, k, c;
-	size_t first[3], last[3], *at;
+	size_t first[3], last[3];
+	uint32_t *at;
 
 	for (t = 0; t < g->m->ntri; t++) {
 		cells_of(g, t, first, last);
@@ -180,7 +185,7 @@ fill(struct phys_mesh_grid *g)
 			for (j = first[1]; j <= last[1]; j++)
 				for (i = first[0]; i <= last[0]; i++)
 					g->tri[at[cell_index(g, i, j, k)]++] =
-					    t;
+					    (uint32_t)t;
 	}
 	free(at);
 }
@@ -191,7 +196,8 @@ phys_mesh_grid_new(const struct phys_mesh *m)
 	struct phys_mesh_grid *g;
 	size_t entries;
 
-	if (!m || m->ntri == 0)
+	if (!m || m->ntri == 0 || m->ntri >= UINT32_MAX / 2 /
+	    ENTRIES_PER_TRIANGLE)
 		return NULL;
 	g = phys_xcalloc(1, sizeof *g);
 	g->m = m;
@@ -236,7 +242,10 @@ phys_mesh_grid_find(struct phys_mesh_grid *g, phys_vec3 lo, phys_vec3 hi,
 	int a;
 
 	g->nfound = 0;
-	g->query++;
+	if (++g->query == 0) {	/* marks of 2^32 queries ago */
+		memset(g->seen, 0, g->m->ntri * sizeof *g->seen);
+		g->query = 1;
+	}
 	for (a = 0; a < 3; a++)
 		span(g, a, axis(lo, a), axis(hi, a), &first[a], &last[a]);
 	for (k = first[2]; k <= last[2]; k++)

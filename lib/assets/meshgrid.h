@@ -15,8 +15,9 @@
 struct phys_mesh_grid;
 
 /* The grid of m (which must outlive it), in m's frame; NULL for a mesh
- * of no triangles. At most 16 entries a triangle and a few thousand
- * more: a mesh of large and small triangles gets coarser cells. */
+ * of no triangles or of 2^28 or more. At most 8 entries a triangle and
+ * a few thousand more: a mesh of large and small triangles gets coarser
+ * cells. */
 struct phys_mesh_grid *phys_mesh_grid_new(const struct phys_mesh *m);
 
 /* The triangles (indices into m->tri / 3) whose bounds meet the box lo
