@@ -58,12 +58,14 @@ bounds(const struct phys_mesh *m, size_t t, double lo[3], double hi[3])
 		lo[k] = INFINITY;
 		hi[k] = -INFINITY;
 	}
+	/* comparisons, not fmin and fmax: a mesh's vertices are finite
+	 * (mesh.c), and this is the grid's inner loop */
 	for (j = 0; j < 3; j++) {
 		const double *p = m->v + 3 * (size_t)m->tri[3 * t + (size_t)j];
 
 		for (k = 0; k < 3; k++) {
-			lo[k] = fmin(lo[k], p[k]);
-			hi[k] = fmax(hi[k], p[k]);
+			lo[k] = p[k] < lo[k] ? p[k] : lo[k];
+			hi[k] = p[k] > hi[k] ? p[k] : hi[k];
 		}
 	}
 }

@@ -1589,7 +1589,7 @@ static double
 face_depth(const struct phys_corner_shape *s, size_t i, phys_vec3 l,
     phys_vec3 *f)
 {
-	double t, rho = hypot(l.x, l.y);
+	double t, rho;
 
 	if (s->kind == PHYS_CORNER_HULL) {
 		const double *pl = s->planes + 4 * i;
@@ -1608,6 +1608,7 @@ face_depth(const struct phys_corner_shape *s, size_t i, phys_vec3 l,
 		*f = v3(0, 0, i ? -1 : 1);
 		return s->length / 2 - (i ? -l.z : l.z);
 	}
+	rho = hypot(l.x, l.y);
 	*f = rho > 0 ? v3(l.x / rho, l.y / rho, 0) : v3(0, 0, 0);
 	return s->radius - rho;
 }

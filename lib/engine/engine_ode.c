@@ -2402,29 +2402,34 @@ hull_corners(struct ode_engine *e, const struct phys_mesh *m, phys_pose at,
 /*
  * The normal of ODE's point c on collision ci's mesh m (placed at at)
  * with a shape whose origin is at o, as the mesh's faces there allow it
- * (phys_mesh_edge_normal), of the n triangles tri the one nearest it; a
- * point within its depth of an edge is on the edge (ODE's lie between
- * the two bodies): ODE gives a hull's point where a vertex of a flat
- * floor of triangles lies under the hull's edge a normal tilted 1.4 rad,
- * and a bar's hull sliding over it was thrown back.
+ * (phys_mesh_edge_normal), of the triangles within its depth the one
+ * nearest it; a point within its depth of an edge is on the edge (ODE's
+ * lie between the two bodies): ODE gives a hull's point where a vertex
+ * of a flat floor of triangles lies under the hull's edge a normal
+ * tilted 1.4 rad, and a bar's hull sliding over it was thrown back.
  */
 static void
 face_allows(const struct ode_engine *e, int ci, const struct phys_mesh *m,
-    phys_pose at, const size_t *tri, size_t n, bool mesh_first,
-    phys_vec3 o, dContactGeom *c)
+    phys_pose at, bool mesh_first, phys_vec3 o, dContactGeom *c)
 {
 	phys_pose inv = phys_pose_inv(at);
 	phys_vec3 p = phys_pose_apply(inv, contact_pos(c)), out, r;
-	double d, best = INFINITY;
-	size_t i, t = 0;
+	double d, best = INFINITY, reach = c->depth + PHYS_CORNER_REACH;
+	const size_t *tri;
+	size_t i, t = 0, n;
 
+	if (!e->grid[ci] || !e->neighbours[ci])
+		return;
+	out = v3(reach, reach, reach);
+	tri = phys_mesh_grid_find(e->grid[ci], v3_sub(p, out), v3_add(p, out),
+	    &n);
 	for (i = 0; i < n; i++) {
 		d = v3_norm(v3_sub(p, phys_mesh_nearest_on_triangle(m, tri[i],
 		    p)));
 		if (d < best)
 			best = d, t = tri[i];
 	}
-	if (!(best <= c->depth + PHYS_CORNER_REACH) || !e->neighbours[ci])
+	if (!(best <= reach))
 		return;
 	/* from g2 into g1: from the mesh out when it is g2 */
 	out = phys_quat_rotate(inv.q, v3(c->normal[0], c->normal[1],
@@ -2432,8 +2437,7 @@ face_allows(const struct ode_engine *e, int ci, const struct phys_mesh *m,
 	if (mesh_first)
 		out = v3_scale(out, -1);
 	r = phys_quat_rotate(at.q, phys_mesh_edge_normal(m,
-	    e->neighbours[ci], t, p, out, phys_pose_apply(inv, o),
-	    c->depth + PHYS_CORNER_REACH));
+	    e->neighbours[ci], t, p, out, phys_pose_apply(inv, o), reach));
 	set_normal(c, mesh_first ? v3_scale(r, -1) : r);
 }
 
@@ -2482,16 +2486,6 @@ mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
 	dGeomGetQuaternion(mg, q);
 	at = (phys_pose){ v3(gp[0], gp[1], gp[2]), from_dquat(q) };
 	tri = near_triangles(e, ci, m, at, &s, &ntri);
-	for (i = 0; i < n; i++)
-		if (phys_corner_inside(&s, contact_pos(&geoms[i]),
-		    geoms[i].depth + PHYS_CORNER_REACH, &f, &d, &alone) &&
-		    alone &&
-		    d <= geoms[i].depth + PHYS_CORNER_REACH)
-			/* from g2 into g1: out of the shape when it is g2 */
-			set_normal(&geoms[i], mesh_first ? f : v3_scale(f, -1));
-		else
-			face_allows(e, ci, m, at, tri, ntri, mesh_first,
-			    s.at.p, &geoms[i]);
 	nv = triangle_corners(e, m, tri, ntri);
 	for (j = 0; j < nv; j++) {
 		size_t c = e->vertex[j];
@@ -2507,6 +2501,17 @@ mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
 	if (kind == PHYS_CORNER_HULL)
 		k = hull_corners(e, m, at, tri, ntri, mesh_first, &s, geoms,
 		    n, k);
+	/* the grid's answer (tri) is spent: face_allows asks it again */
+	for (i = 0; i < n; i++)
+		if (phys_corner_inside(&s, contact_pos(&geoms[i]),
+		    geoms[i].depth + PHYS_CORNER_REACH, &f, &d, &alone) &&
+		    alone &&
+		    d <= geoms[i].depth + PHYS_CORNER_REACH)
+			/* from g2 into g1: out of the shape when it is g2 */
+			set_normal(&geoms[i], mesh_first ? f : v3_scale(f, -1));
+		else
+			face_allows(e, ci, m, at, mesh_first, s.at.p,
+			    &geoms[i]);
 	k = phys_contact_spread(e->below, e->below_depth, k, (size_t)room,
 	    keep);
 	for (j = 0; j < k; j++) {
