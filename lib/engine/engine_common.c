@@ -8,6 +8,8 @@
 
 #include "excludes.h"
 #include "inertia_follow.h"
+#include "mesh.h"
+#include "meshgrid.h"
 #include "inertia_world.h"
 #include "pairs.h"
 #include "touch.h"
@@ -1987,6 +1989,34 @@ phys_corner_flat_on(const struct phys_corner_shape *s, phys_vec3 n)
 
 	nearest_face(s, v3_scale(n, -1), &f, &most);
 	return most > PHYS_FACE_ON;
+}
+
+phys_vec3
+phys_mesh_contact_normal(struct phys_mesh_grid *g, const struct phys_mesh *m,
+    const int *nb, phys_pose at, phys_vec3 x, phys_vec3 n, double deep,
+    const struct phys_corner_shape *s)
+{
+	phys_pose inv = phys_pose_inv(at);
+	phys_vec3 p = phys_pose_apply(inv, x), r;
+	double d, best = INFINITY, reach = deep + PHYS_CORNER_REACH;
+	const size_t *tri;
+	size_t i, t = 0, k;
+
+	if (!g || !nb || s->kind == PHYS_CORNER_NONE)
+		return n;
+	r = v3(reach, reach, reach);
+	tri = phys_mesh_grid_find(g, v3_sub(p, r), v3_add(p, r), &k);
+	for (i = 0; i < k; i++) {
+		d = v3_norm(v3_sub(p, phys_mesh_nearest_on_triangle(m, tri[i],
+		    p)));
+		if (d < best)
+			best = d, t = tri[i];
+	}
+	if (!(best <= reach))
+		return n;
+	return phys_quat_rotate(at.q, phys_mesh_edge_normal(m, nb, t, p,
+	    phys_quat_rotate(inv.q, n), phys_pose_apply(inv, corner_centre(s)),
+	    reach));
 }
 
 bool

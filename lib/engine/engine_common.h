@@ -667,6 +667,25 @@ size_t phys_corner_over_triangle(const struct phys_corner_shape *s,
  * s), within PHYS_FACE_ON. */
 bool phys_corner_flat_on(const struct phys_corner_shape *s, phys_vec3 n);
 
+struct phys_mesh_grid;
+
+/*
+ * The normal of a detector's contact at world point x, depth deep and
+ * unit normal n (out of the mesh), between mesh m placed at at (its grid
+ * g, its triangles' neighbours nb: phys_mesh_neighbours) and shape s, as
+ * the mesh's faces there allow it (phys_mesh_edge_normal, s's centre
+ * the side of the mesh it is on), of the triangles within deep +
+ * PHYS_CORNER_REACH of x the one nearest it; a point within that of an
+ * edge is on the edge (a detector's points lie between the two bodies).
+ * n where no triangle is that near, or s is no corner shape (a plane's
+ * origin says nothing of its side). ODE's convex detector names no
+ * triangle (and ODE's, under ODE and DART, gave a hull's edge over a
+ * vertex of a flat floor a normal tilted 1.4 rad).
+ */
+phys_vec3 phys_mesh_contact_normal(struct phys_mesh_grid *g,
+    const struct phys_mesh *m, const int *nb, phys_pose at, phys_vec3 x,
+    phys_vec3 n, double deep, const struct phys_corner_shape *s);
+
 /* The plane of triangle k of hull mesh m, its normal turned away from
  * point inside: nx ny nz and d (n.x <= d inside), into pl; false for a
  * triangle of no area (qhull's triangulation of a facet can make one).
