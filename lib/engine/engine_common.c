@@ -1635,6 +1635,10 @@ corner_in(const struct phys_corner_shape *s, phys_vec3 x, double reach)
 	switch (s->kind) {
 	case PHYS_CORNER_SPHERE:
 		return v3_norm(l) <= s->radius + reach;
+	case PHYS_CORNER_ELLIPSOID:	/* within reach of its least axis */
+		return v3_norm(v3(l.x / s->half.x, l.y / s->half.y, l.z /
+		    s->half.z)) <= 1 + reach / fmin(s->half.x, fmin(s->half.y,
+		    s->half.z));
 	case PHYS_CORNER_CAPSULE:
 		l.z -= fmax(-s->length / 2, fmin(s->length / 2, l.z));
 		return v3_norm(l) <= s->radius + reach;
@@ -1718,6 +1722,10 @@ phys_corner_pair(enum phys_corner_kind a, enum phys_corner_kind b)
 	    b == PHYS_CORNER_HULL ? a : a == PHYS_CORNER_CAPSULE ? b :
 	    b == PHYS_CORNER_CAPSULE ? a : PHYS_CORNER_NONE;
 
+	/* an ellipsoid's one point with any other, the detector's being
+	 * its polyhedron's */
+	if (a == PHYS_CORNER_ELLIPSOID || b == PHYS_CORNER_ELLIPSOID)
+		return a != PHYS_CORNER_NONE && b != PHYS_CORNER_NONE;
 	if (a == PHYS_CORNER_SPHERE || b == PHYS_CORNER_SPHERE)
 		return false;	/* one point is a sphere's contact */
 	if (a == PHYS_CORNER_HULL || b == PHYS_CORNER_HULL)
@@ -1789,6 +1797,12 @@ phys_corner_support(const struct phys_corner_shape *s, phys_vec3 dir)
 	case PHYS_CORNER_CYLINDER:
 		r = xy > 0 ? s->radius / xy : 0;
 		x = v3(d.x * r, d.y * r, copysign(s->length / 2, d.z));
+		break;
+	case PHYS_CORNER_ELLIPSOID:	/* r^2 d / |r d|, each axis's r */
+		x = v3(s->half.x * d.x, s->half.y * d.y, s->half.z * d.z);
+		r = v3_norm(x);
+		x = r > 0 ? v3(s->half.x * x.x / r, s->half.y * x.y / r,
+		    s->half.z * x.z / r) : v3(0, 0, 0);
 		break;
 	default:	/* a sphere, a capsule: a sphere about an end */
 		x = v3_norm(d) > 0 ? v3_scale(d, s->radius / v3_norm(d)) :

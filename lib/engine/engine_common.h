@@ -565,7 +565,8 @@ enum phys_corner_kind {
 	PHYS_CORNER_NONE,	/* a shape whose detectors' points serve */
 	PHYS_CORNER_BOX, PHYS_CORNER_CAPSULE, PHYS_CORNER_CYLINDER,
 	PHYS_CORNER_HULL,
-	PHYS_CORNER_SPHERE	/* no corners: touches at one point */
+	PHYS_CORNER_SPHERE,	/* no corners: touches at one point */
+	PHYS_CORNER_ELLIPSOID	/* so too; its semi-axes in half */
 };
 
 struct phys_corner_shape {

@@ -606,6 +606,7 @@ struct ode_convex {
 	unsigned *polygons;
 	unsigned nplanes, npoints;
 	phys_vec3 shift;	/* m, the mean of the hull's points */
+	phys_vec3 radii;	/* an ellipsoid's semi-axes, m; else 0 */
 };
 
 static phys_vec3
@@ -670,18 +671,25 @@ make_convex(struct ode_engine *e, int ci, const struct phys_collision *c)
 {
 	struct ode_convex *cv = convex_of(c->mesh);
 
+	if (c->shape == PHYS_GEOM_ELLIPSOID)
+		cv->radii = v3(c->size[0], c->size[1], c->size[2]);
+
 	convex_free(e->convex[ci]);
 	e->convex[ci] = cv;
 	return dCreateConvex(e->space, cv->planes, cv->nplanes, cv->points,
 	    cv->npoints, cv->polygons);
 }
 
-/* Convex geom g of collision ci made the hull m, its old data let go. */
+/* Convex geom g of collision ci made c's (sized) hull, its old data let
+ * go. */
 static void
 resize_convex(struct ode_engine *e, int ci, dGeomID g,
-    const struct phys_mesh *m)
+    const struct phys_collision *c)
 {
-	struct ode_convex *old = e->convex[ci], *cv = convex_of(m);
+	struct ode_convex *old = e->convex[ci], *cv = convex_of(c->mesh);
+
+	if (c->shape == PHYS_GEOM_ELLIPSOID)
+		cv->radii = v3(c->size[0], c->size[1], c->size[2]);
 
 	dGeomSetConvex(g, cv->planes, cv->nplanes, cv->points, cv->npoints,
 	    cv->polygons);
@@ -2287,9 +2295,10 @@ set_normal(dContactGeom *c, phys_vec3 n)
 	c->normal[2] = n.z;
 }
 
-static enum phys_corner_kind corner_kind(dGeomID g);
+static enum phys_corner_kind corner_kind(const struct ode_engine *e,
+    dGeomID g, bool exact);
 static struct phys_corner_shape corner_shape(const struct ode_engine *e,
-    dGeomID g);
+    dGeomID g, bool exact);
 
 /* Point x into e->below at k (growing it), with normal nm and depth d;
  * returns k + 1. */
@@ -2448,7 +2457,7 @@ mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
 {
 	bool mesh_first = dGeomGetClass(g1) == dTriMeshClass;
 	dGeomID mg = mesh_first ? g1 : g2, g = mesh_first ? g2 : g1;
-	enum phys_corner_kind kind = corner_kind(g);
+	enum phys_corner_kind kind = corner_kind(e, g, false);
 	int ci = geom_collision(mg), i;
 	const struct phys_mesh *m = e->own_mesh[ci] ? e->own_mesh[ci] :
 	    e->w->collisions[ci].mesh;
@@ -2465,7 +2474,7 @@ mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
 	if (n < 1 || !m || (kind != PHYS_CORNER_BOX &&
 	    kind != PHYS_CORNER_CYLINDER && kind != PHYS_CORNER_HULL))
 		return 0;
-	s = corner_shape(e, g);
+	s = corner_shape(e, g, false);
 	dGeomGetQuaternion(mg, q);
 	at = (phys_pose){ v3(gp[0], gp[1], gp[2]), from_dquat(q) };
 	tri = near_triangles(e, ci, m, at, &s, &ntri);
@@ -2574,10 +2583,11 @@ mesh_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	return n;
 }
 
-/* Geom g's kind of corner shape (PHYS_CORNER_NONE for a sphere, plane,
- * mesh or heightmap). */
+/* Geom g's kind of corner shape (PHYS_CORNER_NONE for a plane, mesh or
+ * heightmap); an ellipsoid's polyhedron its hull, but exact, the
+ * ellipsoid (and a sphere a sphere only then). */
 static enum phys_corner_kind
-corner_kind(dGeomID g)
+corner_kind(const struct ode_engine *e, dGeomID g, bool exact)
 {
 	switch (dGeomGetClass(g)) {
 	case dBoxClass:
@@ -2587,15 +2597,18 @@ corner_kind(dGeomID g)
 	case dCylinderClass:
 		return PHYS_CORNER_CYLINDER;
 	case dConvexClass:
-		return PHYS_CORNER_HULL;
+		return exact && e->convex[geom_collision(g)]->radii.x > 0 ?
+		    PHYS_CORNER_ELLIPSOID : PHYS_CORNER_HULL;
+	case dSphereClass:
+		return exact ? PHYS_CORNER_SPHERE : PHYS_CORNER_NONE;
 	default:
 		return PHYS_CORNER_NONE;
 	}
 }
 
-/* Geom g, of a corner kind, as a corner shape. */
+/* Geom g, of a corner kind, as a corner shape (exact: corner_kind). */
 static struct phys_corner_shape
-corner_shape(const struct ode_engine *e, dGeomID g)
+corner_shape(const struct ode_engine *e, dGeomID g, bool exact)
 {
 	struct phys_corner_shape s;
 	const struct ode_convex *cv;
@@ -2607,10 +2620,17 @@ corner_shape(const struct ode_engine *e, dGeomID g)
 	memset(&s, 0, sizeof s);
 	dGeomGetQuaternion(g, q);
 	s.at = (phys_pose){ v3(p[0], p[1], p[2]), from_dquat(q) };
-	s.kind = corner_kind(g);
+	s.kind = corner_kind(e, g, exact);
 	if (s.kind == PHYS_CORNER_BOX) {
 		dGeomBoxGetLengths(g, len);
 		s.half = v3(len[0] / 2, len[1] / 2, len[2] / 2);
+	} else if (s.kind == PHYS_CORNER_SPHERE) {
+		s.radius = dGeomSphereGetRadius(g);
+	} else if (s.kind == PHYS_CORNER_ELLIPSOID) {
+		cv = e->convex[geom_collision(g)];
+		/* the geom sits at its points' mean (place_geom) */
+		s.at.p = phys_pose_apply(s.at, v3_scale(cv->shift, -1));
+		s.half = cv->radii;
 	} else if (s.kind == PHYS_CORNER_HULL) {
 		cv = e->convex[geom_collision(g)];
 		s.v = cv->points;
@@ -2643,7 +2663,8 @@ static int
 corner_contacts(const struct ode_engine *e, dGeomID g1, dGeomID g2,
     int limit, dContactGeom *geoms)
 {
-	struct phys_corner_shape a = corner_shape(e, g1), b = corner_shape(e, g2);
+	struct phys_corner_shape a = corner_shape(e, g1, true);
+	struct phys_corner_shape b = corner_shape(e, g2, true);
 	phys_vec3 at[MAX_PAIR_CONTACTS], n, p;
 	double depth[MAX_PAIR_CONTACTS];
 	size_t keep[MAX_PAIR_CONTACTS], m, i;
@@ -2668,6 +2689,41 @@ corner_contacts(const struct ode_engine *e, dGeomID g1, dGeomID g2,
 	return (int)m;
 }
 
+/*
+ * A pair with a plane, at most limit points in geoms: an ellipsoid's its
+ * lowest point, if under the plane (ODE's convex gave its polyhedron's
+ * vertices, on whose faces it rocked at three quarters of an
+ * ellipsoid's period); ODE's for any other shape. Returns how many.
+ */
+static int
+ellipsoid_on_plane(const struct ode_engine *e, dGeomID g1, dGeomID g2,
+    int limit, dContactGeom *geoms)
+{
+	bool first = dGeomGetClass(g2) == dPlaneClass;
+	dGeomID g = first ? g1 : g2;
+	struct phys_corner_shape s;
+	dVector4 plane;
+	phys_vec3 n, x;
+	double depth;
+
+	if (corner_kind(e, g, true) != PHYS_CORNER_ELLIPSOID)
+		return dCollide(g1, g2, limit, geoms, sizeof *geoms);
+	s = corner_shape(e, g, true);
+	dGeomPlaneGetParams(first ? g2 : g1, plane);
+	n = v3(plane[0], plane[1], plane[2]);
+	x = phys_corner_support(&s, v3_scale(n, -1));
+	if (limit < 1 || (depth = plane[3] - v3_dot(n, x)) < 0)
+		return 0;
+	memset(geoms, 0, sizeof *geoms);
+	geoms->g1 = g1, geoms->g2 = g2;
+	geoms->side1 = geoms->side2 = -1;
+	geoms->pos[0] = x.x, geoms->pos[1] = x.y, geoms->pos[2] = x.z;
+	geoms->depth = depth;
+	/* from g2 into g1: out of the plane when it is g2 */
+	set_normal(geoms, first ? n : v3_scale(n, -1));
+	return 1;
+}
+
 /* A pair's contact points, at most limit, in geoms: ODE's, but a mesh's
  * spread over it (plane_points, mesh_points) and the corners of shapes
  * ODE gives one point for (corner_contacts); returns how many. */
@@ -2684,7 +2740,11 @@ pair_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	if (dGeomGetClass(g1) == dTriMeshClass ||
 	    dGeomGetClass(g2) == dTriMeshClass)
 		return mesh_points(e, g1, g2, limit, geoms);
-	if (phys_corner_pair(corner_kind(g1), corner_kind(g2)))
+	if (dGeomGetClass(g1) == dPlaneClass ||
+	    dGeomGetClass(g2) == dPlaneClass)
+		return ellipsoid_on_plane(e, g1, g2, limit, geoms);
+	if (phys_corner_pair(corner_kind(e, g1, true),
+	    corner_kind(e, g2, true)))
 		return corner_contacts(e, g1, g2, limit, geoms);
 	n = dCollide(g1, g2, limit, geoms, sizeof *geoms);
 	/* ODE's test of two boxes can take two parallel edges, whose cross
@@ -3404,7 +3464,7 @@ ode_engine_apply_collision(struct ode_engine *e, int ci)
 	case PHYS_GEOM_ELLIPSOID:
 	case PHYS_GEOM_CONE:
 		if (is_convex(&c)) {
-			resize_convex(e, ci, g, c.mesh);
+			resize_convex(e, ci, g, &c);
 			place_geom(e, ci);
 			break;
 		}
