@@ -665,14 +665,23 @@ convex_free(struct ode_convex *c)
 	free(c);
 }
 
-/* A convex geom of the hull c->mesh for collision ci. */
-static dGeomID
-make_convex(struct ode_engine *e, int ci, const struct phys_collision *c)
+/* ODE's convex of collision c (sized): its hull, an ellipsoid's or a
+ * cone's polyhedron, an ellipsoid's semi-axes kept (corner_shape). */
+static struct ode_convex *
+convex_of_collision(const struct phys_collision *c)
 {
 	struct ode_convex *cv = convex_of(c->mesh);
 
 	if (c->shape == PHYS_GEOM_ELLIPSOID)
 		cv->radii = v3(c->size[0], c->size[1], c->size[2]);
+	return cv;
+}
+
+/* A convex geom of the hull c->mesh for collision ci. */
+static dGeomID
+make_convex(struct ode_engine *e, int ci, const struct phys_collision *c)
+{
+	struct ode_convex *cv = convex_of_collision(c);
 
 	convex_free(e->convex[ci]);
 	e->convex[ci] = cv;
@@ -686,10 +695,7 @@ static void
 resize_convex(struct ode_engine *e, int ci, dGeomID g,
     const struct phys_collision *c)
 {
-	struct ode_convex *old = e->convex[ci], *cv = convex_of(c->mesh);
-
-	if (c->shape == PHYS_GEOM_ELLIPSOID)
-		cv->radii = v3(c->size[0], c->size[1], c->size[2]);
+	struct ode_convex *old = e->convex[ci], *cv = convex_of_collision(c);
 
 	dGeomSetConvex(g, cv->planes, cv->nplanes, cv->points, cv->npoints,
 	    cv->polygons);
