@@ -4156,15 +4156,11 @@ ode_mesh_normal(const dart_engine *e, const dc::Contact &c, int c1, int c2,
 	if (!ms)
 		return n;
 	own_shape(e, m1 ? c2 : c1, &s);
-	const Eigen::Isometry3d &at = ms->getWorldTransform();
-	Eigen::Quaterniond q(at.linear());
-	phys_pose pose = { pv(at.translation()), { q.w(), q.x(), q.y(),
-	    q.z() } };
 	/* out of the mesh: towards the first object when the mesh is the
 	 * second */
-	phys_vec3 r = phys_mesh_contact_normal(me->grid, me->m, me->nb, pose,
-	    pv(c.point), pv(m1 ? Eigen::Vector3d(-n) : n), c.penetrationDepth,
-	    &s);
+	phys_vec3 r = phys_mesh_contact_normal(me->grid, me->m, me->nb,
+	    pp(ms->getWorldTransform()), pv(c.point),
+	    pv(m1 ? Eigen::Vector3d(-n) : n), c.penetrationDepth, &s);
 
 	return m1 ? Eigen::Vector3d(-ev(r)) : ev(r);
 }
