@@ -986,7 +986,7 @@ set_axis_params(struct ode_engine *e, dJointID jid,
 	set(jid, dParamLoStop + off, -dInfinity);
 	set(jid, dParamHiStop + off, dInfinity);
 	/* ODE's angular stops only work within [-pi, pi] of its zero; a
-	 * revolute joint's zero follows its turns (stops_follow_turns), a
+	 * revolute joint's zero follows its turns (stops_follow_turn), a
 	 * stop farther from it being more than a quarter turn away. */
 	if (phys_has_lower(lo) && (!angular || phys_stop_in_reach(lo, zero)))
 		set(jid, dParamLoStop + off, lo - zero);
@@ -1192,6 +1192,8 @@ new_axes(struct ode_engine *e, int ji)
 	return 0;
 }
 
+static void track_joint_turns(struct ode_engine *e, size_t i);
+
 static int
 ode_engine_apply_joint(struct ode_engine *e, int ji)
 {
@@ -1207,10 +1209,13 @@ ode_engine_apply_joint(struct ode_engine *e, int ji)
 	for (k = 0; k < kind_of(j)->naxes; k++)
 		set_axis_params(e, e->joints[ji].joint, j, k);
 	set_joint_softness(e, ji);
+	track_joint_turns(e, (size_t)ji);	/* limits given may follow */
 	return 0;
 }
 
 static int ode_joint_state(const struct ode_engine *e, int ji, double pos[2],
+    double vel[2]);
+static int ode_joint_rates(const struct ode_engine *e, int ji,
     double vel[2]);
 
 static int
@@ -1234,16 +1239,28 @@ ode_joint_state(const struct ode_engine *e, int ji, double pos[2],
 {
 	const struct ode_kind *kind = kind_of(&e->w->joints[ji]);
 	dJointID j = e->joints[ji].joint;
-	int k;
+	int k, n = ode_joint_rates(e, ji, vel);
 
-	pos[0] = pos[1] = vel[0] = vel[1] = 0;
-	if (!j)
-		return 0;
-	for (k = 0; k < kind->nmeasured; k++) {
+	pos[0] = pos[1] = 0;
+	for (k = 0; k < n; k++)
 		pos[k] = kind->position[k] ? kind->position[k](j) :
 		    e->joints[ji].angle[k];
+	return n;
+}
+
+/* Joint ji's rates alone: an angle costs ODE an arc tangent. */
+static int
+ode_joint_rates(const struct ode_engine *e, int ji, double vel[2])
+{
+	const struct ode_kind *kind = kind_of(&e->w->joints[ji]);
+	dJointID j = e->joints[ji].joint;
+	int k;
+
+	vel[0] = vel[1] = 0;
+	if (!j)
+		return 0;
+	for (k = 0; k < kind->nmeasured; k++)
 		vel[k] = kind->rate[k](j);
-	}
 	/* ODE's hinge-2 measures its second angle against the way it
 	 * turns under a positive torque or rate: its rate and torque are
 	 * taken the way its angle is (as under MuJoCo, DART and Simbody) */
@@ -1580,6 +1597,20 @@ ball_forces(struct ode_engine *e, int ji)
 		dBodyAddTorque(p, -t.x, -t.y, -t.z);
 }
 
+/* Whether joint ji's forces depend on where it is: a spring, the stops'
+ * row or a servo there does; damping alone wants its rate only. */
+static bool
+forces_need_position(const struct ode_engine *e, int ji,
+    enum phys_joint_springs how)
+{
+	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
+
+	return how != PHYS_SPRINGS_FORCE ||
+	    PVD(v, JOINT_axis_dynamics_spring_stiffness) != 0 ||
+	    PVD(v, JOINT_axis2_dynamics_spring_stiffness) != 0 ||
+	    phys_servo_implicit(&e->joints[ji].servo, e->w->joints[ji].type);
+}
+
 /*
  * Springs and viscous damping: as generalized forces, stable at any
  * damping (phys_joint_spring_damper_stable), or in the stops' row when
@@ -1591,14 +1622,18 @@ joint_forces(struct ode_engine *e, int ji)
 	const struct phys_joint *j = &e->w->joints[ji];
 	const struct phys_value *v = vals(e, PHYS_S_JOINT, ji);
 	enum phys_joint_springs how = phys_joint_springs(v);
-	double pos[2], vel[2], f[2] = { 0, 0 };
-	int n = ode_engine_joint_state(e, ji, pos, vel), k;
+	double pos[2] = { 0, 0 }, vel[2], f[2] = { 0, 0 };
 	dJointID jid = e->joints[ji].joint;
+	int n, k;
 
 	if (j->type == PHYS_JOINT_BALL) {
 		ball_forces(e, ji);
 		return;
 	}
+	if (forces_need_position(e, ji, how))
+		n = ode_engine_joint_state(e, ji, pos, vel);
+	else
+		n = ode_joint_rates(e, ji, vel);
 	for (k = 0; k < n; k++) {
 		if (how != PHYS_SPRINGS_FORCE && spring_row(e, ji, k, pos[k],
 		    how == PHYS_SPRINGS_ROW)) {
@@ -3533,35 +3568,30 @@ ode_engine_body_state(const struct ode_engine *e, int li,
 
 /*
  * ODE measures a hinge's angle within [-pi, pi] of where it was set up,
- * and stops it there only: a limited revolute joint is set up again (its
- * axis, not its anchor) as engine_common.h says, with the stops in reach
- * (set_axis_params), so that its limits hold over several turns and on
- * one side alone, as under the other engines.
+ * and stops it there only: a limited revolute joint at pos, turned a
+ * quarter turn from there, is set up again (its axis, not its anchor) as
+ * engine_common.h says, with the stops in reach (set_axis_params), so
+ * that its limits hold over several turns and on one side alone, as
+ * under the other engines. Done where its angle is read after it moved
+ * (track_joint_turns) and where its limits change.
  */
 static void
-stops_follow_turns(struct ode_engine *e)
+stops_follow_turn(struct ode_engine *e, size_t i, double pos)
 {
-	double pos[2], vel[2];
+	struct ode_joint *oj = &e->joints[i];
 	struct phys_axis_values a;
 	dVector3 axis;
-	size_t i;
 
-	for (i = 0; i < e->w->njoints; i++) {
-		struct ode_joint *oj = &e->joints[i];
-
-		if (!oj->joint || e->w->joints[i].type != PHYS_JOINT_REVOLUTE)
-			continue;
-		a = phys_joint_axis_values(vals(e, PHYS_S_JOINT, (int)i), 0);
-		if (!phys_axis_limited(&a))
-			continue;
-		ode_engine_joint_state(e, (int)i, pos, vel);
-		if (!phys_turned_from(pos[0], oj->offset[0]))
-			continue;
-		dJointGetHingeAxis(oj->joint, axis);
-		dJointSetHingeAxis(oj->joint, axis[0], axis[1], axis[2]);
-		oj->offset[0] = pos[0];
-		set_axis_params(e, oj->joint, &e->w->joints[i], 0);
-	}
+	if (!oj->joint || e->w->joints[i].type != PHYS_JOINT_REVOLUTE ||
+	    !phys_turned_from(pos, oj->offset[0]))
+		return;
+	a = phys_joint_axis_values(vals(e, PHYS_S_JOINT, (int)i), 0);
+	if (!phys_axis_limited(&a))
+		return;
+	dJointGetHingeAxis(oj->joint, axis);
+	dJointSetHingeAxis(oj->joint, axis[0], axis[1], axis[2]);
+	oj->offset[0] = pos;
+	set_axis_params(e, oj->joint, &e->w->joints[i], 0);
 }
 
 /* Joint i's turning axes' angles now, for the next reading to count its
@@ -3577,6 +3607,7 @@ track_joint_turns(struct ode_engine *e, size_t i)
 	n = ode_engine_joint_state(e, (int)i, pos, vel);
 	for (k = 0; k < n; k++)
 		e->joints[i].last[k] = pos[k];
+	stops_follow_turn(e, i, pos[0]);
 }
 
 /* Each joint's, after a step. */
@@ -3672,8 +3703,6 @@ ode_engine_step(struct ode_engine *e, double t0, double t1)
 
 	ODE_TRAP(e, return -1);
 
-	/* before the springs' rows, which may take the stops */
-	stops_follow_turns(e);
 	for (i = 0; i < e->w->njoints; i++)
 		if (e->joints[i].joint)
 			joint_forces(e, (int)i);
