@@ -87,8 +87,68 @@ is_identity(phys_pose p)
 static bool
 has_triangles(const struct phys_collision *c)
 {
-	return c->shape == PHYS_GEOM_MESH || c->shape == PHYS_GEOM_ELLIPSOID;
+	return c->shape == PHYS_GEOM_MESH;
 }
+
+/*
+ * An ellipsoid as its true shape: Bullet's convex algorithms (GJK and EPA
+ * against any convex, a triangle or a plane) ask a shape only for its
+ * point farthest along a direction d, which for semi-axes r is
+ * r^2 d / |r d| (axis by axis). Bullet has no ellipsoid of its own; a
+ * hull of its polyhedron stands on its faces and does not rock through
+ * its rest.
+ */
+class ellipsoid_shape : public btConvexInternalShape {
+	btVector3 r;
+
+	btVector3 farthest(const btVector3 &d) const
+	{
+		btVector3 x = r * d;
+		btScalar n = x.length();
+
+		return n > 0 ? r * x / n : btVector3(0, 0, 0);
+	}
+
+public:
+	explicit ellipsoid_shape(const btVector3 &radii) : r(radii)
+	{
+		m_shapeType = CUSTOM_CONVEX_SHAPE_TYPE;
+		m_implicitShapeDimensions = radii;
+		setMargin(0);
+	}
+	btVector3 localGetSupportingVertexWithoutMargin(const btVector3 &d)
+	    const override
+	{
+		return farthest(d);
+	}
+	void batchedUnitVectorGetSupportingVertexWithoutMargin(
+	    const btVector3 *d, btVector3 *out, int n) const override
+	{
+		for (int k = 0; k < n; k++)
+			out[k] = farthest(d[k]);
+	}
+	/* a world axis's half extent: |row of R diag(r)| */
+	void getAabb(const btTransform &t, btVector3 &lo, btVector3 &hi)
+	    const override
+	{
+		const btMatrix3x3 &b = t.getBasis();
+		btVector3 h((b[0] * r).length(), (b[1] * r).length(),
+		    (b[2] * r).length());
+
+		h += btVector3(getMargin(), getMargin(), getMargin());
+		lo = t.getOrigin() - h;
+		hi = t.getOrigin() + h;
+	}
+	void calculateLocalInertia(btScalar mass, btVector3 &inertia)
+	    const override
+	{
+		btVector3 q = r * r;
+
+		inertia = mass / 5 * btVector3(q.y() + q.z(), q.x() + q.z(),
+		    q.x() + q.y());
+	}
+	const char *getName() const override { return "phys ellipsoid"; }
+};
 
 struct bullet_engine;
 
@@ -1051,8 +1111,11 @@ make_shape(bshape &out, const struct phys_collision *c, enum holder h,
 		out.shape.reset(new btConeShapeZ(c->size[0], c->size[1]));
 		out.shape->setMargin(0);
 		break;
-	case PHYS_GEOM_MESH:
 	case PHYS_GEOM_ELLIPSOID:
+		out.shape.reset(new ellipsoid_shape(btVector3(c->size[0],
+		    c->size[1], c->size[2])));
+		break;
+	case PHYS_GEOM_MESH:
 		return mesh_shape(out, c->mesh, h, c->hull != NULL);
 	case PHYS_GEOM_HEIGHTMAP:
 		return terrain_shape(out, c->heightmap, at);
