@@ -148,6 +148,7 @@ public:
 		    q.x() + q.y());
 	}
 	const char *getName() const override { return "phys ellipsoid"; }
+	const btVector3 &radii() const { return r; }
 };
 
 struct bullet_engine;
@@ -551,9 +552,10 @@ face_points(const Held &held, btPersistentManifold *m, const btVector3 &n,
 }
 
 /*
- * Box or hull wrapper a as a corner shape, into s: a hull's vertices and
- * faces from its shape's user pointer (hull_planes); false for a hull
- * without them (a mesh's hull in a compound).
+ * Box, cylinder, ellipsoid or hull wrapper a as a corner shape, into s:
+ * a hull's vertices and faces from its shape's user pointer
+ * (hull_planes); false for a hull without them (a mesh's hull in a
+ * compound).
  */
 bool
 corner_shape_of(const btCollisionObjectWrapper *a, struct phys_corner_shape *s)
@@ -576,6 +578,12 @@ corner_shape_of(const btCollisionObjectWrapper *a, struct phys_corner_shape *s)
 		s->kind = PHYS_CORNER_CYLINDER;
 		s->radius = h.x();
 		s->length = 2 * h.z();
+		return true;
+	}
+	if (sh->getShapeType() == CUSTOM_CONVEX_SHAPE_TYPE) {
+		s->kind = PHYS_CORNER_ELLIPSOID;
+		s->half = from_bt(static_cast<const ellipsoid_shape *>(sh)->
+		    radii());
 		return true;
 	}
 	if (sh->getShapeType() != CONVEX_HULL_SHAPE_PROXYTYPE)
@@ -889,7 +897,7 @@ struct bullet_engine {
 	btDefaultCollisionConfiguration config;
 	btCollisionDispatcher dispatcher{ &config };
 	WrappedCreate box_triangle, cylinder_triangle, cylinder_plane;
-	WrappedCreate hull_triangle;
+	WrappedCreate hull_triangle, ellipsoid_triangle;
 	WrappedCreate faces[8];
 	WrappedCreate plane_cylinder;
 	btDbvtBroadphase broadphase;
@@ -1329,34 +1337,78 @@ terrain_around(const btHeightfieldTerrainShape *s, const btVector3 x[3],
  * witness point: a box's rounded corner over an edge, 6 mm clear of the
  * floor, was found 14 mm deep, and the box thrown over.
  */
+/* Triangle wrapper w's triangle (index, Bullet's) of static mesh or
+ * terrain bs, with its neighbours, into *m, *nb and *t (a terrain's
+ * triangles around it made in a); false where it is not found. */
+bool
+triangle_of(const btCollisionObjectWrapper *w, int index, const bshape *bs,
+    around &a, const struct phys_mesh **m, const int **nb, size_t *t)
+{
+	const btCollisionShape *whole = w->getCollisionObject()->
+	    getCollisionShape();
+
+	if (bs->terrain) {
+		if (!terrain_around(static_cast<const
+		    btHeightfieldTerrainShape *>(whole), static_cast<const
+		    btTriangleShape *>(w->getCollisionShape())->m_vertices1, a))
+			return false;
+		*m = &a.m, *nb = a.nb.data(), *t = a.t;
+		return true;
+	}
+	if (!bs->mesh || index < 0 || (size_t)index >= bs->mesh->ntri)
+		return false;
+	*m = bs->mesh, *nb = bs->nb.get(), *t = (size_t)index;
+	return true;
+}
+
+/* phys_mesh_edge_normal of a point p with normal n (world) on triangle t
+ * of m (nb its neighbours) placed at at, other the body: in m's frame. */
+phys_vec3
+edge_normal(const btTransform &at, const struct phys_mesh *m,
+    const int *nb, size_t t, const btVector3 &p, const btVector3 &n,
+    const btCollisionObjectWrapper *other)
+{
+	return phys_mesh_edge_normal(m, nb, t, from_bt(at.invXform(p)),
+	    from_bt(at.getBasis().transpose() * n),
+	    from_bt(at.invXform(other->getWorldTransform().getOrigin())), 0);
+}
+
+/* The normal (world) of a point p with normal n (world) on triangle
+ * wrapper w's triangle (index) of static mesh or terrain bs, as the
+ * faces there allow it, other the body; n where the triangle is not
+ * found. */
+btVector3
+allowed_normal(const btCollisionObjectWrapper *w,
+    const btCollisionObjectWrapper *other, int index, const bshape *bs,
+    const btVector3 &p, const btVector3 &n)
+{
+	const struct phys_mesh *m;
+	const int *nb;
+	around a;
+	size_t t;
+
+	if (!triangle_of(w, index, bs, a, &m, &nb, &t))
+		return n;
+	return w->getWorldTransform().getBasis() * bt(edge_normal(
+	    w->getWorldTransform(), m, nb, t, p, n, other));
+}
+
 void
 smooth_edge(btManifoldPoint &cp, const btCollisionObjectWrapper *w,
     const btCollisionObjectWrapper *other, int index, const bshape *bs)
 {
 	const btTransform &at = w->getWorldTransform();
-	const struct phys_mesh *m = bs->mesh;
-	const int *nb = bs->nb.get();
+	const struct phys_mesh *m;
+	const int *nb;
 	around a;
 	size_t t;
 	phys_vec3 r, q;
 	btVector3 on_a;
 
-	if (bs->terrain) {
-		if (!terrain_around(static_cast<const btHeightfieldTerrainShape *>(
-		    w->getCollisionObject()->getCollisionShape()),
-		    static_cast<const btTriangleShape *>(
-		    w->getCollisionShape())->m_vertices1, a))
-			return;
-		m = &a.m, nb = a.nb.data(), t = a.t;
-	} else if (m && index >= 0 && (size_t)index < m->ntri) {
-		t = (size_t)index;
-	} else {
+	if (!triangle_of(w, index, bs, a, &m, &nb, &t))
 		return;
-	}
-	r = phys_mesh_edge_normal(m, nb, t,
-	    from_bt(at.invXform(cp.m_positionWorldOnB)),
-	    from_bt(at.getBasis().transpose() * cp.m_normalWorldOnB),
-	    from_bt(at.invXform(other->getWorldTransform().getOrigin())), 0);
+	r = edge_normal(at, m, nb, t, cp.m_positionWorldOnB,
+	    cp.m_normalWorldOnB, other);
 	if (at.getBasis() * bt(r) == cp.m_normalWorldOnB)
 		return;
 	on_a = at.invXform(cp.m_positionWorldOnA);
@@ -1393,6 +1445,51 @@ smooth_edges(btManifoldPoint &cp, const btCollisionObjectWrapper *w0,
 		swap_sides(cp);
 	}
 	return false;	/* unused by Bullet */
+}
+
+/*
+ * An ellipsoid on a triangle of a mesh or a terrain: its point deepest
+ * towards the triangle's plane, where that lies over the triangle, with
+ * the face's normal (phys_corner_over_triangle); else Bullet's points,
+ * but those at an edge or a corner where the faces lie flat or in a
+ * valley, which the faces' own points hold (phys_mesh_edge_normal gives
+ * them this face's normal). Such points beside the face's, on a slope
+ * of 6 cm triangles, rocked a sliding ellipsoid and sent it 18% past
+ * where it goes on a plane.
+ */
+void
+ellipsoid_on_triangle(const btCollisionObjectWrapper *a,
+    const btCollisionObjectWrapper *b, const Held &held,
+    btPersistentManifold *m, btManifoldResult *out)
+{
+	const bshape *bs = static_mesh_of(b);
+	struct phys_corner_shape s;
+	btVector3 v[3], p, face;
+	phys_vec3 t[3], x, n;
+	btScalar d;
+	double deep;
+
+	if (triangle_face(b, v).length2() == 0 || !corner_shape_of(a, &s)) {
+		held.forward(out);
+		return;
+	}
+	for (int k = 0; k < 3; k++)
+		t[k] = from_bt(v[k]);
+	if (phys_corner_over_triangle(&s, t, INFINITY,
+	    m->getContactBreakingThreshold(), &n, &x, &deep, 1) == 1) {
+		/* on the triangle, below the point */
+		p = bt(v3_add(x, v3_scale(n, deep))), d = -deep;
+		face_points(held, m, bt(n), &p, &d, 1, out);
+		return;
+	}
+	face = bt(n);
+	for (int k = 0; k < held.npoints; k++) {
+		const Held::point &q = held.points[k];
+
+		if (!bs || allowed_normal(b, a, b->m_index, bs, q.p, q.n).dot(
+		    face) <= PHYS_FACE_ON)
+			out->addContactPoint(q.n, q.p, q.d);
+	}
 }
 
 /* A static link: one fixed object per collision, at its world pose. */
@@ -2226,6 +2323,8 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	    TRIANGLE_SHAPE_PROXYTYPE, cylinder_on_triangle);
 	wrap(e, &e->hull_triangle, CONVEX_HULL_SHAPE_PROXYTYPE,
 	    TRIANGLE_SHAPE_PROXYTYPE, corners_on_triangle);
+	wrap(e, &e->ellipsoid_triangle, CUSTOM_CONVEX_SHAPE_TYPE,
+	    TRIANGLE_SHAPE_PROXYTYPE, ellipsoid_on_triangle);
 	wrap_faces(e);
 	wrap(e, &e->cylinder_plane, CYLINDER_SHAPE_PROXYTYPE,
 	    STATIC_PLANE_PROXYTYPE, cylinder_on_plane);

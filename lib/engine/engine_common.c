@@ -1977,7 +1977,10 @@ phys_corner_over_triangle(const struct phys_corner_shape *s,
 	*n = v3_normalize(f);
 	if (v3_dot(*n, v3_sub(corner_centre(s), t[0])) < 0)
 		*n = v3_scale(*n, -1);
-	m = corners_of(s, v3_scale(*n, -1), x);
+	if (s->kind == PHYS_CORNER_ELLIPSOID || s->kind == PHYS_CORNER_SPHERE)
+		x[0] = phys_corner_support(s, v3_scale(*n, -1)), m = 1;
+	else
+		m = corners_of(s, v3_scale(*n, -1), x);
 	for (i = 0; i < m && k < max; i++) {
 		d = v3_dot(*n, v3_sub(t[0], x[i]));
 		if (d < -reach || d > most + reach)

@@ -651,8 +651,9 @@ size_t phys_corner_corners(const struct phys_corner_shape *s,
     phys_vec3 down, phys_vec3 *x);
 
 /*
- * The corners of shape s (phys_corner_corners) over triangle t (world
- * points) and behind its plane, within reach of it and at most most +
+ * The corners of shape s (phys_corner_corners; an ellipsoid's or a
+ * sphere's, its point deepest towards the triangle) over triangle t
+ * (world points) and behind its plane, within reach of it and at most most +
  * reach deep (a triangle cutting through the shape has none of its
  * corners), each at its depth (negative when apart), into at and deep
  * (room for max); the triangle's unit normal, towards s, into *n.
