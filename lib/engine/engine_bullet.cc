@@ -552,8 +552,8 @@ face_points(const Held &held, btPersistentManifold *m, const btVector3 &n,
 }
 
 /*
- * Box, cylinder, ellipsoid or hull wrapper a as a corner shape, into s:
- * a hull's vertices and faces from its shape's user pointer
+ * Box, cylinder, sphere, ellipsoid or hull wrapper a as a corner shape,
+ * into s: a hull's vertices and faces from its shape's user pointer
  * (hull_planes); false for a hull without them (a mesh's hull in a
  * compound).
  */
@@ -578,6 +578,11 @@ corner_shape_of(const btCollisionObjectWrapper *a, struct phys_corner_shape *s)
 		s->kind = PHYS_CORNER_CYLINDER;
 		s->radius = h.x();
 		s->length = 2 * h.z();
+		return true;
+	}
+	if (sh->getShapeType() == SPHERE_SHAPE_PROXYTYPE) {
+		s->kind = PHYS_CORNER_SPHERE;
+		s->radius = static_cast<const btSphereShape *>(sh)->getRadius();
 		return true;
 	}
 	if (sh->getShapeType() == CUSTOM_CONVEX_SHAPE_TYPE) {
@@ -897,7 +902,7 @@ struct bullet_engine {
 	btDefaultCollisionConfiguration config;
 	btCollisionDispatcher dispatcher{ &config };
 	WrappedCreate box_triangle, cylinder_triangle, cylinder_plane;
-	WrappedCreate hull_triangle, ellipsoid_triangle;
+	WrappedCreate hull_triangle, round_triangle[2];
 	WrappedCreate faces[8];
 	WrappedCreate plane_cylinder;
 	btDbvtBroadphase broadphase;
@@ -1448,17 +1453,17 @@ smooth_edges(btManifoldPoint &cp, const btCollisionObjectWrapper *w0,
 }
 
 /*
- * An ellipsoid on a triangle of a mesh or a terrain: its point deepest
- * towards the triangle's plane, where that lies over the triangle, with
- * the face's normal (phys_corner_over_triangle); else Bullet's points,
- * but those at an edge or a corner where the faces lie flat or in a
- * valley, which the faces' own points hold (phys_mesh_edge_normal gives
- * them this face's normal). Such points beside the face's, on a slope
- * of 6 cm triangles, rocked a sliding ellipsoid and sent it 18% past
- * where it goes on a plane.
+ * An ellipsoid or a sphere on a triangle of a mesh or a terrain: its
+ * point deepest towards the triangle's plane, where that lies over the
+ * triangle, with the face's normal (phys_corner_over_triangle); else
+ * Bullet's points, but those at an edge or a corner where the faces lie
+ * flat or in a valley, which the faces' own points hold
+ * (phys_mesh_edge_normal gives them this face's normal). Such points
+ * beside the face's, on a slope of 6 cm triangles, rocked a sliding
+ * ellipsoid and sent it 18% past where it goes on a plane.
  */
 void
-ellipsoid_on_triangle(const btCollisionObjectWrapper *a,
+round_on_triangle(const btCollisionObjectWrapper *a,
     const btCollisionObjectWrapper *b, const Held &held,
     btPersistentManifold *m, btManifoldResult *out)
 {
@@ -2323,8 +2328,10 @@ bullet_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	    TRIANGLE_SHAPE_PROXYTYPE, cylinder_on_triangle);
 	wrap(e, &e->hull_triangle, CONVEX_HULL_SHAPE_PROXYTYPE,
 	    TRIANGLE_SHAPE_PROXYTYPE, corners_on_triangle);
-	wrap(e, &e->ellipsoid_triangle, CUSTOM_CONVEX_SHAPE_TYPE,
-	    TRIANGLE_SHAPE_PROXYTYPE, ellipsoid_on_triangle);
+	wrap(e, &e->round_triangle[0], CUSTOM_CONVEX_SHAPE_TYPE,
+	    TRIANGLE_SHAPE_PROXYTYPE, round_on_triangle);
+	wrap(e, &e->round_triangle[1], SPHERE_SHAPE_PROXYTYPE,
+	    TRIANGLE_SHAPE_PROXYTYPE, round_on_triangle);
 	wrap_faces(e);
 	wrap(e, &e->cylinder_plane, CYLINDER_SHAPE_PROXYTYPE,
 	    STATIC_PLANE_PROXYTYPE, cylinder_on_plane);
