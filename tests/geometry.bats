@@ -611,20 +611,6 @@ on_floor() {
 	    END { exit bad > 0 }'
 }
 
-# flat_png FILE: a heightmap image of 33 x 33 samples, all 128.
-flat_png() {
-	python3 - "$1" <<'PY'
-import struct, sys, zlib
-n = 33
-def chunk(t, d):
-    return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
-raw = b''.join(b'\x00' + bytes([128]) * n for _ in range(n))
-open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' +
-    chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
-    chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
-PY
-}
-
 @test "boxes rest still on a floor mesh of triangles, and on a flat heightmap, and slide v^2 / (2 mu g) over them, level, as on a plane, under the engines that collide open meshes, and MuJoCo on the heightmap" {
 	floor_obj "$TMP/floor.obj"
 	flat_png "$TMP/flat.png"
