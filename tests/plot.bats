@@ -322,8 +322,10 @@ redrawn() {
 	# suspended: the shell's output scrolls the whole screen, the plot gone
 	tmux -L "$SOCK" send-keys -t plot C-z
 	pane_until "Stopped" > /dev/null || { tmux -L "$SOCK" kill-server; fail "not suspended"; }
+	# "99" is seq's, not the command line's: on a loaded machine the
+	# typed "seq 100" alone was caught before its output
 	tmux -L "$SOCK" send-keys -t plot "seq 100" Enter
-	out=$(pane_until "100") || { tmux -L "$SOCK" kill-server; fail "$out"; }
+	out=$(pane_until "99") || { tmux -L "$SOCK" kill-server; fail "$out"; }
 	first=$(head -1 <<<"$out")
 	# continued: the plot is drawn again
 	tmux -L "$SOCK" send-keys -t plot "fg" Enter
@@ -332,7 +334,7 @@ redrawn() {
 	tmux -L "$SOCK" send-keys -t plot C-c
 	sleep 0.5
 	tmux -L "$SOCK" send-keys -t plot "seq 200" Enter
-	end=$(pane_until "200") || { tmux -L "$SOCK" kill-server; fail "$end"; }
+	end=$(pane_until "199") || { tmux -L "$SOCK" kill-server; fail "$end"; }
 	tmux -L "$SOCK" kill-server
 	[[ $first =~ ^[0-9]+$ ]] || fail "the plot stayed on top: $out"
 	[[ $(head -1 <<<"$end") =~ ^[0-9]+$ ]] || fail "the plot stayed on top: $end"
