@@ -1334,14 +1334,6 @@ terrain_around(const btHeightfieldTerrainShape *s, const btVector3 x[3],
 	return true;
 }
 
-/*
- * The normal of a point on triangle index of static mesh or terrain bs
- * (wrapper w, body B of the point) as the faces there allow it
- * (phys_mesh_edge_normal), and its distance with it: along the new normal
- * from the triangle. Bullet measured it along the old normal from its
- * witness point: a box's rounded corner over an edge, 6 mm clear of the
- * floor, was found 14 mm deep, and the box thrown over.
- */
 /* Triangle wrapper w's triangle (index, Bullet's) of static mesh or
  * terrain bs, with its neighbours, into *m, *nb and *t (a terrain's
  * triangles around it made in a); false where it is not found. */
@@ -1398,6 +1390,14 @@ allowed_normal(const btCollisionObjectWrapper *w,
 	    w->getWorldTransform(), m, nb, t, p, n, other));
 }
 
+/*
+ * The normal of a point on triangle index of static mesh or terrain bs
+ * (wrapper w, body B of the point) as the faces there allow it
+ * (phys_mesh_edge_normal), and its distance with it: along the new normal
+ * from the triangle. Bullet measured it along the old normal from its
+ * witness point: a box's rounded corner over an edge, 6 mm clear of the
+ * floor, was found 14 mm deep, and the box thrown over.
+ */
 void
 smooth_edge(btManifoldPoint &cp, const btCollisionObjectWrapper *w,
     const btCollisionObjectWrapper *other, int index, const bshape *bs)

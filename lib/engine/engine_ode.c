@@ -2628,7 +2628,7 @@ face_pushes(const struct mesh_touch *p, size_t n, phys_vec3 out)
  * its point deepest towards the triangle's plane where that lies over the
  * triangle, with the triangle's normal; else the deepest point of the
  * two by libccd's portal refinement (an edge or a corner, its normal the
- * portal's until the mesh's faces say: ellipsoid_on_mesh). False where
+ * portal's until the mesh's faces say: ellipsoid_points). False where
  * they are apart.
  */
 static bool
@@ -2873,6 +2873,8 @@ ellipsoid_on_terrain(struct ode_engine *e, dGeomID g1, dGeomID g2,
 	if ((nm.grid = phys_mesh_grid_new(&m)) && nm.nb)
 		n = ellipsoid_points(&nm, &s, terrain_first, g1, g2, limit,
 		    geoms);
+	else	/* no room for the patch's grid: the polyhedron */
+		n = dCollide(g1, g2, limit, geoms, sizeof *geoms);
 	phys_mesh_grid_free(nm.grid);
 	free((void *)nm.nb);
 	free(all);
