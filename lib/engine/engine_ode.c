@@ -2534,7 +2534,9 @@ mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
 	if (kind == PHYS_CORNER_HULL)
 		k = hull_corners(e, m, at, tri, ntri, mesh_first, &s, geoms,
 		    n, k);
-	/* the grid's answer (tri) is spent: face_allows asks it again */
+	/* the grid's answer (tri) is spent: face_allows asks it again; a
+	 * box's points from ODE have its triangles' own normals (the
+	 * search was a third of the time of boxes resting on a mesh) */
 	for (i = 0; i < n; i++)
 		if (phys_corner_inside(&s, contact_pos(&geoms[i]),
 		    geoms[i].depth + PHYS_CORNER_REACH, &f, &d, &alone) &&
@@ -2542,7 +2544,7 @@ mesh_corners(struct ode_engine *e, dGeomID g1, dGeomID g2,
 		    d <= geoms[i].depth + PHYS_CORNER_REACH)
 			/* from g2 into g1: out of the shape when it is g2 */
 			set_normal(&geoms[i], mesh_first ? f : v3_scale(f, -1));
-		else
+		else if (kind != PHYS_CORNER_BOX)
 			face_allows(e, ci, m, at, mesh_first, &s, &geoms[i]);
 	k = phys_contact_spread(e->below, e->below_depth, k, (size_t)room,
 	    keep);
