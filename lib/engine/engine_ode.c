@@ -2400,6 +2400,27 @@ size_order(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The n numbers x in ascending order: by insertion when few, as the
+ * corners of the triangles under a shape are at each step (qsort's
+ * merge sort was a tenth of phys's own time for 100 boxes resting on a
+ * mesh). */
+static void
+sort_sizes(size_t *x, size_t n)
+{
+	size_t i, j, v;
+
+	if (n > 128) {
+		qsort(x, n, sizeof *x, size_order);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		v = x[i];
+		for (j = i; j > 0 && x[j - 1] > v; j--)
+			x[j] = x[j - 1];
+		x[j] = v;
+	}
+}
+
 /* The n triangles tri of mesh m, their corners, each once, into
  * e->vertex; returns how many. */
 static size_t
@@ -2416,7 +2437,7 @@ triangle_corners(struct ode_engine *e, const struct phys_mesh *m,
 	for (i = 0; i < n; i++)
 		for (j = 0; j < 3; j++)
 			e->vertex[k++] = m->tri[3 * tri[i] + j];
-	qsort(e->vertex, k, sizeof *e->vertex, size_order);
+	sort_sizes(e->vertex, k);
 	for (i = j = 0; i < k; i++)
 		if (j == 0 || e->vertex[j - 1] != e->vertex[i])
 			e->vertex[j++] = e->vertex[i];
