@@ -472,7 +472,8 @@ SH
 	mkdir tmp
 	# (a background job of a script ignores SIGINT)
 	for sig in TERM HUP; do
-		rm -f in
+		# the last round's frame would pass for this one's first
+		rm -f in live.svg
 		mkfifo in
 		TMPDIR="$PWD/tmp" phys-introspect plot --live --interval 0.05 -o live.svg -f in 'ball::link/pose.z' 2>err &
 		pid=$!
