@@ -28,6 +28,7 @@
 #include "dl.h"
 #include "base.h"
 #include "geom.h"
+#include "trimesh.h"
 
 /*
  * GDAL is opened when the first heightmap is read (dl.h), not linked: its
@@ -523,4 +524,36 @@ phys_heightmap_cache_free(struct phys_heightmap_cache *c)
 	free(c->files);
 	free(c->maps);
 	memset(c, 0, sizeof *c);
+}
+
+void
+phys_heightmap_triangles(const struct phys_heightmap *hm, size_t i0,
+    size_t j0, size_t i1, size_t j1, struct phys_mesh *out)
+{
+	double dx = hm->size[0] / (double)(hm->nx - 1);
+	double dy = hm->size[1] / (double)(hm->ny - 1);
+	size_t w = i1 - i0 + 1, i, j, k = 0;
+
+	memset(out, 0, sizeof *out);
+	out->nv = w * (j1 - j0 + 1);
+	out->v = phys_xmalloc(3 * out->nv * sizeof *out->v);
+	out->ntri = 2 * (w - 1) * (j1 - j0);
+	out->tri = phys_xmalloc(3 * out->ntri * sizeof *out->tri);
+	for (j = j0; j <= j1; j++)
+		for (i = i0; i <= i1; i++) {
+			double *p = &out->v[3 * ((j - j0) * w + i - i0)];
+
+			p[0] = hm->pos[0] - hm->size[0] / 2 + (double)i * dx;
+			p[1] = hm->pos[1] + hm->size[1] / 2 - (double)j * dy;
+			p[2] = hm->h[j * hm->nx + i];
+		}
+	for (j = 0; j + j0 < j1; j++)
+		for (i = 0; i + i0 < i1; i++) {
+			unsigned a = (unsigned)(j * w + i), b = a + 1;
+			unsigned c = a + (unsigned)w, d = c + 1;
+			unsigned t[6] = { a, c, b, b, c, d };
+
+			memcpy(&out->tri[k], t, sizeof t);
+			k += 6;
+		}
 }

@@ -72,6 +72,17 @@ const struct phys_heightmap *phys_heightmap_cache_get(
     struct phys_heightmap_cache *c, const char *path, const double size[3],
     bool has_size, const double pos[3], int sampling,
     const struct phys_heightmap_rule *rule);
+struct phys_mesh;
+
+/*
+ * The surface of heightmap hm over sample columns i0..i1 and rows j0..j1
+ * (row 0 its +y edge) as triangles in its frame, centred on pos, two per
+ * cell split along the diagonal from its +x +y corner to its -x -y one,
+ * counter-clockwise seen from above, as ODE's height field splits them:
+ * into out, its vertices and triangles allocated (free them).
+ */
+void phys_heightmap_triangles(const struct phys_heightmap *hm, size_t i0,
+    size_t j0, size_t i1, size_t j1, struct phys_mesh *out);
 /* Drop the files' samples once the world's heightmaps are made. */
 void phys_heightmap_cache_trim(struct phys_heightmap_cache *c);
 void phys_heightmap_cache_free(struct phys_heightmap_cache *c);

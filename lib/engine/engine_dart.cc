@@ -1959,49 +1959,25 @@ scene_of(const struct phys_mesh *m, bool for_ode)
 	return s;
 }
 
-/* A heightmap's surface as triangles, two per cell, row 0 its +y edge,
- * centred on pos, for the detectors without terrain: in m, of vtx and
- * tri. */
+/* A heightmap's surface as triangles (phys_heightmap_triangles), for the
+ * detectors without terrain: its every cell, in m (free its arrays). */
 void
-terrain_triangles(const struct phys_heightmap *hm, std::vector<double> &vtx,
-    std::vector<unsigned> &tri, struct phys_mesh &m)
+terrain_triangles(const struct phys_heightmap *hm, struct phys_mesh &m)
 {
-	double dx = hm->size[0] / (double)(hm->nx - 1);
-	double dy = hm->size[1] / (double)(hm->ny - 1);
-
-	vtx.resize(3 * hm->nx * hm->ny);
-	for (size_t j = 0; j < hm->ny; j++)
-		for (size_t i = 0; i < hm->nx; i++) {
-			double *p = &vtx[3 * (j * hm->nx + i)];
-
-			p[0] = hm->pos[0] - hm->size[0] / 2 + (double)i * dx;
-			p[1] = hm->pos[1] + hm->size[1] / 2 - (double)j * dy;
-			p[2] = hm->h[j * hm->nx + i];
-		}
-	for (size_t j = 0; j + 1 < hm->ny; j++)
-		for (size_t i = 0; i + 1 < hm->nx; i++) {
-			unsigned a = (unsigned)(j * hm->nx + i), b = a + 1;
-			unsigned c = a + (unsigned)hm->nx, d = c + 1;
-
-			/* counter-clockwise seen from above */
-			tri.insert(tri.end(), { a, c, b, b, c, d });
-		}
-	memset(&m, 0, sizeof m);
-	m.v = vtx.data();
-	m.nv = hm->nx * hm->ny;
-	m.tri = tri.data();
-	m.ntri = tri.size() / 3;
+	phys_heightmap_triangles(hm, 0, 0, hm->nx - 1, hm->ny - 1, &m);
 }
 
 const aiScene *
 terrain_scene(const struct phys_heightmap *hm)
 {
-	std::vector<double> vtx;
-	std::vector<unsigned> tri;
 	struct phys_mesh m;
+	const aiScene *sc;
 
-	terrain_triangles(hm, vtx, tri, m);
-	return scene_of(&m, false);
+	terrain_triangles(hm, m);
+	sc = scene_of(&m, false);
+	free(m.v);
+	free(m.tri);
+	return sc;
 }
 
 /*
@@ -2152,16 +2128,16 @@ keep_hull(dart_engine *e, int ci, const struct phys_collision *c)
 void
 keep_edges(dart_engine *e, int ci, const struct phys_collision *c)
 {
-	std::vector<double> vtx;
-	std::vector<unsigned> tri;
 	struct phys_mesh m;
 
 	e->edges[(size_t)ci].reset();
 	if (c->shape == PHYS_GEOM_MESH && !c->hull && c->mesh)
 		e->edges[(size_t)ci].reset(new mesh_edges(c->mesh));
 	if (e->fcl && c->shape == PHYS_GEOM_HEIGHTMAP && c->heightmap) {
-		terrain_triangles(c->heightmap, vtx, tri, m);
+		terrain_triangles(c->heightmap, m);
 		e->edges[(size_t)ci].reset(new mesh_edges(&m));
+		free(m.v);
+		free(m.tri);
 	}
 }
 

@@ -2336,6 +2336,19 @@ set_normal(dContactGeom *c, phys_vec3 n)
 	c->normal[2] = n.z;
 }
 
+/* Contact c of phys's between geoms g1 and g2 at x, depth deep, normal n
+ * (from g2 into g1), no triangle named. */
+static void
+point_geom(dContactGeom *c, dGeomID g1, dGeomID g2, phys_vec3 x,
+    double deep, phys_vec3 n)
+{
+	memset(c, 0, sizeof *c);
+	c->g1 = g1, c->g2 = g2, c->side1 = c->side2 = -1;
+	c->pos[0] = x.x, c->pos[1] = x.y, c->pos[2] = x.z;
+	c->depth = deep;
+	set_normal(c, n);
+}
+
 static enum phys_corner_kind corner_kind(const struct ode_engine *e,
     dGeomID g, bool exact);
 static struct phys_corner_shape corner_shape(const struct ode_engine *e,
@@ -2735,15 +2748,11 @@ ellipsoid_points(const struct near_mesh *nm,
 		}
 	k = phys_contact_spread(x, deep, j, (size_t)limit, keep);
 	for (i = 0; i < k; i++) {
-		dContactGeom *c = &geoms[i];
 		const struct mesh_touch *t = &p[keep[i]];
 
-		memset(c, 0, sizeof *c);
-		c->g1 = g1, c->g2 = g2, c->side1 = c->side2 = -1;
-		c->pos[0] = t->at.x, c->pos[1] = t->at.y, c->pos[2] = t->at.z;
-		c->depth = t->deep;
 		/* from g2 into g1: out of the mesh when it is g2 */
-		set_normal(c, mesh_first ? v3_scale(t->out, -1) : t->out);
+		point_geom(&geoms[i], g1, g2, t->at, t->deep, mesh_first ?
+		    v3_scale(t->out, -1) : t->out);
 	}
 	return (int)k;
 }
@@ -2799,9 +2808,8 @@ patch_span(double first, double d, int sign, size_t n, double a, double b,
 
 /*
  * The triangles of heightmap hm under shape s (collision frame at at,
- * z up), within PHYS_CORNER_REACH, as a mesh in out (its vertices and
- * triangles allocated), each cell's two triangles split as DART's and
- * ODE's are (a c b, b c d: a the cell's -x +y corner); false where it
+ * z up), within PHYS_CORNER_REACH, as a mesh in out (allocated:
+ * phys_heightmap_triangles, split as ODE's field is); false where it
  * meets none, or would take more than PATCH_CELLS cells (*large true).
  */
 static bool
@@ -2810,9 +2818,8 @@ terrain_patch(const struct phys_heightmap *hm, phys_pose at,
 {
 	double dx = hm->size[0] / (double)(hm->nx - 1);
 	double dy = hm->size[1] / (double)(hm->ny - 1);
-	double x0 = hm->pos[0] - hm->size[0] / 2, y0 = hm->pos[1] +
-	    hm->size[1] / 2, lo[2], hi[2];
-	size_t i0, i1, j0, j1, i, j, w, k = 0;
+	double lo[2], hi[2];
+	size_t i0, i1, j0, j1;
 	phys_vec3 ax;
 	int c;
 
@@ -2824,34 +2831,13 @@ terrain_patch(const struct phys_heightmap *hm, phys_pose at,
 		    at.p), ax) - PHYS_CORNER_REACH;
 	}
 	*large = false;
-	if (!patch_span(x0, dx, 1, hm->nx, lo[0], hi[0], &i0, &i1) ||
-	    !patch_span(y0, dy, -1, hm->ny, lo[1], hi[1], &j0, &j1))
+	if (!patch_span(hm->pos[0] - hm->size[0] / 2, dx, 1, hm->nx, lo[0],
+	    hi[0], &i0, &i1) || !patch_span(hm->pos[1] + hm->size[1] / 2, dy,
+	    -1, hm->ny, lo[1], hi[1], &j0, &j1))
 		return false;
 	if ((*large = (double)(i1 - i0) * (double)(j1 - j0) > PATCH_CELLS))
 		return false;
-	w = i1 - i0 + 1;
-	memset(out, 0, sizeof *out);
-	out->nv = w * (j1 - j0 + 1);
-	out->v = phys_xmalloc(3 * out->nv * sizeof *out->v);
-	out->ntri = 2 * (w - 1) * (j1 - j0);
-	out->tri = phys_xmalloc(3 * out->ntri * sizeof *out->tri);
-	for (j = j0; j <= j1; j++)
-		for (i = i0; i <= i1; i++) {
-			double *p = &out->v[3 * ((j - j0) * w + i - i0)];
-
-			p[0] = x0 + (double)i * dx;
-			p[1] = y0 - (double)j * dy;
-			p[2] = hm->h[j * hm->nx + i];
-		}
-	for (j = 0; j + j0 < j1; j++)
-		for (i = 0; i + i0 < i1; i++) {
-			unsigned a = (unsigned)(j * w + i), b = a + 1;
-			unsigned cc = a + (unsigned)w, d = cc + 1;
-			unsigned t[6] = { a, cc, b, b, cc, d };
-
-			memcpy(&out->tri[k], t, sizeof t);
-			k += 6;
-		}
+	phys_heightmap_triangles(hm, i0, j0, i1, j1, out);
 	return true;
 }
 
@@ -3036,26 +3022,17 @@ corner_contacts(const struct ode_engine *e, dGeomID g1, dGeomID g2,
 	struct phys_corner_shape a = corner_shape(e, g1, true);
 	struct phys_corner_shape b = corner_shape(e, g2, true);
 	phys_vec3 at[MAX_PAIR_CONTACTS], n, p;
-	double depth[MAX_PAIR_CONTACTS];
+	double depth[MAX_PAIR_CONTACTS], deepest;
 	size_t keep[MAX_PAIR_CONTACTS], m, i;
-	dContactGeom c;
 
-	memset(&c, 0, sizeof c);
-	if (!phys_corner_deepest(&a, &b, &p, &n, &c.depth))
+	if (!phys_corner_deepest(&a, &b, &p, &n, &deepest))
 		return 0;
 	n = phys_corner_normal(&a, &b, n);
-	c.g1 = g1, c.g2 = g2, c.side1 = c.side2 = -1;
-	set_normal(&c, n);
-	m = phys_corner_points(&a, &b, p, n, c.depth, PHYS_CORNER_REACH, at,
+	m = phys_corner_points(&a, &b, p, n, deepest, PHYS_CORNER_REACH, at,
 	    depth, MAX_PAIR_CONTACTS);
 	m = phys_contact_spread(at, depth, m, (size_t)limit, keep);
-	for (i = 0; i < m; i++) {
-		geoms[i] = c;
-		geoms[i].pos[0] = at[keep[i]].x;
-		geoms[i].pos[1] = at[keep[i]].y;
-		geoms[i].pos[2] = at[keep[i]].z;
-		geoms[i].depth = depth[keep[i]];
-	}
+	for (i = 0; i < m; i++)
+		point_geom(&geoms[i], g1, g2, at[keep[i]], depth[keep[i]], n);
 	return (int)m;
 }
 
@@ -3084,13 +3061,8 @@ ellipsoid_on_plane(const struct ode_engine *e, dGeomID g1, dGeomID g2,
 	x = phys_corner_support(&s, v3_scale(n, -1));
 	if (limit < 1 || (depth = plane[3] - v3_dot(n, x)) < 0)
 		return 0;
-	memset(geoms, 0, sizeof *geoms);
-	geoms->g1 = g1, geoms->g2 = g2;
-	geoms->side1 = geoms->side2 = -1;
-	geoms->pos[0] = x.x, geoms->pos[1] = x.y, geoms->pos[2] = x.z;
-	geoms->depth = depth;
 	/* from g2 into g1: out of the plane when it is g2 */
-	set_normal(geoms, first ? n : v3_scale(n, -1));
+	point_geom(geoms, g1, g2, x, depth, first ? n : v3_scale(n, -1));
 	return 1;
 }
 
