@@ -621,6 +621,23 @@ xwd_until_new() {
 	return 1
 }
 
+# An X server of the test's own, on a display number Xvfb picks free and
+# tells, in DISPLAY once it answers.
+start_x() {
+	local i
+	Xvfb -displayfd 3 -screen 0 800x600x24 -nolisten tcp 3>display 2>xvfb.err &
+	XPID=$!
+	for i in $(seq 100); do [ -s display ] && break; sleep 0.1; done
+	export DISPLAY=":$(cat display)"
+	[ "$DISPLAY" != ":" ] || { stop_x; fail "Xvfb: $(cat xvfb.err)"; }
+	for i in $(seq 100); do
+		xwininfo -root >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	stop_x
+	fail "Xvfb on $DISPLAY does not answer: $(cat xvfb.err)"
+}
+
 stop_x() {
 	if [ -n "${XPID:-}" ]; then
 		kill "$XPID" 2>/dev/null
@@ -653,12 +670,7 @@ on_display() {
 	done
 	gnuplot -e 'print GPVAL_TERMINALS' 2>&1 | grep -qw 'qt\|wxt\|x11' ||
 		skip "gnuplot has no window terminal (gnuplot-x11)"
-	# a display number of its own: Xvfb picks a free one and tells it
-	Xvfb -displayfd 3 -screen 0 800x600x24 -nolisten tcp 3>display 2>xvfb.err &
-	XPID=$!
-	for i in $(seq 100); do [ -s display ] && break; sleep 0.1; done
-	export DISPLAY=":$(cat display)"
-	[ "$DISPLAY" != ":" ] || { stop_x; fail "Xvfb: $(cat xvfb.err)"; }
+	start_x
 	mkfifo in
 	phys-introspect plot --live --interval 0.1 -f in 'ball::link/pose.z' > out 2>err &
 	pid=$!
@@ -690,4 +702,28 @@ on_display() {
 	wid=$(plot_window) || fail "no window"
 	[ -n "$(on_display)" ]
 	xkill -id "$wid" >/dev/null
+}
+
+@test "plot in a window: a window terminal that opens none (wxt where GTK cannot start) gives way to x11, said once" {
+	for t in Xvfb xwininfo xkill; do
+		command -v "$t" >/dev/null || skip "$t is not installed (xvfb, x11-utils, x11-apps)"
+	done
+	terms=$(gnuplot -e 'print GPVAL_TERMINALS' 2>&1)
+	grep -qw wxt <<< "$terms" && grep -qw x11 <<< "$terms" ||
+		skip "gnuplot has not both wxt and x11 (gnuplot-x11)"
+	grep -qw qt <<< "$terms" && skip "gnuplot has qt, which comes first"
+	start_x
+	"$PHYS_BIN/phys-step" -t 1 -e 10 -i 'ball::link/pose' "$WORLDS/falling_sphere.sdf" > run.jsonl
+	# GTK made to look for a Wayland display there is none of: wxt
+	# cannot start; x11 does not use GTK
+	for live in "" --live; do
+		GDK_BACKEND=wayland phys-introspect plot $live --terminal window \
+		    -f run.jsonl 'ball::link/pose.z' > out 2> err ||
+			{ stop_x; fail "$(cat err)"; }
+		[ "$(grep -c "wxt terminal opened no window.*: drawing with x11" err)" = 1 ] ||
+			{ stop_x; fail "$(cat err)"; }
+		wid=$(plot_window) || { stop_x; fail "no window: $(cat err)"; }
+		xkill -id "$wid" >/dev/null
+		for i in $(seq 50); do [ -z "$(on_display)" ] && break; sleep 0.1; done
+	done
 }

@@ -1057,31 +1057,57 @@ table_load(struct table *tb, const struct phys_ist_opts *o, const char *path)
 	return 0;
 }
 
-/* A window terminal gnuplot has, where DISPLAY is set, or NULL. */
+/*
+ * A window terminal gnuplot has, where DISPLAY is set, or NULL: the first
+ * of qt, wxt and x11 after the one named (NULL: the first of all).
+ */
 static const char *
-window_terminal(const char *prog)
+window_terminal(const char *prog, const char *after)
 {
 	static const char *const terms[] = { "qt", "wxt", "x11" };
 	struct phys_buf out = { 0 };
 	struct gnuplot gp;
 	const char *found = NULL;
 	char err[200];
-	size_t i;
+	size_t i = 0;
 	static const char ask[] = "set print '-'\nprint GPVAL_TERMINALS\n"
 	    "print '" FRAME_DONE "'\n";
 
 	if (!getenv("DISPLAY") || !*getenv("DISPLAY"))
 		return NULL;
+	while (after && i < sizeof terms / sizeof terms[0])
+		if (!strcmp(terms[i++], after))
+			break;
 	if (gp_start(&gp, prog, true) < 0)
 		return NULL;
 	if (write_all(gp.in, ask, sizeof ask - 1) == 0 &&
 	    gp_read_frame(&gp, &out, NULL, NULL) == 0)
-		for (i = 0; i < sizeof terms / sizeof terms[0] && !found; i++)
+		for (; i < sizeof terms / sizeof terms[0] && !found; i++)
 			if (out.s && strstr(out.s, terms[i]))
 				found = terms[i];
 	(void)gp_finish(&gp, prog, err, sizeof err);
 	phys_buf_free(&out);
 	return found;
+}
+
+/*
+ * A window terminal that opened no window (wxt where GTK cannot start,
+ * qt without its platform plugin) gives way to the next one gnuplot has:
+ * true, said once, with tg->term the next one.
+ */
+static bool
+next_window_terminal(struct target *tg, const char *prog, const char *why)
+{
+	const char *next;
+
+	if (tg->kind != T_WINDOW ||
+	    !(next = window_terminal(prog, tg->term)))
+		return false;
+	phys_warn("gnuplot's %s terminal opened no window%s%s%s: drawing "
+	    "with %s", tg->term, *why ? " (" : "", why, *why ? ")" : "",
+	    next);
+	tg->term = next;
+	return true;
 }
 
 /*
@@ -1187,7 +1213,7 @@ choose_target(const struct phys_ist_opts *o, const struct phys_ist_plotopts *p,
 	}
 	if (p->term == IST_TERM_WINDOW ||
 	    (p->term == IST_TERM_AUTO && p->live)) {
-		if ((tg->term = window_terminal(prog))) {
+		if ((tg->term = window_terminal(prog, NULL))) {
 			tg->kind = T_WINDOW;
 			return 0;
 		}
@@ -1274,7 +1300,12 @@ draw(const char *output, const struct phys_ist_plotopts *p, const char *prog,
 	if (output)
 		tg.path = a.tmp;
 	fn(&script, &tg, ctx);
-	rc = phys_ist_run_gnuplot(prog, &script);
+	/* gnuplot has said why on our standard error */
+	while ((rc = phys_ist_run_gnuplot(prog, &script)) < 0 &&
+	    next_window_terminal(&tg, prog, "")) {
+		phys_buf_clear(&script);
+		fn(&script, &tg, ctx);
+	}
 	phys_buf_free(&script);
 	if (!output)
 		return rc;
@@ -1582,6 +1613,14 @@ draw_frame(struct live *lv)
 			return -1;
 		}
 		gp_last_error(&lv->gp, why, sizeof why);
+		if (lv->frames == 0 && next_window_terminal(&lv->tg,
+		    lv->prog, why)) {
+			(void)gp_finish(&lv->gp, lv->prog, why, sizeof why);
+			if (gp_start(&lv->gp, lv->prog, true) == 0)
+				return draw_frame(lv);
+			snprintf(lv->err, sizeof lv->err, "%s", phys_error());
+			return -1;
+		}
 		snprintf(lv->err, sizeof lv->err, "gnuplot stopped drawing%s%s",
 		    *why ? ": " : "", why);
 		return -1;
