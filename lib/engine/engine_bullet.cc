@@ -1082,10 +1082,13 @@ mesh_shape(bshape &out, const struct phys_mesh *m, enum holder h,
 btCollisionShape *
 terrain_shape(bshape &out, const struct phys_heightmap *hm, phys_pose *at)
 {
-	/* the flips split each square of samples along the diagonal, and
-	 * wind its triangles, as when Bullet's rows ran along +y */
+	/* each square of samples split along the diagonal ODE's field
+	 * splits it on, from its +x, +y corner to its -x, -y one (Bullet's
+	 * own, its rows turned to run along -y; flipped, a ball rolling over
+	 * a bumpy field went 2 cm into ODE's), its triangles wound to face
+	 * up */
 	auto *s = new btHeightfieldTerrainShape((int)hm->nx, (int)hm->ny,
-	    hm->h, hm->lo, hm->hi, 1, true);
+	    hm->h, hm->lo, hm->hi, 1, false);
 
 	out.shape.reset(s);
 	out.terrain = true;

@@ -1243,9 +1243,9 @@ terrain_geometry(const struct phys_heightmap *hm)
 	for (size_t r = 0; r + 1 < ny; r++)
 		for (size_t c = 0; c + 1 < nx; c++) {
 			f.insert(f.end(), { at(r, c), at(r + 1, c),
-			    at(r + 1, c + 1) });
-			f.insert(f.end(), { at(r, c), at(r + 1, c + 1),
 			    at(r, c + 1) });
+			f.insert(f.end(), { at(r, c + 1), at(r + 1, c),
+			    at(r + 1, c + 1) });
 		}
 	/* The rim, once around counterclockwise seen from above. */
 	for (size_t c = 0; c + 1 < nx; c++)
