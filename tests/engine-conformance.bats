@@ -1854,3 +1854,124 @@ diverged() {
 @test "gravity of 1e14 m/s^2 from 0.01 s stops the run at the step after, naming the body, its speed g h and the time, under each engine" {
 	each_engine diverged
 }
+
+# bumpy_field DIR: DIR/bump.png, a heightmap of 33 x 33 samples of
+# 128 + 60 sin(0.6 i) cos(0.45 j) (i along x, j the row, from +y), and
+# DIR/bump.sdf: it 4 x 4 x 1 m, and twelve balls of 0.1 m let go 1 cm
+# above it, at twelve places over its slopes and hollows.
+bumpy_field() {
+	python3 - "$1" <<'PY'
+import math, struct, sys, zlib
+d = sys.argv[1]
+n = 33
+rows = [[int(round(128 + 60 * math.sin(i * 0.6) * math.cos(j * 0.45)))
+         for i in range(n)] for j in range(n)]
+def chunk(t, b):
+    return struct.pack('>I', len(b)) + t + b + struct.pack('>I', zlib.crc32(t + b))
+raw = b''.join(b'\x00' + bytes(r) for r in rows)
+open(d + '/bump.png', 'wb').write(b'\x89PNG\r\n\x1a\n' +
+    chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
+    chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+PY
+	cat > "$1/field.py" <<'PY'
+# The field's surface as ODE's heightfield has it (a square of samples
+# split from its +x, +y corner to its -x, -y one), and a point's distance
+# from it.
+import math
+n = 33
+V = [[int(round(128 + 60 * math.sin(i * 0.6) * math.cos(j * 0.45)))
+      for i in range(n)] for j in range(n)]
+top = max(max(r) for r in V)	# an image's brightest sample: 1 m
+d = 4 / (n - 1)
+def P(i, j):
+    return (-2 + i * d, 2 - j * d, V[j][i] / top)
+cells = {}
+for j in range(n - 1):
+    for i in range(n - 1):
+        a, b, c, e = P(i, j), P(i + 1, j), P(i, j + 1), P(i + 1, j + 1)
+        cells[i, j] = [(a, c, b), (b, c, e)]
+def sub(u, v): return [u[k] - v[k] for k in range(3)]
+def dot(u, v): return sum(u[k] * v[k] for k in range(3))
+def on(a, u, t): return [a[k] + t * u[k] for k in range(3)]
+def closest(p, a, b, c):
+    # the point of triangle abc nearest p, by its Voronoi regions
+    ab, ac, ap = sub(b, a), sub(c, a), sub(p, a)
+    d1, d2 = dot(ab, ap), dot(ac, ap)
+    if d1 <= 0 and d2 <= 0: return a
+    bp = sub(p, b); d3, d4 = dot(ab, bp), dot(ac, bp)
+    if d3 >= 0 and d4 <= d3: return b
+    vc = d1 * d4 - d3 * d2
+    if vc <= 0 and d1 >= 0 and d3 <= 0: return on(a, ab, d1 / (d1 - d3))
+    cp = sub(p, c); d5, d6 = dot(ab, cp), dot(ac, cp)
+    if d6 >= 0 and d5 <= d6: return c
+    vb = d5 * d2 - d1 * d6
+    if vb <= 0 and d2 >= 0 and d6 <= 0: return on(a, ac, d2 / (d2 - d6))
+    va = d3 * d6 - d5 * d4
+    if va <= 0 and d4 - d3 >= 0 and d5 - d6 >= 0:
+        return on(b, sub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6)))
+    den = 1 / (va + vb + vc)
+    return [a[k] + ab[k] * vb * den + ac[k] * vc * den for k in range(3)]
+def distance(p):
+    # from the triangles of the squares within 0.25 m of p, where a ball
+    # of 0.1 m touches
+    i, j = int((p[0] + 2) // d), int((2 - p[1]) // d)
+    return min(math.dist(p, closest(p, *t))
+               for u in range(i - 2, i + 3) for w in range(j - 2, j + 3)
+               for t in cells.get((u, w), ()))
+PY
+	python3 - "$1" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from field import distance
+s = ('<?xml version="1.0"?>\n<sdf version="1.11"><world name="w">\n'
+     '<model name="g"><static>true</static><link name="l"><collision '
+     'name="c"><geometry><heightmap><uri>bump.png</uri><size>4 4 1</size>'
+     '</heightmap></geometry></collision></link></model>\n')
+k = 0
+for x in (-1.2, -0.5, 0.3, 1.1):
+    for y in (-1.0, 0.2, 1.3):
+        z = 1.2
+        while distance((x, y, z)) > 0.11:
+            z -= 0.002
+        s += ('<model name="b%d"><pose>%g %g %.3f 0 0 0</pose><link '
+              'name="l"><inertial><mass>1</mass><inertia><ixx>0.004</ixx>'
+              '<iyy>0.004</iyy><izz>0.004</izz></inertia></inertial>'
+              '<collision name="c"><geometry><sphere><radius>0.1</radius>'
+              '</sphere></geometry></collision></link></model>\n'
+              % (k, x, y, z))
+        k += 1
+open(sys.argv[1] + '/bump.sdf', 'w').write(s + '</world></sdf>\n')
+PY
+}
+
+# rolls_on_field ENGINE: the balls roll and bounce over the field for 1.5 s,
+# and none goes further into it than the engine's contact lets a ball
+# (1.5 mm; 8 under MuJoCo, whose contact is soft, solref 0.02 s), each
+# 20 ms, measured from the field's triangles as ODE splits them.
+rolls_on_field() {
+	local w
+	w=$(profile_world "$TMP/bump.sdf" "$1")
+	phys-step -q -p "$1" -t 1.5 -e 20 -i 'b*::l/pose' "$w" > "$TMP/roll.jsonl"
+	python3 - "$TMP" "$TMP/roll.jsonl" "$([ "$1" = mujoco ] && echo 8 || echo 1.5)" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from field import distance
+deepest, at = -1, None
+for line in open(sys.argv[2]):
+    o = json.loads(line)
+    for k, v in o['items'].items():
+        p = (v['x'], v['y'], v['z'])
+        if max(abs(p[0]), abs(p[1])) > 1.9:
+            continue	# rolled off the field's edge
+        depth = 1000 * (0.1 - distance(p))
+        if depth > deepest:
+            deepest, at = depth, (k, o['t'])
+print('deepest %.1f mm (%s at %g s)' % (deepest, *at))
+sys.exit(deepest > float(sys.argv[3]))
+PY
+}
+
+@test "balls rolling over a bumpy heightmap stay on its surface, ODE's split of its squares, under each engine (ODE's own field let one 4 cm in and held it 7 cm deep; Bullet and Simbody split the squares the other way: 2 cm apart)" {
+	bumpy_field "$TMP"
+	each_engine rolls_on_field
+}

@@ -95,6 +95,18 @@ struct ode_joint {
 	phys_vec3 axis_ref[2];	/* gearbox axes in the reference frame */
 };
 
+/* The triangles of a height field's cells [i0, i1] x [j0, j1] (r), with
+ * what ellipsoid_points asks of them, kept while the shape over them stays
+ * over the same cells: a resting ball's are made once, not every step. */
+struct ode_patch {
+	const struct phys_heightmap *hm;
+	size_t r[4];
+	struct phys_mesh m;
+	size_t *all;		/* each triangle's index */
+	int *nb;
+	struct phys_mesh_grid *grid;
+};
+
 struct ode_engine {
 	const struct phys_scene *w;
 	const struct phys_run_values *v;	/* the run's: every parameter */
@@ -125,6 +137,9 @@ struct ode_engine {
 	/* Per collision that collides as a convex hull: ODE's convex of it,
 	 * which its geom reads in place; NULL for the others. */
 	struct ode_convex **convex;
+	/* Per sphere or ellipsoid collision: its patch of the height field
+	 * under it (round_on_terrain). */
+	struct ode_patch *patch;
 	dHeightfieldDataID *terrain;
 	size_t nterrain;
 
@@ -2786,8 +2801,8 @@ ellipsoid_on_mesh(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	return ellipsoid_points(&nm, &s, mesh_first, g1, g2, limit, geoms);
 }
 
-/* The most cells of a height field an ellipsoid's patch of it takes
- * (terrain_patch); a larger one keeps its polyhedron there. */
+/* The most cells of a height field a sphere's or an ellipsoid's patch of
+ * it takes (terrain_cells); past them, ODE's field meets it there. */
 #define PATCH_CELLS 16384
 
 /* Sample columns or rows [*lo, *hi] of n, spaced d from first (along
@@ -2807,19 +2822,17 @@ patch_span(double first, double d, int sign, size_t n, double a, double b,
 }
 
 /*
- * The triangles of heightmap hm under shape s (collision frame at at,
- * z up), within PHYS_CORNER_REACH, as a mesh in out (allocated:
- * phys_heightmap_triangles, split as ODE's field is); false where it
- * meets none, or would take more than PATCH_CELLS cells (*large true).
+ * The cells of heightmap hm under shape s (collision frame at at, z up),
+ * within PHYS_CORNER_REACH: columns r[0]..r[2] and rows r[1]..r[3]; false
+ * where it meets none, or would take more than PATCH_CELLS (*large true).
  */
 static bool
-terrain_patch(const struct phys_heightmap *hm, phys_pose at,
-    const struct phys_corner_shape *s, struct phys_mesh *out, bool *large)
+terrain_cells(const struct phys_heightmap *hm, phys_pose at,
+    const struct phys_corner_shape *s, size_t r[4], bool *large)
 {
 	double dx = hm->size[0] / (double)(hm->nx - 1);
 	double dy = hm->size[1] / (double)(hm->ny - 1);
 	double lo[2], hi[2];
-	size_t i0, i1, j0, j1;
 	phys_vec3 ax;
 	int c;
 
@@ -2832,64 +2845,89 @@ terrain_patch(const struct phys_heightmap *hm, phys_pose at,
 	}
 	*large = false;
 	if (!patch_span(hm->pos[0] - hm->size[0] / 2, dx, 1, hm->nx, lo[0],
-	    hi[0], &i0, &i1) || !patch_span(hm->pos[1] + hm->size[1] / 2, dy,
-	    -1, hm->ny, lo[1], hi[1], &j0, &j1))
+	    hi[0], &r[0], &r[2]) || !patch_span(hm->pos[1] + hm->size[1] / 2,
+	    dy, -1, hm->ny, lo[1], hi[1], &r[1], &r[3]))
 		return false;
-	if ((*large = (double)(i1 - i0) * (double)(j1 - j0) > PATCH_CELLS))
-		return false;
-	phys_heightmap_triangles(hm, i0, j0, i1, j1, out);
-	return true;
+	*large = (double)(r[2] - r[0]) * (double)(r[3] - r[1]) > PATCH_CELLS;
+	return !*large;
+}
+
+static void
+patch_free(struct ode_patch *p)
+{
+	free(p->m.v);
+	free(p->m.tri);
+	free(p->all);
+	free(p->nb);
+	phys_mesh_grid_free(p->grid);
+	memset(p, 0, sizeof *p);
 }
 
 /*
- * An ellipsoid's points on a height field (g1 and g2, either way round),
- * at most limit, in geoms: ellipsoid_points on the field's triangles
- * under it (terrain_patch); ODE's, of its polyhedron, where the patch
- * would be too large. Returns how many. On its polyhedron's faces an
- * ellipsoid dropped onto a flat height field rocked 0.4 rad about its
- * long axis where on a plane it rocks 0.11 about its short one.
+ * Patch p as the triangles of cells r of hm (phys_heightmap_triangles,
+ * split as ODE's field is), made anew only where they changed; false
+ * where there is no room for its grid.
+ */
+static bool
+patch_of(struct ode_patch *p, const struct phys_heightmap *hm,
+    const size_t r[4])
+{
+	size_t i;
+
+	if (p->hm == hm && !memcmp(p->r, r, sizeof p->r))
+		return p->grid;
+	patch_free(p);
+	p->hm = hm;
+	memcpy(p->r, r, sizeof p->r);
+	phys_heightmap_triangles(hm, r[0], r[1], r[2], r[3], &p->m);
+	p->all = phys_xmalloc(p->m.ntri * sizeof *p->all);
+	for (i = 0; i < p->m.ntri; i++)
+		p->all[i] = i;
+	if ((p->nb = phys_mesh_neighbours(&p->m)))
+		p->grid = phys_mesh_grid_new(&p->m);
+	return p->grid;
+}
+
+/*
+ * A sphere's or an ellipsoid's points on a height field (g1 and g2,
+ * either way round), at most limit, in geoms: ellipsoid_points on the
+ * field's triangles under it (terrain_cells, patch_of); ODE's where they
+ * would be too many. Returns how many. On its polyhedron's faces an ellipsoid
+ * dropped onto a flat height field rocked 0.4 rad about its long axis
+ * where on a plane it rocks 0.11 about its short one; ODE's own sphere
+ * went 4 cm into a bumpy field, rolling over its ridges, and rested
+ * there 7 cm deep for a second.
  */
 static int
-ellipsoid_on_terrain(struct ode_engine *e, dGeomID g1, dGeomID g2,
+round_on_terrain(struct ode_engine *e, dGeomID g1, dGeomID g2,
     int limit, dContactGeom *geoms)
 {
 	bool terrain_first = dGeomGetClass(g1) == dHeightfieldClass;
+	dGeomID round = terrain_first ? g2 : g1;
 	const struct phys_collision *c = &e->w->collisions[geom_collision(
 	    terrain_first ? g1 : g2)];
-	struct phys_corner_shape s = corner_shape(e, terrain_first ? g2 : g1,
-	    true);
-	struct phys_mesh m;
+	struct phys_corner_shape s = corner_shape(e, round, true);
+	struct ode_patch *p = &e->patch[geom_collision(round)];
 	struct near_mesh nm;
-	size_t *all, i;
+	size_t r[4];
 	bool large;
-	int n = 0;
 
 	nm.at = phys_pose_mul(e->w->links[c->link].pose, c->pose);
-	if (!terrain_patch(c->heightmap, nm.at, &s, &m, &large)) {
+	if (!terrain_cells(c->heightmap, nm.at, &s, r, &large)) {
 		if (large)
-			phys_warn_once("collision '%s': an ellipsoid over more "
-			    "than %d of its cells meets its polyhedron there",
-			    c->name, PATCH_CELLS);
+			phys_warn_once("collision '%s': a sphere or an "
+			    "ellipsoid over more than %d of its cells meets "
+			    "ODE's field there", c->name, PATCH_CELLS);
 		return dCollide(g1, g2, limit, geoms, sizeof *geoms);
 	}
-	all = phys_xmalloc(m.ntri * sizeof *all);
-	for (i = 0; i < m.ntri; i++)
-		all[i] = i;
-	nm.m = &m;
-	nm.tri = all;
-	nm.ntri = m.ntri;
-	nm.nb = phys_mesh_neighbours(&m);
-	if ((nm.grid = phys_mesh_grid_new(&m)) && nm.nb)
-		n = ellipsoid_points(&nm, &s, terrain_first, g1, g2, limit,
-		    geoms);
-	else	/* no room for the patch's grid: the polyhedron */
-		n = dCollide(g1, g2, limit, geoms, sizeof *geoms);
-	phys_mesh_grid_free(nm.grid);
-	free((void *)nm.nb);
-	free(all);
-	free(m.v);
-	free(m.tri);
-	return n;
+	if (!patch_of(p, c->heightmap, r))	/* no room for its grid */
+		return dCollide(g1, g2, limit, geoms, sizeof *geoms);
+	nm.m = &p->m;
+	nm.tri = p->all;
+	nm.ntri = p->m.ntri;
+	nm.nb = p->nb;
+	nm.grid = p->grid;
+	return ellipsoid_points(&nm, &s, terrain_first, g1, g2, limit, geoms);
 }
 
 /*
@@ -2960,6 +2998,16 @@ corner_kind(const struct ode_engine *e, dGeomID g, bool exact)
 	default:
 		return PHYS_CORNER_NONE;
 	}
+}
+
+/* Whether geom g is a sphere or an ellipsoid, which phys collides with
+ * triangles as themselves. */
+static bool
+is_round(const struct ode_engine *e, dGeomID g)
+{
+	enum phys_corner_kind k = corner_kind(e, g, true);
+
+	return k == PHYS_CORNER_SPHERE || k == PHYS_CORNER_ELLIPSOID;
 }
 
 /* Geom g, of a corner kind, as a corner shape (exact: corner_kind). */
@@ -3088,10 +3136,10 @@ pair_points(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	if (dGeomGetClass(g1) == dPlaneClass ||
 	    dGeomGetClass(g2) == dPlaneClass)
 		return ellipsoid_on_plane(e, g1, g2, limit, geoms);
-	if (corner_kind(e, dGeomGetClass(g1) == dHeightfieldClass ? g2 : g1,
-	    true) == PHYS_CORNER_ELLIPSOID && (dGeomGetClass(g1) ==
-	    dHeightfieldClass || dGeomGetClass(g2) == dHeightfieldClass))
-		return ellipsoid_on_terrain(e, g1, g2, limit, geoms);
+	if ((dGeomGetClass(g1) == dHeightfieldClass ||
+	    dGeomGetClass(g2) == dHeightfieldClass) && is_round(e,
+	    dGeomGetClass(g1) == dHeightfieldClass ? g2 : g1))
+		return round_on_terrain(e, g1, g2, limit, geoms);
 	if (phys_corner_pair(corner_kind(e, g1, true),
 	    corner_kind(e, g2, true)))
 		return corner_contacts(e, g1, g2, limit, geoms);
@@ -3551,6 +3599,7 @@ ode_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 	e->grid = phys_xcalloc(w->ncollisions, sizeof *e->grid);
 	e->neighbours = phys_xcalloc(w->ncollisions, sizeof *e->neighbours);
 	e->convex = phys_xcalloc(w->ncollisions, sizeof *e->convex);
+	e->patch = phys_xcalloc(w->ncollisions, sizeof *e->patch);
 	e->joints = phys_xcalloc(w->njoints, sizeof *e->joints);
 	for (size_t i = 0; i < w->njoints; i++)
 		e->ntouch += w->joints[i].touch;
@@ -3625,7 +3674,9 @@ ode_engine_free(struct ode_engine *e)
 	for (size_t i = 0; i < e->w->ncollisions; i++) {
 		phys_mesh_grid_free(e->grid[i]);
 		free(e->neighbours[i]);
+		patch_free(&e->patch[i]);
 	}
+	free(e->patch);
 	free(e->grid);
 	free(e->neighbours);
 	free(e->vertex);
