@@ -1856,27 +1856,29 @@ diverged() {
 }
 
 # bumpy_field DIR: DIR/bump.png, a heightmap of 33 x 33 samples of
-# 128 + 60 sin(0.6 i) cos(0.45 j) (i along x, j the row, from +y), and
-# DIR/bump.sdf: it 4 x 4 x 1 m, and twelve balls of 0.1 m let go 1 cm
-# above it, at twelve places over its slopes and hollows.
+# 128 + 60 sin(0.6 i) cos(0.45 j) (i along x, j the row, from +y);
+# DIR/field.py, its surface and what lies under it; and DIR/bump_ball.sdf,
+# bump_capsule.sdf and bump_cylinder.sdf: the field 4 x 4 x 1 m, and
+# twelve balls of 0.1 m, capsules or cylinders of 0.05 by 0.2 m (tipped
+# 1.2 rad) let go 1 cm above it, at twelve places over its slopes and
+# hollows.
 bumpy_field() {
 	python3 - "$1" <<'PY'
 import math, struct, sys, zlib
-d = sys.argv[1]
 n = 33
 rows = [[int(round(128 + 60 * math.sin(i * 0.6) * math.cos(j * 0.45)))
          for i in range(n)] for j in range(n)]
 def chunk(t, b):
     return struct.pack('>I', len(b)) + t + b + struct.pack('>I', zlib.crc32(t + b))
 raw = b''.join(b'\x00' + bytes(r) for r in rows)
-open(d + '/bump.png', 'wb').write(b'\x89PNG\r\n\x1a\n' +
+open(sys.argv[1] + '/bump.png', 'wb').write(b'\x89PNG\r\n\x1a\n' +
     chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
     chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
 PY
 	cat > "$1/field.py" <<'PY'
 # The field's surface as ODE's heightfield has it (a square of samples
-# split from its +x, +y corner to its -x, -y one), and a point's distance
-# from it.
+# split from its +x, +y corner to its -x, -y one), and how far a shape
+# lies in it.
 import math
 n = 33
 V = [[int(round(128 + 60 * math.sin(i * 0.6) * math.cos(j * 0.45)))
@@ -1912,66 +1914,111 @@ def closest(p, a, b, c):
     den = 1 / (va + vb + vc)
     return [a[k] + ab[k] * vb * den + ac[k] * vc * den for k in range(3)]
 def distance(p):
-    # from the triangles of the squares within 0.25 m of p, where a ball
-    # of 0.1 m touches
+    # from the triangles of the squares within 0.25 m of p, where a
+    # shape of these touches
     i, j = int((p[0] + 2) // d), int((2 - p[1]) // d)
     return min(math.dist(p, closest(p, *t))
                for u in range(i - 2, i + 3) for w in range(j - 2, j + 3)
                for t in cells.get((u, w), ()))
+def under(p):
+    # how far point p is under the surface, 0 above it
+    i, j = int((p[0] + 2) // d), int((2 - p[1]) // d)
+    a, b, c, e = P(i, j), P(i + 1, j), P(i, j + 1), P(i + 1, j + 1)
+    u, w = (p[0] - a[0]) / d, (a[1] - p[1]) / d
+    z = (a[2] + u * (b[2] - a[2]) + w * (c[2] - a[2]) if u + w <= 1 else
+         e[2] + (1 - u) * (c[2] - e[2]) + (1 - w) * (b[2] - e[2]))
+    return distance(p) if p[2] < z else 0
+def point(v, x):
+    # point x of a body at pose v (roll, pitch, yaw as SDF turns them)
+    cr, sr = math.cos(v['roll']), math.sin(v['roll'])
+    cp, sp = math.cos(v['pitch']), math.sin(v['pitch'])
+    cy, sy = math.cos(v['yaw']), math.sin(v['yaw'])
+    R = [[cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr],
+         [sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr],
+         [-sp, cp * sr, cp * cr]]
+    c = (v['x'], v['y'], v['z'])
+    return [c[i] + sum(R[i][k] * x[k] for k in range(3)) for i in range(3)]
+def depth(shape, v):
+    # how far a ball, a capsule or a cylinder at pose v is in the field
+    if shape == 'ball':
+        return 0.1 - distance(point(v, (0, 0, 0)))
+    if shape == 'capsule':	# its axis's 21 points
+        return 0.05 - min(distance(point(v, (0, 0, h / 100)))
+                          for h in range(-10, 11))
+    return max(under(point(v, (0.05 * math.cos(a * math.pi / 12),
+                               0.05 * math.sin(a * math.pi / 12), h / 20)))
+               for a in range(24) for h in range(-2, 3))
 PY
 	python3 - "$1" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 from field import distance
-s = ('<?xml version="1.0"?>\n<sdf version="1.11"><world name="w">\n'
-     '<model name="g"><static>true</static><link name="l"><collision '
-     'name="c"><geometry><heightmap><uri>bump.png</uri><size>4 4 1</size>'
-     '</heightmap></geometry></collision></link></model>\n')
+head = ('<?xml version="1.0"?>\n<sdf version="1.11"><world name="w">\n'
+        '<model name="g"><static>true</static><link name="l"><collision '
+        'name="c"><geometry><heightmap><uri>bump.png</uri><size>4 4 1'
+        '</size></heightmap></geometry></collision></link></model>\n')
+shapes = {'ball': '<sphere><radius>0.1</radius></sphere>',
+          'capsule': '<capsule><radius>0.05</radius><length>0.2</length>'
+                     '</capsule>',
+          'cylinder': '<cylinder><radius>0.05</radius><length>0.2</length>'
+                      '</cylinder>'}
+worlds = dict.fromkeys(shapes, head)
 k = 0
 for x in (-1.2, -0.5, 0.3, 1.1):
     for y in (-1.0, 0.2, 1.3):
-        z = 1.2
+        z = 1.2		# 1 cm above for a ball; tipped, the others' ends
         while distance((x, y, z)) > 0.11:
             z -= 0.002
-        s += ('<model name="b%d"><pose>%g %g %.3f 0 0 0</pose><link '
-              'name="l"><inertial><mass>1</mass><inertia><ixx>0.004</ixx>'
-              '<iyy>0.004</iyy><izz>0.004</izz></inertia></inertial>'
-              '<collision name="c"><geometry><sphere><radius>0.1</radius>'
-              '</sphere></geometry></collision></link></model>\n'
-              % (k, x, y, z))
+        for name, geometry in shapes.items():
+            up, tip = (0, 0) if name == 'ball' else (0.1, 1.2)
+            worlds[name] += (
+                '<model name="b%d"><pose>%g %g %.3f %g %g 0</pose><link '
+                'name="l"><inertial><mass>1</mass><inertia><ixx>0.004</ixx>'
+                '<iyy>0.004</iyy><izz>0.004</izz></inertia></inertial>'
+                '<collision name="c"><geometry>%s</geometry></collision>'
+                '</link></model>\n' % (k, x, y, z + up, tip, tip / 4,
+                                       geometry))
         k += 1
-open(sys.argv[1] + '/bump.sdf', 'w').write(s + '</world></sdf>\n')
+for name, world in worlds.items():
+    open('%s/bump_%s.sdf' % (sys.argv[1], name), 'w').write(
+        world + '</world></sdf>\n')
 PY
 }
 
-# rolls_on_field ENGINE: the balls roll and bounce over the field for 1.5 s,
-# and none goes further into it than the engine's contact lets a ball
-# (1.5 mm; 8 under MuJoCo, whose contact is soft, solref 0.02 s), each
-# 20 ms, measured from the field's triangles as ODE splits them.
+# rolls_on_field SHAPE MM ENGINE: the shapes roll and bounce over the field
+# for 1.5 s, and none goes further into it than MM (MuJoCo's contact is
+# soft, solref 0.02 s: 8 mm for a ball, 20 for the others), each 20 ms,
+# measured from the field's triangles as ODE splits them.
 rolls_on_field() {
-	local w
-	w=$(profile_world "$TMP/bump.sdf" "$1")
-	phys-step -q -p "$1" -t 1.5 -e 20 -i 'b*::l/pose' "$w" > "$TMP/roll.jsonl"
-	python3 - "$TMP" "$TMP/roll.jsonl" "$([ "$1" = mujoco ] && echo 8 || echo 1.5)" <<'PY'
+	local w mm=$2
+	w=$(profile_world "$TMP/bump_$1.sdf" "$3")
+	[ "$3" = mujoco ] && { [ "$1" = ball ] && mm=8 || mm=20; }
+	phys-step -q -p "$3" -t 1.5 -e 20 -i 'b*::l/pose' "$w" > "$TMP/roll.jsonl"
+	python3 - "$TMP" "$TMP/roll.jsonl" "$1" "$mm" <<'PY'
 import json, sys
 sys.path.insert(0, sys.argv[1])
-from field import distance
+from field import depth
 deepest, at = -1, None
 for line in open(sys.argv[2]):
     o = json.loads(line)
     for k, v in o['items'].items():
-        p = (v['x'], v['y'], v['z'])
-        if max(abs(p[0]), abs(p[1])) > 1.9:
+        if max(abs(v['x']), abs(v['y'])) > 1.8:
             continue	# rolled off the field's edge
-        depth = 1000 * (0.1 - distance(p))
-        if depth > deepest:
-            deepest, at = depth, (k, o['t'])
+        mm = 1000 * depth(sys.argv[3], v)
+        if mm > deepest:
+            deepest, at = mm, (k, o['t'])
 print('deepest %.1f mm (%s at %g s)' % (deepest, *at))
-sys.exit(deepest > float(sys.argv[3]))
+sys.exit(deepest > float(sys.argv[4]))
 PY
 }
 
 @test "balls rolling over a bumpy heightmap stay on its surface, ODE's split of its squares, under each engine (ODE's own field let one 4 cm in and held it 7 cm deep; Bullet and Simbody split the squares the other way: 2 cm apart)" {
 	bumpy_field "$TMP"
-	each_engine rolls_on_field
+	each_engine rolls_on_field ball 1.5
+}
+
+@test "capsules and cylinders tumbling over a bumpy heightmap stay on its surface under ODE, Bullet, MuJoCo and DART (ODE's own field, which DART's ode detector used, let capsules in to their axes and a cylinder 14 cm)" {
+	bumpy_field "$TMP"
+	each_engine_of "ode bullet mujoco dart" rolls_on_field capsule 6
+	each_engine_of "ode bullet mujoco dart" rolls_on_field cylinder 6
 }

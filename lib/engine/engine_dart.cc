@@ -58,7 +58,6 @@
 #include <dart/dynamics/CylinderShape.hpp>
 #include <dart/dynamics/EllipsoidShape.hpp>
 #include <dart/dynamics/FreeJoint.hpp>
-#include <dart/dynamics/HeightmapShape.hpp>
 #include <dart/dynamics/MeshShape.hpp>
 #include <dart/dynamics/PlaneShape.hpp>
 #include <dart/dynamics/PrismaticJoint.hpp>
@@ -1968,13 +1967,13 @@ terrain_triangles(const struct phys_heightmap *hm, struct phys_mesh &m)
 }
 
 const aiScene *
-terrain_scene(const struct phys_heightmap *hm)
+terrain_scene(const struct phys_heightmap *hm, bool for_ode)
 {
 	struct phys_mesh m;
 	const aiScene *sc;
 
 	terrain_triangles(hm, m);
-	sc = scene_of(&m, false);
+	sc = scene_of(&m, for_ode);
 	free(m.v);
 	free(m.tri);
 	return sc;
@@ -2056,20 +2055,13 @@ make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
 	case PHYS_GEOM_HEIGHTMAP: {
 		const struct phys_heightmap *hm = c->heightmap;
 
+		/* triangles under ODE's detector too: ODE's height field
+		 * let balls rolling over a bumpy one 5 cm into it, capsules
+		 * to their axes and a cylinder 12 cm */
 		if (dartcd)
 			break;
-		if (!ode)
-			return std::make_shared<dd::MeshShape>(
-			    Eigen::Vector3d::Ones(), terrain_scene(hm));
-		auto t = std::make_shared<dd::HeightmapShape<double>>();
-		std::vector<double> h(hm->h, hm->h + hm->nx * hm->ny);
-
-		t->setHeightField(hm->nx, hm->ny, h);
-		t->setScale(Eigen::Vector3d(hm->size[0] / (double)(hm->nx - 1),
-		    hm->size[1] / (double)(hm->ny - 1), 1));
-		*at = phys_pose_mul(*at, phys_pose{ { hm->pos[0], hm->pos[1],
-		    0 }, PHYS_QUAT_IDENTITY });
-		return t;
+		return std::make_shared<dd::MeshShape>(
+		    Eigen::Vector3d::Ones(), terrain_scene(hm, ode));
 	}
 	}
 	*why = d == "dart" ? "DART's dart collision detector collides boxes "
@@ -2123,8 +2115,8 @@ keep_hull(dart_engine *e, int ci, const struct phys_collision *c)
 }
 
 /* Collision ci's triangles and their neighbours, where the detector
- * collides it as triangles: a mesh's, and under FCL a heightmap's
- * (terrain_triangles; ODE's height field is its own). */
+ * collides it as triangles: a mesh's or a heightmap's
+ * (terrain_triangles). */
 void
 keep_edges(dart_engine *e, int ci, const struct phys_collision *c)
 {
@@ -2133,7 +2125,7 @@ keep_edges(dart_engine *e, int ci, const struct phys_collision *c)
 	e->edges[(size_t)ci].reset();
 	if (c->shape == PHYS_GEOM_MESH && !c->hull && c->mesh)
 		e->edges[(size_t)ci].reset(new mesh_edges(c->mesh));
-	if (e->fcl && c->shape == PHYS_GEOM_HEIGHTMAP && c->heightmap) {
+	if (c->shape == PHYS_GEOM_HEIGHTMAP && c->heightmap) {
 		terrain_triangles(c->heightmap, m);
 		e->edges[(size_t)ci].reset(new mesh_edges(&m));
 		free(m.v);
