@@ -2022,3 +2022,27 @@ PY
 	each_engine_of "ode bullet mujoco dart" rolls_on_field capsule 6
 	each_engine_of "ode bullet mujoco dart" rolls_on_field cylinder 6
 }
+
+@test "under ODE a capsule over more of a heightmap's cells than its patch takes (16,384) meets ODE's field there, said once, and rests on it" {
+	python3 - "$TMP/fine.png" <<'PY'
+import struct, sys, zlib
+n = 257		# cells of 4 / 256 = 1.6 cm
+def chunk(t, b):
+    return struct.pack('>I', len(b)) + t + b + struct.pack('>I', zlib.crc32(t + b))
+raw = b''.join(b'\x00' + bytes([200]) * n for _ in range(n))
+open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' +
+    chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
+    chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+PY
+	# 3.5 + 2 m by 2 m: 352 x 128 cells under it; the field's top at 1 m
+	cat > "$TMP/big.sdf" <<'SDF'
+<?xml version="1.0"?>
+<sdf version="1.11"><world name="w">
+<model name="g"><static>true</static><link name="l"><collision name="c"><geometry><heightmap><uri>fine.png</uri><size>4 4 1</size></heightmap></geometry></collision></link></model>
+<model name="c"><pose>0 0 2.01 0 1.5707963267948966 0</pose><link name="l"><inertial><mass>1</mass><inertia><ixx>1</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial><collision name="c"><geometry><capsule><radius>1</radius><length>1.5</length></capsule></geometry></collision></link></model>
+</world></sdf>
+SDF
+	phys-step -t 1 -e 1000 -i 'c::l/pose' "$TMP/big.sdf" > "$TMP/out" 2> "$TMP/err"
+	[ "$(grep -c "more than 16384 of its cells meets ODE's height field" "$TMP/err")" = 1 ]
+	near "$(tail -1 "$TMP/out" | jq '.items["c::l/pose"].z')" 2 0.002
+}
