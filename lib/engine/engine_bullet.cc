@@ -17,8 +17,9 @@
  * with the parent. Contacts get their surfaces' values each step, before
  * Bullet solves them: friction the smaller of the two surfaces' (Gazebo's
  * Bullet reads <ode><mu>, or <bullet><friction> where given), rolling
- * friction where a surface gives it, restitution the larger when the approach is faster
- * than both thresholds, and kp/kd or soft_erp/soft_cfm when given.
+ * friction where a surface gives it, restitution the larger when the
+ * approach is faster than both thresholds, and kp/kd or soft_erp/soft_cfm
+ * when given.
  */
 #include <btBulletDynamicsCommon.h>
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>

@@ -1162,8 +1162,8 @@ make_joint(struct ode_engine *e, int ji)
 		dJointAttach(jid, parent, NULL);
 	dJointSetFeedback(jid, &e->joints[ji].fb);
 	e->joints[ji].joint = jid;
-	e->joints[ji].in_child = phys_pose_mul(phys_pose_inv(e->w->links[j->child].pose),
-	    j->pose);
+	e->joints[ji].in_child = phys_pose_mul(phys_pose_inv(
+	    e->w->links[j->child].pose), j->pose);
 	e->joints[ji].axis_child[0] = phys_quat_rotate(phys_quat_conj(
 	    e->w->links[j->child].pose.q), j->axis[0]);
 	e->joints[ji].axis_child[1] = phys_quat_rotate(phys_quat_conj(
@@ -1468,7 +1468,8 @@ servo_in_row(struct ode_engine *e, int ji, double pos, double *cmd)
 
 	oj->servo_held = false;
 	if (!phys_servo_implicit(&oj->servo, j->type) ||
-	    !phys_servo_row(&oj->servo, e->step, axis_inverse_inertia(e, ji, 0), pos, &r)) {
+	    !phys_servo_row(&oj->servo, e->step, axis_inverse_inertia(e, ji,
+	    0), pos, &r)) {
 		if (oj->servo_row)	/* no force: no row */
 			set(oj->servo_row, dParamFMax, 0);
 		return;
