@@ -1920,14 +1920,16 @@ def distance(p):
     return min(math.dist(p, closest(p, *t))
                for u in range(i - 2, i + 3) for w in range(j - 2, j + 3)
                for t in cells.get((u, w), ()))
-def under(p):
-    # how far point p is under the surface, 0 above it
+def height(p):
+    # the surface's height under point p
     i, j = int((p[0] + 2) // d), int((2 - p[1]) // d)
     a, b, c, e = P(i, j), P(i + 1, j), P(i, j + 1), P(i + 1, j + 1)
     u, w = (p[0] - a[0]) / d, (a[1] - p[1]) / d
-    z = (a[2] + u * (b[2] - a[2]) + w * (c[2] - a[2]) if u + w <= 1 else
-         e[2] + (1 - u) * (c[2] - e[2]) + (1 - w) * (b[2] - e[2]))
-    return distance(p) if p[2] < z else 0
+    return (a[2] + u * (b[2] - a[2]) + w * (c[2] - a[2]) if u + w <= 1 else
+            e[2] + (1 - u) * (c[2] - e[2]) + (1 - w) * (b[2] - e[2]))
+def under(p):
+    # how far point p is under the surface, 0 above it
+    return distance(p) if p[2] < height(p) else 0
 def point(v, x):
     # point x of a body at pose v (roll, pitch, yaw as SDF turns them)
     cr, sr = math.cos(v['roll']), math.sin(v['roll'])
@@ -1942,9 +1944,11 @@ def depth(shape, v):
     # how far a ball, a capsule or a cylinder at pose v is in the field
     if shape == 'ball':
         return 0.1 - distance(point(v, (0, 0, 0)))
-    if shape == 'capsule':	# its axis's 21 points
-        return 0.05 - min(distance(point(v, (0, 0, h / 100)))
-                          for h in range(-10, 11))
+    if shape == 'capsule':	# its axis's 21 points, those that may be
+        # within its radius of the field (slopes up to 56 degrees)
+        axis = [point(v, (0, 0, h / 100)) for h in range(-10, 11)]
+        return 0.05 - min((distance(p) for p in axis
+                           if p[2] - height(p) < 0.12), default=1)
     return max(under(point(v, (0.05 * math.cos(a * math.pi / 12),
                                0.05 * math.sin(a * math.pi / 12), h / 20)))
                for a in range(24) for h in range(-2, 3))
@@ -1986,14 +1990,16 @@ PY
 }
 
 # rolls_on_field SHAPE MM ENGINE: the shapes roll and bounce over the field
-# for 1.5 s, and none goes further into it than MM (MuJoCo's contact is
-# soft, solref 0.02 s: 8 mm for a ball, 20 for the others), each 20 ms,
-# measured from the field's triangles as ODE splits them.
+# for 1.5 s (the others tumble for 1.2), and none goes further into it
+# than MM (MuJoCo's contact is soft, solref 0.02 s: 8 mm for a ball, 20
+# for the others), each 20 ms, measured from the field's triangles as ODE
+# splits them.
 rolls_on_field() {
-	local w mm=$2
+	local w mm=$2 t=1.5
 	w=$(profile_world "$TMP/bump_$1.sdf" "$3")
 	[ "$3" = mujoco ] && { [ "$1" = ball ] && mm=8 || mm=20; }
-	phys-step -q -p "$3" -t 1.5 -e 20 -i 'b*::l/pose' "$w" > "$TMP/roll.jsonl"
+	[ "$1" = ball ] || t=1.2
+	phys-step -q -p "$3" -t "$t" -e 20 -i 'b*::l/pose' "$w" > "$TMP/roll.jsonl"
 	python3 - "$TMP" "$TMP/roll.jsonl" "$1" "$mm" <<'PY'
 import json, sys
 sys.path.insert(0, sys.argv[1])

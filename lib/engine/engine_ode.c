@@ -2390,7 +2390,7 @@ add_below(struct ode_engine *e, size_t k, phys_vec3 x, phys_vec3 nm,
 /* The triangles of a mesh geom as phys has them: mesh m placed at at,
  * its grid and its triangles' neighbours, and those tri near a shape
  * (near_triangles). A mesh collision's (collision_mesh), or the patch of
- * a height field under a shape (terrain_patch). */
+ * a height field under a shape (shape_on_terrain). */
 struct near_mesh {
 	const struct phys_mesh *m;
 	phys_pose at;
