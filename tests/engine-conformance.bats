@@ -2029,7 +2029,7 @@ PY
 	each_engine_of "ode bullet mujoco dart" rolls_on_field cylinder 6
 }
 
-@test "under ODE a capsule over more of a heightmap's cells than its patch takes (16,384) meets ODE's field there, said once, and rests on it" {
+@test "under ODE a capsule over more of a heightmap's cells than its patch takes (1,024) meets ODE's field there, said once, and rests on it" {
 	python3 - "$TMP/fine.png" <<'PY'
 import struct, sys, zlib
 n = 257		# cells of 4 / 256 = 1.6 cm
@@ -2049,6 +2049,34 @@ PY
 </world></sdf>
 SDF
 	phys-step -t 1 -e 1000 -i 'c::l/pose' "$TMP/big.sdf" > "$TMP/out" 2> "$TMP/err"
-	[ "$(grep -c "more than 16384 of its cells meets ODE's height field" "$TMP/err")" = 1 ]
+	[ "$(grep -c "more than 1024 of its cells meets ODE's height field" "$TMP/err")" = 1 ]
 	near "$(tail -1 "$TMP/out" | jq '.items["c::l/pose"].z')" 2 0.002
+}
+
+@test "under ODE the patches of a heightmap under all shapes together take at most 262,144 cells: 324 capsules over 3.9 mm cells, 950 each, past them meet ODE's field, said once, and all rest on the field" {
+	python3 - "$TMP" <<'PY'
+import struct, sys, zlib
+n = 1025
+def chunk(t, b):
+    return struct.pack('>I', len(b)) + t + b + struct.pack('>I', zlib.crc32(t + b))
+raw = b''.join(b'\x00' + bytes([200]) * n for _ in range(n))
+open(sys.argv[1] + '/fine.png', 'wb').write(b'\x89PNG\r\n\x1a\n' +
+    chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
+    chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+s = ('<?xml version="1.0"?>\n<sdf version="1.11"><world name="w">\n'
+     '<model name="g"><static>true</static><link name="l"><collision '
+     'name="c"><geometry><heightmap><uri>fine.png</uri><size>4 4 1</size>'
+     '</heightmap></geometry></collision></link></model>\n')
+for k in range(324):	# lying, 1 mm above the field's top at 1 m
+    s += ('<model name="c%d"><pose>%g %g 1.0501 0 1.5707963267948966 0'
+          '</pose><link name="l"><inertial><mass>1</mass><inertia><ixx>1'
+          '</ixx><iyy>1</iyy><izz>1</izz></inertia></inertial><collision '
+          'name="c"><geometry><capsule><radius>0.05</radius><length>0.02'
+          '</length></capsule></geometry></collision></link></model>\n'
+          % (k, -1.7 + k // 18 * 0.2, -1.7 + k % 18 * 0.2))
+open(sys.argv[1] + '/many.sdf', 'w').write(s + '</world></sdf>\n')
+PY
+	phys-step -n 20 -e 20 -i 'c*::l/pose' "$TMP/many.sdf" > "$TMP/out" 2> "$TMP/err"
+	[ "$(grep -c "more than 262144 of their cells together" "$TMP/err")" = 1 ]
+	[ "$(tail -1 "$TMP/out" | jq '[.items[].z | . * 1e4 | round] | unique')" = "$(printf '[\n  10500\n]')" ]
 }

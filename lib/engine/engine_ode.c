@@ -100,7 +100,7 @@ struct ode_joint {
  * over the same cells: a resting ball's are made once, not every step. */
 struct ode_patch {
 	const struct phys_heightmap *hm;
-	size_t r[4];
+	size_t r[4], cells;
 	struct phys_mesh m;
 	size_t *all;		/* each triangle's index */
 	int *nb;
@@ -141,8 +141,9 @@ struct ode_engine {
 	 * which its geom reads in place; NULL for the others. */
 	struct ode_convex **convex;
 	/* Per collision: its patch of the height field under it
-	 * (shape_on_terrain), made when first needed. */
+	 * (shape_on_terrain), made when first needed; their cells. */
 	struct ode_patch **patch;
+	size_t patch_cells;
 	dHeightfieldDataID *terrain;
 	size_t nterrain;
 
@@ -2819,9 +2820,17 @@ ellipsoid_on_mesh(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
 	return ellipsoid_points(&nm, &s, mesh_first, g1, g2, limit, geoms);
 }
 
-/* The most cells of a height field a sphere's or an ellipsoid's patch of
- * it takes (terrain_cells); past them, ODE's field meets it there. */
-#define PATCH_CELLS 16384
+/* The most cells of a height field a shape's patch of it takes
+ * (terrain_cells); past them, ODE's field meets it there. Every triangle
+ * under a shape is tested each step: 24 capsules over 16,000 cells of
+ * 3.9 mm each took 24 s for 500 steps, where ODE's field took 1.8 (its
+ * flaws are at the ridges between cells coarse against the shape). */
+#define PATCH_CELLS 1024
+/* The most cells the patches of all shapes take together: a cell's two
+ * triangles, with their grid, neighbours and ODE's trimesh, about 400
+ * bytes (a thousand capsules of 2 m over 1.6 cm cells would have taken
+ * 6 GB); past them, ODE's field meets a shape that would need more. */
+#define PATCH_CELLS_ALL (1u << 18)
 
 /* Sample columns or rows [*lo, *hi] of n, spaced d from first (along
  * +1 or -1: sign), whose cells meet [a, b]; false when none do. */
@@ -2887,18 +2896,27 @@ patch_free(struct ode_patch *p)
 
 /*
  * Patch p as the triangles of cells r of hm (phys_heightmap_triangles,
- * split as ODE's field is), made anew only where they changed; false
- * where there is no room for its grid.
+ * split as ODE's field is), made anew only where they changed, the cells
+ * of all patches counted in *total; false where they would be more than
+ * PATCH_CELLS_ALL or there is no room for its grid.
  */
 static bool
 patch_of(struct ode_patch *p, const struct phys_heightmap *hm,
-    const size_t r[4])
+    const size_t r[4], size_t *total)
 {
-	size_t i;
+	size_t i, cells = (r[2] - r[0]) * (r[3] - r[1]);
 
 	if (p->hm == hm && !memcmp(p->r, r, sizeof p->r))
 		return p->grid;
+	if (*total - p->cells + cells > PATCH_CELLS_ALL) {
+		phys_warn_once("the shapes over height fields would take "
+		    "more than %u of their cells together: ODE's field meets "
+		    "those past them", PATCH_CELLS_ALL);
+		return false;
+	}
+	*total -= p->cells;
 	patch_free(p);
+	*total += p->cells = cells;
 	p->hm = hm;
 	memcpy(p->r, r, sizeof p->r);
 	phys_heightmap_triangles(hm, r[0], r[1], r[2], r[3], &p->m);
@@ -3162,7 +3180,8 @@ shape_on_terrain(struct ode_engine *e, dGeomID g1, dGeomID g2,
 			    "there", c->name, PATCH_CELLS);
 		return dCollide(g1, g2, limit, geoms, sizeof *geoms);
 	}
-	if (!patch_of(p, c->heightmap, r))	/* no room for its grid */
+	/* past the cells of all, or no room for its grid */
+	if (!patch_of(p, c->heightmap, r, &e->patch_cells))
 		return dCollide(g1, g2, limit, geoms, sizeof *geoms);
 	nm.m = &p->m;
 	nm.grid = p->grid;
