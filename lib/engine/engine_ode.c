@@ -2826,10 +2826,11 @@ ellipsoid_on_mesh(struct ode_engine *e, dGeomID g1, dGeomID g2, int limit,
  * 3.9 mm each took 24 s for 500 steps, where ODE's field took 1.8 (its
  * flaws are at the ridges between cells coarse against the shape). */
 #define PATCH_CELLS 1024
-/* The most cells the patches of all shapes take together: a cell's two
- * triangles, with their grid, neighbours and ODE's trimesh, about 400
- * bytes (a thousand capsules of 2 m over 1.6 cm cells would have taken
- * 6 GB); past them, ODE's field meets a shape that would need more. */
+/* The most cells the patches of all shapes take together (50 MB): a
+ * cell's two triangles, with their grid, neighbours and ODE's trimesh,
+ * about 200 bytes (324 capsules over 950 cells each took 51 MB; a
+ * thousand over 16,384 each would take 3 GB); past them, ODE's field
+ * meets a shape that would need more. */
 #define PATCH_CELLS_ALL (1u << 18)
 
 /* Sample columns or rows [*lo, *hi] of n, spaced d from first (along
