@@ -1863,18 +1863,8 @@ diverged() {
 # 1.2 rad) let go 1 cm above it, at twelve places over its slopes and
 # hollows.
 bumpy_field() {
-	python3 - "$1" <<'PY'
-import math, struct, sys, zlib
-n = 33
-rows = [[int(round(128 + 60 * math.sin(i * 0.6) * math.cos(j * 0.45)))
-         for i in range(n)] for j in range(n)]
-def chunk(t, b):
-    return struct.pack('>I', len(b)) + t + b + struct.pack('>I', zlib.crc32(t + b))
-raw = b''.join(b'\x00' + bytes(r) for r in rows)
-open(sys.argv[1] + '/bump.png', 'wb').write(b'\x89PNG\r\n\x1a\n' +
-    chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
-    chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
-PY
+	gray_png "$1/bump.png" 33 \
+	    'round(128 + 60 * math.sin(i * 0.6) * math.cos(j * 0.45))'
 	cat > "$1/field.py" <<'PY'
 # The field's surface as ODE's heightfield has it (a square of samples
 # split from its +x, +y corner to its -x, -y one), and how far a shape
@@ -2030,16 +2020,7 @@ PY
 }
 
 @test "under ODE a capsule over more of a heightmap's cells than its patch takes (1,024) meets ODE's field there, said once, and rests on it" {
-	python3 - "$TMP/fine.png" <<'PY'
-import struct, sys, zlib
-n = 257		# cells of 4 / 256 = 1.6 cm
-def chunk(t, b):
-    return struct.pack('>I', len(b)) + t + b + struct.pack('>I', zlib.crc32(t + b))
-raw = b''.join(b'\x00' + bytes([200]) * n for _ in range(n))
-open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' +
-    chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
-    chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
-PY
+	gray_png "$TMP/fine.png" 257 200	# cells of 4 / 256 = 1.6 cm
 	# 3.5 + 2 m by 2 m: 352 x 128 cells under it; the field's top at 1 m
 	cat > "$TMP/big.sdf" <<'SDF'
 <?xml version="1.0"?>
@@ -2054,15 +2035,9 @@ SDF
 }
 
 @test "under ODE the patches of a heightmap under all shapes together take at most 262,144 cells: 324 capsules over 3.9 mm cells, 950 each, past them meet ODE's field, said once, and all rest on the field" {
+	gray_png "$TMP/fine.png" 1025 200
 	python3 - "$TMP" <<'PY'
-import struct, sys, zlib
-n = 1025
-def chunk(t, b):
-    return struct.pack('>I', len(b)) + t + b + struct.pack('>I', zlib.crc32(t + b))
-raw = b''.join(b'\x00' + bytes([200]) * n for _ in range(n))
-open(sys.argv[1] + '/fine.png', 'wb').write(b'\x89PNG\r\n\x1a\n' +
-    chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
-    chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
+import sys
 s = ('<?xml version="1.0"?>\n<sdf version="1.11"><world name="w">\n'
      '<model name="g"><static>true</static><link name="l"><collision '
      'name="c"><geometry><heightmap><uri>fine.png</uri><size>4 4 1</size>'

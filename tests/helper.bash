@@ -499,16 +499,23 @@ two_cubes() {
 		printf "f %d %d %d %d\nf %d %d %d %d\nf %d %d %d %d\n", b+3, b+7, b+8, b+4, b+1, b+5, b+7, b+3, b+2, b+4, b+8, b+6 } }'
 }
 
-# flat_png FILE: a heightmap image of 33 x 33 samples, all 128.
-flat_png() {
-	python3 - "$1" <<'PY'
-import struct, sys, zlib
-n = 33
+# gray_png FILE N VALUE: a grayscale PNG of N x N samples, each VALUE, a
+# Python expression in the sample's column i and row j (0 to 255).
+gray_png() {
+	python3 - "$@" <<'PY'
+import math, struct, sys, zlib
+path, n, value = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def chunk(t, d):
     return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
-raw = b''.join(b'\x00' + bytes([128]) * n for _ in range(n))
-open(sys.argv[1], 'wb').write(b'\x89PNG\r\n\x1a\n' +
+raw = b''.join(b'\x00' + bytes(int(eval(value, {'math': math, 'i': i, 'j': j}))
+                                for i in range(n)) for j in range(n))
+open(path, 'wb').write(b'\x89PNG\r\n\x1a\n' +
     chunk(b'IHDR', struct.pack('>IIBBBBB', n, n, 8, 0, 0, 0, 0)) +
     chunk(b'IDAT', zlib.compress(raw)) + chunk(b'IEND', b''))
 PY
+}
+
+# flat_png FILE: a heightmap image of 33 x 33 samples, all 128.
+flat_png() {
+	gray_png "$1" 33 128
 }
