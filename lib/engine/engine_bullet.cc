@@ -606,6 +606,30 @@ corner_shape_of(const btCollisionObjectWrapper *a, struct phys_corner_shape *s)
 }
 
 /*
+ * Of a shape's np corners x over a triangle of unit normal n (towards the
+ * shape), deep behind its face, those deeper than the deepest of
+ * Bullet's points, held, but by no more than the shape's margin and the
+ * manifold m's reach, as points to out. Bullet's points are those of the
+ * shape rounded by its margin (a box's: a tenth of its least half side),
+ * which a corner passes by up to 0.73 of it: boxes tumbling over a bumpy
+ * heightmap went 7.5 mm into it on Bullet's alone, now 3.9 (without the
+ * margin, 3.6, at 1.7 times the processor time of boxes on a mesh).
+ */
+void
+corners_below(const Held &held, btPersistentManifold *m, btScalar margin,
+    phys_vec3 n, const phys_vec3 *x, const double *deep, int np,
+    btManifoldResult *out)
+{
+	btScalar top = held.deepest();
+	btScalar low = top - m->getContactBreakingThreshold() - margin;
+
+	for (int k = 0; k < np; k++)
+		if (-deep[k] < top && -deep[k] >= low)
+			out->addContactPoint(bt(n), bt(v3_add(x[k],
+			    v3_scale(n, deep[k]))), -deep[k]);
+}
+
+/*
  * A box or a hull on a triangle of a mesh or a terrain. Bullet's nearest
  * points give one point for each triangle under it, often a corner of the
  * triangle, not of the shape: boxes sent sliding over a flat floor of
@@ -617,7 +641,8 @@ corner_shape_of(const btCollisionObjectWrapper *a, struct phys_corner_shape *s)
  * triangle and within Bullet's reach of its face is a point, with the
  * face's normal (phys_corner_over_triangle), as a box on a plane gets its
  * corners (face_points). A shape meeting a triangle by an edge or a
- * corner keeps Bullet's points alone, which find it.
+ * corner keeps Bullet's points, which find it, and its corners over the
+ * triangle deeper than those (corners_below).
  */
 void
 corners_on_triangle(const btCollisionObjectWrapper *a,
@@ -642,6 +667,8 @@ corners_on_triangle(const btCollisionObjectWrapper *a,
 	    m->getContactBreakingThreshold(), &n, x, deep, 8);
 	if (!phys_corner_flat_on(&s, n)) {	/* an edge or a corner on it */
 		held.forward(out);
+		corners_below(held, m, a->getCollisionShape()->getMargin(), n, x,
+		    deep, np, out);
 		return;
 	}
 	/* on the triangle, below each corner */
