@@ -4164,30 +4164,32 @@ face_normal(const dart_engine *e, const dc::Contact &c, int c1, int c2,
 	return n;
 }
 
-/* Whether collision c1 is a box and c2 a mesh FCL collides as its
- * triangles (not a hull). */
+/* Whether collision c1 is a polyhedron (a box or a hull) and c2 a mesh
+ * FCL collides as its triangles (not a hull). */
 bool
-box_on_mesh(const dart_engine *e, int c1, int c2)
+polyhedron_on_mesh(const dart_engine *e, int c1, int c2)
 {
-	return e->fcl && e->w->collisions[c1].shape == PHYS_GEOM_BOX &&
-	    e->edges[(size_t)c2] && e->hull[(size_t)c2].empty();
+	return e->fcl && (e->w->collisions[c1].shape == PHYS_GEOM_BOX ||
+	    !e->hull[(size_t)c1].empty()) && e->edges[(size_t)c2] &&
+	    e->hull[(size_t)c2].empty();
 }
 
 /*
- * A box's points on a mesh under FCL (box_on_mesh), in place of FCL's:
- * each corner of the box over a triangle FCL found (tris) and behind it,
- * no deeper than FCL's deepest point of the pair by more than
- * PHYS_CORNER_REACH (a triangle through the box meets none of them),
- * the triangle's normal; and each corner of those triangles in the box,
- * away from its edges, at its nearest face (phys_corner_inside). FCL's
- * points for a box on a floor of triangles lay 3.9 mm deep, and a box
- * sliding down it went 12.9% too far.
+ * A box's or a hull's points on a mesh under FCL (polyhedron_on_mesh), in
+ * place of FCL's: each corner of the shape over a triangle FCL found
+ * (tris) and behind it, no deeper than FCL's deepest point of the pair
+ * by more than PHYS_CORNER_REACH (a triangle through the shape meets
+ * none of them), the triangle's normal; and each corner of those
+ * triangles in the shape, away from its edges, at its nearest face
+ * (phys_corner_inside). FCL's points for a box on a floor of triangles
+ * lay 3.9 mm deep, and a box sliding down it went 12.9% too far; hulls
+ * tumbling over a bumpy heightmap went 5.4 mm into it, now 2.7.
  */
 std::vector<pair_point>
-box_mesh_points(const dart_engine *e, int box, int msh,
+polyhedron_mesh_points(const dart_engine *e, int poly, int msh,
     const std::set<int> &tris, double deepest)
 {
-	dd::ShapeNode *bs = shape_node(e, box), *ms = shape_node(e, msh);
+	dd::ShapeNode *bs = shape_node(e, poly), *ms = shape_node(e, msh);
 	const struct phys_mesh *m = e->edges[(size_t)msh]->m;
 	std::vector<pair_point> out;
 	struct phys_corner_shape s;
@@ -4198,7 +4200,7 @@ box_mesh_points(const dart_engine *e, int box, int msh,
 
 	if (!bs || !ms)
 		return out;
-	corner_shape(e, box, &s);
+	own_shape(e, poly, &s);
 	const Eigen::Isometry3d &at = ms->getWorldTransform();
 	dd::BodyNode *b1 = bs->getBodyNodePtr().get();
 	dd::BodyNode *b2 = ms->getBodyNodePtr().get();
@@ -4223,7 +4225,8 @@ box_mesh_points(const dart_engine *e, int box, int msh,
 }
 
 /*
- * To a box's points on a mesh (ours: box_mesh_points, the box first),
+ * To a box's or a hull's points on a mesh (ours: polyhedron_mesh_points,
+ * the shape first),
  * FCL's points of the pair (key either way round, in points at pair_at)
  * deeper than the deepest of ours by more than PHYS_CORNER_REACH: an
  * edge of the box across a ridge of the mesh, where no corner of either
@@ -4408,8 +4411,10 @@ find_contacts(dart_engine *e)
 	    points;
 	/* a cylinder's pairs with meshes: the triangles FCL found */
 	std::map<std::pair<int, int>, std::set<int>> tris;
-	/* a box's pairs with meshes: the triangles, and the deepest point */
-	std::map<std::pair<int, int>, std::pair<std::set<int>, double>> boxes;
+	/* a box's or a hull's pairs with meshes: the triangles, and the
+	 * deepest point */
+	std::map<std::pair<int, int>, std::pair<std::set<int>, double>>
+	    polyhedra;
 
 	e->result.clear();
 	e->own_pairs.clear();
@@ -4455,8 +4460,9 @@ find_contacts(dart_engine *e)
 			tris[key].insert(c.triID2);
 		else if (cylinder_on_mesh(e, c2, c1))
 			tris[std::make_pair(c2, c1)].insert(c.triID1);
-		if (box_on_mesh(e, c1, c2) || box_on_mesh(e, c2, c1)) {
-			auto &b = boxes[box_on_mesh(e, c1, c2) ? key :
+		if (polyhedron_on_mesh(e, c1, c2) ||
+		    polyhedron_on_mesh(e, c2, c1)) {
+			auto &b = polyhedra[polyhedron_on_mesh(e, c1, c2) ? key :
 			    std::make_pair(c2, c1)];
 
 			/* FCL names the triangle in either index */
@@ -4465,8 +4471,8 @@ find_contacts(dart_engine *e)
 		}
 	}
 	cylinders_on_meshes(e, tris, pair_at, points);
-	for (auto &b : boxes) {
-		std::vector<pair_point> ours = box_mesh_points(e,
+	for (auto &b : polyhedra) {
+		std::vector<pair_point> ours = polyhedron_mesh_points(e,
 		    b.first.first, b.first.second, b.second.first,
 		    b.second.second);
 
