@@ -1858,11 +1858,13 @@ diverged() {
 # bumpy_field DIR: DIR/bump.png, a heightmap of 33 x 33 samples of
 # 128 + 60 sin(0.6 i) cos(0.45 j) (i along x, j the row, from +y);
 # DIR/field.py, its surface and what lies under it; and DIR/bump_ball.sdf,
-# bump_capsule.sdf and bump_cylinder.sdf: the field 4 x 4 x 1 m, and
-# twelve balls of 0.1 m, capsules or cylinders of 0.05 by 0.2 m (tipped
-# 1.2 rad) let go 1 cm above it, at twelve places over its slopes and
-# hollows.
+# bump_capsule.sdf, bump_cylinder.sdf and bump_block.sdf: the field
+# 4 x 4 x 1 m, and twelve balls of 0.1 m, capsules or cylinders of 0.05
+# by 0.2 m or cubes of 0.155 m, two boxes and two hulls (of DIR/cube.obj)
+# in turn (tipped 1.2 rad) let go 1 cm above it, at twelve places over
+# its slopes and hollows.
 bumpy_field() {
+	box_obj 0.5 0.5 0.5 > "$1/cube.obj"
 	gray_png "$1/bump.png" 33 \
 	    'round(128 + 60 * math.sin(i * 0.6) * math.cos(j * 0.45))'
 	cat > "$1/field.py" <<'PY'
@@ -1931,7 +1933,8 @@ def point(v, x):
     c = (v['x'], v['y'], v['z'])
     return [c[i] + sum(R[i][k] * x[k] for k in range(3)) for i in range(3)]
 def depth(shape, v):
-    # how far a ball, a capsule or a cylinder at pose v is in the field
+    # how far a ball, a capsule, a cylinder or a block (a box or a box's
+    # hull) at pose v is in the field
     if shape == 'ball':
         return 0.1 - distance(point(v, (0, 0, 0)))
     if shape == 'capsule':	# its axis's 21 points, those that may be
@@ -1939,6 +1942,10 @@ def depth(shape, v):
         axis = [point(v, (0, 0, h / 100)) for h in range(-10, 11)]
         return 0.05 - min((distance(p) for p in axis
                            if p[2] - height(p) < 0.12), default=1)
+    if shape == 'block':	# its corners, its edges' and faces' middles
+        return max(under(point(v, (a * 0.0775, b * 0.0775, c * 0.0775)))
+                   for a in (-1, 0, 1) for b in (-1, 0, 1)
+                   for c in (-1, 0, 1))
     return max(under(point(v, (0.05 * math.cos(a * math.pi / 12),
                                0.05 * math.sin(a * math.pi / 12), h / 20)))
                for a in range(24) for h in range(-2, 3))
@@ -1955,7 +1962,11 @@ shapes = {'ball': '<sphere><radius>0.1</radius></sphere>',
           'capsule': '<capsule><radius>0.05</radius><length>0.2</length>'
                      '</capsule>',
           'cylinder': '<cylinder><radius>0.05</radius><length>0.2</length>'
-                      '</cylinder>'}
+                      '</cylinder>',
+          # cubes of 0.155 m, two boxes and two hulls in turn
+          'block': ('<box><size>0.155 0.155 0.155</size></box>',
+                    '<mesh optimization="convex_hull"><uri>cube.obj</uri>'
+                    '<scale>0.155 0.155 0.155</scale></mesh>')}
 worlds = dict.fromkeys(shapes, head)
 k = 0
 for x in (-1.2, -0.5, 0.3, 1.1):
@@ -1965,6 +1976,8 @@ for x in (-1.2, -0.5, 0.3, 1.1):
             z -= 0.002
         for name, geometry in shapes.items():
             up, tip = (0, 0) if name == 'ball' else (0.1, 1.2)
+            if isinstance(geometry, tuple):
+                geometry = geometry[k // 2 % len(geometry)]
             worlds[name] += (
                 '<model name="b%d"><pose>%g %g %.3f %g %g 0</pose><link '
                 'name="l"><inertial><mass>1</mass><inertia><ixx>0.004</ixx>'
@@ -1983,7 +1996,7 @@ PY
 # for 1.5 s (the others tumble for 1.2), and none goes further into it
 # than MM (MuJoCo's contact is soft, solref 0.02 s: 8 mm for a ball, 20
 # for the others), each 20 ms, measured from the field's triangles as ODE
-# splits them.
+# splits them; SHAPE ball, capsule, cylinder or block.
 rolls_on_field() {
 	local w mm=$2 t=1.5
 	w=$(profile_world "$TMP/bump_$1.sdf" "$3")
@@ -2017,6 +2030,11 @@ PY
 	bumpy_field "$TMP"
 	each_engine_of "ode bullet mujoco dart" rolls_on_field capsule 6
 	each_engine_of "ode bullet mujoco dart" rolls_on_field cylinder 6
+}
+
+@test "boxes and hulls tumbling over a bumpy heightmap stay within 4 mm of its surface under ODE, Bullet, MuJoCo and DART (ODE's own field let a box's edge 1.5 cm into it across a ridge; Bullet's margin rounded a box's edges: 7.5 mm; DART's points of a box on triangles missed an edge across a ridge, 1.8 cm, and FCL's of a hull let it 5.4 mm in)" {
+	bumpy_field "$TMP"
+	each_engine_of "ode bullet mujoco dart" rolls_on_field block 4
 }
 
 @test "under ODE a capsule over more of a heightmap's cells than its patch takes (1,024) meets ODE's field there, said once, and rests on it" {
