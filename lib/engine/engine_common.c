@@ -1625,10 +1625,6 @@ face_count(const struct phys_corner_shape *s, bool flat)
 	    PHYS_CORNER_HULL ? s->nplanes : 0;
 }
 
-/* The faces of a shape whose depths phys_corner_inside keeps for its
- * second look (a box's six, a cylinder's three, a small hull's). */
-#define CORNER_FACES_KEPT 16
-
 /* Whether world point x lies in shape s, or within reach of it. */
 static bool
 corner_in(const struct phys_corner_shape *s, phys_vec3 x, double reach)
@@ -1918,20 +1914,15 @@ bool
 phys_corner_inside(const struct phys_corner_shape *s, phys_vec3 x,
     double reach, phys_vec3 *outward, double *depth, bool *alone)
 {
-	phys_vec3 l = phys_pose_apply(phys_pose_inv(s->at), x), f, g,
-	    kept[CORNER_FACES_KEPT];
-	double in, first = INFINITY, second = INFINITY,
-	    deep[CORNER_FACES_KEPT];
+	phys_vec3 l = phys_pose_apply(phys_pose_inv(s->at), x), f, g;
+	double in, first = INFINITY, second = INFINITY;
 	size_t i, k = face_count(s, false), near = 0;
 
 	/* most points asked about lie outside: the first face they are
-	 * outside of answers; a shape of few faces keeps each face's depth
-	 * and normal for the second look */
+	 * outside of answers */
 	for (i = 0; i < k; i++) {
 		if ((in = face_depth(s, i, l, &g)) < -reach)
 			return false;
-		if (i < CORNER_FACES_KEPT)
-			deep[i] = in, kept[i] = g;
 		if (in < first) {
 			first = in;
 			near = i;
@@ -1939,26 +1930,17 @@ phys_corner_inside(const struct phys_corner_shape *s, phys_vec3 x,
 	}
 	if (k == 0)
 		return false;
-	if (near < CORNER_FACES_KEPT)
-		f = kept[near];
-	else
-		face_depth(s, near, l, &f);
+	face_depth(s, near, l, &f);
 	if (v3_norm(f) == 0)
 		return false;
 	f = v3_normalize(f);
 	/* the next face not in the nearest's plane (a hull's face may be
 	 * several triangles); the round side is no flat face */
-	for (i = 0; i < k; i++) {
-		if (i == near)
-			continue;
-		if (i < CORNER_FACES_KEPT)
-			in = deep[i], g = kept[i];
-		else
-			in = face_depth(s, i, l, &g);
-		if (in < second && !(v3_norm(g) > 0 &&
-		    v3_dot(v3_normalize(g), f) > PHYS_FACE_ON))
+	for (i = 0; i < k; i++)
+		if (i != near && (in = face_depth(s, i, l, &g)) < second &&
+		    !(v3_norm(g) > 0 && v3_dot(v3_normalize(g), f) >
+		    PHYS_FACE_ON))
 			second = in;
-	}
 	*outward = v3_normalize(phys_quat_rotate(s->at.q, f));
 	*depth = first;
 	*alone = second - first >= 2 * reach &&

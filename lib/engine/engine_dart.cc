@@ -4189,7 +4189,7 @@ std::vector<pair_point>
 polyhedron_mesh_points(const dart_engine *e, int poly, int msh,
     const std::set<int> &tris, double deepest)
 {
-	dd::ShapeNode *bs = shape_node(e, poly), *ms = shape_node(e, msh);
+	dd::ShapeNode *ps = shape_node(e, poly), *ms = shape_node(e, msh);
 	const struct phys_mesh *m = e->edges[(size_t)msh]->m;
 	std::vector<pair_point> out;
 	struct phys_corner_shape s;
@@ -4198,11 +4198,11 @@ polyhedron_mesh_points(const dart_engine *e, int poly, int msh,
 	double d, deep[PHYS_CORNERS_MAX];
 	bool alone;
 
-	if (!bs || !ms)
+	if (!ps || !ms)
 		return out;
 	own_shape(e, poly, &s);
 	const Eigen::Isometry3d &at = ms->getWorldTransform();
-	dd::BodyNode *b1 = bs->getBodyNodePtr().get();
+	dd::BodyNode *b1 = ps->getBodyNodePtr().get();
 	dd::BodyNode *b2 = ms->getBodyNodePtr().get();
 	for (int k : tris) {
 		if (k < 0 || (size_t)k >= m->ntri ||
@@ -4226,12 +4226,11 @@ polyhedron_mesh_points(const dart_engine *e, int poly, int msh,
 
 /*
  * To a box's or a hull's points on a mesh (ours: polyhedron_mesh_points,
- * the shape first),
- * FCL's points of the pair (key either way round, in points at pair_at)
- * deeper than the deepest of ours by more than PHYS_CORNER_REACH: an
- * edge of the box across a ridge of the mesh, where no corner of either
- * lies in the other (boxes tumbling over a bumpy heightmap went 17.7 mm
- * into it on ours alone).
+ * the shape first), FCL's points of the pair (key either way round, in
+ * points at pair_at) deeper than the deepest of ours by more than
+ * PHYS_CORNER_REACH: an edge of the shape across a ridge of the mesh,
+ * where no corner of either lies in the other (boxes tumbling over a
+ * bumpy heightmap went 17.7 mm into it on ours alone).
  */
 void
 add_deeper(std::vector<pair_point> &ours, std::pair<int, int> key,
