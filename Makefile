@@ -138,6 +138,43 @@ $(B)/libphys.a: $(LIB_OBJ)
 $(B)/%: $(B)/obj/cmd_%.o $(B)/libphys.a
 	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(B)/libphys.a $(LDLIBS)
 
+# The commands that run engines link ODE, Bullet and MuJoCo and open DART
+# and Simbody from their modules, $(B)/engines/TYPE.so, when a run first
+# asks for one (lib/engine/ops.c, compiled again as ops_modules.o): their
+# libraries were most of every start of these commands. A module is its
+# engine's object and libraries; the names of libphys it calls, which
+# link-args lists, the command links (-u) and exports (--dynamic-list).
+ENGINE_CMDS = phys-step phys-sweep
+LINKED_ENGINES = ode bullet mujoco
+MODULE_ENGINES = dart simbody
+MODULES = $(MODULE_ENGINES:%=$(B)/engines/%.so)
+MODULE_OBJ = $(MODULE_ENGINES:%=$(B)/obj/engine/engine_%.o)
+$(B)/engines/dart.so: MODULE_LIBS = $(DART_LIBS)
+$(B)/engines/simbody.so: MODULE_LIBS = $(SIMBODY_LIBS)
+$(MODULE_OBJ): ALL_CXXFLAGS += -fPIC
+ENGINE_CMD_OBJ = $(B)/obj/engine/ops_modules.o @$(B)/engines/link-args \
+	$(LINKED_ENGINES:%=-Wl,-u,phys_engine_ops_%)
+ENGINE_CMD_LIBS = $(PKG_LIBS) $(MUJOCO_LIBS) \
+	$(shell $(PKG_CONFIG) --libs ccd) -lstdc++ -lm
+
+$(B)/engines/%.so: $(B)/obj/engine/engine_%.o
+	@mkdir -p $(@D)
+	$(CXX) -shared $(ALL_LDFLAGS) -o $@ $< $(MODULE_LIBS) -lm
+
+$(B)/engines/link-args: $(MODULE_OBJ)
+	@mkdir -p $(@D)
+	nm -u $(MODULE_OBJ) | awk '$$2 ~ /^phys_/ { print $$2 }' | sort -u >$@.names
+	{ echo '{'; sed 's/$$/;/' $@.names; echo '};'; } >$(B)/engines/exports
+	{ sed 's/^/-Wl,-u,/' $@.names; echo "-Wl,--dynamic-list=$(B)/engines/exports"; } >$@
+
+$(B)/obj/engine/ops_modules.o: lib/engine/ops.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CPPFLAGS) -DPHYS_ENGINE_MODULES $(ALL_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(ENGINE_CMDS:%=$(B)/%): $(B)/%: $(B)/obj/cmd_%.o $(B)/obj/engine/ops_modules.o \
+    $(B)/libphys.a $(B)/engines/link-args $(MODULES)
+	$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(ENGINE_CMD_OBJ) $(B)/libphys.a $(ENGINE_CMD_LIBS)
+
 deps:
 	@sh tools/deps.sh
 
@@ -263,6 +300,8 @@ bench: deps
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -d $(DESTDIR)$(LIBDIR)/phys/engines
+	install -m 644 $(MODULES) $(DESTDIR)$(LIBDIR)/phys/engines
 	install -m 644 $(wildcard man/*.1) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(wildcard man/*.7) $(DESTDIR)$(MANDIR)/man7
 	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
@@ -275,6 +314,7 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/$$c $(DESTDIR)$(FISHCOMPDIR)/$$c.fish; done
 	rm -f $(DESTDIR)$(MANDIR)/man7/phys.7 $(DESTDIR)$(MANDIR)/man7/phys-params.7 \
 		$(DESTDIR)$(ZSHCOMPDIR)/_phys
+	rm -rf $(DESTDIR)$(LIBDIR)/phys
 
 clean:
 	rm -rf build

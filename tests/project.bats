@@ -116,3 +116,24 @@ EOF
 	    grep -v -x -e 'setup()' -e 'setup_file()' -e 'teardown()' -e 'teardown_file()'"
 	assert_output ''
 }
+
+@test "make install: the installed phys-step opens DART and Simbody from PREFIX/lib/phys/engines, where a ball falls its closed form" {
+	local e
+	# the build under test as it is (-o all: nothing remade)
+	bare_make -s -C "$ROOT" install B="$PHYS_BIN" DESTDIR="$TMP/root" \
+	    PREFIX=/usr -o all > /dev/null
+	[ -f "$TMP/root/usr/lib/phys/engines/dart.so" ]
+	# only the installed command is on PATH, and the build's modules are
+	# not beside it
+	for e in dart simbody; do
+		PATH="$TMP/root/usr/bin:/usr/bin:/bin" \
+		    fall_form "$e" "$WORLDS/closed_forms.sdf" > "$TMP/form"
+		grep -qx 'euler\|parabola' "$TMP/form"
+	done
+	# a command that has no module to open says so, and runs the others
+	mkdir "$TMP/alone"
+	cp "$TMP/root/usr/bin/phys-step" "$TMP/alone/"
+	run -1 "$TMP/alone/phys-step" -p dart -n 1 "$WORLDS/closed_forms.sdf"
+	assert_output --partial "phys-step: engine 'DART' cannot be run: its module could not be opened: $TMP/alone/../lib/phys/engines/dart.so:"
+	PATH="$TMP/alone:/usr/bin:/bin" fall_form ode "$WORLDS/closed_forms.sdf" | grep -qx 'euler\|parabola'
+}

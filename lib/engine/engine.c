@@ -358,8 +358,13 @@ phys_engine_new(const struct phys_scene *w,
     const struct phys_engine_ops *ops, const struct phys_run_values *v,
     const struct phys_engine_options *opt)
 {
-	const struct phys_engine_info *engine = ops->info;
-	struct phys_engine *e = phys_xcalloc(1, sizeof *e);
+	const struct phys_engine_info *engine;
+	struct phys_engine *e;
+
+	if (!ops)	/* an engine that cannot run here: said */
+		return NULL;
+	engine = ops->info;
+	e = phys_xcalloc(1, sizeof *e);
 
 	e->w = w;
 	e->v = v;
@@ -412,13 +417,16 @@ phys_engine_running(const struct phys_engine *e)
 int
 phys_engine_use(struct phys_engine *e, const struct phys_engine_ops *ops)
 {
-	const struct phys_engine_info *engine = ops->info;
+	const struct phys_engine_info *engine;
 	struct phys_engine old = *e;
 	phys_pose p;
 	phys_vec3 lin, ang;
 	double h;
 	size_t i;
 
+	if (!ops)	/* an engine that cannot run here: said */
+		return -1;
+	engine = ops->info;
 	e->checked = false;
 	if (ops == e->ops)
 		return phys_engine_apply_profile(e);

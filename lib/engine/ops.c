@@ -4,6 +4,16 @@
  * an engine (the run layer) links every engine's library, and what only
  * describes engines (registry.c, the parameters' documentation) or
  * drives one it is given (engine.c) links none.
+ *
+ * Compiled twice. Into libphys.a as it reads, every table linked. For
+ * the commands that run engines (phys-step, phys-sweep) again with
+ * PHYS_ENGINE_MODULES, every table a weak reference: the engines the
+ * command's link asks for (-u) are in it, and each other one is opened
+ * from its module, engines/TYPE.so beside the command or in
+ * ../lib/phys/engines when installed, the first time a run asks for it.
+ * DART's and Simbody's libraries were 100,000 of the 125,000 symbol
+ * relocations phys-step made at every start, most of its 50 ms, for
+ * worlds that never run them.
  */
 #include "engine.h"
 
@@ -15,6 +25,8 @@
     phys_engine_ops_##type;
 #include "engines.def"
 #undef PHYS_E
+
+#ifndef PHYS_ENGINE_MODULES
 
 static const struct phys_engine_ops *const modules[] = {
 #define PHYS_E(type, bit_name, bit, gz) &phys_engine_ops_##type,
@@ -32,3 +44,95 @@ phys_engine_ops_of(const struct phys_engine_info *e)
 			return modules[i];
 	return NULL;
 }
+
+#else
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "msg.h"
+
+#define PHYS_WEAK(x) _Pragma(#x)
+#define PHYS_E(type, bit_name, bit, gz) PHYS_WEAK(weak phys_engine_ops_##type)
+#include "engines.def"
+#undef PHYS_E
+
+static const struct {
+	const char *type;
+	const struct phys_engine_ops *linked;	/* NULL: a module's */
+} modules[] = {
+#define PHYS_E(type, bit_name, bit, gz) { #type, &phys_engine_ops_##type },
+#include "engines.def"
+#undef PHYS_E
+};
+
+/* Where the modules are, from the command's own path: "" when unknown. */
+static void
+module_dir(char *dir, size_t size)
+{
+	static const char *const below[] = { "engines", "../lib/phys/engines" };
+	char exe[PATH_MAX], try[PATH_MAX + 32], *slash;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	size_t i;
+
+	dir[0] = '\0';
+	if (n <= 0)
+		return;
+	exe[n] = '\0';
+	if ((slash = strrchr(exe, '/')))
+		*slash = '\0';
+	for (i = 0; i < sizeof below / sizeof *below; i++) {
+		snprintf(try, sizeof try, "%s/%s", exe, below[i]);
+		if (access(try, X_OK) == 0 || i + 1 == sizeof below /
+		    sizeof *below) {
+			snprintf(dir, size, "%s", try);
+			return;
+		}
+	}
+}
+
+/* Engine type's table from its module; NULL, said, when it has none. */
+static const struct phys_engine_ops *
+open_module(const char *type, const char *name)
+{
+	char dir[PATH_MAX + 32], path[2 * PATH_MAX], sym[64];
+	const struct phys_engine_ops *ops;
+	void *lib;
+
+	module_dir(dir, sizeof dir);
+	snprintf(path, sizeof path, "%s/%s.so", dir, type);
+	if (!(lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
+		phys_fail("engine '%s' cannot be run: its module could not "
+		    "be opened: %s", name, dlerror());
+		return NULL;
+	}
+	snprintf(sym, sizeof sym, "phys_engine_ops_%s", type);
+	if (!(ops = (const struct phys_engine_ops *)dlsym(lib, sym)))
+		phys_fail("engine '%s' cannot be run: its module %s has no "
+		    "%s", name, path, sym);
+	return ops;
+}
+
+const struct phys_engine_ops *
+phys_engine_ops_of(const struct phys_engine_info *e)
+{
+	static const struct phys_engine_ops *opened[sizeof modules /
+	    sizeof *modules];
+	size_t i;
+
+	for (i = 0; i < sizeof modules / sizeof *modules; i++) {
+		if (modules[i].linked && modules[i].linked->info == e)
+			return modules[i].linked;
+		if (modules[i].linked || strcmp(modules[i].type, e->type))
+			continue;
+		if (!opened[i])
+			opened[i] = open_module(e->type, e->name);
+		return opened[i];
+	}
+	return NULL;
+}
+
+#endif
