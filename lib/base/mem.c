@@ -194,20 +194,12 @@ struct phys_arena_block {
 #define SPARE_MAX ((size_t)4 << 20)
 static _Atomic(struct phys_arena_block *) spare;
 
-/* A block of at least size bytes: a spare one if one is as large. */
+/* A block of size bytes from the allocator, or NULL. */
 static struct phys_arena_block *
-block_new(struct phys_arena *a, size_t size)
+block_alloc(size_t size)
 {
-	struct phys_arena_block *b, **at;
+	struct phys_arena_block *b;
 
-	if (!a->head && !a->spare)
-		a->spare = atomic_exchange(&spare, NULL);
-	for (at = &a->spare; *at; at = &(*at)->next)
-		if ((*at)->size >= size) {
-			b = *at;
-			*at = b->next;
-			return b;
-		}
 	/*
 	 * A block of whole huge pages asks for them: the values of a world
 	 * of 10,000 models fill 35 MB, and a page fault for every 4 KB of
@@ -221,6 +213,31 @@ block_new(struct phys_arena *a, size_t size)
 	} else {
 		b = malloc(size);
 	}
+	return b;
+}
+
+/*
+ * A block of size bytes, a spare one if one is as large; where the
+ * process's memory limit leaves less, the largest of size halved that it
+ * leaves, down to least bytes: the limit is then met where a reader checks
+ * for room and names the element (a world of 45,000 links within 300 MB
+ * ran out on a 64 MB block with 40 MB still free, saying only that).
+ */
+static struct phys_arena_block *
+block_new(struct phys_arena *a, size_t size, size_t least)
+{
+	struct phys_arena_block *b, **at;
+
+	if (!a->head && !a->spare)
+		a->spare = atomic_exchange(&spare, NULL);
+	for (at = &a->spare; *at; at = &(*at)->next)
+		if ((*at)->size >= size) {
+			b = *at;
+			*at = b->next;
+			return b;
+		}
+	while (!(b = block_alloc(size)) && size / 2 >= least)
+		size /= 2;
 	if (!b)
 		phys_out_of_memory();
 	b->size = size;
@@ -244,7 +261,7 @@ phys_arena_alloc(struct phys_arena *a, size_t n)
 			size = ARENA_MAX;
 		while (size - sizeof *b < n)
 			size *= 2;
-		b = block_new(a, size);
+		b = block_new(a, size, sizeof *b + n);
 		b->next = a->head;
 		a->head = b;
 		a->used = offsetof(struct phys_arena_block, data);
