@@ -95,6 +95,7 @@ extern "C" {
 #include "inertia.h"
 #include "inertia_follow.h"
 #include "mesh.h"
+#include "mem.h"
 #include "meshgrid.h"
 #include "sets.h"
 #include "touch.h"
@@ -2077,6 +2078,62 @@ make_shape(dart_engine *e, const struct phys_collision *c, phys_pose *at,
  * 5.3 GB before FCL asserted, twelve of 257 x 257 1.2 GB. The world's
  * heightmaps are bounded together. */
 const size_t MAX_HEIGHTMAP_SAMPLES = 1u << 17;
+
+/*
+ * What DART and FCL take for a triangle of a mesh or a heightmap, in
+ * address space, more than measured so that a world let through surely
+ * fits: 320,000 triangles of a mesh took 880 B each, phys's own copy and
+ * grid (about 300 B) among them. FCL builds a mesh's tree with
+ * allocations whose failure it does not pass on: within a limit that cut
+ * the tree short, a ball reaching a 257 x 257 terrain crashed the program
+ * at the first contact.
+ */
+#define TRIANGLE_BYTES 1024.0
+
+/* The triangles DART is given for collision c: a mesh's, a cone's, a
+ * heightmap's two a cell; 0 for every other shape. */
+size_t
+collision_triangles(const struct phys_collision *c)
+{
+	const struct phys_heightmap *hm = c->heightmap;
+
+	if ((c->shape == PHYS_GEOM_MESH || c->shape == PHYS_GEOM_CONE) &&
+	    c->mesh)
+		return c->mesh->ntri;
+	if (c->shape == PHYS_GEOM_HEIGHTMAP && hm && hm->nx > 1 && hm->ny > 1)
+		return 2 * (hm->nx - 1) * (hm->ny - 1);
+	return 0;
+}
+
+/* The world's triangles within the room the process's memory limit
+ * leaves, or refused at the collision whose triangles pass it. */
+int
+triangles_within_room(const struct phys_scene *w)
+{
+	double left, limit, sum = 0, all = 0;
+	char said[128];
+	size_t ci;
+
+	for (ci = 0; ci < w->ncollisions; ci++)
+		all += (double)collision_triangles(&w->collisions[ci]);
+	if (phys_mem_fits(all * TRIANGLE_BYTES, &left, &limit))
+		return 0;
+	for (ci = 0; ci < w->ncollisions; ci++) {
+		const struct phys_collision *c = &w->collisions[ci];
+		size_t n = collision_triangles(c);
+
+		if ((sum += (double)n) * TRIANGLE_BYTES <= left)
+			continue;
+		return phys_failat(PHYS_AT(c->doc, c->node), "collision '%s': "
+		    "the DART engine would take about %.0f MB for the world's "
+		    "%.0f triangles of meshes and heightmaps (%zu of them this "
+		    "collision's), more than %s: raise the limit, or run it "
+		    "under ODE or Bullet", c->name,
+		    ceil(all * TRIANGLE_BYTES / 1048576), all, n,
+		    phys_mem_left_text(said, sizeof said, left, limit));
+	}
+	return 0;
+}
 
 /* Triangle k of mesh m, placed at at, into v: its winding normal. */
 Eigen::Vector3d
@@ -4641,7 +4698,8 @@ dart_engine_new(const struct phys_scene *w, const struct phys_run_values *v,
 		e->world->setConstraintSolver(std::move(solver));
 		e->filter = std::make_shared<Filter>(e, &e->own_pairs);
 		if (phys_heightmaps_within(w, MAX_HEIGHTMAP_SAMPLES,
-		    "DART") < 0 || dart_engine_apply_profile(e) < 0 ||
+		    "DART") < 0 || triangles_within_room(w) < 0 ||
+		    dart_engine_apply_profile(e) < 0 ||
 		    build(e) < 0 ||
 		    make_detector(e, true) < 0 || dart_engine_apply_profile(e) < 0) {
 			dart_engine_free(e);
