@@ -96,10 +96,17 @@ B ?= build
 CMDS = phys-step phys-preset phys-param phys-inertia phys-introspect phys-sdf phys-sweep
 LIB_SRC := $(sort $(wildcard lib/*/*.c))
 LIB_CXX_SRC := $(sort $(wildcard lib/*/*.cc))
+# The engines the commands that run engines open from modules (below):
+# their objects, for the modules and libphys.a both, are compiled
+# position-independent, in obj/pic.
+MODULE_ENGINES = dart simbody
+MODULE_OBJ = $(MODULE_ENGINES:%=$(B)/obj/pic/engine/engine_%.o)
 # The C++ first: each takes as long to compile as dozens of C files, so
 # that under -j the C files fill the other cores instead of one C++ file
 # compiling alone at the end.
-LIB_OBJ := $(LIB_CXX_SRC:lib/%.cc=$(B)/obj/%.o) $(LIB_SRC:lib/%.c=$(B)/obj/%.o)
+LIB_OBJ := $(filter-out $(MODULE_ENGINES:%=$(B)/obj/engine/engine_%.o), \
+	$(LIB_CXX_SRC:lib/%.cc=$(B)/obj/%.o)) $(MODULE_OBJ) \
+	$(LIB_SRC:lib/%.c=$(B)/obj/%.o)
 CMD_SRC := $(wildcard $(CMDS:%=cmd/%.c))
 BINS := $(CMD_SRC:cmd/%.c=$(B)/%)
 CMD_OBJ := $(CMD_SRC:cmd/%.c=$(B)/obj/cmd_%.o)
@@ -123,7 +130,6 @@ $(B)/obj/%.o: lib/%.cc
 	@mkdir -p $(@D)
 	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-$(B)/obj/engine/engine_dart.o: CXX_CPPFLAGS += $(subst -I/,-isystem /,$(DART_CFLAGS))
 $(B)/obj/engine/engine_common.o: ALL_CPPFLAGS += \
 	$(shell $(PKG_CONFIG) --cflags ccd)
 
@@ -146,9 +152,7 @@ $(B)/%: $(B)/obj/cmd_%.o $(B)/libphys.a
 # link-args lists, the command links (-u) and exports (--dynamic-list).
 ENGINE_CMDS = phys-step phys-sweep
 LINKED_ENGINES = ode bullet mujoco
-MODULE_ENGINES = dart simbody
 MODULES = $(MODULE_ENGINES:%=$(B)/engines/%.so)
-MODULE_OBJ = $(MODULE_ENGINES:%=$(B)/obj/engine/engine_%.o)
 $(B)/engines/dart.so: MODULE_LIBS = $(DART_LIBS)
 $(B)/engines/simbody.so: MODULE_LIBS = $(SIMBODY_LIBS)
 $(MODULE_OBJ): ALL_CXXFLAGS += -fPIC
@@ -157,7 +161,13 @@ ENGINE_CMD_OBJ = $(B)/obj/engine/ops_modules.o @$(B)/engines/link-args \
 ENGINE_CMD_LIBS = $(PKG_LIBS) $(MUJOCO_LIBS) \
 	$(shell $(PKG_CONFIG) --libs ccd) -lstdc++ -lm
 
-$(B)/engines/%.so: $(B)/obj/engine/engine_%.o
+$(B)/obj/pic/%.o: lib/%.cc
+	@mkdir -p $(@D)
+	$(CXX) $(CXX_CPPFLAGS) $(ALL_CXXFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+$(B)/obj/pic/engine/engine_dart.o: CXX_CPPFLAGS += $(subst -I/,-isystem /,$(DART_CFLAGS))
+
+$(B)/engines/%.so: $(B)/obj/pic/engine/engine_%.o
 	@mkdir -p $(@D)
 	$(CXX) -shared $(ALL_LDFLAGS) -o $@ $< $(MODULE_LIBS) -lm
 
@@ -386,7 +396,7 @@ uninstall-lib:
 .PHONY: install-lib uninstall-lib FORCE
 
 # ---- Header dependencies ----
-OBJ := $(LIB_OBJ) $(CMD_OBJ) $(FUZZ_OBJ) \
+OBJ := $(LIB_OBJ) $(CMD_OBJ) $(FUZZ_OBJ) $(B)/obj/engine/ops_modules.o \
 	$(patsubst examples/%.c,$(B)/obj/example_%.o,$(wildcard examples/*.c))
 DEPS := $(wildcard $(OBJ:.o=.d))
 include $(DEPS)
