@@ -170,9 +170,13 @@ struct ode_engine {
 	double *below_depth;
 	phys_vec3 *below_normal;	/* mesh_corners' */
 	size_t below_cap;
-	/* the corners of a mesh's triangles near a shape (mesh_corners) */
+	/* the corners of a mesh's triangles near a shape (mesh_corners),
+	 * each once: a corner is taken when its mark is not this call's */
 	size_t *vertex;
 	size_t vertex_cap;
+	uint32_t *mark;
+	size_t mark_cap;
+	uint32_t stamp;
 	struct body_state *saved;	/* one per link, then the ground */
 	/* The run's welds: fixed joints made at run time (the world frees
 	 * them with it). */
@@ -2490,27 +2494,52 @@ sort_sizes(size_t *x, size_t n)
 	}
 }
 
-/* The n triangles tri of mesh m, their corners, each once, into
- * e->vertex; returns how many. */
+/* A new mark for mesh m's corners (triangle_corners), none of them
+ * marked with it. */
+static void
+new_stamp(struct ode_engine *e, const struct phys_mesh *m)
+{
+	if (m->nv > e->mark_cap) {
+		e->mark = phys_xrealloc(e->mark, m->nv * sizeof *e->mark);
+		memset(e->mark + e->mark_cap, 0,
+		    (m->nv - e->mark_cap) * sizeof *e->mark);
+		e->mark_cap = m->nv;
+	}
+	if (++e->stamp == 0) {
+		memset(e->mark, 0, e->mark_cap * sizeof *e->mark);
+		e->stamp = 1;
+	}
+}
+
+/*
+ * The n triangles tri of mesh m, their corners, each once, in ascending
+ * order, into e->vertex; returns how many. Each corner is taken once
+ * before they are sorted (a corner of a floor is shared by six
+ * triangles): sorting them all with their repeats, by insertion, was
+ * about 3% of the processor time of 100 boxes on a mesh.
+ */
 static size_t
 triangle_corners(struct ode_engine *e, const struct phys_mesh *m,
     const size_t *tri, size_t n)
 {
-	size_t i, j, k = 0;
+	size_t i, j, k = 0, c;
 
 	if (3 * n > e->vertex_cap) {
 		e->vertex_cap = 3 * n;
 		e->vertex = phys_xrealloc(e->vertex,
 		    e->vertex_cap * sizeof *e->vertex);
 	}
+	new_stamp(e, m);
 	for (i = 0; i < n; i++)
-		for (j = 0; j < 3; j++)
-			e->vertex[k++] = m->tri[3 * tri[i] + j];
+		for (j = 0; j < 3; j++) {
+			c = m->tri[3 * tri[i] + j];
+			if (e->mark[c] == e->stamp)
+				continue;
+			e->mark[c] = e->stamp;
+			e->vertex[k++] = c;
+		}
 	sort_sizes(e->vertex, k);
-	for (i = j = 0; i < k; i++)
-		if (j == 0 || e->vertex[j - 1] != e->vertex[i])
-			e->vertex[j++] = e->vertex[i];
-	return j;
+	return k;
 }
 
 /*
@@ -3766,6 +3795,7 @@ ode_engine_free(struct ode_engine *e)
 	free(e->grid);
 	free(e->neighbours);
 	free(e->vertex);
+	free(e->mark);
 	free(e->own_mesh);
 	free(e->own_data);
 	free(e->convex);

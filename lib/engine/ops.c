@@ -103,6 +103,11 @@ open_module(const char *type, const char *name)
 	void *lib;
 
 	module_dir(dir, sizeof dir);
+	if (!dir[0]) {
+		phys_fail("engine '%s' cannot be run: where its module is "
+		    "cannot be known (/proc/self/exe cannot be read)", name);
+		return NULL;
+	}
 	snprintf(path, sizeof path, "%s/%s.so", dir, type);
 	if (!(lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
 		phys_fail("engine '%s' cannot be run: its module could not "
