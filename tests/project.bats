@@ -134,6 +134,6 @@ EOF
 	mkdir "$TMP/alone"
 	cp "$TMP/root/usr/bin/phys-step" "$TMP/alone/"
 	run -1 "$TMP/alone/phys-step" -p dart -n 1 "$WORLDS/closed_forms.sdf"
-	assert_output --partial "phys-step: engine 'DART' cannot be run: its module could not be opened: $TMP/alone/../lib/phys/engines/dart.so:"
+	assert_output --partial "phys-step: engine 'DART' cannot be run: its module $TMP/alone/../lib/phys/engines/dart.so, which could not be loaded: $TMP/alone/../lib/phys/engines/dart.so: cannot open shared object file"
 	PATH="$TMP/alone:/usr/bin:/bin" fall_form ode "$WORLDS/closed_forms.sdf" | grep -qx 'euler\|parabola'
 }

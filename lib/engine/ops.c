@@ -47,12 +47,12 @@ phys_engine_ops_of(const struct phys_engine_info *e)
 
 #else
 
-#include <dlfcn.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "dl.h"
 #include "msg.h"
 
 #define PHYS_WEAK(x) _Pragma(#x)
@@ -94,38 +94,36 @@ module_dir(char *dir, size_t size)
 	}
 }
 
-/* Engine type's table from its module; NULL, said, when it has none. */
+/* Engine e's table from its module into *ops, opened once (phys_dl_load
+ * keeps st); NULL, said, when it cannot be had. */
 static const struct phys_engine_ops *
-open_module(const char *type, const char *name)
+open_module(struct phys_dl_state *st, void **ops,
+    const struct phys_engine_info *e)
 {
 	char dir[PATH_MAX + 32], path[2 * PATH_MAX], sym[64];
-	const struct phys_engine_ops *ops;
-	void *lib;
+	char what[2 * PATH_MAX + 64];
+	const char *const names[] = { sym };
 
 	module_dir(dir, sizeof dir);
 	if (!dir[0]) {
 		phys_fail("engine '%s' cannot be run: where its module is "
-		    "cannot be known (/proc/self/exe cannot be read)", name);
+		    "cannot be known (/proc/self/exe cannot be read)", e->name);
 		return NULL;
 	}
-	snprintf(path, sizeof path, "%s/%s.so", dir, type);
-	if (!(lib = dlopen(path, RTLD_NOW | RTLD_LOCAL))) {
-		phys_fail("engine '%s' cannot be run: its module could not "
-		    "be opened: %s", name, dlerror());
+	snprintf(path, sizeof path, "%s/%s.so", dir, e->type);
+	snprintf(sym, sizeof sym, "phys_engine_ops_%s", e->type);
+	snprintf(what, sizeof what, "engine '%s' cannot be run: its module "
+	    "%s", e->name, path);
+	if (phys_dl_load(st, path, names, ops, 1, what) < 0)
 		return NULL;
-	}
-	snprintf(sym, sizeof sym, "phys_engine_ops_%s", type);
-	if (!(ops = (const struct phys_engine_ops *)dlsym(lib, sym)))
-		phys_fail("engine '%s' cannot be run: its module %s has no "
-		    "%s", name, path, sym);
-	return ops;
+	return *ops;
 }
 
 const struct phys_engine_ops *
 phys_engine_ops_of(const struct phys_engine_info *e)
 {
-	static const struct phys_engine_ops *opened[sizeof modules /
-	    sizeof *modules];
+	static struct phys_dl_state opened[sizeof modules / sizeof *modules];
+	static void *ops[sizeof modules / sizeof *modules];
 	size_t i;
 
 	for (i = 0; i < sizeof modules / sizeof *modules; i++) {
@@ -133,9 +131,7 @@ phys_engine_ops_of(const struct phys_engine_info *e)
 			return modules[i].linked;
 		if (modules[i].linked || strcmp(modules[i].type, e->type))
 			continue;
-		if (!opened[i])
-			opened[i] = open_module(e->type, e->name);
-		return opened[i];
+		return open_module(&opened[i], &ops[i], e);
 	}
 	return NULL;
 }
